@@ -1,0 +1,138 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { sql } from 'kysely';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import { ERROR_CODES } from '@kb/contracts/errors';
+import type { AppConfig } from './config.ts';
+import type { DatabaseHandle } from './db/database.ts';
+import { HttpError } from './http/errors.ts';
+import { registerAuthHook } from './http/auth-hook.ts';
+import { TokenService } from './http/tokens.ts';
+import { SessionRepository } from './modules/sessions/session-repository.ts';
+import { registerSessionRoutes } from './modules/sessions/session-routes.ts';
+import { AuthService } from './modules/auth/auth-service.ts';
+import { LoginLimiter } from './modules/auth/login-limiter.ts';
+import { Mailer } from './modules/auth/mailer.ts';
+import { registerAuthRoutes } from './modules/auth/auth-routes.ts';
+import { AccountService } from './modules/dashboard/account-service.ts';
+import { registerDashboardRoutes } from './modules/dashboard/dashboard-routes.ts';
+import { registerAdminRoutes } from './modules/admin/admin-routes.ts';
+import { registerHealthRoutes } from './modules/health/health-routes.ts';
+import type { DatasetSize } from './modules/health/health-routes.ts';
+
+export interface BuildAppOptions {
+  config: AppConfig;
+  database: DatabaseHandle;
+  /** Pino options or false; tests pass false. */
+  logger?: boolean | object;
+}
+
+/** The token secret: from the environment, else generated once and shared through the database. */
+async function tokenSecret(config: AppConfig, database: DatabaseHandle): Promise<string> {
+  if (config.jwtSecret) return config.jwtSecret;
+  const generated = crypto.randomBytes(48).toString('base64url');
+  await database.db.insertInto('app_settings').values({ key: 'jwt_secret', value: generated }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  const row = await database.db.selectFrom('app_settings').select('value').where('key', '=', 'jwt_secret').executeTakeFirstOrThrow();
+  return row.value;
+}
+
+async function datasetSize(database: DatabaseHandle): Promise<DatasetSize> {
+  // The knowledge-base tables arrive with their own migration; until then the data set is empty.
+  const { rows: present } = await sql<{ ok: boolean }>`select to_regclass('public.structures') is not null
+    and to_regclass('public.activities') is not null as ok`.execute(database.db);
+  const label = await database.db.selectFrom('app_settings').select('value').where('key', '=', 'dataset_label').executeTakeFirst();
+  if (!present[0]?.ok) return { label: label?.value ?? 'empty', structures: 0, activities: 0 };
+  const { rows } = await sql<{ structures: number; activities: number }>`select
+    (select count(*)::int from structures) as structures, (select count(*)::int from activities) as activities`.execute(database.db);
+  const structures = rows[0]?.structures ?? 0;
+  return { label: label?.value ?? (structures > 0 ? 'loaded' : 'empty'), structures, activities: rows[0]?.activities ?? 0 };
+}
+
+export async function buildApp({ config, database, logger = false }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({ logger, trustProxy: true, bodyLimit: 1_048_576, disableRequestLogging: true });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.code(error.statusCode).headers(error.headers).send(error.body);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const issue = error.validation[0];
+      const where = issue?.instancePath ? ` (${issue.instancePath.replace(/^\//, '').replace(/\//g, '.')})` : '';
+      return reply.code(400).send({ message: `${issue?.message ?? 'Invalid request'}${where}`, code: ERROR_CODES.validation, details: error.validation });
+    }
+    const status = (error as { statusCode?: number }).statusCode ?? 500;
+    if (status === 429) {
+      return reply.code(429).send({ message: 'Too many requests. Wait a minute and try again.', code: ERROR_CODES.rateLimited, retryAfterSeconds: 60 });
+    }
+    if (status >= 400 && status < 500) {
+      const message = error instanceof Error ? error.message : 'Bad request';
+      return reply.code(status).send({ message, code: status === 404 ? ERROR_CODES.notFound : ERROR_CODES.validation });
+    }
+    request.log.error(error);
+    return reply.code(500).send({ message: 'Something went wrong on our side. Try again; if it persists, contact support.', code: 'INTERNAL' });
+  });
+
+  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifySwagger, {
+    openapi: { info: { title: 'KB Search API', description: 'Drug-discovery knowledge-base search platform', version: '0.1.0' } },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+  // Swagger UI routes are documentation: public.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/docs')) route.config = { ...route.config, access: 'public' };
+  });
+
+  const db = database.db;
+  const tokens = new TokenService(await tokenSecret(config, database));
+  const sessions = new SessionRepository(db);
+  registerAuthHook(app, tokens, sessions);
+
+  const auth = new AuthService({
+    db,
+    tokens,
+    sessions,
+    limiter: new LoginLimiter(db, config.loginLimits),
+    mailer: new Mailer(db, app.log),
+    serverName: config.serverName,
+    publicUrl: config.publicUrl,
+  });
+  registerAuthRoutes(app, auth);
+  registerSessionRoutes(app, db, sessions, tokens);
+  registerDashboardRoutes(app, new AccountService(db));
+  registerAdminRoutes(app, db, database.kind);
+  registerHealthRoutes(app, database.kind, config.serverName, () => datasetSize(database));
+
+  registerWebApp(app, config.webDist);
+  return app;
+}
+
+/** Serves the built single-page app: files as they are, every other non-API path as index.html. */
+function registerWebApp(app: FastifyInstance, webDist: string): void {
+  const hasWeb = fs.existsSync(path.join(webDist, 'index.html'));
+  if (hasWeb) {
+    app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler({ preHandler: undefined }, (request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '';
+    if (pathname.startsWith('/api/') || pathname === '/api' || request.method !== 'GET') {
+      return reply.code(404).send({ message: `No API call ${request.method} ${pathname}.`, code: ERROR_CODES.notFound });
+    }
+    if (!hasWeb) return reply.code(503).type('text/plain').send('The web app is not built. Run `npm start`, which builds it.');
+    return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

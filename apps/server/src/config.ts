@@ -1,0 +1,60 @@
+import path from 'node:path';
+import os from 'node:os';
+
+/** Every environment variable the server reads, read once here (CONVENTIONS: never keyed on NODE_ENV). */
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** Unset means the embedded PGlite database in `${dataDir}/db`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** Seed demo users (and demo data) into an empty database. */
+  seedDemo: boolean;
+  /** HMAC secret for tokens; when unset one is generated once and kept in the database. */
+  jwtSecret: string | undefined;
+  /** Shown to clients as `applicationDiff` (spec §3 login result). */
+  serverName: string;
+  /** Public origin used in e-mailed links. */
+  publicUrl: string | undefined;
+  /** Directory of the built web app. */
+  webDist: string;
+  logLevel: string;
+  smtpUrl: string | undefined;
+  /** Per-account and per-address failed-login limits (spec §4: 429). */
+  loginLimits: { perAccount: number; perAddress: number; windowMinutes: number };
+}
+
+function bool(value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  return !['false', '0', 'no', 'off'].includes(value.toLowerCase());
+}
+
+function int(value: string | undefined, fallback: number): number {
+  const n = Number.parseInt(value ?? '', 10);
+  return Number.isFinite(n) ? n : fallback;
+}
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const databaseUrl = env.DATABASE_URL || undefined;
+  return {
+    port: int(env.PORT, 8080),
+    host: env.HOST || '0.0.0.0',
+    databaseUrl,
+    dataDir: path.resolve(env.DATA_DIR || path.join(repoRoot, 'var')),
+    // Demo users are on by default for the embedded database only: a real server is someone's data.
+    seedDemo: bool(env.SEED_DEMO, databaseUrl === undefined),
+    jwtSecret: env.JWT_SECRET || undefined,
+    serverName: env.SERVER_NAME || os.hostname(),
+    publicUrl: env.PUBLIC_URL || `http://localhost:${int(env.PORT, 8080)}`,
+    webDist: path.resolve(env.WEB_DIST || path.join(repoRoot, 'apps/web/dist')),
+    logLevel: env.LOG_LEVEL || 'info',
+    smtpUrl: env.SMTP_URL || undefined,
+    loginLimits: {
+      perAccount: int(env.LOGIN_LIMIT_PER_ACCOUNT, 5),
+      perAddress: int(env.LOGIN_LIMIT_PER_ADDRESS, 20),
+      windowMinutes: int(env.LOGIN_LIMIT_WINDOW_MINUTES, 15),
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import type { ColumnType, Generated, Selectable } from 'kysely';
+
+/** Timestamps come back as Date, may be written as Date or ISO string, and default in SQL. */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export interface AppSettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  user_hash_id: Generated<string>;
+  email: string;
+  password_hash: string | null;
+  first_name: Generated<string>;
+  last_name: Generated<string>;
+  organisation: string | null;
+  is_new_user: Generated<boolean>;
+  active: Generated<boolean>;
+  credit_balance: Generated<number>;
+  created_at: Timestamp;
+}
+
+export interface SubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  role_name: string;
+  contract_id: string;
+  end_date: ColumnType<Date, Date | string, Date | string>;
+  having_flat_file_access: Generated<boolean>;
+  position: Generated<number>;
+  created_at: Timestamp;
+}
+
+export interface UserSessionsTable {
+  id: Generated<string>;
+  user_id: number;
+  created_at: Timestamp;
+  last_activity_at: Timestamp;
+  closed_at: NullableTimestamp;
+  close_reason: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+}
+
+export interface LoginAttemptsTable {
+  id: Generated<string>;
+  user_id: number | null;
+  username: string;
+  ip_address: string | null;
+  login_date: Timestamp;
+  logout_date: NullableTimestamp;
+  failed: boolean;
+  failure_reason: string | null;
+  session_id: string | null;
+}
+
+export interface VerificationCodesTable {
+  code_hash: string;
+  user_id: number;
+  purpose: 'register' | 'reset';
+  created_at: Timestamp;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  used_at: NullableTimestamp;
+}
+
+export interface OutboxTable {
+  id: Generated<string>;
+  recipient: string;
+  subject: string;
+  body: string;
+  created_at: Timestamp;
+  sent_at: NullableTimestamp;
+  error: string | null;
+}
+
+export interface NotificationSettingsTable {
+  id: Generated<number>;
+  user_id: number;
+  notification_system_email: Generated<boolean>;
+  notification_database_email: Generated<boolean>;
+  is_notification_email: Generated<boolean>;
+  updated_at: Timestamp;
+}
+
+export interface NotificationsTable {
+  id: Generated<string>;
+  user_id: number;
+  title: string;
+  body: Generated<string>;
+  created_at: Timestamp;
+  read_at: NullableTimestamp;
+}
+
+export interface SearchSessionsTable {
+  id: string;
+  user_id: number;
+  user_session_id: string | null;
+  created_at: Timestamp;
+}
+
+/** The one Kysely database interface: add a table here when a migration adds it. */
+export interface Database {
+  app_settings: AppSettingsTable;
+  users: UsersTable;
+  subscriptions: SubscriptionsTable;
+  user_sessions: UserSessionsTable;
+  login_attempts: LoginAttemptsTable;
+  verification_codes: VerificationCodesTable;
+  outbox: OutboxTable;
+  notification_settings: NotificationSettingsTable;
+  notifications: NotificationsTable;
+  search_sessions: SearchSessionsTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type Subscription = Selectable<SubscriptionsTable>;
+export type UserSession = Selectable<UserSessionsTable>;

@@ -1,0 +1,84 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ApiAccess } from '@kb/contracts/endpoint';
+import { AUTH_HEADERS } from '@kb/contracts/session';
+import type { Role } from '@kb/contracts/roles';
+import { isRole } from '@kb/contracts/roles';
+import type { TokenService } from './tokens.ts';
+import type { SessionRepository } from '../modules/sessions/session-repository.ts';
+import { forbidden, tokenMissing } from './errors.ts';
+
+/** Who is calling: set by the auth hook on every non-public route. */
+export interface AuthContext {
+  userId: number;
+  sessionId: string;
+  email: string;
+  userHashId: string;
+  /** Roles of the user's active subscriptions, read from the database on this request. */
+  roles: Role[];
+  lastActivityAt: Date;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth?: AuthContext;
+  }
+  interface FastifyContextConfig {
+    /** Who may call the route; missing means `authenticated` (secure by default). */
+    access?: ApiAccess;
+    /** False for polling calls that must not count as user activity. */
+    touchesSession?: boolean;
+  }
+}
+
+function bearer(value: string | string[] | undefined): string | null {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (!raw) return null;
+  const token = raw.replace(/^Bearer\s+/i, '').trim();
+  return token.length > 0 ? token : null;
+}
+
+/**
+ * Checks the session and the role of every request server-side (the web guard is a convenience).
+ * Either token identifies the session; when both are sent they must name the same one, and an
+ * `email` header must match its owner.
+ */
+export function registerAuthHook(app: FastifyInstance, tokens: TokenService, sessions: SessionRepository): void {
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    const config = request.routeOptions.config;
+    // Unmatched paths get the not-found answer; files of the web app are public. Any /api route
+    // that does not declare its access needs a session: secure by default.
+    if (request.is404) return;
+    const isApi = (request.routeOptions.url ?? '').startsWith('/api');
+    const access: ApiAccess = config.access ?? (isApi ? 'authenticated' : 'public');
+    if (access === 'public') return;
+
+    const presented = [bearer(request.headers[AUTH_HEADERS.nodeToken]), bearer(request.headers[AUTH_HEADERS.mainToken])].filter(
+      (t): t is string => t !== null,
+    );
+    if (presented.length === 0) throw tokenMissing();
+    const claims = await Promise.all(presented.map((t) => tokens.verify(t)));
+    const [first] = claims;
+    if (!first || claims.some((c) => c === null || c.sid !== first.sid || c.sub !== first.sub)) throw tokenMissing();
+
+    const emailHeader = request.headers[AUTH_HEADERS.email];
+    if (typeof emailHeader === 'string' && emailHeader !== '' && emailHeader.toLowerCase() !== first.email) throw tokenMissing();
+
+    const userId = Number(first.sub);
+    const check = await sessions.check(first.sid, userId, config.touchesSession !== false);
+    if (check.state === 'idle') throw tokenMissing(true);
+    if (check.state === 'closed') throw tokenMissing();
+
+    const roles = check.roles.filter(isRole);
+    request.auth = {
+      userId,
+      sessionId: first.sid,
+      email: check.email,
+      userHashId: check.userHashId,
+      roles,
+      lastActivityAt: check.lastActivityAt,
+    };
+    if (access !== 'authenticated' && !roles.some((r) => access.includes(r))) {
+      throw forbidden('Your subscription does not include this. Ask your administrator for access.');
+    }
+  });
+}

@@ -1,0 +1,63 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Endpoint } from '@kb/contracts/endpoint';
+import { ApiErrorSchema } from '@kb/contracts/errors';
+import type { AuthContext } from './auth-hook.ts';
+
+type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
+
+export interface HandlerContext<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  /** Set on every non-public endpoint (the auth hook ran); null on public ones. */
+  auth: AuthContext | null;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** The caller of a non-public endpoint; throws if used on a public one (a programming error). */
+export function requireAuth(auth: AuthContext | null): AuthContext {
+  if (!auth) throw new Error('requireAuth on a public endpoint');
+  return auth;
+}
+
+const errorResponses = { 400: ApiErrorSchema, 401: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema, 429: ApiErrorSchema };
+
+/**
+ * Registers one endpoint of the contract: path, validation, serialisation, OpenAPI and the access
+ * rule all come from its declaration, so the server cannot drift from what the web client calls.
+ */
+export function registerEndpoint<
+  P extends z.ZodType | undefined,
+  Q extends z.ZodType | undefined,
+  B extends z.ZodType | undefined,
+  R extends z.ZodType,
+>(
+  app: FastifyInstance,
+  endpoint: Endpoint<P, Q, B, R>,
+  handler: (ctx: HandlerContext<Infer<P>, Infer<Q>, Infer<B>>) => Promise<z.infer<R>>,
+): void {
+  // Zod does the validation (validatorCompiler); the handler's types come from the endpoint itself.
+  app.route({
+    method: endpoint.method,
+    url: endpoint.path,
+    schema: {
+      summary: endpoint.summary,
+      ...(endpoint.params ? { params: endpoint.params } : {}),
+      ...(endpoint.query ? { querystring: endpoint.query } : {}),
+      ...(endpoint.body ? { body: endpoint.body } : {}),
+      response: { 200: endpoint.response, ...errorResponses },
+    },
+    config: { access: endpoint.access, touchesSession: endpoint.touchesSession ?? true },
+    handler: async (request, reply) =>
+      handler({
+        params: request.params as Infer<P>,
+        query: request.query as Infer<Q>,
+        body: request.body as Infer<B>,
+        auth: request.auth ?? null,
+        request,
+        reply,
+      }),
+  });
+}

@@ -1,0 +1,49 @@
+import path from 'node:path';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { buildApp } from './app.ts';
+import { DEMO_USERS, seedDemoUsers } from './seed/demo-users.ts';
+import { DEMO_PASSWORD } from '@kb/contracts/roles';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const pgliteDir = path.join(config.dataDir, 'db');
+  const database = await openDatabase({ url: config.databaseUrl, pgliteDir });
+  const applied = await migrateToLatest(database);
+  if (applied.length > 0) console.log(`Database migrated: ${applied.join(', ')}`);
+  if (config.seedDemo) {
+    const added = await seedDemoUsers(database.db);
+    if (added.length > 0) console.log(`Seeded ${added.length} demo users.`);
+  }
+
+  const app = await buildApp({ config, database, logger: { level: config.logLevel } });
+  const shutdown = async (signal: string) => {
+    console.log(`${signal}: shutting down`);
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const where = database.kind === 'pglite' ? `embedded PGlite in ${pgliteDir}` : 'PostgreSQL server (DATABASE_URL)';
+  const lines = [
+    '',
+    `KB Search is running at http://localhost:${port}  (database: ${where})`,
+    `API documentation: http://localhost:${port}/api/docs`,
+  ];
+  if (config.seedDemo) {
+    lines.push(`Demo logins (password ${DEMO_PASSWORD}):`);
+    for (const user of DEMO_USERS) lines.push(`  ${user.email.padEnd(30)} ${user.note}`);
+  }
+  console.log(lines.join('\n') + '\n');
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});

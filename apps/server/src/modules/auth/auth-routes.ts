@@ -1,0 +1,45 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { authEndpoints } from '@kb/contracts/api';
+import { PRODUCT_SLUG } from '@kb/contracts/auth';
+import { registerEndpoint, requireAuth } from '../../http/endpoint-route.ts';
+import { notFound } from '../../http/errors.ts';
+import type { AuthService, ClientInfo } from './auth-service.ts';
+
+function clientInfo(request: FastifyRequest): ClientInfo {
+  const agent = request.headers['user-agent'];
+  return { ip: request.ip ?? null, userAgent: typeof agent === 'string' ? agent.slice(0, 300) : null };
+}
+
+function assertProduct(product: string): void {
+  if (product !== PRODUCT_SLUG) throw notFound(`Unknown product "${product}".`);
+}
+
+/** Per-address ceiling on login calls, before any password hashing: argon2 is deliberately costly. */
+const LOGIN_RATE = { max: 60, timeWindow: '1 minute' } as const;
+
+export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): void {
+  app.register(async (scoped) => {
+    scoped.addHook('onRoute', (route) => {
+      route.config = { ...route.config, rateLimit: LOGIN_RATE } as typeof route.config;
+    });
+    registerEndpoint(scoped, authEndpoints.generateToken, async ({ params, body, request }) => {
+      assertProduct(params.product);
+      return auth.login(body, clientInfo(request));
+    });
+    registerEndpoint(scoped, authEndpoints.register, async ({ body }) => auth.register(body));
+    registerEndpoint(scoped, authEndpoints.forgotPassword, async ({ body }) => auth.forgotPassword(body.email));
+    registerEndpoint(scoped, authEndpoints.verifySetPassword, async ({ params, body }) =>
+      auth.setPasswordFromLink(params.code, body.password),
+    );
+  });
+
+  registerEndpoint(app, authEndpoints.regenerateToken, async ({ params, auth: caller }) => {
+    assertProduct(params.product);
+    return auth.regenerate(requireAuth(caller));
+  });
+  registerEndpoint(app, authEndpoints.webApiLogin, async ({ auth: caller }) => auth.regenerate(requireAuth(caller)));
+  registerEndpoint(app, authEndpoints.verifyInfo, async ({ params }) => auth.verifyInfo(params.code));
+  registerEndpoint(app, authEndpoints.changePassword, async ({ body, auth: caller }) =>
+    auth.changePassword(requireAuth(caller), body),
+  );
+}

@@ -1,0 +1,130 @@
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { IDLE_TIMEOUT_MS } from '@kb/contracts/session';
+import type { Database } from '../../db/schema.ts';
+
+export type CloseReason = 'logout' | 'idle' | 'closed' | 'closed_by_user' | 'password_changed' | 'subscription_ended';
+
+export type SessionCheck =
+  | { state: 'open'; userId: number; email: string; userHashId: string; roles: string[]; lastActivityAt: Date }
+  | { state: 'closed' }
+  | { state: 'idle' };
+
+/** Server-side session rows: the truth behind every token (spec §4 "Sessions", §9 idle limit). */
+export class SessionRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async open(userId: number, ipAddress: string | null, userAgent: string | null): Promise<string> {
+    const row = await this.db
+      .insertInto('user_sessions')
+      .values({ user_id: userId, ip_address: ipAddress, user_agent: userAgent })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  /**
+   * Checks a session and, when `touch` is set, records activity. A session idle for longer than the
+   * idle limit is closed here, so an idle token is refused however long ago it was issued.
+   */
+  async check(sessionId: string, userId: number, touch: boolean): Promise<SessionCheck> {
+    const row = await this.db
+      .selectFrom('user_sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select([
+        's.closed_at',
+        's.last_activity_at',
+        'u.email',
+        'u.user_hash_id',
+        'u.active',
+        sql<boolean>`s.last_activity_at <= now() - make_interval(secs => ${IDLE_TIMEOUT_MS / 1000})`.as('idle'),
+        sql<string[] | null>`(select array_agg(role_name order by position, id) from subscriptions
+          where user_id = s.user_id and end_date > now())`.as('roles'),
+      ])
+      .where('s.id', '=', sessionId)
+      .where('s.user_id', '=', userId)
+      .executeTakeFirst();
+    if (!row || row.closed_at) return { state: 'closed' };
+    if (row.idle) {
+      await this.close(sessionId, 'idle');
+      return { state: 'idle' };
+    }
+    if (!row.active || !row.roles?.length) {
+      await this.close(sessionId, 'subscription_ended');
+      return { state: 'closed' };
+    }
+    let lastActivityAt = row.last_activity_at;
+    if (touch) {
+      const touched = await this.db
+        .updateTable('user_sessions')
+        .set({ last_activity_at: sql`now()` })
+        .where('id', '=', sessionId)
+        .returning('last_activity_at')
+        .executeTakeFirst();
+      if (touched) lastActivityAt = touched.last_activity_at;
+    }
+    return { state: 'open', userId, email: row.email, userHashId: row.user_hash_id, roles: row.roles, lastActivityAt };
+  }
+
+  /**
+   * Closes a session and stamps the logout time of its login: for an idle session the moment of
+   * its last activity (when the user actually left), otherwise now. Its search result sets go too.
+   */
+  async close(sessionId: string, reason: CloseReason): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const closed = await trx
+        .updateTable('user_sessions')
+        .set({ closed_at: sql`now()`, close_reason: reason })
+        .where('id', '=', sessionId)
+        .where('closed_at', 'is', null)
+        .returning(['id', 'last_activity_at'])
+        .executeTakeFirst();
+      if (!closed) return 0;
+      await trx
+        .updateTable('login_attempts')
+        .set({ logout_date: reason === 'idle' ? closed.last_activity_at : sql`now()` })
+        .where('session_id', '=', sessionId)
+        .where('logout_date', 'is', null)
+        .execute();
+      await trx.deleteFrom('search_sessions').where('user_session_id', '=', sessionId).execute();
+      return 1;
+    });
+  }
+
+  /** Closes every open session of a user except `keepSessionId`; answers how many it closed. */
+  async closeOthers(userId: number, keepSessionId: string | null, reason: CloseReason): Promise<number> {
+    const open = await this.db
+      .selectFrom('user_sessions')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('closed_at', 'is', null)
+      .$if(keepSessionId !== null, (q) => q.where('id', '!=', keepSessionId as string))
+      .execute();
+    let closed = 0;
+    for (const { id } of open) closed += await this.close(id, reason);
+    return closed;
+  }
+
+  async ownerOf(sessionId: string): Promise<number | null> {
+    const row = await this.db.selectFrom('user_sessions').select('user_id').where('id', '=', sessionId).executeTakeFirst();
+    return row?.user_id ?? null;
+  }
+
+  async lastActivity(sessionId: string): Promise<Date | null> {
+    const row = await this.db.selectFrom('user_sessions').select('last_activity_at').where('id', '=', sessionId).executeTakeFirst();
+    return row?.last_activity_at ?? null;
+  }
+
+  /** When the user's most recent other session ended (its logout time), if any. */
+  async previousSessionEnd(userId: number, currentSessionId: string): Promise<Date | null> {
+    const row = await this.db
+      .selectFrom('user_sessions')
+      .select(sql<Date | null>`coalesce(closed_at, last_activity_at)`.as('ended'))
+      .where('user_id', '=', userId)
+      .where('id', '!=', currentSessionId)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.ended ?? null;
+  }
+}

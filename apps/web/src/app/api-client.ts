@@ -1,0 +1,200 @@
+import type { Endpoint, EndpointInput, EndpointResponse } from '@kb/contracts/endpoint';
+import { buildPath } from '@kb/contracts/endpoint';
+import { ApiErrorSchema, CANCELLED_MESSAGES, ERROR_CODES, TOKEN_MISSING_MESSAGE } from '@kb/contracts/errors';
+import { AUTH_HEADERS } from '@kb/contracts/session';
+import { notifications } from '@mantine/notifications';
+import { clearBrowserState } from './browser-session.ts';
+import { navigateTo } from './navigation.ts';
+import { stopPageLoader } from './page-loader.ts';
+import { useSearchSessionStore } from './stores/search-session-store.ts';
+import { useSessionStore } from './stores/session-store.ts';
+import { resetAllStores } from './stores/store-registry.ts';
+
+/** A failed call: the API's one error shape (`{ message, code, timeout?, retryAfterSeconds? }`) plus the status. */
+export class ApiRequestError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly timeout: boolean;
+  readonly retryAfterSeconds: number | undefined;
+  readonly details: unknown;
+
+  constructor(init: { status: number; message: string; code: string; timeout?: boolean; retryAfterSeconds?: number; details?: unknown }) {
+    super(init.message);
+    this.name = 'ApiRequestError';
+    this.status = init.status;
+    this.code = init.code;
+    this.timeout = init.timeout ?? false;
+    this.retryAfterSeconds = init.retryAfterSeconds;
+    this.details = init.details;
+  }
+}
+
+export function isApiRequestError(error: unknown): error is ApiRequestError {
+  return error instanceof ApiRequestError;
+}
+
+/** A message a user can read for any error thrown by a call. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error && error.message) return error.message;
+  return 'Something went wrong. Please try again.';
+}
+
+export interface AuthValues {
+  nodeToken: string | null;
+  token: string | null;
+  username: string | null;
+  userHashId: string | null;
+  searchSessionId: string | null;
+}
+
+/** Spec §7 base A headers; absent values are not sent. */
+export function buildAuthHeaders(auth: AuthValues): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (auth.nodeToken) headers[AUTH_HEADERS.nodeToken] = `Bearer ${auth.nodeToken}`;
+  if (auth.token) headers[AUTH_HEADERS.mainToken] = `Bearer ${auth.token}`;
+  if (auth.username) headers[AUTH_HEADERS.email] = auth.username;
+  if (auth.userHashId) headers[AUTH_HEADERS.customToken] = auth.userHashId;
+  if (auth.searchSessionId) headers[AUTH_HEADERS.customSession] = auth.searchSessionId;
+  return headers;
+}
+
+/** `?a=1&b=x&b=y`, skipping undefined and null values. */
+export function buildQueryString(query: Record<string, unknown> | undefined): string {
+  if (!query) return '';
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    const values: unknown[] = Array.isArray(value) ? value : [value];
+    for (const item of values) search.append(key, typeof item === 'object' ? JSON.stringify(item) : String(item));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+export type SessionEndReason = 'token-missing' | 'timeout';
+
+export interface ApiClientDeps {
+  fetch: typeof fetch;
+  auth: () => AuthValues;
+  /** Spec §8: "token is missing" and `timeout: true` end the session. */
+  onSessionEnded: (reason: SessionEndReason) => void;
+  /** Spec §8: a 500 stops the loader. */
+  onServerError: () => void;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+type LooseInput = { params?: Record<string, string | number>; query?: Record<string, unknown>; body?: unknown };
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function cancelled(): ApiRequestError {
+  return new ApiRequestError({ status: 0, message: CANCELLED_MESSAGES.byNewRequest, code: 'CANCELLED' });
+}
+
+/** Builds the one call function; the app uses the instance below, tests build their own. */
+export function createApiClient(deps: ApiClientDeps) {
+  return async function call<E extends Endpoint>(endpoint: E, input: EndpointInput<E>, options: CallOptions = {}): Promise<EndpointResponse<E>> {
+    const { params, query, body } = input as unknown as LooseInput;
+    const url = buildPath(endpoint.path, params) + buildQueryString(query);
+    const headers: Record<string, string> = { accept: 'application/json', ...buildAuthHeaders(deps.auth()) };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+
+    let response: Response;
+    try {
+      // No timeout (spec §9: request timeout 0); only an AbortSignal ends a call early.
+      response = await deps.fetch(url, {
+        method: endpoint.method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: options.signal,
+        credentials: 'same-origin',
+      });
+    } catch (error) {
+      if (options.signal?.aborted || (error instanceof Error && error.name === 'AbortError')) throw cancelled();
+      throw new ApiRequestError({ status: 0, message: 'Network Error', code: 'NETWORK' });
+    }
+
+    let data: unknown;
+    try {
+      data = await readJson(response);
+    } catch (error) {
+      if (options.signal?.aborted) throw cancelled();
+      throw error;
+    }
+
+    const parsedError = ApiErrorSchema.safeParse(data);
+    const apiError = parsedError.success ? parsedError.data : null;
+
+    if (apiError?.timeout === true) {
+      deps.onSessionEnded('timeout');
+      throw new ApiRequestError({ status: response.status, ...apiError, code: apiError.code || ERROR_CODES.sessionIdle });
+    }
+
+    if (response.ok) {
+      if (response.status === 204 || data === undefined) return undefined as EndpointResponse<E>;
+      const parsed = endpoint.response.safeParse(data);
+      if (!parsed.success) {
+        throw new ApiRequestError({
+          status: response.status,
+          message: 'The server answered in an unexpected shape.',
+          code: 'BAD_RESPONSE',
+          details: parsed.error.issues,
+        });
+      }
+      return parsed.data as EndpointResponse<E>;
+    }
+
+    if (response.status === 401 && apiError?.message === TOKEN_MISSING_MESSAGE) deps.onSessionEnded('token-missing');
+    if (response.status >= 500) deps.onServerError();
+
+    throw new ApiRequestError({
+      status: response.status,
+      message: apiError?.message ?? `Request failed with status code ${response.status}`,
+      code: apiError?.code ?? `HTTP_${response.status}`,
+      retryAfterSeconds: apiError?.retryAfterSeconds ?? retryAfterHeader(response),
+      details: apiError?.details,
+    });
+  };
+}
+
+function retryAfterHeader(response: Response): number | undefined {
+  const value = Number(response.headers.get('retry-after'));
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+/** Resets every store, clears browser storage and cookies, and goes to /login. */
+export function endSessionLocally(notice?: string): void {
+  resetAllStores();
+  clearBrowserState();
+  if (notice) notifications.show({ id: 'session-ended', color: 'yellow', title: 'Logged out', message: notice });
+  if (typeof window === 'undefined' || window.location.pathname !== '/login') navigateTo('/login', { replace: true });
+}
+
+/** The app's API client: every request of the web client goes through this one function. */
+export const callApi = createApiClient({
+  fetch: (...args) => globalThis.fetch(...args),
+  auth: () => {
+    const session = useSessionStore.getState();
+    return {
+      nodeToken: session.nodeToken,
+      token: session.token,
+      username: session.username,
+      userHashId: session.userHashId,
+      searchSessionId: useSearchSessionStore.getState().searchSessionId,
+    };
+  },
+  onSessionEnded: (reason) =>
+    endSessionLocally(reason === 'timeout' ? 'Your session ended after 30 minutes without activity.' : 'Your session has ended. Please log in again.'),
+  onServerError: () => stopPageLoader(),
+});

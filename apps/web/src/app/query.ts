@@ -1,0 +1,31 @@
+import { QueryClient } from '@tanstack/react-query';
+import type { Endpoint, EndpointInput, EndpointResponse } from '@kb/contracts/endpoint';
+import { callApi, isApiRequestError } from './api-client.ts';
+import { registerStoreReset } from './stores/store-registry.ts';
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      refetchOnWindowFocus: false,
+      staleTime: 30_000,
+      // Client errors (4xx) will not change on a retry; only network and server failures are retried once.
+      retry: (failureCount, error) => failureCount < 1 && !(isApiRequestError(error) && error.status >= 400 && error.status < 500),
+    },
+  },
+});
+
+// A new user must never see the previous user's cached answers.
+registerStoreReset(() => queryClient.clear());
+
+/** The query key of an endpoint call: method, path and input (one key space per endpoint). */
+export function endpointKey<E extends Endpoint>(endpoint: E, input?: EndpointInput<E>): readonly unknown[] {
+  return input === undefined ? [endpoint.method, endpoint.path] : [endpoint.method, endpoint.path, input];
+}
+
+/** Query options for an endpoint call, passing TanStack Query's AbortSignal to the client. */
+export function endpointQuery<E extends Endpoint>(endpoint: E, input: EndpointInput<E>) {
+  return {
+    queryKey: endpointKey(endpoint, input),
+    queryFn: ({ signal }: { signal: AbortSignal }): Promise<EndpointResponse<E>> => callApi(endpoint, input, { signal }),
+  };
+}

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/** The one error shape of the API. `timeout: true` marks an idle-expired session (spec §8). */
+export const ApiErrorSchema = z.object({
+  message: z.string(),
+  code: z.string(),
+  timeout: z.boolean().optional(),
+  retryAfterSeconds: z.number().int().optional(),
+  details: z.unknown().optional(),
+});
+export type ApiError = z.infer<typeof ApiErrorSchema>;
+
+/** Spec §8: the root API answers this text when a token is missing, expired or revoked. */
+export const TOKEN_MISSING_MESSAGE = 'token is missing';
+
+export const ERROR_CODES = {
+  tokenMissing: 'TOKEN_MISSING',
+  sessionIdle: 'SESSION_IDLE',
+  forbidden: 'FORBIDDEN',
+  badCredentials: 'BAD_CREDENTIALS',
+  subscriptionInactive: 'SUBSCRIPTION_INACTIVE',
+  rateLimited: 'RATE_LIMITED',
+  validation: 'VALIDATION',
+  notFound: 'NOT_FOUND',
+  conflict: 'CONFLICT',
+  invalidLink: 'INVALID_LINK',
+} as const;
+
+/** Spec §8: messages of requests cancelled by a newer one. */
+export const CANCELLED_MESSAGES = {
+  byUser: 'Request canceled by user',
+  byNewRequest: 'Operation canceled due to new request.',
+} as const;
