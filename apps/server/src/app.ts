@@ -15,6 +15,7 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { ERROR_CODES } from '@kb/contracts/errors';
+import type { ApiAccess } from '@kb/contracts/endpoint';
 import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { HttpError } from './http/errors.ts';
@@ -31,6 +32,19 @@ import { registerDashboardRoutes } from './modules/dashboard/dashboard-routes.ts
 import { registerAdminRoutes } from './modules/admin/admin-routes.ts';
 import { registerHealthRoutes } from './modules/health/health-routes.ts';
 import type { DatasetSize } from './modules/health/health-routes.ts';
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  access: ApiAccess | undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route with its declared access: the access-matrix test and the docs read it. */
+    registeredRoutes: RegisteredRoute[];
+  }
+}
 
 export interface BuildAppOptions {
   config: AppConfig;
@@ -50,8 +64,8 @@ async function tokenSecret(config: AppConfig, database: DatabaseHandle): Promise
 
 async function datasetSize(database: DatabaseHandle): Promise<DatasetSize> {
   // The knowledge-base tables arrive with their own migration; until then the data set is empty.
-  const { rows: present } = await sql<{ ok: boolean }>`select to_regclass('public.structures') is not null
-    and to_regclass('public.activities') is not null as ok`.execute(database.db);
+  const { rows: present } = await sql<{ ok: boolean }>`select to_regclass('structures') is not null
+    and to_regclass('activities') is not null as ok`.execute(database.db);
   const label = await database.db.selectFrom('app_settings').select('value').where('key', '=', 'dataset_label').executeTakeFirst();
   if (!present[0]?.ok) return { label: label?.value ?? 'empty', structures: 0, activities: 0 };
   const { rows } = await sql<{ structures: number; activities: number }>`select
@@ -62,6 +76,11 @@ async function datasetSize(database: DatabaseHandle): Promise<DatasetSize> {
 
 export async function buildApp({ config, database, logger = false }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger, trustProxy: true, bodyLimit: 1_048_576, disableRequestLogging: true });
+  const registeredRoutes: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', registeredRoutes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url, access: route.config?.access });
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -24,6 +24,8 @@ export interface OpenDatabaseOptions {
   url?: string | undefined;
   /** PGlite data directory; unset means in memory (tests). */
   pgliteDir?: string | undefined;
+  /** On a server: work inside this schema (tests give each file its own). */
+  schema?: string | undefined;
 }
 
 // Postgres `bigint` (int8) and `numeric` come back as strings by default; counts fit in a JS number.
@@ -32,7 +34,11 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 /** Opens the database the configuration names: a PostgreSQL server or embedded PGlite. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: 10,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,

@@ -1,0 +1,104 @@
+import { Anchor, Burger, Button, Group, Select, Text, Title } from '@mantine/core';
+import { IconFlask, IconLogout } from '@tabler/icons-react';
+import { Link, NavLink, useNavigate } from 'react-router';
+import { isRole } from '@kb/contracts/roles';
+import { logOut } from '../../features/auth/auth-service.ts';
+import { landingFor } from '../route-guard.ts';
+import { ROLE_LABELS } from '../role-labels.ts';
+import { isLoggedIn, useSessionStore } from '../stores/session-store.ts';
+import { useMayOpen } from '../use-route-access.ts';
+import classes from './layout.module.css';
+
+/** Header links, shown only when the current role may open them. */
+const NAV_ITEMS: readonly { label: string; path: string }[] = [
+  { label: 'Search', path: '/search' },
+  { label: 'Results', path: '/results' },
+  { label: 'Dashboard', path: '/dashboard' },
+  { label: 'Admin dashboard', path: '/admin/dashboard' },
+  { label: 'Subscriptions', path: '/admin/subscriptions' },
+  { label: 'Trackers', path: '/admin/trackers' },
+  { label: 'Super admin', path: '/superadmin' },
+  { label: 'User manual', path: '/usermanual' },
+];
+
+export function AppHeader({ navbarOpened, onToggleNavbar }: { navbarOpened?: boolean; onToggleNavbar?: () => void }) {
+  const navigate = useNavigate();
+  const loggedIn = useSessionStore(isLoggedIn);
+  const username = useSessionStore((state) => state.username);
+  const roles = useSessionStore((state) => state.userRoles);
+  const currentRole = useSessionStore((state) => state.currentUserRole);
+  const setCurrentRole = useSessionStore((state) => state.setCurrentRole);
+  const mayOpen = useMayOpen();
+
+  const items = NAV_ITEMS.filter((item) => mayOpen(item.path));
+  const showHome = loggedIn && !mayOpen('/search');
+
+  return (
+    <Group h="100%" px="md" justify="space-between" wrap="nowrap" component="nav" aria-label="Main">
+      <Group gap="sm" wrap="nowrap">
+        {onToggleNavbar && <Burger opened={navbarOpened ?? false} onClick={onToggleNavbar} hiddenFrom="sm" size="sm" aria-label="Toggle search navigation" />}
+        <Anchor component={Link} to={loggedIn ? landingFor(currentRole) : '/login'} underline="never" c="inherit">
+          <Group gap={6} wrap="nowrap">
+            <IconFlask size={24} aria-hidden />
+            <Title order={1} size="h4">
+              KB Search
+            </Title>
+          </Group>
+        </Anchor>
+        <Group gap={4} visibleFrom="md" wrap="nowrap">
+          {showHome && (
+            <NavLink to="/" end className={classes.navLink}>
+              Home
+            </NavLink>
+          )}
+          {items.map((item) => (
+            <NavLink key={item.path} to={item.path} className={classes.navLink}>
+              {item.label}
+            </NavLink>
+          ))}
+        </Group>
+      </Group>
+      <Group gap="sm" wrap="nowrap">
+        {loggedIn ? (
+          <>
+            {roles.length > 1 && (
+              <Select
+                aria-label="Current role"
+                size="xs"
+                w={170}
+                data={roles.map((role) => ({ value: role, label: ROLE_LABELS[role] }))}
+                value={currentRole}
+                allowDeselect={false}
+                onChange={(value) => {
+                  if (!isRole(value) || value === currentRole) return;
+                  setCurrentRole(value);
+                  void navigate(landingFor(value));
+                }}
+              />
+            )}
+            {roles.length === 1 && currentRole && (
+              <Text size="xs" c="dimmed" visibleFrom="sm">
+                {ROLE_LABELS[currentRole]}
+              </Text>
+            )}
+            <Text size="sm" visibleFrom="sm" data-testid="header-username">
+              {username}
+            </Text>
+            <Button size="xs" variant="light" leftSection={<IconLogout size={14} />} onClick={() => void logOut()}>
+              Log out
+            </Button>
+          </>
+        ) : (
+          <>
+            <Button component={Link} to="/login" size="xs" variant="filled">
+              Log in
+            </Button>
+            <Button component={Link} to="/register" size="xs" variant="default">
+              Register
+            </Button>
+          </>
+        )}
+      </Group>
+    </Group>
+  );
+}

@@ -1,0 +1,24 @@
+import { AppShell, Container } from '@mantine/core';
+import { Outlet } from 'react-router';
+import { AppHeader } from './app-header.tsx';
+import classes from './layout.module.css';
+import { SiteFooter } from './site-footer.tsx';
+import { SubscriptionWarning } from './subscription-warning.tsx';
+
+/** Spec §2 "other-page look": header, a centred content column and a footer. */
+export function OtherLookLayout() {
+  return (
+    <AppShell header={{ height: 60 }} padding={0} data-look="other">
+      <AppShell.Header>
+        <AppHeader />
+      </AppShell.Header>
+      <AppShell.Main className={classes.otherMain}>
+        <Container size="lg" py="lg" w="100%" style={{ flex: 1 }} component="main">
+          <SubscriptionWarning />
+          <Outlet />
+        </Container>
+        <SiteFooter />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

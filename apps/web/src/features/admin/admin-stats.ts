@@ -1,0 +1,32 @@
+import { isSubscriptionActive } from '@kb/contracts/access';
+import type { AdminUserRow, TrackerRow } from '@kb/contracts/admin';
+
+export interface AdminStats {
+  users: number;
+  activeUsers: number;
+  /** Users holding an active subscription of each role. */
+  usersPerRole: Record<string, number>;
+  /** Failed logins in the window, newest first. */
+  recentFailedLogins: TrackerRow[];
+}
+
+const DAY_MS = 86_400_000;
+
+/** The GOSTAR_ADMIN dashboard figures, derived from the subscriptions and trackers answers. */
+export function deriveAdminStats(users: readonly AdminUserRow[], trackers: readonly TrackerRow[], now: Date = new Date(), windowMs: number = 7 * DAY_MS): AdminStats {
+  const usersPerRole: Record<string, number> = {};
+  for (const user of users) {
+    const roles = new Set(user.subscriptions.filter((subscription) => isSubscriptionActive(subscription, now)).map((subscription) => subscription.roleName));
+    for (const role of roles) usersPerRole[role] = (usersPerRole[role] ?? 0) + 1;
+  }
+  const since = now.getTime() - windowMs;
+  const recentFailedLogins = trackers
+    .filter((row) => row.failed && Date.parse(row.loginDate) >= since)
+    .sort((a, b) => Date.parse(b.loginDate) - Date.parse(a.loginDate));
+  return {
+    users: users.length,
+    activeUsers: users.filter((user) => user.active).length,
+    usersPerRole,
+    recentFailedLogins,
+  };
+}

@@ -1,0 +1,75 @@
+import { Badge, Card, SimpleGrid, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { adminEndpoints } from '@kb/contracts/api';
+import { isRole } from '@kb/contracts/roles';
+import { endpointQuery } from '../../app/query.ts';
+import { ROLE_LABELS } from '../../app/role-labels.ts';
+import { PageHeader } from '../../app/ui/page-header.tsx';
+import { QueryView } from '../../app/ui/query-view.tsx';
+
+export function SuperAdminPage() {
+  const query = useQuery(endpointQuery(adminEndpoints.superAdminOverview, {}));
+  return (
+    <>
+      <PageHeader title="Super admin" description="System overview: database, users, open sessions, roles, failed logins and the e-mail outbox." />
+      <QueryView query={query}>
+        {(overview) => (
+          <SimpleGrid cols={{ base: 1, md: 2 }} data-testid="superadmin-overview">
+            <Card withBorder radius="md" padding="lg">
+              <Title order={4} mb="sm">
+                System
+              </Title>
+              <Table>
+                <Table.Tbody>
+                  <Table.Tr>
+                    <Table.Td>Database</Table.Td>
+                    <Table.Td ta="right">
+                      <Badge variant="light">{overview.database === 'pglite' ? 'Embedded (PGlite)' : 'PostgreSQL server'}</Badge>
+                    </Table.Td>
+                  </Table.Tr>
+                  <Table.Tr>
+                    <Table.Td>Users</Table.Td>
+                    <Table.Td ta="right">{overview.users.toLocaleString()}</Table.Td>
+                  </Table.Tr>
+                  <Table.Tr>
+                    <Table.Td>Open sessions</Table.Td>
+                    <Table.Td ta="right">{overview.activeSessions.toLocaleString()}</Table.Td>
+                  </Table.Tr>
+                  <Table.Tr>
+                    <Table.Td>Failed logins (24 h)</Table.Td>
+                    <Table.Td ta="right">{overview.failedLoginsLastDay.toLocaleString()}</Table.Td>
+                  </Table.Tr>
+                  <Table.Tr>
+                    <Table.Td>E-mails waiting in the outbox</Table.Td>
+                    <Table.Td ta="right">{overview.outboxPending.toLocaleString()}</Table.Td>
+                  </Table.Tr>
+                </Table.Tbody>
+              </Table>
+            </Card>
+            <Card withBorder radius="md" padding="lg">
+              <Title order={4} mb="sm">
+                Users per role
+              </Title>
+              {Object.keys(overview.usersPerRole).length === 0 ? (
+                <Text size="sm" c="dimmed">
+                  No roles assigned yet.
+                </Text>
+              ) : (
+                <Table>
+                  <Table.Tbody>
+                    {Object.entries(overview.usersPerRole).map(([role, count]) => (
+                      <Table.Tr key={role}>
+                        <Table.Td>{isRole(role) ? ROLE_LABELS[role] : role}</Table.Td>
+                        <Table.Td ta="right">{count.toLocaleString()}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              )}
+            </Card>
+          </SimpleGrid>
+        )}
+      </QueryView>
+    </>
+  );
+}

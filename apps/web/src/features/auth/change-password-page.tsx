@@ -1,0 +1,54 @@
+import { Alert, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation } from '@tanstack/react-query';
+import { authEndpoints } from '@kb/contracts/api';
+import { callApi, errorMessage } from '../../app/api-client.ts';
+import { AuthCard } from './auth-card.tsx';
+import { confirmProblem, passwordProblem } from './password-form.ts';
+
+export function ChangePasswordPage() {
+  const form = useForm({
+    mode: 'uncontrolled',
+    initialValues: { currentPassword: '', newPassword: '', confirm: '' },
+    validate: {
+      currentPassword: (value) => (value ? null : 'Enter your current password.'),
+      newPassword: (value, values) => passwordProblem(value) ?? (value === values.currentPassword ? 'Choose a password different from the current one.' : null),
+      confirm: (value, values) => confirmProblem(values.newPassword, value),
+    },
+  });
+  const mutation = useMutation({
+    mutationFn: (values: { currentPassword: string; newPassword: string }) => callApi(authEndpoints.changePassword, { body: values }),
+    onSuccess: () => form.reset(),
+  });
+
+  return (
+    <AuthCard title="Change password" subtitle="Changing your password logs out your other sessions.">
+      <form
+        onSubmit={form.onSubmit((values) => mutation.mutate({ currentPassword: values.currentPassword, newPassword: values.newPassword }))}
+        noValidate
+      >
+        <Stack gap="sm">
+          {mutation.isSuccess && (
+            <Alert color="green" role="status" data-testid="change-password-success">
+              {mutation.data.message}
+            </Alert>
+          )}
+          {mutation.isError && (
+            <Alert color="red" role="alert">
+              {errorMessage(mutation.error)}
+            </Alert>
+          )}
+          <PasswordInput label="Current password" autoComplete="current-password" required key={form.key('currentPassword')} {...form.getInputProps('currentPassword')} />
+          <PasswordInput label="New password" autoComplete="new-password" required key={form.key('newPassword')} {...form.getInputProps('newPassword')} />
+          <PasswordInput label="Confirm new password" autoComplete="new-password" required key={form.key('confirm')} {...form.getInputProps('confirm')} />
+          <Text size="xs" c="dimmed">
+            At least 8 characters with a letter and a digit.
+          </Text>
+          <Button type="submit" loading={mutation.isPending}>
+            Change password
+          </Button>
+        </Stack>
+      </form>
+    </AuthCard>
+  );
+}

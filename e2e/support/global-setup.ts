@@ -1,0 +1,20 @@
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { RESULTS_DIR, startServer } from './server.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Origin of the server under test. */
+    baseUrl: string;
+    /** The server's log (pino JSON lines); e-mails are read from it. */
+    serverLog: string;
+  }
+}
+
+/** One server for the whole browser run: starting it (migrations, demo seeding) is the slow part. */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const server = await startServer({ logFile: path.join(RESULTS_DIR, 'e2e-server.log') });
+  project.provide('baseUrl', server.baseUrl);
+  project.provide('serverLog', server.logFile);
+  return server.stop;
+}

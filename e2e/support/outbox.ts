@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import { inject } from 'vitest';
+
+/**
+ * E-mail as the server queues it. The outbox table lives in the server's embedded database, which
+ * that process owns, so tests read the `mail queued: ...` line the mailer writes to the log.
+ */
+export interface QueuedMail {
+  to: string;
+  subject: string;
+  body: string;
+}
+
+const VERIFY_LINK = /https?:\/\/[^\s"]+\/pub\/account\/verify\/[A-Za-z0-9_-]+/;
+
+function logFile(): string {
+  return inject('serverLog');
+}
+
+/** Current end of the log: pass it to `waitForMail` to see only mail queued after this point. */
+export function outboxMark(): number {
+  return fs.statSync(logFile()).size;
+}
+
+function mailSince(offset: number): QueuedMail[] {
+  const text = fs.readFileSync(logFile(), 'utf8').slice(offset);
+  const mails: QueuedMail[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.includes('mail queued: ')) continue;
+    try {
+      const entry = JSON.parse(line) as { to?: unknown; subject?: unknown; msg?: unknown };
+      if (typeof entry.to === 'string' && typeof entry.msg === 'string') {
+        mails.push({ to: entry.to, subject: String(entry.subject ?? ''), body: entry.msg.replace(/^mail queued: /, '') });
+      }
+    } catch {
+      // A half-written line: it is read again on the next poll.
+    }
+  }
+  return mails;
+}
+
+/** Waits for the first mail to `to` queued after `mark`. */
+export async function waitForMail(to: string, mark: number, timeoutMs = 10_000): Promise<QueuedMail> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const mail = mailSince(mark).find((m) => m.to === to.toLowerCase());
+    if (mail) return mail;
+    if (Date.now() > deadline) throw new Error(`No mail to ${to} was queued within ${timeoutMs / 1000}s (see test-results/e2e-server.log).`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The password link of a mail, as an absolute URL. */
+export function verifyLinkOf(mail: QueuedMail): string {
+  const link = VERIFY_LINK.exec(mail.body)?.[0];
+  if (!link) throw new Error(`The mail "${mail.subject}" to ${mail.to} has no /pub/account/verify/ link: ${mail.body}`);
+  return link;
+}
