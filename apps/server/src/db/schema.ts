@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { KnowledgeBaseTables } from './kb-schema.ts';
 
 /** Timestamps come back as Date, may be written as Date or ISO string, and default in SQL. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -102,7 +103,7 @@ export interface SearchSessionsTable {
 }
 
 /** The one Kysely database interface: add a table here when a migration adds it. */
-export interface Database {
+export interface Database extends KnowledgeBaseTables {
   app_settings: AppSettingsTable;
   users: UsersTable;
   subscriptions: SubscriptionsTable;
