@@ -19,7 +19,6 @@ export interface AppConfig {
   /** Directory of the built web app. */
   webDist: string;
   logLevel: string;
-  smtpUrl: string | undefined;
   /** Per-account and per-address failed-login limits (spec §4: 429). */
   loginLimits: { perAccount: number; perAddress: number; windowMinutes: number };
 }
@@ -50,7 +49,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrl: env.PUBLIC_URL || `http://localhost:${int(env.PORT, 8080)}`,
     webDist: path.resolve(env.WEB_DIST || path.join(repoRoot, 'apps/web/dist')),
     logLevel: env.LOG_LEVEL || 'info',
-    smtpUrl: env.SMTP_URL || undefined,
     loginLimits: {
       perAccount: int(env.LOGIN_LIMIT_PER_ACCOUNT, 5),
       perAddress: int(env.LOGIN_LIMIT_PER_ADDRESS, 20),

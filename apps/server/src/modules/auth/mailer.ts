@@ -10,7 +10,7 @@ export interface Mail {
 
 /**
  * Mail goes to the outbox table first (so links are never lost, and operators without SMTP can
- * find them) and to the log. Delivery over SMTP is a separate concern (SMTP_URL, see docs/operations.md).
+ * find them) and to the log. Delivery over SMTP is a relay reading the outbox (docs/operations.md).
  */
 export class Mailer {
   constructor(

@@ -1,0 +1,118 @@
+import { describe, expect, it, vi } from 'vitest';
+import { adminEndpoints, authEndpoints, dashboardEndpoints } from '@kb/contracts/api';
+import { CANCELLED_MESSAGES, TOKEN_MISSING_MESSAGE } from '@kb/contracts/errors';
+import type { AuthValues, SessionEndReason } from './api-client.ts';
+import { ApiRequestError, buildAuthHeaders, buildQueryString, createApiClient } from './api-client.ts';
+
+const auth: AuthValues = { nodeToken: 'node', token: 'main', username: 'u@demo.test', userHashId: 'hash', searchSessionId: null };
+
+function jsonResponse(status: number, body: unknown): Response {
+  return new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+function setup(response: Response | (() => Promise<Response>)) {
+  const fetch = vi.fn<typeof globalThis.fetch>(typeof response === 'function' ? response : async () => response);
+  const ended: SessionEndReason[] = [];
+  const onServerError = vi.fn();
+  const call = createApiClient({ fetch, auth: () => auth, onSessionEnded: (reason) => ended.push(reason), onServerError });
+  return { call, fetch, ended, onServerError };
+}
+
+const loginResult = {
+  id: 1,
+  username: 'u@demo.test',
+  token: 'main',
+  userHashId: 'hash',
+  applicationDiff: 'kb',
+  nodeToken: 'node',
+  sessionId: 's',
+  tokenExpiresAt: '2030-01-01T00:00:00.000Z',
+};
+
+describe('api client', () => {
+  it('sends the base-A headers of spec §7', () => {
+    expect(buildAuthHeaders({ ...auth, searchSessionId: 'search-9' })).toEqual({
+      authorization: 'Bearer node',
+      javaauthorization: 'Bearer main',
+      email: 'u@demo.test',
+      'x-custom-token': 'hash',
+      'x-custom-session': 'search-9',
+    });
+    expect(buildAuthHeaders({ nodeToken: null, token: null, username: null, userHashId: null, searchSessionId: null })).toEqual({});
+  });
+
+  it('builds query strings, skipping empty values and repeating arrays', () => {
+    expect(buildQueryString({ a: 1, b: undefined, c: null, d: ['x', 'y'], e: 'q r' })).toBe('?a=1&d=x&d=y&e=q+r');
+    expect(buildQueryString(undefined)).toBe('');
+  });
+
+  it('fills path parameters, posts a JSON body and returns the validated answer', async () => {
+    const { call, fetch } = setup(jsonResponse(200, loginResult));
+    const answer = await call(authEndpoints.generateToken, { params: { product: 'gostar' }, body: { username: 'u@demo.test', password: 'pw' } });
+    expect(answer).toEqual(loginResult);
+    const [url, init] = fetch.mock.calls[0] ?? [];
+    expect(url).toBe('/api/pub/gostar/generate-token');
+    expect(init?.method).toBe('POST');
+    expect(init?.body).toBe(JSON.stringify({ username: 'u@demo.test', password: 'pw' }));
+    expect((init?.headers as Record<string, string>)['content-type']).toBe('application/json');
+  });
+
+  it('ends the session on 401 "token is missing"', async () => {
+    const { call, ended } = setup(jsonResponse(401, { message: TOKEN_MISSING_MESSAGE, code: 'TOKEN_MISSING' }));
+    await expect(call(authEndpoints.profile, {})).rejects.toMatchObject({ status: 401, message: TOKEN_MISSING_MESSAGE });
+    expect(ended).toEqual(['token-missing']);
+  });
+
+  it('does not end the session on other 401 answers (a wrong password)', async () => {
+    const { call, ended } = setup(jsonResponse(401, { message: 'E-mail or password is wrong.', code: 'BAD_CREDENTIALS' }));
+    await expect(call(authEndpoints.generateToken, { params: { product: 'gostar' }, body: { username: 'x', password: 'y' } })).rejects.toBeInstanceOf(ApiRequestError);
+    expect(ended).toEqual([]);
+  });
+
+  it('ends the session when the answer carries timeout: true', async () => {
+    const { call, ended } = setup(jsonResponse(401, { message: 'Session expired', code: 'SESSION_IDLE', timeout: true }));
+    await expect(call(dashboardEndpoints.loginHistory, {})).rejects.toMatchObject({ timeout: true, code: 'SESSION_IDLE' });
+    expect(ended).toEqual(['timeout']);
+  });
+
+  it('stops the loader on a 500 and still throws', async () => {
+    const { call, onServerError } = setup(jsonResponse(500, { message: 'Internal error', code: 'INTERNAL' }));
+    await expect(call(adminEndpoints.trackers, {})).rejects.toMatchObject({ status: 500, message: 'Internal error', code: 'INTERNAL' });
+    expect(onServerError).toHaveBeenCalledOnce();
+  });
+
+  it('throws status, message, code and retryAfterSeconds for other errors', async () => {
+    const { call } = setup(jsonResponse(429, { message: 'Too many attempts', code: 'RATE_LIMITED', retryAfterSeconds: 42 }));
+    const error = await call(authEndpoints.profile, {}).catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(ApiRequestError);
+    expect(error).toMatchObject({ status: 429, message: 'Too many attempts', code: 'RATE_LIMITED', retryAfterSeconds: 42 });
+  });
+
+  it('gives a generic message when the error body is not the API shape', async () => {
+    const { call } = setup(new Response('<html>bad gateway</html>', { status: 502 }));
+    await expect(call(authEndpoints.profile, {})).rejects.toMatchObject({ status: 502, message: 'Request failed with status code 502' });
+  });
+
+  it('rejects an aborted request with the cancellation message', async () => {
+    const controller = new AbortController();
+    const { call } = setup(
+      () =>
+        new Promise<Response>((_, reject) => {
+          controller.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        }),
+    );
+    const pending = call(authEndpoints.profile, {}, { signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ message: CANCELLED_MESSAGES.byNewRequest, code: 'CANCELLED' });
+  });
+
+  it('reports a network failure as "Network Error"', async () => {
+    const { call } = setup(() => Promise.reject(new TypeError('fetch failed')));
+    await expect(call(authEndpoints.profile, {})).rejects.toMatchObject({ status: 0, message: 'Network Error' });
+  });
+
+  it('rejects an answer that does not match the contract', async () => {
+    const { call } = setup(jsonResponse(200, { rows: 'not-an-array' }));
+    await expect(call(adminEndpoints.trackers, {})).rejects.toMatchObject({ code: 'BAD_RESPONSE' });
+  });
+});

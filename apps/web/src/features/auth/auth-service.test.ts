@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { ApiRequestError } from '../../app/api-client.ts';
+import { formatWait, loginErrorMessage } from './auth-service.ts';
+import { confirmProblem, passwordProblem } from './password-form.ts';
+
+describe('login errors', () => {
+  it('returns the server message of a 403', () => {
+    expect(loginErrorMessage(new ApiRequestError({ status: 403, message: 'Your subscription has ended.', code: 'SUBSCRIPTION_INACTIVE' }))).toBe('Your subscription has ended.');
+  });
+
+  it('returns a rate-limit text with the wait of a 429', () => {
+    expect(loginErrorMessage(new ApiRequestError({ status: 429, message: 'x', code: 'RATE_LIMITED', retryAfterSeconds: 30 }))).toBe(
+      'Too many login attempts. Try again in 30 seconds.',
+    );
+    expect(loginErrorMessage(new ApiRequestError({ status: 429, message: 'x', code: 'RATE_LIMITED', retryAfterSeconds: 600 }))).toBe(
+      'Too many login attempts. Try again in 10 minutes.',
+    );
+    expect(loginErrorMessage(new ApiRequestError({ status: 429, message: 'x', code: 'RATE_LIMITED' }))).toMatch(/Too many login attempts/);
+  });
+
+  it('explains an unreachable server', () => {
+    expect(loginErrorMessage(new ApiRequestError({ status: 0, message: 'Network Error', code: 'NETWORK' }))).toMatch(/cannot be reached/);
+  });
+
+  it('formats waits in seconds and minutes', () => {
+    expect(formatWait(1)).toBe('1 second');
+    expect(formatWait(61)).toBe('2 minutes');
+    expect(formatWait(60)).toBe('1 minute');
+  });
+});
+
+describe('password form rules', () => {
+  it('applies the contract password rule', () => {
+    expect(passwordProblem('short1')).toBe('Use at least 8 characters.');
+    expect(passwordProblem('onlyletters')).toBe('Use at least one letter and one digit.');
+    expect(passwordProblem('Good!pass1')).toBeNull();
+  });
+
+  it('requires a matching confirmation', () => {
+    expect(confirmProblem('Good!pass1', '')).toBe('Repeat the new password.');
+    expect(confirmProblem('Good!pass1', 'Good!pass2')).toBe('The passwords do not match.');
+    expect(confirmProblem('Good!pass1', 'Good!pass1')).toBeNull();
+  });
+});

@@ -1,0 +1,88 @@
+import type { BrowserContext } from 'playwright-core';
+import { ROLES } from '@kb/contracts/roles';
+import type { Role } from '@kb/contracts/roles';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newAppContext, useBrowser } from './support/browser.ts';
+import { AppPage } from './support/pages/app-page.ts';
+import { LoginPage } from './support/pages/login-page.ts';
+import { NOT_FOUND_PAGE, concreteRoutes, describeLanding, expectedLanding } from './support/route-expectations.ts';
+
+/*
+ * Every role against every route of WEB_ROUTES. Expectations come from the contracts (access,
+ * look, LANDING_BY_ROLE, ADMIN_GUARD_PATHS), so a route or role added there is tested here too.
+ * Most visits are full page loads, which exercise the guard's restore-from-localStorage path; one
+ * test per role repeats the whole walk with client-side navigation.
+ */
+
+const browser = useBrowser();
+const routes = concreteRoutes();
+
+describe('a logged-out visitor', () => {
+  let context: BrowserContext;
+  let app: AppPage;
+  beforeAll(async () => {
+    context = await newAppContext(browser());
+    app = new AppPage(await context.newPage());
+  });
+  afterAll(async () => {
+    await context.close();
+  });
+
+  const cases = routes.map((target) => {
+    const landing = expectedLanding(target, null);
+    return { target, landing, name: describeLanding(target, landing) };
+  });
+
+  it.each(cases)('opening $target.url $name', async ({ target, landing }) => {
+    await app.open(target.url);
+    await app.expectLanding(landing, `logged out, ${target.url}: ${landing.reason}`);
+  });
+
+  it('sees the not-found page on an unknown path', async () => {
+    await app.open('/no-such-page/at-all');
+    await app.expectLanding({ pathname: '/no-such-page/at-all', dataPage: NOT_FOUND_PAGE, look: null, reason: 'unknown path' });
+  });
+});
+
+describe.each(ROLES.map((role) => ({ role })))('the demo $role', ({ role }: { role: Role }) => {
+  let context: BrowserContext;
+  let app: AppPage;
+  beforeAll(async () => {
+    context = await newAppContext(browser());
+    const login = new LoginPage(await context.newPage());
+    await login.logInAs(role);
+    app = login;
+  });
+  afterAll(async () => {
+    await context.close();
+  });
+
+  const cases = routes.map((target) => {
+    const landing = expectedLanding(target, role);
+    return { target, landing, name: describeLanding(target, landing) };
+  });
+
+  it.each(cases)('opening $target.url $name', async ({ target, landing }) => {
+    await app.open(target.url);
+    await app.expectLanding(landing, `${role}, ${target.url}: ${landing.reason}`);
+  });
+
+  it('sees the not-found page on an unknown path', async () => {
+    await app.open('/no-such-page');
+    await app.expectLanding({ pathname: '/no-such-page', dataPage: NOT_FOUND_PAGE, look: null, reason: 'unknown path' });
+  });
+
+  it('is routed by the same rules when navigating inside the app', async () => {
+    // Start from a page every role may open, loaded once; everything after is client-side.
+    await app.open('/accessdenied');
+    await app.expectLanding(expectedLanding(routes.find((r) => r.url === '/accessdenied') ?? routes[0]!, role));
+    const mismatches: { url: string; expected: string; seen: unknown }[] = [];
+    for (const { target, landing } of cases) {
+      const stillSameDocument = await app.navigateInApp(target.url);
+      const seen = await app.landingMismatch(landing);
+      if (seen !== null) mismatches.push({ url: target.url, expected: `${landing.pathname} (${landing.dataPage}, ${landing.reason})`, seen });
+      else if (!(await stillSameDocument())) mismatches.push({ url: target.url, expected: 'no page reload', seen: 'the document was reloaded' });
+    }
+    expect(mismatches).toEqual([]);
+  });
+});

@@ -1,0 +1,31 @@
+// Writes docs/api.md from the contract: `npx tsx packages/contracts/scripts/api-doc.ts`.
+import fs from 'node:fs';
+import path from 'node:path';
+import { adminEndpoints, authEndpoints, dashboardEndpoints, systemEndpoints } from '../src/api.ts';
+import type { Endpoint } from '../src/endpoint.ts';
+
+const groups: Array<[string, Record<string, Endpoint>]> = [
+  ['Auth and session', authEndpoints],
+  ['Dashboard', dashboardEndpoints],
+  ['Administration', adminEndpoints],
+  ['System', systemEndpoints],
+];
+
+const access = (e: Endpoint) => (typeof e.access === 'string' ? e.access : e.access.join(', '));
+const lines = [
+  '# API',
+  '',
+  'Generated from `packages/contracts/src/api.ts` by `npx tsx packages/contracts/scripts/api-doc.ts`;',
+  'the live OpenAPI page with every schema is at `/api/docs`. Errors always have the shape',
+  '`{ "message", "code" }` (plus `timeout: true` for an idle session, `retryAfterSeconds` on 429).',
+  '',
+  'Headers (spec §7 base A): `Authorization: Bearer <node token>`, `JavaAuthorization: Bearer <main token>`,',
+  '`email: <username>`, `x-custom-token: <userHashId>`, `x-custom-session: <search session id>`.',
+  '',
+];
+for (const [title, endpoints] of groups) {
+  lines.push(`## ${title}`, '', '| call | access | what it does |', '|---|---|---|');
+  for (const e of Object.values(endpoints)) lines.push(`| \`${e.method} ${e.path}\` | ${access(e)} | ${e.summary} |`);
+  lines.push('');
+}
+fs.writeFileSync(path.resolve(import.meta.dirname, '../../../docs/api.md'), lines.join('\n'));
