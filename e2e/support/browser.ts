@@ -31,6 +31,12 @@ export async function newAppContext(browser: Browser): Promise<BrowserContext> {
     viewport: { width: 1280, height: 800 },
     locale: 'en-GB',
   });
+  // Errors of the app show up in the test output next to the failure they explain.
+  context.on('weberror', (error) => console.error(`[browser] uncaught: ${error.error().message}`));
+  context.on('console', (message) => {
+    // HTTP error statuses are logged by Chromium as "Failed to load resource"; tests expect many of them.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) console.error(`[browser] console.error: ${message.text()}`);
+  });
   context.setDefaultTimeout(10_000);
   context.setDefaultNavigationTimeout(20_000);
   return context;

@@ -53,7 +53,7 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, logFile: stri
 }
 
 /**
- * Starts the real server (`node --import tsx apps/server/src/main.ts`) on a free port with a fresh
+ * Starts the real server (`node --import tsx apps/server/src/main.ts`, through server-main.ts) on a free port with a fresh
  * embedded database in a temporary DATA_DIR, so demo users are seeded as on a first start.
  */
 export async function startServer(options: { logFile: string; env?: Record<string, string> }): Promise<RunningServer> {
@@ -64,10 +64,14 @@ export async function startServer(options: { logFile: string; env?: Record<strin
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-e2e-'));
+  // Serve a snapshot of the build: a rebuild of apps/web/dist during the run (someone developing
+  // the web app) would otherwise swap the asset files under the browser's feet.
+  const webDist = path.join(dataDir, 'web');
+  fs.cpSync(path.dirname(webIndex), webDist, { recursive: true });
   fs.mkdirSync(path.dirname(options.logFile), { recursive: true });
   const log = fs.openSync(options.logFile, 'w');
 
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'apps/server/src/main.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'e2e/support/server-main.ts')], {
     cwd: REPO_ROOT,
     stdio: ['ignore', log, log],
     env: {
@@ -80,11 +84,15 @@ export async function startServer(options: { logFile: string; env?: Record<strin
       SEED_DEMO: 'true',
       JWT_SECRET: crypto.randomBytes(32).toString('base64url'),
       PUBLIC_URL: baseUrl,
+      WEB_DIST: webDist,
       LOG_LEVEL: 'info',
       ...options.env,
     },
   });
   fs.closeSync(log);
+  child.once('exit', (code, signal) => {
+    fs.appendFileSync(options.logFile, `[e2e] server process exited: code ${code ?? '-'}, signal ${signal ?? '-'} at ${new Date().toISOString()}\n`);
+  });
 
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {

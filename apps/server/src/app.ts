@@ -110,11 +110,11 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
     openapi: { info: { title: 'KB Search API', description: 'Drug-discovery knowledge-base search platform', version: '0.1.0' } },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
-  // Swagger UI routes are documentation: public.
+  // Swagger UI routes are documentation: public. (The hook must exist before the plugin registers them.)
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/docs')) route.config = { ...route.config, access: 'public' };
   });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
 
   const db = database.db;
   const tokens = new TokenService(await tokenSecret(config, database));
@@ -144,13 +144,18 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
 function registerWebApp(app: FastifyInstance, webDist: string): void {
   const hasWeb = fs.existsSync(path.join(webDist, 'index.html'));
   if (hasWeb) {
-    app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+    // wildcard: files are looked up per request, so a rebuilt web app is served without a restart;
+    // a path with no file falls through to the not-found handler below (the single-page app).
+    // Directories (e.g. `/`) are pages of the app, not listings.
+    app.register(fastifyStatic, { root: webDist, wildcard: true, index: false, allowedPath: (p) => !p.endsWith('/') });
   }
   app.setNotFoundHandler({ preHandler: undefined }, (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
     if (pathname.startsWith('/api/') || pathname === '/api' || request.method !== 'GET') {
       return reply.code(404).send({ message: `No API call ${request.method} ${pathname}.`, code: ERROR_CODES.notFound });
     }
+    // A missing file (an old asset, a favicon) is a 404, not the app's HTML under a script's name.
+    if (/\.[a-z0-9]+$/i.test(pathname)) return reply.code(404).type('text/plain').send('Not found');
     if (!hasWeb) return reply.code(503).type('text/plain').send('The web app is not built. Run `npm start`, which builds it.');
     return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
   });

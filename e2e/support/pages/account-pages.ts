@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { waitUntil } from '../wait.ts';
 import { AppPage } from './app-page.ts';
 
 /*
@@ -54,12 +55,8 @@ export class SetPasswordPage extends AppPage {
     for (const field of await fields.all()) await field.fill(password);
     await submitForm(this.page);
     // The server answers "Your password is set. You can log in now."; the page shows it or moves to /login.
-    await expect
-      .poll(async () => (new URL(this.page.url()).pathname === '/login' ? 'done' : (await this.page.getByText(/password is set/i).count()) > 0 ? 'done' : 'waiting'), {
-        timeout: 10_000,
-        message: 'the verify page confirms the new password',
-      })
-      .toBe('done');
+    const confirmed = async () => new URL(this.page.url()).pathname === '/login' || (await this.page.getByText(/password is set/i).count()) > 0;
+    expect(await waitUntil(confirmed, (done) => done), 'the verify page confirms the new password').toBe(true);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Landing } from '../route-expectations.ts';
+import { waitForEqual, waitUntil } from '../wait.ts';
 
 /** What the browser shows: where it is and which page and look the app rendered. */
 export interface PageState {
@@ -54,7 +55,7 @@ export class AppPage {
    */
   async expectLanding(landing: Landing, message = landing.reason, timeout = 10_000): Promise<void> {
     const wanted = AppPage.wanted(landing);
-    await expect.poll(() => this.comparable(landing), { timeout, interval: 50, message }).toEqual(wanted);
+    expect(await waitForEqual(() => this.comparable(landing), wanted, timeout), message).toEqual(wanted);
     await this.page.waitForTimeout(SETTLE_MS);
     expect(await this.comparable(landing), `${message} (after settling)`).toEqual(wanted);
   }
@@ -106,12 +107,8 @@ export class AppPage {
   /** Waits until some alert contains `text`. */
   async expectAlert(text: string | RegExp, message?: string): Promise<void> {
     const matches = (texts: string[]) => texts.some((t) => (typeof text === 'string' ? t.includes(text) : text.test(t)));
-    await expect
-      .poll(async () => {
-        const texts = await this.alertTexts();
-        return matches(texts) ? 'found' : texts;
-      }, { timeout: 10_000, message: message ?? `an alert saying ${String(text)}` })
-      .toBe('found');
+    const texts = await waitUntil(() => this.alertTexts(), matches);
+    expect(matches(texts), `${message ?? `an alert saying ${String(text)}`}; alerts shown: ${JSON.stringify(texts)}`).toBe(true);
   }
 
   async localStorageItems(): Promise<Record<string, string>> {

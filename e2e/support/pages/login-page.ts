@@ -21,10 +21,10 @@ export class LoginPage extends AppPage {
   /** Fills and submits the form; answers the login call's response once it arrived. */
   async submit(email: string, password: string): Promise<Response> {
     await this.page.getByLabel('E-mail').fill(email);
-    await this.page.getByLabel('Password', { exact: true }).fill(password);
+    await this.page.getByLabel(/^Password/).fill(password);
     const [response] = await Promise.all([
       this.page.waitForResponse((r) => LOGIN_CALL.test(new URL(r.url()).pathname) && r.request().method() === 'POST'),
-      this.page.getByRole('button', { name: 'Log in' }).click(),
+      this.page.locator('form').getByRole('button', { name: 'Log in' }).click(),
     ]);
     return response;
   }

@@ -1,4 +1,4 @@
-import { MantineProvider, createTheme } from '@mantine/core';
+import { Badge, MantineProvider, createTheme } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { NavigationProgress } from '@mantine/nprogress';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -9,6 +9,10 @@ const theme = createTheme({
   primaryColor: 'indigo',
   defaultRadius: 'sm',
   fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+  components: {
+    // Badges read "Yes", "Active", role names: shown as written, not upper-cased.
+    Badge: Badge.extend({ styles: { root: { textTransform: 'none' } } }),
+  },
 });
 
 /** Spec §9: notifications at the bottom, closing after 5000 ms. */

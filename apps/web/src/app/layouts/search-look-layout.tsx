@@ -21,10 +21,12 @@ const ADMIN_LINKS: readonly { label: string; path: string }[] = [
   { label: 'Admin dashboard', path: '/admin/dashboard' },
   { label: 'Subscriptions', path: '/admin/subscriptions' },
   { label: 'Trackers', path: '/admin/trackers' },
-  { label: 'Client dashboard', path: '/admin/client-dashboard' },
   { label: 'Super admin', path: '/superadmin' },
-  { label: 'Dashboard', path: '/dashboard' },
+  { label: 'Client dashboard', path: '/admin/client-dashboard' },
 ];
+
+/** The administration section shows only for roles that may open one of the admin pages proper. */
+const ADMIN_PAGES: readonly string[] = ['/admin/dashboard', '/admin/subscriptions', '/admin/trackers', '/superadmin'];
 
 function SearchNavbar() {
   const mayOpen = useMayOpen();
@@ -32,7 +34,7 @@ function SearchNavbar() {
   const [params] = useSearchParams();
   const canSearch = mayOpen('/search');
   const quick = QUICK_LINKS.filter((link) => mayOpen(link.path));
-  const admin = ADMIN_LINKS.filter((link) => mayOpen(link.path));
+  const admin = ADMIN_PAGES.some((path) => mayOpen(path)) ? ADMIN_LINKS.filter((link) => mayOpen(link.path)) : [];
 
   return (
     <ScrollArea type="auto" h="100%">

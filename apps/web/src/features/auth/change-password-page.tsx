@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { authEndpoints } from '@kb/contracts/api';
 import { callApi, errorMessage } from '../../app/api-client.ts';
 import { AuthCard } from './auth-card.tsx';
-import { confirmProblem, passwordProblem } from './password-form.ts';
+import { TOGGLE_PROPS, confirmProblem, passwordProblem } from './password-form.ts';
 
 export function ChangePasswordPage() {
   const form = useForm({
@@ -38,9 +38,9 @@ export function ChangePasswordPage() {
               {errorMessage(mutation.error)}
             </Alert>
           )}
-          <PasswordInput label="Current password" autoComplete="current-password" required key={form.key('currentPassword')} {...form.getInputProps('currentPassword')} />
-          <PasswordInput label="New password" autoComplete="new-password" required key={form.key('newPassword')} {...form.getInputProps('newPassword')} />
-          <PasswordInput label="Confirm new password" autoComplete="new-password" required key={form.key('confirm')} {...form.getInputProps('confirm')} />
+          <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="Current password" autoComplete="current-password" required key={form.key('currentPassword')} {...form.getInputProps('currentPassword')} />
+          <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="New password" autoComplete="new-password" required key={form.key('newPassword')} {...form.getInputProps('newPassword')} />
+          <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="Confirm new password" autoComplete="new-password" required key={form.key('confirm')} {...form.getInputProps('confirm')} />
           <Text size="xs" c="dimmed">
             At least 8 characters with a letter and a digit.
           </Text>

@@ -7,6 +7,7 @@ import type { LoginRequest } from '@kb/contracts/auth';
 import { LoginRequestSchema } from '@kb/contracts/auth';
 import { postLoginTarget } from '../../app/route-guard.ts';
 import { useSessionStore } from '../../app/stores/session-store.ts';
+import { TOGGLE_PROPS } from './password-form.ts';
 import { AuthCard } from './auth-card.tsx';
 import { logIn, loginErrorMessage } from './auth-service.ts';
 
@@ -45,7 +46,7 @@ export function LoginPage() {
             </Alert>
           )}
           <TextInput label="E-mail" type="email" autoComplete="username" required key={form.key('username')} {...form.getInputProps('username')} />
-          <PasswordInput label="Password" autoComplete="current-password" required key={form.key('password')} {...form.getInputProps('password')} />
+          <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="Password" autoComplete="current-password" required key={form.key('password')} {...form.getInputProps('password')} />
           <Button type="submit" loading={submitting} fullWidth mt="xs">
             Log in
           </Button>

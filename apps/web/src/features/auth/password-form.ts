@@ -11,3 +11,6 @@ export function confirmProblem(password: string, confirm: string): string | null
   if (!confirm) return 'Repeat the new password.';
   return password === confirm ? null : 'The passwords do not match.';
 }
+
+/** The show/hide button of password fields is named without the word "password" so a field's label stays unique. */
+export const TOGGLE_PROPS = { 'aria-label': 'Show or hide the characters' } as const;

@@ -6,7 +6,7 @@ import { authEndpoints } from '@kb/contracts/api';
 import { callApi, errorMessage, isApiRequestError } from '../../app/api-client.ts';
 import { endpointQuery } from '../../app/query.ts';
 import { AuthCard } from './auth-card.tsx';
-import { confirmProblem, passwordProblem } from './password-form.ts';
+import { TOGGLE_PROPS, confirmProblem, passwordProblem } from './password-form.ts';
 
 export function VerifyAccountPage() {
   const { code = '' } = useParams();
@@ -69,8 +69,8 @@ export function VerifyAccountPage() {
             <Text size="xs" c="dimmed">
               At least 8 characters with a letter and a digit.
             </Text>
-            <PasswordInput label="New password" autoComplete="new-password" required key={form.key('password')} {...form.getInputProps('password')} />
-            <PasswordInput label="Confirm password" autoComplete="new-password" required key={form.key('confirm')} {...form.getInputProps('confirm')} />
+            <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="New password" autoComplete="new-password" required key={form.key('password')} {...form.getInputProps('password')} />
+            <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="Confirm password" autoComplete="new-password" required key={form.key('confirm')} {...form.getInputProps('confirm')} />
             <Button type="submit" loading={mutation.isPending} fullWidth>
               Set password
             </Button>

@@ -1,0 +1,226 @@
+/**
+ * Fixed vocabularies of the demo knowledge base: real targets (gene symbols, UniProt accessions,
+ * Entrez ids, PDB ids), a classification tree, medicinal-chemistry scaffolds and substituents,
+ * assay recipes, endpoint/indication trees. Only the molecules, numbers and documents are synthetic.
+ */
+
+export interface DemoTarget {
+  gene: string;
+  name: string;
+  uniprot: string;
+  entrez: number;
+  pdb: string[];
+  /** Path in the classification tree, root first. */
+  classPath: string[];
+}
+
+const KINASE_TK = ['Enzyme', 'Kinase', 'Protein Kinase', 'TK'];
+const GPCR_AMINE = ['Membrane receptor', 'Family A G protein-coupled receptor', 'Small molecule receptor', 'Monoamine receptor'];
+const NUCLEAR = ['Transcription factor', 'Nuclear receptor'];
+
+export const TARGETS: DemoTarget[] = [
+  { gene: 'EGFR', name: 'Epidermal growth factor receptor', uniprot: 'P00533', entrez: 1956, pdb: ['1M17', '4HJO'], classPath: KINASE_TK },
+  { gene: 'ERBB2', name: 'Receptor tyrosine-protein kinase erbB-2', uniprot: 'P04626', entrez: 2064, pdb: ['3PP0'], classPath: KINASE_TK },
+  { gene: 'ABL1', name: 'Tyrosine-protein kinase ABL1', uniprot: 'P00519', entrez: 25, pdb: ['2HYY'], classPath: KINASE_TK },
+  { gene: 'JAK2', name: 'Tyrosine-protein kinase JAK2', uniprot: 'O60674', entrez: 3717, pdb: ['3FUP'], classPath: KINASE_TK },
+  { gene: 'JAK3', name: 'Tyrosine-protein kinase JAK3', uniprot: 'P52333', entrez: 3718, pdb: ['3LXK'], classPath: KINASE_TK },
+  { gene: 'KDR', name: 'Vascular endothelial growth factor receptor 2', uniprot: 'P35968', entrez: 3791, pdb: ['4ASD'], classPath: KINASE_TK },
+  { gene: 'MET', name: 'Hepatocyte growth factor receptor', uniprot: 'P08581', entrez: 4233, pdb: ['3LQ8'], classPath: KINASE_TK },
+  { gene: 'BTK', name: 'Tyrosine-protein kinase BTK', uniprot: 'Q06187', entrez: 695, pdb: ['5P9J'], classPath: KINASE_TK },
+  { gene: 'SRC', name: 'Proto-oncogene tyrosine-protein kinase Src', uniprot: 'P12931', entrez: 6714, pdb: ['2SRC'], classPath: KINASE_TK },
+  { gene: 'BRAF', name: 'Serine/threonine-protein kinase B-raf', uniprot: 'P15056', entrez: 673, pdb: ['4MNE'], classPath: ['Enzyme', 'Kinase', 'Protein Kinase', 'TKL'] },
+  { gene: 'CDK2', name: 'Cyclin-dependent kinase 2', uniprot: 'P24941', entrez: 1017, pdb: ['1HCK'], classPath: ['Enzyme', 'Kinase', 'Protein Kinase', 'CMGC'] },
+  { gene: 'MAPK14', name: 'Mitogen-activated protein kinase 14', uniprot: 'Q16539', entrez: 1432, pdb: ['1A9U'], classPath: ['Enzyme', 'Kinase', 'Protein Kinase', 'CMGC'] },
+  { gene: 'PIK3CA', name: 'PI3-kinase subunit alpha', uniprot: 'P42336', entrez: 5290, pdb: ['4JPS'], classPath: ['Enzyme', 'Kinase', 'Lipid Kinase'] },
+  { gene: 'DRD2', name: 'Dopamine D2 receptor', uniprot: 'P14416', entrez: 1813, pdb: ['6CM4'], classPath: GPCR_AMINE },
+  { gene: 'HTR2A', name: 'Serotonin 2a (5-HT2a) receptor', uniprot: 'P28223', entrez: 3356, pdb: ['6A93'], classPath: GPCR_AMINE },
+  { gene: 'ADRB2', name: 'Beta-2 adrenergic receptor', uniprot: 'P07550', entrez: 154, pdb: ['2RH1'], classPath: GPCR_AMINE },
+  { gene: 'ESR1', name: 'Estrogen receptor alpha', uniprot: 'P03372', entrez: 2099, pdb: ['1ERE'], classPath: NUCLEAR },
+  { gene: 'AR', name: 'Androgen receptor', uniprot: 'P10275', entrez: 367, pdb: ['2AM9'], classPath: NUCLEAR },
+  { gene: 'PPARG', name: 'Peroxisome proliferator-activated receptor gamma', uniprot: 'P37231', entrez: 5468, pdb: ['2PRG'], classPath: NUCLEAR },
+  { gene: 'BRD4', name: 'Bromodomain-containing protein 4', uniprot: 'O60885', entrez: 23476, pdb: ['3MXF'], classPath: ['Epigenetic regulator', 'Reader', 'Bromodomain'] },
+  { gene: 'HDAC1', name: 'Histone deacetylase 1', uniprot: 'Q13547', entrez: 3065, pdb: ['4BKX'], classPath: ['Epigenetic regulator', 'Eraser', 'Histone deacetylase'] },
+  { gene: 'PARP1', name: 'Poly [ADP-ribose] polymerase 1', uniprot: 'P09874', entrez: 142, pdb: ['7KK4'], classPath: ['Enzyme', 'Transferase'] },
+  { gene: 'PTGS2', name: 'Cyclooxygenase-2', uniprot: 'P35354', entrez: 5743, pdb: ['5KIR'], classPath: ['Enzyme', 'Oxidoreductase'] },
+  { gene: 'ACHE', name: 'Acetylcholinesterase', uniprot: 'P22303', entrez: 43, pdb: ['4EY7'], classPath: ['Enzyme', 'Hydrolase'] },
+  { gene: 'F10', name: 'Coagulation factor X', uniprot: 'P00742', entrez: 2159, pdb: ['2W26'], classPath: ['Enzyme', 'Protease', 'Serine protease'] },
+  { gene: 'DPP4', name: 'Dipeptidyl peptidase IV', uniprot: 'P27487', entrez: 1803, pdb: ['1X70'], classPath: ['Enzyme', 'Protease', 'Serine protease'] },
+  { gene: 'KCNH2', name: 'HERG', uniprot: 'Q12809', entrez: 3757, pdb: ['5VA1'], classPath: ['Ion channel', 'Voltage-gated ion channel', 'Voltage-gated potassium channel'] },
+  { gene: 'CYP3A4', name: 'Cytochrome P450 3A4', uniprot: 'P08684', entrez: 1576, pdb: ['1TQN'], classPath: ['Enzyme', 'Cytochrome P450'] },
+];
+
+export type DegraderKind = 'monovalent' | 'bivalent';
+
+/**
+ * A scaffold template: `{R1}`.. are substituent slots (always written as a branch), `{L}` a raw
+ * linker slot. Substituents write ring closures as `?`, replaced by a slot-specific `%9n` so they
+ * never clash with the scaffold's own open rings.
+ */
+export interface DemoScaffold {
+  code: string;
+  name: string;
+  template: string;
+  /** Primary target genes (a series picks one) and anti-targets for selectivity panels. */
+  targets: string[];
+  mechanism: string;
+  degrader?: { kind: DegraderKind; ligase: 'CRBN' | 'VHL' };
+}
+
+export const SCAFFOLDS: DemoScaffold[] = [
+  { code: 'QZN', name: '4-anilinoquinazoline', template: 'COc1cc2ncnc(Nc3ccc({R1})c({R2})c3)c2cc1({R3})', targets: ['EGFR', 'ERBB2'], mechanism: 'INHIBITOR' },
+  { code: 'APY', name: '2-anilinopyrimidine', template: 'c1cc(-c2ccc({R1})cc2)nc(Nc2ccc({R2})c({R3})c2)n1', targets: ['ABL1', 'CDK2', 'SRC'], mechanism: 'INHIBITOR' },
+  { code: 'PPY', name: 'pyrazolo[3,4-d]pyrimidin-4-amine', template: 'Nc1ncnc2c1c(-c1ccc({R1})cc1)nn2C1CCN({R2})CC1({R3})', targets: ['BTK', 'SRC'], mechanism: 'INHIBITOR' },
+  { code: 'PYP', name: 'pyrrolo[2,3-d]pyrimidine', template: 'c1nc(N2CCC({R1})C({R2})C2)c2cc({R3})[nH]c2n1', targets: ['JAK2', 'JAK3'], mechanism: 'INHIBITOR' },
+  { code: 'IND', name: 'oxindole', template: 'O=C1Nc2ccc({R1})cc2C1=Cc1[nH]c({R2})cc1C(=O)NCCN({R3})', targets: ['KDR', 'MET'], mechanism: 'INHIBITOR' },
+  { code: 'BIA', name: 'biaryl urea', template: 'O=C(Nc1ccc(Oc2ccnc({R1})c2)cc1)Nc1ccc({R2})c({R3})c1', targets: ['BRAF', 'KDR', 'MAPK14'], mechanism: 'INHIBITOR' },
+  { code: 'MOR', name: 'morpholino-triazine', template: 'C1COCCN1c1nc(-c2ccc({R1})nc2)nc(N2CCN({R2})CC2({R3}))n1', targets: ['PIK3CA'], mechanism: 'INHIBITOR' },
+  { code: 'APZ', name: 'arylpiperazine', template: 'c1cc({R1})c({R2})c(N2CCN(CCCCC({R3}))CC2)c1', targets: ['DRD2', 'HTR2A'], mechanism: 'ANTAGONIST' },
+  { code: 'ARE', name: 'aryloxypropanolamine', template: 'OC(COc1ccc({R1})cc1({R2}))CNC(C)(C)C({R3})', targets: ['ADRB2'], mechanism: 'AGONIST' },
+  { code: 'ARI', name: '2-arylindole', template: 'Oc1ccc(-c2[nH]c3ccc({R1})cc3c2C({R2}))cc1({R3})', targets: ['ESR1'], mechanism: 'ANTAGONIST' },
+  { code: 'ANL', name: 'hydroxy-anilide', template: 'CC(O)(C({R3}))C(=O)Nc1ccc({R1})c({R2})c1', targets: ['AR'], mechanism: 'ANTAGONIST' },
+  { code: 'TZD', name: 'thiazolidinedione', template: 'O=C1NC(=O)C(Cc2ccc(OCCN({R3})c3ccc({R1})cc3({R2}))cc2)S1', targets: ['PPARG'], mechanism: 'AGONIST' },
+  { code: 'ISX', name: 'dimethylisoxazole', template: 'Cc1noc(C)c1-c1ccc2c(c1)nc({R1})n2C({R2})c1ccc({R3})cc1', targets: ['BRD4'], mechanism: 'INHIBITOR' },
+  { code: 'HXA', name: 'benzohydroxamic acid', template: 'ONC(=O)c1ccc(CNC(=O)c2ccc({R1})c({R2})c2)cc1({R3})', targets: ['HDAC1'], mechanism: 'INHIBITOR' },
+  { code: 'PTZ', name: 'phthalazinone', template: 'O=c1[nH]nc(Cc2ccc({R1})c(C(=O)N3CCN({R2})CC3)c2)c2cc({R3})ccc12', targets: ['PARP1'], mechanism: 'INHIBITOR' },
+  { code: 'DAP', name: '1,5-diarylpyrazole', template: 'NS(=O)(=O)c1ccc(-n2nc(C({R2}))cc2-c2ccc({R1})c({R3})c2)cc1', targets: ['PTGS2'], mechanism: 'INHIBITOR' },
+  { code: 'IDN', name: 'indanone-benzylpiperidine', template: 'O=C1c2cc({R1})c(OC)cc2CC1CC1CCN(Cc2ccc({R2})c({R3})c2)CC1', targets: ['ACHE'], mechanism: 'INHIBITOR' },
+  { code: 'OXZ', name: 'oxazolidinone thiophene-carboxamide', template: 'O=C(NCC1CN(c2ccc({R2})c({R3})c2)C(=O)O1)c1ccc({R1})s1', targets: ['F10'], mechanism: 'INHIBITOR' },
+  { code: 'AMP', name: 'aminopiperidinyl-uracil', template: 'NC1CCCN(c2cc(=O)n(C({R3}))c(=O)n2Cc2ccc({R1})cc2({R2}))C1', targets: ['DPP4'], mechanism: 'INHIBITOR' },
+  { code: 'IMD', name: 'isoindolinone glutarimide (molecular glue)', template: 'O=C1CCC(N2Cc3c(cc({R2})cc3({R1}))C2=O)C(=O)N1', targets: ['BRD4', 'CDK2'], mechanism: 'DEGRADER', degrader: { kind: 'monovalent', ligase: 'CRBN' } },
+  { code: 'PTC', name: 'thalidomide-linker-quinazoline PROTAC', template: 'O=C1CCC(N2C(=O)c3cccc(NC{L}C(=O)Nc4ccc(Nc5ncnc6cc(OC)c({R1})cc56)cc4({R2}))c3C2=O)C(=O)N1', targets: ['EGFR', 'ERBB2'], mechanism: 'DEGRADER', degrader: { kind: 'bivalent', ligase: 'CRBN' } },
+  { code: 'VHP', name: 'VHL-ligand-linker-isoxazole PROTAC', template: 'Cc1ncsc1-c1ccc(CNC(=O)C2CC(O)CN2C(=O)C(NC(=O)C{L}Oc2ccc(-c3c(C)noc3C)cc2({R1}))C(C)(C)C)cc1({R2})', targets: ['BRD4'], mechanism: 'DEGRADER', degrader: { kind: 'bivalent', ligase: 'VHL' } },
+];
+
+/** Substituents for branch slots; `?` marks the substituent's own ring closure. */
+export const SUBSTITUENTS: string[] = [
+  '[H]', 'F', 'Cl', 'Br', 'C', 'CC', 'C(C)C', 'C?CC?', 'C(F)(F)F', 'OC', 'OCC', 'OC(F)(F)F', 'OC(C)C',
+  'O', 'N', 'NC', 'N(C)C', 'C#N', 'C(N)=O', 'C(=O)NC', 'C(=O)N(C)C', 'NC(C)=O', 'S(C)(=O)=O', 'S(N)(=O)=O',
+  'C(=O)O', 'C(=O)OC', 'CO', 'CN(C)C', 'CCN(C)C', 'N?CCOCC?', 'N?CCN(C)CC?', 'N?CCCC?', 'N?CCCCC?', 'C?CCNCC?',
+  'CN?CCOCC?', 'c?ccccc?', 'c?ccncc?', 'c?cccnc?', 'c?ccco?', 'c?cccs?', 'c?cnn(C)c?', 'c?ncc[nH]?', 'OCCOC',
+  'OCCN(C)C', 'OCCN?CCOCC?', 'C#C', 'C=C', 'CCC', 'CC(C)(C)', 'C(C)(C)O', 'OC?CC?', 'C?CCOCC?', 'SC', 'NS(C)(=O)=O',
+  'c?ccc(F)cc?', 'c?ccc(Cl)cc?', 'Oc?ccccc?', 'Cc?ccccc?', 'CC#N', 'C(F)F',
+];
+
+/** Raw linker pieces for bivalent degraders (PEG and alkyl chains of growing length). */
+export const LINKERS: string[] = ['C', 'CC', 'CCC', 'CCCC', 'CCCCC', 'CCOCC', 'COCCOC', 'CCOCCOCC', 'CCOCCOCCOCC', 'CCCCCCC', 'CC#CC', 'CCN(C)CC'];
+
+export const COMPANIES: { name: string; address: string; country: string }[] = [
+  { name: 'DEMO Aurora Therapeutics', address: '1 Harbour Way, Cambridge, MA 02142', country: 'US' },
+  { name: 'DEMO Kestrel Pharma AG', address: 'Grenzacherstrasse 10, 4058 Basel', country: 'CH' },
+  { name: 'DEMO Meridian Biosciences Ltd', address: '22 Science Park, Cambridge CB4 0WG', country: 'GB' },
+  { name: 'DEMO Sakura Drug Discovery KK', address: '3-5 Nihonbashi, Chuo-ku, Tokyo', country: 'JP' },
+  { name: 'DEMO Lindqvist Medicinal AB', address: 'Medicinaregatan 8, 413 90 Göteborg', country: 'SE' },
+  { name: 'DEMO Rhine Valley Chemie GmbH', address: 'Industriepark 4, 65926 Frankfurt', country: 'DE' },
+  { name: 'DEMO Pacific Crest Oncology Inc', address: '4000 Shoreline Blvd, South San Francisco, CA 94080', country: 'US' },
+  { name: 'DEMO Hanseatic Neuro GmbH', address: 'Am Sandtorkai 5, 20457 Hamburg', country: 'DE' },
+  { name: 'DEMO Lotus Biopharma Co', address: '88 Zhangjiang Road, Shanghai 201203', country: 'CN' },
+  { name: 'DEMO Institute of Molecular Medicine (academic)', address: 'Campus Nord 12, 69120 Heidelberg', country: 'DE' },
+];
+
+export const JOURNALS: { name: string; issn: string }[] = [
+  { name: 'J. Med. Chem.', issn: '0022-2623' },
+  { name: 'Bioorg. Med. Chem. Lett.', issn: '0960-894X' },
+  { name: 'Eur. J. Med. Chem.', issn: '0223-5234' },
+  { name: 'ACS Med. Chem. Lett.', issn: '1948-5875' },
+  { name: 'Bioorg. Med. Chem.', issn: '0968-0896' },
+  { name: 'J. Nat. Prod.', issn: '0163-3864' },
+];
+
+export const PATENT_OFFICES: { country: string; name: string; applicationTypes: string[] }[] = [
+  { country: 'WO', name: 'World Intellectual Property Organization', applicationTypes: ['PCT application'] },
+  { country: 'US', name: 'United States Patent and Trademark Office', applicationTypes: ['Utility application', 'Granted patent'] },
+  { country: 'EP', name: 'European Patent Office', applicationTypes: ['Application', 'Granted patent'] },
+  { country: 'CN', name: 'China National Intellectual Property Administration', applicationTypes: ['Invention application'] },
+];
+
+export const SURNAMES = ['Smith', 'Müller', 'Tanaka', 'García', 'Chen', 'Rossi', 'Novak', 'Johansson', 'Kowalski', 'Dubois', 'Patel', 'Kim', 'Okafor', 'Silva', 'Ivanova', 'Nguyen', 'Schneider', 'Yamamoto', 'Fischer', 'Martin'];
+export const INITIALS = ['A.', 'B.', 'C.', 'D.', 'E.', 'F.', 'G.', 'H.', 'J.', 'K.', 'L.', 'M.', 'N.', 'P.', 'R.', 'S.', 'T.', 'W.'];
+
+/** Taxonomy tree: organisms with genus/species and strains or cell lines. */
+export const TAXONOMY: { genus: string; species: string; ncbi: number; strains: string[] }[] = [
+  { genus: 'Homo', species: 'sapiens', ncbi: 9606, strains: ['HEK293', 'A431', 'HCT116', 'MCF-7', 'K562', 'HepG2', 'Caco-2'] },
+  { genus: 'Mus', species: 'musculus', ncbi: 10090, strains: ['C57BL/6', 'BALB/c', 'CD-1'] },
+  { genus: 'Rattus', species: 'norvegicus', ncbi: 10116, strains: ['Sprague-Dawley', 'Wistar', 'Lewis'] },
+  { genus: 'Canis', species: 'lupus familiaris', ncbi: 9615, strains: ['Beagle'] },
+  { genus: 'Escherichia', species: 'coli', ncbi: 562, strains: ['K-12', 'BL21(DE3)'] },
+  { genus: 'Staphylococcus', species: 'aureus', ncbi: 1280, strains: ['ATCC 29213', 'MRSA USA300'] },
+];
+
+/** Endpoint trees (name paths, root first) per tree kind. */
+export const ENDPOINTS: { tree: 'activity' | 'pk' | 'toxicity'; path: string[] }[] = [
+  { tree: 'activity', path: ['Potency', 'Inhibition', 'IC50'] },
+  { tree: 'activity', path: ['Potency', 'Binding affinity', 'Ki'] },
+  { tree: 'activity', path: ['Potency', 'Binding affinity', 'Kd'] },
+  { tree: 'activity', path: ['Potency', 'Activation', 'EC50'] },
+  { tree: 'activity', path: ['Efficacy', 'Percent inhibition'] },
+  { tree: 'activity', path: ['Efficacy', 'Degradation', 'DC50'] },
+  { tree: 'activity', path: ['Efficacy', 'Degradation', 'Dmax'] },
+  { tree: 'pk', path: ['Absorption', 'Permeability', 'Caco-2 Papp'] },
+  { tree: 'pk', path: ['Absorption', 'Solubility', 'Kinetic solubility'] },
+  { tree: 'pk', path: ['Distribution', 'Plasma protein binding'] },
+  { tree: 'pk', path: ['Metabolism', 'Microsomal stability', 'Intrinsic clearance'] },
+  { tree: 'pk', path: ['Excretion', 'Clearance', 'Plasma clearance'] },
+  { tree: 'pk', path: ['Pharmacokinetics', 'Half-life'] },
+  { tree: 'pk', path: ['Pharmacokinetics', 'Bioavailability'] },
+  { tree: 'toxicity', path: ['Cardiotoxicity', 'hERG inhibition'] },
+  { tree: 'toxicity', path: ['Cytotoxicity', 'CC50'] },
+  { tree: 'toxicity', path: ['Acute toxicity', 'LD50'] },
+  { tree: 'toxicity', path: ['Hepatotoxicity', 'ALT elevation'] },
+];
+
+export const UNITS: { unit: string; kind: string; toMicromolar: number | null }[] = [
+  { unit: 'nM', kind: 'concentration', toMicromolar: 0.001 },
+  { unit: 'uM', kind: 'concentration', toMicromolar: 1 },
+  { unit: 'mM', kind: 'concentration', toMicromolar: 1000 },
+  { unit: 'pM', kind: 'concentration', toMicromolar: 0.000001 },
+  { unit: 'M', kind: 'concentration', toMicromolar: 1e6 },
+  { unit: '%', kind: 'percent', toMicromolar: null },
+  { unit: '10^-6 cm/s', kind: 'permeability', toMicromolar: null },
+  { unit: 'uL/min/mg', kind: 'clearance', toMicromolar: null },
+  { unit: 'mL/min/kg', kind: 'clearance', toMicromolar: null },
+  { unit: 'h', kind: 'time', toMicromolar: null },
+  { unit: 'mg/kg', kind: 'dose', toMicromolar: null },
+  { unit: 'ug/mL', kind: 'mass concentration', toMicromolar: null },
+];
+
+export const ACTIVITY_TYPES: { name: string; description: string; unit: string | null; endpoint: string }[] = [
+  { name: 'IC50', description: 'Concentration required for 50% inhibition', unit: 'nM', endpoint: 'IC50' },
+  { name: 'Ki', description: 'Inhibition constant', unit: 'nM', endpoint: 'Ki' },
+  { name: 'Kd', description: 'Dissociation constant', unit: 'nM', endpoint: 'Kd' },
+  { name: 'EC50', description: 'Concentration giving 50% of the maximal effect', unit: 'nM', endpoint: 'EC50' },
+  { name: 'Inhibition', description: 'Percent inhibition at a fixed concentration', unit: '%', endpoint: 'Percent inhibition' },
+  { name: 'DC50', description: 'Concentration giving 50% degradation of the target', unit: 'nM', endpoint: 'DC50' },
+  { name: 'Dmax', description: 'Maximal degradation of the target', unit: '%', endpoint: 'Dmax' },
+  { name: 'Papp', description: 'Apparent permeability (Caco-2, A to B)', unit: '10^-6 cm/s', endpoint: 'Caco-2 Papp' },
+  { name: 'Solubility', description: 'Kinetic aqueous solubility at pH 7.4', unit: 'uM', endpoint: 'Kinetic solubility' },
+  { name: 'CLint', description: 'Intrinsic clearance in liver microsomes', unit: 'uL/min/mg', endpoint: 'Intrinsic clearance' },
+  { name: 'CL', description: 'Plasma clearance', unit: 'mL/min/kg', endpoint: 'Plasma clearance' },
+  { name: 'T1/2', description: 'Elimination half-life', unit: 'h', endpoint: 'Half-life' },
+  { name: 'F', description: 'Oral bioavailability', unit: '%', endpoint: 'Bioavailability' },
+  { name: 'CC50', description: 'Concentration cytotoxic to 50% of cells', unit: 'nM', endpoint: 'CC50' },
+  { name: 'LogD', description: 'Measured distribution coefficient octanol/buffer pH 7.4', unit: null, endpoint: 'Kinetic solubility' },
+];
+
+export const ACTION_TYPES = ['INHIBITOR', 'ANTAGONIST', 'AGONIST', 'PARTIAL AGONIST', 'INVERSE AGONIST', 'MODULATOR', 'DEGRADER', 'BLOCKER'];
+
+export const CLINICAL_PHASES = ['Preclinical', 'Phase I', 'Phase II', 'Phase III', 'Pre-registration', 'Launched', 'Phase IV', 'Clinical Phase Unknown', 'Withdrawn'];
+export const CLINICAL_STATUSES = ['Active', 'Discontinued', 'Suspended', 'Withdrawn', 'No development reported'];
+
+/** Indication tree (MeSH-like) with the targets whose series lead to it. */
+export const INDICATIONS: { path: string[]; mesh: string; genes: string[] }[] = [
+  { path: ['Neoplasms', 'Lung Neoplasms', 'Carcinoma, Non-Small-Cell Lung'], mesh: 'D002289', genes: ['EGFR', 'MET', 'BRAF'] },
+  { path: ['Neoplasms', 'Breast Neoplasms'], mesh: 'D001943', genes: ['ERBB2', 'ESR1', 'PIK3CA', 'PARP1'] },
+  { path: ['Neoplasms', 'Hematologic Neoplasms', 'Leukemia, Myelogenous, Chronic'], mesh: 'D015464', genes: ['ABL1', 'SRC'] },
+  { path: ['Neoplasms', 'Hematologic Neoplasms', 'Lymphoma, Mantle-Cell'], mesh: 'D020522', genes: ['BTK', 'BRD4'] },
+  { path: ['Neoplasms', 'Skin Neoplasms', 'Melanoma'], mesh: 'D008545', genes: ['BRAF', 'CDK2'] },
+  { path: ['Neoplasms', 'Prostatic Neoplasms'], mesh: 'D011471', genes: ['AR', 'HDAC1'] },
+  { path: ['Neoplasms', 'Colorectal Neoplasms'], mesh: 'D015179', genes: ['KDR', 'MAPK14'] },
+  { path: ['Immune System Diseases', 'Arthritis, Rheumatoid'], mesh: 'D001172', genes: ['JAK2', 'JAK3', 'PTGS2', 'MAPK14'] },
+  { path: ['Hematologic Diseases', 'Myeloproliferative Disorders'], mesh: 'D009196', genes: ['JAK2'] },
+  { path: ['Mental Disorders', 'Schizophrenia'], mesh: 'D012559', genes: ['DRD2', 'HTR2A'] },
+  { path: ['Nervous System Diseases', 'Alzheimer Disease'], mesh: 'D000544', genes: ['ACHE'] },
+  { path: ['Respiratory Tract Diseases', 'Asthma'], mesh: 'D001249', genes: ['ADRB2'] },
+  { path: ['Metabolic Diseases', 'Diabetes Mellitus, Type 2'], mesh: 'D003924', genes: ['PPARG', 'DPP4'] },
+  { path: ['Cardiovascular Diseases', 'Venous Thrombosis'], mesh: 'D020246', genes: ['F10'] },
+  { path: ['Musculoskeletal Diseases', 'Osteoarthritis'], mesh: 'D010003', genes: ['PTGS2'] },
+];

@@ -1,0 +1,147 @@
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../db/database.ts';
+import type { DatabaseHandle, DatabaseKind } from '../../../db/database.ts';
+import { migrateToLatest } from '../../../db/migrate.ts';
+import { ChemPool } from '../chem/chem-pool.ts';
+import { SIZE_CHUNKS, seedDemoKnowledgeBase } from './demo-seed.ts';
+import { STR_PER_CHUNK, buildChunk, chunkAnalogues } from './series.ts';
+import type { Vocabulary } from './vocabulary.ts';
+
+const DATABASES: DatabaseKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+/** A migrated database; on a server, in a private schema dropped afterwards. */
+async function openMigrated(kind: DatabaseKind): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  if (kind === 'pglite') {
+    const handle = await openDatabase({});
+    await migrateToLatest(handle);
+    return { handle, drop: async () => {} };
+  }
+  const url = process.env.TEST_DATABASE_URL as string;
+  const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const handle = await openDatabase({ url, schema });
+  await migrateToLatest(handle);
+  return {
+    handle,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`DROP SCHEMA ${schema} CASCADE`);
+      await client.end();
+    },
+  };
+}
+
+const FAKE_VOCAB: Vocabulary = {
+  dataSourceId: 1, targetIdByGene: new Map([['EGFR', 1]]), endpointIdByName: new Map(), companyIds: [1, 2],
+  strains: new Map(), indicationIdsByGene: new Map(), phaseIdByName: new Map(), statusIdByName: new Map(),
+};
+
+describe('demo generator (pure part)', () => {
+  let pool: ChemPool;
+  beforeAll(() => {
+    pool = new ChemPool(2);
+  });
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  it('builds the same rows for the same seed and different rows for another seed', async () => {
+    const analogues = chunkAnalogues(3);
+    const props = await pool.compute(analogues.map((a) => a.smiles), { inchi: false, fingerprints: false });
+    const a = buildChunk(7, 3, analogues, props, FAKE_VOCAB);
+    const b = buildChunk(7, 3, analogues, props, FAKE_VOCAB);
+    const c = buildChunk(8, 3, analogues, props, FAKE_VOCAB);
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+    expect(JSON.stringify(a.activities)).not.toBe(JSON.stringify(c.activities));
+  });
+
+  it('enumerates only SMILES that RDKit parses, with no duplicate structure inside a chunk', async () => {
+    for (const chunk of [0, 10, 2_499]) {
+      const analogues = chunkAnalogues(chunk);
+      const props = await pool.compute(analogues.map((a) => a.smiles), { inchi: false, fingerprints: false });
+      expect(props.every((p) => p !== null)).toBe(true);
+      expect(new Set(props.map((p) => p?.canonical_smiles)).size).toBe(analogues.length);
+    }
+  });
+
+  it('sizes S, M and L to the issue targets', () => {
+    expect(SIZE_CHUNKS.S * STR_PER_CHUNK).toBeGreaterThanOrEqual(10_000);
+    expect(SIZE_CHUNKS.M * STR_PER_CHUNK).toBe(200_000);
+    expect(SIZE_CHUNKS.L * STR_PER_CHUNK).toBe(2_500_000);
+  });
+});
+
+describe.each(DATABASES)('demo seed on %s', (kind) => {
+  let handle: DatabaseHandle;
+  let drop: () => Promise<void>;
+  let pool: ChemPool;
+  beforeAll(async () => {
+    ({ handle, drop } = await openMigrated(kind));
+    pool = new ChemPool(1);
+    await seedDemoKnowledgeBase(handle, { size: 'S', maxChunks: 1 });
+  }, 120_000);
+  afterAll(async () => {
+    await pool.close();
+    await handle.close();
+    await drop();
+  });
+
+  it('loads a chunk of 1,000 structures with about ten activities each, labelled DEMO', async () => {
+    const { db } = handle;
+    const s = await db.selectFrom('structures').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const a = await db.selectFrom('activities').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(s.n)).toBe(1_000);
+    expect(Number(a.n)).toBeGreaterThan(9_000);
+    const titles = await db.selectFrom('documents').select('title').execute();
+    expect(titles.every((t) => t.title?.startsWith('[DEMO]'))).toBe(true);
+    const types = await db.selectFrom('assays').select('assay_type').distinct().execute();
+    expect(types.map((t) => t.assay_type).sort()).toEqual(['adme', 'binding', 'functional', 'physicochemical', 'toxicity']);
+    const degraders = await db.selectFrom('activities').select(['degrader', 'ligase_name']).where('degrader', 'is not', null).distinct().execute();
+    expect(degraders.length).toBeGreaterThan(0);
+  });
+
+  it('stores the properties RDKit computes for the canonical SMILES', async () => {
+    const rows = await handle.db.selectFrom('structures').selectAll().orderBy('str_id').limit(25).execute();
+    const fresh = await pool.compute(rows.map((r) => r.smiles));
+    rows.forEach((row, i) => {
+      const p = fresh[i];
+      expect(p).not.toBeNull();
+      expect(row.canonical_smiles).toBe(p?.canonical_smiles);
+      expect(row.inchikey).toBe(p?.inchikey);
+      expect(row.mol_formula).toBe(p?.mol_formula);
+      expect(row.mol_weight).toBeCloseTo(p?.mol_weight ?? 0, 6);
+      expect(row.logp_calc).toBeCloseTo(p?.logp_calc ?? 0, 6);
+      expect(row.psa).toBeCloseTo(p?.psa ?? 0, 6);
+      expect([row.hb_donors, row.hb_acceptor, row.rot_bonds]).toEqual([p?.hb_donors, p?.hb_acceptor, p?.rot_bonds]);
+      expect(Buffer.from(row.morgan_fp ?? []).equals(Buffer.from(p?.morgan_fp ?? []))).toBe(true);
+    });
+  });
+
+  it('carries a structure-activity trend: primary potency depends on the R1 substituent', async () => {
+    // Mean pChEMBL of primary IC50/Ki results, per series and smiles prefix, must spread > 1 log unit.
+    const rows = await handle.db.selectFrom('activities')
+      .innerJoin('assays', 'assays.assay_id', 'activities.assay_id')
+      .select(['activities.pchembl_value', 'activities.ref_id'])
+      .where('assays.assay_position', '=', 'primary').where('activities.pchembl_value', 'is not', null).execute();
+    const values = rows.map((r) => r.pchembl_value as number);
+    expect(Math.max(...values) - Math.min(...values)).toBeGreaterThan(2);
+    const { sarPotency } = await import('./series.ts');
+    // Substituent contributions are additive and fixed: the same R1 helps or hurts in every analogue.
+    const withF = sarPotency(0, 'EGFR', [1, 0, 0], null) - sarPotency(0, 'EGFR', [0, 0, 0], null);
+    expect(sarPotency(0, 'EGFR', [1, 5, 9], null) - sarPotency(0, 'EGFR', [0, 5, 9], null)).toBeCloseTo(withF, 10);
+  });
+
+  it('resumes: a second run adds only the missing chunk, a repeated run adds nothing', async () => {
+    const more = await seedDemoKnowledgeBase(handle, { size: 'S', maxChunks: 2 });
+    expect(more.counts.structures).toBe(2_000);
+    const again = await seedDemoKnowledgeBase(handle, { size: 'S', maxChunks: 2 });
+    expect(again.counts.structures).toBe(2_000);
+    expect(again.counts.activities).toBe(more.counts.activities);
+  }, 120_000);
+});
