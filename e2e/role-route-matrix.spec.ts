@@ -1,10 +1,10 @@
 import type { BrowserContext } from 'playwright-core';
 import { ROLES } from '@kb/contracts/roles';
-import type { Role } from '@kb/contracts/roles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAppContext, useBrowser } from './support/browser.ts';
 import { AppPage } from './support/pages/app-page.ts';
 import { LoginPage } from './support/pages/login-page.ts';
+import type { ConcreteRoute } from './support/route-expectations.ts';
 import { NOT_FOUND_PAGE, concreteRoutes, describeLanding, expectedLanding } from './support/route-expectations.ts';
 
 /*
@@ -16,6 +16,12 @@ import { NOT_FOUND_PAGE, concreteRoutes, describeLanding, expectedLanding } from
 
 const browser = useBrowser();
 const routes = concreteRoutes();
+
+function routeAt(url: string): ConcreteRoute {
+  const found = routes.find((r) => r.url === url);
+  if (!found) throw new Error(`${url} is not among the routes of WEB_ROUTES`);
+  return found;
+}
 
 describe('a logged-out visitor', () => {
   let context: BrowserContext;
@@ -46,51 +52,49 @@ describe('a logged-out visitor', () => {
   });
 });
 
-for (const role of ROLES) describeRole(role);
-
-function describeRole(role: Role): void {
-describe(`the demo ${role}`, () => {
-  let context: BrowserContext;
-  let app: AppPage;
-  beforeAll(async () => {
-    context = await newAppContext(browser());
-    const login = new LoginPage(await context.newPage());
-    await login.logInAs(role);
-    app = login;
-  });
-  afterAll(async () => {
-    await context.close();
-  });
-
-  const cases = routes.map((target) => {
-    const landing = expectedLanding(target, role);
-    return { target, landing, name: describeLanding(target, landing) };
-  });
-
-  for (const { target, landing, name } of cases) {
-    it(`opening ${target.url} ${name}`, async () => {
-      await app.open(target.url);
-      await app.expectLanding(landing, `${role}, ${target.url}: ${landing.reason}`);
+for (const role of ROLES) {
+  describe(`the demo ${role}`, () => {
+    let context: BrowserContext;
+    let app: AppPage;
+    beforeAll(async () => {
+      context = await newAppContext(browser());
+      const login = new LoginPage(await context.newPage());
+      await login.logInAs(role);
+      app = login;
     });
-  }
+    afterAll(async () => {
+      await context.close();
+    });
 
-  it('sees the not-found page on an unknown path', async () => {
-    await app.open('/no-such-page');
-    await app.expectLanding({ pathname: '/no-such-page', dataPage: NOT_FOUND_PAGE, look: null, reason: 'unknown path' });
-  });
+    const cases = routes.map((target) => {
+      const landing = expectedLanding(target, role);
+      return { target, landing, name: describeLanding(target, landing) };
+    });
 
-  it('is routed by the same rules when navigating inside the app', async () => {
-    // Start from a page every role may open, loaded once; everything after is client-side.
-    await app.open('/accessdenied');
-    await app.expectLanding(expectedLanding(routes.find((r) => r.url === '/accessdenied') ?? routes[0]!, role));
-    const mismatches: { url: string; expected: string; seen: unknown }[] = [];
-    for (const { target, landing } of cases) {
-      const stillSameDocument = await app.navigateInApp(target.url);
-      const seen = await app.landingMismatch(landing);
-      if (seen !== null) mismatches.push({ url: target.url, expected: `${landing.pathname} (${landing.dataPage}, ${landing.reason})`, seen });
-      else if (!(await stillSameDocument())) mismatches.push({ url: target.url, expected: 'no page reload', seen: 'the document was reloaded' });
+    for (const { target, landing, name } of cases) {
+      it(`opening ${target.url} ${name}`, async () => {
+        await app.open(target.url);
+        await app.expectLanding(landing, `${role}, ${target.url}: ${landing.reason}`);
+      });
     }
-    expect(mismatches).toEqual([]);
+
+    it('sees the not-found page on an unknown path', async () => {
+      await app.open('/no-such-page');
+      await app.expectLanding({ pathname: '/no-such-page', dataPage: NOT_FOUND_PAGE, look: null, reason: 'unknown path' });
+    });
+
+    it('is routed by the same rules when navigating inside the app', async () => {
+      // Start from a page every role may open, loaded once; everything after is client-side.
+      await app.open('/accessdenied');
+      await app.expectLanding(expectedLanding(routeAt('/accessdenied'), role));
+      const mismatches: { url: string; expected: string; seen: unknown }[] = [];
+      for (const { target, landing } of cases) {
+        const stillSameDocument = await app.navigateInApp(target.url);
+        const seen = await app.landingMismatch(landing);
+        if (seen !== null) mismatches.push({ url: target.url, expected: `${landing.pathname} (${landing.dataPage}, ${landing.reason})`, seen });
+        else if (!(await stillSameDocument())) mismatches.push({ url: target.url, expected: 'no page reload', seen: 'the document was reloaded' });
+      }
+      expect(mismatches).toEqual([]);
+    });
   });
-});
 }

@@ -1,7 +1,5 @@
 import crypto from 'node:crypto';
 import { authEndpoints } from '@kb/contracts/api';
-import { PRODUCT_SLUG } from '@kb/contracts/auth';
-import type { LoginResult } from '@kb/contracts/auth';
 import { inject } from 'vitest';
 import { outboxMark, verifyLinkOf, waitForMail } from './outbox.ts';
 
@@ -13,8 +11,8 @@ function url(pathname: string): string {
   return new URL(pathname, inject('baseUrl')).toString();
 }
 
-async function post(pathname: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(url(pathname), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+async function post(pathname: string, body: unknown): Promise<Response> {
+  return fetch(url(pathname), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 }
 
 async function expectOk(response: Response, what: string): Promise<unknown> {
@@ -48,15 +46,4 @@ export async function resetPasswordViaApi(email: string, password: string): Prom
   const mark = outboxMark();
   await expectOk(await post(authEndpoints.forgotPassword.path, { email }), 'Forgot password');
   await setPasswordFromLink(verifyLinkOf(await waitForMail(email, mark)), password);
-}
-
-/** Logs in without a browser; answers the status so a test can tell whether a password works. */
-export async function loginStatusViaApi(email: string, password: string): Promise<number> {
-  const response = await post(authEndpoints.generateToken.path.replace(':product', PRODUCT_SLUG), { username: email, password });
-  if (response.ok) {
-    const result = (await response.json()) as LoginResult;
-    // Close the session again so it does not linger in the user's session list.
-    await post(authEndpoints.closeSession.path, { reason: 'logout' }, { authorization: `Bearer ${result.nodeToken}` });
-  }
-  return response.status;
 }

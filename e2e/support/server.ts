@@ -82,6 +82,8 @@ export async function startServer(options: { logFile: string; env?: Record<strin
       // Always the embedded database: the browser suite must not touch a shared PostgreSQL.
       DATABASE_URL: '',
       SEED_DEMO: 'true',
+      // The demo knowledge base is not needed for these pages; seeding it would compete for the 2 cores.
+      DEMO_DATA_SIZE: 'none',
       JWT_SECRET: crypto.randomBytes(32).toString('base64url'),
       PUBLIC_URL: baseUrl,
       WEB_DIST: webDist,

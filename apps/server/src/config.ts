@@ -10,6 +10,8 @@ export interface AppConfig {
   dataDir: string;
   /** Seed demo users (and demo data) into an empty database. */
   seedDemo: boolean;
+  /** Size of the demo knowledge base seeded on first start (`none` skips it). */
+  demoDataSize: 'S' | 'M' | 'L' | 'none';
   /** HMAC secret for tokens; when unset one is generated once and kept in the database. */
   jwtSecret: string | undefined;
   /** Shown to clients as `applicationDiff` (spec §3 login result). */
@@ -33,6 +35,13 @@ function int(value: string | undefined, fallback: number): number {
   return Number.isFinite(n) ? n : fallback;
 }
 
+function demoSize(value: string | undefined): AppConfig['demoDataSize'] {
+  const v = (value || 'S').toUpperCase();
+  if (v === 'S' || v === 'M' || v === 'L') return v;
+  if (v === 'NONE') return 'none';
+  throw new Error(`DEMO_DATA_SIZE must be S, M, L or none, not "${value}".`);
+}
+
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -44,6 +53,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir: path.resolve(env.DATA_DIR || path.join(repoRoot, 'var')),
     // Demo users are on by default for the embedded database only: a real server is someone's data.
     seedDemo: bool(env.SEED_DEMO, databaseUrl === undefined),
+    demoDataSize: demoSize(env.DEMO_DATA_SIZE),
     jwtSecret: env.JWT_SECRET || undefined,
     serverName: env.SERVER_NAME || os.hostname(),
     publicUrl: env.PUBLIC_URL || `http://localhost:${int(env.PORT, 8080)}`,

@@ -4,6 +4,9 @@ import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { buildApp } from './app.ts';
 import { DEMO_USERS, seedDemoUsers } from './seed/demo-users.ts';
+import { seedDemoKnowledgeBase } from './modules/knowledge-base/demo/demo-seed.ts';
+import type { DatabaseHandle } from './db/database.ts';
+import type { AppConfig } from './config.ts';
 import { DEMO_PASSWORD } from '@kb/contracts/roles';
 
 async function main(): Promise<void> {
@@ -41,6 +44,32 @@ async function main(): Promise<void> {
     for (const user of DEMO_USERS) lines.push(`  ${user.email.padEnd(30)} ${user.note}`);
   }
   console.log(lines.join('\n') + '\n');
+  void seedKnowledgeBaseInBackground(config, database);
+}
+
+/**
+ * Seeds the demo knowledge base after the server is listening, so logins and pages work at once;
+ * `/api/health` reports the data set as it grows. A restart resumes an interrupted seed.
+ */
+async function seedKnowledgeBaseInBackground(config: AppConfig, database: DatabaseHandle): Promise<void> {
+  if (!config.seedDemo || config.demoDataSize === 'none') return;
+  let lastPercent = -1;
+  try {
+    const summary = await seedDemoKnowledgeBase(database, {
+      size: config.demoDataSize,
+      onProgress: ({ chunksDone, chunksTotal, structures, activities }) => {
+        const percent = Math.floor((100 * chunksDone) / chunksTotal);
+        if (percent === lastPercent) return;
+        lastPercent = percent;
+        console.log(`Seeding demo knowledge base ${config.demoDataSize}: ${percent}% (${structures} structures, ${activities} activities)`);
+      },
+    });
+    if (!summary.skipped) {
+      console.log(`Demo knowledge base ${summary.datasetLabel} ready in ${summary.seconds.toFixed(1)} s: ${JSON.stringify(summary.counts)}`);
+    }
+  } catch (error) {
+    console.error('Seeding the demo knowledge base failed; the server keeps running. Restart to resume.', error);
+  }
 }
 
 main().catch((error: unknown) => {

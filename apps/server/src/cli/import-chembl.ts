@@ -1,0 +1,111 @@
+// `npm run import:chembl -- <chembl_NN.db> [--database-url postgres://...] [--batch-size 2000] [--workers n] [--restart]`
+// Imports a ChEMBL SQLite release into DATABASE_URL, else the embedded DB in DATA_DIR/db.
+// Resumable: re-run the same command after an interruption and it continues from the last batch.
+// Exit codes: 0 loaded, 2 not a ChEMBL release (nothing loaded), 3 loaded but parts of the file were unreadable.
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.ts';
+import { openDatabase } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { NotChemblFileError, importChembl } from '../modules/knowledge-base/chembl/chembl-import.ts';
+import { openChemblFile } from '../modules/knowledge-base/chembl/sqlite-source.ts';
+import type { ImportProgress, ImportSummary } from '../modules/knowledge-base/chembl/chembl-import.ts';
+
+const USAGE = 'Usage: npm run import:chembl -- <chembl_NN.db> [--database-url URL] [--batch-size N] [--workers N] [--restart]';
+
+function progressBar(p: ImportProgress, startedAt: number): string {
+  const width = 30;
+  const fraction = p.rowsTotal > 0 ? Math.min(1, p.rowsRead / p.rowsTotal) : 0;
+  const filled = Math.round(fraction * width);
+  const seconds = (performance.now() - startedAt) / 1000;
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(100 * fraction).toFixed(0)}% ` +
+    `step ${p.stepNumber}/${p.steps} ${p.step}: ${p.read.toLocaleString('en')}/${p.total.toLocaleString('en')} rows, ${seconds.toFixed(0)} s`;
+}
+
+function formatCounts(counts: Record<string, number>): string {
+  const entries = Object.entries(counts);
+  return entries.length === 0 ? '-' : entries.map(([k, v]) => `${k}: ${v.toLocaleString('en')}`).join(', ');
+}
+
+/** Human-readable summary: one block per step with read / loaded / skipped (with reasons). */
+function printSummary(summary: ImportSummary): void {
+  const lines = [`ChEMBL import of ${summary.file} (${summary.seconds.toFixed(1)} s)`];
+  for (const s of summary.steps) {
+    lines.push(`  ${s.step} [${s.status}] ${s.source} -> ${s.target}`);
+    if (s.read > 0 || Object.keys(s.loaded).length > 0) {
+      lines.push(`      read ${s.read.toLocaleString('en')}; loaded ${formatCounts(s.loaded)}; skipped ${formatCounts(s.skipped)}`);
+    }
+    if (Object.keys(s.info).length > 0) lines.push(`      note: ${formatCounts(s.info)}`);
+    for (const note of s.notes) lines.push(`      ${note}`);
+  }
+  if (summary.missingTables.length > 0) lines.push(`Tables not in this file (skipped): ${summary.missingTables.join(', ')}`);
+  for (const [table, why] of Object.entries(summary.tablesNotRead)) lines.push(`Not read: ${table} (${why})`);
+  for (const warning of summary.warnings) lines.push(`WARNING: ${warning}`);
+  lines.push(`Totals: read ${summary.totals.read.toLocaleString('en')}, loaded ${summary.totals.loaded.toLocaleString('en')}, skipped ${summary.totals.skipped.toLocaleString('en')}`);
+  lines.push(`Knowledge base now: ${formatCounts(summary.counts)}`);
+  lines.push(summary.complete ? `Done: dataset label "${summary.datasetLabel}".` : 'Not complete: run the same command again to continue.');
+  console.log(lines.join('\n'));
+}
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      'database-url': { type: 'string' },
+      'batch-size': { type: 'string' },
+      workers: { type: 'string' },
+      restart: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const file = positionals[0];
+  if (!file) {
+    console.error(USAGE);
+    return 2;
+  }
+  try {
+    // Refuse a wrong file before touching (or creating) the database.
+    openChemblFile(file).close();
+  } catch (error) {
+    if (!(error instanceof NotChemblFileError)) throw error;
+    console.error(`Refused: ${error.message}`);
+    return 2;
+  }
+  const config = loadConfig();
+  const url = values['database-url'] ?? config.databaseUrl;
+  const handle = await openDatabase({ url, pgliteDir: url ? undefined : path.join(config.dataDir, 'db') });
+  try {
+    await migrateToLatest(handle);
+    const startedAt = performance.now();
+    const tty = process.stderr.isTTY;
+    let lastLine = 0;
+    const summary = await importChembl(handle, file, {
+      restart: values.restart ?? false,
+      ...(values['batch-size'] ? { batchSize: Number.parseInt(values['batch-size'], 10) } : {}),
+      ...(values.workers ? { workers: Number.parseInt(values.workers, 10) } : {}),
+      onProgress: (p) => {
+        // Without a terminal (logs, CI) one line every 5 s instead of a redrawn bar.
+        if (!tty && performance.now() - lastLine < 5_000) return;
+        lastLine = performance.now();
+        process.stderr.write(`${tty ? '\r\x1b[K' : ''}${progressBar(p, startedAt)}${tty ? '' : '\n'}`);
+      },
+    });
+    if (tty) process.stderr.write('\n');
+    if (values.json) console.log(JSON.stringify(summary, null, 2));
+    else printSummary(summary);
+    return summary.steps.some((s) => s.status === 'unreadable part') ? 3 : 0;
+  } catch (error) {
+    if (error instanceof NotChemblFileError) {
+      console.error(`Refused: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  } finally {
+    await handle.close();
+  }
+}
+
+main().then((code) => process.exit(code), (error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

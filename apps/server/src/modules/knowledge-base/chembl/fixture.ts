@@ -1,0 +1,254 @@
+import fs from 'node:fs';
+import Database from 'better-sqlite3';
+
+/**
+ * Builds small SQLite files with the official ChEMBL table and column names (the columns the
+ * importer maps, plus a few it ignores), for tests. Values are modelled on real ChEMBL rows.
+ */
+
+type Row = Record<string, string | number | null>;
+
+/** Official ChEMBL columns (subset per table) with their SQLite declared types. */
+export const CHEMBL_COLUMNS: Record<string, Record<string, string>> = {
+  source: { src_id: 'INTEGER', src_description: 'VARCHAR(500)', src_short_name: 'VARCHAR(20)', src_comment: 'VARCHAR(1200)', src_url: 'VARCHAR(200)' },
+  activity_stds_lookup: {
+    std_act_id: 'BIGINT', standard_type: 'VARCHAR(250)', definition: 'VARCHAR(500)', standard_units: 'VARCHAR(100)',
+    normal_range_min: 'NUMERIC', normal_range_max: 'NUMERIC',
+  },
+  action_type: { action_type: 'VARCHAR(50)', description: 'VARCHAR(200)', parent_type: 'VARCHAR(50)' },
+  bioassay_ontology: { bao_id: 'VARCHAR(11)', label: 'VARCHAR(100)' },
+  docs: {
+    doc_id: 'BIGINT', journal: 'VARCHAR(50)', year: 'INTEGER', volume: 'VARCHAR(50)', issue: 'VARCHAR(50)', first_page: 'VARCHAR(50)',
+    last_page: 'VARCHAR(50)', pubmed_id: 'BIGINT', doi: 'VARCHAR(100)', chembl_id: 'VARCHAR(20)', title: 'VARCHAR(500)',
+    doc_type: 'VARCHAR(50)', authors: 'VARCHAR(4000)', abstract: 'TEXT', patent_id: 'VARCHAR(20)', ridx: 'VARCHAR(200)', src_id: 'INTEGER',
+  },
+  protein_classification: {
+    protein_class_id: 'BIGINT', parent_id: 'BIGINT', pref_name: 'VARCHAR(500)', short_name: 'VARCHAR(50)',
+    protein_class_desc: 'VARCHAR(410)', definition: 'VARCHAR(4000)', class_level: 'BIGINT',
+  },
+  target_dictionary: {
+    tid: 'BIGINT', target_type: 'VARCHAR(30)', pref_name: 'VARCHAR(200)', tax_id: 'BIGINT', organism: 'VARCHAR(150)',
+    chembl_id: 'VARCHAR(20)', species_group_flag: 'SMALLINT',
+  },
+  component_sequences: {
+    component_id: 'BIGINT', component_type: 'VARCHAR(50)', accession: 'VARCHAR(25)', sequence: 'TEXT', sequence_md5sum: 'VARCHAR(32)',
+    description: 'VARCHAR(200)', tax_id: 'BIGINT', organism: 'VARCHAR(150)', db_source: 'VARCHAR(25)', db_version: 'VARCHAR(10)',
+  },
+  target_components: { tid: 'BIGINT', component_id: 'BIGINT', targcomp_id: 'BIGINT', homologue: 'SMALLINT' },
+  component_synonyms: { compsyn_id: 'BIGINT', component_id: 'BIGINT', component_synonym: 'VARCHAR(500)', syn_type: 'VARCHAR(20)' },
+  component_class: { component_id: 'BIGINT', protein_class_id: 'BIGINT', comp_class_id: 'BIGINT' },
+  assays: {
+    assay_id: 'BIGINT', doc_id: 'BIGINT', description: 'VARCHAR(4000)', assay_type: 'VARCHAR(1)', assay_test_type: 'VARCHAR(20)',
+    assay_category: 'VARCHAR(50)', assay_organism: 'VARCHAR(250)', assay_tax_id: 'BIGINT', assay_strain: 'VARCHAR(200)',
+    assay_tissue: 'VARCHAR(100)', assay_cell_type: 'VARCHAR(100)', assay_subcellular_fraction: 'VARCHAR(100)', tid: 'BIGINT',
+    relationship_type: 'VARCHAR(1)', confidence_score: 'SMALLINT', curated_by: 'VARCHAR(32)', src_id: 'INTEGER',
+    src_assay_id: 'VARCHAR(50)', chembl_id: 'VARCHAR(20)', cell_id: 'BIGINT', bao_format: 'VARCHAR(11)', tissue_id: 'BIGINT',
+    variant_id: 'BIGINT', aidx: 'VARCHAR(200)',
+  },
+  molecule_dictionary: {
+    molregno: 'BIGINT', pref_name: 'VARCHAR(255)', chembl_id: 'VARCHAR(20)', max_phase: 'NUMERIC(2,1)', therapeutic_flag: 'SMALLINT',
+    dosed_ingredient: 'SMALLINT', structure_type: 'VARCHAR(10)', molecule_type: 'VARCHAR(30)', first_approval: 'INTEGER',
+    oral: 'SMALLINT', parenteral: 'SMALLINT', topical: 'SMALLINT', black_box_warning: 'SMALLINT', natural_product: 'SMALLINT',
+    first_in_class: 'SMALLINT', chirality: 'SMALLINT', prodrug: 'SMALLINT', inorganic_flag: 'SMALLINT', usan_year: 'INTEGER',
+    availability_type: 'SMALLINT', usan_stem: 'VARCHAR(50)', polymer_flag: 'SMALLINT', withdrawn_flag: 'SMALLINT',
+    withdrawn_reason: 'VARCHAR(2000)', withdrawn_class: 'VARCHAR(500)', chemical_probe: 'SMALLINT', orphan: 'SMALLINT',
+  },
+  compound_structures: { molregno: 'BIGINT', molfile: 'TEXT', standard_inchi: 'VARCHAR(4000)', standard_inchi_key: 'VARCHAR(27)', canonical_smiles: 'VARCHAR(4000)' },
+  compound_properties: { molregno: 'BIGINT', mw_freebase: 'NUMERIC(9,2)', alogp: 'NUMERIC(9,2)', full_mwt: 'NUMERIC(9,2)' },
+  molecule_hierarchy: { molregno: 'BIGINT', parent_molregno: 'BIGINT', active_molregno: 'BIGINT' },
+  molecule_synonyms: { molregno: 'BIGINT', syn_type: 'VARCHAR(50)', molsyn_id: 'BIGINT', res_stem_id: 'BIGINT', synonyms: 'VARCHAR(250)' },
+  activities: {
+    activity_id: 'BIGINT', assay_id: 'BIGINT', doc_id: 'BIGINT', record_id: 'BIGINT', molregno: 'BIGINT', standard_relation: 'VARCHAR(50)',
+    standard_value: 'NUMERIC', standard_units: 'VARCHAR(100)', standard_flag: 'SMALLINT', standard_type: 'VARCHAR(250)',
+    activity_comment: 'VARCHAR(4000)', data_validity_comment: 'VARCHAR(30)', potential_duplicate: 'SMALLINT',
+    pchembl_value: 'NUMERIC(4,2)', bao_endpoint: 'VARCHAR(11)', uo_units: 'VARCHAR(10)', qudt_units: 'VARCHAR(70)', toid: 'INTEGER',
+    upper_value: 'NUMERIC', standard_upper_value: 'NUMERIC', src_id: 'INTEGER', type: 'VARCHAR(250)', relation: 'VARCHAR(50)',
+    value: 'NUMERIC', units: 'VARCHAR(100)', text_value: 'VARCHAR(1000)', standard_text_value: 'VARCHAR(1000)', action_type: 'VARCHAR(50)',
+  },
+  drug_indication: {
+    drugind_id: 'BIGINT', record_id: 'BIGINT', molregno: 'BIGINT', max_phase_for_ind: 'NUMERIC(2,1)', mesh_id: 'VARCHAR(20)',
+    mesh_heading: 'VARCHAR(200)', efo_id: 'VARCHAR(20)', efo_term: 'VARCHAR(200)',
+  },
+  drug_mechanism: {
+    mec_id: 'BIGINT', record_id: 'BIGINT', molregno: 'BIGINT', mechanism_of_action: 'VARCHAR(250)', tid: 'BIGINT', site_id: 'BIGINT',
+    action_type: 'VARCHAR(50)', direct_interaction: 'SMALLINT', molecular_mechanism: 'SMALLINT', disease_efficacy: 'SMALLINT',
+    mechanism_comment: 'VARCHAR(2000)', selectivity_comment: 'VARCHAR(1000)', binding_site_comment: 'VARCHAR(1000)', variant_id: 'BIGINT',
+  },
+  products: {
+    dosage_form: 'VARCHAR(200)', route: 'VARCHAR(200)', trade_name: 'VARCHAR(200)', approval_date: 'DATETIME', ad_type: 'VARCHAR(5)',
+    oral: 'SMALLINT', topical: 'SMALLINT', parenteral: 'SMALLINT', black_box_warning: 'SMALLINT', applicant_full_name: 'VARCHAR(200)',
+    innovator_company: 'SMALLINT', product_id: 'VARCHAR(30)', nda_type: 'VARCHAR(10)',
+  },
+  formulations: { product_id: 'VARCHAR(30)', ingredient: 'VARCHAR(200)', strength: 'VARCHAR(300)', record_id: 'BIGINT', molregno: 'BIGINT', formulation_id: 'BIGINT' },
+};
+
+/** Primary keys as in the official dump (BIGINT keys: a unique index, not the rowid). */
+const PRIMARY_KEYS: Record<string, string> = {
+  source: 'src_id', activity_stds_lookup: 'std_act_id', action_type: 'action_type', bioassay_ontology: 'bao_id', docs: 'doc_id',
+  protein_classification: 'protein_class_id', target_dictionary: 'tid', component_sequences: 'component_id', target_components: 'targcomp_id',
+  component_synonyms: 'compsyn_id', component_class: 'comp_class_id', assays: 'assay_id', molecule_dictionary: 'molregno',
+  compound_structures: 'molregno', compound_properties: 'molregno', molecule_hierarchy: 'molregno', molecule_synonyms: 'molsyn_id',
+  activities: 'activity_id', drug_indication: 'drugind_id', drug_mechanism: 'mec_id', products: 'product_id', formulations: 'formulation_id',
+};
+
+const ETHANOL_MOLFILE = [
+  '', '  RDKit          2D', '',
+  '  3  2  0  0  0  0  0  0  0  0999 V2000',
+  '    0.0000    0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0',
+  '    1.2990    0.7500    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0',
+  '    2.5981   -0.0000    0.0000 O   0  0  0  0  0  0  0  0  0  0  0  0',
+  '  1  2  1  0', '  2  3  1  0', 'M  END',
+].join('\n');
+
+export const ASPIRIN_INCHI = 'InChI=1S/C9H8O4/c1-6(10)13-8-5-3-2-4-7(8)9(11)12/h2-5H,1H3,(H,11,12)';
+
+/**
+ * The default fixture: each row exercises one mapping rule or one skip reason (see the tests).
+ * molregno 1280 aspirin (drug), 2000 gefitinib (no dictionary row), 2001 aspirin written another way,
+ * 2002 unparsable SMILES, 2003 salt with only its parent's structure, 2004 protein without structure,
+ * 2005 molfile only (ethanol).
+ */
+export function defaultFixtureRows(): Record<string, Row[]> {
+  return {
+    source: [
+      { src_id: 1, src_description: 'Scientific Literature', src_short_name: 'LITERATURE', src_url: 'https://www.ebi.ac.uk/chembl' },
+      { src_id: 7, src_description: 'PubChem BioAssays', src_short_name: 'PUBCHEM_BIOASSAY' },
+    ],
+    activity_stds_lookup: [
+      { std_act_id: 1, standard_type: 'IC50', definition: 'Concentration required for 50% inhibition', standard_units: 'nM' },
+      { std_act_id: 2, standard_type: 'FOO50', definition: 'A test-only activity type', standard_units: 'ug.mL-1' },
+    ],
+    action_type: [
+      { action_type: 'INHIBITOR', description: 'Negatively effects the normal functioning of the protein', parent_type: 'NEGATIVE MODULATOR' },
+      { action_type: 'OPENER', description: 'Opens an ion channel', parent_type: 'POSITIVE MODULATOR' },
+    ],
+    bioassay_ontology: [
+      { bao_id: 'BAO_0000357', label: 'single protein format' },
+      { bao_id: 'BAO_0000219', label: 'cell-based format' },
+    ],
+    docs: [
+      {
+        doc_id: 100, journal: 'J Med Chem', year: 2004, volume: '47', issue: '3', first_page: '663', last_page: '672', pubmed_id: 14736245,
+        doi: '10.1021/jm030460n', chembl_id: 'CHEMBL1148382', title: 'Discovery of kinase inhibitors', doc_type: 'PUBLICATION',
+        authors: 'Smith J, Doe AB, Uckun FM.', abstract: 'An abstract.', src_id: 1,
+      },
+      { doc_id: 101, chembl_id: 'CHEMBL3639173', title: 'Quinazoline kinase inhibitors', doc_type: 'PATENT', patent_id: 'US-8513270-B2', year: 2013, src_id: 1 },
+    ],
+    protein_classification: [
+      { protein_class_id: 0, parent_id: null, pref_name: 'Protein class', short_name: 'Protein class', class_level: 0 },
+      { protein_class_id: 1, parent_id: 0, pref_name: 'Enzyme', short_name: 'Enzyme', class_level: 1 },
+      { protein_class_id: 2, parent_id: 1, pref_name: 'Kinase', short_name: 'Kinase', class_level: 2 },
+      { protein_class_id: 3, parent_id: 2, pref_name: 'Protein Kinase', short_name: 'Protein Kinase', class_level: 3 },
+    ],
+    target_dictionary: [
+      { tid: 9, target_type: 'SINGLE PROTEIN', pref_name: 'Epidermal growth factor receptor erbB1', tax_id: 9606, organism: 'Homo sapiens', chembl_id: 'CHEMBL203', species_group_flag: 0 },
+      { tid: 100, target_type: 'PROTEIN COMPLEX', pref_name: 'Cyclin-dependent kinase 2/cyclin A', tax_id: 9606, organism: 'Homo sapiens', chembl_id: 'CHEMBL2094128' },
+      { tid: 50425, target_type: 'ORGANISM', pref_name: 'Plasmodium falciparum', tax_id: 5833, organism: 'Plasmodium falciparum', chembl_id: 'CHEMBL364' },
+    ],
+    component_sequences: [
+      { component_id: 1, component_type: 'PROTEIN', accession: 'P00533', organism: 'Homo sapiens', tax_id: 9606 },
+      { component_id: 2, component_type: 'PROTEIN', accession: 'P24941', organism: 'Homo sapiens', tax_id: 9606 },
+      { component_id: 3, component_type: 'PROTEIN', accession: 'P20248', organism: 'Homo sapiens', tax_id: 9606 },
+    ],
+    target_components: [
+      { tid: 9, component_id: 1, targcomp_id: 1, homologue: 0 },
+      { tid: 100, component_id: 2, targcomp_id: 2, homologue: 0 },
+      { tid: 100, component_id: 3, targcomp_id: 3, homologue: 0 },
+    ],
+    component_synonyms: [
+      { compsyn_id: 1, component_id: 1, component_synonym: 'EGFR', syn_type: 'GENE_SYMBOL' },
+      { compsyn_id: 2, component_id: 1, component_synonym: 'ERBB1', syn_type: 'GENE_SYMBOL_OTHER' },
+      { compsyn_id: 3, component_id: 1, component_synonym: '2.7.10.1', syn_type: 'EC_NUMBER' },
+      { compsyn_id: 4, component_id: 2, component_synonym: 'CDK2', syn_type: 'GENE_SYMBOL' },
+    ],
+    component_class: [
+      { component_id: 1, protein_class_id: 2, comp_class_id: 1 },
+      { component_id: 1, protein_class_id: 3, comp_class_id: 2 },
+      { component_id: 2, protein_class_id: 3, comp_class_id: 3 },
+    ],
+    assays: [
+      { assay_id: 1000, doc_id: 100, description: 'Inhibition of EGFR', assay_type: 'B', assay_organism: 'Homo sapiens', assay_tax_id: 9606, tid: 9, confidence_score: 9, src_id: 1, chembl_id: 'CHEMBL674637', bao_format: 'BAO_0000357' },
+      { assay_id: 1001, doc_id: 100, description: 'Antiproliferative activity against A431 cells', assay_type: 'F', assay_test_type: 'In vitro', assay_cell_type: 'A431', tid: 9, confidence_score: 8, src_id: 1, chembl_id: 'CHEMBL674638', bao_format: 'BAO_0000219' },
+      { assay_id: 1002, doc_id: 999, description: 'Aqueous solubility', assay_type: 'P', tid: null, src_id: 7, chembl_id: 'CHEMBL674639', bao_format: 'BAO_0000100' },
+    ],
+    molecule_dictionary: [
+      { molregno: 1280, pref_name: 'ASPIRIN', chembl_id: 'CHEMBL25', max_phase: 4, molecule_type: 'Small molecule', first_approval: 1950, withdrawn_flag: 0, natural_product: 0 },
+      { molregno: 2001, pref_name: null, chembl_id: 'CHEMBL9001', molecule_type: 'Small molecule' },
+      { molregno: 2002, pref_name: 'BROKEN', chembl_id: 'CHEMBL9002' },
+      { molregno: 2003, pref_name: 'ASPIRIN SODIUM', chembl_id: 'CHEMBL9003', molecule_type: 'Small molecule' },
+      { molregno: 2004, pref_name: 'SOME PROTEIN', chembl_id: 'CHEMBL9004', max_phase: 2, molecule_type: 'Protein', withdrawn_flag: 1, withdrawn_reason: 'Hepatotoxicity', withdrawn_class: 'Toxicity' },
+      { molregno: 2005, pref_name: 'ETHANOL', chembl_id: 'CHEMBL545', molecule_type: 'Small molecule', natural_product: 1 },
+    ],
+    compound_structures: [
+      { molregno: 1280, canonical_smiles: 'CC(=O)Oc1ccccc1C(=O)O', standard_inchi: ASPIRIN_INCHI, standard_inchi_key: 'BSYNRYMUTXBXSQ-UHFFFAOYSA-N' },
+      { molregno: 2000, canonical_smiles: 'COc1cc2ncnc(Nc3ccc(F)c(Cl)c3)c2cc1OCCCN1CCOCC1' },
+      { molregno: 2001, canonical_smiles: 'OC(=O)c1ccccc1OC(C)=O' },
+      { molregno: 2002, canonical_smiles: 'C1CC(' },
+      { molregno: 2005, canonical_smiles: null, molfile: ETHANOL_MOLFILE },
+    ],
+    compound_properties: [{ molregno: 1280, mw_freebase: 180.16, alogp: 1.31, full_mwt: 180.16 }],
+    molecule_hierarchy: [
+      { molregno: 1280, parent_molregno: 1280, active_molregno: 1280 },
+      { molregno: 2003, parent_molregno: 1280, active_molregno: 1280 },
+    ],
+    molecule_synonyms: [
+      { molregno: 1280, syn_type: 'TRADE_NAME', molsyn_id: 1, synonyms: 'Disprin' },
+      { molregno: 1280, syn_type: 'INN', molsyn_id: 2, synonyms: 'aspirin' },
+      { molregno: 9999, syn_type: 'OTHER', molsyn_id: 3, synonyms: 'ghost' },
+    ],
+    activities: [
+      { activity_id: 31863, assay_id: 1000, doc_id: 100, molregno: 2000, standard_relation: '=', standard_value: 41, standard_units: 'nM', standard_type: 'IC50', pchembl_value: 7.39, src_id: 1, type: 'IC50', relation: '=', value: 0.041, units: 'uM', action_type: 'INHIBITOR' },
+      { activity_id: 31864, assay_id: 1001, doc_id: 100, molregno: 1280, standard_relation: '>', standard_value: 10, standard_units: 'uM', standard_type: 'GI50', src_id: 1, type: 'GI50', relation: '>', value: 10, units: 'uM' },
+      { activity_id: 31865, assay_id: 1000, doc_id: 100, molregno: 2002, standard_relation: '=', standard_value: 5, standard_units: 'nM', standard_type: 'IC50' },
+      { activity_id: 31866, assay_id: 1000, doc_id: 100, molregno: 2004, standard_relation: '=', standard_value: 7, standard_units: 'nM', standard_type: 'IC50' },
+      { activity_id: 31867, assay_id: 1000, doc_id: 100, molregno: 2003, standard_relation: '=', standard_value: 85, standard_units: '%', standard_type: 'Inhibition', activity_comment: 'Active' },
+      { activity_id: 31868, assay_id: 1000, doc_id: 100, molregno: 777777, standard_relation: '=', standard_value: 1, standard_units: 'nM', standard_type: 'IC50' },
+      { activity_id: 31869, assay_id: 1002, doc_id: 999, molregno: 2005, standard_relation: '=', standard_value: 3, standard_units: 'ug.mL-1', standard_type: 'FOO50', data_validity_comment: 'Outside typical range', text_value: null, src_id: 7 },
+      { activity_id: 31870, assay_id: 5555, doc_id: 100, molregno: 1280, standard_relation: '<', standard_value: 0.5, standard_units: 'mM', standard_type: 'IC50' },
+    ],
+    drug_indication: [
+      { drugind_id: 1, record_id: 1, molregno: 1280, max_phase_for_ind: 4, mesh_id: 'D010146', mesh_heading: 'Pain', efo_id: 'EFO:0003843', efo_term: 'pain' },
+      { drugind_id: 2, record_id: 1, molregno: 1280, max_phase_for_ind: 3, mesh_id: 'D020521', mesh_heading: 'Stroke', efo_id: 'EFO:0000712', efo_term: 'stroke' },
+      { drugind_id: 3, record_id: 1, molregno: 1280, max_phase_for_ind: 4, mesh_id: 'D010146', mesh_heading: 'Pain', efo_id: 'EFO:0000001', efo_term: 'chronic pain' },
+      { drugind_id: 4, record_id: 2, molregno: 2004, max_phase_for_ind: 2, mesh_id: 'D009369', mesh_heading: 'Neoplasms', efo_id: 'EFO:0000616', efo_term: 'neoplasm' },
+    ],
+    drug_mechanism: [
+      { mec_id: 1, record_id: 1, molregno: 1280, mechanism_of_action: 'Cyclooxygenase inhibitor', tid: 9, action_type: 'INHIBITOR' },
+      { mec_id: 2, record_id: 2, molregno: 2004, mechanism_of_action: 'Unknown', tid: null, action_type: null },
+      { mec_id: 3, record_id: 2, molregno: 2004, mechanism_of_action: 'CDK2 opener', tid: 100, action_type: 'OPENER' },
+    ],
+    products: [{ product_id: 'PRODUCT_1', trade_name: 'ASPIRIN 325', applicant_full_name: 'BAYER HEALTHCARE', approval_date: '1982-01-01 00:00:00', route: 'ORAL' }],
+    formulations: [{ product_id: 'PRODUCT_1', ingredient: 'ASPIRIN', strength: '325MG', record_id: 1, molregno: 1280, formulation_id: 1 }],
+  };
+}
+
+export interface FixtureOptions {
+  rows?: Record<string, Row[]>;
+  omitTables?: string[];
+  /** Leave these columns out of the table definitions (an older or partial release). */
+  omitColumns?: Record<string, string[]>;
+}
+
+/** Writes the fixture file (replacing an existing one). */
+export function buildChemblFixture(file: string, options: FixtureOptions = {}): void {
+  fs.rmSync(file, { force: true });
+  const rows = options.rows ?? defaultFixtureRows();
+  const db = new Database(file);
+  try {
+    for (const [table, columns] of Object.entries(CHEMBL_COLUMNS)) {
+      if (options.omitTables?.includes(table)) continue;
+      const omitted = new Set(options.omitColumns?.[table] ?? []);
+      const kept = Object.entries(columns).filter(([name]) => !omitted.has(name));
+      const key = PRIMARY_KEYS[table];
+      const definitions = kept.map(([name, type]) => `${name} ${type}${name === key ? ' NOT NULL PRIMARY KEY' : ''}`);
+      db.exec(`CREATE TABLE ${table} (${definitions.join(', ')})`);
+      const names = kept.map(([name]) => name);
+      const insert = db.prepare(`INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`);
+      db.transaction((list: Row[]) => {
+        for (const row of list) insert.run(Object.fromEntries(names.map((n) => [n, row[n] ?? null])));
+      })(rows[table] ?? []);
+    }
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,164 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+import type { ChemPool } from '../chem/chem-pool.ts';
+import type { ChemblFile, SqlRow } from './sqlite-source.ts';
+import { countRows, hasTable } from './sqlite-source.ts';
+
+export type Db = Kysely<Database>;
+
+/** What one import step did: part of the final summary. */
+export interface StepReport {
+  step: string;
+  /** ChEMBL table(s) read. */
+  source: string;
+  /** Our table(s) written. */
+  target: string;
+  status: 'loaded' | 'already loaded' | 'missing table' | 'unreadable part' | 'stopped';
+  read: number;
+  /** Rows inserted per our table. */
+  loaded: Record<string, number>;
+  /** Rows not loaded, per reason. */
+  skipped: Record<string, number>;
+  /** Facts worth knowing that are not skips (e.g. "structure from the parent molecule"). */
+  info: Record<string, number>;
+  notes: string[];
+}
+
+/** Writes one prepared batch inside the transaction that also moves the checkpoint. */
+export type Loader = (trx: Db) => Promise<void>;
+
+export interface ReadBatch {
+  rows: number;
+  lastKey: number;
+  /** Async, CPU-heavy work (RDKit) done outside the transaction, overlapping the previous load. */
+  prepare(): Promise<Loader>;
+}
+
+export interface ImportContext {
+  file: ChemblFile;
+  pool: ChemPool;
+  /** data_sources row of the ChEMBL release itself. */
+  chemblSourceId: number;
+  /** ChEMBL source.src_id -> data_sources.data_source_id. */
+  sourceIds: Map<number, number>;
+  /** bioassay_ontology: BAO id -> label. */
+  baoLabels: Map<string, string>;
+  phaseIds: Map<string, number>;
+  statusIds: Map<string, number>;
+}
+
+export interface Step {
+  name: string;
+  source: string;
+  target: string;
+  /** Tables that must exist; the step is skipped (reported) when one is missing. */
+  requires: string[];
+  /** At least one of these tables must exist. */
+  requiresAny?: string[];
+  total(ctx: ImportContext): number;
+  read(ctx: ImportContext, report: StepReport, afterKey: number | null, limit: number): ReadBatch | null;
+}
+
+export function newReport(step: Pick<Step, 'name' | 'source' | 'target'>): StepReport {
+  return { step: step.name, source: step.source, target: step.target, status: 'loaded', read: 0, loaded: {}, skipped: {}, info: {}, notes: [] };
+}
+
+/** Counts a skipped row and maps it to no output row (for flatMap). */
+export function skip(report: StepReport, reason: string): [] {
+  add(report.skipped, reason);
+  return [];
+}
+
+export function add(counts: Record<string, number>, key: string, n = 1): void {
+  if (n > 0) counts[key] = (counts[key] ?? 0) + n;
+}
+
+/** Distinct non-null integer keys of a batch, for IN lookups. */
+export function keysOf(rows: SqlRow[], column: string): number[] {
+  const keys = new Set<number>();
+  for (const row of rows) {
+    const value = row[column];
+    if (value !== null && value !== undefined && Number.isFinite(Number(value))) keys.add(Number(value));
+  }
+  return [...keys];
+}
+
+/** The SQL text of a keyset step: built once per import (it depends on the file's columns). */
+export interface KeysetQuery {
+  sql: string;
+  /** How many times the `afterKey` parameter appears before the LIMIT parameter. */
+  keyParams: number;
+  countSql: string;
+}
+
+export interface KeysetStepDefinition {
+  name: string;
+  source: string;
+  target: string;
+  requires: string[];
+  requiresAny?: string[];
+  /** Column of the result rows that orders the batches (molregno, activity_id ...). */
+  key: string;
+  /** Builds the query; pushes the file's missing columns into `missing`. */
+  query(ctx: ImportContext, missing: string[]): KeysetQuery;
+  prepare(ctx: ImportContext, report: StepReport, rows: SqlRow[]): Promise<Loader>;
+}
+
+/**
+ * A step that reads `WHERE key > ? ORDER BY key LIMIT ?`: O(batch) per read on the primary-key
+ * index (OFFSET would rescan), and the last key is the resume point stored in kb_load_checkpoints.
+ */
+export function keysetStep(def: KeysetStepDefinition): Step {
+  let built: KeysetQuery | null = null;
+  const missing: string[] = [];
+  let noted = false;
+  const build = (ctx: ImportContext): KeysetQuery => {
+    built ??= def.query(ctx, missing);
+    return built;
+  };
+  return {
+    name: def.name, source: def.source, target: def.target, requires: def.requires,
+    ...(def.requiresAny ? { requiresAny: def.requiresAny } : {}),
+    total: (ctx) => countRows(ctx.file, build(ctx).countSql),
+    read(ctx, report, afterKey, limit) {
+      const query = build(ctx);
+      if (!noted && missing.length > 0) report.notes.push(`columns missing from the file (read as NULL): ${missing.join(', ')}`);
+      noted = true;
+      const params = [...Array.from({ length: query.keyParams }, () => afterKey ?? Number.MIN_SAFE_INTEGER), limit];
+      const rows = ctx.file.db.prepare(query.sql).all(...params) as SqlRow[];
+      if (rows.length === 0) return null;
+      const last = rows[rows.length - 1] as SqlRow;
+      return { rows: rows.length, lastKey: Number(last[def.key]), prepare: () => def.prepare(ctx, report, rows) };
+    },
+  };
+}
+
+export interface WholeTableStepDefinition {
+  name: string;
+  source: string;
+  target: string;
+  requires: string[];
+  query(ctx: ImportContext, missing: string[]): string;
+  prepare(ctx: ImportContext, report: StepReport, rows: SqlRow[]): Promise<Loader>;
+}
+
+/** Small vocabulary tables (hundreds of rows, tree order): one batch, checkpointed as done. */
+export function wholeTableStep(def: WholeTableStepDefinition): Step {
+  return {
+    name: def.name, source: def.source, target: def.target, requires: def.requires,
+    total: (ctx) => countRows(ctx.file, `SELECT count(*) FROM ${def.requires[0] ?? def.source}`),
+    read(ctx, report, afterKey) {
+      if (afterKey !== null) return null;
+      const missing: string[] = [];
+      const sql = def.query(ctx, missing);
+      if (missing.length > 0) report.notes.push(`columns missing from the file (read as NULL): ${missing.join(', ')}`);
+      const rows = ctx.file.db.prepare(sql).all() as SqlRow[];
+      if (rows.length === 0) return null;
+      return { rows: rows.length, lastKey: 0, prepare: () => def.prepare(ctx, report, rows) };
+    },
+  };
+}
+
+export function tablesPresent(file: ChemblFile, tables: readonly string[]): string[] {
+  return tables.filter((t) => hasTable(file, t));
+}
