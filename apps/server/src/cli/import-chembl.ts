@@ -43,7 +43,9 @@ function printSummary(summary: ImportSummary): void {
   for (const warning of summary.warnings) lines.push(`WARNING: ${warning}`);
   lines.push(`Totals: read ${summary.totals.read.toLocaleString('en')}, loaded ${summary.totals.loaded.toLocaleString('en')}, skipped ${summary.totals.skipped.toLocaleString('en')}`);
   lines.push(`Knowledge base now: ${formatCounts(summary.counts)}`);
-  lines.push(summary.complete ? `Done: dataset label "${summary.datasetLabel}".` : 'Not complete: run the same command again to continue.');
+  if (summary.complete) lines.push(`Done: dataset label "${summary.datasetLabel}".`);
+  else if (summary.stopped) lines.push('Not complete: run the same command again to continue.');
+  else lines.push(`Loaded what the file allows (dataset label "${summary.datasetLabel}"); a repaired or complete file can be imported on top.`);
   console.log(lines.join('\n'));
 }
 

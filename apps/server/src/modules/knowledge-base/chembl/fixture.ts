@@ -235,14 +235,15 @@ export function buildChemblFixture(file: string, options: FixtureOptions = {}): 
   const rows = options.rows ?? defaultFixtureRows();
   const db = new Database(file);
   try {
-    for (const [table, columns] of Object.entries(CHEMBL_COLUMNS)) {
-      if (options.omitTables?.includes(table)) continue;
+    // Schema first, then rows (as the official dump does): data pages follow all schema pages.
+    const tables = Object.entries(CHEMBL_COLUMNS).filter(([table]) => !options.omitTables?.includes(table)).map(([table, columns]) => {
       const omitted = new Set(options.omitColumns?.[table] ?? []);
       const kept = Object.entries(columns).filter(([name]) => !omitted.has(name));
       const key = PRIMARY_KEYS[table];
-      const definitions = kept.map(([name, type]) => `${name} ${type}${name === key ? ' NOT NULL PRIMARY KEY' : ''}`);
-      db.exec(`CREATE TABLE ${table} (${definitions.join(', ')})`);
-      const names = kept.map(([name]) => name);
+      db.exec(`CREATE TABLE ${table} (${kept.map(([name, type]) => `${name} ${type}${name === key ? ' NOT NULL PRIMARY KEY' : ''}`).join(', ')})`);
+      return { table, names: kept.map(([name]) => name) };
+    });
+    for (const { table, names } of tables) {
       const insert = db.prepare(`INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`);
       db.transaction((list: Row[]) => {
         for (const row of list) insert.run(Object.fromEntries(names.map((n) => [n, row[n] ?? null])));

@@ -88,8 +88,16 @@ export function openChemblFile(file: string): ChemblFile {
   }
   let db: Database.Database;
   let tables: Map<string, Set<string>>;
+  const truncation = truncationOf(header, sizeBytes);
   try {
     db = new Database(resolved, { readonly: true, fileMustExist: true });
+    // SQLite refuses any read when the header counts more pages than the file has, unless
+    // writable_schema is on (needs unsafe mode in better-sqlite3). The connection is read-only,
+    // so this only lets it read the pages that are still there.
+    if (truncation) {
+      db.unsafeMode(true);
+      db.pragma('writable_schema = ON');
+    }
   } catch (error) {
     throw new NotChemblFileError(`${file}: SQLite cannot open it (${errorText(error)}).`);
   }
@@ -105,7 +113,7 @@ export function openChemblFile(file: string): ChemblFile {
       `${file} is an SQLite database but not a ChEMBL release: it has none of the tables ${CORE_TABLES.join(', ')}.`,
     );
   }
-  return { db, file: resolved, tables, truncation: truncationOf(header, sizeBytes), sizeBytes, close: () => db.close() };
+  return { db, file: resolved, tables, truncation, sizeBytes, close: () => db.close() };
 }
 
 /**

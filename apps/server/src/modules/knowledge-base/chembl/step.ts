@@ -15,6 +15,8 @@ export interface StepReport {
   target: string;
   status: 'loaded' | 'already loaded' | 'missing table' | 'unreadable part' | 'stopped';
   read: number;
+  /** Wall time of this step in this run. */
+  seconds: number;
   /** Rows inserted per our table. */
   loaded: Record<string, number>;
   /** Rows not loaded, per reason. */
@@ -60,7 +62,7 @@ export interface Step {
 }
 
 export function newReport(step: Pick<Step, 'name' | 'source' | 'target'>): StepReport {
-  return { step: step.name, source: step.source, target: step.target, status: 'loaded', read: 0, loaded: {}, skipped: {}, info: {}, notes: [] };
+  return { step: step.name, source: step.source, target: step.target, status: 'loaded', read: 0, seconds: 0, loaded: {}, skipped: {}, info: {}, notes: [] };
 }
 
 /** Counts a skipped row and maps it to no output row (for flatMap). */

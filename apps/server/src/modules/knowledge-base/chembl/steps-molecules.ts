@@ -15,10 +15,15 @@ interface StructureInput {
   inchikey: string | null;
 }
 
+/** A molfile keeps its leading blank lines: they are the header block (str() would trim them). */
+function molfile(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
+}
+
 function structureInput(r: SqlRow): StructureInput | null {
-  const own = str(r.canonical_smiles) ?? str(r.molfile);
+  const own = str(r.canonical_smiles) ?? molfile(r.molfile);
   if (own) return { text: own, origin: 'own', inchi: str(r.standard_inchi), inchikey: str(r.standard_inchi_key) };
-  const parent = str(r.parent_smiles) ?? str(r.parent_molfile);
+  const parent = str(r.parent_smiles) ?? molfile(r.parent_molfile);
   return parent ? { text: parent, origin: 'parent', inchi: null, inchikey: null } : null;
 }
 
