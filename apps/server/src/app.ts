@@ -75,7 +75,7 @@ async function datasetSize(database: DatabaseHandle): Promise<DatasetSize> {
 }
 
 export async function buildApp({ config, database, logger = false }: BuildAppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger, trustProxy: true, bodyLimit: 1_048_576, disableRequestLogging: true });
+  const app = Fastify({ logger, trustProxy: config.trustProxy, bodyLimit: 1_048_576, disableRequestLogging: true });
   const registeredRoutes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', registeredRoutes);
   app.addHook('onRoute', (route) => {

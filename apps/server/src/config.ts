@@ -21,6 +21,11 @@ export interface AppConfig {
   /** Directory of the built web app. */
   webDist: string;
   logLevel: string;
+  /**
+   * Trust X-Forwarded-For from a reverse proxy. Off by default: otherwise any client could claim
+   * another address and slip past the per-address login limit.
+   */
+  trustProxy: boolean;
   /** Per-account and per-address failed-login limits (spec §4: 429). */
   loginLimits: { perAccount: number; perAddress: number; windowMinutes: number };
 }
@@ -59,6 +64,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrl: env.PUBLIC_URL || `http://localhost:${int(env.PORT, 8080)}`,
     webDist: path.resolve(env.WEB_DIST || path.join(repoRoot, 'apps/web/dist')),
     logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: bool(env.TRUST_PROXY, false),
     loginLimits: {
       perAccount: int(env.LOGIN_LIMIT_PER_ACCOUNT, 5),
       perAddress: int(env.LOGIN_LIMIT_PER_ADDRESS, 20),
