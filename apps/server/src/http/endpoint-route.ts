@@ -37,6 +37,8 @@ export function registerEndpoint<
   app: FastifyInstance,
   endpoint: Endpoint<P, Q, B, R>,
   handler: (ctx: HandlerContext<Infer<P>, Infer<Q>, Infer<B>>) => Promise<z.infer<R>>,
+  /** Extra route config, e.g. `{ rateLimit }` for @fastify/rate-limit (it reads it when the route is added). */
+  routeConfig: Record<string, unknown> = {},
 ): void {
   // Zod does the validation (validatorCompiler); the handler's types come from the endpoint itself.
   app.route({
@@ -49,7 +51,7 @@ export function registerEndpoint<
       ...(endpoint.body ? { body: endpoint.body } : {}),
       response: { 200: endpoint.response, ...errorResponses },
     },
-    config: { access: endpoint.access, touchesSession: endpoint.touchesSession ?? true },
+    config: { ...routeConfig, access: endpoint.access, touchesSession: endpoint.touchesSession ?? true },
     handler: async (request, reply) =>
       handler({
         params: request.params as Infer<P>,

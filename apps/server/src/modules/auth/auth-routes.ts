@@ -18,20 +18,20 @@ function assertProduct(product: string): void {
 const LOGIN_RATE = { max: 60, timeWindow: '1 minute' } as const;
 
 export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): void {
-  app.register(async (scoped) => {
-    scoped.addHook('onRoute', (route) => {
-      route.config = { ...route.config, rateLimit: LOGIN_RATE } as typeof route.config;
-    });
-    registerEndpoint(scoped, authEndpoints.generateToken, async ({ params, body, request }) => {
+  // Public calls that hash passwords or send mail get the per-address ceiling.
+  const limited = { rateLimit: LOGIN_RATE };
+  registerEndpoint(
+    app,
+    authEndpoints.generateToken,
+    async ({ params, body, request }) => {
       assertProduct(params.product);
       return auth.login(body, clientInfo(request));
-    });
-    registerEndpoint(scoped, authEndpoints.register, async ({ body }) => auth.register(body));
-    registerEndpoint(scoped, authEndpoints.forgotPassword, async ({ body }) => auth.forgotPassword(body.email));
-    registerEndpoint(scoped, authEndpoints.verifySetPassword, async ({ params, body }) =>
-      auth.setPasswordFromLink(params.code, body.password),
-    );
-  });
+    },
+    limited,
+  );
+  registerEndpoint(app, authEndpoints.register, async ({ body }) => auth.register(body), limited);
+  registerEndpoint(app, authEndpoints.forgotPassword, async ({ body }) => auth.forgotPassword(body.email), limited);
+  registerEndpoint(app, authEndpoints.verifySetPassword, async ({ params, body }) => auth.setPasswordFromLink(params.code, body.password), limited);
 
   registerEndpoint(app, authEndpoints.regenerateToken, async ({ params, auth: caller }) => {
     assertProduct(params.product);

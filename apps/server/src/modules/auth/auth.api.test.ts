@@ -133,3 +133,22 @@ describe.each(DATABASES)('login and tokens on %s', (kind) => {
     expect(wrongEmail.statusCode).toBe(401);
   });
 });
+
+describe('per-address ceiling on public account calls', () => {
+  it('answers 429 after 60 login calls a minute from one address, before any password check', async () => {
+    const t = await startTestApp('pglite', { LOGIN_LIMIT_PER_ADDRESS: '1000', LOGIN_LIMIT_PER_ACCOUNT: '1000' });
+    try {
+      const call = (ip: string) =>
+        t.call({ method: 'POST', url: '/api/pub/gostar/generate-token', payload: { username: 'x@y.z', password: 'bad-one' }, remoteAddress: ip });
+      const codes: number[] = [];
+      for (let i = 0; i < 61; i++) codes.push((await call('10.9.9.9')).statusCode);
+      expect(codes.slice(0, 60).every((c) => c === 403)).toBe(true);
+      const limited = await call('10.9.9.9');
+      expect(limited.statusCode).toBe(429);
+      expect(limited.data.code).toBe('RATE_LIMITED');
+      expect((await call('10.9.9.10')).statusCode).toBe(403);
+    } finally {
+      await t.close();
+    }
+  });
+});
