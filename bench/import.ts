@@ -15,7 +15,9 @@ import { importChembl, scanChembl } from '../apps/server/src/modules/knowledge-b
 const DEFAULT_FILE = '/work/shared/data/chembl-subset/chembl_subset.db';
 const RDKIT_SAMPLE = 2_000;
 
+// `npm run bench -- import -- --file x.db` hands this script a literal `--` first: drop it.
 const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== '--'),
   options: { file: { type: 'string', default: DEFAULT_FILE }, 'database-url': { type: 'string' }, workers: { type: 'string' } },
 });
 const file = values.file ?? DEFAULT_FILE;

@@ -8,7 +8,9 @@ import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { seedDemoKnowledgeBase } from '../apps/server/src/modules/knowledge-base/demo/demo-seed.ts';
 import type { DemoSize } from '../apps/server/src/modules/knowledge-base/demo/demo-seed.ts';
 
-const { values } = parseArgs({ options: { size: { type: 'string', default: 'S' }, 'database-url': { type: 'string' } } });
+// `npm run bench -- seed -- --size S` hands this script a literal `--` first: drop it.
+const args = process.argv.slice(2).filter((a) => a !== '--');
+const { values } = parseArgs({ args, options: { size: { type: 'string', default: 'S' }, 'database-url': { type: 'string' } } });
 const size = (values.size ?? 'S').toUpperCase() as DemoSize;
 const handle = await openDatabase({ url: values['database-url'] });
 await migrateToLatest(handle);

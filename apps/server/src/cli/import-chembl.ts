@@ -1,17 +1,20 @@
-// `npm run import:chembl -- <chembl_NN.db> [--database-url postgres://...] [--batch-size 2000] [--workers n] [--restart]`
+// `npm run import:chembl -- <chembl_NN.db> [--database-url postgres://...] [--batch-size 2000] [--workers n] [--restart] [--allow-mixed]`
 // Imports a ChEMBL SQLite release into DATABASE_URL, else the embedded DB in DATA_DIR/db.
 // Resumable: re-run the same command after an interruption and it continues from the last batch.
-// Exit codes: 0 loaded, 2 not a ChEMBL release (nothing loaded), 3 loaded but parts of the file were unreadable.
+// Refuses a database that holds the synthetic demo data unless --allow-mixed is given.
+// Exit codes: 0 loaded, 2 refused (not a ChEMBL release, or demo data in the database; nothing loaded),
+// 3 loaded but parts of the file were unreadable.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { NotChemblFileError, importChembl } from '../modules/knowledge-base/chembl/chembl-import.ts';
+import { findDemoData, mixedDataMessage } from '../modules/knowledge-base/chembl/mixing.ts';
 import { openChemblFile } from '../modules/knowledge-base/chembl/sqlite-source.ts';
 import type { ImportProgress, ImportSummary } from '../modules/knowledge-base/chembl/chembl-import.ts';
 
-const USAGE = 'Usage: npm run import:chembl -- <chembl_NN.db> [--database-url URL] [--batch-size N] [--workers N] [--restart]';
+const USAGE = 'Usage: npm run import:chembl -- <chembl_NN.db> [--database-url URL] [--batch-size N] [--workers N] [--restart] [--allow-mixed]';
 
 function progressBar(p: ImportProgress, startedAt: number): string {
   const width = 30;
@@ -58,6 +61,7 @@ async function main(): Promise<number> {
       workers: { type: 'string' },
       restart: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
+      'allow-mixed': { type: 'boolean', default: false },
     },
   });
   const file = positionals[0];
@@ -78,6 +82,13 @@ async function main(): Promise<number> {
   const handle = await openDatabase({ url, pgliteDir: url ? undefined : path.join(config.dataDir, 'db') });
   try {
     await migrateToLatest(handle);
+    // Synthetic and real records side by side would look alike in every search: refuse by default.
+    const demo = await findDemoData(handle.db);
+    if (demo && !values['allow-mixed']) {
+      console.error(mixedDataMessage(demo));
+      return 2;
+    }
+    if (demo) console.error('Warning: importing on top of synthetic demo data (--allow-mixed).');
     const startedAt = performance.now();
     const tty = process.stderr.isTTY;
     let lastLine = 0;

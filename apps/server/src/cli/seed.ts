@@ -6,14 +6,17 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { ChemPool } from '../modules/knowledge-base/chem/chem-pool.ts';
 import { seedDemoKnowledgeBase } from '../modules/knowledge-base/demo/demo-seed.ts';
 import type { DemoSize, SeedProgress } from '../modules/knowledge-base/demo/demo-seed.ts';
 
-function progressBar(p: SeedProgress, startedAt: number): string {
+/** `resumedAt`: chunks already done before this run (a resumed run's rate counts only its own). */
+function progressBar(p: SeedProgress, startedAt: number, resumedAt: number): string {
   const width = 30;
   const filled = Math.round((p.chunksDone / p.chunksTotal) * width);
   const seconds = (performance.now() - startedAt) / 1000;
-  const eta = p.chunksDone > 0 ? (seconds / p.chunksDone) * (p.chunksTotal - p.chunksDone) : 0;
+  const thisRun = p.chunksDone - resumedAt;
+  const eta = thisRun > 0 ? (seconds / thisRun) * (p.chunksTotal - p.chunksDone) : 0;
   return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${p.chunksDone}/${p.chunksTotal} chunks, ` +
     `${p.structures.toLocaleString('en')} structures, ${p.activities.toLocaleString('en')} activities, ` +
     `${seconds.toFixed(0)} s, eta ${eta.toFixed(0)} s`;
@@ -33,20 +36,30 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const url = values['database-url'] ?? config.databaseUrl;
   if (size === 'L' && !url) throw new Error('Size L needs a PostgreSQL server: pass --database-url or set DATABASE_URL.');
-  const handle = await openDatabase({ url, pgliteDir: url ? undefined : path.join(config.dataDir, 'db') });
+  // Started first: the workers load RDKit (WASM) while the database starts and migrates.
+  const pool = new ChemPool(values.workers ? Number.parseInt(values.workers, 10) : undefined);
+  const handle = await openDatabase({ url, pgliteDir: url ? undefined : path.join(config.dataDir, 'db') }).catch(async (error: unknown) => {
+    await pool.close();
+    throw error;
+  });
   try {
     await migrateToLatest(handle);
     const startedAt = performance.now();
     const tty = process.stderr.isTTY;
+    let resumedAt: number | undefined;
     const summary = await seedDemoKnowledgeBase(handle, {
       size: size as DemoSize,
       seed: Number.parseInt(values.seed ?? '42', 10),
-      ...(values.workers ? { workers: Number.parseInt(values.workers, 10) } : {}),
-      onProgress: (p) => process.stderr.write(`${tty ? '\r' : ''}${progressBar(p, startedAt)}${tty ? '' : '\n'}`),
+      pool,
+      onProgress: (p) => {
+        resumedAt ??= p.chunksDone - 1;
+        process.stderr.write(`${tty ? '\r' : ''}${progressBar(p, startedAt, resumedAt)}${tty ? '' : '\n'}`);
+      },
     });
     if (tty) process.stderr.write('\n');
     console.log(JSON.stringify(summary, null, 2));
   } finally {
+    await pool.close();
     await handle.close();
   }
 }

@@ -10,8 +10,10 @@ import { openDatabase } from '../../../db/database.ts';
 import type { DatabaseHandle, DatabaseKind } from '../../../db/database.ts';
 import { migrateToLatest } from '../../../db/migrate.ts';
 import { ChemPool } from '../chem/chem-pool.ts';
+import { seedDemoKnowledgeBase } from '../demo/demo-seed.ts';
 import { NotChemblFileError, importChembl } from './chembl-import.ts';
 import type { ImportSummary, StepReport } from './chembl-import.ts';
+import { findDemoData } from './mixing.ts';
 import { ASPIRIN_INCHI, buildChemblFixture, defaultFixtureRows } from './fixture.ts';
 
 const DATABASES: DatabaseKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
@@ -344,4 +346,52 @@ describe('import-chembl CLI', () => {
     expect(result.stderr).toMatch(/Refused: .*not an SQLite database/);
     expect(fs.existsSync(path.join(tmp, 'cli-data'))).toBe(false);
   });
+
+  it('refuses (exit 2) a database holding demo data unless --allow-mixed is given', async () => {
+    const dataDir = path.join(tmp, 'mixed-data');
+    // An unfinished demo seed (one chunk): dataset_label is not set yet, the demo rows are there.
+    const seeded = await openDatabase({ pgliteDir: path.join(dataDir, 'db') });
+    await migrateToLatest(seeded);
+    await seedDemoKnowledgeBase(seeded, { size: 'S', maxChunks: 1, pool });
+    await seeded.close();
+    const cli = path.resolve(import.meta.dirname, '../../../cli/import-chembl.ts');
+    const run = (...extra: string[]) => spawnSync(process.execPath, ['--import', 'tsx', cli, FIXTURE, ...extra], {
+      encoding: 'utf8', env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+    });
+    const chemblRows = async () => {
+      const handle = await openDatabase({ pgliteDir: path.join(dataDir, 'db') });
+      try {
+        const row = await handle.db.selectFrom('compounds').select((eb) => eb.fn.countAll<number>().as('n')).where('chembl_molregno', 'is not', null).executeTakeFirstOrThrow();
+        return Number(row.n);
+      } finally {
+        await handle.close();
+      }
+    };
+
+    const refused = run();
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/Refused: this database already holds synthetic demo data \(1,000 demo compounds; demo seed run seed:S:42\)/);
+    expect(refused.stderr).toMatch(/--allow-mixed/);
+    expect(await chemblRows()).toBe(0);
+
+    const allowed = run('--allow-mixed');
+    expect(allowed.status).toBe(0);
+    expect(allowed.stderr).toMatch(/Warning: importing on top of synthetic demo data/);
+    expect(await chemblRows()).toBe(EXPECTED_COUNTS.compounds);
+  }, 120_000);
+});
+
+describe.each(DATABASES)('findDemoData on %s', (kind) => {
+  it('finds nothing in an empty or ChEMBL-only database, and finds a demo dataset label', async () => {
+    const { handle, drop } = await openMigrated(kind);
+    try {
+      expect(await findDemoData(handle.db)).toBeNull();
+      await importChembl(handle, FIXTURE, { pool });
+      expect(await findDemoData(handle.db)).toBeNull();
+      await handle.db.updateTable('app_settings').set({ value: 'demo-M' }).where('key', '=', 'dataset_label').execute();
+      expect(await findDemoData(handle.db)).toEqual({ datasetLabel: 'demo-M', demoCompounds: 0, seedJobs: [] });
+    } finally {
+      await drop();
+    }
+  }, 60_000);
 });

@@ -5,7 +5,8 @@ import { openDatabase } from '../../../db/database.ts';
 import type { DatabaseHandle, DatabaseKind } from '../../../db/database.ts';
 import { migrateToLatest } from '../../../db/migrate.ts';
 import { ChemPool } from '../chem/chem-pool.ts';
-import { SIZE_CHUNKS, seedDemoKnowledgeBase } from './demo-seed.ts';
+import { SIZE_CHUNKS, loadChunk, seedDemoKnowledgeBase } from './demo-seed.ts';
+import { ensureDemoVocabulary } from './vocabulary.ts';
 import { STR_PER_CHUNK, buildChunk, chunkAnalogues } from './series.ts';
 import type { Vocabulary } from './vocabulary.ts';
 
@@ -136,6 +137,36 @@ describe.each(DATABASES)('demo seed on %s', (kind) => {
     const withF = sarPotency(0, 'EGFR', [1, 0, 0], null) - sarPotency(0, 'EGFR', [0, 0, 0], null);
     expect(sarPotency(0, 'EGFR', [1, 5, 9], null) - sarPotency(0, 'EGFR', [0, 5, 9], null)).toBeCloseTo(withF, 10);
   });
+
+  it('points a later chunk that meets a stored molecule again at the stored structure', async () => {
+    // Chunk 50 with its first analogue replaced by chunk 0's first molecule (str_id 1), as happens
+    // from chunk 135 of M on: the structure is not stored twice and the chunk's rows use str_id 1.
+    const { db } = handle;
+    const vocab = await ensureDemoVocabulary(db);
+    const analogues = chunkAnalogues(50);
+    const props = await pool.compute(analogues.map((a) => a.smiles));
+    const first = await pool.compute([chunkAnalogues(0)[0]?.smiles ?? '']);
+    props[0] = first[0] ?? null;
+    const rows = buildChunk(42, 50, analogues, props, vocab);
+    await db.transaction().execute((trx) => loadChunk(trx, rows));
+    const compound = await db.selectFrom('compounds').select('str_id').where('gvk_id', '=', 50 * STR_PER_CHUNK + 1).executeTakeFirstOrThrow();
+    expect(Number(compound.str_id)).toBe(1);
+    const acts = await db.selectFrom('activities').select('str_id').distinct().where('gvk_id', '=', 50 * STR_PER_CHUNK + 1).execute();
+    expect(acts.map((a) => Number(a.str_id))).toEqual([1]);
+    const dup = await db.selectFrom('structures').select('str_id').where('str_id', '=', 50 * STR_PER_CHUNK + 1).execute();
+    expect(dup).toEqual([]);
+    await db.deleteFrom('clinical_compound_companies').where('clinical_compound_id', '>', 50 * 40).execute();
+    await db.deleteFrom('clinical_compound_indications').where('clinical_compound_id', '>', 50 * 40).execute();
+    await db.deleteFrom('clinical_compound_targets').where('clinical_compound_id', '>', 50 * 40).execute();
+    await db.deleteFrom('clinical_compounds').where('clinical_compound_id', '>', 50 * 40).execute();
+    await db.deleteFrom('activities').where('act_id', '>', 50 * 40_000).execute();
+    await db.deleteFrom('compounds').where('gvk_id', '>', 50 * STR_PER_CHUNK).execute();
+    await db.deleteFrom('structures').where('str_id', '>', 50 * STR_PER_CHUNK).execute();
+    await db.deleteFrom('assays').where('assay_id', '>', 50 * 960).execute();
+    await db.deleteFrom('document_companies').where('ref_id', '>', 50 * 40).execute();
+    await db.deleteFrom('document_authors').where('ref_id', '>', 50 * 40).execute();
+    await db.deleteFrom('documents').where('ref_id', '>', 50 * 40).execute();
+  }, 60_000);
 
   it('resumes: a second run adds only the missing chunk, a repeated run adds nothing', async () => {
     const more = await seedDemoKnowledgeBase(handle, { size: 'S', maxChunks: 2 });
