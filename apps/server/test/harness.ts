@@ -28,29 +28,46 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-async function openFor(kind: DatabaseKind): Promise<{ handle: DatabaseHandle; dropSchema: () => Promise<void> }> {
-  if (kind === 'pglite') return { handle: await openDatabase({}), dropSchema: async () => {} };
+export interface TestDatabase {
+  handle: DatabaseHandle;
+  /** Closes the handle and, on a server, drops the private schema. */
+  close(): Promise<void>;
+}
+
+/** A migrated, empty database of the given kind; on a server inside a private schema. */
+export async function openTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+  if (kind === 'pglite') {
+    const handle = await openDatabase({});
+    await migrateToLatest(handle);
+    return { handle, close: () => handle.close() };
+  }
   const url = process.env.TEST_DATABASE_URL as string;
   const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  return {
-    handle: await openDatabase({ url, schema }),
-    dropSchema: async () => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`DROP SCHEMA ${schema} CASCADE`);
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
       await client.end();
+    }
+  };
+  await run(`CREATE SCHEMA ${schema}`);
+  const handle = await openDatabase({ url, schema });
+  await migrateToLatest(handle);
+  return {
+    handle,
+    close: async () => {
+      await handle.close();
+      await run(`DROP SCHEMA ${schema} CASCADE`);
     },
   };
 }
 
 /** A real server (real database, real argon2, real tokens) answering through `inject`. */
 export async function startTestApp(kind: DatabaseKind, env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
-  const { handle, dropSchema } = await openFor(kind);
-  await migrateToLatest(handle);
+  const testDb = await openTestDatabase(kind);
+  const handle = testDb.handle;
   await seedDemoUsers(handle.db);
   const config = loadConfig({ JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256', SERVER_NAME: 'test', ...env });
   const app = await buildApp({ config, database: handle });
@@ -82,8 +99,7 @@ export async function startTestApp(kind: DatabaseKind, env: NodeJS.ProcessEnv = 
     },
     async close() {
       await app.close();
-      await handle.close();
-      await dropSchema();
+      await testDb.close();
     },
   };
 }

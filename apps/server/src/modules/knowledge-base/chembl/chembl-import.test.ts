@@ -1,14 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../db/database.ts';
 import type { DatabaseHandle, DatabaseKind } from '../../../db/database.ts';
+import { openDatabase } from '../../../db/database.ts';
 import { migrateToLatest } from '../../../db/migrate.ts';
+import { DATABASES, openTestDatabase } from '../../../../test/harness.ts';
 import { ChemPool } from '../chem/chem-pool.ts';
 import { seedDemoKnowledgeBase } from '../demo/demo-seed.ts';
 import { NotChemblFileError, importChembl } from './chembl-import.ts';
@@ -16,33 +15,11 @@ import type { ImportSummary, StepReport } from './chembl-import.ts';
 import { findDemoData } from './mixing.ts';
 import { ASPIRIN_INCHI, buildChemblFixture, defaultFixtureRows } from './fixture.ts';
 
-const DATABASES: DatabaseKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
-/** A migrated database; on a server, in a private schema dropped afterwards. */
+/** A migrated database; `drop` closes it (and drops its private schema on a server). */
 async function openMigrated(kind: DatabaseKind): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
-  if (kind === 'pglite') {
-    const handle = await openDatabase({});
-    await migrateToLatest(handle);
-    return { handle, drop: () => handle.close() };
-  }
-  const url = process.env.TEST_DATABASE_URL as string;
-  const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const handle = await openDatabase({ url, schema });
-  await migrateToLatest(handle);
-  return {
-    handle,
-    drop: async () => {
-      await handle.close();
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`DROP SCHEMA ${schema} CASCADE`);
-      await client.end();
-    },
-  };
+  const { handle, close } = await openTestDatabase(kind);
+  return { handle, drop: close };
 }
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'chembl-fixture-'));

@@ -1,41 +1,17 @@
-import crypto from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../db/database.ts';
 import type { DatabaseHandle, DatabaseKind } from '../../../db/database.ts';
-import { migrateToLatest } from '../../../db/migrate.ts';
+import { DATABASES, openTestDatabase } from '../../../../test/harness.ts';
 import { ChemPool } from '../chem/chem-pool.ts';
 import { SIZE_CHUNKS, loadChunk, seedDemoKnowledgeBase } from './demo-seed.ts';
 import { ensureDemoVocabulary } from './vocabulary.ts';
 import { STR_PER_CHUNK, buildChunk, chunkAnalogues } from './series.ts';
 import type { Vocabulary } from './vocabulary.ts';
 
-const DATABASES: DatabaseKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
-/** A migrated database; on a server, in a private schema dropped afterwards. */
+/** A migrated database; `drop` closes it (and drops its private schema on a server). */
 async function openMigrated(kind: DatabaseKind): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
-  if (kind === 'pglite') {
-    const handle = await openDatabase({});
-    await migrateToLatest(handle);
-    return { handle, drop: async () => {} };
-  }
-  const url = process.env.TEST_DATABASE_URL as string;
-  const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const handle = await openDatabase({ url, schema });
-  await migrateToLatest(handle);
-  return {
-    handle,
-    drop: async () => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`DROP SCHEMA ${schema} CASCADE`);
-      await client.end();
-    },
-  };
+  const { handle, close } = await openTestDatabase(kind);
+  return { handle, drop: close };
 }
 
 const FAKE_VOCAB: Vocabulary = {
@@ -89,7 +65,6 @@ describe.each(DATABASES)('demo seed on %s', (kind) => {
   }, 120_000);
   afterAll(async () => {
     await pool.close();
-    await handle.close();
     await drop();
   });
 
