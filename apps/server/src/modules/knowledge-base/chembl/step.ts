@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
+import { insertBatched } from '../bulk.ts';
 import type { Database } from '../../../db/schema.ts';
 import type { ChemPool } from '../chem/chem-pool.ts';
 import type { ChemblFile, SqlRow } from './sqlite-source.ts';
@@ -73,6 +74,22 @@ export function skip(report: StepReport, reason: string): [] {
 
 export function add(counts: Record<string, number>, key: string, n = 1): void {
   if (n > 0) counts[key] = (counts[key] ?? 0) + n;
+}
+
+/**
+ * Inserts a mapped batch, keeping rows already present (their ChEMBL source key is unique), and
+ * reports how many landed and how many an earlier run had imported: what makes a re-run add nothing.
+ */
+export async function insertNew<T extends keyof Database & string>(
+  trx: Db,
+  report: StepReport,
+  table: T,
+  rows: Insertable<Database[T]>[],
+): Promise<number> {
+  const inserted = await insertBatched(trx, table, rows, { onConflictDoNothing: true });
+  add(report.loaded, table, inserted);
+  add(report.skipped, 'already imported', rows.length - inserted);
+  return inserted;
 }
 
 /** Distinct non-null integer keys of a batch, for IN lookups. */

@@ -3,7 +3,7 @@ import { clinicalByMolregno, compoundsByMolregno, targetsByTid } from './lookups
 import { phaseName } from './mapping.ts';
 import { hasTable, int, num, selectList, str } from './sqlite-source.ts';
 import type { ChemblFile, SqlRow } from './sqlite-source.ts';
-import { add, keysOf, keysetStep, skip } from './step.ts';
+import { add, insertNew, keysOf, keysetStep, skip } from './step.ts';
 import type { Db, ImportContext, Step, StepReport } from './step.ts';
 
 const CLINICAL_COLUMNS = ['molregno', 'chembl_id', 'pref_name', 'max_phase', 'first_approval', 'withdrawn_flag', 'withdrawn_reason', 'withdrawn_class'] as const;
@@ -42,9 +42,7 @@ async function loadClinical(trx: Db, ctx: ImportContext, report: StepReport, row
     };
   });
   add(report.info, 'development compound without structure', mapped.filter((c) => c.str_id === null).length);
-  const inserted = await insertBatched(trx, 'clinical_compounds', mapped, { onConflictDoNothing: true });
-  add(report.loaded, 'clinical_compounds', inserted);
-  add(report.skipped, 'already imported', mapped.length - inserted);
+  await insertNew(trx, report, 'clinical_compounds', mapped);
 }
 
 /** molecule_dictionary (max_phase, first_approval, withdrawn_*) -> clinical_compounds. */

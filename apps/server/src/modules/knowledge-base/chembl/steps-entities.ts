@@ -3,7 +3,7 @@ import { documentsByChemblId, targetsByTid } from './lookups.ts';
 import { assayType, citation, enzymeCellAssay, patentCountry, refType, splitAuthors } from './mapping.ts';
 import { hasColumn, hasTable, int, selectList, str } from './sqlite-source.ts';
 import type { ChemblFile, SqlRow } from './sqlite-source.ts';
-import { add, keysOf, keysetStep } from './step.ts';
+import { add, insertNew, keysOf, keysetStep } from './step.ts';
 import type { Db, ImportContext, Step, StepReport } from './step.ts';
 
 const DOC_COLUMNS = [
@@ -44,9 +44,7 @@ export const documentsStep = (): Step => keysetStep({
   }),
   prepare: async (ctx, report, rows) => async (trx) => {
     const mapped = rows.map((r) => mapDocument(ctx, r));
-    const inserted = await insertBatched(trx, 'documents', mapped, { onConflictDoNothing: true });
-    add(report.loaded, 'documents', inserted);
-    add(report.skipped, 'already imported', mapped.length - inserted);
+    await insertNew(trx, report, 'documents', mapped);
     const refIds = await documentsByChemblId(trx, keysOf(rows, 'doc_id'));
     const authors = rows.flatMap((r) => {
       const refId = refIds.get(int(r.doc_id) ?? -1);
@@ -137,9 +135,7 @@ async function loadTargets(trx: Db, ctx: ImportContext, report: StepReport, rows
       chembl_tid: int(r.tid),
     };
   });
-  const inserted = await insertBatched(trx, 'targets', mapped, { onConflictDoNothing: true });
-  add(report.loaded, 'targets', inserted);
-  add(report.skipped, 'already imported', mapped.length - inserted);
+  await insertNew(trx, report, 'targets', mapped);
   add(report.info, 'targets with a UniProt accession', mapped.filter((t) => t.uniprot_id !== null).length);
   const targetIds = await targetsByTid(trx, keysOf(rows, 'tid'));
   const targetSynonyms = [...components.entries()].flatMap(([tid, list]) => {
@@ -200,9 +196,7 @@ async function loadAssays(trx: Db, ctx: ImportContext, report: StepReport, rows:
   });
   add(report.info, 'document not in the file (assay kept without reference)', mapped.filter((a, i) => a.ref_id === null && int(rows[i]?.doc_id) !== null).length);
   add(report.info, 'target not in the file (assay kept without target)', mapped.filter((a, i) => a.target_id === null && int(rows[i]?.tid) !== null).length);
-  const inserted = await insertBatched(trx, 'assays', mapped, { onConflictDoNothing: true });
-  add(report.loaded, 'assays', inserted);
-  add(report.skipped, 'already imported', mapped.length - inserted);
+  await insertNew(trx, report, 'assays', mapped);
 }
 
 /** assays (+ bioassay_ontology labels) -> assays. */

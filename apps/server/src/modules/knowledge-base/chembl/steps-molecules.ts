@@ -4,7 +4,7 @@ import { assaysByChemblId, compoundsByMolregno, documentsByChemblId, structuresB
 import { compoundCategory, toMicromolar } from './mapping.ts';
 import { hasColumn, hasTable, int, num, selectList, str } from './sqlite-source.ts';
 import type { ChemblFile, SqlRow } from './sqlite-source.ts';
-import { add, keysOf, keysetStep, skip, tablesPresent } from './step.ts';
+import { add, insertNew, keysOf, keysetStep, skip, tablesPresent } from './step.ts';
 import type { Db, ImportContext, Loader, Step, StepReport } from './step.ts';
 
 /** Where a molecule's structure comes from: its own row, or (salts, mixtures) its parent's. */
@@ -206,9 +206,7 @@ async function loadActivities(trx: Db, ctx: ImportContext, report: StepReport, r
       target_id: assay?.target_id ?? null,
     }];
   });
-  const inserted = await insertBatched(trx, 'activities', mapped, { onConflictDoNothing: true });
-  add(report.loaded, 'activities', inserted);
-  add(report.skipped, 'already imported', mapped.length - inserted);
+  await insertNew(trx, report, 'activities', mapped);
 }
 
 /** activities -> activities (standard_* -> std_*, published type/relation/value/units, µM). */

@@ -4,7 +4,7 @@ import { dataSourceIds } from './lookups.ts';
 import { micromolarFactor } from './mapping.ts';
 import { int, selectList, str } from './sqlite-source.ts';
 import type { SqlRow } from './sqlite-source.ts';
-import { add, wholeTableStep } from './step.ts';
+import { add, insertNew, wholeTableStep } from './step.ts';
 import type { Db, Step, StepReport } from './step.ts';
 
 /** source -> data_sources. Prefixed names: `data_sources.name` is unique across all feeds. */
@@ -21,9 +21,7 @@ export const sourceStep = (): Step => wholeTableStep({
       chembl_src_id: int(r.src_id),
     }));
     add(report.skipped, 'no src_id', rows.length - mapped.length);
-    const inserted = await insertBatched(trx, 'data_sources', mapped, { onConflictDoNothing: true });
-    add(report.loaded, 'data_sources', inserted);
-    add(report.skipped, 'already imported', mapped.length - inserted);
+    await insertNew(trx, report, 'data_sources', mapped);
     ctx.sourceIds = await dataSourceIds(trx);
   },
 });
