@@ -1,6 +1,7 @@
 import { Anchor, Card, List, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { WEB_ROUTES, roleMayOpen } from '@kb/contracts/routes';
+import type { WebRoute } from '@kb/contracts/routes';
 import { ROLE_LABELS } from '../../app/role-labels.ts';
 import { useSessionStore } from '../../app/stores/session-store.ts';
 import { PageHeader } from '../../app/ui/page-header.tsx';
@@ -29,29 +30,27 @@ export function LandingPage() {
             Your role gives no access to the search pages. Contact your account manager to extend your subscription.
           </Text>
         ) : (
-          <List spacing={4} size="sm">
-            {pages.map((route) => (
-              <List.Item key={route.path}>
-                <Anchor component={Link} to={route.path}>
-                  {route.title}
-                </Anchor>
-              </List.Item>
-            ))}
-          </List>
+          <RouteLinks routes={pages} />
         )}
         <Text fw={600} mt="md" mb="xs">
           Information
         </Text>
-        <List spacing={4} size="sm">
-          {info.map((route) => (
-            <List.Item key={route.path}>
-              <Anchor component={Link} to={route.path}>
-                {route.title}
-              </Anchor>
-            </List.Item>
-          ))}
-        </List>
+        <RouteLinks routes={info} />
       </Card>
     </>
+  );
+}
+
+function RouteLinks({ routes }: { routes: readonly WebRoute[] }) {
+  return (
+    <List spacing={4} size="sm">
+      {routes.map((route) => (
+        <List.Item key={route.path}>
+          <Anchor component={Link} to={route.path}>
+            {route.title}
+          </Anchor>
+        </List.Item>
+      ))}
+    </List>
   );
 }
