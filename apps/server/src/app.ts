@@ -31,6 +31,10 @@ import { AccountService } from './modules/dashboard/account-service.ts';
 import { registerDashboardRoutes } from './modules/dashboard/dashboard-routes.ts';
 import { registerAdminRoutes } from './modules/admin/admin-routes.ts';
 import { registerHealthRoutes } from './modules/health/health-routes.ts';
+import { registerLookupRoutes } from './modules/lookups/lookup-routes.ts';
+import { registerTreeRoutes } from './modules/trees/tree-routes.ts';
+import { registerUploadRoutes } from './modules/uploads/upload-routes.ts';
+import { registerSearchRoutes } from './modules/search/search-routes.ts';
 import type { DatasetSize } from './modules/health/health-routes.ts';
 
 export interface RegisteredRoute {
@@ -134,6 +138,10 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   registerSessionRoutes(app, db, sessions, tokens);
   registerDashboardRoutes(app, new AccountService(db));
   registerAdminRoutes(app, db, database.kind);
+  registerSearchRoutes(app, db);
+  registerLookupRoutes(app, db);
+  registerTreeRoutes(app, db);
+  registerUploadRoutes(app, db);
   registerHealthRoutes(app, database.kind, config.serverName, () => datasetSize(database));
 
   registerWebApp(app, config.webDist);

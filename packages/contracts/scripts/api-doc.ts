@@ -1,15 +1,9 @@
 // Writes docs/api.md from the contract: `npx tsx packages/contracts/scripts/api-doc.ts`.
 import fs from 'node:fs';
 import path from 'node:path';
-import { adminEndpoints, authEndpoints, dashboardEndpoints, systemEndpoints } from '../src/api.ts';
+import { API_GROUPS } from '../src/api.ts';
 import type { Endpoint } from '../src/endpoint.ts';
 
-const groups: Array<[string, Record<string, Endpoint>]> = [
-  ['Auth and session', authEndpoints],
-  ['Dashboard', dashboardEndpoints],
-  ['Administration', adminEndpoints],
-  ['System', systemEndpoints],
-];
 
 const access = (e: Endpoint) => (typeof e.access === 'string' ? e.access : e.access.join(', '));
 const lines = [
@@ -23,7 +17,7 @@ const lines = [
   '`email: <username>`, `x-custom-token: <userHashId>`, `x-custom-session: <search session id>`.',
   '',
 ];
-for (const [title, endpoints] of groups) {
+for (const [title, endpoints] of API_GROUPS) {
   lines.push(`## ${title}`, '', '| call | access | what it does |', '|---|---|---|');
   for (const e of Object.values(endpoints)) lines.push(`| \`${e.method} ${e.path}\` | ${access(e)} | ${e.summary} |`);
   lines.push('');

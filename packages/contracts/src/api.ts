@@ -27,6 +27,11 @@ import { AdminSubscriptionsResponseSchema, SuperAdminOverviewSchema, TrackersRes
 import { HealthResponseSchema } from './health.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { DASHBOARD_ROLES } from './roles.ts';
+import type { Endpoint } from './endpoint.ts';
+import { searchEndpoints } from './search-api.ts';
+import { lookupEndpoints } from './lookups.ts';
+import { treeEndpoints } from './trees.ts';
+import { uploadEndpoints } from './uploads.ts';
 
 /**
  * The API of spec §7. Paths: every call lives under `/api`; a spec path that already starts with
@@ -224,3 +229,18 @@ export const systemEndpoints = {
     response: HealthResponseSchema,
   }),
 } as const;
+
+export { searchEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints };
+
+/** Every endpoint group with its title: the access-matrix test, the API doc and OpenAPI read this one list. */
+export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint>]> = [
+  ['Auth and session', authEndpoints],
+  ['Dashboard', dashboardEndpoints],
+  ['Search and counts', searchEndpoints],
+  ['Autocomplete', lookupEndpoints],
+  ['Tree views', treeEndpoints],
+  ['Uploads', uploadEndpoints],
+  ['Administration', adminEndpoints],
+  ['System', systemEndpoints],
+];
+export const ALL_ENDPOINTS: readonly Endpoint[] = API_GROUPS.flatMap(([, group]) => Object.values(group));

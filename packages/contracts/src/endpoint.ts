@@ -25,6 +25,13 @@ export interface Endpoint<
   response: Response;
   /** False for calls that must not count as user activity (session polling). */
   touchesSession?: boolean;
+  /** Largest accepted request body in bytes (default 1 MiB); uploads raise it. */
+  bodyLimit?: number;
+  /**
+   * Set for calls that answer a file (spec "blob response"): its content type. The body is sent
+   * as an attachment and `response` describes the text, not JSON.
+   */
+  responseType?: string;
 }
 
 export function defineEndpoint<

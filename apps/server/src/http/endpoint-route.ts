@@ -49,8 +49,10 @@ export function registerEndpoint<
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
       ...(endpoint.body ? { body: endpoint.body } : {}),
-      response: { 200: endpoint.response, ...errorResponses },
+      // File answers (responseType) are sent as they are, not through the JSON serialiser.
+      response: endpoint.responseType ? errorResponses : { 200: endpoint.response, ...errorResponses },
     },
+    ...(endpoint.bodyLimit ? { bodyLimit: endpoint.bodyLimit } : {}),
     config: { ...routeConfig, access: endpoint.access, touchesSession: endpoint.touchesSession ?? true },
     handler: async (request, reply) =>
       handler({
