@@ -11,6 +11,7 @@ import type { DatabaseHandle, DatabaseKind } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { buildApp } from '../src/app.ts';
 import { seedDemoUsers } from '../src/seed/demo-users.ts';
+import { seedDemoKnowledgeBase } from '../src/modules/knowledge-base/demo/demo-seed.ts';
 
 /**
  * The databases every API test runs on: embedded PGlite always, and the PostgreSQL server too when
@@ -64,11 +65,17 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<TestDatabase
   };
 }
 
+export interface StartOptions {
+  /** Demo knowledge-base chunks to seed first (1 chunk = 1,000 structures, ~11,000 activities, ~2 s). */
+  demoChunks?: number;
+}
+
 /** A real server (real database, real argon2, real tokens) answering through `inject`. */
-export async function startTestApp(kind: DatabaseKind, env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
+export async function startTestApp(kind: DatabaseKind, env: NodeJS.ProcessEnv = {}, options: StartOptions = {}): Promise<TestApp> {
   const testDb = await openTestDatabase(kind);
   const handle = testDb.handle;
   await seedDemoUsers(handle.db);
+  if (options.demoChunks) await seedDemoKnowledgeBase(handle, { size: 'S', maxChunks: options.demoChunks });
   const config = loadConfig({ JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256', SERVER_NAME: 'test', ...env });
   const app = await buildApp({ config, database: handle });
   await app.ready();

@@ -1,3 +1,7 @@
+import type { SearchTables } from '../modules/search/search-tables.ts';
+import type { LookupTables } from '../modules/lookups/lookup-tables.ts';
+import type { TreeTables } from '../modules/trees/tree-tables.ts';
+import type { UploadTables } from '../modules/uploads/upload-tables.ts';
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { KnowledgeBaseTables } from './kb-schema.ts';
 
@@ -103,7 +107,7 @@ export interface SearchSessionsTable {
 }
 
 /** The one Kysely database interface: add a table here when a migration adds it. */
-export interface Database extends KnowledgeBaseTables {
+export interface Database extends KnowledgeBaseTables, SearchTables, LookupTables, TreeTables, UploadTables {
   app_settings: AppSettingsTable;
   users: UsersTable;
   subscriptions: SubscriptionsTable;

@@ -1,0 +1,3 @@
+/** Kysely types of the tables the search module's migration adds; `Database` (db/schema.ts) extends this. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface SearchTables {}
