@@ -138,7 +138,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   registerSessionRoutes(app, db, sessions, tokens);
   registerDashboardRoutes(app, new AccountService(db));
   registerAdminRoutes(app, db, database.kind);
-  registerSearchRoutes(app, db);
+  registerSearchRoutes(app, db, config.searchActivityCap);
   registerLookupRoutes(app, db);
   registerTreeRoutes(app, db);
   registerUploadRoutes(app, db);

@@ -28,6 +28,8 @@ export interface AppConfig {
   trustProxy: boolean;
   /** Per-account and per-address failed-login limits (spec §4: 429). */
   loginLimits: { perAccount: number; perAddress: number; windowMinutes: number };
+  /** Spec §5 activity cap of a search (750,000); an override exists for tests. */
+  searchActivityCap: number;
 }
 
 function bool(value: string | undefined, fallback: boolean): boolean {
@@ -65,6 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webDist: path.resolve(env.WEB_DIST || path.join(repoRoot, 'apps/web/dist')),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: bool(env.TRUST_PROXY, false),
+    searchActivityCap: int(env.SEARCH_ACTIVITY_CAP, 750_000),
     loginLimits: {
       perAccount: int(env.LOGIN_LIMIT_PER_ACCOUNT, 5),
       perAddress: int(env.LOGIN_LIMIT_PER_ADDRESS, 20),

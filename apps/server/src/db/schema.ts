@@ -104,6 +104,17 @@ export interface SearchSessionsTable {
   user_id: number;
   user_session_id: string | null;
   created_at: Timestamp;
+  /** Numeric key of the materialised id sets (migration 0003). */
+  set_id: Generated<number>;
+  kind: Generated<string>;
+  criteria: ColumnType<unknown, string | null | undefined, string | null>;
+  criteria_hash: string | null;
+  /** new → running → ready | failed */
+  status: Generated<string>;
+  counts: ColumnType<unknown, string | null | undefined, string | null>;
+  summary: string | null;
+  error: string | null;
+  last_used_at: Timestamp;
 }
 
 /** The one Kysely database interface: add a table here when a migration adds it. */

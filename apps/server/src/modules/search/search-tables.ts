@@ -1,3 +1,23 @@
-/** Kysely types of the tables the search module's migration adds; `Database` (db/schema.ts) extends this. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface SearchTables {}
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
+
+/** Kysely types of migration 0003_search.sql; `Database` (db/schema.ts) extends this. */
+export interface SearchTables {
+  search_structures: { set_id: number; str_id: number };
+  search_activities: { set_id: number; act_id: number; str_id: number; gvk_id: number | null; assay_id: number | null; ref_id: number | null; target_id: number | null };
+  search_compounds: { set_id: number; gvk_id: number };
+  search_assays: { set_id: number; assay_id: number };
+  search_references: { set_id: number; ref_id: number };
+  search_clinical_compounds: { set_id: number; clinical_compound_id: number };
+  saved_criteria: {
+    criteria_id: Generated<number>;
+    user_id: number;
+    criteria_name: string;
+    criteria: Json<unknown>;
+    applied_filters: ColumnType<unknown, string | undefined, string>;
+    is_active: Generated<boolean>;
+    created_at: Timestamp;
+  };
+}

@@ -66,10 +66,11 @@ export function registerSessionRoutes(app: FastifyInstance, db: Kysely<Database>
 
   registerEndpoint(app, dashboardEndpoints.dropUnloggedTables, async ({ body, auth: caller }) => {
     const auth = requireAuth(caller);
-    const search = await db.selectFrom('search_sessions').select('user_id').where('id', '=', body.sessionid).executeTakeFirst();
+    const search = await db.selectFrom('search_sessions').select(['user_id', 'set_id']).where('id', '=', body.sessionid).executeTakeFirst();
     if (!search) return { dropped: 0 };
     assertSelf(auth, search.user_id);
-    const result = await db.deleteFrom('search_sessions').where('id', '=', body.sessionid).executeTakeFirst();
-    return { dropped: Number(result.numDeletedRows) };
+    // The sets go; the session row stays as a recent search (modules/search).
+    await app.searchService.dropSets(search.set_id, body.sessionid);
+    return { dropped: 1 };
   });
 }

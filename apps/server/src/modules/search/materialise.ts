@@ -1,0 +1,137 @@
+import { sql } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
+import type { SearchCounts, SearchCriteria } from '@kb/contracts/search';
+import { ACTIVITY_CAP, ACTIVITY_CAP_MESSAGE } from '@kb/contracts/search';
+import type { Database } from '../../db/schema.ts';
+import { HttpError } from '../../http/errors.ts';
+import { ERROR_CODES } from '@kb/contracts/errors';
+import { asSql, buildExpression, hasNot, renderExpression } from './expression.ts';
+import type { Expr } from './expression.ts';
+import { compileRow } from './row-compiler.ts';
+import type { CompileContext, CompiledRow } from './row-compiler.ts';
+
+/**
+ * Runs a search into its id sets (the spec's "log tables"): structures, activities, compound
+ * records, assays, references and clinical compounds of one set id. The rules are those of
+ * docs/search-semantics.md; every later view (counts, tabs, charts, exports) reads these sets.
+ */
+
+export const activityCapError = () => new HttpError(400, { message: ACTIVITY_CAP_MESSAGE, code: ERROR_CODES.validation, details: { cap: ACTIVITY_CAP } });
+
+const ACTIVITY_FROM = sql`activities a LEFT JOIN assays ay ON ay.assay_id = a.assay_id`;
+
+interface Levels {
+  /** Predicate on one activity `a`. */
+  activity: RawBuilder<boolean> | boolean;
+  /** Predicate on one structure `s`, every row judged by "has a matching activity or matches directly". */
+  structure: RawBuilder<boolean> | boolean;
+  /** Predicate on `s` with activity rows false: structures the search matches without any activity. */
+  direct: RawBuilder<boolean> | boolean;
+  /** Predicate on one clinical compound `cc`. */
+  clinical: RawBuilder<boolean> | boolean;
+}
+
+function existsSet(row: CompiledRow): RawBuilder<unknown> {
+  const parts: RawBuilder<unknown>[] = [];
+  if (row.activity) parts.push(sql`SELECT a.str_id FROM ${ACTIVITY_FROM} WHERE ${row.activity}`);
+  if (row.direct) parts.push(row.direct);
+  return sql.join(parts, sql` UNION `);
+}
+
+function renderLevels(expr: Expr, rows: readonly CompiledRow[]): Levels {
+  const row = (i: number) => rows[i]!;
+  return {
+    activity: renderExpression(expr, (i) => row(i).activity ?? (row(i).direct ? sql<boolean>`a.str_id IN (${row(i).direct})` : null)),
+    structure: renderExpression(expr, (i) => sql<boolean>`s.str_id IN (${existsSet(row(i))})`),
+    direct: renderExpression(expr, (i) => (row(i).direct ? sql<boolean>`s.str_id IN (${row(i).direct})` : null)),
+    clinical: renderExpression(expr, (i) => row(i).clinical ?? sql<boolean>`cc.str_id IN (${existsSet(row(i))})`),
+  };
+}
+
+export async function compileCriteria(criteria: SearchCriteria, ctx: CompileContext): Promise<{ expr: Expr; rows: CompiledRow[] }> {
+  const rows: CompiledRow[] = [];
+  for (const [index, row] of criteria.rows.entries()) rows.push(await compileRow(row, index, ctx));
+  // The last row's operator is cleared (spec §4): only operators between rows count.
+  const expr = buildExpression(criteria.rows.map((r) => r.operator));
+  return { expr, rows };
+}
+
+async function insertActivities(trx: Kysely<Database>, setId: number, where: RawBuilder<boolean>, cap: number): Promise<void> {
+  const { rows } = await sql<{ n: number }>`WITH ins AS (
+      INSERT INTO search_activities (set_id, act_id, str_id, gvk_id, assay_id, ref_id, target_id)
+      SELECT ${setId}::bigint, a.act_id, a.str_id, a.gvk_id, a.assay_id, a.ref_id, a.target_id FROM ${ACTIVITY_FROM}
+      WHERE ${where} LIMIT ${cap + 1}
+      RETURNING 1)
+    SELECT count(*)::int AS n FROM ins`.execute(trx);
+  if ((rows[0]?.n ?? 0) > cap) throw activityCapError();
+}
+
+async function insertStructures(trx: Kysely<Database>, setId: number, levels: Levels, negated: boolean): Promise<void> {
+  const direct = levels.direct;
+  if (!negated) {
+    // Without NOT, the structures are those of the matching activities plus direct matches.
+    await sql`INSERT INTO search_structures (set_id, str_id)
+      SELECT ${setId}::bigint, str_id FROM search_activities WHERE set_id = ${setId}
+      UNION SELECT ${setId}::bigint, s.str_id FROM structures s WHERE ${asSql(direct)}`.execute(trx);
+    return;
+  }
+  const activity = asSql(levels.activity);
+  await sql`INSERT INTO search_structures (set_id, str_id)
+    SELECT ${setId}::bigint, s.str_id FROM structures s
+    WHERE ${asSql(levels.structure)}
+      AND (s.str_id IN (SELECT a.str_id FROM ${ACTIVITY_FROM} WHERE ${activity}) OR ${asSql(direct)})`.execute(trx);
+}
+
+async function insertDerivedSets(trx: Kysely<Database>, setId: number, levels: Levels, hasActivityRows: boolean): Promise<void> {
+  // Compound records: those of the matching activities; a structure matched without an activity
+  // (or a search with no activity rows) brings all of its records.
+  await sql`INSERT INTO search_compounds (set_id, gvk_id)
+    SELECT ${setId}::bigint, gvk_id FROM search_activities WHERE set_id = ${setId} AND gvk_id IS NOT NULL AND ${hasActivityRows}
+    UNION
+    SELECT ${setId}::bigint, c.gvk_id FROM compounds c JOIN search_structures ss ON ss.set_id = ${setId} AND ss.str_id = c.str_id
+    WHERE NOT ${hasActivityRows}
+       OR NOT EXISTS (SELECT 1 FROM search_activities sa WHERE sa.set_id = ${setId} AND sa.str_id = c.str_id)`.execute(trx);
+  await sql`INSERT INTO search_assays (set_id, assay_id)
+    SELECT DISTINCT ${setId}::bigint, assay_id FROM search_activities WHERE set_id = ${setId} AND assay_id IS NOT NULL`.execute(trx);
+  await sql`INSERT INTO search_references (set_id, ref_id)
+    SELECT ${setId}::bigint, ref_id FROM search_activities WHERE set_id = ${setId} AND ref_id IS NOT NULL
+    UNION SELECT ${setId}::bigint, c.ref_id FROM compounds c JOIN search_compounds sc ON sc.set_id = ${setId} AND sc.gvk_id = c.gvk_id
+    WHERE c.ref_id IS NOT NULL`.execute(trx);
+  await sql`INSERT INTO search_clinical_compounds (set_id, clinical_compound_id)
+    SELECT ${setId}::bigint, cc.clinical_compound_id FROM clinical_compounds cc
+    JOIN search_structures ss ON ss.set_id = ${setId} AND ss.str_id = cc.str_id
+    WHERE ${asSql(levels.clinical)}`.execute(trx);
+}
+
+export async function readCounts(db: Kysely<Database>, setId: number): Promise<SearchCounts> {
+  const { rows } = await sql<SearchCounts>`SELECT
+      (SELECT count(*)::int FROM search_structures WHERE set_id = ${setId}) AS stridscount,
+      (SELECT count(*)::int FROM search_activities WHERE set_id = ${setId}) AS actidscount,
+      (SELECT count(*)::int FROM search_compounds WHERE set_id = ${setId}) AS gvkidscount,
+      (SELECT count(*)::int FROM search_assays WHERE set_id = ${setId}) AS assayidscount,
+      (SELECT count(*)::int FROM search_references WHERE set_id = ${setId}) AS refidscount,
+      (SELECT count(*)::int FROM search_clinical_compounds WHERE set_id = ${setId}) AS clinicalcompoundidscount`.execute(db);
+  return rows[0]!;
+}
+
+export async function clearSets(db: Kysely<Database>, setId: number): Promise<void> {
+  for (const table of ['search_structures', 'search_activities', 'search_compounds', 'search_assays', 'search_references', 'search_clinical_compounds'] as const) {
+    await db.deleteFrom(table).where('set_id', '=', setId).execute();
+  }
+}
+
+/** Fills the six sets of `setId` (inside the caller's transaction) and answers their counts. */
+export async function materialiseSets(trx: Kysely<Database>, setId: number, compiled: { expr: Expr; rows: CompiledRow[] }, cap: number = ACTIVITY_CAP): Promise<SearchCounts> {
+  const levels = renderLevels(compiled.expr, compiled.rows);
+  const negated = hasNot(compiled.expr);
+  const hasActivityRows = compiled.rows.some((r) => r.activity);
+  if (negated) {
+    await insertStructures(trx, setId, levels, true);
+    await insertActivities(trx, setId, sql<boolean>`${asSql(levels.activity)} AND a.str_id IN (SELECT str_id FROM search_structures WHERE set_id = ${setId})`, cap);
+  } else {
+    await insertActivities(trx, setId, asSql(levels.activity), cap);
+    await insertStructures(trx, setId, levels, false);
+  }
+  await insertDerivedSets(trx, setId, levels, hasActivityRows);
+  return readCounts(trx, setId);
+}

@@ -1,0 +1,316 @@
+import { sql } from 'kysely';
+import type { RawBuilder } from 'kysely';
+import type {
+  ActivityTerm,
+  SearchRow,
+  StructureProperties,
+} from '@kb/contracts/search';
+import { PROPERTY_FIELDS } from '@kb/contracts/search';
+import { TREE_KEY_BY_VIEW } from '@kb/contracts/trees';
+import { badRequest } from '../../http/errors.ts';
+import { treeSelectionMatch } from '../trees/tree-match.ts';
+import type { StructureQueryResolver } from './structure-query.ts';
+
+/**
+ * One search row as SQL (docs/search-semantics.md, "What each row matches"). Aliases: `a`
+ * activities, `ay` its assay (LEFT JOIN), `cc` clinical compounds.
+ */
+export interface CompiledRow {
+  /** Activity-level rows: a predicate on one activity. Null for structure-level rows. */
+  activity: RawBuilder<boolean> | null;
+  /** Structures the row matches directly, without an activity (a query selecting str_id). */
+  direct: RawBuilder<unknown> | null;
+  /** Rows about development compounds: a predicate on one clinical compound. */
+  clinical: RawBuilder<boolean> | null;
+}
+
+type Sql = RawBuilder<unknown>;
+const lowerList = (values: readonly string[]) => values.map((v) => v.trim().toLowerCase());
+const nonEmpty = <T>(list: readonly T[] | null | undefined): list is readonly T[] => !!list && list.length > 0;
+
+function rowName(index: number, row: SearchRow): string {
+  return `Row ${index + 1} (${row.selectedOption})`;
+}
+
+/** `col = ANY($1)` with a typed array parameter: one bound value however long the list. */
+const anyBigint = (ids: readonly (number | string)[]) => sql`ANY(${ids.map((id) => Number(id))}::bigint[])`;
+const anyText = (values: readonly string[]) => sql`ANY(${[...values]}::text[])`;
+
+// ------------------------------------------------------------------ structure-level rows
+
+function propertyPredicate(properties: StructureProperties): Sql | null {
+  const parts: Sql[] = [];
+  for (const [column, [minKey, maxKey]] of Object.entries(PROPERTY_FIELDS)) {
+    const min = properties[minKey];
+    const max = properties[maxKey];
+    // Column names come from the contract's fixed list, never from the request.
+    if (min != null) parts.push(sql`s.${sql.ref(column)} >= ${min}`);
+    if (max != null) parts.push(sql`s.${sql.ref(column)} <= ${max}`);
+  }
+  return parts.length ? sql.join(parts, sql` AND `) : null;
+}
+
+async function compileStructureRow(row: Extract<SearchRow, { selectedOption: 'structure' }>, name: string, resolver: StructureQueryResolver): Promise<CompiledRow> {
+  const sets: Sql[] = [];
+  if (row.structure) sets.push(await resolver.resolve(row.structure));
+  if (row.properties) {
+    const predicate = propertyPredicate(row.properties);
+    if (predicate) sets.push(sql`SELECT s.str_id FROM structures s WHERE ${predicate}`);
+  }
+  const lists: Sql[] = [];
+  if (nonEmpty(row.strIds)) lists.push(sql`SELECT s.str_id FROM structures s WHERE s.str_id = ${anyBigint(row.strIds)}`);
+  if (nonEmpty(row.casNumbers)) {
+    const cas = lowerList(row.casNumbers);
+    lists.push(sql`SELECT c.str_id FROM compounds c WHERE lower(c.cas_number) = ${anyText(cas)} AND c.str_id IS NOT NULL
+      UNION SELECT c.str_id FROM compound_synonyms cs JOIN compounds c ON c.gvk_id = cs.gvk_id
+      WHERE lower(cs.synonym) = ${anyText(cas)} AND c.str_id IS NOT NULL`);
+  }
+  if (lists.length) sets.push(sql.join(lists, sql` UNION `));
+  if (!sets.length) throw badRequest(`${name} has no value: enter a structure, a property range, structure ids or CAS numbers.`);
+  // Every part given must hold (a query AND a property range AND the id list).
+  const direct = sets.length === 1 ? sets[0]! : sql.join(sets.map((set) => sql`(${set})`), sql` INTERSECT `);
+  return { activity: null, direct, clinical: null };
+}
+
+function compileCategoryRow(row: Extract<SearchRow, { selectedOption: 'compoundcategories' }>, name: string): CompiledRow {
+  if (!row.categories.length) throw badRequest(`${name} has no value: choose at least one compound category.`);
+  return {
+    activity: null,
+    direct: sql`SELECT c.str_id FROM compounds c WHERE lower(c.compound_category) = ${anyText(lowerList(row.categories))} AND c.str_id IS NOT NULL`,
+    clinical: null,
+  };
+}
+
+// ------------------------------------------------------------------ clinical rows
+
+/** Phases and statuses share one vocabulary in the builder ("Phase II", "Launched", "Withdrawn"). */
+function compileClinicalPhaseRow(row: Extract<SearchRow, { selectedOption: 'clinicalphase' }>, name: string): CompiledRow {
+  if (!row.phases.length) throw badRequest(`${name} has no value: choose a clinical phase or status.`);
+  const names = lowerList(row.phases);
+  const clinical = sql<boolean>`(cc.highest_phase_id IN (SELECT phase_id FROM clinical_phases WHERE lower(name) = ${anyText(names)})
+    OR cc.status_id IN (SELECT status_id FROM clinical_statuses WHERE lower(name) = ${anyText(names)}))`;
+  return { activity: null, direct: sql`SELECT cc.str_id FROM clinical_compounds cc WHERE ${clinical} AND cc.str_id IS NOT NULL`, clinical };
+}
+
+function indicationIds(row: Extract<SearchRow, { selectedOption: 'indication' }>): Sql {
+  const roots: Sql[] = [];
+  if (nonEmpty(row.indicationIds)) roots.push(sql`SELECT indication_id FROM indications WHERE indication_id = ${anyBigint(row.indicationIds)}`);
+  if (nonEmpty(row.indicationNames)) {
+    const names = lowerList(row.indicationNames);
+    roots.push(sql`SELECT indication_id FROM indications WHERE lower(name) = ${anyText(names)} OR lower(mesh_id) = ${anyText(names)}`);
+  }
+  // An indication means itself and everything under it in the tree.
+  return sql`WITH RECURSIVE sel(id) AS (${sql.join(roots, sql` UNION `)}
+    UNION SELECT i.indication_id FROM indications i JOIN sel ON i.parent_id = sel.id) SELECT id FROM sel`;
+}
+
+function compileIndicationRow(row: Extract<SearchRow, { selectedOption: 'indication' }>, name: string): CompiledRow {
+  if (!nonEmpty(row.indicationIds) && !nonEmpty(row.indicationNames)) throw badRequest(`${name} has no value: choose an indication.`);
+  const clinical = sql<boolean>`cc.clinical_compound_id IN (SELECT cci.clinical_compound_id FROM clinical_compound_indications cci
+    WHERE cci.indication_id IN (${indicationIds(row)}))`;
+  return { activity: null, direct: sql`SELECT cc.str_id FROM clinical_compounds cc WHERE ${clinical} AND cc.str_id IS NOT NULL`, clinical };
+}
+
+// ------------------------------------------------------------------ activity-level rows
+
+function targetIdsForTerm(term: Extract<SearchRow, { selectedOption: 'target' }>['targets'][number]): Sql {
+  if (nonEmpty(term.ids)) return sql`SELECT target_id FROM targets WHERE target_id = ${anyBigint(term.ids)}`;
+  const label = term.label.trim().toLowerCase();
+  const parts: Sql[] = [];
+  for (const category of term.targetCategories.length ? term.targetCategories : ['name']) {
+    if (category === 'name')
+      parts.push(sql`SELECT target_id FROM targets WHERE lower(name) = ${label} UNION SELECT target_id FROM target_synonyms WHERE lower(synonym) = ${label}`);
+    if (category === 'uniprot') parts.push(sql`SELECT target_id FROM targets WHERE lower(uniprot_id) = ${label}`);
+    if (category === 'gene') parts.push(sql`SELECT target_id FROM targets WHERE lower(gene_symbol) = ${label}`);
+    if (category === 'entrez' && /^\d+$/.test(label)) parts.push(sql`SELECT target_id FROM targets WHERE entrez_gene_id = ${Number(label)}`);
+    if (category === 'pdb') parts.push(sql`SELECT target_id FROM targets WHERE ${label.toUpperCase()} = ANY(pdb_ids)`);
+  }
+  return parts.length ? sql.join(parts, sql` UNION `) : sql`SELECT NULL::bigint AS target_id WHERE FALSE`;
+}
+
+function compileTargetRow(row: Extract<SearchRow, { selectedOption: 'target' }>, name: string): CompiledRow {
+  if (!row.targets.length) throw badRequest(`${name} has no value: choose at least one target.`);
+  // Terms are alternatives (the `|` operator of spec §3).
+  const ids = sql.join(row.targets.map((term) => targetIdsForTerm(term)), sql` UNION `);
+  const drugs = sql`SELECT cct.clinical_compound_id FROM clinical_compound_targets cct WHERE cct.target_id IN (${ids})`;
+  return {
+    activity: sql<boolean>`a.target_id IN (${ids})`,
+    // Development compounds acting on the target count even without a measured activity.
+    direct: sql`SELECT cc.str_id FROM clinical_compounds cc WHERE cc.clinical_compound_id IN (${drugs}) AND cc.str_id IS NOT NULL`,
+    clinical: null,
+  };
+}
+
+/** Comparison of one activity with a term's prefix and value(s); censored values ('>10') never satisfy '<' and vice versa. */
+function activityValuePredicate(term: ActivityTerm, factor: number | null): Sql | null {
+  if (term.prefix == null) return null;
+  const column = factor == null ? sql`a.activity_value` : sql`a.micro_molarvalue`;
+  const scale = (v: number) => (factor == null ? v : v * factor);
+  const min = term.minValue ?? 0;
+  switch (term.prefix) {
+    case '<':
+      return sql`${column} < ${scale(min)} AND coalesce(a.std_act_prefix, '=') NOT IN ('>', '>=')`;
+    case '<=':
+      return sql`${column} <= ${scale(min)} AND coalesce(a.std_act_prefix, '=') NOT IN ('>', '>=')`;
+    case '>':
+      return sql`${column} > ${scale(min)} AND coalesce(a.std_act_prefix, '=') NOT IN ('<', '<=')`;
+    case '>=':
+      return sql`${column} >= ${scale(min)} AND coalesce(a.std_act_prefix, '=') NOT IN ('<', '<=')`;
+    case '=':
+      return sql`${column} = ${scale(min)} AND coalesce(a.std_act_prefix, '=') = '='`;
+    case 'R':
+      return sql`${column} BETWEEN ${scale(min)} AND ${scale(term.maxValue ?? min)} AND coalesce(a.std_act_prefix, '=') = '='`;
+  }
+}
+
+function compileActivityTerm(term: ActivityTerm, factor: number | null): Sql {
+  const parts: Sql[] = [sql`lower(a.std_activity_type) = ${term.activityType.trim().toLowerCase()}`];
+  // A concentration unit compares on the µM-normalised value, so "IC50 < 10 nM" also finds 0.005 µM;
+  // any other unit compares the value as reported in that unit.
+  if (term.activityUom && factor == null) parts.push(sql`a.standard_uom = ${term.activityUom}`);
+  if (term.activityUom && factor != null) parts.push(sql`a.micro_molarvalue IS NOT NULL`);
+  const value = activityValuePredicate(term, term.activityUom ? factor : null);
+  if (value) parts.push(value);
+  return sql`(${sql.join(parts, sql` AND `)})`;
+}
+
+function compileActivityRow(row: Extract<SearchRow, { selectedOption: 'activitytypes' }>, unitFactors: ReadonlyMap<string, number>): CompiledRow {
+  const terms = row.activities.map((term) => compileActivityTerm(term, term.activityUom ? (unitFactors.get(term.activityUom) ?? null) : null));
+  return { activity: sql<boolean>`(${sql.join(terms, sql` OR `)})`, direct: null, clinical: null };
+}
+
+function bibliographyRefs(row: Extract<SearchRow, { selectedOption: 'bibliography' }>): Sql | null {
+  const identity: Sql[] = [];
+  if (nonEmpty(row.refIds)) identity.push(sql`SELECT ref_id FROM documents WHERE ref_id = ${anyBigint(row.refIds)}`);
+  if (nonEmpty(row.pubmedIds)) identity.push(sql`SELECT ref_id FROM documents WHERE pubmed_id = ${anyBigint(row.pubmedIds)}`);
+  if (nonEmpty(row.dois)) identity.push(sql`SELECT ref_id FROM documents WHERE lower(doi) = ${anyText(lowerList(row.dois))}`);
+  if (nonEmpty(row.authors)) identity.push(sql`SELECT ref_id FROM document_authors WHERE lower(name) = ${anyText(lowerList(row.authors))}`);
+  for (const patent of row.patents ?? []) {
+    const parts: Sql[] = [sql`ref_type = 'patent'`];
+    const number = patent.patentNo?.replace(/\s+/g, '').toUpperCase();
+    // "US7148228" and country "US" + "7148228" name the same patent.
+    if (number) parts.push(sql`(upper(replace(patent_no, ' ', '')) = ${number} OR upper(coalesce(country_code, '') || replace(patent_no, ' ', '')) = ${number})`);
+    if (patent.countryCode) parts.push(sql`upper(country_code) = ${patent.countryCode.toUpperCase()}`);
+    if (patent.year != null) parts.push(sql`year = ${patent.year}`);
+    if (parts.length > 1) identity.push(sql`SELECT ref_id FROM documents WHERE ${sql.join(parts, sql` AND `)}`);
+  }
+  for (const journal of row.journals ?? []) {
+    const parts: Sql[] = [];
+    if (journal.journalName) parts.push(sql`lower(journal_patent_name) = ${journal.journalName.toLowerCase()}`);
+    if (journal.year != null) parts.push(sql`year = ${journal.year}`);
+    if (journal.volume) parts.push(sql`volume = ${journal.volume}`);
+    if (journal.issue) parts.push(sql`issue = ${journal.issue}`);
+    if (journal.pageNo) parts.push(sql`start_page = ${journal.pageNo}`);
+    if (parts.length) identity.push(sql`SELECT ref_id FROM documents WHERE ref_type <> 'patent' AND ${sql.join(parts, sql` AND `)}`);
+  }
+  const filters: Sql[] = [];
+  if (row.yearRange?.fromYear != null) filters.push(sql`d.year >= ${row.yearRange.fromYear}`);
+  if (row.yearRange?.toYear != null) filters.push(sql`d.year <= ${row.yearRange.toYear}`);
+  if (nonEmpty(row.companies))
+    filters.push(sql`d.ref_id IN (SELECT dc.ref_id FROM document_companies dc JOIN companies co ON co.company_id = dc.company_id
+      WHERE lower(co.name) = ${anyText(lowerList(row.companies))})`);
+  if (nonEmpty(row.sources)) {
+    const kinds = row.sources.map((s) => (s === 'J' ? 'journal' : s === 'P' ? 'patent' : 'other'));
+    filters.push(sql`(CASE WHEN d.ref_type IN ('journal', 'patent') THEN d.ref_type ELSE 'other' END) = ${anyText(kinds)}`);
+  }
+  if (!identity.length && !filters.length) return null;
+  const from = identity.length ? sql`d.ref_id IN (${sql.join(identity, sql` UNION `)})` : sql`TRUE`;
+  return sql`SELECT d.ref_id FROM documents d WHERE ${from}${filters.length ? sql` AND ${sql.join(filters, sql` AND `)}` : sql``}`;
+}
+
+function compileBibliographyRow(row: Extract<SearchRow, { selectedOption: 'bibliography' }>, name: string): CompiledRow {
+  const refs = bibliographyRefs(row);
+  if (!refs) throw badRequest(`${name} has no value: enter a document, PubMed id, DOI, patent, journal, author, year range, company or source.`);
+  return {
+    activity: sql<boolean>`a.ref_id IN (${refs})`,
+    // Compounds a document reports count even when it reports no activity for them.
+    direct: sql`SELECT c.str_id FROM compounds c WHERE c.ref_id IN (${refs}) AND c.str_id IS NOT NULL`,
+    clinical: null,
+  };
+}
+
+function compileCompanyRow(row: Extract<SearchRow, { selectedOption: 'company' }>, name: string): CompiledRow {
+  const ids: Sql[] = [];
+  if (nonEmpty(row.companyIds)) ids.push(sql`SELECT company_id FROM companies WHERE company_id = ${anyBigint(row.companyIds)}`);
+  if (nonEmpty(row.companyNames)) ids.push(sql`SELECT company_id FROM companies WHERE lower(name) = ${anyText(lowerList(row.companyNames))}`);
+  if (!ids.length) throw badRequest(`${name} has no value: choose a company.`);
+  const companies = sql.join(ids, sql` UNION `);
+  const clinical = sql<boolean>`cc.clinical_compound_id IN (SELECT ccc.clinical_compound_id FROM clinical_compound_companies ccc WHERE ccc.company_id IN (${companies}))`;
+  return {
+    activity: sql<boolean>`a.ref_id IN (SELECT dc.ref_id FROM document_companies dc WHERE dc.company_id IN (${companies}))`,
+    direct: sql`SELECT cc.str_id FROM clinical_compounds cc WHERE ${clinical} AND cc.str_id IS NOT NULL`,
+    clinical: null,
+  };
+}
+
+function compileSourceRow(row: Extract<SearchRow, { selectedOption: 'source' }>, name: string): CompiledRow {
+  const roots: Sql[] = [];
+  if (nonEmpty(row.taxonomyIds)) roots.push(sql`SELECT taxonomy_id FROM taxonomy WHERE taxonomy_id = ${anyBigint(row.taxonomyIds)}`);
+  for (const strain of row.strains ?? []) {
+    const parts: Sql[] = [];
+    if (strain.genus) parts.push(sql`lower(genus) = ${strain.genus.toLowerCase()}`);
+    if (strain.species) parts.push(sql`lower(species) = ${strain.species.toLowerCase()}`);
+    if (strain.strainType) parts.push(sql`lower(strain) = ${strain.strainType.toLowerCase()}`);
+    if (parts.length) roots.push(sql`SELECT taxonomy_id FROM taxonomy WHERE ${sql.join(parts, sql` AND `)}`);
+  }
+  if (!roots.length) throw badRequest(`${name} has no value: choose a source or enter a genus, species or strain.`);
+  const taxa = sql`WITH RECURSIVE sel(id) AS (${sql.join(roots, sql` UNION `)}
+    UNION SELECT t.taxonomy_id FROM taxonomy t JOIN sel ON t.parent_id = sel.id) SELECT id FROM sel`;
+  return { activity: sql<boolean>`ay.taxonomy_id IN (${taxa})`, direct: null, clinical: null };
+}
+
+function compileAssayRow(row: Extract<SearchRow, { selectedOption: 'assay' }>, name: string): CompiledRow {
+  const parts: Sql[] = [];
+  if (nonEmpty(row.assayTypes)) parts.push(sql`ay.assay_type = ${anyText(row.assayTypes)}`);
+  if (nonEmpty(row.methodNames)) parts.push(sql`lower(ay.assay_method_name) = ${anyText(lowerList(row.methodNames))}`);
+  if (nonEmpty(row.assayIds)) parts.push(sql`a.assay_id = ${anyBigint(row.assayIds)}`);
+  if (!parts.length) throw badRequest(`${name} has no value: choose an assay type, method or assay.`);
+  return { activity: sql<boolean>`(${sql.join(parts, sql` AND `)})`, direct: null, clinical: null };
+}
+
+function compileTreeRow(row: Extract<SearchRow, { selectedOption: 'treeview' }>): CompiledRow {
+  const match = treeSelectionMatch(TREE_KEY_BY_VIEW[row.tree], row.nodeIds.map(String));
+  return { activity: match.activity ?? null, direct: (match.structures as Sql | undefined) ?? null, clinical: match.clinical ?? null };
+}
+
+export interface CompileContext {
+  structures: StructureQueryResolver;
+  /** µM factor per concentration unit (units.to_micromolar). */
+  unitFactors: ReadonlyMap<string, number>;
+}
+
+export async function compileRow(row: SearchRow, index: number, ctx: CompileContext): Promise<CompiledRow> {
+  const name = rowName(index, row);
+  switch (row.selectedOption) {
+    case 'structure':
+      return compileStructureRow(row, name, ctx.structures);
+    case 'compoundcategories':
+      return compileCategoryRow(row, name);
+    case 'clinicalphase':
+      return compileClinicalPhaseRow(row, name);
+    case 'indication':
+      return compileIndicationRow(row, name);
+    case 'target':
+      return compileTargetRow(row, name);
+    case 'activitytypes':
+      return compileActivityRow(row, ctx.unitFactors);
+    case 'bibliography':
+      return compileBibliographyRow(row, name);
+    case 'company':
+      return compileCompanyRow(row, name);
+    case 'source':
+      return compileSourceRow(row, name);
+    case 'assay':
+      return compileAssayRow(row, name);
+    case 'degrader': {
+      const parts: Sql[] = [sql`a.degrader = ${anyText(row.degraderTypes)}`];
+      if (nonEmpty(row.ligases)) parts.push(sql`lower(a.ligase_name) = ${anyText(lowerList(row.ligases))}`);
+      return { activity: sql<boolean>`(${sql.join(parts, sql` AND `)})`, direct: null, clinical: null };
+    }
+    case 'activitymechanism':
+      if (!row.mechanisms.length) throw badRequest(`${name} has no value: choose a mechanism.`);
+      return { activity: sql<boolean>`lower(a.activity_mechanism) = ${anyText(lowerList(row.mechanisms))}`, direct: null, clinical: null };
+    case 'treeview':
+      return compileTreeRow(row);
+  }
+}

@@ -1,0 +1,178 @@
+import crypto from 'node:crypto';
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { DefaultCounts, SearchCounts, SearchCriteria } from '@kb/contracts/search';
+import { ACTIVITY_CAP } from '@kb/contracts/search';
+import type { Database } from '../../db/schema.ts';
+import { forbidden } from '../../http/errors.ts';
+import type { AuthContext } from '../../http/auth-hook.ts';
+import { clearSets, compileCriteria, materialiseSets, readCounts } from './materialise.ts';
+import type { CompileContext } from './row-compiler.ts';
+import { SqlStructureQueryResolver } from './structure-query.ts';
+
+/** Search sessions unused for this long are dropped with their sets. */
+const SESSION_TTL_HOURS = 24;
+const DEFAULT_COUNTS_TTL_MS = 5 * 60_000;
+
+export type SessionKind = 'search' | 'selection';
+
+class RollbackWith extends Error {
+  constructor(readonly counts: SearchCounts) {
+    super('rollback');
+  }
+}
+
+/** Stable hash of criteria: the same search in the same session is not run twice. */
+function criteriaHash(criteria: SearchCriteria): string {
+  return crypto.createHash('sha256').update(JSON.stringify(criteria)).digest('hex');
+}
+
+/**
+ * Search sessions: owned by one user, identified by a client-made UUID, holding the id sets of
+ * one search. The spec's three log calls and the count call arrive together for one session, so
+ * one run is shared by all of them (in this process; other processes see status `running` in the
+ * database and wait for `ready`).
+ */
+export class SearchService {
+  private readonly runs = new Map<string, Promise<SearchCounts>>();
+  private readonly structures = new SqlStructureQueryResolver();
+  private defaultCountsCache: { at: number; value: DefaultCounts } | null = null;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Spec §5 cap (750,000); lowered only by tests that need to reach it on small data. */
+    private readonly activityCap: number = ACTIVITY_CAP,
+  ) {}
+
+  private async context(): Promise<CompileContext> {
+    const units = await this.db.selectFrom('units').select(['unit', 'to_micromolar']).where('to_micromolar', 'is not', null).execute();
+    return { structures: this.structures, unitFactors: new Map(units.map((u) => [u.unit, Number(u.to_micromolar)])) };
+  }
+
+  /** Counts without keeping a session (`api/guidedsearch/count`): the sets are built and rolled back. */
+  async countOnly(criteria: SearchCriteria): Promise<SearchCounts> {
+    const compiled = await compileCriteria(criteria, await this.context());
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        const setId = -crypto.randomInt(1, 2 ** 47);
+        throw new RollbackWith(await materialiseSets(trx, setId, compiled, this.activityCap));
+      });
+    } catch (error) {
+      if (error instanceof RollbackWith) return error.counts;
+      throw error;
+    }
+    throw new Error('unreachable');
+  }
+
+  /** Runs (or reuses) the search of one session and answers its six counts. */
+  async run(auth: AuthContext, sessionId: string, criteria: SearchCriteria, kind: SessionKind = 'search'): Promise<SearchCounts> {
+    const hash = criteriaHash(criteria);
+    const key = `${sessionId}:${hash}`;
+    const existing = this.runs.get(key);
+    if (existing) return existing;
+    const run = this.runOnce(auth, sessionId, criteria, hash, kind).finally(() => this.runs.delete(key));
+    this.runs.set(key, run);
+    return run;
+  }
+
+  private async runOnce(auth: AuthContext, sessionId: string, criteria: SearchCriteria, hash: string, kind: SessionKind): Promise<SearchCounts> {
+    const session = await this.claim(auth, sessionId, kind);
+    if (session.criteria_hash === hash && session.status === 'ready') {
+      await this.db.updateTable('search_sessions').set({ last_used_at: new Date() }).where('id', '=', sessionId).execute();
+      return readCounts(this.db, session.set_id);
+    }
+    const compiled = await compileCriteria(criteria, await this.context());
+    await this.db.updateTable('search_sessions').set({ status: 'running', criteria: JSON.stringify(criteria), criteria_hash: hash, error: null }).where('id', '=', sessionId).execute();
+    try {
+      const counts = await this.db.transaction().execute(async (trx) => {
+        await clearSets(trx, session.set_id);
+        return materialiseSets(trx, session.set_id, compiled, this.activityCap);
+      });
+      await this.db
+        .updateTable('search_sessions')
+        .set({ status: 'ready', counts: JSON.stringify(counts), last_used_at: new Date() })
+        .where('id', '=', sessionId)
+        .execute();
+      void this.purgeExpired();
+      return counts;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      await this.db.updateTable('search_sessions').set({ status: 'failed', error: message.slice(0, 1000) }).where('id', '=', sessionId).execute();
+      throw error;
+    }
+  }
+
+  /** The session row for this user, created on first use; another user's session id is refused. */
+  async claim(auth: AuthContext, sessionId: string, kind: SessionKind = 'search') {
+    await this.db
+      .insertInto('search_sessions')
+      .values({ id: sessionId, user_id: auth.userId, user_session_id: auth.sessionId, kind })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+    const session = await this.db.selectFrom('search_sessions').selectAll().where('id', '=', sessionId).executeTakeFirstOrThrow();
+    if (session.user_id !== auth.userId) throw forbidden('This search session belongs to another user.');
+    return session;
+  }
+
+  /** The session if it is this user's and has been run; null when it does not exist. */
+  async owned(auth: AuthContext, sessionId: string) {
+    const session = await this.db.selectFrom('search_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+    if (!session) return null;
+    if (session.user_id !== auth.userId) throw forbidden('This search session belongs to another user.');
+    return session;
+  }
+
+  async tableRows(setId: number, table: 'structures' | 'activities' | 'assays'): Promise<number> {
+    const name = table === 'structures' ? 'search_structures' : table === 'activities' ? 'search_activities' : 'search_assays';
+    const row = await this.db.selectFrom(name).select((eb) => eb.fn.countAll<number>().as('n')).where('set_id', '=', setId).executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** Counts of the whole knowledge base; cached briefly (a full count of 20 M activities is not free). */
+  async defaultCounts(): Promise<DefaultCounts> {
+    if (this.defaultCountsCache && Date.now() - this.defaultCountsCache.at < DEFAULT_COUNTS_TTL_MS) return this.defaultCountsCache.value;
+    const { rows } = await sql<DefaultCounts>`SELECT
+        (SELECT count(*)::int FROM documents) AS "refIdsCount",
+        (SELECT count(*)::int FROM structures) AS "strIdsCount",
+        (SELECT count(*)::int FROM compounds) AS "gvkIdsCount",
+        (SELECT count(*)::int FROM activities) AS "actIdsCount",
+        (SELECT count(*)::int FROM assays) AS "assayIdsCount",
+        (SELECT count(*)::int FROM clinical_compounds) AS "clinicalCompoundIdsCount",
+        (SELECT count(*)::int FROM clinical_compounds cc JOIN clinical_phases p ON p.phase_id = cc.highest_phase_id
+          WHERE p.name = 'Launched') AS "drugIdsCount"`.execute(this.db);
+    const value = rows[0]!;
+    this.defaultCountsCache = { at: Date.now(), value };
+    return value;
+  }
+
+  /** Forget cached knowledge-base counts (after a load). */
+  invalidateDefaultCounts(): void {
+    this.defaultCountsCache = null;
+  }
+
+  /**
+   * Drops a session's sets (spec `dropunloggedtables`). The session row stays, with its criteria,
+   * summary and counts, as a recent search the user can run again.
+   */
+  async dropSets(setId: number, sessionId: string, status: 'dropped' | 'expired' = 'dropped'): Promise<void> {
+    await clearSets(this.db, setId);
+    await this.db.updateTable('search_sessions').set({ status }).where('id', '=', sessionId).execute();
+  }
+
+  /** Drops the sets of sessions nobody used for a day (derived data: re-running rebuilds them). */
+  async purgeExpired(): Promise<number> {
+    const old = await this.db
+      .selectFrom('search_sessions')
+      .select(['id', 'set_id'])
+      .where('status', 'in', ['ready', 'failed', 'running'])
+      .where('last_used_at', '<', sql<Date>`now() - make_interval(hours => ${SESSION_TTL_HOURS})`)
+      .limit(100)
+      .execute();
+    for (const session of old) await this.dropSets(session.set_id, session.id, 'expired');
+    return old.length;
+  }
+
+  async close(): Promise<void> {
+    await this.structures.close();
+  }
+}
