@@ -16,5 +16,5 @@ describe('migrations', () => {
     } finally {
       await handle.close();
     }
-  });
+  }, 120_000);
 });

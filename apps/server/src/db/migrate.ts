@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Migrator } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import type { DatabaseHandle } from './database.ts';
 import type { Migration, MigrationProvider } from 'kysely';
 
@@ -34,7 +34,14 @@ class SqlFileMigrationProvider implements MigrationProvider {
 
 /** Brings the schema up to date; throws with the failing migration's name. */
 export async function migrateToLatest(handle: DatabaseHandle, dir: string = MIGRATIONS_DIR): Promise<string[]> {
-  const migrator = new Migrator({ db: handle.db, provider: new SqlFileMigrationProvider(dir, handle.execScript) });
+  // The bookkeeping tables live in the schema being migrated: Kysely otherwise looks for them in
+  // every schema of the database and, with parallel test schemas, finds another one's.
+  const { rows } = await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(handle.db);
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: new SqlFileMigrationProvider(dir, handle.execScript),
+    migrationTableSchema: rows[0]?.schema ?? 'public',
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {
