@@ -1,0 +1,144 @@
+// `npm run bench -- search [--database-url postgres://...] [--rounds 3]`: p50 / p95 of guided-search
+// counts (22 mixed searches, each run as `api/guidedsearch/count` does: sets built and rolled back)
+// and of autocomplete look-ups, on the given database (default: in-memory PGlite seeded with demo S).
+// Reference measured in the same run: a full count of the activities table, so the ratio
+// "search p50 / full scan" survives a noisy machine.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import type { SearchCriteria, SearchRowInput } from '@kb/contracts/search';
+import { SearchCriteriaSchema } from '@kb/contracts/search';
+import { openDatabase } from '../apps/server/src/db/database.ts';
+import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
+import { seedDemoKnowledgeBase } from '../apps/server/src/modules/knowledge-base/demo/demo-seed.ts';
+import { SearchService } from '../apps/server/src/modules/search/search-service.ts';
+import { runLookup } from '../apps/server/src/modules/lookups/lookup-service.ts';
+import type { TermLookupName } from '../apps/server/src/modules/lookups/lookup-service.ts';
+
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== '--'),
+  options: { 'database-url': { type: 'string' }, rounds: { type: 'string', default: '3' } },
+});
+const rounds = Number.parseInt(values.rounds ?? '3', 10);
+
+const handle = await openDatabase({ url: values['database-url'] });
+await migrateToLatest(handle);
+const db = handle.db;
+const { rows: sizeRows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM structures`.execute(db);
+if (!sizeRows[0]?.n) {
+  console.error('empty knowledge base: seeding demo S first');
+  await seedDemoKnowledgeBase(handle, { size: 'S' });
+}
+
+const pick = async <T,>(query: ReturnType<typeof sql<T>>) => (await query.execute(db)).rows;
+const targets = await pick(sql<{ target_id: number; gene_symbol: string }>`SELECT target_id, gene_symbol FROM targets WHERE gene_symbol IS NOT NULL ORDER BY target_id LIMIT 6`);
+const company = (await pick(sql<{ company_id: number }>`SELECT company_id FROM document_companies GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`))[0]!;
+const pubmed = await pick(sql<{ pubmed_id: number }>`SELECT pubmed_id FROM documents WHERE pubmed_id IS NOT NULL ORDER BY ref_id LIMIT 20`);
+const strIds = await pick(sql<{ str_id: number }>`SELECT str_id FROM structures ORDER BY str_id LIMIT 500`);
+const named = (await pick(sql<{ inchikey: string }>`SELECT inchikey FROM structures WHERE inchikey IS NOT NULL ORDER BY str_id LIMIT 1`))[0]!;
+const taxon = (await pick(sql<{ taxonomy_id: number }>`SELECT taxonomy_id FROM taxonomy WHERE rank = 'strain' ORDER BY 1 LIMIT 1`))[0]!;
+const indication = (await pick(sql<{ indication_id: number }>`SELECT indication_id FROM indications WHERE parent_id IS NULL ORDER BY 1 LIMIT 1`))[0]!;
+
+const t = (i: number) => ({ label: targets[i]!.gene_symbol, ids: [targets[i]!.target_id] });
+const SEARCHES: Array<[string, SearchRowInput[]]> = [
+  ['target', [{ selectedOption: 'target', targets: [t(0)] }]],
+  ['target gene label', [{ selectedOption: 'target', targets: [{ label: targets[1]!.gene_symbol, targetCategories: ['gene'] }] }]],
+  ['target AND IC50 < 100 nM', [{ selectedOption: 'target', targets: [t(0)] }, { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'nM', prefix: '<', minValue: 100 }] }]],
+  ['two targets OR', [{ selectedOption: 'target', targets: [t(1)], operator: 'OR' }, { selectedOption: 'target', targets: [t(2)] }]],
+  ['target NOT mechanism', [{ selectedOption: 'target', targets: [t(3)], operator: 'NOT' }, { selectedOption: 'activitymechanism', mechanisms: ['INHIBITOR'] }]],
+  ['Ki range 1-10 nM', [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki', activityUom: 'nM', prefix: 'R', minValue: 1, maxValue: 10 }] }]],
+  ['DC50 (degraders)', [{ selectedOption: 'activitytypes', activities: [{ activityType: 'DC50' }] }]],
+  ['bivalent CRBN degraders', [{ selectedOption: 'degrader', degraderTypes: ['bivalent'], ligases: ['CRBN'] }]],
+  ['assay toxicity + method', [{ selectedOption: 'assay', assayTypes: ['toxicity'], methodNames: ['Automated patch clamp'] }]],
+  ['PubMed list', [{ selectedOption: 'bibliography', pubmedIds: pubmed.map((p) => Number(p.pubmed_id)) }]],
+  ['patents 2018-2020 AND Ki', [{ selectedOption: 'bibliography', sources: ['P'], yearRange: { fromYear: 2018, toYear: 2020 } }, { selectedOption: 'activitytypes', activities: [{ activityType: 'Ki', activityUom: 'nM', prefix: '<=', minValue: 10 }] }]],
+  ['company AND target', [{ selectedOption: 'company', companyIds: [company.company_id] }, { selectedOption: 'target', targets: [t(0), t(1)] }]],
+  ['structure ids (500)', [{ selectedOption: 'structure', strIds: strIds.map((s) => s.str_id) }]],
+  ['InChIKey', [{ selectedOption: 'structure', structure: { inputType: 'inchikey', value: named.inchikey, category: 'exact' } }]],
+  ['Rule of 3 AND target', [{ selectedOption: 'structure', properties: { molmin: 0, molmax: 300, hbdmin: 0, hbdmax: 3, hbamin: 0, hbamax: 3, logpmin: 0, logpmax: 3 } }, { selectedOption: 'target', targets: [t(4)] }]],
+  ['MW 350-400 AND logP < 3 AND IC50', [{ selectedOption: 'structure', properties: { molmin: 350, molmax: 400, logpmax: 3 } }, { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'uM', prefix: '<', minValue: 1 }] }]],
+  ['clinical Launched', [{ selectedOption: 'clinicalphase', phases: ['Launched'] }]],
+  ['indication subtree NOT Launched', [{ selectedOption: 'indication', indicationIds: [indication.indication_id], operator: 'NOT' }, { selectedOption: 'clinicalphase', phases: ['Launched'] }]],
+  ['source strain AND CC50', [{ selectedOption: 'source', taxonomyIds: [taxon.taxonomy_id] }, { selectedOption: 'activitytypes', activities: [{ activityType: 'CC50' }] }]],
+  ['category OR phase II', [{ selectedOption: 'compoundcategories', categories: ['monovalent degrader'], operator: 'OR' }, { selectedOption: 'clinicalphase', phases: ['Phase II'] }]],
+  ['(target AND binding) OR bivalent', [{ selectedOption: 'target', targets: [t(5)] }, { selectedOption: 'assay', assayTypes: ['binding'], operator: 'OR' }, { selectedOption: 'degrader', degraderTypes: ['bivalent'] }]],
+  ['agonists in functional assays', [{ selectedOption: 'activitymechanism', mechanisms: ['AGONIST'] }, { selectedOption: 'assay', assayTypes: ['functional'] }]],
+];
+
+const LOOKUPS: Array<[TermLookupName, string]> = [
+  ['target', 'kin'], ['target', targets[0]!.gene_symbol.slice(0, 3)], ['targetByUniprotId', 'P0'], ['targetByName', 'recep'],
+  ['structure', 'DEMO'], ['bibliography', 'inhib'], ['activityType', 'IC'], ['indication', 'neo'], ['source', 'hom'],
+  ['strainGenus', 'Ho'], ['clinicalPhase', 'pha'], ['moleculeCategory', 'deg'], ['activityMechanism', 'ag'],
+  ['journalCustomSearch', 'J'], ['patentCustomSearch', 'US'], ['doiCustomSearch', '10.5555'], ['companyByName', 'DEMO'],
+];
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+const summary = (ms: number[]) => {
+  const s = [...ms].sort((a, b) => a - b);
+  return { n: s.length, p50: Number(quantile(s, 0.5).toFixed(1)), p95: Number(quantile(s, 0.95).toFixed(1)), max: Number((s.at(-1) ?? 0).toFixed(1)) };
+};
+async function time<T>(fn: () => Promise<T>): Promise<[number, T | Error]> {
+  const started = performance.now();
+  try {
+    const value = await fn();
+    return [performance.now() - started, value];
+  } catch (error) {
+    return [performance.now() - started, error as Error];
+  }
+}
+
+const service = new SearchService(db);
+// Reference: one full count of the activities table.
+const [fullScanMs] = await time(() => sql`SELECT count(*) FROM activities`.execute(db));
+
+// Warm-up: build the look-up table and tree counts if needed, prime caches.
+await runLookup(db, 'target', { term: 'a', limit: 20 });
+const perSearch: Record<string, { ms: number[]; counts: unknown }> = {};
+const countMs: number[] = [];
+for (let round = 0; round < rounds; round++) {
+  for (const [name, rows] of SEARCHES) {
+    const criteria: SearchCriteria = SearchCriteriaSchema.parse({ rows });
+    const [ms, result] = await time(() => service.countOnly(criteria));
+    countMs.push(ms);
+    perSearch[name] ??= { ms: [], counts: null };
+    perSearch[name].ms.push(Number(ms.toFixed(1)));
+    perSearch[name].counts = result instanceof Error ? `error: ${result.message}` : result;
+  }
+}
+const lookupMs: number[] = [];
+for (let round = 0; round < rounds; round++) {
+  for (const [name, term] of LOOKUPS) {
+    const [ms] = await time(() => runLookup(db, name, { term, limit: 20 }));
+    lookupMs.push(ms);
+  }
+}
+await service.close();
+const { rows: size } = await sql<{ structures: number; activities: number }>`SELECT (SELECT count(*)::int FROM structures) AS structures,
+  (SELECT count(*)::int FROM activities) AS activities`.execute(db);
+await handle.close();
+
+const counts = summary(countMs);
+const lookups = summary(lookupMs);
+const result = {
+  bench: 'search',
+  database: handle.kind,
+  size: size[0],
+  cpus: os.availableParallelism(),
+  loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))),
+  rounds,
+  reference: { fullActivityCountMs: Number(fullScanMs.toFixed(1)) },
+  counts: { ...counts, searches: SEARCHES.length, p50OverFullScan: Number((counts.p50 / fullScanMs).toFixed(3)) },
+  autocomplete: { ...lookups, lookups: LOOKUPS.length },
+  perSearch,
+};
+const dir = path.resolve(import.meta.dirname, 'results');
+fs.mkdirSync(dir, { recursive: true });
+const file = path.join(dir, `search-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+fs.writeFileSync(file, JSON.stringify(result, null, 2));
+console.log(
+  `search on ${handle.kind} (${size[0]?.structures.toLocaleString('en-US')} structures, ${size[0]?.activities.toLocaleString('en-US')} activities): ` +
+    `counts p50 ${counts.p50} ms p95 ${counts.p95} ms (${SEARCHES.length} searches × ${rounds}); autocomplete p50 ${lookups.p50} ms p95 ${lookups.p95} ms; ` +
+    `full activity count ${result.reference.fullActivityCountMs} ms (counts p50 = ${result.counts.p50OverFullScan}× of it) → ${path.relative(process.cwd(), file)}`,
+);
