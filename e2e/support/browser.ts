@@ -24,10 +24,10 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
-/** A context on the server under test: fresh cookies and storage, as a new browser profile. */
-export async function newAppContext(browser: Browser): Promise<BrowserContext> {
+/** A context on the server under test (or another one, e.g. a seeded server): fresh cookies and storage, as a new browser profile. */
+export async function newAppContext(browser: Browser, baseUrl: string = inject('baseUrl')): Promise<BrowserContext> {
   const context = await browser.newContext({
-    baseURL: inject('baseUrl'),
+    baseURL: baseUrl,
     viewport: { width: 1280, height: 800 },
     locale: 'en-GB',
   });

@@ -56,7 +56,7 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, logFile: stri
  * Starts the real server (`node --import tsx apps/server/src/main.ts`, through server-main.ts) on a free port with a fresh
  * embedded database in a temporary DATA_DIR, so demo users are seeded as on a first start.
  */
-export async function startServer(options: { logFile: string; env?: Record<string, string> }): Promise<RunningServer> {
+export async function startServer(options: { logFile: string; env?: Record<string, string>; healthTimeoutMs?: number }): Promise<RunningServer> {
   const webIndex = path.join(REPO_ROOT, 'apps/web/dist/index.html');
   if (!fs.existsSync(webIndex)) {
     throw new Error(`The web app is not built (${webIndex} is missing). Run the browser tests with \`npm run test:e2e\`, which builds it.`);
@@ -108,7 +108,7 @@ export async function startServer(options: { logFile: string; env?: Record<strin
   };
 
   try {
-    await waitForHealth(baseUrl, child, options.logFile, 120_000);
+    await waitForHealth(baseUrl, child, options.logFile, options.healthTimeoutMs ?? 120_000);
   } catch (error) {
     await stop();
     throw error;

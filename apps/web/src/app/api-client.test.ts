@@ -1,8 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { adminEndpoints, authEndpoints, dashboardEndpoints } from '@kb/contracts/api';
+import { searchEndpoints } from '@kb/contracts/search-api';
+import { uploadEndpoints } from '@kb/contracts/uploads';
 import { CANCELLED_MESSAGES, TOKEN_MISSING_MESSAGE } from '@kb/contracts/errors';
 import type { AuthValues, SessionEndReason } from './api-client.ts';
-import { ApiRequestError, buildAuthHeaders, buildQueryString, createApiClient } from './api-client.ts';
+import { ApiRequestError, buildAuthHeaders, buildQueryString, createApiClient, createDownloadClient } from './api-client.ts';
 
 const auth: AuthValues = { nodeToken: 'node', token: 'main', username: 'u@demo.test', userHashId: 'hash', searchSessionId: null };
 
@@ -114,5 +116,60 @@ describe('api client', () => {
   it('rejects an answer that does not match the contract', async () => {
     const { call } = setup(jsonResponse(200, { rows: 'not-an-array' }));
     await expect(call(adminEndpoints.trackers, {})).rejects.toMatchObject({ code: 'BAD_RESPONSE' });
+  });
+});
+
+describe('file downloads', () => {
+  function setupDownload(response: Response | (() => Promise<Response>)) {
+    const fetch = vi.fn<typeof globalThis.fetch>(typeof response === 'function' ? response : async () => response);
+    const ended: SessionEndReason[] = [];
+    const onServerError = vi.fn();
+    const download = createDownloadClient({ fetch, auth: () => auth, onSessionEnded: (reason) => ended.push(reason), onServerError });
+    return { download, fetch, ended, onServerError };
+  }
+  const body = { listType: 'strid' as const, fileName: 'ids.txt', terms: ['999', '1000'] };
+
+  it('posts with the base-A headers and answers the file as a Blob', async () => {
+    const { download, fetch } = setupDownload(new Response('999\n1000\n', { status: 200, headers: { 'content-type': 'text/plain' } }));
+    const blob = await download(uploadEndpoints.unreportedTermsDownload, { body });
+    expect(blob).toBeInstanceOf(Blob);
+    expect(await blob.text()).toBe('999\n1000\n');
+    const [url, init] = fetch.mock.calls[0] ?? [];
+    expect(url).toBe('/api/security/allmapping/search/unreportedterms/download');
+    const headers = init?.headers as Record<string, string>;
+    expect(headers).toMatchObject({ authorization: 'Bearer node', javaauthorization: 'Bearer main', email: 'u@demo.test', accept: 'text/plain' });
+    expect(init?.body).toBe(JSON.stringify(body));
+  });
+
+  it('does not check a file against a JSON schema (a saved query is a file, not an answer)', async () => {
+    const file = JSON.stringify({ format: 'kb-search-query/1', name: 'x' });
+    const { download } = setupDownload(new Response(file, { status: 200, headers: { 'content-type': 'application/json' } }));
+    const blob = await download(searchEndpoints.saveQuery, { body: { name: 'x', searchcriteria: { rows: [] }, appliedFilters: [] } });
+    expect(await blob.text()).toBe(file);
+  });
+
+  it('throws the API error and ends the session on "token is missing", like callApi', async () => {
+    const { download, ended } = setupDownload(jsonResponse(401, { message: TOKEN_MISSING_MESSAGE, code: 'TOKEN_MISSING' }));
+    await expect(download(uploadEndpoints.unreportedTermsDownload, { body })).rejects.toMatchObject({ status: 401, message: TOKEN_MISSING_MESSAGE });
+    expect(ended).toEqual(['token-missing']);
+  });
+
+  it('stops the loader on a 500 and gives the server message', async () => {
+    const { download, onServerError } = setupDownload(jsonResponse(500, { message: 'Disk full', code: 'INTERNAL' }));
+    await expect(download(uploadEndpoints.unreportedTermsDownload, { body })).rejects.toMatchObject({ status: 500, message: 'Disk full' });
+    expect(onServerError).toHaveBeenCalledOnce();
+  });
+
+  it('rejects an aborted download with the cancellation message', async () => {
+    const controller = new AbortController();
+    const { download } = setupDownload(
+      () =>
+        new Promise<Response>((_, reject) => {
+          controller.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        }),
+    );
+    const pending = download(uploadEndpoints.unreportedTermsDownload, { body }, { signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ message: CANCELLED_MESSAGES.byNewRequest, code: 'CANCELLED' });
   });
 });

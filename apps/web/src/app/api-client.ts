@@ -102,69 +102,86 @@ function cancelled(): ApiRequestError {
   return new ApiRequestError({ status: 0, message: CANCELLED_MESSAGES.byNewRequest, code: 'CANCELLED' });
 }
 
+/** Sends one request of an endpoint with the base-A headers; network failures and aborts become ApiRequestErrors. */
+async function sendRequest(deps: ApiClientDeps, endpoint: Endpoint, input: unknown, options: CallOptions, accept: string): Promise<Response> {
+  const { params, query, body } = input as LooseInput;
+  const url = buildPath(endpoint.path, params) + buildQueryString(query);
+  const headers: Record<string, string> = { accept, ...buildAuthHeaders(deps.auth()) };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  try {
+    // No timeout (spec §9: request timeout 0); only an AbortSignal ends a call early.
+    return await deps.fetch(url, {
+      method: endpoint.method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: options.signal,
+      credentials: 'same-origin',
+    });
+  } catch (error) {
+    if (options.signal?.aborted || (error instanceof Error && error.name === 'AbortError')) throw cancelled();
+    throw new ApiRequestError({ status: 0, message: 'Network Error', code: 'NETWORK' });
+  }
+}
+
+async function readBody<T>(read: () => Promise<T>, options: CallOptions): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (options.signal?.aborted) throw cancelled();
+    throw error;
+  }
+}
+
+/** Spec §8 for an error answer: ends the session when it must, stops the loader on a 500, and says what failed. */
+function failureOf(deps: ApiClientDeps, response: Response, data: unknown): ApiRequestError {
+  const parsedError = ApiErrorSchema.safeParse(data);
+  const apiError = parsedError.success ? parsedError.data : null;
+  if (apiError?.timeout === true) {
+    deps.onSessionEnded('timeout');
+    return new ApiRequestError({ status: response.status, ...apiError, code: apiError.code || ERROR_CODES.sessionIdle });
+  }
+  if (response.status === 401 && apiError?.message === TOKEN_MISSING_MESSAGE) deps.onSessionEnded('token-missing');
+  if (response.status >= 500) deps.onServerError();
+  return new ApiRequestError({
+    status: response.status,
+    message: apiError?.message ?? `Request failed with status code ${response.status}`,
+    code: apiError?.code ?? `HTTP_${response.status}`,
+    retryAfterSeconds: apiError?.retryAfterSeconds ?? retryAfterHeader(response),
+    details: apiError?.details,
+  });
+}
+
 /** Builds the one call function; the app uses the instance below, tests build their own. */
 export function createApiClient(deps: ApiClientDeps) {
   return async function call<E extends Endpoint>(endpoint: E, input: EndpointInput<E>, options: CallOptions = {}): Promise<EndpointResponse<E>> {
-    const { params, query, body } = input as unknown as LooseInput;
-    const url = buildPath(endpoint.path, params) + buildQueryString(query);
-    const headers: Record<string, string> = { accept: 'application/json', ...buildAuthHeaders(deps.auth()) };
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await sendRequest(deps, endpoint, input, options, 'application/json');
+    const data = await readBody(() => readJson(response), options);
 
-    let response: Response;
-    try {
-      // No timeout (spec §9: request timeout 0); only an AbortSignal ends a call early.
-      response = await deps.fetch(url, {
-        method: endpoint.method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: options.signal,
-        credentials: 'same-origin',
+    if (!response.ok || ApiErrorSchema.safeParse(data).data?.timeout === true) throw failureOf(deps, response, data);
+
+    if (response.status === 204 || data === undefined) return undefined as EndpointResponse<E>;
+    const parsed = endpoint.response.safeParse(data);
+    if (!parsed.success) {
+      throw new ApiRequestError({
+        status: response.status,
+        message: 'The server answered in an unexpected shape.',
+        code: 'BAD_RESPONSE',
+        details: parsed.error.issues,
       });
-    } catch (error) {
-      if (options.signal?.aborted || (error instanceof Error && error.name === 'AbortError')) throw cancelled();
-      throw new ApiRequestError({ status: 0, message: 'Network Error', code: 'NETWORK' });
     }
+    return parsed.data as EndpointResponse<E>;
+  };
+}
 
-    let data: unknown;
-    try {
-      data = await readJson(response);
-    } catch (error) {
-      if (options.signal?.aborted) throw cancelled();
-      throw error;
-    }
-
-    const parsedError = ApiErrorSchema.safeParse(data);
-    const apiError = parsedError.success ? parsedError.data : null;
-
-    if (apiError?.timeout === true) {
-      deps.onSessionEnded('timeout');
-      throw new ApiRequestError({ status: response.status, ...apiError, code: apiError.code || ERROR_CODES.sessionIdle });
-    }
-
-    if (response.ok) {
-      if (response.status === 204 || data === undefined) return undefined as EndpointResponse<E>;
-      const parsed = endpoint.response.safeParse(data);
-      if (!parsed.success) {
-        throw new ApiRequestError({
-          status: response.status,
-          message: 'The server answered in an unexpected shape.',
-          code: 'BAD_RESPONSE',
-          details: parsed.error.issues,
-        });
-      }
-      return parsed.data as EndpointResponse<E>;
-    }
-
-    if (response.status === 401 && apiError?.message === TOKEN_MISSING_MESSAGE) deps.onSessionEnded('token-missing');
-    if (response.status >= 500) deps.onServerError();
-
-    throw new ApiRequestError({
-      status: response.status,
-      message: apiError?.message ?? `Request failed with status code ${response.status}`,
-      code: apiError?.code ?? `HTTP_${response.status}`,
-      retryAfterSeconds: apiError?.retryAfterSeconds ?? retryAfterHeader(response),
-      details: apiError?.details,
-    });
+/**
+ * Builds the file-download function for calls that answer a file (spec "blob response"): the same
+ * headers and §8 handling as `call`, answering the body as a Blob.
+ */
+export function createDownloadClient(deps: ApiClientDeps) {
+  return async function download<E extends Endpoint>(endpoint: E, input: EndpointInput<E>, options: CallOptions = {}): Promise<Blob> {
+    const response = await sendRequest(deps, endpoint, input, options, endpoint.responseType ?? '*/*');
+    if (response.ok) return readBody(() => response.blob(), options);
+    throw failureOf(deps, response, await readBody(() => readJson(response), options));
   };
 }
 
@@ -181,8 +198,8 @@ export function endSessionLocally(notice?: string): void {
   if (typeof window === 'undefined' || window.location.pathname !== '/login') navigateTo('/login', { replace: true });
 }
 
-/** The app's API client: every request of the web client goes through this one function. */
-export const callApi = createApiClient({
+/** What the app's clients read and do: the session store's values, §8 session end, the loader. */
+const appClientDeps: ApiClientDeps = {
   fetch: (...args) => globalThis.fetch(...args),
   auth: () => {
     const session = useSessionStore.getState();
@@ -197,4 +214,10 @@ export const callApi = createApiClient({
   onSessionEnded: (reason) =>
     endSessionLocally(reason === 'timeout' ? 'Your session ended after 30 minutes without activity.' : 'Your session has ended. Please log in again.'),
   onServerError: () => stopPageLoader(),
-});
+};
+
+/** The app's API client: every request of the web client goes through this one function. */
+export const callApi = createApiClient(appClientDeps);
+
+/** The app's file-download client (saved queries, unidentified terms): a Blob, with callApi's headers and §8 handling. */
+export const downloadApi = createDownloadClient(appClientDeps);

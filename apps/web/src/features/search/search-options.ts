@@ -1,8 +1,13 @@
+import { treeViewForSource } from '@kb/contracts/search';
+import type { SelectedOption, TreeView } from '@kb/contracts/search';
+
 /** Spec §2 "Search builder": the three groupings and their options, in the spec's order. */
 export interface SearchOption {
   key: string;
   label: string;
   hint: string;
+  /** Tree views: the tree's source name (spec §4: Taxonomy is sent as SourceOntologyTreeView). */
+  treeSource?: string;
 }
 
 export interface SearchGroup {
@@ -40,16 +45,16 @@ export const SEARCH_GROUPS: readonly SearchGroup[] = [
     key: 'treeview',
     label: 'Tree View',
     options: [
-      { key: 'target', label: 'Target', hint: 'Target classification tree' },
-      { key: 'indication', label: 'Indication', hint: 'Indication tree' },
-      { key: 'pharmacokinetics', label: 'Pharmacokinetics', hint: 'ADME tree' },
-      { key: 'toxicity', label: 'Toxicity', hint: 'Toxicity tree' },
-      { key: 'taxonomy', label: 'Taxonomy', hint: 'Taxonomy / source ontology tree' },
-      { key: 'pathways', label: 'Pathways', hint: 'Pathway tree' },
-      { key: 'clinicalphase', label: 'Clinical Phase', hint: 'Clinical phase tree' },
-      { key: 'assaymethodname', label: 'Assay Method Name', hint: 'Assay method tree' },
-      { key: 'bibliography', label: 'Bibliography', hint: 'Bibliography tree' },
-      { key: 'endpoint', label: 'Endpoint', hint: 'Activity endpoint tree' },
+      { key: 'target', label: 'Target', hint: 'Target classification tree', treeSource: 'Target' },
+      { key: 'indication', label: 'Indication', hint: 'Indication tree', treeSource: 'Indication' },
+      { key: 'pharmacokinetics', label: 'Pharmacokinetics', hint: 'ADME tree', treeSource: 'Pharmacokinetics' },
+      { key: 'toxicity', label: 'Toxicity', hint: 'Toxicity tree', treeSource: 'Toxicity' },
+      { key: 'taxonomy', label: 'Taxonomy', hint: 'Taxonomy / source ontology tree', treeSource: 'Taxonomy' },
+      { key: 'pathways', label: 'Pathways', hint: 'Pathway tree', treeSource: 'Pathways' },
+      { key: 'clinicalphase', label: 'Clinical Phase', hint: 'Clinical phase tree', treeSource: 'ClinicalPhase' },
+      { key: 'assaymethodname', label: 'Assay Method Name', hint: 'Assay method tree', treeSource: 'AssayMethodName' },
+      { key: 'bibliography', label: 'Bibliography', hint: 'Bibliography tree', treeSource: 'Bibliography' },
+      { key: 'endpoint', label: 'Endpoint', hint: 'Activity endpoint tree', treeSource: 'Endpoint' },
     ],
   },
 ];
@@ -60,3 +65,27 @@ export function findSearchOption(group: string | null, option: string | null): {
   const match = found?.options.find((candidate) => candidate.key === option);
   return found && match ? { group: found, option: match } : null;
 }
+
+/** The row an option of the builder adds: an option of its own, or a tree-view row of one tree. */
+export function rowKindOf(group: SearchGroup, option: SearchOption): { selectedOption: Exclude<SelectedOption, 'treeview'> } | { selectedOption: 'treeview'; tree: TreeView } | null {
+  if (group.key === 'treeview') {
+    const tree = option.treeSource ? treeViewForSource(option.treeSource) : null;
+    return tree ? { selectedOption: 'treeview', tree } : null;
+  }
+  return ROW_OPTIONS.includes(option.key as Exclude<SelectedOption, 'treeview'>) ? { selectedOption: option.key as Exclude<SelectedOption, 'treeview'> } : null;
+}
+
+const ROW_OPTIONS: readonly Exclude<SelectedOption, 'treeview'>[] = [
+  'structure',
+  'target',
+  'bibliography',
+  'company',
+  'degrader',
+  'clinicalphase',
+  'source',
+  'indication',
+  'activitytypes',
+  'assay',
+  'activitymechanism',
+  'compoundcategories',
+];

@@ -1,0 +1,131 @@
+import { Alert, Anchor, Button, Card, Group, Loader, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { searchEndpoints } from '@kb/contracts/search-api';
+import { ACTIVITY_CAP_MESSAGE } from '@kb/contracts/search';
+import { errorMessage } from '../../../app/api-client.ts';
+import { endpointQuery } from '../../../app/query.ts';
+import { useSearchBuilderStore } from '../../../app/stores/search-builder-store.ts';
+import { formatDateTime } from '../../dashboard/format.ts';
+import type { CountFigures } from './count-format.ts';
+import { COUNT_ITEMS, defaultFigures, formatCount } from './count-format.ts';
+
+/** Six figures; for a search each is a link to the results tab listing it (when there is anything to list). */
+export function CountsTable({ figures, linked, testId }: { figures: CountFigures; linked: boolean; testId: string }) {
+  return (
+    <Table verticalSpacing={6} data-testid={testId}>
+      <Table.Tbody>
+        {COUNT_ITEMS.map((item) => {
+          const value = figures[item.key];
+          return (
+            <Table.Tr key={item.key} data-count={item.key}>
+              <Table.Td>
+                <Text size="sm">{item.label}</Text>
+              </Table.Td>
+              <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
+                {linked && value > 0 ? (
+                  <Anchor component={Link} to={`/results/${item.tab}`} fw={600} size="sm" aria-label={`${formatCount(value)} ${item.label.toLowerCase()}: open the results`} data-value={value}>
+                    {formatCount(value)}
+                  </Anchor>
+                ) : (
+                  <Text size="sm" fw={600} data-value={value}>
+                    {formatCount(value)}
+                  </Text>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          );
+        })}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** Spec §3 default criteria counts: the whole knowledge base, before any search. */
+function KnowledgeBaseCounts() {
+  const query = useQuery({ ...endpointQuery(searchEndpoints.defaultCount, {}), staleTime: 5 * 60_000 });
+  if (query.isPending) {
+    return (
+      <Stack gap={6} aria-busy="true" aria-label="Loading the knowledge-base counts">
+        {COUNT_ITEMS.map((item) => (
+          <Skeleton key={item.key} height={22} />
+        ))}
+      </Stack>
+    );
+  }
+  if (query.isError) {
+    return (
+      <Alert color="red" variant="light" role="alert" title="Counts could not load">
+        <Text size="sm" mb="xs">
+          {errorMessage(query.error)}
+        </Text>
+        <Button size="xs" variant="light" color="red" onClick={() => void query.refetch()}>
+          Try again
+        </Button>
+      </Alert>
+    );
+  }
+  return <CountsTable figures={defaultFigures(query.data)} linked={false} testId="kb-counts" />;
+}
+
+/** The counts panel: the knowledge base before a search, the search's counts after (spec §3, §4, §8). */
+export function CountsPanel({ onCancel }: { onCancel: () => void }) {
+  const counts = useSearchBuilderStore((state) => state.counts);
+  const lastRun = useSearchBuilderStore((state) => state.lastRun);
+  const status = useSearchBuilderStore((state) => state.status);
+  const error = useSearchBuilderStore((state) => state.error);
+  const running = status === 'running';
+
+  return (
+    <Card withBorder radius="md" padding="md" data-testid="counts-panel" aria-busy={running}>
+      <Group justify="space-between" mb={4}>
+        <Title order={2} size="h5">
+          {counts === null ? 'Knowledge base' : 'This search'}
+        </Title>
+        {running && (
+          <Group gap={6} role="status">
+            <Loader size={14} />
+            <Text size="xs" c="dimmed">
+              Searching…
+            </Text>
+            <Button size="compact-xs" variant="subtle" color="gray" onClick={onCancel}>
+              Cancel
+            </Button>
+          </Group>
+        )}
+      </Group>
+      {counts === null ? (
+        <Text size="xs" c="dimmed" mb="xs">
+          Everything you can search. Run a search to count what matches.
+        </Text>
+      ) : (
+        lastRun &&
+        status !== 'failed' && (
+          <Text size="xs" c="dimmed" mb="xs" lineClamp={3} title={lastRun.summary}>
+            {formatDateTime(lastRun.ranAt)} · {lastRun.summary}
+          </Text>
+        )
+      )}
+      {status === 'failed' && error && (
+        <Alert color={error === ACTIVITY_CAP_MESSAGE ? 'orange' : 'red'} variant="light" icon={<IconAlertTriangle size={18} />} role="alert" mb="xs" data-testid="search-error">
+          {error}
+        </Alert>
+      )}
+      <div style={{ opacity: running ? 0.5 : 1, transition: 'opacity 150ms' }}>
+        {counts === null ? <KnowledgeBaseCounts /> : <CountsTable figures={counts} linked={status !== 'failed' && !running} testId="search-counts" />}
+      </div>
+      {counts !== null && status !== 'failed' && !running && lastRun && (
+        Object.values(counts).some((value) => value > 0) ? (
+          <Button component={Link} to="/results/structuretab" fullWidth mt="sm" variant="light">
+            View results
+          </Button>
+        ) : (
+          <Text size="sm" c="dimmed" mt="xs" data-testid="no-matches">
+            Nothing matches this search. Try OR instead of AND, fewer rows, or wider ranges.
+          </Text>
+        )
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,34 @@
+import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import type { RunningServer } from './server.ts';
+import { RESULTS_DIR, startServer } from './server.ts';
+
+export interface SeededServerOptions {
+  /** Demo chunks to seed (1,000 structures, ~11,000 activities each). */
+  chunks?: number;
+  /** Extra server environment (e.g. a lower SEARCH_ACTIVITY_CAP). */
+  env?: Record<string, string>;
+}
+
+/**
+ * A second server for the specs that search: its own fresh database with a few demo chunks seeded
+ * before it starts. Only spec files that call this pay for the seeding (~20–40 s on the CI box);
+ * the shared server of the other specs stays empty and quick to start.
+ */
+export function useSeededServer(options: SeededServerOptions = {}): () => RunningServer {
+  let server: RunningServer | undefined;
+  beforeAll(async () => {
+    server = await startServer({
+      logFile: path.join(RESULTS_DIR, 'e2e-seeded-server.log'),
+      env: { E2E_DEMO_CHUNKS: String(options.chunks ?? 3), ...options.env },
+      healthTimeoutMs: 240_000,
+    });
+  }, 300_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return () => {
+    if (!server) throw new Error('The seeded server is not started yet: call the getter inside a test or hook.');
+    return server;
+  };
+}
