@@ -5,6 +5,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { buildApp } from './app.ts';
 import { DEMO_USERS, seedDemoUsers } from './seed/demo-users.ts';
 import { seedDemoKnowledgeBase } from './modules/knowledge-base/demo/demo-seed.ts';
+import { refreshDerivedData } from './modules/knowledge-base/derived-data.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import type { AppConfig } from './config.ts';
 import { DEMO_PASSWORD } from '@kb/contracts/roles';
@@ -44,14 +45,14 @@ async function main(): Promise<void> {
     for (const user of DEMO_USERS) lines.push(`  ${user.email.padEnd(30)} ${user.note}`);
   }
   console.log(lines.join('\n') + '\n');
-  void seedKnowledgeBaseInBackground(config, database);
+  void seedKnowledgeBaseInBackground(config, database, () => app.searchService.invalidateDefaultCounts());
 }
 
 /**
  * Seeds the demo knowledge base after the server is listening, so logins and pages work at once;
  * `/api/health` reports the data set as it grows. A restart resumes an interrupted seed.
  */
-async function seedKnowledgeBaseInBackground(config: AppConfig, database: DatabaseHandle): Promise<void> {
+async function seedKnowledgeBaseInBackground(config: AppConfig, database: DatabaseHandle, onLoaded: () => void): Promise<void> {
   if (!config.seedDemo || config.demoDataSize === 'none') return;
   let lastPercent = -1;
   try {
@@ -66,6 +67,8 @@ async function seedKnowledgeBaseInBackground(config: AppConfig, database: Databa
     });
     if (!summary.skipped) {
       console.log(`Demo knowledge base ${summary.datasetLabel} ready in ${summary.seconds.toFixed(1)} s: ${JSON.stringify(summary.counts)}`);
+      await refreshDerivedData(database.db, (m) => console.log(m));
+      onLoaded();
     }
   } catch (error) {
     console.error('Seeding the demo knowledge base failed; the server keeps running. Restart to resume.', error);

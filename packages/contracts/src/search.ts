@@ -45,9 +45,13 @@ export const STRUCTURE_INPUT_TYPES = ['name', 'smiles', 'smarts', 'inchikey', 'm
 export const STRUCTURE_CATEGORIES = ['exact', 'substructure', 'similarity'] as const;
 export const STRUCTURE_FEATURES = ['desalted', 'asis'] as const;
 
-/** Spec §5: name search is exact by default; SMILES and InChIKey substructure; feature desalted. */
+/**
+ * Spec §5: name search is exact by default; SMILES and InChIKey substructure; feature desalted.
+ * For an InChIKey, "substructure" means the same skeleton: the first block of the key (any
+ * stereo, isotope or protonation form); "exact" means the whole key.
+ */
 export function defaultStructureCategory(inputType: (typeof STRUCTURE_INPUT_TYPES)[number]): (typeof STRUCTURE_CATEGORIES)[number] {
-  return inputType === 'name' ? 'exact' : inputType === 'inchikey' ? 'exact' : 'substructure';
+  return inputType === 'name' ? 'exact' : 'substructure';
 }
 
 export const StructureQuerySchema = z

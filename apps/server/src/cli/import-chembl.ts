@@ -10,6 +10,7 @@ import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { NotChemblFileError, importChembl } from '../modules/knowledge-base/chembl/chembl-import.ts';
+import { refreshDerivedData } from '../modules/knowledge-base/derived-data.ts';
 import { findDemoData, mixedDataMessage } from '../modules/knowledge-base/chembl/mixing.ts';
 import { openChemblFile } from '../modules/knowledge-base/chembl/sqlite-source.ts';
 import type { ImportProgress, ImportSummary } from '../modules/knowledge-base/chembl/chembl-import.ts';
@@ -104,6 +105,7 @@ async function main(): Promise<number> {
       },
     });
     if (tty) process.stderr.write('\n');
+    await refreshDerivedData(handle.db, (m) => console.error(m));
     if (values.json) console.log(JSON.stringify(summary, null, 2));
     else printSummary(summary);
     return summary.steps.some((s) => s.status === 'unreadable part') ? 3 : 0;

@@ -8,6 +8,7 @@ import { openDatabase } from '../db/database.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { ChemPool } from '../modules/knowledge-base/chem/chem-pool.ts';
 import { seedDemoKnowledgeBase } from '../modules/knowledge-base/demo/demo-seed.ts';
+import { refreshDerivedData } from '../modules/knowledge-base/derived-data.ts';
 import type { DemoSize, SeedProgress } from '../modules/knowledge-base/demo/demo-seed.ts';
 
 /** `resumedAt`: chunks already done before this run (a resumed run's rate counts only its own). */
@@ -57,6 +58,7 @@ async function main(): Promise<void> {
       },
     });
     if (tty) process.stderr.write('\n');
+    if (!summary.skipped) await refreshDerivedData(handle.db, (m) => console.error(m));
     console.log(JSON.stringify(summary, null, 2));
   } finally {
     await pool.close();

@@ -32,6 +32,7 @@ const ACT = 'activities a LEFT JOIN assays ay ON ay.assay_id = a.assay_id';
 const strOf = (where: string) => `SELECT a.str_id FROM ${ACT} WHERE ${where}`;
 
 interface Fixture {
+  kinaseClass: number;
   egfr: number;
   brd4: number;
   kinaseClassTargets: number[];
@@ -65,8 +66,10 @@ async function loadFixture(t: TestApp): Promise<Fixture> {
     `SELECT s.str_id, s.smiles, s.inchikey, c.name FROM structures s JOIN compounds c USING (str_id) WHERE c.name IS NOT NULL ORDER BY s.str_id LIMIT 1`,
   ))[0]!;
   const kinase = await q<{ target_id: number }>(`SELECT target_id FROM targets WHERE gene_symbol IN ('EGFR', 'ABL1', 'SRC', 'CDK2') ORDER BY 1`);
+  const kinaseClass = (await q<{ class_id: number }>(`SELECT parent_id AS class_id FROM target_classes WHERE class_id = (SELECT class_id FROM targets WHERE gene_symbol = 'EGFR')`))[0]!.class_id;
   const country = (await q<{ country_code: string }>(`SELECT country_code FROM documents WHERE ref_type = 'patent' GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`))[0]!.country_code;
   return {
+    kinaseClass,
     egfr: await target('EGFR'),
     brd4: await target('BRD4'),
     kinaseClassTargets: kinase.map((k) => k.target_id),
@@ -91,6 +94,8 @@ const drugsWithIndication = (root: string) =>
   `SELECT cci.clinical_compound_id FROM clinical_compound_indications cci WHERE cci.indication_id IN (${indicationSubtree(root)})`;
 const phases123 = `(cc.highest_phase_id IN (SELECT phase_id FROM clinical_phases WHERE name IN ('Launched', 'Phase III', 'Phase II'))
   OR cc.status_id IN (SELECT status_id FROM clinical_statuses WHERE name IN ('Launched', 'Phase III', 'Phase II')))`;
+const classSubtree = (root: number) =>
+  `WITH RECURSIVE sel(id) AS (SELECT ${root} UNION SELECT c.class_id FROM target_classes c JOIN sel ON c.parent_id = sel.id) SELECT id FROM sel`;
 const launched = `(cc.highest_phase_id IN (SELECT phase_id FROM clinical_phases WHERE name = 'Launched')
   OR cc.status_id IN (SELECT status_id FROM clinical_statuses WHERE name = 'Launched'))`;
 const phase2orWithdrawn = `(cc.highest_phase_id IN (SELECT phase_id FROM clinical_phases WHERE name IN ('Phase II', 'Withdrawn'))
@@ -237,6 +242,13 @@ function cases(f: Fixture): Case[] {
       activityRows: false,
     },
     {
+      name: 'structure by InChIKey, substructure (the default): same skeleton',
+      rows: [{ selectedOption: 'structure', structure: { inputType: 'inchikey', value: f.structure.inchikey, category: 'substructure' } }],
+      structures: `SELECT str_id FROM structures WHERE inchikey LIKE '${f.structure.inchikey.slice(0, 14)}-%'`,
+      activities: `a.str_id IN (SELECT str_id FROM structures WHERE inchikey LIKE '${f.structure.inchikey.slice(0, 14)}-%')`,
+      activityRows: false,
+    },
+    {
       name: 'structure by exact SMILES (RDKit canonical) with a salt removed',
       rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value: `${f.structure.smiles}.Cl`, category: 'exact', feature: 'desalted' } }],
       structures: `SELECT ${f.structure.str_id} AS str_id`,
@@ -362,6 +374,19 @@ function cases(f: Fixture): Case[] {
       activityRows: false,
     },
     {
+      name: 'target tree node (class and its subtree) AND activity type',
+      rows: [{ selectedOption: 'treeview', tree: 'Target', nodeIds: [`c${f.kinaseClass}`] }, { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50' }] }],
+      structures: strOf(`a.target_id IN (SELECT target_id FROM targets WHERE class_id IN (${classSubtree(f.kinaseClass)})) AND lower(a.std_activity_type) = 'ic50'`),
+      activities: `a.target_id IN (SELECT target_id FROM targets WHERE class_id IN (${classSubtree(f.kinaseClass)})) AND lower(a.std_activity_type) = 'ic50'`,
+    },
+    {
+      name: 'indication tree node OR degrader',
+      rows: [{ selectedOption: 'treeview', tree: 'Indication', nodeIds: [`i${f.indicationRoot}`], operator: 'OR' }, { selectedOption: 'degrader', degraderTypes: ['monovalent'] }],
+      structures: `SELECT cc.str_id FROM clinical_compounds cc WHERE cc.clinical_compound_id IN (${drugsWithIndication(indicationRootSql)}) UNION ${strOf(`a.degrader = 'monovalent'`)}`,
+      activities: `a.str_id IN (SELECT cc.str_id FROM clinical_compounds cc WHERE cc.clinical_compound_id IN (${drugsWithIndication(indicationRootSql)})) OR a.degrader = 'monovalent'`,
+      clinical: `cc.clinical_compound_id IN (${drugsWithIndication(indicationRootSql)}) OR cc.str_id IN (${strOf(`a.degrader = 'monovalent'`)})`,
+    },
+    {
       name: 'degrader NOT degrader: bivalent structures never tested as monovalent',
       rows: [{ selectedOption: 'degrader', degraderTypes: ['bivalent'], operator: 'NOT' }, { selectedOption: 'degrader', degraderTypes: ['monovalent'] }],
       structures: `${strOf(bivalent)} EXCEPT ${strOf(`a.degrader = 'monovalent'`)}`,
@@ -417,7 +442,7 @@ describe.each(DATABASES)('guided search corpus on %s', (kind) => {
     const all = cases(fixture);
     expect(all.length).toBeGreaterThanOrEqual(40);
     const options = new Set(all.flatMap((c) => c.rows.map((r) => r.selectedOption)));
-    for (const option of ['structure', 'target', 'bibliography', 'company', 'degrader', 'clinicalphase', 'source', 'indication', 'activitytypes', 'assay', 'activitymechanism', 'compoundcategories']) {
+    for (const option of ['treeview', 'structure', 'target', 'bibliography', 'company', 'degrader', 'clinicalphase', 'source', 'indication', 'activitytypes', 'assay', 'activitymechanism', 'compoundcategories']) {
       expect(options, option).toContain(option);
     }
     const operators = new Set(all.flatMap((c) => c.rows.slice(0, -1).map((r) => r.operator ?? 'AND')));

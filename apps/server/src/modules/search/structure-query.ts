@@ -23,7 +23,7 @@ export class SqlStructureQueryResolver implements StructureQueryResolver {
   async resolve(query: StructureQuery): Promise<RawBuilder<unknown>> {
     const value = query.value.trim();
     if (query.inputType === 'name') return this.byName(value, query);
-    if (query.inputType === 'inchikey') return this.byInchiKey(value.toUpperCase());
+    if (query.inputType === 'inchikey') return this.byInchiKey(value.toUpperCase(), query.category);
     if (query.inputType === 'smarts' || query.category !== 'exact') {
       throw badRequest(
         `${query.category === 'similarity' ? 'Similarity' : query.inputType === 'smarts' ? 'SMARTS' : 'Substructure'} search is not available on this server yet; choose "exact" to find this structure itself.`,
@@ -39,9 +39,11 @@ export class SqlStructureQueryResolver implements StructureQueryResolver {
       UNION SELECT c.str_id FROM compound_synonyms cs JOIN compounds c ON c.gvk_id = cs.gvk_id WHERE lower(cs.synonym) = ${lower} AND c.str_id IS NOT NULL`;
   }
 
-  private byInchiKey(key: string): RawBuilder<unknown> {
-    if (INCHIKEY.test(key)) return sql`SELECT str_id FROM structures WHERE inchikey = ${key}`;
-    if (INCHIKEY_SKELETON.test(key)) return sql`SELECT str_id FROM structures WHERE inchikey LIKE ${`${key}-%`}`;
+  /** Exact: the whole key. Substructure / similarity: the skeleton, i.e. the key's first block. */
+  private byInchiKey(key: string, category: StructureQuery['category']): RawBuilder<unknown> {
+    if (INCHIKEY.test(key) && category === 'exact') return sql`SELECT str_id FROM structures WHERE inchikey = ${key}`;
+    const skeleton = key.slice(0, 14);
+    if (INCHIKEY.test(key) || INCHIKEY_SKELETON.test(key)) return sql`SELECT str_id FROM structures WHERE inchikey LIKE ${`${skeleton}-%`}`;
     throw badRequest(`"${key}" is not an InChIKey: expected 14 letters, a dash, 10 letters, a dash and one letter (or just the first 14 letters).`);
   }
 
