@@ -122,6 +122,14 @@ export const searchEndpoints = {
     body: CriteriaSelectRequestSchema,
     response: CriteriaDetailSchema,
   }),
+  criteriaGet: defineEndpoint({
+    method: 'GET',
+    path: '/api/bu/criteria/:criteriaId',
+    access: SEARCH_ROLES,
+    summary: 'One of the caller’s saved criteria with its rows, without changing the default.',
+    params: z.object({ criteriaId: z.coerce.number().int().positive() }),
+    response: CriteriaDetailSchema,
+  }),
   criteriaDelete: defineEndpoint({
     method: 'POST',
     path: '/api/bu/criteria/delete',

@@ -86,7 +86,7 @@ export class SavedQueryService {
     return Number(result.numDeletedRows);
   }
 
-  private async detail(auth: AuthContext, criteriaId: number) {
+  async detail(auth: AuthContext, criteriaId: number) {
     // Another user's criteria id answers exactly like an unknown one: ids are not disclosed.
     const row = await this.db.selectFrom('saved_criteria').selectAll().where('user_id', '=', auth.userId).where('criteria_id', '=', criteriaId).executeTakeFirst();
     if (!row) throw notFound(`You have no saved search with id ${criteriaId}.`);

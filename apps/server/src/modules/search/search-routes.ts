@@ -65,6 +65,7 @@ export function registerSearchRoutes(app: FastifyInstance, db: Kysely<Database>,
   registerEndpoint(app, searchEndpoints.criteriaFetch, async ({ auth }) => ({ rows: await saved.list(requireAuth(auth)) }));
   registerEndpoint(app, searchEndpoints.dashboardCriteriaFetch, async ({ auth }) => ({ rows: await saved.list(requireAuth(auth)) }));
   registerEndpoint(app, searchEndpoints.criteriaSelect, async ({ body, auth }) => saved.select(requireAuth(auth), body.criteriaId));
+  registerEndpoint(app, searchEndpoints.criteriaGet, async ({ params, auth }) => saved.detail(requireAuth(auth), params.criteriaId));
   registerEndpoint(app, searchEndpoints.criteriaDelete, async ({ body, auth }) => ({ deleted: await saved.remove(requireAuth(auth), body.criteriaId) }));
   registerEndpoint(app, searchEndpoints.sessionSummarySave, async ({ body, auth }) => {
     const caller = requireAuth(auth);

@@ -156,6 +156,10 @@ describe.each(DATABASES)('search sessions and counts on %s', (kind) => {
     ]);
     const selected = await post('/api/bu/criteria/select', { criteriaId: second.data.criteria_id });
     expect(selected.data).toMatchObject({ criteria_name: 'Binding', is_active: true });
+    // Reading one saved search does not change the default.
+    const read = await get(`/api/bu/criteria/${saved.data.criteria_id}`);
+    expect(read.data).toMatchObject({ criteria_name: 'Ki', is_active: false, searchcriteria: { rows: [{ selectedOption: 'activitytypes' }] } });
+    expect((await get(`/api/bu/criteria/${saved.data.criteria_id}`, other)).statusCode).toBe(404);
     const after = await post('/api/dashboard/criteria/fetch', undefined);
     expect((after.data.rows as Array<{ is_active: boolean }>).filter((r) => r.is_active)).toHaveLength(1);
     // Another user cannot see, select or delete them.

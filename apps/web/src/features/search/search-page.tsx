@@ -67,8 +67,7 @@ function useBuilderEntry(load: (loaded: LoadedSearch, options?: { ask?: boolean 
     if (kind) focusRow(kind.selectedOption === 'treeview' ? addRow('treeview', kind.tree) : addRow(kind.selectedOption));
     const criteriaId = Number(params.get('criteria'));
     if (Number.isInteger(criteriaId) && criteriaId > 0) {
-      void callApi(searchEndpoints.criteriaFetch, {})
-        .then((list) => loadSavedCriteria(criteriaId, list.rows))
+      void loadSavedCriteria(criteriaId)
         .then((loaded) => load(loaded))
         .catch((error: unknown) => onError(`The saved search could not be opened: ${error instanceof Error ? error.message : String(error)}`));
     } else if (!kind && useSearchBuilderStore.getState().pristine) {
@@ -78,10 +77,8 @@ function useBuilderEntry(load: (loaded: LoadedSearch, options?: { ask?: boolean 
         .then(async (list) => {
           const chosen = list.rows.find((option) => option.is_active);
           if (!chosen || useSearchBuilderStore.getState().rows.length > 0) return;
-          const detail = await callApi(searchEndpoints.criteriaSelect, { body: { criteriaId: chosen.criteria_id } });
-          if (useSearchBuilderStore.getState().rows.length === 0) {
-            await load({ name: detail.criteria_name, criteria: detail.searchcriteria, appliedFilters: detail.appliedFilters }, { ask: false });
-          }
+          const loaded = await loadSavedCriteria(chosen.criteria_id);
+          if (useSearchBuilderStore.getState().rows.length === 0) await load(loaded, { ask: false });
         })
         .catch(() => undefined);
     }

@@ -242,7 +242,7 @@ export function SavedCriteriaList({ onLoad }: { onLoad: (loaded: LoadedSearch) =
   };
 
   const load = useMutation({
-    mutationFn: (option: CriteriaOption) => loadSavedCriteria(option.criteria_id, list.data?.rows ?? []),
+    mutationFn: (option: CriteriaOption) => loadSavedCriteria(option.criteria_id),
     onSuccess: async (loaded) => {
       refresh();
       await onLoad(loaded);
