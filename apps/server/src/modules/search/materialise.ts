@@ -82,25 +82,36 @@ async function insertStructures(trx: Kysely<Database>, setId: number, levels: Le
       AND (s.str_id IN (SELECT a.str_id FROM ${ACTIVITY_FROM} WHERE ${activity}) OR ${asSql(direct)})`.execute(trx);
 }
 
-async function insertDerivedSets(trx: Kysely<Database>, setId: number, levels: Levels, hasActivityRows: boolean): Promise<void> {
+async function insertDerivedSets(trx: Kysely<Database>, setId: number, levels: Levels, hasActivityRows: boolean, hasClinicalRows: boolean): Promise<void> {
   // Compound records: those of the matching activities; a structure matched without an activity
-  // (or a search with no activity rows) brings all of its records.
-  await sql`INSERT INTO search_compounds (set_id, gvk_id)
-    SELECT ${setId}::bigint, gvk_id FROM search_activities WHERE set_id = ${setId} AND gvk_id IS NOT NULL AND ${hasActivityRows}
-    UNION
-    SELECT ${setId}::bigint, c.gvk_id FROM compounds c JOIN search_structures ss ON ss.set_id = ${setId} AND ss.str_id = c.str_id
-    WHERE NOT ${hasActivityRows}
-       OR NOT EXISTS (SELECT 1 FROM search_activities sa WHERE sa.set_id = ${setId} AND sa.str_id = c.str_id)`.execute(trx);
+  // (or a search with no activity rows) brings all of its records. A structure of the result
+  // without a result activity can only have come in through a direct match, so when nothing can
+  // match directly the second part is skipped (it is the expensive one at scale).
+  const directPossible = levels.direct !== false;
+  if (hasActivityRows) {
+    await sql`INSERT INTO search_compounds (set_id, gvk_id)
+      SELECT DISTINCT ${setId}::bigint, gvk_id FROM search_activities WHERE set_id = ${setId} AND gvk_id IS NOT NULL`.execute(trx);
+  }
+  if (!hasActivityRows || directPossible) {
+    await sql`INSERT INTO search_compounds (set_id, gvk_id)
+      SELECT ${setId}::bigint, c.gvk_id FROM compounds c JOIN search_structures ss ON ss.set_id = ${setId} AND ss.str_id = c.str_id
+      WHERE NOT ${hasActivityRows}
+         OR NOT EXISTS (SELECT 1 FROM search_activities sa WHERE sa.set_id = ${setId} AND sa.str_id = c.str_id)
+      ON CONFLICT DO NOTHING`.execute(trx);
+  }
   await sql`INSERT INTO search_assays (set_id, assay_id)
     SELECT DISTINCT ${setId}::bigint, assay_id FROM search_activities WHERE set_id = ${setId} AND assay_id IS NOT NULL`.execute(trx);
   await sql`INSERT INTO search_references (set_id, ref_id)
     SELECT ${setId}::bigint, ref_id FROM search_activities WHERE set_id = ${setId} AND ref_id IS NOT NULL
     UNION SELECT ${setId}::bigint, c.ref_id FROM compounds c JOIN search_compounds sc ON sc.set_id = ${setId} AND sc.gvk_id = c.gvk_id
     WHERE c.ref_id IS NOT NULL`.execute(trx);
+  // Without clinical rows the expression holds for the development compound of every result
+  // structure (it holds for the structure), so no predicate needs evaluating.
+  const clinical = hasClinicalRows ? asSql(levels.clinical) : sql<boolean>`TRUE`;
   await sql`INSERT INTO search_clinical_compounds (set_id, clinical_compound_id)
     SELECT ${setId}::bigint, cc.clinical_compound_id FROM clinical_compounds cc
     JOIN search_structures ss ON ss.set_id = ${setId} AND ss.str_id = cc.str_id
-    WHERE ${asSql(levels.clinical)}`.execute(trx);
+    WHERE ${clinical}`.execute(trx);
 }
 
 export async function readCounts(db: Kysely<Database>, setId: number): Promise<SearchCounts> {
@@ -132,6 +143,6 @@ export async function materialiseSets(trx: Kysely<Database>, setId: number, comp
     await insertActivities(trx, setId, asSql(levels.activity), cap);
     await insertStructures(trx, setId, levels, false);
   }
-  await insertDerivedSets(trx, setId, levels, hasActivityRows);
+  await insertDerivedSets(trx, setId, levels, hasActivityRows, compiled.rows.some((r) => r.clinical));
   return readCounts(trx, setId);
 }
