@@ -3,6 +3,7 @@ import type { Kysely, RawBuilder } from 'kysely';
 import type { SearchCounts, SearchCriteria } from '@kb/contracts/search';
 import { ACTIVITY_CAP, ACTIVITY_CAP_MESSAGE } from '@kb/contracts/search';
 import type { Database } from '../../db/schema.ts';
+import { SEARCH_SET_TABLES } from './search-tables.ts';
 import { HttpError } from '../../http/errors.ts';
 import { ERROR_CODES } from '@kb/contracts/errors';
 import { asSql, buildExpression, hasNot, renderExpression } from './expression.ts';
@@ -126,7 +127,7 @@ export async function readCounts(db: Kysely<Database>, setId: number): Promise<S
 }
 
 export async function clearSets(db: Kysely<Database>, setId: number): Promise<void> {
-  for (const table of ['search_structures', 'search_activities', 'search_compounds', 'search_assays', 'search_references', 'search_clinical_compounds'] as const) {
+  for (const table of SEARCH_SET_TABLES) {
     await db.deleteFrom(table).where('set_id', '=', setId).execute();
   }
 }

@@ -21,3 +21,13 @@ export interface SearchTables {
     created_at: Timestamp;
   };
 }
+
+/** The six id-set tables of a search session (the spec's "log tables"). */
+export const SEARCH_SET_TABLES = [
+  'search_structures',
+  'search_activities',
+  'search_compounds',
+  'search_assays',
+  'search_references',
+  'search_clinical_compounds',
+] as const satisfies ReadonlyArray<keyof SearchTables>;

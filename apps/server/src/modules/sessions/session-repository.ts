@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { IDLE_TIMEOUT_MS } from '@kb/contracts/session';
 import type { Database } from '../../db/schema.ts';
+import { SEARCH_SET_TABLES } from '../search/search-tables.ts';
 
 export type CloseReason = 'logout' | 'idle' | 'closed' | 'closed_by_user' | 'password_changed' | 'subscription_ended';
 
@@ -86,7 +87,7 @@ export class SessionRepository {
         .where('session_id', '=', sessionId)
         .where('logout_date', 'is', null)
         .execute();
-      await trx.deleteFrom('search_sessions').where('user_session_id', '=', sessionId).execute();
+      await dropSearchSetsOfSession(trx, sessionId);
       return 1;
     });
   }
@@ -127,4 +128,14 @@ export class SessionRepository {
       .executeTakeFirst();
     return row?.ended ?? null;
   }
+}
+
+/**
+ * A closed session's searches lose their result sets (derived data, spec "drop temporary tables");
+ * the search rows stay, with criteria and summary, as the user's recent searches.
+ */
+async function dropSearchSetsOfSession(trx: Kysely<Database>, userSessionId: string): Promise<void> {
+  const sets = trx.selectFrom('search_sessions').select('set_id').where('user_session_id', '=', userSessionId);
+  for (const table of SEARCH_SET_TABLES) await trx.deleteFrom(table).where('set_id', 'in', sets).execute();
+  await trx.updateTable('search_sessions').set({ status: 'dropped' }).where('user_session_id', '=', userSessionId).execute();
 }

@@ -66,9 +66,10 @@ export function registerSessionRoutes(app: FastifyInstance, db: Kysely<Database>
 
   registerEndpoint(app, dashboardEndpoints.dropUnloggedTables, async ({ body, auth: caller }) => {
     const auth = requireAuth(caller);
-    const search = await db.selectFrom('search_sessions').select(['user_id', 'set_id']).where('id', '=', body.sessionid).executeTakeFirst();
+    const search = await db.selectFrom('search_sessions').select(['user_id', 'set_id', 'status']).where('id', '=', body.sessionid).executeTakeFirst();
     if (!search) return { dropped: 0 };
     assertSelf(auth, search.user_id);
+    if (search.status === 'dropped' || search.status === 'expired') return { dropped: 0 };
     // The sets go; the session row stays as a recent search (modules/search).
     await app.searchService.dropSets(search.set_id, body.sessionid);
     return { dropped: 1 };

@@ -125,12 +125,18 @@ describe.each(DATABASES)('server-side sessions on %s', (kind) => {
     expect(again.data).toEqual({ dropped: 0 });
   });
 
-  it('drops a session’s search sessions when it is logged out', async () => {
+  it('drops the result sets of a session’s searches when it is logged out, keeping them as recent searches', async () => {
     const me = await t.login('full-user@demo.test');
-    await t.database.db.insertInto('search_sessions').values({ id: 'at-logout', user_id: me.id, user_session_id: me.sessionId }).execute();
+    const { set_id: setId } = await t.database.db
+      .insertInto('search_sessions')
+      .values({ id: 'at-logout', user_id: me.id, user_session_id: me.sessionId, status: 'ready' })
+      .returning('set_id')
+      .executeTakeFirstOrThrow();
+    await t.database.db.insertInto('search_structures').values({ set_id: setId, str_id: 1 }).execute();
     await t.call({ method: 'POST', url: '/api/dashboard/logout', headers: authHeaders(me), payload: { user_id: me.id, sessionid: me.sessionId } });
-    const left = await t.database.db.selectFrom('search_sessions').select('id').where('id', '=', 'at-logout').execute();
-    expect(left).toEqual([]);
+    const left = await t.database.db.selectFrom('search_sessions').select('status').where('id', '=', 'at-logout').execute();
+    expect(left).toEqual([{ status: 'dropped' }]);
+    expect(await t.database.db.selectFrom('search_structures').selectAll().where('set_id', '=', setId).execute()).toEqual([]);
   });
 
   it('refuses tokens once the subscription has ended during the session', async () => {
