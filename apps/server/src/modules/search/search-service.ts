@@ -93,7 +93,8 @@ export class SearchService {
         .set({ status: 'ready', counts: JSON.stringify(counts), last_used_at: new Date() })
         .where('id', '=', sessionId)
         .execute();
-      void this.purgeExpired();
+      // Housekeeping must never fail a search (nor, unhandled, the process).
+      this.purgeExpired().catch(() => undefined);
       return counts;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
