@@ -27,18 +27,7 @@ export function QueryView<T>({
       </Stack>
     );
   }
-  if (query.isError) {
-    return (
-      <Alert color="red" icon={<IconAlertCircle size={18} />} title="Could not load" role="alert">
-        <Text size="sm" mb="xs">
-          {errorMessage(query.error)}
-        </Text>
-        <Button size="xs" variant="light" color="red" onClick={() => void query.refetch()}>
-          Try again
-        </Button>
-      </Alert>
-    );
-  }
+  if (query.isError) return <QueryErrorAlert error={query.error} onRetry={() => void query.refetch()} />;
   if (isEmpty?.(query.data)) return <EmptyState>{empty ?? 'Nothing to show yet.'}</EmptyState>;
   return <>{children(query.data)}</>;
 }
@@ -48,5 +37,19 @@ export function EmptyState({ children }: { children: ReactNode }) {
     <Text c="dimmed" size="sm" ta="center" py="xl" data-testid="empty-state">
       {children}
     </Text>
+  );
+}
+
+/** A failed load: what went wrong, and a retry. */
+export function QueryErrorAlert({ error, onRetry, title = 'Could not load' }: { error: unknown; onRetry: () => void; title?: string }) {
+  return (
+    <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} title={title} role="alert">
+      <Text size="sm" mb="xs">
+        {errorMessage(error)}
+      </Text>
+      <Button size="xs" variant="light" color="red" onClick={onRetry}>
+        Try again
+      </Button>
+    </Alert>
   );
 }

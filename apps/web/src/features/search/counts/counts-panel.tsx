@@ -1,10 +1,10 @@
+import { QueryErrorAlert } from '../../../app/ui/query-view.tsx';
 import { Alert, Anchor, Button, Card, Group, Loader, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { searchEndpoints } from '@kb/contracts/search-api';
 import { ACTIVITY_CAP_MESSAGE } from '@kb/contracts/search';
-import { errorMessage } from '../../../app/api-client.ts';
 import { endpointQuery } from '../../../app/query.ts';
 import { useSearchBuilderStore } from '../../../app/stores/search-builder-store.ts';
 import { formatDateTime } from '../../dashboard/format.ts';
@@ -55,16 +55,7 @@ function KnowledgeBaseCounts() {
     );
   }
   if (query.isError) {
-    return (
-      <Alert color="red" variant="light" role="alert" title="Counts could not load">
-        <Text size="sm" mb="xs">
-          {errorMessage(query.error)}
-        </Text>
-        <Button size="xs" variant="light" color="red" onClick={() => void query.refetch()}>
-          Try again
-        </Button>
-      </Alert>
-    );
+    return <QueryErrorAlert title="Counts could not load" error={query.error} onRetry={() => void query.refetch()} />;
   }
   return <CountsTable figures={defaultFigures(query.data)} linked={false} testId="kb-counts" />;
 }

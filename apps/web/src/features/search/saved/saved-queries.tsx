@@ -1,3 +1,4 @@
+import { QueryErrorAlert } from '../../../app/ui/query-view.tsx';
 import { ActionIcon, Alert, Badge, Button, Checkbox, Drawer, FileButton, Group, Menu, Modal, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDeviceFloppy, IconDots, IconDownload, IconFolderOpen, IconList, IconStar, IconStarFilled, IconTrash } from '@tabler/icons-react';
@@ -266,16 +267,7 @@ export function SavedCriteriaList({ onLoad }: { onLoad: (loaded: LoadedSearch) =
 
   if (list.isPending) return <Text size="sm" c="dimmed">Loading your saved searches…</Text>;
   if (list.isError) {
-    return (
-      <Alert color="red" variant="light" role="alert" title="Your saved searches could not load">
-        <Text size="sm" mb="xs">
-          {errorMessage(list.error)}
-        </Text>
-        <Button size="xs" variant="light" color="red" onClick={() => void list.refetch()}>
-          Try again
-        </Button>
-      </Alert>
-    );
+    return <QueryErrorAlert title="Your saved searches could not load" error={list.error} onRetry={() => void list.refetch()} />;
   }
   if (list.data.rows.length === 0) {
     return (
