@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Kysely, RawBuilder } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { TOKEN_LENGTH } from './lookup-fields.ts';
+import type { LookupEntriesTable } from './lookup-tables.ts';
 
 type Db = Kysely<Database>;
 
@@ -125,16 +126,8 @@ async function findLongTermHits(db: Db, scope: TermScope, term: string, limit: n
   return rows.map((r) => ({ itemRank: r.item_rank, entryId: r.entry_id, tier: r.tier }));
 }
 
-export interface EntryRow {
-  entry_id: number;
-  field_id: number;
-  item_id: number | null;
-  item_text: string | null;
-  value: string;
-  label: string;
-  detail: string | null;
-  weight: number;
-}
+/** A look-up entry as the answer needs it: the table row without its rank. */
+export type EntryRow = Omit<LookupEntriesTable, 'item_rank'>;
 
 export async function loadEntries(db: Db, entryIds: readonly number[]): Promise<Map<number, EntryRow>> {
   if (entryIds.length === 0) return new Map();
