@@ -35,6 +35,8 @@ import { registerLookupRoutes } from './modules/lookups/lookup-routes.ts';
 import { registerTreeRoutes } from './modules/trees/tree-routes.ts';
 import { registerUploadRoutes } from './modules/uploads/upload-routes.ts';
 import { registerSearchRoutes } from './modules/search/search-routes.ts';
+import { registerChemistryRoutes } from './modules/chemistry/chemistry-routes.ts';
+import { RdkitChemEngine } from './modules/chemistry/rdkit-engine.ts';
 import type { DatasetSize } from './modules/health/health-routes.ts';
 
 export interface RegisteredRoute {
@@ -138,7 +140,14 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   registerSessionRoutes(app, db, sessions, tokens);
   registerDashboardRoutes(app, new AccountService(db));
   registerAdminRoutes(app, db, database.kind);
-  registerSearchRoutes(app, db, config.searchActivityCap);
+  // Worker threads start on first use (tests never pay for them); main.ts starts the index load.
+  const chemEngine = new RdkitChemEngine(db, {
+    ...(config.chemistry.workers > 0 ? { workers: config.chemistry.workers } : {}),
+    refreshIntervalMs: config.chemistry.refreshSeconds * 1000,
+    log: (message) => app.log.info(message),
+  });
+  registerChemistryRoutes(app, db, chemEngine, config.chemistry.searchTimeLimitSeconds * 1000);
+  registerSearchRoutes(app, db, chemEngine, { activityCap: config.searchActivityCap, structureTimeLimitMs: config.chemistry.searchTimeLimitSeconds * 1000 });
   registerLookupRoutes(app, db);
   registerTreeRoutes(app, db);
   registerUploadRoutes(app, db);

@@ -30,6 +30,8 @@ export interface AppConfig {
   loginLimits: { perAccount: number; perAddress: number; windowMinutes: number };
   /** Spec §5 activity cap of a search (750,000); an override exists for tests. */
   searchActivityCap: number;
+  /** Chemistry engine: worker threads (0 = every core), structure-search time limit, index refresh. */
+  chemistry: { workers: number; searchTimeLimitSeconds: number; refreshSeconds: number };
 }
 
 function bool(value: string | undefined, fallback: boolean): boolean {
@@ -68,6 +70,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: bool(env.TRUST_PROXY, false),
     searchActivityCap: int(env.SEARCH_ACTIVITY_CAP, 750_000),
+    chemistry: {
+      workers: int(env.CHEM_WORKERS, 0),
+      searchTimeLimitSeconds: int(env.STRUCTURE_SEARCH_TIME_LIMIT_SECONDS, 120),
+      refreshSeconds: int(env.CHEM_INDEX_REFRESH_SECONDS, 60),
+    },
     loginLimits: {
       perAccount: int(env.LOGIN_LIMIT_PER_ACCOUNT, 5),
       perAddress: int(env.LOGIN_LIMIT_PER_ADDRESS, 20),

@@ -45,7 +45,12 @@ async function main(): Promise<void> {
     for (const user of DEMO_USERS) lines.push(`  ${user.email.padEnd(30)} ${user.note}`);
   }
   console.log(lines.join('\n') + '\n');
-  void seedKnowledgeBaseInBackground(config, database, () => app.searchService.invalidateDefaultCounts());
+  // The structure index loads beside the API (searches by structure wait for it; nothing else does).
+  app.chemEngine.start();
+  void seedKnowledgeBaseInBackground(config, database, () => {
+    app.searchService.invalidateDefaultCounts();
+    void app.chemEngine.refresh().catch((error: unknown) => console.error('Loading the structure index failed', error));
+  });
 }
 
 /**

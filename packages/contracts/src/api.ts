@@ -29,6 +29,7 @@ import { defineEndpoint } from './endpoint.ts';
 import { DASHBOARD_ROLES } from './roles.ts';
 import type { Endpoint } from './endpoint.ts';
 import { searchEndpoints } from './search-api.ts';
+import { chemistryEndpoints } from './chemistry.ts';
 import { lookupEndpoints } from './lookups.ts';
 import { treeEndpoints } from './trees.ts';
 import { uploadEndpoints } from './uploads.ts';
@@ -230,13 +231,14 @@ export const systemEndpoints = {
   }),
 } as const;
 
-export { searchEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints };
+export { searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints };
 
 /** Every endpoint group with its title: the access-matrix test, the API doc and OpenAPI read this one list. */
 export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint>]> = [
   ['Auth and session', authEndpoints],
   ['Dashboard', dashboardEndpoints],
   ['Search and counts', searchEndpoints],
+  ['Chemistry', chemistryEndpoints],
   ['Autocomplete', lookupEndpoints],
   ['Tree views', treeEndpoints],
   ['Uploads', uploadEndpoints],

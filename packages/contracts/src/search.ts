@@ -344,6 +344,27 @@ export const LogRequestSchema = z.object({ searchpostobject: SearchCriteriaSchem
 export const LogResponseSchema = z.object({ sessionid: z.string(), table: z.enum(['structures', 'activities', 'assays']), rows: z.number().int() });
 
 export const ChartDataStatusRequestSchema = z.object({ sessionid: SessionIdSchema });
+/** A search session id in a path (`progress/:sessionid`, `cancel/:sessionid`). */
+export const SessionParamsSchema = z.object({ sessionid: z.string().uuid('The session id is not a UUID') });
+
+/**
+ * Progress of a running search: long structure searches stream it (spec: pathological queries
+ * "stream progress and can be cancelled"). `phase` index = waiting for the structure index,
+ * structure = searching structures, sets = building the result sets in the database.
+ */
+export const SearchProgressSchema = z.object({
+  sessionid: z.string(),
+  status: z.enum(['none', 'running', 'ready', 'failed', 'cancelled']),
+  phase: z.enum(['index', 'structure', 'sets']).nullable(),
+  searched: z.number().int(),
+  total: z.number().int(),
+  hits: z.number().int(),
+  message: z.string().nullable(),
+});
+export type SearchProgress = z.infer<typeof SearchProgressSchema>;
+/** Answered (409) to the calls of a search its user cancelled. */
+export const SEARCH_CANCELLED_MESSAGE = 'The search was cancelled.';
+
 export const ChartDataStatusSchema = z.object({ sessionid: z.string(), status: z.enum(['ready', 'pending', 'none']) });
 
 // ---------------------------------------------------------------- saved queries, criteria, recent searches

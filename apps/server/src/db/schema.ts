@@ -2,6 +2,7 @@ import type { SearchTables } from '../modules/search/search-tables.ts';
 import type { LookupTables } from '../modules/lookups/lookup-tables.ts';
 import type { TreeTables } from '../modules/trees/tree-tables.ts';
 import type { UploadTables } from '../modules/uploads/upload-tables.ts';
+import type { ChemistryTables } from '../modules/chemistry/chemistry-tables.ts';
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { KnowledgeBaseTables } from './kb-schema.ts';
 
@@ -118,7 +119,7 @@ export interface SearchSessionsTable {
 }
 
 /** The one Kysely database interface: add a table here when a migration adds it. */
-export interface Database extends KnowledgeBaseTables, SearchTables, LookupTables, TreeTables, UploadTables {
+export interface Database extends KnowledgeBaseTables, SearchTables, LookupTables, TreeTables, UploadTables, ChemistryTables {
   app_settings: AppSettingsTable;
   users: UsersTable;
   subscriptions: SubscriptionsTable;

@@ -38,7 +38,7 @@ const anyText = (values: readonly string[]) => sql`ANY(${[...values]}::text[])`;
 
 // ------------------------------------------------------------------ structure-level rows
 
-function propertyPredicate(properties: StructureProperties): Sql | null {
+export function propertyPredicate(properties: StructureProperties): Sql | null {
   const parts: Sql[] = [];
   for (const [column, [minKey, maxKey]] of Object.entries(PROPERTY_FIELDS)) {
     const min = properties[minKey];

@@ -4,8 +4,9 @@ import { searchEndpoints } from '@kb/contracts/search-api';
 import type { Database } from '../../db/schema.ts';
 import { registerEndpoint, requireAuth } from '../../http/endpoint-route.ts';
 import { SavedQueryService } from './saved-queries.ts';
+import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import { SearchService } from './search-service.ts';
-import type { SessionKind } from './search-service.ts';
+import type { SearchServiceOptions, SessionKind } from './search-service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -15,8 +16,8 @@ declare module 'fastify' {
 }
 
 /** Registers the search and count endpoints of the contract (packages/contracts/src/search-api.ts). */
-export function registerSearchRoutes(app: FastifyInstance, db: Kysely<Database>, activityCap?: number): void {
-  const search = new SearchService(db, activityCap);
+export function registerSearchRoutes(app: FastifyInstance, db: Kysely<Database>, engine: ChemEngine, options: SearchServiceOptions = {}): void {
+  const search = new SearchService(db, engine, options);
   const saved = new SavedQueryService(db, search);
   app.decorate('searchService', search);
   app.addHook('onClose', () => search.close());
@@ -50,6 +51,9 @@ export function registerSearchRoutes(app: FastifyInstance, db: Kysely<Database>,
     const status = !session ? 'none' : session.status === 'ready' ? 'ready' : session.status === 'running' || session.status === 'new' ? 'pending' : 'none';
     return { sessionid: body.sessionid, status: status as 'none' | 'ready' | 'pending' };
   });
+
+  registerEndpoint(app, searchEndpoints.searchProgress, async ({ params, auth }) => search.progress(requireAuth(auth), params.sessionid));
+  registerEndpoint(app, searchEndpoints.searchCancel, async ({ params, auth }) => ({ cancelled: await search.cancel(requireAuth(auth), params.sessionid) }));
 
   registerEndpoint(app, searchEndpoints.defaultCount, () => search.defaultCounts());
   registerEndpoint(app, searchEndpoints.criteriaDefaultCount, () => search.defaultCounts());

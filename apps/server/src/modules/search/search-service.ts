@@ -1,18 +1,33 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import type { DefaultCounts, SearchCounts, SearchCriteria } from '@kb/contracts/search';
+import type { DefaultCounts, SearchCounts, SearchCriteria, SearchProgress } from '@kb/contracts/search';
 import { ACTIVITY_CAP } from '@kb/contracts/search';
 import type { Database } from '../../db/schema.ts';
 import { forbidden } from '../../http/errors.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
 import { clearSets, compileCriteria, materialiseSets, readCounts } from './materialise.ts';
+import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import type { CompileContext } from './row-compiler.ts';
-import { SqlStructureQueryResolver } from './structure-query.ts';
+import { StructureRowResolver, searchCancelled } from './structure-query.ts';
 
 /** Search sessions unused for this long are dropped with their sets. */
 const SESSION_TTL_HOURS = 24;
 const DEFAULT_COUNTS_TTL_MS = 5 * 60_000;
+
+export interface SearchServiceOptions {
+  /** Spec §5 cap (750,000); lowered only by tests that need to reach it on small data. */
+  activityCap?: number;
+  /** Longest a structure search may run before it is stopped with a message. */
+  structureTimeLimitMs?: number;
+}
+
+/** A run in this process: its cancel switch and what it has done so far. */
+interface LiveRun {
+  userId: number;
+  controller: AbortController;
+  progress: SearchProgress;
+}
 
 export type SessionKind = 'search' | 'selection';
 
@@ -35,24 +50,41 @@ function criteriaHash(criteria: SearchCriteria): string {
  */
 export class SearchService {
   private readonly runs = new Map<string, Promise<SearchCounts>>();
-  private readonly structures = new SqlStructureQueryResolver();
+  private readonly live = new Map<string, LiveRun>();
   private defaultCountsCache: { at: number; value: DefaultCounts } | null = null;
+  private readonly activityCap: number;
+  private readonly structureTimeLimitMs: number;
 
   constructor(
     private readonly db: Kysely<Database>,
-    /** Spec §5 cap (750,000); lowered only by tests that need to reach it on small data. */
-    private readonly activityCap: number = ACTIVITY_CAP,
-  ) {}
+    private readonly engine: ChemEngine,
+    options: SearchServiceOptions = {},
+  ) {
+    this.activityCap = options.activityCap ?? ACTIVITY_CAP;
+    this.structureTimeLimitMs = options.structureTimeLimitMs ?? 120_000;
+  }
 
-  private async context(): Promise<CompileContext> {
+  private async context(run?: LiveRun): Promise<{ ctx: CompileContext; structures: StructureRowResolver }> {
     const units = await this.db.selectFrom('units').select(['unit', 'to_micromolar']).where('to_micromolar', 'is not', null).execute();
-    return { structures: this.structures, unitFactors: new Map(units.map((u) => [u.unit, Number(u.to_micromolar)])) };
+    const structures = new StructureRowResolver(this.engine, this.db, {
+      timeLimitMs: this.structureTimeLimitMs,
+      ...(run
+        ? {
+            signal: run.controller.signal,
+            onProgress: (p) => {
+              run.progress = { ...run.progress, phase: p.phase === 'index' ? 'index' : 'structure', searched: p.searched, total: p.total, hits: p.hits };
+            },
+          }
+        : {}),
+    });
+    return { ctx: { structures, unitFactors: new Map(units.map((u) => [u.unit, Number(u.to_micromolar)])) }, structures };
   }
 
   /** Counts without keeping a session (`api/guidedsearch/count`): the sets are built and rolled back. */
   async countOnly(criteria: SearchCriteria): Promise<SearchCounts> {
-    const compiled = await compileCriteria(criteria, await this.context());
+    const { ctx, structures } = await this.context();
     try {
+      const compiled = await compileCriteria(criteria, ctx);
       await this.db.transaction().execute(async (trx) => {
         const setId = -crypto.randomInt(1, 2 ** 47);
         throw new RollbackWith(await materialiseSets(trx, setId, compiled, this.activityCap));
@@ -60,8 +92,34 @@ export class SearchService {
     } catch (error) {
       if (error instanceof RollbackWith) return error.counts;
       throw error;
+    } finally {
+      await structures.cleanup();
     }
     throw new Error('unreachable');
+  }
+
+  /** What the running search of a session has done (this process), else its stored state. */
+  async progress(auth: AuthContext, sessionId: string): Promise<SearchProgress> {
+    const run = this.live.get(sessionId);
+    if (run) {
+      if (run.userId !== auth.userId) throw forbidden('This search session belongs to another user.');
+      return run.progress;
+    }
+    const session = await this.owned(auth, sessionId);
+    const status = !session ? 'none' : session.status === 'ready' ? 'ready' : session.status === 'failed' ? 'failed' : session.status === 'cancelled' ? 'cancelled' : 'none';
+    return { sessionid: sessionId, status, phase: null, searched: 0, total: 0, hits: 0, message: session?.error ?? null };
+  }
+
+  /** Stops the running search of a session; its waiting calls answer 409 and no sets are kept. */
+  async cancel(auth: AuthContext, sessionId: string): Promise<boolean> {
+    const run = this.live.get(sessionId);
+    if (!run) {
+      await this.owned(auth, sessionId);
+      return false;
+    }
+    if (run.userId !== auth.userId) throw forbidden('This search session belongs to another user.');
+    run.controller.abort();
+    return true;
   }
 
   /** Runs (or reuses) the search of one session and answers its six counts. */
@@ -81,12 +139,24 @@ export class SearchService {
       await this.db.updateTable('search_sessions').set({ last_used_at: new Date() }).where('id', '=', sessionId).execute();
       return readCounts(this.db, session.set_id);
     }
-    const compiled = await compileCriteria(criteria, await this.context());
+    const run: LiveRun = {
+      userId: auth.userId,
+      controller: new AbortController(),
+      progress: { sessionid: sessionId, status: 'running', phase: null, searched: 0, total: 0, hits: 0, message: null },
+    };
+    this.live.set(sessionId, run);
+    const { ctx, structures } = await this.context(run);
     await this.db.updateTable('search_sessions').set({ status: 'running', criteria: JSON.stringify(criteria), criteria_hash: hash, error: null }).where('id', '=', sessionId).execute();
     try {
+      const compiled = await compileCriteria(criteria, ctx);
+      run.progress = { ...run.progress, phase: 'sets' };
       const counts = await this.db.transaction().execute(async (trx) => {
         await clearSets(trx, session.set_id);
-        return materialiseSets(trx, session.set_id, compiled, this.activityCap);
+        const result = await materialiseSets(trx, session.set_id, compiled, this.activityCap);
+        await copySimilarities(trx, session.set_id, structures.similarityHitIds);
+        // Cancelled while the sets were being built: roll them back.
+        if (run.controller.signal.aborted) throw searchCancelled();
+        return result;
       });
       await this.db
         .updateTable('search_sessions')
@@ -97,9 +167,17 @@ export class SearchService {
       this.purgeExpired().catch(() => undefined);
       return counts;
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      await this.db.updateTable('search_sessions').set({ status: 'failed', error: message.slice(0, 1000) }).where('id', '=', sessionId).execute();
-      throw error;
+      const cancelled = run.controller.signal.aborted;
+      const message = cancelled ? 'Cancelled by the user.' : error instanceof Error ? error.message : String(error);
+      await this.db
+        .updateTable('search_sessions')
+        .set({ status: cancelled ? 'cancelled' : 'failed', error: message.slice(0, 1000) })
+        .where('id', '=', sessionId)
+        .execute();
+      throw cancelled ? searchCancelled() : error;
+    } finally {
+      this.live.delete(sessionId);
+      await structures.cleanup().catch(() => undefined);
     }
   }
 
@@ -174,6 +252,14 @@ export class SearchService {
   }
 
   async close(): Promise<void> {
-    await this.structures.close();
+    for (const run of this.live.values()) run.controller.abort();
   }
+}
+
+/** Similarity rows: each structure keeps its best Tanimoto, for sorting the results by similarity. */
+async function copySimilarities(trx: Kysely<Database>, setId: number, hitIds: readonly number[]): Promise<void> {
+  if (hitIds.length === 0) return;
+  await sql`UPDATE search_structures ss SET similarity = h.similarity
+    FROM (SELECT str_id, max(similarity) AS similarity FROM structure_hits WHERE hit_id = ANY(${[...hitIds]}::bigint[]) GROUP BY str_id) h
+    WHERE ss.set_id = ${setId} AND ss.str_id = h.str_id`.execute(trx);
 }

@@ -1,0 +1,92 @@
+/**
+ * The chemistry engine's one interface (ARCHITECTURE.md "Chemistry engine"): structure search,
+ * query checking and depiction. The search, results and SAR modules depend on this, never on
+ * RDKit or worker threads directly.
+ */
+
+/** A structure query as a chemist typed or drew it. */
+export interface ChemQuery {
+  kind: 'smiles' | 'smarts' | 'molfile';
+  text: string;
+  /** Desalted (spec §5 default): the query's largest fragment; counter-ions and solvents dropped. */
+  desalt: boolean;
+}
+
+/** What RDKit made of a query. */
+export interface DescribedQuery {
+  /** Canonical SMILES (molecule queries) of the desalted query. */
+  smiles?: string;
+  /** SMARTS as RDKit wrote it back (pattern queries). */
+  smarts?: string;
+  atoms: number;
+  /** Morgan r=2 fingerprint (molecule queries): the similarity query. */
+  morgan?: Uint8Array;
+}
+
+export interface EngineProgress {
+  /** 'index' while the structure index is still loading, then 'search'. */
+  phase: 'index' | 'search';
+  /** Structures searched so far and in all. */
+  searched: number;
+  total: number;
+  hits: number;
+}
+
+export interface SearchOptions {
+  /** Stop after this many hits (a first page); 0 or absent = all. */
+  limit?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: EngineProgress) => void;
+}
+
+export interface StructureHits {
+  /** Matching str_ids (substructure: in no particular order). */
+  ids: Float64Array;
+  /** Tanimoto per id (similarity searches only). */
+  similarities?: Float64Array;
+  /** False when `limit` stopped the search early. */
+  complete: boolean;
+  /** Number of hits in all when known (complete searches, similarity), else null. */
+  total: number | null;
+  searched: number;
+}
+
+export interface DepictOptions {
+  width: number;
+  height: number;
+  /** Substructure to highlight (SMILES or SMARTS). */
+  highlight?: { kind: 'smiles' | 'smarts'; text: string } | null;
+}
+
+export interface EngineStatus {
+  state: 'idle' | 'loading' | 'ready' | 'failed';
+  /** Structures in the index, and in the database when loading started. */
+  loaded: number;
+  total: number;
+  shards: number;
+  workers: number;
+  /** Milliseconds the last (re)load took. */
+  loadMs: number | null;
+  error: string | null;
+}
+
+export interface ChemEngine {
+  status(): EngineStatus;
+  /** Loads the index in the background (idempotent); searches wait for it. */
+  start(): void;
+  /** Resolves when the index is loaded; rejects if loading failed. */
+  ready(signal?: AbortSignal): Promise<void>;
+  /** Loads structures added since the last load (imports, seeds). */
+  refresh(): Promise<void>;
+  describe(query: ChemQuery): Promise<DescribedQuery>;
+  substructure(query: ChemQuery, options?: SearchOptions): Promise<StructureHits>;
+  similarity(query: ChemQuery, range: { min: number; max: number }, options?: SearchOptions): Promise<StructureHits>;
+  depict(input: { kind: 'smiles' | 'smarts' | 'molfile'; text: string }, options: DepictOptions): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** A query RDKit cannot read: the message says what is wrong and where (answered as 400). */
+export class ChemInputError extends Error {}
+
+/** The search was cancelled by its caller (or its time limit). */
+export class ChemSearchCancelled extends Error {}

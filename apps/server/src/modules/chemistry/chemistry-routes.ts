@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { chemistryEndpoints } from '@kb/contracts/chemistry';
+import type { Database } from '../../db/schema.ts';
+import { registerEndpoint } from '../../http/endpoint-route.ts';
+import type { ChemEngine } from './chem-engine.ts';
+import { DepictionService } from './depictions.ts';
+import { StructureLookups } from './structure-lookups.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The chemistry engine (structure index, search, depiction). */
+    chemEngine: ChemEngine;
+  }
+}
+
+/** Registers the chemistry calls of the contract (packages/contracts/src/chemistry.ts). */
+export function registerChemistryRoutes(app: FastifyInstance, db: Kysely<Database>, engine: ChemEngine, timeLimitMs = 120_000): void {
+  app.decorate('chemEngine', engine);
+  app.addHook('onClose', () => engine.close());
+  const depictions = new DepictionService(engine, db);
+  const lookups = new StructureLookups(engine, db, timeLimitMs);
+
+  registerEndpoint(app, chemistryEndpoints.depiction, async ({ query, request, reply }) => {
+    const { input, etag } = await depictions.resolve(query);
+    // Private: depictions are behind the login; a day is safe because the ETag names the content.
+    reply.header('etag', etag).header('cache-control', 'private, max-age=86400');
+    if (request.headers['if-none-match'] === etag) {
+      reply.code(304);
+      return '';
+    }
+    reply.type('image/svg+xml; charset=utf-8');
+    return depictions.svg(input, etag);
+  });
+
+  registerEndpoint(app, chemistryEndpoints.engineStatus, async () => engine.status());
+
+  registerEndpoint(app, chemistryEndpoints.structuresBySmilesSmarts, async ({ body, reply }) => {
+    // A client that goes away (a newer preview replaced it) stops the search.
+    const controller = new AbortController();
+    reply.raw.on('close', () => {
+      if (!reply.raw.writableFinished) controller.abort();
+    });
+    return lookups.preview(body, controller.signal);
+  });
+  registerEndpoint(app, chemistryEndpoints.structuresByInchikey, async ({ body }) => lookups.byInchikey(body.inchikey));
+  registerEndpoint(app, chemistryEndpoints.physicochemicalStructural, async ({ body }) => lookups.countByProperties(body.properties));
+  registerEndpoint(app, chemistryEndpoints.propertiesMinMax, async () => lookups.propertyRanges());
+}

@@ -1,0 +1,101 @@
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { ShardPayload } from './worker-protocol.ts';
+
+/** Bytes of one fingerprint (2048 bits, ARCHITECTURE.md). */
+export const FP_BYTES = 256;
+
+const POP8 = new Uint8Array(256);
+for (let i = 1; i < 256; i++) POP8[i] = (i & 1) + POP8[i >> 1]!;
+
+function popcount(bytes: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < bytes.length; i++) n += POP8[bytes[i]!]!;
+  return n;
+}
+
+interface StructureRow {
+  str_id: number | string;
+  canonical_smiles: string;
+  /** base64: PostgreSQL writes it about twice as fast as bytea's hex, and Node decodes it natively. */
+  pattern_fp: string | null;
+  morgan_fp: string | null;
+}
+
+function bytes(base64: string | null): Uint8Array | null {
+  return base64 === null ? null : Buffer.from(base64, 'base64');
+}
+
+/**
+ * Reads the structures table into index shards, in str_id order (keyset pages, so a load can go on
+ * from the last id after an import). Rows are sorted by Morgan bit count inside a shard: a
+ * similarity search then reads only the rows whose bit count can reach its threshold.
+ */
+export class IndexLoader {
+  lastId = 0;
+  private nextShard = 0;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly shardSize: number,
+  ) {}
+
+  reset(): void {
+    this.lastId = 0;
+  }
+
+  async countAbove(id: number): Promise<number> {
+    const row = await this.db.selectFrom('structures').select((eb) => eb.fn.countAll<string>().as('n')).where('str_id', '>', id).executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** What changed since `loaded` structures were indexed up to `lastId`. */
+  async changed(loaded: number): Promise<'none' | 'grown' | 'shrunk'> {
+    const { rows } = await sql<{ n: string; top: string | null }>`SELECT count(*) AS n, max(str_id) AS top FROM structures`.execute(this.db);
+    const n = Number(rows[0]?.n ?? 0);
+    const top = Number(rows[0]?.top ?? 0);
+    if (n < loaded || top < this.lastId) return 'shrunk';
+    return top > this.lastId ? 'grown' : 'none';
+  }
+
+  async *shards(): AsyncGenerator<ShardPayload> {
+    for (;;) {
+      const { rows } = await sql<StructureRow>`SELECT str_id, canonical_smiles,
+          encode(pattern_fp, 'base64') AS pattern_fp, encode(morgan_fp, 'base64') AS morgan_fp
+        FROM structures WHERE str_id > ${this.lastId} ORDER BY str_id LIMIT ${this.shardSize}`.execute(this.db);
+      if (rows.length === 0) return;
+      this.lastId = Number(rows[rows.length - 1]!.str_id);
+      yield this.toShard(rows);
+    }
+  }
+
+  private toShard(rows: StructureRow[]): ShardPayload {
+    const count = rows.length;
+    const morganFps = rows.map((row) => bytes(row.morgan_fp));
+    const patternFps = rows.map((row) => bytes(row.pattern_fp));
+    const pops = morganFps.map((fp) => (fp ? popcount(fp) : 0));
+    const order = Array.from(rows.keys()).sort((a, b) => pops[a]! - pops[b]!);
+    const ids = new Float64Array(new SharedArrayBuffer(count * 8));
+    const pop = new Uint16Array(new SharedArrayBuffer(count * 2));
+    const morgan = new Uint8Array(new SharedArrayBuffer(count * FP_BYTES));
+    const pattern = new Uint8Array(count * FP_BYTES);
+    const hasPattern = new Uint8Array(count);
+    const smiles: string[] = new Array<string>(count);
+    order.forEach((from, to) => {
+      const row = rows[from]!;
+      ids[to] = Number(row.str_id);
+      pop[to] = pops[from]!;
+      smiles[to] = row.canonical_smiles;
+      // A structure without a Morgan fingerprint keeps bit count 0: similarity never finds it.
+      const morganFp = morganFps[from];
+      const patternFp = patternFps[from];
+      if (morganFp?.length === FP_BYTES) morgan.set(morganFp, to * FP_BYTES);
+      if (patternFp?.length === FP_BYTES) {
+        pattern.set(patternFp, to * FP_BYTES);
+        hasPattern[to] = 1;
+      }
+    });
+    return { shardId: this.nextShard++, count, ids, pop, morgan, smiles, pattern, hasPattern };
+  }
+}

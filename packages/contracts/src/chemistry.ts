@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.ts';
+import { SEARCH_ROLES } from './roles.ts';
+import { PROPERTY_FIELDS, STRUCTURE_CATEGORIES, STRUCTURE_FEATURES, StructurePropertiesSchema } from './search.ts';
+
+/**
+ * The chemistry engine's calls (spec §7 structure look-ups, physicochemical counts and property
+ * ranges) plus depictions and the engine status. Searching by structure inside a guided search
+ * goes through the structure row (search.ts); these calls preview and look up.
+ */
+
+/** Spec §5 similarity defaults when a row leaves them empty. */
+export const DEFAULT_SIMILARITY_MIN = 0.7;
+export const DEFAULT_SIMILARITY_MAX = 1;
+/** Hits a preview may ask for. */
+export const PREVIEW_LIMIT_MAX = 100;
+
+export const StructureHitSchema = z.object({
+  strId: z.number().int(),
+  smiles: z.string(),
+  /** Preferred compound name, when the structure has one. */
+  name: z.string().nullable(),
+  /** Tanimoto to the query (similarity searches only). */
+  similarity: z.number().nullable(),
+});
+export type StructureHit = z.infer<typeof StructureHitSchema>;
+
+export const InchikeyLookupRequestSchema = z.object({
+  inchikey: z.string().trim().min(1, 'Enter an InChIKey').max(64),
+});
+export const InchikeyLookupResponseSchema = z.object({
+  /** exact: the whole key matched; skeleton: only its first block (other stereo / isotope / protonation forms). */
+  match: z.enum(['exact', 'skeleton', 'none']),
+  structures: z.array(StructureHitSchema),
+});
+
+export const StructurePreviewRequestSchema = z
+  .object({
+    inputType: z.enum(['smiles', 'smarts', 'molfile']),
+    value: z.string().trim().min(1, 'Enter a structure: draw it, or type SMILES, SMARTS or a molfile').max(100_000),
+    category: z.enum(STRUCTURE_CATEGORIES),
+    similarityMin: z.number().min(0).max(1).nullable().optional(),
+    similarityMax: z.number().min(0).max(1).nullable().optional(),
+    feature: z.enum(STRUCTURE_FEATURES).default('desalted'),
+    limit: z.number().int().min(1).max(PREVIEW_LIMIT_MAX).default(12),
+  })
+  .refine((q) => q.similarityMin == null || q.similarityMax == null || q.similarityMin <= q.similarityMax, {
+    message: 'Minimum similarity is above the maximum',
+    path: ['similarityMin'],
+  });
+export type StructurePreviewRequest = z.input<typeof StructurePreviewRequestSchema>;
+
+export const StructurePreviewResponseSchema = z.object({
+  /** What RDKit made of the query: canonical SMILES (molecules) or SMARTS (patterns). */
+  query: z.object({ smiles: z.string().nullable(), smarts: z.string().nullable() }),
+  hits: z.array(StructureHitSchema),
+  /** True when every structure was searched, so `total` is exact. */
+  complete: z.boolean(),
+  /** Exact number of hits when `complete`, else null (the first page came back before the end). */
+  total: z.number().int().nullable(),
+  searched: z.number().int(),
+  indexSize: z.number().int(),
+  elapsedMs: z.number(),
+});
+export type StructurePreviewResponse = z.infer<typeof StructurePreviewResponseSchema>;
+
+export const PhysicochemicalRequestSchema = z.object({ properties: StructurePropertiesSchema });
+export const PhysicochemicalResponseSchema = z.object({ count: z.number().int(), total: z.number().int() });
+
+export const PropertyRangeSchema = z.object({
+  column: z.enum(Object.keys(PROPERTY_FIELDS) as [keyof typeof PROPERTY_FIELDS, ...(keyof typeof PROPERTY_FIELDS)[]]),
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+  /** Structures with a value (pKa, logD and solubility are known for few). */
+  known: z.number().int(),
+});
+export const PropertyRangesSchema = z.object({ properties: z.array(PropertyRangeSchema) });
+export type PropertyRanges = z.infer<typeof PropertyRangesSchema>;
+
+const Dimension = z.coerce.number().int().min(40).max(1200);
+export const DepictionQuerySchema = z
+  .object({
+    /** One of: a stored structure, or a SMILES / SMARTS / molfile given here. */
+    strId: z.coerce.number().int().positive().optional(),
+    smiles: z.string().max(20_000).optional(),
+    smarts: z.string().max(20_000).optional(),
+    molfile: z.string().max(100_000).optional(),
+    /** Substructure to highlight (SMILES or SMARTS, see highlightKind). */
+    highlight: z.string().max(20_000).optional(),
+    highlightKind: z.enum(['smiles', 'smarts']).default('smarts'),
+    w: Dimension.default(240),
+    h: Dimension.default(180),
+  })
+  .refine((q) => [q.strId, q.smiles, q.smarts, q.molfile].filter((v) => v !== undefined && v !== '').length === 1, {
+    message: 'Give exactly one of strId, smiles, smarts or molfile',
+  });
+export type DepictionQuery = z.input<typeof DepictionQuerySchema>;
+export type DepictionParams = z.output<typeof DepictionQuerySchema>;
+
+export const EngineStatusSchema = z.object({
+  state: z.enum(['idle', 'loading', 'ready', 'failed']),
+  loaded: z.number().int(),
+  total: z.number().int(),
+  shards: z.number().int(),
+  workers: z.number().int(),
+  loadMs: z.number().nullable(),
+  error: z.string().nullable(),
+});
+
+export const chemistryEndpoints = {
+  structuresByInchikey: defineEndpoint({
+    method: 'POST',
+    path: '/api/guidedsearch/structures/by/inchikey',
+    access: SEARCH_ROLES,
+    summary: 'Structures with an InChIKey (whole key, else the same skeleton = first block); fills the read-only marker of a structure row.',
+    body: InchikeyLookupRequestSchema,
+    response: InchikeyLookupResponseSchema,
+  }),
+  structuresBySmilesSmarts: defineEndpoint({
+    method: 'POST',
+    path: '/api/guidedsearch/structures/by/smilessmarts',
+    access: SEARCH_ROLES,
+    summary: 'Checks a SMILES / SMARTS / molfile query and answers its first hits (exact, substructure or similarity) with the count when the search completed.',
+    body: StructurePreviewRequestSchema,
+    response: StructurePreviewResponseSchema,
+  }),
+  physicochemicalStructural: defineEndpoint({
+    method: 'POST',
+    path: '/api/guidedsearch/structure/physicochemical/structural',
+    access: SEARCH_ROLES,
+    summary: 'Number of structures within structural and physicochemical property ranges.',
+    body: PhysicochemicalRequestSchema,
+    response: PhysicochemicalResponseSchema,
+  }),
+  propertiesMinMax: defineEndpoint({
+    method: 'GET',
+    path: '/api/security/bibliography/structural/properties/minmax',
+    access: SEARCH_ROLES,
+    summary: 'Smallest and largest value of every structural and physicochemical property in the knowledge base.',
+    response: PropertyRangesSchema,
+  }),
+  depiction: defineEndpoint({
+    method: 'GET',
+    path: '/api/chemistry/depiction',
+    access: 'authenticated',
+    summary: 'SVG depiction of a stored structure or of a SMILES / SMARTS / molfile, optionally with a substructure highlighted (ETag, 304).',
+    query: DepictionQuerySchema,
+    response: z.string(),
+    responseType: 'image/svg+xml',
+    touchesSession: false,
+  }),
+  engineStatus: defineEndpoint({
+    method: 'GET',
+    path: '/api/chemistry/status',
+    access: 'authenticated',
+    summary: 'State of the structure index (loading progress, size, workers).',
+    response: EngineStatusSchema,
+    touchesSession: false,
+  }),
+};
