@@ -143,6 +143,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   // Worker threads start on first use (tests never pay for them); main.ts starts the index load.
   const chemEngine = new RdkitChemEngine(db, {
     ...(config.chemistry.workers > 0 ? { workers: config.chemistry.workers } : {}),
+    shardSize: config.chemistry.shardSize,
     refreshIntervalMs: config.chemistry.refreshSeconds * 1000,
     log: (message) => app.log.info(message),
   });

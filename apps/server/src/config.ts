@@ -31,7 +31,7 @@ export interface AppConfig {
   /** Spec §5 activity cap of a search (750,000); an override exists for tests. */
   searchActivityCap: number;
   /** Chemistry engine: worker threads (0 = every core), structure-search time limit, index refresh. */
-  chemistry: { workers: number; searchTimeLimitSeconds: number; refreshSeconds: number };
+  chemistry: { workers: number; shardSize: number; searchTimeLimitSeconds: number; refreshSeconds: number };
 }
 
 function bool(value: string | undefined, fallback: boolean): boolean {
@@ -72,7 +72,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     searchActivityCap: int(env.SEARCH_ACTIVITY_CAP, 750_000),
     chemistry: {
       workers: int(env.CHEM_WORKERS, 0),
-      searchTimeLimitSeconds: int(env.STRUCTURE_SEARCH_TIME_LIMIT_SECONDS, 120),
+      shardSize: int(env.CHEM_SHARD_SIZE, 8192),
+      // Seconds, fractions allowed (tests use a millisecond).
+      searchTimeLimitSeconds: Number.parseFloat(env.STRUCTURE_SEARCH_TIME_LIMIT_SECONDS ?? '') || 120,
       refreshSeconds: int(env.CHEM_INDEX_REFRESH_SECONDS, 60),
     },
     loginLimits: {

@@ -37,7 +37,8 @@ export const InchikeyLookupResponseSchema = z.object({
 export const StructurePreviewRequestSchema = z
   .object({
     inputType: z.enum(['smiles', 'smarts', 'molfile']),
-    value: z.string().trim().min(1, 'Enter a structure: draw it, or type SMILES, SMARTS or a molfile').max(100_000),
+    // Not trimmed: a molfile's first lines may be blank.
+    value: z.string().max(100_000).refine((v) => v.trim().length > 0, 'Enter a structure: draw it, or type SMILES, SMARTS or a molfile'),
     category: z.enum(STRUCTURE_CATEGORIES),
     similarityMin: z.number().min(0).max(1).nullable().optional(),
     similarityMax: z.number().min(0).max(1).nullable().optional(),

@@ -57,7 +57,8 @@ export function defaultStructureCategory(inputType: (typeof STRUCTURE_INPUT_TYPE
 export const StructureQuerySchema = z
   .object({
     inputType: z.enum(STRUCTURE_INPUT_TYPES),
-    value: z.string().trim().min(1, 'Enter a structure, name or InChIKey').max(100_000),
+    // Not trimmed: a molfile's first lines may be blank. Blank values are refused all the same.
+    value: z.string().max(100_000).refine((v) => v.trim().length > 0, 'Enter a structure, name or InChIKey'),
     category: z.enum(STRUCTURE_CATEGORIES),
     similarityMin: z.number().min(0).max(1).nullable().optional(),
     similarityMax: z.number().min(0).max(1).nullable().optional(),

@@ -138,7 +138,7 @@ export class RdkitChemEngine implements ChemEngine {
     const loading = this.loading;
     if (!loading) throw new Error(this.current.error ?? 'The structure index is not loaded.');
     if (!signal) return loading;
-    signal.throwIfAborted();
+    if (signal.aborted) throw new ChemSearchCancelled('The structure search was cancelled.');
     await new Promise<void>((resolve, reject) => {
       const abort = () => reject(new ChemSearchCancelled('The structure search was cancelled.'));
       signal.addEventListener('abort', abort, { once: true });
@@ -240,7 +240,7 @@ export class RdkitChemEngine implements ChemEngine {
     const { signal, onProgress } = options;
     onProgress?.({ phase: 'index', searched: this.current.loaded, total: this.current.total, hits: 0 });
     await this.ready(signal);
-    signal?.throwIfAborted();
+    if (signal?.aborted) throw new ChemSearchCancelled('The structure search was cancelled.');
     const jobId = this.nextJob++;
     const limit = options.limit ?? 0;
     const state: JobState = {

@@ -70,7 +70,7 @@ export class StructureLookups {
       };
     } catch (error) {
       if (error instanceof ChemInputError) throw badRequest(chemInputMessage(query, error.message));
-      if (error instanceof ChemSearchCancelled || (error instanceof Error && error.name === 'AbortError')) {
+      if (error instanceof ChemSearchCancelled || (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'))) {
         throw badRequest('The preview was stopped: the query is too generic to preview in time. Add atoms or ring detail.');
       }
       throw error;

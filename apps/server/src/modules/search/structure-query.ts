@@ -43,7 +43,9 @@ export function chemQueryOf(query: Pick<StructureQuery, 'inputType' | 'value' | 
   if (query.inputType === 'molfile' && !/M {2}END/.test(query.value)) {
     throw badRequest('This is not a molfile: a molfile has a header, a counts line (…V2000 or V3000), atom and bond blocks and ends with "M  END".');
   }
-  return { kind: query.inputType === 'smarts' ? 'smarts' : query.inputType === 'molfile' ? 'molfile' : 'smiles', text: query.value.trim(), desalt: query.feature !== 'asis' };
+  // A molfile's first lines (name, program, comment) may be blank: it is never trimmed.
+  const text = query.inputType === 'molfile' ? query.value : query.value.trim();
+  return { kind: query.inputType === 'smarts' ? 'smarts' : query.inputType === 'molfile' ? 'molfile' : 'smiles', text, desalt: query.feature !== 'asis' };
 }
 
 /**
@@ -105,7 +107,7 @@ export class StructureRowResolver implements StructureQueryResolver {
       return await this.engine.substructure(chem, { signal, onProgress });
     } catch (error) {
       if (error instanceof ChemInputError) throw badRequest(chemInputMessage(query, error.message));
-      if (error instanceof ChemSearchCancelled || (error instanceof Error && error.name === 'AbortError')) {
+      if (error instanceof ChemSearchCancelled || (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'))) {
         if (this.options.signal?.aborted) throw searchCancelled();
         throw badRequest(tooLongMessage(this.options.timeLimitMs, last));
       }

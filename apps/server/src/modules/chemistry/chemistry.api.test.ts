@@ -1,0 +1,235 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { demoEmailForRole } from '@kb/contracts/roles';
+import type { LoginResult } from '@kb/contracts/auth';
+import { RULE_OF_FIVE, SEARCH_CANCELLED_MESSAGE } from '@kb/contracts/search';
+import type { SearchCriteriaInput } from '@kb/contracts/search';
+import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
+import type { TestApp } from '../../../test/harness.ts';
+import { ChemReference } from '../../../test/chem-reference.ts';
+
+/*
+ * The chemistry calls and structure rows through the API, on one demo chunk (1,000 structures):
+ * counts equal the RDKit reference, bad input answers 400 with a chemist's message, depictions
+ * carry ETags, and a running structure search reports progress and can be cancelled. Small
+ * shards (CHEM_SHARD_SIZE) make a search long enough, in steps, to watch and cancel.
+ */
+const byNumber = (a: number, b: number) => a - b;
+const structureRow = (structure: Record<string, unknown>, extra: Record<string, unknown> = {}): SearchCriteriaInput => ({
+  rows: [{ selectedOption: 'structure', structure: { feature: 'desalted', ...structure }, ...extra } as SearchCriteriaInput['rows'][number]],
+});
+
+describe.each(DATABASES)('chemistry API on %s', (kind) => {
+  let t: TestApp;
+  let me: LoginResult;
+  let other: LoginResult;
+  let reference: ChemReference;
+  const post = (url: string, payload: unknown, login: LoginResult = me) => t.call({ method: 'POST', url, headers: authHeaders(login), payload: payload as object });
+  const get = (url: string, login: LoginResult = me, headers: Record<string, string> = {}) => t.call({ method: 'GET', url, headers: { ...authHeaders(login), ...headers } });
+  const counts = async (criteria: SearchCriteriaInput) => {
+    const answer = await post('/api/guidedsearch/allresultscount', { searchcriteria: criteria, sessionid: crypto.randomUUID() });
+    return answer;
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp(kind, { CHEM_SHARD_SIZE: '16', CHEM_WORKERS: '2' }, { demoChunks: 1 });
+    me = await t.login(demoEmailForRole('FULL_USER'));
+    other = await t.login(demoEmailForRole('EVALUATE_USER'));
+    reference = await ChemReference.load(t.database.db);
+  }, 120_000);
+  afterAll(async () => {
+    reference?.close();
+    await t?.close();
+  });
+
+  it('counts a substructure row exactly as RDKit does, alone and with property filters (Rule of 5)', async () => {
+    const expected = reference.substructure('smiles', 'c1ccncc1');
+    const alone = await counts(structureRow({ inputType: 'smiles', value: 'c1ccncc1', category: 'substructure' }));
+    expect(alone.statusCode, alone.body).toBe(200);
+    expect((alone.data.rows as { stridscount: number }[])[0]!.stridscount).toBe(expected.length);
+
+    const ro5 = await counts(structureRow({ inputType: 'smiles', value: 'c1ccncc1', category: 'substructure' }, { properties: RULE_OF_FIVE }));
+    const { rows } = await sql<{ str_id: number }>`SELECT str_id FROM structures WHERE mol_weight BETWEEN 0 AND 500 AND hb_donors BETWEEN 0 AND 5
+      AND hb_acceptor BETWEEN 0 AND 10 AND logp_calc BETWEEN 0 AND 5`.execute(t.database.db);
+    const ro5Ids = new Set(rows.map((r) => Number(r.str_id)));
+    expect((ro5.data.rows as { stridscount: number }[])[0]!.stridscount).toBe(expected.filter((id) => ro5Ids.has(id)).length);
+  });
+
+  it('combines a SMARTS row with another row (NOT) and leaves no hits behind', async () => {
+    const smarts = reference.substructure('smarts', '[$([NX3;H2,H1;!$(NC=O)])]');
+    const pyridine = new Set(reference.substructure('smiles', 'c1ccncc1'));
+    const answer = await counts({
+      rows: [
+        { selectedOption: 'structure', structure: { inputType: 'smarts', value: '[$([NX3;H2,H1;!$(NC=O)])]', category: 'substructure', feature: 'desalted' }, operator: 'NOT' },
+        { selectedOption: 'structure', structure: { inputType: 'smiles', value: 'c1ccncc1', category: 'substructure', feature: 'desalted' } },
+      ],
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const strIds = (answer.data.rows as { stridscount: number }[])[0]!.stridscount;
+    // NOT over structure rows: structures with activities that match the first and not the second.
+    const { rows } = await sql<{ n: number }>`SELECT count(DISTINCT str_id)::int AS n FROM activities WHERE str_id = ANY(${smarts.filter((id) => !pyridine.has(id))}::bigint[])`.execute(t.database.db);
+    expect(strIds).toBeGreaterThanOrEqual(rows[0]!.n);
+    const left = await t.database.db.selectFrom('structure_hits').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    expect(Number(left?.n)).toBe(0);
+  });
+
+  it('keeps the Tanimoto of each structure of a similarity search with the session', async () => {
+    const query = reference.structures[10]!.smiles;
+    const expected = reference.similarity(query, 0.5, 1);
+    const sessionid = crypto.randomUUID();
+    const answer = await post('/api/guidedsearch/allresultscount', {
+      searchcriteria: structureRow({ inputType: 'smiles', value: query, category: 'similarity', similarityMin: 0.5 }),
+      sessionid,
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const session = await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow();
+    const kept = await t.database.db.selectFrom('search_structures').select(['str_id', 'similarity']).where('set_id', '=', session.set_id).execute();
+    expect(kept.map((r) => Number(r.str_id)).sort(byNumber)).toEqual([...expected.keys()].sort(byNumber));
+    for (const row of kept) expect(row.similarity).toBeCloseTo(expected.get(Number(row.str_id))!, 5);
+  });
+
+  it('finds a structure exactly from its SMILES written another way (molfile, Kekulé)', async () => {
+    const target = reference.structures[3]!;
+    const answer = await counts(structureRow({ inputType: 'molfile', value: reference.molfile(target.smiles), category: 'exact' }));
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect((answer.data.rows as { stridscount: number }[])[0]!.stridscount).toBe(reference.exact(target.smiles).length);
+  });
+
+  it('previews the first hits of a query, with the count when the search completed', async () => {
+    const generic = await post('/api/guidedsearch/structures/by/smilessmarts', { inputType: 'smiles', value: 'c1ccccc1', category: 'substructure', limit: 5 });
+    expect(generic.statusCode, generic.body).toBe(200);
+    expect(generic.data).toMatchObject({ complete: false, total: null, indexSize: reference.structures.length, query: { smiles: 'c1ccccc1', smarts: null } });
+    const benzene = new Set(reference.substructure('smiles', 'c1ccccc1'));
+    for (const hit of generic.data.hits as { strId: number; smiles: string }[]) expect(benzene.has(hit.strId)).toBe(true);
+
+    const selective = await post('/api/guidedsearch/structures/by/smilessmarts', { inputType: 'smarts', value: '[$(c1ccccc1)]-[$(c1ccncc1)]', category: 'substructure', limit: 100 });
+    const expected = reference.substructure('smarts', '[$(c1ccccc1)]-[$(c1ccncc1)]');
+    if (expected.length < 100) expect(selective.data).toMatchObject({ complete: true, total: expected.length });
+
+    const similar = await post('/api/guidedsearch/structures/by/smilessmarts', { inputType: 'smiles', value: reference.structures[0]!.smiles, category: 'similarity', similarityMin: 0.3, limit: 4 });
+    const hits = similar.data.hits as { strId: number; similarity: number }[];
+    expect(hits[0]).toMatchObject({ strId: reference.structures[0]!.strId, similarity: 1 });
+    expect(similar.data.total).toBe(reference.similarity(reference.structures[0]!.smiles, 0.3, 1).size);
+  });
+
+  it('answers 400 with what is wrong, for bad SMILES, SMARTS, molfiles and categories', async () => {
+    const bad = async (body: object, pattern: RegExp) => {
+      const answer = await post('/api/guidedsearch/structures/by/smilessmarts', { category: 'substructure', ...body });
+      expect(answer.statusCode, answer.body).toBe(400);
+      expect(answer.data.message).toMatch(pattern);
+    };
+    await bad({ inputType: 'smiles', value: 'CC(C' }, /SMILES "CC\(C": .*extra open parentheses[\s\S]*position 3/);
+    await bad({ inputType: 'smiles', value: 'c1cccc1' }, /kekulize[\s\S]*\[nH\]/i);
+    await bad({ inputType: 'smiles', value: 'N(C)(C)(C)(C)C' }, /valence/);
+    await bad({ inputType: 'smarts', value: '[C;X4' }, /SMARTS[\s\S]*position 5/);
+    await bad({ inputType: 'molfile', value: 'not a molfile' }, /not a molfile/);
+    await bad({ inputType: 'smiles', value: '   ' }, /Enter a structure/);
+    await bad({ inputType: 'smarts', value: 'c1ccccc1', category: 'exact' }, /SMARTS describes a pattern/);
+    await bad({ inputType: 'smarts', value: 'c1ccccc1', category: 'similarity' }, /whole molecules/);
+    // The same checks guard a search row: nothing is run, nothing kept.
+    const row = await counts(structureRow({ inputType: 'smiles', value: 'C1CC', category: 'substructure' }));
+    expect(row.statusCode).toBe(400);
+    expect(row.data.message).toMatch(/unclosed ring/);
+  });
+
+  it('looks up InChIKeys: whole key, then skeleton; refuses what is not a key', async () => {
+    const { rows } = await sql<{ inchikey: string; str_id: number }>`SELECT inchikey, str_id FROM structures WHERE inchikey IS NOT NULL ORDER BY str_id LIMIT 1`.execute(t.database.db);
+    const key = rows[0]!.inchikey;
+    const exact = await post('/api/guidedsearch/structures/by/inchikey', { inchikey: key.toLowerCase() });
+    expect(exact.data.match).toBe('exact');
+    expect((exact.data.structures as { strId: number }[]).map((s) => s.strId)).toContain(Number(rows[0]!.str_id));
+    const skeleton = await post('/api/guidedsearch/structures/by/inchikey', { inchikey: `${key.slice(0, 14)}-ZZZZZZZZZZ-N` });
+    expect(skeleton.data.match).toBe('skeleton');
+    const none = await post('/api/guidedsearch/structures/by/inchikey', { inchikey: 'AAAAAAAAAAAAAA-BBBBBBBBBB-N' });
+    expect(none.data).toEqual({ match: 'none', structures: [] });
+    const wrong = await post('/api/guidedsearch/structures/by/inchikey', { inchikey: 'aspirin' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.data.message).toMatch(/not an InChIKey/);
+  });
+
+  it('counts structures in property ranges and reports each property range', async () => {
+    const answer = await post('/api/guidedsearch/structure/physicochemical/structural', { properties: { molmin: 300, molmax: 450, rotbondsmax: 6 } });
+    const { rows } = await sql<{ n: number; total: number }>`SELECT count(*) FILTER (WHERE mol_weight BETWEEN 300 AND 450 AND rot_bonds <= 6)::int AS n,
+      count(*)::int AS total FROM structures`.execute(t.database.db);
+    expect(answer.data).toEqual({ count: rows[0]!.n, total: rows[0]!.total });
+    const bad = await post('/api/guidedsearch/structure/physicochemical/structural', { properties: { molmin: 500, molmax: 100 } });
+    expect(bad.statusCode).toBe(400);
+
+    const ranges = await get('/api/security/bibliography/structural/properties/minmax');
+    const mw = (ranges.data.properties as { column: string; min: number; max: number; known: number }[]).find((p) => p.column === 'mol_weight')!;
+    const { rows: mwRows } = await sql<{ min: number; max: number }>`SELECT min(mol_weight) AS min, max(mol_weight) AS max FROM structures`.execute(t.database.db);
+    expect(mw.min).toBeCloseTo(mwRows[0]!.min, 6);
+    expect(mw.max).toBeCloseTo(mwRows[0]!.max, 6);
+    expect(mw.known).toBe(reference.structures.length);
+  });
+
+  it('draws SVG depictions with ETags (304 when unchanged), highlights, and clear errors', async () => {
+    const id = reference.structures[0]!.strId;
+    const first = await get(`/api/chemistry/depiction?strId=${id}&w=200&h=150`);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['content-type']).toMatch(/image\/svg\+xml/);
+    expect(first.body).toMatch(/^<\?xml[\s\S]*<svg[\s\S]*<\/svg>/);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^".+"$/);
+    const again = await get(`/api/chemistry/depiction?strId=${id}&w=200&h=150`, me, { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    const highlighted = await get(`/api/chemistry/depiction?smiles=${encodeURIComponent('c1ccccc1CC(=O)O')}&highlight=${encodeURIComponent('C(=O)O')}&highlightKind=smiles`);
+    expect(highlighted.statusCode).toBe(200);
+    expect(highlighted.headers.etag).not.toBe(etag);
+    // RDKit draws highlighted atoms with filled ellipses / coloured paths.
+    const plain = await get(`/api/chemistry/depiction?smiles=${encodeURIComponent('c1ccccc1CC(=O)O')}`);
+    expect(highlighted.body.length).toBeGreaterThan(plain.body.length);
+    expect((await get('/api/chemistry/depiction?strId=99999999')).statusCode).toBe(404);
+    const unreadable = await get(`/api/chemistry/depiction?smiles=${encodeURIComponent('C1CC')}`);
+    expect(unreadable.statusCode).toBe(400);
+    expect(unreadable.data.message).toMatch(/unclosed ring/);
+    expect((await get('/api/chemistry/depiction?strId=1&smiles=C')).statusCode).toBe(400);
+    expect((await t.call({ method: 'GET', url: `/api/chemistry/depiction?strId=${id}` })).statusCode).toBe(401);
+  });
+
+  it('reports the progress of a running structure search and cancels it (409, nothing kept)', async () => {
+    const sessionid = crypto.randomUUID();
+    const criteria = structureRow({ inputType: 'smarts', value: '*~*~*~*~*~*~*~*~*~*~*~*~*~*', category: 'substructure' });
+    const running = post('/api/guidedsearch/lhslogs', { searchpostobject: criteria, sessionid });
+    let progress: Record<string, unknown> = {};
+    for (let i = 0; i < 2000; i++) {
+      progress = (await get(`/api/guidedsearch/progress/${sessionid}`)).data;
+      if (progress.phase === 'structure' && (progress.searched as number) > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    expect(progress).toMatchObject({ sessionid, status: 'running', phase: 'structure', total: reference.structures.length });
+    // Another user may neither watch nor stop it.
+    expect((await get(`/api/guidedsearch/progress/${sessionid}`, other)).statusCode).toBe(403);
+    expect((await post(`/api/guidedsearch/cancel/${sessionid}`, {}, other)).statusCode).toBe(403);
+    const cancel = await post(`/api/guidedsearch/cancel/${sessionid}`, {});
+    expect(cancel.data).toEqual({ cancelled: true });
+    const answer = await running;
+    expect(answer.statusCode).toBe(409);
+    expect(answer.data.message).toBe(SEARCH_CANCELLED_MESSAGE);
+    const after = await get(`/api/guidedsearch/progress/${sessionid}`);
+    expect(after.data).toMatchObject({ status: 'cancelled' });
+    const session = await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow();
+    const kept = await t.database.db.selectFrom('search_structures').select((eb) => eb.fn.countAll<number>().as('n')).where('set_id', '=', session.set_id).executeTakeFirst();
+    expect(Number(kept?.n)).toBe(0);
+    // Nothing running: nothing to cancel.
+    expect((await post(`/api/guidedsearch/cancel/${sessionid}`, {})).data).toEqual({ cancelled: false });
+  });
+
+  it('stops a search at its time limit with a message that says how far it got', async () => {
+    const limited = await startTestApp(kind, { STRUCTURE_SEARCH_TIME_LIMIT_SECONDS: '0.001' }, { demoChunks: 0 });
+    try {
+      const user = await limited.login(demoEmailForRole('FULL_USER'));
+      const answer = await limited.call({
+        method: 'POST',
+        url: '/api/guidedsearch/count',
+        headers: authHeaders(user),
+        payload: { searchcriteria: structureRow({ inputType: 'smarts', value: '*', category: 'substructure' }) },
+      });
+      expect(answer.statusCode).toBe(400);
+      expect(answer.data.message).toMatch(/time limit of 0 s[\s\S]*too generic/);
+    } finally {
+      await limited.close();
+    }
+  });
+});
