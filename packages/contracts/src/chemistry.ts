@@ -49,7 +49,7 @@ export const StructurePreviewRequestSchema = z
     message: 'Minimum similarity is above the maximum',
     path: ['similarityMin'],
   });
-export type StructurePreviewRequest = z.input<typeof StructurePreviewRequestSchema>;
+export type StructurePreviewRequest = z.output<typeof StructurePreviewRequestSchema>;
 
 export const StructurePreviewResponseSchema = z.object({
   /** What RDKit made of the query: canonical SMILES (molecules) or SMARTS (patterns). */

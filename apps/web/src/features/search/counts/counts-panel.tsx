@@ -10,6 +10,7 @@ import { useSearchBuilderStore } from '../../../app/stores/search-builder-store.
 import { formatDateTime } from '../../dashboard/format.ts';
 import type { CountFigures } from './count-format.ts';
 import { COUNT_ITEMS, defaultFigures, formatCount } from './count-format.ts';
+import { SearchProgress } from '../run/search-progress.tsx';
 
 /** Six figures; for a search each is a link to the results tab listing it (when there is anything to list). */
 export function CountsTable({ figures, linked, testId }: { figures: CountFigures; linked: boolean; testId: string }) {
@@ -86,6 +87,7 @@ export function CountsPanel({ onCancel }: { onCancel: () => void }) {
           </Group>
         )}
       </Group>
+      {running && <SearchProgress />}
       {counts === null ? (
         <Text size="xs" c="dimmed" mb="xs">
           Everything you can search. Run a search to count what matches.

@@ -1,6 +1,110 @@
+import { Alert, Badge, Group, Loader, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { chemistryEndpoints } from '@kb/contracts/chemistry';
+import type { StructureHit, StructurePreviewRequest } from '@kb/contracts/chemistry';
+import { errorMessage } from '../../../app/api-client.ts';
+import { endpointQuery } from '../../../app/query.ts';
+import { formatCount } from '../counts/count-format.ts';
+import { StructureImage } from '../../chemistry/structure-image.tsx';
 import type { EditorProps } from './editor-props.ts';
 
-/** Live preview of the structure query's first hits (filled by the chemistry-engine work). */
-export function StructureHitsPreview(_props: Pick<EditorProps<'structure'>, 'draft'>) {
-  return null;
+/** Hits a preview shows: one row of small drawings. */
+const PREVIEW_HITS = 8;
+const TILE = { width: 150, height: 110 };
+
+type Draft = EditorProps<'structure'>['draft'];
+
+/** The preview request of a draft, or null when there is nothing to preview. */
+function previewRequest(draft: Draft): StructurePreviewRequest | null {
+  if (draft.inputType !== 'smiles' && draft.inputType !== 'smarts' && draft.inputType !== 'molfile') return null;
+  if (!draft.value.trim()) return null;
+  return {
+    inputType: draft.inputType,
+    value: draft.value,
+    category: draft.category,
+    similarityMin: draft.similarityMin ?? null,
+    similarityMax: draft.similarityMax ?? null,
+    feature: draft.feature,
+    limit: PREVIEW_HITS,
+  };
+}
+
+function summary(data: { complete: boolean; total: number | null; hits: StructureHit[]; elapsedMs: number; indexSize: number }): string {
+  const time = `${formatCount(data.elapsedMs)} ms`;
+  if (data.total !== null) return `${formatCount(data.total)} ${data.total === 1 ? 'structure' : 'structures'} of ${formatCount(data.indexSize)} · ${time}`;
+  return `More than ${formatCount(data.hits.length)} structures: the first ${formatCount(data.hits.length)} are shown; the search counts them all · ${time}`;
+}
+
+/**
+ * What the structure query finds, while the chemist types or draws it: RDKit's verdict on the
+ * query (errors say what and where), the number of hits when the preview could count them all,
+ * and the first hits drawn with the query highlighted.
+ */
+export function StructureHitsPreview({ draft }: Pick<EditorProps<'structure'>, 'draft'>) {
+  // Debounced as text: a new object each render would restart the timer.
+  const [debounced] = useDebouncedValue(JSON.stringify(previewRequest(draft)), 400);
+  const request = JSON.parse(debounced) as StructurePreviewRequest | null;
+  const preview = useQuery({
+    ...endpointQuery(chemistryEndpoints.structuresBySmilesSmarts, { body: request ?? ({} as StructurePreviewRequest) }),
+    enabled: request !== null,
+    staleTime: 60_000,
+    retry: false,
+  });
+  if (!request) return null;
+  if (preview.isError) {
+    return (
+      <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} data-testid="structure-preview-error">
+        <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+          {errorMessage(preview.error)}
+        </Text>
+      </Alert>
+    );
+  }
+  if (!preview.data) {
+    return (
+      <Group gap="xs" role="status">
+        <Loader size="xs" />
+        <Text size="xs" c="dimmed">
+          Checking the structure and looking for its first hits…
+        </Text>
+      </Group>
+    );
+  }
+  const data = preview.data;
+  // Highlight what the query matched: SMARTS as written, molecules as RDKit canonicalised them.
+  const highlight = request.category === 'similarity' ? null : (data.query.smarts ?? data.query.smiles);
+  return (
+    <Stack gap={6} data-testid="structure-preview" aria-live="polite">
+      <Group gap="xs">
+        <Badge variant="light" color={data.hits.length ? 'teal' : 'gray'}>
+          Preview
+        </Badge>
+        <Text size="xs" c="dimmed" data-testid="structure-preview-summary">
+          {data.hits.length === 0 ? `No structure matches · ${formatCount(data.elapsedMs)} ms` : summary(data)}
+        </Text>
+      </Group>
+      {data.hits.length > 0 && (
+        <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs">
+          {data.hits.map((hit) => (
+            <Paper key={hit.strId} withBorder p={4} radius="sm" data-testid="structure-preview-hit">
+              <StructureImage
+                strId={hit.strId}
+                highlight={highlight}
+                highlightKind={data.query.smarts ? 'smarts' : 'smiles'}
+                width={TILE.width}
+                height={TILE.height}
+                alt={hit.name ?? `structure ${hit.strId}`}
+              />
+              <Text size="xs" truncate title={hit.name ?? undefined}>
+                {hit.name ?? `#${hit.strId}`}
+                {hit.similarity !== null && ` · ${hit.similarity.toFixed(2)}`}
+              </Text>
+            </Paper>
+          ))}
+        </SimpleGrid>
+      )}
+    </Stack>
+  );
 }

@@ -51,9 +51,12 @@ export async function runSearch(criteria: SearchCriteria, summary: string): Prom
   }
 }
 
-/** Stops the search in flight (the user pressed Cancel). */
+/** Stops the search in flight (the user pressed Cancel), here and on the server. */
 export function cancelSearch(): void {
   if (!inFlight) return;
+  const sessionid = useSearchSessionStore.getState().searchSessionId;
+  // Aborting our requests does not stop the server's work; this does (a long structure search).
+  if (sessionid) void callApi(searchEndpoints.searchCancel, { params: { sessionid } }).catch(() => undefined);
   inFlight.abort();
   inFlight = null;
   useSearchBuilderStore.getState().cancelRun();
