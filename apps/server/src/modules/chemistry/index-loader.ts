@@ -35,19 +35,23 @@ function bytes(base64: string | null): Uint8Array | null {
 export class IndexLoader {
   lastId = 0;
   private nextShard = 0;
+  private read = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly shardSize: number,
+    /** Stop after this many structures (benchmarks); unbounded by default. */
+    private readonly maxStructures: number = Number.POSITIVE_INFINITY,
   ) {}
 
   reset(): void {
     this.lastId = 0;
+    this.read = 0;
   }
 
   async countAbove(id: number): Promise<number> {
     const row = await this.db.selectFrom('structures').select((eb) => eb.fn.countAll<string>().as('n')).where('str_id', '>', id).executeTakeFirst();
-    return Number(row?.n ?? 0);
+    return Math.min(Number(row?.n ?? 0), this.maxStructures - this.read);
   }
 
   /** What changed since `loaded` structures were indexed up to `lastId`. */
@@ -61,10 +65,13 @@ export class IndexLoader {
 
   async *shards(): AsyncGenerator<ShardPayload> {
     for (;;) {
+      const take = Math.min(this.shardSize, this.maxStructures - this.read);
+      if (take <= 0) return;
       const { rows } = await sql<StructureRow>`SELECT str_id, canonical_smiles,
           encode(pattern_fp, 'base64') AS pattern_fp, encode(morgan_fp, 'base64') AS morgan_fp
-        FROM structures WHERE str_id > ${this.lastId} ORDER BY str_id LIMIT ${this.shardSize}`.execute(this.db);
+        FROM structures WHERE str_id > ${this.lastId} ORDER BY str_id LIMIT ${take}`.execute(this.db);
       if (rows.length === 0) return;
+      this.read += rows.length;
       this.lastId = Number(rows[rows.length - 1]!.str_id);
       yield this.toShard(rows);
     }

@@ -16,6 +16,8 @@ export interface RdkitEngineOptions {
   shardSize?: number;
   /** How often to look for structures added by another process (0 = never). */
   refreshIntervalMs?: number;
+  /** Index only the first N structures by id (benchmarks of a smaller scale on one database). */
+  maxStructures?: number;
   log?: (message: string) => void;
 }
 
@@ -95,7 +97,7 @@ export class RdkitChemEngine implements ChemEngine {
     private readonly options: RdkitEngineOptions = {},
   ) {
     this.shardSize = options.shardSize ?? 8192;
-    this.loader = new IndexLoader(db, this.shardSize);
+    this.loader = new IndexLoader(db, this.shardSize, options.maxStructures);
     this.current = { state: 'idle', loaded: 0, total: 0, shards: 0, workers: 0, loadMs: null, error: null };
   }
 

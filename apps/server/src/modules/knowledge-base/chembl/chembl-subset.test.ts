@@ -7,6 +7,8 @@ import { openDatabase } from '../../../db/database.ts';
 import type { DatabaseHandle } from '../../../db/database.ts';
 import { migrateToLatest } from '../../../db/migrate.ts';
 import { importChembl } from './chembl-import.ts';
+import { ChemReference, SUBSTRUCTURE_QUERIES } from '../../../../test/chem-reference.ts';
+import { RdkitChemEngine } from '../../chemistry/rdkit-engine.ts';
 import type { ImportSummary, StepReport } from './chembl-import.ts';
 
 /**
@@ -121,4 +123,33 @@ describe.skipIf(!available)('ChEMBL import acceptance on the real subset (PGlite
       .select(['drug_name', 'approval_year', 'name']).where('chembl_molregno', '=', 1280).executeTakeFirstOrThrow();
     expect(aspirin).toEqual({ drug_name: 'ASPIRIN', approval_year: 1950, name: 'Launched' });
   });
+
+  it('structure search equals RDKit molecule by molecule on the real structures (parity)', async () => {
+    const reference = await ChemReference.load(handle.db);
+    const engine = new RdkitChemEngine(handle.db, { workers: 2 });
+    try {
+      engine.start();
+      await engine.ready();
+      expect(engine.status().loaded).toBe(reference.structures.length);
+      let nonEmpty = 0;
+      for (const query of SUBSTRUCTURE_QUERIES) {
+        const expected = reference.substructure(query.kind, query.text);
+        const hits = await engine.substructure({ kind: query.kind, text: query.text, desalt: true });
+        expect(Array.from(hits.ids).sort((a, b) => a - b), `${query.kind} ${query.text}`).toEqual(expected);
+        if (expected.length) nonEmpty += 1;
+      }
+      expect(nonEmpty).toBeGreaterThanOrEqual(30);
+      const step = Math.floor(reference.structures.length / 4);
+      for (const probe of [0, step, 2 * step, 3 * step].map((i) => reference.structures[i]!.smiles)) {
+        for (const min of [0.5, 0.7, 0.9]) {
+          const expected = reference.similarity(probe, min, 1);
+          const hits = await engine.similarity({ kind: 'smiles', text: probe, desalt: false }, { min, max: 1 });
+          expect(Array.from(hits.ids).sort((a, b) => a - b)).toEqual([...expected.keys()].sort((a, b) => a - b));
+        }
+      }
+    } finally {
+      reference.close();
+      await engine.close();
+    }
+  }, 600_000);
 });

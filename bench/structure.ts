@@ -1,0 +1,163 @@
+// `npm run bench -- structure [--database-url postgres://...] [--max-structures N] [--rounds 5]`:
+// the chemistry engine on the given database (default: in-memory PGlite seeded with demo S):
+// index start-up, similarity at 0.7 / 0.8 / 0.9, selective substructure (< 1 % hits), generic
+// substructure first page and full count, each p50 / p95. Reference measured in the same run: a
+// naive RDKit full scan (parse every molecule, match / fingerprint it, one thread) on a sample of
+// the same structures, scaled to the index size; the JSON gives each figure as a ratio to it.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import initRDKitModule from '@rdkit/rdkit';
+import { sql } from 'kysely';
+import { openDatabase } from '../apps/server/src/db/database.ts';
+import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
+import { seedDemoKnowledgeBase } from '../apps/server/src/modules/knowledge-base/demo/demo-seed.ts';
+import { RdkitChemEngine } from '../apps/server/src/modules/chemistry/rdkit-engine.ts';
+import type { ChemQuery } from '../apps/server/src/modules/chemistry/chem-engine.ts';
+
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== '--'),
+  options: {
+    'database-url': { type: 'string' },
+    'max-structures': { type: 'string' },
+    rounds: { type: 'string', default: '5' },
+    sample: { type: 'string', default: '5000' },
+  },
+});
+const rounds = Number.parseInt(values.rounds ?? '5', 10);
+const sampleSize = Number.parseInt(values.sample ?? '5000', 10);
+const maxStructures = values['max-structures'] ? Number.parseInt(values['max-structures'], 10) : undefined;
+
+const handle = await openDatabase({ url: values['database-url'] });
+await migrateToLatest(handle);
+const db = handle.db;
+const { rows: sizeRows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM structures`.execute(db);
+if (!sizeRows[0]?.n) {
+  console.error('empty knowledge base: seeding demo S first');
+  await seedDemoKnowledgeBase(handle, { size: 'S' });
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+const summary = (ms: number[]) => {
+  const s = [...ms].sort((a, b) => a - b);
+  return { n: s.length, p50: Number(quantile(s, 0.5).toFixed(1)), p95: Number(quantile(s, 0.95).toFixed(1)), max: Number((s.at(-1) ?? 0).toFixed(1)) };
+};
+async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
+  const started = performance.now();
+  const value = await fn();
+  return [performance.now() - started, value];
+}
+const smiles = (text: string): ChemQuery => ({ kind: 'smiles', text, desalt: true });
+
+// ---- index start-up
+const engine = new RdkitChemEngine(db, maxStructures ? { maxStructures } : {});
+const [startupMs] = await timed(async () => {
+  engine.start();
+  await engine.ready();
+});
+const indexSize = engine.status().loaded;
+
+// ---- queries: similarity probes are stored structures spread over the id range
+const { rows: probes } = await sql<{ canonical_smiles: string }>`SELECT canonical_smiles FROM structures
+  WHERE str_id IN (SELECT str_id FROM structures ORDER BY str_id LIMIT ${indexSize}) AND morgan_fp IS NOT NULL
+  ORDER BY md5(str_id::text) LIMIT 10`.execute(db);
+const SELECTIVE = ['O=C1NC(=O)SC1', 'Cc1noc(C)c1', 'c1ccc2ncncc2c1N', 'O=S(=O)(N)c1ccc(F)cc1', 'C#Cc1cccc(N)c1', 'FC(F)(F)Oc1ccccc1', 'c1ccc(-c2ccncc2)nc1'];
+const GENERIC = ['c1ccccc1', 'C(=O)N', 'c1ccncc1'];
+
+const similarity: Record<string, number[]> = { '0.7': [], '0.8': [], '0.9': [] };
+const similarityHits: Record<string, number[]> = { '0.7': [], '0.8': [], '0.9': [] };
+for (let round = 0; round < rounds; round++) {
+  for (const probe of probes) {
+    for (const min of [0.7, 0.8, 0.9]) {
+      const [ms, hits] = await timed(() => engine.similarity(smiles(probe.canonical_smiles), { min, max: 1 }));
+      similarity[String(min)]!.push(ms);
+      if (round === 0) similarityHits[String(min)]!.push(hits.ids.length);
+    }
+  }
+}
+
+const selectiveMs: number[] = [];
+const selectiveHits: Record<string, number> = {};
+for (let round = 0; round < rounds; round++) {
+  for (const query of SELECTIVE) {
+    const [ms, hits] = await timed(() => engine.substructure(smiles(query)));
+    selectiveMs.push(ms);
+    selectiveHits[query] = hits.ids.length;
+  }
+}
+const firstPageMs: number[] = [];
+for (let round = 0; round < rounds; round++) {
+  for (const query of GENERIC) firstPageMs.push((await timed(() => engine.substructure(smiles(query), { limit: 50 })))[0]);
+}
+// Full counts of generic queries are long at scale: once each.
+const genericFull: Record<string, { ms: number; hits: number }> = {};
+for (const query of GENERIC) {
+  const [ms, hits] = await timed(() => engine.substructure(smiles(query)));
+  genericFull[query] = { ms: Math.round(ms), hits: hits.ids.length };
+}
+await engine.close();
+
+// ---- reference: naive RDKit full scan on a sample, one thread, scaled to the index size
+const rd = await initRDKitModule();
+rd.disable_logging();
+const { rows: sample } = await sql<{ canonical_smiles: string }>`SELECT canonical_smiles FROM structures
+  WHERE str_id IN (SELECT str_id FROM structures ORDER BY str_id LIMIT ${indexSize}) ORDER BY md5(str_id::text) LIMIT ${sampleSize}`.execute(db);
+const naivePerStructure = (query: string, kind: 'substructure' | 'similarity'): number => {
+  const q = rd.get_mol(query)!;
+  const morgan = JSON.stringify({ radius: 2, nBits: 2048 });
+  const started = performance.now();
+  for (const row of sample) {
+    const mol = rd.get_mol(row.canonical_smiles);
+    if (!mol) continue;
+    if (kind === 'substructure') mol.get_substruct_match(q);
+    else mol.get_morgan_fp_as_uint8array(morgan);
+    mol.delete();
+  }
+  q.delete();
+  return (performance.now() - started) / sample.length;
+};
+const naiveSubstructureMs = naivePerStructure('c1ccncc1', 'substructure') * indexSize;
+const naiveSimilarityMs = naivePerStructure(probes[0]!.canonical_smiles, 'similarity') * indexSize;
+
+const { rows: size } = await sql<{ structures: number }>`SELECT count(*)::int AS structures FROM structures`.execute(db);
+await handle.close();
+
+const ratio = (naive: number, ms: number) => Number((naive / Math.max(ms, 0.001)).toFixed(0));
+const sim = Object.fromEntries(Object.entries(similarity).map(([min, ms]) => [min, { ...summary(ms), medianHits: quantile([...similarityHits[min]!].sort((a, b) => a - b), 0.5) }]));
+const selective = summary(selectiveMs);
+const firstPage = summary(firstPageMs);
+const result = {
+  bench: 'structure',
+  database: handle.kind,
+  structuresInDatabase: size[0]?.structures,
+  indexSize,
+  cpus: os.availableParallelism(),
+  loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))),
+  rounds,
+  startupMs: Math.round(startupMs),
+  reference: {
+    sample: sample.length,
+    naiveSubstructureFullScanMs: Math.round(naiveSubstructureMs),
+    naiveSimilarityFullScanMs: Math.round(naiveSimilarityMs),
+  },
+  similarity: Object.fromEntries(Object.entries(sim).map(([min, s]) => [min, { ...s, speedupVsNaive: ratio(naiveSimilarityMs, s.p50) }])),
+  selectiveSubstructure: {
+    ...selective,
+    speedupVsNaive: ratio(naiveSubstructureMs, selective.p50),
+    hitPercent: Object.fromEntries(Object.entries(selectiveHits).map(([q, n]) => [q, Number(((100 * n) / indexSize).toFixed(3))])),
+  },
+  genericFirstPage: { ...firstPage, pageSize: 50, speedupVsNaive: ratio(naiveSubstructureMs, firstPage.p50) },
+  genericFullCount: Object.fromEntries(Object.entries(genericFull).map(([q, v]) => [q, { ...v, hitPercent: Number(((100 * v.hits) / indexSize).toFixed(1)), speedupVsNaive: ratio(naiveSubstructureMs, v.ms) }])),
+};
+const dir = path.resolve(import.meta.dirname, 'results');
+fs.mkdirSync(dir, { recursive: true });
+const file = path.join(dir, `structure-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+fs.writeFileSync(file, JSON.stringify(result, null, 2));
+const s = result.similarity;
+console.log(
+  `structure: ${indexSize} structures (${handle.kind}), start-up ${result.startupMs} ms; similarity p50/p95 0.7 ${s['0.7']!.p50}/${s['0.7']!.p95} ms, ` +
+    `0.8 ${s['0.8']!.p50}/${s['0.8']!.p95}, 0.9 ${s['0.9']!.p50}/${s['0.9']!.p95}; selective substructure ${selective.p50}/${selective.p95} ms; ` +
+    `generic first page ${firstPage.p50}/${firstPage.p95} ms; generic full ${Object.entries(genericFull).map(([q, v]) => `${q} ${v.ms} ms`).join(', ')}; ` +
+    `naive full scan ${result.reference.naiveSubstructureFullScanMs} ms (×${result.selectiveSubstructure.speedupVsNaive} selective) -> ${path.relative(process.cwd(), file)}`,
+);
