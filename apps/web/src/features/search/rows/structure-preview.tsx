@@ -37,12 +37,64 @@ function summary(data: { complete: boolean; total: number | null; hits: Structur
   return `More than ${formatCount(data.hits.length)} structures: the first ${formatCount(data.hits.length)} are shown; the search counts them all · ${time}`;
 }
 
+function HitTiles({ hits, highlight, highlightKind }: { hits: StructureHit[]; highlight: string | null; highlightKind: 'smiles' | 'smarts' }) {
+  return (
+    <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs">
+      {hits.map((hit) => (
+        <Paper key={hit.strId} withBorder p={4} radius="sm" data-testid="structure-preview-hit">
+          <StructureImage strId={hit.strId} highlight={highlight} highlightKind={highlightKind} width={TILE.width} height={TILE.height} alt={hit.name ?? `structure ${hit.strId}`} />
+          <Text size="xs" truncate title={hit.name ?? undefined}>
+            {hit.name ?? `#${hit.strId}`}
+            {hit.similarity !== null && ` · ${hit.similarity.toFixed(2)}`}
+          </Text>
+        </Paper>
+      ))}
+    </SimpleGrid>
+  );
+}
+
+const INCHIKEY = /^[A-Z]{14}(-[A-Z]{10}-[A-Z])?$/;
+
+/** The structures an InChIKey names: the whole key, else the same skeleton (first block). */
+function InchikeyPreview({ value }: { value: string }) {
+  const [key] = useDebouncedValue(value.trim().toUpperCase(), 400);
+  const found = useQuery({
+    ...endpointQuery(chemistryEndpoints.structuresByInchikey, { body: { inchikey: key } }),
+    enabled: INCHIKEY.test(key),
+    staleTime: 60_000,
+    retry: false,
+  });
+  if (!INCHIKEY.test(key)) return null;
+  if (found.isError) return <Alert color="red" variant="light">{errorMessage(found.error)}</Alert>;
+  if (!found.data) return <Loader size="xs" aria-label="Looking up the InChIKey" />;
+  const { match, structures } = found.data;
+  const text =
+    match === 'none'
+      ? 'No structure has this InChIKey or its skeleton.'
+      : match === 'exact'
+        ? `This InChIKey is ${structures.length === 1 ? 'structure' : 'structures'} ${structures.map((s) => `#${s.strId}`).join(', ')}.`
+        : `No structure has the whole key; ${formatCount(structures.length)} share its skeleton (first block).`;
+  return (
+    <Stack gap={6} data-testid="inchikey-preview">
+      <Text size="xs" c="dimmed">
+        {text}
+      </Text>
+      {structures.length > 0 && <HitTiles hits={structures.slice(0, PREVIEW_HITS)} highlight={null} highlightKind="smiles" />}
+    </Stack>
+  );
+}
+
 /**
  * What the structure query finds, while the chemist types or draws it: RDKit's verdict on the
  * query (errors say what and where), the number of hits when the preview could count them all,
  * and the first hits drawn with the query highlighted.
  */
 export function StructureHitsPreview({ draft }: Pick<EditorProps<'structure'>, 'draft'>) {
+  if (draft.inputType === 'inchikey') return <InchikeyPreview value={draft.value} />;
+  return <QueryPreview draft={draft} />;
+}
+
+function QueryPreview({ draft }: Pick<EditorProps<'structure'>, 'draft'>) {
   // Debounced as text: a new object each render would restart the timer.
   const [debounced] = useDebouncedValue(JSON.stringify(previewRequest(draft)), 400);
   const request = JSON.parse(debounced) as StructurePreviewRequest | null;
@@ -85,26 +137,7 @@ export function StructureHitsPreview({ draft }: Pick<EditorProps<'structure'>, '
           {data.hits.length === 0 ? `No structure matches · ${formatCount(data.elapsedMs)} ms` : summary(data)}
         </Text>
       </Group>
-      {data.hits.length > 0 && (
-        <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs">
-          {data.hits.map((hit) => (
-            <Paper key={hit.strId} withBorder p={4} radius="sm" data-testid="structure-preview-hit">
-              <StructureImage
-                strId={hit.strId}
-                highlight={highlight}
-                highlightKind={data.query.smarts ? 'smarts' : 'smiles'}
-                width={TILE.width}
-                height={TILE.height}
-                alt={hit.name ?? `structure ${hit.strId}`}
-              />
-              <Text size="xs" truncate title={hit.name ?? undefined}>
-                {hit.name ?? `#${hit.strId}`}
-                {hit.similarity !== null && ` · ${hit.similarity.toFixed(2)}`}
-              </Text>
-            </Paper>
-          ))}
-        </SimpleGrid>
-      )}
+      {data.hits.length > 0 && <HitTiles hits={data.hits} highlight={highlight} highlightKind={data.query.smarts ? 'smarts' : 'smiles'} />}
     </Stack>
   );
 }
