@@ -3,12 +3,15 @@ import { IconChevronDown, IconChevronRight, IconLock, IconLockOpen, IconPencil }
 import { useState } from 'react';
 import { PROPERTY_DEFAULTS, PROPERTY_FIELDS, RULE_OF_FIVE, RULE_OF_THREE, defaultStructureCategory } from '@kb/contracts/search';
 import type { PropertyColumn } from '@kb/contracts/search';
-import type { PropertyField, StructureCategory, StructureInputType } from '../builder/row-drafts.ts';
+import type { PropertyField, StructureCategory, StructureDraft, StructureInputType } from '../builder/row-drafts.ts';
 import { LOOKUPS } from '../lookups/lookup-sources.ts';
 import { LookupTextInput } from '../lookups/lookup-text-input.tsx';
 import { TextListInput } from '../lookups/text-list-input.tsx';
 import { DraftNumberInput } from '../ui/draft-number-input.tsx';
+import { StructureEditorModal } from '../../chemistry/editor/structure-editor-modal.tsx';
+import type { StructureDrawing, StructureText } from '../../chemistry/editor/structure-drawing.ts';
 import type { EditorProps } from './editor-props.ts';
+import { StructureHitsPreview } from './structure-preview.tsx';
 
 const INPUT_TYPES: { value: StructureInputType; label: string; placeholder: string }[] = [
   { value: 'name', label: 'Name', placeholder: 'Compound name or synonym, e.g. imatinib' },
@@ -161,11 +164,30 @@ function StructureValueField({ draft, errors, update }: EditorProps<'structure'>
   );
 }
 
+/** The row's query as the editor should open it: only structure formats are drawn; names and InChIKeys start empty. */
+function editorInitial(draft: StructureDraft): StructureText | null {
+  const { inputType, value } = draft;
+  // A SMARTS row is passed even when empty: the editor then also returns SMARTS.
+  return inputType === 'smiles' || inputType === 'smarts' || inputType === 'molfile' ? { format: inputType, value } : null;
+}
+
+/**
+ * A drawing replaces the query in the row's own format (molfile and SMARTS rows keep query
+ * features SMILES cannot hold); a name or InChIKey row becomes a SMILES row.
+ */
+function applyDrawing(draft: StructureDraft, result: StructureDrawing): StructureDraft {
+  if (draft.inputType === 'molfile') return { ...draft, value: result.molfile, readOnly: false };
+  if (draft.inputType === 'smarts') return { ...draft, value: result.smarts || result.smiles, readOnly: false };
+  const category = draft.inputType === 'smiles' ? draft.category : defaultStructureCategory('smiles');
+  return { ...draft, inputType: 'smiles', value: result.smiles, category, readOnly: false };
+}
+
 /** Spec §2/§3/§5 structure row: a query structure, its category, properties, id and CAS lists. */
 export function StructureEditor(props: EditorProps<'structure'>) {
   const { draft, errors, update } = props;
   const propertyCount = Object.values(draft.properties).filter((value) => value != null).length;
   const [showProperties, setShowProperties] = useState(propertyCount > 0);
+  const [drawing, setDrawing] = useState(false);
   const preset = (rule: Partial<Record<PropertyField, number | null>>) => {
     update((d) => ({ ...d, properties: { ...rule } }));
     setShowProperties(true);
@@ -185,17 +207,22 @@ export function StructureEditor(props: EditorProps<'structure'>) {
             update((d) => ({ ...d, inputType, category: defaultStructureCategory(inputType), readOnly: false, value: d.readOnly ? '' : d.value }));
           }}
         />
-        {/* Structure drawing (Ketcher) arrives with the chemistry-engine issue; this is its place. */}
-        <Tooltip label="The structure editor arrives with the chemistry engine; paste SMILES or a molfile meanwhile.">
-          <span>
-            <Button size="xs" variant="default" leftSection={<IconPencil size={14} />} disabled data-testid="draw-structure">
-              Draw
-            </Button>
-          </span>
-        </Tooltip>
+        <Button size="xs" variant="default" leftSection={<IconPencil size={14} />} onClick={() => setDrawing(true)} data-testid="draw-structure">
+          Draw
+        </Button>
       </Group>
 
       <StructureValueField {...props} />
+      <StructureHitsPreview draft={draft} />
+      <StructureEditorModal
+        opened={drawing}
+        initial={editorInitial(draft)}
+        onClose={() => setDrawing(false)}
+        onApply={(result) => {
+          update((d) => applyDrawing(d, result));
+          setDrawing(false);
+        }}
+      />
 
       <Group gap="md" align="flex-end" wrap="wrap">
         <Stack gap={2}>

@@ -1,0 +1,58 @@
+/**
+ * The Ketcher editor itself. Imported only through `import()` (see use-ketcher-canvas.ts): this
+ * module pulls in ketcher-react, its stylesheet and the Indigo worker, megabytes that most
+ * searches never need.
+ */
+import 'ketcher-react/dist/index.css';
+import type { Ketcher } from 'ketcher-core';
+import { Editor } from 'ketcher-react';
+import type { ButtonsConfig } from 'ketcher-react';
+import { StandaloneStructServiceProvider } from 'ketcher-standalone/dist/binaryWasm';
+
+// One provider for the page: the binaryWasm entry starts Indigo's worker when it is imported, and
+// every editor opened later shares that worker (and its compiled WASM).
+const structServiceProvider = new StandaloneStructServiceProvider();
+
+// A search query is one structure: tools for reactions, drawings and image recognition (which
+// needs a server) would only produce something the search cannot use.
+const HIDDEN: ButtonsConfig = Object.fromEntries(
+  (
+    [
+      'reaction-plus',
+      'arrows',
+      'reaction-mapping-tools',
+      'reaction-automap',
+      'reaction-map',
+      'reaction-unmap',
+      'shape',
+      'shape-ellipse',
+      'shape-rectangle',
+      'shape-line',
+      'text',
+      'recognize',
+      'miew',
+      'fullscreen',
+      'create-monomer',
+    ] as const
+  ).map((name) => [name, { hidden: true }]),
+);
+
+export interface KetcherCanvasProps {
+  /** Called once Ketcher is built; the caller keeps the instance to read and load structures. */
+  onInit: (ketcher: Ketcher) => void;
+  /** Ketcher's own errors (a paste it cannot read, a failed conversion). */
+  onError: (message: string) => void;
+}
+
+export default function KetcherCanvas({ onInit, onError }: KetcherCanvasProps) {
+  return (
+    <Editor
+      staticResourcesUrl=""
+      structServiceProvider={structServiceProvider}
+      errorHandler={onError}
+      onInit={onInit}
+      buttons={HIDDEN}
+      disableMacromoleculesEditor
+    />
+  );
+}
