@@ -11,6 +11,7 @@ import { DraftNumberInput } from '../ui/draft-number-input.tsx';
 import { StructureEditorModal } from '../../chemistry/editor/structure-editor-modal.tsx';
 import type { StructureDrawing, StructureText } from '../../chemistry/editor/structure-drawing.ts';
 import type { EditorProps } from './editor-props.ts';
+import { PropertyCount, rangeHint, usePropertyRanges } from './property-ranges.tsx';
 import { StructureHitsPreview } from './structure-preview.tsx';
 
 const INPUT_TYPES: { value: StructureInputType; label: string; placeholder: string }[] = [
@@ -51,45 +52,52 @@ function rangeText(rule: Partial<Record<PropertyField, number | null>>): string 
 
 function PropertiesTable({ draft, errors, update }: EditorProps<'structure'>) {
   const set = (field: PropertyField, value: number | null) => update((d) => ({ ...d, properties: { ...d.properties, [field]: value } }));
+  const ranges = usePropertyRanges();
   return (
-    <Table withRowBorders={false} verticalSpacing={4} horizontalSpacing="xs" data-testid="structure-properties">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Property</Table.Th>
-          <Table.Th>Minimum</Table.Th>
-          <Table.Th>Maximum</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {(Object.entries(PROPERTY_FIELDS) as [PropertyColumn, readonly [PropertyField, PropertyField]][]).map(([column, [min, max]]) => (
-          <Table.Tr key={column}>
-            <Table.Td>
-              <Text size="sm">{PROPERTY_LABELS[column]}</Text>
-            </Table.Td>
-            <Table.Td>
-              <DraftNumberInput
-                size="xs"
-                aria-label={`${PROPERTY_LABELS[column]} minimum`}
-                placeholder={defaults[min] !== undefined ? String(defaults[min]) : 'min'}
-                value={draft.properties[min] ?? null}
-                onNumberChange={(value) => set(min, value)}
-                error={errors[`properties.${min}`]}
-              />
-            </Table.Td>
-            <Table.Td>
-              <DraftNumberInput
-                size="xs"
-                aria-label={`${PROPERTY_LABELS[column]} maximum`}
-                placeholder={defaults[max] !== undefined ? String(defaults[max]) : 'max'}
-                value={draft.properties[max] ?? null}
-                onNumberChange={(value) => set(max, value)}
-                error={errors[`properties.${max}`]}
-              />
-            </Table.Td>
+    <>
+      <Table withRowBorders={false} verticalSpacing={4} horizontalSpacing="xs" data-testid="structure-properties">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Property</Table.Th>
+            <Table.Th>Minimum</Table.Th>
+            <Table.Th>Maximum</Table.Th>
           </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+        </Table.Thead>
+        <Table.Tbody>
+          {(Object.entries(PROPERTY_FIELDS) as [PropertyColumn, readonly [PropertyField, PropertyField]][]).map(([column, [min, max]]) => (
+            <Table.Tr key={column}>
+              <Table.Td>
+                <Text size="sm">{PROPERTY_LABELS[column]}</Text>
+                <Text size="xs" c="dimmed">
+                  {rangeHint(ranges.get(column))}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <DraftNumberInput
+                  size="xs"
+                  aria-label={`${PROPERTY_LABELS[column]} minimum`}
+                  placeholder={defaults[min] !== undefined ? String(defaults[min]) : 'min'}
+                  value={draft.properties[min] ?? null}
+                  onNumberChange={(value) => set(min, value)}
+                  error={errors[`properties.${min}`]}
+                />
+              </Table.Td>
+              <Table.Td>
+                <DraftNumberInput
+                  size="xs"
+                  aria-label={`${PROPERTY_LABELS[column]} maximum`}
+                  placeholder={defaults[max] !== undefined ? String(defaults[max]) : 'max'}
+                  value={draft.properties[max] ?? null}
+                  onNumberChange={(value) => set(max, value)}
+                  error={errors[`properties.${max}`]}
+                />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <PropertyCount properties={draft.properties} />
+    </>
   );
 }
 
