@@ -9,6 +9,15 @@ import { PROPERTY_FIELDS, STRUCTURE_CATEGORIES, STRUCTURE_FEATURES, StructurePro
  * goes through the structure row (search.ts); these calls preview and look up.
  */
 
+/** A whole InChIKey (skeleton-stereo-protonation blocks), and its first block alone (the skeleton). */
+export const INCHIKEY_PATTERN = /^[A-Z]{14}-[A-Z]{10}-[A-Z]$/;
+export const INCHIKEY_SKELETON_PATTERN = /^[A-Z]{14}$/;
+/** Either form, as a look-up accepts it. */
+export function isInchikeyOrSkeleton(value: string): boolean {
+  return INCHIKEY_PATTERN.test(value) || INCHIKEY_SKELETON_PATTERN.test(value);
+}
+export const NOT_AN_INCHIKEY_MESSAGE = 'This is not an InChIKey: expected 14 letters, a dash, 10 letters, a dash and one letter (or just the first 14 letters).';
+
 /** Spec §5 similarity defaults when a row leaves them empty. */
 export const DEFAULT_SIMILARITY_MIN = 0.7;
 export const DEFAULT_SIMILARITY_MAX = 1;
@@ -26,12 +35,19 @@ export const StructureHitSchema = z.object({
 export type StructureHit = z.infer<typeof StructureHitSchema>;
 
 export const InchikeyLookupRequestSchema = z.object({
-  inchikey: z.string().trim().min(1, 'Enter an InChIKey').max(64),
+  inchikey: z
+    .string()
+    .trim()
+    .max(64, NOT_AN_INCHIKEY_MESSAGE)
+    .transform((v) => v.toUpperCase())
+    .refine(isInchikeyOrSkeleton, NOT_AN_INCHIKEY_MESSAGE),
 });
 export const InchikeyLookupResponseSchema = z.object({
   /** exact: the whole key matched; skeleton: only its first block (other stereo / isotope / protonation forms). */
   match: z.enum(['exact', 'skeleton', 'none']),
   structures: z.array(StructureHitSchema),
+  /** More structures match than are listed. */
+  more: z.boolean(),
 });
 
 export const StructurePreviewRequestSchema = z
@@ -75,7 +91,7 @@ export const PropertyRangeSchema = z.object({
   /** Structures with a value (pKa, logD and solubility are known for few). */
   known: z.number().int(),
 });
-export const PropertyRangesSchema = z.object({ properties: z.array(PropertyRangeSchema) });
+export const PropertyRangesSchema = z.object({ structures: z.number().int(), properties: z.array(PropertyRangeSchema) });
 export type PropertyRanges = z.infer<typeof PropertyRangesSchema>;
 
 const Dimension = z.coerce.number().int().min(40).max(1200);
@@ -83,11 +99,12 @@ export const DepictionQuerySchema = z
   .object({
     /** One of: a stored structure, or a SMILES / SMARTS / molfile given here. */
     strId: z.coerce.number().int().positive().optional(),
-    smiles: z.string().max(20_000).optional(),
-    smarts: z.string().max(20_000).optional(),
-    molfile: z.string().max(100_000).optional(),
+    smiles: z.string().max(4_000).optional(),
+    smarts: z.string().max(4_000).optional(),
+    /** In a URL: a few kilobytes at most (a molfile of ~100 atoms); bigger drawings use SMILES. */
+    molfile: z.string().max(12_000).optional(),
     /** Substructure to highlight (SMILES or SMARTS, see highlightKind). */
-    highlight: z.string().max(20_000).optional(),
+    highlight: z.string().max(4_000).optional(),
     highlightKind: z.enum(['smiles', 'smarts']).default('smarts'),
     w: Dimension.default(240),
     h: Dimension.default(180),
@@ -143,7 +160,8 @@ export const chemistryEndpoints = {
   depiction: defineEndpoint({
     method: 'GET',
     path: '/api/chemistry/depiction',
-    access: 'authenticated',
+    // The roles that see structures (search, results, leaflets); drawing costs RDKit time.
+    access: SEARCH_ROLES,
     summary: 'SVG depiction of a stored structure or of a SMILES / SMARTS / molfile, optionally with a substructure highlighted (ETag, 304).',
     query: DepictionQuerySchema,
     response: z.string(),

@@ -6,7 +6,12 @@ CREATE UNLOGGED TABLE structure_hits (
   hit_id     bigint NOT NULL,
   str_id     bigint NOT NULL,
   similarity real,
+  created_at timestamptz NOT NULL DEFAULT now(),  -- hits of a crashed run are swept after an hour
   PRIMARY KEY (hit_id, str_id)
 );
 
 ALTER TABLE search_structures ADD COLUMN similarity real;
+
+-- migrate:down
+ALTER TABLE search_structures DROP COLUMN similarity;
+DROP TABLE structure_hits;

@@ -74,8 +74,8 @@ export interface ChemEngine {
   status(): EngineStatus;
   /** Loads the index in the background (idempotent); searches wait for it. */
   start(): void;
-  /** Resolves when the index is loaded; rejects if loading failed. */
-  ready(signal?: AbortSignal): Promise<void>;
+  /** Resolves when the index is loaded; rejects if loading failed. `onWait` hears the load's progress. */
+  ready(signal?: AbortSignal, onWait?: (progress: EngineProgress) => void): Promise<void>;
   /** Loads structures added since the last load (imports, seeds). */
   refresh(): Promise<void>;
   describe(query: ChemQuery): Promise<DescribedQuery>;

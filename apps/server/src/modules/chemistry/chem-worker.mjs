@@ -8,7 +8,7 @@
 // Tanimoto search with popcount bounds. Jobs are processed one shard at a time, next the job that
 // has used the least time so far, so a long search never shuts out a short one (a short one
 // finishes almost as if alone) and can be cancelled between shards.
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import initRDKitModule from '@rdkit/rdkit';
 
 const RD = await initRDKitModule();
@@ -16,7 +16,8 @@ RD.disable_logging();
 // Parse errors are captured and sent back as the message a chemist sees.
 const LOG = RD.set_log_capture('rdApp.*');
 
-const FP_BYTES = workerData?.fpBytes ?? 256;
+/** 2048-bit fingerprints (ARCHITECTURE.md); index-loader.ts FP_BYTES is the same. */
+const FP_BYTES = 256;
 const MORGAN = JSON.stringify({ radius: 2, nBits: FP_BYTES * 8 });
 
 /** Bits set in each byte value. */
@@ -211,6 +212,8 @@ function similarityStep(job, shard) {
   const fp = shard.morgan;
   const n = qIndex.length;
   for (let row = from; row < to; row++) {
+    // No stored Morgan fingerprint (bit count 0): such a structure is never similar to anything.
+    if (shard.pop[row] === 0) continue;
     const base = row * FP_BYTES;
     let common = 0;
     for (let k = 0; k < n; k++) common += POP8[fp[base + qIndex[k]] & qBytes[k]];
@@ -225,7 +228,7 @@ function similarityStep(job, shard) {
 }
 
 function startJob(message) {
-  const job = { id: message.jobId, type: message.type, shardIds: [...shards.keys()], next: 0, found: 0, limit: message.limit ?? 0, usedMs: 0 };
+  const job = { id: message.jobId, type: message.type, shardIds: [...shards.keys()], next: 0, found: 0, limit: message.limit ?? 0, usedMs: 0, missing: 0 };
   if (message.type === 'substructure') {
     const built = queryMol(message.query);
     if (built.error) {
@@ -270,6 +273,8 @@ function tick() {
   const shardId = job.shardIds[job.next++];
   const shard = shards.get(shardId);
   const started = performance.now();
+  // A shard dropped by a rebuild while this job ran: the answer is then not complete.
+  if (!shard) job.missing += 1;
   if (shard) {
     try {
       const part = job.type === 'substructure' ? substructureStep(job, shard) : similarityStep(job, shard);
@@ -284,7 +289,8 @@ function tick() {
   }
   job.usedMs += performance.now() - started;
   const limitReached = job.limit > 0 && job.found >= job.limit;
-  if (job.next >= job.shardIds.length || limitReached) finish(job);
+  const allSearched = job.next >= job.shardIds.length;
+  if (allSearched || limitReached) finish(job, { complete: allSearched && !limitReached && job.missing === 0 });
   schedule();
 }
 
@@ -318,7 +324,10 @@ function highlightOf(mol, highlight) {
 function depict(message) {
   LOG.clear_buffer();
   const mol = message.kind === 'smarts' ? RD.get_qmol(message.text) : RD.get_mol(message.text);
-  if (!mol) return { ok: false, error: captured() || 'RDKit could not read it' };
+  if (!mol || !mol.is_valid()) {
+    mol?.delete();
+    return { ok: false, error: captured() || 'RDKit could not read it' };
+  }
   try {
     const details = { width: message.width, height: message.height, clearBackground: false, addStereoAnnotation: true };
     const marks = highlightOf(mol, message.highlight);
@@ -331,7 +340,18 @@ function depict(message) {
 
 // ------------------------------------------------------------------ messages
 
+/** Requests answer; an exception inside RDKit becomes an error reply, never a dead worker. */
 parentPort.on('message', (message) => {
+  try {
+    handle(message);
+  } catch (error) {
+    const text = `RDKit failed: ${String(error?.message ?? error)}`;
+    if (message.requestId !== undefined) parentPort.postMessage({ type: 'reply', requestId: message.requestId, result: { ok: false, error: text, internal: true } });
+    else if (message.jobId !== undefined) parentPort.postMessage({ type: 'done', jobId: message.jobId, error: text });
+  }
+});
+
+function handle(message) {
   switch (message.type) {
     case 'addShard': {
       const added = addShard(message);
@@ -358,8 +378,8 @@ parentPort.on('message', (message) => {
       parentPort.postMessage({ type: 'reply', requestId: message.requestId, result: depict(message) });
       break;
     default:
-      parentPort.postMessage({ type: 'reply', requestId: message.requestId, result: { ok: false, error: `unknown message ${message.type}` } });
+      parentPort.postMessage({ type: 'reply', requestId: message.requestId, result: { ok: false, error: `unknown message ${message.type}`, internal: true } });
   }
-});
+}
 
 parentPort.postMessage({ type: 'ready' });

@@ -14,6 +14,12 @@ declare module 'fastify' {
   }
 }
 
+/** If-None-Match may list several ETags and mark them weak (W/"…"). */
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*');
+}
+
 /** Registers the chemistry calls of the contract (packages/contracts/src/chemistry.ts). */
 export function registerChemistryRoutes(app: FastifyInstance, db: Kysely<Database>, engine: ChemEngine, timeLimitMs = 120_000): void {
   app.decorate('chemEngine', engine);
@@ -21,17 +27,27 @@ export function registerChemistryRoutes(app: FastifyInstance, db: Kysely<Databas
   const depictions = new DepictionService(engine, db);
   const lookups = new StructureLookups(engine, db, timeLimitMs);
 
-  registerEndpoint(app, chemistryEndpoints.depiction, async ({ query, request, reply }) => {
-    const { input, etag } = await depictions.resolve(query);
-    // Private: depictions are behind the login; a day is safe because the ETag names the content.
-    reply.header('etag', etag).header('cache-control', 'private, max-age=86400');
-    if (request.headers['if-none-match'] === etag) {
-      reply.code(304);
-      return '';
-    }
-    reply.type('image/svg+xml; charset=utf-8');
-    return depictions.svg(input, etag);
-  });
+  registerEndpoint(
+    app,
+    chemistryEndpoints.depiction,
+    async ({ query, request, reply }) => {
+      const { input, etag } = await depictions.resolve(query);
+      // Private: depictions are behind the login; a day is safe because the ETag names the content.
+      const cacheHeaders = { etag, 'cache-control': 'private, max-age=86400' };
+      if (etagMatches(request.headers['if-none-match'], etag)) {
+        reply.code(304).headers(cacheHeaders);
+        return '';
+      }
+      const svg = await depictions.svg(input, etag);
+      // Only a drawing is cached; the SVG may never be read as a page with scripts.
+      reply
+        .type('image/svg+xml; charset=utf-8')
+        .headers({ ...cacheHeaders, 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" });
+      return svg;
+    },
+    // A page of results asks for a few dozen drawings at once; a scraper asks for thousands.
+    { rateLimit: { max: 600, timeWindow: '1 minute' } },
+  );
 
   registerEndpoint(app, chemistryEndpoints.engineStatus, async () => engine.status());
 

@@ -66,10 +66,9 @@ describe.each(DATABASES)('chemistry API on %s', (kind) => {
       ],
     });
     expect(answer.statusCode, answer.body).toBe(200);
+    // NOT between two structure rows: the structures of the first that are not in the second.
     const strIds = (answer.data.rows as { stridscount: number }[])[0]!.stridscount;
-    // NOT over structure rows: structures with activities that match the first and not the second.
-    const { rows } = await sql<{ n: number }>`SELECT count(DISTINCT str_id)::int AS n FROM activities WHERE str_id = ANY(${smarts.filter((id) => !pyridine.has(id))}::bigint[])`.execute(t.database.db);
-    expect(strIds).toBeGreaterThanOrEqual(rows[0]!.n);
+    expect(strIds).toBe(smarts.filter((id) => !pyridine.has(id)).length);
     const left = await t.database.db.selectFrom('structure_hits').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
     expect(Number(left?.n)).toBe(0);
   });
@@ -142,7 +141,7 @@ describe.each(DATABASES)('chemistry API on %s', (kind) => {
     const skeleton = await post('/api/guidedsearch/structures/by/inchikey', { inchikey: `${key.slice(0, 14)}-ZZZZZZZZZZ-N` });
     expect(skeleton.data.match).toBe('skeleton');
     const none = await post('/api/guidedsearch/structures/by/inchikey', { inchikey: 'AAAAAAAAAAAAAA-BBBBBBBBBB-N' });
-    expect(none.data).toEqual({ match: 'none', structures: [] });
+    expect(none.data).toEqual({ match: 'none', structures: [], more: false });
     const wrong = await post('/api/guidedsearch/structures/by/inchikey', { inchikey: 'aspirin' });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.data.message).toMatch(/not an InChIKey/);
@@ -227,7 +226,7 @@ describe.each(DATABASES)('chemistry API on %s', (kind) => {
         payload: { searchcriteria: structureRow({ inputType: 'smarts', value: '*', category: 'substructure' }) },
       });
       expect(answer.statusCode).toBe(400);
-      expect(answer.data.message).toMatch(/time limit of 0 s[\s\S]*too generic/);
+      expect(answer.data.message).toMatch(/time limit of 0\.001 s[\s\S]*too generic/);
     } finally {
       await limited.close();
     }

@@ -98,6 +98,16 @@ describe.each(DATABASES)('chemistry engine parity with RDKit on demo data (%s)',
     expect(top.total).toBe(expected.length);
   });
 
+  it('knows the total of a first page exactly when the hits fit in it', async () => {
+    const expected = reference.substructure('smiles', 'O=C1NC(=O)SC1');
+    expect(expected.length).toBeGreaterThan(1);
+    const fits = await engine.substructure({ kind: 'smiles', text: 'O=C1NC(=O)SC1', desalt: true }, { limit: expected.length });
+    expect(fits).toMatchObject({ complete: true, total: expected.length });
+    const cut = await engine.substructure({ kind: 'smiles', text: 'O=C1NC(=O)SC1', desalt: true }, { limit: expected.length - 1 });
+    expect(cut).toMatchObject({ complete: false, total: null });
+    expect(cut.ids.length).toBe(expected.length - 1);
+  });
+
   it('streams progress and can be cancelled between shards; the engine then answers the next search', async () => {
     const controller = new AbortController();
     const seen: number[] = [];
@@ -133,6 +143,17 @@ describe.each(DATABASES)('chemistry engine parity with RDKit on demo data (%s)',
     await expect(engine.substructure({ kind: 'smiles', text: 'c1cccc1', desalt: true })).rejects.toThrow(/kekulize/i);
     await expect(engine.substructure({ kind: 'smarts', text: '[C;X4', desalt: true })).rejects.toThrow(/SMARTS Parse Error[\s\S]*position 5/);
     await expect(engine.similarity({ kind: 'smarts', text: 'c1ccccc1', desalt: true }, { min: 0.5, max: 1 })).rejects.toBeInstanceOf(ChemInputError);
+  });
+
+  it('survives a worker that dies: running searches fail clearly, the index is rebuilt, searches work again', async () => {
+    const running = engine.substructure({ kind: 'smarts', text: '*~*~*~*~*~*~*~*~*~*~*~*', desalt: true });
+    // The worker thread is killed from outside, as a WASM abort or an out-of-memory would.
+    const workers = (engine as unknown as { workers: { worker: { terminate(): Promise<number> } }[] }).workers;
+    await workers[0]!.worker.terminate();
+    await expect(running).rejects.toThrow(/restarted during the search/);
+    const after = await engine.substructure({ kind: 'smiles', text: 'C#N', desalt: true });
+    expect(Array.from(after.ids).sort(byNumber)).toEqual(reference.substructure('smiles', 'C#N'));
+    expect(engine.status()).toMatchObject({ state: 'ready', loaded: reference.structures.length, workers: 2 });
   });
 
   it('picks up structures added after the first load (refresh)', async () => {

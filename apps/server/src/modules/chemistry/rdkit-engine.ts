@@ -3,11 +3,14 @@ import { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { ChemInputError, ChemSearchCancelled } from './chem-engine.ts';
-import type { ChemEngine, ChemQuery, DepictOptions, DescribedQuery, EngineStatus, SearchOptions, StructureHits } from './chem-engine.ts';
+import type { ChemEngine, ChemQuery, DepictOptions, DescribedQuery, EngineProgress, EngineStatus, SearchOptions, StructureHits } from './chem-engine.ts';
 import { IndexLoader } from './index-loader.ts';
 import type { DescribeReply, FromWorker, ShardPayload, ToWorker } from './worker-protocol.ts';
 
 const WORKER_URL = new URL('./chem-worker.mjs', import.meta.url);
+const RESTARTED = 'The chemistry engine restarted during the search; please run it again.';
+/** How often a search waiting for the index reports the load's progress. */
+const INDEX_PROGRESS_MS = 500;
 
 export interface RdkitEngineOptions {
   /** Worker threads (default: every core). */
@@ -23,25 +26,30 @@ export interface RdkitEngineOptions {
 
 interface JobState {
   pendingWorkers: number;
+  allComplete: boolean;
   parts: Float64Array[];
   sims: Float64Array[];
   hits: number;
   searched: number;
-  limit: number;
-  cancelled: boolean;
+  /** Hits wanted before the workers stop (limit + 1, to know whether there are more). */
+  stopAt: number;
   resolve: (complete: boolean) => void;
   reject: (error: Error) => void;
   onProgress?: SearchOptions['onProgress'];
 }
 
-/** One worker thread with its pending requests and jobs. */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+type Request = DistributiveOmit<Extract<ToWorker, { requestId: number }>, 'requestId'>;
+
+/** One worker thread with its pending requests. */
 class WorkerHandle {
   readonly worker: Worker;
   readonly ready: Promise<void>;
   private readonly requests = new Map<number, (result: unknown) => void>();
   private nextRequest = 1;
+  private stopping = false;
 
-  constructor(onJobMessage: (message: FromWorker) => void, onFailure: (error: Error) => void) {
+  constructor(onJobMessage: (message: FromWorker) => void, onLost: (handle: WorkerHandle, error: Error) => void) {
     this.worker = new Worker(WORKER_URL);
     this.ready = new Promise((resolve, reject) => {
       this.worker.once('error', reject);
@@ -53,27 +61,37 @@ class WorkerHandle {
         } else onJobMessage(message);
       });
     });
-    this.worker.on('error', (error) => {
-      for (const settle of this.requests.values()) settle({ ok: false, error: error.message });
+    // A worker that dies (WASM abort, out of memory) answers nothing more: everything waiting on
+    // it is settled here and the engine rebuilds.
+    const lost = (error: Error) => {
+      if (this.stopping) return;
+      this.stopping = true;
+      for (const settle of this.requests.values()) settle({ ok: false, error: RESTARTED, internal: true });
       this.requests.clear();
-      onFailure(error);
-    });
+      onLost(this, error);
+    };
+    this.worker.on('error', lost);
+    this.worker.on('exit', (code) => lost(new Error(`chemistry worker exited with code ${code}`)));
   }
 
-  request<T>(message: DistributiveOmit<Extract<ToWorker, { requestId: number }>, 'requestId'>, transfer: ArrayBuffer[] = []): Promise<T> {
+  request<T>(message: Request, transfer: ArrayBuffer[] = []): Promise<T> {
     const requestId = this.nextRequest++;
     return new Promise<T>((resolve) => {
+      if (this.stopping) return resolve({ ok: false, error: RESTARTED, internal: true } as T);
       this.requests.set(requestId, resolve as (result: unknown) => void);
       this.worker.postMessage({ ...message, requestId }, transfer);
     });
   }
 
   post(message: ToWorker): void {
-    this.worker.postMessage(message);
+    if (!this.stopping) this.worker.postMessage(message);
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.worker.terminate();
   }
 }
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /**
  * RDKit MinimalLib in a pool of worker threads (ARCHITECTURE.md "Chemistry engine"). The index is
@@ -82,14 +100,16 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
  * every worker at once, shard by shard, so it streams progress and can be cancelled.
  */
 export class RdkitChemEngine implements ChemEngine {
-  private readonly workers: WorkerHandle[] = [];
+  private workers: WorkerHandle[] = [];
   private readonly jobs = new Map<number, JobState>();
   private readonly shardSize: number;
   private readonly loader: IndexLoader;
   private nextJob = 1;
   private turn = 0;
   private loading: Promise<void> | null = null;
+  private refreshing: Promise<void> | null = null;
   private refreshTimer: NodeJS.Timeout | null = null;
+  private closed = false;
   private current: EngineStatus;
 
   constructor(
@@ -106,28 +126,36 @@ export class RdkitChemEngine implements ChemEngine {
   }
 
   private spawn(): void {
-    if (this.workers.length) return;
+    if (this.workers.length || this.closed) return;
     const size = Math.max(1, this.options.workers ?? os.availableParallelism());
     for (let i = 0; i < size; i++) {
-      this.workers.push(
-        new WorkerHandle(
-          (message) => this.onJobMessage(message),
-          (error) => this.options.log?.(`chemistry worker failed: ${error.message}`),
-        ),
-      );
+      this.workers.push(new WorkerHandle((message) => this.onJobMessage(message), (handle, error) => this.onWorkerLost(handle, error)));
     }
   }
 
+  /** A worker died: its shards are gone, so every search fails and the whole index is rebuilt. */
+  private onWorkerLost(handle: WorkerHandle, error: Error): void {
+    if (this.closed || !this.workers.includes(handle)) return;
+    this.options.log?.(`chemistry worker lost (${error.message}); rebuilding the structure index`);
+    for (const state of this.jobs.values()) state.reject(new Error(RESTARTED));
+    this.jobs.clear();
+    const old = this.workers;
+    this.workers = [];
+    void Promise.all(old.map((w) => w.stop())).catch(() => undefined);
+    this.reset();
+    this.loading = null;
+    this.start();
+  }
+
+  private reset(): void {
+    this.loader.reset();
+    this.current = { ...this.current, state: 'idle', loaded: 0, total: 0, shards: 0 };
+  }
+
   start(): void {
-    if (this.loading) return;
+    if (this.loading || this.closed) return;
     this.spawn();
-    this.loading = this.loadNew().catch((error: unknown) => {
-      this.current = { ...this.current, state: 'failed', error: error instanceof Error ? error.message : String(error) };
-      this.loading = null;
-      throw error;
-    });
-    // A failed load is reported by status() and by the next search; never an unhandled rejection.
-    this.loading.catch(() => undefined);
+    this.loading = this.track(this.loadNew());
     const every = this.options.refreshIntervalMs ?? 0;
     if (every > 0 && !this.refreshTimer) {
       this.refreshTimer = setInterval(() => void this.refresh().catch(() => undefined), every);
@@ -135,17 +163,33 @@ export class RdkitChemEngine implements ChemEngine {
     }
   }
 
-  async ready(signal?: AbortSignal): Promise<void> {
+  /** A failed load is reported by status() and by the next search, and the next refresh starts over. */
+  private track(load: Promise<void>): Promise<void> {
+    const tracked = load.catch((error: unknown) => {
+      this.current = { ...this.current, state: 'failed', error: error instanceof Error ? error.message : String(error) };
+      throw error;
+    });
+    tracked.catch(() => undefined);
+    return tracked;
+  }
+
+  async ready(signal?: AbortSignal, onWait?: (progress: EngineProgress) => void): Promise<void> {
     this.start();
     const loading = this.loading;
     if (!loading) throw new Error(this.current.error ?? 'The structure index is not loaded.');
-    if (!signal) return loading;
-    if (signal.aborted) throw new ChemSearchCancelled('The structure search was cancelled.');
-    await new Promise<void>((resolve, reject) => {
-      const abort = () => reject(new ChemSearchCancelled('The structure search was cancelled.'));
-      signal.addEventListener('abort', abort, { once: true });
-      loading.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
-    });
+    if (signal?.aborted) throw new ChemSearchCancelled('The structure search was cancelled.');
+    const report = () => onWait?.({ phase: 'index', searched: this.current.loaded, total: this.current.total, hits: 0 });
+    const timer = onWait && this.current.state !== 'ready' ? setInterval(report, INDEX_PROGRESS_MS) : null;
+    if (timer) report();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const abort = () => reject(new ChemSearchCancelled('The structure search was cancelled.'));
+        signal?.addEventListener('abort', abort, { once: true });
+        loading.then(resolve, reject).finally(() => signal?.removeEventListener('abort', abort));
+      });
+    } finally {
+      if (timer) clearInterval(timer);
+    }
   }
 
   /** Loads structures with ids above those already indexed; the first call loads everything. */
@@ -153,15 +197,14 @@ export class RdkitChemEngine implements ChemEngine {
     const started = performance.now();
     await Promise.all(this.workers.map((w) => w.ready));
     const total = this.current.loaded + (await this.loader.countAbove(this.loader.lastId));
-    this.current = { ...this.current, state: this.current.state === 'ready' ? 'ready' : 'loading', total };
+    this.current = { ...this.current, state: this.current.state === 'ready' ? 'ready' : 'loading', total, error: null };
     // Two shards in flight per worker: the database read of the next overlaps the library build.
     const inFlight = new Set<Promise<void>>();
     for await (const shard of this.loader.shards()) {
-      const worker = this.workers[this.current.shards % this.workers.length]!;
+      const worker = this.workers[this.current.shards % this.workers.length];
+      if (!worker) throw new Error('The chemistry workers stopped.');
       this.current = { ...this.current, shards: this.current.shards + 1 };
-      const added = this.addShard(worker, shard).then(() => {
-        inFlight.delete(added);
-      });
+      const added = this.addShard(worker, shard).finally(() => inFlight.delete(added));
       inFlight.add(added);
       if (inFlight.size >= this.workers.length * 2) await Promise.race(inFlight);
     }
@@ -171,42 +214,59 @@ export class RdkitChemEngine implements ChemEngine {
   }
 
   private async addShard(worker: WorkerHandle, shard: ShardPayload): Promise<void> {
-    await worker.request({ type: 'addShard', ...shard }, [shard.pattern.buffer as ArrayBuffer]);
+    const reply = await worker.request<{ added?: number; ok?: boolean; error?: string }>({ type: 'addShard', ...shard }, [shard.pattern.buffer as ArrayBuffer]);
+    if (reply.ok === false) throw new Error(reply.error ?? 'A shard of the structure index could not be built.');
     this.current = { ...this.current, loaded: this.current.loaded + shard.count };
   }
 
-  async refresh(): Promise<void> {
+  /** Single-flight: concurrent callers (timer, seed, import) share one refresh. */
+  refresh(): Promise<void> {
+    this.refreshing ??= this.refreshOnce().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  private async refreshOnce(): Promise<void> {
     if (!this.loading) return this.start();
-    await this.loading.catch(() => undefined);
-    const changed = await this.loader.changed(this.current.loaded);
+    const failed = await this.loading.then(
+      () => false,
+      () => true,
+    );
+    const changed = failed ? 'shrunk' : await this.loader.changed(this.current.loaded);
     if (changed === 'none') return;
     if (changed === 'shrunk') {
-      // Structures were deleted (a test or an admin reload): rebuild from scratch.
+      // Structures were deleted, or the last load failed: rebuild from scratch. Searches running
+      // meanwhile report themselves incomplete (their missing shards are counted).
       await Promise.all(this.workers.map((w) => w.request({ type: 'dropShards' })));
-      this.loader.reset();
-      this.current = { ...this.current, loaded: 0, shards: 0, total: 0 };
+      this.reset();
     }
-    this.loading = this.loadNew();
+    this.loading = this.track(this.loadNew());
     await this.loading;
   }
 
   private nextWorker(): WorkerHandle {
     this.spawn();
-    return this.workers[this.turn++ % this.workers.length]!;
+    const worker = this.workers[this.turn++ % this.workers.length];
+    if (!worker) throw new Error('The chemistry engine is shut down.');
+    return worker;
   }
 
   async describe(query: ChemQuery): Promise<DescribedQuery> {
     const worker = this.nextWorker();
     await worker.ready;
     const reply = await worker.request<DescribeReply>({ type: 'describe', query });
-    if (!reply.ok) throw new ChemInputError(reply.error ?? 'RDKit could not read the query.');
+    if (!reply.ok) {
+      if (reply.internal) throw new Error(reply.error ?? 'RDKit failed.');
+      throw new ChemInputError(reply.error ?? 'RDKit could not read the query.');
+    }
     return { smiles: reply.smiles, smarts: reply.smarts, atoms: reply.atoms ?? 0, morgan: reply.morgan };
   }
 
   async depict(input: { kind: 'smiles' | 'smarts' | 'molfile'; text: string }, options: DepictOptions): Promise<string> {
     const worker = this.nextWorker();
     await worker.ready;
-    const reply = await worker.request<{ ok: boolean; svg?: string; error?: string }>({
+    const reply = await worker.request<{ ok: boolean; svg?: string; error?: string; internal?: boolean }>({
       type: 'depict',
       kind: input.kind,
       text: input.text,
@@ -214,7 +274,10 @@ export class RdkitChemEngine implements ChemEngine {
       height: options.height,
       highlight: options.highlight ?? null,
     });
-    if (!reply.ok || !reply.svg) throw new ChemInputError(reply.error ?? 'RDKit could not draw the structure.');
+    if (!reply.ok || !reply.svg) {
+      if (reply.internal) throw new Error(reply.error ?? 'RDKit failed.');
+      throw new ChemInputError(reply.error ?? 'RDKit could not draw the structure.');
+    }
     return reply.svg;
   }
 
@@ -232,7 +295,7 @@ export class RdkitChemEngine implements ChemEngine {
     const hits = sortBySimilarity(await this.runJob({ type: 'similarity', morgan: described.morgan, min: range.min, max: range.max }, { ...options, limit: 0 }));
     const limit = options.limit ?? 0;
     if (limit <= 0 || hits.ids.length <= limit) return hits;
-    return { ...hits, ids: hits.ids.subarray(0, limit), similarities: hits.similarities?.subarray(0, limit), total: hits.ids.length };
+    return { ...hits, ids: hits.ids.subarray(0, limit), similarities: hits.similarities?.subarray(0, limit) };
   }
 
   private async runJob(
@@ -240,55 +303,62 @@ export class RdkitChemEngine implements ChemEngine {
     options: SearchOptions,
   ): Promise<StructureHits> {
     const { signal, onProgress } = options;
-    onProgress?.({ phase: 'index', searched: this.current.loaded, total: this.current.total, hits: 0 });
-    await this.ready(signal);
+    await this.ready(signal, onProgress);
     if (signal?.aborted) throw new ChemSearchCancelled('The structure search was cancelled.');
+    if (this.workers.length === 0) throw new Error('The chemistry engine is shut down.');
     const jobId = this.nextJob++;
     const limit = options.limit ?? 0;
+    // One hit more than asked for tells whether there are more than `limit`.
+    const stopAt = limit > 0 ? limit + 1 : 0;
+    let settle!: { resolve: (complete: boolean) => void; reject: (error: Error) => void };
+    const finished = new Promise<boolean>((resolve, reject) => {
+      settle = { resolve, reject };
+    });
     const state: JobState = {
       pendingWorkers: this.workers.length,
+      allComplete: true,
       parts: [],
       sims: [],
       hits: 0,
       searched: 0,
-      limit,
-      cancelled: false,
-      resolve: () => undefined,
-      reject: () => undefined,
+      stopAt,
       onProgress,
+      // Settled once: whatever comes later from the workers finds no job and is dropped.
+      resolve: (complete) => {
+        this.jobs.delete(jobId);
+        settle.resolve(complete);
+      },
+      reject: (error) => {
+        this.jobs.delete(jobId);
+        settle.reject(error);
+      },
     };
-    const finished = new Promise<boolean>((resolve, reject) => {
-      state.resolve = resolve;
-      state.reject = reject;
-    });
     this.jobs.set(jobId, state);
-    const cancel = () => this.cancelJob(jobId);
+    // Cancelling answers at once; the workers stop at their next shard boundary.
+    const cancel = () => {
+      this.cancelJob(jobId);
+      state.reject(new ChemSearchCancelled('The structure search was cancelled.'));
+    };
     signal?.addEventListener('abort', cancel, { once: true });
-    for (const worker of this.workers) worker.post({ ...body, jobId, limit } as ToWorker);
+    for (const worker of this.workers) worker.post({ ...body, jobId, limit: stopAt } as ToWorker);
     try {
       const complete = await finished;
-      if (signal?.aborted) throw new ChemSearchCancelled('The structure search was cancelled.');
       const ids = concat(state.parts);
       const similarities = body.type === 'similarity' ? concat(state.sims) : undefined;
-      // With a limit, a complete search that filled it may have been cut inside its last shard.
-      const total = complete && (limit === 0 || ids.length < limit) ? ids.length : null;
+      const more = limit > 0 && ids.length > limit;
       return {
-        ids: limit > 0 ? ids.subarray(0, limit) : ids,
-        similarities: similarities && limit > 0 ? similarities.subarray(0, limit) : similarities,
-        complete,
-        total,
+        ids: more ? ids.subarray(0, limit) : ids,
+        similarities: similarities && more ? similarities.subarray(0, limit) : similarities,
+        complete: complete && !more,
+        total: complete && !more ? ids.length : null,
         searched: state.searched,
       };
     } finally {
       signal?.removeEventListener('abort', cancel);
-      this.jobs.delete(jobId);
     }
   }
 
   private cancelJob(jobId: number): void {
-    const state = this.jobs.get(jobId);
-    if (!state || state.cancelled) return;
-    state.cancelled = true;
     for (const worker of this.workers) worker.post({ type: 'cancel', jobId });
   }
 
@@ -308,7 +378,7 @@ export class RdkitChemEngine implements ChemEngine {
       state.searched += message.searched;
       state.onProgress?.({ phase: 'search', searched: state.searched, total: this.current.loaded, hits: state.hits });
       // A first page: enough hits, stop the other shards.
-      if (state.limit > 0 && state.hits >= state.limit) this.cancelJob(message.jobId);
+      if (state.stopAt > 0 && state.hits >= state.stopAt) this.cancelJob(message.jobId);
       return;
     }
     if (message.error) {
@@ -316,16 +386,19 @@ export class RdkitChemEngine implements ChemEngine {
       state.reject(new Error(message.error));
       return;
     }
+    if (!message.complete) state.allComplete = false;
     state.pendingWorkers -= 1;
-    if (state.pendingWorkers === 0) state.resolve(state.searched >= this.current.loaded);
+    if (state.pendingWorkers === 0) state.resolve(state.allComplete);
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     if (this.refreshTimer) clearInterval(this.refreshTimer);
     this.refreshTimer = null;
     for (const state of this.jobs.values()) state.reject(new ChemSearchCancelled('The server is shutting down.'));
-    await Promise.all(this.workers.map((w) => w.worker.terminate()));
-    this.workers.length = 0;
+    const workers = this.workers;
+    this.workers = [];
+    await Promise.all(workers.map((w) => w.stop()));
   }
 }
 

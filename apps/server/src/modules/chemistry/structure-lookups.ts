@@ -1,63 +1,58 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import { DEFAULT_SIMILARITY_MAX, DEFAULT_SIMILARITY_MIN } from '@kb/contracts/chemistry';
-import type { PropertyRanges, StructureHit, StructurePreviewResponse } from '@kb/contracts/chemistry';
-import type { StructureProperties, StructureQuery } from '@kb/contracts/search';
+import { DEFAULT_SIMILARITY_MAX, DEFAULT_SIMILARITY_MIN, INCHIKEY_PATTERN } from '@kb/contracts/chemistry';
+import type { PropertyRanges, StructureHit, StructurePreviewRequest, StructurePreviewResponse } from '@kb/contracts/chemistry';
+import type { StructureProperties } from '@kb/contracts/search';
 import { PROPERTY_FIELDS } from '@kb/contracts/search';
 import type { PropertyColumn } from '@kb/contracts/search';
 import type { Database } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
 import { propertyPredicate } from '../search/row-compiler.ts';
-import { chemInputMessage, chemQueryOf } from '../search/structure-query.ts';
 import { ChemInputError, ChemSearchCancelled } from './chem-engine.ts';
 import type { ChemEngine, StructureHits } from './chem-engine.ts';
+import { SMARTS_NOT_EXACT_MESSAGE, SMARTS_NOT_SIMILAR_MESSAGE, chemInputMessage, chemQueryOf } from './chem-query.ts';
 
-const INCHIKEY = /^[A-Z]{14}-[A-Z]{10}-[A-Z]$/;
-const INCHIKEY_SKELETON = /^[A-Z]{14}$/;
 const LOOKUP_LIMIT = 50;
 const RANGES_TTL_MS = 10 * 60_000;
-
-export interface PreviewInput {
-  inputType: 'smiles' | 'smarts' | 'molfile';
-  value: string;
-  category: StructureQuery['category'];
-  similarityMin?: number | null | undefined;
-  similarityMax?: number | null | undefined;
-  feature: StructureQuery['feature'];
-  limit: number;
-}
+/** A preview answers while the chemist types: it never runs as long as a search may. */
+const PREVIEW_TIME_LIMIT_MS = 20_000;
 
 /**
  * The structure look-ups of the builder: a query's first hits (preview), InChIKey look-up,
  * property-range counts and the knowledge base's property ranges.
  */
 export class StructureLookups {
-  private ranges: { at: number; value: PropertyRanges } | null = null;
+  private ranges: { at: number; indexed: number; value: PropertyRanges } | null = null;
 
   constructor(
     private readonly engine: ChemEngine,
     private readonly db: Kysely<Database>,
-    private readonly timeLimitMs: number,
-  ) {}
+    timeLimitMs: number,
+  ) {
+    this.previewLimitMs = Math.min(timeLimitMs, PREVIEW_TIME_LIMIT_MS);
+  }
 
-  async preview(input: PreviewInput, signal: AbortSignal): Promise<StructurePreviewResponse> {
+  private readonly previewLimitMs: number;
+
+  async preview(input: StructurePreviewRequest, signal: AbortSignal): Promise<StructurePreviewResponse> {
     const started = performance.now();
-    const query = { ...input, readOnly: false } as StructureQuery;
-    const chem = chemQueryOf(query);
-    const bounded = AbortSignal.any([signal, AbortSignal.timeout(this.timeLimitMs)]);
+    const chem = chemQueryOf(input);
+    if (chem.kind === 'smarts' && input.category === 'exact') throw badRequest(SMARTS_NOT_EXACT_MESSAGE);
+    if (chem.kind === 'smarts' && input.category === 'similarity') throw badRequest(SMARTS_NOT_SIMILAR_MESSAGE);
     try {
       const described = await this.engine.describe(chem);
       let hits: StructureHits;
       if (input.category === 'exact') {
-        if (chem.kind === 'smarts') throw badRequest('A SMARTS describes a pattern, not one molecule: search it as a substructure, or enter SMILES for an exact search.');
         const rows = await this.db.selectFrom('structures').select('str_id').where(sql<boolean>`md5(canonical_smiles) = md5(${described.smiles ?? ''})`).execute();
         const ids = Float64Array.from(rows, (r) => Number(r.str_id));
-        hits = { ids, complete: true, total: ids.length, searched: this.engine.status().loaded };
-      } else if (input.category === 'similarity') {
-        const range = { min: input.similarityMin ?? DEFAULT_SIMILARITY_MIN, max: input.similarityMax ?? DEFAULT_SIMILARITY_MAX };
-        hits = await this.engine.similarity(chem, range, { limit: input.limit, signal: bounded });
+        hits = { ids, complete: true, total: ids.length, searched: await this.structureCount() };
       } else {
-        hits = await this.engine.substructure(chem, { limit: input.limit, signal: bounded });
+        await this.engine.ready(signal);
+        const bounded = AbortSignal.any([signal, AbortSignal.timeout(this.previewLimitMs)]);
+        hits =
+          input.category === 'similarity'
+            ? await this.engine.similarity(chem, { min: input.similarityMin ?? DEFAULT_SIMILARITY_MIN, max: input.similarityMax ?? DEFAULT_SIMILARITY_MAX }, { limit: input.limit, signal: bounded })
+            : await this.engine.substructure(chem, { limit: input.limit, signal: bounded });
       }
       return {
         query: { smiles: described.smiles ?? null, smarts: described.smarts ?? null },
@@ -65,57 +60,66 @@ export class StructureLookups {
         complete: hits.complete,
         total: hits.total,
         searched: hits.searched,
-        indexSize: this.engine.status().loaded,
+        indexSize: input.category === 'exact' ? hits.searched : this.engine.status().loaded,
         elapsedMs: Math.round(performance.now() - started),
       };
     } catch (error) {
-      if (error instanceof ChemInputError) throw badRequest(chemInputMessage(query, error.message));
+      if (error instanceof ChemInputError) throw badRequest(chemInputMessage(input, error.message));
       if (error instanceof ChemSearchCancelled || (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'))) {
-        throw badRequest('The preview was stopped: the query is too generic to preview in time. Add atoms or ring detail.');
+        throw badRequest(`The preview stopped after ${this.previewLimitMs / 1000} s: the query is too generic to preview. The search itself runs longer; add atoms or ring detail to make it faster.`);
       }
       throw error;
     }
   }
 
-  async byInchikey(raw: string): Promise<{ match: 'exact' | 'skeleton' | 'none'; structures: StructureHit[] }> {
-    const key = raw.trim().toUpperCase();
-    if (!INCHIKEY.test(key) && !INCHIKEY_SKELETON.test(key)) {
-      throw badRequest(`"${raw.trim().slice(0, 40)}" is not an InChIKey: expected 14 letters, a dash, 10 letters, a dash and one letter (or just the first 14 letters).`);
+  /** `key` is upper case, a whole key or its first block (checked by the contract). */
+  async byInchikey(key: string): Promise<{ match: 'exact' | 'skeleton' | 'none'; structures: StructureHit[]; more: boolean }> {
+    if (INCHIKEY_PATTERN.test(key)) {
+      const exact = await this.db.selectFrom('structures').select('str_id').where('inchikey', '=', key).orderBy('str_id').limit(LOOKUP_LIMIT + 1).execute();
+      if (exact.length) return { match: 'exact', ...(await this.listed(exact)) };
     }
-    if (INCHIKEY.test(key)) {
-      const exact = await this.db.selectFrom('structures').select('str_id').where('inchikey', '=', key).orderBy('str_id').limit(LOOKUP_LIMIT).execute();
-      if (exact.length) return { match: 'exact', structures: await this.describeHits(exact.map((r) => Number(r.str_id))) };
-    }
+    // The first block is indexed (left(inchikey, 14), migration 0004).
     const skeleton = await this.db
       .selectFrom('structures')
       .select('str_id')
-      .where('inchikey', 'like', `${key.slice(0, 14)}-%`)
+      .where(sql<string>`left(inchikey, 14)`, '=', key.slice(0, 14))
       .orderBy('str_id')
-      .limit(LOOKUP_LIMIT)
+      .limit(LOOKUP_LIMIT + 1)
       .execute();
-    if (!skeleton.length) return { match: 'none', structures: [] };
-    return { match: 'skeleton', structures: await this.describeHits(skeleton.map((r) => Number(r.str_id))) };
+    if (!skeleton.length) return { match: 'none', structures: [], more: false };
+    return { match: 'skeleton', ...(await this.listed(skeleton)) };
+  }
+
+  private async listed(rows: { str_id: number }[]): Promise<{ structures: StructureHit[]; more: boolean }> {
+    const ids = rows.slice(0, LOOKUP_LIMIT).map((r) => Number(r.str_id));
+    return { structures: await this.describeHits(ids), more: rows.length > LOOKUP_LIMIT };
   }
 
   async countByProperties(properties: StructureProperties): Promise<{ count: number; total: number }> {
     const predicate = propertyPredicate(properties);
-    const { rows } = await sql<{ count: number; total: number }>`SELECT
-        (SELECT count(*)::int FROM structures s ${predicate ? sql`WHERE ${predicate}` : sql``}) AS count,
-        (SELECT count(*)::int FROM structures) AS total`.execute(this.db);
-    return rows[0] ?? { count: 0, total: 0 };
+    const { rows } = await sql<{ count: number }>`SELECT count(*)::int AS count FROM structures s ${predicate ? sql`WHERE ${predicate}` : sql``}`.execute(this.db);
+    return { count: rows[0]?.count ?? 0, total: await this.structureCount() };
   }
 
-  /** Smallest and largest value of each property; cached (a full scan at 2.5 M structures). */
+  private async structureCount(): Promise<number> {
+    const ranges = await this.propertyRanges();
+    return ranges.structures;
+  }
+
+  /** Smallest and largest value of each property, and the number of structures; cached (a full scan at 2.5 M structures). */
   async propertyRanges(): Promise<PropertyRanges> {
-    if (this.ranges && Date.now() - this.ranges.at < RANGES_TTL_MS) return this.ranges.value;
+    // Recomputed when the structure index grew or shrank (a seed or an import) or after 10 minutes.
+    const indexed = this.engine.status().loaded;
+    if (this.ranges && this.ranges.indexed === indexed && Date.now() - this.ranges.at < RANGES_TTL_MS) return this.ranges.value;
     const columns = Object.keys(PROPERTY_FIELDS) as PropertyColumn[];
     // Column names come from the contract's fixed list, never from a request.
     const selects = columns.map(
       (c) => sql`min(${sql.ref(c)})::float8 AS ${sql.ref(`${c}_min`)}, max(${sql.ref(c)})::float8 AS ${sql.ref(`${c}_max`)}, count(${sql.ref(c)})::int AS ${sql.ref(`${c}_n`)}`,
     );
-    const { rows } = await sql<Record<string, number | null>>`SELECT ${sql.join(selects)} FROM structures`.execute(this.db);
+    const { rows } = await sql<Record<string, number | null>>`SELECT count(*)::int AS structures, ${sql.join(selects)} FROM structures`.execute(this.db);
     const row = rows[0] ?? {};
     const value: PropertyRanges = {
+      structures: Number(row.structures ?? 0),
       properties: columns.map((column) => ({
         column,
         min: row[`${column}_min`] ?? null,
@@ -123,12 +127,8 @@ export class StructureLookups {
         known: Number(row[`${column}_n`] ?? 0),
       })),
     };
-    this.ranges = { at: Date.now(), value };
+    this.ranges = { at: Date.now(), indexed, value };
     return value;
-  }
-
-  invalidate(): void {
-    this.ranges = null;
   }
 
   /** SMILES and preferred name of each id, in the order given. */

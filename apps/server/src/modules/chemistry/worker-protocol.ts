@@ -30,12 +30,15 @@ export type FromWorker =
   | { type: 'ready' }
   | { type: 'reply'; requestId: number; result: unknown }
   | { type: 'hits'; jobId: number; shardId: number; searched: number; ids: Float64Array; sims?: Float64Array }
-  | { type: 'done'; jobId: number; cancelled?: boolean; error?: string }
+  /** `complete`: every shard searched, none cut by the limit or dropped meanwhile. */
+  | { type: 'done'; jobId: number; cancelled?: boolean; complete?: boolean; error?: string }
   | { type: 'failed'; jobId: number; error: string };
 
 export interface DescribeReply {
   ok: boolean;
   error?: string;
+  /** The error is RDKit failing, not the input being unreadable. */
+  internal?: boolean;
   smiles?: string;
   smarts?: string;
   atoms?: number;

@@ -9,7 +9,7 @@ import type { AuthContext } from '../../http/auth-hook.ts';
 import { clearSets, compileCriteria, materialiseSets, readCounts } from './materialise.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import type { CompileContext } from './row-compiler.ts';
-import { StructureRowResolver, searchCancelled } from './structure-query.ts';
+import { StructureRowResolver, purgeStaleHits, searchCancelled } from './structure-query.ts';
 
 /** Search sessions unused for this long are dropped with their sets. */
 const SESSION_TTL_HOURS = 24;
@@ -145,15 +145,19 @@ export class SearchService {
       progress: { sessionid: sessionId, status: 'running', phase: null, searched: 0, total: 0, hits: 0, message: null },
     };
     this.live.set(sessionId, run);
-    const { ctx, structures } = await this.context(run);
-    await this.db.updateTable('search_sessions').set({ status: 'running', criteria: JSON.stringify(criteria), criteria_hash: hash, error: null }).where('id', '=', sessionId).execute();
+    let structures: StructureRowResolver | null = null;
     try {
+      const prepared = await this.context(run);
+      structures = prepared.structures;
+      const similarityHitIds = prepared.structures.similarityHitIds;
+      await this.db.updateTable('search_sessions').set({ status: 'running', criteria: JSON.stringify(criteria), criteria_hash: hash, error: null }).where('id', '=', sessionId).execute();
+      const ctx = prepared.ctx;
       const compiled = await compileCriteria(criteria, ctx);
       run.progress = { ...run.progress, phase: 'sets' };
       const counts = await this.db.transaction().execute(async (trx) => {
         await clearSets(trx, session.set_id);
         const result = await materialiseSets(trx, session.set_id, compiled, this.activityCap);
-        await copySimilarities(trx, session.set_id, structures.similarityHitIds);
+        await copySimilarities(trx, session.set_id, similarityHitIds);
         // Cancelled while the sets were being built: roll them back.
         if (run.controller.signal.aborted) throw searchCancelled();
         return result;
@@ -176,8 +180,9 @@ export class SearchService {
         .execute();
       throw cancelled ? searchCancelled() : error;
     } finally {
-      this.live.delete(sessionId);
-      await structures.cleanup().catch(() => undefined);
+      // A newer run of the same session may have taken the slot: leave it alone.
+      if (this.live.get(sessionId) === run) this.live.delete(sessionId);
+      await structures?.cleanup().catch(() => undefined);
     }
   }
 
@@ -243,11 +248,12 @@ export class SearchService {
     const old = await this.db
       .selectFrom('search_sessions')
       .select(['id', 'set_id'])
-      .where('status', 'in', ['ready', 'failed', 'running'])
+      .where('status', 'in', ['ready', 'failed', 'running', 'cancelled'])
       .where('last_used_at', '<', sql<Date>`now() - make_interval(hours => ${SESSION_TTL_HOURS})`)
       .limit(100)
       .execute();
     for (const session of old) await this.dropSets(session.set_id, session.id, 'expired');
+    await purgeStaleHits(this.db);
     return old.length;
   }
 

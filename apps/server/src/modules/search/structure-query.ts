@@ -9,14 +9,22 @@ import type { Database } from '../../db/schema.ts';
 import { HttpError, badRequest } from '../../http/errors.ts';
 import { ChemInputError, ChemSearchCancelled } from '../chemistry/chem-engine.ts';
 import type { ChemEngine, ChemQuery, EngineProgress, StructureHits } from '../chemistry/chem-engine.ts';
+import {
+  SMARTS_NOT_EXACT_MESSAGE,
+  SMARTS_NOT_SIMILAR_MESSAGE,
+  byCanonicalSmiles,
+  byInchikey,
+  chemInputMessage,
+  chemQueryOf,
+  checkedInchikey,
+  tooGenericMessage,
+} from '../chemistry/chem-query.ts';
 
 /** Turns the structure part of a structure row into a query selecting the matching str_ids. */
 export interface StructureQueryResolver {
   resolve(query: StructureQuery): Promise<RawBuilder<unknown>>;
 }
 
-const INCHIKEY = /^[A-Z]{14}-[A-Z]{10}-[A-Z]$/;
-const INCHIKEY_SKELETON = /^[A-Z]{14}$/;
 const HIT_BATCH = 50_000;
 
 export const searchCancelled = () => new HttpError(409, { message: SEARCH_CANCELLED_MESSAGE, code: ERROR_CODES.conflict });
@@ -24,29 +32,12 @@ export const searchCancelled = () => new HttpError(409, { message: SEARCH_CANCEL
 export interface StructureRunOptions {
   signal?: AbortSignal;
   onProgress?: (progress: EngineProgress) => void;
-  /** A structure search running longer than this is stopped with a message (pathological queries). */
+  /** A structure search running longer than this (once the index is loaded) is stopped with a message. */
   timeLimitMs: number;
 }
 
-/** The chemist-facing message for what RDKit could not read. */
-export function chemInputMessage(query: Pick<StructureQuery, 'inputType' | 'value'>, detail: string): string {
-  const what = query.inputType === 'smarts' ? 'SMARTS' : query.inputType === 'molfile' ? 'molfile' : 'SMILES';
-  const shown = query.inputType === 'molfile' ? '' : ` "${query.value.trim().slice(0, 80)}"`;
-  let hint = '';
-  if (/kekulize/i.test(detail)) hint = ' Check the aromatic ring: an aromatic N bearing a hydrogen is written [nH], and every aromatic atom must sit in a ring that can alternate double bonds.';
-  else if (/valence/i.test(detail)) hint = ' An atom has more bonds than its valence allows: check charges and bond orders.';
-  else if (/unclosed ring/i.test(detail)) hint = ' Every ring-opening digit needs a matching closing digit.';
-  return `RDKit could not read the ${what}${shown}: ${detail}${hint}`;
-}
-
-export function chemQueryOf(query: Pick<StructureQuery, 'inputType' | 'value' | 'feature'>): ChemQuery {
-  if (query.inputType === 'molfile' && !/M {2}END/.test(query.value)) {
-    throw badRequest('This is not a molfile: a molfile has a header, a counts line (…V2000 or V3000), atom and bond blocks and ends with "M  END".');
-  }
-  // A molfile's first lines (name, program, comment) may be blank: it is never trimmed.
-  const text = query.inputType === 'molfile' ? query.value : query.value.trim();
-  return { kind: query.inputType === 'smarts' ? 'smarts' : query.inputType === 'molfile' ? 'molfile' : 'smiles', text, desalt: query.feature !== 'asis' };
-}
+const isAbort = (error: unknown) =>
+  error instanceof ChemSearchCancelled || (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'));
 
 /**
  * Structure rows of one search run: names and InChIKeys by SQL index, exact SMILES / molfiles by
@@ -65,26 +56,24 @@ export class StructureRowResolver implements StructureQueryResolver {
   ) {}
 
   async resolve(query: StructureQuery): Promise<RawBuilder<unknown>> {
-    const value = query.value.trim();
-    if (query.inputType === 'name') return byName(value, query.category);
-    if (query.inputType === 'inchikey') return byInchiKey(value.toUpperCase(), query.category);
+    if (query.inputType === 'name') return byName(query.value.trim(), query.category);
+    if (query.inputType === 'inchikey') return byInchikey(checkedInchikey(query.value), query.category === 'exact');
     const chem = chemQueryOf(query);
-    if (query.category === 'exact') {
-      if (chem.kind === 'smarts') throw badRequest('A SMARTS describes a pattern, not one molecule: search it as a substructure, or enter SMILES for an exact search.');
-      return sql`SELECT str_id FROM structures WHERE md5(canonical_smiles) = md5(${await this.canonical(query, chem)})`;
-    }
-    const hits = await this.search(query, chem);
+    if (chem.kind === 'smarts' && query.category === 'exact') throw badRequest(SMARTS_NOT_EXACT_MESSAGE);
+    if (chem.kind === 'smarts' && query.category === 'similarity') throw badRequest(SMARTS_NOT_SIMILAR_MESSAGE);
+    if (query.category === 'exact') return byCanonicalSmiles(await this.canonical(query, chem));
     const hitId = crypto.randomInt(1, 2 ** 47);
-    await storeHits(this.db, hitId, hits);
+    // Registered before writing: a failure half-way still has its rows cleaned up.
     this.hitIds.push(hitId);
+    const hits = await this.search(query, chem);
+    await storeHits(this.db, hitId, hits);
     if (hits.similarities) this.similarityHitIds.push(hitId);
     return sql`SELECT str_id FROM structure_hits WHERE hit_id = ${hitId}`;
   }
 
   private async canonical(query: StructureQuery, chem: ChemQuery): Promise<string> {
     try {
-      const described = await this.engine.describe(chem);
-      return described.smiles ?? '';
+      return (await this.engine.describe(chem)).smiles ?? '';
     } catch (error) {
       if (error instanceof ChemInputError) throw badRequest(chemInputMessage(query, error.message));
       throw error;
@@ -92,14 +81,17 @@ export class StructureRowResolver implements StructureQueryResolver {
   }
 
   private async search(query: StructureQuery, chem: ChemQuery): Promise<StructureHits> {
-    const timeout = AbortSignal.timeout(this.options.timeLimitMs);
-    const signal = this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout;
+    const { signal: userSignal, onProgress: report, timeLimitMs } = this.options;
     let last: EngineProgress | null = null;
     const onProgress = (progress: EngineProgress) => {
       last = progress;
-      this.options.onProgress?.(progress);
+      report?.(progress);
     };
     try {
+      // The time limit is the search's own: waiting for the index after a restart does not count.
+      await this.engine.ready(userSignal, onProgress);
+      const timeout = AbortSignal.timeout(timeLimitMs);
+      const signal = userSignal ? AbortSignal.any([userSignal, timeout]) : timeout;
       if (query.category === 'similarity') {
         const range = { min: query.similarityMin ?? DEFAULT_SIMILARITY_MIN, max: query.similarityMax ?? DEFAULT_SIMILARITY_MAX };
         return await this.engine.similarity(chem, range, { signal, onProgress });
@@ -107,9 +99,9 @@ export class StructureRowResolver implements StructureQueryResolver {
       return await this.engine.substructure(chem, { signal, onProgress });
     } catch (error) {
       if (error instanceof ChemInputError) throw badRequest(chemInputMessage(query, error.message));
-      if (error instanceof ChemSearchCancelled || (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'))) {
-        if (this.options.signal?.aborted) throw searchCancelled();
-        throw badRequest(tooLongMessage(this.options.timeLimitMs, last));
+      if (isAbort(error)) {
+        if (userSignal?.aborted) throw searchCancelled();
+        throw badRequest(tooGenericMessage(timeLimitMs, last));
       }
       throw error;
     }
@@ -123,28 +115,11 @@ export class StructureRowResolver implements StructureQueryResolver {
   }
 }
 
-function tooLongMessage(limitMs: number, last: EngineProgress | null): string {
-  const seconds = Math.round(limitMs / 1000);
-  const where =
-    last && last.total > 0
-      ? ` after checking ${Math.round((100 * last.searched) / last.total)} % of ${last.total.toLocaleString('en-US')} structures (${last.hits.toLocaleString('en-US')} hits so far)`
-      : '';
-  return `The structure search was stopped at its time limit of ${seconds} s${where}: the query is too generic. Add atoms or ring detail to the query, combine it with other rows, or use a similarity search.`;
-}
-
 function byName(name: string, category: StructureQuery['category']): RawBuilder<unknown> {
   if (category !== 'exact') throw badRequest('Search by name finds the named compound itself: use the category "exact".');
   const lower = name.toLowerCase();
   return sql`SELECT c.str_id FROM compounds c WHERE lower(c.name) = ${lower} AND c.str_id IS NOT NULL
     UNION SELECT c.str_id FROM compound_synonyms cs JOIN compounds c ON c.gvk_id = cs.gvk_id WHERE lower(cs.synonym) = ${lower} AND c.str_id IS NOT NULL`;
-}
-
-/** Exact: the whole key. Substructure / similarity: the skeleton, i.e. the key's first block. */
-export function byInchiKey(key: string, category: StructureQuery['category']): RawBuilder<unknown> {
-  if (INCHIKEY.test(key) && category === 'exact') return sql`SELECT str_id FROM structures WHERE inchikey = ${key}`;
-  const skeleton = key.slice(0, 14);
-  if (INCHIKEY.test(key) || INCHIKEY_SKELETON.test(key)) return sql`SELECT str_id FROM structures WHERE inchikey LIKE ${`${skeleton}-%`}`;
-  throw badRequest(`"${key}" is not an InChIKey: expected 14 letters, a dash, 10 letters, a dash and one letter (or just the first 14 letters).`);
 }
 
 /** Writes hits in batches of bound arrays (one statement per 50,000 ids). */
@@ -157,4 +132,9 @@ async function storeHits(db: Kysely<Database>, hitId: number, hits: StructureHit
       FROM unnest(${ids}::bigint[], ${sims ?? ids.map(() => null)}::real[]) AS u(str_id, similarity)
       ON CONFLICT DO NOTHING`.execute(db);
   }
+}
+
+/** Hits left by a process that stopped mid-search (the table is UNLOGGED: they survive restarts). */
+export async function purgeStaleHits(db: Kysely<Database>): Promise<void> {
+  await sql`DELETE FROM structure_hits WHERE created_at < now() - interval '1 hour'`.execute(db);
 }

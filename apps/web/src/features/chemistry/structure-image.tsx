@@ -40,7 +40,11 @@ export function StructureImage({ strId, smiles, smarts, highlight, highlightKind
   });
   const [url, setUrl] = useState<string | null>(null);
   useEffect(() => {
-    if (!image.data) return undefined;
+    // A new drawing is loading: show the skeleton, not the URL revoked below.
+    if (!image.data) {
+      setUrl(null);
+      return undefined;
+    }
     const objectUrl = URL.createObjectURL(image.data);
     setUrl(objectUrl);
     return () => URL.revokeObjectURL(objectUrl);

@@ -3,6 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { chemistryEndpoints } from '@kb/contracts/chemistry';
 import type { PropertyColumn, StructureProperties } from '@kb/contracts/search';
+import { errorMessage } from '../../../app/api-client.ts';
 import { endpointQuery } from '../../../app/query.ts';
 import { formatCount } from '../counts/count-format.ts';
 
@@ -31,7 +32,13 @@ export function PropertyCount({ properties }: { properties: StructureProperties 
     retry: false,
   });
   if (!set) return null;
-  if (count.isError) return null;
+  if (count.isError) {
+    return (
+      <Text size="xs" c="red" data-testid="property-count">
+        {errorMessage(count.error)}
+      </Text>
+    );
+  }
   return (
     <Group gap={6} data-testid="property-count">
       {count.isFetching && <Loader size={12} />}

@@ -2,7 +2,7 @@ import { Alert, Badge, Group, Loader, Paper, SimpleGrid, Stack, Text } from '@ma
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { chemistryEndpoints } from '@kb/contracts/chemistry';
+import { chemistryEndpoints, isInchikeyOrSkeleton } from '@kb/contracts/chemistry';
 import type { StructureHit, StructurePreviewRequest } from '@kb/contracts/chemistry';
 import { errorMessage } from '../../../app/api-client.ts';
 import { endpointQuery } from '../../../app/query.ts';
@@ -53,27 +53,26 @@ function HitTiles({ hits, highlight, highlightKind }: { hits: StructureHit[]; hi
   );
 }
 
-const INCHIKEY = /^[A-Z]{14}(-[A-Z]{10}-[A-Z])?$/;
-
 /** The structures an InChIKey names: the whole key, else the same skeleton (first block). */
 function InchikeyPreview({ value }: { value: string }) {
   const [key] = useDebouncedValue(value.trim().toUpperCase(), 400);
   const found = useQuery({
     ...endpointQuery(chemistryEndpoints.structuresByInchikey, { body: { inchikey: key } }),
-    enabled: INCHIKEY.test(key),
+    enabled: isInchikeyOrSkeleton(key),
     staleTime: 60_000,
     retry: false,
   });
-  if (!INCHIKEY.test(key)) return null;
+  if (!isInchikeyOrSkeleton(key)) return null;
   if (found.isError) return <Alert color="red" variant="light">{errorMessage(found.error)}</Alert>;
   if (!found.data) return <Loader size="xs" aria-label="Looking up the InChIKey" />;
-  const { match, structures } = found.data;
+  const { match, structures, more } = found.data;
+  const howMany = `${more ? 'more than ' : ''}${formatCount(structures.length)}`;
   const text =
     match === 'none'
       ? 'No structure has this InChIKey or its skeleton.'
       : match === 'exact'
-        ? `This InChIKey is ${structures.length === 1 ? 'structure' : 'structures'} ${structures.map((s) => `#${s.strId}`).join(', ')}.`
-        : `No structure has the whole key; ${formatCount(structures.length)} share its skeleton (first block).`;
+        ? `This InChIKey is ${structures.length === 1 && !more ? 'structure' : 'structures'} ${structures.map((s) => `#${s.strId}`).join(', ')}${more ? ', …' : ''}.`
+        : `No structure has the whole key; ${howMany} share its skeleton (first block).`;
   return (
     <Stack gap={6} data-testid="inchikey-preview">
       <Text size="xs" c="dimmed">
