@@ -57,6 +57,8 @@ const [startupMs] = await timed(async () => {
   await engine.ready();
 });
 const indexSize = engine.status().loaded;
+// Workers are threads of this process: its resident size includes their RDKit heaps.
+const rssAfterIndexMb = Math.round(process.memoryUsage().rss / 2 ** 20);
 
 // ---- queries: similarity probes are stored structures spread over the id range
 const { rows: probes } = await sql<{ canonical_smiles: string }>`SELECT canonical_smiles FROM structures
@@ -136,6 +138,7 @@ const result = {
   loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))),
   rounds,
   startupMs: Math.round(startupMs),
+  rssAfterIndexMb,
   reference: {
     sample: sample.length,
     naiveSubstructureFullScanMs: Math.round(naiveSubstructureMs),
@@ -156,7 +159,7 @@ const file = path.join(dir, `structure-${new Date().toISOString().replace(/[:.]/
 fs.writeFileSync(file, JSON.stringify(result, null, 2));
 const s = result.similarity;
 console.log(
-  `structure: ${indexSize} structures (${handle.kind}), start-up ${result.startupMs} ms; similarity p50/p95 0.7 ${s['0.7']!.p50}/${s['0.7']!.p95} ms, ` +
+  `structure: ${indexSize} structures (${handle.kind}), start-up ${result.startupMs} ms, RSS ${rssAfterIndexMb} MB; similarity p50/p95 0.7 ${s['0.7']!.p50}/${s['0.7']!.p95} ms, ` +
     `0.8 ${s['0.8']!.p50}/${s['0.8']!.p95}, 0.9 ${s['0.9']!.p50}/${s['0.9']!.p95}; selective substructure ${selective.p50}/${selective.p95} ms; ` +
     `generic first page ${firstPage.p50}/${firstPage.p95} ms; generic full ${Object.entries(genericFull).map(([q, v]) => `${q} ${v.ms} ms`).join(', ')}; ` +
     `naive full scan ${result.reference.naiveSubstructureFullScanMs} ms (×${result.selectiveSubstructure.speedupVsNaive} selective) -> ${path.relative(process.cwd(), file)}`,
