@@ -64,7 +64,12 @@ const rssAfterIndexMb = Math.round(process.memoryUsage().rss / 2 ** 20);
 const { rows: probes } = await sql<{ canonical_smiles: string }>`SELECT canonical_smiles FROM structures
   WHERE str_id IN (SELECT str_id FROM structures ORDER BY str_id LIMIT ${indexSize}) AND morgan_fp IS NOT NULL
   ORDER BY md5(str_id::text) LIMIT 10`.execute(db);
-const SELECTIVE = ['O=C1NC(=O)SC1', 'Cc1noc(C)c1', 'c1ccc2ncncc2c1N', 'O=S(=O)(N)c1ccc(F)cc1', 'C#Cc1cccc(N)c1', 'FC(F)(F)Oc1ccccc1', 'c1ccc(-c2ccncc2)nc1'];
+// Candidates for "selective" (< 1 % hits, the issue's definition): each is classified by its
+// measured hit rate; those at 1 % or more are reported apart as "medium".
+const SELECTIVE_CANDIDATES = [
+  'C#Cc1cccc(N)c1', 'c1ccc(-c2ccncc2)nc1', 'O=C1CCC(N2CC3=CC=CC=C3C2=O)C(=O)N1', 'Cc1ncsc1', 'c1cnc2[nH]ccc2c1',
+  'NC1CC1', 'c1ccc2[nH]ccc2c1', 'O=C1NC(=O)SC1', 'Cc1noc(C)c1', 'FC(F)(F)Oc1ccccc1', 'c1ccc2ncncc2c1N', 'O=S(=O)(N)c1ccc(F)cc1',
+];
 const GENERIC = ['c1ccccc1', 'C(=O)N', 'c1ccncc1'];
 
 const similarity: Record<string, number[]> = { '0.7': [], '0.8': [], '0.9': [] };
@@ -80,12 +85,15 @@ for (let round = 0; round < rounds; round++) {
 }
 
 const selectiveMs: number[] = [];
+const mediumMs: number[] = [];
 const selectiveHits: Record<string, number> = {};
 for (let round = 0; round < rounds; round++) {
-  for (const query of SELECTIVE) {
+  for (const query of SELECTIVE_CANDIDATES) {
     const [ms, hits] = await timed(() => engine.substructure(smiles(query)));
-    selectiveMs.push(ms);
     selectiveHits[query] = hits.ids.length;
+    const percent = (100 * hits.ids.length) / indexSize;
+    if (percent > 0 && percent < 1) selectiveMs.push(ms);
+    else if (percent >= 1) mediumMs.push(ms);
   }
 }
 const firstPageMs: number[] = [];
@@ -145,6 +153,7 @@ const result = {
     naiveSimilarityFullScanMs: Math.round(naiveSimilarityMs),
   },
   similarity: Object.fromEntries(Object.entries(sim).map(([min, s]) => [min, { ...s, speedupVsNaive: ratio(naiveSimilarityMs, s.p50) }])),
+  mediumSubstructure: summary(mediumMs),
   selectiveSubstructure: {
     ...selective,
     speedupVsNaive: ratio(naiveSubstructureMs, selective.p50),
@@ -160,7 +169,7 @@ fs.writeFileSync(file, JSON.stringify(result, null, 2));
 const s = result.similarity;
 console.log(
   `structure: ${indexSize} structures (${handle.kind}), start-up ${result.startupMs} ms, RSS ${rssAfterIndexMb} MB; similarity p50/p95 0.7 ${s['0.7']!.p50}/${s['0.7']!.p95} ms, ` +
-    `0.8 ${s['0.8']!.p50}/${s['0.8']!.p95}, 0.9 ${s['0.9']!.p50}/${s['0.9']!.p95}; selective substructure ${selective.p50}/${selective.p95} ms; ` +
+    `0.8 ${s['0.8']!.p50}/${s['0.8']!.p95}, 0.9 ${s['0.9']!.p50}/${s['0.9']!.p95}; selective (<1 %) substructure ${selective.p50}/${selective.p95} ms (n=${selective.n}), medium (1-10 %) ${result.mediumSubstructure.p50}/${result.mediumSubstructure.p95} ms; ` +
     `generic first page ${firstPage.p50}/${firstPage.p95} ms; generic full ${Object.entries(genericFull).map(([q, v]) => `${q} ${v.ms} ms`).join(', ')}; ` +
     `naive full scan ${result.reference.naiveSubstructureFullScanMs} ms (×${result.selectiveSubstructure.speedupVsNaive} selective) -> ${path.relative(process.cwd(), file)}`,
 );

@@ -202,22 +202,35 @@ function lowerBound(pop, value, from, to) {
   return lo;
 }
 
-/** Tanimoto over the rows whose bit count can reach the threshold; query bytes only. */
+/**
+ * Tanimoto over the rows whose bit count can reach the threshold, reading only the query's
+ * non-zero bytes through per-byte tables (popcount(x & q) for each x), and leaving a row as soon as
+ * the bits still to come cannot lift it to the threshold.
+ */
 function similarityStep(job, shard) {
-  const { qIndex, qBytes, qPop, min, max } = job;
+  const { qIndex, table, rest, qPop, min, max } = job;
   const from = lowerBound(shard.pop, job.popLo, 0, shard.count);
   const to = lowerBound(shard.pop, job.popHi + 1, from, shard.count);
   const ids = [];
   const sims = [];
   const fp = shard.morgan;
   const n = qIndex.length;
+  // common / (qPop + pop - common) >= min  <=>  common >= min * (qPop + pop) / (1 + min)
+  const ratio = min / (1 + min);
   for (let row = from; row < to; row++) {
+    const pop = shard.pop[row];
     // No stored Morgan fingerprint (bit count 0): such a structure is never similar to anything.
-    if (shard.pop[row] === 0) continue;
+    if (pop === 0) continue;
+    const need = ratio * (qPop + pop) - 1e-9;
     const base = row * FP_BYTES;
     let common = 0;
-    for (let k = 0; k < n; k++) common += POP8[fp[base + qIndex[k]] & qBytes[k]];
-    const union = qPop + shard.pop[row] - common;
+    let k = 0;
+    for (; k < n; k++) {
+      common += table[(k << 8) | fp[base + qIndex[k]]];
+      if (common + rest[k + 1] < need) break;
+    }
+    if (k < n) continue;
+    const union = qPop + pop - common;
     const sim = union === 0 ? 1 : common / union;
     if (sim >= min && sim <= max) {
       ids.push(shard.ids[row]);
@@ -225,6 +238,21 @@ function similarityStep(job, shard) {
     }
   }
   return { ids: Float64Array.from(ids), sims: Float64Array.from(sims) };
+}
+
+/** Per query byte k (in reading order): table[k * 256 + x] = popcount(x & q[k]); rest[k] = bits of the query from byte k on. */
+function similarityTables(q) {
+  const index = [];
+  for (let i = 0; i < q.length; i++) if (q[i]) index.push(i);
+  // Bytes with the most query bits first: a dissimilar row loses enough bits to be left sooner.
+  index.sort((a, b) => POP8[q[b]] - POP8[q[a]] || a - b);
+  const table = new Uint8Array(index.length * 256);
+  const rest = new Int32Array(index.length + 1);
+  index.forEach((at, k) => {
+    for (let x = 0; x < 256; x++) table[k * 256 + x] = POP8[x & q[at]];
+  });
+  for (let k = index.length - 1; k >= 0; k--) rest[k] = rest[k + 1] + POP8[q[index[k]]];
+  return { qIndex: Int32Array.from(index), table, rest, qPop: rest[0] };
 }
 
 function startJob(message) {
@@ -237,18 +265,8 @@ function startJob(message) {
     }
     job.qmol = built.mol;
   } else {
-    const q = message.morgan;
-    const index = [];
-    const bytes = [];
-    let pop = 0;
-    for (let i = 0; i < q.length; i++) {
-      if (q[i]) {
-        index.push(i);
-        bytes.push(q[i]);
-        pop += POP8[q[i]];
-      }
-    }
-    Object.assign(job, { qIndex: Int32Array.from(index), qBytes: Uint8Array.from(bytes), qPop: pop, min: message.min, max: message.max });
+    Object.assign(job, similarityTables(message.morgan), { min: message.min, max: message.max });
+    const pop = job.qPop;
     // Tanimoto ≤ min(a, b) / max(a, b): rows outside this bit-count window cannot reach `min`.
     job.popLo = message.min > 0 ? Math.ceil(message.min * pop - 1e-9) : 0;
     job.popHi = message.min > 0 ? Math.floor(pop / message.min + 1e-9) : FP_BYTES * 8;
