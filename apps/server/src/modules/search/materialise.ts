@@ -134,6 +134,10 @@ export async function clearSets(db: Kysely<Database>, setId: number): Promise<vo
 
 /** Fills the six sets of `setId` (inside the caller's transaction) and answers their counts. */
 export async function materialiseSets(trx: Kysely<Database>, setId: number, compiled: { expr: Expr; rows: CompiledRow[] }, cap: number = ACTIVITY_CAP): Promise<SearchCounts> {
+  // Row sets are tested with `IN (subquery)`: with the default 4 MB of work memory PostgreSQL gives
+  // up hashing a set of a few hundred thousand ids and re-runs the subquery per structure (a NOT
+  // search at L ran for minutes). Only this transaction gets more.
+  await sql`SET LOCAL work_mem = '256MB'`.execute(trx);
   const levels = renderLevels(compiled.expr, compiled.rows);
   const negated = hasNot(compiled.expr);
   const hasActivityRows = compiled.rows.some((r) => r.activity);
