@@ -3,16 +3,12 @@
 // and of autocomplete look-ups, on the given database (default: in-memory PGlite seeded with demo S).
 // Reference measured in the same run: a full count of the activities table, so the ratio
 // "search p50 / full scan" survives a noisy machine.
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
+import { openBenchDatabase, summary, writeResult } from './support/bench-kit.ts';
 import type { SearchCriteria, SearchRowInput } from '@kb/contracts/search';
 import { SearchCriteriaSchema } from '@kb/contracts/search';
-import { openDatabase } from '../apps/server/src/db/database.ts';
-import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
-import { seedDemoKnowledgeBase } from '../apps/server/src/modules/knowledge-base/demo/demo-seed.ts';
 import { SearchService } from '../apps/server/src/modules/search/search-service.ts';
 import { RdkitChemEngine } from '../apps/server/src/modules/chemistry/rdkit-engine.ts';
 import { runLookup } from '../apps/server/src/modules/lookups/lookup-service.ts';
@@ -24,14 +20,8 @@ const { values } = parseArgs({
 });
 const rounds = Number.parseInt(values.rounds ?? '3', 10);
 
-const handle = await openDatabase({ url: values['database-url'] });
-await migrateToLatest(handle);
+const handle = await openBenchDatabase(values['database-url']);
 const db = handle.db;
-const { rows: sizeRows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM structures`.execute(db);
-if (!sizeRows[0]?.n) {
-  console.error('empty knowledge base: seeding demo S first');
-  await seedDemoKnowledgeBase(handle, { size: 'S' });
-}
 
 const pick = async <T,>(query: ReturnType<typeof sql<T>>) => (await query.execute(db)).rows;
 const targets = await pick(sql<{ target_id: number; gene_symbol: string }>`SELECT target_id, gene_symbol FROM targets WHERE gene_symbol IS NOT NULL ORDER BY target_id LIMIT 6`);
@@ -75,11 +65,6 @@ const LOOKUPS: Array<[TermLookupName, string]> = [
   ['journalCustomSearch', 'J'], ['patentCustomSearch', 'US'], ['doiCustomSearch', '10.5555'], ['companyByName', 'DEMO'],
 ];
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-const summary = (ms: number[]) => {
-  const s = [...ms].sort((a, b) => a - b);
-  return { n: s.length, p50: Number(quantile(s, 0.5).toFixed(1)), p95: Number(quantile(s, 0.95).toFixed(1)), max: Number((s.at(-1) ?? 0).toFixed(1)) };
-};
 async function time<T>(fn: () => Promise<T>): Promise<[number, T | Error]> {
   const started = performance.now();
   try {
@@ -137,12 +122,9 @@ const result = {
   autocomplete: { ...lookups, lookups: LOOKUPS.length },
   perSearch,
 };
-const dir = path.resolve(import.meta.dirname, 'results');
-fs.mkdirSync(dir, { recursive: true });
-const file = path.join(dir, `search-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-fs.writeFileSync(file, JSON.stringify(result, null, 2));
+const file = writeResult('search', result);
 console.log(
   `search on ${handle.kind} (${size[0]?.structures.toLocaleString('en-US')} structures, ${size[0]?.activities.toLocaleString('en-US')} activities): ` +
     `counts p50 ${counts.p50} ms p95 ${counts.p95} ms (${SEARCHES.length} searches × ${rounds}); autocomplete p50 ${lookups.p50} ms p95 ${lookups.p95} ms; ` +
-    `full activity count ${result.reference.fullActivityCountMs} ms (counts p50 = ${result.counts.p50OverFullScan}× of it) → ${path.relative(process.cwd(), file)}`,
+    `full activity count ${result.reference.fullActivityCountMs} ms (counts p50 = ${result.counts.p50OverFullScan}× of it) → ${file}`,
 );

@@ -4,15 +4,11 @@
 // substructure first page and full count, each p50 / p95. Reference measured in the same run: a
 // naive RDKit full scan (parse every molecule, match / fingerprint it, one thread) on a sample of
 // the same structures, scaled to the index size; the JSON gives each figure as a ratio to it.
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import initRDKitModule from '@rdkit/rdkit';
 import { sql } from 'kysely';
-import { openDatabase } from '../apps/server/src/db/database.ts';
-import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
-import { seedDemoKnowledgeBase } from '../apps/server/src/modules/knowledge-base/demo/demo-seed.ts';
+import { openBenchDatabase, quantile, summary, writeResult } from './support/bench-kit.ts';
 import { RdkitChemEngine } from '../apps/server/src/modules/chemistry/rdkit-engine.ts';
 import type { ChemQuery } from '../apps/server/src/modules/chemistry/chem-engine.ts';
 
@@ -29,20 +25,9 @@ const rounds = Number.parseInt(values.rounds ?? '5', 10);
 const sampleSize = Number.parseInt(values.sample ?? '5000', 10);
 const maxStructures = values['max-structures'] ? Number.parseInt(values['max-structures'], 10) : undefined;
 
-const handle = await openDatabase({ url: values['database-url'] });
-await migrateToLatest(handle);
+const handle = await openBenchDatabase(values['database-url']);
 const db = handle.db;
-const { rows: sizeRows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM structures`.execute(db);
-if (!sizeRows[0]?.n) {
-  console.error('empty knowledge base: seeding demo S first');
-  await seedDemoKnowledgeBase(handle, { size: 'S' });
-}
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-const summary = (ms: number[]) => {
-  const s = [...ms].sort((a, b) => a - b);
-  return { n: s.length, p50: Number(quantile(s, 0.5).toFixed(1)), p95: Number(quantile(s, 0.95).toFixed(1)), max: Number((s.at(-1) ?? 0).toFixed(1)) };
-};
 async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
   const started = performance.now();
   const value = await fn();
@@ -162,14 +147,11 @@ const result = {
   genericFirstPage: { ...firstPage, pageSize: 50, speedupVsNaive: ratio(naiveSubstructureMs, firstPage.p50) },
   genericFullCount: Object.fromEntries(Object.entries(genericFull).map(([q, v]) => [q, { ...v, hitPercent: Number(((100 * v.hits) / indexSize).toFixed(1)), speedupVsNaive: ratio(naiveSubstructureMs, v.ms) }])),
 };
-const dir = path.resolve(import.meta.dirname, 'results');
-fs.mkdirSync(dir, { recursive: true });
-const file = path.join(dir, `structure-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-fs.writeFileSync(file, JSON.stringify(result, null, 2));
+const file = writeResult('structure', result);
 const s = result.similarity;
 console.log(
   `structure: ${indexSize} structures (${handle.kind}), start-up ${result.startupMs} ms, RSS ${rssAfterIndexMb} MB; similarity p50/p95 0.7 ${s['0.7']!.p50}/${s['0.7']!.p95} ms, ` +
     `0.8 ${s['0.8']!.p50}/${s['0.8']!.p95}, 0.9 ${s['0.9']!.p50}/${s['0.9']!.p95}; selective (<1 %) substructure ${selective.p50}/${selective.p95} ms (n=${selective.n}), medium (1-10 %) ${result.mediumSubstructure.p50}/${result.mediumSubstructure.p95} ms; ` +
     `generic first page ${firstPage.p50}/${firstPage.p95} ms; generic full ${Object.entries(genericFull).map(([q, v]) => `${q} ${v.ms} ms`).join(', ')}; ` +
-    `naive full scan ${result.reference.naiveSubstructureFullScanMs} ms (×${result.selectiveSubstructure.speedupVsNaive} selective) -> ${path.relative(process.cwd(), file)}`,
+    `naive full scan ${result.reference.naiveSubstructureFullScanMs} ms (×${result.selectiveSubstructure.speedupVsNaive} selective) -> ${file}`,
 );
