@@ -48,6 +48,8 @@ export interface StructureHits {
   complete: boolean;
   /** Number of hits in all when known (complete searches, similarity), else null. */
   total: number | null;
+  /** What RDKit made of the query (the engine reads it anyway; callers need not ask again). */
+  query?: DescribedQuery;
   searched: number;
 }
 

@@ -283,8 +283,8 @@ export class RdkitChemEngine implements ChemEngine {
 
   async substructure(query: ChemQuery, options: SearchOptions = {}): Promise<StructureHits> {
     // Checked first on one worker: a bad query is a 400 before any work, not N worker failures.
-    await this.describe(query);
-    return this.runJob({ type: 'substructure', query }, options);
+    const described = await this.describe(query);
+    return { ...(await this.runJob({ type: 'substructure', query }, options)), query: described };
   }
 
   async similarity(query: ChemQuery, range: { min: number; max: number }, options: SearchOptions = {}): Promise<StructureHits> {
@@ -292,7 +292,7 @@ export class RdkitChemEngine implements ChemEngine {
     const described = await this.describe(query);
     if (!described.morgan) throw new ChemInputError('RDKit could not compute a fingerprint for the query.');
     // Every hit is needed to know the most similar ones: a first page is cut after sorting.
-    const hits = sortBySimilarity(await this.runJob({ type: 'similarity', morgan: described.morgan, min: range.min, max: range.max }, { ...options, limit: 0 }));
+    const hits = { ...sortBySimilarity(await this.runJob({ type: 'similarity', morgan: described.morgan, min: range.min, max: range.max }, { ...options, limit: 0 })), query: described };
     const limit = options.limit ?? 0;
     if (limit <= 0 || hits.ids.length <= limit) return hits;
     return { ...hits, ids: hits.ids.subarray(0, limit), similarities: hits.similarities?.subarray(0, limit) };

@@ -40,12 +40,12 @@ export class StructureLookups {
     if (chem.kind === 'smarts' && input.category === 'exact') throw badRequest(SMARTS_NOT_EXACT_MESSAGE);
     if (chem.kind === 'smarts' && input.category === 'similarity') throw badRequest(SMARTS_NOT_SIMILAR_MESSAGE);
     try {
-      const described = await this.engine.describe(chem);
       let hits: StructureHits;
       if (input.category === 'exact') {
+        const described = await this.engine.describe(chem);
         const rows = await this.db.selectFrom('structures').select('str_id').where(sql<boolean>`md5(canonical_smiles) = md5(${described.smiles ?? ''})`).execute();
         const ids = Float64Array.from(rows, (r) => Number(r.str_id));
-        hits = { ids, complete: true, total: ids.length, searched: await this.structureCount() };
+        hits = { ids, complete: true, total: ids.length, searched: await this.structureCount(), query: described };
       } else {
         await this.engine.ready(signal);
         const bounded = AbortSignal.any([signal, AbortSignal.timeout(this.previewLimitMs)]);
@@ -54,6 +54,7 @@ export class StructureLookups {
             ? await this.engine.similarity(chem, { min: input.similarityMin ?? DEFAULT_SIMILARITY_MIN, max: input.similarityMax ?? DEFAULT_SIMILARITY_MAX }, { limit: input.limit, signal: bounded })
             : await this.engine.substructure(chem, { limit: input.limit, signal: bounded });
       }
+      const described = hits.query ?? { atoms: 0 };
       return {
         query: { smiles: described.smiles ?? null, smarts: described.smarts ?? null },
         hits: await this.describeHits(Array.from(hits.ids.subarray(0, input.limit)), hits.similarities),
