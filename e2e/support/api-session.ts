@@ -46,6 +46,8 @@ export class ApiSession {
     });
     const text = await response.text();
     if (!response.ok) throw new Error(`${endpoint.method} ${url.pathname} answered ${response.status}: ${text}`);
+    // A 204 (an empty results tab) has no body.
+    if (response.status === 204 || text === '') return undefined as EndpointResponse<E>;
     return (endpoint.responseType ? text : JSON.parse(text)) as EndpointResponse<E>;
   }
 }

@@ -36,6 +36,9 @@ import { registerTreeRoutes } from './modules/trees/tree-routes.ts';
 import { registerUploadRoutes } from './modules/uploads/upload-routes.ts';
 import { registerSearchRoutes } from './modules/search/search-routes.ts';
 import { registerChemistryRoutes } from './modules/chemistry/chemistry-routes.ts';
+import { registerLeafletRoutes } from './modules/leaflets/leaflet-routes.ts';
+import { registerResultsRoutes } from './modules/results/results-routes.ts';
+import { registerChartRoutes } from './modules/charts/chart-routes.ts';
 import { RdkitChemEngine } from './modules/chemistry/rdkit-engine.ts';
 import type { DatasetSize } from './modules/health/health-routes.ts';
 
@@ -149,6 +152,9 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   });
   registerChemistryRoutes(app, db, chemEngine, config.chemistry.searchTimeLimitSeconds * 1000);
   registerSearchRoutes(app, db, chemEngine, { activityCap: config.searchActivityCap, structureTimeLimitMs: config.chemistry.searchTimeLimitSeconds * 1000 });
+  const results = registerResultsRoutes(app, db, chemEngine);
+  registerChartRoutes(app, db, results);
+  registerLeafletRoutes(app, db);
   registerLookupRoutes(app, db);
   registerTreeRoutes(app, db);
   registerUploadRoutes(app, db);

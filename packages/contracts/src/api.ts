@@ -33,6 +33,9 @@ import { chemistryEndpoints } from './chemistry.ts';
 import { lookupEndpoints } from './lookups.ts';
 import { treeEndpoints } from './trees.ts';
 import { uploadEndpoints } from './uploads.ts';
+import { resultsEndpoints } from './results.ts';
+import { chartEndpoints } from './charts.ts';
+import { leafletEndpoints } from './leaflets.ts';
 
 /**
  * The API of spec §7. Paths: every call lives under `/api`; a spec path that already starts with
@@ -231,7 +234,7 @@ export const systemEndpoints = {
   }),
 } as const;
 
-export { searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints };
+export { searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints };
 
 /** Every endpoint group with its title: the access-matrix test, the API doc and OpenAPI read this one list. */
 export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint>]> = [
@@ -242,6 +245,9 @@ export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint
   ['Autocomplete', lookupEndpoints],
   ['Tree views', treeEndpoints],
   ['Uploads', uploadEndpoints],
+  ['Results', resultsEndpoints],
+  ['Charts and filters', chartEndpoints],
+  ['Leaflets', leafletEndpoints],
   ['Administration', adminEndpoints],
   ['System', systemEndpoints],
 ];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RESULT_ENTITIES, ResultTabKeySchema } from './result-tabs.ts';
 
 /**
  * The guided search (spec §2 "Search builder", §3 "Search row" / "Sub-search shapes", §4, §5).
@@ -280,6 +281,19 @@ export const TreeRowSchema = RowBase.extend({
   labels: z.array(z.string().max(500)).max(10_000).optional(),
 });
 
+/**
+ * Rows picked in a results tab (spec "new search by selection"): the ids of one kind of record.
+ * Activities match exactly themselves, assays and references their activities, structures and
+ * development compounds their structures (docs/search-semantics.md).
+ */
+export const SelectionRowSchema = RowBase.extend({
+  selectedOption: z.literal('selection'),
+  entity: z.enum(RESULT_ENTITIES),
+  ids: Ids.min(1, 'Select at least one row'),
+  /** What the user selected, for the search summary ("12 activities of search …"). */
+  label: z.string().max(500).optional(),
+});
+
 export const SearchRowSchema = z.discriminatedUnion('selectedOption', [
   StructureRowSchema,
   TargetRowSchema,
@@ -294,6 +308,7 @@ export const SearchRowSchema = z.discriminatedUnion('selectedOption', [
   MechanismRowSchema,
   CategoryRowSchema,
   TreeRowSchema,
+  SelectionRowSchema,
 ]);
 export type SearchRow = z.infer<typeof SearchRowSchema>;
 export type SearchRowInput = z.input<typeof SearchRowSchema>;
@@ -373,6 +388,8 @@ export const ChartDataStatusSchema = z.object({ sessionid: z.string(), status: z
 /** A chart filter as applied in the results (spec §3 "Charts": include / exclude, min / max). */
 export const AppliedFilterSchema = z.object({
   chartKey: z.string().max(100),
+  /** The results tab the filter applies to (a saved query's filters without one apply to Activities). */
+  tab: ResultTabKeySchema.optional(),
   include: z.array(z.union([z.string().max(500), z.number()])).max(10_000).optional(),
   exclude: z.array(z.union([z.string().max(500), z.number()])).max(10_000).optional(),
   minValue: z.number().nullable().optional(),

@@ -3,6 +3,7 @@ import type { LookupTables } from '../modules/lookups/lookup-tables.ts';
 import type { TreeTables } from '../modules/trees/tree-tables.ts';
 import type { UploadTables } from '../modules/uploads/upload-tables.ts';
 import type { ChemistryTables } from '../modules/chemistry/chemistry-tables.ts';
+import type { ResultsTables, SessionResultColumns } from '../modules/results/results-tables.ts';
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { KnowledgeBaseTables } from './kb-schema.ts';
 
@@ -100,7 +101,7 @@ export interface NotificationsTable {
   read_at: NullableTimestamp;
 }
 
-export interface SearchSessionsTable {
+export interface SearchSessionsTable extends SessionResultColumns {
   id: string;
   user_id: number;
   user_session_id: string | null;
@@ -119,7 +120,7 @@ export interface SearchSessionsTable {
 }
 
 /** The one Kysely database interface: add a table here when a migration adds it. */
-export interface Database extends KnowledgeBaseTables, SearchTables, LookupTables, TreeTables, UploadTables, ChemistryTables {
+export interface Database extends KnowledgeBaseTables, SearchTables, LookupTables, TreeTables, UploadTables, ChemistryTables, ResultsTables {
   app_settings: AppSettingsTable;
   users: UsersTable;
   subscriptions: SubscriptionsTable;

@@ -100,12 +100,15 @@ async function insertDerivedSets(trx: Kysely<Database>, setId: number, levels: L
          OR NOT EXISTS (SELECT 1 FROM search_activities sa WHERE sa.set_id = ${setId} AND sa.str_id = c.str_id)
       ON CONFLICT DO NOTHING`.execute(trx);
   }
-  await sql`INSERT INTO search_assays (set_id, assay_id)
-    SELECT DISTINCT ${setId}::bigint, assay_id FROM search_activities WHERE set_id = ${setId} AND assay_id IS NOT NULL`.execute(trx);
-  await sql`INSERT INTO search_references (set_id, ref_id)
-    SELECT ${setId}::bigint, ref_id FROM search_activities WHERE set_id = ${setId} AND ref_id IS NOT NULL
-    UNION SELECT ${setId}::bigint, c.ref_id FROM compounds c JOIN search_compounds sc ON sc.set_id = ${setId} AND sc.gvk_id = c.gvk_id
-    WHERE c.ref_id IS NOT NULL`.execute(trx);
+  // Assays and references keep how many of the search's activities they hold (results columns).
+  await sql`INSERT INTO search_assays (set_id, assay_id, activities)
+    SELECT ${setId}::bigint, assay_id, count(*) FROM search_activities WHERE set_id = ${setId} AND assay_id IS NOT NULL GROUP BY assay_id`.execute(trx);
+  await sql`INSERT INTO search_references (set_id, ref_id, activities)
+    SELECT ${setId}::bigint, ref_id, sum(n) FROM (
+      SELECT ref_id, count(*) AS n FROM search_activities WHERE set_id = ${setId} AND ref_id IS NOT NULL GROUP BY ref_id
+      UNION ALL SELECT c.ref_id, 0 FROM compounds c JOIN search_compounds sc ON sc.set_id = ${setId} AND sc.gvk_id = c.gvk_id
+      WHERE c.ref_id IS NOT NULL) refs
+    GROUP BY ref_id`.execute(trx);
   // Without clinical rows the expression holds for the development compound of every result
   // structure (it holds for the structure), so no predicate needs evaluating.
   const clinical = hasClinicalRows ? asSql(levels.clinical) : sql<boolean>`TRUE`;
@@ -130,6 +133,9 @@ export async function clearSets(db: Kysely<Database>, setId: number): Promise<vo
   for (const table of SEARCH_SET_TABLES) {
     await db.deleteFrom(table).where('set_id', '=', setId).execute();
   }
+  // Similarity sorts and filtered rows of the results are derived from the sets and go with them.
+  await db.deleteFrom('result_similarity').where('set_id', '=', setId).execute();
+  await db.deleteFrom('result_filtered').where('set_id', '=', setId).execute();
 }
 
 /** Fills the six sets of `setId` (inside the caller's transaction) and answers their counts. */

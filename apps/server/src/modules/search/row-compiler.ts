@@ -273,6 +273,33 @@ function compileTreeRow(row: Extract<SearchRow, { selectedOption: 'treeview' }>)
   return { activity: match.activity ?? null, direct: (match.structures as Sql | undefined) ?? null, clinical: match.clinical ?? null };
 }
 
+/**
+ * Rows picked in a results tab (new search by selection). Structures, references and clinical
+ * compounds also match directly (a structure without activities stays in); activities and assays
+ * bring exactly those activities.
+ */
+function compileSelectionRow(row: Extract<SearchRow, { selectedOption: 'selection' }>): CompiledRow {
+  const ids = anyBigint(row.ids);
+  switch (row.entity) {
+    case 'structure':
+      return { activity: null, direct: sql`SELECT s2.str_id FROM structures s2 WHERE s2.str_id = ${ids}`, clinical: null };
+    case 'activity':
+      return { activity: sql<boolean>`a.act_id = ${ids}`, direct: null, clinical: null };
+    case 'assay':
+      return { activity: sql<boolean>`a.assay_id = ${ids}`, direct: null, clinical: null };
+    case 'reference':
+      return {
+        activity: sql<boolean>`a.ref_id = ${ids}`,
+        direct: sql`SELECT c.str_id FROM compounds c WHERE c.ref_id = ${ids} AND c.str_id IS NOT NULL`,
+        clinical: null,
+      };
+    case 'clinicalcompound': {
+      const clinical = sql<boolean>`cc.clinical_compound_id = ${ids}`;
+      return { activity: null, direct: sql`SELECT cc.str_id FROM clinical_compounds cc WHERE ${clinical} AND cc.str_id IS NOT NULL`, clinical };
+    }
+  }
+}
+
 export interface CompileContext {
   structures: StructureQueryResolver;
   /** µM factor per concentration unit (units.to_micromolar). */
@@ -312,5 +339,7 @@ export async function compileRow(row: SearchRow, index: number, ctx: CompileCont
       return { activity: sql<boolean>`lower(a.activity_mechanism) = ${anyText(lowerList(row.mechanisms))}`, direct: null, clinical: null };
     case 'treeview':
       return compileTreeRow(row);
+    case 'selection':
+      return compileSelectionRow(row);
   }
 }

@@ -150,7 +150,12 @@ export class SearchService {
       const prepared = await this.context(run);
       structures = prepared.structures;
       const similarityHitIds = prepared.structures.similarityHitIds;
-      await this.db.updateTable('search_sessions').set({ status: 'running', criteria: JSON.stringify(criteria), criteria_hash: hash, error: null }).where('id', '=', sessionId).execute();
+      // A new search in the session starts without the filters of the old one.
+      await this.db
+        .updateTable('search_sessions')
+        .set({ status: 'running', criteria: JSON.stringify(criteria), criteria_hash: hash, error: null, filters: '{}', kb_max_str_id: await this.maxStrId() })
+        .where('id', '=', sessionId)
+        .execute();
       const ctx = prepared.ctx;
       const compiled = await compileCriteria(criteria, ctx);
       run.progress = { ...run.progress, phase: 'sets' };
@@ -162,6 +167,7 @@ export class SearchService {
         if (run.controller.signal.aborted) throw searchCancelled();
         return result;
       });
+      await analyseSets(this.db, counts);
       await this.db
         .updateTable('search_sessions')
         .set({ status: 'ready', counts: JSON.stringify(counts), last_used_at: new Date() })
@@ -184,6 +190,12 @@ export class SearchService {
       if (this.live.get(sessionId) === run) this.live.delete(sessionId);
       await structures?.cleanup().catch(() => undefined);
     }
+  }
+
+  /** The highest structure id now: results compare it later to say new structures arrived (strIdNewlyAddedStatus). */
+  private async maxStrId(): Promise<number> {
+    const { rows } = await sql<{ max: number | null }>`SELECT max(str_id) AS max FROM structures`.execute(this.db);
+    return Number(rows[0]?.max ?? 0);
   }
 
   /** The session row for this user, created on first use; another user's session id is refused. */
@@ -254,12 +266,27 @@ export class SearchService {
       .execute();
     for (const session of old) await this.dropSets(session.set_id, session.id, 'expired');
     await purgeStaleHits(this.db);
+    // Results rows (filters, similarity sorts) written by a request that finished after its set was dropped.
+    for (const table of ['result_filtered', 'result_similarity'] as const) {
+      await sql`DELETE FROM ${sql.table(table)} r WHERE NOT EXISTS (SELECT 1 FROM search_sessions s WHERE s.set_id = r.set_id AND s.status = 'ready')`.execute(this.db);
+    }
     return old.length;
   }
 
   async close(): Promise<void> {
     for (const run of this.live.values()) run.controller.abort();
   }
+}
+
+/**
+ * Fresh statistics for the set tables after a large search: without them PostgreSQL guesses a new
+ * set holds a few dozen rows and plans the results' joins and filters as nested loops over sets of
+ * hundreds of thousands (seconds instead of milliseconds). ANALYZE samples, so it costs about the
+ * same for any set size; SKIP_LOCKED lets a search that finds another ANALYZE running go on.
+ */
+async function analyseSets(db: Kysely<Database>, counts: SearchCounts): Promise<void> {
+  if (counts.actidscount + counts.stridscount < 5_000) return;
+  await sql`ANALYZE (SKIP_LOCKED) search_structures, search_activities, search_compounds, search_assays, search_references, search_clinical_compounds`.execute(db);
 }
 
 /** Similarity rows: each structure keeps its best Tanimoto, for sorting the results by similarity. */

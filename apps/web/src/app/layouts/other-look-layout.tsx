@@ -1,5 +1,5 @@
 import { AppShell, Container } from '@mantine/core';
-import { Outlet } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { AppHeader } from './app-header.tsx';
 import classes from './layout.module.css';
 import { SiteFooter } from './site-footer.tsx';
@@ -7,13 +7,15 @@ import { SubscriptionWarning } from './subscription-warning.tsx';
 
 /** Spec §2 "other-page look": header, a centred content column and a footer. */
 export function OtherLookLayout() {
+  // The results workspace (filters beside a wide grid) needs the whole window.
+  const wide = /^\/(results|new-search-results)(\/|$)/.test(useLocation().pathname);
   return (
     <AppShell header={{ height: 60 }} padding={0} data-look="other">
       <AppShell.Header>
         <AppHeader />
       </AppShell.Header>
       <AppShell.Main className={classes.otherMain}>
-        <Container size="lg" py="lg" w="100%" style={{ flex: 1 }} component="main">
+        <Container size={wide ? '100%' : 'lg'} py="lg" w="100%" style={{ flex: 1 }} component="main" fluid={wide}>
           <SubscriptionWarning />
           <Outlet />
         </Container>

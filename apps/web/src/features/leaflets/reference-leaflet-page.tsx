@@ -1,18 +1,133 @@
-import { useParams } from 'react-router';
-import { PlannedPage } from '../../app/ui/planned-page.tsx';
+import { Alert, Badge, Button, Group, Loader, Stack, Switch, Text } from '@mantine/core';
+import { IconFilter, IconInfoCircle } from '@tabler/icons-react';
+import { useParams, useSearchParams } from 'react-router';
+import type { ReferenceLeaflet } from '@kb/contracts/leaflets';
+import { PageHeader } from '../../app/ui/page-header.tsx';
+import { citationLine, formatCount, parseReferenceRoute } from './leaflet-format.ts';
+import { InvalidLinkAlert, LeafletError, LeafletProblemPage, LeafletSkeleton } from './leaflet-ui.tsx';
+import { ReferenceActivitiesSection } from './reference-activities-table.tsx';
+import { ReferenceCitationSection } from './reference-citation.tsx';
+import { ReferenceCompoundsSection } from './reference-compounds-grid.tsx';
+import { useReferenceLeaflet } from './use-leaflets.ts';
 
-export function ReferenceLeafletPage() {
-  const { sid, rid } = useParams();
+/** `?only=search` keeps the filter in the link, so a shared or reloaded leaflet shows the same rows. */
+const ONLY_PARAM = 'only';
+const ONLY_VALUE = 'search';
+
+/**
+ * The search the reference was opened from: how much of the reference it holds, and the switch
+ * that keeps only that part. A search whose result sets are gone (expired, dropped) says so.
+ */
+function SearchBanner({ leaflet, onlyInSearch, onChange, updating }: { leaflet: ReferenceLeaflet; onlyInSearch: boolean; onChange: (only: boolean) => void; updating: boolean }) {
+  const session = leaflet.session;
+  if (!session) return null;
+  if (!session.ready) {
+    return (
+      <Alert color="yellow" variant="light" icon={<IconInfoCircle size={18} />} title="The search’s results are no longer kept" data-testid="search-banner">
+        This reference was opened from a search{session.summary ? ` (“${session.summary}”)` : ''} whose results are {session.status}. Run the search again to see which
+        of these compounds and activities it finds.
+      </Alert>
+    );
+  }
   return (
-    <PlannedPage
-      title="Reference leaflet"
-      description="One reference (journal article or patent) and the compounds and activities reported in it."
-      params={{ 'structure id': sid, 'reference id': rid }}
-      tasks={[
-        'See authors, journal or patent details, year, DOI and PubMed ID.',
-        'List the structures and activities the reference reports.',
-        'Open a compound leaflet or start a search from the reference.',
-      ]}
-    />
+    <Alert color="teal" variant="light" icon={<IconFilter size={18} />} data-testid="search-banner">
+      <Group justify="space-between" wrap="wrap" gap="sm">
+        <Text size="sm">
+          From your search{session.summary ? ` “${session.summary}”` : ''}:{' '}
+          <strong>
+            {formatCount(leaflet.compounds.inSearch ?? 0)} of {formatCount(leaflet.compounds.total)}
+          </strong>{' '}
+          compounds and{' '}
+          <strong>
+            {formatCount(leaflet.activities.inSearch ?? 0)} of {formatCount(leaflet.activities.total)}
+          </strong>{' '}
+          activities of this reference are in it.
+        </Text>
+        <Group gap="xs">
+          {updating && <Loader size="xs" aria-label="Updating" />}
+          <Switch
+            checked={onlyInSearch}
+            onChange={(event) => onChange(event.currentTarget.checked)}
+            label="Only in this search"
+            data-testid="in-search-switch"
+          />
+        </Group>
+      </Group>
+    </Alert>
   );
+}
+
+function ReferenceLeafletView({ leaflet, onlyInSearch, onChange, updating }: { leaflet: ReferenceLeaflet; onlyInSearch: boolean; onChange: (only: boolean) => void; updating: boolean }) {
+  const doc = leaflet.document;
+  const title = doc.title ?? doc.reference ?? `Reference ${doc.ref_id}`;
+  return (
+    <Stack gap="md" data-testid="reference-leaflet">
+      <PageHeader
+        title={title}
+        description={`Reference leaflet · ${citationLine(doc) || `reference ${doc.ref_id}`}`}
+        actions={
+          <Group gap={6}>
+            <Badge size="lg" variant="light" color={doc.ref_type === 'patent' ? 'orange' : 'blue'}>
+              {doc.ref_type}
+            </Badge>
+            {doc.year && (
+              <Badge size="lg" variant="light" color="gray">
+                {doc.year}
+              </Badge>
+            )}
+          </Group>
+        }
+      />
+      <SearchBanner leaflet={leaflet} onlyInSearch={onlyInSearch} onChange={onChange} updating={updating} />
+      <ReferenceCitationSection leaflet={leaflet} />
+      <ReferenceCompoundsSection compounds={leaflet.compounds} inSearchOnly={leaflet.inSearchOnly} />
+      <ReferenceActivitiesSection activities={leaflet.activities} inSearchOnly={leaflet.inSearchOnly} />
+    </Stack>
+  );
+}
+
+/** `/leafletreference/{sid}/{rid}`: one reference and what it reports; `sid` is the search it was opened from, `0` for none. */
+export function ReferenceLeafletPage() {
+  const params = useParams();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const route = parseReferenceRoute(params.sid, params.rid);
+  const valid = route.ok ? route : null;
+  // The filter needs a search to filter by; without one the parameter is ignored.
+  const onlyInSearch = valid?.sessionId != null && searchParams.get(ONLY_PARAM) === ONLY_VALUE;
+  const query = useReferenceLeaflet(valid, onlyInSearch);
+  const setOnly = (only: boolean) =>
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (only) next.set(ONLY_PARAM, ONLY_VALUE);
+        else next.delete(ONLY_PARAM);
+        return next;
+      },
+      { replace: true },
+    );
+
+  if (!route.ok) {
+    return (
+      <LeafletProblemPage title="Reference leaflet">
+        <InvalidLinkAlert message={route.message} />
+      </LeafletProblemPage>
+    );
+  }
+  if (query.isPending) return <LeafletSkeleton />;
+  if (query.isError) {
+    return (
+      <LeafletProblemPage title="Reference leaflet" description={`Reference ${route.refId}`}>
+        <LeafletError error={query.error} onRetry={() => void query.refetch()} />
+        {onlyInSearch && (
+          // A shared "only in this search" link outlives the search's kept results.
+          <Group>
+            <Button variant="light" onClick={() => setOnly(false)}>
+              Show the whole reference
+            </Button>
+          </Group>
+        )}
+      </LeafletProblemPage>
+    );
+  }
+  return <ReferenceLeafletView leaflet={query.data} onlyInSearch={onlyInSearch} onChange={setOnly} updating={query.isPlaceholderData} />;
 }

@@ -1,11 +1,12 @@
-import { ActionIcon, Badge, Center, Group, Paper, SegmentedControl, Stack, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Center, Group, Paper, SegmentedControl, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconTrash } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { SEARCH_OPERATORS } from '@kb/contracts/search';
 import type { SearchOperator, SelectedOption } from '@kb/contracts/search';
 import type { FieldErrors } from './row-criteria.ts';
 import type { DraftOf, RowDraft } from './row-drafts.ts';
-import { rowTitle } from './row-drafts.ts';
+import type { SelectionDraft } from './row-drafts.ts';
+import { rowTitle, selectionCountText } from './row-drafts.ts';
 import { ActivityEditor } from '../rows/activity-editor.tsx';
 import { BibliographyEditor } from '../rows/bibliography-editor.tsx';
 import type { EditorProps } from '../rows/editor-props.ts';
@@ -24,6 +25,22 @@ import { TargetEditor } from '../rows/target-editor.tsx';
 import { TreeEditor } from '../rows/tree-editor.tsx';
 import { UploadButton, UploadError, UploadReport, useRowUpload } from '../uploads/upload-control.tsx';
 import { applyUpload, uploadKindsFor } from '../uploads/upload-terms.ts';
+
+/** A selection from the results is not edited here: it says what it holds; a new selection is made in the results. */
+function SelectionRowView({ draft }: { draft: SelectionDraft }) {
+  return (
+    <Stack gap={2} data-testid="selection-row">
+      <Text size="sm" fw={500}>
+        {selectionCountText(draft.entity, draft.ids.length)} selected in results
+      </Text>
+      {draft.label && (
+        <Text size="xs" c="dimmed">
+          {draft.label}
+        </Text>
+      )}
+    </Stack>
+  );
+}
 
 /** The editor of a draft's option; `update` is narrowed to that option. */
 function RowEditor({ draft, errors, update }: { draft: RowDraft; errors: FieldErrors; update: (change: (draft: RowDraft) => RowDraft) => void }) {
@@ -59,6 +76,8 @@ function RowEditor({ draft, errors, update }: { draft: RowDraft; errors: FieldEr
       return <CategoryEditor {...props(draft)} />;
     case 'treeview':
       return <TreeEditor {...props(draft)} />;
+    case 'selection':
+      return <SelectionRowView draft={draft} />;
   }
 }
 

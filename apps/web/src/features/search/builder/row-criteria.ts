@@ -10,6 +10,7 @@ import type {
   PickedItem,
   PropertyField,
   RowDraft,
+  SelectionDraft,
   SourceDraft,
   StructureDraft,
   TreeDraft,
@@ -270,6 +271,13 @@ function textsCandidate(draft: RowDraft): Candidate {
   }
 }
 
+/** Rows picked in the results: read-only, kept as long as they name any ids. */
+function selectionCandidate(draft: SelectionDraft): Candidate {
+  if (!draft.ids.length) return { row: null, errors: {} };
+  const row: SearchRowInput = { selectedOption: 'selection', operator: draft.operator, fileName: draft.fileName ?? null, entity: draft.entity, ids: [...draft.ids], ...(draft.label ? { label: draft.label } : {}) };
+  return { row, errors: {} };
+}
+
 function candidate(draft: RowDraft): Candidate {
   switch (draft.selectedOption) {
     case 'structure':
@@ -288,6 +296,8 @@ function candidate(draft: RowDraft): Candidate {
       return activityCandidate(draft);
     case 'treeview':
       return treeCandidate(draft);
+    case 'selection':
+      return selectionCandidate(draft);
     default:
       return textsCandidate(draft);
   }

@@ -13,6 +13,7 @@ import type {
   TreeView,
 } from '@kb/contracts/search';
 import { DEFAULT_OPERATOR, defaultStructureCategory } from '@kb/contracts/search';
+import type { ResultEntity } from '@kb/contracts/result-tabs';
 
 /**
  * What the builder edits: one draft per search row. Drafts hold what the user typed (numbers may
@@ -175,6 +176,18 @@ export interface TreeDraft extends DraftBase {
   nodes: TreePick[];
 }
 
+/**
+ * Rows picked in a results tab (a new search by selection). Read-only in the builder: the ids
+ * were chosen in the results, where a new selection is made.
+ */
+export interface SelectionDraft extends DraftBase {
+  selectedOption: 'selection';
+  entity: ResultEntity;
+  ids: number[];
+  /** What the results said about the selection ("12 activities of search …"). */
+  label: string;
+}
+
 export type RowDraft =
   | StructureDraft
   | TargetDraft
@@ -188,7 +201,8 @@ export type RowDraft =
   | AssayDraft
   | MechanismDraft
   | CategoryDraft
-  | TreeDraft;
+  | TreeDraft
+  | SelectionDraft;
 
 export type DraftOf<O extends SelectedOption> = Extract<RowDraft, { selectedOption: O }>;
 
@@ -273,6 +287,9 @@ export function newDraft(option: SelectedOption, tree?: TreeView): RowDraft {
       return { ...base, selectedOption: 'compoundcategories', categories: [] };
     case 'treeview':
       return { ...base, selectedOption: 'treeview', tree: tree ?? 'Target', nodes: [] };
+    case 'selection':
+      // Only a new search by selection fills one; an empty one stays out of the search.
+      return { ...base, selectedOption: 'selection', entity: 'structure', ids: [], label: '' };
   }
 }
 
@@ -291,7 +308,23 @@ export const OPTION_LABELS: Record<SelectedOption, string> = {
   activitymechanism: 'Activity Mechanism',
   compoundcategories: 'Compound Categories',
   treeview: 'Tree View',
+  selection: 'Selection from results',
 };
+
+/** What the rows of each kind of record are called ("12 activities"). */
+const ENTITY_NAMES: Record<ResultEntity, readonly [one: string, many: string]> = {
+  structure: ['structure', 'structures'],
+  activity: ['activity', 'activities'],
+  assay: ['assay', 'assays'],
+  reference: ['document', 'documents'],
+  clinicalcompound: ['development compound', 'development compounds'],
+};
+
+/** "12 activities", "1 structure". */
+export function selectionCountText(entity: ResultEntity, count: number): string {
+  const [one, many] = ENTITY_NAMES[entity];
+  return `${new Intl.NumberFormat('en-US').format(count)} ${count === 1 ? one : many}`;
+}
 
 /** Names of the tree views as users know them (Taxonomy travels as SourceOntologyTreeView, spec §4). */
 export const TREE_LABELS: Record<TreeView, string> = {

@@ -88,6 +88,8 @@ export function rowToDraft(row: SearchRow): RowDraft {
         nodes: row.nodeIds.map((id, index) => ({ id: String(id), label: labels?.[index] ?? `Node ${id}`, ids: [String(id)] })),
       };
     }
+    case 'selection':
+      return { ...base, selectedOption: 'selection', entity: row.entity, ids: [...row.ids], label: row.label ?? '' };
   }
 }
 

@@ -1,6 +1,6 @@
 import type { SearchCriteria, SearchRow } from '@kb/contracts/search';
 import type { RowDraft } from '../builder/row-drafts.ts';
-import { OPTION_LABELS, TREE_LABELS } from '../builder/row-drafts.ts';
+import { OPTION_LABELS, TREE_LABELS, selectionCountText } from '../builder/row-drafts.ts';
 
 /**
  * The readable summary of a search (spec `bu/sessionsummary/save`, shown under "recent searches"):
@@ -61,8 +61,9 @@ function picked(draft: RowDraft | undefined, ids: readonly number[] | undefined,
   return [...(ids ?? []).map((id) => `#${id}`), ...(names ?? [])];
 }
 
-/** One clause: "Target/Enzyme/Protein: EGFR | ERBB2". */
+/** One clause: "Target/Enzyme/Protein: EGFR | ERBB2"; a selection says what was selected ("Selected 12 activities"). */
 export function describeRow(row: SearchRow, draft?: RowDraft): string {
+  if (row.selectedOption === 'selection') return row.label || `Selected ${selectionCountText(row.entity, row.ids.length)}`;
   const label = row.selectedOption === 'treeview' ? `${TREE_LABELS[row.tree]} tree` : OPTION_LABELS[row.selectedOption];
   const detail = (() => {
     switch (row.selectedOption) {

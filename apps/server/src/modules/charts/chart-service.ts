@@ -1,0 +1,233 @@
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { ChartItem, ChartResponse } from '@kb/contracts/charts';
+import { NO_VALUE_ID, NO_VALUE_LABEL, chartDefinition } from '@kb/contracts/charts';
+import type { ResultTabKey } from '@kb/contracts/result-tabs';
+import type { Database } from '../../db/schema.ts';
+import type { AuthContext } from '../../http/auth-hook.ts';
+import { badRequest } from '../../http/errors.ts';
+import type { ResultsService } from '../results/results-service.ts';
+import { sessionFilters } from '../results/result-sessions.ts';
+import { factsFor } from '../results/tab-model.ts';
+import type { Facts, Sql } from '../results/tab-model.ts';
+import { dimensionOf, filteredRestriction } from '../results/tab-filters.ts';
+import { BIBLIOGRAPHY_LABELS } from './dimensions.ts';
+import { ChartBatches, isBatched } from './chart-batch.ts';
+import type { ChartBatch, Group } from './chart-batch.ts';
+import type { Dimension } from './dimensions.ts';
+
+/**
+ * Charts of a results tab (docs/results.md "Charts"): each counts the tab's rows per value of one
+ * property, over the rows that pass the tab's filters (so a chart adds up to the tab); `resetFlg`
+ * counts every row of the tab.
+ */
+
+export interface ChartQuery {
+  sessionid: string;
+  tab: ResultTabKey;
+  chartKey: string;
+  resetFlg: boolean;
+  sortType: 'label' | 'count';
+  sortOrder: 'asc' | 'desc';
+  maxCount: number;
+  /** Left-hand filter: only values whose label contains this. */
+  search?: string | undefined;
+}
+
+
+/** Range bins: about 20 of them, a round width (1, 2, 5 × 10^k; whole years for years). */
+export function binWidth(min: number, max: number, integer: boolean): number {
+  const span = max - min;
+  if (span <= 0) return 1;
+  const raw = span / 20;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((w) => w >= raw) ?? 10 * power;
+  return integer ? Math.max(1, Math.round(step)) : step;
+}
+
+export class ChartService {
+  private readonly batches = new ChartBatches();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly results: ResultsService,
+  ) {}
+
+  async chart(auth: AuthContext, query: ChartQuery): Promise<ChartResponse> {
+    const definition = chartDefinition(query.chartKey);
+    if (!definition) throw badRequest(`Unknown chart "${query.chartKey}".`, { chartKey: query.chartKey });
+    if (query.search && definition.chartType !== 'List' && definition.chartType !== 'Image') {
+      throw badRequest(`${definition.chartLabel} is a ${definition.chartType} chart: its values cannot be searched by text.`, { chartKey: query.chartKey });
+    }
+    const dimension = dimensionOf(query.chartKey);
+    const session = await this.results.session(auth, query.sessionid);
+    const filters = sessionFilters(session)[query.tab];
+    const applied = filters.find((f) => f.chartKey === query.chartKey) ?? null;
+    const facts = factsFor(query.tab, dimension.level, session.set_id);
+    const where = this.where(query, session.set_id, facts, filters.length > 0);
+    const base = { tab: query.tab, ...definition, applied, maxCount: query.maxCount };
+    if (query.tab === 'activitiestab' && isBatched(query.chartKey)) {
+      // The session's search (criteria_hash) and the tab's filters decide the rows counted.
+      const key = `${session.set_id}:${session.criteria_hash}:${query.resetFlg}:${JSON.stringify(query.resetFlg ? [] : filters)}`;
+      const batch = await this.batches.get(this.db, key, session.set_id, where);
+      return { ...base, ...(await this.fromBatch(batch, dimension, query)) };
+    }
+    return this.results.withWorkMem(async (trx) => {
+      if (dimension.type === 'Range') return { ...base, ...(await this.range(trx, facts, dimension, where)) };
+      if (dimension.type === 'Tree') return { ...base, ...(await this.tree(trx, facts, dimension, where)), rows: await this.rowsCounted(trx, facts, dimension, where), min: null, max: null };
+      return { ...base, ...(await this.list(trx, facts, dimension, where, query)), min: null, max: null };
+    });
+  }
+
+  /** A chart of the Activities tab out of the shared batch (one value per row: sums are exact). */
+  private async fromBatch(batch: ChartBatch, dimension: Dimension, query: ChartQuery) {
+    const groups = batch.groups.get(query.chartKey) ?? [];
+    if (dimension.type === 'Range') return { ...binGroups(groups, !!dimension.integer), rows: batch.rows };
+    return { ...(await this.present(this.db, dimension, groups, batch.rows, query)), min: null, max: null };
+  }
+
+  /** The tab's rows the chart counts: those passing its filters, or all of them with resetFlg. */
+  private where(query: ChartQuery, setId: number, facts: Facts, filtered: boolean): Sql {
+    const parts = [facts.where];
+    if (filtered && !query.resetFlg) parts.push(filteredRestriction(query.tab, setId, facts.entity));
+    return sql.join(parts, sql` AND `);
+  }
+
+  private countExpr(facts: Facts, dimension: Dimension): Sql {
+    return facts.unique && !dimension.joins ? sql`count(*)` : sql`count(DISTINCT ${facts.entity})`;
+  }
+
+  /** Rows of the tab the chart looks at (with or without a value). */
+  private async rowsCounted(db: Kysely<Database>, facts: Facts, dimension: Dimension, where: Sql): Promise<number> {
+    const { rows } = await sql<{ n: number }>`SELECT count(DISTINCT ${facts.entity})::int AS n FROM ${facts.from} ${dimension.joins ?? sql``} WHERE ${where}`.execute(db);
+    return rows[0]?.n ?? 0;
+  }
+
+  private async list(db: Kysely<Database>, facts: Facts, dimension: Dimension, where: Sql, query: ChartQuery) {
+    const unique = facts.unique && !dimension.joins;
+    // One scan: a group per value and the rows of the tab in all. Rows that pair with several
+    // records (a structure's many activities) are first reduced to distinct (value, row) pairs by
+    // hashing, cheaper than sorting for count(DISTINCT) per value.
+    const { rows } = unique
+      ? await sql<Group & { total: number }>`SELECT ${dimension.value} AS v, count(*)::int AS n, GROUPING(${dimension.value}) AS total
+          FROM ${facts.from} ${dimension.joins ?? sql``} WHERE ${where} AND ${facts.entity} IS NOT NULL GROUP BY GROUPING SETS ((${dimension.value}), ())`.execute(db)
+      : await sql<Group & { total: number }>`WITH pairs AS (SELECT DISTINCT ${dimension.value} AS v, ${facts.entity} AS e
+            FROM ${facts.from} ${dimension.joins ?? sql``} WHERE ${where} AND ${facts.entity} IS NOT NULL)
+          SELECT v, count(*)::int AS n, 0 AS total FROM pairs GROUP BY v
+          UNION ALL SELECT NULL, count(DISTINCT e)::int, 1 FROM pairs`.execute(db);
+    const all = rows.find((g) => Number(g.total) === 1)?.n ?? 0;
+    return this.present(db, dimension, rows.filter((g) => Number(g.total) === 0), all, query);
+  }
+
+  /** Groups as chart items: sorted, cut to maxCount, labelled (all of them only when labels decide). */
+  private async present(db: Kysely<Database>, dimension: Dimension, values: readonly Group[], all: number, query: ChartQuery) {
+    // Images are structures: a row without one is no picture.
+    const groups = dimension.type === 'Image' ? values.filter((g) => g.v != null) : values;
+    // Count sorts need labels only for the values shown; label sorts and value searches need them all.
+    const labelAll = query.sortType === 'label' || !!query.search;
+    if (!labelAll) {
+      const items = await this.label(db, dimension, topByCount(groups, query.sortOrder, query.maxCount));
+      return { chartData: sortItems(items, query), distinct: groups.length, rows: all };
+    }
+    let items = await this.label(db, dimension, groups);
+    if (query.search) {
+      const text = query.search.toLowerCase();
+      items = items.filter((item) => item.label.toLowerCase().includes(text));
+    }
+    return { chartData: sortItems(items, query).slice(0, query.maxCount), distinct: items.length, rows: all };
+  }
+
+  private async label(db: Kysely<Database>, dimension: Dimension, groups: readonly Group[]): Promise<ChartItem[]> {
+    const ids = groups.filter((g) => g.v != null).map((g) => g.v as string | number);
+    const labels = dimension.labels ? await dimension.labels(db, ids) : null;
+    return groups.map((g) => {
+      if (g.v == null) return { id: NO_VALUE_ID, label: NO_VALUE_LABEL, count: g.n };
+      const key = String(g.v);
+      const label = labels?.get(key) ?? BIBLIOGRAPHY_LABELS[key] ?? key;
+      return { id: typeof g.v === 'number' ? g.v : key, label, count: g.n };
+    });
+  }
+
+  private async range(db: Kysely<Database>, facts: Facts, dimension: Dimension, where: Sql) {
+    const value = dimension.value;
+    const from = sql`FROM ${facts.from} ${dimension.joins ?? sql``} WHERE ${where}`;
+    const { rows: bounds } = await sql<{ lo: number | null; hi: number | null; values: number; rows: number }>`SELECT min(${value})::float8 AS lo, max(${value})::float8 AS hi,
+      count(DISTINCT ${value})::int AS values, ${this.countExpr(facts, dimension)}::int AS rows ${from}`.execute(db);
+    const lo = bounds[0]?.lo ?? null;
+    const hi = bounds[0]?.hi ?? null;
+    const rowsAll = bounds[0]?.rows ?? 0;
+    const filtered = sql`${from} AND ${value} IS NOT NULL`;
+    if (lo == null || hi == null) return { chartData: [], distinct: 0, min: null, max: null, rows: rowsAll };
+    const width = binWidth(lo, hi, !!dimension.integer);
+    const start = Math.floor(lo / width) * width;
+    const { rows } = await sql<{ bin: number; n: number }>`SELECT floor((${value} - ${start}) / ${width})::int AS bin, ${this.countExpr(facts, dimension)}::int AS n
+      ${filtered} GROUP BY 1 ORDER BY 1`.execute(db);
+    const round = (x: number) => Number(x.toPrecision(12));
+    const chartData: ChartItem[] = rows.map(({ bin, n }) => {
+      const from = round(start + bin * width);
+      const to = round(from + width);
+      const label = dimension.integer && width === 1 ? String(from) : `${from} – ${to}`;
+      return { id: `${from}`, label, count: n, from, to };
+    });
+    return { chartData, distinct: bounds[0]?.values ?? 0, min: lo, max: hi, rows: rowsAll };
+  }
+
+  /** Every node above the values found, each counting the rows under it once. */
+  private async tree(db: Kysely<Database>, facts: Facts, dimension: Dimension, where: Sql) {
+    const { table, key } = dimension.tree!;
+    const { rows } = await sql<{ id: number; parent_id: number | null; label: string; n: number; ids: number[] }>`
+      WITH RECURSIVE f AS (SELECT DISTINCT ${dimension.value} AS v, ${facts.entity} AS e FROM ${facts.from} ${dimension.joins ?? sql``}
+          WHERE ${where} AND ${dimension.value} IS NOT NULL),
+        up(leaf, node) AS (SELECT DISTINCT v, v FROM f
+          UNION SELECT up.leaf, n.parent_id FROM up JOIN ${sql.table(table)} n ON n.${sql.ref(key)} = up.node WHERE n.parent_id IS NOT NULL)
+      SELECT up.node AS id, n.parent_id, n.name AS label, count(DISTINCT f.e)::int AS n, array_agg(DISTINCT up.leaf) AS ids
+      FROM f JOIN up ON up.leaf = f.v JOIN ${sql.table(table)} n ON n.${sql.ref(key)} = up.node
+      GROUP BY up.node, n.parent_id, n.name ORDER BY n.name`.execute(db);
+    const chartData: ChartItem[] = rows.map((row) => ({ id: row.id, label: row.label, count: row.n, parentId: row.parent_id, ids: row.ids.map(Number) }));
+    return { chartData, distinct: chartData.length };
+  }
+}
+
+/** Range bins from exact values with their row counts (rows have one value each, so counts add up). */
+function binGroups(groups: readonly Group[], integer: boolean) {
+  const present = groups.filter((g) => g.v != null).map((g) => ({ v: Number(g.v), n: g.n }));
+  if (!present.length) return { chartData: [], distinct: 0, min: null, max: null };
+  const lo = Math.min(...present.map((g) => g.v));
+  const hi = Math.max(...present.map((g) => g.v));
+  const width = binWidth(lo, hi, integer);
+  const start = Math.floor(lo / width) * width;
+  const bins = new Map<number, number>();
+  for (const g of present) {
+    const bin = Math.floor((g.v - start) / width);
+    bins.set(bin, (bins.get(bin) ?? 0) + g.n);
+  }
+  const round = (x: number) => Number(x.toPrecision(12));
+  const chartData: ChartItem[] = [...bins.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([bin, n]) => {
+      const from = round(start + bin * width);
+      const to = round(from + width);
+      return { id: `${from}`, label: integer && width === 1 ? String(from) : `${from} – ${to}`, count: n, from, to };
+    });
+  return { chartData, distinct: present.length, min: lo, max: hi };
+}
+
+/** One collator for every comparison: `localeCompare` with options builds one per call (slow over 30,000 values). */
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+/** Spec §9 sorts: A-Z / Z-A by label, least / most results by count (ties by label). */
+export function sortItems(items: ChartItem[], order: { sortType: 'label' | 'count'; sortOrder: 'asc' | 'desc' }): ChartItem[] {
+  const sign = order.sortOrder === 'asc' ? 1 : -1;
+  const byLabel = (a: ChartItem, b: ChartItem) => collator.compare(a.label, b.label);
+  return [...items].sort((a, b) => (order.sortType === 'label' ? sign * byLabel(a, b) : sign * (a.count - b.count) || byLabel(a, b)));
+}
+
+/**
+ * The values a count-sorted chart shows, before labels exist: by count, then by id (labels, read
+ * afterwards for these values only, order the ties of what is shown).
+ */
+function topByCount(groups: readonly Group[], order: 'asc' | 'desc', maxCount: number): Group[] {
+  const sign = order === 'asc' ? 1 : -1;
+  const id = (g: Group) => String(g.v ?? '');
+  return [...groups].sort((a, b) => sign * (a.n - b.n) || (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0)).slice(0, maxCount);
+}

@@ -1,0 +1,115 @@
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { ChartType } from '@kb/contracts/charts';
+import type { Database } from '../../db/schema.ts';
+import type { Level, Sql } from '../results/tab-model.ts';
+
+/**
+ * What each chart of CHART_CATALOGUE (packages/contracts/src/charts.ts) counts: a value read from
+ * the records of one level (aliases of results/tab-model.ts), with extra joins when a record has
+ * many values (a reference's companies, a clinical compound's indications).
+ */
+export interface Dimension {
+  level: Level;
+  type: ChartType;
+  value: Sql;
+  /** SQL type of the value, for binding filter lists. */
+  valueType: 'bigint' | 'text' | 'numeric';
+  joins?: Sql;
+  /** Labels of some values (id-valued charts); text-valued charts are their own labels. */
+  labels?: (db: Kysely<Database>, ids: readonly (string | number)[]) => Promise<Map<string, string>>;
+  /** Tree charts: the table and its key, a node stands for itself and its descendants. */
+  tree?: { table: 'target_classes' | 'indications'; key: 'class_id' | 'indication_id' };
+  /** Range charts: whole-number bins (years). */
+  integer?: boolean;
+}
+
+/** Labels by id from a small table: `SELECT key, label FROM table WHERE key = ANY(ids)`. */
+function labelsFrom(query: (ids: number[]) => Sql) {
+  return async (db: Kysely<Database>, ids: readonly (string | number)[]) => {
+    const numeric = ids.map(Number).filter(Number.isFinite);
+    if (!numeric.length) return new Map<string, string>();
+    const { rows } = await sql<{ id: string; label: string }>`${query(numeric)}`.execute(db);
+    return new Map(rows.map((row) => [String(row.id), row.label]));
+  };
+}
+
+const ids = (list: number[]) => sql`ANY(${list}::bigint[])`;
+
+/** "Kim T. 2019, J. Med. Chem." — first author and year first, so labels cut short still differ. */
+const referenceLabel = sql`coalesce(nullif(concat_ws(', ',
+    nullif(concat_ws(' ', (SELECT da.name FROM document_authors da WHERE da.ref_id = d.ref_id ORDER BY da.position LIMIT 1), d.year::text), ''),
+    coalesce(d.journal_patent_name, d.patent_no)), ''), left(d.title, 120), 'Reference ' || d.ref_id)`;
+
+export const DIMENSIONS: Record<string, Dimension> = {
+  bibliographyrefid: {
+    level: 'reference',
+    type: 'List',
+    value: sql`d.ref_id`,
+    valueType: 'bigint',
+    labels: labelsFrom((list) => sql`SELECT d.ref_id::text AS id, ${referenceLabel} AS label FROM documents d WHERE d.ref_id = ${ids(list)}`),
+  },
+  bibliography: {
+    level: 'reference',
+    type: 'List',
+    value: sql`CASE WHEN d.ref_id IS NULL THEN NULL WHEN d.ref_type = 'journal' THEN 'J' WHEN d.ref_type = 'patent' THEN 'P' ELSE 'O' END`,
+    valueType: 'text',
+  },
+  year: { level: 'reference', type: 'Range', value: sql`d.year`, valueType: 'numeric', integer: true },
+  assaytype: { level: 'assay', type: 'List', value: sql`ay.assay_type`, valueType: 'text' },
+  activitytype: { level: 'activity', type: 'List', value: sql`a.std_activity_type`, valueType: 'text' },
+  target: {
+    level: 'target',
+    type: 'List',
+    value: sql`t.target_id`,
+    valueType: 'bigint',
+    labels: labelsFrom((list) => sql`SELECT target_id::text AS id, name AS label FROM targets WHERE target_id = ${ids(list)}`),
+  },
+  targetclass: {
+    level: 'target',
+    type: 'Tree',
+    value: sql`t.class_id`,
+    valueType: 'bigint',
+    tree: { table: 'target_classes', key: 'class_id' },
+  },
+  mechanism: { level: 'activity', type: 'List', value: sql`a.activity_mechanism`, valueType: 'text' },
+  organism: { level: 'assay', type: 'List', value: sql`ay.organism`, valueType: 'text' },
+  molweight: { level: 'structure', type: 'Range', value: sql`s.mol_weight`, valueType: 'numeric' },
+  logp: { level: 'structure', type: 'Range', value: sql`s.logp_calc`, valueType: 'numeric' },
+  structures: {
+    level: 'structure',
+    type: 'Image',
+    value: sql`s.str_id`,
+    valueType: 'bigint',
+    labels: labelsFrom(
+      (list) => sql`SELECT s.str_id::text AS id, coalesce((SELECT c.name FROM compounds c WHERE c.str_id = s.str_id AND c.name IS NOT NULL ORDER BY c.gvk_id LIMIT 1), 'Str ' || s.str_id) AS label
+        FROM structures s WHERE s.str_id = ${ids(list)}`,
+    ),
+  },
+  phase: {
+    level: 'clinical',
+    type: 'List',
+    value: sql`cc.highest_phase_id`,
+    valueType: 'bigint',
+    labels: labelsFrom((list) => sql`SELECT phase_id::text AS id, name AS label FROM clinical_phases WHERE phase_id = ${ids(list)}`),
+  },
+  indication: {
+    level: 'clinical',
+    type: 'Tree',
+    value: sql`cci.indication_id`,
+    valueType: 'bigint',
+    joins: sql`LEFT JOIN clinical_compound_indications cci ON cci.clinical_compound_id = cc.clinical_compound_id`,
+    tree: { table: 'indications', key: 'indication_id' },
+  },
+  company: {
+    level: 'reference',
+    type: 'List',
+    value: sql`dc.company_id`,
+    valueType: 'bigint',
+    joins: sql`LEFT JOIN document_companies dc ON dc.ref_id = d.ref_id`,
+    labels: labelsFrom((list) => sql`SELECT company_id::text AS id, name AS label FROM companies WHERE company_id = ${ids(list)}`),
+  },
+};
+
+/** Labels of the bibliography source codes (spec §9: J, P, O). */
+export const BIBLIOGRAPHY_LABELS: Record<string, string> = { J: 'Journal (J)', P: 'Patent (P)', O: 'Other (O)' };

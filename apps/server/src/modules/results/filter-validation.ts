@@ -1,0 +1,71 @@
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { AppliedFilter } from '@kb/contracts/search';
+import { NO_VALUE_ID, chartDefinition } from '@kb/contracts/charts';
+import type { ResultTabKey } from '@kb/contracts/result-tabs';
+import type { Database } from '../../db/schema.ts';
+import { badRequest } from '../../http/errors.ts';
+import { dimensionOf, isActive } from './tab-filters.ts';
+import type { FilterValue } from './tab-filters.ts';
+import { factsFor } from './tab-model.ts';
+
+/**
+ * Checks filters before a tab keeps them: unknown charts and inverted ranges are refused (400);
+ * values that are not in this search (any more) are dropped and reported, so a stale filter from a
+ * saved query narrows nothing by surprise.
+ */
+export interface FilterCheck {
+  kept: AppliedFilter[];
+  ignored: { chartKey: string; values: FilterValue[] }[];
+}
+
+async function presentValues(db: Kysely<Database>, tab: ResultTabKey, setId: number, chartKey: string, values: readonly FilterValue[]): Promise<Set<string>> {
+  const dimension = dimensionOf(chartKey);
+  const real = values.filter((v) => v !== NO_VALUE_ID);
+  const present = new Set<string>(values.includes(NO_VALUE_ID) ? [NO_VALUE_ID] : []);
+  if (!real.length) return present;
+  if (dimension.tree) {
+    const { table, key } = dimension.tree;
+    const numbers = real.map(Number).filter(Number.isFinite);
+    const { rows } = await sql<{ v: string }>`SELECT ${sql.ref(key)}::text AS v FROM ${sql.table(table)} WHERE ${sql.ref(key)} = ANY(${numbers}::bigint[])`.execute(db);
+    for (const row of rows) present.add(row.v);
+    return present;
+  }
+  const facts = factsFor(tab, dimension.level, setId);
+  // One EXISTS per value: a value in the results is found at its first row, so checking costs
+  // little unless a value is absent (the rare stale filter).
+  const type = sql.raw(dimension.valueType === 'text' ? 'text' : dimension.valueType === 'bigint' ? 'bigint' : 'numeric');
+  const list = dimension.valueType === 'text' ? real.map(String) : real.map(Number).filter(Number.isFinite);
+  const { rows } = await sql<{ v: string }>`SELECT u.v::text AS v FROM unnest(${list}::${type}[]) AS u(v)
+    WHERE EXISTS (SELECT 1 FROM ${facts.from} ${dimension.joins ?? sql``} WHERE ${facts.where} AND ${dimension.value} = u.v)`.execute(db);
+  for (const row of rows) present.add(row.v);
+  return present;
+}
+
+function checkShape(filter: AppliedFilter): void {
+  const chart = chartDefinition(filter.chartKey);
+  if (!chart) throw badRequest(`Unknown chart "${filter.chartKey}".`, { chartKey: filter.chartKey });
+  const ranged = filter.minValue != null || filter.maxValue != null;
+  if (ranged && chart.chartType !== 'Range') throw badRequest(`${chart.chartLabel} is not a range chart: pick values instead of a minimum and maximum.`, { chartKey: filter.chartKey });
+  if (filter.minValue != null && filter.maxValue != null && filter.minValue > filter.maxValue) {
+    throw badRequest(`${chart.chartLabel}: the minimum is above the maximum.`, { chartKey: filter.chartKey });
+  }
+}
+
+export async function validateFilters(db: Kysely<Database>, tab: ResultTabKey, setId: number, filters: readonly AppliedFilter[]): Promise<FilterCheck> {
+  const kept: AppliedFilter[] = [];
+  const ignored: FilterCheck['ignored'] = [];
+  for (const filter of filters) {
+    checkShape(filter);
+    const values = [...(filter.include ?? []), ...(filter.exclude ?? [])];
+    const present = values.length ? await presentValues(db, tab, setId, filter.chartKey, values) : new Set<string>();
+    const keep = (list: readonly FilterValue[] | undefined) => list?.filter((v) => present.has(String(v)));
+    const missing = values.filter((v) => !present.has(String(v)));
+    if (missing.length) ignored.push({ chartKey: filter.chartKey, values: missing });
+    const cleaned: AppliedFilter = { ...filter, include: keep(filter.include), exclude: keep(filter.exclude) };
+    if (!cleaned.include?.length) delete cleaned.include;
+    if (!cleaned.exclude?.length) delete cleaned.exclude;
+    if (isActive(cleaned)) kept.push(cleaned);
+  }
+  return { kept, ignored };
+}

@@ -1,0 +1,409 @@
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { AppliedFilter, SearchCriteria } from '@kb/contracts/search';
+import type { ResultRow, ResultsSession, Selection, SortOrder, TabPage, TabRequest } from '@kb/contracts/results';
+import { MAX_SELECTION, SIMILARITY_COLUMN } from '@kb/contracts/results';
+import type { ResultEntity, ResultTabKey } from '@kb/contracts/result-tabs';
+import { RESULT_TAB_KEYS, tabInfo } from '@kb/contracts/result-tabs';
+import type { Database } from '../../db/schema.ts';
+import type { AuthContext } from '../../http/auth-hook.ts';
+import { HttpError, badRequest, notFound } from '../../http/errors.ts';
+import { ERROR_CODES } from '@kb/contracts/errors';
+import type { SearchService } from '../search/search-service.ts';
+import type { ChemEngine } from '../chemistry/chem-engine.ts';
+import { TAB_MODELS, strIdRestriction, structuresOfRows } from './tab-model.ts';
+import type { Sql } from './tab-model.ts';
+import { TAB_COLUMNS, columnDef, columnMetadata } from './tab-columns.ts';
+import { filteredIdsQuery, filteredRestriction } from './tab-filters.ts';
+import { prepareSimilaritySort } from './similarity-sort.ts';
+import type { SimilaritySort } from './similarity-sort.ts';
+import { activityInnerGrids, assayInnerGrids } from './inner-grids.ts';
+import { filteredRowCounts, newlyAdded, readySession, saveFilters, sessionCounts, sessionFilters } from './result-sessions.ts';
+import type { ResultSession } from './result-sessions.ts';
+import { validateFilters } from './filter-validation.ts';
+
+/**
+ * The results workspace over one search session (docs/results.md): tab pages, row counts, filters,
+ * selections and navigation. Every query reads the session's sets, so what a tab, a chart and a
+ * selection show of one search agrees.
+ */
+
+/** Which stored count is the unfiltered row count of a tab. */
+const COUNT_OF_TAB = {
+  structuretab: 'stridscount',
+  activitiestab: 'actidscount',
+  assaytab: 'assayidscount',
+  developmentcompoundstab: 'clinicalcompoundidscount',
+  documentstab: 'refidscount',
+} as const;
+
+interface RowScope {
+  filters: readonly AppliedFilter[];
+  strIdList?: readonly number[] | undefined;
+  similarity?: { sort: SimilaritySort; min: number | null; max: number | null } | null;
+}
+
+/** What narrows the rows a "select all" stands for, besides the tab's filters. */
+export interface Narrowing {
+  strIdList?: readonly number[] | undefined;
+  sortSmiles?: string | null | undefined;
+  minValue?: number | null | undefined;
+  maxValue?: number | null | undefined;
+}
+
+const and = (parts: readonly Sql[]) => sql.join(parts, sql` AND `);
+
+/**
+ * Settings of the results' transactions: memory to hash id sets of a few hundred thousand, and no
+ * JIT compilation — it spent 100–500 ms compiling queries that run in a few hundred (measured at L).
+ */
+async function setQuerySettings(trx: Kysely<Database>): Promise<void> {
+  await sql`SET LOCAL work_mem = '128MB'`.execute(trx);
+  await sql`SET LOCAL jit = off`.execute(trx);
+}
+
+/** Below this many rows the optimiser's default guesses do no harm; above, fresh statistics matter. */
+export const ANALYSE_FROM_ROWS = 5_000;
+
+/**
+ * Statistics for result_filtered after a large write, as for the search's sets (search-service
+ * analyseSets). SKIP_LOCKED: when another session is analysing it, that one's numbers will do.
+ */
+function analyseFiltered(db: Kysely<Database>, written: number): void {
+  // Off the request path: the rows are already usable; the statistics only steer later plans.
+  if (written >= ANALYSE_FROM_ROWS) sql`ANALYZE (SKIP_LOCKED) result_filtered`.execute(db).catch(() => undefined);
+}
+
+export class ResultsService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly search: SearchService,
+    private readonly engine: ChemEngine,
+  ) {}
+
+  async session(auth: AuthContext, sessionId: string): Promise<ResultSession> {
+    const session = await readySession(this.db, this.search, auth, sessionId);
+    await this.ensureFiltered(session);
+    return session;
+  }
+
+  /**
+   * Runs `fn` in a transaction holding the session row (FOR UPDATE), after checking it still holds
+   * the same finished search: filters and similarity sorts derived from the sets never land on a
+   * set that was re-run or dropped meanwhile, and two writers of one session take turns.
+   */
+  async lockedSession<T>(session: ResultSession, fn: (trx: Kysely<Database>, fresh: ResultSession) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      await setQuerySettings(trx);
+      const fresh = await trx.selectFrom('search_sessions').selectAll().where('id', '=', session.id).forUpdate().executeTakeFirst();
+      if (!fresh || fresh.status !== 'ready' || fresh.set_id !== session.set_id || fresh.criteria_hash !== session.criteria_hash) {
+        throw new HttpError(409, { message: 'This search changed while its results were being read. Reload the results.', code: ERROR_CODES.conflict });
+      }
+      return fn(trx, fresh);
+    });
+  }
+
+  /**
+   * The filtered rows of every filtered tab are in result_filtered (UNLOGGED: a database crash
+   * empties it; the filters in the session row say what to rebuild).
+   */
+  private async ensureFiltered(session: ResultSession): Promise<void> {
+    const filters = sessionFilters(session);
+    const rows = filteredRowCounts(session);
+    for (const tab of RESULT_TAB_KEYS) {
+      if (!filters[tab].length || !rows[tab]) continue;
+      if (await this.hasFilteredRows(this.db, session.set_id, tab)) continue;
+      const written = await this.lockedSession(session, async (trx, fresh) => {
+        // Another request may have rebuilt them while this one waited for the lock.
+        if (await this.hasFilteredRows(trx, fresh.set_id, tab)) return 0;
+        return this.materialiseFiltered(trx, fresh.set_id, tab, sessionFilters(fresh)[tab]);
+      });
+      analyseFiltered(this.db, written);
+    }
+  }
+
+  private async hasFilteredRows(db: Kysely<Database>, setId: number, tab: ResultTabKey): Promise<boolean> {
+    const { rows } = await sql<{ one: number }>`SELECT 1 AS one FROM result_filtered WHERE set_id = ${setId}::bigint AND tab = ${tab} LIMIT 1`.execute(db);
+    return rows.length > 0;
+  }
+
+  /** Writes the rows of a tab that pass its filters (inside the caller's locked transaction); answers how many. */
+  private async materialiseFiltered(trx: Kysely<Database>, setId: number, tab: ResultTabKey, filters: readonly AppliedFilter[]): Promise<number> {
+    await sql`DELETE FROM result_filtered WHERE set_id = ${setId}::bigint AND tab = ${tab}`.execute(trx);
+    if (!filters.length) return 0;
+    const { rows } = await sql<{ n: number }>`WITH ins AS (INSERT INTO result_filtered (set_id, tab, id)
+        SELECT ${setId}::bigint, ${tab}, f.id FROM (${filteredIdsQuery(tab, setId, filters)}) f RETURNING 1)
+      SELECT count(*)::int AS n FROM ins`.execute(trx);
+    return rows[0]?.n ?? 0;
+  }
+
+  /** The WHERE of a tab's rows within a scope, and the join a similarity sort needs. */
+  private scope(tab: ResultTabKey, setId: number, scope: RowScope): { where: Sql; join: Sql } {
+    const model = TAB_MODELS[tab];
+    const parts = [model.where(setId)];
+    if (scope.filters.length) parts.push(filteredRestriction(tab, setId, model.entity));
+    if (scope.strIdList?.length) parts.push(strIdRestriction(tab, setId, scope.strIdList));
+    let join = sql``;
+    if (scope.similarity) {
+      const { sort, min, max } = scope.similarity;
+      join = sql`LEFT JOIN result_similarity rs ON rs.set_id = ${setId}::bigint AND rs.query_key = ${sort.key} AND rs.id = ${sort.idOf}`;
+      if (min != null) parts.push(sql`rs.similarity >= ${min}`);
+      if (max != null) parts.push(sql`rs.similarity <= ${max}`);
+    }
+    return { where: and(parts), join };
+  }
+
+  /** Rows of a tab in a scope; the stored count when nothing narrows it. */
+  async rowCount(tab: ResultTabKey, session: ResultSession, scope: RowScope): Promise<number> {
+    const narrowed = scope.filters.length > 0 || !!scope.strIdList?.length || (scope.similarity && (scope.similarity.min != null || scope.similarity.max != null));
+    const counts = sessionCounts(session);
+    if (!narrowed && counts) return counts[COUNT_OF_TAB[tab]];
+    const onlyFilters = !scope.strIdList?.length && !scope.similarity;
+    const stored = filteredRowCounts(session)[tab];
+    if (onlyFilters && stored != null) return stored;
+    const { where, join } = this.scope(tab, session.set_id, scope);
+    return this.withWorkMem(async (trx) => {
+      const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${TAB_MODELS[tab].from(session.set_id)} ${join} WHERE ${where}`.execute(trx);
+      return rows[0]?.n ?? 0;
+    });
+  }
+
+  /** Filter subqueries hash sets of a few hundred thousand ids: give them memory (as the search does). */
+  async withWorkMem<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      await setQuerySettings(trx);
+      return fn(trx);
+    });
+  }
+
+  private sortOf(tab: ResultTabKey, request: TabRequest, similarity: SimilaritySort | null): { order: SortOrder; expr: Sql } {
+    const model = TAB_MODELS[tab];
+    const order: SortOrder = request.sortOrder ?? (similarity ? { column: SIMILARITY_COLUMN, direction: 'desc' } : { column: model.defaultSort, direction: 'asc' });
+    if (order.column === SIMILARITY_COLUMN) {
+      if (similarity) return { order, expr: sql`rs.similarity` };
+      if (tab === 'structuretab') return { order, expr: sql`ss.similarity` };
+      throw badRequest('Sorting by similarity needs a SMILES to compare with (sortSmiles).', { field: 'sortOrder' });
+    }
+    const column = columnDef(tab, order.column);
+    const sortable = TAB_COLUMNS[tab].filter((c) => c.sortable).map((c) => c.key);
+    if (!column || !column.sortable) {
+      throw badRequest(`Cannot sort the ${tabInfo(tab)!.label} tab by "${order.column}". Sortable columns: ${sortable.join(', ')}.`, { field: 'sortOrder', sortable });
+    }
+    return { order, expr: column.value(0) };
+  }
+
+  /** A similarity sort's rows, computed (once) under the session lock; null without a SMILES. */
+  private async similarity(session: ResultSession, tab: ResultTabKey, smiles: string | null | undefined): Promise<SimilaritySort | null> {
+    if (!smiles) return null;
+    return this.lockedSession(session, (trx) => prepareSimilaritySort(trx, this.engine, session.set_id, tab, smiles));
+  }
+
+  /** One page of a tab (spec §7 `POST /api/results/{tab}`); null when the tab has no rows (answered 204). */
+  async page(auth: AuthContext, tab: ResultTabKey, request: TabRequest): Promise<TabPage | null> {
+    const session = await this.session(auth, request.sessionid);
+    const setId = session.set_id;
+    const filters = sessionFilters(session)[tab];
+    const similarity = await this.similarity(session, tab, request.sortSmiles);
+    const { order, expr } = this.sortOf(tab, request, similarity);
+    const scope: RowScope = {
+      filters,
+      strIdList: request.strIdList,
+      similarity: similarity ? { sort: similarity, min: request.minValue ?? null, max: request.maxValue ?? null } : null,
+    };
+    const rowCount = await this.rowCount(tab, session, scope);
+    if (rowCount === 0) return null;
+    const lastPage = Math.max(0, Math.ceil(rowCount / request.pageSize) - 1);
+    if (request.pageNumber > lastPage) {
+      throw badRequest(`Page ${request.pageNumber + 1} is beyond the last page (${lastPage + 1}) of this tab (${rowCount} rows, ${request.pageSize} per page).`, {
+        field: 'pageNumber',
+        lastPage,
+        rowCount,
+      });
+    }
+    const data = await this.readPage(tab, setId, scope, expr, order, request);
+    return {
+      tab,
+      data,
+      rowCount,
+      pageNumber: request.pageNumber,
+      pageSize: request.pageSize,
+      sortOrder: order,
+      similaritySort: similarity ? { smiles: similarity.smiles, minValue: request.minValue ?? 0, maxValue: request.maxValue ?? 1 } : null,
+      filters,
+      strIdNewlyAddedStatus: await newlyAdded(this.db, session),
+    };
+  }
+
+  private async readPage(tab: ResultTabKey, setId: number, scope: RowScope, sortExpr: Sql, order: SortOrder, request: TabRequest): Promise<ResultRow[]> {
+    const model = TAB_MODELS[tab];
+    const { where, join } = this.scope(tab, setId, scope);
+    const dir = sql.raw(order.direction === 'desc' ? 'DESC' : 'ASC');
+    const columns = TAB_COLUMNS[tab].map((column) => {
+      const value = column.key === SIMILARITY_COLUMN && scope.similarity ? sql`rs.similarity` : column.value(setId);
+      return sql`${value} AS ${sql.ref(column.key)}`;
+    });
+    // The page's ids first (sorted, limited), then its columns for those rows only: per-row lists
+    // and counts are computed for ten rows, not for the whole set.
+    const rows = await this.withWorkMem(async (trx) => {
+      const result = await sql<ResultRow>`WITH page AS (
+          SELECT ${model.entity} AS page_id, ${sortExpr} AS sort_key
+          FROM ${model.from(setId)} ${join} WHERE ${where}
+          ORDER BY sort_key ${dir} NULLS LAST, page_id ${dir}
+          LIMIT ${request.pageSize} OFFSET ${request.pageNumber * request.pageSize})
+        SELECT ${sql.join(columns)} FROM page JOIN ${model.from(setId)} ON ${model.entity} = page.page_id ${join}
+        WHERE ${model.where(setId)}
+        ORDER BY page.sort_key ${dir} NULLS LAST, page.page_id ${dir}`.execute(trx);
+      return result.rows;
+    });
+    return this.withInnerGrids(tab, setId, rows);
+  }
+
+  private async withInnerGrids(tab: ResultTabKey, setId: number, rows: ResultRow[]): Promise<ResultRow[]> {
+    if (tab === 'activitiestab') {
+      const grids = await activityInnerGrids(this.db, rows.map((row) => Number(row.act_id)));
+      return rows.map((row) => ({ ...row, innerGrids: grids.get(Number(row.act_id)) ?? '[]' }));
+    }
+    if (tab === 'assaytab') {
+      const grids = await assayInnerGrids(this.db, setId, rows.map((row) => Number(row.assay_id)));
+      return rows.map((row) => ({ ...row, innerGrids: grids.get(Number(row.assay_id)) ?? '[]' }));
+    }
+    return rows;
+  }
+
+  /** Filtered row count of every tab. */
+  async tabCounts(session: ResultSession): Promise<Record<ResultTabKey, number>> {
+    const filters = sessionFilters(session);
+    const entries = [];
+    for (const tab of RESULT_TAB_KEYS) entries.push([tab, await this.rowCount(tab, session, { filters: filters[tab] })] as const);
+    return Object.fromEntries(entries) as Record<ResultTabKey, number>;
+  }
+
+  /** The session as the results page opens it. */
+  async overview(auth: AuthContext, sessionId: string): Promise<ResultsSession> {
+    const session = await this.session(auth, sessionId);
+    return {
+      sessionid: session.id,
+      kind: session.kind === 'selection' ? 'selection' : 'search',
+      status: session.status,
+      summary: session.summary,
+      createdAt: new Date(session.created_at).toISOString(),
+      counts: sessionCounts(session),
+      searchcriteria: (session.criteria as SearchCriteria | null) ?? null,
+      filters: sessionFilters(session),
+      tabCounts: await this.tabCounts(session),
+      strIdNewlyAddedStatus: await newlyAdded(this.db, session),
+    };
+  }
+
+  /** Replaces a tab's filters; values that no longer exist in the search are dropped and reported. */
+  async applyFilters(auth: AuthContext, tab: ResultTabKey, sessionId: string, requested: readonly AppliedFilter[]) {
+    const session = await this.session(auth, sessionId);
+    const { kept, ignored } = await validateFilters(this.db, tab, session.set_id, requested);
+    const applied = kept.map((filter) => ({ ...filter, tab }));
+    const rowCount = await this.lockedSession(session, async (trx, fresh) => {
+      // The other tabs' filters as they are now (another apply may have changed them meanwhile).
+      const all = sessionFilters(fresh);
+      const rows = { ...filteredRowCounts(fresh) };
+      all[tab] = applied;
+      const filtered = await this.materialiseFiltered(trx, fresh.set_id, tab, applied);
+      if (applied.length) rows[tab] = filtered;
+      else delete rows[tab];
+      await saveFilters(trx, sessionId, all, rows);
+      return applied.length ? filtered : (sessionCounts(fresh)?.[COUNT_OF_TAB[tab]] ?? 0);
+    });
+    if (applied.length) analyseFiltered(this.db, rowCount);
+    const message = ignored.length
+      ? `Some filter values are not in these results any more and were left out: ${ignored.map((i) => `${i.chartKey} ${i.values.join(', ')}`).join('; ')}.`
+      : null;
+    return { tab, filters: applied, ignored, rowCount, message };
+  }
+
+  async resetAllFilters(auth: AuthContext, sessionId: string) {
+    const session = await this.session(auth, sessionId);
+    await this.lockedSession(session, async (trx, fresh) => {
+      await sql`DELETE FROM result_filtered WHERE set_id = ${fresh.set_id}::bigint`.execute(trx);
+      await trx.updateTable('search_sessions').set({ filters: '{}' }).where('id', '=', sessionId).execute();
+    });
+    return { tabCounts: await this.tabCounts({ ...session, filters: {} }) };
+  }
+
+  /** Ids of the rows a selection stands for (select all = every row in scope minus the unselected). */
+  private async selectedIds(tab: ResultTabKey, session: ResultSession, selection: Selection, narrowing: Narrowing): Promise<number[]> {
+    const model = TAB_MODELS[tab];
+    // Select all means every row the user is looking at: filters, a "go to" and a similarity window narrow it.
+    const sort = narrowing.sortSmiles && (narrowing.minValue != null || narrowing.maxValue != null) ? await this.similarity(session, tab, narrowing.sortSmiles) : null;
+    const { where, join } = this.scope(tab, session.set_id, {
+      filters: sessionFilters(session)[tab],
+      strIdList: narrowing.strIdList,
+      similarity: sort ? { sort, min: narrowing.minValue ?? null, max: narrowing.maxValue ?? null } : null,
+    });
+    const from = model.from(session.set_id);
+    if (selection.selectAll) {
+      const unselected = sql`${model.entity} <> ALL(${[...selection.unselectedIds]}::bigint[])`;
+      const rows = await this.withWorkMem(async (trx) => {
+        const result = await sql<{ id: number }>`SELECT ${model.entity} AS id FROM ${from} ${join} WHERE ${where} AND ${unselected} LIMIT ${MAX_SELECTION + 1}`.execute(trx);
+        return result.rows;
+      });
+      if (rows.length > MAX_SELECTION) throw badRequest(`A new search can start from at most ${MAX_SELECTION.toLocaleString('en-US')} rows; filter this tab first.`, { max: MAX_SELECTION });
+      return rows.map((row) => Number(row.id));
+    }
+    if (!selection.selectedIds.length) return [];
+    // Only rows of this tab in this session count: ids from elsewhere are ignored.
+    const { rows } = await sql<{ id: number }>`SELECT ${model.entity} AS id FROM ${from} ${join}
+      WHERE ${where} AND ${model.entity} = ANY(${[...selection.selectedIds]}::bigint[])`.execute(this.db);
+    return rows.map((row) => Number(row.id));
+  }
+
+  /** Spec `newsearchby/{tab}`: the selected rows as a new search (one selection row). */
+  async newSearchBy(auth: AuthContext, tab: ResultTabKey, sessionId: string, selection: Selection, narrowing: Narrowing = {}) {
+    const session = await this.session(auth, sessionId);
+    const selectedCount = selection.selectAll ? 1 : selection.selectedIds.length;
+    if (selectedCount === 0) throw badRequest('Select at least one row to start a new search from.', { field: 'selection' });
+    const ids = (await this.selectedIds(tab, session, selection, narrowing)).sort((a, b) => a - b);
+    if (ids.length === 0) throw badRequest('None of the selected rows are in these results (any more). Select rows again.', { field: 'selection' });
+    const info = tabInfo(tab)!;
+    const noun = ENTITY_NOUNS[info.entity];
+    const label = `${ids.length.toLocaleString('en-US')} ${ids.length === 1 ? noun[0] : noun[1]} selected in ${info.label}`;
+    const criteria: SearchCriteria = { rows: [{ selectedOption: 'selection', entity: info.entity, ids, label, operator: null }] };
+    const from = session.summary ? ` of “${session.summary.slice(0, 200)}”` : '';
+    return { searchcriteria: criteria, entity: info.entity, selected: ids.length, summary: `${label}${from}` };
+  }
+
+  /** Spec `navigation/goto`: the structures of some rows, to open another tab with (strIdList). */
+  async goto(auth: AuthContext, sessionId: string, fromTab: ResultTabKey, toTab: ResultTabKey, ids: readonly number[]) {
+    const session = await this.session(auth, sessionId);
+    const { rows } = await sql<{ str_id: number }>`${structuresOfRows(fromTab, session.set_id, ids)} LIMIT ${MAX_SELECTION + 1}`.execute(this.db);
+    if (rows.length > MAX_SELECTION) throw badRequest(`These rows have more than ${MAX_SELECTION.toLocaleString('en-US')} structures; choose fewer rows to go to.`, { field: 'ids' });
+    const strIdList = rows.map((row) => Number(row.str_id)).sort((a, b) => a - b);
+    if (!strIdList.length) throw badRequest('None of these rows are in these results, or they have no structure to go to.', { field: 'ids' });
+    const rowCount = await this.rowCount(toTab, session, { filters: sessionFilters(session)[toTab], strIdList });
+    return { tab: toTab, strIdList, rowCount };
+  }
+
+  /** Spec `navigation/viewall`: every row of a tab again (its filters still apply). */
+  async viewAll(auth: AuthContext, sessionId: string, tab: ResultTabKey) {
+    const session = await this.session(auth, sessionId);
+    return { tab, rowCount: await this.rowCount(tab, session, { filters: sessionFilters(session)[tab] }) };
+  }
+
+  /** Spec `tabularview/strid/{id}`: one structure as a Structures-tab row (knowledge-base wide). */
+  async tabularView(strId: number) {
+    const columns = TAB_COLUMNS.structuretab.filter((c) => c.key !== SIMILARITY_COLUMN && c.key !== 'activities');
+    const values = columns.map((c) => sql`${c.value(0)} AS ${sql.ref(c.key)}`);
+    const { rows } = await sql<ResultRow>`SELECT ${sql.join(values)},
+        (SELECT count(*)::int FROM activities a WHERE a.str_id = s.str_id) AS activities
+      FROM structures s CROSS JOIN LATERAL (SELECT s.str_id) ss WHERE s.str_id = ${strId}`.execute(this.db);
+    const row = rows[0];
+    if (!row) throw notFound(`There is no structure ${strId}.`);
+    const metadata = columnMetadata('structuretab').filter((c) => c.key !== SIMILARITY_COLUMN);
+    return { strId, columns: metadata.map((c) => (c.key === 'activities' ? { ...c, label: 'Activities' } : c)), row };
+  }
+}
+
+const ENTITY_NOUNS: Record<ResultEntity, [string, string]> = {
+  structure: ['structure', 'structures'],
+  activity: ['activity', 'activities'],
+  assay: ['assay', 'assays'],
+  clinicalcompound: ['development compound', 'development compounds'],
+  reference: ['reference', 'references'],
+};

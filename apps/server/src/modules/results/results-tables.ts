@@ -1,0 +1,14 @@
+import type { ColumnType } from 'kysely';
+
+/** Tables of the results module (migration 0008_results.sql). */
+export interface ResultsTables {
+  result_similarity: { set_id: number; query_key: string; id: number; similarity: number };
+  result_filtered: { set_id: number; tab: string; id: number };
+}
+
+/** Columns migration 0008 adds to search_sessions (declared in db/schema.ts). */
+export interface SessionResultColumns {
+  /** Applied chart filters per tab key. */
+  filters: ColumnType<unknown, string | undefined, string>;
+  kb_max_str_id: number | null;
+}

@@ -1,0 +1,110 @@
+import { sql } from 'kysely';
+import type { AppliedFilter } from '@kb/contracts/search';
+import { NO_VALUE_ID } from '@kb/contracts/charts';
+import type { ResultTabKey } from '@kb/contracts/result-tabs';
+import { badRequest } from '../../http/errors.ts';
+import { DIMENSIONS } from '../charts/dimensions.ts';
+import type { Dimension } from '../charts/dimensions.ts';
+import { TAB_MODELS, factsFor, levelJoin } from './tab-model.ts';
+import type { Sql } from './tab-model.ts';
+
+/**
+ * Chart filters as SQL (docs/results.md "Filters"): a row of a tab passes an include filter when it
+ * has at least one record with a picked value, an exclude filter when it has none, a range filter
+ * when it has a value inside [min, max]. Filters of different charts are ANDed.
+ */
+
+export type FilterValue = string | number;
+
+export function dimensionOf(chartKey: string): Dimension {
+  const dimension = DIMENSIONS[chartKey];
+  if (!dimension) throw badRequest(`Unknown chart "${chartKey}".`, { chartKey });
+  return dimension;
+}
+
+/** `value = ANY($list)` with the list bound as the dimension's SQL type. */
+function valueIn(dimension: Dimension, values: readonly FilterValue[]): Sql {
+  if (dimension.valueType === 'text') return sql`${dimension.value} = ANY(${values.map(String)}::text[])`;
+  const numbers = values.map(Number).filter(Number.isFinite);
+  if (dimension.tree) {
+    // A tree node stands for itself and every node under it.
+    const { table, key } = dimension.tree;
+    return sql`${dimension.value} IN (WITH RECURSIVE sub(id) AS (
+        SELECT ${sql.ref(key)} FROM ${sql.table(table)} WHERE ${sql.ref(key)} = ANY(${numbers}::bigint[])
+        UNION SELECT n.${sql.ref(key)} FROM ${sql.table(table)} n JOIN sub ON n.parent_id = sub.id)
+      SELECT id FROM sub)`;
+  }
+  return sql`${dimension.value} = ANY(${numbers}::${sql.raw(dimension.valueType === 'bigint' ? 'bigint' : 'numeric')}[])`;
+}
+
+/** Rows holding one of `values` (the "Not specified" id matches rows without a value). */
+function valueMatch(dimension: Dimension, values: readonly FilterValue[]): Sql {
+  const real = values.filter((v) => v !== NO_VALUE_ID);
+  const parts: Sql[] = [];
+  if (real.length) parts.push(valueIn(dimension, real));
+  if (real.length !== values.length) parts.push(sql`${dimension.value} IS NULL`);
+  return parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` OR `)})`;
+}
+
+/** Ids of the tab's rows whose records satisfy `condition`. */
+function rowsWhere(tab: ResultTabKey, setId: number, dimension: Dimension, condition: Sql): Sql {
+  const facts = factsFor(tab, dimension.level, setId);
+  return sql`SELECT ${facts.entity} FROM ${facts.from} ${dimension.joins ?? sql``} WHERE ${facts.where} AND ${facts.entity} IS NOT NULL AND ${condition}`;
+}
+
+/**
+ * Ids of the tab's rows that pass all its filters: every row, INTERSECT the rows an include or range
+ * filter keeps, EXCEPT the rows an exclude filter names. Set operations hash whole id sets, which
+ * stays fast however wrong the optimiser's guess about a fresh set's size is.
+ */
+export function filteredIdsQuery(tab: ResultTabKey, setId: number, filters: readonly AppliedFilter[]): Sql {
+  if (tab === 'activitiestab' && filters.every((f) => singleValued(dimensionOf(f.chartKey)))) return activitiesInOnePass(setId, filters);
+  const model = TAB_MODELS[tab];
+  let query: Sql = sql`SELECT ${model.entity} AS id FROM ${model.from(setId)} WHERE ${model.where(setId)}`;
+  for (const filter of filters) {
+    const dimension = dimensionOf(filter.chartKey);
+    if (filter.include?.length) query = sql`(${query}) INTERSECT (${rowsWhere(tab, setId, dimension, valueMatch(dimension, filter.include))})`;
+    if (filter.exclude?.length) query = sql`(${query}) EXCEPT (${rowsWhere(tab, setId, dimension, valueMatch(dimension, filter.exclude))})`;
+    if (filter.minValue != null || filter.maxValue != null) {
+      const bounds: Sql[] = [sql`${dimension.value} IS NOT NULL`];
+      if (filter.minValue != null) bounds.push(sql`${dimension.value} >= ${filter.minValue}`);
+      if (filter.maxValue != null) bounds.push(sql`${dimension.value} <= ${filter.maxValue}`);
+      query = sql`(${query}) INTERSECT (${rowsWhere(tab, setId, dimension, sql.join(bounds, sql` AND `))})`;
+    }
+  }
+  return query;
+}
+
+/** An activity has at most one value of the chart (no joins to lists, no detour through its structure). */
+function singleValued(dimension: Dimension): boolean {
+  return !dimension.joins && dimension.level !== 'clinical';
+}
+
+/**
+ * Activities tab whose filters are all single-valued: one pass over the set with each property
+ * joined once and every filter a condition on the row (a 750,000-row set filters in well under a
+ * second; the set operations above hash it once per filter).
+ */
+function activitiesInOnePass(setId: number, filters: readonly AppliedFilter[]): Sql {
+  const levels = [...new Set(filters.map((f) => dimensionOf(f.chartKey).level))];
+  const joins = levels.map((level) => (level === 'activity' ? sql`JOIN activities a ON a.act_id = sa.act_id` : levelJoin(level, setId)));
+  const conditions: Sql[] = [sql`sa.set_id = ${setId}::bigint`];
+  for (const filter of filters) {
+    const dimension = dimensionOf(filter.chartKey);
+    if (filter.include?.length) conditions.push(valueMatch(dimension, filter.include));
+    if (filter.exclude?.length) conditions.push(sql`NOT coalesce(${valueMatch(dimension, filter.exclude)}, false)`);
+    if (filter.minValue != null) conditions.push(sql`${dimension.value} >= ${filter.minValue}`);
+    if (filter.maxValue != null) conditions.push(sql`${dimension.value} <= ${filter.maxValue}`);
+  }
+  return sql`SELECT sa.act_id AS id FROM search_activities sa ${sql.join(joins, sql` `)} WHERE ${sql.join(conditions, sql` AND `)}`;
+}
+
+/** Rows of a filtered tab, as materialised in result_filtered when its filters were applied. */
+export function filteredRestriction(tab: ResultTabKey, setId: number, entity: Sql): Sql {
+  return sql`${entity} IN (SELECT rf.id FROM result_filtered rf WHERE rf.set_id = ${setId}::bigint AND rf.tab = ${tab})`;
+}
+
+/** True when a filter restricts anything. */
+export function isActive(filter: AppliedFilter): boolean {
+  return !!(filter.include?.length || filter.exclude?.length || filter.minValue != null || filter.maxValue != null);
+}

@@ -1,0 +1,89 @@
+import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
+import type { ResultTabKey } from '@kb/contracts/result-tabs';
+import type { SearchCriteria } from '@kb/contracts/search';
+import type { TabState } from '../../features/results/tab-state.ts';
+import { INITIAL_TAB_STATE } from '../../features/results/tab-state.ts';
+import { sessionStore } from './memory-storage.ts';
+import { registerStoreReset } from './store-registry.ts';
+
+/**
+ * The results workspace (spec §4 "Results tab state"): per tab its page, sort, similarity sort,
+ * "go to" restriction and selection, for the search's results (/results) and for a new search by
+ * selection (/new-search-results) apart. Each scope remembers the session its tabs belong to: a
+ * new session id starts every tab afresh, so a new search (or a new search by selection, spec §4)
+ * resets the tab state without the search flow having to know about this store.
+ *
+ * Column choices are the user's, per tab, across searches; "Reset columns" drops them.
+ */
+export type ResultsScope = 'search' | 'selection';
+
+interface ScopeState {
+  sessionId: string | null;
+  tabs: Partial<Record<ResultTabKey, TabState>>;
+}
+
+/** Visible (true) or hidden (false) by the user's choice, per column key; absent = the column's default. */
+export type ColumnChoices = Record<string, boolean>;
+
+/** The search a selection session ran, kept to run it again once the session expired. */
+export interface SelectionSearch {
+  criteria: SearchCriteria;
+  summary: string;
+}
+
+interface ResultsState {
+  scopes: Record<ResultsScope, ScopeState>;
+  columnChoices: Partial<Record<ResultTabKey, ColumnChoices>>;
+  selectionSearch: SelectionSearch | null;
+  /** Changes one tab of a scope's session (a different session first starts the scope afresh). */
+  updateTab: (scope: ResultsScope, sessionId: string, tab: ResultTabKey, change: (state: TabState) => TabState) => void;
+  /** Clears the tab state of a scope, e.g. after its rows started a new search by selection. */
+  resetScope: (scope: ResultsScope, sessionId: string | null) => void;
+  setColumnVisible: (tab: ResultTabKey, key: string, visible: boolean) => void;
+  resetColumnChoices: () => void;
+  setSelectionSearch: (search: SelectionSearch | null) => void;
+  reset: () => void;
+}
+
+const EMPTY_SCOPES: Record<ResultsScope, ScopeState> = {
+  search: { sessionId: null, tabs: {} },
+  selection: { sessionId: null, tabs: {} },
+};
+
+/** The state of one tab: what the store holds for that session, else the initial state. */
+export function selectTabState(state: Pick<ResultsState, 'scopes'>, scope: ResultsScope, sessionId: string | null, tab: ResultTabKey): TabState {
+  const held = state.scopes[scope];
+  if (sessionId === null || held.sessionId !== sessionId) return INITIAL_TAB_STATE;
+  return held.tabs[tab] ?? INITIAL_TAB_STATE;
+}
+
+export const useResultsStore = create<ResultsState>()(
+  persist(
+    (set) => ({
+      scopes: EMPTY_SCOPES,
+      columnChoices: {},
+      selectionSearch: null,
+      updateTab: (scope, sessionId, tab, change) =>
+        set((state) => {
+          const held = state.scopes[scope];
+          const tabs = held.sessionId === sessionId ? held.tabs : {};
+          return { scopes: { ...state.scopes, [scope]: { sessionId, tabs: { ...tabs, [tab]: change(tabs[tab] ?? INITIAL_TAB_STATE) } } } };
+        }),
+      resetScope: (scope, sessionId) => set((state) => ({ scopes: { ...state.scopes, [scope]: { sessionId, tabs: {} } } })),
+      setColumnVisible: (tab, key, visible) =>
+        set((state) => ({ columnChoices: { ...state.columnChoices, [tab]: { ...state.columnChoices[tab], [key]: visible } } })),
+      resetColumnChoices: () => set({ columnChoices: {} }),
+      setSelectionSearch: (selectionSearch) => set({ selectionSearch }),
+      reset: () => set({ scopes: EMPTY_SCOPES, columnChoices: {}, selectionSearch: null }),
+    }),
+    {
+      name: 'kb-results',
+      version: 1,
+      storage: createJSONStorage(() => sessionStore()),
+      partialize: (state) => ({ scopes: state.scopes, columnChoices: state.columnChoices, selectionSearch: state.selectionSearch }),
+    },
+  ),
+);
+
+registerStoreReset(() => useResultsStore.getState().reset());

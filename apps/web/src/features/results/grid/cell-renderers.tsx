@@ -1,0 +1,120 @@
+import { Anchor, Button, Checkbox, Group, Text, Tooltip } from '@mantine/core';
+import { IconListDetails } from '@tabler/icons-react';
+import type { CustomCellRendererProps, CustomHeaderProps } from 'ag-grid-react';
+import { Link } from 'react-router';
+import type { CellValue, ResultRow } from '@kb/contracts/results';
+import { selectTabState, useResultsStore } from '../../../app/stores/results-store.ts';
+import { StructureImage } from '../../chemistry/structure-image.tsx';
+import { isRowSelected, selectAllState, setSelectAll, toggleRow } from '../tab-state.ts';
+import { useResultsGridContext } from './grid-context.ts';
+import { idOf, parseInnerGrids } from './result-columns.ts';
+import { StructureQuickView } from './structure-quick-view.tsx';
+
+type CellProps = CustomCellRendererProps<ResultRow, CellValue>;
+
+/** Depiction size in the grid: readable at a glance, small enough for ten rows on a screen. */
+export const STRUCTURE_CELL = { width: 160, height: 110 } as const;
+
+/** The structure of a row, linked to its compound leaflet (drawn from its SMILES when the row has no structure id). */
+export function StructureCell({ data, value }: CellProps) {
+  const strId = idOf(data?.str_id);
+  const smiles = typeof value === 'string' && value ? value : undefined;
+  if (strId === null && !smiles) return null;
+  const image = (
+    <StructureImage
+      {...(strId !== null ? { strId } : { smiles })}
+      width={STRUCTURE_CELL.width}
+      height={STRUCTURE_CELL.height}
+      alt={strId !== null ? `Structure ${strId}` : `Structure ${smiles ?? ''}`}
+    />
+  );
+  if (strId === null) return image;
+  return (
+    <Anchor component={Link} to={`/leaflet/structure/${strId}`} aria-label={`Open the leaflet of structure ${strId}`} data-testid="structure-link" display="block">
+      {image}
+    </Anchor>
+  );
+}
+
+/** A structure id, linked to its compound leaflet, with a quick view of the structure beside it. */
+export function StructureIdCell({ value }: CellProps) {
+  const strId = idOf(value);
+  if (strId === null) return null;
+  return (
+    <Group gap={4} wrap="nowrap">
+      <Anchor component={Link} to={`/leaflet/structure/${strId}`} size="sm">
+        {strId}
+      </Anchor>
+      <StructureQuickView strId={strId} />
+    </Group>
+  );
+}
+
+/** A reference id, linked to the reference leaflet of this session (spec route /leafletreference/{sid}/{rid}). */
+export function ReferenceIdCell({ value }: CellProps) {
+  const { sessionId } = useResultsGridContext();
+  const refId = idOf(value);
+  if (refId === null) return null;
+  return (
+    <Anchor component={Link} to={`/leafletreference/${sessionId}/${refId}`} size="sm" data-testid="reference-link">
+      {refId}
+    </Anchor>
+  );
+}
+
+/** Spec §3 inner grids: a button opening them beside the grid (AG Grid's master/detail is Enterprise-only). */
+export function InnerGridsCell({ data, value }: CellProps) {
+  const { openDetails } = useResultsGridContext();
+  const grids = parseInnerGrids(value);
+  if (!data || grids.length === 0) {
+    return (
+      <Text size="xs" c="dimmed" component="span">
+        —
+      </Text>
+    );
+  }
+  const rows = grids.reduce((sum, grid) => sum + grid.rows.length, 0);
+  return (
+    <Button size="compact-xs" variant="light" leftSection={<IconListDetails size={14} />} onClick={() => openDetails(data)} aria-haspopup="dialog" data-testid="open-details">
+      {grids.length === 1 ? `${rows} row${rows === 1 ? '' : 's'}` : `${grids.length} tables`}
+    </Button>
+  );
+}
+
+/** The tick box of one row (spec §4 selected / unselected rows). */
+export function SelectCell({ data }: CellProps) {
+  const { scope, sessionId, tab, idColumn, updateTab } = useResultsGridContext();
+  const id = idOf(data?.[idColumn]);
+  const selected = useResultsStore((state) => id !== null && isRowSelected(selectTabState(state, scope, sessionId, tab).selection, id));
+  if (id === null) return null;
+  return (
+    <Checkbox
+      size="xs"
+      aria-label={`Select row ${id}`}
+      checked={selected}
+      onChange={(event) => {
+        const on = event.currentTarget.checked;
+        updateTab((state) => ({ ...state, selection: toggleRow(state.selection, id, on) }));
+      }}
+      data-testid="row-select"
+    />
+  );
+}
+
+/** The header tick box: every row of every page (spec §4 select-all), indeterminate while only some are. */
+export function SelectAllHeader(_props: CustomHeaderProps<ResultRow>) {
+  const { scope, sessionId, tab, rowCount, updateTab } = useResultsGridContext();
+  const state = useResultsStore((store) => selectAllState(selectTabState(store, scope, sessionId, tab).selection, rowCount));
+  return (
+    <Tooltip label="Select all rows on all pages" openDelay={300}>
+      <Checkbox
+        size="xs"
+        aria-label="Select all (all pages)"
+        checked={state === 'all'}
+        indeterminate={state === 'some'}
+        onChange={() => updateTab((current) => ({ ...current, selection: setSelectAll(state !== 'all') }))}
+        data-testid="select-all"
+      />
+    </Tooltip>
+  );
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { ResultColumn } from '@kb/contracts/results';
+import { formatCell, formatNumber, idOf, parseInnerGrids, shownColumns } from './result-columns.ts';
+
+const column = (key: string, order: number, hidden = false, type: ResultColumn['type'] = 'text'): ResultColumn => ({ key, label: key, type, order, hidden, sortable: true });
+const columns = [column('mol_weight', 2, false, 'number'), column('str_id', 0, false, 'integer'), column('pka_value', 3, true, 'number'), column('similarity', 9, true, 'number')];
+
+describe('shown columns (spec §3: order, hidden by default)', () => {
+  it('orders the columns and shows the defaults', () => {
+    const shown = shownColumns(columns, undefined, false);
+    expect(shown.map((c) => [c.key, c.visible])).toEqual([
+      ['str_id', true],
+      ['mol_weight', true],
+      ['pka_value', false],
+      ['similarity', false],
+    ]);
+  });
+
+  it("follows the user's choices over the defaults", () => {
+    const shown = shownColumns(columns, { pka_value: true, mol_weight: false }, false);
+    expect(shown.filter((c) => c.visible).map((c) => c.key)).toEqual(['str_id', 'pka_value']);
+  });
+
+  it('reveals the hidden similarity column during a similarity sort, sortable only then (spec §4)', () => {
+    expect(shownColumns(columns, undefined, false).find((c) => c.key === 'similarity')).toMatchObject({ visible: false, sortable: false, locked: false });
+    const during = shownColumns(columns, { similarity: false }, true).find((c) => c.key === 'similarity');
+    expect(during).toMatchObject({ visible: true, locked: true, sortable: true });
+  });
+});
+
+describe('cell text', () => {
+  it('formats numbers for reading and leaves identifiers alone', () => {
+    expect(formatNumber(1234567, 'integer')).toBe('1,234,567');
+    expect(formatNumber(342.12345, 'number')).toBe('342.123');
+    expect(formatNumber(0.000012, 'number')).toBe('1.2E-5');
+    expect(formatNumber(0.04567, 'number')).toBe('0.0457');
+    expect(formatCell(1234567, { key: 'str_id', type: 'integer' })).toBe('1234567');
+    expect(formatCell(2019, { key: 'year', type: 'integer' })).toBe('2019');
+    expect(formatCell(null, { key: 'psa', type: 'number' })).toBe('');
+    expect(formatCell(true, { key: 'measured', type: 'text' })).toBe('Yes');
+  });
+
+  it('reads ids from numbers and digit strings only', () => {
+    expect(idOf(12)).toBe(12);
+    expect(idOf('34')).toBe(34);
+    expect(idOf('3a')).toBeNull();
+    expect(idOf(0)).toBeNull();
+    expect(idOf(null)).toBeNull();
+  });
+});
+
+describe('inner grids (spec §3: a JSON string on activity and assay rows)', () => {
+  it('parses the grids of the contract shape', () => {
+    const grids = [{ title: 'Assay', columns: [{ key: 'assay_id', label: 'Assay ID' }], rows: [{ assay_id: 5 }], more: false }];
+    expect(parseInnerGrids(JSON.stringify(grids))).toEqual(grids);
+  });
+
+  it('reads anything else as no grids instead of failing', () => {
+    expect(parseInnerGrids('{not json')).toEqual([]);
+    expect(parseInnerGrids(JSON.stringify([{ title: 1 }]))).toEqual([]);
+    expect(parseInnerGrids(null)).toEqual([]);
+    expect(parseInnerGrids('')).toEqual([]);
+  });
+});

@@ -1,0 +1,88 @@
+import type { CellValue, ColumnType, InnerGrid, ResultColumn } from '@kb/contracts/results';
+import { InnerGridsSchema, SIMILARITY_COLUMN } from '@kb/contracts/results';
+import type { ColumnChoices } from '../../../app/stores/results-store.ts';
+
+/**
+ * Which columns a tab shows and how a cell reads (spec §3 "Result columns": label, type, order,
+ * hidden by default). Pure, so the grid, the column chooser and the tests agree.
+ */
+
+/** The columns in their order, each with whether it is shown now. */
+export interface ShownColumn extends ResultColumn {
+  visible: boolean;
+  /** The user cannot hide it right now (the similarity column during a similarity sort). */
+  locked: boolean;
+}
+
+/**
+ * A column is shown by the user's choice, else by its default. The similarity column is filled by
+ * a similarity sort: it is shown, and sortable, while one is on (spec §4).
+ */
+export function shownColumns(columns: readonly ResultColumn[], choices: ColumnChoices | undefined, similarityOn: boolean): ShownColumn[] {
+  return [...columns]
+    .sort((a, b) => a.order - b.order)
+    .map((column) => {
+      const chosen = choices?.[column.key] ?? !column.hidden;
+      if (column.key !== SIMILARITY_COLUMN) return { ...column, visible: chosen, locked: false };
+      return { ...column, visible: similarityOn || chosen, locked: similarityOn, sortable: column.sortable && similarityOn };
+    });
+}
+
+const integers = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const decimals = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
+const small = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 });
+const scientific = new Intl.NumberFormat('en-US', { notation: 'scientific', maximumSignificantDigits: 3 });
+
+/**
+ * A number as a reader wants it: thousands separators, at most three decimals, three significant
+ * digits below 1 (0.00123), scientific notation for the very small or very large.
+ */
+export function formatNumber(value: number, type: 'integer' | 'number'): string {
+  if (!Number.isFinite(value)) return '';
+  if (type === 'integer' && Number.isInteger(value)) return integers.format(value);
+  const magnitude = Math.abs(value);
+  if (magnitude !== 0 && (magnitude < 0.001 || magnitude >= 1e12)) return scientific.format(value);
+  if (magnitude !== 0 && magnitude < 1) return small.format(value);
+  return decimals.format(value);
+}
+
+/** Identifiers are read and copied as they are: no thousands separators in ids and years. */
+export function isIdentifierColumn(key: string): boolean {
+  return /(^|_)(id|ids|no|year)$/.test(key) || key === 'pubmed_id';
+}
+
+/** The text of a cell (structure and JSON cells have their own renderers). */
+export function formatCell(value: CellValue | undefined, column: Pick<ResultColumn, 'key' | 'type'>): string {
+  if (value === null || value === undefined || value === '') return '';
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  const type: ColumnType = column.type;
+  if (typeof value === 'number') {
+    if (isIdentifierColumn(column.key)) return String(value);
+    return formatNumber(value, type === 'integer' ? 'integer' : 'number');
+  }
+  if (type === 'date') {
+    const time = Date.parse(value);
+    return Number.isFinite(time) ? new Date(time).toLocaleDateString('en-GB', { year: 'numeric', month: 'short', day: '2-digit' }) : value;
+  }
+  return value;
+}
+
+/**
+ * Spec §3: activity and assay rows carry `innerGrids` as a JSON string. A value that is not
+ * valid JSON of the contract's shape reads as no grids, never as a broken page.
+ */
+export function parseInnerGrids(value: CellValue | undefined): InnerGrid[] {
+  if (typeof value !== 'string' || value.trim() === '') return [];
+  try {
+    const parsed = InnerGridsSchema.safeParse(JSON.parse(value));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A whole positive number from a cell (row ids, structure ids), or null. */
+export function idOf(value: CellValue | undefined): number | null {
+  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof number === 'number' && Number.isInteger(number) && number > 0 ? number : null;
+}

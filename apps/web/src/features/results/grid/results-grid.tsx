@@ -1,0 +1,84 @@
+import './ag-grid-setup.ts';
+import type { CellKeyDownEvent, GetRowIdParams, SortChangedEvent } from 'ag-grid-community';
+import { AgGridReact } from 'ag-grid-react';
+import { useCallback, useMemo } from 'react';
+import type { ResultRow, SortOrder } from '@kb/contracts/results';
+import { resultsGridTheme } from './ag-grid-setup.ts';
+import { ROW_HEIGHT, buildColumnDefs } from './column-defs.ts';
+import type { ResultsGridContextValue } from './grid-context.ts';
+import { ResultsGridContext } from './grid-context.ts';
+import type { ShownColumn } from './result-columns.ts';
+
+export interface ResultsGridProps {
+  context: ResultsGridContextValue;
+  columns: readonly ShownColumn[];
+  rows: ResultRow[];
+  loading: boolean;
+  sort: SortOrder | null;
+  onSortChange: (sort: SortOrder | null) => void;
+}
+
+/** The sort the user set by clicking a header (one column at a time). */
+function headerSort(event: SortChangedEvent<ResultRow>): SortOrder | null {
+  const sorted = event.api.getColumnState().find((state) => state.sort);
+  return sorted?.sort ? { column: sorted.colId, direction: sorted.sort } : null;
+}
+
+/**
+ * Enter or Space on a focused cell acts on what the cell holds (a tick box, a link, a button), so
+ * the grid can be used with the keyboard alone: arrows move between cells, Enter opens.
+ */
+function activateCell(event: CellKeyDownEvent<ResultRow>): void {
+  const keyboard = event.event;
+  if (!(keyboard instanceof KeyboardEvent) || (keyboard.key !== 'Enter' && keyboard.key !== ' ')) return;
+  const cell = keyboard.target instanceof HTMLElement ? keyboard.target.closest('.ag-cell') : null;
+  const control = cell?.querySelector<HTMLElement>('input[type="checkbox"], a[href], button');
+  if (!control || control === keyboard.target) return;
+  keyboard.preventDefault();
+  control.click();
+}
+
+/**
+ * One page of a results tab in AG Grid (Community, client-side row model holding just that page):
+ * paging and sorting happen on the server, the grid shows the page and reports header sorts.
+ */
+export function ResultsGrid({ context, columns, rows, loading, sort, onSortChange }: ResultsGridProps) {
+  const columnDefs = useMemo(() => buildColumnDefs(columns, sort), [columns, sort]);
+  const hasStructure = columns.some((column) => column.visible && column.type === 'structure');
+  const { idColumn } = context;
+  const getRowId = useCallback((params: GetRowIdParams<ResultRow>) => String(params.data[idColumn] ?? JSON.stringify(params.data)), [idColumn]);
+  const sortChanged = useCallback(
+    (event: SortChangedEvent<ResultRow>) => {
+      // Only the user's clicks: column updates from new props also announce a sort change.
+      if (event.source === 'uiColumnSorted') onSortChange(headerSort(event));
+    },
+    [onSortChange],
+  );
+
+  return (
+    <ResultsGridContext.Provider value={context}>
+      <div data-testid="results-grid" aria-busy={loading} style={{ width: '100%' }}>
+        <AgGridReact<ResultRow>
+          theme={resultsGridTheme}
+          rowData={rows}
+          columnDefs={columnDefs}
+          defaultColDef={{ cellDataType: false, resizable: true, suppressHeaderMenuButton: true }}
+          getRowId={getRowId}
+          rowHeight={hasStructure ? ROW_HEIGHT.withStructure : ROW_HEIGHT.plain}
+          domLayout="autoHeight"
+          // A page holds at most a few dozen columns: all of them in the DOM keeps every cell
+          // reachable by find-in-page, screen readers and the keyboard, at no real cost.
+          suppressColumnVirtualisation
+          loading={loading}
+          suppressMultiSort
+          suppressDragLeaveHidesColumns
+          ensureDomOrder
+          enableCellTextSelection
+          tooltipShowDelay={400}
+          onSortChanged={sortChanged}
+          onCellKeyDown={activateCell}
+        />
+      </div>
+    </ResultsGridContext.Provider>
+  );
+}

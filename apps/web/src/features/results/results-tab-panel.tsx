@@ -1,0 +1,115 @@
+import { Group, Skeleton, Stack, Text } from '@mantine/core';
+import { IconCloudOff } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import type { ResultTabKey } from '@kb/contracts/result-tabs';
+import { tabInfo } from '@kb/contracts/result-tabs';
+import type { ResultRow } from '@kb/contracts/results';
+import { SIMILARITY_COLUMN } from '@kb/contracts/results';
+import type { ResultsScope } from '../../app/stores/results-store.ts';
+import { EmptyState, QueryErrorAlert } from '../../app/ui/query-view.tsx';
+import { ColumnChooser } from './grid/column-chooser.tsx';
+import type { ResultsGridContextValue } from './grid/grid-context.ts';
+import { InnerGridsDrawer } from './grid/inner-grids-drawer.tsx';
+import { PaginationBar } from './grid/pagination-bar.tsx';
+import { ResultsGrid } from './grid/results-grid.tsx';
+import { useTabColumns } from './grid/use-tab-columns.ts';
+import { useGotoTab, useNewSearchBySelection, useViewAll } from './selection/use-selection-actions.ts';
+import { EMPTY_SELECTION, selectedCount } from './tab-state.ts';
+import { GotoBanner } from './toolbar/goto-banner.tsx';
+import { SelectionToolbar } from './toolbar/selection-toolbar.tsx';
+import { SimilaritySortControl } from './toolbar/similarity-sort-control.tsx';
+import { useSimilaritySort } from './toolbar/use-similarity-sort.ts';
+import { useTabView } from './use-tab-view.ts';
+
+export interface ResultsTabPanelProps {
+  scope: ResultsScope;
+  sessionId: string;
+  tab: ResultTabKey;
+}
+
+/** Spec §8: a failed refresh is not an error page; the previous rows stay, with this note. */
+function RefreshFailedNote() {
+  return (
+    <Group gap={6} c="dimmed" data-testid="refresh-failed" role="status">
+      <IconCloudOff size={14} />
+      <Text size="xs">Could not refresh this tab; showing the rows loaded before.</Text>
+    </Group>
+  );
+}
+
+/** One results tab: its tools (similarity sort, columns, selection), the grid of one page and the pager. */
+export function ResultsTabPanel({ scope, sessionId, tab }: ResultsTabPanelProps) {
+  const view = useTabView(scope, sessionId, tab);
+  const { state, update } = view;
+  const columns = useTabColumns(tab, state.similarity?.status === true);
+  const similarity = useSimilaritySort(sessionId, tab, state, update);
+  const tabRef = { scope, sessionId, tab, state, update };
+  const newSearch = useNewSearchBySelection(tabRef);
+  const goto = useGotoTab(tabRef);
+  const viewAll = useViewAll({ sessionId, tab, update });
+  const [detailRow, setDetailRow] = useState<ResultRow | null>(null);
+  const idColumn = tabInfo(tab)?.idColumn ?? 'id';
+
+  const context: ResultsGridContextValue = useMemo(
+    () => ({ scope, sessionId, tab, idColumn, rowCount: view.rowCount, updateTab: update, openDetails: setDetailRow }),
+    [scope, sessionId, tab, idColumn, view.rowCount, update],
+  );
+  const count = selectedCount(state.selection, view.rowCount);
+  const canSortBySimilarity = columns.columns.some((column) => column.key === SIMILARITY_COLUMN);
+
+  if (columns.error) return <QueryErrorAlert title="The columns of this tab could not load" error={columns.error} onRetry={columns.retry} />;
+
+  return (
+    <Stack gap="sm" data-testid="results-tab" data-tab={tab}>
+      <Group justify="space-between" gap="sm" wrap="wrap">
+        <SelectionToolbar
+          tab={tab}
+          selection={state.selection}
+          count={count}
+          searching={newSearch.running}
+          going={goto.running}
+          onClear={() => update((current) => ({ ...current, selection: EMPTY_SELECTION }))}
+          onNewSearch={() => void newSearch.start()}
+          onGoto={(toTab) => void goto.goto(toTab)}
+        />
+        <Group gap="xs">
+          {canSortBySimilarity && (
+            <SimilaritySortControl
+              similarity={state.similarity}
+              error={similarity.error}
+              applying={similarity.applying}
+              onApply={similarity.apply}
+              onClear={similarity.clear}
+              onInput={similarity.clearError}
+            />
+          )}
+          <ColumnChooser columns={columns.columns} onToggle={columns.toggle} onReset={() => void columns.reset()} resetting={columns.resetting} />
+        </Group>
+      </Group>
+      {state.goto && <GotoBanner goto={state.goto} running={viewAll.running} onViewAll={() => void viewAll.viewAll()} />}
+      {view.refreshFailed && <RefreshFailedNote />}
+      {columns.pending || view.pending ? (
+        <Stack gap={6} aria-busy="true" aria-label="Loading the rows">
+          {Array.from({ length: 6 }, (_, index) => (
+            <Skeleton key={index} height={32} radius="sm" />
+          ))}
+        </Stack>
+      ) : view.empty || (!view.page && view.refreshFailed) ? (
+        <EmptyState>{view.empty ? 'No rows in this tab' : 'This tab could not be loaded.'}</EmptyState>
+      ) : (
+        <>
+          <ResultsGrid context={context} columns={columns.columns} rows={view.page?.data ?? []} loading={view.fetching} sort={view.sort} onSortChange={view.setSort} />
+          <PaginationBar
+            pageNumber={state.pageNumber}
+            pageSize={state.pageSize}
+            rowCount={view.rowCount}
+            disabled={view.fetching}
+            onPage={view.setPage}
+            onPageSize={view.setPageSize}
+          />
+        </>
+      )}
+      <InnerGridsDrawer row={detailRow} title={`Details of ${tabInfo(tab)?.entity ?? 'row'} ${detailRow?.[idColumn] ?? ''}`} onClose={() => setDetailRow(null)} />
+    </Stack>
+  );
+}

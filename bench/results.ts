@@ -1,0 +1,156 @@
+// `npm run bench -- results [--database-url postgres://...] [--rounds 20] [--activities 750000]`:
+// the results workspace over one search of about `--activities` activities (default 750,000, the
+// spec's cap): first page of every tab (p50 / p95), the four default charts of the Activities and
+// Structures tabs (each, and all four in a row), applying two filters, and the first page and
+// charts after them. Reference in the same run: a count of the search's activity set, so ratios
+// survive a noisy machine. Issue 6 aims: first page p95 < 150 ms, default charts < 1.5 s, apply-filter < 1 s.
+import crypto from 'node:crypto';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import type { SearchCriteria } from '@kb/contracts/search';
+import { ACTIVITY_CAP, SearchCriteriaSchema } from '@kb/contracts/search';
+import { RESULT_TAB_KEYS } from '@kb/contracts/result-tabs';
+import type { ResultTabKey } from '@kb/contracts/result-tabs';
+import { CHART_CATALOGUE } from '@kb/contracts/charts';
+import { TabRequestSchema } from '@kb/contracts/results';
+import { openBenchDatabase, summary, writeResult } from './support/bench-kit.ts';
+import { SearchService } from '../apps/server/src/modules/search/search-service.ts';
+import { RdkitChemEngine } from '../apps/server/src/modules/chemistry/rdkit-engine.ts';
+import { ResultsService } from '../apps/server/src/modules/results/results-service.ts';
+import { ChartService } from '../apps/server/src/modules/charts/chart-service.ts';
+import type { AuthContext } from '../apps/server/src/http/auth-hook.ts';
+
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== '--'),
+  options: { 'database-url': { type: 'string' }, rounds: { type: 'string', default: '20' }, activities: { type: 'string', default: String(ACTIVITY_CAP) } },
+});
+const rounds = Number.parseInt(values.rounds ?? '20', 10);
+const wanted = Math.min(ACTIVITY_CAP, Number.parseInt(values.activities ?? String(ACTIVITY_CAP), 10));
+
+const handle = await openBenchDatabase(values['database-url']);
+const db = handle.db;
+
+async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
+  const started = performance.now();
+  const value = await fn();
+  return [performance.now() - started, value];
+}
+
+/** A bench user to own the search session (the sets are per user). */
+async function benchUser(): Promise<AuthContext> {
+  const email = 'results-bench@bench.invalid';
+  await sql`INSERT INTO users (email, first_name) VALUES (${email}, 'Bench') ON CONFLICT (email) DO NOTHING`.execute(db);
+  const { rows } = await sql<{ id: number; user_hash_id: string }>`SELECT id, user_hash_id FROM users WHERE email = ${email}`.execute(db);
+  const user = rows[0]!;
+  const { rows: opened } = await sql<{ id: string }>`INSERT INTO user_sessions (user_id, user_agent) VALUES (${user.id}, 'bench') RETURNING id`.execute(db);
+  return { userId: user.id, sessionId: opened[0]!.id, email, userHashId: user.user_hash_id, roles: ['FULL_USER'], lastActivityAt: new Date() };
+}
+
+/**
+ * The search: the most common activity type with a µM ceiling chosen so that about `wanted`
+ * activities match (3 % under, to stay below the cap whatever rounding does).
+ */
+async function searchOfSize(): Promise<{ criteria: SearchCriteria; label: string }> {
+  const { rows: types } = await sql<{ t: string; n: number }>`SELECT std_activity_type AS t, count(*)::int AS n FROM activities
+    WHERE micro_molarvalue IS NOT NULL GROUP BY 1 ORDER BY 2 DESC LIMIT 1`.execute(db);
+  const top = types[0]!;
+  const fraction = Math.min(1, (wanted * 0.97) / top.n);
+  const { rows } = await sql<{ v: number }>`SELECT percentile_disc(${fraction}::float8) WITHIN GROUP (ORDER BY micro_molarvalue) AS v
+    FROM activities WHERE std_activity_type = ${top.t} AND micro_molarvalue IS NOT NULL`.execute(db);
+  const ceiling = Number(rows[0]!.v);
+  const criteria = SearchCriteriaSchema.parse({ rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: top.t, activityUom: 'uM', prefix: '<=', minValue: ceiling }] }] });
+  return { criteria, label: `${top.t} <= ${ceiling} uM` };
+}
+
+const engine = new RdkitChemEngine(db);
+const search = new SearchService(db, engine);
+const results = new ResultsService(db, search, engine);
+// A fresh chart service per measured round: its short-lived cache (the Activities tab's charts
+// computed together) must not turn a cold measurement into a warm one.
+let charts = new ChartService(db, results);
+const auth = await benchUser();
+const { criteria, label } = await searchOfSize();
+const sessionId = crypto.randomUUID();
+const [searchMs, counts] = await time(() => search.run(auth, sessionId, criteria));
+const setId = (await search.owned(auth, sessionId))!.set_id;
+const [referenceMs] = await time(() => sql`SELECT count(*) FROM search_activities WHERE set_id = ${setId}`.execute(db));
+
+const firstPage = (tab: ResultTabKey) => results.page(auth, tab, TabRequestSchema.parse({ sessionid: sessionId }));
+const DEFAULT_CHARTS = CHART_CATALOGUE.slice(0, 4).map((c) => c.chartKey);
+const chart = (tab: ResultTabKey, chartKey: string) =>
+  charts.chart(auth, { sessionid: sessionId, tab, chartKey, resetFlg: false, sortType: 'count', sortOrder: 'desc', maxCount: 10 });
+
+/** The four default charts of a tab, cold (as the panel asks for them after a search or a filter). */
+async function defaultCharts(tab: ResultTabKey) {
+  charts = new ChartService(db, results);
+  const each: Record<string, number> = {};
+  const [all] = await time(async () => {
+    for (const key of DEFAULT_CHARTS) each[key] = Number((await time(() => chart(tab, key)))[0].toFixed(1));
+  });
+  return { allMs: Number(all.toFixed(1)), each };
+}
+
+// Warm-up: one page and one chart per tab (plans, caches).
+for (const tab of RESULT_TAB_KEYS) await firstPage(tab);
+const pageMs: Record<string, number[]> = {};
+for (let round = 0; round < rounds; round++) {
+  for (const tab of RESULT_TAB_KEYS) (pageMs[tab] ??= []).push((await time(() => firstPage(tab)))[0]);
+}
+const pages = Object.fromEntries(Object.entries(pageMs).map(([tab, ms]) => [tab, summary(ms)]));
+const allPages = summary(Object.values(pageMs).flat());
+
+const chartRounds = Math.max(1, Math.min(3, rounds));
+const chartRuns: Record<string, { allMs: number; each: Record<string, number> }[]> = { activitiestab: [], structuretab: [] };
+for (let round = 0; round < chartRounds; round++) {
+  for (const tab of ['activitiestab', 'structuretab'] as const) chartRuns[tab]!.push(await defaultCharts(tab));
+}
+
+// Two filters on the Activities tab: the most frequent assay type and the upper half of the years.
+const assayType = (await chart('activitiestab', 'assaytype')).chartData[0]!;
+const years = await chart('activitiestab', 'year');
+const filters = [
+  { chartKey: 'assaytype', include: [assayType.id] },
+  { chartKey: 'year', minValue: Math.round(((years.min ?? 2000) + (years.max ?? 2020)) / 2), maxValue: years.max ?? 2020 },
+];
+const applyMs: number[] = [];
+let filteredRows = 0;
+for (let round = 0; round < chartRounds; round++) {
+  await results.resetAllFilters(auth, sessionId);
+  const [ms, applied] = await time(() => results.applyFilters(auth, 'activitiestab', sessionId, filters));
+  applyMs.push(ms);
+  filteredRows = applied.rowCount;
+}
+const filteredPageMs: number[] = [];
+for (let round = 0; round < rounds; round++) filteredPageMs.push((await time(() => firstPage('activitiestab')))[0]);
+const filteredCharts = await defaultCharts('activitiestab');
+
+await search.close();
+await engine.close();
+const { rows: size } = await sql<{ structures: number; activities: number }>`SELECT (SELECT count(*)::int FROM structures) AS structures,
+  (SELECT count(*)::int FROM activities) AS activities`.execute(db);
+await handle.close();
+
+const best = (runs: { allMs: number }[]) => Math.min(...runs.map((r) => r.allMs));
+const result = {
+  bench: 'results',
+  database: handle.kind,
+  size: size[0],
+  cpus: os.availableParallelism(),
+  loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))),
+  rounds,
+  search: { label, counts, ms: Number(searchMs.toFixed(0)) },
+  reference: { setCountMs: Number(referenceMs.toFixed(1)) },
+  firstPage: { all: allPages, perTab: pages },
+  defaultCharts: chartRuns,
+  applyFilter: { ...summary(applyMs), filters, rowCount: filteredRows },
+  filtered: { firstPage: summary(filteredPageMs), charts: filteredCharts },
+};
+const file = writeResult('results', result);
+console.log(
+  `results on ${handle.kind} (${size[0]?.structures.toLocaleString('en-US')} structures, ${size[0]?.activities.toLocaleString('en-US')} activities), ` +
+    `search "${label}" → ${counts.actidscount.toLocaleString('en-US')} activities, ${counts.stridscount.toLocaleString('en-US')} structures in ${(searchMs / 1000).toFixed(1)} s: ` +
+    `first page p50 ${allPages.p50} ms p95 ${allPages.p95} ms (5 tabs × ${rounds}); default charts activities ${best(chartRuns.activitiestab!)} ms, structures ${best(chartRuns.structuretab!)} ms (best of ${chartRounds}); ` +
+    `apply two filters p50 ${summary(applyMs).p50} ms (→ ${filteredRows.toLocaleString('en-US')} rows); filtered first page p95 ${summary(filteredPageMs).p95} ms, filtered charts ${filteredCharts.allMs} ms; ` +
+    `set count reference ${result.reference.setCountMs} ms → ${file}`,
+);
