@@ -191,7 +191,8 @@ describe('the results of a search', () => {
     const invalid = 'C1CC(';
     const expected = await apiErrorMessage(apiPage('structuretab', { sortOrder: { column: 'similarity', direction: 'desc' }, extra: { sortSmiles: invalid, smilesSortCategory: 'similarity' } }));
     await results.sortBySimilarity(invalid);
-    await page.getByText(expected, { exact: true }).waitFor();
+    // In the open form under the input, or beside the button once the form has closed.
+    await page.getByText(expected, { exact: true }).filter({ visible: true }).first().waitFor();
     expect(await page.getByTestId('similarity-smiles').inputValue()).toBe(invalid);
     expect(await results.columnIds()).not.toContain('similarity');
 

@@ -89,6 +89,12 @@ export function SimilaritySortControl({ similarity, error, applying, onApply, on
           />
         </Popover.Dropdown>
       </Popover>
+      {/* The server's message stays in sight when the form is closed (an outside click, Escape). */}
+      {!opened && error && (
+        <Text size="xs" c="red" maw={260} truncate title={error} role="alert" data-testid="similarity-error">
+          {error}
+        </Text>
+      )}
       {on && similarity && (
         <Badge variant="light" tt="none" size="lg" rightSection={<CloseButton size="xs" aria-label="Stop sorting by similarity" onClick={onClear} />} data-testid="similarity-badge">
           <Text size="xs" span maw={220} truncate>
