@@ -1,3 +1,4 @@
+import { BACKGROUND_EXPORT_ROWS } from '@kb/contracts/exports';
 import path from 'node:path';
 import os from 'node:os';
 
@@ -32,6 +33,12 @@ export interface AppConfig {
   searchActivityCap: number;
   /** Chemistry engine: worker threads (0 = every core), structure-search time limit, index refresh. */
   chemistry: { workers: number; shardSize: number; searchTimeLimitSeconds: number; refreshSeconds: number };
+  /**
+   * Exports: from how many rows an export runs as a background job, rows per batch, seconds
+   * without a heartbeat after which a running job counts as abandoned (a crashed or stopped
+   * process) and is taken over, and how often idle processes look for queued jobs.
+   */
+  exports: { backgroundFromRows: number; batchRows: number; staleSeconds: number; pollMs: number };
 }
 
 function bool(value: string | undefined, fallback: boolean): boolean {
@@ -76,6 +83,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       // Seconds, fractions allowed (tests use a millisecond).
       searchTimeLimitSeconds: Number.parseFloat(env.STRUCTURE_SEARCH_TIME_LIMIT_SECONDS ?? '') || 120,
       refreshSeconds: int(env.CHEM_INDEX_REFRESH_SECONDS, 60),
+    },
+    exports: {
+      backgroundFromRows: int(env.EXPORT_BACKGROUND_ROWS, BACKGROUND_EXPORT_ROWS),
+      batchRows: int(env.EXPORT_BATCH_ROWS, 2000),
+      staleSeconds: Number.parseFloat(env.EXPORT_STALE_SECONDS ?? '') || 30,
+      pollMs: int(env.EXPORT_POLL_MS, 2000),
     },
     loginLimits: {
       perAccount: int(env.LOGIN_LIMIT_PER_ACCOUNT, 5),

@@ -47,6 +47,8 @@ async function main(): Promise<void> {
   console.log(lines.join('\n') + '\n');
   // The structure index loads beside the API (searches by structure wait for it; nothing else does).
   app.chemEngine.start();
+  // Background exports: queued ones, and ones a stopped process left half-written, are taken up now.
+  app.exportJobs.start();
   void seedKnowledgeBaseInBackground(config, database, () => {
     app.searchService.invalidateDefaultCounts();
     void app.chemEngine.refresh().catch((error: unknown) => console.error('Loading the structure index failed', error));

@@ -36,6 +36,8 @@ import { uploadEndpoints } from './uploads.ts';
 import { resultsEndpoints } from './results.ts';
 import { chartEndpoints } from './charts.ts';
 import { leafletEndpoints } from './leaflets.ts';
+import { exportEndpoints } from './exports.ts';
+import { datasetEndpoints } from './datasets.ts';
 
 /**
  * The API of spec §7. Paths: every call lives under `/api`; a spec path that already starts with
@@ -234,7 +236,7 @@ export const systemEndpoints = {
   }),
 } as const;
 
-export { searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints };
+export { searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints, exportEndpoints, datasetEndpoints };
 
 /** Every endpoint group with its title: the access-matrix test, the API doc and OpenAPI read this one list. */
 export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint>]> = [
@@ -248,6 +250,8 @@ export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint
   ['Results', resultsEndpoints],
   ['Charts and filters', chartEndpoints],
   ['Leaflets', leafletEndpoints],
+  ['Exports and downloads', exportEndpoints],
+  ['Datasets and requests for data', datasetEndpoints],
   ['Administration', adminEndpoints],
   ['System', systemEndpoints],
 ];

@@ -24,6 +24,8 @@ export const ERROR_CODES = {
   notFound: 'NOT_FOUND',
   conflict: 'CONFLICT',
   invalidLink: 'INVALID_LINK',
+  /** An export needs more download credits than the balance holds (answered 402 before any work). */
+  insufficientCredits: 'INSUFFICIENT_CREDITS',
 } as const;
 
 /** Spec §8: messages of requests cancelled by a newer one. */

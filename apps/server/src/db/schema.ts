@@ -4,6 +4,7 @@ import type { TreeTables } from '../modules/trees/tree-tables.ts';
 import type { UploadTables } from '../modules/uploads/upload-tables.ts';
 import type { ChemistryTables } from '../modules/chemistry/chemistry-tables.ts';
 import type { ResultsTables, SessionResultColumns } from '../modules/results/results-tables.ts';
+import type { ExportTables } from '../modules/export/export-tables.ts';
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { KnowledgeBaseTables } from './kb-schema.ts';
 
@@ -120,7 +121,7 @@ export interface SearchSessionsTable extends SessionResultColumns {
 }
 
 /** The one Kysely database interface: add a table here when a migration adds it. */
-export interface Database extends KnowledgeBaseTables, SearchTables, LookupTables, TreeTables, UploadTables, ChemistryTables, ResultsTables {
+export interface Database extends KnowledgeBaseTables, SearchTables, LookupTables, TreeTables, UploadTables, ChemistryTables, ResultsTables, ExportTables {
   app_settings: AppSettingsTable;
   users: UsersTable;
   subscriptions: SubscriptionsTable;

@@ -22,7 +22,7 @@ export function requireAuth(auth: AuthContext | null): AuthContext {
   return auth;
 }
 
-const errorResponses = { 400: ApiErrorSchema, 401: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema, 409: ApiErrorSchema, 410: ApiErrorSchema, 429: ApiErrorSchema };
+const errorResponses = { 400: ApiErrorSchema, 401: ApiErrorSchema, 402: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema, 409: ApiErrorSchema, 410: ApiErrorSchema, 413: ApiErrorSchema, 429: ApiErrorSchema };
 
 /**
  * Registers one endpoint of the contract: path, validation, serialisation, OpenAPI and the access

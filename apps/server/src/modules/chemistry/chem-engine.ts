@@ -84,6 +84,8 @@ export interface ChemEngine {
   substructure(query: ChemQuery, options?: SearchOptions): Promise<StructureHits>;
   similarity(query: ChemQuery, range: { min: number; max: number }, options?: SearchOptions): Promise<StructureHits>;
   depict(input: { kind: 'smiles' | 'smarts' | 'molfile'; text: string }, options: DepictOptions): Promise<string>;
+  /** V2000 molblocks with 2D coordinates (SDF export), in order; null where RDKit cannot read the SMILES. */
+  molblocks(smiles: readonly string[]): Promise<(string | null)[]>;
   close(): Promise<void>;
 }
 

@@ -356,6 +356,23 @@ function depict(message) {
   }
 }
 
+// ------------------------------------------------------------------ molblocks (SDF export)
+
+/** V2000 molblocks; MinimalLib lays out 2D coordinates when the molecule has none. */
+function molblocks(message) {
+  LOG.clear_buffer();
+  const blocks = message.smiles.map((smiles) => {
+    const mol = smiles ? RD.get_mol(smiles) : null;
+    if (!mol) return null;
+    try {
+      return mol.is_valid() ? mol.get_molblock() : null;
+    } finally {
+      mol.delete();
+    }
+  });
+  return { ok: true, blocks };
+}
+
 // ------------------------------------------------------------------ messages
 
 /** Requests answer; an exception inside RDKit becomes an error reply, never a dead worker. */
@@ -391,6 +408,9 @@ function handle(message) {
     }
     case 'describe':
       parentPort.postMessage({ type: 'reply', requestId: message.requestId, result: describe(message.query) });
+      break;
+    case 'molblocks':
+      parentPort.postMessage({ type: 'reply', requestId: message.requestId, result: molblocks(message) });
       break;
     case 'depict':
       parentPort.postMessage({ type: 'reply', requestId: message.requestId, result: depict(message) });

@@ -24,6 +24,7 @@ export type ToWorker =
   | { type: 'similarity'; jobId: number; morgan: Uint8Array; min: number; max: number; limit: number }
   | { type: 'cancel'; jobId: number }
   | { type: 'describe'; requestId: number; query: ChemQuery }
+  | { type: 'molblocks'; requestId: number; smiles: string[] }
   | { type: 'depict'; requestId: number; kind: 'smiles' | 'smarts' | 'molfile'; text: string; width: number; height: number; highlight: { kind: 'smiles' | 'smarts'; text: string } | null };
 
 export type FromWorker =

@@ -327,10 +327,14 @@ export class ResultsService {
     return { tabCounts: await this.tabCounts({ ...session, filters: {} }) };
   }
 
-  /** Ids of the rows a selection stands for (select all = every row in scope minus the unselected). */
-  private async selectedIds(tab: ResultTabKey, session: ResultSession, selection: Selection, narrowing: Narrowing): Promise<number[]> {
+  /**
+   * The rows a selection stands for, as SQL: `FROM from join WHERE where`. Null selection = every
+   * row in scope; select all = every row the user is looking at (filters, a "go to" and a similarity
+   * window narrow it) minus the unselected; otherwise the ticked ids that are rows of this tab in
+   * this session (ids from elsewhere are ignored). New search by selection and exports share it.
+   */
+  async selectionScope(tab: ResultTabKey, session: ResultSession, selection: Selection | null, narrowing: Narrowing): Promise<{ from: Sql; join: Sql; where: Sql }> {
     const model = TAB_MODELS[tab];
-    // Select all means every row the user is looking at: filters, a "go to" and a similarity window narrow it.
     const sort = narrowing.sortSmiles && (narrowing.minValue != null || narrowing.maxValue != null) ? await this.similarity(session, tab, narrowing.sortSmiles) : null;
     const { where, join } = this.scope(tab, session.set_id, {
       filters: sessionFilters(session)[tab],
@@ -338,19 +342,20 @@ export class ResultsService {
       similarity: sort ? { sort, min: narrowing.minValue ?? null, max: narrowing.maxValue ?? null } : null,
     });
     const from = model.from(session.set_id);
-    if (selection.selectAll) {
-      const unselected = sql`${model.entity} <> ALL(${[...selection.unselectedIds]}::bigint[])`;
-      const rows = await this.withWorkMem(async (trx) => {
-        const result = await sql<{ id: number }>`SELECT ${model.entity} AS id FROM ${from} ${join} WHERE ${where} AND ${unselected} LIMIT ${MAX_SELECTION + 1}`.execute(trx);
-        return result.rows;
-      });
-      if (rows.length > MAX_SELECTION) throw badRequest(`A new search can start from at most ${MAX_SELECTION.toLocaleString('en-US')} rows; filter this tab first.`, { max: MAX_SELECTION });
-      return rows.map((row) => Number(row.id));
-    }
-    if (!selection.selectedIds.length) return [];
-    // Only rows of this tab in this session count: ids from elsewhere are ignored.
-    const { rows } = await sql<{ id: number }>`SELECT ${model.entity} AS id FROM ${from} ${join}
-      WHERE ${where} AND ${model.entity} = ANY(${[...selection.selectedIds]}::bigint[])`.execute(this.db);
+    if (!selection) return { from, join, where };
+    if (selection.selectAll) return { from, join, where: sql`${where} AND ${model.entity} <> ALL(${[...selection.unselectedIds]}::bigint[])` };
+    return { from, join, where: sql`${where} AND ${model.entity} = ANY(${[...selection.selectedIds]}::bigint[])` };
+  }
+
+  /** Ids of the rows a selection stands for (at most MAX_SELECTION). */
+  private async selectedIds(tab: ResultTabKey, session: ResultSession, selection: Selection, narrowing: Narrowing): Promise<number[]> {
+    if (!selection.selectAll && !selection.selectedIds.length) return [];
+    const { from, join, where } = await this.selectionScope(tab, session, selection, narrowing);
+    const rows = await this.withWorkMem(async (trx) => {
+      const result = await sql<{ id: number }>`SELECT ${TAB_MODELS[tab].entity} AS id FROM ${from} ${join} WHERE ${where} LIMIT ${MAX_SELECTION + 1}`.execute(trx);
+      return result.rows;
+    });
+    if (rows.length > MAX_SELECTION) throw badRequest(`A new search can start from at most ${MAX_SELECTION.toLocaleString('en-US')} rows; filter this tab first.`, { max: MAX_SELECTION });
     return rows.map((row) => Number(row.id));
   }
 

@@ -1,0 +1,160 @@
+import { PassThrough } from 'node:stream';
+import { stringify } from 'csv-stringify/sync';
+import ExcelJS from 'exceljs';
+import type { ExportFormat } from '@kb/contracts/exports';
+import type { ColumnType, ResultRow } from '@kb/contracts/results';
+
+/**
+ * The three export formats (docs/exports.md): CSV and XLSX write one line per row with the chosen
+ * columns under their labels; SDF writes one molecule record per row (the row's structure as a
+ * V2000 molblock with 2D coordinates) with the chosen columns as data fields named by their keys.
+ */
+
+export interface ExportColumn {
+  key: string;
+  label: string;
+  type: ColumnType;
+}
+
+/** Where a writer's bytes go (a stored file being written). */
+export interface ByteSink {
+  write(data: Buffer | string): Promise<void>;
+}
+
+/** Rows handed to a writer carry their structure's SMILES here when the format needs it. */
+export const SMILES_FIELD = '__smiles';
+export const TITLE_FIELD = '__title';
+
+export interface FormatWriter {
+  rows(rows: readonly ResultRow[]): Promise<void>;
+  end(): Promise<void>;
+}
+
+export const CONTENT_TYPES: Record<ExportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  sdf: 'chemical/x-mdl-sdfile',
+};
+
+/** A cell as text for CSV and SDF: numbers as they are, lists and objects as JSON, nothing as empty. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (value instanceof Date) return value.toISOString();
+  return JSON.stringify(value);
+}
+
+/** A cell for a spreadsheet: numeric columns as numbers (PostgreSQL numerics arrive as text). */
+export function cellValue(value: unknown, type: ColumnType): string | number | Date | null {
+  if (value === null || value === undefined) return null;
+  if ((type === 'number' || type === 'integer') && (typeof value === 'string' || typeof value === 'number')) {
+    const number = Number(value);
+    return Number.isFinite(number) ? number : String(value);
+  }
+  if (value instanceof Date) return value;
+  if (typeof value === 'number') return value;
+  return cellText(value);
+}
+
+class CsvWriter implements FormatWriter {
+  private started = false;
+  constructor(
+    private readonly columns: readonly ExportColumn[],
+    private readonly sink: ByteSink,
+  ) {}
+
+  async rows(rows: readonly ResultRow[]): Promise<void> {
+    const records = rows.map((row) => this.columns.map((column) => cellText(row[column.key])));
+    // A byte-order mark first, so Excel opens the UTF-8 text with its accents and Greek letters intact.
+    const head = this.started ? '' : '\ufeff' + stringify([this.columns.map((column) => column.label)]);
+    this.started = true;
+    await this.sink.write(head + stringify(records));
+  }
+
+  async end(): Promise<void> {
+    if (!this.started) await this.rows([]);
+  }
+}
+
+class XlsxWriter implements FormatWriter {
+  private readonly out = new PassThrough();
+  private readonly produced: Buffer[] = [];
+  private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter;
+  private readonly sheet: ExcelJS.Worksheet;
+
+  constructor(
+    private readonly columns: readonly ExportColumn[],
+    private readonly sink: ByteSink,
+    sheetName: string,
+  ) {
+    this.out.on('data', (chunk: Buffer) => this.produced.push(chunk));
+    // The streaming writer: rows are committed as they come and never held all at once.
+    this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: this.out, useStyles: true, useSharedStrings: false });
+    this.sheet = this.workbook.addWorksheet(sheetName.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
+    this.sheet.columns = columns.map((column) => ({ header: column.label, key: column.key, width: Math.min(60, Math.max(10, column.label.length + 2)) }));
+    this.sheet.getRow(1).font = { bold: true };
+    this.sheet.getRow(1).commit();
+  }
+
+  private async drain(): Promise<void> {
+    while (this.produced.length) await this.sink.write(this.produced.shift()!);
+  }
+
+  async rows(rows: readonly ResultRow[]): Promise<void> {
+    for (const row of rows) this.sheet.addRow(this.columns.map((column) => cellValue(row[column.key], column.type))).commit();
+    await this.drain();
+  }
+
+  async end(): Promise<void> {
+    this.sheet.commit();
+    await this.workbook.commit();
+    await this.drain();
+  }
+}
+
+const EMPTY_MOLBLOCK = '\n     RDKit          2D\n\n  0  0  0  0  0  0  0  0  0  0999 V2000\nM  END';
+
+/** An SDF data-field value: one or more lines, none empty (an empty line ends the field). */
+function sdfValue(value: unknown): string {
+  return cellText(value)
+    .split(/\r?\n/)
+    .map((line) => (line === '' ? ' ' : line))
+    .join('\n');
+}
+
+class SdfWriter implements FormatWriter {
+  constructor(
+    private readonly columns: readonly ExportColumn[],
+    private readonly sink: ByteSink,
+    private readonly molblocks: (smiles: readonly string[]) => Promise<(string | null)[]>,
+  ) {}
+
+  async rows(rows: readonly ResultRow[]): Promise<void> {
+    const blocks = await this.molblocks(rows.map((row) => String(row[SMILES_FIELD] ?? '')));
+    const records = rows.map((row, index) => {
+      // The first line of a molblock is the record's name: the row's id.
+      const lines = (blocks[index] ?? EMPTY_MOLBLOCK).replace(/\s+$/, '').split('\n');
+      lines[0] = cellText(row[TITLE_FIELD]).slice(0, 80);
+      const fields = this.columns.map((column) => `> <${column.key}>\n${sdfValue(row[column.key])}\n`);
+      return `${lines.join('\n')}\n${fields.join('\n')}\n$$$$\n`;
+    });
+    await this.sink.write(records.join(''));
+  }
+
+  async end(): Promise<void> {}
+}
+
+export interface WriterOptions {
+  format: ExportFormat;
+  columns: readonly ExportColumn[];
+  sink: ByteSink;
+  sheetName: string;
+  molblocks: (smiles: readonly string[]) => Promise<(string | null)[]>;
+}
+
+export function createFormatWriter(options: WriterOptions): FormatWriter {
+  if (options.format === 'csv') return new CsvWriter(options.columns, options.sink);
+  if (options.format === 'xlsx') return new XlsxWriter(options.columns, options.sink, options.sheetName);
+  return new SdfWriter(options.columns, options.sink, options.molblocks);
+}

@@ -1,0 +1,108 @@
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { ExportService } from './export-service.ts';
+
+/**
+ * Background exports: every API process runs this loop; jobs live in PostgreSQL and are claimed
+ * with FOR UPDATE SKIP LOCKED, so N processes share the queue and none takes a job twice. A job
+ * whose process stopped (no heartbeat for `staleSeconds`) is taken over and written again from the
+ * start; after MAX_ATTEMPTS it fails and its credits are returned.
+ */
+
+export const MAX_ATTEMPTS = 3;
+
+export interface RunnerSettings {
+  staleSeconds: number;
+  pollMs: number;
+}
+
+interface Claimed {
+  id: number;
+  attempts: number;
+}
+
+export class ExportJobRunner {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = false;
+  private current: number | null = null;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly exports: ExportService,
+    private readonly settings: RunnerSettings,
+  ) {}
+
+  /** Starts polling (main.ts; tests call `drain` instead). */
+  start(): void {
+    this.stopped = false;
+    this.timer = setInterval(() => this.wake(), this.settings.pollMs);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /** Looks for work now (a new background job was queued). */
+  wake(): void {
+    if (this.stopped || this.running) return;
+    this.running = this.drain()
+      .then(() => undefined, () => undefined)
+      .finally(() => {
+        this.running = null;
+      });
+  }
+
+  /** Runs claimable jobs until none is left; answers how many ran. */
+  async drain(): Promise<number> {
+    let ran = 0;
+    for (let job = await this.claim(); job && !this.stopped; job = await this.claim()) {
+      ran += 1;
+      if (job.attempts > MAX_ATTEMPTS) {
+        await this.exports.fail(job.id, `The export was interrupted ${MAX_ATTEMPTS} times and has been stopped.`);
+        continue;
+      }
+      this.current = job.id;
+      await this.exports.run(job.id, () => !this.stopped);
+      this.current = null;
+    }
+    return ran;
+  }
+
+  /** Claims one job: the oldest queued one, or a running one nobody has touched for `staleSeconds`. */
+  private async claim(): Promise<Claimed | null> {
+    const stale = `${this.settings.staleSeconds} seconds`;
+    const { rows } = await sql<Claimed>`UPDATE export_jobs SET status = 'running', attempts = attempts + 1, heartbeat_at = now()
+      WHERE id = (SELECT id FROM export_jobs
+        WHERE status = 'queued' OR (status = 'running' AND heartbeat_at < now() - ${stale}::interval)
+        ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+      RETURNING id, attempts`.execute(this.db);
+    const row = rows[0];
+    return row ? { id: Number(row.id), attempts: Number(row.attempts) } : null;
+  }
+
+  /** Claims one particular queued job (an export small enough to write while its request waits). */
+  async runNow(jobId: number): Promise<void> {
+    const claimed = await this.db
+      .updateTable('export_jobs')
+      .set({ status: 'running', attempts: sql`attempts + 1`, heartbeat_at: new Date() })
+      .where('id', '=', jobId)
+      .where('status', '=', 'queued')
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 0) return;
+    await this.exports.run(jobId);
+  }
+
+  /**
+   * Stops polling; the job being written is put back in the queue so the next start (of this or
+   * another process) takes it up at once instead of waiting for its heartbeat to go stale.
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    const current = this.current;
+    if (current !== null) {
+      await this.db.updateTable('export_jobs').set({ status: 'queued' }).where('id', '=', current).where('status', '=', 'running').execute();
+    }
+    await this.running;
+  }
+}

@@ -1,0 +1,88 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { exportEndpoints } from '@kb/contracts/exports';
+import type { AuthContext } from '../../http/auth-hook.ts';
+import { registerEndpoint, requireAuth } from '../../http/endpoint-route.ts';
+import { forbidden, notFound } from '../../http/errors.ts';
+import type { DatasetService } from '../datasets/dataset-service.ts';
+import type { FileStore, StoredFile } from './file-store.ts';
+import type { ExportJobRunner } from './export-jobs.ts';
+import type { ExportService } from './export-service.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Background exports: main.ts starts it, tests drain it. */
+    exportJobs: ExportJobRunner;
+    exportService: ExportService;
+  }
+}
+
+/** RFC 6266 attachment header: an ASCII fallback name and the UTF-8 one. */
+function attachment(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+/** A file the caller may have: their own export, or a dataset of their subscription (403 otherwise). */
+async function fileForCaller(auth: AuthContext, fileId: number, files: FileStore, datasets: DatasetService): Promise<StoredFile> {
+  const file = await files.get(fileId);
+  if (!file || !file.complete) throw notFound(`There is no file ${fileId} (it may have expired or been deleted).`);
+  if (file.purpose === 'export') {
+    if (file.ownerId !== auth.userId) throw forbidden('This file belongs to another user.');
+    return file;
+  }
+  await datasetsDownload(auth, fileId, datasets);
+  return file;
+}
+
+async function datasetsDownload(auth: AuthContext, fileId: number, datasets: DatasetService): Promise<void> {
+  const dataset = await datasets.datasetForDownload(auth, fileId);
+  await datasets.logDownload(auth, dataset);
+}
+
+function sendFile(reply: FastifyReply, file: StoredFile, files: FileStore) {
+  reply.type(file.contentType).header('content-disposition', attachment(file.fileName)).header('content-length', String(file.byteSize)).header('cache-control', 'no-store');
+  return files.stream(file.id);
+}
+
+export interface ExportModule {
+  exports: ExportService;
+  runner: ExportJobRunner;
+  files: FileStore;
+  datasets: DatasetService;
+}
+
+/** Registers the export and download endpoints of the contract (packages/contracts/src/exports.ts). */
+export function registerExportRoutes(app: FastifyInstance, { exports, runner, files, datasets }: ExportModule): void {
+  app.decorate('exportJobs', runner);
+  app.decorate('exportService', exports);
+
+  registerEndpoint(app, exportEndpoints.exportDataCount, async ({ body, auth }) => exports.count(requireAuth(auth), body));
+
+  registerEndpoint(app, exportEndpoints.start, async ({ body, auth }) => {
+    const caller = requireAuth(auth);
+    const { jobId, background } = await exports.create(caller, body);
+    // Small exports are written while the request waits; large ones go to the background loop.
+    if (background) runner.wake();
+    else await runner.runNow(jobId);
+    return exports.job(caller, jobId);
+  });
+
+  registerEndpoint(app, exportEndpoints.job, async ({ params, auth }) => exports.job(requireAuth(auth), params.id));
+  registerEndpoint(app, exportEndpoints.jobs, async ({ auth }) => exports.jobs(requireAuth(auth)));
+  registerEndpoint(app, exportEndpoints.downloadHistory, async ({ auth }) => exports.history(requireAuth(auth)));
+
+  registerEndpoint(app, exportEndpoints.downloadFile, async ({ body, auth, reply }) => {
+    const file = await fileForCaller(requireAuth(auth), body.fileId, files, datasets);
+    return sendFile(reply, file, files) as unknown as string;
+  });
+
+  registerEndpoint(app, exportEndpoints.deleteFile, async ({ body, auth }) => {
+    const caller = requireAuth(auth);
+    const file = await files.get(body.fileId);
+    if (!file) throw notFound(`There is no file ${body.fileId}.`);
+    const mayDelete = file.purpose === 'export' ? file.ownerId === caller.userId : caller.roles.includes('FLAT_FILE_ADMIN');
+    if (!mayDelete) throw forbidden(file.purpose === 'export' ? 'This file belongs to another user.' : 'Only flat-file administrators delete datasets.');
+    return { deleted: await files.delete(file.id) };
+  });
+
+}

@@ -1,0 +1,384 @@
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { ExportDataCount, ExportFormat, ExportJob, ExportRequest, ExportScope, DownloadHistoryRow } from '@kb/contracts/exports';
+import { EXPORT_FILE_DAYS, EXPORT_FORMATS, MAX_EXPORT_ROWS, exportCredits } from '@kb/contracts/exports';
+import type { ResultTabKey } from '@kb/contracts/result-tabs';
+import { tabInfo } from '@kb/contracts/result-tabs';
+import { SIMILARITY_COLUMN } from '@kb/contracts/results';
+import type { ResultRow } from '@kb/contracts/results';
+import { ERROR_CODES } from '@kb/contracts/errors';
+import type { Database } from '../../db/schema.ts';
+import type { AuthContext } from '../../http/auth-hook.ts';
+import { HttpError, badRequest, forbidden, notFound } from '../../http/errors.ts';
+import type { ResultsService } from '../results/results-service.ts';
+import type { ResultSession } from '../results/result-sessions.ts';
+import { TAB_MODELS } from '../results/tab-model.ts';
+import { TAB_COLUMNS } from '../results/tab-columns.ts';
+import type { ExportColumn } from './export-formats.ts';
+import { CONTENT_TYPES, SMILES_FIELD, TITLE_FIELD, createFormatWriter } from './export-formats.ts';
+import type { FileStore } from './file-store.ts';
+
+/**
+ * Exports (docs/exports.md): price, charge, write, refund. An export's rows are fixed when it starts
+ * (export_job_rows), charged in the same transaction, and written in batches of ids in id order —
+ * short transactions, so a long export never holds the embedded database's single connection.
+ */
+
+export interface ExportSettings {
+  backgroundFromRows: number;
+  batchRows: number;
+}
+
+const FORMAT_EXTENSIONS: Record<ExportFormat, string> = { csv: 'csv', xlsx: 'xlsx', sdf: 'sdf' };
+
+/** Columns a tab can export: all its columns but the similarity score, which exists only during a sort. */
+export function exportableColumns(tab: ResultTabKey): ExportColumn[] {
+  return TAB_COLUMNS[tab].filter((column) => column.key !== SIMILARITY_COLUMN).map(({ key, label, type }) => ({ key, label, type }));
+}
+
+/** The chosen columns in the chosen order; unknown keys are a 400 naming the ones that exist. */
+export function chosenColumns(tab: ResultTabKey, keys: readonly string[]): ExportColumn[] {
+  const available = exportableColumns(tab);
+  const byKey = new Map(available.map((column) => [column.key, column]));
+  const unknown = keys.filter((key) => !byKey.has(key));
+  if (unknown.length) {
+    throw badRequest(`The ${tabInfo(tab)!.label} tab has no column ${unknown.map((key) => `"${key}"`).join(', ')}. Columns: ${available.map((c) => c.key).join(', ')}.`, {
+      field: 'columns',
+      available: available.map((c) => c.key),
+    });
+  }
+  return [...new Set(keys)].map((key) => byKey.get(key)!);
+}
+
+function exportFileName(tab: ResultTabKey, format: ExportFormat, id: number, when: Date): string {
+  const day = when.toISOString().slice(0, 10);
+  return `${tabInfo(tab)!.label.toLowerCase().replace(/\s+/g, '-')}-export-${id}-${day}.${FORMAT_EXTENSIONS[format]}`;
+}
+
+function toJob(row: Record<string, unknown>, creditBalance: number): ExportJob {
+  const rows = Number(row.row_count);
+  const written = Number(row.rows_written);
+  const status = String(row.status) as ExportJob['status'];
+  return {
+    id: Number(row.id),
+    tab: row.tab as ResultTabKey,
+    format: row.format as ExportFormat,
+    columns: (typeof row.columns === 'string' ? JSON.parse(row.columns) : row.columns) as string[],
+    rows,
+    credits: Number(row.credits),
+    status,
+    rowsWritten: written,
+    progress: status === 'done' ? 100 : rows ? Math.min(99, Math.floor((written / rows) * 100)) : 0,
+    fileName: String(row.file_name),
+    fileId: status === 'done' && row.file_id != null ? Number(row.file_id) : null,
+    fileSize: row.file_size == null ? null : Number(row.file_size),
+    createdAt: new Date(row.created_at as string).toISOString(),
+    finishedAt: row.finished_at ? new Date(row.finished_at as string).toISOString() : null,
+    error: (row.error as string | null) ?? null,
+    refunded: Boolean(row.refunded),
+    creditBalance,
+  };
+}
+
+export class ExportService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly results: ResultsService,
+    private readonly files: FileStore,
+    private readonly molblocks: (smiles: readonly string[]) => Promise<(string | null)[]>,
+    private readonly settings: ExportSettings,
+  ) {}
+
+  async balance(userId: number): Promise<number> {
+    const row = await this.db.selectFrom('users').select('credit_balance').where('id', '=', userId).executeTakeFirst();
+    return row?.credit_balance ?? 0;
+  }
+
+  /** The rows an export scope stands for, as SQL pieces of the results service. */
+  private async scopeSql(session: ResultSession, scope: ExportScope) {
+    if (scope.selection && !scope.selection.selectAll && scope.selection.selectedIds.length === 0) {
+      throw badRequest('Select at least one row to export, or export the whole tab.', { field: 'selection' });
+    }
+    return this.results.selectionScope(scope.tab, session, scope.selection, scope);
+  }
+
+  private async countRows(session: ResultSession, scope: ExportScope): Promise<number> {
+    const { from, join, where } = await this.scopeSql(session, scope);
+    return this.results.withWorkMem(async (trx) => {
+      const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${from} ${join} WHERE ${where}`.execute(trx);
+      return rows[0]?.n ?? 0;
+    });
+  }
+
+  /** Why an export of `rows` cannot run for this balance, or null. */
+  private refusal(rows: number, balance: number): { status: number; message: string } | null {
+    if (rows === 0) return { status: 400, message: 'Nothing to export: none of the chosen rows are in these results.' };
+    if (rows > MAX_EXPORT_ROWS) {
+      return { status: 400, message: `One export holds at most ${MAX_EXPORT_ROWS.toLocaleString('en-US')} rows; this one has ${rows.toLocaleString('en-US')}. Filter the tab or select fewer rows.` };
+    }
+    const credits = exportCredits(rows);
+    if (credits > balance) {
+      return {
+        status: 402,
+        message: `This export needs ${credits.toLocaleString('en-US')} download credits and you have ${balance.toLocaleString('en-US')}. Select fewer rows, or ask your administrator for more credits.`,
+      };
+    }
+    return null;
+  }
+
+  /** Spec `exportdatacount`: what an export would hold and cost. */
+  async count(auth: AuthContext, scope: ExportScope): Promise<ExportDataCount> {
+    const session = await this.results.session(auth, scope.sessionid);
+    const rows = await this.countRows(session, scope);
+    const balance = await this.balance(auth.userId);
+    const refusal = this.refusal(rows, balance);
+    return {
+      tab: scope.tab,
+      rows,
+      credits: exportCredits(rows),
+      creditBalance: balance,
+      allowed: refusal === null,
+      background: rows >= this.settings.backgroundFromRows,
+      backgroundFromRows: this.settings.backgroundFromRows,
+      message: refusal?.message ?? null,
+    };
+  }
+
+  /**
+   * Starts an export: refused before any work when the price is over the balance; otherwise the
+   * rows are fixed and the credits charged in one transaction whose guarded UPDATE (balance ≥
+   * price) is what keeps concurrent exports from spending the same credits twice.
+   */
+  async create(auth: AuthContext, request: ExportRequest): Promise<{ jobId: number; background: boolean }> {
+    if (!EXPORT_FORMATS.includes(request.format)) throw badRequest(`Unknown export format "${request.format}". Formats: ${EXPORT_FORMATS.join(', ')}.`, { field: 'format' });
+    if (request.format === 'sdf' && !TAB_MODELS[request.tab].strId) {
+      throw badRequest(`An SDF holds structures; the ${tabInfo(request.tab)!.label} tab's rows have none. Export it as CSV or XLSX, or export the Structures or Activities tab as SDF.`, { field: 'format' });
+    }
+    const columns = chosenColumns(request.tab, request.columns);
+    const session = await this.results.session(auth, request.sessionid);
+    const counted = await this.countRows(session, request);
+    const early = this.refusal(counted, await this.balance(auth.userId));
+    if (early) throw refusalError(early);
+
+    const { from, join, where } = await this.scopeSql(session, request);
+    const entity = TAB_MODELS[request.tab].entity;
+    const jobId = await this.db.transaction().execute(async (trx) => {
+      const now = new Date();
+      const job = await trx
+        .insertInto('export_jobs')
+        .values({
+          user_id: auth.userId,
+          search_session_id: session.id,
+          set_id: session.set_id,
+          tab: request.tab,
+          format: request.format,
+          columns: JSON.stringify(columns.map((c) => c.key)),
+          row_count: counted,
+          credits: exportCredits(counted),
+          status: 'queued',
+          file_name: 'export',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const id = Number(job.id);
+      const { rows } = await sql<{ n: number }>`WITH ins AS (INSERT INTO export_job_rows (job_id, id)
+          SELECT DISTINCT ${id}::bigint, ${entity} FROM ${from} ${join} WHERE ${where} RETURNING 1)
+        SELECT count(*)::int AS n FROM ins`.execute(trx);
+      const fixed = rows[0]?.n ?? 0;
+      const credits = exportCredits(fixed);
+      // The price of the rows as fixed now (a filter may have changed since the count).
+      const charged = await trx
+        .updateTable('users')
+        .set({ credit_balance: sql`credit_balance - ${credits}` })
+        .where('id', '=', auth.userId)
+        .where('credit_balance', '>=', credits)
+        .returning('credit_balance')
+        .executeTakeFirst();
+      if (!charged || fixed === 0) {
+        const refusal = this.refusal(fixed, await this.balance(auth.userId)) ?? { status: 402, message: 'Your download credits changed meanwhile; try again.' };
+        throw refusalError(refusal);
+      }
+      const fileName = exportFileName(request.tab, request.format, id, now);
+      await trx.updateTable('export_jobs').set({ row_count: fixed, credits, file_name: fileName }).where('id', '=', id).execute();
+      await trx
+        .insertInto('download_logs')
+        .values({ user_id: auth.userId, kind: 'export', export_id: id, description: `${tabInfo(request.tab)!.label} · ${request.format.toUpperCase()}`, file_name: fileName, credits })
+        .execute();
+      return id;
+    });
+    const job = await this.db.selectFrom('export_jobs').select('row_count').where('id', '=', jobId).executeTakeFirstOrThrow();
+    return { jobId, background: job.row_count >= this.settings.backgroundFromRows };
+  }
+
+  /** One of the caller's exports (403 for another user's, 404 for none). */
+  async job(auth: AuthContext, jobId: number): Promise<ExportJob> {
+    const row = await this.jobRow(jobId);
+    if (!row) throw notFound(`There is no export ${jobId}.`);
+    if (row.user_id !== auth.userId) throw forbidden('This export belongs to another user.');
+    return toJob(row, await this.balance(auth.userId));
+  }
+
+  private async jobRow(jobId: number): Promise<(Record<string, unknown> & { user_id: number }) | undefined> {
+    const { rows } = await sql<Record<string, unknown> & { user_id: number }>`SELECT j.*, f.byte_size AS file_size FROM export_jobs j
+      LEFT JOIN stored_files f ON f.id = j.file_id AND f.complete WHERE j.id = ${jobId}::bigint`.execute(this.db);
+    return rows[0];
+  }
+
+  async jobs(auth: AuthContext): Promise<{ jobs: ExportJob[]; creditBalance: number }> {
+    const balance = await this.balance(auth.userId);
+    const { rows } = await sql<Record<string, unknown>>`SELECT j.*, f.byte_size AS file_size FROM export_jobs j
+      LEFT JOIN stored_files f ON f.id = j.file_id AND f.complete WHERE j.user_id = ${auth.userId} ORDER BY j.id DESC LIMIT 500`.execute(this.db);
+    return { jobs: rows.map((row) => toJob(row, balance)), creditBalance: balance };
+  }
+
+  /** Spec `exportlogs/export`: the caller's download history. */
+  async history(auth: AuthContext): Promise<{ rows: DownloadHistoryRow[]; creditBalance: number }> {
+    const { rows } = await sql<Record<string, unknown>>`SELECT l.*, j.status AS job_status, j.row_count, j.refunded,
+        CASE WHEN l.kind = 'export' AND j.status = 'done' AND f.complete THEN f.id
+             WHEN l.kind = 'dataset' THEN ds.file_id END AS live_file_id,
+        coalesce(l.file_size, f.byte_size) AS size
+      FROM download_logs l
+      LEFT JOIN export_jobs j ON j.id = l.export_id
+      LEFT JOIN stored_files f ON f.id = j.file_id
+      LEFT JOIN datasets ds ON ds.id = l.dataset_id
+      WHERE l.user_id = ${auth.userId} ORDER BY l.id DESC LIMIT 1000`.execute(this.db);
+    return {
+      creditBalance: await this.balance(auth.userId),
+      rows: rows.map((row) => ({
+        id: Number(row.id),
+        kind: row.kind as DownloadHistoryRow['kind'],
+        description: String(row.description),
+        fileName: String(row.file_name),
+        fileSize: row.size == null ? null : Number(row.size),
+        rows: row.row_count == null ? null : Number(row.row_count),
+        credits: row.refunded ? 0 : Number(row.credits),
+        status: row.kind === 'dataset' ? 'downloaded' : row.refunded ? 'failed (credits returned)' : String(row.job_status ?? 'deleted'),
+        downloadedOn: new Date(row.created_at as string).toISOString(),
+        fileId: row.live_file_id == null ? null : Number(row.live_file_id),
+        exportId: row.export_id == null ? null : Number(row.export_id),
+      })),
+    };
+  }
+
+  /**
+   * Writes one claimed job's file. A restart begins again from the first row (the file of an
+   * earlier attempt is dropped); a job whose search is gone fails and returns its credits.
+   */
+  async run(jobId: number, stillMine: () => boolean = () => true): Promise<void> {
+    const job = await this.db.selectFrom('export_jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
+    if (!job || job.status !== 'running') return;
+    try {
+      await this.write(job as unknown as WritableJob, stillMine);
+    } catch (error) {
+      const message = error instanceof ExportAbandoned ? null : error instanceof HttpError ? String(error.body.message) : 'The export failed on our side.';
+      if (message) await this.fail(jobId, `${message} Its credits were returned.`);
+    }
+  }
+
+  private async write(job: WritableJob, stillMine: () => boolean): Promise<void> {
+    const tab = job.tab as ResultTabKey;
+    const session = await this.db.selectFrom('search_sessions').select(['id', 'set_id', 'status']).where('id', '=', job.search_session_id).executeTakeFirst();
+    if (!session || session.status !== 'ready' || Number(session.set_id) !== Number(job.set_id)) {
+      throw new HttpError(410, { message: 'The search this export came from has expired or was run again.', code: ERROR_CODES.conflict });
+    }
+    if (job.file_id != null) await this.files.delete(Number(job.file_id));
+    const columns = chosenColumns(tab, job.columns as string[]);
+    const format = job.format as ExportFormat;
+    const file = await this.files.create({
+      purpose: 'export',
+      ownerId: job.user_id,
+      fileName: job.file_name,
+      contentType: CONTENT_TYPES[format],
+      expiresAt: new Date(Date.now() + EXPORT_FILE_DAYS * 86_400_000),
+    });
+    await this.db.updateTable('export_jobs').set({ file_id: file.fileId, rows_written: 0 }).where('id', '=', job.id).execute();
+    const writer = createFormatWriter({ format, columns, sink: file, sheetName: tabInfo(tab)!.label, molblocks: this.molblocks });
+    let after = 0;
+    let written = 0;
+    for (;;) {
+      const ids = await this.nextIds(job.id, after);
+      if (!ids.length) break;
+      await writer.rows(await this.readRows(tab, Number(job.set_id), ids, columns, format === 'sdf'));
+      written += ids.length;
+      after = ids[ids.length - 1]!;
+      const beat = await this.db
+        .updateTable('export_jobs')
+        .set({ rows_written: written, heartbeat_at: new Date() })
+        .where('id', '=', job.id)
+        .where('status', '=', 'running')
+        .executeTakeFirst();
+      // Taken over by another process (this one was presumed dead), or failed meanwhile: stop.
+      if (Number(beat.numUpdatedRows) === 0 || !stillMine()) throw new ExportAbandoned();
+    }
+    await writer.end();
+    const size = await file.finish();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('export_jobs').set({ status: 'done', rows_written: written, finished_at: new Date(), heartbeat_at: new Date() }).where('id', '=', job.id).execute();
+      await trx.updateTable('download_logs').set({ file_size: size }).where('export_id', '=', job.id).execute();
+    });
+  }
+
+  private async nextIds(jobId: number, after: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('export_job_rows')
+      .select('id')
+      .where('job_id', '=', jobId)
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(this.settings.batchRows)
+      .execute();
+    return rows.map((row) => Number(row.id));
+  }
+
+  /** The chosen columns of some rows of a tab, in id order (and their structure's SMILES for an SDF). */
+  private async readRows(tab: ResultTabKey, setId: number, ids: readonly number[], columns: readonly ExportColumn[], withSmiles: boolean) {
+    const model = TAB_MODELS[tab];
+    const defs = new Map(TAB_COLUMNS[tab].map((column) => [column.key, column]));
+    const values = columns.map((column) => sql`${defs.get(column.key)!.value(setId)} AS ${sql.ref(column.key)}`);
+    const extra = [sql`${model.entity} AS ${sql.ref(TITLE_FIELD)}`];
+    if (withSmiles && model.strId) extra.push(sql`(SELECT st.canonical_smiles FROM structures st WHERE st.str_id = ${model.strId}) AS ${sql.ref(SMILES_FIELD)}`);
+    return this.results.withWorkMem(async (trx) => {
+      const { rows } = await sql<ResultRow>`SELECT ${sql.join([...values, ...extra])}
+        FROM ${model.from(setId)} WHERE ${model.where(setId)} AND ${model.entity} = ANY(${[...ids]}::bigint[])
+        ORDER BY ${model.entity}`.execute(trx);
+      return rows;
+    });
+  }
+
+  /** Marks a job failed and returns its credits, once (the `refunded` guard). */
+  async fail(jobId: number, message: string): Promise<void> {
+    const fileId = await this.db.transaction().execute(async (trx) => {
+      const failed = await trx
+        .updateTable('export_jobs')
+        .set({ status: 'failed', error: message, refunded: true, finished_at: new Date() })
+        .where('id', '=', jobId)
+        .where('status', 'in', ['queued', 'running'])
+        .where('refunded', '=', false)
+        .returning(['user_id', 'credits', 'file_id'])
+        .executeTakeFirst();
+      if (!failed) return null;
+      await trx.updateTable('users').set({ credit_balance: sql`credit_balance + ${failed.credits}` }).where('id', '=', failed.user_id).execute();
+      return failed.file_id;
+    });
+    if (fileId != null) await this.files.delete(Number(fileId));
+  }
+}
+
+interface WritableJob {
+  id: number;
+  user_id: number;
+  search_session_id: string;
+  set_id: number;
+  tab: string;
+  format: string;
+  columns: unknown;
+  file_id: number | null;
+  file_name: string;
+}
+
+/** The job is no longer this process's to write (taken over or failed meanwhile). */
+export class ExportAbandoned extends Error {}
+
+function refusalError(refusal: { status: number; message: string }): HttpError {
+  return new HttpError(refusal.status, { message: refusal.message, code: refusal.status === 402 ? ERROR_CODES.insufficientCredits : ERROR_CODES.validation });
+}

@@ -1,0 +1,73 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+/** Tables of exports (bigint ids are parsed to numbers, db/database.ts), files, datasets and requests (migration 0009_exports.sql). */
+export interface ExportTables {
+  stored_files: {
+    id: Generated<number>;
+    purpose: 'export' | 'dataset';
+    owner_id: number | null;
+    file_name: string;
+    content_type: string;
+    byte_size: ColumnType<number, number | undefined, number>;
+    complete: Generated<boolean>;
+    created_at: Timestamp;
+    expires_at: NullableTimestamp;
+  };
+  stored_file_chunks: { file_id: number; seq: number; data: Uint8Array };
+  export_jobs: {
+    id: Generated<number>;
+    user_id: number;
+    search_session_id: string;
+    set_id: number;
+    tab: string;
+    format: string;
+    columns: ColumnType<unknown, string, string>;
+    row_count: number;
+    credits: number;
+    status: string;
+    rows_written: Generated<number>;
+    attempts: Generated<number>;
+    heartbeat_at: NullableTimestamp;
+    file_id: number | null;
+    file_name: string;
+    error: string | null;
+    refunded: Generated<boolean>;
+    created_at: Timestamp;
+    finished_at: NullableTimestamp;
+  };
+  export_job_rows: { job_id: number; id: number };
+  datasets: {
+    id: Generated<number>;
+    dataset_type: string;
+    description: Generated<string>;
+    roles: string[];
+    file_id: number;
+    uploaded_by: number | null;
+    uploaded_at: Timestamp;
+  };
+  download_logs: {
+    id: Generated<number>;
+    user_id: number;
+    kind: 'export' | 'dataset';
+    export_id: number | null;
+    dataset_id: number | null;
+    description: string;
+    file_name: string;
+    file_size: number | null;
+    credits: Generated<number>;
+    created_at: Timestamp;
+  };
+  data_requests: {
+    id: Generated<number>;
+    user_id: number;
+    dataset_type: string;
+    description: string;
+    status: Generated<string>;
+    cancelled_by: string | null;
+    requested_on: Timestamp;
+    updated_on: Timestamp;
+  };
+}
