@@ -6,6 +6,7 @@ import { buildApp } from './app.ts';
 import { DEMO_USERS, seedDemoUsers } from './seed/demo-users.ts';
 import { seedDemoKnowledgeBase } from './modules/knowledge-base/demo/demo-seed.ts';
 import { refreshDerivedData } from './modules/knowledge-base/derived-data.ts';
+import { seedDemoDatasets } from './seed/demo-datasets.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import type { AppConfig } from './config.ts';
 import { DEMO_PASSWORD } from '@kb/contracts/roles';
@@ -77,6 +78,8 @@ async function seedKnowledgeBaseInBackground(config: AppConfig, database: Databa
       await refreshDerivedData(database.db, (m) => console.log(m));
       onLoaded();
     }
+    const datasets = await seedDemoDatasets(database.db);
+    if (datasets) console.log(`Added ${datasets} demo flat-file datasets (dashboard → Datasets).`);
   } catch (error) {
     console.error('Seeding the demo knowledge base failed; the server keeps running. Restart to resume.', error);
   }

@@ -51,16 +51,14 @@ export type DatasetList = z.infer<typeof DatasetListSchema>;
 export const DatasetUploadQuerySchema = z.object({
   datasetType: DatasetTypeSchema,
   fileName: z.string().trim().min(1).max(200),
-  /** Comma-separated roles it is meant for. */
-  roles: z
-    .string()
-    .trim()
-    .min(1, 'Choose at least one role the dataset is for.')
-    .transform((value) => value.split(',').map((role) => role.trim()))
-    .pipe(z.array(DatasetRoleSchema).min(1)),
+  /** The roles it is meant for: repeated `roles=` keys, or one comma-separated value. */
+  roles: z.preprocess(
+    (value) => (typeof value === 'string' ? value.split(',').map((role) => role.trim()).filter(Boolean) : value),
+    z.array(DatasetRoleSchema).min(1, 'Choose at least one role the dataset is for.'),
+  ),
   description: z.string().trim().max(1000).default(''),
 });
-export type DatasetUploadQuery = z.input<typeof DatasetUploadQuerySchema>;
+export type DatasetUploadQuery = z.infer<typeof DatasetUploadQuerySchema>;
 
 export const REQUEST_STATUSES = ['pending', 'in_progress', 'fulfilled', 'rejected', 'cancelled'] as const;
 export type DataRequestStatus = (typeof REQUEST_STATUSES)[number];

@@ -185,6 +185,77 @@ export function createDownloadClient(deps: ApiClientDeps) {
   };
 }
 
+/** One raw upload as a transport sends it; `onProgress` gets the fraction of the body sent (0–1). */
+export interface UploadRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: Blob;
+  signal?: AbortSignal;
+  onProgress?: (fraction: number) => void;
+}
+
+/** Sends an upload and answers the server's reply as a Response; rejects with an AbortError or a TypeError (network). */
+export type UploadTransport = (request: UploadRequest) => Promise<Response>;
+
+/**
+ * The browser's transport for uploads. XMLHttpRequest, not fetch: only it reports how much of the
+ * request body has been sent, which a 256 MiB flat file needs for a progress bar.
+ */
+export const xhrUploadTransport: UploadTransport = (request) =>
+  new Promise<Response>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(request.method, request.url);
+    for (const [name, value] of Object.entries(request.headers)) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) request.onProgress?.(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      // A Response cannot carry a body for the null-body statuses.
+      const body = xhr.status === 204 || xhr.status === 205 || xhr.status === 304 ? null : xhr.responseText;
+      resolve(new Response(body, { status: xhr.status, headers: { 'content-type': xhr.getResponseHeader('content-type') ?? 'application/json' } }));
+    };
+    xhr.onerror = () => reject(new TypeError('Network Error'));
+    xhr.onabort = () => reject(new DOMException('Aborted', 'AbortError'));
+    if (request.signal?.aborted) {
+      reject(new DOMException('Aborted', 'AbortError'));
+      return;
+    }
+    request.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(request.body);
+  });
+
+export interface UploadOptions extends CallOptions {
+  onProgress?: (fraction: number) => void;
+}
+
+/**
+ * Builds the upload function for calls whose body is a file's raw bytes
+ * (`application/octet-stream`): the endpoint's params and query as usual, the same headers and
+ * §8 error handling as `call`, the answer validated by the endpoint's response schema.
+ */
+export function createUploadClient(deps: ApiClientDeps, transport: UploadTransport = xhrUploadTransport) {
+  return async function upload<E extends Endpoint>(endpoint: E, input: EndpointInput<E>, file: Blob, options: UploadOptions = {}): Promise<EndpointResponse<E>> {
+    const { params, query } = input as LooseInput;
+    const url = buildPath(endpoint.path, params) + buildQueryString(query);
+    const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/octet-stream', ...buildAuthHeaders(deps.auth()) };
+    let response: Response;
+    try {
+      response = await transport({ method: endpoint.method, url, headers, body: file, signal: options.signal, onProgress: options.onProgress });
+    } catch (error) {
+      if (options.signal?.aborted || (error instanceof Error && error.name === 'AbortError')) throw cancelled();
+      throw new ApiRequestError({ status: 0, message: 'Network Error', code: 'NETWORK' });
+    }
+    const data = await readJson(response);
+    if (!response.ok || ApiErrorSchema.safeParse(data).data?.timeout === true) throw failureOf(deps, response, data);
+    const parsed = endpoint.response.safeParse(data);
+    if (!parsed.success) {
+      throw new ApiRequestError({ status: response.status, message: 'The server answered in an unexpected shape.', code: 'BAD_RESPONSE', details: parsed.error.issues });
+    }
+    return parsed.data as EndpointResponse<E>;
+  };
+}
+
 function retryAfterHeader(response: Response): number | undefined {
   const value = Number(response.headers.get('retry-after'));
   return Number.isFinite(value) && value > 0 ? value : undefined;
@@ -221,3 +292,6 @@ export const callApi = createApiClient(appClientDeps);
 
 /** The app's file-download client (saved queries, unidentified terms): a Blob, with callApi's headers and §8 handling. */
 export const downloadApi = createDownloadClient(appClientDeps);
+
+/** The app's upload client (flat-file datasets): a file's bytes as the body, with progress. */
+export const uploadApi = createUploadClient(appClientDeps);

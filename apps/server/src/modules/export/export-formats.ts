@@ -123,15 +123,39 @@ function sdfValue(value: unknown): string {
     .join('\n');
 }
 
+/** Molblocks kept per SMILES: an Activities-tab SDF repeats each structure for each of its activities. */
+const MOLBLOCK_CACHE_SIZE = 20_000;
+
 class SdfWriter implements FormatWriter {
+  private readonly cache = new Map<string, string | null>();
+
   constructor(
     private readonly columns: readonly ExportColumn[],
     private readonly sink: ByteSink,
     private readonly molblocks: (smiles: readonly string[]) => Promise<(string | null)[]>,
   ) {}
 
+  /** Molblocks of a batch: RDKit lays out only the structures not seen lately. */
+  private async blocksOf(smiles: readonly string[]): Promise<(string | null)[]> {
+    const batch = new Map<string, string | null>();
+    const missing: string[] = [];
+    for (const s of new Set(smiles)) {
+      if (this.cache.has(s)) batch.set(s, this.cache.get(s) ?? null);
+      else missing.push(s);
+    }
+    if (missing.length) {
+      const made = await this.molblocks(missing);
+      if (this.cache.size + missing.length > MOLBLOCK_CACHE_SIZE) this.cache.clear();
+      missing.forEach((s, index) => {
+        batch.set(s, made[index] ?? null);
+        this.cache.set(s, made[index] ?? null);
+      });
+    }
+    return smiles.map((s) => batch.get(s) ?? null);
+  }
+
   async rows(rows: readonly ResultRow[]): Promise<void> {
-    const blocks = await this.molblocks(rows.map((row) => String(row[SMILES_FIELD] ?? '')));
+    const blocks = await this.blocksOf(rows.map((row) => String(row[SMILES_FIELD] ?? '')));
     const records = rows.map((row, index) => {
       // The first line of a molblock is the record's name: the row's id.
       const lines = (blocks[index] ?? EMPTY_MOLBLOCK).replace(/\s+$/, '').split('\n');

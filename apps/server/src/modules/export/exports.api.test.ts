@@ -10,6 +10,7 @@ import type { LoginResult } from '@kb/contracts/auth';
 import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { ExportJobRunner } from './export-jobs.ts';
+import { seedDemoDatasets } from '../../seed/demo-datasets.ts';
 
 /**
  * Exports on real data (docs/exports.md): what is counted is what is charged and written; the files
@@ -253,5 +254,17 @@ describe.each(DATABASES)('exports on %s', (kind) => {
     expect(await balanceOf(me.username)).toBe(before);
     const history = ((await get('/api/exportlogs/export')).data.rows as Json[]).find((r) => r.exportId === job.id);
     expect(history).toMatchObject({ credits: 0, status: 'failed (credits returned)' });
+  });
+
+  it('adds the demo flat-file datasets once, written from the knowledge base, for the roles they name', async () => {
+    expect(await seedDemoDatasets(t.database.db)).toBe(2);
+    expect(await seedDemoDatasets(t.database.db)).toBe(0);
+    const list = await get(`/api/security/flatfile/userdownload/fetch?userName=${encodeURIComponent(me.username)}`);
+    const datasets = list.data.rows as Json[];
+    expect(datasets.map((d) => d.flatfileName)).toEqual(['demo-structures-sample.csv']);
+    const [structures] = await rows(sql<{ n: number }>`SELECT least(count(*), 5000)::int AS n FROM structures`);
+    const records = parse((await download(datasets[0]!.fileId as number)).rawPayload.toString('utf8')) as string[][];
+    expect(records[0]).toEqual(['str_id', 'smiles', 'inchikey', 'mol_formula', 'mol_weight', 'logp_calc', 'psa']);
+    expect(records.length - 1).toBe(structures!.n);
   });
 });

@@ -6,11 +6,13 @@ import { Link, useSearchParams } from 'react-router';
 import { dashboardEndpoints } from '@kb/contracts/api';
 import { callApi, errorMessage } from '../../app/api-client.ts';
 import { useSessionStore } from '../../app/stores/session-store.ts';
-import { EmptyState } from '../../app/ui/query-view.tsx';
 import { PageHeader } from '../../app/ui/page-header.tsx';
+import { DatasetsTab } from './datasets-tab.tsx';
+import { DownloadHistoryTab } from './download-history-tab.tsx';
 import { LoginHistoryTab } from './login-history-tab.tsx';
 import { NotificationSettingsTab } from './notification-settings-tab.tsx';
 import { ProfileTab } from './profile-tab.tsx';
+import { RequestsTab } from './requests-tab.tsx';
 
 /** Spec §2 dashboard sections, in order. */
 export const DASHBOARD_TABS = [
@@ -68,16 +70,16 @@ export function DashboardPage() {
           ))}
         </Tabs.List>
         <Tabs.Panel value="datasets">
-          <EmptyState>No flat-file datasets yet. Datasets shared with your subscription (type, file name, size and upload date) will appear here.</EmptyState>
+          <DatasetsTab />
         </Tabs.Panel>
         <Tabs.Panel value="requests">
-          <EmptyState>No requests for data yet. Your flat-file requests, with their description, requester, date and status, will appear here.</EmptyState>
+          <RequestsTab />
         </Tabs.Panel>
         <Tabs.Panel value="login-history">
           <LoginHistoryTab />
         </Tabs.Panel>
         <Tabs.Panel value="download-history">
-          <EmptyState>No downloads yet. Every export and flat-file download you make, with the credits it used, will appear here.</EmptyState>
+          <DownloadHistoryTab />
         </Tabs.Panel>
         <Tabs.Panel value="notifications">
           <NotificationSettingsTab />

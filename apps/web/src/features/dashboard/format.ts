@@ -30,3 +30,21 @@ export function formatDate(value: string | null): string {
 export function successfulAttempt(failed: boolean): 'Yes' | 'No' {
   return failed ? 'No' : 'Yes';
 }
+
+const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const;
+
+/** A file size as people read it, in powers of 1024: "512 B", "1.5 KB", "256 MB"; a dash when unknown. */
+export function formatBytes(bytes: number | null): string {
+  if (bytes === null || !Number.isFinite(bytes) || bytes < 0) return '—';
+  let value = bytes;
+  let unit = 0;
+  // 1023.6 KB would round to "1024 KB": it reads as 1 MB instead.
+  while (value >= 1023.5 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  if (unit === 0) return `${value} B`;
+  // One decimal below 10 ("1.5 MB"), none above ("256 MB"); a trailing ".0" is dropped.
+  const text = value < 10 ? value.toFixed(1).replace(/\.0$/, '') : String(Math.round(value));
+  return `${text} ${BYTE_UNITS[unit]}`;
+}

@@ -6,6 +6,7 @@ import { tabInfo } from '@kb/contracts/result-tabs';
 import type { ResultRow } from '@kb/contracts/results';
 import { SIMILARITY_COLUMN } from '@kb/contracts/results';
 import type { ResultsScope } from '../../app/stores/results-store.ts';
+import { useMayOpen } from '../../app/use-route-access.ts';
 import { EmptyState, QueryErrorAlert } from '../../app/ui/query-view.tsx';
 import { ColumnChooser } from './grid/column-chooser.tsx';
 import type { ResultsGridContextValue } from './grid/grid-context.ts';
@@ -49,6 +50,9 @@ export function ResultsTabPanel({ scope, sessionId, tab }: ResultsTabPanelProps)
   const viewAll = useViewAll({ sessionId, tab, update });
   const [detailRow, setDetailRow] = useState<ResultRow | null>(null);
   const idColumn = tabInfo(tab)?.idColumn ?? 'id';
+  // The export page reads this tab's selection and "go to" from the results store; a new search by
+  // selection tells it which results to read.
+  const exportTo = useMayOpen()('/export/:tabid') ? `/export/${tab}${scope === 'selection' ? '?from=selection' : ''}` : null;
 
   const context: ResultsGridContextValue = useMemo(
     () => ({ scope, sessionId, tab, idColumn, rowCount: view.rowCount, updateTab: update, openDetails: setDetailRow }),
@@ -71,6 +75,7 @@ export function ResultsTabPanel({ scope, sessionId, tab }: ResultsTabPanelProps)
           onClear={() => update((current) => ({ ...current, selection: EMPTY_SELECTION }))}
           onNewSearch={() => void newSearch.start()}
           onGoto={(toTab) => void goto.goto(toTab)}
+          exportTo={exportTo}
         />
         <Group gap="xs">
           {canSortBySimilarity && (

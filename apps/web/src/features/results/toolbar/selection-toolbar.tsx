@@ -1,5 +1,6 @@
 import { Button, Group, Menu, Text, Tooltip } from '@mantine/core';
-import { IconChevronDown, IconSearch } from '@tabler/icons-react';
+import { IconChevronDown, IconFileExport, IconSearch } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { RESULT_TABS } from '@kb/contracts/result-tabs';
 import { formatCount } from '../../search/counts/count-format.ts';
@@ -23,10 +24,12 @@ export interface SelectionToolbarProps {
   onClear: () => void;
   onNewSearch: () => void;
   onGoto: (toTab: ResultTabKey) => void;
+  /** The export page of this tab, or null for roles that may not export (EVALUATE_USER). */
+  exportTo: string | null;
 }
 
 /** Spec §4 selection count, and what can be done with the selected rows. */
-export function SelectionToolbar({ tab, selection, count, searching, going, onClear, onNewSearch, onGoto }: SelectionToolbarProps) {
+export function SelectionToolbar({ tab, selection, count, searching, going, onClear, onNewSearch, onGoto, exportTo }: SelectionToolbarProps) {
   const none = count === 0;
   // "Go to" sends the ids themselves: a select-all over every page has none to send.
   const gotoBlocked = selection.selectAll ? 'Tick rows one by one to show their related rows' : none ? 'Select rows first' : null;
@@ -59,6 +62,19 @@ export function SelectionToolbar({ tab, selection, count, searching, going, onCl
           ))}
         </Menu.Dropdown>
       </Menu>
+      {exportTo && (
+        <Button
+          size="xs"
+          variant="default"
+          component={Link}
+          to={exportTo}
+          leftSection={<IconFileExport size={14} />}
+          data-testid="results-export"
+          title={none ? 'Export the rows of this tab' : 'Export the selected rows of this tab'}
+        >
+          {none ? 'Export' : 'Export selected'}
+        </Button>
+      )}
     </Group>
   );
 }

@@ -1,0 +1,150 @@
+import { Alert, Button, Card, Group, Radio, SegmentedControl, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconAlertCircle, IconFileExport } from '@tabler/icons-react';
+import { useLocation, useNavigate } from 'react-router';
+import type { ExportFormat } from '@kb/contracts/exports';
+import { EXPORT_FORMATS, EXPORT_FORMAT_LABELS } from '@kb/contracts/exports';
+import type { ResultTabKey } from '@kb/contracts/result-tabs';
+import { RESULT_TABS } from '@kb/contracts/result-tabs';
+import type { ResultsSession } from '@kb/contracts/results';
+import { isApiRequestError, errorMessage } from '../../app/api-client.ts';
+import type { ResultsScope } from '../../app/stores/results-store.ts';
+import { QueryView } from '../../app/ui/query-view.tsx';
+import { formatCount } from '../search/counts/count-format.ts';
+import { ColumnChecklist } from './column-checklist.tsx';
+import { ExportCost } from './export-cost.tsx';
+import { ExportJobCard } from './export-job-card.tsx';
+import type { RowsChoice } from './export-scope.ts';
+import { selectedRowsLabel } from './export-scope.ts';
+import type { ExportDraft } from './use-export-draft.ts';
+import { useExportDraft } from './use-export-draft.ts';
+import { useStartExport } from './use-start-export.ts';
+
+const FORMAT_SHORT: Record<ExportFormat, string> = { csv: 'CSV', xlsx: 'XLSX', sdf: 'SDF' };
+
+/** Which tab to export, each with its rows after filters (the session already holds the counts). */
+function TabPicker({ tab, tabCounts }: { tab: ResultTabKey; tabCounts: ResultsSession['tabCounts'] }) {
+  const navigate = useNavigate();
+  const { search } = useLocation();
+  const data = RESULT_TABS.map((entry) => {
+    const rows = tabCounts[entry.key];
+    return { value: entry.key, label: rows === undefined ? entry.label : `${entry.label} (${formatCount(rows)})` };
+  });
+  return (
+    <Select
+      label="Tab"
+      data={data}
+      value={tab}
+      allowDeselect={false}
+      onChange={(value) => value && navigate(`/export/${value}${search}`, { replace: true })}
+      data-testid="export-tab"
+    />
+  );
+}
+
+function RowsPicker({ draft, rowCount }: { draft: ExportDraft; rowCount: number | null }) {
+  const { selection, goto } = draft.tabState;
+  return (
+    <Radio.Group label="Rows" value={draft.rows} onChange={(value) => draft.setRows(value as RowsChoice)}>
+      <Stack gap={6} mt={6}>
+        <Radio
+          value="selected"
+          label={selectedRowsLabel(selection, goto ? null : rowCount)}
+          description={draft.selectionExists ? undefined : 'Tick rows in the results grid to export only those.'}
+          disabled={!draft.selectionExists}
+          data-testid="export-rows-selected"
+        />
+        <Radio
+          value="all"
+          label={goto ? 'Whole tab (as filtered, the related rows shown)' : `Whole tab (as filtered${rowCount === null ? '' : `, ${formatCount(rowCount)} rows`})`}
+          data-testid="export-rows-all"
+        />
+      </Stack>
+    </Radio.Group>
+  );
+}
+
+function FormatPicker({ format, onChange }: { format: ExportFormat; onChange: (format: ExportFormat) => void }) {
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={500} id="export-format-label">
+        Format
+      </Text>
+      <SegmentedControl
+        aria-labelledby="export-format-label"
+        value={format}
+        onChange={(value) => onChange(value as ExportFormat)}
+        data={EXPORT_FORMATS.map((value) => ({ value, label: FORMAT_SHORT[value] }))}
+        data-testid="export-format"
+      />
+      <Text size="xs" c="dimmed">
+        {EXPORT_FORMAT_LABELS[format]}
+        {format === 'sdf' && '. One molecule record per row, with the chosen columns as its data fields.'}
+      </Text>
+    </Stack>
+  );
+}
+
+/** The export of one results session: what to write, what it costs, and the job once started. */
+export function ExportForm({ source, sessionId, session, tab }: { source: ResultsScope; sessionId: string; session: ResultsSession; tab: ResultTabKey }) {
+  const draft = useExportDraft(source, sessionId, tab);
+  const exporter = useStartExport();
+  const rowCount = session.tabCounts[tab] ?? null;
+  const cost = draft.costQuery.data;
+  const blocked = !cost || !cost.allowed || draft.costQuery.isPlaceholderData || draft.chosenColumns.length === 0;
+
+  const submit = () => exporter.start({ ...draft.scope, format: draft.format, columns: draft.chosenColumns });
+
+  return (
+    <Stack gap="md" data-testid="export-form" data-tab={tab} data-source={source}>
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <Card withBorder radius="md" padding="md">
+          <Stack gap="md">
+            <TabPicker tab={tab} tabCounts={session.tabCounts} />
+            <RowsPicker draft={draft} rowCount={rowCount} />
+            <FormatPicker format={draft.format} onChange={draft.setFormat} />
+          </Stack>
+        </Card>
+        <Card withBorder radius="md" padding="md">
+          <QueryView query={draft.metadataQuery} skeletonRows={8}>
+            {() => (
+              <ColumnChecklist
+                columns={draft.columns}
+                chosen={draft.chosenColumns}
+                onToggle={draft.toggleColumn}
+                onAll={draft.allColumns}
+                onNone={draft.noColumns}
+                onDefaults={draft.defaultColumns}
+              />
+            )}
+          </QueryView>
+        </Card>
+      </SimpleGrid>
+      <Card withBorder radius="md" padding="md">
+        <Stack gap="sm">
+          <Title order={4}>Cost</Title>
+          <ExportCost query={draft.costQuery} />
+          {exporter.error && (
+            <Alert
+              color="red"
+              variant="light"
+              icon={<IconAlertCircle size={18} />}
+              title={isApiRequestError(exporter.error) && exporter.error.status === 402 ? 'Not enough download credits' : 'The export could not start'}
+              role="alert"
+              data-testid="export-error"
+              withCloseButton
+              onClose={exporter.reset}
+            >
+              {errorMessage(exporter.error)}
+            </Alert>
+          )}
+          <Group>
+            <Button leftSection={<IconFileExport size={16} />} onClick={submit} loading={exporter.starting} disabled={blocked} data-testid="export-submit">
+              Export {FORMAT_SHORT[draft.format]}
+            </Button>
+          </Group>
+        </Stack>
+      </Card>
+      {exporter.job && <ExportJobCard key={exporter.job.id} started={exporter.job} />}
+    </Stack>
+  );
+}

@@ -1,0 +1,68 @@
+import { Alert, Button, Card, Group, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconDownload } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import type { ExportJob } from '@kb/contracts/exports';
+import { errorMessage } from '../../app/api-client.ts';
+import { formatBytes } from '../dashboard/format.ts';
+import { saveStoredFile } from './export-files.ts';
+import { isActiveJob } from './export-scope.ts';
+import { JobFailure, JobProgress, JobStatusBadge } from './job-status.tsx';
+import { useExportJob } from './use-export-job.ts';
+
+/** Saves a finished export's file; errors are notified with the server's message. */
+export function useSaveFile() {
+  return useMutation({
+    mutationFn: ({ fileId, fileName }: { fileId: number; fileName: string }) => saveStoredFile(fileId, fileName),
+    onError: (error) => notifications.show({ color: 'red', title: 'The file could not be downloaded', message: errorMessage(error) }),
+  });
+}
+
+/** The export just started: its progress while it runs, then its file or why it failed. */
+export function ExportJobCard({ started }: { started: ExportJob }) {
+  const job = useExportJob(started);
+  const save = useSaveFile();
+  return (
+    <Card withBorder radius="md" padding="md" data-testid="export-job" data-status={job.status} aria-live="polite">
+      <Stack gap="sm">
+        <Group justify="space-between" gap="xs">
+          <Text fw={600} size="sm">
+            {job.fileName}
+          </Text>
+          <JobStatusBadge status={job.status} />
+        </Group>
+        {isActiveJob(job) && (
+          <>
+            <JobProgress job={job} testId="export-job-progress" />
+            <Text size="xs" c="dimmed">
+              Large exports run in the background. You can leave this page; the file will be listed under <Link to={`/downloads/${job.tab}`}>Downloads</Link>.
+            </Text>
+          </>
+        )}
+        {job.status === 'done' &&
+          (job.fileId === null ? (
+            <Alert color="yellow" variant="light">
+              The file is no longer stored.
+            </Alert>
+          ) : (
+            <Group gap="sm">
+              <Button
+                leftSection={<IconDownload size={16} />}
+                loading={save.isPending}
+                onClick={() => job.fileId !== null && save.mutate({ fileId: job.fileId, fileName: job.fileName })}
+                data-testid="export-download"
+              >
+                Download
+              </Button>
+              <Text size="xs" c="dimmed">
+                {job.rows.toLocaleString()} records · {job.credits.toLocaleString()} credits used{job.fileSize === null ? '' : ` · ${formatBytes(job.fileSize)}`} · your balance is now{' '}
+                {job.creditBalance.toLocaleString()}. Downloading it again is free.
+              </Text>
+            </Group>
+          ))}
+        {job.status === 'failed' && <JobFailure job={job} />}
+      </Stack>
+    </Card>
+  );
+}

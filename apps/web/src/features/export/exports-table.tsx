@@ -1,0 +1,132 @@
+import { Button, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconDownload, IconTrash } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import type { ExportJob } from '@kb/contracts/exports';
+import { exportEndpoints } from '@kb/contracts/exports';
+import { resultTabLabel } from '@kb/contracts/result-tabs';
+import { callApi, errorMessage } from '../../app/api-client.ts';
+import { formatBytes, formatDateTime } from '../dashboard/format.ts';
+import { formatCount } from '../search/counts/count-format.ts';
+import { ConfirmButton } from './confirm-button.tsx';
+import { useSaveFile } from './export-job-card.tsx';
+import { invalidateCredits } from './export-files.ts';
+import { isActiveJob } from './export-scope.ts';
+import { JobFailure, JobProgress, JobStatusBadge } from './job-status.tsx';
+
+function useDeleteFile() {
+  return useMutation({
+    mutationFn: (fileId: number) => callApi(exportEndpoints.deleteFile, { body: { fileId } }),
+    onSuccess: () => {
+      notifications.show({ color: 'green', message: 'The file was deleted. Its entry stays in your download history.' });
+      void invalidateCredits();
+    },
+    onError: (error) => notifications.show({ color: 'red', title: 'The file could not be deleted', message: errorMessage(error) }),
+  });
+}
+
+function JobActions({ job }: { job: ExportJob }) {
+  const save = useSaveFile();
+  const remove = useDeleteFile();
+  if (job.fileId === null) {
+    return job.status === 'done' ? (
+      <Text size="xs" c="dimmed">
+        File deleted or expired
+      </Text>
+    ) : null;
+  }
+  const fileId = job.fileId;
+  return (
+    <Group gap={6} wrap="nowrap">
+      <Button
+        size="compact-sm"
+        variant="light"
+        leftSection={<IconDownload size={14} />}
+        loading={save.isPending}
+        onClick={() => save.mutate({ fileId, fileName: job.fileName })}
+        data-testid="downloads-download"
+      >
+        Download
+      </Button>
+      <ConfirmButton
+        size="compact-sm"
+        variant="subtle"
+        color="red"
+        leftSection={<IconTrash size={14} />}
+        loading={remove.isPending}
+        question={`Delete “${job.fileName}”? Downloading it again will no longer be possible; its credits are not returned.`}
+        confirmLabel="Delete file"
+        onConfirm={() => remove.mutate(fileId)}
+        testId="downloads-delete"
+      >
+        Delete file
+      </ConfirmButton>
+    </Group>
+  );
+}
+
+/** The user's exports: what each holds, how far it got, and its file. */
+export function ExportsTable({ jobs }: { jobs: readonly ExportJob[] }) {
+  return (
+    <Table.ScrollContainer minWidth={960}>
+      <Table striped highlightOnHover verticalSpacing="sm" data-testid="downloads-table">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>File</Table.Th>
+            <Table.Th>Tab</Table.Th>
+            <Table.Th>Format</Table.Th>
+            <Table.Th ta="right">Rows</Table.Th>
+            <Table.Th ta="right">Credits</Table.Th>
+            <Table.Th miw={160}>Status</Table.Th>
+            <Table.Th>Created</Table.Th>
+            <Table.Th>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {jobs.map((job) => (
+            <Table.Tr key={job.id} data-testid="downloads-row" data-job={job.id} data-status={job.status}>
+              <Table.Td miw={180}>
+                <Stack gap={0}>
+                  <Text size="sm" style={{ wordBreak: 'break-all' }}>
+                    {job.fileName}
+                  </Text>
+                  {job.fileSize !== null && (
+                    <Text size="xs" c="dimmed">
+                      {formatBytes(job.fileSize)}
+                    </Text>
+                  )}
+                </Stack>
+              </Table.Td>
+              <Table.Td>{resultTabLabel(job.tab) ?? job.tab}</Table.Td>
+              <Table.Td tt="uppercase">{job.format}</Table.Td>
+              <Table.Td ta="right">{formatCount(job.rows)}</Table.Td>
+              <Table.Td ta="right">{formatCount(job.credits)}</Table.Td>
+              <Table.Td>
+                <Stack gap={4}>
+                  <JobStatusBadge status={job.status} />
+                  {isActiveJob(job) && <JobProgress job={job} testId="downloads-progress" />}
+                  {job.status === 'failed' && <JobFailure job={job} />}
+                </Stack>
+              </Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                <Stack gap={0}>
+                  <Text size="sm">{formatDateTime(job.createdAt)}</Text>
+                  {job.finishedAt && (
+                    <Text size="xs" c="dimmed">
+                      finished {formatDateTime(job.finishedAt)}
+                    </Text>
+                  )}
+                </Stack>
+              </Table.Td>
+              <Table.Td>
+                <JobActions job={job} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
