@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   void seedKnowledgeBaseInBackground(config, database, () => {
     app.searchService.invalidateDefaultCounts();
     void app.chemEngine.refresh().catch((error: unknown) => console.error('Loading the structure index failed', error));
-  });
+  }).then(() => (config.seedDemo ? seedDatasets(database) : undefined));
 }
 
 /**
@@ -78,10 +78,19 @@ async function seedKnowledgeBaseInBackground(config: AppConfig, database: Databa
       await refreshDerivedData(database.db, (m) => console.log(m));
       onLoaded();
     }
-    const datasets = await seedDemoDatasets(database.db);
-    if (datasets) console.log(`Added ${datasets} demo flat-file datasets (dashboard → Datasets).`);
+
   } catch (error) {
     console.error('Seeding the demo knowledge base failed; the server keeps running. Restart to resume.', error);
+  }
+}
+
+/** The demo flat-file datasets, written from whatever knowledge base is there (none when it is empty). */
+async function seedDatasets(database: DatabaseHandle): Promise<void> {
+  try {
+    const added = await seedDemoDatasets(database.db);
+    if (added) console.log(`Added ${added} demo flat-file datasets (dashboard → Datasets).`);
+  } catch (error) {
+    console.error('Adding the demo datasets failed; the server keeps running.', error);
   }
 }
 

@@ -11,6 +11,8 @@ import type { ExportService } from './export-service.ts';
  */
 
 export const MAX_ATTEMPTS = 3;
+/** How often expired export files are removed. */
+const SWEEP_MS = 60 * 60 * 1000;
 
 export interface RunnerSettings {
   staleSeconds: number;
@@ -24,6 +26,7 @@ interface Claimed {
 
 export class ExportJobRunner {
   private timer: NodeJS.Timeout | null = null;
+  private sweeper: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
   private current: number | null = null;
@@ -34,11 +37,13 @@ export class ExportJobRunner {
     private readonly settings: RunnerSettings,
   ) {}
 
-  /** Starts polling (main.ts; tests call `drain` instead). */
+  /** Starts polling, and the hourly sweep of expired export files (main.ts; tests call `drain` instead). */
   start(): void {
     this.stopped = false;
     this.timer = setInterval(() => this.wake(), this.settings.pollMs);
     this.timer.unref();
+    this.sweeper = setInterval(() => void this.exports.sweepExpiredFiles().catch(() => undefined), SWEEP_MS);
+    this.sweeper.unref();
     this.wake();
   }
 
@@ -99,6 +104,7 @@ export class ExportJobRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.sweeper) clearInterval(this.sweeper);
     const current = this.current;
     if (current !== null) {
       await this.db.updateTable('export_jobs').set({ status: 'queued' }).where('id', '=', current).where('status', '=', 'running').execute();

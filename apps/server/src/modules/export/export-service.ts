@@ -345,6 +345,11 @@ export class ExportService {
     });
   }
 
+  /** Removes export files past their EXPORT_FILE_DAYS (their history rows stay, without a file). */
+  async sweepExpiredFiles(now: Date = new Date()): Promise<number> {
+    return this.files.sweepExpired(now);
+  }
+
   /** Marks a job failed and returns its credits, once (the `refunded` guard). */
   async fail(jobId: number, message: string): Promise<void> {
     const fileId = await this.db.transaction().execute(async (trx) => {
