@@ -13,6 +13,7 @@ import classes from './layout.module.css';
 const NAV_ITEMS: readonly { label: string; path: string }[] = [
   { label: 'Search', path: '/search' },
   { label: 'Results', path: '/results' },
+  { label: 'Downloads', path: '/downloads' },
   { label: 'Dashboard', path: '/dashboard' },
   { label: 'Admin dashboard', path: '/admin/dashboard' },
   { label: 'Subscriptions', path: '/admin/subscriptions' },
