@@ -163,7 +163,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   registerLeafletRoutes(app, db);
   const files = new FileStore(db);
   const datasets = new DatasetService(db, files);
-  const exports = new ExportService(db, results, files, (smiles) => chemEngine.molblocks(smiles), config.exports);
+  const exports = new ExportService(db, results, files, (smiles) => chemEngine.molblocks(smiles), config.exports, (error, jobId) => app.log.error({ err: error, jobId }, 'export failed'));
   const runner = new ExportJobRunner(db, exports, config.exports);
   registerExportRoutes(app, { exports, runner, files, datasets });
   registerDatasetRoutes(app, datasets);

@@ -87,6 +87,8 @@ export class ExportService {
     private readonly files: FileStore,
     private readonly molblocks: (smiles: readonly string[]) => Promise<(string | null)[]>,
     private readonly settings: ExportSettings,
+    /** Where unexpected failures of a job are reported (the server log). */
+    private readonly logError: (error: unknown, jobId: number) => void = () => undefined,
   ) {}
 
   async balance(userId: number): Promise<number> {
@@ -271,6 +273,7 @@ export class ExportService {
       await this.write(job as unknown as WritableJob, stillMine);
     } catch (error) {
       const message = error instanceof ExportAbandoned ? null : error instanceof HttpError ? String(error.body.message) : 'The export failed on our side.';
+      if (!(error instanceof ExportAbandoned) && !(error instanceof HttpError)) this.logError(error, jobId);
       if (message) await this.fail(jobId, `${message} Its credits were returned.`);
     }
   }
