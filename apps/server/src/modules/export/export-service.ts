@@ -296,22 +296,33 @@ export class ExportService {
     });
     await this.db.updateTable('export_jobs').set({ file_id: file.fileId, rows_written: 0 }).where('id', '=', job.id).execute();
     const writer = createFormatWriter({ format, columns, sink: file, sheetName: tabInfo(tab)!.label, molblocks: this.molblocks });
-    let after = 0;
-    let written = 0;
-    for (;;) {
+    const load = async (after: number) => {
       const ids = await this.nextIds(job.id, after);
-      if (!ids.length) break;
-      await writer.rows(await this.readRows(tab, Number(job.set_id), ids, columns, format === 'sdf'));
-      written += ids.length;
-      after = ids[ids.length - 1]!;
-      const beat = await this.db
-        .updateTable('export_jobs')
-        .set({ rows_written: written, heartbeat_at: new Date() })
-        .where('id', '=', job.id)
-        .where('status', '=', 'running')
-        .executeTakeFirst();
-      // Taken over by another process (this one was presumed dead), or failed meanwhile: stop.
-      if (Number(beat.numUpdatedRows) === 0 || !stillMine()) throw new ExportAbandoned();
+      return ids.length ? { ids, rows: await this.readRows(tab, Number(job.set_id), ids, columns, format === 'sdf') } : null;
+    };
+    // The next batch is read while this one is written (for an SDF, while RDKit lays it out).
+    let pending = load(0);
+    let written = 0;
+    try {
+      for (let batch = await pending; batch; batch = await pending) {
+        pending = load(batch.ids[batch.ids.length - 1]!);
+        await writer.rows(batch.rows);
+        written += batch.ids.length;
+        const beat = await this.db
+          .updateTable('export_jobs')
+          .set({ rows_written: written, heartbeat_at: new Date() })
+          .where('id', '=', job.id)
+          .where('status', '=', 'running')
+          .executeTakeFirst();
+        // Taken over by another process (this one was presumed dead), or failed meanwhile: stop.
+        if (Number(beat.numUpdatedRows) === 0 || !stillMine()) throw new ExportAbandoned();
+        // Embedded PGlite answers without real I/O: without this turn of the event loop, one
+        // export would keep every other request of the process waiting until it ended.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } catch (error) {
+      pending.catch(() => undefined);
+      throw error;
     }
     await writer.end();
     const size = await file.finish();
