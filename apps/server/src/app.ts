@@ -164,7 +164,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   const files = new FileStore(db);
   const datasets = new DatasetService(db, files);
   const exports = new ExportService(db, results, files, (smiles) => chemEngine.molblocks(smiles), config.exports, (error, jobId) => app.log.error({ err: error, jobId }, 'export failed'));
-  const runner = new ExportJobRunner(db, exports, config.exports);
+  const runner = new ExportJobRunner(db, exports, config.exports, (error) => app.log.error({ err: error }, 'export loop failed'));
   registerExportRoutes(app, { exports, runner, files, datasets });
   registerDatasetRoutes(app, datasets);
   app.addHook('onClose', async () => runner.stop());

@@ -61,6 +61,8 @@ export const ExportRequestSchema = ExportScopeSchema.extend({
   format: ExportFormatSchema,
   /** Column keys of the tab, in the order wanted (the structure columns are always written to an SDF). */
   columns: z.array(z.string().min(1).max(100)).min(1, 'Choose at least one column to export.').max(200),
+  /** The credits the user was shown (exportdatacount); when the rows changed since, the start answers 409 instead of charging another price. */
+  expectedCredits: z.number().int().nonnegative().optional(),
 });
 export type ExportRequest = z.infer<typeof ExportRequestSchema>;
 

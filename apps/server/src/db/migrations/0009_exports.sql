@@ -40,6 +40,9 @@ CREATE TABLE export_jobs (
   status            text NOT NULL CHECK (status IN ('queued', 'running', 'done', 'failed')),
   rows_written      integer NOT NULL DEFAULT 0,
   attempts          integer NOT NULL DEFAULT 0,
+  -- The current claim: every write of a running job is conditional on it, so a process presumed
+  -- dead cannot finish or fail a job another process has taken over.
+  claim             uuid,
   heartbeat_at      timestamptz,
   file_id           bigint REFERENCES stored_files(id) ON DELETE SET NULL,
   file_name         text NOT NULL,

@@ -7,6 +7,8 @@ describe('flat-file checks', () => {
     expect(flatFileExtension('Structures.SDF')).toBe('sdf');
     expect(flatFileExtension('setup.exe')).toBeNull();
     expect(flatFileExtension('noextension')).toBeNull();
+    expect(flatFileExtension('csv')).toBeNull();
+    expect(flatFileExtension('.csv')).toBeNull();
   });
 
   it('checks magic numbers, text encoding and SDF record ends', () => {

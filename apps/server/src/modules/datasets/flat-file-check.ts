@@ -10,7 +10,9 @@ export type FlatFileExtension = (typeof FLAT_FILE_EXTENSIONS)[number];
 
 /** The extension the checks go by (`x.csv.gz` is a gzip file), or null when it is not allowed. */
 export function flatFileExtension(fileName: string): FlatFileExtension | null {
-  const ext = fileName.toLowerCase().split('.').pop() ?? '';
+  const dot = fileName.lastIndexOf('.');
+  if (dot <= 0) return null;
+  const ext = fileName.slice(dot + 1).toLowerCase();
   return (FLAT_FILE_EXTENSIONS as readonly string[]).includes(ext) ? (ext as FlatFileExtension) : null;
 }
 

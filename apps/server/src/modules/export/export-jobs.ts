@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -22,6 +23,7 @@ export interface RunnerSettings {
 interface Claimed {
   id: number;
   attempts: number;
+  claim: string;
 }
 
 export class ExportJobRunner {
@@ -29,12 +31,14 @@ export class ExportJobRunner {
   private sweeper: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
-  private current: number | null = null;
+  private current: Claimed | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly exports: ExportService,
     private readonly settings: RunnerSettings,
+    /** Where failures of the loop itself (a lost database connection) are reported. */
+    private readonly logError: (error: unknown) => void = () => undefined,
   ) {}
 
   /** Starts polling, and the hourly sweep of expired export files (main.ts; tests call `drain` instead). */
@@ -42,7 +46,7 @@ export class ExportJobRunner {
     this.stopped = false;
     this.timer = setInterval(() => this.wake(), this.settings.pollMs);
     this.timer.unref();
-    this.sweeper = setInterval(() => void this.exports.sweepExpiredFiles().catch(() => undefined), SWEEP_MS);
+    this.sweeper = setInterval(() => void this.exports.sweepExpiredFiles().catch(this.logError), SWEEP_MS);
     this.sweeper.unref();
     this.wake();
   }
@@ -51,7 +55,7 @@ export class ExportJobRunner {
   wake(): void {
     if (this.stopped || this.running) return;
     this.running = this.drain()
-      .then(() => undefined, () => undefined)
+      .then(() => undefined, this.logError)
       .finally(() => {
         this.running = null;
       });
@@ -63,12 +67,15 @@ export class ExportJobRunner {
     for (let job = await this.claim(); job && !this.stopped; job = await this.claim()) {
       ran += 1;
       if (job.attempts > MAX_ATTEMPTS) {
-        await this.exports.fail(job.id, `The export was interrupted ${MAX_ATTEMPTS} times and has been stopped.`);
+        await this.exports.fail(job.id, `The export was interrupted ${MAX_ATTEMPTS} times and has been stopped. Its credits were returned.`, job.claim);
         continue;
       }
-      this.current = job.id;
-      await this.exports.run(job.id, () => !this.stopped);
-      this.current = null;
+      this.current = job;
+      try {
+        await this.exports.run(job.id, job.claim, () => !this.stopped);
+      } finally {
+        this.current = null;
+      }
     }
     return ran;
   }
@@ -76,25 +83,26 @@ export class ExportJobRunner {
   /** Claims one job: the oldest queued one, or a running one nobody has touched for `staleSeconds`. */
   private async claim(): Promise<Claimed | null> {
     const stale = `${this.settings.staleSeconds} seconds`;
-    const { rows } = await sql<Claimed>`UPDATE export_jobs SET status = 'running', attempts = attempts + 1, heartbeat_at = now()
+    const { rows } = await sql<Claimed>`UPDATE export_jobs SET status = 'running', attempts = attempts + 1, claim = gen_random_uuid(), heartbeat_at = now()
       WHERE id = (SELECT id FROM export_jobs
         WHERE status = 'queued' OR (status = 'running' AND heartbeat_at < now() - ${stale}::interval)
         ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING id, attempts`.execute(this.db);
+      RETURNING id, attempts, claim`.execute(this.db);
     const row = rows[0];
-    return row ? { id: Number(row.id), attempts: Number(row.attempts) } : null;
+    return row ? { id: Number(row.id), attempts: Number(row.attempts), claim: row.claim } : null;
   }
 
   /** Claims one particular queued job (an export small enough to write while its request waits). */
   async runNow(jobId: number): Promise<void> {
     const claimed = await this.db
       .updateTable('export_jobs')
-      .set({ status: 'running', attempts: sql`attempts + 1`, heartbeat_at: new Date() })
+      .set({ status: 'running', attempts: sql`attempts + 1`, claim: crypto.randomUUID(), heartbeat_at: new Date() })
       .where('id', '=', jobId)
       .where('status', '=', 'queued')
+      .returning('claim')
       .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) === 0) return;
-    await this.exports.run(jobId);
+    if (!claimed?.claim) return;
+    await this.exports.run(jobId, claimed.claim);
   }
 
   /**
@@ -107,7 +115,14 @@ export class ExportJobRunner {
     if (this.sweeper) clearInterval(this.sweeper);
     const current = this.current;
     if (current !== null) {
-      await this.db.updateTable('export_jobs').set({ status: 'queued' }).where('id', '=', current).where('status', '=', 'running').execute();
+      // Not an interruption: the attempt it used is given back.
+      await this.db
+        .updateTable('export_jobs')
+        .set({ status: 'queued', attempts: sql`attempts - 1`, claim: null })
+        .where('id', '=', current.id)
+        .where('status', '=', 'running')
+        .where('claim', '=', current.claim)
+        .execute();
     }
     await this.running;
   }

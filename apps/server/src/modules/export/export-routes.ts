@@ -25,18 +25,15 @@ function attachment(fileName: string): string {
 /** A file the caller may have: their own export, or a dataset of their subscription (403 otherwise). */
 async function fileForCaller(auth: AuthContext, fileId: number, files: FileStore, datasets: DatasetService): Promise<StoredFile> {
   const file = await files.get(fileId);
-  if (!file || !file.complete) throw notFound(`There is no file ${fileId} (it may have expired or been deleted).`);
+  // An expired file is gone for the user even before the hourly sweep removes it.
+  if (!file || !file.complete || (file.expiresAt && file.expiresAt.getTime() < Date.now())) throw notFound(`There is no file ${fileId} (it may have expired or been deleted).`);
   if (file.purpose === 'export') {
     if (file.ownerId !== auth.userId) throw forbidden('This file belongs to another user.');
     return file;
   }
-  await datasetsDownload(auth, fileId, datasets);
+  // A dataset: allowed by the caller's flat-file roles (403 otherwise), and logged in their history.
+  await datasets.logDownload(auth, await datasets.datasetForDownload(auth, fileId));
   return file;
-}
-
-async function datasetsDownload(auth: AuthContext, fileId: number, datasets: DatasetService): Promise<void> {
-  const dataset = await datasets.datasetForDownload(auth, fileId);
-  await datasets.logDownload(auth, dataset);
 }
 
 function sendFile(reply: FastifyReply, file: StoredFile, files: FileStore) {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
+import type { Kysely, Updateable } from 'kysely';
 import type { ExportDataCount, ExportFormat, ExportJob, ExportRequest, ExportScope, DownloadHistoryRow } from '@kb/contracts/exports';
-import { EXPORT_FILE_DAYS, EXPORT_FORMATS, MAX_EXPORT_ROWS, exportCredits } from '@kb/contracts/exports';
+import { EXPORT_FILE_DAYS, MAX_EXPORT_ROWS, exportCredits } from '@kb/contracts/exports';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { tabInfo } from '@kb/contracts/result-tabs';
 import { SIMILARITY_COLUMN } from '@kb/contracts/results';
@@ -152,7 +152,6 @@ export class ExportService {
    * price) is what keeps concurrent exports from spending the same credits twice.
    */
   async create(auth: AuthContext, request: ExportRequest): Promise<{ jobId: number; background: boolean }> {
-    if (!EXPORT_FORMATS.includes(request.format)) throw badRequest(`Unknown export format "${request.format}". Formats: ${EXPORT_FORMATS.join(', ')}.`, { field: 'format' });
     if (request.format === 'sdf' && !TAB_MODELS[request.tab].strId) {
       throw badRequest(`An SDF holds structures; the ${tabInfo(request.tab)!.label} tab's rows have none. Export it as CSV or XLSX, or export the Structures or Activities tab as SDF.`, { field: 'format' });
     }
@@ -188,6 +187,16 @@ export class ExportService {
         SELECT count(*)::int AS n FROM ins`.execute(trx);
       const fixed = rows[0]?.n ?? 0;
       const credits = exportCredits(fixed);
+      // The rows may have changed since they were counted (a filter applied meanwhile).
+      const changed = this.refusal(fixed, Number.MAX_SAFE_INTEGER);
+      if (changed) throw refusalError(changed);
+      if (request.expectedCredits !== undefined && request.expectedCredits !== credits) {
+        throw new HttpError(409, {
+          message: `These rows changed since their price was shown: the export now holds ${fixed.toLocaleString('en-US')} records (${credits.toLocaleString('en-US')} credits). Check the new price and export again.`,
+          code: ERROR_CODES.conflict,
+          details: { rows: fixed, credits },
+        });
+      }
       // The price of the rows as fixed now (a filter may have changed since the count).
       const charged = await trx
         .updateTable('users')
@@ -196,7 +205,7 @@ export class ExportService {
         .where('credit_balance', '>=', credits)
         .returning('credit_balance')
         .executeTakeFirst();
-      if (!charged || fixed === 0) {
+      if (!charged) {
         const refusal = this.refusal(fixed, await this.balance(auth.userId)) ?? { status: 402, message: 'Your download credits changed meanwhile; try again.' };
         throw refusalError(refusal);
       }
@@ -263,22 +272,37 @@ export class ExportService {
   }
 
   /**
-   * Writes one claimed job's file. A restart begins again from the first row (the file of an
-   * earlier attempt is dropped); a job whose search is gone fails and returns its credits.
+   * Writes one claimed job's file. `claim` is the token its claim set: every write of the job is
+   * conditional on it, so a process presumed dead that wakes up again
+   * can neither finish nor fail a job another process has taken over. A restart begins again from
+   * the first row (the file of an earlier attempt is dropped); a job whose search is gone fails and
+   * returns its credits.
    */
-  async run(jobId: number, stillMine: () => boolean = () => true): Promise<void> {
+  async run(jobId: number, claim: string, stillMine: () => boolean = () => true): Promise<void> {
     const job = await this.db.selectFrom('export_jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
-    if (!job || job.status !== 'running') return;
+    if (!job || job.status !== 'running' || job.claim !== claim) return;
     try {
-      await this.write(job as unknown as WritableJob, stillMine);
+      await this.write(job as unknown as WritableJob, claim, stillMine);
     } catch (error) {
       const message = error instanceof ExportAbandoned ? null : error instanceof HttpError ? String(error.body.message) : 'The export failed on our side.';
       if (!(error instanceof ExportAbandoned) && !(error instanceof HttpError)) this.logError(error, jobId);
-      if (message) await this.fail(jobId, `${message} Its credits were returned.`);
+      if (message) await this.fail(jobId, `${message} Its credits were returned.`, claim);
     }
   }
 
-  private async write(job: WritableJob, stillMine: () => boolean): Promise<void> {
+  /** Updates the job if this claim still holds it; answers whether it did. */
+  private async updateClaimed(jobId: number, claim: string, values: Updateable<Database['export_jobs']>, db: Kysely<Database> = this.db): Promise<boolean> {
+    const result = await db
+      .updateTable('export_jobs')
+      .set(values)
+      .where('id', '=', jobId)
+      .where('status', '=', 'running')
+      .where('claim', '=', claim)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  private async write(job: WritableJob, claim: string, stillMine: () => boolean): Promise<void> {
     const tab = job.tab as ResultTabKey;
     const session = await this.db.selectFrom('search_sessions').select(['id', 'set_id', 'status']).where('id', '=', job.search_session_id).executeTakeFirst();
     if (!session || session.status !== 'ready' || Number(session.set_id) !== Number(job.set_id)) {
@@ -294,7 +318,10 @@ export class ExportService {
       contentType: CONTENT_TYPES[format],
       expiresAt: new Date(Date.now() + EXPORT_FILE_DAYS * 86_400_000),
     });
-    await this.db.updateTable('export_jobs').set({ file_id: file.fileId, rows_written: 0 }).where('id', '=', job.id).execute();
+    if (!(await this.updateClaimed(job.id, claim, { file_id: file.fileId, rows_written: 0 }))) {
+      await this.files.delete(file.fileId);
+      throw new ExportAbandoned();
+    }
     const writer = createFormatWriter({ format, columns, sink: file, sheetName: tabInfo(tab)!.label, molblocks: this.molblocks });
     const load = async (after: number) => {
       const ids = await this.nextIds(job.id, after);
@@ -302,34 +329,36 @@ export class ExportService {
     };
     // The next batch is read while this one is written (for an SDF, while RDKit lays it out).
     let pending = load(0);
+    // Observed at once: a read-ahead failing while a batch is written must not be unhandled.
+    pending.catch(() => undefined);
     let written = 0;
     try {
       for (let batch = await pending; batch; batch = await pending) {
         pending = load(batch.ids[batch.ids.length - 1]!);
+        pending.catch(() => undefined);
+        if (batch.rows.length !== batch.ids.length) {
+          throw new HttpError(410, { message: 'Some rows of this export are no longer in its search (the search expired or was dropped).', code: ERROR_CODES.conflict });
+        }
         await writer.rows(batch.rows);
         written += batch.ids.length;
-        const beat = await this.db
-          .updateTable('export_jobs')
-          .set({ rows_written: written, heartbeat_at: new Date() })
-          .where('id', '=', job.id)
-          .where('status', '=', 'running')
-          .executeTakeFirst();
         // Taken over by another process (this one was presumed dead), or failed meanwhile: stop.
-        if (Number(beat.numUpdatedRows) === 0 || !stillMine()) throw new ExportAbandoned();
+        const beat = await this.updateClaimed(job.id, claim, { rows_written: written, heartbeat_at: new Date() });
+        if (!beat || !stillMine()) throw new ExportAbandoned();
         // Embedded PGlite answers without real I/O: without this turn of the event loop, one
         // export would keep every other request of the process waiting until it ended.
         await new Promise((resolve) => setImmediate(resolve));
       }
-    } catch (error) {
+    } finally {
       pending.catch(() => undefined);
-      throw error;
     }
     await writer.end();
     const size = await file.finish();
-    await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('export_jobs').set({ status: 'done', rows_written: written, finished_at: new Date(), heartbeat_at: new Date() }).where('id', '=', job.id).execute();
+    const finished = await this.db.transaction().execute(async (trx) => {
+      if (!(await this.updateClaimed(job.id, claim, { status: 'done', rows_written: written, finished_at: new Date(), heartbeat_at: new Date() }, trx))) return false;
       await trx.updateTable('download_logs').set({ file_size: size }).where('export_id', '=', job.id).execute();
+      return true;
     });
+    if (!finished) throw new ExportAbandoned();
   }
 
   private async nextIds(jobId: number, after: number): Promise<number[]> {
@@ -364,15 +393,17 @@ export class ExportService {
     return this.files.sweepExpired(now);
   }
 
-  /** Marks a job failed and returns its credits, once (the `refunded` guard). */
-  async fail(jobId: number, message: string): Promise<void> {
+  /** Marks a job failed and returns its credits, once (the `refunded` guard); with `claim`, only if that claim still holds it. */
+  async fail(jobId: number, message: string, claim?: string): Promise<void> {
     const fileId = await this.db.transaction().execute(async (trx) => {
-      const failed = await trx
+      let update = trx
         .updateTable('export_jobs')
         .set({ status: 'failed', error: message, refunded: true, finished_at: new Date() })
         .where('id', '=', jobId)
         .where('status', 'in', ['queued', 'running'])
-        .where('refunded', '=', false)
+        .where('refunded', '=', false);
+      if (claim !== undefined) update = update.where('claim', '=', claim);
+      const failed = await update
         .returning(['user_id', 'credits', 'file_id'])
         .executeTakeFirst();
       if (!failed) return null;

@@ -30,6 +30,7 @@ export interface ExportTables {
     status: string;
     rows_written: Generated<number>;
     attempts: Generated<number>;
+    claim: string | null;
     heartbeat_at: NullableTimestamp;
     file_id: number | null;
     file_name: string;

@@ -190,6 +190,10 @@ describe.each(DATABASES)('exports on %s', (kind) => {
     await bad({ tab: 'documentstab', format: 'sdf', selection: null, columns: ['ref_id'] }, 400, /SDF holds structures/);
     await bad({ selection: { selectedIds: [999_999_999] } }, 400, /Nothing to export/);
     await bad({ sessionid: crypto.randomUUID() }, 404, /.+/);
+    // A price shown before the rows changed is not charged: 409 with the new price, nothing spent.
+    const balance = await balanceOf(me.username);
+    await bad({ expectedCredits: 4 }, 409, /now holds 5 records \(5 credits\)/);
+    expect(await balanceOf(me.username)).toBe(balance);
   });
 
   it('keeps every user to their own exports, files and history (403)', async () => {
@@ -226,6 +230,10 @@ describe.each(DATABASES)('exports on %s', (kind) => {
 
     // A process died while writing it: a quarter written, heartbeat gone stale.
     await t.database.db.updateTable('export_jobs').set({ status: 'running', rows_written: 25, heartbeat_at: new Date(Date.now() - 60_000) }).where('id', '=', queued.id).execute();
+    // The dead process's claim is gone: a writer holding any other claim changes nothing.
+    await t.app.exportService.run(queued.id, crypto.randomUUID());
+    await t.app.exportService.fail(queued.id, 'stale writer', crypto.randomUUID());
+    expect(await t.database.db.selectFrom('export_jobs').select(['status', 'rows_written', 'refunded']).where('id', '=', queued.id).executeTakeFirstOrThrow()).toEqual({ status: 'running', rows_written: 25, refunded: false });
     // Another process (or this one restarted) takes it over and writes it from the start.
     const restarted = new ExportJobRunner(t.database.db, t.app.exportService, { staleSeconds: 0.2, pollMs: 50 });
     expect(await restarted.drain()).toBeGreaterThanOrEqual(1);

@@ -26,6 +26,7 @@ export interface StoredFile {
   contentType: string;
   byteSize: number;
   complete: boolean;
+  expiresAt: Date | null;
 }
 
 /** Writes one file: bytes are buffered and stored a chunk at a time. */
@@ -93,6 +94,7 @@ export class FileStore {
       contentType: row.content_type,
       byteSize: Number(row.byte_size),
       complete: row.complete,
+      expiresAt: row.expires_at,
     };
   }
 
@@ -118,9 +120,14 @@ export class FileStore {
     return Number(result.numDeletedRows) > 0;
   }
 
-  /** Removes files past their expiry date (export files after EXPORT_FILE_DAYS); answers how many. */
+  /**
+   * Removes files past their expiry date (export files after EXPORT_FILE_DAYS), and files left
+   * half-written for a day (an upload or export whose process died); answers how many.
+   */
   async sweepExpired(now: Date = new Date()): Promise<number> {
-    const { rows } = await sql<{ n: number }>`WITH gone AS (DELETE FROM stored_files WHERE expires_at IS NOT NULL AND expires_at < ${now} RETURNING 1)
+    const stale = new Date(now.getTime() - 86_400_000);
+    const { rows } = await sql<{ n: number }>`WITH gone AS (DELETE FROM stored_files
+        WHERE (expires_at IS NOT NULL AND expires_at < ${now}) OR (NOT complete AND created_at < ${stale}) RETURNING 1)
       SELECT count(*)::int AS n FROM gone`.execute(this.db);
     return rows[0]?.n ?? 0;
   }

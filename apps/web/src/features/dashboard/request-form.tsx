@@ -2,6 +2,7 @@ import { Alert, Button, Group, Modal, Select, Stack, Textarea } from '@mantine/c
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import type { DatasetType } from '@kb/contracts/datasets';
 import { DATASET_TYPES, DataRequestCreateSchema, datasetEndpoints } from '@kb/contracts/datasets';
 import { callApi, errorMessage } from '../../app/api-client.ts';
@@ -35,6 +36,11 @@ export function RequestFormModal({ opened, onClose, onCreated }: { opened: boole
       onClose();
     },
   });
+  // A reopened form starts clean: the previous attempt's error belongs to that attempt.
+  const { reset } = create;
+  useEffect(() => {
+    if (opened) reset();
+  }, [opened, reset]);
   return (
     <Modal opened={opened} onClose={onClose} title="New request for data" centered>
       <form onSubmit={form.onSubmit((values) => create.mutate(values))}>

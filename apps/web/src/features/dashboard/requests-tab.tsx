@@ -124,7 +124,10 @@ function RequestsTable({ rows, admin }: { rows: readonly DataRequest[]; admin: b
 /** Spec §3 "Data requests": the user's requests for data (everyone's for FLAT_FILE_ADMIN), a new one, cancelling. */
 export function RequestsTab() {
   const admin = useHasRole('FLAT_FILE_ADMIN');
-  const [which, setWhich] = useState<'user' | 'all'>(admin ? 'all' : 'user');
+  // The user's own pick, once made; until then an administrator sees everyone's requests, also
+  // when the roles arrive after the first render.
+  const [picked, setWhich] = useState<'user' | 'all' | null>(null);
+  const which = picked ?? (admin ? 'all' : 'user');
   const [formOpen, setFormOpen] = useState(false);
   const queryClient = useQueryClient();
   const query = useQuery(endpointQuery(datasetEndpoints.requests, { query: { flatFileReqType: admin ? which : 'user' } }));

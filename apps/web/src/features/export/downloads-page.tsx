@@ -10,15 +10,17 @@ import { PageHeader } from '../../app/ui/page-header.tsx';
 import { EmptyState, QueryView } from '../../app/ui/query-view.tsx';
 import { formatCount } from '../search/counts/count-format.ts';
 import { invalidateCredits } from './export-files.ts';
-import { isActiveJob } from './export-scope.ts';
+import { isActiveJob, jobPollInterval } from './export-scope.ts';
 import { ExportsTable } from './exports-table.tsx';
-import { JOB_POLL_MS } from './use-export-job.ts';
 
-/** The user's exports, asked again every second while any is queued or running. */
+/**
+ * The user's exports, asked again every second while any is queued or running. A failed call stops
+ * the polling (QueryView shows the error and a retry, which polls on if a job is still active).
+ */
 function useExportJobs() {
   const query = useQuery({
     ...endpointQuery(exportEndpoints.jobs, {}),
-    refetchInterval: (current) => (current.state.data?.jobs.some(isActiveJob) ? JOB_POLL_MS : false),
+    refetchInterval: (current) => jobPollInterval(current.state, (data) => data.jobs.some(isActiveJob)),
   });
   // A job that ended may have returned its credits: the balance elsewhere is stale.
   const active = query.data?.jobs.filter(isActiveJob).length ?? 0;

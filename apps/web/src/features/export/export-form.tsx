@@ -14,7 +14,7 @@ import { ColumnChecklist } from './column-checklist.tsx';
 import { ExportCost } from './export-cost.tsx';
 import { ExportJobCard } from './export-job-card.tsx';
 import type { RowsChoice } from './export-scope.ts';
-import { selectedRowsLabel } from './export-scope.ts';
+import { SDF_NEEDS_STRUCTURES, formatForTab, sdfAllowed, selectedRowsLabel } from './export-scope.ts';
 import type { ExportDraft } from './use-export-draft.ts';
 import { useExportDraft } from './use-export-draft.ts';
 import { useStartExport } from './use-start-export.ts';
@@ -22,7 +22,7 @@ import { useStartExport } from './use-start-export.ts';
 const FORMAT_SHORT: Record<ExportFormat, string> = { csv: 'CSV', xlsx: 'XLSX', sdf: 'SDF' };
 
 /** Which tab to export, each with its rows after filters (the session already holds the counts). */
-function TabPicker({ tab, tabCounts }: { tab: ResultTabKey; tabCounts: ResultsSession['tabCounts'] }) {
+function TabPicker({ tab, tabCounts, onTab }: { tab: ResultTabKey; tabCounts: ResultsSession['tabCounts']; onTab: (tab: ResultTabKey) => void }) {
   const navigate = useNavigate();
   const { search } = useLocation();
   const data = RESULT_TABS.map((entry) => {
@@ -35,7 +35,11 @@ function TabPicker({ tab, tabCounts }: { tab: ResultTabKey; tabCounts: ResultsSe
       data={data}
       value={tab}
       allowDeselect={false}
-      onChange={(value) => value && navigate(`/export/${value}${search}`, { replace: true })}
+      onChange={(value) => {
+        if (!value) return;
+        onTab(value as ResultTabKey);
+        navigate(`/export/${value}${search}`, { replace: true });
+      }}
       data-testid="export-tab"
     />
   );
@@ -63,7 +67,8 @@ function RowsPicker({ draft, rowCount }: { draft: ExportDraft; rowCount: number 
   );
 }
 
-function FormatPicker({ format, onChange }: { format: ExportFormat; onChange: (format: ExportFormat) => void }) {
+function FormatPicker({ tab, format, onChange }: { tab: ResultTabKey; format: ExportFormat; onChange: (format: ExportFormat) => void }) {
+  const sdf = sdfAllowed(tab);
   return (
     <Stack gap={4}>
       <Text size="sm" fw={500} id="export-format-label">
@@ -73,9 +78,14 @@ function FormatPicker({ format, onChange }: { format: ExportFormat; onChange: (f
         aria-labelledby="export-format-label"
         value={format}
         onChange={(value) => onChange(value as ExportFormat)}
-        data={EXPORT_FORMATS.map((value) => ({ value, label: FORMAT_SHORT[value] }))}
+        data={EXPORT_FORMATS.map((value) => ({ value, label: FORMAT_SHORT[value], disabled: value === 'sdf' && !sdf }))}
         data-testid="export-format"
       />
+      {!sdf && (
+        <Text size="xs" c="dimmed" data-testid="export-sdf-unavailable">
+          {SDF_NEEDS_STRUCTURES}.
+        </Text>
+      )}
       <Text size="xs" c="dimmed">
         {EXPORT_FORMAT_LABELS[format]}
         {format === 'sdf' && '. One molecule record per row, with the chosen columns as its data fields.'}
@@ -90,18 +100,26 @@ export function ExportForm({ source, sessionId, session, tab }: { source: Result
   const exporter = useStartExport();
   const rowCount = session.tabCounts[tab] ?? null;
   const cost = draft.costQuery.data;
-  const blocked = !cost || !cost.allowed || draft.costQuery.isPlaceholderData || draft.chosenColumns.length === 0;
+  // A tab without structures cannot be written as SDF (the choice switches when the tab changes; this covers the back button).
+  const format = formatForTab(draft.format, tab);
+  // While the price is being asked again (after a 409 among others) the figures on screen may be stale.
+  const blocked = !cost || !cost.allowed || draft.costQuery.isPlaceholderData || draft.costQuery.isFetching || draft.chosenColumns.length === 0;
 
-  const submit = () => exporter.start({ ...draft.scope, format: draft.format, columns: draft.chosenColumns });
+  // The credits the user saw: when the rows changed since, the server answers 409 rather than charge another price.
+  const submit = () => cost && exporter.start({ ...draft.scope, format, columns: draft.chosenColumns, expectedCredits: cost.credits });
+  const changeTab = (next: ResultTabKey) => {
+    if (draft.format === 'sdf' && !sdfAllowed(next)) draft.setFormat('csv');
+  };
+  const status = isApiRequestError(exporter.error) ? exporter.error.status : null;
 
   return (
     <Stack gap="md" data-testid="export-form" data-tab={tab} data-source={source}>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         <Card withBorder radius="md" padding="md">
           <Stack gap="md">
-            <TabPicker tab={tab} tabCounts={session.tabCounts} />
+            <TabPicker tab={tab} tabCounts={session.tabCounts} onTab={changeTab} />
             <RowsPicker draft={draft} rowCount={rowCount} />
-            <FormatPicker format={draft.format} onChange={draft.setFormat} />
+            <FormatPicker tab={tab} format={format} onChange={draft.setFormat} />
           </Stack>
         </Card>
         <Card withBorder radius="md" padding="md">
@@ -128,18 +146,19 @@ export function ExportForm({ source, sessionId, session, tab }: { source: Result
               color="red"
               variant="light"
               icon={<IconAlertCircle size={18} />}
-              title={isApiRequestError(exporter.error) && exporter.error.status === 402 ? 'Not enough download credits' : 'The export could not start'}
+              title={status === 402 ? 'Not enough download credits' : status === 409 ? 'The rows changed: check the new price' : 'The export could not start'}
               role="alert"
               data-testid="export-error"
               withCloseButton
               onClose={exporter.reset}
             >
               {errorMessage(exporter.error)}
+              {status === 409 && ' The price above was counted again; export again to use it.'}
             </Alert>
           )}
           <Group>
             <Button leftSection={<IconFileExport size={16} />} onClick={submit} loading={exporter.starting} disabled={blocked} data-testid="export-submit">
-              Export {FORMAT_SHORT[draft.format]}
+              Export {FORMAT_SHORT[format]}
             </Button>
           </Group>
         </Stack>

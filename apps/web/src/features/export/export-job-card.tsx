@@ -1,13 +1,14 @@
-import { Alert, Button, Card, Group, Stack, Text } from '@mantine/core';
+import { Alert, Button, Card, Group, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDownload } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { ExportJob } from '@kb/contracts/exports';
 import { errorMessage } from '../../app/api-client.ts';
+import { QueryErrorAlert } from '../../app/ui/query-view.tsx';
 import { formatBytes } from '../dashboard/format.ts';
 import { saveStoredFile } from './export-files.ts';
-import { isActiveJob } from './export-scope.ts';
+import { isActiveJob, jobStatusText } from './export-scope.ts';
 import { JobFailure, JobProgress, JobStatusBadge } from './job-status.tsx';
 import { useExportJob } from './use-export-job.ts';
 
@@ -19,12 +20,18 @@ export function useSaveFile() {
   });
 }
 
-/** The export just started: its progress while it runs, then its file or why it failed. */
+/**
+ * The export just started: its progress while it runs, then its file or why it failed. Only the
+ * status ("Running", "Ready", "Failed: …") is a live region; the moving percentage is not announced.
+ */
 export function ExportJobCard({ started }: { started: ExportJob }) {
-  const job = useExportJob(started);
+  const { job, error, retry } = useExportJob(started);
   const save = useSaveFile();
   return (
-    <Card withBorder radius="md" padding="md" data-testid="export-job" data-status={job.status} aria-live="polite">
+    <Card withBorder radius="md" padding="md" data-testid="export-job" data-status={job.status}>
+      <VisuallyHidden role="status" aria-live="polite" aria-atomic="true" data-testid="export-job-status">
+        {`${job.fileName}: ${jobStatusText(job)}`}
+      </VisuallyHidden>
       <Stack gap="sm">
         <Group justify="space-between" gap="xs">
           <Text fw={600} size="sm">
@@ -62,6 +69,7 @@ export function ExportJobCard({ started }: { started: ExportJob }) {
             </Group>
           ))}
         {job.status === 'failed' && <JobFailure job={job} />}
+        {error && <QueryErrorAlert title="Could not get the progress of this export" error={error} onRetry={retry} />}
       </Stack>
     </Card>
   );

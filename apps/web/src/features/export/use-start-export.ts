@@ -9,14 +9,17 @@ import { invalidateCredits, saveStoredFile } from './export-files.ts';
 /**
  * Starts an export. A small one answers done with its file, which is saved at once; a large one
  * answers queued and is followed by its job card. Either way the credits moved, so the balance
- * and the lists are refreshed. A refusal (402 when the balance is short) stays on the mutation
- * for the page to show; the user's choices are untouched.
+ * and the lists are refreshed. A refusal (402 when the balance is short, 409 when the rows changed
+ * since the user saw the price sent as `expectedCredits`) stays on the mutation for the page to
+ * show; the price is counted again and the user's choices are untouched, so exporting again works.
  */
 export function useStartExport() {
   const [job, setJob] = useState<ExportJob | null>(null);
   const mutation = useMutation({
     mutationFn: (request: ExportRequest) => callApi(exportEndpoints.start, { body: request }),
     // A refusal may mean the balance moved elsewhere (another tab, another export): show the fresh one.
+    // It also counts the price again (exportdatacount): after a 409 the rows changed, and the new
+    // credits are what the next start carries as `expectedCredits`.
     onError: () => void invalidateCredits(),
     onSuccess: async (started) => {
       setJob(started);
