@@ -3,7 +3,7 @@ import { defineEndpoint } from './endpoint.ts';
 import { DASHBOARD_ROLES, EXPORT_ROLES } from './roles.ts';
 import { SessionIdSchema } from './search.ts';
 import { ResultTabKeySchema } from './result-tabs.ts';
-import { SelectionSchema } from './results.ts';
+import { SIMILARITY_COLUMN, SelectionSchema } from './results.ts';
 
 /**
  * Exports and downloads (spec §2 /export and /downloads, §3 creditbalance, §7 exportdatacount,
@@ -32,6 +32,15 @@ export function exportCredits(records: number): number {
   return records * CREDITS_PER_RECORD;
 }
 export const CREDIT_RULE_TEXT = 'Each exported record (one row of the tab) uses one download credit. Downloading the file again later is free.';
+
+/**
+ * Columns an export can hold: all of a tab's but the similarity score (it exists only during a
+ * similarity sort) and the inner grids (a row's details panel: the related rows themselves are
+ * exported from their own tab).
+ */
+export function isExportableColumn(column: { key: string; type: string }): boolean {
+  return column.key !== SIMILARITY_COLUMN && column.type !== 'json';
+}
 
 /** Exports of this many rows or more run as background jobs with a progress bar (the server may lower it for tests). */
 export const BACKGROUND_EXPORT_ROWS = 100_000;

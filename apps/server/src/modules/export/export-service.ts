@@ -1,10 +1,9 @@
 import { sql } from 'kysely';
 import type { Kysely, Updateable } from 'kysely';
 import type { ExportDataCount, ExportFormat, ExportJob, ExportRequest, ExportScope, DownloadHistoryRow } from '@kb/contracts/exports';
-import { EXPORT_FILE_DAYS, MAX_EXPORT_ROWS, exportCredits } from '@kb/contracts/exports';
+import { EXPORT_FILE_DAYS, MAX_EXPORT_ROWS, exportCredits, isExportableColumn } from '@kb/contracts/exports';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { tabInfo } from '@kb/contracts/result-tabs';
-import { SIMILARITY_COLUMN } from '@kb/contracts/results';
 import type { ResultRow } from '@kb/contracts/results';
 import { ERROR_CODES } from '@kb/contracts/errors';
 import type { Database } from '../../db/schema.ts';
@@ -31,9 +30,9 @@ export interface ExportSettings {
 
 const FORMAT_EXTENSIONS: Record<ExportFormat, string> = { csv: 'csv', xlsx: 'xlsx', sdf: 'sdf' };
 
-/** Columns a tab can export: all its columns but the similarity score, which exists only during a sort. */
+/** Columns a tab can export (the contract's isExportableColumn). */
 export function exportableColumns(tab: ResultTabKey): ExportColumn[] {
-  return TAB_COLUMNS[tab].filter((column) => column.key !== SIMILARITY_COLUMN).map(({ key, label, type }) => ({ key, label, type }));
+  return TAB_COLUMNS[tab].filter(isExportableColumn).map(({ key, label, type }) => ({ key, label, type }));
 }
 
 /** The chosen columns in the chosen order; unknown keys are a 400 naming the ones that exist. */

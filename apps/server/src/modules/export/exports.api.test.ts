@@ -187,6 +187,7 @@ describe.each(DATABASES)('exports on %s', (kind) => {
     await bad({ format: 'pdf' }, 400, /format/);
     await bad({ columns: [] }, 400, /at least one column/);
     await bad({ columns: ['act_id', 'no_such'] }, 400, /no column "no_such"/);
+    await bad({ columns: ['act_id', 'innerGrids'] }, 400, /no column "innerGrids"/);
     await bad({ tab: 'documentstab', format: 'sdf', selection: null, columns: ['ref_id'] }, 400, /SDF holds structures/);
     await bad({ selection: { selectedIds: [999_999_999] } }, 400, /Nothing to export/);
     await bad({ sessionid: crypto.randomUUID() }, 404, /.+/);

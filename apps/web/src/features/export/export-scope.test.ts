@@ -20,7 +20,7 @@ import {
 import type { SimilaritySort } from '../results/tab-state.ts';
 
 const column = (key: string, order: number, hidden = false): ResultColumn => ({ key, label: key, type: 'text', order, hidden, sortable: true });
-const columns = [column('smiles', 2), column('str_id', 1), column('psa', 3, true), column('similarity', 4, true)];
+const columns = [column('smiles', 2), column('str_id', 1), column('psa', 3, true), column('similarity', 4, true), { ...column('innerGrids', 5), type: 'json' as const }];
 
 describe('export scope', () => {
   it('opens the tab of the route by key or call path, else the structures tab', () => {

@@ -1,8 +1,8 @@
 import type { ExportFormat, ExportJob, ExportScope } from '@kb/contracts/exports';
+import { isExportableColumn } from '@kb/contracts/exports';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { tabInfo } from '@kb/contracts/result-tabs';
 import type { ResultColumn } from '@kb/contracts/results';
-import { SIMILARITY_COLUMN } from '@kb/contracts/results';
 import type { ColumnChoices, ResultsScope } from '../../app/stores/results-store.ts';
 import { formatCount } from '../search/counts/count-format.ts';
 import { shownColumns } from '../results/grid/result-columns.ts';
@@ -89,12 +89,9 @@ export function selectedRowsLabel(selection: TabSelection, rowCount: number | nu
   return selection.unselectedIds.length === 0 ? 'Selected rows (all)' : `Selected rows (all but ${formatCount(selection.unselectedIds.length)})`;
 }
 
-/**
- * The columns an export offers, in the grid's order. The similarity column is worked out by the
- * grid's similarity sort (an export takes only its window, to narrow the rows), so it is never offered.
- */
+/** The columns an export offers (never the similarity score or the inner grids), in the grid's order. */
 export function exportableColumns(columns: readonly ResultColumn[]): ResultColumn[] {
-  return [...columns].filter((column) => column.key !== SIMILARITY_COLUMN).sort((a, b) => a.order - b.order);
+  return [...columns].filter(isExportableColumn).sort((a, b) => a.order - b.order);
 }
 
 /** The columns ticked at first: those the grid shows now, by the user's choices or the defaults. */
