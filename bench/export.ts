@@ -8,10 +8,8 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import type { SearchCriteria } from '@kb/contracts/search';
-import { SearchCriteriaSchema } from '@kb/contracts/search';
 import type { ExportFormat } from '@kb/contracts/exports';
-import { openBenchDatabase, writeResult } from './support/bench-kit.ts';
+import { activitySearchOfSize, benchUser, openBenchDatabase, writeResult } from './support/bench-kit.ts';
 import { SearchService } from '../apps/server/src/modules/search/search-service.ts';
 import { RdkitChemEngine } from '../apps/server/src/modules/chemistry/rdkit-engine.ts';
 import { ResultsService } from '../apps/server/src/modules/results/results-service.ts';
@@ -20,7 +18,6 @@ import { ExportJobRunner } from '../apps/server/src/modules/export/export-jobs.t
 import { FileStore } from '../apps/server/src/modules/export/file-store.ts';
 import { TAB_MODELS } from '../apps/server/src/modules/results/tab-model.ts';
 import { TAB_COLUMNS } from '../apps/server/src/modules/results/tab-columns.ts';
-import type { AuthContext } from '../apps/server/src/http/auth-hook.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -39,29 +36,6 @@ async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
   return [performance.now() - started, value];
 }
 
-/** A bench user with credits enough for every export of the run. */
-async function benchUser(): Promise<AuthContext> {
-  const email = 'export-bench@bench.invalid';
-  await sql`INSERT INTO users (email, first_name) VALUES (${email}, 'Bench') ON CONFLICT (email) DO NOTHING`.execute(db);
-  await sql`UPDATE users SET credit_balance = 100000000 WHERE email = ${email}`.execute(db);
-  const { rows } = await sql<{ id: number; user_hash_id: string }>`SELECT id, user_hash_id FROM users WHERE email = ${email}`.execute(db);
-  const user = rows[0]!;
-  const { rows: opened } = await sql<{ id: string }>`INSERT INTO user_sessions (user_id, user_agent) VALUES (${user.id}, 'bench') RETURNING id`.execute(db);
-  return { userId: user.id, sessionId: opened[0]!.id, email, userHashId: user.user_hash_id, roles: ['FULL_USER'], lastActivityAt: new Date() };
-}
-
-/** The most common activity type under a µM ceiling chosen to match about `wanted` activities. */
-async function searchOfSize(): Promise<{ criteria: SearchCriteria; label: string }> {
-  const { rows: types } = await sql<{ t: string; n: number }>`SELECT std_activity_type AS t, count(*)::int AS n FROM activities
-    WHERE micro_molarvalue IS NOT NULL GROUP BY 1 ORDER BY 2 DESC LIMIT 1`.execute(db);
-  const top = types[0]!;
-  const fraction = Math.min(1, (wanted * 1.02) / top.n);
-  const { rows } = await sql<{ v: number }>`SELECT percentile_disc(${fraction}::float8) WITHIN GROUP (ORDER BY micro_molarvalue) AS v
-    FROM activities WHERE std_activity_type = ${top.t} AND micro_molarvalue IS NOT NULL`.execute(db);
-  const ceiling = Number(rows[0]!.v);
-  const criteria = SearchCriteriaSchema.parse({ rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: top.t, activityUom: 'uM', prefix: '<=', minValue: ceiling }] }] });
-  return { criteria, label: `${top.t} <= ${ceiling} uM` };
-}
 
 const engine = new RdkitChemEngine(db);
 const search = new SearchService(db, engine);
@@ -69,8 +43,8 @@ const results = new ResultsService(db, search, engine);
 const files = new FileStore(db);
 const exports = new ExportService(db, results, files, (smiles) => engine.molblocks(smiles), { backgroundFromRows: 1, batchRows });
 const runner = new ExportJobRunner(db, exports, { staleSeconds: 600, pollMs: 1000 });
-const auth = await benchUser();
-const { criteria, label } = await searchOfSize();
+const auth = await benchUser(db, 'export-bench@bench.invalid', 100_000_000);
+const { criteria, label } = await activitySearchOfSize(db, wanted, 1.02);
 const sessionId = crypto.randomUUID();
 const [searchMs, counts] = await time(() => search.run(auth, sessionId, criteria));
 const session = (await search.owned(auth, sessionId))!;

@@ -8,18 +8,16 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import type { SearchCriteria } from '@kb/contracts/search';
-import { ACTIVITY_CAP, SearchCriteriaSchema } from '@kb/contracts/search';
+import { ACTIVITY_CAP } from '@kb/contracts/search';
 import { RESULT_TAB_KEYS } from '@kb/contracts/result-tabs';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { CHART_CATALOGUE } from '@kb/contracts/charts';
 import { TabRequestSchema } from '@kb/contracts/results';
-import { openBenchDatabase, summary, writeResult } from './support/bench-kit.ts';
+import { activitySearchOfSize, benchUser, openBenchDatabase, summary, writeResult } from './support/bench-kit.ts';
 import { SearchService } from '../apps/server/src/modules/search/search-service.ts';
 import { RdkitChemEngine } from '../apps/server/src/modules/chemistry/rdkit-engine.ts';
 import { ResultsService } from '../apps/server/src/modules/results/results-service.ts';
 import { ChartService } from '../apps/server/src/modules/charts/chart-service.ts';
-import type { AuthContext } from '../apps/server/src/http/auth-hook.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -37,31 +35,6 @@ async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
   return [performance.now() - started, value];
 }
 
-/** A bench user to own the search session (the sets are per user). */
-async function benchUser(): Promise<AuthContext> {
-  const email = 'results-bench@bench.invalid';
-  await sql`INSERT INTO users (email, first_name) VALUES (${email}, 'Bench') ON CONFLICT (email) DO NOTHING`.execute(db);
-  const { rows } = await sql<{ id: number; user_hash_id: string }>`SELECT id, user_hash_id FROM users WHERE email = ${email}`.execute(db);
-  const user = rows[0]!;
-  const { rows: opened } = await sql<{ id: string }>`INSERT INTO user_sessions (user_id, user_agent) VALUES (${user.id}, 'bench') RETURNING id`.execute(db);
-  return { userId: user.id, sessionId: opened[0]!.id, email, userHashId: user.user_hash_id, roles: ['FULL_USER'], lastActivityAt: new Date() };
-}
-
-/**
- * The search: the most common activity type with a µM ceiling chosen so that about `wanted`
- * activities match (3 % under, to stay below the cap whatever rounding does).
- */
-async function searchOfSize(): Promise<{ criteria: SearchCriteria; label: string }> {
-  const { rows: types } = await sql<{ t: string; n: number }>`SELECT std_activity_type AS t, count(*)::int AS n FROM activities
-    WHERE micro_molarvalue IS NOT NULL GROUP BY 1 ORDER BY 2 DESC LIMIT 1`.execute(db);
-  const top = types[0]!;
-  const fraction = Math.min(1, (wanted * 0.97) / top.n);
-  const { rows } = await sql<{ v: number }>`SELECT percentile_disc(${fraction}::float8) WITHIN GROUP (ORDER BY micro_molarvalue) AS v
-    FROM activities WHERE std_activity_type = ${top.t} AND micro_molarvalue IS NOT NULL`.execute(db);
-  const ceiling = Number(rows[0]!.v);
-  const criteria = SearchCriteriaSchema.parse({ rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: top.t, activityUom: 'uM', prefix: '<=', minValue: ceiling }] }] });
-  return { criteria, label: `${top.t} <= ${ceiling} uM` };
-}
 
 const engine = new RdkitChemEngine(db);
 const search = new SearchService(db, engine);
@@ -69,8 +42,8 @@ const results = new ResultsService(db, search, engine);
 // A fresh chart service per measured round: its short-lived cache (the Activities tab's charts
 // computed together) must not turn a cold measurement into a warm one.
 let charts = new ChartService(db, results);
-const auth = await benchUser();
-const { criteria, label } = await searchOfSize();
+const auth = await benchUser(db, 'results-bench@bench.invalid');
+const { criteria, label } = await activitySearchOfSize(db, wanted, 0.97);
 const sessionId = crypto.randomUUID();
 const [searchMs, counts] = await time(() => search.run(auth, sessionId, criteria));
 const setId = (await search.owned(auth, sessionId))!.set_id;

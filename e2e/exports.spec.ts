@@ -2,16 +2,12 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import initRDKitModule from '@rdkit/rdkit';
-import { PRODUCT_SLUG } from '@kb/contracts/auth';
-import { authEndpoints } from '@kb/contracts/api';
-import { buildPath } from '@kb/contracts/endpoint';
-import type { ExportDataCount, ExportJob } from '@kb/contracts/exports';
+import type { ExportJob } from '@kb/contracts/exports';
 import { exportEndpoints } from '@kb/contracts/exports';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { resultsEndpoints } from '@kb/contracts/results';
 import type { ResultColumn } from '@kb/contracts/results';
 import { DEMO_PASSWORD } from '@kb/contracts/roles';
-import { AUTH_HEADERS } from '@kb/contracts/session';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api-session.ts';
 import { newAppContext, screenshot, useBrowser } from './support/browser.ts';
@@ -267,34 +263,11 @@ describe('exports of a FULL_USER', () => {
   });
 });
 
-/** Tokens of a login by e-mail (ApiSession logs in demo users by role only). */
-async function apiHeadersFor(baseUrl: string, email: string): Promise<Record<string, string>> {
-  const response = await fetch(new URL(buildPath(authEndpoints.generateToken.path, { product: PRODUCT_SLUG }), baseUrl), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: email, password: DEMO_PASSWORD }),
-  });
-  if (!response.ok) throw new Error(`Logging in ${email} failed with ${response.status}: ${await response.text()}`);
-  const login = (await response.json()) as { token: string; nodeToken: string };
-  return { [AUTH_HEADERS.mainToken]: `Bearer ${login.token}`, [AUTH_HEADERS.nodeToken]: `Bearer ${login.nodeToken}`, [AUTH_HEADERS.email]: email };
-}
-
-async function callWith<T>(baseUrl: string, headers: Record<string, string>, method: string, pathname: string, body?: unknown): Promise<T> {
-  const response = await fetch(new URL(pathname, baseUrl), {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${pathname} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as T;
-}
-
 describe('a balance too short for the export', () => {
   it("shows the server's message, keeps Export disabled and charges nothing", async () => {
     const email = 'lowcredit@demo.test';
-    const headers = await apiHeadersFor(server().baseUrl, email);
-    const historyBefore = await callWith<{ rows: unknown[]; creditBalance: number }>(server().baseUrl, headers, 'GET', exportEndpoints.downloadHistory.path);
+    const lowApi = await ApiSession.logInAs(server().baseUrl, email);
+    const historyBefore = await lowApi.call(exportEndpoints.downloadHistory, {});
     const low = await newAppContext(browser(), server().baseUrl);
     try {
       const lowPage = await low.newPage();
@@ -314,7 +287,7 @@ describe('a balance too short for the export', () => {
       await lowExport.waitForForm('structuretab');
       expect(await lowExport.rowsChoice('all').isChecked()).toBe(true);
 
-      const priced = await callWith<ExportDataCount>(server().baseUrl, headers, 'POST', exportEndpoints.exportDataCount.path, { sessionid: lowSession, tab: 'structuretab', selection: null });
+      const priced = await lowApi.call(exportEndpoints.exportDataCount, { body: { sessionid: lowSession, tab: 'structuretab', selection: null } });
       expect(priced).toMatchObject({ rows: rowCount, credits: rowCount, creditBalance: historyBefore.creditBalance, allowed: false });
       expect(priced.message).toContain(`needs ${rowCount.toLocaleString('en-US')} download credits and you have ${historyBefore.creditBalance.toLocaleString('en-US')}`);
       await lowExport.notAllowed().waitFor({ timeout: 20_000 });
@@ -323,7 +296,7 @@ describe('a balance too short for the export', () => {
       expect(await lowExport.submitButton().isDisabled()).toBe(true);
       await screenshot(lowPage, 'export-short-balance');
 
-      const historyAfter = await callWith<{ rows: unknown[]; creditBalance: number }>(server().baseUrl, headers, 'GET', exportEndpoints.downloadHistory.path);
+      const historyAfter = await lowApi.call(exportEndpoints.downloadHistory, {});
       expect(historyAfter.creditBalance).toBe(historyBefore.creditBalance);
       expect(historyAfter.rows).toHaveLength(historyBefore.rows.length);
     } finally {

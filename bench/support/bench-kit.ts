@@ -3,6 +3,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { SearchCriteria } from '@kb/contracts/search';
+import { SearchCriteriaSchema } from '@kb/contracts/search';
+import type { Database } from '../../apps/server/src/db/schema.ts';
+import type { AuthContext } from '../../apps/server/src/http/auth-hook.ts';
 import { openDatabase } from '../../apps/server/src/db/database.ts';
 import type { DatabaseHandle } from '../../apps/server/src/db/database.ts';
 import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
@@ -35,4 +40,30 @@ export function writeResult(name: string, result: unknown): string {
   const file = path.join(dir, `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, JSON.stringify(result, null, 2));
   return path.relative(process.cwd(), file);
+}
+
+/** A bench user with an open session to own search sessions (their sets are per user); credits when exports need them. */
+export async function benchUser(db: Kysely<Database>, email: string, credits?: number): Promise<AuthContext> {
+  await sql`INSERT INTO users (email, first_name) VALUES (${email}, 'Bench') ON CONFLICT (email) DO NOTHING`.execute(db);
+  if (credits !== undefined) await sql`UPDATE users SET credit_balance = ${credits} WHERE email = ${email}`.execute(db);
+  const { rows } = await sql<{ id: number; user_hash_id: string }>`SELECT id, user_hash_id FROM users WHERE email = ${email}`.execute(db);
+  const user = rows[0]!;
+  const { rows: opened } = await sql<{ id: string }>`INSERT INTO user_sessions (user_id, user_agent) VALUES (${user.id}, 'bench') RETURNING id`.execute(db);
+  return { userId: user.id, sessionId: opened[0]!.id, email, userHashId: user.user_hash_id, roles: ['FULL_USER'], lastActivityAt: new Date() };
+}
+
+/**
+ * A search of about `wanted` activities: the most common activity type under a µM ceiling picked by
+ * percentile (`margin` scales the share: under 1 to stay below a cap, over 1 to reach a size).
+ */
+export async function activitySearchOfSize(db: Kysely<Database>, wanted: number, margin: number): Promise<{ criteria: SearchCriteria; label: string }> {
+  const { rows: types } = await sql<{ t: string; n: number }>`SELECT std_activity_type AS t, count(*)::int AS n FROM activities
+    WHERE micro_molarvalue IS NOT NULL GROUP BY 1 ORDER BY 2 DESC LIMIT 1`.execute(db);
+  const top = types[0]!;
+  const fraction = Math.min(1, (wanted * margin) / top.n);
+  const { rows } = await sql<{ v: number }>`SELECT percentile_disc(${fraction}::float8) WITHIN GROUP (ORDER BY micro_molarvalue) AS v
+    FROM activities WHERE std_activity_type = ${top.t} AND micro_molarvalue IS NOT NULL`.execute(db);
+  const ceiling = Number(rows[0]!.v);
+  const criteria = SearchCriteriaSchema.parse({ rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: top.t, activityUom: 'uM', prefix: '<=', minValue: ceiling }] }] });
+  return { criteria, label: `${top.t} <= ${ceiling} uM` };
 }

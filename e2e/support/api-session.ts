@@ -18,7 +18,11 @@ export class ApiSession {
   ) {}
 
   static async logIn(baseUrl: string, role: Role): Promise<ApiSession> {
-    const email = demoEmailForRole(role);
+    return ApiSession.logInAs(baseUrl, demoEmailForRole(role));
+  }
+
+  /** A demo login by e-mail (the extra demo accounts: expired, low credit). */
+  static async logInAs(baseUrl: string, email: string): Promise<ApiSession> {
     const response = await fetch(new URL(buildPath(authEndpoints.generateToken.path, { product: PRODUCT_SLUG }), baseUrl), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
