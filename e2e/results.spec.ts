@@ -266,8 +266,9 @@ describe('the results of a search', () => {
 
     await page.getByTestId('new-search-by-selection').click();
     await page.waitForURL((url) => url.pathname === '/new-search-results/structuretab', { timeout: 60_000 });
+    // The URL changes a moment before the new page replaces the old one: wait for the new header.
+    await expect.poll(() => results.headerCounts(), { timeout: 30_000 }).toEqual(figures(counts.rows[0]!));
     await results.waitForRows();
-    expect(await results.headerCounts()).toEqual(figures(counts.rows[0]!));
     expect(await results.tabCount('structuretab')).toBe(2);
     const ids = await results.sessionIds();
     expect(ids.selectionSessionId).not.toBe(sessionid);
