@@ -30,6 +30,8 @@ export interface ExportSettings {
 
 const FORMAT_EXTENSIONS: Record<ExportFormat, string> = { csv: 'csv', xlsx: 'xlsx', sdf: 'sdf' };
 
+type ScopeSql = Awaited<ReturnType<ResultsService['selectionScope']>>;
+
 /** Columns a tab can export (the contract's isExportableColumn). */
 export function exportableColumns(tab: ResultTabKey): ExportColumn[] {
   return TAB_COLUMNS[tab].filter(isExportableColumn).map(({ key, label, type }) => ({ key, label, type }));
@@ -90,8 +92,9 @@ export class ExportService {
     private readonly logError: (error: unknown, jobId: number) => void = () => undefined,
   ) {}
 
-  async balance(userId: number): Promise<number> {
-    const row = await this.db.selectFrom('users').select('credit_balance').where('id', '=', userId).executeTakeFirst();
+  /** The user's credits; inside a transaction pass it (PGlite has one connection: another query would wait on it for ever). */
+  async balance(userId: number, db: Kysely<Database> = this.db): Promise<number> {
+    const row = await db.selectFrom('users').select('credit_balance').where('id', '=', userId).executeTakeFirst();
     return row?.credit_balance ?? 0;
   }
 
@@ -103,8 +106,7 @@ export class ExportService {
     return this.results.selectionScope(scope.tab, session, scope.selection, scope);
   }
 
-  private async countRows(session: ResultSession, scope: ExportScope): Promise<number> {
-    const { from, join, where } = await this.scopeSql(session, scope);
+  private async countRows({ from, join, where }: ScopeSql): Promise<number> {
     return this.results.withWorkMem(async (trx) => {
       const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${from} ${join} WHERE ${where}`.execute(trx);
       return rows[0]?.n ?? 0;
@@ -130,7 +132,7 @@ export class ExportService {
   /** Spec `exportdatacount`: what an export would hold and cost. */
   async count(auth: AuthContext, scope: ExportScope): Promise<ExportDataCount> {
     const session = await this.results.session(auth, scope.sessionid);
-    const rows = await this.countRows(session, scope);
+    const rows = await this.countRows(await this.scopeSql(session, scope));
     const balance = await this.balance(auth.userId);
     const refusal = this.refusal(rows, balance);
     return {
@@ -156,11 +158,12 @@ export class ExportService {
     }
     const columns = chosenColumns(request.tab, request.columns);
     const session = await this.results.session(auth, request.sessionid);
-    const counted = await this.countRows(session, request);
+    const scope = await this.scopeSql(session, request);
+    const counted = await this.countRows(scope);
     const early = this.refusal(counted, await this.balance(auth.userId));
     if (early) throw refusalError(early);
 
-    const { from, join, where } = await this.scopeSql(session, request);
+    const { from, join, where } = scope;
     const entity = TAB_MODELS[request.tab].entity;
     const jobId = await this.db.transaction().execute(async (trx) => {
       const now = new Date();
@@ -205,7 +208,7 @@ export class ExportService {
         .returning('credit_balance')
         .executeTakeFirst();
       if (!charged) {
-        const refusal = this.refusal(fixed, await this.balance(auth.userId)) ?? { status: 402, message: 'Your download credits changed meanwhile; try again.' };
+        const refusal = this.refusal(fixed, await this.balance(auth.userId, trx)) ?? { status: 402, message: 'Your download credits changed meanwhile; try again.' };
         throw refusalError(refusal);
       }
       const fileName = exportFileName(request.tab, request.format, id, now);

@@ -165,6 +165,15 @@ describe.each(DATABASES)('exports on %s', (kind) => {
     expect(ok.every((a) => (a.data as unknown as Job).status === 'done')).toBe(true);
   });
 
+  it('refuses inside the charge when two exports both passed the price check (a double click)', async () => {
+    const picked = (await kiActivities(3)).map((r) => r.act_id);
+    await setBalance(me.username, 5);
+    const body = { tab: 'activitiestab', selection: { selectedIds: picked }, format: 'csv', columns: ['act_id'] };
+    const answers = await Promise.all([start(body), start(body)]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 402]);
+    expect(await balanceOf(me.username)).toBe(2);
+  });
+
   it('refuses a short balance with a clear message before any work, and bad requests with what to do', async () => {
     await setBalance(me.username, 4);
     const jobsBefore = (await get('/api/export/jobs')).data.jobs as Job[];
