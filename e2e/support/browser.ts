@@ -5,7 +5,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { RESULTS_DIR } from './server.ts';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+/** Set by scripts/run-e2e.mjs from scripts/ensure-browser.mjs, which finds or installs it. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH?.trim() || '/usr/bin/chromium';
 
 const CHROMIUM_ARGS = [
   '--headless',
@@ -19,7 +20,7 @@ const CHROMIUM_ARGS = [
 
 export async function launchBrowser(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM_PATH)) {
-    throw new Error(`${CHROMIUM_PATH} is missing: install it (apt-get install -y chromium) to run the browser tests.`);
+    throw new Error(`${CHROMIUM_PATH} is missing: run \`node scripts/ensure-browser.mjs\` (it installs or says how), or set CHROMIUM_PATH.`);
   }
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
