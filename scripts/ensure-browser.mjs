@@ -45,7 +45,7 @@ export function planBrowser(facts) {
     };
   }
   const why = facts.isDebian
-    ? 'this user cannot install it (not root, and sudo asks for a password)'
+    ? 'this user cannot install it (not root, and no passwordless sudo)'
     : 'this is not a Debian machine, so it is not installed automatically';
   const install = facts.isDebian
     ? `  sudo apt-get install -y ${missing.join(' ')}`
