@@ -5,7 +5,7 @@ import { DEMO_PASSWORD, ROLES, demoEmailForRole } from '@kb/contracts/roles';
 import { AUTH_HEADERS } from '@kb/contracts/session';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registerAccountViaApi } from './support/api.ts';
-import { newAppContext, screenshot, useBrowser } from './support/browser.ts';
+import { cspViolations, newAppContext, screenshot, useBrowser } from './support/browser.ts';
 import { LoginPage } from './support/pages/login-page.ts';
 import { concreteRoutes, expectedLanding, fillParams, roleLanding } from './support/route-expectations.ts';
 
@@ -21,7 +21,9 @@ beforeEach(async () => {
   login = new LoginPage(page);
 });
 afterEach(async () => {
+  const violations = [...cspViolations(context)];
   await context.close();
+  expect(violations, 'the Content Security Policy blocked nothing').toEqual([]);
 });
 
 describe('logging in', () => {
@@ -66,9 +68,10 @@ describe('logging in', () => {
     expect(await page.getByTestId('subscription-warning').count()).toBe(0);
   });
 
-  it('locks an account after five wrong passwords, refusing even the right one', async () => {
+  it('locks an account on this address after five wrong passwords, refusing even the right one', async () => {
     // A fresh account: the lock lasts 15 minutes and must not touch the demo users other specs use.
-    const password = 'Rate-limit-1';
+    // (Other addresses are not locked: the API tests cover that, a browser has one address.)
+    const password = 'rate limited owl 1';
     const email = await registerAccountViaApi('ratelimit', password);
     await login.openLogin();
     for (let attempt = 1; attempt <= 5; attempt += 1) {

@@ -25,6 +25,26 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
+/** Content Security Policy violations each context's pages and workers reported. */
+const cspViolationsByContext = new WeakMap<BrowserContext, string[]>();
+
+/**
+ * Chromium reports a blocked script, style, image, worker or WebAssembly compilation as a console
+ * error naming the "Content Security Policy": such messages are recorded per context and printed.
+ */
+function recordCspViolation(context: BrowserContext, text: string): void {
+  if (!text.includes('Content Security Policy')) return;
+  const list = cspViolationsByContext.get(context);
+  if (!list || list.includes(text)) return;
+  list.push(text);
+  console.error(`[browser] CSP violation: ${text}`);
+}
+
+/** The CSP violations reported so far in a context made by `newAppContext` (empty when the policy blocked nothing). */
+export function cspViolations(context: BrowserContext): readonly string[] {
+  return cspViolationsByContext.get(context) ?? [];
+}
+
 /** A context on the server under test (or another one, e.g. a seeded server): fresh cookies and storage, as a new browser profile. */
 export async function newAppContext(browser: Browser, baseUrl: string = inject('baseUrl')): Promise<BrowserContext> {
   const context = await browser.newContext({
@@ -33,11 +53,19 @@ export async function newAppContext(browser: Browser, baseUrl: string = inject('
     locale: 'en-GB',
   });
   // Errors of the app show up in the test output next to the failure they explain.
-  context.on('weberror', (error) => console.error(`[browser] uncaught: ${error.error().message}`));
+  context.on('weberror', (error) => {
+    // An eval the policy refuses throws an EvalError naming the policy.
+    recordCspViolation(context, error.error().message);
+    console.error(`[browser] uncaught: ${error.error().message}`);
+  });
+  cspViolationsByContext.set(context, []);
   context.on('console', (message) => {
+    recordCspViolation(context, message.text());
     // HTTP error statuses are logged by Chromium as "Failed to load resource"; tests expect many of them.
     if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) console.error(`[browser] console.error: ${message.text()}`);
   });
+  // Workers (Ketcher's Indigo engine compiles its WebAssembly in one) report to their own console.
+  context.on('page', (page) => page.on('worker', (worker) => worker.on('console', (message) => recordCspViolation(context, message.text()))));
   context.setDefaultTimeout(10_000);
   context.setDefaultNavigationTimeout(20_000);
   return context;

@@ -20,6 +20,9 @@ import type { AppConfig } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { HttpError } from './http/errors.ts';
 import { registerAuthHook } from './http/auth-hook.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
+import { registerTextGuard } from './http/text-guard.ts';
+import { Admission } from './http/admission.ts';
 import { TokenService } from './http/tokens.ts';
 import { SessionRepository } from './modules/sessions/session-repository.ts';
 import { registerSessionRoutes } from './modules/sessions/session-routes.ts';
@@ -121,6 +124,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   });
 
   await app.register(fastifyRateLimit, { global: false });
+  await registerSecurityHeaders(app);
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'KB Search API', description: 'Drug-discovery knowledge-base search platform', version: '0.1.0' } },
     transform: jsonSchemaTransform,
@@ -135,6 +139,8 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   const tokens = new TokenService(await tokenSecret(config, database));
   const sessions = new SessionRepository(db);
   registerAuthHook(app, tokens, sessions);
+  registerTextGuard(app);
+  app.decorate('admission', new Admission(config.admission));
 
   const auth = new AuthService({
     db,
@@ -154,10 +160,17 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
     ...(config.chemistry.workers > 0 ? { workers: config.chemistry.workers } : {}),
     shardSize: config.chemistry.shardSize,
     refreshIntervalMs: config.chemistry.refreshSeconds * 1000,
+    requestTimeLimitMs: config.chemistry.requestTimeLimitMs,
+    stepTimeLimitMs: config.chemistry.stepTimeLimitMs,
     log: (message) => app.log.info(message),
   });
   registerChemistryRoutes(app, db, chemEngine, config.chemistry.searchTimeLimitSeconds * 1000);
-  registerSearchRoutes(app, db, chemEngine, { activityCap: config.searchActivityCap, structureTimeLimitMs: config.chemistry.searchTimeLimitSeconds * 1000 });
+  registerSearchRoutes(app, db, chemEngine, {
+    activityCap: config.searchActivityCap,
+    structureTimeLimitMs: config.chemistry.searchTimeLimitSeconds * 1000,
+    // One server per PGlite data directory: a running search of any other instance is a dead one.
+    singleProcess: database.kind === 'pglite',
+  });
   const results = registerResultsRoutes(app, db, chemEngine);
   registerChartRoutes(app, db, results);
   registerLeafletRoutes(app, db);

@@ -1,6 +1,7 @@
 import { BACKGROUND_EXPORT_ROWS } from '@kb/contracts/exports';
 import path from 'node:path';
 import os from 'node:os';
+import type { AdmissionLimits } from './http/admission.ts';
 
 /** Every environment variable the server reads, read once here (CONVENTIONS: never keyed on NODE_ENV). */
 export interface AppConfig {
@@ -27,18 +28,42 @@ export interface AppConfig {
    * another address and slip past the per-address login limit.
    */
   trustProxy: boolean;
-  /** Per-account and per-address failed-login limits (spec §4: 429). */
-  loginLimits: { perAccount: number; perAddress: number; windowMinutes: number };
+  /**
+   * Limits on wrong passwords (login and the current-password check of a password change; spec §4:
+   * 429), counted so that a stranger cannot lock an owner out (docs/security.md "Attempt limits"):
+   * per account and address, per address across accounts, and a per-account ceiling across all
+   * addresses that does not apply on addresses the account recently logged in from.
+   */
+  loginLimits: {
+    /** Wrong passwords for one account from one address within `windowMinutes` (5). */
+    perAccountAddress: number;
+    /** Wrong passwords from one address, any accounts, within `windowMinutes` (20). */
+    perAddress: number;
+    windowMinutes: number;
+    /** Wrong passwords for one account from all addresses within `accountWindowMinutes` (50). */
+    perAccount: number;
+    accountWindowMinutes: number;
+    /** An address the account logged in from within this many days is "known" (30). */
+    knownAddressDays: number;
+  };
   /** Spec §5 activity cap of a search (750,000); an override exists for tests. */
   searchActivityCap: number;
   /** Chemistry engine: worker threads (0 = every core), structure-search time limit, index refresh. */
-  chemistry: { workers: number; shardSize: number; searchTimeLimitSeconds: number; refreshSeconds: number };
+  chemistry: { workers: number; shardSize: number; searchTimeLimitSeconds: number; refreshSeconds: number; requestTimeLimitMs: number; stepTimeLimitMs: number };
   /**
    * Exports: from how many rows an export runs as a background job, rows per batch, seconds
    * without a heartbeat after which a running job counts as abandoned (a crashed or stopped
    * process) and is taken over, and how often idle processes look for queued jobs.
    */
   exports: { backgroundFromRows: number; batchRows: number; staleSeconds: number; pollMs: number };
+  /**
+   * Turns for heavy calls (http/admission.ts): how many run at once on this server (default 2 on
+   * the embedded database, whose one connection they share; 6 on a server, whose pool holds 12),
+   * how many of each class one user may run at once, how many may wait, and for how long.
+   */
+  admission: AdmissionLimits;
+  /** On a PostgreSQL server: longest any statement of the API may run (seconds; 0 = no limit). */
+  statementTimeoutSeconds: number;
 }
 
 function bool(value: string | undefined, fallback: boolean): boolean {
@@ -83,6 +108,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       // Seconds, fractions allowed (tests use a millisecond).
       searchTimeLimitSeconds: Number.parseFloat(env.STRUCTURE_SEARCH_TIME_LIMIT_SECONDS ?? '') || 120,
       refreshSeconds: int(env.CHEM_INDEX_REFRESH_SECONDS, 60),
+      // Watchdog: a request (preview, depiction) past this is stopped by ending its worker; so is one
+      // search step (one shard) past the step limit (docs/security.md "Chemistry engine").
+      requestTimeLimitMs: int(env.CHEM_REQUEST_TIME_LIMIT_MS, 10_000),
+      stepTimeLimitMs: int(env.CHEM_STEP_TIME_LIMIT_MS, 30_000),
     },
     exports: {
       backgroundFromRows: int(env.EXPORT_BACKGROUND_ROWS, BACKGROUND_EXPORT_ROWS),
@@ -90,10 +119,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       staleSeconds: Number.parseFloat(env.EXPORT_STALE_SECONDS ?? '') || 30,
       pollMs: int(env.EXPORT_POLL_MS, 2000),
     },
+    admission: {
+      concurrent: int(env.ADMISSION_CONCURRENT, databaseUrl ? 6 : 2),
+      perUser: {
+        search: int(env.ADMISSION_SEARCHES_PER_USER, 2),
+        structure: int(env.ADMISSION_PREVIEWS_PER_USER, 2),
+        chart: int(env.ADMISSION_CHARTS_PER_USER, 3),
+        export: int(env.ADMISSION_EXPORTS_PER_USER, 2),
+      },
+      maxQueuedPerUser: int(env.ADMISSION_QUEUED_PER_USER, 20),
+      maxWaitMs: int(env.ADMISSION_MAX_WAIT_SECONDS, 600) * 1000,
+    },
+    statementTimeoutSeconds: int(env.STATEMENT_TIMEOUT_SECONDS, 300),
     loginLimits: {
-      perAccount: int(env.LOGIN_LIMIT_PER_ACCOUNT, 5),
+      perAccountAddress: int(env.LOGIN_LIMIT_PER_ACCOUNT_ADDRESS, 5),
       perAddress: int(env.LOGIN_LIMIT_PER_ADDRESS, 20),
       windowMinutes: int(env.LOGIN_LIMIT_WINDOW_MINUTES, 15),
+      perAccount: int(env.LOGIN_LIMIT_PER_ACCOUNT, 50),
+      accountWindowMinutes: int(env.LOGIN_LIMIT_ACCOUNT_WINDOW_MINUTES, 60),
+      knownAddressDays: int(env.LOGIN_KNOWN_ADDRESS_DAYS, 30),
     },
   };
 }

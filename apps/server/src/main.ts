@@ -14,7 +14,7 @@ import { DEMO_PASSWORD } from '@kb/contracts/roles';
 async function main(): Promise<void> {
   const config = loadConfig();
   const pgliteDir = path.join(config.dataDir, 'db');
-  const database = await openDatabase({ url: config.databaseUrl, pgliteDir });
+  const database = await openDatabase({ url: config.databaseUrl, pgliteDir, statementTimeoutMs: config.statementTimeoutSeconds * 1000 });
   const applied = await migrateToLatest(database);
   if (applied.length > 0) console.log(`Database migrated: ${applied.join(', ')}`);
   if (config.seedDemo) {

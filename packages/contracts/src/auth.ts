@@ -69,13 +69,56 @@ export type SubscriptionSummary = z.infer<typeof SubscriptionSummarySchema>;
 /** Spec §9 thresholds of the subscription warning. */
 export const SUBSCRIPTION_WARNING = { daysBelow: 7, balanceAtMost: 100 } as const;
 
-const passwordRule = z
-  .string()
-  .min(8, 'Use at least 8 characters.')
-  .max(256, 'Use at most 256 characters.')
-  .refine((p) => /[A-Za-z]/.test(p) && /[0-9]/.test(p), 'Use at least one letter and one digit.');
+/**
+ * The password rule (ASVS 4.0.3 V2.1): length only, counted in Unicode code points (an emoji or an
+ * accented letter is one character); no composition rules, spaces allowed, nothing truncated. The
+ * server also refuses common and breached passwords (a dictionary too large for the browser) and
+ * passwords containing the account's e-mail name; the web shows the rule and the server's message.
+ * The rule applies when a password is set: older, shorter passwords keep working.
+ */
+export const PASSWORD_POLICY = { minLength: 12, maxLength: 128 } as const;
 
-export const PasswordSchema = passwordRule;
+/** The rule as a form states it. */
+export const PASSWORD_RULE_TEXT =
+  `At least ${PASSWORD_POLICY.minLength} characters; spaces are allowed and no mix of letters, digits or symbols is required. ` +
+  'A few unrelated words make a strong password that is easy to remember. Common passwords and your e-mail name are refused.';
+
+/** Characters as a person counts them (code points), not UTF-16 units. */
+export function passwordLength(password: string): number {
+  return [...password].length;
+}
+
+export const PasswordSchema = z
+  .string()
+  .superRefine((password, ctx) => {
+    const length = passwordLength(password);
+    if (length < PASSWORD_POLICY.minLength) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `Use at least ${PASSWORD_POLICY.minLength} characters (this one has ${length}). A few unrelated words make a long password that is easy to remember.`,
+      });
+    } else if (length > PASSWORD_POLICY.maxLength) {
+      ctx.addIssue({ code: 'custom', message: `Use at most ${PASSWORD_POLICY.maxLength} characters (this one has ${length}).` });
+    }
+  })
+  .describe(PASSWORD_RULE_TEXT);
+
+/** Shortest e-mail name (part before the @) that a password may not contain; shorter ones are common syllables. */
+const MIN_EMAIL_NAME_CHECKED = 3;
+
+/**
+ * The first problem of a new password for an account, or null: the length rule, then the account's
+ * e-mail name inside it (case-insensitive). The server adds its common-password check to this.
+ */
+export function passwordProblem(password: string, email?: string): string | null {
+  const result = PasswordSchema.safeParse(password);
+  if (!result.success) return result.error.issues[0]?.message ?? PASSWORD_RULE_TEXT;
+  const name = (email ?? '').trim().toLowerCase().split('@')[0] ?? '';
+  if (name.length >= MIN_EMAIL_NAME_CHECKED && password.toLowerCase().includes(name)) {
+    return `Leave your e-mail name ("${name}") out of the password: it is the first thing an attacker tries.`;
+  }
+  return null;
+}
 
 export const RegisterRequestSchema = z.object({
   email: z.email('Enter a valid e-mail address.').max(254),
@@ -100,12 +143,12 @@ export const VerifyCodeInfoSchema = z.object({
 });
 export type VerifyCodeInfo = z.infer<typeof VerifyCodeInfoSchema>;
 
-export const SetPasswordRequestSchema = z.object({ password: passwordRule });
+export const SetPasswordRequestSchema = z.object({ password: PasswordSchema });
 export type SetPasswordRequest = z.infer<typeof SetPasswordRequestSchema>;
 
 export const ChangePasswordRequestSchema = z.object({
-  currentPassword: z.string().min(1, 'Enter your current password.'),
-  newPassword: passwordRule,
+  currentPassword: z.string().min(1, 'Enter your current password.').max(256),
+  newPassword: PasswordSchema,
 });
 export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequestSchema>;
 

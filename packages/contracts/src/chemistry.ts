@@ -116,7 +116,8 @@ export type DepictionQuery = z.input<typeof DepictionQuerySchema>;
 export type DepictionParams = z.output<typeof DepictionQuerySchema>;
 
 export const EngineStatusSchema = z.object({
-  state: z.enum(['idle', 'loading', 'ready', 'failed']),
+  /** recovering: a chemistry worker is being replaced (RDKit trapped or ran past its time) and its part of the index reloaded; structure searches wait for it. */
+  state: z.enum(['idle', 'loading', 'ready', 'recovering', 'failed']),
   loaded: z.number().int(),
   total: z.number().int(),
   shards: z.number().int(),

@@ -371,7 +371,10 @@ export const SessionParamsSchema = z.object({ sessionid: z.string().uuid('The se
 export const SearchProgressSchema = z.object({
   sessionid: z.string(),
   status: z.enum(['none', 'running', 'ready', 'failed', 'cancelled']),
-  phase: z.enum(['index', 'structure', 'sets']).nullable(),
+  /** `queued`: the server runs a few searches at once and this one waits for its turn (`queuePosition`). */
+  phase: z.enum(['queued', 'index', 'structure', 'sets']).nullable(),
+  /** While queued: how many searches wait ahead of this one (0 = next). */
+  queuePosition: z.number().int().nonnegative().nullable().optional(),
   searched: z.number().int(),
   total: z.number().int(),
   hits: z.number().int(),

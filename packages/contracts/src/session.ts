@@ -10,6 +10,7 @@ export const TOKEN_REFRESH_MARGIN_SECONDS = 5 * 60;
 /**
  * Request headers of spec §7 base A. Authorization carries the node-API token, JavaAuthorization
  * the main token; either identifies the server-side session, and both must agree when both are sent.
+ * Each token is accepted only in its own header (the JWT's `typ` claim says its kind).
  */
 export const AUTH_HEADERS = {
   nodeToken: 'authorization',
@@ -19,13 +20,16 @@ export const AUTH_HEADERS = {
   customSession: 'x-custom-session',
 } as const;
 
+export const TokenKindSchema = z.enum(['main', 'node']);
+export type TokenKind = z.infer<typeof TokenKindSchema>;
+
 /** Claims inside both tokens; the client reads roles from them (spec §4 "Login"). */
 export const TokenClaimsSchema = z.object({
   sub: z.string(),
   sid: z.string(),
   email: z.string(),
   roles: z.array(z.string()),
-  typ: z.enum(['main', 'node']),
+  typ: TokenKindSchema,
   exp: z.number(),
   iat: z.number(),
 });

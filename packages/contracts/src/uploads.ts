@@ -38,14 +38,24 @@ export type UploadListType = (typeof UPLOAD_LIST_TYPES)[number];
 /** Spec §5: these lists keep only entries that are all digits. */
 export const DIGITS_ONLY_LIST_TYPES: readonly UploadListType[] = ['pubmed', 'refid', 'year', 'strid', 'entrez'];
 
+/** Limits of one uploaded list (docs/security.md "Uploads and input bounds"). */
 export const UPLOAD_MAX_BYTES = 2 * 1024 * 1024;
+/**
+ * Filled lines of a .txt / .csv, filled rows of a sheet, and different terms of a list: a list of
+ * 100,000 structure ids is checked in about a second, far beyond what a chemist pastes by hand.
+ */
+export const UPLOAD_MAX_TERMS = 100_000;
+/** Longer terms are reported invalid (no name or id in the knowledge base comes near it). */
+export const UPLOAD_MAX_TERM_LENGTH = 1_000;
 export const UPLOAD_EXTENSIONS = ['txt', 'csv', 'xlsx'] as const;
 
 export const UploadValidateRequestSchema = z.object({
   listType: z.enum(UPLOAD_LIST_TYPES),
   fileName: z.string().trim().min(1).max(300),
   /** The file's bytes, base64-encoded (at most UPLOAD_MAX_BYTES before encoding). */
-  contentBase64: z.string().max(Math.ceil((UPLOAD_MAX_BYTES * 4) / 3) + 8),
+  contentBase64: z
+    .string()
+    .max(Math.ceil((UPLOAD_MAX_BYTES * 4) / 3) + 8, `A file of search terms may be at most ${UPLOAD_MAX_BYTES / 1024 / 1024} MB. Split the list into smaller files.`),
 });
 export type UploadValidateRequest = z.infer<typeof UploadValidateRequestSchema>;
 
@@ -70,7 +80,7 @@ export type UploadValidateResponse = z.infer<typeof UploadValidateResponseSchema
 export const UnreportedTermsRequestSchema = z.object({
   listType: z.enum(UPLOAD_LIST_TYPES),
   fileName: z.string().max(300).optional(),
-  terms: z.array(z.string().max(1000)).min(1).max(100_000),
+  terms: z.array(z.string().max(UPLOAD_MAX_TERM_LENGTH)).min(1).max(UPLOAD_MAX_TERMS),
 });
 
 /** Spec §3 "Report terms payload carries user_id": unidentified terms sent to the curators. */
@@ -78,7 +88,7 @@ export const ReportTermsRequestSchema = z.object({
   user_id: z.number().int(),
   listType: z.enum(UPLOAD_LIST_TYPES),
   fileName: z.string().max(300).optional(),
-  terms: z.array(z.string().max(1000)).min(1).max(10_000),
+  terms: z.array(z.string().max(UPLOAD_MAX_TERM_LENGTH)).min(1).max(10_000),
   comment: z.string().max(2000).optional(),
 });
 

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { PGliteDialect } from 'kysely-pglite-dialect';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Database } from './schema.ts';
+import { PGliteWorkerClient, PGliteWorkerDialect } from './pglite-dialect.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -26,6 +25,8 @@ export interface OpenDatabaseOptions {
   pgliteDir?: string | undefined;
   /** On a server: work inside this schema (tests give each file its own). */
   schema?: string | undefined;
+  /** On a server: longest a statement may run (ms; the API sets it, imports and seeds do not). */
+  statementTimeoutMs?: number | undefined;
 }
 
 // Postgres `bigint` (int8) and `numeric` come back as strings by default; counts fit in a JS number.
@@ -34,10 +35,14 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 /** Opens the database the configuration names: a PostgreSQL server or embedded PGlite. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) {
+    const settings = [
+      ...(options.schema ? [`-c search_path=${options.schema}`] : []),
+      ...(options.statementTimeoutMs ? [`-c statement_timeout=${Math.round(options.statementTimeoutMs)}`] : []),
+    ];
     const pool = new pg.Pool({
       connectionString: options.url,
-      max: 10,
-      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+      max: 12,
+      ...(settings.length ? { options: settings.join(' ') } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
@@ -50,11 +55,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     };
   }
   if (options.pgliteDir) fs.mkdirSync(path.dirname(options.pgliteDir), { recursive: true });
-  const client = await PGlite.create({
-    ...(options.pgliteDir ? { dataDir: options.pgliteDir } : {}),
-    parsers: { 20: (v: string) => Number.parseInt(v, 10) },
-  });
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+  // In its own thread: a long statement must not stop the server's other requests (db/pglite-dialect.ts).
+  const client = await PGliteWorkerClient.start(options.pgliteDir);
+  const db = new Kysely<Database>({ dialect: new PGliteWorkerDialect(client) });
   return {
     db,
     kind: 'pglite',

@@ -1,4 +1,4 @@
-import type { SearchTables } from '../modules/search/search-tables.ts';
+import type { SearchTables, SessionRunColumns } from '../modules/search/search-tables.ts';
 import type { LookupTables } from '../modules/lookups/lookup-tables.ts';
 import type { TreeTables } from '../modules/trees/tree-tables.ts';
 import type { UploadTables } from '../modules/uploads/upload-tables.ts';
@@ -29,6 +29,8 @@ export interface UsersTable {
   active: Generated<boolean>;
   credit_balance: Generated<number>;
   created_at: Timestamp;
+  /** When the password was last set (0010); null for passwords set before that migration. */
+  password_changed_at: NullableTimestamp;
 }
 
 export interface SubscriptionsTable {
@@ -74,6 +76,15 @@ export interface VerificationCodesTable {
   used_at: NullableTimestamp;
 }
 
+/** Requests for a password link, with or without an account behind the address (0010). */
+export interface LinkRequestsTable {
+  id: Generated<string>;
+  email: string;
+  purpose: 'register' | 'forgot';
+  ip_address: string | null;
+  requested_at: Timestamp;
+}
+
 export interface OutboxTable {
   id: Generated<string>;
   recipient: string;
@@ -102,7 +113,7 @@ export interface NotificationsTable {
   read_at: NullableTimestamp;
 }
 
-export interface SearchSessionsTable extends SessionResultColumns {
+export interface SearchSessionsTable extends SessionResultColumns, SessionRunColumns {
   id: string;
   user_id: number;
   user_session_id: string | null;
@@ -128,6 +139,7 @@ export interface Database extends KnowledgeBaseTables, SearchTables, LookupTable
   user_sessions: UserSessionsTable;
   login_attempts: LoginAttemptsTable;
   verification_codes: VerificationCodesTable;
+  link_requests: LinkRequestsTable;
   outbox: OutboxTable;
   notification_settings: NotificationSettingsTable;
   notifications: NotificationsTable;

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiAccess } from '@kb/contracts/endpoint';
 import { AUTH_HEADERS } from '@kb/contracts/session';
+import type { TokenKind } from '@kb/contracts/session';
 import type { Role } from '@kb/contracts/roles';
 import { isRole } from '@kb/contracts/roles';
 import type { TokenService } from './tokens.ts';
@@ -39,8 +40,9 @@ function bearer(value: string | string[] | undefined): string | null {
 
 /**
  * Checks the session and the role of every request server-side (the web guard is a convenience).
- * Either token identifies the session; when both are sent they must name the same one, and an
- * `email` header must match its owner.
+ * Either token identifies the session, each only in its own header (the node token in
+ * Authorization, the main token in JavaAuthorization); when both are sent they must name the same
+ * one, and an `email` header must match its owner.
  */
 export function registerAuthHook(app: FastifyInstance, tokens: TokenService, sessions: SessionRepository): void {
   app.addHook('onRequest', async (request: FastifyRequest) => {
@@ -52,11 +54,15 @@ export function registerAuthHook(app: FastifyInstance, tokens: TokenService, ses
     const access: ApiAccess = config.access ?? (isApi ? 'authenticated' : 'public');
     if (access === 'public') return;
 
-    const presented = [bearer(request.headers[AUTH_HEADERS.nodeToken]), bearer(request.headers[AUTH_HEADERS.mainToken])].filter(
-      (t): t is string => t !== null,
-    );
+    const presented = (
+      [
+        [bearer(request.headers[AUTH_HEADERS.nodeToken]), 'node'],
+        [bearer(request.headers[AUTH_HEADERS.mainToken]), 'main'],
+      ] as const
+    ).filter((entry): entry is readonly [string, TokenKind] => entry[0] !== null);
     if (presented.length === 0) throw tokenMissing();
-    const claims = await Promise.all(presented.map((t) => tokens.verify(t)));
+    // A token in the other kind's header is refused like a bad one: the kinds are not interchangeable.
+    const claims = await Promise.all(presented.map(([token, kind]) => tokens.verify(token, kind)));
     const [first] = claims;
     if (!first || claims.some((c) => c === null || c.sid !== first.sid || c.sub !== first.sub)) throw tokenMissing();
 

@@ -2,7 +2,17 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Endpoint } from '@kb/contracts/endpoint';
 import { ApiErrorSchema } from '@kb/contracts/errors';
+import { workClassOf } from '@kb/contracts/work-classes';
 import type { AuthContext } from './auth-hook.ts';
+import { withDbPriority, withInteractiveScope } from '../db/db-priority.ts';
+import type { Admission } from './admission.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Turns for heavy calls (http/admission.ts); set before any endpoint is registered. */
+    admission: Admission;
+  }
+}
 
 type Infer<T> = T extends z.ZodType ? z.infer<T> : undefined;
 
@@ -40,6 +50,7 @@ export function registerEndpoint<
   /** Extra route config, e.g. `{ rateLimit }` for @fastify/rate-limit (it reads it when the route is added). */
   routeConfig: Record<string, unknown> = {},
 ): void {
+  const workClass = workClassOf(endpoint);
   // Zod does the validation (validatorCompiler); the handler's types come from the endpoint itself.
   app.route({
     method: endpoint.method,
@@ -54,14 +65,36 @@ export function registerEndpoint<
     },
     ...(endpoint.bodyLimit ? { bodyLimit: endpoint.bodyLimit } : {}),
     config: { ...routeConfig, access: endpoint.access, touchesSession: endpoint.touchesSession ?? true },
-    handler: async (request, reply) =>
-      handler({
-        params: request.params as Infer<P>,
-        query: request.query as Infer<Q>,
-        body: request.body as Infer<B>,
-        auth: request.auth ?? null,
-        request,
-        reply,
-      }),
+    handler: async (request, reply) => {
+      const run = () =>
+        handler({
+          params: request.params as Infer<P>,
+          query: request.query as Infer<Q>,
+          body: request.body as Infer<B>,
+          auth: request.auth ?? null,
+          request,
+          reply,
+        });
+      // Short calls run as one interactive scope: bulk work waits while they use the embedded database.
+      if (!workClass || !request.auth) return withInteractiveScope(run);
+      return admitted(request, reply, workClass, request.auth.userId, run);
+    },
   });
+}
+
+/**
+ * A heavy call waits for its turn (the calls of one search session share one), then runs with
+ * bulk priority on the database; a caller who goes away while waiting leaves the line.
+ */
+async function admitted<T>(request: FastifyRequest, reply: FastifyReply, workClass: NonNullable<ReturnType<typeof workClassOf>>, userId: number, run: () => Promise<T>): Promise<T> {
+  const gone = new AbortController();
+  reply.raw.once('close', () => gone.abort());
+  const body = request.body as { sessionid?: unknown } | undefined;
+  const share = typeof body?.sessionid === 'string' && !request.url.includes('/newsearchby/') ? body.sessionid : null;
+  const release = await request.server.admission.enter(workClass, userId, share, gone.signal);
+  try {
+    return await withDbPriority('bulk', run);
+  } finally {
+    release();
+  }
 }

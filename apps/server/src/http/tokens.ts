@@ -1,5 +1,5 @@
 import { SignJWT, jwtVerify } from 'jose';
-import type { TokenClaims } from '@kb/contracts/session';
+import type { TokenClaims, TokenKind } from '@kb/contracts/session';
 import { TOKEN_TTL_SECONDS, TokenClaimsSchema } from '@kb/contracts/session';
 
 export interface IssuedTokens {
@@ -29,7 +29,7 @@ export class TokenService {
   async issue(subject: TokenSubject, now: Date = new Date()): Promise<IssuedTokens> {
     const iat = Math.floor(now.getTime() / 1000);
     const exp = iat + TOKEN_TTL_SECONDS;
-    const sign = (typ: 'main' | 'node') =>
+    const sign = (typ: TokenKind) =>
       new SignJWT({ sid: subject.sessionId, email: subject.email, roles: [...subject.roles], typ })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(String(subject.userId))
@@ -40,12 +40,16 @@ export class TokenService {
     return { token, nodeToken, expiresAt: new Date(exp * 1000) };
   }
 
-  /** The claims of a valid, unexpired token, or null. */
-  async verify(token: string): Promise<TokenClaims | null> {
+  /**
+   * The claims of a valid, unexpired token, or null; with `kind`, also null for a token of the other
+   * kind (the main token is good only in the main-token header, the node token only in its own).
+   */
+  async verify(token: string, kind?: TokenKind): Promise<TokenClaims | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
       const parsed = TokenClaimsSchema.safeParse(payload);
-      return parsed.success ? parsed.data : null;
+      if (!parsed.success || (kind !== undefined && parsed.data.typ !== kind)) return null;
+      return parsed.data;
     } catch {
       return null;
     }

@@ -4,6 +4,7 @@ import { PRODUCT_SLUG } from '@kb/contracts/auth';
 import { registerEndpoint, requireAuth } from '../../http/endpoint-route.ts';
 import { notFound } from '../../http/errors.ts';
 import type { AuthService, ClientInfo } from './auth-service.ts';
+import { primePasswordCheck } from './passwords.ts';
 
 function clientInfo(request: FastifyRequest): ClientInfo {
   const agent = request.headers['user-agent'];
@@ -29,8 +30,8 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): voi
     },
     limited,
   );
-  registerEndpoint(app, authEndpoints.register, async ({ body }) => auth.register(body), limited);
-  registerEndpoint(app, authEndpoints.forgotPassword, async ({ body }) => auth.forgotPassword(body.email), limited);
+  registerEndpoint(app, authEndpoints.register, async ({ body, request }) => auth.register(body, clientInfo(request)), limited);
+  registerEndpoint(app, authEndpoints.forgotPassword, async ({ body, request }) => auth.forgotPassword(body.email, clientInfo(request)), limited);
   registerEndpoint(app, authEndpoints.verifySetPassword, async ({ params, body }) => auth.setPasswordFromLink(params.code, body.password), limited);
 
   registerEndpoint(app, authEndpoints.regenerateToken, async ({ params, auth: caller }) => {
@@ -39,7 +40,15 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): voi
   });
   registerEndpoint(app, authEndpoints.webApiLogin, async ({ auth: caller }) => auth.regenerate(requireAuth(caller)));
   registerEndpoint(app, authEndpoints.verifyInfo, async ({ params }) => auth.verifyInfo(params.code));
-  registerEndpoint(app, authEndpoints.changePassword, async ({ body, auth: caller }) =>
-    auth.changePassword(requireAuth(caller), body),
+  registerEndpoint(
+    app,
+    authEndpoints.changePassword,
+    async ({ body, auth: caller, request }) => auth.changePassword(requireAuth(caller), body, clientInfo(request)),
+    limited,
   );
+
+  // The first login of an unknown address must not take longer than later ones (the dummy hash).
+  primePasswordCheck();
+  // Mail written after an answer is not lost when the server stops.
+  app.addHook('onClose', async () => auth.flushMail());
 }

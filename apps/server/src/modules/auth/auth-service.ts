@@ -15,11 +15,20 @@ import { HttpError, notFound } from '../../http/errors.ts';
 import type { TokenService } from '../../http/tokens.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
 import type { SessionRepository } from '../sessions/session-repository.ts';
+import { WRONG_PASSWORD } from './login-limiter.ts';
 import type { LoginLimiter } from './login-limiter.ts';
 import type { Mailer } from './mailer.ts';
+import { newPasswordProblem } from './password-policy.ts';
+import type { PasswordOwner } from './password-policy.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 
 const LINK_TTL_HOURS = { register: 72, reset: 2 } as const;
+
+/** A link issued by `issueLink`: a registration link for an account without a password yet, else a reset link. */
+interface IssuedLink {
+  url: string;
+  purpose: 'register' | 'reset';
+}
 /** Self-registered accounts start a 14-day evaluation once the e-mail link is used. */
 const EVALUATION_DAYS = 14;
 
@@ -62,7 +71,7 @@ export class AuthService {
         .execute();
 
     if (!user || !passwordOk) {
-      await record(true, 'bad_credentials');
+      await record(true, WRONG_PASSWORD.login);
       throw refused('The e-mail address or password is not correct.', ERROR_CODES.badCredentials);
     }
     if (!user.active) {
@@ -116,53 +125,57 @@ export class AuthService {
   /**
    * Registration. The answer is the same whether or not the address already has an account, so
    * the form cannot be used to discover customers; the owner of an existing account is told by mail.
+   * Both cases do the same database work (an insert that does nothing for a known address, one link
+   * statement) and the mail is written after the answer, so the time of the answer tells nothing either.
    */
-  async register(request: RegisterRequest): Promise<MessageResponse> {
-    const { db, mailer } = this.deps;
+  async register(request: RegisterRequest, client: ClientInfo): Promise<MessageResponse> {
     const email = request.email.trim().toLowerCase();
-    const existing = await db.selectFrom('users').select(['id', 'password_hash']).where('email', '=', email).executeTakeFirst();
-    if (existing?.password_hash) {
-      const link = await this.createLink(existing.id, 'reset');
-      await mailer.send({
+    const link = await this.deps.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('users')
+        .values({
+          email,
+          password_hash: null,
+          first_name: request.firstName,
+          last_name: request.lastName,
+          organisation: request.organisation ?? null,
+        })
+        .onConflict((oc) => oc.column('email').doNothing())
+        .execute();
+      return this.issueLink(trx, email, 'register', client);
+    });
+    if (link?.purpose === 'reset') {
+      this.deps.mailer.sendLater({
         to: email,
         subject: 'You already have an account',
-        body: `Someone asked to register ${email}, which already has an account. If you forgot your password, set a new one here: ${link}`,
+        body: `Someone asked to register ${email}, which already has an account. If you forgot your password, set a new one here: ${link.url} (valid for ${LINK_TTL_HOURS.reset} hours).`,
       });
-    } else {
-      const userId =
-        existing?.id ??
-        (
-          await db
-            .insertInto('users')
-            .values({
-              email,
-              password_hash: null,
-              first_name: request.firstName,
-              last_name: request.lastName,
-              organisation: request.organisation ?? null,
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow()
-        ).id;
-      const link = await this.createLink(userId, 'register');
-      await mailer.send({
+    } else if (link) {
+      this.deps.mailer.sendLater({
         to: email,
         subject: 'Confirm your registration',
-        body: `Welcome, ${request.firstName}. Set your password to start your ${EVALUATION_DAYS}-day evaluation: ${link} (valid for ${LINK_TTL_HOURS.register} hours).`,
+        body: `Welcome, ${request.firstName}. Set your password to start your ${EVALUATION_DAYS}-day evaluation: ${link.url} (valid for ${LINK_TTL_HOURS.register} hours).`,
       });
     }
     return { message: `Thank you. We have sent a link to ${email}: open it to set your password.` };
   }
 
-  async forgotPassword(emailInput: string): Promise<MessageResponse> {
+  /** Same answer, same database work and mail after the answer, whether or not the address has an account. */
+  async forgotPassword(emailInput: string, client: ClientInfo): Promise<MessageResponse> {
     const email = emailInput.trim().toLowerCase();
-    const user = await this.deps.db.selectFrom('users').select(['id']).where('email', '=', email).executeTakeFirst();
-    if (user) {
-      const link = await this.createLink(user.id, 'reset');
-      await this.deps.mailer.send({
+    const link = await this.issueLink(this.deps.db, email, 'forgot', client);
+    if (link?.purpose === 'reset') {
+      this.deps.mailer.sendLater({
         to: email,
         subject: 'Reset your password',
-        body: `Set a new password here: ${link} (valid for ${LINK_TTL_HOURS.reset} hours). If you did not ask for this, ignore this e-mail.`,
+        body: `Set a new password here: ${link.url} (valid for ${LINK_TTL_HOURS.reset} hours). If you did not ask for this, ignore this e-mail.`,
+      });
+    } else if (link) {
+      // Registered but never confirmed: the registration link also starts the evaluation.
+      this.deps.mailer.sendLater({
+        to: email,
+        subject: 'Confirm your registration',
+        body: `Set your password to finish your registration: ${link.url} (valid for ${LINK_TTL_HOURS.register} hours).`,
       });
     }
     return { message: `If ${email} has an account, we have sent it a link to set a new password.` };
@@ -176,7 +189,7 @@ export class AuthService {
   /** Sets the password from a link; a registration link also starts the evaluation subscription. */
   async setPasswordFromLink(code: string, password: string): Promise<MessageResponse> {
     const row = await this.validCode(code);
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await this.acceptableHash(password, { email: row.email, firstName: row.first_name, lastName: row.last_name });
     await this.deps.db.transaction().execute(async (trx) => {
       const used = await trx
         .updateTable('verification_codes')
@@ -186,7 +199,7 @@ export class AuthService {
         .returning('user_id')
         .executeTakeFirst();
       if (!used) throw invalidLink();
-      await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', row.user_id).execute();
+      await storePassword(trx, row.user_id, passwordHash);
       if (row.purpose === 'register') {
         const subscriptions = await trx.selectFrom('subscriptions').select('id').where('user_id', '=', row.user_id).execute();
         if (subscriptions.length === 0) {
@@ -202,47 +215,108 @@ export class AuthService {
         }
       }
     });
-    if (row.purpose === 'reset') await this.deps.sessions.closeOthers(row.user_id, null, 'password_changed');
+    // Whoever holds a session may be the reason for the reset: every session ends.
+    await this.deps.sessions.closeOthers(row.user_id, null, 'password_changed');
     return { message: 'Your password is set. You can log in now.' };
   }
 
-  async changePassword(auth: AuthContext, request: ChangePasswordRequest): Promise<MessageResponse> {
-    const user = await this.deps.db.selectFrom('users').select('password_hash').where('id', '=', auth.userId).executeTakeFirstOrThrow();
+  /**
+   * Changes the caller's password. The current password is checked under the same attempt limits
+   * as a login (a stolen session must not become a password-guessing oracle); a wrong one counts
+   * as a failure of this account from this address.
+   */
+  async changePassword(auth: AuthContext, request: ChangePasswordRequest, client: ClientInfo): Promise<MessageResponse> {
+    const { db, limiter } = this.deps;
+    const user = await db
+      .selectFrom('users')
+      .select(['email', 'password_hash', 'first_name', 'last_name'])
+      .where('id', '=', auth.userId)
+      .executeTakeFirstOrThrow();
+    await limiter.assertAllowed(user.email, client.ip);
     if (!(await verifyPassword(user.password_hash, request.currentPassword))) {
+      await db
+        .insertInto('login_attempts')
+        .values({
+          user_id: auth.userId,
+          username: user.email,
+          ip_address: client.ip,
+          failed: true,
+          failure_reason: WRONG_PASSWORD.reauthentication,
+          session_id: auth.sessionId,
+        })
+        .execute();
       throw new HttpError(400, { message: 'Your current password is not correct.', code: ERROR_CODES.badCredentials });
     }
     if (request.currentPassword === request.newPassword) {
       throw new HttpError(400, { message: 'Choose a new password that differs from the current one.', code: ERROR_CODES.validation });
     }
-    await this.deps.db.updateTable('users').set({ password_hash: await hashPassword(request.newPassword) }).where('id', '=', auth.userId).execute();
+    const passwordHash = await this.acceptableHash(request.newPassword, { email: user.email, firstName: user.first_name, lastName: user.last_name });
+    await db.transaction().execute((trx) => storePassword(trx, auth.userId, passwordHash));
     const closed = await this.deps.sessions.closeOthers(auth.userId, auth.sessionId, 'password_changed');
     return { message: closed > 0 ? `Password changed. ${closed} other session(s) were logged out.` : 'Password changed.' };
   }
 
-  private async createLink(userId: number, purpose: 'register' | 'reset'): Promise<string> {
+  /** The hash of a new password, or 400 with what to change when the policy refuses it. */
+  private async acceptableHash(password: string, owner: PasswordOwner): Promise<string> {
+    const problem = newPasswordProblem(password, owner);
+    if (problem) throw new HttpError(400, { message: problem, code: ERROR_CODES.validation });
+    return hashPassword(password);
+  }
+
+  /**
+   * Issues a link for the account of `email`, if there is one, revoking its older links (one live
+   * link per account), and logs the request either way. One statement whatever the address: an
+   * unknown one runs the same SQL, which then deletes and inserts no code.
+   */
+  private async issueLink(
+    db: Kysely<Database>,
+    email: string,
+    requested: 'register' | 'forgot',
+    client: ClientInfo,
+  ): Promise<IssuedLink | null> {
     const code = crypto.randomBytes(24).toString('base64url');
-    await this.deps.db
-      .insertInto('verification_codes')
-      .values({
-        code_hash: sha256(code),
-        user_id: userId,
-        purpose,
-        expires_at: sql<Date>`now() + make_interval(hours => ${LINK_TTL_HOURS[purpose]})`,
-      })
-      .execute();
-    return `${this.deps.publicUrl ?? ''}/pub/account/verify/${code}`;
+    const { rows } = await sql<{ purpose: 'register' | 'reset' }>`
+      WITH target AS (
+        SELECT id, CASE WHEN password_hash IS NULL THEN 'register' ELSE 'reset' END AS purpose FROM users WHERE email = ${email}
+      ), revoked AS (
+        DELETE FROM verification_codes WHERE user_id IN (SELECT id FROM target) AND used_at IS NULL
+      ), logged AS (
+        INSERT INTO link_requests (email, purpose, ip_address) VALUES (${email}, ${requested}, ${client.ip})
+      )
+      INSERT INTO verification_codes (code_hash, user_id, purpose, expires_at)
+      SELECT ${sha256(code)}, id, purpose,
+             now() + make_interval(hours => CASE purpose WHEN 'register' THEN ${LINK_TTL_HOURS.register}::int ELSE ${LINK_TTL_HOURS.reset}::int END)
+      FROM target
+      RETURNING purpose
+    `.execute(db);
+    const purpose = rows[0]?.purpose;
+    return purpose ? { url: `${this.deps.publicUrl ?? ''}/pub/account/verify/${code}`, purpose } : null;
+  }
+
+  /** Waits for mail queued after answers (shutdown, tests). */
+  flushMail(): Promise<void> {
+    return this.deps.mailer.flush();
   }
 
   private async validCode(code: string) {
     const row = await this.deps.db
       .selectFrom('verification_codes as v')
       .innerJoin('users as u', 'u.id', 'v.user_id')
-      .select(['v.user_id', 'v.purpose', 'v.expires_at', 'v.used_at', 'u.email'])
+      .select(['v.user_id', 'v.purpose', 'v.expires_at', 'v.used_at', 'u.email', 'u.first_name', 'u.last_name'])
       .where('v.code_hash', '=', sha256(code))
       .executeTakeFirst();
     if (!row || row.used_at || row.expires_at.getTime() <= Date.now()) throw invalidLink();
     return row;
   }
+}
+
+/**
+ * Stores a new password hash and revokes every unused link of the account: a link mailed before
+ * the change must not set the password again. Callers then end the other sessions (ASVS 3.3.3).
+ */
+async function storePassword(trx: Kysely<Database>, userId: number, passwordHash: string): Promise<void> {
+  await trx.updateTable('users').set({ password_hash: passwordHash, password_changed_at: sql`now()` }).where('id', '=', userId).execute();
+  await trx.deleteFrom('verification_codes').where('user_id', '=', userId).where('used_at', 'is', null).execute();
 }
 
 function invalidLink(): HttpError {

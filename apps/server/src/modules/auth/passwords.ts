@@ -9,14 +9,23 @@ export function hashPassword(password: string): Promise<string> {
 
 let dummyHash: Promise<string> | undefined;
 
+function dummy(): Promise<string> {
+  dummyHash ??= hashPassword('dummy-password-for-timing');
+  return dummyHash;
+}
+
+/** Computes the dummy hash before the first check of an unknown account needs it (kept for the process). */
+export function primePasswordCheck(): void {
+  void dummy();
+}
+
 /**
  * Verifies a password. With no stored hash it still spends the same time on a dummy hash, so the
  * answer's timing does not reveal which e-mail addresses have accounts.
  */
 export async function verifyPassword(storedHash: string | null, password: string): Promise<boolean> {
   if (!storedHash) {
-    dummyHash ??= hashPassword('dummy-password-for-timing');
-    await verify(await dummyHash, password).catch(() => false);
+    await verify(await dummy(), password).catch(() => false);
     return false;
   }
   return verify(storedHash, password).catch(() => false);

@@ -11,7 +11,7 @@ import { sessionFilters } from '../results/result-sessions.ts';
 import { factsFor } from '../results/tab-model.ts';
 import type { Facts, Sql } from '../results/tab-model.ts';
 import { dimensionOf, filteredRestriction } from '../results/tab-filters.ts';
-import { BIBLIOGRAPHY_LABELS } from './dimensions.ts';
+import { BIBLIOGRAPHY_LABELS, isIntegerColumn } from './dimensions.ts';
 import { ChartBatches, isBatched } from './chart-batch.ts';
 import type { ChartBatch, Group } from './chart-batch.ts';
 import type { Dimension } from './dimensions.ts';
@@ -82,7 +82,7 @@ export class ChartService {
   /** A chart of the Activities tab out of the shared batch (one value per row: sums are exact). */
   private async fromBatch(batch: ChartBatch, dimension: Dimension, query: ChartQuery) {
     const groups = batch.groups.get(query.chartKey) ?? [];
-    if (dimension.type === 'Range') return { ...binGroups(groups, !!dimension.integer), rows: batch.rows };
+    if (dimension.type === 'Range') return { ...binGroups(groups, isIntegerColumn(dimension.column)), rows: batch.rows };
     return { ...(await this.present(this.db, dimension, groups, batch.rows, query)), min: null, max: null };
   }
 
@@ -158,7 +158,8 @@ export class ChartService {
     const rowsAll = bounds[0]?.rows ?? 0;
     const filtered = sql`${from} AND ${value} IS NOT NULL`;
     if (lo == null || hi == null) return { chartData: [], distinct: 0, min: null, max: null, rows: rowsAll };
-    const width = binWidth(lo, hi, !!dimension.integer);
+    const integer = isIntegerColumn(dimension.column);
+    const width = binWidth(lo, hi, integer);
     const start = Math.floor(lo / width) * width;
     const { rows } = await sql<{ bin: number; n: number }>`SELECT floor((${value} - ${start}) / ${width})::int AS bin, ${this.countExpr(facts, dimension)}::int AS n
       ${filtered} GROUP BY 1 ORDER BY 1`.execute(db);
@@ -166,7 +167,7 @@ export class ChartService {
     const chartData: ChartItem[] = rows.map(({ bin, n }) => {
       const from = round(start + bin * width);
       const to = round(from + width);
-      const label = dimension.integer && width === 1 ? String(from) : `${from} – ${to}`;
+      const label = integer && width === 1 ? String(from) : `${from} – ${to}`;
       return { id: `${from}`, label, count: n, from, to };
     });
     return { chartData, distinct: bounds[0]?.values ?? 0, min: lo, max: hi, rows: rowsAll };
@@ -192,8 +193,13 @@ export class ChartService {
 function binGroups(groups: readonly Group[], integer: boolean) {
   const present = groups.filter((g) => g.v != null).map((g) => ({ v: Number(g.v), n: g.n }));
   if (!present.length) return { chartData: [], distinct: 0, min: null, max: null };
-  const lo = Math.min(...present.map((g) => g.v));
-  const hi = Math.max(...present.map((g) => g.v));
+  // A loop, not Math.min(...values): spreading a large array overflows the call stack.
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const g of present) {
+    if (g.v < lo) lo = g.v;
+    if (g.v > hi) hi = g.v;
+  }
   const width = binWidth(lo, hi, integer);
   const start = Math.floor(lo / width) * width;
   const bins = new Map<number, number>();

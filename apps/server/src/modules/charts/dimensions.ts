@@ -9,19 +9,32 @@ import type { Level, Sql } from '../results/tab-model.ts';
  * the records of one level (aliases of results/tab-model.ts), with extra joins when a record has
  * many values (a reference's companies, a clinical compound's indications).
  */
+/**
+ * SQL type of a chart's value column (migrations/0002_knowledge_base.sql). Every bound and value a
+ * client sends for the chart is checked against it (charts/bounds.ts) before it reaches SQL.
+ */
+export type ColumnType = 'int2' | 'int4' | 'int8' | 'float8' | 'text';
+
 export interface Dimension {
   level: Level;
   type: ChartType;
   value: Sql;
-  /** SQL type of the value, for binding filter lists. */
-  valueType: 'bigint' | 'text' | 'numeric';
+  column: ColumnType;
   joins?: Sql;
   /** Labels of some values (id-valued charts); text-valued charts are their own labels. */
   labels?: (db: Kysely<Database>, ids: readonly (string | number)[]) => Promise<Map<string, string>>;
   /** Tree charts: the table and its key, a node stands for itself and its descendants. */
   tree?: { table: 'target_classes' | 'indications'; key: 'class_id' | 'indication_id' };
-  /** Range charts: whole-number bins (years). */
-  integer?: boolean;
+}
+
+/** Whole-number columns: their Range charts have whole-number bins and bounds. */
+export function isIntegerColumn(column: ColumnType): column is 'int2' | 'int4' | 'int8' {
+  return column === 'int2' || column === 'int4' || column === 'int8';
+}
+
+/** The SQL type value lists are bound as: ids as bigint (fits every integer column), text, float8. */
+export function listBindType(dimension: Dimension): 'bigint' | 'text' | 'float8' {
+  return dimension.column === 'text' ? 'text' : isIntegerColumn(dimension.column) ? 'bigint' : 'float8';
 }
 
 /** Labels by id from a small table: `SELECT key, label FROM table WHERE key = ANY(ids)`. */
@@ -46,41 +59,41 @@ export const DIMENSIONS: Record<string, Dimension> = {
     level: 'reference',
     type: 'List',
     value: sql`d.ref_id`,
-    valueType: 'bigint',
+    column: 'int8',
     labels: labelsFrom((list) => sql`SELECT d.ref_id::text AS id, ${referenceLabel} AS label FROM documents d WHERE d.ref_id = ${ids(list)}`),
   },
   bibliography: {
     level: 'reference',
     type: 'List',
     value: sql`CASE WHEN d.ref_id IS NULL THEN NULL WHEN d.ref_type = 'journal' THEN 'J' WHEN d.ref_type = 'patent' THEN 'P' ELSE 'O' END`,
-    valueType: 'text',
+    column: 'text',
   },
-  year: { level: 'reference', type: 'Range', value: sql`d.year`, valueType: 'numeric', integer: true },
-  assaytype: { level: 'assay', type: 'List', value: sql`ay.assay_type`, valueType: 'text' },
-  activitytype: { level: 'activity', type: 'List', value: sql`a.std_activity_type`, valueType: 'text' },
+  year: { level: 'reference', type: 'Range', value: sql`d.year`, column: 'int4' },
+  assaytype: { level: 'assay', type: 'List', value: sql`ay.assay_type`, column: 'text' },
+  activitytype: { level: 'activity', type: 'List', value: sql`a.std_activity_type`, column: 'text' },
   target: {
     level: 'target',
     type: 'List',
     value: sql`t.target_id`,
-    valueType: 'bigint',
+    column: 'int8',
     labels: labelsFrom((list) => sql`SELECT target_id::text AS id, name AS label FROM targets WHERE target_id = ${ids(list)}`),
   },
   targetclass: {
     level: 'target',
     type: 'Tree',
     value: sql`t.class_id`,
-    valueType: 'bigint',
+    column: 'int4',
     tree: { table: 'target_classes', key: 'class_id' },
   },
-  mechanism: { level: 'activity', type: 'List', value: sql`a.activity_mechanism`, valueType: 'text' },
-  organism: { level: 'assay', type: 'List', value: sql`ay.organism`, valueType: 'text' },
-  molweight: { level: 'structure', type: 'Range', value: sql`s.mol_weight`, valueType: 'numeric' },
-  logp: { level: 'structure', type: 'Range', value: sql`s.logp_calc`, valueType: 'numeric' },
+  mechanism: { level: 'activity', type: 'List', value: sql`a.activity_mechanism`, column: 'text' },
+  organism: { level: 'assay', type: 'List', value: sql`ay.organism`, column: 'text' },
+  molweight: { level: 'structure', type: 'Range', value: sql`s.mol_weight`, column: 'float8' },
+  logp: { level: 'structure', type: 'Range', value: sql`s.logp_calc`, column: 'float8' },
   structures: {
     level: 'structure',
     type: 'Image',
     value: sql`s.str_id`,
-    valueType: 'bigint',
+    column: 'int8',
     labels: labelsFrom(
       (list) => sql`SELECT s.str_id::text AS id, coalesce((SELECT c.name FROM compounds c WHERE c.str_id = s.str_id AND c.name IS NOT NULL ORDER BY c.gvk_id LIMIT 1), 'Str ' || s.str_id) AS label
         FROM structures s WHERE s.str_id = ${ids(list)}`,
@@ -90,14 +103,14 @@ export const DIMENSIONS: Record<string, Dimension> = {
     level: 'clinical',
     type: 'List',
     value: sql`cc.highest_phase_id`,
-    valueType: 'bigint',
+    column: 'int2',
     labels: labelsFrom((list) => sql`SELECT phase_id::text AS id, name AS label FROM clinical_phases WHERE phase_id = ${ids(list)}`),
   },
   indication: {
     level: 'clinical',
     type: 'Tree',
     value: sql`cci.indication_id`,
-    valueType: 'bigint',
+    column: 'int4',
     joins: sql`LEFT JOIN clinical_compound_indications cci ON cci.clinical_compound_id = cc.clinical_compound_id`,
     tree: { table: 'indications', key: 'indication_id' },
   },
@@ -105,7 +118,7 @@ export const DIMENSIONS: Record<string, Dimension> = {
     level: 'reference',
     type: 'List',
     value: sql`dc.company_id`,
-    valueType: 'bigint',
+    column: 'int4',
     joins: sql`LEFT JOIN document_companies dc ON dc.ref_id = d.ref_id`,
     labels: labelsFrom((list) => sql`SELECT company_id::text AS id, name AS label FROM companies WHERE company_id = ${ids(list)}`),
   },

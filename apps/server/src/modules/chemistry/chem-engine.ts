@@ -58,10 +58,13 @@ export interface DepictOptions {
   height: number;
   /** Substructure to highlight (SMILES or SMARTS). */
   highlight?: { kind: 'smiles' | 'smarts'; text: string } | null;
+  /** A stored structure (canonical SMILES from the database): checked against looser limits than a query. */
+  stored?: boolean;
 }
 
 export interface EngineStatus {
-  state: 'idle' | 'loading' | 'ready' | 'failed';
+  /** `recovering`: a worker is being replaced and its shards reloaded; searches wait for it. */
+  state: 'idle' | 'loading' | 'ready' | 'recovering' | 'failed';
   /** Structures in the index, and in the database when loading started. */
   loaded: number;
   total: number;
@@ -91,6 +94,15 @@ export interface ChemEngine {
 
 /** A query RDKit cannot read: the message says what is wrong and where (answered as 400). */
 export class ChemInputError extends Error {}
+
+/**
+ * A query refused by the engine itself, not by RDKit's parser: over a limit (query-limits.ts),
+ * RDKit trapped on it, or the watchdog stopped it. The message is whole, shown as it is.
+ */
+export class ChemQueryRefused extends ChemInputError {}
+
+/** Messages of ChemQueryRefused start like this (chem-query.ts shows them without RDKit's framing). */
+export const REFUSAL_MESSAGE = /^(The (query|SMILES|SMARTS|molfile|highlight) (has|nests)|RDKit (could not process|took longer)|The structure search was stopped on one part)/;
 
 /** The search was cancelled by its caller (or its time limit). */
 export class ChemSearchCancelled extends Error {}

@@ -3,6 +3,7 @@ import type { RawBuilder } from 'kysely';
 import { INCHIKEY_PATTERN, NOT_AN_INCHIKEY_MESSAGE, isInchikeyOrSkeleton } from '@kb/contracts/chemistry';
 import type { StructureQuery } from '@kb/contracts/search';
 import { badRequest } from '../../http/errors.ts';
+import { REFUSAL_MESSAGE } from './chem-engine.ts';
 import type { ChemQuery, EngineProgress } from './chem-engine.ts';
 
 /**
@@ -17,6 +18,8 @@ export const SMARTS_NOT_SIMILAR_MESSAGE = 'Similarity compares whole molecules: 
 
 /** The chemist-facing message for what RDKit could not read, with a hint for the usual mistakes. */
 export function chemInputMessage(query: QueryText, detail: string): string {
+  // A limit, a trap or the watchdog (ChemQueryRefused): already a whole message for the chemist.
+  if (REFUSAL_MESSAGE.test(detail)) return detail;
   const what = query.inputType === 'smarts' ? 'SMARTS' : query.inputType === 'molfile' ? 'molfile' : 'SMILES';
   const shown = query.inputType === 'molfile' ? '' : ` "${query.value.trim().slice(0, 80)}"`;
   let hint = '';

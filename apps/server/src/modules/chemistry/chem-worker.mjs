@@ -8,8 +8,53 @@
 // Tanimoto search with popcount bounds. Jobs are processed one shard at a time, next the job that
 // has used the least time so far, so a long search never shuts out a short one (a short one
 // finishes almost as if alone) and can be cancelled between shards.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import initRDKitModule from '@rdkit/rdkit';
+
+// What this worker is running, for the engine's watchdog (rdkit-engine.ts): [kind, id] as Int32
+// (kind 0 idle, 1 request, 2 job step) and the start time (Date.now()) as Float64 at byte 8.
+const HEARTBEAT = workerData?.heartbeat ? new Int32Array(workerData.heartbeat, 0, 2) : null;
+const STARTED = workerData?.heartbeat ? new Float64Array(workerData.heartbeat, 8, 1) : null;
+/** Test-only messages (engine option testHooks; never reachable over HTTP). */
+const TEST_HOOKS = workerData?.testHooks === true;
+const BUSY_REQUEST = 1; // worker-protocol.ts BUSY_REQUEST
+const BUSY_STEP = 2; // worker-protocol.ts BUSY_STEP
+
+function busy(kind, id) {
+  if (!HEARTBEAT) return;
+  STARTED[0] = Date.now();
+  Atomics.store(HEARTBEAT, 1, id);
+  Atomics.store(HEARTBEAT, 0, kind);
+}
+
+function idle() {
+  if (HEARTBEAT) Atomics.store(HEARTBEAT, 0, 0);
+}
+
+/**
+ * A trap (WebAssembly.RuntimeError: out-of-bounds access, null function, unreachable), a stack
+ * overflow, a C++ exception that escaped the bindings or an abort leaves RDKit's memory in an
+ * unknown state: nothing more may run in this module. An ordinary JavaScript error does not.
+ */
+function isTrap(error) {
+  if (error instanceof WebAssembly.RuntimeError) return true;
+  if (typeof WebAssembly.Exception === 'function' && error instanceof WebAssembly.Exception) return true;
+  if (error instanceof RangeError && /call stack/i.test(error.message)) return true;
+  const text = String(error?.message ?? error);
+  return /\bAborted\(|\babort\(|RuntimeError|memory access out of bounds|table index is out of bounds|function signature mismatch|unreachable/i.test(text);
+}
+
+/** Set once a trap was seen: the worker answers nothing more and ends itself. */
+let broken = false;
+
+/** Reports the trap and the request or job that caused it, then ends the thread; the engine replaces it. */
+function die(culprit, error) {
+  broken = true;
+  jobs.length = 0;
+  parentPort.postMessage({ type: 'trap', ...culprit, error: String(error?.message ?? error).slice(0, 300) });
+  // After the message is on its way: process.exit in a worker ends only this thread.
+  setImmediate(() => process.exit(70));
+}
 
 const RD = await initRDKitModule();
 RD.disable_logging();
@@ -105,7 +150,7 @@ function largestFragment(mol) {
  * `Chem.MolFromSmiles` + `HasSubstructMatch`), SMARTS are query patterns (`Chem.MolFromSmarts`).
  * Returns { mol } or { error }.
  */
-function queryMol(query) {
+function queryMol(query, maxAtoms = 0) {
   LOG.clear_buffer();
   let mol = null;
   if (query.kind === 'smarts') mol = RD.get_qmol(query.text);
@@ -113,6 +158,12 @@ function queryMol(query) {
   if (!mol || !mol.is_valid()) {
     mol?.delete();
     return { error: captured() || 'RDKit could not read it' };
+  }
+  // The engine checked an estimate from the text; this is the exact count, before any more work.
+  if (maxAtoms > 0 && mol.get_num_atoms() > maxAtoms) {
+    const atoms = mol.get_num_atoms();
+    mol.delete();
+    return { error: 'too many atoms', tooManyAtoms: atoms };
   }
   if (query.kind !== 'smarts' && query.desalt) {
     const parent = largestFragment(mol);
@@ -128,9 +179,9 @@ function queryMol(query) {
   return { mol };
 }
 
-function describe(query) {
-  const built = queryMol(query);
-  if (built.error) return { ok: false, error: built.error };
+function describe(query, maxAtoms) {
+  const built = queryMol(query, maxAtoms);
+  if (built.error) return { ok: false, error: built.error, tooManyAtoms: built.tooManyAtoms };
   const { mol } = built;
   try {
     const result = { ok: true, atoms: mol.get_num_atoms() };
@@ -156,11 +207,14 @@ function addShard(message) {
   const libRows = new Int32Array(count);
   let size = 0;
   for (let i = 0; i < count; i++) {
+    // Empty: a stored SMILES over the stored-structure limits (index-loader.ts), left out.
+    if (!smiles[i]) continue;
     try {
       const hasPattern = pattern && message.hasPattern[i];
       const index = hasPattern ? lib.add_trusted_smiles_and_pattern_fp(smiles[i], ebvPickle(pattern, i * FP_BYTES, FP_BYTES)) : lib.add_trusted_smiles(smiles[i]);
       if (index >= 0) libRows[size++] = i;
-    } catch {
+    } catch (error) {
+      if (isTrap(error)) throw error;
       // An unreadable stored SMILES: this one structure is not searchable by substructure.
     }
   }
@@ -256,9 +310,11 @@ function similarityTables(q) {
 }
 
 function startJob(message) {
-  const job = { id: message.jobId, type: message.type, shardIds: [...shards.keys()], next: 0, found: 0, limit: message.limit ?? 0, usedMs: 0, missing: 0 };
+  // A job re-queued after a worker was replaced runs only the shards it had not searched.
+  const shardIds = message.shardIds ?? [...shards.keys()];
+  const job = { id: message.jobId, type: message.type, shardIds, next: 0, found: 0, limit: message.limit ?? 0, usedMs: 0, missing: 0, test: TEST_HOOKS ? message.test : undefined };
   if (message.type === 'substructure') {
-    const built = queryMol(message.query);
+    const built = queryMol(message.query, message.maxAtoms ?? 0);
     if (built.error) {
       parentPort.postMessage({ type: 'failed', jobId: job.id, error: built.error });
       return;
@@ -285,7 +341,7 @@ function finish(job, extra = {}) {
 
 function tick() {
   ticking = false;
-  if (jobs.length === 0) return;
+  if (broken || jobs.length === 0) return;
   let job = jobs[0];
   for (const candidate of jobs) if (candidate.usedMs < job.usedMs) job = candidate;
   const shardId = job.shardIds[job.next++];
@@ -294,16 +350,22 @@ function tick() {
   // A shard dropped by a rebuild while this job ran: the answer is then not complete.
   if (!shard) job.missing += 1;
   if (shard) {
+    busy(BUSY_STEP, job.id);
     try {
+      if (job.test === 'trap') throw new WebAssembly.RuntimeError('test hook: trap in a search step');
+      if (job.test === 'spin') spin();
       const part = job.type === 'substructure' ? substructureStep(job, shard) : similarityStep(job, shard);
       const transfer = [part.ids.buffer];
       if (part.sims) transfer.push(part.sims.buffer);
       parentPort.postMessage({ type: 'hits', jobId: job.id, shardId, searched: shard.count, ...part }, transfer);
     } catch (error) {
+      idle();
+      if (isTrap(error)) return die({ jobId: job.id }, error);
       finish(job, { error: String(error?.message ?? error) });
       schedule();
       return;
     }
+    idle();
   }
   job.usedMs += performance.now() - started;
   const limitReached = job.limit > 0 && job.found >= job.limit;
@@ -346,6 +408,11 @@ function depict(message) {
     mol?.delete();
     return { ok: false, error: captured() || 'RDKit could not read it' };
   }
+  if (message.maxAtoms > 0 && mol.get_num_atoms() > message.maxAtoms) {
+    const atoms = mol.get_num_atoms();
+    mol.delete();
+    return { ok: false, error: 'too many atoms', tooManyAtoms: atoms };
+  }
   try {
     const details = { width: message.width, height: message.height, clearBackground: false, addStereoAnnotation: true };
     const marks = highlightOf(mol, message.highlight);
@@ -375,16 +442,35 @@ function molblocks(message) {
 
 // ------------------------------------------------------------------ messages
 
-/** Requests answer; an exception inside RDKit becomes an error reply, never a dead worker. */
+/**
+ * Requests answer; an ordinary exception becomes an error reply. A trap ends the worker (die):
+ * its reply names the culprit, the engine answers the others elsewhere.
+ */
 parentPort.on('message', (message) => {
+  if (broken) return;
+  const culprit = message.requestId !== undefined ? { requestId: message.requestId } : message.jobId !== undefined ? { jobId: message.jobId } : {};
+  if (message.requestId !== undefined) busy(BUSY_REQUEST, message.requestId);
+  // Starting a job parses its query: that counts as one of its steps.
+  else if (message.type === 'substructure' || message.type === 'similarity') busy(BUSY_STEP, message.jobId);
   try {
     handle(message);
   } catch (error) {
+    if (isTrap(error)) return die(culprit, error);
     const text = `RDKit failed: ${String(error?.message ?? error)}`;
     if (message.requestId !== undefined) parentPort.postMessage({ type: 'reply', requestId: message.requestId, result: { ok: false, error: text, internal: true } });
     else if (message.jobId !== undefined) parentPort.postMessage({ type: 'done', jobId: message.jobId, error: text });
+  } finally {
+    if (!broken) idle();
   }
 });
+
+/** Test hook: busy for a while, as an RDKit call that does not return would be. */
+function spin() {
+  const until = Date.now() + 600_000;
+  while (Date.now() < until) {
+    // The watchdog terminates the thread long before.
+  }
+}
 
 function handle(message) {
   switch (message.type) {
@@ -407,13 +493,18 @@ function handle(message) {
       break;
     }
     case 'describe':
-      parentPort.postMessage({ type: 'reply', requestId: message.requestId, result: describe(message.query) });
+      parentPort.postMessage({ type: 'reply', requestId: message.requestId, result: describe(message.query, message.maxAtoms ?? 0) });
       break;
     case 'molblocks':
       parentPort.postMessage({ type: 'reply', requestId: message.requestId, result: molblocks(message) });
       break;
     case 'depict':
       parentPort.postMessage({ type: 'reply', requestId: message.requestId, result: depict(message) });
+      break;
+    case 'test':
+      if (!TEST_HOOKS) throw new Error('test hooks are off');
+      if (message.mode === 'trap') throw new WebAssembly.RuntimeError('test hook: trap in a request');
+      spin();
       break;
     default:
       parentPort.postMessage({ type: 'reply', requestId: message.requestId, result: { ok: false, error: `unknown message ${message.type}`, internal: true } });

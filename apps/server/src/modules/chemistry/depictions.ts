@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DepictionParams } from '@kb/contracts/chemistry';
 import type { Database } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
-import { ChemInputError } from './chem-engine.ts';
+import { ChemInputError, ChemQueryRefused } from './chem-engine.ts';
 import type { ChemEngine } from './chem-engine.ts';
 
 /** Bump when the drawing options change: cached copies in browsers are then redrawn. */
@@ -13,6 +13,8 @@ const CACHE_ENTRIES = 5000;
 interface Resolved {
   kind: 'smiles' | 'smarts' | 'molfile';
   text: string;
+  /** A stored structure (by id): looser limits than a typed one. */
+  stored: boolean;
   highlight: { kind: 'smiles' | 'smarts'; text: string } | null;
   width: number;
   height: number;
@@ -39,10 +41,10 @@ export class DepictionService {
     if (query.strId !== undefined) {
       const row = await this.db.selectFrom('structures').select('canonical_smiles').where('str_id', '=', query.strId).executeTakeFirst();
       if (!row) throw notFound(`There is no structure ${query.strId}.`);
-      input = { kind: 'smiles', text: row.canonical_smiles, highlight, ...size };
-    } else if (query.molfile) input = { kind: 'molfile', text: query.molfile, highlight, ...size };
-    else if (query.smarts) input = { kind: 'smarts', text: query.smarts, highlight, ...size };
-    else input = { kind: 'smiles', text: query.smiles ?? '', highlight, ...size };
+      input = { kind: 'smiles', text: row.canonical_smiles, stored: true, highlight, ...size };
+    } else if (query.molfile) input = { kind: 'molfile', text: query.molfile, stored: false, highlight, ...size };
+    else if (query.smarts) input = { kind: 'smarts', text: query.smarts, stored: false, highlight, ...size };
+    else input = { kind: 'smiles', text: query.smiles ?? '', stored: false, highlight, ...size };
     const etag = `"${crypto.createHash('sha1').update(JSON.stringify([DRAWING_VERSION, input])).digest('base64url')}"`;
     return { input, etag };
   }
@@ -57,8 +59,10 @@ export class DepictionService {
     }
     let svg: string;
     try {
-      svg = await this.engine.depict({ kind: input.kind, text: input.text }, { width: input.width, height: input.height, highlight: input.highlight });
+      svg = await this.engine.depict({ kind: input.kind, text: input.text }, { width: input.width, height: input.height, highlight: input.highlight, stored: input.stored });
     } catch (error) {
+      // A limit, a trap or the watchdog: the message is whole.
+      if (error instanceof ChemQueryRefused) throw badRequest(error.message);
       if (error instanceof ChemInputError) throw badRequest(`RDKit could not draw this ${input.kind === 'molfile' ? 'molfile' : input.kind.toUpperCase()}: ${error.message}`);
       throw error;
     }

@@ -1,7 +1,11 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { ShardPayload } from './worker-protocol.ts';
+import { STORED_LIMITS, limitViolation } from './query-limits.ts';
+import type { ShardPayload, ShardRange } from './worker-protocol.ts';
+
+/** A shard and where its rows are (kept by the engine to rebuild a replaced worker's shards). */
+export type LoadedShard = ShardPayload & { range: ShardRange };
 
 /** Bytes of one fingerprint (2048 bits, ARCHITECTURE.md). */
 export const FP_BYTES = 256;
@@ -63,21 +67,36 @@ export class IndexLoader {
     return top > this.lastId ? 'grown' : 'none';
   }
 
-  async *shards(): AsyncGenerator<ShardPayload> {
+  async *shards(): AsyncGenerator<LoadedShard> {
     for (;;) {
       const take = Math.min(this.shardSize, this.maxStructures - this.read);
       if (take <= 0) return;
-      const { rows } = await sql<StructureRow>`SELECT str_id, canonical_smiles,
-          encode(pattern_fp, 'base64') AS pattern_fp, encode(morgan_fp, 'base64') AS morgan_fp
-        FROM structures WHERE str_id > ${this.lastId} ORDER BY str_id LIMIT ${take}`.execute(this.db);
+      const after = this.lastId;
+      const rows = await this.page(after, null, take);
       if (rows.length === 0) return;
       this.read += rows.length;
       this.lastId = Number(rows[rows.length - 1]!.str_id);
-      yield this.toShard(rows);
+      const shardId = this.nextShard++;
+      yield { ...this.toShard(shardId, rows), range: { shardId, after, last: this.lastId, count: rows.length } };
     }
   }
 
-  private toShard(rows: StructureRow[]): ShardPayload {
+  /**
+   * A shard read again from its range (a replaced worker's shards): the same rows unless some were
+   * deleted meanwhile (a refresh then rebuilds everything anyway).
+   */
+  async reread(range: ShardRange): Promise<ShardPayload> {
+    return this.toShard(range.shardId, await this.page(range.after, range.last, range.count));
+  }
+
+  private async page(after: number, last: number | null, take: number): Promise<StructureRow[]> {
+    const { rows } = await sql<StructureRow>`SELECT str_id, canonical_smiles,
+        encode(pattern_fp, 'base64') AS pattern_fp, encode(morgan_fp, 'base64') AS morgan_fp
+      FROM structures WHERE str_id > ${after} ${last === null ? sql`` : sql`AND str_id <= ${last}`} ORDER BY str_id LIMIT ${take}`.execute(this.db);
+    return rows;
+  }
+
+  private toShard(shardId: number, rows: StructureRow[]): ShardPayload {
     const count = rows.length;
     const morganFps = rows.map((row) => bytes(row.morgan_fp));
     const patternFps = rows.map((row) => bytes(row.pattern_fp));
@@ -93,7 +112,11 @@ export class IndexLoader {
       const row = rows[from]!;
       ids[to] = Number(row.str_id);
       pop[to] = pops[from]!;
-      smiles[to] = row.canonical_smiles;
+      // A stored SMILES past the stored-structure limits could overflow RDKit's stack while the
+      // library is built: it is left out of substructure search (the worker skips empty ones).
+      // (A text no longer than the atom limit cannot be over it: most rows are not scanned.)
+      const text = row.canonical_smiles;
+      smiles[to] = text.length > STORED_LIMITS.atoms && limitViolation('smiles', text, STORED_LIMITS) ? '' : text;
       // A structure without a Morgan fingerprint keeps bit count 0: similarity never finds it.
       const morganFp = morganFps[from];
       const patternFp = patternFps[from];
@@ -103,6 +126,6 @@ export class IndexLoader {
         hasPattern[to] = 1;
       }
     });
-    return { shardId: this.nextShard++, count, ids, pop, morgan, smiles, pattern, hasPattern };
+    return { shardId, count, ids, pop, morgan, smiles, pattern, hasPattern };
   }
 }

@@ -2,15 +2,30 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { ChemInputError, ChemSearchCancelled } from './chem-engine.ts';
+import { ChemInputError, ChemQueryRefused, ChemSearchCancelled } from './chem-engine.ts';
 import type { ChemEngine, ChemQuery, DepictOptions, DescribedQuery, EngineProgress, EngineStatus, SearchOptions, StructureHits } from './chem-engine.ts';
 import { IndexLoader } from './index-loader.ts';
-import type { DescribeReply, FromWorker, ShardPayload, ToWorker } from './worker-protocol.ts';
+import type { LoadedShard } from './index-loader.ts';
+import { QUERY_LIMITS, STORED_LIMITS, atomsMessage, checkQueryLimits, limitViolation, withLimits } from './query-limits.ts';
+import type { QueryLimits } from './query-limits.ts';
+import { BUSY_REQUEST, BUSY_STEP } from './worker-protocol.ts';
+import type { DescribeReply, FromWorker, ShardPayload, ShardRange, ToWorker, WorkerData } from './worker-protocol.ts';
 
 const WORKER_URL = new URL('./chem-worker.mjs', import.meta.url);
-const RESTARTED = 'The chemistry engine restarted during the search; please run it again.';
+const RESTARTED = 'The chemistry engine restarted twice during this request; please run it again.';
+export const TRAP_MESSAGE = 'RDKit could not process this query (it stopped with an internal error); simplify it.';
 /** How often a search waiting for the index reports the load's progress. */
 const INDEX_PROGRESS_MS = 500;
+/** How often the watchdog looks at what each worker is running. */
+const WATCHDOG_MS = 100;
+/** Molblocks per worker request (SDF export): each request stays well inside its time limit. */
+const MOLBLOCK_BATCH = 100;
+/** Time a molblock may take on top of the request limit (2D layout: ~1.5 ms for a drug-like molecule). */
+const MOLBLOCK_MS = 20;
+/** A shard build (addShard of 8,192 structures: ~0.3 s) is given at least this long. */
+const SHARD_BUILD_MS = 120_000;
+/** A worker slot replaced this many times in a row without finishing its reload: the engine gives up. */
+const MAX_RECOVERIES = 3;
 
 export interface RdkitEngineOptions {
   /** Worker threads (default: every core). */
@@ -21,11 +36,31 @@ export interface RdkitEngineOptions {
   refreshIntervalMs?: number;
   /** Index only the first N structures by id (benchmarks of a smaller scale on one database). */
   maxStructures?: number;
+  /** Limits of queries (describe, searches, highlights, depictions of typed structures); QUERY_LIMITS by default. */
+  queryLimits?: Partial<QueryLimits>;
+  /** Limits of stored structures (depictions by id, molblocks, the index); STORED_LIMITS by default. */
+  storedLimits?: Partial<QueryLimits>;
+  /** A request (describe, depict, a molblocks batch) running longer is stopped by terminating its worker (default 10 s). */
+  requestTimeLimitMs?: number;
+  /** One shard step of a search running longer is stopped the same way (default 30 s). */
+  stepTimeLimitMs?: number;
+  /** Enables `testHook()` and the workers' test messages (tests only; nothing over HTTP reaches them). */
+  testHooks?: boolean;
   log?: (message: string) => void;
 }
 
+type JobBody = { type: 'substructure'; query: ChemQuery; maxAtoms: number } | { type: 'similarity'; morgan: Uint8Array; min: number; max: number };
+
 interface JobState {
-  pendingWorkers: number;
+  body: JobBody;
+  /** Workers still searching their shards for this job. */
+  pending: Set<WorkerHandle>;
+  /** Worker slots being replaced: the shards this job still has to search there. */
+  requeued: Map<number, number[]>;
+  /** Shards whose hits arrived. */
+  searchedShards: Set<number>;
+  /** Workers lost while this job ran on them without a known culprit (twice: the job fails). */
+  kills: number;
   allComplete: boolean;
   parts: Float64Array[];
   sims: Float64Array[];
@@ -36,79 +71,171 @@ interface JobState {
   resolve: (complete: boolean) => void;
   reject: (error: Error) => void;
   onProgress?: SearchOptions['onProgress'];
+  test?: 'trap' | 'spin';
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 type Request = DistributiveOmit<Extract<ToWorker, { requestId: number }>, 'requestId'>;
 
-/** One worker thread with its pending requests. */
+/** Why a worker went away, and what it was running then. */
+interface Loss {
+  reason: 'trap' | 'timeout' | 'lost';
+  detail: string;
+  /** The request or job that caused it (trap, timeout), or was running when it died (lost). */
+  requestId?: number;
+  jobId?: number;
+}
+
+/** A request that was on a worker when it went away. */
+class WorkerLost extends Error {
+  constructor(
+    readonly loss: Loss,
+    /** This request caused it (trap or timeout). */
+    readonly culprit: boolean,
+  ) {
+    super(loss.detail);
+  }
+}
+
+interface PendingRequest {
+  resolve: (result: unknown) => void;
+  reject: (error: Error) => void;
+  timeLimitMs: number;
+}
+
+/** One worker thread with its pending requests and its heartbeat (what it is running, since when). */
 class WorkerHandle {
   readonly worker: Worker;
   readonly ready: Promise<void>;
-  private readonly requests = new Map<number, (result: unknown) => void>();
+  private readonly requests = new Map<number, PendingRequest>();
+  private readonly heartbeat = new SharedArrayBuffer(16);
+  private readonly busyIds = new Int32Array(this.heartbeat, 0, 2);
+  private readonly busySince = new Float64Array(this.heartbeat, 8, 1);
   private nextRequest = 1;
-  private stopping = false;
+  /** Set when the watchdog stops it or it reports a trap: decides what `lost` blames. */
+  private cause: Loss | null = null;
+  gone = false;
 
-  constructor(onJobMessage: (message: FromWorker) => void, onLost: (handle: WorkerHandle, error: Error) => void) {
-    this.worker = new Worker(WORKER_URL);
+  constructor(
+    readonly slot: number,
+    testHooks: boolean,
+    onJobMessage: (handle: WorkerHandle, message: FromWorker) => void,
+    onLost: (handle: WorkerHandle, loss: Loss) => void,
+  ) {
+    const workerData: WorkerData = { heartbeat: this.heartbeat, testHooks };
+    this.worker = new Worker(WORKER_URL, { workerData });
     this.ready = new Promise((resolve, reject) => {
       this.worker.once('error', reject);
+      this.worker.once('exit', () => reject(new Error('The chemistry worker stopped while starting.')));
       this.worker.on('message', (message: FromWorker) => {
+        if (this.gone) return;
         if (message.type === 'ready') resolve();
         else if (message.type === 'reply') {
-          this.requests.get(message.requestId)?.(message.result);
+          this.requests.get(message.requestId)?.resolve(message.result);
           this.requests.delete(message.requestId);
-        } else onJobMessage(message);
+        } else if (message.type === 'trap') {
+          this.stopFor({ reason: 'trap', detail: message.error, requestId: message.requestId, jobId: message.jobId });
+        } else onJobMessage(this, message);
       });
     });
-    // A worker that dies (WASM abort, out of memory) answers nothing more: everything waiting on
-    // it is settled here and the engine rebuilds.
+    this.ready.catch(() => undefined);
+    // A worker that dies (trap, watchdog, out of memory) answers nothing more: its requests are
+    // settled here (the culprit with its reason, the others to be sent again) and the engine
+    // replaces it.
     const lost = (error: Error) => {
-      if (this.stopping) return;
-      this.stopping = true;
-      for (const settle of this.requests.values()) settle({ ok: false, error: RESTARTED, internal: true });
+      if (this.gone) return;
+      this.gone = true;
+      const loss = this.cause ?? { reason: 'lost' as const, detail: error.message, ...this.running() };
+      for (const [requestId, pending] of this.requests) pending.reject(new WorkerLost(loss, loss.reason !== 'lost' && loss.requestId === requestId));
       this.requests.clear();
-      onLost(this, error);
+      onLost(this, loss);
     };
     this.worker.on('error', lost);
     this.worker.on('exit', (code) => lost(new Error(`chemistry worker exited with code ${code}`)));
   }
 
-  request<T>(message: Request, transfer: ArrayBuffer[] = []): Promise<T> {
+  /** What the worker is running now, from its heartbeat. */
+  running(): { requestId?: number; jobId?: number; ms: number } {
+    const kind = Atomics.load(this.busyIds, 0);
+    const id = Atomics.load(this.busyIds, 1);
+    const ms = Date.now() - this.busySince[0]!;
+    if (kind === BUSY_REQUEST) return { requestId: id, ms };
+    if (kind === BUSY_STEP) return { jobId: id, ms };
+    return { ms: 0 };
+  }
+
+  /** Time limit of what it runs now (null: idle). */
+  limitOfRunning(stepLimitMs: number): { over: boolean; requestId?: number; jobId?: number; limitMs: number } | null {
+    const now = this.running();
+    if (now.requestId !== undefined) {
+      const limitMs = this.requests.get(now.requestId)?.timeLimitMs ?? stepLimitMs;
+      return { over: now.ms > limitMs, requestId: now.requestId, limitMs };
+    }
+    if (now.jobId !== undefined) return { over: now.ms > stepLimitMs, jobId: now.jobId, limitMs: stepLimitMs };
+    return null;
+  }
+
+  /** Ends the thread, blaming `cause` (trap reported by the worker, or the watchdog). */
+  stopFor(cause: Loss): void {
+    if (this.gone || this.cause) return;
+    this.cause = cause;
+    void this.worker.terminate();
+  }
+
+  request<T>(message: Request, timeLimitMs: number, transfer: ArrayBuffer[] = []): Promise<T> {
     const requestId = this.nextRequest++;
-    return new Promise<T>((resolve) => {
-      if (this.stopping) return resolve({ ok: false, error: RESTARTED, internal: true } as T);
-      this.requests.set(requestId, resolve as (result: unknown) => void);
+    return new Promise<T>((resolve, reject) => {
+      if (this.gone) return reject(new WorkerLost({ reason: 'lost', detail: 'worker gone' }, false));
+      this.requests.set(requestId, { resolve: resolve as (result: unknown) => void, reject, timeLimitMs });
       this.worker.postMessage({ ...message, requestId }, transfer);
     });
   }
 
   post(message: ToWorker): void {
-    if (!this.stopping) this.worker.postMessage(message);
+    if (!this.gone) this.worker.postMessage(message);
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
+    this.gone = true;
+    for (const pending of this.requests.values()) pending.reject(new ChemSearchCancelled('The server is shutting down.'));
+    this.requests.clear();
     await this.worker.terminate();
   }
 }
+
+const seconds = (ms: number) => (ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`);
 
 /**
  * RDKit MinimalLib in a pool of worker threads (ARCHITECTURE.md "Chemistry engine"). The index is
  * sharded across the workers: each shard is an RDKit SubstructLibrary (pattern-fingerprint screen
  * and atom-by-atom match in C++) plus Morgan fingerprints in SharedArrayBuffers. A search runs on
  * every worker at once, shard by shard, so it streams progress and can be cancelled.
+ *
+ * Queries are checked against limits before RDKit sees them (query-limits.ts). A worker whose
+ * RDKit traps, or whose request or search step runs past its time (the watchdog), is replaced:
+ * the culprit is answered with a 400, only that worker's shards are read again, and the other
+ * requests and searches it was serving are sent again once it is back.
  */
 export class RdkitChemEngine implements ChemEngine {
   private workers: WorkerHandle[] = [];
   private readonly jobs = new Map<number, JobState>();
   private readonly shardSize: number;
   private readonly loader: IndexLoader;
+  private readonly queryLimits: Readonly<QueryLimits>;
+  private readonly storedLimits: Readonly<QueryLimits>;
+  private readonly requestLimitMs: number;
+  private readonly stepLimitMs: number;
+  /** Where each shard's rows are and which worker slot holds it (loaded: its build finished). */
+  private readonly shardRanges = new Map<number, { range: ShardRange; slot: number; loaded: boolean }>();
+  /** Worker slots being replaced → how many times in a row. */
+  private readonly recovering = new Map<number, number>();
+  private recoveredWaiters: (() => void)[] = [];
   private nextJob = 1;
   private turn = 0;
   private loading: Promise<void> | null = null;
   private refreshing: Promise<void> | null = null;
   private refreshTimer: NodeJS.Timeout | null = null;
+  private watchdog: NodeJS.Timeout | null = null;
   private closed = false;
   private current: EngineStatus;
 
@@ -118,6 +245,10 @@ export class RdkitChemEngine implements ChemEngine {
   ) {
     this.shardSize = options.shardSize ?? 8192;
     this.loader = new IndexLoader(db, this.shardSize, options.maxStructures);
+    this.queryLimits = withLimits(QUERY_LIMITS, options.queryLimits);
+    this.storedLimits = withLimits(STORED_LIMITS, options.storedLimits);
+    this.requestLimitMs = options.requestTimeLimitMs ?? 10_000;
+    this.stepLimitMs = options.stepTimeLimitMs ?? 30_000;
     this.current = { state: 'idle', loaded: 0, total: 0, shards: 0, workers: 0, loadMs: null, error: null };
   }
 
@@ -125,30 +256,124 @@ export class RdkitChemEngine implements ChemEngine {
     return { ...this.current, workers: this.workers.length };
   }
 
+  private newWorker(slot: number): WorkerHandle {
+    return new WorkerHandle(
+      slot,
+      this.options.testHooks === true,
+      (handle, message) => this.onJobMessage(handle, message),
+      (handle, loss) => this.onWorkerLost(handle, loss),
+    );
+  }
+
   private spawn(): void {
     if (this.workers.length || this.closed) return;
     const size = Math.max(1, this.options.workers ?? os.availableParallelism());
-    for (let i = 0; i < size; i++) {
-      this.workers.push(new WorkerHandle((message) => this.onJobMessage(message), (handle, error) => this.onWorkerLost(handle, error)));
+    for (let i = 0; i < size; i++) this.workers.push(this.newWorker(i));
+    // The watchdog: a request or a search step past its time is stopped from this thread (RDKit
+    // cannot be interrupted from inside, and limits checked between shards come too late).
+    this.watchdog ??= setInterval(() => this.watch(), WATCHDOG_MS);
+    this.watchdog.unref();
+  }
+
+  private watch(): void {
+    for (const handle of this.workers) {
+      const running = handle.limitOfRunning(this.stepLimitMs);
+      if (!running?.over) continue;
+      this.options.log?.(`chemistry watchdog: ${running.requestId !== undefined ? `request ${running.requestId}` : `search ${running.jobId}`} ran past ${seconds(running.limitMs)}; replacing worker ${handle.slot}`);
+      handle.stopFor({ reason: 'timeout', detail: `ran past ${seconds(running.limitMs)}`, requestId: running.requestId, jobId: running.jobId });
     }
   }
 
-  /** A worker died: its shards are gone, so every search fails and the whole index is rebuilt. */
-  private onWorkerLost(handle: WorkerHandle, error: Error): void {
-    if (this.closed || !this.workers.includes(handle)) return;
-    this.options.log?.(`chemistry worker lost (${error.message}); rebuilding the structure index`);
-    for (const state of this.jobs.values()) state.reject(new Error(RESTARTED));
-    this.jobs.clear();
-    const old = this.workers;
-    this.workers = [];
-    void Promise.all(old.map((w) => w.stop())).catch(() => undefined);
-    this.reset();
-    this.loading = null;
-    this.start();
+  /**
+   * A worker went away (trap, watchdog, crash). Its culprit is answered; the searches it was
+   * serving wait for its shards to be rebuilt on a replacement and then search them there.
+   */
+  private onWorkerLost(handle: WorkerHandle, loss: Loss): void {
+    const slot = this.workers.indexOf(handle);
+    if (this.closed || slot < 0) return;
+    this.options.log?.(`chemistry worker ${slot} lost (${loss.reason}: ${loss.detail}); replacing it and reloading its shards`);
+    const lostShards = [...this.shardRanges.values()].filter((s) => s.slot === slot);
+    const lostLoaded = lostShards.filter((s) => s.loaded).reduce((n, s) => n + s.range.count, 0);
+    for (const shard of lostShards) shard.loaded = false;
+    for (const [jobId, state] of this.jobs) {
+      if (!state.pending.delete(handle)) continue;
+      if (loss.reason !== 'lost' && loss.jobId === jobId) {
+        this.cancelJob(jobId);
+        state.reject(new ChemQueryRefused(loss.reason === 'trap' ? TRAP_MESSAGE : this.stepTimeoutMessage()));
+        continue;
+      }
+      if (loss.reason === 'lost' && loss.jobId === jobId) state.kills += 1;
+      if (state.kills >= 2) {
+        this.cancelJob(jobId);
+        state.reject(new Error(RESTARTED));
+        continue;
+      }
+      const rest = lostShards.map((s) => s.range.shardId).filter((id) => !state.searchedShards.has(id));
+      if (rest.length) state.requeued.set(slot, rest);
+      else this.settleIfDone(state);
+    }
+    const replacement = this.newWorker(slot);
+    this.workers[slot] = replacement;
+    const attempts = (this.recovering.get(slot) ?? 0) + 1;
+    this.recovering.set(slot, attempts);
+    this.current = { ...this.current, loaded: this.current.loaded - lostLoaded, state: this.current.state === 'ready' || this.current.state === 'recovering' ? 'recovering' : this.current.state };
+    if (attempts > MAX_RECOVERIES) {
+      // Its shards keep killing workers (a stored structure RDKit cannot take): give up until the
+      // next refresh, which rebuilds the whole index.
+      this.recovering.delete(slot);
+      this.current = { ...this.current, state: 'failed', error: `A chemistry worker was lost ${attempts} times in a row while its shards were reloaded.` };
+      for (const state of this.jobs.values()) if (state.requeued.has(slot)) state.reject(new Error(RESTARTED));
+      this.wakeIfRecovered();
+      return;
+    }
+    void this.recover(slot, replacement, lostShards.map((s) => s.range)).catch((error: unknown) => {
+      this.options.log?.(`chemistry worker ${slot} could not be rebuilt: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  /** Rebuilds a replaced worker's shards from their str_id ranges, then resumes the searches waiting for them. */
+  private async recover(slot: number, handle: WorkerHandle, ranges: ShardRange[]): Promise<void> {
+    const started = performance.now();
+    await handle.ready;
+    for (const range of ranges) {
+      if (handle.gone || this.closed) return;
+      // Dropped by a rebuild (refresh after deletions) meanwhile: nothing to restore.
+      if (!this.shardRanges.has(range.shardId)) continue;
+      await this.addShard(handle, { ...(await this.loader.reread(range)), range });
+    }
+    if (handle.gone || this.closed || this.workers[slot] !== handle) return;
+    this.recovering.delete(slot);
+    this.options.log?.(`chemistry worker ${slot} replaced: ${ranges.length} shards reloaded in ${Math.round(performance.now() - started)} ms`);
+    for (const [jobId, state] of this.jobs) {
+      const shardIds = state.requeued.get(slot);
+      if (!shardIds) continue;
+      state.requeued.delete(slot);
+      if (shardIds.length === 0) {
+        this.settleIfDone(state);
+        continue;
+      }
+      state.pending.add(handle);
+      const limit = state.stopAt > 0 ? Math.max(1, state.stopAt - state.hits) : 0;
+      handle.post({ ...state.body, jobId, limit, shardIds } as ToWorker);
+    }
+    if (this.recovering.size === 0 && this.current.state === 'recovering') this.current = { ...this.current, state: 'ready' };
+    this.wakeIfRecovered();
+  }
+
+  private wakeIfRecovered(): void {
+    if (this.recovering.size > 0) return;
+    const waiters = this.recoveredWaiters;
+    this.recoveredWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  private stepTimeoutMessage(): string {
+    return `The structure search was stopped on one part of the index: RDKit spent more than ${seconds(this.stepLimitMs)} on ${this.shardSize.toLocaleString('en-US')} structures for this query. The query is too generic or too complex: add atoms or ring detail to the query, or use a similarity search.`;
   }
 
   private reset(): void {
     this.loader.reset();
+    this.shardRanges.clear();
     this.current = { ...this.current, state: 'idle', loaded: 0, total: 0, shards: 0 };
   }
 
@@ -173,6 +398,12 @@ export class RdkitChemEngine implements ChemEngine {
     return tracked;
   }
 
+  /** Resolves when no worker is being replaced. */
+  private recovered(): Promise<void> {
+    if (this.recovering.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.recoveredWaiters.push(resolve));
+  }
+
   async ready(signal?: AbortSignal, onWait?: (progress: EngineProgress) => void): Promise<void> {
     this.start();
     const loading = this.loading;
@@ -185,7 +416,14 @@ export class RdkitChemEngine implements ChemEngine {
       await new Promise<void>((resolve, reject) => {
         const abort = () => reject(new ChemSearchCancelled('The structure search was cancelled.'));
         signal?.addEventListener('abort', abort, { once: true });
-        loading.then(resolve, reject).finally(() => signal?.removeEventListener('abort', abort));
+        // A replaced worker's shards are back before a new search starts: it would miss them.
+        loading
+          .then(() => this.recovered())
+          .then(() => {
+            if (this.current.state === 'failed') throw new Error(this.current.error ?? 'The structure index failed.');
+          })
+          .then(resolve, reject)
+          .finally(() => signal?.removeEventListener('abort', abort));
       });
     } finally {
       if (timer) clearInterval(timer);
@@ -197,25 +435,40 @@ export class RdkitChemEngine implements ChemEngine {
     const started = performance.now();
     await Promise.all(this.workers.map((w) => w.ready));
     const total = this.current.loaded + (await this.loader.countAbove(this.loader.lastId));
-    this.current = { ...this.current, state: this.current.state === 'ready' ? 'ready' : 'loading', total, error: null };
+    this.current = { ...this.current, state: this.current.state === 'ready' || this.current.state === 'recovering' ? this.current.state : 'loading', total, error: null };
     // Two shards in flight per worker: the database read of the next overlaps the library build.
     const inFlight = new Set<Promise<void>>();
     for await (const shard of this.loader.shards()) {
-      const worker = this.workers[this.current.shards % this.workers.length];
+      const slot = this.current.shards % this.workers.length;
+      const worker = this.workers[slot];
       if (!worker) throw new Error('The chemistry workers stopped.');
       this.current = { ...this.current, shards: this.current.shards + 1 };
+      this.shardRanges.set(shard.range.shardId, { range: shard.range, slot, loaded: false });
       const added = this.addShard(worker, shard).finally(() => inFlight.delete(added));
       inFlight.add(added);
       if (inFlight.size >= this.workers.length * 2) await Promise.race(inFlight);
     }
     await Promise.all(inFlight);
-    this.current = { ...this.current, state: 'ready', total: this.current.loaded, loadMs: Math.round(performance.now() - started), error: null };
+    await this.recovered();
+    const recovering = this.recovering.size > 0;
+    this.current = { ...this.current, state: recovering ? 'recovering' : 'ready', total: this.current.loaded, loadMs: Math.round(performance.now() - started), error: null };
     this.options.log?.(`structure index: ${this.current.loaded} structures in ${this.current.shards} shards, ${this.current.loadMs} ms`);
   }
 
-  private async addShard(worker: WorkerHandle, shard: ShardPayload): Promise<void> {
-    const reply = await worker.request<{ added?: number; ok?: boolean; error?: string }>({ type: 'addShard', ...shard }, [shard.pattern.buffer as ArrayBuffer]);
+  private async addShard(worker: WorkerHandle, shard: LoadedShard): Promise<void> {
+    const { range, ...payload } = shard;
+    let reply: { added?: number; ok?: boolean; error?: string };
+    try {
+      reply = await worker.request<typeof reply>({ type: 'addShard', ...(payload as ShardPayload) }, Math.max(SHARD_BUILD_MS, this.requestLimitMs), [payload.pattern.buffer as ArrayBuffer]);
+    } catch (error) {
+      // The worker went away: its replacement reads this shard again from its range.
+      if (error instanceof WorkerLost) return;
+      throw error;
+    }
     if (reply.ok === false) throw new Error(reply.error ?? 'A shard of the structure index could not be built.');
+    const record = this.shardRanges.get(range.shardId);
+    if (!record || record.loaded) return;
+    record.loaded = true;
     this.current = { ...this.current, loaded: this.current.loaded + shard.count };
   }
 
@@ -229,34 +482,64 @@ export class RdkitChemEngine implements ChemEngine {
 
   private async refreshOnce(): Promise<void> {
     if (!this.loading) return this.start();
-    const failed = await this.loading.then(
+    await this.recovered();
+    // A failed load, or a worker that could not be rebuilt: start over.
+    const failed = (await this.loading.then(
       () => false,
       () => true,
-    );
+    )) || this.current.state === 'failed';
     const changed = failed ? 'shrunk' : await this.loader.changed(this.current.loaded);
     if (changed === 'none') return;
     if (changed === 'shrunk') {
       // Structures were deleted, or the last load failed: rebuild from scratch. Searches running
       // meanwhile report themselves incomplete (their missing shards are counted).
-      await Promise.all(this.workers.map((w) => w.request({ type: 'dropShards' })));
+      await Promise.all(this.workers.map((w) => w.request({ type: 'dropShards' }, SHARD_BUILD_MS).catch(() => undefined)));
       this.reset();
     }
     this.loading = this.track(this.loadNew());
     await this.loading;
   }
 
+  /** Round-robin; a worker still reloading its shards is skipped while another can answer. */
   private nextWorker(): WorkerHandle {
     this.spawn();
-    const worker = this.workers[this.turn++ % this.workers.length];
+    const n = this.workers.length;
+    for (let tried = 0; tried < n; tried++) {
+      const worker = this.workers[this.turn++ % n];
+      if (worker && !this.recovering.has(worker.slot)) return worker;
+    }
+    const worker = this.workers[this.turn++ % n];
     if (!worker) throw new Error('The chemistry engine is shut down.');
     return worker;
   }
 
+  /**
+   * One request on the next worker. When its worker goes away, the culprit is refused (trap,
+   * watchdog) and any other request is sent again to another worker — once: a request on two
+   * workers that died fails (never a loop of dying workers).
+   */
+  private async call<T>(message: Request, timeLimitMs = this.requestLimitMs): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const worker = this.nextWorker();
+      try {
+        await worker.ready;
+        return await worker.request<T>(message, timeLimitMs);
+      } catch (error) {
+        if (!(error instanceof WorkerLost) && !(worker.gone && !this.closed)) throw error;
+        if (error instanceof WorkerLost && error.culprit) {
+          throw new ChemQueryRefused(error.loss.reason === 'trap' ? TRAP_MESSAGE : `RDKit took longer than ${seconds(timeLimitMs)} on this query and was stopped; simplify it.`);
+        }
+        if (this.closed) throw new ChemSearchCancelled('The server is shutting down.');
+        if (attempt >= 2) throw new Error(RESTARTED);
+      }
+    }
+  }
+
   async describe(query: ChemQuery): Promise<DescribedQuery> {
-    const worker = this.nextWorker();
-    await worker.ready;
-    const reply = await worker.request<DescribeReply>({ type: 'describe', query });
+    checkQueryLimits(query.kind, query.text, this.queryLimits);
+    const reply = await this.call<DescribeReply>({ type: 'describe', query, maxAtoms: this.queryLimits.atoms });
     if (!reply.ok) {
+      if (reply.tooManyAtoms) throw new ChemQueryRefused(atomsMessage(reply.tooManyAtoms, this.queryLimits.atoms));
       if (reply.internal) throw new Error(reply.error ?? 'RDKit failed.');
       throw new ChemInputError(reply.error ?? 'RDKit could not read the query.');
     }
@@ -264,17 +547,20 @@ export class RdkitChemEngine implements ChemEngine {
   }
 
   async depict(input: { kind: 'smiles' | 'smarts' | 'molfile'; text: string }, options: DepictOptions): Promise<string> {
-    const worker = this.nextWorker();
-    await worker.ready;
-    const reply = await worker.request<{ ok: boolean; svg?: string; error?: string; internal?: boolean }>({
+    const limits = options.stored ? this.storedLimits : this.queryLimits;
+    checkQueryLimits(input.kind, input.text, limits, options.stored ? 'drawn structure' : 'structure query');
+    if (options.highlight) checkQueryLimits(options.highlight.kind, options.highlight.text, this.queryLimits, 'highlight');
+    const reply = await this.call<{ ok: boolean; svg?: string; error?: string; internal?: boolean; tooManyAtoms?: number }>({
       type: 'depict',
       kind: input.kind,
       text: input.text,
       width: options.width,
       height: options.height,
       highlight: options.highlight ?? null,
+      maxAtoms: limits.atoms,
     });
     if (!reply.ok || !reply.svg) {
+      if (reply.tooManyAtoms) throw new ChemQueryRefused(atomsMessage(reply.tooManyAtoms, limits.atoms, options.stored ? 'drawn structure' : 'structure query'));
       if (reply.internal) throw new Error(reply.error ?? 'RDKit failed.');
       throw new ChemInputError(reply.error ?? 'RDKit could not draw the structure.');
     }
@@ -283,26 +569,37 @@ export class RdkitChemEngine implements ChemEngine {
 
   async molblocks(smiles: readonly string[]): Promise<(string | null)[]> {
     if (!smiles.length) return [];
-    // Slices across the workers: RDKit's 2D layout is the slow part of an SDF (about 1.5 ms a molecule).
+    // Batches across the workers: RDKit's 2D layout is the slow part of an SDF (about 1.5 ms a
+    // molecule), and each batch is short enough for the watchdog's limit. A stored SMILES over the
+    // stored-structure limits gets no molblock.
     this.spawn();
-    const parts = Math.max(1, Math.min(this.workers.length, Math.ceil(smiles.length / 50)));
-    const size = Math.ceil(smiles.length / parts);
-    const replies = await Promise.all(
-      Array.from({ length: parts }, async (_, index) => {
-        const worker = this.nextWorker();
-        await worker.ready;
-        const reply = await worker.request<{ ok: boolean; blocks?: (string | null)[]; error?: string }>({ type: 'molblocks', smiles: smiles.slice(index * size, (index + 1) * size) });
+    const safe = smiles.map((s) => (s && s.length > this.storedLimits.atoms && limitViolation('smiles', s, this.storedLimits) ? '' : s));
+    const batches = Array.from({ length: Math.ceil(safe.length / MOLBLOCK_BATCH) }, (_, i) => safe.slice(i * MOLBLOCK_BATCH, (i + 1) * MOLBLOCK_BATCH));
+    const replies: (string | null)[][] = new Array(batches.length);
+    // As many batches in flight as workers: the queue order stays fair to other requests.
+    let next = 0;
+    const lane = async () => {
+      for (let at = next++; at < batches.length; at = next++) {
+        const batch = batches[at]!;
+        let reply: { ok: boolean; blocks?: (string | null)[]; error?: string };
+        try {
+          reply = await this.call({ type: 'molblocks', smiles: batch }, this.requestLimitMs + MOLBLOCK_MS * batch.length);
+        } catch (error) {
+          if (error instanceof ChemQueryRefused) throw new Error(`RDKit could not write molblocks for structures ${at * MOLBLOCK_BATCH + 1}–${at * MOLBLOCK_BATCH + batch.length}: ${error.message}`);
+          throw error;
+        }
         if (!reply.ok || !reply.blocks) throw new Error(reply.error ?? 'RDKit failed to write molblocks.');
-        return reply.blocks;
-      }),
-    );
+        replies[at] = reply.blocks;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.workers.length, batches.length) }, lane));
     return replies.flat();
   }
 
   async substructure(query: ChemQuery, options: SearchOptions = {}): Promise<StructureHits> {
     // Checked first on one worker: a bad query is a 400 before any work, not N worker failures.
     const described = await this.describe(query);
-    return { ...(await this.runJob({ type: 'substructure', query }, options)), query: described };
+    return { ...(await this.runJob({ type: 'substructure', query, maxAtoms: this.queryLimits.atoms }, options)), query: described };
   }
 
   async similarity(query: ChemQuery, range: { min: number; max: number }, options: SearchOptions = {}): Promise<StructureHits> {
@@ -316,10 +613,19 @@ export class RdkitChemEngine implements ChemEngine {
     return { ...hits, ids: hits.ids.subarray(0, limit), similarities: hits.similarities?.subarray(0, limit) };
   }
 
-  private async runJob(
-    body: { type: 'substructure'; query: ChemQuery } | { type: 'similarity'; morgan: Uint8Array; min: number; max: number },
-    options: SearchOptions,
-  ): Promise<StructureHits> {
+  /**
+   * Test hooks (constructor option `testHooks`; nothing over HTTP reaches them): make one worker
+   * trap or spin past its time limit, in a request of its own (`request`) or in the steps of a
+   * substructure search of `query` on the first worker (`search`).
+   */
+  async testHook(mode: 'trap' | 'spin', where: 'request' | 'search', query?: ChemQuery): Promise<unknown> {
+    if (!this.options.testHooks) throw new Error('test hooks are off');
+    if (where === 'request') return this.call({ type: 'test', mode });
+    const q = query ?? { kind: 'smiles', text: 'C', desalt: true };
+    return this.runJob({ type: 'substructure', query: q, maxAtoms: this.queryLimits.atoms }, {}, mode);
+  }
+
+  private async runJob(body: JobBody, options: SearchOptions, test?: 'trap' | 'spin'): Promise<StructureHits> {
     const { signal, onProgress } = options;
     await this.ready(signal, onProgress);
     if (signal?.aborted) throw new ChemSearchCancelled('The structure search was cancelled.');
@@ -333,7 +639,11 @@ export class RdkitChemEngine implements ChemEngine {
       settle = { resolve, reject };
     });
     const state: JobState = {
-      pendingWorkers: this.workers.length,
+      body,
+      pending: new Set(this.workers),
+      requeued: new Map(),
+      searchedShards: new Set(),
+      kills: 0,
       allComplete: true,
       parts: [],
       sims: [],
@@ -341,6 +651,7 @@ export class RdkitChemEngine implements ChemEngine {
       searched: 0,
       stopAt,
       onProgress,
+      test,
       // Settled once: whatever comes later from the workers finds no job and is dropped.
       resolve: (complete) => {
         this.jobs.delete(jobId);
@@ -358,7 +669,8 @@ export class RdkitChemEngine implements ChemEngine {
       state.reject(new ChemSearchCancelled('The structure search was cancelled.'));
     };
     signal?.addEventListener('abort', cancel, { once: true });
-    for (const worker of this.workers) worker.post({ ...body, jobId, limit: stopAt } as ToWorker);
+    // A test job traps or spins on the first worker only: the others are the bystanders.
+    this.workers.forEach((worker, i) => worker.post({ ...body, jobId, limit: stopAt, ...(test && i === 0 ? { test } : {}) } as ToWorker));
     try {
       const complete = await finished;
       const ids = concat(state.parts);
@@ -380,7 +692,11 @@ export class RdkitChemEngine implements ChemEngine {
     for (const worker of this.workers) worker.post({ type: 'cancel', jobId });
   }
 
-  private onJobMessage(message: FromWorker): void {
+  private settleIfDone(state: JobState): void {
+    if (state.pending.size === 0 && state.requeued.size === 0) state.resolve(state.allComplete);
+  }
+
+  private onJobMessage(handle: WorkerHandle, message: FromWorker): void {
     if (message.type !== 'hits' && message.type !== 'done' && message.type !== 'failed') return;
     const state = this.jobs.get(message.jobId);
     if (!state) return;
@@ -390,11 +706,14 @@ export class RdkitChemEngine implements ChemEngine {
       return;
     }
     if (message.type === 'hits') {
+      // A shard already searched (reported just before its worker was lost) is not counted twice.
+      if (state.searchedShards.has(message.shardId)) return;
+      state.searchedShards.add(message.shardId);
       state.parts.push(message.ids);
       if (message.sims) state.sims.push(message.sims);
       state.hits += message.ids.length;
       state.searched += message.searched;
-      state.onProgress?.({ phase: 'search', searched: state.searched, total: this.current.loaded, hits: state.hits });
+      state.onProgress?.({ phase: 'search', searched: state.searched, total: this.current.total || this.current.loaded, hits: state.hits });
       // A first page: enough hits, stop the other shards.
       if (state.stopAt > 0 && state.hits >= state.stopAt) this.cancelJob(message.jobId);
       return;
@@ -404,18 +723,27 @@ export class RdkitChemEngine implements ChemEngine {
       state.reject(new Error(message.error));
       return;
     }
+    if (!state.pending.delete(handle)) return;
     if (!message.complete) state.allComplete = false;
-    state.pendingWorkers -= 1;
-    if (state.pendingWorkers === 0) state.resolve(state.allComplete);
+    // A first page that has its hits does not wait for a replaced worker's shards.
+    if (state.stopAt > 0 && state.hits >= state.stopAt) {
+      state.requeued.clear();
+      state.allComplete = false;
+    }
+    this.settleIfDone(state);
   }
 
   async close(): Promise<void> {
     this.closed = true;
     if (this.refreshTimer) clearInterval(this.refreshTimer);
     this.refreshTimer = null;
+    if (this.watchdog) clearInterval(this.watchdog);
+    this.watchdog = null;
     for (const state of this.jobs.values()) state.reject(new ChemSearchCancelled('The server is shutting down.'));
     const workers = this.workers;
     this.workers = [];
+    for (const wake of this.recoveredWaiters) wake();
+    this.recoveredWaiters = [];
     await Promise.all(workers.map((w) => w.stop()));
   }
 }

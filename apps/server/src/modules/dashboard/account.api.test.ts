@@ -3,6 +3,7 @@ import { deriveProfileAccess } from '@kb/contracts/access';
 import type { UserProfile } from '@kb/contracts/auth';
 import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
+import { linkCodeOf, outboxMark, waitForMail } from '../auth/outbox-reader.ts';
 
 describe.each(DATABASES)('account calls on %s', (kind) => {
   let t: TestApp;
@@ -11,12 +12,9 @@ describe.each(DATABASES)('account calls on %s', (kind) => {
   });
   afterAll(() => t.close());
 
-  /** The verification link of the newest mail to an address, as the user would click it. */
-  async function linkCode(email: string): Promise<string> {
-    const mail = await t.database.db.selectFrom('outbox').select('body').where('recipient', '=', email).orderBy('id', 'desc').executeTakeFirstOrThrow();
-    const match = /\/pub\/account\/verify\/([A-Za-z0-9_-]+)/.exec(mail.body);
-    if (!match?.[1]) throw new Error(`no link in ${mail.body}`);
-    return match[1];
+  /** The verification link of the first mail to an address after `mark`, as the user would click it. */
+  async function linkCode(email: string, mark: string): Promise<string> {
+    return linkCodeOf(await waitForMail(t.database.db, email, mark));
   }
 
   it('answers the profile with its subscription list, from which the current role follows', async () => {
@@ -78,31 +76,33 @@ describe.each(DATABASES)('account calls on %s', (kind) => {
 
   it('registers, e-mails a link, sets the password from it and logs in as an evaluating user', async () => {
     const email = 'new.chemist@pharma.test';
+    const mark = await outboxMark(t.database.db);
     const reg = await t.call({ method: 'POST', url: '/api/pub/account/register', payload: { email, firstName: 'Ada', lastName: 'Chem', organisation: 'Pharma' } });
     expect(reg.statusCode).toBe(200);
     expect(String(reg.data.message)).toContain(email);
     // Before the link is used the account cannot log in.
     const early = await t.call({ method: 'POST', url: '/api/pub/gostar/generate-token', payload: { username: email, password: 'whatever1' } });
     expect(early.statusCode).toBe(403);
-    const code = await linkCode(email);
+    const code = await linkCode(email, mark);
     const info = await t.call({ method: 'GET', url: `/api/pub/account/verify/${code}` });
     expect(info.data).toMatchObject({ email, purpose: 'register' });
     const weak = await t.call({ method: 'POST', url: `/api/pub/account/verify/${code}`, payload: { password: 'short' } });
     expect(weak.statusCode).toBe(400);
-    const set = await t.call({ method: 'POST', url: `/api/pub/account/verify/${code}`, payload: { password: 'Molecule42' } });
+    const set = await t.call({ method: 'POST', url: `/api/pub/account/verify/${code}`, payload: { password: 'molecule fox harbour' } });
     expect(set.statusCode).toBe(200);
-    const login = await t.login(email, 'Molecule42');
+    const login = await t.login(email, 'molecule fox harbour');
     const profile = await t.call({ method: 'GET', url: '/api/profile', headers: authHeaders(login) });
     expect(deriveProfileAccess(profile.data as unknown as UserProfile).currentRole).toBe('EVALUATE_USER');
     // A used link is gone.
     expect((await t.call({ method: 'GET', url: `/api/pub/account/verify/${code}` })).statusCode).toBe(404);
-    expect((await t.call({ method: 'POST', url: `/api/pub/account/verify/${code}`, payload: { password: 'Another42' } })).statusCode).toBe(404);
+    expect((await t.call({ method: 'POST', url: `/api/pub/account/verify/${code}`, payload: { password: 'another tidal lantern' } })).statusCode).toBe(404);
   });
 
   it('answers a registration of an existing address like any other and tells the owner by mail', async () => {
+    const mark = await outboxMark(t.database.db);
     const res = await t.call({ method: 'POST', url: '/api/pub/account/register', payload: { email: 'full-user@demo.test', firstName: 'X', lastName: 'Y' } });
     expect(res.statusCode).toBe(200);
-    const mail = await t.database.db.selectFrom('outbox').selectAll().where('recipient', '=', 'full-user@demo.test').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const mail = await waitForMail(t.database.db, 'full-user@demo.test', mark);
     expect(mail.subject).toBe('You already have an account');
     expect((await t.login('full-user@demo.test')).id).toBeGreaterThan(0);
   });
@@ -110,14 +110,15 @@ describe.each(DATABASES)('account calls on %s', (kind) => {
   it('resets a forgotten password from the link and logs out the old sessions', async () => {
     const email = 'partial-user@demo.test';
     const old = await t.login(email);
+    const mark = await outboxMark(t.database.db);
     const res = await t.call({ method: 'POST', url: '/api/pub/account/forgot-password', payload: { email } });
     expect(res.statusCode).toBe(200);
     const unknown = await t.call({ method: 'POST', url: '/api/pub/account/forgot-password', payload: { email: 'ghost@demo.test' } });
     expect(unknown.statusCode).toBe(200);
-    const code = await linkCode(email);
-    expect((await t.call({ method: 'POST', url: `/api/pub/account/verify/${code}`, payload: { password: 'NewSecret9' } })).statusCode).toBe(200);
+    const code = await linkCode(email, mark);
+    expect((await t.call({ method: 'POST', url: `/api/pub/account/verify/${code}`, payload: { password: 'quiet meadow compass' } })).statusCode).toBe(200);
     expect((await t.call({ method: 'GET', url: '/api/profile', headers: authHeaders(old) })).statusCode).toBe(401);
-    expect((await t.login(email, 'NewSecret9')).username).toBe(email);
+    expect((await t.login(email, 'quiet meadow compass')).username).toBe(email);
   });
 
   it('answers 404 with a clear message for an unknown or expired link', async () => {
@@ -132,12 +133,12 @@ describe.each(DATABASES)('account calls on %s', (kind) => {
     const me = await t.login(email);
     const other = await t.login(email);
     const url = '/api/user/change-password';
-    const wrong = await t.call({ method: 'POST', url, headers: authHeaders(me), payload: { currentPassword: 'bad', newPassword: 'Changed123' } });
+    const wrong = await t.call({ method: 'POST', url, headers: authHeaders(me), payload: { currentPassword: 'bad', newPassword: 'copper violin orchard' } });
     expect(wrong.statusCode).toBe(400);
-    const ok = await t.call({ method: 'POST', url, headers: authHeaders(me), payload: { currentPassword: 'Demo!2345', newPassword: 'Changed123' } });
+    const ok = await t.call({ method: 'POST', url, headers: authHeaders(me), payload: { currentPassword: 'Demo!2345', newPassword: 'copper violin orchard' } });
     expect(ok.statusCode).toBe(200);
     expect((await t.call({ method: 'GET', url: '/api/profile', headers: authHeaders(me) })).statusCode).toBe(200);
     expect((await t.call({ method: 'GET', url: '/api/profile', headers: authHeaders(other) })).statusCode).toBe(401);
-    expect((await t.login(email, 'Changed123')).username).toBe(email);
+    expect((await t.login(email, 'copper violin orchard')).username).toBe(email);
   });
 });

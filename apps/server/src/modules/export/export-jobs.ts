@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { ExportService } from './export-service.ts';
+import { withDbPriority } from '../../db/db-priority.ts';
 
 /**
  * Background exports: every API process runs this loop; jobs live in PostgreSQL and are claimed
@@ -54,7 +55,8 @@ export class ExportJobRunner {
   /** Looks for work now (a new background job was queued). */
   wake(): void {
     if (this.stopped || this.running) return;
-    this.running = this.drain()
+    // Background exports are bulk work: logins and pages go first on the embedded database.
+    this.running = withDbPriority('bulk', () => this.drain())
       .then(() => undefined, this.logError)
       .finally(() => {
         this.running = null;

@@ -306,7 +306,8 @@ export class ExportService {
 
   private async write(job: WritableJob, claim: string, stillMine: () => boolean): Promise<void> {
     const tab = job.tab as ResultTabKey;
-    const session = await this.db.selectFrom('search_sessions').select(['id', 'set_id', 'status']).where('id', '=', job.search_session_id).executeTakeFirst();
+    // A crash may have emptied the sets since the rows were fixed: they are rebuilt (same criteria) first.
+    const session = await this.results.keptSessionById(job.search_session_id);
     if (!session || session.status !== 'ready' || Number(session.set_id) !== Number(job.set_id)) {
       throw new HttpError(410, { message: 'The search this export came from has expired or was run again.', code: ERROR_CODES.conflict });
     }

@@ -9,12 +9,42 @@ export interface DatasetSize {
   activities: number;
 }
 
-/** `sizeOf` is asked on each call: the knowledge base grows while the server runs (imports). */
+/** How old a dataset size may be before it is counted again (in the background). */
+const SIZE_TTL_MS = 5_000;
+
+/**
+ * The latest value of `read`, refreshed in the background once it is older than `ttlMs`: only the
+ * first call waits. Health must answer at once while the database is busy (a load balancer would
+ * otherwise take a busy server for a dead one), and counting 20 M activities is not free.
+ */
+export function staleWhileRevalidate<T>(read: () => Promise<T>, ttlMs: number): () => Promise<T> {
+  let value: { at: number; data: T } | null = null;
+  let refreshing: Promise<T> | null = null;
+  const refresh = () => {
+    refreshing ??= read()
+      .then((data) => {
+        value = { at: Date.now(), data };
+        return data;
+      })
+      .finally(() => {
+        refreshing = null;
+      });
+    return refreshing;
+  };
+  return async () => {
+    if (!value) return refresh();
+    if (Date.now() - value.at > ttlMs) refresh().catch(() => undefined);
+    return value.data;
+  };
+}
+
+/** `sizeOf` is asked again every few seconds: the knowledge base grows while the server runs (imports). */
 export function registerHealthRoutes(app: FastifyInstance, kind: DatabaseKind, serverName: string, sizeOf: () => Promise<DatasetSize>): void {
+  const size = staleWhileRevalidate(sizeOf, SIZE_TTL_MS);
   registerEndpoint(app, systemEndpoints.health, async () => ({
     status: 'ok' as const,
     database: kind,
-    dataset: await sizeOf(),
+    dataset: await size(),
     version: '0.1.0',
     server: serverName,
   }));

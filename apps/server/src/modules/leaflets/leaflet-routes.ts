@@ -12,10 +12,10 @@ import type { LeafletSession } from './leaflet-service.ts';
 export function registerLeafletRoutes(app: FastifyInstance, db: Kysely<Database>): void {
   const leaflets = new LeafletService(db);
 
-  /** The search a reference was opened from: 403 for another user's (searchService.owned), 404 when unknown. */
+  /** The search a reference was opened from: 403 for another user's, 404 when unknown; sets lost in a crash are re-run first (searchService.keptSession). */
   const sessionOf = async (auth: AuthContext, sessionId: string | undefined): Promise<LeafletSession | null> => {
     if (sessionId === undefined) return null;
-    const session = await app.searchService.owned(auth, sessionId);
+    const session = await app.searchService.keptSession(auth, sessionId);
     if (!session) throw notFound(`No search session ${sessionId}: open the reference again from your results, or without a search.`);
     return { id: session.id, status: session.status, setId: session.set_id, summary: session.summary };
   };

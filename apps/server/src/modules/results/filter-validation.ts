@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { AppliedFilter } from '@kb/contracts/search';
 import { NO_VALUE_ID, chartDefinition } from '@kb/contracts/charts';
+import { checkFilterValue, checkRangeBounds } from '../charts/bounds.ts';
+import { listBindType } from '../charts/dimensions.ts';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import type { Database } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
@@ -10,7 +12,8 @@ import type { FilterValue } from './tab-filters.ts';
 import { factsFor } from './tab-model.ts';
 
 /**
- * Checks filters before a tab keeps them: unknown charts and inverted ranges are refused (400);
+ * Checks filters before a tab keeps them: unknown charts, bounds and values that do not fit the
+ * chart's column (a fractional year, 1e300 for an id) and inverted ranges are refused (400);
  * values that are not in this search (any more) are dropped and reported, so a stale filter from a
  * saved query narrows nothing by surprise.
  */
@@ -34,8 +37,9 @@ async function presentValues(db: Kysely<Database>, tab: ResultTabKey, setId: num
   const facts = factsFor(tab, dimension.level, setId);
   // One EXISTS per value: a value in the results is found at its first row, so checking costs
   // little unless a value is absent (the rare stale filter).
-  const type = sql.raw(dimension.valueType === 'text' ? 'text' : dimension.valueType === 'bigint' ? 'bigint' : 'numeric');
-  const list = dimension.valueType === 'text' ? real.map(String) : real.map(Number).filter(Number.isFinite);
+  const bind = listBindType(dimension);
+  const type = sql.raw(bind);
+  const list = bind === 'text' ? real.map(String) : real.map(Number).filter(Number.isFinite);
   const { rows } = await sql<{ v: string }>`SELECT u.v::text AS v FROM unnest(${list}::${type}[]) AS u(v)
     WHERE EXISTS (SELECT 1 FROM ${facts.from} ${dimension.joins ?? sql``} WHERE ${facts.where} AND ${dimension.value} = u.v)`.execute(db);
   for (const row of rows) present.add(row.v);
@@ -47,9 +51,9 @@ function checkShape(filter: AppliedFilter): void {
   if (!chart) throw badRequest(`Unknown chart "${filter.chartKey}".`, { chartKey: filter.chartKey });
   const ranged = filter.minValue != null || filter.maxValue != null;
   if (ranged && chart.chartType !== 'Range') throw badRequest(`${chart.chartLabel} is not a range chart: pick values instead of a minimum and maximum.`, { chartKey: filter.chartKey });
-  if (filter.minValue != null && filter.maxValue != null && filter.minValue > filter.maxValue) {
-    throw badRequest(`${chart.chartLabel}: the minimum is above the maximum.`, { chartKey: filter.chartKey });
-  }
+  const dimension = dimensionOf(filter.chartKey);
+  checkRangeBounds(filter.chartKey, dimension, filter.minValue, filter.maxValue);
+  for (const value of [...(filter.include ?? []), ...(filter.exclude ?? [])]) checkFilterValue(filter.chartKey, dimension, value);
 }
 
 export async function validateFilters(db: Kysely<Database>, tab: ResultTabKey, setId: number, filters: readonly AppliedFilter[]): Promise<FilterCheck> {

@@ -12,8 +12,9 @@ import type { SearchService } from '../search/search-service.ts';
 
 /**
  * The search session a results call reads: the caller's own (another user's answers 403), run to
- * the end (a running one 409, an expired one 410 with what to do). Reading it marks it used, so
- * the sets of a search someone is working in are not swept.
+ * the end (a running one 409, an expired one 410 with what to do), its sets in place (lost ones are
+ * re-run before it is answered). Reading it marks it used, so the sets of a search someone is
+ * working in are not swept.
  */
 export type ResultSession = Selectable<SearchSessionsTable>;
 
@@ -25,8 +26,9 @@ export function sessionGone(message: string): HttpError {
 }
 
 export async function readySession(db: Kysely<Database>, search: SearchService, auth: AuthContext, sessionId: string): Promise<ResultSession> {
-  const session = await search.owned(auth, sessionId);
-  if (!session) throw notFound('There is no search with this session id. Run the search from the search page.');
+  // Sets lost in a crash (or a run whose process died) are rebuilt first; this call waits for that.
+  const session = await search.keptSession(auth, sessionId);
+  if (!session || (session.status === 'new' && session.abandoned)) throw notFound('There is no search with this session id. Run the search from the search page.');
   switch (session.status) {
     case 'ready':
       break;

@@ -83,8 +83,15 @@ export class ResultsService {
 
   async session(auth: AuthContext, sessionId: string): Promise<ResultSession> {
     const session = await readySession(this.db, this.search, auth, sessionId);
-    await this.ensureFiltered(session);
-    return session;
+    return this.ensureFiltered(session);
+  }
+
+  /**
+   * A session for work its owner started earlier (a background export): no caller to check, the
+   * sets rebuilt first if a crash lost them. Null when the session is gone.
+   */
+  async keptSessionById(sessionId: string): Promise<ResultSession | null> {
+    return this.search.keptSessionById(sessionId);
   }
 
   /**
@@ -105,21 +112,33 @@ export class ResultsService {
 
   /**
    * The filtered rows of every filtered tab are in result_filtered (UNLOGGED: a database crash
-   * empties it; the filters in the session row say what to rebuild).
+   * empties it; the filters in the session row say what to rebuild). A search re-run after its sets
+   * were lost keeps its filters but not their row counts (`_rows`): those are counted again here,
+   * over the rebuilt sets, before any count is answered.
    */
-  private async ensureFiltered(session: ResultSession): Promise<void> {
+  private async ensureFiltered(session: ResultSession): Promise<ResultSession> {
     const filters = sessionFilters(session);
     const rows = filteredRowCounts(session);
+    let current = session;
     for (const tab of RESULT_TAB_KEYS) {
-      if (!filters[tab].length || !rows[tab]) continue;
-      if (await this.hasFilteredRows(this.db, session.set_id, tab)) continue;
-      const written = await this.lockedSession(session, async (trx, fresh) => {
+      if (!filters[tab].length) continue;
+      const counted = rows[tab] !== undefined;
+      if (counted && !rows[tab]) continue;
+      if (counted && (await this.hasFilteredRows(this.db, session.set_id, tab))) continue;
+      const written = await this.lockedSession(current, async (trx, fresh) => {
+        const freshRows = filteredRowCounts(fresh);
         // Another request may have rebuilt them while this one waited for the lock.
-        if (await this.hasFilteredRows(trx, fresh.set_id, tab)) return 0;
-        return this.materialiseFiltered(trx, fresh.set_id, tab, sessionFilters(fresh)[tab]);
+        if (freshRows[tab] !== undefined && (!freshRows[tab] || (await this.hasFilteredRows(trx, fresh.set_id, tab)))) return { n: 0, fresh };
+        const all = sessionFilters(fresh);
+        const n = await this.materialiseFiltered(trx, fresh.set_id, tab, all[tab]);
+        const next = { ...freshRows, [tab]: n };
+        await saveFilters(trx, fresh.id, all, next);
+        return { n, fresh: { ...fresh, filters: { ...all, _rows: next } } };
       });
-      analyseFiltered(this.db, written);
+      current = written.fresh;
+      analyseFiltered(this.db, written.n);
     }
+    return current;
   }
 
   private async hasFilteredRows(db: Kysely<Database>, setId: number, tab: ResultTabKey): Promise<boolean> {

@@ -3,7 +3,7 @@ import type { AppliedFilter } from '@kb/contracts/search';
 import { NO_VALUE_ID } from '@kb/contracts/charts';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { badRequest } from '../../http/errors.ts';
-import { DIMENSIONS } from '../charts/dimensions.ts';
+import { DIMENSIONS, listBindType } from '../charts/dimensions.ts';
 import type { Dimension } from '../charts/dimensions.ts';
 import { TAB_MODELS, factsFor, levelJoin } from './tab-model.ts';
 import type { Sql } from './tab-model.ts';
@@ -24,7 +24,9 @@ export function dimensionOf(chartKey: string): Dimension {
 
 /** `value = ANY($list)` with the list bound as the dimension's SQL type. */
 function valueIn(dimension: Dimension, values: readonly FilterValue[]): Sql {
-  if (dimension.valueType === 'text') return sql`${dimension.value} = ANY(${values.map(String)}::text[])`;
+  const bind = listBindType(dimension);
+  if (bind === 'text') return sql`${dimension.value} = ANY(${values.map(String)}::text[])`;
+  // Values were checked against the column (charts/bounds.ts) when the filter was applied.
   const numbers = values.map(Number).filter(Number.isFinite);
   if (dimension.tree) {
     // A tree node stands for itself and every node under it.
@@ -34,7 +36,19 @@ function valueIn(dimension: Dimension, values: readonly FilterValue[]): Sql {
         UNION SELECT n.${sql.ref(key)} FROM ${sql.table(table)} n JOIN sub ON n.parent_id = sub.id)
       SELECT id FROM sub)`;
   }
-  return sql`${dimension.value} = ANY(${numbers}::${sql.raw(dimension.valueType === 'bigint' ? 'bigint' : 'numeric')}[])`;
+  return sql`${dimension.value} = ANY(${numbers}::${sql.raw(bind)}[])`;
+}
+
+/**
+ * `value >= min AND value <= max`, each bound cast to the column's own type: a bound is never left
+ * to the planner's guess (bounds were checked against the column when the filter was applied).
+ */
+function rangeConditions(dimension: Dimension, filter: AppliedFilter): Sql[] {
+  const type = sql.raw(dimension.column);
+  const conditions: Sql[] = [];
+  if (filter.minValue != null) conditions.push(sql`${dimension.value} >= ${filter.minValue}::${type}`);
+  if (filter.maxValue != null) conditions.push(sql`${dimension.value} <= ${filter.maxValue}::${type}`);
+  return conditions;
 }
 
 /** Rows holding one of `values` (the "Not specified" id matches rows without a value). */
@@ -66,9 +80,7 @@ export function filteredIdsQuery(tab: ResultTabKey, setId: number, filters: read
     if (filter.include?.length) query = sql`(${query}) INTERSECT (${rowsWhere(tab, setId, dimension, valueMatch(dimension, filter.include))})`;
     if (filter.exclude?.length) query = sql`(${query}) EXCEPT (${rowsWhere(tab, setId, dimension, valueMatch(dimension, filter.exclude))})`;
     if (filter.minValue != null || filter.maxValue != null) {
-      const bounds: Sql[] = [sql`${dimension.value} IS NOT NULL`];
-      if (filter.minValue != null) bounds.push(sql`${dimension.value} >= ${filter.minValue}`);
-      if (filter.maxValue != null) bounds.push(sql`${dimension.value} <= ${filter.maxValue}`);
+      const bounds: Sql[] = [sql`${dimension.value} IS NOT NULL`, ...rangeConditions(dimension, filter)];
       query = sql`(${query}) INTERSECT (${rowsWhere(tab, setId, dimension, sql.join(bounds, sql` AND `))})`;
     }
   }
@@ -93,8 +105,7 @@ function activitiesInOnePass(setId: number, filters: readonly AppliedFilter[]): 
     const dimension = dimensionOf(filter.chartKey);
     if (filter.include?.length) conditions.push(valueMatch(dimension, filter.include));
     if (filter.exclude?.length) conditions.push(sql`NOT coalesce(${valueMatch(dimension, filter.exclude)}, false)`);
-    if (filter.minValue != null) conditions.push(sql`${dimension.value} >= ${filter.minValue}`);
-    if (filter.maxValue != null) conditions.push(sql`${dimension.value} <= ${filter.maxValue}`);
+    conditions.push(...rangeConditions(dimension, filter));
   }
   return sql`SELECT sa.act_id AS id FROM search_activities sa ${sql.join(joins, sql` `)} WHERE ${sql.join(conditions, sql` AND `)}`;
 }

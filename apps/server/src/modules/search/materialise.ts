@@ -130,12 +130,23 @@ export async function readCounts(db: Kysely<Database>, setId: number): Promise<S
 }
 
 export async function clearSets(db: Kysely<Database>, setId: number): Promise<void> {
+  // The mark first: whatever happens next, a set without its mark counts as lost, never as kept.
+  await db.deleteFrom('search_set_marks').where('set_id', '=', setId).execute();
   for (const table of SEARCH_SET_TABLES) {
     await db.deleteFrom(table).where('set_id', '=', setId).execute();
   }
   // Similarity sorts and filtered rows of the results are derived from the sets and go with them.
   await db.deleteFrom('result_similarity').where('set_id', '=', setId).execute();
   await db.deleteFrom('result_filtered').where('set_id', '=', setId).execute();
+}
+
+/**
+ * Marks the sets of `setId` as kept, inside the transaction that wrote them. The mark is UNLOGGED
+ * like the sets, so a crash recovery (PostgreSQL, or PGlite reopened after an unclean stop) that
+ * empties them empties it too; its absence is how a ready session learns its sets are gone.
+ */
+export async function markSets(trx: Kysely<Database>, setId: number, criteriaHash: string): Promise<void> {
+  await trx.insertInto('search_set_marks').values({ set_id: setId, criteria_hash: criteriaHash }).execute();
 }
 
 /** Fills the six sets of `setId` (inside the caller's transaction) and answers their counts. */

@@ -52,7 +52,14 @@ export function registerSearchRoutes(app: FastifyInstance, db: Kysely<Database>,
     return { sessionid: body.sessionid, status: status as 'none' | 'ready' | 'pending' };
   });
 
-  registerEndpoint(app, searchEndpoints.searchProgress, async ({ params, auth }) => search.progress(requireAuth(auth), params.sessionid));
+  registerEndpoint(app, searchEndpoints.searchProgress, async ({ params, auth }) => {
+    const caller = requireAuth(auth);
+    // Waiting for a turn (http/admission.ts): its place in line. Turns are per user, so another
+    // user's session id is never found here and goes on to the ownership check.
+    const ahead = app.admission.position('search', caller.userId, params.sessionid);
+    if (ahead !== null) return { sessionid: params.sessionid, status: 'running' as const, phase: 'queued' as const, queuePosition: ahead, searched: 0, total: 0, hits: 0, message: null };
+    return search.progress(caller, params.sessionid);
+  });
   registerEndpoint(app, searchEndpoints.searchCancel, async ({ params, auth }) => ({ cancelled: await search.cancel(requireAuth(auth), params.sessionid) }));
 
   registerEndpoint(app, searchEndpoints.defaultCount, () => search.defaultCounts());

@@ -1,12 +1,14 @@
 import crypto from 'node:crypto';
+import os from 'node:os';
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { DefaultCounts, SearchCounts, SearchCriteria, SearchProgress } from '@kb/contracts/search';
-import { ACTIVITY_CAP } from '@kb/contracts/search';
-import type { Database } from '../../db/schema.ts';
-import { forbidden } from '../../http/errors.ts';
+import { ACTIVITY_CAP, SearchCriteriaSchema } from '@kb/contracts/search';
+import { ERROR_CODES } from '@kb/contracts/errors';
+import type { Database, SearchSessionsTable } from '../../db/schema.ts';
+import { HttpError, forbidden } from '../../http/errors.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
-import { clearSets, compileCriteria, materialiseSets, readCounts } from './materialise.ts';
+import { clearSets, compileCriteria, markSets, materialiseSets, readCounts } from './materialise.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import type { CompileContext } from './row-compiler.ts';
 import { StructureRowResolver, purgeStaleHits, searchCancelled } from './structure-query.ts';
@@ -14,12 +16,26 @@ import { StructureRowResolver, purgeStaleHits, searchCancelled } from './structu
 /** Search sessions unused for this long are dropped with their sets. */
 const SESSION_TTL_HOURS = 24;
 const DEFAULT_COUNTS_TTL_MS = 5 * 60_000;
+/** A running search's process says it is alive this often (PostgreSQL server only)... */
+const HEARTBEAT_MS = 5_000;
+/** ...and is presumed dead after this long without a sign of life. */
+const RUN_STALE_MS = 30_000;
+/** How often a call waiting for another process's run of the same search looks again. */
+const WAIT_POLL_MS = 250;
+const HOST = os.hostname();
 
 export interface SearchServiceOptions {
   /** Spec §5 cap (750,000); lowered only by tests that need to reach it on small data. */
   activityCap?: number;
   /** Longest a structure search may run before it is stopped with a message. */
   structureTimeLimitMs?: number;
+  /**
+   * True when no other process can use this database (embedded PGlite: one server per DATA_DIR),
+   * so a run owned by another process instance is certainly dead. Detected when not given.
+   */
+  singleProcess?: boolean;
+  /** A running search without a heartbeat for this long belongs to a dead process (default 30 s). */
+  runStaleMs?: number;
 }
 
 /** A run in this process: its cancel switch and what it has done so far. */
@@ -29,7 +45,22 @@ interface LiveRun {
   progress: SearchProgress;
 }
 
+/** A run in flight in this process, shared by the calls that ask for the same search. */
+interface InFlight {
+  /** The owner, read from the database (claim) before the entry was made. */
+  userId: number;
+  promise: Promise<SearchCounts>;
+}
+
 export type SessionKind = 'search' | 'selection';
+
+/** A search session row with what the crash checks found: are its sets there, is its run dead. */
+export type SessionState = Selectable<SearchSessionsTable> & {
+  /** The set's mark is there: the sets hold the rows of the session's search. */
+  sets_kept: boolean;
+  /** Running (or about to) in a process that is gone: nobody will finish it. */
+  abandoned: boolean;
+};
 
 class RollbackWith extends Error {
   constructor(readonly counts: SearchCounts) {
@@ -42,18 +73,42 @@ function criteriaHash(criteria: SearchCriteria): string {
   return crypto.createHash('sha256').update(JSON.stringify(criteria)).digest('hex');
 }
 
+/** Is a process of this host alive? (signal 0 only checks; EPERM means it exists under another user.) */
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const superseded = () =>
+  new HttpError(409, { message: 'This search session was run again with other criteria meanwhile; its newer search is the one kept.', code: ERROR_CODES.conflict });
+
 /**
  * Search sessions: owned by one user, identified by a client-made UUID, holding the id sets of
  * one search. The spec's three log calls and the count call arrive together for one session, so
- * one run is shared by all of them (in this process; other processes see status `running` in the
- * database and wait for `ready`).
+ * one run is shared by all of them in this process; another process running the same search is
+ * waited for through the database (status `running`, its owner and heartbeat).
+ *
+ * Crash consistency (docs/results.md "Sessions after a crash"): the sets are UNLOGGED and vanish in
+ * a crash recovery while the session row says `ready`; a mark written with the sets tells. A ready
+ * session without its mark, or a running one whose process is gone, is re-run from its stored
+ * criteria before anything reads it (`keptSession`, and the reuse check of a run).
  */
 export class SearchService {
-  private readonly runs = new Map<string, Promise<SearchCounts>>();
+  private readonly runs = new Map<string, InFlight>();
   private readonly live = new Map<string, LiveRun>();
   private defaultCountsCache: { at: number; value: DefaultCounts } | null = null;
   private readonly activityCap: number;
   private readonly structureTimeLimitMs: number;
+  private readonly runStaleMs: number;
+  private singleProcess: Promise<boolean> | null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private stopping = false;
+  /** This process in search_sessions.run_owner: host and pid (checked for life on the same host), and an instance id. */
+  readonly owner = `${HOST}:${process.pid}:${crypto.randomBytes(6).toString('hex')}`;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -62,6 +117,8 @@ export class SearchService {
   ) {
     this.activityCap = options.activityCap ?? ACTIVITY_CAP;
     this.structureTimeLimitMs = options.structureTimeLimitMs ?? 120_000;
+    this.runStaleMs = options.runStaleMs ?? RUN_STALE_MS;
+    this.singleProcess = options.singleProcess === undefined ? null : Promise.resolve(options.singleProcess);
   }
 
   private async context(run?: LiveRun): Promise<{ ctx: CompileContext; structures: StructureRowResolver }> {
@@ -98,7 +155,12 @@ export class SearchService {
     throw new Error('unreachable');
   }
 
-  /** What the running search of a session has done (this process), else its stored state. */
+  /**
+   * What the running search of a session has done (this process), else its stored state. The live
+   * run's owner was read from the database when it started; it is compared before anything of the
+   * run is answered. (Not re-read here: on PGlite's one connection that read would wait for the
+   * run's own sets transaction.)
+   */
   async progress(auth: AuthContext, sessionId: string): Promise<SearchProgress> {
     const run = this.live.get(sessionId);
     if (run) {
@@ -110,7 +172,7 @@ export class SearchService {
     return { sessionid: sessionId, status, phase: null, searched: 0, total: 0, hits: 0, message: session?.error ?? null };
   }
 
-  /** Stops the running search of a session; its waiting calls answer 409 and no sets are kept. */
+  /** Stops the running search of a session; its waiting calls answer 409 and no sets are kept. Ownership as in `progress`. */
   async cancel(auth: AuthContext, sessionId: string): Promise<boolean> {
     const run = this.live.get(sessionId);
     if (!run) {
@@ -124,38 +186,79 @@ export class SearchService {
 
   /** Runs (or reuses) the search of one session and answers its six counts. */
   async run(auth: AuthContext, sessionId: string, criteria: SearchCriteria, kind: SessionKind = 'search'): Promise<SearchCounts> {
-    const hash = criteriaHash(criteria);
-    const key = `${sessionId}:${hash}`;
-    const existing = this.runs.get(key);
-    if (existing) return existing;
-    const run = this.runOnce(auth, sessionId, criteria, hash, kind).finally(() => this.runs.delete(key));
-    this.runs.set(key, run);
-    return run;
+    // Ownership before the in-flight runs: another user's call must not join (and learn) a run.
+    await this.claim(auth, sessionId, kind);
+    return this.shared(auth.userId, sessionId, criteria, criteriaHash(criteria));
   }
 
-  private async runOnce(auth: AuthContext, sessionId: string, criteria: SearchCriteria, hash: string, kind: SessionKind): Promise<SearchCounts> {
-    const session = await this.claim(auth, sessionId, kind);
-    if (session.criteria_hash === hash && session.status === 'ready') {
+  /** The run of this search in this process, started if there is none. */
+  private shared(userId: number, sessionId: string, criteria: SearchCriteria, hash: string): Promise<SearchCounts> {
+    const key = `${sessionId}:${hash}`;
+    const existing = this.runs.get(key);
+    if (existing) {
+      if (existing.userId !== userId) return Promise.reject(forbidden('This search session belongs to another user.'));
+      return existing.promise;
+    }
+    const promise = this.runOnce(userId, sessionId, criteria, hash).finally(() => this.runs.delete(key));
+    this.runs.set(key, { userId, promise });
+    return promise;
+  }
+
+  private runningHere(sessionId: string): boolean {
+    for (const key of this.runs.keys()) if (key.startsWith(`${sessionId}:`)) return true;
+    return false;
+  }
+
+  private async runOnce(userId: number, sessionId: string, criteria: SearchCriteria, hash: string): Promise<SearchCounts> {
+    let session = await this.state(sessionId);
+    // Another process runs this very search: wait for it rather than build the same sets twice.
+    while (session && session.criteria_hash === hash && (session.status === 'running' || session.status === 'new') && !session.abandoned && session.run_owner !== this.owner) {
+      await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+      session = await this.state(sessionId);
+    }
+    if (!session || session.user_id !== userId) throw forbidden('This search session belongs to another user.');
+    if (session.criteria_hash === hash && session.status === 'ready' && session.sets_kept) {
       await this.db.updateTable('search_sessions').set({ last_used_at: new Date() }).where('id', '=', sessionId).execute();
       return readCounts(this.db, session.set_id);
     }
+    // The same search again after its sets were lost (or its process died): rebuild them and keep
+    // what the user did in its results (their filters are re-applied by the results on first read).
+    const recovery = session.criteria_hash === hash && (session.status === 'ready' || session.abandoned);
     const run: LiveRun = {
-      userId: auth.userId,
+      userId,
       controller: new AbortController(),
       progress: { sessionid: sessionId, status: 'running', phase: null, searched: 0, total: 0, hits: 0, message: null },
     };
     this.live.set(sessionId, run);
+    this.startHeartbeat();
     let structures: StructureRowResolver | null = null;
     try {
       const prepared = await this.context(run);
       structures = prepared.structures;
       const similarityHitIds = prepared.structures.similarityHitIds;
+      const { _rows: _dropped, ...keptFilters } = (session.filters ?? {}) as Record<string, unknown>;
       // A new search in the session starts without the filters of the old one.
-      await this.db
+      const started = await this.db
         .updateTable('search_sessions')
-        .set({ status: 'running', criteria: JSON.stringify(criteria), criteria_hash: hash, error: null, filters: '{}', kb_max_str_id: await this.maxStrId() })
+        .set({
+          status: 'running',
+          criteria: JSON.stringify(criteria),
+          criteria_hash: hash,
+          error: null,
+          filters: recovery ? JSON.stringify(keptFilters) : '{}',
+          kb_max_str_id: await this.maxStrId(),
+          run_owner: this.owner,
+          run_heartbeat_at: sql<Date>`now()`,
+          run_recovery: recovery,
+        })
         .where('id', '=', sessionId)
-        .execute();
+        // A recovery takes over only the state it judged (two processes may judge it at once).
+        .$if(recovery, (qb) => qb.where('status', '=', session.status).where('run_owner', 'is not distinct from', session.run_owner))
+        .executeTakeFirst();
+      if (Number(started.numUpdatedRows) === 0) {
+        // Another process took the recovery over: share its outcome.
+        return await this.runOnce(userId, sessionId, criteria, hash);
+      }
       const ctx = prepared.ctx;
       const compiled = await compileCriteria(criteria, ctx);
       run.progress = { ...run.progress, phase: 'sets' };
@@ -165,31 +268,143 @@ export class SearchService {
         await copySimilarities(trx, session.set_id, similarityHitIds);
         // Cancelled while the sets were being built: roll them back.
         if (run.controller.signal.aborted) throw searchCancelled();
+        // Sets, mark and `ready` commit together: a ready session has its mark unless a crash took both.
+        await markSets(trx, session.set_id, hash);
+        const done = await trx
+          .updateTable('search_sessions')
+          .set({ status: 'ready', counts: JSON.stringify(result), last_used_at: new Date(), run_heartbeat_at: null, run_recovery: false })
+          .where('id', '=', sessionId)
+          .where('status', '=', 'running')
+          .where('criteria_hash', '=', hash)
+          .where('run_owner', '=', this.owner)
+          .executeTakeFirst();
+        if (Number(done.numUpdatedRows) === 0) throw superseded();
         return result;
       });
       await analyseSets(this.db, counts);
-      await this.db
-        .updateTable('search_sessions')
-        .set({ status: 'ready', counts: JSON.stringify(counts), last_used_at: new Date() })
-        .where('id', '=', sessionId)
-        .execute();
       // Housekeeping must never fail a search (nor, unhandled, the process).
       this.purgeExpired().catch(() => undefined);
       return counts;
     } catch (error) {
       const cancelled = run.controller.signal.aborted;
-      const message = cancelled ? 'Cancelled by the user.' : error instanceof Error ? error.message : String(error);
-      await this.db
-        .updateTable('search_sessions')
-        .set({ status: cancelled ? 'cancelled' : 'failed', error: message.slice(0, 1000) })
-        .where('id', '=', sessionId)
-        .execute();
+      // A stopping server leaves the session `running`: the next process finds it abandoned and re-runs it.
+      if (!this.stopping) {
+        const message = cancelled ? 'Cancelled by the user.' : error instanceof Error ? error.message : String(error);
+        await this.db
+          .updateTable('search_sessions')
+          .set({ status: cancelled ? 'cancelled' : 'failed', error: message.slice(0, 1000), run_heartbeat_at: null, run_recovery: false })
+          .where('id', '=', sessionId)
+          .where('status', '=', 'running')
+          .where('criteria_hash', '=', hash)
+          .where('run_owner', '=', this.owner)
+          .execute();
+      }
       throw cancelled ? searchCancelled() : error;
     } finally {
       // A newer run of the same session may have taken the slot: leave it alone.
       if (this.live.get(sessionId) === run) this.live.delete(sessionId);
+      if (this.live.size === 0) this.stopHeartbeat();
       await structures?.cleanup().catch(() => undefined);
     }
+  }
+
+  /**
+   * The caller's session (403 for another user's, null when there is none) with its sets in place:
+   * a ready session whose sets were lost, or a running one whose process died, is first re-run from
+   * its stored criteria, and this call waits for that run (so does one joining a recovery already
+   * under way). A session still running normally is answered as it is (`running`).
+   */
+  async keptSession(auth: AuthContext, sessionId: string): Promise<SessionState | null> {
+    const session = await this.state(sessionId);
+    if (session && session.user_id !== auth.userId) throw forbidden('This search session belongs to another user.');
+    return this.keep(session);
+  }
+
+  /** As `keptSession`, for work that already holds the session's owner (a background export). */
+  async keptSessionById(sessionId: string): Promise<SessionState | null> {
+    return this.keep(await this.state(sessionId));
+  }
+
+  private async keep(first: SessionState | null): Promise<SessionState | null> {
+    let session = first;
+    // Bounded: a re-run that fails leaves the session `failed`, which is answered as such.
+    for (let attempt = 0; session && attempt < 3; attempt++) {
+      const lost = session.status === 'ready' && !session.sets_kept;
+      const recovering = session.status === 'running' && session.run_recovery;
+      if (!lost && !recovering && !session.abandoned) return session;
+      const criteria = SearchCriteriaSchema.safeParse(session.criteria);
+      if (!session.criteria_hash || !criteria.success) return session;
+      try {
+        await this.shared(session.user_id, session.id, criteria.data, session.criteria_hash);
+      } catch {
+        // The session row says what became of it (failed, cancelled, run again with other criteria).
+      }
+      session = await this.state(session.id);
+    }
+    return session;
+  }
+
+  /** The session row, whether its sets are kept (one probe of the mark's primary key) and whether its run is dead. */
+  async state(sessionId: string): Promise<SessionState | null> {
+    const row = await this.db
+      .selectFrom('search_sessions as s')
+      .selectAll('s')
+      .select((eb) => [
+        eb.exists(eb.selectFrom('search_set_marks as m').select('m.set_id').whereRef('m.set_id', '=', 's.set_id')).as('sets_kept'),
+        sql<number | null>`extract(epoch FROM now() - s.run_heartbeat_at) * 1000`.as('heartbeat_age_ms'),
+      ])
+      .where('s.id', '=', sessionId)
+      .executeTakeFirst();
+    if (!row) return null;
+    const { heartbeat_age_ms: age, ...session } = row;
+    const active = session.status === 'running' || session.status === 'new';
+    return { ...session, sets_kept: Boolean(session.sets_kept), abandoned: active && !(await this.runnerAlive(session, age == null ? null : Number(age))) };
+  }
+
+  /** Is the process named in run_owner still working on this session? */
+  private async runnerAlive(session: Selectable<SearchSessionsTable>, heartbeatAgeMs: number | null): Promise<boolean> {
+    if (session.run_owner === this.owner) return this.runningHere(session.id);
+    if (!session.run_owner) return this.runningHere(session.id);
+    if (await this.isSingleProcess()) return false;
+    const [host, pid] = session.run_owner.split(':');
+    if (host === HOST && pid && !pidAlive(Number(pid))) return false;
+    return heartbeatAgeMs != null && heartbeatAgeMs < this.runStaleMs;
+  }
+
+  /** PGlite (PostgreSQL compiled to WebAssembly) serves one process; a server may serve many. */
+  private isSingleProcess(): Promise<boolean> {
+    this.singleProcess ??= sql<{ version: string }>`SELECT version() AS version`
+      .execute(this.db)
+      .then(({ rows }) => /wasm/i.test(rows[0]?.version ?? ''));
+    return this.singleProcess;
+  }
+
+  /** While searches run, say so every few seconds (other processes take over a silent one's sessions). */
+  private startHeartbeat(): void {
+    if (this.heartbeat) return;
+    this.heartbeat = setInterval(() => {
+      const ids = [...this.live.keys()];
+      if (!ids.length) return;
+      void this.isSingleProcess()
+        .then((single) =>
+          single
+            ? undefined
+            : this.db
+                .updateTable('search_sessions')
+                .set({ run_heartbeat_at: sql<Date>`now()` })
+                .where('id', 'in', ids)
+                .where('run_owner', '=', this.owner)
+                .where('status', 'in', ['new', 'running'])
+                .execute(),
+        )
+        .catch(() => undefined);
+    }, HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  private stopHeartbeat(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
   }
 
   /** The highest structure id now: results compare it later to say new structures arrived (strIdNewlyAddedStatus). */
@@ -202,7 +417,7 @@ export class SearchService {
   async claim(auth: AuthContext, sessionId: string, kind: SessionKind = 'search') {
     await this.db
       .insertInto('search_sessions')
-      .values({ id: sessionId, user_id: auth.userId, user_session_id: auth.sessionId, kind })
+      .values({ id: sessionId, user_id: auth.userId, user_session_id: auth.sessionId, kind, run_owner: this.owner, run_heartbeat_at: sql<Date>`now()` })
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();
     const session = await this.db.selectFrom('search_sessions').selectAll().where('id', '=', sessionId).executeTakeFirstOrThrow();
@@ -274,6 +489,8 @@ export class SearchService {
   }
 
   async close(): Promise<void> {
+    this.stopping = true;
+    this.stopHeartbeat();
     for (const run of this.live.values()) run.controller.abort();
   }
 }

@@ -11,6 +11,8 @@ export interface SearchTables {
   search_assays: { set_id: number; assay_id: number; activities: Generated<number | null> };
   search_references: { set_id: number; ref_id: number; activities: Generated<number | null> };
   search_clinical_compounds: { set_id: number; clinical_compound_id: number };
+  /** One row per set whose rows are kept (migration 0011): written with the sets, lost with them. */
+  search_set_marks: { set_id: number; criteria_hash: string; written_at: Timestamp };
   saved_criteria: {
     criteria_id: Generated<number>;
     user_id: number;
@@ -20,6 +22,16 @@ export interface SearchTables {
     is_active: Generated<boolean>;
     created_at: Timestamp;
   };
+}
+
+/** Columns migration 0011 adds to search_sessions (declared in db/schema.ts): who runs the search. */
+export interface SessionRunColumns {
+  /** `host:pid:instance` of the API process running the session's search. */
+  run_owner: string | null;
+  /** Last sign of life of that process (heartbeat while the search runs). */
+  run_heartbeat_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The run rebuilds sets lost in a crash (results calls wait for it rather than answering 409). */
+  run_recovery: Generated<boolean>;
 }
 
 /** The six id-set tables of a search session (the spec's "log tables"). */

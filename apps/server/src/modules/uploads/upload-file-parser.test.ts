@@ -1,7 +1,8 @@
 import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { UPLOAD_MAX_BYTES } from '@kb/contracts/uploads';
-import { UploadFileError, baseName, cellText, checkWorkbookArchive, decodeBase64, formatOf, listCells, readUpload, readUploadCells, sniffDelimiter } from './upload-file-parser.ts';
+import { UPLOAD_MAX_BYTES, UPLOAD_MAX_TERMS } from '@kb/contracts/uploads';
+import { UploadFileError, baseName, cellText, checkWorkbookArchive, decodeBase64, formatOf, listCells, readUpload, readUploadCells, readWorkbookRows, sniffDelimiter } from './upload-file-parser.ts';
 
 const text = (s: string) => Buffer.from(s, 'utf8');
 
@@ -156,4 +157,50 @@ describe('Excel workbooks', () => {
     bytes.writeUInt32LE(0x7fffffff, central + 24);
     expect(() => checkWorkbookArchive(bytes)).toThrow('The workbook unpacks to more than 64 MB');
   });
+});
+
+/** A workbook written by hand: `sheet` is the sheet's XML body, `sharedStrings` (optional) its table's. */
+async function handMadeWorkbook(sheetData: string, sharedStrings?: string): Promise<Buffer> {
+  const base = await JSZip.loadAsync(await workbook((wb) => wb.addWorksheet('terms').addRow(['x'])));
+  base.file('xl/worksheets/sheet1.xml', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${sheetData}</sheetData></worksheet>`);
+  if (sharedStrings !== undefined) base.file('xl/sharedStrings.xml', sharedStrings);
+  return base.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 1 } });
+}
+
+describe('limits', () => {
+  it('counts a 200,000-line list without overflowing the stack and refuses it, naming both numbers', async () => {
+    const lines = Array.from({ length: 200_000 }, (_, i) => String(100_000 + i));
+    expect(listCells(lines.map((line) => [line, 'note']))).toHaveLength(200_000);
+    const message = '"big.csv" has 200,000 lines; a term list may have at most 100,000. Split it into several lists.';
+    await expect(readUploadCells('big.csv', text(lines.join('\n') + '\n'))).rejects.toThrow(message);
+    await expect(readUploadCells('big.txt', text(lines.join('\r\n')))).rejects.toThrow('"big.txt" has 200,000 lines');
+    // Blank lines are no terms: 100,000 of them among 100,000 terms are fine.
+    expect(await readUploadCells('ok.txt', text(lines.slice(0, UPLOAD_MAX_TERMS).join('\n\n')))).toHaveLength(2 * UPLOAD_MAX_TERMS - 1);
+  });
+
+  it('stops reading a sheet of 1,048,576 rows at the limit', async () => {
+    const rows: string[] = [];
+    for (let r = 1; r <= 1_048_576; r++) rows.push(`<row r="${r}"><c r="A${r}"><v>${r}</v></c></row>`);
+    const bytes = await handMadeWorkbook(rows.join(''));
+    const started = performance.now();
+    await expect(readWorkbookRows(bytes, 'max.xlsx')).rejects.toThrow(
+      '"max.xlsx" has more than 100,000 rows; a term list may have at most 100,000. Split it into several lists.',
+    );
+    const ms = performance.now() - started;
+    console.info(`[uploads] 1,048,576-row sheet refused after ${Math.round(ms)} ms`);
+    expect(ms).toBeLessThan(10_000);
+  }, 60_000);
+
+  it('refuses a workbook whose shared strings inflate to more than its archive declares', async () => {
+    const huge = `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">${'<si><t>aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa</t></si>'.repeat(1_300_000)}</sst>`;
+    const bytes = Buffer.from(await handMadeWorkbook('<row r="1"><c r="A1" t="s"><v>0</v></c></row>', huge));
+    expect(bytes.length).toBeLessThan(UPLOAD_MAX_BYTES);
+    await expect(readWorkbookRows(bytes)).rejects.toThrow('The workbook unpacks to more than 64 MB');
+    // The same archive declaring every member tiny: the inflated size is what counts.
+    for (let at = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])); at >= 0; at = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), at + 4)) {
+      bytes.writeUInt32LE(100, at + 24);
+    }
+    expect(() => checkWorkbookArchive(bytes)).not.toThrow();
+    await expect(readWorkbookRows(bytes)).rejects.toThrow('The workbook unpacks to more than 64 MB');
+  }, 60_000);
 });

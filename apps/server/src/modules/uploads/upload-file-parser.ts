@@ -1,7 +1,10 @@
+import { Readable } from 'node:stream';
+import { inflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import type { CellValue } from 'exceljs';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { UPLOAD_EXTENSIONS, UPLOAD_MAX_BYTES } from '@kb/contracts/uploads';
+import { UPLOAD_EXTENSIONS, UPLOAD_MAX_BYTES, UPLOAD_MAX_TERMS } from '@kb/contracts/uploads';
+import { splitTerms } from './upload-terms.ts';
 
 /**
  * Reading an uploaded file of search terms (spec §2, §5) into its cells, before any list rule:
@@ -13,7 +16,9 @@ import { UPLOAD_EXTENSIONS, UPLOAD_MAX_BYTES } from '@kb/contracts/uploads';
  *   kept as a cell: the list rules then report it (e.g. "pubmed_id" is not a number) instead of a
  *   guess silently dropping a first term.
  *
- * Files are refused with an UploadFileError whose message the user can act on.
+ * Files are refused with an UploadFileError whose message the user can act on, among them files of
+ * more than UPLOAD_MAX_TERMS filled lines or rows. The server runs this in a worker thread
+ * (upload-parser-thread.ts): a large workbook takes seconds of CPU.
  */
 
 export type UploadFormat = (typeof UPLOAD_EXTENSIONS)[number];
@@ -23,6 +28,8 @@ export class UploadFileError extends Error {}
 
 /** Declared unpacked size of a workbook's parts: a 2 MB .xlsx of 100,000 terms unpacks to ~15 MB. */
 const MAX_UNPACKED_BYTES = 64 * 1024 * 1024;
+
+const NOT_A_WORKBOOK = 'The file is not a valid Excel workbook (.xlsx). Open it in Excel and save it as .xlsx, or upload a .csv.';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** FileReader.readAsDataURL puts this in front; accepted so the client may read files either way. */
@@ -52,11 +59,31 @@ export function formatOf(fileName: string): UploadFormat {
 }
 
 const megabytes = (bytes: number) => `${Number((bytes / 1024 / 1024).toFixed(1))} MB`;
+const count = (n: number) => n.toLocaleString('en-US');
+
+function tooManyLines(fileName: string, lines: number, what: 'lines' | 'rows', exact: boolean): UploadFileError {
+  const has = exact ? count(lines) : `more than ${count(lines)}`;
+  return new UploadFileError(
+    `"${baseName(fileName)}" has ${has} ${what}; a term list may have at most ${count(UPLOAD_MAX_TERMS)}. Split it into several lists.`,
+  );
+}
+
+/** Lines holding more than blanks (a trailing newline or blank separator lines are no terms). */
+export function countFilledLines(lines: readonly string[]): number {
+  let filled = 0;
+  for (const line of lines) if (line.trim() !== '') filled++;
+  return filled;
+}
 
 /** The cells of an upload as the browser sends it: file name and base64 content. */
 export async function readUpload(fileName: string, contentBase64: string): Promise<string[]> {
   formatOf(fileName); // a wrong kind of file is named as such, whatever its content
   return readUploadCells(fileName, decodeBase64(contentBase64));
+}
+
+/** The different terms of an upload, in file order (what the worker thread answers). */
+export async function readUploadTerms(fileName: string, contentBase64: string): Promise<string[]> {
+  return splitTerms(await readUpload(fileName, contentBase64));
 }
 
 /** The cells of an uploaded file, in file order; blank cells included (the term rules drop them). */
@@ -69,12 +96,21 @@ export async function readUploadCells(fileName: string, bytes: Buffer): Promise<
     );
   }
   switch (format) {
-    case 'txt':
-      return decodeText(bytes).split(/\r\n|\r|\n/);
-    case 'csv':
-      return listCells(readCsvRows(decodeText(bytes)));
+    case 'txt': {
+      const lines = decodeText(bytes).split(/\r\n|\r|\n/);
+      const filled = countFilledLines(lines);
+      if (filled > UPLOAD_MAX_TERMS) throw tooManyLines(fileName, filled, 'lines', true);
+      return lines;
+    }
+    case 'csv': {
+      const text = decodeText(bytes);
+      // Counted before parsing: a record spans at least one line, so this bounds the records too.
+      const filled = countFilledLines(text.split(/\r\n|\r|\n/));
+      if (filled > UPLOAD_MAX_TERMS) throw tooManyLines(fileName, filled, 'lines', true);
+      return listCells(readCsvRows(text));
+    }
     case 'xlsx':
-      return listCells(await readWorkbookRows(bytes));
+      return listCells(await readWorkbookRows(bytes, fileName));
   }
 }
 
@@ -139,20 +175,41 @@ export function readCsvRows(text: string): string[][] {
 export function listCells(rows: readonly (readonly string[])[]): string[] {
   const filled = rows.filter((row) => row.some((cell) => cell.trim() !== ''));
   if (filled.length === 1) return [...(filled[0] ?? [])];
-  const width = Math.max(0, ...filled.map((row) => row.length));
+  // A loop, not Math.max(...lengths): spreading 200,000 arguments overflows the call stack.
+  let width = 0;
+  for (const row of filled) if (row.length > width) width = row.length;
   for (let col = 0; col < width; col++) {
     if (filled.some((row) => (row[col] ?? '').trim() !== '')) return filled.map((row) => row[col] ?? '');
   }
   return [];
 }
 
+/** One member of a zip archive, as its central directory describes it. */
+interface ZipEntry {
+  name: string;
+  method: number;
+  flags: number;
+  compressedSize: number;
+  localOffset: number;
+}
+
+interface WorkbookArchive {
+  entries: ZipEntry[];
+  /** Where the central directory starts (the local records lie before it). */
+  centralOffset: number;
+}
+
+const tooBigUnpacked = () =>
+  new UploadFileError(`The workbook unpacks to more than ${megabytes(MAX_UNPACKED_BYTES)}. Upload the list of terms on its own, as .xlsx, .csv or .txt.`);
+
 /**
  * Refuses what is not a zip archive, and archives that declare more unpacked data than a list of
- * terms can need (a "zip bomb" would otherwise be inflated in memory by the workbook reader). The
- * sizes come from the zip's central directory, which every .xlsx writer fills in.
+ * terms can need (a "zip bomb" would otherwise be inflated by the workbook reader). The sizes come
+ * from the zip's central directory, which every .xlsx writer fills in; checkUnpackedSizes then
+ * checks what the members really inflate to, since a hostile file can declare anything.
  */
-export function checkWorkbookArchive(bytes: Buffer): void {
-  const notWorkbook = new UploadFileError('The file is not a valid Excel workbook (.xlsx). Open it in Excel and save it as .xlsx, or upload a .csv.');
+export function checkWorkbookArchive(bytes: Buffer): WorkbookArchive {
+  const notWorkbook = new UploadFileError(NOT_A_WORKBOOK);
   if (bytes.length < 22 || bytes.readUInt32LE(0) !== 0x04034b50) throw notWorkbook;
   // The end-of-central-directory record closes the archive, followed by a comment of at most 64 KiB.
   let end = -1;
@@ -163,39 +220,124 @@ export function checkWorkbookArchive(bytes: Buffer): void {
     }
   }
   if (end < 0) throw notWorkbook;
-  const entries = bytes.readUInt16LE(end + 10);
-  let offset = bytes.readUInt32LE(end + 16);
+  const count = bytes.readUInt16LE(end + 10);
+  const centralOffset = bytes.readUInt32LE(end + 16);
+  let offset = centralOffset;
   let unpacked = 0;
-  for (let n = 0; n < entries; n++) {
+  const entries: ZipEntry[] = [];
+  for (let n = 0; n < count; n++) {
     if (offset + 46 > bytes.length || bytes.readUInt32LE(offset) !== 0x02014b50) throw notWorkbook;
     unpacked += bytes.readUInt32LE(offset + 24);
-    offset += 46 + bytes.readUInt16LE(offset + 28) + bytes.readUInt16LE(offset + 30) + bytes.readUInt16LE(offset + 32);
+    const nameLength = bytes.readUInt16LE(offset + 28);
+    entries.push({
+      name: bytes.toString('utf8', offset + 46, offset + 46 + nameLength),
+      flags: bytes.readUInt16LE(offset + 8),
+      method: bytes.readUInt16LE(offset + 10),
+      compressedSize: bytes.readUInt32LE(offset + 20),
+      localOffset: bytes.readUInt32LE(offset + 42),
+    });
+    offset += 46 + nameLength + bytes.readUInt16LE(offset + 30) + bytes.readUInt16LE(offset + 32);
   }
-  if (unpacked > MAX_UNPACKED_BYTES) {
-    throw new UploadFileError(`The workbook unpacks to more than ${megabytes(MAX_UNPACKED_BYTES)}. Upload the list of terms on its own, as .xlsx, .csv or .txt.`);
+  if (unpacked > MAX_UNPACKED_BYTES) throw tooBigUnpacked();
+  return { entries, centralOffset };
+}
+
+/** A member's local record: header, data and (flag bit 3) the data descriptor after it. */
+function localRecord(bytes: Buffer, entry: ZipEntry): { record: Buffer; data: Buffer } {
+  const at = entry.localOffset;
+  if (at + 30 > bytes.length || bytes.readUInt32LE(at) !== 0x04034b50) throw new UploadFileError(NOT_A_WORKBOOK);
+  const dataStart = at + 30 + bytes.readUInt16LE(at + 26) + bytes.readUInt16LE(at + 28);
+  const dataEnd = dataStart + entry.compressedSize;
+  let end = dataEnd;
+  if (entry.flags & 0x08) end += dataEnd + 4 <= bytes.length && bytes.readUInt32LE(dataEnd) === 0x08074b50 ? 16 : 12;
+  if (end > bytes.length) throw new UploadFileError(NOT_A_WORKBOOK);
+  return { record: bytes.subarray(at, end), data: bytes.subarray(dataStart, dataEnd) };
+}
+
+/** Inflates every member once, with a ceiling on the output: the sizes an archive declares may lie. */
+function checkUnpackedSizes(bytes: Buffer, archive: WorkbookArchive): void {
+  let total = 0;
+  for (const entry of archive.entries) {
+    const { data } = localRecord(bytes, entry);
+    if (entry.method === 0) total += data.length;
+    else if (entry.method === 8) {
+      try {
+        total += inflateRawSync(data, { maxOutputLength: MAX_UNPACKED_BYTES - total + 1 }).length;
+      } catch (error) {
+        if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooBigUnpacked();
+        throw new UploadFileError(NOT_A_WORKBOOK);
+      }
+    } else throw new UploadFileError(NOT_A_WORKBOOK);
+    if (total > MAX_UNPACKED_BYTES) throw tooBigUnpacked();
   }
 }
 
-/** The rows of the first visible worksheet, each as its cells' text (column A at index 0). */
-export async function readWorkbookRows(bytes: Buffer): Promise<string[][]> {
-  checkWorkbookArchive(bytes);
-  const workbook = new ExcelJS.Workbook();
-  try {
-    // A copy as ArrayBuffer: the reader's typings predate Node's generic Buffer.
-    await workbook.xlsx.load(new Uint8Array(bytes).buffer);
-  } catch {
-    throw new UploadFileError('The file is not a valid Excel workbook (.xlsx). Open it in Excel and save it as .xlsx, or upload a .csv.');
-  }
-  const sheet = workbook.worksheets.find((s) => s.state === 'visible') ?? workbook.worksheets[0];
-  if (!sheet) throw new UploadFileError('The workbook has no worksheet.');
-  const rows: string[][] = [];
-  sheet.eachRow({ includeEmpty: false }, (row) => {
-    const cells: string[] = [];
-    row.eachCell({ includeEmpty: true }, (cell, col) => {
-      cells[col - 1] = cellText(cell.value);
-    });
-    rows.push(Array.from(cells, (cell) => cell ?? ''));
+/** The parts the streaming reader needs before any sheet, in the order it needs them. */
+const READ_FIRST = ['_rels/.rels', 'xl/_rels/workbook.xml.rels', 'xl/workbook.xml', 'xl/sharedStrings.xml', 'xl/styles.xml'];
+
+/**
+ * The archive with the workbook's parts before its sheets. The streaming reader reads members in
+ * file order and parks any sheet met before the shared strings in a temporary file (many writers,
+ * exceljs among them, put sheets first); in this order every sheet is read straight from memory
+ * and reading stops as soon as a sheet has too many rows.
+ */
+function workbookFirst(bytes: Buffer, archive: WorkbookArchive): Buffer[] {
+  const rank = (entry: ZipEntry) => {
+    const i = READ_FIRST.indexOf(entry.name);
+    return i < 0 ? READ_FIRST.length : i;
+  };
+  const ordered = [...archive.entries].sort((a, b) => rank(a) - rank(b));
+  return [...ordered.map((entry) => localRecord(bytes, entry).record), bytes.subarray(archive.centralOffset)];
+}
+
+/** The sheet reader of exceljs's streaming reader, with what its typings leave out. */
+interface SheetReader extends AsyncIterable<ExcelJS.Row> {
+  name: string;
+  state?: string;
+}
+
+/**
+ * The filled rows of the first visible worksheet, each as its cells' text (column A at index 0).
+ * Read as a stream, row by row, and stopped at the first row over the limit: a sheet of a million
+ * rows is refused after reading UPLOAD_MAX_TERMS + 1 of them, never held whole.
+ */
+export async function readWorkbookRows(bytes: Buffer, fileName = 'The workbook'): Promise<string[][]> {
+  const archive = checkWorkbookArchive(bytes);
+  checkUnpackedSizes(bytes, archive);
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(workbookFirst(bytes, archive)), {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    // Styles tell dates from numbers.
+    styles: 'cache',
+    entries: 'ignore',
   });
+  // A workbook of numbers only has no shared strings: an empty table lets its sheets stream too.
+  const parts = reader as unknown as { sharedStrings?: unknown[] };
+  if (!archive.entries.some((entry) => entry.name === 'xl/sharedStrings.xml')) parts.sharedStrings = [];
+  const rows: string[][] = [];
+  let found = false;
+  try {
+    for await (const sheet of reader as unknown as AsyncIterable<SheetReader>) {
+      if (sheet.state && sheet.state !== 'visible') continue;
+      found = true;
+      for await (const row of sheet) {
+        const cells: string[] = [];
+        row.eachCell({ includeEmpty: true }, (cell, col) => {
+          cells[col - 1] = cellText(cell.value);
+        });
+        const texts = Array.from(cells, (cell) => cell ?? '');
+        if (!texts.some((cell) => cell.trim() !== '')) continue;
+        rows.push(texts);
+        if (rows.length > UPLOAD_MAX_TERMS) throw tooManyLines(fileName, UPLOAD_MAX_TERMS, 'rows', false);
+      }
+      break;
+    }
+  } catch (error) {
+    if (error instanceof UploadFileError) throw error;
+    throw new UploadFileError(NOT_A_WORKBOOK);
+  }
+  if (!found) throw new UploadFileError('The workbook has no visible worksheet.');
   return rows;
 }
 

@@ -9,6 +9,7 @@ import { UploadService, unidentifiedTermsText } from './upload-service.ts';
 /** Registers the uploads endpoints of the contract (packages/contracts/src/uploads.ts). */
 export function registerUploadRoutes(app: FastifyInstance, db: Kysely<Database>): void {
   const uploads = new UploadService(db);
+  app.addHook('onClose', () => uploads.close());
 
   registerEndpoint(app, uploadEndpoints.validate, async ({ body }) => uploads.validate(body));
 

@@ -5,8 +5,9 @@ import type { MessageResponse } from '@kb/contracts/auth';
 import type { ReportTermsRequestSchema, UploadListType, UploadValidateRequest, UploadValidateResponse } from '@kb/contracts/uploads';
 import type { Database } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
-import { UploadFileError, baseName, readUpload } from './upload-file-parser.ts';
-import { MAX_UPLOAD_TERMS, checkTerm, splitTerms } from './upload-terms.ts';
+import { UploadFileError, baseName, formatOf } from './upload-file-parser.ts';
+import { UploadParserThread } from './upload-parser-thread.ts';
+import { MAX_UPLOAD_TERMS, checkTerm } from './upload-terms.ts';
 import type { LookupKind } from './upload-terms.ts';
 import { resolveKeys } from './upload-resolver.ts';
 import type { TermMatch } from './upload-resolver.ts';
@@ -34,23 +35,27 @@ export function unidentifiedTermsText(terms: readonly string[]): string {
 
 /** Uploaded lists of search terms: reading, checking against the knowledge base, reporting to curators. */
 export class UploadService {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Files are read off the event loop, in a worker thread. */
+    private readonly reader: UploadParserThread = new UploadParserThread(),
+  ) {}
 
   /** Spec §2/§5: parses the file, applies the list's rules and looks every well-formed term up. */
   async validate(request: UploadValidateRequest): Promise<UploadValidateResponse> {
     const fileName = baseName(request.fileName);
-    let cells: string[];
+    let terms: string[];
     try {
-      cells = await readUpload(fileName, request.contentBase64);
+      formatOf(fileName); // a wrong kind of file is named at once, without the worker
+      terms = await this.reader.read(fileName, request.contentBase64);
     } catch (error) {
       if (error instanceof UploadFileError) throw badRequest(error.message);
       throw error;
     }
-    const terms = splitTerms(cells);
     if (terms.length === 0) throw badRequest(`"${fileName}" holds no search terms: every line or cell of its list is blank.`);
     if (terms.length > MAX_UPLOAD_TERMS) {
       throw badRequest(
-        `"${fileName}" holds ${terms.length.toLocaleString('en-US')} different terms; at most ${MAX_UPLOAD_TERMS.toLocaleString('en-US')} can be uploaded at once. Split the list into smaller files.`,
+        `"${fileName}" holds ${terms.length.toLocaleString('en-US')} different terms; a term list may have at most ${MAX_UPLOAD_TERMS.toLocaleString('en-US')}. Split it into several lists.`,
       );
     }
     return { listType: request.listType, fileName, ...(await this.checkTerms(request.listType, terms)) };
@@ -89,6 +94,11 @@ export class UploadService {
     }
     if (casNumbers.length > 0) result.casNumbers = casNumbers;
     return result;
+  }
+
+  /** Ends the reader thread (the server is closing). */
+  close(): Promise<void> {
+    return this.reader.close();
   }
 
   /** Keeps the caller's unidentified terms for the curation team, in one statement. */

@@ -1,4 +1,4 @@
-import { DIGITS_ONLY_LIST_TYPES } from '@kb/contracts/uploads';
+import { DIGITS_ONLY_LIST_TYPES, UPLOAD_MAX_TERMS, UPLOAD_MAX_TERM_LENGTH } from '@kb/contracts/uploads';
 import type { UploadListType } from '@kb/contracts/uploads';
 import { MULTI_VALUE_OPERATOR } from '@kb/contracts/search';
 
@@ -8,8 +8,10 @@ import { MULTI_VALUE_OPERATOR } from '@kb/contracts/search';
  */
 
 /** The download of unidentified terms takes at most this many; an upload may not give more. */
-export const MAX_UPLOAD_TERMS = 100_000;
-export const MAX_TERM_LENGTH = 1000;
+export const MAX_UPLOAD_TERMS = UPLOAD_MAX_TERMS;
+export const MAX_TERM_LENGTH = UPLOAD_MAX_TERM_LENGTH;
+/** How much of an overlong term the answer repeats: enough to find it in the file. */
+const OVERLONG_SHOWN = 200;
 
 /** A CAS registry number: 2-7 digits, 2 digits, a check digit. */
 export const CAS_NUMBER = /^\d{2,7}-\d{2}-\d$/;
@@ -52,7 +54,10 @@ function doiKey(term: string): string {
  * without leading zeros for ids.
  */
 export function checkTerm(listType: UploadListType, term: string): TermCheck {
-  if (term.length > MAX_TERM_LENGTH) return { term, invalid: `longer than ${MAX_TERM_LENGTH.toLocaleString('en-US')} characters` };
+  if (term.length > MAX_TERM_LENGTH) {
+    // Cut: a 2 MB line without separators would otherwise come back whole in the answer.
+    return { term: `${term.slice(0, OVERLONG_SHOWN)}…`, invalid: `longer than ${MAX_TERM_LENGTH.toLocaleString('en-US')} characters` };
+  }
   // Spec §5: a structure-id list and a CAS list from one file are kept apart.
   if (listType === 'strid' && CAS_NUMBER.test(term)) return { term, kind: 'cas', key: term };
   if (DIGITS_ONLY_LIST_TYPES.includes(listType)) {

@@ -30,10 +30,17 @@ describe('login errors', () => {
 });
 
 describe('password form rules', () => {
-  it('applies the contract password rule', () => {
-    expect(passwordProblem('short1')).toBe('Use at least 8 characters.');
-    expect(passwordProblem('onlyletters')).toBe('Use at least one letter and one digit.');
-    expect(passwordProblem('Good!pass1')).toBeNull();
+  it('applies the contract password rule: 12 characters as a person counts them, spaces allowed', () => {
+    expect(passwordProblem('Short!pass1')).toMatch(/^Use at least 12 characters \(this one has 11\)/);
+    expect(passwordProblem('🔑🔑🔑🔑🔑🔑')).toMatch(/this one has 6/);
+    expect(passwordProblem('a'.repeat(129))).toBe('Use at most 128 characters (this one has 129).');
+    expect(passwordProblem('plum tractor velvet')).toBeNull();
+    expect(passwordProblem('onlylowercaseletters')).toBeNull();
+  });
+
+  it('refuses a password containing the e-mail name', () => {
+    expect(passwordProblem('hello Ada.Tester 2024', 'ada.tester@lab.test')).toMatch(/e-mail name \("ada.tester"\)/);
+    expect(passwordProblem('hello Ada.Tester 2024', 'someone@lab.test')).toBeNull();
   });
 
   it('requires a matching confirmation', () => {

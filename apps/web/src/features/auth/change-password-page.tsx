@@ -1,10 +1,11 @@
-import { Alert, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import { Alert, Button, PasswordInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { authEndpoints } from '@kb/contracts/api';
 import { callApi, errorMessage } from '../../app/api-client.ts';
+import { useSessionStore } from '../../app/stores/session-store.ts';
 import { AuthCard } from './auth-card.tsx';
-import { TOGGLE_PROPS, confirmProblem, passwordProblem } from './password-form.ts';
+import { PASSWORD_RULE, TOGGLE_PROPS, confirmProblem, passwordProblem } from './password-form.ts';
 
 export function ChangePasswordPage() {
   const form = useForm({
@@ -12,7 +13,9 @@ export function ChangePasswordPage() {
     initialValues: { currentPassword: '', newPassword: '', confirm: '' },
     validate: {
       currentPassword: (value) => (value ? null : 'Enter your current password.'),
-      newPassword: (value, values) => passwordProblem(value) ?? (value === values.currentPassword ? 'Choose a password different from the current one.' : null),
+      newPassword: (value, values) =>
+        passwordProblem(value, useSessionStore.getState().username) ??
+        (value === values.currentPassword ? 'Choose a password different from the current one.' : null),
       confirm: (value, values) => confirmProblem(values.newPassword, value),
     },
   });
@@ -39,11 +42,16 @@ export function ChangePasswordPage() {
             </Alert>
           )}
           <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="Current password" autoComplete="current-password" required key={form.key('currentPassword')} {...form.getInputProps('currentPassword')} />
-          <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="New password" autoComplete="new-password" required key={form.key('newPassword')} {...form.getInputProps('newPassword')} />
+          <PasswordInput
+            visibilityToggleButtonProps={TOGGLE_PROPS}
+            label="New password"
+            description={PASSWORD_RULE}
+            autoComplete="new-password"
+            required
+            key={form.key('newPassword')}
+            {...form.getInputProps('newPassword')}
+          />
           <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="Confirm new password" autoComplete="new-password" required key={form.key('confirm')} {...form.getInputProps('confirm')} />
-          <Text size="xs" c="dimmed">
-            At least 8 characters with a letter and a digit.
-          </Text>
           <Button type="submit" loading={mutation.isPending}>
             Change password
           </Button>

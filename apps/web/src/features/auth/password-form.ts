@@ -1,9 +1,14 @@
-import { PasswordSchema } from '@kb/contracts/auth';
+import { PASSWORD_RULE_TEXT, passwordProblem as contractPasswordProblem } from '@kb/contracts/auth';
 
-/** The first rule a new password breaks (contract rule: 8+ characters, a letter and a digit), or null. */
-export function passwordProblem(password: string): string | null {
-  const result = PasswordSchema.safeParse(password);
-  return result.success ? null : (result.error.issues[0]?.message ?? 'Choose a stronger password.');
+/** The password rule as the forms state it (the contract's text). */
+export const PASSWORD_RULE = PASSWORD_RULE_TEXT;
+
+/**
+ * The first rule a new password breaks, or null: the contract's rule (12+ characters, at most 128,
+ * not containing the e-mail name). The server also refuses common passwords and says why.
+ */
+export function passwordProblem(password: string, email?: string | null): string | null {
+  return contractPasswordProblem(password, email ?? undefined);
 }
 
 /** Validation of a "new password + confirm" pair. */

@@ -1,4 +1,5 @@
-import { Alert, Anchor, Button, PasswordInput, Skeleton, Stack, Text } from '@mantine/core';
+import { useRef } from 'react';
+import { Alert, Anchor, Button, PasswordInput, Skeleton, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
@@ -6,16 +7,19 @@ import { authEndpoints } from '@kb/contracts/api';
 import { callApi, errorMessage, isApiRequestError } from '../../app/api-client.ts';
 import { endpointQuery } from '../../app/query.ts';
 import { AuthCard } from './auth-card.tsx';
-import { TOGGLE_PROPS, confirmProblem, passwordProblem } from './password-form.ts';
+import { PASSWORD_RULE, TOGGLE_PROPS, confirmProblem, passwordProblem } from './password-form.ts';
 
 export function VerifyAccountPage() {
   const { code = '' } = useParams();
   const info = useQuery({ ...endpointQuery(authEndpoints.verifyInfo, { params: { code } }), retry: false });
+  // The form's rules are fixed at its creation; the link's address arrives later.
+  const email = useRef<string | null>(null);
+  email.current = info.data?.email ?? null;
   const form = useForm({
     mode: 'uncontrolled',
     initialValues: { password: '', confirm: '' },
     validate: {
-      password: (value) => passwordProblem(value),
+      password: (value) => passwordProblem(value, email.current),
       confirm: (value, values) => confirmProblem(values.password, value),
     },
   });
@@ -66,10 +70,15 @@ export function VerifyAccountPage() {
                 {errorMessage(mutation.error)}
               </Alert>
             )}
-            <Text size="xs" c="dimmed">
-              At least 8 characters with a letter and a digit.
-            </Text>
-            <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="New password" autoComplete="new-password" required key={form.key('password')} {...form.getInputProps('password')} />
+            <PasswordInput
+              visibilityToggleButtonProps={TOGGLE_PROPS}
+              label="New password"
+              description={PASSWORD_RULE}
+              autoComplete="new-password"
+              required
+              key={form.key('password')}
+              {...form.getInputProps('password')}
+            />
             <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="Confirm password" autoComplete="new-password" required key={form.key('confirm')} {...form.getInputProps('confirm')} />
             <Button type="submit" loading={mutation.isPending} fullWidth>
               Set password

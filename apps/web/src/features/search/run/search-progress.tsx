@@ -10,7 +10,8 @@ const POLL_MS = 500;
 
 /**
  * The progress of the running search (long structure searches): structures searched, hits so
- * far, and the index loading after a restart. Silent until the server reports a structure phase.
+ * far, and the index loading after a restart; while the server is busy, the search's place in line.
+ * Silent otherwise.
  */
 export function SearchProgress() {
   const sessionid = useSearchSessionStore((state) => state.searchSessionId);
@@ -22,6 +23,18 @@ export function SearchProgress() {
     retry: false,
   });
   const data = progress.data;
+  if (data?.status === 'running' && data.phase === 'queued') {
+    const ahead = data.queuePosition ?? 0;
+    const label = ahead === 0 ? 'Waiting for a free search slot: yours is next' : `Waiting for a free search slot: ${formatCount(ahead)} ${ahead === 1 ? 'search' : 'searches'} ahead of yours`;
+    return (
+      <Stack gap={2} mb="xs" data-testid="search-progress">
+        <Progress value={100} size="sm" aria-label={label} animated striped color="gray" />
+        <Text size="xs" c="dimmed">
+          {label}
+        </Text>
+      </Stack>
+    );
+  }
   if (!data || data.status !== 'running' || (data.phase !== 'structure' && data.phase !== 'index') || data.total === 0) return null;
   const percent = Math.min(100, (100 * data.searched) / data.total);
   const label =

@@ -1,0 +1,62 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * Whose turn it is on a busy database. Work that may take seconds (search sets, charts, exports)
+ * runs as `bulk`; everything else (logins, health, pages) is interactive and goes first when both
+ * wait for the embedded database's one connection (db/pglite-dialect.ts). On a server the pool has
+ * room for both; the admission limits (http/admission.ts) keep bulk work from filling it.
+ */
+export type DbPriority = 'interactive' | 'bulk';
+
+/**
+ * One interactive call (a login, a page): from its first statement until it answers, bulk work
+ * leaves the embedded database to it, so a login's few statements, with a password hash between
+ * them, wait for a running search at most once instead of at each statement.
+ */
+export class InteractiveScope {
+  /** When the call first used the database (null: not yet). */
+  firstUseAt: number | null = null;
+  closed = false;
+  private readonly listeners: (() => void)[] = [];
+
+  onClose(listener: () => void): void {
+    if (this.closed) listener();
+    else this.listeners.push(listener);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const listener of this.listeners.splice(0)) listener();
+  }
+}
+
+interface PriorityContext {
+  level: DbPriority;
+  scope?: InteractiveScope;
+}
+
+const context = new AsyncLocalStorage<PriorityContext>();
+
+export function currentDbPriority(): DbPriority {
+  return context.getStore()?.level ?? 'interactive';
+}
+
+export function currentInteractiveScope(): InteractiveScope | undefined {
+  return context.getStore()?.scope;
+}
+
+/** Runs `work` (and everything it awaits) at `level`. */
+export function withDbPriority<T>(level: DbPriority, work: () => Promise<T>): Promise<T> {
+  return context.run({ level }, work);
+}
+
+/** Runs one interactive call in its own scope (see InteractiveScope), closed when it settles. */
+export async function withInteractiveScope<T>(work: () => Promise<T>): Promise<T> {
+  const scope = new InteractiveScope();
+  try {
+    return await context.run({ level: 'interactive', scope }, work);
+  } finally {
+    scope.close();
+  }
+}

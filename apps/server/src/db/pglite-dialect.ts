@@ -1,0 +1,232 @@
+import { Worker } from 'node:worker_threads';
+import { CompiledQuery, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
+import type { DatabaseConnection, Dialect, Driver, Kysely, QueryResult, TransactionSettings } from 'kysely';
+import { currentDbPriority, currentInteractiveScope } from './db-priority.ts';
+import type { InteractiveScope } from './db-priority.ts';
+
+const WORKER_URL = new URL('./pglite-worker.mjs', import.meta.url);
+
+interface Reply {
+  id?: number;
+  ready?: boolean;
+  result?: { rows?: unknown[]; affectedRows?: number };
+  error?: { message: string; code?: string } & Record<string, unknown>;
+}
+
+/** An error PGlite raised, with its SQLSTATE `code` and fields as the pg driver gives them. */
+export class EmbeddedDatabaseError extends Error {
+  constructor(fields: { message: string } & Record<string, unknown>) {
+    super(fields.message);
+    Object.assign(this, fields);
+  }
+}
+
+/**
+ * Embedded PGlite in its own worker thread (pglite-worker.mjs): statements run there, so a long one
+ * no longer stops the server's event loop. The same calls as PGlite's own client (`query`, `exec`,
+ * `close`), answered by messages.
+ */
+export class PGliteWorkerClient {
+  private readonly pending = new Map<number, { resolve: (r: Reply['result']) => void; reject: (e: Error) => void }>();
+  private nextId = 1;
+  private stoppedWith: Error | null = null;
+  closed = false;
+
+  private readonly ready: Promise<void>;
+
+  private constructor(private readonly worker: Worker) {
+    let started!: { resolve: () => void; reject: (error: Error) => void };
+    this.ready = new Promise((resolve, reject) => {
+      started = { resolve, reject };
+    });
+    worker.on('message', (reply: Reply) => {
+      if (reply.ready) return started.resolve();
+      if (reply.id === undefined) return;
+      const waiter = this.pending.get(reply.id);
+      this.pending.delete(reply.id);
+      if (reply.error) waiter?.reject(new EmbeddedDatabaseError(reply.error));
+      else waiter?.resolve(reply.result);
+    });
+    const stopped = (error: Error) => {
+      this.stoppedWith ??= error;
+      started.reject(error);
+      for (const waiter of this.pending.values()) waiter.reject(error);
+      this.pending.clear();
+    };
+    worker.on('error', stopped);
+    worker.on('exit', (code) => stopped(new Error(`The embedded database thread stopped (exit code ${code}).`)));
+  }
+
+  /** Starts the thread and opens the database in it (in memory when `dataDir` is unset). */
+  static async start(dataDir: string | undefined): Promise<PGliteWorkerClient> {
+    const client = new PGliteWorkerClient(new Worker(WORKER_URL, { workerData: { dataDir } }));
+    await client.ready;
+    return client;
+  }
+
+  private send(message: { op: 'query' | 'exec' | 'close'; sql?: string; params?: readonly unknown[] }): Promise<Reply['result']> {
+    if (this.stoppedWith) return Promise.reject(this.stoppedWith);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, ...message });
+    });
+  }
+
+  async query<R>(sql: string, params: readonly unknown[] = []): Promise<{ rows: R[]; affectedRows?: number }> {
+    const result = await this.send({ op: 'query', sql, params });
+    return { rows: (result?.rows ?? []) as R[], affectedRows: result?.affectedRows };
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.send({ op: 'exec', sql });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.send({ op: 'close' }).catch(() => undefined);
+    await this.worker.terminate();
+  }
+}
+
+class Connection implements DatabaseConnection {
+  constructor(private readonly client: PGliteWorkerClient) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const result = await this.client.query<R>(query.sql, query.parameters);
+    return result.affectedRows ? { rows: result.rows, numAffectedRows: BigInt(result.affectedRows) } : { rows: result.rows };
+  }
+
+  // eslint-disable-next-line require-yield
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('Streaming queries are not supported on the embedded database.');
+  }
+}
+
+/**
+ * How long one interactive call keeps bulk work off the connection, from its first statement: a
+ * call that runs longer (a slow page) shares the connection with bulk work again.
+ */
+const INTERACTIVE_HOLD_MS = 300;
+/** Bulk work that has waited this long goes before interactive work (heavy work is slowed, never stopped). */
+const BULK_MAX_WAIT_MS = 1000;
+
+interface Waiter {
+  since: number;
+  grant: () => void;
+}
+
+/**
+ * PGlite is one session: callers take turns with its one connection. Waiting interactive work
+ * (a login, a page) is served before waiting bulk work (a search's sets, a chart, an export
+ * batch), and while an interactive call is under way bulk work does not start (InteractiveScope),
+ * so a crowd of heavy searches delays a login by about the statement or transaction running when
+ * it arrived, not by the whole queue nor once per statement.
+ */
+class PriorityDriver implements Driver {
+  private readonly connection: Connection;
+  private busy = false;
+  private readonly waiting = { interactive: [] as Waiter[], bulk: [] as Waiter[] };
+  /** Interactive calls under way that have used the database. */
+  private readonly scopes = new Set<InteractiveScope>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly client: PGliteWorkerClient) {
+    this.connection = new Connection(client);
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const priority = currentDbPriority();
+    if (priority === 'interactive') this.enter(currentInteractiveScope());
+    if (this.busy || (priority === 'bulk' && (this.waiting.bulk.length > 0 || this.holdUntil() > Date.now()))) {
+      await new Promise<void>((grant) => {
+        this.waiting[priority].push({ since: Date.now(), grant });
+        this.dispatch();
+      });
+    }
+    this.busy = true;
+    return this.connection;
+  }
+
+  async releaseConnection(): Promise<void> {
+    this.busy = false;
+    this.dispatch();
+  }
+
+  private enter(scope: InteractiveScope | undefined): void {
+    if (!scope || scope.closed || this.scopes.has(scope)) return;
+    scope.firstUseAt ??= Date.now();
+    this.scopes.add(scope);
+    scope.onClose(() => {
+      this.scopes.delete(scope);
+      this.dispatch();
+    });
+  }
+
+  /** Until when interactive calls under way keep bulk work waiting (0: none). */
+  private holdUntil(): number {
+    let until = 0;
+    for (const scope of this.scopes) until = Math.max(until, (scope.firstUseAt ?? 0) + INTERACTIVE_HOLD_MS);
+    return until;
+  }
+
+  /** Hands the free connection to the next waiter: interactive first; bulk when no interactive call holds it, or once it waited too long. */
+  private dispatch(): void {
+    if (this.busy) return;
+    const now = Date.now();
+    const bulk = this.waiting.bulk[0];
+    const bulkOverdue = bulk !== undefined && now - bulk.since >= BULK_MAX_WAIT_MS;
+    const hold = this.holdUntil();
+    const next = bulkOverdue ? this.waiting.bulk.shift() : (this.waiting.interactive.shift() ?? (hold <= now ? this.waiting.bulk.shift() : undefined));
+    if (next) {
+      this.busy = true;
+      next.grant();
+      return;
+    }
+    if (bulk && !this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.dispatch();
+      }, Math.max(1, Math.min(hold - now, bulk.since + BULK_MAX_WAIT_MS - now)));
+    }
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(settings.isolationLevel ? `start transaction isolation level ${settings.isolationLevel}` : 'begin'));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async destroy(): Promise<void> {
+    await this.client.close();
+  }
+}
+
+export class PGliteWorkerDialect implements Dialect {
+  constructor(private readonly client: PGliteWorkerClient) {}
+
+  createAdapter() {
+    return new PostgresAdapter();
+  }
+
+  createDriver(): Driver {
+    return new PriorityDriver(this.client);
+  }
+
+  createQueryCompiler() {
+    return new PostgresQueryCompiler();
+  }
+
+  createIntrospector(db: Kysely<unknown>) {
+    return new PostgresIntrospector(db);
+  }
+}

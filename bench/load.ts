@@ -1,0 +1,305 @@
+/**
+ * `npm run bench -- load [-- --database-url URL] [--seconds 300] [--users 20] [--data-dir DIR]`
+ *
+ * A crowd against the real server (issue "hardening"): `--users` simulated users on three accounts
+ * mix guided searches (some with structure rows), structure previews, paging, charts and small
+ * exports for `--seconds`, while a probe calls `/api/health` every 200 ms and logs in every 1.2 s
+ * (under the per-address ceiling of 60 public account calls a minute).
+ * The same probe first runs alone for 20 s: the reference the loaded figures are compared with
+ * (ratios, since machines are noisy). Prints one line and writes bench/results/load-*.json.
+ *
+ * The server is started by this script on a free port (as the browser suite does): embedded PGlite
+ * in `--data-dir` (default: a fresh temporary one, seeded with demo S on first start; pass a kept
+ * directory to seed once) or the PostgreSQL database named by `--database-url` (created and seeded
+ * with demo S when empty).
+ */
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { PRODUCT_SLUG } from '@kb/contracts/auth';
+import { DEMO_PASSWORD } from '@kb/contracts/roles';
+import { AUTH_HEADERS } from '@kb/contracts/session';
+import { freePort } from '../e2e/support/server.ts';
+import { summary, writeResult } from './support/bench-kit.ts';
+
+const REPO = path.resolve(import.meta.dirname, '..');
+
+function arg(name: string): string | undefined {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
+const databaseUrl = arg('database-url');
+const seconds = Number(arg('seconds') ?? 300);
+const users = Number(arg('users') ?? 20);
+const referenceSeconds = Number(arg('reference-seconds') ?? 20);
+
+// ------------------------------------------------------------------ the server
+
+async function ensureDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = target.pathname.slice(1);
+  const admin = new pg.Client({ connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).toString() });
+  await admin.connect();
+  const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+  if (!rowCount) await admin.query(`CREATE DATABASE "${name.replace(/"/g, '')}"`);
+  await admin.end();
+}
+
+async function startServer(): Promise<{ baseUrl: string; stop: () => Promise<void>; logFile: string }> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const dataDir = arg('data-dir') ?? fs.mkdtempSync(path.join(os.tmpdir(), 'kb-load-'));
+  fs.mkdirSync(dataDir, { recursive: true });
+  const logFile = path.join(dataDir, 'server.log');
+  if (databaseUrl) await ensureDatabase(databaseUrl);
+  const log = fs.openSync(logFile, 'a');
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'apps/server/src/main.ts')], {
+    cwd: REPO,
+    stdio: ['ignore', log, log],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl ?? '',
+      SEED_DEMO: 'true',
+      DEMO_DATA_SIZE: 'S',
+      LOG_LEVEL: 'warn',
+      JWT_SECRET: crypto.randomBytes(32).toString('base64url'),
+    },
+  });
+  fs.closeSync(log);
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  // Ready when the demo knowledge base is seeded (S: 11,000 structures) and the structure index loaded.
+  const deadline = Date.now() + 15 * 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`The server exited; see ${logFile}`);
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`The server was not ready within 15 minutes; see ${logFile}`);
+    }
+    try {
+      const health = (await (await fetch(`${baseUrl}/api/health`)).json()) as { dataset: { structures: number } };
+      const seeded = fs.readFileSync(logFile, 'utf8').includes('Demo knowledge base') || health.dataset.structures >= 11_000;
+      if (seeded && health.dataset.structures > 0) break;
+    } catch {
+      // not listening yet
+    }
+    await sleep(1000);
+  }
+  return { baseUrl, stop, logFile };
+}
+
+// ------------------------------------------------------------------ a client
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+class Client {
+  constructor(
+    readonly baseUrl: string,
+    private headers: Record<string, string> = {},
+  ) {}
+
+  static async login(baseUrl: string, email: string): Promise<Client> {
+    const client = new Client(baseUrl);
+    const answer = (await client.post(`/api/pub/${PRODUCT_SLUG}/generate-token`, { username: email, password: DEMO_PASSWORD })) as { token: string; nodeToken: string };
+    client.headers = { [AUTH_HEADERS.mainToken]: `Bearer ${answer.token}`, [AUTH_HEADERS.nodeToken]: `Bearer ${answer.nodeToken}`, [AUTH_HEADERS.email]: email };
+    return client;
+  }
+
+  async request(method: 'GET' | 'POST', url: string, body?: unknown): Promise<unknown> {
+    const response = await fetch(this.baseUrl + url, {
+      method,
+      headers: { ...this.headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(180_000),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${url} → ${response.status} ${text.slice(0, 300)}`);
+    return text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
+  }
+
+  post(url: string, body: unknown) {
+    return this.request('POST', url, body);
+  }
+
+  get(url: string) {
+    return this.request('GET', url);
+  }
+}
+
+// ------------------------------------------------------------------ what users do
+
+type Kind = 'search' | 'structureSearch' | 'preview' | 'page' | 'chart' | 'export' | 'health' | 'login';
+const timings = new Map<Kind, number[]>();
+const errors = new Map<Kind, string[]>();
+
+async function timed<T>(kind: Kind, work: () => Promise<T>): Promise<T | undefined> {
+  const started = performance.now();
+  try {
+    const value = await work();
+    (timings.get(kind) ?? timings.set(kind, []).get(kind)!).push(performance.now() - started);
+    return value;
+  } catch (error) {
+    (errors.get(kind) ?? errors.set(kind, []).get(kind)!).push(error instanceof Error ? error.message : String(error));
+    return undefined;
+  }
+}
+
+const GUIDED = [
+  { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'IC50' }] }] },
+  { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }] }] },
+  { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'uM', prefix: '<=', minValue: 1 }] }] },
+  {
+    rows: [
+      { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50' }], operator: 'NOT' },
+      { selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }] },
+    ],
+  },
+];
+const STRUCTURES = [
+  { rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value: 'c1ccccc1', category: 'substructure' } }] },
+  { rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value: 'c1ccncc1', category: 'substructure' } }] },
+  { rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value: 'CC(=O)Nc1ccc(O)cc1', category: 'similarity', similarityMin: 0.3 } }] },
+];
+const PREVIEWS = [
+  { inputType: 'smiles', value: 'c1ccccc1', category: 'substructure', limit: 12 },
+  { inputType: 'smarts', value: '[$(c1ccccc1)]-[$(c1ccncc1)]', category: 'substructure', limit: 12 },
+  { inputType: 'smiles', value: 'CC(=O)Nc1ccc(O)cc1', category: 'similarity', similarityMin: 0.4, limit: 12 },
+  { inputType: 'smiles', value: 'C1CCNCC1', category: 'substructure', limit: 12 },
+];
+const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)]!;
+
+interface UserState {
+  client: Client;
+  canExport: boolean;
+  session: string | null;
+  /** Rows of each tab of each session, as the last page said. */
+  rowCounts: Map<string, number>;
+}
+
+async function runSearch(user: UserState, criteria: unknown, kind: Kind): Promise<void> {
+  const sessionid = crypto.randomUUID();
+  // The web's search: the count and the three log calls together, as spec §4 has it.
+  const done = await timed(kind, () =>
+    Promise.all([
+      user.client.post('/api/guidedsearch/allresultscount', { searchcriteria: criteria, sessionid }),
+      user.client.post('/api/guidedsearch/lhslogs', { searchpostobject: criteria, sessionid }),
+      user.client.post('/api/guidedsearch/activitylhslogs', { searchpostobject: criteria, sessionid }),
+      user.client.post('/api/guidedsearch/assaysunloggedlogs', { searchpostobject: criteria, sessionid }),
+    ]),
+  );
+  if (done) user.session = sessionid;
+}
+
+async function act(user: UserState): Promise<void> {
+  const roll = Math.random();
+  if (!user.session || roll < 0.2) return runSearch(user, pick(GUIDED), 'search');
+  if (roll < 0.3) return runSearch(user, pick(STRUCTURES), 'structureSearch');
+  if (roll < 0.5) {
+    await timed('preview', () => user.client.post('/api/guidedsearch/structures/by/smilessmarts', pick(PREVIEWS)));
+    return;
+  }
+  if (roll < 0.75) {
+    const tab = pick(['structuretab', 'activitiestab', 'assaytab']);
+    // A page that exists: the first, or a later one of the rows this tab had last time.
+    const rows = user.rowCounts.get(`${user.session}:${tab}`) ?? 0;
+    const pageNumber = Math.floor(Math.random() * Math.min(5, Math.ceil(rows / 50)));
+    const answer = (await timed('page', () => user.client.post(`/api/results/${tab}`, { sessionid: user.session, pageNumber, pageSize: 50 }))) as { rowCount?: number } | undefined;
+    if (answer?.rowCount !== undefined) user.rowCounts.set(`${user.session}:${tab}`, answer.rowCount);
+    return;
+  }
+  if (roll < 0.9 || !user.canExport) {
+    const chart = pick(['activitytype', 'year', 'target', 'assaytype']);
+    await timed('chart', () => user.client.post('/api/results/chart', { sessionid: user.session, type: 'activitiestab', charttype: chart, maxCount: 50 }));
+    return;
+  }
+  await timed('export', async () => {
+    const page = (await user.client.post('/api/results/activitiestab', { sessionid: user.session, pageNumber: 0, pageSize: 5 })) as { data?: { act_id?: number }[] };
+    const ids = (page.data ?? []).map((r) => r.act_id).filter((id): id is number => typeof id === 'number');
+    if (ids.length === 0) return;
+    const job = (await user.client.post('/api/export/start', { sessionid: user.session, tab: 'activitiestab', selection: { selectedIds: ids }, format: 'csv', columns: ['act_id'] })) as { fileId: number | null; status: string };
+    if (job.fileId) await user.client.post('/api/dashboard/downloadfile', { fileId: job.fileId });
+  });
+}
+
+/** Health every 200 ms, a login every 1.2 s, until `until`. */
+async function probe(baseUrl: string, until: number): Promise<void> {
+  const health = (async () => {
+    while (Date.now() < until) {
+      await timed('health', () => new Client(baseUrl).get('/api/health'));
+      await sleep(200);
+    }
+  })();
+  const logins = (async () => {
+    while (Date.now() < until) {
+      await timed('login', () => Client.login(baseUrl, 'partial-user@demo.test'));
+      await sleep(1200);
+    }
+  })();
+  await Promise.all([health, logins]);
+}
+
+function figures(kind: Kind) {
+  return { ...summary(timings.get(kind) ?? []), errors: errors.get(kind)?.length ?? 0 };
+}
+
+// ------------------------------------------------------------------ the run
+
+const server = await startServer();
+try {
+  console.error(`server ready at ${server.baseUrl}; reference probe for ${referenceSeconds} s`);
+  await probe(server.baseUrl, Date.now() + referenceSeconds * 1000);
+  const reference = { health: figures('health'), login: figures('login') };
+  timings.clear();
+  errors.clear();
+
+  const accounts = ['full-user@demo.test', 'download-evaluator@demo.test', 'evaluate-user@demo.test'];
+  const clients = await Promise.all(accounts.map((email) => Client.login(server.baseUrl, email)));
+  console.error(`${users} users on ${accounts.length} accounts for ${seconds} s`);
+  const until = Date.now() + seconds * 1000;
+  const crowd = Array.from({ length: users }, async (_, i) => {
+    const user: UserState = { client: clients[i % clients.length]!, canExport: i % clients.length !== 2, session: null, rowCounts: new Map() };
+    while (Date.now() < until) await act(user);
+  });
+  await Promise.all([probe(server.baseUrl, until), ...crowd]);
+
+  const kinds: Kind[] = ['search', 'structureSearch', 'preview', 'page', 'chart', 'export', 'health', 'login'];
+  const loaded = Object.fromEntries(kinds.map((k) => [k, figures(k)]));
+  const errorSamples = Object.fromEntries([...errors].map(([k, list]) => [k, [...new Set(list)].slice(0, 5)]));
+  const ratio = (a: number, b: number) => Number((a / Math.max(b, 0.1)).toFixed(1));
+  const result = {
+    database: databaseUrl ? 'postgres' : 'pglite',
+    users,
+    seconds,
+    reference,
+    loaded,
+    errorSamples,
+    healthP95Ratio: ratio(loaded.health!.p95, reference.health.p95),
+    loginP95Ratio: ratio(loaded.login!.p95, reference.login.p95),
+  };
+  const file = writeResult('load', result);
+  const errorsTotal = kinds.reduce((n, k) => n + (errors.get(k)?.length ?? 0), 0);
+  console.log(
+    `load ${result.database} ${users} users ${seconds} s: errors ${errorsTotal}; health p95 ${loaded.health!.p95} ms (idle ${reference.health.p95}, ×${result.healthP95Ratio}); ` +
+      `login p95 ${loaded.login!.p95} ms (idle ${reference.login.p95}, ×${result.loginP95Ratio}); ` +
+      kinds
+        .filter((k) => k !== 'health' && k !== 'login')
+        .map((k) => `${k} n ${loaded[k]!.n} p95 ${loaded[k]!.p95}`)
+        .join(', ') +
+      ` → ${file}`,
+  );
+  if (errorsTotal > 0) console.error(JSON.stringify(errorSamples, null, 2));
+} finally {
+  await server.stop();
+}
