@@ -141,6 +141,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   registerAuthHook(app, tokens, sessions);
   registerTextGuard(app);
   app.decorate('admission', new Admission(config.admission));
+  app.addHook('onClose', async () => app.admission.close());
 
   const auth = new AuthService({
     db,
@@ -184,7 +185,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   registerLookupRoutes(app, db);
   registerTreeRoutes(app, db);
   registerUploadRoutes(app, db);
-  registerHealthRoutes(app, database.kind, config.serverName, () => datasetSize(database));
+  registerHealthRoutes(app, database.kind, config.serverName, () => datasetSize(database), () => database.failure());
 
   registerWebApp(app, config.webDist);
   return app;

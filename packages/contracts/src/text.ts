@@ -33,6 +33,10 @@ export function findInvalidText(value: unknown, root: string): InvalidText | { p
       continue;
     }
     if (item.value === null || typeof item.value !== 'object') continue;
+    // Parsed JSON and query strings are plain objects and arrays; anything else (an upload's raw
+    // stream, a Buffer) is not text, and walking it would follow its internals.
+    const proto = Object.getPrototypeOf(item.value) as unknown;
+    if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) continue;
     if (item.depth >= MAX_DEPTH) return { path: item.path, reason: 'depth' };
     for (const [key, child] of Object.entries(item.value)) {
       const path = `${item.path}.${key}`;

@@ -15,6 +15,8 @@ export interface DatabaseHandle {
    * several commands at once, so it goes through PGlite's `exec`; on a server, the simple protocol.
    */
   execScript(db: Kysely<unknown>, script: string): Promise<void>;
+  /** Why the database can no longer answer (the embedded database's thread died), else null: health answers 503. */
+  failure(): string | null;
   close(): Promise<void>;
 }
 
@@ -48,6 +50,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     return {
       db,
       kind: 'postgres',
+      // A server's pool reconnects by itself; an unreachable server shows in each call's error.
+      failure: () => null,
       execScript: async (conn, script) => {
         await sql.raw(script).execute(conn);
       },
@@ -61,6 +65,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   return {
     db,
     kind: 'pglite',
+    failure: () => client.failure?.message ?? null,
     // PGlite is one session: inside a Kysely transaction this runs in that same transaction.
     execScript: async (_conn, script) => {
       await client.exec(script);

@@ -32,6 +32,11 @@ export class PGliteWorkerClient {
   private stoppedWith: Error | null = null;
   closed = false;
 
+  /** Why the database thread stopped when it was not closed (a crash, out of memory), else null. */
+  get failure(): Error | null {
+    return this.closed ? null : this.stoppedWith;
+  }
+
   private readonly ready: Promise<void>;
 
   private constructor(private readonly worker: Worker) {
@@ -131,6 +136,8 @@ class PriorityDriver implements Driver {
   /** Interactive calls under way that have used the database. */
   private readonly scopes = new Set<InteractiveScope>();
   private timer: NodeJS.Timeout | null = null;
+  /** The last turn went to overdue bulk work (the next goes to interactive work if any waits). */
+  private overdueServed = false;
 
   constructor(private readonly client: PGliteWorkerClient) {
     this.connection = new Connection(client);
@@ -178,10 +185,12 @@ class PriorityDriver implements Driver {
     if (this.busy) return;
     const now = Date.now();
     const bulk = this.waiting.bulk[0];
-    const bulkOverdue = bulk !== undefined && now - bulk.since >= BULK_MAX_WAIT_MS;
+    // An overdue bulk statement goes first, but then interactive work gets the next turn: the two take turns.
+    const bulkOverdue = bulk !== undefined && now - bulk.since >= BULK_MAX_WAIT_MS && !this.overdueServed;
     const hold = this.holdUntil();
     const next = bulkOverdue ? this.waiting.bulk.shift() : (this.waiting.interactive.shift() ?? (hold <= now ? this.waiting.bulk.shift() : undefined));
     if (next) {
+      this.overdueServed = bulkOverdue;
       this.busy = true;
       next.grant();
       return;
@@ -191,6 +200,7 @@ class PriorityDriver implements Driver {
         this.timer = null;
         this.dispatch();
       }, Math.max(1, Math.min(hold - now, bulk.since + BULK_MAX_WAIT_MS - now)));
+      this.timer.unref();
     }
   }
 
@@ -207,6 +217,8 @@ class PriorityDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     await this.client.close();
   }
 }

@@ -55,6 +55,36 @@ describe('admission of heavy calls', () => {
     expect(gate.state().running).toBe(0);
   });
 
+  it('lets no more than four calls share a turn: a fifth under the same key waits for one of its own', async () => {
+    const gate = new Admission(limits({ concurrent: 5 }));
+    const four = await Promise.all([1, 2, 3, 4].map(() => gate.enter('search', 1, 'session')));
+    let fifthIn = false;
+    const fifth = gate.enter('search', 1, 'session').then((release) => {
+      fifthIn = true;
+      return release;
+    });
+    await tick();
+    // The per-user limit is one search: the fifth call is a second search and waits.
+    expect(fifthIn).toBe(false);
+    expect(gate.position('search', 1, 'session')).toBe(0);
+    four.forEach((release) => release());
+    (await fifth)();
+    expect(gate.state()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('refuses a caller already gone, and closes refusing those who wait', async () => {
+    const gate = new Admission(limits());
+    const gone = new AbortController();
+    gone.abort();
+    await expect(gate.enter('chart', 1, null, gone.signal)).rejects.toMatchObject({ statusCode: 499 });
+    const running = await gate.enter('search', 1, 'a');
+    const waiting = gate.enter('search', 1, 'b');
+    gate.close();
+    await expect(waiting).rejects.toMatchObject({ statusCode: 503 });
+    running();
+    expect(gate.state()).toEqual({ running: 0, waiting: 0 });
+  });
+
   it('shares free slots fairly: the user with less running work goes first', async () => {
     const gate = new Admission(limits({ concurrent: 1, perUser: { search: 5, structure: 5, chart: 5, export: 5 } }));
     const busy = await gate.enter('search', 1, 'x1');

@@ -60,8 +60,14 @@ export class Admission {
    * wait when the caller goes away.
    */
   async enter(workClass: WorkClass, userId: number, share: string | null, signal?: AbortSignal): Promise<() => void> {
-    const key = `${userId}:${workClass}:${share ?? `call-${Math.random()}`}`;
+    if (signal?.aborted) throw closedWhileWaiting();
+    let key = `${userId}:${workClass}:${share ?? `call-${Math.random()}`}`;
     let ticket = this.tickets.get(key);
+    // One search's calls are four; more under one key are not one search's and take their own turn.
+    if (ticket && ticket.holders >= MAX_SHARED_CALLS) {
+      key = `${key}:extra-${Math.random()}`;
+      ticket = undefined;
+    }
     if (!ticket) {
       const queued = this.queue.filter((t) => t.userId === userId && t.workClass === workClass).length;
       if (queued >= this.limits.maxQueuedPerUser) {
@@ -100,11 +106,24 @@ export class Admission {
     return release;
   }
 
-  /** How many tickets wait ahead of this one (0 = next), or null when it is running or unknown. */
+  /**
+   * How many calls of its class wait ahead of the waiting ticket shared under `share` (a search
+   * session id; the ticket's key may add the criteria after a colon), 0 = next; null when none waits.
+   */
   position(workClass: WorkClass, userId: number, share: string): number | null {
-    const ticket = this.tickets.get(`${userId}:${workClass}:${share}`);
-    if (!ticket || ticket.running) return null;
-    return this.queue.indexOf(ticket);
+    const base = `${userId}:${workClass}:${share}`;
+    const ticket = this.queue.find((t) => t.key === base || t.key.startsWith(`${base}:`));
+    if (!ticket) return null;
+    const at = this.queue.indexOf(ticket);
+    return this.queue.slice(0, Math.max(0, at)).filter((t) => t.workClass === workClass).length;
+  }
+
+  /** Shutting down: calls still waiting are refused at once (503) instead of holding the close. */
+  close(): void {
+    for (const ticket of [...this.queue]) {
+      this.drop(ticket);
+      ticket.fail(new HttpError(503, { message: 'The server is restarting. Try again in a minute.', code: ERROR_CODES.rateLimited, retryAfterSeconds: 60 }));
+    }
   }
 
   private newTicket(key: string, userId: number, workClass: WorkClass): Ticket {
@@ -189,6 +208,9 @@ export class Admission {
     }
   }
 }
+
+/** The calls of one search session: the count and the three log calls. */
+const MAX_SHARED_CALLS = 4;
 
 const closedWhileWaiting = () => new HttpError(499, { message: 'The request was closed while it waited for its turn.', code: ERROR_CODES.conflict });
 

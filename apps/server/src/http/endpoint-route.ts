@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Endpoint } from '@kb/contracts/endpoint';
@@ -83,15 +84,26 @@ export function registerEndpoint<
 }
 
 /**
+ * The four calls of one search (its count and three log calls, spec §4) share one turn: they
+ * name the same session and criteria. Any other heavy call takes a turn of its own.
+ */
+function shareOf(workClass: string, request: FastifyRequest): string | null {
+  if (workClass !== 'search' || request.url.includes('/newsearchby/')) return null;
+  const body = request.body as { sessionid?: unknown; searchcriteria?: unknown; searchpostobject?: unknown } | undefined;
+  if (typeof body?.sessionid !== 'string') return null;
+  const criteria = JSON.stringify(body.searchcriteria ?? body.searchpostobject ?? null);
+  return `${body.sessionid}:${crypto.createHash('sha256').update(criteria).digest('base64url')}`;
+}
+
+/**
  * A heavy call waits for its turn (the calls of one search session share one), then runs with
  * bulk priority on the database; a caller who goes away while waiting leaves the line.
  */
 async function admitted<T>(request: FastifyRequest, reply: FastifyReply, workClass: NonNullable<ReturnType<typeof workClassOf>>, userId: number, run: () => Promise<T>): Promise<T> {
   const gone = new AbortController();
-  reply.raw.once('close', () => gone.abort());
-  const body = request.body as { sessionid?: unknown } | undefined;
-  const share = typeof body?.sessionid === 'string' && !request.url.includes('/newsearchby/') ? body.sessionid : null;
-  const release = await request.server.admission.enter(workClass, userId, share, gone.signal);
+  if (reply.raw.destroyed || request.raw.destroyed) gone.abort();
+  else reply.raw.once('close', () => gone.abort());
+  const release = await request.server.admission.enter(workClass, userId, shareOf(workClass, request), gone.signal);
   try {
     return await withDbPriority('bulk', run);
   } finally {

@@ -318,16 +318,16 @@ export class RdkitChemEngine implements ChemEngine {
     this.recovering.set(slot, attempts);
     this.current = { ...this.current, loaded: this.current.loaded - lostLoaded, state: this.current.state === 'ready' || this.current.state === 'recovering' ? 'recovering' : this.current.state };
     if (attempts > MAX_RECOVERIES) {
-      // Its shards keep killing workers (a stored structure RDKit cannot take): give up until the
-      // next refresh, which rebuilds the whole index.
-      this.recovering.delete(slot);
-      this.current = { ...this.current, state: 'failed', error: `A chemistry worker was lost ${attempts} times in a row while its shards were reloaded.` };
-      for (const state of this.jobs.values()) if (state.requeued.has(slot)) state.reject(new Error(RESTARTED));
-      this.wakeIfRecovered();
+      // Its shards keep killing workers (a stored structure RDKit cannot take).
+      this.giveUpRecovery(slot, `A chemistry worker was lost ${attempts} times in a row while its shards were reloaded.`);
       return;
     }
     void this.recover(slot, replacement, lostShards.map((s) => s.range)).catch((error: unknown) => {
-      this.options.log?.(`chemistry worker ${slot} could not be rebuilt: ${error instanceof Error ? error.message : String(error)}`);
+      const message = error instanceof Error ? error.message : String(error);
+      this.options.log?.(`chemistry worker ${slot} could not be rebuilt: ${message}`);
+      // A later loss of this worker took over its recovery; otherwise nobody else will end it.
+      if (this.closed || this.workers[slot] !== replacement) return;
+      this.giveUpRecovery(slot, `A chemistry worker could not reload its shards (${message}).`);
     });
   }
 
@@ -357,6 +357,17 @@ export class RdkitChemEngine implements ChemEngine {
       handle.post({ ...state.body, jobId, limit, shardIds } as ToWorker);
     }
     if (this.recovering.size === 0 && this.current.state === 'recovering') this.current = { ...this.current, state: 'ready' };
+    this.wakeIfRecovered();
+  }
+
+  /**
+   * Stops waiting for a slot's shards: the engine says `failed` (searches are refused with the reason
+   * rather than answered without those shards) until the next refresh rebuilds the whole index.
+   */
+  private giveUpRecovery(slot: number, reason: string): void {
+    this.recovering.delete(slot);
+    this.current = { ...this.current, state: 'failed', error: reason };
+    for (const state of this.jobs.values()) if (state.requeued.has(slot)) state.reject(new Error(RESTARTED));
     this.wakeIfRecovered();
   }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { systemEndpoints } from '@kb/contracts/api';
 import type { DatabaseKind } from '../../db/database.ts';
 import { registerEndpoint } from '../../http/endpoint-route.ts';
+import { HttpError } from '../../http/errors.ts';
 
 export interface DatasetSize {
   label: string;
@@ -39,13 +40,25 @@ export function staleWhileRevalidate<T>(read: () => Promise<T>, ttlMs: number): 
 }
 
 /** `sizeOf` is asked again every few seconds: the knowledge base grows while the server runs (imports). */
-export function registerHealthRoutes(app: FastifyInstance, kind: DatabaseKind, serverName: string, sizeOf: () => Promise<DatasetSize>): void {
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  kind: DatabaseKind,
+  serverName: string,
+  sizeOf: () => Promise<DatasetSize>,
+  /** Why the database cannot answer any more, else null (the size above may be an old one). */
+  databaseFailure: () => string | null,
+): void {
   const size = staleWhileRevalidate(sizeOf, SIZE_TTL_MS);
-  registerEndpoint(app, systemEndpoints.health, async () => ({
-    status: 'ok' as const,
-    database: kind,
-    dataset: await size(),
-    version: '0.1.0',
-    server: serverName,
-  }));
+  registerEndpoint(app, systemEndpoints.health, async () => {
+    const failure = databaseFailure();
+    // A load balancer must see a server whose database is gone as down, not as healthy.
+    if (failure) throw new HttpError(503, { message: `The database is not answering: ${failure}`, code: 'UNAVAILABLE' });
+    return {
+      status: 'ok' as const,
+      database: kind,
+      dataset: await size(),
+      version: '0.1.0',
+      server: serverName,
+    };
+  });
 }

@@ -12,6 +12,7 @@ import { clearSets, compileCriteria, markSets, materialiseSets, readCounts } fro
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import type { CompileContext } from './row-compiler.ts';
 import { StructureRowResolver, purgeStaleHits, searchCancelled } from './structure-query.ts';
+import { withDbPriority } from '../../db/db-priority.ts';
 
 /** Search sessions unused for this long are dropped with their sets. */
 const SESSION_TTL_HOURS = 24;
@@ -335,7 +336,8 @@ export class SearchService {
       const criteria = SearchCriteriaSchema.safeParse(session.criteria);
       if (!session.criteria_hash || !criteria.success) return session;
       try {
-        await this.shared(session.user_id, session.id, criteria.data, session.criteria_hash);
+        // A re-run is a search: bulk work on the database, behind logins and pages.
+        await withDbPriority('bulk', () => this.shared(session!.user_id, session!.id, criteria.data, session!.criteria_hash!));
       } catch {
         // The session row says what became of it (failed, cancelled, run again with other criteria).
       }
