@@ -152,6 +152,8 @@ async function timed<T>(kind: Kind, work: () => Promise<T>): Promise<T | undefin
     return value;
   } catch (error) {
     (errors.get(kind) ?? errors.set(kind, []).get(kind)!).push(error instanceof Error ? error.message : String(error));
+    // A person reads an error before trying again (and a failing server is not hammered in a loop).
+    await sleep(1000);
     return undefined;
   }
 }

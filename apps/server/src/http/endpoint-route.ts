@@ -101,7 +101,8 @@ function shareOf(workClass: string, request: FastifyRequest): string | null {
  */
 async function admitted<T>(request: FastifyRequest, reply: FastifyReply, workClass: NonNullable<ReturnType<typeof workClassOf>>, userId: number, run: () => Promise<T>): Promise<T> {
   const gone = new AbortController();
-  if (reply.raw.destroyed || request.raw.destroyed) gone.abort();
+  // (request.raw is destroyed once its body is read: the connection is what tells a caller gone.)
+  if (reply.raw.destroyed || request.raw.socket?.destroyed) gone.abort();
   else reply.raw.once('close', () => gone.abort());
   const release = await request.server.admission.enter(workClass, userId, shareOf(workClass, request), gone.signal);
   try {
