@@ -120,6 +120,8 @@ const BULK_MAX_WAIT_MS = 1000;
 interface Waiter {
   since: number;
   grant: () => void;
+  /** The interactive call it belongs to, if any. */
+  scope?: InteractiveScope | undefined;
 }
 
 /**
@@ -147,10 +149,11 @@ class PriorityDriver implements Driver {
 
   async acquireConnection(): Promise<DatabaseConnection> {
     const priority = currentDbPriority();
-    if (priority === 'interactive') this.enter(currentInteractiveScope());
+    const scope = priority === 'interactive' ? currentInteractiveScope() : undefined;
+    this.enter(scope);
     if (this.busy || (priority === 'bulk' && (this.waiting.bulk.length > 0 || this.holdUntil() > Date.now()))) {
       await new Promise<void>((grant) => {
-        this.waiting[priority].push({ since: Date.now(), grant });
+        this.waiting[priority].push({ since: Date.now(), grant, scope });
         this.dispatch();
       });
     }
@@ -185,10 +188,17 @@ class PriorityDriver implements Driver {
     if (this.busy) return;
     const now = Date.now();
     const bulk = this.waiting.bulk[0];
-    // An overdue bulk statement goes first, but then interactive work gets the next turn: the two take turns.
-    const bulkOverdue = bulk !== undefined && now - bulk.since >= BULK_MAX_WAIT_MS && !this.overdueServed;
+    // A call under way (its first statement less than INTERACTIVE_HOLD_MS ago) goes on first; then an
+    // overdue bulk statement, taking turns with new interactive work; then interactive, then bulk.
+    const held = this.waiting.interactive.findIndex((w) => w.scope && this.scopes.has(w.scope) && now - (w.scope.firstUseAt ?? 0) < INTERACTIVE_HOLD_MS);
+    const bulkOverdue = held < 0 && bulk !== undefined && now - bulk.since >= BULK_MAX_WAIT_MS && !this.overdueServed;
     const hold = this.holdUntil();
-    const next = bulkOverdue ? this.waiting.bulk.shift() : (this.waiting.interactive.shift() ?? (hold <= now ? this.waiting.bulk.shift() : undefined));
+    const next =
+      held >= 0
+        ? this.waiting.interactive.splice(held, 1)[0]
+        : bulkOverdue
+          ? this.waiting.bulk.shift()
+          : (this.waiting.interactive.shift() ?? (hold <= now ? this.waiting.bulk.shift() : undefined));
     if (next) {
       this.overdueServed = bulkOverdue;
       this.busy = true;
