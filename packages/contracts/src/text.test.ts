@@ -14,13 +14,18 @@ describe('the invalid-text rule', () => {
     expect(findInvalidText({ ['k\u0000']: 1 }, 'query')).toEqual({ path: 'query.k\u0000', reason: 'nul' });
     expect(findInvalidText({ a: { b: ['\udfff'] } }, 'body')).toEqual({ path: 'body.a.b.0', reason: 'surrogate' });
     expect(findInvalidText({ a: 1, b: [true, null, 'fine'] }, 'body')).toBeNull();
-    // A query string's object (no prototype) is walked; a stream or a buffer (an upload's body) is not text.
+    // Query strings and path parameters come as objects of the parsers' own prototypes: walked.
     expect(findInvalidText(Object.assign(Object.create(null) as object, { q: 'x\u0000' }), 'query')).toEqual({ path: 'query.q', reason: 'nul' });
+    function Empty() {}
+    Empty.prototype = Object.create(null) as object;
+    const parsed = Object.assign(Object.create(Empty.prototype as object) as object, { id: 'x\u0000' });
+    expect(findInvalidText(parsed, 'path')).toEqual({ path: 'path.id', reason: 'nul' });
+    // A stream or bytes (an upload's body) are not text.
+    expect(findInvalidText({ pipe: () => undefined, self: 'x\u0000' }, 'body')).toBeNull();
     const looped: { self?: unknown; text: string } = { text: 'x\u0000' };
     looped.self = looped;
     // A cycle in a plain object (not from JSON, but possible) ends at the depth bound.
     expect(findInvalidText(looped, 'body')).not.toBeNull();
-    expect(findInvalidText(new Map([['k', 'x\u0000']]), 'body')).toBeNull();
     expect(findInvalidText(Buffer.from('a\u0000b'), 'body')).toBeNull();
   });
 

@@ -33,10 +33,10 @@ export function findInvalidText(value: unknown, root: string): InvalidText | { p
       continue;
     }
     if (item.value === null || typeof item.value !== 'object') continue;
-    // Parsed JSON and query strings are plain objects and arrays; anything else (an upload's raw
-    // stream, a Buffer) is not text, and walking it would follow its internals.
-    const proto = Object.getPrototypeOf(item.value) as unknown;
-    if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) continue;
+    // An upload's body is its raw stream or bytes, not text: walking a stream would follow its
+    // internals (sockets, parsers) into a cycle. Parsed JSON, query strings and path parameters
+    // (objects of the router's own prototypes) are walked.
+    if (isBinaryOrStream(item.value)) continue;
     if (item.depth >= MAX_DEPTH) return { path: item.path, reason: 'depth' };
     for (const [key, child] of Object.entries(item.value)) {
       const path = `${item.path}.${key}`;
@@ -46,6 +46,10 @@ export function findInvalidText(value: unknown, root: string): InvalidText | { p
     }
   }
   return null;
+}
+
+function isBinaryOrStream(value: object): boolean {
+  return ArrayBuffer.isView(value) || value instanceof ArrayBuffer || typeof (value as { pipe?: unknown }).pipe === 'function';
 }
 
 /** The message a caller sees for invalid text at `path`. */
