@@ -84,10 +84,33 @@ describe('logging in', () => {
     expect(new URL(page.url()).pathname).toBe('/login');
   });
 
-  it('shows the login form with its fields (screenshot)', async () => {
+  it('shows a labelled form with autofill hints and its two links, and logs in from the keyboard', async () => {
     await login.openLogin();
-    await page.locator('form').getByRole('button', { name: 'Log in' }).waitFor();
+    const form = page.locator('form');
+    const email = form.getByLabel('E-mail');
+    const password = form.getByLabel('Password', { exact: true });
+    // Password managers fill the fields only when the types and autocomplete hints are right.
+    expect(await email.getAttribute('type')).toBe('email');
+    expect(await email.getAttribute('autocomplete')).toBe('username');
+    expect(await password.getAttribute('type')).toBe('password');
+    expect(await password.getAttribute('autocomplete')).toBe('current-password');
     await screenshot(page, 'login');
+
+    await form.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.waitForURL((url) => url.pathname === '/forgot-password');
+    await page.goBack();
+    await form.getByRole('link', { name: 'Register' }).click();
+    await page.waitForURL((url) => url.pathname === '/register');
+    await page.goBack();
+
+    // Keyboard only: type, Tab to the password, Enter submits.
+    await email.focus();
+    await page.keyboard.type(demoEmailForRole('FULL_USER'));
+    await page.keyboard.press('Tab');
+    expect(await password.evaluate((el) => el === document.activeElement), 'Tab moves to the password').toBe(true);
+    await page.keyboard.type(DEMO_PASSWORD);
+    await page.keyboard.press('Enter');
+    await login.expectLanding(roleLanding('FULL_USER'), 'Enter in the password field logs in');
   });
 });
 

@@ -27,6 +27,29 @@ describe.each(DATABASES)('account calls on %s', (kind) => {
     expect(deriveProfileAccess(profile).currentRole).toBe('FLAT_FILE_ADMIN');
   });
 
+  it('counts only the caller\'s unread notifications in the profile', async () => {
+    const login = await t.login('gostar-admin@demo.test');
+    const other = await t.login('full-user@demo.test');
+    const profileCount = async () => {
+      const res = await t.call({ method: 'GET', url: '/api/profile', headers: authHeaders(login) });
+      expect(res.statusCode).toBe(200);
+      return (res.data as unknown as UserProfile).notificationsCount;
+    };
+    const before = await profileCount();
+    await t.database.db
+      .insertInto('notifications')
+      .values([
+        { user_id: login.id, title: 'Unread one' },
+        { user_id: login.id, title: 'Unread two' },
+        { user_id: login.id, title: 'Already read', read_at: new Date() },
+        { user_id: other.id, title: 'Somebody else\'s' },
+      ])
+      .execute();
+    expect(await profileCount()).toBe(before + 2);
+    await t.database.db.deleteFrom('notifications').where('user_id', 'in', [login.id, other.id]).execute();
+    expect(await profileCount()).toBe(0);
+  });
+
   it('answers subscription info: the low-credit user is expiring with 50 credits', async () => {
     const login = await t.login('lowcredit@demo.test');
     const res = await t.call({ method: 'POST', url: '/api/dashboard/notifications/isSubscriptionRequired', headers: authHeaders(login), payload: { id: login.id } });
