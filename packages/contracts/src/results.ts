@@ -112,8 +112,21 @@ export const ResultsSessionSchema = z.object({
   /** Rows per tab with its filters applied. */
   tabCounts: z.record(z.string(), z.number().int()),
   strIdNewlyAddedStatus: z.boolean(),
+  /**
+   * What the search's structure rows mean for the grids (docs/results.md "Similarity and
+   * substructure searches"): `similarity` — a similarity row scored the structures, so the tabs
+   * show the score and sort by it by default; `highlight` — the query of a substructure row, drawn
+   * highlighted in the Structures grid and the compound leaflet.
+   */
+  structureQuery: z
+    .object({
+      similarity: z.boolean(),
+      highlight: z.object({ kind: z.enum(['smiles', 'smarts']), text: z.string() }).nullable(),
+    })
+    .default({ similarity: false, highlight: null }),
 });
 export type ResultsSession = z.infer<typeof ResultsSessionSchema>;
+export type StructureHighlight = NonNullable<ResultsSession['structureQuery']['highlight']>;
 
 export const ApplyFiltersRequestSchema = z.object({ sessionid: SessionIdSchema, filters: z.array(AppliedFilterSchema).max(50) });
 export const ApplyFiltersResponseSchema = z.object({

@@ -16,6 +16,7 @@ import type { Sql } from './tab-model.ts';
 import { TAB_COLUMNS, columnDef, columnMetadata } from './tab-columns.ts';
 import { filteredIdsQuery, filteredRestriction } from './tab-filters.ts';
 import { prepareSimilaritySort } from './similarity-sort.ts';
+import { hasSimilarityRow, structureQueryOf } from './structure-query.ts';
 import type { SimilaritySort } from './similarity-sort.ts';
 import { activityInnerGrids, assayInnerGrids } from './inner-grids.ts';
 import { filteredRowCounts, newlyAdded, readySession, saveFilters, sessionCounts, sessionFilters } from './result-sessions.ts';
@@ -195,12 +196,18 @@ export class ResultsService {
     });
   }
 
-  private sortOf(tab: ResultTabKey, request: TabRequest, similarity: SimilaritySort | null): { order: SortOrder; expr: Sql } {
+  /**
+   * The order of a page: the user's, else the similarity sort's, else (a similarity search) the
+   * search's own score, most similar first, else the set's key order.
+   */
+  private sortOf(tab: ResultTabKey, session: ResultSession, request: TabRequest, similarity: SimilaritySort | null): { order: SortOrder; expr: Sql } {
     const model = TAB_MODELS[tab];
-    const order: SortOrder = request.sortOrder ?? (similarity ? { column: SIMILARITY_COLUMN, direction: 'desc' } : { column: model.defaultSort, direction: 'asc' });
+    const scored = hasSimilarityRow((session.criteria as SearchCriteria | null) ?? null);
+    const fallback: SortOrder = similarity || scored ? { column: SIMILARITY_COLUMN, direction: 'desc' } : { column: model.defaultSort, direction: 'asc' };
+    const order: SortOrder = request.sortOrder ?? fallback;
     if (order.column === SIMILARITY_COLUMN) {
       if (similarity) return { order, expr: sql`rs.similarity` };
-      if (tab === 'structuretab') return { order, expr: sql`ss.similarity` };
+      if (scored) return { order, expr: columnDef(tab, SIMILARITY_COLUMN)!.value(session.set_id) };
       throw badRequest('Sorting by similarity needs a SMILES to compare with (sortSmiles).', { field: 'sortOrder' });
     }
     const column = columnDef(tab, order.column);
@@ -223,7 +230,7 @@ export class ResultsService {
     const setId = session.set_id;
     const filters = sessionFilters(session)[tab];
     const similarity = await this.similarity(session, tab, request.sortSmiles);
-    const { order, expr } = this.sortOf(tab, request, similarity);
+    const { order, expr } = this.sortOf(tab, session, request, similarity);
     const scope: RowScope = {
       filters,
       strIdList: request.strIdList,
@@ -311,6 +318,7 @@ export class ResultsService {
       filters: sessionFilters(session),
       tabCounts: await this.tabCounts(session),
       strIdNewlyAddedStatus: await newlyAdded(this.db, session),
+      structureQuery: await structureQueryOf(this.engine, (session.criteria as SearchCriteria | null) ?? null),
     };
   }
 

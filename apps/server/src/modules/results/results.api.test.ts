@@ -330,6 +330,34 @@ describe.each(DATABASES)('results workspace on %s', (kind) => {
     expect(bad.data.message).toMatch(/^Sort by similarity: /);
   });
 
+  it('a similarity search sorts its tabs by its own score, most similar first; a substructure search names its highlight', async () => {
+    const [probe] = await one(sql<{ smiles: string }>`SELECT s.canonical_smiles AS smiles FROM search_structures ss JOIN structures s ON s.str_id = ss.str_id
+      WHERE ss.set_id = ${setId} ORDER BY ss.str_id LIMIT 1`);
+    const similar = await run({ rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value: probe!.smiles, category: 'similarity', similarityMin: 0.3 } }] });
+    const overview = await get(`/api/results/session/${similar.id}`);
+    expect(overview.statusCode, overview.body).toBe(200);
+    expect(overview.data.structureQuery).toEqual({ similarity: true, highlight: null });
+    for (const tab of ['structuretab', 'activitiestab', 'assaytab']) {
+      const answer = await page(tab, { pageSize: 50 }, similar.id);
+      expect(answer.statusCode, answer.body).toBe(200);
+      expect(answer.data.sortOrder).toEqual({ column: 'similarity', direction: 'desc' });
+      const values = (answer.data.data as Json[]).map((row) => row.similarity as number);
+      expect(values.every((value) => typeof value === 'number' && value >= 0.3 && value <= 1), tab).toBe(true);
+      expect(values).toEqual([...values].sort((a, b) => b - a));
+      expect(values[0]).toBe(1);
+    }
+    // Ascending on request; a search without a similarity row still needs a SMILES to sort by it.
+    const ascending = await page('activitiestab', { pageSize: 5, sortOrder: { column: 'similarity', direction: 'asc' } }, similar.id);
+    const low = (ascending.data.data as Json[]).map((row) => row.similarity as number);
+    expect(low).toEqual([...low].sort((a, b) => a - b));
+    expect((await page('structuretab')).data.sortOrder).toEqual({ column: 'str_id', direction: 'asc' });
+
+    const ring = await run({ rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value: 'c1ccccc1', category: 'substructure' } }] });
+    const withRing = await get(`/api/results/session/${ring.id}`);
+    expect(withRing.data.structureQuery).toEqual({ similarity: false, highlight: { kind: 'smiles', text: 'c1ccccc1' } });
+    expect((await get(`/api/results/session/${sessionid}`)).data.structureQuery).toEqual({ similarity: false, highlight: null });
+  });
+
   it('shows one structure as a tabular row, and 404 for an unknown one', async () => {
     const [probe] = await one(sql<{ str_id: number; n: number }>`SELECT str_id, count(*)::int AS n FROM activities GROUP BY str_id ORDER BY str_id LIMIT 1`);
     const answer = await get(`/api/results/tabularview/strid/${probe!.str_id}`);

@@ -37,7 +37,15 @@ function conditionColumns(name: string, label: string): ColumnDef[] {
   ];
 }
 
-const similarity = (value: Sql) => col(SIMILARITY_COLUMN, 'Similarity', 'number', value, hidden);
+const similarity = (value: Sql | ((setId: number) => Sql)) => col(SIMILARITY_COLUMN, 'Similarity', 'number', value, hidden);
+/**
+ * The score a similarity row of the search gave a structure (search_structures.similarity; null in
+ * searches without one). Rows with several structures take their best one.
+ */
+const searchSimilarityOf = (strId: Sql) => (x: number) => sql`(SELECT ssx.similarity FROM search_structures ssx WHERE ssx.set_id = ${set(x)} AND ssx.str_id = ${strId})`;
+const bestSearchSimilarity = (column: 'assay_id' | 'ref_id', id: Sql) => (x: number) =>
+  sql`(SELECT max(ssx.similarity) FROM search_activities sax JOIN search_structures ssx ON ssx.set_id = sax.set_id AND ssx.str_id = sax.str_id
+    WHERE sax.set_id = ${set(x)} AND ${sql.ref(`sax.${column}`)} = ${id})`;
 const firstName = (strId: Sql) => sql`(SELECT c.name FROM compounds c WHERE c.str_id = ${strId} AND c.name IS NOT NULL ORDER BY c.gvk_id LIMIT 1)`;
 
 const STRUCTURE_COLUMNS: ColumnDef[] = [
@@ -63,13 +71,15 @@ const ACTIVITY_COLUMNS: ColumnDef[] = [
   col('act_id', 'Act ID', 'integer', sql`sa.act_id`),
   col('str_id', 'Str ID', 'integer', sql`sa.str_id`),
   col('smiles', 'Structure', 'structure', sql`s.canonical_smiles`, perRow),
-  col('protein', 'Target', 'text', sql`t.name`),
+  // The potency first, beside the structure: type, relation, value, unit and pActivity are what a
+  // chemist reads a row for, and they fit on a laptop screen without scrolling sideways.
   col('std_activity_type', 'Activity type', 'text', sql`a.std_activity_type`),
   col('std_act_prefix', 'Prefix', 'text', sql`a.std_act_prefix`),
   col('activity_value', 'Value', 'number', sql`a.activity_value`),
   col('standard_uom', 'Unit', 'text', sql`a.standard_uom`),
+  col('pchembl_value', 'pChEMBL', 'number', sql`a.pchembl_value`),
   col('micro_molarvalue', 'Value (µM)', 'number', sql`a.micro_molarvalue`),
-  col('pchembl_value', 'pChEMBL', 'number', sql`a.pchembl_value`, hidden),
+  col('protein', 'Target', 'text', sql`t.name`),
   col('activity_mechanism', 'Mechanism', 'text', sql`a.activity_mechanism`),
   col('assay_type', 'Assay type', 'text', sql`ay.assay_type`),
   col('enzyme_cell_assay', 'Enzyme / cell', 'text', sql`ay.enzyme_cell_assay`),
@@ -95,7 +105,7 @@ const ACTIVITY_COLUMNS: ColumnDef[] = [
   col('dose_uom', 'Dose unit', 'text', sql`a.dose_uom`, hidden),
   col('compound_name_reference', 'Compound label in reference', 'text', sql`a.compound_name_reference`, hidden),
   col('innerGrids', 'Details', 'json', sql`NULL::text`, perRow),
-  similarity(sql`NULL::real`),
+  similarity(searchSimilarityOf(sql`sa.str_id`)),
 ];
 
 const ASSAY_COLUMNS: ColumnDef[] = [
@@ -128,7 +138,7 @@ const ASSAY_COLUMNS: ColumnDef[] = [
   col('target_profile', 'Target profile', 'text', sql`ay.target_profile`, hidden),
   col('activities', 'Activities (this search)', 'integer', sql`sy.activities`),
   col('innerGrids', 'Activities', 'json', sql`NULL::text`, perRow),
-  similarity(sql`NULL::real`),
+  similarity(bestSearchSimilarity('assay_id', sql`sy.assay_id`)),
 ];
 
 const agg = (query: Sql) => sql`(SELECT string_agg(x, '; ') FROM (${query}) q(x))`;
@@ -153,7 +163,7 @@ const DOCUMENT_COLUMNS: ColumnDef[] = [
   col('patent_no', 'Patent no.', 'text', sql`d.patent_no`),
   col('application_type', 'Application type', 'text', sql`d.application_type`, hidden),
   col('activities', 'Activities (this search)', 'integer', sql`sr.activities`),
-  similarity(sql`NULL::real`),
+  similarity(bestSearchSimilarity('ref_id', sql`sr.ref_id`)),
 ];
 
 const DEVELOPMENT_COLUMNS: ColumnDef[] = [
@@ -172,7 +182,7 @@ const DEVELOPMENT_COLUMNS: ColumnDef[] = [
   col('last_significant_update', 'Last significant update', 'date', sql`to_char(cc.last_significant_update, 'YYYY-MM-DD')`),
   col('reason_with_drawn', 'Reason withdrawn', 'text', sql`cc.reason_with_drawn`, hidden),
   col('reason_with_drawn_category', 'Withdrawal category', 'text', sql`cc.reason_with_drawn_category`, hidden),
-  similarity(sql`NULL::real`),
+  similarity(searchSimilarityOf(sql`cc.str_id`)),
 ];
 
 export const TAB_COLUMNS: Record<ResultTabKey, readonly ColumnDef[]> = {

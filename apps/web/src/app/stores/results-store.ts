@@ -14,7 +14,8 @@ import { registerStoreReset } from './store-registry.ts';
  * new session id starts every tab afresh, so a new search (or a new search by selection, spec §4)
  * resets the tab state without the search flow having to know about this store.
  *
- * Column choices are the user's, per tab, across searches; "Reset columns" drops them.
+ * Column choices are the user's, per tab, across searches; "Reset columns" drops them. So is the
+ * grids' row density (compact by default: at least 15 activity rows on a laptop screen).
  */
 export type ResultsScope = 'search' | 'selection';
 
@@ -26,6 +27,10 @@ interface ScopeState {
 /** Visible (true) or hidden (false) by the user's choice, per column key; absent = the column's default. */
 export type ColumnChoices = Record<string, boolean>;
 
+/** Row height of the results grids: compact (small drawings, many rows) or comfortable (big drawings). */
+export type GridDensity = 'compact' | 'comfortable';
+export const DEFAULT_GRID_DENSITY: GridDensity = 'compact';
+
 /** The search a selection session ran, kept to run it again once the session expired. */
 export interface SelectionSearch {
   criteria: SearchCriteria;
@@ -35,6 +40,7 @@ export interface SelectionSearch {
 interface ResultsState {
   scopes: Record<ResultsScope, ScopeState>;
   columnChoices: Partial<Record<ResultTabKey, ColumnChoices>>;
+  density: GridDensity;
   selectionSearch: SelectionSearch | null;
   /** Changes one tab of a scope's session (a different session first starts the scope afresh). */
   updateTab: (scope: ResultsScope, sessionId: string, tab: ResultTabKey, change: (state: TabState) => TabState) => void;
@@ -42,6 +48,7 @@ interface ResultsState {
   resetScope: (scope: ResultsScope, sessionId: string | null) => void;
   setColumnVisible: (tab: ResultTabKey, key: string, visible: boolean) => void;
   resetColumnChoices: () => void;
+  setDensity: (density: GridDensity) => void;
   setSelectionSearch: (search: SelectionSearch | null) => void;
   reset: () => void;
 }
@@ -63,6 +70,7 @@ export const useResultsStore = create<ResultsState>()(
     (set) => ({
       scopes: EMPTY_SCOPES,
       columnChoices: {},
+      density: DEFAULT_GRID_DENSITY,
       selectionSearch: null,
       updateTab: (scope, sessionId, tab, change) =>
         set((state) => {
@@ -74,14 +82,15 @@ export const useResultsStore = create<ResultsState>()(
       setColumnVisible: (tab, key, visible) =>
         set((state) => ({ columnChoices: { ...state.columnChoices, [tab]: { ...state.columnChoices[tab], [key]: visible } } })),
       resetColumnChoices: () => set({ columnChoices: {} }),
+      setDensity: (density) => set({ density }),
       setSelectionSearch: (selectionSearch) => set({ selectionSearch }),
-      reset: () => set({ scopes: EMPTY_SCOPES, columnChoices: {}, selectionSearch: null }),
+      reset: () => set({ scopes: EMPTY_SCOPES, columnChoices: {}, density: DEFAULT_GRID_DENSITY, selectionSearch: null }),
     }),
     {
       name: 'kb-results',
       version: 1,
       storage: createJSONStorage(() => sessionStore()),
-      partialize: (state) => ({ scopes: state.scopes, columnChoices: state.columnChoices, selectionSearch: state.selectionSearch }),
+      partialize: (state) => ({ scopes: state.scopes, columnChoices: state.columnChoices, density: state.density, selectionSearch: state.selectionSearch }),
     },
   ),
 );

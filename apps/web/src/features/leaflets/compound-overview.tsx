@@ -1,7 +1,9 @@
 import { Alert, Card, Grid, Group, Paper, Table, Text } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
 import type { CompoundLeaflet, LeafletProperties } from '@kb/contracts/leaflets';
 import { StructureImage } from '../chemistry/structure-image.tsx';
+import { parseHighlight } from '../chemistry/structure-highlight.ts';
 import { formatNumber } from './leaflet-format.ts';
 import { CopyValue, LeafletSection } from './leaflet-ui.tsx';
 
@@ -60,6 +62,9 @@ function IdentifierTable({ structure }: { structure: Structure }) {
 /** The depiction beside the identifiers; a record without a structure says so instead. */
 export function CompoundOverview({ leaflet, title }: { leaflet: CompoundLeaflet; title: string }) {
   const { structure } = leaflet;
+  // Opened from the results of a substructure search: the link names the match to highlight.
+  const [params] = useSearchParams();
+  const highlight = parseHighlight(params);
   if (!structure) {
     return (
       <Alert color="gray" variant="light" icon={<IconInfoCircle size={18} />} title="No structure" data-testid="leaflet-no-structure">
@@ -73,7 +78,19 @@ export function CompoundOverview({ leaflet, title }: { leaflet: CompoundLeaflet;
       <Grid gap="lg" align="flex-start">
         <Grid.Col span={{ base: 12, md: 'content' }}>
           <Paper withBorder radius="md" p="xs" bg="white" data-testid="leaflet-structure" w="fit-content">
-            <StructureImage strId={structure.str_id} width={340} height={260} alt={`Structure of ${title}`} />
+            <StructureImage
+              strId={structure.str_id}
+              highlight={highlight?.text ?? null}
+              highlightKind={highlight?.kind ?? 'smiles'}
+              width={340}
+              height={260}
+              alt={`Structure of ${title}`}
+            />
+            {highlight && (
+              <Text size="xs" c="dimmed" maw={340} data-testid="leaflet-highlight-note">
+                Highlighted: the substructure of your search ({highlight.text.length > 60 ? `${highlight.text.slice(0, 60)}…` : highlight.text}).
+              </Text>
+            )}
           </Paper>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 'auto' }} miw={0}>

@@ -3,9 +3,10 @@ import { IconCloudOff } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { tabInfo } from '@kb/contracts/result-tabs';
-import type { ResultRow } from '@kb/contracts/results';
+import type { ResultRow, ResultsSession } from '@kb/contracts/results';
 import { SIMILARITY_COLUMN } from '@kb/contracts/results';
 import type { ResultsScope } from '../../app/stores/results-store.ts';
+import { useResultsStore } from '../../app/stores/results-store.ts';
 import { useMayOpen } from '../../app/use-route-access.ts';
 import { EmptyState, QueryErrorAlert } from '../../app/ui/query-view.tsx';
 import { ColumnChooser } from './grid/column-chooser.tsx';
@@ -16,6 +17,7 @@ import { ResultsGrid } from './grid/results-grid.tsx';
 import { useTabColumns } from './grid/use-tab-columns.ts';
 import { useGotoTab, useNewSearchBySelection, useViewAll } from './selection/use-selection-actions.ts';
 import { EMPTY_SELECTION, selectedCount } from './tab-state.ts';
+import { DensityControl } from './toolbar/density-control.tsx';
 import { GotoBanner } from './toolbar/goto-banner.tsx';
 import { SelectionToolbar } from './toolbar/selection-toolbar.tsx';
 import { SimilaritySortControl } from './toolbar/similarity-sort-control.tsx';
@@ -26,6 +28,8 @@ export interface ResultsTabPanelProps {
   scope: ResultsScope;
   sessionId: string;
   tab: ResultTabKey;
+  /** What the search's structure rows mean here: a similarity score to show, a substructure to highlight. */
+  structureQuery: ResultsSession['structureQuery'];
 }
 
 /** Spec §8: a failed refresh is not an error page; the previous rows stay, with this note. */
@@ -39,10 +43,12 @@ function RefreshFailedNote() {
 }
 
 /** One results tab: its tools (similarity sort, columns, selection), the grid of one page and the pager. */
-export function ResultsTabPanel({ scope, sessionId, tab }: ResultsTabPanelProps) {
+export function ResultsTabPanel({ scope, sessionId, tab, structureQuery }: ResultsTabPanelProps) {
   const view = useTabView(scope, sessionId, tab);
   const { state, update } = view;
-  const columns = useTabColumns(tab, state.similarity?.status === true);
+  const columns = useTabColumns(tab, state.similarity?.status === true, structureQuery.similarity);
+  const density = useResultsStore((store) => store.density);
+  const { highlight } = structureQuery;
   const similarity = useSimilaritySort(sessionId, tab, state, update);
   const tabRef = { scope, sessionId, tab, state, update };
   const newSearch = useNewSearchBySelection(tabRef);
@@ -55,8 +61,8 @@ export function ResultsTabPanel({ scope, sessionId, tab }: ResultsTabPanelProps)
   const exportTo = useMayOpen()('/export/:tabid') ? `/export/${tab}${scope === 'selection' ? '?from=selection' : ''}` : null;
 
   const context: ResultsGridContextValue = useMemo(
-    () => ({ scope, sessionId, tab, idColumn, rowCount: view.rowCount, updateTab: update, openDetails: setDetailRow }),
-    [scope, sessionId, tab, idColumn, view.rowCount, update],
+    () => ({ scope, sessionId, tab, idColumn, rowCount: view.rowCount, updateTab: update, openDetails: setDetailRow, density, highlight }),
+    [scope, sessionId, tab, idColumn, view.rowCount, update, density, highlight],
   );
   const count = selectedCount(state.selection, view.rowCount);
   const canSortBySimilarity = columns.columns.some((column) => column.key === SIMILARITY_COLUMN);
@@ -88,6 +94,7 @@ export function ResultsTabPanel({ scope, sessionId, tab }: ResultsTabPanelProps)
               onInput={similarity.clearError}
             />
           )}
+          <DensityControl />
           <ColumnChooser columns={columns.columns} onToggle={columns.toggle} onReset={() => void columns.reset()} resetting={columns.resetting} />
         </Group>
       </Group>

@@ -69,7 +69,7 @@ function ReadyWorkspace({ scope, sessionId, session, tab, tabid }: { scope: Resu
                 “{tabid}” is not a results tab. Choose one of the tabs above.
               </Alert>
             ) : (
-              <ResultsTabPanel key={`${sessionId}:${tab}`} scope={scope} sessionId={sessionId} tab={tab} />
+              <ResultsTabPanel key={`${sessionId}:${tab}`} scope={scope} sessionId={sessionId} tab={tab} structureQuery={session.structureQuery} />
             )}
           </Stack>
         </section>

@@ -87,6 +87,12 @@ describe('header sorts', () => {
     expect(other.similarity).toMatchObject({ status: false, smiles: 'c1ccccc1O' });
     expect(other.sortOrder).toEqual({ column: 'mol_weight', direction: 'desc' });
   });
+
+  it("sorts by the similarity header without a SMILES (a similarity search's own score)", () => {
+    const next = applyHeaderSort({ ...INITIAL_TAB_STATE, pageNumber: 2 }, { column: 'similarity', direction: 'asc' });
+    expect(next).toMatchObject({ pageNumber: 0, sortOrder: { column: 'similarity', direction: 'asc' }, similarity: null });
+    expect(tabRequestBody(SESSION, next).sortOrder).toEqual({ column: 'similarity', direction: 'asc' });
+  });
 });
 
 describe('paging and the similarity window', () => {

@@ -1,6 +1,6 @@
 import type { Selection, SortOrder, TabRequest } from '@kb/contracts/results';
 import { SIMILARITY_COLUMN } from '@kb/contracts/results';
-import { DEFAULT_PAGE_SIZE, START_PAGE } from '@kb/contracts/result-tabs';
+import { START_PAGE } from '@kb/contracts/result-tabs';
 
 /**
  * Spec §4 "Results tab state" as plain data and pure functions: what one tab of one results
@@ -41,9 +41,15 @@ export interface TabState {
 
 export const EMPTY_SELECTION: TabSelection = { selectAll: false, selectedIds: [], unselectedIds: [] };
 
+/**
+ * Rows a tab asks for at first. The API's default page (10, spec §3) is less than a compact grid
+ * shows on one screen; 25 fills it (issue 14: at least 15 activity rows per screen).
+ */
+export const GRID_PAGE_SIZE = 25;
+
 export const INITIAL_TAB_STATE: TabState = {
   pageNumber: START_PAGE,
-  pageSize: DEFAULT_PAGE_SIZE,
+  pageSize: GRID_PAGE_SIZE,
   sortOrder: null,
   similarity: null,
   goto: null,
@@ -100,8 +106,10 @@ export function applyHeaderSort(state: TabState, sort: SortOrder | null): TabSta
   if (state.similarity?.status && sort?.column === SIMILARITY_COLUMN) {
     return { ...state, pageNumber: START_PAGE, similarity: { ...state.similarity, order: sort.direction } };
   }
+  // Sorting by the similarity column without a SMILES sorts by the search's own score (a
+  // similarity search): the server refuses it for other searches, whose column is not sortable.
   const similarity = state.similarity ? { ...state.similarity, status: false } : null;
-  return { ...state, pageNumber: START_PAGE, sortOrder: sort?.column === SIMILARITY_COLUMN ? null : sort, similarity };
+  return { ...state, pageNumber: START_PAGE, sortOrder: sort, similarity };
 }
 
 // ---------------------------------------------------------------- the tab call

@@ -1,36 +1,51 @@
-import { Anchor, Button, Checkbox, Group, Text, Tooltip } from '@mantine/core';
+import { Anchor, Box, Button, Checkbox, Group, HoverCard, Text, Tooltip } from '@mantine/core';
 import { IconListDetails } from '@tabler/icons-react';
 import type { CustomCellRendererProps, CustomHeaderProps } from 'ag-grid-react';
 import { Link } from 'react-router';
 import type { CellValue, ResultRow } from '@kb/contracts/results';
 import { selectTabState, useResultsStore } from '../../../app/stores/results-store.ts';
+import { structureLeafletHref } from '../../chemistry/structure-highlight.ts';
 import { StructureImage } from '../../chemistry/structure-image.tsx';
 import { isRowSelected, selectAllState, setSelectAll, toggleRow } from '../tab-state.ts';
 import { useResultsGridContext } from './grid-context.ts';
+import { DENSITY_LAYOUT, ENLARGED_STRUCTURE } from './grid-layout.ts';
 import { idOf, parseInnerGrids } from './result-columns.ts';
 import { StructureQuickView } from './structure-quick-view.tsx';
 
 type CellProps = CustomCellRendererProps<ResultRow, CellValue>;
 
-/** Depiction size in the grid: readable at a glance, small enough for ten rows on a screen. */
-export const STRUCTURE_CELL = { width: 160, height: 110 } as const;
-
-/** The structure of a row, linked to its compound leaflet (drawn from its SMILES when the row has no structure id). */
+/**
+ * The structure of a row, linked to its compound leaflet (drawn from its SMILES when the row has no
+ * structure id). A substructure search's query is highlighted, here and in the leaflet it links to.
+ * Compact drawings are small: hovering shows the structure large.
+ */
 export function StructureCell({ data, value }: CellProps) {
+  const { density, highlight } = useResultsGridContext();
   const strId = idOf(data?.str_id);
   const smiles = typeof value === 'string' && value ? value : undefined;
   if (strId === null && !smiles) return null;
-  const image = (
-    <StructureImage
-      {...(strId !== null ? { strId } : { smiles })}
-      width={STRUCTURE_CELL.width}
-      height={STRUCTURE_CELL.height}
-      alt={strId !== null ? `Structure ${strId}` : `Structure ${smiles ?? ''}`}
-    />
+  const source = strId !== null ? { strId } : { smiles };
+  const alt = strId !== null ? `Structure ${strId}` : `Structure ${smiles ?? ''}`;
+  const drawing = (size: { width: number; height: number }) => (
+    <StructureImage {...source} highlight={highlight?.text ?? null} highlightKind={highlight?.kind ?? 'smiles'} width={size.width} height={size.height} alt={alt} />
   );
+  const small = drawing(DENSITY_LAYOUT[density].structure);
+  const image =
+    density === 'compact' ? (
+      <HoverCard openDelay={250} closeDelay={50} position="right-start" shadow="md" withinPortal>
+        <HoverCard.Target>
+          <Box>{small}</Box>
+        </HoverCard.Target>
+        <HoverCard.Dropdown p={4} data-testid="structure-enlarged">
+          {drawing(ENLARGED_STRUCTURE)}
+        </HoverCard.Dropdown>
+      </HoverCard>
+    ) : (
+      small
+    );
   if (strId === null) return image;
   return (
-    <Anchor component={Link} to={`/leaflet/structure/${strId}`} aria-label={`Open the leaflet of structure ${strId}`} data-testid="structure-link" display="block">
+    <Anchor component={Link} to={structureLeafletHref(strId, highlight)} aria-label={`Open the leaflet of structure ${strId}`} data-testid="structure-link" display="block">
       {image}
     </Anchor>
   );
@@ -38,11 +53,12 @@ export function StructureCell({ data, value }: CellProps) {
 
 /** A structure id, linked to its compound leaflet, with a quick view of the structure beside it. */
 export function StructureIdCell({ value }: CellProps) {
+  const { highlight } = useResultsGridContext();
   const strId = idOf(value);
   if (strId === null) return null;
   return (
     <Group gap={4} wrap="nowrap">
-      <Anchor component={Link} to={`/leaflet/structure/${strId}`} size="sm">
+      <Anchor component={Link} to={structureLeafletHref(strId, highlight)} size="sm">
         {strId}
       </Anchor>
       <StructureQuickView strId={strId} />

@@ -1,11 +1,13 @@
 import type { ColDef, SuppressHeaderKeyboardEventParams } from 'ag-grid-community';
 import type { CellValue, ResultRow, SortOrder } from '@kb/contracts/results';
-import { InnerGridsCell, ReferenceIdCell, SelectAllHeader, SelectCell, STRUCTURE_CELL, StructureCell, StructureIdCell } from './cell-renderers.tsx';
+import type { GridDensity } from '../../../app/stores/results-store.ts';
+import { InnerGridsCell, ReferenceIdCell, SelectAllHeader, SelectCell, StructureCell, StructureIdCell } from './cell-renderers.tsx';
+import { DENSITY_LAYOUT, isPinnedLeft } from './grid-layout.ts';
 import type { ShownColumn } from './result-columns.ts';
 import { formatCell } from './result-columns.ts';
 
-/** The grid's own row heights: a depiction needs room; rows without one stay compact. */
-export const ROW_HEIGHT = { withStructure: STRUCTURE_CELL.height + 12, plain: 40 } as const;
+/** Short codes (relation, unit, type) need no more room: the potency columns fit beside the drawing. */
+const NARROW_TEXT: Record<string, number> = { std_act_prefix: 84, standard_uom: 84, std_activity_type: 124, activity_prefix: 84, activity_uom: 84 };
 
 export const SELECT_COLUMN_ID = '__select';
 
@@ -19,11 +21,19 @@ function headerKeyToggles(params: SuppressHeaderKeyboardEventParams<ResultRow>):
   return true;
 }
 
+/**
+ * The tick-box cell takes the click itself: the grid does not focus the cell first. Focusing
+ * scrolled a half-visible row into view under the pointer, so the click landed beside the box and
+ * only the focus moved (issue 14: "one click ticks it"). The keyboard still reaches the cell.
+ */
+const tickBoxTakesClicks = (): boolean => true;
+
 const selectColumn: ColDef<ResultRow> = {
   colId: SELECT_COLUMN_ID,
   headerName: 'Select',
   headerComponent: SelectAllHeader,
   cellRenderer: SelectCell,
+  cellRendererParams: { suppressMouseEventHandling: tickBoxTakesClicks },
   width: 52,
   pinned: 'left',
   lockPinned: true,
@@ -34,7 +44,14 @@ const selectColumn: ColDef<ResultRow> = {
   cellStyle: { display: 'flex', alignItems: 'center' },
 };
 
-function valueColumn(column: ShownColumn, sort: SortOrder | null): ColDef<ResultRow> {
+export interface GridLayoutOptions {
+  density: GridDensity;
+  /** The tab's id column (pinned left with the structure). */
+  idColumn: string;
+}
+
+function valueColumn(column: ShownColumn, sort: SortOrder | null, { density, idColumn }: GridLayoutOptions): ColDef<ResultRow> {
+  const pinned = isPinnedLeft(column, idColumn);
   const base: ColDef<ResultRow> = {
     colId: column.key,
     field: column.key,
@@ -45,24 +62,28 @@ function valueColumn(column: ShownColumn, sort: SortOrder | null): ColDef<Result
     comparator: () => 0,
     sort: sort?.column === column.key ? sort.direction : null,
     sortingOrder: ['asc', 'desc', null],
+    ...(pinned ? { pinned: 'left' as const, lockPinned: true } : {}),
   };
   const text = (value: CellValue | undefined) => formatCell(value ?? null, column);
   switch (column.type) {
     case 'structure':
-      return { ...base, cellRenderer: StructureCell, width: STRUCTURE_CELL.width + 24, resizable: false };
+      return { ...base, cellRenderer: StructureCell, width: DENSITY_LAYOUT[density].structure.width + 20, resizable: false };
     case 'json':
       return { ...base, cellRenderer: InnerGridsCell, width: 130 };
     case 'integer':
     case 'number':
-      if (column.key === 'str_id') return { ...base, cellRenderer: StructureIdCell, width: 110 };
-      if (column.key === 'ref_id') return { ...base, cellRenderer: ReferenceIdCell, width: 110 };
-      return { ...base, type: 'rightAligned', valueFormatter: ({ value }) => text(value), width: 130 };
-    default:
-      return { ...base, valueFormatter: ({ value }) => text(value), tooltipValueGetter: ({ value }) => text(value) || null, minWidth: 120, maxWidth: 480 };
+      if (column.key === 'str_id') return { ...base, cellRenderer: StructureIdCell, width: 104 };
+      if (column.key === 'ref_id') return { ...base, cellRenderer: ReferenceIdCell, width: 96 };
+      return { ...base, type: 'rightAligned', valueFormatter: ({ value }) => text(value), width: pinned ? 96 : 116 };
+    default: {
+      const narrow = NARROW_TEXT[column.key];
+      const width = narrow !== undefined ? { width: narrow } : { width: 180, minWidth: 100, maxWidth: 480 };
+      return { ...base, valueFormatter: ({ value }) => text(value), tooltipValueGetter: ({ value }) => text(value) || null, ...width };
+    }
   }
 }
 
-/** The grid's columns: the tick box, then the shown columns in their order, the current sort marked. */
-export function buildColumnDefs(columns: readonly ShownColumn[], sort: SortOrder | null): ColDef<ResultRow>[] {
-  return [selectColumn, ...columns.filter((column) => column.visible).map((column) => valueColumn(column, sort))];
+/** The grid's columns: the tick box, then the shown columns in their order (id and structure pinned left), the current sort marked. */
+export function buildColumnDefs(columns: readonly ShownColumn[], sort: SortOrder | null, layout: GridLayoutOptions): ColDef<ResultRow>[] {
+  return [selectColumn, ...columns.filter((column) => column.visible).map((column) => valueColumn(column, sort, layout))];
 }

@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
-import type { ResultRow } from '@kb/contracts/results';
-import type { ResultsScope } from '../../../app/stores/results-store.ts';
+import type { ResultRow, StructureHighlight } from '@kb/contracts/results';
+import type { GridDensity, ResultsScope } from '../../../app/stores/results-store.ts';
 import type { TabState } from '../tab-state.ts';
 
 /**
@@ -18,6 +18,9 @@ export interface ResultsGridContextValue {
   rowCount: number;
   updateTab: (change: (state: TabState) => TabState) => void;
   openDetails: (row: ResultRow) => void;
+  density: GridDensity;
+  /** The substructure query of the search, highlighted in the drawings and passed on to the leaflet. */
+  highlight: StructureHighlight | null;
 }
 
 export const ResultsGridContext = createContext<ResultsGridContextValue | null>(null);

@@ -26,6 +26,11 @@ describe('shown columns (spec §3: order, hidden by default)', () => {
     const during = shownColumns(columns, { similarity: false }, true).find((c) => c.key === 'similarity');
     expect(during).toMatchObject({ visible: true, locked: true, sortable: true });
   });
+
+  it("shows a similarity search's own score by default, sortable, and lets the user hide it", () => {
+    expect(shownColumns(columns, undefined, false, true).find((c) => c.key === 'similarity')).toMatchObject({ visible: true, sortable: true, locked: false });
+    expect(shownColumns(columns, { similarity: false }, false, true).find((c) => c.key === 'similarity')).toMatchObject({ visible: false, sortable: true });
+  });
 });
 
 describe('cell text', () => {

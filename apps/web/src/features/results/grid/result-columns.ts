@@ -16,15 +16,16 @@ export interface ShownColumn extends ResultColumn {
 
 /**
  * A column is shown by the user's choice, else by its default. The similarity column is filled by
- * a similarity sort: it is shown, and sortable, while one is on (spec §4).
+ * a similarity sort: it is shown, and sortable, while one is on (spec §4). A similarity search
+ * (`searchScored`) fills it with its own score: shown by default there, and sortable.
  */
-export function shownColumns(columns: readonly ResultColumn[], choices: ColumnChoices | undefined, similarityOn: boolean): ShownColumn[] {
+export function shownColumns(columns: readonly ResultColumn[], choices: ColumnChoices | undefined, similarityOn: boolean, searchScored = false): ShownColumn[] {
   return [...columns]
     .sort((a, b) => a.order - b.order)
     .map((column) => {
-      const chosen = choices?.[column.key] ?? !column.hidden;
-      if (column.key !== SIMILARITY_COLUMN) return { ...column, visible: chosen, locked: false };
-      return { ...column, visible: similarityOn || chosen, locked: similarityOn, sortable: column.sortable && similarityOn };
+      if (column.key !== SIMILARITY_COLUMN) return { ...column, visible: choices?.[column.key] ?? !column.hidden, locked: false };
+      const chosen = choices?.[column.key] ?? (searchScored || !column.hidden);
+      return { ...column, visible: similarityOn || chosen, locked: similarityOn, sortable: column.sortable && (similarityOn || searchScored) };
     });
 }
 

@@ -4,7 +4,8 @@ import { AgGridReact } from 'ag-grid-react';
 import { useCallback, useMemo } from 'react';
 import type { ResultRow, SortOrder } from '@kb/contracts/results';
 import { resultsGridTheme } from './ag-grid-setup.ts';
-import { ROW_HEIGHT, buildColumnDefs } from './column-defs.ts';
+import { buildColumnDefs } from './column-defs.ts';
+import { gridHeight, rowHeightOf } from './grid-layout.ts';
 import type { ResultsGridContextValue } from './grid-context.ts';
 import { ResultsGridContext } from './grid-context.ts';
 import type { ShownColumn } from './result-columns.ts';
@@ -40,12 +41,15 @@ function activateCell(event: CellKeyDownEvent<ResultRow>): void {
 
 /**
  * One page of a results tab in AG Grid (Community, client-side row model holding just that page):
- * paging and sorting happen on the server, the grid shows the page and reports header sorts.
+ * paging and sorting happen on the server, the grid shows the page and reports header sorts. The
+ * grid scrolls inside a viewport about a screen high, so its header stays in sight and the id and
+ * structure columns stay pinned on the left while the others scroll sideways.
  */
 export function ResultsGrid({ context, columns, rows, loading, sort, onSortChange }: ResultsGridProps) {
-  const columnDefs = useMemo(() => buildColumnDefs(columns, sort), [columns, sort]);
+  const { idColumn, density } = context;
+  const columnDefs = useMemo(() => buildColumnDefs(columns, sort, { density, idColumn }), [columns, sort, density, idColumn]);
   const hasStructure = columns.some((column) => column.visible && column.type === 'structure');
-  const { idColumn } = context;
+  const rowHeight = rowHeightOf(density, hasStructure);
   const getRowId = useCallback((params: GetRowIdParams<ResultRow>) => String(params.data[idColumn] ?? JSON.stringify(params.data)), [idColumn]);
   const sortChanged = useCallback(
     (event: SortChangedEvent<ResultRow>) => {
@@ -57,15 +61,14 @@ export function ResultsGrid({ context, columns, rows, loading, sort, onSortChang
 
   return (
     <ResultsGridContext.Provider value={context}>
-      <div data-testid="results-grid" aria-busy={loading} style={{ width: '100%' }}>
+      <div data-testid="results-grid" data-density={density} aria-busy={loading} style={{ width: '100%', height: gridHeight(rows.length, rowHeight) }}>
         <AgGridReact<ResultRow>
           theme={resultsGridTheme}
           rowData={rows}
           columnDefs={columnDefs}
           defaultColDef={{ cellDataType: false, resizable: true, suppressHeaderMenuButton: true }}
           getRowId={getRowId}
-          rowHeight={hasStructure ? ROW_HEIGHT.withStructure : ROW_HEIGHT.plain}
-          domLayout="autoHeight"
+          rowHeight={rowHeight}
           // A page holds at most a few dozen columns: all of them in the DOM keeps every cell
           // reachable by find-in-page, screen readers and the keyboard, at no real cost.
           suppressColumnVirtualisation

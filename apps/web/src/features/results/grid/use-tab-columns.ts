@@ -11,16 +11,17 @@ import { shownColumns } from './result-columns.ts';
 
 /**
  * The columns of a tab as shown now: the server's metadata (`resetAllFlag` false), the user's
- * choices of this tab, and the similarity column while a similarity sort is on.
+ * choices of this tab, and the similarity column while a similarity sort is on or the search scored
+ * its structures (a similarity search).
  */
-export function useTabColumns(tab: ResultTabKey, similarityOn: boolean) {
+export function useTabColumns(tab: ResultTabKey, similarityOn: boolean, searchScored: boolean) {
   const query = useQuery(columnsQuery(false));
   const choices = useResultsStore((state) => state.columnChoices[tab]);
   const setColumnVisible = useResultsStore((state) => state.setColumnVisible);
   const [resetting, setResetting] = useState(false);
 
   const metadata = query.data?.tabs.find((entry) => entry.tab === tab)?.columns;
-  const columns: ShownColumn[] = useMemo(() => (metadata ? shownColumns(metadata, choices, similarityOn) : []), [metadata, choices, similarityOn]);
+  const columns: ShownColumn[] = useMemo(() => (metadata ? shownColumns(metadata, choices, similarityOn, searchScored) : []), [metadata, choices, similarityOn, searchScored]);
 
   /** "Reset columns": the server's defaults again (`resetAllFlag` true), the user's choices dropped. */
   const reset = async () => {
