@@ -2,7 +2,7 @@ import { Alert, Card, Grid, Group, Paper, Table, Text } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { CompoundLeaflet, LeafletProperties } from '@kb/contracts/leaflets';
 import { StructureImage } from '../chemistry/structure-image.tsx';
-import { formatNumber } from './leaflet-format.ts';
+import { formatNumber } from '../../app/format/number-format.ts';
 import { CopyValue, LeafletSection } from './leaflet-ui.tsx';
 
 type Structure = NonNullable<CompoundLeaflet['structure']>;
