@@ -146,7 +146,7 @@ export function SearchPage() {
   const clearAll = async () => {
     // Rows that were searched or saved can come back (recent searches, the saved query); others are asked about.
     if (useSearchBuilderStore.getState().dirty && rows.some(rowHasValue)) {
-      const ok = await confirm({ title: 'Clear every row?', detail: `${capitalize(allOf(rows.length, 'row'))} of this search will be removed.`, confirmLabel: rows.length === 1 ? 'Clear the row' : 'Clear all rows' });
+      const ok = await confirm({ title: rows.length === 1 ? 'Clear the row?' : 'Clear every row?', detail: `${capitalize(allOf(rows.length, 'row'))} of this search will be removed.`, confirmLabel: rows.length === 1 ? 'Clear the row' : 'Clear all rows' });
       if (!ok) return;
     }
     clearRows();
