@@ -13,8 +13,11 @@ const PARAM_VALUES: Readonly<Record<string, string>> = {
   code: 'abc',
 };
 
-/** `data-page` of the not-found page, also shown on /accessdenied. */
+/** `data-page` of the not-found page (unknown paths). */
 export const NOT_FOUND_PAGE = 'not-found';
+
+/** `data-page` of the access-denied page (/accessdenied: a page the role may not open). */
+export const ACCESS_DENIED_PAGE = 'access-denied';
 
 /** A route with its parameters filled in. */
 export interface ConcreteRoute {
@@ -55,11 +58,11 @@ function routeAt(pattern: string): WebRoute {
   return route;
 }
 
-/** Showing a route as it is: its pattern as `data-page` (the not-found page for /accessdenied) and its look. */
+/** Showing a route as it is: its pattern as `data-page` (the access-denied page's own for /accessdenied) and its look. */
 export function landingOn(route: WebRoute, url: string, reason: string): Landing {
   return {
     pathname: url,
-    dataPage: route.path === '/accessdenied' ? NOT_FOUND_PAGE : route.path,
+    dataPage: route.path === '/accessdenied' ? ACCESS_DENIED_PAGE : route.path,
     look: route.look,
     reason,
   };

@@ -12,7 +12,7 @@ import { LoginPage } from '../features/auth/login-page.tsx';
 import { RegisterPage } from '../features/auth/register-page.tsx';
 import { VerifyAccountPage } from '../features/auth/verify-account-page.tsx';
 import { DashboardPage } from '../features/dashboard/dashboard-page.tsx';
-import { NotFoundPage } from '../features/errors/not-found-page.tsx';
+import { AccessDeniedPage } from '../features/errors/access-denied-page.tsx';
 import { DownloadsPage } from '../features/export/downloads-page.tsx';
 import { ExportPage } from '../features/export/export-page.tsx';
 import { KeywordsPage } from '../features/info/keywords-page.tsx';
@@ -25,10 +25,6 @@ import { NewSearchResultsPage, ResultsPage } from '../features/results/results-p
 import { DynamicQueryPage } from '../features/search/dynamic-query-page.tsx';
 import { HomePage } from '../features/search/home-page.tsx';
 import { SearchPage } from '../features/search/search-page.tsx';
-
-function AccessDeniedPage() {
-  return <NotFoundPage route="/accessdenied" />;
-}
 
 /** The page of every WEB_ROUTES path pattern (a unit test checks none is missing). */
 export const PAGE_BY_PATH: Readonly<Record<string, ComponentType>> = {

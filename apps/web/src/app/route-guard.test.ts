@@ -3,7 +3,7 @@ import type { Role } from '@kb/contracts/roles';
 import { LANDING_BY_ROLE, WEB_ROUTES } from '@kb/contracts/routes';
 import type { BrowserSession } from './browser-session.ts';
 import type { GuardInput, GuardSession } from './route-guard.ts';
-import { decideRoute, postLoginTarget } from './route-guard.ts';
+import { decideRoute, postLoginTarget, turnedAwayFrom } from './route-guard.ts';
 import { findWebRoute } from './route-match.ts';
 
 const noBrowser: BrowserSession = { token: null, email: null, nodeToken: null, isLoginInThisBrowser: false };
@@ -72,10 +72,10 @@ describe('route guard (spec §4)', () => {
   });
 
   it('sends a role that is not in the route roles to /accessdenied', () => {
-    expect(decide('/export', session('EVALUATE_USER'))).toEqual({ kind: 'redirect', to: '/accessdenied', reason: 'role-mismatch' });
-    expect(decide('/sarview', session('EVALUATE_USER'))).toMatchObject({ to: '/accessdenied' });
+    expect(decide('/export', session('EVALUATE_USER'))).toEqual({ kind: 'redirect', to: '/accessdenied?from=%2Fexport', reason: 'role-mismatch' });
+    expect(decide('/sarview', session('EVALUATE_USER'))).toMatchObject({ to: '/accessdenied?from=%2Fsarview' });
     expect(decide('/sarview/structuretab', session('EVALUATE_USER'))).toEqual({ kind: 'allow' });
-    expect(decide('/search', session('FLAT_FILE_ONLY'))).toMatchObject({ to: '/accessdenied' });
+    expect(decide('/search', session('FLAT_FILE_ONLY'))).toMatchObject({ to: '/accessdenied?from=%2Fsearch' });
   });
 
   it('lets any logged-in role open authentication-only routes', () => {
@@ -95,34 +95,44 @@ describe('route guard (spec §4)', () => {
 
     it('lets FLAT_FILE_ADMIN open trackers and sends it to /dashboard from the other admin pages', () => {
       expect(decide('/admin/trackers', session('FLAT_FILE_ADMIN'))).toEqual({ kind: 'allow' });
-      expect(decide('/admin/dashboard', session('FLAT_FILE_ADMIN'))).toEqual({ kind: 'redirect', to: '/dashboard', reason: 'admin-to-dashboard' });
-      expect(decide('/admin/subscriptions', session('FLAT_FILE_ADMIN'))).toMatchObject({ to: '/dashboard' });
+      expect(decide('/admin/dashboard', session('FLAT_FILE_ADMIN'))).toEqual({ kind: 'redirect', to: '/dashboard?from=%2Fadmin%2Fdashboard', reason: 'admin-to-dashboard' });
+      expect(decide('/admin/subscriptions', session('FLAT_FILE_ADMIN'))).toMatchObject({ to: '/dashboard?from=%2Fadmin%2Fsubscriptions' });
     });
 
     it('sends GOSTAR_ADMIN from /superadmin to /dashboard', () => {
-      expect(decide('/superadmin', session('GOSTAR_ADMIN'))).toMatchObject({ to: '/dashboard', reason: 'admin-to-dashboard' });
+      expect(decide('/superadmin', session('GOSTAR_ADMIN'))).toMatchObject({ to: '/dashboard?from=%2Fsuperadmin', reason: 'admin-to-dashboard' });
     });
 
     it('sends SUPER_ADMIN, who may not open /dashboard, from other admin pages to /accessdenied', () => {
       expect(decide('/superadmin', session('SUPER_ADMIN'))).toEqual({ kind: 'allow' });
-      expect(decide('/admin/trackers', session('SUPER_ADMIN'))).toEqual({ kind: 'redirect', to: '/accessdenied', reason: 'role-mismatch' });
+      expect(decide('/admin/trackers', session('SUPER_ADMIN'))).toEqual({ kind: 'redirect', to: '/accessdenied?from=%2Fadmin%2Ftrackers', reason: 'role-mismatch' });
     });
 
     it('sends a user holding an admin role but working in another role to /dashboard', () => {
       const mixed = session('FULL_USER', { userRoles: ['FULL_USER', 'GOSTAR_ADMIN'] });
-      expect(decide('/admin/subscriptions', mixed)).toMatchObject({ to: '/dashboard', reason: 'admin-to-dashboard' });
+      expect(decide('/admin/subscriptions', mixed)).toMatchObject({ to: '/dashboard?from=%2Fadmin%2Fsubscriptions', reason: 'admin-to-dashboard' });
     });
 
     it('sends an admin-role holder whose current role may not open /dashboard to /accessdenied', () => {
       const mixed = session('PARTIAL_USER', { userRoles: ['PARTIAL_USER', 'GOSTAR_ADMIN'] });
-      expect(decide('/admin/dashboard', mixed)).toMatchObject({ to: '/accessdenied' });
+      expect(decide('/admin/dashboard', mixed)).toMatchObject({ to: '/accessdenied?from=%2Fadmin%2Fdashboard' });
     });
 
     it('sends a non-admin to /accessdenied', () => {
       for (const path of ['/admin/dashboard', '/admin/subscriptions', '/admin/trackers', '/superadmin']) {
-        expect(decide(path, session('FULL_USER'))).toEqual({ kind: 'redirect', to: '/accessdenied', reason: 'role-mismatch' });
+        expect(decide(path, session('FULL_USER'))).toEqual({ kind: 'redirect', to: `/accessdenied?from=${encodeURIComponent(path)}`, reason: 'role-mismatch' });
       }
     });
+  });
+
+  it('names back only protected pages of this app from a `from` parameter', () => {
+    expect(turnedAwayFrom('/sarview')?.path).toBe('/sarview');
+    expect(turnedAwayFrom('/results/structuretab')?.path).toBe('/results/:tabid');
+    expect(turnedAwayFrom('//evil.example/sarview')).toBeNull();
+    expect(turnedAwayFrom('https://evil.example/')).toBeNull();
+    expect(turnedAwayFrom('/no-such-page')).toBeNull();
+    expect(turnedAwayFrom('/login')).toBeNull();
+    expect(turnedAwayFrom(null)).toBeNull();
   });
 
   it('gives every route of WEB_ROUTES a decision for every role without throwing', () => {

@@ -37,6 +37,29 @@ export type GuardDecision =
 
 const DASHBOARD_ACCESS = WEB_ROUTES.find((route) => route.path === '/dashboard')?.access ?? [];
 
+/** The query parameter naming the page a user was turned away from (the denied page and the dashboard say which). */
+export const FROM_PARAM = 'from';
+
+/** `/accessdenied?from=/sarview`: the denied page names the page that is not part of the subscription. */
+export function accessDeniedUrl(pathname: string): string {
+  return `/accessdenied?${new URLSearchParams({ [FROM_PARAM]: pathname })}`;
+}
+
+/** `/dashboard?from=/admin/subscriptions`: the dashboard says why an administrator landed there. */
+export function adminDashboardUrl(pathname: string): string {
+  return `/dashboard?${new URLSearchParams({ [FROM_PARAM]: pathname })}`;
+}
+
+/**
+ * The WEB_ROUTES entry a `from` parameter names, or null. Only known pages of this app are named
+ * back to the user: the parameter is part of a URL anyone can craft.
+ */
+export function turnedAwayFrom(from: string | null): WebRoute | null {
+  if (!from || !from.startsWith('/') || from.startsWith('//')) return null;
+  const route = findWebRoute(from);
+  return route && route.access !== 'public' ? route : null;
+}
+
 /** Where a role lands after login (and when opening /login while logged in). */
 export function landingFor(role: Role | null): string {
   return role === null ? '/' : LANDING_BY_ROLE[role];
@@ -76,11 +99,11 @@ export function decideRoute(input: GuardInput): GuardDecision {
   const role = session.currentUserRole;
   if (ADMIN_GUARD_PATHS.includes(route.path) && !roleMayOpen(route.access, role)) {
     const holdsAdminRole = session.userRoles.some((held) => ADMIN_ROLES.includes(held));
-    if (holdsAdminRole && roleMayOpen(DASHBOARD_ACCESS, role)) return { kind: 'redirect', to: '/dashboard', reason: 'admin-to-dashboard' };
-    return { kind: 'redirect', to: '/accessdenied', reason: 'role-mismatch' };
+    if (holdsAdminRole && roleMayOpen(DASHBOARD_ACCESS, role)) return { kind: 'redirect', to: adminDashboardUrl(input.pathname), reason: 'admin-to-dashboard' };
+    return { kind: 'redirect', to: accessDeniedUrl(input.pathname), reason: 'role-mismatch' };
   }
 
-  if (!roleMayOpen(route.access, role)) return { kind: 'redirect', to: '/accessdenied', reason: 'role-mismatch' };
+  if (!roleMayOpen(route.access, role)) return { kind: 'redirect', to: accessDeniedUrl(input.pathname), reason: 'role-mismatch' };
 
   return { kind: 'allow' };
 }

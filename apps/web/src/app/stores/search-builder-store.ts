@@ -1,8 +1,8 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import type { SearchCriteria, SearchOperator, SelectedOption, TreeView } from '@kb/contracts/search';
-import type { CountFigures } from '../../features/search/counts/count-format.ts';
-import { ZERO_COUNTS } from '../../features/search/counts/count-format.ts';
+import type { CountFigures } from '../../features/search/counts/count-figures.ts';
+import { ZERO_COUNTS } from '../../features/search/counts/count-figures.ts';
 import type { RowDraft } from '../../features/search/builder/row-drafts.ts';
 import { newDraft } from '../../features/search/builder/row-drafts.ts';
 import { sessionStore } from './memory-storage.ts';

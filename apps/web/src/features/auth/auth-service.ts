@@ -8,6 +8,7 @@ import { writeBrowserLogin, writeBrowserTokens } from '../../app/browser-session
 import { useSessionStore } from '../../app/stores/session-store.ts';
 import { resetAllStores } from '../../app/stores/store-registry.ts';
 import { readTokenRoles } from '../../app/token-claims.ts';
+import { countNoun } from '../../app/format/plural.ts';
 
 /** Spec §4/§8 login errors: 403 returns the server message, 429 a rate-limit text with the wait. */
 export function loginErrorMessage(error: unknown): string {
@@ -26,9 +27,9 @@ export function loginErrorMessage(error: unknown): string {
 
 /** "45 seconds", "1 minute", "3 minutes". */
 export function formatWait(seconds: number): string {
-  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  if (seconds < 60) return countNoun(seconds, 'second');
   const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  return countNoun(minutes, 'minute');
 }
 
 /**

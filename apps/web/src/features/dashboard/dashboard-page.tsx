@@ -6,7 +6,9 @@ import { Link, useSearchParams } from 'react-router';
 import { dashboardEndpoints } from '@kb/contracts/api';
 import { callApi, errorMessage } from '../../app/api-client.ts';
 import { useSessionStore } from '../../app/stores/session-store.ts';
+import { countNoun } from '../../app/format/plural.ts';
 import { PageHeader } from '../../app/ui/page-header.tsx';
+import { AdminRedirectNotice } from '../errors/admin-redirect-notice.tsx';
 import { DatasetsTab } from './datasets-tab.tsx';
 import { DownloadHistoryTab } from './download-history-tab.tsx';
 import { LoginHistoryTab } from './login-history-tab.tsx';
@@ -32,7 +34,7 @@ function CloseOtherSessionsButton() {
     onSuccess: (result) =>
       notifications.show({
         color: 'green',
-        message: result.closed === 0 ? 'You had no other open sessions.' : `Closed ${result.closed} other session${result.closed === 1 ? '' : 's'}.`,
+        message: result.closed === 0 ? 'You had no other open sessions.' : `Closed ${countNoun(result.closed, 'other session')}.`,
       }),
     onError: (error) => notifications.show({ color: 'red', message: errorMessage(error) }),
   });
@@ -61,6 +63,7 @@ export function DashboardPage() {
           </Group>
         }
       />
+      <AdminRedirectNotice />
       <Tabs value={tab} onChange={(value) => setParams(value ? { tab: value } : {}, { replace: true })} keepMounted={false}>
         <Tabs.List mb="md">
           {DASHBOARD_TABS.map((item) => (

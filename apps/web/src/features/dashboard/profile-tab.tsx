@@ -7,6 +7,7 @@ import { endpointQuery } from '../../app/query.ts';
 import { ROLE_LABELS } from '../../app/role-labels.ts';
 import { QueryView } from '../../app/ui/query-view.tsx';
 import { formatDate } from './format.ts';
+import { countNoun } from '../../app/format/plural.ts';
 
 function SubscriptionSummaryCard() {
   const query = useQuery(endpointQuery(authEndpoints.subscriptionSummary, {}));
@@ -31,7 +32,7 @@ function SubscriptionSummaryCard() {
                 Expires in
               </Text>
               <Text fw={600} size="lg" c={summary.expiring ? 'orange' : undefined}>
-                {summary.expiringDays === null ? '—' : `${summary.expiringDays} day${summary.expiringDays === 1 ? '' : 's'}`}
+                {summary.expiringDays === null ? '—' : countNoun(summary.expiringDays, 'day')}
               </Text>
             </Stack>
             <Stack gap={0}>

@@ -8,7 +8,7 @@ import { tabInfo } from '@kb/contracts/result-tabs';
 import { endpointQuery } from '../../app/query.ts';
 import { PageHeader } from '../../app/ui/page-header.tsx';
 import { EmptyState, QueryView } from '../../app/ui/query-view.tsx';
-import { formatCount } from '../search/counts/count-format.ts';
+import { formatCount } from '../../app/format/count-format.ts';
 import { invalidateCredits } from './export-files.ts';
 import { isActiveJob, jobPollInterval } from './export-scope.ts';
 import { ExportsTable } from './exports-table.tsx';

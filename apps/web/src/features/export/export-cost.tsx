@@ -4,9 +4,8 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { ExportDataCount } from '@kb/contracts/exports';
 import { CREDIT_RULE_TEXT } from '@kb/contracts/exports';
 import { errorMessage } from '../../app/api-client.ts';
-import { formatCount } from '../search/counts/count-format.ts';
-
-const plural = (count: number, one: string, many: string) => `${formatCount(count)} ${count === 1 ? one : many}`;
+import { formatCount } from '../../app/format/count-format.ts';
+import { countNoun } from '../../app/format/plural.ts';
 
 /**
  * What the export would hold and cost (spec §7 exportdatacount), asked again whenever the scope
@@ -30,7 +29,7 @@ export function ExportCost({ query }: { query: UseQueryResult<ExportDataCount> }
       ) : (
         <Group gap="xs" wrap="wrap" aria-live="polite" opacity={query.isFetching ? 0.6 : 1}>
           <Text fw={600} data-testid="export-cost" data-rows={cost.rows} data-credits={cost.credits}>
-            {plural(cost.rows, 'record', 'records')} · {plural(cost.credits, 'credit', 'credits')}
+            {countNoun(cost.rows, 'record')} · {countNoun(cost.credits, 'credit')}
           </Text>
           <Text c="dimmed">·</Text>
           <Text data-testid="export-balance" data-value={cost.creditBalance} c={cost.creditBalance < cost.credits ? 'red' : undefined}>

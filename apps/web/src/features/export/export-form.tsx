@@ -9,7 +9,7 @@ import type { ResultsSession } from '@kb/contracts/results';
 import { isApiRequestError, errorMessage } from '../../app/api-client.ts';
 import type { ResultsScope } from '../../app/stores/results-store.ts';
 import { QueryView } from '../../app/ui/query-view.tsx';
-import { formatCount } from '../search/counts/count-format.ts';
+import { formatCount } from '../../app/format/count-format.ts';
 import { ColumnChecklist } from './column-checklist.tsx';
 import { ExportCost } from './export-cost.tsx';
 import { ExportJobCard } from './export-job-card.tsx';
@@ -18,6 +18,7 @@ import { SDF_NEEDS_STRUCTURES, formatForTab, sdfAllowed, selectedRowsLabel } fro
 import type { ExportDraft } from './use-export-draft.ts';
 import { useExportDraft } from './use-export-draft.ts';
 import { useStartExport } from './use-start-export.ts';
+import { countNoun } from '../../app/format/plural.ts';
 
 const FORMAT_SHORT: Record<ExportFormat, string> = { csv: 'CSV', xlsx: 'XLSX', sdf: 'SDF' };
 
@@ -59,7 +60,7 @@ function RowsPicker({ draft, rowCount }: { draft: ExportDraft; rowCount: number 
         />
         <Radio
           value="all"
-          label={goto ? 'Whole tab (as filtered, the related rows shown)' : `Whole tab (as filtered${rowCount === null ? '' : `, ${formatCount(rowCount)} rows`})`}
+          label={goto ? 'Whole tab (as filtered, the related rows shown)' : `Whole tab (as filtered${rowCount === null ? '' : `, ${countNoun(rowCount, 'row')}`})`}
           data-testid="export-rows-all"
         />
       </Stack>

@@ -11,6 +11,8 @@ import { saveStoredFile } from './export-files.ts';
 import { isActiveJob, jobStatusText } from './export-scope.ts';
 import { JobFailure, JobProgress, JobStatusBadge } from './job-status.tsx';
 import { useExportJob } from './use-export-job.ts';
+import { countNoun } from '../../app/format/plural.ts';
+import { formatCount } from '../../app/format/count-format.ts';
 
 /** Saves a finished export's file; errors are notified with the server's message. */
 export function useSaveFile() {
@@ -63,8 +65,8 @@ export function ExportJobCard({ started }: { started: ExportJob }) {
                 Download
               </Button>
               <Text size="xs" c="dimmed">
-                {job.rows.toLocaleString()} records · {job.credits.toLocaleString()} credits used{job.fileSize === null ? '' : ` · ${formatBytes(job.fileSize)}`} · your balance is now{' '}
-                {job.creditBalance.toLocaleString()}. Downloading it again is free.
+                {countNoun(job.rows, 'record')} · {countNoun(job.credits, 'credit')} used{job.fileSize === null ? '' : ` · ${formatBytes(job.fileSize)}`} · your balance is now{' '}
+                {formatCount(job.creditBalance)}. Downloading it again is free.
               </Text>
             </Group>
           ))}

@@ -4,9 +4,10 @@ import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { tabInfo } from '@kb/contracts/result-tabs';
 import type { ResultColumn } from '@kb/contracts/results';
 import type { ColumnChoices, ResultsScope } from '../../app/stores/results-store.ts';
-import { formatCount } from '../search/counts/count-format.ts';
+import { formatCount } from '../../app/format/count-format.ts';
 import { shownColumns } from '../results/grid/result-columns.ts';
 import type { TabSelection, TabState } from '../results/tab-state.ts';
+import { countNoun } from '../../app/format/plural.ts';
 
 /**
  * What an export takes, as plain functions of the results state (spec §2 /export, §4 results tab
@@ -132,7 +133,7 @@ export function jobPollInterval<T>(state: { status: 'pending' | 'error' | 'succe
 /** "12,000 of 200,000 rows (6%)"; "Waiting to start" before the first row. */
 export function jobProgressLabel(job: Pick<ExportJob, 'status' | 'rows' | 'rowsWritten' | 'progress'>): string {
   if (job.status === 'queued' && job.rowsWritten === 0) return 'Waiting to start…';
-  return `${formatCount(job.rowsWritten)} of ${formatCount(job.rows)} rows (${Math.floor(clampPercent(job.progress))}%)`;
+  return `${formatCount(job.rowsWritten)} of ${countNoun(job.rows, 'row')} (${Math.floor(clampPercent(job.progress))}%)`;
 }
 
 /** The status a screen reader hears when it changes: "Queued", "Running", "Ready", "Failed: why". */

@@ -7,7 +7,7 @@ import { exportEndpoints } from '@kb/contracts/exports';
 import { resultTabLabel } from '@kb/contracts/result-tabs';
 import { callApi, errorMessage } from '../../app/api-client.ts';
 import { formatBytes, formatDateTime } from '../dashboard/format.ts';
-import { formatCount } from '../search/counts/count-format.ts';
+import { formatCount } from '../../app/format/count-format.ts';
 import { ConfirmButton } from './confirm-button.tsx';
 import { useSaveFile } from './export-job-card.tsx';
 import { invalidateCredits } from './export-files.ts';

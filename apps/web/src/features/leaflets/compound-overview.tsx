@@ -4,7 +4,7 @@ import { useSearchParams } from 'react-router';
 import type { CompoundLeaflet, LeafletProperties } from '@kb/contracts/leaflets';
 import { StructureImage } from '../chemistry/structure-image.tsx';
 import { parseHighlight } from '../chemistry/structure-highlight.ts';
-import { formatNumber } from './leaflet-format.ts';
+import { formatNumber } from '../../app/format/number-format.ts';
 import { CopyValue, LeafletSection } from './leaflet-ui.tsx';
 
 type Structure = NonNullable<CompoundLeaflet['structure']>;

@@ -4,6 +4,7 @@ import type { DevelopmentCompound } from '@kb/contracts/leaflets';
 import { EmptyState } from '../../app/ui/query-view.tsx';
 import { formatIsoDate } from './leaflet-format.ts';
 import { LeafletSection } from './leaflet-ui.tsx';
+import { countNoun } from '../../app/format/plural.ts';
 
 /** Badge colour of a highest phase: launched green, withdrawn red, clinical blue, the rest grey. */
 export function phaseColor(phase: string | null): string {
@@ -122,7 +123,7 @@ export function DevelopmentSection({ development }: { development: DevelopmentCo
     <LeafletSection
       id="development"
       title="Development status"
-      meta={development.length > 0 ? `${development.length} development compound${development.length === 1 ? '' : 's'}` : undefined}
+      meta={development.length > 0 ? countNoun(development.length, 'development compound') : undefined}
     >
       {development.length === 0 ? (
         <EmptyState>Not a development compound: no clinical or preclinical development is recorded.</EmptyState>

@@ -38,19 +38,8 @@ export function structureLeafletPath(strId: number): string {
 }
 
 const significant = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 });
-const grouping = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const decimals = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
-
-/** A count with thousands separators. */
-export function formatCount(value: number): string {
-  return grouping.format(value);
-}
-
-/** A measured or computed number with up to two decimals; a dash when unknown. */
-export function formatNumber(value: number | null | undefined): string {
-  return value === null || value === undefined || !Number.isFinite(value) ? '—' : decimals.format(value);
-}
-
+// Counts and plain numbers come from app/format; potencies and activity values keep three
+// significant digits, the precision assays report them with.
 /** A potency from its µM value, in the unit chemists read it in: below 1 µM as nM. */
 export function formatPotency(microMolar: number | null): string {
   if (microMolar === null || !Number.isFinite(microMolar)) return '—';

@@ -5,6 +5,7 @@ import { isApiRequestError } from '../../app/api-client.ts';
 import { QueryErrorAlert } from '../../app/ui/query-view.tsx';
 import { PageHeader } from '../../app/ui/page-header.tsx';
 import type { SortDirection } from './use-sorted-rows.ts';
+import { formatCount } from '../../app/format/count-format.ts';
 
 /** One titled block of a leaflet; `id` lets the page link to it. */
 export function LeafletSection({ id, title, meta, actions, children }: { id: string; title: string; meta?: ReactNode; actions?: ReactNode; children: ReactNode }) {
@@ -85,7 +86,7 @@ export function CappedNote({ shown, total, what }: { shown: number; total: numbe
   if (shown >= total) return null;
   return (
     <Text size="xs" c="dimmed" mt="xs" data-testid="capped-note">
-      Showing the first {shown.toLocaleString('en-US')} of {total.toLocaleString('en-US')} {what}.
+      Showing the first {formatCount(shown)} of {formatCount(total)} {what}.
     </Text>
   );
 }

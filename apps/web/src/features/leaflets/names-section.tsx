@@ -4,6 +4,7 @@ import type { CompoundLeaflet } from '@kb/contracts/leaflets';
 import { EmptyState } from '../../app/ui/query-view.tsx';
 import { groupBy, referenceLeafletPath } from './leaflet-format.ts';
 import { LeafletSection } from './leaflet-ui.tsx';
+import { countNoun } from '../../app/format/plural.ts';
 
 function CompoundRecords({ compounds }: { compounds: CompoundLeaflet['compounds'] }) {
   if (compounds.length === 0) return <EmptyState>No compound records for this structure.</EmptyState>;
@@ -81,7 +82,7 @@ export function NamesSection({ leaflet }: { leaflet: CompoundLeaflet }) {
     <LeafletSection
       id="names"
       title="Names and synonyms"
-      meta={`${leaflet.compounds.length} compound record${leaflet.compounds.length === 1 ? '' : 's'}, ${leaflet.synonyms.length} synonym${leaflet.synonyms.length === 1 ? '' : 's'}`}
+      meta={`${countNoun(leaflet.compounds.length, 'compound record')}, ${countNoun(leaflet.synonyms.length, 'synonym')}`}
     >
       <Stack gap="md">
         <CompoundRecords compounds={leaflet.compounds} />

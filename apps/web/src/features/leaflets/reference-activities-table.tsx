@@ -3,7 +3,11 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { ReferenceActivity, ReferenceLeaflet } from '@kb/contracts/leaflets';
 import { EmptyState } from '../../app/ui/query-view.tsx';
-import { formatActivityValue, formatCount, formatNumber, structureLeafletPath } from './leaflet-format.ts';
+import { formatCount } from '../../app/format/count-format.ts';
+import { formatNumber } from '../../app/format/number-format.ts';
+import { countNoun } from '../../app/format/plural.ts';
+import { ACTIVITY } from '../../app/format/nouns.ts';
+import { formatActivityValue, structureLeafletPath } from './leaflet-format.ts';
 import { CappedNote, LeafletSection } from './leaflet-ui.tsx';
 
 const PAGE_SIZE = 25;
@@ -83,7 +87,7 @@ export function ReferenceActivitiesSection({ activities, inSearchOnly }: { activ
   const rows = activities.rows.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE);
   const marks = activities.inSearch !== null;
   const listed = inSearchOnly ? (activities.inSearch ?? 0) : activities.total;
-  const meta = `${formatCount(activities.total)} activit${activities.total === 1 ? 'y' : 'ies'}${marks ? ` · ${formatCount(activities.inSearch ?? 0)} in your search` : ''}`;
+  const meta = `${countNoun(activities.total, ACTIVITY)}${marks ? ` · ${formatCount(activities.inSearch ?? 0)} in your search` : ''}`;
   return (
     <LeafletSection id="activities" title="Activities reported" meta={meta}>
       {activities.rows.length === 0 ? (

@@ -4,7 +4,9 @@ import { Link } from 'react-router';
 import type { ReferenceCompound, ReferenceLeaflet } from '@kb/contracts/leaflets';
 import { EmptyState } from '../../app/ui/query-view.tsx';
 import { StructureImage } from '../chemistry/structure-image.tsx';
-import { formatCount, structureLeafletPath } from './leaflet-format.ts';
+import { formatCount } from '../../app/format/count-format.ts';
+import { countNoun, showMoreLabel } from '../../app/format/plural.ts';
+import { structureLeafletPath } from './leaflet-format.ts';
 import { CappedNote, LeafletSection } from './leaflet-ui.tsx';
 
 /** Drawings are requested a page at a time: a reference may report hundreds of compounds. */
@@ -44,7 +46,7 @@ export function ReferenceCompoundsSection({ compounds, inSearchOnly }: { compoun
   const [shown, setShown] = useState(PAGE);
   const visible = compounds.rows.slice(0, shown);
   const listed = inSearchOnly ? (compounds.inSearch ?? 0) : compounds.total;
-  const meta = `${formatCount(compounds.total)} compound${compounds.total === 1 ? '' : 's'}${compounds.inSearch !== null ? ` · ${formatCount(compounds.inSearch)} in your search` : ''}`;
+  const meta = `${countNoun(compounds.total, 'compound')}${compounds.inSearch !== null ? ` · ${formatCount(compounds.inSearch)} in your search` : ''}`;
   return (
     <LeafletSection id="compounds" title="Compounds reported" meta={meta}>
       {compounds.rows.length === 0 ? (
@@ -59,7 +61,7 @@ export function ReferenceCompoundsSection({ compounds, inSearchOnly }: { compoun
           {shown < compounds.rows.length && (
             <Group justify="center">
               <Button variant="light" size="xs" onClick={() => setShown((n) => n + PAGE)}>
-                Show {Math.min(PAGE, compounds.rows.length - shown)} more of {formatCount(compounds.rows.length - shown)}
+                {showMoreLabel(Math.min(PAGE, compounds.rows.length - shown), compounds.rows.length - shown, 'compound')}
               </Button>
             </Group>
           )}

@@ -2,7 +2,10 @@ import { Anchor, Badge, Group, Paper, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { CompoundLeaflet, LeafletReferenceRow } from '@kb/contracts/leaflets';
 import { EmptyState } from '../../app/ui/query-view.tsx';
-import { citationLine, doiUrl, formatCount, pubmedUrl, referenceLeafletPath } from './leaflet-format.ts';
+import { formatCount } from '../../app/format/count-format.ts';
+import { countNoun } from '../../app/format/plural.ts';
+import { ACTIVITY } from '../../app/format/nouns.ts';
+import { citationLine, doiUrl, pubmedUrl, referenceLeafletPath } from './leaflet-format.ts';
 import { CappedNote, ExternalLink, LeafletSection } from './leaflet-ui.tsx';
 
 function ReferenceItem({ reference }: { reference: LeafletReferenceRow }) {
@@ -31,7 +34,7 @@ function ReferenceItem({ reference }: { reference: LeafletReferenceRow }) {
             {reference.year ? ` · ${reference.year}` : ''}
           </Badge>
           <Text size="xs" c="dimmed" data-activity-count={reference.activity_count}>
-            {reference.activity_count === 0 ? 'reports the compound' : `${formatCount(reference.activity_count)} activit${reference.activity_count === 1 ? 'y' : 'ies'}`}
+            {reference.activity_count === 0 ? 'reports the compound' : countNoun(reference.activity_count, ACTIVITY)}
           </Text>
         </Stack>
       </Group>

@@ -2,7 +2,11 @@ import { Badge, Group, Stack, Table, Text } from '@mantine/core';
 import { useCallback } from 'react';
 import type { CompoundLeaflet, TargetGroup } from '@kb/contracts/leaflets';
 import { EmptyState } from '../../app/ui/query-view.tsx';
-import { formatCount, formatNumber, formatPotency } from './leaflet-format.ts';
+import { formatCount } from '../../app/format/count-format.ts';
+import { formatNumber } from '../../app/format/number-format.ts';
+import { countNoun } from '../../app/format/plural.ts';
+import { ACTIVITY } from '../../app/format/nouns.ts';
+import { formatPotency } from './leaflet-format.ts';
 import { CappedNote, ExternalLink, LeafletSection, SortableTh } from './leaflet-ui.tsx';
 import { useSortedRows } from './use-sorted-rows.ts';
 import type { SortValue } from './use-sorted-rows.ts';
@@ -115,7 +119,7 @@ export function TargetActivitySection({ activities }: { activities: CompoundLeaf
   const meta =
     activities.total === 0
       ? undefined
-      : `${formatCount(activities.total)} activit${activities.total === 1 ? 'y' : 'ies'} on ${formatCount(activities.targetsTotal)} target${activities.targetsTotal === 1 ? '' : 's'}${withoutTarget} · best potency from exact or upper-bound values`;
+      : `${countNoun(activities.total, ACTIVITY)} on ${countNoun(activities.targetsTotal, 'target')}${withoutTarget} · best potency from exact or upper-bound values`;
   return (
     <LeafletSection id="activities" title="Activities by target" meta={meta}>
       {activities.groups.length === 0 ? (

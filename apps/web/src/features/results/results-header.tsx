@@ -3,7 +3,8 @@ import { IconInfoCircle } from '@tabler/icons-react';
 import type { ResultsSession } from '@kb/contracts/results';
 import type { ResultsScope } from '../../app/stores/results-store.ts';
 import { formatDateTime } from '../dashboard/format.ts';
-import { COUNT_ITEMS, formatCount, searchFigures } from '../search/counts/count-format.ts';
+import { COUNT_ITEMS, searchFigures } from '../search/counts/count-figures.ts';
+import { formatCount } from '../../app/format/count-format.ts';
 import { describeSearch } from '../search/saved/search-summary.ts';
 import { useRerunSearch } from './use-rerun-search.ts';
 

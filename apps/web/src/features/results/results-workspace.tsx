@@ -6,7 +6,7 @@ import { RESULT_TABS, START_PAGE, tabInfo } from '@kb/contracts/result-tabs';
 import type { ResultsSession } from '@kb/contracts/results';
 import type { ResultsScope } from '../../app/stores/results-store.ts';
 import { useResultsStore } from '../../app/stores/results-store.ts';
-import { formatCount } from '../search/counts/count-format.ts';
+import { formatCount } from '../../app/format/count-format.ts';
 import { ChartsPanel } from './charts/charts-panel.tsx';
 import { NewStructuresBanner, ResultsHeader } from './results-header.tsx';
 import classes from './results-layout.module.css';

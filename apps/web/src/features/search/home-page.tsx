@@ -13,9 +13,12 @@ import { EmptyState, QueryView } from '../../app/ui/query-view.tsx';
 import { formatDateTime } from '../dashboard/format.ts';
 import { rowHasValue } from './builder/row-criteria.ts';
 import { criteriaToDrafts } from './builder/row-restore.ts';
-import { COUNT_ITEMS, defaultFigures, formatCount, searchFigures } from './counts/count-format.ts';
+import { COUNT_ITEMS, defaultFigures, searchFigures } from './counts/count-figures.ts';
+import { formatCount } from '../../app/format/count-format.ts';
 import { runSearch } from './run/use-search-runner.ts';
 import { useConfirm } from './ui/confirm-dialog.tsx';
+import { countNoun } from '../../app/format/plural.ts';
+import { ACTIVITY } from '../../app/format/nouns.ts';
 
 type RecentSearch = HomeOverview['recentSearches'][number];
 
@@ -41,7 +44,7 @@ function KnowledgeBaseStats({ counts }: { counts: HomeOverview['counts'] }) {
 function countLine(search: RecentSearch): string {
   if (!search.counts) return 'No counts kept';
   const figures = searchFigures(search.counts);
-  return `${formatCount(figures.structures)} structures · ${formatCount(figures.activities)} activities · ${formatCount(figures.references)} references`;
+  return `${countNoun(figures.structures, 'structure')} · ${countNoun(figures.activities, ACTIVITY)} · ${countNoun(figures.references, 'reference')}`;
 }
 
 function RecentSearches({ searches }: { searches: RecentSearch[] }) {

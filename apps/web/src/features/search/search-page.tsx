@@ -21,6 +21,7 @@ import { SavedQueryActions } from './saved/saved-queries.tsx';
 import { describeSearch } from './saved/search-summary.ts';
 import { findSearchOption, rowKindOf } from './search-options.ts';
 import { useConfirm } from './ui/confirm-dialog.tsx';
+import { allOf, capitalize, countNoun } from '../../app/format/plural.ts';
 
 /** Moves the focus to the first field marked invalid, once the marks are on screen. */
 function focusFirstError(): void {
@@ -43,7 +44,7 @@ function useLoadIntoBuilder(confirm: ReturnType<typeof useConfirm>[0]) {
     }
     replaceRows(criteriaToDrafts(loaded.criteria));
     applySavedQuery(loaded.appliedFilters);
-    notifications.show({ color: 'green', message: `Opened “${loaded.name}” (${loaded.criteria.rows.length} row${loaded.criteria.rows.length === 1 ? '' : 's'}).` });
+    notifications.show({ color: 'green', message: `Opened “${loaded.name}” (${countNoun(loaded.criteria.rows.length, 'row')}).` });
     return true;
   };
 }
@@ -145,7 +146,7 @@ export function SearchPage() {
   const clearAll = async () => {
     // Rows that were searched or saved can come back (recent searches, the saved query); others are asked about.
     if (useSearchBuilderStore.getState().dirty && rows.some(rowHasValue)) {
-      const ok = await confirm({ title: 'Clear every row?', detail: `All ${rows.length} rows of this search will be removed.`, confirmLabel: 'Clear all rows' });
+      const ok = await confirm({ title: rows.length === 1 ? 'Clear the row?' : 'Clear every row?', detail: `${capitalize(allOf(rows.length, 'row'))} of this search will be removed.`, confirmLabel: rows.length === 1 ? 'Clear the row' : 'Clear all rows' });
       if (!ok) return;
     }
     clearRows();

@@ -1,9 +1,12 @@
 import { format } from 'echarts/core';
 import type { ChartItem } from '@kb/contracts/charts';
-import { formatCount } from '../../search/counts/count-format.ts';
+import { formatCount } from '../../../app/format/count-format.ts';
+import type { NumberStyle } from '../../../app/format/number-format.ts';
+import { pluralNoun } from '../../../app/format/plural.ts';
 import type { ChartValue, PickMode } from './chart-filters.ts';
 import { hasValue } from './chart-filters.ts';
 import type { BarChartOption } from './echarts-setup.ts';
+import { binLabel, binTick } from './range-format.ts';
 
 /** Bar colours (Mantine blue / red): a bar's colour says whether it is picked, and for what. */
 export const BAR_COLORS = {
@@ -25,7 +28,7 @@ export function barColor(picked: boolean, anyPicked: boolean, mode: PickMode): s
 
 /** Tooltips are HTML: labels come from the knowledge base and must not become markup. */
 function tooltipText(item: ChartItem): string {
-  return `${format.encodeHTML(item.label)}<br/><b>${formatCount(item.count)}</b> rows`;
+  return `${format.encodeHTML(item.label)}<br/><b>${formatCount(item.count)}</b> ${pluralNoun(item.count, 'row')}`;
 }
 
 /**
@@ -59,12 +62,6 @@ export function listChartOption(items: readonly ChartItem[], picked: readonly Ch
   };
 }
 
-/** The label of a Range bin: "2010–2015", or one value when the bin holds one. */
-export function binLabel(item: ChartItem): string {
-  if (item.from == null || item.to == null) return item.label;
-  return item.label || `${item.from}–${item.to}`;
-}
-
 /** True when a bin overlaps [min, max] (a null bound is open). */
 export function binInRange(item: ChartItem, min: number | null, max: number | null): boolean {
   const from = item.from ?? Number.NEGATIVE_INFINITY;
@@ -72,9 +69,13 @@ export function binInRange(item: ChartItem, min: number | null, max: number | nu
   return (max === null || from <= max) && (min === null || to > min);
 }
 
-/** The histogram of a Range chart; bins inside the chosen range are darker. */
-export function rangeChartOption(items: readonly ChartItem[], min: number | null, max: number | null): BarChartOption {
+/** The histogram of a Range chart; bins inside the chosen range are darker. Ticks and tooltips round the bin edges. */
+export function rangeChartOption(items: readonly ChartItem[], min: number | null, max: number | null, style: NumberStyle = {}): BarChartOption {
   const anyBound = min !== null || max !== null;
+  const tooltipOf = (index: number) => {
+    const item = items[index];
+    return item ? tooltipText({ ...item, label: binLabel(item, style) }) : '';
+  };
   return {
     animation: false,
     grid: { left: 4, right: 4, top: 8, bottom: 4 },
@@ -82,10 +83,10 @@ export function rangeChartOption(items: readonly ChartItem[], min: number | null
       type: 'category',
       data: items.map((_, index) => String(index)),
       axisTick: { show: false },
-      axisLabel: { hideOverlap: true, fontSize: 10, formatter: (_value: string, index: number) => (items[index] ? String(items[index].from ?? items[index].label) : '') },
+      axisLabel: { hideOverlap: true, fontSize: 10, formatter: (_value: string, index: number) => (items[index] ? binTick(items[index], style) : '') },
     },
     yAxis: { type: 'value', show: false },
-    tooltip: { trigger: 'item', confine: true, formatter: (params) => tooltipText({ ...items[(params as { dataIndex: number }).dataIndex]!, label: binLabel(items[(params as { dataIndex: number }).dataIndex]!) }) },
+    tooltip: { trigger: 'item', confine: true, formatter: (params) => tooltipOf((params as { dataIndex: number }).dataIndex) },
     series: [
       {
         type: 'bar',

@@ -1,7 +1,10 @@
 import { Anchor, Button, Group, SegmentedControl, Text } from '@mantine/core';
 import type { ChartResponse } from '@kb/contracts/charts';
-import { formatCount } from '../../search/counts/count-format.ts';
+import { formatCount } from '../../../app/format/count-format.ts';
+import { formatNumber } from '../../../app/format/number-format.ts';
+import { countNoun } from '../../../app/format/plural.ts';
 import type { PickMode } from './chart-filters.ts';
+import { bareStyle, rangeStyle } from './range-format.ts';
 
 interface ChartCardFooterProps {
   chart: ChartResponse | undefined;
@@ -15,14 +18,16 @@ interface ChartCardFooterProps {
   onShowMore: (() => void) | null;
 }
 
-/** "N of M values" for the chart (Range: the span of its values). */
+/** "N of M values" for the chart (Range: the span of its values, rounded, with the unit). */
 export function valuesNote(chart: ChartResponse): string {
   if (chart.chartType === 'Range') {
     if (chart.min === null || chart.max === null) return 'No values';
-    return `${formatCount(chart.distinct)} values from ${chart.min} to ${chart.max}`;
+    // The unit once, after the upper end: "12 values from 297.38 to 905.05 g/mol".
+    const style = rangeStyle(chart.chartKey);
+    return `${countNoun(chart.distinct, 'value')} from ${formatNumber(chart.min, bareStyle(style))} to ${formatNumber(chart.max, style)}`;
   }
-  if (chart.chartType === 'Tree') return `${formatCount(chart.distinct)} values`;
-  return `${formatCount(chart.chartData.length)} of ${formatCount(chart.distinct)} values`;
+  if (chart.chartType === 'Tree') return countNoun(chart.distinct, 'value');
+  return `${formatCount(chart.chartData.length)} of ${countNoun(chart.distinct, 'value')}`;
 }
 
 /** Include / exclude, Apply and Clear for one chart, the count of its values and "show more". */

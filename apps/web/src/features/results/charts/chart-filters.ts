@@ -2,6 +2,8 @@ import type { ChartType } from '@kb/contracts/charts';
 import { chartDefinition } from '@kb/contracts/charts';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import type { AppliedFilter } from '@kb/contracts/search';
+import { formatNumber, formatNumberRange } from '../../../app/format/number-format.ts';
+import { rangeStyle } from './range-format.ts';
 
 export type ChartValue = string | number;
 export type PickMode = 'include' | 'exclude';
@@ -117,10 +119,6 @@ export function flattenTabFilters(filtersByTab: Readonly<Record<string, readonly
 /** Labels known for the values of one chart (from its bars and value searches). */
 export type ValueLabels = ReadonlyMap<string, string>;
 
-function formatBound(value: number): string {
-  return Number.isInteger(value) ? String(value) : value.toLocaleString('en-US', { maximumFractionDigits: 3 });
-}
-
 /** The text of an applied-filter chip: "Assay type: Binding, Functional", "Assay type: not ADME", "Publication year: 2010–2015". */
 export function describeFilter(filter: AppliedFilter, labels: ValueLabels = new Map()): string {
   const chartLabel = chartDefinition(filter.chartKey)?.chartLabel ?? filter.chartKey;
@@ -130,9 +128,10 @@ export function describeFilter(filter: AppliedFilter, labels: ValueLabels = new 
   if (filter.exclude?.length) parts.push(`not ${shortList(filter.exclude.map(name))}`);
   const min = filter.minValue ?? null;
   const max = filter.maxValue ?? null;
-  if (min !== null && max !== null) parts.push(`${formatBound(min)}–${formatBound(max)}`);
-  else if (min !== null) parts.push(`≥ ${formatBound(min)}`);
-  else if (max !== null) parts.push(`≤ ${formatBound(max)}`);
+  const style = rangeStyle(filter.chartKey);
+  if (min !== null && max !== null) parts.push(formatNumberRange(min, max, style));
+  else if (min !== null) parts.push(`≥ ${formatNumber(min, style)}`);
+  else if (max !== null) parts.push(`≤ ${formatNumber(max, style)}`);
   return `${chartLabel}: ${parts.join('; ')}`;
 }
 

@@ -1,10 +1,11 @@
 import { SimpleGrid, Stack, Text, UnstyledButton } from '@mantine/core';
 import type { ChartItem } from '@kb/contracts/charts';
 import { StructureImage } from '../../chemistry/structure-image.tsx';
-import { formatCount } from '../../search/counts/count-format.ts';
+import { formatCount } from '../../../app/format/count-format.ts';
 import type { ChartValue, PickMode } from './chart-filters.ts';
 import { hasValue } from './chart-filters.ts';
 import { BAR_COLORS } from './bar-options.ts';
+import { countNoun } from '../../../app/format/plural.ts';
 
 interface ImageChartProps {
   items: ChartItem[];
@@ -28,7 +29,7 @@ export function ImageChart({ items, picked, mode, onToggle }: ImageChartProps) {
             key={String(item.id)}
             onClick={() => onToggle(item)}
             aria-pressed={isPicked}
-            aria-label={`${item.label}: ${formatCount(item.count)} rows`}
+            aria-label={`${item.label}: ${countNoun(item.count, 'row')}`}
             data-value={String(item.id)}
             style={{ border: `2px solid ${isPicked ? BAR_COLORS[mode] : 'var(--mantine-color-gray-3)'}`, borderRadius: 6, padding: 2 }}
           >

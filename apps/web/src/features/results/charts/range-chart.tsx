@@ -1,10 +1,12 @@
 import { Group, NumberInput, RangeSlider, Stack, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import type { ChartResponse } from '@kb/contracts/charts';
+import { formatNumber } from '../../../app/format/number-format.ts';
 import { rangeChartOption } from './bar-options.ts';
 import type { ChartDraft } from './chart-filters.ts';
 import { draftProblem } from './chart-filters.ts';
 import { boundAfterDrag, hasWholeBins, rangeStep } from './chart-options.ts';
+import { bareStyle, formatRangeValue, rangeStyle } from './range-format.ts';
 import { useECharts } from './use-echarts.ts';
 
 const HISTOGRAM_PX = 96;
@@ -16,7 +18,7 @@ interface RangeChartProps {
 }
 
 function Histogram({ chart, min, max }: { chart: ChartResponse; min: number | null; max: number | null }) {
-  const option = useMemo(() => rangeChartOption(chart.chartData, min, max), [chart.chartData, min, max]);
+  const option = useMemo(() => rangeChartOption(chart.chartData, min, max, rangeStyle(chart.chartKey)), [chart.chartData, chart.chartKey, min, max]);
   const container = useECharts(option);
   return <div ref={container} data-testid="histogram" role="img" aria-label={`${chart.chartLabel} histogram`} style={{ width: '100%', height: HISTOGRAM_PX }} />;
 }
@@ -48,7 +50,7 @@ export function RangeChart({ chart, draft, onChange }: RangeChartProps) {
           minRange={0}
           value={sliderValue}
           onChange={([from, to]) => onChange({ min: boundAfterDrag(from, low, draft.min), max: boundAfterDrag(to, high, draft.max) })}
-          label={(value) => String(value)}
+          label={(value) => formatRangeValue(chart.chartKey, value)}
           aria-label={`${label} range`}
           thumbFromLabel={`${label} minimum`}
           thumbToLabel={`${label} maximum`}
@@ -60,7 +62,7 @@ export function RangeChart({ chart, draft, onChange }: RangeChartProps) {
           size="xs"
           label="Minimum"
           aria-label={`${label} minimum value`}
-          placeholder={String(low)}
+          placeholder={formatNumber(low, bareStyle(rangeStyle(chart.chartKey)))}
           value={draft.min ?? ''}
           step={step}
           onChange={(value) => onChange({ min: boundOf(value), max: draft.max })}
@@ -70,7 +72,7 @@ export function RangeChart({ chart, draft, onChange }: RangeChartProps) {
           size="xs"
           label="Maximum"
           aria-label={`${label} maximum value`}
-          placeholder={String(high)}
+          placeholder={formatNumber(high, bareStyle(rangeStyle(chart.chartKey)))}
           value={draft.max ?? ''}
           step={step}
           onChange={(value) => onChange({ min: draft.min, max: boundOf(value) })}

@@ -2,7 +2,7 @@ import { ActionIcon, Box, Checkbox, Group, Text } from '@mantine/core';
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import type { ChartItem } from '@kb/contracts/charts';
-import { formatCount } from '../../search/counts/count-format.ts';
+import { formatCount } from '../../../app/format/count-format.ts';
 import type { ChartValue } from './chart-filters.ts';
 import type { ChartTreeNode } from './chart-tree.ts';
 import { buildChartTree, pathsToPicked, toggleTreeNode, treeCheckState } from './chart-tree.ts';

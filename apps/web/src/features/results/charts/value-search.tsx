@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import type { ChartItem, ChartType } from '@kb/contracts/charts';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { errorMessage } from '../../../app/api-client.ts';
-import { formatCount } from '../../search/counts/count-format.ts';
+import { formatCount } from '../../../app/format/count-format.ts';
 import type { ChartValue } from './chart-filters.ts';
 import { hasValue } from './chart-filters.ts';
 import { useValueSearch } from './use-value-search.ts';

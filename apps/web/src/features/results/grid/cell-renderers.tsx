@@ -11,6 +11,7 @@ import { useResultsGridContext } from './grid-context.ts';
 import { DENSITY_LAYOUT, ENLARGED_STRUCTURE } from './grid-layout.ts';
 import { idOf, parseInnerGrids } from './result-columns.ts';
 import { StructureQuickView } from './structure-quick-view.tsx';
+import { countNoun } from '../../../app/format/plural.ts';
 
 type CellProps = CustomCellRendererProps<ResultRow, CellValue>;
 
@@ -92,7 +93,7 @@ export function InnerGridsCell({ data, value }: CellProps) {
   const rows = grids.reduce((sum, grid) => sum + grid.rows.length, 0);
   return (
     <Button size="compact-xs" variant="light" leftSection={<IconListDetails size={14} />} onClick={() => openDetails(data)} aria-haspopup="dialog" data-testid="open-details">
-      {grids.length === 1 ? `${rows} row${rows === 1 ? '' : 's'}` : `${grids.length} tables`}
+      {grids.length === 1 ? countNoun(rows, 'row') : `${grids.length} tables`}
     </Button>
   );
 }

@@ -1,6 +1,6 @@
 import { Group, NativeSelect, Pagination, Text } from '@mantine/core';
 import { PAGE_SIZES } from '@kb/contracts/result-tabs';
-import { formatCount } from '../../search/counts/count-format.ts';
+import { formatCount } from '../../../app/format/count-format.ts';
 
 export interface PaginationBarProps {
   pageNumber: number;

@@ -10,12 +10,13 @@ import { startPageLoader, stopPageLoader } from '../../../app/page-loader.ts';
 import type { ResultsScope } from '../../../app/stores/results-store.ts';
 import { useResultsStore } from '../../../app/stores/results-store.ts';
 import { useSearchSessionStore } from '../../../app/stores/search-session-store.ts';
-import { formatCount } from '../../search/counts/count-format.ts';
 import { newSearchSessionId } from '../../search/run/session-id.ts';
 import { invalidateResults } from '../results-queries.ts';
 import type { TabState } from '../tab-state.ts';
 import { EMPTY_SELECTION } from '../tab-state.ts';
 import { runNewSearchBySelection } from './new-search-by-selection.ts';
+import { countNoun } from '../../../app/format/plural.ts';
+import { ACTIVITY } from '../../../app/format/nouns.ts';
 
 /** Where each scope's results live. */
 export const RESULTS_BASE: Record<ResultsScope, '/results' | '/new-search-results'> = { search: '/results', selection: '/new-search-results' };
@@ -61,7 +62,7 @@ export function useNewSearchBySelection({ sessionId, tab, state, update }: TabRe
       update((current) => ({ ...current, selection: EMPTY_SELECTION }));
       notifications.show({
         color: 'green',
-        message: result.counts ? `${result.summary}: ${formatCount(result.counts.stridscount)} structures, ${formatCount(result.counts.actidscount)} activities.` : result.summary,
+        message: result.counts ? `${result.summary}: ${countNoun(result.counts.stridscount, 'structure')}, ${countNoun(result.counts.actidscount, ACTIVITY)}.` : result.summary,
       });
       navigate(`${RESULTS_BASE.selection}/structuretab`);
     } catch (error) {

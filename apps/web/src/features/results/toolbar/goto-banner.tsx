@@ -1,8 +1,8 @@
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { IconFilter } from '@tabler/icons-react';
 import { resultTabLabel } from '@kb/contracts/result-tabs';
-import { formatCount } from '../../search/counts/count-format.ts';
 import type { GotoRestriction } from '../tab-state.ts';
+import { countNoun } from '../../../app/format/plural.ts';
 
 /** Spec "go to": the tab shows only the rows of some structures, until "View all". */
 export function GotoBanner({ goto, running, onViewAll }: { goto: GotoRestriction; running: boolean; onViewAll: () => void }) {
@@ -11,7 +11,7 @@ export function GotoBanner({ goto, running, onViewAll }: { goto: GotoRestriction
     <Alert color="grape" variant="light" icon={<IconFilter size={18} />} p="xs" data-testid="goto-banner" data-structures={structures}>
       <Group justify="space-between" gap="sm" wrap="wrap">
         <Text size="sm">
-          Showing rows of {formatCount(structures)} structure{structures === 1 ? '' : 's'} selected in {resultTabLabel(goto.fromTab) ?? goto.fromTab}
+          Showing rows of {countNoun(structures, 'structure')} selected in {resultTabLabel(goto.fromTab) ?? goto.fromTab}
         </Text>
         <Button size="compact-sm" variant="light" color="grape" onClick={onViewAll} loading={running}>
           View all

@@ -3,7 +3,7 @@ import { IconChevronDown, IconFileExport, IconSearch } from '@tabler/icons-react
 import { Link } from 'react-router';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { RESULT_TABS } from '@kb/contracts/result-tabs';
-import { formatCount } from '../../search/counts/count-format.ts';
+import { formatCount } from '../../../app/format/count-format.ts';
 import type { TabSelection } from '../tab-state.ts';
 
 /** What the rows of each tab are called in "Show … of the selected rows". */

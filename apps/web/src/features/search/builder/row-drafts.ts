@@ -14,6 +14,7 @@ import type {
 } from '@kb/contracts/search';
 import { DEFAULT_OPERATOR, defaultStructureCategory } from '@kb/contracts/search';
 import type { ResultEntity } from '@kb/contracts/result-tabs';
+import { countNoun } from '../../../app/format/plural.ts';
 
 /**
  * What the builder edits: one draft per search row. Drafts hold what the user typed (numbers may
@@ -322,8 +323,8 @@ const ENTITY_NAMES: Record<ResultEntity, readonly [one: string, many: string]> =
 
 /** "12 activities", "1 structure". */
 export function selectionCountText(entity: ResultEntity, count: number): string {
-  const [one, many] = ENTITY_NAMES[entity];
-  return `${new Intl.NumberFormat('en-US').format(count)} ${count === 1 ? one : many}`;
+  const [one, other] = ENTITY_NAMES[entity];
+  return countNoun(count, { one, other });
 }
 
 /** Names of the tree views as users know them (Taxonomy travels as SourceOntologyTreeView, spec §4). */

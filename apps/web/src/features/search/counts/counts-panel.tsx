@@ -1,6 +1,7 @@
 import { QueryErrorAlert } from '../../../app/ui/query-view.tsx';
 import { Alert, Anchor, Button, Card, Group, Loader, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { IconAlertTriangle, IconHistory } from '@tabler/icons-react';
+import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { searchEndpoints } from '@kb/contracts/search-api';
@@ -8,9 +9,12 @@ import { ACTIVITY_CAP_MESSAGE } from '@kb/contracts/search';
 import { endpointQuery } from '../../../app/query.ts';
 import { useSearchBuilderStore } from '../../../app/stores/search-builder-store.ts';
 import { formatDateTime } from '../../dashboard/format.ts';
-import type { CountFigures } from './count-format.ts';
-import { COUNT_ITEMS, defaultFigures, formatCount } from './count-format.ts';
+import type { CountFigures } from './count-figures.ts';
+import { COUNT_ITEMS, defaultFigures } from './count-figures.ts';
+import { formatCount } from '../../../app/format/count-format.ts';
 import { SearchProgress } from '../run/search-progress.tsx';
+import type { CountsFreshness } from './counts-freshness.ts';
+import { countsFreshness } from './counts-freshness.ts';
 
 /** Six figures; for a search each is a link to the results tab listing it (when there is anything to list). */
 export function CountsTable({ figures, linked, testId }: { figures: CountFigures; linked: boolean; testId: string }) {
@@ -61,19 +65,32 @@ function KnowledgeBaseCounts() {
   return <CountsTable figures={defaultFigures(query.data)} linked={false} testId="kb-counts" />;
 }
 
-/** The counts panel: the knowledge base before a search, the search's counts after (spec §3, §4, §8). */
+/** Why counts on show are not the rows' own: said above them, so nobody reads them as the new rows' counts. */
+const STALE_NOTES: Record<Exclude<CountsFreshness, 'current'>, string> = {
+  cleared: 'You cleared the rows. These counts belong to the last search run, shown above; add rows and search to count again.',
+  changed: 'The rows changed since this search ran. These counts belong to that run; search again to count the rows as they are now.',
+};
+
+/**
+ * The counts panel: the knowledge base before a search, the search's counts after (spec §3, §4, §8).
+ * Once the rows are cleared or changed, the counts stay (spec §4 keeps counts until a new search
+ * answers) but are labelled as the last run's.
+ */
 export function CountsPanel({ onCancel }: { onCancel: () => void }) {
   const counts = useSearchBuilderStore((state) => state.counts);
   const lastRun = useSearchBuilderStore((state) => state.lastRun);
   const status = useSearchBuilderStore((state) => state.status);
   const error = useSearchBuilderStore((state) => state.error);
   const running = status === 'running';
+  const rows = useSearchBuilderStore((state) => state.rows);
+  const freshness = useMemo(() => (lastRun ? countsFreshness(rows, lastRun.criteria) : 'current'), [rows, lastRun]);
+  const stale = counts !== null && freshness !== 'current' && !running;
 
   return (
-    <Card withBorder radius="md" padding="md" data-testid="counts-panel" aria-busy={running}>
+    <Card withBorder radius="md" padding="md" data-testid="counts-panel" data-counts={counts === null ? 'knowledge-base' : stale ? 'last-run' : 'this-search'} aria-busy={running}>
       <Group justify="space-between" mb={4}>
         <Title order={2} size="h5">
-          {counts === null ? 'Knowledge base' : 'This search'}
+          {counts === null ? 'Knowledge base' : stale ? 'Last search run' : 'This search'}
         </Title>
         {running && (
           <Group gap={6} role="status">
@@ -100,22 +117,27 @@ export function CountsPanel({ onCancel }: { onCancel: () => void }) {
           </Text>
         )
       )}
+      {stale && status !== 'failed' && (
+        <Alert color="gray" variant="light" icon={<IconHistory size={18} />} mb="xs" p="xs" data-testid="stale-counts">
+          <Text size="xs">{STALE_NOTES[freshness]}</Text>
+        </Alert>
+      )}
       {status === 'failed' && error && (
         <Alert color={error === ACTIVITY_CAP_MESSAGE ? 'orange' : 'red'} variant="light" icon={<IconAlertTriangle size={18} />} role="alert" mb="xs" data-testid="search-error">
           {error}
         </Alert>
       )}
-      <div style={{ opacity: running ? 0.5 : 1, transition: 'opacity 150ms' }}>
+      <div style={{ opacity: running ? 0.5 : stale ? 0.75 : 1, transition: 'opacity 150ms' }}>
         {counts === null ? <KnowledgeBaseCounts /> : <CountsTable figures={counts} linked={status !== 'failed' && !running} testId="search-counts" />}
       </div>
       {counts !== null && status !== 'failed' && !running && lastRun && (
         Object.values(counts).some((value) => value > 0) ? (
           <Button component={Link} to="/results/structuretab" fullWidth mt="sm" variant="light">
-            View results
+            {stale ? 'View the last run’s results' : 'View results'}
           </Button>
         ) : (
           <Text size="sm" c="dimmed" mt="xs" data-testid="no-matches">
-            Nothing matches this search. Try OR instead of AND, fewer rows, or wider ranges.
+            {stale ? 'Nothing matched the last search run.' : 'Nothing matches this search. Try OR instead of AND, fewer rows, or wider ranges.'}
           </Text>
         )
       )}

@@ -3,7 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { LookupResult } from '@kb/contracts/lookups';
 import { errorMessage } from '../../../app/api-client.ts';
-import { formatCount } from '../counts/count-format.ts';
+import { formatCount } from '../../../app/format/count-format.ts';
 import type { LookupSource } from './lookup-sources.ts';
 import { useLookup } from './use-lookup.ts';
 

@@ -5,7 +5,7 @@ import { chemistryEndpoints } from '@kb/contracts/chemistry';
 import type { PropertyColumn, StructureProperties } from '@kb/contracts/search';
 import { errorMessage } from '../../../app/api-client.ts';
 import { endpointQuery } from '../../../app/query.ts';
-import { formatCount } from '../counts/count-format.ts';
+import { formatCount } from '../../../app/format/count-format.ts';
 
 /** The knowledge base's range of each property (`properties/minmax`), for hints beside the inputs. */
 export function usePropertyRanges() {

@@ -6,9 +6,10 @@ import { chemistryEndpoints, isInchikeyOrSkeleton } from '@kb/contracts/chemistr
 import type { StructureHit, StructurePreviewRequest } from '@kb/contracts/chemistry';
 import { errorMessage } from '../../../app/api-client.ts';
 import { endpointQuery } from '../../../app/query.ts';
-import { formatCount } from '../counts/count-format.ts';
+import { formatCount } from '../../../app/format/count-format.ts';
 import { StructureImage } from '../../chemistry/structure-image.tsx';
 import type { EditorProps } from './editor-props.ts';
+import { countNoun } from '../../../app/format/plural.ts';
 
 /** Hits a preview shows: one row of small drawings. */
 const PREVIEW_HITS = 8;
@@ -33,7 +34,7 @@ function previewRequest(draft: Draft): StructurePreviewRequest | null {
 
 function summary(data: { complete: boolean; total: number | null; hits: StructureHit[]; elapsedMs: number; indexSize: number }): string {
   const time = `${formatCount(data.elapsedMs)} ms`;
-  if (data.total !== null) return `${formatCount(data.total)} ${data.total === 1 ? 'structure' : 'structures'} of ${formatCount(data.indexSize)} · ${time}`;
+  if (data.total !== null) return `${countNoun(data.total, 'structure')} of ${formatCount(data.indexSize)} · ${time}`;
   return `More than ${formatCount(data.hits.length)} structures: the first ${formatCount(data.hits.length)} are shown; the search counts them all · ${time}`;
 }
 

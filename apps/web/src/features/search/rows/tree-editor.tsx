@@ -1,6 +1,6 @@
 import { Button, Group, Pill, Stack, Text } from '@mantine/core';
 import type { TreePick } from '../builder/row-drafts.ts';
-import { formatCount } from '../counts/count-format.ts';
+import { formatCount } from '../../../app/format/count-format.ts';
 import { NamesSelector } from '../trees/names-selector.tsx';
 import { TreePanel } from '../trees/tree-panel.tsx';
 import type { EditorProps } from './editor-props.ts';

@@ -3,7 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { searchEndpoints } from '@kb/contracts/search-api';
 import { endpointQuery } from '../../../app/query.ts';
 import { useSearchSessionStore } from '../../../app/stores/search-session-store.ts';
-import { formatCount } from '../counts/count-format.ts';
+import { formatCount } from '../../../app/format/count-format.ts';
+import { countNoun } from '../../../app/format/plural.ts';
+import { SEARCH } from '../../../app/format/nouns.ts';
 
 /** How often a running search is asked how far it got. */
 const POLL_MS = 500;
@@ -25,7 +27,7 @@ export function SearchProgress() {
   const data = progress.data;
   if (data?.status === 'running' && data.phase === 'queued') {
     const ahead = data.queuePosition ?? 0;
-    const label = ahead === 0 ? 'Waiting for a free search slot: yours is next' : `Waiting for a free search slot: ${formatCount(ahead)} ${ahead === 1 ? 'search' : 'searches'} ahead of yours`;
+    const label = ahead === 0 ? 'Waiting for a free search slot: yours is next' : `Waiting for a free search slot: ${countNoun(ahead, SEARCH)} ahead of yours`;
     return (
       <Stack gap={2} mb="xs" data-testid="search-progress">
         <Progress value={100} size="sm" aria-label={label} animated striped color="gray" />

@@ -6,7 +6,7 @@ import { startPageLoader, stopPageLoader } from '../../../app/page-loader.ts';
 import { endpointKey, queryClient } from '../../../app/query.ts';
 import { useSearchBuilderStore } from '../../../app/stores/search-builder-store.ts';
 import { useSearchSessionStore } from '../../../app/stores/search-session-store.ts';
-import { searchFigures } from '../counts/count-format.ts';
+import { searchFigures } from '../counts/count-figures.ts';
 import type { SearchOutcome } from './search-flow.ts';
 import { runSearchFlow } from './search-flow.ts';
 import { newSearchSessionId } from './session-id.ts';

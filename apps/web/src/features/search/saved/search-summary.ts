@@ -1,6 +1,7 @@
 import type { SearchCriteria, SearchRow } from '@kb/contracts/search';
 import type { RowDraft } from '../builder/row-drafts.ts';
 import { OPTION_LABELS, TREE_LABELS, selectionCountText } from '../builder/row-drafts.ts';
+import { countNoun } from '../../../app/format/plural.ts';
 
 /**
  * The readable summary of a search (spec `bu/sessionsummary/save`, shown under "recent searches"):
@@ -33,7 +34,7 @@ function describeStructure(row: Extract<SearchRow, { selectedOption: 'structure'
     const props = Object.entries(row.properties).filter(([, value]) => value != null);
     if (props.length > 0) parts.push(`properties ${props.map(([key, value]) => `${key} ${value}`).join(', ')}`);
   }
-  if (row.strIds?.length) parts.push(`${row.strIds.length} structure id${row.strIds.length === 1 ? '' : 's'}`);
+  if (row.strIds?.length) parts.push(countNoun(row.strIds.length, 'structure id'));
   if (row.casNumbers?.length) parts.push(`CAS ${list(row.casNumbers)}`);
   return parts.join('; ');
 }

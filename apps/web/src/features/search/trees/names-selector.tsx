@@ -7,7 +7,8 @@ import { errorMessage } from '../../../app/api-client.ts';
 import type { TreePick } from '../builder/row-drafts.ts';
 import { cleanTexts } from '../builder/row-criteria.ts';
 import { findTreeNodesByName } from './tree-api.ts';
-import { toPick } from './tree-panel.tsx';
+import { isSelectable, toPick } from './tree-panel.tsx';
+import { formatCount } from '../../../app/format/count-format.ts';
 
 /** Selects tree entries from a pasted list of names (spec §7 treeview …/bynamelist); names not found are listed. */
 export function NamesSelector({ view, onFound }: { view: TreeView; onFound: (picks: TreePick[]) => void }) {
@@ -16,7 +17,8 @@ export function NamesSelector({ view, onFound }: { view: TreeView; onFound: (pic
   const find = useMutation({
     mutationFn: (names: string[]) => findTreeNodesByName(view, names),
     onSuccess: (answer) => {
-      onFound(answer.found.map((hit) => toPick(hit.node)));
+      // Entries without data are not selectable in the tree either: they would match nothing.
+      onFound(answer.found.filter((hit) => isSelectable(hit.node, false)).map((hit) => toPick(hit.node)));
       if (answer.notFound.length === 0) {
         setOpened(false);
         setText('');
@@ -49,7 +51,13 @@ export function NamesSelector({ view, onFound }: { view: TreeView; onFound: (pic
           )}
           {find.data && (
             <Text size="xs" role="status">
-              {find.data.found.length} selected.
+              {formatCount(find.data.found.filter((hit) => isSelectable(hit.node, false)).length)} selected.
+              {find.data.found.some((hit) => !isSelectable(hit.node, false)) &&
+                ` Without data, not selected: ${find.data.found
+                  .filter((hit) => !isSelectable(hit.node, false))
+                  .slice(0, 20)
+                  .map((hit) => hit.node.label)
+                  .join(', ')}.`}
               {find.data.notFound.length > 0 && ` Not found: ${find.data.notFound.slice(0, 20).join(', ')}${find.data.notFound.length > 20 ? ` and ${find.data.notFound.length - 20} more` : ''}.`}
             </Text>
           )}

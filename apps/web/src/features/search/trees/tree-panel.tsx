@@ -9,9 +9,10 @@ import type { TreeView } from '@kb/contracts/search';
 import { errorMessage } from '../../../app/api-client.ts';
 import type { TreePick } from '../builder/row-drafts.ts';
 import { TREE_LABELS } from '../builder/row-drafts.ts';
-import { formatCount } from '../counts/count-format.ts';
+import { formatCount } from '../../../app/format/count-format.ts';
 import type { TreeSearchHit } from './tree-api.ts';
 import { TREE_ROOT, ancestorsOf, fetchTreeChildren, pathLabel, searchTree } from './tree-api.ts';
+import { countNoun } from '../../../app/format/plural.ts';
 import classes from './tree-panel.module.css';
 
 /** What every node of one panel shares: expansion, focus, selection. */
@@ -36,6 +37,16 @@ function useTreeContext(): TreeContextValue {
   if (!value) throw new Error('Tree nodes render inside a TreePanel');
   return value;
 }
+
+/**
+ * A node with no data under it (count 0) cannot be picked: the search would match nothing. One
+ * picked before (a saved search from when it had data) can still be unpicked.
+ */
+export function isSelectable(node: Pick<TreeNode, 'count'>, selected: boolean): boolean {
+  return node.count > 0 || selected;
+}
+
+const NO_DATA_TITLE = 'No structures have data under this entry, so it cannot be selected';
 
 export function toPick(node: TreeNode): TreePick {
   return { id: node.id, label: node.label, ids: node.ids.length > 0 ? node.ids : [node.id], count: node.count };
@@ -96,6 +107,7 @@ function TreeItem({ node, level }: { node: TreeNode; level: number }) {
   const ref = useRef<HTMLLIElement>(null);
   const open = tree.expanded.has(node.id);
   const selected = tree.selected.has(node.id);
+  const selectable = isSelectable(node, selected);
   tree.nodes.set(node.id, node);
 
   useEffect(() => {
@@ -113,7 +125,8 @@ function TreeItem({ node, level }: { node: TreeNode; level: number }) {
       aria-level={level}
       aria-expanded={node.hasChildren ? open : undefined}
       aria-selected={selected}
-      aria-label={`${node.label}, ${formatCount(node.count)} structures`}
+      aria-disabled={selectable ? undefined : true}
+      aria-label={`${node.label}, ${countNoun(node.count, 'structure')}${selectable ? '' : ', no data: cannot be selected'}`}
       data-node-id={node.id}
       data-has-children={node.hasChildren || undefined}
       tabIndex={tree.focusedId === node.id ? 0 : -1}
@@ -122,7 +135,13 @@ function TreeItem({ node, level }: { node: TreeNode; level: number }) {
         if (event.target === event.currentTarget) tree.setFocusedId(node.id);
       }}
     >
-      <div className={classes.row} style={{ paddingInlineStart: (level - 1) * 18 }} data-selected={selected || undefined}>
+      <div
+        className={classes.row}
+        style={{ paddingInlineStart: (level - 1) * 18 }}
+        data-selected={selected || undefined}
+        data-disabled={selectable ? undefined : true}
+        title={selectable ? undefined : NO_DATA_TITLE}
+      >
         {node.hasChildren ? (
           <ActionIcon size="sm" variant="subtle" color="gray" tabIndex={-1} aria-hidden onClick={() => tree.toggleExpanded(node.id)}>
             {open ? <IconChevronDown size={14} /> : <IconChevronRight size={14} />}
@@ -130,8 +149,8 @@ function TreeItem({ node, level }: { node: TreeNode; level: number }) {
         ) : (
           <span className={classes.spacer} />
         )}
-        <Checkbox size="xs" tabIndex={-1} aria-hidden checked={selected} onChange={() => tree.toggleSelected(node)} />
-        <UnstyledButton tabIndex={-1} className={classes.label} onClick={() => tree.toggleSelected(node)}>
+        <Checkbox size="xs" tabIndex={-1} aria-hidden checked={selected} disabled={!selectable} onChange={() => tree.toggleSelected(node)} />
+        <UnstyledButton tabIndex={-1} className={classes.label} disabled={!selectable} onClick={() => tree.toggleSelected(node)}>
           <Text size="sm" span>
             {node.label}
           </Text>
@@ -211,6 +230,8 @@ function SearchHits({ hits, onReveal }: { hits: TreeSearchHit[]; onReveal: (hit:
           <Checkbox
             size="xs"
             checked={tree.selected.has(hit.node.id)}
+            disabled={!isSelectable(hit.node, tree.selected.has(hit.node.id))}
+            title={isSelectable(hit.node, tree.selected.has(hit.node.id)) ? undefined : NO_DATA_TITLE}
             onChange={() => tree.toggleSelected(hit.node)}
             label={
               <span>
@@ -270,7 +291,10 @@ export function TreePanel({ view, selected, onToggle }: { view: TreeView; select
     focusedId,
     setFocusedId,
     selected: selectedIds,
-    toggleSelected: (node) => onToggle(toPick(node)),
+    // The one gate for clicks, Space and search hits alike.
+    toggleSelected: (node) => {
+      if (isSelectable(node, selectedIds.has(node.id))) onToggle(toPick(node));
+    },
     nodes,
     revealId,
     revealed: () => setRevealId(null),

@@ -6,10 +6,11 @@ import { uploadEndpoints } from '@kb/contracts/uploads';
 import type { UploadValidateResponse } from '@kb/contracts/uploads';
 import { callApi, downloadApi, errorMessage } from '../../../app/api-client.ts';
 import { useSessionStore } from '../../../app/stores/session-store.ts';
-import { formatCount } from '../counts/count-format.ts';
+import { formatCount } from '../../../app/format/count-format.ts';
 import { saveBlob } from '../ui/save-blob.ts';
 import type { UploadKind } from './upload-terms.ts';
 import { bytesToBase64, checkUploadFile, validTermCount } from './upload-terms.ts';
+import { countNoun } from '../../../app/format/plural.ts';
 
 const ACCEPT = '.txt,.csv,.xlsx,text/plain,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** Terms listed in the report before "and N more" (the download has them all). */
@@ -95,7 +96,7 @@ export function UploadReport({ result, onDismiss }: { result: UploadValidateResp
       <Group justify="space-between" align="flex-start" wrap="nowrap">
         <Stack gap={4}>
           <Text size="sm" fw={600}>
-            {result.fileName}: {formatCount(result.total)} term{result.total === 1 ? '' : 's'} read
+            {result.fileName}: {countNoun(result.total, 'term')} read
           </Text>
           <Group gap="xs">
             <Badge color="green" variant="light" data-testid="upload-valid-count">

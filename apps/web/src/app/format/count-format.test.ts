@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultFigures, formatCount, searchFigures, toCount } from './count-format.ts';
+import { formatCount, toCount } from './count-format.ts';
 
 describe('count formatting', () => {
   it('shows thousands separators', () => {
@@ -16,24 +16,11 @@ describe('count formatting', () => {
   });
 
   it('reads anything that is not a count as zero, never NaN', () => {
+    expect(formatCount(Number.NaN)).toBe('0');
     expect(toCount('12a')).toBe(0);
     expect(toCount('')).toBe(0);
     expect(toCount(null)).toBe(0);
     expect(toCount(Number.NaN)).toBe(0);
     expect(toCount(-5)).toBe(0);
-  });
-
-  it('maps both count shapes to the same six figures', () => {
-    expect(searchFigures({ stridscount: 1, gvkidscount: 2, actidscount: 3, assayidscount: 4, refidscount: 5, clinicalcompoundidscount: 6 })).toEqual({
-      structures: 1,
-      compounds: 2,
-      activities: 3,
-      assays: 4,
-      references: 5,
-      clinicalCompounds: 6,
-    });
-    expect(
-      defaultFigures({ strIdsCount: 1, gvkIdsCount: 2, actIdsCount: 3, assayIdsCount: 4, refIdsCount: 5, clinicalCompoundIdsCount: 6, drugIdsCount: 7 }),
-    ).toEqual({ structures: 1, compounds: 2, activities: 3, assays: 4, references: 5, clinicalCompounds: 6 });
   });
 });
