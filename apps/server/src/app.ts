@@ -1,10 +1,7 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import fastifyRateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { sql } from 'kysely';
@@ -22,6 +19,7 @@ import { HttpError } from './http/errors.ts';
 import { registerAuthHook } from './http/auth-hook.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerTextGuard } from './http/text-guard.ts';
+import { registerWebApp } from './http/static-files.ts';
 import { Admission } from './http/admission.ts';
 import { TokenService } from './http/tokens.ts';
 import { SessionRepository } from './modules/sessions/session-repository.ts';
@@ -189,25 +187,4 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
 
   registerWebApp(app, config.webDist);
   return app;
-}
-
-/** Serves the built single-page app: files as they are, every other non-API path as index.html. */
-function registerWebApp(app: FastifyInstance, webDist: string): void {
-  const hasWeb = fs.existsSync(path.join(webDist, 'index.html'));
-  if (hasWeb) {
-    // wildcard: files are looked up per request, so a rebuilt web app is served without a restart;
-    // a path with no file falls through to the not-found handler below (the single-page app).
-    // Directories (e.g. `/`) are pages of the app, not listings.
-    app.register(fastifyStatic, { root: webDist, wildcard: true, index: false, allowedPath: (p) => !p.endsWith('/') });
-  }
-  app.setNotFoundHandler({ preHandler: undefined }, (request, reply) => {
-    const pathname = request.url.split('?')[0] ?? '';
-    if (pathname.startsWith('/api/') || pathname === '/api' || request.method !== 'GET') {
-      return reply.code(404).send({ message: `No API call ${request.method} ${pathname}.`, code: ERROR_CODES.notFound });
-    }
-    // A missing file (an old asset, a favicon) is a 404, not the app's HTML under a script's name.
-    if (/\.[a-z0-9]+$/i.test(pathname)) return reply.code(404).type('text/plain').send('Not found');
-    if (!hasWeb) return reply.code(503).type('text/plain').send('The web app is not built. Run `npm start`, which builds it.');
-    return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
-  });
 }

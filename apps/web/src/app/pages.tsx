@@ -1,66 +1,45 @@
 import type { ComponentType } from 'react';
-import { AdminDashboardPage } from '../features/admin/admin-dashboard-page.tsx';
-import { ClientDashboardPage } from '../features/admin/client-dashboard-page.tsx';
-import { SubscriptionsPage } from '../features/admin/subscriptions-page.tsx';
-import { SuperAdminPage } from '../features/admin/super-admin-page.tsx';
-import { TrackersPage } from '../features/admin/trackers-page.tsx';
-import { AnalyzersPage } from '../features/analysis/analyzers-page.tsx';
-import { SarViewPage } from '../features/analysis/sar-view-page.tsx';
-import { ChangePasswordPage } from '../features/auth/change-password-page.tsx';
-import { ForgotPasswordPage } from '../features/auth/forgot-password-page.tsx';
-import { LoginPage } from '../features/auth/login-page.tsx';
-import { RegisterPage } from '../features/auth/register-page.tsx';
-import { VerifyAccountPage } from '../features/auth/verify-account-page.tsx';
-import { DashboardPage } from '../features/dashboard/dashboard-page.tsx';
-import { AccessDeniedPage } from '../features/errors/access-denied-page.tsx';
-import { DownloadsPage } from '../features/export/downloads-page.tsx';
-import { ExportPage } from '../features/export/export-page.tsx';
-import { KeywordsPage } from '../features/info/keywords-page.tsx';
-import { PoliciesPage } from '../features/info/policies-page.tsx';
-import { UserManualPage } from '../features/info/user-manual-page.tsx';
-import { LandingPage } from '../features/landing/landing-page.tsx';
-import { CompoundLeafletPage } from '../features/leaflets/compound-leaflet-page.tsx';
-import { ReferenceLeafletPage } from '../features/leaflets/reference-leaflet-page.tsx';
-import { NewSearchResultsPage, ResultsPage } from '../features/results/results-page.tsx';
-import { DynamicQueryPage } from '../features/search/dynamic-query-page.tsx';
-import { HomePage } from '../features/search/home-page.tsx';
-import { SearchPage } from '../features/search/search-page.tsx';
+/**
+ * Loads a page's code (React Router's route `lazy`, see router.tsx). Each page is its own chunk so
+ * that a page downloads only what it uses: the login page never waits for the structure editor,
+ * the results grid, the charts or the admin pages (issue 14; e2e/bundle-budget.spec.ts).
+ */
+export type PageLoader = () => Promise<ComponentType>;
 
-/** The page of every WEB_ROUTES path pattern (a unit test checks none is missing). */
-export const PAGE_BY_PATH: Readonly<Record<string, ComponentType>> = {
-  '/': LandingPage,
-  '/search': SearchPage,
-  '/login': LoginPage,
-  '/register': RegisterPage,
-  '/results': ResultsPage,
-  '/results/:tabid': ResultsPage,
-  '/new-search-results': NewSearchResultsPage,
-  '/new-search-results/:tabid': NewSearchResultsPage,
-  '/sarview': SarViewPage,
-  '/sarview/:tabid': SarViewPage,
-  '/analyzers': AnalyzersPage,
-  '/analyzers/:tabid': AnalyzersPage,
-  '/export': ExportPage,
-  '/export/:tabid': ExportPage,
-  '/downloads': DownloadsPage,
-  '/downloads/:tabid': DownloadsPage,
-  '/leaflet/:idType/:id': CompoundLeafletPage,
-  '/leafletreference/:sid/:rid': ReferenceLeafletPage,
-  '/home': HomePage,
-  '/dynamicquery': DynamicQueryPage,
-  '/admin/trackers': TrackersPage,
-  '/admin/dashboard': AdminDashboardPage,
-  '/admin/client-dashboard': ClientDashboardPage,
-  '/admin/subscriptions': SubscriptionsPage,
-  '/dashboard': DashboardPage,
-  '/change-password': ChangePasswordPage,
-  '/forgot-password': ForgotPasswordPage,
-  '/pub/account/verify/:code': VerifyAccountPage,
-  '/usermanual': UserManualPage,
-  '/keywords': KeywordsPage,
-  '/policies': PoliciesPage,
-  '/superadmin': SuperAdminPage,
-  '/accessdenied': AccessDeniedPage,
+export const PAGE_BY_PATH: Readonly<Record<string, PageLoader>> = {
+  '/': () => import('../features/landing/landing-page.tsx').then((m) => m.LandingPage),
+  '/search': () => import('../features/search/search-page.tsx').then((m) => m.SearchPage),
+  '/login': () => import('../features/auth/login-page.tsx').then((m) => m.LoginPage),
+  '/register': () => import('../features/auth/register-page.tsx').then((m) => m.RegisterPage),
+  '/results': () => import('../features/results/results-page.tsx').then((m) => m.ResultsPage),
+  '/results/:tabid': () => import('../features/results/results-page.tsx').then((m) => m.ResultsPage),
+  '/new-search-results': () => import('../features/results/results-page.tsx').then((m) => m.NewSearchResultsPage),
+  '/new-search-results/:tabid': () => import('../features/results/results-page.tsx').then((m) => m.NewSearchResultsPage),
+  '/sarview': () => import('../features/analysis/sar-view-page.tsx').then((m) => m.SarViewPage),
+  '/sarview/:tabid': () => import('../features/analysis/sar-view-page.tsx').then((m) => m.SarViewPage),
+  '/analyzers': () => import('../features/analysis/analyzers-page.tsx').then((m) => m.AnalyzersPage),
+  '/analyzers/:tabid': () => import('../features/analysis/analyzers-page.tsx').then((m) => m.AnalyzersPage),
+  '/export': () => import('../features/export/export-page.tsx').then((m) => m.ExportPage),
+  '/export/:tabid': () => import('../features/export/export-page.tsx').then((m) => m.ExportPage),
+  '/downloads': () => import('../features/export/downloads-page.tsx').then((m) => m.DownloadsPage),
+  '/downloads/:tabid': () => import('../features/export/downloads-page.tsx').then((m) => m.DownloadsPage),
+  '/leaflet/:idType/:id': () => import('../features/leaflets/compound-leaflet-page.tsx').then((m) => m.CompoundLeafletPage),
+  '/leafletreference/:sid/:rid': () => import('../features/leaflets/reference-leaflet-page.tsx').then((m) => m.ReferenceLeafletPage),
+  '/home': () => import('../features/search/home-page.tsx').then((m) => m.HomePage),
+  '/dynamicquery': () => import('../features/search/dynamic-query-page.tsx').then((m) => m.DynamicQueryPage),
+  '/admin/trackers': () => import('../features/admin/trackers-page.tsx').then((m) => m.TrackersPage),
+  '/admin/dashboard': () => import('../features/admin/admin-dashboard-page.tsx').then((m) => m.AdminDashboardPage),
+  '/admin/client-dashboard': () => import('../features/admin/client-dashboard-page.tsx').then((m) => m.ClientDashboardPage),
+  '/admin/subscriptions': () => import('../features/admin/subscriptions-page.tsx').then((m) => m.SubscriptionsPage),
+  '/dashboard': () => import('../features/dashboard/dashboard-page.tsx').then((m) => m.DashboardPage),
+  '/change-password': () => import('../features/auth/change-password-page.tsx').then((m) => m.ChangePasswordPage),
+  '/forgot-password': () => import('../features/auth/forgot-password-page.tsx').then((m) => m.ForgotPasswordPage),
+  '/pub/account/verify/:code': () => import('../features/auth/verify-account-page.tsx').then((m) => m.VerifyAccountPage),
+  '/usermanual': () => import('../features/info/user-manual-page.tsx').then((m) => m.UserManualPage),
+  '/keywords': () => import('../features/info/keywords-page.tsx').then((m) => m.KeywordsPage),
+  '/policies': () => import('../features/info/policies-page.tsx').then((m) => m.PoliciesPage),
+  '/superadmin': () => import('../features/admin/super-admin-page.tsx').then((m) => m.SuperAdminPage),
+  '/accessdenied': () => import('../features/errors/access-denied-page.tsx').then((m) => m.AccessDeniedPage),
 };
 
 /** Routes whose page carries its own `data-page` (the not-found page says "not-found"). */

@@ -8,25 +8,32 @@ import { guardLoader } from './guard-loader.ts';
 import { OtherLookLayout } from './layouts/other-look-layout.tsx';
 import { AppLoading, RootLayout } from './layouts/root-layout.tsx';
 import type { RouteHandle } from './layouts/root-layout.tsx';
-import { SearchLookLayout } from './layouts/search-look-layout.tsx';
 import { registerNavigator } from './navigation.ts';
 import { startPageLoader, stopPageLoader } from './page-loader.ts';
 import { PAGE_BY_PATH, SELF_MARKED_PATHS } from './pages.tsx';
 
 function toRouteObject(route: WebRoute): RouteObject {
-  const Page = PAGE_BY_PATH[route.path] ?? NotFoundPage;
+  const loadPage = PAGE_BY_PATH[route.path];
   const handle: RouteHandle = { title: route.title };
+  const selfMarked = SELF_MARKED_PATHS.includes(route.path);
   return {
     path: route.path,
     loader: guardLoader(route),
     handle,
-    element: SELF_MARKED_PATHS.includes(route.path) ? (
-      <Page />
-    ) : (
-      <div data-page={route.path}>
-        <Page />
-      </div>
-    ),
+    // The page's chunk downloads beside the guard (React Router runs both at once); until both are
+    // done the loading bar runs, or the first visit shows AppLoading (hydrateFallbackElement).
+    lazy: async () => {
+      const Page = loadPage ? await loadPage() : NotFoundPage;
+      return {
+        element: selfMarked ? (
+          <Page />
+        ) : (
+          <div data-page={route.path}>
+            <Page />
+          </div>
+        ),
+      };
+    },
   };
 }
 
@@ -44,7 +51,11 @@ export const routes: RouteObject[] = [
     errorElement: <RouteErrorPage />,
     hydrateFallbackElement: <AppLoading />,
     children: [
-      { element: <SearchLookLayout />, children: WEB_ROUTES.filter((route) => route.look === 'search').map(toRouteObject) },
+      {
+        // The search look's side menu pulls in the search options: not needed by the login page.
+        lazy: () => import('./layouts/search-look-layout.tsx').then((module) => ({ Component: module.SearchLookLayout })),
+        children: WEB_ROUTES.filter((route) => route.look === 'search').map(toRouteObject),
+      },
       { element: <OtherLookLayout />, children: [...WEB_ROUTES.filter((route) => route.look === 'other').map(toRouteObject), notFound] },
     ],
   },
