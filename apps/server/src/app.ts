@@ -42,7 +42,7 @@ import { registerResultsRoutes } from './modules/results/results-routes.ts';
 import { registerExportRoutes } from './modules/export/export-routes.ts';
 import { ExportService } from './modules/export/export-service.ts';
 import { ExportJobRunner } from './modules/export/export-jobs.ts';
-import { FileStore } from './modules/export/file-store.ts';
+import { FileStore } from './db/file-store.ts';
 import { DatasetService } from './modules/datasets/dataset-service.ts';
 import { registerDatasetRoutes } from './modules/datasets/dataset-routes.ts';
 import { registerChartRoutes } from './modules/charts/chart-routes.ts';

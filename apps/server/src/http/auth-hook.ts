@@ -5,8 +5,21 @@ import type { TokenKind } from '@kb/contracts/session';
 import type { Role } from '@kb/contracts/roles';
 import { isRole } from '@kb/contracts/roles';
 import type { TokenService } from './tokens.ts';
-import type { SessionRepository } from '../modules/sessions/session-repository.ts';
 import { forbidden, tokenMissing } from './errors.ts';
+
+/** What the session store says about a token's session (sessions/session-repository.ts answers). */
+export type SessionCheck =
+  | { state: 'open'; userId: number; email: string; userHashId: string; roles: string[]; lastActivityAt: Date }
+  | { state: 'closed' }
+  | { state: 'idle' };
+
+/**
+ * The one thing the hook needs from the sessions module. Declared here, where it is used, so that
+ * http/ (below every module) does not import a module (docs/architecture.md "Module boundaries").
+ */
+export interface SessionChecker {
+  check(sessionId: string, userId: number, touch: boolean): Promise<SessionCheck>;
+}
 
 /** Who is calling: set by the auth hook on every non-public route. */
 export interface AuthContext {
@@ -44,7 +57,7 @@ function bearer(value: string | string[] | undefined): string | null {
  * Authorization, the main token in JavaAuthorization); when both are sent they must name the same
  * one, and an `email` header must match its owner.
  */
-export function registerAuthHook(app: FastifyInstance, tokens: TokenService, sessions: SessionRepository): void {
+export function registerAuthHook(app: FastifyInstance, tokens: TokenService, sessions: SessionChecker): void {
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const config = request.routeOptions.config;
     // Unmatched paths get the not-found answer; files of the web app are public. Any /api route

@@ -4,7 +4,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { DatasetType } from '@kb/contracts/datasets';
 import type { Role } from '@kb/contracts/roles';
 import type { Database } from '../db/schema.ts';
-import { FileStore } from '../modules/export/file-store.ts';
+import { FileStore } from '../db/file-store.ts';
 
 /**
  * Two small flat-file datasets on a first start, so the dashboard's Datasets section shows what a

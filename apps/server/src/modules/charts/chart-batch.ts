@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { levelJoin } from '../results/tab-model.ts';
 import type { Sql } from '../results/tab-model.ts';
-import { DIMENSIONS } from './dimensions.ts';
+import { DIMENSIONS } from '../results/chart-dimensions.ts';
 
 /**
  * The Activities tab's charts whose value comes from the activity's reference, assay or target —

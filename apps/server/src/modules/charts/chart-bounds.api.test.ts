@@ -9,7 +9,7 @@ import type { TestApp } from '../../../test/harness.ts';
 
 /**
  * Bounds and values of chart filters are checked against the chart's column type before they
- * reach the database (charts/bounds.ts): every malformed one is a 400 naming the chart and what it
+ * reach the database (results/chart-bounds.ts): every malformed one is a 400 naming the chart and what it
  * takes, never a 500 from PostgreSQL refusing the parameter.
  */
 const KI: SearchCriteriaInput = { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }] }] };

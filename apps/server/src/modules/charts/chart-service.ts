@@ -11,10 +11,10 @@ import { sessionFilters } from '../results/result-sessions.ts';
 import { factsFor } from '../results/tab-model.ts';
 import type { Facts, Sql } from '../results/tab-model.ts';
 import { dimensionOf, filteredRestriction } from '../results/tab-filters.ts';
-import { BIBLIOGRAPHY_LABELS, isIntegerColumn } from './dimensions.ts';
+import { BIBLIOGRAPHY_LABELS, isIntegerColumn } from '../results/chart-dimensions.ts';
 import { ChartBatches, isBatched } from './chart-batch.ts';
 import type { ChartBatch, Group } from './chart-batch.ts';
-import type { Dimension } from './dimensions.ts';
+import type { Dimension } from '../results/chart-dimensions.ts';
 
 /**
  * Charts of a results tab (docs/results.md "Charts"): each counts the tab's rows per value of one

@@ -10,6 +10,7 @@
 // finishes almost as if alone) and can be cancelled between shards.
 import { parentPort, workerData } from 'node:worker_threads';
 import initRDKitModule from '@rdkit/rdkit';
+import { FP_BYTES, MORGAN_SETTINGS } from './fingerprint.mjs';
 
 // What this worker is running, for the engine's watchdog (rdkit-engine.ts): [kind, id] as Int32
 // (kind 0 idle, 1 request, 2 job step) and the start time (Date.now()) as Float64 at byte 8.
@@ -61,9 +62,6 @@ RD.disable_logging();
 // Parse errors are captured and sent back as the message a chemist sees.
 const LOG = RD.set_log_capture('rdApp.*');
 
-/** 2048-bit fingerprints (ARCHITECTURE.md); index-loader.ts FP_BYTES is the same. */
-const FP_BYTES = 256;
-const MORGAN = JSON.stringify({ radius: 2, nBits: FP_BYTES * 8 });
 
 /** Bits set in each byte value. */
 const POP8 = new Uint8Array(256);
@@ -189,7 +187,7 @@ function describe(query, maxAtoms) {
       result.smarts = mol.get_smarts();
     } else {
       result.smiles = mol.get_smiles();
-      result.morgan = new Uint8Array(mol.get_morgan_fp_as_uint8array(MORGAN));
+      result.morgan = new Uint8Array(mol.get_morgan_fp_as_uint8array(MORGAN_SETTINGS));
     }
     return result;
   } finally {

@@ -1,14 +1,13 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { FP_BYTES } from './fingerprint.mjs';
 import { STORED_LIMITS, limitViolation } from './query-limits.ts';
 import type { ShardPayload, ShardRange } from './worker-protocol.ts';
 
 /** A shard and where its rows are (kept by the engine to rebuild a replaced worker's shards). */
 export type LoadedShard = ShardPayload & { range: ShardRange };
 
-/** Bytes of one fingerprint (2048 bits, ARCHITECTURE.md). */
-export const FP_BYTES = 256;
 
 const POP8 = new Uint8Array(256);
 for (let i = 1; i < 256; i++) POP8[i] = (i & 1) + POP8[i >> 1]!;

@@ -12,12 +12,12 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { FP_BYTES } from './fingerprint.mjs';
 import { QUERY_LIMITS, measureLineNotation } from './query-limits.ts';
 
 const WORKER_URL = new URL('./chem-worker.mjs', import.meta.url);
 const CHEMBL = new URL('../../../../../../shared/data/chembl-subset/chembl_subset.db', import.meta.url);
 const HANG_MS = 20_000;
-const FP_BYTES = 256;
 
 function chemblSmiles(): string[] {
   if (!fs.existsSync(CHEMBL)) return [];

@@ -7,9 +7,9 @@ import { PROPERTY_FIELDS } from '@kb/contracts/search';
 import type { PropertyColumn } from '@kb/contracts/search';
 import type { Database } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
-import { propertyPredicate } from '../search/row-compiler.ts';
 import { ChemInputError, ChemSearchCancelled } from './chem-engine.ts';
 import type { ChemEngine, StructureHits } from './chem-engine.ts';
+import { propertyPredicate } from './property-predicate.ts';
 import { SMARTS_NOT_EXACT_MESSAGE, SMARTS_NOT_SIMILAR_MESSAGE, chemInputMessage, chemQueryOf } from './chem-query.ts';
 
 const LOOKUP_LIMIT = 50;

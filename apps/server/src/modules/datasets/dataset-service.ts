@@ -8,7 +8,7 @@ import { ERROR_CODES } from '@kb/contracts/errors';
 import type { Database } from '../../db/schema.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
 import { HttpError, badRequest, forbidden, notFound } from '../../http/errors.ts';
-import type { FileStore } from '../export/file-store.ts';
+import type { FileStore } from '../../db/file-store.ts';
 import { HEAD_BYTES, flatFileExtension, flatFileProblem } from './flat-file-check.ts';
 
 /**

@@ -4,7 +4,7 @@ import type { AuthContext } from '../../http/auth-hook.ts';
 import { registerEndpoint, requireAuth } from '../../http/endpoint-route.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import type { DatasetService } from '../datasets/dataset-service.ts';
-import type { FileStore, StoredFile } from './file-store.ts';
+import type { FileStore, StoredFile } from '../../db/file-store.ts';
 import type { ExportJobRunner } from './export-jobs.ts';
 import type { ExportService } from './export-service.ts';
 

@@ -15,7 +15,7 @@ import { TAB_MODELS } from '../results/tab-model.ts';
 import { TAB_COLUMNS } from '../results/tab-columns.ts';
 import type { ExportColumn } from './export-formats.ts';
 import { CONTENT_TYPES, SMILES_FIELD, TITLE_FIELD, createFormatWriter } from './export-formats.ts';
-import type { FileStore } from './file-store.ts';
+import type { FileStore } from '../../db/file-store.ts';
 
 /**
  * Exports (docs/exports.md): price, charge, write, refund. An export's rows are fixed when it starts

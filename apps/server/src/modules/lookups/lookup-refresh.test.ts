@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { DATABASES, openTestDatabase } from '../../../test/harness.ts';
-import { seedLookups } from '../knowledge-base/demo/vocabulary.ts';
+import { seedLookups } from '../knowledge-base/lookup-vocabulary.ts';
 import { fieldId } from './lookup-fields.ts';
 import { refreshLookupTerms } from './lookup-refresh.ts';
 import type { RefreshProgress } from './lookup-refresh.ts';

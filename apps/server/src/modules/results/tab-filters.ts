@@ -3,8 +3,8 @@ import type { AppliedFilter } from '@kb/contracts/search';
 import { NO_VALUE_ID } from '@kb/contracts/charts';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { badRequest } from '../../http/errors.ts';
-import { DIMENSIONS, listBindType } from '../charts/dimensions.ts';
-import type { Dimension } from '../charts/dimensions.ts';
+import { DIMENSIONS, listBindType } from './chart-dimensions.ts';
+import type { Dimension } from './chart-dimensions.ts';
 import { TAB_MODELS, factsFor, levelJoin } from './tab-model.ts';
 import type { Sql } from './tab-model.ts';
 
@@ -26,7 +26,7 @@ export function dimensionOf(chartKey: string): Dimension {
 function valueIn(dimension: Dimension, values: readonly FilterValue[]): Sql {
   const bind = listBindType(dimension);
   if (bind === 'text') return sql`${dimension.value} = ANY(${values.map(String)}::text[])`;
-  // Values were checked against the column (charts/bounds.ts) when the filter was applied.
+  // Values were checked against the column (results/chart-bounds.ts) when the filter was applied.
   const numbers = values.map(Number).filter(Number.isFinite);
   if (dimension.tree) {
     // A tree node stands for itself and every node under it.

@@ -4,7 +4,7 @@ import { demoEmailForRole } from '@kb/contracts/roles';
 import type { LoginResult } from '@kb/contracts/auth';
 import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
-import { wholeBound } from './row-compiler.ts';
+import { wholeBound } from '../chemistry/property-predicate.ts';
 
 /** Structural-property bounds on whole-number columns (smallint counts): any finite bound is a question with an answer. */
 describe('wholeBound', () => {

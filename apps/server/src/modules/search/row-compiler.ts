@@ -3,11 +3,10 @@ import type { RawBuilder } from 'kysely';
 import type {
   ActivityTerm,
   SearchRow,
-  StructureProperties,
 } from '@kb/contracts/search';
-import { PROPERTY_FIELDS } from '@kb/contracts/search';
 import { TREE_KEY_BY_VIEW } from '@kb/contracts/trees';
 import { badRequest } from '../../http/errors.ts';
+import { propertyPredicate } from '../chemistry/property-predicate.ts';
 import { treeSelectionMatch } from '../trees/tree-match.ts';
 import type { StructureQueryResolver } from './structure-query.ts';
 
@@ -37,39 +36,6 @@ const anyBigint = (ids: readonly (number | string)[]) => sql`ANY(${ids.map((id) 
 const anyText = (values: readonly string[]) => sql`ANY(${[...values]}::text[])`;
 
 // ------------------------------------------------------------------ structure-level rows
-
-/** Counts stored as smallint: a bound must be turned into a whole number in range before SQL sees it. */
-const SMALLINT_PROPERTIES = new Set<string>(['hb_donors', 'hb_acceptor', 'rot_bonds']);
-const SMALLINT = { min: -32_768, max: 32_767 } as const;
-
-/**
- * A bound on a smallint count, as the same set of whole numbers: "≤ 5.5" is "≤ 5", "≥ 2.1" is
- * "≥ 3"; a bound beyond the type's range holds for every stored value (the type's own end) or for
- * none ('none'). PostgreSQL would refuse 5.5 or 40,000 for a smallint (a 500 before this).
- */
-export function wholeBound(kind: 'min' | 'max', value: number): number | 'none' {
-  const whole = kind === 'min' ? Math.ceil(value) : Math.floor(value);
-  if (kind === 'min') return whole > SMALLINT.max ? 'none' : Math.max(whole, SMALLINT.min);
-  return whole < SMALLINT.min ? 'none' : Math.min(whole, SMALLINT.max);
-}
-
-export function propertyPredicate(properties: StructureProperties): Sql | null {
-  const parts: Sql[] = [];
-  for (const [column, [minKey, maxKey]] of Object.entries(PROPERTY_FIELDS)) {
-    let min: number | null | undefined | 'none' = properties[minKey];
-    let max: number | null | undefined | 'none' = properties[maxKey];
-    // (A clamped bound still leaves out structures without the value, as any bound does.)
-    if (SMALLINT_PROPERTIES.has(column)) {
-      min = min == null ? null : wholeBound('min', min);
-      max = max == null ? null : wholeBound('max', max);
-      if (min === 'none' || max === 'none') return sql`FALSE`;
-    }
-    // Column names come from the contract's fixed list, never from the request.
-    if (min != null) parts.push(sql`s.${sql.ref(column)} >= ${min}`);
-    if (max != null) parts.push(sql`s.${sql.ref(column)} <= ${max}`);
-  }
-  return parts.length ? sql.join(parts, sql` AND `) : null;
-}
 
 async function compileStructureRow(row: Extract<SearchRow, { selectedOption: 'structure' }>, name: string, resolver: StructureQueryResolver): Promise<CompiledRow> {
   const sets: Sql[] = [];

@@ -3,16 +3,12 @@ import type { Kysely } from 'kysely';
 import { IDLE_TIMEOUT_MS } from '@kb/contracts/session';
 import type { Database } from '../../db/schema.ts';
 import { SEARCH_SET_TABLES } from '../search/search-tables.ts';
+import type { SessionCheck, SessionChecker } from '../../http/auth-hook.ts';
 
 export type CloseReason = 'logout' | 'idle' | 'closed' | 'closed_by_user' | 'password_changed' | 'subscription_ended';
 
-export type SessionCheck =
-  | { state: 'open'; userId: number; email: string; userHashId: string; roles: string[]; lastActivityAt: Date }
-  | { state: 'closed' }
-  | { state: 'idle' };
-
 /** Server-side session rows: the truth behind every token (spec §4 "Sessions", §9 idle limit). */
-export class SessionRepository {
+export class SessionRepository implements SessionChecker {
   constructor(private readonly db: Kysely<Database>) {}
 
   async open(userId: number, ipAddress: string | null, userAgent: string | null): Promise<string> {

@@ -3,13 +3,11 @@
 // would not load there. The message shapes are typed in chem-pool.ts.
 import { parentPort } from 'node:worker_threads';
 import initRDKitModule from '@rdkit/rdkit';
+import { MORGAN_SETTINGS, PATTERN_SETTINGS } from '../../chemistry/fingerprint.mjs';
 
 const RD = await initRDKitModule();
 // Parse errors of bad SMILES are reported to the caller as null results, not printed.
 RD.disable_logging();
-
-const MORGAN = JSON.stringify({ radius: 2, nBits: 2048 });
-const PATTERN = JSON.stringify({ nBits: 2048 });
 
 /** Hill formula from the InChI formula layer ("InChI=1S/C9H8O4/c..." -> "C9H8O4"). */
 function formulaFromInchi(inchi) {
@@ -38,8 +36,8 @@ function compute(smiles, options) {
       hb_acceptor: d.NumHBA,
       rot_bonds: d.NumRotatableBonds,
       heavy_atoms: d.NumHeavyAtoms,
-      pattern_fp: options.fingerprints === false ? null : new Uint8Array(mol.get_pattern_fp_as_uint8array(PATTERN)),
-      morgan_fp: options.fingerprints === false ? null : new Uint8Array(mol.get_morgan_fp_as_uint8array(MORGAN)),
+      pattern_fp: options.fingerprints === false ? null : new Uint8Array(mol.get_pattern_fp_as_uint8array(PATTERN_SETTINGS)),
+      morgan_fp: options.fingerprints === false ? null : new Uint8Array(mol.get_morgan_fp_as_uint8array(MORGAN_SETTINGS)),
     };
   } catch {
     return null;

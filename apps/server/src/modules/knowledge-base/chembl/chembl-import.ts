@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { DatabaseHandle } from '../../../db/database.ts';
 import { ChemPool } from '../chem/chem-pool.ts';
-import { countKnowledgeBase } from '../demo/demo-seed.ts';
-import type { SeedSummary } from '../demo/demo-seed.ts';
-import { seedLookups } from '../demo/vocabulary.ts';
+import { countKnowledgeBase } from '../kb-counts.ts';
+import type { KnowledgeBaseCounts } from '../kb-counts.ts';
+import { seedLookups } from '../lookup-vocabulary.ts';
 import { dataSourceIds } from './lookups.ts';
 import { hasTable, isSqliteReadError, openChemblFile } from './sqlite-source.ts';
 import type { ChemblFile } from './sqlite-source.ts';
@@ -85,7 +85,7 @@ export interface ImportSummary {
   tablesNotRead: Record<string, string>;
   steps: StepReport[];
   totals: { read: number; loaded: number; skipped: number };
-  counts: SeedSummary['counts'];
+  counts: KnowledgeBaseCounts;
   seconds: number;
 }
 

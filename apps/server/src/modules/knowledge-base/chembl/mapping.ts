@@ -1,5 +1,5 @@
 import type { AssayType } from '../../../db/kb-schema.ts';
-import { UNITS } from '../demo/catalog.ts';
+import { UNITS } from '../lookup-vocabulary.ts';
 import { str } from './sqlite-source.ts';
 import type { SqlRow } from './sqlite-source.ts';
 

@@ -146,66 +146,6 @@ export const TAXONOMY: { genus: string; species: string; ncbi: number; strains: 
   { genus: 'Staphylococcus', species: 'aureus', ncbi: 1280, strains: ['ATCC 29213', 'MRSA USA300'] },
 ];
 
-/** Endpoint trees (name paths, root first) per tree kind. */
-export const ENDPOINTS: { tree: 'activity' | 'pk' | 'toxicity'; path: string[] }[] = [
-  { tree: 'activity', path: ['Potency', 'Inhibition', 'IC50'] },
-  { tree: 'activity', path: ['Potency', 'Binding affinity', 'Ki'] },
-  { tree: 'activity', path: ['Potency', 'Binding affinity', 'Kd'] },
-  { tree: 'activity', path: ['Potency', 'Activation', 'EC50'] },
-  { tree: 'activity', path: ['Efficacy', 'Percent inhibition'] },
-  { tree: 'activity', path: ['Efficacy', 'Degradation', 'DC50'] },
-  { tree: 'activity', path: ['Efficacy', 'Degradation', 'Dmax'] },
-  { tree: 'pk', path: ['Absorption', 'Permeability', 'Caco-2 Papp'] },
-  { tree: 'pk', path: ['Absorption', 'Solubility', 'Kinetic solubility'] },
-  { tree: 'pk', path: ['Distribution', 'Plasma protein binding'] },
-  { tree: 'pk', path: ['Metabolism', 'Microsomal stability', 'Intrinsic clearance'] },
-  { tree: 'pk', path: ['Excretion', 'Clearance', 'Plasma clearance'] },
-  { tree: 'pk', path: ['Pharmacokinetics', 'Half-life'] },
-  { tree: 'pk', path: ['Pharmacokinetics', 'Bioavailability'] },
-  { tree: 'toxicity', path: ['Cardiotoxicity', 'hERG inhibition'] },
-  { tree: 'toxicity', path: ['Cytotoxicity', 'CC50'] },
-  { tree: 'toxicity', path: ['Acute toxicity', 'LD50'] },
-  { tree: 'toxicity', path: ['Hepatotoxicity', 'ALT elevation'] },
-];
-
-export const UNITS: { unit: string; kind: string; toMicromolar: number | null }[] = [
-  { unit: 'nM', kind: 'concentration', toMicromolar: 0.001 },
-  { unit: 'uM', kind: 'concentration', toMicromolar: 1 },
-  { unit: 'mM', kind: 'concentration', toMicromolar: 1000 },
-  { unit: 'pM', kind: 'concentration', toMicromolar: 0.000001 },
-  { unit: 'M', kind: 'concentration', toMicromolar: 1e6 },
-  { unit: '%', kind: 'percent', toMicromolar: null },
-  { unit: '10^-6 cm/s', kind: 'permeability', toMicromolar: null },
-  { unit: 'uL/min/mg', kind: 'clearance', toMicromolar: null },
-  { unit: 'mL/min/kg', kind: 'clearance', toMicromolar: null },
-  { unit: 'h', kind: 'time', toMicromolar: null },
-  { unit: 'mg/kg', kind: 'dose', toMicromolar: null },
-  { unit: 'ug/mL', kind: 'mass concentration', toMicromolar: null },
-];
-
-export const ACTIVITY_TYPES: { name: string; description: string; unit: string | null; endpoint: string }[] = [
-  { name: 'IC50', description: 'Concentration required for 50% inhibition', unit: 'nM', endpoint: 'IC50' },
-  { name: 'Ki', description: 'Inhibition constant', unit: 'nM', endpoint: 'Ki' },
-  { name: 'Kd', description: 'Dissociation constant', unit: 'nM', endpoint: 'Kd' },
-  { name: 'EC50', description: 'Concentration giving 50% of the maximal effect', unit: 'nM', endpoint: 'EC50' },
-  { name: 'Inhibition', description: 'Percent inhibition at a fixed concentration', unit: '%', endpoint: 'Percent inhibition' },
-  { name: 'DC50', description: 'Concentration giving 50% degradation of the target', unit: 'nM', endpoint: 'DC50' },
-  { name: 'Dmax', description: 'Maximal degradation of the target', unit: '%', endpoint: 'Dmax' },
-  { name: 'Papp', description: 'Apparent permeability (Caco-2, A to B)', unit: '10^-6 cm/s', endpoint: 'Caco-2 Papp' },
-  { name: 'Solubility', description: 'Kinetic aqueous solubility at pH 7.4', unit: 'uM', endpoint: 'Kinetic solubility' },
-  { name: 'CLint', description: 'Intrinsic clearance in liver microsomes', unit: 'uL/min/mg', endpoint: 'Intrinsic clearance' },
-  { name: 'CL', description: 'Plasma clearance', unit: 'mL/min/kg', endpoint: 'Plasma clearance' },
-  { name: 'T1/2', description: 'Elimination half-life', unit: 'h', endpoint: 'Half-life' },
-  { name: 'F', description: 'Oral bioavailability', unit: '%', endpoint: 'Bioavailability' },
-  { name: 'CC50', description: 'Concentration cytotoxic to 50% of cells', unit: 'nM', endpoint: 'CC50' },
-  { name: 'LogD', description: 'Measured distribution coefficient octanol/buffer pH 7.4', unit: null, endpoint: 'Kinetic solubility' },
-];
-
-export const ACTION_TYPES = ['INHIBITOR', 'ANTAGONIST', 'AGONIST', 'PARTIAL AGONIST', 'INVERSE AGONIST', 'MODULATOR', 'DEGRADER', 'BLOCKER'];
-
-export const CLINICAL_PHASES = ['Preclinical', 'Phase I', 'Phase II', 'Phase III', 'Pre-registration', 'Launched', 'Phase IV', 'Clinical Phase Unknown', 'Withdrawn'];
-export const CLINICAL_STATUSES = ['Active', 'Discontinued', 'Suspended', 'Withdrawn', 'No development reported'];
-
 /** Indication tree (MeSH-like) with the targets whose series lead to it. */
 export const INDICATIONS: { path: string[]; mesh: string; genes: string[] }[] = [
   { path: ['Neoplasms', 'Lung Neoplasms', 'Carcinoma, Non-Small-Cell Lung'], mesh: 'D002289', genes: ['EGFR', 'MET', 'BRAF'] },

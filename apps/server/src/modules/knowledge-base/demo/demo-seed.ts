@@ -6,6 +6,8 @@ import type { Database } from '../../../db/schema.ts';
 import { ChemPool } from '../chem/chem-pool.ts';
 import type { ComputedStructure } from '../chem/chem-pool.ts';
 import { insertJsonBatched } from '../bulk.ts';
+import { countKnowledgeBase } from '../kb-counts.ts';
+import type { KnowledgeBaseCounts } from '../kb-counts.ts';
 import { STR_PER_CHUNK, buildChunk, chunkAnalogues } from './series.ts';
 import type { ChunkRows } from './series.ts';
 import { ensureDemoVocabulary } from './vocabulary.ts';
@@ -45,20 +47,8 @@ export interface SeedOptions {
 export interface SeedSummary {
   skipped: boolean;
   datasetLabel: string;
-  counts: Record<'structures' | 'compounds' | 'activities' | 'assays' | 'documents' | 'clinical_compounds' | 'targets', number>;
+  counts: KnowledgeBaseCounts;
   seconds: number;
-}
-
-const COUNTED = ['structures', 'compounds', 'activities', 'assays', 'documents', 'clinical_compounds', 'targets'] as const;
-
-export async function countKnowledgeBase(db: Kysely<Database>): Promise<SeedSummary['counts']> {
-  const entries = await Promise.all(
-    COUNTED.map(async (table) => {
-      const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      return [table, Number(row.n)] as const;
-    }),
-  );
-  return Object.fromEntries(entries) as SeedSummary['counts'];
 }
 
 /**

@@ -1,10 +1,8 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
-import {
-  ACTION_TYPES, ACTIVITY_TYPES, CLINICAL_PHASES, CLINICAL_STATUSES, COMPANIES, ENDPOINTS, INDICATIONS, TARGETS,
-  TAXONOMY, UNITS,
-} from './catalog.ts';
+import { endpointMap, ensurePath, seedLookups } from '../lookup-vocabulary.ts';
+import { COMPANIES, INDICATIONS, TARGETS, TAXONOMY } from './catalog.ts';
 
 export const DEMO_SOURCE_NAME = 'DEMO synthetic knowledge base';
 
@@ -22,20 +20,6 @@ export interface Vocabulary {
 }
 
 type Db = Kysely<Database>;
-
-/** Inserts a tree path node by node (idempotent) and returns the leaf id. */
-async function ensurePath(
-  db: Db,
-  path: string[],
-  find: (parent: number | null, name: string) => Promise<number | undefined>,
-  insert: (parent: number | null, name: string, level: number) => Promise<number>,
-): Promise<number> {
-  let parent: number | null = null;
-  for (const [level, name] of path.entries()) {
-    parent = (await find(parent, name)) ?? (await insert(parent, name, level));
-  }
-  return parent as number;
-}
 
 async function seedTargets(db: Db, dataSourceId: number): Promise<void> {
   for (const t of TARGETS) {
@@ -58,22 +42,6 @@ async function seedTargets(db: Db, dataSourceId: number): Promise<void> {
       { target_id: row.target_id, synonym: t.gene, syn_type: 'gene symbol' },
       { target_id: row.target_id, synonym: t.uniprot, syn_type: 'UniProt accession' },
     ]).execute();
-  }
-}
-
-async function seedEndpoints(db: Db): Promise<void> {
-  for (const e of ENDPOINTS) {
-    await ensurePath(
-      db,
-      e.path,
-      async (parent, name) =>
-        (
-          await db.selectFrom('endpoints').select('endpoint_id').where('tree', '=', e.tree).where('name', '=', name)
-            .where(sql<boolean>`coalesce(parent_id, 0) = ${parent ?? 0}`).executeTakeFirst()
-        )?.endpoint_id,
-      async (parent, name) =>
-        (await db.insertInto('endpoints').values({ parent_id: parent, tree: e.tree, name }).returning('endpoint_id').executeTakeFirstOrThrow()).endpoint_id,
-    );
   }
 }
 
@@ -112,28 +80,6 @@ async function seedTaxonomy(db: Db): Promise<void> {
       }).execute();
     }
   }
-}
-
-/** The fixed lookup tables (units, types, phases ...): shared by demo data and imports. */
-export async function seedLookups(db: Db): Promise<void> {
-  await db.insertInto('units').values(UNITS.map((u) => ({ unit: u.unit, kind: u.kind, to_micromolar: u.toMicromolar })))
-    .onConflict((oc) => oc.doNothing()).execute();
-  await db.insertInto('action_types').values(ACTION_TYPES.map((name) => ({ name }))).onConflict((oc) => oc.doNothing()).execute();
-  await db.insertInto('clinical_phases').values(CLINICAL_PHASES.map((name, i) => ({ phase_id: i + 1, name, sort_order: i + 1 })))
-    .onConflict((oc) => oc.doNothing()).execute();
-  await db.insertInto('clinical_statuses').values(CLINICAL_STATUSES.map((name, i) => ({ status_id: i + 1, name })))
-    .onConflict((oc) => oc.doNothing()).execute();
-  const hasEndpoints = await db.selectFrom('endpoints').select('endpoint_id').limit(1).executeTakeFirst();
-  if (!hasEndpoints) await seedEndpoints(db);
-  const endpointIds = await endpointMap(db);
-  await db.insertInto('activity_types').values(ACTIVITY_TYPES.map((a) => ({
-    name: a.name, description: a.description, standard_unit: a.unit, endpoint_id: endpointIds.get(a.endpoint) ?? null,
-  }))).onConflict((oc) => oc.doNothing()).execute();
-}
-
-async function endpointMap(db: Db): Promise<Map<string, number>> {
-  const rows = await db.selectFrom('endpoints').select(['endpoint_id', 'name']).orderBy('endpoint_id').execute();
-  return new Map(rows.map((r) => [r.name, r.endpoint_id]));
 }
 
 /** Creates the demo vocabulary once (in the caller's transaction) and returns its ids. */

@@ -1,7 +1,7 @@
 import { NO_VALUE_ID, chartDefinition } from '@kb/contracts/charts';
 import { badRequest } from '../../http/errors.ts';
-import { isIntegerColumn } from './dimensions.ts';
-import type { ColumnType, Dimension } from './dimensions.ts';
+import { isIntegerColumn } from './chart-dimensions.ts';
+import type { ColumnType, Dimension } from './chart-dimensions.ts';
 
 /**
  * Checks what a client sends for a chart — range bounds, picked values — against the SQL type of

@@ -2,16 +2,18 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { ChartType } from '@kb/contracts/charts';
 import type { Database } from '../../db/schema.ts';
-import type { Level, Sql } from '../results/tab-model.ts';
+import type { Level, Sql } from './tab-model.ts';
 
 /**
  * What each chart of CHART_CATALOGUE (packages/contracts/src/charts.ts) counts: a value read from
  * the records of one level (aliases of results/tab-model.ts), with extra joins when a record has
- * many values (a reference's companies, a clinical compound's indications).
+ * many values (a reference's companies, a clinical compound's indications). It lives in results,
+ * not charts: a chart bucket is also a results filter (tab-filters.ts), and charts depends on
+ * results, never the other way (docs/architecture.md "Module boundaries").
  */
 /**
  * SQL type of a chart's value column (migrations/0002_knowledge_base.sql). Every bound and value a
- * client sends for the chart is checked against it (charts/bounds.ts) before it reaches SQL.
+ * client sends for the chart is checked against it (results/chart-bounds.ts) before it reaches SQL.
  */
 export type ColumnType = 'int2' | 'int4' | 'int8' | 'float8' | 'text';
 

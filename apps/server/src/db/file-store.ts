@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from './schema.ts';
 
 /**
  * Files kept in the database in 1 MiB chunks (migration 0009): export files and flat-file

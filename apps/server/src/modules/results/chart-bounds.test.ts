@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CHART_CATALOGUE } from '@kb/contracts/charts';
 import { HttpError } from '../../http/errors.ts';
-import { checkFilterValue, checkRangeBounds } from './bounds.ts';
-import { DIMENSIONS, isIntegerColumn } from './dimensions.ts';
+import { checkFilterValue, checkRangeBounds } from './chart-bounds.ts';
+import { DIMENSIONS, isIntegerColumn } from './chart-dimensions.ts';
 
 const message = (run: () => void) => {
   try {

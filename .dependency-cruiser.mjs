@@ -1,0 +1,188 @@
+// Module boundaries (docs/architecture.md "Module boundaries"), checked by `npm run lint`:
+//   npx depcruise --config .dependency-cruiser.mjs apps packages
+// The rules are written against paths relative to the directory depcruise runs in, so the same
+// file checks the repository and the small fixtures of scripts/module-boundaries.test.mjs.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.dirname(fileURLToPath(import.meta.url));
+
+const MODULES = 'apps/server/src/modules';
+
+/**
+ * Which server module may import which (production code; tests may set up data through any
+ * module). The arrows point one way: the map must stay acyclic, which is checked below, so a
+ * cycle between modules cannot be added by widening it.
+ */
+const MODULE_DEPENDENCIES = {
+  admin: [],
+  auth: ['sessions'],
+  charts: ['results'],
+  chemistry: [],
+  dashboard: [],
+  datasets: [],
+  export: ['datasets', 'results'],
+  health: [],
+  'knowledge-base': ['chemistry', 'lookups', 'trees'],
+  leaflets: [],
+  lookups: [],
+  results: ['chemistry', 'search'],
+  search: ['chemistry', 'trees'],
+  sessions: ['search'],
+  trees: [],
+  uploads: [],
+};
+
+/**
+ * The files of a module other modules may import: its public surface. Everything else is the
+ * module's own business. A module another module depends on must name at least one.
+ */
+const PUBLIC_FILES = {
+  chemistry: ['chem-engine.ts', 'chem-query.ts', 'property-predicate.ts', 'fingerprint.mjs'],
+  datasets: ['dataset-service.ts'],
+  lookups: ['lookup-refresh.ts'],
+  results: ['chart-dimensions.ts', 'result-sessions.ts', 'results-service.ts', 'tab-columns.ts', 'tab-filters.ts', 'tab-model.ts'],
+  search: ['search-service.ts', 'search-tables.ts'],
+  sessions: ['session-repository.ts'],
+  trees: ['tree-match.ts', 'tree-refresh.ts'],
+};
+
+/**
+ * Test code, and the measurement scripts run by hand that start a test database: may reach across
+ * modules (fixtures, seeding); production code never imports it.
+ */
+const TEST_FILES = '(\\.test\\.ts$|\\.test-support\\.ts$|^apps/server/test/|^apps/server/src/modules/auth/forgot-password-timing\\.ts$)';
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+
+function assertAcyclic(graph) {
+  const state = new Map();
+  const visit = (node, trail) => {
+    if (state.get(node) === 'done') return;
+    if (state.get(node) === 'open') throw new Error(`.dependency-cruiser.mjs: MODULE_DEPENDENCIES has a cycle: ${[...trail, node].join(' -> ')}`);
+    state.set(node, 'open');
+    for (const next of graph[node] ?? []) visit(next, [...trail, node]);
+    state.set(node, 'done');
+  };
+  for (const node of Object.keys(graph)) visit(node, []);
+}
+
+function assertComplete() {
+  // A new module folder must be declared (with its allowed dependencies) before it passes lint.
+  const folder = path.join(ROOT, MODULES);
+  if (!fs.existsSync(folder)) return;
+  const missing = fs.readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !(entry.name in MODULE_DEPENDENCIES))
+    .map((entry) => entry.name);
+  if (missing.length) throw new Error(`.dependency-cruiser.mjs: declare these modules in MODULE_DEPENDENCIES: ${missing.join(', ')}`);
+  for (const [name, deps] of Object.entries(MODULE_DEPENDENCIES)) {
+    for (const dep of deps) {
+      if (!PUBLIC_FILES[dep]) throw new Error(`.dependency-cruiser.mjs: ${name} depends on ${dep}, which declares no PUBLIC_FILES`);
+    }
+  }
+}
+
+assertAcyclic(MODULE_DEPENDENCIES);
+assertComplete();
+
+const moduleDirectionRules = Object.entries(MODULE_DEPENDENCIES).map(([name, deps]) => ({
+  name: `module-direction:${name}`,
+  comment: deps.length
+    ? `${name} may import only these modules: ${deps.join(', ')} (MODULE_DEPENDENCIES)`
+    : `${name} imports no other server module (MODULE_DEPENDENCIES)`,
+  severity: 'error',
+  from: { path: `^${MODULES}/${escape(name)}/`, pathNot: TEST_FILES },
+  to: { path: `^${MODULES}/`, pathNot: `^${MODULES}/(${[name, ...deps].map(escape).join('|')})/` },
+}));
+
+const publicFileRules = Object.entries(PUBLIC_FILES).map(([name, files]) => ({
+  name: `module-public-files:${name}`,
+  comment: `other modules import ${name} only through ${files.join(', ')} (PUBLIC_FILES)`,
+  severity: 'error',
+  from: { path: `^${MODULES}/`, pathNot: [`^${MODULES}/${escape(name)}/`, TEST_FILES] },
+  to: { path: `^${MODULES}/${escape(name)}/`, pathNot: `^${MODULES}/${escape(name)}/(${files.map(escape).join('|')})$` },
+}));
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'files import each other in a circle: give the shared part its own file',
+      severity: 'error',
+      from: { path: '^(apps|packages)/' },
+      to: { circular: true },
+    },
+    ...moduleDirectionRules,
+    ...publicFileRules,
+    {
+      name: 'chembl-importer-not-demo',
+      comment: 'the real ChEMBL importer shares only knowledge-base/*.ts (vocabulary, counts, bulk) with the demo generator',
+      severity: 'error',
+      from: { path: `^${MODULES}/knowledge-base/chembl/`, pathNot: TEST_FILES },
+      to: { path: `^${MODULES}/knowledge-base/demo/` },
+    },
+    {
+      name: 'demo-not-chembl-importer',
+      comment: 'the demo generator does not depend on the real importer either',
+      severity: 'error',
+      from: { path: `^${MODULES}/knowledge-base/demo/`, pathNot: TEST_FILES },
+      to: { path: `^${MODULES}/knowledge-base/chembl/` },
+    },
+    {
+      name: 'infrastructure-below-modules',
+      comment: 'db/ and http/ serve every module and import none; db/schema.ts composes the table types each module declares in its *-tables.ts',
+      severity: 'error',
+      from: { path: '^apps/server/src/(db|http)/', pathNot: TEST_FILES },
+      to: { path: `^${MODULES}/`, pathNot: `^${MODULES}/[^/]+/[a-z-]+-tables\\.ts$` },
+    },
+    {
+      name: 'production-not-tests',
+      comment: 'production code never imports test code',
+      severity: 'error',
+      from: { path: '^(apps|packages)/', pathNot: [TEST_FILES, '\\.test\\.tsx?$', '^e2e/'] },
+      to: { path: [TEST_FILES, '\\.test\\.tsx?$'] },
+    },
+    {
+      name: 'server-not-web',
+      comment: 'the server and the web app share code only through packages/contracts',
+      severity: 'error',
+      from: { path: '^apps/server/' },
+      to: { path: '^apps/web/' },
+    },
+    {
+      name: 'web-not-server',
+      comment: 'the server and the web app share code only through packages/contracts',
+      severity: 'error',
+      from: { path: '^apps/web/' },
+      to: { path: '^apps/server/' },
+    },
+    {
+      name: 'contracts-stand-alone',
+      comment: 'the contract is imported by both apps and imports neither',
+      severity: 'error',
+      from: { path: '^packages/contracts/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'web-stores-not-features',
+      comment: 'app/stores depend on contracts and app-level code; features depend on stores, never the reverse',
+      severity: 'error',
+      from: { path: '^apps/web/src/app/stores/', pathNot: '\\.test\\.tsx?$' },
+      to: { path: '^apps/web/src/features/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist)/' },
+    // Type-only imports couple modules too.
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.mjs', '.js', '.d.mts', '.d.ts'],
+    },
+    moduleSystems: ['es6', 'cjs'],
+  },
+};
