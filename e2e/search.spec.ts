@@ -85,16 +85,21 @@ describe('building and running a search', () => {
     const picked = await search.pick(target, 'Targets', 'EGFR', /epidermal growth factor receptor/i);
     await expect.poll(() => target.locator('.mantine-Pill-root').allInnerTexts()).toEqual([expect.stringContaining(picked)]);
 
-    // Tree: open the first top-level entry with the keyboard and select its first child with Space.
+    // Tree: open the first top-level entry with the keyboard and select its first child with data
+    // (entries without data cannot be selected) with Space.
     const treeRow = await search.addRow('Add Target tree row');
     const tree = treeRow.getByRole('tree');
     const firstRoot = tree.getByRole('treeitem').first();
     await firstRoot.waitFor();
     await firstRoot.focus();
     await page.keyboard.press('ArrowRight');
-    const child = firstRoot.getByRole('group').getByRole('treeitem').first();
-    await child.waitFor();
-    await page.keyboard.press('ArrowDown');
+    const children = firstRoot.getByRole('group').getByRole('treeitem');
+    await children.first().waitFor();
+    const disabled = await children.evaluateAll((items) => items.map((item) => item.getAttribute('aria-disabled') === 'true'));
+    const index = disabled.indexOf(false);
+    expect(index, 'a child of the first entry has data').toBeGreaterThanOrEqual(0);
+    const child = children.nth(index);
+    for (let step = 0; step <= index; step++) await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Space');
     await expect.poll(() => child.getAttribute('aria-selected')).toBe('true');
     const childLabel = (await child.getAttribute('aria-label'))?.split(',')[0] ?? '';

@@ -14,9 +14,10 @@ describe('formatNumber', () => {
     expect(formatNumber(1234567)).toBe('1,234,567');
   });
 
-  it('keeps three significant digits of small values', () => {
-    expect(formatNumber(0.000123456)).toBe('0.000123');
+  it('keeps three significant digits of values below one', () => {
+    expect(formatNumber(0.00123456)).toBe('0.00123');
     expect(formatNumber(0.0456)).toBe('0.0456');
+    expect(formatNumber(-0.678)).toBe('-0.678');
   });
 
   it('writes negative values with a minus and never "-0"', () => {
@@ -28,7 +29,10 @@ describe('formatNumber', () => {
   it('switches to scientific notation for very large and very small magnitudes', () => {
     expect(formatNumber(1.5e21)).toBe('1.5E21');
     expect(formatNumber(2.5e-9)).toBe('2.5E-9');
+    expect(formatNumber(0.000123456)).toBe('1.23E-4');
     expect(formatNumber(-3e-7)).toBe('-3E-7');
+    expect(formatNumber(4.2e12)).toBe('4.2E12');
+    expect(formatNumber(999_999_999_999)).toBe('999,999,999,999');
   });
 
   it('shows a dash, never NaN or Infinity, for values that are not numbers', () => {

@@ -18,8 +18,8 @@ export interface NumberStyle {
 export const NO_NUMBER = '—';
 
 /** Beyond these magnitudes a plain number is unreadable (a row of zeros): scientific notation. */
-const LARGEST_PLAIN = 1e15;
-const SMALLEST_PLAIN = 1e-6;
+const LARGEST_PLAIN = 1e12;
+const SMALLEST_PLAIN = 1e-3;
 const SIGNIFICANT_DIGITS = 3;
 
 const formatters = new Map<string, Intl.NumberFormat>();

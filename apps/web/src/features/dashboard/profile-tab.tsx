@@ -8,6 +8,7 @@ import { ROLE_LABELS } from '../../app/role-labels.ts';
 import { QueryView } from '../../app/ui/query-view.tsx';
 import { formatDate } from './format.ts';
 import { countNoun } from '../../app/format/plural.ts';
+import { formatCount } from '../../app/format/count-format.ts';
 
 function SubscriptionSummaryCard() {
   const query = useQuery(endpointQuery(authEndpoints.subscriptionSummary, {}));
@@ -24,7 +25,7 @@ function SubscriptionSummaryCard() {
                 Download balance
               </Text>
               <Text fw={600} size="lg">
-                {summary.downloadBalance.toLocaleString()}
+                {formatCount(summary.downloadBalance)}
               </Text>
             </Stack>
             <Stack gap={0}>

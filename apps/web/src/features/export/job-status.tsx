@@ -1,6 +1,7 @@
 import { Badge, Progress, Stack, Text } from '@mantine/core';
 import type { ExportJob, ExportStatus } from '@kb/contracts/exports';
 import { clampPercent, isActiveJob, jobProgressLabel } from './export-scope.ts';
+import { countNoun, pluralNoun } from '../../app/format/plural.ts';
 
 const STATUS_TEXT: Record<ExportStatus, { label: string; color: string }> = {
   queued: { label: 'Queued', color: 'gray' },
@@ -39,7 +40,7 @@ export function JobFailure({ job }: { job: ExportJob }) {
         {job.error ?? 'The export failed.'}
       </Text>
       <Text size="xs" c="dimmed">
-        {job.refunded ? `The ${job.credits.toLocaleString()} credits it used were returned to your balance.` : 'Its credits are being returned to your balance.'}
+        {job.refunded ? `The ${countNoun(job.credits, 'credit')} it used ${pluralNoun(job.credits, { one: 'was', other: 'were' })} returned to your balance.` : 'Its credits are being returned to your balance.'}
       </Text>
     </Stack>
   );

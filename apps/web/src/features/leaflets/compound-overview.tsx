@@ -101,9 +101,10 @@ export function CompoundOverview({ leaflet, title }: { leaflet: CompoundLeaflet;
   );
 }
 
-const PROPERTY_ROWS: Array<{ key: keyof LeafletProperties; label: string; unit?: string }> = [
+/** `digits`: decimals shown when not the usual two (an exact mass is read to four). */
+const PROPERTY_ROWS: Array<{ key: keyof LeafletProperties; label: string; unit?: string; digits?: number }> = [
   { key: 'mol_weight', label: 'Molecular weight', unit: 'g/mol' },
-  { key: 'exact_mass', label: 'Exact mass', unit: 'Da' },
+  { key: 'exact_mass', label: 'Exact mass', unit: 'Da', digits: 4 },
   { key: 'logp_calc', label: 'cLogP (Crippen)' },
   { key: 'logd_calc', label: 'LogD' },
   { key: 'psa', label: 'Polar surface area (TPSA)', unit: 'Å²' },
@@ -130,7 +131,7 @@ export function PropertySection({ properties }: { properties: LeafletProperties 
                 </Table.Td>
                 <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
                   <Text size="sm" c={value === null ? 'dimmed' : undefined} data-value>
-                    {value === null ? 'not known' : formatNumber(value)}
+                    {value === null ? 'not known' : formatNumber(value, { maxFractionDigits: row.digits })}
                     {value !== null && row.unit ? (
                       <Text span size="xs" c="dimmed">
                         {' '}

@@ -3,7 +3,6 @@ import type { ChartItem } from '@kb/contracts/charts';
 import { BAR_ROW_PX, listChartOption } from './bar-options.ts';
 import type { ChartValue, PickMode } from './chart-filters.ts';
 import { useECharts } from './use-echarts.ts';
-import { countNoun } from '../../../app/format/plural.ts';
 
 interface ListChartProps {
   label: string;
@@ -25,7 +24,7 @@ export function ListChart({ label, items, picked, mode, onToggle }: ListChartPro
       ref={container}
       data-testid="bar-chart"
       role="img"
-      aria-label={`${label}: ${items.map((item) => `${item.label} ${countNoun(item.count, 'row')}`).join(', ')}`}
+      aria-label={`${label}: ${items.map((item) => `${item.label} ${item.count}`).join(', ')}`}
       style={{ width: '100%', height: items.length * BAR_ROW_PX + 12 }}
     />
   );

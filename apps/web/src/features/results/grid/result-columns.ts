@@ -1,6 +1,9 @@
 import type { CellValue, ColumnType, InnerGrid, ResultColumn } from '@kb/contracts/results';
 import { InnerGridsSchema, SIMILARITY_COLUMN } from '@kb/contracts/results';
 import type { ColumnChoices } from '../../../app/stores/results-store.ts';
+import { formatCount } from '../../../app/format/count-format.ts';
+import type { NumberStyle } from '../../../app/format/number-format.ts';
+import { formatNumber as formatMeasured } from '../../../app/format/number-format.ts';
 
 /**
  * Which columns a tab shows and how a cell reads (spec §3 "Result columns": label, type, order,
@@ -29,22 +32,17 @@ export function shownColumns(columns: readonly ResultColumn[], choices: ColumnCh
     });
 }
 
-const integers = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const decimals = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
-const small = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 });
-const scientific = new Intl.NumberFormat('en-US', { notation: 'scientific', maximumSignificantDigits: 3 });
+/** Grid cells show up to three decimals (activity values such as 342.123 nM are read to that precision). */
+const GRID_NUMBERS: NumberStyle = { maxFractionDigits: 3 };
 
 /**
- * A number as a reader wants it: thousands separators, at most three decimals, three significant
- * digits below 1 (0.00123), scientific notation for the very small or very large.
+ * A number as a reader wants it (the shared rules of app/format): thousands separators, at most
+ * three decimals, three significant digits below 1 (0.00123), scientific notation for the very
+ * small or very large; an empty cell for a value that is not a number.
  */
 export function formatNumber(value: number, type: 'integer' | 'number'): string {
   if (!Number.isFinite(value)) return '';
-  if (type === 'integer' && Number.isInteger(value)) return integers.format(value);
-  const magnitude = Math.abs(value);
-  if (magnitude !== 0 && (magnitude < 0.001 || magnitude >= 1e12)) return scientific.format(value);
-  if (magnitude !== 0 && magnitude < 1) return small.format(value);
-  return decimals.format(value);
+  return type === 'integer' && Number.isInteger(value) ? formatCount(value) : formatMeasured(value, GRID_NUMBERS);
 }
 
 /** Identifiers are read and copied as they are: no thousands separators in ids and years. */
