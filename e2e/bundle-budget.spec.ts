@@ -13,11 +13,12 @@ const LOGIN_SCRIPT_BUDGET = 300_000;
 const SEARCH_SCRIPT_BUDGET = 450_000;
 
 /**
- * Chunks of the heavy libraries, by the names Vite gives their files (see apps/web/vite.config.ts):
- * the structure editor (Ketcher, its Indigo worker and WebAssembly), the results grid (AG Grid) and
- * the charts (ECharts). Neither the login page nor the search page may download them up front.
+ * Chunks of the heavy libraries, by the names the build gives their files: the structure editor
+ * (`ketcher-canvas`, Ketcher's standalone package and Miew, both `index.modern-*`, the Indigo worker
+ * and WebAssembly) and the results workspace (AG Grid and ECharts, `results-workspace`). Neither the
+ * login page nor the search page may download them up front.
  */
-const HEAVY_CHUNKS = /\/assets\/(ketcher|indigo|ag-grid|echarts|results-workspace)[^/]*$/;
+const HEAVY_CHUNKS = /\/assets\/(ketcher|indigo|index\.modern|ag-grid|echarts|results-workspace)[^/]*$/;
 
 interface LoadedScript {
   url: string;
