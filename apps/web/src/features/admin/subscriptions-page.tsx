@@ -29,8 +29,11 @@ function SubscriptionBadges({ row }: { row: AdminUserRow }) {
           variant="light"
           color={isSubscriptionActive(subscription) ? 'blue' : 'gray'}
           tt="none"
-          // A badge clips what does not fit; it keeps its full width and the group wraps instead.
+          // Mantine's badge label clips with an ellipsis and lets the table squeeze it to nothing: the
+          // label keeps its full width here, so the column grows (the table scrolls sideways) or the
+          // group wraps, and no role or date is cut off.
           style={{ flexShrink: 0 }}
+          styles={{ label: { overflow: 'visible' } }}
           title={`${subscription.roleName}, contract ${subscription.contractId}${subscription.havingFlatFileAccess ? ', flat-file access' : ''}`}
           data-testid="subscription-badge"
         >
