@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Endpoint } from '@kb/contracts/endpoint';
@@ -50,6 +51,33 @@ export function registerEndpoint<
   handler: (ctx: HandlerContext<Infer<P>, Infer<Q>, Infer<B>>) => Promise<z.infer<R>>,
   /** Extra route config, e.g. `{ rateLimit }` for @fastify/rate-limit (it reads it when the route is added). */
   routeConfig: Record<string, unknown> = {},
+): void {
+  addRoute(app, endpoint, handler, routeConfig);
+}
+
+/**
+ * Registers an endpoint that answers a stored file as a stream (`responseType` set): the handler
+ * sets the reply's headers and returns the bytes, which Fastify pipes out as they are read.
+ */
+export function registerFileEndpoint<
+  P extends z.ZodType | undefined,
+  Q extends z.ZodType | undefined,
+  B extends z.ZodType | undefined,
+  R extends z.ZodType,
+>(
+  app: FastifyInstance,
+  endpoint: Endpoint<P, Q, B, R>,
+  handler: (ctx: HandlerContext<Infer<P>, Infer<Q>, Infer<B>>) => Promise<Readable>,
+): void {
+  if (!endpoint.responseType) throw new Error(`${endpoint.path} answers JSON: register it with registerEndpoint`);
+  addRoute(app, endpoint, handler, {});
+}
+
+function addRoute<P extends z.ZodType | undefined, Q extends z.ZodType | undefined, B extends z.ZodType | undefined, R extends z.ZodType, A>(
+  app: FastifyInstance,
+  endpoint: Endpoint<P, Q, B, R>,
+  handler: (ctx: HandlerContext<Infer<P>, Infer<Q>, Infer<B>>) => Promise<A>,
+  routeConfig: Record<string, unknown>,
 ): void {
   const workClass = workClassOf(endpoint);
   // Zod does the validation (validatorCompiler); the handler's types come from the endpoint itself.

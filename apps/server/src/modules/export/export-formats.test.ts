@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
+import type { ExportFormat } from '@kb/contracts/exports';
+import { ExportFormatSchema } from '@kb/contracts/exports';
 import type { ExportColumn } from './export-formats.ts';
 import { SMILES_FIELD, TITLE_FIELD, cellText, cellValue, createFormatWriter } from './export-formats.ts';
 
@@ -67,5 +69,20 @@ describe('export formats', () => {
     expect(records[1]).toContain('  0  0  0  0  0  0  0  0  0  0999 V2000\nM  END');
     expect(records[2]!.split('\n')[0]).toBe('9');
     expect(asked).toEqual([['C', 'bad']]);
+  });
+
+  it('refuses a format without a writer instead of writing it as SDF (a job stored before a format was removed)', () => {
+    for (const stored of ['mol2', 'toString']) {
+      // What the database hands back is only typed, not checked: simulate a value outside the enum.
+      const format = JSON.parse(JSON.stringify(stored)) as ExportFormat;
+      expect(() => createFormatWriter({ format, columns: COLUMNS, sink: sink(), sheetName: 'x', molblocks: async () => [] }))
+        .toThrow(`No writer for the export format "${stored}".`);
+    }
+  });
+
+  it('has a writer for every format of the contract', () => {
+    for (const format of ExportFormatSchema.options) {
+      expect(createFormatWriter({ format, columns: COLUMNS, sink: sink(), sheetName: 'x', molblocks: async () => [] })).toBeDefined();
+    }
   });
 });

@@ -177,8 +177,20 @@ export interface WriterOptions {
   molblocks: (smiles: readonly string[]) => Promise<(string | null)[]>;
 }
 
+/**
+ * One writer per format of the contract. A Record over ExportFormat, so a format added to the
+ * contract does not compile until it has a writer (before, anything unknown fell through to SDF).
+ */
+const WRITERS: Record<ExportFormat, (options: WriterOptions) => FormatWriter> = {
+  csv: (o) => new CsvWriter(o.columns, o.sink),
+  xlsx: (o) => new XlsxWriter(o.columns, o.sink, o.sheetName),
+  sdf: (o) => new SdfWriter(o.columns, o.sink, o.molblocks),
+};
+
 export function createFormatWriter(options: WriterOptions): FormatWriter {
-  if (options.format === 'csv') return new CsvWriter(options.columns, options.sink);
-  if (options.format === 'xlsx') return new XlsxWriter(options.columns, options.sink, options.sheetName);
-  return new SdfWriter(options.columns, options.sink, options.molblocks);
+  // Formats come validated from the contract; a stored job of a format since removed must not be
+  // written as something else.
+  const create = Object.hasOwn(WRITERS, options.format) ? WRITERS[options.format] : undefined;
+  if (!create) throw new Error(`No writer for the export format "${String(options.format)}".`);
+  return create(options);
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { exportEndpoints } from '@kb/contracts/exports';
 import type { AuthContext } from '../../http/auth-hook.ts';
-import { registerEndpoint, requireAuth } from '../../http/endpoint-route.ts';
+import { registerEndpoint, registerFileEndpoint, requireAuth } from '../../http/endpoint-route.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import type { DatasetService } from '../datasets/dataset-service.ts';
 import type { FileStore, StoredFile } from '../../db/file-store.ts';
@@ -68,9 +68,9 @@ export function registerExportRoutes(app: FastifyInstance, { exports, runner, fi
   registerEndpoint(app, exportEndpoints.jobs, async ({ auth }) => exports.jobs(requireAuth(auth)));
   registerEndpoint(app, exportEndpoints.downloadHistory, async ({ auth }) => exports.history(requireAuth(auth)));
 
-  registerEndpoint(app, exportEndpoints.downloadFile, async ({ body, auth, reply }) => {
+  registerFileEndpoint(app, exportEndpoints.downloadFile, async ({ body, auth, reply }) => {
     const file = await fileForCaller(requireAuth(auth), body.fileId, files, datasets);
-    return sendFile(reply, file, files) as unknown as string;
+    return sendFile(reply, file, files);
   });
 
   registerEndpoint(app, exportEndpoints.deleteFile, async ({ body, auth }) => {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Kysely, Updateable } from 'kysely';
+import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { ExportDataCount, ExportFormat, ExportJob, ExportRequest, ExportScope, DownloadHistoryRow } from '@kb/contracts/exports';
 import { EXPORT_FILE_DAYS, MAX_EXPORT_ROWS, exportCredits, isExportableColumn } from '@kb/contracts/exports';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
@@ -56,27 +56,30 @@ function exportFileName(tab: ResultTabKey, format: ExportFormat, id: number, whe
   return `${tabInfo(tab)!.label.toLowerCase().replace(/\s+/g, '-')}-export-${id}-${day}.${FORMAT_EXTENSIONS[format]}`;
 }
 
-function toJob(row: Record<string, unknown>, creditBalance: number): ExportJob {
-  const rows = Number(row.row_count);
-  const written = Number(row.rows_written);
-  const status = String(row.status) as ExportJob['status'];
+/** An export job with the size of its file once complete (null before). */
+type JobRow = Selectable<Database['export_jobs']> & { file_size: number | null };
+
+function toJob(row: JobRow, creditBalance: number): ExportJob {
+  const rows = row.row_count;
+  const written = row.rows_written;
+  const status = row.status;
   return {
-    id: Number(row.id),
-    tab: row.tab as ResultTabKey,
-    format: row.format as ExportFormat,
-    columns: (typeof row.columns === 'string' ? JSON.parse(row.columns) : row.columns) as string[],
+    id: row.id,
+    tab: row.tab,
+    format: row.format,
+    columns: row.columns,
     rows,
-    credits: Number(row.credits),
+    credits: row.credits,
     status,
     rowsWritten: written,
     progress: status === 'done' ? 100 : rows ? Math.min(99, Math.floor((written / rows) * 100)) : 0,
-    fileName: String(row.file_name),
-    fileId: status === 'done' && row.file_id != null ? Number(row.file_id) : null,
-    fileSize: row.file_size == null ? null : Number(row.file_size),
-    createdAt: new Date(row.created_at as string).toISOString(),
-    finishedAt: row.finished_at ? new Date(row.finished_at as string).toISOString() : null,
-    error: (row.error as string | null) ?? null,
-    refunded: Boolean(row.refunded),
+    fileName: row.file_name,
+    fileId: status === 'done' && row.file_id != null ? row.file_id : null,
+    fileSize: row.file_size,
+    createdAt: row.created_at.toISOString(),
+    finishedAt: row.finished_at?.toISOString() ?? null,
+    error: row.error,
+    refunded: row.refunded,
     creditBalance,
   };
 }
@@ -231,16 +234,22 @@ export class ExportService {
     return toJob(row, await this.balance(auth.userId));
   }
 
-  private async jobRow(jobId: number): Promise<(Record<string, unknown> & { user_id: number }) | undefined> {
-    const { rows } = await sql<Record<string, unknown> & { user_id: number }>`SELECT j.*, f.byte_size AS file_size FROM export_jobs j
-      LEFT JOIN stored_files f ON f.id = j.file_id AND f.complete WHERE j.id = ${jobId}::bigint`.execute(this.db);
-    return rows[0];
+  /** Jobs with their file's size (the file counts once complete). */
+  private jobRows() {
+    return this.db
+      .selectFrom('export_jobs as j')
+      .leftJoin('stored_files as f', (join) => join.onRef('f.id', '=', 'j.file_id').on('f.complete', '=', true))
+      .selectAll('j')
+      .select('f.byte_size as file_size');
+  }
+
+  private async jobRow(jobId: number): Promise<JobRow | undefined> {
+    return this.jobRows().where('j.id', '=', jobId).executeTakeFirst();
   }
 
   async jobs(auth: AuthContext): Promise<{ jobs: ExportJob[]; creditBalance: number }> {
     const balance = await this.balance(auth.userId);
-    const { rows } = await sql<Record<string, unknown>>`SELECT j.*, f.byte_size AS file_size FROM export_jobs j
-      LEFT JOIN stored_files f ON f.id = j.file_id AND f.complete WHERE j.user_id = ${auth.userId} ORDER BY j.id DESC LIMIT 500`.execute(this.db);
+    const rows = await this.jobRows().where('j.user_id', '=', auth.userId).orderBy('j.id', 'desc').limit(500).execute();
     return { jobs: rows.map((row) => toJob(row, balance)), creditBalance: balance };
   }
 
@@ -284,7 +293,7 @@ export class ExportService {
     const job = await this.db.selectFrom('export_jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
     if (!job || job.status !== 'running' || job.claim !== claim) return;
     try {
-      await this.write(job as unknown as WritableJob, claim, stillMine);
+      await this.write(job, claim, stillMine);
     } catch (error) {
       const message = error instanceof ExportAbandoned ? null : error instanceof HttpError ? String(error.body.message) : 'The export failed on our side.';
       if (!(error instanceof ExportAbandoned) && !(error instanceof HttpError)) this.logError(error, jobId);
@@ -304,16 +313,16 @@ export class ExportService {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  private async write(job: WritableJob, claim: string, stillMine: () => boolean): Promise<void> {
-    const tab = job.tab as ResultTabKey;
+  private async write(job: Selectable<Database['export_jobs']>, claim: string, stillMine: () => boolean): Promise<void> {
+    const tab = job.tab;
     // A crash may have emptied the sets since the rows were fixed: they are rebuilt (same criteria) first.
     const session = await this.results.keptSessionById(job.search_session_id);
     if (!session || session.status !== 'ready' || Number(session.set_id) !== Number(job.set_id)) {
       throw new HttpError(410, { message: 'The search this export came from has expired or was run again.', code: ERROR_CODES.conflict });
     }
     if (job.file_id != null) await this.files.delete(Number(job.file_id));
-    const columns = chosenColumns(tab, job.columns as string[]);
-    const format = job.format as ExportFormat;
+    const columns = chosenColumns(tab, job.columns);
+    const format = job.format;
     const file = await this.files.create({
       purpose: 'export',
       ownerId: job.user_id,
@@ -415,18 +424,6 @@ export class ExportService {
     });
     if (fileId != null) await this.files.delete(Number(fileId));
   }
-}
-
-interface WritableJob {
-  id: number;
-  user_id: number;
-  search_session_id: string;
-  set_id: number;
-  tab: string;
-  format: string;
-  columns: unknown;
-  file_id: number | null;
-  file_name: string;
 }
 
 /** The job is no longer this process's to write (taken over or failed meanwhile). */

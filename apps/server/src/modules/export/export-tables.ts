@@ -1,4 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { ExportFormat, ExportStatus } from '@kb/contracts/exports';
+import type { ResultTabKey } from '@kb/contracts/result-tabs';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -22,12 +24,14 @@ export interface ExportTables {
     user_id: number;
     search_session_id: string;
     set_id: number;
-    tab: string;
-    format: string;
-    columns: ColumnType<unknown, string, string>;
+    // Written only from the contract's enums (the request is validated first), so read back as them.
+    tab: ResultTabKey;
+    format: ExportFormat;
+    /** The chosen column keys: jsonb, parsed by the driver; written as JSON text. */
+    columns: ColumnType<string[], string, string>;
     row_count: number;
     credits: number;
-    status: string;
+    status: ExportStatus;
     rows_written: Generated<number>;
     attempts: Generated<number>;
     claim: string | null;

@@ -1,10 +1,9 @@
 import { Alert, Card, Group, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { adminEndpoints } from '@kb/contracts/api';
-import { isRole } from '@kb/contracts/roles';
 import { errorMessage } from '../../app/api-client.ts';
 import { endpointQuery } from '../../app/query.ts';
-import { ROLE_LABELS } from '../../app/role-labels.ts';
+import { roleLabel } from '../../app/role-labels.ts';
 import { EmptyState } from '../../app/ui/query-view.tsx';
 import { PageHeader } from '../../app/ui/page-header.tsx';
 import { deriveAdminStats } from './admin-stats.ts';
@@ -73,7 +72,7 @@ export function AdminDashboardPage() {
               <Table.Tbody>
                 {roles.map(([role, count]) => (
                   <Table.Tr key={role}>
-                    <Table.Td>{isRole(role) ? ROLE_LABELS[role] : role}</Table.Td>
+                    <Table.Td>{roleLabel(role)}</Table.Td>
                     <Table.Td ta="right">{count.toLocaleString()}</Table.Td>
                   </Table.Tr>
                 ))}

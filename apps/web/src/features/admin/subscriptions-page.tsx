@@ -1,13 +1,65 @@
-import { Badge, Group, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Group, Text, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { isSubscriptionActive } from '@kb/contracts/access';
+import type { AdminUserRow } from '@kb/contracts/admin';
 import { adminEndpoints } from '@kb/contracts/api';
 import { endpointQuery } from '../../app/query.ts';
+import { roleLabel } from '../../app/role-labels.ts';
+import { DataTable } from '../../app/ui/data-table.tsx';
+import type { DataColumn } from '../../app/ui/data-table.tsx';
 import { PageHeader } from '../../app/ui/page-header.tsx';
 import { QueryView } from '../../app/ui/query-view.tsx';
 import { formatDate, formatDateTime } from '../dashboard/format.ts';
+
+function SubscriptionBadges({ row }: { row: AdminUserRow }) {
+  if (row.subscriptions.length === 0) {
+    return (
+      <Text size="xs" c="dimmed">
+        none
+      </Text>
+    );
+  }
+  return (
+    <Group gap={4}>
+      {row.subscriptions.map((subscription) => (
+        <Badge
+          key={`${subscription.contractId}-${subscription.roleName}`}
+          variant="light"
+          color={isSubscriptionActive(subscription) ? 'blue' : 'gray'}
+          tt="none"
+          // Mantine's badge label clips with an ellipsis and lets the table squeeze it to nothing: the
+          // label keeps its full width here, so the column grows (the table scrolls sideways) or the
+          // group wraps, and no role or date is cut off.
+          style={{ flexShrink: 0 }}
+          styles={{ label: { overflow: 'visible' } }}
+          title={`${subscription.roleName}, contract ${subscription.contractId}${subscription.havingFlatFileAccess ? ', flat-file access' : ''}`}
+          data-testid="subscription-badge"
+        >
+          {roleLabel(subscription.roleName)} · until {formatDate(subscription.endDate)}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
+const COLUMNS: readonly DataColumn<AdminUserRow>[] = [
+  { key: 'user', header: 'User', cell: (row) => `${row.firstName} ${row.lastName}` },
+  { key: 'email', header: 'E-mail', cell: (row) => row.userName },
+  { key: 'subscriptions', header: 'Subscriptions', cell: (row) => <SubscriptionBadges row={row} /> },
+  { key: 'credits', header: 'Credit balance', align: 'right', cell: (row) => row.creditBalance.toLocaleString() },
+  {
+    key: 'account',
+    header: 'Account',
+    cell: (row) => (
+      <Badge color={row.active ? 'green' : 'gray'} variant="light">
+        {row.active ? 'Active' : 'Inactive'}
+      </Badge>
+    ),
+  },
+  { key: 'lastLogin', header: 'Last login', cell: (row) => formatDateTime(row.lastLoginAt), cellProps: { style: { whiteSpace: 'nowrap' } } },
+];
 
 export function SubscriptionsPage() {
   const query = useQuery(endpointQuery(adminEndpoints.subscriptions, {}));
@@ -27,67 +79,16 @@ export function SubscriptionsPage() {
         mb="md"
       />
       <QueryView query={query} isEmpty={(data) => data.rows.length === 0} empty="No users yet.">
-        {(data) => {
-          const rows = data.rows.filter((row) => !needle || `${row.firstName} ${row.lastName} ${row.userName}`.toLowerCase().includes(needle));
-          return (
-            <Table.ScrollContainer minWidth={800}>
-              <Table striped highlightOnHover data-testid="subscriptions-table">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>User</Table.Th>
-                    <Table.Th>E-mail</Table.Th>
-                    <Table.Th>Subscriptions</Table.Th>
-                    <Table.Th ta="right">Credit balance</Table.Th>
-                    <Table.Th>Account</Table.Th>
-                    <Table.Th>Last login</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {rows.map((row) => (
-                    <Table.Tr key={row.userId}>
-                      <Table.Td>
-                        {row.firstName} {row.lastName}
-                      </Table.Td>
-                      <Table.Td>{row.userName}</Table.Td>
-                      <Table.Td>
-                        <Group gap={4}>
-                          {row.subscriptions.length === 0 && (
-                            <Text size="xs" c="dimmed">
-                              none
-                            </Text>
-                          )}
-                          {row.subscriptions.map((subscription) => (
-                            <Badge
-                              key={`${subscription.contractId}-${subscription.roleName}`}
-                              variant="light"
-                              color={isSubscriptionActive(subscription) ? 'blue' : 'gray'}
-                              tt="none"
-                              title={`Contract ${subscription.contractId}${subscription.havingFlatFileAccess ? ', flat-file access' : ''}`}
-                            >
-                              {subscription.roleName} · {formatDate(subscription.endDate)}
-                            </Badge>
-                          ))}
-                        </Group>
-                      </Table.Td>
-                      <Table.Td ta="right">{row.creditBalance.toLocaleString()}</Table.Td>
-                      <Table.Td>
-                        <Badge color={row.active ? 'green' : 'gray'} variant="light">
-                          {row.active ? 'Active' : 'Inactive'}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>{formatDateTime(row.lastLoginAt)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-              {rows.length === 0 && (
-                <Text size="sm" c="dimmed" ta="center" py="md">
-                  No user matches “{filter}”.
-                </Text>
-              )}
-            </Table.ScrollContainer>
-          );
-        }}
+        {(data) => (
+          <DataTable
+            columns={COLUMNS}
+            rows={data.rows.filter((row) => !needle || `${row.firstName} ${row.lastName} ${row.userName}`.toLowerCase().includes(needle))}
+            rowKey={(row) => row.userId}
+            minWidth={960}
+            testId="subscriptions-table"
+            empty={`No user matches “${filter}”.`}
+          />
+        )}
       </QueryView>
     </>
   );

@@ -1,9 +1,8 @@
 import { Badge, Card, SimpleGrid, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { adminEndpoints } from '@kb/contracts/api';
-import { isRole } from '@kb/contracts/roles';
 import { endpointQuery } from '../../app/query.ts';
-import { ROLE_LABELS } from '../../app/role-labels.ts';
+import { roleLabel } from '../../app/role-labels.ts';
 import { PageHeader } from '../../app/ui/page-header.tsx';
 import { QueryView } from '../../app/ui/query-view.tsx';
 
@@ -59,7 +58,7 @@ export function SuperAdminPage() {
                   <Table.Tbody>
                     {Object.entries(overview.usersPerRole).map(([role, count]) => (
                       <Table.Tr key={role}>
-                        <Table.Td>{isRole(role) ? ROLE_LABELS[role] : role}</Table.Td>
+                        <Table.Td>{roleLabel(role)}</Table.Td>
                         <Table.Td ta="right">{count.toLocaleString()}</Table.Td>
                       </Table.Tr>
                     ))}

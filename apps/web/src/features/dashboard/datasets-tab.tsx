@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconLock, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -9,6 +9,8 @@ import { callApi, errorMessage } from '../../app/api-client.ts';
 import { endpointKey, endpointQuery } from '../../app/query.ts';
 import { ROLE_LABELS } from '../../app/role-labels.ts';
 import { useSessionStore } from '../../app/stores/session-store.ts';
+import { DataTable } from '../../app/ui/data-table.tsx';
+import type { DataColumn } from '../../app/ui/data-table.tsx';
 import { EmptyState, QueryView } from '../../app/ui/query-view.tsx';
 import { ConfirmButton } from '../export/confirm-button.tsx';
 import { invalidateCredits, saveStoredFile } from '../export/export-files.ts';
@@ -57,56 +59,62 @@ function DeleteDatasetButton({ dataset }: { dataset: Dataset }) {
   );
 }
 
+function datasetColumns(admin: boolean): DataColumn<Dataset>[] {
+  return [
+    { key: 'type', header: 'Dataset type', cell: (dataset) => dataset.datasetType },
+    {
+      key: 'file',
+      header: 'File',
+      cell: (dataset) => (
+        <Stack gap={0}>
+          <Text size="sm">{dataset.flatfileName}</Text>
+          {dataset.description && (
+            <Text size="xs" c="dimmed">
+              {dataset.description}
+            </Text>
+          )}
+        </Stack>
+      ),
+    },
+    { key: 'size', header: 'Size', align: 'right', cell: (dataset) => formatBytes(dataset.flatfileSize) },
+    { key: 'uploaded', header: 'Uploaded', cell: (dataset) => formatDate(dataset.uploadedDate) },
+    {
+      key: 'roles',
+      header: 'For',
+      cell: (dataset) => (
+        <Group gap={4}>
+          {dataset.roles.map((role) => (
+            <Badge key={role} size="sm" variant="light" tt="none" style={{ flexShrink: 0 }}>
+              {ROLE_LABELS[role]}
+            </Badge>
+          ))}
+        </Group>
+      ),
+    },
+    {
+      key: 'actions',
+      header: 'Actions',
+      cell: (dataset) => (
+        <Group gap={6} wrap="nowrap">
+          <DownloadDatasetButton dataset={dataset} />
+          {admin && <DeleteDatasetButton dataset={dataset} />}
+        </Group>
+      ),
+    },
+  ];
+}
+
 function DatasetsTable({ rows, admin }: { rows: readonly Dataset[]; admin: boolean }) {
   return (
-    <Table.ScrollContainer minWidth={820}>
-      <Table striped highlightOnHover verticalSpacing="sm" data-testid="datasets-table">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Dataset type</Table.Th>
-            <Table.Th>File</Table.Th>
-            <Table.Th ta="right">Size</Table.Th>
-            <Table.Th>Uploaded</Table.Th>
-            <Table.Th>For</Table.Th>
-            <Table.Th>Actions</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((dataset) => (
-            <Table.Tr key={dataset.id} data-testid="dataset-row" data-file={dataset.flatfileName}>
-              <Table.Td>{dataset.datasetType}</Table.Td>
-              <Table.Td>
-                <Stack gap={0}>
-                  <Text size="sm">{dataset.flatfileName}</Text>
-                  {dataset.description && (
-                    <Text size="xs" c="dimmed">
-                      {dataset.description}
-                    </Text>
-                  )}
-                </Stack>
-              </Table.Td>
-              <Table.Td ta="right">{formatBytes(dataset.flatfileSize)}</Table.Td>
-              <Table.Td>{formatDate(dataset.uploadedDate)}</Table.Td>
-              <Table.Td>
-                <Group gap={4}>
-                  {dataset.roles.map((role) => (
-                    <Badge key={role} size="sm" variant="light" tt="none">
-                      {ROLE_LABELS[role]}
-                    </Badge>
-                  ))}
-                </Group>
-              </Table.Td>
-              <Table.Td>
-                <Group gap={6} wrap="nowrap">
-                  <DownloadDatasetButton dataset={dataset} />
-                  {admin && <DeleteDatasetButton dataset={dataset} />}
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataTable
+      columns={datasetColumns(admin)}
+      rows={rows}
+      rowKey={(dataset) => dataset.id}
+      rowData={(dataset) => ({ 'data-testid': 'dataset-row', 'data-file': dataset.flatfileName })}
+      minWidth={820}
+      verticalSpacing="sm"
+      testId="datasets-table"
+    />
   );
 }
 

@@ -2,9 +2,8 @@ import { Badge, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mant
 import { useQuery } from '@tanstack/react-query';
 import { isSubscriptionActive } from '@kb/contracts/access';
 import { authEndpoints } from '@kb/contracts/api';
-import { isRole } from '@kb/contracts/roles';
 import { endpointQuery } from '../../app/query.ts';
-import { ROLE_LABELS } from '../../app/role-labels.ts';
+import { roleLabel } from '../../app/role-labels.ts';
 import { QueryView } from '../../app/ui/query-view.tsx';
 import { formatDate } from './format.ts';
 import { countNoun } from '../../app/format/plural.ts';
@@ -91,7 +90,7 @@ export function ProfileTab() {
                         const active = isSubscriptionActive(subscription);
                         return (
                           <Table.Tr key={`${subscription.contractId}-${subscription.roleName}`}>
-                            <Table.Td>{isRole(subscription.roleName) ? ROLE_LABELS[subscription.roleName] : subscription.roleName}</Table.Td>
+                            <Table.Td>{roleLabel(subscription.roleName)}</Table.Td>
                             <Table.Td>{subscription.contractId}</Table.Td>
                             <Table.Td>{formatDate(subscription.endDate)}</Table.Td>
                             <Table.Td>

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Menu, SegmentedControl, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, Menu, SegmentedControl, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconChevronDown, IconPlus, IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -12,6 +12,8 @@ import { ConfirmButton } from '../export/confirm-button.tsx';
 import { formatDateTime } from './format.ts';
 import { RequestFormModal } from './request-form.tsx';
 import { useHasRole } from './use-roles.ts';
+import { DataTable } from '../../app/ui/data-table.tsx';
+import type { DataColumn } from '../../app/ui/data-table.tsx';
 
 const STATUS_COLORS: Record<DataRequestStatus, string> = { pending: 'yellow', in_progress: 'blue', fulfilled: 'green', rejected: 'red', cancelled: 'gray' };
 /** What an administrator can move an open request to. */
@@ -72,52 +74,53 @@ function RequestActions({ request, admin, change }: { request: DataRequest; admi
   );
 }
 
+function requestColumns(admin: boolean, change: ReturnType<typeof useRequestChange>): DataColumn<DataRequest>[] {
+  return [
+    { key: 'type', header: 'Dataset type', cell: (request) => request.datasetType },
+    {
+      key: 'description',
+      header: 'Description',
+      cellProps: { maw: 360 },
+      cell: (request) => (
+        <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+          {request.description}
+        </Text>
+      ),
+    },
+    { key: 'by', header: 'Requested by', cell: (request) => request.requestedBy },
+    { key: 'on', header: 'Requested on', cell: (request) => formatDateTime(request.requestedOn) },
+    {
+      key: 'status',
+      header: 'Status',
+      cell: (request) => (
+        <Stack gap={2}>
+          <Badge color={STATUS_COLORS[request.status]} variant="light">
+            {REQUEST_STATUS_LABELS[request.status]}
+          </Badge>
+          {request.cancelled_by && (
+            <Text size="xs" c="dimmed" data-testid="request-cancelled-by">
+              by {request.cancelled_by}
+            </Text>
+          )}
+        </Stack>
+      ),
+    },
+    { key: 'actions', header: 'Actions', cell: (request) => <RequestActions request={request} admin={admin} change={change} /> },
+  ];
+}
+
 function RequestsTable({ rows, admin }: { rows: readonly DataRequest[]; admin: boolean }) {
   const change = useRequestChange();
   return (
-    <Table.ScrollContainer minWidth={860}>
-      <Table striped highlightOnHover verticalSpacing="sm" data-testid="requests-table">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Dataset type</Table.Th>
-            <Table.Th>Description</Table.Th>
-            <Table.Th>Requested by</Table.Th>
-            <Table.Th>Requested on</Table.Th>
-            <Table.Th>Status</Table.Th>
-            <Table.Th>Actions</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((request) => (
-            <Table.Tr key={request.id} data-testid="request-row" data-status={request.status}>
-              <Table.Td>{request.datasetType}</Table.Td>
-              <Table.Td maw={360}>
-                <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
-                  {request.description}
-                </Text>
-              </Table.Td>
-              <Table.Td>{request.requestedBy}</Table.Td>
-              <Table.Td>{formatDateTime(request.requestedOn)}</Table.Td>
-              <Table.Td>
-                <Stack gap={2}>
-                  <Badge color={STATUS_COLORS[request.status]} variant="light">
-                    {REQUEST_STATUS_LABELS[request.status]}
-                  </Badge>
-                  {request.cancelled_by && (
-                    <Text size="xs" c="dimmed" data-testid="request-cancelled-by">
-                      by {request.cancelled_by}
-                    </Text>
-                  )}
-                </Stack>
-              </Table.Td>
-              <Table.Td>
-                <RequestActions request={request} admin={admin} change={change} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataTable
+      columns={requestColumns(admin, change)}
+      rows={rows}
+      rowKey={(request) => request.id}
+      rowData={(request) => ({ 'data-testid': 'request-row', 'data-status': request.status })}
+      minWidth={860}
+      verticalSpacing="sm"
+      testId="requests-table"
+    />
   );
 }
 

@@ -1,4 +1,4 @@
-import { Button, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Button, Group, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconTrash } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
@@ -13,6 +13,8 @@ import { useSaveFile } from './export-job-card.tsx';
 import { invalidateCredits } from './export-files.ts';
 import { isActiveJob } from './export-scope.ts';
 import { JobFailure, JobProgress, JobStatusBadge } from './job-status.tsx';
+import { DataTable } from '../../app/ui/data-table.tsx';
+import type { DataColumn } from '../../app/ui/data-table.tsx';
 
 function useDeleteFile() {
   return useMutation({
@@ -65,68 +67,69 @@ function JobActions({ job }: { job: ExportJob }) {
   );
 }
 
+const COLUMNS: readonly DataColumn<ExportJob>[] = [
+  {
+    key: 'file',
+    header: 'File',
+    cellProps: { miw: 180 },
+    cell: (job) => (
+      <Stack gap={0}>
+        <Text size="sm" style={{ wordBreak: 'break-all' }}>
+          {job.fileName}
+        </Text>
+        {job.fileSize !== null && (
+          <Text size="xs" c="dimmed">
+            {formatBytes(job.fileSize)}
+          </Text>
+        )}
+      </Stack>
+    ),
+  },
+  { key: 'tab', header: 'Tab', cell: (job) => resultTabLabel(job.tab) ?? job.tab },
+  { key: 'format', header: 'Format', cellProps: { tt: 'uppercase' }, cell: (job) => job.format },
+  { key: 'rows', header: 'Rows', align: 'right', cell: (job) => formatCount(job.rows) },
+  { key: 'credits', header: 'Credits', align: 'right', cell: (job) => formatCount(job.credits) },
+  {
+    key: 'status',
+    header: 'Status',
+    cellProps: { miw: 160 },
+    cell: (job) => (
+      <Stack gap={4}>
+        <JobStatusBadge status={job.status} />
+        {isActiveJob(job) && <JobProgress job={job} testId="downloads-progress" />}
+        {job.status === 'failed' && <JobFailure job={job} />}
+      </Stack>
+    ),
+  },
+  {
+    key: 'created',
+    header: 'Created',
+    cellProps: { style: { whiteSpace: 'nowrap' } },
+    cell: (job) => (
+      <Stack gap={0}>
+        <Text size="sm">{formatDateTime(job.createdAt)}</Text>
+        {job.finishedAt && (
+          <Text size="xs" c="dimmed">
+            finished {formatDateTime(job.finishedAt)}
+          </Text>
+        )}
+      </Stack>
+    ),
+  },
+  { key: 'actions', header: <VisuallyHidden>Actions</VisuallyHidden>, cell: (job) => <JobActions job={job} /> },
+];
+
 /** The user's exports: what each holds, how far it got, and its file. */
 export function ExportsTable({ jobs }: { jobs: readonly ExportJob[] }) {
   return (
-    <Table.ScrollContainer minWidth={960}>
-      <Table striped highlightOnHover verticalSpacing="sm" data-testid="downloads-table">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>File</Table.Th>
-            <Table.Th>Tab</Table.Th>
-            <Table.Th>Format</Table.Th>
-            <Table.Th ta="right">Rows</Table.Th>
-            <Table.Th ta="right">Credits</Table.Th>
-            <Table.Th miw={160}>Status</Table.Th>
-            <Table.Th>Created</Table.Th>
-            <Table.Th>
-              <VisuallyHidden>Actions</VisuallyHidden>
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {jobs.map((job) => (
-            <Table.Tr key={job.id} data-testid="downloads-row" data-job={job.id} data-status={job.status}>
-              <Table.Td miw={180}>
-                <Stack gap={0}>
-                  <Text size="sm" style={{ wordBreak: 'break-all' }}>
-                    {job.fileName}
-                  </Text>
-                  {job.fileSize !== null && (
-                    <Text size="xs" c="dimmed">
-                      {formatBytes(job.fileSize)}
-                    </Text>
-                  )}
-                </Stack>
-              </Table.Td>
-              <Table.Td>{resultTabLabel(job.tab) ?? job.tab}</Table.Td>
-              <Table.Td tt="uppercase">{job.format}</Table.Td>
-              <Table.Td ta="right">{formatCount(job.rows)}</Table.Td>
-              <Table.Td ta="right">{formatCount(job.credits)}</Table.Td>
-              <Table.Td>
-                <Stack gap={4}>
-                  <JobStatusBadge status={job.status} />
-                  {isActiveJob(job) && <JobProgress job={job} testId="downloads-progress" />}
-                  {job.status === 'failed' && <JobFailure job={job} />}
-                </Stack>
-              </Table.Td>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                <Stack gap={0}>
-                  <Text size="sm">{formatDateTime(job.createdAt)}</Text>
-                  {job.finishedAt && (
-                    <Text size="xs" c="dimmed">
-                      finished {formatDateTime(job.finishedAt)}
-                    </Text>
-                  )}
-                </Stack>
-              </Table.Td>
-              <Table.Td>
-                <JobActions job={job} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataTable
+      columns={COLUMNS}
+      rows={jobs}
+      rowKey={(job) => job.id}
+      rowData={(job) => ({ 'data-testid': 'downloads-row', 'data-job': job.id, 'data-status': job.status })}
+      minWidth={960}
+      verticalSpacing="sm"
+      testId="downloads-table"
+    />
   );
 }

@@ -1,7 +1,9 @@
 /**
  * Fixed vocabularies of the demo knowledge base: real targets (gene symbols, UniProt accessions,
  * Entrez ids, PDB ids), a classification tree, medicinal-chemistry scaffolds and substituents,
- * assay recipes, endpoint/indication trees. Only the molecules, numbers and documents are synthetic.
+ * assay recipes, the indication tree. Only the molecules, numbers and documents are synthetic. The
+ * lookup vocabulary every knowledge base shares (units, endpoint trees, activity types, phases) is
+ * in ../lookup-vocabulary.ts, where the ChEMBL importer reads it too.
  */
 
 export interface DemoTarget {
