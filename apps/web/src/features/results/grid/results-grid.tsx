@@ -73,6 +73,8 @@ export function ResultsGrid({ context, columns, rows, loading, sort, onSortChang
           // A page holds at most a few dozen columns: all of them in the DOM keeps every cell
           // reachable by find-in-page, screen readers and the keyboard, at no real cost.
           suppressColumnVirtualisation
+          // Likewise its rows (at most a page, as the grid showed them all before it scrolled inside).
+          suppressRowVirtualisation
           loading={loading}
           suppressMultiSort
           suppressDragLeaveHidesColumns
