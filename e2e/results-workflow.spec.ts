@@ -203,10 +203,39 @@ describe('the Activities grid at 1440 × 900', () => {
     const bottom = (await results.grid().locator('.ag-body-horizontal-scroll').boundingBox())!.y;
     await expect.poll(async () => { const r = (await row.boundingBox())!; return r.y + r.height; }).toBeGreaterThan(bottom + 5);
     expect((await row.boundingBox())!.y).toBeLessThan(bottom - 20);
+    // A click on the row's sliver in sight, in its tick-box cell but beside the 16 px box.
+    const cell = (await row.locator(`.ag-cell[col-id="__select"]`).boundingBox())!;
     const tick = (await box.boundingBox())!;
-    // Where the user sees the box: its visible part, above the grid's bottom edge.
-    await page.mouse.click(tick.x + tick.width / 2, Math.min(tick.y + tick.height / 2, bottom - 3));
+    expect(cell.x + 6).toBeLessThan(tick.x);
+    await page.mouse.click(cell.x + 6, bottom - 3);
     await expect.poll(() => results.selectedCount()).toBe(1);
+    expect(await box.isChecked()).toBe(true);
+    await page.getByTestId('selection-toolbar').getByRole('button', { name: 'Clear' }).click();
+  });
+
+  it('ticks a row that is half out of sight at the bottom of the window in one click', async () => {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await results.grid().locator('.ag-grid-viewport').evaluate((viewport) => {
+      viewport.scrollTop = 0;
+    });
+    // Scroll the page so that the window's bottom edge cuts a row through its tick box (a row
+    // the grid itself shows whole, lower down than the window reaches).
+    const target = await results.grid().evaluate((grid) => {
+      const gridBottom = grid.querySelector('.ag-body-horizontal-scroll')!.getBoundingClientRect().top;
+      const row = [...grid.querySelectorAll('.ag-row[row-index]')].find((candidate) => {
+        const box = candidate.querySelector('[data-testid="row-select"]')!.getBoundingClientRect();
+        return box.top > window.innerHeight && box.bottom < gridBottom;
+      })!;
+      const box = row.querySelector('[data-testid="row-select"]')!.getBoundingClientRect();
+      window.scrollBy(0, box.top - (window.innerHeight - 8));
+      return Number(row.getAttribute('row-index'));
+    });
+    const box = results.grid().locator(`.ag-row[row-index="${target}"]`).getByTestId('row-select');
+    const cell = (await results.grid().locator(`.ag-row[row-index="${target}"] .ag-cell[col-id="__select"]`).boundingBox())!;
+    const before = await results.selectedCount();
+    // The box's top half is in sight; the click lands beside it, on the window's last pixels.
+    await page.mouse.click(cell.x + 6, 900 - 2);
+    await expect.poll(() => results.selectedCount()).toBe(before + 1);
     expect(await box.isChecked()).toBe(true);
     await page.getByTestId('selection-toolbar').getByRole('button', { name: 'Clear' }).click();
   });
