@@ -31,6 +31,9 @@ let page: Page;
 let results: ResultsPage;
 let sessionid: string;
 
+/** Rows of a page as the grid asks for them at first (tab-state GRID_PAGE_SIZE). */
+const PAGE = 25;
+
 /** A column each tab is sorted by in the test (sortable on the server). */
 const SORT_COLUMN: Record<ResultTabKey, string> = {
   structuretab: 'mol_weight',
@@ -49,7 +52,7 @@ function idsOf(tab: ResultTabKey, rows: ResultRow[]): number[] {
 async function apiPage(tab: ResultTabKey, options: { pageNumber?: number; sortOrder?: SortOrder; extra?: Record<string, unknown> } = {}) {
   return api.call(resultsEndpoints.tabRows, {
     params: { tab },
-    body: { sessionid, pageNumber: options.pageNumber ?? 0, pageSize: 10, sortOrder: options.sortOrder ?? null, ...options.extra },
+    body: { sessionid, pageNumber: options.pageNumber ?? 0, pageSize: PAGE, sortOrder: options.sortOrder ?? null, ...options.extra },
   });
 }
 
@@ -95,7 +98,7 @@ describe('the results of a search', () => {
     await assay.getByLabel('Binding', { exact: true }).check();
     await search.search();
     const shown = await search.searchCounts();
-    expect(shown.structures).toBeGreaterThan(10);
+    expect(shown.structures).toBeGreaterThan(PAGE);
 
     await page.getByRole('link', { name: 'View results' }).click();
     await page.waitForURL((url) => url.pathname === '/results/structuretab');
@@ -134,9 +137,9 @@ describe('the results of a search', () => {
       }
       const first = await apiPage(tab);
       await expect.poll(() => results.rowIds(), { message: `${label}: first page`, timeout: 20_000 }).toEqual(idsOf(tab, first.data));
-      expect(await results.pageRange()).toBe(`Rows 1–${Math.min(10, rowCount)} of ${rowCount.toLocaleString('en-US')}`);
+      expect(await results.pageRange()).toBe(`Rows 1–${Math.min(PAGE, rowCount)} of ${rowCount.toLocaleString('en-US')}`);
 
-      if (rowCount > 10) {
+      if (rowCount > PAGE) {
         await results.goToPage('Next page');
         const second = await apiPage(tab, { pageNumber: 1 });
         await expect.poll(() => results.rowIds(), { message: `${label}: second page`, timeout: 20_000 }).toEqual(idsOf(tab, second.data));
@@ -160,13 +163,13 @@ describe('the results of a search', () => {
     const before = await results.rowIds();
     await page.route(`**${resultsEndpoints.tabRows.path.replace(':tab', 'structuretab')}`, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'boom', code: 'X' }) }));
     try {
-      await results.setPageSize(25);
+      await results.setPageSize(50);
       await page.getByTestId('refresh-failed').waitFor();
       expect(await results.rowIds()).toEqual(before);
     } finally {
       await page.unrouteAll();
     }
-    await results.setPageSize(10);
+    await results.setPageSize(PAGE);
     await results.waitForRows();
   });
 

@@ -10,6 +10,7 @@ import { isRowSelected, selectAllState, setSelectAll, toggleRow } from '../tab-s
 import { useResultsGridContext } from './grid-context.ts';
 import { DENSITY_LAYOUT, ENLARGED_STRUCTURE } from './grid-layout.ts';
 import { idOf, parseInnerGrids } from './result-columns.ts';
+import classes from './results-grid.module.css';
 import { StructureQuickView } from './structure-quick-view.tsx';
 import { countNoun } from '../../../app/format/plural.ts';
 
@@ -104,17 +105,21 @@ export function SelectCell({ data }: CellProps) {
   const id = idOf(data?.[idColumn]);
   const selected = useResultsStore((state) => id !== null && isRowSelected(selectTabState(state, scope, sessionId, tab).selection, id));
   if (id === null) return null;
+  // The whole cell is the box's label: a click anywhere in it ticks, not only on the 16 px box
+  // (issue 14: a click beside the box, or on the sliver of a half-visible row, only focused the cell).
   return (
-    <Checkbox
-      size="xs"
-      aria-label={`Select row ${id}`}
-      checked={selected}
-      onChange={(event) => {
-        const on = event.currentTarget.checked;
-        updateTab((state) => ({ ...state, selection: toggleRow(state.selection, id, on) }));
-      }}
-      data-testid="row-select"
-    />
+    <Box component="label" className={classes.tickCell} data-testid="row-select-cell">
+      <Checkbox
+        size="xs"
+        aria-label={`Select row ${id}`}
+        checked={selected}
+        onChange={(event) => {
+          const on = event.currentTarget.checked;
+          updateTab((state) => ({ ...state, selection: toggleRow(state.selection, id, on) }));
+        }}
+        data-testid="row-select"
+      />
+    </Box>
   );
 }
 

@@ -1,10 +1,14 @@
 import type { ColDef, SuppressHeaderKeyboardEventParams } from 'ag-grid-community';
 import type { CellValue, ResultRow, SortOrder } from '@kb/contracts/results';
+import { SIMILARITY_COLUMN } from '@kb/contracts/results';
 import type { GridDensity } from '../../../app/stores/results-store.ts';
 import { InnerGridsCell, ReferenceIdCell, SelectAllHeader, SelectCell, StructureCell, StructureIdCell } from './cell-renderers.tsx';
 import { DENSITY_LAYOUT, isPinnedLeft } from './grid-layout.ts';
 import type { ShownColumn } from './result-columns.ts';
 import { formatCell } from './result-columns.ts';
+
+/** Cells drawn by a component sit in the middle of the row, as the text cells do. */
+const centred = { display: 'flex', alignItems: 'center' } as const;
 
 /** Short codes (relation, unit, type) need no more room: the potency columns fit beside the drawing. */
 const NARROW_TEXT: Record<string, number> = { std_act_prefix: 84, standard_uom: 84, std_activity_type: 124, activity_prefix: 84, activity_uom: 84 };
@@ -22,9 +26,9 @@ function headerKeyToggles(params: SuppressHeaderKeyboardEventParams<ResultRow>):
 }
 
 /**
- * The tick-box cell takes the click itself: the grid does not focus the cell first. Focusing
- * scrolled a half-visible row into view under the pointer, so the click landed beside the box and
- * only the focus moved (issue 14: "one click ticks it"). The keyboard still reaches the cell.
+ * The tick-box cell takes the click itself (its label fills it, SelectCell): the grid neither
+ * focuses the cell nor scrolls its row first, so one click ticks, even on a half-visible row. The
+ * keyboard still reaches the cell (Space or Enter ticks).
  */
 const tickBoxTakesClicks = (): boolean => true;
 
@@ -41,7 +45,7 @@ const selectColumn: ColDef<ResultRow> = {
   resizable: false,
   suppressMovable: true,
   suppressHeaderKeyboardEvent: headerKeyToggles,
-  cellStyle: { display: 'flex', alignItems: 'center' },
+  cellStyle: { padding: 0 },
 };
 
 export interface GridLayoutOptions {
@@ -67,14 +71,14 @@ function valueColumn(column: ShownColumn, sort: SortOrder | null, { density, idC
   const text = (value: CellValue | undefined) => formatCell(value ?? null, column);
   switch (column.type) {
     case 'structure':
-      return { ...base, cellRenderer: StructureCell, width: DENSITY_LAYOUT[density].structure.width + 20, resizable: false };
+      return { ...base, cellRenderer: StructureCell, cellStyle: centred, width: DENSITY_LAYOUT[density].structure.width + 20, resizable: false };
     case 'json':
-      return { ...base, cellRenderer: InnerGridsCell, width: 130 };
+      return { ...base, cellRenderer: InnerGridsCell, cellStyle: centred, width: 130 };
     case 'integer':
     case 'number':
-      if (column.key === 'str_id') return { ...base, cellRenderer: StructureIdCell, width: 104 };
-      if (column.key === 'ref_id') return { ...base, cellRenderer: ReferenceIdCell, width: 96 };
-      return { ...base, type: 'rightAligned', valueFormatter: ({ value }) => text(value), width: pinned ? 96 : 116 };
+      if (column.key === 'str_id') return { ...base, cellRenderer: StructureIdCell, cellStyle: centred, width: 104 };
+      if (column.key === 'ref_id') return { ...base, cellRenderer: ReferenceIdCell, cellStyle: centred, width: 96 };
+      return { ...base, type: 'rightAligned', valueFormatter: ({ value }) => text(value), width: column.key === SIMILARITY_COLUMN ? 112 : pinned ? 96 : 116 };
     default: {
       const narrow = NARROW_TEXT[column.key];
       const width = narrow !== undefined ? { width: narrow } : { width: 180, minWidth: 100, maxWidth: 480 };

@@ -17,12 +17,13 @@ describe('results grid layout', () => {
     expect(gridHeight(25, 44)).toBe('min(1158px, max(320px, calc(100dvh - 136px)))');
   });
 
-  it("pins the tab's id, the structure id and the drawing on the left", () => {
+  it("pins the tab's id, the structure id, the drawing and the similarity score on the left", () => {
     expect(isPinnedLeft({ key: 'act_id', type: 'integer' }, 'act_id')).toBe(true);
     expect(isPinnedLeft({ key: 'str_id', type: 'integer' }, 'act_id')).toBe(true);
     expect(isPinnedLeft({ key: 'smiles', type: 'structure' }, 'act_id')).toBe(true);
     expect(isPinnedLeft({ key: 'activity_value', type: 'number' }, 'act_id')).toBe(false);
     expect(isPinnedLeft({ key: 'assay_id', type: 'integer' }, 'act_id')).toBe(false);
     expect(isPinnedLeft({ key: 'assay_id', type: 'integer' }, 'assay_id')).toBe(true);
+    expect(isPinnedLeft({ key: 'similarity', type: 'number' }, 'assay_id')).toBe(true);
   });
 });

@@ -1,3 +1,4 @@
+import { SIMILARITY_COLUMN } from '@kb/contracts/results';
 import type { GridDensity } from '../../../app/stores/results-store.ts';
 import type { ShownColumn } from './result-columns.ts';
 
@@ -17,12 +18,12 @@ export interface DensityLayout {
 }
 
 /**
- * Compact: a 40 px drawing (enough to recognise a scaffold; hovering it shows it large) and 44 px
- * rows, so 15 and more activity rows fit a 1440 × 900 screen. Comfortable: the 160 × 110 drawings
+ * Compact: a 112 × 42 drawing (enough to recognise a scaffold; hovering it shows it large) and
+ * 46 px rows, so 15 and more activity rows fit a 1440 × 900 screen. Comfortable: the 160 × 110 drawings
  * a structure can be read from without hovering.
  */
 export const DENSITY_LAYOUT: Record<GridDensity, DensityLayout> = {
-  compact: { rowHeight: 44, plainRowHeight: 34, structure: { width: 96, height: 40 } },
+  compact: { rowHeight: 46, plainRowHeight: 34, structure: { width: 112, height: 42 } },
   comfortable: { rowHeight: 122, plainRowHeight: 44, structure: { width: 160, height: 110 } },
 };
 
@@ -38,10 +39,11 @@ export function rowHeightOf(density: GridDensity, hasStructure: boolean): number
 
 /**
  * What a row is read by stays in place while the rest scrolls sideways: the tab's own id, the
- * structure id and the drawing.
+ * structure id and the drawing, and the similarity score when it is shown (a similarity search or
+ * sort is read by it; it is the tab's last column, so unpinned it would be out of sight).
  */
 export function isPinnedLeft(column: Pick<ShownColumn, 'key' | 'type'>, idColumn: string): boolean {
-  return column.key === idColumn || column.key === 'str_id' || column.type === 'structure';
+  return column.key === idColumn || column.key === 'str_id' || column.type === 'structure' || column.key === SIMILARITY_COLUMN;
 }
 
 /** The header row and a horizontal scroll bar, around the rows. */

@@ -50,6 +50,7 @@ export function ResultsGrid({ context, columns, rows, loading, sort, onSortChang
   const columnDefs = useMemo(() => buildColumnDefs(columns, sort, { density, idColumn }), [columns, sort, density, idColumn]);
   const hasStructure = columns.some((column) => column.visible && column.type === 'structure');
   const rowHeight = rowHeightOf(density, hasStructure);
+  const theme = useMemo(() => resultsGridTheme.withParams({ rowHeight }), [rowHeight]);
   const getRowId = useCallback((params: GetRowIdParams<ResultRow>) => String(params.data[idColumn] ?? JSON.stringify(params.data)), [idColumn]);
   const sortChanged = useCallback(
     (event: SortChangedEvent<ResultRow>) => {
@@ -63,15 +64,17 @@ export function ResultsGrid({ context, columns, rows, loading, sort, onSortChang
     <ResultsGridContext.Provider value={context}>
       <div data-testid="results-grid" data-density={density} aria-busy={loading} style={{ width: '100%', height: gridHeight(rows.length, rowHeight) }}>
         <AgGridReact<ResultRow>
-          theme={resultsGridTheme}
           rowData={rows}
           columnDefs={columnDefs}
           defaultColDef={{ cellDataType: false, resizable: true, suppressHeaderMenuButton: true }}
           getRowId={getRowId}
-          rowHeight={rowHeight}
+          // The row height is the theme's, so text cells centre their line in it as drawings do.
+          theme={theme}
           // A page holds at most a few dozen columns: all of them in the DOM keeps every cell
           // reachable by find-in-page, screen readers and the keyboard, at no real cost.
           suppressColumnVirtualisation
+          // Likewise its rows (at most a page, as the grid showed them all before it scrolled inside).
+          suppressRowVirtualisation
           loading={loading}
           suppressMultiSort
           suppressDragLeaveHidesColumns
