@@ -7,7 +7,7 @@ import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { RESULT_TABS } from '@kb/contracts/result-tabs';
 import type { ResultsSession } from '@kb/contracts/results';
 import { isApiRequestError, errorMessage } from '../../app/api-client.ts';
-import type { ResultsScope } from '../../app/stores/results-store.ts';
+import type { ResultsScope } from '../results/results-store.ts';
 import { QueryView } from '../../app/ui/query-view.tsx';
 import { formatCount } from '../../app/format/count-format.ts';
 import { ColumnChecklist } from './column-checklist.tsx';

@@ -3,7 +3,7 @@ import { IconDownload, IconSearch, IconTable } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { errorMessage } from '../../app/api-client.ts';
-import type { ResultsScope } from '../../app/stores/results-store.ts';
+import type { ResultsScope } from '../results/results-store.ts';
 import { PageHeader } from '../../app/ui/page-header.tsx';
 import { sessionQuery } from '../results/results-queries.ts';
 import { RESULTS_BASE } from '../results/selection/use-selection-actions.ts';

@@ -3,7 +3,7 @@ import { isExportableColumn } from '@kb/contracts/exports';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { tabInfo } from '@kb/contracts/result-tabs';
 import type { ResultColumn } from '@kb/contracts/results';
-import type { ColumnChoices, ResultsScope } from '../../app/stores/results-store.ts';
+import type { ColumnChoices, ResultsScope } from '../results/results-store.ts';
 import { formatCount } from '../../app/format/count-format.ts';
 import { shownColumns } from '../results/grid/result-columns.ts';
 import type { TabSelection, TabState } from '../results/tab-state.ts';

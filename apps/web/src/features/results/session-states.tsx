@@ -1,7 +1,7 @@
 import { Alert, Button, Card, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconSearch } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import type { ResultsScope } from '../../app/stores/results-store.ts';
+import type { ResultsScope } from './results-store.ts';
 import type { SessionView } from './use-results-session.ts';
 import { useRerunSearch } from './use-rerun-search.ts';
 

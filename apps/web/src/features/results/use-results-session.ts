@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ResultsSession } from '@kb/contracts/results';
-import type { ResultsScope } from '../../app/stores/results-store.ts';
-import { useSearchBuilderStore } from '../../app/stores/search-builder-store.ts';
+import type { ResultsScope } from './results-store.ts';
+import { useSearchBuilderStore } from '../search/builder/search-builder-store.ts';
 import { useSearchSessionStore } from '../../app/stores/search-session-store.ts';
 import type { SessionProblem } from './results-queries.ts';
 import { sessionProblem, sessionQuery } from './results-queries.ts';

@@ -7,7 +7,7 @@ import { Link, useNavigate } from 'react-router';
 import { searchEndpoints } from '@kb/contracts/search-api';
 import type { HomeOverview } from '@kb/contracts/search';
 import { endpointQuery } from '../../app/query.ts';
-import { useSearchBuilderStore } from '../../app/stores/search-builder-store.ts';
+import { useSearchBuilderStore } from './builder/search-builder-store.ts';
 import { PageHeader } from '../../app/ui/page-header.tsx';
 import { EmptyState, QueryView } from '../../app/ui/query-view.tsx';
 import { formatDateTime } from '../dashboard/format.ts';

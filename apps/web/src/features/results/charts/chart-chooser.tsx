@@ -1,7 +1,7 @@
 import { Button, Checkbox, Popover, ScrollArea, Stack, Text } from '@mantine/core';
 import { IconChartBar } from '@tabler/icons-react';
 import { CHART_CATALOGUE } from '@kb/contracts/charts';
-import { useSearchChartsStore } from '../../../app/stores/search-charts-store.ts';
+import { useSearchChartsStore } from '../../search/saved/search-charts-store.ts';
 import { DEFAULT_CHART_KEYS } from '../../search/saved/chart-selection.ts';
 
 /** "Charts": which charts the panel shows (spec §4: the first four by chart order unless chosen otherwise). */

@@ -2,7 +2,7 @@ import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconFilterOff } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
-import { useSearchChartsStore } from '../../../app/stores/search-charts-store.ts';
+import { useSearchChartsStore } from '../../search/saved/search-charts-store.ts';
 import { AppliedFilterChips } from './applied-filter-chips.tsx';
 import { ChartCard } from './chart-card.tsx';
 import { ChartChooser } from './chart-chooser.tsx';

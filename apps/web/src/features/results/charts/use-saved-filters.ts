@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
 import { resultsEndpoints } from '@kb/contracts/results';
 import type { ResultsSession } from '@kb/contracts/results';
 import { callApi, errorMessage } from '../../../app/api-client.ts';
-import { useSearchChartsStore } from '../../../app/stores/search-charts-store.ts';
+import { useSearchChartsStore } from '../../search/saved/search-charts-store.ts';
 import { describeIgnored, savedFiltersByTab } from './chart-filters.ts';
 import { refreshAfterFilters } from './chart-queries.ts';
 

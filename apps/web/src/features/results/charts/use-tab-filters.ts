@@ -7,7 +7,7 @@ import type { ResultsSession } from '@kb/contracts/results';
 import type { AppliedFilter } from '@kb/contracts/search';
 import { callApi, errorMessage } from '../../../app/api-client.ts';
 import { endpointKey, endpointQuery } from '../../../app/query.ts';
-import { useSearchChartsStore } from '../../../app/stores/search-charts-store.ts';
+import { useSearchChartsStore } from '../../search/saved/search-charts-store.ts';
 import { describeIgnored, flattenTabFilters } from './chart-filters.ts';
 import { refreshAfterFilters, sessionInput } from './chart-queries.ts';
 

@@ -3,7 +3,7 @@ import { IconListDetails } from '@tabler/icons-react';
 import type { CustomCellRendererProps, CustomHeaderProps } from 'ag-grid-react';
 import { Link } from 'react-router';
 import type { CellValue, ResultRow } from '@kb/contracts/results';
-import { selectTabState, useResultsStore } from '../../../app/stores/results-store.ts';
+import { selectTabState, useResultsStore } from '../results-store.ts';
 import { structureLeafletHref } from '../../chemistry/structure-highlight.ts';
 import { StructureImage } from '../../chemistry/structure-image.tsx';
 import { isRowSelected, selectAllState, setSelectAll, toggleRow } from '../tab-state.ts';

@@ -1,7 +1,7 @@
 import type { ColDef, SuppressHeaderKeyboardEventParams } from 'ag-grid-community';
 import type { CellValue, ResultRow, SortOrder } from '@kb/contracts/results';
 import { SIMILARITY_COLUMN } from '@kb/contracts/results';
-import type { GridDensity } from '../../../app/stores/results-store.ts';
+import type { GridDensity } from '../results-store.ts';
 import { InnerGridsCell, ReferenceIdCell, SelectAllHeader, SelectCell, StructureCell, StructureIdCell } from './cell-renderers.tsx';
 import { DENSITY_LAYOUT, isPinnedLeft } from './grid-layout.ts';
 import type { ShownColumn } from './result-columns.ts';

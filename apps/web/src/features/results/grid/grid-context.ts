@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import type { ResultRow, StructureHighlight } from '@kb/contracts/results';
-import type { GridDensity, ResultsScope } from '../../../app/stores/results-store.ts';
+import type { GridDensity, ResultsScope } from '../results-store.ts';
 import type { TabState } from '../tab-state.ts';
 
 /**

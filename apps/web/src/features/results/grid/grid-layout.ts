@@ -1,5 +1,5 @@
 import { SIMILARITY_COLUMN } from '@kb/contracts/results';
-import type { GridDensity } from '../../../app/stores/results-store.ts';
+import type { GridDensity } from '../results-store.ts';
 import type { ShownColumn } from './result-columns.ts';
 
 /**

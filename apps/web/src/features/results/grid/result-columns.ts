@@ -1,6 +1,6 @@
 import type { CellValue, ColumnType, InnerGrid, ResultColumn } from '@kb/contracts/results';
 import { InnerGridsSchema, SIMILARITY_COLUMN } from '@kb/contracts/results';
-import type { ColumnChoices } from '../../../app/stores/results-store.ts';
+import type { ColumnChoices } from '../results-store.ts';
 import { formatCount } from '../../../app/format/count-format.ts';
 import type { NumberStyle } from '../../../app/format/number-format.ts';
 import { formatNumber as formatMeasured } from '../../../app/format/number-format.ts';

@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { errorMessage } from '../../../app/api-client.ts';
 import { queryClient } from '../../../app/query.ts';
-import { useResultsStore } from '../../../app/stores/results-store.ts';
+import { useResultsStore } from '../results-store.ts';
 import { columnsQuery } from '../results-queries.ts';
 import type { ShownColumn } from './result-columns.ts';
 import { shownColumns } from './result-columns.ts';

@@ -1,6 +1,6 @@
 import { SegmentedControl } from '@mantine/core';
-import type { GridDensity } from '../../../app/stores/results-store.ts';
-import { useResultsStore } from '../../../app/stores/results-store.ts';
+import type { GridDensity } from '../results-store.ts';
+import { useResultsStore } from '../results-store.ts';
 import { DENSITY_LABELS } from '../grid/grid-layout.ts';
 
 const OPTIONS = (Object.keys(DENSITY_LABELS) as GridDensity[]).map((value) => ({ value, label: DENSITY_LABELS[value] }));

@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { IconPlus } from '@tabler/icons-react';
 import { Fragment, useEffect, useState } from 'react';
 import type { SelectedOption, TreeView } from '@kb/contracts/search';
-import { useSearchBuilderStore } from '../../../app/stores/search-builder-store.ts';
+import { useSearchBuilderStore } from './search-builder-store.ts';
 import { SEARCH_GROUPS, rowKindOf } from '../search-options.ts';
 import type { BuiltSearch } from './row-criteria.ts';
 import { rowHasValue } from './row-criteria.ts';

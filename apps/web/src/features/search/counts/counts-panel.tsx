@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { searchEndpoints } from '@kb/contracts/search-api';
 import { ACTIVITY_CAP_MESSAGE } from '@kb/contracts/search';
 import { endpointQuery } from '../../../app/query.ts';
-import { useSearchBuilderStore } from '../../../app/stores/search-builder-store.ts';
+import { useSearchBuilderStore } from '../builder/search-builder-store.ts';
 import { formatDateTime } from '../../dashboard/format.ts';
 import type { CountFigures } from './count-figures.ts';
 import { COUNT_ITEMS, defaultFigures } from './count-figures.ts';

@@ -4,7 +4,7 @@ import type { SearchCriteria } from '@kb/contracts/search';
 import { callApi } from '../../../app/api-client.ts';
 import { startPageLoader, stopPageLoader } from '../../../app/page-loader.ts';
 import { endpointKey, queryClient } from '../../../app/query.ts';
-import { useSearchBuilderStore } from '../../../app/stores/search-builder-store.ts';
+import { useSearchBuilderStore } from '../builder/search-builder-store.ts';
 import { useSearchSessionStore } from '../../../app/stores/search-session-store.ts';
 import { searchFigures } from '../counts/count-figures.ts';
 import type { SearchOutcome } from './search-flow.ts';

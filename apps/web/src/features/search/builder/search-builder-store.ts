@@ -1,12 +1,12 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import type { SearchCriteria, SearchOperator, SelectedOption, TreeView } from '@kb/contracts/search';
-import type { CountFigures } from '../../features/search/counts/count-figures.ts';
-import { ZERO_COUNTS } from '../../features/search/counts/count-figures.ts';
-import type { RowDraft } from '../../features/search/builder/row-drafts.ts';
-import { newDraft } from '../../features/search/builder/row-drafts.ts';
-import { sessionStore } from './memory-storage.ts';
-import { registerStoreReset } from './store-registry.ts';
+import type { CountFigures } from '../counts/count-figures.ts';
+import { ZERO_COUNTS } from '../counts/count-figures.ts';
+import type { RowDraft } from './row-drafts.ts';
+import { newDraft } from './row-drafts.ts';
+import { sessionStore } from '../../../app/stores/memory-storage.ts';
+import { registerStoreReset } from '../../../app/stores/store-registry.ts';
 
 /**
  * The search builder (spec §3 "Search row", §4 "Search builder"): the rows being edited and the

@@ -1,9 +1,9 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import type { AppliedFilter } from '@kb/contracts/search';
-import { DEFAULT_CHART_KEYS, chartsForSavedQuery } from '../../features/search/saved/chart-selection.ts';
-import { sessionStore } from './memory-storage.ts';
-import { registerStoreReset } from './store-registry.ts';
+import { DEFAULT_CHART_KEYS, chartsForSavedQuery } from './chart-selection.ts';
+import { sessionStore } from '../../../app/stores/memory-storage.ts';
+import { registerStoreReset } from '../../../app/stores/store-registry.ts';
 
 /**
  * Charts of the results page (spec §3 "Charts", §4): which charts are enabled, the filters a query

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { DraftOf } from '../../features/search/builder/row-drafts.ts';
+import type { DraftOf } from './row-drafts.ts';
 import { useSearchBuilderStore } from './search-builder-store.ts';
 
 const store = () => useSearchBuilderStore.getState();

@@ -2,10 +2,10 @@ import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import type { SearchCriteria } from '@kb/contracts/search';
-import type { TabState } from '../../features/results/tab-state.ts';
-import { INITIAL_TAB_STATE } from '../../features/results/tab-state.ts';
-import { sessionStore } from './memory-storage.ts';
-import { registerStoreReset } from './store-registry.ts';
+import type { TabState } from './tab-state.ts';
+import { INITIAL_TAB_STATE } from './tab-state.ts';
+import { sessionStore } from '../../app/stores/memory-storage.ts';
+import { registerStoreReset } from '../../app/stores/store-registry.ts';
 
 /**
  * The results workspace (spec §4 "Results tab state"): per tab its page, sort, similarity sort,

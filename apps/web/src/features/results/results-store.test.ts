@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { INITIAL_TAB_STATE, toggleRow } from '../../features/results/tab-state.ts';
+import { INITIAL_TAB_STATE, toggleRow } from './tab-state.ts';
 import { selectTabState, useResultsStore } from './results-store.ts';
-import { resetAllStores } from './store-registry.ts';
+import { resetAllStores } from '../../app/stores/store-registry.ts';
 
 const store = () => useResultsStore.getState();
 const tabOf = (scope: 'search' | 'selection', session: string, tab: 'structuretab' | 'activitiestab' = 'structuretab') => selectTabState(store(), scope, session, tab);
