@@ -346,6 +346,18 @@ describe.each(DATABASES)('results workspace on %s', (kind) => {
       expect(values).toEqual([...values].sort((a, b) => b - a));
       expect(values[0]).toBe(1);
     }
+    // An assay's and a document's score is the best of its activities' structures (computed here
+    // straight from the sets, not through the stored per-set scores).
+    const { set_id: similarSet } = await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', similar.id).executeTakeFirstOrThrow();
+    for (const [tab, key] of [['assaytab', 'assay_id'], ['documentstab', 'ref_id']] as const) {
+      const rows = (await page(tab, { pageSize: 50 }, similar.id)).data.data as Json[];
+      expect(rows.length, tab).toBeGreaterThan(0);
+      const best = await one(sql<{ id: string; similarity: number }>`SELECT ${sql.ref(`sa.${key}`)}::text AS id, max(ss.similarity) AS similarity
+        FROM search_activities sa JOIN search_structures ss ON ss.set_id = sa.set_id AND ss.str_id = sa.str_id
+        WHERE sa.set_id = ${similarSet} AND ${sql.ref(`sa.${key}`)} IS NOT NULL GROUP BY ${sql.ref(`sa.${key}`)}`);
+      const expected = new Map(best.map((b) => [b.id, b.similarity]));
+      for (const row of rows) expect(row.similarity, `${tab} ${String(row[key])}`).toBeCloseTo(expected.get(String(row[key])) ?? NaN, 5);
+    }
     // Ascending on request; a search without a similarity row still needs a SMILES to sort by it.
     const ascending = await page('activitiestab', { pageSize: 5, sortOrder: { column: 'similarity', direction: 'asc' } }, similar.id);
     const low = (ascending.data.data as Json[]).map((row) => row.similarity as number);

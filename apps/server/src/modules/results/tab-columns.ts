@@ -40,12 +40,10 @@ function conditionColumns(name: string, label: string): ColumnDef[] {
 const similarity = (value: Sql | ((setId: number) => Sql)) => col(SIMILARITY_COLUMN, 'Similarity', 'number', value, hidden);
 /**
  * The score a similarity row of the search gave a structure (search_structures.similarity; null in
- * searches without one). Rows with several structures take their best one.
+ * searches without one). Assays and references keep the best score of their activities' structures
+ * in their own set (written with the sets, search-service.ts `copySimilarities`).
  */
 const searchSimilarityOf = (strId: Sql) => (x: number) => sql`(SELECT ssx.similarity FROM search_structures ssx WHERE ssx.set_id = ${set(x)} AND ssx.str_id = ${strId})`;
-const bestSearchSimilarity = (column: 'assay_id' | 'ref_id', id: Sql) => (x: number) =>
-  sql`(SELECT max(ssx.similarity) FROM search_activities sax JOIN search_structures ssx ON ssx.set_id = sax.set_id AND ssx.str_id = sax.str_id
-    WHERE sax.set_id = ${set(x)} AND ${sql.ref(`sax.${column}`)} = ${id})`;
 const firstName = (strId: Sql) => sql`(SELECT c.name FROM compounds c WHERE c.str_id = ${strId} AND c.name IS NOT NULL ORDER BY c.gvk_id LIMIT 1)`;
 
 const STRUCTURE_COLUMNS: ColumnDef[] = [
@@ -138,7 +136,7 @@ const ASSAY_COLUMNS: ColumnDef[] = [
   col('target_profile', 'Target profile', 'text', sql`ay.target_profile`, hidden),
   col('activities', 'Activities (this search)', 'integer', sql`sy.activities`),
   col('innerGrids', 'Activities', 'json', sql`NULL::text`, perRow),
-  similarity(bestSearchSimilarity('assay_id', sql`sy.assay_id`)),
+  similarity(sql`sy.similarity`),
 ];
 
 const agg = (query: Sql) => sql`(SELECT string_agg(x, '; ') FROM (${query}) q(x))`;
@@ -163,7 +161,7 @@ const DOCUMENT_COLUMNS: ColumnDef[] = [
   col('patent_no', 'Patent no.', 'text', sql`d.patent_no`),
   col('application_type', 'Application type', 'text', sql`d.application_type`, hidden),
   col('activities', 'Activities (this search)', 'integer', sql`sr.activities`),
-  similarity(bestSearchSimilarity('ref_id', sql`sr.ref_id`)),
+  similarity(sql`sr.similarity`),
 ];
 
 const DEVELOPMENT_COLUMNS: ColumnDef[] = [

@@ -8,8 +8,8 @@ export interface SearchTables {
   search_structures: { set_id: number; str_id: number; similarity: Generated<number | null> };
   search_activities: { set_id: number; act_id: number; str_id: number; gvk_id: number | null; assay_id: number | null; ref_id: number | null; target_id: number | null };
   search_compounds: { set_id: number; gvk_id: number };
-  search_assays: { set_id: number; assay_id: number; activities: Generated<number | null> };
-  search_references: { set_id: number; ref_id: number; activities: Generated<number | null> };
+  search_assays: { set_id: number; assay_id: number; activities: Generated<number | null>; similarity: Generated<number | null> };
+  search_references: { set_id: number; ref_id: number; activities: Generated<number | null>; similarity: Generated<number | null> };
   search_clinical_compounds: { set_id: number; clinical_compound_id: number };
   /** One row per set whose rows are kept (migration 0011): written with the sets, lost with them. */
   search_set_marks: { set_id: number; criteria_hash: string; written_at: Timestamp };
