@@ -147,6 +147,12 @@ export function UserManualPage() {
           Select rows to start a new search from them; the new results open under “new search results”. Sorting by similarity to a structure reveals a
           similarity column. Open a compound or reference leaflet from any row to see everything about it on one page.
         </p>
+        <p>
+          <strong>Compact</strong> rows (the default) fit at least 15 rows on a laptop screen; hover a drawing to enlarge it, or choose{' '}
+          <strong>Comfortable</strong> for large drawings. The tick box, the ids and the structure stay on the left while you scroll sideways. After a
+          similarity search every tab shows the similarity score and lists the most similar first; after a substructure search the drawings show the
+          match in orange, in the grids and in the compound leaflet.
+        </p>
       </InfoSection>
 
       <InfoSection id="charts" title="Charts as filters">
