@@ -6,6 +6,9 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { AppProviders } from './app/providers.tsx';
 import { createAppRouter } from './app/router.tsx';
+import { reloadOnStaleBuild } from './app/stale-build.ts';
+
+reloadOnStaleBuild();
 
 const router = createAppRouter();
 const container = document.getElementById('root');

@@ -95,6 +95,8 @@ export const PropertyRangesSchema = z.object({ structures: z.number().int(), pro
 export type PropertyRanges = z.infer<typeof PropertyRangesSchema>;
 
 const Dimension = z.coerce.number().int().min(40).max(1200);
+/** Longest substructure a depiction highlights: it travels in the picture's URL. */
+export const HIGHLIGHT_MAX_CHARS = 4_000;
 export const DepictionQuerySchema = z
   .object({
     /** One of: a stored structure, or a SMILES / SMARTS / molfile given here. */
@@ -104,7 +106,7 @@ export const DepictionQuerySchema = z
     /** In a URL: a few kilobytes at most (a molfile of ~100 atoms); bigger drawings use SMILES. */
     molfile: z.string().max(12_000).optional(),
     /** Substructure to highlight (SMILES or SMARTS, see highlightKind). */
-    highlight: z.string().max(4_000).optional(),
+    highlight: z.string().max(HIGHLIGHT_MAX_CHARS).optional(),
     highlightKind: z.enum(['smiles', 'smarts']).default('smarts'),
     w: Dimension.default(240),
     h: Dimension.default(180),

@@ -59,7 +59,7 @@ const SPEC_ROUTES: Readonly<Record<string, Openers>> = {
   '/keywords': 'public',
   '/policies': 'public',
   '/superadmin': ['SUPER_ADMIN'],
-  '/accessdenied': 'public', // "n/a": the not-found page, shown to anyone sent there
+  '/accessdenied': 'public', // "n/a": shown to anyone sent there
 };
 
 /*

@@ -1,3 +1,4 @@
+import { HIGHLIGHT_MAX_CHARS } from '@kb/contracts/chemistry';
 import type { ResultsSession, StructureHighlight } from '@kb/contracts/results';
 import type { SearchCriteria, StructureQuery } from '@kb/contracts/search';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
@@ -35,11 +36,13 @@ export function substructureQuery(criteria: SearchCriteria | null): StructureQue
  * once). A query RDKit cannot read highlights nothing rather than failing the results page.
  */
 async function highlightOf(engine: ChemEngine, query: StructureQuery): Promise<StructureHighlight | null> {
-  if (query.inputType === 'smarts') return { kind: 'smarts', text: query.value };
-  if (query.inputType === 'smiles' && query.value.length <= 4_000) return { kind: 'smiles', text: query.value.trim() };
+  // A highlight too long for a picture's URL would make every drawing of the grid a 400: draw none.
+  const drawable = (highlight: StructureHighlight): StructureHighlight | null => (highlight.text.length <= HIGHLIGHT_MAX_CHARS ? highlight : null);
+  if (query.inputType === 'smarts') return drawable({ kind: 'smarts', text: query.value });
+  if (query.inputType === 'smiles' && query.value.length <= HIGHLIGHT_MAX_CHARS) return { kind: 'smiles', text: query.value.trim() };
   try {
     const described = await engine.describe({ kind: query.inputType === 'molfile' ? 'molfile' : 'smiles', text: query.value, desalt: query.feature === 'desalted' });
-    return described.smiles ? { kind: 'smiles', text: described.smiles } : null;
+    return described.smiles ? drawable({ kind: 'smiles', text: described.smiles }) : null;
   } catch (error) {
     if (error instanceof ChemInputError) return null;
     throw error;

@@ -40,8 +40,9 @@ function conditionColumns(name: string, label: string): ColumnDef[] {
 const similarity = (value: Sql | ((setId: number) => Sql)) => col(SIMILARITY_COLUMN, 'Similarity', 'number', value, hidden);
 /**
  * The score a similarity row of the search gave a structure (search_structures.similarity; null in
- * searches without one). Assays and references keep the best score of their activities' structures
- * in their own set (written with the sets, search-service.ts `copySimilarities`).
+ * searches without one). Activities, assays and references keep their score in their own set
+ * (written with the sets, search-service.ts `copySimilarities`); development compounds are few and
+ * look theirs up.
  */
 const searchSimilarityOf = (strId: Sql) => (x: number) => sql`(SELECT ssx.similarity FROM search_structures ssx WHERE ssx.set_id = ${set(x)} AND ssx.str_id = ${strId})`;
 const firstName = (strId: Sql) => sql`(SELECT c.name FROM compounds c WHERE c.str_id = ${strId} AND c.name IS NOT NULL ORDER BY c.gvk_id LIMIT 1)`;
@@ -103,7 +104,7 @@ const ACTIVITY_COLUMNS: ColumnDef[] = [
   col('dose_uom', 'Dose unit', 'text', sql`a.dose_uom`, hidden),
   col('compound_name_reference', 'Compound label in reference', 'text', sql`a.compound_name_reference`, hidden),
   col('innerGrids', 'Details', 'json', sql`NULL::text`, perRow),
-  similarity(searchSimilarityOf(sql`sa.str_id`)),
+  similarity(sql`sa.similarity`),
 ];
 
 const ASSAY_COLUMNS: ColumnDef[] = [

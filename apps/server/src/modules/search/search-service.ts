@@ -524,19 +524,19 @@ async function analyseSets(db: Kysely<Database>, counts: SearchCounts): Promise<
 }
 
 /**
- * Similarity rows: each structure keeps its best Tanimoto, and each assay and reference the best of
- * its activities' structures, so that every tab of the search can show and sort by the score (one
- * GROUP BY here instead of a per-row maximum in every page query).
+ * Similarity rows: each structure keeps its best Tanimoto, each activity its structure's, and each
+ * assay and reference the best of its activities, so that every tab of the search can show and
+ * sort by the score from its own set (one pass here instead of a lookup per row in every page).
  */
 async function copySimilarities(trx: Kysely<Database>, setId: number, hitIds: readonly number[]): Promise<void> {
   if (hitIds.length === 0) return;
   await sql`UPDATE search_structures ss SET similarity = h.similarity
     FROM (SELECT str_id, max(similarity) AS similarity FROM structure_hits WHERE hit_id = ANY(${[...hitIds]}::bigint[]) GROUP BY str_id) h
     WHERE ss.set_id = ${setId} AND ss.str_id = h.str_id`.execute(trx);
-  const best = (key: 'assay_id' | 'ref_id') => sql`SELECT ${sql.ref(`sa.${key}`)} AS id, max(ss.similarity) AS similarity
-    FROM search_activities sa JOIN search_structures ss ON ss.set_id = sa.set_id AND ss.str_id = sa.str_id
-    WHERE sa.set_id = ${setId} AND ss.similarity IS NOT NULL AND ${sql.ref(`sa.${key}`)} IS NOT NULL
-    GROUP BY ${sql.ref(`sa.${key}`)}`;
+  await sql`UPDATE search_activities sa SET similarity = ss.similarity FROM search_structures ss
+    WHERE sa.set_id = ${setId} AND ss.set_id = ${setId} AND ss.str_id = sa.str_id AND ss.similarity IS NOT NULL`.execute(trx);
+  const best = (key: 'assay_id' | 'ref_id') => sql`SELECT ${sql.ref(key)} AS id, max(similarity) AS similarity FROM search_activities
+    WHERE set_id = ${setId} AND similarity IS NOT NULL AND ${sql.ref(key)} IS NOT NULL GROUP BY ${sql.ref(key)}`;
   await sql`UPDATE search_assays sy SET similarity = m.similarity FROM (${best('assay_id')}) m
     WHERE sy.set_id = ${setId} AND sy.assay_id = m.id`.execute(trx);
   await sql`UPDATE search_references sr SET similarity = m.similarity FROM (${best('ref_id')}) m

@@ -6,7 +6,7 @@ type Json<T> = ColumnType<T, string, string>;
 /** Kysely types of migration 0003_search.sql; `Database` (db/schema.ts) extends this. */
 export interface SearchTables {
   search_structures: { set_id: number; str_id: number; similarity: Generated<number | null> };
-  search_activities: { set_id: number; act_id: number; str_id: number; gvk_id: number | null; assay_id: number | null; ref_id: number | null; target_id: number | null };
+  search_activities: { set_id: number; act_id: number; str_id: number; gvk_id: number | null; assay_id: number | null; ref_id: number | null; target_id: number | null; similarity: Generated<number | null> };
   search_compounds: { set_id: number; gvk_id: number };
   search_assays: { set_id: number; assay_id: number; activities: Generated<number | null>; similarity: Generated<number | null> };
   search_references: { set_id: number; ref_id: number; activities: Generated<number | null>; similarity: Generated<number | null> };

@@ -1,4 +1,5 @@
 import { Alert, Card, Group, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { formatCount } from '../../app/format/count-format.ts';
 import { useQuery } from '@tanstack/react-query';
 import { adminEndpoints } from '@kb/contracts/api';
 import { errorMessage } from '../../app/api-client.ts';
@@ -16,7 +17,7 @@ function Stat({ label, value, testId }: { label: string; value: number; testId: 
         {label}
       </Text>
       <Text fw={700} fz={28}>
-        {value.toLocaleString()}
+        {formatCount(value)}
       </Text>
     </Card>
   );
@@ -73,7 +74,7 @@ export function AdminDashboardPage() {
                 {roles.map(([role, count]) => (
                   <Table.Tr key={role}>
                     <Table.Td>{roleLabel(role)}</Table.Td>
-                    <Table.Td ta="right">{count.toLocaleString()}</Table.Td>
+                    <Table.Td ta="right">{formatCount(count)}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>

@@ -1,4 +1,5 @@
 import { Badge, Group, Text, TextInput } from '@mantine/core';
+import { formatCount } from '../../app/format/count-format.ts';
 import { IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -48,7 +49,7 @@ const COLUMNS: readonly DataColumn<AdminUserRow>[] = [
   { key: 'user', header: 'User', cell: (row) => `${row.firstName} ${row.lastName}` },
   { key: 'email', header: 'E-mail', cell: (row) => row.userName },
   { key: 'subscriptions', header: 'Subscriptions', cell: (row) => <SubscriptionBadges row={row} /> },
-  { key: 'credits', header: 'Credit balance', align: 'right', cell: (row) => row.creditBalance.toLocaleString() },
+  { key: 'credits', header: 'Credit balance', align: 'right', cell: (row) => formatCount(row.creditBalance) },
   {
     key: 'account',
     header: 'Account',

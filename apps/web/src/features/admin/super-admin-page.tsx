@@ -1,4 +1,5 @@
 import { Badge, Card, SimpleGrid, Table, Text, Title } from '@mantine/core';
+import { formatCount } from '../../app/format/count-format.ts';
 import { useQuery } from '@tanstack/react-query';
 import { adminEndpoints } from '@kb/contracts/api';
 import { endpointQuery } from '../../app/query.ts';
@@ -28,19 +29,19 @@ export function SuperAdminPage() {
                   </Table.Tr>
                   <Table.Tr>
                     <Table.Td>Users</Table.Td>
-                    <Table.Td ta="right">{overview.users.toLocaleString()}</Table.Td>
+                    <Table.Td ta="right">{formatCount(overview.users)}</Table.Td>
                   </Table.Tr>
                   <Table.Tr>
                     <Table.Td>Open sessions</Table.Td>
-                    <Table.Td ta="right">{overview.activeSessions.toLocaleString()}</Table.Td>
+                    <Table.Td ta="right">{formatCount(overview.activeSessions)}</Table.Td>
                   </Table.Tr>
                   <Table.Tr>
                     <Table.Td>Failed logins (24 h)</Table.Td>
-                    <Table.Td ta="right">{overview.failedLoginsLastDay.toLocaleString()}</Table.Td>
+                    <Table.Td ta="right">{formatCount(overview.failedLoginsLastDay)}</Table.Td>
                   </Table.Tr>
                   <Table.Tr>
                     <Table.Td>E-mails waiting in the outbox</Table.Td>
-                    <Table.Td ta="right">{overview.outboxPending.toLocaleString()}</Table.Td>
+                    <Table.Td ta="right">{formatCount(overview.outboxPending)}</Table.Td>
                   </Table.Tr>
                 </Table.Tbody>
               </Table>
@@ -59,7 +60,7 @@ export function SuperAdminPage() {
                     {Object.entries(overview.usersPerRole).map(([role, count]) => (
                       <Table.Tr key={role}>
                         <Table.Td>{roleLabel(role)}</Table.Td>
-                        <Table.Td ta="right">{count.toLocaleString()}</Table.Td>
+                        <Table.Td ta="right">{formatCount(count)}</Table.Td>
                       </Table.Tr>
                     ))}
                   </Table.Tbody>

@@ -15,14 +15,18 @@ function rolesOf(route: WebRoute): readonly Role[] {
   return typeof route.access === 'string' ? [] : route.access;
 }
 
-function nameOf(route: WebRoute | null, path: string | null): string {
+/**
+ * The page's title and route pattern. Never the path the user came from: it arrives in the URL,
+ * and a crafted link must not put its own words in this official-looking box.
+ */
+function nameOf(route: WebRoute | null): string {
   if (!route) return 'This page';
-  return `${route.title} (${path ?? route.path})`;
+  return `${route.title} (${route.path})`;
 }
 
 /** The lines of the access-denied page for a page (null: opened directly, no page named). */
-export function deniedText(route: WebRoute | null, path: string | null, current: Role | null, held: readonly Role[]): DeniedText {
-  const headline = `${nameOf(route, path)} is not part of your subscription.`;
+export function deniedText(route: WebRoute | null, current: Role | null, held: readonly Role[]): DeniedText {
+  const headline = `${nameOf(route)} is not part of your subscription.`;
   const allowed = route ? rolesOf(route) : [];
   const switchTo = allowed.find((role) => role !== current && held.includes(role));
   if (switchTo) return { headline, detail: `Your ${ROLE_LABELS[switchTo]} subscription includes it: switch to that role in the header to open it.` };
@@ -38,9 +42,9 @@ function listOf(names: readonly string[]): string {
 }
 
 /** The notice on /dashboard when the admin guard sent an administrator there instead (docs/access-control.md rule 6). */
-export function adminRedirectNotice(route: WebRoute, path: string, current: Role | null): string {
+export function adminRedirectNotice(route: WebRoute, current: Role | null): string {
   const role = current ? ROLE_LABELS[current] : 'your role';
   const allowed = rolesOf(route).map((r) => ROLE_LABELS[r]);
   const whose = allowed.length > 0 ? ` is only open to the ${listOf(allowed)} ${pluralNoun(allowed.length, 'role')}` : ' is not open to your role';
-  return `${route.title} (${path})${whose}, so as ${role} you were brought to your dashboard instead.`;
+  return `${route.title} (${route.path})${whose}, so as ${role} you were brought to your dashboard instead.`;
 }

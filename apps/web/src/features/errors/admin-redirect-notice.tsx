@@ -27,7 +27,7 @@ export function AdminRedirectNotice() {
   return (
     <Alert color="blue" variant="light" icon={<IconInfoCircle size={18} />} data-testid="admin-redirect-notice" mb="md">
       <Group justify="space-between" wrap="nowrap" align="flex-start">
-        <Text size="sm">{adminRedirectNotice(route, from, current)}</Text>
+        <Text size="sm">{adminRedirectNotice(route, current)}</Text>
         <CloseButton size="sm" aria-label="Close the notice" onClick={close} />
       </Group>
     </Alert>
