@@ -1,4 +1,3 @@
-import { Badge } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { LoginHistoryRow } from '@kb/contracts/dashboard';
 import { dashboardEndpoints } from '@kb/contracts/api';
@@ -6,20 +5,11 @@ import { endpointQuery } from '../../app/query.ts';
 import { DataTable } from '../../app/ui/data-table.tsx';
 import type { DataColumn } from '../../app/ui/data-table.tsx';
 import { QueryView } from '../../app/ui/query-view.tsx';
-import { formatDateTime, formatDuration, successfulAttempt } from './format.ts';
+import { formatDuration } from './format.ts';
+import { loginColumns } from './login-columns.tsx';
 
 const COLUMNS: readonly DataColumn<LoginHistoryRow>[] = [
-  { key: 'login', header: 'Login date', cell: (row) => formatDateTime(row.loginDate) },
-  { key: 'logout', header: 'Logout date', cell: (row) => formatDateTime(row.logoutDate) },
-  {
-    key: 'successful',
-    header: 'Successful attempt',
-    cell: (row) => (
-      <Badge color={row.failed ? 'red' : 'green'} variant="light">
-        {successfulAttempt(row.failed)}
-      </Badge>
-    ),
-  },
+  ...loginColumns<LoginHistoryRow>(),
   { key: 'duration', header: 'Duration', cell: (row) => formatDuration(row.TotalDuration_seconds) },
 ];
 
