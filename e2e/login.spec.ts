@@ -88,7 +88,8 @@ describe('logging in', () => {
     await login.openLogin();
     const form = page.locator('form');
     const email = form.getByLabel('E-mail');
-    const password = form.getByLabel('Password', { exact: true });
+    // The label reads "Password *" (required); the visibility toggle's label is "Show password".
+    const password = form.getByLabel(/^Password/);
     // Password managers fill the fields only when the types and autocomplete hints are right.
     expect(await email.getAttribute('type')).toBe('email');
     expect(await email.getAttribute('autocomplete')).toBe('username');

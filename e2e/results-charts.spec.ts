@@ -150,6 +150,7 @@ describe('charts that filter the results', () => {
 
     const { sessionid, criteria } = await searchAndOpenActivities();
     await expect.poll(() => charts.chips(), { timeout: 15_000 }).toEqual([{ chartKey: 'year', text: 'Publication year: 2005–2015' }]);
+    // The warning stays until closed (the user must see that a saved value was left out).
     await page.getByText('Left out: Assay type: No such assay type').waitFor();
     const expected = await apiRowCount(criteria, [yearFilter]);
     await expect.poll(shownRowCounts, { timeout: 15_000 }).toEqual({ tab: expected, grid: expected });

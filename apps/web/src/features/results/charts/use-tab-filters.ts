@@ -40,7 +40,7 @@ export function useTabFilters(sessionid: string, tab: ResultTabKey, onChanged: (
     mutationFn: (next: AppliedFilter[]) => callApi(resultsEndpoints.applyFilters, { params: { tab }, body: { sessionid, filters: next } }),
     onSuccess: (answer) => {
       const ignored = describeIgnored(answer.ignored);
-      if (ignored) notifications.show({ color: 'yellow', title: 'Some values are no longer in these results', message: `Left out: ${ignored}` });
+      if (ignored) notifications.show({ color: 'yellow', autoClose: false, title: 'Some values are no longer in these results', message: `Left out: ${ignored}` });
       // The answer is the new truth for this tab: show it at once, then refetch what depends on it.
       client.setQueryData<ResultsSession>(endpointKey(resultsEndpoints.session, sessionInput(sessionid)), (old) =>
         old ? { ...old, filters: { ...old.filters, [tab]: answer.filters }, tabCounts: { ...old.tabCounts, [tab]: answer.rowCount } } : old,
