@@ -4,8 +4,8 @@ import { PageHeader } from '../../app/ui/page-header.tsx';
 import { InfoSection } from './info-section.tsx';
 
 const ROLE_ROWS: readonly [string, string][] = [
-  ['Full user', 'Search, results, SAR view, analyzers, export, downloads, leaflets and the dashboard.'],
-  ['Evaluation user', 'Search, results, SAR view and analyzer tabs, leaflets and the dashboard. No export, downloads, SAR view home or analyzers home.'],
+  ['Full user', 'Search, results, export, downloads, leaflets and the dashboard.'],
+  ['Evaluation user', 'Search, results, leaflets and the dashboard. No export or downloads.'],
   ['Download evaluator', 'Everything a full user may open, for an evaluation period.'],
   ['Flat-file only', 'The dashboard: flat-file datasets and requests, history, settings and profile.'],
   ['Partial user', 'The landing page, dynamic query and client dashboard.'],
@@ -26,7 +26,6 @@ export function UserManualPage() {
           ['structure', 'Structure search and property filters'],
           ['results', 'Results tabs'],
           ['charts', 'Charts as filters'],
-          ['sar', 'SAR view and analyzers'],
           ['export', 'Exports and download credits'],
           ['dashboard', 'Your dashboard'],
         ].map(([id, label]) => (
@@ -160,13 +159,6 @@ export function UserManualPage() {
           Beside the results, charts summarise the current result set (by default: reference, bibliography, year and assay type). Click bars or tree
           nodes to include or exclude values; every tab updates to the filtered set. Charts can be sorted A–Z, Z–A, by least or most results, and you
           can choose which charts to show. Reset all filters to return to the full result.
-        </p>
-      </InfoSection>
-
-      <InfoSection id="sar" title="SAR view and analyzers">
-        <p>
-          The SAR view lines up related structures with their activities to show structure–activity relationships. Analyzers plot distributions and
-          breakdowns of the whole result. Evaluation users can open the tabs of both but not their home pages.
         </p>
       </InfoSection>
 
