@@ -17,6 +17,7 @@ const MODULES = 'apps/server/src/modules';
  */
 const MODULE_DEPENDENCIES = {
   admin: [],
+  analyzers: ['chemistry', 'results', 'sar'],
   auth: ['sessions'],
   charts: ['results'],
   chemistry: [],
@@ -28,6 +29,7 @@ const MODULE_DEPENDENCIES = {
   leaflets: [],
   lookups: [],
   results: ['chemistry', 'search'],
+  sar: ['chemistry', 'export', 'results'],
   search: ['chemistry', 'trees'],
   sessions: ['search'],
   trees: [],
@@ -39,10 +41,12 @@ const MODULE_DEPENDENCIES = {
  * module's own business. A module another module depends on must name at least one.
  */
 const PUBLIC_FILES = {
-  chemistry: ['chem-engine.ts', 'chem-query.ts', 'property-predicate.ts', 'fingerprint.mjs'],
+  chemistry: ['chem-engine.ts', 'chem-query.ts', 'property-predicate.ts', 'fingerprint.mjs', 'scaffold-cache.ts'],
   datasets: ['dataset-service.ts'],
+  export: ['export-formats.ts', 'export-jobs.ts', 'export-service.ts'],
   lookups: ['lookup-refresh.ts'],
   results: ['chart-dimensions.ts', 'result-sessions.ts', 'results-service.ts', 'tab-columns.ts', 'tab-filters.ts', 'tab-model.ts'],
+  sar: ['analysis/pactivity.ts'],
   search: ['search-service.ts', 'search-tables.ts'],
   sessions: ['session-repository.ts'],
   trees: ['tree-match.ts', 'tree-refresh.ts'],

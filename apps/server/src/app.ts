@@ -46,6 +46,8 @@ import { FileStore } from './db/file-store.ts';
 import { DatasetService } from './modules/datasets/dataset-service.ts';
 import { registerDatasetRoutes } from './modules/datasets/dataset-routes.ts';
 import { registerChartRoutes } from './modules/charts/chart-routes.ts';
+import { registerSarRoutes } from './modules/sar/sar-routes.ts';
+import { registerAnalyzerRoutes } from './modules/analyzers/analyzer-routes.ts';
 import { RdkitChemEngine } from './modules/chemistry/rdkit-engine.ts';
 import type { DatasetSize } from './modules/health/health-routes.ts';
 
@@ -172,6 +174,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   });
   const results = registerResultsRoutes(app, db, chemEngine);
   registerChartRoutes(app, db, results);
+  registerAnalyzerRoutes(app, db, results, chemEngine);
   registerLeafletRoutes(app, db);
   const files = new FileStore(db);
   const datasets = new DatasetService(db, files);
@@ -179,6 +182,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   const runner = new ExportJobRunner(db, exports, config.exports, (error) => app.log.error({ err: error }, 'export loop failed'));
   registerExportRoutes(app, { exports, runner, files, datasets });
   registerDatasetRoutes(app, datasets);
+  registerSarRoutes(app, { db, results, engine: chemEngine, exports, runner });
   app.addHook('onClose', async () => runner.stop());
   registerLookupRoutes(app, db);
   registerTreeRoutes(app, db);

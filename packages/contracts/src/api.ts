@@ -38,6 +38,8 @@ import { chartEndpoints } from './charts.ts';
 import { leafletEndpoints } from './leaflets.ts';
 import { exportEndpoints } from './exports.ts';
 import { datasetEndpoints } from './datasets.ts';
+import { sarEndpoints } from './sar.ts';
+import { analyzerEndpoints } from './analyzers.ts';
 
 /**
  * The API of spec §7. Paths: every call lives under `/api`; a spec path that already starts with
@@ -236,7 +238,7 @@ export const systemEndpoints = {
   }),
 } as const;
 
-export { searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints, exportEndpoints, datasetEndpoints };
+export { searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints, exportEndpoints, datasetEndpoints, sarEndpoints, analyzerEndpoints };
 
 /** Every endpoint group with its title: the access-matrix test, the API doc and OpenAPI read this one list. */
 export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint>]> = [
@@ -249,6 +251,8 @@ export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint
   ['Uploads', uploadEndpoints],
   ['Results', resultsEndpoints],
   ['Charts and filters', chartEndpoints],
+  ['SAR view', sarEndpoints],
+  ['Analyzers', analyzerEndpoints],
   ['Leaflets', leafletEndpoints],
   ['Exports and downloads', exportEndpoints],
   ['Datasets and requests for data', datasetEndpoints],

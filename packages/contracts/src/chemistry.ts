@@ -108,6 +108,8 @@ export const DepictionQuerySchema = z
     /** Substructure to highlight (SMILES or SMARTS, see highlightKind). */
     highlight: z.string().max(HIGHLIGHT_MAX_CHARS).optional(),
     highlightKind: z.enum(['smiles', 'smarts']).default('smarts'),
+    /** match: the highlight query's atoms and bonds are coloured; rest: everything outside its matches (what differs from it). */
+    highlightMode: z.enum(['match', 'rest']).default('match'),
     w: Dimension.default(240),
     h: Dimension.default(180),
   })

@@ -92,11 +92,15 @@ export const ExportDataCountSchema = z.object({
 export type ExportDataCount = z.infer<typeof ExportDataCountSchema>;
 
 export const EXPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+/** What an export holds: rows of a results tab, or a SAR table (`api/sar/export`; its `tab` is the structures it lists). */
+export const EXPORT_SOURCES = ['results', 'sar'] as const;
+export type ExportSource = (typeof EXPORT_SOURCES)[number];
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
 
 /** One export: a job (queued / running with progress) and, when done, its file. */
 export const ExportJobSchema = z.object({
   id: z.number().int(),
+  source: z.enum(EXPORT_SOURCES),
   tab: ResultTabKeySchema,
   format: ExportFormatSchema,
   columns: z.array(z.string()),

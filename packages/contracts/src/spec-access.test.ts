@@ -195,9 +195,27 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
     ],
   },
   {
+    why: '/sarview/{tabid} and /analyzers/{tabid} (the three search roles; EVALUATE_USER sees the tabs, not the homes)',
+    openers: SEARCH,
+    calls: [
+      'POST /api/results/setSarData',
+      'GET /api/sar/data/:sessionid',
+      'POST /api/sar/cores',
+      'POST /api/sar/table',
+      'GET /api/sar/progress/:sessionid',
+      'POST /api/sar/cancel/:sessionid',
+      'POST /api/sar/cliffs',
+      'POST /api/sar/pairs',
+      'POST /api/sar/virtual',
+      'POST /api/security/allmapping/search/visualization',
+      'POST /api/security/allmapping/search/storerequest',
+      'GET /api/security/allmapping/search/fetchrequest',
+    ],
+  },
+  {
     why: '/export (EVALUATE_USER cannot export, spec §6)',
     openers: EXPORT,
-    calls: ['POST /api/guidedsearch/exportdatacount', 'POST /api/export/start'],
+    calls: ['POST /api/guidedsearch/exportdatacount', 'POST /api/export/start', 'POST /api/sar/export'],
   },
   {
     why: 'flat-file administration (the flat-file admin role)',

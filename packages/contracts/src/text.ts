@@ -63,3 +63,8 @@ export function invalidTextMessage(problem: { path: string; reason: InvalidText[
       return `The request nests deeper than ${MAX_DEPTH} levels at ${problem.path}.`;
   }
 }
+
+/** "1 compound", "1,548 compounds": a count with its noun, for messages the server writes (en-US digits). */
+export function countedNoun(n: number, one: string, many: string): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}

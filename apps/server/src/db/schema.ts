@@ -5,6 +5,7 @@ import type { UploadTables } from '../modules/uploads/upload-tables.ts';
 import type { ChemistryTables } from '../modules/chemistry/chemistry-tables.ts';
 import type { ResultsTables, SessionResultColumns } from '../modules/results/results-tables.ts';
 import type { ExportTables } from '../modules/export/export-tables.ts';
+import type { SarTables } from '../modules/sar/sar-tables.ts';
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { KnowledgeBaseTables } from './kb-schema.ts';
 
@@ -132,7 +133,7 @@ export interface SearchSessionsTable extends SessionResultColumns, SessionRunCol
 }
 
 /** The one Kysely database interface: add a table here when a migration adds it. */
-export interface Database extends KnowledgeBaseTables, SearchTables, LookupTables, TreeTables, UploadTables, ChemistryTables, ResultsTables, ExportTables {
+export interface Database extends KnowledgeBaseTables, SearchTables, LookupTables, TreeTables, UploadTables, ChemistryTables, ResultsTables, ExportTables, SarTables {
   app_settings: AppSettingsTable;
   users: UsersTable;
   subscriptions: SubscriptionsTable;

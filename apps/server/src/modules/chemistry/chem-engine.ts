@@ -53,11 +53,16 @@ export interface StructureHits {
   searched: number;
 }
 
+export type HighlightMode = 'match' | 'rest';
+
 export interface DepictOptions {
   width: number;
   height: number;
-  /** Substructure to highlight (SMILES or SMARTS). */
-  highlight?: { kind: 'smiles' | 'smarts'; text: string } | null;
+  /**
+   * Substructure to highlight (SMILES or SMARTS). mode 'rest' colours what lies outside all its
+   * matches instead (the part of the molecule that differs from it); 'match' by default.
+   */
+  highlight?: { kind: 'smiles' | 'smarts'; text: string; mode?: HighlightMode } | null;
   /** A stored structure (canonical SMILES from the database): checked against looser limits than a query. */
   stored?: boolean;
 }
@@ -75,6 +80,35 @@ export interface EngineStatus {
   error: string | null;
 }
 
+/** Options of the SAR work (R-group decomposition, scaffolds, MCS, fragments): cancel and progress, as searches. */
+export interface SarWorkOptions {
+  signal?: AbortSignal;
+  /** Compounds done so far and in all. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** An R-group decomposition (RDKit RGroupDecomposition) of a list of SMILES around one or more cores. */
+export interface RGroupDecompositionResult {
+  /** The cores as RDKit labelled them: `[*:n]` at each R position. */
+  cores: string[];
+  /** R-group labels in order: R1, R2, … */
+  labels: string[];
+  /** Per input SMILES, in order: its core (index into `cores`) and R-groups (SMILES with `[*:n]`; null = hydrogen), or null when it does not fit. */
+  rows: ({ core: number; rgroups: Record<string, string | null> } | null)[];
+  /**
+   * RDKit's matching strategy used (docs/sar.md "R-group decomposition"): `Greedy` resolves
+   * symmetric positions across the set (RDKit's Greedy, or the parallel path's symmetry pass);
+   * `NoSymmetrization` (several or SMARTS cores over 500 compounds, for time) leaves them as matched.
+   */
+  strategy?: 'Greedy' | 'NoSymmetrization';
+}
+
+/** One single cut of a molecule (matched molecular pairs): the unchanged part and the part cut off, each with `[*:1]`. */
+export interface SingleCut {
+  constant: string;
+  variable: string;
+}
+
 export interface ChemEngine {
   status(): EngineStatus;
   /** Loads the index in the background (idempotent); searches wait for it. */
@@ -89,6 +123,22 @@ export interface ChemEngine {
   depict(input: { kind: 'smiles' | 'smarts' | 'molfile'; text: string }, options: DepictOptions): Promise<string>;
   /** V2000 molblocks with 2D coordinates (SDF export), in order; null where RDKit cannot read the SMILES. */
   molblocks(smiles: readonly string[]): Promise<(string | null)[]>;
+  /** R-group decomposition (SAR view); an unreadable core is a ChemInputError with RDKit's message. */
+  decompose(cores: ChemQuery[], smiles: readonly string[], options?: SarWorkOptions): Promise<RGroupDecompositionResult>;
+  /** Bemis–Murcko scaffold per SMILES (null: no ring, or unreadable). */
+  scaffolds(smiles: readonly string[], options?: SarWorkOptions): Promise<(string | null)[]>;
+  /**
+   * Maximum common substructure as SMARTS (null when none); stops at the time limit and says so.
+   * Rings match only rings; completeRings (default true: a usable core) also keeps only whole rings,
+   * which costs RDKit up to hundreds of ms a pair — false for an atom-level difference of two compounds.
+   */
+  mcs(smiles: readonly string[], options?: SarWorkOptions & { timeoutSeconds?: number; completeRings?: boolean }): Promise<{ smarts: string; timedOut: boolean } | null>;
+  /** Per SMILES: does it contain the query (core coverage of a suggestion)? */
+  contains(query: ChemQuery, smiles: readonly string[], options?: SarWorkOptions): Promise<boolean[]>;
+  /** Single-cut fragmentations per SMILES (RDKit MMPA, acyclic single bonds), for matched molecular pairs. */
+  fragments(smiles: readonly string[], options?: SarWorkOptions): Promise<SingleCut[][]>;
+  /** The core (`[*:n]` labels) with R-groups joined on (RDKit molzip): canonical SMILES. */
+  zip(core: string, rgroups: Record<string, string | null>): Promise<string>;
   close(): Promise<void>;
 }
 

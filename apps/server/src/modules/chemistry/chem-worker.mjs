@@ -381,6 +381,11 @@ function schedule() {
 
 // ------------------------------------------------------------------ depictions
 
+/**
+ * Atoms and bonds to colour. mode 'match': those of every match of the highlight query; 'rest':
+ * the complement (atoms in no match; bonds in no match, which includes every bond with an atom
+ * outside) — the part of the molecule that differs from the query, e.g. from a pair's MCS.
+ */
 function highlightOf(mol, highlight) {
   if (!highlight) return null;
   const q = highlight.kind === 'smarts' ? RD.get_qmol(highlight.text) : RD.get_mol(highlight.text);
@@ -393,7 +398,13 @@ function highlightOf(mol, highlight) {
       for (const a of match.atoms ?? []) atoms.add(a);
       for (const b of match.bonds ?? []) bonds.add(b);
     }
-    return atoms.size ? { atoms: [...atoms], bonds: [...bonds] } : null;
+    // No match: nothing is coloured in either mode (colouring all of it would claim it all differs).
+    if (!atoms.size) return null;
+    if (highlight.mode !== 'rest') return { atoms: [...atoms], bonds: [...bonds] };
+    const rest = { atoms: [], bonds: [] };
+    for (let i = 0; i < mol.get_num_atoms(); i += 1) if (!atoms.has(i)) rest.atoms.push(i);
+    for (let i = 0; i < mol.get_num_bonds(); i += 1) if (!bonds.has(i)) rest.bonds.push(i);
+    return rest.atoms.length || rest.bonds.length ? rest : null;
   } finally {
     q.delete();
   }
@@ -438,6 +449,499 @@ function molblocks(message) {
   return { ok: true, blocks };
 }
 
+// ------------------------------------------------------------------ SAR (R-group decomposition, scaffolds, MCS, pairs)
+
+/** An input SMILES (stored, already checked by the engine) as a molecule, desalted; null when unreadable. */
+function inputMol(smiles) {
+  if (!smiles) return null;
+  const mol = RD.get_mol(smiles);
+  if (!mol || !mol.is_valid()) {
+    mol?.delete();
+    return null;
+  }
+  if (!smiles.includes('.')) return mol;
+  const parent = largestFragment(mol);
+  if (!parent) return mol;
+  mol.delete();
+  return parent;
+}
+
+/**
+ * A core as RDKit reads it: molfile R# atoms (RGP) become labelled dummies once explicit
+ * hydrogens are removed (`R#` → `[1*]`), SMILES `[*:n]` stay as they are.
+ */
+function coreMol(core) {
+  LOG.clear_buffer();
+  const mol = core.kind === 'smarts' ? RD.get_qmol(core.text) : RD.get_mol(core.text);
+  if (!mol || !mol.is_valid()) {
+    mol?.delete();
+    return { error: captured() || 'RDKit could not read the core' };
+  }
+  if (mol.get_num_atoms() === 0) {
+    mol.delete();
+    return { error: 'the core has no atoms' };
+  }
+  if (core.kind === 'molfile') mol.remove_hs_in_place();
+  return { mol };
+}
+
+/**
+ * A molecule's graph from RDKit's JSON (atoms and bonds with the document's defaults filled in);
+ * the Mol is deleted here, whatever happens.
+ */
+function graphOf(mol) {
+  let doc;
+  try {
+    doc = JSON.parse(mol.get_json());
+  } finally {
+    mol.delete();
+  }
+  const molecule = doc.molecules[0];
+  const atoms = molecule.atoms.map((a) => ({ ...doc.defaults.atom, ...a }));
+  const bonds = (molecule.bonds ?? []).map((b) => ({ ...doc.defaults.bond, ...b }));
+  return { doc, molecule, atoms, bonds };
+}
+
+/** Open decompositions of this worker: handle → RDKit RGroupDecomposition (one per SAR table being built). */
+const decompositions = new Map();
+let nextDecomposition = 1;
+
+function rgdStart(message) {
+  const mols = [];
+  let list = null;
+  try {
+    for (const [i, core] of message.cores.entries()) {
+      const built = coreMol(core);
+      if (built.error) return { ok: false, error: message.cores.length > 1 ? `Core ${i + 1}: ${built.error}` : built.error };
+      mols.push(built.mol);
+    }
+    let source = mols[0];
+    if (mols.length > 1) {
+      list = new RD.MolList();
+      for (const mol of mols) list.append(mol);
+      source = list;
+    }
+    LOG.clear_buffer();
+    const rgd = RD.get_rgd(source, JSON.stringify(message.params ?? {}));
+    if (!rgd) return { ok: false, error: captured() || 'RDKit could not use the core for an R-group decomposition' };
+    const handle = nextDecomposition++;
+    decompositions.set(handle, { rgd, added: [] });
+    return { ok: true, handle };
+  } finally {
+    // Also when RDKit throws: wasm objects are not garbage-collected.
+    list?.delete();
+    for (const mol of mols) mol.delete();
+  }
+}
+
+/** Adds a chunk of molecules; per SMILES whether it fits a core. */
+function rgdAdd(message) {
+  const open = decompositions.get(message.handle);
+  if (!open) return { ok: false, error: 'the decomposition is gone', internal: true };
+  const fits = new Uint8Array(message.smiles.length);
+  message.smiles.forEach((smiles, i) => {
+    const mol = inputMol(smiles);
+    if (!mol) return;
+    try {
+      fits[i] = open.rgd.add(mol) >= 0 ? 1 : 0;
+    } finally {
+      mol.delete();
+    }
+  });
+  return { ok: true, fits };
+}
+
+/** `[H][*:n]` (and its other spellings): the position carries hydrogen. */
+const HYDROGEN_GROUP = /^(\[H\]\[\*:\d+\]|\[\*:\d+\]\[H\])$/;
+
+/** Processes the decomposition (symmetry, labels) and returns its rows in the order the fitting molecules were added. */
+function rgdFinish(message) {
+  const open = decompositions.get(message.handle);
+  if (!open) return { ok: false, error: 'the decomposition is gone', internal: true };
+  decompositions.delete(message.handle);
+  try {
+    if (message.anyFit) open.rgd.process();
+    const rows = message.anyFit ? open.rgd.get_rgroups_as_rows() : [];
+    return {
+      ok: true,
+      rows: rows.map((row) => {
+        const out = {};
+        // Every Mol of every row is deleted even if reading one throws (the trap handler ends the worker then anyway).
+        for (const [label, mol] of Object.entries(row)) {
+          try {
+            const smiles = mol.get_smiles();
+            out[label] = label === 'Core' || !HYDROGEN_GROUP.test(smiles) ? smiles : null;
+          } finally {
+            mol.delete();
+          }
+        }
+        return out;
+      }),
+    };
+  } finally {
+    open.rgd.delete();
+  }
+}
+
+function rgdDrop(message) {
+  decompositions.get(message.handle)?.rgd.delete();
+  decompositions.delete(message.handle);
+  return { ok: true };
+}
+
+// ---- the parallel decomposition (docs/sar.md "Decomposition"): explicitly labelled cores, chunks on every worker
+
+/** Most automorphisms of a core looked at (a benzene core has 12; the FreeWilson core 2). */
+const MAX_AUTOMORPHISMS = 1000;
+
+/**
+ * The core with every open position labelled, so every chunk of a parallel decomposition labels
+ * the same way (RDKit numbers unlabelled positions per run). The core's own labels (molfile R#,
+ * SMILES `[*:n]` or `[n*]`) are kept; each implicit hydrogen of a core atom becomes a dummy with
+ * the next free label. Labels are written as isotopes (`[n*]`), which RDKit's decomposition reads
+ * as R-group labels and RDKit JSON keeps. Also answers the label permutations of the core's
+ * automorphisms (symmetric positions), for the symmetry pass on the main thread. `plain: false`:
+ * the core has query features a rebuilt molecule would lose — the caller decomposes it as it is.
+ */
+function rgdLabel(message) {
+  const core = message.core.kind === 'smiles' ? { ...message.core, text: message.core.text.replace(/\[\*:(\d+)\]/g, '[$1*]') } : message.core;
+  const built = coreMol(core);
+  if (built.error) return { ok: false, error: built.error };
+  let doc;
+  try {
+    doc = JSON.parse(built.mol.get_json());
+  } finally {
+    built.mol.delete();
+  }
+  const molecule = doc.molecules[0];
+  const queries = (molecule.extensions ?? []).find((e) => e.name === 'rdkitQueries');
+  const plainQueries = !queries || ((queries.atomQueries ?? []).every((q) => !q.descr || q.descr === 'AtomNull') && !(queries.bondQueries ?? []).some((q) => q && q.descr));
+  if (!plainQueries) return { ok: true, plain: false };
+  const atoms = molecule.atoms.map((a) => ({ ...doc.defaults.atom, ...a }));
+  const bonds = (molecule.bonds ?? []).map((b) => ({ ...doc.defaults.bond, ...b }));
+  let next = 1;
+  for (const a of atoms) if (a.z === 0 && a.isotope > 0) next = Math.max(next, a.isotope + 1);
+  const given = atoms.filter((a) => a.z === 0 && a.isotope > 0).map((a) => a.isotope);
+  if (atoms.some((a) => a.z === 0 && !(a.isotope > 0))) return { ok: true, plain: false };
+  const count = atoms.length;
+  for (let a = 0; a < count; a++) {
+    const atom = atoms[a];
+    if (atom.z === 0) continue;
+    for (let h = 0; h < atom.impHs; h++) {
+      bonds.push({ bo: 1, stereo: 'unspecified', atoms: [a, atoms.length] });
+      atoms.push({ ...doc.defaults.atom, z: 0, isotope: next++, impHs: 0 });
+    }
+    atom.impHs = 0;
+  }
+  const asJson = (list) => JSON.stringify({ rdkitjson: doc.rdkitjson, defaults: doc.defaults, molecules: [{ atoms: list.map(({ stereo: _atomStereo, ...a }) => a), bonds: bonds.map(({ stereo: _bondStereo, ...b }) => b) }] });
+  const mol = RD.get_mol(asJson(atoms));
+  // The same core with its dummies unlabelled (same atom order): labels would keep an automorphism
+  // from mapping one R position onto another.
+  const bare = RD.get_mol(asJson(atoms.map((a) => (a.z === 0 ? { ...a, isotope: 0 } : a))));
+  if (!mol || !mol.is_valid() || !bare || !bare.is_valid()) {
+    mol?.delete();
+    bare?.delete();
+    return { ok: true, plain: false };
+  }
+  try {
+    const labelOf = atoms.map((a) => (a.z === 0 ? a.isotope : 0));
+    const seen = new Set();
+    const permutations = [];
+    const matches = JSON.parse(bare.get_substruct_matches(bare, JSON.stringify({ uniquify: false, maxMatches: MAX_AUTOMORPHISMS })) || '[]');
+    for (const match of matches) {
+      const pairs = [];
+      let valid = true;
+      match.atoms.forEach((target, source) => {
+        if (!labelOf[source]) return;
+        if (!labelOf[target]) valid = false;
+        else pairs.push([labelOf[source], labelOf[target]]);
+      });
+      const key = JSON.stringify(pairs);
+      if (!valid || seen.has(key)) continue;
+      seen.add(key);
+      permutations.push(pairs);
+    }
+    return { ok: true, plain: true, core: mol.get_smiles(), given, permutations };
+  } finally {
+    mol.delete();
+    bare.delete();
+  }
+}
+
+/**
+ * One chunk of a parallel decomposition: the labelled core (rgdLabel), `NoSymmetrization` (the
+ * symmetry pass runs over the whole set afterwards); per SMILES its R-groups by label, or null.
+ */
+function rgdChunk(message) {
+  const started = rgdStart({ cores: [message.core], params: message.params });
+  if (!started.ok) return started;
+  const fits = rgdAdd({ handle: started.handle, smiles: message.smiles }).fits;
+  const finished = rgdFinish({ handle: started.handle, anyFit: fits.includes(1) });
+  if (!finished.ok) return finished;
+  let next = 0;
+  const rows = Array.from(fits, (fit) => {
+    if (!fit) return null;
+    const { Core: _core, ...groups } = finished.rows[next++];
+    return groups;
+  });
+  return { ok: true, groups: rows };
+}
+
+/** The labelled core (`[n*]`) with only the labels used, renamed (`rename`: old → new), as `[*:n]` SMILES. */
+function rgdCore(message) {
+  const mol = RD.get_mol(message.core);
+  if (!mol || !mol.is_valid()) {
+    mol?.delete();
+    return { ok: false, error: 'the labelled core is unreadable', internal: true };
+  }
+  const { doc, atoms, bonds } = graphOf(mol);
+  const keep = atoms.map((a) => a.z !== 0 || message.rename[a.isotope] !== undefined);
+  const index = [];
+  const outAtoms = [];
+  atoms.forEach((a, i) => {
+    if (!keep[i]) return;
+    index[i] = outAtoms.length;
+    outAtoms.push({ z: a.z, chg: a.chg, impHs: a.impHs, nRad: a.nRad, isotope: a.z === 0 ? message.rename[a.isotope] : a.isotope });
+  });
+  const outBonds = [];
+  for (const b of bonds) {
+    const [x, y] = b.atoms;
+    if (keep[x] && keep[y]) outBonds.push({ atoms: [index[x], index[y]], bo: b.bo });
+    else if (keep[x] || keep[y]) outAtoms[index[keep[x] ? x : y]].impHs += b.bo;
+  }
+  const out = RD.get_mol(JSON.stringify({ rdkitjson: doc.rdkitjson, defaults: doc.defaults, molecules: [{ atoms: outAtoms, bonds: outBonds }] }));
+  if (!out || !out.is_valid()) {
+    out?.delete();
+    return { ok: false, error: 'RDKit could not write the labelled core', internal: true };
+  }
+  try {
+    return { ok: true, smiles: out.get_smiles().replace(/\[(\d+)\*\]/g, '[*:$1]') };
+  } finally {
+    out.delete();
+  }
+}
+
+/**
+ * Bemis–Murcko scaffold (MinimalLib has no MurckoScaffold): ring atoms and the linkers between
+ * rings, found by pruning non-ring atoms of degree 1 until none is left; then, as RDKit's
+ * MurckoDecompose does, atoms double-bonded to a kept atom (C=O of a ring or linker) come back.
+ * The scaffold is rebuilt from RDKit's JSON (Kekulé bond orders) with each kept atom's hydrogens
+ * raised by the bond orders it lost, so RDKit re-perceives aromaticity and writes canonical SMILES.
+ */
+function murcko(smiles) {
+  const mol = inputMol(smiles);
+  if (!mol) return null;
+  const { doc, molecule, atoms, bonds } = graphOf(mol);
+  const defaults = doc.defaults;
+  const ext = (molecule.extensions ?? []).find((e) => e.name === 'rdkitRepresentation') ?? {};
+  const rings = ext.atomRings ?? [];
+  if (!rings.length) return null;
+
+  const inRing = new Uint8Array(atoms.length);
+  for (const ring of rings) for (const a of ring) inRing[a] = 1;
+  const neighbours = atoms.map(() => []);
+  bonds.forEach((b, i) => {
+    neighbours[b.atoms[0]].push(i);
+    neighbours[b.atoms[1]].push(i);
+  });
+  const kept = new Uint8Array(atoms.length).fill(1);
+  const degree = neighbours.map((list) => list.length);
+  const queue = [];
+  for (let a = 0; a < atoms.length; a++) if (!inRing[a] && degree[a] <= 1) queue.push(a);
+  while (queue.length) {
+    const a = queue.pop();
+    if (!kept[a]) continue;
+    kept[a] = 0;
+    for (const bi of neighbours[a]) {
+      const b = bonds[bi];
+      const other = b.atoms[0] === a ? b.atoms[1] : b.atoms[0];
+      if (!kept[other]) continue;
+      degree[other] -= 1;
+      if (!inRing[other] && degree[other] <= 1) queue.push(other);
+    }
+  }
+  const scaffold = Uint8Array.from(kept);
+  for (const b of bonds) {
+    const [x, y] = b.atoms;
+    if (b.bo < 2) continue;
+    if (kept[x] && !kept[y] && atoms[y].z !== 1) scaffold[y] = 1;
+    else if (kept[y] && !kept[x] && atoms[x].z !== 1) scaffold[x] = 1;
+  }
+  const index = new Int32Array(atoms.length).fill(-1);
+  const outAtoms = [];
+  for (let a = 0; a < atoms.length; a++) {
+    if (!scaffold[a]) continue;
+    index[a] = outAtoms.length;
+    outAtoms.push({ z: atoms[a].z, chg: atoms[a].chg, impHs: atoms[a].impHs, nRad: atoms[a].nRad, isotope: atoms[a].isotope });
+  }
+  const outBonds = [];
+  for (const b of bonds) {
+    const [x, y] = b.atoms;
+    if (scaffold[x] && scaffold[y]) outBonds.push({ atoms: [index[x], index[y]], bo: b.bo });
+    else if (scaffold[x] !== scaffold[y]) outAtoms[index[scaffold[x] ? x : y]].impHs += b.bo;
+  }
+  const json = JSON.stringify({
+    rdkitjson: { version: doc.rdkitjson?.version ?? 11 },
+    defaults,
+    molecules: [{ atoms: outAtoms, bonds: outBonds }],
+  });
+  const out = RD.get_mol(json);
+  if (!out) return null;
+  try {
+    return out.is_valid() ? out.get_smiles() : null;
+  } finally {
+    out.delete();
+  }
+}
+
+function scaffolds(message) {
+  return { ok: true, scaffolds: message.smiles.map((s) => murcko(s)) };
+}
+
+/** MCS of the molecules (rings match rings; completeRings: only whole rings, so the MCS is a usable core). */
+function mcs(message) {
+  const list = new RD.MolList();
+  try {
+    for (const smiles of message.smiles) {
+      const mol = inputMol(smiles);
+      if (!mol) continue;
+      list.append(mol);
+      mol.delete();
+    }
+    if (list.size() < 2) return { ok: true, smarts: null, timedOut: false };
+    const params = { Timeout: message.timeoutSeconds, RingMatchesRingOnly: true, CompleteRingsOnly: message.completeRings !== false };
+    const result = JSON.parse(RD.get_mcs_as_json(list, JSON.stringify(params)));
+    return { ok: true, smarts: result.numAtoms > 0 ? result.smarts : null, timedOut: result.canceled === true };
+  } finally {
+    list.delete();
+  }
+}
+
+function contains(message) {
+  const built = queryMol(message.query, message.maxAtoms ?? 0);
+  if (built.error) return { ok: false, error: built.error, tooManyAtoms: built.tooManyAtoms };
+  try {
+    const hits = new Uint8Array(message.smiles.length);
+    message.smiles.forEach((smiles, i) => {
+      const mol = inputMol(smiles);
+      if (!mol) return;
+      try {
+        hits[i] = mol.get_substruct_match(built.mol) !== '{}' ? 1 : 0;
+      } finally {
+        mol.delete();
+      }
+    });
+    return { ok: true, hits };
+  } finally {
+    built.mol.delete();
+  }
+}
+
+/** Heavy atoms of a fragment's SMILES (the attachment point `[*:1]` and hydrogens not counted). */
+function heavyAtoms(smiles) {
+  let n = 0;
+  for (const token of smiles.match(/\[[^\]]*\]|Br|Cl|[BCNOPSFIbcnops]/g) ?? []) {
+    if (token[0] === '[' && /^\[(\*|\d*H[^a-z]|\d*H\])/.test(token)) continue;
+    n += 1;
+  }
+  return n;
+}
+
+function canonical(smiles) {
+  const mol = RD.get_mol(smiles);
+  if (!mol) return null;
+  try {
+    return mol.is_valid() ? mol.get_smiles() : null;
+  } finally {
+    mol.delete();
+  }
+}
+
+/** Variable parts larger than this are not a "small change" (Hussain–Rea). */
+const MAX_VARIABLE_ATOMS = 13;
+
+/**
+ * Single cuts of acyclic single bonds (RDKit MMPA): each cut gives two halves, each taken once as
+ * the constant part with the other as the variable part, when the variable part is small
+ * (≤ 13 heavy atoms) and smaller than the constant part.
+ */
+function fragmentsOf(smiles) {
+  const mol = inputMol(smiles);
+  if (!mol) return [];
+  let frags;
+  try {
+    frags = mol.get_mmpa_frags(1, 1, 20);
+  } finally {
+    mol.delete();
+  }
+  const cuts = [];
+  const seen = new Set();
+  // A molecule without a cuttable bond answers no lists at all (null), not empty ones.
+  if (!frags?.sidechains) {
+    frags?.cores?.delete();
+    return cuts;
+  }
+  try {
+    for (let i = 0; i < frags.sidechains.size(); i++) {
+      const side = frags.sidechains.at(i);
+      if (!side) continue;
+      const text = side.get_smiles();
+      side.delete();
+      const halves = text.split('.');
+      if (halves.length !== 2) continue;
+      const [a, b] = halves.map(canonical);
+      if (!a || !b) continue;
+      const na = heavyAtoms(a);
+      const nb = heavyAtoms(b);
+      for (const [constant, variable, nc, nv] of [
+        [a, b, na, nb],
+        [b, a, nb, na],
+      ]) {
+        if (nv > MAX_VARIABLE_ATOMS || nv >= nc) continue;
+        const key = `${constant}>${variable}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        cuts.push({ constant, variable });
+      }
+    }
+  } finally {
+    frags.cores?.delete();
+    frags.sidechains.delete();
+  }
+  return cuts;
+}
+
+function fragments(message) {
+  return { ok: true, cuts: message.smiles.map((s) => fragmentsOf(s)) };
+}
+
+/** The core with its R-groups joined on (molzip), hydrogens made implicit: canonical SMILES. */
+function zip(message) {
+  LOG.clear_buffer();
+  const core = RD.get_mol(message.core);
+  if (!core || !core.is_valid()) {
+    core?.delete();
+    return { ok: false, error: captured() || 'RDKit could not read the core' };
+  }
+  const groups = RD.get_mol(message.rgroups);
+  if (!groups || !groups.is_valid()) {
+    core.delete();
+    groups?.delete();
+    return { ok: false, error: captured() || 'RDKit could not read the R-groups' };
+  }
+  let joined = null;
+  try {
+    joined = RD.molzip(core, groups, JSON.stringify({}));
+    if (!joined || !joined.is_valid()) return { ok: false, error: captured() || 'RDKit could not join the R-groups to the core' };
+    joined.remove_hs_in_place();
+    return { ok: true, smiles: joined.get_smiles() };
+  } finally {
+    joined?.delete();
+    core.delete();
+    groups.delete();
+  }
+}
+
 // ------------------------------------------------------------------ messages
 
 /**
@@ -470,6 +974,8 @@ function spin() {
   }
 }
 
+const SAR_HANDLERS = { rgdStart, rgdAdd, rgdFinish, rgdDrop, rgdLabel, rgdChunk, rgdCore, scaffolds, mcs, contains, fragments, zip };
+
 function handle(message) {
   switch (message.type) {
     case 'addShard': {
@@ -498,6 +1004,20 @@ function handle(message) {
       break;
     case 'depict':
       parentPort.postMessage({ type: 'reply', requestId: message.requestId, result: depict(message) });
+      break;
+    case 'rgdStart':
+    case 'rgdAdd':
+    case 'rgdFinish':
+    case 'rgdDrop':
+    case 'rgdLabel':
+    case 'rgdChunk':
+    case 'rgdCore':
+    case 'scaffolds':
+    case 'mcs':
+    case 'contains':
+    case 'fragments':
+    case 'zip':
+      parentPort.postMessage({ type: 'reply', requestId: message.requestId, result: SAR_HANDLERS[message.type](message) });
       break;
     case 'test':
       if (!TEST_HOOKS) throw new Error('test hooks are off');

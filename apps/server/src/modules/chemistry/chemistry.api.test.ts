@@ -187,6 +187,30 @@ describe.each(DATABASES)('chemistry API on %s', (kind) => {
     expect((await t.call({ method: 'GET', url: `/api/chemistry/depiction?strId=${id}` })).statusCode).toBe(401);
   });
 
+  it("draws the rest of a highlight (highlightMode=rest): exactly the atoms and bonds outside the query's match", async () => {
+    // Phenylacetic acid: 10 atoms, 10 bonds; the acid C(=O)O matches 3 atoms and their 2 bonds.
+    const depiction = (mode: string, highlight = 'C(=O)O') =>
+      get(`/api/chemistry/depiction?smiles=${encodeURIComponent('c1ccccc1CC(=O)O')}&highlight=${encodeURIComponent(highlight)}&highlightKind=smiles&highlightMode=${mode}`);
+    const match = await depiction('match');
+    const rest = await depiction('rest');
+    expect(match.statusCode).toBe(200);
+    expect(rest.statusCode).toBe(200);
+    expect(rest.headers.etag).not.toBe(match.headers.etag);
+    const all = (n: number) => Array.from({ length: n }, (_, i) => i);
+    const matched = orange(match.body);
+    expect(matched.atoms).toEqual([7, 8, 9]);
+    expect(matched.bonds).toHaveLength(2);
+    const outside = orange(rest.body);
+    expect(outside.atoms).toEqual(all(10).filter((i) => !matched.atoms.includes(i)));
+    expect(outside.bonds).toEqual(all(10).filter((i) => !matched.bonds.includes(i)));
+    // A query that matches nothing colours nothing in either mode (not "all of it differs").
+    expect(orange((await depiction('rest', 'N')).body)).toEqual({ atoms: [], bonds: [] });
+    // The default is 'match' (the same drawing, so the same ETag).
+    const byDefault = await get(`/api/chemistry/depiction?smiles=${encodeURIComponent('c1ccccc1CC(=O)O')}&highlight=${encodeURIComponent('C(=O)O')}&highlightKind=smiles`);
+    expect(byDefault.headers.etag).toBe(match.headers.etag);
+    expect((await depiction('other')).statusCode).toBe(400);
+  });
+
   it('reports the progress of a running structure search and cancels it (409, nothing kept)', async () => {
     const sessionid = crypto.randomUUID();
     const criteria = structureRow({ inputType: 'smarts', value: '*~*~*~*~*~*~*~*~*~*~*~*~*~*', category: 'substructure' });
@@ -232,3 +256,12 @@ describe.each(DATABASES)('chemistry API on %s', (kind) => {
     }
   });
 });
+
+/** Atoms (filled ellipses) and bonds (filled paths) RDKit drew in the highlight orange (#FF8C19), by index. */
+function orange(svg: string): { atoms: number[]; bonds: number[] } {
+  const ids = (pattern: RegExp) => [...new Set([...svg.matchAll(pattern)].map((m) => Number(m[1])))].sort((x, y) => x - y);
+  return {
+    atoms: ids(/<ellipse[^>]*class='atom-(\d+)'[^>]*fill:#FF8C19/g),
+    bonds: ids(/<path class='bond-(\d+)[^']*'[^>]*fill:#FF8C19/g),
+  };
+}

@@ -15,14 +15,14 @@ interface Resolved {
   text: string;
   /** A stored structure (by id): looser limits than a typed one. */
   stored: boolean;
-  highlight: { kind: 'smiles' | 'smarts'; text: string } | null;
+  highlight: { kind: 'smiles' | 'smarts'; text: string; mode: 'match' | 'rest' } | null;
   width: number;
   height: number;
 }
 
 /**
  * SVG depictions drawn by RDKit in the engine's workers. The ETag is a hash of what is drawn
- * (structure text, highlight, size, drawing version), so a browser's copy is confirmed (304)
+ * (structure text, highlight and its mode, size, drawing version), so a browser's copy is confirmed (304)
  * without drawing, and the server keeps the most recent drawings in memory.
  */
 export class DepictionService {
@@ -35,7 +35,8 @@ export class DepictionService {
 
   /** What to draw, and its ETag; a stored structure is read by id (404 when unknown). */
   async resolve(query: DepictionParams): Promise<{ input: Resolved; etag: string }> {
-    const highlight = query.highlight ? { kind: query.highlightKind, text: query.highlight } : null;
+    // The mode is part of `input`, hence of the ETag and the cache key: both modes of one picture coexist.
+    const highlight = query.highlight ? { kind: query.highlightKind, text: query.highlight, mode: query.highlightMode } : null;
     const size = { width: query.w, height: query.h };
     let input: Resolved;
     if (query.strId !== undefined) {

@@ -3,13 +3,14 @@ import { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { ChemInputError, ChemQueryRefused, ChemSearchCancelled } from './chem-engine.ts';
-import type { ChemEngine, ChemQuery, DepictOptions, DescribedQuery, EngineProgress, EngineStatus, SearchOptions, StructureHits } from './chem-engine.ts';
+import type { ChemEngine, ChemQuery, DepictOptions, DescribedQuery, EngineProgress, EngineStatus, RGroupDecompositionResult, SarWorkOptions, SearchOptions, SingleCut, StructureHits } from './chem-engine.ts';
 import { IndexLoader } from './index-loader.ts';
 import type { LoadedShard } from './index-loader.ts';
 import { QUERY_LIMITS, STORED_LIMITS, atomsMessage, checkQueryLimits, limitViolation, withLimits } from './query-limits.ts';
 import type { QueryLimits } from './query-limits.ts';
 import { BUSY_REQUEST, BUSY_STEP } from './worker-protocol.ts';
-import type { DescribeReply, FromWorker, ShardPayload, ShardRange, ToWorker, WorkerData } from './worker-protocol.ts';
+import type { DescribeReply, FromWorker, SarReply, ShardPayload, ShardRange, ToWorker, WorkerData } from './worker-protocol.ts';
+import { SAR_CHUNK, SAR_MAX_SMILES, assembleDecomposition, assembleRows, chooseStrategy, mcsSample, resolveSymmetry, tooManySmiles, usedLabels, zipInput } from './sar-work.ts';
 
 const WORKER_URL = new URL('./chem-worker.mjs', import.meta.url);
 const RESTARTED = 'The chemistry engine restarted twice during this request; please run it again.';
@@ -204,6 +205,16 @@ class WorkerHandle {
 }
 
 const seconds = (ms: number) => (ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`);
+
+/**
+ * A decomposition that cannot start on the user's core is the core's fault, whatever RDKit said:
+ * an unreadable core, or an exception RDKit threw while labelling it or setting up the
+ * decomposition (which the worker reports as `internal`). Answered 400 with RDKit's message.
+ */
+function coreRefused(reply: { error?: string; internal?: boolean }): ChemInputError {
+  const message = reply.error ?? 'RDKit could not read the core.';
+  return new ChemInputError(reply.internal ? `RDKit could not decompose on this core: ${message.replace(/^RDKit failed: /, '')}` : message);
+}
 
 /**
  * RDKit MinimalLib in a pool of worker threads (ARCHITECTURE.md "Chemistry engine"). The index is
@@ -529,16 +540,30 @@ export class RdkitChemEngine implements ChemEngine {
    * watchdog) and any other request is sent again to another worker — once: a request on two
    * workers that died fails (never a loop of dying workers).
    */
-  private async call<T>(message: Request, timeLimitMs = this.requestLimitMs): Promise<T> {
+  private call<T>(message: Request, timeLimitMs = this.requestLimitMs): Promise<T> {
+    return this.onOneWorker((send) => send<T>(message, timeLimitMs));
+  }
+
+  /**
+   * Runs `run` with requests to one worker (a decomposition lives in one worker's memory). When
+   * that worker goes away, the culprit request is refused (trap, watchdog) and otherwise `run`
+   * starts again from the beginning on another worker — once.
+   */
+  private async onOneWorker<T>(run: (send: <R>(message: Request, timeLimitMs?: number) => Promise<R>) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const worker = this.nextWorker();
+      let lastLimitMs = this.requestLimitMs;
+      const send = <R>(message: Request, timeLimitMs = this.requestLimitMs) => {
+        lastLimitMs = timeLimitMs;
+        return worker.request<R>(message, timeLimitMs);
+      };
       try {
         await worker.ready;
-        return await worker.request<T>(message, timeLimitMs);
+        return await run(send);
       } catch (error) {
         if (!(error instanceof WorkerLost) && !(worker.gone && !this.closed)) throw error;
         if (error instanceof WorkerLost && error.culprit) {
-          throw new ChemQueryRefused(error.loss.reason === 'trap' ? TRAP_MESSAGE : `RDKit took longer than ${seconds(timeLimitMs)} on this query and was stopped; simplify it.`);
+          throw new ChemQueryRefused(error.loss.reason === 'trap' ? TRAP_MESSAGE : `RDKit took longer than ${seconds(lastLimitMs)} on this query and was stopped; simplify it.`);
         }
         if (this.closed) throw new ChemSearchCancelled('The server is shutting down.');
         if (attempt >= 2) throw new Error(RESTARTED);
@@ -567,7 +592,7 @@ export class RdkitChemEngine implements ChemEngine {
       text: input.text,
       width: options.width,
       height: options.height,
-      highlight: options.highlight ?? null,
+      highlight: options.highlight ? { kind: options.highlight.kind, text: options.highlight.text, mode: options.highlight.mode ?? 'match' } : null,
       maxAtoms: limits.atoms,
     });
     if (!reply.ok || !reply.svg) {
@@ -605,6 +630,152 @@ export class RdkitChemEngine implements ChemEngine {
     };
     await Promise.all(Array.from({ length: Math.min(this.workers.length, batches.length) }, lane));
     return replies.flat();
+  }
+
+  // ---------------------------------------------------------------- SAR work (docs/sar.md)
+
+  /** Stored SMILES for SAR work: at most SAR_MAX_SMILES; one over the stored-structure limits is treated as unreadable (''). */
+  private sarInputs(smiles: readonly string[]): string[] {
+    if (smiles.length > SAR_MAX_SMILES) throw new ChemInputError(tooManySmiles(smiles.length));
+    return smiles.map((s) => (s && limitViolation('smiles', s, this.storedLimits) ? '' : s));
+  }
+
+  /**
+   * One core without query features (SMILES, molfile): labelled once, decomposed in chunks on every
+   * worker with `NoSymmetrization`, symmetric positions resolved over the whole set on the main
+   * thread (docs/sar.md "Decomposition"). Several cores, or a SMARTS core: one decomposition on
+   * one worker (decomposeOnOneWorker).
+   */
+  async decompose(cores: ChemQuery[], smiles: readonly string[], options: SarWorkOptions = {}): Promise<RGroupDecompositionResult> {
+    if (!cores.length) throw new ChemInputError('Give a core.');
+    for (const core of cores) checkQueryLimits(core.kind, core.text, this.queryLimits, 'core');
+    const inputs = this.sarInputs(smiles);
+    if (cores.length === 1 && cores[0]!.kind !== 'smarts') {
+      const labelled = await this.call<SarReply>({ type: 'rgdLabel', core: cores[0]! });
+      if (!labelled.ok) throw coreRefused(labelled);
+      if (labelled.plain && labelled.core) return this.decomposeInParallel(labelled, inputs, options);
+    }
+    return this.decomposeOnOneWorker(cores, inputs, chooseStrategy(inputs.length), options);
+  }
+
+  private async decomposeInParallel(labelled: SarReply, inputs: string[], options: SarWorkOptions): Promise<RGroupDecompositionResult> {
+    const core: ChemQuery = { kind: 'smiles', text: labelled.core!, desalt: false };
+    // Every open position of the core is labelled, so R-groups are only looked for at labels
+    // (onlyMatchAtRGroups: the same decomposition, ~30 % faster).
+    const chunks = await this.inChunks(inputs, (batch) => ({ type: 'rgdChunk', core, smiles: batch, params: { matchingStrategy: 'NoSymmetrization', onlyMatchAtRGroups: true } }), (reply) => reply.groups, options);
+    const permutations = labelled.permutations ?? [];
+    const labels = new Set<number>(permutations.flatMap((pairs) => pairs.map(([from]) => from)));
+    for (const row of chunks) if (row) for (const label of Object.keys(row)) labels.add(Number(label.slice(1)));
+    const placed = resolveSymmetry(chunks, [...labels].sort((a, b) => a - b), permutations);
+    const rename = usedLabels(placed, labelled.given ?? []);
+    const { labels: names, rows } = assembleRows(placed, rename);
+    if (!rows.some(Boolean)) return { cores: [], labels: [], rows, strategy: 'Greedy' };
+    const trimmed = await this.call<SarReply>({ type: 'rgdCore', core: labelled.core!, rename: Object.fromEntries(rename) });
+    if (!trimmed.ok || !trimmed.smiles) throw new Error(trimmed.error ?? 'RDKit failed to write the core.');
+    return { cores: [trimmed.smiles], labels: names, rows, strategy: 'Greedy' };
+  }
+
+  /**
+   * One RDKit decomposition of the whole set on one worker (several cores, SMARTS cores; the
+   * reference of bench/sar.ts): RDKit's `strategy` resolves symmetry itself.
+   */
+  async decomposeOnOneWorker(cores: ChemQuery[], inputs: string[], strategy: 'Greedy' | 'NoSymmetrization', options: SarWorkOptions = {}): Promise<RGroupDecompositionResult> {
+    const { signal, onProgress } = options;
+    return this.onOneWorker(async (send) => {
+      const started = await send<SarReply>({ type: 'rgdStart', cores, params: { matchingStrategy: strategy } });
+      if (!started.ok || started.handle === undefined) throw coreRefused(started);
+      const handle = started.handle;
+      let open = true;
+      try {
+        const fits = new Uint8Array(inputs.length);
+        // One decomposition for the whole set (symmetry is resolved across it), fed in chunks so
+        // progress is reported and a cancel is heard between them.
+        for (let at = 0; at < inputs.length; at += SAR_CHUNK) {
+          if (signal?.aborted) throw new ChemSearchCancelled('The R-group decomposition was cancelled.');
+          const reply = await send<SarReply>({ type: 'rgdAdd', handle, smiles: inputs.slice(at, at + SAR_CHUNK) });
+          if (!reply.ok || !reply.fits) throw new Error(reply.error ?? 'RDKit failed during the R-group decomposition.');
+          fits.set(reply.fits, at);
+          onProgress?.(Math.min(at + SAR_CHUNK, inputs.length), inputs.length);
+        }
+        if (signal?.aborted) throw new ChemSearchCancelled('The R-group decomposition was cancelled.');
+        open = false;
+        const finished = await send<SarReply>({ type: 'rgdFinish', handle, anyFit: fits.includes(1) });
+        if (!finished.ok || !finished.rows) throw new Error(finished.error ?? 'RDKit failed to finish the R-group decomposition.');
+        return { ...assembleDecomposition(fits, finished.rows), strategy };
+      } finally {
+        if (open) void send({ type: 'rgdDrop', handle }).catch(() => undefined);
+      }
+    });
+  }
+
+  /**
+   * List work spread over the workers in chunks (as many in flight as workers, so other requests
+   * keep their turn): progress after each chunk, a cancel heard before the next.
+   */
+  private async inChunks<R>(inputs: string[], request: (batch: string[]) => Request, pick: (reply: SarReply) => R[] | undefined, options: SarWorkOptions): Promise<R[]> {
+    if (!inputs.length) return [];
+    this.spawn();
+    const { signal, onProgress } = options;
+    const batches = Array.from({ length: Math.ceil(inputs.length / SAR_CHUNK) }, (_, i) => inputs.slice(i * SAR_CHUNK, (i + 1) * SAR_CHUNK));
+    const replies: R[][] = new Array(batches.length);
+    let next = 0;
+    let done = 0;
+    const lane = async () => {
+      for (let at = next++; at < batches.length; at = next++) {
+        if (signal?.aborted) throw new ChemSearchCancelled('The SAR work was cancelled.');
+        const reply = await this.call<SarReply>(request(batches[at]!));
+        const part = pick(reply);
+        if (!reply.ok || !part) {
+          if (reply.tooManyAtoms) throw new ChemQueryRefused(atomsMessage(reply.tooManyAtoms, this.queryLimits.atoms));
+          if (reply.internal || reply.ok) throw new Error(reply.error ?? 'RDKit failed.');
+          throw new ChemInputError(reply.error ?? 'RDKit could not read the query.');
+        }
+        replies[at] = part;
+        done += batches[at]!.length;
+        // After a cancel, a chunk still in flight on another worker is not reported.
+        if (!signal?.aborted) onProgress?.(done, inputs.length);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.workers.length, batches.length) }, lane));
+    if (signal?.aborted) throw new ChemSearchCancelled('The SAR work was cancelled.');
+    return replies.flat();
+  }
+
+  async scaffolds(smiles: readonly string[], options: SarWorkOptions = {}): Promise<(string | null)[]> {
+    return this.inChunks(this.sarInputs(smiles), (batch) => ({ type: 'scaffolds', smiles: batch }), (reply) => reply.scaffolds, options);
+  }
+
+  async contains(query: ChemQuery, smiles: readonly string[], options: SarWorkOptions = {}): Promise<boolean[]> {
+    checkQueryLimits(query.kind, query.text, this.queryLimits);
+    const inputs = this.sarInputs(smiles);
+    const hits = await this.inChunks(inputs, (batch) => ({ type: 'contains', query, smiles: batch, maxAtoms: this.queryLimits.atoms }), (reply) => (reply.hits ? Array.from(reply.hits) : undefined), options);
+    return hits.map((hit) => hit === 1);
+  }
+
+  async fragments(smiles: readonly string[], options: SarWorkOptions = {}): Promise<SingleCut[][]> {
+    return this.inChunks(this.sarInputs(smiles), (batch) => ({ type: 'fragments', smiles: batch }), (reply) => reply.cuts, options);
+  }
+
+  async mcs(smiles: readonly string[], options: SarWorkOptions & { timeoutSeconds?: number; completeRings?: boolean } = {}): Promise<{ smarts: string; timedOut: boolean } | null> {
+    const { sample, timeoutSeconds } = mcsSample(this.sarInputs(smiles), options.timeoutSeconds);
+    if (sample.length < 2) return null;
+    if (options.signal?.aborted) throw new ChemSearchCancelled('The SAR work was cancelled.');
+    const reply = await this.call<SarReply>({ type: 'mcs', smiles: sample, timeoutSeconds, completeRings: options.completeRings ?? true }, this.requestLimitMs + timeoutSeconds * 1000);
+    if (!reply.ok) throw new Error(reply.error ?? 'RDKit failed to find the maximum common substructure.');
+    options.onProgress?.(smiles.length, smiles.length);
+    return reply.smarts ? { smarts: reply.smarts, timedOut: reply.timedOut === true } : null;
+  }
+
+  async zip(core: string, rgroups: Record<string, string | null>): Promise<string> {
+    const input = zipInput(core, rgroups);
+    checkQueryLimits('smiles', core, this.queryLimits, 'core');
+    for (const group of input.groups) checkQueryLimits('smiles', group, this.queryLimits, 'R-group');
+    const reply = await this.call<SarReply>({ type: 'zip', core, rgroups: input.groups.join('.') });
+    if (!reply.ok || !reply.smiles) {
+      if (reply.internal) throw new Error(reply.error ?? 'RDKit failed.');
+      throw new ChemInputError(reply.error ?? 'RDKit could not join the R-groups to the core.');
+    }
+    return reply.smiles;
   }
 
   async substructure(query: ChemQuery, options: SearchOptions = {}): Promise<StructureHits> {

@@ -56,9 +56,24 @@ export type ToWorker =
       text: string;
       width: number;
       height: number;
-      highlight: { kind: 'smiles' | 'smarts'; text: string } | null;
+      /** mode 'rest': colour the atoms and bonds outside every match. */
+      highlight: { kind: 'smiles' | 'smarts'; text: string; mode: 'match' | 'rest' } | null;
       maxAtoms: number;
     }
+  /** SAR work (one decomposition is opened, fed in chunks and finished on one worker). */
+  | { type: 'rgdStart'; requestId: number; cores: ChemQuery[]; params: Record<string, unknown> }
+  | { type: 'rgdAdd'; requestId: number; handle: number; smiles: string[] }
+  | { type: 'rgdFinish'; requestId: number; handle: number; anyFit: boolean }
+  | { type: 'rgdDrop'; requestId: number; handle: number }
+  /** The parallel decomposition: the core labelled once, chunks on every worker, the used labels' core at the end. */
+  | { type: 'rgdLabel'; requestId: number; core: ChemQuery }
+  | { type: 'rgdChunk'; requestId: number; core: ChemQuery; smiles: string[]; params: Record<string, unknown> }
+  | { type: 'rgdCore'; requestId: number; core: string; rename: Record<number, number> }
+  | { type: 'scaffolds'; requestId: number; smiles: string[] }
+  | { type: 'mcs'; requestId: number; smiles: string[]; timeoutSeconds: number; completeRings: boolean }
+  | { type: 'contains'; requestId: number; query: ChemQuery; smiles: string[]; maxAtoms: number }
+  | { type: 'fragments'; requestId: number; smiles: string[] }
+  | { type: 'zip'; requestId: number; core: string; rgroups: string }
   /** Test hooks only: trap, or spin past the watchdog. */
   | { type: 'test'; requestId: number; mode: 'trap' | 'spin' };
 
@@ -83,4 +98,33 @@ export interface DescribeReply {
   smarts?: string;
   atoms?: number;
   morgan?: Uint8Array;
+}
+
+/** Replies of the SAR requests: `ok: false` with RDKit's message (`internal`: RDKit failing, not the input). */
+export interface SarReply {
+  ok: boolean;
+  error?: string;
+  internal?: boolean;
+  tooManyAtoms?: number;
+  /** rgdStart */
+  handle?: number;
+  /** rgdAdd: 1 where the SMILES fits a core, in order. */
+  fits?: Uint8Array;
+  /** rgdFinish: per fitting molecule, label (`Core`, `R1`, …) → SMILES, null for hydrogen. */
+  rows?: Record<string, string | null>[];
+  /** rgdLabel: `plain: false` when the core has query features (decomposed as it is, on one worker). */
+  plain?: boolean;
+  core?: string;
+  /** rgdLabel: labels the core carried itself (kept as they are). */
+  given?: number[];
+  /** rgdLabel: per automorphism of the core, [label, label it maps to] pairs. */
+  permutations?: [number, number][][];
+  /** rgdChunk: per SMILES its R-groups by label (`R1`: SMILES, null = hydrogen), or null when it does not fit. */
+  groups?: (Record<string, string | null> | null)[];
+  scaffolds?: (string | null)[];
+  smarts?: string | null;
+  timedOut?: boolean;
+  hits?: Uint8Array;
+  cuts?: { constant: string; variable: string }[][];
+  smiles?: string;
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Kysely, Selectable, Updateable } from 'kysely';
-import type { ExportDataCount, ExportFormat, ExportJob, ExportRequest, ExportScope, DownloadHistoryRow } from '@kb/contracts/exports';
+import type { ExportDataCount, ExportFormat, ExportJob, ExportRequest, ExportScope, ExportSource, DownloadHistoryRow } from '@kb/contracts/exports';
 import { EXPORT_FILE_DAYS, MAX_EXPORT_ROWS, exportCredits, isExportableColumn } from '@kb/contracts/exports';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { tabInfo } from '@kb/contracts/result-tabs';
@@ -51,9 +51,31 @@ export function chosenColumns(tab: ResultTabKey, keys: readonly string[]): Expor
   return [...new Set(keys)].map((key) => byKey.get(key)!);
 }
 
-function exportFileName(tab: ResultTabKey, format: ExportFormat, id: number, when: Date): string {
+function exportFileName(label: string, format: ExportFormat, id: number, when: Date): string {
   const day = when.toISOString().slice(0, 10);
-  return `${tabInfo(tab)!.label.toLowerCase().replace(/\s+/g, '-')}-export-${id}-${day}.${FORMAT_EXTENSIONS[format]}`;
+  return `${label.toLowerCase().replace(/\s+/g, '-')}-export-${id}-${day}.${FORMAT_EXTENSIONS[format]}`;
+}
+
+/**
+ * Rows computed by another module, exported through the same jobs, credits and history: each row
+ * holds its columns' values by key, and `TITLE_FIELD` / `SMILES_FIELD` (the SDF record's name and structure).
+ */
+export interface PreparedExport {
+  source: Exclude<ExportSource, 'results'>;
+  /** The tab whose entities the rows are (a SAR table lists structures). */
+  tab: ResultTabKey;
+  format: ExportFormat;
+  /** Names the file, the sheet and the download-history row ("SAR table"). */
+  label: string;
+  columns: ExportColumn[];
+  rows: ResultRow[];
+}
+
+/** What a prepared job keeps in export_jobs.payload. */
+interface PreparedPayload {
+  columns: ExportColumn[];
+  rows: ResultRow[];
+  sheetName: string;
 }
 
 /** An export job with the size of its file once complete (null before). */
@@ -65,6 +87,7 @@ function toJob(row: JobRow, creditBalance: number): ExportJob {
   const status = row.status;
   return {
     id: row.id,
+    source: row.source,
     tab: row.tab,
     format: row.format,
     columns: row.columns,
@@ -203,27 +226,74 @@ export class ExportService {
         });
       }
       // The price of the rows as fixed now (a filter may have changed since the count).
-      const charged = await trx
-        .updateTable('users')
-        .set({ credit_balance: sql`credit_balance - ${credits}` })
-        .where('id', '=', auth.userId)
-        .where('credit_balance', '>=', credits)
-        .returning('credit_balance')
-        .executeTakeFirst();
-      if (!charged) {
-        const refusal = this.refusal(fixed, await this.balance(auth.userId, trx)) ?? { status: 402, message: 'Your download credits changed meanwhile; try again.' };
-        throw refusalError(refusal);
-      }
-      const fileName = exportFileName(request.tab, request.format, id, now);
-      await trx.updateTable('export_jobs').set({ row_count: fixed, credits, file_name: fileName }).where('id', '=', id).execute();
-      await trx
-        .insertInto('download_logs')
-        .values({ user_id: auth.userId, kind: 'export', export_id: id, description: `${tabInfo(request.tab)!.label} · ${request.format.toUpperCase()}`, file_name: fileName, credits })
-        .execute();
+      const fileName = exportFileName(tabInfo(request.tab)!.label, request.format, id, now);
+      await this.charge(trx, auth, { id, rows: fixed, fileName, description: `${tabInfo(request.tab)!.label} · ${request.format.toUpperCase()}` });
       return id;
     });
     const job = await this.db.selectFrom('export_jobs').select('row_count').where('id', '=', jobId).executeTakeFirstOrThrow();
     return { jobId, background: job.row_count >= this.settings.backgroundFromRows };
+  }
+
+  /**
+   * Charges a job's credits (the guarded UPDATE: balance ≥ price, so concurrent exports cannot
+   * spend the same credits twice), names its file and writes its download-history row — inside the
+   * transaction that created the job.
+   */
+  private async charge(trx: Kysely<Database>, auth: AuthContext, job: { id: number; rows: number; fileName: string; description: string }): Promise<void> {
+    const credits = exportCredits(job.rows);
+    const charged = await trx
+      .updateTable('users')
+      .set({ credit_balance: sql`credit_balance - ${credits}` })
+      .where('id', '=', auth.userId)
+      .where('credit_balance', '>=', credits)
+      .returning('credit_balance')
+      .executeTakeFirst();
+    if (!charged) {
+      const refusal = this.refusal(job.rows, await this.balance(auth.userId, trx)) ?? { status: 402, message: 'Your download credits changed meanwhile; try again.' };
+      throw refusalError(refusal);
+    }
+    await trx.updateTable('export_jobs').set({ row_count: job.rows, credits, file_name: job.fileName }).where('id', '=', job.id).execute();
+    await trx
+      .insertInto('download_logs')
+      .values({ user_id: auth.userId, kind: 'export', export_id: job.id, description: job.description, file_name: job.fileName, credits })
+      .execute();
+  }
+
+  /**
+   * Starts the export of rows another module computed (a SAR table, docs/exports.md "SAR tables"):
+   * priced, charged and logged like a tab's export, its rows kept with the job (`payload`) so the
+   * same runner writes the file on any process. Answers the job id and whether it runs in the background.
+   */
+  async createPrepared(auth: AuthContext, session: ResultSession, prepared: PreparedExport): Promise<{ jobId: number; background: boolean }> {
+    const rows = prepared.rows.length;
+    const early = this.refusal(rows, await this.balance(auth.userId));
+    if (early) throw refusalError(early);
+    const payload: PreparedPayload = { columns: prepared.columns, rows: prepared.rows, sheetName: prepared.label };
+    const jobId = await this.db.transaction().execute(async (trx) => {
+      const job = await trx
+        .insertInto('export_jobs')
+        .values({
+          user_id: auth.userId,
+          search_session_id: session.id,
+          set_id: session.set_id,
+          source: prepared.source,
+          payload: JSON.stringify(payload),
+          tab: prepared.tab,
+          format: prepared.format,
+          columns: JSON.stringify(prepared.columns.map((c) => c.key)),
+          row_count: rows,
+          credits: exportCredits(rows),
+          status: 'queued',
+          file_name: 'export',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const id = Number(job.id);
+      const fileName = exportFileName(prepared.label, prepared.format, id, new Date());
+      await this.charge(trx, auth, { id, rows, fileName, description: `${prepared.label} · ${prepared.format.toUpperCase()}` });
+      return id;
+    });
+    return { jobId, background: rows >= this.settings.backgroundFromRows };
   }
 
   /** One of the caller's exports (403 for another user's, 404 for none). */
@@ -321,7 +391,8 @@ export class ExportService {
       throw new HttpError(410, { message: 'The search this export came from has expired or was run again.', code: ERROR_CODES.conflict });
     }
     if (job.file_id != null) await this.files.delete(Number(job.file_id));
-    const columns = chosenColumns(tab, job.columns);
+    const prepared = job.source === 'results' ? null : (job.payload as PreparedPayload);
+    const columns = prepared ? prepared.columns : chosenColumns(tab, job.columns);
     const format = job.format;
     const file = await this.files.create({
       purpose: 'export',
@@ -334,11 +405,13 @@ export class ExportService {
       await this.files.delete(file.fileId);
       throw new ExportAbandoned();
     }
-    const writer = createFormatWriter({ format, columns, sink: file, sheetName: tabInfo(tab)!.label, molblocks: this.molblocks });
-    const load = async (after: number) => {
-      const ids = await this.nextIds(job.id, after);
-      return ids.length ? { ids, rows: await this.readRows(tab, Number(job.set_id), ids, columns, format === 'sdf') } : null;
-    };
+    const writer = createFormatWriter({ format, columns, sink: file, sheetName: prepared?.sheetName ?? tabInfo(tab)!.label, molblocks: this.molblocks });
+    const load = prepared
+      ? async (after: number) => preparedBatch(prepared.rows, after, this.settings.batchRows)
+      : async (after: number) => {
+          const ids = await this.nextIds(job.id, after);
+          return ids.length ? { ids, rows: await this.readRows(tab, Number(job.set_id), ids, columns, format === 'sdf') } : null;
+        };
     // The next batch is read while this one is written (for an SDF, while RDKit lays it out).
     let pending = load(0);
     // Observed at once: a read-ahead failing while a batch is written must not be unhandled.
@@ -424,6 +497,12 @@ export class ExportService {
     });
     if (fileId != null) await this.files.delete(Number(fileId));
   }
+}
+
+/** The next batch of a prepared job's rows; `ids` are positions (1-based) so the loop's "after the last id" works alike. */
+function preparedBatch(rows: readonly ResultRow[], after: number, size: number): { ids: number[]; rows: ResultRow[] } | null {
+  const batch = rows.slice(after, after + size);
+  return batch.length ? { ids: batch.map((_, index) => after + index + 1), rows: batch } : null;
 }
 
 /** The job is no longer this process's to write (taken over or failed meanwhile). */

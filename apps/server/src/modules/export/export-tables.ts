@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { ExportFormat, ExportStatus } from '@kb/contracts/exports';
+import type { ExportFormat, ExportSource, ExportStatus } from '@kb/contracts/exports';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -42,6 +42,9 @@ export interface ExportTables {
     refunded: Generated<boolean>;
     created_at: Timestamp;
     finished_at: NullableTimestamp;
+    /** Migration 0013: 'sar' jobs write the SAR table kept in `payload` instead of a tab's rows. */
+    source: ColumnType<ExportSource, ExportSource | undefined, ExportSource>;
+    payload: ColumnType<unknown, string | null | undefined, string | null>;
   };
   export_job_rows: { job_id: number; id: number };
   datasets: {

@@ -138,6 +138,8 @@ export async function clearSets(db: Kysely<Database>, setId: number): Promise<vo
   // Similarity sorts and filtered rows of the results are derived from the sets and go with them.
   await db.deleteFrom('result_similarity').where('set_id', '=', setId).execute();
   await db.deleteFrom('result_filtered').where('set_id', '=', setId).execute();
+  // The SAR view's rows (migration 0013) were taken from these sets.
+  for (const table of ['sar_sets', 'sar_set_structures', 'sar_set_activities'] as const) await db.deleteFrom(table).where('set_id', '=', setId).execute();
 }
 
 /**

@@ -483,8 +483,8 @@ export class SearchService {
       .execute();
     for (const session of old) await this.dropSets(session.set_id, session.id, 'expired');
     await purgeStaleHits(this.db);
-    // Results rows (filters, similarity sorts) written by a request that finished after its set was dropped.
-    for (const table of ['result_filtered', 'result_similarity'] as const) {
+    // Results rows (filters, similarity sorts) and SAR sets written by a request that finished after its set was dropped.
+    for (const table of ['result_filtered', 'result_similarity', 'sar_sets', 'sar_set_structures', 'sar_set_activities'] as const) {
       await sql`DELETE FROM ${sql.table(table)} r WHERE NOT EXISTS (SELECT 1 FROM search_sessions s WHERE s.set_id = r.set_id AND s.status = 'ready')`.execute(this.db);
     }
     return old.length;

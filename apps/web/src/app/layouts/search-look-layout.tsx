@@ -7,10 +7,12 @@ import { AppHeader } from './app-header.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { SubscriptionWarning } from './subscription-warning.tsx';
 
-// SAR view, analyzers and the client dashboard are left out of the menus until they are built
-// (issues 15 and 16): their routes answer with a page that says so.
+// The client dashboard is left out of the menus until it is built (issue 16). The SAR view and
+// analyzers homes are EXPORT_ROLES pages (evaluators reach them only from a results tab).
 const QUICK_LINKS: readonly { label: string; path: string }[] = [
   { label: 'Results', path: '/results' },
+  { label: 'SAR view', path: '/sarview' },
+  { label: 'Analyzers', path: '/analyzers' },
   { label: 'Export', path: '/export' },
   { label: 'Downloads', path: '/downloads' },
   { label: 'Dashboard', path: '/dashboard' },

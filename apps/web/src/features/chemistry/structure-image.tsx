@@ -14,6 +14,8 @@ export interface StructureImageProps {
   /** Substructure to highlight in the drawing. */
   highlight?: string | null;
   highlightKind?: 'smiles' | 'smarts';
+  /** match (default): colour the highlight's match; rest: colour everything outside it (what differs from it). */
+  highlightMode?: 'match' | 'rest';
   width: number;
   height: number;
   alt: string;
@@ -24,11 +26,12 @@ export interface StructureImageProps {
  * it). The SVG is shown through an <img> of a blob URL: it is fetched with the session's headers,
  * and an image can never run script, whatever the drawing holds.
  */
-export function StructureImage({ strId, smiles, smarts, highlight, highlightKind = 'smarts', width, height, alt }: StructureImageProps) {
+export function StructureImage({ strId, smiles, smarts, highlight, highlightKind = 'smarts', highlightMode = 'match', width, height, alt }: StructureImageProps) {
   const query: DepictionParams = {
     ...(strId !== undefined ? { strId } : smarts ? { smarts } : { smiles: smiles ?? '' }),
     ...(highlight ? { highlight } : {}),
     highlightKind,
+    highlightMode,
     w: width,
     h: height,
   };

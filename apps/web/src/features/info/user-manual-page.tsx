@@ -25,7 +25,9 @@ export function UserManualPage() {
           ['searching', 'Searching'],
           ['structure', 'Structure search and property filters'],
           ['results', 'Results tabs'],
+          ['sar-view', 'SAR view'],
           ['charts', 'Charts as filters'],
+          ['analyzers', 'Analyzers'],
           ['export', 'Exports and download credits'],
           ['dashboard', 'Your dashboard'],
         ].map(([id, label]) => (
@@ -154,11 +156,78 @@ export function UserManualPage() {
         </p>
       </InfoSection>
 
+      <InfoSection id="sar-view" title="SAR view">
+        <p>
+          In the Structures or Activities tab of your results, choose <strong>SAR view</strong>: the ticked rows (or, with none ticked, every row of the
+          tab as filtered) open in the SAR view, up to 5,000 compounds; a larger set is refused with a message saying how to narrow it. Choose the
+          endpoint (a target and an activity type; the count is of compounds with a value). Values in nM, µM, mM or M become pActivity (−log10 molar);
+          other units are used as published, and the page says so. Several measurements of one compound count as their median, shown with n and their
+          spread.
+        </p>
+        <p>
+          Pick a suggested core (the most frequent scaffolds and the common substructure of the set, each with the number of compounds it covers), or
+          draw or edit one in the structure editor; up to five cores at once. <strong>Build the SAR table</strong> shows its progress and can be
+          cancelled: the page then says “Stopped”, and you can build it again. If no core could be suggested, choose Retry or draw one. The tabs show:
+        </p>
+        <List size="sm" spacing={2}>
+          <List.Item>
+            <strong>SAR table</strong>: each compound with the core highlighted, its R-groups drawn, pActivity on a colour scale (legend above the table),
+            MW, cLogP, ligand efficiency and LipE; sort and filter any column; the ID or the drawing opens the compound leaflet (Enter on a row too).
+            Compounds that do not fit the core are listed apart, each with the reason.
+          </List.Item>
+          <List.Item>
+            <strong>R-group matrix</strong>: two R positions against each other (the two with most different groups at first), each cell coloured by
+            the median activity of its compounds; a cell opens the compound leaflet, an empty one shows the virtual compound that was not made.
+          </List.Item>
+          <List.Item>
+            <strong>Free-Wilson</strong>: what each R-group adds to activity, with R² and the number of compounds fitted, and the best predicted
+            combinations (made ones link to their compound, others are drawn). Only compounds whose R-groups each occur in at least two
+            compounds are fitted (a group seen once would fit its compound exactly and tell nothing); the page says how many were left out.
+          </List.Item>
+          <List.Item>
+            <strong>Activity cliffs</strong>: pairs of similar compounds (Tanimoto on Morgan fingerprints, at least 0.8 by default) whose activity
+            differs by at least 1 by default, ranked by SALI; both thresholds can be changed. Each pair is drawn with what differs in orange: the part of each compound outside the
+            pair's maximum common substructure (found for the first 50 pairs; a pair whose common part was not found in time shows the table's core
+            instead, and says so). The leaflet links carry the table's core.
+          </List.Item>
+          <List.Item>
+            <strong>Matched pairs</strong>: transformations A → B (one part of the compound replaced by another) seen in at least two pairs by
+            default (you can change the number), with the mean and spread of the change in activity; expand one to list its pairs.
+          </List.Item>
+        </List>
+        <p>
+          Users who may export can export the SAR table as Excel (R-groups as SMILES) or SDF (R-groups as fields), one credit per compound. Evaluation
+          users open the SAR view from their results but have no SAR view home page and no export. Your choices stay when you reload the page.
+        </p>
+      </InfoSection>
+
       <InfoSection id="charts" title="Charts as filters">
         <p>
           Beside the results, charts summarise the current result set (by default: reference, bibliography, year and assay type). Click bars or tree
           nodes to include or exclude values; every tab updates to the filtered set. Charts can be sorted A–Z, Z–A, by least or most results, and you
           can choose which charts to show. Reset all filters to return to the full result.
+        </p>
+      </InfoSection>
+
+      <InfoSection id="analyzers" title="Analyzers">
+        <p>
+          Analyzers chart the rows of the Structures or Activities tab as filtered in the results. Start from the{' '}
+          <Anchor component={Link} to="/analyzers">Analyzers</Anchor> page with the search in your results, or open a saved analysis there.
+          The Activities tab has a scatter of two measures (molecular weight, cLogP, polar surface area, H-bond donors and acceptors, rotatable bonds,
+          pActivity, year) coloured by a third, distributions of a measure per target, assay type, year or activity type (box plots or histograms of
+          the largest groups), a target × compound heatmap of the median pActivity (click a cell to see the structure and open its leaflet),
+          compounds per target class and the most frequent Murcko scaffolds. The Structures tab has the scatter of structure properties, the target
+          classes and the scaffolds. pActivity is pChEMBL when the source gives it, else −log10 of an exact value in a molar unit, as in the SAR
+          view: a qualified value such as “&gt; 10 µM” says where the value is not, so it has no pActivity and is left out.
+        </p>
+        <p>
+          Above 20,000 rows the scatter draws a fixed random sample of 20,000 points and says so; its axes still cover every row. Scaffolds are
+          computed over at most 5,000 structures (a fixed sample above that). Drag a rectangle over points of the scatter to select their rows; on a
+          sampled scatter only the points drawn can be selected (the bar says “N sampled rows selected”), not the rows under the rectangle that the
+          sample leaves out. “New search by selection” runs a search of those rows, “Open in SAR view” studies them in the SAR view. “Save analysis” keeps the
+          charts under a name (saving under a name you already used replaces it; you keep at most 200, so beyond that save under the name of one you no
+          longer need); users who may export list their saved analyses on the Analyzers page. An analysis
+          opens on its search’s results, which are kept for 24 hours after their last use: after that, run the search again.
         </p>
       </InfoSection>
 

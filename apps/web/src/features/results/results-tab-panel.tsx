@@ -19,6 +19,7 @@ import { useGotoTab, useNewSearchBySelection, useViewAll } from './selection/use
 import { EMPTY_SELECTION, selectedCount } from './tab-state.ts';
 import { DensityControl } from './toolbar/density-control.tsx';
 import { GotoBanner } from './toolbar/goto-banner.tsx';
+import { SarEntry } from './toolbar/sar-entry.tsx';
 import { SelectionToolbar } from './toolbar/selection-toolbar.tsx';
 import { SimilaritySortControl } from './toolbar/similarity-sort-control.tsx';
 import { useSimilaritySort } from './toolbar/use-similarity-sort.ts';
@@ -84,6 +85,7 @@ export function ResultsTabPanel({ scope, sessionId, tab, structureQuery }: Resul
           exportTo={exportTo}
         />
         <Group gap="xs">
+          <SarEntry scope={scope} sessionId={sessionId} tab={tab} state={state} count={count} />
           {canSortBySimilarity && (
             <SimilaritySortControl
               similarity={state.similarity}

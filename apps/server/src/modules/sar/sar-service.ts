@@ -1,0 +1,402 @@
+import type { Kysely } from 'kysely';
+import type {
+  ActivityCliff,
+  SarCliffsResponse,
+  SarCoreInput,
+  SarCoresResponse,
+  SarData,
+  SarEndpoint,
+  SarPairsResponse,
+  SarProgress,
+  SarRow,
+  SarTable,
+  SetSarDataRequest,
+  SuggestedCore,
+} from '@kb/contracts/sar';
+import { SAR_MAX_COMPOUNDS } from '@kb/contracts/sar';
+import type { z } from 'zod';
+import type { SarCliffsRequestSchema, SarCoresRequestSchema, SarExportRequestSchema, SarPairsRequestSchema, SarTableRequest } from '@kb/contracts/sar';
+import type { Database } from '../../db/schema.ts';
+import type { AuthContext } from '../../http/auth-hook.ts';
+import { HttpError, badRequest, notFound } from '../../http/errors.ts';
+import { ERROR_CODES } from '@kb/contracts/errors';
+import type { ChemEngine, ChemQuery } from '../chemistry/chem-engine.ts';
+import { ChemInputError } from '../chemistry/chem-engine.ts';
+import { chemInputMessage } from '../chemistry/chem-query.ts';
+import { scaffoldsOf } from '../chemistry/scaffold-cache.ts';
+import type { ResultsService } from '../results/results-service.ts';
+import type { ResultSession } from '../results/result-sessions.ts';
+import { TAB_MODELS } from '../results/tab-model.ts';
+import type { ExportService } from '../export/export-service.ts';
+import { activityCliffs } from './analysis/activity-cliffs.ts';
+import { freeWilson } from './analysis/free-wilson.ts';
+import { matchedPairs } from './analysis/matched-pairs.ts';
+import { SarJobs } from './sar-progress.ts';
+import type { CompoundFacts, SarSetRow } from './sar-queries.ts';
+import { compoundFacts, countStructures, endpointGroups, endpointMeasurements, morganFingerprints, readSarSet, writeSarSet } from './sar-queries.ts';
+import type { CompoundValue, EndpointInfo } from './sar-values.ts';
+import { compoundValues, endpointOption, isMolarGroup } from './sar-values.ts';
+import { sarRow } from './sar-rows.ts';
+import { sarExportRows } from './sar-export.ts';
+
+/**
+ * The SAR view (docs/sar.md): the rows a user put into it from a results tab, studied against one
+ * endpoint around one or more cores. Every call reads the caller's own ready search session (the
+ * results' rules: 403 another user's, 409 running, 410 expired); the heavy chemistry runs in the
+ * engine's worker pool with progress and cancel (sar-progress.ts).
+ */
+
+/** Suggested Murcko scaffolds (most frequent first). */
+const TOP_SCAFFOLDS = 8;
+/** The MCS's time limit (the engine searches an evenly spread sample of the set and clamps this to 1–5 s). */
+const MCS_TIMEOUT_SECONDS = 5;
+/** Cliffs drawn with their difference: the MCS of each pair is found for this many (docs/sar.md "Activity cliffs"). */
+const CLIFF_MCS_COUNT = 50;
+/** Each pair's MCS time limit (the engine clamps it to at least 1 s). */
+const CLIFF_MCS_TIMEOUT_SECONDS = 1;
+/** MCS calls under way at once, and the time after which no more are started (docs/sar.md "Activity cliffs"). */
+const CLIFF_MCS_LANES = 2;
+const CLIFF_MCS_BUDGET_MS = 500;
+/** Predicted best combinations of the Free-Wilson analysis. */
+const FREE_WILSON_BEST = 10;
+/** SAR tables kept per process (export and repeated calls do not decompose again). */
+const TABLE_CACHE_SIZE = 20;
+
+const NARROW_HINT = 'Tick fewer rows, or filter the tab by target or activity type, then open the SAR view again.';
+
+type CoresRequest = z.infer<typeof SarCoresRequestSchema>;
+type CliffsRequest = z.infer<typeof SarCliffsRequestSchema>;
+type PairsRequest = z.infer<typeof SarPairsRequestSchema>;
+type ExportRequest = z.infer<typeof SarExportRequestSchema>;
+
+/** An endpoint's compounds with their facts and values, in str_id order. */
+interface EndpointData {
+  info: EndpointInfo;
+  compounds: { facts: CompoundFacts; value: CompoundValue }[];
+}
+
+export class SarService {
+  private readonly tables = new Map<string, SarTable>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly results: ResultsService,
+    private readonly engine: ChemEngine,
+    private readonly exports: ExportService,
+    readonly jobs: SarJobs = new SarJobs(),
+  ) {}
+
+  // ------------------------------------------------------------ the SAR data of a session
+
+  /** `api/results/setSarData`: the tab's rows (ticked or all as filtered) become the session's SAR set. */
+  async setSarData(auth: AuthContext, request: SetSarDataRequest): Promise<SarData> {
+    const session = await this.results.session(auth, request.sessionid);
+    const selection = request.selection ?? null;
+    if (selection && !selection.selectAll && selection.selectedIds.length === 0) {
+      throw badRequest('Tick at least one row to study in the SAR view, or open it with all rows of the tab.', { field: 'selection' });
+    }
+    const scope = await this.results.selectionScope(request.tab, session, selection, { strIdList: request.strIdList });
+    const rows = { ...scope, strId: TAB_MODELS[request.tab].strId! };
+    const set = await this.results.lockedSession(session, async (trx, fresh) => {
+      const compounds = await countStructures(trx, rows);
+      if (compounds > SAR_MAX_COMPOUNDS) {
+        throw badRequest(
+          `The SAR view holds at most ${SAR_MAX_COMPOUNDS.toLocaleString('en-US')} compounds; these rows have ${compounds.toLocaleString('en-US')}. ${NARROW_HINT}`,
+          { compounds, max: SAR_MAX_COMPOUNDS },
+        );
+      }
+      if (compounds === 0) throw badRequest('None of these rows has a structure to study. Choose other rows.', { field: 'selection' });
+      return writeSarSet(trx, fresh.set_id, fresh.id, request.tab, rows);
+    });
+    this.forgetTables(session.id);
+    return this.answerData(set);
+  }
+
+  /** `api/sar/data/:sessionid`: the SAR data as set (404 before setSarData). */
+  async data(auth: AuthContext, sessionId: string): Promise<SarData> {
+    const { set } = await this.sarSet(auth, sessionId);
+    return this.answerData(set);
+  }
+
+  private async answerData(set: SarSetRow): Promise<SarData> {
+    const groups = await endpointGroups(this.db, set.set_id);
+    return {
+      sessionid: set.session_id,
+      tab: set.tab,
+      compounds: set.compounds,
+      activities: set.activities,
+      createdAt: new Date(set.created_at).toISOString(),
+      endpoints: groups.map(endpointOption),
+    };
+  }
+
+  private async sarSet(auth: AuthContext, sessionId: string): Promise<{ session: ResultSession; set: SarSetRow }> {
+    const session = await this.results.session(auth, sessionId);
+    const set = await readSarSet(this.db, session.set_id);
+    if (!set) throw notFound('This search has no SAR data yet: open the SAR view from its Structures or Activities tab.');
+    return { session, set };
+  }
+
+  /** The endpoint's compounds with a value (400 when none has one). */
+  private async endpointData(set: SarSetRow, endpoint: SarEndpoint): Promise<EndpointData> {
+    const { targetName, rows } = await endpointMeasurements(this.db, set.set_id, endpoint.targetId, endpoint.activityType);
+    const molar = isMolarGroup({ with_pchembl: rows.filter((row) => row.pchembl_value != null).length, units: [...new Set(rows.map((row) => row.standard_uom))] });
+    const { info, values } = compoundValues({ targetId: endpoint.targetId, targetName: targetName ?? `Target ${endpoint.targetId}`, activityType: endpoint.activityType }, rows, molar);
+    if (!values.length) {
+      throw badRequest(`No compound of this SAR view has a usable ${endpoint.activityType} value for ${targetName ?? `target ${endpoint.targetId}`}. Choose another endpoint.`, { field: 'endpoint' });
+    }
+    const facts = new Map((await compoundFacts(this.db, set.set_id, values.map((v) => v.strId))).map((f) => [f.str_id, f]));
+    return { info, compounds: values.flatMap((value) => (facts.has(value.strId) ? [{ facts: facts.get(value.strId)!, value }] : [])) };
+  }
+
+  // ------------------------------------------------------------ cores
+
+  /**
+   * Suggested cores: the most frequent Murcko scaffolds (kept per structure in the scaffold cache)
+   * and the MCS of a sample, each with the compounds containing it.
+   */
+  async cores(auth: AuthContext, request: CoresRequest): Promise<SarCoresResponse> {
+    const { set } = await this.sarSet(auth, request.sessionid);
+    const facts = request.endpoint ? (await this.endpointData(set, request.endpoint)).compounds.map((c) => c.facts) : await compoundFacts(this.db, set.set_id, null);
+    const smiles = facts.map((f) => f.smiles);
+    return this.jobs.run(auth.userId, request.sessionid, 'cores', async (job) => {
+      const options = { signal: job.signal, onProgress: job.progress };
+      // The MCS (one worker, up to its time limit) runs while the other workers compute the
+      // scaffolds and their coverage: the call waits for the longer of the two, not their sum.
+      const pendingMcs = smiles.length >= 2 ? this.engine.mcs(smiles, { signal: job.signal, timeoutSeconds: MCS_TIMEOUT_SECONDS }) : Promise.resolve(null);
+      pendingMcs.catch(() => undefined);
+      const known = await scaffoldsOf(this.db, this.engine, facts.map((f) => f.str_id), options);
+      const frequency = new Map<string, number>();
+      for (const fact of facts) {
+        const scaffold = known.get(fact.str_id);
+        if (scaffold) frequency.set(scaffold, (frequency.get(scaffold) ?? 0) + 1);
+      }
+      const top = [...frequency].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, TOP_SCAFFOLDS);
+      const cores: SuggestedCore[] = [];
+      for (const [text, own] of top) {
+        // Coverage, not identity: a compound whose own scaffold is larger still fits this core. A
+        // compound contains a scaffold exactly when its own scaffold does (rings and linkers are
+        // all a scaffold has), so the distinct scaffolds are searched, not every compound.
+        const others = [...frequency.keys()].filter((s) => s !== text);
+        const hits = await this.engine.contains({ kind: 'smiles', text, desalt: false }, others, { signal: job.signal });
+        cores.push({ text, kind: 'smiles', source: 'scaffold', compounds: own + others.reduce((n, s, i) => n + (hits[i] ? frequency.get(s)! : 0), 0) });
+      }
+      const mcs = await pendingMcs;
+      if (mcs?.smarts) {
+        const hits = await this.engine.contains({ kind: 'smarts', text: mcs.smarts, desalt: false }, smiles, { signal: job.signal });
+        cores.push({ text: mcs.smarts, kind: 'smarts', source: 'mcs', compounds: hits.filter(Boolean).length });
+      }
+      return { compounds: smiles.length, cores, mcsTimedOut: mcs?.timedOut ?? false };
+    });
+  }
+
+  // ------------------------------------------------------------ the SAR table
+
+  /** The SAR table of an endpoint around the given cores (cached per session, endpoint and cores). */
+  async table(auth: AuthContext, request: SarTableRequest): Promise<SarTable> {
+    const { set } = await this.sarSet(auth, request.sessionid);
+    const key = tableKey(set, request);
+    const cached = this.tables.get(key);
+    if (cached) {
+      // Most recently used last: the oldest is dropped first.
+      this.tables.delete(key);
+      this.tables.set(key, cached);
+      return cached;
+    }
+    const table = await this.computeTable(auth, set, request);
+    this.tables.set(key, table);
+    while (this.tables.size > TABLE_CACHE_SIZE) this.tables.delete(this.tables.keys().next().value!);
+    return table;
+  }
+
+  private forgetTables(sessionId: string): void {
+    for (const key of [...this.tables.keys()]) if (key.startsWith(`${sessionId}|`)) this.tables.delete(key);
+  }
+
+  private async computeTable(auth: AuthContext, set: SarSetRow, request: SarTableRequest): Promise<SarTable> {
+    const started = Date.now();
+    const cores = await this.checkedCores(request.cores);
+    const data = await this.endpointData(set, request.endpoint);
+    const smiles = data.compounds.map((c) => c.facts.smiles);
+    const decomposition = await this.jobs.run(auth.userId, request.sessionid, 'decompose', (job) =>
+      this.chemInput(request.cores, () => this.engine.decompose(cores, smiles, { signal: job.signal, onProgress: job.progress })),
+    );
+    const rows: SarRow[] = [];
+    const unmatched: SarTable['unmatched'] = [];
+    const reason = request.cores.length === 1 ? 'does not contain the core' : 'does not contain any of the cores';
+    data.compounds.forEach(({ facts, value }, index) => {
+      const decomposed = decomposition.rows[index];
+      if (decomposed) rows.push(sarRow(facts, value, decomposed, data.info.molar));
+      else unmatched.push({ strId: facts.str_id, smiles: facts.smiles, activity: value.activity, reason });
+    });
+    // R1 of one core is not R1 of another: the fit reads the first core's compounds only (the page says so).
+    const fit = freeWilson(
+      rows.filter((row) => row.core === 0).map((row) => ({ strId: row.strId, rgroups: row.rgroups, value: row.activity.value })),
+      { best: FREE_WILSON_BEST },
+    );
+    return {
+      endpoint: data.info,
+      cores: decomposition.cores.map((smiles, index) => ({ smiles, compounds: rows.filter((row) => row.core === index).length })),
+      labels: decomposition.labels,
+      rows,
+      unmatched,
+      freeWilson: 'result' in fit ? fit.result : null,
+      freeWilsonNote: fit.note,
+      durationMs: Date.now() - started,
+    };
+  }
+
+  /** The engine's queries of the cores; one RDKit cannot read is a 400 with RDKit's message, naming which. */
+  private async checkedCores(cores: readonly SarCoreInput[]): Promise<ChemQuery[]> {
+    const queries = cores.map((core) => ({ kind: core.kind, text: core.text, desalt: false }));
+    for (const [index, query] of queries.entries()) {
+      if (query.kind === 'molfile' && !/M {2}END/.test(query.text)) {
+        throw badRequest(`Core ${index + 1} is not a molfile: a molfile has a header, a counts line (…V2000 or V3000), atom and bond blocks and ends with "M  END".`, { field: 'cores' });
+      }
+      await this.chemInput([cores[index]!], () => this.engine.describe(query), cores.length > 1 ? index : null);
+    }
+    return queries;
+  }
+
+  /** Runs engine work on the given cores; RDKit refusing one is a 400 a chemist can act on. */
+  private async chemInput<T>(cores: readonly SarCoreInput[], work: () => Promise<T>, index: number | null = null): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof ChemInputError)) throw error;
+      const core = cores[0]!;
+      const message = chemInputMessage({ inputType: core.kind, value: core.text }, error.message);
+      throw badRequest(index == null ? `Core: ${message}` : `Core ${index + 1}: ${message}`, { field: 'cores' });
+    }
+  }
+
+  progress(auth: AuthContext, sessionId: string): SarProgress {
+    return this.jobs.progress(auth.userId, sessionId);
+  }
+
+  cancel(auth: AuthContext, sessionId: string): { message: string } {
+    return { message: this.jobs.cancel(auth.userId, sessionId) ? 'The SAR work was cancelled.' : 'No SAR work was running for this search.' };
+  }
+
+  // ------------------------------------------------------------ cliffs and pairs
+
+  /** Activity cliffs among the endpoint's compounds (Tanimoto on the stored Morgan fingerprints). */
+  async cliffs(auth: AuthContext, request: CliffsRequest): Promise<SarCliffsResponse> {
+    const { set } = await this.sarSet(auth, request.sessionid);
+    const data = await this.endpointData(set, request.endpoint);
+    const fps = await morganFingerprints(this.db, data.compounds.map((c) => c.facts.str_id));
+    const members = data.compounds.filter((c) => fps.has(c.facts.str_id));
+    const items = members.map((c) => ({ strId: c.facts.str_id, fp: fps.get(c.facts.str_id)!, value: c.value.activity.value }));
+    const found = activityCliffs(items, { minSimilarity: request.minSimilarity, minDelta: request.minDelta, limit: request.limit });
+    const member = (index: number) => ({ strId: members[index]!.facts.str_id, smiles: members[index]!.facts.smiles, activity: members[index]!.value.activity });
+    const cliffs: Omit<ActivityCliff, 'common'>[] = found.cliffs.map((cliff) => {
+      // The more active compound first.
+      const [a, b] = members[cliff.a]!.value.activity.value >= members[cliff.b]!.value.activity.value ? [cliff.a, cliff.b] : [cliff.b, cliff.a];
+      return { a: member(a), b: member(b), similarity: cliff.similarity, delta: cliff.delta, sali: cliff.sali };
+    });
+    const common = await this.cliffCommons(cliffs.slice(0, CLIFF_MCS_COUNT));
+    return { compounds: items.length, compared: found.compared, total: found.total, cliffs: cliffs.map((cliff, index) => ({ ...cliff, common: common[index] ?? null })) };
+  }
+
+  /**
+   * The MCS (SMARTS) of each pair, in rank order, so the web can colour what differs. A few at a
+   * time (the engine spreads them over its workers), and none started after CLIFF_MCS_BUDGET_MS:
+   * large compounds (PROTACs of 60+ atoms) run into RDKit's 1 s limit pair after pair, and 50 of
+   * them would hold the workers for tens of seconds. A pair left out, whose MCS is not found in
+   * time (a partial one would overstate the difference), or that RDKit fails on, gets null and is
+   * drawn with the SAR table's core instead; the list is never refused for it.
+   */
+  private async cliffCommons(cliffs: readonly Omit<ActivityCliff, 'common'>[]): Promise<(string | null)[]> {
+    const commons: (string | null)[] = cliffs.map(() => null);
+    const deadline = Date.now() + CLIFF_MCS_BUDGET_MS;
+    let next = 0;
+    const lane = async () => {
+      while (next < cliffs.length && Date.now() < deadline) {
+        const index = next++;
+        const cliff = cliffs[index]!;
+        try {
+          // Partial rings allowed: the difference is drawn atom by atom, and RDKit finds it in milliseconds instead of up to a second.
+          const found = await this.engine.mcs([cliff.a.smiles, cliff.b.smiles], { timeoutSeconds: CLIFF_MCS_TIMEOUT_SECONDS, completeRings: false });
+          commons[index] = found && !found.timedOut ? found.smarts : null;
+        } catch {
+          commons[index] = null;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: CLIFF_MCS_LANES }, lane));
+    return commons;
+  }
+
+  /** Matched molecular pairs (single cuts) among the endpoint's compounds. */
+  async pairs(auth: AuthContext, request: PairsRequest): Promise<SarPairsResponse> {
+    const started = Date.now();
+    const { set } = await this.sarSet(auth, request.sessionid);
+    const data = await this.endpointData(set, request.endpoint);
+    const cuts = await this.jobs.run(auth.userId, request.sessionid, 'pairs', (job) =>
+      this.engine.fragments(data.compounds.map((c) => c.facts.smiles), { signal: job.signal, onProgress: job.progress }),
+    );
+    const items = data.compounds.map((c, index) => ({ strId: c.facts.str_id, value: c.value.activity.value, cuts: cuts[index] ?? [] }));
+    const found = matchedPairs(items, { minPairs: request.minPairs, limit: request.limit });
+    const member = (index: number) => ({ strId: data.compounds[index]!.facts.str_id, smiles: data.compounds[index]!.facts.smiles, activity: data.compounds[index]!.value.activity });
+    return {
+      compounds: items.length,
+      total: found.total,
+      transformations: found.transformations.map((t) => ({
+        from: t.from,
+        to: t.to,
+        pairs: t.pairs,
+        meanDelta: t.meanDelta,
+        sdDelta: t.sdDelta,
+        examples: t.examples.map((example) => ({ a: member(example.a), b: member(example.b), constant: example.constant, delta: example.delta })),
+      })),
+      note: found.note,
+      durationMs: Date.now() - started,
+    };
+  }
+
+  // ------------------------------------------------------------ virtual compounds and export
+
+  /** A virtual compound: the core with R-groups joined on (the engine bounds its inputs). */
+  async virtual(request: { core: string; rgroups: Record<string, string | null> }): Promise<{ smiles: string }> {
+    let smiles: string;
+    try {
+      smiles = await this.engine.zip(request.core, request.rgroups);
+    } catch (error) {
+      if (error instanceof ChemInputError) throw badRequest(`RDKit could not join these R-groups onto the core: ${error.message}`, { field: 'rgroups' });
+      throw error;
+    }
+    // molzip leaves an attachment point open (a `*`) or the pieces apart (a `.`) when the labels of
+    // the R-groups do not match the core's: that is not a compound, so it is refused, not drawn.
+    if (smiles.includes('*') || smiles.includes('.')) {
+      throw badRequest(`These R-groups do not fit the core's positions: joining them leaves ${smiles.includes('.') ? 'separate pieces' : 'an open attachment point'} (${smiles}). Each R-group must carry the label of one of the core's positions, e.g. [*:1].`, { field: 'rgroups' });
+    }
+    return { smiles };
+  }
+
+  /** Starts the export of a SAR table through the export jobs (priced one credit per compound). */
+  async export(auth: AuthContext, request: ExportRequest): Promise<{ jobId: number; background: boolean }> {
+    const { session } = await this.sarSet(auth, request.sessionid);
+    const table = await this.table(auth, request);
+    if (!table.rows.length) throw badRequest('Nothing to export: no compound of this endpoint fits the core. Choose another core.', { field: 'cores' });
+    if (request.expectedCredits !== undefined && request.expectedCredits !== table.rows.length) {
+      const n = table.rows.length.toLocaleString('en-US');
+      throw new HttpError(409, {
+        message: `The SAR table changed since its price was shown: it now holds ${n} compounds (${n} credits). Check the new price and export again.`,
+        code: ERROR_CODES.conflict,
+        details: { rows: table.rows.length, credits: table.rows.length },
+      });
+    }
+    const { columns, rows } = sarExportRows(table);
+    return this.exports.createPrepared(auth, session, { source: 'sar', tab: 'structuretab', format: request.format, label: 'SAR table', columns, rows });
+  }
+
+  close(): void {
+    this.jobs.close();
+  }
+}
+
+/** The cache key of a table: the session, the SAR set as written (a new setSarData changes it), the endpoint and cores. */
+function tableKey(set: SarSetRow, request: SarTableRequest): string {
+  const cores = request.cores.map((core) => `${core.kind}:${core.text}`).join('\u0000');
+  return `${set.session_id}|${set.set_id}|${new Date(set.created_at).getTime()}|${request.endpoint.targetId}|${request.endpoint.activityType}|${cores}`;
+}

@@ -1,0 +1,14 @@
+import type { ColumnType } from 'kysely';
+import type { SarSourceTab } from '@kb/contracts/sar';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+/** Tables of the SAR view (migration 0013_sar_sets.sql): one SAR set per search set. */
+export interface SarTables {
+  sar_sets: { set_id: number; session_id: string; tab: SarSourceTab; compounds: number; activities: number; created_at: Timestamp };
+  sar_set_structures: { set_id: number; str_id: number };
+  sar_set_activities: { set_id: number; act_id: number; str_id: number; target_id: number | null };
+}
+
+/** The SAR tables keyed by a search set: dropped with its sets (search clearSets and purgeExpired). */
+export const SAR_SET_TABLES = ['sar_sets', 'sar_set_structures', 'sar_set_activities'] as const satisfies ReadonlyArray<keyof SarTables>;

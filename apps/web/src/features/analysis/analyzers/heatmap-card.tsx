@@ -1,0 +1,84 @@
+import { Anchor, Group, Paper, Stack, Text } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import type { z } from 'zod';
+import type { AnalyzerTab, HeatmapConfigSchema, HeatmapDataSchema } from '@kb/contracts/analyzers';
+import { formatNumber } from '../../../app/format/number-format.ts';
+import { countNoun } from '../../../app/format/plural.ts';
+import { StructureImage } from '../../chemistry/structure-image.tsx';
+import { structureLeafletPath } from '../../leaflets/leaflet-format.ts';
+import type { AnalyzerChartOption } from './analyzer-echarts.ts';
+import { useAnalyzerChart } from './analyzer-echarts.ts';
+import { useVisualization } from './analyzer-queries.ts';
+import { CHART_PX, ChartFrame } from './chart-frame.tsx';
+
+type HeatmapConfig = z.infer<typeof HeatmapConfigSchema>;
+type HeatmapData = z.infer<typeof HeatmapDataSchema>;
+type Cell = HeatmapData['cells'][number];
+
+function heatmapOption(data: HeatmapData): AnalyzerChartOption {
+  const values = data.cells.map((c) => c.value);
+  return {
+    animation: false,
+    grid: { left: 160, right: 24, top: 16, bottom: 80 },
+    tooltip: {
+      formatter: (p: unknown) => {
+        const [c, t, value, n] = (p as { value: [number, number, number, number] }).value;
+        return `${data.targets[t]!.name}<br/>Compound ${data.compounds[c]!.strId}: median pActivity ${formatNumber(value)} (${countNoun(n, 'activity')})<br/>Click to see the structure`;
+      },
+    },
+    xAxis: { type: 'category', name: 'Compounds (most measured first)', nameLocation: 'middle', nameGap: 12, data: data.compounds.map((c) => String(c.strId)), axisLabel: { show: false } },
+    yAxis: { type: 'category', data: data.targets.map((t) => (t.name.length > 24 ? `${t.name.slice(0, 23)}…` : t.name)), splitLine: { show: true, lineStyle: { color: '#f1f3f5' } } },
+    visualMap: { dimension: 2, min: Math.min(...values), max: Math.max(...values), calculable: true, orient: 'horizontal', left: 'center', bottom: 0, itemHeight: 160, text: ['pActivity', ''], inRange: { color: ['#f1eef6', '#74a9cf', '#045a8d'] } },
+    series: [{ type: 'heatmap', data: data.cells.map((cell) => [cell.c, cell.t, cell.value, cell.n]) }],
+  } as AnalyzerChartOption;
+}
+
+/** The picked cell: its compound drawn, with its leaflet one click away. */
+function CellDetail({ data, cell }: { data: HeatmapData; cell: Cell }) {
+  const compound = data.compounds[cell.c]!;
+  return (
+    <Paper withBorder p="sm" radius="sm" data-testid="heatmap-cell">
+      <Group align="flex-start" gap="md">
+        <StructureImage strId={compound.strId} width={180} height={130} alt={`Structure of compound ${compound.strId}`} />
+        <Stack gap={4}>
+          <Text fw={600}>{data.targets[cell.t]!.name}</Text>
+          <Text size="sm">
+            Compound {compound.strId}: median pActivity {formatNumber(cell.value)} over {countNoun(cell.n, 'activity')}
+          </Text>
+          <Anchor component={Link} to={structureLeafletPath(compound.strId)} size="sm">
+            Open the compound leaflet
+          </Anchor>
+        </Stack>
+      </Group>
+    </Paper>
+  );
+}
+
+function HeatmapView({ data }: { data: HeatmapData }) {
+  const option = useMemo(() => heatmapOption(data), [data]);
+  const [picked, setPicked] = useState<Cell | null>(null);
+  const container = useAnalyzerChart(option, { onClick: ({ dataIndex }) => setPicked(data.cells[dataIndex] ?? null) });
+  return (
+    <Stack gap="xs">
+      <div ref={container} role="img" aria-label="Target by compound heatmap" style={{ width: '100%', height: Math.max(CHART_PX, 60 + data.targets.length * 22) }} />
+      {picked && <CellDetail data={data} cell={picked} />}
+    </Stack>
+  );
+}
+
+export function HeatmapCard({ sessionId, tab, config }: { sessionId: string; tab: AnalyzerTab; config: HeatmapConfig }) {
+  const query = useVisualization<'heatmap'>(sessionId, tab, config);
+  return (
+    <ChartFrame
+      title="Selectivity: target × compound"
+      testId="analyzer-heatmap"
+      query={query}
+      isEmpty={(data) => data.cells.length === 0}
+      empty="No activity of this tab has both a target and a pActivity."
+      note={(data) => `Median pActivity of the ${countNoun(data.compounds.length, 'compound')} most measured on the ${countNoun(data.targets.length, 'target')} with the most activities.`}
+    >
+      {(data) => <HeatmapView data={data} />}
+    </ChartFrame>
+  );
+}

@@ -1,0 +1,91 @@
+import { Group } from '@mantine/core';
+import { useMemo } from 'react';
+import type { z } from 'zod';
+import type { AnalyzerTab, ScatterConfigSchema, ScatterDataSchema } from '@kb/contracts/analyzers';
+import { ANALYZER_MEASURE_LABELS } from '@kb/contracts/analyzers';
+import { formatNumber } from '../../../app/format/number-format.ts';
+import type { AnalyzerChartOption } from './analyzer-echarts.ts';
+import { useAnalyzerChart } from './analyzer-echarts.ts';
+import { useVisualization } from './analyzer-queries.ts';
+import { CHART_PX, ChartFrame } from './chart-frame.tsx';
+import { MeasurePicker } from './measure-picker.tsx';
+import type { BrushedRows } from './scatter-points.ts';
+import { brushedRows, pointsInside, scatterNote } from './scatter-points.ts';
+
+type ScatterConfig = z.infer<typeof ScatterConfigSchema>;
+type ScatterData = z.infer<typeof ScatterDataSchema>;
+
+function scatterOption(data: ScatterData): AnalyzerChartOption {
+  const label = (m: ScatterData['x']) => ANALYZER_MEASURE_LABELS[m];
+  return {
+    animation: false,
+    grid: { left: 56, right: data.colorBounds ? 96 : 24, top: 36, bottom: 48 },
+    toolbox: { right: data.colorBounds ? 96 : 24, feature: { brush: { type: ['rect', 'clear'], title: { rect: 'Select a rectangle', clear: 'Clear the selection' } } } },
+    brush: { xAxisIndex: 0, yAxisIndex: 0, brushMode: 'single', throttleType: 'debounce', throttleDelay: 200, inBrush: { opacity: 1 }, outOfBrush: { opacity: 0.15 } },
+    tooltip: {
+      trigger: 'item',
+      formatter: (p: unknown) => {
+        const [x, y, c] = (p as { value: [number, number, number | null] }).value;
+        return `${label(data.x)}: ${formatNumber(x)}<br/>${label(data.y)}: ${formatNumber(y)}${data.color ? `<br/>${label(data.color)}: ${formatNumber(c)}` : ''}`;
+      },
+    },
+    xAxis: { type: 'value', name: label(data.x), nameLocation: 'middle', nameGap: 28, scale: true, min: data.xBounds?.min, max: data.xBounds?.max },
+    yAxis: { type: 'value', name: label(data.y), nameLocation: 'middle', nameGap: 40, scale: true, min: data.yBounds?.min, max: data.yBounds?.max },
+    ...(data.color && data.colorBounds
+      ? { visualMap: { type: 'continuous', dimension: 2, min: data.colorBounds.min, max: data.colorBounds.max, right: 8, top: 'middle', calculable: true, text: [label(data.color), ''], inRange: { color: ['#2c7bb6', '#ffffbf', '#d7191c'] } } }
+      : {}),
+    series: [
+      {
+        type: 'scatter',
+        symbolSize: data.points.length > 5000 ? 3 : 6,
+        large: data.points.length > 5000,
+        itemStyle: { color: '#1c7ed6', opacity: 0.7 },
+        data: data.points.map((p) => [p.x, p.y, p.c]),
+      },
+    ],
+  } as AnalyzerChartOption;
+}
+
+function ScatterChartView({ data, onSelect }: { data: ScatterData; onSelect: (rows: BrushedRows) => void }) {
+  const option = useMemo(() => scatterOption(data), [data]);
+  const container = useAnalyzerChart(option, {
+    brushOnStart: true,
+    onBrush: (area) => onSelect(brushedRows(area ? pointsInside(data.points, area).map((p) => p.id) : [], data)),
+  });
+  return <div ref={container} role="img" aria-label="Scatter plot" data-testid="scatter-canvas" style={{ width: '100%', height: CHART_PX }} />;
+}
+
+export function ScatterCard({
+  sessionId,
+  tab,
+  config,
+  onChange,
+  onSelect,
+}: {
+  sessionId: string;
+  tab: AnalyzerTab;
+  config: ScatterConfig;
+  onChange: (config: ScatterConfig) => void;
+  onSelect: (rows: BrushedRows) => void;
+}) {
+  const query = useVisualization<'scatter'>(sessionId, tab, config);
+  return (
+    <ChartFrame
+      title="Scatter"
+      testId="analyzer-scatter"
+      query={query}
+      controls={
+        <Group gap="xs">
+          <MeasurePicker label="X axis" tab={tab} value={config.x} onChange={(x) => onChange({ ...config, x })} />
+          <MeasurePicker label="Y axis" tab={tab} value={config.y} onChange={(y) => onChange({ ...config, y })} />
+          <MeasurePicker label="Colour" tab={tab} nullable value={config.color} onChange={(color) => onChange({ ...config, color })} />
+        </Group>
+      }
+      isEmpty={(data) => data.total === 0}
+      empty="No row of this tab has both values. Pick other measures."
+      note={(data) => scatterNote(data, tab)}
+    >
+      {(data) => <ScatterChartView data={data} onSelect={onSelect} />}
+    </ChartFrame>
+  );
+}

@@ -1,0 +1,49 @@
+import type { z } from 'zod';
+import type { AnalyzerTab, ScatterDataSchema } from '@kb/contracts/analyzers';
+import { formatCount } from '../../../app/format/count-format.ts';
+import { countNoun } from '../../../app/format/plural.ts';
+
+type ScatterData = z.infer<typeof ScatterDataSchema>;
+
+/** What the points are: one per row of the tab. */
+export function rowNoun(tab: AnalyzerTab) {
+  return tab === 'structuretab' ? 'structure' : { one: 'activity', other: 'activities' };
+}
+
+export function scatterNote(data: ScatterData, tab: AnalyzerTab): string {
+  const parts = [
+    data.sampled
+      ? `Sampled ${formatCount(data.points.length)} of ${formatCount(data.total)} points (a fixed random sample); the axes cover all of them.`
+      : `${countNoun(data.total, rowNoun(tab))} drawn.`,
+  ];
+  if (data.missing > 0) parts.push(`${countNoun(data.missing, rowNoun(tab))} without both values left out.`);
+  parts.push('Drag a rectangle over points to select their rows.');
+  return parts.join(' ');
+}
+
+/** Rows brushed on a scatter; `sample`: the scatter drew a sample, so only those points could be brushed. */
+export interface BrushedRows {
+  ids: number[];
+  sample: { drawn: number; total: number } | null;
+}
+
+export function brushedRows(ids: number[], data: Pick<ScatterData, 'sampled' | 'points' | 'total'>): BrushedRows {
+  return { ids, sample: data.sampled ? { drawn: data.points.length, total: data.total } : null };
+}
+
+/**
+ * The selection bar's line. Above the scatter's limit only the drawn sample can be brushed: the
+ * rows under the rectangle that were not drawn are NOT selected, and the user must know it.
+ */
+export function selectionStatus(brushed: BrushedRows, tab: AnalyzerTab): string {
+  const { ids, sample } = brushed;
+  if (!sample) return `${countNoun(ids.length, rowNoun(tab))} selected`;
+  return `${countNoun(ids.length, { one: 'sampled row', other: 'sampled rows' })} selected; the scatter shows a sample of ${formatCount(sample.drawn)} of ${formatCount(sample.total)} points, so rows it does not draw are not selected.`;
+}
+
+/** Points inside a brushed rectangle (bounds included, in either drag direction). */
+export function pointsInside<P extends { x: number; y: number }>(points: readonly P[], area: { x: [number, number]; y: [number, number] }): P[] {
+  const [x0, x1] = [Math.min(...area.x), Math.max(...area.x)];
+  const [y0, y1] = [Math.min(...area.y), Math.max(...area.y)];
+  return points.filter((p) => p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1);
+}

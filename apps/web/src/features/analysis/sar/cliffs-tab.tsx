@@ -1,0 +1,102 @@
+import { Anchor, Card, Group, NumberInput, Stack, Text } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { Link } from 'react-router';
+import type { StructureHighlight } from '@kb/contracts/results';
+import type { ActivityCliff, SarEndpoint } from '@kb/contracts/sar';
+import { formatCount } from '../../../app/format/count-format.ts';
+import { formatNumber } from '../../../app/format/number-format.ts';
+import { countNoun } from '../../../app/format/plural.ts';
+import { QueryView } from '../../../app/ui/query-view.tsx';
+import { structureLeafletHref } from '../../chemistry/structure-highlight.ts';
+import { activityText, sarValue } from './sar-model.ts';
+import { useSarCliffs } from './sar-queries.ts';
+import { CompoundDrawing } from './sar-parts.tsx';
+
+/**
+ * A pair member: with the pair's MCS known, what lies outside it is coloured (what differs from the
+ * other compound); otherwise the SAR table's core is. The leaflet links carry the core either way.
+ */
+function Member({ member, common, highlight }: { member: ActivityCliff['a']; common: string | null; highlight: StructureHighlight | null }) {
+  const drawn = common ? { highlight: { kind: 'smarts' as const, text: common }, highlightMode: 'rest' as const } : { highlight, highlightMode: 'match' as const };
+  return (
+    <Stack gap={2} align="center">
+      <CompoundDrawing strId={member.strId} {...drawn} leafletHighlight={highlight} width={200} height={140} />
+      <Anchor component={Link} to={structureLeafletHref(member.strId, highlight)} size="sm">
+        Structure {member.strId}
+      </Anchor>
+      <Text size="sm">{activityText(member.activity)}</Text>
+    </Stack>
+  );
+}
+
+function CliffCard({ cliff, rank, highlight }: { cliff: ActivityCliff; rank: number; highlight: StructureHighlight | null }) {
+  return (
+    <Card withBorder padding="sm" data-testid="sar-cliff">
+      <Group justify="space-between" wrap="nowrap" align="center">
+        <Text size="sm" c="dimmed" w={28}>
+          #{rank}
+        </Text>
+        <Member member={cliff.a} common={cliff.common} highlight={highlight} />
+        <Stack gap={2} align="center" miw={140}>
+          <Text size="sm">similarity {sarValue(cliff.similarity)}</Text>
+          <Text size="sm" fw={600}>
+            Δ {sarValue(cliff.delta)}
+          </Text>
+          <Text size="sm" c="dimmed">
+            SALI {formatNumber(cliff.sali, { maxFractionDigits: 1 })}
+          </Text>
+          {cliff.common === null && (
+            <Text size="xs" c="dimmed" maw={160} ta="center" data-testid="sar-cliff-no-common">
+              Difference not drawn: no common substructure in time{highlight ? '; the core is highlighted' : ''}
+            </Text>
+          )}
+        </Stack>
+        <Member member={cliff.b} common={cliff.common} highlight={highlight} />
+      </Group>
+    </Card>
+  );
+}
+
+export interface CliffsTabProps {
+  sessionId: string;
+  endpoint: SarEndpoint;
+  minSimilarity: number;
+  minDelta: number;
+  onThresholds: (change: { minSimilarity?: number; minDelta?: number }) => void;
+  /** The core of the SAR table: carried by the leaflet links, and drawn in a pair whose MCS is unknown. */
+  highlight: StructureHighlight | null;
+}
+
+/** Activity cliffs: similar compounds with very different activity, ranked by SALI. */
+export function CliffsTab({ sessionId, endpoint, minSimilarity, minDelta, onThresholds, highlight }: CliffsTabProps) {
+  const [similarity] = useDebouncedValue(minSimilarity, 400);
+  const [delta] = useDebouncedValue(minDelta, 400);
+  const cliffs = useSarCliffs(sessionId, endpoint, similarity, delta, true);
+  return (
+    <Stack gap="sm">
+      <Group gap="md" align="flex-end">
+        <NumberInput label="Similarity at least" description="Tanimoto, Morgan r=2" min={0.5} max={1} step={0.05} decimalScale={2} value={minSimilarity} onChange={(value) => typeof value === 'number' && onThresholds({ minSimilarity: value })} w={170} data-testid="sar-cliff-similarity" />
+        <NumberInput label="Δ activity at least" description="|difference|" min={0} max={10} step={0.5} decimalScale={2} value={minDelta} onChange={(value) => typeof value === 'number' && onThresholds({ minDelta: value })} w={170} data-testid="sar-cliff-delta" />
+      </Group>
+      <QueryView query={cliffs} isEmpty={(data) => data.cliffs.length === 0} empty="No pair of compounds passes both thresholds: lower the similarity or the Δ." skeletonRows={4}>
+        {(data) => (
+          <Stack gap="xs" data-testid="sar-cliffs">
+            <Text size="sm" data-testid="sar-cliffs-count" data-value={data.total}>
+              {countNoun(data.total, 'cliff')} among {formatCount(data.compared)} pairs of {countNoun(data.compounds, 'compound')}
+              {data.total > data.cliffs.length ? ` · the ${formatCount(data.cliffs.length)} with the highest SALI shown` : ''}
+            </Text>
+            <Text size="xs" c="dimmed" data-testid="sar-cliffs-key">
+              <Text span c="orange.7" fw={700}>
+                Orange
+              </Text>{' '}
+              = what differs from the other compound of the pair (outside their maximum common substructure).
+            </Text>
+            {data.cliffs.map((cliff, index) => (
+              <CliffCard key={`${cliff.a.strId}-${cliff.b.strId}`} cliff={cliff} rank={index + 1} highlight={highlight} />
+            ))}
+          </Stack>
+        )}
+      </QueryView>
+    </Stack>
+  );
+}

@@ -1,0 +1,150 @@
+import { Alert, Anchor, Badge, Card, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { useMemo } from 'react';
+import { Link } from 'react-router';
+import type { FreeWilson, SarTable } from '@kb/contracts/sar';
+import { countNoun } from '../../../app/format/plural.ts';
+import { structureLeafletHref } from '../../chemistry/structure-highlight.ts';
+import type { BarChartOption } from '../../results/charts/echarts-setup.ts';
+import { useECharts } from '../../results/charts/use-echarts.ts';
+import { RGroupDrawing } from './sar-parts.tsx';
+import { sarValue, signedValue } from './sar-model.ts';
+import { coreHighlights } from './sar-table-tab.tsx';
+import { useVirtualCompound } from './sar-queries.ts';
+import { StructureImage } from '../../chemistry/structure-image.tsx';
+
+const ROW = 52;
+
+type Contribution = FreeWilson['contributions'][number];
+
+function contributionOption(items: Contribution[]): BarChartOption {
+  const limit = Math.max(0.1, ...items.map((item) => Math.abs(item.contribution)));
+  return {
+    animation: false,
+    grid: { left: 8, right: 48, top: 0, bottom: 0, containLabel: false },
+    xAxis: { type: 'value', min: -limit, max: limit, show: false },
+    yAxis: { type: 'category', inverse: true, show: false, data: items.map((item) => item.smiles ?? 'H') },
+    tooltip: { trigger: 'item', valueFormatter: (value) => signedValue(Number(value)) },
+    series: [
+      {
+        type: 'bar',
+        barWidth: ROW * 0.5,
+        data: items.map((item) => ({ value: item.contribution, itemStyle: { color: item.contribution >= 0 ? '#2f9e44' : '#e03131' } })),
+        label: { show: true, position: 'right', formatter: ({ value }) => signedValue(Number(value)) },
+      },
+    ],
+  };
+}
+
+/** One R position: its groups drawn, each beside a bar of its contribution (rows aligned with the bars). */
+function PositionCard({ label, items }: { label: string; items: Contribution[] }) {
+  const option = useMemo(() => contributionOption(items), [items]);
+  const chart = useECharts(option);
+  return (
+    <Card withBorder padding="sm" data-testid="sar-fw-position">
+      <Text fw={600} size="sm" mb={4}>
+        {label}
+      </Text>
+      <Group gap={0} wrap="nowrap" align="flex-start">
+        <Stack gap={0}>
+          {items.map((item) => (
+            <Group key={item.smiles ?? 'H'} h={ROW} gap={4} wrap="nowrap">
+              <RGroupDrawing smiles={item.smiles} width={72} height={ROW - 6} />
+              <Text size="xs" c="dimmed" w={36}>
+                n={item.n}
+              </Text>
+            </Group>
+          ))}
+        </Stack>
+        <div ref={chart} style={{ height: items.length * ROW, flex: 1, minWidth: 160 }} aria-label={`Contributions at ${label}`} role="img" />
+      </Group>
+    </Card>
+  );
+}
+
+function VirtualDrawing({ core, rgroups }: { core: string; rgroups: Record<string, string | null> }) {
+  const virtual = useVirtualCompound(core, rgroups, true);
+  if (!virtual.data) return <Text size="xs" c="dimmed">{virtual.isError ? 'Could not be built' : '…'}</Text>;
+  return <StructureImage smiles={virtual.data.smiles} width={140} height={90} alt={`Virtual compound ${virtual.data.smiles}`} />;
+}
+
+/** Free-Wilson: what each R-group adds to activity, R², and the best predicted combinations. */
+export function FreeWilsonTab({ table }: { table: SarTable }) {
+  const fw = table.freeWilson;
+  const byLabel = useMemo(() => {
+    const groups = new Map<string, Contribution[]>();
+    for (const item of fw?.contributions ?? []) groups.set(item.label, [...(groups.get(item.label) ?? []), item]);
+    for (const items of groups.values()) items.sort((a, b) => b.contribution - a.contribution);
+    return [...groups.entries()];
+  }, [fw]);
+  if (!fw) {
+    return (
+      <Alert color="gray" variant="light" data-testid="sar-fw-none">
+        No Free-Wilson analysis for this table{table.freeWilsonNote ? `: ${table.freeWilsonNote}` : '.'}
+      </Alert>
+    );
+  }
+  const highlight = coreHighlights(table)[0] ?? null;
+  return (
+    <Stack gap="md" data-testid="sar-free-wilson">
+      <Group gap="md">
+        <Badge size="lg" variant="light" data-testid="sar-fw-r2">
+          R² {sarValue(fw.r2)}
+        </Badge>
+        <Text size="sm">
+          {countNoun(fw.compounds, 'compound')} fitted · contributions relative to the mean {table.endpoint.unit} {sarValue(fw.intercept)}
+          {table.cores.length > 1 ? ' · on the first core' : ''}
+        </Text>
+      </Group>
+      {table.freeWilsonNote && (
+        <Alert color="gray" variant="light" data-testid="sar-fw-note">
+          {table.freeWilsonNote} Contributions come from groups seen in at least two compounds (n).
+        </Alert>
+      )}
+      <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }} spacing="sm">
+        {byLabel.map(([label, items]) => (
+          <PositionCard key={label} label={label} items={items} />
+        ))}
+      </SimpleGrid>
+      <Text fw={600} size="sm">
+        Best predicted combinations
+      </Text>
+      <Table withTableBorder striped fz="sm" data-testid="sar-fw-best">
+        <Table.Thead>
+          <Table.Tr>
+            {table.labels.map((label) => (
+              <Table.Th key={label}>{label}</Table.Th>
+            ))}
+            <Table.Th>Predicted</Table.Th>
+            <Table.Th>Compound</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {fw.best.map((best, index) => (
+            <Table.Tr key={index}>
+              {table.labels.map((label) => (
+                <Table.Td key={label}>
+                  <RGroupDrawing smiles={best.rgroups[label] ?? null} width={72} height={46} />
+                </Table.Td>
+              ))}
+              <Table.Td>{sarValue(best.predicted)}</Table.Td>
+              <Table.Td>
+                {best.strId !== null ? (
+                  <Anchor component={Link} to={structureLeafletHref(best.strId, highlight)}>
+                    Made: structure {best.strId}
+                  </Anchor>
+                ) : (
+                  <Group gap={6} wrap="nowrap">
+                    <Badge size="xs" color="gray" variant="outline">
+                      not made
+                    </Badge>
+                    <VirtualDrawing core={table.cores[0]?.smiles ?? ''} rgroups={best.rgroups} />
+                  </Group>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Stack>
+  );
+}

@@ -1,0 +1,84 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import type { SarCoreInput, SarEndpoint } from '@kb/contracts/sar';
+import { sarEndpoints } from '@kb/contracts/sar';
+import { callApi, isApiRequestError } from '../../../app/api-client.ts';
+import { endpointQuery } from '../../../app/query.ts';
+
+/** How often the progress of a running table or pairs computation is asked. */
+export const SAR_PROGRESS_POLL_MS = 500;
+
+/** The SAR data of a session; 404 means setSarData was never called for it (not an error to retry). */
+export function useSarData(sessionId: string) {
+  return useQuery({ ...endpointQuery(sarEndpoints.sarData, { params: { sessionid: sessionId } }), retry: false });
+}
+
+export function isNotFound(error: unknown): boolean {
+  return isApiRequestError(error) && error.status === 404;
+}
+
+export function useSarCores(sessionId: string, endpoint: SarEndpoint | null) {
+  return useQuery({
+    ...endpointQuery(sarEndpoints.sarCores, { body: { sessionid: sessionId, endpoint } }),
+    enabled: endpoint !== null,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/** The SAR table of the run the user asked for (kept in the SAR store, so a reload asks again). */
+export function useSarTable(sessionId: string, run: { endpoint: SarEndpoint; cores: SarCoreInput[] } | null) {
+  const body = { sessionid: sessionId, endpoint: run?.endpoint ?? { targetId: 1, activityType: '' }, cores: run?.cores ?? [] };
+  return useQuery({
+    ...endpointQuery(sarEndpoints.sarTable, { body }),
+    enabled: run !== null,
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+}
+
+/** Progress of the session's SAR work, polled while `active`. */
+export function useSarProgress(sessionId: string, active: boolean) {
+  return useQuery({
+    ...endpointQuery(sarEndpoints.sarProgress, { params: { sessionid: sessionId } }),
+    enabled: active,
+    refetchInterval: active ? SAR_PROGRESS_POLL_MS : false,
+    staleTime: 0,
+    gcTime: 0,
+  });
+}
+
+/**
+ * Stops the session's SAR work: the server ends it (its call answers 409) and the query here is
+ * dropped, so the view returns to where it was before the run.
+ */
+export function useCancelSar(sessionId: string) {
+  const client = useQueryClient();
+  return useCallback(
+    async (queryPath: string) => {
+      await callApi(sarEndpoints.sarCancel, { params: { sessionid: sessionId } }).catch(() => undefined);
+      await client.cancelQueries({ queryKey: ['POST', queryPath] });
+    },
+    [client, sessionId],
+  );
+}
+
+export function useSarCliffs(sessionId: string, endpoint: SarEndpoint | null, minSimilarity: number, minDelta: number, enabled: boolean) {
+  const body = { sessionid: sessionId, endpoint: endpoint ?? { targetId: 1, activityType: '' }, minSimilarity, minDelta, limit: 200 };
+  return useQuery({ ...endpointQuery(sarEndpoints.sarCliffs, { body }), enabled: enabled && endpoint !== null, staleTime: Number.POSITIVE_INFINITY, retry: false });
+}
+
+export function useSarPairs(sessionId: string, endpoint: SarEndpoint | null, minPairs: number, enabled: boolean) {
+  const body = { sessionid: sessionId, endpoint: endpoint ?? { targetId: 1, activityType: '' }, minPairs, limit: 200 };
+  return useQuery({ ...endpointQuery(sarEndpoints.sarPairs, { body }), enabled: enabled && endpoint !== null, staleTime: Number.POSITIVE_INFINITY, retry: false });
+}
+
+/** A virtual compound (the core with these R-groups joined on), asked only when shown. */
+export function useVirtualCompound(core: string, rgroups: Record<string, string | null>, enabled: boolean) {
+  return useQuery({
+    ...endpointQuery(sarEndpoints.sarVirtual, { body: { core, rgroups } }),
+    enabled,
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+}
+

@@ -1,0 +1,87 @@
+import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
+import type { SarCoreInput, SarEndpoint } from '@kb/contracts/sar';
+import { sessionStore } from '../../../app/stores/memory-storage.ts';
+import { registerStoreReset } from '../../../app/stores/store-registry.ts';
+
+/** The tabs of the SAR view, in their order on screen. */
+export const SAR_TABS = ['table', 'matrix', 'freewilson', 'cliffs', 'pairs'] as const;
+export type SarTabKey = (typeof SAR_TABS)[number];
+
+export const DEFAULT_MIN_SIMILARITY = 0.8;
+export const DEFAULT_MIN_DELTA = 1;
+export const DEFAULT_MIN_PAIRS = 2;
+
+/**
+ * What the user chose in the SAR view of one search session and source tab: the endpoint, the
+ * cores, the table run with them, the cliff thresholds, the matrix axes and the tab on screen.
+ * Persisted to session storage like the results store, so a reload shows the same view (the
+ * table is asked again with the same choices). Another session or source tab starts afresh.
+ */
+export interface SarChoices {
+  /** `${sessionId}/${tab}` the choices belong to. */
+  key: string | null;
+  endpoint: SarEndpoint | null;
+  cores: SarCoreInput[];
+  /** The endpoint and cores of the table on screen (null: none run yet). */
+  run: { endpoint: SarEndpoint; cores: SarCoreInput[] } | null;
+  minSimilarity: number;
+  minDelta: number;
+  /** Matched-pair transformations seen in fewer pairs are left out. */
+  minPairs: number;
+  activeTab: SarTabKey;
+  /** R positions on the matrix's rows and columns (null: the two with most distinct groups). */
+  matrixAxes: [string, string] | null;
+}
+
+interface SarState extends SarChoices {
+  /** Opens the choices of a session and tab (a different one starts afresh). */
+  open: (key: string) => void;
+  update: (change: Partial<Omit<SarChoices, 'key'>>) => void;
+  reset: () => void;
+}
+
+const INITIAL: SarChoices = {
+  key: null,
+  endpoint: null,
+  cores: [],
+  run: null,
+  minSimilarity: DEFAULT_MIN_SIMILARITY,
+  minDelta: DEFAULT_MIN_DELTA,
+  minPairs: DEFAULT_MIN_PAIRS,
+  activeTab: 'table',
+  matrixAxes: null,
+};
+
+export function sarKey(sessionId: string, tab: string): string {
+  return `${sessionId}/${tab}`;
+}
+
+export const useSarStore = create<SarState>()(
+  persist(
+    (set) => ({
+      ...INITIAL,
+      open: (key) => set((state) => (state.key === key ? state : { ...INITIAL, key })),
+      update: (change) => set(change),
+      reset: () => set(INITIAL),
+    }),
+    {
+      name: 'kb-sar-view',
+      version: 1,
+      storage: createJSONStorage(() => sessionStore()),
+      partialize: ({ key, endpoint, cores, run, minSimilarity, minDelta, minPairs, activeTab, matrixAxes }) => ({
+        key,
+        endpoint,
+        cores,
+        run,
+        minSimilarity,
+        minDelta,
+        minPairs,
+        activeTab,
+        matrixAxes,
+      }),
+    },
+  ),
+);
+
+registerStoreReset(() => useSarStore.getState().reset());

@@ -1,0 +1,148 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { SearchCriteria } from '@kb/contracts/search';
+import { sarEndpoints } from '@kb/contracts/sar';
+import { searchEndpoints } from '@kb/contracts/search-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiSession } from './support/api-session.ts';
+import { newAppContext, useBrowser } from './support/browser.ts';
+import { LoginPage } from './support/pages/login-page.ts';
+import { ResultsPage } from './support/pages/results-page.ts';
+import { useSeededServer } from './support/seeded-server.ts';
+
+/*
+ * The analyzers (issue 15) at 1440 × 900 on one demo chunk: a search's Activities tab charted,
+ * points brushed on the scatter with the mouse become "N rows selected", a new search by that
+ * selection holds those activities; an analysis saved under a name opens again from /analyzers.
+ */
+const server = useSeededServer({ chunks: 1 });
+const browser = useBrowser();
+const SHOTS = '/tmp/shots';
+const KI: SearchCriteria = { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }] }] } as SearchCriteria;
+
+let api: ApiSession;
+let context: BrowserContext;
+let page: Page;
+let results: ResultsPage;
+
+async function shot(name: string): Promise<void> {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/analyzers-${name}.png`, fullPage: true });
+}
+
+/** Drags a rectangle over the middle of the scatter's plot area (the brush is on from the start; it starts only inside the axes). */
+async function brushMiddle(): Promise<void> {
+  const canvas = page.getByTestId('scatter-canvas');
+  const box = (await canvas.boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.2, box.y + box.height * 0.2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5, { steps: 8 });
+  await page.mouse.move(box.x + box.width * 0.7, box.y + box.height * 0.8, { steps: 8 });
+  await page.mouse.up();
+}
+
+beforeAll(async () => {
+  api = await ApiSession.logIn(server().baseUrl, 'FULL_USER');
+  context = await newAppContext(browser(), server().baseUrl);
+  page = await context.newPage();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await new LoginPage(page).logInAs('FULL_USER');
+  results = new ResultsPage(page);
+}, 180_000);
+afterAll(async () => {
+  await context?.close();
+});
+
+describe('analyzers', () => {
+  it('charts a search, brushes points into a new search by selection, saves and reopens the analysis', async () => {
+    const sessionid = crypto.randomUUID();
+    await api.call(searchEndpoints.allResultsCount, { body: { searchcriteria: KI, sessionid } });
+    await api.call(searchEndpoints.sessionSummarySave, { body: { sessionid, summary: 'Activity type: Ki' } });
+    await page.evaluate((id) => window.sessionStorage.setItem('kb-search-session', JSON.stringify({ state: { searchSessionId: id, selectionSessionId: null }, version: 0 })), sessionid);
+    await page.goto('/results/activitiestab');
+    await results.waitForRows();
+
+    // The SAR view of all the tab's rows is opened first, so its data sits in the page's cache.
+    const all = await api.call(sarEndpoints.setSarData, { body: { sessionid, tab: 'activitiestab' } });
+    await page.goto('/sarview/activitiestab');
+    await expect.poll(() => page.getByTestId('sar-source').textContent(), { timeout: 30_000 }).toContain(`${all.activities.toLocaleString('en-US')} activit`);
+    // In-app navigation (no reload): the cached SAR data stays.
+    await page.getByRole('link', { name: 'Analyzers' }).click();
+    await page.waitForURL(/\/analyzers\/activitiestab/);
+    const note = page.getByTestId('analyzer-scatter-note');
+    await note.waitFor({ timeout: 60_000 });
+    expect(await note.textContent()).toMatch(/activities drawn/);
+    await page.getByRole('img', { name: 'Box plots per group' }).waitFor();
+    await page.getByRole('img', { name: 'Compounds per target class' }).waitFor();
+    await page.getByRole('img', { name: 'Target by compound heatmap' }).waitFor();
+    await page.waitForTimeout(500);
+    await shot('board');
+
+    await page.getByTestId('scatter-canvas').scrollIntoViewIfNeeded();
+    await brushMiddle();
+    await shot('after-drag');
+    const bar = page.getByTestId('analyzer-selection');
+    await bar.waitFor({ timeout: 10_000 });
+    const status = (await bar.getByRole('status').textContent()) ?? '';
+    const selected = Number(status.replace(/[^0-9]/g, ''));
+    expect(status).toMatch(/^[\d,]+ activit(y|ies) selected$/);
+    expect(selected).toBeGreaterThan(0);
+    await shot('brushed');
+
+    // The brushed rows in the SAR view: shown at once, not the cached rows of before.
+    await bar.getByRole('button', { name: 'Open in SAR view' }).click();
+    await page.waitForURL(/\/sarview\/activitiestab/, { timeout: 60_000 });
+    const brushedSar = await api.call(sarEndpoints.sarData, { params: { sessionid } });
+    expect(brushedSar.activities).toBeLessThan(all.activities);
+    expect(await page.getByTestId('sar-source').textContent()).toContain(`${brushedSar.activities.toLocaleString('en-US')} activit`);
+    await page.goBack();
+    await page.getByTestId('analyzer-scatter-note').waitFor({ timeout: 60_000 });
+    await page.getByTestId('scatter-canvas').scrollIntoViewIfNeeded();
+    await brushMiddle();
+    await bar.waitFor({ timeout: 10_000 });
+
+    await bar.getByRole('button', { name: 'New search by selection' }).click();
+    await page.waitForURL(/\/new-search-results\/structuretab/, { timeout: 60_000 });
+    await results.waitForRows(60_000);
+    expect((await results.headerCounts()).activities).toBe(selected);
+    await shot('new-search');
+
+    // Save the board of the first search under a name, and open it again from /analyzers.
+    await page.goto('/analyzers/activitiestab');
+    await page.getByTestId('analyzer-scatter-note').waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Save analysis' }).click();
+    const name = page.getByLabel('Name');
+    await name.fill('Ki overview');
+    await page.getByRole('button', { name: /^(Save|Replace)$/ }).click();
+    await page.getByText('Analysis saved as “Ki overview”').waitFor();
+
+    await page.goto('/analyzers');
+    const saved = page.getByTestId('saved-analyses');
+    await saved.waitFor();
+    expect(await saved.textContent()).toContain('Activity type: Ki');
+    await shot('home');
+    await saved.getByRole('link', { name: 'Ki overview' }).click();
+    await page.waitForURL(/\/analyzers\/activitiestab\?analysis=\d+/);
+    await page.getByTestId('analyzer-scatter-note').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('analyzer-summary').textContent()).toContain('Ki overview');
+    await page.getByRole('img', { name: 'Compounds per target class' }).waitFor();
+    await shot('reopened');
+  }, 300_000);
+
+  it('shows the Saved analyses link only to a role that may open /analyzers', async () => {
+    await page.goto('/analyzers/activitiestab');
+    await page.getByTestId('saved-analyses-link').waitFor();
+    const evaluator = await newAppContext(browser(), server().baseUrl);
+    try {
+      const evaluatorPage = await evaluator.newPage();
+      await new LoginPage(evaluatorPage).logInAs('EVALUATE_USER');
+      await evaluatorPage.goto('/analyzers/activitiestab');
+      await evaluatorPage.getByRole('heading', { name: /Analyzers/ }).first().waitFor();
+      await evaluatorPage.getByRole('link', { name: 'Back to the results' }).waitFor();
+      expect(await evaluatorPage.getByTestId('saved-analyses-link').count()).toBe(0);
+    } finally {
+      await evaluator.close();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,211 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.ts';
+import { SEARCH_ROLES } from './roles.ts';
+import { SessionIdSchema } from './search.ts';
+
+/**
+ * The analyzers (spec §2 /analyzers, /analyzers/{tabid}; §7 `security/allmapping/search/visualization`,
+ * `.../storerequest`, `.../fetchrequest`): charts over the rows of a results tab, aggregated on the
+ * server so a 750,000-activity session works, linked back to the grid (brushed points become a
+ * selection). docs/sar.md "Analyzers" says how each chart is computed.
+ */
+
+/** Results tabs the analyzers chart. */
+export const ANALYZER_TABS = ['structuretab', 'activitiestab'] as const;
+export const AnalyzerTabSchema = z.enum(ANALYZER_TABS);
+export type AnalyzerTab = z.infer<typeof AnalyzerTabSchema>;
+
+/** Numeric measures a chart can use; `pactivity` and `year` exist on the Activities tab only. */
+export const ANALYZER_MEASURES = ['mw', 'clogp', 'psa', 'hbd', 'hba', 'rotb', 'pactivity', 'year'] as const;
+export const AnalyzerMeasureSchema = z.enum(ANALYZER_MEASURES);
+export type AnalyzerMeasure = z.infer<typeof AnalyzerMeasureSchema>;
+export const ANALYZER_MEASURE_LABELS: Readonly<Record<AnalyzerMeasure, string>> = {
+  mw: 'Molecular weight (g/mol)',
+  clogp: 'cLogP',
+  psa: 'Polar surface area (Å²)',
+  hbd: 'H-bond donors',
+  hba: 'H-bond acceptors',
+  rotb: 'Rotatable bonds',
+  pactivity: 'pActivity',
+  year: 'Year',
+};
+/** Measures of the Structures tab (the activity measures need an activity row). */
+export const STRUCTURE_MEASURES: readonly AnalyzerMeasure[] = ['mw', 'clogp', 'psa', 'hbd', 'hba', 'rotb'];
+
+/** Groupings of a distribution (Activities tab). */
+export const ANALYZER_GROUPINGS = ['target', 'assayType', 'year', 'activityType'] as const;
+export const AnalyzerGroupingSchema = z.enum(ANALYZER_GROUPINGS);
+
+/** Above this many points a scatter is binned (2-D histogram) or sampled, and says so. */
+export const SCATTER_MAX_POINTS = 20_000;
+
+export const ScatterConfigSchema = z.object({
+  chart: z.literal('scatter'),
+  x: AnalyzerMeasureSchema,
+  y: AnalyzerMeasureSchema,
+  color: AnalyzerMeasureSchema.nullable().default(null),
+});
+export const DistributionConfigSchema = z.object({
+  chart: z.literal('distribution'),
+  measure: AnalyzerMeasureSchema.default('pactivity'),
+  groupBy: AnalyzerGroupingSchema.default('target'),
+  /** Most groups shown (the largest). */
+  groups: z.number().int().min(1).max(50).default(12),
+});
+export const HeatmapConfigSchema = z.object({
+  chart: z.literal('heatmap'),
+  /** Most targets and compounds (those with the most activities). */
+  targets: z.number().int().min(2).max(60).default(25),
+  compounds: z.number().int().min(2).max(200).default(60),
+});
+export const TreemapConfigSchema = z.object({ chart: z.literal('treemap') });
+export const ScaffoldsConfigSchema = z.object({
+  chart: z.literal('scaffolds'),
+  limit: z.number().int().min(1).max(100).default(30),
+});
+export const AnalyzerChartConfigSchema = z.discriminatedUnion('chart', [
+  ScatterConfigSchema,
+  DistributionConfigSchema,
+  HeatmapConfigSchema,
+  TreemapConfigSchema,
+  ScaffoldsConfigSchema,
+]);
+export type AnalyzerChartConfig = z.infer<typeof AnalyzerChartConfigSchema>;
+export type AnalyzerChartKind = AnalyzerChartConfig['chart'];
+
+export const VisualizationRequestSchema = z.object({
+  sessionid: SessionIdSchema,
+  tab: AnalyzerTabSchema,
+  config: AnalyzerChartConfigSchema,
+});
+export type VisualizationRequest = z.infer<typeof VisualizationRequestSchema>;
+
+// ---------------------------------------------------------------- answers
+
+const Bounds = z.object({ min: z.number(), max: z.number() });
+export const ScatterDataSchema = z.object({
+  chart: z.literal('scatter'),
+  x: AnalyzerMeasureSchema,
+  y: AnalyzerMeasureSchema,
+  color: AnalyzerMeasureSchema.nullable(),
+  /** Rows of the tab with both values. */
+  total: z.number().int(),
+  /** Rows of the tab without one of the values (left out). */
+  missing: z.number().int(),
+  /** Over SCATTER_MAX_POINTS: `sampled` (a random sample of points) — the message says so. */
+  sampled: z.boolean(),
+  /** Points: the row id of the tab (activity id or str_id), x, y and the colour value. */
+  points: z.array(z.object({ id: z.number().int(), x: z.number(), y: z.number(), c: z.number().nullable() })),
+  xBounds: Bounds.nullable(),
+  yBounds: Bounds.nullable(),
+  colorBounds: Bounds.nullable(),
+});
+export const DistributionDataSchema = z.object({
+  chart: z.literal('distribution'),
+  measure: AnalyzerMeasureSchema,
+  groupBy: AnalyzerGroupingSchema,
+  groups: z.array(
+    z.object({
+      key: z.string(),
+      label: z.string(),
+      count: z.number().int(),
+      min: z.number(),
+      q1: z.number(),
+      median: z.number(),
+      q3: z.number(),
+      max: z.number(),
+      /** Equal-width bins over the measure's range of all groups (the same bins for every group). */
+      histogram: z.array(z.number().int()),
+    }),
+  ),
+  /** Bin edges: histogram[i] counts values in [edges[i], edges[i+1]). */
+  edges: z.array(z.number()),
+  /** Groups beyond the `groups` largest, left out. */
+  otherGroups: z.number().int(),
+});
+export const HeatmapDataSchema = z.object({
+  chart: z.literal('heatmap'),
+  targets: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  compounds: z.array(z.object({ strId: z.number().int(), smiles: z.string() })),
+  /** Median pActivity of compound `c` on target `t` (indexes into the two lists). */
+  cells: z.array(z.object({ t: z.number().int(), c: z.number().int(), value: z.number(), n: z.number().int() })),
+});
+export interface TreemapNode {
+  name: string;
+  /** Distinct compounds under the node. */
+  value: number;
+  children?: TreemapNode[];
+}
+export const TreemapNodeSchema: z.ZodType<TreemapNode> = z.lazy(() =>
+  z.object({ name: z.string(), value: z.number().int(), children: z.array(TreemapNodeSchema).optional() }),
+);
+export const TreemapDataSchema = z.object({ chart: z.literal('treemap'), total: z.number().int(), root: z.array(TreemapNodeSchema) });
+export const ScaffoldsDataSchema = z.object({
+  chart: z.literal('scaffolds'),
+  /** Distinct structures looked at (a random sample above SAR_MAX_COMPOUNDS-sized sets; `sampled` says so). */
+  structures: z.number().int(),
+  sampled: z.boolean(),
+  scaffolds: z.array(z.object({ smiles: z.string(), compounds: z.number().int() })),
+});
+export const VisualizationResponseSchema = z.discriminatedUnion('chart', [
+  ScatterDataSchema,
+  DistributionDataSchema,
+  HeatmapDataSchema,
+  TreemapDataSchema,
+  ScaffoldsDataSchema,
+]);
+export type VisualizationResponse = z.infer<typeof VisualizationResponseSchema>;
+
+// ---------------------------------------------------------------- saved analyses
+
+/** What an analysis keeps: the search it was made on, the tab and its charts. */
+export const StoredAnalysisConfigSchema = z.object({
+  tab: AnalyzerTabSchema,
+  charts: z.array(AnalyzerChartConfigSchema).min(1).max(12),
+});
+export const StoreAnalysisRequestSchema = z.object({
+  name: z.string().trim().min(1, 'Give the analysis a name').max(120),
+  sessionid: SessionIdSchema,
+  config: StoredAnalysisConfigSchema,
+});
+export const StoredAnalysisSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** The search session it was made on; when that has expired, the search is run again from `criteria`. */
+  sessionid: SessionIdSchema,
+  /** The search's readable summary when it was saved. */
+  summary: z.string().nullable(),
+  config: StoredAnalysisConfigSchema,
+  createdAt: z.string(),
+});
+export type StoredAnalysis = z.infer<typeof StoredAnalysisSchema>;
+// The id is an integer column: a larger one would reach the database as "integer out of range" (500).
+export const FetchAnalysesQuerySchema = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647).optional() });
+export const FetchAnalysesResponseSchema = z.object({ analyses: z.array(StoredAnalysisSchema) });
+
+export const analyzerEndpoints = {
+  visualization: defineEndpoint({
+    method: 'POST',
+    path: '/api/security/allmapping/search/visualization',
+    access: SEARCH_ROLES,
+    summary: 'One analyzer chart over the rows of a results tab (scatter, distribution, target × compound heatmap, target-class treemap, scaffold frequency), aggregated on the server.',
+    body: VisualizationRequestSchema,
+    response: VisualizationResponseSchema,
+  }),
+  storeRequest: defineEndpoint({
+    method: 'POST',
+    path: '/api/security/allmapping/search/storerequest',
+    access: SEARCH_ROLES,
+    summary: 'Saves an analysis (its search session, tab and charts) under a name.',
+    body: StoreAnalysisRequestSchema,
+    response: StoredAnalysisSchema,
+  }),
+  fetchRequest: defineEndpoint({
+    method: 'GET',
+    path: '/api/security/allmapping/search/fetchrequest',
+    access: SEARCH_ROLES,
+    summary: 'The caller’s saved analyses, newest first; `?id=` one of them (another user’s answers 403).',
+    query: FetchAnalysesQuerySchema,
+    response: FetchAnalysesResponseSchema,
+  }),
+} as const;

@@ -1,0 +1,386 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.ts';
+import { SEARCH_ROLES } from './roles.ts';
+import { SessionIdSchema } from './search.ts';
+import { SelectionSchema } from './results.ts';
+import { ExportJobSchema } from './exports.ts';
+import { MessageResponseSchema } from './auth.ts';
+
+/**
+ * The SAR view (spec §2 /sarview, /sarview/{tabid}; §7 `api/results/setSarData`): the rows of a
+ * results tab, put into the SAR view of their search session, studied against one endpoint (a
+ * target and an activity type) around one or more cores. What is computed and how is in
+ * docs/sar.md. Every call reads the caller's own search session (another user's answers 403).
+ */
+
+/** Most compounds one SAR view holds; a larger set is refused with a message saying how to narrow it. */
+export const SAR_MAX_COMPOUNDS = 5_000;
+/** Most cores studied at once. */
+export const SAR_MAX_CORES = 5;
+/** Results tabs the SAR view can be opened from. */
+export const SAR_SOURCE_TABS = ['structuretab', 'activitiestab'] as const;
+export const SarSourceTabSchema = z.enum(SAR_SOURCE_TABS);
+export type SarSourceTab = z.infer<typeof SarSourceTabSchema>;
+
+const Ids = z.array(z.number().int().positive()).max(100_000);
+
+/** R-group labels in order: R1, R2, …, R10 (by number, not as text). */
+export function byRGroupLabel(a: string, b: string): number {
+  return Number(a.slice(1)) - Number(b.slice(1)) || a.localeCompare(b);
+}
+
+// ---------------------------------------------------------------- the SAR data of a session
+
+export const SetSarDataRequestSchema = z.object({
+  sessionid: SessionIdSchema,
+  tab: SarSourceTabSchema,
+  /** The ticked rows (or all minus the unticked); absent or null: every row of the tab as filtered. */
+  selection: SelectionSchema.nullable().optional(),
+  /** A "go to" narrowing the tab to some structures, as the grid shows it. */
+  strIdList: Ids.optional(),
+});
+export type SetSarDataRequest = z.infer<typeof SetSarDataRequestSchema>;
+
+/** One endpoint the SAR data can be studied against: a target and an activity type, with how many compounds have a value. */
+export const SarEndpointOptionSchema = z.object({
+  targetId: z.number().int(),
+  targetName: z.string(),
+  activityType: z.string(),
+  compounds: z.number().int(),
+  activities: z.number().int(),
+  /** Molar units (nM, µM, mM, M …): values become pActivity. Otherwise the values are used as published. */
+  molar: z.boolean(),
+});
+export type SarEndpointOption = z.infer<typeof SarEndpointOptionSchema>;
+
+export const SarDataSchema = z.object({
+  sessionid: SessionIdSchema,
+  tab: SarSourceTabSchema,
+  /** Distinct structures in the SAR view. */
+  compounds: z.number().int(),
+  /** Activities of those structures (from the Activities tab: the rows chosen; from Structures: all of theirs in the session). */
+  activities: z.number().int(),
+  createdAt: z.string(),
+  /** Most compounds first. */
+  endpoints: z.array(SarEndpointOptionSchema),
+});
+export type SarData = z.infer<typeof SarDataSchema>;
+
+export const SarSessionParamsSchema = z.object({ sessionid: SessionIdSchema });
+
+// ---------------------------------------------------------------- cores
+
+export const SarEndpointSchema = z.object({
+  targetId: z.number().int().positive(),
+  activityType: z.string().trim().min(1).max(100),
+});
+export type SarEndpoint = z.infer<typeof SarEndpointSchema>;
+
+/** A core as drawn or typed: R-group positions marked as `[*:1]`, `R1` (molfile RGP) or left open. */
+export const SarCoreInputSchema = z.object({
+  kind: z.enum(['smiles', 'smarts', 'molfile']),
+  text: z.string().trim().min(1, 'Give a core').max(131_072),
+});
+export type SarCoreInput = z.infer<typeof SarCoreInputSchema>;
+
+export const SarCoresRequestSchema = z.object({
+  sessionid: SessionIdSchema,
+  /** Null: every compound of the SAR view; else only those with a value for this endpoint. */
+  endpoint: SarEndpointSchema.nullable(),
+});
+export const SuggestedCoreSchema = z.object({
+  /** SMILES (scaffolds) or SMARTS (the MCS). */
+  text: z.string(),
+  kind: z.enum(['smiles', 'smarts']),
+  source: z.enum(['scaffold', 'mcs']),
+  /** Compounds of the set that contain it. */
+  compounds: z.number().int(),
+});
+export type SuggestedCore = z.infer<typeof SuggestedCoreSchema>;
+export const SarCoresResponseSchema = z.object({
+  compounds: z.number().int(),
+  /** The most frequent Murcko scaffolds first, then the MCS of the set (when one was found in time). */
+  cores: z.array(SuggestedCoreSchema),
+  /** The MCS search stopped at its time limit: the MCS shown may be smaller than the true one. */
+  mcsTimedOut: z.boolean(),
+});
+export type SarCoresResponse = z.infer<typeof SarCoresResponseSchema>;
+
+// ---------------------------------------------------------------- the SAR table
+
+export const SarTableRequestSchema = z.object({
+  sessionid: SessionIdSchema,
+  endpoint: SarEndpointSchema,
+  cores: z.array(SarCoreInputSchema).min(1, 'Choose a core').max(SAR_MAX_CORES),
+});
+export type SarTableRequest = z.infer<typeof SarTableRequestSchema>;
+
+/** A compound's value for the endpoint: the median of its measurements, with n and the spread. */
+export const SarActivitySchema = z.object({
+  /** pActivity (−log10 molar) for molar units, else the value as published. */
+  value: z.number(),
+  n: z.number().int(),
+  min: z.number(),
+  max: z.number(),
+});
+export type SarActivity = z.infer<typeof SarActivitySchema>;
+
+export const SarRowSchema = z.object({
+  strId: z.number().int(),
+  smiles: z.string(),
+  /** Index into `cores` of the core this compound was decomposed on. */
+  core: z.number().int(),
+  /** R-group label → SMILES with its attachment points (`[*:1]`); null: hydrogen / nothing there. */
+  rgroups: z.record(z.string(), z.string().nullable()),
+  activity: SarActivitySchema,
+  mw: z.number().nullable(),
+  clogp: z.number().nullable(),
+  heavyAtoms: z.number().int().nullable(),
+  /** Ligand efficiency: 1.37 × pActivity / heavy atoms (kcal/mol per heavy atom); null for non-molar endpoints. */
+  le: z.number().nullable(),
+  /** Lipophilic efficiency: pActivity − cLogP; null for non-molar endpoints or without cLogP. */
+  lipe: z.number().nullable(),
+});
+export type SarRow = z.infer<typeof SarRowSchema>;
+
+export const SarUnmatchedSchema = z.object({
+  strId: z.number().int(),
+  smiles: z.string(),
+  activity: SarActivitySchema,
+  /** Why it is not in the table: "does not contain any of the cores", "no structure", … */
+  reason: z.string(),
+});
+
+export const FreeWilsonSchema = z.object({
+  /** Compounds in the fit. */
+  compounds: z.number().int(),
+  r2: z.number(),
+  /** Mean pActivity the contributions are relative to. */
+  intercept: z.number(),
+  contributions: z.array(z.object({ label: z.string(), smiles: z.string().nullable(), contribution: z.number(), n: z.number().int() })),
+  /** The highest predicted combinations, made or not. */
+  best: z.array(
+    z.object({
+      rgroups: z.record(z.string(), z.string().nullable()),
+      predicted: z.number(),
+      /** The compound that has this combination, when one was made. */
+      strId: z.number().int().nullable(),
+    }),
+  ),
+});
+export type FreeWilson = z.infer<typeof FreeWilsonSchema>;
+
+export const SarTableSchema = z.object({
+  endpoint: z.object({
+    targetId: z.number().int(),
+    targetName: z.string(),
+    activityType: z.string(),
+    /** "pActivity" for molar units, else the published unit. */
+    unit: z.string(),
+    molar: z.boolean(),
+    /** What the user should know about the values (units converted, non-molar values used as published). */
+    note: z.string().nullable(),
+  }),
+  /** The cores as RDKit labelled them (`[*:n]` at each R position). */
+  cores: z.array(z.object({ smiles: z.string(), compounds: z.number().int() })),
+  /** R1…Rn in order. */
+  labels: z.array(z.string()),
+  rows: z.array(SarRowSchema),
+  unmatched: z.array(SarUnmatchedSchema),
+  /** Null when there are too few compounds or R-groups to fit (the reason in `freeWilsonNote`). */
+  freeWilson: FreeWilsonSchema.nullable(),
+  /** Why there is no fit, or, beside a fit, which compounds it left out (R-groups seen in only one compound). */
+  freeWilsonNote: z.string().nullable(),
+  durationMs: z.number().int(),
+});
+export type SarTable = z.infer<typeof SarTableSchema>;
+
+/** Progress of the SAR work of a session (polled while a table or the pairs are computed). */
+export const SarProgressSchema = z.object({
+  running: z.boolean(),
+  phase: z.enum(['idle', 'cores', 'decompose', 'pairs']),
+  done: z.number().int(),
+  total: z.number().int(),
+});
+export type SarProgress = z.infer<typeof SarProgressSchema>;
+
+// ---------------------------------------------------------------- cliffs and pairs
+
+export const SarCliffsRequestSchema = z.object({
+  sessionid: SessionIdSchema,
+  endpoint: SarEndpointSchema,
+  /** Tanimoto on Morgan r=2, 2,048 bits (the similarity search's fingerprint). */
+  minSimilarity: z.number().min(0.5).max(1).default(0.8),
+  minDelta: z.number().min(0).max(10).default(1),
+  limit: z.number().int().min(1).max(1_000).default(200),
+});
+const PairMemberSchema = z.object({ strId: z.number().int(), smiles: z.string(), activity: SarActivitySchema });
+export const ActivityCliffSchema = z.object({
+  /** The more active compound first. */
+  a: PairMemberSchema,
+  b: PairMemberSchema,
+  similarity: z.number(),
+  /** |ΔpActivity|. */
+  delta: z.number(),
+  /** Structure–activity landscape index: |Δ| / (1 − similarity). */
+  sali: z.number(),
+  /**
+   * The pair's maximum common substructure (SMARTS), tried for the first 50 cliffs of the answer
+   * within a time budget (docs/sar.md); null beyond them, or when none was found in time. Drawn
+   * with highlightMode 'rest', it colours what differs.
+   */
+  common: z.string().nullable(),
+});
+export type ActivityCliff = z.infer<typeof ActivityCliffSchema>;
+export const SarCliffsResponseSchema = z.object({
+  compounds: z.number().int(),
+  /** Pairs compared (n·(n−1)/2). */
+  compared: z.number().int(),
+  /** Pairs over both thresholds in all (the list holds the first `limit` by SALI). */
+  total: z.number().int(),
+  cliffs: z.array(ActivityCliffSchema),
+});
+export type SarCliffsResponse = z.infer<typeof SarCliffsResponseSchema>;
+
+export const SarPairsRequestSchema = z.object({
+  sessionid: SessionIdSchema,
+  endpoint: SarEndpointSchema,
+  /** Transformations seen in fewer pairs are left out. */
+  minPairs: z.number().int().min(1).max(100).default(2),
+  limit: z.number().int().min(1).max(1_000).default(200),
+});
+export const MatchedPairSchema = z.object({
+  a: PairMemberSchema,
+  b: PairMemberSchema,
+  /** The unchanged part, with its attachment point. */
+  constant: z.string(),
+  /** pActivity(b) − pActivity(a). */
+  delta: z.number(),
+});
+export const TransformationSchema = z.object({
+  /** Fragment replaced and its replacement, each with its attachment point (`[*:1]`). */
+  from: z.string(),
+  to: z.string(),
+  /** Distinct compound pairs in all. */
+  pairs: z.number().int(),
+  meanDelta: z.number(),
+  sdDelta: z.number(),
+  /** Up to 100 of the pairs, largest Δ first. */
+  examples: z.array(MatchedPairSchema),
+});
+export type Transformation = z.infer<typeof TransformationSchema>;
+export const SarPairsResponseSchema = z.object({
+  compounds: z.number().int(),
+  /** Transformations over `minPairs` in all (the list holds the first `limit`, most pairs first). */
+  total: z.number().int(),
+  transformations: z.array(TransformationSchema),
+  /** What was left out to keep the work bounded (constant parts shared by very many compounds), or null. */
+  note: z.string().nullable(),
+  durationMs: z.number().int(),
+});
+export type SarPairsResponse = z.infer<typeof SarPairsResponseSchema>;
+
+// ---------------------------------------------------------------- virtual compounds and export
+
+export const SarVirtualRequestSchema = z.object({
+  /** The labelled core of the table (`[*:n]` at each R position). */
+  core: z.string().trim().min(1).max(2_000),
+  /** Label → R-group SMILES with its attachment point, or null for hydrogen. */
+  rgroups: z.record(z.string().max(10), z.string().max(2_000).nullable()),
+});
+export const SarVirtualResponseSchema = z.object({ smiles: z.string() });
+
+export const SAR_EXPORT_FORMATS = ['xlsx', 'sdf'] as const;
+export const SarExportRequestSchema = SarTableRequestSchema.extend({
+  format: z.enum(SAR_EXPORT_FORMATS),
+  /** The credits the user was shown (one per compound of the table); when the table changed since, the export answers 409 instead of charging another price. */
+  expectedCredits: z.number().int().nonnegative().optional(),
+});
+
+// ---------------------------------------------------------------- endpoints
+
+const SessionParams = SarSessionParamsSchema;
+
+export const sarEndpoints = {
+  setSarData: defineEndpoint({
+    method: 'POST',
+    path: '/api/results/setSarData',
+    access: SEARCH_ROLES,
+    summary: `Puts rows of a results tab (Structures or Activities; the ticked ones or all) into the SAR view of that search session (at most ${SAR_MAX_COMPOUNDS.toLocaleString('en-US')} compounds) and answers the endpoints it can be studied against.`,
+    body: SetSarDataRequestSchema,
+    response: SarDataSchema,
+  }),
+  sarData: defineEndpoint({
+    method: 'GET',
+    path: '/api/sar/data/:sessionid',
+    access: SEARCH_ROLES,
+    summary: 'The SAR data of a search session (404 before setSarData): its compounds and endpoints.',
+    params: SessionParams,
+    response: SarDataSchema,
+  }),
+  sarCores: defineEndpoint({
+    method: 'POST',
+    path: '/api/sar/cores',
+    access: SEARCH_ROLES,
+    summary: 'Suggested cores of the SAR data: the most frequent Murcko scaffolds and the MCS, with how many compounds each covers.',
+    body: SarCoresRequestSchema,
+    response: SarCoresResponseSchema,
+  }),
+  sarTable: defineEndpoint({
+    method: 'POST',
+    path: '/api/sar/table',
+    access: SEARCH_ROLES,
+    summary: 'The SAR table of an endpoint around one or more cores: R-group decomposition, pActivity, MW, cLogP, LE, LipE, the compounds that do not fit, and the Free-Wilson analysis.',
+    body: SarTableRequestSchema,
+    response: SarTableSchema,
+  }),
+  sarProgress: defineEndpoint({
+    method: 'GET',
+    path: '/api/sar/progress/:sessionid',
+    access: SEARCH_ROLES,
+    summary: 'Progress of the SAR work running for a session (polled while a table or the pairs are computed).',
+    params: SessionParams,
+    response: SarProgressSchema,
+    touchesSession: false,
+  }),
+  sarCancel: defineEndpoint({
+    method: 'POST',
+    path: '/api/sar/cancel/:sessionid',
+    access: SEARCH_ROLES,
+    summary: 'Cancels the SAR work running for a session; its pending call answers 409.',
+    params: SessionParams,
+    response: MessageResponseSchema,
+  }),
+  sarCliffs: defineEndpoint({
+    method: 'POST',
+    path: '/api/sar/cliffs',
+    access: SEARCH_ROLES,
+    summary: 'Activity cliffs: pairs of similar compounds (Tanimoto, Morgan r=2) whose pActivity differs by at least a threshold, ranked by SALI.',
+    body: SarCliffsRequestSchema,
+    response: SarCliffsResponseSchema,
+  }),
+  sarPairs: defineEndpoint({
+    method: 'POST',
+    path: '/api/sar/pairs',
+    access: SEARCH_ROLES,
+    summary: 'Matched molecular pairs: single-cut transformations A → B with their number of pairs and the mean and spread of ΔpActivity.',
+    body: SarPairsRequestSchema,
+    response: SarPairsResponseSchema,
+  }),
+  sarVirtual: defineEndpoint({
+    method: 'POST',
+    path: '/api/sar/virtual',
+    access: SEARCH_ROLES,
+    summary: 'A virtual compound: the core with the given R-groups joined on (RDKit molzip).',
+    body: SarVirtualRequestSchema,
+    response: SarVirtualResponseSchema,
+  }),
+  sarExport: defineEndpoint({
+    method: 'POST',
+    path: '/api/sar/export',
+    access: ['FULL_USER', 'DOWNLOAD_EVALUATOR'],
+    summary: 'Exports the SAR table (XLSX with the R-groups as SMILES, or SDF with R-group fields) as an export job charged one credit per compound.',
+    body: SarExportRequestSchema,
+    response: ExportJobSchema,
+  }),
+} as const;
