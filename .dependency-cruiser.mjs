@@ -16,14 +16,16 @@ const MODULES = 'apps/server/src/modules';
  * cycle between modules cannot be added by widening it.
  */
 const MODULE_DEPENDENCIES = {
-  admin: [],
+  admin: ['audit', 'auth', 'credits', 'sessions'],
   analyzers: ['chemistry', 'results', 'sar'],
-  auth: ['sessions'],
+  audit: [],
+  auth: ['audit', 'sessions'],
   charts: ['results'],
   chemistry: [],
+  credits: ['audit'],
   dashboard: [],
   datasets: [],
-  export: ['datasets', 'results'],
+  export: ['credits', 'datasets', 'results'],
   health: [],
   'knowledge-base': ['chemistry', 'lookups', 'trees'],
   leaflets: [],
@@ -32,8 +34,11 @@ const MODULE_DEPENDENCIES = {
   sar: ['chemistry', 'export', 'results'],
   search: ['chemistry', 'trees'],
   sessions: ['search'],
+  superadmin: ['audit', 'auth', 'chemistry', 'lookups', 'sessions', 'trees'],
+  trackers: ['audit', 'lookups'],
   trees: [],
   uploads: [],
+  usage: [],
 };
 
 /**
@@ -41,6 +46,9 @@ const MODULE_DEPENDENCIES = {
  * module's own business. A module another module depends on must name at least one.
  */
 const PUBLIC_FILES = {
+  audit: ['audit-log.ts', 'audit-tables.ts'],
+  auth: ['auth-service.ts', 'mailer.ts'],
+  credits: ['credit-ledger.ts', 'credit-tables.ts'],
   chemistry: ['chem-engine.ts', 'chem-query.ts', 'property-predicate.ts', 'fingerprint.mjs', 'scaffold-cache.ts'],
   datasets: ['dataset-service.ts'],
   export: ['export-formats.ts', 'export-jobs.ts', 'export-service.ts'],

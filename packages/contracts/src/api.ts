@@ -40,6 +40,7 @@ import { exportEndpoints } from './exports.ts';
 import { datasetEndpoints } from './datasets.ts';
 import { sarEndpoints } from './sar.ts';
 import { analyzerEndpoints } from './analyzers.ts';
+import { adminAccountEndpoints } from './admin-accounts.ts';
 
 /**
  * The API of spec §7. Paths: every call lives under `/api`; a spec path that already starts with
@@ -238,7 +239,7 @@ export const systemEndpoints = {
   }),
 } as const;
 
-export { searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints, exportEndpoints, datasetEndpoints, sarEndpoints, analyzerEndpoints };
+export { adminAccountEndpoints, searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints, exportEndpoints, datasetEndpoints, sarEndpoints, analyzerEndpoints };
 
 /** Every endpoint group with its title: the access-matrix test, the API doc and OpenAPI read this one list. */
 export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint>]> = [
@@ -257,6 +258,7 @@ export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint
   ['Exports and downloads', exportEndpoints],
   ['Datasets and requests for data', datasetEndpoints],
   ['Administration', adminEndpoints],
+  ['Account administration', adminAccountEndpoints],
   ['System', systemEndpoints],
 ];
 export const ALL_ENDPOINTS: readonly Endpoint[] = API_GROUPS.flatMap(([, group]) => Object.values(group));

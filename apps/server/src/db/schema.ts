@@ -6,6 +6,9 @@ import type { ChemistryTables } from '../modules/chemistry/chemistry-tables.ts';
 import type { ResultsTables, SessionResultColumns } from '../modules/results/results-tables.ts';
 import type { ExportTables } from '../modules/export/export-tables.ts';
 import type { SarTables } from '../modules/sar/sar-tables.ts';
+import type { AuditTables } from '../modules/audit/audit-tables.ts';
+import type { CreditTables } from '../modules/credits/credit-tables.ts';
+import type { AdminTables } from '../modules/admin/admin-tables.ts';
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { KnowledgeBaseTables } from './kb-schema.ts';
 
@@ -25,7 +28,9 @@ export interface UsersTable {
   password_hash: string | null;
   first_name: Generated<string>;
   last_name: Generated<string>;
+  /** The name typed at registration; organisation_id is the client an administrator placed them in (0016). */
   organisation: string | null;
+  organisation_id: number | null;
   is_new_user: Generated<boolean>;
   active: Generated<boolean>;
   credit_balance: Generated<number>;
@@ -43,6 +48,10 @@ export interface SubscriptionsTable {
   having_flat_file_access: Generated<boolean>;
   position: Generated<number>;
   created_at: Timestamp;
+  /** 0016: the period is start_date..end_date; ending early sets end_date and stamps ended_at/by. */
+  start_date: Timestamp;
+  ended_at: NullableTimestamp;
+  ended_by: number | null;
 }
 
 export interface UserSessionsTable {
@@ -133,7 +142,7 @@ export interface SearchSessionsTable extends SessionResultColumns, SessionRunCol
 }
 
 /** The one Kysely database interface: add a table here when a migration adds it. */
-export interface Database extends KnowledgeBaseTables, SearchTables, LookupTables, TreeTables, UploadTables, ChemistryTables, ResultsTables, ExportTables, SarTables {
+export interface Database extends KnowledgeBaseTables, SearchTables, LookupTables, TreeTables, UploadTables, ChemistryTables, ResultsTables, ExportTables, SarTables, AuditTables, CreditTables, AdminTables {
   app_settings: AppSettingsTable;
   users: UsersTable;
   subscriptions: SubscriptionsTable;

@@ -5,6 +5,17 @@ type Json<T> = ColumnType<T, string, string>;
 
 /** Kysely types of migration 0003_search.sql; `Database` (db/schema.ts) extends this. */
 export interface SearchTables {
+  /** Every search run, for the trackers and usage dashboards (migration 0016). */
+  search_log: {
+    id: Generated<number>;
+    user_id: number | null;
+    search_session_id: string | null;
+    summary: string;
+    counts: ColumnType<unknown, string | null | undefined, string | null>;
+    duration_ms: number;
+    failed: Generated<boolean>;
+    created_at: Timestamp;
+  };
   search_structures: { set_id: number; str_id: number; similarity: Generated<number | null> };
   search_activities: { set_id: number; act_id: number; str_id: number; gvk_id: number | null; assay_id: number | null; ref_id: number | null; target_id: number | null; similarity: Generated<number | null> };
   search_compounds: { set_id: number; gvk_id: number };
