@@ -37,6 +37,8 @@ export interface UsersTable {
   created_at: Timestamp;
   /** When the password was last set (0010); null for passwords set before that migration. */
   password_changed_at: NullableTimestamp;
+  /** When an administrator last lifted a login lock-out (0017): earlier wrong passwords stop counting. */
+  lockout_lifted_at: NullableTimestamp;
 }
 
 export interface SubscriptionsTable {

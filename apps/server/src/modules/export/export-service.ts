@@ -16,6 +16,7 @@ import { TAB_COLUMNS } from '../results/tab-columns.ts';
 import type { ExportColumn } from './export-formats.ts';
 import { CONTENT_TYPES, SMILES_FIELD, TITLE_FIELD, createFormatWriter } from './export-formats.ts';
 import type { FileStore } from '../../db/file-store.ts';
+import { CreditBalanceTooLow, changeCredits } from '../credits/credit-ledger.ts';
 
 /**
  * Exports (docs/exports.md): price, charge, write, refund. An export's rows are fixed when it starts
@@ -175,8 +176,8 @@ export class ExportService {
 
   /**
    * Starts an export: refused before any work when the price is over the balance; otherwise the
-   * rows are fixed and the credits charged in one transaction whose guarded UPDATE (balance ≥
-   * price) is what keeps concurrent exports from spending the same credits twice.
+   * rows are fixed and the credits charged in one transaction whose ledger movement (the user row
+   * locked, balance ≥ price) is what keeps concurrent exports from spending the same credits twice.
    */
   async create(auth: AuthContext, request: ExportRequest): Promise<{ jobId: number; background: boolean }> {
     if (request.format === 'sdf' && !TAB_MODELS[request.tab].strId) {
@@ -235,21 +236,17 @@ export class ExportService {
   }
 
   /**
-   * Charges a job's credits (the guarded UPDATE: balance ≥ price, so concurrent exports cannot
-   * spend the same credits twice), names its file and writes its download-history row — inside the
+   * Charges a job's credits through the credit ledger (the user row is locked and the balance
+   * checked there, so concurrent exports cannot spend the same credits twice), names its file and writes its download-history row — inside the
    * transaction that created the job.
    */
   private async charge(trx: Kysely<Database>, auth: AuthContext, job: { id: number; rows: number; fileName: string; description: string }): Promise<void> {
     const credits = exportCredits(job.rows);
-    const charged = await trx
-      .updateTable('users')
-      .set({ credit_balance: sql`credit_balance - ${credits}` })
-      .where('id', '=', auth.userId)
-      .where('credit_balance', '>=', credits)
-      .returning('credit_balance')
-      .executeTakeFirst();
-    if (!charged) {
-      const refusal = this.refusal(job.rows, await this.balance(auth.userId, trx)) ?? { status: 402, message: 'Your download credits changed meanwhile; try again.' };
+    try {
+      await changeCredits(trx, { userId: auth.userId, delta: -credits, kind: 'export', reason: job.description, exportJobId: job.id });
+    } catch (error) {
+      if (!(error instanceof CreditBalanceTooLow)) throw error;
+      const refusal = this.refusal(job.rows, error.balance) ?? { status: 402, message: 'Your download credits changed meanwhile; try again.' };
       throw refusalError(refusal);
     }
     await trx.updateTable('export_jobs').set({ row_count: job.rows, credits, file_name: job.fileName }).where('id', '=', job.id).execute();
@@ -492,7 +489,9 @@ export class ExportService {
         .returning(['user_id', 'credits', 'file_id'])
         .executeTakeFirst();
       if (!failed) return null;
-      await trx.updateTable('users').set({ credit_balance: sql`credit_balance + ${failed.credits}` }).where('id', '=', failed.user_id).execute();
+      if (failed.credits > 0) {
+        await changeCredits(trx, { userId: failed.user_id, delta: failed.credits, kind: 'refund', reason: 'Export failed: credits returned', exportJobId: jobId });
+      }
       return failed.file_id;
     });
     if (fileId != null) await this.files.delete(Number(fileId));
