@@ -6,7 +6,8 @@ import { badRequest } from '../../http/errors.ts';
 import type { AuditActor } from '../audit/audit-log.ts';
 import type { ClientInfo } from '../auth/auth-service.ts';
 import type { Mail } from '../auth/mailer.ts';
-import { UploadFileError, baseName, countFilledLines, decodeBase64, decodeText, readCsvRows, readWorkbookRows } from '../uploads/upload-file-parser.ts';
+import { UploadFileError, baseName, countFilledLines, decodeBase64, decodeText, readCsvLines, readWorkbookLines } from '../uploads/upload-file-parser.ts';
+import type { NumberedRow } from '../uploads/upload-file-parser.ts';
 import type { AdminDeps } from './admin-context.ts';
 import { ADMIN_ROLE_REFUSAL, isAdminRole } from './admin-context.ts';
 import { insertUser } from './users.ts';
@@ -49,8 +50,8 @@ const LABELS: Record<Column, string> = {
 
 const normalise = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-/** The file's rows as text cells, header first; 400 with a message the administrator can act on. */
-async function readRows(request: UserImportRequest): Promise<string[][]> {
+/** The file's filled rows as text cells with their lines, header first; 400 with a message the administrator can act on. */
+async function readRows(request: UserImportRequest): Promise<NumberedRow[]> {
   const name = baseName(request.fileName);
   const ext = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';
   if (ext !== 'csv' && ext !== 'xlsx') throw badRequest(`Upload the users as a .csv or .xlsx file; "${name}" is not one.`, { field: 'fileName' });
@@ -58,11 +59,12 @@ async function readRows(request: UserImportRequest): Promise<string[][]> {
     const bytes = decodeBase64(request.contentBase64);
     if (bytes.length === 0) throw new UploadFileError(`"${name}" is empty.`);
     if (bytes.length > ADMIN_IMPORT_MAX_BYTES) throw new UploadFileError(`"${name}" is larger than 2 MB. Split it into smaller files.`);
-    if (ext === 'xlsx') return await readWorkbookRows(bytes, `"${name}"`);
+    // The header row and one row over the limit are read; the next is refused while streaming.
+    if (ext === 'xlsx') return await readWorkbookLines(bytes, { maxRows: ADMIN_IMPORT_MAX_ROWS + 1, tooMany: () => tooManyRows(name) });
     const text = decodeText(bytes);
     // Counted before parsing: a record spans at least one line, so this bounds the records too.
     if (countFilledLines(text.split(/\r\n|\r|\n/)) > ADMIN_IMPORT_MAX_ROWS + 1) throw tooManyRows(name);
-    return readCsvRows(text);
+    return readCsvLines(text).filter((row) => row.cells.some((cell) => cell.trim() !== ''));
   } catch (error) {
     if (error instanceof UploadFileError) throw badRequest(error.message, { field: 'contentBase64' });
     throw error;
@@ -159,11 +161,9 @@ function checkRow(cells: readonly string[], columns: Map<Column, number>, line: 
 
 /** Checks every row (fields, then the database), then creates all or none. */
 export async function importUsers(deps: AdminDeps, actor: AuditActor, client: ClientInfo, request: UserImportRequest): Promise<UserImportReport> {
-  const rows = await readRows(request);
-  const headerIndex = rows.findIndex((row) => row.some((c) => c.trim() !== ''));
-  if (headerIndex < 0) throw badRequest('The file has no header row: the first line names the columns (email, first name, last name, …).', { field: 'contentBase64' });
-  const columns = columnsOf(rows[headerIndex]!);
-  const data = rows.slice(headerIndex + 1).map((cells, i) => ({ cells, line: headerIndex + 2 + i })).filter(({ cells }) => cells.some((c) => c.trim() !== ''));
+  const [header, ...data] = await readRows(request);
+  if (!header) throw badRequest('The file has no header row: the first line names the columns (email, first name, last name, …).', { field: 'contentBase64' });
+  const columns = columnsOf(header.cells);
   if (data.length === 0) throw badRequest('The file has a header row but no users under it.', { field: 'contentBase64' });
   if (data.length > ADMIN_IMPORT_MAX_ROWS) throw badRequest(tooManyRows(baseName(request.fileName)).message, { field: 'contentBase64' });
 
