@@ -122,6 +122,18 @@ describe.each(DATABASES)('subscriptions administration on %s', (kind) => {
     await api.refused(() => api.post(`/api/admin/subscriptions/${own.id}/end`, {}), 403);
   });
 
+  it('renews a subscription that ran out: the user logs in again', async () => {
+    const email = 'expired@demo.test';
+    await expect(t.login(email)).rejects.toThrow(/403/);
+    const id = await userId(email);
+    const expired = ((await api.get(`/api/admin/users/${id}`)).data as unknown as AdminUser).subscriptions[0]!;
+    expect(expired).toMatchObject({ status: 'ended', endedAt: null });
+    const { answer, audit } = await api.audited(() => api.put(`/api/admin/subscriptions/${expired.id}`, { endDate: days(365) }));
+    expect((answer.data as unknown as AdminUser).subscriptions[0]).toMatchObject({ status: 'active' });
+    expect(audit).toMatchObject({ action: 'subscription.renew', before: { endDate: expired.endDate } });
+    expect((await t.login(email)).username).toBe(email);
+  });
+
   it('cancels a scheduled subscription: both dates become now', async () => {
     const id = await userId(demoEmailForRole('PARTIAL_USER'));
     const granted = (await api.post(`/api/admin/users/${id}/subscriptions`, { role: 'EVALUATE_USER', startDate: days(10), endDate: days(40) })).data as unknown as AdminUser;

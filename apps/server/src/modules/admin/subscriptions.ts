@@ -151,8 +151,8 @@ export async function updateSubscription(deps: AdminDeps, actor: AuditActor, sub
       havingFlatFileAccess: update.havingFlatFileAccess,
     });
     if (!change) return current.user_id;
-    // A new end date revives an ended subscription: it is no longer "ended early".
-    const renewed = current.ended_at !== null && end.getTime() > Date.now();
+    // A new end date revives an ended subscription (ended early or run out): a renewal, no longer "ended early".
+    const renewed = (current.ended_at !== null || current.end_date.getTime() <= Date.now()) && end.getTime() > Date.now();
     await trx
       .updateTable('subscriptions')
       .set({
