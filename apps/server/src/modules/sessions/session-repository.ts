@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { SEARCH_SET_TABLES } from '../search/search-tables.ts';
 import type { SessionCheck, SessionChecker } from '../../http/auth-hook.ts';
 
-export type CloseReason = 'logout' | 'idle' | 'closed' | 'closed_by_user' | 'password_changed' | 'subscription_ended';
+export type CloseReason = 'logout' | 'idle' | 'closed' | 'closed_by_user' | 'closed_by_admin' | 'password_changed' | 'subscription_ended';
 
 /** Server-side session rows: the truth behind every token (spec §4 "Sessions", §9 idle limit). */
 export class SessionRepository implements SessionChecker {
@@ -66,8 +66,9 @@ export class SessionRepository implements SessionChecker {
   /**
    * Closes a session and stamps the logout time of its login: for an idle session the moment of
    * its last activity (when the user actually left), otherwise now. Its search result sets go too.
+   * `alsoInTransaction` runs in the same transaction when the session was open (an audit row).
    */
-  async close(sessionId: string, reason: CloseReason): Promise<number> {
+  async close(sessionId: string, reason: CloseReason, alsoInTransaction?: (trx: Kysely<Database>) => Promise<void>): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
       const closed = await trx
         .updateTable('user_sessions')
@@ -84,6 +85,7 @@ export class SessionRepository implements SessionChecker {
         .where('logout_date', 'is', null)
         .execute();
       await dropSearchSetsOfSession(trx, sessionId);
+      await alsoInTransaction?.(trx);
       return 1;
     });
   }
