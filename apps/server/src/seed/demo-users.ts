@@ -65,6 +65,8 @@ export async function seedDemoUsers(db: Kysely<Database>): Promise<string[]> {
           role_name: user.role,
           contract_id: `DEMO-${String(id).padStart(4, '0')}`,
           end_date: sql<Date>`now() + make_interval(days => ${user.endsInDays})`,
+          // An ended demo subscription started before it ended (0016: end_date >= start_date).
+          start_date: sql<Date>`least(now(), now() + make_interval(days => ${user.endsInDays}))`,
           having_flat_file_access: user.flatFile,
         })
         .execute();
