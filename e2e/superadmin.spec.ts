@@ -48,6 +48,7 @@ describe('super-admin page', () => {
     const row = page.locator(`[data-testid="admin-roles"] tbody tr[data-email="${grantee}"][data-role="FLAT_FILE_ADMIN"]`);
     await row.waitFor();
     expect(await row.innerText()).toContain('active');
+    await screenshot(page, 'superadmin-roles');
     // The server agrees: the grantee holds the role now.
     const roles = await superAdmin.call(superAdminEndpoints.adminRoles, {});
     expect(roles.rows.some((r) => r.email === grantee && r.role === 'FLAT_FILE_ADMIN' && r.status === 'active')).toBe(true);
@@ -77,5 +78,19 @@ describe('super-admin page', () => {
     await rows.first().getByRole('button', { name: `Close the session of ${email}` }).click();
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(before - 1);
     await expect(other.call(authEndpoints.profile, {})).rejects.toThrow(/answered 401/);
+  });
+
+  it('shows the loaded data set and the run-time settings the server applies', async () => {
+    const [dataset, settings] = await Promise.all([superAdmin.call(superAdminEndpoints.dataset, {}), superAdmin.call(superAdminEndpoints.settings, {})]);
+    await page.getByRole('tab', { name: 'Data set' }).click();
+    await expect.poll(() => page.getByTestId('dataset-label').innerText()).toBe(dataset.label);
+    await page.getByRole('button', { name: 'Rebuild derived data' }).waitFor();
+    await screenshot(page, 'superadmin-dataset');
+
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    const limit = page.getByTestId('setting-loginPerAccountAddress');
+    await limit.waitFor();
+    expect(await limit.inputValue()).toBe(String(settings.values.loginPerAccountAddress));
+    await screenshot(page, 'superadmin-settings');
   });
 });

@@ -13,7 +13,19 @@ import { roleLabel } from '../../../app/role-labels.ts';
 import { DataTable } from '../../../app/ui/data-table.tsx';
 import type { DataColumn } from '../../../app/ui/data-table.tsx';
 import { QueryView } from '../../../app/ui/query-view.tsx';
-import { formatDate } from '../../dashboard/format.ts';
+
+/**
+ * The last day of a role period, as the grant form took it: a period ends at midnight UTC after
+ * the chosen end date, so the day is that of the moment just before, in UTC.
+ */
+function lastDay(endDate: string): string {
+  return new Date(Date.parse(endDate) - 1).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: '2-digit', timeZone: 'UTC' });
+}
+
+/** The first day of a role period (UTC, as stored). */
+function firstDay(startDate: string): string {
+  return new Date(startDate).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: '2-digit', timeZone: 'UTC' });
+}
 
 /** A year from today as YYYY-MM-DD: the end date a new grant starts with. */
 function inOneYear(): string {
@@ -33,7 +45,7 @@ function GrantForm() {
   const grant = useMutation({
     mutationFn: () => callApi(superAdminEndpoints.grantAdminRole, { body: { userId: Number(userId), role: role as AdminRole, endDate } }),
     onSuccess: (holder) => {
-      notifications.show({ color: 'green', message: `${holder.email} now holds ${roleLabel(holder.role)} until ${formatDate(holder.endDate)}.` });
+      notifications.show({ color: 'green', message: `${holder.email} now holds ${roleLabel(holder.role)} to ${lastDay(holder.endDate)} (inclusive).` });
       setUserId(null);
       setSearch('');
       setRole(null);
@@ -146,8 +158,8 @@ export function AdminRolesTab() {
   const columns: readonly DataColumn<AdminRoleHolder>[] = [
     { key: 'user', header: 'User', cell: (row) => (row.name ? `${row.email} (${row.name})` : row.email) },
     { key: 'role', header: 'Role', cell: (row) => roleLabel(row.role) },
-    { key: 'start', header: 'From', cell: (row) => formatDate(row.startDate) },
-    { key: 'end', header: 'Until', cell: (row) => formatDate(row.endDate) },
+    { key: 'start', header: 'From', cell: (row) => firstDay(row.startDate) },
+    { key: 'end', header: 'Until (inclusive)', cell: (row) => lastDay(row.endDate) },
     { key: 'status', header: 'Status', cell: (row) => <Badge variant="light" color={row.status === 'active' ? 'green' : 'gray'}>{row.status}</Badge> },
     {
       key: 'action',
