@@ -50,6 +50,9 @@ import { registerChartRoutes } from './modules/charts/chart-routes.ts';
 import { registerSarRoutes } from './modules/sar/sar-routes.ts';
 import { registerAnalyzerRoutes } from './modules/analyzers/analyzer-routes.ts';
 import { RdkitChemEngine } from './modules/chemistry/rdkit-engine.ts';
+import { AppSettings } from './modules/settings/app-settings.ts';
+import { registerSuperAdminRoutes } from './modules/superadmin/superadmin-routes.ts';
+import { fillMissingFingerprints } from './modules/knowledge-base/fill-fingerprints.ts';
 import type { DatasetSize } from './modules/health/health-routes.ts';
 
 export interface RegisteredRoute {
@@ -144,12 +147,15 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   app.decorate('admission', new Admission(config.admission));
   app.addHook('onClose', async () => app.admission.close());
 
+  // Run-time settings a super admin changes (login limits, export background threshold).
+  const settings = new AppSettings(db, { loginLimits: config.loginLimits, exportBackgroundFromRows: config.exports.backgroundFromRows });
+  const mailer = new Mailer(db, app.log);
   const auth = new AuthService({
     db,
     tokens,
     sessions,
-    limiter: new LoginLimiter(db, config.loginLimits),
-    mailer: new Mailer(db, app.log),
+    limiter: new LoginLimiter(db, () => settings.loginLimits()),
+    mailer,
     serverName: config.serverName,
     publicUrl: config.publicUrl,
   });
@@ -180,7 +186,8 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   registerLeafletRoutes(app, db);
   const files = new FileStore(db);
   const datasets = new DatasetService(db, files);
-  const exports = new ExportService(db, results, files, (smiles) => chemEngine.molblocks(smiles), config.exports, (error, jobId) => app.log.error({ err: error, jobId }, 'export failed'));
+  const exportSettings = { ...config.exports, currentBackgroundFromRows: () => settings.exportBackgroundFromRows() };
+  const exports = new ExportService(db, results, files, (smiles) => chemEngine.molblocks(smiles), exportSettings, (error, jobId) => app.log.error({ err: error, jobId }, 'export failed'));
   const runner = new ExportJobRunner(db, exports, config.exports, (error) => app.log.error({ err: error }, 'export loop failed'));
   registerExportRoutes(app, { exports, runner, files, datasets });
   registerDatasetRoutes(app, datasets);
@@ -189,6 +196,18 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   registerLookupRoutes(app, db);
   registerTreeRoutes(app, db);
   registerUploadRoutes(app, db);
+  registerSuperAdminRoutes(app, {
+    db,
+    kind: database.kind,
+    sessions,
+    settings,
+    mailer,
+    mail: { smtpConfigured: config.mail.smtpUrl !== undefined, from: config.mail.from },
+    serverName: config.serverName,
+    engine: chemEngine,
+    fillFingerprints: (onProgress) => fillMissingFingerprints(db, { onProgress }),
+    log: (message) => app.log.error(message),
+  });
   registerHealthRoutes(app, database.kind, config.serverName, () => datasetSize(database), () => database.failure());
 
   registerWebApp(app, config.webDist);

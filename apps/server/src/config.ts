@@ -64,6 +64,8 @@ export interface AppConfig {
   admission: AdmissionLimits;
   /** On a PostgreSQL server: longest any statement of the API may run (seconds; 0 = no limit). */
   statementTimeoutSeconds: number;
+  /** Mail: the SMTP relay (SMTP_URL; unset = the outbox only) and the sender address (MAIL_FROM). */
+  mail: { smtpUrl: string | undefined; from: string };
 }
 
 function bool(value: string | undefined, fallback: boolean): boolean {
@@ -131,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxWaitMs: int(env.ADMISSION_MAX_WAIT_SECONDS, 600) * 1000,
     },
     statementTimeoutSeconds: int(env.STATEMENT_TIMEOUT_SECONDS, 300),
+    mail: { smtpUrl: env.SMTP_URL || undefined, from: env.MAIL_FROM || 'no-reply@localhost' },
     loginLimits: {
       perAccountAddress: int(env.LOGIN_LIMIT_PER_ACCOUNT_ADDRESS, 5),
       perAddress: int(env.LOGIN_LIMIT_PER_ADDRESS, 20),

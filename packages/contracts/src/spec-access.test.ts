@@ -244,7 +244,26 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
     ],
   },
   { why: '/admin/trackers', openers: ['GOSTAR_ADMIN', 'FLAT_FILE_ADMIN'], calls: ['GET /api/admin/trackers'] },
-  { why: '/superadmin', openers: ['SUPER_ADMIN'], calls: ['GET /api/superadmin/overview'] },
+  {
+    why: '/superadmin',
+    openers: ['SUPER_ADMIN'],
+    calls: [
+      'GET /api/superadmin/overview',
+      'GET /api/superadmin/admin-roles',
+      'GET /api/superadmin/users',
+      'POST /api/superadmin/admin-roles',
+      'POST /api/superadmin/admin-roles/:subscriptionId/revoke',
+      'GET /api/superadmin/audit',
+      'GET /api/superadmin/sessions',
+      'POST /api/superadmin/sessions/:sessionId/close',
+      'GET /api/superadmin/dataset',
+      'POST /api/superadmin/dataset/rebuild',
+      'GET /api/superadmin/dataset/rebuild',
+      'GET /api/superadmin/settings',
+      'PUT /api/superadmin/settings',
+      'POST /api/superadmin/mail/test',
+    ],
+  },
 ];
 
 const WHO: ReadonlyArray<Role | null> = [null, ...ROLES];

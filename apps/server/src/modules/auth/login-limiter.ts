@@ -43,13 +43,18 @@ interface Counts {
 export class LoginLimiter {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly limits: LoginLimits,
+    /** Fixed limits, or a read of the current ones (a super admin changes them at run time: settings module). */
+    private readonly limits: LoginLimits | (() => Promise<LoginLimits>),
   ) {}
+
+  private async currentLimits(): Promise<LoginLimits> {
+    return typeof this.limits === 'function' ? this.limits() : this.limits;
+  }
 
   /** Throws 429 when `username` may not try a password from `ipAddress` now. */
   async assertAllowed(username: string, ipAddress: string | null): Promise<void> {
-    const { limits } = this;
-    const counts = await this.counts(username, ipAddress);
+    const limits = await this.currentLimits();
+    const counts = await this.counts(limits, username, ipAddress);
     if (counts.pair_n >= limits.perAccountAddress) {
       throw tooManyRequests(
         `Too many wrong passwords for this account from your network address. Try again in ${this.wait(counts.pair_oldest, limits.windowMinutes)}, or reset your password.`,
@@ -78,7 +83,7 @@ export class LoginLimiter {
    */
   async lockedOut(userIds: readonly number[]): Promise<Set<number>> {
     if (userIds.length === 0) return new Set();
-    const { windowMinutes, accountWindowMinutes, perAccountAddress, perAccount } = this.limits;
+    const { windowMinutes, accountWindowMinutes, perAccountAddress, perAccount } = await this.currentLimits();
     const reasons = [WRONG_PASSWORD.login, WRONG_PASSWORD.reauthentication];
     const { rows } = await sql<{ id: number }>`
       WITH target AS (
@@ -105,8 +110,8 @@ export class LoginLimiter {
     return new Set(rows.map((r) => Number(r.id)));
   }
 
-  private async counts(username: string, ipAddress: string | null): Promise<Counts> {
-    const { windowMinutes, accountWindowMinutes, knownAddressDays } = this.limits;
+  private async counts(limits: LoginLimits, username: string, ipAddress: string | null): Promise<Counts> {
+    const { windowMinutes, accountWindowMinutes, knownAddressDays } = limits;
     const reasons = [WRONG_PASSWORD.login, WRONG_PASSWORD.reauthentication];
     // A null address (no socket address) matches nothing: only the account ceiling applies then.
     const { rows } = await sql<Counts>`

@@ -27,6 +27,8 @@ import { CreditBalanceTooLow, changeCredits } from '../credits/credit-ledger.ts'
 export interface ExportSettings {
   backgroundFromRows: number;
   batchRows: number;
+  /** The threshold as it applies now, when a super admin may change it at run time (settings module); else `backgroundFromRows`. */
+  currentBackgroundFromRows?: () => Promise<number>;
 }
 
 const FORMAT_EXTENSIONS: Record<ExportFormat, string> = { csv: 'csv', xlsx: 'xlsx', sdf: 'sdf' };
@@ -119,6 +121,11 @@ export class ExportService {
     private readonly logError: (error: unknown, jobId: number) => void = () => undefined,
   ) {}
 
+  /** From how many rows an export runs in the background, now. */
+  private async backgroundFromRows(): Promise<number> {
+    return this.settings.currentBackgroundFromRows ? this.settings.currentBackgroundFromRows() : this.settings.backgroundFromRows;
+  }
+
   /** The user's credits; inside a transaction pass it (PGlite has one connection: another query would wait on it for ever). */
   async balance(userId: number, db: Kysely<Database> = this.db): Promise<number> {
     const row = await db.selectFrom('users').select('credit_balance').where('id', '=', userId).executeTakeFirst();
@@ -162,14 +169,15 @@ export class ExportService {
     const rows = await this.countRows(await this.scopeSql(session, scope));
     const balance = await this.balance(auth.userId);
     const refusal = this.refusal(rows, balance);
+    const backgroundFromRows = await this.backgroundFromRows();
     return {
       tab: scope.tab,
       rows,
       credits: exportCredits(rows),
       creditBalance: balance,
       allowed: refusal === null,
-      background: rows >= this.settings.backgroundFromRows,
-      backgroundFromRows: this.settings.backgroundFromRows,
+      background: rows >= backgroundFromRows,
+      backgroundFromRows,
       message: refusal?.message ?? null,
     };
   }
@@ -232,7 +240,7 @@ export class ExportService {
       return id;
     });
     const job = await this.db.selectFrom('export_jobs').select('row_count').where('id', '=', jobId).executeTakeFirstOrThrow();
-    return { jobId, background: job.row_count >= this.settings.backgroundFromRows };
+    return { jobId, background: job.row_count >= (await this.backgroundFromRows()) };
   }
 
   /**
@@ -290,7 +298,7 @@ export class ExportService {
       await this.charge(trx, auth, { id, rows, fileName, description: `${prepared.label} · ${prepared.format.toUpperCase()}` });
       return id;
     });
-    return { jobId, background: rows >= this.settings.backgroundFromRows };
+    return { jobId, background: rows >= (await this.backgroundFromRows()) };
   }
 
   /** One of the caller's exports (403 for another user's, 404 for none). */

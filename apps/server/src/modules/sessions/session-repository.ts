@@ -66,9 +66,14 @@ export class SessionRepository implements SessionChecker {
   /**
    * Closes a session and stamps the logout time of its login: for an idle session the moment of
    * its last activity (when the user actually left), otherwise now. Its search result sets go too.
+   * `alsoInTransaction` runs in the same transaction when the session was open (an audit row).
    */
-  async close(sessionId: string, reason: CloseReason): Promise<number> {
-    return this.db.transaction().execute((trx) => closeIn(trx, sessionId, reason));
+  async close(sessionId: string, reason: CloseReason, alsoInTransaction?: (trx: Kysely<Database>) => Promise<void>): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const closed = await closeIn(trx, sessionId, reason);
+      if (closed > 0) await alsoInTransaction?.(trx);
+      return closed;
+    });
   }
 
   /**
