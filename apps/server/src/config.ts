@@ -64,6 +64,16 @@ export interface AppConfig {
   admission: AdmissionLimits;
   /** On a PostgreSQL server: longest any statement of the API may run (seconds; 0 = no limit). */
   statementTimeoutSeconds: number;
+  /**
+   * Key material for the TOTP secrets at rest (MFA_SECRET_KEY, any long random text); unset means
+   * one generated once and kept in app_settings (docs/operations.md "Second factor").
+   */
+  mfaSecretKey: string | undefined;
+  /**
+   * Mail delivery: `smtp://user:pass@host:587` or `smtps://...` (SMTP_URL); unset keeps mail in the
+   * outbox table only. MAIL_FROM is the sender address.
+   */
+  mail: { smtpUrl: string | undefined; from: string };
 }
 
 function bool(value: string | undefined, fallback: boolean): boolean {
@@ -131,6 +141,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxWaitMs: int(env.ADMISSION_MAX_WAIT_SECONDS, 600) * 1000,
     },
     statementTimeoutSeconds: int(env.STATEMENT_TIMEOUT_SECONDS, 300),
+    mfaSecretKey: env.MFA_SECRET_KEY || undefined,
+    mail: { smtpUrl: env.SMTP_URL || undefined, from: env.MAIL_FROM || 'KB Search <no-reply@localhost>' },
     loginLimits: {
       perAccountAddress: int(env.LOGIN_LIMIT_PER_ACCOUNT_ADDRESS, 5),
       perAddress: int(env.LOGIN_LIMIT_PER_ADDRESS, 20),

@@ -65,6 +65,8 @@ export async function seedDemoUsers(db: Kysely<Database>): Promise<string[]> {
           role_name: user.role,
           contract_id: `DEMO-${String(id).padStart(4, '0')}`,
           end_date: sql<Date>`now() + make_interval(days => ${user.endsInDays})`,
+          // A period must not end before it starts (0016): the ended demo subscription ran for a year.
+          start_date: sql<Date>`least(now(), now() + make_interval(days => ${user.endsInDays - 365}))`,
           having_flat_file_access: user.flatFile,
         })
         .execute();
