@@ -128,9 +128,9 @@ export function registerAuthHook(app: FastifyInstance, tokens: TokenService, ses
     if (access === 'authenticated') return;
     const granting = roles.filter((r) => access.includes(r));
     if (granting.length === 0) throw forbidden('Your subscription does not include this. Ask your administrator for access.');
-    // A call only admin roles open needs a session that passed the second factor (ASVS V2.8);
-    // a role that is not an admin role opens it without one.
-    if (!config.beforeSecondFactor && !check.secondFactor.passed && granting.every((r) => ADMIN_ROLES.includes(r))) {
+    // A call whose access lists admin roles only (the admin pages' calls) needs a session that
+    // passed the second factor (ASVS V2.8). Calls that other roles share (the dashboard's) do not.
+    if (!config.beforeSecondFactor && !check.secondFactor.passed && access.every((r) => ADMIN_ROLES.includes(r))) {
       throw secondFactorMissing(check.secondFactor.enrolled);
     }
   });
