@@ -28,6 +28,9 @@ import { AuthService } from './modules/auth/auth-service.ts';
 import { LoginLimiter } from './modules/auth/login-limiter.ts';
 import { Mailer } from './modules/auth/mailer.ts';
 import { registerAuthRoutes } from './modules/auth/auth-routes.ts';
+import { MfaService } from './modules/auth/mfa-service.ts';
+import { SecretBox } from './modules/auth/mfa-secret-box.ts';
+import { registerMfaRoutes } from './modules/auth/mfa-routes.ts';
 import { AccountService } from './modules/dashboard/account-service.ts';
 import { registerDashboardRoutes } from './modules/dashboard/dashboard-routes.ts';
 import { registerAdminRoutes } from './modules/admin/admin-routes.ts';
@@ -81,6 +84,15 @@ async function tokenSecret(config: AppConfig, database: DatabaseHandle): Promise
   const generated = crypto.randomBytes(48).toString('base64url');
   await database.db.insertInto('app_settings').values({ key: 'jwt_secret', value: generated }).onConflict((oc) => oc.column('key').doNothing()).execute();
   const row = await database.db.selectFrom('app_settings').select('value').where('key', '=', 'jwt_secret').executeTakeFirstOrThrow();
+  return row.value;
+}
+
+/** Key material of the TOTP secrets: MFA_SECRET_KEY, else generated once and kept in the database. */
+async function mfaKey(config: AppConfig, database: DatabaseHandle): Promise<string> {
+  if (config.mfaSecretKey) return config.mfaSecretKey;
+  const generated = crypto.randomBytes(48).toString('base64url');
+  await database.db.insertInto('app_settings').values({ key: 'mfa_secret_key', value: generated }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  const row = await database.db.selectFrom('app_settings').select('value').where('key', '=', 'mfa_secret_key').executeTakeFirstOrThrow();
   return row.value;
 }
 
@@ -149,17 +161,23 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
 
   // Run-time settings a super admin changes (login limits, export background threshold).
   const settings = new AppSettings(db, { loginLimits: config.loginLimits, exportBackgroundFromRows: config.exports.backgroundFromRows });
-  const mailer = new Mailer(db, app.log);
+  const mailer = new Mailer(db, app.log, config.mail);
+  const mfa = new MfaService(db, new SecretBox(await mfaKey(config, database)), {
+    maxFailures: config.loginLimits.perAccountAddress,
+    windowMinutes: config.loginLimits.windowMinutes,
+  });
   const auth = new AuthService({
     db,
     tokens,
     sessions,
     limiter: new LoginLimiter(db, () => settings.loginLimits()),
     mailer,
+    mfa,
     serverName: config.serverName,
     publicUrl: config.publicUrl,
   });
   registerAuthRoutes(app, auth);
+  registerMfaRoutes(app, mfa);
   registerSessionRoutes(app, db, sessions, tokens);
   registerDashboardRoutes(app, new AccountService(db));
   registerAdminRoutes(app, db, database.kind);

@@ -64,6 +64,11 @@ export interface AppConfig {
   admission: AdmissionLimits;
   /** On a PostgreSQL server: longest any statement of the API may run (seconds; 0 = no limit). */
   statementTimeoutSeconds: number;
+  /**
+   * Key material for the TOTP secrets at rest (MFA_SECRET_KEY, any long random text); unset means
+   * one generated once and kept in app_settings (docs/operations.md "Second factor").
+   */
+  mfaSecretKey: string | undefined;
   /** Mail: the SMTP relay (SMTP_URL; unset = the outbox only) and the sender address (MAIL_FROM). */
   mail: { smtpUrl: string | undefined; from: string };
 }
@@ -133,7 +138,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxWaitMs: int(env.ADMISSION_MAX_WAIT_SECONDS, 600) * 1000,
     },
     statementTimeoutSeconds: int(env.STATEMENT_TIMEOUT_SECONDS, 300),
-    mail: { smtpUrl: env.SMTP_URL || undefined, from: env.MAIL_FROM || 'no-reply@localhost' },
+    mfaSecretKey: env.MFA_SECRET_KEY || undefined,
+    mail: { smtpUrl: env.SMTP_URL || undefined, from: env.MAIL_FROM || 'KB Search <no-reply@localhost>' },
     loginLimits: {
       perAccountAddress: int(env.LOGIN_LIMIT_PER_ACCOUNT_ADDRESS, 5),
       perAddress: int(env.LOGIN_LIMIT_PER_ADDRESS, 20),

@@ -42,6 +42,7 @@ import { sarEndpoints } from './sar.ts';
 import { analyzerEndpoints } from './analyzers.ts';
 import { adminAccountEndpoints } from './admin-accounts.ts';
 import { superAdminEndpoints } from './superadmin.ts';
+import { mfaEndpoints } from './mfa.ts';
 
 /**
  * The API of spec §7. Paths: every call lives under `/api`; a spec path that already starts with
@@ -240,7 +241,7 @@ export const systemEndpoints = {
   }),
 } as const;
 
-export { adminAccountEndpoints, superAdminEndpoints, searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints, exportEndpoints, datasetEndpoints, sarEndpoints, analyzerEndpoints };
+export { adminAccountEndpoints, mfaEndpoints, superAdminEndpoints, searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints, exportEndpoints, datasetEndpoints, sarEndpoints, analyzerEndpoints };
 
 /** Every endpoint group with its title: the access-matrix test, the API doc and OpenAPI read this one list. */
 export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint>]> = [
@@ -261,6 +262,7 @@ export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint
   ['Administration', adminEndpoints],
   ['Account administration', adminAccountEndpoints],
   ['Super admin', superAdminEndpoints],
+  ['Second factor (admin MFA)', mfaEndpoints],
   ['System', systemEndpoints],
 ];
 export const ALL_ENDPOINTS: readonly Endpoint[] = API_GROUPS.flatMap(([, group]) => Object.values(group));

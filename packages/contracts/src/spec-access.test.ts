@@ -59,6 +59,7 @@ const SPEC_ROUTES: Readonly<Record<string, Openers>> = {
   '/keywords': 'public',
   '/policies': 'public',
   '/superadmin': ['SUPER_ADMIN'],
+  '/account/mfa': 'any logged-in role', // issue 16: admin second factor; says "not needed" to other roles
   '/accessdenied': 'public', // "n/a": shown to anyone sent there
 };
 
@@ -97,6 +98,7 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
       'POST /api/dashboard/dropunloggedtables',
       'GET /api/security/allmapping/search/default/count',
       'GET /api/chemistry/status',
+      'GET /api/account/mfa',
     ],
   },
   {
@@ -262,7 +264,13 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
       'GET /api/superadmin/settings',
       'PUT /api/superadmin/settings',
       'POST /api/superadmin/mail/test',
+      'POST /api/superadmin/users/:userId/mfa/reset',
     ],
+  },
+  {
+    why: '/account/mfa for the admin roles (second factor)',
+    openers: ['SUPER_ADMIN', 'GOSTAR_ADMIN', 'FLAT_FILE_ADMIN'],
+    calls: ['POST /api/account/mfa/enrol', 'POST /api/account/mfa/enrol/confirm', 'POST /api/account/mfa/verify', 'POST /api/account/mfa/recovery-codes'],
   },
 ];
 

@@ -18,6 +18,7 @@ import type { SessionRepository } from '../sessions/session-repository.ts';
 import { WRONG_PASSWORD } from './login-limiter.ts';
 import type { LoginLimiter } from './login-limiter.ts';
 import type { Mail, Mailer } from './mailer.ts';
+import type { MfaService } from './mfa-service.ts';
 import { newPasswordProblem } from './password-policy.ts';
 import type { PasswordOwner } from './password-policy.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
@@ -45,6 +46,7 @@ export interface AuthServiceDeps {
   sessions: SessionRepository;
   limiter: LoginLimiter;
   mailer: Mailer;
+  mfa: MfaService;
   serverName: string;
   publicUrl: string | undefined;
 }
@@ -98,8 +100,15 @@ export class AuthService {
     return this.loginResult(auth);
   }
 
+  /**
+   * Tokens for a session, and where it stands on the second factor: an admin's login opens its
+   * session with the second step pending (admin-only calls refuse it until `mfa/verify`).
+   */
   async loginResult(subject: { userId: number; sessionId: string; email: string; userHashId: string; roles: readonly string[] }): Promise<LoginResult> {
-    const issued = await this.deps.tokens.issue(subject);
+    const [issued, secondFactor] = await Promise.all([
+      this.deps.tokens.issue(subject),
+      this.deps.mfa.state(subject.userId, subject.sessionId, subject.roles),
+    ]);
     return {
       id: subject.userId,
       username: subject.email,
@@ -109,6 +118,7 @@ export class AuthService {
       applicationDiff: this.deps.serverName,
       sessionId: subject.sessionId,
       tokenExpiresAt: issued.expiresAt.toISOString(),
+      secondFactor,
     };
   }
 
@@ -347,8 +357,9 @@ export class AuthService {
   }
 
   /** Waits for mail queued after answers (shutdown, tests). */
-  flushMail(): Promise<void> {
-    return this.deps.mailer.flush();
+  async flushMail(): Promise<void> {
+    await this.deps.mailer.flush();
+    this.deps.mailer.close();
   }
 
   private async validCode(code: string) {

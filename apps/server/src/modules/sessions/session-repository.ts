@@ -31,12 +31,14 @@ export class SessionRepository implements SessionChecker {
       .select([
         's.closed_at',
         's.last_activity_at',
+        's.mfa_passed_at',
         'u.email',
         'u.user_hash_id',
         'u.active',
         sql<boolean>`s.last_activity_at <= now() - make_interval(secs => ${IDLE_TIMEOUT_MS / 1000})`.as('idle'),
         sql<string[] | null>`(select array_agg(role_name order by position, id) from subscriptions
           where user_id = s.user_id and start_date <= now() and end_date > now())`.as('roles'),
+        sql<boolean>`exists (select 1 from user_mfa m where m.user_id = s.user_id and m.confirmed_at is not null)`.as('mfa_enrolled'),
       ])
       .where('s.id', '=', sessionId)
       .where('s.user_id', '=', userId)
@@ -60,7 +62,15 @@ export class SessionRepository implements SessionChecker {
         .executeTakeFirst();
       if (touched) lastActivityAt = touched.last_activity_at;
     }
-    return { state: 'open', userId, email: row.email, userHashId: row.user_hash_id, roles: row.roles, lastActivityAt };
+    return {
+      state: 'open',
+      userId,
+      email: row.email,
+      userHashId: row.user_hash_id,
+      roles: row.roles,
+      lastActivityAt,
+      secondFactor: { passed: row.mfa_passed_at !== null, enrolled: row.mfa_enrolled === true },
+    };
   }
 
   /**
