@@ -65,6 +65,8 @@ export async function seedDemoUsers(db: Kysely<Database>): Promise<string[]> {
           role_name: user.role,
           contract_id: `DEMO-${String(id).padStart(4, '0')}`,
           end_date: sql<Date>`now() + make_interval(days => ${user.endsInDays})`,
+          // An ended demo subscription started before it ended (0016 subscriptions_period).
+          start_date: sql<Date>`least(now(), now() + make_interval(days => ${user.endsInDays})) - interval '30 days'`,
           having_flat_file_access: user.flatFile,
         })
         .execute();
