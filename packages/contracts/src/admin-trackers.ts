@@ -59,8 +59,10 @@ function listQuery<S extends readonly [string, ...string[]], E extends z.ZodRawS
 }
 
 const termStatusFilter = { status: z.enum(TERM_STATUSES).optional() };
+export const LOGIN_OUTCOMES = ['failed', 'successful'] as const;
+const loginOutcomeFilter = { outcome: z.enum(LOGIN_OUTCOMES).optional() };
 
-export const LoginTrackerQuerySchema = listQuery(TRACKER_SORTS.logins);
+export const LoginTrackerQuerySchema = listQuery(TRACKER_SORTS.logins, loginOutcomeFilter);
 export const SearchTrackerQuerySchema = listQuery(TRACKER_SORTS.searches);
 export const ExportTrackerQuerySchema = listQuery(TRACKER_SORTS.exports);
 export const DatasetTrackerQuerySchema = listQuery(TRACKER_SORTS.datasets);
@@ -76,6 +78,7 @@ export const TrackerCsvQuerySchema = z
   .object({
     ...filterShape,
     ...termStatusFilter,
+    ...loginOutcomeFilter,
     sort: z.string().max(30).optional(),
     dir: z.enum(['asc', 'desc']).default('desc'),
   })

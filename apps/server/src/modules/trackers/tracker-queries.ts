@@ -18,6 +18,8 @@ export interface TrackerFilters {
   from?: string | undefined;
   to?: string | undefined;
   status?: string | undefined;
+  /** Logins: only failed or only successful attempts. */
+  outcome?: 'failed' | 'successful' | undefined;
   /** One row by its id (the answer of a curation). */
   id?: number | undefined;
 }
@@ -44,6 +46,8 @@ interface TrackerSql {
   id: string;
   /** The column of the term status filter, where there is one. */
   status?: string;
+  /** The column of the login outcome filter, where there is one. */
+  failed?: string;
 }
 
 const USER_JOIN = sql`left join organisations o on o.id = u.organisation_id`;
@@ -56,6 +60,7 @@ const TRACKERS: Record<Tracker, TrackerSql> = {
     email: 'a.username',
     sorts: { date: 'a.login_date', user: 'a.username', ip: 'a.ip_address' },
     id: 'a.id',
+    failed: 'a.failed',
   },
   searches: {
     select: sql`l.id, u.email as user_email, o.name as organisation, l.created_at, l.summary, l.counts, l.duration_ms, l.failed`,
@@ -112,6 +117,7 @@ function conditions(def: TrackerSql, filters: TrackerFilters): RawBuilder<unknow
   if (filters.from) parts.push(sql`${sql.raw(def.date)} >= ${dayStart(filters.from)}`);
   if (filters.to) parts.push(sql`${sql.raw(def.date)} < ${dayEnd(filters.to)}`);
   if (filters.id !== undefined) parts.push(sql`${sql.raw(def.id)} = ${filters.id}`);
+  if (filters.outcome && def.failed) parts.push(sql`${sql.raw(def.failed)} = ${filters.outcome === 'failed'}`);
   if (filters.status && def.status) parts.push(sql`${sql.raw(def.status)} = ${filters.status}`);
   return parts.length === 0 ? sql`true` : sql.join(parts, sql` and `);
 }

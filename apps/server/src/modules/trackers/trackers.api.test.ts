@@ -89,6 +89,8 @@ describe.each(DATABASES)('trackers on %s', (kind) => {
     const page2 = await get(`/api/admin/trackers/logins?from=2020-01-01&to=2020-01-31&pageSize=2&page=2&sort=ip&dir=asc`);
     expect(page2.data).toMatchObject({ total: 3, page: 2, pageSize: 2 });
     expect((page2.data.rows as { ipAddress: string }[]).map((r) => r.ipAddress)).toEqual(['10.0.0.3']);
+    const failed = await get('/api/admin/trackers/logins?from=2020-01-01&to=2020-01-31&outcome=failed&sort=ip&dir=asc');
+    expect((failed.data.rows as { ipAddress: string }[]).map((r) => r.ipAddress)).toEqual(['10.0.0.2', '10.0.0.3']);
     // A user filter with a wildcard character matches it literally.
     expect((await get('/api/admin/trackers/logins?user=%25')).data.total).toBe(0);
   });
