@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
-import { UPLOAD_LIST_TYPES } from './uploads.ts';
+import type { UploadListType } from './uploads.ts';
 
 /**
  * Trackers (issue 16, `/admin/trackers`, GOSTAR_ADMIN and FLAT_FILE_ADMIN): who logged in, searched,
@@ -171,7 +171,7 @@ export const TrackerOrganisationsSchema = z.object({ rows: z.array(z.object({ id
  */
 export const CURATION_ENTITIES = ['structure', 'target', 'document', 'year', 'author', 'company', 'indication', 'activitytype', 'mechanism', 'category', 'taxonomy'] as const;
 export type CurationEntity = (typeof CURATION_ENTITIES)[number];
-export const CURATION_ENTITY_OF: Record<(typeof UPLOAD_LIST_TYPES)[number], CurationEntity> = {
+export const CURATION_ENTITY_OF: Record<UploadListType, CurationEntity> = {
   strid: 'structure',
   cas: 'structure',
   compoundname: 'structure',
