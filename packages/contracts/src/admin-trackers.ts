@@ -195,6 +195,31 @@ export const CURATION_ENTITY_OF: Record<UploadListType, CurationEntity> = {
   category: 'category',
   source: 'taxonomy',
 };
+/** How the trackers name each list type. */
+export const UPLOAD_LIST_LABELS: Record<UploadListType, string> = {
+  strid: 'Structure id',
+  cas: 'CAS number',
+  compoundname: 'Compound name',
+  inchikey: 'InChIKey',
+  target: 'Target name',
+  uniprot: 'UniProt accession',
+  gene: 'Gene symbol',
+  entrez: 'Entrez gene id',
+  pdb: 'PDB id',
+  pubmed: 'PubMed id',
+  refid: 'Reference id',
+  doi: 'DOI',
+  patent: 'Patent number',
+  year: 'Publication year',
+  author: 'Author',
+  company: 'Company',
+  indication: 'Indication',
+  mesh: 'MeSH id',
+  activitytype: 'Activity type',
+  mechanism: 'Mechanism',
+  category: 'Compound category',
+  source: 'Source organism',
+};
 /** Entities picked by their text rather than a numeric id. */
 export const TEXT_CURATION_ENTITIES: readonly CurationEntity[] = ['author', 'activitytype', 'mechanism', 'category'];
 export const CURATION_ENTITY_LABELS: Record<CurationEntity, string> = {

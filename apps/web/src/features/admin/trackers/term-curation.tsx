@@ -3,7 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { CURATION_ENTITY_LABELS, CURATION_ENTITY_OF, trackerEndpoints } from '@kb/contracts/admin-trackers';
+import { CURATION_ENTITY_LABELS, CURATION_ENTITY_OF, UPLOAD_LIST_LABELS, trackerEndpoints } from '@kb/contracts/admin-trackers';
 import type { CurationResponse, TermTrackerRow } from '@kb/contracts/admin-trackers';
 import type { UploadListType } from '@kb/contracts/uploads';
 import { callApi, errorMessage } from '../../../app/api-client.ts';
@@ -17,10 +17,11 @@ const entityLabel = (listType: string) => {
   const entity = CURATION_ENTITY_OF[listType as UploadListType];
   return entity ? CURATION_ENTITY_LABELS[entity] : 'record';
 };
+const listLabel = (listType: string) => UPLOAD_LIST_LABELS[listType as UploadListType] ?? listType;
 
 export const TERM_COLUMNS: TrackerColumn<TermTrackerRow>[] = [
   { key: 'term', header: 'Term', sort: 'term', cell: (r) => <Text size="sm" fw={500} data-testid="term-text">{r.term}</Text> },
-  { key: 'listType', header: 'List type', sort: 'listType', cell: (r) => r.listType },
+  { key: 'listType', header: 'List type', sort: 'listType', cell: (r) => listLabel(r.listType) },
   { key: 'user', header: 'Reported by', sort: 'user', cell: (r) => r.userEmail ?? '—' },
   { key: 'organisation', header: 'Organisation', cell: (r) => r.organisation ?? '—' },
   { key: 'date', header: 'Reported', sort: 'date', cell: (r) => formatDateTime(r.createdAt), cellProps: { style: { whiteSpace: 'nowrap' } } },
@@ -100,7 +101,7 @@ function CurationDialog({ row, action, onClose }: { row: TermTrackerRow; action:
       <Stack>
         <Text size="sm">
           {action === 'resolve'
-            ? `Pick the ${what} this ${row.listType} term means. It becomes a synonym: the next upload of a ${row.listType} list identifies it.`
+            ? `Pick the ${what} this term of a ${listLabel(row.listType)} list means. It becomes a synonym: the next upload of a ${listLabel(row.listType)} list identifies it.`
             : 'The term stays unidentified in uploads. Other open reports of the same term are closed with it.'}
         </Text>
         {action === 'resolve' && (
