@@ -147,13 +147,13 @@ export async function trackerRows(db: Db, tracker: Tracker, filters: TrackerFilt
   return { rows, total: rows[0]?.total_rows ?? 0 };
 }
 
-/** The reported term `termId` with its report, locked for a curation (null when there is none). */
-export async function lockedTerm(trx: Db, termId: number) {
+/** The reported term `termId` with its report (null when there is none); `lock` inside a curation's transaction. */
+export async function reportedTerm(trx: Db, termId: number, lock: boolean) {
   const { rows } = await sql<{ term_id: number; term: string; status: string; list_type: string }>`
     select rt.term_id, rt.term, rt.status, r.list_type
     from reported_terms rt join term_reports r on r.report_id = rt.report_id
     where rt.term_id = ${termId}
-    for update of rt`.execute(trx);
+    ${lock ? sql`for update of rt` : sql``}`.execute(trx);
   return rows[0] ?? null;
 }
 

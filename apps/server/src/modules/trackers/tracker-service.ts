@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { CURATION_ENTITY_LABELS, TRACKER_CSV_MAX_ROWS, TRACKER_SORTS } from '@kb/contracts/admin-trackers';
+import { CURATION_ENTITY_LABELS, TEXT_CURATION_ENTITIES, TRACKER_CSV_MAX_ROWS, TRACKER_SORTS } from '@kb/contracts/admin-trackers';
 import type {
   CurationResponse,
   DatasetTrackerRow,
@@ -19,7 +19,7 @@ import { HttpError, badRequest, notFound } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { AuditActor } from '../audit/audit-log.ts';
 import { curationCandidates, curationEntity, curationKey, curationTarget, isUploadListType, saveCuratedSynonym } from '../uploads/term-curation.ts';
-import { isTrackerSort, lockedTerm, openTwins, organisations, trackerRows, writeCuration } from './tracker-queries.ts';
+import { isTrackerSort, openTwins, reportedTerm, organisations, trackerRows, writeCuration } from './tracker-queries.ts';
 import type { TrackerFilters } from './tracker-queries.ts';
 import { toCsv } from './tracker-csv.ts';
 
@@ -82,7 +82,7 @@ export const ROW_MAPPERS = {
   terms: (r: Raw): TermTrackerRow => {
     const listType = String(r.list_type);
     const resolvedId = str(r.resolved_id);
-    const textual = isUploadListType(listType) && ['author', 'activitytype', 'mechanism', 'category'].includes(curationEntity(listType));
+    const textual = isUploadListType(listType) && TEXT_CURATION_ENTITIES.includes(curationEntity(listType));
     return {
       id: num(r.id),
       ...user(r),
@@ -133,7 +133,7 @@ export class TrackerService {
   }
 
   async candidates(termId: number, q: string): Promise<{ entity: ReturnType<typeof curationEntity>; rows: TermCandidate[] }> {
-    const term = await lockedTermOrThrow(this.db, termId, false);
+    const term = await termOrThrow(this.db, termId, false);
     return { entity: curationEntity(term.listType), rows: await curationCandidates(this.db, term.listType, q) };
   }
 
@@ -144,7 +144,7 @@ export class TrackerService {
    */
   async resolve(actor: AuditActor, termId: number, request: ResolveTermRequest): Promise<CurationResponse> {
     const closed = await this.db.transaction().execute(async (trx) => {
-      const term = await lockedTermOrThrow(trx, termId, true);
+      const term = await termOrThrow(trx, termId, true);
       const key = curationKey(term.listType, term.term);
       if ('invalid' in key) {
         throw badRequest(`"${term.term}" is ${key.invalid} for a ${term.listType} list, so no upload could identify it: reject it instead.`);
@@ -176,7 +176,7 @@ export class TrackerService {
   /** Rejects a reported term (it stays unidentified), with the other open reports of the same text; one audit row. */
   async reject(actor: AuditActor, termId: number, noteText: string | undefined): Promise<CurationResponse> {
     const twins = await this.db.transaction().execute(async (trx) => {
-      const term = await lockedTermOrThrow(trx, termId, true);
+      const term = await termOrThrow(trx, termId, true);
       const others = await openTwins(trx, termId, term.listType, term.term);
       const ids = [termId, ...others.map((t) => t.term_id)];
       const note = noteText?.trim() || null;
@@ -206,8 +206,9 @@ export class TrackerService {
   }
 }
 
-async function lockedTermOrThrow(db: Parameters<typeof lockedTerm>[0], termId: number, forCuration: boolean) {
-  const term = await lockedTerm(db, termId);
+/** The term (404 when there is none); `forCuration`: locked, and still open (409 otherwise). */
+async function termOrThrow(db: Parameters<typeof reportedTerm>[0], termId: number, forCuration: boolean) {
+  const term = await reportedTerm(db, termId, forCuration);
   if (!term) throw notFound(`There is no reported term ${termId}.`);
   if (!isUploadListType(term.list_type)) throw badRequest(`The term was reported for an unknown list type "${term.list_type}".`);
   if (forCuration && term.status !== 'open') {
