@@ -35,6 +35,7 @@ import { AccountService } from './modules/dashboard/account-service.ts';
 import { registerDashboardRoutes } from './modules/dashboard/dashboard-routes.ts';
 import { registerAdminRoutes } from './modules/admin/admin-routes.ts';
 import { registerAdminAccountRoutes } from './modules/admin/admin-account-routes.ts';
+import { registerTrackerRoutes } from './modules/trackers/tracker-routes.ts';
 import { registerHealthRoutes } from './modules/health/health-routes.ts';
 import { registerLookupRoutes } from './modules/lookups/lookup-routes.ts';
 import { registerTreeRoutes } from './modules/trees/tree-routes.ts';
@@ -182,6 +183,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   registerDashboardRoutes(app, new AccountService(db));
   registerAdminRoutes(app, db, database.kind);
   registerAdminAccountRoutes(app, { db, auth, sessions });
+  registerTrackerRoutes(app, db);
   // Worker threads start on first use (tests never pay for them); main.ts starts the index load.
   const chemEngine = new RdkitChemEngine(db, {
     ...(config.chemistry.workers > 0 ? { workers: config.chemistry.workers } : {}),

@@ -1,7 +1,9 @@
 import { Alert, Card, Group, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { formatCount } from '../../app/format/count-format.ts';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { adminEndpoints } from '@kb/contracts/api';
+import { TRACKER_MAX_PAGE_SIZE, trackerEndpoints } from '@kb/contracts/admin-trackers';
 import { errorMessage } from '../../app/api-client.ts';
 import { endpointQuery } from '../../app/query.ts';
 import { roleLabel } from '../../app/role-labels.ts';
@@ -25,7 +27,9 @@ function Stat({ label, value, testId }: { label: string; value: number; testId: 
 
 export function AdminDashboardPage() {
   const subscriptions = useQuery(endpointQuery(adminEndpoints.subscriptions, {}));
-  const trackers = useQuery(endpointQuery(adminEndpoints.trackers, {}));
+  // The newest failed logins of the last 7 days (the window the dashboard shows); the trackers page has them all.
+  const [since] = useState(() => new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10));
+  const trackers = useQuery(endpointQuery(trackerEndpoints.logins, { query: { from: since, outcome: 'failed', page: 1, pageSize: TRACKER_MAX_PAGE_SIZE, sort: 'date', dir: 'desc' } }));
 
   const header = <PageHeader title="Admin dashboard" description="Users, roles and recent failed logins across the platform (last 7 days)." />;
   if (subscriptions.isPending || trackers.isPending) {

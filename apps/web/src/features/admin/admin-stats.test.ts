@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AdminUserRow, TrackerRow } from '@kb/contracts/admin';
+import type { AdminUserRow } from '@kb/contracts/admin';
+import type { LoginTrackerRow } from '@kb/contracts/admin-trackers';
 import { deriveAdminStats } from './admin-stats.ts';
 
 const now = new Date('2030-06-01T00:00:00.000Z');
@@ -17,8 +18,8 @@ function user(id: number, roles: [string, string][], active = true): AdminUserRo
   };
 }
 
-function tracker(userName: string, loginDate: string, failed: boolean): TrackerRow {
-  return { userName, loginDate, logoutDate: null, failed, ipAddress: null };
+function tracker(userEmail: string, loginDate: string, failed: boolean): LoginTrackerRow {
+  return { id: 0, userEmail, organisation: null, loginDate, logoutDate: null, failed, failureReason: null, ipAddress: null };
 }
 
 describe('admin dashboard stats', () => {
@@ -48,6 +49,6 @@ describe('admin dashboard stats', () => {
       ],
       now,
     );
-    expect(stats.recentFailedLogins.map((row) => row.userName)).toEqual(['b', 'a']);
+    expect(stats.recentFailedLogins.map((row) => row.userEmail)).toEqual(['b', 'a']);
   });
 });

@@ -1,5 +1,6 @@
 import { isSubscriptionActive } from '@kb/contracts/access';
-import type { AdminUserRow, TrackerRow } from '@kb/contracts/admin';
+import type { AdminUserRow } from '@kb/contracts/admin';
+import type { LoginTrackerRow } from '@kb/contracts/admin-trackers';
 
 export interface AdminStats {
   users: number;
@@ -7,13 +8,13 @@ export interface AdminStats {
   /** Users holding an active subscription of each role. */
   usersPerRole: Record<string, number>;
   /** Failed logins in the window, newest first. */
-  recentFailedLogins: TrackerRow[];
+  recentFailedLogins: LoginTrackerRow[];
 }
 
 const DAY_MS = 86_400_000;
 
-/** The GOSTAR_ADMIN dashboard figures, derived from the subscriptions and trackers answers. */
-export function deriveAdminStats(users: readonly AdminUserRow[], trackers: readonly TrackerRow[], now: Date = new Date(), windowMs: number = 7 * DAY_MS): AdminStats {
+/** The GOSTAR_ADMIN dashboard figures, derived from the subscriptions and the login tracker's answers. */
+export function deriveAdminStats(users: readonly AdminUserRow[], trackers: readonly LoginTrackerRow[], now: Date = new Date(), windowMs: number = 7 * DAY_MS): AdminStats {
   const usersPerRole: Record<string, number> = {};
   for (const user of users) {
     const roles = new Set(user.subscriptions.filter((subscription) => isSubscriptionActive(subscription, now)).map((subscription) => subscription.roleName));
