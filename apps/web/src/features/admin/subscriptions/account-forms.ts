@@ -85,9 +85,13 @@ export interface GrantFormValues {
   /** `YYYY-MM-DD`; empty starts it now. */
   startDate: string;
   endDate: string;
+  /** Optional: the contract it belongs to. */
+  contractId?: string;
+  /** Flat-file access (for the roles that may carry it). */
+  havingFlatFileAccess?: boolean;
 }
 
-const GRANT_FIELD: Record<string, string> = { role: 'role', startDate: 'startDate', endDate: 'endDate' };
+const GRANT_FIELD: Record<string, string> = { role: 'role', startDate: 'startDate', endDate: 'endDate', contractId: 'contractId' };
 
 /** A subscription's dates: real days, the end after the start. */
 function dateErrors(values: GrantFormValues): FieldErrors {
@@ -106,7 +110,13 @@ export function toSubscriptionGrant(values: GrantFormValues): FormResult<Subscri
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return parseWith(
     SubscriptionGrantSchema,
-    { role: values.role, endDate: values.endDate, ...(values.startDate ? { startDate: values.startDate } : {}) },
+    {
+      role: values.role,
+      endDate: values.endDate,
+      ...(values.startDate ? { startDate: values.startDate } : {}),
+      ...(values.contractId?.trim() ? { contractId: values.contractId } : {}),
+      ...(values.havingFlatFileAccess ? { havingFlatFileAccess: true } : {}),
+    },
     (path) => GRANT_FIELD[path] ?? path,
   );
 }
