@@ -69,7 +69,7 @@ export function UserCreateModal({ opened, onClose, onCreated }: { opened: boolea
             <TextInput label="First name" withAsterisk maxLength={100} key={form.key('firstName')} {...form.getInputProps('firstName')} />
             <TextInput label="Last name" withAsterisk maxLength={100} key={form.key('lastName')} {...form.getInputProps('lastName')} />
           </SimpleGrid>
-          <OrganisationSelect label="Organisation" placeholder="None" key={form.key('organisationId')} {...form.getInputProps('organisationId')} />
+          <OrganisationSelect label="Organisation" placeholder="None" data-testid="user-organisation" key={form.key('organisationId')} {...form.getInputProps('organisationId')} />
           <Checkbox
             label="E-mail the registration link now"
             description="The user sets their password through it. Otherwise send it later from the user’s page."
@@ -83,6 +83,7 @@ export function UserCreateModal({ opened, onClose, onCreated }: { opened: boolea
                 placeholder="No subscription now"
                 data={GRANTABLE_ROLE_OPTIONS}
                 clearable
+                data-testid="user-role"
                 key={form.key('role')}
                 {...roleProps}
                 onChange={(value) => {
