@@ -1,4 +1,5 @@
-import { Alert, Button, Checkbox, Group, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { NestedModal } from './nested-dialogs.tsx';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -50,7 +51,7 @@ export function GrantSubscriptionModal({ user, opened, onClose }: { user: AdminU
   const role = form.getValues().role;
   const flatFileCapable = role !== '' && FLAT_FILE_CAPABLE_ROLES.includes(role);
   return (
-    <Modal opened={opened} onClose={onClose} title={`Grant a subscription to ${user.email}`} centered zIndex={300}>
+    <NestedModal opened={opened} onClose={onClose} title={`Grant a subscription to ${user.email}`} centered zIndex={300}>
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <Select
@@ -93,7 +94,7 @@ export function GrantSubscriptionModal({ user, opened, onClose }: { user: AdminU
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </NestedModal>
   );
 }
 
@@ -120,7 +121,7 @@ export function ExtendSubscriptionModal({ subscription, onClose }: { subscriptio
   }, [subscription, reset]);
   if (!subscription) return null;
   return (
-    <Modal opened onClose={onClose} title={`Extend ${roleLabel(subscription.roleName)}`} centered zIndex={300}>
+    <NestedModal opened onClose={onClose} title={`Extend ${roleLabel(subscription.roleName)}`} centered zIndex={300}>
       <form
         noValidate
         onSubmit={(event) => {
@@ -151,6 +152,6 @@ export function ExtendSubscriptionModal({ subscription, onClose }: { subscriptio
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </NestedModal>
   );
 }

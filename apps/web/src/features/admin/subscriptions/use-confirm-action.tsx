@@ -1,4 +1,5 @@
-import { Button, Group, Modal, Text } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
+import { NestedModal } from './nested-dialogs.tsx';
 import { useCallback, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 
@@ -38,7 +39,7 @@ export function useConfirmAction(): [(options: ConfirmOptions) => Promise<boolea
     setPending(null);
   };
   const dialog = (
-    <Modal opened={pending !== null} onClose={() => close(false)} title={pending?.title} centered zIndex={400}>
+    <NestedModal opened={pending !== null} onClose={() => close(false)} title={pending?.title} centered zIndex={400}>
       <Text size="sm">{pending?.detail}</Text>
       <Group justify="flex-end" mt="md">
         <Button variant="default" onClick={() => close(false)}>
@@ -48,7 +49,7 @@ export function useConfirmAction(): [(options: ConfirmOptions) => Promise<boolea
           {pending?.confirmLabel}
         </Button>
       </Group>
-    </Modal>
+    </NestedModal>
   );
   return [confirm, dialog];
 }

@@ -1,4 +1,5 @@
-import { Alert, Button, Group, Modal, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { NestedModal } from './nested-dialogs.tsx';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
@@ -75,8 +76,7 @@ function CreditModal({ user, mode, onClose }: { user: AdminUser; mode: CreditFor
   });
   const errorField = apiErrorField(change.error);
   return (
-    <>
-      <Modal opened={mode !== null} onClose={onClose} title={mode === 'adjust' ? `Adjust the credits of ${user.email}` : `Add credits for ${user.email}`} centered zIndex={300}>
+    <NestedModal opened={mode !== null} onClose={onClose} title={mode === 'adjust' ? `Adjust the credits of ${user.email}` : `Add credits for ${user.email}`} centered zIndex={300}>
         <form onSubmit={submit} noValidate>
           <Stack gap="sm">
             <TextInput
@@ -104,9 +104,8 @@ function CreditModal({ user, mode, onClose }: { user: AdminUser; mode: CreditFor
             </Group>
           </Stack>
         </form>
-      </Modal>
-      {confirmDialog}
-    </>
+        {confirmDialog}
+      </NestedModal>
   );
 }
 

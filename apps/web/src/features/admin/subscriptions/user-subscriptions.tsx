@@ -68,13 +68,20 @@ export function UserSubscriptions({ user }: { user: AdminUser }) {
 
   const busy = renew.isPending || end.isPending;
   const columns: readonly DataColumn<AdminSubscription>[] = [
-    { key: 'role', header: 'Role', cell: (row) => roleLabel(row.roleName) },
+    { key: 'role', header: 'Role', cell: (row) => roleLabel(row.roleName), cellProps: { style: { whiteSpace: 'nowrap' } } },
     { key: 'period', header: 'Period', cell: (row) => `${formatDay(row.startDate)} – ${formatDay(row.endDate)}`, cellProps: { style: { whiteSpace: 'nowrap' } } },
     {
       key: 'status',
       header: 'Status',
       cell: (row) => (
-        <Badge variant="light" color={TONE_COLOR[subscriptionTone(row)]} tt="none" data-testid="subscription-status">
+        <Badge
+          variant="light"
+          color={TONE_COLOR[subscriptionTone(row)]}
+          tt="none"
+          style={{ flexShrink: 0 }}
+          styles={{ label: { overflow: 'visible' } }}
+          data-testid="subscription-status"
+        >
           {row.endedAt ? `ended ${formatDay(row.endedAt)}` : toneText(row)}
         </Badge>
       ),
