@@ -10,9 +10,12 @@ export class SubscriptionsPage extends AppPage {
     super(page);
   }
 
+  /** Opens the page and waits for the users list; a list that failed to load fails here with the page's message. */
   async openSubscriptions(): Promise<void> {
     await this.open('/admin/subscriptions');
-    await this.page.getByTestId('users-table').or(this.page.getByTestId('empty-state')).first().waitFor({ timeout: 20_000 });
+    const failed = this.page.getByRole('alert').filter({ hasText: 'Could not load' });
+    await this.page.getByTestId('users-table').or(this.page.getByTestId('empty-state')).or(failed).first().waitFor({ timeout: 20_000 });
+    if ((await failed.count()) > 0) throw new Error(`The users list did not load: ${await failed.first().innerText()}`);
   }
 
   async tab(name: 'Users' | 'Organisations' | 'Bulk onboarding'): Promise<void> {
