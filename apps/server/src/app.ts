@@ -31,6 +31,7 @@ import { registerAuthRoutes } from './modules/auth/auth-routes.ts';
 import { AccountService } from './modules/dashboard/account-service.ts';
 import { registerDashboardRoutes } from './modules/dashboard/dashboard-routes.ts';
 import { registerAdminRoutes } from './modules/admin/admin-routes.ts';
+import { registerUsageRoutes } from './modules/usage/usage-routes.ts';
 import { registerHealthRoutes } from './modules/health/health-routes.ts';
 import { registerLookupRoutes } from './modules/lookups/lookup-routes.ts';
 import { registerTreeRoutes } from './modules/trees/tree-routes.ts';
@@ -124,7 +125,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   });
 
   await app.register(fastifyRateLimit, { global: false });
-  await registerSecurityHeaders(app);
+  await registerSecurityHeaders(app, config.pendo.apiKey ? config.pendo : null);
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'KB Search API', description: 'Drug-discovery knowledge-base search platform', version: '0.1.0' } },
     transform: jsonSchemaTransform,
@@ -156,6 +157,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   registerSessionRoutes(app, db, sessions, tokens);
   registerDashboardRoutes(app, new AccountService(db));
   registerAdminRoutes(app, db, database.kind);
+  registerUsageRoutes(app, db, config.pendo);
   // Worker threads start on first use (tests never pay for them); main.ts starts the index load.
   const chemEngine = new RdkitChemEngine(db, {
     ...(config.chemistry.workers > 0 ? { workers: config.chemistry.workers } : {}),

@@ -41,6 +41,7 @@ import { datasetEndpoints } from './datasets.ts';
 import { sarEndpoints } from './sar.ts';
 import { analyzerEndpoints } from './analyzers.ts';
 import { adminAccountEndpoints } from './admin-accounts.ts';
+import { usageEndpoints } from './admin-usage.ts';
 
 /**
  * The API of spec §7. Paths: every call lives under `/api`; a spec path that already starts with
@@ -239,7 +240,7 @@ export const systemEndpoints = {
   }),
 } as const;
 
-export { adminAccountEndpoints, searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints, exportEndpoints, datasetEndpoints, sarEndpoints, analyzerEndpoints };
+export { adminAccountEndpoints, usageEndpoints, searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints, exportEndpoints, datasetEndpoints, sarEndpoints, analyzerEndpoints };
 
 /** Every endpoint group with its title: the access-matrix test, the API doc and OpenAPI read this one list. */
 export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint>]> = [
@@ -259,6 +260,7 @@ export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint
   ['Datasets and requests for data', datasetEndpoints],
   ['Administration', adminEndpoints],
   ['Account administration', adminAccountEndpoints],
+  ['Usage dashboards', usageEndpoints],
   ['System', systemEndpoints],
 ];
 export const ALL_ENDPOINTS: readonly Endpoint[] = API_GROUPS.flatMap(([, group]) => Object.values(group));

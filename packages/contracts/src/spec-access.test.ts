@@ -97,6 +97,8 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
       'POST /api/dashboard/dropunloggedtables',
       'GET /api/security/allmapping/search/default/count',
       'GET /api/chemistry/status',
+      'GET /api/dashboard/pendodetails/fetch',
+      'GET /api/admin/client-dashboard',
     ],
   },
   {
@@ -242,6 +244,12 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
       'POST /api/admin/users/:userId/credits',
       'POST /api/admin/users/import',
     ],
+  },
+  { why: '/admin/dashboard', openers: ['GOSTAR_ADMIN'], calls: ['GET /api/admin/usage'] },
+  {
+    why: "/admin/client-dashboard's organisation picker (administrators open any organisation)",
+    openers: ['GOSTAR_ADMIN', 'SUPER_ADMIN'],
+    calls: ['GET /api/admin/client-dashboard/organisations'],
   },
   { why: '/admin/trackers', openers: ['GOSTAR_ADMIN', 'FLAT_FILE_ADMIN'], calls: ['GET /api/admin/trackers'] },
   { why: '/superadmin', openers: ['SUPER_ADMIN'], calls: ['GET /api/superadmin/overview'] },
