@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type {
   AdminUsage,
@@ -68,14 +69,27 @@ export class UsageService {
     private readonly pendo: PendoConfig,
   ) {}
 
+  /**
+   * Runs one read without JIT compilation — the optimiser prices a year's aggregates high enough to
+   * compile them, which cost more than the statements themselves (as in the results module) — and
+   * with memory to group a year of rows without spilling to disk.
+   */
+  private read<T>(run: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      await sql`SET LOCAL jit = off`.execute(trx);
+      await sql`SET LOCAL work_mem = '32MB'`.execute(trx);
+      return run(trx);
+    });
+  }
+
   async adminUsage(query: UsagePeriodQuery): Promise<AdminUsage> {
     const period = resolvePeriod(query);
     // Independent statements: on a server they run side by side on the pool.
     const [daily, ending, organisations, addresses] = await Promise.all([
-      dailyUsage(this.db, period),
-      endingSoon(this.db, USAGE_ENDING_SOON_ROWS),
-      topOrganisations(this.db, period, USAGE_TOP_ORGANISATIONS),
-      failedLoginAddresses(this.db, period, USAGE_TOP_ADDRESSES),
+      this.read((db) => dailyUsage(db, period)),
+      this.read((db) => endingSoon(db, USAGE_ENDING_SOON_ROWS)),
+      this.read((db) => topOrganisations(db, period, USAGE_TOP_ORGANISATIONS)),
+      this.read((db) => failedLoginAddresses(db, period, USAGE_TOP_ADDRESSES)),
     ]);
     const sum = (pick: (row: (typeof daily)[number]) => number) => daily.reduce((total, row) => total + pick(row), 0);
     return {
@@ -149,10 +163,10 @@ export class UsageService {
     const organisation = await organisationById(this.db, target);
     if (!organisation) throw notFound(`There is no organisation ${target}.`);
     const [users, seats, credits, trend] = await Promise.all([
-      organisationUsers(this.db, target, CLIENT_USER_ROWS),
-      organisationSeats(this.db, target),
-      organisationCredits(this.db, target, period),
-      organisationTrend(this.db, target, period),
+      this.read((db) => organisationUsers(db, target, CLIENT_USER_ROWS)),
+      this.read((db) => organisationSeats(db, target)),
+      this.read((db) => organisationCredits(db, target, period)),
+      this.read((db) => organisationTrend(db, target, period)),
     ]);
     return {
       organisation,
