@@ -107,7 +107,7 @@ export const EndingSubscriptionSchema = z.object({
   organisationName: z.string().nullable(),
   role: z.string(),
   endDate: z.string(),
-  /** Whole days left (0 = ends within the next 24 hours). */
+  /** Days left, rounded up: 1 = ends within the next 24 hours. */
   daysLeft: z.number().int(),
 });
 export type EndingSubscription = z.infer<typeof EndingSubscriptionSchema>;

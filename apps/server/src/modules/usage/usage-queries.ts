@@ -128,7 +128,7 @@ export async function endingSoon(db: Db, limit: number) {
     }>`
       SELECT s.id AS subscription_id, u.id AS user_id, u.email, u.first_name, u.last_name,
              o.id AS organisation_id, o.name AS organisation_name, s.role_name, s.end_date,
-             floor(extract(epoch FROM s.end_date - now()) / 86400)::int AS days_left
+             ceil(extract(epoch FROM s.end_date - now()) / 86400)::int AS days_left
       FROM subscriptions s
       JOIN users u ON u.id = s.user_id
       LEFT JOIN organisations o ON o.id = u.organisation_id

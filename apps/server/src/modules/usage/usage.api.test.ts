@@ -51,9 +51,9 @@ describe.each(DATABASES)('usage dashboards on %s', (kind) => {
     const sub = (userId: number, role: string, start: string, end: string) =>
       sql`INSERT INTO subscriptions (user_id, role_name, contract_id, start_date, end_date)
           VALUES (${userId}, ${role}, 'T', ${sql.raw(start)}, ${sql.raw(end)})`.execute(db);
-    await sub(ids.a1, 'FULL_USER', "now() - interval '100 days'", "now() + interval '3 days 1 hour'");
+    await sub(ids.a1, 'FULL_USER', "now() - interval '100 days'", "now() + interval '3 days' - interval '1 hour'");
     await sub(ids.a1, 'EVALUATE_USER', "now() + interval '1 day'", "now() + interval '10 days'"); // scheduled: not running
-    await sub(ids.a2, 'EVALUATE_USER', "now() - interval '10 days'", "now() + interval '20 days 1 hour'");
+    await sub(ids.a2, 'EVALUATE_USER', "now() - interval '10 days'", "now() + interval '20 days' - interval '1 hour'");
     await sub(ids.d1, 'FULL_USER', "now() - interval '10 days'", "now() + interval '5 days'"); // deactivated account
     await sub(ids.b1, 'FULL_USER', "now() - interval '10 days'", "now() + interval '45 days'");
     await sub(ids.n1, 'FULL_USER', "now() - interval '300 days'", "now() - interval '1 day'");

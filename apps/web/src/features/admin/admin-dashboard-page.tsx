@@ -50,9 +50,9 @@ const ENDING_COLUMNS: readonly DataColumn<EndingSubscription>[] = [
   { key: 'end', header: 'Ends', cell: (row) => formatDate(row.endDate), cellProps: { style: { whiteSpace: 'nowrap' } } },
   {
     key: 'left',
-    header: 'Left',
+    header: 'Time left',
     cell: (row) => (
-      <Badge color={row.daysLeft < 7 ? 'red' : 'yellow'} variant="light">
+      <Badge color={row.daysLeft <= 7 ? 'red' : 'yellow'} variant="light">
         {daysLeftLabel(row.daysLeft)}
       </Badge>
     ),

@@ -36,9 +36,9 @@ describe('usage dashboard labels', () => {
   });
 
   it('says how long is left and how many seats are used', () => {
-    expect(daysLeftLabel(0)).toBe('today');
-    expect(daysLeftLabel(1)).toBe('tomorrow');
-    expect(daysLeftLabel(12)).toBe('in 12 days');
+    expect(daysLeftLabel(0)).toBe('within 1 day');
+    expect(daysLeftLabel(1)).toBe('within 1 day');
+    expect(daysLeftLabel(12)).toBe('within 12 days');
     expect(seatsLabel(12, 25)).toBe('12 of 25 seats in use');
     expect(seatsLabel(1, null)).toBe('1 active user (no seat limit)');
   });

@@ -64,11 +64,10 @@ export function spansYears(days: readonly string[]): boolean {
   return days.length > 0 && days[0]!.slice(0, 4) !== days.at(-1)!.slice(0, 4);
 }
 
-/** "in 3 days", "today" (less than a day left), "tomorrow". */
+/** How long a subscription has left, from whole days rounded up: "within 1 day", "within 3 days". */
 export function daysLeftLabel(daysLeft: number): string {
-  if (daysLeft <= 0) return 'today';
-  if (daysLeft === 1) return 'tomorrow';
-  return `in ${daysLeft} days`;
+  const days = Math.max(1, daysLeft);
+  return `within ${days} ${days === 1 ? 'day' : 'days'}`;
 }
 
 /** Seats in use as a sentence: "12 of 25 seats", or "12 users (no seat limit)". */
