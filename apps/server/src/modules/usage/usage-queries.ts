@@ -27,40 +27,18 @@ export interface PeriodBounds {
   end: Date;
 }
 
-/**
- * One row per day of the period: every daily figure of the admin dashboard, and the period's
- * distinct active users. Logins are counted day by day (a LATERAL per day over the covering date
- * index, migration 0019): each day's distinct users are a small count, where one distinct count
- * of (day, user) pairs over a year hashed or sorted half a million rows. A session running past
- * midnight adds its user to the later days when that user did not log in on them.
- */
-export async function dailyUsage(db: Db, p: PeriodBounds) {
-  const { rows } = await sql<{
-    day: string;
-    active_users: number;
-    logins: number;
-    failed_logins: number;
-    searches: number;
-    exports: number;
-    credits_spent: number;
-    period_active_users: number;
-  }>`
-    WITH days AS (
+/** The days of a period with their UTC bounds, as a CTE. */
+const daysCte = (p: PeriodBounds) => sql`days AS (
       SELECT d::date AS day, d AT TIME ZONE 'UTC' AS t0, (d + interval '1 day') AT TIME ZONE 'UTC' AS t1
       FROM generate_series(${p.from}::date, ${p.to}::date, interval '1 day') AS d
-    ),
-    logins AS (
-      SELECT days.day, x.active, x.ok, x.failed
-      FROM days CROSS JOIN LATERAL (
-        SELECT count(DISTINCT user_id) FILTER (WHERE NOT failed)::int AS active,
-               count(*) FILTER (WHERE NOT failed)::int AS ok,
-               count(*) FILTER (WHERE failed)::int AS failed
-        FROM login_attempts WHERE login_date >= days.t0 AND login_date < days.t1
-      ) AS x
-    ),
-    -- (day, user) of sessions running past midnight, on each later day of theirs inside the period
-    -- (the day a session starts, its login counts the user).
-    overnight AS MATERIALIZED (
+    )`;
+
+/**
+ * (day, user) of sessions running past midnight, on each later day of theirs inside the period
+ * (the day a session starts, its login counts the user), as a CTE. Few rows: found through the
+ * partial index of overnight sessions (migration 0019).
+ */
+const overnightCte = (p: PeriodBounds) => sql`overnight AS MATERIALIZED (
       SELECT DISTINCT g::date AS day, s.user_id
       FROM user_sessions s
       CROSS JOIN LATERAL generate_series(
@@ -69,7 +47,19 @@ export async function dailyUsage(db: Db, p: PeriodBounds) {
         interval '1 day') AS g
       WHERE (s.last_activity_at AT TIME ZONE 'UTC')::date > (s.created_at AT TIME ZONE 'UTC')::date
         AND s.last_activity_at >= ${p.start} AND s.created_at < ${p.end}
-    ),
+    )`;
+
+/**
+ * Logins, failed logins and active users, one row per day of the period. Logins are counted day
+ * by day (a LATERAL per day over the covering date index, migration 0019): each day's distinct
+ * users are a small count, where one distinct count of (day, user) pairs over a year hashed or
+ * sorted half a million rows. A session running past midnight adds its user to the later days
+ * when that user did not log in on them.
+ */
+export async function dailyLogins(db: Db, p: PeriodBounds) {
+  const { rows } = await sql<{ day: string; active_users: number; logins: number; failed_logins: number }>`
+    WITH ${daysCte(p)},
+    ${overnightCte(p)},
     session_only AS (
       -- Forced per row (a scalar EXISTS): an index-only probe of the successful logins (0019) for
       -- each pair; as an anti-join the optimiser hashed every login of the period instead.
@@ -82,28 +72,48 @@ export async function dailyUsage(db: Db, p: PeriodBounds) {
       GROUP BY o.day
     )
     SELECT to_char(days.day, 'YYYY-MM-DD') AS day,
-           logins.active + coalesce(session_only.n, 0) AS active_users,
-           logins.ok AS logins,
-           logins.failed AS failed_logins,
-           -- Day by day too: a count over a short range of each covering date index.
-           (SELECT count(*)::int FROM search_log WHERE created_at >= days.t0 AND created_at < days.t1) AS searches,
-           (SELECT count(*)::int FROM export_jobs WHERE created_at >= days.t0 AND created_at < days.t1) AS exports,
-           (SELECT coalesce(-sum(delta), 0)::int FROM credit_ledger
-             WHERE created_at >= days.t0 AND created_at < days.t1 AND kind IN ('export', 'refund')) AS credits_spent,
-           -- Users with a login in the period (a probe per user through the (user_id, login_date)
-           -- index, not a distinct count over every login) or an overnight session.
-           (SELECT count(*)::int FROM (
-              SELECT user_id FROM overnight
-              UNION
-              SELECT u.id FROM users u
-              WHERE EXISTS (SELECT 1 FROM login_attempts a
-                            WHERE a.user_id = u.id AND NOT a.failed AND a.login_date >= ${p.start} AND a.login_date < ${p.end})
-            ) AS active) AS period_active_users
+           x.active + coalesce(session_only.n, 0) AS active_users, x.ok AS logins, x.failed AS failed_logins
     FROM days
-    JOIN logins ON logins.day = days.day
+    CROSS JOIN LATERAL (
+      SELECT count(DISTINCT user_id) FILTER (WHERE NOT failed)::int AS active,
+             count(*) FILTER (WHERE NOT failed)::int AS ok,
+             count(*) FILTER (WHERE failed)::int AS failed
+      FROM login_attempts WHERE login_date >= days.t0 AND login_date < days.t1
+    ) AS x
     LEFT JOIN session_only ON session_only.day = days.day
     ORDER BY days.day`.execute(db);
   return rows;
+}
+
+/** Searches, exports and credits spent (refunds deducted), one row per day: a count over a short range of each covering date index. */
+export async function dailyEvents(db: Db, p: PeriodBounds) {
+  const { rows } = await sql<{ day: string; searches: number; exports: number; credits_spent: number }>`
+    WITH ${daysCte(p)}
+    SELECT to_char(days.day, 'YYYY-MM-DD') AS day,
+           (SELECT count(*)::int FROM search_log WHERE created_at >= days.t0 AND created_at < days.t1) AS searches,
+           (SELECT count(*)::int FROM export_jobs WHERE created_at >= days.t0 AND created_at < days.t1) AS exports,
+           (SELECT coalesce(-sum(delta), 0)::int FROM credit_ledger
+             WHERE created_at >= days.t0 AND created_at < days.t1 AND kind IN ('export', 'refund')) AS credits_spent
+    FROM days
+    ORDER BY days.day`.execute(db);
+  return rows;
+}
+
+/**
+ * Distinct users active in the period: a successful login (a probe per user through the index of
+ * successful logins, not a distinct count over every login) or an overnight session.
+ */
+export async function periodActiveUsers(db: Db, p: PeriodBounds): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    WITH ${overnightCte(p)}
+    SELECT count(*)::int AS n FROM (
+      SELECT user_id FROM overnight
+      UNION
+      SELECT u.id FROM users u
+      WHERE EXISTS (SELECT 1 FROM login_attempts a
+                    WHERE a.user_id = u.id AND NOT a.failed AND a.login_date >= ${p.start} AND a.login_date < ${p.end})
+    ) AS active`.execute(db);
+  return rows[0]?.n ?? 0;
 }
 
 /** Running subscriptions of active accounts ending within 30 days: both counts and the soonest rows. */

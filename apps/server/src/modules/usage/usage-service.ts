@@ -24,7 +24,9 @@ import type { AuthContext } from '../../http/auth-hook.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import type { PeriodBounds } from './usage-queries.ts';
 import {
-  dailyUsage,
+  dailyEvents,
+  dailyLogins,
+  periodActiveUsers,
   endingSoon,
   failedLoginAddresses,
   organisationById,
@@ -85,17 +87,21 @@ export class UsageService {
   async adminUsage(query: UsagePeriodQuery): Promise<AdminUsage> {
     const period = resolvePeriod(query);
     // Independent statements: on a server they run side by side on the pool.
-    const [daily, ending, organisations, addresses] = await Promise.all([
-      this.read((db) => dailyUsage(db, period)),
+    const [logins, events, activeUsers, ending, organisations, addresses] = await Promise.all([
+      this.read((db) => dailyLogins(db, period)),
+      this.read((db) => dailyEvents(db, period)),
+      this.read((db) => periodActiveUsers(db, period)),
       this.read((db) => endingSoon(db, USAGE_ENDING_SOON_ROWS)),
       this.read((db) => topOrganisations(db, period, USAGE_TOP_ORGANISATIONS)),
       this.read((db) => failedLoginAddresses(db, period, USAGE_TOP_ADDRESSES)),
     ]);
+    // Both lists hold every day of the period in order.
+    const daily = logins.map((row, index) => ({ ...row, ...events[index]!, day: row.day }));
     const sum = (pick: (row: (typeof daily)[number]) => number) => daily.reduce((total, row) => total + pick(row), 0);
     return {
       period: { from: period.from, to: period.to, days: period.days },
       totals: {
-        activeUsers: daily[0]?.period_active_users ?? 0,
+        activeUsers,
         logins: sum((r) => r.logins),
         failedLogins: sum((r) => r.failed_logins),
         searches: sum((r) => r.searches),
