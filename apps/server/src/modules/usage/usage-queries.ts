@@ -50,38 +50,43 @@ const overnightCte = (p: PeriodBounds) => sql`overnight AS MATERIALIZED (
     )`;
 
 /**
- * Logins, failed logins and active users, one row per day of the period. Logins are counted day
+ * Logins, failed logins and the users who logged in, one row per day of the period, counted day
  * by day (a LATERAL per day over the covering date index, migration 0019): each day's distinct
  * users are a small count, where one distinct count of (day, user) pairs over a year hashed or
- * sorted half a million rows. A session running past midnight adds its user to the later days
- * when that user did not log in on them.
+ * sorted half a million rows.
  */
 export async function dailyLogins(db: Db, p: PeriodBounds) {
-  const { rows } = await sql<{ day: string; active_users: number; logins: number; failed_logins: number }>`
-    WITH ${daysCte(p)},
-    ${overnightCte(p)},
-    session_only AS (
-      -- Forced per row (a scalar EXISTS): an index-only probe of the successful logins (0019) for
-      -- each pair; as an anti-join the optimiser hashed every login of the period instead.
-      SELECT o.day, count(*)::int AS n
-      FROM overnight o
-      WHERE NOT (SELECT EXISTS (
-        SELECT 1 FROM login_attempts a
-        WHERE a.user_id = o.user_id AND NOT a.failed
-          AND a.login_date >= o.day::timestamp AT TIME ZONE 'UTC' AND a.login_date < (o.day + 1)::timestamp AT TIME ZONE 'UTC'))
-      GROUP BY o.day
-    )
-    SELECT to_char(days.day, 'YYYY-MM-DD') AS day,
-           x.active + coalesce(session_only.n, 0) AS active_users, x.ok AS logins, x.failed AS failed_logins
+  const { rows } = await sql<{ day: string; logged_in: number; logins: number; failed_logins: number }>`
+    WITH ${daysCte(p)}
+    SELECT to_char(days.day, 'YYYY-MM-DD') AS day, x.logged_in, x.ok AS logins, x.failed AS failed_logins
     FROM days
     CROSS JOIN LATERAL (
-      SELECT count(DISTINCT user_id) FILTER (WHERE NOT failed)::int AS active,
+      SELECT count(DISTINCT user_id) FILTER (WHERE NOT failed)::int AS logged_in,
              count(*) FILTER (WHERE NOT failed)::int AS ok,
              count(*) FILTER (WHERE failed)::int AS failed
       FROM login_attempts WHERE login_date >= days.t0 AND login_date < days.t1
     ) AS x
-    LEFT JOIN session_only ON session_only.day = days.day
     ORDER BY days.day`.execute(db);
+  return rows;
+}
+
+/**
+ * Users active on a day only through a session running past midnight (no login that day), per
+ * day of the period that has any: added to the day's users who logged in. The check is forced
+ * per pair (a scalar EXISTS, an index-only probe of the successful logins, 0019); as an anti-join
+ * the optimiser hashed every login of the period instead.
+ */
+export async function sessionOnlyDays(db: Db, p: PeriodBounds) {
+  const { rows } = await sql<{ day: string; users: number }>`
+    WITH ${overnightCte(p)}
+    SELECT to_char(o.day, 'YYYY-MM-DD') AS day, count(*)::int AS users
+    FROM overnight o
+    WHERE NOT (SELECT EXISTS (
+      SELECT 1 FROM login_attempts a
+      WHERE a.user_id = o.user_id AND NOT a.failed
+        AND a.login_date >= o.day::timestamp AT TIME ZONE 'UTC' AND a.login_date < (o.day + 1)::timestamp AT TIME ZONE 'UTC'))
+    GROUP BY o.day
+    ORDER BY o.day`.execute(db);
   return rows;
 }
 
@@ -100,14 +105,17 @@ export async function dailyEvents(db: Db, p: PeriodBounds) {
 }
 
 /**
- * Distinct users active in the period: a successful login (a probe per user through the index of
- * successful logins, not a distinct count over every login) or an overnight session.
+ * Distinct users active in the period: a successful login in it (a probe per user through the
+ * index of successful logins, not a distinct count over every login), or a session running past
+ * midnight that overlaps it (a session's first day is counted by its login; one that started
+ * before the period and ran into it makes its user active on the period's first day).
  */
 export async function periodActiveUsers(db: Db, p: PeriodBounds): Promise<number> {
   const { rows } = await sql<{ n: number }>`
-    WITH ${overnightCte(p)}
     SELECT count(*)::int AS n FROM (
-      SELECT user_id FROM overnight
+      SELECT s.user_id FROM user_sessions s
+      WHERE (s.last_activity_at AT TIME ZONE 'UTC')::date > (s.created_at AT TIME ZONE 'UTC')::date
+        AND s.last_activity_at >= ${p.start} AND s.created_at < ${p.end}
       UNION
       SELECT u.id FROM users u
       WHERE EXISTS (SELECT 1 FROM login_attempts a

@@ -27,6 +27,7 @@ import {
   dailyEvents,
   dailyLogins,
   periodActiveUsers,
+  sessionOnlyDays,
   endingSoon,
   failedLoginAddresses,
   organisationById,
@@ -87,16 +88,18 @@ export class UsageService {
   async adminUsage(query: UsagePeriodQuery): Promise<AdminUsage> {
     const period = resolvePeriod(query);
     // Independent statements: on a server they run side by side on the pool.
-    const [logins, events, activeUsers, ending, organisations, addresses] = await Promise.all([
+    const [logins, sessionOnly, events, activeUsers, ending, organisations, addresses] = await Promise.all([
       this.read((db) => dailyLogins(db, period)),
+      this.read((db) => sessionOnlyDays(db, period)),
       this.read((db) => dailyEvents(db, period)),
       this.read((db) => periodActiveUsers(db, period)),
       this.read((db) => endingSoon(db, USAGE_ENDING_SOON_ROWS)),
       this.read((db) => topOrganisations(db, period, USAGE_TOP_ORGANISATIONS)),
       this.read((db) => failedLoginAddresses(db, period, USAGE_TOP_ADDRESSES)),
     ]);
-    // Both lists hold every day of the period in order.
-    const daily = logins.map((row, index) => ({ ...row, ...events[index]!, day: row.day }));
+    // Both lists hold every day of the period in order; session-only users are listed for their days only.
+    const sessionUsers = new Map(sessionOnly.map((row) => [row.day, row.users]));
+    const daily = logins.map((row, index) => ({ ...row, ...events[index]!, day: row.day, active_users: row.logged_in + (sessionUsers.get(row.day) ?? 0) }));
     const sum = (pick: (row: (typeof daily)[number]) => number) => daily.reduce((total, row) => total + pick(row), 0);
     return {
       period: { from: period.from, to: period.to, days: period.days },
