@@ -16,7 +16,7 @@ const MODULES = 'apps/server/src/modules';
  * cycle between modules cannot be added by widening it.
  */
 const MODULE_DEPENDENCIES = {
-  admin: ['audit', 'auth', 'credits', 'sessions'],
+  admin: ['audit', 'auth', 'credits', 'sessions', 'uploads'],
   analyzers: ['chemistry', 'results', 'sar'],
   audit: [],
   auth: ['audit', 'sessions', 'settings'],
@@ -60,6 +60,7 @@ const PUBLIC_FILES = {
   sessions: ['session-repository.ts'],
   settings: ['app-settings.ts'],
   trees: ['tree-match.ts', 'tree-refresh.ts'],
+  uploads: ['upload-file-parser.ts'],
 };
 
 /**

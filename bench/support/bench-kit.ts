@@ -12,6 +12,7 @@ import { openDatabase } from '../../apps/server/src/db/database.ts';
 import type { DatabaseHandle } from '../../apps/server/src/db/database.ts';
 import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
 import { seedDemoKnowledgeBase } from '../../apps/server/src/modules/knowledge-base/demo/demo-seed.ts';
+import { changeCredits } from '../../apps/server/src/modules/credits/credit-ledger.ts';
 
 /** The given PostgreSQL database, or in-memory PGlite; an empty knowledge base gets demo S first. */
 export async function openBenchDatabase(url: string | undefined): Promise<DatabaseHandle> {
@@ -45,7 +46,14 @@ export function writeResult(name: string, result: unknown): string {
 /** A bench user with an open session to own search sessions (their sets are per user); credits when exports need them. */
 export async function benchUser(db: Kysely<Database>, email: string, credits?: number): Promise<AuthContext> {
   await sql`INSERT INTO users (email, first_name) VALUES (${email}, 'Bench') ON CONFLICT (email) DO NOTHING`.execute(db);
-  if (credits !== undefined) await sql`UPDATE users SET credit_balance = ${credits} WHERE email = ${email}`.execute(db);
+  if (credits !== undefined) {
+    // Through the ledger (balance = SUM(ledger)): the difference to the wanted balance as an adjustment.
+    await db.transaction().execute(async (trx) => {
+      const user = await trx.selectFrom('users').select(['id', 'credit_balance']).where('email', '=', email).executeTakeFirstOrThrow();
+      const delta = credits - user.credit_balance;
+      if (delta !== 0) await changeCredits(trx, { userId: user.id, delta, kind: 'adjustment', reason: 'Bench user' });
+    });
+  }
   const { rows } = await sql<{ id: number; user_hash_id: string }>`SELECT id, user_hash_id FROM users WHERE email = ${email}`.execute(db);
   const user = rows[0]!;
   const { rows: opened } = await sql<{ id: string }>`INSERT INTO user_sessions (user_id, user_agent) VALUES (${user.id}, 'bench') RETURNING id`.execute(db);

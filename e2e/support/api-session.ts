@@ -1,10 +1,12 @@
 import { authEndpoints } from '@kb/contracts/api';
 import { PRODUCT_SLUG } from '@kb/contracts/auth';
+import type { LoginResult } from '@kb/contracts/auth';
 import type { Endpoint, EndpointInput, EndpointResponse } from '@kb/contracts/endpoint';
 import { buildPath } from '@kb/contracts/endpoint';
 import type { Role } from '@kb/contracts/roles';
 import { DEMO_PASSWORD, demoEmailForRole } from '@kb/contracts/roles';
 import { AUTH_HEADERS } from '@kb/contracts/session';
+import { completeSecondFactor } from './second-factor.ts';
 
 /**
  * A logged-in API client for checks beside the browser (the counts the API gives for the criteria
@@ -21,7 +23,10 @@ export class ApiSession {
     return ApiSession.logInAs(baseUrl, demoEmailForRole(role));
   }
 
-  /** A demo login by e-mail (the extra demo accounts: expired, low credit). */
+  /**
+   * A demo login by e-mail (the extra demo accounts: expired, low credit). An admin's login also
+   * passes the second factor (support/second-factor.ts), as the web app's login does.
+   */
   static async logInAs(baseUrl: string, email: string): Promise<ApiSession> {
     const response = await fetch(new URL(buildPath(authEndpoints.generateToken.path, { product: PRODUCT_SLUG }), baseUrl), {
       method: 'POST',
@@ -29,7 +34,7 @@ export class ApiSession {
       body: JSON.stringify({ username: email, password: DEMO_PASSWORD }),
     });
     if (!response.ok) throw new Error(`Logging in ${email} failed with ${response.status}: ${await response.text()}`);
-    const login = (await response.json()) as { token: string; nodeToken: string };
+    const login = await completeSecondFactor(baseUrl, (await response.json()) as LoginResult);
     return new ApiSession(baseUrl, {
       [AUTH_HEADERS.mainToken]: `Bearer ${login.token}`,
       [AUTH_HEADERS.nodeToken]: `Bearer ${login.nodeToken}`,

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import fs from 'node:fs';
 import { RESULTS_DIR, startServer } from './server.ts';
+import { AUTHENTICATORS_FILE } from './second-factor.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,6 +15,8 @@ declare module 'vitest' {
 
 /** One server for the whole browser run: starting it (migrations, demo seeding) is the slow part. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Authenticators of an earlier run belong to servers that are gone.
+  fs.rmSync(AUTHENTICATORS_FILE, { force: true });
   const server = await startServer({ logFile: path.join(RESULTS_DIR, 'e2e-server.log') });
   project.provide('baseUrl', server.baseUrl);
   project.provide('serverLog', server.logFile);

@@ -3,7 +3,8 @@ import { inject } from 'vitest';
 
 /**
  * E-mail as the server queues it. The outbox table lives in the server's embedded database, which
- * that process owns, so tests read the `mail queued: ...` line the mailer writes to the log.
+ * that process owns, so tests read the mailer's `mail body` line: a debug line (the info log never
+ * carries a body or link), which the test server writes because it runs with LOG_LEVEL=debug.
  */
 export interface QueuedMail {
   to: string;
@@ -26,11 +27,11 @@ function mailSince(offset: number): QueuedMail[] {
   const text = fs.readFileSync(logFile(), 'utf8').slice(offset);
   const mails: QueuedMail[] = [];
   for (const line of text.split('\n')) {
-    if (!line.includes('mail queued: ')) continue;
+    if (!line.includes('"mail body"')) continue;
     try {
-      const entry = JSON.parse(line) as { to?: unknown; subject?: unknown; msg?: unknown };
-      if (typeof entry.to === 'string' && typeof entry.msg === 'string') {
-        mails.push({ to: entry.to, subject: String(entry.subject ?? ''), body: entry.msg.replace(/^mail queued: /, '') });
+      const entry = JSON.parse(line) as { to?: unknown; subject?: unknown; msg?: unknown; body?: unknown };
+      if (entry.msg === 'mail body' && typeof entry.to === 'string' && typeof entry.body === 'string') {
+        mails.push({ to: entry.to, subject: String(entry.subject ?? ''), body: entry.body });
       }
     } catch {
       // A half-written line: it is read again on the next poll.

@@ -87,7 +87,8 @@ export async function startServer(options: { logFile: string; env?: Record<strin
       JWT_SECRET: crypto.randomBytes(32).toString('base64url'),
       PUBLIC_URL: baseUrl,
       WEB_DIST: webDist,
-      LOG_LEVEL: 'info',
+      // Debug: the mailer writes mail bodies (links) on debug lines only; support/outbox.ts reads them.
+      LOG_LEVEL: 'debug',
       ...options.env,
     },
   });

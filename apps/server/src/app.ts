@@ -28,9 +28,13 @@ import { AuthService } from './modules/auth/auth-service.ts';
 import { LoginLimiter } from './modules/auth/login-limiter.ts';
 import { Mailer } from './modules/auth/mailer.ts';
 import { registerAuthRoutes } from './modules/auth/auth-routes.ts';
+import { MfaService } from './modules/auth/mfa-service.ts';
+import { SecretBox } from './modules/auth/mfa-secret-box.ts';
+import { registerMfaRoutes } from './modules/auth/mfa-routes.ts';
 import { AccountService } from './modules/dashboard/account-service.ts';
 import { registerDashboardRoutes } from './modules/dashboard/dashboard-routes.ts';
 import { registerAdminRoutes } from './modules/admin/admin-routes.ts';
+import { registerAdminAccountRoutes } from './modules/admin/admin-account-routes.ts';
 import { registerUsageRoutes } from './modules/usage/usage-routes.ts';
 import { registerHealthRoutes } from './modules/health/health-routes.ts';
 import { registerLookupRoutes } from './modules/lookups/lookup-routes.ts';
@@ -50,6 +54,9 @@ import { registerChartRoutes } from './modules/charts/chart-routes.ts';
 import { registerSarRoutes } from './modules/sar/sar-routes.ts';
 import { registerAnalyzerRoutes } from './modules/analyzers/analyzer-routes.ts';
 import { RdkitChemEngine } from './modules/chemistry/rdkit-engine.ts';
+import { AppSettings } from './modules/settings/app-settings.ts';
+import { registerSuperAdminRoutes } from './modules/superadmin/superadmin-routes.ts';
+import { fillMissingFingerprints } from './modules/knowledge-base/fill-fingerprints.ts';
 import type { DatasetSize } from './modules/health/health-routes.ts';
 
 export interface RegisteredRoute {
@@ -78,6 +85,15 @@ async function tokenSecret(config: AppConfig, database: DatabaseHandle): Promise
   const generated = crypto.randomBytes(48).toString('base64url');
   await database.db.insertInto('app_settings').values({ key: 'jwt_secret', value: generated }).onConflict((oc) => oc.column('key').doNothing()).execute();
   const row = await database.db.selectFrom('app_settings').select('value').where('key', '=', 'jwt_secret').executeTakeFirstOrThrow();
+  return row.value;
+}
+
+/** Key material of the TOTP secrets: MFA_SECRET_KEY, else generated once and kept in the database. */
+async function mfaKey(config: AppConfig, database: DatabaseHandle): Promise<string> {
+  if (config.mfaSecretKey) return config.mfaSecretKey;
+  const generated = crypto.randomBytes(48).toString('base64url');
+  await database.db.insertInto('app_settings').values({ key: 'mfa_secret_key', value: generated }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  const row = await database.db.selectFrom('app_settings').select('value').where('key', '=', 'mfa_secret_key').executeTakeFirstOrThrow();
   return row.value;
 }
 
@@ -144,19 +160,29 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   app.decorate('admission', new Admission(config.admission));
   app.addHook('onClose', async () => app.admission.close());
 
+  // Run-time settings a super admin changes (login limits, export background threshold).
+  const settings = new AppSettings(db, { loginLimits: config.loginLimits, exportBackgroundFromRows: config.exports.backgroundFromRows });
+  const mailer = new Mailer(db, app.log, config.mail);
+  const mfa = new MfaService(db, new SecretBox(await mfaKey(config, database)), {
+    maxFailures: config.loginLimits.perAccountAddress,
+    windowMinutes: config.loginLimits.windowMinutes,
+  });
   const auth = new AuthService({
     db,
     tokens,
     sessions,
-    limiter: new LoginLimiter(db, config.loginLimits),
-    mailer: new Mailer(db, app.log),
+    limiter: new LoginLimiter(db, () => settings.loginLimits()),
+    mailer,
+    mfa,
     serverName: config.serverName,
     publicUrl: config.publicUrl,
   });
   registerAuthRoutes(app, auth);
+  registerMfaRoutes(app, mfa);
   registerSessionRoutes(app, db, sessions, tokens);
   registerDashboardRoutes(app, new AccountService(db));
   registerAdminRoutes(app, db, database.kind);
+  registerAdminAccountRoutes(app, { db, auth, sessions });
   registerUsageRoutes(app, db, config.pendo);
   // Worker threads start on first use (tests never pay for them); main.ts starts the index load.
   const chemEngine = new RdkitChemEngine(db, {
@@ -180,7 +206,8 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   registerLeafletRoutes(app, db);
   const files = new FileStore(db);
   const datasets = new DatasetService(db, files);
-  const exports = new ExportService(db, results, files, (smiles) => chemEngine.molblocks(smiles), config.exports, (error, jobId) => app.log.error({ err: error, jobId }, 'export failed'));
+  const exportSettings = { ...config.exports, currentBackgroundFromRows: () => settings.exportBackgroundFromRows() };
+  const exports = new ExportService(db, results, files, (smiles) => chemEngine.molblocks(smiles), exportSettings, (error, jobId) => app.log.error({ err: error, jobId }, 'export failed'));
   const runner = new ExportJobRunner(db, exports, config.exports, (error) => app.log.error({ err: error }, 'export loop failed'));
   registerExportRoutes(app, { exports, runner, files, datasets });
   registerDatasetRoutes(app, datasets);
@@ -189,6 +216,18 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   registerLookupRoutes(app, db);
   registerTreeRoutes(app, db);
   registerUploadRoutes(app, db);
+  registerSuperAdminRoutes(app, {
+    db,
+    kind: database.kind,
+    sessions,
+    settings,
+    mailer,
+    mail: { smtpConfigured: config.mail.smtpUrl !== undefined, from: config.mail.from },
+    serverName: config.serverName,
+    engine: chemEngine,
+    fillFingerprints: (onProgress) => fillMissingFingerprints(db, { onProgress }),
+    log: (message) => app.log.error(message),
+  });
   registerHealthRoutes(app, database.kind, config.serverName, () => datasetSize(database), () => database.failure());
 
   registerWebApp(app, config.webDist);

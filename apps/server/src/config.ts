@@ -65,6 +65,13 @@ export interface AppConfig {
   /** On a PostgreSQL server: longest any statement of the API may run (seconds; 0 = no limit). */
   statementTimeoutSeconds: number;
   /**
+   * Key material for the TOTP secrets at rest (MFA_SECRET_KEY, any long random text); unset means
+   * one generated once and kept in app_settings (docs/operations.md "Second factor").
+   */
+  mfaSecretKey: string | undefined;
+  /** Mail: the SMTP relay (SMTP_URL; unset = the outbox only) and the sender address (MAIL_FROM). */
+  mail: { smtpUrl: string | undefined; from: string };
+  /**
    * Product analytics (spec §7 pendodetails): off unless PENDO_API_KEY is set. When on, the web
    * app loads the agent from `agentHost` and it reports to `dataHost`; the Content-Security-Policy
    * allows those two hosts then, and only then.
@@ -144,6 +151,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxWaitMs: int(env.ADMISSION_MAX_WAIT_SECONDS, 600) * 1000,
     },
     statementTimeoutSeconds: int(env.STATEMENT_TIMEOUT_SECONDS, 300),
+    mfaSecretKey: env.MFA_SECRET_KEY || undefined,
+    mail: { smtpUrl: env.SMTP_URL || undefined, from: env.MAIL_FROM || 'KB Search <no-reply@localhost>' },
     pendo: {
       apiKey: env.PENDO_API_KEY?.trim() || undefined,
       agentHost: host(env.PENDO_AGENT_HOST, 'cdn.pendo.io', 'PENDO_AGENT_HOST'),

@@ -12,6 +12,17 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { buildApp } from '../src/app.ts';
 import { seedDemoUsers } from '../src/seed/demo-users.ts';
 import { seedDemoKnowledgeBase } from '../src/modules/knowledge-base/demo/demo-seed.ts';
+import { STEP_WINDOW, totpCodeAt, totpStep } from '../src/modules/auth/mfa-totp.ts';
+
+/**
+ * What the harness keeps of an admin's authenticator, per test app (= per test database): the
+ * secret it enrolled with, the recovery codes it was given and the newest 30-second step it used.
+ */
+export interface HarnessAuthenticator {
+  secret: string;
+  recoveryCodes: string[];
+  lastStep: number;
+}
 
 /**
  * The databases every API test runs on: embedded PGlite always, and the PostgreSQL server too when
@@ -25,7 +36,17 @@ export interface TestApp {
   config: AppConfig;
   /** `app.inject` with JSON parsing of the answer. */
   call(options: InjectOptions): Promise<LightMyRequestResponse & { data: Record<string, unknown> }>;
+  /**
+   * A complete login, as the web app makes it: the password, then for an admin role the second
+   * factor — on the first login of that admin in this database it enrols an authenticator through
+   * the real API (the secret is kept in `authenticators`), later ones answer a TOTP code computed
+   * from it (see `secondStep`).
+   */
   login(email: string, password?: string, ip?: string): Promise<LoginResult>;
+  /** The password step only: an admin's session is left with the second step pending. */
+  passwordLogin(email: string, password?: string, ip?: string): Promise<LoginResult>;
+  /** Authenticators the harness enrolled, by e-mail. */
+  authenticators: Map<string, HarnessAuthenticator>;
   close(): Promise<void>;
 }
 
@@ -89,26 +110,76 @@ export async function startTestApp(kind: DatabaseKind, env: NodeJS.ProcessEnv = 
     }
     return Object.assign(response, { data });
   };
+  async function passwordLogin(email: string, password = DEMO_PASSWORD, ip?: string): Promise<LoginResult> {
+    const response = await call({
+      method: 'POST',
+      url: `/api/pub/${PRODUCT_SLUG}/generate-token`,
+      payload: { username: email, password },
+      ...(ip ? { remoteAddress: ip } : {}),
+    });
+    if (response.statusCode !== 200) throw new Error(`login ${email} failed: ${response.statusCode} ${response.body}`);
+    return response.data as unknown as LoginResult;
+  }
+  const authenticators = new Map<string, HarnessAuthenticator>();
   return {
     app,
     database: handle,
     config,
     call,
+    passwordLogin,
+    authenticators,
     async login(email, password = DEMO_PASSWORD, ip) {
-      const response = await call({
-        method: 'POST',
-        url: `/api/pub/${PRODUCT_SLUG}/generate-token`,
-        payload: { username: email, password },
-        ...(ip ? { remoteAddress: ip } : {}),
-      });
-      if (response.statusCode !== 200) throw new Error(`login ${email} failed: ${response.statusCode} ${response.body}`);
-      return response.data as unknown as LoginResult;
+      const login = await passwordLogin(email, password, ip);
+      if (login.secondFactor === 'not_required' || login.secondFactor === 'passed') return login;
+      const key = email.trim().toLowerCase();
+      const headers = authHeaders(login);
+      const remote = ip ? { remoteAddress: ip } : {};
+      const expectOk = (response: LightMyRequestResponse, what: string) => {
+        if (response.statusCode !== 200) throw new Error(`${what} for ${email} failed: ${response.statusCode} ${response.body}`);
+      };
+      if (login.secondFactor === 'enrolment_required') {
+        const started = await call({ method: 'POST', url: '/api/account/mfa/enrol', headers, ...remote });
+        expectOk(started, 'MFA enrolment');
+        const secret = String(started.data.secret);
+        const step = totpStep();
+        const confirmed = await call({ method: 'POST', url: '/api/account/mfa/enrol/confirm', headers, payload: { code: totpCodeAt(secret, step) }, ...remote });
+        expectOk(confirmed, 'MFA enrolment confirmation');
+        authenticators.set(key, { secret, recoveryCodes: [...(confirmed.data.recoveryCodes as string[])], lastStep: step });
+        return { ...login, secondFactor: 'passed' };
+      }
+      const authenticator = authenticators.get(key);
+      if (!authenticator) throw new Error(`${email} has an authenticator the harness did not enrol: log it in with passwordLogin and answer the code yourself.`);
+      const verified = await call({ method: 'POST', url: '/api/account/mfa/verify', headers, payload: { code: await secondStep(authenticator) }, ...remote });
+      expectOk(verified, 'MFA code step');
+      return { ...login, secondFactor: 'passed' };
     },
     async close() {
       await app.close();
       await testDb.close();
     },
   };
+}
+
+/**
+ * The code for an admin's next login. The server accepts the step of now and one either side, and
+ * each step once per account (replay protection): the harness takes the step of now, or the next one
+ * when now is used, so two logins of one admin fit in one 30-second step; a third uses
+ * one of the recovery codes (single use, as for a person), and only when those are gone does it
+ * wait for the next step. Honest: every code goes through the real check.
+ */
+async function secondStep(authenticator: HarnessAuthenticator): Promise<string> {
+  for (;;) {
+    const now = totpStep();
+    // Not the step before now: the clock may pass a step boundary before the server checks it.
+    const step = Math.max(now, authenticator.lastStep + 1);
+    if (step <= now + STEP_WINDOW) {
+      authenticator.lastStep = step;
+      return totpCodeAt(authenticator.secret, step);
+    }
+    const recovery = authenticator.recoveryCodes.shift();
+    if (recovery) return recovery;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
 }
 
 /** Both base-A headers of spec §7 for a login. */

@@ -41,6 +41,8 @@ import { datasetEndpoints } from './datasets.ts';
 import { sarEndpoints } from './sar.ts';
 import { analyzerEndpoints } from './analyzers.ts';
 import { adminAccountEndpoints } from './admin-accounts.ts';
+import { superAdminEndpoints } from './superadmin.ts';
+import { mfaEndpoints } from './mfa.ts';
 import { usageEndpoints } from './admin-usage.ts';
 
 /**
@@ -240,7 +242,7 @@ export const systemEndpoints = {
   }),
 } as const;
 
-export { adminAccountEndpoints, usageEndpoints, searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints, exportEndpoints, datasetEndpoints, sarEndpoints, analyzerEndpoints };
+export { adminAccountEndpoints, mfaEndpoints, superAdminEndpoints, usageEndpoints, searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints, exportEndpoints, datasetEndpoints, sarEndpoints, analyzerEndpoints };
 
 /** Every endpoint group with its title: the access-matrix test, the API doc and OpenAPI read this one list. */
 export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint>]> = [
@@ -260,6 +262,8 @@ export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint
   ['Datasets and requests for data', datasetEndpoints],
   ['Administration', adminEndpoints],
   ['Account administration', adminAccountEndpoints],
+  ['Super admin', superAdminEndpoints],
+  ['Second factor (admin MFA)', mfaEndpoints],
   ['Usage dashboards', usageEndpoints],
   ['System', systemEndpoints],
 ];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RoleSchema } from './roles.ts';
+import { SecondFactorStateSchema } from './mfa.ts';
 
 /** Product slug of `POST api/pub/{product}/generate-token`. */
 export const PRODUCT_SLUG = 'gostar';
@@ -21,6 +22,8 @@ export const LoginResultSchema = z.object({
   nodeToken: z.string(),
   sessionId: z.string(),
   tokenExpiresAt: z.string(),
+  /** Admin roles: whether this session still has to pass the second factor (contracts mfa.ts). */
+  secondFactor: SecondFactorStateSchema,
 });
 export type LoginResult = z.infer<typeof LoginResultSchema>;
 

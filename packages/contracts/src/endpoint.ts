@@ -23,6 +23,11 @@ export interface Endpoint<
   query?: Query;
   body?: Body;
   response: Response;
+  /**
+   * Set on the calls of the second login step (enrolment, code check): open to an admin session
+   * that has not passed the second factor yet. Every other admin-only call refuses such a session.
+   */
+  beforeSecondFactor?: boolean;
   /** False for calls that must not count as user activity (session polling). */
   touchesSession?: boolean;
   /** Largest accepted request body in bytes (default 1 MiB); uploads raise it. */

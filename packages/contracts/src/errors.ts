@@ -26,6 +26,10 @@ export const ERROR_CODES = {
   invalidLink: 'INVALID_LINK',
   /** An export needs more download credits than the balance holds (answered 402 before any work). */
   insufficientCredits: 'INSUFFICIENT_CREDITS',
+  /** An admin-only call from a session that has not passed the second factor (contracts mfa.ts). */
+  mfaRequired: 'MFA_REQUIRED',
+  /** An admin-only call from an admin without an authenticator: enrol at /account/mfa. */
+  mfaEnrolmentRequired: 'MFA_ENROLMENT_REQUIRED',
 } as const;
 
 /** Spec §8: messages of requests cancelled by a newer one. */

@@ -56,6 +56,7 @@ export const WEB_ROUTES: readonly WebRoute[] = [
   { path: '/keywords', access: 'public', look: 'other', title: 'Keywords' },
   { path: '/policies', access: 'public', look: 'other', title: 'Policies' },
   { path: '/superadmin', access: ['SUPER_ADMIN'], look: 'other', title: 'Super admin' },
+  { path: '/account/mfa', access: 'authenticated', look: 'other', title: 'Two-step login' },
   { path: '/accessdenied', access: 'public', look: 'other', title: 'Page not found' },
 ];
 

@@ -59,6 +59,7 @@ const SPEC_ROUTES: Readonly<Record<string, Openers>> = {
   '/keywords': 'public',
   '/policies': 'public',
   '/superadmin': ['SUPER_ADMIN'],
+  '/account/mfa': 'any logged-in role', // issue 16: admin second factor; says "not needed" to other roles
   '/accessdenied': 'public', // "n/a": shown to anyone sent there
 };
 
@@ -97,6 +98,7 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
       'POST /api/dashboard/dropunloggedtables',
       'GET /api/security/allmapping/search/default/count',
       'GET /api/chemistry/status',
+      'GET /api/account/mfa',
       'GET /api/dashboard/pendodetails/fetch',
       'GET /api/admin/client-dashboard',
     ],
@@ -252,7 +254,32 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
     calls: ['GET /api/admin/client-dashboard/organisations'],
   },
   { why: '/admin/trackers', openers: ['GOSTAR_ADMIN', 'FLAT_FILE_ADMIN'], calls: ['GET /api/admin/trackers'] },
-  { why: '/superadmin', openers: ['SUPER_ADMIN'], calls: ['GET /api/superadmin/overview'] },
+  {
+    why: '/superadmin',
+    openers: ['SUPER_ADMIN'],
+    calls: [
+      'GET /api/superadmin/overview',
+      'GET /api/superadmin/admin-roles',
+      'GET /api/superadmin/users',
+      'POST /api/superadmin/admin-roles',
+      'POST /api/superadmin/admin-roles/:subscriptionId/revoke',
+      'GET /api/superadmin/audit',
+      'GET /api/superadmin/sessions',
+      'POST /api/superadmin/sessions/:sessionId/close',
+      'GET /api/superadmin/dataset',
+      'POST /api/superadmin/dataset/rebuild',
+      'GET /api/superadmin/dataset/rebuild',
+      'GET /api/superadmin/settings',
+      'PUT /api/superadmin/settings',
+      'POST /api/superadmin/mail/test',
+      'POST /api/superadmin/users/:userId/mfa/reset',
+    ],
+  },
+  {
+    why: '/account/mfa for the admin roles (second factor)',
+    openers: ['SUPER_ADMIN', 'GOSTAR_ADMIN', 'FLAT_FILE_ADMIN'],
+    calls: ['POST /api/account/mfa/enrol', 'POST /api/account/mfa/enrol/confirm', 'POST /api/account/mfa/verify', 'POST /api/account/mfa/recovery-codes'],
+  },
 ];
 
 const WHO: ReadonlyArray<Role | null> = [null, ...ROLES];

@@ -9,6 +9,7 @@ import type { SarTables } from '../modules/sar/sar-tables.ts';
 import type { AuditTables } from '../modules/audit/audit-tables.ts';
 import type { CreditTables } from '../modules/credits/credit-tables.ts';
 import type { AdminTables } from '../modules/admin/admin-tables.ts';
+import type { MfaTables } from '../modules/auth/mfa-tables.ts';
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { KnowledgeBaseTables } from './kb-schema.ts';
 
@@ -37,6 +38,8 @@ export interface UsersTable {
   created_at: Timestamp;
   /** When the password was last set (0010); null for passwords set before that migration. */
   password_changed_at: NullableTimestamp;
+  /** When an administrator last lifted a login lock-out (0017): earlier wrong passwords stop counting. */
+  lockout_lifted_at: NullableTimestamp;
 }
 
 export interface SubscriptionsTable {
@@ -63,6 +66,8 @@ export interface UserSessionsTable {
   close_reason: string | null;
   ip_address: string | null;
   user_agent: string | null;
+  /** When the session passed the second factor (0021); null until then and for accounts without one. */
+  mfa_passed_at: NullableTimestamp;
 }
 
 export interface LoginAttemptsTable {
@@ -142,7 +147,7 @@ export interface SearchSessionsTable extends SessionResultColumns, SessionRunCol
 }
 
 /** The one Kysely database interface: add a table here when a migration adds it. */
-export interface Database extends KnowledgeBaseTables, SearchTables, LookupTables, TreeTables, UploadTables, ChemistryTables, ResultsTables, ExportTables, SarTables, AuditTables, CreditTables, AdminTables {
+export interface Database extends KnowledgeBaseTables, SearchTables, LookupTables, TreeTables, UploadTables, ChemistryTables, ResultsTables, ExportTables, SarTables, AuditTables, CreditTables, AdminTables, MfaTables {
   app_settings: AppSettingsTable;
   users: UsersTable;
   subscriptions: SubscriptionsTable;

@@ -5,11 +5,35 @@ import type { TokenKind } from '@kb/contracts/session';
 import type { Role } from '@kb/contracts/roles';
 import { isRole } from '@kb/contracts/roles';
 import type { TokenService } from './tokens.ts';
-import { forbidden, tokenMissing } from './errors.ts';
+import { HttpError, forbidden, tokenMissing } from './errors.ts';
+import { ADMIN_ROLES } from '@kb/contracts/roles';
+import { ERROR_CODES } from '@kb/contracts/errors';
+
+/**
+ * 403 for an admin-only call from a session without the second factor: the code tells the web app
+ * whether to ask for a code or to send the admin to enrol (contracts mfa.ts).
+ */
+function secondFactorMissing(enrolled: boolean): HttpError {
+  return enrolled
+    ? new HttpError(403, { message: 'Enter the code from your authenticator app to use administrator pages.', code: ERROR_CODES.mfaRequired })
+    : new HttpError(403, {
+        message: 'Administrator pages need two-step login. Set up an authenticator app on the "Two-step login" page first.',
+        code: ERROR_CODES.mfaEnrolmentRequired,
+      });
+}
 
 /** What the session store says about a token's session (sessions/session-repository.ts answers). */
 export type SessionCheck =
-  | { state: 'open'; userId: number; email: string; userHashId: string; roles: string[]; lastActivityAt: Date }
+  | {
+      state: 'open';
+      userId: number;
+      email: string;
+      userHashId: string;
+      roles: string[];
+      lastActivityAt: Date;
+      /** The session passed the second factor (admin roles); the account has a confirmed authenticator. */
+      secondFactor: { passed: boolean; enrolled: boolean };
+    }
   | { state: 'closed' }
   | { state: 'idle' };
 
@@ -30,6 +54,8 @@ export interface AuthContext {
   /** Roles of the user's active subscriptions, read from the database on this request. */
   roles: Role[];
   lastActivityAt: Date;
+  /** Whether this session passed the second factor, and whether the account has one (contracts mfa.ts). */
+  secondFactor: { passed: boolean; enrolled: boolean };
 }
 
 declare module 'fastify' {
@@ -41,6 +67,8 @@ declare module 'fastify' {
     access?: ApiAccess;
     /** False for polling calls that must not count as user activity. */
     touchesSession?: boolean;
+    /** The second-step calls themselves: an admin session that has not passed the second factor may call them. */
+    beforeSecondFactor?: boolean;
   }
 }
 
@@ -95,9 +123,15 @@ export function registerAuthHook(app: FastifyInstance, tokens: TokenService, ses
       userHashId: check.userHashId,
       roles,
       lastActivityAt: check.lastActivityAt,
+      secondFactor: check.secondFactor,
     };
-    if (access !== 'authenticated' && !roles.some((r) => access.includes(r))) {
-      throw forbidden('Your subscription does not include this. Ask your administrator for access.');
+    if (access === 'authenticated') return;
+    const granting = roles.filter((r) => access.includes(r));
+    if (granting.length === 0) throw forbidden('Your subscription does not include this. Ask your administrator for access.');
+    // A call whose access lists admin roles only (the admin pages' calls) needs a session that
+    // passed the second factor (ASVS V2.8). Calls that other roles share (the dashboard's) do not.
+    if (!config.beforeSecondFactor && !check.secondFactor.passed && access.every((r) => ADMIN_ROLES.includes(r))) {
+      throw secondFactorMissing(check.secondFactor.enrolled);
     }
   });
 }

@@ -93,7 +93,7 @@ function addRoute<P extends z.ZodType | undefined, Q extends z.ZodType | undefin
       response: endpoint.responseType ? errorResponses : { 200: endpoint.response, ...errorResponses },
     },
     ...(endpoint.bodyLimit ? { bodyLimit: endpoint.bodyLimit } : {}),
-    config: { ...routeConfig, access: endpoint.access, touchesSession: endpoint.touchesSession ?? true },
+    config: { ...routeConfig, access: endpoint.access, touchesSession: endpoint.touchesSession ?? true, beforeSecondFactor: endpoint.beforeSecondFactor === true },
     handler: async (request, reply) => {
       const run = () =>
         handler({

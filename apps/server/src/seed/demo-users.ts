@@ -4,6 +4,7 @@ import type { Role } from '@kb/contracts/roles';
 import { DEMO_PASSWORD, ROLES, demoEmailForRole } from '@kb/contracts/roles';
 import type { Database } from '../db/schema.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
+import { changeCredits } from '../modules/credits/credit-ledger.ts';
 import { seedDemoOrganisation } from './demo-organisation.ts';
 
 export interface DemoUser {
@@ -63,20 +64,21 @@ async function addMissingDemoUsers(db: Kysely<Database>): Promise<string[]> {
           password_hash: passwordHash,
           first_name: user.firstName,
           last_name: user.lastName,
-          credit_balance: user.credits,
           is_new_user: false,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
+      // Through the ledger, so balance = SUM(ledger) from the first start.
+      if (user.credits > 0) await changeCredits(trx, { userId: id, delta: user.credits, kind: 'opening', reason: 'Demo account' });
       await trx
         .insertInto('subscriptions')
         .values({
           user_id: id,
           role_name: user.role,
           contract_id: `DEMO-${String(id).padStart(4, '0')}`,
+          // Started a month ago, so an ended demo subscription still ends after it started.
+          start_date: sql<Date>`now() - interval '30 days'`,
           end_date: sql<Date>`now() + make_interval(days => ${user.endsInDays})`,
-          // A period must not end before it starts (0016): the ended demo subscription ran for a year.
-          start_date: sql<Date>`least(now(), now() + make_interval(days => ${user.endsInDays - 365}))`,
           having_flat_file_access: user.flatFile,
         })
         .execute();

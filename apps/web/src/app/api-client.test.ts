@@ -29,6 +29,7 @@ const loginResult = {
   nodeToken: 'node',
   sessionId: 's',
   tokenExpiresAt: '2030-01-01T00:00:00.000Z',
+  secondFactor: 'not_required',
 };
 
 describe('api client', () => {

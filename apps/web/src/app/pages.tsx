@@ -38,6 +38,7 @@ export const PAGE_BY_PATH: Readonly<Record<string, PageLoader>> = {
   '/usermanual': () => import('../features/info/user-manual-page.tsx').then((m) => m.UserManualPage),
   '/keywords': () => import('../features/info/keywords-page.tsx').then((m) => m.KeywordsPage),
   '/policies': () => import('../features/info/policies-page.tsx').then((m) => m.PoliciesPage),
+  '/account/mfa': () => import('../features/auth/mfa-page.tsx').then((m) => m.MfaPage),
   '/superadmin': () => import('../features/admin/super-admin-page.tsx').then((m) => m.SuperAdminPage),
   '/accessdenied': () => import('../features/errors/access-denied-page.tsx').then((m) => m.AccessDeniedPage),
 };

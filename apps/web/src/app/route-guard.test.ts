@@ -20,6 +20,19 @@ function decide(pathname: string, sessionValues: GuardSession, browser: BrowserS
 }
 
 describe('route guard (spec §4)', () => {
+  it('sends an admin whose session has not passed the second factor from admin pages to /account/mfa, keeping the page', () => {
+    expect(decide('/admin/dashboard', session('GOSTAR_ADMIN', { secondFactor: 'enrolment_required' }), noBrowser, '?x=1')).toEqual({
+      kind: 'redirect',
+      to: `/account/mfa?redirect=${encodeURIComponent('/admin/dashboard?x=1')}`,
+      reason: 'second-factor',
+    });
+    expect(decide('/superadmin', session('SUPER_ADMIN', { secondFactor: 'code_required' }))).toMatchObject({ kind: 'redirect', reason: 'second-factor' });
+    expect(decide('/admin/trackers', session('FLAT_FILE_ADMIN', { secondFactor: 'passed' }))).toEqual({ kind: 'allow' });
+    // Pages other roles share (the dashboard) and the enrolment page itself stay open.
+    expect(decide('/dashboard', session('GOSTAR_ADMIN', { secondFactor: 'enrolment_required' }))).toEqual({ kind: 'allow' });
+    expect(decide('/account/mfa', session('GOSTAR_ADMIN', { secondFactor: 'enrolment_required' }))).toEqual({ kind: 'allow' });
+  });
+
   it('allows a logged-in full user on the search page', () => {
     expect(decide('/search', session('FULL_USER'))).toEqual({ kind: 'allow' });
   });

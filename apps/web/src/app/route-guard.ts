@@ -1,4 +1,5 @@
 import type { Role } from '@kb/contracts/roles';
+import type { SecondFactorState } from '@kb/contracts/mfa';
 import { ADMIN_ROLES } from '@kb/contracts/roles';
 import type { WebRoute } from '@kb/contracts/routes';
 import { ADMIN_GUARD_PATHS, LANDING_BY_ROLE, NODE_TOKEN_PATHS, WEB_ROUTES, roleMayOpen } from '@kb/contracts/routes';
@@ -13,6 +14,8 @@ export interface GuardSession {
   nodeToken: string | null;
   currentUserRole: Role | null;
   userRoles: readonly Role[];
+  /** Where the session stands on the admin second factor (null or absent: not known, treated as not needed). */
+  secondFactor?: SecondFactorState | null;
 }
 
 export interface GuardInput {
@@ -26,7 +29,20 @@ export interface GuardInput {
   browser: BrowserSession;
 }
 
-export type RedirectReason = 'login-required' | 'node-token-missing' | 'role-mismatch' | 'admin-to-dashboard' | 'already-logged-in';
+export type RedirectReason = 'login-required' | 'node-token-missing' | 'role-mismatch' | 'admin-to-dashboard' | 'already-logged-in' | 'second-factor';
+
+/** The page where an admin enrols an authenticator or gives the code of the second login step. */
+export const SECOND_FACTOR_PATH = '/account/mfa';
+
+/** `/account/mfa?redirect=/admin/dashboard`: after the second step the admin goes on to the page they opened. */
+export function secondFactorUrl(target: string): string {
+  return `${SECOND_FACTOR_PATH}?${new URLSearchParams({ redirect: target })}`;
+}
+
+/** Whether a route is an admin page: every role that may open it is an admin role (its server calls need the second factor). */
+export function isAdminOnlyRoute(route: WebRoute): boolean {
+  return Array.isArray(route.access) && route.access.length > 0 && route.access.every((role) => ADMIN_ROLES.includes(role));
+}
 
 export type GuardDecision =
   | { kind: 'allow' }
@@ -104,6 +120,11 @@ export function decideRoute(input: GuardInput): GuardDecision {
   }
 
   if (!roleMayOpen(route.access, role)) return { kind: 'redirect', to: accessDeniedUrl(input.pathname), reason: 'role-mismatch' };
+
+  // Admin pages need the second factor (ASVS V2.8): enrol, or give the code, first.
+  if (isAdminOnlyRoute(route) && (session.secondFactor === 'code_required' || session.secondFactor === 'enrolment_required')) {
+    return { kind: 'redirect', to: secondFactorUrl(input.pathname + (input.search ?? '')), reason: 'second-factor' };
+  }
 
   return { kind: 'allow' };
 }

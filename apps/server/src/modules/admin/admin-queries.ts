@@ -16,7 +16,7 @@ type Db = Kysely<Database>;
  * inside a JSON aggregate are not turned into Dates by the driver, and the API answers the same
  * text it did when they were.
  */
-function isoTimestamp(column: RawBuilder<unknown>): RawBuilder<string> {
+export function isoTimestamp(column: RawBuilder<unknown>): RawBuilder<string> {
   return sql<string>`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
@@ -85,6 +85,7 @@ export function activeUsersPerRole(db: Db) {
   return db
     .selectFrom('subscriptions')
     .select(['role_name', sql<number>`count(distinct user_id)::int`.as('n')])
+    .where('start_date', '<=', sql<Date>`now()`)
     .where('end_date', '>', sql<Date>`now()`)
     .groupBy('role_name')
     .execute();

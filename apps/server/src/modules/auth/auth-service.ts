@@ -17,7 +17,8 @@ import type { AuthContext } from '../../http/auth-hook.ts';
 import type { SessionRepository } from '../sessions/session-repository.ts';
 import { WRONG_PASSWORD } from './login-limiter.ts';
 import type { LoginLimiter } from './login-limiter.ts';
-import type { Mailer } from './mailer.ts';
+import type { Mail, Mailer } from './mailer.ts';
+import type { MfaService } from './mfa-service.ts';
 import { newPasswordProblem } from './password-policy.ts';
 import type { PasswordOwner } from './password-policy.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
@@ -31,6 +32,8 @@ interface IssuedLink {
 }
 /** Self-registered accounts start a 14-day evaluation once the e-mail link is used. */
 const EVALUATION_DAYS = 14;
+/** The audit action of an account an administrator opened: such an account gets no evaluation. */
+export const ADMIN_CREATED_ACTION = 'user.create';
 
 export interface ClientInfo {
   ip: string | null;
@@ -43,6 +46,7 @@ export interface AuthServiceDeps {
   sessions: SessionRepository;
   limiter: LoginLimiter;
   mailer: Mailer;
+  mfa: MfaService;
   serverName: string;
   publicUrl: string | undefined;
 }
@@ -96,8 +100,15 @@ export class AuthService {
     return this.loginResult(auth);
   }
 
+  /**
+   * Tokens for a session, and where it stands on the second factor: an admin's login opens its
+   * session with the second step pending (admin-only calls refuse it until `mfa/verify`).
+   */
   async loginResult(subject: { userId: number; sessionId: string; email: string; userHashId: string; roles: readonly string[] }): Promise<LoginResult> {
-    const issued = await this.deps.tokens.issue(subject);
+    const [issued, secondFactor] = await Promise.all([
+      this.deps.tokens.issue(subject),
+      this.deps.mfa.state(subject.userId, subject.sessionId, subject.roles),
+    ]);
     return {
       id: subject.userId,
       username: subject.email,
@@ -107,6 +118,7 @@ export class AuthService {
       applicationDiff: this.deps.serverName,
       sessionId: subject.sessionId,
       tokenExpiresAt: issued.expiresAt.toISOString(),
+      secondFactor,
     };
   }
 
@@ -115,6 +127,7 @@ export class AuthService {
       .selectFrom('subscriptions')
       .select('role_name')
       .where('user_id', '=', userId)
+      .where('start_date', '<=', sql<Date>`now()`)
       .where('end_date', '>', sql<Date>`now()`)
       .orderBy('position')
       .orderBy('id')
@@ -202,7 +215,15 @@ export class AuthService {
       await storePassword(trx, row.user_id, passwordHash);
       if (row.purpose === 'register') {
         const subscriptions = await trx.selectFrom('subscriptions').select('id').where('user_id', '=', row.user_id).execute();
-        if (subscriptions.length === 0) {
+        // An account an administrator opened holds what the administrator granted, nothing more.
+        const openedByAdministrator = await trx
+          .selectFrom('audit_log')
+          .select('id')
+          .where('action', '=', ADMIN_CREATED_ACTION)
+          .where('target_type', '=', 'user')
+          .where('target_id', '=', String(row.user_id))
+          .executeTakeFirst();
+        if (subscriptions.length === 0 && !openedByAdministrator) {
           await trx
             .insertInto('subscriptions')
             .values({
@@ -293,9 +314,52 @@ export class AuthService {
     return purpose ? { url: `${this.deps.publicUrl ?? ''}/pub/account/verify/${code}`, purpose } : null;
   }
 
+  /**
+   * A password link an administrator sends (account administration, issue 16): a registration link
+   * for an account that never set a password (an invitation), else a reset link. Issued inside the
+   * administrator's transaction; hand the answered mail to `sendAfterCommit` once it is committed,
+   * so no mail names a link that was rolled back. Null when the address has no account.
+   */
+  async issueAdminLink(trx: Kysely<Database>, email: string, client: ClientInfo): Promise<{ purpose: 'register' | 'reset'; mail: Mail } | null> {
+    const account = await trx.selectFrom('users').select(['first_name', 'password_hash']).where('email', '=', email).executeTakeFirst();
+    if (!account) return null;
+    const link = await this.issueLink(trx, email, account.password_hash === null ? 'register' : 'forgot', client);
+    if (!link) return null;
+    const hello = account.first_name ? `Hello ${account.first_name},` : 'Hello,';
+    const mail: Mail =
+      link.purpose === 'register'
+        ? {
+            to: email,
+            subject: 'Your account is ready: set your password',
+            body: `${hello} an administrator has opened an account for you. Set your password here to start: ${link.url} (valid for ${LINK_TTL_HOURS.register} hours).`,
+          }
+        : {
+            to: email,
+            subject: 'Set a new password',
+            body: `${hello} an administrator sent you a link to set a new password: ${link.url} (valid for ${LINK_TTL_HOURS.reset} hours). If you did not expect it, ignore this e-mail.`,
+          };
+    return { purpose: link.purpose, mail };
+  }
+
+  /** Queues mail prepared inside a transaction that has now committed. */
+  sendAfterCommit(mail: Mail): void {
+    this.deps.mailer.sendLater(mail);
+  }
+
+  /** Users among `userIds` whom the login limits refuse now (docs/security.md). */
+  lockedOutUsers(userIds: readonly number[]): Promise<Set<number>> {
+    return this.deps.limiter.lockedOut(userIds);
+  }
+
+  /** Lifts a login lock-out: wrong passwords made before now stop counting for the account. */
+  async liftLockout(trx: Kysely<Database>, userId: number): Promise<void> {
+    await trx.updateTable('users').set({ lockout_lifted_at: sql`now()` }).where('id', '=', userId).execute();
+  }
+
   /** Waits for mail queued after answers (shutdown, tests). */
-  flushMail(): Promise<void> {
-    return this.deps.mailer.flush();
+  async flushMail(): Promise<void> {
+    await this.deps.mailer.flush();
+    this.deps.mailer.close();
   }
 
   private async validCode(code: string) {

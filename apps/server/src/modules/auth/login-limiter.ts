@@ -36,18 +36,25 @@ interface Counts {
  * The last two do not apply on an address the account logged in from within `knownAddressDays`:
  * failures elsewhere, or of other accounts behind the same address, never lock the owner out of a
  * place they use. Failures before the account's last password change do not count; a refused (429)
- * attempt is not a failure, so waiting always ends the lock.
+ * attempt is not a failure, so waiting always ends the lock. An administrator can lift a lock
+ * (`users.lockout_lifted_at`): failures before that moment no longer count for the account, on the
+ * address count included (for this account's logins only: others behind the address stay limited).
  */
 export class LoginLimiter {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly limits: LoginLimits,
+    /** Fixed limits, or a read of the current ones (a super admin changes them at run time: settings module). */
+    private readonly limits: LoginLimits | (() => Promise<LoginLimits>),
   ) {}
+
+  private async currentLimits(): Promise<LoginLimits> {
+    return typeof this.limits === 'function' ? this.limits() : this.limits;
+  }
 
   /** Throws 429 when `username` may not try a password from `ipAddress` now. */
   async assertAllowed(username: string, ipAddress: string | null): Promise<void> {
-    const { limits } = this;
-    const counts = await this.counts(username, ipAddress);
+    const limits = await this.currentLimits();
+    const counts = await this.counts(limits, username, ipAddress);
     if (counts.pair_n >= limits.perAccountAddress) {
       throw tooManyRequests(
         `Too many wrong passwords for this account from your network address. Try again in ${this.wait(counts.pair_oldest, limits.windowMinutes)}, or reset your password.`,
@@ -69,19 +76,55 @@ export class LoginLimiter {
     }
   }
 
-  private async counts(username: string, ipAddress: string | null): Promise<Counts> {
-    const { windowMinutes, accountWindowMinutes, knownAddressDays } = this.limits;
+  /**
+   * The users among `userIds` whom the limits refuse now from somewhere: five wrong passwords from
+   * one address since the last success there, or the per-account ceiling (which refuses every
+   * address they did not log in from lately). What the administrators' user list shows.
+   */
+  async lockedOut(userIds: readonly number[]): Promise<Set<number>> {
+    if (userIds.length === 0) return new Set();
+    const { windowMinutes, accountWindowMinutes, perAccountAddress, perAccount } = await this.currentLimits();
+    const reasons = [WRONG_PASSWORD.login, WRONG_PASSWORD.reauthentication];
+    const { rows } = await sql<{ id: number }>`
+      WITH target AS (
+        SELECT id, email, greatest(coalesce(password_changed_at, 'epoch'::timestamptz), coalesce(lockout_lifted_at, 'epoch'::timestamptz)) AS changed
+        FROM users WHERE id IN (${sql.join(userIds)})
+      ), failures AS (
+        SELECT t.id, f.ip_address, f.login_date, t.changed FROM target t
+        JOIN login_attempts f ON f.username = t.email
+        WHERE f.failure_reason IN (${sql.join(reasons)})
+          AND f.login_date > greatest(t.changed, now() - make_interval(mins => ${Math.max(windowMinutes, accountWindowMinutes)}))
+      ), pairs AS (
+        SELECT f.id FROM failures f
+        WHERE f.ip_address IS NOT NULL
+          AND f.login_date > now() - make_interval(mins => ${windowMinutes})
+          AND f.login_date > coalesce((SELECT max(s.login_date) FROM login_attempts s JOIN target t ON t.id = f.id
+                                       WHERE s.username = t.email AND s.ip_address = f.ip_address AND s.failed = false), 'epoch'::timestamptz)
+        GROUP BY f.id, f.ip_address HAVING count(*) >= ${perAccountAddress}
+      ), accounts AS (
+        SELECT id FROM failures WHERE login_date > now() - make_interval(mins => ${accountWindowMinutes})
+        GROUP BY id HAVING count(*) >= ${perAccount}
+      )
+      SELECT id FROM pairs UNION SELECT id FROM accounts
+    `.execute(this.db);
+    return new Set(rows.map((r) => Number(r.id)));
+  }
+
+  private async counts(limits: LoginLimits, username: string, ipAddress: string | null): Promise<Counts> {
+    const { windowMinutes, accountWindowMinutes, knownAddressDays } = limits;
     const reasons = [WRONG_PASSWORD.login, WRONG_PASSWORD.reauthentication];
     // A null address (no socket address) matches nothing: only the account ceiling applies then.
     const { rows } = await sql<Counts>`
       WITH changed AS (
-        SELECT coalesce(max(password_changed_at), 'epoch'::timestamptz) AS at FROM users WHERE email = ${username}
+        SELECT coalesce(max(greatest(password_changed_at, lockout_lifted_at)), 'epoch'::timestamptz) AS at,
+               coalesce(max(lockout_lifted_at), 'epoch'::timestamptz) AS lifted
+        FROM users WHERE email = ${username}
       ), pair_success AS (
         SELECT coalesce(max(login_date), 'epoch'::timestamptz) AS at
         FROM login_attempts WHERE username = ${username} AND ip_address = ${ipAddress} AND failed = false
       ), bounds AS (
         SELECT greatest(now() - make_interval(mins => ${windowMinutes}), pair_success.at, changed.at) AS pair_since,
-               now() - make_interval(mins => ${windowMinutes}) AS address_since,
+               greatest(now() - make_interval(mins => ${windowMinutes}), changed.lifted) AS address_since,
                greatest(now() - make_interval(mins => ${accountWindowMinutes}), changed.at) AS account_since,
                pair_success.at > now() - make_interval(days => ${knownAddressDays}) AS known_address
         FROM changed, pair_success

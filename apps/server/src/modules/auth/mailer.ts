@@ -1,5 +1,8 @@
 import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
+import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Database } from '../../db/schema.ts';
 
 export interface Mail {
@@ -8,21 +11,58 @@ export interface Mail {
   body: string;
 }
 
+/** SMTP_URL (unset: the outbox only) and MAIL_FROM of config.ts. */
+export interface MailSettings {
+  smtpUrl: string | undefined;
+  from: string;
+}
+
+const OUTBOX_ONLY: MailSettings = { smtpUrl: undefined, from: 'KB Search <no-reply@localhost>' };
+
+/** Longest delivery error kept on an outbox row. */
+const MAX_ERROR_LENGTH = 500;
+
 /**
- * Mail goes to the outbox table first (so links are never lost, and operators without SMTP can
- * find them) and to the log. Delivery over SMTP is a relay reading the outbox (docs/operations.md).
+ * Every mail is written to the outbox table first: the record of what was sent, and where an
+ * operator without SMTP finds a link to hand over (docs/operations.md "E-mail"). With SMTP_URL set
+ * it is then delivered over SMTP and its row marked `sent_at`, or `error` when delivery failed.
+ *
+ * The log never carries a mail's body at info level: bodies hold password links, which are as good
+ * as a password while they last. The info line names the outbox row, recipient and subject; the
+ * body goes to a debug line only (LOG_LEVEL=debug, for development and the browser tests, never
+ * for production).
  */
 export class Mailer {
   private readonly pending = new Set<Promise<void>>();
+  private readonly transport: Transporter | null;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly log: FastifyBaseLogger,
-  ) {}
+    private readonly settings: MailSettings = OUTBOX_ONLY,
+  ) {
+    this.transport = settings.smtpUrl ? nodemailer.createTransport(settings.smtpUrl) : null;
+  }
 
   async send(mail: Mail): Promise<void> {
-    await this.db.insertInto('outbox').values({ recipient: mail.to, subject: mail.subject, body: mail.body }).execute();
-    this.log.info({ to: mail.to, subject: mail.subject }, `mail queued: ${mail.body}`);
+    const row = await this.db
+      .insertInto('outbox')
+      .values({ recipient: mail.to, subject: mail.subject, body: mail.body })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const outboxId = String(row.id);
+    this.log.info({ outboxId, to: mail.to, subject: mail.subject }, 'mail queued');
+    this.log.debug({ outboxId, to: mail.to, subject: mail.subject, body: mail.body }, 'mail body');
+    if (!this.transport) return;
+    try {
+      await this.transport.sendMail({ from: this.settings.from, to: mail.to, subject: mail.subject, text: mail.body });
+      await this.db.updateTable('outbox').set({ sent_at: sql`now()`, error: null }).where('id', '=', outboxId).execute();
+      this.log.info({ outboxId, to: mail.to }, 'mail sent');
+    } catch (error: unknown) {
+      const message = (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH);
+      await this.db.updateTable('outbox').set({ error: message }).where('id', '=', outboxId).execute();
+      this.log.warn({ outboxId, to: mail.to, error: message }, 'mail not delivered: kept in the outbox');
+    }
   }
 
   /**
@@ -46,5 +86,10 @@ export class Mailer {
   /** Waits until every mail handed to `sendLater` is written (shutdown, tests). */
   async flush(): Promise<void> {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  /** Closes the SMTP connections (shutdown). */
+  close(): void {
+    this.transport?.close();
   }
 }

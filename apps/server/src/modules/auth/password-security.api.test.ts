@@ -14,6 +14,8 @@ import { AuthService } from './auth-service.ts';
 import { LoginLimiter } from './login-limiter.ts';
 import { Mailer } from './mailer.ts';
 import { linkCodeOf, outboxMark, waitForMail } from './outbox-reader.ts';
+import { MfaService } from './mfa-service.ts';
+import { SecretBox } from './mfa-secret-box.ts';
 
 /** Records the SQL text (not the values) of every statement run through a Kysely instance. */
 class StatementRecorder implements KyselyPlugin {
@@ -237,6 +239,7 @@ describe.each(DATABASES)('password security on %s', (kind) => {
         sessions: new SessionRepository(db),
         limiter: new LoginLimiter(db, t.config.loginLimits),
         mailer,
+        mfa: new MfaService(db, new SecretBox('recording-mfa-key'), { maxFailures: 5, windowMinutes: 15 }),
         serverName: 'test',
         publicUrl: '',
       });

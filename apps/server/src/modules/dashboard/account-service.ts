@@ -16,7 +16,8 @@ export class AccountService {
     const user = await this.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
     if (!user) throw notFound('No such user.');
     const [subscriptions, unread] = await Promise.all([
-      this.db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).orderBy('position').orderBy('id').execute(),
+      // A subscription that has not started yet is not the user's yet (the web derives roles from end dates).
+      this.db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).where('start_date', '<=', sql<Date>`now()`).orderBy('position').orderBy('id').execute(),
       this.db
         .selectFrom('notifications')
         .select(sql<number>`count(*)::int`.as('n'))
@@ -47,7 +48,7 @@ export class AccountService {
       .select([
         'u.email',
         'u.credit_balance',
-        sql<Date | null>`(select max(end_date) from subscriptions s where s.user_id = u.id and s.end_date > now())`.as('end_date'),
+        sql<Date | null>`(select max(end_date) from subscriptions s where s.user_id = u.id and s.start_date <= now() and s.end_date > now())`.as('end_date'),
       ])
       .where('u.id', '=', userId)
       .executeTakeFirst();

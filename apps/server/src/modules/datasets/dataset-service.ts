@@ -71,7 +71,8 @@ export class DatasetService {
       .selectFrom('subscriptions')
       .select(['role_name', 'having_flat_file_access'])
       .where('user_id', '=', userId)
-      .where('end_date', '>', new Date())
+      .where('start_date', '<=', sql<Date>`now()`)
+      .where('end_date', '>', sql<Date>`now()`)
       .execute();
     const roles = subscriptions
       .filter((s) => s.role_name === 'FLAT_FILE_ONLY' || (s.having_flat_file_access && DATASET_ROLES.includes(s.role_name as Role)))

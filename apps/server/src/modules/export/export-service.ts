@@ -16,6 +16,7 @@ import { TAB_COLUMNS } from '../results/tab-columns.ts';
 import type { ExportColumn } from './export-formats.ts';
 import { CONTENT_TYPES, SMILES_FIELD, TITLE_FIELD, createFormatWriter } from './export-formats.ts';
 import type { FileStore } from '../../db/file-store.ts';
+import { CreditBalanceTooLow, changeCredits } from '../credits/credit-ledger.ts';
 
 /**
  * Exports (docs/exports.md): price, charge, write, refund. An export's rows are fixed when it starts
@@ -26,6 +27,8 @@ import type { FileStore } from '../../db/file-store.ts';
 export interface ExportSettings {
   backgroundFromRows: number;
   batchRows: number;
+  /** The threshold as it applies now, when a super admin may change it at run time (settings module); else `backgroundFromRows`. */
+  currentBackgroundFromRows?: () => Promise<number>;
 }
 
 const FORMAT_EXTENSIONS: Record<ExportFormat, string> = { csv: 'csv', xlsx: 'xlsx', sdf: 'sdf' };
@@ -118,6 +121,11 @@ export class ExportService {
     private readonly logError: (error: unknown, jobId: number) => void = () => undefined,
   ) {}
 
+  /** From how many rows an export runs in the background, now. */
+  private async backgroundFromRows(): Promise<number> {
+    return this.settings.currentBackgroundFromRows ? this.settings.currentBackgroundFromRows() : this.settings.backgroundFromRows;
+  }
+
   /** The user's credits; inside a transaction pass it (PGlite has one connection: another query would wait on it for ever). */
   async balance(userId: number, db: Kysely<Database> = this.db): Promise<number> {
     const row = await db.selectFrom('users').select('credit_balance').where('id', '=', userId).executeTakeFirst();
@@ -161,22 +169,23 @@ export class ExportService {
     const rows = await this.countRows(await this.scopeSql(session, scope));
     const balance = await this.balance(auth.userId);
     const refusal = this.refusal(rows, balance);
+    const backgroundFromRows = await this.backgroundFromRows();
     return {
       tab: scope.tab,
       rows,
       credits: exportCredits(rows),
       creditBalance: balance,
       allowed: refusal === null,
-      background: rows >= this.settings.backgroundFromRows,
-      backgroundFromRows: this.settings.backgroundFromRows,
+      background: rows >= backgroundFromRows,
+      backgroundFromRows,
       message: refusal?.message ?? null,
     };
   }
 
   /**
    * Starts an export: refused before any work when the price is over the balance; otherwise the
-   * rows are fixed and the credits charged in one transaction whose guarded UPDATE (balance ≥
-   * price) is what keeps concurrent exports from spending the same credits twice.
+   * rows are fixed and the credits charged in one transaction whose ledger movement (the user row
+   * locked, balance ≥ price) is what keeps concurrent exports from spending the same credits twice.
    */
   async create(auth: AuthContext, request: ExportRequest): Promise<{ jobId: number; background: boolean }> {
     if (request.format === 'sdf' && !TAB_MODELS[request.tab].strId) {
@@ -231,25 +240,21 @@ export class ExportService {
       return id;
     });
     const job = await this.db.selectFrom('export_jobs').select('row_count').where('id', '=', jobId).executeTakeFirstOrThrow();
-    return { jobId, background: job.row_count >= this.settings.backgroundFromRows };
+    return { jobId, background: job.row_count >= (await this.backgroundFromRows()) };
   }
 
   /**
-   * Charges a job's credits (the guarded UPDATE: balance ≥ price, so concurrent exports cannot
-   * spend the same credits twice), names its file and writes its download-history row — inside the
+   * Charges a job's credits through the credit ledger (the user row is locked and the balance
+   * checked there, so concurrent exports cannot spend the same credits twice), names its file and writes its download-history row — inside the
    * transaction that created the job.
    */
   private async charge(trx: Kysely<Database>, auth: AuthContext, job: { id: number; rows: number; fileName: string; description: string }): Promise<void> {
     const credits = exportCredits(job.rows);
-    const charged = await trx
-      .updateTable('users')
-      .set({ credit_balance: sql`credit_balance - ${credits}` })
-      .where('id', '=', auth.userId)
-      .where('credit_balance', '>=', credits)
-      .returning('credit_balance')
-      .executeTakeFirst();
-    if (!charged) {
-      const refusal = this.refusal(job.rows, await this.balance(auth.userId, trx)) ?? { status: 402, message: 'Your download credits changed meanwhile; try again.' };
+    try {
+      await changeCredits(trx, { userId: auth.userId, delta: -credits, kind: 'export', reason: job.description, exportJobId: job.id });
+    } catch (error) {
+      if (!(error instanceof CreditBalanceTooLow)) throw error;
+      const refusal = this.refusal(job.rows, error.balance) ?? { status: 402, message: 'Your download credits changed meanwhile; try again.' };
       throw refusalError(refusal);
     }
     await trx.updateTable('export_jobs').set({ row_count: job.rows, credits, file_name: job.fileName }).where('id', '=', job.id).execute();
@@ -293,7 +298,7 @@ export class ExportService {
       await this.charge(trx, auth, { id, rows, fileName, description: `${prepared.label} · ${prepared.format.toUpperCase()}` });
       return id;
     });
-    return { jobId, background: rows >= this.settings.backgroundFromRows };
+    return { jobId, background: rows >= (await this.backgroundFromRows()) };
   }
 
   /** One of the caller's exports (403 for another user's, 404 for none). */
@@ -492,7 +497,9 @@ export class ExportService {
         .returning(['user_id', 'credits', 'file_id'])
         .executeTakeFirst();
       if (!failed) return null;
-      await trx.updateTable('users').set({ credit_balance: sql`credit_balance + ${failed.credits}` }).where('id', '=', failed.user_id).execute();
+      if (failed.credits > 0) {
+        await changeCredits(trx, { userId: failed.user_id, delta: failed.credits, kind: 'refund', reason: 'Export failed: credits returned', exportJobId: jobId });
+      }
       return failed.file_id;
     });
     if (fileId != null) await this.files.delete(Number(fileId));

@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { SEARCH_SET_TABLES } from '../search/search-tables.ts';
 import type { SessionCheck, SessionChecker } from '../../http/auth-hook.ts';
 
-export type CloseReason = 'logout' | 'idle' | 'closed' | 'closed_by_user' | 'password_changed' | 'subscription_ended';
+export type CloseReason = 'logout' | 'idle' | 'closed' | 'closed_by_user' | 'closed_by_admin' | 'deactivated' | 'password_changed' | 'subscription_ended';
 
 /** Server-side session rows: the truth behind every token (spec §4 "Sessions", §9 idle limit). */
 export class SessionRepository implements SessionChecker {
@@ -31,12 +31,14 @@ export class SessionRepository implements SessionChecker {
       .select([
         's.closed_at',
         's.last_activity_at',
+        's.mfa_passed_at',
         'u.email',
         'u.user_hash_id',
         'u.active',
         sql<boolean>`s.last_activity_at <= now() - make_interval(secs => ${IDLE_TIMEOUT_MS / 1000})`.as('idle'),
         sql<string[] | null>`(select array_agg(role_name order by position, id) from subscriptions
-          where user_id = s.user_id and end_date > now())`.as('roles'),
+          where user_id = s.user_id and start_date <= now() and end_date > now())`.as('roles'),
+        sql<boolean>`exists (select 1 from user_mfa m where m.user_id = s.user_id and m.confirmed_at is not null)`.as('mfa_enrolled'),
       ])
       .where('s.id', '=', sessionId)
       .where('s.user_id', '=', userId)
@@ -60,32 +62,53 @@ export class SessionRepository implements SessionChecker {
         .executeTakeFirst();
       if (touched) lastActivityAt = touched.last_activity_at;
     }
-    return { state: 'open', userId, email: row.email, userHashId: row.user_hash_id, roles: row.roles, lastActivityAt };
+    return {
+      state: 'open',
+      userId,
+      email: row.email,
+      userHashId: row.user_hash_id,
+      roles: row.roles,
+      lastActivityAt,
+      secondFactor: { passed: row.mfa_passed_at !== null, enrolled: row.mfa_enrolled === true },
+    };
   }
 
   /**
    * Closes a session and stamps the logout time of its login: for an idle session the moment of
    * its last activity (when the user actually left), otherwise now. Its search result sets go too.
+   * `alsoInTransaction` runs in the same transaction when the session was open (an audit row).
    */
-  async close(sessionId: string, reason: CloseReason): Promise<number> {
+  async close(sessionId: string, reason: CloseReason, alsoInTransaction?: (trx: Kysely<Database>) => Promise<void>): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
-      const closed = await trx
-        .updateTable('user_sessions')
-        .set({ closed_at: sql`now()`, close_reason: reason })
-        .where('id', '=', sessionId)
-        .where('closed_at', 'is', null)
-        .returning(['id', 'last_activity_at'])
-        .executeTakeFirst();
-      if (!closed) return 0;
-      await trx
-        .updateTable('login_attempts')
-        .set({ logout_date: reason === 'idle' ? closed.last_activity_at : sql`now()` })
-        .where('session_id', '=', sessionId)
-        .where('logout_date', 'is', null)
-        .execute();
-      await dropSearchSetsOfSession(trx, sessionId);
-      return 1;
+      const closed = await closeIn(trx, sessionId, reason);
+      if (closed > 0) await alsoInTransaction?.(trx);
+      return closed;
     });
+  }
+
+  /**
+   * Closes every open session of a user inside the caller's transaction (an administrator's change
+   * and the closing are committed together); answers how many it closed.
+   */
+  async closeAllIn(trx: Kysely<Database>, userId: number, reason: CloseReason): Promise<number> {
+    const open = await trx.selectFrom('user_sessions').select('id').where('user_id', '=', userId).where('closed_at', 'is', null).execute();
+    let closed = 0;
+    for (const { id } of open) closed += await closeIn(trx, id, reason);
+    return closed;
+  }
+
+  /** How many sessions of each of these users are open. */
+  async openCounts(db: Kysely<Database>, userIds: readonly number[]): Promise<Map<number, number>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('user_sessions')
+      .select(['user_id', sql<number>`count(*)::int`.as('n')])
+      .where('user_id', 'in', userIds)
+      .where('closed_at', 'is', null)
+      .where('last_activity_at', '>', sql<Date>`now() - make_interval(secs => ${IDLE_TIMEOUT_MS / 1000})`)
+      .groupBy('user_id')
+      .execute();
+    return new Map(rows.map((r) => [r.user_id, r.n]));
   }
 
   /** Closes every open session of a user except `keepSessionId`; answers how many it closed. */
@@ -124,6 +147,29 @@ export class SessionRepository implements SessionChecker {
       .executeTakeFirst();
     return row?.ended ?? null;
   }
+}
+
+/**
+ * Closes one session and stamps the logout time of its login: for an idle session the moment of
+ * its last activity (when the user actually left), otherwise now. Its search result sets go too.
+ */
+async function closeIn(trx: Kysely<Database>, sessionId: string, reason: CloseReason): Promise<number> {
+  const closed = await trx
+    .updateTable('user_sessions')
+    .set({ closed_at: sql`now()`, close_reason: reason })
+    .where('id', '=', sessionId)
+    .where('closed_at', 'is', null)
+    .returning(['id', 'last_activity_at'])
+    .executeTakeFirst();
+  if (!closed) return 0;
+  await trx
+    .updateTable('login_attempts')
+    .set({ logout_date: reason === 'idle' ? closed.last_activity_at : sql`now()` })
+    .where('session_id', '=', sessionId)
+    .where('logout_date', 'is', null)
+    .execute();
+  await dropSearchSetsOfSession(trx, sessionId);
+  return 1;
 }
 
 /**

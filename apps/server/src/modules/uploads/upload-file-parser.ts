@@ -171,6 +171,30 @@ export function readCsvRows(text: string): string[][] {
   }
 }
 
+/** A row of a table file with the line (CSV) or row number (XLSX) it came from, 1-based. */
+export interface NumberedRow {
+  line: number;
+  cells: string[];
+}
+
+/** CSV records with the line each ends on (blank lines are skipped but still counted). */
+export function readCsvLines(text: string): NumberedRow[] {
+  try {
+    const records = parseCsv(text, {
+      delimiter: sniffDelimiter(text),
+      bom: true,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+      info: true,
+    }) as unknown as { record: string[]; info: { lines: number } }[];
+    return records.map(({ record, info }) => ({ line: info.lines, cells: record }));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UploadFileError(`The CSV file could not be read: ${reason}`);
+  }
+}
+
 /** The list in a table of rows: a single row's cells, else the leftmost column holding a value. */
 export function listCells(rows: readonly (readonly string[])[]): string[] {
   const filled = rows.filter((row) => row.some((cell) => cell.trim() !== ''));
@@ -302,6 +326,15 @@ interface SheetReader extends AsyncIterable<ExcelJS.Row> {
  * rows is refused after reading UPLOAD_MAX_TERMS + 1 of them, never held whole.
  */
 export async function readWorkbookRows(bytes: Buffer, fileName = 'The workbook'): Promise<string[][]> {
+  const rows = await readWorkbookLines(bytes, { tooMany: () => tooManyLines(fileName, UPLOAD_MAX_TERMS, 'rows', false), maxRows: UPLOAD_MAX_TERMS });
+  return rows.map((row) => row.cells);
+}
+
+/**
+ * The filled rows of the first visible worksheet with their row numbers; reading stops with
+ * `tooMany()` at the first row over `maxRows`.
+ */
+export async function readWorkbookLines(bytes: Buffer, limit: { maxRows: number; tooMany: () => UploadFileError }): Promise<NumberedRow[]> {
   const archive = checkWorkbookArchive(bytes);
   checkUnpackedSizes(bytes, archive);
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(workbookFirst(bytes, archive)), {
@@ -315,7 +348,7 @@ export async function readWorkbookRows(bytes: Buffer, fileName = 'The workbook')
   // A workbook of numbers only has no shared strings: an empty table lets its sheets stream too.
   const parts = reader as unknown as { sharedStrings?: unknown[] };
   if (!archive.entries.some((entry) => entry.name === 'xl/sharedStrings.xml')) parts.sharedStrings = [];
-  const rows: string[][] = [];
+  const rows: NumberedRow[] = [];
   let found = false;
   try {
     for await (const sheet of reader as unknown as AsyncIterable<SheetReader>) {
@@ -328,8 +361,8 @@ export async function readWorkbookRows(bytes: Buffer, fileName = 'The workbook')
         });
         const texts = Array.from(cells, (cell) => cell ?? '');
         if (!texts.some((cell) => cell.trim() !== '')) continue;
-        rows.push(texts);
-        if (rows.length > UPLOAD_MAX_TERMS) throw tooManyLines(fileName, UPLOAD_MAX_TERMS, 'rows', false);
+        rows.push({ line: row.number, cells: texts });
+        if (rows.length > limit.maxRows) throw limit.tooMany();
       }
       break;
     }

@@ -31,6 +31,7 @@ const result: LoginResult = {
   nodeToken: 'node',
   sessionId: 'sess',
   tokenExpiresAt: future,
+  secondFactor: 'not_required',
 };
 
 describe('session store', () => {

@@ -3,6 +3,7 @@ import { createJSONStorage, persist } from 'zustand/middleware';
 import type { ProfileAccess } from '@kb/contracts/access';
 import type { LoginResult, UserProfile } from '@kb/contracts/auth';
 import type { Role } from '@kb/contracts/roles';
+import type { SecondFactorState } from '@kb/contracts/mfa';
 import { sessionStore } from './memory-storage.ts';
 import { registerStoreReset } from './store-registry.ts';
 
@@ -25,6 +26,8 @@ export interface SessionValues {
   profile: UserProfile | null;
   access: ProfileAccess | null;
   tokenExpiresAt: string | null;
+  /** Admin roles: where this session stands on the second factor (null until the login answers). */
+  secondFactor: SecondFactorState | null;
 }
 
 export interface SessionActions {
@@ -36,6 +39,8 @@ export interface SessionActions {
   restoreFromBrowser: (values: { token: string; username: string; nodeToken: string | null }) => void;
   setUsername: (username: string) => void;
   setCurrentRole: (role: Role) => void;
+  /** The session passed the second factor (enrolment confirmed or a code accepted). */
+  passSecondFactor: () => void;
   reset: () => void;
 }
 
@@ -55,6 +60,7 @@ export const INITIAL_SESSION: SessionValues = {
   profile: null,
   access: null,
   tokenExpiresAt: null,
+  secondFactor: null,
 };
 
 /**
@@ -82,6 +88,7 @@ export const useSessionStore = create<SessionState>()(
           userHashId: result.userHashId,
           sessionId: result.sessionId,
           tokenExpiresAt: result.tokenExpiresAt,
+          secondFactor: result.secondFactor,
         }),
       completeLogin: ({ result, profile, access, tokenRoles }) => {
         const { roles, current } = sessionRoles(access, tokenRoles);
@@ -96,6 +103,7 @@ export const useSessionStore = create<SessionState>()(
           userHashId: result.userHashId,
           sessionId: result.sessionId,
           tokenExpiresAt: result.tokenExpiresAt,
+          secondFactor: result.secondFactor,
           profile,
           access,
           userRoles: roles,
@@ -108,13 +116,14 @@ export const useSessionStore = create<SessionState>()(
       setCurrentRole: (role) => {
         if (get().userRoles.includes(role)) set({ currentUserRole: role });
       },
+      passSecondFactor: () => set({ secondFactor: 'passed' }),
       reset: () => set({ ...INITIAL_SESSION }),
     }),
     {
       name: 'kb-session',
       storage: createJSONStorage(() => sessionStore()),
       partialize: (state): SessionValues => {
-        const { acceptTokens: _a, completeLogin: _c, restoreFromBrowser: _r, setUsername: _u, setCurrentRole: _s, reset: _x, ...values } = state;
+        const { acceptTokens: _a, completeLogin: _c, restoreFromBrowser: _r, setUsername: _u, setCurrentRole: _s, passSecondFactor: _p, reset: _x, ...values } = state;
         return values;
       },
     },

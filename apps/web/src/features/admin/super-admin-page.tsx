@@ -1,75 +1,56 @@
-import { Badge, Card, SimpleGrid, Table, Text, Title } from '@mantine/core';
-import { formatCount } from '../../app/format/count-format.ts';
-import { useQuery } from '@tanstack/react-query';
-import { adminEndpoints } from '@kb/contracts/api';
-import { endpointQuery } from '../../app/query.ts';
-import { roleLabel } from '../../app/role-labels.ts';
+import { Tabs } from '@mantine/core';
+import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../app/ui/page-header.tsx';
-import { QueryView } from '../../app/ui/query-view.tsx';
+import { AdminRolesTab } from './superadmin/admin-roles-tab.tsx';
+import { AuditTab } from './superadmin/audit-tab.tsx';
+import { DatasetTab } from './superadmin/dataset-tab.tsx';
+import { OverviewTab } from './superadmin/overview-tab.tsx';
+import { SessionsTab } from './superadmin/sessions-tab.tsx';
+import { SettingsTab } from './superadmin/settings-tab.tsx';
+
+/** The tabs of /superadmin, in order; `?tab=` keeps the open one in the address. */
+export const SUPERADMIN_TABS = [
+  { value: 'overview', label: 'Overview' },
+  { value: 'roles', label: 'Admin roles' },
+  { value: 'audit', label: 'Audit log' },
+  { value: 'sessions', label: 'Sessions' },
+  { value: 'dataset', label: 'Data set' },
+  { value: 'settings', label: 'Settings' },
+] as const;
 
 export function SuperAdminPage() {
-  const query = useQuery(endpointQuery(adminEndpoints.superAdminOverview, {}));
+  const [params, setParams] = useSearchParams();
+  const tab = SUPERADMIN_TABS.some((item) => item.value === params.get('tab')) ? params.get('tab') : 'overview';
   return (
     <>
-      <PageHeader title="Super admin" description="System overview: database, users, open sessions, roles, failed logins and the e-mail outbox." />
-      <QueryView query={query}>
-        {(overview) => (
-          <SimpleGrid cols={{ base: 1, md: 2 }} data-testid="superadmin-overview">
-            <Card withBorder radius="md" padding="lg">
-              <Title order={4} mb="sm">
-                System
-              </Title>
-              <Table>
-                <Table.Tbody>
-                  <Table.Tr>
-                    <Table.Td>Database</Table.Td>
-                    <Table.Td ta="right">
-                      <Badge variant="light">{overview.database === 'pglite' ? 'Embedded (PGlite)' : 'PostgreSQL server'}</Badge>
-                    </Table.Td>
-                  </Table.Tr>
-                  <Table.Tr>
-                    <Table.Td>Users</Table.Td>
-                    <Table.Td ta="right">{formatCount(overview.users)}</Table.Td>
-                  </Table.Tr>
-                  <Table.Tr>
-                    <Table.Td>Open sessions</Table.Td>
-                    <Table.Td ta="right">{formatCount(overview.activeSessions)}</Table.Td>
-                  </Table.Tr>
-                  <Table.Tr>
-                    <Table.Td>Failed logins (24 h)</Table.Td>
-                    <Table.Td ta="right">{formatCount(overview.failedLoginsLastDay)}</Table.Td>
-                  </Table.Tr>
-                  <Table.Tr>
-                    <Table.Td>E-mails waiting in the outbox</Table.Td>
-                    <Table.Td ta="right">{formatCount(overview.outboxPending)}</Table.Td>
-                  </Table.Tr>
-                </Table.Tbody>
-              </Table>
-            </Card>
-            <Card withBorder radius="md" padding="lg">
-              <Title order={4} mb="sm">
-                Users per role
-              </Title>
-              {Object.keys(overview.usersPerRole).length === 0 ? (
-                <Text size="sm" c="dimmed">
-                  No roles assigned yet.
-                </Text>
-              ) : (
-                <Table>
-                  <Table.Tbody>
-                    {Object.entries(overview.usersPerRole).map(([role, count]) => (
-                      <Table.Tr key={role}>
-                        <Table.Td>{roleLabel(role)}</Table.Td>
-                        <Table.Td ta="right">{formatCount(count)}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              )}
-            </Card>
-          </SimpleGrid>
-        )}
-      </QueryView>
+      <PageHeader title="Super admin" description="System overview, admin roles, the audit log, open sessions, the data set and run-time settings." />
+      <Tabs value={tab} onChange={(value) => setParams(value ? { tab: value } : {}, { replace: true })} keepMounted={false}>
+        <Tabs.List mb="md">
+          {SUPERADMIN_TABS.map((item) => (
+            <Tabs.Tab key={item.value} value={item.value}>
+              {item.label}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        <Tabs.Panel value="overview">
+          <OverviewTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="roles">
+          <AdminRolesTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="audit">
+          <AuditTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="sessions">
+          <SessionsTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="dataset">
+          <DatasetTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="settings">
+          <SettingsTab />
+        </Tabs.Panel>
+      </Tabs>
     </>
   );
 }

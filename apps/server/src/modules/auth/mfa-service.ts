@@ -1,0 +1,288 @@
+import crypto from 'node:crypto';
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import QRCode from 'qrcode';
+import { ERROR_CODES } from '@kb/contracts/errors';
+import type { MfaEnrolment, MfaStatus, MfaVerifyResult, RecoveryCodes, SecondFactorState } from '@kb/contracts/mfa';
+import { MFA_ERROR_CODES, RECOVERY_CODE_COUNT, WRONG_CODE_MESSAGE } from '@kb/contracts/mfa';
+import { ADMIN_ROLES } from '@kb/contracts/roles';
+import type { Database } from '../../db/schema.ts';
+import type { AuthContext } from '../../http/auth-hook.ts';
+import { HttpError, badRequest, notFound, tooManyRequests } from '../../http/errors.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+import type { SecretBox } from './mfa-secret-box.ts';
+import { matchingStep, newTotpSecret, otpauthUri } from './mfa-totp.ts';
+
+/** Wrong codes one account may give within `windowMinutes` before the second step answers 429. */
+export interface MfaLimits {
+  maxFailures: number;
+  windowMinutes: number;
+}
+
+/** Recovery codes: 10 characters of an alphabet without look-alikes (0/O, 1/I/L), shown as xxxxx-xxxxx. */
+const RECOVERY_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+const RECOVERY_LENGTH = 10;
+
+function newRecoveryCode(): string {
+  let code = '';
+  for (let i = 0; i < RECOVERY_LENGTH; i += 1) code += RECOVERY_ALPHABET[crypto.randomInt(RECOVERY_ALPHABET.length)];
+  return `${code.slice(0, 5)}-${code.slice(5)}`;
+}
+
+/** What a person may type for a recovery code: any case, with or without the dash and spaces. */
+function normaliseRecoveryCode(code: string): string {
+  return code.toUpperCase().replace(/[^A-Z0-9]/g, '');
+}
+
+/** Codes carry 49 random bits and work once, so SHA-256 (salted with the account) is enough; no slow hash needed. */
+function recoveryHash(userId: number, code: string): string {
+  return crypto.createHash('sha256').update(`${userId}:${normaliseRecoveryCode(code)}`).digest('hex');
+}
+
+/** Whether roles need the second factor: any admin role. */
+export function needsSecondFactor(roles: readonly string[]): boolean {
+  return roles.some((role) => (ADMIN_ROLES as readonly string[]).includes(role));
+}
+
+const wrongCode = (message = WRONG_CODE_MESSAGE) => new HttpError(400, { message, code: MFA_ERROR_CODES.wrongCode });
+
+/**
+ * The second factor of the admin roles (contracts mfa.ts, docs/security.md "Second factor"):
+ * enrolment, the second login step, recovery codes and a super admin's reset.
+ */
+export class MfaService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly box: SecretBox,
+    private readonly limits: MfaLimits,
+  ) {}
+
+  /** Where a session stands: what the login answer and the status call say. */
+  async state(userId: number, sessionId: string, roles: readonly string[]): Promise<SecondFactorState> {
+    if (!needsSecondFactor(roles)) return 'not_required';
+    const row = await this.db
+      .selectFrom('user_sessions as s')
+      .leftJoin('user_mfa as m', 'm.user_id', 's.user_id')
+      .select(['s.mfa_passed_at', 'm.confirmed_at'])
+      .where('s.id', '=', sessionId)
+      .where('s.user_id', '=', userId)
+      .executeTakeFirst();
+    if (row?.mfa_passed_at) return 'passed';
+    return row?.confirmed_at ? 'code_required' : 'enrolment_required';
+  }
+
+  async status(auth: AuthContext): Promise<MfaStatus> {
+    const state = await this.state(auth.userId, auth.sessionId, auth.roles);
+    const mfa = await this.db.selectFrom('user_mfa').select('confirmed_at').where('user_id', '=', auth.userId).executeTakeFirst();
+    const enrolled = Boolean(mfa?.confirmed_at);
+    return {
+      required: needsSecondFactor(auth.roles),
+      enrolled,
+      state,
+      recoveryCodesLeft: enrolled ? await this.recoveryCodesLeft(auth.userId) : null,
+    };
+  }
+
+  /**
+   * A new secret for an account without a confirmed authenticator (a started, unconfirmed one is
+   * replaced). The secret is answered here only; once confirmed, no call shows it again.
+   */
+  async startEnrolment(auth: AuthContext): Promise<MfaEnrolment> {
+    const existing = await this.db.selectFrom('user_mfa').select('confirmed_at').where('user_id', '=', auth.userId).executeTakeFirst();
+    if (existing?.confirmed_at) {
+      throw new HttpError(409, {
+        message: 'Your authenticator is already set up. If you lost it, log in with a recovery code, or ask a super administrator to reset it.',
+        code: ERROR_CODES.conflict,
+      });
+    }
+    const secret = newTotpSecret();
+    const sealed = this.box.seal(secret);
+    await this.db
+      .insertInto('user_mfa')
+      .values({ user_id: auth.userId, secret_encrypted: sealed })
+      .onConflict((oc) =>
+        oc.column('user_id').doUpdateSet({ secret_encrypted: sealed, confirmed_at: null, last_step: null, last_verified_at: null, created_at: sql`now()` }),
+      )
+      .execute();
+    const uri = otpauthUri(secret, auth.email);
+    return { secret, otpauthUri: uri, qrDataUrl: await QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 2, width: 220 }) };
+  }
+
+  /** The first good code confirms the authenticator, passes this session and issues the recovery codes. */
+  async confirmEnrolment(auth: AuthContext, code: string, ip: string | null): Promise<RecoveryCodes> {
+    const row = await this.db.selectFrom('user_mfa').select(['secret_encrypted', 'confirmed_at']).where('user_id', '=', auth.userId).executeTakeFirst();
+    if (!row) throw badRequest('Start the set-up first: the page shows a QR code to scan.');
+    if (row.confirmed_at) throw new HttpError(409, { message: 'Your authenticator is already set up.', code: ERROR_CODES.conflict });
+    await this.assertAttemptsLeft(auth.userId);
+    const step = matchingStep(this.box.open(row.secret_encrypted), code);
+    if (step === null) {
+      await this.recordFailure(auth.userId, ip);
+      throw wrongCode();
+    }
+    return this.db.transaction().execute(async (trx) => {
+      const confirmed = await trx
+        .updateTable('user_mfa')
+        .set({ confirmed_at: sql`now()`, last_step: step, last_verified_at: sql`now()` })
+        .where('user_id', '=', auth.userId)
+        .where('confirmed_at', 'is', null)
+        .where('secret_encrypted', '=', row.secret_encrypted)
+        .returning('user_id')
+        .executeTakeFirst();
+      // A second tab confirmed (or restarted) the set-up meanwhile: this code no longer counts.
+      if (!confirmed) throw new HttpError(409, { message: 'The set-up changed in another window. Reload the page.', code: ERROR_CODES.conflict });
+      await trx.updateTable('user_sessions').set({ mfa_passed_at: sql`now()` }).where('id', '=', auth.sessionId).execute();
+      return { recoveryCodes: await replaceRecoveryCodes(trx, auth.userId) };
+    });
+  }
+
+  /**
+   * The second login step: a 6-digit code (each 30-second step works once per account) or a
+   * recovery code (each works once). Wrong codes count towards the attempt limit.
+   */
+  async verify(auth: AuthContext, input: string, ip: string | null): Promise<MfaVerifyResult> {
+    const row = await this.db.selectFrom('user_mfa').select(['secret_encrypted', 'confirmed_at']).where('user_id', '=', auth.userId).executeTakeFirst();
+    if (!row?.confirmed_at) {
+      throw new HttpError(403, { message: 'Set up an authenticator app first (page "Two-step login").', code: ERROR_CODES.mfaEnrolmentRequired });
+    }
+    await this.assertAttemptsLeft(auth.userId);
+    const code = input.replace(/\s+/g, '');
+    let method: MfaVerifyResult['method'];
+    if (/^\d{6}$/.test(code)) {
+      await this.acceptTotp(auth.userId, row.secret_encrypted, code, ip);
+      method = 'totp';
+    } else {
+      const used = await this.db
+        .updateTable('mfa_recovery_codes')
+        .set({ used_at: sql`now()` })
+        .where('user_id', '=', auth.userId)
+        .where('code_hash', '=', recoveryHash(auth.userId, code))
+        .where('used_at', 'is', null)
+        .returning('id')
+        .executeTakeFirst();
+      if (!used) {
+        await this.recordFailure(auth.userId, ip);
+        throw wrongCode('That recovery code is not right, or it was used already. Each recovery code works once.');
+      }
+      await this.db.updateTable('user_mfa').set({ last_verified_at: sql`now()` }).where('user_id', '=', auth.userId).execute();
+      method = 'recovery_code';
+    }
+    await this.db.updateTable('user_sessions').set({ mfa_passed_at: sql`now()` }).where('id', '=', auth.sessionId).execute();
+    return { method, recoveryCodesLeft: await this.recoveryCodesLeft(auth.userId) };
+  }
+
+  /** New recovery codes for a session that passed the second step, confirmed by a current code. */
+  async regenerateRecoveryCodes(auth: AuthContext, code: string, ip: string | null): Promise<RecoveryCodes> {
+    const row = await this.db.selectFrom('user_mfa').select(['secret_encrypted', 'confirmed_at']).where('user_id', '=', auth.userId).executeTakeFirst();
+    if (!row?.confirmed_at) throw new HttpError(403, { message: 'Set up an authenticator app first.', code: ERROR_CODES.mfaEnrolmentRequired });
+    await this.assertAttemptsLeft(auth.userId);
+    await this.acceptTotp(auth.userId, row.secret_encrypted, code, ip);
+    return this.db.transaction().execute(async (trx) => ({ recoveryCodes: await replaceRecoveryCodes(trx, auth.userId) }));
+  }
+
+  /**
+   * A super administrator removes another account's authenticator and recovery codes (it lost its
+   * phone and its codes). Its open sessions lose the second step; it enrols again at its next admin
+   * page. One audit row, in the same transaction.
+   */
+  async reset(actor: AuthContext, ip: string | null, userId: number): Promise<{ message: string }> {
+    if (userId === actor.userId) {
+      throw badRequest('You cannot reset your own second factor: log in with a recovery code, or ask another super administrator.');
+    }
+    return this.db.transaction().execute(async (trx) => {
+      const user = await trx.selectFrom('users').select(['id', 'email']).where('id', '=', userId).executeTakeFirst();
+      if (!user) throw notFound(`There is no account ${userId}.`);
+      const mfa = await trx.selectFrom('user_mfa').select(['confirmed_at']).where('user_id', '=', userId).forUpdate().executeTakeFirst();
+      if (!mfa) throw notFound(`${user.email} has no authenticator set up: nothing to reset.`);
+      const codesLeft = await trx
+        .selectFrom('mfa_recovery_codes')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', userId)
+        .where('used_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      await trx.deleteFrom('user_mfa').where('user_id', '=', userId).execute();
+      await trx.deleteFrom('mfa_recovery_codes').where('user_id', '=', userId).execute();
+      await trx.updateTable('user_sessions').set({ mfa_passed_at: null }).where('user_id', '=', userId).where('closed_at', 'is', null).execute();
+      await recordAudit(
+        trx,
+        { userId: actor.userId, email: actor.email, ipAddress: ip },
+        {
+          action: 'mfa.reset',
+          targetType: 'mfa',
+          targetId: userId,
+          targetLabel: user.email,
+          before: { enrolled: mfa.confirmed_at !== null, confirmedAt: mfa.confirmed_at?.toISOString() ?? null, recoveryCodesLeft: Number(codesLeft.n) },
+          after: { enrolled: false },
+        },
+      );
+      return { message: `The second factor of ${user.email} is reset: they set up an authenticator again at their next administrator page.` };
+    });
+  }
+
+  /** Checks a TOTP code and takes its step, refusing a step this account used already (replay). */
+  private async acceptTotp(userId: number, sealed: string, code: string, ip: string | null): Promise<void> {
+    const step = matchingStep(this.box.open(sealed), code);
+    if (step === null) {
+      await this.recordFailure(userId, ip);
+      throw wrongCode();
+    }
+    // One statement: two requests with the same code cannot both take its step.
+    const taken = await this.db
+      .updateTable('user_mfa')
+      .set({ last_step: step, last_verified_at: sql`now()` })
+      .where('user_id', '=', userId)
+      .where((eb) => eb.or([eb('last_step', 'is', null), eb('last_step', '<', step)]))
+      .returning('user_id')
+      .executeTakeFirst();
+    if (!taken) {
+      await this.recordFailure(userId, ip);
+      throw wrongCode('That code was used already. Wait for the next code in your app (codes change every 30 seconds).');
+    }
+  }
+
+  private async recoveryCodesLeft(userId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('mfa_recovery_codes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('used_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  private async recordFailure(userId: number, ip: string | null): Promise<void> {
+    await this.db.insertInto('mfa_failures').values({ user_id: userId, ip_address: ip }).execute();
+  }
+
+  /**
+   * 429 after `maxFailures` wrong codes within the window (counted in the database, so every API
+   * process agrees); a good code ends the count, and waiting always ends it.
+   */
+  private async assertAttemptsLeft(userId: number): Promise<void> {
+    const { maxFailures, windowMinutes } = this.limits;
+    const { rows } = await sql<{ n: number; oldest: Date | null }>`
+      SELECT count(*)::int AS n, min(f.failed_at) AS oldest
+      FROM mfa_failures f
+      WHERE f.user_id = ${userId}
+        AND f.failed_at > greatest(
+          now() - make_interval(mins => ${windowMinutes}),
+          coalesce((SELECT last_verified_at FROM user_mfa WHERE user_id = ${userId}), 'epoch'::timestamptz))
+    `.execute(this.db);
+    const row = rows[0];
+    if (!row || row.n < maxFailures) return;
+    const until = (row.oldest ? new Date(row.oldest).getTime() : Date.now()) + windowMinutes * 60_000;
+    const seconds = Math.max(1, Math.ceil((until - Date.now()) / 1000));
+    const minutes = Math.max(1, Math.ceil(seconds / 60));
+    throw tooManyRequests(`Too many wrong codes. Try again in ${minutes === 1 ? '1 minute' : `${minutes} minutes`}.`, seconds);
+  }
+}
+
+/** Replaces an account's recovery codes with new ones; answers them (only hashes are stored). */
+async function replaceRecoveryCodes(trx: Kysely<Database>, userId: number): Promise<string[]> {
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  await trx.deleteFrom('mfa_recovery_codes').where('user_id', '=', userId).execute();
+  await trx
+    .insertInto('mfa_recovery_codes')
+    .values(codes.map((code) => ({ user_id: userId, code_hash: recoveryHash(userId, code) })))
+    .execute();
+  return codes;
+}

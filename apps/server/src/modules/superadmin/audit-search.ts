@@ -1,0 +1,79 @@
+import { sql } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { AuditPage, AuditQuery } from '@kb/contracts/superadmin';
+import type { Database } from '../../db/schema.ts';
+
+type Db = Kysely<Database>;
+const DAY_MS = 86_400_000;
+const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** `%text%` for LIKE, with the wildcard characters of the text taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The rows a query asks for, as one WHERE (shared by the page and its count). */
+function filters(query: AuditQuery) {
+  return (eb: ExpressionBuilder<Database, 'audit_log'>) => {
+    const all = [];
+    if (query.q) {
+      const p = containsPattern(query.q);
+      all.push(
+        eb.or([
+          eb(sql`lower(actor_email)`, 'like', p),
+          eb(sql`lower(action)`, 'like', p),
+          eb(sql`lower(coalesce(target_label, ''))`, 'like', p),
+          eb(sql`lower(coalesce(target_id, ''))`, 'like', p),
+          eb(sql`lower(coalesce(before::text, ''))`, 'like', p),
+          eb(sql`lower(coalesce(after::text, ''))`, 'like', p),
+        ]),
+      );
+    }
+    if (query.actor) all.push(eb(sql`lower(actor_email)`, 'like', containsPattern(query.actor)));
+    if (query.action) all.push(eb.or([eb('action', '=', query.action), eb('action', 'like', `${query.action.replace(/[\\%_]/g, (c) => `\\${c}`)}.%`)]));
+    if (query.targetType) all.push(eb('target_type', '=', query.targetType));
+    if (query.target) {
+      const p = containsPattern(query.target);
+      all.push(eb.or([eb(sql`lower(coalesce(target_label, ''))`, 'like', p), eb(sql`lower(coalesce(target_id, ''))`, 'like', p)]));
+    }
+    if (query.from) all.push(eb('created_at', '>=', new Date(query.from)));
+    if (query.to) {
+      const to = new Date(query.to);
+      // A plain date includes that whole day.
+      all.push(PLAIN_DATE.test(query.to) ? eb('created_at', '<', new Date(to.getTime() + DAY_MS)) : eb('created_at', '<=', to));
+    }
+    return eb.and(all);
+  };
+}
+
+/** A page of the audit log, newest first, and how many rows match in all. */
+export async function searchAudit(db: Db, query: AuditQuery): Promise<AuditPage> {
+  const where = filters(query);
+  const [rows, total] = await Promise.all([
+    db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where(where)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize)
+      .execute(),
+    db.selectFrom('audit_log').select(sql<number>`count(*)::int`.as('n')).where(where).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    total: total.n,
+    rows: rows.map((r) => ({
+      id: Number(r.id),
+      createdAt: r.created_at.toISOString(),
+      actorEmail: r.actor_email,
+      action: r.action,
+      targetType: r.target_type,
+      targetId: r.target_id,
+      targetLabel: r.target_label,
+      before: r.before ?? null,
+      after: r.after ?? null,
+      ipAddress: r.ip_address,
+    })),
+  };
+}

@@ -1,0 +1,81 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { superAdminEndpoints } from '@kb/contracts/superadmin';
+import type { Database } from '../../db/schema.ts';
+import type { DatabaseKind } from '../../db/database.ts';
+import { registerEndpoint, requireAuth } from '../../http/endpoint-route.ts';
+import type { ChemEngine } from '../chemistry/chem-engine.ts';
+import type { Mailer } from '../auth/mailer.ts';
+import type { SessionRepository } from '../sessions/session-repository.ts';
+import type { AppSettings } from '../settings/app-settings.ts';
+import { findUsers, grantAdminRole, listAdminRoles, revokeAdminRole } from './admin-roles.ts';
+import { searchAudit } from './audit-search.ts';
+import { DerivedDataRebuild, datasetState } from './dataset-state.ts';
+import type { MailSetup } from './superadmin-service.ts';
+import { auditActor, closeSession, openSessions, sendTestMail, settingsState, updateSettings } from './superadmin-service.ts';
+import { recordAudit } from '../audit/audit-log.ts';
+
+export interface SuperAdminModule {
+  db: Kysely<Database>;
+  kind: DatabaseKind;
+  sessions: SessionRepository;
+  settings: AppSettings;
+  mailer: Mailer;
+  mail: MailSetup;
+  serverName: string;
+  engine: ChemEngine;
+  fillFingerprints: ((onProgress: (done: number, total: number) => void) => Promise<number>) | null;
+  log: (message: string) => void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The derived-data rebuild of this process (tests wait for it). */
+    derivedDataRebuild: DerivedDataRebuild;
+  }
+}
+
+/** Registers the super-admin endpoints (SUPER_ADMIN only: the endpoint declarations say so). */
+export function registerSuperAdminRoutes(app: FastifyInstance, m: SuperAdminModule): void {
+  const { db } = m;
+  const rebuild = new DerivedDataRebuild(db, m.engine, m.fillFingerprints, m.log);
+  app.decorate('derivedDataRebuild', rebuild);
+  app.addHook('onClose', async () => rebuild.settled());
+
+  registerEndpoint(app, superAdminEndpoints.adminRoles, () => listAdminRoles(db));
+  registerEndpoint(app, superAdminEndpoints.findUsers, ({ query }) => findUsers(db, query.q));
+  registerEndpoint(app, superAdminEndpoints.grantAdminRole, ({ body, auth, request }) => grantAdminRole(db, auditActor(requireAuth(auth), request.ip), body));
+  registerEndpoint(app, superAdminEndpoints.revokeAdminRole, async ({ params, auth, request }) => ({
+    message: await revokeAdminRole(db, auditActor(requireAuth(auth), request.ip), params.subscriptionId),
+  }));
+
+  registerEndpoint(app, superAdminEndpoints.audit, ({ query }) => searchAudit(db, query));
+
+  registerEndpoint(app, superAdminEndpoints.sessions, ({ query, auth }) => openSessions(db, requireAuth(auth), query));
+  registerEndpoint(app, superAdminEndpoints.closeSession, async ({ params, auth, request }) => {
+    const caller = requireAuth(auth);
+    return { message: await closeSession(db, m.sessions, caller, auditActor(caller, request.ip), params.sessionId) };
+  });
+
+  registerEndpoint(app, superAdminEndpoints.dataset, () => datasetState(db, m.kind, m.engine, rebuild));
+  registerEndpoint(app, superAdminEndpoints.rebuild, async ({ auth, request }) => {
+    const caller = requireAuth(auth);
+    const job = rebuild.start(caller.email);
+    await recordAudit(db, auditActor(caller, request.ip), {
+      action: 'dataset.rebuild',
+      targetType: 'dataset',
+      targetId: null,
+      targetLabel: 'Derived data (autocomplete terms, tree counts, fingerprints, structure index)',
+      after: { startedAt: job.startedAt },
+    });
+    return job;
+  });
+  registerEndpoint(app, superAdminEndpoints.rebuildStatus, async () => rebuild.status());
+
+  registerEndpoint(app, superAdminEndpoints.settings, () => settingsState(db, m.settings, m.mail));
+  registerEndpoint(app, superAdminEndpoints.updateSettings, async ({ body, auth, request }) => {
+    await updateSettings(db, m.settings, auditActor(requireAuth(auth), request.ip), body);
+    return settingsState(db, m.settings, m.mail);
+  });
+  registerEndpoint(app, superAdminEndpoints.testMail, async ({ auth }) => ({ message: await sendTestMail(m.mailer, requireAuth(auth), m.serverName, m.mail) }));
+}

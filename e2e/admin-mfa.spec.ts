@@ -1,0 +1,103 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { mfaEndpoints } from '@kb/contracts/api';
+import { RECOVERY_CODE_COUNT, WRONG_CODE_MESSAGE } from '@kb/contracts/mfa';
+import { DEMO_PASSWORD, demoEmailForRole } from '@kb/contracts/roles';
+import { ApiSession } from './support/api-session.ts';
+import { newAppContext, screenshot, useBrowser } from './support/browser.ts';
+import { LoginPage } from './support/pages/login-page.ts';
+import { roleLanding } from './support/route-expectations.ts';
+import { apiLogin, ensureAuthenticator, nextSecondFactorCode, saveAuthenticator, storedAuthenticator, totpCode, totpStep } from './support/second-factor.ts';
+
+/*
+ * Two-step login of the admin roles in the browser (issue 16, contracts mfa.ts): an admin without
+ * an authenticator is sent from their admin page to /account/mfa, reads the key off the page (as
+ * someone who cannot scan the QR code would), confirms with a code computed from it, saves the
+ * recovery codes and goes on; the next login asks for a code.
+ */
+const browser = useBrowser();
+const ROLE = 'FLAT_FILE_ADMIN';
+const email = demoEmailForRole(ROLE);
+const baseUrl = () => inject('baseUrl');
+let context: BrowserContext | undefined;
+
+beforeAll(async () => {
+  // FLAT_FILE_ADMIN starts without an authenticator: a super admin resets whatever earlier specs enrolled.
+  await ensureAuthenticator(baseUrl(), email);
+  const target = await apiLogin(baseUrl(), email);
+  const superAdmin = await ApiSession.logIn(baseUrl(), 'SUPER_ADMIN');
+  await superAdmin.call(mfaEndpoints.reset, { params: { userId: target.id } });
+  saveAuthenticator(baseUrl(), email, null);
+}, 120_000);
+
+afterAll(async () => {
+  await context?.close();
+});
+
+async function freshPage(): Promise<{ page: Page; login: LoginPage }> {
+  await context?.close();
+  context = await newAppContext(browser());
+  const page = await context.newPage();
+  return { page, login: new LoginPage(page) };
+}
+
+describe('admin two-step login', () => {
+  it('sends an admin without an authenticator to enrol, then on to the admin page', async () => {
+    const { page, login } = await freshPage();
+    await login.openLogin();
+    await login.submit(email, DEMO_PASSWORD);
+    // The landing page is an admin page: the guard sends the admin to enrol first, keeping the page.
+    await page.waitForURL((url) => url.pathname === '/account/mfa' && url.searchParams.get('redirect') === '/admin/trackers');
+
+    const start = page.getByRole('button', { name: 'Set up my authenticator app' });
+    await start.focus();
+    await page.keyboard.press('Enter');
+    await page.getByAltText('QR code to add KB Search to your authenticator app').waitFor();
+    expect(await page.getByAltText('QR code to add KB Search to your authenticator app').getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    const secret = (await page.getByTestId('mfa-secret').innerText()).replace(/\s+/g, '');
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+
+    // A wrong code is refused with a clear message; nothing is enrolled.
+    const field = page.getByLabel('6-digit code');
+    await field.fill(totpCode(secret, totpStep() + 10));
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await login.expectAlert(WRONG_CODE_MESSAGE);
+
+    // The right code, typed and sent with Enter.
+    const step = totpStep();
+    await field.fill(totpCode(secret, step));
+    await field.press('Enter');
+    const panel = page.getByTestId('recovery-codes');
+    await panel.waitFor();
+    const codes = await panel.locator('code').allInnerTexts();
+    expect(codes).toHaveLength(RECOVERY_CODE_COUNT);
+    for (const code of codes) expect(code).toMatch(/^[A-Z2-9]{5}-[A-Z2-9]{5}$/);
+    await expect(page.getByRole('button', { name: 'Copy' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('button', { name: 'Download' }).isVisible()).resolves.toBe(true);
+    await screenshot(page, 'admin-mfa-recovery-codes');
+    // Later specs log this admin in with this authenticator.
+    saveAuthenticator(baseUrl(), email, { secret, lastStep: step, recoveryCodes: codes });
+
+    await page.getByRole('button', { name: 'I have saved them' }).click();
+    await login.expectLanding(roleLanding(ROLE), 'the admin goes on to the admin page they were sent away from');
+  });
+
+  it('asks for the code at the next login: a wrong one is refused, the app code lets the admin in', async () => {
+    const { page, login } = await freshPage();
+    await login.openLogin();
+    const response = await login.submit(email, DEMO_PASSWORD);
+    expect(((await response.json()) as { secondFactor: string }).secondFactor).toBe('code_required');
+    const field = page.getByLabel('Code from your authenticator app');
+    await field.waitFor();
+
+    const stored = storedAuthenticator(baseUrl(), email);
+    if (!stored) throw new Error('the enrolment test kept no authenticator');
+    // A code of another moment (ten steps ahead): not accepted.
+    await login.submitCode(totpCode(stored.secret, totpStep() + 10));
+    await login.expectAlert(WRONG_CODE_MESSAGE);
+    expect(new URL(page.url()).pathname).toBe('/login');
+
+    await login.submitCode(await nextSecondFactorCode(baseUrl(), email));
+    await login.expectLanding(roleLanding(ROLE), 'the admin lands on the admin page after the code step');
+  });
+});
