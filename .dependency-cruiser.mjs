@@ -36,7 +36,7 @@ const MODULE_DEPENDENCIES = {
   sessions: ['search'],
   settings: [],
   superadmin: ['audit', 'auth', 'chemistry', 'lookups', 'sessions', 'settings', 'trees'],
-  trackers: ['audit', 'lookups'],
+  trackers: ['audit', 'uploads'],
   trees: [],
   uploads: [],
   usage: [],
@@ -60,7 +60,7 @@ const PUBLIC_FILES = {
   sessions: ['session-repository.ts'],
   settings: ['app-settings.ts'],
   trees: ['tree-match.ts', 'tree-refresh.ts'],
-  uploads: ['upload-file-parser.ts'],
+  uploads: ['term-curation.ts', 'upload-file-parser.ts'],
 };
 
 /**

@@ -35,6 +35,7 @@ import { AccountService } from './modules/dashboard/account-service.ts';
 import { registerDashboardRoutes } from './modules/dashboard/dashboard-routes.ts';
 import { registerAdminRoutes } from './modules/admin/admin-routes.ts';
 import { registerAdminAccountRoutes } from './modules/admin/admin-account-routes.ts';
+import { registerTrackerRoutes } from './modules/trackers/tracker-routes.ts';
 import { registerUsageRoutes } from './modules/usage/usage-routes.ts';
 import { registerHealthRoutes } from './modules/health/health-routes.ts';
 import { registerLookupRoutes } from './modules/lookups/lookup-routes.ts';
@@ -183,6 +184,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   registerDashboardRoutes(app, new AccountService(db));
   registerAdminRoutes(app, db, database.kind);
   registerAdminAccountRoutes(app, { db, auth, sessions });
+  registerTrackerRoutes(app, db);
   registerUsageRoutes(app, db, config.pendo);
   // Worker threads start on first use (tests never pay for them); main.ts starts the index load.
   const chemEngine = new RdkitChemEngine(db, {

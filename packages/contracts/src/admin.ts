@@ -16,18 +16,6 @@ export type AdminUserRow = z.infer<typeof AdminUserRowSchema>;
 export const AdminSubscriptionsResponseSchema = z.object({ rows: z.array(AdminUserRowSchema) });
 export type AdminSubscriptionsResponse = z.infer<typeof AdminSubscriptionsResponseSchema>;
 
-/** A tracker row: one login attempt of any user, newest first (what FLAT_FILE_ADMIN and GOSTAR_ADMIN watch). */
-export const TrackerRowSchema = z.object({
-  userName: z.string(),
-  loginDate: z.string(),
-  logoutDate: z.string().nullable(),
-  failed: z.boolean(),
-  ipAddress: z.string().nullable(),
-});
-export type TrackerRow = z.infer<typeof TrackerRowSchema>;
-export const TrackersResponseSchema = z.object({ rows: z.array(TrackerRowSchema) });
-export type TrackersResponse = z.infer<typeof TrackersResponseSchema>;
-
 export const SuperAdminOverviewSchema = z.object({
   database: z.enum(['pglite', 'postgres']),
   users: z.number().int(),

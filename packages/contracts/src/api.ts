@@ -23,7 +23,8 @@ import {
   UserSessionRequestSchema,
 } from './session.ts';
 import { LoginHistoryResponseSchema, NotificationSettingsRequestSchema, NotificationSettingsSchema } from './dashboard.ts';
-import { AdminSubscriptionsResponseSchema, SuperAdminOverviewSchema, TrackersResponseSchema } from './admin.ts';
+import { AdminSubscriptionsResponseSchema, SuperAdminOverviewSchema } from './admin.ts';
+import { trackerEndpoints } from './admin-trackers.ts';
 import { HealthResponseSchema } from './health.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { DASHBOARD_ROLES } from './roles.ts';
@@ -216,13 +217,6 @@ export const adminEndpoints = {
     summary: 'Every user with their subscriptions and credit balance.',
     response: AdminSubscriptionsResponseSchema,
   }),
-  trackers: defineEndpoint({
-    method: 'GET',
-    path: '/api/admin/trackers',
-    access: ['GOSTAR_ADMIN', 'FLAT_FILE_ADMIN'],
-    summary: 'Recent login activity of all users.',
-    response: TrackersResponseSchema,
-  }),
   superAdminOverview: defineEndpoint({
     method: 'GET',
     path: '/api/superadmin/overview',
@@ -242,7 +236,7 @@ export const systemEndpoints = {
   }),
 } as const;
 
-export { adminAccountEndpoints, mfaEndpoints, superAdminEndpoints, usageEndpoints, searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints, exportEndpoints, datasetEndpoints, sarEndpoints, analyzerEndpoints };
+export { adminAccountEndpoints, mfaEndpoints, superAdminEndpoints, trackerEndpoints, usageEndpoints, searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints, exportEndpoints, datasetEndpoints, sarEndpoints, analyzerEndpoints };
 
 /** Every endpoint group with its title: the access-matrix test, the API doc and OpenAPI read this one list. */
 export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint>]> = [
@@ -262,6 +256,7 @@ export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint
   ['Datasets and requests for data', datasetEndpoints],
   ['Administration', adminEndpoints],
   ['Account administration', adminAccountEndpoints],
+  ['Trackers', trackerEndpoints],
   ['Super admin', superAdminEndpoints],
   ['Second factor (admin MFA)', mfaEndpoints],
   ['Usage dashboards', usageEndpoints],

@@ -253,7 +253,22 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
     openers: ['GOSTAR_ADMIN', 'SUPER_ADMIN'],
     calls: ['GET /api/admin/client-dashboard/organisations'],
   },
-  { why: '/admin/trackers', openers: ['GOSTAR_ADMIN', 'FLAT_FILE_ADMIN'], calls: ['GET /api/admin/trackers'] },
+  {
+    why: '/admin/trackers',
+    openers: ['GOSTAR_ADMIN', 'FLAT_FILE_ADMIN'],
+    calls: [
+      'GET /api/admin/trackers/logins',
+      'GET /api/admin/trackers/searches',
+      'GET /api/admin/trackers/exports',
+      'GET /api/admin/trackers/datasets',
+      'GET /api/admin/trackers/terms',
+      'GET /api/admin/trackers/organisations',
+      'GET /api/admin/trackers/csv/:tracker',
+      'GET /api/admin/trackers/terms/:termId/candidates',
+      'POST /api/admin/trackers/terms/:termId/resolve',
+      'POST /api/admin/trackers/terms/:termId/reject',
+    ],
+  },
   {
     why: '/superadmin',
     openers: ['SUPER_ADMIN'],

@@ -80,7 +80,7 @@ describe('api client', () => {
 
   it('stops the loader on a 500 and still throws', async () => {
     const { call, onServerError } = setup(jsonResponse(500, { message: 'Internal error', code: 'INTERNAL' }));
-    await expect(call(adminEndpoints.trackers, {})).rejects.toMatchObject({ status: 500, message: 'Internal error', code: 'INTERNAL' });
+    await expect(call(adminEndpoints.subscriptions, {})).rejects.toMatchObject({ status: 500, message: 'Internal error', code: 'INTERNAL' });
     expect(onServerError).toHaveBeenCalledOnce();
   });
 
@@ -116,7 +116,7 @@ describe('api client', () => {
 
   it('rejects an answer that does not match the contract', async () => {
     const { call } = setup(jsonResponse(200, { rows: 'not-an-array' }));
-    await expect(call(adminEndpoints.trackers, {})).rejects.toMatchObject({ code: 'BAD_RESPONSE' });
+    await expect(call(adminEndpoints.subscriptions, {})).rejects.toMatchObject({ code: 'BAD_RESPONSE' });
   });
 });
 

@@ -53,17 +53,6 @@ export function usersWithSubscriptions(db: Db) {
     .execute();
 }
 
-/** The latest login attempts of any user, newest first. */
-export function latestLoginAttempts(db: Db, limit: number) {
-  return db
-    .selectFrom('login_attempts')
-    .select(['username', 'login_date', 'logout_date', 'failed', 'ip_address'])
-    .orderBy('login_date', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-}
-
 /** The figures of the super-admin overview, counted in one statement. */
 export function overviewCounts(db: Db) {
   const count = sql<number>`count(*)::int`;

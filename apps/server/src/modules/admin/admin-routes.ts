@@ -10,6 +10,5 @@ import { AdminService } from './admin-service.ts';
 export function registerAdminRoutes(app: FastifyInstance, db: Kysely<Database>, kind: DatabaseKind): void {
   const admin = new AdminService(db, kind);
   registerEndpoint(app, adminEndpoints.subscriptions, () => admin.subscriptions());
-  registerEndpoint(app, adminEndpoints.trackers, () => admin.trackers());
   registerEndpoint(app, adminEndpoints.superAdminOverview, () => admin.overview());
 }

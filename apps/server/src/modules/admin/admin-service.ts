@@ -1,11 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { AdminSubscriptionsResponse, SuperAdminOverview, TrackersResponse } from '@kb/contracts/admin';
+import type { AdminSubscriptionsResponse, SuperAdminOverview } from '@kb/contracts/admin';
 import type { Database } from '../../db/schema.ts';
 import type { DatabaseKind } from '../../db/database.ts';
-import { activeUsersPerRole, latestLoginAttempts, overviewCounts, usersWithSubscriptions } from './admin-queries.ts';
-
-/** Login attempts the trackers page shows: the newest, enough for a day of a busy site. */
-const TRACKER_ROWS = 500;
+import { activeUsersPerRole, overviewCounts, usersWithSubscriptions } from './admin-queries.ts';
 
 /**
  * What the administration pages read (spec §4 "Admin"): the routes only check access and answer.
@@ -29,19 +26,6 @@ export class AdminService {
         active: u.active,
         lastLoginAt: u.last_login?.toISOString() ?? null,
         subscriptions: u.subscriptions,
-      })),
-    };
-  }
-
-  async trackers(): Promise<TrackersResponse> {
-    const rows = await latestLoginAttempts(this.db, TRACKER_ROWS);
-    return {
-      rows: rows.map((r) => ({
-        userName: r.username,
-        loginDate: r.login_date.toISOString(),
-        logoutDate: r.logout_date?.toISOString() ?? null,
-        failed: r.failed,
-        ipAddress: r.ip_address,
       })),
     };
   }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRODUCT_SLUG } from '@kb/contracts/auth';
 import { demoEmailForRole } from '@kb/contracts/roles';
-import type { AdminSubscriptionsResponse, SuperAdminOverview, TrackersResponse } from '@kb/contracts/admin';
+import type { AdminSubscriptionsResponse, SuperAdminOverview } from '@kb/contracts/admin';
 import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 
@@ -12,7 +12,7 @@ import type { TestApp } from '../../../test/harness.ts';
  */
 describe.each(DATABASES)('admin calls on %s', (kind) => {
   let t: TestApp;
-  /** SUPER_ADMIN reads the overview; GOSTAR_ADMIN the subscriptions and trackers (the contract's access). */
+  /** SUPER_ADMIN reads the overview; GOSTAR_ADMIN the subscriptions (the contract's access; trackers: modules/trackers). */
   let superAdmin: Record<string, string>;
   let headers: Record<string, string>;
   beforeAll(async () => {
@@ -54,15 +54,6 @@ describe.each(DATABASES)('admin calls on %s', (kind) => {
     const lowCredit = (res.data as AdminSubscriptionsResponse).rows.find((r) => r.userName === 'lowcredit@demo.test');
     expect(lowCredit?.subscriptions.at(-1)).toEqual({ roleName: 'FLAT_FILE_USER', endDate: '2031-05-06T07:08:09.123Z', contractId: 'C-extra', havingFlatFileAccess: false });
     expect(expected.rows.some((r) => r.lastLoginAt !== null)).toBe(true);
-  });
-
-  it('lists login attempts newest first, failed ones included', async () => {
-    const res = await t.call({ method: 'GET', url: '/api/admin/trackers', headers });
-    expect(res.statusCode).toBe(200);
-    const rows = (res.data as TrackersResponse).rows;
-    expect(rows[0]).toMatchObject({ userName: demoEmailForRole('GOSTAR_ADMIN'), failed: false, logoutDate: null });
-    expect(rows.find((r) => r.userName === 'lowcredit@demo.test')).toMatchObject({ failed: true });
-    for (let i = 1; i < rows.length; i++) expect(rows[i]!.loginDate <= rows[i - 1]!.loginDate).toBe(true);
   });
 
   it('counts users, open sessions, roles and failed logins for the super admin', async () => {

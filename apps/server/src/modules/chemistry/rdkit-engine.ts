@@ -23,6 +23,12 @@ const WATCHDOG_MS = 100;
 const MOLBLOCK_BATCH = 100;
 /** Time a molblock may take on top of the request limit (2D layout: ~1.5 ms for a drug-like molecule). */
 const MOLBLOCK_MS = 20;
+/**
+ * Watchdog time per compound of a bulk SAR chunk (scaffolds, fragments, contains), on top of the
+ * request limit: the inputs are stored structures, already bounded, and a loaded machine may take
+ * several times the usual few milliseconds each; the watchdog is for a runaway query, not a queue.
+ */
+const SAR_ITEM_MS = 50;
 /** A shard build (addShard of 8,192 structures: ~0.3 s) is given at least this long. */
 const SHARD_BUILD_MS = 120_000;
 /** A worker slot replaced this many times in a row without finishing its reload: the engine gives up. */
@@ -692,7 +698,7 @@ export class RdkitChemEngine implements ChemEngine {
         // progress is reported and a cancel is heard between them.
         for (let at = 0; at < inputs.length; at += SAR_CHUNK) {
           if (signal?.aborted) throw new ChemSearchCancelled('The R-group decomposition was cancelled.');
-          const reply = await send<SarReply>({ type: 'rgdAdd', handle, smiles: inputs.slice(at, at + SAR_CHUNK) });
+          const reply = await send<SarReply>({ type: 'rgdAdd', handle, smiles: inputs.slice(at, at + SAR_CHUNK) }, this.requestLimitMs + SAR_ITEM_MS * SAR_CHUNK);
           if (!reply.ok || !reply.fits) throw new Error(reply.error ?? 'RDKit failed during the R-group decomposition.');
           fits.set(reply.fits, at);
           onProgress?.(Math.min(at + SAR_CHUNK, inputs.length), inputs.length);
@@ -723,7 +729,8 @@ export class RdkitChemEngine implements ChemEngine {
     const lane = async () => {
       for (let at = next++; at < batches.length; at = next++) {
         if (signal?.aborted) throw new ChemSearchCancelled('The SAR work was cancelled.');
-        const reply = await this.call<SarReply>(request(batches[at]!));
+        const batch = batches[at]!;
+        const reply = await this.call<SarReply>(request(batch), this.requestLimitMs + SAR_ITEM_MS * batch.length);
         const part = pick(reply);
         if (!reply.ok || !part) {
           if (reply.tooManyAtoms) throw new ChemQueryRefused(atomsMessage(reply.tooManyAtoms, this.queryLimits.atoms));
@@ -731,7 +738,7 @@ export class RdkitChemEngine implements ChemEngine {
           throw new ChemInputError(reply.error ?? 'RDKit could not read the query.');
         }
         replies[at] = part;
-        done += batches[at]!.length;
+        done += batch.length;
         // After a cancel, a chunk still in flight on another worker is not reported.
         if (!signal?.aborted) onProgress?.(done, inputs.length);
       }

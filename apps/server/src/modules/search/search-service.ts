@@ -13,6 +13,7 @@ import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import type { CompileContext } from './row-compiler.ts';
 import { StructureRowResolver, purgeStaleHits, searchCancelled } from './structure-query.ts';
 import { withDbPriority } from '../../db/db-priority.ts';
+import { writeSearchLog } from './search-log.ts';
 
 /** Search sessions unused for this long are dropped with their sets. */
 const SESSION_TTL_HOURS = 24;
@@ -225,6 +226,10 @@ export class SearchService {
     // The same search again after its sets were lost (or its process died): rebuild them and keep
     // what the user did in its results (their filters are re-applied by the results on first read).
     const recovery = session.criteria_hash === hash && (session.status === 'ready' || session.abandoned);
+    const startedAt = performance.now();
+    // One search_log row per run the user asked for (a recovery re-builds a search already logged).
+    const log = (counts: SearchCounts | null) =>
+      recovery ? Promise.resolve() : writeSearchLog(this.db, { userId, sessionId, criteria, counts, durationMs: performance.now() - startedAt, failed: counts === null });
     const run: LiveRun = {
       userId,
       controller: new AbortController(),
@@ -283,6 +288,7 @@ export class SearchService {
         return result;
       });
       await analyseSets(this.db, counts);
+      await log(counts);
       // Housekeeping must never fail a search (nor, unhandled, the process).
       this.purgeExpired().catch(() => undefined);
       return counts;
@@ -299,6 +305,7 @@ export class SearchService {
           .where('criteria_hash', '=', hash)
           .where('run_owner', '=', this.owner)
           .execute();
+        if (!cancelled) await log(null);
       }
       throw cancelled ? searchCancelled() : error;
     } finally {

@@ -177,6 +177,13 @@ function activityMechanismQuery(keys: readonly string[]): RawBuilder<MatchRow> {
     from activities a where lower(a.activity_mechanism) = any(${[...keys]}::text[])`;
 }
 
+/** Synonyms curators made of reported terms, by the kind and key an upload looks them up by. */
+function curatedQuery(kind: LookupKind, keys: readonly string[]): RawBuilder<MatchRow> {
+  const id = TEXT_KINDS.has(kind) ? sql`cs.match_id` : sql`cs.match_id::bigint`;
+  return sql<MatchRow>`select cs.lookup_key as key, ${id} as id, cs.label as label
+    from curated_synonyms cs where cs.lookup_kind = ${kind} and cs.lookup_key = any(${[...keys]}::text[])`;
+}
+
 /**
  * Lists searched by text: their label is the canonical text itself (the text a search row takes),
  * never a list of variants.
@@ -212,11 +219,13 @@ export async function resolveKeys(db: Kysely<Database>, kind: LookupKind, keys: 
   const matches = new Map<string, TermMatch>();
   if (keys.length === 0) return matches;
   const query = matchQuery(kind, keys);
-  if (!query) return matches;
-  groupMatches(kind, (await query.execute(db)).rows, matches);
+  if (query) groupMatches(kind, (await query.execute(db)).rows, matches);
   if (kind === 'mechanism') {
     const rest = keys.filter((key) => !matches.has(key));
     if (rest.length > 0) groupMatches(kind, (await activityMechanismQuery(rest).execute(db)).rows, matches);
   }
+  // Terms a curator resolved (trackers, migration 0018): only keys the knowledge base does not know.
+  const rest = keys.filter((key) => !matches.has(key));
+  if (rest.length > 0) groupMatches(kind, (await curatedQuery(kind, rest).execute(db)).rows, matches);
   return matches;
 }

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { trackerEndpoints } from '@kb/contracts/admin-trackers';
+import type { Database } from '../../db/schema.ts';
+import { registerEndpoint, requireAuth } from '../../http/endpoint-route.ts';
+import type { AuthContext } from '../../http/auth-hook.ts';
+import type { AuditActor } from '../audit/audit-log.ts';
+import { TrackerService } from './tracker-service.ts';
+
+const actorOf = (auth: AuthContext | null, ip: string | undefined): AuditActor => {
+  const caller = requireAuth(auth);
+  return { userId: caller.userId, email: caller.email, ipAddress: ip ?? null };
+};
+
+/** Registers the trackers of `/admin/trackers` (packages/contracts/src/admin-trackers.ts); access is the contract's. */
+export function registerTrackerRoutes(app: FastifyInstance, db: Kysely<Database>): void {
+  const trackers = new TrackerService(db);
+  registerEndpoint(app, trackerEndpoints.logins, ({ query }) => trackers.list('logins', query));
+  registerEndpoint(app, trackerEndpoints.searches, ({ query }) => trackers.list('searches', query));
+  registerEndpoint(app, trackerEndpoints.exports, ({ query }) => trackers.list('exports', query));
+  registerEndpoint(app, trackerEndpoints.datasets, ({ query }) => trackers.list('datasets', query));
+  registerEndpoint(app, trackerEndpoints.terms, ({ query }) => trackers.list('terms', query));
+  registerEndpoint(app, trackerEndpoints.organisations, () => trackers.organisations());
+
+  // A file answer (responseType): sent as it is, not through the JSON serialiser.
+  registerEndpoint(app, trackerEndpoints.csv, async ({ params, query, reply }) => {
+    const text = await trackers.csv(params.tracker, query);
+    const day = new Date().toISOString().slice(0, 10);
+    reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="trackers-${params.tracker}-${day}.csv"`)
+      .header('cache-control', 'no-store');
+    return text;
+  });
+
+  registerEndpoint(app, trackerEndpoints.termCandidates, ({ params, query }) => trackers.candidates(params.termId, query.q));
+  registerEndpoint(app, trackerEndpoints.resolveTerm, ({ params, body, auth, request }) => trackers.resolve(actorOf(auth, request.ip), params.termId, body));
+  registerEndpoint(app, trackerEndpoints.rejectTerm, ({ params, body, auth, request }) => trackers.reject(actorOf(auth, request.ip), params.termId, body.note));
+}
