@@ -36,6 +36,7 @@ import { registerDashboardRoutes } from './modules/dashboard/dashboard-routes.ts
 import { registerAdminRoutes } from './modules/admin/admin-routes.ts';
 import { registerAdminAccountRoutes } from './modules/admin/admin-account-routes.ts';
 import { registerTrackerRoutes } from './modules/trackers/tracker-routes.ts';
+import { registerUsageRoutes } from './modules/usage/usage-routes.ts';
 import { registerHealthRoutes } from './modules/health/health-routes.ts';
 import { registerLookupRoutes } from './modules/lookups/lookup-routes.ts';
 import { registerTreeRoutes } from './modules/trees/tree-routes.ts';
@@ -141,7 +142,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   });
 
   await app.register(fastifyRateLimit, { global: false });
-  await registerSecurityHeaders(app);
+  await registerSecurityHeaders(app, config.pendo.apiKey ? config.pendo : null);
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'KB Search API', description: 'Drug-discovery knowledge-base search platform', version: '0.1.0' } },
     transform: jsonSchemaTransform,
@@ -184,6 +185,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   registerAdminRoutes(app, db, database.kind);
   registerAdminAccountRoutes(app, { db, auth, sessions });
   registerTrackerRoutes(app, db);
+  registerUsageRoutes(app, db, config.pendo);
   // Worker threads start on first use (tests never pay for them); main.ts starts the index load.
   const chemEngine = new RdkitChemEngine(db, {
     ...(config.chemistry.workers > 0 ? { workers: config.chemistry.workers } : {}),

@@ -71,6 +71,12 @@ export interface AppConfig {
   mfaSecretKey: string | undefined;
   /** Mail: the SMTP relay (SMTP_URL; unset = the outbox only) and the sender address (MAIL_FROM). */
   mail: { smtpUrl: string | undefined; from: string };
+  /**
+   * Product analytics (spec §7 pendodetails): off unless PENDO_API_KEY is set. When on, the web
+   * app loads the agent from `agentHost` and it reports to `dataHost`; the Content-Security-Policy
+   * allows those two hosts then, and only then.
+   */
+  pendo: { apiKey: string | undefined; agentHost: string; dataHost: string };
 }
 
 function bool(value: string | undefined, fallback: boolean): boolean {
@@ -88,6 +94,13 @@ function demoSize(value: string | undefined): AppConfig['demoDataSize'] {
   if (v === 'S' || v === 'M' || v === 'L') return v;
   if (v === 'NONE') return 'none';
   throw new Error(`DEMO_DATA_SIZE must be S, M, L or none, not "${value}".`);
+}
+
+/** A bare host name (it goes into the Content-Security-Policy and a script URL). */
+function host(value: string | undefined, fallback: string, name: string): string {
+  const v = value?.trim() || fallback;
+  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/i.test(v)) throw new Error(`${name} must be a host name such as ${fallback}, not "${value}".`);
+  return v.toLowerCase();
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -140,6 +153,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     statementTimeoutSeconds: int(env.STATEMENT_TIMEOUT_SECONDS, 300),
     mfaSecretKey: env.MFA_SECRET_KEY || undefined,
     mail: { smtpUrl: env.SMTP_URL || undefined, from: env.MAIL_FROM || 'KB Search <no-reply@localhost>' },
+    pendo: {
+      apiKey: env.PENDO_API_KEY?.trim() || undefined,
+      agentHost: host(env.PENDO_AGENT_HOST, 'cdn.pendo.io', 'PENDO_AGENT_HOST'),
+      dataHost: host(env.PENDO_DATA_HOST, 'app.pendo.io', 'PENDO_DATA_HOST'),
+    },
     loginLimits: {
       perAccountAddress: int(env.LOGIN_LIMIT_PER_ACCOUNT_ADDRESS, 5),
       perAddress: int(env.LOGIN_LIMIT_PER_ADDRESS, 20),

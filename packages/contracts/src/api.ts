@@ -44,6 +44,7 @@ import { analyzerEndpoints } from './analyzers.ts';
 import { adminAccountEndpoints } from './admin-accounts.ts';
 import { superAdminEndpoints } from './superadmin.ts';
 import { mfaEndpoints } from './mfa.ts';
+import { usageEndpoints } from './admin-usage.ts';
 
 /**
  * The API of spec §7. Paths: every call lives under `/api`; a spec path that already starts with
@@ -235,7 +236,7 @@ export const systemEndpoints = {
   }),
 } as const;
 
-export { adminAccountEndpoints, mfaEndpoints, superAdminEndpoints, trackerEndpoints, searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints, exportEndpoints, datasetEndpoints, sarEndpoints, analyzerEndpoints };
+export { adminAccountEndpoints, mfaEndpoints, superAdminEndpoints, trackerEndpoints, usageEndpoints, searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints, exportEndpoints, datasetEndpoints, sarEndpoints, analyzerEndpoints };
 
 /** Every endpoint group with its title: the access-matrix test, the API doc and OpenAPI read this one list. */
 export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint>]> = [
@@ -258,6 +259,7 @@ export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint
   ['Trackers', trackerEndpoints],
   ['Super admin', superAdminEndpoints],
   ['Second factor (admin MFA)', mfaEndpoints],
+  ['Usage dashboards', usageEndpoints],
   ['System', systemEndpoints],
 ];
 export const ALL_ENDPOINTS: readonly Endpoint[] = API_GROUPS.flatMap(([, group]) => Object.values(group));

@@ -99,6 +99,8 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
       'GET /api/security/allmapping/search/default/count',
       'GET /api/chemistry/status',
       'GET /api/account/mfa',
+      'GET /api/dashboard/pendodetails/fetch',
+      'GET /api/admin/client-dashboard',
     ],
   },
   {
@@ -244,6 +246,12 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
       'POST /api/admin/users/:userId/credits',
       'POST /api/admin/users/import',
     ],
+  },
+  { why: '/admin/dashboard', openers: ['GOSTAR_ADMIN'], calls: ['GET /api/admin/usage'] },
+  {
+    why: "/admin/client-dashboard's organisation picker (administrators open any organisation)",
+    openers: ['GOSTAR_ADMIN', 'SUPER_ADMIN'],
+    calls: ['GET /api/admin/client-dashboard/organisations'],
   },
   {
     why: '/admin/trackers',

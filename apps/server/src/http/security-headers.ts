@@ -29,6 +29,30 @@ export const CONTENT_SECURITY_POLICY = {
   frameAncestors: ["'none'"],
 } as const;
 
+/** The product-analytics agent's hosts (Pendo), when it is configured; null otherwise. */
+export interface AnalyticsHosts {
+  /** Serves the agent script and its styles and images. */
+  agentHost: string;
+  /** Receives the agent's events and serves guides. */
+  dataHost: string;
+}
+
+/**
+ * The policy, with the analytics agent's two hosts added only when analytics is configured: the
+ * agent script from its host, its events and guide requests to the data host, their images.
+ */
+export function contentSecurityPolicy(analytics: AnalyticsHosts | null): Record<string, string[]> {
+  const directives: Record<string, string[]> = Object.fromEntries(Object.entries(CONTENT_SECURITY_POLICY).map(([key, list]) => [key, [...list]]));
+  if (!analytics) return directives;
+  const agent = `https://${analytics.agentHost}`;
+  const data = `https://${analytics.dataHost}`;
+  directives.scriptSrc!.push(agent);
+  directives.styleSrc!.push(agent);
+  directives.imgSrc!.push(agent, data);
+  directives.connectSrc!.push(data);
+  return directives;
+}
+
 /**
  * Ketcher's Indigo worker (`/assets/indigoWorker-<hash>.js`): Emscripten's embind builds its
  * function wrappers with `new Function`, so this worker needs `'unsafe-eval'`. A dedicated worker
@@ -45,9 +69,9 @@ export const INDIGO_WORKER_POLICY = "default-src 'self'; script-src 'self' 'wasm
  * answers are personal (tokens, profiles, results) and get `Cache-Control: no-store` unless the
  * route chose its own caching (structure depictions); files of the web app keep theirs.
  */
-export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
+export async function registerSecurityHeaders(app: FastifyInstance, analytics: AnalyticsHosts | null = null): Promise<void> {
   await app.register(fastifyHelmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: { ...CONTENT_SECURITY_POLICY } },
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(analytics) },
     referrerPolicy: { policy: 'no-referrer' },
     frameguard: { action: 'deny' },
     // The app loads nothing cross-origin; these would only get in the way of a future CDN.

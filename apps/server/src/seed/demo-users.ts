@@ -5,6 +5,7 @@ import { DEMO_PASSWORD, ROLES, demoEmailForRole } from '@kb/contracts/roles';
 import type { Database } from '../db/schema.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
 import { changeCredits } from '../modules/credits/credit-ledger.ts';
+import { seedDemoOrganisation } from './demo-organisation.ts';
 
 export interface DemoUser {
   email: string;
@@ -39,8 +40,17 @@ export const DEMO_USERS: readonly DemoUser[] = [
   { email: 'lowcredit@demo.test', firstName: 'Low', lastName: 'Credit (demo)', role: 'FULL_USER', endsInDays: 3, credits: 50, flatFile: false, note: '50 credits, ends in 3 days' },
 ];
 
-/** Adds the demo users that are missing; existing accounts are left as they are. Returns those added. */
+/**
+ * Adds the demo users that are missing (existing accounts are left as they are) and, on a first
+ * start, the organisation they belong to. Returns those added.
+ */
 export async function seedDemoUsers(db: Kysely<Database>): Promise<string[]> {
+  const added = await addMissingDemoUsers(db);
+  await seedDemoOrganisation(db, DEMO_USERS.map((u) => u.email));
+  return added;
+}
+
+async function addMissingDemoUsers(db: Kysely<Database>): Promise<string[]> {
   const existing = new Set((await db.selectFrom('users').select('email').execute()).map((r) => r.email));
   const missing = DEMO_USERS.filter((u) => !existing.has(u.email));
   if (missing.length === 0) return [];

@@ -15,6 +15,7 @@ const NAV_ITEMS: readonly { label: string; path: string }[] = [
   { label: 'Results', path: '/results' },
   { label: 'Downloads', path: '/downloads' },
   { label: 'Dashboard', path: '/dashboard' },
+  { label: 'Client dashboard', path: '/admin/client-dashboard' },
   { label: 'Admin dashboard', path: '/admin/dashboard' },
   { label: 'Subscriptions', path: '/admin/subscriptions' },
   { label: 'Trackers', path: '/admin/trackers' },

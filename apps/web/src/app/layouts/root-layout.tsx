@@ -2,6 +2,7 @@ import { Center, Loader } from '@mantine/core';
 import { useEffect } from 'react';
 import { Outlet, useLocation, useMatches } from 'react-router';
 import { useIdleLogout } from '../idle-timer.ts';
+import { usePendo } from '../pendo.ts';
 import { useTokenRefresh } from '../token-refresh.ts';
 
 export interface RouteHandle {
@@ -12,12 +13,13 @@ function isRouteHandle(handle: unknown): handle is RouteHandle {
   return typeof handle === 'object' && handle !== null && typeof (handle as { title?: unknown }).title === 'string';
 }
 
-/** Root of every page: idle logout, token regeneration, scroll to top and the page title. */
+/** Root of every page: idle logout, token regeneration, product analytics when configured, scroll to top and the page title. */
 export function RootLayout() {
   const location = useLocation();
   const matches = useMatches();
   useIdleLogout();
   useTokenRefresh();
+  usePendo();
 
   useEffect(() => {
     window.scrollTo(0, 0);

@@ -7,8 +7,8 @@ import { AppHeader } from './app-header.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { SubscriptionWarning } from './subscription-warning.tsx';
 
-// The client dashboard is left out of the menus until it is built (issue 16). The SAR view and
-// analyzers homes are EXPORT_ROLES pages (evaluators reach them only from a results tab).
+// The SAR view and analyzers homes are EXPORT_ROLES pages (evaluators reach them only from a
+// results tab). The client dashboard is open to every logged-in role.
 const QUICK_LINKS: readonly { label: string; path: string }[] = [
   { label: 'Results', path: '/results' },
   { label: 'SAR view', path: '/sarview' },
@@ -16,6 +16,7 @@ const QUICK_LINKS: readonly { label: string; path: string }[] = [
   { label: 'Export', path: '/export' },
   { label: 'Downloads', path: '/downloads' },
   { label: 'Dashboard', path: '/dashboard' },
+  { label: 'Client dashboard', path: '/admin/client-dashboard' },
   { label: 'User manual', path: '/usermanual' },
 ];
 
