@@ -15,7 +15,7 @@ import { RdkitChemEngine } from '../apps/server/src/modules/chemistry/rdkit-engi
 import { ResultsService } from '../apps/server/src/modules/results/results-service.ts';
 import { ExportService, exportableColumns } from '../apps/server/src/modules/export/export-service.ts';
 import { ExportJobRunner } from '../apps/server/src/modules/export/export-jobs.ts';
-import { FileStore } from '../apps/server/src/modules/export/file-store.ts';
+import { FileStore } from '../apps/server/src/db/file-store.ts';
 import { TAB_MODELS } from '../apps/server/src/modules/results/tab-model.ts';
 import { TAB_COLUMNS } from '../apps/server/src/modules/results/tab-columns.ts';
 

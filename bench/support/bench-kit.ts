@@ -57,7 +57,7 @@ export async function benchUser(db: Kysely<Database>, email: string, credits?: n
   const { rows } = await sql<{ id: number; user_hash_id: string }>`SELECT id, user_hash_id FROM users WHERE email = ${email}`.execute(db);
   const user = rows[0]!;
   const { rows: opened } = await sql<{ id: string }>`INSERT INTO user_sessions (user_id, user_agent) VALUES (${user.id}, 'bench') RETURNING id`.execute(db);
-  return { userId: user.id, sessionId: opened[0]!.id, email, userHashId: user.user_hash_id, roles: ['FULL_USER'], lastActivityAt: new Date() };
+  return { userId: user.id, sessionId: opened[0]!.id, email, userHashId: user.user_hash_id, roles: ['FULL_USER'], lastActivityAt: new Date(), secondFactor: { passed: false, enrolled: false } };
 }
 
 /**
