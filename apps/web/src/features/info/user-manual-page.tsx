@@ -8,10 +8,10 @@ const ROLE_ROWS: readonly [string, string][] = [
   ['Evaluation user', 'Search, results, leaflets and the dashboard. No export or downloads.'],
   ['Download evaluator', 'Everything a full user may open, for an evaluation period.'],
   ['Flat-file only', 'The dashboard: flat-file datasets and requests, history, settings and profile.'],
-  ['Partial user', 'The landing page, dynamic query and client dashboard.'],
-  ['KB admin', 'Admin dashboard, subscriptions, trackers and the dashboard.'],
-  ['Flat-file admin', 'Trackers and the dashboard.'],
-  ['Super admin', 'The super-admin system overview.'],
+  ['Partial user', 'The landing page and the client dashboard.'],
+  ['KB admin', 'Subscriptions (organisations, users, credits), the admin dashboard, trackers and the dashboard.'],
+  ['Flat-file admin', 'Trackers (including reported terms) and the dashboard.'],
+  ['Super admin', 'The super-admin page: admin roles, audit log, sessions, data set and settings.'],
 ];
 
 export function UserManualPage() {
@@ -30,6 +30,9 @@ export function UserManualPage() {
           ['analyzers', 'Analyzers'],
           ['export', 'Exports and download credits'],
           ['dashboard', 'Your dashboard'],
+          ['client-dashboard', 'Client dashboard'],
+          ['administration', 'Administration'],
+          ['two-step', 'Two-step login for administrators'],
         ].map(([id, label]) => (
           <List.Item key={id}>
             <Anchor href={`#${id}`}>{label}</Anchor>
@@ -244,6 +247,50 @@ export function UserManualPage() {
           The <Anchor component={Link} to="/dashboard">dashboard</Anchor> gathers your flat-file datasets and requests for data, your login history
           (with successful and failed attempts), your download history, your notification settings and your profile with your subscriptions, end
           dates, download balance and flat-file access. From there you can change your password and close your sessions on other devices.
+        </p>
+      </InfoSection>
+      <InfoSection id="client-dashboard" title="Client dashboard">
+        <p>
+          The <Anchor component={Link} to="/admin/client-dashboard">client dashboard</Anchor> shows your organisation: seats in use against seats
+          bought, each user&apos;s subscriptions and end dates, credits granted and spent, last logins and usage per week (logins, searches and
+          exports) over a period you pick. Administrators choose any organisation from the picker at the top.
+        </p>
+      </InfoSection>
+
+      <InfoSection id="administration" title="Administration">
+        <List size="sm" spacing={4}>
+          <List.Item>
+            <strong>Subscriptions</strong> (KB admin): create organisations and users (the user receives an e-mail to set a password), grant, renew,
+            extend or end subscriptions, add or adjust credits with a reason, deactivate accounts, close sessions, send password links and lift
+            lock-outs. <strong>Bulk onboarding</strong> reads a CSV or Excel file (download the template): <em>Check</em> reports every row, and{' '}
+            <em>Create users</em> creates all of them or none. A change applies at the user&apos;s next request.
+          </List.Item>
+          <List.Item>
+            <strong>Admin dashboard</strong> (KB admin): usage per day over a period, subscriptions ending soon, the most active organisations and
+            failed logins.
+          </List.Item>
+          <List.Item>
+            <strong>Trackers</strong> (KB and flat-file admins): logins, searches, exports, flat-file downloads and reported terms, filtered by user,
+            organisation and dates, and exported as CSV. A reported term is <em>resolved</em> by picking what it means (it then becomes a synonym that
+            the next upload identifies) or <em>rejected</em>.
+          </List.Item>
+          <List.Item>
+            <strong>Super admin</strong>: grant and revoke admin roles, search the audit log of every administrative change, close any open session,
+            see the data set and rebuild its derived data, and change the login limits, the export background threshold and the mail settings.
+          </List.Item>
+        </List>
+        <p>
+          Every credit movement is kept in a ledger (your balance is its sum), and every administrative change in the audit log with who made it,
+          when, and what changed.
+        </p>
+      </InfoSection>
+
+      <InfoSection id="two-step" title="Two-step login for administrators">
+        <p>
+          KB, flat-file and super administrators give a 6-digit code from an authenticator app after their password. The first admin page you open
+          leads to <Anchor component={Link} to="/account/mfa">Two-step login</Anchor>: scan the QR code (or type the key under it), enter the code
+          the app shows, and save the ten recovery codes. Each code works once; after 5 wrong codes you wait 15 minutes. Lost your phone? Log in
+          with a recovery code and ask a super administrator to reset your authenticator.
         </p>
       </InfoSection>
     </Stack>
