@@ -37,13 +37,22 @@ describe('embedded PGlite in a worker thread', () => {
     const order: string[] = [];
     // Past the grace bulk work leaves after interactive work (the test before this one).
     await new Promise((resolve) => setTimeout(resolve, 200));
+    // A bulk transaction holds the one connection until both waiters are queued: the order they
+    // are served in is then the dialect's choice alone, however loaded the machine is (a timed
+    // statement let the bulk waiter become overdue, which the dialect rightly serves first).
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const holding = new Promise<void>((resolve) => (started = resolve));
     const slow = withDbPriority('bulk', () =>
       handle.db.transaction().execute(async (trx) => {
-        await sql`SELECT count(*) FROM generate_series(1, 1000000)`.execute(trx);
+        await sql`SELECT 1`.execute(trx);
+        started();
+        await held;
         order.push('transaction');
       }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await holding;
     const bulk = withDbPriority('bulk', async () => {
       await sql`SELECT 1`.execute(handle.db);
       order.push('bulk');
@@ -52,6 +61,9 @@ describe('embedded PGlite in a worker thread', () => {
       await sql`SELECT 1`.execute(handle.db);
       order.push('interactive');
     })();
+    // Both waiters queue within microtasks; a timer runs only after them.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release();
     await Promise.all([slow, bulk, interactive]);
     expect(order).toEqual(['transaction', 'interactive', 'bulk']);
   });

@@ -59,7 +59,7 @@ describe.each(DATABASES)('super admin on %s', (kind) => {
   it('grants an admin role that applies at the holder’s next request, and revokes it the same way, one audit row each', async () => {
     const email = demoEmailForRole('FULL_USER');
     const holder = authHeaders(await t.login(email));
-    expect((await get('/api/admin/trackers', holder)).statusCode).toBe(403);
+    expect((await get('/api/admin/trackers/logins', holder)).statusCode).toBe(403);
 
     const granted = await grant(email, 'FLAT_FILE_ADMIN');
     expect(granted.statusCode).toBe(200);
@@ -67,16 +67,23 @@ describe.each(DATABASES)('super admin on %s', (kind) => {
     expect(role).toMatchObject({ email, role: 'FLAT_FILE_ADMIN', status: 'active' });
     const listed = (await get('/api/superadmin/admin-roles')).data as unknown as AdminRoleHolders;
     expect(listed.rows.some((r) => r.subscriptionId === role.subscriptionId)).toBe(true);
-    // The same token, no new login: the role is read on every request.
-    expect((await get('/api/admin/trackers', holder)).statusCode).toBe(200);
+    // The same token, no new login: the role is read on every request. Admin calls then need the
+    // second factor (docs/administration.md), so the session is asked to enrol, not refused the role.
+    const asked = await get('/api/admin/trackers/logins', holder);
+    expect(asked.statusCode).toBe(403);
+    expect(asked.data.code).toBe('MFA_ENROLMENT_REQUIRED');
+    const admin = authHeaders(await t.login(email));
+    expect((await get('/api/admin/trackers/logins', admin)).statusCode).toBe(200);
     // Granting the same role again in an overlapping period is refused.
     expect((await grant(email, 'FLAT_FILE_ADMIN')).statusCode).toBe(409);
 
     const revoked = await post(`/api/superadmin/admin-roles/${role.subscriptionId}/revoke`);
     expect(revoked.statusCode).toBe(200);
-    expect((await get('/api/admin/trackers', holder)).statusCode).toBe(403);
+    const refused = await get('/api/admin/trackers/logins', admin);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.data.code).not.toMatch(/^MFA_/);
     // Still a FULL_USER: the session stays open for what the user may do.
-    expect((await get('/api/profile', holder)).statusCode).toBe(200);
+    expect((await get('/api/profile', admin)).statusCode).toBe(200);
     expect((await post(`/api/superadmin/admin-roles/${role.subscriptionId}/revoke`)).statusCode).toBe(400);
     const listedAfter = (await get('/api/superadmin/admin-roles')).data as unknown as AdminRoleHolders;
     expect(listedAfter.rows.some((r) => r.subscriptionId === role.subscriptionId)).toBe(false);
