@@ -59,22 +59,28 @@ describe.each(DATABASES)('super admin on %s', (kind) => {
   it('grants an admin role that applies at the holder’s next request, and revokes it the same way, one audit row each', async () => {
     const email = demoEmailForRole('FULL_USER');
     const holder = authHeaders(await t.login(email));
-    expect((await get('/api/admin/trackers', holder)).statusCode).toBe(403);
+    expect((await get('/api/admin/trackers/logins', holder)).statusCode).toBe(403);
 
     const granted = await grant(email, 'FLAT_FILE_ADMIN');
     expect(granted.statusCode).toBe(200);
     const role = granted.data as unknown as AdminRoleHolder;
-    expect(role).toMatchObject({ email, role: 'FLAT_FILE_ADMIN', status: 'active' });
+    // A new holder has no authenticator yet (the list says so; a super admin may reset it once enrolled).
+    expect(role).toMatchObject({ email, role: 'FLAT_FILE_ADMIN', status: 'active', mfaEnrolled: false });
     const listed = (await get('/api/superadmin/admin-roles')).data as unknown as AdminRoleHolders;
     expect(listed.rows.some((r) => r.subscriptionId === role.subscriptionId)).toBe(true);
-    // The same token, no new login: the role is read on every request.
-    expect((await get('/api/admin/trackers', holder)).statusCode).toBe(200);
+    // The same token, no new login: the role is read on every request. An admin role needs the
+    // second factor, so the call now asks for the enrolment instead of refusing the role.
+    const needsMfa = await get('/api/admin/trackers/logins', holder);
+    expect(needsMfa.statusCode).toBe(403);
+    expect(needsMfa.data.code).toBe('MFA_ENROLMENT_REQUIRED');
     // Granting the same role again in an overlapping period is refused.
     expect((await grant(email, 'FLAT_FILE_ADMIN')).statusCode).toBe(409);
 
     const revoked = await post(`/api/superadmin/admin-roles/${role.subscriptionId}/revoke`);
     expect(revoked.statusCode).toBe(200);
-    expect((await get('/api/admin/trackers', holder)).statusCode).toBe(403);
+    const gone = await get('/api/admin/trackers/logins', holder);
+    expect(gone.statusCode).toBe(403);
+    expect(gone.data.code).toBe('FORBIDDEN');
     // Still a FULL_USER: the session stays open for what the user may do.
     expect((await get('/api/profile', holder)).statusCode).toBe(200);
     expect((await post(`/api/superadmin/admin-roles/${role.subscriptionId}/revoke`)).statusCode).toBe(400);
@@ -231,6 +237,7 @@ describe.each(DATABASES)('super admin on %s', (kind) => {
   it('refuses to revoke the last super admin, and lets another super admin do it once there are two', async () => {
     const own = ((await get('/api/superadmin/admin-roles')).data as unknown as AdminRoleHolders).rows.find((r) => r.email === demoEmailForRole('SUPER_ADMIN') && r.role === 'SUPER_ADMIN');
     expect(own).toBeDefined();
+    expect(own!.mfaEnrolled).toBe(true);
     const refused = await post(`/api/superadmin/admin-roles/${own!.subscriptionId}/revoke`);
     expect(refused.statusCode).toBe(400);
     expect(String(refused.data.message)).toMatch(/last super admin/);
