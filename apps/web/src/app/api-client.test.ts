@@ -185,10 +185,11 @@ describe('second factor needed mid-session', () => {
     expect(secondFactorNeedOf(403, undefined)).toBeNull();
   });
 
-  it('sends the user to the second-step page and back to the current page after it, but not from that page itself', () => {
+  it('sends the user to the second-step page and back to the current page after it, but not from that page itself or the login page', () => {
     expect(secondFactorTarget('/admin/dashboard', '?tab=users')).toBe(`/account/mfa?redirect=${encodeURIComponent('/admin/dashboard?tab=users')}`);
     expect(secondFactorTarget('/dashboard')).toBe('/account/mfa?redirect=%2Fdashboard');
     expect(secondFactorTarget('/account/mfa', '?redirect=%2Fadmin')).toBeNull();
+    expect(secondFactorTarget('/login', '?redirect=%2Fadmin')).toBeNull();
   });
 
   it('tells the app when a call is refused for want of the second factor, and still throws the server message', async () => {

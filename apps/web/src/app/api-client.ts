@@ -91,10 +91,11 @@ export function secondFactorNeedOf(status: number, code: string | undefined): Se
 
 /**
  * Where to send the user on such an answer: the second-step page, back to the current page after
- * it; null when already there (the page's own calls must not loop).
+ * it; null when already there (the page's own calls must not loop) or on the login page.
  */
 export function secondFactorTarget(pathname: string, search = ''): string | null {
-  if (pathname === SECOND_FACTOR_PATH) return null;
+  // The login page runs its own code step; the second-step page is where the user is sent.
+  if (pathname === SECOND_FACTOR_PATH || pathname === '/login') return null;
   return secondFactorUrl(pathname + search);
 }
 

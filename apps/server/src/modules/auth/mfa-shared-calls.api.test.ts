@@ -37,6 +37,11 @@ describe.each(DATABASES)('admin roles before the second factor on shared calls, 
   it("refuses another organisation's client dashboard and another user's subscription to a GOSTAR_ADMIN session without the code; allows them after it", async () => {
     const passwordOnly = await t.passwordLogin(gostar);
     expect(passwordOnly.secondFactor).not.toBe('passed');
+    // The calls that describe the session still see every held role (tokens, the pending step).
+    const described = await t.call({ method: 'POST', url: '/api/webapilogin', headers: authHeaders(passwordOnly) });
+    expect(described.data.secondFactor).toBe(passwordOnly.secondFactor);
+    const renewed = await t.call({ method: 'POST', url: '/api/pub/gostar/regenerate', headers: authHeaders(passwordOnly) });
+    expect(renewed.data.secondFactor).toBe(passwordOnly.secondFactor);
     const refused = await get(passwordOnly, `/api/admin/client-dashboard?organisationId=${otherOrganisation}`);
     expect(refused.statusCode).toBe(403);
     expect(refused.data.code).toBe('FORBIDDEN');
