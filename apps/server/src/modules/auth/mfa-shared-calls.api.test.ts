@@ -42,6 +42,8 @@ describe.each(DATABASES)('admin roles before the second factor on shared calls, 
     expect(described.data.secondFactor).toBe(passwordOnly.secondFactor);
     const renewed = await t.call({ method: 'POST', url: '/api/pub/gostar/regenerate', headers: authHeaders(passwordOnly) });
     expect(renewed.data.secondFactor).toBe(passwordOnly.secondFactor);
+    const status = await t.call({ method: 'GET', url: '/api/account/mfa', headers: authHeaders(passwordOnly) });
+    expect(status.data).toMatchObject({ required: true, state: passwordOnly.secondFactor });
     const refused = await get(passwordOnly, `/api/admin/client-dashboard?organisationId=${otherOrganisation}`);
     expect(refused.statusCode).toBe(403);
     expect(refused.data.code).toBe('FORBIDDEN');
