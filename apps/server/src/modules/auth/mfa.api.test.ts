@@ -234,7 +234,8 @@ describe.each(DATABASES)('admin second factor on %s', (kind) => {
   it('stores recovery codes as keyed hashes (HMAC under the MFA key), not plain SHA-256', async () => {
     const { createHash } = await import('node:crypto');
     const user = await t.database.db.selectFrom('users').select('id').where('email', '=', demoEmailForRole('FLAT_FILE_ADMIN')).executeTakeFirstOrThrow();
-    // FLAT_FILE_ADMIN enrolled through the harness in the attempt-limit case above.
+    // FLAT_FILE_ADMIN enrolled through the harness in the attempt-limit case above (or here, run alone).
+    if (!t.authenticators.has(demoEmailForRole('FLAT_FILE_ADMIN'))) await t.login(demoEmailForRole('FLAT_FILE_ADMIN'));
     const stored = await t.database.db.selectFrom('mfa_recovery_codes').select('code_hash').where('user_id', '=', user.id).execute();
     expect(stored.length).toBeGreaterThan(0);
     for (const { code_hash } of stored) expect(code_hash).toMatch(/^[0-9a-f]{64}$/);
