@@ -20,6 +20,7 @@ const ROLE = 'FLAT_FILE_ADMIN';
 const email = demoEmailForRole(ROLE);
 const baseUrl = () => inject('baseUrl');
 let context: BrowserContext | undefined;
+let superAdminContext: BrowserContext | undefined;
 
 beforeAll(async () => {
   // FLAT_FILE_ADMIN starts without an authenticator: a super admin resets whatever earlier specs enrolled.
@@ -32,6 +33,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await context?.close();
+  await superAdminContext?.close();
 });
 
 async function freshPage(): Promise<{ page: Page; login: LoginPage }> {
@@ -99,5 +101,35 @@ describe('admin two-step login', () => {
 
     await login.submitCode(await nextSecondFactorCode(baseUrl(), email));
     await login.expectLanding(roleLanding(ROLE), 'the admin lands on the admin page after the code step');
+  });
+
+  it("lets a super admin reset the admin's two-step login from the admin-roles tab; the admin's open page is sent to set it up again", async () => {
+    // The admin's page of the previous test stays open in its own browser context.
+    const adminPage = context?.pages()[0];
+    if (!adminPage) throw new Error('the previous test left no admin page open');
+    superAdminContext = await newAppContext(browser());
+    const page = await superAdminContext.newPage();
+    await new LoginPage(page).logInAs('SUPER_ADMIN');
+    await page.goto(new URL('/superadmin?tab=roles', baseUrl()).href);
+    const row = page.locator(`[data-testid="admin-roles"] tbody tr[data-email="${email}"][data-role="${ROLE}"]`);
+    await row.waitFor();
+    expect(await row.getByTestId('mfa-state').innerText()).toMatch(/^set up$/i);
+    // Not for oneself.
+    const own = page.locator(`[data-testid="admin-roles"] tbody tr[data-email="${demoEmailForRole('SUPER_ADMIN')}"]`).first();
+    expect(await own.getByRole('button', { name: /^Reset two-step login of/ }).isDisabled()).toBe(true);
+
+    await row.getByRole('button', { name: `Reset two-step login of ${email}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Reset two-step login', exact: true }).click();
+    await page.getByText(`The second factor of ${email} is reset`).waitFor();
+    await page.waitForFunction(
+      (selector) => document.querySelector(selector)?.textContent?.trim().toLowerCase() === 'not set up',
+      `[data-testid="admin-roles"] tbody tr[data-email="${email}"][data-role="${ROLE}"] [data-testid="mfa-state"]`,
+    );
+    saveAuthenticator(baseUrl(), email, null);
+
+    // The admin's next admin call is refused for want of the second factor: the app opens the set-up for that page.
+    await adminPage.reload();
+    await adminPage.waitForURL((url) => url.pathname === '/account/mfa' && url.searchParams.get('redirect') === '/admin/trackers');
+    await adminPage.getByRole('button', { name: 'Set up my authenticator app' }).waitFor();
   });
 });

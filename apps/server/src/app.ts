@@ -164,9 +164,10 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   // Run-time settings a super admin changes (login limits, export background threshold).
   const settings = new AppSettings(db, { loginLimits: config.loginLimits, exportBackgroundFromRows: config.exports.backgroundFromRows });
   const mailer = new Mailer(db, app.log, config.mail);
-  const mfa = new MfaService(db, new SecretBox(await mfaKey(config, database)), {
-    maxFailures: config.loginLimits.perAccountAddress,
-    windowMinutes: config.loginLimits.windowMinutes,
+  // The second step's wrong-code limit follows the run-time login limits (per account and address).
+  const mfa = new MfaService(db, new SecretBox(await mfaKey(config, database)), async () => {
+    const limits = await settings.loginLimits();
+    return { maxFailures: limits.perAccountAddress, windowMinutes: limits.windowMinutes };
   });
   const auth = new AuthService({
     db,

@@ -67,6 +67,8 @@ export const authEndpoints = {
     method: 'POST',
     path: '/api/pub/:product/regenerate',
     access: 'authenticated',
+    // Describes the session (its tokens carry every held role and the second-factor state).
+    beforeSecondFactor: true,
     summary: 'Issues fresh tokens for the current session before the old ones expire.',
     params: ProductParams,
     response: LoginResultSchema,
@@ -75,6 +77,8 @@ export const authEndpoints = {
     method: 'POST',
     path: '/api/webapilogin',
     access: 'authenticated',
+    // The login flow's call before the code step: answers the held roles and the second-factor state.
+    beforeSecondFactor: true,
     summary: 'Confirms the main-API login of the current session and answers its login result.',
     response: LoginResultSchema,
   }),

@@ -24,8 +24,10 @@ export interface Endpoint<
   body?: Body;
   response: Response;
   /**
-   * Set on the calls of the second login step (enrolment, code check): open to an admin session
-   * that has not passed the second factor yet. Every other admin-only call refuses such a session.
+   * Set on the calls of the second login step (enrolment, code check) and on those that describe
+   * the session (login confirmation, token renewal): open to an admin session that has not passed
+   * the second factor yet, with all its roles. On every other call such a session acts without its
+   * admin roles (a call only they grant answers MFA_REQUIRED / MFA_ENROLMENT_REQUIRED).
    */
   beforeSecondFactor?: boolean;
   /** False for calls that must not count as user activity (session polling). */

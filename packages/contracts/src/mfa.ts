@@ -105,6 +105,8 @@ export const mfaEndpoints = {
     method: 'GET',
     path: '/api/account/mfa',
     access: 'authenticated',
+    // Describes the pending step, so it sees the admin roles of a session that has not passed it.
+    beforeSecondFactor: true,
     summary: 'Second factor of the caller: needed or not, enrolled or not, passed by this session or not.',
     response: MfaStatusSchema,
   }),

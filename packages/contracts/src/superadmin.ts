@@ -38,6 +38,8 @@ export const AdminRoleHolderSchema = z.object({
   endDate: z.string(),
   /** scheduled: starts later; active: running now. Ended periods are not listed. */
   status: z.enum(['scheduled', 'active']),
+  /** The account has a confirmed authenticator (second factor); a super admin may reset it. */
+  mfaEnrolled: z.boolean(),
 });
 export type AdminRoleHolder = z.infer<typeof AdminRoleHolderSchema>;
 export const AdminRoleHoldersSchema = z.object({ rows: z.array(AdminRoleHolderSchema) });

@@ -10,7 +10,7 @@ import { ADMIN_ROLES } from '@kb/contracts/roles';
 import { ERROR_CODES } from '@kb/contracts/errors';
 
 /**
- * 403 for an admin-only call from a session without the second factor: the code tells the web app
+ * 403 for a call only an admin role grants, from a session without the second factor: the code tells the web app
  * whether to ask for a code or to send the admin to enrol (contracts mfa.ts).
  */
 function secondFactorMissing(enrolled: boolean): HttpError {
@@ -115,7 +115,13 @@ export function registerAuthHook(app: FastifyInstance, tokens: TokenService, ses
     if (check.state === 'idle') throw tokenMissing(true);
     if (check.state === 'closed') throw tokenMissing();
 
-    const roles = check.roles.filter(isRole);
+    const held = check.roles.filter(isRole);
+    // Until the session passes the second factor (ASVS V2.8), its admin roles do not count on any
+    // call but the second-step ones: not for the hook, and not for handlers that read
+    // `auth.roles` on calls shared with other roles (another organisation's dashboard, any
+    // dataset file...). Such a session acts with its other roles only.
+    const gated = !config.beforeSecondFactor && !check.secondFactor.passed;
+    const roles = gated ? held.filter((r) => !ADMIN_ROLES.includes(r)) : held;
     request.auth = {
       userId,
       sessionId: first.sid,
@@ -126,12 +132,9 @@ export function registerAuthHook(app: FastifyInstance, tokens: TokenService, ses
       secondFactor: check.secondFactor,
     };
     if (access === 'authenticated') return;
-    const granting = roles.filter((r) => access.includes(r));
-    if (granting.length === 0) throw forbidden('Your subscription does not include this. Ask your administrator for access.');
-    // A call whose access lists admin roles only (the admin pages' calls) needs a session that
-    // passed the second factor (ASVS V2.8). Calls that other roles share (the dashboard's) do not.
-    if (!config.beforeSecondFactor && !check.secondFactor.passed && access.every((r) => ADMIN_ROLES.includes(r))) {
-      throw secondFactorMissing(check.secondFactor.enrolled);
-    }
+    if (roles.some((r) => access.includes(r))) return;
+    // Only a held admin role would grant the call: ask for the code (or the enrolment) first.
+    if (gated && held.some((r) => access.includes(r))) throw secondFactorMissing(check.secondFactor.enrolled);
+    throw forbidden('Your subscription does not include this. Ask your administrator for access.');
   });
 }

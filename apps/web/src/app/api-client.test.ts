@@ -4,7 +4,8 @@ import { searchEndpoints } from '@kb/contracts/search-api';
 import { uploadEndpoints } from '@kb/contracts/uploads';
 import { CANCELLED_MESSAGES, TOKEN_MISSING_MESSAGE } from '@kb/contracts/errors';
 import type { AuthValues, SessionEndReason } from './api-client.ts';
-import { ApiRequestError, buildAuthHeaders, buildQueryString, createApiClient, createDownloadClient } from './api-client.ts';
+import { ApiRequestError, buildAuthHeaders, buildQueryString, createApiClient, createDownloadClient, secondFactorNeedOf, secondFactorTarget } from './api-client.ts';
+import type { SecondFactorNeed } from './api-client.ts';
 
 const auth: AuthValues = { nodeToken: 'node', token: 'main', username: 'u@demo.test', userHashId: 'hash', searchSessionId: null };
 
@@ -172,5 +173,36 @@ describe('file downloads', () => {
     const pending = download(uploadEndpoints.unreportedTermsDownload, { body }, { signal: controller.signal });
     controller.abort();
     await expect(pending).rejects.toMatchObject({ message: CANCELLED_MESSAGES.byNewRequest, code: 'CANCELLED' });
+  });
+});
+
+describe('second factor needed mid-session', () => {
+  it('reads MFA_REQUIRED and MFA_ENROLMENT_REQUIRED answers (403 only) as the step the session lacks', () => {
+    expect(secondFactorNeedOf(403, 'MFA_REQUIRED')).toBe('code_required');
+    expect(secondFactorNeedOf(403, 'MFA_ENROLMENT_REQUIRED')).toBe('enrolment_required');
+    expect(secondFactorNeedOf(403, 'FORBIDDEN')).toBeNull();
+    expect(secondFactorNeedOf(400, 'MFA_REQUIRED')).toBeNull();
+    expect(secondFactorNeedOf(403, undefined)).toBeNull();
+  });
+
+  it('sends the user to the second-step page and back to the current page after it, but not from that page itself or the login page', () => {
+    expect(secondFactorTarget('/admin/dashboard', '?tab=users')).toBe(`/account/mfa?redirect=${encodeURIComponent('/admin/dashboard?tab=users')}`);
+    expect(secondFactorTarget('/dashboard')).toBe('/account/mfa?redirect=%2Fdashboard');
+    expect(secondFactorTarget('/account/mfa', '?redirect=%2Fadmin')).toBeNull();
+    expect(secondFactorTarget('/login', '?redirect=%2Fadmin')).toBeNull();
+  });
+
+  it('tells the app when a call is refused for want of the second factor, and still throws the server message', async () => {
+    const needs: SecondFactorNeed[] = [];
+    const fetch = vi.fn<typeof globalThis.fetch>(async () => jsonResponse(403, { message: 'Enter the code from your authenticator app to use administrator pages.', code: 'MFA_REQUIRED' }));
+    const call = createApiClient({ fetch, auth: () => auth, onSessionEnded: () => undefined, onServerError: () => undefined, onSecondFactorNeeded: (need) => needs.push(need) });
+    const error = await call(dashboardEndpoints.loginHistory, {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiRequestError);
+    expect((error as ApiRequestError).code).toBe('MFA_REQUIRED');
+    expect(needs).toEqual(['code_required']);
+
+    fetch.mockImplementation(async () => jsonResponse(403, { message: 'Your subscription does not include this.', code: 'FORBIDDEN' }));
+    await call(dashboardEndpoints.loginHistory, {}).catch(() => undefined);
+    expect(needs).toEqual(['code_required']);
   });
 });

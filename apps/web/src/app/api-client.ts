@@ -5,6 +5,7 @@ import { AUTH_HEADERS } from '@kb/contracts/session';
 import { notifications } from '@mantine/notifications';
 import { clearBrowserState } from './browser-session.ts';
 import { navigateTo } from './navigation.ts';
+import { SECOND_FACTOR_PATH, secondFactorUrl } from './route-guard.ts';
 import { stopPageLoader } from './page-loader.ts';
 import { useSearchSessionStore } from './stores/search-session-store.ts';
 import { useSessionStore } from './stores/session-store.ts';
@@ -73,6 +74,31 @@ export function buildQueryString(query: Record<string, unknown> | undefined): st
 
 export type SessionEndReason = 'token-missing' | 'timeout';
 
+/** What a refused call says the session lacks: the code of the second step, or an authenticator at all. */
+export type SecondFactorNeed = 'code_required' | 'enrolment_required';
+
+/**
+ * Whether an error answer means the session must pass the second factor first (the server's
+ * MFA_REQUIRED / MFA_ENROLMENT_REQUIRED): a new tab that never saw the login answer, an
+ * authenticator reset by a super admin, or a session that lost the step, learn it here.
+ */
+export function secondFactorNeedOf(status: number, code: string | undefined): SecondFactorNeed | null {
+  if (status !== 403) return null;
+  if (code === ERROR_CODES.mfaRequired) return 'code_required';
+  if (code === ERROR_CODES.mfaEnrolmentRequired) return 'enrolment_required';
+  return null;
+}
+
+/**
+ * Where to send the user on such an answer: the second-step page, back to the current page after
+ * it; null when already there (the page's own calls must not loop) or on the login page.
+ */
+export function secondFactorTarget(pathname: string, search = ''): string | null {
+  // The login page runs its own code step; the second-step page is where the user is sent.
+  if (pathname === SECOND_FACTOR_PATH || pathname === '/login') return null;
+  return secondFactorUrl(pathname + search);
+}
+
 export interface ApiClientDeps {
   fetch: typeof fetch;
   auth: () => AuthValues;
@@ -80,6 +106,8 @@ export interface ApiClientDeps {
   onSessionEnded: (reason: SessionEndReason) => void;
   /** Spec §8: a 500 stops the loader. */
   onServerError: () => void;
+  /** A call was refused for want of the second factor (admin roles, ASVS V2.8). */
+  onSecondFactorNeeded?: (need: SecondFactorNeed) => void;
 }
 
 export interface CallOptions {
@@ -141,6 +169,8 @@ function failureOf(deps: ApiClientDeps, response: Response, data: unknown): ApiR
     return new ApiRequestError({ status: response.status, ...apiError, code: apiError.code || ERROR_CODES.sessionIdle });
   }
   if (response.status === 401 && apiError?.message === TOKEN_MISSING_MESSAGE) deps.onSessionEnded('token-missing');
+  const need = secondFactorNeedOf(response.status, apiError?.code);
+  if (need) deps.onSecondFactorNeeded?.(need);
   if (response.status >= 500) deps.onServerError();
   return new ApiRequestError({
     status: response.status,
@@ -285,6 +315,13 @@ const appClientDeps: ApiClientDeps = {
   onSessionEnded: (reason) =>
     endSessionLocally(reason === 'timeout' ? 'Your session ended after 30 minutes without activity.' : 'Your session has ended. Please log in again.'),
   onServerError: () => stopPageLoader(),
+  onSecondFactorNeeded: (need) => {
+    // The state saved at login may be stale (another tab, a reset): the server's answer wins.
+    useSessionStore.setState({ secondFactor: need });
+    if (typeof window === 'undefined') return;
+    const target = secondFactorTarget(window.location.pathname, window.location.search);
+    if (target) navigateTo(target);
+  },
 };
 
 /** The app's API client: every request of the web client goes through this one function. */

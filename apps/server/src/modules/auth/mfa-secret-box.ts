@@ -8,9 +8,20 @@ import crypto from 'node:crypto';
  */
 export class SecretBox {
   private readonly key: Buffer;
+  /** A second key from the same material, for the recovery codes' HMAC (never the cipher key itself). */
+  private readonly macKey: Buffer;
 
   constructor(keyMaterial: string) {
     this.key = Buffer.from(crypto.hkdfSync('sha256', keyMaterial, 'kb-search', 'totp-secret-v1', 32));
+    this.macKey = Buffer.from(crypto.hkdfSync('sha256', keyMaterial, 'kb-search', 'recovery-code-v1', 32));
+  }
+
+  /**
+   * HMAC-SHA-256 under the key: stored recovery codes are keyed hashes, so a copy of the database
+   * without the key cannot test guesses against them offline.
+   */
+  mac(text: string): string {
+    return crypto.createHmac('sha256', this.macKey).update(text, 'utf8').digest('hex');
   }
 
   seal(plain: string): string {

@@ -34,9 +34,13 @@ function normaliseRecoveryCode(code: string): string {
   return code.toUpperCase().replace(/[^A-Z0-9]/g, '');
 }
 
-/** Codes carry 49 random bits and work once, so SHA-256 (salted with the account) is enough; no slow hash needed. */
-function recoveryHash(userId: number, code: string): string {
-  return crypto.createHash('sha256').update(`${userId}:${normaliseRecoveryCode(code)}`).digest('hex');
+/**
+ * Codes carry 49 random bits and work once, so a fast keyed hash is enough (no slow hash): HMAC
+ * under a key derived from the MFA key, bound to the account. Codes stored before the HMAC (plain
+ * SHA-256, never deployed) no longer match: their holders regenerate codes or ask for a reset.
+ */
+function recoveryHash(box: SecretBox, userId: number, code: string): string {
+  return box.mac(`${userId}:${normaliseRecoveryCode(code)}`);
 }
 
 /** Whether roles need the second factor: any admin role. */
@@ -46,6 +50,10 @@ export function needsSecondFactor(roles: readonly string[]): boolean {
 
 const wrongCode = (message = WRONG_CODE_MESSAGE) => new HttpError(400, { message, code: MFA_ERROR_CODES.wrongCode });
 
+/** What one code attempt came to: a value, or the refusal that counts as a failure. */
+type Attempt<T> = { ok: true; value: T } | { ok: false; error: HttpError };
+const refused = (error: HttpError): Attempt<never> => ({ ok: false, error });
+
 /**
  * The second factor of the admin roles (contracts mfa.ts, docs/security.md "Second factor"):
  * enrolment, the second login step, recovery codes and a super admin's reset.
@@ -54,7 +62,8 @@ export class MfaService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly box: SecretBox,
-    private readonly limits: MfaLimits,
+    /** Fixed limits, or a reader of the run-time ones (the super admin's login-limit settings). */
+    private readonly limits: MfaLimits | (() => Promise<MfaLimits>),
   ) {}
 
   /** Where a session stands: what the login answer and the status call say. */
@@ -113,13 +122,9 @@ export class MfaService {
     const row = await this.db.selectFrom('user_mfa').select(['secret_encrypted', 'confirmed_at']).where('user_id', '=', auth.userId).executeTakeFirst();
     if (!row) throw badRequest('Start the set-up first: the page shows a QR code to scan.');
     if (row.confirmed_at) throw new HttpError(409, { message: 'Your authenticator is already set up.', code: ERROR_CODES.conflict });
-    await this.assertAttemptsLeft(auth.userId);
-    const step = matchingStep(this.box.open(row.secret_encrypted), code);
-    if (step === null) {
-      await this.recordFailure(auth.userId, ip);
-      throw wrongCode();
-    }
-    return this.db.transaction().execute(async (trx) => {
+    return this.attempt(auth.userId, ip, async (trx) => {
+      const step = matchingStep(this.box.open(row.secret_encrypted), code);
+      if (step === null) return refused(wrongCode());
       const confirmed = await trx
         .updateTable('user_mfa')
         .set({ confirmed_at: sql`now()`, last_step: step, last_verified_at: sql`now()` })
@@ -131,7 +136,7 @@ export class MfaService {
       // A second tab confirmed (or restarted) the set-up meanwhile: this code no longer counts.
       if (!confirmed) throw new HttpError(409, { message: 'The set-up changed in another window. Reload the page.', code: ERROR_CODES.conflict });
       await trx.updateTable('user_sessions').set({ mfa_passed_at: sql`now()` }).where('id', '=', auth.sessionId).execute();
-      return { recoveryCodes: await replaceRecoveryCodes(trx, auth.userId) };
+      return { ok: true, value: { recoveryCodes: await this.replaceRecoveryCodes(trx, auth.userId) } };
     });
   }
 
@@ -144,28 +149,24 @@ export class MfaService {
     if (!row?.confirmed_at) {
       throw new HttpError(403, { message: 'Set up an authenticator app first (page "Two-step login").', code: ERROR_CODES.mfaEnrolmentRequired });
     }
-    await this.assertAttemptsLeft(auth.userId);
     const code = input.replace(/\s+/g, '');
-    let method: MfaVerifyResult['method'];
-    if (/^\d{6}$/.test(code)) {
-      await this.acceptTotp(auth.userId, row.secret_encrypted, code, ip);
-      method = 'totp';
-    } else {
-      const used = await this.db
+    const method = await this.attempt(auth.userId, ip, async (trx): Promise<Attempt<MfaVerifyResult['method']>> => {
+      if (/^\d{6}$/.test(code)) {
+        const taken = await this.takeTotp(trx, auth.userId, row.secret_encrypted, code);
+        return taken ?? { ok: true, value: 'totp' };
+      }
+      const used = await trx
         .updateTable('mfa_recovery_codes')
         .set({ used_at: sql`now()` })
         .where('user_id', '=', auth.userId)
-        .where('code_hash', '=', recoveryHash(auth.userId, code))
+        .where('code_hash', '=', recoveryHash(this.box, auth.userId, code))
         .where('used_at', 'is', null)
         .returning('id')
         .executeTakeFirst();
-      if (!used) {
-        await this.recordFailure(auth.userId, ip);
-        throw wrongCode('That recovery code is not right, or it was used already. Each recovery code works once.');
-      }
-      await this.db.updateTable('user_mfa').set({ last_verified_at: sql`now()` }).where('user_id', '=', auth.userId).execute();
-      method = 'recovery_code';
-    }
+      if (!used) return refused(wrongCode('That recovery code is not right, or it was used already. Each recovery code works once.'));
+      await trx.updateTable('user_mfa').set({ last_verified_at: sql`now()` }).where('user_id', '=', auth.userId).execute();
+      return { ok: true, value: 'recovery_code' };
+    });
     await this.db.updateTable('user_sessions').set({ mfa_passed_at: sql`now()` }).where('id', '=', auth.sessionId).execute();
     return { method, recoveryCodesLeft: await this.recoveryCodesLeft(auth.userId) };
   }
@@ -174,9 +175,10 @@ export class MfaService {
   async regenerateRecoveryCodes(auth: AuthContext, code: string, ip: string | null): Promise<RecoveryCodes> {
     const row = await this.db.selectFrom('user_mfa').select(['secret_encrypted', 'confirmed_at']).where('user_id', '=', auth.userId).executeTakeFirst();
     if (!row?.confirmed_at) throw new HttpError(403, { message: 'Set up an authenticator app first.', code: ERROR_CODES.mfaEnrolmentRequired });
-    await this.assertAttemptsLeft(auth.userId);
-    await this.acceptTotp(auth.userId, row.secret_encrypted, code, ip);
-    return this.db.transaction().execute(async (trx) => ({ recoveryCodes: await replaceRecoveryCodes(trx, auth.userId) }));
+    return this.attempt(auth.userId, ip, async (trx) => {
+      const taken = await this.takeTotp(trx, auth.userId, row.secret_encrypted, code);
+      return taken ?? { ok: true, value: { recoveryCodes: await this.replaceRecoveryCodes(trx, auth.userId) } };
+    });
   }
 
   /**
@@ -218,25 +220,49 @@ export class MfaService {
     });
   }
 
-  /** Checks a TOTP code and takes its step, refusing a step this account used already (replay). */
-  private async acceptTotp(userId: number, sealed: string, code: string, ip: string | null): Promise<void> {
+  /**
+   * One code attempt, serialised per account: a transaction locks the account's user_mfa row, so
+   * the failure count, the limit check and the failure's insert of parallel attempts cannot
+   * interleave (without it, ten parallel wrong codes would all pass a count of zero). A refusal
+   * commits its failure row and is thrown after the commit.
+   */
+  private async attempt<T>(userId: number, ip: string | null, evaluate: (trx: Kysely<Database>) => Promise<Attempt<T>>): Promise<T> {
+    const limits = typeof this.limits === 'function' ? await this.limits() : this.limits;
+    const outcome = await this.db.transaction().execute(async (trx) => {
+      await trx.selectFrom('user_mfa').select('user_id').where('user_id', '=', userId).forUpdate().executeTakeFirst();
+      await assertAttemptsLeft(trx, userId, limits);
+      const result = await evaluate(trx);
+      if (!result.ok) await trx.insertInto('mfa_failures').values({ user_id: userId, ip_address: ip }).execute();
+      return result;
+    });
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
+  }
+
+  /** Checks a TOTP code and takes its step, refusing a step this account used already (replay); null when taken. */
+  private async takeTotp(trx: Kysely<Database>, userId: number, sealed: string, code: string): Promise<Attempt<never> | null> {
     const step = matchingStep(this.box.open(sealed), code);
-    if (step === null) {
-      await this.recordFailure(userId, ip);
-      throw wrongCode();
-    }
+    if (step === null) return refused(wrongCode());
     // One statement: two requests with the same code cannot both take its step.
-    const taken = await this.db
+    const taken = await trx
       .updateTable('user_mfa')
       .set({ last_step: step, last_verified_at: sql`now()` })
       .where('user_id', '=', userId)
       .where((eb) => eb.or([eb('last_step', 'is', null), eb('last_step', '<', step)]))
       .returning('user_id')
       .executeTakeFirst();
-    if (!taken) {
-      await this.recordFailure(userId, ip);
-      throw wrongCode('That code was used already. Wait for the next code in your app (codes change every 30 seconds).');
-    }
+    return taken ? null : refused(wrongCode('That code was used already. Wait for the next code in your app (codes change every 30 seconds).'));
+  }
+
+  /** Replaces an account's recovery codes with new ones; answers them (only keyed hashes are stored). */
+  private async replaceRecoveryCodes(trx: Kysely<Database>, userId: number): Promise<string[]> {
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    await trx.deleteFrom('mfa_recovery_codes').where('user_id', '=', userId).execute();
+    await trx
+      .insertInto('mfa_recovery_codes')
+      .values(codes.map((code) => ({ user_id: userId, code_hash: recoveryHash(this.box, userId, code) })))
+      .execute();
+    return codes;
   }
 
   private async recoveryCodesLeft(userId: number): Promise<number> {
@@ -249,40 +275,27 @@ export class MfaService {
     return Number(row.n);
   }
 
-  private async recordFailure(userId: number, ip: string | null): Promise<void> {
-    await this.db.insertInto('mfa_failures').values({ user_id: userId, ip_address: ip }).execute();
-  }
-
-  /**
-   * 429 after `maxFailures` wrong codes within the window (counted in the database, so every API
-   * process agrees); a good code ends the count, and waiting always ends it.
-   */
-  private async assertAttemptsLeft(userId: number): Promise<void> {
-    const { maxFailures, windowMinutes } = this.limits;
-    const { rows } = await sql<{ n: number; oldest: Date | null }>`
-      SELECT count(*)::int AS n, min(f.failed_at) AS oldest
-      FROM mfa_failures f
-      WHERE f.user_id = ${userId}
-        AND f.failed_at > greatest(
-          now() - make_interval(mins => ${windowMinutes}),
-          coalesce((SELECT last_verified_at FROM user_mfa WHERE user_id = ${userId}), 'epoch'::timestamptz))
-    `.execute(this.db);
-    const row = rows[0];
-    if (!row || row.n < maxFailures) return;
-    const until = (row.oldest ? new Date(row.oldest).getTime() : Date.now()) + windowMinutes * 60_000;
-    const seconds = Math.max(1, Math.ceil((until - Date.now()) / 1000));
-    const minutes = Math.max(1, Math.ceil(seconds / 60));
-    throw tooManyRequests(`Too many wrong codes. Try again in ${minutes === 1 ? '1 minute' : `${minutes} minutes`}.`, seconds);
-  }
 }
 
-/** Replaces an account's recovery codes with new ones; answers them (only hashes are stored). */
-async function replaceRecoveryCodes(trx: Kysely<Database>, userId: number): Promise<string[]> {
-  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-  await trx.deleteFrom('mfa_recovery_codes').where('user_id', '=', userId).execute();
-  await trx
-    .insertInto('mfa_recovery_codes')
-    .values(codes.map((code) => ({ user_id: userId, code_hash: recoveryHash(userId, code) })))
-    .execute();
-  return codes;
+/**
+ * 429 after `maxFailures` wrong codes within the window (counted in the database, so every API
+ * process agrees); a good code ends the count, and waiting always ends it. Called with the
+ * account's user_mfa row locked (MfaService.attempt).
+ */
+async function assertAttemptsLeft(db: Kysely<Database>, userId: number, limits: MfaLimits): Promise<void> {
+  const { maxFailures, windowMinutes } = limits;
+  const { rows } = await sql<{ n: number; oldest: Date | null }>`
+    SELECT count(*)::int AS n, min(f.failed_at) AS oldest
+    FROM mfa_failures f
+    WHERE f.user_id = ${userId}
+      AND f.failed_at > greatest(
+        now() - make_interval(mins => ${windowMinutes}),
+        coalesce((SELECT last_verified_at FROM user_mfa WHERE user_id = ${userId}), 'epoch'::timestamptz))
+  `.execute(db);
+  const row = rows[0];
+  if (!row || row.n < maxFailures) return;
+  const until = (row.oldest ? new Date(row.oldest).getTime() : Date.now()) + windowMinutes * 60_000;
+  const seconds = Math.max(1, Math.ceil((until - Date.now()) / 1000));
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  throw tooManyRequests(`Too many wrong codes. Try again in ${minutes === 1 ? '1 minute' : `${minutes} minutes`}.`, seconds);
 }

@@ -27,7 +27,7 @@ function endOf(text: string): Date {
 
 const name = (first: string, last: string) => `${first} ${last}`.trim();
 
-function holder(row: { id: number; user_id: number; email: string; first_name: string; last_name: string; role_name: string; start_date: Date; end_date: Date }): AdminRoleHolder {
+function holder(row: { id: number; user_id: number; email: string; first_name: string; last_name: string; role_name: string; start_date: Date; end_date: Date; mfa_enrolled: boolean }): AdminRoleHolder {
   return {
     subscriptionId: row.id,
     userId: row.user_id,
@@ -37,6 +37,7 @@ function holder(row: { id: number; user_id: number; email: string; first_name: s
     startDate: row.start_date.toISOString(),
     endDate: row.end_date.toISOString(),
     status: row.start_date.getTime() > Date.now() ? 'scheduled' : 'active',
+    mfaEnrolled: row.mfa_enrolled === true,
   };
 }
 
@@ -45,6 +46,7 @@ function holdersQuery(db: Db) {
     .selectFrom('subscriptions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .select(['s.id', 's.user_id', 'u.email', 'u.first_name', 'u.last_name', 's.role_name', 's.start_date', 's.end_date'])
+    .select(sql<boolean>`exists (select 1 from user_mfa m where m.user_id = s.user_id and m.confirmed_at is not null)`.as('mfa_enrolled'))
     .where('s.role_name', 'in', [...ADMIN_GRANTABLE_ROLES]);
 }
 

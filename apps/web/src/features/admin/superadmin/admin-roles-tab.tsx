@@ -6,10 +6,11 @@ import { IconShieldPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AdminRole, AdminRoleHolder } from '@kb/contracts/superadmin';
 import { ADMIN_GRANTABLE_ROLES, superAdminEndpoints } from '@kb/contracts/superadmin';
-import { adminEndpoints } from '@kb/contracts/api';
+import { adminEndpoints, mfaEndpoints } from '@kb/contracts/api';
 import { callApi, errorMessage } from '../../../app/api-client.ts';
 import { endpointKey, endpointQuery } from '../../../app/query.ts';
 import { roleLabel } from '../../../app/role-labels.ts';
+import { useSessionStore } from '../../../app/stores/session-store.ts';
 import { DataTable } from '../../../app/ui/data-table.tsx';
 import type { DataColumn } from '../../../app/ui/data-table.tsx';
 import { QueryView } from '../../../app/ui/query-view.tsx';
@@ -152,9 +153,56 @@ function RevokeDialog({ holder, onClose }: { holder: AdminRoleHolder | null; onC
   );
 }
 
+/**
+ * A super admin removes another admin's authenticator and recovery codes (lost phone and codes):
+ * their open sessions lose the second step and they set up an authenticator again.
+ */
+function ResetMfaDialog({ holder, onClose }: { holder: AdminRoleHolder | null; onClose: () => void }) {
+  const client = useQueryClient();
+  const reset = useMutation({
+    mutationFn: (userId: number) => callApi(mfaEndpoints.reset, { params: { userId } }),
+    onSuccess: (result) => {
+      notifications.show({ color: 'green', message: result.message });
+      void client.invalidateQueries({ queryKey: endpointKey(superAdminEndpoints.adminRoles) });
+      close();
+    },
+  });
+  function close() {
+    reset.reset();
+    onClose();
+  }
+  return (
+    <Modal opened={holder !== null} onClose={close} title="Reset two-step login">
+      {holder && (
+        <Stack>
+          <Text size="sm">
+            Remove the authenticator app and the recovery codes of <b>{holder.email}</b>? Do this only when they lost both, and after checking who
+            asks. Their open sessions leave the administrator pages until they set up an authenticator again.
+          </Text>
+          {reset.isError && (
+            <Alert color="red" variant="light" role="alert">
+              {errorMessage(reset.error)}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button color="red" loading={reset.isPending} onClick={() => reset.mutate(holder.userId)} data-autofocus>
+              Reset two-step login
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
+
 export function AdminRolesTab() {
   const query = useQuery(endpointQuery(superAdminEndpoints.adminRoles, {}));
   const [revoking, setRevoking] = useState<AdminRoleHolder | null>(null);
+  const [resetting, setResetting] = useState<AdminRoleHolder | null>(null);
+  const ownId = useSessionStore((state) => state.userId);
   const columns: readonly DataColumn<AdminRoleHolder>[] = [
     { key: 'user', header: 'User', cell: (row) => (row.name ? `${row.email} (${row.name})` : row.email) },
     { key: 'role', header: 'Role', cell: (row) => roleLabel(row.role) },
@@ -162,14 +210,38 @@ export function AdminRolesTab() {
     { key: 'end', header: 'Until (inclusive)', cell: (row) => lastDay(row.endDate) },
     { key: 'status', header: 'Status', cell: (row) => <Badge variant="light" color={row.status === 'active' ? 'green' : 'gray'}>{row.status}</Badge> },
     {
+      key: 'mfa',
+      header: 'Two-step login',
+      cell: (row) => (
+        <Badge variant="light" color={row.mfaEnrolled ? 'green' : 'yellow'} data-testid="mfa-state">
+          {row.mfaEnrolled ? 'set up' : 'not set up'}
+        </Badge>
+      ),
+    },
+    {
       key: 'action',
       header: <VisuallyHidden>Actions</VisuallyHidden>,
       align: 'right',
-      cell: (row) => (
-        <Button size="xs" variant="light" color="red" onClick={() => setRevoking(row)} aria-label={`Revoke ${row.role} of ${row.email}`}>
-          Revoke
-        </Button>
-      ),
+      cell: (row) => {
+        const own = row.userId === ownId;
+        return (
+          <Group gap="xs" justify="flex-end" wrap="nowrap">
+            <Button
+              size="xs"
+              variant="default"
+              onClick={() => setResetting(row)}
+              disabled={own || !row.mfaEnrolled}
+              title={own ? 'You cannot reset your own two-step login: use a recovery code, or ask another super admin.' : row.mfaEnrolled ? undefined : 'No authenticator is set up.'}
+              aria-label={`Reset two-step login of ${row.email}`}
+            >
+              Reset two-step login
+            </Button>
+            <Button size="xs" variant="light" color="red" onClick={() => setRevoking(row)} aria-label={`Revoke ${row.role} of ${row.email}`}>
+              Revoke
+            </Button>
+          </Group>
+        );
+      },
     },
   ];
   return (
@@ -181,13 +253,14 @@ export function AdminRolesTab() {
             columns={columns}
             rows={data.rows}
             rowKey={(row) => row.subscriptionId}
-            minWidth={760}
+            minWidth={960}
             testId="admin-roles"
             rowData={(row) => ({ 'data-email': row.email, 'data-role': row.role })}
           />
         )}
       </QueryView>
       <RevokeDialog holder={revoking} onClose={() => setRevoking(null)} />
+      <ResetMfaDialog holder={resetting} onClose={() => setResetting(null)} />
     </Stack>
   );
 }
