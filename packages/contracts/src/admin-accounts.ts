@@ -24,7 +24,7 @@ const Name = z.string().trim().max(100);
 const Reason = z.string().trim().min(1, 'Give a reason: it is kept in the ledger and the audit log.').max(500);
 
 export const PageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(ADMIN_MAX_PAGE_SIZE).default(50),
 });
 

@@ -4,9 +4,7 @@ import { ERROR_CODES } from '@kb/contracts/errors';
 import type { Role } from '@kb/contracts/roles';
 import { ADMIN_ROLES, isRole } from '@kb/contracts/roles';
 import type { Database } from '../../db/schema.ts';
-import type { AuthContext } from '../../http/auth-hook.ts';
 import { HttpError, forbidden } from '../../http/errors.ts';
-import type { AuditActor } from '../audit/audit-log.ts';
 import type { AuthService, ClientInfo } from '../auth/auth-service.ts';
 import type { SessionRepository } from '../sessions/session-repository.ts';
 
@@ -15,11 +13,6 @@ export interface AdminDeps {
   db: Kysely<Database>;
   auth: AuthService;
   sessions: SessionRepository;
-}
-
-/** The administrator making a change, as the audit log records them. */
-export function auditActor(auth: AuthContext, request: FastifyRequest): AuditActor {
-  return { userId: auth.userId, email: auth.email, ipAddress: request.ip ?? null };
 }
 
 export function clientOf(request: FastifyRequest): ClientInfo {

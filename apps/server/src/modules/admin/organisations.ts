@@ -6,6 +6,7 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { AuditActor } from '../audit/audit-log.ts';
 import { changedFields, conflict } from './admin-context.ts';
+import { containsPattern } from '../../db/like-pattern.ts';
 
 /** Organisations (clients): names unique ignoring case, seats, contact, the figures of their users. */
 
@@ -47,10 +48,8 @@ function toOrganisation(row: Row): Organisation {
   };
 }
 
-const pattern = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-
 export async function listOrganisations(db: Db, query: { q?: string | undefined; page: number; pageSize: number }): Promise<OrganisationList> {
-  const where = query.q ? sql<boolean>`o.name ILIKE ${pattern(query.q)}` : sql<boolean>`true`;
+  const where = query.q ? sql<boolean>`o.name ILIKE ${containsPattern(query.q)}` : sql<boolean>`true`;
   const [rows, count] = await Promise.all([
     selectOrganisations(db)
       .where(where)

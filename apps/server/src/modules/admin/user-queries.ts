@@ -7,6 +7,7 @@ import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { isoTimestamp } from './admin-queries.ts';
 import type { AdminDeps } from './admin-context.ts';
+import { containsPattern } from '../../db/like-pattern.ts';
 
 /*
  * The administrators' user list: searched, filtered, sorted and paged in SQL, each user with their
@@ -18,11 +19,6 @@ type Db = Kysely<Database>;
 /** A subscription runs between its start and end dates. */
 const RUNNING = sql<SqlBool>`s.start_date <= now() AND s.end_date > now()`;
 const EXPIRING_DAYS = 30;
-
-/** `%text%` for ILIKE with the pattern characters of the text taken literally. */
-function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-}
 
 function baseQuery(db: Db) {
   return db.selectFrom('users as u').leftJoin('organisations as o', 'o.id', 'u.organisation_id');

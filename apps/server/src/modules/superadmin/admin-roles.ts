@@ -7,6 +7,7 @@ import type { Database } from '../../db/schema.ts';
 import { HttpError, badRequest, notFound } from '../../http/errors.ts';
 import type { AuditActor } from '../audit/audit-log.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { containsPattern } from '../../db/like-pattern.ts';
 
 /*
  * Admin roles (GOSTAR_ADMIN, FLAT_FILE_ADMIN, SUPER_ADMIN) are subscriptions like any other: a role
@@ -56,7 +57,7 @@ export async function listAdminRoles(db: Db): Promise<AdminRoleHolders> {
 
 /** Users whose address contains `text` (at most 20), to pick whom to grant a role to. */
 export async function findUsers(db: Db, text: string): Promise<UserSearchResult> {
-  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = containsPattern(text.toLowerCase());
   const rows = await db
     .selectFrom('users')
     .select(['id', 'email', 'first_name', 'last_name', 'active'])

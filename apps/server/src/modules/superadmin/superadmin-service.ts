@@ -10,7 +10,7 @@ import { recordAudit } from '../audit/audit-log.ts';
 import type { Mailer } from '../auth/mailer.ts';
 import type { SessionRepository } from '../sessions/session-repository.ts';
 import type { AppSettings } from '../settings/app-settings.ts';
-import { containsPattern } from './audit-search.ts';
+import { containsPattern } from '../../db/like-pattern.ts';
 
 type Db = Kysely<Database>;
 
@@ -20,17 +20,13 @@ export interface MailSetup {
   from: string;
 }
 
-export function auditActor(auth: AuthContext, ipAddress: string | null): AuditActor {
-  return { userId: auth.userId, email: auth.email, ipAddress };
-}
-
 /** Open sessions of every user, most recently active first. */
 export async function openSessions(db: Db, caller: AuthContext, query: { q?: string | undefined; page: number; pageSize: number }): Promise<OpenSessions> {
   const base = db
     .selectFrom('user_sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .where('s.closed_at', 'is', null)
-    .$if(Boolean(query.q), (q) => q.where('u.email', 'like', containsPattern(query.q ?? '')));
+    .$if(Boolean(query.q), (q) => q.where('u.email', 'like', containsPattern((query.q ?? '').toLowerCase())));
   const [rows, total] = await Promise.all([
     base
       .select(['s.id', 's.user_id', 'u.email', 's.ip_address', 's.user_agent', 's.created_at', 's.last_activity_at'])
