@@ -34,11 +34,6 @@ export const ADMIN_ROLE_REFUSAL = 'Admin roles are granted on the super-admin pa
 export const adminRoleRefused = () => forbidden(ADMIN_ROLE_REFUSAL);
 export const adminAccountRefused = () => forbidden('This account holds an admin role: it is managed on the super-admin page.');
 
-/** Start of a day given as YYYY-MM-DD (UTC), or the instant of a full ISO timestamp. */
-export function parseIsoDate(value: string): Date {
-  return new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00.000Z` : value);
-}
-
 /** The fields whose values differ, as before/after objects for the audit log. */
 export function changedFields<T extends Record<string, unknown>>(before: T, after: Partial<T>): { before: Partial<T>; after: Partial<T> } | null {
   const was: Partial<T> = {};

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { AdminRole, AdminRoleGrant, AdminRoleHolder, AdminRoleHolders, UserSearchResult } from '@kb/contracts/superadmin';
 import { ADMIN_GRANTABLE_ROLES, ADMIN_ROLE_MAX_DAYS } from '@kb/contracts/superadmin';
 import { ERROR_CODES } from '@kb/contracts/errors';
+import { DAY_MS, endInstant, lastDay, startInstant } from '@kb/contracts/plain-date';
 import type { Database } from '../../db/schema.ts';
 import { HttpError, badRequest, notFound } from '../../http/errors.ts';
 import type { AuditActor } from '../audit/audit-log.ts';
@@ -17,14 +18,6 @@ import { containsPattern } from '../../db/like-pattern.ts';
  */
 
 type Db = Kysely<Database>;
-const DAY_MS = 86_400_000;
-const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A plain end date means "to the end of that day" (UTC): the period ends at the next midnight. */
-function endOf(text: string): Date {
-  const date = new Date(text);
-  return PLAIN_DATE.test(text) ? new Date(date.getTime() + DAY_MS) : date;
-}
 
 const name = (first: string, last: string) => `${first} ${last}`.trim();
 
@@ -70,8 +63,8 @@ export async function findUsers(db: Db, text: string): Promise<UserSearchResult>
 
 export async function grantAdminRole(db: Db, actor: AuditActor, grant: AdminRoleGrant): Promise<AdminRoleHolder> {
   const now = Date.now();
-  const start = grant.startDate ? new Date(grant.startDate) : new Date(now);
-  const end = endOf(grant.endDate);
+  const start = grant.startDate ? startInstant(grant.startDate) : new Date(now);
+  const end = endInstant(grant.endDate);
   if (end.getTime() <= now) throw badRequest('The end date must be in the future.', { field: 'endDate' });
   if (end.getTime() <= start.getTime()) throw badRequest('The end date must be after the start date.', { field: 'endDate' });
   if (end.getTime() - Math.max(start.getTime(), now) > ADMIN_ROLE_MAX_DAYS * DAY_MS) {
@@ -92,7 +85,7 @@ export async function grantAdminRole(db: Db, actor: AuditActor, grant: AdminRole
       .executeTakeFirst();
     if (overlapping) {
       throw new HttpError(409, {
-        message: `${user.email} already holds ${grant.role} in that period (until ${overlapping.end_date.toISOString().slice(0, 10)}). Revoke it first to change its dates.`,
+        message: `${user.email} already holds ${grant.role} in that period (until ${lastDay(overlapping.end_date)}). Revoke it first to change its dates.`,
         code: ERROR_CODES.conflict,
       });
     }

@@ -10,7 +10,7 @@ import { endpointQuery } from '../../../app/query.ts';
 import { DataTable } from '../../../app/ui/data-table.tsx';
 import type { DataColumn } from '../../../app/ui/data-table.tsx';
 import { QueryView } from '../../../app/ui/query-view.tsx';
-import { formatDay } from './account-format.ts';
+import { formatLastDay } from './account-format.ts';
 import { ListPager } from './list-pager.tsx';
 import { OrganisationFormModal } from './organisation-form-modal.tsx';
 
@@ -66,7 +66,7 @@ export function OrganisationsPanel() {
       },
     },
     { key: 'credits', header: 'Credits', align: 'right', cell: (row) => formatCount(row.creditBalance) },
-    { key: 'next', header: 'Next end date', cell: (row) => formatDay(row.nextEndDate), cellProps: { style: { whiteSpace: 'nowrap' } } },
+    { key: 'next', header: 'Next end date', cell: (row) => formatLastDay(row.nextEndDate), cellProps: { style: { whiteSpace: 'nowrap' } } },
     {
       key: 'active',
       header: 'Status',
