@@ -112,8 +112,15 @@ export async function grantSubscription(deps: AdminDeps, actor: AuditActor, user
   return adminUser(deps, userId);
 }
 
-/** The subscription row locked for a change, with its user's address; 404 when there is none, 403 for an admin role. */
+/**
+ * The subscription row locked for a change, with its user's address; 404 when there is none, 403
+ * for an admin role. Its user's row is locked first, as a grant locks it: a grant and an extension
+ * of the same user and role made at once must not both pass the overlap check (and the user row
+ * before the subscription row, in the same order as every other change, so none deadlock).
+ */
 async function lockSubscription(trx: Db, subscriptionId: number) {
+  const owner = await trx.selectFrom('subscriptions').select('user_id').where('id', '=', subscriptionId).executeTakeFirst();
+  if (owner) await lockUser(trx, owner.user_id);
   const row = await trx
     .selectFrom('subscriptions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')

@@ -116,18 +116,20 @@ export async function revokeAdminRole(db: Db, actor: AuditActor, subscriptionId:
     const running = row.start_date.getTime() <= Date.now();
     if (row.role_name === 'SUPER_ADMIN' && running) {
       // Every running super-admin period locked: two super admins revoking each other at once
-      // cannot both pass this check.
+      // cannot both pass this check. A deactivated account cannot log in, so it does not count.
       const others = await trx
-        .selectFrom('subscriptions')
-        .select(['id'])
-        .where('role_name', '=', 'SUPER_ADMIN')
-        .where('start_date', '<=', sql<Date>`now()`)
-        .where('end_date', '>', sql<Date>`now()`)
-        .forUpdate()
+        .selectFrom('subscriptions as s')
+        .innerJoin('users as u', 'u.id', 's.user_id')
+        .select(['s.id'])
+        .where('s.role_name', '=', 'SUPER_ADMIN')
+        .where('s.start_date', '<=', sql<Date>`now()`)
+        .where('s.end_date', '>', sql<Date>`now()`)
+        .where('u.active', '=', true)
+        .forUpdate('s')
         .execute();
       if (!others.some((o) => o.id !== row.id)) {
         const who = row.user_id === actor.userId ? 'You are' : `${row.email} is`;
-        throw badRequest(`${who} the last super admin: grant SUPER_ADMIN to someone else before revoking this one.`);
+        throw badRequest(`${who} the last super admin with an active account: grant SUPER_ADMIN to someone else (or reactivate their account) before revoking this one.`);
       }
     }
     await trx
