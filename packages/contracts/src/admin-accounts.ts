@@ -39,7 +39,10 @@ export const OrganisationSchema = z.object({
   notes: z.string(),
   active: z.boolean(),
   users: z.number().int(),
-  /** Users with at least one subscription running now. */
+  /**
+   * Seats taken: its users whose account is not deactivated, invited ones included (a seat is
+   * reserved when the account is made). The figure the seat limit is checked against.
+   */
   activeUsers: z.number().int(),
   creditBalance: z.number().int(),
   /** Earliest end date among the running subscriptions of its users. */

@@ -11,6 +11,7 @@ import type { NumberedRow } from '../uploads/upload-file-parser.ts';
 import type { AdminDeps } from './admin-context.ts';
 import { ADMIN_ROLE_REFUSAL, isAdminRole } from './admin-context.ts';
 import { insertUser } from './users.ts';
+import { seatsTaken } from './organisations.ts';
 
 /*
  * Bulk onboarding (contract: UserImportRequestSchema): a CSV or XLSX file with a header row. Every
@@ -214,7 +215,7 @@ async function checkAgainstDatabase(deps: AdminDeps, rows: CheckedRow[]): Promis
       'o.name',
       'o.seats',
       'o.active',
-      sql<number>`(SELECT count(*)::int FROM users u WHERE u.organisation_id = o.id AND u.active)`.as('used'),
+      seatsTaken(sql.ref<number>('o.id')).as('used'),
     ])
     .where(sql<boolean>`lower(o.name) IN (${sql.join(names)})`)
     .execute();
@@ -230,7 +231,7 @@ async function checkAgainstDatabase(deps: AdminDeps, rows: CheckedRow[]): Promis
     if (!org.active) row.problems.push(`${org.name} is inactive.`);
     const count = (adding.get(org.id) ?? 0) + 1;
     adding.set(org.id, count);
-    if (org.seats !== null && org.used + count > org.seats) row.problems.push(`${org.name} has ${org.seats} seats and ${org.used} active users: no seat is left for this row.`);
+    if (org.seats !== null && org.used + count > org.seats) row.problems.push(`${org.name} has ${org.seats} seats, ${org.used} taken (accounts not deactivated, invited ones included): no seat is left for this row.`);
     if (row.input) row.input.organisationId = org.id;
   }
 }

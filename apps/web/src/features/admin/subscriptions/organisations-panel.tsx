@@ -55,12 +55,13 @@ export function OrganisationsPanel() {
     },
     {
       key: 'users',
-      header: 'Users (active) / seats',
+      // A seat is taken by every account that is not deactivated (invited ones included).
+      header: 'Seats taken / seats (users)',
       cell: (row) => {
-        const over = row.seats !== null && row.users > row.seats;
+        const over = row.seats !== null && row.activeUsers > row.seats;
         return (
-          <Text size="sm" c={over ? 'red' : undefined} title={over ? 'More users than seats' : undefined}>
-            {formatCount(row.users)} ({formatCount(row.activeUsers)}) / {seatsText(row)}
+          <Text size="sm" c={over ? 'red' : undefined} title={over ? 'More seats taken than it has' : 'Accounts not deactivated, invited ones included'}>
+            {formatCount(row.activeUsers)} / {seatsText(row)} ({formatCount(row.users)})
           </Text>
         );
       },
