@@ -66,7 +66,7 @@ export async function grantAdminRole(db: Db, actor: AuditActor, grant: AdminRole
   const start = grant.startDate ? startInstant(grant.startDate) : new Date(now);
   const end = endInstant(grant.endDate);
   if (end.getTime() <= now) throw badRequest('The end date must be in the future.', { field: 'endDate' });
-  if (end.getTime() <= start.getTime()) throw badRequest('The end date must be after the start date.', { field: 'endDate' });
+  if (end.getTime() <= start.getTime()) throw badRequest('The end date (the last day, inclusive) must not be before the start date.', { field: 'endDate' });
   if (end.getTime() - Math.max(start.getTime(), now) > ADMIN_ROLE_MAX_DAYS * DAY_MS) {
     throw badRequest(`An admin role may be granted for at most ${ADMIN_ROLE_MAX_DAYS} days at once.`, { field: 'endDate' });
   }
