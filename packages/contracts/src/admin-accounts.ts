@@ -24,7 +24,7 @@ const Name = z.string().trim().max(100);
 const Reason = z.string().trim().min(1, 'Give a reason: it is kept in the ledger and the audit log.').max(500);
 
 export const PageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(ADMIN_MAX_PAGE_SIZE).default(50),
 });
 
@@ -39,7 +39,10 @@ export const OrganisationSchema = z.object({
   notes: z.string(),
   active: z.boolean(),
   users: z.number().int(),
-  /** Users with at least one subscription running now. */
+  /**
+   * Seats taken: its users whose account is not deactivated, invited ones included (a seat is
+   * reserved when the account is made). The figure the seat limit is checked against.
+   */
   activeUsers: z.number().int(),
   creditBalance: z.number().int(),
   /** Earliest end date among the running subscriptions of its users. */

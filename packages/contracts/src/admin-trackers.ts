@@ -50,7 +50,7 @@ function listQuery<S extends readonly [string, ...string[]], E extends z.ZodRawS
     .object({
       ...filterShape,
       ...(extra as E),
-      page: z.coerce.number().int().min(1).default(1),
+      page: z.coerce.number().int().min(1).max(100_000).default(1),
       pageSize: z.coerce.number().int().min(1).max(TRACKER_MAX_PAGE_SIZE).default(50),
       sort: z.enum(sorts).default(sorts[0]),
       dir: z.enum(['asc', 'desc']).default('desc'),

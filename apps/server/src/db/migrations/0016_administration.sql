@@ -1,7 +1,7 @@
 -- Administration (issue 16, docs/administration.md): organisations, subscription dates, the credit
 -- ledger, the audit log and the search log. Existing data is kept: organisations are made from the
--- names users typed, each balance becomes an opening ledger row, and a subscription starts when
--- it was created.
+-- names users typed (only administrator-subscribed users are placed in them), each balance becomes
+-- an opening ledger row, and a subscription starts when it was created.
 
 CREATE TABLE organisations (
   id            serial PRIMARY KEY,
@@ -22,7 +22,13 @@ INSERT INTO organisations (name)
   SELECT DISTINCT ON (lower(btrim(organisation))) btrim(organisation)
   FROM users WHERE organisation IS NOT NULL AND btrim(organisation) <> ''
   ORDER BY lower(btrim(organisation)), btrim(organisation);
-UPDATE users u SET organisation_id = o.id FROM organisations o WHERE lower(btrim(u.organisation)) = lower(o.name);
+-- A typed name proves nothing: anyone may register as "Acme" and would then see Acme's members on
+-- the client dashboard. Only users an administrator subscribed (a role other than EVALUATE_USER,
+-- the only one self-registration grants) are placed in the organisation of their name; the others
+-- stay outside any organisation until an administrator places them.
+UPDATE users u SET organisation_id = o.id FROM organisations o
+  WHERE lower(btrim(u.organisation)) = lower(o.name)
+    AND EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = u.id AND s.role_name <> 'EVALUATE_USER');
 CREATE INDEX users_organisation_idx ON users (organisation_id);
 
 -- A subscription runs from start_date to end_date (status is derived from the dates). Ending one

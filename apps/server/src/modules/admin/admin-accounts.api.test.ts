@@ -132,7 +132,7 @@ describe.each(DATABASES)('account administration on %s', (kind) => {
     await api.refused(
       () => api.post('/api/admin/users', { email: 'a@b.test', firstName: 'A', lastName: 'B', subscription: { role: 'FULL_USER', startDate: '2030-05-01', endDate: '2030-04-01' } }),
       400,
-      /must be after the start date/,
+      /must not be before the start date/,
     );
     // A refused subscription or credit movement takes the whole creation back.
     await api.refused(() => api.post('/api/admin/users', { email: 'a@b.test', firstName: 'A', lastName: 'B', credits: 10, subscription: { role: 'SUPER_ADMIN', endDate: inAYear() } }), 403, /super-admin page/);

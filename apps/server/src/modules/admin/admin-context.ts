@@ -4,9 +4,7 @@ import { ERROR_CODES } from '@kb/contracts/errors';
 import type { Role } from '@kb/contracts/roles';
 import { ADMIN_ROLES, isRole } from '@kb/contracts/roles';
 import type { Database } from '../../db/schema.ts';
-import type { AuthContext } from '../../http/auth-hook.ts';
 import { HttpError, forbidden } from '../../http/errors.ts';
-import type { AuditActor } from '../audit/audit-log.ts';
 import type { AuthService, ClientInfo } from '../auth/auth-service.ts';
 import type { SessionRepository } from '../sessions/session-repository.ts';
 
@@ -15,11 +13,6 @@ export interface AdminDeps {
   db: Kysely<Database>;
   auth: AuthService;
   sessions: SessionRepository;
-}
-
-/** The administrator making a change, as the audit log records them. */
-export function auditActor(auth: AuthContext, request: FastifyRequest): AuditActor {
-  return { userId: auth.userId, email: auth.email, ipAddress: request.ip ?? null };
 }
 
 export function clientOf(request: FastifyRequest): ClientInfo {
@@ -40,11 +33,6 @@ export function isAdminRole(role: string): role is Role {
 export const ADMIN_ROLE_REFUSAL = 'Admin roles are granted on the super-admin page.';
 export const adminRoleRefused = () => forbidden(ADMIN_ROLE_REFUSAL);
 export const adminAccountRefused = () => forbidden('This account holds an admin role: it is managed on the super-admin page.');
-
-/** Start of a day given as YYYY-MM-DD (UTC), or the instant of a full ISO timestamp. */
-export function parseIsoDate(value: string): Date {
-  return new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00.000Z` : value);
-}
 
 /** The fields whose values differ, as before/after objects for the audit log. */
 export function changedFields<T extends Record<string, unknown>>(before: T, after: Partial<T>): { before: Partial<T>; after: Partial<T> } | null {

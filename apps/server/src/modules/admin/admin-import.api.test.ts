@@ -56,7 +56,7 @@ describe.each(DATABASES)('bulk onboarding on %s', (kind) => {
     expect(byLine.get(4)).toMatchObject({ status: 'ready' });
     expect(byLine.get(5)!.message).toMatch(/already has an account/);
     expect(byLine.get(6)!.message).toBe('Admin roles are granted on the super-admin page.');
-    expect(byLine.get(7)!.message).toMatch(/must be after the start date/);
+    expect(byLine.get(7)!.message).toMatch(/must not be before the start date/);
     expect(byLine.get(8)!.message).toMatch(/whole number/);
     expect(byLine.get(9)!.message).toMatch(/same address is on line 2/);
     expect(byLine.get(10)!.message).toMatch(/no organisation "Ghost Corp".*Invite "maybe" must be yes or no|Invite "maybe" must be yes or no.*no organisation "Ghost Corp"/);
@@ -124,7 +124,7 @@ describe.each(DATABASES)('bulk onboarding on %s', (kind) => {
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.data).toMatchObject({ created: 2 });
     const x1 = ((await api.get('/api/admin/users?q=x1@two.test')).data as unknown as AdminUserList).rows[0] as AdminUser;
-    expect(x1.subscriptions[0]).toMatchObject({ roleName: 'FULL_USER', endDate: `${future(60)}T00:00:00.000Z` });
+    expect(x1.subscriptions[0]).toMatchObject({ roleName: 'FULL_USER', endDate: `${future(61)}T00:00:00.000Z` });
   });
 
   it('refuses files it cannot take: wrong kind, no required column, unknown column, too many rows, not base64', async () => {

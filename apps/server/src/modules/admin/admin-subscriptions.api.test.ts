@@ -39,7 +39,7 @@ describe.each(DATABASES)('subscriptions administration on %s', (kind) => {
     const { answer, audit } = await api.audited(() => api.post(`/api/admin/users/${id}/subscriptions`, { role: 'FULL_USER', endDate: days(90), contractId: 'C-9' }));
     expect(answer.statusCode, answer.body).toBe(200);
     const granted = (answer.data as unknown as AdminUser).subscriptions.find((s) => s.roleName === 'FULL_USER')!;
-    expect(granted).toMatchObject({ status: 'active', contractId: 'C-9', endDate: `${days(90)}T00:00:00.000Z` });
+    expect(granted).toMatchObject({ status: 'active', contractId: 'C-9', endDate: `${days(91)}T00:00:00.000Z` });
     expect(audit).toMatchObject({ action: 'subscription.grant', target_type: 'subscription', target_id: String(granted.id), target_label: `${email} · FULL_USER` });
     // Same session, next request: the new role is there.
     expect((await as(user, SEARCH_CALL)).statusCode).toBe(200);
@@ -81,8 +81,8 @@ describe.each(DATABASES)('subscriptions administration on %s', (kind) => {
     // Renewing the ended subscription lets the user back in, and it is no longer "ended early".
     const { answer: renewed, audit: renewAudit } = await api.audited(() => api.put(`/api/admin/subscriptions/${subscription.id}`, { endDate: days(30) }));
     expect(renewed.statusCode, renewed.body).toBe(200);
-    expect((renewed.data as unknown as AdminUser).subscriptions[0]).toMatchObject({ status: 'active', endedAt: null, endDate: `${days(30)}T00:00:00.000Z` });
-    expect(renewAudit).toMatchObject({ action: 'subscription.renew', after: { endDate: `${days(30)}T00:00:00.000Z` } });
+    expect((renewed.data as unknown as AdminUser).subscriptions[0]).toMatchObject({ status: 'active', endedAt: null, endDate: `${days(31)}T00:00:00.000Z` });
+    expect(renewAudit).toMatchObject({ action: 'subscription.renew', after: { endDate: `${days(31)}T00:00:00.000Z` } });
     expect((await t.login(email)).username).toBe(email);
   });
 
@@ -92,10 +92,10 @@ describe.each(DATABASES)('subscriptions administration on %s', (kind) => {
     const subscription = ((await api.get(`/api/admin/users/${id}`)).data as unknown as AdminUser).subscriptions[0]!;
     const { audit } = await api.audited(() => api.put(`/api/admin/subscriptions/${subscription.id}`, { endDate: days(400), havingFlatFileAccess: true }));
     expect(audit.before).toEqual({ endDate: subscription.endDate, havingFlatFileAccess: false });
-    expect(audit.after).toEqual({ endDate: `${days(400)}T00:00:00.000Z`, havingFlatFileAccess: true });
+    expect(audit.after).toEqual({ endDate: `${days(401)}T00:00:00.000Z`, havingFlatFileAccess: true });
 
-    await api.refused(() => api.put(`/api/admin/subscriptions/${subscription.id}`, { startDate: days(500) }), 400, /must be after the start date/);
-    await api.refused(() => api.put(`/api/admin/subscriptions/${subscription.id}`, { startDate: days(10), endDate: days(5) }), 400, /must be after the start date/);
+    await api.refused(() => api.put(`/api/admin/subscriptions/${subscription.id}`, { startDate: days(500) }), 400, /must not be before the start date/);
+    await api.refused(() => api.put(`/api/admin/subscriptions/${subscription.id}`, { startDate: days(10), endDate: days(5) }), 400, /must not be before the start date/);
     await api.refused(() => api.put(`/api/admin/subscriptions/${subscription.id}`, { endDate: days(-1) }), 400, /has passed/);
     await api.refused(() => api.put(`/api/admin/subscriptions/${subscription.id}`, { endDate: 'tomorrow' }), 400);
     await api.refused(() => api.put(`/api/admin/subscriptions/${subscription.id}`, {}), 400, /Nothing to change/);
@@ -103,7 +103,7 @@ describe.each(DATABASES)('subscriptions administration on %s', (kind) => {
     await api.refused(() => api.post('/api/admin/subscriptions/999999/end', {}), 404);
     await api.refused(() => api.post('/api/admin/users/999999/subscriptions', { role: 'FULL_USER', endDate: days(9) }), 404);
     await api.refused(() => api.post(`/api/admin/users/${id}/subscriptions`, { role: 'FULL_USER', endDate: days(9) }), 409, /overlaps/);
-    await api.refused(() => api.post(`/api/admin/users/${id}/subscriptions`, { role: 'EVALUATE_USER', startDate: days(3), endDate: days(2) }), 400, /must be after/);
+    await api.refused(() => api.post(`/api/admin/users/${id}/subscriptions`, { role: 'EVALUATE_USER', startDate: days(3), endDate: days(2) }), 400, /must not be before the start date/);
     await api.refused(() => api.post(`/api/admin/users/${id}/subscriptions`, { role: 'EVALUATE_USER' }), 400);
     await api.refused(() => api.post(`/api/admin/users/${id}/subscriptions`, { role: 'CHIEF', endDate: days(9) }), 400);
   });

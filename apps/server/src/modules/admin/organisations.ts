@@ -1,15 +1,24 @@
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
+import type { Expression, Kysely } from 'kysely';
 import type { Organisation, OrganisationInput, OrganisationList, OrganisationUpdate } from '@kb/contracts/admin-accounts';
 import type { Database } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { AuditActor } from '../audit/audit-log.ts';
 import { changedFields, conflict } from './admin-context.ts';
+import { containsPattern } from '../../db/like-pattern.ts';
 
 /** Organisations (clients): names unique ignoring case, seats, contact, the figures of their users. */
 
 type Db = Kysely<Database>;
+
+/**
+ * The seats an organisation's users take: one per account that is not deactivated, invited ones
+ * included (a seat is reserved when the account is made, whether or not a subscription runs now).
+ * The one rule behind the list's figure, the seat check of every way in and a lower seat limit.
+ */
+export const seatsTaken = (organisationId: Expression<number>) =>
+  sql<number>`(SELECT count(*)::int FROM users u WHERE u.organisation_id = ${organisationId} AND u.active)`;
 
 function selectOrganisations(db: Db) {
   return db.selectFrom('organisations as o').select([
@@ -21,8 +30,7 @@ function selectOrganisations(db: Db) {
     'o.active',
     'o.created_at',
     sql<number>`(SELECT count(*)::int FROM users u WHERE u.organisation_id = o.id)`.as('users'),
-    sql<number>`(SELECT count(DISTINCT u.id)::int FROM users u JOIN subscriptions s ON s.user_id = u.id
-      WHERE u.organisation_id = o.id AND s.start_date <= now() AND s.end_date > now())`.as('active_users'),
+    seatsTaken(sql.ref<number>('o.id')).as('active_users'),
     sql<number>`(SELECT coalesce(sum(u.credit_balance), 0)::int FROM users u WHERE u.organisation_id = o.id)`.as('credit_balance'),
     sql<Date | null>`(SELECT min(s.end_date) FROM users u JOIN subscriptions s ON s.user_id = u.id
       WHERE u.organisation_id = o.id AND s.start_date <= now() AND s.end_date > now())`.as('next_end_date'),
@@ -47,10 +55,8 @@ function toOrganisation(row: Row): Organisation {
   };
 }
 
-const pattern = (text: string) => `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-
 export async function listOrganisations(db: Db, query: { q?: string | undefined; page: number; pageSize: number }): Promise<OrganisationList> {
-  const where = query.q ? sql<boolean>`o.name ILIKE ${pattern(query.q)}` : sql<boolean>`true`;
+  const where = query.q ? sql<boolean>`o.name ILIKE ${containsPattern(query.q)}` : sql<boolean>`true`;
   const [rows, count] = await Promise.all([
     selectOrganisations(db)
       .where(where)
@@ -126,8 +132,8 @@ export async function updateOrganisation(db: Db, actor: AuditActor, id: number, 
       if (!current) throw notFound(`There is no organisation ${id}.`);
       if (wanted.name !== undefined && wanted.name.toLowerCase() !== current.name.toLowerCase()) await assertNameFree(trx, wanted.name, id);
       if (wanted.seats != null) {
-        const { n } = await trx.selectFrom('users').select(sql<number>`count(*)::int`.as('n')).where('organisation_id', '=', id).where('active', '=', true).executeTakeFirstOrThrow();
-        if (n > wanted.seats) throw badRequest(`${current.name} has ${n} active users: give at least ${n} seats, or move or deactivate users first.`, { field: 'seats' });
+        const { n } = await trx.selectNoFrom(seatsTaken(sql.val(id)).as('n')).executeTakeFirstOrThrow();
+        if (n > wanted.seats) throw badRequest(`${current.name} has ${n} users taking a seat (accounts not deactivated): give at least ${n} seats, or move or deactivate users first.`, { field: 'seats' });
       }
       const before = { name: current.name, seats: current.seats, contactEmail: current.contact_email, notes: current.notes, active: current.active };
       const change = changedFields(before, wanted);
@@ -159,9 +165,9 @@ export async function assertSeatFree(trx: Db, organisationId: number, adding = 1
   if (!org) throw badRequest(`There is no organisation ${organisationId}.`, { field: 'organisationId' });
   if (!org.active) throw badRequest(`${org.name} is inactive: reactivate it before adding users.`, { field: 'organisationId' });
   if (org.seats !== null) {
-    const { n } = await trx.selectFrom('users').select(sql<number>`count(*)::int`.as('n')).where('organisation_id', '=', organisationId).where('active', '=', true).executeTakeFirstOrThrow();
+    const { n } = await trx.selectNoFrom(seatsTaken(sql.val(organisationId)).as('n')).executeTakeFirstOrThrow();
     if (n + adding > org.seats) {
-      throw badRequest(`${org.name} has ${org.seats} seats and ${n} active users: ${adding === 1 ? 'no seat is free' : `${adding} more do not fit`}. Raise its seats first.`, { field: 'organisationId' });
+      throw badRequest(`${org.name} has ${org.seats} seats, ${n} taken (accounts not deactivated, invited ones included): ${adding === 1 ? 'no seat is free' : `${adding} more do not fit`}. Raise its seats first.`, { field: 'organisationId' });
     }
   }
   return org.name;

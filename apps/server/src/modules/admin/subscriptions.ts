@@ -6,7 +6,8 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { AuditActor } from '../audit/audit-log.ts';
 import type { AdminDeps } from './admin-context.ts';
-import { adminRoleRefused, changedFields, conflict, isAdminRole, parseIsoDate } from './admin-context.ts';
+import { endInstant, lastDay, startInstant, utcDay } from '@kb/contracts/plain-date';
+import { adminRoleRefused, changedFields, conflict, isAdminRole } from './admin-context.ts';
 import { adminUser } from './user-queries.ts';
 
 /*
@@ -17,14 +18,12 @@ import { adminUser } from './user-queries.ts';
 
 type Db = Kysely<Database>;
 
-const day = (d: Date) => d.toISOString().slice(0, 10);
-
 /** 400 unless the period ends after it starts and, for a new or renewed period, after now. */
 function assertPeriod(start: Date, end: Date): void {
   if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) throw badRequest('Give dates as YYYY-MM-DD or an ISO timestamp.');
-  if (end.getTime() <= start.getTime()) throw badRequest(`The end date (${day(end)}) must be after the start date (${day(start)}).`, { field: 'endDate' });
+  if (end.getTime() <= start.getTime()) throw badRequest(`The end date (${lastDay(end)}) must not be before the start date (${utcDay(start)}).`, { field: 'endDate' });
   if (end.getTime() <= Date.now()) {
-    throw badRequest(`The end date (${day(end)}) has passed: give a future end date, or use "End now" to stop a subscription.`, { field: 'endDate' });
+    throw badRequest(`The end date (${lastDay(end)}) has passed: give a future end date, or use "End now" to stop a subscription.`, { field: 'endDate' });
   }
 }
 
@@ -41,7 +40,7 @@ async function assertNoOverlap(trx: Db, userId: number, role: string, start: Dat
     .executeTakeFirst();
   if (overlapping) {
     throw conflict(
-      `This user already holds ${role} from ${day(overlapping.start_date)} to ${day(overlapping.end_date)}, which overlaps: extend or renew that subscription instead.`,
+      `This user already holds ${role} from ${utcDay(overlapping.start_date)} to ${lastDay(overlapping.end_date)}, which overlaps: extend or renew that subscription instead.`,
       { subscriptionId: overlapping.id },
     );
   }
@@ -60,8 +59,8 @@ export async function lockUser(trx: Db, userId: number) {
  */
 export async function insertSubscription(trx: Db, userId: number, grant: SubscriptionGrant) {
   if (isAdminRole(grant.role)) throw adminRoleRefused();
-  const start = grant.startDate ? parseIsoDate(grant.startDate) : new Date();
-  const end = parseIsoDate(grant.endDate);
+  const start = grant.startDate ? startInstant(grant.startDate) : new Date();
+  const end = endInstant(grant.endDate);
   assertPeriod(start, end);
   await assertNoOverlap(trx, userId, grant.role, start, end, null);
   const { position } = await trx
@@ -69,7 +68,7 @@ export async function insertSubscription(trx: Db, userId: number, grant: Subscri
     .select(sql<number>`coalesce(max(position), 0)::int + 1`.as('position'))
     .where('user_id', '=', userId)
     .executeTakeFirstOrThrow();
-  const contractId = grant.contractId || `SUB-${userId}-${day(start).replace(/-/g, '')}`;
+  const contractId = grant.contractId || `SUB-${userId}-${utcDay(start).replace(/-/g, '')}`;
   const row = await trx
     .insertInto('subscriptions')
     .values({
@@ -113,8 +112,15 @@ export async function grantSubscription(deps: AdminDeps, actor: AuditActor, user
   return adminUser(deps, userId);
 }
 
-/** The subscription row locked for a change, with its user's address; 404 when there is none, 403 for an admin role. */
+/**
+ * The subscription row locked for a change, with its user's address; 404 when there is none, 403
+ * for an admin role. Its user's row is locked first, as a grant locks it: a grant and an extension
+ * of the same user and role made at once must not both pass the overlap check (and the user row
+ * before the subscription row, in the same order as every other change, so none deadlock).
+ */
 async function lockSubscription(trx: Db, subscriptionId: number) {
+  const owner = await trx.selectFrom('subscriptions').select('user_id').where('id', '=', subscriptionId).executeTakeFirst();
+  if (owner) await lockUser(trx, owner.user_id);
   const row = await trx
     .selectFrom('subscriptions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
@@ -132,8 +138,8 @@ export async function updateSubscription(deps: AdminDeps, actor: AuditActor, sub
   if (Object.values(update).every((v) => v === undefined)) throw badRequest('Nothing to change: give a new start or end date, a contract or the flat-file flag.');
   const userId = await deps.db.transaction().execute(async (trx) => {
     const current = await lockSubscription(trx, subscriptionId);
-    const start = update.startDate ? parseIsoDate(update.startDate) : current.start_date;
-    const end = update.endDate ? parseIsoDate(update.endDate) : current.end_date;
+    const start = update.startDate ? startInstant(update.startDate) : current.start_date;
+    const end = update.endDate ? endInstant(update.endDate) : current.end_date;
     if (update.startDate || update.endDate) {
       assertPeriod(start, end);
       await assertNoOverlap(trx, current.user_id, current.role_name, start, end, current.id);
@@ -197,7 +203,7 @@ export async function endSubscription(deps: AdminDeps, actor: AuditActor, subscr
       .where('end_date', '>', sql<Date>`now()`)
       .returning(['start_date', 'end_date'])
       .executeTakeFirst();
-    if (!ended) throw conflict(`This subscription already ended on ${day(current.end_date)}.`);
+    if (!ended) throw conflict(`This subscription already ended on ${lastDay(current.end_date)}.`);
     const closedSessions = await closeSessionsWithoutSubscription(deps, trx, current.user_id);
     await recordAudit(trx, actor, {
       action: 'subscription.end',

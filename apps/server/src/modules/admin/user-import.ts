@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { UserCreate, UserImportReport, UserImportRequest } from '@kb/contracts/admin-accounts';
 import { ADMIN_IMPORT_MAX_BYTES, ADMIN_IMPORT_MAX_ROWS, ADMIN_MAX_CREDIT_DELTA, UserCreateSchema } from '@kb/contracts/admin-accounts';
+import { utcDay } from '@kb/contracts/plain-date';
 import { ROLES, isRole } from '@kb/contracts/roles';
 import { badRequest } from '../../http/errors.ts';
 import type { AuditActor } from '../audit/audit-log.ts';
@@ -11,6 +12,7 @@ import type { NumberedRow } from '../uploads/upload-file-parser.ts';
 import type { AdminDeps } from './admin-context.ts';
 import { ADMIN_ROLE_REFUSAL, isAdminRole } from './admin-context.ts';
 import { insertUser } from './users.ts';
+import { seatsTaken } from './organisations.ts';
 
 /*
  * Bulk onboarding (contract: UserImportRequestSchema): a CSV or XLSX file with a header row. Every
@@ -126,7 +128,10 @@ function checkRow(cells: readonly string[], columns: Map<Column, number>, line: 
       if (!end) problems.push('A role needs an end date.');
       else if (!ISO_DAY.test(end)) problems.push(`End date "${end}": write dates as YYYY-MM-DD.`);
       else if (Number.isNaN(Date.parse(end)) || (start && Number.isNaN(Date.parse(start)))) problems.push('A date does not exist.');
-      else if (end <= (start || new Date().toISOString().slice(0, 10))) problems.push(`The end date ${end} must be after the start date ${start || '(today)'} and in the future.`);
+      // The end date is the last day, inclusive (contracts plain-date.ts): today or later, not before the start.
+      else if (end < (start || utcDay(new Date())) || end < utcDay(new Date())) {
+        problems.push(`The end date ${end} (the last day) must not be before the start date ${start || '(today)'} nor before today.`);
+      }
       role = { role: roleText, endDate: end, ...(start ? { startDate: start } : {}), ...(cell('contractId') ? { contractId: cell('contractId') } : {}) };
     }
   } else if (cell('startDate') || cell('endDate')) problems.push('Dates are given but no role: name the role of the subscription.');
@@ -214,7 +219,7 @@ async function checkAgainstDatabase(deps: AdminDeps, rows: CheckedRow[]): Promis
       'o.name',
       'o.seats',
       'o.active',
-      sql<number>`(SELECT count(*)::int FROM users u WHERE u.organisation_id = o.id AND u.active)`.as('used'),
+      seatsTaken(sql.ref<number>('o.id')).as('used'),
     ])
     .where(sql<boolean>`lower(o.name) IN (${sql.join(names)})`)
     .execute();
@@ -230,7 +235,7 @@ async function checkAgainstDatabase(deps: AdminDeps, rows: CheckedRow[]): Promis
     if (!org.active) row.problems.push(`${org.name} is inactive.`);
     const count = (adding.get(org.id) ?? 0) + 1;
     adding.set(org.id, count);
-    if (org.seats !== null && org.used + count > org.seats) row.problems.push(`${org.name} has ${org.seats} seats and ${org.used} active users: no seat is left for this row.`);
+    if (org.seats !== null && org.used + count > org.seats) row.problems.push(`${org.name} has ${org.seats} seats, ${org.used} taken (accounts not deactivated, invited ones included): no seat is left for this row.`);
     if (row.input) row.input.organisationId = org.id;
   }
 }

@@ -2,11 +2,12 @@ import { sql } from 'kysely';
 import type { Expression, Kysely, SqlBool } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { AdminSubscription, AdminUser, AdminUserList, AdminUserListQuery } from '@kb/contracts/admin-accounts';
-import { IDLE_TIMEOUT_MS } from '@kb/contracts/session';
 import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { isoTimestamp } from './admin-queries.ts';
 import type { AdminDeps } from './admin-context.ts';
+import { IDLE_CUTOFF } from '../sessions/session-repository.ts';
+import { containsPattern } from '../../db/like-pattern.ts';
 
 /*
  * The administrators' user list: searched, filtered, sorted and paged in SQL, each user with their
@@ -18,11 +19,6 @@ type Db = Kysely<Database>;
 /** A subscription runs between its start and end dates. */
 const RUNNING = sql<SqlBool>`s.start_date <= now() AND s.end_date > now()`;
 const EXPIRING_DAYS = 30;
-
-/** `%text%` for ILIKE with the pattern characters of the text taken literally. */
-function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-}
 
 function baseQuery(db: Db) {
   return db.selectFrom('users as u').leftJoin('organisations as o', 'o.id', 'u.organisation_id');
@@ -93,7 +89,7 @@ function selectUsers(query: Base) {
     'u.created_at',
     sql<Date | null>`(SELECT max(a.login_date) FROM login_attempts a WHERE a.user_id = u.id AND a.failed = false)`.as('last_login'),
     sql<number>`(SELECT count(*)::int FROM user_sessions us WHERE us.user_id = u.id AND us.closed_at IS NULL
-      AND us.last_activity_at > now() - make_interval(secs => ${IDLE_TIMEOUT_MS / 1000}))`.as('open_sessions'),
+      AND us.last_activity_at > ${IDLE_CUTOFF})`.as('open_sessions'),
     jsonArrayFrom(
       eb
         .selectFrom('subscriptions as s')

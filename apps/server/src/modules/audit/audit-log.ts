@@ -1,11 +1,23 @@
+import type { FastifyRequest } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import type { AuthContext } from '../../http/auth-hook.ts';
 
 /** Who made a change: the administrator's account and address (kept as text with the row). */
 export interface AuditActor {
   userId: number;
   email: string;
   ipAddress: string | null;
+}
+
+/**
+ * The caller of an authenticated request as the audit log records them. Only for endpoints whose
+ * access requires a session (the auth hook has set `request.auth`); a public one is a bug.
+ */
+export function auditActor(request: FastifyRequest): AuditActor {
+  const auth: AuthContext | undefined = request.auth;
+  if (!auth) throw new Error('auditActor on a request without a session');
+  return { userId: auth.userId, email: auth.email, ipAddress: request.ip ?? null };
 }
 
 /** One administrative change. `before`/`after` hold only the fields that matter to a reader. */

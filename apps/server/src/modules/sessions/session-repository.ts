@@ -5,6 +5,12 @@ import type { Database } from '../../db/schema.ts';
 import { SEARCH_SET_TABLES } from '../search/search-tables.ts';
 import type { SessionCheck, SessionChecker } from '../../http/auth-hook.ts';
 
+/**
+ * The moment before which a session's last activity makes it idle: such a session is refused (and
+ * closed) at its next request, so every "open sessions" list leaves it out, however old its row.
+ */
+export const IDLE_CUTOFF = sql<Date>`now() - make_interval(secs => ${IDLE_TIMEOUT_MS / 1000})`;
+
 export type CloseReason = 'logout' | 'idle' | 'closed' | 'closed_by_user' | 'closed_by_admin' | 'deactivated' | 'password_changed' | 'subscription_ended';
 
 /** Server-side session rows: the truth behind every token (spec §4 "Sessions", §9 idle limit). */
@@ -35,7 +41,7 @@ export class SessionRepository implements SessionChecker {
         'u.email',
         'u.user_hash_id',
         'u.active',
-        sql<boolean>`s.last_activity_at <= now() - make_interval(secs => ${IDLE_TIMEOUT_MS / 1000})`.as('idle'),
+        sql<boolean>`s.last_activity_at <= ${IDLE_CUTOFF}`.as('idle'),
         sql<string[] | null>`(select array_agg(role_name order by position, id) from subscriptions
           where user_id = s.user_id and start_date <= now() and end_date > now())`.as('roles'),
         sql<boolean>`exists (select 1 from user_mfa m where m.user_id = s.user_id and m.confirmed_at is not null)`.as('mfa_enrolled'),
@@ -105,7 +111,7 @@ export class SessionRepository implements SessionChecker {
       .select(['user_id', sql<number>`count(*)::int`.as('n')])
       .where('user_id', 'in', userIds)
       .where('closed_at', 'is', null)
-      .where('last_activity_at', '>', sql<Date>`now() - make_interval(secs => ${IDLE_TIMEOUT_MS / 1000})`)
+      .where('last_activity_at', '>', IDLE_CUTOFF)
       .groupBy('user_id')
       .execute();
     return new Map(rows.map((r) => [r.user_id, r.n]));

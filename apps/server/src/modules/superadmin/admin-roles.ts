@@ -3,10 +3,12 @@ import type { Kysely } from 'kysely';
 import type { AdminRole, AdminRoleGrant, AdminRoleHolder, AdminRoleHolders, UserSearchResult } from '@kb/contracts/superadmin';
 import { ADMIN_GRANTABLE_ROLES, ADMIN_ROLE_MAX_DAYS } from '@kb/contracts/superadmin';
 import { ERROR_CODES } from '@kb/contracts/errors';
+import { DAY_MS, endInstant, lastDay, startInstant } from '@kb/contracts/plain-date';
 import type { Database } from '../../db/schema.ts';
 import { HttpError, badRequest, notFound } from '../../http/errors.ts';
 import type { AuditActor } from '../audit/audit-log.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import { containsPattern } from '../../db/like-pattern.ts';
 
 /*
  * Admin roles (GOSTAR_ADMIN, FLAT_FILE_ADMIN, SUPER_ADMIN) are subscriptions like any other: a role
@@ -16,14 +18,6 @@ import { recordAudit } from '../audit/audit-log.ts';
  */
 
 type Db = Kysely<Database>;
-const DAY_MS = 86_400_000;
-const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A plain end date means "to the end of that day" (UTC): the period ends at the next midnight. */
-function endOf(text: string): Date {
-  const date = new Date(text);
-  return PLAIN_DATE.test(text) ? new Date(date.getTime() + DAY_MS) : date;
-}
 
 const name = (first: string, last: string) => `${first} ${last}`.trim();
 
@@ -58,7 +52,7 @@ export async function listAdminRoles(db: Db): Promise<AdminRoleHolders> {
 
 /** Users whose address contains `text` (at most 20), to pick whom to grant a role to. */
 export async function findUsers(db: Db, text: string): Promise<UserSearchResult> {
-  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = containsPattern(text.toLowerCase());
   const rows = await db
     .selectFrom('users')
     .select(['id', 'email', 'first_name', 'last_name', 'active'])
@@ -71,10 +65,10 @@ export async function findUsers(db: Db, text: string): Promise<UserSearchResult>
 
 export async function grantAdminRole(db: Db, actor: AuditActor, grant: AdminRoleGrant): Promise<AdminRoleHolder> {
   const now = Date.now();
-  const start = grant.startDate ? new Date(grant.startDate) : new Date(now);
-  const end = endOf(grant.endDate);
+  const start = grant.startDate ? startInstant(grant.startDate) : new Date(now);
+  const end = endInstant(grant.endDate);
   if (end.getTime() <= now) throw badRequest('The end date must be in the future.', { field: 'endDate' });
-  if (end.getTime() <= start.getTime()) throw badRequest('The end date must be after the start date.', { field: 'endDate' });
+  if (end.getTime() <= start.getTime()) throw badRequest('The end date (the last day, inclusive) must not be before the start date.', { field: 'endDate' });
   if (end.getTime() - Math.max(start.getTime(), now) > ADMIN_ROLE_MAX_DAYS * DAY_MS) {
     throw badRequest(`An admin role may be granted for at most ${ADMIN_ROLE_MAX_DAYS} days at once.`, { field: 'endDate' });
   }
@@ -93,7 +87,7 @@ export async function grantAdminRole(db: Db, actor: AuditActor, grant: AdminRole
       .executeTakeFirst();
     if (overlapping) {
       throw new HttpError(409, {
-        message: `${user.email} already holds ${grant.role} in that period (until ${overlapping.end_date.toISOString().slice(0, 10)}). Revoke it first to change its dates.`,
+        message: `${user.email} already holds ${grant.role} in that period (until ${lastDay(overlapping.end_date)}). Revoke it first to change its dates.`,
         code: ERROR_CODES.conflict,
       });
     }
@@ -124,18 +118,20 @@ export async function revokeAdminRole(db: Db, actor: AuditActor, subscriptionId:
     const running = row.start_date.getTime() <= Date.now();
     if (row.role_name === 'SUPER_ADMIN' && running) {
       // Every running super-admin period locked: two super admins revoking each other at once
-      // cannot both pass this check.
+      // cannot both pass this check. A deactivated account cannot log in, so it does not count.
       const others = await trx
-        .selectFrom('subscriptions')
-        .select(['id'])
-        .where('role_name', '=', 'SUPER_ADMIN')
-        .where('start_date', '<=', sql<Date>`now()`)
-        .where('end_date', '>', sql<Date>`now()`)
-        .forUpdate()
+        .selectFrom('subscriptions as s')
+        .innerJoin('users as u', 'u.id', 's.user_id')
+        .select(['s.id'])
+        .where('s.role_name', '=', 'SUPER_ADMIN')
+        .where('s.start_date', '<=', sql<Date>`now()`)
+        .where('s.end_date', '>', sql<Date>`now()`)
+        .where('u.active', '=', true)
+        .forUpdate('s')
         .execute();
       if (!others.some((o) => o.id !== row.id)) {
         const who = row.user_id === actor.userId ? 'You are' : `${row.email} is`;
-        throw badRequest(`${who} the last super admin: grant SUPER_ADMIN to someone else before revoking this one.`);
+        throw badRequest(`${who} the last super admin with an active account: grant SUPER_ADMIN to someone else (or reactivate their account) before revoking this one.`);
       }
     }
     await trx

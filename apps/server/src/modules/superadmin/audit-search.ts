@@ -1,23 +1,18 @@
 import { sql } from 'kysely';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { AuditPage, AuditQuery } from '@kb/contracts/superadmin';
+import { PLAIN_DATE, endInstant, startInstant } from '@kb/contracts/plain-date';
 import type { Database } from '../../db/schema.ts';
+import { containsPattern, escapeLike } from '../../db/like-pattern.ts';
 
 type Db = Kysely<Database>;
-const DAY_MS = 86_400_000;
-const PLAIN_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** `%text%` for LIKE, with the wildcard characters of the text taken literally. */
-export function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /** The rows a query asks for, as one WHERE (shared by the page and its count). */
 function filters(query: AuditQuery) {
   return (eb: ExpressionBuilder<Database, 'audit_log'>) => {
     const all = [];
     if (query.q) {
-      const p = containsPattern(query.q);
+      const p = containsPattern(query.q.toLowerCase());
       all.push(
         eb.or([
           eb(sql`lower(actor_email)`, 'like', p),
@@ -29,19 +24,16 @@ function filters(query: AuditQuery) {
         ]),
       );
     }
-    if (query.actor) all.push(eb(sql`lower(actor_email)`, 'like', containsPattern(query.actor)));
-    if (query.action) all.push(eb.or([eb('action', '=', query.action), eb('action', 'like', `${query.action.replace(/[\\%_]/g, (c) => `\\${c}`)}.%`)]));
+    if (query.actor) all.push(eb(sql`lower(actor_email)`, 'like', containsPattern(query.actor.toLowerCase())));
+    if (query.action) all.push(eb.or([eb('action', '=', query.action), eb('action', 'like', `${escapeLike(query.action)}.%`)]));
     if (query.targetType) all.push(eb('target_type', '=', query.targetType));
     if (query.target) {
-      const p = containsPattern(query.target);
+      const p = containsPattern(query.target.toLowerCase());
       all.push(eb.or([eb(sql`lower(coalesce(target_label, ''))`, 'like', p), eb(sql`lower(coalesce(target_id, ''))`, 'like', p)]));
     }
-    if (query.from) all.push(eb('created_at', '>=', new Date(query.from)));
-    if (query.to) {
-      const to = new Date(query.to);
-      // A plain date includes that whole day.
-      all.push(PLAIN_DATE.test(query.to) ? eb('created_at', '<', new Date(to.getTime() + DAY_MS)) : eb('created_at', '<=', to));
-    }
+    if (query.from) all.push(eb('created_at', '>=', startInstant(query.from)));
+    // A plain date includes that whole day (up to its 24:00, excluded); a date-time is the last instant included.
+    if (query.to) all.push(PLAIN_DATE.test(query.to) ? eb('created_at', '<', endInstant(query.to)) : eb('created_at', '<=', new Date(query.to)));
     return eb.and(all);
   };
 }

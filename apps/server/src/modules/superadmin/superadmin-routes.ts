@@ -12,8 +12,8 @@ import { findUsers, grantAdminRole, listAdminRoles, revokeAdminRole } from './ad
 import { searchAudit } from './audit-search.ts';
 import { DerivedDataRebuild, datasetState } from './dataset-state.ts';
 import type { MailSetup } from './superadmin-service.ts';
-import { auditActor, closeSession, openSessions, sendTestMail, settingsState, updateSettings } from './superadmin-service.ts';
-import { recordAudit } from '../audit/audit-log.ts';
+import { closeSession, openSessions, sendTestMail, settingsState, updateSettings } from './superadmin-service.ts';
+import { auditActor, recordAudit } from '../audit/audit-log.ts';
 
 export interface SuperAdminModule {
   db: Kysely<Database>;
@@ -44,9 +44,9 @@ export function registerSuperAdminRoutes(app: FastifyInstance, m: SuperAdminModu
 
   registerEndpoint(app, superAdminEndpoints.adminRoles, () => listAdminRoles(db));
   registerEndpoint(app, superAdminEndpoints.findUsers, ({ query }) => findUsers(db, query.q));
-  registerEndpoint(app, superAdminEndpoints.grantAdminRole, ({ body, auth, request }) => grantAdminRole(db, auditActor(requireAuth(auth), request.ip), body));
-  registerEndpoint(app, superAdminEndpoints.revokeAdminRole, async ({ params, auth, request }) => ({
-    message: await revokeAdminRole(db, auditActor(requireAuth(auth), request.ip), params.subscriptionId),
+  registerEndpoint(app, superAdminEndpoints.grantAdminRole, ({ body, request }) => grantAdminRole(db, auditActor(request), body));
+  registerEndpoint(app, superAdminEndpoints.revokeAdminRole, async ({ params, request }) => ({
+    message: await revokeAdminRole(db, auditActor(request), params.subscriptionId),
   }));
 
   registerEndpoint(app, superAdminEndpoints.audit, ({ query }) => searchAudit(db, query));
@@ -54,14 +54,14 @@ export function registerSuperAdminRoutes(app: FastifyInstance, m: SuperAdminModu
   registerEndpoint(app, superAdminEndpoints.sessions, ({ query, auth }) => openSessions(db, requireAuth(auth), query));
   registerEndpoint(app, superAdminEndpoints.closeSession, async ({ params, auth, request }) => {
     const caller = requireAuth(auth);
-    return { message: await closeSession(db, m.sessions, caller, auditActor(caller, request.ip), params.sessionId) };
+    return { message: await closeSession(db, m.sessions, caller, auditActor(request), params.sessionId) };
   });
 
   registerEndpoint(app, superAdminEndpoints.dataset, () => datasetState(db, m.kind, m.engine, rebuild));
   registerEndpoint(app, superAdminEndpoints.rebuild, async ({ auth, request }) => {
     const caller = requireAuth(auth);
     const job = rebuild.start(caller.email);
-    await recordAudit(db, auditActor(caller, request.ip), {
+    await recordAudit(db, auditActor(request), {
       action: 'dataset.rebuild',
       targetType: 'dataset',
       targetId: null,
@@ -73,8 +73,8 @@ export function registerSuperAdminRoutes(app: FastifyInstance, m: SuperAdminModu
   registerEndpoint(app, superAdminEndpoints.rebuildStatus, async () => rebuild.status());
 
   registerEndpoint(app, superAdminEndpoints.settings, () => settingsState(db, m.settings, m.mail));
-  registerEndpoint(app, superAdminEndpoints.updateSettings, async ({ body, auth, request }) => {
-    await updateSettings(db, m.settings, auditActor(requireAuth(auth), request.ip), body);
+  registerEndpoint(app, superAdminEndpoints.updateSettings, async ({ body, request }) => {
+    await updateSettings(db, m.settings, auditActor(request), body);
     return settingsState(db, m.settings, m.mail);
   });
   registerEndpoint(app, superAdminEndpoints.testMail, async ({ auth }) => ({ message: await sendTestMail(m.mailer, requireAuth(auth), m.serverName, m.mail) }));

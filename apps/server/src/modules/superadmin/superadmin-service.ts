@@ -9,8 +9,9 @@ import type { AuditActor } from '../audit/audit-log.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Mailer } from '../auth/mailer.ts';
 import type { SessionRepository } from '../sessions/session-repository.ts';
+import { IDLE_CUTOFF } from '../sessions/session-repository.ts';
 import type { AppSettings } from '../settings/app-settings.ts';
-import { containsPattern } from './audit-search.ts';
+import { containsPattern } from '../../db/like-pattern.ts';
 
 type Db = Kysely<Database>;
 
@@ -20,17 +21,15 @@ export interface MailSetup {
   from: string;
 }
 
-export function auditActor(auth: AuthContext, ipAddress: string | null): AuditActor {
-  return { userId: auth.userId, email: auth.email, ipAddress };
-}
-
 /** Open sessions of every user, most recently active first. */
 export async function openSessions(db: Db, caller: AuthContext, query: { q?: string | undefined; page: number; pageSize: number }): Promise<OpenSessions> {
   const base = db
     .selectFrom('user_sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .where('s.closed_at', 'is', null)
-    .$if(Boolean(query.q), (q) => q.where('u.email', 'like', containsPattern(query.q ?? '')));
+    // An idle session is refused at its next request: not open, as the account list counts it.
+    .where('s.last_activity_at', '>', IDLE_CUTOFF)
+    .$if(Boolean(query.q), (q) => q.where('u.email', 'like', containsPattern((query.q ?? '').toLowerCase())));
   const [rows, total] = await Promise.all([
     base
       .select(['s.id', 's.user_id', 'u.email', 's.ip_address', 's.user_agent', 's.created_at', 's.last_activity_at'])

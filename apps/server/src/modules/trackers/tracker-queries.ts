@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Kysely, RawBuilder, Transaction } from 'kysely';
 import type { Tracker } from '@kb/contracts/admin-trackers';
 import type { Database } from '../../db/schema.ts';
+import { containsPattern } from '../../db/like-pattern.ts';
 
 /*
  * The SQL of the trackers: one statement per tracker, filtered by user (e-mail contains),
@@ -102,9 +103,6 @@ const TRACKERS: Record<Tracker, TrackerSql> = {
   },
 };
 
-/** `%` and `_` in a filter are letters, not wildcards. */
-const contains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /** Midnight UTC of a YYYY-MM-DD day (validated by the contract). */
 const dayStart = (day: string) => sql`(${day}::date::timestamp at time zone 'UTC')`;
 const dayEnd = (day: string) => sql`((${day}::date + 1)::timestamp at time zone 'UTC')`;
@@ -112,7 +110,7 @@ const dayEnd = (day: string) => sql`((${day}::date + 1)::timestamp at time zone 
 function conditions(def: TrackerSql, filters: TrackerFilters): RawBuilder<unknown> {
   const parts: RawBuilder<unknown>[] = [];
   if (def.where) parts.push(def.where);
-  if (filters.user) parts.push(sql`${sql.raw(def.email)} ilike ${contains(filters.user)}`);
+  if (filters.user) parts.push(sql`${sql.raw(def.email)} ilike ${containsPattern(filters.user)}`);
   if (filters.organisationId !== undefined) parts.push(sql`u.organisation_id = ${filters.organisationId}`);
   if (filters.from) parts.push(sql`${sql.raw(def.date)} >= ${dayStart(filters.from)}`);
   if (filters.to) parts.push(sql`${sql.raw(def.date)} < ${dayEnd(filters.to)}`);

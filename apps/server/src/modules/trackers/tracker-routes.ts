@@ -2,15 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { trackerEndpoints } from '@kb/contracts/admin-trackers';
 import type { Database } from '../../db/schema.ts';
-import { registerEndpoint, requireAuth } from '../../http/endpoint-route.ts';
-import type { AuthContext } from '../../http/auth-hook.ts';
-import type { AuditActor } from '../audit/audit-log.ts';
+import { registerEndpoint } from '../../http/endpoint-route.ts';
+import { auditActor } from '../audit/audit-log.ts';
 import { TrackerService } from './tracker-service.ts';
-
-const actorOf = (auth: AuthContext | null, ip: string | undefined): AuditActor => {
-  const caller = requireAuth(auth);
-  return { userId: caller.userId, email: caller.email, ipAddress: ip ?? null };
-};
 
 /** Registers the trackers of `/admin/trackers` (packages/contracts/src/admin-trackers.ts); access is the contract's. */
 export function registerTrackerRoutes(app: FastifyInstance, db: Kysely<Database>): void {
@@ -34,6 +28,6 @@ export function registerTrackerRoutes(app: FastifyInstance, db: Kysely<Database>
   });
 
   registerEndpoint(app, trackerEndpoints.termCandidates, ({ params, query }) => trackers.candidates(params.termId, query.q));
-  registerEndpoint(app, trackerEndpoints.resolveTerm, ({ params, body, auth, request }) => trackers.resolve(actorOf(auth, request.ip), params.termId, body));
-  registerEndpoint(app, trackerEndpoints.rejectTerm, ({ params, body, auth, request }) => trackers.reject(actorOf(auth, request.ip), params.termId, body.note));
+  registerEndpoint(app, trackerEndpoints.resolveTerm, ({ params, body, request }) => trackers.resolve(auditActor(request), params.termId, body));
+  registerEndpoint(app, trackerEndpoints.rejectTerm, ({ params, body, request }) => trackers.reject(auditActor(request), params.termId, body.note));
 }

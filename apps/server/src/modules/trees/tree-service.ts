@@ -6,6 +6,7 @@ import { notFound } from '../../http/errors.ts';
 import { TREE_NAMES, parseNodeId } from './tree-ids.ts';
 import { knowledgeBaseFingerprint, refreshTreeCounts } from './tree-refresh.ts';
 import type { TreeRefreshSummary } from './tree-refresh.ts';
+import { containsPattern } from '../../db/like-pattern.ts';
 
 /** The id a client sends for the top level of a tree. */
 export const ROOT_ID = 'root';
@@ -44,11 +45,6 @@ function toNode(row: NodeRow): TreeNode {
 /** Columns of a node answer, `n` being tree_nodes. */
 const nodeColumns = sql`n.node_id, n.parent_id, n.label, n.structure_count,
   exists (select 1 from tree_nodes c where c.tree = n.tree and c.parent_id = n.node_id) as has_children`;
-
-/** Case-insensitive "contains" pattern with LIKE's metacharacters taken literally. */
-export function containsPattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /**
  * Reads the trees from the materialised node table (tree-refresh.ts). The table is built on first

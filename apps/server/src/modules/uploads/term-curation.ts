@@ -6,6 +6,7 @@ import { UPLOAD_LIST_TYPES } from '@kb/contracts/uploads';
 import type { UploadListType } from '@kb/contracts/uploads';
 import type { Database } from '../../db/schema.ts';
 import { checkTerm } from './upload-terms.ts';
+import { containsPattern } from '../../db/like-pattern.ts';
 
 /**
  * Curated synonyms (migration 0018): what a curator decided an unidentified term means. The
@@ -33,9 +34,6 @@ export function curationEntity(listType: UploadListType): CurationEntity {
   return CURATION_ENTITY_OF[listType];
 }
 
-/** `%` and `_` typed by a curator are letters, not wildcards. */
-export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 const structureLabel = sql<string>`coalesce((select c.name from compounds c where c.str_id = s.str_id and c.name is not null order by c.gvk_id limit 1), s.mol_formula, 'Structure ' || s.str_id)`;
 const targetLabel = sql<string>`t.name || coalesce(' (' || t.organism || ')', '')`;
 const documentLabel = sql<string>`coalesce(d.title, d.reference, d.doi, 'Document ' || d.ref_id)`;
@@ -48,7 +46,7 @@ const asId = (text: string): number | null => (/^\d{1,15}$/.test(text) ? Number(
  */
 function entityQuery(entity: CurationEntity, q: string, exact: boolean): RawBuilder<TermCandidate> {
   const id = asId(q);
-  const like = likePattern(q);
+  const like = containsPattern(q);
   const limit = exact ? 1 : CANDIDATE_ROWS;
   switch (entity) {
     case 'structure':

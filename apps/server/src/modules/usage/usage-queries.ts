@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely, RawBuilder } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { containsPattern } from '../../db/like-pattern.ts';
 
 /*
  * The SQL of the usage dashboards. Everything is aggregated in the database: a period's days come
@@ -308,7 +309,7 @@ export async function organisationTrend(db: Db, organisationId: number, p: Perio
 
 /** Organisations whose name contains `q` (any case), by name, with their user counts. */
 export async function searchOrganisations(db: Db, q: string | undefined, limit: number) {
-  const pattern = q ? `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const pattern = q ? containsPattern(q) : null;
   const { rows } = await sql<{ id: number; name: string; active: boolean; users: number; total: number }>`
     SELECT o.id, o.name, o.active,
            (SELECT count(*)::int FROM users u WHERE u.organisation_id = o.id) AS users,

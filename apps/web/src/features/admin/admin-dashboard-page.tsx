@@ -11,7 +11,7 @@ import { DataTable } from '../../app/ui/data-table.tsx';
 import type { DataColumn } from '../../app/ui/data-table.tsx';
 import { PageHeader } from '../../app/ui/page-header.tsx';
 import { QueryErrorAlert } from '../../app/ui/query-view.tsx';
-import { formatDate, formatDateTime } from '../dashboard/format.ts';
+import { formatDateTime, formatLastDay } from '../dashboard/format.ts';
 import { dayLabel, daysLeftLabel, periodFromParams, periodParams } from './admin-stats.ts';
 import { PeriodPicker } from './usage/period-picker.tsx';
 import { UsageChart } from './usage/usage-chart.tsx';
@@ -47,7 +47,7 @@ const ENDING_COLUMNS: readonly DataColumn<EndingSubscription>[] = [
       ),
   },
   { key: 'role', header: 'Role', cell: (row) => roleLabel(row.role) },
-  { key: 'end', header: 'Ends', cell: (row) => formatDate(row.endDate), cellProps: { style: { whiteSpace: 'nowrap' } } },
+  { key: 'end', header: 'Ends', cell: (row) => formatLastDay(row.endDate), cellProps: { style: { whiteSpace: 'nowrap' } } },
   {
     key: 'left',
     header: 'Time left',

@@ -15,7 +15,7 @@ import { DataTable } from '../../app/ui/data-table.tsx';
 import type { DataColumn } from '../../app/ui/data-table.tsx';
 import { PageHeader } from '../../app/ui/page-header.tsx';
 import { EmptyState, QueryErrorAlert } from '../../app/ui/query-view.tsx';
-import { formatDate, formatDateTime } from '../dashboard/format.ts';
+import { formatDate, formatDateTime, formatLastDay } from '../dashboard/format.ts';
 import { dayLabel, periodFromParams, periodParams, seatsLabel } from './admin-stats.ts';
 import { PeriodPicker } from './usage/period-picker.tsx';
 import { UsageChart } from './usage/usage-chart.tsx';
@@ -47,7 +47,7 @@ const USER_COLUMNS: readonly DataColumn<ClientUser>[] = [
         <Stack gap={2}>
           {row.subscriptions.map((s, index) => (
             <Badge key={index} color={STATUS_COLOR[s.status]} variant="light" tt="none" data-testid="client-subscription">
-              {roleLabel(s.role)} · {s.status === 'scheduled' ? `from ${formatDate(s.startDate)}` : `${s.status === 'ended' ? 'ended' : 'until'} ${formatDate(s.endDate)}`}
+              {roleLabel(s.role)} · {s.status === 'scheduled' ? `from ${formatDate(s.startDate)}` : `${s.status === 'ended' ? 'ended' : 'until'} ${formatLastDay(s.endDate)}`}
             </Badge>
           ))}
         </Stack>

@@ -1,3 +1,5 @@
+import { lastDay } from '@kb/contracts/plain-date';
+
 /** "1 h 05 min", "12 min 30 s", "45 s"; a dash when unknown. */
 export function formatDuration(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds) || seconds < 0) return '—';
@@ -24,6 +26,15 @@ export function formatDate(value: string | null): string {
   const time = Date.parse(value);
   if (!Number.isFinite(time)) return '—';
   return new Date(time).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: '2-digit' });
+}
+
+/**
+ * The last day of a subscription ending at `end`, in UTC as the administrators set it (contracts
+ * plain-date.ts): an end at 1 Apr 2027 00:00 UTC is shown as 31 Mar 2027. A dash for null.
+ */
+export function formatLastDay(end: string | null): string {
+  if (!end || !Number.isFinite(Date.parse(end))) return '—';
+  return new Date(`${lastDay(end)}T00:00:00.000Z`).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: '2-digit', timeZone: 'UTC' });
 }
 
 /** Spec §3: the login-history `failed` flag is displayed inverted, as "successful attempt". */

@@ -5,7 +5,7 @@ import { authEndpoints } from '@kb/contracts/api';
 import { endpointQuery } from '../../app/query.ts';
 import { roleLabel } from '../../app/role-labels.ts';
 import { QueryView } from '../../app/ui/query-view.tsx';
-import { formatDate } from './format.ts';
+import { formatLastDay } from './format.ts';
 import { countNoun } from '../../app/format/plural.ts';
 import { formatCount } from '../../app/format/count-format.ts';
 
@@ -40,7 +40,7 @@ function SubscriptionSummaryCard() {
                 End date
               </Text>
               <Text fw={600} size="lg">
-                {formatDate(summary.endDate)}
+                {formatLastDay(summary.endDate)}
               </Text>
             </Stack>
           </SimpleGrid>
@@ -92,7 +92,7 @@ export function ProfileTab() {
                           <Table.Tr key={`${subscription.contractId}-${subscription.roleName}`}>
                             <Table.Td>{roleLabel(subscription.roleName)}</Table.Td>
                             <Table.Td>{subscription.contractId}</Table.Td>
-                            <Table.Td>{formatDate(subscription.endDate)}</Table.Td>
+                            <Table.Td>{formatLastDay(subscription.endDate)}</Table.Td>
                             <Table.Td>
                               <Badge color={active ? 'green' : 'gray'} variant="light">
                                 {active ? 'Active' : 'Expired'}

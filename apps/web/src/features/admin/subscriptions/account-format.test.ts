@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addOneYear, formatCreditDelta, GRANTABLE_ROLES, isCalendarDay, renewalEndDate, subscriptionTone, toneText } from './account-format.ts';
+import { addOneYear, endDateInput, formatCreditDelta, formatDay, formatLastDay, GRANTABLE_ROLES, isCalendarDay, renewalEndDate, subscriptionTone, toDateInput, toneText } from './account-format.ts';
 
 const now = Date.parse('2030-06-01T12:00:00.000Z');
 const inDays = (days: number) => new Date(now + days * 24 * 60 * 60 * 1000).toISOString();
@@ -38,9 +38,34 @@ describe('renewalEndDate', () => {
     expect(renewalEndDate({ endDate: '2029-01-10T12:00:00.000Z' }, new Date(now))).toBe('2031-06-01');
   });
 
+  it('keeps the day semantics: a period whose last day is 15 Sep 2030 (ending 16 Sep 00:00 UTC) renews to 15 Sep 2031', () => {
+    expect(renewalEndDate({ endDate: '2030-09-16T00:00:00.000Z' }, new Date(now))).toBe('2031-09-15');
+  });
+
+  it('takes today as the UTC day, whatever the local time zone', () => {
+    expect(renewalEndDate({ endDate: '2029-01-10T00:00:00.000Z' }, new Date('2030-06-01T23:30:00.000Z'))).toBe('2031-06-01');
+    expect(renewalEndDate({ endDate: '2029-01-10T00:00:00.000Z' }, new Date('2030-06-02T00:30:00.000Z'))).toBe('2031-06-02');
+  });
+
   it('turns 29 February into 28 February of the next year', () => {
     expect(addOneYear('2028-02-29')).toBe('2029-02-28');
     expect(addOneYear('2027-12-31')).toBe('2028-12-31');
+  });
+});
+
+describe('UTC days', () => {
+  it('shows an end instant as the last day it includes, in UTC', () => {
+    expect(endDateInput('2027-04-01T00:00:00.000Z')).toBe('2027-03-31');
+    expect(endDateInput('2027-04-01T15:20:00.000Z')).toBe('2027-04-01');
+    expect(formatLastDay('2027-04-01T00:00:00.000Z')).toBe('31 Mar 2027');
+    expect(formatLastDay(null)).toBe('—');
+  });
+
+  it('writes the UTC day of a start or a moment, not the local one', () => {
+    expect(toDateInput('2027-03-31T23:30:00.000Z')).toBe('2027-03-31');
+    expect(toDateInput('2027-04-01T00:30:00.000Z')).toBe('2027-04-01');
+    expect(formatDay('2027-04-01T00:00:00.000Z')).toBe('01 Apr 2027');
+    expect(formatDay('2027-03-31')).toBe('31 Mar 2027');
   });
 });
 

@@ -1,11 +1,14 @@
 import type { AdminSubscription, AdminUser, CreditKind } from '@kb/contracts/admin-accounts';
 import type { Role } from '@kb/contracts/roles';
 import { ADMIN_ROLES, ROLES } from '@kb/contracts/roles';
+import { lastDay, utcDay } from '@kb/contracts/plain-date';
 import { formatCount } from '../../../app/format/count-format.ts';
 
 /**
  * How the account-administration page shows users, subscriptions and credits. Pure functions of
  * the contract's shapes and a clock, so the colours and texts are tested without a browser.
+ * Days are UTC days, as the server reads them (contracts plain-date.ts): an end date is the last
+ * day, inclusive — the server sends the instant after it (24:00 UTC), shown as that last day.
  */
 
 /** Roles a KB admin may grant here; the admin roles are granted on /superadmin. */
@@ -48,8 +51,8 @@ export function toneText(subscription: Pick<AdminSubscription, 'status' | 'endDa
   if (tone === 'ended') return 'ended';
   if (tone === 'scheduled') return `starts ${formatDay(subscription.startDate)}`;
   const days = daysUntil(subscription.endDate, now);
-  if (tone === 'later') return `until ${formatDay(subscription.endDate)}`;
-  return `${days === 1 ? 'ends within a day' : `ends in ${days} days`} (${formatDay(subscription.endDate)})`;
+  if (tone === 'later') return `until ${formatLastDay(subscription.endDate)}`;
+  return `${days === 1 ? 'ends within a day' : `ends in ${days} days`} (last day ${formatLastDay(subscription.endDate)})`;
 }
 
 export const STATE_BADGE: Readonly<Record<AdminUser['state'], { label: string; color: string }>> = {
@@ -77,12 +80,18 @@ export function formatCreditDelta(delta: number): string {
   return '0';
 }
 
-/** A readable local date ("12 Mar 2027"); a dash for null or an unparsable value. */
+/** A readable UTC day ("12 Mar 2027") of a day or an instant; a dash for null or an unparsable value. */
 export function formatDay(value: string | null): string {
   if (!value) return '—';
   const time = Date.parse(value);
   if (!Number.isFinite(time)) return '—';
-  return new Date(time).toLocaleDateString('en-GB', { year: 'numeric', month: 'short', day: '2-digit' });
+  return new Date(time).toLocaleDateString('en-GB', { year: 'numeric', month: 'short', day: '2-digit', timeZone: 'UTC' });
+}
+
+/** The last day a period ending at `end` includes, readable: "31 Mar 2027" for an end at 1 Apr 2027 00:00 UTC. */
+export function formatLastDay(end: string | null): string {
+  if (!end || !Number.isFinite(Date.parse(end))) return '—';
+  return formatDay(lastDay(end));
 }
 
 /** A readable local date and time; a dash for null. */
@@ -93,12 +102,15 @@ export function formatMoment(value: string | null): string {
   return new Date(time).toLocaleString('en-GB', { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit' });
 }
 
-/** The `YYYY-MM-DD` a date input shows for a moment, in local time. */
+/** The `YYYY-MM-DD` a date input shows for a moment: its UTC day (a start date, today). */
 export function toDateInput(value: string | Date): string {
   const date = typeof value === 'string' ? new Date(value) : value;
-  if (!Number.isFinite(date.getTime())) return '';
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+  return Number.isFinite(date.getTime()) ? utcDay(date) : '';
+}
+
+/** The `YYYY-MM-DD` a date input shows for a period's end: its last day (UTC), inclusive. */
+export function endDateInput(end: string): string {
+  return Number.isFinite(Date.parse(end)) ? lastDay(end) : '';
 }
 
 /** Whether a date input's text is a real calendar day (`2027-02-30` is not). */
@@ -120,11 +132,11 @@ export function addOneYear(day: string): string {
 }
 
 /**
- * The new end date of "Renew": one year after the current end, or a year from today when the
- * subscription has already ended (renewing into the past would leave it ended).
+ * The new end date (last day, UTC) of "Renew": one year after the current last day, or a year from
+ * today when the subscription has already ended (renewing into the past would leave it ended).
  */
 export function renewalEndDate(subscription: Pick<AdminSubscription, 'endDate'>, now: Date = new Date()): string {
-  const end = toDateInput(subscription.endDate);
+  const end = endDateInput(subscription.endDate);
   const today = toDateInput(now);
   return addOneYear(end > today ? end : today);
 }

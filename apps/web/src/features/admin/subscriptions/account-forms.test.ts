@@ -54,9 +54,14 @@ describe('create-user form', () => {
     expect(result.errors).toMatchObject({
       email: 'Enter a valid e-mail address.',
       firstName: 'Enter a first name.',
-      endDate: 'The end date must be after the start date.',
+      endDate: 'The end date (the last day) must not be before the start date.',
     });
     expect(result.errors.credits).toMatch(/at least 1/);
+  });
+
+  it('accepts a one-day subscription: the end date is its last day, inclusive', () => {
+    const result = toUserCreate({ ...user, role: 'FULL_USER', startDate: '2030-05-01', endDate: '2030-05-01' });
+    expect(result.ok).toBe(true);
   });
 
   it('asks for a role when dates are given without one, and for an end date when a role is chosen', () => {
@@ -81,10 +86,13 @@ describe('credit form', () => {
 });
 
 describe('extend date', () => {
-  it('wants a real day after today and after the start', () => {
-    expect(extendDateError('2030-06-01', '2030-01-01', '2030-06-01')).toMatch(/after today/);
+  it('wants a real day, today or later and not before the start (the end date is the last day, inclusive)', () => {
+    expect(extendDateError('2030-05-31', '2030-01-01', '2030-06-01')).toMatch(/today or a later day/);
+    // The end date is the last day, inclusive: today and the start day itself are allowed.
+    expect(extendDateError('2030-06-01', '2030-01-01', '2030-06-01')).toBeNull();
+    expect(extendDateError('2030-08-01', '2030-08-01', '2030-06-01')).toBeNull();
     expect(extendDateError('2030-13-01', '2030-01-01', '2030-06-01')).toBe('Pick the new end date.');
-    expect(extendDateError('2030-07-01', '2030-08-01', '2030-06-01')).toMatch(/after the start/);
+    expect(extendDateError('2030-07-01', '2030-08-01', '2030-06-01')).toMatch(/not be before the start/);
     expect(extendDateError('2030-07-01', '2030-01-01', '2030-06-01')).toBeNull();
   });
 });

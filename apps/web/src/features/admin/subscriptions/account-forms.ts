@@ -99,7 +99,7 @@ function dateErrors(values: GrantFormValues): FieldErrors {
   if (values.startDate !== '' && !isCalendarDay(values.startDate)) errors.startDate = 'Enter the start date as a date (YYYY-MM-DD).';
   if (values.endDate === '') errors.endDate = 'Choose the end date.';
   else if (!isCalendarDay(values.endDate)) errors.endDate = 'Enter the end date as a date (YYYY-MM-DD).';
-  else if (values.startDate !== '' && isCalendarDay(values.startDate) && values.endDate <= values.startDate) errors.endDate = 'The end date must be after the start date.';
+  else if (values.startDate !== '' && isCalendarDay(values.startDate) && values.endDate < values.startDate) errors.endDate = 'The end date (the last day) must not be before the start date.';
   return errors;
 }
 
@@ -121,11 +121,11 @@ export function toSubscriptionGrant(values: GrantFormValues): FormResult<Subscri
   );
 }
 
-/** "Extend": the picked end date must be a real day after today and after the start. */
+/** "Extend": the picked end date (the last day, inclusive) must be a real day, today or later, and not before the start. */
 export function extendDateError(endDate: string, startDate: string, today: string): string | null {
   if (!isCalendarDay(endDate)) return 'Pick the new end date.';
-  if (endDate <= today) return 'Pick a date after today (use “End now” to end it).';
-  if (endDate <= startDate) return 'The end date must be after the start date.';
+  if (endDate < today) return 'Pick today or a later day (use “End now” to end it).';
+  if (endDate < startDate) return 'The end date (the last day) must not be before the start date.';
   return null;
 }
 

@@ -10,7 +10,7 @@ import { endpointQuery } from '../../../app/query.ts';
 import { DataTable } from '../../../app/ui/data-table.tsx';
 import type { DataColumn } from '../../../app/ui/data-table.tsx';
 import { QueryView } from '../../../app/ui/query-view.tsx';
-import { formatDay } from './account-format.ts';
+import { formatLastDay } from './account-format.ts';
 import { ListPager } from './list-pager.tsx';
 import { OrganisationFormModal } from './organisation-form-modal.tsx';
 
@@ -55,18 +55,19 @@ export function OrganisationsPanel() {
     },
     {
       key: 'users',
-      header: 'Users (active) / seats',
+      // A seat is taken by every account that is not deactivated (invited ones included).
+      header: 'Seats taken / seats (users)',
       cell: (row) => {
-        const over = row.seats !== null && row.users > row.seats;
+        const over = row.seats !== null && row.activeUsers > row.seats;
         return (
-          <Text size="sm" c={over ? 'red' : undefined} title={over ? 'More users than seats' : undefined}>
-            {formatCount(row.users)} ({formatCount(row.activeUsers)}) / {seatsText(row)}
+          <Text size="sm" c={over ? 'red' : undefined} title={over ? 'More seats taken than it has' : 'Accounts not deactivated, invited ones included'}>
+            {formatCount(row.activeUsers)} / {seatsText(row)} ({formatCount(row.users)})
           </Text>
         );
       },
     },
     { key: 'credits', header: 'Credits', align: 'right', cell: (row) => formatCount(row.creditBalance) },
-    { key: 'next', header: 'Next end date', cell: (row) => formatDay(row.nextEndDate), cellProps: { style: { whiteSpace: 'nowrap' } } },
+    { key: 'next', header: 'Next end date', cell: (row) => formatLastDay(row.nextEndDate), cellProps: { style: { whiteSpace: 'nowrap' } } },
     {
       key: 'active',
       header: 'Status',

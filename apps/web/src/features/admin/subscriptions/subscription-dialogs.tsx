@@ -10,7 +10,7 @@ import { FLAT_FILE_CAPABLE_ROLES } from '@kb/contracts/roles';
 import { notifications } from '@mantine/notifications';
 import { callApi, errorMessage } from '../../../app/api-client.ts';
 import { roleLabel } from '../../../app/role-labels.ts';
-import { addOneYear, formatDay, toDateInput } from './account-format.ts';
+import { addOneYear, endDateInput, formatDay, formatLastDay, toDateInput } from './account-format.ts';
 import type { GrantFormValues } from './account-forms.ts';
 import { apiErrorField, extendDateError, toSubscriptionGrant } from './account-forms.ts';
 import { useRefreshAccounts } from './account-queries.ts';
@@ -114,7 +114,7 @@ export function ExtendSubscriptionModal({ subscription, onClose }: { subscriptio
   const { reset } = extend;
   useEffect(() => {
     if (subscription) {
-      setEndDate(toDateInput(subscription.endDate));
+      setEndDate(endDateInput(subscription.endDate));
       setProblem(null);
       reset();
     }
@@ -132,7 +132,7 @@ export function ExtendSubscriptionModal({ subscription, onClose }: { subscriptio
         }}
       >
         <Stack gap="sm">
-          <Text size="sm">It ends on {formatDay(subscription.endDate)} now.</Text>
+          <Text size="sm">Its last day is {formatLastDay(subscription.endDate)} now.</Text>
           <TextInput
             label="New end date"
             type="date"

@@ -9,7 +9,7 @@ import { callApi, errorMessage } from '../../../app/api-client.ts';
 import { roleLabel } from '../../../app/role-labels.ts';
 import { DataTable } from '../../../app/ui/data-table.tsx';
 import type { DataColumn } from '../../../app/ui/data-table.tsx';
-import { formatDay, renewalEndDate, subscriptionTone, TONE_COLOR, toneText } from './account-format.ts';
+import { formatDay, formatLastDay, renewalEndDate, subscriptionTone, TONE_COLOR, toneText } from './account-format.ts';
 import { useRefreshAccounts } from './account-queries.ts';
 import { ExtendSubscriptionModal, GrantSubscriptionModal } from './subscription-dialogs.tsx';
 import { useConfirmAction } from './use-confirm-action.tsx';
@@ -49,7 +49,7 @@ export function UserSubscriptions({ user }: { user: AdminUser }) {
     const endDate = renewalEndDate(subscription);
     const ok = await confirm({
       title: `Renew ${roleLabel(subscription.roleName)}`,
-      detail: `The subscription of ${user.email} will end on ${formatDay(endDate)} instead of ${formatDay(subscription.endDate)}.`,
+      detail: `The subscription of ${user.email} will run until ${formatDay(endDate)} (inclusive) instead of ${formatLastDay(subscription.endDate)}.`,
       confirmLabel: 'Renew for a year',
     });
     if (ok) renew.mutate({ subscription, endDate });
@@ -69,7 +69,7 @@ export function UserSubscriptions({ user }: { user: AdminUser }) {
   const busy = renew.isPending || end.isPending;
   const columns: readonly DataColumn<AdminSubscription>[] = [
     { key: 'role', header: 'Role', cell: (row) => roleLabel(row.roleName), cellProps: { style: { whiteSpace: 'nowrap' } } },
-    { key: 'period', header: 'Period', cell: (row) => `${formatDay(row.startDate)} – ${formatDay(row.endDate)}`, cellProps: { style: { whiteSpace: 'nowrap' } } },
+    { key: 'period', header: 'Period', cell: (row) => `${formatDay(row.startDate)} – ${formatLastDay(row.endDate)}`, cellProps: { style: { whiteSpace: 'nowrap' } } },
     {
       key: 'status',
       header: 'Status',
