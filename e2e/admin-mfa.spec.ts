@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { mfaEndpoints } from '@kb/contracts/api';
@@ -75,7 +76,11 @@ describe('admin two-step login', () => {
     expect(codes).toHaveLength(RECOVERY_CODE_COUNT);
     for (const code of codes) expect(code).toMatch(/^[A-Z2-9]{5}-[A-Z2-9]{5}$/);
     await expect(page.getByRole('button', { name: 'Copy' }).isVisible()).resolves.toBe(true);
-    await expect(page.getByRole('button', { name: 'Download' }).isVisible()).resolves.toBe(true);
+    // Download saves them as a text file, every code on its line.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()]);
+    expect(download.suggestedFilename()).toBe('kb-search-recovery-codes.txt');
+    const saved = fs.readFileSync(await download.path(), 'utf8').split('\n');
+    for (const code of codes) expect(saved).toContain(code);
     await screenshot(page, 'admin-mfa-recovery-codes');
     // Later specs log this admin in with this authenticator.
     saveAuthenticator(baseUrl(), email, { secret, lastStep: step, recoveryCodes: codes });

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { authEndpoints } from '@kb/contracts/api';
 import { demoEmailForRole } from '@kb/contracts/roles';
@@ -62,6 +63,13 @@ describe('super-admin page', () => {
     expect(text).toContain('FLAT_FILE_ADMIN');
     expect(text).toContain(demoEmailForRole('SUPER_ADMIN'));
     await screenshot(page, 'superadmin-audit');
+
+    // The page as a CSV file the browser saves: one line per changed field, the grant's among them.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'CSV of this page' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = fs.readFileSync(await download.path(), 'utf8').split('\r\n');
+    expect(lines[0]).toBe('when,actor,action,target type,target id,target,field,before,after,ip address');
+    expect(lines.some((line) => line.includes(`${demoEmailForRole('SUPER_ADMIN')},role.grant,`) && line.includes(grantee))).toBe(true);
   });
 
   it('closes another user’s session: that user’s next call is refused', async () => {

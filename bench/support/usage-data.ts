@@ -54,14 +54,15 @@ export async function writeUsageData(db: Kysely<Database>, size: UsageDataSize):
         SELECT 'Bench organisation ' || lpad(g::text, 4, '0'), 5 + (${unit(g, 1)} * 60)::int, now() - interval '400 days'
         FROM generate_series(1, ${size.organisations}) g`.execute(db),
   );
-  // Users: one in twenty without an organisation; organisations of uneven size (squared draw).
+  // Users: one in twenty without an organisation; organisations of uneven size (squared draw). The
+  // credit balances are written with the ledger (below).
   await step('users', () =>
     sql`WITH orgs AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM organisations WHERE name LIKE 'Bench organisation %')
         INSERT INTO users (email, first_name, last_name, organisation_id, credit_balance, is_new_user, created_at)
         SELECT ${EMAIL_PREFIX} || lpad(g::text, 5, '0') || ${DOMAIN}, 'User', lpad(g::text, 5, '0'),
                CASE WHEN ${unit(g, 2)} < 0.05 THEN NULL
                     ELSE (SELECT id FROM orgs WHERE k = floor(power(${unit(g, 3)}, 2) * ${size.organisations})::int) END,
-               (${unit(g, 4)} * 5000)::int, false, now() - interval '400 days'
+               0, false, now() - interval '400 days'
         FROM generate_series(1, ${size.users}) g`.execute(db),
   );
   // One subscription a user, a year long, started some time in the last 400 days: about one in
@@ -109,19 +110,56 @@ export async function writeUsageData(db: Kysely<Database>, size: UsageDataSize):
         CROSS JOIN LATERAL (SELECT 1 + (${unit(g, 17)} * 500)::int AS c, now() - ${unit(g, 18)} * ${span} * interval '1 day' AS t) r
         JOIN u ON u.k = floor(power(${unit(g, 19)}, 2) * ${size.users})::int`.execute(db),
   );
-  // The ledger: an opening grant per user, a debit per export, a refund per failed export.
+  // The ledger, as the app keeps it: an opening grant per user (enough for all of the user's exports,
+  // plus a random 0-5,000 left over), a debit per export, a refund per failed export. balance_after
+  // is the running sum per user in time order (a window over all the rows, one statement), and
+  // users.credit_balance the sum of the user's rows, so ledger and balances agree.
   await step('credit_ledger', async () => {
-    await sql`INSERT INTO credit_ledger (user_id, delta, kind, reason, balance_after, created_at)
-              SELECT id, 100000, 'opening', 'bench', 100000, now() - interval '400 days'
-              FROM users WHERE email LIKE ${`${EMAIL_PREFIX}%${DOMAIN}`}`.execute(db);
-    await sql`INSERT INTO credit_ledger (user_id, delta, kind, export_job_id, balance_after, created_at)
-              SELECT e.user_id, -e.credits, 'export', e.id, 0, e.created_at
-              FROM export_jobs e JOIN users u ON u.id = e.user_id WHERE u.email LIKE ${`${EMAIL_PREFIX}%${DOMAIN}`}`.execute(db);
-    await sql`INSERT INTO credit_ledger (user_id, delta, kind, export_job_id, balance_after, created_at)
-              SELECT e.user_id, e.credits, 'refund', e.id, 0, e.finished_at
-              FROM export_jobs e JOIN users u ON u.id = e.user_id WHERE e.status = 'failed' AND u.email LIKE ${`${EMAIL_PREFIX}%${DOMAIN}`}`.execute(db);
+    const benchUsers = sql`SELECT id FROM users WHERE email LIKE ${`${EMAIL_PREFIX}%${DOMAIN}`}`;
+    await sql`WITH bench_users AS MATERIALIZED (${benchUsers}),
+        jobs AS MATERIALIZED (SELECT e.id, e.user_id, e.credits, e.status, e.created_at, e.finished_at FROM export_jobs e JOIN bench_users u ON u.id = e.user_id),
+        entries AS (
+          SELECT u.id AS user_id, 1 + coalesce(d.debits, 0) + (${unit(sql.ref('u.id'), 4)} * 5000)::int AS delta, 'opening' AS kind,
+                 NULL::bigint AS export_job_id, 'bench' AS reason, now() - interval '400 days' AS created_at, 0 AS turn
+          FROM bench_users u LEFT JOIN (SELECT user_id, sum(credits)::int AS debits FROM jobs GROUP BY user_id) d ON d.user_id = u.id
+          UNION ALL
+          SELECT user_id, -credits, 'export', id, '', created_at, 1 FROM jobs
+          UNION ALL
+          SELECT user_id, credits, 'refund', id, '', finished_at, 2 FROM jobs WHERE status = 'failed'
+        )
+        INSERT INTO credit_ledger (user_id, delta, kind, export_job_id, reason, balance_after, created_at)
+        SELECT user_id, delta, kind, export_job_id, reason,
+               (sum(delta) OVER (PARTITION BY user_id ORDER BY created_at, turn, export_job_id ROWS UNBOUNDED PRECEDING))::int, created_at
+        FROM entries
+        ORDER BY created_at, turn, export_job_id`.execute(db);
+    await sql`UPDATE users u SET credit_balance = l.balance
+              FROM (SELECT user_id, sum(delta)::int AS balance FROM credit_ledger WHERE user_id IN (${benchUsers}) GROUP BY user_id) l
+              WHERE u.id = l.user_id`.execute(db);
+  });
+  await step('ledger check', async () => {
+    const wrong = await ledgerInconsistencies(db);
+    if (wrong) throw new Error(`usage data: the credit ledger does not add up (${JSON.stringify(wrong)})`);
   });
   // VACUUM as autovacuum would after these inserts: it sets the visibility map index-only scans read.
   await step('vacuum analyze', () => sql`VACUUM ANALYZE organisations, users, subscriptions, login_attempts, user_sessions, search_log, export_jobs, credit_ledger`.execute(db));
   return timings;
+}
+
+/**
+ * What does not add up in the credit ledger, or null: rows whose balance_after is not the running
+ * sum of the user's deltas (in time order), negative balances, users whose credit_balance is not
+ * the sum of their rows.
+ */
+export async function ledgerInconsistencies(db: Kysely<Database>): Promise<{ runningSums: number; negative: number; balances: number } | null> {
+  const { rows } = await sql<{ running_sums: number; negative: number; balances: number }>`
+    SELECT
+      (SELECT count(*)::int FROM (
+         SELECT balance_after, sum(delta) OVER (PARTITION BY user_id ORDER BY created_at, id) AS running FROM credit_ledger) r
+       WHERE r.running <> r.balance_after) AS running_sums,
+      (SELECT count(*)::int FROM credit_ledger WHERE balance_after < 0) AS negative,
+      (SELECT count(*)::int FROM users u
+       WHERE u.credit_balance <> coalesce((SELECT sum(delta) FROM credit_ledger l WHERE l.user_id = u.id), 0)) AS balances`.execute(db);
+  const row = rows[0];
+  if (!row || (row.running_sums === 0 && row.negative === 0 && row.balances === 0)) return null;
+  return { runningSums: row.running_sums, negative: row.negative, balances: row.balances };
 }

@@ -31,6 +31,14 @@ export interface OpenDatabaseOptions {
   statementTimeoutMs?: number | undefined;
 }
 
+/**
+ * The session time zone of every connection the app opens. Days are UTC calendar days everywhere
+ * (usage dashboards, trackers, subscriptions); SQL that turns dates into instants must not depend
+ * on the server's or the host's default zone. The SQL names UTC explicitly as well; this setting
+ * is the second line of defence, so a forgotten `AT TIME ZONE` cannot shift a day.
+ */
+export const APP_TIME_ZONE = 'UTC';
+
 // Postgres `bigint` (int8) and `numeric` come back as strings by default; counts fit in a JS number.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
@@ -38,14 +46,12 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) {
     const settings = [
+      // Every connection in UTC (see APP_TIME_ZONE).
+      `-c TimeZone=${APP_TIME_ZONE}`,
       ...(options.schema ? [`-c search_path=${options.schema}`] : []),
       ...(options.statementTimeoutMs ? [`-c statement_timeout=${Math.round(options.statementTimeoutMs)}`] : []),
     ];
-    const pool = new pg.Pool({
-      connectionString: options.url,
-      max: 12,
-      ...(settings.length ? { options: settings.join(' ') } : {}),
-    });
+    const pool = new pg.Pool({ connectionString: options.url, max: 12, options: settings.join(' ') });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,
@@ -61,6 +67,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   if (options.pgliteDir) fs.mkdirSync(path.dirname(options.pgliteDir), { recursive: true });
   // In its own thread: a long statement must not stop the server's other requests (db/pglite-dialect.ts).
   const client = await PGliteWorkerClient.start(options.pgliteDir);
+  // PGlite takes the host's time zone; it is one session, so one SET covers every statement.
+  await client.exec(`SET TimeZone TO '${APP_TIME_ZONE}'`);
   const db = new Kysely<Database>({ dialect: new PGliteWorkerDialect(client) });
   return {
     db,

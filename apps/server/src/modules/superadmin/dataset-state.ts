@@ -41,6 +41,8 @@ async function tableCounts(db: Db, kind: DatabaseKind): Promise<DatasetState['co
 export class DerivedDataRebuild {
   private job: RebuildJob = { state: 'idle', step: null, percent: 0, startedAt: null, finishedAt: null, startedBy: null, log: [], error: null };
   private running: Promise<void> | null = null;
+  /** Who is starting a rebuild (its audit row is being written), else null. */
+  private starting: string | null = null;
 
   constructor(
     private readonly db: Db,
@@ -54,12 +56,25 @@ export class DerivedDataRebuild {
     return { ...this.job, log: [...this.job.log] };
   }
 
-  /** Starts a rebuild; 409 while one runs. `onStarted` runs before the work (the audit row). */
-  start(startedBy: string): RebuildJob {
-    if (this.running) {
-      throw new HttpError(409, { message: `A rebuild started by ${this.job.startedBy ?? 'someone'} is still running (${this.job.step ?? 'starting'}). Wait for it to finish.`, code: ERROR_CODES.conflict });
+  /**
+   * Starts a rebuild; 409 while one runs or is being started. `beforeStart` runs first, with the
+   * job's start time (the audit row): when it fails, nothing starts and its error is the answer.
+   */
+  async start(startedBy: string, beforeStart: (startedAt: string) => Promise<void> = async () => undefined): Promise<RebuildJob> {
+    if (this.running || this.starting) {
+      const by = this.running ? this.job.startedBy : this.starting;
+      const step = this.running ? (this.job.step ?? 'starting') : 'starting';
+      throw new HttpError(409, { message: `A rebuild started by ${by ?? 'someone'} is still running (${step}). Wait for it to finish.`, code: ERROR_CODES.conflict });
     }
-    this.job = { state: 'running', step: 'Starting', percent: 0, startedAt: new Date().toISOString(), finishedAt: null, startedBy, log: [], error: null };
+    // Claimed before the first await: a second request meanwhile gets the 409 above.
+    this.starting = startedBy;
+    const startedAt = new Date().toISOString();
+    try {
+      await beforeStart(startedAt);
+    } finally {
+      this.starting = null;
+    }
+    this.job = { state: 'running', step: 'Starting', percent: 0, startedAt, finishedAt: null, startedBy, log: [], error: null };
     this.running = withDbPriority('bulk', () => this.run())
       .then(() => {
         this.job = { ...this.job, state: 'done', step: null, percent: 100, finishedAt: new Date().toISOString() };

@@ -60,15 +60,18 @@ export function registerSuperAdminRoutes(app: FastifyInstance, m: SuperAdminModu
   registerEndpoint(app, superAdminEndpoints.dataset, () => datasetState(db, m.kind, m.engine, rebuild));
   registerEndpoint(app, superAdminEndpoints.rebuild, async ({ auth, request }) => {
     const caller = requireAuth(auth);
-    const job = rebuild.start(caller.email);
-    await recordAudit(db, auditActor(request), {
-      action: 'dataset.rebuild',
-      targetType: 'dataset',
-      targetId: null,
-      targetLabel: 'Derived data (autocomplete terms, tree counts, fingerprints, structure index)',
-      after: { startedAt: job.startedAt },
-    });
-    return job;
+    // The audit row is committed before the work starts: if it cannot be written, nothing starts.
+    return rebuild.start(caller.email, (startedAt) =>
+      db.transaction().execute((trx) =>
+        recordAudit(trx, auditActor(request), {
+          action: 'dataset.rebuild',
+          targetType: 'dataset',
+          targetId: null,
+          targetLabel: 'Derived data (autocomplete terms, tree counts, fingerprints, structure index)',
+          after: { startedAt },
+        }),
+      ),
+    );
   });
   registerEndpoint(app, superAdminEndpoints.rebuildStatus, async () => rebuild.status());
 

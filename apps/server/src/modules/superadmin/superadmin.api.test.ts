@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
+import { sql } from 'kysely';
 import { PRODUCT_SLUG } from '@kb/contracts/auth';
 import type { Role } from '@kb/contracts/roles';
 import { ROLES, demoEmailForRole } from '@kb/contracts/roles';
@@ -201,6 +202,24 @@ describe.each(DATABASES)('super admin on %s', (kind) => {
     expect((await get('/api/superadmin/audit?pageSize=5000')).statusCode).toBe(400);
   });
 
+  it('does not start a rebuild whose audit row cannot be written', async () => {
+    const db = t.database.db;
+    // A real failure of the audit write: the database refuses the row (a trigger of this test).
+    await sql`CREATE FUNCTION refuse_rebuild_audit() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN IF NEW.action = 'dataset.rebuild' THEN RAISE EXCEPTION 'audit refused by the test'; END IF; RETURN NEW; END $$`.execute(db);
+    await sql`CREATE TRIGGER refuse_rebuild_audit BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION refuse_rebuild_audit()`.execute(db);
+    try {
+      const res = await post('/api/superadmin/dataset/rebuild');
+      expect(res.statusCode).toBe(500);
+      await t.app.derivedDataRebuild.settled();
+      expect(((await get('/api/superadmin/dataset/rebuild')).data as unknown as RebuildJob).state).toBe('idle');
+    } finally {
+      await sql`DROP TRIGGER refuse_rebuild_audit ON audit_log`.execute(db);
+      await sql`DROP FUNCTION refuse_rebuild_audit()`.execute(db);
+    }
+    expect((await auditRows('action=dataset.rebuild')).total).toBe(0);
+  });
+
   it('rebuilds the derived data in the background, refuses a second rebuild while it runs, and fills missing fingerprints', async () => {
     const db = t.database.db;
     await db.insertInto('structures').values({ smiles: 'Oc1ccccc1', canonical_smiles: 'Oc1ccccc1' }).execute();
@@ -223,7 +242,10 @@ describe.each(DATABASES)('super admin on %s', (kind) => {
     expect(after.structureIndex.withMorganFingerprint).toBe(after.structureIndex.structures);
     expect(after.structureIndex.withPatternFingerprint).toBe(after.structureIndex.structures);
     expect(after.treesRefreshedAt).not.toBeNull();
-    expect((await auditRows('action=dataset.rebuild')).total).toBe(1);
+    // One audit row (none for the refused second call), with the start time of the job.
+    const audit = await auditRows('action=dataset.rebuild');
+    expect(audit.total).toBe(1);
+    expect(audit.rows[0]?.after).toEqual({ startedAt: job.startedAt });
   });
 
   it('sends a test mail to the super admin’s own address through the outbox', async () => {

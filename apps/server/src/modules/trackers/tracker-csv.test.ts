@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, toCsv } from './tracker-csv.ts';
+import { toCsv } from './tracker-csv.ts';
 
 describe('tracker CSV', () => {
-  it('quotes separators and neutralises cells a spreadsheet would run as formulas', () => {
-    expect(csvCell('plain')).toBe('plain');
-    expect(csvCell('a,b')).toBe('"a,b"');
-    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
-    expect(csvCell('=1+1')).toBe("'=1+1");
-    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
-    expect(csvCell(-5)).toBe('-5');
-    expect(csvCell(null)).toBe('');
+  it('quotes separators and neutralises cells a spreadsheet would run as formulas (contracts csv.ts)', () => {
+    const row = { id: 1, userEmail: 'a@b.c', organisation: 'Labs, Inc.', createdAt: '2020-01-01T00:00:00.000Z', datasetType: 'full', description: '=HYPERLINK("http://evil.test")', fileName: '@f.zip', fileSize: -5 };
+    expect(toCsv('datasets', [row], 1).split('\r\n')[1]).toBe(`a@b.c,"Labs, Inc.",2020-01-01T00:00:00.000Z,full,"'=HYPERLINK(""http://evil.test"")",'@f.zip,-5`);
   });
 
   it('adds a last line when the rows were cut', () => {

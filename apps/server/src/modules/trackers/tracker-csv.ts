@@ -1,20 +1,15 @@
 import { TRACKER_CSV_MAX_ROWS } from '@kb/contracts/admin-trackers';
 import type { DatasetTrackerRow, ExportTrackerRow, LoginTrackerRow, SearchTrackerRow, TermTrackerRow, Tracker } from '@kb/contracts/admin-trackers';
+import { csvText } from '@kb/contracts/csv';
+import type { CsvValue } from '@kb/contracts/csv';
 
 /**
  * The trackers' CSV files (RFC 4180, CRLF). Users type much of what the trackers hold (search
- * terms, reported terms, comments), so a cell that a spreadsheet would read as a formula is
- * prefixed with an apostrophe (OWASP "CSV injection").
+ * terms, reported terms, comments): the shared cell writer (contracts csv.ts) neutralises text a
+ * spreadsheet would read as a formula.
  */
 
-type Cell = string | number | boolean | null | undefined;
-
-export function csvCell(value: Cell): string {
-  if (value === null || value === undefined) return '';
-  let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+type Cell = CsvValue;
 
 interface Column<R> {
   header: string;
@@ -95,10 +90,10 @@ type RowOf<T extends Tracker> = {
 /** The CSV text of a tracker's rows; `total` above the rows given adds a last line saying the file was cut. */
 export function toCsv<T extends Tracker>(tracker: T, rows: readonly RowOf<T>[], total: number): string {
   const columns = COLUMNS[tracker] as Column<RowOf<T>>[];
-  const lines = [columns.map((c) => csvCell(c.header)).join(',')];
-  for (const row of rows) lines.push(columns.map((c) => csvCell(c.cell(row))).join(','));
+  const lines: Cell[][] = [columns.map((c) => c.header)];
+  for (const row of rows) lines.push(columns.map((c) => c.cell(row)));
   if (total > rows.length) {
-    lines.push(csvCell(`Cut at ${TRACKER_CSV_MAX_ROWS.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows: narrow the filters (dates) to export the rest.`));
+    lines.push([`Cut at ${TRACKER_CSV_MAX_ROWS.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows: narrow the filters (dates) to export the rest.`]);
   }
-  return `${lines.join('\r\n')}\r\n`;
+  return csvText(lines);
 }

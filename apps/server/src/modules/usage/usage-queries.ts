@@ -28,10 +28,14 @@ export interface PeriodBounds {
   end: Date;
 }
 
-/** The days of a period with their UTC bounds, as a CTE. */
+/**
+ * The days of a period with their UTC bounds, as a CTE. The series runs over `timestamp` (no zone):
+ * each d is a UTC midnight as wall-clock time and `d AT TIME ZONE 'UTC'` is that instant. Over
+ * dates or `timestamptz` the series would be midnights of the session's time zone instead.
+ */
 const daysCte = (p: PeriodBounds) => sql`days AS (
       SELECT d::date AS day, d AT TIME ZONE 'UTC' AS t0, (d + interval '1 day') AT TIME ZONE 'UTC' AS t1
-      FROM generate_series(${p.from}::date, ${p.to}::date, interval '1 day') AS d
+      FROM generate_series(${p.from}::date::timestamp, ${p.to}::date::timestamp, interval '1 day') AS d
     )`;
 
 /**
@@ -43,7 +47,7 @@ const overnightCte = (p: PeriodBounds) => sql`overnight AS MATERIALIZED (
       SELECT DISTINCT g::date AS day, s.user_id
       FROM user_sessions s
       CROSS JOIN LATERAL generate_series(
-        greatest(date_trunc('day', s.created_at AT TIME ZONE 'UTC') + interval '1 day', ${p.from}::date),
+        greatest(date_trunc('day', s.created_at AT TIME ZONE 'UTC') + interval '1 day', ${p.from}::date::timestamp),
         least(s.last_activity_at, ${p.end}::timestamptz - interval '1 microsecond') AT TIME ZONE 'UTC',
         interval '1 day') AS g
       WHERE (s.last_activity_at AT TIME ZONE 'UTC')::date > (s.created_at AT TIME ZONE 'UTC')::date
@@ -277,7 +281,7 @@ export async function organisationTrend(db: Db, organisationId: number, p: Perio
   const { rows } = await sql<{ week: string; logins: number; searches: number; exports: number }>`
     WITH members AS (SELECT id FROM users WHERE organisation_id = ${organisationId}),
     weeks AS (
-      SELECT w::date AS week FROM generate_series(date_trunc('week', ${p.from}::date), ${p.to}::date, interval '1 week') AS w
+      SELECT w::date AS week FROM generate_series(date_trunc('week', ${p.from}::date::timestamp), ${p.to}::date::timestamp, interval '1 week') AS w
     ),
     logins AS (
       SELECT ${week(sql.ref('a.login_date'))} AS week, count(*)::int AS n

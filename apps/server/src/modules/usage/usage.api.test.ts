@@ -8,6 +8,8 @@ import type { TestApp } from '../../../test/harness.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { DEMO_ORGANISATION } from '../../seed/demo-organisation.ts';
+import type { AuthContext } from '../../http/auth-hook.ts';
+import { UsageService } from './usage-service.ts';
 
 /*
  * The usage dashboards on a small data set written here, in a fixed past week (Monday 5 to Sunday
@@ -16,6 +18,26 @@ import { DEMO_ORGANISATION } from '../../seed/demo-organisation.ts';
  */
 
 const PERIOD = 'from=2026-01-05&to=2026-01-11';
+
+const zero = { activeUsers: 0, logins: 0, failedLogins: 0, searches: 0, exports: 0, creditsSpent: 0 };
+/** The admin dashboard's days of PERIOD. */
+const EXPECTED_DAILY = [
+  { ...zero, day: '2026-01-05', activeUsers: 2, logins: 3, failedLogins: 1, searches: 3 },
+  { ...zero, day: '2026-01-06', activeUsers: 1, logins: 1, failedLogins: 2, searches: 1, exports: 1, creditsSpent: 40 },
+  // a2's export was refunded the same day: started, but nothing spent.
+  { ...zero, day: '2026-01-07', activeUsers: 1, logins: 1, exports: 1 },
+  // n1's session runs on without a login: still an active user.
+  { ...zero, day: '2026-01-08', activeUsers: 1 },
+  { ...zero, day: '2026-01-09', activeUsers: 1, exports: 1, creditsSpent: 25 },
+  { ...zero, day: '2026-01-10', failedLogins: 1 },
+  { ...zero, day: '2026-01-11', searches: 1 },
+];
+const EXPECTED_TOTALS = { activeUsers: 4, logins: 5, failedLogins: 4, searches: 5, exports: 3, creditsSpent: 65 };
+/** Acme's weeks from 1 to 11 January. Weeks start on Monday: a1's login late on Sunday 4 January is in the week of 29 December. */
+const EXPECTED_TREND = [
+  { week: '2025-12-29', logins: 1, searches: 0, exports: 0 },
+  { week: '2026-01-05', logins: 3, searches: 4, exports: 2 },
+];
 
 describe.each(DATABASES)('usage dashboards on %s', (kind) => {
   let t: TestApp;
@@ -127,19 +149,32 @@ describe.each(DATABASES)('usage dashboards on %s', (kind) => {
       expect(res.statusCode).toBe(200);
       const usage = res.data as unknown as AdminUsage;
       expect(usage.period).toEqual({ from: '2026-01-05', to: '2026-01-11', days: 7 });
-      const zero = { activeUsers: 0, logins: 0, failedLogins: 0, searches: 0, exports: 0, creditsSpent: 0 };
-      expect(usage.daily).toEqual([
-        { ...zero, day: '2026-01-05', activeUsers: 2, logins: 3, failedLogins: 1, searches: 3 },
-        { ...zero, day: '2026-01-06', activeUsers: 1, logins: 1, failedLogins: 2, searches: 1, exports: 1, creditsSpent: 40 },
-        // a2's export was refunded the same day: started, but nothing spent.
-        { ...zero, day: '2026-01-07', activeUsers: 1, logins: 1, exports: 1 },
-        // n1's session runs on without a login: still an active user.
-        { ...zero, day: '2026-01-08', activeUsers: 1 },
-        { ...zero, day: '2026-01-09', activeUsers: 1, exports: 1, creditsSpent: 25 },
-        { ...zero, day: '2026-01-10', failedLogins: 1 },
-        { ...zero, day: '2026-01-11', searches: 1 },
-      ]);
-      expect(usage.totals).toEqual({ activeUsers: 4, logins: 5, failedLogins: 4, searches: 5, exports: 3, creditsSpent: 65 });
+      expect(usage.daily).toEqual(EXPECTED_DAILY);
+      expect(usage.totals).toEqual(EXPECTED_TOTALS);
+    });
+
+    it('counts UTC days even when the database session is in another time zone', async () => {
+      // The app opens its connections in UTC (db/database.ts); the dashboards' SQL must not rely on
+      // that. One connection set to New York (05:00 UTC is its midnight), the service run on it.
+      const caller = { userId: ids.n1, roles: ['GOSTAR_ADMIN'] } as AuthContext;
+      const { zone, usage, dashboard } = await t.database.db.connection().execute(async (conn) => {
+        await sql`SET TimeZone TO 'America/New_York'`.execute(conn);
+        try {
+          const service = new UsageService(conn, { apiKey: undefined, agentHost: 'cdn.pendo.io' });
+          return {
+            zone: (await sql<{ tz: string }>`SELECT current_setting('TimeZone') AS tz`.execute(conn)).rows[0]?.tz,
+            usage: await service.adminUsage({ from: '2026-01-05', to: '2026-01-11' }),
+            dashboard: await service.clientDashboard(caller, { organisationId: ids.acme, from: '2026-01-01', to: '2026-01-11' }),
+          };
+        } finally {
+          await sql`SET TimeZone TO 'UTC'`.execute(conn);
+        }
+      });
+      expect(zone).toBe('America/New_York');
+      expect(usage.daily).toEqual(EXPECTED_DAILY);
+      expect(usage.totals).toEqual(EXPECTED_TOTALS);
+      expect(dashboard.trend).toEqual(EXPECTED_TREND);
+      expect(dashboard.credits.spentInPeriod).toBe(40);
     });
 
     it('ranks organisations by logins, searches and exports in the period', async () => {
@@ -248,11 +283,7 @@ describe.each(DATABASES)('usage dashboards on %s', (kind) => {
         ['EVALUATE_USER', 'scheduled'],
         ['FULL_USER', 'active'],
       ]);
-      // Weeks start on Monday: a1's login late on Sunday 4 January is in the week of 29 December.
-      expect(dashboard.trend).toEqual([
-        { week: '2025-12-29', logins: 1, searches: 0, exports: 0 },
-        { week: '2026-01-05', logins: 3, searches: 4, exports: 2 },
-      ]);
+      expect(dashboard.trend).toEqual(EXPECTED_TREND);
     });
 
     it('refuses bad input with 400', async () => {

@@ -1,6 +1,7 @@
 import { Alert, Button, Code, Group, List, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useSessionStore } from '../../app/stores/session-store.ts';
+import { saveBlob } from '../search/ui/save-blob.ts';
 import { recoveryCodesText } from './second-factor.ts';
 
 /**
@@ -21,14 +22,7 @@ export function RecoveryCodesPanel({ codes, onDone, doneLabel }: { codes: readon
     }
   };
 
-  const download = () => {
-    const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = 'kb-search-recovery-codes.txt';
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
-  };
+  const download = () => saveBlob(new Blob([text], { type: 'text/plain;charset=utf-8' }), 'kb-search-recovery-codes.txt');
 
   return (
     <Stack gap="sm" data-testid="recovery-codes">

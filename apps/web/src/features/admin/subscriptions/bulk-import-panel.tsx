@@ -75,7 +75,7 @@ export function BulkImportPanel() {
   return (
     <Stack gap="md" maw={960}>
       <Text size="sm">
-        A file with a header row — {IMPORT_COLUMNS.join(', ')} — and one user a row. Role is a role code (FULL_USER, EVALUATE_USER, …), dates are YYYY-MM-DD, invite is yes or no. Check the file first:
+        A file with a header row — {IMPORT_COLUMNS.join(', ')} — and one user a row. Role is a role code (FULL_USER, EVALUATE_USER, …), dates are YYYY-MM-DD, contract is the contract reference (may be left empty), invite is yes or no. Check the file first:
         if any row is wrong nothing is created.
       </Text>
       <Group gap="sm">

@@ -1,5 +1,6 @@
 import type { UserImportReport } from '@kb/contracts/admin-accounts';
 import { ADMIN_IMPORT_MAX_BYTES, ADMIN_IMPORT_MAX_ROWS } from '@kb/contracts/admin-accounts';
+import { csvText } from '@kb/contracts/csv';
 import { countNoun } from '../../../app/format/plural.ts';
 
 /**
@@ -8,21 +9,16 @@ import { countNoun } from '../../../app/format/plural.ts';
  */
 
 /** The header row the server reads (contract: UserImportRequestSchema), in the template's order. */
-export const IMPORT_COLUMNS = ['email', 'first name', 'last name', 'organisation', 'role', 'start date', 'end date', 'credits', 'invite'] as const;
+export const IMPORT_COLUMNS = ['email', 'first name', 'last name', 'organisation', 'role', 'start date', 'end date', 'contract', 'credits', 'invite'] as const;
 
 /** One example row under the header, showing each column's format (replace it with real rows). */
-const EXAMPLE_ROW = ['ada.lovelace@example.org', 'Ada', 'Lovelace', 'Example Labs', 'FULL_USER', '2027-01-01', '2027-12-31', '500', 'yes'];
+const EXAMPLE_ROW = ['ada.lovelace@example.org', 'Ada', 'Lovelace', 'Example Labs', 'FULL_USER', '2027-01-01', '2027-12-31', 'CT-2027-014', '500', 'yes'];
 
 const IMPORT_EXTENSIONS = ['csv', 'xlsx'] as const;
 
-/** A CSV field, quoted when it holds a comma, a quote or a line break. */
-export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
-/** The CSV template: the header and one example row, CRLF line ends as spreadsheets write them. */
+/** The CSV template: the header and one example row, CRLF line ends as spreadsheets write them (contracts csv.ts). */
 export function importTemplateCsv(): string {
-  return [IMPORT_COLUMNS, EXAMPLE_ROW].map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
+  return csvText([IMPORT_COLUMNS, EXAMPLE_ROW]);
 }
 
 /** What is wrong with a chosen file before it is read and sent, or null. */

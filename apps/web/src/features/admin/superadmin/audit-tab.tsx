@@ -11,7 +11,9 @@ import { DataTable } from '../../../app/ui/data-table.tsx';
 import type { DataColumn } from '../../../app/ui/data-table.tsx';
 import { QueryView } from '../../../app/ui/query-view.tsx';
 import { formatDateTime } from '../../dashboard/format.ts';
+import { saveBlob } from '../../search/ui/save-blob.ts';
 import { auditChanges } from './audit-diff.ts';
+import { auditCsv, auditCsvFileName } from './audit-csv.ts';
 
 const PAGE_SIZE = 25;
 
@@ -37,23 +39,9 @@ const COLUMNS: readonly DataColumn<AuditRow>[] = [
   { key: 'changes', header: 'Before → after', cell: (row) => <Changes row={row} /> },
 ];
 
-const csvCell = (value: string | null) => `"${(value ?? '').replace(/"/g, '""')}"`;
-
 /** The rows shown, as a CSV file the browser saves (one line per changed field). */
 function downloadCsv(rows: readonly AuditRow[]): void {
-  const lines = [['when', 'actor', 'action', 'target type', 'target id', 'target', 'field', 'before', 'after', 'ip address'].join(',')];
-  for (const row of rows) {
-    const changes = auditChanges(row.before, row.after);
-    for (const change of changes.length ? changes : [{ field: '', before: null, after: null }]) {
-      lines.push([row.createdAt, row.actorEmail, row.action, row.targetType, row.targetId, row.targetLabel, change.field, change.before, change.after, row.ipAddress].map(csvCell).join(','));
-    }
-  }
-  const url = URL.createObjectURL(new Blob([lines.join('\r\n')], { type: 'text/csv' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `audit-log-${new Date().toISOString().slice(0, 10)}.csv`;
-  link.click();
-  URL.revokeObjectURL(url);
+  saveBlob(new Blob([auditCsv(rows)], { type: 'text/csv;charset=utf-8' }), auditCsvFileName());
 }
 
 export function AuditTab() {
