@@ -115,14 +115,14 @@ describe('account administration', () => {
     await new LoginPage(linkedPage).expectLanding({ pathname: '/login', dataPage: '/login', look: null, reason: 'a user without a running subscription is sent to log in' });
   });
 
-  it('lists the organisation with its two users, one of them with a running subscription', async () => {
+  it('lists the organisation with its two users, both taking a seat (an ended subscription keeps the account)', async () => {
     await admin.tab('Organisations');
     await admin.page.getByLabel('Search organisations').fill(organisation);
     const row = admin.page.getByTestId('organisations-table').locator(`tr[data-organisation="${organisation}"]`);
     const text = await waitUntil(
       async () => (await row.count()) === 1 ? row.innerText() : '',
-      (shown) => /\b2 \(1\) \/ 5\b/.test(shown),
+      (shown) => /\b2 \/ 5 \(2\)/.test(shown),
     );
-    expect(text).toMatch(/\b2 \(1\) \/ 5\b/);
+    expect(text).toMatch(/\b2 \/ 5 \(2\)/);
   });
 });

@@ -18,7 +18,9 @@ export class SubscriptionsPage extends AppPage {
     if ((await failed.count()) > 0) throw new Error(`The users list did not load: ${await failed.first().innerText()}`);
   }
 
+  /** Switches tab; an open user page (drawer) covers the tabs, so it is closed first, as a user would. */
   async tab(name: 'Users' | 'Organisations' | 'Bulk onboarding'): Promise<void> {
+    if (await this.page.getByTestId('user-detail').isVisible()) await this.closeDrawer();
     await this.page.getByRole('tab', { name }).click();
   }
 
