@@ -102,7 +102,7 @@ describe('client dashboard', () => {
     await page.getByTestId('client-organisation-name').getByText('Demo Pharma').waitFor();
     const dashboard = await api.call(usageEndpoints.clientDashboard, { query: { period: '30d' } });
     expect(dashboard.organisation?.seats).toBe(25);
-    expect(await page.getByTestId('client-seats').innerText()).toContain(`${dashboard.seats.activeUsers} / 25`);
+    expect(await page.getByTestId('client-seats').innerText()).toContain(`${dashboard.seats.seatsTaken} / 25`);
     const table = page.getByTestId('client-users-table');
     await table.getByText(demoEmailForRole('FULL_USER')).waitFor();
     expect(await table.locator('tbody tr').count()).toBe(dashboard.users.length);

@@ -206,6 +206,8 @@ export const ClientDashboardSchema = z.object({
     users: z.number().int(),
     /** Users with a subscription running now on an active account. */
     activeUsers: z.number().int(),
+    /** Accounts not deactivated, invited ones included: what takes a seat (docs/administration.md). */
+    seatsTaken: z.number().int(),
     seats: z.number().int().nullable(),
   }),
   credits: z.object({

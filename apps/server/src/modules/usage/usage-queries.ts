@@ -248,14 +248,18 @@ export async function organisationUsers(db: Db, organisationId: number, limit: n
   return rows;
 }
 
-/** Seats in use: users, and users of active accounts with a subscription running now. */
+/**
+ * Seats: users; seats taken (accounts not deactivated, the rule account administration enforces);
+ * users of active accounts with a subscription running now.
+ */
 export async function organisationSeats(db: Db, organisationId: number) {
-  const { rows } = await sql<{ users: number; active_users: number }>`
+  const { rows } = await sql<{ users: number; seats_taken: number; active_users: number }>`
     SELECT count(*)::int AS users,
+           count(*) FILTER (WHERE u.active)::int AS seats_taken,
            count(*) FILTER (WHERE u.active AND EXISTS (
              SELECT 1 FROM subscriptions s WHERE s.user_id = u.id AND s.start_date <= now() AND s.end_date > now()))::int AS active_users
     FROM users u WHERE u.organisation_id = ${organisationId}`.execute(db);
-  return rows[0] ?? { users: 0, active_users: 0 };
+  return rows[0] ?? { users: 0, seats_taken: 0, active_users: 0 };
 }
 
 /** The organisation's credits: the ledger of its users by kind (all time and in the period) and their balances. */

@@ -163,7 +163,7 @@ export class UsageService {
       return {
         organisation: null,
         period: periodOut,
-        seats: { users: 0, activeUsers: 0, seats: null },
+        seats: { users: 0, activeUsers: 0, seatsTaken: 0, seats: null },
         credits: { granted: 0, spent: 0, adjusted: 0, spentInPeriod: 0, balance: 0 },
         users: [],
         trend: [],
@@ -180,7 +180,7 @@ export class UsageService {
     return {
       organisation,
       period: periodOut,
-      seats: { users: seats.users, activeUsers: seats.active_users, seats: organisation.seats },
+      seats: { users: seats.users, activeUsers: seats.active_users, seatsTaken: seats.seats_taken, seats: organisation.seats },
       credits: { granted: credits.granted, spent: credits.spent, adjusted: credits.adjusted, spentInPeriod: credits.spent_in_period, balance: credits.balance },
       users: users.map((u) => ({
         userId: u.id,

@@ -272,7 +272,8 @@ describe.each(DATABASES)('usage dashboards on %s', (kind) => {
       const dashboard = res.data as unknown as ClientDashboard;
       expect(dashboard.organisation).toEqual({ id: ids.acme, name: 'Acme Bio', seats: 5, active: true });
       // d1 is deactivated: a user, not an active one.
-      expect(dashboard.seats).toEqual({ users: 3, activeUsers: 2, seats: 5 });
+      // d1 is deactivated: no seat, no running subscription.
+      expect(dashboard.seats).toEqual({ users: 3, activeUsers: 2, seatsTaken: 2, seats: 5 });
       expect(dashboard.credits).toEqual({ granted: 150, spent: 40, adjusted: -5, spentInPeriod: 40, balance: 105 });
       expect(dashboard.users.map((u) => [u.email, u.active, u.creditBalance, u.lastLoginAt])).toEqual([
         ['a1@acme.test', true, 60, '2026-01-12T00:00:00.000Z'],

@@ -39,7 +39,8 @@ describe('usage dashboard labels', () => {
     expect(daysLeftLabel(0)).toBe('within 1 day');
     expect(daysLeftLabel(1)).toBe('within 1 day');
     expect(daysLeftLabel(12)).toBe('within 12 days');
-    expect(seatsLabel(12, 25)).toBe('12 of 25 seats in use');
-    expect(seatsLabel(1, null)).toBe('1 active user (no seat limit)');
+    expect(seatsLabel(12, 25)).toBe('12 of 25 seats taken');
+    expect(seatsLabel(1, null)).toBe('1 seat taken (no seat limit)');
+    expect(seatsLabel(2, null)).toBe('2 seats taken (no seat limit)');
   });
 });

@@ -71,7 +71,8 @@ export function daysLeftLabel(daysLeft: number): string {
 }
 
 /** Seats in use as a sentence: "12 of 25 seats", or "12 users (no seat limit)". */
-export function seatsLabel(activeUsers: number, seats: number | null): string {
-  if (seats === null) return `${activeUsers} active ${activeUsers === 1 ? 'user' : 'users'} (no seat limit)`;
-  return `${activeUsers} of ${seats} seats in use`;
+/** Seats taken are accounts not deactivated, invited ones included (docs/administration.md). */
+export function seatsLabel(seatsTaken: number, seats: number | null): string {
+  if (seats === null) return `${seatsTaken} ${seatsTaken === 1 ? 'seat' : 'seats'} taken (no seat limit)`;
+  return `${seatsTaken} of ${seats} seats taken`;
 }

@@ -100,7 +100,7 @@ function OrganisationView({ dashboard }: { dashboard: ClientDashboard & { organi
         )}
       </Group>
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }}>
-        <Figure label="Seats" value={seats.seats === null ? formatCount(seats.activeUsers) : `${formatCount(seats.activeUsers)} / ${formatCount(seats.seats)}`} hint={seatsLabel(seats.activeUsers, seats.seats)} testId="client-seats" />
+        <Figure label="Seats taken" value={seats.seats === null ? formatCount(seats.seatsTaken) : `${formatCount(seats.seatsTaken)} / ${formatCount(seats.seats)}`} hint={seatsLabel(seats.seatsTaken, seats.seats)} testId="client-seats" />
         <Figure label="Users" value={formatCount(seats.users)} hint={`${formatCount(seats.activeUsers)} with a running subscription`} testId="client-users" />
         <Figure label="Credits granted" value={formatCount(credits.granted)} hint={credits.adjusted === 0 ? 'all time' : `adjusted by ${formatCount(credits.adjusted)}`} testId="client-credits-granted" />
         <Figure label="Credits spent" value={formatCount(credits.spent)} hint={`${formatCount(credits.spentInPeriod)} in this period`} testId="client-credits-spent" />
