@@ -17,6 +17,7 @@ const MODULES = 'apps/server/src/modules';
  */
 const MODULE_DEPENDENCIES = {
   admin: ['audit', 'auth', 'credits', 'sessions', 'uploads'],
+  alerts: ['auth', 'knowledge-base', 'search'],
   analyzers: ['chemistry', 'results', 'sar'],
   audit: [],
   auth: ['audit', 'sessions', 'settings'],
@@ -25,9 +26,10 @@ const MODULE_DEPENDENCIES = {
   credits: ['audit'],
   dashboard: [],
   datasets: [],
+  'dynamic-query': ['export'],
   export: ['credits', 'datasets', 'results', 'settings'],
   health: [],
-  'knowledge-base': ['chemistry', 'lookups', 'trees'],
+  'knowledge-base': ['audit', 'chemistry', 'lookups', 'trees'],
   leaflets: [],
   lookups: [],
   results: ['chemistry', 'search'],
@@ -53,6 +55,7 @@ const PUBLIC_FILES = {
   chemistry: ['chem-engine.ts', 'chem-query.ts', 'property-predicate.ts', 'fingerprint.mjs', 'scaffold-cache.ts'],
   datasets: ['dataset-service.ts'],
   export: ['export-formats.ts', 'export-jobs.ts', 'export-service.ts'],
+  'knowledge-base': ['kb-loads.ts'],
   lookups: ['lookup-refresh.ts'],
   results: ['chart-dimensions.ts', 'result-sessions.ts', 'results-service.ts', 'tab-columns.ts', 'tab-filters.ts', 'tab-model.ts'],
   sar: ['analysis/pactivity.ts'],

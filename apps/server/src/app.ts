@@ -53,10 +53,13 @@ import { DatasetService } from './modules/datasets/dataset-service.ts';
 import { registerDatasetRoutes } from './modules/datasets/dataset-routes.ts';
 import { registerChartRoutes } from './modules/charts/chart-routes.ts';
 import { registerSarRoutes } from './modules/sar/sar-routes.ts';
+import { registerDynamicQueryRoutes } from './modules/dynamic-query/dq-routes.ts';
 import { registerAnalyzerRoutes } from './modules/analyzers/analyzer-routes.ts';
 import { RdkitChemEngine } from './modules/chemistry/rdkit-engine.ts';
 import { AppSettings } from './modules/settings/app-settings.ts';
 import { registerSuperAdminRoutes } from './modules/superadmin/superadmin-routes.ts';
+import { registerAlertRoutes } from './modules/alerts/alert-routes.ts';
+import { registerReleaseRoutes } from './modules/knowledge-base/releases/release-routes.ts';
 import { fillMissingFingerprints } from './modules/knowledge-base/fill-fingerprints.ts';
 import type { DatasetSize } from './modules/health/health-routes.ts';
 
@@ -203,6 +206,13 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
     // One server per PGlite data directory: a running search of any other instance is a dead one.
     singleProcess: database.kind === 'pglite',
   });
+  // Alerts on new data (issue 17): main.ts starts the polling check.
+  registerAlertRoutes(app, db, app.searchService, {
+    pollMs: config.alertPollMs,
+    publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+    sendMail: (mail) => mailer.send(mail),
+    log: { info: (message) => app.log.info(message), error: (message, error) => app.log.error({ err: error }, message) },
+  });
   const results = registerResultsRoutes(app, db, chemEngine);
   registerChartRoutes(app, db, results);
   registerAnalyzerRoutes(app, db, results, chemEngine);
@@ -215,6 +225,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   registerExportRoutes(app, { exports, runner, files, datasets });
   registerDatasetRoutes(app, datasets);
   registerSarRoutes(app, { db, results, engine: chemEngine, exports, runner });
+  registerDynamicQueryRoutes(app, { db, exports, runner });
   app.addHook('onClose', async () => runner.stop());
   registerLookupRoutes(app, db);
   registerTreeRoutes(app, db);
@@ -229,6 +240,10 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
     serverName: config.serverName,
     engine: chemEngine,
     fillFingerprints: (onProgress) => fillMissingFingerprints(db, { onProgress }),
+    log: (message) => app.log.error(message),
+  });
+  registerReleaseRoutes(app, database, config.kbImportDir, {
+    refreshStructureIndex: async () => (chemEngine.status().state === 'idle' ? undefined : chemEngine.refresh()),
     log: (message) => app.log.error(message),
   });
   registerHealthRoutes(app, database.kind, config.serverName, () => datasetSize(database), () => database.failure());

@@ -10,6 +10,8 @@ export interface AppConfig {
   /** Unset means the embedded PGlite database in `${dataDir}/db`. */
   databaseUrl: string | undefined;
   dataDir: string;
+  /** Folder of ChEMBL release files the super-admin page can import (KB_IMPORT_DIR, default `<DATA_DIR>/imports`). */
+  kbImportDir: string;
   /** Seed demo users (and demo data) into an empty database. */
   seedDemo: boolean;
   /** Size of the demo knowledge base seeded on first start (`none` skips it). */
@@ -20,6 +22,8 @@ export interface AppConfig {
   serverName: string;
   /** Public origin used in e-mailed links. */
   publicUrl: string | undefined;
+  /** How often the alert check looks for finished knowledge-base loads (ALERT_POLL_MS, default 30 s; 0 = off). */
+  alertPollMs: number;
   /** Directory of the built web app. */
   webDist: string;
   logLevel: string;
@@ -112,12 +116,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     host: env.HOST || '0.0.0.0',
     databaseUrl,
     dataDir: path.resolve(env.DATA_DIR || path.join(repoRoot, 'var')),
+    kbImportDir: path.resolve(env.KB_IMPORT_DIR || path.join(path.resolve(env.DATA_DIR || path.join(repoRoot, 'var')), 'imports')),
     // Demo users are on by default for the embedded database only: a real server is someone's data.
     seedDemo: bool(env.SEED_DEMO, databaseUrl === undefined),
     demoDataSize: demoSize(env.DEMO_DATA_SIZE),
     jwtSecret: env.JWT_SECRET || undefined,
     serverName: env.SERVER_NAME || os.hostname(),
     publicUrl: env.PUBLIC_URL || `http://localhost:${int(env.PORT, 8080)}`,
+    alertPollMs: Math.max(0, int(env.ALERT_POLL_MS, 30_000)),
     webDist: path.resolve(env.WEB_DIST || path.join(repoRoot, 'apps/web/dist')),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: bool(env.TRUST_PROXY, false),

@@ -50,6 +50,8 @@ async function main(): Promise<void> {
   app.chemEngine.start();
   // Background exports: queued ones, and ones a stopped process left half-written, are taken up now.
   app.exportJobs.start();
+  // Alerts on new data: checks finished loads now and every ALERT_POLL_MS (also loads made by a command-line import).
+  app.alertChecker.start();
   void seedKnowledgeBaseInBackground(config, database, () => {
     app.searchService.invalidateDefaultCounts();
     void app.chemEngine.refresh().catch((error: unknown) => console.error('Loading the structure index failed', error));

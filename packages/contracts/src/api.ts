@@ -40,11 +40,14 @@ import { leafletEndpoints } from './leaflets.ts';
 import { exportEndpoints } from './exports.ts';
 import { datasetEndpoints } from './datasets.ts';
 import { sarEndpoints } from './sar.ts';
+import { dynamicQueryEndpoints } from './dynamic-query.ts';
 import { analyzerEndpoints } from './analyzers.ts';
 import { adminAccountEndpoints } from './admin-accounts.ts';
 import { superAdminEndpoints } from './superadmin.ts';
+import { kbReleaseEndpoints } from './kb-loads.ts';
 import { mfaEndpoints } from './mfa.ts';
 import { usageEndpoints } from './admin-usage.ts';
+import { alertEndpoints } from './alerts.ts';
 
 /**
  * The API of spec §7. Paths: every call lives under `/api`; a spec path that already starts with
@@ -240,7 +243,7 @@ export const systemEndpoints = {
   }),
 } as const;
 
-export { adminAccountEndpoints, mfaEndpoints, superAdminEndpoints, trackerEndpoints, usageEndpoints, searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints, exportEndpoints, datasetEndpoints, sarEndpoints, analyzerEndpoints };
+export { alertEndpoints, adminAccountEndpoints, mfaEndpoints, superAdminEndpoints, trackerEndpoints, usageEndpoints, searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints, exportEndpoints, datasetEndpoints, sarEndpoints, analyzerEndpoints, dynamicQueryEndpoints };
 
 /** Every endpoint group with its title: the access-matrix test, the API doc and OpenAPI read this one list. */
 export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint>]> = [
@@ -258,12 +261,15 @@ export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint
   ['Leaflets', leafletEndpoints],
   ['Exports and downloads', exportEndpoints],
   ['Datasets and requests for data', datasetEndpoints],
+  ['Dynamic query', dynamicQueryEndpoints],
   ['Administration', adminEndpoints],
   ['Account administration', adminAccountEndpoints],
   ['Trackers', trackerEndpoints],
   ['Super admin', superAdminEndpoints],
+  ['Knowledge-base releases', kbReleaseEndpoints],
   ['Second factor (admin MFA)', mfaEndpoints],
   ['Usage dashboards', usageEndpoints],
+  ['Alerts and notifications', alertEndpoints],
   ['System', systemEndpoints],
 ];
 export const ALL_ENDPOINTS: readonly Endpoint[] = API_GROUPS.flatMap(([, group]) => Object.values(group));

@@ -92,8 +92,8 @@ export const ExportDataCountSchema = z.object({
 export type ExportDataCount = z.infer<typeof ExportDataCountSchema>;
 
 export const EXPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
-/** What an export holds: rows of a results tab, or a SAR table (`api/sar/export`; its `tab` is the structures it lists). */
-export const EXPORT_SOURCES = ['results', 'sar'] as const;
+/** What an export holds: rows of a results tab, a SAR table (`api/sar/export`; its `tab` is the structures it lists) or a dynamic query's rows (`api/dynamicquery/export`). */
+export const EXPORT_SOURCES = ['results', 'sar', 'dynamicquery'] as const;
 export type ExportSource = (typeof EXPORT_SOURCES)[number];
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
 

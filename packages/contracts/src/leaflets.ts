@@ -158,6 +158,8 @@ export const CompoundLeafletSchema = z.object({
   properties: LeafletPropertiesSchema.nullable(),
   compounds: z.array(LeafletCompoundRecordSchema),
   synonyms: z.array(LeafletSynonymSchema),
+  /** WHO ATC classes of the compound records (ChEMBL molecule_atc_classification): level-5 code, substance name, levels 1-4 names. */
+  atc: z.array(z.object({ code: z.string(), name: z.string(), path: z.array(z.string()) })),
   activities: z.object({
     total: z.number().int(),
     /** Groups: distinct targets, plus one for activities without a target. */
@@ -230,7 +232,8 @@ export type ReferenceCompound = z.infer<typeof ReferenceCompoundSchema>;
 
 export const ReferenceActivitySchema = z.object({
   act_id: z.number().int(),
-  str_id: z.number().int(),
+  /** null: an activity of a compound without a structure (peptide, antibody, mixture). */
+  str_id: z.number().int().nullable(),
   compound_label: Str,
   target_id: Int,
   target_name: Str,
@@ -241,6 +244,13 @@ export const ReferenceActivitySchema = z.object({
   standard_uom: Str,
   micro_molarvalue: Num,
   pchembl_value: Num,
+  /** false: ChEMBL could not standardise it; type, prefix, value and unit are the published ones. */
+  standardised: z.boolean(),
+  /** Ligand efficiency (ChEMBL ligand_eff): binding efficiency index, surface efficiency index, LE, LLE. */
+  bei: Num,
+  sei: Num,
+  le: Num,
+  lle: Num,
   parameter: Str,
   assay_id: Int,
   assay_type: Str,
@@ -285,7 +295,7 @@ export const leafletEndpoints = {
     path: '/api/security/leafletview/compound/:id',
     access: SEARCH_ROLES,
     summary:
-      'Compound leaflet: structure identifiers and properties, compound records, names and synonyms, activities grouped by target, development status and references. idType says what the id names (structure = str_id, compound = gvk_id, dcm = clinical_compound_id).',
+      'Compound leaflet: structure identifiers and properties, compound records, names and synonyms, ATC classes, activities grouped by target, development status and references. idType says what the id names (structure = str_id, compound = gvk_id, dcm = clinical_compound_id).',
     params: CompoundLeafletParamsSchema,
     query: CompoundLeafletQuerySchema,
     response: CompoundLeafletSchema,

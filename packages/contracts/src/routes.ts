@@ -57,6 +57,8 @@ export const WEB_ROUTES: readonly WebRoute[] = [
   { path: '/policies', access: 'public', look: 'other', title: 'Policies' },
   { path: '/superadmin', access: ['SUPER_ADMIN'], look: 'other', title: 'Super admin' },
   { path: '/account/mfa', access: 'authenticated', look: 'other', title: 'Two-step login' },
+  { path: '/notifications', access: 'authenticated', look: 'other', title: 'Notifications' },
+  { path: '/notifications/:id', access: SEARCH_ROLES, look: 'other', title: 'Open an alert' },
   { path: '/accessdenied', access: 'public', look: 'other', title: 'Page not found' },
 ];
 

@@ -60,6 +60,8 @@ const SPEC_ROUTES: Readonly<Record<string, Openers>> = {
   '/policies': 'public',
   '/superadmin': ['SUPER_ADMIN'],
   '/account/mfa': 'any logged-in role', // issue 16: admin second factor; says "not needed" to other roles
+  '/notifications': 'any logged-in role', // issue 17: the notifications of the header's bell
+  '/notifications/:id': SEARCH, // issue 17: opens an alert's new rows in the results
   '/accessdenied': 'public', // "n/a": shown to anyone sent there
 };
 
@@ -101,6 +103,10 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
       'GET /api/account/mfa',
       'GET /api/dashboard/pendodetails/fetch',
       'GET /api/admin/client-dashboard',
+      // Issue 17: the header's bell and the notifications page serve every logged-in page.
+      'GET /api/notifications',
+      'POST /api/notifications/:id/read',
+      'POST /api/notifications/read-all',
     ],
   },
   {
@@ -145,8 +151,14 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
       'POST /api/bu/criteria/select',
       'GET /api/bu/criteria/:criteriaId',
       'POST /api/bu/criteria/delete',
+      // Issue 17: "alert me" on saved searches, and an alert's new rows opened as a search session.
+      'GET /api/alerts/saved-searches',
+      'POST /api/alerts/saved-searches/:criteriaId',
+      'POST /api/alerts/notifications/:id/open',
+      'GET /api/alerts/sessions/:sessionid',
       'POST /api/bu/sessionsummary/save',
       'GET /api/home/overview',
+      'GET /api/kb/whatsnew',
       'POST /api/guidedsearch/structures/by/inchikey',
       'POST /api/guidedsearch/structures/by/smilessmarts',
       'POST /api/guidedsearch/structure/physicochemical/structural',
@@ -219,7 +231,19 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
   {
     why: '/export (EVALUATE_USER cannot export, spec §6)',
     openers: EXPORT,
-    calls: ['POST /api/guidedsearch/exportdatacount', 'POST /api/export/start', 'POST /api/sar/export'],
+    calls: ['POST /api/guidedsearch/exportdatacount', 'POST /api/export/start', 'POST /api/sar/export', 'POST /api/dynamicquery/export'],
+  },
+  {
+    why: '/dynamicquery (authentication only, spec §2): the table query and its saved queries; its export is an export (above)',
+    openers: 'any logged-in role',
+    calls: [
+      'POST /api/dynamicquery/gettablecolumns',
+      'POST /api/dynamicquery/run',
+      'GET /api/dynamicquery/saved',
+      'POST /api/dynamicquery/saved',
+      'GET /api/dynamicquery/saved/:id',
+      'DELETE /api/dynamicquery/saved/:id',
+    ],
   },
   {
     why: 'flat-file administration (the flat-file admin role)',
@@ -288,6 +312,10 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
       'PUT /api/superadmin/settings',
       'POST /api/superadmin/mail/test',
       'POST /api/superadmin/users/:userId/mfa/reset',
+      'GET /api/superadmin/kb/files',
+      'POST /api/superadmin/kb/import',
+      'GET /api/superadmin/kb/import',
+      'GET /api/superadmin/kb/loads',
     ],
   },
   {

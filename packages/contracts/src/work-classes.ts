@@ -16,11 +16,15 @@ export const WORK_CLASS_OF_CALL: Readonly<Record<string, WorkClass>> = {
   'POST /api/guidedsearch/newsearchbyselections/activitylogs': 'search',
   'POST /api/guidedsearch/newsearchbyselections/assaylogs': 'search',
   'POST /api/results/newsearchby/:tab': 'search',
+  'POST /api/alerts/notifications/:id/open': 'search',
   'POST /api/guidedsearch/structures/by/smilessmarts': 'structure',
   'POST /api/results/chart': 'chart',
   'POST /api/security/lhsf/chart/:chartType/:chartKey': 'chart',
   'POST /api/results/applyfilters/:tab': 'chart',
   'POST /api/export/start': 'export',
+  // A dynamic query reads the knowledge base without a search session: it takes a search's turn.
+  'POST /api/dynamicquery/run': 'search',
+  'POST /api/dynamicquery/export': 'export',
 };
 
 export function workClassOf(endpoint: { method: string; path: string }): WorkClass | undefined {

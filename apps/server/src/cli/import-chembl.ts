@@ -47,10 +47,34 @@ function printSummary(summary: ImportSummary): void {
   for (const warning of summary.warnings) lines.push(`WARNING: ${warning}`);
   lines.push(`Totals: read ${summary.totals.read.toLocaleString('en')}, loaded ${summary.totals.loaded.toLocaleString('en')}, skipped ${summary.totals.skipped.toLocaleString('en')}`);
   lines.push(`Knowledge base now: ${formatCounts(summary.counts)}`);
+  lines.push(...loadLines(summary));
   if (summary.complete) lines.push(`Done: dataset label "${summary.datasetLabel}".`);
   else if (summary.stopped) lines.push('Not complete: run the same command again to continue.');
   else lines.push(`Loaded what the file allows (dataset label "${summary.datasetLabel}"); a repaired or complete file can be imported on top.`);
   console.log(lines.join('\n'));
+}
+
+const pct = (part: number, whole: number) => (whole > 0 ? `${((100 * part) / whole).toFixed(1)} %` : '-');
+
+/** What changed (per entity added / updated / retired) and the data-quality summary of the load. */
+function loadLines(summary: ImportSummary): string[] {
+  const { load } = summary;
+  if (!load.report) return [`Load ${load.loadId} (${load.kind} ${load.label}) not finished yet.`];
+  const n = (v: number) => v.toLocaleString('en');
+  const lines = [`Load ${load.loadId}: ${load.kind} to ${load.label} — what changed:`, '  entity               added    updated    retired      total'];
+  for (const c of load.report.changes) {
+    lines.push(`  ${c.entity.padEnd(18)} ${n(c.added).padStart(8)} ${n(c.updated).padStart(10)} ${n(c.retired).padStart(10)} ${n(c.total).padStart(10)}`);
+  }
+  const q = load.report.quality;
+  if (q) {
+    lines.push('Data quality:',
+      `  activities ${n(q.activities.total)}: with a structure ${pct(q.activities.withStructure, q.activities.total)}, ` +
+      `standardised ${pct(q.activities.standardised, q.activities.total)}, unit conversions to µM ${n(q.activities.unitConversions)}`,
+      `  compounds ${n(q.compounds.total)}: with a structure ${pct(q.compounds.withStructure, q.compounds.total)}`);
+    for (const s of q.skipped) lines.push(`  skipped in ${s.step}: ${n(s.rows)} (${s.reason})`);
+  }
+  for (const note of load.report.notes) lines.push(`  note: ${note}`);
+  return lines;
 }
 
 async function main(): Promise<number> {

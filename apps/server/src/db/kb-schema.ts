@@ -11,6 +11,7 @@ type Nullable<T> = T | null;
 /** Columns with a SQL default or nullable: optional on insert. */
 type Opt<T> = ColumnType<T, T | undefined, T>;
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 type DateColumn = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
 export interface DataSourcesTable {
@@ -91,6 +92,8 @@ export interface StructuresTable {
   solubility: Opt<Nullable<number>>;
   pattern_fp: Opt<Nullable<Uint8Array>>;
   morgan_fp: Opt<Nullable<Uint8Array>>;
+  /** The kb_loads row that first brought it in (migration 0022). */
+  load_id: Opt<Nullable<number>>;
 }
 
 export interface CompoundsTable {
@@ -251,11 +254,15 @@ export interface AssaysTable {
   confidence_score: Opt<Nullable<number>>;
   chembl_id: Opt<Nullable<string>>;
   chembl_assay_id: Opt<Nullable<number>>;
+  /** ChEMBL cell_dictionary / tissue_dictionary rows behind cells_cellline_organ / tissue (migration 0024). */
+  cell_line_id: Opt<Nullable<number>>;
+  tissue_id: Opt<Nullable<number>>;
 }
 
 export interface ActivitiesTable {
   act_id: Generated<number>;
-  str_id: number;
+  /** NULL: the compound has no structure (peptide, antibody, mixture; migration 0023). */
+  str_id: Opt<Nullable<number>>;
   gvk_id: Opt<Nullable<number>>;
   assay_id: Opt<Nullable<number>>;
   ref_id: Opt<Nullable<number>>;
@@ -287,6 +294,15 @@ export interface ActivitiesTable {
   endpoint_id: Opt<Nullable<number>>;
   data_validity_comment: Opt<Nullable<string>>;
   chembl_activity_id: Opt<Nullable<number>>;
+  /** The kb_loads row that first brought it in (migration 0022); an update keeps it. */
+  load_id: Opt<Nullable<number>>;
+  /** FALSE: ChEMBL could not standardise it; std_* hold the published type/relation/value/units (migration 0023). */
+  standardised: Generated<boolean>;
+  /** Ligand efficiency (ChEMBL ligand_eff): BEI, SEI, LE, LLE (migration 0023). */
+  bei: Opt<Nullable<number>>;
+  sei: Opt<Nullable<number>>;
+  le: Opt<Nullable<number>>;
+  lle: Opt<Nullable<number>>;
 }
 
 export interface ClinicalCompoundsTable {
@@ -312,6 +328,75 @@ export interface ClinicalCompoundTargetsTable {
   target_id: number;
   action_type: Opt<Nullable<string>>;
   mechanism: Opt<Nullable<string>>;
+  /** drug_mechanism details (migration 0024). */
+  chembl_mec_id: Opt<Nullable<number>>;
+  direct_interaction: Opt<Nullable<boolean>>;
+  molecular_mechanism: Opt<Nullable<boolean>>;
+  disease_efficacy: Opt<Nullable<boolean>>;
+  mechanism_comment: Opt<Nullable<string>>;
+  selectivity_comment: Opt<Nullable<string>>;
+  binding_site_comment: Opt<Nullable<string>>;
+}
+
+/** ChEMBL assay_parameters (migration 0024). */
+export interface AssayParametersTable {
+  assay_param_id: Generated<number>;
+  assay_id: number;
+  param_type: string;
+  relation: Opt<Nullable<string>>;
+  value: Opt<Nullable<number>>;
+  units: Opt<Nullable<string>>;
+  text_value: Opt<Nullable<string>>;
+  standard_type: Opt<Nullable<string>>;
+  standard_relation: Opt<Nullable<string>>;
+  standard_value: Opt<Nullable<number>>;
+  standard_units: Opt<Nullable<string>>;
+  standard_text_value: Opt<Nullable<string>>;
+  comments: Opt<Nullable<string>>;
+  chembl_assay_param_id: Opt<Nullable<number>>;
+}
+
+/** WHO ATC classification tree, levels 1-5 (migration 0024). */
+export interface AtcClassesTable {
+  code: string;
+  parent_code: Opt<Nullable<string>>;
+  level: number;
+  name: string;
+}
+
+export interface CompoundAtcTable {
+  gvk_id: number;
+  atc_code: string;
+  chembl_mol_atc_id: Opt<Nullable<number>>;
+}
+
+/** ChEMBL cell_dictionary (migration 0024). */
+export interface CellLinesTable {
+  cell_line_id: Generated<number>;
+  name: string;
+  description: Opt<Nullable<string>>;
+  source_tissue: Opt<Nullable<string>>;
+  source_organism: Opt<Nullable<string>>;
+  source_tax_id: Opt<Nullable<number>>;
+  clo_id: Opt<Nullable<string>>;
+  efo_id: Opt<Nullable<string>>;
+  cellosaurus_id: Opt<Nullable<string>>;
+  cl_lincs_id: Opt<Nullable<string>>;
+  cell_ontology_id: Opt<Nullable<string>>;
+  chembl_id: Opt<Nullable<string>>;
+  chembl_cell_id: Opt<Nullable<number>>;
+}
+
+/** ChEMBL tissue_dictionary (migration 0024). */
+export interface TissuesTable {
+  tissue_id: Generated<number>;
+  name: string;
+  uberon_id: Opt<Nullable<string>>;
+  efo_id: Opt<Nullable<string>>;
+  bto_id: Opt<Nullable<string>>;
+  caloha_id: Opt<Nullable<string>>;
+  chembl_id: Opt<Nullable<string>>;
+  chembl_tissue_id: Opt<Nullable<number>>;
 }
 
 export interface ClinicalCompoundIndicationsTable {
@@ -332,6 +417,36 @@ export interface KbLoadCheckpointsTable {
   last_key: Opt<Nullable<number>>;
   done: Generated<boolean>;
   updated_at: Timestamp;
+}
+
+/** One seed, import or release update of the knowledge base (migration 0022). */
+export interface KbLoadsTable {
+  load_id: Generated<number>;
+  kind: 'seed' | 'import' | 'update';
+  label: string;
+  source_file: Opt<Nullable<string>>;
+  started_at: Timestamp;
+  finished_at: NullableTimestamp;
+  status: Generated<'running' | 'complete' | 'partial' | 'failed'>;
+  /** KbLoadReport of @kb/contracts/kb-loads, as JSON. */
+  report: Opt<Nullable<unknown>>;
+  alerts_checked_at: NullableTimestamp;
+}
+
+/** A row retired by a release update, kept whole (migration 0025). */
+export interface KbRetiredRowsTable {
+  table_name: string;
+  source_key: string;
+  row: unknown;
+  retired_in_load: Nullable<number>;
+  retired_at: Generated<Date>;
+}
+
+/** Source keys met by an import job (migration 0025): what retiring compares against. */
+export interface KbImportSeenTable {
+  job: string;
+  entity: string;
+  key: number;
 }
 
 /** Every knowledge-base table; `Database` in schema.ts extends this. */
@@ -362,6 +477,14 @@ export interface KnowledgeBaseTables {
   clinical_compound_indications: ClinicalCompoundIndicationsTable;
   clinical_compound_companies: ClinicalCompoundCompaniesTable;
   kb_load_checkpoints: KbLoadCheckpointsTable;
+  kb_loads: KbLoadsTable;
+  assay_parameters: AssayParametersTable;
+  atc_classes: AtcClassesTable;
+  compound_atc: CompoundAtcTable;
+  cell_lines: CellLinesTable;
+  tissues: TissuesTable;
+  kb_retired_rows: KbRetiredRowsTable;
+  kb_import_seen: KbImportSeenTable;
 }
 
 export type Structure = Selectable<StructuresTable>;

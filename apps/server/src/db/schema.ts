@@ -10,6 +10,7 @@ import type { AuditTables } from '../modules/audit/audit-tables.ts';
 import type { CreditTables } from '../modules/credits/credit-tables.ts';
 import type { AdminTables } from '../modules/admin/admin-tables.ts';
 import type { MfaTables } from '../modules/auth/mfa-tables.ts';
+import type { DynamicQueryTables } from '../modules/dynamic-query/dq-tables.ts';
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { KnowledgeBaseTables } from './kb-schema.ts';
 
@@ -126,6 +127,13 @@ export interface NotificationsTable {
   body: Generated<string>;
   created_at: Timestamp;
   read_at: NullableTimestamp;
+  /** 0026: `message` or `alert`; an alert names its saved search and its window of loads (since_load, load_id]. */
+  kind: Generated<string>;
+  link: string | null;
+  saved_criteria_id: number | null;
+  since_load: ColumnType<number | string | null, number | null | undefined, number | null>;
+  load_id: ColumnType<number | string | null, number | null | undefined, number | null>;
+  counts: ColumnType<unknown, string | null | undefined, string | null>;
 }
 
 export interface SearchSessionsTable extends SessionResultColumns, SessionRunColumns {
@@ -143,11 +151,14 @@ export interface SearchSessionsTable extends SessionResultColumns, SessionRunCol
   counts: ColumnType<unknown, string | null | undefined, string | null>;
   summary: string | null;
   error: string | null;
+  /** 0026: a session opened from an alert holds only rows of loads (new_since_load, new_until_load]. */
+  new_since_load: ColumnType<number | string | null, number | null | undefined, number | null>;
+  new_until_load: ColumnType<number | string | null, number | null | undefined, number | null>;
   last_used_at: Timestamp;
 }
 
 /** The one Kysely database interface: add a table here when a migration adds it. */
-export interface Database extends KnowledgeBaseTables, SearchTables, LookupTables, TreeTables, UploadTables, ChemistryTables, ResultsTables, ExportTables, SarTables, AuditTables, CreditTables, AdminTables, MfaTables {
+export interface Database extends KnowledgeBaseTables, SearchTables, LookupTables, TreeTables, UploadTables, ChemistryTables, ResultsTables, ExportTables, SarTables, AuditTables, CreditTables, AdminTables, MfaTables, DynamicQueryTables {
   app_settings: AppSettingsTable;
   users: UsersTable;
   subscriptions: SubscriptionsTable;

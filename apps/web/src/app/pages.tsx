@@ -26,7 +26,7 @@ export const PAGE_BY_PATH: Readonly<Record<string, PageLoader>> = {
   '/leaflet/:idType/:id': () => import('../features/leaflets/compound-leaflet-page.tsx').then((m) => m.CompoundLeafletPage),
   '/leafletreference/:sid/:rid': () => import('../features/leaflets/reference-leaflet-page.tsx').then((m) => m.ReferenceLeafletPage),
   '/home': () => import('../features/search/home-page.tsx').then((m) => m.HomePage),
-  '/dynamicquery': () => import('../features/search/dynamic-query-page.tsx').then((m) => m.DynamicQueryPage),
+  '/dynamicquery': () => import('../features/dynamic-query/dynamic-query-page.tsx').then((m) => m.DynamicQueryPage),
   '/admin/trackers': () => import('../features/admin/trackers-page.tsx').then((m) => m.TrackersPage),
   '/admin/dashboard': () => import('../features/admin/admin-dashboard-page.tsx').then((m) => m.AdminDashboardPage),
   '/admin/client-dashboard': () => import('../features/admin/client-dashboard-page.tsx').then((m) => m.ClientDashboardPage),
@@ -39,6 +39,8 @@ export const PAGE_BY_PATH: Readonly<Record<string, PageLoader>> = {
   '/keywords': () => import('../features/info/keywords-page.tsx').then((m) => m.KeywordsPage),
   '/policies': () => import('../features/info/policies-page.tsx').then((m) => m.PoliciesPage),
   '/account/mfa': () => import('../features/auth/mfa-page.tsx').then((m) => m.MfaPage),
+  '/notifications': () => import('../features/alerts/notifications-page.tsx').then((m) => m.NotificationsPage),
+  '/notifications/:id': () => import('../features/alerts/open-alert-page.tsx').then((m) => m.OpenAlertPage),
   '/superadmin': () => import('../features/admin/super-admin-page.tsx').then((m) => m.SuperAdminPage),
   '/accessdenied': () => import('../features/errors/access-denied-page.tsx').then((m) => m.AccessDeniedPage),
 };

@@ -146,9 +146,10 @@ export function histogramEdges(lo: number, hi: number): number[] {
 export async function heatmap(db: Db, scope: TabScope, config: z.infer<typeof HeatmapConfigSchema>): Promise<HeatmapData> {
   requireActivities(scope.tab, 'heatmap');
   const rows = tabRows(scope);
-  // Activities with a target and a pActivity: the most measured targets, then the compounds most measured on them.
+  // Activities with a target, a pActivity and a structure: the most measured targets, then the
+  // compounds most measured on them (a column per structure, so structureless activities are left out).
   const values = sql`SELECT sa.target_id AS t, sa.str_id AS c, ${PACTIVITY_SQL}::float8 AS p FROM ${rows.from}
-    WHERE ${rows.where} AND sa.target_id IS NOT NULL AND ${PACTIVITY_SQL} IS NOT NULL`;
+    WHERE ${rows.where} AND sa.target_id IS NOT NULL AND sa.str_id IS NOT NULL AND ${PACTIVITY_SQL} IS NOT NULL`;
   const { rows: ranked } = await sql<{ kind: 't' | 'c'; id: number; label: string | null }>`
     WITH v AS (SELECT * FROM (${values}) v0),
       tt AS (SELECT t, count(*) AS n FROM v GROUP BY t ORDER BY n DESC, t LIMIT ${config.targets}),

@@ -140,7 +140,9 @@ class SdfWriter implements FormatWriter {
     const batch = new Map<string, string | null>();
     const missing: string[] = [];
     for (const s of new Set(smiles)) {
-      if (this.cache.has(s)) batch.set(s, this.cache.get(s) ?? null);
+      // No SMILES: an activity of a compound without structure; it gets the empty molecule, keeping its data.
+      if (s === '') batch.set(s, null);
+      else if (this.cache.has(s)) batch.set(s, this.cache.get(s) ?? null);
       else missing.push(s);
     }
     if (missing.length) {

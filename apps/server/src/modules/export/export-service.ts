@@ -269,7 +269,7 @@ export class ExportService {
    * priced, charged and logged like a tab's export, its rows kept with the job (`payload`) so the
    * same runner writes the file on any process. Answers the job id and whether it runs in the background.
    */
-  async createPrepared(auth: AuthContext, session: ResultSession, prepared: PreparedExport): Promise<{ jobId: number; background: boolean }> {
+  async createPrepared(auth: AuthContext, session: ResultSession | null, prepared: PreparedExport): Promise<{ jobId: number; background: boolean }> {
     const rows = prepared.rows.length;
     const early = this.refusal(rows, await this.balance(auth.userId));
     if (early) throw refusalError(early);
@@ -279,8 +279,9 @@ export class ExportService {
         .insertInto('export_jobs')
         .values({
           user_id: auth.userId,
-          search_session_id: session.id,
-          set_id: session.set_id,
+          // A dynamic query's rows come from no search session (migration 0027).
+          search_session_id: session?.id ?? null,
+          set_id: session?.set_id ?? null,
           source: prepared.source,
           payload: JSON.stringify(payload),
           tab: prepared.tab,
@@ -391,9 +392,12 @@ export class ExportService {
   private async write(job: Selectable<Database['export_jobs']>, claim: string, stillMine: () => boolean): Promise<void> {
     const tab = job.tab;
     // A crash may have emptied the sets since the rows were fixed: they are rebuilt (same criteria) first.
-    const session = await this.results.keptSessionById(job.search_session_id);
-    if (!session || session.status !== 'ready' || Number(session.set_id) !== Number(job.set_id)) {
-      throw new HttpError(410, { message: 'The search this export came from has expired or was run again.', code: ERROR_CODES.conflict });
+    // A job without a session (a dynamic query's) holds all its rows in its payload.
+    if (job.search_session_id !== null) {
+      const session = await this.results.keptSessionById(job.search_session_id);
+      if (!session || session.status !== 'ready' || Number(session.set_id) !== Number(job.set_id)) {
+        throw new HttpError(410, { message: 'The search this export came from has expired or was run again.', code: ERROR_CODES.conflict });
+      }
     }
     if (job.file_id != null) await this.files.delete(Number(job.file_id));
     const prepared = job.source === 'results' ? null : (job.payload as PreparedPayload);

@@ -22,8 +22,9 @@ export interface ExportTables {
   export_jobs: {
     id: Generated<number>;
     user_id: number;
-    search_session_id: string;
-    set_id: number;
+    /** NULL only for a dynamic query's export (migration 0027): it comes from no search session. */
+    search_session_id: string | null;
+    set_id: number | null;
     // Written only from the contract's enums (the request is validated first), so read back as them.
     tab: ResultTabKey;
     format: ExportFormat;

@@ -64,3 +64,39 @@ export async function insertJsonBatched<T extends keyof Database & string>(
   }
   return inserted;
 }
+
+/**
+ * Insert-or-update on a unique source key: a new key is inserted, an existing one is updated only
+ * when a value differs (`IS DISTINCT FROM`, so an unchanged re-import writes nothing). The ids of
+ * updated rows stay. `insertOnly` columns are written on insert and never updated. Returns, per
+ * written row, its key (as text) and whether it was inserted (`xmax = 0`: no earlier version).
+ * `table` and the column names come from the caller's code (never from input).
+ */
+export async function upsertBatched<T extends keyof Database & string>(
+  db: Kysely<Database>,
+  table: T,
+  rows: Insertable<Database[T]>[],
+  key: string,
+  insertOnly: string[] = [],
+): Promise<{ k: string; inserted: boolean }[]> {
+  if (rows.length === 0) return [];
+  const columns = Object.keys(rows[0] as object);
+  const updated = columns.filter((c) => c !== key && !insertOnly.includes(c));
+  const perStatement = Math.max(1, Math.floor(MAX_PARAMS / Math.max(1, columns.length)));
+  const current = sql.join(updated.map((c) => sql.ref(`${table}.${c}`)));
+  const incoming = sql.join(updated.map((c) => sql.ref(`excluded.${c}`)));
+  const set = Object.fromEntries(updated.map((c) => [c, sql.ref(`excluded.${c}`)]));
+  const written: { k: string; inserted: boolean }[] = [];
+  for (let i = 0; i < rows.length; i += perStatement) {
+    const slice = rows.slice(i, i + perStatement);
+    const base = db.insertInto(table).values(slice as never);
+    const query = updated.length === 0
+      ? base.onConflict((oc) => oc.column(key as never).doNothing())
+      : base.onConflict((oc) => oc.column(key as never).doUpdateSet(set as never).where(sql<boolean>`ROW(${current}) IS DISTINCT FROM ROW(${incoming})`));
+    const result = await query
+      .returning([sql<string>`${sql.ref(key)}::text`.as('k'), sql<boolean>`(xmax = 0)`.as('inserted')] as never)
+      .execute() as unknown as { k: string; inserted: boolean }[];
+    written.push(...result);
+  }
+  return written;
+}

@@ -74,9 +74,10 @@ export class LeafletService {
   async compoundLeaflet(idType: LeafletIdType, id: number): Promise<CompoundLeaflet> {
     const scope = await this.resolveScope(idType, id);
     const structure = scope.strId === null ? undefined : await this.structureRow(scope.strId);
-    const [compounds, synonyms, activities, development, references] = await Promise.all([
+    const [compounds, synonyms, atc, activities, development, references] = await Promise.all([
       this.compoundRecords(scope),
       this.synonyms(scope),
+      this.atcClasses(scope),
       this.targetGroups(scope),
       this.developmentCompounds(scope),
       this.references(scope),
@@ -110,6 +111,7 @@ export class LeafletService {
         : null,
       compounds,
       synonyms,
+      atc,
       activities,
       development,
       references,
@@ -166,6 +168,18 @@ export class LeafletService {
       FROM compounds c LEFT JOIN data_sources ds ON ds.data_source_id = c.data_source_id
       WHERE ${compoundFilter(scope)}
       ORDER BY c.gvk_id`.execute(this.db);
+    return rows;
+  }
+
+  /** ATC classes of the scope's compound records; the path names levels 1-4 (their codes are prefixes of the level-5 code). */
+  private async atcClasses(scope: LeafletScope): Promise<CompoundLeaflet['atc']> {
+    const { rows } = await sql<CompoundLeaflet['atc'][number]>`
+      SELECT DISTINCT ac.code, ac.name,
+        ARRAY(SELECT p.name FROM atc_classes p WHERE p.code IN (left(ac.code, 1), left(ac.code, 3), left(ac.code, 4), left(ac.code, 5))
+          AND p.level < 5 ORDER BY p.level) AS path
+      FROM compound_atc ca JOIN compounds c ON c.gvk_id = ca.gvk_id JOIN atc_classes ac ON ac.code = ca.atc_code
+      WHERE ${compoundFilter(scope)}
+      ORDER BY ac.code`.execute(this.db);
     return rows;
   }
 
@@ -353,7 +367,7 @@ export class LeafletService {
     const reported = sql`
       WITH reported AS (
         SELECT a.str_id, count(*)::int AS activity_count, min(a.compound_name_reference) AS label, min(a.gvk_id) AS gvk_id
-        FROM activities a WHERE a.ref_id = ${refId} GROUP BY a.str_id
+        FROM activities a WHERE a.ref_id = ${refId} AND a.str_id IS NOT NULL GROUP BY a.str_id
         UNION ALL
         SELECT c.str_id, 0, NULL, c.gvk_id FROM compounds c WHERE c.ref_id = ${refId} AND c.str_id IS NOT NULL
       ), merged AS (
@@ -396,16 +410,17 @@ export class LeafletService {
       SELECT count(*)::int AS total, (count(*) FILTER (WHERE in_search))::int AS in_search FROM marked`.execute(this.db);
     const { rows } = await sql<ReferenceActivity>`${marked}, page AS (
         SELECT * FROM marked ${filter.inSearchOnly ? sql`WHERE in_search` : sql``}
-        ORDER BY str_id, act_id LIMIT ${LEAFLET_LIMITS.referenceActivities}
+        ORDER BY str_id NULLS LAST, act_id LIMIT ${LEAFLET_LIMITS.referenceActivities}
       )
       SELECT a.act_id, a.str_id, a.compound_name_reference AS compound_label, a.target_id, t.name AS target_name, t.gene_symbol,
-        a.std_activity_type, a.std_act_prefix, a.activity_value, a.standard_uom, a.micro_molarvalue, a.pchembl_value, a.parameter,
+        a.std_activity_type, a.std_act_prefix, a.activity_value, a.standard_uom, a.micro_molarvalue, a.pchembl_value,
+        a.standardised, a.bei, a.sei, a.le, a.lle, a.parameter,
         a.assay_id, s.assay_type, s.description AS assay_description, page.in_search
       FROM page
       JOIN activities a ON a.act_id = page.act_id
       LEFT JOIN targets t ON t.target_id = a.target_id
       LEFT JOIN assays s ON s.assay_id = a.assay_id
-      ORDER BY page.str_id, page.act_id`.execute(this.db);
+      ORDER BY page.str_id NULLS LAST, page.act_id`.execute(this.db);
     return partOf(counts.rows[0], setId, rows);
   }
 }

@@ -29,6 +29,27 @@ const ACTIVITY_GRID_COLUMNS = [
 
 const ACTIVITIES_PER_ASSAY = 20;
 
+/** ChEMBL assay_parameters: published and standardised (migration 0024). */
+const PARAMETER_GRID_COLUMNS = [
+  { key: 'param_type', label: 'Parameter' },
+  { key: 'relation', label: 'Relation' },
+  { key: 'value', label: 'Value' },
+  { key: 'units', label: 'Units' },
+  { key: 'text_value', label: 'Text value' },
+  { key: 'standard', label: 'Standardised' },
+  { key: 'comments', label: 'Comments' },
+];
+
+/** The parameters of a page of assays (few per assay), keyed by assay_id. */
+async function assayParameters(db: Kysely<Database>, assayIds: readonly number[]): Promise<Map<number, ResultRow[]>> {
+  const { rows } = await sql<ResultRow & { owner: number }>`SELECT p.assay_id AS owner, p.param_type, p.relation, p.value, p.units, p.text_value,
+      nullif(concat_ws(' ', p.standard_type, p.standard_relation, p.standard_value::text, p.standard_units, p.standard_text_value), '') AS standard, p.comments
+    FROM assay_parameters p WHERE p.assay_id = ANY(${[...assayIds]}::bigint[]) ORDER BY p.assay_id, p.param_type, p.assay_param_id`.execute(db);
+  const byAssay = new Map<number, ResultRow[]>();
+  for (const { owner, ...row } of rows) byAssay.set(Number(owner), [...(byAssay.get(Number(owner)) ?? []), row]);
+  return byAssay;
+}
+
 /** Readable conditions of an assay ("in presence of ATP 10 uM; pH 7.4; 37 °C"). */
 const CONDITIONS = sql`concat_ws('; ',
   CASE WHEN ay.in_presence_of IS NOT NULL THEN concat_ws(' ', 'in presence of', ay.in_presence_of, ay.in_presence_of_prefix, ay.in_presence_of_conc::text, ay.in_presence_of_uom) END,
@@ -73,11 +94,15 @@ export async function assayInnerGrids(db: Kysely<Database>, setId: number, assay
     list.push(row);
     byAssay.set(owner, list);
   }
+  const parameters = await assayParameters(db, assayIds);
   return new Map(
     assayIds.map((assayId) => {
       const list = byAssay.get(assayId) ?? [];
       const grid: InnerGrid = { title: 'Activities in this search', columns: ACTIVITY_GRID_COLUMNS, rows: list.slice(0, ACTIVITIES_PER_ASSAY), more: list.length > ACTIVITIES_PER_ASSAY };
-      return [assayId, JSON.stringify([grid])];
+      const params = parameters.get(assayId);
+      // Only assays that have parameters get the second grid (most assays have none).
+      const grids = params ? [grid, { title: 'Assay parameters', columns: PARAMETER_GRID_COLUMNS, rows: params, more: false } satisfies InnerGrid] : [grid];
+      return [assayId, JSON.stringify(grids)];
     }),
   );
 }

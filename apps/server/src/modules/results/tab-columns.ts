@@ -78,6 +78,8 @@ const ACTIVITY_COLUMNS: ColumnDef[] = [
   col('standard_uom', 'Unit', 'text', sql`a.standard_uom`),
   col('pchembl_value', 'pChEMBL', 'number', sql`a.pchembl_value`),
   col('micro_molarvalue', 'Value (µM)', 'number', sql`a.micro_molarvalue`),
+  // "no": ChEMBL could not standardise the activity; type, prefix, value and unit are the published ones.
+  col('standardised', 'Standardised', 'text', sql`CASE WHEN a.standardised THEN 'yes' ELSE 'no' END`),
   col('protein', 'Target', 'text', sql`t.name`),
   col('activity_mechanism', 'Mechanism', 'text', sql`a.activity_mechanism`),
   col('assay_type', 'Assay type', 'text', sql`ay.assay_type`),
@@ -103,6 +105,11 @@ const ACTIVITY_COLUMNS: ColumnDef[] = [
   col('dose_prefix', 'Dose prefix', 'text', sql`a.dose_prefix`, hidden),
   col('dose_uom', 'Dose unit', 'text', sql`a.dose_uom`, hidden),
   col('compound_name_reference', 'Compound label in reference', 'text', sql`a.compound_name_reference`, hidden),
+  // Ligand efficiency as ChEMBL computes it (ligand_eff): BEI, SEI, LE (kcal/mol per heavy atom), LLE.
+  col('bei', 'BEI', 'number', sql`a.bei`, hidden),
+  col('sei', 'SEI', 'number', sql`a.sei`, hidden),
+  col('le', 'Ligand efficiency (LE)', 'number', sql`a.le`, hidden),
+  col('lle', 'LLE', 'number', sql`a.lle`, hidden),
   col('innerGrids', 'Details', 'json', sql`NULL::text`, perRow),
   similarity(sql`sa.similarity`),
 ];
@@ -135,6 +142,11 @@ const ASSAY_COLUMNS: ColumnDef[] = [
   col('residue_change', 'Residue change', 'text', sql`ay.residue_change`, hidden),
   col('assay_position', 'Assay position', 'text', sql`ay.assay_position`, hidden),
   col('target_profile', 'Target profile', 'text', sql`ay.target_profile`, hidden),
+  // ChEMBL cell_dictionary / tissue_dictionary names and assay_parameters (migration 0024).
+  col('cells_cellline_organ', 'Cells / organ', 'text', sql`ay.cells_cellline_organ`, hidden),
+  col('tissue', 'Tissue', 'text', sql`ay.tissue`, hidden),
+  col('assay_parameters', 'Assay parameters', 'text', sql`(SELECT string_agg(concat_ws(' ', p.param_type, p.relation, p.value::text, p.units, p.text_value), '; '
+    ORDER BY p.param_type, p.assay_param_id) FROM assay_parameters p WHERE p.assay_id = sy.assay_id)`, { hidden: true, sortable: false }),
   col('activities', 'Activities (this search)', 'integer', sql`sy.activities`),
   col('innerGrids', 'Activities', 'json', sql`NULL::text`, perRow),
   similarity(sql`sy.similarity`),

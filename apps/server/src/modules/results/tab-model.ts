@@ -173,7 +173,9 @@ export function factsFor(tab: ResultTabKey, level: Level, setId: number): Facts 
     };
   }
   const entity = { structuretab: sql`sa.str_id`, activitiestab: sql`sa.act_id`, assaytab: sql`sa.assay_id`, documentstab: sql`sa.ref_id` }[tab];
-  return { from: sql`search_activities sa ${join}`, where: sql`sa.set_id = ${set}`, entity, unique: tab === 'activitiestab' && level !== 'clinical' };
+  // Activities without a structure are no row of the structures tab (their entity would be NULL).
+  const where = tab === 'structuretab' ? sql`sa.set_id = ${set} AND sa.str_id IS NOT NULL` : sql`sa.set_id = ${set}`;
+  return { from: sql`search_activities sa ${join}`, where, entity, unique: tab === 'activitiestab' && level !== 'clinical' };
 }
 
 /** Rows of `tab` that belong to the given structures (spec `strIdList`: "go to" from another tab). */
@@ -202,12 +204,13 @@ export function structuresOfRows(tab: ResultTabKey, setId: number, ids: readonly
   switch (tab) {
     case 'structuretab':
       return sql`SELECT str_id FROM search_structures WHERE set_id = ${set} AND str_id = ${list}`;
+    // Activities without a structure have none to give ("go to structures" skips them).
     case 'activitiestab':
-      return sql`SELECT DISTINCT str_id FROM search_activities WHERE set_id = ${set} AND act_id = ${list}`;
+      return sql`SELECT DISTINCT str_id FROM search_activities WHERE set_id = ${set} AND act_id = ${list} AND str_id IS NOT NULL`;
     case 'assaytab':
-      return sql`SELECT DISTINCT str_id FROM search_activities WHERE set_id = ${set} AND assay_id = ${list}`;
+      return sql`SELECT DISTINCT str_id FROM search_activities WHERE set_id = ${set} AND assay_id = ${list} AND str_id IS NOT NULL`;
     case 'documentstab':
-      return sql`SELECT str_id FROM search_activities WHERE set_id = ${set} AND ref_id = ${list}
+      return sql`SELECT str_id FROM search_activities WHERE set_id = ${set} AND ref_id = ${list} AND str_id IS NOT NULL
         UNION SELECT c.str_id FROM compounds c JOIN search_structures ss ON ss.set_id = ${set} AND ss.str_id = c.str_id WHERE c.ref_id = ${list}`;
     case 'developmentcompoundstab':
       return sql`SELECT DISTINCT cc.str_id FROM search_clinical_compounds scc JOIN clinical_compounds cc ON cc.clinical_compound_id = scc.clinical_compound_id

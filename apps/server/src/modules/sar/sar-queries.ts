@@ -35,8 +35,9 @@ export async function writeSarSet(trx: Kysely<Database>, setId: number, sessionI
   await sql`INSERT INTO sar_set_structures (set_id, str_id)
     SELECT DISTINCT ${setId}::bigint, ${rows.strId} FROM ${rows.from} ${rows.join} WHERE ${rows.where} AND ${rows.strId} IS NOT NULL`.execute(trx);
   if (tab === 'activitiestab') {
+    // SAR compares structures: activities of compounds without a structure are left out (docs/sar.md).
     await sql`INSERT INTO sar_set_activities (set_id, act_id, str_id, target_id)
-      SELECT DISTINCT ${setId}::bigint, sa.act_id, sa.str_id, sa.target_id FROM ${rows.from} ${rows.join} WHERE ${rows.where}`.execute(trx);
+      SELECT DISTINCT ${setId}::bigint, sa.act_id, sa.str_id, sa.target_id FROM ${rows.from} ${rows.join} WHERE ${rows.where} AND sa.str_id IS NOT NULL`.execute(trx);
   } else {
     await sql`INSERT INTO sar_set_activities (set_id, act_id, str_id, target_id)
       SELECT ${setId}::bigint, sa.act_id, sa.str_id, sa.target_id FROM search_activities sa

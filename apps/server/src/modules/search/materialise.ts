@@ -34,7 +34,9 @@ interface Levels {
 
 function existsSet(row: CompiledRow): RawBuilder<unknown> {
   const parts: RawBuilder<unknown>[] = [];
-  if (row.activity) parts.push(sql`SELECT a.str_id FROM ${ACTIVITY_FROM} WHERE ${row.activity}`);
+  // Activities without a structure are left out: a NULL in `s.str_id IN (...)` would turn a
+  // negated row's FALSE into NULL and drop every structure from a NOT search.
+  if (row.activity) parts.push(sql`SELECT a.str_id FROM ${ACTIVITY_FROM} WHERE ${row.activity} AND a.str_id IS NOT NULL`);
   if (row.direct) parts.push(row.direct);
   return sql.join(parts, sql` UNION `);
 }
@@ -42,7 +44,8 @@ function existsSet(row: CompiledRow): RawBuilder<unknown> {
 function renderLevels(expr: Expr, rows: readonly CompiledRow[]): Levels {
   const row = (i: number) => rows[i]!;
   return {
-    activity: renderExpression(expr, (i) => row(i).activity ?? (row(i).direct ? sql<boolean>`a.str_id IN (${row(i).direct})` : null)),
+    // A structure row never matches an activity without structure: FALSE, not NULL, so NOT of it holds.
+    activity: renderExpression(expr, (i) => row(i).activity ?? (row(i).direct ? sql<boolean>`(a.str_id IS NOT NULL AND a.str_id IN (${row(i).direct}))` : null)),
     structure: renderExpression(expr, (i) => sql<boolean>`s.str_id IN (${existsSet(row(i))})`),
     direct: renderExpression(expr, (i) => (row(i).direct ? sql<boolean>`s.str_id IN (${row(i).direct})` : null)),
     clinical: renderExpression(expr, (i) => row(i).clinical ?? sql<boolean>`cc.str_id IN (${existsSet(row(i))})`),
@@ -72,7 +75,7 @@ async function insertStructures(trx: Kysely<Database>, setId: number, levels: Le
   if (!negated) {
     // Without NOT, the structures are those of the matching activities plus direct matches.
     await sql`INSERT INTO search_structures (set_id, str_id)
-      SELECT ${setId}::bigint, str_id FROM search_activities WHERE set_id = ${setId}
+      SELECT ${setId}::bigint, str_id FROM search_activities WHERE set_id = ${setId} AND str_id IS NOT NULL
       UNION SELECT ${setId}::bigint, s.str_id FROM structures s WHERE ${asSql(direct)}`.execute(trx);
     return;
   }
@@ -80,7 +83,7 @@ async function insertStructures(trx: Kysely<Database>, setId: number, levels: Le
   await sql`INSERT INTO search_structures (set_id, str_id)
     SELECT ${setId}::bigint, s.str_id FROM structures s
     WHERE ${asSql(levels.structure)}
-      AND (s.str_id IN (SELECT a.str_id FROM ${ACTIVITY_FROM} WHERE ${activity}) OR ${asSql(direct)})`.execute(trx);
+      AND (s.str_id IN (SELECT a.str_id FROM ${ACTIVITY_FROM} WHERE ${activity} AND a.str_id IS NOT NULL) OR ${asSql(direct)})`.execute(trx);
 }
 
 async function insertDerivedSets(trx: Kysely<Database>, setId: number, levels: Levels, hasActivityRows: boolean, hasClinicalRows: boolean): Promise<void> {
@@ -151,18 +154,51 @@ export async function markSets(trx: Kysely<Database>, setId: number, criteriaHas
   await trx.insertInto('search_set_marks').values({ set_id: setId, criteria_hash: criteriaHash }).execute();
 }
 
+/**
+ * A window of knowledge-base loads (kb_loads ids): only rows first brought in by a load `afterLoad
+ * < load_id <= upToLoad` are kept. Alerts count "the new rows" of a saved search with it
+ * (docs/search-semantics.md "New since a load"). Rows loaded before loads were recorded (NULL) are
+ * never new.
+ */
+export interface LoadWindow {
+  afterLoad: number;
+  upToLoad: number;
+}
+
+/** The levels restricted to rows of the window: activities by their load, direct structure matches by theirs. */
+function restrictToLoads(levels: Levels, window: LoadWindow): Levels {
+  const inWindow = (alias: 'a' | 's') => sql<boolean>`(${sql.ref(`${alias}.load_id`)} > ${window.afterLoad} AND ${sql.ref(`${alias}.load_id`)} <= ${window.upToLoad})`;
+  return {
+    ...levels,
+    activity: levels.activity === false ? false : sql<boolean>`(${asSql(levels.activity)} AND ${inWindow('a')})`,
+    // `structure` stays the search's truth for a structure (NOT searches); its rows come in only
+    // through restricted activities or restricted direct matches.
+    direct: levels.direct === false ? false : sql<boolean>`(${asSql(levels.direct)} AND ${inWindow('s')})`,
+  };
+}
+
 /** Fills the six sets of `setId` (inside the caller's transaction) and answers their counts. */
-export async function materialiseSets(trx: Kysely<Database>, setId: number, compiled: { expr: Expr; rows: CompiledRow[] }, cap: number = ACTIVITY_CAP): Promise<SearchCounts> {
+export async function materialiseSets(
+  trx: Kysely<Database>,
+  setId: number,
+  compiled: { expr: Expr; rows: CompiledRow[] },
+  cap: number = ACTIVITY_CAP,
+  options: { loadWindow?: LoadWindow | null } = {},
+): Promise<SearchCounts> {
   // Row sets are tested with `IN (subquery)`: with the default 4 MB of work memory PostgreSQL gives
   // up hashing a set of a few hundred thousand ids and re-runs the subquery per structure (a NOT
   // search at L ran for minutes). Only this transaction gets more.
   await sql`SET LOCAL work_mem = '256MB'`.execute(trx);
-  const levels = renderLevels(compiled.expr, compiled.rows);
+  const rendered = renderLevels(compiled.expr, compiled.rows);
+  const levels = options.loadWindow ? restrictToLoads(rendered, options.loadWindow) : rendered;
   const negated = hasNot(compiled.expr);
   const hasActivityRows = compiled.rows.some((r) => r.activity);
   if (negated) {
     await insertStructures(trx, setId, levels, true);
-    await insertActivities(trx, setId, sql<boolean>`${asSql(levels.activity)} AND a.str_id IN (SELECT str_id FROM search_structures WHERE set_id = ${setId})`, cap);
+    // An activity without structure has no structure to judge: it is kept when the expression holds
+    // for the activity itself (docs/search-semantics.md, "Activities without a structure").
+    await insertActivities(trx, setId, sql<boolean>`${asSql(levels.activity)}
+      AND (a.str_id IN (SELECT str_id FROM search_structures WHERE set_id = ${setId}) OR a.str_id IS NULL)`, cap);
   } else {
     await insertActivities(trx, setId, asSql(levels.activity), cap);
     await insertStructures(trx, setId, levels, false);

@@ -323,7 +323,13 @@ export async function compileRow(row: SearchRow, index: number, ctx: CompileCont
     }
     case 'activitymechanism':
       if (!row.mechanisms.length) throw badRequest(`${name} has no value: choose a mechanism.`);
-      return { activity: sql<boolean>`lower(a.activity_mechanism) = ${anyText(lowerList(row.mechanisms))}`, direct: null, clinical: null };
+      return {
+        activity: sql<boolean>`lower(a.activity_mechanism) = ${anyText(lowerList(row.mechanisms))}`,
+        // Development compounds with that action type in their mechanism of action (ChEMBL drug_mechanism), as the target row does.
+        direct: sql`SELECT cc.str_id FROM clinical_compounds cc WHERE cc.str_id IS NOT NULL AND cc.clinical_compound_id IN
+          (SELECT cct.clinical_compound_id FROM clinical_compound_targets cct WHERE lower(cct.action_type) = ${anyText(lowerList(row.mechanisms))})`,
+        clinical: null,
+      };
     case 'treeview':
       return compileTreeRow(row);
     case 'selection':

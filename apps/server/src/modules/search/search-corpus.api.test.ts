@@ -112,6 +112,8 @@ function cases(f: Fixture): Case[] {
   const binding = `ay.assay_type = 'binding'`;
   const bivalent = `a.degrader = 'bivalent'`;
   const inhibitor = `lower(a.activity_mechanism) = 'inhibitor'`;
+  // Development compounds whose mechanism of action (drug_mechanism) is an inhibition count too.
+  const inhibitorDrugs = `SELECT cc.str_id FROM clinical_compounds cc JOIN clinical_compound_targets cct USING (clinical_compound_id) WHERE lower(cct.action_type) = 'inhibitor' AND cc.str_id IS NOT NULL`;
   const companyRefs = `a.ref_id IN (SELECT ref_id FROM document_companies WHERE company_id = ${f.companyId})`;
   const companyDrugs = `SELECT cc.str_id FROM clinical_compounds cc JOIN clinical_compound_companies ccc USING (clinical_compound_id) WHERE ccc.company_id = ${f.companyId} AND cc.str_id IS NOT NULL`;
   const firstStrs = f.strIds.slice(0, 10);
@@ -165,7 +167,7 @@ function cases(f: Fixture): Case[] {
     ),
     single('degrader bivalent', { selectedOption: 'degrader', degraderTypes: ['bivalent'] }, bivalent),
     single('degrader monovalent with CRBN', { selectedOption: 'degrader', degraderTypes: ['monovalent'], ligases: ['CRBN'] }, `a.degrader = 'monovalent' AND a.ligase_name = 'CRBN'`),
-    single('activity mechanism', { selectedOption: 'activitymechanism', mechanisms: ['Inhibitor'] }, inhibitor),
+    single('activity mechanism', { selectedOption: 'activitymechanism', mechanisms: ['Inhibitor'] }, inhibitor, inhibitorDrugs),
     single('company', { selectedOption: 'company', companyIds: [f.companyId] }, companyRefs, companyDrugs),
     single('company by name', { selectedOption: 'company', companyNames: [f.companyName.toUpperCase()] }, companyRefs, companyDrugs),
     single(
@@ -311,7 +313,7 @@ function cases(f: Fixture): Case[] {
       name: 'target NOT mechanism: structures never reported as inhibitors',
       rows: [target([f.egfr], { operator: 'NOT' }), { selectedOption: 'activitymechanism', mechanisms: ['INHIBITOR'] }],
       structures: `SELECT s.str_id FROM structures s WHERE s.str_id IN (${strOf(egfr)} UNION ${drugTargets([f.egfr])})
-        AND s.str_id NOT IN (${strOf(inhibitor)})
+        AND s.str_id NOT IN (${strOf(inhibitor)} UNION ${inhibitorDrugs})
         AND (s.str_id IN (${strOf(`${egfr} AND NOT coalesce(${inhibitor}, false)`)}) OR s.str_id IN (${drugTargets([f.egfr])}))`,
       activities: `${egfr} AND NOT coalesce(${inhibitor}, false)`,
     },

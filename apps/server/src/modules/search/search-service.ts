@@ -9,11 +9,14 @@ import type { Database, SearchSessionsTable } from '../../db/schema.ts';
 import { HttpError, forbidden } from '../../http/errors.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
 import { clearSets, compileCriteria, markSets, materialiseSets, readCounts } from './materialise.ts';
+import type { LoadWindow } from './materialise.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import type { CompileContext } from './row-compiler.ts';
 import { StructureRowResolver, purgeStaleHits, searchCancelled } from './structure-query.ts';
 import { withDbPriority } from '../../db/db-priority.ts';
 import { writeSearchLog } from './search-log.ts';
+
+export type { LoadWindow };
 
 /** Search sessions unused for this long are dropped with their sets. */
 const SESSION_TTL_HOURS = 24;
@@ -70,9 +73,16 @@ class RollbackWith extends Error {
   }
 }
 
-/** Stable hash of criteria: the same search in the same session is not run twice. */
-function criteriaHash(criteria: SearchCriteria): string {
-  return crypto.createHash('sha256').update(JSON.stringify(criteria)).digest('hex');
+/** Stable hash of criteria (and of a load window): the same search in the same session is not run twice. */
+function criteriaHash(criteria: SearchCriteria, loadWindow: LoadWindow | null = null): string {
+  const window = loadWindow ? `|loads:${loadWindow.afterLoad}:${loadWindow.upToLoad}` : '';
+  return crypto.createHash('sha256').update(JSON.stringify(criteria) + window).digest('hex');
+}
+
+/** The load window a session was run with (alerts, migration 0026), or null for an ordinary search. */
+function sessionWindow(session: Pick<Selectable<SearchSessionsTable>, 'new_since_load' | 'new_until_load'>): LoadWindow | null {
+  if (session.new_since_load == null || session.new_until_load == null) return null;
+  return { afterLoad: Number(session.new_since_load), upToLoad: Number(session.new_until_load) };
 }
 
 /** Is a process of this host alive? (signal 0 only checks; EPERM means it exists under another user.) */
@@ -139,14 +149,17 @@ export class SearchService {
     return { ctx: { structures, unitFactors: new Map(units.map((u) => [u.unit, Number(u.to_micromolar)])) }, structures };
   }
 
-  /** Counts without keeping a session (`api/guidedsearch/count`): the sets are built and rolled back. */
-  async countOnly(criteria: SearchCriteria): Promise<SearchCounts> {
+  /**
+   * Counts without keeping a session (`api/guidedsearch/count`): the sets are built and rolled back.
+   * With a load window, only rows first brought in by those loads count (alerts).
+   */
+  async countOnly(criteria: SearchCriteria, options: { loadWindow?: LoadWindow | null } = {}): Promise<SearchCounts> {
     const { ctx, structures } = await this.context();
     try {
       const compiled = await compileCriteria(criteria, ctx);
       await this.db.transaction().execute(async (trx) => {
         const setId = -crypto.randomInt(1, 2 ** 47);
-        throw new RollbackWith(await materialiseSets(trx, setId, compiled, this.activityCap));
+        throw new RollbackWith(await materialiseSets(trx, setId, compiled, this.activityCap, options));
       });
     } catch (error) {
       if (error instanceof RollbackWith) return error.counts;
@@ -186,22 +199,26 @@ export class SearchService {
     return true;
   }
 
-  /** Runs (or reuses) the search of one session and answers its six counts. */
-  async run(auth: AuthContext, sessionId: string, criteria: SearchCriteria, kind: SessionKind = 'search'): Promise<SearchCounts> {
+  /**
+   * Runs (or reuses) the search of one session and answers its six counts. A load window keeps
+   * only the rows those loads brought in (a session opened from an alert); it is kept with the
+   * session, so a re-run after lost sets restricts the same way.
+   */
+  async run(auth: AuthContext, sessionId: string, criteria: SearchCriteria, kind: SessionKind = 'search', loadWindow: LoadWindow | null = null): Promise<SearchCounts> {
     // Ownership before the in-flight runs: another user's call must not join (and learn) a run.
     await this.claim(auth, sessionId, kind);
-    return this.shared(auth.userId, sessionId, criteria, criteriaHash(criteria));
+    return this.shared(auth.userId, sessionId, criteria, criteriaHash(criteria, loadWindow), loadWindow);
   }
 
   /** The run of this search in this process, started if there is none. */
-  private shared(userId: number, sessionId: string, criteria: SearchCriteria, hash: string): Promise<SearchCounts> {
+  private shared(userId: number, sessionId: string, criteria: SearchCriteria, hash: string, loadWindow: LoadWindow | null = null): Promise<SearchCounts> {
     const key = `${sessionId}:${hash}`;
     const existing = this.runs.get(key);
     if (existing) {
       if (existing.userId !== userId) return Promise.reject(forbidden('This search session belongs to another user.'));
       return existing.promise;
     }
-    const promise = this.runOnce(userId, sessionId, criteria, hash).finally(() => this.runs.delete(key));
+    const promise = this.runOnce(userId, sessionId, criteria, hash, loadWindow).finally(() => this.runs.delete(key));
     this.runs.set(key, { userId, promise });
     return promise;
   }
@@ -211,7 +228,7 @@ export class SearchService {
     return false;
   }
 
-  private async runOnce(userId: number, sessionId: string, criteria: SearchCriteria, hash: string): Promise<SearchCounts> {
+  private async runOnce(userId: number, sessionId: string, criteria: SearchCriteria, hash: string, loadWindow: LoadWindow | null): Promise<SearchCounts> {
     let session = await this.state(sessionId);
     // Another process runs this very search: wait for it rather than build the same sets twice.
     while (session && session.criteria_hash === hash && (session.status === 'running' || session.status === 'new') && !session.abandoned && session.run_owner !== this.owner) {
@@ -256,6 +273,8 @@ export class SearchService {
           run_owner: this.owner,
           run_heartbeat_at: sql<Date>`now()`,
           run_recovery: recovery,
+          new_since_load: loadWindow?.afterLoad ?? null,
+          new_until_load: loadWindow?.upToLoad ?? null,
         })
         .where('id', '=', sessionId)
         // A recovery takes over only the state it judged (two processes may judge it at once).
@@ -263,14 +282,14 @@ export class SearchService {
         .executeTakeFirst();
       if (Number(started.numUpdatedRows) === 0) {
         // Another process took the recovery over: share its outcome.
-        return await this.runOnce(userId, sessionId, criteria, hash);
+        return await this.runOnce(userId, sessionId, criteria, hash, loadWindow);
       }
       const ctx = prepared.ctx;
       const compiled = await compileCriteria(criteria, ctx);
       run.progress = { ...run.progress, phase: 'sets' };
       const counts = await this.db.transaction().execute(async (trx) => {
         await clearSets(trx, session.set_id);
-        const result = await materialiseSets(trx, session.set_id, compiled, this.activityCap);
+        const result = await materialiseSets(trx, session.set_id, compiled, this.activityCap, { loadWindow });
         await copySimilarities(trx, session.set_id, similarityHitIds);
         // Cancelled while the sets were being built: roll them back.
         if (run.controller.signal.aborted) throw searchCancelled();
@@ -344,7 +363,7 @@ export class SearchService {
       if (!session.criteria_hash || !criteria.success) return session;
       try {
         // A re-run is a search: bulk work on the database, behind logins and pages.
-        await withDbPriority('bulk', () => this.shared(session!.user_id, session!.id, criteria.data, session!.criteria_hash!));
+        await withDbPriority('bulk', () => this.shared(session!.user_id, session!.id, criteria.data, session!.criteria_hash!, sessionWindow(session!)));
       } catch {
         // The session row says what became of it (failed, cancelled, run again with other criteria).
       }

@@ -15,11 +15,13 @@ import { ASSAY_TYPES, HIERARCHIES, closureCte, docName, docSource, docYear } fro
 const insertInto = sql`insert into tree_nodes (tree, node_id, parent_id, label, codes, structure_count)`;
 
 /**
+ * Tree counts are structure counts: activities without a structure (str_id NULL) are left out.
+ *
  * Distinct (target, structure) pairs, read by the target and pathway trees: computed once per
  * refresh into a temporary table that disappears at commit.
  */
 const targetPairs = sql`create temporary table tree_target_str on commit drop as
-  select distinct target_id, str_id from activities where target_id is not null`;
+  select distinct target_id, str_id from activities where target_id is not null and str_id is not null`;
 
 /**
  * Target classes (ids `c…`) with targets as leaves (`t…`); targets without a class under `u` > `u:<type>`.
@@ -76,7 +78,7 @@ const indicationTree = sql`with recursive ${closureCte(HIERARCHIES.indications)}
 /** Taxonomy (`s…`): structures with activities in assays of the organism / strain / cell line or below. */
 const taxonomyTree = sql`with recursive ${closureCte(HIERARCHIES.taxonomy)},
   pairs as (
-    select distinct ay.taxonomy_id, a.str_id from activities a join assays ay on ay.assay_id = a.assay_id where ay.taxonomy_id is not null
+    select distinct ay.taxonomy_id, a.str_id from activities a join assays ay on ay.assay_id = a.assay_id where ay.taxonomy_id is not null and a.str_id is not null
   ),
   counts as (
     select ancestor, count(*)::int as n
@@ -190,7 +192,7 @@ const assayMethodTree = sql`with pairs as (
 const bibliographyTree = sql`with docs as (
     select d.ref_id, ${docSource} as source, ${docName} as name, ${docYear} as year, d.journal_patent_name, d.issn_no from documents d
   ),
-  pairs as (select distinct ref_id, str_id from activities where ref_id is not null),
+  pairs as (select distinct ref_id, str_id from activities where ref_id is not null and str_id is not null),
   membership(node_id, ref_id) as (
     select source, ref_id from docs
     union all select source || 'n:' || name, ref_id from docs

@@ -3,6 +3,7 @@ import { IconFlask, IconLogout } from '@tabler/icons-react';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { isRole } from '@kb/contracts/roles';
 import { logOut } from '../../features/auth/auth-service.ts';
+import { NotificationBell } from '../../features/alerts/notification-bell.tsx';
 import { landingFor } from '../route-guard.ts';
 import { ROLE_LABELS } from '../role-labels.ts';
 import { isLoggedIn, useSessionStore } from '../stores/session-store.ts';
@@ -13,6 +14,7 @@ import classes from './layout.module.css';
 const NAV_ITEMS: readonly { label: string; path: string }[] = [
   { label: 'Search', path: '/search' },
   { label: 'Results', path: '/results' },
+  { label: 'Dynamic query', path: '/dynamicquery' },
   { label: 'Downloads', path: '/downloads' },
   { label: 'Dashboard', path: '/dashboard' },
   { label: 'Client dashboard', path: '/admin/client-dashboard' },
@@ -42,7 +44,7 @@ export function AppHeader({ navbarOpened, onToggleNavbar }: { navbarOpened?: boo
         <Anchor component={Link} to={loggedIn ? landingFor(currentRole) : '/login'} underline="never" c="inherit">
           <Group gap={6} wrap="nowrap">
             <IconFlask size={24} aria-hidden />
-            <Title order={1} size="h4">
+            <Title order={1} size="h4" style={{ whiteSpace: 'nowrap' }}>
               KB Search
             </Title>
           </Group>
@@ -79,11 +81,13 @@ export function AppHeader({ navbarOpened, onToggleNavbar }: { navbarOpened?: boo
               />
             )}
             {roles.length === 1 && currentRole && (
-              <Text size="xs" c="dimmed" visibleFrom="sm">
+              // The role label gives way first when the menu is long (the dashboard shows it too).
+              <Text size="xs" c="dimmed" visibleFrom="lg" style={{ whiteSpace: 'nowrap' }}>
                 {ROLE_LABELS[currentRole]}
               </Text>
             )}
-            <Text size="sm" visibleFrom="sm" data-testid="header-username">
+            <NotificationBell />
+            <Text size="sm" visibleFrom="sm" data-testid="header-username" style={{ whiteSpace: 'nowrap' }}>
               {username}
             </Text>
             <Button size="xs" variant="light" leftSection={<IconLogout size={14} />} onClick={() => void logOut()}>

@@ -13,6 +13,7 @@ const QUICK_LINKS: readonly { label: string; path: string }[] = [
   { label: 'Results', path: '/results' },
   { label: 'SAR view', path: '/sarview' },
   { label: 'Analyzers', path: '/analyzers' },
+  { label: 'Dynamic query', path: '/dynamicquery' },
   { label: 'Export', path: '/export' },
   { label: 'Downloads', path: '/downloads' },
   { label: 'Dashboard', path: '/dashboard' },

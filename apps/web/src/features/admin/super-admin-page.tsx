@@ -5,6 +5,7 @@ import { AdminRolesTab } from './superadmin/admin-roles-tab.tsx';
 import { AuditTab } from './superadmin/audit-tab.tsx';
 import { DatasetTab } from './superadmin/dataset-tab.tsx';
 import { OverviewTab } from './superadmin/overview-tab.tsx';
+import { ReleasesTab } from './superadmin/releases-tab.tsx';
 import { SessionsTab } from './superadmin/sessions-tab.tsx';
 import { SettingsTab } from './superadmin/settings-tab.tsx';
 
@@ -15,6 +16,7 @@ export const SUPERADMIN_TABS = [
   { value: 'audit', label: 'Audit log' },
   { value: 'sessions', label: 'Sessions' },
   { value: 'dataset', label: 'Data set' },
+  { value: 'releases', label: 'Releases' },
   { value: 'settings', label: 'Settings' },
 ] as const;
 
@@ -23,7 +25,7 @@ export function SuperAdminPage() {
   const tab = SUPERADMIN_TABS.some((item) => item.value === params.get('tab')) ? params.get('tab') : 'overview';
   return (
     <>
-      <PageHeader title="Super admin" description="System overview, admin roles, the audit log, open sessions, the data set and run-time settings." />
+      <PageHeader title="Super admin" description="System overview, admin roles, the audit log, open sessions, the data set, release imports and run-time settings." />
       <Tabs value={tab} onChange={(value) => setParams(value ? { tab: value } : {}, { replace: true })} keepMounted={false}>
         <Tabs.List mb="md">
           {SUPERADMIN_TABS.map((item) => (
@@ -46,6 +48,9 @@ export function SuperAdminPage() {
         </Tabs.Panel>
         <Tabs.Panel value="dataset">
           <DatasetTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="releases">
+          <ReleasesTab />
         </Tabs.Panel>
         <Tabs.Panel value="settings">
           <SettingsTab />

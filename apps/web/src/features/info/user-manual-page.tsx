@@ -25,9 +25,11 @@ export function UserManualPage() {
           ['searching', 'Searching'],
           ['structure', 'Structure search and property filters'],
           ['results', 'Results tabs'],
+          ['chembl-details', 'Mechanisms, assay parameters, cell lines and ATC codes'],
           ['sar-view', 'SAR view'],
           ['charts', 'Charts as filters'],
           ['analyzers', 'Analyzers'],
+          ['dynamic-query', 'Dynamic query'],
           ['export', 'Exports and download credits'],
           ['dashboard', 'Your dashboard'],
           ['client-dashboard', 'Client dashboard'],
@@ -86,6 +88,23 @@ export function UserManualPage() {
           several targets) are combined with <Code>|</Code>, meaning “any of”. You can upload a text file of search terms: the application reports terms
           it does not recognise, and you can download them to correct them. Before opening results you see counts of matching structures, activities,
           assays, references and clinical compounds. A search returning more than 750,000 activities must be refined.
+        </p>
+      </InfoSection>
+
+      <InfoSection id="alerts" title="Alerts and notifications">
+        <p>
+          A saved search can watch the knowledge base for you. Open <strong>My saved searches</strong> (search page, the menu beside “Save query”) and
+          switch <strong>Alert me</strong> on for a search. From then on, whenever a data update (a new release, an import) finishes, the search is
+          counted again on the rows that update brought in. When it finds new activities or structures you get a notification: the bell in the header
+          shows how many are unread, and the <Anchor component={Link} to="/notifications">notifications page</Anchor> lists them, for example
+          “3 new activities for ‘EGFR IC50’”.
+        </p>
+        <p>
+          <strong>Open the new rows</strong> runs the saved search on the new rows only and shows them in the results, under a banner “New in
+          &lt;update&gt;”; every tab, chart and export there holds just those rows. Run the search again from the search page to see all of its rows.
+          Opening a notification marks it read; “Mark all read” clears the bell. If e-mail notifications and <strong>Database update e-mails</strong>
+          are on in your <Anchor component={Link} to="/dashboard">dashboard</Anchor>’s notification settings, you also get an e-mail with the same
+          link. Switching an alert off stops it; switching it on again starts from the newest update, so nothing is announced twice.
         </p>
       </InfoSection>
 
@@ -156,6 +175,21 @@ export function UserManualPage() {
           <strong>Comfortable</strong> for large drawings. The tick box, the ids and the structure stay on the left while you scroll sideways. After a
           similarity search every tab shows the similarity score and lists the most similar first; after a substructure search the drawings show the
           match in orange, in the grids and in the compound leaflet.
+        </p>
+      </InfoSection>
+
+      <InfoSection id="chembl-details" title="Mechanisms, assay parameters, cell lines and ATC codes">
+        <p>
+          A knowledge base loaded from ChEMBL carries more than activities. The <strong>Activity mechanism</strong> row finds activities reported with
+          that mechanism and also the development compounds whose mechanism of action has it (an approved inhibitor counts without an activity). The
+          compound leaflet lists each development compound’s targets with action type and mechanism, and its mode of action.
+        </p>
+        <p>
+          In the <strong>Assay</strong> tab, the column chooser offers <strong>Cells / organ</strong>, <strong>Tissue</strong> (from ChEMBL’s cell line
+          and tissue dictionaries) and <strong>Assay parameters</strong> (dose, time and the like); an assay’s details panel lists its parameters as
+          published and standardised. A target can be searched by its <strong>PDB id</strong> (e.g. 1M17); ChEMBL releases give no Entrez gene ids,
+          so the Entrez category finds only targets from sources that have them. The compound leaflet shows the compound’s{' '}
+          <strong>ATC classification</strong> (code, substance and the four levels above); ATC codes are shown, not searched.
         </p>
       </InfoSection>
 
@@ -234,6 +268,28 @@ export function UserManualPage() {
         </p>
       </InfoSection>
 
+      <InfoSection id="dynamic-query" title="Dynamic query">
+        <p>
+          The <Anchor component={Link} to="/dynamicquery">Dynamic query</Anchor> page (in the menu for every logged-in user) queries one table of
+          the knowledge base directly, for those who think in tables: Structures, Compounds, Activities, Assays, References, Targets or Clinical
+          compounds. Choose the table, then tick its columns; each shows its type (text, number, whole number, date, yes/no). Activities also offer
+          the target, compound name, SMILES, assay ChEMBL id and year of the row they belong to.
+        </p>
+        <p>
+          <strong>Add filter</strong> adds a condition on any column; a row must meet all of them. The operators follow the column&apos;s type:
+          text columns take equals and does not equal (the exact text), contains and starts with (ignoring case), is one of (values separated by
+          commas) and is empty / is not empty; numbers and dates take =, ≠, &lt;, ≤, &gt;, ≥, between (both ends included) and is empty / is not empty; yes/no columns take is
+          true / is false. &ldquo;Does not equal&rdquo; keeps rows without a value. Choose a sort (empty values last) and press{' '}
+          <strong>Run query</strong>; the rows appear in a grid, a page at a time. Click a column header to sort by it. Rows are counted up to
+          100,000; beyond that the page says &ldquo;more than 100,000 rows&rdquo;. A query that runs longer than 30 seconds is stopped: add a filter.
+        </p>
+        <p>
+          Save a query under a name to open it again later (saving under a name you used replaces that query). Your saved queries are yours alone.
+          With a full or download-evaluation subscription, export the rows as CSV, Excel or SDF (tables with structures): one download credit per
+          row, at most 25,000 rows per export, listed in your <Anchor component={Link} to="/downloads">downloads</Anchor> like every export.
+        </p>
+      </InfoSection>
+
       <InfoSection id="export" title="Exports and download credits">
         <p>
           Export a tab as CSV, Excel or SDF. Each exported record uses download credits from your balance; the export shows how many it needs before
@@ -277,6 +333,12 @@ export function UserManualPage() {
           <List.Item>
             <strong>Super admin</strong>: grant and revoke admin roles, search the audit log of every administrative change, close any open session,
             see the data set and rebuild its derived data, and change the login limits, the export background threshold and the mail settings.
+          </List.Item>
+          <List.Item>
+            <strong>Releases</strong> (super admin): import a new ChEMBL release from the server&apos;s import folder, watch its progress, and read each
+            load&apos;s report — rows added, updated and retired per entity, and the data quality (share with a structure, share standardised, unit
+            conversions, rows skipped and why). Retired rows are kept aside and left out of every search; saved searches keep working. Search users see
+            &ldquo;What&apos;s new&rdquo; on their Home page.
           </List.Item>
         </List>
         <p>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { citationLine, formatActivityValue, formatIsoDate, formatPotency, parseCompoundRoute, parseReferenceRoute, referenceLeafletPath } from './leaflet-format.ts';
+import { citationLine, formatActivityValue, formatIsoDate, formatPotency, ligandEfficiencyText, parseCompoundRoute, parseReferenceRoute, referenceLeafletPath } from './leaflet-format.ts';
 import { compareValues } from './use-sorted-rows.ts';
 
 describe('leaflet links', () => {
@@ -44,5 +44,12 @@ describe('leaflet values', () => {
     expect([3, null, 1].sort((a, b) => compareValues(a, b, 'asc'))).toEqual([1, 3, null]);
     expect([3, null, 1].sort((a, b) => compareValues(a, b, 'desc'))).toEqual([3, 1, null]);
     expect(['b10', 'b9'].sort((a, b) => compareValues(a, b, 'asc'))).toEqual(['b9', 'b10']);
+  });
+});
+
+describe('ligandEfficiencyText', () => {
+  it('lists the ligand efficiencies the source gives, in LE, LLE, BEI, SEI order, and nothing when there are none', () => {
+    expect(ligandEfficiencyText({ le: 0.31, lle: 3.02, bei: 16.71, sei: null })).toBe('LE 0.31 · LLE 3.02 · BEI 16.71');
+    expect(ligandEfficiencyText({ le: null, lle: null, bei: null, sei: null })).toBe('');
   });
 });

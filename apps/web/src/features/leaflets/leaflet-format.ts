@@ -1,5 +1,6 @@
 import { LEAFLET_ID_TYPES, sessionIdFromSid } from '@kb/contracts/leaflets';
 import type { LeafletIdType, ReferenceDocument } from '@kb/contracts/leaflets';
+import { formatNumber } from '../../app/format/number-format.ts';
 
 /** What a `/leaflet/{idType}/{id}` link names, or why it names nothing. */
 export type CompoundRoute = { ok: true; idType: LeafletIdType; id: number } | { ok: false; message: string };
@@ -95,4 +96,19 @@ export function citationLine(doc: CitationFields): string {
 export function formatIsoDate(value: string | null): string {
   if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return value ?? '—';
   return new Date(`${value}T00:00:00Z`).toLocaleDateString('en-GB', { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+/** "LE 0.31 · LLE 3.02 · BEI 16.7 · SEI 10.1": ligand efficiency where ChEMBL computed it. */
+export function ligandEfficiencyText(activity: { le: number | null; lle: number | null; bei: number | null; sei: number | null }): string {
+  const parts = (
+    [
+      ['LE', activity.le],
+      ['LLE', activity.lle],
+      ['BEI', activity.bei],
+      ['SEI', activity.sei],
+    ] as const
+  )
+    .filter(([, value]) => value !== null)
+    .map(([label, value]) => `${label} ${formatNumber(value)}`);
+  return parts.join(' · ');
 }

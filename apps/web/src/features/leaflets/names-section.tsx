@@ -76,6 +76,34 @@ function Synonyms({ synonyms }: { synonyms: CompoundLeaflet['synonyms'] }) {
   );
 }
 
+/** WHO ATC classes (ChEMBL): the level-5 code and substance, then the four levels above it. */
+function AtcClasses({ atc }: { atc: CompoundLeaflet['atc'] }) {
+  if (atc.length === 0) return null;
+  return (
+    <div data-testid="leaflet-atc">
+      <Text size="xs" c="dimmed" tt="uppercase" fw={700} mb={4}>
+        ATC classification
+      </Text>
+      <Stack gap={2}>
+        {atc.map((entry) => (
+          <Text key={entry.code} size="sm">
+            <Text span ff="monospace" fw={600}>
+              {entry.code}
+            </Text>{' '}
+            {entry.name}
+            {entry.path.length > 0 && (
+              <Text span c="dimmed" size="sm">
+                {' '}
+                — {entry.path.join(' › ')}
+              </Text>
+            )}
+          </Text>
+        ))}
+      </Stack>
+    </div>
+  );
+}
+
 /** Compound records of the structure and every synonym, grouped by kind (INN, trade name, research code ...). */
 export function NamesSection({ leaflet }: { leaflet: CompoundLeaflet }) {
   return (
@@ -87,6 +115,7 @@ export function NamesSection({ leaflet }: { leaflet: CompoundLeaflet }) {
       <Stack gap="md">
         <CompoundRecords compounds={leaflet.compounds} />
         <Synonyms synonyms={leaflet.synonyms} />
+        <AtcClasses atc={leaflet.atc} />
       </Stack>
     </LeafletSection>
   );

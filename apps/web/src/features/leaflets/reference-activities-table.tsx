@@ -7,21 +7,39 @@ import { formatCount } from '../../app/format/count-format.ts';
 import { formatNumber } from '../../app/format/number-format.ts';
 import { countNoun } from '../../app/format/plural.ts';
 import { ACTIVITY } from '../../app/format/nouns.ts';
-import { formatActivityValue, structureLeafletPath } from './leaflet-format.ts';
+import { formatActivityValue, ligandEfficiencyText, structureLeafletPath } from './leaflet-format.ts';
 import { CappedNote, LeafletSection } from './leaflet-ui.tsx';
 
 const PAGE_SIZE = 25;
+
+/** The compound of an activity: its structure's leaflet, or (peptides, antibodies, mixtures) a plain label. */
+function CompoundCell({ activity }: { activity: ReferenceActivity }) {
+  const label = activity.compound_label ? `${activity.compound_label} ` : '';
+  if (activity.str_id === null) {
+    return (
+      <Text size="sm" data-testid="no-structure">
+        {label}
+        <Text span size="xs" c="dimmed">
+          (no structure)
+        </Text>
+      </Text>
+    );
+  }
+  return (
+    <Anchor component={Link} to={structureLeafletPath(activity.str_id)} size="sm">
+      {label}
+      <Text span size="xs" c="dimmed">
+        ({activity.str_id})
+      </Text>
+    </Anchor>
+  );
+}
 
 function ActivityRow({ activity, marks }: { activity: ReferenceActivity; marks: boolean }) {
   return (
     <Table.Tr data-testid="reference-activity" data-act-id={activity.act_id} data-in-search={String(activity.in_search)}>
       <Table.Td>
-        <Anchor component={Link} to={structureLeafletPath(activity.str_id)} size="sm">
-          {activity.compound_label ? `${activity.compound_label} ` : ''}
-          <Text span size="xs" c="dimmed">
-            ({activity.str_id})
-          </Text>
-        </Anchor>
+        <CompoundCell activity={activity} />
       </Table.Td>
       <Table.Td>
         {activity.target_name ? (
@@ -43,6 +61,11 @@ function ActivityRow({ activity, marks }: { activity: ReferenceActivity; marks: 
       </Table.Td>
       <Table.Td>
         <Text size="sm">{activity.std_activity_type ?? '—'}</Text>
+        {!activity.standardised && (
+          <Badge size="xs" color="orange" variant="light" tt="none" title="ChEMBL could not standardise this activity: type, relation, value and unit are as published" data-testid="not-standardised">
+            Standardised: no
+          </Badge>
+        )}
         {activity.parameter && (
           <Text size="xs" c="dimmed">
             {activity.parameter}
@@ -51,6 +74,11 @@ function ActivityRow({ activity, marks }: { activity: ReferenceActivity; marks: 
       </Table.Td>
       <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
         {formatActivityValue(activity.std_act_prefix, activity.activity_value, activity.standard_uom)}
+        {ligandEfficiencyText(activity) && (
+          <Text size="xs" c="dimmed" data-testid="ligand-efficiency">
+            {ligandEfficiencyText(activity)}
+          </Text>
+        )}
       </Table.Td>
       <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
         {formatNumber(activity.pchembl_value)}

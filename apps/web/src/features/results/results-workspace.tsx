@@ -15,6 +15,7 @@ import { ResultsTabPanel } from './results-tab-panel.tsx';
 import { RESULTS_BASE } from './selection/use-selection-actions.ts';
 import { NoSessionState, SessionLoadingState, SessionProblemAlert } from './session-states.tsx';
 import { useResultsSession } from './use-results-session.ts';
+import { NewRowsBanner } from '../alerts/new-rows-banner.tsx';
 
 /** Spec §2: structuretab opens when the route names no tab. */
 export const DEFAULT_TAB: ResultTabKey = 'structuretab';
@@ -56,6 +57,7 @@ function ReadyWorkspace({ scope, sessionId, session, tab, tabid }: { scope: Resu
   return (
     <Stack gap="md" data-testid="results-workspace" data-scope={scope} data-session={sessionId}>
       <ResultsHeader scope={scope} session={session} />
+      {scope === 'search' && <NewRowsBanner sessionId={sessionId} />}
       {session.strIdNewlyAddedStatus && <NewStructuresBanner scope={scope} session={session} />}
       <div className={classes.layout}>
         <aside className={classes.filters} aria-label="Charts and filters">

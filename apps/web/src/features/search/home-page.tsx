@@ -19,6 +19,8 @@ import { runSearch } from './run/use-search-runner.ts';
 import { useConfirm } from './ui/confirm-dialog.tsx';
 import { countNoun } from '../../app/format/plural.ts';
 import { ACTIVITY } from '../../app/format/nouns.ts';
+import { AlertToggle } from '../alerts/alert-toggle.tsx';
+import { WhatsNewCard } from './whats-new-card.tsx';
 
 type RecentSearch = HomeOverview['recentSearches'][number];
 
@@ -132,6 +134,7 @@ function SavedQueries({ queries }: { queries: HomeOverview['savedQueries'] }) {
             {query.criteria_name}
           </Anchor>
           <Group gap={6} wrap="nowrap">
+            <AlertToggle criteriaId={query.criteria_id} name={query.criteria_name} />
             {query.is_active && (
               <Badge size="xs" variant="light">
                 default
@@ -219,6 +222,7 @@ export function HomePage() {
         {(overview) => (
           <Stack gap="md">
             <KnowledgeBaseStats counts={overview.counts} />
+            <WhatsNewCard />
             <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
               <Section title="Recent searches">
                 <RecentSearches searches={overview.recentSearches} />

@@ -14,6 +14,7 @@ import { NotChemblFileError, importChembl } from './chembl-import.ts';
 import type { ImportSummary, StepReport } from './chembl-import.ts';
 import { findDemoData } from './mixing.ts';
 import { ASPIRIN_INCHI, buildChemblFixture, defaultFixtureRows } from './fixture.ts';
+import { ACTIVITY_REPORT } from './steps-molecules.ts';
 
 
 /** A migrated database; `drop` closes it (and drops its private schema on a server). */
@@ -31,7 +32,7 @@ const COUNTED = [
   'indications', 'companies', 'data_sources',
 ] as const;
 const EXPECTED_COUNTS: Record<(typeof COUNTED)[number], number> = {
-  structures: 3, compounds: 7, compound_synonyms: 2, activities: 5, assays: 3, documents: 2, document_authors: 3, targets: 3,
+  structures: 3, compounds: 7, compound_synonyms: 2, activities: 10, assays: 3, documents: 2, document_authors: 3, targets: 3,
   target_synonyms: 7, target_classes: 4, clinical_compounds: 2, clinical_compound_indications: 3, clinical_compound_targets: 2,
   clinical_compound_companies: 1, indications: 3, companies: 1, data_sources: 3,
 };
@@ -108,12 +109,16 @@ describe.each(DATABASES)('ChEMBL import of the fixture on %s', (kind) => {
       'structure of the parent molecule (molecule_hierarchy)': 1,
       'molecule shares its structure with another molecule or an earlier run': 2,
     });
-    expect(step(summary, 'activities')).toMatchObject({
-      read: 8, loaded: { activities: 5 }, skipped: { 'activity without structure': 2, 'molecule not in the file': 1 },
+    const activities = step(summary, 'activities');
+    expect(activities).toMatchObject({ read: 11, loaded: { activities: 10 } });
+    expect(activities.skipped).toEqual({ 'molecule not in the file': 1 });
+    expect(activities.info).toMatchObject({
+      [ACTIVITY_REPORT.withoutStructure]: 3, [ACTIVITY_REPORT.notStandardised]: 2, [ACTIVITY_REPORT.converted]: 6,
     });
     expect(summary.complete).toBe(true);
     expect(summary.tablesNotRead).toHaveProperty('compound_properties');
-    expect(summary.missingTables).toEqual(['compound_records']);
+    expect(summary.tablesNotRead).not.toHaveProperty('ligand_eff');
+    expect(summary.missingTables).toEqual([]);
   });
 
   it('maps activities field by field (standard and published values, µM, links)', async () => {
@@ -131,9 +136,47 @@ describe.each(DATABASES)('ChEMBL import of the fixture on %s', (kind) => {
     expect(by.get(31864)).toMatchObject({ std_act_prefix: '>', micro_molarvalue: 10 });
     expect(by.get(31867)).toMatchObject({ std_activity_type: 'Inhibition', micro_molarvalue: null, activity_remarks: 'Active' });
     expect(by.get(31869)).toMatchObject({ data_validity_comment: 'Outside typical range', ref_id: null, standard_uom: 'ug.mL-1', micro_molarvalue: null });
-    expect(by.get(31870)).toMatchObject({ assay_id: null, micro_molarvalue: 500 });
+    expect(by.get(31870)).toMatchObject({ assay_id: null, micro_molarvalue: 500, standardised: true });
+    expect(rows.filter((r) => r.chembl_activity_id !== 31871 && r.chembl_activity_id !== 31872).every((r) => r.standardised)).toBe(true);
     const pubchem = await db.selectFrom('data_sources').select('data_source_id').where('chembl_src_id', '=', 7).executeTakeFirstOrThrow();
     expect(by.get(31869)?.data_source_id).toBe(pubchem.data_source_id);
+  });
+
+  it('uses the published type, relation, value and units where the standard ones are empty, and marks the row', async () => {
+    const { db } = handle;
+    const rows = await db.selectFrom('activities').selectAll().where('chembl_activity_id', 'in', [31871, 31872]).orderBy('chembl_activity_id').execute();
+    const [published, noRelation] = rows;
+    // Nothing standardised: type, relation and the value/unit pair are the published ones; µM from nM.
+    expect(published).toMatchObject({
+      std_activity_type: 'IC50', std_act_prefix: '<', activity_value: 30, standard_uom: 'nM', standardised: false,
+      activity_type: 'IC50', activity_prefix: '<', activity: 30, activity_uom: 'nM', pchembl_value: null,
+    });
+    expect(published?.micro_molarvalue).toBeCloseTo(0.03, 9);
+    // Standard type and value kept, the empty standard relation filled from the published one.
+    expect(noRelation).toMatchObject({ std_activity_type: 'Ki', std_act_prefix: '>', activity_value: 2, standard_uom: 'uM', micro_molarvalue: 2, standardised: false });
+  });
+
+  it('keeps activities of compounds without a structure, linked to their assay, document and target', async () => {
+    const { db } = handle;
+    const rows = await db.selectFrom('activities').innerJoin('compounds', 'compounds.gvk_id', 'activities.gvk_id')
+      .select(['chembl_activity_id', 'activities.str_id', 'chembl_molregno', 'assay_id', 'activities.ref_id', 'target_id', 'std_activity_type', 'pchembl_value'])
+      .where('activities.str_id', 'is', null).orderBy('chembl_activity_id').execute();
+    expect(rows.map((r) => [r.chembl_activity_id, r.chembl_molregno])).toEqual([[31865, 2002], [31866, 2004], [31873, 2004]]);
+    const cellAssay = await db.selectFrom('assays').select(['assay_id', 'ref_id', 'target_id']).where('chembl_assay_id', '=', 1001).executeTakeFirstOrThrow();
+    expect(rows[2]).toMatchObject({ assay_id: cellAssay.assay_id, ref_id: cellAssay.ref_id, target_id: cellAssay.target_id, std_activity_type: 'EC50', pchembl_value: 8.52 });
+    expect(cellAssay.target_id).not.toBeNull();
+  });
+
+  it('maps ligand efficiency (ligand_eff) and the compound name in the reference (compound_records)', async () => {
+    const { db } = handle;
+    const rows = await db.selectFrom('activities').select(['chembl_activity_id', 'bei', 'sei', 'le', 'lle', 'compound_name_reference'])
+      .where('chembl_activity_id', 'in', [31863, 31864, 31871, 31873]).orderBy('chembl_activity_id').execute();
+    expect(rows).toEqual([
+      { chembl_activity_id: 31863, bei: 16.71, sei: 10.09, le: 0.31, lle: 3.02, compound_name_reference: 'gefitinib (compound 4)' },
+      { chembl_activity_id: 31864, bei: null, sei: null, le: null, lle: null, compound_name_reference: null },
+      { chembl_activity_id: 31871, bei: null, sei: null, le: null, lle: null, compound_name_reference: null },
+      { chembl_activity_id: 31873, bei: null, sei: null, le: null, lle: null, compound_name_reference: 'Peptide P1' },
+    ]);
   });
 
   it('maps documents, authors, targets, classes and assays', async () => {
@@ -208,10 +251,13 @@ describe.each(DATABASES)('ChEMBL import of the fixture on %s', (kind) => {
     expect(label.value).toBe('chembl:chembl_99.db');
   });
 
-  it('adds nothing on a repeated import, whether checkpoints say "done" or are ignored', async () => {
+  it('adds nothing on a repeated import, whether the file completed before or checkpoints are ignored', async () => {
     const before = await tableCounts(handle);
+    // A completed file is read whole again (an update compares every key) and changes nothing.
     const again = await importChembl(handle, FIXTURE, { pool });
-    expect(again.steps.filter((s) => s.status !== 'missing table').every((s) => s.status === 'already loaded')).toBe(true);
+    expect(again.totals.loaded).toBe(0);
+    expect(again.load.kind).toBe('update');
+    expect(again.load.report?.changes.every((c) => c.added === 0 && c.updated === 0 && c.retired === 0)).toBe(true);
     const restarted = await importChembl(handle, FIXTURE, { pool, restart: true, batchSize: 2 });
     expect(restarted.totals.loaded).toBe(0);
     expect(restarted.totals.read).toBe(summary.totals.read);
@@ -270,7 +316,7 @@ describe.each(DATABASES)('ChEMBL import of bad input on %s', (kind) => {
   it('loads a partial release and reports the missing tables and columns', async () => {
     const partial = path.join(tmp, `partial-${kind}.db`);
     buildChemblFixture(partial, {
-      omitTables: ['molecule_hierarchy', 'drug_mechanism', 'docs', 'component_synonyms'],
+      omitTables: ['molecule_hierarchy', 'drug_mechanism', 'docs', 'component_synonyms', 'ligand_eff', 'compound_records'],
       omitColumns: { activities: ['pchembl_value', 'action_type'] },
     });
     const summary = await importChembl(handle, partial, { pool });
@@ -278,8 +324,11 @@ describe.each(DATABASES)('ChEMBL import of bad input on %s', (kind) => {
     expect(summary.missingTables).toEqual(expect.arrayContaining(['molecule_hierarchy', 'drug_mechanism', 'docs', 'component_synonyms']));
     expect(step(summary, 'docs').status).toBe('missing table');
     expect(step(summary, 'activities').notes.join()).toMatch(/activities\.pchembl_value, activities\.action_type/);
-    // Without molecule_hierarchy the salt has no structure, so its activity is skipped too.
-    expect(step(summary, 'activities')).toMatchObject({ loaded: { activities: 4 }, skipped: { 'activity without structure': 3, 'molecule not in the file': 1 } });
+    expect(step(summary, 'activities').notes.join()).toMatch(/ligand_eff \(whole table.*compound_records \(whole table/);
+    // Without molecule_hierarchy the salt has no structure: its activity is kept without one.
+    expect(step(summary, 'activities')).toMatchObject({ loaded: { activities: 10 }, skipped: { 'molecule not in the file': 1 } });
+    expect(step(summary, 'activities').info[ACTIVITY_REPORT.withoutStructure]).toBe(4);
+    expect(await handle.db.selectFrom('activities').select('chembl_activity_id').where('bei', 'is not', null).execute()).toEqual([]);
     const egfr = await handle.db.selectFrom('targets').select(['gene_symbol', 'uniprot_id']).where('chembl_tid', '=', 9).executeTakeFirstOrThrow();
     expect(egfr).toEqual({ gene_symbol: null, uniprot_id: 'P00533' });
   });

@@ -8,11 +8,17 @@ import { dataSourceIds } from './lookups.ts';
 import { hasTable, isSqliteReadError, openChemblFile } from './sqlite-source.ts';
 import type { ChemblFile } from './sqlite-source.ts';
 import { newReport } from './step.ts';
+import type { KbLoadKind, KbLoadReport } from '@kb/contracts/kb-loads';
+import { KEYED_TABLES, completeEntities, forgetSeen, retireMissing } from './release.ts';
+import { closeImportLoad, openImportLoad, saveProgress } from './release-load.ts';
+import type { ImportLoad } from './release-load.ts';
 import type { Db, ImportContext, Loader, ReadBatch, Step, StepReport } from './step.ts';
 import { assaysStep, documentsStep, readBaoLabels, targetsStep } from './steps-entities.ts';
 import { activitiesStep, moleculesStep, synonymsStep } from './steps-molecules.ts';
 import { clinicalStep, companiesStep, indicationsStep, mechanismsStep } from './steps-clinical.ts';
 import { actionTypesStep, activityTypesStep, sourceStep, targetClassesStep } from './steps-vocabulary.ts';
+import { assayCellsStep, assayParametersStep, cellDictionaryStep, tissueDictionaryStep } from './steps-dictionaries.ts';
+import { atcClassesStep, componentXrefStep, moleculeAtcStep } from './steps-classifications.ts';
 
 export { NotChemblFileError } from './sqlite-source.ts';
 export type { StepReport } from './step.ts';
@@ -24,6 +30,8 @@ export function createSteps(): Step[] {
   return [
     sourceStep(), activityTypesStep(), actionTypesStep(), documentsStep(), targetClassesStep(), targetsStep(), assaysStep(),
     moleculesStep(), synonymsStep(), activitiesStep(), clinicalStep(), indicationsStep(), mechanismsStep(), companiesStep(),
+    // Left out until issue 17; each reads only ids loaded above (targets, assays, compounds).
+    componentXrefStep(), cellDictionaryStep(), tissueDictionaryStep(), assayCellsStep(), assayParametersStep(), atcClassesStep(), moleculeAtcStep(),
   ];
 }
 
@@ -32,21 +40,21 @@ export const EXPECTED_TABLES = [
   'molecule_dictionary', 'compound_structures', 'compound_properties', 'compound_records', 'molecule_synonyms', 'molecule_hierarchy',
   'target_dictionary', 'target_components', 'component_sequences', 'component_synonyms', 'protein_classification', 'component_class',
   'assays', 'activities', 'docs', 'source', 'drug_indication', 'drug_mechanism', 'action_type', 'bioassay_ontology',
-  'activity_stds_lookup', 'products', 'formulations',
+  'activity_stds_lookup', 'products', 'formulations', 'ligand_eff',
+  'component_xref', 'cell_dictionary', 'tissue_dictionary', 'assay_parameters', 'atc_classification', 'molecule_atc_classification',
 ];
 
 const READ_TABLES = new Set([
   'source', 'activity_stds_lookup', 'action_type', 'docs', 'protein_classification', 'target_dictionary', 'target_components',
   'component_sequences', 'component_synonyms', 'component_class', 'assays', 'bioassay_ontology', 'compound_structures',
   'molecule_dictionary', 'molecule_hierarchy', 'molecule_synonyms', 'activities', 'drug_indication', 'drug_mechanism',
-  'formulations', 'products',
+  'formulations', 'products', 'ligand_eff', 'compound_records',
+  'component_xref', 'cell_dictionary', 'tissue_dictionary', 'assay_parameters', 'atc_classification', 'molecule_atc_classification',
 ]);
 
 /** Why a present table is not read (tables not listed: no column of ours to put them in). */
 const NOT_READ_BECAUSE: Record<string, string> = {
   compound_properties: 'RDKit recomputes the properties, so every source uses the same definitions',
-  compound_records: 'compound names come from molecule_dictionary and molecule_synonyms',
-  ligand_eff: 'no ligand-efficiency column in activities',
 };
 
 export interface ImportProgress {
@@ -65,7 +73,7 @@ export interface ImportOptions {
   batchSize?: number;
   /** Stop after this many batches in all (simulates an interrupted import in tests). */
   maxBatches?: number;
-  /** Ignore checkpoints and read everything again: ON CONFLICT DO NOTHING keeps it a no-op. */
+  /** Ignore checkpoints and read everything again: unchanged rows are not written again (upsert with IS DISTINCT FROM). */
   restart?: boolean;
   /** RDKit worker threads (default: all cores), or a pool to share (tests). */
   workers?: number;
@@ -87,6 +95,8 @@ export interface ImportSummary {
   totals: { read: number; loaded: number; skipped: number };
   counts: KnowledgeBaseCounts;
   seconds: number;
+  /** The kb_loads row of this import and, once the run finished, its report (changes + data quality). */
+  load: { loadId: number; kind: KbLoadKind; label: string; report: KbLoadReport | null };
 }
 
 /** One checkpoint row per step (`table:<step>`) keeps the last source key loaded. */
@@ -107,7 +117,7 @@ async function writeCheckpoint(trx: Db, job: string, part: string, lastKey: numb
 }
 
 /** Shared vocabularies (units, phases ...) and the ChEMBL provenance row; ids for the mappers. */
-async function prepareContext(db: Db, file: ChemblFile, pool: ChemPool): Promise<ImportContext> {
+async function prepareContext(db: Db, file: ChemblFile, pool: ChemPool, release: ImportLoad): Promise<ImportContext> {
   const chemblSourceId = await db.transaction().execute(async (trx) => {
     await seedLookups(trx);
     await trx.insertInto('data_sources').values({
@@ -119,7 +129,7 @@ async function prepareContext(db: Db, file: ChemblFile, pool: ChemPool): Promise
   const phases = await db.selectFrom('clinical_phases').select(['phase_id', 'name']).execute();
   const statuses = await db.selectFrom('clinical_statuses').select(['status_id', 'name']).execute();
   return {
-    file, pool, chemblSourceId,
+    file, pool, chemblSourceId, release,
     sourceIds: await dataSourceIds(db),
     baoLabels: readBaoLabels(file),
     phaseIds: new Map(phases.map((p) => [p.name, p.phase_id])),
@@ -139,6 +149,7 @@ function errorText(error: unknown): string {
 }
 
 interface RunState {
+  reports: StepReport[];
   batches: number;
   stopped: boolean;
   rowsRead: number;
@@ -195,6 +206,7 @@ async function runStep(
     await db.transaction().execute(async (trx) => {
       await loader(trx);
       await writeCheckpoint(trx, job, part, batch.lastKey, false);
+      await saveProgress(trx, ctx.release as ImportLoad, state.reports);
     });
     state.batches++;
     report.read += batch.rows;
@@ -221,14 +233,40 @@ function tablesNotRead(file: ChemblFile): Record<string, string> {
   return result;
 }
 
+/**
+ * Checkpoints to start from. A job that completed before (the same file imported again) starts
+ * over: it is read whole again so that the update compares every key (and adds nothing if the
+ * knowledge base already matches it). --restart also forgets the keys an earlier run has seen.
+ */
+async function startingCheckpoints(db: Db, job: string, restart: boolean): Promise<Map<string, Checkpoint>> {
+  const checkpoints = await readCheckpoints(db, job);
+  if (!restart && !checkpoints.get('complete')?.done) return checkpoints;
+  await db.deleteFrom('kb_load_checkpoints').where('job', '=', job).execute();
+  await forgetSeen(db, job);
+  return new Map();
+}
+
+function loadNotes(file: ChemblFile, complete: boolean, warnings: string[], reports: StepReport[]): string[] {
+  const missing = EXPECTED_TABLES.filter((t) => !hasTable(file, t));
+  const done = completeEntities(reports);
+  const notRetired = KEYED_TABLES.filter((t) => !done.has(t));
+  return [
+    ...(missing.length > 0 ? [`tables not in the file: ${missing.join(', ')}`] : []),
+    ...(complete && notRetired.length > 0 ? [`not retired (their ChEMBL table is not in the file): ${notRetired.join(', ')}`] : []),
+    ...(complete ? [] : ['incomplete file: nothing was retired']),
+    ...warnings,
+  ];
+}
+
 async function setDatasetLabel(db: Db, label: string): Promise<void> {
   await db.insertInto('app_settings').values({ key: 'dataset_label', value: label })
     .onConflict((oc) => oc.column('key').doUpdateSet({ value: label })).execute();
 }
 
 /**
- * Imports a ChEMBL SQLite release (or a partial file) into the knowledge base. Idempotent (source
- * keys in unique chembl_* columns, ON CONFLICT DO NOTHING) and resumable (checkpoint per step).
+ * Imports a ChEMBL SQLite release (or a partial file) into the knowledge base, as one load (kb_loads).
+ * Over an earlier release it adds, updates and retires rows (release.ts). Idempotent (source
+ * keys in unique chembl_* columns, upserted) and resumable (checkpoint per step).
  * Throws NotChemblFileError for a file that is not a ChEMBL release.
  */
 export async function importChembl(handle: DatabaseHandle, filePath: string, options: ImportOptions = {}): Promise<ImportSummary> {
@@ -240,10 +278,11 @@ export async function importChembl(handle: DatabaseHandle, filePath: string, opt
   const datasetLabel = `chembl:${path.basename(file.file)}`;
   const warnings = file.truncation ? [file.truncation] : [];
   const reports: StepReport[] = [];
-  const state: RunState = { batches: 0, stopped: false, rowsRead: 0 };
+  const state: RunState = { reports, batches: 0, stopped: false, rowsRead: 0 };
   try {
-    const ctx = await prepareContext(db, file, pool);
-    const checkpoints = options.restart ? new Map<string, Checkpoint>() : await readCheckpoints(db, job);
+    const checkpoints = await startingCheckpoints(db, job, options.restart ?? false);
+    const load = await openImportLoad(db, file, job);
+    const ctx = await prepareContext(db, file, pool, load);
     const steps = createSteps();
     const totals = steps.map((s) => (missingRequirement(file, s) ? 0 : s.total(ctx)));
     const rowsTotal = totals.reduce((a, b) => a + b, 0);
@@ -278,16 +317,20 @@ export async function importChembl(handle: DatabaseHandle, filePath: string, opt
     }
     const complete = !state.stopped && reports.every((r) => r.status !== 'unreadable part' && r.status !== 'stopped');
     if (!state.stopped) await setDatasetLabel(db, datasetLabel);
-    if (complete) await writeCheckpoint(db, job, 'complete', null, true);
     if (reports.some((r) => r.status === 'unreadable part')) {
       warnings.push('parts of the file are unreadable (corrupt or truncated): what SQLite could read was loaded; see the steps marked "unreadable part"');
     }
+    // Retiring needs the whole release: never after a damaged file; per entity, never after a missing table.
+    if (complete) await retireMissing(db, load, completeEntities(reports));
+    if (complete) await writeCheckpoint(db, job, 'complete', null, true);
+    const report = state.stopped ? null : await closeImportLoad(db, load, reports, complete, loadNotes(file, complete, warnings, reports));
     return {
       file: file.file, job, datasetLabel, complete, stopped: state.stopped, warnings,
       missingTables: EXPECTED_TABLES.filter((t) => !hasTable(file, t)),
       tablesNotRead: tablesNotRead(file),
       steps: reports, totals: totalsOf(reports), counts: await countKnowledgeBase(db),
       seconds: (performance.now() - started) / 1000,
+      load: { loadId: load.loadId, kind: load.kind, label: load.label, report },
     };
   } finally {
     if (!options.pool) await pool.close();

@@ -1,20 +1,27 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../db/database.ts';
 import type { DatabaseHandle } from '../../../db/database.ts';
-import { migrateToLatest } from '../../../db/migrate.ts';
+import type { LoginResult } from '@kb/contracts/auth';
+import { demoEmailForRole } from '@kb/contracts/roles';
+import type { SearchCounts, SearchRowInput } from '@kb/contracts/search';
+import { authHeaders, startTestApp } from '../../../../test/harness.ts';
+import type { TestApp } from '../../../../test/harness.ts';
 import { importChembl } from './chembl-import.ts';
+import { ACTIVITY_REPORT } from './steps-molecules.ts';
 import { ChemReference, SUBSTRUCTURE_QUERIES } from '../../../../test/chem-reference.ts';
 import { RdkitChemEngine } from '../../chemistry/rdkit-engine.ts';
 import type { ImportSummary, StepReport } from './chembl-import.ts';
 
 /**
  * Acceptance on the real ChEMBL subset (../shared/data/chembl-subset, see its README): a full
- * import, once, on PGlite only (about 3 minutes on 2 cores: RDKit profiles 74k structures). Every
- * expected figure is counted here with plain SQLite queries, independently of the importer.
+ * import, once, on PGlite only (3 to 14 minutes on 2 shared cores: RDKit profiles 74k structures),
+ * then guided searches through the API. Every expected figure is counted here with plain SQL on
+ * the SQLite file (opened read-only with better-sqlite3, as the importer does), independently of
+ * the importer's mapping code.
  * CHEMBL_SUBSET=/path/to/file.db points elsewhere; CHEMBL_SUBSET=off skips it.
  */
 const SUBSET = process.env.CHEMBL_SUBSET ?? path.resolve(import.meta.dirname, '../../../../../../../shared/data/chembl-subset/chembl_subset.db');
@@ -30,7 +37,9 @@ function step(summary: ImportSummary, name: string): StepReport {
 }
 
 describe.skipIf(!available)('ChEMBL import acceptance on the real subset (PGlite)', () => {
+  let t: TestApp;
   let handle: DatabaseHandle;
+  let login: LoginResult;
   let sqlite: Database.Database;
   let summary: ImportSummary;
   const count = (sql: string): number => Number(sqlite.prepare(sql).pluck().get());
@@ -41,16 +50,29 @@ describe.skipIf(!available)('ChEMBL import acceptance on the real subset (PGlite
 
   beforeAll(async () => {
     sqlite = new Database(SUBSET, { readonly: true, fileMustExist: true });
-    handle = await openDatabase({});
-    await migrateToLatest(handle);
+    t = await startTestApp('pglite');
+    handle = t.database;
     const started = performance.now();
     summary = await importChembl(handle, SUBSET);
     console.log(`ChEMBL subset import: ${((performance.now() - started) / 1000).toFixed(1)} s, ${JSON.stringify(summary.counts)}`);
-  }, 900_000);
+    login = await t.login(demoEmailForRole('FULL_USER'));
+  }, 3_600_000);
   afterAll(async () => {
     sqlite?.close();
-    await handle?.close();
+    await t?.close();
   });
+
+  const MOLECULES = 'SELECT molregno FROM compound_structures UNION SELECT molregno FROM molecule_dictionary';
+  /** What the importer should use, field by field (docs/data-model.md "Mapping from ChEMBL"), written as SQL. */
+  const USED_TYPE = "coalesce(nullif(trim(a.standard_type), ''), nullif(trim(a.type), ''))";
+  const USED_RELATION = "coalesce(nullif(trim(a.standard_relation), ''), nullif(trim(a.relation), ''))";
+  const USED_VALUE = 'coalesce(a.standard_value, a.value)';
+  const USED_UNITS = `CASE WHEN a.standard_value IS NOT NULL THEN nullif(trim(a.standard_units), '') WHEN a.value IS NOT NULL THEN nullif(trim(a.units), '')
+    ELSE coalesce(nullif(trim(a.standard_units), ''), nullif(trim(a.units), '')) END`;
+  const NOT_STANDARDISED = `((nullif(trim(a.standard_type), '') IS NULL AND nullif(trim(a.type), '') IS NOT NULL)
+    OR (nullif(trim(a.standard_relation), '') IS NULL AND nullif(trim(a.relation), '') IS NOT NULL)
+    OR (a.standard_value IS NULL AND a.value IS NOT NULL)
+    OR (a.standard_value IS NULL AND a.value IS NULL AND nullif(trim(a.standard_units), '') IS NULL AND nullif(trim(a.units), '') IS NOT NULL))`;
 
   /** Molecules with a structure of their own or, for salts, their parent's (molecule_hierarchy). */
   const WITH_STRUCTURE = `
@@ -82,14 +104,99 @@ describe.skipIf(!available)('ChEMBL import acceptance on the real subset (PGlite
     expect(await pgCount('SELECT count(*) AS n FROM structures WHERE inchikey IS NULL OR morgan_fp IS NULL OR mol_weight IS NULL')).toBe(0);
   });
 
-  it('loads every activity whose molecule has a structure, and says why the others are skipped', () => {
+  it('loads every activity of the file, those of compounds without a structure too, and reports what it filled in', async () => {
     const activities = step(summary, 'activities');
-    expect(activities.read).toBe(count('SELECT count(*) FROM activities'));
-    const expected = count(`SELECT count(*) FROM activities WHERE molregno IN (${WITH_STRUCTURE})`);
-    expect(activities.loaded.activities).toBe(expected);
-    expect(activities.skipped).toEqual({ 'activity without structure': count('SELECT count(*) FROM activities') - expected });
-    expect(summary.counts.activities).toBe(expected);
+    const all = count('SELECT count(*) FROM activities');
+    expect(activities.read).toBe(all);
+    // Every activity's molecule is in the file, so nothing is skipped.
+    expect(count(`SELECT count(*) FROM activities WHERE molregno IN (${MOLECULES})`)).toBe(all);
+    expect(activities.loaded.activities).toBe(all);
+    expect(activities.skipped).toEqual({});
+    expect(summary.counts.activities).toBe(all);
+    expect(await pgCount('SELECT count(*) AS n FROM activities')).toBe(all);
+    // Without a structure: kept with str_id NULL (260 in the subset: molecules whose SMILES the file lacks).
+    const withoutStructure = count(`SELECT count(*) FROM activities WHERE molregno NOT IN (${WITH_STRUCTURE})`);
+    expect(withoutStructure).toBeGreaterThan(0);
+    expect(activities.info[ACTIVITY_REPORT.withoutStructure]).toBe(withoutStructure);
+    expect(await pgCount('SELECT count(*) AS n FROM activities WHERE str_id IS NULL')).toBe(withoutStructure);
+    // Not standardised: some standard field empty where the published one is not.
+    const notStandardised = count(`SELECT count(*) FROM activities a WHERE ${NOT_STANDARDISED}`);
+    expect(count('SELECT count(*) FROM activities WHERE standard_type IS NULL AND type IS NOT NULL')).toBe(7_177);
+    expect(activities.info[ACTIVITY_REPORT.notStandardised]).toBe(notStandardised);
+    expect(await pgCount('SELECT count(*) AS n FROM activities WHERE NOT standardised')).toBe(notStandardised);
+    // Converted to µM from another unit: the value used is in a concentration unit other than µM.
+    const converted = count(`SELECT count(*) FROM (SELECT ${USED_VALUE} AS v, ${USED_UNITS} AS u FROM activities a)
+      WHERE v IS NOT NULL AND u IN ('nM', 'mM', 'pM', 'M', 'fM', 'nmol/L', 'mmol/L', 'mol/L')`);
+    expect(activities.info[ACTIVITY_REPORT.converted]).toBe(converted);
+    // Ligand efficiency for every ligand_eff row; no compound_records table in the subset, reported.
+    expect(await pgCount('SELECT count(*) AS n FROM activities WHERE le IS NOT NULL OR bei IS NOT NULL OR sei IS NOT NULL OR lle IS NOT NULL'))
+      .toBe(count('SELECT count(*) FROM ligand_eff WHERE coalesce(le, bei, sei, lle) IS NOT NULL AND activity_id IN (SELECT activity_id FROM activities)'));
+    expect(activities.notes.join()).toMatch(/compound_records \(whole table/);
   });
+
+  it('maps a sample of activities field by field as SQL on the file says (type, relation, value, units, µM, pChEMBL, standardised, LE)', async () => {
+    // Every 97th activity, plus 40 whose standard fields are empty and 40 of compounds without a structure.
+    const sample = sqlite.prepare(`
+      SELECT a.activity_id, ${USED_TYPE} AS type, ${USED_RELATION} AS relation, ${USED_VALUE} AS value, ${USED_UNITS} AS units,
+        a.pchembl_value AS pchembl, CASE WHEN ${NOT_STANDARDISED} THEN 0 ELSE 1 END AS standardised, le.le AS le, le.lle AS lle,
+        CASE WHEN a.molregno IN (${WITH_STRUCTURE}) THEN 1 ELSE 0 END AS has_structure
+      FROM activities a LEFT JOIN ligand_eff le ON le.activity_id = a.activity_id
+      WHERE a.activity_id IN (
+        SELECT activity_id FROM activities WHERE activity_id % 97 = 0
+        UNION SELECT activity_id FROM (SELECT activity_id FROM activities WHERE standard_type IS NULL ORDER BY activity_id LIMIT 40)
+        UNION SELECT activity_id FROM (SELECT activity_id FROM activities WHERE molregno NOT IN (${WITH_STRUCTURE}) ORDER BY activity_id LIMIT 40))
+      ORDER BY a.activity_id`).all() as Record<string, unknown>[];
+    expect(sample.length).toBeGreaterThan(100);
+    expect(sample.filter((r) => r.standardised === 0).length).toBeGreaterThanOrEqual(40);
+    expect(sample.filter((r) => r.has_structure === 0).length).toBeGreaterThanOrEqual(40);
+    const { rows } = await sql<Record<string, unknown>>`SELECT chembl_activity_id, std_activity_type, std_act_prefix, activity_value, standard_uom,
+        micro_molarvalue, pchembl_value, standardised, le, lle, str_id IS NOT NULL AS has_structure
+      FROM activities WHERE chembl_activity_id = ANY(${sample.map((r) => Number(r.activity_id))}::bigint[])`.execute(handle.db);
+    const loaded = new Map(rows.map((r) => [Number(r.chembl_activity_id), r]));
+    const factor: Record<string, number> = { nM: 1e-3, uM: 1, mM: 1e3, pM: 1e-6, M: 1e6 };
+    for (const expected of sample) {
+      const actual = loaded.get(Number(expected.activity_id));
+      const context = `activity ${String(expected.activity_id)}`;
+      expect(actual, context).toBeDefined();
+      expect({
+        type: actual!.std_activity_type, relation: actual!.std_act_prefix, value: actual!.activity_value, units: actual!.standard_uom,
+        pchembl: actual!.pchembl_value, standardised: actual!.standardised, le: actual!.le, lle: actual!.lle, has_structure: actual!.has_structure,
+      }, context).toEqual({
+        type: expected.type, relation: expected.relation, value: expected.value === null ? null : Number(expected.value), units: expected.units,
+        pchembl: expected.pchembl === null ? null : Number(expected.pchembl), standardised: expected.standardised === 1,
+        le: expected.le === null ? null : Number(expected.le), lle: expected.lle === null ? null : Number(expected.lle), has_structure: expected.has_structure === 1,
+      });
+      const f = factor[String(expected.units)];
+      if (f !== undefined && expected.value !== null) expect(Number(actual!.micro_molarvalue), context).toBeCloseTo(Number(expected.value) * f, 6);
+    }
+  });
+
+  it('counts targets × activity types in guided searches as SQL on the file does (CHEMBL203 × IC50 = 7,177)', async () => {
+    const cases: [string, string][] = [['CHEMBL203', 'IC50'], ['CHEMBL220', 'IC50'], ['CHEMBL3717', 'IC50'], ['CHEMBL4523', 'IC50'], ['CHEMBL2148', 'Ki'], ['CHEMBL203', 'Ki']];
+    const figures: Record<string, unknown>[] = [];
+    for (const [chemblId, type] of cases) {
+      const target = await handle.db.selectFrom('targets').select('target_id').where('chembl_id', '=', chemblId).executeTakeFirstOrThrow();
+      const rows = [
+        { selectedOption: 'target', targets: [{ label: chemblId, ids: [target.target_id] }] },
+        { selectedOption: 'activitytypes', activities: [{ activityType: type }] },
+      ] as SearchRowInput[];
+      const answer = await t.call({
+        method: 'POST', url: '/api/guidedsearch/allresultscount', headers: authHeaders(login),
+        payload: { searchcriteria: { rows }, sessionid: crypto.randomUUID() },
+      });
+      expect(answer.statusCode, answer.body).toBe(200);
+      const counts = (answer.data.rows as SearchCounts[])[0]!;
+      const expected = sqlite.prepare(`SELECT count(*) AS activities, count(DISTINCT a.assay_id) AS assays, count(DISTINCT a.molregno) AS compounds,
+          count(DISTINCT CASE WHEN a.doc_id IN (SELECT doc_id FROM docs) THEN a.doc_id WHEN s.doc_id IN (SELECT doc_id FROM docs) THEN s.doc_id END) AS refs
+        FROM activities a JOIN assays s ON s.assay_id = a.assay_id JOIN target_dictionary td ON td.tid = s.tid
+        WHERE td.chembl_id = ? AND lower(${USED_TYPE}) = lower(?)`).get(chemblId, type) as Record<string, number>;
+      figures.push({ chemblId, type, ...expected });
+      expect({ activities: counts.actidscount, assays: counts.assayidscount, compounds: counts.gvkidscount, refs: counts.refidscount }, `${chemblId} × ${type}`)
+        .toEqual({ activities: expected.activities, assays: expected.assays, compounds: expected.compounds, refs: expected.refs });
+    }
+    console.log(`ChEMBL subset searches: ${JSON.stringify(figures)}`);
+    expect(figures[0]).toMatchObject({ chemblId: 'CHEMBL203', type: 'IC50', activities: 7_177 });
+  }, 300_000);
 
   it('loads every target, assay, document, synonym and development compound', async () => {
     expect(step(summary, 'target_dictionary').loaded.targets).toBe(count('SELECT count(*) FROM target_dictionary'));

@@ -65,6 +65,11 @@ export const CHEMBL_COLUMNS: Record<string, Record<string, string>> = {
     upper_value: 'NUMERIC', standard_upper_value: 'NUMERIC', src_id: 'INTEGER', type: 'VARCHAR(250)', relation: 'VARCHAR(50)',
     value: 'NUMERIC', units: 'VARCHAR(100)', text_value: 'VARCHAR(1000)', standard_text_value: 'VARCHAR(1000)', action_type: 'VARCHAR(50)',
   },
+  ligand_eff: { activity_id: 'BIGINT', bei: 'NUMERIC(9,2)', sei: 'NUMERIC(9,2)', le: 'NUMERIC(9,2)', lle: 'NUMERIC(9,2)' },
+  compound_records: {
+    record_id: 'BIGINT', molregno: 'BIGINT', doc_id: 'BIGINT', compound_key: 'VARCHAR(250)', compound_name: 'VARCHAR(4000)',
+    src_id: 'INTEGER', src_compound_id: 'VARCHAR(150)', cidx: 'VARCHAR(200)',
+  },
   drug_indication: {
     drugind_id: 'BIGINT', record_id: 'BIGINT', molregno: 'BIGINT', max_phase_for_ind: 'NUMERIC(2,1)', mesh_id: 'VARCHAR(20)',
     mesh_heading: 'VARCHAR(200)', efo_id: 'VARCHAR(20)', efo_term: 'VARCHAR(200)',
@@ -80,6 +85,27 @@ export const CHEMBL_COLUMNS: Record<string, Record<string, string>> = {
     innovator_company: 'SMALLINT', product_id: 'VARCHAR(30)', nda_type: 'VARCHAR(10)',
   },
   formulations: { product_id: 'VARCHAR(30)', ingredient: 'VARCHAR(200)', strength: 'VARCHAR(300)', record_id: 'BIGINT', molregno: 'BIGINT', formulation_id: 'BIGINT' },
+  // Empty in the default fixture; chembl-mappings.test.ts fills them (mappingFixtureRows).
+  component_xref: { compxref_id: 'BIGINT', component_id: 'BIGINT', xref_src_db: 'VARCHAR(50)', xref_id: 'VARCHAR(300)', xref_name: 'VARCHAR(300)' },
+  cell_dictionary: {
+    cell_id: 'BIGINT', cell_name: 'VARCHAR(50)', cell_description: 'VARCHAR(200)', cell_source_tissue: 'VARCHAR(50)', cell_source_organism: 'VARCHAR(150)',
+    cell_source_tax_id: 'BIGINT', clo_id: 'VARCHAR(11)', efo_id: 'VARCHAR(12)', cellosaurus_id: 'VARCHAR(15)', cl_lincs_id: 'VARCHAR(8)',
+    chembl_id: 'VARCHAR(20)', cell_ontology_id: 'VARCHAR(10)',
+  },
+  tissue_dictionary: {
+    tissue_id: 'BIGINT', uberon_id: 'VARCHAR(15)', pref_name: 'VARCHAR(200)', efo_id: 'VARCHAR(20)', chembl_id: 'VARCHAR(20)', bto_id: 'VARCHAR(20)',
+    caloha_id: 'VARCHAR(7)',
+  },
+  assay_parameters: {
+    assay_param_id: 'BIGINT', assay_id: 'BIGINT', type: 'VARCHAR(250)', relation: 'VARCHAR(25)', value: 'NUMERIC', units: 'VARCHAR(100)',
+    text_value: 'VARCHAR(4000)', standard_type: 'VARCHAR(250)', standard_relation: 'VARCHAR(25)', standard_value: 'NUMERIC',
+    standard_units: 'VARCHAR(100)', standard_text_value: 'VARCHAR(4000)', comments: 'VARCHAR(4000)',
+  },
+  atc_classification: {
+    who_name: 'VARCHAR(2000)', level1: 'VARCHAR(10)', level2: 'VARCHAR(10)', level3: 'VARCHAR(10)', level4: 'VARCHAR(10)', level5: 'VARCHAR(10)',
+    level1_description: 'VARCHAR(2000)', level2_description: 'VARCHAR(2000)', level3_description: 'VARCHAR(2000)', level4_description: 'VARCHAR(2000)',
+  },
+  molecule_atc_classification: { mol_atc_id: 'BIGINT', level5: 'VARCHAR(10)', molregno: 'BIGINT' },
 };
 
 /** Primary keys as in the official dump (BIGINT keys: a unique index, not the rowid). */
@@ -88,7 +114,9 @@ const PRIMARY_KEYS: Record<string, string> = {
   protein_classification: 'protein_class_id', target_dictionary: 'tid', component_sequences: 'component_id', target_components: 'targcomp_id',
   component_synonyms: 'compsyn_id', component_class: 'comp_class_id', assays: 'assay_id', molecule_dictionary: 'molregno',
   compound_structures: 'molregno', compound_properties: 'molregno', molecule_hierarchy: 'molregno', molecule_synonyms: 'molsyn_id',
-  activities: 'activity_id', drug_indication: 'drugind_id', drug_mechanism: 'mec_id', products: 'product_id', formulations: 'formulation_id',
+  activities: 'activity_id', ligand_eff: 'activity_id', compound_records: 'record_id', drug_indication: 'drugind_id', drug_mechanism: 'mec_id', products: 'product_id', formulations: 'formulation_id',
+  component_xref: 'compxref_id', cell_dictionary: 'cell_id', tissue_dictionary: 'tissue_id', assay_parameters: 'assay_param_id',
+  atc_classification: 'level5', molecule_atc_classification: 'mol_atc_id',
 };
 
 const ETHANOL_MOLFILE = [
@@ -197,7 +225,7 @@ export function defaultFixtureRows(): Record<string, Row[]> {
       { molregno: 9999, syn_type: 'OTHER', molsyn_id: 3, synonyms: 'ghost' },
     ],
     activities: [
-      { activity_id: 31863, assay_id: 1000, doc_id: 100, molregno: 2000, standard_relation: '=', standard_value: 41, standard_units: 'nM', standard_type: 'IC50', pchembl_value: 7.39, src_id: 1, type: 'IC50', relation: '=', value: 0.041, units: 'uM', action_type: 'INHIBITOR' },
+      { activity_id: 31863, assay_id: 1000, doc_id: 100, record_id: 500, molregno: 2000, standard_relation: '=', standard_value: 41, standard_units: 'nM', standard_type: 'IC50', pchembl_value: 7.39, src_id: 1, type: 'IC50', relation: '=', value: 0.041, units: 'uM', action_type: 'INHIBITOR' },
       { activity_id: 31864, assay_id: 1001, doc_id: 100, molregno: 1280, standard_relation: '>', standard_value: 10, standard_units: 'uM', standard_type: 'GI50', src_id: 1, type: 'GI50', relation: '>', value: 10, units: 'uM' },
       { activity_id: 31865, assay_id: 1000, doc_id: 100, molregno: 2002, standard_relation: '=', standard_value: 5, standard_units: 'nM', standard_type: 'IC50' },
       { activity_id: 31866, assay_id: 1000, doc_id: 100, molregno: 2004, standard_relation: '=', standard_value: 7, standard_units: 'nM', standard_type: 'IC50' },
@@ -205,6 +233,21 @@ export function defaultFixtureRows(): Record<string, Row[]> {
       { activity_id: 31868, assay_id: 1000, doc_id: 100, molregno: 777777, standard_relation: '=', standard_value: 1, standard_units: 'nM', standard_type: 'IC50' },
       { activity_id: 31869, assay_id: 1002, doc_id: 999, molregno: 2005, standard_relation: '=', standard_value: 3, standard_units: 'ug.mL-1', standard_type: 'FOO50', data_validity_comment: 'Outside typical range', text_value: null, src_id: 7 },
       { activity_id: 31870, assay_id: 5555, doc_id: 100, molregno: 1280, standard_relation: '<', standard_value: 0.5, standard_units: 'mM', standard_type: 'IC50' },
+      // Not standardised by ChEMBL: only the published type, relation, value and units (found as IC50, µM from nM).
+      { activity_id: 31871, assay_id: 1000, doc_id: 100, record_id: 501, molregno: 2001, type: 'IC50', relation: '<', value: 30, units: 'nM' },
+      // Standard type and value but no standard relation (as ChEMBL 27 EGFR rows): the published relation fills it.
+      { activity_id: 31872, assay_id: 1000, doc_id: 100, molregno: 2000, standard_type: 'Ki', standard_value: 2, standard_units: 'uM', type: 'Ki', relation: '>', value: 2, units: 'uM' },
+      // The protein without structure again, in the cell assay: kept, found by target and type.
+      { activity_id: 31873, assay_id: 1001, doc_id: 100, record_id: 502, molregno: 2004, standard_relation: '=', standard_value: 3, standard_units: 'nM', standard_type: 'EC50', pchembl_value: 8.52 },
+    ],
+    ligand_eff: [
+      { activity_id: 31863, bei: 16.71, sei: 10.09, le: 0.31, lle: 3.02 },
+      { activity_id: 99999, bei: 1, sei: 1, le: 1, lle: 1 },
+    ],
+    compound_records: [
+      { record_id: 500, molregno: 2000, doc_id: 100, compound_key: '4', compound_name: 'gefitinib (compound 4)', src_id: 1 },
+      { record_id: 501, molregno: 2001, doc_id: 100, compound_key: '12b', compound_name: null, src_id: 1 },
+      { record_id: 502, molregno: 2004, doc_id: 100, compound_key: 'P1', compound_name: 'Peptide P1', src_id: 1 },
     ],
     drug_indication: [
       { drugind_id: 1, record_id: 1, molregno: 1280, max_phase_for_ind: 4, mesh_id: 'D010146', mesh_heading: 'Pain', efo_id: 'EFO:0003843', efo_term: 'pain' },
@@ -252,4 +295,55 @@ export function buildChemblFixture(file: string, options: FixtureOptions = {}): 
   } finally {
     db.close();
   }
+}
+
+/**
+ * The default fixture plus rows for the tables mapped in issue 17 (component_xref, cell and tissue
+ * dictionaries, assay_parameters, ATC): each row exercises one rule or one skip reason.
+ */
+export function mappingFixtureRows(): Record<string, Row[]> {
+  const rows = defaultFixtureRows();
+  rows.assays = (rows.assays ?? []).map((a) => (a.assay_id === 1001 ? { ...a, cell_id: 1, tissue_id: null }
+    : a.assay_id === 1000 ? { ...a, cell_id: 2, tissue_id: 5 } : a.assay_id === 1002 ? { ...a, cell_id: 99 } : a));
+  rows.drug_mechanism = (rows.drug_mechanism ?? []).map((m) => (m.mec_id === 1
+    ? { ...m, direct_interaction: 1, molecular_mechanism: 1, disease_efficacy: 0, selectivity_comment: 'Non-selective', mechanism_comment: 'Irreversible' } : m));
+  return {
+    ...rows,
+    component_xref: [
+      { compxref_id: 1, component_id: 1, xref_src_db: 'PDBe', xref_id: '1m17', xref_name: 'EGFR kinase with erlotinib' },
+      { compxref_id: 2, component_id: 1, xref_src_db: 'PDBe', xref_id: '4HJO' },
+      { compxref_id: 3, component_id: 1, xref_src_db: 'EnsemblGene', xref_id: 'ENSG00000146648' },
+      { compxref_id: 4, component_id: 2, xref_src_db: 'PDBe', xref_id: '1HCK' },
+      { compxref_id: 5, component_id: 3, xref_src_db: 'PDBe', xref_id: '1HCK' },
+      { compxref_id: 6, component_id: 1, xref_src_db: 'EntrezGene', xref_id: '1956' },
+      { compxref_id: 7, component_id: 77, xref_src_db: 'PDBe', xref_id: '9XYZ' },
+    ],
+    cell_dictionary: [
+      { cell_id: 1, cell_name: 'A-431', cell_description: 'Epidermoid carcinoma cells', cell_source_tissue: 'Skin', cell_source_organism: 'Homo sapiens',
+        cell_source_tax_id: 9606, clo_id: 'CLO_0001504', efo_id: 'EFO_0002066', cellosaurus_id: 'CVCL_0037', chembl_id: 'CHEMBL3307651' },
+      { cell_id: 2, cell_name: 'HeLa', cell_source_organism: 'Homo sapiens', cell_source_tax_id: 9606, cellosaurus_id: 'CVCL_0030', chembl_id: 'CHEMBL3308376' },
+    ],
+    tissue_dictionary: [
+      { tissue_id: 5, uberon_id: 'UBERON:0002107', pref_name: 'Liver', efo_id: 'UBERON_0002107', chembl_id: 'CHEMBL3559721', bto_id: 'BTO_0000759', caloha_id: 'TS-0564' },
+    ],
+    assay_parameters: [
+      { assay_param_id: 1, assay_id: 1000, type: 'DOSE', relation: '=', value: 10, units: 'mg.kg-1', standard_type: 'DOSE', standard_relation: '=', standard_value: 10, standard_units: 'mg.kg-1' },
+      { assay_param_id: 2, assay_id: 1000, type: 'TIME', relation: '=', value: 24, units: 'hr', comments: 'after dosing' },
+      { assay_param_id: 3, assay_id: 4242, type: 'DOSE', value: 1 },
+    ],
+    atc_classification: [
+      { who_name: 'acetylsalicylic acid', level1: 'N', level2: 'N02', level3: 'N02B', level4: 'N02BA', level5: 'N02BA01',
+        level1_description: 'NERVOUS SYSTEM', level2_description: 'ANALGESICS', level3_description: 'OTHER ANALGESICS AND ANTIPYRETICS', level4_description: 'Salicylic acid and derivatives' },
+      { who_name: 'acetylsalicylic acid', level1: 'B', level2: 'B01', level3: 'B01A', level4: 'B01AC', level5: 'B01AC06',
+        level1_description: 'BLOOD AND BLOOD FORMING ORGANS', level2_description: 'ANTITHROMBOTIC AGENTS', level3_description: 'ANTITHROMBOTIC AGENTS', level4_description: 'Platelet aggregation inhibitors excl. heparin' },
+      { who_name: 'salicylamide', level1: 'N', level2: 'N02', level3: 'N02B', level4: 'N02BA', level5: 'N02BA05',
+        level1_description: 'NERVOUS SYSTEM', level2_description: 'ANALGESICS', level3_description: 'OTHER ANALGESICS AND ANTIPYRETICS', level4_description: 'Salicylic acid and derivatives' },
+    ],
+    molecule_atc_classification: [
+      { mol_atc_id: 1, level5: 'N02BA01', molregno: 1280 },
+      { mol_atc_id: 2, level5: 'B01AC06', molregno: 1280 },
+      { mol_atc_id: 3, level5: 'N02BA01', molregno: 31337 },
+      { mol_atc_id: 4, level5: 'Z99ZZ99', molregno: 2001 },
+    ],
+  };
 }

@@ -1,6 +1,6 @@
 import type { AssayType } from '../../../db/kb-schema.ts';
 import { UNITS } from '../lookup-vocabulary.ts';
-import { str } from './sqlite-source.ts';
+import { num, str } from './sqlite-source.ts';
 import type { SqlRow } from './sqlite-source.ts';
 
 /** Pure ChEMBL -> knowledge-base value mappings (docs/data-model.md, "Mapping from ChEMBL"). */
@@ -100,4 +100,43 @@ export function phaseName(maxPhase: number | null): string | null {
 export function compoundCategory(moleculeType: unknown, naturalProduct: unknown): string | null {
   if (Number(naturalProduct) === 1) return 'natural product';
   return str(moleculeType)?.toLowerCase() ?? null;
+}
+
+/** An activity's std_* fields (ChEMBL standard ones, or published ones where those are empty). */
+export interface StandardFields {
+  type: string | null;
+  relation: string | null;
+  value: number | null;
+  units: string | null;
+  micromolar: number | null;
+  /** FALSE when a published type, relation or value/units stands in for an empty standard one. */
+  standardised: boolean;
+  /** The value was turned into µM from another unit (nM, pM, mol/L ...): the data-quality report counts it. */
+  converted: boolean;
+}
+
+/**
+ * ChEMBL leaves standard_type/relation/value/units empty when it could not standardise an
+ * activity; the published type, relation and value/units are used then, field by field (value and
+ * units always as one pair: never a standard value with a published unit), and the row is marked
+ * as not standardised. Without this such rows are not found by their type at all.
+ */
+export function standardFields(r: SqlRow): StandardFields {
+  const standardType = str(r.standard_type);
+  const standardRelation = str(r.standard_relation);
+  const standardValue = num(r.standard_value);
+  const type = standardType ?? str(r.type);
+  const relation = standardRelation ?? str(r.relation);
+  const publishedValue = standardValue === null ? num(r.value) : null;
+  const value = standardValue ?? publishedValue;
+  // Without any value (a text result such as "inactive") the unit still says what was measured.
+  const standardUnits = str(r.standard_units);
+  const units = standardValue !== null ? standardUnits : publishedValue !== null ? str(r.units) : (standardUnits ?? str(r.units));
+  const factor = micromolarFactor(units);
+  return {
+    type, relation, value, units,
+    micromolar: value === null || factor === null ? null : value * factor,
+    standardised: type === standardType && relation === standardRelation && publishedValue === null && units === standardUnits,
+    converted: value !== null && factor !== null && factor !== 1,
+  };
 }

@@ -27,6 +27,17 @@ export interface StepReport {
   notes: string[];
 }
 
+/** Added / updated / retired rows of one entity in a load (release.ts). */
+export interface Change { added: number; updated: number; retired: number }
+export type Changes = Record<string, Change>;
+
+/** What one run of an import writes into: the load it belongs to and the changes so far. */
+export interface ReleaseState {
+  job: string;
+  loadId: number;
+  changes: Changes;
+}
+
 /** Writes one prepared batch inside the transaction that also moves the checkpoint. */
 export type Loader = (trx: Db) => Promise<void>;
 
@@ -48,6 +59,8 @@ export interface ImportContext {
   baoLabels: Map<string, string>;
   phaseIds: Map<string, number>;
   statusIds: Map<string, number>;
+  /** The load this run belongs to and the changes per entity so far (release.ts). */
+  release: ReleaseState;
 }
 
 export interface Step {

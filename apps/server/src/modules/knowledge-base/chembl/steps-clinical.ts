@@ -1,9 +1,11 @@
+import { sql } from 'kysely';
 import { insertBatched } from '../bulk.ts';
 import { clinicalByMolregno, compoundsByMolregno, targetsByTid } from './lookups.ts';
 import { phaseName } from './mapping.ts';
-import { hasTable, int, num, selectList, str } from './sqlite-source.ts';
+import { hasColumn, hasTable, int, num, selectList, str } from './sqlite-source.ts';
 import type { ChemblFile, SqlRow } from './sqlite-source.ts';
-import { add, insertNew, keysOf, keysetStep, skip } from './step.ts';
+import { add, keysOf, keysetStep, skip } from './step.ts';
+import { upsertKeyed } from './release.ts';
 import type { Db, ImportContext, Step, StepReport } from './step.ts';
 
 const CLINICAL_COLUMNS = ['molregno', 'chembl_id', 'pref_name', 'max_phase', 'first_approval', 'withdrawn_flag', 'withdrawn_reason', 'withdrawn_class'] as const;
@@ -42,7 +44,7 @@ async function loadClinical(trx: Db, ctx: ImportContext, report: StepReport, row
     };
   });
   add(report.info, 'development compound without structure', mapped.filter((c) => c.str_id === null).length);
-  await insertNew(trx, report, 'clinical_compounds', mapped);
+  await upsertKeyed(trx, ctx.release, report, 'clinical_compounds', mapped);
 }
 
 /** molecule_dictionary (max_phase, first_approval, withdrawn_*) -> clinical_compounds. */
@@ -102,6 +104,30 @@ export const indicationsStep = (): Step => keysetStep({
   prepare: async (ctx, report, rows) => (trx) => loadIndications(trx, ctx, report, rows),
 });
 
+/** ChEMBL 0/1 flags as booleans (NULL stays unknown). */
+function flag(value: unknown): boolean | null {
+  const n = int(value);
+  return n === null ? null : n !== 0;
+}
+
+/**
+ * The drug's mode of action: every mechanism_of_action of the molecule, also those without a target
+ * (which have no clinical_compound_targets row). Only fills an empty one, so a re-run changes nothing.
+ */
+async function setModeOfAction(trx: Db, report: StepReport, rows: SqlRow[]): Promise<void> {
+  const byMolregno = new Map<number, string>();
+  for (const r of rows) {
+    const molregno = int(r.molregno);
+    const text = str(r.mode_of_action);
+    if (molregno !== null && text !== null) byMolregno.set(molregno, text);
+  }
+  if (byMolregno.size === 0) return;
+  const result = await sql`UPDATE clinical_compounds cc SET mode_of_action = n.moa
+    FROM unnest(${[...byMolregno.keys()]}::bigint[], ${[...byMolregno.values()]}::text[]) AS n(molregno, moa)
+    WHERE cc.chembl_molregno = n.molregno AND cc.mode_of_action IS NULL`.execute(trx);
+  add(report.loaded, 'clinical_compounds (mode of action)', Number(result.numAffectedRows ?? 0));
+}
+
 async function loadMechanisms(trx: Db, report: StepReport, rows: SqlRow[]): Promise<void> {
   const actionTypes = [...new Set(rows.map((r) => str(r.action_type)).filter((a): a is string => a !== null))];
   // action_types is a foreign key: a release without the action_type table still names them here.
@@ -114,19 +140,37 @@ async function loadMechanisms(trx: Db, report: StepReport, rows: SqlRow[]): Prom
     const targetId = targets.get(int(r.tid) as number);
     if (clinicalId === undefined) return skip(report, 'molecule not in the file');
     if (targetId === undefined) return skip(report, 'target not in the file');
-    return [{ clinical_compound_id: clinicalId, target_id: targetId, action_type: str(r.action_type), mechanism: str(r.mechanism_of_action) }];
+    return [{
+      clinical_compound_id: clinicalId, target_id: targetId, action_type: str(r.action_type), mechanism: str(r.mechanism_of_action),
+      chembl_mec_id: int(r.mec_id), direct_interaction: flag(r.direct_interaction), molecular_mechanism: flag(r.molecular_mechanism),
+      disease_efficacy: flag(r.disease_efficacy), mechanism_comment: str(r.mechanism_comment), selectivity_comment: str(r.selectivity_comment),
+      binding_site_comment: str(r.binding_site_comment),
+    }];
   });
   const inserted = await insertBatched(trx, 'clinical_compound_targets', mapped, { onConflictDoNothing: true });
   add(report.loaded, 'clinical_compound_targets', inserted);
   add(report.skipped, 'already imported (or same drug and target twice)', mapped.length - inserted);
+  await setModeOfAction(trx, report, rows);
 }
 
-/** drug_mechanism (+ action_type) -> clinical_compound_targets. */
+const MECHANISM_COLUMNS = [
+  'mec_id', 'molregno', 'tid', 'action_type', 'mechanism_of_action', 'direct_interaction', 'molecular_mechanism', 'disease_efficacy',
+  'mechanism_comment', 'selectivity_comment', 'binding_site_comment',
+] as const;
+
+/** All mechanisms of the row's molecule, one text (ordered, distinct): the drug's mode of action. */
+function modeOfActionColumn(file: ChemblFile): string {
+  if (!hasColumn(file, 'drug_mechanism', 'mechanism_of_action') || !hasColumn(file, 'drug_mechanism', 'molregno')) return 'NULL AS mode_of_action';
+  return "(SELECT group_concat(moa, '; ') FROM (SELECT DISTINCT d.mechanism_of_action AS moa FROM drug_mechanism d " +
+    'WHERE d.molregno = m.molregno AND d.mechanism_of_action IS NOT NULL ORDER BY 1)) AS mode_of_action';
+}
+
+/** drug_mechanism (+ action_type) -> clinical_compound_targets, clinical_compounds.mode_of_action. */
 export const mechanismsStep = (): Step => keysetStep({
-  name: 'drug_mechanism', source: 'drug_mechanism', target: 'clinical_compound_targets, action_types',
+  name: 'drug_mechanism', source: 'drug_mechanism', target: 'clinical_compound_targets, clinical_compounds.mode_of_action, action_types',
   requires: ['drug_mechanism'], key: 'mec_id',
   query: (ctx, missing) => ({
-    sql: `SELECT ${selectList(ctx.file, 'drug_mechanism', 'm', ['mec_id', 'molregno', 'tid', 'action_type', 'mechanism_of_action'], missing)} ` +
+    sql: `SELECT ${selectList(ctx.file, 'drug_mechanism', 'm', MECHANISM_COLUMNS, missing)}, ${modeOfActionColumn(ctx.file)} ` +
       'FROM drug_mechanism m WHERE m.mec_id > ? ORDER BY m.mec_id LIMIT ?',
     keyParams: 1,
     countSql: 'SELECT count(*) FROM drug_mechanism',

@@ -3,7 +3,8 @@ import { documentsByChemblId, targetsByTid } from './lookups.ts';
 import { assayType, citation, enzymeCellAssay, patentCountry, refType, splitAuthors } from './mapping.ts';
 import { hasColumn, hasTable, int, selectList, str } from './sqlite-source.ts';
 import type { ChemblFile, SqlRow } from './sqlite-source.ts';
-import { add, insertNew, keysOf, keysetStep } from './step.ts';
+import { add, keysOf, keysetStep } from './step.ts';
+import { upsertKeyed } from './release.ts';
 import type { Db, ImportContext, Step, StepReport } from './step.ts';
 
 const DOC_COLUMNS = [
@@ -44,7 +45,7 @@ export const documentsStep = (): Step => keysetStep({
   }),
   prepare: async (ctx, report, rows) => async (trx) => {
     const mapped = rows.map((r) => mapDocument(ctx, r));
-    await insertNew(trx, report, 'documents', mapped);
+    await upsertKeyed(trx, ctx.release, report, 'documents', mapped);
     const refIds = await documentsByChemblId(trx, keysOf(rows, 'doc_id'));
     const authors = rows.flatMap((r) => {
       const refId = refIds.get(int(r.doc_id) ?? -1);
@@ -135,7 +136,7 @@ async function loadTargets(trx: Db, ctx: ImportContext, report: StepReport, rows
       chembl_tid: int(r.tid),
     };
   });
-  await insertNew(trx, report, 'targets', mapped);
+  await upsertKeyed(trx, ctx.release, report, 'targets', mapped);
   add(report.info, 'targets with a UniProt accession', mapped.filter((t) => t.uniprot_id !== null).length);
   const targetIds = await targetsByTid(trx, keysOf(rows, 'tid'));
   const targetSynonyms = [...components.entries()].flatMap(([tid, list]) => {
@@ -196,7 +197,7 @@ async function loadAssays(trx: Db, ctx: ImportContext, report: StepReport, rows:
   });
   add(report.info, 'document not in the file (assay kept without reference)', mapped.filter((a, i) => a.ref_id === null && int(rows[i]?.doc_id) !== null).length);
   add(report.info, 'target not in the file (assay kept without target)', mapped.filter((a, i) => a.target_id === null && int(rows[i]?.tid) !== null).length);
-  await insertNew(trx, report, 'assays', mapped);
+  await upsertKeyed(trx, ctx.release, report, 'assays', mapped);
 }
 
 /** assays (+ bioassay_ontology labels) -> assays. */

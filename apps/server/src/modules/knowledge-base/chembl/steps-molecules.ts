@@ -1,10 +1,12 @@
 import type { ComputedStructure } from '../chem/chem-pool.ts';
 import { insertBatched } from '../bulk.ts';
-import { assaysByChemblId, compoundsByMolregno, documentsByChemblId, structuresByCanonical } from './lookups.ts';
-import { compoundCategory, toMicromolar } from './mapping.ts';
+import { assaysByChemblId, compoundsByMolregno, documentsByChemblId, md5, structuresByCanonical } from './lookups.ts';
+import { compoundCategory, standardFields } from './mapping.ts';
+import type { StandardFields } from './mapping.ts';
 import { hasColumn, hasTable, int, num, selectList, str } from './sqlite-source.ts';
 import type { ChemblFile, SqlRow } from './sqlite-source.ts';
-import { add, insertNew, keysOf, keysetStep, skip, tablesPresent } from './step.ts';
+import { add, keysOf, keysetStep, skip, tablesPresent } from './step.ts';
+import { change, restoreStructures, upsertKeyed } from './release.ts';
 import type { Db, ImportContext, Loader, Step, StepReport } from './step.ts';
 
 /** Where a molecule's structure comes from: its own row, or (salts, mixtures) its parent's. */
@@ -100,8 +102,12 @@ async function loadMolecules(trx: Db, ctx: ImportContext, report: StepReport, ro
       structures.set(result.computed.canonical_smiles, structureRow(result.input, result.computed));
     }
   }
-  const insertedStructures = await insertBatched(trx, 'structures', [...structures.values()], { onConflictDoNothing: true });
+  // A structure retired by an earlier release comes back with its str_id; new ones carry this load.
+  const restoredStructures = await restoreStructures(trx, [...structures.keys()].map(md5), ctx.release.loadId);
+  const stamped = [...structures.values()].map((s) => ({ ...s, load_id: ctx.release.loadId }));
+  const insertedStructures = await insertBatched(trx, 'structures', stamped, { onConflictDoNothing: true }) + restoredStructures;
   add(report.loaded, 'structures', insertedStructures);
+  change(ctx.release.changes, 'structures').added += insertedStructures;
   const strIds = await structuresByCanonical(trx, [...structures.keys()]);
   const compounds = rows.map((r, i) => {
     const result = results[i];
@@ -119,9 +125,7 @@ async function loadMolecules(trx: Db, ctx: ImportContext, report: StepReport, ro
   });
   const parsable = results.filter((r) => r?.computed).length;
   add(report.info, 'molecule shares its structure with another molecule or an earlier run', parsable - insertedStructures);
-  const insertedCompounds = await insertBatched(trx, 'compounds', compounds, { onConflictDoNothing: true });
-  add(report.loaded, 'compounds', insertedCompounds);
-  add(report.skipped, 'compound already imported', compounds.length - insertedCompounds);
+  await upsertKeyed(trx, ctx.release, report, 'compounds', compounds);
 }
 
 /**
@@ -164,15 +168,49 @@ const ACTIVITY_COLUMNS = [
   'activity_comment', 'data_validity_comment', 'pchembl_value', 'src_id', 'type', 'relation', 'value', 'units', 'text_value',
   'action_type',
 ] as const;
+/** ChEMBL ligand_eff, one row per activity (activity_id): binding/surface/ligand/lipophilic efficiency. */
+const LIGAND_EFF_COLUMNS = ['bei', 'sei', 'le', 'lle'] as const;
 
-function mapActivity(ctx: ImportContext, r: SqlRow) {
-  const value = num(r.standard_value);
+/** Report keys of the activities step (tests and docs/data-model.md name them). */
+export const ACTIVITY_REPORT = {
+  notStandardised: 'activity not standardised (published type, relation or value used)',
+  converted: 'value converted to µM from another unit',
+  withoutStructure: 'activity of a compound without structure (kept)',
+} as const;
+
+/**
+ * The activities SELECT: activities joined (by activity_id / record_id) with ligand_eff and
+ * compound_records when the release has them. A missing table or column reads as NULL and is
+ * reported, so one query shape serves partial releases too.
+ */
+function activitiesQuery(file: ChemblFile, missing: string[]): string {
+  const select = [selectList(file, 'activities', 'a', ACTIVITY_COLUMNS, missing)];
+  const joins: string[] = [];
+  if (hasTable(file, 'ligand_eff')) {
+    select.push(selectList(file, 'ligand_eff', 'le', LIGAND_EFF_COLUMNS, missing));
+    joins.push('LEFT JOIN ligand_eff le ON le.activity_id = a.activity_id');
+  } else {
+    select.push(LIGAND_EFF_COLUMNS.map((c) => `NULL AS ${c}`).join(', '));
+    missing.push('ligand_eff (whole table: no ligand efficiency)');
+  }
+  if (hasTable(file, 'compound_records') && hasColumn(file, 'activities', 'record_id')) {
+    select.push(selectList(file, 'compound_records', 'cr', ['compound_name'], missing));
+    joins.push('LEFT JOIN compound_records cr ON cr.record_id = a.record_id');
+  } else {
+    select.push('NULL AS compound_name');
+    missing.push(hasTable(file, 'compound_records') ? 'activities.record_id' : 'compound_records (whole table: no compound name in the reference)');
+  }
+  return `SELECT ${select.join(', ')} FROM activities a ${joins.join(' ')} WHERE a.activity_id > ? ORDER BY a.activity_id LIMIT ?`;
+}
+
+function mapActivity(ctx: ImportContext, r: SqlRow, standard: StandardFields) {
   return {
-    std_activity_type: str(r.standard_type),
-    std_act_prefix: str(r.standard_relation),
-    activity_value: value,
-    standard_uom: str(r.standard_units),
-    micro_molarvalue: toMicromolar(value, r.standard_units),
+    std_activity_type: standard.type,
+    std_act_prefix: standard.relation,
+    activity_value: standard.value,
+    standard_uom: standard.units,
+    micro_molarvalue: standard.micromolar,
+    standardised: standard.standardised,
     pchembl_value: num(r.pchembl_value),
     activity_remarks: str(r.activity_comment),
     activity_mechanism: str(r.action_type),
@@ -182,6 +220,11 @@ function mapActivity(ctx: ImportContext, r: SqlRow) {
     activity_text: str(r.text_value),
     activity_uom: str(r.units),
     data_validity_comment: str(r.data_validity_comment),
+    compound_name_reference: str(r.compound_name),
+    bei: num(r.bei),
+    sei: num(r.sei),
+    le: num(r.le),
+    lle: num(r.lle),
     data_source_id: ctx.sourceIds.get(int(r.src_id) ?? -1) ?? ctx.chemblSourceId,
     chembl_activity_id: int(r.activity_id),
   };
@@ -194,11 +237,15 @@ async function loadActivities(trx: Db, ctx: ImportContext, report: StepReport, r
   const mapped = rows.flatMap((r) => {
     const compound = compounds.get(int(r.molregno) ?? -1);
     if (!compound) return skip(report, 'molecule not in the file');
-    if (compound.str_id === null) return skip(report, 'activity without structure');
+    // Peptides, antibodies, mixtures: kept, found by every non-structure row, never a structure.
+    if (compound.str_id === null) add(report.info, ACTIVITY_REPORT.withoutStructure);
     const assay = assays.get(int(r.assay_id) ?? -1);
     if (!assay) add(report.info, 'assay not in the file (activity kept without assay)');
+    const standard = standardFields(r);
+    if (!standard.standardised) add(report.info, ACTIVITY_REPORT.notStandardised);
+    if (standard.converted) add(report.info, ACTIVITY_REPORT.converted);
     return [{
-      ...mapActivity(ctx, r),
+      ...mapActivity(ctx, r, standard),
       str_id: compound.str_id,
       gvk_id: compound.gvk_id,
       assay_id: assay?.assay_id ?? null,
@@ -206,14 +253,17 @@ async function loadActivities(trx: Db, ctx: ImportContext, report: StepReport, r
       target_id: assay?.target_id ?? null,
     }];
   });
-  await insertNew(trx, report, 'activities', mapped);
+  await upsertKeyed(trx, ctx.release, report, 'activities', mapped.map((a) => ({ ...a, load_id: ctx.release.loadId })), ['load_id']);
 }
 
-/** activities -> activities (standard_* -> std_*, published type/relation/value/units, µM). */
+/**
+ * activities (+ ligand_eff, compound_records) -> activities: standard_* -> std_* (published fields
+ * where ChEMBL could not standardise), µM, ligand efficiency, the compound's name in the reference.
+ */
 export const activitiesStep = (): Step => keysetStep({
-  name: 'activities', source: 'activities', target: 'activities', requires: ['activities'], key: 'activity_id',
+  name: 'activities', source: 'activities, ligand_eff, compound_records', target: 'activities', requires: ['activities'], key: 'activity_id',
   query: (ctx, missing) => ({
-    sql: `SELECT ${selectList(ctx.file, 'activities', 'a', ACTIVITY_COLUMNS, missing)} FROM activities a WHERE a.activity_id > ? ORDER BY a.activity_id LIMIT ?`,
+    sql: activitiesQuery(ctx.file, missing),
     keyParams: 1,
     countSql: 'SELECT count(*) FROM activities',
   }),

@@ -67,6 +67,15 @@ export const actionTypesStep = (): Step => wholeTableStep({
     const inserted = await insertBatched(trx, 'action_types', mapped, { onConflictDoNothing: true });
     add(report.loaded, 'action_types', inserted);
     add(report.skipped, 'already present', mapped.length - inserted);
+    // The shared vocabulary seeds bare names (INHIBITOR ...): give them ChEMBL's description and parent.
+    const described = mapped.filter((m) => m.description !== null || m.parent_type !== null);
+    if (described.length > 0) {
+      const result = await sql`UPDATE action_types t SET description = coalesce(t.description, n.description), parent_type = coalesce(t.parent_type, n.parent_type)
+        FROM unnest(${described.map((m) => m.name)}::text[], ${described.map((m) => m.description)}::text[], ${described.map((m) => m.parent_type)}::text[])
+          AS n(name, description, parent_type)
+        WHERE t.name = n.name AND ((t.description IS NULL AND n.description IS NOT NULL) OR (t.parent_type IS NULL AND n.parent_type IS NOT NULL))`.execute(trx);
+      add(report.info, 'descriptions added to existing action types', Number(result.numAffectedRows ?? 0));
+    }
   },
 });
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle, DatabaseKind } from '../../../db/database.ts';
 import { DATABASES, openTestDatabase } from '../../../../test/harness.ts';
@@ -150,4 +151,16 @@ describe.each(DATABASES)('demo seed on %s', (kind) => {
     expect(again.counts.structures).toBe(2_000);
     expect(again.counts.activities).toBe(more.counts.activities);
   }, 120_000);
+
+  it('records one seed load, continued by the resumed run, on every activity and structure it inserted', async () => {
+    const loads = await handle.db.selectFrom('kb_loads').select(['load_id', 'kind', 'label', 'status', 'source_file']).execute();
+    // maxChunks leaves the seed unfinished: its load stays running until the last chunk.
+    expect(loads).toEqual([{ load_id: expect.anything(), kind: 'seed', label: 'demo-S', status: 'running', source_file: 'seed:S:42' }]);
+    const loadId = Number(loads[0]?.load_id);
+    for (const table of ['activities', 'structures'] as const) {
+      const { rows } = await sql<{ n: number; stamped: number }>`SELECT count(*)::int AS n, count(*) FILTER (WHERE load_id = ${loadId})::int AS stamped
+        FROM ${sql.table(table)}`.execute(handle.db);
+      expect(rows[0]?.stamped, table).toBe(rows[0]?.n);
+    }
+  });
 });

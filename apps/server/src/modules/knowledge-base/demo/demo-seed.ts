@@ -11,6 +11,8 @@ import type { KnowledgeBaseCounts } from '../kb-counts.ts';
 import { STR_PER_CHUNK, buildChunk, chunkAnalogues } from './series.ts';
 import type { ChunkRows } from './series.ts';
 import { ensureDemoVocabulary } from './vocabulary.ts';
+import { beginLoad, finishLoad } from '../kb-loads.ts';
+import { buildLoadReport } from '../kb-load-report.ts';
 import type { Vocabulary } from './vocabulary.ts';
 
 export type DemoSize = 'S' | 'M' | 'L';
@@ -130,6 +132,7 @@ export async function seedDemoKnowledgeBase(handle: DatabaseHandle, options: See
   const total = Math.min(SIZE_CHUNKS[size], options.maxChunks ?? Number.POSITIVE_INFINITY);
   const todo = Array.from({ length: total }, (_, c) => c).filter((c) => !done.has(`chunk:${c}`));
   const pool = options.pool ?? new ChemPool(options.workers);
+  const loadId = await seedLoad(db, job, datasetLabel);
   let structures = 0;
   let activities = 0;
   try {
@@ -153,6 +156,9 @@ export async function seedDemoKnowledgeBase(handle: DatabaseHandle, options: See
       const props = await (computed.get(i) as Promise<(ComputedStructure | null)[]>);
       computed.delete(i);
       const rows = buildChunk(seed, chunk, chunkAnalogues(chunk), props, vocab);
+      // The load that brought them in: what alerts and "what's new" count.
+      for (const row of rows.structures) row.load_id = loadId;
+      for (const row of rows.activities) row.load_id = loadId;
       await db.transaction().execute(async (trx) => {
         await loadChunk(trx, rows);
         await trx.insertInto('kb_load_checkpoints').values({ job, part: `chunk:${chunk}`, done: true }).execute();
@@ -174,7 +180,22 @@ export async function seedDemoKnowledgeBase(handle: DatabaseHandle, options: See
     await trx.insertInto('app_settings').values({ key: 'dataset_label', value: datasetLabel })
       .onConflict((oc) => oc.column('key').doUpdateSet({ value: datasetLabel })).execute();
   });
+  await finishSeedLoad(db, loadId);
   return { skipped: false, datasetLabel, counts: await countKnowledgeBase(db), seconds: (performance.now() - started) / 1000 };
+}
+
+/** The running seed load of this job (a resumed seed continues it), or a new one. */
+async function seedLoad(db: Kysely<Database>, job: string, label: string): Promise<number> {
+  const running = await db.selectFrom('kb_loads').select('load_id').where('kind', '=', 'seed').where('status', '=', 'running')
+    .where('source_file', '=', job).orderBy('load_id', 'desc').executeTakeFirst();
+  return running ? Number(running.load_id) : beginLoad(db, { kind: 'seed', label, sourceFile: job });
+}
+
+/** A seed only adds (into an empty knowledge base): every live row of a seeded entity is an added one. */
+async function finishSeedLoad(db: Kysely<Database>, loadId: number): Promise<void> {
+  const counts = await countKnowledgeBase(db);
+  const changes = Object.fromEntries(Object.entries(counts).map(([entity, n]) => [entity, { added: n, updated: 0, retired: 0 }]));
+  await finishLoad(db, loadId, 'complete', await buildLoadReport(db, changes, [], ['synthetic demo data (clearly labelled DEMO)']));
 }
 
 export { STR_PER_CHUNK };

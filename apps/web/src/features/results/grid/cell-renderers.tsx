@@ -1,4 +1,4 @@
-import { Anchor, Box, Button, Checkbox, Group, HoverCard, Text, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Box, Button, Checkbox, Group, HoverCard, Text, Tooltip } from '@mantine/core';
 import { IconListDetails } from '@tabler/icons-react';
 import type { CustomCellRendererProps, CustomHeaderProps } from 'ag-grid-react';
 import { Link } from 'react-router';
@@ -25,7 +25,14 @@ export function StructureCell({ data, value }: CellProps) {
   const { density, highlight } = useResultsGridContext();
   const strId = idOf(data?.str_id);
   const smiles = typeof value === 'string' && value ? value : undefined;
-  if (strId === null && !smiles) return null;
+  // An activity of a compound without a structure (peptide, antibody, mixture): nothing to draw.
+  if (strId === null && !smiles) {
+    return data ? (
+      <Text size="xs" c="dimmed" component="span" data-testid="no-structure">
+        No structure
+      </Text>
+    ) : null;
+  }
   const source = strId !== null ? { strId } : { smiles };
   const alt = strId !== null ? `Structure ${strId}` : `Structure ${smiles ?? ''}`;
   const drawing = (size: { width: number; height: number }) => (
@@ -51,6 +58,22 @@ export function StructureCell({ data, value }: CellProps) {
       {image}
     </Anchor>
   );
+}
+
+/** "no" (ChEMBL could not standardise the activity: published type, relation, value, unit) as a badge. */
+export function StandardisedCell({ value }: CellProps) {
+  if (value === 'no') {
+    return (
+      <Badge size="sm" color="orange" variant="light" tt="none" title="ChEMBL could not standardise this activity: type, prefix, value and unit are as published" data-testid="not-standardised">
+        Standardised: no
+      </Badge>
+    );
+  }
+  return value === 'yes' ? (
+    <Text size="sm" component="span">
+      yes
+    </Text>
+  ) : null;
 }
 
 /** A structure id, linked to its compound leaflet, with a quick view of the structure beside it. */

@@ -2,7 +2,7 @@ import type { ColDef, SuppressHeaderKeyboardEventParams } from 'ag-grid-communit
 import type { CellValue, ResultRow, SortOrder } from '@kb/contracts/results';
 import { SIMILARITY_COLUMN } from '@kb/contracts/results';
 import type { GridDensity } from '../results-store.ts';
-import { InnerGridsCell, ReferenceIdCell, SelectAllHeader, SelectCell, StructureCell, StructureIdCell } from './cell-renderers.tsx';
+import { InnerGridsCell, ReferenceIdCell, SelectAllHeader, SelectCell, StandardisedCell, StructureCell, StructureIdCell } from './cell-renderers.tsx';
 import { DENSITY_LAYOUT, isPinnedLeft } from './grid-layout.ts';
 import type { ShownColumn } from './result-columns.ts';
 import { formatCell } from './result-columns.ts';
@@ -80,6 +80,7 @@ function valueColumn(column: ShownColumn, sort: SortOrder | null, { density, idC
       if (column.key === 'ref_id') return { ...base, cellRenderer: ReferenceIdCell, cellStyle: centred, width: 96 };
       return { ...base, type: 'rightAligned', valueFormatter: ({ value }) => text(value), width: column.key === SIMILARITY_COLUMN ? 112 : pinned ? 96 : 116 };
     default: {
+      if (column.key === 'standardised') return { ...base, cellRenderer: StandardisedCell, cellStyle: centred, width: 150 };
       const narrow = NARROW_TEXT[column.key];
       const width = narrow !== undefined ? { width: narrow } : { width: 180, minWidth: 100, maxWidth: 480 };
       return { ...base, valueFormatter: ({ value }) => text(value), tooltipValueGetter: ({ value }) => text(value) || null, ...width };

@@ -16,6 +16,7 @@ import { saveBlob } from '../ui/save-blob.ts';
 import { SAVED_QUERY_MAX_BYTES, parseSavedQueryText, savedQueryFileName } from './saved-query-file.ts';
 import type { LoadedSearch } from './load-search.ts';
 import { loadSavedCriteria } from './load-search.ts';
+import { AlertToggle } from '../../alerts/alert-toggle.tsx';
 
 /** A name for what is being saved: a modal with one field (and the default switch for "Save as…"). */
 function NameDialog({
@@ -288,6 +289,7 @@ export function SavedCriteriaList({ onLoad }: { onLoad: (loaded: LoadedSearch) =
           <Table.Tr>
             <Table.Th>Name</Table.Th>
             <Table.Th>Saved</Table.Th>
+            <Table.Th>Alert</Table.Th>
             <Table.Th />
           </Table.Tr>
         </Table.Thead>
@@ -308,6 +310,9 @@ export function SavedCriteriaList({ onLoad }: { onLoad: (loaded: LoadedSearch) =
                 <Text size="xs" c="dimmed">
                   {formatDateTime(option.created_at)}
                 </Text>
+              </Table.Td>
+              <Table.Td>
+                <AlertToggle criteriaId={option.criteria_id} name={option.criteria_name} />
               </Table.Td>
               <Table.Td>
                 <RowActions option={option}>
