@@ -40,6 +40,14 @@ function recordCspViolation(context: BrowserContext, text: string): void {
   console.error(`[browser] CSP violation: ${text}`);
 }
 
+/** Errors the app's pages threw and nothing caught, per context (e.g. React's update-depth limit). */
+const uncaughtByContext = new WeakMap<BrowserContext, string[]>();
+
+/** The uncaught errors so far in a context made by `newAppContext`: a page that works throws none. */
+export function uncaughtErrors(context: BrowserContext): readonly string[] {
+  return uncaughtByContext.get(context) ?? [];
+}
+
 /** The CSP violations reported so far in a context made by `newAppContext` (empty when the policy blocked nothing). */
 export function cspViolations(context: BrowserContext): readonly string[] {
   return cspViolationsByContext.get(context) ?? [];
@@ -57,8 +65,10 @@ export async function newAppContext(browser: Browser, baseUrl: string = inject('
     // An eval the policy refuses throws an EvalError naming the policy.
     recordCspViolation(context, error.error().message);
     console.error(`[browser] uncaught: ${error.error().message}`);
+    uncaughtByContext.get(context)?.push(error.error().message);
   });
   cspViolationsByContext.set(context, []);
+  uncaughtByContext.set(context, []);
   context.on('console', (message) => {
     recordCspViolation(context, message.text());
     // HTTP error statuses are logged by Chromium as "Failed to load resource"; tests expect many of them.

@@ -1,10 +1,23 @@
 import { Center, Skeleton, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
 import { chemistryEndpoints } from '@kb/contracts/chemistry';
 import type { DepictionParams } from '@kb/contracts/chemistry';
 import { downloadApi, errorMessage } from '../../app/api-client.ts';
-import { endpointKey } from '../../app/query.ts';
+import { endpointKey, queryClient } from '../../app/query.ts';
+
+const DEPICTION_KEY = endpointKey(chemistryEndpoints.depiction);
+
+/**
+ * A cached drawing is held as a blob URL; it is freed when its query leaves the cache (unused for
+ * gcTime, or the cache cleared at log-out). Keeping the URL in the cache, not in component state,
+ * spares every image an effect and a second render: hundreds of drawings arriving together (the
+ * SAR cliffs) once chained enough renders to hit React's update-depth limit.
+ */
+queryClient.getQueryCache().subscribe((event) => {
+  if (event.type !== 'removed') return;
+  const key = event.query.queryKey;
+  if (key[0] === DEPICTION_KEY[0] && key[1] === DEPICTION_KEY[1] && typeof event.query.state.data === 'string') URL.revokeObjectURL(event.query.state.data);
+});
 
 export interface StructureImageProps {
   /** A stored structure, or a SMILES / SMARTS to draw. */
@@ -37,21 +50,11 @@ export function StructureImage({ strId, smiles, smarts, highlight, highlightKind
   };
   const image = useQuery({
     queryKey: endpointKey(chemistryEndpoints.depiction, { query }),
-    queryFn: ({ signal }) => downloadApi(chemistryEndpoints.depiction, { query }, { signal }),
+    queryFn: async ({ signal }) => URL.createObjectURL(await downloadApi(chemistryEndpoints.depiction, { query }, { signal })),
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 10 * 60_000,
   });
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    // A new drawing is loading: show the skeleton, not the URL revoked below.
-    if (!image.data) {
-      setUrl(null);
-      return undefined;
-    }
-    const objectUrl = URL.createObjectURL(image.data);
-    setUrl(objectUrl);
-    return () => URL.revokeObjectURL(objectUrl);
-  }, [image.data]);
+  const url = image.data;
 
   if (image.isError) {
     return (
