@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { IconFileSpreadsheet, IconFileText, IconFileTypeTxt } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { authEndpoints } from '@kb/contracts/api';
@@ -6,11 +6,11 @@ import type { DqQuery } from '@kb/contracts/dynamic-query';
 import { DQ_LIMITS, dynamicQueryEndpoints } from '@kb/contracts/dynamic-query';
 import type { ExportFormat } from '@kb/contracts/exports';
 import { CREDIT_RULE_TEXT, exportCredits } from '@kb/contracts/exports';
-import { callApi, errorMessage } from '../../app/api-client.ts';
+import { callApi } from '../../app/api-client.ts';
 import { formatCount } from '../../app/format/count-format.ts';
 import { countNoun } from '../../app/format/plural.ts';
 import { endpointQuery } from '../../app/query.ts';
-import { ExportJobCard } from '../export/export-job-card.tsx';
+import { ExportStartOutcome } from '../export/export-job-card.tsx';
 import { invalidateCredits, saveStoredFile } from '../export/export-files.ts';
 
 const FORMATS: { format: ExportFormat; label: string; icon: typeof IconFileText }[] = [
@@ -69,12 +69,7 @@ export function DqExport({ query, rows, capped, hasStructure }: { query: DqQuery
         {tooMany ? `One dynamic-query export holds at most ${formatCount(DQ_LIMITS.maxExportRows)} rows: add a filter to export. ` : ''}
         {CREDIT_RULE_TEXT}
       </Text>
-      {start.isError && (
-        <Alert color="red" variant="light" role="alert">
-          The export could not start: {errorMessage(start.error)}
-        </Alert>
-      )}
-      {start.data && <ExportJobCard key={start.data.id} started={start.data} />}
+      <ExportStartOutcome error={start.error} job={start.data} />
     </Stack>
   );
 }

@@ -76,3 +76,17 @@ export function ExportJobCard({ started }: { started: ExportJob }) {
     </Card>
   );
 }
+
+/** What a start-export call came to: why it could not start, or the card of the job it started. */
+export function ExportStartOutcome({ error, job }: { error: unknown; job: ExportJob | undefined }) {
+  return (
+    <>
+      {error != null && (
+        <Alert color="red" variant="light" role="alert">
+          The export could not start: {errorMessage(error)}
+        </Alert>
+      )}
+      {job && <ExportJobCard key={job.id} started={job} />}
+    </>
+  );
+}

@@ -5,21 +5,12 @@ import { IconRefresh } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DatasetState, RebuildJob } from '@kb/contracts/superadmin';
 import { superAdminEndpoints } from '@kb/contracts/superadmin';
+import { KB_ENTITY_LABELS } from '@kb/contracts/kb-loads';
 import { callApi, errorMessage } from '../../../app/api-client.ts';
 import { endpointKey, endpointQuery } from '../../../app/query.ts';
 import { formatCount } from '../../../app/format/count-format.ts';
 import { QueryView } from '../../../app/ui/query-view.tsx';
 import { formatDateTime } from '../../dashboard/format.ts';
-
-const TABLE_LABELS: Record<string, string> = {
-  structures: 'Structures',
-  compounds: 'Compounds',
-  activities: 'Activities',
-  assays: 'Assays',
-  documents: 'References',
-  targets: 'Targets',
-  clinical_compounds: 'Clinical compounds',
-};
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -125,7 +116,7 @@ function DatasetCards({ data }: { data: DatasetState }) {
               <Row label="Sources">{data.sources.length ? data.sources.map((s) => s.name).join(', ') : '—'}</Row>
               <Row label="Last seed or import">{formatDateTime(data.lastLoadAt)}</Row>
               {data.counts.map((c) => (
-                <Row key={c.table} label={TABLE_LABELS[c.table] ?? c.table}>
+                <Row key={c.table} label={KB_ENTITY_LABELS[c.table] ?? c.table}>
                   {c.estimated ? `≈ ${formatCount(c.rows)}` : formatCount(c.rows)}
                 </Row>
               ))}

@@ -1,14 +1,14 @@
-import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { IconFileSpreadsheet, IconFileTypeTxt } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { authEndpoints } from '@kb/contracts/api';
 import type { SarCoreInput, SarEndpoint } from '@kb/contracts/sar';
 import { sarEndpoints } from '@kb/contracts/sar';
-import { callApi, errorMessage } from '../../../app/api-client.ts';
+import { callApi } from '../../../app/api-client.ts';
 import { formatCount } from '../../../app/format/count-format.ts';
 import { countNoun } from '../../../app/format/plural.ts';
 import { endpointQuery } from '../../../app/query.ts';
-import { ExportJobCard } from '../../export/export-job-card.tsx';
+import { ExportStartOutcome } from '../../export/export-job-card.tsx';
 import { invalidateCredits } from '../../export/export-files.ts';
 
 export interface SarExportProps {
@@ -51,12 +51,7 @@ export function SarExport({ sessionId, endpoint, cores, compounds }: SarExportPr
       <Text size="xs" c="dimmed">
         One credit per compound of the table; downloading the file again is free.
       </Text>
-      {start.isError && (
-        <Alert color="red" variant="light" role="alert">
-          The export could not start: {errorMessage(start.error)}
-        </Alert>
-      )}
-      {start.data && <ExportJobCard key={start.data.id} started={start.data} />}
+      <ExportStartOutcome error={start.error} job={start.data} />
     </Stack>
   );
 }
