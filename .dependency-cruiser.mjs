@@ -34,7 +34,7 @@ const MODULE_DEPENDENCIES = {
   lookups: [],
   results: ['chemistry', 'search'],
   sar: ['chemistry', 'export', 'results'],
-  search: ['chemistry', 'trees'],
+  search: ['chemistry', 'knowledge-base', 'trees'],
   sessions: ['search'],
   settings: [],
   superadmin: ['audit', 'auth', 'chemistry', 'lookups', 'sessions', 'settings', 'trees'],

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { KbLoad, KbLoadKind, KbLoadReport, KbLoadStatus } from '@kb/contracts/kb-loads';
 import { KbLoadReportSchema } from '@kb/contracts/kb-loads';
@@ -61,6 +62,15 @@ export async function latestFinishedLoad(db: Kysely<Database>): Promise<KbLoad |
 export async function currentLoadId(db: Kysely<Database>): Promise<number> {
   const row = await db.selectFrom('kb_loads').select((eb) => eb.fn.max('load_id').as('max')).executeTakeFirst();
   return Number(row?.max ?? 0);
+}
+
+/**
+ * A token that changes whenever a load ends (seed, import, update, on any server): caches of
+ * whole-knowledge-base figures compare it to know they are stale. Cheap: kb_loads has a row a load.
+ */
+export async function loadsVersion(db: Kysely<Database>): Promise<string> {
+  const { rows } = await sql<{ version: string }>`SELECT count(*) || ':' || coalesce(max(finished_at)::text, '') AS version FROM kb_loads WHERE finished_at IS NOT NULL`.execute(db);
+  return rows[0]?.version ?? '';
 }
 
 /** Finished loads whose alerts have not been checked yet, oldest first. */

@@ -15,6 +15,7 @@ import type { CompileContext } from './row-compiler.ts';
 import { StructureRowResolver, purgeStaleHits, searchCancelled } from './structure-query.ts';
 import { withDbPriority } from '../../db/db-priority.ts';
 import { writeSearchLog } from './search-log.ts';
+import { loadsVersion } from '../knowledge-base/kb-loads.ts';
 
 export type { LoadWindow };
 
@@ -112,7 +113,7 @@ const superseded = () =>
 export class SearchService {
   private readonly runs = new Map<string, InFlight>();
   private readonly live = new Map<string, LiveRun>();
-  private defaultCountsCache: { at: number; value: DefaultCounts } | null = null;
+  private defaultCountsCache: { at: number; version: string; value: DefaultCounts } | null = null;
   private readonly activityCap: number;
   private readonly structureTimeLimitMs: number;
   private readonly runStaleMs: number;
@@ -469,7 +470,10 @@ export class SearchService {
 
   /** Counts of the whole knowledge base; cached briefly (a full count of 20 M activities is not free). */
   async defaultCounts(): Promise<DefaultCounts> {
-    if (this.defaultCountsCache && Date.now() - this.defaultCountsCache.at < DEFAULT_COUNTS_TTL_MS) return this.defaultCountsCache.value;
+    // A load that ended (here, on another server or from the command line) makes the cache stale at once.
+    const version = await loadsVersion(this.db);
+    const cached = this.defaultCountsCache;
+    if (cached && cached.version === version && Date.now() - cached.at < DEFAULT_COUNTS_TTL_MS) return cached.value;
     const { rows } = await sql<DefaultCounts>`SELECT
         (SELECT count(*)::int FROM documents) AS "refIdsCount",
         (SELECT count(*)::int FROM structures) AS "strIdsCount",
@@ -480,7 +484,7 @@ export class SearchService {
         (SELECT count(*)::int FROM clinical_compounds cc JOIN clinical_phases p ON p.phase_id = cc.highest_phase_id
           WHERE p.name = 'Launched') AS "drugIdsCount"`.execute(this.db);
     const value = rows[0]!;
-    this.defaultCountsCache = { at: Date.now(), value };
+    this.defaultCountsCache = { at: Date.now(), version, value };
     return value;
   }
 

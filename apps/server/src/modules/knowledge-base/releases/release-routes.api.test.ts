@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoEmailForRole } from '@kb/contracts/roles';
 import type { LoginResult } from '@kb/contracts/auth';
@@ -106,7 +107,9 @@ describe.each(DATABASES)('release import over demo data on %s', (kind) => {
     fs.rmSync(folder, { recursive: true, force: true });
   });
 
-  it('refuses to mix with demo data (409) unless allowMixed is set', async () => {
+  it('refuses to mix with demo data (409) unless allowMixed is set; the knowledge-base counts then include the release', async () => {
+    // The whole-knowledge-base counts are cached: asked once before, they must not stay stale after.
+    const before = await t.app.searchService.defaultCounts();
     const refused = await t.call({ method: 'POST', url: '/api/superadmin/kb/import', headers: authHeaders(admin), payload: { file: 'chembl_99.db' } });
     expect(refused.statusCode).toBe(409);
     expect(String(refused.data.message)).toContain('allow mixing with demo data');
@@ -114,5 +117,9 @@ describe.each(DATABASES)('release import over demo data on %s', (kind) => {
     expect(allowed.statusCode, allowed.body).toBe(200);
     await t.app.releaseImport.settled();
     expect(t.app.releaseImport.status()).toMatchObject({ state: 'done' });
+    const { rows } = await sql<{ structures: number; activities: number }>`SELECT (SELECT count(*)::int FROM structures) AS structures, (SELECT count(*)::int FROM activities) AS activities`.execute(t.database.db);
+    const after = await t.app.searchService.defaultCounts();
+    expect(after.actIdsCount).toBeGreaterThan(before.actIdsCount);
+    expect([after.strIdsCount, after.actIdsCount]).toEqual([rows[0]!.structures, rows[0]!.activities]);
   });
 });

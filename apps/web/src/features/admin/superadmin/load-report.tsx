@@ -6,7 +6,12 @@ import { formatCount } from '../../../app/format/count-format.ts';
 import { useUsageChart } from '../usage/usage-echarts.ts';
 import type { UsageChartOption } from '../usage/usage-echarts.ts';
 
-const pct = (part: number, whole: number) => (whole > 0 ? `${((100 * part) / whole).toFixed(1)} %` : '—');
+/** A share to one decimal, rounded down: "100.0 %" only when nothing is missing, "< 0.1 %" when little is there. */
+const pct = (part: number, whole: number) => {
+  if (whole <= 0) return '—';
+  const tenths = Math.floor((1000 * part) / whole);
+  return part > 0 && tenths === 0 ? '< 0.1 %' : `${(tenths / 10).toFixed(1)} %`;
+};
 
 /** Added / updated / retired per entity as stacked bars; the same figures are in the table beside it. */
 function ChangesChart({ load }: { load: KbLoad }) {

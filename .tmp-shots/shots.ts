@@ -1,0 +1,45 @@
+// Throwaway: screenshots against `npm start` (not committed).
+import { chromium } from 'playwright-core';
+import { LoginPage } from '../e2e/support/pages/login-page.ts';
+const base = 'http://localhost:8099';
+const out = '/tmp/shots';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+async function page() {
+  const context = await browser.newContext({ baseURL: base, viewport: { width: 1400, height: 900 }, locale: 'en-GB' });
+  const p = await context.newPage();
+  p.on('pageerror', (e) => console.error('pageerror', e.message));
+  return p;
+}
+const admin = await page();
+await new LoginPage(admin).logInAs('SUPER_ADMIN');
+await admin.goto('/superadmin?tab=releases');
+const row = admin.locator('[data-testid="release-files"] tr[data-file="chembl_99.db"]');
+await row.waitFor();
+await admin.waitForTimeout(800);
+await admin.screenshot({ path: `${out}/releases-before.png`, fullPage: true });
+await admin.getByRole('checkbox', { name: /Allow mixing/ }).check();
+await row.getByRole('button', { name: 'Import chembl_99.db' }).click();
+await admin.getByRole('dialog').waitFor();
+await admin.waitForTimeout(500);
+await admin.screenshot({ path: `${out}/releases-confirm.png` });
+await admin.getByTestId('confirm-action').click();
+await admin.locator('[data-testid="import-status"][data-state="done"]').waitFor({ timeout: 180_000 }).catch((e) => console.error('import wait', e.message));
+await admin.waitForTimeout(2000);
+await admin.screenshot({ path: `${out}/releases-after.png`, fullPage: true });
+const user = await page();
+await new LoginPage(user).logInAs('FULL_USER');
+await user.goto('/home');
+await user.waitForTimeout(2000);
+await user.screenshot({ path: `${out}/home.png`, fullPage: true });
+await user.goto('/dynamicquery');
+await user.getByTestId('dq-entity').click();
+await user.getByRole('option', { name: 'Activities', exact: true }).click();
+await user.getByTestId('dq-add-filter').click();
+await user.getByTestId('dq-filter-column').first().click();
+await user.getByRole('option', { name: 'Activity type (text)', exact: true }).click();
+await user.getByLabel('Filter 1: value').fill('Ki');
+await user.getByTestId('dq-run').click();
+await user.getByTestId('dq-row-count').waitFor();
+await user.waitForTimeout(2500);
+await user.screenshot({ path: `${out}/dynamicquery.png`, fullPage: true });
+await browser.close();
