@@ -205,6 +205,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
     structureTimeLimitMs: config.chemistry.searchTimeLimitSeconds * 1000,
     // One server per PGlite data directory: a running search of any other instance is a dead one.
     singleProcess: database.kind === 'pglite',
+    bitmapCounts: config.searchBitmaps,
   });
   // Alerts on new data (issue 17): main.ts starts the polling check.
   registerAlertRoutes(app, db, app.searchService, {

@@ -31,6 +31,8 @@ export interface AppConfig {
    * Trust X-Forwarded-For from a reverse proxy. Off by default: otherwise any client could claim
    * another address and slip past the per-address login limit.
    */
+  /** SEARCH_BITMAPS: count searches from id bitmaps in memory (issue 18). */
+  searchBitmaps: boolean;
   trustProxy: boolean;
   /**
    * Limits on wrong passwords (login and the current-password check of a password change; spec §4:
@@ -126,6 +128,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     alertPollMs: Math.max(0, int(env.ALERT_POLL_MS, 30_000)),
     webDist: path.resolve(env.WEB_DIST || path.join(repoRoot, 'apps/web/dist')),
     logLevel: env.LOG_LEVEL || 'info',
+    // Count searches from id bitmaps in memory (issue 18) instead of writing their sets.
+    searchBitmaps: bool(env.SEARCH_BITMAPS, false),
     trustProxy: bool(env.TRUST_PROXY, false),
     searchActivityCap: int(env.SEARCH_ACTIVITY_CAP, 750_000),
     chemistry: {

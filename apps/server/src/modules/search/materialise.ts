@@ -19,7 +19,8 @@ import type { CompileContext, CompiledRow } from './row-compiler.ts';
 
 export const activityCapError = () => new HttpError(400, { message: ACTIVITY_CAP_MESSAGE, code: ERROR_CODES.validation, details: { cap: ACTIVITY_CAP } });
 
-const ACTIVITY_FROM = sql`activities a LEFT JOIN assays ay ON ay.assay_id = a.assay_id`;
+/** The activities a row predicate reads: `a` with its assay `ay`. */
+export const ACTIVITY_FROM = sql`activities a LEFT JOIN assays ay ON ay.assay_id = a.assay_id`;
 
 interface Levels {
   /** Predicate on one activity `a`. */

@@ -16,6 +16,8 @@ import { StructureRowResolver, purgeStaleHits, searchCancelled } from './structu
 import { withDbPriority } from '../../db/db-priority.ts';
 import { writeSearchLog } from './search-log.ts';
 import { loadsVersion } from '../knowledge-base/kb-loads.ts';
+import { BitmapIndex } from './bitmaps/bitmap-index.ts';
+import { bitmapSearch } from './bitmaps/bitmap-counts.ts';
 
 export type { LoadWindow };
 
@@ -42,6 +44,8 @@ export interface SearchServiceOptions {
   singleProcess?: boolean;
   /** A running search without a heartbeat for this long belongs to a dead process (default 30 s). */
   runStaleMs?: number;
+  /** Count searches from id bitmaps in memory instead of writing the sets (issue 18; `SEARCH_BITMAPS=1`). */
+  bitmapCounts?: boolean;
 }
 
 /** A run in this process: its cancel switch and what it has done so far. */
@@ -113,6 +117,7 @@ const superseded = () =>
 export class SearchService {
   private readonly runs = new Map<string, InFlight>();
   private readonly live = new Map<string, LiveRun>();
+  private readonly bitmaps: BitmapIndex | null;
   private defaultCountsCache: { at: number; version: string; value: DefaultCounts } | null = null;
   private readonly activityCap: number;
   private readonly structureTimeLimitMs: number;
@@ -132,6 +137,7 @@ export class SearchService {
     this.structureTimeLimitMs = options.structureTimeLimitMs ?? 120_000;
     this.runStaleMs = options.runStaleMs ?? RUN_STALE_MS;
     this.singleProcess = options.singleProcess === undefined ? null : Promise.resolve(options.singleProcess);
+    this.bitmaps = options.bitmapCounts ? new BitmapIndex(db) : null;
   }
 
   private async context(run?: LiveRun): Promise<{ ctx: CompileContext; structures: StructureRowResolver }> {
@@ -158,6 +164,8 @@ export class SearchService {
     const { ctx, structures } = await this.context();
     try {
       const compiled = await compileCriteria(criteria, ctx);
+      // Alert windows (new since a load) stay on the SQL path: the columns hold no load ids.
+      if (this.bitmaps && !options.loadWindow) return (await bitmapSearch(this.db, await this.bitmaps.current(), compiled, this.activityCap)).counts;
       await this.db.transaction().execute(async (trx) => {
         const setId = -crypto.randomInt(1, 2 ** 47);
         throw new RollbackWith(await materialiseSets(trx, setId, compiled, this.activityCap, options));

@@ -1,0 +1,180 @@
+import { sql } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
+import { RoaringBitmap32 } from 'roaring';
+import type { SearchCounts } from '@kb/contracts/search';
+import type { Database } from '../../../db/schema.ts';
+import type { Expr } from '../expression.ts';
+import { hasNot, renderExpression } from '../expression.ts';
+import { ACTIVITY_FROM, activityCapError } from '../materialise.ts';
+import type { CompiledRow } from '../row-compiler.ts';
+import type { KbColumns } from './kb-columns.ts';
+import { evaluateSets } from './set-algebra.ts';
+
+/**
+ * The six counts of a search from id sets in memory (issue 18), by the rules of
+ * docs/search-semantics.md exactly as `materialiseSets` applies them in SQL — nothing is written.
+ * Each row's ids are read once (its SQL predicate, as compiled for the SQL path), every
+ * combination is bitmap algebra, and the derived sets (compound records, assays, references,
+ * development compounds) follow the id links of `KbColumns`.
+ */
+
+type Db = Kysely<Database>;
+
+/** The ids one row holds for, per level; null where the row says nothing at that level. */
+interface RowSets {
+  /** Activities the row's activity predicate holds for. */
+  activities: RoaringBitmap32 | null;
+  /** Structures the row matches directly. */
+  direct: RoaringBitmap32 | null;
+  /** Development compounds the row's clinical predicate holds for. */
+  clinical: RoaringBitmap32 | null;
+}
+
+async function ids(db: Db, query: RawBuilder<unknown>): Promise<RoaringBitmap32> {
+  const { rows } = await sql<{ ids: number[] | null }>`SELECT array_agg(x.id::int) AS ids FROM (${query}) AS x(id) WHERE x.id IS NOT NULL`.execute(db);
+  return new RoaringBitmap32(rows[0]?.ids ?? []);
+}
+
+async function readRowSets(db: Db, columns: KbColumns, row: CompiledRow): Promise<RowSets> {
+  const [activities, direct, clinical] = await Promise.all([
+    row.activity ? ids(db, sql`SELECT a.act_id FROM ${ACTIVITY_FROM} WHERE ${row.activity}`) : null,
+    row.direct ? ids(db, row.direct) : null,
+    row.clinical ? ids(db, sql`SELECT cc.clinical_compound_id FROM clinical_compounds cc WHERE ${row.clinical}`) : null,
+  ]);
+  // Direct matches are judged over the structures table (`s.str_id IN (...)`).
+  return { activities, direct: direct && RoaringBitmap32.and(direct, columns.allStructures), clinical };
+}
+
+/** The structures of some activities (activities without a structure add none). */
+function structuresOf(columns: KbColumns, activities: RoaringBitmap32): RoaringBitmap32 {
+  const out = new RoaringBitmap32();
+  const buffer: number[] = [];
+  for (const act of activities) {
+    const str = columns.actStr[act]!;
+    if (str > 0) buffer.push(str);
+    if (buffer.length >= 65_536) out.addMany(buffer.splice(0));
+  }
+  out.addMany(buffer);
+  return out;
+}
+
+/** The activities of some structures. */
+function activitiesOf(columns: KbColumns, structures: RoaringBitmap32): RoaringBitmap32 {
+  const out = new RoaringBitmap32();
+  for (const str of structures) {
+    const from = columns.strActStart[str]!;
+    const to = columns.strActStart[str + 1]!;
+    if (to > from) out.addMany(columns.strActIds.subarray(from, to));
+  }
+  return out;
+}
+
+/** Distinct non-zero values of `link` over `ids`. */
+function linked(ids: Iterable<number>, link: Int32Array): RoaringBitmap32 {
+  const out = new RoaringBitmap32();
+  const buffer: number[] = [];
+  for (const id of ids) {
+    const value = link[id]!;
+    if (value > 0) buffer.push(value);
+    if (buffer.length >= 65_536) out.addMany(buffer.splice(0));
+  }
+  out.addMany(buffer);
+  return out;
+}
+
+/** Whether the direct-level expression can hold at all (as `levels.direct !== false` in materialise.ts). */
+function directPossible(expr: Expr, rows: readonly CompiledRow[]): boolean {
+  return renderExpression(expr, (i) => (rows[i]!.direct ? sql<boolean>`TRUE` : null)) !== false;
+}
+
+export interface BitmapSearchResult {
+  counts: SearchCounts;
+  structures: RoaringBitmap32;
+  activities: RoaringBitmap32;
+}
+
+/** Counts a compiled search from the in-memory columns; throws the activity-cap error as the SQL path does. */
+export async function bitmapSearch(db: Db, columns: KbColumns, compiled: { expr: Expr; rows: CompiledRow[] }, cap: number): Promise<BitmapSearchResult> {
+  const { expr, rows } = compiled;
+  const sets: RowSets[] = [];
+  for (const row of rows) sets.push(await readRowSets(db, columns, row));
+  const empty = new RoaringBitmap32();
+  const memo = <T,>(make: (i: number) => T) => {
+    const cache = new Map<number, T>();
+    return (i: number) => {
+      if (!cache.has(i)) cache.set(i, make(i));
+      return cache.get(i)!;
+    };
+  };
+  // Levels (docs/search-semantics.md "How rows combine"): a structure row on an activity means
+  // "the activity's structure matches"; on a structure, an activity row means "has a matching activity".
+  const activityLeaf = memo((i) => sets[i]!.activities ?? (sets[i]!.direct ? activitiesOf(columns, sets[i]!.direct!) : empty));
+  const structureLeaf = memo((i) => {
+    const own = sets[i]!.activities ? structuresOf(columns, sets[i]!.activities!) : empty;
+    return sets[i]!.direct ? RoaringBitmap32.or(own, sets[i]!.direct!) : own;
+  });
+  const directLeaf = (i: number) => sets[i]!.direct ?? empty;
+  const clinicalLeaf = memo((i) => sets[i]!.clinical ?? clinicalOfStructures(columns, structureLeaf(i)));
+
+  const matching = evaluateSets(expr, activityLeaf, columns.allActivities);
+  const direct = evaluateSets(expr, directLeaf, columns.allStructures);
+  let structures: RoaringBitmap32;
+  let activities: RoaringBitmap32;
+  if (!hasNot(expr)) {
+    activities = matching;
+    if (activities.size > cap) throw activityCapError();
+    structures = RoaringBitmap32.or(structuresOf(columns, activities), direct);
+  } else {
+    const judged = evaluateSets(expr, structureLeaf, columns.allStructures);
+    structures = RoaringBitmap32.and(judged, RoaringBitmap32.or(structuresOf(columns, matching), direct));
+    // An activity without a structure is kept when the expression holds for it (docs: "Activities without a structure").
+    activities = new RoaringBitmap32();
+    const kept: number[] = [];
+    for (const act of matching) {
+      const str = columns.actStr[act]!;
+      if (str === 0 || structures.has(str)) kept.push(act);
+      if (kept.length > cap) throw activityCapError();
+    }
+    activities.addMany(kept);
+  }
+
+  const hasActivityRows = rows.some((r) => r.activity);
+  const compounds = hasActivityRows ? linked(activities, columns.actGvk) : new RoaringBitmap32();
+  if (!hasActivityRows || directPossible(expr, rows)) {
+    // A structure matched without any result activity brings all of its compound records.
+    const withActivity = hasActivityRows ? structuresOf(columns, activities) : empty;
+    const extra: number[] = [];
+    for (const str of structures) {
+      if (withActivity.has(str)) continue;
+      for (let k = columns.strGvkStart[str]!; k < columns.strGvkStart[str + 1]!; k++) extra.push(columns.strGvkIds[k]!);
+    }
+    compounds.addMany(extra);
+  }
+  const assays = linked(activities, columns.actAssay);
+  const references = RoaringBitmap32.or(linked(activities, columns.actRef), linked(compounds, columns.gvkRef));
+  const hasClinicalRows = rows.some((r) => r.clinical);
+  const clinicalJudged = hasClinicalRows ? evaluateSets(expr, clinicalLeaf, columns.allClinical) : columns.allClinical;
+  const clinical = RoaringBitmap32.and(clinicalJudged, clinicalOfStructures(columns, structures));
+  return {
+    counts: {
+      stridscount: structures.size,
+      actidscount: activities.size,
+      gvkidscount: compounds.size,
+      assayidscount: assays.size,
+      refidscount: references.size,
+      clinicalcompoundidscount: clinical.size,
+    },
+    structures,
+    activities,
+  };
+}
+
+/** Development compounds whose structure is one of `structures`. */
+function clinicalOfStructures(columns: KbColumns, structures: RoaringBitmap32): RoaringBitmap32 {
+  const out: number[] = [];
+  for (const cc of columns.allClinical) {
+    const str = columns.clinicalStr[cc]!;
+    if (str > 0 && structures.has(str)) out.push(cc);
+  }
+  return new RoaringBitmap32(out);
+}
