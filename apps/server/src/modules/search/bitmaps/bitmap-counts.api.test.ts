@@ -1,0 +1,50 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoEmailForRole } from '@kb/contracts/roles';
+import type { LoginResult } from '@kb/contracts/auth';
+import type { SearchRowInput } from '@kb/contracts/search';
+import { ACTIVITY_CAP_MESSAGE } from '@kb/contracts/search';
+import { ERROR_CODES } from '@kb/contracts/errors';
+import { DATABASES, authHeaders, startTestApp } from '../../../../test/harness.ts';
+import type { TestApp } from '../../../../test/harness.ts';
+
+/**
+ * The bitmap engine behind the count call (SEARCH_BITMAPS=1): the activity cap answers as on the
+ * SQL path, and a load that ends makes the next count read the knowledge base again. The corpus of
+ * search-corpus.api.test.ts checks its counts against plain SQL.
+ */
+describe.each(DATABASES)('bitmap counts on %s', (kind) => {
+  const CAP = 300;
+  let t: TestApp;
+  let login: LoginResult;
+  let target: { target_id: number; gene_symbol: string; n: number };
+  const rowsOf = () => [{ selectedOption: 'target', targets: [{ label: target.gene_symbol, ids: [target.target_id] }] }] as SearchRowInput[];
+  const count = (rows: SearchRowInput[]) => t.call({ method: 'POST', url: '/api/guidedsearch/count', headers: authHeaders(login), payload: { searchcriteria: { rows } } });
+
+  beforeAll(async () => {
+    t = await startTestApp(kind, { SEARCH_BITMAPS: '1', SEARCH_ACTIVITY_CAP: String(CAP) }, { demoChunks: 1 });
+    login = await t.login(demoEmailForRole('FULL_USER'));
+    const { rows } = await sql<{ target_id: number; gene_symbol: string; n: number }>`SELECT t.target_id, t.gene_symbol, count(*)::int AS n FROM targets t JOIN activities a USING (target_id)
+      WHERE t.gene_symbol IS NOT NULL GROUP BY 1, 2 HAVING count(*) < ${CAP} ORDER BY count(*) DESC LIMIT 1`.execute(t.database.db);
+    target = rows[0]!;
+  }, 120_000);
+  afterAll(() => t?.close());
+
+  it('answers the activity cap with the same 400 as the SQL path', async () => {
+    const all = await count([{ selectedOption: 'activitytypes', activities: [{ activityType: 'IC50' }] }]);
+    expect(all.statusCode).toBe(400);
+    expect(all.data).toMatchObject({ message: ACTIVITY_CAP_MESSAGE, code: ERROR_CODES.validation });
+  });
+
+  it('counts rows a load brought in once the load has ended', async () => {
+    const before = await count(rowsOf());
+    expect(before.statusCode, before.body).toBe(200);
+    expect(before.data.rows[0].actidscount).toBe(target.n);
+    // A release adds one activity on the target (a copy of one of its activities) and ends its load.
+    await sql`INSERT INTO activities (str_id, gvk_id, assay_id, ref_id, target_id, std_activity_type, std_act_prefix, activity_value, standard_uom)
+      SELECT str_id, gvk_id, assay_id, ref_id, target_id, std_activity_type, std_act_prefix, activity_value, standard_uom FROM activities WHERE target_id = ${target.target_id} LIMIT 1`.execute(t.database.db);
+    await sql`INSERT INTO kb_loads (kind, label, status, finished_at) VALUES ('update', 'test release', 'complete', now())`.execute(t.database.db);
+    const after = await count(rowsOf());
+    expect(after.data.rows[0].actidscount).toBe(target.n + 1);
+  });
+});
