@@ -78,12 +78,14 @@ async function time<T>(fn: () => Promise<T>): Promise<[number, T | Error]> {
 // No structure-engine rows in these searches: the engine's workers start only if one is used.
 const engine = new RdkitChemEngine(db);
 const service = new SearchService(db, engine);
+// The bitmap engine (issue 18) on the same searches, same run: its first count reads the columns.
+const bitmapService = new SearchService(db, engine, { bitmapCounts: true });
 // Reference: one full count of the activities table.
 const [fullScanMs] = await time(() => sql`SELECT count(*) FROM activities`.execute(db));
 
 // Warm-up: build the look-up table and tree counts if needed, prime caches.
 await runLookup(db, 'target', { term: 'a', limit: 20 });
-const perSearch: Record<string, { ms: number[]; counts: unknown }> = {};
+const perSearch: Record<string, { ms: number[]; bitmapMs?: number[]; counts: unknown }> = {};
 const countMs: number[] = [];
 for (let round = 0; round < rounds; round++) {
   for (const [name, rows] of SEARCHES) {
@@ -95,6 +97,23 @@ for (let round = 0; round < rounds; round++) {
     perSearch[name].counts = result instanceof Error ? `error: ${result.message}` : result;
   }
 }
+// Bitmaps: the column read is timed on its own (start-up cost), then the same rounds.
+const [columnsMs] = await time(() => bitmapService.countOnly(SearchCriteriaSchema.parse({ rows: SEARCHES[0]![1] })));
+const rssColumns = process.memoryUsage().rss;
+const bitmapMs: number[] = [];
+const mismatches: string[] = [];
+for (let round = 0; round < rounds; round++) {
+  for (const [name, rows] of SEARCHES) {
+    const criteria: SearchCriteria = SearchCriteriaSchema.parse({ rows });
+    const [ms, result] = await time(() => bitmapService.countOnly(criteria));
+    bitmapMs.push(ms);
+    const entry = perSearch[name]!;
+    (entry.bitmapMs ??= []).push(Number(ms.toFixed(1)));
+    const counts = result instanceof Error ? `error: ${result.message}` : result;
+    // Same counts as the SQL path, or the bench says so (the corpus test is the real check).
+    if (JSON.stringify(counts) !== JSON.stringify(entry.counts) && !mismatches.includes(name)) mismatches.push(name);
+  }
+}
 const lookupMs: number[] = [];
 for (let round = 0; round < rounds; round++) {
   for (const [name, term] of LOOKUPS) {
@@ -103,12 +122,14 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 await service.close();
+await bitmapService.close();
 await engine.close();
 const { rows: size } = await sql<{ structures: number; activities: number }>`SELECT (SELECT count(*)::int FROM structures) AS structures,
   (SELECT count(*)::int FROM activities) AS activities`.execute(db);
 await handle.close();
 
 const counts = summary(countMs);
+const bitmaps = summary(bitmapMs);
 const lookups = summary(lookupMs);
 const result = {
   bench: 'search',
@@ -119,12 +140,21 @@ const result = {
   rounds,
   reference: { fullActivityCountMs: Number(fullScanMs.toFixed(1)) },
   counts: { ...counts, searches: SEARCHES.length, p50OverFullScan: Number((counts.p50 / fullScanMs).toFixed(3)) },
+  bitmapCounts: {
+    ...bitmaps,
+    columnsReadMs: Number(columnsMs.toFixed(0)),
+    rssAfterColumnsMb: Math.round(rssColumns / 2 ** 20),
+    p50OverSqlP50: Number((bitmaps.p50 / counts.p50).toFixed(3)),
+    p95OverSqlP95: Number((bitmaps.p95 / counts.p95).toFixed(3)),
+    mismatches,
+  },
   autocomplete: { ...lookups, lookups: LOOKUPS.length },
   perSearch,
 };
 const file = writeResult('search', result);
 console.log(
   `search on ${handle.kind} (${size[0]?.structures.toLocaleString('en-US')} structures, ${size[0]?.activities.toLocaleString('en-US')} activities): ` +
-    `counts p50 ${counts.p50} ms p95 ${counts.p95} ms (${SEARCHES.length} searches × ${rounds}); autocomplete p50 ${lookups.p50} ms p95 ${lookups.p95} ms; ` +
+    `counts p50 ${counts.p50} ms p95 ${counts.p95} ms (${SEARCHES.length} searches × ${rounds}); ` +
+    `bitmap counts p50 ${bitmaps.p50} ms p95 ${bitmaps.p95} ms max ${bitmaps.max} ms (columns read in ${result.bitmapCounts.columnsReadMs} ms, process RSS ${result.bitmapCounts.rssAfterColumnsMb} MB; ${mismatches.length} searches counted differently); autocomplete p50 ${lookups.p50} ms p95 ${lookups.p95} ms; ` +
     `full activity count ${result.reference.fullActivityCountMs} ms (counts p50 = ${result.counts.p50OverFullScan}× of it) → ${file}`,
 );

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoEmailForRole } from '@kb/contracts/roles';
 import type { LoginResult } from '@kb/contracts/auth';
-import type { SearchRowInput } from '@kb/contracts/search';
+import type { SearchCounts, SearchRowInput } from '@kb/contracts/search';
 import { ACTIVITY_CAP_MESSAGE } from '@kb/contracts/search';
 import { ERROR_CODES } from '@kb/contracts/errors';
 import { DATABASES, authHeaders, startTestApp } from '../../../../test/harness.ts';
@@ -39,12 +39,12 @@ describe.each(DATABASES)('bitmap counts on %s', (kind) => {
   it('counts rows a load brought in once the load has ended', async () => {
     const before = await count(rowsOf());
     expect(before.statusCode, before.body).toBe(200);
-    expect(before.data.rows[0].actidscount).toBe(target.n);
+    expect((before.data.rows as SearchCounts[])[0]!.actidscount).toBe(target.n);
     // A release adds one activity on the target (a copy of one of its activities) and ends its load.
     await sql`INSERT INTO activities (str_id, gvk_id, assay_id, ref_id, target_id, std_activity_type, std_act_prefix, activity_value, standard_uom)
       SELECT str_id, gvk_id, assay_id, ref_id, target_id, std_activity_type, std_act_prefix, activity_value, standard_uom FROM activities WHERE target_id = ${target.target_id} LIMIT 1`.execute(t.database.db);
     await sql`INSERT INTO kb_loads (kind, label, status, finished_at) VALUES ('update', 'test release', 'complete', now())`.execute(t.database.db);
     const after = await count(rowsOf());
-    expect(after.data.rows[0].actidscount).toBe(target.n + 1);
+    expect((after.data.rows as SearchCounts[])[0]!.actidscount).toBe(target.n + 1);
   });
 });

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Kysely, RawBuilder } from 'kysely';
-import { RoaringBitmap32 } from 'roaring';
+import { RoaringBitmap32 } from './roaring.ts';
 import type { SearchCounts } from '@kb/contracts/search';
 import type { Database } from '../../../db/schema.ts';
 import type { Expr } from '../expression.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import { RoaringBitmap32 } from 'roaring';
+import { RoaringBitmap32 } from './roaring.ts';
 import type { Database } from '../../../db/schema.ts';
 
 /**

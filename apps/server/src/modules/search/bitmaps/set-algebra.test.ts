@@ -1,4 +1,4 @@
-import { RoaringBitmap32 } from 'roaring';
+import { RoaringBitmap32 } from './roaring.ts';
 import { describe, expect, it } from 'vitest';
 import { buildExpression } from '../expression.ts';
 import { evaluateSets } from './set-algebra.ts';

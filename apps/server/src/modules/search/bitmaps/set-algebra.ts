@@ -1,4 +1,4 @@
-import { RoaringBitmap32 } from 'roaring';
+import { RoaringBitmap32 } from './roaring.ts';
 import type { Expr } from '../expression.ts';
 
 /**
