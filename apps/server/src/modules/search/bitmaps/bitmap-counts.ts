@@ -21,7 +21,7 @@ import { evaluateSets } from './set-algebra.ts';
 type Db = Kysely<Database>;
 
 /** The ids one row holds for, per level; null where the row says nothing at that level. */
-interface RowSets {
+export interface RowSets {
   /** Activities the row's activity predicate holds for. */
   activities: RoaringBitmap32 | null;
   /** Structures the row matches directly. */
@@ -30,19 +30,28 @@ interface RowSets {
   clinical: RoaringBitmap32 | null;
 }
 
+/** Where a row's sets come from: the index's cache in front of the database (bitmap-index.ts). */
+export type RowSetSource = (db: Db, columns: KbColumns, row: CompiledRow) => Promise<RowSets>;
+
 async function ids(db: Db, query: RawBuilder<unknown>): Promise<RoaringBitmap32> {
   const { rows } = await sql<{ ids: number[] | null }>`SELECT array_agg(x.id::int) AS ids FROM (${query}) AS x(id) WHERE x.id IS NOT NULL`.execute(db);
   return new RoaringBitmap32(rows[0]?.ids ?? []);
 }
 
-async function readRowSets(db: Db, columns: KbColumns, row: CompiledRow): Promise<RowSets> {
-  const [activities, direct, clinical] = await Promise.all([
-    row.activity ? ids(db, sql`SELECT a.act_id FROM ${ACTIVITY_FROM} WHERE ${row.activity}`) : null,
-    row.direct ? ids(db, row.direct) : null,
-    row.clinical ? ids(db, sql`SELECT cc.clinical_compound_id FROM clinical_compounds cc WHERE ${row.clinical}`) : null,
-  ]);
+/** The queries that read a row's sets, in the order of `RowSets` (null: nothing to read). */
+export function rowSetQueries(row: CompiledRow): [RawBuilder<unknown> | null, RawBuilder<unknown> | null, RawBuilder<unknown> | null] {
+  return [
+    row.activity ? sql`SELECT a.act_id FROM ${ACTIVITY_FROM} WHERE ${row.activity}` : null,
+    row.direct,
+    row.clinical ? sql`SELECT cc.clinical_compound_id FROM clinical_compounds cc WHERE ${row.clinical}` : null,
+  ];
+}
+
+/** Reads a row's sets from the database. */
+export async function readRowSets(db: Db, columns: KbColumns, row: CompiledRow): Promise<RowSets> {
+  const [activities, direct, clinical] = await Promise.all(rowSetQueries(row).map((query) => (query ? ids(db, query) : null)));
   // Direct matches are judged over the structures table (`s.str_id IN (...)`).
-  return { activities, direct: direct && RoaringBitmap32.and(direct, columns.allStructures), clinical };
+  return { activities: activities ?? null, direct: direct ? RoaringBitmap32.and(direct, columns.allStructures) : null, clinical: clinical ?? null };
 }
 
 /** The structures of some activities (activities without a structure add none). */
@@ -94,10 +103,10 @@ export interface BitmapSearchResult {
 }
 
 /** Counts a compiled search from the in-memory columns; throws the activity-cap error as the SQL path does. */
-export async function bitmapSearch(db: Db, columns: KbColumns, compiled: { expr: Expr; rows: CompiledRow[] }, cap: number): Promise<BitmapSearchResult> {
+export async function bitmapSearch(db: Db, columns: KbColumns, compiled: { expr: Expr; rows: CompiledRow[] }, cap: number, source: RowSetSource = readRowSets): Promise<BitmapSearchResult> {
   const { expr, rows } = compiled;
   const sets: RowSets[] = [];
-  for (const row of rows) sets.push(await readRowSets(db, columns, row));
+  for (const row of rows) sets.push(await source(db, columns, row));
   const empty = new RoaringBitmap32();
   const memo = <T,>(make: (i: number) => T) => {
     const cache = new Map<number, T>();
