@@ -5,12 +5,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { sql } from 'kysely';
-import {
-  hasZodFastifySchemaValidationErrors,
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { ERROR_CODES } from '@kb/contracts/errors';
 import type { ApiAccess } from '@kb/contracts/endpoint';
 import type { AppConfig } from './config.ts';
@@ -20,6 +15,7 @@ import { registerAuthHook } from './http/auth-hook.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerTextGuard } from './http/text-guard.ts';
 import { registerWebApp } from './http/static-files.ts';
+import { openApiOptions } from './http/openapi-document.ts';
 import { Admission } from './http/admission.ts';
 import { TokenService } from './http/tokens.ts';
 import { SessionRepository } from './modules/sessions/session-repository.ts';
@@ -146,10 +142,8 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
 
   await app.register(fastifyRateLimit, { global: false });
   await registerSecurityHeaders(app, config.pendo.apiKey ? config.pendo : null);
-  await app.register(fastifySwagger, {
-    openapi: { info: { title: 'KB Search API', description: 'Drug-discovery knowledge-base search platform', version: '0.1.0' } },
-    transform: jsonSchemaTransform,
-  });
+  // The OpenAPI document is named, tagged and secured from the contracts (http/openapi-document.ts).
+  await app.register(fastifySwagger, openApiOptions(config.publicUrl));
   // Swagger UI routes are documentation: public. (The hook must exist before the plugin registers them.)
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/api/docs')) route.config = { ...route.config, access: 'public' };

@@ -16,6 +16,9 @@ const lines = [
   'Headers (spec §7 base A): `Authorization: Bearer <node token>`, `JavaAuthorization: Bearer <main token>`,',
   '`email: <username>`, `x-custom-token: <userHashId>`, `x-custom-session: <search session id>`.',
   '',
+  'From a script or a notebook (log in, search, page, export, download; the limits a script meets):',
+  '[api-scripting.md](api-scripting.md). Client generators read `/api/docs/json`.',
+  '',
 ];
 for (const [title, endpoints] of API_GROUPS) {
   lines.push(`## ${title}`, '', '| call | access | what it does |', '|---|---|---|');
