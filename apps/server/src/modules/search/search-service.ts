@@ -165,7 +165,7 @@ export class SearchService {
     try {
       const compiled = await compileCriteria(criteria, ctx);
       // Alert windows (new since a load) stay on the SQL path: the columns hold no load ids.
-      if (this.bitmaps && !options.loadWindow) return (await bitmapSearch(this.db, await this.bitmaps.current(), compiled, this.activityCap)).counts;
+      if (this.bitmaps && !options.loadWindow) return (await bitmapSearch(this.db, await this.bitmaps.current(), compiled, this.activityCap, this.bitmaps.rowSets)).counts;
       await this.db.transaction().execute(async (trx) => {
         const setId = -crypto.randomInt(1, 2 ** 47);
         throw new RollbackWith(await materialiseSets(trx, setId, compiled, this.activityCap, options));

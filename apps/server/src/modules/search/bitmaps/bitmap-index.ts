@@ -1,8 +1,21 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { loadsVersion } from '../../knowledge-base/kb-loads.ts';
+import type { CompiledRow } from '../row-compiler.ts';
+import type { RowSets } from './bitmap-counts.ts';
+import { readRowSets, rowSetQueries } from './bitmap-counts.ts';
 import type { KbColumns } from './kb-columns.ts';
 import { loadKbColumns } from './kb-columns.ts';
+
+/** Row sets kept between searches, in bytes of compressed bitmaps (least recently used go first). */
+const ROW_CACHE_BYTES = 256 * 2 ** 20;
+
+interface CachedRow {
+  sets: Promise<RowSets>;
+  bytes: number;
+}
+
+const sizeOf = (sets: RowSets) => [sets.activities, sets.direct, sets.clinical].reduce((sum, b) => sum + (b ? b.getSerializationSizeInBytes('croaring') : 0), 0);
 
 /**
  * The in-memory columns of this server, kept as current as the knowledge base: before each use
@@ -10,10 +23,16 @@ import { loadKbColumns } from './kb-columns.ts';
  * another server or from the command line — makes the next use read the columns again. One read
  * at a time: concurrent callers share it. Searches counted while a load is still running see the
  * rows committed when the columns were read, as the SQL path sees the rows committed when it runs.
+ *
+ * It also keeps the id sets of rows already read, for the same knowledge-base version: a chemist
+ * building a search asks the counts again after each row, and only the new row has to be read.
  */
 export class BitmapIndex {
   private columns: KbColumns | null = null;
   private reading: Promise<KbColumns> | null = null;
+  private rows = new Map<string, CachedRow>();
+  private rowsVersion = '';
+  private rowBytes = 0;
 
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -26,5 +45,51 @@ export class BitmapIndex {
         .finally(() => (this.reading = null));
     }
     return this.reading;
+  }
+
+  /** A row's sets, from the cache when the same row was read on the same version (a `RowSetSource`). */
+  readonly rowSets = async (db: Kysely<Database>, columns: KbColumns, row: CompiledRow): Promise<RowSets> => {
+    const key = rowSetQueries(row)
+      .map((query) => {
+        if (!query) return '';
+        const compiled = query.compile(db);
+        return `${compiled.sql}\u0001${JSON.stringify(compiled.parameters)}`;
+      })
+      .join('\u0000');
+    // Structure-search hits live in a table under a one-run id: never asked again.
+    if (key.includes('structure_hits')) return readRowSets(db, columns, row);
+    if (this.rowsVersion !== columns.version) this.forgetRows(columns.version);
+    const cached = this.rows.get(key);
+    if (cached) {
+      this.rows.delete(key);
+      this.rows.set(key, cached);
+      return cached.sets;
+    }
+    const entry: CachedRow = { sets: readRowSets(db, columns, row), bytes: 0 };
+    this.rows.set(key, entry);
+    try {
+      const sets = await entry.sets;
+      entry.bytes = sizeOf(sets);
+      this.rowBytes += entry.bytes;
+      this.evict();
+      return sets;
+    } catch (error) {
+      this.rows.delete(key);
+      throw error;
+    }
+  };
+
+  private forgetRows(version: string): void {
+    this.rows.clear();
+    this.rowBytes = 0;
+    this.rowsVersion = version;
+  }
+
+  private evict(): void {
+    for (const [key, entry] of this.rows) {
+      if (this.rowBytes <= ROW_CACHE_BYTES) break;
+      this.rows.delete(key);
+      this.rowBytes -= entry.bytes;
+    }
   }
 }
