@@ -21,6 +21,23 @@ export interface CompiledRow {
   direct: RawBuilder<unknown> | null;
   /** Rows about development compounds: a predicate on one clinical compound. */
   clinical: RawBuilder<boolean> | null;
+  /**
+   * The same activity predicate in the form `a.<column> IN (ids)`, when it has that form: the
+   * bitmap engine then reads the few ids (targets, documents, assays) and finds their activities
+   * in memory instead of reading every matching activity id from the database.
+   */
+  link?: ActivityLink;
+}
+
+/** An activity predicate `a.<column> IN (ids)`; `ids` selects one column. */
+export interface ActivityLink {
+  column: 'act_id' | 'target_id' | 'ref_id' | 'assay_id';
+  ids: RawBuilder<unknown>;
+}
+
+/** A row whose activity predicate is `a.<column> IN (ids)`, with the link that says so. */
+function linked(column: ActivityLink['column'], ids: Sql): Pick<CompiledRow, 'activity' | 'link'> {
+  return { activity: sql<boolean>`${sql.ref(`a.${column}`)} IN (${ids})`, link: { column, ids } };
 }
 
 type Sql = RawBuilder<unknown>;
@@ -121,7 +138,7 @@ function compileTargetRow(row: Extract<SearchRow, { selectedOption: 'target' }>,
   const ids = sql.join(row.targets.map((term) => targetIdsForTerm(term)), sql` UNION `);
   const drugs = sql`SELECT cct.clinical_compound_id FROM clinical_compound_targets cct WHERE cct.target_id IN (${ids})`;
   return {
-    activity: sql<boolean>`a.target_id IN (${ids})`,
+    ...linked('target_id', ids),
     // Development compounds acting on the target count even without a measured activity.
     direct: sql`SELECT cc.str_id FROM clinical_compounds cc WHERE cc.clinical_compound_id IN (${drugs}) AND cc.str_id IS NOT NULL`,
     clinical: null,
@@ -209,7 +226,7 @@ function compileBibliographyRow(row: Extract<SearchRow, { selectedOption: 'bibli
   const refs = bibliographyRefs(row);
   if (!refs) throw badRequest(`${name} has no value: enter a document, PubMed id, DOI, patent, journal, author, year range, company or source.`);
   return {
-    activity: sql<boolean>`a.ref_id IN (${refs})`,
+    ...linked('ref_id', refs),
     // Compounds a document reports count even when it reports no activity for them.
     direct: sql`SELECT c.str_id FROM compounds c WHERE c.ref_id IN (${refs}) AND c.str_id IS NOT NULL`,
     clinical: null,
@@ -224,7 +241,7 @@ function compileCompanyRow(row: Extract<SearchRow, { selectedOption: 'company' }
   const companies = sql.join(ids, sql` UNION `);
   const clinical = sql<boolean>`cc.clinical_compound_id IN (SELECT ccc.clinical_compound_id FROM clinical_compound_companies ccc WHERE ccc.company_id IN (${companies}))`;
   return {
-    activity: sql<boolean>`a.ref_id IN (SELECT dc.ref_id FROM document_companies dc WHERE dc.company_id IN (${companies}))`,
+    ...linked('ref_id', sql`SELECT dc.ref_id FROM document_companies dc WHERE dc.company_id IN (${companies})`),
     direct: sql`SELECT cc.str_id FROM clinical_compounds cc WHERE ${clinical} AND cc.str_id IS NOT NULL`,
     clinical: null,
   };
@@ -243,7 +260,8 @@ function compileSourceRow(row: Extract<SearchRow, { selectedOption: 'source' }>,
   if (!roots.length) throw badRequest(`${name} has no value: choose a source or enter a genus, species or strain.`);
   const taxa = sql`WITH RECURSIVE sel(id) AS (${sql.join(roots, sql` UNION `)}
     UNION SELECT t.taxonomy_id FROM taxonomy t JOIN sel ON t.parent_id = sel.id) SELECT id FROM sel`;
-  return { activity: sql<boolean>`ay.taxonomy_id IN (${taxa})`, direct: null, clinical: null };
+  // `ay.taxonomy_id IN (taxa)` on the activity's assay, said as "the activity's assay is one of these".
+  return { ...linked('assay_id', sql`SELECT sa.assay_id FROM assays sa WHERE sa.taxonomy_id IN (${taxa})`), direct: null, clinical: null };
 }
 
 function compileAssayRow(row: Extract<SearchRow, { selectedOption: 'assay' }>, name: string): CompiledRow {
@@ -271,12 +289,12 @@ function compileSelectionRow(row: Extract<SearchRow, { selectedOption: 'selectio
     case 'structure':
       return { activity: null, direct: sql`SELECT s2.str_id FROM structures s2 WHERE s2.str_id = ${ids}`, clinical: null };
     case 'activity':
-      return { activity: sql<boolean>`a.act_id = ${ids}`, direct: null, clinical: null };
+      return { ...linked('act_id', sql`SELECT unnest(${row.ids.map(Number)}::bigint[])`), direct: null, clinical: null };
     case 'assay':
-      return { activity: sql<boolean>`a.assay_id = ${ids}`, direct: null, clinical: null };
+      return { ...linked('assay_id', sql`SELECT unnest(${row.ids.map(Number)}::bigint[])`), direct: null, clinical: null };
     case 'reference':
       return {
-        activity: sql<boolean>`a.ref_id = ${ids}`,
+        ...linked('ref_id', sql`SELECT unnest(${row.ids.map(Number)}::bigint[])`),
         direct: sql`SELECT c.str_id FROM compounds c WHERE c.ref_id = ${ids} AND c.str_id IS NOT NULL`,
         clinical: null,
       };

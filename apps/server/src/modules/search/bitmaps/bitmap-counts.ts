@@ -38,18 +38,37 @@ async function ids(db: Db, query: RawBuilder<unknown>): Promise<RoaringBitmap32>
   return new RoaringBitmap32(rows[0]?.ids ?? []);
 }
 
-/** The queries that read a row's sets, in the order of `RowSets` (null: nothing to read). */
+/**
+ * The queries that read a row's sets, in the order of `RowSets` (null: nothing to read). A linked
+ * row reads its few targets, documents or assays (or the activity ids themselves).
+ */
 export function rowSetQueries(row: CompiledRow): [RawBuilder<unknown> | null, RawBuilder<unknown> | null, RawBuilder<unknown> | null] {
+  const activities = row.link ? row.link.ids : row.activity ? sql`SELECT a.act_id FROM ${ACTIVITY_FROM} WHERE ${row.activity}` : null;
   return [
-    row.activity ? sql`SELECT a.act_id FROM ${ACTIVITY_FROM} WHERE ${row.activity}` : null,
+    activities,
     row.direct,
     row.clinical ? sql`SELECT cc.clinical_compound_id FROM clinical_compounds cc WHERE ${row.clinical}` : null,
   ];
 }
 
+/** The activities of the ids a linked row read (targets, documents, assays, or activities). */
+function linkedActivities(columns: KbColumns, link: NonNullable<CompiledRow['link']>, ids: RoaringBitmap32): RoaringBitmap32 {
+  if (link.column === 'act_id') return RoaringBitmap32.and(ids, columns.allActivities);
+  const index = link.column === 'target_id' ? columns.byTarget : link.column === 'ref_id' ? columns.byRef : columns.byAssay;
+  const out = new RoaringBitmap32();
+  for (const id of ids) {
+    if (id + 1 >= index.start.length) continue;
+    const from = index.start[id]!;
+    const to = index.start[id + 1]!;
+    if (to > from) out.addMany(index.ids.subarray(from, to));
+  }
+  return out;
+}
+
 /** Reads a row's sets from the database. */
 export async function readRowSets(db: Db, columns: KbColumns, row: CompiledRow): Promise<RowSets> {
-  const [activities, direct, clinical] = await Promise.all(rowSetQueries(row).map((query) => (query ? ids(db, query) : null)));
+  const [read, direct, clinical] = await Promise.all(rowSetQueries(row).map((query) => (query ? ids(db, query) : null)));
+  const activities = read && row.link ? linkedActivities(columns, row.link, read) : read;
   // Direct matches are judged over the structures table (`s.str_id IN (...)`).
   return { activities: activities ?? null, direct: direct ? RoaringBitmap32.and(direct, columns.allStructures) : null, clinical: clinical ?? null };
 }

@@ -49,13 +49,12 @@ export class BitmapIndex {
 
   /** A row's sets, from the cache when the same row was read on the same version (a `RowSetSource`). */
   readonly rowSets = async (db: Kysely<Database>, columns: KbColumns, row: CompiledRow): Promise<RowSets> => {
-    const key = rowSetQueries(row)
-      .map((query) => {
+    // The same ids mean other activities through another column (a target's id is not a document's).
+    const key = [row.link?.column ?? 'predicate', ...rowSetQueries(row).map((query) => {
         if (!query) return '';
         const compiled = query.compile(db);
         return `${compiled.sql}\u0001${JSON.stringify(compiled.parameters)}`;
-      })
-      .join('\u0000');
+      })].join('\u0000');
     // Structure-search hits live in a table under a one-run id: never asked again.
     if (key.includes('structure_hits')) return readRowSets(db, columns, row);
     if (this.rowsVersion !== columns.version) this.forgetRows(columns.version);

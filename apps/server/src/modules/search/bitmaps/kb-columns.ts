@@ -11,8 +11,8 @@ import type { Database } from '../../../db/schema.ts';
  * integers, 0 stands for NULL), so a lookup is one array read. PostgreSQL stays the store of
  * record: this is rebuilt from it after every load (see `loadsVersion`).
  *
- * Memory at L (26.6 M activities, 2.5 M structures): four Int32Arrays over the activity ids
- * (≈ 425 MB) and the two reverse lists (≈ 120 MB).
+ * Memory at L (26.6 M activities, 2.5 M structures): five Int32Arrays over the activity ids
+ * (≈ 530 MB) and five reverse lists (≈ 560 MB).
  */
 export interface KbColumns {
   /** The kb_loads version the columns were read at. */
@@ -21,6 +21,7 @@ export interface KbColumns {
   actGvk: Int32Array;
   actAssay: Int32Array;
   actRef: Int32Array;
+  actTarget: Int32Array;
   gvkStr: Int32Array;
   gvkRef: Int32Array;
   clinicalStr: Int32Array;
@@ -30,6 +31,10 @@ export interface KbColumns {
   /** Structure → its compound records, laid out as the activities. */
   strGvkStart: Int32Array;
   strGvkIds: Int32Array;
+  /** Target, document and assay → their activities (rows of the form `a.<column> IN (ids)`). */
+  byTarget: ReverseIndex;
+  byRef: ReverseIndex;
+  byAssay: ReverseIndex;
   allActivities: RoaringBitmap32;
   allStructures: RoaringBitmap32;
   allClinical: RoaringBitmap32;
@@ -68,8 +73,14 @@ async function readColumns(db: Db, table: 'activities' | 'compounds' | 'clinical
   return arrays;
 }
 
-/** The reverse of `forward` (child id → parent id, 0 = none) as start offsets and child ids per parent. */
-function reverseIndex(forward: Int32Array, parents: number): { start: Int32Array; ids: Int32Array } {
+/** Parent → children: the children of `p` are `ids[start[p] .. start[p + 1])`. */
+export interface ReverseIndex {
+  start: Int32Array;
+  ids: Int32Array;
+}
+
+/** The reverse of `forward` (child id → parent id, 0 = none); `parents` is the highest parent id. */
+function reverseIndex(forward: Int32Array, parents: number = maxOf(forward)): ReverseIndex {
   const start = new Int32Array(parents + 2);
   for (let child = 1; child < forward.length; child++) {
     const parent = forward[child]!;
@@ -85,6 +96,12 @@ function reverseIndex(forward: Int32Array, parents: number): { start: Int32Array
   return { start, ids };
 }
 
+function maxOf(values: Int32Array): number {
+  let max = 0;
+  for (let i = 0; i < values.length; i++) if (values[i]! > max) max = values[i]!;
+  return max;
+}
+
 /** Reads the columns from the database (seconds at M; the aim at L is under a minute). */
 export async function loadKbColumns(db: Db, version: string): Promise<KbColumns> {
   const [maxAct, maxGvk, maxStr, maxClinical] = await Promise.all([
@@ -94,7 +111,7 @@ export async function loadKbColumns(db: Db, version: string): Promise<KbColumns>
     maxId(db, 'clinical_compounds', 'clinical_compound_id'),
   ]);
   const allActivities = new RoaringBitmap32();
-  const [actStr, actGvk, actAssay, actRef] = await readColumns(db, 'activities', 'act_id', ['str_id', 'gvk_id', 'assay_id', 'ref_id'], maxAct, (ids) => allActivities.addMany(ids));
+  const [actStr, actGvk, actAssay, actRef, actTarget] = await readColumns(db, 'activities', 'act_id', ['str_id', 'gvk_id', 'assay_id', 'ref_id', 'target_id'], maxAct, (ids) => allActivities.addMany(ids));
   const [gvkStr, gvkRef] = await readColumns(db, 'compounds', 'gvk_id', ['str_id', 'ref_id'], maxGvk);
   const allClinical = new RoaringBitmap32();
   const [clinicalStr] = await readColumns(db, 'clinical_compounds', 'clinical_compound_id', ['str_id'], maxClinical, (ids) => allClinical.addMany(ids));
@@ -111,6 +128,7 @@ export async function loadKbColumns(db: Db, version: string): Promise<KbColumns>
     actGvk: actGvk!,
     actAssay: actAssay!,
     actRef: actRef!,
+    actTarget: actTarget!,
     gvkStr: gvkStr!,
     gvkRef: gvkRef!,
     clinicalStr: clinicalStr!,
@@ -118,6 +136,9 @@ export async function loadKbColumns(db: Db, version: string): Promise<KbColumns>
     strActIds: acts.ids,
     strGvkStart: gvks.start,
     strGvkIds: gvks.ids,
+    byTarget: reverseIndex(actTarget!),
+    byRef: reverseIndex(actRef!),
+    byAssay: reverseIndex(actAssay!),
     allActivities,
     allStructures,
     allClinical,
