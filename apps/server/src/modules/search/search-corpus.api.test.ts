@@ -46,6 +46,8 @@ interface Fixture {
   indicationRoot: number;
   indicationLeafName: string;
   strIds: number[];
+  /** Rows picked in result tabs (new search by selection). */
+  selected: { activity: number[]; assay: number[]; reference: number[] };
   structure: { str_id: number; smiles: string; inchikey: string; name: string };
   refIdWithPatentCountry: string;
   ruleOfFive: string;
@@ -63,6 +65,7 @@ async function loadFixture(t: TestApp): Promise<Fixture> {
   const indication = (await q<{ indication_id: number }>(`SELECT indication_id FROM indications WHERE parent_id IS NULL ORDER BY 1 LIMIT 1`))[0]!;
   const leaf = (await q<{ name: string }>(`SELECT i.name FROM indications i JOIN clinical_compound_indications cci USING (indication_id) ORDER BY i.indication_id DESC LIMIT 1`))[0]!;
   const strs = await q<{ str_id: number }>(`SELECT str_id FROM structures ORDER BY str_id LIMIT 25`);
+  const pickIds = async (column: string) => (await q<{ id: number }>(`SELECT DISTINCT ${column} AS id FROM activities WHERE ${column} IS NOT NULL ORDER BY 1 LIMIT 30 OFFSET 40`)).map((r) => Number(r.id));
   const named = (await q<{ str_id: number; smiles: string; inchikey: string; name: string }>(
     `SELECT s.str_id, s.smiles, s.inchikey, c.name FROM structures s JOIN compounds c USING (str_id) WHERE c.name IS NOT NULL ORDER BY s.str_id LIMIT 1`,
   ))[0]!;
@@ -83,6 +86,7 @@ async function loadFixture(t: TestApp): Promise<Fixture> {
     indicationRoot: indication.indication_id,
     indicationLeafName: leaf.name,
     strIds: strs.map((s) => s.str_id),
+    selected: { activity: await pickIds('act_id'), assay: await pickIds('assay_id'), reference: await pickIds('ref_id') },
     structure: named,
     refIdWithPatentCountry: country,
     ruleOfFive: 's.mol_weight BETWEEN 0 AND 500 AND s.hb_donors BETWEEN 0 AND 5 AND s.hb_acceptor BETWEEN 0 AND 10 AND s.logp_calc BETWEEN 0 AND 5',
@@ -208,6 +212,14 @@ function cases(f: Fixture): Case[] {
       `SELECT str_id FROM compounds WHERE ref_id IN (SELECT ref_id FROM documents WHERE ref_type = 'patent') AND str_id IS NOT NULL`,
     ),
     single('source with its strains', { selectedOption: 'source', taxonomyIds: [f.taxonomyId] }, `ay.taxonomy_id IN (${taxa})`),
+    single('selected activities', { selectedOption: 'selection', entity: 'activity', ids: f.selected.activity }, `a.act_id IN ${inList(f.selected.activity)}`),
+    single('selected assays', { selectedOption: 'selection', entity: 'assay', ids: f.selected.assay }, `a.assay_id IN ${inList(f.selected.assay)}`),
+    single(
+      'selected references',
+      { selectedOption: 'selection', entity: 'reference', ids: f.selected.reference },
+      `a.ref_id IN ${inList(f.selected.reference)}`,
+      `SELECT str_id FROM compounds WHERE ref_id IN ${inList(f.selected.reference)} AND str_id IS NOT NULL`,
+    ),
     // ---------------------------------------------------------------- structure-level rows
     {
       name: 'structure ids',
@@ -457,7 +469,7 @@ describe.each(VARIANTS)('guided search corpus on %s, %s', (kind, _path, variant)
     const all = cases(fixture);
     expect(all.length).toBeGreaterThanOrEqual(40);
     const options = new Set(all.flatMap((c) => c.rows.map((r) => r.selectedOption)));
-    for (const option of ['treeview', 'structure', 'target', 'bibliography', 'company', 'degrader', 'clinicalphase', 'source', 'indication', 'activitytypes', 'assay', 'activitymechanism', 'compoundcategories']) {
+    for (const option of ['treeview', 'structure', 'target', 'bibliography', 'company', 'degrader', 'clinicalphase', 'source', 'indication', 'activitytypes', 'assay', 'activitymechanism', 'compoundcategories', 'selection']) {
       expect(options, option).toContain(option);
     }
     const operators = new Set(all.flatMap((c) => c.rows.slice(0, -1).map((r) => r.operator ?? 'AND')));
