@@ -77,7 +77,7 @@ describe('admin dashboard', () => {
     await page.waitForURL(/\/admin\/client-dashboard\?organisationId=\d+/);
     await page.getByTestId('client-organisation-name').getByText('Demo Pharma').waitFor();
     // The administrator's organisation picker shows the organisation chosen.
-    expect(await page.getByTestId('organisation-picker').inputValue()).toContain('Demo Pharma');
+    await expect.poll(() => page.getByTestId('organisation-picker').inputValue()).toContain('Demo Pharma');
   });
 });
 

@@ -130,13 +130,14 @@ function OrganisationView({ dashboard }: { dashboard: ClientDashboard & { organi
 }
 
 /** Administrators pick any organisation: a searchable list filled from the server as they type. */
-function OrganisationPicker({ value, onChange }: { value: number | undefined; onChange: (id: number | undefined) => void }) {
+function OrganisationPicker({ value, valueName, onChange }: { value: number | undefined; valueName: string | null; onChange: (id: number | undefined) => void }) {
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search, 250);
   const options = useQuery({ ...endpointQuery(usageEndpoints.clientOrganisations, { query: { q: q || undefined } }), placeholderData: keepPreviousData });
   const data = (options.data?.rows ?? []).map((row) => ({ value: String(row.id), label: `${row.name} (${formatCount(row.users)} users)${row.active ? '' : ' · inactive'}` }));
-  // Keep the chosen organisation in the list while a search shows others.
-  if (value !== undefined && !data.some((d) => d.value === String(value))) data.unshift({ value: String(value), label: `Organisation ${value}` });
+  // Keep the chosen organisation in the list while a search shows others (or before the list
+  // arrives), named as its dashboard names it.
+  if (value !== undefined && !data.some((d) => d.value === String(value))) data.unshift({ value: String(value), label: valueName ?? `Organisation ${value}` });
   return (
     <Select
       label="Organisation"
@@ -224,7 +225,13 @@ export function ClientDashboardPage() {
         description="Your organisation's seats, subscriptions and end dates, credits and how its users use the service."
         actions={
           <Group align="flex-end" gap="md" wrap="wrap">
-            {isAdmin && <OrganisationPicker value={organisationId} onChange={onOrganisation} />}
+            {isAdmin && (
+              <OrganisationPicker
+                value={organisationId}
+                valueName={dashboard.data?.organisation && dashboard.data.organisation.id === organisationId ? dashboard.data.organisation.name : null}
+                onChange={onOrganisation}
+              />
+            )}
             <PeriodPicker value={period} onChange={onPeriod} />
           </Group>
         }
