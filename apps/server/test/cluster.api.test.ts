@@ -1,0 +1,163 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SearchCriteriaInput } from '@kb/contracts/search';
+import { demoEmailForRole } from '@kb/contracts/roles';
+import { openDatabase } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { seedDemoKnowledgeBase } from '../src/modules/knowledge-base/demo/demo-seed.ts';
+import { ClusterUser, createClusterDatabase, startClusterServer } from './cluster-support.ts';
+import type { ClusterDatabase, ClusterServer } from './cluster-support.ts';
+
+/**
+ * Two real server processes on ONE PostgreSQL database, as behind a load balancer (issue 18,
+ * docs/scaling.md): what one of them writes (a session, a search's sets, an export job) the other
+ * must honour. Started at the same moment on a fresh database, they also race each other through
+ * their first start. PGlite is one process by design, so this runs on a PostgreSQL server only.
+ */
+
+const SERVER_URL = process.env.TEST_DATABASE_URL;
+const SKIP_REASON = 'skipped: TEST_DATABASE_URL is not set (several servers share one PostgreSQL database; embedded PGlite serves one process)';
+if (!SERVER_URL) console.warn(`cluster.api.test.ts ${SKIP_REASON}`);
+
+const KI: SearchCriteriaInput = { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }] }] };
+/** Rows per export: several batches of EXPORT_BATCH_ROWS, so the other server polls while one writes. */
+const EXPORT_ROWS = 150;
+const EXPORTS = 3;
+
+describe.skipIf(!SERVER_URL)(`two servers on one PostgreSQL database${SERVER_URL ? '' : ` (${SKIP_REASON})`}`, () => {
+  let workDir: string;
+  let database: ClusterDatabase;
+  let a: ClusterServer;
+  let b: ClusterServer;
+
+  beforeAll(async () => {
+    workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-cluster-test-'));
+    database = await createClusterDatabase(SERVER_URL!);
+    // One demo chunk (1,000 structures, ~11,000 activities), written before either server starts.
+    const handle = await openDatabase({ url: database.url });
+    try {
+      await migrateToLatest(handle);
+      await seedDemoKnowledgeBase(handle, { size: 'S', maxChunks: 1 });
+    } finally {
+      await handle.close();
+    }
+    // Both at once: their first starts (demo users, token secret, MFA key) race on an empty users table.
+    const env = { CHEM_WORKERS: '1', EXPORT_POLL_MS: '50', EXPORT_BACKGROUND_ROWS: '1', EXPORT_BATCH_ROWS: '30' };
+    [a, b] = await Promise.all([
+      startClusterServer({ databaseUrl: database.url, logFile: path.join(workDir, 'a.log'), env }),
+      startClusterServer({ databaseUrl: database.url, logFile: path.join(workDir, 'b.log'), env }),
+    ]);
+  }, 300_000);
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await database?.drop();
+    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('are two processes sharing one set of demo users, one token secret and one MFA key', async () => {
+    expect(a.instance).not.toBe(b.instance);
+    const users = await database.query<{ email: string; n: number }>(`SELECT email, count(*)::int AS n FROM users GROUP BY email HAVING count(*) > 1`);
+    expect(users).toEqual([]);
+    const secrets = await database.query<{ key: string }>(`SELECT key FROM app_settings WHERE key IN ('jwt_secret', 'mfa_secret_key') ORDER BY key`);
+    expect(secrets.map((row) => row.key)).toEqual(['jwt_secret', 'mfa_secret_key']);
+  });
+
+  it('accepts on B the tokens of a login on A', async () => {
+    const user = await ClusterUser.logIn(a.baseUrl, demoEmailForRole('FULL_USER'));
+    expect(user.loginInstance).toBe(a.instance);
+    const profile = await user.call(b.baseUrl, 'GET', '/api/profile');
+    expect(profile.status, profile.text).toBe(200);
+    expect(profile.instance).toBe(b.instance);
+    expect(profile.data).toMatchObject({ userName: demoEmailForRole('FULL_USER') });
+    const validate = await user.call(b.baseUrl, 'GET', '/api/nodeapi/sessions/validate');
+    expect(validate.status, validate.text).toBe(200);
+  });
+
+  it('pages on B a guided search run on A: the same counts and the same rows', async () => {
+    const user = await ClusterUser.logIn(a.baseUrl, demoEmailForRole('FULL_USER'));
+    const sessionid = crypto.randomUUID();
+    const run = await user.call(a.baseUrl, 'POST', '/api/guidedsearch/allresultscount', { searchcriteria: KI, sessionid });
+    expect(run.status, run.text).toBe(200);
+    expect(run.instance).toBe(a.instance);
+    const counts = (run.data.rows as Record<string, number>[])[0]!;
+    expect(counts.actidscount).toBeGreaterThan(100);
+
+    const onB = await user.call(b.baseUrl, 'GET', `/api/results/session/${sessionid}`);
+    expect(onB.status, onB.text).toBe(200);
+    expect(onB.data.counts).toEqual(counts);
+    for (const [tab, count] of [['activitiestab', counts.actidscount], ['structuretab', counts.stridscount]] as const) {
+      for (const pageNumber of [0, 1]) {
+        const body = { sessionid, pageNumber, pageSize: 50 };
+        const [fromA, fromB] = [await user.call(a.baseUrl, 'POST', `/api/results/${tab}`, body), await user.call(b.baseUrl, 'POST', `/api/results/${tab}`, body)];
+        expect(fromB.status, fromB.text).toBe(200);
+        expect(fromB.instance).toBe(b.instance);
+        expect(fromB.data.rowCount).toBe(count);
+        expect((fromB.data.data as unknown[]).length).toBe(Math.min(50, count! - 50 * pageNumber));
+        expect(fromB.data).toEqual(fromA.data);
+      }
+    }
+    // B has no run of its own for it: the session row says ready to whoever asks.
+    const progress = await user.call(b.baseUrl, 'GET', `/api/guidedsearch/progress/${sessionid}`);
+    expect(progress.data.status).toBe('ready');
+  }, 120_000);
+
+  it('runs each export queued through A exactly once while both servers poll, downloadable from B', async () => {
+    const user = await ClusterUser.logIn(a.baseUrl, demoEmailForRole('DOWNLOAD_EVALUATOR'));
+    const sessionid = crypto.randomUUID();
+    expect((await user.call(a.baseUrl, 'POST', '/api/guidedsearch/allresultscount', { searchcriteria: KI, sessionid })).status).toBe(200);
+    const page = await user.call(a.baseUrl, 'POST', '/api/results/activitiestab', { sessionid, pageNumber: 0, pageSize: EXPORT_ROWS * EXPORTS });
+    const ids = (page.data.data as { act_id: number }[]).map((row) => row.act_id);
+    expect(ids).toHaveLength(EXPORT_ROWS * EXPORTS);
+    const balanceBefore = (await database.query<{ b: number }>(`SELECT credit_balance AS b FROM users WHERE email = $1`, [user.email]))[0]!.b;
+
+    const jobs: number[] = [];
+    for (let i = 0; i < EXPORTS; i++) {
+      const selectedIds = ids.slice(i * EXPORT_ROWS, (i + 1) * EXPORT_ROWS);
+      const started = await user.call(a.baseUrl, 'POST', '/api/export/start', { sessionid, tab: 'activitiestab', selection: { selectedIds }, format: 'csv', columns: ['act_id'] });
+      expect(started.status, started.text).toBe(200);
+      // A background job: whichever server polls first writes it.
+      expect(started.data.status).toBe('queued');
+      jobs.push(started.data.id as number);
+    }
+
+    for (const id of jobs) {
+      const deadline = Date.now() + 60_000;
+      let job = await user.call(b.baseUrl, 'GET', `/api/export/jobs/${id}`);
+      while (job.data.status !== 'done' && job.data.status !== 'failed' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        job = await user.call(b.baseUrl, 'GET', `/api/export/jobs/${id}`);
+      }
+      expect(job.data).toMatchObject({ status: 'done', rows: EXPORT_ROWS, rowsWritten: EXPORT_ROWS, error: null });
+      const file = await user.call(b.baseUrl, 'POST', '/api/dashboard/downloadfile', { fileId: job.data.fileId });
+      expect(file.status).toBe(200);
+      expect(file.instance).toBe(b.instance);
+      const lines = file.text.trim().split(/\r?\n/);
+      // A header, then each chosen id once: a job written twice over would repeat or lose rows.
+      expect(lines).toHaveLength(EXPORT_ROWS + 1);
+      expect(new Set(lines.slice(1)).size).toBe(EXPORT_ROWS);
+    }
+    // Claimed once each (a second claim would count a second attempt), one file each, charged once.
+    const rows = await database.query<{ attempts: number; files: number }>(
+      `SELECT j.attempts, (SELECT count(*)::int FROM stored_files f WHERE f.owner_id = j.user_id AND f.purpose = 'export') AS files
+         FROM export_jobs j WHERE j.id = ANY($1::int[]) ORDER BY j.id`,
+      [jobs],
+    );
+    expect(rows).toEqual(jobs.map(() => ({ attempts: 1, files: EXPORTS })));
+    const balanceAfter = (await database.query<{ b: number }>(`SELECT credit_balance AS b FROM users WHERE email = $1`, [user.email]))[0]!.b;
+    expect(balanceBefore - balanceAfter).toBe(EXPORT_ROWS * EXPORTS);
+  }, 180_000);
+
+  it('ends on A a session logged out on B', async () => {
+    const user = await ClusterUser.logIn(a.baseUrl, demoEmailForRole('FULL_USER'));
+    expect((await user.call(a.baseUrl, 'GET', '/api/profile')).status).toBe(200);
+    const logout = await user.call(b.baseUrl, 'POST', '/api/dashboard/logout', { user_id: user.login.id, sessionid: user.login.sessionId });
+    expect(logout.status, logout.text).toBe(200);
+    const after = await user.call(a.baseUrl, 'GET', '/api/profile');
+    expect(after.status).toBe(401);
+    expect(after.instance).toBe(a.instance);
+  });
+});
