@@ -71,6 +71,8 @@ export async function createClusterDatabase(serverUrl: string, name = `kb_cluste
 export interface ClusterServer {
   baseUrl: string;
   port: number;
+  /** The server's process id (the bench reads its CPU time). */
+  pid: number;
   /** The `x-kb-instance` this process answers with. */
   instance: string;
   logFile: string;
@@ -138,7 +140,7 @@ export async function startClusterServer(options: ClusterServerOptions): Promise
     try {
       const health = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(2_000) });
       const instance = health.headers.get(INSTANCE_HEADER);
-      if (health.ok && instance) return { baseUrl, port, instance, logFile: options.logFile, stop };
+      if (health.ok && instance) return { baseUrl, port, pid: child.pid!, instance, logFile: options.logFile, stop };
     } catch {
       // Not listening yet.
     }
