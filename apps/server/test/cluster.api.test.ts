@@ -121,6 +121,34 @@ describe.skipIf(!SERVER_URL)(`two servers on one PostgreSQL database${SERVER_URL
     expect(progress.data.status).toBe('ready');
   }, 120_000);
 
+  /**
+   * KNOWN BUG, not fixed here (the fix belongs to modules/search, docs/scaling.md "Known limits"):
+   * the search page sends the count and the three log calls of a session at once; split over two
+   * servers, both run the search and one of them answers 409 "run again with other criteria" (16 of
+   * 20 such searches in a measured run, 17 of 20 logged twice). `SearchService.runOnce` waits for
+   * another process's run only once that run has written its criteria hash; the row `claim` made
+   * (status `new`, owner and heartbeat, no hash yet) is not waited for. `it.fails` keeps the
+   * scenario honest until then: when the search module waits for a live owner's claim, this starts
+   * to fail — turn it into `it`.
+   */
+  it.fails('runs a search once when its four calls are split over both servers (fails today: see above)', async () => {
+    const user = await ClusterUser.logIn(a.baseUrl, demoEmailForRole('FULL_USER'));
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const sessionid = crypto.randomUUID();
+      const body = { searchpostobject: KI, sessionid };
+      const answers = await Promise.all([
+        user.call(a.baseUrl, 'POST', '/api/guidedsearch/allresultscount', { searchcriteria: KI, sessionid }),
+        user.call(b.baseUrl, 'POST', '/api/guidedsearch/lhslogs', body),
+        user.call(a.baseUrl, 'POST', '/api/guidedsearch/activitylhslogs', body),
+        user.call(b.baseUrl, 'POST', '/api/guidedsearch/assaysunloggedlogs', body),
+      ]);
+      for (const answer of answers) expect(answer.status, answer.text).toBe(200);
+      // One run, one search_log row: a second server running it too logs it again.
+      const logged = await database.query<{ n: number }>(`SELECT count(*)::int AS n FROM search_log WHERE search_session_id = $1`, [sessionid]);
+      expect(logged[0]!.n).toBe(1);
+    }
+  }, 120_000);
+
   it('runs each export queued through A exactly once while both servers poll, downloadable from B', async () => {
     const user = await ClusterUser.logIn(a.baseUrl, demoEmailForRole('DOWNLOAD_EVALUATOR'));
     const sessionid = crypto.randomUUID();
