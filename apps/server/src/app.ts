@@ -109,10 +109,24 @@ async function datasetSize(database: DatabaseHandle): Promise<DatasetSize> {
   return { label: label?.value ?? (structures > 0 ? 'loaded' : 'empty'), structures, activities: rows[0]?.activities ?? 0 };
 }
 
+/**
+ * `x-kb-instance` on every answer: a random id drawn once per server instance, so the spread of a
+ * load balancer over several servers can be checked from outside (docs/scaling.md). It names
+ * nothing (no host, no port, no version) and changes at every start.
+ */
+function registerInstanceHeader(app: FastifyInstance): void {
+  const instance = crypto.randomBytes(4).toString('hex');
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.header('x-kb-instance', instance);
+    done();
+  });
+}
+
 export async function buildApp({ config, database, logger = false }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger, trustProxy: config.trustProxy, bodyLimit: 1_048_576, disableRequestLogging: true });
   const registeredRoutes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', registeredRoutes);
+  registerInstanceHeader(app);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url, access: route.config?.access });
   });

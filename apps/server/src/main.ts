@@ -2,6 +2,7 @@ import path from 'node:path';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { withStartupLock } from './db/startup-lock.ts';
 import { buildApp } from './app.ts';
 import { DEMO_USERS, seedDemoUsers } from './seed/demo-users.ts';
 import { seedDemoKnowledgeBase } from './modules/knowledge-base/demo/demo-seed.ts';
@@ -18,7 +19,8 @@ async function main(): Promise<void> {
   const applied = await migrateToLatest(database);
   if (applied.length > 0) console.log(`Database migrated: ${applied.join(', ')}`);
   if (config.seedDemo) {
-    const added = await seedDemoUsers(database.db);
+    // One process at a time: servers started together on an empty database would all insert the users.
+    const added = await withStartupLock(database, 'kb:seed-demo-users', () => seedDemoUsers(database.db));
     if (added.length > 0) console.log(`Seeded ${added.length} demo users.`);
   }
 
@@ -52,10 +54,17 @@ async function main(): Promise<void> {
   app.exportJobs.start();
   // Alerts on new data: checks finished loads now and every ALERT_POLL_MS (also loads made by a command-line import).
   app.alertChecker.start();
-  void seedKnowledgeBaseInBackground(config, database, () => {
-    app.searchService.invalidateDefaultCounts();
-    void app.chemEngine.refresh().catch((error: unknown) => console.error('Loading the structure index failed', error));
-  }).then(() => (config.seedDemo ? seedDatasets(database) : undefined));
+  if (config.seedDemo) {
+    // Under a lock shared by every server on the database: the next one to get it finds the demo
+    // data there (or resumes it, when the first was stopped half-way) instead of seeding it twice.
+    void withStartupLock(database, 'kb:seed-demo-data', async () => {
+      await seedKnowledgeBaseInBackground(config, database, () => {
+        app.searchService.invalidateDefaultCounts();
+        void app.chemEngine.refresh().catch((error: unknown) => console.error('Loading the structure index failed', error));
+      });
+      await seedDatasets(database);
+    }).catch((error: unknown) => console.error('Seeding the demo data failed; the server keeps running. Restart to resume.', error));
+  }
 }
 
 /**
