@@ -266,11 +266,12 @@ function compileSourceRow(row: Extract<SearchRow, { selectedOption: 'source' }>,
 
 function compileAssayRow(row: Extract<SearchRow, { selectedOption: 'assay' }>, name: string): CompiledRow {
   const parts: Sql[] = [];
-  if (nonEmpty(row.assayTypes)) parts.push(sql`ay.assay_type = ${anyText(row.assayTypes)}`);
-  if (nonEmpty(row.methodNames)) parts.push(sql`lower(ay.assay_method_name) = ${anyText(lowerList(row.methodNames))}`);
-  if (nonEmpty(row.assayIds)) parts.push(sql`a.assay_id = ${anyBigint(row.assayIds)}`);
+  if (nonEmpty(row.assayTypes)) parts.push(sql`sa.assay_type = ${anyText(row.assayTypes)}`);
+  if (nonEmpty(row.methodNames)) parts.push(sql`lower(sa.assay_method_name) = ${anyText(lowerList(row.methodNames))}`);
+  if (nonEmpty(row.assayIds)) parts.push(sql`sa.assay_id = ${anyBigint(row.assayIds)}`);
   if (!parts.length) throw badRequest(`${name} has no value: choose an assay type, method or assay.`);
-  return { activity: sql<boolean>`(${sql.join(parts, sql` AND `)})`, direct: null, clinical: null };
+  // Conditions on the activity's assay, said as "the activity's assay is one of these".
+  return { ...linked('assay_id', sql`SELECT sa.assay_id FROM assays sa WHERE ${sql.join(parts, sql` AND `)}`), direct: null, clinical: null };
 }
 
 function compileTreeRow(row: Extract<SearchRow, { selectedOption: 'treeview' }>): CompiledRow {
