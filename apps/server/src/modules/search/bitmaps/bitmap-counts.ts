@@ -7,7 +7,8 @@ import type { Expr } from '../expression.ts';
 import { hasNot, renderExpression } from '../expression.ts';
 import { ACTIVITY_FROM, activityCapError } from '../materialise.ts';
 import type { CompiledRow } from '../row-compiler.ts';
-import type { KbColumns } from './kb-columns.ts';
+import type { KbColumns, ReverseIndex } from './kb-columns.ts';
+import { childrenOf } from './kb-columns.ts';
 import { evaluateSets } from './set-algebra.ts';
 
 /**
@@ -54,15 +55,7 @@ export function rowSetQueries(row: CompiledRow): [RawBuilder<unknown> | null, Ra
 /** The activities of the ids a linked row read (targets, documents, assays, or activities). */
 function linkedActivities(columns: KbColumns, link: NonNullable<CompiledRow['link']>, ids: RoaringBitmap32): RoaringBitmap32 {
   if (link.column === 'act_id') return RoaringBitmap32.and(ids, columns.allActivities);
-  const index = link.column === 'target_id' ? columns.byTarget : link.column === 'ref_id' ? columns.byRef : columns.byAssay;
-  const out = new RoaringBitmap32();
-  for (const id of ids) {
-    if (id + 1 >= index.start.length) continue;
-    const from = index.start[id]!;
-    const to = index.start[id + 1]!;
-    if (to > from) out.addMany(index.ids.subarray(from, to));
-  }
-  return out;
+  return childrenOfAll(link.column === 'target_id' ? columns.byTarget : link.column === 'ref_id' ? columns.byRef : columns.byAssay, ids);
 }
 
 /** Reads a row's sets from the database. */
@@ -73,32 +66,18 @@ export async function readRowSets(db: Db, columns: KbColumns, row: CompiledRow):
   return { activities: activities ?? null, direct: direct ? RoaringBitmap32.and(direct, columns.allStructures) : null, clinical: clinical ?? null };
 }
 
-/** The structures of some activities (activities without a structure add none). */
-function structuresOf(columns: KbColumns, activities: RoaringBitmap32): RoaringBitmap32 {
+/** Every child of some parents (the activities of some structures, of some targets, ...). */
+function childrenOfAll(index: ReverseIndex, parents: RoaringBitmap32): RoaringBitmap32 {
   const out = new RoaringBitmap32();
-  const buffer: number[] = [];
-  for (const act of activities) {
-    const str = columns.actStr[act]!;
-    if (str > 0) buffer.push(str);
-    if (buffer.length >= 65_536) out.addMany(buffer.splice(0));
-  }
-  out.addMany(buffer);
-  return out;
-}
-
-/** The activities of some structures. */
-function activitiesOf(columns: KbColumns, structures: RoaringBitmap32): RoaringBitmap32 {
-  const out = new RoaringBitmap32();
-  for (const str of structures) {
-    const from = columns.strActStart[str]!;
-    const to = columns.strActStart[str + 1]!;
-    if (to > from) out.addMany(columns.strActIds.subarray(from, to));
+  for (const parent of parents) {
+    const children = childrenOf(index, parent);
+    if (children.length > 0) out.addMany(children);
   }
   return out;
 }
 
-/** Distinct non-zero values of `link` over `ids`. */
-function linked(ids: Iterable<number>, link: Int32Array): RoaringBitmap32 {
+/** Distinct non-zero values of `link` over `ids` (the structures of some activities, their assays, ...). */
+function linked(link: Int32Array, ids: Iterable<number>): RoaringBitmap32 {
   const out = new RoaringBitmap32();
   const buffer: number[] = [];
   for (const id of ids) {
@@ -136,9 +115,9 @@ export async function bitmapSearch(db: Db, columns: KbColumns, compiled: { expr:
   };
   // Levels (docs/search-semantics.md "How rows combine"): a structure row on an activity means
   // "the activity's structure matches"; on a structure, an activity row means "has a matching activity".
-  const activityLeaf = memo((i) => sets[i]!.activities ?? (sets[i]!.direct ? activitiesOf(columns, sets[i]!.direct!) : empty));
+  const activityLeaf = memo((i) => sets[i]!.activities ?? (sets[i]!.direct ? childrenOfAll(columns.byStructure, sets[i]!.direct!) : empty));
   const structureLeaf = memo((i) => {
-    const own = sets[i]!.activities ? structuresOf(columns, sets[i]!.activities!) : empty;
+    const own = sets[i]!.activities ? linked(columns.actStr, sets[i]!.activities!) : empty;
     return sets[i]!.direct ? RoaringBitmap32.or(own, sets[i]!.direct!) : own;
   });
   const directLeaf = (i: number) => sets[i]!.direct ?? empty;
@@ -148,13 +127,15 @@ export async function bitmapSearch(db: Db, columns: KbColumns, compiled: { expr:
   const direct = evaluateSets(expr, directLeaf, columns.allStructures);
   let structures: RoaringBitmap32;
   let activities: RoaringBitmap32;
+  let activityStructures: RoaringBitmap32;
   if (!hasNot(expr)) {
     activities = matching;
     if (activities.size > cap) throw activityCapError();
-    structures = RoaringBitmap32.or(structuresOf(columns, activities), direct);
+    activityStructures = linked(columns.actStr, activities);
+    structures = RoaringBitmap32.or(activityStructures, direct);
   } else {
     const judged = evaluateSets(expr, structureLeaf, columns.allStructures);
-    structures = RoaringBitmap32.and(judged, RoaringBitmap32.or(structuresOf(columns, matching), direct));
+    structures = RoaringBitmap32.and(judged, RoaringBitmap32.or(linked(columns.actStr, matching), direct));
     // An activity without a structure is kept when the expression holds for it (docs: "Activities without a structure").
     activities = new RoaringBitmap32();
     const kept: number[] = [];
@@ -164,22 +145,18 @@ export async function bitmapSearch(db: Db, columns: KbColumns, compiled: { expr:
       if (kept.length > cap) throw activityCapError();
     }
     activities.addMany(kept);
+    activityStructures = linked(columns.actStr, activities);
   }
 
   const hasActivityRows = rows.some((r) => r.activity);
-  const compounds = hasActivityRows ? linked(activities, columns.actGvk) : new RoaringBitmap32();
+  const compounds = hasActivityRows ? linked(columns.actGvk, activities) : new RoaringBitmap32();
   if (!hasActivityRows || directPossible(expr, rows)) {
     // A structure matched without any result activity brings all of its compound records.
-    const withActivity = hasActivityRows ? structuresOf(columns, activities) : empty;
-    const extra: number[] = [];
-    for (const str of structures) {
-      if (withActivity.has(str)) continue;
-      for (let k = columns.strGvkStart[str]!; k < columns.strGvkStart[str + 1]!; k++) extra.push(columns.strGvkIds[k]!);
-    }
-    compounds.addMany(extra);
+    const withoutActivity = hasActivityRows ? RoaringBitmap32.andNot(structures, activityStructures) : structures;
+    compounds.orInPlace(childrenOfAll(columns.compoundsByStructure, withoutActivity));
   }
-  const assays = linked(activities, columns.actAssay);
-  const references = RoaringBitmap32.or(linked(activities, columns.actRef), linked(compounds, columns.gvkRef));
+  const assays = linked(columns.actAssay, activities);
+  const references = RoaringBitmap32.or(linked(columns.actRef, activities), linked(columns.gvkRef, compounds));
   const hasClinicalRows = rows.some((r) => r.clinical);
   const clinicalJudged = hasClinicalRows ? evaluateSets(expr, clinicalLeaf, columns.allClinical) : columns.allClinical;
   const clinical = RoaringBitmap32.and(clinicalJudged, clinicalOfStructures(columns, structures));

@@ -25,12 +25,9 @@ export interface KbColumns {
   gvkStr: Int32Array;
   gvkRef: Int32Array;
   clinicalStr: Int32Array;
-  /** Structure → its activities: `strActIds[strActStart[s] .. strActStart[s + 1])`. */
-  strActStart: Int32Array;
-  strActIds: Int32Array;
-  /** Structure → its compound records, laid out as the activities. */
-  strGvkStart: Int32Array;
-  strGvkIds: Int32Array;
+  /** Structure → its activities, and → its compound records. */
+  byStructure: ReverseIndex;
+  compoundsByStructure: ReverseIndex;
   /** Target, document and assay → their activities (rows of the form `a.<column> IN (ids)`). */
   byTarget: ReverseIndex;
   byRef: ReverseIndex;
@@ -79,6 +76,11 @@ export interface ReverseIndex {
   ids: Int32Array;
 }
 
+/** The children of `p` (none for an id beyond the index). */
+export function childrenOf(index: ReverseIndex, p: number): Int32Array {
+  return p + 1 < index.start.length ? index.ids.subarray(index.start[p]!, index.start[p + 1]!) : index.ids.subarray(0, 0);
+}
+
 /** The reverse of `forward` (child id → parent id, 0 = none); `parents` is the highest parent id. */
 function reverseIndex(forward: Int32Array, parents: number = maxOf(forward)): ReverseIndex {
   const start = new Int32Array(parents + 2);
@@ -120,8 +122,6 @@ export async function loadKbColumns(db: Db, version: string): Promise<KbColumns>
     const { rows } = await sql<{ ids: number[] | null }>`SELECT array_agg(str_id::int) AS ids FROM structures WHERE str_id > ${from} AND str_id <= ${from + CHUNK_IDS}`.execute(db);
     if (rows[0]?.ids) allStructures.addMany(rows[0].ids);
   }
-  const acts = reverseIndex(actStr!, maxStr);
-  const gvks = reverseIndex(gvkStr!, maxStr);
   return {
     version,
     actStr: actStr!,
@@ -132,10 +132,8 @@ export async function loadKbColumns(db: Db, version: string): Promise<KbColumns>
     gvkStr: gvkStr!,
     gvkRef: gvkRef!,
     clinicalStr: clinicalStr!,
-    strActStart: acts.start,
-    strActIds: acts.ids,
-    strGvkStart: gvks.start,
-    strGvkIds: gvks.ids,
+    byStructure: reverseIndex(actStr!, maxStr),
+    compoundsByStructure: reverseIndex(gvkStr!, maxStr),
     byTarget: reverseIndex(actTarget!),
     byRef: reverseIndex(actRef!),
     byAssay: reverseIndex(actAssay!),
