@@ -3,7 +3,7 @@ import { insertBatched } from '../bulk.ts';
 import type { Database } from '../../../db/schema.ts';
 import type { ChemPool } from '../chem/chem-pool.ts';
 import type { ChemblFile, SqlRow } from './sqlite-source.ts';
-import { countRows, hasTable } from './sqlite-source.ts';
+import { countRows, hasTable, selectList } from './sqlite-source.ts';
 
 export type Db = Kysely<Database>;
 
@@ -163,6 +163,15 @@ export function keysetStep(def: KeysetStepDefinition): Step {
       return { rows: rows.length, lastKey: Number(last[def.key]), prepare: () => def.prepare(ctx, report, rows) };
     },
   };
+}
+
+/** The keyset query of a whole source table: `columns` (those the file lacks read as NULL) in `key` order. */
+export function tableKeysetQuery(table: string, alias: string, key: string, columns: readonly string[]): KeysetStepDefinition['query'] {
+  return (ctx, missing) => ({
+    sql: `SELECT ${selectList(ctx.file, table, alias, columns, missing)} FROM ${table} ${alias} WHERE ${alias}.${key} > ? ORDER BY ${alias}.${key} LIMIT ?`,
+    keyParams: 1,
+    countSql: `SELECT count(*) FROM ${table}`,
+  });
 }
 
 export interface WholeTableStepDefinition {

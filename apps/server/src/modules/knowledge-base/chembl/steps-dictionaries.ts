@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { assaysByChemblId } from './lookups.ts';
 import { int, num, selectList, str } from './sqlite-source.ts';
 import type { SqlRow } from './sqlite-source.ts';
-import { add, insertNew, keysOf, keysetStep, skip } from './step.ts';
+import { add, insertNew, keysOf, keysetStep, skip, tableKeysetQuery } from './step.ts';
 import type { Db, StepReport, Step } from './step.ts';
 
 /*
@@ -31,11 +31,7 @@ async function loadCells(trx: Db, report: StepReport, rows: SqlRow[]): Promise<v
 /** cell_dictionary -> cell_lines. */
 export const cellDictionaryStep = (): Step => keysetStep({
   name: 'cell_dictionary', source: 'cell_dictionary', target: 'cell_lines', requires: ['cell_dictionary'], key: 'cell_id',
-  query: (ctx, missing) => ({
-    sql: `SELECT ${selectList(ctx.file, 'cell_dictionary', 'c', CELL_COLUMNS, missing)} FROM cell_dictionary c WHERE c.cell_id > ? ORDER BY c.cell_id LIMIT ?`,
-    keyParams: 1,
-    countSql: 'SELECT count(*) FROM cell_dictionary',
-  }),
+  query: tableKeysetQuery('cell_dictionary', 'c', 'cell_id', CELL_COLUMNS),
   prepare: async (_ctx, report, rows) => (trx) => loadCells(trx, report, rows),
 });
 
@@ -56,11 +52,7 @@ async function loadTissues(trx: Db, report: StepReport, rows: SqlRow[]): Promise
 /** tissue_dictionary -> tissues. */
 export const tissueDictionaryStep = (): Step => keysetStep({
   name: 'tissue_dictionary', source: 'tissue_dictionary', target: 'tissues', requires: ['tissue_dictionary'], key: 'tissue_id',
-  query: (ctx, missing) => ({
-    sql: `SELECT ${selectList(ctx.file, 'tissue_dictionary', 't', TISSUE_COLUMNS, missing)} FROM tissue_dictionary t WHERE t.tissue_id > ? ORDER BY t.tissue_id LIMIT ?`,
-    keyParams: 1,
-    countSql: 'SELECT count(*) FROM tissue_dictionary',
-  }),
+  query: tableKeysetQuery('tissue_dictionary', 't', 'tissue_id', TISSUE_COLUMNS),
   prepare: async (_ctx, report, rows) => (trx) => loadTissues(trx, report, rows),
 });
 

@@ -1,9 +1,9 @@
 import { insertBatched } from '../bulk.ts';
 import { documentsByChemblId, targetsByTid } from './lookups.ts';
 import { assayType, citation, enzymeCellAssay, patentCountry, refType, splitAuthors } from './mapping.ts';
-import { hasColumn, hasTable, int, selectList, str } from './sqlite-source.ts';
+import { hasColumn, hasTable, int, str } from './sqlite-source.ts';
 import type { ChemblFile, SqlRow } from './sqlite-source.ts';
-import { add, keysOf, keysetStep } from './step.ts';
+import { add, keysOf, keysetStep, tableKeysetQuery } from './step.ts';
 import { upsertKeyed } from './release.ts';
 import type { Db, ImportContext, Step, StepReport } from './step.ts';
 
@@ -38,11 +38,7 @@ function mapDocument(ctx: ImportContext, r: SqlRow) {
 /** docs -> documents + document_authors (authors in their printed order). */
 export const documentsStep = (): Step => keysetStep({
   name: 'docs', source: 'docs', target: 'documents, document_authors', requires: ['docs'], key: 'doc_id',
-  query: (ctx, missing) => ({
-    sql: `SELECT ${selectList(ctx.file, 'docs', 'd', DOC_COLUMNS, missing)} FROM docs d WHERE d.doc_id > ? ORDER BY d.doc_id LIMIT ?`,
-    keyParams: 1,
-    countSql: 'SELECT count(*) FROM docs',
-  }),
+  query: tableKeysetQuery('docs', 'd', 'doc_id', DOC_COLUMNS),
   prepare: async (ctx, report, rows) => async (trx) => {
     const mapped = rows.map((r) => mapDocument(ctx, r));
     await upsertKeyed(trx, ctx.release, report, 'documents', mapped);
@@ -158,11 +154,7 @@ export const targetsStep = (): Step => keysetStep({
     for (const t of ['target_components', 'component_sequences', 'component_synonyms', 'component_class']) {
       if (!hasTable(ctx.file, t)) missing.push(`${t} (whole table)`);
     }
-    return {
-      sql: `SELECT ${selectList(ctx.file, 'target_dictionary', 't', TARGET_COLUMNS, missing)} FROM target_dictionary t WHERE t.tid > ? ORDER BY t.tid LIMIT ?`,
-      keyParams: 1,
-      countSql: 'SELECT count(*) FROM target_dictionary',
-    };
+    return tableKeysetQuery('target_dictionary', 't', 'tid', TARGET_COLUMNS)(ctx, missing);
   },
   prepare: async (ctx, report, rows) => (trx) => loadTargets(trx, ctx, report, rows),
 });
@@ -203,11 +195,7 @@ async function loadAssays(trx: Db, ctx: ImportContext, report: StepReport, rows:
 /** assays (+ bioassay_ontology labels) -> assays. */
 export const assaysStep = (): Step => keysetStep({
   name: 'assays', source: 'assays, bioassay_ontology', target: 'assays', requires: ['assays'], key: 'assay_id',
-  query: (ctx, missing) => ({
-    sql: `SELECT ${selectList(ctx.file, 'assays', 'a', ASSAY_COLUMNS, missing)} FROM assays a WHERE a.assay_id > ? ORDER BY a.assay_id LIMIT ?`,
-    keyParams: 1,
-    countSql: 'SELECT count(*) FROM assays',
-  }),
+  query: tableKeysetQuery('assays', 'a', 'assay_id', ASSAY_COLUMNS),
   prepare: async (ctx, report, rows) => (trx) => loadAssays(trx, ctx, report, rows),
 });
 
