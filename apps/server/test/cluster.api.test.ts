@@ -122,16 +122,12 @@ describe.skipIf(!SERVER_URL)(`two servers on one PostgreSQL database${SERVER_URL
   }, 120_000);
 
   /**
-   * KNOWN BUG, not fixed here (the fix belongs to modules/search, docs/scaling.md "Known limits"):
-   * the search page sends the count and the three log calls of a session at once; split over two
-   * servers, both run the search and one of them answers 409 "run again with other criteria" (16 of
-   * 20 such searches in a measured run, 17 of 20 logged twice). `SearchService.runOnce` waits for
-   * another process's run only once that run has written its criteria hash; the row `claim` made
-   * (status `new`, owner and heartbeat, no hash yet) is not waited for. `it.fails` keeps the
-   * scenario honest until then: when the search module waits for a live owner's claim, this starts
-   * to fail — turn it into `it`.
+   * The search page sends the count and the three log calls of a session at once; a load balancer
+   * without affinity splits them over both servers. The first to take the session runs it; the
+   * other waits for that run (SearchService.runOnce takes the session only from the state it read).
+   * Before that, both ran it and one answered 409 (16 of 20 searches in a measured run).
    */
-  it.fails('runs a search once when its four calls are split over both servers (fails today: see above)', async () => {
+  it('runs a search once when its four calls are split over both servers', async () => {
     const user = await ClusterUser.logIn(a.baseUrl, demoEmailForRole('FULL_USER'));
     for (let attempt = 0; attempt < 10; attempt++) {
       const sessionid = crypto.randomUUID();

@@ -265,11 +265,10 @@ export class SearchService {
     this.startHeartbeat();
     let structures: StructureRowResolver | null = null;
     try {
-      const prepared = await this.context(run);
-      structures = prepared.structures;
-      const similarityHitIds = prepared.structures.similarityHitIds;
       const { _rows: _dropped, ...keptFilters } = (session.filters ?? {}) as Record<string, unknown>;
-      // A new search in the session starts without the filters of the old one.
+      // Taken before any work, and only from the state judged above: two servers handed the same
+      // session at once (the search page's count and log calls, split by a load balancer) must not
+      // both run it. The loser finds the winner's run and waits for it (the loop above).
       const started = await this.db
         .updateTable('search_sessions')
         .set({
@@ -277,6 +276,7 @@ export class SearchService {
           criteria: JSON.stringify(criteria),
           criteria_hash: hash,
           error: null,
+          // A new search in the session starts without the filters of the old one.
           filters: recovery ? JSON.stringify(keptFilters) : '{}',
           kb_max_str_id: await this.maxStrId(),
           run_owner: this.owner,
@@ -286,13 +286,18 @@ export class SearchService {
           new_until_load: loadWindow?.upToLoad ?? null,
         })
         .where('id', '=', sessionId)
-        // A recovery takes over only the state it judged (two processes may judge it at once).
-        .$if(recovery, (qb) => qb.where('status', '=', session.status).where('run_owner', 'is not distinct from', session.run_owner))
+        .where('status', '=', session.status)
+        .where('run_owner', 'is not distinct from', session.run_owner)
+        .where('criteria_hash', 'is not distinct from', session.criteria_hash)
         .executeTakeFirst();
       if (Number(started.numUpdatedRows) === 0) {
-        // Another process took the recovery over: share its outcome.
+        // Another process (or call) took the session first: share its outcome, or supersede it.
+        if (this.live.get(sessionId) === run) this.live.delete(sessionId);
         return await this.runOnce(userId, sessionId, criteria, hash, loadWindow);
       }
+      const prepared = await this.context(run);
+      structures = prepared.structures;
+      const similarityHitIds = prepared.structures.similarityHitIds;
       const ctx = prepared.ctx;
       const compiled = await compileCriteria(criteria, ctx);
       run.progress = { ...run.progress, phase: 'sets' };
