@@ -33,6 +33,8 @@ export interface AppConfig {
    */
   /** SEARCH_BITMAPS: count searches from id bitmaps in memory (issue 18). */
   searchBitmaps: boolean;
+  /** SEARCH_HEARTBEAT_MS: how often a running search writes its heartbeat and progress for other servers. */
+  searchHeartbeatMs: number;
   trustProxy: boolean;
   /**
    * Limits on wrong passwords (login and the current-password check of a password change; spec §4:
@@ -130,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: env.LOG_LEVEL || 'info',
     // Count searches from id bitmaps in memory (issue 18) instead of writing their sets.
     searchBitmaps: bool(env.SEARCH_BITMAPS, false),
+    searchHeartbeatMs: Math.max(100, int(env.SEARCH_HEARTBEAT_MS, 2_000)),
     trustProxy: bool(env.TRUST_PROXY, false),
     searchActivityCap: int(env.SEARCH_ACTIVITY_CAP, 750_000),
     chemistry: {

@@ -45,7 +45,8 @@ describe.skipIf(!SERVER_URL)(`two servers on one PostgreSQL database${SERVER_URL
       await handle.close();
     }
     // Both at once: their first starts (demo users, token secret, MFA key) race on an empty users table.
-    const env = { CHEM_WORKERS: '1', EXPORT_POLL_MS: '50', EXPORT_BACKGROUND_ROWS: '1', EXPORT_BATCH_ROWS: '30' };
+    // Small shards and a quick heartbeat: a structure search advances in steps, long enough to watch and cancel from B.
+    const env = { CHEM_WORKERS: '1', CHEM_SHARD_SIZE: '16', SEARCH_HEARTBEAT_MS: '200', EXPORT_POLL_MS: '50', EXPORT_BACKGROUND_ROWS: '1', EXPORT_BATCH_ROWS: '30' };
     [a, b] = await Promise.all([
       startClusterServer({ databaseUrl: database.url, logFile: path.join(workDir, 'a.log'), env }),
       startClusterServer({ databaseUrl: database.url, logFile: path.join(workDir, 'b.log'), env }),
@@ -143,6 +144,40 @@ describe.skipIf(!SERVER_URL)(`two servers on one PostgreSQL database${SERVER_URL
       const logged = await database.query<{ n: number }>(`SELECT count(*)::int AS n FROM search_log WHERE search_session_id = $1`, [sessionid]);
       expect(logged[0]!.n).toBe(1);
     }
+  }, 120_000);
+
+  it('answers the progress of a search running on A from B, and a cancel sent to B stops it on A', async () => {
+    const user = await ClusterUser.logIn(a.baseUrl, demoEmailForRole('FULL_USER'));
+    const other = await ClusterUser.logIn(b.baseUrl, demoEmailForRole('EVALUATE_USER'));
+    const sessionid = crypto.randomUUID();
+    // A pathological SMARTS (every 13-atom path): seconds of work on 1,000 structures.
+    const criteria: SearchCriteriaInput = {
+      rows: [{ selectedOption: 'structure', structure: { feature: 'desalted', inputType: 'smarts', value: '*~*~*~*~*~*~*~*~*~*~*~*~*~*~*', category: 'substructure' } }],
+    } as SearchCriteriaInput;
+    const running = user.call(a.baseUrl, 'POST', '/api/guidedsearch/lhslogs', { searchpostobject: criteria, sessionid });
+    let progress: Record<string, unknown> = {};
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const answer = await user.call(b.baseUrl, 'GET', `/api/guidedsearch/progress/${sessionid}`);
+      expect(answer.instance).toBe(b.instance);
+      progress = answer.data;
+      if (progress.phase === 'structure' && (progress.searched as number) > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // Written by A's heartbeat: B has no run of its own.
+    expect(progress).toMatchObject({ sessionid, status: 'running', phase: 'structure', total: 1000 });
+    // Another user may neither watch nor stop it, on either server.
+    expect((await other.call(b.baseUrl, 'GET', `/api/guidedsearch/progress/${sessionid}`)).status).toBe(403);
+    expect((await other.call(b.baseUrl, 'POST', `/api/guidedsearch/cancel/${sessionid}`)).status).toBe(403);
+    const cancel = await user.call(b.baseUrl, 'POST', `/api/guidedsearch/cancel/${sessionid}`);
+    expect(cancel.data).toEqual({ cancelled: true });
+    const answer = await running;
+    expect(answer.status, answer.text).toBe(409);
+    const after = await user.call(b.baseUrl, 'GET', `/api/guidedsearch/progress/${sessionid}`);
+    expect(after.data).toMatchObject({ status: 'cancelled' });
+    // Nothing running any more: nothing to cancel, on either server.
+    expect((await user.call(b.baseUrl, 'POST', `/api/guidedsearch/cancel/${sessionid}`)).data).toEqual({ cancelled: false });
+    expect((await user.call(a.baseUrl, 'POST', `/api/guidedsearch/cancel/${sessionid}`)).data).toEqual({ cancelled: false });
   }, 120_000);
 
   it('runs each export queued through A exactly once while both servers poll, downloadable from B', async () => {

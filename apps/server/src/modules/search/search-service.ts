@@ -3,7 +3,7 @@ import os from 'node:os';
 import { sql } from 'kysely';
 import type { Kysely, Selectable } from 'kysely';
 import type { DefaultCounts, SearchCounts, SearchCriteria, SearchProgress } from '@kb/contracts/search';
-import { ACTIVITY_CAP, SearchCriteriaSchema } from '@kb/contracts/search';
+import { ACTIVITY_CAP, SearchCriteriaSchema, SearchProgressSchema } from '@kb/contracts/search';
 import { ERROR_CODES } from '@kb/contracts/errors';
 import type { Database, SearchSessionsTable } from '../../db/schema.ts';
 import { HttpError, forbidden } from '../../http/errors.ts';
@@ -24,8 +24,11 @@ export type { LoadWindow };
 /** Search sessions unused for this long are dropped with their sets. */
 const SESSION_TTL_HOURS = 24;
 const DEFAULT_COUNTS_TTL_MS = 5 * 60_000;
-/** A running search's process says it is alive this often (PostgreSQL server only)... */
-const HEARTBEAT_MS = 5_000;
+/**
+ * A running search's process says it is alive this often (PostgreSQL server only), with its
+ * progress, and takes up cancels asked through other servers: their delay is at most this...
+ */
+const HEARTBEAT_MS = 2_000;
 /** ...and is presumed dead after this long without a sign of life. */
 const RUN_STALE_MS = 30_000;
 /** How often a call waiting for another process's run of the same search looks again. */
@@ -44,6 +47,8 @@ export interface SearchServiceOptions {
   singleProcess?: boolean;
   /** A running search without a heartbeat for this long belongs to a dead process (default 30 s). */
   runStaleMs?: number;
+  /** How often a running search's process writes its heartbeat and progress (default 2 s). */
+  heartbeatMs?: number;
   /** Count searches from id bitmaps in memory instead of writing the sets (issue 18; `SEARCH_BITMAPS=1`). */
   bitmapCounts?: boolean;
 }
@@ -122,6 +127,7 @@ export class SearchService {
   private readonly activityCap: number;
   private readonly structureTimeLimitMs: number;
   private readonly runStaleMs: number;
+  private readonly heartbeatMs: number;
   private singleProcess: Promise<boolean> | null;
   private heartbeat: NodeJS.Timeout | null = null;
   private stopping = false;
@@ -136,6 +142,7 @@ export class SearchService {
     this.activityCap = options.activityCap ?? ACTIVITY_CAP;
     this.structureTimeLimitMs = options.structureTimeLimitMs ?? 120_000;
     this.runStaleMs = options.runStaleMs ?? RUN_STALE_MS;
+    this.heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
     this.singleProcess = options.singleProcess === undefined ? null : Promise.resolve(options.singleProcess);
     this.bitmaps = options.bitmapCounts ? new BitmapIndex(db) : null;
   }
@@ -191,7 +198,13 @@ export class SearchService {
       if (run.userId !== auth.userId) throw forbidden('This search session belongs to another user.');
       return run.progress;
     }
-    const session = await this.owned(auth, sessionId);
+    const session = await this.state(sessionId);
+    if (session && session.user_id !== auth.userId) throw forbidden('This search session belongs to another user.');
+    // Run by another server: its heartbeat wrote how far it got.
+    if (session && this.runningElsewhere(session)) {
+      const written = SearchProgressSchema.safeParse(session.run_progress);
+      return written.success ? { ...written.data, sessionid: sessionId, status: 'running' } : { sessionid: sessionId, status: 'running', phase: null, searched: 0, total: 0, hits: 0, message: null };
+    }
     const status = !session ? 'none' : session.status === 'ready' ? 'ready' : session.status === 'failed' ? 'failed' : session.status === 'cancelled' ? 'cancelled' : 'none';
     return { sessionid: sessionId, status, phase: null, searched: 0, total: 0, hits: 0, message: session?.error ?? null };
   }
@@ -200,8 +213,18 @@ export class SearchService {
   async cancel(auth: AuthContext, sessionId: string): Promise<boolean> {
     const run = this.live.get(sessionId);
     if (!run) {
-      await this.owned(auth, sessionId);
-      return false;
+      const session = await this.state(sessionId);
+      if (session && session.user_id !== auth.userId) throw forbidden('This search session belongs to another user.');
+      if (!session || !this.runningElsewhere(session)) return false;
+      // The running server aborts at its next heartbeat (its waiting calls then answer 409).
+      const asked = await this.db
+        .updateTable('search_sessions')
+        .set({ cancel_requested_at: sql<Date>`now()` })
+        .where('id', '=', sessionId)
+        .where('status', '=', 'running')
+        .where('run_owner', '=', session.run_owner)
+        .executeTakeFirst();
+      return Number(asked.numUpdatedRows) > 0;
     }
     if (run.userId !== auth.userId) throw forbidden('This search session belongs to another user.');
     run.controller.abort();
@@ -230,6 +253,11 @@ export class SearchService {
     const promise = this.runOnce(userId, sessionId, criteria, hash, loadWindow).finally(() => this.runs.delete(key));
     this.runs.set(key, { userId, promise });
     return promise;
+  }
+
+  /** A run of this session by another live process (only a PostgreSQL server has other processes). */
+  private runningElsewhere(session: SessionState): boolean {
+    return session.status === 'running' && !session.abandoned && session.run_owner !== null && session.run_owner !== this.owner;
   }
 
   private runningHere(sessionId: string): boolean {
@@ -282,6 +310,8 @@ export class SearchService {
           run_owner: this.owner,
           run_heartbeat_at: sql<Date>`now()`,
           run_recovery: recovery,
+          run_progress: null,
+          cancel_requested_at: null,
           new_since_load: loadWindow?.afterLoad ?? null,
           new_until_load: loadWindow?.upToLoad ?? null,
         })
@@ -421,27 +451,30 @@ export class SearchService {
     return this.singleProcess;
   }
 
-  /** While searches run, say so every few seconds (other processes take over a silent one's sessions). */
+  /**
+   * While searches run, say so every few seconds with their progress (other processes take over a
+   * silent one's sessions and answer its progress), and abort those whose cancel another server took.
+   */
   private startHeartbeat(): void {
     if (this.heartbeat) return;
     this.heartbeat = setInterval(() => {
-      const ids = [...this.live.keys()];
-      if (!ids.length) return;
+      if (!this.live.size) return;
       void this.isSingleProcess()
-        .then((single) =>
-          single
-            ? undefined
-            : this.db
-                .updateTable('search_sessions')
-                .set({ run_heartbeat_at: sql<Date>`now()` })
-                .where('id', 'in', ids)
-                .where('run_owner', '=', this.owner)
-                .where('status', 'in', ['new', 'running'])
-                .execute(),
-        )
+        .then((single) => (single ? undefined : this.beat()))
         .catch(() => undefined);
-    }, HEARTBEAT_MS);
+    }, this.heartbeatMs);
     this.heartbeat.unref();
+  }
+
+  private async beat(): Promise<void> {
+    const runs = [...this.live.entries()].map(([id, run]) => ({ id, progress: run.progress }));
+    if (!runs.length) return;
+    const { rows } = await sql<{ id: string }>`UPDATE search_sessions s
+        SET run_heartbeat_at = now(), run_progress = v.progress
+        FROM jsonb_to_recordset(${JSON.stringify(runs)}::jsonb) AS v(id text, progress jsonb)
+        WHERE s.id = v.id AND s.run_owner = ${this.owner} AND s.status IN ('new', 'running')
+        RETURNING s.id, s.cancel_requested_at IS NOT NULL AS cancelled`.execute(this.db);
+    for (const row of rows as { id: string; cancelled: boolean }[]) if (row.cancelled) this.live.get(row.id)?.controller.abort();
   }
 
   private stopHeartbeat(): void {

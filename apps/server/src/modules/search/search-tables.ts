@@ -47,6 +47,10 @@ export interface SessionRunColumns {
   run_heartbeat_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** The run rebuilds sets lost in a crash (results calls wait for it rather than answering 409). */
   run_recovery: Generated<boolean>;
+  /** 0028: the running process's progress, written with each heartbeat (read by other servers). */
+  run_progress: ColumnType<unknown, string | null | undefined, string | null>;
+  /** 0028: a cancel asked through another server; the running process aborts at its next heartbeat. */
+  cancel_requested_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 /** The six id-set tables of a search session (the spec's "log tables"). */
