@@ -27,7 +27,38 @@ export interface CompiledRow {
    * in memory instead of reading every matching activity id from the database.
    */
   link?: ActivityLink;
+  /**
+   * The same activity predicate as tests of the activity's own fields (type, value, unit,
+   * mechanism, degrader), which the bitmap engine evaluates in memory (bitmaps/activity-fields.ts).
+   */
+  fields?: ActivityFieldMatch;
 }
+
+/** Which relations (std_act_prefix, NULL counting as '=') a value comparison admits: a censored '>10' never satisfies '<'. */
+export type PrefixRule = 'notGreater' | 'notLess' | 'equal';
+
+/** One comparison of an activity's value, computed once and rendered both as SQL and in memory. */
+export interface ValueTest {
+  column: 'activity_value' | 'micro_molarvalue';
+  op: '<' | '<=' | '>' | '>=' | '=' | 'R';
+  /** In the column's unit (a concentration is scaled to µM). */
+  min: number;
+  max: number;
+  prefixRule: PrefixRule;
+}
+
+/** One activity type term: lower-cased type, unit as written (when not a concentration), µM value required, value test. */
+export interface ActivityTermMatch {
+  type: string;
+  uom: string | null;
+  micro: boolean;
+  value: ValueTest | null;
+}
+
+export type ActivityFieldMatch =
+  | { kind: 'types'; terms: ActivityTermMatch[] }
+  | { kind: 'mechanism'; mechanisms: string[] }
+  | { kind: 'degrader'; types: string[]; ligases: string[] | null };
 
 /** An activity predicate `a.<column> IN (ids)`; `ids` selects one column. */
 export interface ActivityLink {
@@ -145,42 +176,54 @@ function compileTargetRow(row: Extract<SearchRow, { selectedOption: 'target' }>,
   };
 }
 
-/** Comparison of one activity with a term's prefix and value(s); censored values ('>10') never satisfy '<' and vice versa. */
-function activityValuePredicate(term: ActivityTerm, factor: number | null): Sql | null {
+const PREFIX_RULE: Record<ValueTest['op'], PrefixRule> = { '<': 'notGreater', '<=': 'notGreater', '>': 'notLess', '>=': 'notLess', '=': 'equal', R: 'equal' };
+
+const COMPARISON: Record<Exclude<ValueTest['op'], 'R'>, Sql> = { '<': sql`<`, '<=': sql`<=`, '>': sql`>`, '>=': sql`>=`, '=': sql`=` };
+
+/** A term's value comparison, with a concentration unit's factor to µM (null: the value as reported). */
+function valueTest(term: ActivityTerm, factor: number | null): ValueTest | null {
   if (term.prefix == null) return null;
-  const column = factor == null ? sql`a.activity_value` : sql`a.micro_molarvalue`;
   const scale = (v: number) => (factor == null ? v : v * factor);
-  const min = term.minValue ?? 0;
-  switch (term.prefix) {
-    case '<':
-      return sql`${column} < ${scale(min)} AND coalesce(a.std_act_prefix, '=') NOT IN ('>', '>=')`;
-    case '<=':
-      return sql`${column} <= ${scale(min)} AND coalesce(a.std_act_prefix, '=') NOT IN ('>', '>=')`;
-    case '>':
-      return sql`${column} > ${scale(min)} AND coalesce(a.std_act_prefix, '=') NOT IN ('<', '<=')`;
-    case '>=':
-      return sql`${column} >= ${scale(min)} AND coalesce(a.std_act_prefix, '=') NOT IN ('<', '<=')`;
-    case '=':
-      return sql`${column} = ${scale(min)} AND coalesce(a.std_act_prefix, '=') = '='`;
-    case 'R':
-      return sql`${column} BETWEEN ${scale(min)} AND ${scale(term.maxValue ?? min)} AND coalesce(a.std_act_prefix, '=') = '='`;
-  }
+  const min = scale(term.minValue ?? 0);
+  const max = term.prefix === 'R' ? scale(term.maxValue ?? term.minValue ?? 0) : min;
+  return { column: factor == null ? 'activity_value' : 'micro_molarvalue', op: term.prefix, min, max, prefixRule: PREFIX_RULE[term.prefix] };
 }
 
-function compileActivityTerm(term: ActivityTerm, factor: number | null): Sql {
-  const parts: Sql[] = [sql`lower(a.std_activity_type) = ${term.activityType.trim().toLowerCase()}`];
+/** Comparison of one activity with a term's prefix and value(s); censored values ('>10') never satisfy '<' and vice versa. */
+function valueTestSql(test: ValueTest): Sql {
+  const column = sql.ref(`a.${test.column}`);
+  const compare = test.op === 'R' ? sql`${column} BETWEEN ${test.min} AND ${test.max}` : sql`${column} ${COMPARISON[test.op]} ${test.min}`;
+  const prefix =
+    test.prefixRule === 'equal'
+      ? sql`coalesce(a.std_act_prefix, '=') = '='`
+      : test.prefixRule === 'notGreater'
+        ? sql`coalesce(a.std_act_prefix, '=') NOT IN ('>', '>=')`
+        : sql`coalesce(a.std_act_prefix, '=') NOT IN ('<', '<=')`;
+  return sql`${compare} AND ${prefix}`;
+}
+
+function activityTermMatch(term: ActivityTerm, factor: number | null): ActivityTermMatch {
   // A concentration unit compares on the µM-normalised value, so "IC50 < 10 nM" also finds 0.005 µM;
   // any other unit compares the value as reported in that unit.
-  if (term.activityUom && factor == null) parts.push(sql`a.standard_uom = ${term.activityUom}`);
-  if (term.activityUom && factor != null) parts.push(sql`a.micro_molarvalue IS NOT NULL`);
-  const value = activityValuePredicate(term, term.activityUom ? factor : null);
-  if (value) parts.push(value);
+  return {
+    type: term.activityType.trim().toLowerCase(),
+    uom: term.activityUom && factor == null ? term.activityUom : null,
+    micro: Boolean(term.activityUom && factor != null),
+    value: valueTest(term, term.activityUom ? factor : null),
+  };
+}
+
+function activityTermSql(term: ActivityTermMatch): Sql {
+  const parts: Sql[] = [sql`lower(a.std_activity_type) = ${term.type}`];
+  if (term.uom !== null) parts.push(sql`a.standard_uom = ${term.uom}`);
+  if (term.micro) parts.push(sql`a.micro_molarvalue IS NOT NULL`);
+  if (term.value) parts.push(valueTestSql(term.value));
   return sql`(${sql.join(parts, sql` AND `)})`;
 }
 
 function compileActivityRow(row: Extract<SearchRow, { selectedOption: 'activitytypes' }>, unitFactors: ReadonlyMap<string, number>): CompiledRow {
-  const terms = row.activities.map((term) => compileActivityTerm(term, term.activityUom ? (unitFactors.get(term.activityUom) ?? null) : null));
-  return { activity: sql<boolean>`(${sql.join(terms, sql` OR `)})`, direct: null, clinical: null };
+  const terms = row.activities.map((term) => activityTermMatch(term, term.activityUom ? (unitFactors.get(term.activityUom) ?? null) : null));
+  return { activity: sql<boolean>`(${sql.join(terms.map(activityTermSql), sql` OR `)})`, direct: null, clinical: null, fields: { kind: 'types', terms } };
 }
 
 function bibliographyRefs(row: Extract<SearchRow, { selectedOption: 'bibliography' }>): Sql | null {
@@ -336,14 +379,16 @@ export async function compileRow(row: SearchRow, index: number, ctx: CompileCont
     case 'assay':
       return compileAssayRow(row, name);
     case 'degrader': {
+      const ligases = nonEmpty(row.ligases) ? lowerList(row.ligases) : null;
       const parts: Sql[] = [sql`a.degrader = ${anyText(row.degraderTypes)}`];
-      if (nonEmpty(row.ligases)) parts.push(sql`lower(a.ligase_name) = ${anyText(lowerList(row.ligases))}`);
-      return { activity: sql<boolean>`(${sql.join(parts, sql` AND `)})`, direct: null, clinical: null };
+      if (ligases) parts.push(sql`lower(a.ligase_name) = ${anyText(ligases)}`);
+      return { activity: sql<boolean>`(${sql.join(parts, sql` AND `)})`, direct: null, clinical: null, fields: { kind: 'degrader', types: [...row.degraderTypes], ligases } };
     }
     case 'activitymechanism':
       if (!row.mechanisms.length) throw badRequest(`${name} has no value: choose a mechanism.`);
       return {
         activity: sql<boolean>`lower(a.activity_mechanism) = ${anyText(lowerList(row.mechanisms))}`,
+        fields: { kind: 'mechanism', mechanisms: lowerList(row.mechanisms) },
         // Development compounds with that action type in their mechanism of action (ChEMBL drug_mechanism), as the target row does.
         direct: sql`SELECT cc.str_id FROM clinical_compounds cc WHERE cc.str_id IS NOT NULL AND cc.clinical_compound_id IN
           (SELECT cct.clinical_compound_id FROM clinical_compound_targets cct WHERE lower(cct.action_type) = ${anyText(lowerList(row.mechanisms))})`,

@@ -10,6 +10,7 @@ import type { CompiledRow } from '../row-compiler.ts';
 import type { KbColumns, ReverseIndex } from './kb-columns.ts';
 import { childrenOf } from './kb-columns.ts';
 import { evaluateSets } from './set-algebra.ts';
+import { matchActivityFields } from './activity-fields.ts';
 
 /**
  * The six counts of a search from id sets in memory (issue 18), by the rules of
@@ -44,7 +45,8 @@ async function ids(db: Db, query: RawBuilder<unknown>): Promise<RoaringBitmap32>
  * row reads its few targets, documents or assays (or the activity ids themselves).
  */
 export function rowSetQueries(row: CompiledRow): [RawBuilder<unknown> | null, RawBuilder<unknown> | null, RawBuilder<unknown> | null] {
-  const activities = row.link ? row.link.ids : row.activity ? sql`SELECT a.act_id FROM ${ACTIVITY_FROM} WHERE ${row.activity}` : null;
+  // A row on the activity's own fields is evaluated in memory: nothing to read at the activity level.
+  const activities = row.fields ? null : row.link ? row.link.ids : row.activity ? sql`SELECT a.act_id FROM ${ACTIVITY_FROM} WHERE ${row.activity}` : null;
   return [
     activities,
     row.direct,
@@ -61,7 +63,7 @@ function linkedActivities(columns: KbColumns, link: NonNullable<CompiledRow['lin
 /** Reads a row's sets from the database. */
 export async function readRowSets(db: Db, columns: KbColumns, row: CompiledRow): Promise<RowSets> {
   const [read, direct, clinical] = await Promise.all(rowSetQueries(row).map((query) => (query ? ids(db, query) : null)));
-  const activities = read && row.link ? linkedActivities(columns, row.link, read) : read;
+  const activities = row.fields ? matchActivityFields(columns.fields, row.fields) : read && row.link ? linkedActivities(columns, row.link, read) : read;
   // Direct matches are judged over the structures table (`s.str_id IN (...)`).
   return { activities: activities ?? null, direct: direct ? RoaringBitmap32.and(direct, columns.allStructures) : null, clinical: clinical ?? null };
 }

@@ -2,6 +2,10 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { RoaringBitmap32 } from './roaring.ts';
 import type { Database } from '../../../db/schema.ts';
+import { readColumns } from './column-read.ts';
+import type { ColumnSpec } from './column-read.ts';
+import type { ActivityFields } from './activity-fields.ts';
+import { readActivityFields } from './activity-fields.ts';
 
 /**
  * The knowledge base's id links held in memory for bitmap counting (issue 18): for every activity
@@ -12,7 +16,7 @@ import type { Database } from '../../../db/schema.ts';
  * record: this is rebuilt from it after every load (see `loadsVersion`).
  *
  * Memory at L (26.6 M activities, 2.5 M structures): five Int32Arrays over the activity ids
- * (≈ 530 MB) and five reverse lists (≈ 560 MB).
+ * (≈ 530 MB), five reverse lists (≈ 560 MB), and the activity fields (≈ 800 MB, activity-fields.ts).
  */
 export interface KbColumns {
   /** The kb_loads version the columns were read at. */
@@ -35,10 +39,9 @@ export interface KbColumns {
   allActivities: RoaringBitmap32;
   allStructures: RoaringBitmap32;
   allClinical: RoaringBitmap32;
+  /** The activities' own fields that search rows test (type, value, unit, mechanism, degrader). */
+  fields: ActivityFields;
 }
-
-/** Rows read per query while loading: bounded memory per round trip, whatever the table's size. */
-const CHUNK_IDS = 500_000;
 
 type Db = Kysely<Database>;
 
@@ -47,28 +50,7 @@ async function maxId(db: Db, table: 'activities' | 'compounds' | 'structures' | 
   return rows[0]?.max ?? 0;
 }
 
-/**
- * Reads `columns` of `table` by id range into arrays indexed by id. Each range comes back as one
- * row of int4 arrays (one array per column), which both drivers turn into numbers without making
- * an object per table row.
- */
-async function readColumns(db: Db, table: 'activities' | 'compounds' | 'clinical_compounds', id: string, columns: readonly string[], size: number, onIds?: (ids: number[]) => void): Promise<Int32Array[]> {
-  const arrays = columns.map(() => new Int32Array(size + 1));
-  for (let from = 0; from < size; from += CHUNK_IDS) {
-    const aggregates = [sql`array_agg(${sql.ref(id)}::int ORDER BY ${sql.ref(id)}) AS ids`, ...columns.map((column, i) => sql`array_agg(coalesce(${sql.ref(column)}, 0)::int ORDER BY ${sql.ref(id)}) AS ${sql.ref(`c${i}`)}`)];
-    const { rows } = await sql<Record<string, number[] | null>>`SELECT ${sql.join(aggregates)} FROM ${sql.table(table)}
-      WHERE ${sql.ref(id)} > ${from} AND ${sql.ref(id)} <= ${from + CHUNK_IDS}`.execute(db);
-    const ids = rows[0]?.ids;
-    if (!ids) continue;
-    onIds?.(ids);
-    columns.forEach((_, i) => {
-      const values = rows[0]![`c${i}`]!;
-      const target = arrays[i]!;
-      for (let k = 0; k < ids.length; k++) target[ids[k]!] = values[k]!;
-    });
-  }
-  return arrays;
-}
+const ints = (...columns: string[]): ColumnSpec[] => columns.map((column) => ({ kind: 'int', expr: sql.ref(column) }));
 
 /** Parent → children: the children of `p` are `ids[start[p] .. start[p + 1])`. */
 export interface ReverseIndex {
@@ -82,7 +64,7 @@ export function childrenOf(index: ReverseIndex, p: number): Int32Array {
 }
 
 /** The reverse of `forward` (child id → parent id, 0 = none); `parents` is the highest parent id. */
-function reverseIndex(forward: Int32Array, parents: number = maxOf(forward)): ReverseIndex {
+export function reverseIndex(forward: Int32Array | Uint16Array, parents: number = maxOf(forward)): ReverseIndex {
   const start = new Int32Array(parents + 2);
   for (let child = 1; child < forward.length; child++) {
     const parent = forward[child]!;
@@ -98,7 +80,7 @@ function reverseIndex(forward: Int32Array, parents: number = maxOf(forward)): Re
   return { start, ids };
 }
 
-function maxOf(values: Int32Array): number {
+function maxOf(values: Int32Array | Uint16Array): number {
   let max = 0;
   for (let i = 0; i < values.length; i++) if (values[i]! > max) max = values[i]!;
   return max;
@@ -113,15 +95,15 @@ export async function loadKbColumns(db: Db, version: string): Promise<KbColumns>
     maxId(db, 'clinical_compounds', 'clinical_compound_id'),
   ]);
   const allActivities = new RoaringBitmap32();
-  const [actStr, actGvk, actAssay, actRef, actTarget] = await readColumns(db, 'activities', 'act_id', ['str_id', 'gvk_id', 'assay_id', 'ref_id', 'target_id'], maxAct, (ids) => allActivities.addMany(ids));
-  const [gvkStr, gvkRef] = await readColumns(db, 'compounds', 'gvk_id', ['str_id', 'ref_id'], maxGvk);
+  const [actStr, actGvk, actAssay, actRef, actTarget] = (await readColumns(db, 'activities', 'act_id', ints('str_id', 'gvk_id', 'assay_id', 'ref_id', 'target_id'), maxAct, (ids) =>
+    allActivities.addMany(ids),
+  )) as Int32Array[];
+  const [gvkStr, gvkRef] = (await readColumns(db, 'compounds', 'gvk_id', ints('str_id', 'ref_id'), maxGvk)) as Int32Array[];
   const allClinical = new RoaringBitmap32();
-  const [clinicalStr] = await readColumns(db, 'clinical_compounds', 'clinical_compound_id', ['str_id'], maxClinical, (ids) => allClinical.addMany(ids));
+  const [clinicalStr] = (await readColumns(db, 'clinical_compounds', 'clinical_compound_id', ints('str_id'), maxClinical, (ids) => allClinical.addMany(ids))) as Int32Array[];
   const allStructures = new RoaringBitmap32();
-  for (let from = 0; from < maxStr; from += CHUNK_IDS) {
-    const { rows } = await sql<{ ids: number[] | null }>`SELECT array_agg(str_id::int) AS ids FROM structures WHERE str_id > ${from} AND str_id <= ${from + CHUNK_IDS}`.execute(db);
-    if (rows[0]?.ids) allStructures.addMany(rows[0].ids);
-  }
+  await readColumns(db, 'structures', 'str_id', [], maxStr, (ids) => allStructures.addMany(ids));
+  const fields = await readActivityFields(db, maxAct);
   return {
     version,
     actStr: actStr!,
@@ -140,5 +122,6 @@ export async function loadKbColumns(db: Db, version: string): Promise<KbColumns>
     allActivities,
     allStructures,
     allClinical,
+    fields,
   };
 }

@@ -1,0 +1,140 @@
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { RoaringBitmap32 } from './roaring.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { ActivityFieldMatch, ActivityTermMatch, PrefixRule } from '../row-compiler.ts';
+import { Vocabulary, readColumns } from './column-read.ts';
+import type { ReverseIndex } from './kb-columns.ts';
+import { childrenOf, reverseIndex } from './kb-columns.ts';
+
+/**
+ * The fields of every activity that search rows test, in memory (issue 18): activity type, value
+ * as reported and in µM, unit, relation, mechanism, degrader type and ligase. With them, activity
+ * type, mechanism and degrader rows are evaluated here instead of reading every matching activity
+ * id from the database (at L a type such as IC50 is millions of ids). The comparisons are those of
+ * the SQL the same row compiles to (row-compiler.ts): strings lower-cased by PostgreSQL where the
+ * SQL lower-cases them, values as the same doubles, NULL never matching.
+ */
+export interface ActivityFields {
+  /** lower(std_activity_type), coded; and type → its activities. */
+  type: Uint16Array;
+  types: Vocabulary;
+  byType: ReverseIndex;
+  uom: Uint16Array;
+  uoms: Vocabulary;
+  /** std_act_prefix as stored (NULL counts as '='). */
+  prefix: Uint16Array;
+  prefixes: Vocabulary;
+  /** activity_value and micro_molarvalue (NaN = NULL). */
+  value: Float64Array;
+  micro: Float64Array;
+  /** lower(activity_mechanism), degrader, lower(ligase_name). */
+  mechanism: Uint16Array;
+  mechanisms: Vocabulary;
+  degrader: Uint16Array;
+  degraders: Vocabulary;
+  ligase: Uint16Array;
+  ligases: Vocabulary;
+}
+
+type Db = Kysely<Database>;
+
+/** Reads the fields of activities 1..maxAct. */
+export async function readActivityFields(db: Db, maxAct: number): Promise<ActivityFields> {
+  const [types, uoms, prefixes, mechanisms, degraders, ligases] = Array.from({ length: 6 }, () => new Vocabulary());
+  const [type, uom, prefix, value, micro, mechanism, degrader, ligase] = await readColumns(db, 'activities', 'act_id', [
+    { kind: 'string', expr: sql`lower(std_activity_type)`, vocabulary: types! },
+    { kind: 'string', expr: sql.ref('standard_uom'), vocabulary: uoms! },
+    { kind: 'string', expr: sql.ref('std_act_prefix'), vocabulary: prefixes! },
+    { kind: 'float', expr: sql.ref('activity_value') },
+    { kind: 'float', expr: sql.ref('micro_molarvalue') },
+    { kind: 'string', expr: sql`lower(activity_mechanism)`, vocabulary: mechanisms! },
+    { kind: 'string', expr: sql.ref('degrader'), vocabulary: degraders! },
+    { kind: 'string', expr: sql`lower(ligase_name)`, vocabulary: ligases! },
+  ], maxAct);
+  return {
+    type: type as Uint16Array,
+    types: types!,
+    byType: reverseIndex(type as Uint16Array),
+    uom: uom as Uint16Array,
+    uoms: uoms!,
+    prefix: prefix as Uint16Array,
+    prefixes: prefixes!,
+    value: value as Float64Array,
+    micro: micro as Float64Array,
+    mechanism: mechanism as Uint16Array,
+    mechanisms: mechanisms!,
+    degrader: degrader as Uint16Array,
+    degraders: degraders!,
+    ligase: ligase as Uint16Array,
+    ligases: ligases!,
+  };
+}
+
+/** Flags over a vocabulary's codes: which of them are among `values`. */
+function flagsOf(vocabulary: Vocabulary, values: readonly string[]): Uint8Array {
+  const flags = new Uint8Array(vocabulary.names.length);
+  for (const value of values) {
+    const code = vocabulary.find(value);
+    if (code !== undefined) flags[code] = 1;
+  }
+  return flags;
+}
+
+/** Whether a relation passes a term's rule, per prefix code (NULL counts as '='). */
+function prefixFlags(prefixes: Vocabulary, rule: PrefixRule): Uint8Array {
+  return Uint8Array.from(prefixes.names, (name) => {
+    const prefix = name ?? '=';
+    if (rule === 'equal') return prefix === '=' ? 1 : 0;
+    if (rule === 'notGreater') return prefix === '>' || prefix === '>=' ? 0 : 1;
+    return prefix === '<' || prefix === '<=' ? 0 : 1;
+  });
+}
+
+function termActivities(fields: ActivityFields, term: ActivityTermMatch, out: number[]): void {
+  const code = fields.types.find(term.type);
+  if (code === undefined) return;
+  const uom = term.uom === null ? 0 : fields.uoms.find(term.uom);
+  if (uom === undefined) return;
+  const test = term.value;
+  const values = test?.column === 'micro_molarvalue' ? fields.micro : fields.value;
+  const allowed = test ? prefixFlags(fields.prefixes, test.prefixRule) : null;
+  const min = test?.min ?? 0;
+  const max = test?.max ?? 0;
+  for (const act of childrenOf(fields.byType, code)) {
+    if (uom !== 0 && fields.uom[act] !== uom) continue;
+    if (term.micro && Number.isNaN(fields.micro[act]!)) continue;
+    if (test) {
+      const v = values[act]!;
+      // NaN (NULL) fails every comparison, as SQL's unknown does.
+      const pass =
+        test.op === '<' ? v < min : test.op === '<=' ? v <= min : test.op === '>' ? v > min : test.op === '>=' ? v >= min : test.op === '=' ? v === min : v >= min && v <= max;
+      if (!pass || allowed![fields.prefix[act]!] !== 1) continue;
+    }
+    out.push(act);
+  }
+}
+
+/** Activities whose coded field is flagged (a scan of every activity: tens of ms at L). */
+function scan(column: Uint16Array, flags: Uint8Array, also?: (act: number) => boolean): number[] {
+  const out: number[] = [];
+  for (let act = 1; act < column.length; act++) if (flags[column[act]!] === 1 && (!also || also(act))) out.push(act);
+  return out;
+}
+
+/** The activities an activity-field row holds for. */
+export function matchActivityFields(fields: ActivityFields, match: ActivityFieldMatch): RoaringBitmap32 {
+  switch (match.kind) {
+    case 'types': {
+      const out: number[] = [];
+      for (const term of match.terms) termActivities(fields, term, out);
+      return new RoaringBitmap32(out);
+    }
+    case 'mechanism':
+      return new RoaringBitmap32(scan(fields.mechanism, flagsOf(fields.mechanisms, match.mechanisms)));
+    case 'degrader': {
+      const ligases = match.ligases ? flagsOf(fields.ligases, match.ligases) : null;
+      return new RoaringBitmap32(scan(fields.degrader, flagsOf(fields.degraders, match.types), ligases ? (act) => ligases[fields.ligase[act]!] === 1 : undefined));
+    }
+  }
+}
