@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
 import { RoaringBitmap32 } from './roaring.ts';
-import type { Database } from '../../../db/schema.ts';
 import type { ActivityFieldMatch, ActivityTermMatch, PrefixRule } from '../row-compiler.ts';
-import { Vocabulary, readColumns } from './column-read.ts';
+import { Vocabulary } from './column-read.ts';
+import type { ColumnArray, ColumnSpec } from './column-read.ts';
 import type { ReverseIndex } from './kb-columns.ts';
 import { childrenOf, reverseIndex } from './kb-columns.ts';
 
@@ -37,38 +36,40 @@ export interface ActivityFields {
   ligases: Vocabulary;
 }
 
-type Db = Kysely<Database>;
-
-/** Reads the fields of activities 1..maxAct. */
-export async function readActivityFields(db: Db, maxAct: number): Promise<ActivityFields> {
-  const [types, uoms, prefixes, mechanisms, degraders, ligases] = Array.from({ length: 6 }, () => new Vocabulary());
-  const [type, uom, prefix, value, micro, mechanism, degrader, ligase] = await readColumns(db, 'activities', 'act_id', [
-    { kind: 'string', expr: sql`lower(std_activity_type)`, vocabulary: types! },
-    { kind: 'string', expr: sql.ref('standard_uom'), vocabulary: uoms! },
-    { kind: 'string', expr: sql.ref('std_act_prefix'), vocabulary: prefixes! },
+/** The columns to read for the fields (read with the activities' links, so positions agree), and how to assemble them. */
+export function activityFieldColumns(): { specs: ColumnSpec[]; assemble: (arrays: ColumnArray[]) => ActivityFields } {
+  const [types, uoms, prefixes, mechanisms, degraders, ligases] = Array.from({ length: 6 }, () => new Vocabulary()) as [Vocabulary, Vocabulary, Vocabulary, Vocabulary, Vocabulary, Vocabulary];
+  const specs: ColumnSpec[] = [
+    { kind: 'string', expr: sql`lower(std_activity_type)`, vocabulary: types },
+    { kind: 'string', expr: sql.ref('standard_uom'), vocabulary: uoms },
+    { kind: 'string', expr: sql.ref('std_act_prefix'), vocabulary: prefixes },
     { kind: 'float', expr: sql.ref('activity_value') },
     { kind: 'float', expr: sql.ref('micro_molarvalue') },
-    { kind: 'string', expr: sql`lower(activity_mechanism)`, vocabulary: mechanisms! },
-    { kind: 'string', expr: sql.ref('degrader'), vocabulary: degraders! },
-    { kind: 'string', expr: sql`lower(ligase_name)`, vocabulary: ligases! },
-  ], maxAct);
-  return {
-    type: type as Uint16Array,
-    types: types!,
-    byType: reverseIndex(type as Uint16Array),
-    uom: uom as Uint16Array,
-    uoms: uoms!,
-    prefix: prefix as Uint16Array,
-    prefixes: prefixes!,
-    value: value as Float64Array,
-    micro: micro as Float64Array,
-    mechanism: mechanism as Uint16Array,
-    mechanisms: mechanisms!,
-    degrader: degrader as Uint16Array,
-    degraders: degraders!,
-    ligase: ligase as Uint16Array,
-    ligases: ligases!,
+    { kind: 'string', expr: sql`lower(activity_mechanism)`, vocabulary: mechanisms },
+    { kind: 'string', expr: sql.ref('degrader'), vocabulary: degraders },
+    { kind: 'string', expr: sql`lower(ligase_name)`, vocabulary: ligases },
+  ];
+  const assemble = (arrays: ColumnArray[]): ActivityFields => {
+    const [type, uom, prefix, value, micro, mechanism, degrader, ligase] = arrays;
+    return {
+      type: type as Uint16Array,
+      types,
+      byType: reverseIndex(type as Uint16Array),
+      uom: uom as Uint16Array,
+      uoms,
+      prefix: prefix as Uint16Array,
+      prefixes,
+      value: value as Float64Array,
+      micro: micro as Float64Array,
+      mechanism: mechanism as Uint16Array,
+      mechanisms,
+      degrader: degrader as Uint16Array,
+      degraders,
+      ligase: ligase as Uint16Array,
+      ligases,
+    };
   };
+  return { specs, assemble };
 }
 
 /** Flags over a vocabulary's codes: which of them are among `values`. */
@@ -118,7 +119,7 @@ function termActivities(fields: ActivityFields, term: ActivityTermMatch, out: nu
 /** Activities whose coded field is flagged (a scan of every activity: tens of ms at L). */
 function scan(column: Uint16Array, flags: Uint8Array, also?: (act: number) => boolean): number[] {
   const out: number[] = [];
-  for (let act = 1; act < column.length; act++) if (flags[column[act]!] === 1 && (!also || also(act))) out.push(act);
+  for (let act = 0; act < column.length; act++) if (flags[column[act]!] === 1 && (!also || also(act))) out.push(act);
   return out;
 }
 

@@ -9,6 +9,7 @@ import { ACTIVITY_FROM, activityCapError } from '../materialise.ts';
 import type { CompiledRow } from '../row-compiler.ts';
 import type { KbColumns, ReverseIndex } from './kb-columns.ts';
 import { childrenOf } from './kb-columns.ts';
+import { positionsOf } from './column-read.ts';
 import { evaluateSets } from './set-algebra.ts';
 import { matchActivityFields } from './activity-fields.ts';
 
@@ -56,14 +57,18 @@ export function rowSetQueries(row: CompiledRow): [RawBuilder<unknown> | null, Ra
 
 /** The activities of the ids a linked row read (targets, documents, assays, or activities). */
 function linkedActivities(columns: KbColumns, link: NonNullable<CompiledRow['link']>, ids: RoaringBitmap32): RoaringBitmap32 {
-  if (link.column === 'act_id') return RoaringBitmap32.and(ids, columns.allActivities);
+  if (link.column === 'act_id') return new RoaringBitmap32(positionsOf(columns.actIds, ids));
   return childrenOfAll(link.column === 'target_id' ? columns.byTarget : link.column === 'ref_id' ? columns.byRef : columns.byAssay, ids);
 }
 
 /** Reads a row's sets from the database. */
 export async function readRowSets(db: Db, columns: KbColumns, row: CompiledRow): Promise<RowSets> {
   const [read, direct, clinical] = await Promise.all(rowSetQueries(row).map((query) => (query ? ids(db, query) : null)));
-  const activities = row.fields ? matchActivityFields(columns.fields, row.fields) : read && row.link ? linkedActivities(columns, row.link, read) : read;
+  const activities = row.fields
+    ? matchActivityFields(columns.fields, row.fields)
+    : read && row.link
+      ? linkedActivities(columns, row.link, read)
+      : read && new RoaringBitmap32(positionsOf(columns.actIds, read));
   // Direct matches are judged over the structures table (`s.str_id IN (...)`).
   return { activities: activities ?? null, direct: direct ? RoaringBitmap32.and(direct, columns.allStructures) : null, clinical: clinical ?? null };
 }
@@ -98,7 +103,9 @@ function directPossible(expr: Expr, rows: readonly CompiledRow[]): boolean {
 
 export interface BitmapSearchResult {
   counts: SearchCounts;
+  /** Structure ids. */
   structures: RoaringBitmap32;
+  /** Activity positions (`columns.actIds` turns them into act_ids). */
   activities: RoaringBitmap32;
 }
 

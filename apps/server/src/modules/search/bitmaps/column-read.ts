@@ -68,57 +68,120 @@ function decodeFloats(base64: string | null): Float64Array {
   return out;
 }
 
-function aggregate(spec: ColumnSpec, alias: string): RawBuilder<unknown> {
+function aggregate(spec: ColumnSpec, alias: string, order: RawBuilder<unknown>): RawBuilder<unknown> {
   const as = sql.ref(alias);
   switch (spec.kind) {
     case 'int':
-      return sql`encode(string_agg(int4send(coalesce(${spec.expr}, 0)::int), ''), 'base64') AS ${as}`;
+      return sql`encode(string_agg(int4send(coalesce(${spec.expr}, 0)::int), '' ${order}), 'base64') AS ${as}`;
     case 'float':
       // NULL reads as NaN: every comparison with it is false, as SQL's unknown is for a search row.
-      return sql`encode(string_agg(float8send(coalesce(${spec.expr}, 'NaN')::float8), ''), 'base64') AS ${as}`;
+      return sql`encode(string_agg(float8send(coalesce(${spec.expr}, 'NaN')::float8), '' ${order}), 'base64') AS ${as}`;
     case 'string':
-      return sql`string_agg(coalesce(${spec.expr}, ${NULL_MARK}), ${SEPARATOR}) AS ${as}`;
+      return sql`string_agg(coalesce(${spec.expr}, ${NULL_MARK}), ${SEPARATOR} ${order}) AS ${as}`;
   }
 }
 
 function allocate(spec: ColumnSpec, size: number): ColumnArray {
-  if (spec.kind === 'float') return new Float64Array(size + 1).fill(Number.NaN);
-  if (spec.kind === 'string') return new Uint16Array(size + 1);
-  return new Int32Array(size + 1);
+  if (spec.kind === 'float') return new Float64Array(size).fill(Number.NaN);
+  if (spec.kind === 'string') return new Uint16Array(size);
+  return new Int32Array(size);
 }
 
-/** Writes one chunk's values of a column at their ids. */
-function scatter(spec: ColumnSpec, target: ColumnArray, ids: Int32Array, packed: string | null): void {
-  if (spec.kind === 'string') {
-    const values = (packed ?? '').split(SEPARATOR);
-    const { vocabulary } = spec;
-    for (let k = 0; k < ids.length; k++) {
-      const value = values[k]!;
-      target[ids[k]!] = value === NULL_MARK ? 0 : vocabulary.code(value);
-    }
-    if (vocabulary.names.length > 65_536) throw new Error('More than 65,535 distinct values in one string column: widen its codes.');
-    return;
+/** One chunk's values of a column, in the chunk's row order. */
+function decode(spec: ColumnSpec, packed: string | null, rows: number): ColumnArray {
+  if (spec.kind === 'int') return decodeInts(packed);
+  if (spec.kind === 'float') return decodeFloats(packed);
+  const values = (packed ?? '').split(SEPARATOR);
+  const codes = new Uint16Array(rows);
+  const { vocabulary } = spec;
+  for (let k = 0; k < rows; k++) {
+    const value = values[k]!;
+    codes[k] = value === NULL_MARK ? 0 : vocabulary.code(value);
   }
-  const values = spec.kind === 'int' ? decodeInts(packed) : decodeFloats(packed);
-  for (let k = 0; k < ids.length; k++) target[ids[k]!] = values[k]!;
+  if (vocabulary.names.length > 65_536) throw new Error('More than 65,535 distinct values in one string column: widen its codes.');
+  return codes;
 }
+
+type Table = 'activities' | 'compounds' | 'clinical_compounds' | 'structures';
 
 /**
- * Reads `columns` of `table` for ids 1..size into arrays indexed by id (a missing id holds 0, NaN
- * or the NULL code). `onIds` receives each chunk's ids (the set of all ids).
+ * Calls `each` with every chunk of ids 1..maxId: its ids and its columns' values in the same
+ * order (all aggregates of one query see the rows in the same order); by ascending id when `sorted`.
  */
-export async function readColumns(db: Db, table: 'activities' | 'compounds' | 'clinical_compounds' | 'structures', id: string, columns: readonly ColumnSpec[], size: number, onIds?: (ids: Int32Array) => void): Promise<ColumnArray[]> {
-  const arrays = columns.map((spec) => allocate(spec, size));
+async function readChunks(db: Db, table: Table, id: string, columns: readonly ColumnSpec[], maxId: number, sorted: boolean, each: (ids: Int32Array, values: ColumnArray[]) => void): Promise<void> {
   const idRef = sql.ref(id);
-  for (let from = 0; from < size; from += CHUNK_IDS) {
-    // All aggregates of one query see the rows in the same order, so the k-th values belong together.
-    const aggregates = [aggregate({ kind: 'int', expr: idRef }, 'ids'), ...columns.map((spec, i) => aggregate(spec, `c${i}`))];
+  const order = sorted ? sql`ORDER BY ${idRef}` : sql``;
+  for (let from = 0; from < maxId; from += CHUNK_IDS) {
+    const aggregates = [aggregate({ kind: 'int', expr: idRef }, 'ids', order), ...columns.map((spec, i) => aggregate(spec, `c${i}`, order))];
     const { rows } = await sql<Record<string, string | null>>`SELECT ${sql.join(aggregates)} FROM ${sql.table(table)}
       WHERE ${idRef} > ${from} AND ${idRef} <= ${from + CHUNK_IDS}`.execute(db);
     const ids = decodeInts(rows[0]?.ids ?? null);
-    if (!ids.length) continue;
-    onIds?.(ids);
-    columns.forEach((spec, i) => scatter(spec, arrays[i]!, ids, rows[0]![`c${i}`] ?? null));
+    if (ids.length) each(ids, columns.map((spec, i) => decode(spec, rows[0]![`c${i}`] ?? null, ids.length)));
   }
+}
+
+/**
+ * Reads `columns` of `table` for ids 1..maxId into arrays indexed by id (a missing id holds 0, NaN
+ * or the NULL code). `onIds` receives each chunk's ids (the set of all ids). For tables whose
+ * ids are dense (structures, compound records, development compounds).
+ */
+export async function readColumns(db: Db, table: Table, id: string, columns: readonly ColumnSpec[], maxId: number, onIds?: (ids: Int32Array) => void): Promise<ColumnArray[]> {
+  const arrays = columns.map((spec) => allocate(spec, maxId + 1));
+  await readChunks(db, table, id, columns, maxId, false, (ids, values) => {
+    onIds?.(ids);
+    values.forEach((chunk, i) => {
+      const target = arrays[i]!;
+      for (let k = 0; k < ids.length; k++) target[ids[k]!] = chunk[k]!;
+    });
+  });
   return arrays;
+}
+
+/**
+ * Reads `columns` of `table` into arrays indexed by row position (0, 1, … in ascending id), with
+ * the ids themselves (`ids[position]`, ascending: a binary search finds an id's position). For
+ * tables whose ids may be sparse (activities: the demo seed leaves 3 of 4 ids unused, an import
+ * over years leaves gaps), so memory follows the rows, not the highest id.
+ */
+export async function readDenseColumns(db: Db, table: Table, id: string, columns: readonly ColumnSpec[], maxId: number): Promise<{ ids: Int32Array; columns: ColumnArray[] }> {
+  const idChunks: Int32Array[] = [];
+  const valueChunks: ColumnArray[][] = columns.map(() => []);
+  await readChunks(db, table, id, columns, maxId, true, (ids, values) => {
+    idChunks.push(ids);
+    values.forEach((chunk, i) => valueChunks[i]!.push(chunk));
+  });
+  const rows = idChunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  const concat = <T extends ColumnArray>(target: T, chunks: ColumnArray[]): T => {
+    let at = 0;
+    // Emptied as it goes: at most one column is held twice.
+    for (const chunk of chunks.splice(0)) {
+      target.set(chunk as never, at);
+      at += chunk.length;
+    }
+    return target;
+  };
+  return {
+    ids: concat(new Int32Array(rows), idChunks),
+    columns: columns.map((spec, i) => concat(allocate(spec, rows), valueChunks[i]!)),
+  };
+}
+
+/** The position of each of `ids` in the ascending `sorted` (ids not there are left out). */
+export function positionsOf(sorted: Int32Array, ids: Iterable<number>): number[] {
+  const out: number[] = [];
+  for (const id of ids) {
+    let lo = 0;
+    let hi = sorted.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const value = sorted[mid]!;
+      if (value === id) {
+        out.push(mid);
+        break;
+      }
+      if (value < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+  }
+  return out;
 }

@@ -2,10 +2,10 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { RoaringBitmap32 } from './roaring.ts';
 import type { Database } from '../../../db/schema.ts';
-import { readColumns } from './column-read.ts';
+import { readColumns, readDenseColumns } from './column-read.ts';
 import type { ColumnSpec } from './column-read.ts';
 import type { ActivityFields } from './activity-fields.ts';
-import { readActivityFields } from './activity-fields.ts';
+import { activityFieldColumns } from './activity-fields.ts';
 
 /**
  * The knowledge base's id links held in memory for bitmap counting (issue 18): for every activity
@@ -21,6 +21,12 @@ import { readActivityFields } from './activity-fields.ts';
 export interface KbColumns {
   /** The kb_loads version the columns were read at. */
   version: string;
+  /**
+   * Activities are held by position (0, 1, … in ascending act_id; ids may be sparse): `actIds`
+   * turns a position into its act_id, and every `act*` array, reverse list of activities and
+   * activity bitmap speaks of positions.
+   */
+  actIds: Int32Array;
   actStr: Int32Array;
   actGvk: Int32Array;
   actAssay: Int32Array;
@@ -66,14 +72,14 @@ export function childrenOf(index: ReverseIndex, p: number): Int32Array {
 /** The reverse of `forward` (child id → parent id, 0 = none); `parents` is the highest parent id. */
 export function reverseIndex(forward: Int32Array | Uint16Array, parents: number = maxOf(forward)): ReverseIndex {
   const start = new Int32Array(parents + 2);
-  for (let child = 1; child < forward.length; child++) {
+  for (let child = 0; child < forward.length; child++) {
     const parent = forward[child]!;
     if (parent > 0) start[parent + 1]!++;
   }
   for (let p = 1; p < start.length; p++) start[p]! += start[p - 1]!;
   const ids = new Int32Array(start[start.length - 1]!);
   const fill = start.slice(0, parents + 1);
-  for (let child = 1; child < forward.length; child++) {
+  for (let child = 0; child < forward.length; child++) {
     const parent = forward[child]!;
     if (parent > 0) ids[fill[parent]!++] = child;
   }
@@ -94,34 +100,35 @@ export async function loadKbColumns(db: Db, version: string): Promise<KbColumns>
     maxId(db, 'structures', 'str_id'),
     maxId(db, 'clinical_compounds', 'clinical_compound_id'),
   ]);
+  const fieldColumns = activityFieldColumns();
+  const activities = await readDenseColumns(db, 'activities', 'act_id', [...ints('str_id', 'gvk_id', 'assay_id', 'ref_id', 'target_id'), ...fieldColumns.specs], maxAct);
+  const [actStr, actGvk, actAssay, actRef, actTarget, ...fieldArrays] = activities.columns;
   const allActivities = new RoaringBitmap32();
-  const [actStr, actGvk, actAssay, actRef, actTarget] = (await readColumns(db, 'activities', 'act_id', ints('str_id', 'gvk_id', 'assay_id', 'ref_id', 'target_id'), maxAct, (ids) =>
-    allActivities.addMany(ids),
-  )) as Int32Array[];
+  if (activities.ids.length) allActivities.addRange(0, activities.ids.length);
   const [gvkStr, gvkRef] = (await readColumns(db, 'compounds', 'gvk_id', ints('str_id', 'ref_id'), maxGvk)) as Int32Array[];
   const allClinical = new RoaringBitmap32();
   const [clinicalStr] = (await readColumns(db, 'clinical_compounds', 'clinical_compound_id', ints('str_id'), maxClinical, (ids) => allClinical.addMany(ids))) as Int32Array[];
   const allStructures = new RoaringBitmap32();
   await readColumns(db, 'structures', 'str_id', [], maxStr, (ids) => allStructures.addMany(ids));
-  const fields = await readActivityFields(db, maxAct);
   return {
     version,
-    actStr: actStr!,
-    actGvk: actGvk!,
-    actAssay: actAssay!,
-    actRef: actRef!,
-    actTarget: actTarget!,
+    actIds: activities.ids,
+    actStr: actStr as Int32Array,
+    actGvk: actGvk as Int32Array,
+    actAssay: actAssay as Int32Array,
+    actRef: actRef as Int32Array,
+    actTarget: actTarget as Int32Array,
     gvkStr: gvkStr!,
     gvkRef: gvkRef!,
     clinicalStr: clinicalStr!,
-    byStructure: reverseIndex(actStr!, maxStr),
+    byStructure: reverseIndex(actStr as Int32Array, maxStr),
     compoundsByStructure: reverseIndex(gvkStr!, maxStr),
-    byTarget: reverseIndex(actTarget!),
-    byRef: reverseIndex(actRef!),
-    byAssay: reverseIndex(actAssay!),
+    byTarget: reverseIndex(actTarget as Int32Array),
+    byRef: reverseIndex(actRef as Int32Array),
+    byAssay: reverseIndex(actAssay as Int32Array),
     allActivities,
     allStructures,
     allClinical,
-    fields,
+    fields: fieldColumns.assemble(fieldArrays),
   };
 }
