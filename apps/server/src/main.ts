@@ -50,6 +50,8 @@ async function main(): Promise<void> {
   console.log(lines.join('\n') + '\n');
   // The structure index loads beside the API (searches by structure wait for it; nothing else does).
   app.chemEngine.start();
+  // The bitmap engine's columns (SEARCH_BITMAPS): counts use the SQL path until they are read.
+  void app.searchService.bitmapsReady().catch((error: unknown) => console.error('Reading the search bitmaps failed; counts use SQL', error));
   // Background exports: queued ones, and ones a stopped process left half-written, are taken up now.
   app.exportJobs.start();
   // Alerts on new data: checks finished loads now and every ALERT_POLL_MS (also loads made by a command-line import).

@@ -454,7 +454,11 @@ describe.each(VARIANTS)('guided search corpus on %s, %s', (kind, _path, variant)
 
   const count = async (rows: SearchRowInput[]) => {
     const criteria: SearchCriteriaInput = { rows };
-    if (variant.path === 'bitmap counts') return t.app.searchService.countOnly(SearchCriteriaSchema.parse(criteria));
+    if (variant.path === 'bitmap counts') {
+      // Columns read first: without them the count would be answered on the SQL path (checked below).
+      await t.app.searchService.bitmapsReady();
+      return t.app.searchService.countOnly(SearchCriteriaSchema.parse(criteria));
+    }
     const res = await t.call({
       method: 'POST',
       url: '/api/guidedsearch/allresultscount',
@@ -490,5 +494,7 @@ describe.each(VARIANTS)('guided search corpus on %s, %s', (kind, _path, variant)
     }
     // A corpus of empty answers would prove nothing.
     expect(nonEmpty).toBeGreaterThanOrEqual(38);
+    // Every bitmap-path case was counted by the bitmap engine, none fell back to SQL.
+    if (variant.path === 'bitmap counts') expect(t.app.searchService.countPaths).toEqual({ bitmaps: cases(fixture).length, sql: 0 });
   }, 300_000);
 });

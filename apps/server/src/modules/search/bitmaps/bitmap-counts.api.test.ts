@@ -31,12 +31,16 @@ describe.each(DATABASES)('bitmap counts on %s', (kind) => {
   afterAll(() => t?.close());
 
   it('answers the activity cap with the same 400 as the SQL path', async () => {
+    await t.app.searchService.bitmapsReady();
+    const bitmapCounts = t.app.searchService.countPaths.bitmaps;
     const all = await count([{ selectedOption: 'activitytypes', activities: [{ activityType: 'IC50' }] }]);
     expect(all.statusCode).toBe(400);
     expect(all.data).toMatchObject({ message: ACTIVITY_CAP_MESSAGE, code: ERROR_CODES.validation });
+    expect(t.app.searchService.countPaths.bitmaps).toBe(bitmapCounts + 1);
   });
 
   it('counts rows a load brought in once the load has ended', async () => {
+    await t.app.searchService.bitmapsReady();
     const before = await count(rowsOf());
     expect(before.statusCode, before.body).toBe(200);
     expect((before.data.rows as SearchCounts[])[0]!.actidscount).toBe(target.n);
@@ -44,7 +48,15 @@ describe.each(DATABASES)('bitmap counts on %s', (kind) => {
     await sql`INSERT INTO activities (str_id, gvk_id, assay_id, ref_id, target_id, std_activity_type, std_act_prefix, activity_value, standard_uom)
       SELECT str_id, gvk_id, assay_id, ref_id, target_id, std_activity_type, std_act_prefix, activity_value, standard_uom FROM activities WHERE target_id = ${target.target_id} LIMIT 1`.execute(t.database.db);
     await sql`INSERT INTO kb_loads (kind, label, status, finished_at) VALUES ('update', 'test release', 'complete', now())`.execute(t.database.db);
+    // At once: while the columns are read again, the count is answered on the SQL path...
+    const paths = { ...t.app.searchService.countPaths };
+    const meanwhile = await count(rowsOf());
+    expect((meanwhile.data.rows as SearchCounts[])[0]!.actidscount).toBe(target.n + 1);
+    expect(t.app.searchService.countPaths.sql).toBe(paths.sql + 1);
+    // ...and once they are read, by the bitmaps, with the new activity.
+    await t.app.searchService.bitmapsReady();
     const after = await count(rowsOf());
     expect((after.data.rows as SearchCounts[])[0]!.actidscount).toBe(target.n + 1);
+    expect(t.app.searchService.countPaths.bitmaps).toBe(paths.bitmaps + 1);
   });
 });

@@ -36,9 +36,25 @@ export class BitmapIndex {
 
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** The columns of the knowledge base as it is now, waiting for them to be read if need be. */
   async current(): Promise<KbColumns> {
     const version = await loadsVersion(this.db);
     if (this.columns?.version === version) return this.columns;
+    return this.read(version);
+  }
+
+  /**
+   * The columns when they are current; else null, and a read is started (at start-up and after a
+   * load: tens of seconds at L), so the caller counts on the SQL path meanwhile instead of waiting.
+   */
+  async ifCurrent(): Promise<KbColumns | null> {
+    const version = await loadsVersion(this.db);
+    if (this.columns?.version === version) return this.columns;
+    this.read(version).catch(() => undefined);
+    return null;
+  }
+
+  private read(version: string): Promise<KbColumns> {
     if (!this.reading) {
       this.reading = loadKbColumns(this.db, version)
         .then((columns) => (this.columns = columns))

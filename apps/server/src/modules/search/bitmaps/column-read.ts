@@ -17,6 +17,9 @@ type Db = Kysely<Database>;
 /** Rows read per query: bounded memory per round trip, whatever the table's size. */
 export const CHUNK_IDS = 500_000;
 
+/** Chunk queries in flight at once (a PostgreSQL server runs them on separate backends; PGlite one after another). */
+const READ_AHEAD = 2;
+
 /** Separates the values of a string column in one chunk; NULL is read as NULL_MARK. */
 const SEPARATOR = '\u0001';
 const NULL_MARK = '\u0002';
@@ -68,16 +71,16 @@ function decodeFloats(base64: string | null): Float64Array {
   return out;
 }
 
-function aggregate(spec: ColumnSpec, alias: string, order: RawBuilder<unknown>): RawBuilder<unknown> {
+function aggregate(spec: ColumnSpec, alias: string): RawBuilder<unknown> {
   const as = sql.ref(alias);
   switch (spec.kind) {
     case 'int':
-      return sql`encode(string_agg(int4send(coalesce(${spec.expr}, 0)::int), '' ${order}), 'base64') AS ${as}`;
+      return sql`encode(string_agg(int4send(coalesce(${spec.expr}, 0)::int), ''), 'base64') AS ${as}`;
     case 'float':
       // NULL reads as NaN: every comparison with it is false, as SQL's unknown is for a search row.
-      return sql`encode(string_agg(float8send(coalesce(${spec.expr}, 'NaN')::float8), '' ${order}), 'base64') AS ${as}`;
+      return sql`encode(string_agg(float8send(coalesce(${spec.expr}, 'NaN')::float8), ''), 'base64') AS ${as}`;
     case 'string':
-      return sql`string_agg(coalesce(${spec.expr}, ${NULL_MARK}), ${SEPARATOR} ${order}) AS ${as}`;
+      return sql`string_agg(coalesce(${spec.expr}, ${NULL_MARK}), ${SEPARATOR}) AS ${as}`;
   }
 }
 
@@ -105,18 +108,61 @@ function decode(spec: ColumnSpec, packed: string | null, rows: number): ColumnAr
 type Table = 'activities' | 'compounds' | 'clinical_compounds' | 'structures';
 
 /**
+ * The order that sorts one chunk's rows by id: ids of a chunk lie in (from, from + CHUNK_IDS], so
+ * one pass over slots does it (an ORDER BY in each of PostgreSQL's aggregates sorts once per
+ * aggregate: 15 s instead of 6 s at M).
+ */
+function ascendingOrder(ids: Int32Array, from: number): Int32Array {
+  const slots = new Int32Array(CHUNK_IDS).fill(-1);
+  for (let k = 0; k < ids.length; k++) slots[ids[k]! - from - 1] = k;
+  const order = new Int32Array(ids.length);
+  let at = 0;
+  for (let slot = 0; slot < CHUNK_IDS; slot++) if (slots[slot]! >= 0) order[at++] = slots[slot]!;
+  return order;
+}
+
+function permute<T extends ColumnArray>(values: T, order: Int32Array): T {
+  const out = values.slice(0, order.length) as T;
+  for (let k = 0; k < order.length; k++) out[k] = values[order[k]!]!;
+  return out;
+}
+
+/**
  * Calls `each` with every chunk of ids 1..maxId: its ids and its columns' values in the same
  * order (all aggregates of one query see the rows in the same order); by ascending id when `sorted`.
  */
 async function readChunks(db: Db, table: Table, id: string, columns: readonly ColumnSpec[], maxId: number, sorted: boolean, each: (ids: Int32Array, values: ColumnArray[]) => void): Promise<void> {
   const idRef = sql.ref(id);
-  const order = sorted ? sql`ORDER BY ${idRef}` : sql``;
-  for (let from = 0; from < maxId; from += CHUNK_IDS) {
-    const aggregates = [aggregate({ kind: 'int', expr: idRef }, 'ids', order), ...columns.map((spec, i) => aggregate(spec, `c${i}`, order))];
-    const { rows } = await sql<Record<string, string | null>>`SELECT ${sql.join(aggregates)} FROM ${sql.table(table)}
+  const aggregates = [aggregate({ kind: 'int', expr: idRef }, 'ids'), ...columns.map((spec, i) => aggregate(spec, `c${i}`))];
+  const query = (from: number) =>
+    sql<Record<string, string | null>>`SELECT ${sql.join(aggregates)} FROM ${sql.table(table)}
       WHERE ${idRef} > ${from} AND ${idRef} <= ${from + CHUNK_IDS}`.execute(db);
+  // Chunks ahead on their own connections: the packing is the database's work (≈ 70 % of the
+  // read at M), and two backends use two cores while this process decodes.
+  const ahead: Promise<{ rows: Record<string, string | null>[] }>[] = [];
+  let queued = 0;
+  const fill = () => {
+    while (ahead.length < READ_AHEAD && queued < maxId) {
+      const pending = query(queued);
+      // A failure is reported where the chunk is awaited; not unhandled meanwhile.
+      pending.catch(() => undefined);
+      ahead.push(pending);
+      queued += CHUNK_IDS;
+    }
+  };
+  for (let from = 0; from < maxId; from += CHUNK_IDS) {
+    fill();
+    const { rows } = await ahead.shift()!;
+    fill();
     const ids = decodeInts(rows[0]?.ids ?? null);
-    if (ids.length) each(ids, columns.map((spec, i) => decode(spec, rows[0]![`c${i}`] ?? null, ids.length)));
+    if (!ids.length) continue;
+    const values = columns.map((spec, i) => decode(spec, rows[0]![`c${i}`] ?? null, ids.length));
+    if (!sorted) {
+      each(ids, values);
+      continue;
+    }
+    const order = ascendingOrder(ids, from);
+    each(permute(ids, order), values.map((chunk) => permute(chunk, order)));
   }
 }
 
