@@ -3,8 +3,8 @@ import { RoaringBitmap32 } from './roaring.ts';
 import type { ActivityFieldMatch, ActivityTermMatch, PrefixRule } from '../row-compiler.ts';
 import { Vocabulary } from './column-read.ts';
 import type { ColumnArray, ColumnSpec } from './column-read.ts';
-import type { ReverseIndex } from './kb-columns.ts';
-import { childrenOf, reverseIndex } from './kb-columns.ts';
+import type { ReverseIndex } from './reverse-index.ts';
+import { childrenOf, reverseIndex } from './reverse-index.ts';
 
 /**
  * The fields of every activity that search rows test, in memory (issue 18): activity type, value

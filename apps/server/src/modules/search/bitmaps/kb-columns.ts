@@ -6,6 +6,8 @@ import { readColumns, readDenseColumns } from './column-read.ts';
 import type { ColumnSpec } from './column-read.ts';
 import type { ActivityFields } from './activity-fields.ts';
 import { activityFieldColumns } from './activity-fields.ts';
+import type { ReverseIndex } from './reverse-index.ts';
+import { reverseIndex } from './reverse-index.ts';
 
 /**
  * The knowledge base's id links held in memory for bitmap counting (issue 18): for every activity
@@ -57,40 +59,6 @@ async function maxId(db: Db, table: 'activities' | 'compounds' | 'structures' | 
 }
 
 const ints = (...columns: string[]): ColumnSpec[] => columns.map((column) => ({ kind: 'int', expr: sql.ref(column) }));
-
-/** Parent → children: the children of `p` are `ids[start[p] .. start[p + 1])`. */
-export interface ReverseIndex {
-  start: Int32Array;
-  ids: Int32Array;
-}
-
-/** The children of `p` (none for an id beyond the index). */
-export function childrenOf(index: ReverseIndex, p: number): Int32Array {
-  return p + 1 < index.start.length ? index.ids.subarray(index.start[p]!, index.start[p + 1]!) : index.ids.subarray(0, 0);
-}
-
-/** The reverse of `forward` (child id → parent id, 0 = none); `parents` is the highest parent id. */
-export function reverseIndex(forward: Int32Array | Uint16Array, parents: number = maxOf(forward)): ReverseIndex {
-  const start = new Int32Array(parents + 2);
-  for (let child = 0; child < forward.length; child++) {
-    const parent = forward[child]!;
-    if (parent > 0) start[parent + 1]!++;
-  }
-  for (let p = 1; p < start.length; p++) start[p]! += start[p - 1]!;
-  const ids = new Int32Array(start[start.length - 1]!);
-  const fill = start.slice(0, parents + 1);
-  for (let child = 0; child < forward.length; child++) {
-    const parent = forward[child]!;
-    if (parent > 0) ids[fill[parent]!++] = child;
-  }
-  return { start, ids };
-}
-
-function maxOf(values: Int32Array | Uint16Array): number {
-  let max = 0;
-  for (let i = 0; i < values.length; i++) if (values[i]! > max) max = values[i]!;
-  return max;
-}
 
 /** Reads the columns from the database (seconds at M; the aim at L is under a minute). */
 export async function loadKbColumns(db: Db, version: string): Promise<KbColumns> {
