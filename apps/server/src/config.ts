@@ -131,7 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webDist: path.resolve(env.WEB_DIST || path.join(repoRoot, 'apps/web/dist')),
     logLevel: env.LOG_LEVEL || 'info',
     // Count searches from id bitmaps in memory (issue 18) instead of writing their sets.
-    searchBitmaps: bool(env.SEARCH_BITMAPS, false),
+    searchBitmaps: bool(env.SEARCH_BITMAPS, true),
     searchHeartbeatMs: Math.max(100, int(env.SEARCH_HEARTBEAT_MS, 2_000)),
     trustProxy: bool(env.TRUST_PROXY, false),
     searchActivityCap: int(env.SEARCH_ACTIVITY_CAP, 750_000),

@@ -431,13 +431,15 @@ async function expectedCounts(t: TestApp, c: Case): Promise<SearchCounts> {
 }
 
 /**
- * The corpus twice: as a search session's counts (the sets written), and as the count-only call
- * with the bitmap engine (SEARCH_BITMAPS, issue 18), which writes nothing and must agree exactly.
+ * The corpus three times: as a search session's counts (the sets written), as the count-only call
+ * with the bitmap engine (SEARCH_BITMAPS, issue 18), which writes nothing, and as the search page's
+ * run with the bitmap engine (counts answered before the sets are written); all must agree exactly.
  */
 const PATHS = [
   { path: 'search sets', env: {} },
   // The count call's answer has five counts; the service's has all six.
   { path: 'bitmap counts', env: { SEARCH_BITMAPS: '1' } },
+  { path: 'search page on bitmaps', env: { SEARCH_BITMAPS: '1' } },
 ] as const;
 const VARIANTS = DATABASES.flatMap((kind) => PATHS.map((p) => [kind, p.path, p] as const));
 
@@ -459,14 +461,26 @@ describe.each(VARIANTS)('guided search corpus on %s, %s', (kind, _path, variant)
       await t.app.searchService.bitmapsReady();
       return t.app.searchService.countOnly(SearchCriteriaSchema.parse(criteria));
     }
+    if (variant.path === 'search page on bitmaps') await t.app.searchService.bitmapsReady();
     const res = await t.call({
       method: 'POST',
       url: '/api/guidedsearch/allresultscount',
       headers: authHeaders(login),
       payload: { searchcriteria: criteria, sessionid: crypto.randomUUID() },
+      // The early answer as the web gets it: the results call below has to wait for the sets.
+      settleSearches: false,
     });
     if (res.statusCode !== 200) throw new Error(`${res.statusCode} ${res.body}`);
-    return (res.data.rows as SearchCounts[])[0]!;
+    const counts = (res.data.rows as SearchCounts[])[0]!;
+    if (variant.path === 'search page on bitmaps') {
+      // Answered before the sets were written: the results wait for them and hold the same rows.
+      const sessionid = (res.data as { sessionid: string }).sessionid;
+      const page = await t.call({ method: 'POST', url: '/api/results/activitiestab', headers: authHeaders(login), payload: { sessionid, pageNumber: 0, pageSize: 10 } });
+      // 204: a tab without rows (spec §4).
+      if (page.statusCode !== 200 && !(page.statusCode === 204 && counts.actidscount === 0)) throw new Error(`results: ${page.statusCode} ${page.body}`);
+      expect(page.statusCode === 204 ? 0 : (page.data as { rowCount: number }).rowCount).toBe(counts.actidscount);
+    }
+    return counts;
   };
 
   it('has at least 40 cases covering every row type and every operator', () => {
@@ -495,6 +509,8 @@ describe.each(VARIANTS)('guided search corpus on %s, %s', (kind, _path, variant)
     // A corpus of empty answers would prove nothing.
     expect(nonEmpty).toBeGreaterThanOrEqual(38);
     // Every bitmap-path case was counted by the bitmap engine, none fell back to SQL.
-    if (variant.path === 'bitmap counts') expect(t.app.searchService.countPaths).toEqual({ bitmaps: cases(fixture).length, sql: 0 });
+    if (variant.path === 'bitmap counts') expect(t.app.searchService.countPaths).toEqual({ bitmaps: cases(fixture).length, sql: 0, early: 0 });
+    // The search page's runs answered their counts from the bitmaps before writing the sets.
+    if (variant.path === 'search page on bitmaps') expect(t.app.searchService.countPaths.early).toBe(cases(fixture).length);
   }, 300_000);
 });

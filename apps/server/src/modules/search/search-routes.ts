@@ -35,10 +35,10 @@ export function registerSearchRoutes(app: FastifyInstance, db: Kysely<Database>,
   // The three log calls of the search flow (spec §4) run the same session once and report one table each.
   const log = (table: 'structures' | 'activities' | 'assays', kind: SessionKind) =>
     async ({ body, auth }: { body: { searchpostobject: Parameters<SearchService['run']>[2]; sessionid: string }; auth: Parameters<typeof requireAuth>[0] }) => {
-      const caller = requireAuth(auth);
-      await search.run(caller, body.sessionid, body.searchpostobject, kind);
-      const session = await search.claim(caller, body.sessionid, kind);
-      return { sessionid: body.sessionid, table, rows: await search.tableRows(session.set_id, table) };
+      const counts = await search.run(requireAuth(auth), body.sessionid, body.searchpostobject, kind);
+      // The rows of that set, as counted (the sets themselves may still be being written).
+      const rows = table === 'structures' ? counts.stridscount : table === 'activities' ? counts.actidscount : counts.assayidscount;
+      return { sessionid: body.sessionid, table, rows };
     };
   registerEndpoint(app, searchEndpoints.structureLogs, log('structures', 'search'));
   registerEndpoint(app, searchEndpoints.activityLogs, log('activities', 'search'));

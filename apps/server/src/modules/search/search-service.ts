@@ -64,7 +64,10 @@ interface LiveRun {
 interface InFlight {
   /** The owner, read from the database (claim) before the entry was made. */
   userId: number;
+  /** The counts: from the bitmaps as soon as they are known, else when the sets are written. */
   promise: Promise<SearchCounts>;
+  /** The sets written and the session ready (or the run's failure). */
+  done: Promise<SearchCounts>;
 }
 
 export type SessionKind = 'search' | 'selection';
@@ -168,7 +171,7 @@ export class SearchService {
    * With a load window, only rows first brought in by those loads count (alerts).
    */
   /** Count calls answered by each path since start (tests and benchmarks check which one ran). */
-  readonly countPaths = { bitmaps: 0, sql: 0 };
+  readonly countPaths = { bitmaps: 0, sql: 0, early: 0 };
 
   /** Reads the bitmap columns if they are not current, and says whether counts will use them. */
   async bitmapsReady(): Promise<boolean> {
@@ -259,17 +262,53 @@ export class SearchService {
     return this.shared(auth.userId, sessionId, criteria, criteriaHash(criteria, loadWindow), loadWindow);
   }
 
-  /** The run of this search in this process, started if there is none. */
-  private shared(userId: number, sessionId: string, criteria: SearchCriteria, hash: string, loadWindow: LoadWindow | null = null): Promise<SearchCounts> {
+  /**
+   * The run of this search in this process, started if there is none: its counts (`counts`, as soon
+   * as they are known) or its sets written (`sets`: results, charts and exports read them).
+   */
+  private shared(userId: number, sessionId: string, criteria: SearchCriteria, hash: string, loadWindow: LoadWindow | null = null, until: 'counts' | 'sets' = 'counts'): Promise<SearchCounts> {
     const key = `${sessionId}:${hash}`;
     const existing = this.runs.get(key);
     if (existing) {
       if (existing.userId !== userId) return Promise.reject(forbidden('This search session belongs to another user.'));
-      return existing.promise;
+      return until === 'counts' ? existing.promise : existing.done;
     }
-    const promise = this.runOnce(userId, sessionId, criteria, hash, loadWindow).finally(() => this.runs.delete(key));
-    this.runs.set(key, { userId, promise });
-    return promise;
+    let early: ((counts: SearchCounts) => void) | null = null;
+    const promise = new Promise<SearchCounts>((resolve) => (early = resolve));
+    const done = this.runOnce(userId, sessionId, criteria, hash, loadWindow, (counts) => early!(counts)).finally(() => this.runs.delete(key));
+    // Counts not given early are the written sets' (a failure rejects both).
+    const counts = Promise.race([promise, done]);
+    // Nobody may wait for the sets of a search whose counts were answered early.
+    done.catch(() => undefined);
+    this.runs.set(key, { userId, promise: counts, done });
+    return until === 'counts' ? counts : done;
+  }
+
+  /**
+   * Answers a run's counts from the bitmaps (when their columns are current) before its sets are
+   * written: the search page shows them at once; results calls, on any server, wait for the sets
+   * (`run_recovery`) instead of answering "still running". A count over the activity cap throws
+   * here, as writing the sets would.
+   */
+  private async countEarly(sessionId: string, hash: string, compiled: Awaited<ReturnType<typeof compileCriteria>>, onCounts: (counts: SearchCounts) => void): Promise<void> {
+    const columns = this.bitmaps ? await this.bitmaps.ifCurrent() : null;
+    if (!columns) return;
+    const { counts } = await bitmapSearch(this.db, columns, compiled, this.activityCap, this.bitmaps!.rowSets);
+    await this.db
+      .updateTable('search_sessions')
+      .set({ run_recovery: true })
+      .where('id', '=', sessionId)
+      .where('status', '=', 'running')
+      .where('criteria_hash', '=', hash)
+      .where('run_owner', '=', this.owner)
+      .execute();
+    this.countPaths.early++;
+    onCounts(counts);
+  }
+
+  /** Resolves once this process's runs of the session are over: sets written, housekeeping done (tests, shutdown). */
+  async settled(sessionId: string): Promise<void> {
+    for (const [key, run] of [...this.runs]) if (key.startsWith(`${sessionId}:`)) await run.done.catch(() => undefined);
   }
 
   /** A run of this session by another live process (only a PostgreSQL server has other processes). */
@@ -282,7 +321,7 @@ export class SearchService {
     return false;
   }
 
-  private async runOnce(userId: number, sessionId: string, criteria: SearchCriteria, hash: string, loadWindow: LoadWindow | null): Promise<SearchCounts> {
+  private async runOnce(userId: number, sessionId: string, criteria: SearchCriteria, hash: string, loadWindow: LoadWindow | null, onCounts?: (counts: SearchCounts) => void): Promise<SearchCounts> {
     let session = await this.state(sessionId);
     // Another process runs this very search: wait for it rather than build the same sets twice.
     while (session && session.criteria_hash === hash && (session.status === 'running' || session.status === 'new') && !session.abandoned && session.run_owner !== this.owner) {
@@ -340,13 +379,14 @@ export class SearchService {
       if (Number(started.numUpdatedRows) === 0) {
         // Another process (or call) took the session first: share its outcome, or supersede it.
         if (this.live.get(sessionId) === run) this.live.delete(sessionId);
-        return await this.runOnce(userId, sessionId, criteria, hash, loadWindow);
+        return await this.runOnce(userId, sessionId, criteria, hash, loadWindow, onCounts);
       }
       const prepared = await this.context(run);
       structures = prepared.structures;
       const similarityHitIds = prepared.structures.similarityHitIds;
       const ctx = prepared.ctx;
       const compiled = await compileCriteria(criteria, ctx);
+      if (onCounts && !loadWindow) await this.countEarly(sessionId, hash, compiled, onCounts);
       run.progress = { ...run.progress, phase: 'sets' };
       const counts = await this.db.transaction().execute(async (trx) => {
         await clearSets(trx, session.set_id);
@@ -424,7 +464,7 @@ export class SearchService {
       if (!session.criteria_hash || !criteria.success) return session;
       try {
         // A re-run is a search: bulk work on the database, behind logins and pages.
-        await withDbPriority('bulk', () => this.shared(session!.user_id, session!.id, criteria.data, session!.criteria_hash!, sessionWindow(session!)));
+        await withDbPriority('bulk', () => this.shared(session!.user_id, session!.id, criteria.data, session!.criteria_hash!, sessionWindow(session!), 'sets'));
       } catch {
         // The session row says what became of it (failed, cancelled, run again with other criteria).
       }
