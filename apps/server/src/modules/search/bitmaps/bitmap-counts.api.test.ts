@@ -47,7 +47,13 @@ describe.each(DATABASES)('bitmap counts on %s', (kind) => {
     // A release adds one activity on the target (a copy of one of its activities) and ends its load.
     await sql`INSERT INTO activities (str_id, gvk_id, assay_id, ref_id, target_id, std_activity_type, std_act_prefix, activity_value, standard_uom)
       SELECT str_id, gvk_id, assay_id, ref_id, target_id, std_activity_type, std_act_prefix, activity_value, standard_uom FROM activities WHERE target_id = ${target.target_id} LIMIT 1`.execute(t.database.db);
-    await sql`INSERT INTO kb_loads (kind, label, status, finished_at) VALUES ('update', 'test release', 'complete', now())`.execute(t.database.db);
+    // While a load runs, its committed rows are counted too: on the SQL path, not from columns read before it.
+    const running = await sql<{ load_id: number }>`INSERT INTO kb_loads (kind, label, status) VALUES ('update', 'test release', 'running') RETURNING load_id`.execute(t.database.db);
+    const sqlBefore = t.app.searchService.countPaths.sql;
+    const during = await count(rowsOf());
+    expect((during.data.rows as SearchCounts[])[0]!.actidscount).toBe(target.n + 1);
+    expect(t.app.searchService.countPaths.sql).toBe(sqlBefore + 1);
+    await sql`UPDATE kb_loads SET status = 'complete', finished_at = now() WHERE load_id = ${running.rows[0]!.load_id}`.execute(t.database.db);
     // At once: while the columns are read again, the count is answered on the SQL path...
     const paths = { ...t.app.searchService.countPaths };
     const meanwhile = await count(rowsOf());

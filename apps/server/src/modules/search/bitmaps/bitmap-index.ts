@@ -1,11 +1,14 @@
+import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
-import { loadsVersion } from '../../knowledge-base/kb-loads.ts';
 import type { CompiledRow } from '../row-compiler.ts';
 import type { RowSets } from './bitmap-counts.ts';
 import { readRowSets, rowSetQueries } from './bitmap-counts.ts';
 import type { KbColumns } from './kb-columns.ts';
 import { loadKbColumns } from './kb-columns.ts';
+
+/** While a load runs, the columns are read again at most this often. */
+const READ_WHILE_LOADING_MS = 60_000;
 
 /** Row sets kept between searches, in bytes of compressed bitmaps (least recently used go first). */
 const ROW_CACHE_BYTES = 256 * 2 ** 20;
@@ -21,8 +24,9 @@ const sizeOf = (sets: RowSets) => [sets.activities, sets.direct, sets.clinical].
  * The in-memory columns of this server, kept as current as the knowledge base: before each use
  * the kb_loads version is compared (one small query), and a load that ended since — here, on
  * another server or from the command line — makes the next use read the columns again. One read
- * at a time: concurrent callers share it. Searches counted while a load is still running see the
- * rows committed when the columns were read, as the SQL path sees the rows committed when it runs.
+ * at a time: concurrent callers share it. While a load is running, counts go to the SQL path as
+ * soon as its rows move the highest ids (see `loads`), so counts do not miss the rows it added
+ * (rows it changes in place are counted as they were until it ends).
  *
  * It also keeps the id sets of rows already read, for the same knowledge-base version: a chemist
  * building a search asks the counts again after each row, and only the new row has to be read.
@@ -30,6 +34,7 @@ const sizeOf = (sets: RowSets) => [sets.activities, sets.direct, sets.clinical].
 export class BitmapIndex {
   private columns: KbColumns | null = null;
   private reading: Promise<KbColumns> | null = null;
+  private readStartedAt = 0;
   private rows = new Map<string, CachedRow>();
   private rowsVersion = '';
   private rowBytes = 0;
@@ -38,7 +43,7 @@ export class BitmapIndex {
 
   /** The columns of the knowledge base as it is now, waiting for them to be read if need be. */
   async current(): Promise<KbColumns> {
-    const version = await loadsVersion(this.db);
+    const { version } = await this.loads();
     if (this.columns?.version === version) return this.columns;
     return this.read(version);
   }
@@ -46,16 +51,35 @@ export class BitmapIndex {
   /**
    * The columns when they are current; else null, and a read is started (at start-up and after a
    * load: tens of seconds at L), so the caller counts on the SQL path meanwhile instead of waiting.
+   * While a load runs its rows arrive as it goes: the columns are current only for the rows there
+   * when they were read, and are read again at most once a minute.
    */
   async ifCurrent(): Promise<KbColumns | null> {
-    const version = await loadsVersion(this.db);
+    const { version, loading } = await this.loads();
     if (this.columns?.version === version) return this.columns;
-    this.read(version).catch(() => undefined);
+    if (!loading || Date.now() - this.readStartedAt > READ_WHILE_LOADING_MS) this.read(version).catch(() => undefined);
     return null;
+  }
+
+  /**
+   * The knowledge base's version: the finished loads (as `loadsVersion`), and while a load is
+   * running (or was left running by a stopped process) the highest activity and structure ids,
+   * which move as its rows are committed.
+   */
+  private async loads(): Promise<{ version: string; loading: boolean }> {
+    const { rows } = await sql<{ version: string; loading: boolean | null }>`SELECT
+        count(*) FILTER (WHERE finished_at IS NOT NULL) || ':' || coalesce(max(finished_at)::text, '') AS version,
+        bool_or(finished_at IS NULL AND status = 'running') AS loading
+      FROM kb_loads`.execute(this.db);
+    const finished = rows[0]?.version ?? '';
+    if (rows[0]?.loading !== true) return { version: finished, loading: false };
+    const { rows: ids } = await sql<{ ids: string }>`SELECT (SELECT coalesce(max(act_id), 0) FROM activities) || ':' || (SELECT coalesce(max(str_id), 0) FROM structures) AS ids`.execute(this.db);
+    return { version: `${finished}:loading:${ids[0]?.ids ?? ''}`, loading: true };
   }
 
   private read(version: string): Promise<KbColumns> {
     if (!this.reading) {
+      this.readStartedAt = Date.now();
       this.reading = loadKbColumns(this.db, version)
         .then((columns) => (this.columns = columns))
         .finally(() => (this.reading = null));
