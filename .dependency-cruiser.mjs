@@ -21,7 +21,7 @@ const MODULE_DEPENDENCIES = {
   analyzers: ['chemistry', 'results', 'sar'],
   audit: [],
   auth: ['audit', 'sessions', 'settings'],
-  charts: ['results'],
+  charts: ['knowledge-base', 'results'],
   chemistry: [],
   credits: ['audit'],
   dashboard: [],

@@ -224,7 +224,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
     log: { info: (message) => app.log.info(message), error: (message, error) => app.log.error({ err: error }, message) },
   });
   const results = registerResultsRoutes(app, db, chemEngine);
-  registerChartRoutes(app, db, results);
+  registerChartRoutes(app, db, results, { memoryCharts: config.searchBitmaps });
   registerAnalyzerRoutes(app, db, results, chemEngine);
   registerLeafletRoutes(app, db);
   const files = new FileStore(db);

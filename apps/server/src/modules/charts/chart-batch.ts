@@ -4,6 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import { levelJoin } from '../results/tab-model.ts';
 import type { Sql } from '../results/tab-model.ts';
 import { DIMENSIONS } from '../results/chart-dimensions.ts';
+import type { RangeAnswer } from './range-bins.ts';
 
 /**
  * The Activities tab's charts whose value comes from the activity's reference, assay or target —
@@ -13,6 +14,8 @@ import { DIMENSIONS } from '../results/chart-dimensions.ts';
  */
 export const BATCHED_CHARTS = ['bibliographyrefid', 'bibliography', 'year', 'assaytype', 'target', 'organism'] as const;
 
+export type BatchedChart = (typeof BATCHED_CHARTS)[number];
+
 export interface Group {
   v: string | number | null;
   n: number;
@@ -21,17 +24,20 @@ export interface Group {
 export interface ChartBatch {
   /** Rows of the tab counted. */
   rows: number;
-  groups: Map<string, Group[]>;
+  /** List charts (and the Activities tab's Range charts, one value per row): a group per value, v null for "Not specified". */
+  groups: Map<BatchedChart, Group[]>;
+  /** Range charts whose rows can have several values (Structures tab), binned already. */
+  ranges?: Map<BatchedChart, RangeAnswer>;
 }
 
 const TTL_MS = 30_000;
 const MAX_ENTRIES = 20;
 
-export function isBatched(chartKey: string): boolean {
+export function isBatched(chartKey: string): chartKey is BatchedChart {
   return (BATCHED_CHARTS as readonly string[]).includes(chartKey);
 }
 
-async function compute(db: Kysely<Database>, setId: number, where: Sql): Promise<ChartBatch> {
+export async function sqlBatch(db: Kysely<Database>, setId: number, where: Sql): Promise<ChartBatch> {
   const values = BATCHED_CHARTS.map((key) => DIMENSIONS[key]!.value);
   const columns = values.map((value, i) => sql`${value} AS ${sql.ref(`c${i}`)}`);
   const { rows } = await sql<Record<string, string | number | null> & { g: number; n: number }>`SELECT GROUPING(${sql.join(values)}) AS g, ${sql.join(columns)}, count(*)::int AS n
@@ -41,7 +47,7 @@ async function compute(db: Kysely<Database>, setId: number, where: Sql): Promise
   // GROUPING() sets a bit (first argument = highest bit) for every expression not grouped by.
   const width = values.length;
   const all = (1 << width) - 1;
-  const groups = new Map<string, Group[]>(BATCHED_CHARTS.map((key) => [key, []]));
+  const groups = new Map<BatchedChart, Group[]>(BATCHED_CHARTS.map((key) => [key, []]));
   let total = 0;
   for (const row of rows) {
     const mask = Number(row.g);
@@ -55,17 +61,20 @@ async function compute(db: Kysely<Database>, setId: number, where: Sql): Promise
   return { rows: total, groups };
 }
 
-/** Batches per session, search and filters; a failed computation is not kept. */
-export class ChartBatches {
-  private readonly entries = new Map<string, { at: number; value: Promise<ChartBatch> }>();
+/**
+ * Batches per session, search and filters, shared by the chart panel's concurrent requests for a
+ * short while; a failed computation is not kept.
+ */
+export class ChartBatches<T> {
+  private readonly entries = new Map<string, { at: number; value: Promise<T> }>();
 
-  get(db: Kysely<Database>, key: string, setId: number, where: Sql): Promise<ChartBatch> {
+  get(key: string, compute: () => Promise<T>): Promise<T> {
     const now = Date.now();
     for (const [k, entry] of this.entries) if (now - entry.at > TTL_MS) this.entries.delete(k);
     const cached = this.entries.get(key);
     if (cached) return cached.value;
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    const value = compute(db, setId, where);
+    const value = compute();
     this.entries.set(key, { at: now, value });
     value.catch(() => this.entries.delete(key));
     return value;

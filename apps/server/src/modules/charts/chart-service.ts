@@ -12,9 +12,12 @@ import { factsFor } from '../results/tab-model.ts';
 import type { Facts, Sql } from '../results/tab-model.ts';
 import { dimensionOf, filteredRestriction } from '../results/tab-filters.ts';
 import { BIBLIOGRAPHY_LABELS, isIntegerColumn } from '../results/chart-dimensions.ts';
-import { ChartBatches, isBatched } from './chart-batch.ts';
-import type { ChartBatch, Group } from './chart-batch.ts';
+import { ChartBatches, isBatched, sqlBatch } from './chart-batch.ts';
+import type { BatchedChart, ChartBatch, Group } from './chart-batch.ts';
+import type { KbDictionaryCache } from './kb-dictionaries.ts';
+import { memoryBatch } from './memory-batch.ts';
 import type { Dimension } from '../results/chart-dimensions.ts';
+import { binItems, binOf, rangeLayout } from './range-bins.ts';
 
 /**
  * Charts of a results tab (docs/results.md "Charts"): each counts the tab's rows per value of one
@@ -35,22 +38,18 @@ export interface ChartQuery {
 }
 
 
-/** Range bins: about 20 of them, a round width (1, 2, 5 × 10^k; whole years for years). */
-export function binWidth(min: number, max: number, integer: boolean): number {
-  const span = max - min;
-  if (span <= 0) return 1;
-  const raw = span / 20;
-  const power = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * power).find((w) => w >= raw) ?? 10 * power;
-  return integer ? Math.max(1, Math.round(step)) : step;
-}
-
 export class ChartService {
-  private readonly batches = new ChartBatches();
+  private readonly batches = new ChartBatches<ChartBatch>();
 
+  /**
+   * `dictionaries`: the knowledge base's assay, reference and target values in memory, with which
+   * the batched charts of the Activities and Structures tabs are counted without joins
+   * (memory-batch.ts); null counts every chart in SQL (`SEARCH_BITMAPS=0`).
+   */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly results: ResultsService,
+    private readonly dictionaries: KbDictionaryCache | null = null,
   ) {}
 
   async chart(auth: AuthContext, query: ChartQuery): Promise<ChartResponse> {
@@ -66,11 +65,19 @@ export class ChartService {
     const facts = factsFor(query.tab, dimension.level, session.set_id);
     const where = this.where(query, session.set_id, facts, filters.length > 0);
     const base = { tab: query.tab, ...definition, applied, maxCount: query.maxCount };
+    // The session's search (criteria_hash) and the tab's filters decide the rows counted.
+    const rowsKey = `${query.tab}:${session.set_id}:${session.criteria_hash}:${query.resetFlg}:${JSON.stringify(query.resetFlg ? [] : filters)}`;
+    if ((query.tab === 'activitiestab' || query.tab === 'structuretab') && isBatched(query.chartKey)) {
+      const dictionaries = await this.dictionaries?.ifCurrent();
+      if (dictionaries) {
+        const tab = query.tab;
+        const batch = await this.batches.get(`memory:${dictionaries.version}:${rowsKey}`, () => memoryBatch(this.db, dictionaries, tab, where));
+        return { ...base, ...(await this.fromBatch(batch, dimension, query.chartKey, query)) };
+      }
+    }
     if (query.tab === 'activitiestab' && isBatched(query.chartKey)) {
-      // The session's search (criteria_hash) and the tab's filters decide the rows counted.
-      const key = `${session.set_id}:${session.criteria_hash}:${query.resetFlg}:${JSON.stringify(query.resetFlg ? [] : filters)}`;
-      const batch = await this.batches.get(this.db, key, session.set_id, where);
-      return { ...base, ...(await this.fromBatch(batch, dimension, query)) };
+      const batch = await this.batches.get(`sql:${rowsKey}`, () => sqlBatch(this.db, session.set_id, where));
+      return { ...base, ...(await this.fromBatch(batch, dimension, query.chartKey, query)) };
     }
     return this.results.withWorkMem(async (trx) => {
       if (dimension.type === 'Range') return { ...base, ...(await this.range(trx, facts, dimension, where)) };
@@ -79,9 +86,12 @@ export class ChartService {
     });
   }
 
-  /** A chart of the Activities tab out of the shared batch (one value per row: sums are exact). */
-  private async fromBatch(batch: ChartBatch, dimension: Dimension, query: ChartQuery) {
-    const groups = batch.groups.get(query.chartKey) ?? [];
+  /** A batched chart out of its batch: Range charts binned (or binned already), List charts presented. */
+  private async fromBatch(batch: ChartBatch, dimension: Dimension, chartKey: BatchedChart, query: ChartQuery) {
+    const binned = batch.ranges?.get(chartKey);
+    if (binned) return { ...binned, rows: batch.rows };
+    const groups = batch.groups.get(chartKey) ?? [];
+    // Activities tab: one value per row, so bins are sums of the values' counts.
     if (dimension.type === 'Range') return { ...binGroups(groups, isIntegerColumn(dimension.column)), rows: batch.rows };
     return { ...(await this.present(this.db, dimension, groups, batch.rows, query)), min: null, max: null };
   }
@@ -158,18 +168,10 @@ export class ChartService {
     const rowsAll = bounds[0]?.rows ?? 0;
     const filtered = sql`${from} AND ${value} IS NOT NULL`;
     if (lo == null || hi == null) return { chartData: [], distinct: 0, min: null, max: null, rows: rowsAll };
-    const integer = isIntegerColumn(dimension.column);
-    const width = binWidth(lo, hi, integer);
-    const start = Math.floor(lo / width) * width;
-    const { rows } = await sql<{ bin: number; n: number }>`SELECT floor((${value} - ${start}) / ${width})::int AS bin, ${this.countExpr(facts, dimension)}::int AS n
+    const layout = rangeLayout(lo, hi, isIntegerColumn(dimension.column));
+    const { rows } = await sql<{ bin: number; n: number }>`SELECT floor((${value} - ${layout.start}) / ${layout.width})::int AS bin, ${this.countExpr(facts, dimension)}::int AS n
       ${filtered} GROUP BY 1 ORDER BY 1`.execute(db);
-    const round = (x: number) => Number(x.toPrecision(12));
-    const chartData: ChartItem[] = rows.map(({ bin, n }) => {
-      const from = round(start + bin * width);
-      const to = round(from + width);
-      const label = integer && width === 1 ? String(from) : `${from} – ${to}`;
-      return { id: `${from}`, label, count: n, from, to };
-    });
+    const chartData = binItems(layout, rows.map(({ bin, n }): [number, number] => [bin, n]));
     return { chartData, distinct: bounds[0]?.values ?? 0, min: lo, max: hi, rows: rowsAll };
   }
 
@@ -200,21 +202,13 @@ function binGroups(groups: readonly Group[], integer: boolean) {
     if (g.v < lo) lo = g.v;
     if (g.v > hi) hi = g.v;
   }
-  const width = binWidth(lo, hi, integer);
-  const start = Math.floor(lo / width) * width;
+  const layout = rangeLayout(lo, hi, integer);
   const bins = new Map<number, number>();
   for (const g of present) {
-    const bin = Math.floor((g.v - start) / width);
+    const bin = binOf(layout, g.v);
     bins.set(bin, (bins.get(bin) ?? 0) + g.n);
   }
-  const round = (x: number) => Number(x.toPrecision(12));
-  const chartData: ChartItem[] = [...bins.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(([bin, n]) => {
-      const from = round(start + bin * width);
-      const to = round(from + width);
-      return { id: `${from}`, label: integer && width === 1 ? String(from) : `${from} – ${to}`, count: n, from, to };
-    });
+  const chartData = binItems(layout, bins);
   return { chartData, distinct: present.length, min: lo, max: hi };
 }
 

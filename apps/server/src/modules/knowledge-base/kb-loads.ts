@@ -69,8 +69,30 @@ export async function currentLoadId(db: Kysely<Database>): Promise<number> {
  * whole-knowledge-base figures compare it to know they are stale. Cheap: kb_loads has a row a load.
  */
 export async function loadsVersion(db: Kysely<Database>): Promise<string> {
-  const { rows } = await sql<{ version: string }>`SELECT count(*) || ':' || coalesce(max(finished_at)::text, '') AS version FROM kb_loads WHERE finished_at IS NOT NULL`.execute(db);
-  return rows[0]?.version ?? '';
+  return (await loadsState(db)).finished;
+}
+
+export interface LoadsState {
+  /** As `loadsVersion`: changes whenever a load ends. */
+  finished: string;
+  /**
+   * `finished`, and while a load is running (or was left running by a stopped process) the
+   * highest activity and structure ids, which move as its rows are committed: in-memory copies of
+   * the knowledge base (search bitmaps, chart dictionaries) compare it to know they miss rows.
+   */
+  version: string;
+  loading: boolean;
+}
+
+export async function loadsState(db: Kysely<Database>): Promise<LoadsState> {
+  const { rows } = await sql<{ version: string; loading: boolean | null }>`SELECT
+      count(*) FILTER (WHERE finished_at IS NOT NULL) || ':' || coalesce(max(finished_at)::text, '') AS version,
+      bool_or(finished_at IS NULL AND status = 'running') AS loading
+    FROM kb_loads`.execute(db);
+  const finished = rows[0]?.version ?? '';
+  if (rows[0]?.loading !== true) return { finished, version: finished, loading: false };
+  const { rows: ids } = await sql<{ ids: string }>`SELECT (SELECT coalesce(max(act_id), 0) FROM activities) || ':' || (SELECT coalesce(max(str_id), 0) FROM structures) AS ids`.execute(db);
+  return { finished, version: `${finished}:loading:${ids[0]?.ids ?? ''}`, loading: true };
 }
 
 /** Finished loads whose alerts have not been checked yet, oldest first. */

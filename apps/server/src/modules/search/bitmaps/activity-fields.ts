@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { RoaringBitmap32 } from './roaring.ts';
 import type { ActivityFieldMatch, ActivityTermMatch, PrefixRule } from '../row-compiler.ts';
-import { Vocabulary } from './column-read.ts';
-import type { ColumnArray, ColumnSpec } from './column-read.ts';
+import { Vocabulary } from '../../../db/column-read.ts';
+import type { ColumnArray, ColumnSpec } from '../../../db/column-read.ts';
 import type { ReverseIndex } from './reverse-index.ts';
 import { childrenOf, reverseIndex } from './reverse-index.ts';
 

@@ -10,7 +10,7 @@ import type { CompiledRow } from '../row-compiler.ts';
 import type { KbColumns } from './kb-columns.ts';
 import type { ReverseIndex } from './reverse-index.ts';
 import { childrenOf } from './reverse-index.ts';
-import { positionsOf } from './column-read.ts';
+import { positionsOf } from '../../../db/column-read.ts';
 import { evaluateSets } from './set-algebra.ts';
 import { matchActivityFields } from './activity-fields.ts';
 

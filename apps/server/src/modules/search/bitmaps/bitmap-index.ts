@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
+import { loadsState } from '../../knowledge-base/kb-loads.ts';
 import type { CompiledRow } from '../row-compiler.ts';
 import type { RowSets } from './bitmap-counts.ts';
 import { readRowSets, rowSetQueries } from './bitmap-counts.ts';
@@ -25,7 +25,7 @@ const sizeOf = (sets: RowSets) => [sets.activities, sets.direct, sets.clinical].
  * the kb_loads version is compared (one small query), and a load that ended since — here, on
  * another server or from the command line — makes the next use read the columns again. One read
  * at a time: concurrent callers share it. While a load is running, counts go to the SQL path as
- * soon as its rows move the highest ids (see `loads`), so counts do not miss the rows it added
+ * soon as its rows move the highest ids (see `loadsState`), so counts do not miss the rows it added
  * (rows it changes in place are counted as they were until it ends).
  *
  * It also keeps the id sets of rows already read, for the same knowledge-base version: a chemist
@@ -43,7 +43,7 @@ export class BitmapIndex {
 
   /** The columns of the knowledge base as it is now, waiting for them to be read if need be. */
   async current(): Promise<KbColumns> {
-    const { version } = await this.loads();
+    const { version } = await loadsState(this.db);
     if (this.columns?.version === version) return this.columns;
     return this.read(version);
   }
@@ -55,26 +55,10 @@ export class BitmapIndex {
    * when they were read, and are read again at most once a minute.
    */
   async ifCurrent(): Promise<KbColumns | null> {
-    const { version, loading } = await this.loads();
+    const { version, loading } = await loadsState(this.db);
     if (this.columns?.version === version) return this.columns;
     if (!loading || Date.now() - this.readStartedAt > READ_WHILE_LOADING_MS) this.read(version).catch(() => undefined);
     return null;
-  }
-
-  /**
-   * The knowledge base's version: the finished loads (as `loadsVersion`), and while a load is
-   * running (or was left running by a stopped process) the highest activity and structure ids,
-   * which move as its rows are committed.
-   */
-  private async loads(): Promise<{ version: string; loading: boolean }> {
-    const { rows } = await sql<{ version: string; loading: boolean | null }>`SELECT
-        count(*) FILTER (WHERE finished_at IS NOT NULL) || ':' || coalesce(max(finished_at)::text, '') AS version,
-        bool_or(finished_at IS NULL AND status = 'running') AS loading
-      FROM kb_loads`.execute(this.db);
-    const finished = rows[0]?.version ?? '';
-    if (rows[0]?.loading !== true) return { version: finished, loading: false };
-    const { rows: ids } = await sql<{ ids: string }>`SELECT (SELECT coalesce(max(act_id), 0) FROM activities) || ':' || (SELECT coalesce(max(str_id), 0) FROM structures) AS ids`.execute(this.db);
-    return { version: `${finished}:loading:${ids[0]?.ids ?? ''}`, loading: true };
   }
 
   private read(version: string): Promise<KbColumns> {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Kysely, RawBuilder } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
+import type { Database } from './schema.ts';
 
 /**
  * Reading whole columns of the knowledge base into typed arrays indexed by id, fast (issue 18:
@@ -53,23 +53,19 @@ export class Vocabulary {
 
 export type ColumnArray = Int32Array | Float64Array | Uint16Array;
 
-function decodeInts(base64: string | null): Int32Array {
+/** Big-endian values packed by `int4send` / `float8send` (base64) into a native typed array. */
+function decodePacked<T extends Int32Array | Float64Array>(base64: string | null, make: (length: number) => T): T {
   const bytes = Buffer.from(base64 ?? '', 'base64');
-  const out = new Int32Array(bytes.length / 4);
+  const out = make(bytes.length / make(0).BYTES_PER_ELEMENT);
   const view = Buffer.from(out.buffer);
   bytes.copy(view);
-  view.swap32();
+  if (out.BYTES_PER_ELEMENT === 4) view.swap32();
+  else view.swap64();
   return out;
 }
 
-function decodeFloats(base64: string | null): Float64Array {
-  const bytes = Buffer.from(base64 ?? '', 'base64');
-  const out = new Float64Array(bytes.length / 8);
-  const view = Buffer.from(out.buffer);
-  bytes.copy(view);
-  view.swap64();
-  return out;
-}
+const decodeInts = (base64: string | null) => decodePacked(base64, (n) => new Int32Array(n));
+const decodeFloats = (base64: string | null) => decodePacked(base64, (n) => new Float64Array(n));
 
 function aggregate(spec: ColumnSpec, alias: string): RawBuilder<unknown> {
   const as = sql.ref(alias);
@@ -78,7 +74,7 @@ function aggregate(spec: ColumnSpec, alias: string): RawBuilder<unknown> {
       return sql`encode(string_agg(int4send(coalesce(${spec.expr}, 0)::int), ''), 'base64') AS ${as}`;
     case 'float':
       // NULL reads as NaN: every comparison with it is false, as SQL's unknown is for a search row.
-      return sql`encode(string_agg(float8send(coalesce(${spec.expr}, 'NaN')::float8), ''), 'base64') AS ${as}`;
+      return sql`encode(string_agg(float8send(coalesce((${spec.expr})::float8, 'NaN'::float8)), ''), 'base64') AS ${as}`;
     case 'string':
       return sql`string_agg(coalesce(${spec.expr}, ${NULL_MARK}), ${SEPARATOR}) AS ${as}`;
   }
@@ -105,7 +101,7 @@ function decode(spec: ColumnSpec, packed: string | null, rows: number): ColumnAr
   return codes;
 }
 
-type Table = 'activities' | 'compounds' | 'clinical_compounds' | 'structures';
+type Table = 'activities' | 'compounds' | 'clinical_compounds' | 'structures' | 'assays' | 'documents' | 'targets';
 
 /**
  * The order that sorts one chunk's rows by id: ids of a chunk lie in (from, from + CHUNK_IDS], so
@@ -210,6 +206,19 @@ export async function readDenseColumns(db: Db, table: Table, id: string, columns
     ids: concat(new Int32Array(rows), idChunks),
     columns: columns.map((spec, i) => concat(allocate(spec, rows), valueChunks[i]!)),
   };
+}
+
+/**
+ * The values of `columns` over the rows `from` holds (`FROM … WHERE …`), in one query: for a
+ * bounded set of rows (a search session's, at most the activity cap), in no particular order but
+ * the same order for every column.
+ */
+export async function readPacked(db: Db, from: RawBuilder<unknown>, columns: readonly ColumnSpec[]): Promise<ColumnArray[]> {
+  const aggregates = [sql`count(*)::int AS n`, ...columns.map((spec, i) => aggregate(spec, `c${i}`))];
+  const { rows } = await sql<Record<string, string | number | null>>`SELECT ${sql.join(aggregates)} ${from}`.execute(db);
+  const row = rows[0] ?? {};
+  const count = Number(row.n ?? 0);
+  return columns.map((spec, i) => decode(spec, (row[`c${i}`] as string | null) ?? null, count));
 }
 
 /** The position of each of `ids` in the ascending `sorted` (ids not there are left out). */

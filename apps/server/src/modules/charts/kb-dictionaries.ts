@@ -1,0 +1,104 @@
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { Vocabulary, readColumns } from '../../db/column-read.ts';
+import { loadsState } from '../knowledge-base/kb-loads.ts';
+
+/**
+ * What the batched charts (chart-batch.ts) read of an activity's assay, reference and target,
+ * held in memory by id (issue 18: a 750,000-activity session's charts were a join of the set with
+ * the assays and documents tables, 1.4 s for the Activities tab and 4.1 s for the Structures tab at
+ * L). A few bytes per assay and document: ≈ 12 MB at L. PostgreSQL stays the store of record: the
+ * copy is read again after every load (`loadsState`); until it is, charts are counted in SQL.
+ */
+export interface KbDictionaries {
+  version: string;
+  /** Assay id → code of its assay type / organism in the vocabulary (0: no assay, or NULL). */
+  assayType: Uint16Array;
+  assayTypes: Vocabulary;
+  assayOrganism: Uint16Array;
+  organisms: Vocabulary;
+  /** Reference id → 0 when no such document, else its bibliography source: 1 J, 2 P, 3 O. */
+  refSource: Uint8Array;
+  /** Reference id → publication year (NaN: unknown). */
+  refYear: Float64Array;
+  /** Target id → 1 when the target exists (an activity's target_id has no foreign key). */
+  targetExists: Uint8Array;
+}
+
+/** Bibliography sources as the chart names them (chart-dimensions.ts `bibliography`). */
+export const SOURCE_CODES = ['J', 'P', 'O'] as const;
+
+type Db = Kysely<Database>;
+
+/** While a load runs, the dictionaries are read again at most this often. */
+const READ_WHILE_LOADING_MS = 60_000;
+
+async function maxId(db: Db, table: 'assays' | 'documents' | 'targets', column: string): Promise<number> {
+  const { rows } = await sql<{ max: number }>`SELECT coalesce(max(${sql.ref(column)}), 0)::int AS max FROM ${sql.table(table)}`.execute(db);
+  return rows[0]?.max ?? 0;
+}
+
+export async function readKbDictionaries(db: Db, version: string): Promise<KbDictionaries> {
+  const [maxAssay, maxRef, maxTarget] = await Promise.all([maxId(db, 'assays', 'assay_id'), maxId(db, 'documents', 'ref_id'), maxId(db, 'targets', 'target_id')]);
+  const assayTypes = new Vocabulary();
+  const organisms = new Vocabulary();
+  const [assayType, assayOrganism] = (await readColumns(db, 'assays', 'assay_id', [
+    { kind: 'string', expr: sql`assay_type`, vocabulary: assayTypes },
+    { kind: 'string', expr: sql`organism`, vocabulary: organisms },
+  ], maxAssay)) as Uint16Array[];
+  const refTypes = new Vocabulary();
+  const [refType, refYear] = await readColumns(db, 'documents', 'ref_id', [
+    { kind: 'string', expr: sql`ref_type`, vocabulary: refTypes },
+    { kind: 'float', expr: sql`year` },
+  ], maxRef);
+  // ref_type is NOT NULL: code 0 is "no document with this id".
+  const sourceOfCode = refTypes.names.map((name) => (name == null ? 0 : name === 'journal' ? 1 : name === 'patent' ? 2 : 3));
+  const refSource = Uint8Array.from(refType as Uint16Array, (code) => sourceOfCode[code]!);
+  const targetExists = new Uint8Array(maxTarget + 1);
+  await readColumns(db, 'targets', 'target_id', [], maxTarget, (ids) => ids.forEach((id) => (targetExists[id] = 1)));
+  return { version, assayType: assayType!, assayTypes, assayOrganism: assayOrganism!, organisms, refSource, refYear: refYear as Float64Array, targetExists };
+}
+
+/**
+ * The dictionaries as current as the knowledge base. `ifCurrent` never makes a chart wait for a
+ * read (seconds at L): it answers null and starts the read, and the chart is counted in SQL.
+ */
+export class KbDictionaryCache {
+  private value: KbDictionaries | null = null;
+  private reading: { version: string; value: Promise<KbDictionaries> } | null = null;
+  private readStartedAt = 0;
+
+  constructor(private readonly db: Db) {}
+
+  async ifCurrent(): Promise<KbDictionaries | null> {
+    const state = await loadsState(this.db);
+    if (this.value?.version === state.version) return this.value;
+    // While a load runs its rows arrive as it goes (the version moves with the highest ids): read
+    // again at most once a minute, as the search bitmaps do (bitmap-index.ts).
+    if (!state.loading || Date.now() - this.readStartedAt > READ_WHILE_LOADING_MS) this.read(state.version).catch(() => undefined);
+    return null;
+  }
+
+  /** The dictionaries of the current version, waiting for the read (tests, warm-up). */
+  async current(): Promise<KbDictionaries> {
+    const state = await loadsState(this.db);
+    if (this.value?.version === state.version) return this.value;
+    return this.read(state.version);
+  }
+
+  private read(version: string): Promise<KbDictionaries> {
+    if (this.reading?.version === version) return this.reading.value;
+    this.readStartedAt = Date.now();
+    // A read of another version still running is let finish first (never two reads at once).
+    const previous = this.reading?.value.catch(() => undefined) ?? Promise.resolve();
+    const value = previous
+      .then(() => readKbDictionaries(this.db, version))
+      .then((read) => (this.value = read))
+      .finally(() => {
+        if (this.reading?.value === value) this.reading = null;
+      });
+    this.reading = { version, value };
+    return value;
+  }
+}

@@ -1,0 +1,184 @@
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { readPacked } from '../../db/column-read.ts';
+import type { Sql } from '../results/tab-model.ts';
+import { BATCHED_CHARTS } from './chart-batch.ts';
+import type { BatchedChart, ChartBatch, Group } from './chart-batch.ts';
+import type { KbDictionaries } from './kb-dictionaries.ts';
+import { SOURCE_CODES } from './kb-dictionaries.ts';
+import { binItems, binOf, rangeLayout } from './range-bins.ts';
+import type { RangeAnswer } from './range-bins.ts';
+
+/**
+ * The batched charts (chart-batch.ts) counted in memory: the session's activity rows are read
+ * once, packed (their assay, reference and target, and structure for the Structures tab), and
+ * each row's values are looked up in the knowledge-base dictionaries (kb-dictionaries.ts). The
+ * answers are those of the SQL path exactly (charts/memory-charts.api.test.ts compares them):
+ *
+ * - Activities tab: one value per row per chart, counted per value, as the GROUPING SETS scan.
+ * - Structures tab: a structure has the values of its activities in the search, each counted once
+ *   per structure (the SQL path's DISTINCT (value, structure) pairs); a Range chart's bins count
+ *   the structures with a value in the bin.
+ */
+
+/** The key of a row without a value (no real value is -Infinity: ids and codes are positive, years finite). */
+const NONE = Number.NEGATIVE_INFINITY;
+
+interface SessionRows {
+  count: number;
+  assay: Int32Array;
+  ref: Int32Array;
+  target: Int32Array;
+  str: Int32Array | null;
+}
+
+/** A row's value of each batched chart, as a number key (NONE: no value). */
+function keyOf(d: KbDictionaries, chart: BatchedChart, rows: SessionRows, k: number): number {
+  const ref = rows.ref[k]!;
+  const assay = rows.assay[k]!;
+  switch (chart) {
+    case 'bibliographyrefid':
+      return d.refSource[ref] ? ref : NONE;
+    case 'bibliography':
+      return d.refSource[ref] || NONE;
+    case 'year': {
+      const year = d.refSource[ref] ? d.refYear[ref]! : Number.NaN;
+      return Number.isNaN(year) ? NONE : year;
+    }
+    case 'assaytype':
+      return d.assayType[assay] || NONE;
+    case 'target': {
+      const target = rows.target[k]!;
+      return d.targetExists[target] ? target : NONE;
+    }
+    case 'organism':
+      return d.assayOrganism[assay] || NONE;
+  }
+}
+
+/** The chart value a key stands for, typed as the SQL path answers it. */
+function valueOf(d: KbDictionaries, chart: BatchedChart, key: number): string | number | null {
+  if (key === NONE) return null;
+  switch (chart) {
+    case 'bibliography':
+      return SOURCE_CODES[key - 1]!;
+    case 'assaytype':
+      return d.assayTypes.names[key] ?? null;
+    case 'organism':
+      return d.organisms.names[key] ?? null;
+    default:
+      return key;
+  }
+}
+
+const RANGE_CHARTS: ReadonlySet<BatchedChart> = new Set(['year']);
+
+async function readRows(db: Kysely<Database>, where: Sql, withStructure: boolean): Promise<SessionRows> {
+  const int = (column: string) => ({ kind: 'int' as const, expr: sql.ref(`sa.${column}`) });
+  const columns = [int('assay_id'), int('ref_id'), int('target_id'), ...(withStructure ? [int('str_id')] : [])];
+  const [assay, ref, target, str] = (await readPacked(db, sql`FROM search_activities sa WHERE ${where}`, columns)) as Int32Array[];
+  return { count: assay!.length, assay: assay!, ref: ref!, target: target!, str: str ?? null };
+}
+
+function toGroups(d: KbDictionaries, chart: BatchedChart, counts: Map<number, number>): Group[] {
+  return [...counts].map(([key, n]) => ({ v: valueOf(d, chart, key), n }));
+}
+
+/** Activities tab: every row counted once per chart under its value. */
+function countActivities(d: KbDictionaries, rows: SessionRows): ChartBatch {
+  const groups = new Map<BatchedChart, Group[]>();
+  for (const chart of BATCHED_CHARTS) {
+    const counts = new Map<number, number>();
+    for (let k = 0; k < rows.count; k++) {
+      const key = keyOf(d, chart, rows, k);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    groups.set(chart, toGroups(d, chart, counts));
+  }
+  return { rows: rows.count, groups, ranges: new Map() };
+}
+
+/** Row indexes ordered by structure: one pass then sees each structure's rows together. */
+function byStructure(str: Int32Array): Int32Array {
+  // Structure id and row index in one double (ids < 2^31, rows < 2^21 by the activity cap's order of magnitude).
+  const scale = 2 ** 21;
+  if (str.length >= scale) throw new Error(`More than ${scale} rows in one chart batch`);
+  const keys = new Float64Array(str.length);
+  for (let k = 0; k < str.length; k++) keys[k] = str[k]! * scale + k;
+  keys.sort();
+  return Int32Array.from(keys, (key) => key % scale);
+}
+
+/** Structures tab: each structure counted once per distinct value of its rows. */
+function countStructures(d: KbDictionaries, rows: SessionRows): ChartBatch {
+  const str = rows.str!;
+  const order = byStructure(str);
+  const lists = BATCHED_CHARTS.filter((chart) => !RANGE_CHARTS.has(chart));
+  const counts = new Map<BatchedChart, Map<number, number>>(lists.map((chart) => [chart, new Map()]));
+  // Range charts: each structure's distinct values, kept per structure to bin once bounds are known.
+  const rangeValues = new Map<BatchedChart, { values: number[]; owners: number[] }>([...RANGE_CHARTS].map((chart) => [chart, { values: [], owners: [] }]));
+  let structures = 0;
+  const seen: number[] = [];
+  for (let start = 0; start < order.length; ) {
+    let end = start + 1;
+    while (end < order.length && str[order[end]!] === str[order[start]!]) end++;
+    for (const chart of BATCHED_CHARTS) {
+      seen.length = 0;
+      for (let i = start; i < end; i++) {
+        const key = keyOf(d, chart, rows, order[i]!);
+        if (!seen.includes(key)) seen.push(key);
+      }
+      const range = rangeValues.get(chart);
+      if (range) {
+        for (const key of seen) {
+          if (key === NONE) continue;
+          range.values.push(key);
+          range.owners.push(structures);
+        }
+        continue;
+      }
+      const chartCounts = counts.get(chart)!;
+      for (const key of seen) chartCounts.set(key, (chartCounts.get(key) ?? 0) + 1);
+    }
+    structures++;
+    start = end;
+  }
+  const groups = new Map<BatchedChart, Group[]>(lists.map((chart) => [chart, toGroups(d, chart, counts.get(chart)!)]));
+  const ranges = new Map<BatchedChart, RangeAnswer>([...rangeValues].map(([chart, pairs]) => [chart, binStructures(pairs.values, pairs.owners)]));
+  return { rows: structures, groups, ranges };
+}
+
+/** Bins of (value, structure) pairs grouped by structure: a structure counts once in a bin. */
+function binStructures(values: readonly number[], owners: readonly number[]): RangeAnswer {
+  if (!values.length) return { chartData: [], distinct: 0, min: null, max: null };
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of values) {
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  // Only the year chart is a Range chart here: a whole-number column.
+  const layout = rangeLayout(lo, hi, true);
+  const bins = new Map<number, number>();
+  const inStructure = new Set<number>();
+  let lastOwner = -1;
+  for (let k = 0; k < values.length; k++) {
+    if (owners[k] !== lastOwner) {
+      inStructure.clear();
+      lastOwner = owners[k]!;
+    }
+    const bin = binOf(layout, values[k]!);
+    if (inStructure.has(bin)) continue;
+    inStructure.add(bin);
+    bins.set(bin, (bins.get(bin) ?? 0) + 1);
+  }
+  const items = binItems(layout, bins);
+  return { chartData: items, distinct: new Set(values).size, min: lo, max: hi };
+}
+
+/** The batch of the Activities or Structures tab over the rows `where` keeps (filters included). */
+export async function memoryBatch(db: Kysely<Database>, d: KbDictionaries, tab: 'activitiestab' | 'structuretab', where: Sql): Promise<ChartBatch> {
+  const rows = await readRows(db, where, tab === 'structuretab');
+  return tab === 'activitiestab' ? countActivities(d, rows) : countStructures(d, rows);
+}
