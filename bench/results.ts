@@ -20,7 +20,7 @@ import { SearchService } from '../apps/server/src/modules/search/search-service.
 import { RdkitChemEngine } from '../apps/server/src/modules/chemistry/rdkit-engine.ts';
 import { ResultsService } from '../apps/server/src/modules/results/results-service.ts';
 import { ChartService } from '../apps/server/src/modules/charts/chart-service.ts';
-import { KbDictionaryCache } from '../apps/server/src/modules/charts/kb-dictionaries.ts';
+import { KbDictionaryCache } from '../apps/server/src/modules/knowledge-base/kb-dictionaries.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),

@@ -48,6 +48,7 @@ import { FileStore } from './db/file-store.ts';
 import { DatasetService } from './modules/datasets/dataset-service.ts';
 import { registerDatasetRoutes } from './modules/datasets/dataset-routes.ts';
 import { registerChartRoutes } from './modules/charts/chart-routes.ts';
+import { KbDictionaryCache } from './modules/knowledge-base/kb-dictionaries.ts';
 import { registerSarRoutes } from './modules/sar/sar-routes.ts';
 import { registerDynamicQueryRoutes } from './modules/dynamic-query/dq-routes.ts';
 import { registerAnalyzerRoutes } from './modules/analyzers/analyzer-routes.ts';
@@ -69,6 +70,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route with its declared access: the access-matrix test and the docs read it. */
     registeredRoutes: RegisteredRoute[];
+    /** Assay, reference and target values in memory for charts and filters (null: SEARCH_BITMAPS=0). */
+    kbDictionaries: KbDictionaryCache | null;
   }
 }
 
@@ -223,8 +226,12 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
     sendMail: (mail) => mailer.send(mail),
     log: { info: (message) => app.log.info(message), error: (message, error) => app.log.error({ err: error }, message) },
   });
-  const results = registerResultsRoutes(app, db, chemEngine);
-  registerChartRoutes(app, db, results, { memoryCharts: config.searchBitmaps });
+  // Assay, reference and target values in memory (SEARCH_BITMAPS): charts and Activities filters
+  // on them are counted without joins; main.ts reads them at start.
+  const dictionaries = config.searchBitmaps ? new KbDictionaryCache(db) : null;
+  app.decorate('kbDictionaries', dictionaries);
+  const results = registerResultsRoutes(app, db, chemEngine, dictionaries);
+  registerChartRoutes(app, db, results, dictionaries);
   registerAnalyzerRoutes(app, db, results, chemEngine);
   registerLeafletRoutes(app, db);
   const files = new FileStore(db);

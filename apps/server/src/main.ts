@@ -52,8 +52,8 @@ async function main(): Promise<void> {
   app.chemEngine.start();
   // The bitmap engine's columns (SEARCH_BITMAPS): counts use the SQL path until they are read.
   void app.searchService.bitmapsReady().catch((error: unknown) => console.error('Reading the search bitmaps failed; counts use SQL', error));
-  // The charts' dictionaries likewise (batched charts are counted in SQL until they are read).
-  void app.chartDictionaries?.current().catch((error: unknown) => console.error('Reading the chart dictionaries failed; charts use SQL', error));
+  // The charts' and filters' dictionaries likewise (counted in SQL until they are read).
+  void app.kbDictionaries?.current().catch((error: unknown) => console.error('Reading the chart dictionaries failed; charts use SQL', error));
   // Background exports: queued ones, and ones a stopped process left half-written, are taken up now.
   app.exportJobs.start();
   // Alerts on new data: checks finished loads now and every ALERT_POLL_MS (also loads made by a command-line import).

@@ -5,6 +5,8 @@ import { levelJoin } from '../results/tab-model.ts';
 import type { Sql } from '../results/tab-model.ts';
 import { DIMENSIONS } from '../results/chart-dimensions.ts';
 import type { RangeAnswer } from './range-bins.ts';
+import { ROW_VALUE_CHARTS, isRowValueChart } from '../results/row-values.ts';
+import type { RowValueChart } from '../results/row-values.ts';
 
 /**
  * The Activities tab's charts whose value comes from the activity's reference, assay or target —
@@ -12,9 +14,9 @@ import type { RangeAnswer } from './range-bins.ts';
  * (GROUPING SETS) and kept for a short while, so the chart panel's concurrent requests share it
  * (at L: one scan of 730,000 rows instead of one per chart).
  */
-export const BATCHED_CHARTS = ['bibliographyrefid', 'bibliography', 'year', 'assaytype', 'target', 'organism'] as const;
+export const BATCHED_CHARTS = ROW_VALUE_CHARTS;
 
-export type BatchedChart = (typeof BATCHED_CHARTS)[number];
+export type BatchedChart = RowValueChart;
 
 export interface Group {
   v: string | number | null;
@@ -33,9 +35,7 @@ export interface ChartBatch {
 const TTL_MS = 30_000;
 const MAX_ENTRIES = 20;
 
-export function isBatched(chartKey: string): chartKey is BatchedChart {
-  return (BATCHED_CHARTS as readonly string[]).includes(chartKey);
-}
+export const isBatched = isRowValueChart;
 
 export async function sqlBatch(db: Kysely<Database>, setId: number, where: Sql): Promise<ChartBatch> {
   const values = BATCHED_CHARTS.map((key) => DIMENSIONS[key]!.value);

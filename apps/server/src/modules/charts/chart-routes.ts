@@ -6,22 +6,13 @@ import { badRequest } from '../../http/errors.ts';
 import { registerEndpoint, requireAuth } from '../../http/endpoint-route.ts';
 import type { ResultsService } from '../results/results-service.ts';
 import { ChartService } from './chart-service.ts';
-import { KbDictionaryCache } from './kb-dictionaries.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Assay, reference and target values in memory for the batched charts (null: charts in SQL). */
-    chartDictionaries: KbDictionaryCache | null;
-  }
-}
+import type { KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
 
 /**
  * Registers the chart and left-hand filter endpoints (packages/contracts/src/charts.ts).
- * `memoryCharts`: count the batched charts of the Activities and Structures tabs in memory.
+ * `dictionaries`: count the batched charts of the Activities and Structures tabs in memory.
  */
-export function registerChartRoutes(app: FastifyInstance, db: Kysely<Database>, results: ResultsService, options: { memoryCharts: boolean }): void {
-  const dictionaries = options.memoryCharts ? new KbDictionaryCache(db) : null;
-  app.decorate('chartDictionaries', dictionaries);
+export function registerChartRoutes(app: FastifyInstance, db: Kysely<Database>, results: ResultsService, dictionaries: KbDictionaryCache | null): void {
   const charts = new ChartService(db, results, dictionaries);
 
   registerEndpoint(app, chartEndpoints.chart, async ({ body, auth }) =>

@@ -14,7 +14,7 @@ import { dimensionOf, filteredRestriction } from '../results/tab-filters.ts';
 import { BIBLIOGRAPHY_LABELS, isIntegerColumn } from '../results/chart-dimensions.ts';
 import { ChartBatches, isBatched, sqlBatch } from './chart-batch.ts';
 import type { BatchedChart, ChartBatch, Group } from './chart-batch.ts';
-import type { KbDictionaryCache } from './kb-dictionaries.ts';
+import type { KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
 import { memoryBatch } from './memory-batch.ts';
 import type { Dimension } from '../results/chart-dimensions.ts';
 import { binItems, binOf, rangeLayout } from './range-bins.ts';

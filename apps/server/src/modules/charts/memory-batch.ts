@@ -1,12 +1,11 @@
 import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { readPacked } from '../../db/column-read.ts';
 import type { Sql } from '../results/tab-model.ts';
+import { NONE, keyOf, readSessionRows, valueOf } from '../results/row-values.ts';
+import type { SessionRows } from '../results/row-values.ts';
 import { BATCHED_CHARTS } from './chart-batch.ts';
 import type { BatchedChart, ChartBatch, Group } from './chart-batch.ts';
-import type { KbDictionaries } from './kb-dictionaries.ts';
-import { SOURCE_CODES } from './kb-dictionaries.ts';
+import type { KbDictionaries } from '../knowledge-base/kb-dictionaries.ts';
 import { binItems, binOf, rangeLayout } from './range-bins.ts';
 import type { RangeAnswer } from './range-bins.ts';
 
@@ -22,64 +21,7 @@ import type { RangeAnswer } from './range-bins.ts';
  *   the structures with a value in the bin.
  */
 
-/** The key of a row without a value (no real value is -Infinity: ids and codes are positive, years finite). */
-const NONE = Number.NEGATIVE_INFINITY;
-
-interface SessionRows {
-  count: number;
-  assay: Int32Array;
-  ref: Int32Array;
-  target: Int32Array;
-  str: Int32Array | null;
-}
-
-/** A row's value of each batched chart, as a number key (NONE: no value). */
-function keyOf(d: KbDictionaries, chart: BatchedChart, rows: SessionRows, k: number): number {
-  const ref = rows.ref[k]!;
-  const assay = rows.assay[k]!;
-  switch (chart) {
-    case 'bibliographyrefid':
-      return d.refSource[ref] ? ref : NONE;
-    case 'bibliography':
-      return d.refSource[ref] || NONE;
-    case 'year': {
-      const year = d.refSource[ref] ? d.refYear[ref]! : Number.NaN;
-      return Number.isNaN(year) ? NONE : year;
-    }
-    case 'assaytype':
-      return d.assayType[assay] || NONE;
-    case 'target': {
-      const target = rows.target[k]!;
-      return d.targetExists[target] ? target : NONE;
-    }
-    case 'organism':
-      return d.assayOrganism[assay] || NONE;
-  }
-}
-
-/** The chart value a key stands for, typed as the SQL path answers it. */
-function valueOf(d: KbDictionaries, chart: BatchedChart, key: number): string | number | null {
-  if (key === NONE) return null;
-  switch (chart) {
-    case 'bibliography':
-      return SOURCE_CODES[key - 1]!;
-    case 'assaytype':
-      return d.assayTypes.names[key] ?? null;
-    case 'organism':
-      return d.organisms.names[key] ?? null;
-    default:
-      return key;
-  }
-}
-
 const RANGE_CHARTS: ReadonlySet<BatchedChart> = new Set(['year']);
-
-async function readRows(db: Kysely<Database>, where: Sql, withStructure: boolean): Promise<SessionRows> {
-  const int = (column: string) => ({ kind: 'int' as const, expr: sql.ref(`sa.${column}`) });
-  const columns = [int('assay_id'), int('ref_id'), int('target_id'), ...(withStructure ? [int('str_id')] : [])];
-  const [assay, ref, target, str] = (await readPacked(db, sql`FROM search_activities sa WHERE ${where}`, columns)) as Int32Array[];
-  return { count: assay!.length, assay: assay!, ref: ref!, target: target!, str: str ?? null };
-}
 
 function toGroups(d: KbDictionaries, chart: BatchedChart, counts: Map<number, number>): Group[] {
   return [...counts].map(([key, n]) => ({ v: valueOf(d, chart, key), n }));
@@ -179,6 +121,6 @@ function binStructures(values: readonly number[], owners: readonly number[]): Ra
 
 /** The batch of the Activities or Structures tab over the rows `where` keeps (filters included). */
 export async function memoryBatch(db: Kysely<Database>, d: KbDictionaries, tab: 'activitiestab' | 'structuretab', where: Sql): Promise<ChartBatch> {
-  const rows = await readRows(db, where, tab === 'structuretab');
+  const rows = await readSessionRows(db, where, { structure: tab === 'structuretab' });
   return tab === 'activitiestab' ? countActivities(d, rows) : countStructures(d, rows);
 }

@@ -10,7 +10,7 @@ import type { TestApp } from '../../../test/harness.ts';
 import { BATCHED_CHARTS } from './chart-batch.ts';
 import { ChartService } from './chart-service.ts';
 import type { ChartQuery } from './chart-service.ts';
-import { KbDictionaryCache } from './kb-dictionaries.ts';
+import { KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
 
 /**
  * The batched charts of the Activities and Structures tabs counted in memory (memory-batch.ts)

@@ -6,6 +6,7 @@ import type { Database } from '../../db/schema.ts';
 import { registerEndpoint, requireAuth } from '../../http/endpoint-route.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import { ResultsService } from './results-service.ts';
+import type { KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
 import { columnMetadata } from './tab-columns.ts';
 
 declare module 'fastify' {
@@ -16,8 +17,8 @@ declare module 'fastify' {
 }
 
 /** Registers the results endpoints of the contract (packages/contracts/src/results.ts). */
-export function registerResultsRoutes(app: FastifyInstance, db: Kysely<Database>, engine: ChemEngine): ResultsService {
-  const results = new ResultsService(db, app.searchService, engine);
+export function registerResultsRoutes(app: FastifyInstance, db: Kysely<Database>, engine: ChemEngine, dictionaries: KbDictionaryCache | null): ResultsService {
+  const results = new ResultsService(db, app.searchService, engine, dictionaries);
   app.decorate('resultsService', results);
 
   registerEndpoint(app, resultsEndpoints.tabColumns, async ({ params }) => ({

@@ -15,6 +15,8 @@ import { TAB_MODELS, strIdRestriction, structuresOfRows } from './tab-model.ts';
 import type { Sql } from './tab-model.ts';
 import { TAB_COLUMNS, columnDef, columnMetadata } from './tab-columns.ts';
 import { filteredIdsQuery, filteredRestriction } from './tab-filters.ts';
+import { filtersInMemory, writeFilteredActivities } from './memory-filters.ts';
+import type { KbDictionaries, KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
 import { prepareSimilaritySort } from './similarity-sort.ts';
 import { hasSimilarityRow, structureQueryOf } from './structure-query.ts';
 import type { SimilaritySort } from './similarity-sort.ts';
@@ -80,6 +82,8 @@ export class ResultsService {
     private readonly db: Kysely<Database>,
     private readonly search: SearchService,
     private readonly engine: ChemEngine,
+    /** Knowledge-base values in memory: the Activities tab's filters on them are evaluated without joins (null: in SQL). */
+    private readonly dictionaries: KbDictionaryCache | null = null,
   ) {}
 
   async session(auth: AuthContext, sessionId: string): Promise<ResultSession> {
@@ -126,12 +130,13 @@ export class ResultsService {
       const counted = rows[tab] !== undefined;
       if (counted && !rows[tab]) continue;
       if (counted && (await this.hasFilteredRows(this.db, session.set_id, tab))) continue;
+      const dictionaries = await this.currentDictionaries();
       const written = await this.lockedSession(current, async (trx, fresh) => {
         const freshRows = filteredRowCounts(fresh);
         // Another request may have rebuilt them while this one waited for the lock.
         if (freshRows[tab] !== undefined && (!freshRows[tab] || (await this.hasFilteredRows(trx, fresh.set_id, tab)))) return { n: 0, fresh };
         const all = sessionFilters(fresh);
-        const n = await this.materialiseFiltered(trx, fresh.set_id, tab, all[tab]);
+        const n = await this.materialiseFiltered(trx, fresh.set_id, tab, all[tab], dictionaries);
         const next = { ...freshRows, [tab]: n };
         await saveFilters(trx, fresh.id, all, next);
         return { n, fresh: { ...fresh, filters: { ...all, _rows: next } } };
@@ -147,10 +152,22 @@ export class ResultsService {
     return rows.length > 0;
   }
 
-  /** Writes the rows of a tab that pass its filters (inside the caller's locked transaction); answers how many. */
-  private async materialiseFiltered(trx: Kysely<Database>, setId: number, tab: ResultTabKey, filters: readonly AppliedFilter[]): Promise<number> {
+  /**
+   * The dictionaries when they are current, asked before a locked transaction (on PGlite the
+   * transaction holds the one connection: a query outside it would wait for it for ever).
+   */
+  private async currentDictionaries(): Promise<KbDictionaries | null> {
+    return (await this.dictionaries?.ifCurrent()) ?? null;
+  }
+
+  /**
+   * Writes the rows of a tab that pass its filters (inside the caller's locked transaction);
+   * answers how many. With current `dictionaries`, Activities filters are evaluated in memory.
+   */
+  private async materialiseFiltered(trx: Kysely<Database>, setId: number, tab: ResultTabKey, filters: readonly AppliedFilter[], dictionaries: KbDictionaries | null): Promise<number> {
     await sql`DELETE FROM result_filtered WHERE set_id = ${setId}::bigint AND tab = ${tab}`.execute(trx);
     if (!filters.length) return 0;
+    if (dictionaries && filtersInMemory(tab, filters)) return writeFilteredActivities(trx, dictionaries, setId, filters);
     const { rows } = await sql<{ n: number }>`WITH ins AS (INSERT INTO result_filtered (set_id, tab, id)
         SELECT ${setId}::bigint, ${tab}, f.id FROM (${filteredIdsQuery(tab, setId, filters)}) f RETURNING 1)
       SELECT count(*)::int AS n FROM ins`.execute(trx);
@@ -327,12 +344,13 @@ export class ResultsService {
     const session = await this.session(auth, sessionId);
     const { kept, ignored } = await validateFilters(this.db, tab, session.set_id, requested);
     const applied = kept.map((filter) => ({ ...filter, tab }));
+    const dictionaries = await this.currentDictionaries();
     const rowCount = await this.lockedSession(session, async (trx, fresh) => {
       // The other tabs' filters as they are now (another apply may have changed them meanwhile).
       const all = sessionFilters(fresh);
       const rows = { ...filteredRowCounts(fresh) };
       all[tab] = applied;
-      const filtered = await this.materialiseFiltered(trx, fresh.set_id, tab, applied);
+      const filtered = await this.materialiseFiltered(trx, fresh.set_id, tab, applied, dictionaries);
       if (applied.length) rows[tab] = filtered;
       else delete rows[tab];
       await saveFilters(trx, sessionId, all, rows);

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { Vocabulary, readColumns } from '../../db/column-read.ts';
-import { loadsState } from '../knowledge-base/kb-loads.ts';
+import { loadsState } from './kb-loads.ts';
 
 /**
  * What the batched charts (chart-batch.ts) read of an activity's assay, reference and target,

@@ -1,0 +1,95 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { NO_VALUE_ID } from '@kb/contracts/charts';
+import type { AppliedFilter, SearchCriteriaInput } from '@kb/contracts/search';
+import type { AuthContext } from '../../http/auth-hook.ts';
+import { demoEmailForRole } from '@kb/contracts/roles';
+import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
+import type { TestApp } from '../../../test/harness.ts';
+import { ResultsService } from './results-service.ts';
+
+/**
+ * The Activities tab's filters evaluated in memory (memory-filters.ts) keep exactly the rows the
+ * SQL path keeps: the same ids in result_filtered and the same row count, for includes, excludes,
+ * "Not specified", ranges and combinations of them.
+ */
+const KI: SearchCriteriaInput = { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }] }] };
+
+describe.each(DATABASES)('Activities filters in memory on %s', (kind) => {
+  let t: TestApp;
+  let auth: AuthContext;
+  let inSql: ResultsService;
+  const sessionid = crypto.randomUUID();
+  let setId = 0;
+
+  beforeAll(async () => {
+    t = await startTestApp(kind, {}, { demoChunks: 2 });
+    const me = await t.login(demoEmailForRole('FULL_USER'));
+    const run = await t.call({ method: 'POST', url: '/api/guidedsearch/allresultscount', headers: authHeaders(me), payload: { searchcriteria: KI, sessionid } });
+    expect(run.statusCode, run.body).toBe(200);
+    const db = t.database.db;
+    setId = Number((await db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow()).set_id);
+    const user = await db.selectFrom('users').select(['id', 'user_hash_id']).where('email', '=', demoEmailForRole('FULL_USER')).executeTakeFirstOrThrow();
+    auth = { userId: user.id, sessionId: crypto.randomUUID(), email: demoEmailForRole('FULL_USER'), userHashId: user.user_hash_id, roles: ['FULL_USER'], lastActivityAt: new Date(), secondFactor: { passed: false, enrolled: false } };
+    await t.app.kbDictionaries!.current();
+    inSql = new ResultsService(db, t.app.searchService, t.app.chemEngine, null);
+  }, 600_000);
+  afterAll(() => t?.close());
+
+  async function filteredIds(): Promise<number[]> {
+    const { rows } = await sql<{ id: number }>`SELECT id FROM result_filtered WHERE set_id = ${setId} AND tab = 'activitiestab' ORDER BY id`.execute(t.database.db);
+    return rows.map((r) => Number(r.id));
+  }
+
+  async function values(expr: string): Promise<(string | number)[]> {
+    const { rows } = await sql<{ v: string | number }>`SELECT v FROM (SELECT ${sql.raw(expr)} AS v, count(*) AS n FROM search_activities sa
+        LEFT JOIN assays ay ON ay.assay_id = sa.assay_id LEFT JOIN documents d ON d.ref_id = sa.ref_id
+        WHERE sa.set_id = ${setId} AND ${sql.raw(expr)} IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 3) top`.execute(t.database.db);
+    return rows.map((r) => r.v);
+  }
+
+  it('keeps the same activities as the SQL path for every kind of filter', async () => {
+    const memory = t.app.resultsService;
+    const [assayType, otherType] = await values('ay.assay_type');
+    const [organism] = await values('ay.organism');
+    const targets = await values('sa.target_id');
+    const refs = await values('sa.ref_id');
+    const years = (await sql<{ lo: number; hi: number }>`SELECT min(d.year)::int AS lo, max(d.year)::int AS hi FROM search_activities sa JOIN documents d ON d.ref_id = sa.ref_id WHERE sa.set_id = ${setId}`.execute(t.database.db)).rows[0]!;
+    const middle = Math.round((years.lo + years.hi) / 2);
+    const cases: AppliedFilter[][] = [
+      [{ chartKey: 'assaytype', include: [assayType!] }, { chartKey: 'year', minValue: middle, maxValue: years.hi }],
+      [{ chartKey: 'bibliography', exclude: ['J'] }],
+      [{ chartKey: 'bibliography', include: ['P', NO_VALUE_ID] }],
+      [{ chartKey: 'year', maxValue: middle }],
+      [{ chartKey: 'target', include: targets }, { chartKey: 'organism', include: [organism!] }],
+      [{ chartKey: 'bibliographyrefid', include: refs }, { chartKey: 'assaytype', exclude: [otherType ?? assayType!] }],
+      [{ chartKey: 'target', exclude: [targets[0]!, NO_VALUE_ID] }, { chartKey: 'year', minValue: years.lo }],
+    ];
+    let nonTrivial = 0;
+    for (const filters of cases) {
+      const viaMemory = await memory.applyFilters(auth, 'activitiestab', sessionid, filters);
+      const memoryIds = await filteredIds();
+      const viaSql = await inSql.applyFilters(auth, 'activitiestab', sessionid, filters);
+      const sqlIds = await filteredIds();
+      expect(viaMemory.rowCount, JSON.stringify(filters)).toBe(viaSql.rowCount);
+      expect(memoryIds, JSON.stringify(filters)).toEqual(sqlIds);
+      expect(memoryIds.length).toBe(viaMemory.rowCount);
+      if (viaSql.rowCount > 0) nonTrivial++;
+    }
+    expect(nonTrivial, 'cases keeping some rows').toBeGreaterThanOrEqual(5);
+  }, 300_000);
+
+  it('the memory path was the one taken (a dictionary without assay types keeps no assay-type row)', async () => {
+    const d = await t.app.kbDictionaries!.current();
+    const saved = d.assayType;
+    d.assayType = new Uint16Array(saved.length);
+    try {
+      const [assayType] = await values('ay.assay_type');
+      const applied = await t.app.resultsService.applyFilters(auth, 'activitiestab', sessionid, [{ chartKey: 'assaytype', include: [assayType!] }]);
+      expect(applied.rowCount).toBe(0);
+    } finally {
+      d.assayType = saved;
+    }
+  });
+});

@@ -1,0 +1,103 @@
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import { NO_VALUE_ID } from '@kb/contracts/charts';
+import type { Database } from '../../db/schema.ts';
+import { readPacked } from '../../db/column-read.ts';
+import type { KbDictionaries } from '../knowledge-base/kb-dictionaries.ts';
+import { SOURCE_CODES } from '../knowledge-base/kb-dictionaries.ts';
+import type { Sql } from './tab-model.ts';
+
+/**
+ * The chart values an activity of a search session takes from its assay, reference and target,
+ * looked up in memory (knowledge-base/kb-dictionaries.ts) instead of joined in SQL: the batched
+ * charts (charts/memory-batch.ts) count them and the Activities tab's filters test them
+ * (memory-filters.ts). One value per activity per chart: these are exactly the charts whose value
+ * comes from one record of the activity (chart-dimensions.ts levels reference, assay, target).
+ */
+export const ROW_VALUE_CHARTS = ['bibliographyrefid', 'bibliography', 'year', 'assaytype', 'target', 'organism'] as const;
+
+export type RowValueChart = (typeof ROW_VALUE_CHARTS)[number];
+
+export function isRowValueChart(chartKey: string): chartKey is RowValueChart {
+  return (ROW_VALUE_CHARTS as readonly string[]).includes(chartKey);
+}
+
+/** The key of a row without a value (no real value is -Infinity: ids and codes are positive, years finite). */
+export const NONE = Number.NEGATIVE_INFINITY;
+
+/** Rows of `search_activities` as columns (ids; 0 for NULL). */
+export interface SessionRows {
+  count: number;
+  act: Int32Array | null;
+  assay: Int32Array;
+  ref: Int32Array;
+  target: Int32Array;
+  str: Int32Array | null;
+}
+
+/** A row's value of each row-value chart, as a number key (NONE: no value). */
+export function keyOf(d: KbDictionaries, chart: RowValueChart, rows: SessionRows, k: number): number {
+  const ref = rows.ref[k]!;
+  const assay = rows.assay[k]!;
+  switch (chart) {
+    case 'bibliographyrefid':
+      return d.refSource[ref] ? ref : NONE;
+    case 'bibliography':
+      return d.refSource[ref] || NONE;
+    case 'year': {
+      const year = d.refSource[ref] ? d.refYear[ref]! : Number.NaN;
+      return Number.isNaN(year) ? NONE : year;
+    }
+    case 'assaytype':
+      return d.assayType[assay] || NONE;
+    case 'target': {
+      const target = rows.target[k]!;
+      return d.targetExists[target] ? target : NONE;
+    }
+    case 'organism':
+      return d.assayOrganism[assay] || NONE;
+  }
+}
+
+/** The chart value a key stands for, typed as the SQL path answers it. */
+export function valueOf(d: KbDictionaries, chart: RowValueChart, key: number): string | number | null {
+  if (key === NONE) return null;
+  switch (chart) {
+    case 'bibliography':
+      return SOURCE_CODES[key - 1]!;
+    case 'assaytype':
+      return d.assayTypes.names[key] ?? null;
+    case 'organism':
+      return d.organisms.names[key] ?? null;
+    default:
+      return key;
+  }
+}
+
+/**
+ * The key a filter value stands for (filters are checked against the chart's column first,
+ * results/chart-bounds.ts); undefined when no row can hold it (a text value no assay has).
+ */
+export function keyOfValue(d: KbDictionaries, chart: RowValueChart, value: string | number): number | undefined {
+  if (value === NO_VALUE_ID) return NONE;
+  switch (chart) {
+    case 'bibliography': {
+      const index = (SOURCE_CODES as readonly string[]).indexOf(String(value));
+      return index < 0 ? undefined : index + 1;
+    }
+    case 'assaytype':
+      return d.assayTypes.find(String(value));
+    case 'organism':
+      return d.organisms.find(String(value));
+    default:
+      return Number(value);
+  }
+}
+
+/** The session's activity rows `where` keeps (`sa` = search_activities), read packed in one query. */
+export async function readSessionRows(db: Kysely<Database>, where: Sql, options: { structure?: boolean; activity?: boolean } = {}): Promise<SessionRows> {
+  const int = (column: string) => ({ kind: 'int' as const, expr: sql.ref(`sa.${column}`) });
+  const columns = [int('assay_id'), int('ref_id'), int('target_id'), int(options.structure ? 'str_id' : 'act_id')];
+  const [assay, ref, target, last] = (await readPacked(db, sql`FROM search_activities sa WHERE ${where}`, options.structure || options.activity ? columns : columns.slice(0, 3))) as Int32Array[];
+  return { count: assay!.length, assay: assay!, ref: ref!, target: target!, str: options.structure ? last! : null, act: options.activity ? last! : null };
+}
