@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- load [-- --database-url URL] [--seconds 300] [--users 20] [--data-dir DIR]`
+ * `npm run bench -- load [-- --database-url URL] [--seconds 300] [--users 20] [--data-dir DIR] [--mix S|L]`
  *
  * A crowd against the real server (issue "hardening"): `--users` simulated users on three accounts
  * mix guided searches (some with structure rows), structure previews, paging, charts and small
@@ -12,6 +12,12 @@
  * in `--data-dir` (default: a fresh temporary one, seeded with demo S on first start; pass a kept
  * directory to seed once) or the PostgreSQL database named by `--database-url` (created and seeded
  * with demo S when empty).
+ *
+ * `--mix L` (issue 18, for a large knowledge base such as demo L): what chemists ask of ChEMBL-size
+ * data, read from the database at start — targets, a target with an activity ceiling, a Ki range,
+ * two targets OR, a target NOT a mechanism, recent patents with Ki, launched compounds; structure
+ * searches that are selective (< 1 % of structures) or similarity ≥ 0.7 — instead of the S mix,
+ * whose whole-type searches (every IC50) pass the activity cap at L and are refused.
  */
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -35,6 +41,7 @@ const databaseUrl = arg('database-url');
 const seconds = Number(arg('seconds') ?? 300);
 const users = Number(arg('users') ?? 20);
 const referenceSeconds = Number(arg('reference-seconds') ?? 20);
+const mix = arg('mix') === 'L' ? 'L' : 'S';
 
 // ------------------------------------------------------------------ the server
 
@@ -158,7 +165,7 @@ async function timed<T>(kind: Kind, work: () => Promise<T>): Promise<T | undefin
   }
 }
 
-const GUIDED = [
+let GUIDED: unknown[] = [
   { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'IC50' }] }] },
   { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }] }] },
   { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'uM', prefix: '<=', minValue: 1 }] }] },
@@ -169,17 +176,37 @@ const GUIDED = [
     ],
   },
 ];
-const STRUCTURES = [
+let STRUCTURES: unknown[] = [
   { rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value: 'c1ccccc1', category: 'substructure' } }] },
   { rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value: 'c1ccncc1', category: 'substructure' } }] },
   { rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value: 'CC(=O)Nc1ccc(O)cc1', category: 'similarity', similarityMin: 0.3 } }] },
 ];
-const PREVIEWS = [
-  { inputType: 'smiles', value: 'c1ccccc1', category: 'substructure', limit: 12 },
-  { inputType: 'smarts', value: '[$(c1ccccc1)]-[$(c1ccncc1)]', category: 'substructure', limit: 12 },
-  { inputType: 'smiles', value: 'CC(=O)Nc1ccc(O)cc1', category: 'similarity', similarityMin: 0.4, limit: 12 },
-  { inputType: 'smiles', value: 'C1CCNCC1', category: 'substructure', limit: 12 },
-];
+
+/** The L mix (see the header), with targets and structures read from the database. */
+async function largeMix(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const targets = (await client.query<{ target_id: string; gene_symbol: string }>('SELECT target_id, gene_symbol FROM targets WHERE gene_symbol IS NOT NULL ORDER BY target_id LIMIT 8')).rows;
+  const probes = (await client.query<{ canonical_smiles: string }>('SELECT canonical_smiles FROM structures ORDER BY md5(str_id::text) LIMIT 4')).rows;
+  await client.end();
+  const t = (i: number) => ({ label: targets[i % targets.length]!.gene_symbol, ids: [Number(targets[i % targets.length]!.target_id)] });
+  const ki = { selectedOption: 'activitytypes', activities: [{ activityType: 'Ki', activityUom: 'nM', prefix: '<=', minValue: 10 }] };
+  GUIDED = [
+    ...[0, 1, 2].map((i) => ({ rows: [{ selectedOption: 'target', targets: [t(i)] }] })),
+    { rows: [{ selectedOption: 'target', targets: [t(3)] }, { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'nM', prefix: '<', minValue: 100 }] }] },
+    { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki', activityUom: 'nM', prefix: 'R', minValue: 1, maxValue: 10 }] }] },
+    { rows: [{ selectedOption: 'target', targets: [t(4)], operator: 'OR' }, { selectedOption: 'target', targets: [t(5)] }] },
+    { rows: [{ selectedOption: 'target', targets: [t(6)], operator: 'NOT' }, { selectedOption: 'activitymechanism', mechanisms: ['INHIBITOR'] }] },
+    { rows: [{ selectedOption: 'bibliography', sources: ['P'], yearRange: { fromYear: 2018, toYear: 2020 } }, ki] },
+    { rows: [{ selectedOption: 'clinicalphase', phases: ['Launched'] }] },
+  ];
+  STRUCTURES = [
+    ...['C#Cc1cccc(N)c1', 'O=C1CCC(N2CC3=CC=CC=C3C2=O)C(=O)N1', 'c1cnc2[nH]ccc2c1', 'O=C1NC(=O)SC1'].map((value) => ({
+      rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value, category: 'substructure' } }],
+    })),
+    ...probes.map((p) => ({ rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value: p.canonical_smiles, category: 'similarity', similarityMin: 0.7 } }] })),
+  ];
+}
 const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)]!;
 
 interface UserState {
@@ -222,7 +249,7 @@ async function act(user: UserState): Promise<void> {
     return;
   }
   if (roll < 0.9 || !user.canExport) {
-    const chart = pick(['activitytype', 'year', 'target', 'assaytype']);
+    const chart = pick(['activitytype', 'year', 'target', 'assaytype', 'bibliography']);
     await timed('chart', () => user.client.post('/api/results/chart', { sessionid: user.session, type: 'activitiestab', charttype: chart, maxCount: 50 }));
     return;
   }
@@ -258,9 +285,21 @@ function figures(kind: Kind) {
 
 // ------------------------------------------------------------------ the run
 
+if (mix === 'L') {
+  if (!databaseUrl) throw new Error('--mix L reads its searches from the database: pass --database-url');
+  await largeMix(databaseUrl);
+}
 const server = await startServer();
 try {
-  console.error(`server ready at ${server.baseUrl}; reference probe for ${referenceSeconds} s`);
+  // A large knowledge base: the crowd starts once the structure index is loaded (tens of seconds at L).
+  const startedAt = Date.now();
+  const watcher = await Client.login(server.baseUrl, 'full-user@demo.test');
+  for (;;) {
+    const status = (await watcher.get('/api/chemistry/status')) as { state: string; loadMs: number | null };
+    if (status.state === 'ready' || status.state === 'failed') break;
+    await sleep(1000);
+  }
+  console.error(`server ready at ${server.baseUrl} (structure index after ${((Date.now() - startedAt) / 1000).toFixed(0)} s); reference probe for ${referenceSeconds} s`);
   await probe(server.baseUrl, Date.now() + referenceSeconds * 1000);
   const reference = { health: figures('health'), login: figures('login') };
   timings.clear();
@@ -282,6 +321,7 @@ try {
   const ratio = (a: number, b: number) => Number((a / Math.max(b, 0.1)).toFixed(1));
   const result = {
     database: databaseUrl ? 'postgres' : 'pglite',
+    mix,
     users,
     seconds,
     reference,
@@ -293,7 +333,7 @@ try {
   const file = writeResult('load', result);
   const errorsTotal = kinds.reduce((n, k) => n + (errors.get(k)?.length ?? 0), 0);
   console.log(
-    `load ${result.database} ${users} users ${seconds} s: errors ${errorsTotal}; health p95 ${loaded.health!.p95} ms (idle ${reference.health.p95}, ×${result.healthP95Ratio}); ` +
+    `load ${result.database} (${mix} mix) ${users} users ${seconds} s: errors ${errorsTotal}; health p95 ${loaded.health!.p95} ms (idle ${reference.health.p95}, ×${result.healthP95Ratio}); ` +
       `login p95 ${loaded.login!.p95} ms (idle ${reference.login.p95}, ×${result.loginP95Ratio}); ` +
       kinds
         .filter((k) => k !== 'health' && k !== 'login')
