@@ -5,7 +5,7 @@ import { levelJoin } from '../results/tab-model.ts';
 import type { Sql } from '../results/tab-model.ts';
 import { DIMENSIONS } from '../results/chart-dimensions.ts';
 import type { RangeAnswer } from './range-bins.ts';
-import { ROW_VALUE_CHARTS, isRowValueChart } from '../results/row-values.ts';
+import { ROW_VALUE_CHARTS } from '../results/row-values.ts';
 import type { RowValueChart } from '../results/row-values.ts';
 
 /**
@@ -14,9 +14,6 @@ import type { RowValueChart } from '../results/row-values.ts';
  * (GROUPING SETS) and kept for a short while, so the chart panel's concurrent requests share it
  * (at L: one scan of 730,000 rows instead of one per chart).
  */
-export const BATCHED_CHARTS = ROW_VALUE_CHARTS;
-
-export type BatchedChart = RowValueChart;
 
 export interface Group {
   v: string | number | null;
@@ -27,18 +24,17 @@ export interface ChartBatch {
   /** Rows of the tab counted. */
   rows: number;
   /** List charts (and the Activities tab's Range charts, one value per row): a group per value, v null for "Not specified". */
-  groups: Map<BatchedChart, Group[]>;
+  groups: Map<RowValueChart, Group[]>;
   /** Range charts whose rows can have several values (Structures tab), binned already. */
-  ranges?: Map<BatchedChart, RangeAnswer>;
+  ranges?: Map<RowValueChart, RangeAnswer>;
 }
 
 const TTL_MS = 30_000;
 const MAX_ENTRIES = 20;
 
-export const isBatched = isRowValueChart;
 
 export async function sqlBatch(db: Kysely<Database>, setId: number, where: Sql): Promise<ChartBatch> {
-  const values = BATCHED_CHARTS.map((key) => DIMENSIONS[key]!.value);
+  const values = ROW_VALUE_CHARTS.map((key) => DIMENSIONS[key]!.value);
   const columns = values.map((value, i) => sql`${value} AS ${sql.ref(`c${i}`)}`);
   const { rows } = await sql<Record<string, string | number | null> & { g: number; n: number }>`SELECT GROUPING(${sql.join(values)}) AS g, ${sql.join(columns)}, count(*)::int AS n
     FROM search_activities sa ${levelJoin('reference', setId)} ${levelJoin('assay', setId)} ${levelJoin('target', setId)}
@@ -47,7 +43,7 @@ export async function sqlBatch(db: Kysely<Database>, setId: number, where: Sql):
   // GROUPING() sets a bit (first argument = highest bit) for every expression not grouped by.
   const width = values.length;
   const all = (1 << width) - 1;
-  const groups = new Map<BatchedChart, Group[]>(BATCHED_CHARTS.map((key) => [key, []]));
+  const groups = new Map<RowValueChart, Group[]>(ROW_VALUE_CHARTS.map((key) => [key, []]));
   let total = 0;
   for (const row of rows) {
     const mask = Number(row.g);
@@ -56,7 +52,7 @@ export async function sqlBatch(db: Kysely<Database>, setId: number, where: Sql):
       continue;
     }
     const index = width - 1 - Math.log2(all ^ mask);
-    groups.get(BATCHED_CHARTS[index]!)!.push({ v: row[`c${index}`] ?? null, n: row.n });
+    groups.get(ROW_VALUE_CHARTS[index]!)!.push({ v: row[`c${index}`] ?? null, n: row.n });
   }
   return { rows: total, groups };
 }

@@ -13,7 +13,7 @@ import type { KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
  * `dictionaries`: count the batched charts of the Activities and Structures tabs in memory.
  */
 export function registerChartRoutes(app: FastifyInstance, db: Kysely<Database>, results: ResultsService, dictionaries: KbDictionaryCache | null): void {
-  const charts = new ChartService(db, results, dictionaries);
+  const charts = new ChartService(db, results, dictionaries, (error) => app.log.error({ err: error }, 'A chart counted in memory failed; it was answered in SQL'));
 
   registerEndpoint(app, chartEndpoints.chart, async ({ body, auth }) =>
     charts.chart(requireAuth(auth), {

@@ -12,8 +12,11 @@ import { factsFor } from '../results/tab-model.ts';
 import type { Facts, Sql } from '../results/tab-model.ts';
 import { dimensionOf, filteredRestriction } from '../results/tab-filters.ts';
 import { BIBLIOGRAPHY_LABELS, isIntegerColumn } from '../results/chart-dimensions.ts';
-import { ChartBatches, isBatched, sqlBatch } from './chart-batch.ts';
-import type { BatchedChart, ChartBatch, Group } from './chart-batch.ts';
+import { ChartBatches, sqlBatch } from './chart-batch.ts';
+import type { ChartBatch, Group } from './chart-batch.ts';
+import { isRowValueChart } from '../results/row-values.ts';
+import type { RowValueChart } from '../results/row-values.ts';
+import type { ResultSession } from '../results/result-sessions.ts';
 import type { KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
 import { memoryBatch } from './memory-batch.ts';
 import type { Dimension } from '../results/chart-dimensions.ts';
@@ -50,6 +53,7 @@ export class ChartService {
     private readonly db: Kysely<Database>,
     private readonly results: ResultsService,
     private readonly dictionaries: KbDictionaryCache | null = null,
+    private readonly onMemoryFailure: (error: unknown) => void = () => undefined,
   ) {}
 
   async chart(auth: AuthContext, query: ChartQuery): Promise<ChartResponse> {
@@ -65,20 +69,8 @@ export class ChartService {
     const facts = factsFor(query.tab, dimension.level, session.set_id);
     const where = this.where(query, session.set_id, facts, filters.length > 0);
     const base = { tab: query.tab, ...definition, applied, maxCount: query.maxCount };
-    // The session's search (criteria_hash) and the tab's filters decide the rows counted.
-    const rowsKey = `${query.tab}:${session.set_id}:${session.criteria_hash}:${query.resetFlg}:${JSON.stringify(query.resetFlg ? [] : filters)}`;
-    if ((query.tab === 'activitiestab' || query.tab === 'structuretab') && isBatched(query.chartKey)) {
-      const dictionaries = await this.dictionaries?.ifCurrent();
-      if (dictionaries) {
-        const tab = query.tab;
-        const batch = await this.batches.get(`memory:${dictionaries.version}:${rowsKey}`, () => memoryBatch(this.db, dictionaries, tab, where));
-        return { ...base, ...(await this.fromBatch(batch, dimension, query.chartKey, query)) };
-      }
-    }
-    if (query.tab === 'activitiestab' && isBatched(query.chartKey)) {
-      const batch = await this.batches.get(`sql:${rowsKey}`, () => sqlBatch(this.db, session.set_id, where));
-      return { ...base, ...(await this.fromBatch(batch, dimension, query.chartKey, query)) };
-    }
+    const batch = isRowValueChart(query.chartKey) ? await this.batchFor(query, session, where) : null;
+    if (batch) return { ...base, ...(await this.fromBatch(batch, dimension, query.chartKey as RowValueChart, query)) };
     return this.results.withWorkMem(async (trx) => {
       if (dimension.type === 'Range') return { ...base, ...(await this.range(trx, facts, dimension, where)) };
       if (dimension.type === 'Tree') return { ...base, ...(await this.tree(trx, facts, dimension, where)), rows: await this.rowsCounted(trx, facts, dimension, where), min: null, max: null };
@@ -86,8 +78,31 @@ export class ChartService {
     });
   }
 
+  /**
+   * The batch a row-value chart is read from: counted in memory on the Activities and Structures
+   * tabs when the dictionaries are current, else in one SQL scan on the Activities tab; null for
+   * the other tabs (each chart its own query). A failed memory count falls back to SQL.
+   */
+  private async batchFor(query: ChartQuery, session: ResultSession, where: Sql): Promise<ChartBatch | null> {
+    // The session's search (criteria_hash) and the tab's filters decide the rows counted.
+    const filters = query.resetFlg ? [] : sessionFilters(session)[query.tab];
+    const rowsKey = `${query.tab}:${session.set_id}:${session.criteria_hash}:${query.resetFlg}:${JSON.stringify(filters)}`;
+    const tab = query.tab;
+    if (tab === 'activitiestab' || tab === 'structuretab') {
+      const dictionaries = await this.dictionaries?.ifCurrent();
+      if (dictionaries) {
+        try {
+          return await this.batches.get(`memory:${dictionaries.version}:${rowsKey}`, () => memoryBatch(this.db, dictionaries, tab, where));
+        } catch (error) {
+          this.onMemoryFailure(error);
+        }
+      }
+    }
+    return tab === 'activitiestab' ? this.batches.get(`sql:${rowsKey}`, () => sqlBatch(this.db, session.set_id, where)) : null;
+  }
+
   /** A batched chart out of its batch: Range charts binned (or binned already), List charts presented. */
-  private async fromBatch(batch: ChartBatch, dimension: Dimension, chartKey: BatchedChart, query: ChartQuery) {
+  private async fromBatch(batch: ChartBatch, dimension: Dimension, chartKey: RowValueChart, query: ChartQuery) {
     const binned = batch.ranges?.get(chartKey);
     if (binned) return { ...binned, rows: batch.rows };
     const groups = batch.groups.get(chartKey) ?? [];
@@ -219,7 +234,10 @@ const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' })
 export function sortItems(items: ChartItem[], order: { sortType: 'label' | 'count'; sortOrder: 'asc' | 'desc' }): ChartItem[] {
   const sign = order.sortOrder === 'asc' ? 1 : -1;
   const byLabel = (a: ChartItem, b: ChartItem) => collator.compare(a.label, b.label);
-  return [...items].sort((a, b) => (order.sortType === 'label' ? sign * byLabel(a, b) : sign * (a.count - b.count) || byLabel(a, b)));
+  // Equal labels (two references "Kim T. 2019, J. Med. Chem.") are ordered by id: the same order
+  // whichever way the counts were found.
+  const byId = (a: ChartItem, b: ChartItem) => (String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0);
+  return [...items].sort((a, b) => (order.sortType === 'label' ? sign * byLabel(a, b) || byId(a, b) : sign * (a.count - b.count) || byLabel(a, b) || byId(a, b)));
 }
 
 /**

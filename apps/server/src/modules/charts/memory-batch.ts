@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Sql } from '../results/tab-model.ts';
-import { NONE, keyOf, readSessionRows, valueOf } from '../results/row-values.ts';
-import type { SessionRows } from '../results/row-values.ts';
-import { BATCHED_CHARTS } from './chart-batch.ts';
-import type { BatchedChart, ChartBatch, Group } from './chart-batch.ts';
+import { NONE, ROW_VALUE_CHARTS, keyOf, readSessionRows, valueOf } from '../results/row-values.ts';
+import type { RowValueChart, SessionRows } from '../results/row-values.ts';
+import { DIMENSIONS, isIntegerColumn } from '../results/chart-dimensions.ts';
+import type { ChartBatch, Group } from './chart-batch.ts';
 import type { KbDictionaries } from '../knowledge-base/kb-dictionaries.ts';
 import { binItems, binOf, rangeLayout } from './range-bins.ts';
 import type { RangeAnswer } from './range-bins.ts';
@@ -21,16 +21,17 @@ import type { RangeAnswer } from './range-bins.ts';
  *   the structures with a value in the bin.
  */
 
-const RANGE_CHARTS: ReadonlySet<BatchedChart> = new Set(['year']);
+/** Range charts are binned per structure on the Structures tab (a structure may have several years). */
+const RANGE_CHARTS: ReadonlySet<RowValueChart> = new Set(ROW_VALUE_CHARTS.filter((chart) => DIMENSIONS[chart]!.type === 'Range'));
 
-function toGroups(d: KbDictionaries, chart: BatchedChart, counts: Map<number, number>): Group[] {
+function toGroups(d: KbDictionaries, chart: RowValueChart, counts: Map<number, number>): Group[] {
   return [...counts].map(([key, n]) => ({ v: valueOf(d, chart, key), n }));
 }
 
 /** Activities tab: every row counted once per chart under its value. */
 function countActivities(d: KbDictionaries, rows: SessionRows): ChartBatch {
-  const groups = new Map<BatchedChart, Group[]>();
-  for (const chart of BATCHED_CHARTS) {
+  const groups = new Map<RowValueChart, Group[]>();
+  for (const chart of ROW_VALUE_CHARTS) {
     const counts = new Map<number, number>();
     for (let k = 0; k < rows.count; k++) {
       const key = keyOf(d, chart, rows, k);
@@ -43,9 +44,9 @@ function countActivities(d: KbDictionaries, rows: SessionRows): ChartBatch {
 
 /** Row indexes ordered by structure: one pass then sees each structure's rows together. */
 function byStructure(str: Int32Array): Int32Array {
-  // Structure id and row index in one double (ids < 2^31, rows < 2^21 by the activity cap's order of magnitude).
-  const scale = 2 ** 21;
-  if (str.length >= scale) throw new Error(`More than ${scale} rows in one chart batch`);
+  // Structure id (< 2^31) and row index in one double, sorted natively: exact below 2^53.
+  const scale = 2 ** 22;
+  if (str.length >= scale) return Int32Array.from(str.keys()).sort((a, b) => str[a]! - str[b]! || a - b);
   const keys = new Float64Array(str.length);
   for (let k = 0; k < str.length; k++) keys[k] = str[k]! * scale + k;
   keys.sort();
@@ -56,21 +57,19 @@ function byStructure(str: Int32Array): Int32Array {
 function countStructures(d: KbDictionaries, rows: SessionRows): ChartBatch {
   const str = rows.str!;
   const order = byStructure(str);
-  const lists = BATCHED_CHARTS.filter((chart) => !RANGE_CHARTS.has(chart));
-  const counts = new Map<BatchedChart, Map<number, number>>(lists.map((chart) => [chart, new Map()]));
+  const lists = ROW_VALUE_CHARTS.filter((chart) => !RANGE_CHARTS.has(chart));
+  const counts = new Map<RowValueChart, Map<number, number>>(lists.map((chart) => [chart, new Map()]));
   // Range charts: each structure's distinct values, kept per structure to bin once bounds are known.
-  const rangeValues = new Map<BatchedChart, { values: number[]; owners: number[] }>([...RANGE_CHARTS].map((chart) => [chart, { values: [], owners: [] }]));
+  const rangeValues = new Map<RowValueChart, { values: number[]; owners: number[] }>([...RANGE_CHARTS].map((chart) => [chart, { values: [], owners: [] }]));
   let structures = 0;
-  const seen: number[] = [];
+  // A structure's distinct values per chart (a Set: a promiscuous compound has thousands of rows).
+  const seen = new Set<number>();
   for (let start = 0; start < order.length; ) {
     let end = start + 1;
     while (end < order.length && str[order[end]!] === str[order[start]!]) end++;
-    for (const chart of BATCHED_CHARTS) {
-      seen.length = 0;
-      for (let i = start; i < end; i++) {
-        const key = keyOf(d, chart, rows, order[i]!);
-        if (!seen.includes(key)) seen.push(key);
-      }
+    for (const chart of ROW_VALUE_CHARTS) {
+      seen.clear();
+      for (let i = start; i < end; i++) seen.add(keyOf(d, chart, rows, order[i]!));
       const range = rangeValues.get(chart);
       if (range) {
         for (const key of seen) {
@@ -86,13 +85,13 @@ function countStructures(d: KbDictionaries, rows: SessionRows): ChartBatch {
     structures++;
     start = end;
   }
-  const groups = new Map<BatchedChart, Group[]>(lists.map((chart) => [chart, toGroups(d, chart, counts.get(chart)!)]));
-  const ranges = new Map<BatchedChart, RangeAnswer>([...rangeValues].map(([chart, pairs]) => [chart, binStructures(pairs.values, pairs.owners)]));
+  const groups = new Map<RowValueChart, Group[]>(lists.map((chart) => [chart, toGroups(d, chart, counts.get(chart)!)]));
+  const ranges = new Map<RowValueChart, RangeAnswer>([...rangeValues].map(([chart, pairs]) => [chart, binStructures(pairs.values, pairs.owners, isIntegerColumn(DIMENSIONS[chart]!.column))]));
   return { rows: structures, groups, ranges };
 }
 
 /** Bins of (value, structure) pairs grouped by structure: a structure counts once in a bin. */
-function binStructures(values: readonly number[], owners: readonly number[]): RangeAnswer {
+function binStructures(values: readonly number[], owners: readonly number[], integer: boolean): RangeAnswer {
   if (!values.length) return { chartData: [], distinct: 0, min: null, max: null };
   let lo = Infinity;
   let hi = -Infinity;
@@ -100,8 +99,7 @@ function binStructures(values: readonly number[], owners: readonly number[]): Ra
     if (v < lo) lo = v;
     if (v > hi) hi = v;
   }
-  // Only the year chart is a Range chart here: a whole-number column.
-  const layout = rangeLayout(lo, hi, true);
+  const layout = rangeLayout(lo, hi, integer);
   const bins = new Map<number, number>();
   const inStructure = new Set<number>();
   let lastOwner = -1;
@@ -121,6 +119,6 @@ function binStructures(values: readonly number[], owners: readonly number[]): Ra
 
 /** The batch of the Activities or Structures tab over the rows `where` keeps (filters included). */
 export async function memoryBatch(db: Kysely<Database>, d: KbDictionaries, tab: 'activitiestab' | 'structuretab', where: Sql): Promise<ChartBatch> {
-  const rows = await readSessionRows(db, where, { structure: tab === 'structuretab' });
+  const rows = await readSessionRows(db, where, tab === 'structuretab' ? 'str_id' : null);
   return tab === 'activitiestab' ? countActivities(d, rows) : countStructures(d, rows);
 }

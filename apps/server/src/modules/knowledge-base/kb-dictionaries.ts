@@ -3,13 +3,15 @@ import { sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { Vocabulary, readColumns } from '../../db/column-read.ts';
 import { loadsState } from './kb-loads.ts';
+import { withDbPriority } from '../../db/db-priority.ts';
 
 /**
  * What the batched charts (chart-batch.ts) read of an activity's assay, reference and target,
  * held in memory by id (issue 18: a 750,000-activity session's charts were a join of the set with
  * the assays and documents tables, 1.4 s for the Activities tab and 4.1 s for the Structures tab at
  * L). A few bytes per assay and document: ≈ 12 MB at L. PostgreSQL stays the store of record: the
- * copy is read again after every load (`loadsState`); until it is, charts are counted in SQL.
+ * copy is read again after every load (`loadsState`); until it is, and while a load runs, charts
+ * and filters are counted in SQL.
  */
 export interface KbDictionaries {
   version: string;
@@ -31,16 +33,26 @@ export const SOURCE_CODES = ['J', 'P', 'O'] as const;
 
 type Db = Kysely<Database>;
 
-/** While a load runs, the dictionaries are read again at most this often. */
-const READ_WHILE_LOADING_MS = 60_000;
+/** Ids are read as 32-bit integers (int4send): a larger id anywhere turns the memory path off. */
+const MAX_ID = 2 ** 31 - 1;
 
-async function maxId(db: Db, table: 'assays' | 'documents' | 'targets', column: string): Promise<number> {
-  const { rows } = await sql<{ max: number }>`SELECT coalesce(max(${sql.ref(column)}), 0)::int AS max FROM ${sql.table(table)}`.execute(db);
-  return rows[0]?.max ?? 0;
+async function maxId(db: Db, table: 'assays' | 'documents' | 'targets' | 'activities' | 'structures', column: string): Promise<number> {
+  const { rows } = await sql<{ max: string | number }>`SELECT coalesce(max(${sql.ref(column)}), 0)::text AS max FROM ${sql.table(table)}`.execute(db);
+  const max = Number(rows[0]?.max ?? 0);
+  if (max > MAX_ID) throw new Error(`${table}.${column} reaches ${max}, beyond 32 bits: charts and filters stay in SQL.`);
+  return max;
 }
 
 export async function readKbDictionaries(db: Db, version: string): Promise<KbDictionaries> {
-  const [maxAssay, maxRef, maxTarget] = await Promise.all([maxId(db, 'assays', 'assay_id'), maxId(db, 'documents', 'ref_id'), maxId(db, 'targets', 'target_id')]);
+  // Activity and structure ids are only checked: session rows carry them (memory-filters.ts writes
+  // activity ids back; the Structures tab's charts group by structure).
+  const [maxAssay, maxRef, maxTarget] = await Promise.all([
+    maxId(db, 'assays', 'assay_id'),
+    maxId(db, 'documents', 'ref_id'),
+    maxId(db, 'targets', 'target_id'),
+    maxId(db, 'activities', 'act_id'),
+    maxId(db, 'structures', 'str_id'),
+  ]);
   const assayTypes = new Vocabulary();
   const organisms = new Vocabulary();
   const [assayType, assayOrganism] = (await readColumns(db, 'assays', 'assay_id', [
@@ -52,7 +64,8 @@ export async function readKbDictionaries(db: Db, version: string): Promise<KbDic
     { kind: 'string', expr: sql`ref_type`, vocabulary: refTypes },
     { kind: 'float', expr: sql`year` },
   ], maxRef);
-  // ref_type is NOT NULL: code 0 is "no document with this id".
+  // ref_type is NOT NULL: code 0 is "no document with this id". J / P / O as the SQL CASE of the
+  // `bibliography` dimension (results/chart-dimensions.ts).
   const sourceOfCode = refTypes.names.map((name) => (name == null ? 0 : name === 'journal' ? 1 : name === 'patent' ? 2 : 3));
   const refSource = Uint8Array.from(refType as Uint16Array, (code) => sourceOfCode[code]!);
   const targetExists = new Uint8Array(maxTarget + 1);
@@ -62,25 +75,27 @@ export async function readKbDictionaries(db: Db, version: string): Promise<KbDic
 
 /**
  * The dictionaries as current as the knowledge base. `ifCurrent` never makes a chart wait for a
- * read (seconds at L): it answers null and starts the read, and the chart is counted in SQL.
+ * read (seconds at L): it answers null and starts the read, and the chart is counted in SQL. While
+ * a load runs it answers null too: a load may change assays and documents in place (a release
+ * update) without moving any id, so only its end makes the copy current again.
  */
 export class KbDictionaryCache {
   private value: KbDictionaries | null = null;
   private reading: { version: string; value: Promise<KbDictionaries> } | null = null;
-  private readStartedAt = 0;
+  /** A version whose read failed is not read again on every request (the next load retries). */
+  private failedVersion: string | null = null;
 
   constructor(private readonly db: Db) {}
 
   async ifCurrent(): Promise<KbDictionaries | null> {
     const state = await loadsState(this.db);
+    if (state.loading) return null;
     if (this.value?.version === state.version) return this.value;
-    // While a load runs its rows arrive as it goes (the version moves with the highest ids): read
-    // again at most once a minute, as the search bitmaps do (bitmap-index.ts).
-    if (!state.loading || Date.now() - this.readStartedAt > READ_WHILE_LOADING_MS) this.read(state.version).catch(() => undefined);
+    if (this.failedVersion !== state.version) this.read(state.version).catch(() => undefined);
     return null;
   }
 
-  /** The dictionaries of the current version, waiting for the read (tests, warm-up). */
+  /** The dictionaries of the current version, waiting for the read (start-up, tests). */
   async current(): Promise<KbDictionaries> {
     const state = await loadsState(this.db);
     if (this.value?.version === state.version) return this.value;
@@ -89,12 +104,16 @@ export class KbDictionaryCache {
 
   private read(version: string): Promise<KbDictionaries> {
     if (this.reading?.version === version) return this.reading.value;
-    this.readStartedAt = Date.now();
     // A read of another version still running is let finish first (never two reads at once).
     const previous = this.reading?.value.catch(() => undefined) ?? Promise.resolve();
     const value = previous
-      .then(() => readKbDictionaries(this.db, version))
+      // Seconds of reading at L: it waits behind interactive calls on a busy embedded database.
+      .then(() => withDbPriority('bulk', () => readKbDictionaries(this.db, version)))
       .then((read) => (this.value = read))
+      .catch((error: unknown) => {
+        this.failedVersion = version;
+        throw error;
+      })
       .finally(() => {
         if (this.reading?.value === value) this.reading = null;
       });

@@ -8,11 +8,13 @@ import { demoEmailForRole } from '@kb/contracts/roles';
 import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { ResultsService } from './results-service.ts';
+import { unsettle } from './memory-fixtures.test-support.ts';
 
 /**
  * The Activities tab's filters evaluated in memory (memory-filters.ts) keep exactly the rows the
  * SQL path keeps: the same ids in result_filtered and the same row count, for includes, excludes,
- * "Not specified", ranges and combinations of them.
+ * "Not specified", ranges and combinations of them, over rows without a reference, assay or target
+ * and with a dangling target (`unsettle`).
  */
 const KI: SearchCriteriaInput = { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }] }] };
 
@@ -32,6 +34,7 @@ describe.each(DATABASES)('Activities filters in memory on %s', (kind) => {
     setId = Number((await db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow()).set_id);
     const user = await db.selectFrom('users').select(['id', 'user_hash_id']).where('email', '=', demoEmailForRole('FULL_USER')).executeTakeFirstOrThrow();
     auth = { userId: user.id, sessionId: crypto.randomUUID(), email: demoEmailForRole('FULL_USER'), userHashId: user.user_hash_id, roles: ['FULL_USER'], lastActivityAt: new Date(), secondFactor: { passed: false, enrolled: false } };
+    await unsettle(t, [sessionid]);
     await t.app.kbDictionaries!.current();
     inSql = new ResultsService(db, t.app.searchService, t.app.chemEngine, null);
   }, 600_000);
@@ -65,6 +68,8 @@ describe.each(DATABASES)('Activities filters in memory on %s', (kind) => {
       [{ chartKey: 'target', include: targets }, { chartKey: 'organism', include: [organism!] }],
       [{ chartKey: 'bibliographyrefid', include: refs }, { chartKey: 'assaytype', exclude: [otherType ?? assayType!] }],
       [{ chartKey: 'target', exclude: [targets[0]!, NO_VALUE_ID] }, { chartKey: 'year', minValue: years.lo }],
+      [{ chartKey: 'organism', include: [NO_VALUE_ID] }],
+      [{ chartKey: 'assaytype', exclude: [NO_VALUE_ID] }, { chartKey: 'bibliographyrefid', include: [NO_VALUE_ID, refs[0]!] }],
     ];
     let nonTrivial = 0;
     for (const filters of cases) {

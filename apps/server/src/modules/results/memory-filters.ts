@@ -58,7 +58,7 @@ export async function writeFilteredActivities(trx: Kysely<Database>, d: KbDictio
     const chart = f.chartKey as RowValueChart;
     return { chart, include: keys(d, chart, f.include), exclude: keys(d, chart, f.exclude), min: f.minValue ?? null, max: f.maxValue ?? null };
   });
-  const rows = await readSessionRows(trx, sql`sa.set_id = ${setId}::bigint`, { activity: true });
+  const rows = await readSessionRows(trx, sql`sa.set_id = ${setId}::bigint`, 'act_id');
   const ids: number[] = [];
   for (let k = 0; k < rows.count; k++) if (passes(d, tests, rows, k)) ids.push(rows.act![k]!);
   // In slices: one bound array of a few hundred thousand ids is megabytes of parameter text.

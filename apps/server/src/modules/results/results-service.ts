@@ -130,7 +130,7 @@ export class ResultsService {
       const counted = rows[tab] !== undefined;
       if (counted && !rows[tab]) continue;
       if (counted && (await this.hasFilteredRows(this.db, session.set_id, tab))) continue;
-      const dictionaries = await this.currentDictionaries();
+      const dictionaries = filtersInMemory(tab, filters[tab]) ? await this.currentDictionaries() : null;
       const written = await this.lockedSession(current, async (trx, fresh) => {
         const freshRows = filteredRowCounts(fresh);
         // Another request may have rebuilt them while this one waited for the lock.
@@ -344,7 +344,7 @@ export class ResultsService {
     const session = await this.session(auth, sessionId);
     const { kept, ignored } = await validateFilters(this.db, tab, session.set_id, requested);
     const applied = kept.map((filter) => ({ ...filter, tab }));
-    const dictionaries = await this.currentDictionaries();
+    const dictionaries = filtersInMemory(tab, applied) ? await this.currentDictionaries() : null;
     const rowCount = await this.lockedSession(session, async (trx, fresh) => {
       // The other tabs' filters as they are now (another apply may have changed them meanwhile).
       const all = sessionFilters(fresh);

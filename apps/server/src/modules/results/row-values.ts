@@ -94,10 +94,15 @@ export function keyOfValue(d: KbDictionaries, chart: RowValueChart, value: strin
   }
 }
 
-/** The session's activity rows `where` keeps (`sa` = search_activities), read packed in one query. */
-export async function readSessionRows(db: Kysely<Database>, where: Sql, options: { structure?: boolean; activity?: boolean } = {}): Promise<SessionRows> {
-  const int = (column: string) => ({ kind: 'int' as const, expr: sql.ref(`sa.${column}`) });
-  const columns = [int('assay_id'), int('ref_id'), int('target_id'), int(options.structure ? 'str_id' : 'act_id')];
-  const [assay, ref, target, last] = (await readPacked(db, sql`FROM search_activities sa WHERE ${where}`, options.structure || options.activity ? columns : columns.slice(0, 3))) as Int32Array[];
-  return { count: assay!.length, assay: assay!, ref: ref!, target: target!, str: options.structure ? last! : null, act: options.activity ? last! : null };
+/**
+ * The session's activity rows `where` keeps (`sa` = search_activities), read packed in one query,
+ * with their structure or activity ids when asked. A dangling assay, reference or target id
+ * (those columns have no foreign key) beyond 32 bits is read as the largest int4, which no
+ * dictionary holds: no value, as the SQL join finds no record.
+ */
+export async function readSessionRows(db: Kysely<Database>, where: Sql, extra: 'str_id' | 'act_id' | null = null): Promise<SessionRows> {
+  const int = (column: string) => ({ kind: 'int' as const, expr: sql`LEAST(${sql.ref(`sa.${column}`)}, 2147483647)` });
+  const columns = [int('assay_id'), int('ref_id'), int('target_id'), ...(extra ? [int(extra)] : [])];
+  const [assay, ref, target, ids] = (await readPacked(db, sql`FROM search_activities sa WHERE ${where}`, columns)) as Int32Array[];
+  return { count: assay!.length, assay: assay!, ref: ref!, target: target!, str: extra === 'str_id' ? ids! : null, act: extra === 'act_id' ? ids! : null };
 }
