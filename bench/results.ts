@@ -42,10 +42,13 @@ async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
 const engine = new RdkitChemEngine(db);
 const search = new SearchService(db, engine);
 const results = new ResultsService(db, search, engine);
+// Filters are applied both ways in the same rounds: in SQL, and in memory (results/memory-filters.ts).
+const dictionaryCache = new KbDictionaryCache(db);
+const memoryResults = new ResultsService(db, search, engine, dictionaryCache);
 // A fresh chart service per measured round: its short-lived cache (the Activities tab's charts
 // computed together) must not turn a cold measurement into a warm one.
 type ChartPath = 'sql' | 'memory';
-const dictionaries = new KbDictionaryCache(db);
+const dictionaries = dictionaryCache;
 const [dictionaryMs] = await time(() => dictionaries.current());
 const newCharts = (path: ChartPath) => new ChartService(db, results, path === 'memory' ? dictionaries : null);
 let charts = newCharts('memory');
@@ -99,12 +102,16 @@ const filters = [
   { chartKey: 'year', minValue: Math.round(((years.min ?? 2000) + (years.max ?? 2020)) / 2), maxValue: years.max ?? 2020 },
 ];
 const applyMs: number[] = [];
+const applyMemoryMs: number[] = [];
 let filteredRows = 0;
 for (let round = 0; round < chartRounds; round++) {
-  await results.resetAllFilters(auth, sessionId);
-  const [ms, applied] = await time(() => results.applyFilters(auth, 'activitiestab', sessionId, filters));
-  applyMs.push(ms);
-  filteredRows = applied.rowCount;
+  for (const [service, into] of [[results, applyMs], [memoryResults, applyMemoryMs]] as const) {
+    await results.resetAllFilters(auth, sessionId);
+    const [ms, applied] = await time(() => service.applyFilters(auth, 'activitiestab', sessionId, filters));
+    into.push(ms);
+    if (filteredRows && applied.rowCount !== filteredRows) throw new Error(`Filters kept ${applied.rowCount} rows one way and ${filteredRows} the other`);
+    filteredRows = applied.rowCount;
+  }
 }
 const filteredPageMs: number[] = [];
 for (let round = 0; round < rounds; round++) filteredPageMs.push((await time(() => firstPage('activitiestab')))[0]);
@@ -130,6 +137,7 @@ const result = {
   firstPage: { all: allPages, perTab: pages },
   defaultCharts: chartRuns,
   applyFilter: { ...summary(applyMs), filters, rowCount: filteredRows },
+  applyFilterInMemory: summary(applyMemoryMs),
   filtered: { firstPage: summary(filteredPageMs), charts: filteredCharts },
 };
 const file = writeResult('results', result);
@@ -138,6 +146,6 @@ console.log(
     `search "${label}" → ${counts.actidscount.toLocaleString('en-US')} activities, ${counts.stridscount.toLocaleString('en-US')} structures in ${(searchMs / 1000).toFixed(1)} s: ` +
     `first page p50 ${allPages.p50} ms p95 ${allPages.p95} ms (5 tabs × ${rounds}); default charts (best of ${chartRounds}) activities ${best(chartRuns.memory.activitiestab!)} ms in memory / ${best(chartRuns.sql.activitiestab!)} ms SQL, ` +
     `structures ${best(chartRuns.memory.structuretab!)} / ${best(chartRuns.sql.structuretab!)} ms (dictionaries read in ${result.dictionaryReadMs} ms); ` +
-    `apply two filters p50 ${summary(applyMs).p50} ms (→ ${filteredRows.toLocaleString('en-US')} rows); filtered first page p95 ${summary(filteredPageMs).p95} ms, filtered charts ${filteredCharts.memory.allMs} / ${filteredCharts.sql.allMs} ms; ` +
+    `apply two filters p50 ${summary(applyMemoryMs).p50} ms in memory / ${summary(applyMs).p50} ms SQL (→ ${filteredRows.toLocaleString('en-US')} rows); filtered first page p95 ${summary(filteredPageMs).p95} ms, filtered charts ${filteredCharts.memory.allMs} / ${filteredCharts.sql.allMs} ms; ` +
     `set count reference ${result.reference.setCountMs} ms → ${file}`,
 );

@@ -69,7 +69,9 @@ function countStructures(d: KbDictionaries, rows: SessionRows): ChartBatch {
     while (end < order.length && str[order[end]!] === str[order[start]!]) end++;
     for (const chart of ROW_VALUE_CHARTS) {
       seen.clear();
-      for (let i = start; i < end; i++) seen.add(keyOf(d, chart, rows, order[i]!));
+      // Most structures have one activity in a search: no set to fill for them.
+      if (end - start === 1) seen.add(keyOf(d, chart, rows, order[start]!));
+      else for (let i = start; i < end; i++) seen.add(keyOf(d, chart, rows, order[i]!));
       const range = rangeValues.get(chart);
       if (range) {
         for (const key of seen) {
