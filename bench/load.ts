@@ -13,11 +13,12 @@
  * directory to seed once) or the PostgreSQL database named by `--database-url` (created and seeded
  * with demo S when empty).
  *
- * `--mix L` (issue 18, for a large knowledge base such as demo L): what chemists ask of ChEMBL-size
- * data, read from the database at start — targets, a target with an activity ceiling, a Ki range,
- * two targets OR, a target NOT a mechanism, recent patents with Ki, launched compounds; structure
- * searches that are selective (< 1 % of structures) or similarity ≥ 0.7 — instead of the S mix,
- * whose whole-type searches (every IC50) pass the activity cap at L and are refused.
+ * `--mix L` (issue 18, for a large knowledge base such as demo L): searches that stay under the
+ * activity cap at ChEMBL size, with targets read from the database — a target with an activity
+ * ceiling, a Ki range, a target NOT a mechanism, recent patents with Ki, launched compounds,
+ * degraders, agonists in functional assays, properties with IC50; structure searches that are
+ * selective (< 1 % of structures) or similarity ≥ 0.7 — instead of the S mix, whose whole-type
+ * searches (every IC50) pass the activity cap at L and are refused.
  */
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -191,22 +192,31 @@ async function largeMix(url: string): Promise<void> {
   await client.end();
   const t = (i: number) => ({ label: targets[i % targets.length]!.gene_symbol, ids: [Number(targets[i % targets.length]!.target_id)] });
   const ki = { selectedOption: 'activitytypes', activities: [{ activityType: 'Ki', activityUom: 'nM', prefix: '<=', minValue: 10 }] };
+  // Each under the activity cap at demo L (npm run bench -- search: 244 to 202,725 activities).
   GUIDED = [
-    ...[0, 1, 2].map((i) => ({ rows: [{ selectedOption: 'target', targets: [t(i)] }] })),
-    { rows: [{ selectedOption: 'target', targets: [t(3)] }, { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'nM', prefix: '<', minValue: 100 }] }] },
+    { rows: [{ selectedOption: 'target', targets: [t(0)] }, { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'nM', prefix: '<', minValue: 100 }] }] },
     { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki', activityUom: 'nM', prefix: 'R', minValue: 1, maxValue: 10 }] }] },
-    { rows: [{ selectedOption: 'target', targets: [t(4)], operator: 'OR' }, { selectedOption: 'target', targets: [t(5)] }] },
-    { rows: [{ selectedOption: 'target', targets: [t(6)], operator: 'NOT' }, { selectedOption: 'activitymechanism', mechanisms: ['INHIBITOR'] }] },
+    { rows: [{ selectedOption: 'target', targets: [t(3)], operator: 'NOT' }, { selectedOption: 'activitymechanism', mechanisms: ['INHIBITOR'] }] },
     { rows: [{ selectedOption: 'bibliography', sources: ['P'], yearRange: { fromYear: 2018, toYear: 2020 } }, ki] },
     { rows: [{ selectedOption: 'clinicalphase', phases: ['Launched'] }] },
+    { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'DC50' }] }] },
+    { rows: [{ selectedOption: 'activitymechanism', mechanisms: ['AGONIST'] }, { selectedOption: 'assay', assayTypes: ['functional'] }] },
+    { rows: [{ selectedOption: 'structure', properties: { molmin: 350, molmax: 400, logpmax: 3 } }, { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'uM', prefix: '<', minValue: 1 }] }] },
   ];
   STRUCTURES = [
-    ...['C#Cc1cccc(N)c1', 'O=C1CCC(N2CC3=CC=CC=C3C2=O)C(=O)N1', 'c1cnc2[nH]ccc2c1', 'O=C1NC(=O)SC1'].map((value) => ({
+    // Under 1 % of demo L's structures each (npm run bench -- structure).
+    ...['C#Cc1cccc(N)c1', 'c1ccc(-c2ccncc2)nc1', 'NC1CC1'].map((value) => ({
       rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value, category: 'substructure' } }],
     })),
     ...probes.map((p) => ({ rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value: p.canonical_smiles, category: 'similarity', similarityMin: 0.7 } }] })),
   ];
 }
+const PREVIEWS = [
+  { inputType: 'smiles', value: 'c1ccccc1', category: 'substructure', limit: 12 },
+  { inputType: 'smarts', value: '[$(c1ccccc1)]-[$(c1ccncc1)]', category: 'substructure', limit: 12 },
+  { inputType: 'smiles', value: 'CC(=O)Nc1ccc(O)cc1', category: 'similarity', similarityMin: 0.4, limit: 12 },
+  { inputType: 'smiles', value: 'C1CCNCC1', category: 'substructure', limit: 12 },
+];
 const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)]!;
 
 interface UserState {
