@@ -101,7 +101,15 @@ function decode(spec: ColumnSpec, packed: string | null, rows: number): ColumnAr
   return codes;
 }
 
-type Table = 'activities' | 'compounds' | 'clinical_compounds' | 'structures' | 'assays' | 'documents' | 'targets';
+export type Table = 'activities' | 'compounds' | 'clinical_compounds' | 'structures' | 'assays' | 'documents' | 'targets';
+
+/** The highest id of a table (0 when empty); ids are read as 32-bit integers, so a larger one is refused. */
+export async function maxId(db: Db, table: Table, column: string): Promise<number> {
+  const { rows } = await sql<{ max: string | number }>`SELECT coalesce(max(${sql.ref(column)}), 0)::text AS max FROM ${sql.table(table)}`.execute(db);
+  const max = Number(rows[0]?.max ?? 0);
+  if (max > 2 ** 31 - 1) throw new Error(`${table}.${column} reaches ${max}, beyond the 32-bit ids held in memory: the SQL path stays in use.`);
+  return max;
+}
 
 /**
  * The order that sorts one chunk's rows by id: ids of a chunk lie in (from, from + CHUNK_IDS], so

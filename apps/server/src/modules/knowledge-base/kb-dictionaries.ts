@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { Vocabulary, readColumns } from '../../db/column-read.ts';
+import { Vocabulary, maxId, readColumns } from '../../db/column-read.ts';
 import { loadsState } from './kb-loads.ts';
 import { withDbPriority } from '../../db/db-priority.ts';
 
@@ -32,16 +32,6 @@ export interface KbDictionaries {
 export const SOURCE_CODES = ['J', 'P', 'O'] as const;
 
 type Db = Kysely<Database>;
-
-/** Ids are read as 32-bit integers (int4send): a larger id anywhere turns the memory path off. */
-const MAX_ID = 2 ** 31 - 1;
-
-async function maxId(db: Db, table: 'assays' | 'documents' | 'targets' | 'activities' | 'structures', column: string): Promise<number> {
-  const { rows } = await sql<{ max: string | number }>`SELECT coalesce(max(${sql.ref(column)}), 0)::text AS max FROM ${sql.table(table)}`.execute(db);
-  const max = Number(rows[0]?.max ?? 0);
-  if (max > MAX_ID) throw new Error(`${table}.${column} reaches ${max}, beyond 32 bits: charts and filters stay in SQL.`);
-  return max;
-}
 
 export async function readKbDictionaries(db: Db, version: string): Promise<KbDictionaries> {
   // Activity and structure ids are only checked: session rows carry them (memory-filters.ts writes

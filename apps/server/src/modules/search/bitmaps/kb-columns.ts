@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { RoaringBitmap32 } from './roaring.ts';
 import type { Database } from '../../../db/schema.ts';
-import { readColumns, readDenseColumns } from '../../../db/column-read.ts';
+import { maxId, readColumns, readDenseColumns } from '../../../db/column-read.ts';
 import type { ColumnSpec } from '../../../db/column-read.ts';
 import type { ActivityFields } from './activity-fields.ts';
 import { activityFieldColumns } from './activity-fields.ts';
@@ -53,10 +53,6 @@ export interface KbColumns {
 
 type Db = Kysely<Database>;
 
-async function maxId(db: Db, table: 'activities' | 'compounds' | 'structures' | 'clinical_compounds', column: string): Promise<number> {
-  const { rows } = await sql<{ max: number }>`SELECT coalesce(max(${sql.ref(column)}), 0)::int AS max FROM ${sql.table(table)}`.execute(db);
-  return rows[0]?.max ?? 0;
-}
 
 const ints = (...columns: string[]): ColumnSpec[] => columns.map((column) => ({ kind: 'int', expr: sql.ref(column) }));
 
