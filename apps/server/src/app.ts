@@ -217,6 +217,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
     // One server per PGlite data directory: a running search of any other instance is a dead one.
     singleProcess: database.kind === 'pglite',
     bitmapCounts: config.searchBitmaps,
+    databaseKind: database.kind,
     heartbeatMs: config.searchHeartbeatMs,
   });
   // Alerts on new data (issue 17): main.ts starts the polling check.

@@ -410,33 +410,61 @@ function cases(f: Fixture): Case[] {
   ];
 }
 
-async function expectedCounts(t: TestApp, c: Case): Promise<SearchCounts> {
+/** The expected sets of a case, as CTEs over plain SQL: strs, acts, gvks, refs, ccs. */
+function expectedSets(c: Case): string {
   const activityRows = c.activityRows ?? true;
   const clinical = c.clinical ?? 'TRUE';
-  const text = `
+  return `
     WITH strs AS (SELECT DISTINCT str_id FROM (${c.structures}) x WHERE str_id IS NOT NULL),
-    acts AS (SELECT a.act_id, a.str_id, a.gvk_id, a.assay_id, a.ref_id FROM ${ACT} WHERE (${c.activities}) AND a.str_id IN (SELECT str_id FROM strs)),
+    acts AS (SELECT a.act_id, a.str_id, a.gvk_id, a.assay_id, a.ref_id, a.target_id FROM ${ACT} WHERE (${c.activities}) AND a.str_id IN (SELECT str_id FROM strs)),
     gvks AS (
       SELECT gvk_id FROM acts WHERE gvk_id IS NOT NULL AND ${activityRows}
       UNION SELECT c.gvk_id FROM compounds c JOIN strs USING (str_id)
       WHERE NOT ${activityRows} OR c.str_id NOT IN (SELECT str_id FROM acts)),
-    refs AS (SELECT ref_id FROM acts WHERE ref_id IS NOT NULL UNION SELECT c.ref_id FROM compounds c JOIN gvks USING (gvk_id) WHERE c.ref_id IS NOT NULL)
+    refs AS (SELECT ref_id FROM acts WHERE ref_id IS NOT NULL UNION SELECT c.ref_id FROM compounds c JOIN gvks USING (gvk_id) WHERE c.ref_id IS NOT NULL),
+    ccs AS (SELECT cc.clinical_compound_id FROM clinical_compounds cc WHERE cc.str_id IN (SELECT str_id FROM strs) AND (${clinical}))`;
+}
+
+async function expectedCounts(t: TestApp, c: Case): Promise<SearchCounts> {
+  const text = `${expectedSets(c)}
     SELECT (SELECT count(*)::int FROM strs) AS stridscount,
       (SELECT count(*)::int FROM acts) AS actidscount,
       (SELECT count(*)::int FROM gvks) AS gvkidscount,
       (SELECT count(DISTINCT assay_id)::int FROM acts) AS assayidscount,
       (SELECT count(*)::int FROM refs) AS refidscount,
-      (SELECT count(*)::int FROM clinical_compounds cc WHERE cc.str_id IN (SELECT str_id FROM strs) AND (${clinical})) AS clinicalcompoundidscount`;
+      (SELECT count(*)::int FROM ccs) AS clinicalcompoundidscount`;
   return (await sql.raw<SearchCounts>(text).execute(t.database.db)).rows[0]!;
 }
 
 /**
- * The corpus three times: as a search session's counts (the sets written), as the count-only call
- * with the bitmap engine (SEARCH_BITMAPS, issue 18), which writes nothing, and as the search page's
- * run with the bitmap engine (counts answered before the sets are written); all must agree exactly.
+ * Rows that differ between the expected sets and those written for `setId`, per set (0 = the same
+ * rows): an activity's links, and each assay's and reference's number of the search's activities.
+ */
+async function setDifferences(t: TestApp, c: Case, setId: number): Promise<Record<string, number>> {
+  const written = (columns: string, table: string) => `SELECT ${columns} FROM ${table} WHERE set_id = ${setId}`;
+  const differ = (expected: string, actual: string) => `(SELECT count(*)::int FROM ((${expected} EXCEPT ${actual}) UNION ALL (${actual} EXCEPT ${expected})) d)`;
+  const links = 'act_id::bigint, str_id::bigint, gvk_id::bigint, assay_id::bigint, ref_id::bigint, target_id::bigint';
+  const text = `${expectedSets(c)}
+    SELECT ${differ(`SELECT ${links} FROM acts`, written(links, 'search_activities'))} AS activities,
+      ${differ('SELECT str_id::bigint FROM strs', written('str_id', 'search_structures'))} AS structures,
+      ${differ('SELECT gvk_id::bigint FROM gvks', written('gvk_id', 'search_compounds'))} AS compounds,
+      ${differ('SELECT assay_id::bigint, count(*)::int FROM acts WHERE assay_id IS NOT NULL GROUP BY 1', written('assay_id, activities', 'search_assays'))} AS assays,
+      ${differ(
+        'SELECT ref_id::bigint, sum(n)::int FROM (SELECT ref_id, count(*) AS n FROM acts WHERE ref_id IS NOT NULL GROUP BY 1 UNION ALL SELECT ref_id, 0 FROM refs) x GROUP BY 1',
+        written('ref_id, activities', 'search_references'),
+      )} AS refs,
+      ${differ('SELECT clinical_compound_id::bigint FROM ccs', written('clinical_compound_id', 'search_clinical_compounds'))} AS clinical`;
+  return (await sql.raw<Record<string, number>>(text).execute(t.database.db)).rows[0]!;
+}
+
+/**
+ * The corpus three times: as a search session's counts with the sets written in SQL
+ * (SEARCH_BITMAPS=0), as the count-only call with the bitmap engine (issue 18), which writes
+ * nothing, and as the search page's run with the bitmap engine (counts answered from memory, the
+ * sets then written from the same bitmaps); all must agree exactly, and so must the written sets.
  */
 const PATHS = [
-  { path: 'search sets', env: {} },
+  { path: 'search sets', env: { SEARCH_BITMAPS: '0' } },
   // The count call's answer has five counts; the service's has all six.
   { path: 'bitmap counts', env: { SEARCH_BITMAPS: '1' } },
   { path: 'search page on bitmaps', env: { SEARCH_BITMAPS: '1' } },
@@ -454,12 +482,13 @@ describe.each(VARIANTS)('guided search corpus on %s, %s', (kind, _path, variant)
   }, 120_000);
   afterAll(() => t.close());
 
-  const count = async (rows: SearchRowInput[]) => {
+  /** The case's counts, and the set id its session wrote (null for the count-only call). */
+  const count = async (rows: SearchRowInput[]): Promise<{ counts: SearchCounts; setId: number | null }> => {
     const criteria: SearchCriteriaInput = { rows };
     if (variant.path === 'bitmap counts') {
       // Columns read first: without them the count would be answered on the SQL path (checked below).
       await t.app.searchService.bitmapsReady();
-      return t.app.searchService.countOnly(SearchCriteriaSchema.parse(criteria));
+      return { counts: await t.app.searchService.countOnly(SearchCriteriaSchema.parse(criteria)), setId: null };
     }
     if (variant.path === 'search page on bitmaps') await t.app.searchService.bitmapsReady();
     const res = await t.call({
@@ -472,15 +501,17 @@ describe.each(VARIANTS)('guided search corpus on %s, %s', (kind, _path, variant)
     });
     if (res.statusCode !== 200) throw new Error(`${res.statusCode} ${res.body}`);
     const counts = (res.data.rows as SearchCounts[])[0]!;
+    const sessionid = (res.data as { sessionid: string }).sessionid;
     if (variant.path === 'search page on bitmaps') {
       // Answered before the sets were written: the results wait for them and hold the same rows.
-      const sessionid = (res.data as { sessionid: string }).sessionid;
       const page = await t.call({ method: 'POST', url: '/api/results/activitiestab', headers: authHeaders(login), payload: { sessionid, pageNumber: 0, pageSize: 10 } });
       // 204: a tab without rows (spec §4).
       if (page.statusCode !== 200 && !(page.statusCode === 204 && counts.actidscount === 0)) throw new Error(`results: ${page.statusCode} ${page.body}`);
       expect(page.statusCode === 204 ? 0 : (page.data as { rowCount: number }).rowCount).toBe(counts.actidscount);
     }
-    return counts;
+    await t.app.searchService.settled(sessionid);
+    const session = await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow();
+    return { counts, setId: Number(session.set_id) };
   };
 
   it('has at least 40 cases covering every row type and every operator', () => {
@@ -494,16 +525,18 @@ describe.each(VARIANTS)('guided search corpus on %s, %s', (kind, _path, variant)
     expect([...operators].sort()).toEqual(['AND', 'NOT', 'OR']);
   });
 
-  it('answers each case with the counts plain SQL gives, and most cases match something', async () => {
+  it('answers each case with the counts plain SQL gives, writes the sets it gives, and most cases match something', async () => {
     let nonEmpty = 0;
+    const same = { activities: 0, structures: 0, compounds: 0, assays: 0, refs: 0, clinical: 0 };
     for (const c of cases(fixture)) {
-      const [actual, expected] = await Promise.all([
+      const [{ counts: actual, setId }, expected] = await Promise.all([
         count(c.rows),
         expectedCounts(t, c).catch((error: unknown) => {
           throw new Error(`expected SQL of "${c.name}" failed: ${String(error)}`);
         }),
       ]);
       expect.soft(actual, c.name).toEqual(expected);
+      if (setId !== null) expect.soft(await setDifferences(t, c, setId), c.name).toEqual(same);
       if (actual.stridscount > 0) nonEmpty++;
     }
     // A corpus of empty answers would prove nothing.
@@ -511,6 +544,8 @@ describe.each(VARIANTS)('guided search corpus on %s, %s', (kind, _path, variant)
     // Every bitmap-path case was counted by the bitmap engine, none fell back to SQL.
     if (variant.path === 'bitmap counts') expect(t.app.searchService.countPaths).toEqual({ bitmaps: cases(fixture).length, sql: 0, early: 0 });
     // The search page's runs answered their counts from the bitmaps before writing the sets.
+    // (and wrote their sets from them); with SEARCH_BITMAPS=0 every set was written in SQL.
     if (variant.path === 'search page on bitmaps') expect(t.app.searchService.countPaths.early).toBe(cases(fixture).length);
+    if (variant.path === 'search sets') expect(t.app.searchService.countPaths.early).toBe(0);
   }, 300_000);
 });

@@ -18,6 +18,10 @@ import { writeSearchLog } from './search-log.ts';
 import { loadsVersion } from '../knowledge-base/kb-loads.ts';
 import { BitmapIndex } from './bitmaps/bitmap-index.ts';
 import { bitmapSearch } from './bitmaps/bitmap-counts.ts';
+import type { BitmapSearchResult } from './bitmaps/bitmap-counts.ts';
+import type { KbColumns } from './bitmaps/kb-columns.ts';
+import { writeSetsFromBitmaps } from './bitmaps/write-sets.ts';
+import type { DatabaseKind } from '../../db/database.ts';
 
 export type { LoadWindow };
 
@@ -51,6 +55,14 @@ export interface SearchServiceOptions {
   heartbeatMs?: number;
   /** Count searches from id bitmaps in memory instead of writing the sets (issue 18; `SEARCH_BITMAPS=1`). */
   bitmapCounts?: boolean;
+  /** How id lists are sent when sets are written from the bitmaps (binary on a server, text to PGlite). */
+  databaseKind?: DatabaseKind;
+}
+
+/** A search counted from the bitmaps before its sets were written: the sets are written from it. */
+interface EarlyCounts {
+  columns: KbColumns;
+  sets: BitmapSearchResult;
 }
 
 /** A run in this process: its cancel switch and what it has done so far. */
@@ -131,6 +143,7 @@ export class SearchService {
   private readonly structureTimeLimitMs: number;
   private readonly runStaleMs: number;
   private readonly heartbeatMs: number;
+  private readonly databaseKind: DatabaseKind;
   private singleProcess: Promise<boolean> | null;
   private heartbeat: NodeJS.Timeout | null = null;
   private stopping = false;
@@ -146,6 +159,8 @@ export class SearchService {
     this.structureTimeLimitMs = options.structureTimeLimitMs ?? 120_000;
     this.runStaleMs = options.runStaleMs ?? RUN_STALE_MS;
     this.heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+    // Text arrays when not told: both drivers take them.
+    this.databaseKind = options.databaseKind ?? 'pglite';
     this.singleProcess = options.singleProcess === undefined ? null : Promise.resolve(options.singleProcess);
     this.bitmaps = options.bitmapCounts ? new BitmapIndex(db) : null;
   }
@@ -170,7 +185,10 @@ export class SearchService {
    * Counts without keeping a session (`api/guidedsearch/count`): the sets are built and rolled back.
    * With a load window, only rows first brought in by those loads count (alerts).
    */
-  /** Count calls answered by each path since start (tests and benchmarks check which one ran). */
+  /**
+   * Count calls answered by each path since start, and search runs answered early from the bitmaps
+   * (their sets then written from them too): tests and benchmarks check which one ran.
+   */
   readonly countPaths = { bitmaps: 0, sql: 0, early: 0 };
 
   /** Reads the bitmap columns if they are not current, and says whether counts will use them. */
@@ -288,12 +306,13 @@ export class SearchService {
    * Answers a run's counts from the bitmaps (when their columns are current) before its sets are
    * written: the search page shows them at once; results calls, on any server, wait for the sets
    * (`run_recovery`) instead of answering "still running". A count over the activity cap throws
-   * here, as writing the sets would.
+   * here, as writing the sets would. Answers the sets found, to be written from memory (null: the
+   * columns are not current, and the SQL path counts and writes).
    */
-  private async countEarly(sessionId: string, hash: string, compiled: Awaited<ReturnType<typeof compileCriteria>>, onCounts: (counts: SearchCounts) => void): Promise<void> {
+  private async countEarly(sessionId: string, hash: string, compiled: Awaited<ReturnType<typeof compileCriteria>>, onCounts: (counts: SearchCounts) => void): Promise<EarlyCounts | null> {
     const columns = this.bitmaps ? await this.bitmaps.ifCurrent() : null;
-    if (!columns) return;
-    const { counts } = await bitmapSearch(this.db, columns, compiled, this.activityCap, this.bitmaps!.rowSets);
+    if (!columns) return null;
+    const sets = await bitmapSearch(this.db, columns, compiled, this.activityCap, this.bitmaps!.rowSets);
     await this.db
       .updateTable('search_sessions')
       .set({ run_recovery: true })
@@ -303,7 +322,8 @@ export class SearchService {
       .where('run_owner', '=', this.owner)
       .execute();
     this.countPaths.early++;
-    onCounts(counts);
+    onCounts(sets.counts);
+    return { columns, sets };
   }
 
   /** Resolves once this process's runs of the session are over: sets written, housekeeping done (tests, shutdown). */
@@ -386,11 +406,14 @@ export class SearchService {
       const similarityHitIds = prepared.structures.similarityHitIds;
       const ctx = prepared.ctx;
       const compiled = await compileCriteria(criteria, ctx);
-      if (onCounts && !loadWindow) await this.countEarly(sessionId, hash, compiled, onCounts);
+      // Alert windows (new since a load) stay on the SQL path: the columns hold no load ids.
+      const early = onCounts && !loadWindow ? await this.countEarly(sessionId, hash, compiled, onCounts) : null;
       run.progress = { ...run.progress, phase: 'sets' };
       const counts = await this.db.transaction().execute(async (trx) => {
         await clearSets(trx, session.set_id);
-        const result = await materialiseSets(trx, session.set_id, compiled, this.activityCap, { loadWindow });
+        const result = early
+          ? await writeSetsFromBitmaps(trx, session.set_id, early.columns, early.sets, this.databaseKind)
+          : await materialiseSets(trx, session.set_id, compiled, this.activityCap, { loadWindow });
         await copySimilarities(trx, session.set_id, similarityHitIds);
         // Cancelled while the sets were being built: roll them back.
         if (run.controller.signal.aborted) throw searchCancelled();

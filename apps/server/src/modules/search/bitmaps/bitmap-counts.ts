@@ -102,12 +102,18 @@ function directPossible(expr: Expr, rows: readonly CompiledRow[]): boolean {
   return renderExpression(expr, (i) => (rows[i]!.direct ? sql<boolean>`TRUE` : null)) !== false;
 }
 
+/** A search's six sets in memory (write-sets.ts writes them as the session's sets). */
 export interface BitmapSearchResult {
   counts: SearchCounts;
   /** Structure ids. */
   structures: RoaringBitmap32;
   /** Activity positions (`columns.actIds` turns them into act_ids). */
   activities: RoaringBitmap32;
+  /** Compound record, assay, reference and development compound ids. */
+  compounds: RoaringBitmap32;
+  assays: RoaringBitmap32;
+  references: RoaringBitmap32;
+  clinical: RoaringBitmap32;
 }
 
 /** Counts a compiled search from the in-memory columns; throws the activity-cap error as the SQL path does. */
@@ -181,6 +187,10 @@ export async function bitmapSearch(db: Db, columns: KbColumns, compiled: { expr:
     },
     structures,
     activities,
+    compounds,
+    assays,
+    references,
+    clinical,
   };
 }
 
