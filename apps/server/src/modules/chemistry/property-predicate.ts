@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { RawBuilder } from 'kysely';
-import type { StructureProperties } from '@kb/contracts/search';
+import type { PropertyColumn, StructureProperties } from '@kb/contracts/search';
 import { PROPERTY_FIELDS } from '@kb/contracts/search';
 
 /*
@@ -26,20 +26,45 @@ export function wholeBound(kind: 'min' | 'max', value: number): number | 'none' 
   return whole < SMALLINT.min ? 'none' : Math.min(whole, SMALLINT.max);
 }
 
-export function propertyPredicate(properties: StructureProperties): Sql | null {
-  const parts: Sql[] = [];
-  for (const [column, [minKey, maxKey]] of Object.entries(PROPERTY_FIELDS)) {
+/** One property's bounds (either may be absent), as the same numbers for SQL and for memory. */
+export interface PropertyBound {
+  column: PropertyColumn;
+  min: number | null;
+  max: number | null;
+}
+
+/**
+ * The bounds of a property range, computed once and rendered both as SQL (`boundsPredicate`) and
+ * in memory (the search's bitmap engine): 'none' when a bound can hold for no stored value.
+ */
+export function propertyBounds(properties: StructureProperties): PropertyBound[] | 'none' {
+  const bounds: PropertyBound[] = [];
+  for (const [column, [minKey, maxKey]] of Object.entries(PROPERTY_FIELDS) as [PropertyColumn, readonly [keyof StructureProperties, keyof StructureProperties]][]) {
     let min: number | null | undefined | 'none' = properties[minKey];
     let max: number | null | undefined | 'none' = properties[maxKey];
     // (A clamped bound still leaves out structures without the value, as any bound does.)
     if (SMALLINT_PROPERTIES.has(column)) {
       min = min == null ? null : wholeBound('min', min);
       max = max == null ? null : wholeBound('max', max);
-      if (min === 'none' || max === 'none') return sql`FALSE`;
+      if (min === 'none' || max === 'none') return 'none';
     }
+    if (min != null || max != null) bounds.push({ column, min: min ?? null, max: max ?? null });
+  }
+  return bounds;
+}
+
+/** The bounds as a predicate on `s` (null: no bound). */
+export function boundsPredicate(bounds: PropertyBound[] | 'none'): Sql | null {
+  if (bounds === 'none') return sql`FALSE`;
+  const parts: Sql[] = [];
+  for (const { column, min, max } of bounds) {
     // Column names come from the contract's fixed list, never from the request.
     if (min != null) parts.push(sql`s.${sql.ref(column)} >= ${min}`);
     if (max != null) parts.push(sql`s.${sql.ref(column)} <= ${max}`);
   }
   return parts.length ? sql.join(parts, sql` AND `) : null;
+}
+
+export function propertyPredicate(properties: StructureProperties): Sql | null {
+  return boundsPredicate(propertyBounds(properties));
 }

@@ -6,7 +6,8 @@ import type {
 } from '@kb/contracts/search';
 import { TREE_KEY_BY_VIEW } from '@kb/contracts/trees';
 import { badRequest } from '../../http/errors.ts';
-import { propertyPredicate } from '../chemistry/property-predicate.ts';
+import { boundsPredicate, propertyBounds } from '../chemistry/property-predicate.ts';
+import type { PropertyBound } from '../chemistry/property-predicate.ts';
 import { treeSelectionMatch } from '../trees/tree-match.ts';
 import type { StructureQueryResolver } from './structure-query.ts';
 
@@ -32,6 +33,12 @@ export interface CompiledRow {
    * mechanism, degrader), which the bitmap engine evaluates in memory (bitmaps/activity-fields.ts).
    */
   fields?: ActivityFieldMatch;
+  /**
+   * A structure row's property bounds, which the bitmap engine tests in memory
+   * (bitmaps/structure-properties.ts), with the row's other parts (structure query, id lists) as
+   * SQL (null when there are none): `direct` is the same row rendered whole as SQL.
+   */
+  properties?: { bounds: PropertyBound[] | 'none'; others: RawBuilder<unknown> | null };
 }
 
 /** Which relations (std_act_prefix, NULL counting as '=') a value comparison admits: a censored '>10' never satisfies '<'. */
@@ -88,10 +95,6 @@ const anyText = (values: readonly string[]) => sql`ANY(${[...values]}::text[])`;
 async function compileStructureRow(row: Extract<SearchRow, { selectedOption: 'structure' }>, name: string, resolver: StructureQueryResolver): Promise<CompiledRow> {
   const sets: Sql[] = [];
   if (row.structure) sets.push(await resolver.resolve(row.structure));
-  if (row.properties) {
-    const predicate = propertyPredicate(row.properties);
-    if (predicate) sets.push(sql`SELECT s.str_id FROM structures s WHERE ${predicate}`);
-  }
   const lists: Sql[] = [];
   if (nonEmpty(row.strIds)) lists.push(sql`SELECT s.str_id FROM structures s WHERE s.str_id = ${anyBigint(row.strIds)}`);
   if (nonEmpty(row.casNumbers)) {
@@ -101,10 +104,19 @@ async function compileStructureRow(row: Extract<SearchRow, { selectedOption: 'st
       WHERE lower(cs.synonym) = ${anyText(cas)} AND c.str_id IS NOT NULL`);
   }
   if (lists.length) sets.push(sql.join(lists, sql` UNION `));
-  if (!sets.length) throw badRequest(`${name} has no value: enter a structure, a property range, structure ids or CAS numbers.`);
+  const bounds = row.properties ? propertyBounds(row.properties) : [];
+  const predicate = boundsPredicate(bounds);
+  const others = intersect(sets);
+  if (!predicate && !others) throw badRequest(`${name} has no value: enter a structure, a property range, structure ids or CAS numbers.`);
   // Every part given must hold (a query AND a property range AND the id list).
-  const direct = sets.length === 1 ? sets[0]! : sql.join(sets.map((set) => sql`(${set})`), sql` INTERSECT `);
-  return { activity: null, direct, clinical: null };
+  const direct = intersect(predicate ? [...sets, sql`SELECT s.str_id FROM structures s WHERE ${predicate}`] : sets)!;
+  return { activity: null, direct, clinical: null, ...(predicate ? { properties: { bounds, others } } : {}) };
+}
+
+/** The structures every one of `sets` holds (null for none). */
+function intersect(sets: readonly Sql[]): Sql | null {
+  if (sets.length <= 1) return sets[0] ?? null;
+  return sql.join(sets.map((set) => sql`(${set})`), sql` INTERSECT `);
 }
 
 function compileCategoryRow(row: Extract<SearchRow, { selectedOption: 'compoundcategories' }>, name: string): CompiledRow {

@@ -236,6 +236,20 @@ function cases(f: Fixture): Case[] {
       activityRows: false,
     },
     {
+      name: 'properties within structure ids, fractional bounds on counts (PSA, donors 0.5 to 3.5)',
+      rows: [{ selectedOption: 'structure', strIds: firstStrs, properties: { psamin: 20.5, hbdmin: 0.5, hbdmax: 3.5 } }],
+      structures: `SELECT s.str_id FROM structures s WHERE s.str_id IN ${inList(firstStrs)} AND s.psa >= 20.5 AND s.hb_donors BETWEEN 1 AND 3`,
+      activities: `a.str_id IN (SELECT s.str_id FROM structures s WHERE s.str_id IN ${inList(firstStrs)} AND s.psa >= 20.5 AND s.hb_donors BETWEEN 1 AND 3)`,
+      activityRows: false,
+    },
+    {
+      name: 'a bound no count can meet (donors above 40,000) matches nothing',
+      rows: [{ selectedOption: 'structure', properties: { molmin: 100, hbdmin: 40_000 } }],
+      structures: `SELECT str_id FROM structures WHERE FALSE`,
+      activities: `FALSE`,
+      activityRows: false,
+    },
+    {
       name: 'structure by name (exact)',
       rows: [{ selectedOption: 'structure', structure: { inputType: 'name', value: f.structure.name.toLowerCase(), category: 'exact' } }],
       structures: `SELECT str_id FROM compounds WHERE lower(name) = lower('${f.structure.name}') UNION SELECT c.str_id FROM compound_synonyms cs JOIN compounds c USING (gvk_id) WHERE lower(cs.synonym) = lower('${f.structure.name}')`,
@@ -329,6 +343,13 @@ function cases(f: Fixture): Case[] {
         AND s.str_id NOT IN (${strOf(inhibitor)} UNION ${inhibitorDrugs})
         AND (s.str_id IN (${strOf(`${egfr} AND NOT coalesce(${inhibitor}, false)`)}) OR s.str_id IN (${drugTargets([f.egfr])}))`,
       activities: `${egfr} AND NOT coalesce(${inhibitor}, false)`,
+    },
+    {
+      name: 'target NOT properties: BRD4 structures outside a weight and cLogP range',
+      rows: [target([f.brd4], { operator: 'NOT' }), { selectedOption: 'structure', properties: { molmin: 300, logpmax: 3 } }],
+      structures: `SELECT s.str_id FROM structures s WHERE s.str_id IN (${strOf(brd4)} UNION ${drugTargets([f.brd4])})
+        AND NOT coalesce(s.mol_weight >= 300 AND s.logp_calc <= 3, false)`,
+      activities: `${brd4} AND a.str_id NOT IN (SELECT str_id FROM structures WHERE mol_weight >= 300 AND logp_calc <= 3)`,
     },
     {
       name: 'properties AND target',

@@ -13,6 +13,7 @@ import { childrenOf } from './reverse-index.ts';
 import { positionsOf } from '../../../db/column-read.ts';
 import { evaluateSets } from './set-algebra.ts';
 import { matchActivityFields } from './activity-fields.ts';
+import { matchProperties } from './structure-properties.ts';
 
 /**
  * The six counts of a search from id sets in memory (issue 18), by the rules of
@@ -51,7 +52,8 @@ export function rowSetQueries(row: CompiledRow): [RawBuilder<unknown> | null, Ra
   const activities = row.fields ? null : row.link ? row.link.ids : row.activity ? sql`SELECT a.act_id FROM ${ACTIVITY_FROM} WHERE ${row.activity}` : null;
   return [
     activities,
-    row.direct,
+    // Property bounds are tested in memory: only the row's other parts are read.
+    row.properties ? row.properties.others : row.direct,
     row.clinical ? sql`SELECT cc.clinical_compound_id FROM clinical_compounds cc WHERE ${row.clinical}` : null,
   ];
 }
@@ -64,7 +66,9 @@ function linkedActivities(columns: KbColumns, link: NonNullable<CompiledRow['lin
 
 /** Reads a row's sets from the database. */
 export async function readRowSets(db: Db, columns: KbColumns, row: CompiledRow): Promise<RowSets> {
-  const [read, direct, clinical] = await Promise.all(rowSetQueries(row).map((query) => (query ? ids(db, query) : null)));
+  const [read, others, clinical] = await Promise.all(rowSetQueries(row).map((query) => (query ? ids(db, query) : null)));
+  const inRange = row.properties ? await matchProperties(columns.properties, row.properties.bounds) : null;
+  const direct = inRange && others ? RoaringBitmap32.and(inRange, others) : (inRange ?? others);
   const activities = row.fields
     ? matchActivityFields(columns.fields, row.fields)
     : read && row.link

@@ -8,6 +8,7 @@ import type { ActivityFields } from './activity-fields.ts';
 import { activityFieldColumns } from './activity-fields.ts';
 import type { ReverseIndex } from './reverse-index.ts';
 import { reverseIndex } from './reverse-index.ts';
+import { StructurePropertyColumns } from './structure-properties.ts';
 
 /**
  * The knowledge base's id links held in memory for bitmap counting (issue 18): for every activity
@@ -49,6 +50,8 @@ export interface KbColumns {
   allClinical: RoaringBitmap32;
   /** The activities' own fields that search rows test (type, value, unit, mechanism, degrader). */
   fields: ActivityFields;
+  /** Structure properties that property rows test, read on first use. */
+  properties: StructurePropertyColumns;
 }
 
 type Db = Kysely<Database>;
@@ -94,5 +97,6 @@ export async function loadKbColumns(db: Db, version: string): Promise<KbColumns>
     allStructures,
     allClinical,
     fields: fieldColumns.assemble(fieldArrays),
+    properties: new StructurePropertyColumns(db, maxStr),
   };
 }
