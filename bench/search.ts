@@ -1,12 +1,15 @@
 // `npm run bench -- search [--database-url postgres://...] [--rounds 3]`: p50 / p95 of guided-search
 // counts (22 mixed searches, each run as `api/guidedsearch/count` does: sets built and rolled back)
 // and of autocomplete look-ups, on the given database (default: in-memory PGlite seeded with demo S).
+// Then the same searches as the search page runs them (a session: counts, then its sets written for
+// the results), once with the sets written in SQL and once written from the bitmaps (issue 18).
 // Reference measured in the same run: a full count of the activities table, so the ratio
 // "search p50 / full scan" survives a noisy machine.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { openBenchDatabase, summary, writeResult } from './support/bench-kit.ts';
+import crypto from 'node:crypto';
+import { benchUser, openBenchDatabase, summary, writeResult } from './support/bench-kit.ts';
 import type { SearchCriteria, SearchRowInput } from '@kb/contracts/search';
 import { SearchCriteriaSchema } from '@kb/contracts/search';
 import { SearchService } from '../apps/server/src/modules/search/search-service.ts';
@@ -79,7 +82,7 @@ async function time<T>(fn: () => Promise<T>): Promise<[number, T | Error]> {
 const engine = new RdkitChemEngine(db);
 const service = new SearchService(db, engine);
 // The bitmap engine (issue 18) on the same searches, same run: its first count reads the columns.
-const bitmapService = new SearchService(db, engine, { bitmapCounts: true });
+const bitmapService = new SearchService(db, engine, { bitmapCounts: true, databaseKind: handle.kind });
 // Reference: one full count of the activities table.
 const [fullScanMs] = await time(() => sql`SELECT count(*) FROM activities`.execute(db));
 
@@ -117,6 +120,27 @@ for (let round = 0; round < rounds; round++) {
     if (JSON.stringify(counts) !== JSON.stringify(entry.counts) && !mismatches.includes(name)) mismatches.push(name);
   }
 }
+// Search page runs, one round: until the sets are written, on each path (a run over the activity cap
+// fails on both, as quickly, and is left out of the figures).
+const auth = await benchUser(db, 'bench-search@example.com');
+const runMs = { sql: [] as number[], bitmaps: [] as number[], bitmapCountsShown: [] as number[] };
+for (const [name, rows] of SEARCHES) {
+  const criteria: SearchCriteria = SearchCriteriaSchema.parse({ rows });
+  for (const [path, searches] of [['sql', service], ['bitmaps', bitmapService]] as const) {
+    const sessionId = crypto.randomUUID();
+    const started = performance.now();
+    const [shownMs, counts] = await time(() => searches.run(auth, sessionId, criteria));
+    await searches.settled(sessionId);
+    const ms = performance.now() - started;
+    const session = await db.selectFrom('search_sessions').select(['set_id', 'status']).where('id', '=', sessionId).executeTakeFirstOrThrow();
+    await searches.dropSets(Number(session.set_id), sessionId);
+    if (counts instanceof Error || session.status !== 'ready') continue;
+    runMs[path].push(ms);
+    if (path === 'bitmaps') runMs.bitmapCountsShown.push(shownMs);
+    const entry = perSearch[name]!;
+    Object.assign(entry, { [`${path}RunMs`]: Number(ms.toFixed(1)) });
+  }
+}
 const lookupMs: number[] = [];
 for (let round = 0; round < rounds; round++) {
   for (const [name, term] of LOOKUPS) {
@@ -135,6 +159,7 @@ const counts = summary(countMs);
 const bitmaps = summary(bitmapMs);
 const bitmapsWarm = summary(bitmapWarmMs);
 const lookups = summary(lookupMs);
+const runs = { sql: summary(runMs.sql), bitmaps: summary(runMs.bitmaps), countsShown: summary(runMs.bitmapCountsShown) };
 const result = {
   bench: 'search',
   database: handle.kind,
@@ -154,12 +179,15 @@ const result = {
     mismatches,
   },
   autocomplete: { ...lookups, lookups: LOOKUPS.length },
+  // Whole search page runs, counts to sets written: SQL against bitmaps (counts shown first).
+  searchRuns: { ...runs, totalOverSql: Number((runMs.bitmaps.reduce((a, b) => a + b, 0) / Math.max(1, runMs.sql.reduce((a, b) => a + b, 0))).toFixed(3)) },
   perSearch,
 };
 const file = writeResult('search', result);
 console.log(
   `search on ${handle.kind} (${size[0]?.structures.toLocaleString('en-US')} structures, ${size[0]?.activities.toLocaleString('en-US')} activities): ` +
     `counts p50 ${counts.p50} ms p95 ${counts.p95} ms (${SEARCHES.length} searches × ${rounds}); ` +
-    `bitmap counts p50 ${bitmaps.p50} ms p95 ${bitmaps.p95} ms max ${bitmaps.max} ms, rows cached p50 ${bitmapsWarm.p50} ms p95 ${bitmapsWarm.p95} ms (columns read in ${result.bitmapCounts.columnsReadMs} ms, process RSS ${result.bitmapCounts.rssAfterColumnsMb} MB; ${mismatches.length} searches counted differently); autocomplete p50 ${lookups.p50} ms p95 ${lookups.p95} ms; ` +
+    `bitmap counts p50 ${bitmaps.p50} ms p95 ${bitmaps.p95} ms max ${bitmaps.max} ms, rows cached p50 ${bitmapsWarm.p50} ms p95 ${bitmapsWarm.p95} ms (columns read in ${result.bitmapCounts.columnsReadMs} ms, process RSS ${result.bitmapCounts.rssAfterColumnsMb} MB; ${mismatches.length} searches counted differently); ` +
+    `search runs to sets written: SQL p50 ${runs.sql.p50} / p95 ${runs.sql.p95} ms, from bitmaps p50 ${runs.bitmaps.p50} / p95 ${runs.bitmaps.p95} ms (counts shown p50 ${runs.countsShown.p50} ms; all runs ${result.searchRuns.totalOverSql}× of SQL's time); autocomplete p50 ${lookups.p50} ms p95 ${lookups.p95} ms; ` +
     `full activity count ${result.reference.fullActivityCountMs} ms (counts p50 = ${result.counts.p50OverFullScan}× of it) → ${file}`,
 );
