@@ -10,7 +10,7 @@ import type { CompiledRow } from '../row-compiler.ts';
 import type { KbColumns } from './kb-columns.ts';
 import type { ReverseIndex } from './reverse-index.ts';
 import { childrenOf } from './reverse-index.ts';
-import { positionsOf } from '../../../db/column-read.ts';
+import { positionsOf, readPacked } from '../../../db/column-read.ts';
 import { evaluateSets } from './set-algebra.ts';
 import { matchActivityFields } from './activity-fields.ts';
 import { matchProperties } from './structure-properties.ts';
@@ -38,9 +38,10 @@ export interface RowSets {
 /** Where a row's sets come from: the index's cache in front of the database (bitmap-index.ts). */
 export type RowSetSource = (db: Db, columns: KbColumns, row: CompiledRow) => Promise<RowSets>;
 
+/** The ids a query selects, packed by PostgreSQL (a property or assay-type row may select hundreds of thousands). */
 async function ids(db: Db, query: RawBuilder<unknown>): Promise<RoaringBitmap32> {
-  const { rows } = await sql<{ ids: number[] | null }>`SELECT array_agg(x.id::int) AS ids FROM (${query}) AS x(id) WHERE x.id IS NOT NULL`.execute(db);
-  return new RoaringBitmap32(rows[0]?.ids ?? []);
+  const [values] = await readPacked(db, sql`FROM (${query}) AS x(id) WHERE x.id IS NOT NULL`, [{ kind: 'int', expr: sql`x.id` }]);
+  return new RoaringBitmap32(values as Int32Array);
 }
 
 /**
@@ -61,7 +62,9 @@ export function rowSetQueries(row: CompiledRow): [RawBuilder<unknown> | null, Ra
 /** The activities of the ids a linked row read (targets, documents, assays, or activities). */
 function linkedActivities(columns: KbColumns, link: NonNullable<CompiledRow['link']>, ids: RoaringBitmap32): RoaringBitmap32 {
   if (link.column === 'act_id') return new RoaringBitmap32(positionsOf(columns.actIds, ids));
-  return childrenOfAll(link.column === 'target_id' ? columns.byTarget : link.column === 'ref_id' ? columns.byRef : columns.byAssay, ids);
+  const links: Links =
+    link.column === 'target_id' ? { index: columns.byTarget, forward: columns.actTarget } : link.column === 'ref_id' ? { index: columns.byRef, forward: columns.actRef } : { index: columns.byAssay, forward: columns.actAssay };
+  return childrenOfAll(links, ids);
 }
 
 /** Reads a row's sets from the database. */
@@ -78,14 +81,36 @@ export async function readRowSets(db: Db, columns: KbColumns, row: CompiledRow):
   return { activities: activities ?? null, direct: direct ? RoaringBitmap32.and(direct, columns.allStructures) : null, clinical: clinical ?? null };
 }
 
-/** Every child of some parents (the activities of some structures, of some targets, ...). */
-function childrenOfAll(index: ReverseIndex, parents: RoaringBitmap32): RoaringBitmap32 {
-  const out = new RoaringBitmap32();
+/** A reverse list with the forward column it was built from (child → parent). */
+interface Links {
+  index: ReverseIndex;
+  forward: Int32Array;
+}
+
+/**
+ * Every child of some parents (the activities of some structures, of some targets, ...). When the
+ * children are many (binding assays hold half the activities) one pass over the forward column
+ * finds them already in order, instead of gathering millions of ids list by list.
+ */
+function childrenOfAll({ index, forward }: Links, parents: RoaringBitmap32): RoaringBitmap32 {
+  let total = 0;
+  for (const parent of parents) total += childrenOf(index, parent).length;
+  if (total > forward.length / 16) {
+    const wanted = new Uint8Array(index.start.length);
+    for (const parent of parents) if (parent < wanted.length) wanted[parent] = 1;
+    const found = new Int32Array(total);
+    let at = 0;
+    for (let child = 0; child < forward.length; child++) if (wanted[forward[child]!] === 1) found[at++] = child;
+    return new RoaringBitmap32(found.subarray(0, at));
+  }
+  const gathered = new Int32Array(total);
+  let at = 0;
   for (const parent of parents) {
     const children = childrenOf(index, parent);
-    if (children.length > 0) out.addMany(children);
+    gathered.set(children, at);
+    at += children.length;
   }
-  return out;
+  return new RoaringBitmap32(gathered);
 }
 
 /** Distinct non-zero values of `link` over `ids` (the structures of some activities, their assays, ...). */
@@ -135,7 +160,7 @@ export async function bitmapSearch(db: Db, columns: KbColumns, compiled: { expr:
   };
   // Levels (docs/search-semantics.md "How rows combine"): a structure row on an activity means
   // "the activity's structure matches"; on a structure, an activity row means "has a matching activity".
-  const activityLeaf = memo((i) => sets[i]!.activities ?? (sets[i]!.direct ? childrenOfAll(columns.byStructure, sets[i]!.direct!) : empty));
+  const activityLeaf = memo((i) => sets[i]!.activities ?? (sets[i]!.direct ? childrenOfAll({ index: columns.byStructure, forward: columns.actStr }, sets[i]!.direct!) : empty));
   const structureLeaf = memo((i) => {
     const own = sets[i]!.activities ? linked(columns.actStr, sets[i]!.activities!) : empty;
     return sets[i]!.direct ? RoaringBitmap32.or(own, sets[i]!.direct!) : own;
@@ -173,7 +198,7 @@ export async function bitmapSearch(db: Db, columns: KbColumns, compiled: { expr:
   if (!hasActivityRows || directPossible(expr, rows)) {
     // A structure matched without any result activity brings all of its compound records.
     const withoutActivity = hasActivityRows ? RoaringBitmap32.andNot(structures, activityStructures) : structures;
-    compounds.orInPlace(childrenOfAll(columns.compoundsByStructure, withoutActivity));
+    compounds.orInPlace(childrenOfAll({ index: columns.compoundsByStructure, forward: columns.gvkStr }, withoutActivity));
   }
   const assays = linked(columns.actAssay, activities);
   const references = RoaringBitmap32.or(linked(columns.actRef, activities), linked(columns.gvkRef, compounds));
