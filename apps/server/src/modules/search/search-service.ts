@@ -191,10 +191,10 @@ export class SearchService {
    */
   readonly countPaths = { bitmaps: 0, sql: 0, early: 0 };
 
-  /** Reads the bitmap columns if they are not current, and says whether counts will use them. */
+  /** Reads the bitmap columns (structure properties included) if they are not current, and says whether counts will use them. */
   async bitmapsReady(): Promise<boolean> {
     if (!this.bitmaps) return false;
-    await this.bitmaps.current();
+    await (await this.bitmaps.current()).properties.read();
     return true;
   }
 

@@ -48,13 +48,13 @@ async function ids(db: Db, query: RawBuilder<unknown>): Promise<RoaringBitmap32>
  * The queries that read a row's sets, in the order of `RowSets` (null: nothing to read). A linked
  * row reads its few targets, documents or assays (or the activity ids themselves).
  */
-export function rowSetQueries(row: CompiledRow): [RawBuilder<unknown> | null, RawBuilder<unknown> | null, RawBuilder<unknown> | null] {
+export function rowSetQueries(row: CompiledRow, propertiesInMemory = true): [RawBuilder<unknown> | null, RawBuilder<unknown> | null, RawBuilder<unknown> | null] {
   // A row on the activity's own fields is evaluated in memory: nothing to read at the activity level.
   const activities = row.fields ? null : row.link ? row.link.ids : row.activity ? sql`SELECT a.act_id FROM ${ACTIVITY_FROM} WHERE ${row.activity}` : null;
   return [
     activities,
-    // Property bounds are tested in memory: only the row's other parts are read.
-    row.properties ? row.properties.others : row.direct,
+    // Property bounds tested in memory: only the row's other parts are read.
+    row.properties && propertiesInMemory ? row.properties.others : row.direct,
     row.clinical ? sql`SELECT cc.clinical_compound_id FROM clinical_compounds cc WHERE ${row.clinical}` : null,
   ];
 }
@@ -69,8 +69,11 @@ function linkedActivities(columns: KbColumns, link: NonNullable<CompiledRow['lin
 
 /** Reads a row's sets from the database. */
 export async function readRowSets(db: Db, columns: KbColumns, row: CompiledRow): Promise<RowSets> {
-  const [read, others, clinical] = await Promise.all(rowSetQueries(row).map((query) => (query ? ids(db, query) : null)));
-  const inRange = row.properties ? await matchProperties(columns.properties, row.properties.bounds) : null;
+  // Property rows in SQL until the property columns are read (moments after the other columns).
+  const properties = row.properties ? columns.properties.loaded : null;
+  if (row.properties && !properties) columns.properties.read().catch(() => undefined);
+  const [read, others, clinical] = await Promise.all(rowSetQueries(row, !!properties).map((query) => (query ? ids(db, query) : null)));
+  const inRange = properties ? matchProperties(properties, row.properties!.bounds) : null;
   const direct = inRange && others ? RoaringBitmap32.and(inRange, others) : (inRange ?? others);
   const activities = row.fields
     ? matchActivityFields(columns.fields, row.fields)

@@ -65,7 +65,11 @@ export class BitmapIndex {
     if (!this.reading) {
       this.readStartedAt = Date.now();
       this.reading = loadKbColumns(this.db, version)
-        .then((columns) => (this.columns = columns))
+        .then((columns) => {
+          // Property rows are tested in SQL until these are in too (a failure is retried on use).
+          columns.properties.read().catch(() => undefined);
+          return (this.columns = columns);
+        })
         .finally(() => (this.reading = null));
     }
     return this.reading;

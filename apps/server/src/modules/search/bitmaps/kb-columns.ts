@@ -50,7 +50,7 @@ export interface KbColumns {
   allClinical: RoaringBitmap32;
   /** The activities' own fields that search rows test (type, value, unit, mechanism, degrader). */
   fields: ActivityFields;
-  /** Structure properties that property rows test, read on first use. */
+  /** Structure properties that property rows test, read after the rest (`properties.read()`). */
   properties: StructurePropertyColumns;
 }
 

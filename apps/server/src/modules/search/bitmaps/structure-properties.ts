@@ -2,19 +2,23 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { PropertyColumn } from '@kb/contracts/search';
+import { PROPERTY_FIELDS } from '@kb/contracts/search';
 import { readColumns } from '../../../db/column-read.ts';
 import type { PropertyBound } from '../../chemistry/property-predicate.ts';
 import { RoaringBitmap32 } from './roaring.ts';
 
+const COLUMNS = Object.keys(PROPERTY_FIELDS) as PropertyColumn[];
+
 /**
  * Structure properties (molecular weight, cLogP, PSA, donors, …) in memory for the bitmap engine
  * (issue 18): a property row tested in SQL scanned every structure (1.1 s cold at L for a weight
- * and cLogP range), here it is one pass over an array. A column is read on first use, once per
- * knowledge-base version (≈ 20 MB each at L, 2.5 M structures): most searches use none or one of
- * the nine, so start-up and memory do not pay for all of them.
+ * and cLogP range); here it is one pass over an array. The nine columns (≈ 180 MB at L) are read
+ * in one pass after the other columns, once per knowledge-base version; until then property rows
+ * are tested in SQL, as every row is while the columns are read.
  */
 export class StructurePropertyColumns {
-  private readonly columns = new Map<PropertyColumn, Promise<Float64Array>>();
+  private values: Map<PropertyColumn, Float64Array> | null = null;
+  private reading: Promise<void> | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -22,17 +26,22 @@ export class StructurePropertyColumns {
     private readonly maxStr: number,
   ) {}
 
-  /** The column indexed by str_id (NaN: no value, or no such structure). */
-  column(column: PropertyColumn): Promise<Float64Array> {
-    let read = this.columns.get(column);
-    if (!read) {
-      // Column names come from the contract's fixed list; doubles compare as PostgreSQL's do.
-      read = readColumns(this.db, 'structures', 'str_id', [{ kind: 'float', expr: sql.ref(column) }], this.maxStr).then(([values]) => values as Float64Array);
-      // A failed read is not kept: the next search tries again.
-      read.catch(() => this.columns.delete(column));
-      this.columns.set(column, read);
-    }
-    return read;
+  /** Reads the columns once (a failed read is tried again on the next call). */
+  read(): Promise<void> {
+    this.reading ??= readColumns(this.db, 'structures', 'str_id', COLUMNS.map((column) => ({ kind: 'float', expr: sql.ref(column) })), this.maxStr)
+      .then((arrays) => {
+        this.values = new Map(COLUMNS.map((column, i) => [column, arrays[i] as Float64Array]));
+      })
+      .catch((error: unknown) => {
+        this.reading = null;
+        throw error;
+      });
+    return this.reading;
+  }
+
+  /** Each column indexed by str_id (NaN: no value, or no such structure); null until read. */
+  get loaded(): ReadonlyMap<PropertyColumn, Float64Array> | null {
+    return this.values;
   }
 }
 
@@ -40,12 +49,11 @@ export class StructurePropertyColumns {
  * The structures whose properties lie within every bound, as `s.<column> >= min AND … <= max` in
  * SQL: a missing value (NaN) fails every comparison, as NULL does.
  */
-export async function matchProperties(properties: StructurePropertyColumns, bounds: PropertyBound[] | 'none'): Promise<RoaringBitmap32> {
+export function matchProperties(columns: ReadonlyMap<PropertyColumn, Float64Array>, bounds: PropertyBound[] | 'none'): RoaringBitmap32 {
   if (bounds === 'none') return new RoaringBitmap32();
-  const columns = await Promise.all(bounds.map((bound) => properties.column(bound.column)));
   let candidates: Int32Array | null = null;
-  bounds.forEach(({ min, max }, i) => {
-    const values = columns[i]!;
+  for (const { column, min, max } of bounds) {
+    const values = columns.get(column)!;
     const lo = min ?? -Infinity;
     const hi = max ?? Infinity;
     const kept: number[] = [];
@@ -56,6 +64,6 @@ export async function matchProperties(properties: StructurePropertyColumns, boun
       for (const id of candidates) if (values[id]! >= lo && values[id]! <= hi) kept.push(id);
     }
     candidates = Int32Array.from(kept);
-  });
+  }
   return new RoaringBitmap32(candidates ?? []);
 }
