@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- startup -- --database-url URL [--settle 20]`
+ * `npm run bench -- startup -- --database-url URL [--settle 20] [--data-dir DIR]`
  *
  * Start-up of the real server on a knowledge base (issue 18 aims at L: answering searches within
  * 60 s, the whole server under 6 GB resident). Starts `apps/server/src/main.ts` on the database and
@@ -8,6 +8,10 @@
  * lines main.ts prints); and the process's resident memory (VmRSS, sampled each second, and the
  * kernel's high-water mark VmHWM) once everything is in and `--settle` seconds later. Everything in
  * memory is in this one process (the RDKit workers are its threads).
+ *
+ * `--data-dir DIR` keeps the server's data folder between runs (default: a fresh one, removed after):
+ * the first start reads the search columns from the database and keeps them in DIR/cache, a second
+ * start on the same data reads them from there (SEARCH_COLUMN_SNAPSHOT); the line says which.
  */
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -32,7 +36,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const port = await freePort();
 const baseUrl = `http://127.0.0.1:${port}`;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-startup-'));
+const keptDir = arg('data-dir');
+const dataDir = keptDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'kb-startup-'));
+fs.mkdirSync(dataDir, { recursive: true });
 const logFile = path.join(dataDir, 'server.log');
 const log = fs.openSync(logFile, 'w');
 const spawnedAt = performance.now();
@@ -51,6 +57,7 @@ function memory(): { rssMb: number; hwmMb: number } {
 }
 
 const marks: Record<string, number> = {};
+let columnsFrom = 'unknown';
 let peakRssMb = 0;
 const sampler = setInterval(() => {
   if (child.exitCode === null) peakRssMb = Math.max(peakRssMb, memory().rssMb);
@@ -62,7 +69,10 @@ try {
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`The server exited; see ${logFile}`);
     const output = fs.readFileSync(logFile, 'utf8');
-    if (marks.bitmaps === undefined && output.includes('Search bitmaps ready')) marks.bitmaps = since();
+    if (marks.bitmaps === undefined && output.includes('Search bitmaps ready')) {
+      marks.bitmaps = since();
+      columnsFrom = /columns from the (\w+)/.exec(output)?.[1] ?? 'unknown';
+    }
     if (marks.dictionaries === undefined && output.includes('Chart and filter dictionaries ready')) marks.dictionaries = since();
     if (marks.listening === undefined) {
       const health = await fetch(`${baseUrl}/api/health`).catch(() => null);
@@ -92,10 +102,10 @@ try {
   const atReady = memory();
   await sleep(settleSeconds * 1000);
   const settled = memory();
-  const result = { database: 'postgres', marksSeconds: marks, readySeconds: ready, memory: { atReady, settled, peakRssMb }, loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))) };
+  const result = { database: 'postgres', marksSeconds: marks, columnsFrom, readySeconds: ready, memory: { atReady, settled, peakRssMb }, loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))) };
   const file = writeResult('startup', result);
   console.log(
-    `startup: API ${marks.listening} s, structure index (${marks.structures?.toLocaleString('en-US')} structures) ${marks.structureIndex} s, search bitmaps ${marks.bitmaps} s, dictionaries ${marks.dictionaries} s → everything in memory at ${ready} s; ` +
+    `startup: API ${marks.listening} s, structure index (${marks.structures?.toLocaleString('en-US')} structures) ${marks.structureIndex} s, search bitmaps ${marks.bitmaps} s (columns from the ${columnsFrom}), dictionaries ${marks.dictionaries} s → everything in memory at ${ready} s; ` +
       `resident ${atReady.rssMb} MB then, ${settled.rssMb} MB ${settleSeconds} s later, high-water ${settled.hwmMb} MB → ${file}`,
   );
 } finally {
@@ -107,5 +117,5 @@ try {
     await exited;
     clearTimeout(timer);
   }
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (!keptDir) fs.rmSync(dataDir, { recursive: true, force: true });
 }

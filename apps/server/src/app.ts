@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import path from 'node:path';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -218,6 +219,8 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
     singleProcess: database.kind === 'pglite',
     bitmapCounts: config.searchBitmaps,
     databaseKind: database.kind,
+    columnSnapshotFile: config.searchColumnSnapshot ? path.join(config.dataDir, 'cache', 'search-columns.bin') : null,
+    onColumnSnapshotError: (error) => app.log.warn({ err: error }, 'The search column snapshot could not be used; the columns are read from the database'),
     heartbeatMs: config.searchHeartbeatMs,
   });
   // Alerts on new data (issue 17): main.ts starts the polling check.

@@ -33,6 +33,11 @@ export interface AppConfig {
    */
   /** SEARCH_BITMAPS: count searches from id bitmaps in memory (issue 18). */
   searchBitmaps: boolean;
+  /**
+   * SEARCH_COLUMN_SNAPSHOT (default on): keep the bitmap engine's columns in
+   * `<DATA_DIR>/cache/search-columns.bin` between starts, used only for the same data.
+   */
+  searchColumnSnapshot: boolean;
   /** SEARCH_HEARTBEAT_MS: how often a running search writes its heartbeat and progress for other servers. */
   searchHeartbeatMs: number;
   trustProxy: boolean;
@@ -132,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: env.LOG_LEVEL || 'info',
     // Count searches from id bitmaps in memory (issue 18) instead of writing their sets.
     searchBitmaps: bool(env.SEARCH_BITMAPS, true),
+    searchColumnSnapshot: bool(env.SEARCH_COLUMN_SNAPSHOT, true),
     searchHeartbeatMs: Math.max(100, int(env.SEARCH_HEARTBEAT_MS, 2_000)),
     trustProxy: bool(env.TRUST_PROXY, false),
     searchActivityCap: int(env.SEARCH_ACTIVITY_CAP, 750_000),

@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   const sinceStart = () => `${(performance.now() / 1000).toFixed(1)} s after start`;
   void app.searchService
     .bitmapsReady()
-    .then((on) => on && console.log(`Search bitmaps ready, ${sinceStart()}`))
+    .then((on) => on && console.log(`Search bitmaps ready, ${sinceStart()} (columns from the ${app.searchService.bitmapsSource})`))
     .catch((error: unknown) => console.error('Reading the search bitmaps failed; counts use SQL', error));
   // The charts' and filters' dictionaries likewise (counted in SQL until they are read).
   void app.kbDictionaries

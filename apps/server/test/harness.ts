@@ -100,7 +100,8 @@ export async function startTestApp(kind: DatabaseKind, env: NodeJS.ProcessEnv = 
   const handle = testDb.handle;
   await seedDemoUsers(handle.db);
   if (options.demoChunks) await seedDemoKnowledgeBase(handle, { size: 'S', maxChunks: options.demoChunks });
-  const config = loadConfig({ JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256', SERVER_NAME: 'test', ...env });
+  // No column snapshot unless a test asks: tests would otherwise share one file in the repository's var/.
+  const config = loadConfig({ JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256', SERVER_NAME: 'test', SEARCH_COLUMN_SNAPSHOT: '0', ...env });
   const app = await buildApp({ config, database: handle });
   await app.ready();
   const call: TestApp['call'] = async ({ settleSearches, ...options }) => {

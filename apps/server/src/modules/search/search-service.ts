@@ -57,6 +57,9 @@ export interface SearchServiceOptions {
   bitmapCounts?: boolean;
   /** How id lists are sent when sets are written from the bitmaps (binary on a server, text to PGlite). */
   databaseKind?: DatabaseKind;
+  /** A local file the bitmap engine's columns are kept in between starts (bitmaps/column-snapshot.ts). */
+  columnSnapshotFile?: string | null;
+  onColumnSnapshotError?: (error: unknown) => void;
 }
 
 /** A search counted from the bitmaps before its sets were written: the sets are written from it. */
@@ -162,7 +165,7 @@ export class SearchService {
     // Text arrays when not told: both drivers take them.
     this.databaseKind = options.databaseKind ?? 'pglite';
     this.singleProcess = options.singleProcess === undefined ? null : Promise.resolve(options.singleProcess);
-    this.bitmaps = options.bitmapCounts ? new BitmapIndex(db) : null;
+    this.bitmaps = options.bitmapCounts ? new BitmapIndex(db, { snapshotFile: options.columnSnapshotFile ?? null, ...(options.onColumnSnapshotError ? { onSnapshotError: options.onColumnSnapshotError } : {}) }) : null;
   }
 
   private async context(run?: LiveRun): Promise<{ ctx: CompileContext; structures: StructureRowResolver }> {
@@ -196,6 +199,11 @@ export class SearchService {
     if (!this.bitmaps) return false;
     await (await this.bitmaps.current()).properties.read();
     return true;
+  }
+
+  /** Where the bitmap engine's columns were last read from (null: not read, or no engine). */
+  get bitmapsSource(): 'database' | 'snapshot' | null {
+    return this.bitmaps?.lastSource ?? null;
   }
 
   async countOnly(criteria: SearchCriteria, options: { loadWindow?: LoadWindow | null } = {}): Promise<SearchCounts> {

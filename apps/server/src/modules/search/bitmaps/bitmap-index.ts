@@ -6,6 +6,7 @@ import type { RowSets } from './bitmap-counts.ts';
 import { readRowSets, rowSetQueries } from './bitmap-counts.ts';
 import type { KbColumns } from './kb-columns.ts';
 import { loadKbColumns } from './kb-columns.ts';
+import type { LoadedColumns } from './kb-columns.ts';
 
 /** While a load runs, the columns are read again at most this often. */
 const READ_WHILE_LOADING_MS = 60_000;
@@ -19,6 +20,13 @@ interface CachedRow {
 }
 
 const sizeOf = (sets: RowSets) => [sets.activities, sets.direct, sets.clinical].reduce((sum, b) => sum + (b ? b.getSerializationSizeInBytes('croaring') : 0), 0);
+
+export interface BitmapIndexOptions {
+  /** A local file the columns are kept in between starts (column-snapshot.ts); none when unset. */
+  snapshotFile?: string | null;
+  /** A snapshot that could not be read or written (the columns come from the database then). */
+  onSnapshotError?: (error: unknown) => void;
+}
 
 /**
  * The in-memory columns of this server, kept as current as the knowledge base: before each use
@@ -39,7 +47,13 @@ export class BitmapIndex {
   private rowsVersion = '';
   private rowBytes = 0;
 
-  constructor(private readonly db: Kysely<Database>) {}
+  /** Where the columns of the last read came from (start-up logs and benches tell). */
+  lastSource: LoadedColumns['source'] | null = null;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly options: BitmapIndexOptions = {},
+  ) {}
 
   /** The columns of the knowledge base as it is now, waiting for them to be read if need be. */
   async current(): Promise<KbColumns> {
@@ -64,8 +78,9 @@ export class BitmapIndex {
   private read(version: string): Promise<KbColumns> {
     if (!this.reading) {
       this.readStartedAt = Date.now();
-      this.reading = loadKbColumns(this.db, version)
-        .then((columns) => {
+      this.reading = loadKbColumns(this.db, version, this.options.snapshotFile ?? null, this.options.onSnapshotError)
+        .then(({ columns, source }) => {
+          this.lastSource = source;
           // Property rows are tested in SQL until these are in too (a failure is retried on use).
           columns.properties.read().catch(() => undefined);
           return (this.columns = columns);

@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASES, startTestApp } from '../../../../test/harness.ts';
+import type { TestApp } from '../../../../test/harness.ts';
+import { beginLoad, finishLoad, loadsVersion } from '../../knowledge-base/kb-loads.ts';
+import { loadKbColumns } from './kb-columns.ts';
+import type { KbColumns } from './kb-columns.ts';
+
+/** Everything read from the database, in comparable form (the reverse lists are rebuilt from it). */
+function readParts(columns: KbColumns) {
+  const { fields } = columns;
+  return {
+    arrays: [columns.actIds, columns.actStr, columns.actGvk, columns.actAssay, columns.actRef, columns.actTarget, columns.gvkStr, columns.gvkRef, columns.clinicalStr].map((a) => Array.from(a)),
+    fields: [fields.type, fields.uom, fields.prefix, fields.value, fields.micro, fields.mechanism, fields.degrader, fields.ligase].map((a) => Array.from(a)),
+    vocabularies: [fields.types, fields.uoms, fields.prefixes, fields.mechanisms, fields.degraders, fields.ligases].map((v) => v.names),
+    all: [columns.allActivities, columns.allStructures, columns.allClinical].map((b) => b.toArray()),
+    byTarget: [Array.from(columns.byTarget.start), Array.from(columns.byTarget.ids)],
+  };
+}
+
+/**
+ * The search columns kept in a local file between starts (SEARCH_COLUMN_SNAPSHOT): read back they
+ * are the same as from the database, and they are used only for the same data — a load that ended,
+ * another file, or a damaged file sends the read to the database.
+ */
+describe.each(DATABASES)('search column snapshot on %s', (kind) => {
+  let t: TestApp;
+  let dir: string;
+  let file: string;
+  const errors: unknown[] = [];
+  const load = async () => loadKbColumns(t.database.db, await loadsVersion(t.database.db), file, (error) => errors.push(error));
+  /** The background write of a read from the database, finished. */
+  const written = async () => {
+    for (let i = 0; i < 200 && !fs.existsSync(file); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(fs.existsSync(file)).toBe(true);
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp(kind, {}, { demoChunks: 1 });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-snapshot-'));
+    file = path.join(dir, 'search-columns.bin');
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads the same columns back from the snapshot a database read wrote', async () => {
+    const first = await load();
+    expect(first.source).toBe('database');
+    await written();
+    const second = await load();
+    expect(second.source).toBe('snapshot');
+    expect(readParts(second.columns)).toEqual(readParts(first.columns));
+    expect(second.columns.actIds.length).toBeGreaterThan(1_000);
+    expect(errors).toEqual([]);
+  });
+
+  it('reads from the database again once a load has ended, with its rows, and keeps the new version', async () => {
+    const before = (await load()).columns.actIds.length;
+    // A load of ten new activities (copies of existing ones), as an import makes it.
+    const db = t.database.db;
+    const loadId = await beginLoad(db, { kind: 'update', label: 'snapshot test' });
+    await sql`INSERT INTO activities (str_id, gvk_id, assay_id, ref_id, target_id, std_activity_type, activity_value, load_id)
+      SELECT str_id, gvk_id, assay_id, ref_id, target_id, std_activity_type, activity_value, ${loadId}::bigint FROM activities ORDER BY act_id LIMIT 10`.execute(db);
+    await finishLoad(db, loadId, 'complete', { changes: [], quality: null, notes: [] });
+    const modified = fs.statSync(file).mtimeMs;
+    const after = await load();
+    expect(after.source).toBe('database');
+    expect(after.columns.actIds.length).toBe(before + 10);
+    for (let i = 0; i < 200 && fs.statSync(file).mtimeMs === modified; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    const again = await load();
+    expect(again.source).toBe('snapshot');
+    expect(again.columns.actIds.length).toBe(before + 10);
+  });
+
+  it('reads from the database when the file is damaged, and says why', async () => {
+    fs.truncateSync(file, Math.floor(fs.statSync(file).size / 2));
+    const read = await load();
+    expect(read.source).toBe('database');
+    expect(String(errors[0])).toMatch(/shorter than its header/);
+    expect(read.columns.actIds.length).toBeGreaterThan(1_000);
+  });
+});

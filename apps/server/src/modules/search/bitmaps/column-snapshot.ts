@@ -1,0 +1,113 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { RoaringBitmap32 } from './roaring.ts';
+
+/**
+ * The search columns as read from the database, kept in one local file so that a restarted server
+ * reads them from disk in seconds instead of from PostgreSQL (34 s at L, on the cores the structure
+ * index also needs at start-up). PostgreSQL stays the store of record: a snapshot is used only when
+ * its key — the knowledge base's load version, the highest ids and the database — is the one the
+ * database answers now, and it is written again after every read from the database. It holds no
+ * reverse lists (rebuilt from the arrays, ≈ 1 s at L), only what came from the database.
+ */
+
+/** Bumped whenever what the columns hold changes (a new column, another coding). */
+const FORMAT = 1;
+
+/** Typed arrays as read (int ids and links, doubles, string codes). */
+export type StoredArray = Int32Array | Float64Array | Uint16Array;
+
+export interface SnapshotContent {
+  arrays: StoredArray[];
+  /** Names of string codes, per vocabulary (code = index). */
+  vocabularies: (string | null)[][];
+  bitmaps: RoaringBitmap32[];
+}
+
+interface Header {
+  key: string;
+  arrays: { kind: 'i32' | 'f64' | 'u16'; length: number }[];
+  vocabularies: (string | null)[][];
+  bitmapBytes: number[];
+}
+
+/** Bytes read or written per call (well under a single read's 2 GB limit). */
+const IO_BYTES = 64 * 2 ** 20;
+
+/** The key a snapshot must carry to be used: what the columns were read from. */
+export function snapshotKey(parts: readonly (string | number)[]): string {
+  return crypto.createHash('sha256').update(JSON.stringify([FORMAT, ...parts])).digest('hex');
+}
+
+const kindOf = (array: StoredArray): Header['arrays'][number]['kind'] => (array instanceof Int32Array ? 'i32' : array instanceof Float64Array ? 'f64' : 'u16');
+const align = (n: number) => Math.ceil(n / 8) * 8;
+const bytesOf = (array: ArrayBufferView) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+
+/** Writes the snapshot next to `file` and moves it into place (readers never see half a file). */
+export async function writeSnapshot(file: string, key: string, content: SnapshotContent): Promise<void> {
+  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  const bitmaps = content.bitmaps.map((bitmap) => bitmap.serialize('portable'));
+  const header: Header = { key, arrays: content.arrays.map((a) => ({ kind: kindOf(a), length: a.length })), vocabularies: content.vocabularies, bitmapBytes: bitmaps.map((b) => b.length) };
+  const json = Buffer.from(JSON.stringify(header));
+  const prefix = Buffer.alloc(align(4 + json.length));
+  prefix.writeUInt32LE(json.length, 0);
+  json.copy(prefix, 4);
+  const temporary = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+  const handle = await fs.promises.open(temporary, 'w');
+  try {
+    let position = 0;
+    for (const part of [prefix, ...content.arrays, ...bitmaps]) {
+      const bytes = bytesOf(part);
+      for (let at = 0; at < bytes.length; at += IO_BYTES) await handle.write(bytes.subarray(at, at + IO_BYTES), 0, undefined, position + at);
+      position += align(bytes.length);
+    }
+  } finally {
+    await handle.close();
+  }
+  await fs.promises.rename(temporary, file);
+}
+
+async function readInto(handle: fs.promises.FileHandle, bytes: Uint8Array, position: number): Promise<void> {
+  for (let at = 0; at < bytes.length; ) {
+    const { bytesRead } = await handle.read(bytes, at, Math.min(IO_BYTES, bytes.length - at), position + at);
+    if (bytesRead === 0) throw new Error('The search column snapshot is shorter than its header says.');
+    at += bytesRead;
+  }
+}
+
+/** The snapshot's content when it exists and carries `key`; else null. */
+export async function readSnapshot(file: string, key: string): Promise<SnapshotContent | null> {
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(file, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const size = Buffer.alloc(4);
+    await readInto(handle, size, 0);
+    const json = Buffer.alloc(size.readUInt32LE(0));
+    await readInto(handle, json, 4);
+    const header = JSON.parse(json.toString()) as Header;
+    if (header.key !== key) return null;
+    let position = align(4 + json.length);
+    const arrays: StoredArray[] = [];
+    for (const { kind, length } of header.arrays) {
+      const array = kind === 'i32' ? new Int32Array(length) : kind === 'f64' ? new Float64Array(length) : new Uint16Array(length);
+      await readInto(handle, bytesOf(array), position);
+      position += align(array.byteLength);
+      arrays.push(array);
+    }
+    const bitmaps: RoaringBitmap32[] = [];
+    for (const length of header.bitmapBytes) {
+      const bytes = Buffer.alloc(length);
+      await readInto(handle, bytes, position);
+      position += align(length);
+      bitmaps.push(RoaringBitmap32.deserialize(bytes, 'portable'));
+    }
+    return { arrays, vocabularies: header.vocabularies, bitmaps };
+  } finally {
+    await handle.close();
+  }
+}
