@@ -220,7 +220,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
     bitmapCounts: config.searchBitmaps,
     databaseKind: database.kind,
     columnSnapshotFile: config.searchColumnSnapshot ? path.join(config.dataDir, 'cache', 'search-columns.bin') : null,
-    onColumnSnapshotError: (error) => app.log.warn({ err: error }, 'The search column snapshot could not be used; the columns are read from the database'),
+    onBitmapsError: (message, error) => app.log.warn({ err: error }, message),
     heartbeatMs: config.searchHeartbeatMs,
   });
   // Alerts on new data (issue 17): main.ts starts the polling check.

@@ -72,9 +72,13 @@ function aggregate(spec: ColumnSpec, alias: string): RawBuilder<unknown> {
   switch (spec.kind) {
     case 'int':
       return sql`encode(string_agg(int4send(coalesce(${spec.expr}, 0)::int), ''), 'base64') AS ${as}`;
-    case 'float':
+    case 'float': {
       // NULL reads as NaN: every comparison with it is false, as SQL's unknown is for a search row.
-      return sql`encode(string_agg(float8send(coalesce((${spec.expr})::float8, 'NaN'::float8)), ''), 'base64') AS ${as}`;
+      // A stored NaN reads as +Infinity, which compares as PostgreSQL's NaN does with any finite
+      // bound (above every number), so memory and SQL keep the same rows.
+      const value = sql`(${spec.expr})::float8`;
+      return sql`encode(string_agg(float8send(coalesce(CASE WHEN ${value} = 'NaN'::float8 THEN 'Infinity'::float8 ELSE ${value} END, 'NaN'::float8)), ''), 'base64') AS ${as}`;
+    }
     case 'string':
       return sql`string_agg(coalesce(${spec.expr}, ${NULL_MARK}), ${SEPARATOR}) AS ${as}`;
   }

@@ -59,7 +59,8 @@ export interface SearchServiceOptions {
   databaseKind?: DatabaseKind;
   /** A local file the bitmap engine's columns are kept in between starts (bitmaps/column-snapshot.ts). */
   columnSnapshotFile?: string | null;
-  onColumnSnapshotError?: (error: unknown) => void;
+  /** What went wrong beside the counts (a snapshot not used, property columns not read): counts go on, in SQL where need be. */
+  onBitmapsError?: (message: string, error: unknown) => void;
 }
 
 /** A search counted from the bitmaps before its sets were written: the sets are written from it. */
@@ -147,6 +148,7 @@ export class SearchService {
   private readonly runStaleMs: number;
   private readonly heartbeatMs: number;
   private readonly databaseKind: DatabaseKind;
+  private readonly onBitmapsError: SearchServiceOptions['onBitmapsError'];
   private singleProcess: Promise<boolean> | null;
   private heartbeat: NodeJS.Timeout | null = null;
   private stopping = false;
@@ -164,8 +166,9 @@ export class SearchService {
     this.heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
     // Text arrays when not told: both drivers take them.
     this.databaseKind = options.databaseKind ?? 'pglite';
+    this.onBitmapsError = options.onBitmapsError;
     this.singleProcess = options.singleProcess === undefined ? null : Promise.resolve(options.singleProcess);
-    this.bitmaps = options.bitmapCounts ? new BitmapIndex(db, { snapshotFile: options.columnSnapshotFile ?? null, ...(options.onColumnSnapshotError ? { onSnapshotError: options.onColumnSnapshotError } : {}) }) : null;
+    this.bitmaps = options.bitmapCounts ? new BitmapIndex(db, { snapshotFile: options.columnSnapshotFile ?? null, ...(options.onBitmapsError ? { onError: options.onBitmapsError } : {}) }) : null;
   }
 
   private async context(run?: LiveRun): Promise<{ ctx: CompileContext; structures: StructureRowResolver }> {
@@ -197,7 +200,9 @@ export class SearchService {
   /** Reads the bitmap columns (structure properties included) if they are not current, and says whether counts will use them. */
   async bitmapsReady(): Promise<boolean> {
     if (!this.bitmaps) return false;
-    await (await this.bitmaps.current()).properties.read();
+    const columns = await this.bitmaps.current();
+    // Without them property rows are counted in SQL; the failure is reported, the counts go on.
+    await columns.properties.read().catch((error: unknown) => this.onBitmapsError?.('Reading the structure property columns failed; property rows are counted in SQL', error));
     return true;
   }
 
@@ -417,10 +422,12 @@ export class SearchService {
       // Alert windows (new since a load) stay on the SQL path: the columns hold no load ids.
       const early = onCounts && !loadWindow ? await this.countEarly(sessionId, hash, compiled, onCounts) : null;
       run.progress = { ...run.progress, phase: 'sets' };
+      // From the bitmaps only while their columns are still the knowledge base's, else in SQL.
+      const fromBitmaps = early && (await this.bitmaps!.stillCurrent(early.columns)) ? early : null;
       const counts = await this.db.transaction().execute(async (trx) => {
         await clearSets(trx, session.set_id);
-        const result = early
-          ? await writeSetsFromBitmaps(trx, session.set_id, early.columns, early.sets, this.databaseKind)
+        const result = fromBitmaps
+          ? await writeSetsFromBitmaps(trx, session.set_id, fromBitmaps.columns, fromBitmaps.sets, this.databaseKind)
           : await materialiseSets(trx, session.set_id, compiled, this.activityCap, { loadWindow });
         await copySimilarities(trx, session.set_id, similarityHitIds);
         // Cancelled while the sets were being built: roll them back.

@@ -65,4 +65,28 @@ describe.each(DATABASES)('bitmap counts on %s', (kind) => {
     expect((after.data.rows as SearchCounts[])[0]!.actidscount).toBe(target.n + 1);
     expect(t.app.searchService.countPaths.bitmaps).toBe(paths.bitmaps + 1);
   });
+
+  it('keeps the same structures as SQL for a stored NaN and a NULL property (NaN sorts above every number in PostgreSQL)', async () => {
+    const db = t.database.db;
+    // A release sets one structure's weight to NaN and another's to NULL, and ends its load.
+    const loaded = await sql<{ load_id: number }>`INSERT INTO kb_loads (kind, label, status) VALUES ('update', 'property fix', 'running') RETURNING load_id`.execute(db);
+    await sql`UPDATE structures SET mol_weight = 'NaN' WHERE str_id = (SELECT min(str_id) FROM structures)`.execute(db);
+    await sql`UPDATE structures SET mol_weight = NULL WHERE str_id = (SELECT max(str_id) FROM structures)`.execute(db);
+    await sql`UPDATE kb_loads SET status = 'complete', finished_at = now() WHERE load_id = ${loaded.rows[0]!.load_id}`.execute(db);
+    await t.app.searchService.bitmapsReady();
+    // (Narrow ranges: this file's activity cap is 300.) Above every weight only the NaN one is kept.
+    const expected: number[] = [];
+    for (const properties of [{ molmin: 100_000 }, { molmax: 1 }, { molmin: 300, molmax: 303 }]) {
+      const bitmaps = t.app.searchService.countPaths.bitmaps;
+      const answer = await count([{ selectedOption: 'structure', properties }]);
+      expect(t.app.searchService.countPaths.bitmaps).toBe(bitmaps + 1);
+      const where = [properties.molmin !== undefined ? sql`mol_weight >= ${properties.molmin}` : sql`TRUE`, properties.molmax !== undefined ? sql`mol_weight <= ${properties.molmax}` : sql`TRUE`];
+      const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM structures WHERE ${sql.join(where, sql` AND `)}`.execute(db);
+      expect(answer.statusCode, answer.body).toBe(200);
+      expect((answer.data.rows as SearchCounts[])[0]!.stridscount, JSON.stringify(properties)).toBe(rows[0]!.n);
+      expected.push(rows[0]!.n);
+    }
+    expect(expected[0]).toBe(1);
+    expect(expected[2]).toBeGreaterThan(0);
+  });
 });

@@ -69,12 +69,13 @@ function linkedActivities(columns: KbColumns, link: NonNullable<CompiledRow['lin
 
 /** Reads a row's sets from the database. */
 export async function readRowSets(db: Db, columns: KbColumns, row: CompiledRow): Promise<RowSets> {
-  // Property rows in SQL until the property columns are read (moments after the other columns).
+  // Property rows in SQL until the property columns are read (moments after the other columns):
+  // then `directRead` is the whole row's SQL, else its parts other than the bounds.
   const properties = row.properties ? columns.properties.loaded : null;
-  if (row.properties && !properties) columns.properties.read().catch(() => undefined);
-  const [read, others, clinical] = await Promise.all(rowSetQueries(row, !!properties).map((query) => (query ? ids(db, query) : null)));
+  if (row.properties && !properties) columns.properties.readSoon();
+  const [read, directRead, clinical] = await Promise.all(rowSetQueries(row, !!properties).map((query) => (query ? ids(db, query) : null)));
   const inRange = properties ? matchProperties(properties, row.properties!.bounds) : null;
-  const direct = inRange && others ? RoaringBitmap32.and(inRange, others) : (inRange ?? others);
+  const direct = inRange && directRead ? RoaringBitmap32.and(inRange, directRead) : (inRange ?? directRead);
   const activities = row.fields
     ? matchActivityFields(columns.fields, row.fields)
     : read && row.link
@@ -100,10 +101,11 @@ function childrenOfAll({ index, forward }: Links, parents: RoaringBitmap32): Roa
   for (const parent of parents) total += childrenOf(index, parent).length;
   if (total > forward.length / 16) {
     const wanted = new Uint8Array(index.start.length);
-    for (const parent of parents) if (parent < wanted.length) wanted[parent] = 1;
+    // Parents as `childrenOf` sees them: one beyond the index has no children.
+    for (const parent of parents) if (parent + 1 < wanted.length) wanted[parent] = 1;
     const found = new Int32Array(total);
     let at = 0;
-    for (let child = 0; child < forward.length; child++) if (wanted[forward[child]!] === 1) found[at++] = child;
+    for (let child = 0; child < forward.length && at < total; child++) if (wanted[forward[child]!] === 1) found[at++] = child;
     return new RoaringBitmap32(found.subarray(0, at));
   }
   const gathered = new Int32Array(total);

@@ -6,7 +6,7 @@ import type { RowSets } from './bitmap-counts.ts';
 import { readRowSets, rowSetQueries } from './bitmap-counts.ts';
 import type { KbColumns } from './kb-columns.ts';
 import { loadKbColumns } from './kb-columns.ts';
-import type { LoadedColumns } from './kb-columns.ts';
+import type { LoadOptions, LoadedColumns } from './kb-columns.ts';
 
 /** While a load runs, the columns are read again at most this often. */
 const READ_WHILE_LOADING_MS = 60_000;
@@ -21,12 +21,7 @@ interface CachedRow {
 
 const sizeOf = (sets: RowSets) => [sets.activities, sets.direct, sets.clinical].reduce((sum, b) => sum + (b ? b.getSerializationSizeInBytes('croaring') : 0), 0);
 
-export interface BitmapIndexOptions {
-  /** A local file the columns are kept in between starts (column-snapshot.ts); none when unset. */
-  snapshotFile?: string | null;
-  /** A snapshot that could not be read or written (the columns come from the database then). */
-  onSnapshotError?: (error: unknown) => void;
-}
+export type BitmapIndexOptions = LoadOptions;
 
 /**
  * The in-memory columns of this server, kept as current as the knowledge base: before each use
@@ -55,6 +50,18 @@ export class BitmapIndex {
     private readonly options: BitmapIndexOptions = {},
   ) {}
 
+  /**
+   * Whether `columns` still hold the knowledge base as it is: no load ended since, none is running
+   * (a running load may delete rows without moving the highest ids). Sets are written from them
+   * only then; the check is made just before the write (on PGlite's one connection it cannot be
+   * made inside the write's transaction), so a load ending in between is missed, as a search
+   * started just before it would be.
+   */
+  async stillCurrent(columns: KbColumns): Promise<boolean> {
+    const { version, loading } = await loadsState(this.db);
+    return !loading && version === columns.version;
+  }
+
   /** The columns of the knowledge base as it is now, waiting for them to be read if need be. */
   async current(): Promise<KbColumns> {
     const { version } = await loadsState(this.db);
@@ -78,11 +85,11 @@ export class BitmapIndex {
   private read(version: string): Promise<KbColumns> {
     if (!this.reading) {
       this.readStartedAt = Date.now();
-      this.reading = loadKbColumns(this.db, version, this.options.snapshotFile ?? null, this.options.onSnapshotError)
+      this.reading = loadKbColumns(this.db, version, this.options)
         .then(({ columns, source }) => {
           this.lastSource = source;
-          // Property rows are tested in SQL until these are in too (a failure is retried on use).
-          columns.properties.read().catch(() => undefined);
+          // Property rows are tested in SQL until these are in too.
+          columns.properties.readSoon();
           return (this.columns = columns);
         })
         .finally(() => (this.reading = null));

@@ -31,7 +31,7 @@ describe.each(DATABASES)('search column snapshot on %s', (kind) => {
   let dir: string;
   let file: string;
   const errors: unknown[] = [];
-  const load = async () => loadKbColumns(t.database.db, await loadsVersion(t.database.db), file, (error) => errors.push(error));
+  const load = async () => loadKbColumns(t.database.db, await loadsVersion(t.database.db), { snapshotFile: file, onError: (_message, error) => errors.push(error) });
   /** The background write of a read from the database, finished. */
   const written = async () => {
     for (let i = 0; i < 200 && !fs.existsSync(file); i++) await new Promise((resolve) => setTimeout(resolve, 25));

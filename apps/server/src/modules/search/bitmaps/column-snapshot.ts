@@ -53,19 +53,43 @@ export async function writeSnapshot(file: string, key: string, content: Snapshot
   const prefix = Buffer.alloc(align(4 + json.length));
   prefix.writeUInt32LE(json.length, 0);
   json.copy(prefix, 4);
+  await removeLeftovers(file);
   const temporary = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
   const handle = await fs.promises.open(temporary, 'w');
   try {
     let position = 0;
     for (const part of [prefix, ...content.arrays, ...bitmaps]) {
       const bytes = bytesOf(part);
-      for (let at = 0; at < bytes.length; at += IO_BYTES) await handle.write(bytes.subarray(at, at + IO_BYTES), 0, undefined, position + at);
+      await writeAll(handle, bytes, position);
       position += align(bytes.length);
     }
-  } finally {
+    // On disk before it takes the name: after a crash the file is whole or the old one.
+    await handle.sync();
     await handle.close();
+    await fs.promises.rename(temporary, file);
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await fs.promises.rm(temporary, { force: true });
+    throw error;
   }
-  await fs.promises.rename(temporary, file);
+}
+
+async function writeAll(handle: fs.promises.FileHandle, bytes: Uint8Array, position: number): Promise<void> {
+  for (let at = 0; at < bytes.length; ) {
+    const { bytesWritten } = await handle.write(bytes, at, Math.min(IO_BYTES, bytes.length - at), position + at);
+    at += bytesWritten;
+  }
+}
+
+/** Temporary files an interrupted write left (a process killed mid-write), older than an hour. */
+async function removeLeftovers(file: string): Promise<void> {
+  const dir = path.dirname(file);
+  const prefix = `${path.basename(file)}.`;
+  for (const name of await fs.promises.readdir(dir)) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const stat = await fs.promises.stat(path.join(dir, name)).catch(() => null);
+    if (stat && Date.now() - stat.mtimeMs > 3_600_000) await fs.promises.rm(path.join(dir, name), { force: true });
+  }
 }
 
 async function readInto(handle: fs.promises.FileHandle, bytes: Uint8Array, position: number): Promise<void> {

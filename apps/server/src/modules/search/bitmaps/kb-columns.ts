@@ -58,7 +58,6 @@ export interface KbColumns {
 
 type Db = Kysely<Database>;
 
-
 const ints = (...columns: string[]): ColumnSpec[] => columns.map((column) => ({ kind: 'int', expr: sql.ref(column) }));
 
 /** The columns as read (from the database or a snapshot), before the reverse lists are built. */
@@ -94,13 +93,32 @@ const toSnapshot = (read: ColumnsRead, specs: readonly ColumnSpec[]): SnapshotCo
   bitmaps: [read.allClinical, read.allStructures],
 });
 
-function fromSnapshot(content: SnapshotContent, specs: readonly ColumnSpec[]): ColumnsRead {
+const KIND_OF_SPEC = { int: Int32Array, float: Float64Array, string: Uint16Array } as const;
+
+/**
+ * The columns a snapshot holds, checked against what a read now would give (how many arrays, of
+ * which kind and length): a snapshot that does not fit is refused, never read into the wrong fields.
+ */
+function fromSnapshot(content: SnapshotContent, specs: readonly ColumnSpec[], max: MaxIds): ColumnsRead {
   const [actIds, ...rest] = content.arrays;
   const activityColumns = rest.splice(0, specs.length);
-  const [gvkStr, gvkRef, clinicalStr] = rest as Int32Array[];
+  const [gvkStr, gvkRef, clinicalStr] = rest;
+  const vocabularies = vocabulariesOf(specs);
+  const fits =
+    actIds instanceof Int32Array &&
+    activityColumns.length === specs.length &&
+    activityColumns.every((column, i) => column instanceof KIND_OF_SPEC[specs[i]!.kind] && column.length === actIds.length) &&
+    rest.length === 3 &&
+    [gvkStr, gvkRef, clinicalStr].every((column) => column instanceof Int32Array) &&
+    gvkStr!.length === max.gvk + 1 &&
+    gvkRef!.length === max.gvk + 1 &&
+    clinicalStr!.length === max.clinical + 1 &&
+    content.vocabularies.length === vocabularies.length &&
+    content.bitmaps.length === 2;
+  if (!fits) throw new Error('The search column snapshot does not fit the columns read now; reading the database.');
   // Codes are given in order of first appearance: coding the names again in order restores them.
-  vocabulariesOf(specs).forEach((vocabulary, i) => content.vocabularies[i]!.slice(1).forEach((name) => vocabulary.code(name!)));
-  return { actIds: actIds as Int32Array, activityColumns, gvkStr: gvkStr!, gvkRef: gvkRef!, clinicalStr: clinicalStr!, allClinical: content.bitmaps[0]!, allStructures: content.bitmaps[1]! };
+  vocabularies.forEach((vocabulary, i) => content.vocabularies[i]!.slice(1).forEach((name) => vocabulary.code(name!)));
+  return { actIds, activityColumns, gvkStr: gvkStr as Int32Array, gvkRef: gvkRef as Int32Array, clinicalStr: clinicalStr as Int32Array, allClinical: content.bitmaps[0]!, allStructures: content.bitmaps[1]! };
 }
 
 interface MaxIds {
@@ -110,10 +128,17 @@ interface MaxIds {
   clinical: number;
 }
 
-/** What the columns are read from: a snapshot is used only when all of it is as it was. */
-async function sourceKey(db: Db, version: string, max: MaxIds): Promise<string> {
-  const { rows } = await sql<{ name: string; port: number | null }>`SELECT current_database() AS name, inet_server_port() AS port`.execute(db);
-  return snapshotKey([version, rows[0]?.name ?? '', rows[0]?.port ?? 0, max.act, max.gvk, max.str, max.clinical]);
+/**
+ * What the columns are read from and how: a snapshot is used only when all of it is as it was —
+ * the load version and highest ids, the database (name, port, latest migration) and the columns'
+ * own definitions (a changed expression or coding makes older snapshots unusable).
+ */
+async function sourceKey(db: Db, version: string, max: MaxIds, specs: readonly ColumnSpec[]): Promise<string> {
+  const { rows } = await sql<{ name: string; port: number | null; migration: string | null }>`SELECT current_database() AS name, inet_server_port() AS port,
+      (SELECT max(name) FROM kysely_migration) AS migration`.execute(db);
+  const row = rows[0];
+  const definitions = specs.map((spec) => `${spec.kind}:${spec.expr.compile(db).sql}`);
+  return snapshotKey([version, row?.name ?? '', row?.port ?? 0, row?.migration ?? '', max.act, max.gvk, max.str, max.clinical, ...definitions]);
 }
 
 export interface LoadedColumns {
@@ -128,7 +153,16 @@ export interface LoadedColumns {
  * the background: a failed write only costs the next start its speed). Never a snapshot while a
  * load runs: its rows are still arriving.
  */
-export async function loadKbColumns(db: Db, version: string, snapshotFile: string | null = null, onSnapshotError?: (error: unknown) => void): Promise<LoadedColumns> {
+export interface LoadOptions {
+  /** The local snapshot file (column-snapshot.ts); none when null. */
+  snapshotFile?: string | null;
+  /** What went wrong on the side (a snapshot not used or not written, property columns not read); the columns are still answered. */
+  onError?: (message: string, error: unknown) => void;
+}
+
+export async function loadKbColumns(db: Db, version: string, options: LoadOptions = {}): Promise<LoadedColumns> {
+  const snapshotFile = options.snapshotFile ?? null;
+  const onSnapshotError = (error: unknown) => options.onError?.('The search column snapshot was not used or not written; the columns come from the database', error);
   const [act, gvk, str, clinical] = await Promise.all([
     maxId(db, 'activities', 'act_id'),
     maxId(db, 'compounds', 'gvk_id'),
@@ -138,14 +172,19 @@ export async function loadKbColumns(db: Db, version: string, snapshotFile: strin
   const max = { act, gvk, str, clinical };
   const fieldColumns = activityFieldColumns();
   const specs = activitySpecs(fieldColumns);
-  const key = snapshotFile && !version.includes(':loading:') ? await sourceKey(db, version, max) : null;
-  const stored = key ? await readSnapshot(snapshotFile!, key).catch((error: unknown) => (onSnapshotError?.(error), null)) : null;
-  const read = stored ? fromSnapshot(stored, specs) : await readFromDatabase(db, specs, max);
-  if (key && !stored) writeSnapshot(snapshotFile!, key, toSnapshot(read, specs)).catch((error: unknown) => onSnapshotError?.(error));
-  return { columns: assemble(db, version, read, max.str, fieldColumns), source: stored ? 'snapshot' : 'database' };
+  const key = snapshotFile && !version.includes(':loading:') ? await sourceKey(db, version, max, specs) : null;
+  const stored = key
+    ? await readSnapshot(snapshotFile!, key)
+        .then((content) => content && fromSnapshot(content, specs, max))
+        .catch((error: unknown) => (onSnapshotError(error), null))
+    : null;
+  const read = stored ?? (await readFromDatabase(db, specs, max));
+  if (key && !stored) writeSnapshot(snapshotFile!, key, toSnapshot(read, specs)).catch(onSnapshotError);
+  const properties = new StructurePropertyColumns(db, max.str, (error) => options.onError?.('Reading the structure property columns failed; property rows are counted in SQL', error));
+  return { columns: assemble(version, read, max.str, fieldColumns, properties), source: stored ? 'snapshot' : 'database' };
 }
 
-function assemble(db: Db, version: string, read: ColumnsRead, maxStr: number, fieldColumns: ReturnType<typeof activityFieldColumns>): KbColumns {
+function assemble(version: string, read: ColumnsRead, maxStr: number, fieldColumns: ReturnType<typeof activityFieldColumns>, properties: StructurePropertyColumns): KbColumns {
   const [actStr, actGvk, actAssay, actRef, actTarget, ...fieldArrays] = read.activityColumns as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, ...ColumnArray[]];
   const allActivities = new RoaringBitmap32();
   if (read.actIds.length) allActivities.addRange(0, read.actIds.length);
@@ -169,6 +208,6 @@ function assemble(db: Db, version: string, read: ColumnsRead, maxStr: number, fi
     allStructures: read.allStructures,
     allClinical: read.allClinical,
     fields: fieldColumns.assemble(fieldArrays),
-    properties: new StructurePropertyColumns(db, maxStr),
+    properties,
   };
 }

@@ -9,6 +9,9 @@ import { RoaringBitmap32 } from './roaring.ts';
 
 const COLUMNS = Object.keys(PROPERTY_FIELDS) as PropertyColumn[];
 
+/** A failed read is not tried again sooner (each try reads every structure's properties). */
+const RETRY_AFTER_MS = 60_000;
+
 /**
  * Structure properties (molecular weight, cLogP, PSA, donors, …) in memory for the bitmap engine
  * (issue 18): a property row tested in SQL scanned every structure (1.1 s cold at L for a weight
@@ -19,11 +22,14 @@ const COLUMNS = Object.keys(PROPERTY_FIELDS) as PropertyColumn[];
 export class StructurePropertyColumns {
   private values: Map<PropertyColumn, Float64Array> | null = null;
   private reading: Promise<void> | null = null;
+  private failedAt = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
     /** The highest structure id of the version the other columns were read at. */
     private readonly maxStr: number,
+    /** A failed read (property rows stay in SQL; the read is tried again a minute later). */
+    private readonly onError: (error: unknown) => void = () => undefined,
   ) {}
 
   /** Reads the columns once (a failed read is tried again on the next call). */
@@ -34,9 +40,16 @@ export class StructurePropertyColumns {
       })
       .catch((error: unknown) => {
         this.reading = null;
+        this.failedAt = Date.now();
         throw error;
       });
     return this.reading;
+  }
+
+  /** Starts the read in the background unless it is done, under way, or failed within the last minute. */
+  readSoon(): void {
+    if (this.values || this.reading || Date.now() - this.failedAt < RETRY_AFTER_MS) return;
+    this.read().catch(this.onError);
   }
 
   /** Each column indexed by str_id (NaN: no value, or no such structure); null until read. */

@@ -22,9 +22,24 @@ type Db = Kysely<Database>;
 /** Rows per INSERT: bounded parameters whatever the set (a NOT search may hold every structure). */
 const ROWS_PER_INSERT = 250_000;
 
-/** `values` in slices of at most ROWS_PER_INSERT. */
-function* slices(length: number): Generator<[number, number]> {
-  for (let from = 0; from < length; from += ROWS_PER_INSERT) yield [from, Math.min(length, from + ROWS_PER_INSERT)];
+/** One column to insert: its values, and whether 0 stands for NULL (a missing link). */
+interface Column {
+  name: string;
+  values: Int32Array;
+  zeroIsNull?: boolean;
+}
+
+/** Inserts the rows of equally long `columns` into a set table, ROWS_PER_INSERT at a time. */
+async function insertColumns(trx: Db, kind: DatabaseKind, table: string, setId: number, columns: readonly Column[]): Promise<void> {
+  const length = columns[0]?.values.length ?? 0;
+  const names = columns.map((column) => sql.ref(column.name));
+  const aliases = columns.map((_, i) => sql.ref(`c${i}`));
+  const values = columns.map((column, i) => (column.zeroIsNull ? sql`nullif(${aliases[i]}, 0)` : aliases[i]!));
+  for (let from = 0; from < length; from += ROWS_PER_INSERT) {
+    const arrays = columns.map((column) => sql`${int4ArrayParam(column.values.subarray(from, from + ROWS_PER_INSERT), kind)}::int[]`);
+    await sql`INSERT INTO ${sql.table(table)} (set_id, ${sql.join(names)})
+      SELECT ${setId}::bigint, ${sql.join(values)} FROM unnest(${sql.join(arrays)}) AS t(${sql.join(aliases)})`.execute(trx);
+  }
 }
 
 /** The ids of `bitmap` with how many of the search's activities link to each (0 for none). */
@@ -40,39 +55,27 @@ function withActivityCounts(bitmap: RoaringBitmap32, link: Int32Array, activitie
 
 /** Fills the sets of `setId` (inside the caller's transaction) from a bitmap search; answers its counts. */
 export async function writeSetsFromBitmaps(trx: Db, setId: number, columns: KbColumns, sets: BitmapSearchResult, kind: DatabaseKind): Promise<SearchCounts> {
-  const ints = (values: Int32Array) => sql`${int4ArrayParam(values, kind)}::int[]`;
   const activities = sets.activities.toUint32Array();
-  // Each link column over the search's activities, by position; 0 (no link) is written as NULL.
+  // Each link column over the search's activities, by position.
   const linked = (link: Int32Array) => Int32Array.from(activities, (position) => link[position]!);
-  const activityColumns = [columns.actIds, columns.actStr, columns.actGvk, columns.actAssay, columns.actRef, columns.actTarget].map(linked);
-  for (const [from, to] of slices(activities.length)) {
-    const [act, str, gvk, assay, ref, target] = activityColumns.map((column) => ints(column.subarray(from, to)));
-    await sql`INSERT INTO search_activities (set_id, act_id, str_id, gvk_id, assay_id, ref_id, target_id)
-      SELECT ${setId}::bigint, act, nullif(str, 0), nullif(gvk, 0), nullif(assay, 0), nullif(ref, 0), nullif(target, 0)
-      FROM unnest(${act}, ${str}, ${gvk}, ${assay}, ${ref}, ${target}) AS t(act, str, gvk, assay, ref, target)`.execute(trx);
-  }
-  const idSets = [
-    ['search_structures', 'str_id', sets.structures],
-    ['search_compounds', 'gvk_id', sets.compounds],
-    ['search_clinical_compounds', 'clinical_compound_id', sets.clinical],
-  ] as const;
-  for (const [table, column, bitmap] of idSets) {
-    const ids = Int32Array.from(bitmap.toUint32Array());
-    for (const [from, to] of slices(ids.length)) {
-      await sql`INSERT INTO ${sql.table(table)} (set_id, ${sql.ref(column)}) SELECT ${setId}::bigint, unnest(${ints(ids.subarray(from, to))})`.execute(trx);
-    }
-  }
+  const link = (name: string, values: Int32Array): Column => ({ name, values: linked(values), zeroIsNull: true });
+  await insertColumns(trx, kind, 'search_activities', setId, [
+    { name: 'act_id', values: linked(columns.actIds) },
+    link('str_id', columns.actStr),
+    link('gvk_id', columns.actGvk),
+    link('assay_id', columns.actAssay),
+    link('ref_id', columns.actRef),
+    link('target_id', columns.actTarget),
+  ]);
+  const ids = (bitmap: RoaringBitmap32) => Int32Array.from(bitmap.toUint32Array());
+  await insertColumns(trx, kind, 'search_structures', setId, [{ name: 'str_id', values: ids(sets.structures) }]);
+  await insertColumns(trx, kind, 'search_compounds', setId, [{ name: 'gvk_id', values: ids(sets.compounds) }]);
+  await insertColumns(trx, kind, 'search_clinical_compounds', setId, [{ name: 'clinical_compound_id', values: ids(sets.clinical) }]);
   // Assays and references keep how many of the search's activities they hold (results columns); a
   // reference reached only through a compound record holds none.
-  const counted = [
-    ['search_assays', 'assay_id', withActivityCounts(sets.assays, columns.actAssay, activities)],
-    ['search_references', 'ref_id', withActivityCounts(sets.references, columns.actRef, activities)],
-  ] as const;
-  for (const [table, column, [ids, counts]] of counted) {
-    for (const [from, to] of slices(ids.length)) {
-      await sql`INSERT INTO ${sql.table(table)} (set_id, ${sql.ref(column)}, activities)
-        SELECT ${setId}::bigint, id, n FROM unnest(${ints(ids.subarray(from, to))}, ${ints(counts.subarray(from, to))}) AS t(id, n)`.execute(trx);
-    }
-  }
+  const [assays, assayCounts] = withActivityCounts(sets.assays, columns.actAssay, activities);
+  await insertColumns(trx, kind, 'search_assays', setId, [{ name: 'assay_id', values: assays }, { name: 'activities', values: assayCounts }]);
+  const [references, referenceCounts] = withActivityCounts(sets.references, columns.actRef, activities);
+  await insertColumns(trx, kind, 'search_references', setId, [{ name: 'ref_id', values: references }, { name: 'activities', values: referenceCounts }]);
   return sets.counts;
 }
