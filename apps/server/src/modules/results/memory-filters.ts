@@ -3,6 +3,8 @@ import { sql } from 'kysely';
 import type { AppliedFilter } from '@kb/contracts/search';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import type { Database } from '../../db/schema.ts';
+import type { DatabaseKind } from '../../db/database.ts';
+import { int4ArrayParam } from '../../db/array-param.ts';
 import type { KbDictionaries } from '../knowledge-base/kb-dictionaries.ts';
 import { NONE, isRowValueChart, keyOf, keyOfValue, readSessionRows } from './row-values.ts';
 import type { RowValueChart, SessionRows } from './row-values.ts';
@@ -52,19 +54,23 @@ function passes(d: KbDictionaries, tests: readonly RowTest[], rows: SessionRows,
   return true;
 }
 
+/** Ids per INSERT: bounded parameters whatever the session (up to the 750,000-activity cap). */
+const ROWS_PER_INSERT = 250_000;
+
 /** Writes the session's activities that pass `filters` into result_filtered; answers how many. */
-export async function writeFilteredActivities(trx: Kysely<Database>, d: KbDictionaries, setId: number, filters: readonly AppliedFilter[]): Promise<number> {
+export async function writeFilteredActivities(trx: Kysely<Database>, d: KbDictionaries, setId: number, filters: readonly AppliedFilter[], kind: DatabaseKind): Promise<number> {
   const tests: RowTest[] = filters.map((f) => {
     const chart = f.chartKey as RowValueChart;
     return { chart, include: keys(d, chart, f.include), exclude: keys(d, chart, f.exclude), min: f.minValue ?? null, max: f.maxValue ?? null };
   });
   const rows = await readSessionRows(trx, sql`sa.set_id = ${setId}::bigint`, 'act_id');
-  const ids: number[] = [];
-  for (let k = 0; k < rows.count; k++) if (passes(d, tests, rows, k)) ids.push(rows.act![k]!);
-  // In slices: one bound array of a few hundred thousand ids is megabytes of parameter text.
-  for (let at = 0; at < ids.length; at += 100_000) {
+  const passed: number[] = [];
+  for (let k = 0; k < rows.count; k++) if (passes(d, tests, rows, k)) passed.push(rows.act![k]!);
+  // Sent as the search sets are (binary int4[] on a server): ids are 32-bit (the dictionaries check).
+  const ids = Int32Array.from(passed);
+  for (let at = 0; at < ids.length; at += ROWS_PER_INSERT) {
     await sql`INSERT INTO result_filtered (set_id, tab, id)
-      SELECT ${setId}::bigint, 'activitiestab', unnest(${ids.slice(at, at + 100_000)}::bigint[])`.execute(trx);
+      SELECT ${setId}::bigint, 'activitiestab', unnest(${int4ArrayParam(ids.subarray(at, at + ROWS_PER_INSERT), kind)}::int[])`.execute(trx);
   }
   return ids.length;
 }

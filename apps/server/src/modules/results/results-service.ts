@@ -167,7 +167,7 @@ export class ResultsService {
   private async materialiseFiltered(trx: Kysely<Database>, setId: number, tab: ResultTabKey, filters: readonly AppliedFilter[], dictionaries: KbDictionaries | null): Promise<number> {
     await sql`DELETE FROM result_filtered WHERE set_id = ${setId}::bigint AND tab = ${tab}`.execute(trx);
     if (!filters.length) return 0;
-    if (dictionaries && filtersInMemory(tab, filters)) return writeFilteredActivities(trx, dictionaries, setId, filters);
+    if (dictionaries && filtersInMemory(tab, filters)) return writeFilteredActivities(trx, dictionaries, setId, filters, this.search.databaseKind);
     const { rows } = await sql<{ n: number }>`WITH ins AS (INSERT INTO result_filtered (set_id, tab, id)
         SELECT ${setId}::bigint, ${tab}, f.id FROM (${filteredIdsQuery(tab, setId, filters)}) f RETURNING 1)
       SELECT count(*)::int AS n FROM ins`.execute(trx);

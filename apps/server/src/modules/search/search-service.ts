@@ -147,7 +147,8 @@ export class SearchService {
   private readonly structureTimeLimitMs: number;
   private readonly runStaleMs: number;
   private readonly heartbeatMs: number;
-  private readonly databaseKind: DatabaseKind;
+  /** How id lists are sent to the database (binary int4[] on a server, text to PGlite); results use it too. */
+  readonly databaseKind: DatabaseKind;
   private readonly onBitmapsError: SearchServiceOptions['onBitmapsError'];
   private singleProcess: Promise<boolean> | null;
   private heartbeat: NodeJS.Timeout | null = null;

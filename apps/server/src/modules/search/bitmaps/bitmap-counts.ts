@@ -9,7 +9,7 @@ import { ACTIVITY_FROM, activityCapError } from '../materialise.ts';
 import type { CompiledRow } from '../row-compiler.ts';
 import type { KbColumns } from './kb-columns.ts';
 import type { ReverseIndex } from './reverse-index.ts';
-import { childrenOf } from './reverse-index.ts';
+import { childCount, childrenOf } from './reverse-index.ts';
 import { positionsOf, readPacked } from '../../../db/column-read.ts';
 import { evaluateSets } from './set-algebra.ts';
 import { matchActivityFields } from './activity-fields.ts';
@@ -98,7 +98,7 @@ interface Links {
  */
 function childrenOfAll({ index, forward }: Links, parents: RoaringBitmap32): RoaringBitmap32 {
   let total = 0;
-  for (const parent of parents) total += childrenOf(index, parent).length;
+  for (const parent of parents) total += childCount(index, parent);
   if (total > forward.length / 16) {
     const wanted = new Uint8Array(index.start.length);
     // Parents as `childrenOf` sees them: one beyond the index has no children.

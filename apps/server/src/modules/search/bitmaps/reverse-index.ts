@@ -9,6 +9,11 @@ export interface ReverseIndex {
   ids: Int32Array;
 }
 
+/** How many children `p` has (0 for an id beyond the index), without making a view of them. */
+export function childCount(index: ReverseIndex, p: number): number {
+  return p + 1 < index.start.length ? index.start[p + 1]! - index.start[p]! : 0;
+}
+
 /** The children of `p` (none for an id beyond the index). */
 export function childrenOf(index: ReverseIndex, p: number): Int32Array {
   return p + 1 < index.start.length ? index.ids.subarray(index.start[p]!, index.start[p + 1]!) : index.ids.subarray(0, 0);
