@@ -10,7 +10,7 @@
 // finishes almost as if alone) and can be cancelled between shards.
 import { parentPort, workerData } from 'node:worker_threads';
 import initRDKitModule from '@rdkit/rdkit';
-import { FP_BYTES, MORGAN_SETTINGS } from './fingerprint.mjs';
+import { FOLD_BYTES, FP_BYTES, MORGAN_SETTINGS } from './fingerprint.mjs';
 
 // What this worker is running, for the engine's watchdog (rdkit-engine.ts): [kind, id] as Int32
 // (kind 0 idle, 1 request, 2 job step) and the start time (Date.now()) as Float64 at byte 8.
@@ -222,6 +222,7 @@ function addShard(message) {
     ids: message.ids,
     pop: message.pop,
     morgan: message.morgan,
+    fold: message.fold,
     count,
   });
   return size;
@@ -255,18 +256,22 @@ function lowerBound(pop, value, from, to) {
 }
 
 /**
- * Tanimoto over the rows whose bit count can reach the threshold, reading only the query's
- * non-zero bytes through per-byte tables (popcount(x & q) for each x), and leaving a row as soon as
- * the bits still to come cannot lift it to the threshold.
+ * Tanimoto over the rows whose bit count can reach the threshold. Each row is first bounded by its
+ * folded fingerprint (16 bytes, read through per-byte tables of the query bits it certainly lacks),
+ * and left once it has lost more query bits than the threshold allows; the rows that remain are
+ * compared on the query's non-zero bytes, left as soon as the bits still to come cannot lift them
+ * to the threshold.
  */
 function similarityStep(job, shard) {
-  const { qIndex, table, rest, qPop, min, max } = job;
+  const { qIndex, table, rest, qPop, min, max, fIndex, lossTable } = job;
   const from = lowerBound(shard.pop, job.popLo, 0, shard.count);
   const to = lowerBound(shard.pop, job.popHi + 1, from, shard.count);
   const ids = [];
   const sims = [];
   const fp = shard.morgan;
+  const fold = shard.fold;
   const n = qIndex.length;
+  const nFold = fIndex.length;
   // common / (qPop + pop - common) >= min  <=>  common >= min * (qPop + pop) / (1 + min)
   const ratio = min / (1 + min);
   for (let row = from; row < to; row++) {
@@ -274,6 +279,15 @@ function similarityStep(job, shard) {
     // No stored Morgan fingerprint (bit count 0): such a structure is never similar to anything.
     if (pop === 0) continue;
     const need = ratio * (qPop + pop) - 1e-9;
+    const mayLose = qPop - need;
+    const folded = row * FOLD_BYTES;
+    let lost = 0;
+    let f = 0;
+    for (; f < nFold; f++) {
+      lost += lossTable[(f << 8) | fold[folded + fIndex[f]]];
+      if (lost > mayLose) break;
+    }
+    if (f < nFold) continue;
     const base = row * FP_BYTES;
     let common = 0;
     let k = 0;
@@ -304,7 +318,31 @@ function similarityTables(q) {
     for (let x = 0; x < 256; x++) table[k * 256 + x] = POP8[x & q[at]];
   });
   for (let k = index.length - 1; k >= 0; k--) rest[k] = rest[k + 1] + POP8[q[index[k]]];
-  return { qIndex: Int32Array.from(index), table, rest, qPop: rest[0] };
+  return { qIndex: Int32Array.from(index), table, rest, qPop: rest[0], ...foldTables(q) };
+}
+
+/**
+ * Per folded byte f (heaviest first): lossTable[f * 256 + x] = query bits that fold into the unset
+ * bits of x — bits a row whose folded byte is x certainly lacks (FOLD_BYTES in fingerprint.mjs).
+ */
+function foldTables(q) {
+  // bitsAt[b * 8 + i]: query bits folding into bit i of folded byte b.
+  const bitsAt = new Int32Array(FOLD_BYTES * 8);
+  for (let j = 0; j < q.length; j++) {
+    for (let i = 0; i < 8; i++) if (q[j] & (1 << i)) bitsAt[(j % FOLD_BYTES) * 8 + i] += 1;
+  }
+  const weight = (b) => bitsAt.subarray(b * 8, b * 8 + 8).reduce((sum, n) => sum + n, 0);
+  const index = Array.from({ length: FOLD_BYTES }, (_, b) => b).filter((b) => weight(b) > 0);
+  index.sort((a, b) => weight(b) - weight(a) || a - b);
+  const lossTable = new Uint8Array(index.length * 256);
+  index.forEach((at, f) => {
+    for (let x = 0; x < 256; x++) {
+      let lost = 0;
+      for (let i = 0; i < 8; i++) if (!(x & (1 << i))) lost += bitsAt[at * 8 + i];
+      lossTable[f * 256 + x] = lost;
+    }
+  });
+  return { fIndex: Int32Array.from(index), lossTable };
 }
 
 function startJob(message) {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { FP_BYTES } from './fingerprint.mjs';
+import { FOLD_BYTES, FP_BYTES, foldInto } from './fingerprint.mjs';
 import { STORED_LIMITS, limitViolation } from './query-limits.ts';
 import type { ShardPayload, ShardRange } from './worker-protocol.ts';
 
@@ -104,6 +104,7 @@ export class IndexLoader {
     const ids = new Float64Array(new SharedArrayBuffer(count * 8));
     const pop = new Uint16Array(new SharedArrayBuffer(count * 2));
     const morgan = new Uint8Array(new SharedArrayBuffer(count * FP_BYTES));
+    const fold = new Uint8Array(new SharedArrayBuffer(count * FOLD_BYTES));
     const pattern = new Uint8Array(count * FP_BYTES);
     const hasPattern = new Uint8Array(count);
     const smiles: string[] = new Array<string>(count);
@@ -119,12 +120,15 @@ export class IndexLoader {
       // A structure without a Morgan fingerprint keeps bit count 0: similarity never finds it.
       const morganFp = morganFps[from];
       const patternFp = patternFps[from];
-      if (morganFp?.length === FP_BYTES) morgan.set(morganFp, to * FP_BYTES);
+      if (morganFp?.length === FP_BYTES) {
+        morgan.set(morganFp, to * FP_BYTES);
+        foldInto(morganFp, fold, to * FOLD_BYTES);
+      }
       if (patternFp?.length === FP_BYTES) {
         pattern.set(patternFp, to * FP_BYTES);
         hasPattern[to] = 1;
       }
     });
-    return { shardId, count, ids, pop, morgan, smiles, pattern, hasPattern };
+    return { shardId, count, ids, pop, morgan, fold, smiles, pattern, hasPattern };
   }
 }

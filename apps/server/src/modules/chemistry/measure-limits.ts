@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { FP_BYTES } from './fingerprint.mjs';
+import { FOLD_BYTES, FP_BYTES } from './fingerprint.mjs';
 import { QUERY_LIMITS, measureLineNotation } from './query-limits.ts';
 
 const WORKER_URL = new URL('./chem-worker.mjs', import.meta.url);
@@ -51,6 +51,7 @@ class Probe {
       ids: Float64Array.from(this.library.keys()),
       pop: new Uint16Array(n),
       morgan: new Uint8Array(n * FP_BYTES),
+      fold: new Uint8Array(n * FOLD_BYTES),
       smiles: this.library,
       pattern: new Uint8Array(n * FP_BYTES),
       hasPattern: new Uint8Array(n),

@@ -11,6 +11,8 @@ export interface ShardPayload {
   ids: Float64Array;
   pop: Uint16Array;
   morgan: Uint8Array;
+  /** Each row's Morgan fingerprint folded to FOLD_BYTES (fingerprint.mjs): the similarity pre-screen. */
+  fold: Uint8Array;
   /** Canonical SMILES and pattern fingerprints, copied to the worker (it builds its library). */
   smiles: string[];
   pattern: Uint8Array;
