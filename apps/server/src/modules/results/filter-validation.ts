@@ -56,15 +56,23 @@ function checkShape(filter: AppliedFilter): void {
   for (const value of [...(filter.include ?? []), ...(filter.exclude ?? [])]) checkFilterValue(filter.chartKey, dimension, value);
 }
 
-export async function validateFilters(db: Kysely<Database>, tab: ResultTabKey, setId: number, filters: readonly AppliedFilter[]): Promise<FilterCheck> {
+/**
+ * Which of a filter's values are in the search (as strings; "Not specified" always is). By default
+ * asked in SQL; the Activities filters evaluated in memory answer it from the rows they read
+ * (memory-filters.ts `presenceInRows`).
+ */
+export type Presence = (chartKey: string, values: readonly FilterValue[]) => Promise<Set<string>>;
+
+export async function validateFilters(db: Kysely<Database>, tab: ResultTabKey, setId: number, filters: readonly AppliedFilter[], presence?: Presence): Promise<FilterCheck> {
+  const present = presence ?? ((chartKey, values) => presentValues(db, tab, setId, chartKey, values));
   const kept: AppliedFilter[] = [];
   const ignored: FilterCheck['ignored'] = [];
   for (const filter of filters) {
     checkShape(filter);
     const values = [...(filter.include ?? []), ...(filter.exclude ?? [])];
-    const present = values.length ? await presentValues(db, tab, setId, filter.chartKey, values) : new Set<string>();
-    const keep = (list: readonly FilterValue[] | undefined) => list?.filter((v) => present.has(String(v)));
-    const missing = values.filter((v) => !present.has(String(v)));
+    const found = values.length ? await present(filter.chartKey, values) : new Set<string>();
+    const keep = (list: readonly FilterValue[] | undefined) => list?.filter((v) => found.has(String(v)));
+    const missing = values.filter((v) => !found.has(String(v)));
     if (missing.length) ignored.push({ chartKey: filter.chartKey, values: missing });
     const cleaned: AppliedFilter = { ...filter, include: keep(filter.include), exclude: keep(filter.exclude) };
     if (!cleaned.include?.length) delete cleaned.include;

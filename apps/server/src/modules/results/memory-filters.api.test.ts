@@ -85,16 +85,42 @@ describe.each(DATABASES)('Activities filters in memory on %s', (kind) => {
     expect(nonTrivial, 'cases keeping some rows').toBeGreaterThanOrEqual(5);
   }, 300_000);
 
-  it('the memory path was the one taken (a dictionary without assay types keeps no assay-type row)', async () => {
+  it('drops the same filter values as the SQL path: values not in the results, a dangling target', async () => {
+    const [assayType] = await values('ay.assay_type');
+    const targets = await values('sa.target_id');
+    const { rows: dangling } = await sql<{ id: number }>`SELECT sa.target_id AS id FROM search_activities sa LEFT JOIN targets t ON t.target_id = sa.target_id
+        WHERE sa.set_id = ${setId} AND sa.target_id IS NOT NULL AND t.target_id IS NULL LIMIT 1`.execute(t.database.db);
+    expect(dangling.length, 'unsettle left a dangling target').toBe(1);
+    const filters: AppliedFilter[] = [
+      { chartKey: 'target', include: [targets[0]!, Number(dangling[0]!.id), 999_999_999] },
+      { chartKey: 'assaytype', exclude: ['no such assay type', assayType!, NO_VALUE_ID] },
+      { chartKey: 'bibliography', include: ['P', 'no such source'] },
+    ];
+    const viaMemory = await t.app.resultsService.applyFilters(auth, 'activitiestab', sessionid, filters);
+    const viaSql = await inSql.applyFilters(auth, 'activitiestab', sessionid, filters);
+    expect(viaMemory.ignored).toEqual(viaSql.ignored);
+    expect(viaMemory.filters).toEqual(viaSql.filters);
+    expect(viaMemory.rowCount).toBe(viaSql.rowCount);
+    expect(viaSql.ignored.map((i) => i.chartKey).sort()).toEqual(['assaytype', 'bibliography', 'target']);
+  });
+
+  it('the memory path was the one taken: rows tested and values found through the dictionaries', async () => {
     const d = await t.app.kbDictionaries!.current();
-    const saved = d.assayType;
-    d.assayType = new Uint16Array(saved.length);
+    const years = d.refYear;
+    const assayTypes = d.assayType;
+    // No reference has a year: a year range (no values to look for) keeps no row.
+    d.refYear = new Float64Array(years.length).fill(Number.NaN);
+    // No assay has a type: an assay type is then not in the results, and is reported so.
+    d.assayType = new Uint16Array(assayTypes.length);
     try {
+      const ranged = await t.app.resultsService.applyFilters(auth, 'activitiestab', sessionid, [{ chartKey: 'year', minValue: 1900, maxValue: 2100 }]);
+      expect(ranged.rowCount).toBe(0);
       const [assayType] = await values('ay.assay_type');
-      const applied = await t.app.resultsService.applyFilters(auth, 'activitiestab', sessionid, [{ chartKey: 'assaytype', include: [assayType!] }]);
-      expect(applied.rowCount).toBe(0);
+      const typed = await t.app.resultsService.applyFilters(auth, 'activitiestab', sessionid, [{ chartKey: 'assaytype', include: [assayType!] }]);
+      expect(typed.ignored).toEqual([{ chartKey: 'assaytype', values: [assayType] }]);
     } finally {
-      d.assayType = saved;
+      d.refYear = years;
+      d.assayType = assayTypes;
     }
   });
 });

@@ -6,14 +6,18 @@ import type { Database } from '../../db/schema.ts';
 import type { DatabaseKind } from '../../db/database.ts';
 import { int4ArrayParam } from '../../db/array-param.ts';
 import type { KbDictionaries } from '../knowledge-base/kb-dictionaries.ts';
+import { NO_VALUE_ID } from '@kb/contracts/charts';
 import { NONE, isRowValueChart, keyOf, keyOfValue, readSessionRows } from './row-values.ts';
 import type { RowValueChart, SessionRows } from './row-values.ts';
+import type { Presence } from './filter-validation.ts';
+import type { FilterValue } from './tab-filters.ts';
 
 /**
  * The Activities tab's filters evaluated in memory (issue 18: applying two filters to a
  * 750,000-activity session took 1.8 s at L, most of it joining the set with the assays and
  * documents tables): the session's rows are read packed once, each filter tests the row's value
  * from the knowledge-base dictionaries, and the ids that pass are written to result_filtered. The
+ * same rows say which filter values are in the search (filter-validation.ts asks it in SQL). The
  * rules are those of tab-filters.ts (`activitiesInOnePass`): include = the row's value is one of
  * them ("Not specified" = no value), exclude = it is none of them, a range = a value within it.
  * results/memory-filters.api.test.ts checks the rows written are the SQL path's.
@@ -54,18 +58,47 @@ function passes(d: KbDictionaries, tests: readonly RowTest[], rows: SessionRows,
   return true;
 }
 
+/** The session's rows as the filters read them (one packed read; sets do not change once written). */
+export function readFilterRows(db: Kysely<Database>, setId: number): Promise<SessionRows> {
+  return readSessionRows(db, sql`sa.set_id = ${setId}::bigint`, 'act_id');
+}
+
+/**
+ * filter-validation.ts's question answered from the rows: a value is in the search when some row
+ * holds it ("Not specified" always is, as in SQL). The scan stops once every value was seen.
+ */
+export function presenceInRows(d: KbDictionaries, rows: SessionRows): Presence {
+  return async (chartKey, values) => {
+    const chart = chartKey as RowValueChart;
+    const present = new Set<string>(values.includes(NO_VALUE_ID) ? [NO_VALUE_ID] : []);
+    const wanted = new Map<number, FilterValue[]>();
+    for (const value of values) {
+      const key = value === NO_VALUE_ID ? undefined : keyOfValue(d, chart, value);
+      if (key !== undefined && key !== NONE) wanted.set(key, [...(wanted.get(key) ?? []), value]);
+    }
+    for (let k = 0; k < rows.count && wanted.size > 0; k++) {
+      const key = keyOf(d, chart, rows, k);
+      const found = wanted.get(key);
+      if (!found) continue;
+      for (const value of found) present.add(String(value));
+      wanted.delete(key);
+    }
+    return present;
+  };
+}
+
 /** Ids per INSERT: bounded parameters whatever the session (up to the 750,000-activity cap). */
 const ROWS_PER_INSERT = 250_000;
 
-/** Writes the session's activities that pass `filters` into result_filtered; answers how many. */
-export async function writeFilteredActivities(trx: Kysely<Database>, d: KbDictionaries, setId: number, filters: readonly AppliedFilter[], kind: DatabaseKind): Promise<number> {
+/** Writes the session's activities that pass `filters` into result_filtered (`rows`: read already); answers how many. */
+export async function writeFilteredActivities(trx: Kysely<Database>, d: KbDictionaries, setId: number, filters: readonly AppliedFilter[], kind: DatabaseKind, rows?: SessionRows): Promise<number> {
   const tests: RowTest[] = filters.map((f) => {
     const chart = f.chartKey as RowValueChart;
     return { chart, include: keys(d, chart, f.include), exclude: keys(d, chart, f.exclude), min: f.minValue ?? null, max: f.maxValue ?? null };
   });
-  const rows = await readSessionRows(trx, sql`sa.set_id = ${setId}::bigint`, 'act_id');
+  const session = rows ?? (await readFilterRows(trx, setId));
   const passed: number[] = [];
-  for (let k = 0; k < rows.count; k++) if (passes(d, tests, rows, k)) passed.push(rows.act![k]!);
+  for (let k = 0; k < session.count; k++) if (passes(d, tests, session, k)) passed.push(session.act![k]!);
   // Sent as the search sets are (binary int4[] on a server): ids are 32-bit (the dictionaries check).
   const ids = Int32Array.from(passed);
   for (let at = 0; at < ids.length; at += ROWS_PER_INSERT) {

@@ -15,7 +15,8 @@ import { TAB_MODELS, strIdRestriction, structuresOfRows } from './tab-model.ts';
 import type { Sql } from './tab-model.ts';
 import { TAB_COLUMNS, columnDef, columnMetadata } from './tab-columns.ts';
 import { filteredIdsQuery, filteredRestriction } from './tab-filters.ts';
-import { filtersInMemory, writeFilteredActivities } from './memory-filters.ts';
+import type { SessionRows } from './row-values.ts';
+import { filtersInMemory, presenceInRows, readFilterRows, writeFilteredActivities } from './memory-filters.ts';
 import type { KbDictionaries, KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
 import { prepareSimilaritySort } from './similarity-sort.ts';
 import { hasSimilarityRow, structureQueryOf } from './structure-query.ts';
@@ -164,10 +165,10 @@ export class ResultsService {
    * Writes the rows of a tab that pass its filters (inside the caller's locked transaction);
    * answers how many. With current `dictionaries`, Activities filters are evaluated in memory.
    */
-  private async materialiseFiltered(trx: Kysely<Database>, setId: number, tab: ResultTabKey, filters: readonly AppliedFilter[], dictionaries: KbDictionaries | null): Promise<number> {
+  private async materialiseFiltered(trx: Kysely<Database>, setId: number, tab: ResultTabKey, filters: readonly AppliedFilter[], dictionaries: KbDictionaries | null, sessionRows?: SessionRows): Promise<number> {
     await sql`DELETE FROM result_filtered WHERE set_id = ${setId}::bigint AND tab = ${tab}`.execute(trx);
     if (!filters.length) return 0;
-    if (dictionaries && filtersInMemory(tab, filters)) return writeFilteredActivities(trx, dictionaries, setId, filters, this.search.databaseKind);
+    if (dictionaries && filtersInMemory(tab, filters)) return writeFilteredActivities(trx, dictionaries, setId, filters, this.search.databaseKind, sessionRows);
     const { rows } = await sql<{ n: number }>`WITH ins AS (INSERT INTO result_filtered (set_id, tab, id)
         SELECT ${setId}::bigint, ${tab}, f.id FROM (${filteredIdsQuery(tab, setId, filters)}) f RETURNING 1)
       SELECT count(*)::int AS n FROM ins`.execute(trx);
@@ -342,15 +343,18 @@ export class ResultsService {
   /** Replaces a tab's filters; values that no longer exist in the search are dropped and reported. */
   async applyFilters(auth: AuthContext, tab: ResultTabKey, sessionId: string, requested: readonly AppliedFilter[]) {
     const session = await this.session(auth, sessionId);
-    const { kept, ignored } = await validateFilters(this.db, tab, session.set_id, requested);
+    // Filters evaluated in memory read the session's rows once: for which values are in the
+    // search, then for the rows that pass (the set does not change; a re-run search has a new one).
+    const dictionaries = filtersInMemory(tab, requested) ? await this.currentDictionaries() : null;
+    const sessionRows = dictionaries ? await readFilterRows(this.db, session.set_id) : undefined;
+    const { kept, ignored } = await validateFilters(this.db, tab, session.set_id, requested, dictionaries && sessionRows ? presenceInRows(dictionaries, sessionRows) : undefined);
     const applied = kept.map((filter) => ({ ...filter, tab }));
-    const dictionaries = filtersInMemory(tab, applied) ? await this.currentDictionaries() : null;
     const rowCount = await this.lockedSession(session, async (trx, fresh) => {
       // The other tabs' filters as they are now (another apply may have changed them meanwhile).
       const all = sessionFilters(fresh);
       const rows = { ...filteredRowCounts(fresh) };
       all[tab] = applied;
-      const filtered = await this.materialiseFiltered(trx, fresh.set_id, tab, applied, dictionaries);
+      const filtered = await this.materialiseFiltered(trx, fresh.set_id, tab, applied, dictionaries, fresh.set_id === session.set_id ? sessionRows : undefined);
       if (applied.length) rows[tab] = filtered;
       else delete rows[tab];
       await saveFilters(trx, sessionId, all, rows);
