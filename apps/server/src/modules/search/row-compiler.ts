@@ -39,6 +39,11 @@ export interface CompiledRow {
    * SQL (null when there are none): `direct` is the same row rendered whole as SQL.
    */
   properties?: { bounds: PropertyBound[] | 'none'; others: RawBuilder<unknown> | null };
+  /**
+   * An assay row on assay types alone (`link` to the assays of these types): the bitmap engine
+   * finds those assays from their type in memory (KbColumns `assayType`) instead of reading them.
+   */
+  assayTypes?: string[];
 }
 
 /** Which relations (std_act_prefix, NULL counting as '=') a value comparison admits: a censored '>10' never satisfies '<'. */
@@ -326,7 +331,13 @@ function compileAssayRow(row: Extract<SearchRow, { selectedOption: 'assay' }>, n
   if (nonEmpty(row.assayIds)) parts.push(sql`sa.assay_id = ${anyBigint(row.assayIds)}`);
   if (!parts.length) throw badRequest(`${name} has no value: choose an assay type, method or assay.`);
   // Conditions on the activity's assay, said as "the activity's assay is one of these".
-  return { ...linked('assay_id', sql`SELECT sa.assay_id FROM assays sa WHERE ${sql.join(parts, sql` AND `)}`), direct: null, clinical: null };
+  const onTypesAlone = parts.length === 1 && nonEmpty(row.assayTypes);
+  return {
+    ...linked('assay_id', sql`SELECT sa.assay_id FROM assays sa WHERE ${sql.join(parts, sql` AND `)}`),
+    direct: null,
+    clinical: null,
+    ...(onTypesAlone ? { assayTypes: [...row.assayTypes!] } : {}),
+  };
 }
 
 function compileTreeRow(row: Extract<SearchRow, { selectedOption: 'treeview' }>): CompiledRow {

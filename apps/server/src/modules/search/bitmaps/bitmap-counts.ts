@@ -49,8 +49,8 @@ async function ids(db: Db, query: RawBuilder<unknown>): Promise<RoaringBitmap32>
  * row reads its few targets, documents or assays (or the activity ids themselves).
  */
 export function rowSetQueries(row: CompiledRow, propertiesInMemory = true): [RawBuilder<unknown> | null, RawBuilder<unknown> | null, RawBuilder<unknown> | null] {
-  // A row on the activity's own fields is evaluated in memory: nothing to read at the activity level.
-  const activities = row.fields ? null : row.link ? row.link.ids : row.activity ? sql`SELECT a.act_id FROM ${ACTIVITY_FROM} WHERE ${row.activity}` : null;
+  // A row on the activity's own fields, or on assay types, is evaluated in memory: nothing to read at the activity level.
+  const activities = row.fields || row.assayTypes ? null : row.link ? row.link.ids : row.activity ? sql`SELECT a.act_id FROM ${ACTIVITY_FROM} WHERE ${row.activity}` : null;
   return [
     activities,
     // Property bounds tested in memory: only the row's other parts are read.
@@ -78,11 +78,25 @@ export async function readRowSets(db: Db, columns: KbColumns, row: CompiledRow):
   const direct = inRange && directRead ? RoaringBitmap32.and(inRange, directRead) : (inRange ?? directRead);
   const activities = row.fields
     ? matchActivityFields(columns.fields, row.fields)
-    : read && row.link
+    : row.assayTypes
+      ? childrenOfAll({ index: columns.byAssay, forward: columns.actAssay }, assaysOfTypes(columns, row.assayTypes))
+      : read && row.link
       ? linkedActivities(columns, row.link, read)
       : read && new RoaringBitmap32(positionsOf(columns.actIds, read));
   // Direct matches are judged over the structures table (`s.str_id IN (...)`).
   return { activities: activities ?? null, direct: direct ? RoaringBitmap32.and(direct, columns.allStructures) : null, clinical: clinical ?? null };
+}
+
+/** The assays of some types (as `sa.assay_type = ANY(types)`: exact, NULL never matching). */
+function assaysOfTypes(columns: KbColumns, types: readonly string[]): RoaringBitmap32 {
+  const flags = new Uint8Array(columns.assayTypes.names.length);
+  for (const type of types) {
+    const code = columns.assayTypes.find(type);
+    if (code !== undefined) flags[code] = 1;
+  }
+  const out: number[] = [];
+  for (let assay = 1; assay < columns.assayType.length; assay++) if (flags[columns.assayType[assay]!] === 1) out.push(assay);
+  return new RoaringBitmap32(out);
 }
 
 /** A reverse list with the forward column it was built from (child → parent). */

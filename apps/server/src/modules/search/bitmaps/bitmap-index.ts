@@ -100,7 +100,7 @@ export class BitmapIndex {
   /** A row's sets, from the cache when the same row was read on the same version (a `RowSetSource`). */
   readonly rowSets = async (db: Kysely<Database>, columns: KbColumns, row: CompiledRow): Promise<RowSets> => {
     // The same ids mean other activities through another column (a target's id is not a document's).
-    const key = [row.link?.column ?? 'predicate', JSON.stringify(row.fields ?? null), JSON.stringify(row.properties?.bounds ?? null), ...rowSetQueries(row).map((query) => {
+    const key = [row.link?.column ?? 'predicate', JSON.stringify(row.fields ?? null), JSON.stringify(row.properties?.bounds ?? null), JSON.stringify(row.assayTypes ?? null), ...rowSetQueries(row).map((query) => {
         if (!query) return '';
         const compiled = query.compile(db);
         return `${compiled.sql}\u0001${JSON.stringify(compiled.parameters)}`;

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { RoaringBitmap32 } from './roaring.ts';
 import type { Database } from '../../../db/schema.ts';
-import { maxId, readColumns, readDenseColumns } from '../../../db/column-read.ts';
+import { Vocabulary, maxId, readColumns, readDenseColumns } from '../../../db/column-read.ts';
 import type { ColumnArray, ColumnSpec } from '../../../db/column-read.ts';
 import type { ActivityFields } from './activity-fields.ts';
 import { activityFieldColumns } from './activity-fields.ts';
@@ -15,7 +15,7 @@ import type { SnapshotContent } from './column-snapshot.ts';
 /**
  * The knowledge base's id links held in memory for bitmap counting (issue 18): for every activity
  * its structure, compound record, assay and reference; for every compound record its structure
- * and reference; for every development compound its structure; and the reverse lists structure →
+ * and reference; for every development compound its structure; for every assay its type; and the reverse lists structure →
  * activities and structure → compound records. Arrays are indexed by id (ids are positive
  * integers, 0 stands for NULL), so a lookup is one array read. PostgreSQL stays the store of
  * record: this is rebuilt from it after every load (see `loadsVersion`).
@@ -40,6 +40,9 @@ export interface KbColumns {
   gvkStr: Int32Array;
   gvkRef: Int32Array;
   clinicalStr: Int32Array;
+  /** Every assay's assay_type, coded by `assayTypes` (by assay_id; 0: NULL or no such assay). */
+  assayType: Uint16Array;
+  assayTypes: Vocabulary;
   /** Structure → its activities, and → its compound records. */
   byStructure: ReverseIndex;
   compoundsByStructure: ReverseIndex;
@@ -68,28 +71,41 @@ interface ColumnsRead {
   gvkStr: Int32Array;
   gvkRef: Int32Array;
   clinicalStr: Int32Array;
+  assayType: Uint16Array;
   allClinical: RoaringBitmap32;
   allStructures: RoaringBitmap32;
 }
 
 const activitySpecs = (fields: ReturnType<typeof activityFieldColumns>) => [...ints('str_id', 'gvk_id', 'assay_id', 'ref_id', 'target_id'), ...fields.specs];
 
+/** What is read per assay: its type (assay rows on types alone are evaluated in memory). */
+const assaySpecs = (): ColumnSpec[] => [{ kind: 'string', expr: sql.ref('assay_type'), vocabulary: new Vocabulary() }];
+
+/** The columns read: per activity, then per assay. */
+interface Specs {
+  activity: ColumnSpec[];
+  assay: ColumnSpec[];
+}
+
 /** The string columns' vocabularies, in spec order (a snapshot restores them in the same order). */
 const vocabulariesOf = (specs: readonly ColumnSpec[]) => specs.flatMap((spec) => (spec.kind === 'string' ? [spec.vocabulary] : []));
 
-async function readFromDatabase(db: Db, specs: readonly ColumnSpec[], max: MaxIds): Promise<ColumnsRead> {
-  const activities = await readDenseColumns(db, 'activities', 'act_id', specs, max.act);
+async function readFromDatabase(db: Db, specs: Specs, max: MaxIds): Promise<ColumnsRead> {
+  const activities = await readDenseColumns(db, 'activities', 'act_id', specs.activity, max.act);
+  const [assayType] = (await readColumns(db, 'assays', 'assay_id', specs.assay, max.assay)) as Uint16Array[];
   const [gvkStr, gvkRef] = (await readColumns(db, 'compounds', 'gvk_id', ints('str_id', 'ref_id'), max.gvk)) as Int32Array[];
   const allClinical = new RoaringBitmap32();
   const [clinicalStr] = (await readColumns(db, 'clinical_compounds', 'clinical_compound_id', ints('str_id'), max.clinical, (ids) => allClinical.addMany(ids))) as Int32Array[];
   const allStructures = new RoaringBitmap32();
   await readColumns(db, 'structures', 'str_id', [], max.str, (ids) => allStructures.addMany(ids));
-  return { actIds: activities.ids, activityColumns: activities.columns, gvkStr: gvkStr!, gvkRef: gvkRef!, clinicalStr: clinicalStr!, allClinical, allStructures };
+  return { actIds: activities.ids, activityColumns: activities.columns, gvkStr: gvkStr!, gvkRef: gvkRef!, clinicalStr: clinicalStr!, assayType: assayType!, allClinical, allStructures };
 }
 
-const toSnapshot = (read: ColumnsRead, specs: readonly ColumnSpec[]): SnapshotContent => ({
-  arrays: [read.actIds, ...read.activityColumns, read.gvkStr, read.gvkRef, read.clinicalStr],
-  vocabularies: vocabulariesOf(specs).map((vocabulary) => vocabulary.names),
+const allSpecs = (specs: Specs) => [...specs.activity, ...specs.assay];
+
+const toSnapshot = (read: ColumnsRead, specs: Specs): SnapshotContent => ({
+  arrays: [read.actIds, ...read.activityColumns, read.gvkStr, read.gvkRef, read.clinicalStr, read.assayType],
+  vocabularies: vocabulariesOf(allSpecs(specs)).map((vocabulary) => vocabulary.names),
   bitmaps: [read.allClinical, read.allStructures],
 });
 
@@ -99,26 +115,38 @@ const KIND_OF_SPEC = { int: Int32Array, float: Float64Array, string: Uint16Array
  * The columns a snapshot holds, checked against what a read now would give (how many arrays, of
  * which kind and length): a snapshot that does not fit is refused, never read into the wrong fields.
  */
-function fromSnapshot(content: SnapshotContent, specs: readonly ColumnSpec[], max: MaxIds): ColumnsRead {
+function fromSnapshot(content: SnapshotContent, specs: Specs, max: MaxIds): ColumnsRead {
   const [actIds, ...rest] = content.arrays;
-  const activityColumns = rest.splice(0, specs.length);
-  const [gvkStr, gvkRef, clinicalStr] = rest;
-  const vocabularies = vocabulariesOf(specs);
+  const activity = specs.activity;
+  const activityColumns = rest.splice(0, activity.length);
+  const [gvkStr, gvkRef, clinicalStr, assayType] = rest;
+  const vocabularies = vocabulariesOf(allSpecs(specs));
   const fits =
     actIds instanceof Int32Array &&
-    activityColumns.length === specs.length &&
-    activityColumns.every((column, i) => column instanceof KIND_OF_SPEC[specs[i]!.kind] && column.length === actIds.length) &&
-    rest.length === 3 &&
+    activityColumns.length === activity.length &&
+    activityColumns.every((column, i) => column instanceof KIND_OF_SPEC[activity[i]!.kind] && column.length === actIds.length) &&
+    rest.length === 4 &&
     [gvkStr, gvkRef, clinicalStr].every((column) => column instanceof Int32Array) &&
     gvkStr!.length === max.gvk + 1 &&
     gvkRef!.length === max.gvk + 1 &&
     clinicalStr!.length === max.clinical + 1 &&
+    assayType instanceof Uint16Array &&
+    assayType.length === max.assay + 1 &&
     content.vocabularies.length === vocabularies.length &&
     content.bitmaps.length === 2;
   if (!fits) throw new Error('The search column snapshot does not fit the columns read now; reading the database.');
   // Codes are given in order of first appearance: coding the names again in order restores them.
   vocabularies.forEach((vocabulary, i) => content.vocabularies[i]!.slice(1).forEach((name) => vocabulary.code(name!)));
-  return { actIds, activityColumns, gvkStr: gvkStr as Int32Array, gvkRef: gvkRef as Int32Array, clinicalStr: clinicalStr as Int32Array, allClinical: content.bitmaps[0]!, allStructures: content.bitmaps[1]! };
+  return {
+    actIds,
+    activityColumns,
+    gvkStr: gvkStr as Int32Array,
+    gvkRef: gvkRef as Int32Array,
+    clinicalStr: clinicalStr as Int32Array,
+    assayType: assayType as Uint16Array,
+    allClinical: content.bitmaps[0]!,
+    allStructures: content.bitmaps[1]!,
+  };
 }
 
 interface MaxIds {
@@ -126,6 +154,7 @@ interface MaxIds {
   gvk: number;
   str: number;
   clinical: number;
+  assay: number;
 }
 
 /**
@@ -133,12 +162,12 @@ interface MaxIds {
  * the load version and highest ids, the database (name, port, latest migration) and the columns'
  * own definitions (a changed expression or coding makes older snapshots unusable).
  */
-async function sourceKey(db: Db, version: string, max: MaxIds, specs: readonly ColumnSpec[]): Promise<string> {
+async function sourceKey(db: Db, version: string, max: MaxIds, specs: Specs): Promise<string> {
   const { rows } = await sql<{ name: string; port: number | null; migration: string | null }>`SELECT current_database() AS name, inet_server_port() AS port,
       (SELECT max(name) FROM kysely_migration) AS migration`.execute(db);
   const row = rows[0];
-  const definitions = specs.map((spec) => `${spec.kind}:${spec.expr.compile(db).sql}`);
-  return snapshotKey([version, row?.name ?? '', row?.port ?? 0, row?.migration ?? '', max.act, max.gvk, max.str, max.clinical, ...definitions]);
+  const definitions = [...specs.activity.map((spec) => `activity ${spec.kind}:${spec.expr.compile(db).sql}`), ...specs.assay.map((spec) => `assay ${spec.kind}:${spec.expr.compile(db).sql}`)];
+  return snapshotKey([version, row?.name ?? '', row?.port ?? 0, row?.migration ?? '', max.act, max.gvk, max.str, max.clinical, max.assay, ...definitions]);
 }
 
 export interface LoadedColumns {
@@ -163,15 +192,16 @@ export interface LoadOptions {
 export async function loadKbColumns(db: Db, version: string, options: LoadOptions = {}): Promise<LoadedColumns> {
   const snapshotFile = options.snapshotFile ?? null;
   const onSnapshotError = (error: unknown) => options.onError?.('The search column snapshot was not used or not written; the columns come from the database', error);
-  const [act, gvk, str, clinical] = await Promise.all([
+  const [act, gvk, str, clinical, assay] = await Promise.all([
     maxId(db, 'activities', 'act_id'),
     maxId(db, 'compounds', 'gvk_id'),
     maxId(db, 'structures', 'str_id'),
     maxId(db, 'clinical_compounds', 'clinical_compound_id'),
+    maxId(db, 'assays', 'assay_id'),
   ]);
-  const max = { act, gvk, str, clinical };
+  const max = { act, gvk, str, clinical, assay };
   const fieldColumns = activityFieldColumns();
-  const specs = activitySpecs(fieldColumns);
+  const specs: Specs = { activity: activitySpecs(fieldColumns), assay: assaySpecs() };
   const key = snapshotFile && !version.includes(':loading:') ? await sourceKey(db, version, max, specs) : null;
   const stored = key
     ? await readSnapshot(snapshotFile!, key)
@@ -181,10 +211,10 @@ export async function loadKbColumns(db: Db, version: string, options: LoadOption
   const read = stored ?? (await readFromDatabase(db, specs, max));
   if (key && !stored) writeSnapshot(snapshotFile!, key, toSnapshot(read, specs)).catch(onSnapshotError);
   const properties = new StructurePropertyColumns(db, max.str, (error) => options.onError?.('Reading the structure property columns failed; property rows are counted in SQL', error));
-  return { columns: assemble(version, read, max.str, fieldColumns, properties), source: stored ? 'snapshot' : 'database' };
+  return { columns: assemble(version, read, specs, max.str, fieldColumns, properties), source: stored ? 'snapshot' : 'database' };
 }
 
-function assemble(version: string, read: ColumnsRead, maxStr: number, fieldColumns: ReturnType<typeof activityFieldColumns>, properties: StructurePropertyColumns): KbColumns {
+function assemble(version: string, read: ColumnsRead, specs: Specs, maxStr: number, fieldColumns: ReturnType<typeof activityFieldColumns>, properties: StructurePropertyColumns): KbColumns {
   const [actStr, actGvk, actAssay, actRef, actTarget, ...fieldArrays] = read.activityColumns as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, ...ColumnArray[]];
   const allActivities = new RoaringBitmap32();
   if (read.actIds.length) allActivities.addRange(0, read.actIds.length);
@@ -199,6 +229,8 @@ function assemble(version: string, read: ColumnsRead, maxStr: number, fieldColum
     gvkStr: read.gvkStr,
     gvkRef: read.gvkRef,
     clinicalStr: read.clinicalStr,
+    assayType: read.assayType,
+    assayTypes: vocabulariesOf(specs.assay)[0]!,
     byStructure: reverseIndex(actStr, maxStr),
     compoundsByStructure: reverseIndex(read.gvkStr, maxStr),
     byTarget: reverseIndex(actTarget),
