@@ -92,17 +92,22 @@ function prefixFlags(prefixes: Vocabulary, rule: PrefixRule): Uint8Array {
   });
 }
 
-function termActivities(fields: ActivityFields, term: ActivityTermMatch, out: number[]): void {
+/** The activities of one term, ascending (a type's list is in id order). */
+function termActivities(fields: ActivityFields, term: ActivityTermMatch): Uint32Array {
   const code = fields.types.find(term.type);
-  if (code === undefined) return;
+  if (code === undefined) return new Uint32Array(0);
   const uom = term.uom === null ? 0 : fields.uoms.find(term.uom);
-  if (uom === undefined) return;
+  if (uom === undefined) return new Uint32Array(0);
   const test = term.value;
   const values = test?.column === 'micro_molarvalue' ? fields.micro : fields.value;
   const allowed = test ? prefixFlags(fields.prefixes, test.prefixRule) : null;
   const min = test?.min ?? 0;
   const max = test?.max ?? 0;
-  for (const act of childrenOf(fields.byType, code)) {
+  const candidates = childrenOf(fields.byType, code);
+  // At most every activity of the type: a typed buffer, not an array of millions of numbers.
+  const out = new Uint32Array(candidates.length);
+  let n = 0;
+  for (const act of candidates) {
     if (uom !== 0 && fields.uom[act] !== uom) continue;
     if (term.micro && Number.isNaN(fields.micro[act]!)) continue;
     if (test) {
@@ -112,30 +117,34 @@ function termActivities(fields: ActivityFields, term: ActivityTermMatch, out: nu
         test.op === '<' ? v < min : test.op === '<=' ? v <= min : test.op === '>' ? v > min : test.op === '>=' ? v >= min : test.op === '=' ? v === min : v >= min && v <= max;
       if (!pass || allowed![fields.prefix[act]!] !== 1) continue;
     }
-    out.push(act);
+    out[n++] = act;
   }
+  return out.subarray(0, n);
 }
 
-/** Activities whose coded field is flagged (a scan of every activity: tens of ms at L). */
-function scan(column: Uint16Array, flags: Uint8Array, also?: (act: number) => boolean): number[] {
-  const out: number[] = [];
-  for (let act = 0; act < column.length; act++) if (flags[column[act]!] === 1 && (!also || also(act))) out.push(act);
-  return out;
+/** Activities whose coded field is flagged (two scans of every activity, tens of ms each at L: count, then fill). */
+function scan(column: Uint16Array, flags: Uint8Array, also?: (act: number) => boolean): RoaringBitmap32 {
+  let n = 0;
+  for (let act = 0; act < column.length; act++) n += flags[column[act]!]!;
+  const out = new Uint32Array(n);
+  let k = 0;
+  for (let act = 0; act < column.length && k < n; act++) if (flags[column[act]!] === 1 && (!also || also(act))) out[k++] = act;
+  return new RoaringBitmap32(out.subarray(0, k));
 }
 
 /** The activities an activity-field row holds for. */
 export function matchActivityFields(fields: ActivityFields, match: ActivityFieldMatch): RoaringBitmap32 {
   switch (match.kind) {
     case 'types': {
-      const out: number[] = [];
-      for (const term of match.terms) termActivities(fields, term, out);
-      return new RoaringBitmap32(out);
+      const out = new RoaringBitmap32();
+      for (const term of match.terms) out.addMany(termActivities(fields, term));
+      return out;
     }
     case 'mechanism':
-      return new RoaringBitmap32(scan(fields.mechanism, flagsOf(fields.mechanisms, match.mechanisms)));
+      return scan(fields.mechanism, flagsOf(fields.mechanisms, match.mechanisms));
     case 'degrader': {
       const ligases = match.ligases ? flagsOf(fields.ligases, match.ligases) : null;
-      return new RoaringBitmap32(scan(fields.degrader, flagsOf(fields.degraders, match.types), ligases ? (act) => ligases[fields.ligase[act]!] === 1 : undefined));
+      return scan(fields.degrader, flagsOf(fields.degraders, match.types), ligases ? (act) => ligases[fields.ligase[act]!] === 1 : undefined);
     }
   }
 }

@@ -44,13 +44,14 @@ async function insertColumns(trx: Db, kind: DatabaseKind, table: string, setId: 
 
 /** The ids of `bitmap` with how many of the search's activities link to each (0 for none). */
 function withActivityCounts(bitmap: RoaringBitmap32, link: Int32Array, activities: Uint32Array): [Int32Array, Int32Array] {
-  const counts = new Map<number, number>();
+  const ids = Int32Array.from(bitmap.toUint32Array());
+  // A counter per id up to the highest one written (an Int32Array, not a Map of a million entries).
+  const counts = new Int32Array(ids.length ? ids[ids.length - 1]! + 1 : 0);
   for (const position of activities) {
     const id = link[position]!;
-    if (id > 0) counts.set(id, (counts.get(id) ?? 0) + 1);
+    if (id > 0 && id < counts.length) counts[id]! += 1;
   }
-  const ids = Int32Array.from(bitmap.toUint32Array());
-  return [ids, ids.map((id) => counts.get(id) ?? 0)];
+  return [ids, ids.map((id) => counts[id]!)];
 }
 
 /** Fills the sets of `setId` (inside the caller's transaction) from a bitmap search; answers its counts. */

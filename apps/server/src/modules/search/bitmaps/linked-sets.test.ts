@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { RoaringBitmap32 } from './roaring.ts';
+import { keptActivities, linked } from './bitmap-counts.ts';
+
+/**
+ * The id links of large sets (bitmap-counts.ts): the search corpus runs on two demo chunks, whose
+ * sets are all small, so the path for millions of activities is checked here against plain sets.
+ */
+function random(seed: number): () => number {
+  let x = seed;
+  return () => {
+    x = (x * 1_103_515_245 + 12_345) % 2 ** 31;
+    return x / 2 ** 31;
+  };
+}
+
+const next = random(7);
+const ACTIVITIES = 400_000;
+// Structure of each activity position; 0 (none) for one in ten.
+const actStr = Int32Array.from({ length: ACTIVITIES }, () => (next() < 0.1 ? 0 : 1 + Math.floor(next() * 150_000)));
+const pick = (share: number) => new RoaringBitmap32(Array.from({ length: ACTIVITIES }, (_, i) => i).filter(() => next() < share));
+
+describe('links of large sets', () => {
+  it.each([
+    ['small (sorted path)', 0.05],
+    ['large (a byte per id)', 0.6],
+  ])('linked: the distinct non-zero structures of a %s set', (_label, share) => {
+    const activities = pick(share);
+    const expected = new Set<number>();
+    for (const act of activities) if (actStr[act]! > 0) expected.add(actStr[act]!);
+    expect(activities.size > 65_536).toBe(share > 0.5);
+    expect(Array.from(linked(actStr, activities))).toEqual([...expected].sort((a, b) => a - b));
+  });
+
+  it('keptActivities: activities of the kept structures or of none, and the cap', () => {
+    const matching = pick(0.5);
+    const structures = new RoaringBitmap32(Array.from({ length: 150_000 }, (_, i) => i + 1).filter(() => next() < 0.3));
+    const expected = Array.from(matching).filter((act) => actStr[act] === 0 || structures.has(actStr[act]!));
+    expect(Array.from(keptActivities(actStr, matching, structures, ACTIVITIES))).toEqual(expected);
+    expect(() => keptActivities(actStr, matching, structures, expected.length - 1)).toThrow();
+    expect(keptActivities(actStr, matching, structures, expected.length).size).toBe(expected.length);
+    expect(keptActivities(actStr, matching, new RoaringBitmap32(), ACTIVITIES).size).toBe(expected.filter((act) => actStr[act] === 0).length);
+  });
+});
