@@ -73,7 +73,7 @@ export function activityFieldColumns(): { specs: ColumnSpec[]; assemble: (arrays
 }
 
 /** Flags over a vocabulary's codes: which of them are among `values`. */
-function flagsOf(vocabulary: Vocabulary, values: readonly string[]): Uint8Array {
+export function flagsOf(vocabulary: Vocabulary, values: readonly string[]): Uint8Array {
   const flags = new Uint8Array(vocabulary.names.length);
   for (const value of values) {
     const code = vocabulary.find(value);
@@ -122,8 +122,8 @@ function termActivities(fields: ActivityFields, term: ActivityTermMatch): Uint32
   return out.subarray(0, n);
 }
 
-/** Activities whose coded field is flagged (two scans of every activity, tens of ms each at L: count, then fill). */
-function scan(column: Uint16Array, flags: Uint8Array, also?: (act: number) => boolean): RoaringBitmap32 {
+/** Rows whose coded field is flagged (two scans of the column, tens of ms each over the activities at L: count, then fill). */
+export function scan(column: Uint16Array, flags: Uint8Array, also?: (act: number) => boolean): RoaringBitmap32 {
   let n = 0;
   for (let act = 0; act < column.length; act++) n += flags[column[act]!]!;
   const out = new Uint32Array(n);

@@ -12,7 +12,7 @@ import type { ReverseIndex } from './reverse-index.ts';
 import { childCount, childrenOf } from './reverse-index.ts';
 import { positionsOf, readPacked } from '../../../db/column-read.ts';
 import { evaluateSets } from './set-algebra.ts';
-import { matchActivityFields } from './activity-fields.ts';
+import { flagsOf, matchActivityFields, scan } from './activity-fields.ts';
 import { matchProperties } from './structure-properties.ts';
 
 /**
@@ -87,16 +87,9 @@ export async function readRowSets(db: Db, columns: KbColumns, row: CompiledRow):
   return { activities: activities ?? null, direct: direct ? RoaringBitmap32.and(direct, columns.allStructures) : null, clinical: clinical ?? null };
 }
 
-/** The assays of some types (as `sa.assay_type = ANY(types)`: exact, NULL never matching). */
+/** The assays of some types (as `sa.assay_type = ANY(types)`: exact, NULL never matching); the column is indexed by assay id. */
 function assaysOfTypes(columns: KbColumns, types: readonly string[]): RoaringBitmap32 {
-  const flags = new Uint8Array(columns.assayTypes.names.length);
-  for (const type of types) {
-    const code = columns.assayTypes.find(type);
-    if (code !== undefined) flags[code] = 1;
-  }
-  const out: number[] = [];
-  for (let assay = 1; assay < columns.assayType.length; assay++) if (flags[columns.assayType[assay]!] === 1) out.push(assay);
-  return new RoaringBitmap32(out);
+  return scan(columns.assayType, flagsOf(columns.assayTypes, types));
 }
 
 /** A reverse list with the forward column it was built from (child → parent). */
