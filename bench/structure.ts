@@ -58,6 +58,9 @@ const SELECTIVE_CANDIDATES = [
 const GENERIC = ['c1ccccc1', 'C(=O)N', 'c1ccncc1'];
 
 const similarity: Record<string, number[]> = { '0.7': [], '0.8': [], '0.9': [] };
+// One untimed search first: a server that has answered a search has its fingerprints paged in
+// (the first scan after start-up reads 640 MB of shared memory at L for the first time).
+await engine.similarity(smiles(probes[0]!.canonical_smiles), { min: 0.7, max: 1 });
 const similarityHits: Record<string, number[]> = { '0.7': [], '0.8': [], '0.9': [] };
 for (let round = 0; round < rounds; round++) {
   for (const probe of probes) {
@@ -119,7 +122,7 @@ const { rows: size } = await sql<{ structures: number }>`SELECT count(*)::int AS
 await handle.close();
 
 const ratio = (naive: number, ms: number) => Number((naive / Math.max(ms, 0.001)).toFixed(0));
-const sim = Object.fromEntries(Object.entries(similarity).map(([min, ms]) => [min, { ...summary(ms), medianHits: quantile([...similarityHits[min]!].sort((a, b) => a - b), 0.5) }]));
+const sim = Object.fromEntries(Object.entries(similarity).map(([min, ms]) => [min, { ...summary(ms), medianHits: quantile([...similarityHits[min]!].sort((a, b) => a - b), 0.5), samplesMs: ms.map(Math.round) }]));
 const selective = summary(selectiveMs);
 const firstPage = summary(firstPageMs);
 const result = {
