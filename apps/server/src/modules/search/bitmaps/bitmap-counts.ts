@@ -125,6 +125,13 @@ function childrenOfAll({ index, forward }: Links, parents: RoaringBitmap32): Roa
   return new RoaringBitmap32(gathered);
 }
 
+/** A byte per id up to the highest of `ids`: 1 for the ids in it (a test per id without `has`). */
+function byteFlags(ids: RoaringBitmap32): Uint8Array {
+  const flags = new Uint8Array(ids.size ? ids.maximum() + 1 : 1);
+  for (const id of ids.toUint32Array()) flags[id] = 1;
+  return flags;
+}
+
 /** Sets up to this size are linked through a sort (roaring's); larger ones through a byte per id. */
 const SMALL_SET = 65_536;
 
@@ -253,8 +260,7 @@ export async function bitmapSearch(db: Db, columns: KbColumns, compiled: { expr:
 /** The activities of `matching` whose structure is one of `structures`, or that have none; the cap's error past `cap`. */
 export function keptActivities(actStr: Int32Array, matching: RoaringBitmap32, structures: RoaringBitmap32, cap: number): RoaringBitmap32 {
   // A byte per structure id: `has` on the bitmap for each of millions of activities is the slow part.
-  const inStructures = new Uint8Array(structures.size ? structures.maximum() + 1 : 1);
-  for (const str of structures.toUint32Array()) inStructures[str] = 1;
+  const inStructures = byteFlags(structures);
   const positions = matching.toUint32Array();
   const kept = new Uint32Array(Math.min(positions.length, cap + 1));
   let n = 0;

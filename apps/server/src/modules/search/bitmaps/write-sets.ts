@@ -58,10 +58,10 @@ function withActivityCounts(bitmap: RoaringBitmap32, link: Int32Array, activitie
 export async function writeSetsFromBitmaps(trx: Db, setId: number, columns: KbColumns, sets: BitmapSearchResult, kind: DatabaseKind): Promise<SearchCounts> {
   const activities = sets.activities.toUint32Array();
   // Each link column over the search's activities, by position.
-  const linked = (link: Int32Array) => Int32Array.from(activities, (position) => link[position]!);
-  const link = (name: string, values: Int32Array): Column => ({ name, values: linked(values), zeroIsNull: true });
+  const overActivities = (link: Int32Array) => Int32Array.from(activities, (position) => link[position]!);
+  const link = (name: string, values: Int32Array): Column => ({ name, values: overActivities(values), zeroIsNull: true });
   await insertColumns(trx, kind, 'search_activities', setId, [
-    { name: 'act_id', values: linked(columns.actIds) },
+    { name: 'act_id', values: overActivities(columns.actIds) },
     link('str_id', columns.actStr),
     link('gvk_id', columns.actGvk),
     link('assay_id', columns.actAssay),
