@@ -18,7 +18,7 @@ import { isRowValueChart } from '../results/row-values.ts';
 import type { RowValueChart } from '../results/row-values.ts';
 import type { ResultSession } from '../results/result-sessions.ts';
 import type { KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
-import { memoryBatch } from './memory-batch.ts';
+import { memoryBatch, readBatchRows } from './memory-batch.ts';
 import type { Dimension } from '../results/chart-dimensions.ts';
 import { binItems, binOf, rangeLayout } from './range-bins.ts';
 
@@ -92,7 +92,9 @@ export class ChartService {
       const dictionaries = await this.dictionaries?.ifCurrent();
       if (dictionaries) {
         try {
-          return await this.batches.get(`memory:${dictionaries.version}:${rowsKey}`, () => memoryBatch(this.db, dictionaries, tab, where));
+          // Unfiltered: the session's rows as the results service keeps them (filters read the same).
+          const rows = () => (filters.length ? readBatchRows(this.db, tab, where) : this.results.sessionRows.rows(session.set_id));
+          return await this.batches.get(`memory:${dictionaries.version}:${rowsKey}`, async () => memoryBatch(dictionaries, tab, await rows()));
         } catch (error) {
           this.onMemoryFailure(error);
         }

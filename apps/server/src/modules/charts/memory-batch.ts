@@ -134,8 +134,12 @@ function binStructures(values: readonly number[], owners: readonly number[], int
   return { chartData: items, distinct: new Set(values).size, min: lo, max: hi };
 }
 
-/** The batch of the Activities or Structures tab over the rows `where` keeps (filters included). */
-export async function memoryBatch(db: Kysely<Database>, d: KbDictionaries, tab: 'activitiestab' | 'structuretab', where: Sql): Promise<ChartBatch> {
-  const rows = await readSessionRows(db, where, tab === 'structuretab' ? 'str_id' : null);
+/** The rows of the Activities or Structures tab `where` keeps (filters included), as the batch counts them. */
+export function readBatchRows(db: Kysely<Database>, tab: 'activitiestab' | 'structuretab', where: Sql): Promise<SessionRows> {
+  return readSessionRows(db, where, tab === 'structuretab' ? ['str_id'] : []);
+}
+
+/** The batch of the Activities or Structures tab over `rows` (the Structures tab needs their structure ids). */
+export function memoryBatch(d: KbDictionaries, tab: 'activitiestab' | 'structuretab', rows: SessionRows): ChartBatch {
   return tab === 'activitiestab' ? countActivities(d, rows) : countStructures(d, rows);
 }

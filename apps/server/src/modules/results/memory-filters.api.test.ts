@@ -123,4 +123,22 @@ describe.each(DATABASES)('Activities filters in memory on %s', (kind) => {
       d.assayType = assayTypes;
     }
   });
+
+  it('leaves the filtered rows as written when the same filters are applied again, and rewrites them when they change', async () => {
+    const [assayType] = await values('ay.assay_type');
+    const writes = async () => (await sql<{ x: string }>`SELECT DISTINCT xmin::text AS x FROM result_filtered WHERE set_id = ${setId} AND tab = 'activitiestab'`.execute(t.database.db)).rows.map((r) => r.x);
+    const filters: AppliedFilter[] = [{ chartKey: 'assaytype', include: [assayType!] }, { chartKey: 'bibliography', include: ['J', 'P'] }];
+    const first = await t.app.resultsService.applyFilters(auth, 'activitiestab', sessionid, filters);
+    expect(first.rowCount).toBeGreaterThan(0);
+    const written = await writes();
+    expect(written).toHaveLength(1);
+    const again = await t.app.resultsService.applyFilters(auth, 'activitiestab', sessionid, filters);
+    expect(again.rowCount).toBe(first.rowCount);
+    expect(again.filters).toEqual(first.filters);
+    expect(await writes(), 'not rewritten').toEqual(written);
+    const changed = await t.app.resultsService.applyFilters(auth, 'activitiestab', sessionid, [filters[0]!]);
+    expect(changed.rowCount).toBeGreaterThanOrEqual(first.rowCount);
+    expect(await writes()).not.toEqual(written);
+    expect(changed.rowCount).toBe((await filteredIds()).length);
+  });
 });

@@ -60,7 +60,7 @@ function passes(d: KbDictionaries, tests: readonly RowTest[], rows: SessionRows,
 
 /** The session's rows as the filters read them (one packed read; sets do not change once written). */
 export function readFilterRows(db: Kysely<Database>, setId: number): Promise<SessionRows> {
-  return readSessionRows(db, sql`sa.set_id = ${setId}::bigint`, 'act_id');
+  return readSessionRows(db, sql`sa.set_id = ${setId}::bigint`, ['act_id']);
 }
 
 /**

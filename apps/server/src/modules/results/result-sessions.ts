@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { sql } from 'kysely';
 import type { Kysely, Selectable } from 'kysely';
 import type { AppliedFilter, SearchCounts } from '@kb/contracts/search';
@@ -64,6 +65,12 @@ export function sessionFilters(session: ResultSession): Record<ResultTabKey, App
 }
 
 /** Rows that passed each filtered tab's filters when they were applied (key `_rows` beside the tabs). */
+/** Whether two lists of a tab's filters say the same, whatever their keys' order (jsonb reorders them). */
+export function sameFilters(a: readonly AppliedFilter[], b: readonly AppliedFilter[]): boolean {
+  const plain = (list: readonly AppliedFilter[]) => list.map((f) => JSON.parse(JSON.stringify(AppliedFilterSchema.parse(f))) as unknown);
+  return isDeepStrictEqual(plain(a), plain(b));
+}
+
 export function filteredRowCounts(session: ResultSession): Partial<Record<ResultTabKey, number>> {
   const stored = (session.filters ?? {}) as { _rows?: Partial<Record<ResultTabKey, number>> };
   return stored._rows ?? {};

@@ -16,13 +16,14 @@ import type { Sql } from './tab-model.ts';
 import { TAB_COLUMNS, columnDef, columnMetadata } from './tab-columns.ts';
 import { filteredIdsQuery, filteredRestriction } from './tab-filters.ts';
 import type { SessionRows } from './row-values.ts';
-import { filtersInMemory, presenceInRows, readFilterRows, writeFilteredActivities } from './memory-filters.ts';
+import { filtersInMemory, presenceInRows, writeFilteredActivities } from './memory-filters.ts';
+import { SessionRowsCache } from './session-rows.ts';
 import type { KbDictionaries, KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
 import { prepareSimilaritySort } from './similarity-sort.ts';
 import { hasSimilarityRow, structureQueryOf } from './structure-query.ts';
 import type { SimilaritySort } from './similarity-sort.ts';
 import { activityInnerGrids, assayInnerGrids } from './inner-grids.ts';
-import { filteredRowCounts, newlyAdded, readySession, saveFilters, sessionCounts, sessionFilters } from './result-sessions.ts';
+import { filteredRowCounts, newlyAdded, readySession, sameFilters, saveFilters, sessionCounts, sessionFilters } from './result-sessions.ts';
 import type { ResultSession } from './result-sessions.ts';
 import { validateFilters } from './filter-validation.ts';
 
@@ -79,13 +80,18 @@ function analyseFiltered(db: Kysely<Database>, written: number): void {
 }
 
 export class ResultsService {
+  /** Sessions' activity rows held between the charts and filters that read them all. */
+  readonly sessionRows: SessionRowsCache;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly search: SearchService,
     private readonly engine: ChemEngine,
     /** Knowledge-base values in memory: the Activities tab's filters on them are evaluated without joins (null: in SQL). */
     private readonly dictionaries: KbDictionaryCache | null = null,
-  ) {}
+  ) {
+    this.sessionRows = new SessionRowsCache(db);
+  }
 
   async session(auth: AuthContext, sessionId: string): Promise<ResultSession> {
     const session = await readySession(this.db, this.search, auth, sessionId);
@@ -343,16 +349,20 @@ export class ResultsService {
   /** Replaces a tab's filters; values that no longer exist in the search are dropped and reported. */
   async applyFilters(auth: AuthContext, tab: ResultTabKey, sessionId: string, requested: readonly AppliedFilter[]) {
     const session = await this.session(auth, sessionId);
-    // Filters evaluated in memory read the session's rows once: for which values are in the
-    // search, then for the rows that pass (the set does not change; a re-run search has a new one).
+    // Filters evaluated in memory read the session's rows once (or not at all when the charts or
+    // an earlier filter read them): for which values are in the search, then for the rows that
+    // pass. The lock below refuses a set re-run meanwhile for other criteria.
     const dictionaries = filtersInMemory(tab, requested) ? await this.currentDictionaries() : null;
-    const sessionRows = dictionaries ? await readFilterRows(this.db, session.set_id) : undefined;
+    const sessionRows = dictionaries ? await this.sessionRows.rows(session.set_id) : undefined;
     const { kept, ignored } = await validateFilters(this.db, tab, session.set_id, requested, dictionaries && sessionRows ? presenceInRows(dictionaries, sessionRows) : undefined);
     const applied = kept.map((filter) => ({ ...filter, tab }));
     const rowCount = await this.lockedSession(session, async (trx, fresh) => {
       // The other tabs' filters as they are now (another apply may have changed them meanwhile).
       const all = sessionFilters(fresh);
       const rows = { ...filteredRowCounts(fresh) };
+      // The same filters again (an Apply with nothing changed): their rows are written already.
+      const written = rows[tab];
+      if (applied.length && written !== undefined && sameFilters(all[tab], applied)) return written;
       all[tab] = applied;
       const filtered = await this.materialiseFiltered(trx, fresh.set_id, tab, applied, dictionaries, fresh.set_id === session.set_id ? sessionRows : undefined);
       if (applied.length) rows[tab] = filtered;

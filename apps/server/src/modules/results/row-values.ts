@@ -96,13 +96,14 @@ export function keyOfValue(d: KbDictionaries, chart: RowValueChart, value: strin
 
 /**
  * The session's activity rows `where` keeps (`sa` = search_activities), read packed in one query,
- * with their structure or activity ids when asked. A dangling assay, reference or target id
+ * with their activity and / or structure ids when asked. A dangling assay, reference or target id
  * (those columns have no foreign key) beyond 32 bits is read as the largest int4, which no
  * dictionary holds: no value, as the SQL join finds no record.
  */
-export async function readSessionRows(db: Kysely<Database>, where: Sql, extra: 'str_id' | 'act_id' | null = null): Promise<SessionRows> {
+export async function readSessionRows(db: Kysely<Database>, where: Sql, ids: readonly ('str_id' | 'act_id')[] = []): Promise<SessionRows> {
   const int = (column: string) => ({ kind: 'int' as const, expr: sql`LEAST(${sql.ref(`sa.${column}`)}, 2147483647)` });
-  const columns = [int('assay_id'), int('ref_id'), int('target_id'), ...(extra ? [int(extra)] : [])];
-  const [assay, ref, target, ids] = (await readPacked(db, sql`FROM search_activities sa WHERE ${where}`, columns)) as Int32Array[];
-  return { count: assay!.length, assay: assay!, ref: ref!, target: target!, str: extra === 'str_id' ? ids! : null, act: extra === 'act_id' ? ids! : null };
+  const columns = [int('assay_id'), int('ref_id'), int('target_id'), ...ids.map(int)];
+  const [assay, ref, target, ...extra] = (await readPacked(db, sql`FROM search_activities sa WHERE ${where}`, columns)) as Int32Array[];
+  const idColumn = (name: 'str_id' | 'act_id') => (ids.includes(name) ? extra[ids.indexOf(name)]! : null);
+  return { count: assay!.length, assay: assay!, ref: ref!, target: target!, str: idColumn('str_id'), act: idColumn('act_id') };
 }
