@@ -90,7 +90,7 @@ export class ResultsService {
     /** Knowledge-base values in memory: the Activities tab's filters on them are evaluated without joins (null: in SQL). */
     private readonly dictionaries: KbDictionaryCache | null = null,
   ) {
-    this.sessionRows = new SessionRowsCache(db);
+    this.sessionRows = new SessionRowsCache(db, search.databaseKind);
   }
 
   async session(auth: AuthContext, sessionId: string): Promise<ResultSession> {

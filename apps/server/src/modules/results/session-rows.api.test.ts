@@ -50,7 +50,7 @@ describe.each(DATABASES)('Session rows held in memory on %s', (kind) => {
   afterAll(() => t?.close());
 
   it('answers the rows of the table and keeps them while the set stands', async () => {
-    const cache = new SessionRowsCache(t.database.db);
+    const cache = new SessionRowsCache(t.database.db, kind);
     const first = await cache.rows(setIds.ki);
     expect(first.count).toBeGreaterThan(100);
     expect(tuples(first)).toEqual(await fromTable(setIds.ki));
@@ -59,7 +59,7 @@ describe.each(DATABASES)('Session rows held in memory on %s', (kind) => {
   });
 
   it('reads the set again once its session was re-run into it', async () => {
-    const cache = new SessionRowsCache(t.database.db);
+    const cache = new SessionRowsCache(t.database.db, kind);
     const before = await cache.rows(setIds.ki);
     const setId = await run(sessions.ki, IC50);
     expect(setId, 'a re-run writes the same set').toBe(setIds.ki);
@@ -72,7 +72,7 @@ describe.each(DATABASES)('Session rows held in memory on %s', (kind) => {
   }, 120_000);
 
   it('does not keep the rows of a set without its mark', async () => {
-    const cache = new SessionRowsCache(t.database.db);
+    const cache = new SessionRowsCache(t.database.db, kind);
     const { rows: marks } = await sql<{ criteria_hash: string }>`DELETE FROM search_set_marks WHERE set_id = ${setIds.other} RETURNING criteria_hash`.execute(t.database.db);
     try {
       const first = await cache.rows(setIds.other);
@@ -85,10 +85,10 @@ describe.each(DATABASES)('Session rows held in memory on %s', (kind) => {
   });
 
   it('holds no more than its budget, the least recently used set going first', async () => {
-    const probe = new SessionRowsCache(t.database.db);
+    const probe = new SessionRowsCache(t.database.db, kind);
     const ki = (await probe.rows(setIds.ki)).count * 20;
     const other = (await probe.rows(setIds.other)).count * 20;
-    const cache = new SessionRowsCache(t.database.db, Math.max(ki, other));
+    const cache = new SessionRowsCache(t.database.db, kind, Math.max(ki, other));
     const kiRows = await cache.rows(setIds.ki);
     await cache.rows(setIds.other);
     expect(cache.heldBytes).toBe(other);

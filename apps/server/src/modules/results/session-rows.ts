@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import type { DatabaseKind } from '../../db/database.ts';
 import { readSessionRows } from './row-values.ts';
 import type { SessionRows } from './row-values.ts';
 
@@ -34,9 +35,40 @@ async function markOf(db: Kysely<Database>, setId: number): Promise<string | nul
   return rows[0]?.mark ?? null;
 }
 
-/** Every row of a set with its activity and structure ids (one packed read). */
+const IDS = ['act_id', 'str_id'] as const;
+
+/** Every row of a set with its activity and structure ids, in one statement (one snapshot). */
 function readAllRows(db: Kysely<Database>, setId: number): Promise<SessionRows> {
-  return readSessionRows(db, sql`sa.set_id = ${setId}::bigint`, ['act_id', 'str_id']);
+  return readSessionRows(db, sql`sa.set_id = ${setId}::bigint`, IDS);
+}
+
+/**
+ * The same rows as two halves of the set's activity ids read at once on two connections: the
+ * packing is the database's work, one backend per core (0.6–0.8 of one statement's time measured
+ * on 667,000 rows). Two statements see two snapshots: the caller keeps them only when the set's
+ * mark did not change around them.
+ */
+async function readAllRowsInHalves(db: Kysely<Database>, setId: number): Promise<SessionRows> {
+  const { rows } = await sql<{ lo: string | null; hi: string | null }>`SELECT min(act_id)::text AS lo, max(act_id)::text AS hi FROM search_activities WHERE set_id = ${setId}::bigint`.execute(db);
+  const lo = Number(rows[0]?.lo ?? 0);
+  const hi = Number(rows[0]?.hi ?? 0);
+  if (hi - lo < 2) return readAllRows(db, setId);
+  const mid = Math.floor(lo + (hi - lo) / 2);
+  const halves = await Promise.all([
+    readSessionRows(db, sql`sa.set_id = ${setId}::bigint AND sa.act_id <= ${mid}::bigint`, IDS),
+    readSessionRows(db, sql`sa.set_id = ${setId}::bigint AND sa.act_id > ${mid}::bigint`, IDS),
+  ]);
+  return joinRows(halves[0], halves[1]);
+}
+
+function joinRows(a: SessionRows, b: SessionRows): SessionRows {
+  const join = (x: Int32Array, y: Int32Array) => {
+    const out = new Int32Array(x.length + y.length);
+    out.set(x);
+    out.set(y, x.length);
+    return out;
+  };
+  return { count: a.count + b.count, assay: join(a.assay, b.assay), ref: join(a.ref, b.ref), target: join(a.target, b.target), act: join(a.act!, b.act!), str: join(a.str!, b.str!) };
 }
 
 export class SessionRowsCache {
@@ -46,6 +78,8 @@ export class SessionRowsCache {
 
   constructor(
     private readonly db: Kysely<Database>,
+    /** On a PostgreSQL server the rows are read in two halves at once; PGlite has one connection. */
+    private readonly kind: DatabaseKind,
     private readonly budget = SESSION_ROWS_BUDGET,
   ) {}
 
@@ -88,11 +122,15 @@ export class SessionRowsCache {
     return this.bytes;
   }
 
-  /** Reads the rows; when the set was rewritten meanwhile they are answered but the entry is dropped. */
+  /**
+   * Reads the rows; when the set was rewritten meanwhile the entry is dropped and the rows are read
+   * again in one statement (halves read around a rewrite could come from two different writes).
+   */
   private async readIfUnchanged(setId: number, mark: string): Promise<SessionRows> {
-    const rows = await readAllRows(this.db, setId);
-    if ((await markOf(this.db, setId)) !== mark) this.forget(setId, mark);
-    return rows;
+    const rows = this.kind === 'postgres' ? await readAllRowsInHalves(this.db, setId) : await readAllRows(this.db, setId);
+    if ((await markOf(this.db, setId)) === mark) return rows;
+    this.forget(setId, mark);
+    return readAllRows(this.db, setId);
   }
 
   private forget(setId: number, mark?: string): void {
