@@ -65,10 +65,11 @@ const chart = (tab: ResultTabKey, chartKey: string) =>
   charts.chart(auth, { sessionid: sessionId, tab, chartKey, resetFlg: false, sortType: 'count', sortOrder: 'desc', maxCount: 10 });
 
 /** The four default charts of a tab, cold (as the panel asks for them after a search or a filter). */
-async function defaultCharts(tab: ResultTabKey, path: ChartPath) {
-  charts = newCharts(path);
-  // Cold: the session's rows are not held yet (results/session-rows.ts), as right after a search.
-  results.sessionRows.clear();
+async function defaultCharts(tab: ResultTabKey, path: ChartPath, over: ResultsService = results) {
+  charts = path === 'memory' ? new ChartService(db, over, dictionaries) : newCharts(path);
+  // Cold: the session's rows are not held (results/session-rows.ts), as on a server that did not
+  // run the search; `over` = memoryResults holds them since the search wrote them.
+  if (over === results) results.sessionRows.clear();
   const each: Record<string, number> = {};
   const [all] = await time(async () => {
     for (const key of DEFAULT_CHARTS) each[key] = Number((await time(() => chart(tab, key)))[0].toFixed(1));
@@ -84,6 +85,9 @@ for (let round = 0; round < rounds; round++) {
 }
 const pages = Object.fromEntries(Object.entries(pageMs).map(([tab, ms]) => [tab, summary(ms)]));
 const allPages = summary(Object.values(pageMs).flat());
+
+// As on the server that ran the search: the rows it wrote are held, nothing is read back.
+const heldCharts = { activitiestab: await defaultCharts('activitiestab', 'memory', memoryResults), structuretab: await defaultCharts('structuretab', 'memory', memoryResults) };
 
 const chartRounds = Math.max(1, Math.min(3, rounds));
 const chartRuns: Record<ChartPath, Record<string, { allMs: number; each: Record<string, number> }[]>> = {
@@ -150,6 +154,7 @@ const result = {
   dictionaryReadMs: Number(dictionaryMs.toFixed(0)),
   firstPage: { all: allPages, perTab: pages },
   defaultCharts: chartRuns,
+  defaultChartsRowsHeld: heldCharts,
   applyFilter: { ...summary(applyMs), filters, rowCount: filteredRows },
   applyFilterInMemory: summary(applyMemoryMs),
   applyFilterRowsHeld: summary(applyHeldMs),
@@ -161,7 +166,7 @@ console.log(
   `results on ${handle.kind} (${size[0]?.structures.toLocaleString('en-US')} structures, ${size[0]?.activities.toLocaleString('en-US')} activities), ` +
     `search "${label}" → ${counts.actidscount.toLocaleString('en-US')} activities, ${counts.stridscount.toLocaleString('en-US')} structures in ${(searchMs / 1000).toFixed(1)} s: ` +
     `first page p50 ${allPages.p50} ms p95 ${allPages.p95} ms (5 tabs × ${rounds}); default charts (best of ${chartRounds}) activities ${best(chartRuns.memory.activitiestab!)} ms in memory / ${best(chartRuns.sql.activitiestab!)} ms SQL, ` +
-    `structures ${best(chartRuns.memory.structuretab!)} / ${best(chartRuns.sql.structuretab!)} ms (dictionaries read in ${result.dictionaryReadMs} ms); ` +
+    `structures ${best(chartRuns.memory.structuretab!)} / ${best(chartRuns.sql.structuretab!)} ms (dictionaries read in ${result.dictionaryReadMs} ms), with the search's rows held ${heldCharts.activitiestab.allMs} / ${heldCharts.structuretab.allMs} ms; ` +
     `apply two filters p50/p95 ${summary(applyMemoryMs).p50}/${summary(applyMemoryMs).p95} ms in memory, ${summary(applyHeldMs).p50}/${summary(applyHeldMs).p95} ms rows held, ${summary(applyMs).p50} ms SQL (→ ${filteredRows.toLocaleString('en-US')} rows), reset p95 ${summary(resetMs).p95} ms; filtered first page p95 ${summary(filteredPageMs).p95} ms, filtered charts ${filteredCharts.memory.allMs} / ${filteredCharts.sql.allMs} ms; ` +
     `set count reference ${result.reference.setCountMs} ms → ${file}`,
 );

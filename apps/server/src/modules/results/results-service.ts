@@ -91,6 +91,8 @@ export class ResultsService {
     private readonly dictionaries: KbDictionaryCache | null = null,
   ) {
     this.sessionRows = new SessionRowsCache(db, search.databaseKind);
+    // Rows are held for the memory paths (charts and filters with the dictionaries) only.
+    if (dictionaries) search.onSetsWritten((setId, mark, rows) => this.sessionRows.hold(setId, mark, rows));
   }
 
   async session(auth: AuthContext, sessionId: string): Promise<ResultSession> {

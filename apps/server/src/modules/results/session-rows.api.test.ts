@@ -96,6 +96,20 @@ describe.each(DATABASES)('Session rows held in memory on %s', (kind) => {
     expect(cache.heldBytes).toBe(ki);
   });
 
+  it('holds the rows a search run wrote from the bitmaps, without reading them back', async () => {
+    const service = t.app.resultsService;
+    service.sessionRows.clear();
+    const early = t.app.searchService.countPaths.early;
+    const setId = await run(sessions.other, KI);
+    expect(t.app.searchService.countPaths.early, 'the run wrote its sets from the bitmaps').toBeGreaterThan(early);
+    expect(service.sessionRows.heldBytes).toBeGreaterThan(0);
+    const table = await fromTable(setId);
+    // The table changes behind the held rows' back: what comes back was held, not read.
+    await sql`UPDATE search_activities SET ref_id = NULL WHERE set_id = ${setId}`.execute(t.database.db);
+    expect(tuples(await service.sessionRows.rows(setId))).toEqual(table);
+    setIds.other = await run(sessions.other, IC50);
+  }, 120_000);
+
   it('the unfiltered Activities charts fill the results service’s rows, which a filter then reads', async () => {
     const service = t.app.resultsService;
     service.sessionRows.clear();

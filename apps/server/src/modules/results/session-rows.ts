@@ -111,6 +111,18 @@ export class SessionRowsCache {
     }
   }
 
+  /**
+   * Holds rows known without reading them: those a search run wrote into the set just now under
+   * `mark` (search-service `onSetsWritten`), so the session's first charts read nothing back.
+   */
+  hold(setId: number, mark: string, rows: SessionRows): void {
+    this.forget(setId);
+    const entry: Entry = { mark, rows: Promise.resolve(rows), bytes: rows.count * BYTES_PER_ROW };
+    this.entries.set(setId, entry);
+    this.bytes += entry.bytes;
+    this.evict(setId);
+  }
+
   /** Drops every entry (a bench measuring cold reads, a test that edits sets by hand). */
   clear(): void {
     this.entries.clear();

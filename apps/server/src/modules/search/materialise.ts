@@ -150,9 +150,11 @@ export async function clearSets(db: Kysely<Database>, setId: number): Promise<vo
  * Marks the sets of `setId` as kept, inside the transaction that wrote them. The mark is UNLOGGED
  * like the sets, so a crash recovery (PostgreSQL, or PGlite reopened after an unclean stop) that
  * empties them empties it too; its absence is how a ready session learns its sets are gone.
+ * Answers the mark (its `written_at` as text), which names this write of the sets.
  */
-export async function markSets(trx: Kysely<Database>, setId: number, criteriaHash: string): Promise<void> {
-  await trx.insertInto('search_set_marks').values({ set_id: setId, criteria_hash: criteriaHash }).execute();
+export async function markSets(trx: Kysely<Database>, setId: number, criteriaHash: string): Promise<string> {
+  const { rows } = await sql<{ mark: string }>`INSERT INTO search_set_marks (set_id, criteria_hash) VALUES (${setId}, ${criteriaHash}) RETURNING written_at::text AS mark`.execute(trx);
+  return rows[0]!.mark;
 }
 
 /**

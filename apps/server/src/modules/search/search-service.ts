@@ -21,6 +21,7 @@ import { bitmapSearch } from './bitmaps/bitmap-counts.ts';
 import type { BitmapSearchResult } from './bitmaps/bitmap-counts.ts';
 import type { KbColumns } from './bitmaps/kb-columns.ts';
 import { writeSetsFromBitmaps } from './bitmaps/write-sets.ts';
+import type { WrittenActivityRows } from './bitmaps/write-sets.ts';
 import type { DatabaseKind } from '../../db/database.ts';
 
 export type { LoadWindow };
@@ -197,6 +198,20 @@ export class SearchService {
    * (their sets then written from them too): tests and benchmarks check which one ran.
    */
   readonly countPaths = { bitmaps: 0, sql: 0, early: 0 };
+
+  private readonly writtenListeners: ((setId: number, mark: string, rows: WrittenActivityRows) => void)[] = [];
+
+  /**
+   * Calls `listener` with the activity rows of every set this process writes from the bitmaps,
+   * once committed, with the set's mark (results/session-rows.ts holds them for charts and filters).
+   */
+  onSetsWritten(listener: (setId: number, mark: string, rows: WrittenActivityRows) => void): void {
+    this.writtenListeners.push(listener);
+  }
+
+  private announceWritten(setId: number, written: { mark: string; rows: WrittenActivityRows }): void {
+    for (const listener of this.writtenListeners) listener(setId, written.mark, written.rows);
+  }
 
   /** Reads the bitmap columns (structure properties included) if they are not current, and says whether counts will use them. */
   async bitmapsReady(): Promise<boolean> {
@@ -425,16 +440,17 @@ export class SearchService {
       run.progress = { ...run.progress, phase: 'sets' };
       // From the bitmaps only while their columns are still the knowledge base's, else in SQL.
       const fromBitmaps = early && (await this.bitmaps!.stillCurrent(early.columns)) ? early : null;
+      let written: { mark: string; rows: WrittenActivityRows } | null = null;
       const counts = await this.db.transaction().execute(async (trx) => {
         await clearSets(trx, session.set_id);
-        const result = fromBitmaps
-          ? await writeSetsFromBitmaps(trx, session.set_id, fromBitmaps.columns, fromBitmaps.sets, this.databaseKind)
-          : await materialiseSets(trx, session.set_id, compiled, this.activityCap, { loadWindow });
+        const fromMemory = fromBitmaps ? await writeSetsFromBitmaps(trx, session.set_id, fromBitmaps.columns, fromBitmaps.sets, this.databaseKind) : null;
+        const result = fromMemory ? fromMemory.counts : await materialiseSets(trx, session.set_id, compiled, this.activityCap, { loadWindow });
         await copySimilarities(trx, session.set_id, similarityHitIds);
         // Cancelled while the sets were being built: roll them back.
         if (run.controller.signal.aborted) throw searchCancelled();
         // Sets, mark and `ready` commit together: a ready session has its mark unless a crash took both.
-        await markSets(trx, session.set_id, hash);
+        const mark = await markSets(trx, session.set_id, hash);
+        if (fromMemory) written = { mark, rows: fromMemory.rows };
         const done = await trx
           .updateTable('search_sessions')
           .set({ status: 'ready', counts: JSON.stringify(result), last_used_at: new Date(), run_heartbeat_at: null, run_recovery: false })
@@ -446,6 +462,7 @@ export class SearchService {
         if (Number(done.numUpdatedRows) === 0) throw superseded();
         return result;
       });
+      if (written) this.announceWritten(session.set_id, written);
       await analyseSets(this.db, counts);
       await log(counts);
       // Housekeeping must never fail a search (nor, unhandled, the process).

@@ -54,19 +54,40 @@ function withActivityCounts(bitmap: RoaringBitmap32, link: Int32Array, activitie
   return [ids, ids.map((id) => counts[id]!)];
 }
 
-/** Fills the sets of `setId` (inside the caller's transaction) from a bitmap search; answers its counts. */
-export async function writeSetsFromBitmaps(trx: Db, setId: number, columns: KbColumns, sets: BitmapSearchResult, kind: DatabaseKind): Promise<SearchCounts> {
+/**
+ * The rows written to search_activities, as columns (0 where the table holds NULL): the results
+ * hold them for the session's charts and filters (results/session-rows.ts) instead of reading them back.
+ */
+export interface WrittenActivityRows {
+  count: number;
+  act: Int32Array;
+  str: Int32Array;
+  assay: Int32Array;
+  ref: Int32Array;
+  target: Int32Array;
+}
+
+/** Fills the sets of `setId` (inside the caller's transaction) from a bitmap search; answers its counts and the activity rows written. */
+export async function writeSetsFromBitmaps(trx: Db, setId: number, columns: KbColumns, sets: BitmapSearchResult, kind: DatabaseKind): Promise<{ counts: SearchCounts; rows: WrittenActivityRows }> {
   const activities = sets.activities.toUint32Array();
   // Each link column over the search's activities, by position.
   const overActivities = (link: Int32Array) => Int32Array.from(activities, (position) => link[position]!);
-  const link = (name: string, values: Int32Array): Column => ({ name, values: overActivities(values), zeroIsNull: true });
+  const rows: WrittenActivityRows = {
+    count: activities.length,
+    act: overActivities(columns.actIds),
+    str: overActivities(columns.actStr),
+    assay: overActivities(columns.actAssay),
+    ref: overActivities(columns.actRef),
+    target: overActivities(columns.actTarget),
+  };
+  const link = (name: string, values: Int32Array): Column => ({ name, values, zeroIsNull: true });
   await insertColumns(trx, kind, 'search_activities', setId, [
-    { name: 'act_id', values: overActivities(columns.actIds) },
-    link('str_id', columns.actStr),
-    link('gvk_id', columns.actGvk),
-    link('assay_id', columns.actAssay),
-    link('ref_id', columns.actRef),
-    link('target_id', columns.actTarget),
+    { name: 'act_id', values: rows.act },
+    link('str_id', rows.str),
+    link('gvk_id', overActivities(columns.actGvk)),
+    link('assay_id', rows.assay),
+    link('ref_id', rows.ref),
+    link('target_id', rows.target),
   ]);
   const ids = (bitmap: RoaringBitmap32) => Int32Array.from(bitmap.toUint32Array());
   await insertColumns(trx, kind, 'search_structures', setId, [{ name: 'str_id', values: ids(sets.structures) }]);
@@ -78,5 +99,5 @@ export async function writeSetsFromBitmaps(trx: Db, setId: number, columns: KbCo
   await insertColumns(trx, kind, 'search_assays', setId, [{ name: 'assay_id', values: assays }, { name: 'activities', values: assayCounts }]);
   const [references, referenceCounts] = withActivityCounts(sets.references, columns.actRef, activities);
   await insertColumns(trx, kind, 'search_references', setId, [{ name: 'ref_id', values: references }, { name: 'activities', values: referenceCounts }]);
-  return sets.counts;
+  return { counts: sets.counts, rows };
 }
