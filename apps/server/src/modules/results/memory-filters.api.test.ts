@@ -41,7 +41,7 @@ describe.each(DATABASES)('Activities filters in memory on %s', (kind) => {
   afterAll(() => t?.close());
 
   async function filteredIds(): Promise<number[]> {
-    const { rows } = await sql<{ id: number }>`SELECT id FROM result_filtered WHERE set_id = ${setId} AND tab = 'activitiestab' ORDER BY id`.execute(t.database.db);
+    const { rows } = await sql<{ id: number }>`SELECT unnest(ids) AS id FROM result_filtered WHERE set_id = ${setId} AND tab = 'activitiestab' ORDER BY id`.execute(t.database.db);
     return rows.map((r) => Number(r.id));
   }
 

@@ -87,9 +87,6 @@ export function presenceInRows(d: KbDictionaries, rows: SessionRows): Presence {
   };
 }
 
-/** Ids per INSERT: bounded parameters whatever the session (up to the 750,000-activity cap). */
-const ROWS_PER_INSERT = 250_000;
-
 /** Writes the session's activities that pass `filters` into result_filtered (`rows`: read already); answers how many. */
 export async function writeFilteredActivities(trx: Kysely<Database>, d: KbDictionaries, setId: number, filters: readonly AppliedFilter[], kind: DatabaseKind, rows?: SessionRows): Promise<number> {
   const tests: RowTest[] = filters.map((f) => {
@@ -99,11 +96,10 @@ export async function writeFilteredActivities(trx: Kysely<Database>, d: KbDictio
   const session = rows ?? (await readFilterRows(trx, setId));
   const passed: number[] = [];
   for (let k = 0; k < session.count; k++) if (passes(d, tests, session, k)) passed.push(session.act![k]!);
-  // Sent as the search sets are (binary int4[] on a server): ids are 32-bit (the dictionaries check).
+  // One packed row (migration 0029), sent as the search sets are (binary int4[] on a server): ids
+  // are 32-bit (the dictionaries check).
   const ids = Int32Array.from(passed);
-  for (let at = 0; at < ids.length; at += ROWS_PER_INSERT) {
-    await sql`INSERT INTO result_filtered (set_id, tab, id)
-      SELECT ${setId}::bigint, 'activitiestab', unnest(${int4ArrayParam(ids.subarray(at, at + ROWS_PER_INSERT), kind)}::int[])`.execute(trx);
-  }
+  await sql`INSERT INTO result_filtered (set_id, tab, ids)
+    VALUES (${setId}::bigint, 'activitiestab', ${int4ArrayParam(ids, kind)}::int[]::bigint[])`.execute(trx);
   return ids.length;
 }

@@ -64,13 +64,13 @@ export function sessionFilters(session: ResultSession): Record<ResultTabKey, App
   return result;
 }
 
-/** Rows that passed each filtered tab's filters when they were applied (key `_rows` beside the tabs). */
 /** Whether two lists of a tab's filters say the same, whatever their keys' order (jsonb reorders them). */
 export function sameFilters(a: readonly AppliedFilter[], b: readonly AppliedFilter[]): boolean {
   const plain = (list: readonly AppliedFilter[]) => list.map((f) => JSON.parse(JSON.stringify(AppliedFilterSchema.parse(f))) as unknown);
   return isDeepStrictEqual(plain(a), plain(b));
 }
 
+/** Rows that passed each filtered tab's filters when they were applied (key `_rows` beside the tabs). */
 export function filteredRowCounts(session: ResultSession): Partial<Record<ResultTabKey, number>> {
   const stored = (session.filters ?? {}) as { _rows?: Partial<Record<ResultTabKey, number>> };
   return stored._rows ?? {};

@@ -67,18 +67,6 @@ async function setQuerySettings(trx: Kysely<Database>): Promise<void> {
   await sql`SET LOCAL jit = off`.execute(trx);
 }
 
-/** Below this many rows the optimiser's default guesses do no harm; above, fresh statistics matter. */
-export const ANALYSE_FROM_ROWS = 5_000;
-
-/**
- * Statistics for result_filtered after a large write, as for the search's sets (search-service
- * analyseSets). SKIP_LOCKED: when another session is analysing it, that one's numbers will do.
- */
-function analyseFiltered(db: Kysely<Database>, written: number): void {
-  // Off the request path: the rows are already usable; the statistics only steer later plans.
-  if (written >= ANALYSE_FROM_ROWS) sql`ANALYZE (SKIP_LOCKED) result_filtered`.execute(db).catch(() => undefined);
-}
-
 export class ResultsService {
   /** Sessions' activity rows held between the charts and filters that read them all. */
   readonly sessionRows: SessionRowsCache;
@@ -140,18 +128,16 @@ export class ResultsService {
       if (counted && !rows[tab]) continue;
       if (counted && (await this.hasFilteredRows(this.db, session.set_id, tab))) continue;
       const dictionaries = filtersInMemory(tab, filters[tab]) ? await this.currentDictionaries() : null;
-      const written = await this.lockedSession(current, async (trx, fresh) => {
+      current = await this.lockedSession(current, async (trx, fresh) => {
         const freshRows = filteredRowCounts(fresh);
         // Another request may have rebuilt them while this one waited for the lock.
-        if (freshRows[tab] !== undefined && (!freshRows[tab] || (await this.hasFilteredRows(trx, fresh.set_id, tab)))) return { n: 0, fresh };
+        if (freshRows[tab] !== undefined && (!freshRows[tab] || (await this.hasFilteredRows(trx, fresh.set_id, tab)))) return fresh;
         const all = sessionFilters(fresh);
         const n = await this.materialiseFiltered(trx, fresh.set_id, tab, all[tab], dictionaries);
         const next = { ...freshRows, [tab]: n };
         await saveFilters(trx, fresh.id, all, next);
-        return { n, fresh: { ...fresh, filters: { ...all, _rows: next } } };
+        return { ...fresh, filters: { ...all, _rows: next } };
       });
-      current = written.fresh;
-      analyseFiltered(this.db, written.n);
     }
     return current;
   }
@@ -177,9 +163,10 @@ export class ResultsService {
     await sql`DELETE FROM result_filtered WHERE set_id = ${setId}::bigint AND tab = ${tab}`.execute(trx);
     if (!filters.length) return 0;
     if (dictionaries && filtersInMemory(tab, filters)) return writeFilteredActivities(trx, dictionaries, setId, filters, this.search.databaseKind, sessionRows);
-    const { rows } = await sql<{ n: number }>`WITH ins AS (INSERT INTO result_filtered (set_id, tab, id)
-        SELECT ${setId}::bigint, ${tab}, f.id FROM (${filteredIdsQuery(tab, setId, filters)}) f RETURNING 1)
-      SELECT count(*)::int AS n FROM ins`.execute(trx);
+    // One packed row (migration 0029), an empty array when nothing passed (as the memory path writes).
+    const { rows } = await sql<{ n: number }>`INSERT INTO result_filtered (set_id, tab, ids)
+        SELECT ${setId}::bigint, ${tab}, coalesce(array_agg(f.id), '{}') FROM (${filteredIdsQuery(tab, setId, filters)}) f
+      RETURNING cardinality(ids) AS n`.execute(trx);
     return rows[0]?.n ?? 0;
   }
 
@@ -372,7 +359,6 @@ export class ResultsService {
       await saveFilters(trx, sessionId, all, rows);
       return applied.length ? filtered : (sessionCounts(fresh)?.[COUNT_OF_TAB[tab]] ?? 0);
     });
-    if (applied.length) analyseFiltered(this.db, rowCount);
     const message = ignored.length
       ? `Some filter values are not in these results any more and were left out: ${ignored.map((i) => `${i.chartKey} ${i.values.join(', ')}`).join('; ')}.`
       : null;
