@@ -245,7 +245,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   const runner = new ExportJobRunner(db, exports, config.exports, (error) => app.log.error({ err: error }, 'export loop failed'));
   registerExportRoutes(app, { exports, runner, files, datasets });
   registerDatasetRoutes(app, datasets);
-  registerSarRoutes(app, { db, results, engine: chemEngine, exports, runner });
+  registerSarRoutes(app, { db, results, engine: chemEngine, exports, runner, databaseKind: database.kind, heartbeatMs: config.searchHeartbeatMs });
   registerDynamicQueryRoutes(app, { db, exports, runner });
   app.addHook('onClose', async () => runner.stop());
   registerLookupRoutes(app, db);

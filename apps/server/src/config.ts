@@ -38,7 +38,7 @@ export interface AppConfig {
    * `<DATA_DIR>/cache/search-columns.bin` between starts, used only for the same data.
    */
   searchColumnSnapshot: boolean;
-  /** SEARCH_HEARTBEAT_MS: how often a running search writes its heartbeat and progress for other servers. */
+  /** SEARCH_HEARTBEAT_MS: how often a running search (and SAR work) writes its heartbeat and progress for other servers. */
   searchHeartbeatMs: number;
   trustProxy: boolean;
   /**

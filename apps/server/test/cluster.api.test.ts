@@ -180,6 +180,42 @@ describe.skipIf(!SERVER_URL)(`two servers on one PostgreSQL database${SERVER_URL
     expect((await user.call(a.baseUrl, 'POST', `/api/guidedsearch/cancel/${sessionid}`)).data).toEqual({ cancelled: false });
   }, 120_000);
 
+  it('answers the progress of SAR work running on A from B, and a cancel sent to B stops it on A', async () => {
+    const user = await ClusterUser.logIn(a.baseUrl, demoEmailForRole('FULL_USER'));
+    const other = await ClusterUser.logIn(b.baseUrl, demoEmailForRole('EVALUATE_USER'));
+    const sessionid = crypto.randomUUID();
+    expect((await user.call(a.baseUrl, 'POST', '/api/guidedsearch/allresultscount', { searchcriteria: KI, sessionid })).status).toBe(200);
+    const sarData = await user.call(a.baseUrl, 'POST', '/api/results/setSarData', { sessionid, tab: 'activitiestab' });
+    expect(sarData.status, sarData.text).toBe(200);
+    // Suggested cores of the endpoint with the most compounds: scaffolds of its structures on one
+    // worker and an MCS of a diverse sample (up to 5 s): long enough to be watched and stopped from B.
+    const [top] = sarData.data.endpoints as { targetId: number; activityType: string; compounds: number }[];
+    expect(top!.compounds).toBeGreaterThan(20);
+    const running = user.call(a.baseUrl, 'POST', '/api/sar/cores', { sessionid, endpoint: { targetId: top!.targetId, activityType: top!.activityType } });
+    let progress: Record<string, unknown> = {};
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline && !progress.running) {
+      const answer = await user.call(b.baseUrl, 'GET', `/api/sar/progress/${sessionid}`);
+      expect(answer.instance).toBe(b.instance);
+      progress = answer.data;
+      if (!progress.running) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // Read from the row A wrote: B runs nothing of it.
+    expect(progress).toMatchObject({ running: true, phase: 'cores' });
+    // Another user neither sees nor stops it.
+    expect((await other.call(b.baseUrl, 'GET', `/api/sar/progress/${sessionid}`)).data).toEqual({ running: false, phase: 'idle', done: 0, total: 0 });
+    expect((await other.call(b.baseUrl, 'POST', `/api/sar/cancel/${sessionid}`, {})).data.message).toMatch(/No SAR work/);
+    expect((await user.call(b.baseUrl, 'POST', `/api/sar/cancel/${sessionid}`, {})).data.message).toBe('The SAR work was cancelled.');
+    const answer = await running;
+    expect(answer.status, answer.text).toBe(409);
+    expect(answer.data.message).toMatch(/cancelled/);
+    // Its row is gone with it: idle on both servers, nothing left to cancel.
+    for (const server of [a, b]) {
+      expect((await user.call(server.baseUrl, 'GET', `/api/sar/progress/${sessionid}`)).data).toEqual({ running: false, phase: 'idle', done: 0, total: 0 });
+      expect((await user.call(server.baseUrl, 'POST', `/api/sar/cancel/${sessionid}`, {})).data.message).toMatch(/No SAR work/);
+    }
+  }, 120_000);
+
   it('runs each export queued through A exactly once while both servers poll, downloadable from B', async () => {
     const user = await ClusterUser.logIn(a.baseUrl, demoEmailForRole('DOWNLOAD_EVALUATOR'));
     const sessionid = crypto.randomUUID();

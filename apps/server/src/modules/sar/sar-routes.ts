@@ -8,6 +8,8 @@ import type { ResultsService } from '../results/results-service.ts';
 import type { ExportService } from '../export/export-service.ts';
 import type { ExportJobRunner } from '../export/export-jobs.ts';
 import { SarService } from './sar-service.ts';
+import { SarJobs } from './sar-progress.ts';
+import type { DatabaseKind } from '../../db/database.ts';
 
 export interface SarModule {
   db: Kysely<Database>;
@@ -15,11 +17,16 @@ export interface SarModule {
   engine: ChemEngine;
   exports: ExportService;
   runner: ExportJobRunner;
+  /** A PostgreSQL server may be shared by several API servers: SAR progress and cancel go through it. */
+  databaseKind: DatabaseKind;
+  /** How often running SAR work writes its progress for the other servers (SEARCH_HEARTBEAT_MS). */
+  heartbeatMs: number;
 }
 
 /** Registers the SAR view's endpoints of the contract (packages/contracts/src/sar.ts; docs/sar.md). */
-export function registerSarRoutes(app: FastifyInstance, { db, results, engine, exports, runner }: SarModule): SarService {
-  const sar = new SarService(db, results, engine, exports);
+export function registerSarRoutes(app: FastifyInstance, { db, results, engine, exports, runner, databaseKind, heartbeatMs }: SarModule): SarService {
+  const jobs = new SarJobs({ shared: databaseKind === 'postgres' ? db : null, heartbeatMs, onError: (error) => app.log.warn({ err: error }, 'SAR progress not shared') });
+  const sar = new SarService(db, results, engine, exports, jobs);
   app.addHook('onClose', async () => sar.close());
 
   registerEndpoint(app, sarEndpoints.setSarData, async ({ body, auth }) => sar.setSarData(requireAuth(auth), body));

@@ -270,12 +270,12 @@ export class SarService {
     }
   }
 
-  progress(auth: AuthContext, sessionId: string): SarProgress {
+  progress(auth: AuthContext, sessionId: string): Promise<SarProgress> {
     return this.jobs.progress(auth.userId, sessionId);
   }
 
-  cancel(auth: AuthContext, sessionId: string): { message: string } {
-    return { message: this.jobs.cancel(auth.userId, sessionId) ? 'The SAR work was cancelled.' : 'No SAR work was running for this search.' };
+  async cancel(auth: AuthContext, sessionId: string): Promise<{ message: string }> {
+    return { message: (await this.jobs.cancel(auth.userId, sessionId)) ? 'The SAR work was cancelled.' : 'No SAR work was running for this search.' };
   }
 
   // ------------------------------------------------------------ cliffs and pairs
