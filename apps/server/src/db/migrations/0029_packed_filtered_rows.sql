@@ -9,6 +9,9 @@ CREATE UNLOGGED TABLE result_filtered (
   set_id  bigint NOT NULL,
   tab     text NOT NULL,
   ids     bigint[] NOT NULL,
+  -- true: `ids` are the tab's rows that did NOT pass (written so when most rows pass: every
+  -- filtered query hashes the array, so it is kept to at most half the tab)
+  complement boolean NOT NULL DEFAULT false,
   PRIMARY KEY (set_id, tab)
 );
 ALTER TABLE result_filtered ALTER COLUMN ids SET STORAGE EXTERNAL;

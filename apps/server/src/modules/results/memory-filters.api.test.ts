@@ -8,6 +8,7 @@ import { demoEmailForRole } from '@kb/contracts/roles';
 import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { ResultsService } from './results-service.ts';
+import { filteredRestriction } from './tab-filters.ts';
 import { unsettle } from './memory-fixtures.test-support.ts';
 
 /**
@@ -41,7 +42,9 @@ describe.each(DATABASES)('Activities filters in memory on %s', (kind) => {
   afterAll(() => t?.close());
 
   async function filteredIds(): Promise<number[]> {
-    const { rows } = await sql<{ id: number }>`SELECT unnest(ids) AS id FROM result_filtered WHERE set_id = ${setId} AND tab = 'activitiestab' ORDER BY id`.execute(t.database.db);
+    // As every reader sees them (the stored ids may be those that did not pass).
+    const { rows } = await sql<{ id: number }>`SELECT sa.act_id AS id FROM search_activities sa
+      WHERE sa.set_id = ${setId} AND ${filteredRestriction('activitiestab', setId, sql`sa.act_id`)} ORDER BY 1`.execute(t.database.db);
     return rows.map((r) => Number(r.id));
   }
 
@@ -72,9 +75,11 @@ describe.each(DATABASES)('Activities filters in memory on %s', (kind) => {
       [{ chartKey: 'assaytype', exclude: [NO_VALUE_ID] }, { chartKey: 'bibliographyrefid', include: [NO_VALUE_ID, refs[0]!] }],
     ];
     let nonTrivial = 0;
+    const stored = new Set<boolean>();
     for (const filters of cases) {
       const viaMemory = await memory.applyFilters(auth, 'activitiestab', sessionid, filters);
       const memoryIds = await filteredIds();
+      stored.add((await sql<{ complement: boolean }>`SELECT complement FROM result_filtered WHERE set_id = ${setId} AND tab = 'activitiestab'`.execute(t.database.db)).rows[0]!.complement);
       const viaSql = await inSql.applyFilters(auth, 'activitiestab', sessionid, filters);
       const sqlIds = await filteredIds();
       expect(viaMemory.rowCount, JSON.stringify(filters)).toBe(viaSql.rowCount);
@@ -83,6 +88,8 @@ describe.each(DATABASES)('Activities filters in memory on %s', (kind) => {
       if (viaSql.rowCount > 0) nonTrivial++;
     }
     expect(nonTrivial, 'cases keeping some rows').toBeGreaterThanOrEqual(5);
+    // Both forms were written: the ids that passed, and (most rows passing) those that did not.
+    expect([...stored].sort()).toEqual([false, true]);
   }, 300_000);
 
   it('drops the same filter values as the SQL path: values not in the results, a dangling target', async () => {

@@ -95,11 +95,13 @@ export async function writeFilteredActivities(trx: Kysely<Database>, d: KbDictio
   });
   const session = rows ?? (await readFilterRows(trx, setId));
   const passed: number[] = [];
-  for (let k = 0; k < session.count; k++) if (passes(d, tests, session, k)) passed.push(session.act![k]!);
-  // One packed row (migration 0029), sent as the search sets are (binary int4[] on a server): ids
-  // are 32-bit (the dictionaries check).
-  const ids = Int32Array.from(passed);
-  await sql`INSERT INTO result_filtered (set_id, tab, ids)
-    VALUES (${setId}::bigint, 'activitiestab', ${int4ArrayParam(ids, kind)}::int[]::bigint[])`.execute(trx);
-  return ids.length;
+  const failed: number[] = [];
+  for (let k = 0; k < session.count; k++) (passes(d, tests, session, k) ? passed : failed).push(session.act![k]!);
+  // One packed row (migration 0029), the smaller of the two lists (every filtered query hashes
+  // it), sent as the search sets are (binary int4[] on a server): ids are 32-bit (the dictionaries check).
+  const complement = failed.length < passed.length;
+  const ids = Int32Array.from(complement ? failed : passed);
+  await sql`INSERT INTO result_filtered (set_id, tab, ids, complement)
+    VALUES (${setId}::bigint, 'activitiestab', ${int4ArrayParam(ids, kind)}::int[]::bigint[], ${complement})`.execute(trx);
+  return passed.length;
 }

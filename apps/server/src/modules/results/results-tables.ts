@@ -3,7 +3,8 @@ import type { ColumnType } from 'kysely';
 /** Tables of the results module (migration 0008_results.sql; result_filtered packed by 0029). */
 export interface ResultsTables {
   result_similarity: { set_id: number; query_key: string; id: number; similarity: number };
-  result_filtered: { set_id: number; tab: string; ids: number[] };
+  /** `complement`: `ids` are the rows that did not pass (tab-filters.ts `filteredRestriction`). */
+  result_filtered: { set_id: number; tab: string; ids: number[]; complement: ColumnType<boolean, boolean | undefined, boolean> };
 }
 
 /** Columns migration 0008 adds to search_sessions (declared in db/schema.ts). */
