@@ -171,6 +171,11 @@ export class SarJobs {
     }
   }
 
+  /** Rows beating since this time are live work; older ones belong to a process that stopped. */
+  private liveSince() {
+    return sql<Date>`now() - ${`${STALE_HEARTBEATS * this.heartbeatMs} milliseconds`}::interval`;
+  }
+
   /** The newest job of the session: this process's, else one another server is running. */
   async progress(userId: number, sessionId: string): Promise<SarProgress> {
     const entry = this.jobsOf(userId, sessionId)[0];
@@ -182,7 +187,7 @@ export class SarJobs {
           .where('user_id', '=', userId)
           .where('session_id', '=', sessionId)
           .where('cancel_requested_at', 'is', null)
-          .where('heartbeat_at', '>', sql<Date>`now() - ${`${STALE_HEARTBEATS * this.heartbeatMs} milliseconds`}::interval`)
+          .where('heartbeat_at', '>', this.liveSince())
           .orderBy('started_at', 'desc')
           .limit(1)
           .executeTakeFirst()
@@ -202,7 +207,7 @@ export class SarJobs {
       .where('user_id', '=', userId)
       .where('session_id', '=', sessionId)
       .where('cancel_requested_at', 'is', null)
-      .where('heartbeat_at', '>', sql<Date>`now() - ${`${STALE_HEARTBEATS * this.heartbeatMs} milliseconds`}::interval`)
+      .where('heartbeat_at', '>', this.liveSince())
       .returning('job_id')
       .execute();
     return jobs.length > 0 || marked.length > 0;
