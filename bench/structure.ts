@@ -58,10 +58,12 @@ const SELECTIVE_CANDIDATES = [
 const GENERIC = ['c1ccccc1', 'C(=O)N', 'c1ccncc1'];
 
 const similarity: Record<string, number[]> = { '0.7': [], '0.8': [], '0.9': [] };
-// One untimed search first, as on a server that has answered one: the first similarity scan after
-// start-up was measured ≈ 100 ms slower at L (the fingerprints are already resident, written by
-// this process; most likely the scan loop not yet optimised by the JIT, not isolated).
-await engine.similarity(smiles(probes[0]!.canonical_smiles), { min: 0.7, max: 1 });
+// The first similarity scan after start-up was measured ≈ 100 ms slower at L than the next ones;
+// the engine now runs one scan of its own once the index is in (rdkit-engine.ts `warmUp`). The
+// chemist's first search, a second after the index is ready, is timed apart and also counted below.
+await new Promise((resolve) => setTimeout(resolve, 1_000));
+const [firstSimilarityMs] = await timed(() => engine.similarity(smiles(probes[0]!.canonical_smiles), { min: 0.7, max: 1 }));
+similarity['0.7']!.push(firstSimilarityMs);
 const similarityHits: Record<string, number[]> = { '0.7': [], '0.8': [], '0.9': [] };
 for (let round = 0; round < rounds; round++) {
   for (const probe of probes) {
@@ -136,6 +138,7 @@ const result = {
   rounds,
   startupMs: Math.round(startupMs),
   rssAfterIndexMb,
+  firstSimilarityMs: Math.round(firstSimilarityMs),
   reference: {
     sample: sample.length,
     naiveSubstructureFullScanMs: Math.round(naiveSubstructureMs),
@@ -154,7 +157,7 @@ const result = {
 const file = writeResult('structure', result);
 const s = result.similarity;
 console.log(
-  `structure: ${indexSize} structures (${handle.kind}), start-up ${result.startupMs} ms, RSS ${rssAfterIndexMb} MB; similarity p50/p95 0.7 ${s['0.7']!.p50}/${s['0.7']!.p95} ms, ` +
+  `structure: ${indexSize} structures (${handle.kind}), start-up ${result.startupMs} ms, RSS ${rssAfterIndexMb} MB; first similarity ${result.firstSimilarityMs} ms; similarity p50/p95 0.7 ${s['0.7']!.p50}/${s['0.7']!.p95} ms, ` +
     `0.8 ${s['0.8']!.p50}/${s['0.8']!.p95}, 0.9 ${s['0.9']!.p50}/${s['0.9']!.p95}; selective (<1 %) substructure ${selective.p50}/${selective.p95} ms (n=${selective.n}), medium (1-10 %) ${result.mediumSubstructure.p50}/${result.mediumSubstructure.p95} ms; ` +
     `generic first page ${firstPage.p50}/${firstPage.p95} ms; generic full ${Object.entries(genericFull).map(([q, v]) => `${q} ${v.ms} ms`).join(', ')}; ` +
     `naive full scan ${result.reference.naiveSubstructureFullScanMs} ms (×${result.selectiveSubstructure.speedupVsNaive} selective) -> ${file}`,

@@ -5,6 +5,7 @@ import type { SarProgress } from '@kb/contracts/sar';
 import { ERROR_CODES } from '@kb/contracts/errors';
 import type { Database } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
+import { WorkHeartbeat } from '../../db/work-heartbeat.ts';
 
 /**
  * The SAR work running for a session (docs/sar.md "Progress and cancel"): at most one of each kind
@@ -65,12 +66,13 @@ export class SarJobs {
   private readonly running = new Map<string, Running>();
   private readonly db: Kysely<Database> | null;
   private readonly heartbeatMs: number;
-  private heartbeat: NodeJS.Timeout | null = null;
+  private readonly heartbeat: WorkHeartbeat;
   private starts = 0;
 
   constructor(private readonly options: SarJobsOptions = {}) {
     this.db = options.shared ?? null;
     this.heartbeatMs = Math.max(50, options.heartbeatMs ?? 2_000);
+    this.heartbeat = new WorkHeartbeat({ ms: this.heartbeatMs, beat: () => this.beat(), ...(options.onError ? { onError: options.onError } : {}) });
   }
 
   private static key(userId: number, sessionId: string, phase: Phase): string {
@@ -133,32 +135,27 @@ export class SarJobs {
         .execute();
       await db.insertInto('sar_jobs').values({ job_id: entry.id, user_id: entry.userId, session_id: entry.sessionId, kind, phase: entry.phase }).execute();
     });
-    this.heartbeat ??= setInterval(() => void this.beat(), this.heartbeatMs);
-    this.heartbeat.unref();
+    this.heartbeat.busy();
   }
 
   private async retire(entry: Running): Promise<void> {
     if (!this.db) return;
-    if (this.running.size === 0 && this.heartbeat) {
-      clearInterval(this.heartbeat);
-      this.heartbeat = null;
-    }
+    if (this.running.size === 0) this.heartbeat.idle();
     await this.shared((db) => db.deleteFrom('sar_jobs').where('job_id', '=', entry.id).execute());
   }
 
-  /** Writes each local job's progress; aborts those another server was asked to cancel. */
+  /** Writes every local job's progress in one statement; aborts those another server was asked to cancel. */
   private async beat(): Promise<void> {
-    for (const entry of this.running.values()) {
-      if (entry.controller.signal.aborted) continue;
-      await this.shared(async (db) => {
-        const row = await db
-          .updateTable('sar_jobs')
-          .set({ phase: entry.phase, done: entry.done, total: entry.total, heartbeat_at: sql<Date>`now()` })
-          .where('job_id', '=', entry.id)
-          .returning('cancel_requested_at')
-          .executeTakeFirst();
-        if (row?.cancel_requested_at) entry.controller.abort();
-      });
+    const jobs = [...this.running.values()].filter((entry) => !entry.controller.signal.aborted);
+    if (!jobs.length || !this.db) return;
+    const rows = jobs.map((entry) => ({ job_id: entry.id, phase: entry.phase, done: entry.done, total: entry.total }));
+    const { rows: cancelled } = await sql<{ job_id: string }>`UPDATE sar_jobs j
+        SET phase = v.phase, done = v.done, total = v.total, heartbeat_at = now()
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(job_id uuid, phase text, done integer, total integer)
+        WHERE j.job_id = v.job_id
+        RETURNING j.job_id, j.cancel_requested_at IS NOT NULL AS cancelled`.execute(this.db);
+    for (const row of cancelled as { job_id: string; cancelled: boolean }[]) {
+      if (row.cancelled) jobs.find((entry) => entry.id === row.job_id)?.controller.abort();
     }
   }
 
@@ -216,7 +213,6 @@ export class SarJobs {
   /** Server shutdown: every running job stops. */
   close(): void {
     for (const entry of this.running.values()) entry.controller.abort();
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    this.heartbeat = null;
+    this.heartbeat.idle();
   }
 }

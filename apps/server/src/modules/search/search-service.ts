@@ -23,6 +23,7 @@ import type { KbColumns } from './bitmaps/kb-columns.ts';
 import { writeSetsFromBitmaps } from './bitmaps/write-sets.ts';
 import type { WrittenActivityRows } from './bitmaps/write-sets.ts';
 import type { DatabaseKind } from '../../db/database.ts';
+import { WorkHeartbeat } from '../../db/work-heartbeat.ts';
 
 export type { LoadWindow };
 
@@ -152,7 +153,8 @@ export class SearchService {
   readonly databaseKind: DatabaseKind;
   private readonly onBitmapsError: SearchServiceOptions['onBitmapsError'];
   private singleProcess: Promise<boolean> | null;
-  private heartbeat: NodeJS.Timeout | null = null;
+  /** While searches run: their progress for other processes, and cancels taken by another server. */
+  private readonly heartbeat: WorkHeartbeat;
   private stopping = false;
   /** This process in search_sessions.run_owner: host and pid (checked for life on the same host), and an instance id. */
   readonly owner = `${HOST}:${process.pid}:${crypto.randomBytes(6).toString('hex')}`;
@@ -166,6 +168,7 @@ export class SearchService {
     this.structureTimeLimitMs = options.structureTimeLimitMs ?? 120_000;
     this.runStaleMs = options.runStaleMs ?? RUN_STALE_MS;
     this.heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+    this.heartbeat = new WorkHeartbeat({ ms: this.heartbeatMs, beat: () => this.beat() });
     // Text arrays when not told: both drivers take them.
     this.databaseKind = options.databaseKind ?? 'pglite';
     this.onBitmapsError = options.onBitmapsError;
@@ -395,7 +398,7 @@ export class SearchService {
       progress: { sessionid: sessionId, status: 'running', phase: null, searched: 0, total: 0, hits: 0, message: null },
     };
     this.live.set(sessionId, run);
-    this.startHeartbeat();
+    this.heartbeat.busy();
     let structures: StructureRowResolver | null = null;
     try {
       const { _rows: _dropped, ...keptFilters } = (session.filters ?? {}) as Record<string, unknown>;
@@ -487,7 +490,7 @@ export class SearchService {
     } finally {
       // A newer run of the same session may have taken the slot: leave it alone.
       if (this.live.get(sessionId) === run) this.live.delete(sessionId);
-      if (this.live.size === 0) this.stopHeartbeat();
+      if (this.live.size === 0) this.heartbeat.idle();
       await structures?.cleanup().catch(() => undefined);
     }
   }
@@ -565,34 +568,19 @@ export class SearchService {
   }
 
   /**
-   * While searches run, say so every few seconds with their progress (other processes take over a
-   * silent one's sessions and answer its progress), and abort those whose cancel another server took.
+   * Says every few seconds that this process's searches still run, with their progress (other
+   * processes take over a silent one's sessions and answer its progress), and aborts those whose
+   * cancel another server took. One process on PGlite: nobody else reads it.
    */
-  private startHeartbeat(): void {
-    if (this.heartbeat) return;
-    this.heartbeat = setInterval(() => {
-      if (!this.live.size) return;
-      void this.isSingleProcess()
-        .then((single) => (single ? undefined : this.beat()))
-        .catch(() => undefined);
-    }, this.heartbeatMs);
-    this.heartbeat.unref();
-  }
-
   private async beat(): Promise<void> {
     const runs = [...this.live.entries()].map(([id, run]) => ({ id, progress: run.progress }));
-    if (!runs.length) return;
+    if (!runs.length || (await this.isSingleProcess())) return;
     const { rows } = await sql<{ id: string }>`UPDATE search_sessions s
         SET run_heartbeat_at = now(), run_progress = v.progress
         FROM jsonb_to_recordset(${JSON.stringify(runs)}::jsonb) AS v(id text, progress jsonb)
         WHERE s.id = v.id AND s.run_owner = ${this.owner} AND s.status IN ('new', 'running')
         RETURNING s.id, s.cancel_requested_at IS NOT NULL AS cancelled`.execute(this.db);
     for (const row of rows as { id: string; cancelled: boolean }[]) if (row.cancelled) this.live.get(row.id)?.controller.abort();
-  }
-
-  private stopHeartbeat(): void {
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    this.heartbeat = null;
   }
 
   /** The highest structure id now: results compare it later to say new structures arrived (strIdNewlyAddedStatus). */
@@ -681,7 +669,7 @@ export class SearchService {
 
   async close(): Promise<void> {
     this.stopping = true;
-    this.stopHeartbeat();
+    this.heartbeat.idle();
     for (const run of this.live.values()) run.controller.abort();
   }
 }
