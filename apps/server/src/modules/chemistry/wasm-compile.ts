@@ -5,9 +5,10 @@ import v8 from 'node:v8';
  * in its baseline tier and optimising only the ones it finds busy ("dynamic tiering"). For RDKit in
  * the structure workers this made every structure search at L 20–27 % faster (selective
  * substructure p50 1,564 → 1,229 ms, similarity 0.7 p50 58 → 46 ms, benzene's full count 64 → 46 s)
- * for 2.6 s more index start-up and 218 MB more resident (docs/benchmarks.md "Issue 18 at L, eighth
- * step"): with both cores busy in the workers the optimising compiles of dynamic tiering wait, and
- * searches run longer in the baseline code.
+ * for a longer start-up (the index alone 2.6 s more, the server's restart 70.5 → 77 s) and ≈ 200 MB
+ * more resident (docs/benchmarks.md "Issue 18 at L, eighth step"): with both cores busy in the
+ * workers, the optimising compiles of dynamic tiering wait and searches run longer in the baseline
+ * code. Searches are what chemists wait for; a start-up is once.
  *
  * V8's flags belong to the process and apply to modules compiled after they are set: the server
  * (main.ts) calls this after the database opened — embedded PGlite keeps its lazy compile and its
