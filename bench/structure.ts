@@ -64,8 +64,8 @@ const GENERIC = ['c1ccccc1', 'C(=O)N', 'c1ccncc1'];
 
 const similarity: Record<string, number[]> = { '0.7': [], '0.8': [], '0.9': [] };
 // The first similarity scan after start-up was measured ≈ 100 ms slower at L than the next ones;
-// the engine now runs one scan of its own once the index is in (rdkit-engine.ts `warmUp`). The
-// chemist's first search, a second after the index is ready, is timed apart and also counted below.
+// the engine now warms itself once the index is in (rdkit-engine.ts `warmUp`). The chemist's first
+// search, a second after the index is ready, is timed apart and also counted below.
 await new Promise((resolve) => setTimeout(resolve, 1_000));
 const [firstSimilarityMs] = await timed(() => engine.similarity(smiles(probes[0]!.canonical_smiles), { min: 0.7, max: 1 }));
 similarity['0.7']!.push(firstSimilarityMs);
