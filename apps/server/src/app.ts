@@ -221,6 +221,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
     databaseKind: database.kind,
     columnSnapshotFile: config.searchColumnSnapshot ? path.join(config.dataDir, 'cache', 'search-columns.bin') : null,
     onBitmapsError: (message, error) => app.log.warn({ err: error }, message),
+    log: (message) => app.log.info(message),
     heartbeatMs: config.searchHeartbeatMs,
   });
   // Alerts on new data (issue 17): main.ts starts the polling check.

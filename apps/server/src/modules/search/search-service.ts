@@ -24,6 +24,7 @@ import { writeSetsFromBitmaps } from './bitmaps/write-sets.ts';
 import type { WrittenActivityRows } from './bitmaps/write-sets.ts';
 import type { DatabaseKind } from '../../db/database.ts';
 import { WorkHeartbeat } from '../../db/work-heartbeat.ts';
+import { SetVacuum } from './set-vacuum.ts';
 
 export type { LoadWindow };
 
@@ -63,6 +64,8 @@ export interface SearchServiceOptions {
   columnSnapshotFile?: string | null;
   /** What went wrong beside the counts (a snapshot not used, property columns not read): counts go on, in SQL where need be. */
   onBitmapsError?: (message: string, error: unknown) => void;
+  /** Housekeeping worth a line in the log (set tables vacuumed where autovacuum does not run). */
+  log?: (message: string) => void;
 }
 
 /** A search counted from the bitmaps before its sets were written: the sets are written from it. */
@@ -156,6 +159,8 @@ export class SearchService {
   /** While searches run: their progress for other processes, and cancels taken by another server. */
   private readonly heartbeat: WorkHeartbeat;
   private stopping = false;
+  /** Reclaims the set tables' dead rows where autovacuum does not (search/set-vacuum.ts). */
+  private readonly vacuum: SetVacuum;
   /** This process in search_sessions.run_owner: host and pid (checked for life on the same host), and an instance id. */
   readonly owner = `${HOST}:${process.pid}:${crypto.randomBytes(6).toString('hex')}`;
 
@@ -173,6 +178,7 @@ export class SearchService {
     this.databaseKind = options.databaseKind ?? 'pglite';
     this.onBitmapsError = options.onBitmapsError;
     this.singleProcess = options.singleProcess === undefined ? null : Promise.resolve(options.singleProcess);
+    this.vacuum = new SetVacuum(db, this.databaseKind, options.log ? { log: options.log } : {});
     this.bitmaps = options.bitmapCounts ? new BitmapIndex(db, { snapshotFile: options.columnSnapshotFile ?? null, ...(options.onBitmapsError ? { onError: options.onBitmapsError } : {}) }) : null;
   }
 
@@ -469,7 +475,9 @@ export class SearchService {
       await analyseSets(this.db, counts);
       await log(counts);
       // Housekeeping must never fail a search (nor, unhandled, the process).
-      this.purgeExpired().catch(() => undefined);
+      this.purgeExpired()
+        .then(() => this.vacuum.maybe())
+        .catch(() => undefined);
       return counts;
     } catch (error) {
       const cancelled = run.controller.signal.aborted;
