@@ -7,7 +7,7 @@ import type { DatabaseKind } from '../../db/database.ts';
 import { int4ArrayParam } from '../../db/array-param.ts';
 import type { KbDictionaries } from '../knowledge-base/kb-dictionaries.ts';
 import { NO_VALUE_ID } from '@kb/contracts/charts';
-import { NONE, isRowValueChart, keyOf, keyOfValue, readSessionRows } from './row-values.ts';
+import { NONE, isRowValueChart, keyOf, keyOfValue, readSetRows } from './row-values.ts';
 import type { RowValueChart, SessionRows } from './row-values.ts';
 import type { Presence } from './filter-validation.ts';
 import type { FilterValue } from './tab-filters.ts';
@@ -60,7 +60,7 @@ function passes(d: KbDictionaries, tests: readonly RowTest[], rows: SessionRows,
 
 /** The session's rows as the filters read them (one packed read; sets do not change once written). */
 export function readFilterRows(db: Kysely<Database>, setId: number): Promise<SessionRows> {
-  return readSessionRows(db, sql`sa.set_id = ${setId}::bigint`, ['act_id']);
+  return readSetRows(db, setId, ['act_id']);
 }
 
 /**

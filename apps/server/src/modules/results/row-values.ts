@@ -107,3 +107,43 @@ export async function readSessionRows(db: Kysely<Database>, where: Sql, ids: rea
   const idColumn = (name: 'str_id' | 'act_id') => (ids.includes(name) ? extra[ids.indexOf(name)]! : null);
   return { count: assay!.length, assay: assay!, ref: ref!, target: target!, str: idColumn('str_id'), act: idColumn('act_id') };
 }
+
+/** A slice of a set by activity id: `(above, upTo]`, either end open. */
+export interface ActRange {
+  above?: number;
+  upTo?: number;
+}
+
+/**
+ * Every row of set `setId` (or of `range` in it), read through the set tables' index on set_id.
+ *
+ * The planner is told not to scan the whole table (`enable_seqscan = off` for this statement
+ * only): a set is at most 750,000 rows of a table that holds every user's sets, and a set's rows
+ * are written together, so they sit on few pages the index finds. Left to itself, on a table that
+ * searches have used for a while the planner can take a whole-table scan for the cheaper path
+ * (its statistics sample 3,000 rows and see a set as a share of a table, not as pages), which
+ * reads every set of every user — and the dead rows nothing vacuumed — to return one.
+ */
+export function readSetRows(db: Kysely<Database>, setId: number, ids: readonly ('str_id' | 'act_id')[], range: ActRange = {}): Promise<SessionRows> {
+  const where = [sql`sa.set_id = ${setId}::bigint`];
+  if (range.above !== undefined) where.push(sql`sa.act_id > ${range.above}::bigint`);
+  if (range.upTo !== undefined) where.push(sql`sa.act_id <= ${range.upTo}::bigint`);
+  return withoutTableScans(db, (reader) => readSessionRows(reader, sql.join(where, sql` AND `), ids));
+}
+
+/** Runs `read` with `enable_seqscan = off`, in its own transaction or for its part of the caller's. */
+async function withoutTableScans<T>(db: Kysely<Database>, read: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  if (!db.isTransaction) {
+    return db.transaction().execute(async (trx) => {
+      await sql`SET LOCAL enable_seqscan = off`.execute(trx);
+      return read(trx);
+    });
+  }
+  const { rows } = await sql<{ was: string }>`SELECT current_setting('enable_seqscan') AS was, set_config('enable_seqscan', 'off', true)`.execute(db);
+  try {
+    return await read(db);
+  } finally {
+    // After a failed read the transaction is aborted and this fails too: the read's error is the one to see.
+    await sql`SELECT set_config('enable_seqscan', ${rows[0]?.was ?? 'on'}, true)`.execute(db).catch(() => undefined);
+  }
+}

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { DatabaseKind } from '../../db/database.ts';
-import { readSessionRows } from './row-values.ts';
+import { readSetRows } from './row-values.ts';
 import type { SessionRows } from './row-values.ts';
 
 /**
@@ -39,7 +39,7 @@ const IDS = ['act_id', 'str_id'] as const;
 
 /** Every row of a set with its activity and structure ids, in one statement (one snapshot). */
 function readAllRows(db: Kysely<Database>, setId: number): Promise<SessionRows> {
-  return readSessionRows(db, sql`sa.set_id = ${setId}::bigint`, IDS);
+  return readSetRows(db, setId, IDS);
 }
 
 /**
@@ -55,8 +55,8 @@ async function readAllRowsInHalves(db: Kysely<Database>, setId: number): Promise
   if (hi - lo < 2) return readAllRows(db, setId);
   const mid = Math.floor(lo + (hi - lo) / 2);
   const halves = await Promise.all([
-    readSessionRows(db, sql`sa.set_id = ${setId}::bigint AND sa.act_id <= ${mid}::bigint`, IDS),
-    readSessionRows(db, sql`sa.set_id = ${setId}::bigint AND sa.act_id > ${mid}::bigint`, IDS),
+    readSetRows(db, setId, IDS, { upTo: mid }),
+    readSetRows(db, setId, IDS, { above: mid }),
   ]);
   return joinRows(halves[0], halves[1]);
 }
