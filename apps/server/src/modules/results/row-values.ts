@@ -139,7 +139,8 @@ async function withoutTableScans<T>(db: Kysely<Database>, read: (db: Kysely<Data
       return read(trx);
     });
   }
-  const { rows } = await sql<{ was: string }>`SELECT current_setting('enable_seqscan') AS was, set_config('enable_seqscan', 'off', true)`.execute(db);
+  const { rows } = await sql<{ was: string }>`SELECT current_setting('enable_seqscan') AS was`.execute(db);
+  await sql`SELECT set_config('enable_seqscan', 'off', true)`.execute(db);
   try {
     return await read(db);
   } finally {

@@ -161,6 +161,7 @@ export class SearchService {
   private stopping = false;
   /** Reclaims the set tables' dead rows where autovacuum does not (search/set-vacuum.ts). */
   private readonly vacuum: SetVacuum;
+  private readonly log: SearchServiceOptions['log'];
   /** This process in search_sessions.run_owner: host and pid (checked for life on the same host), and an instance id. */
   readonly owner = `${HOST}:${process.pid}:${crypto.randomBytes(6).toString('hex')}`;
 
@@ -178,6 +179,7 @@ export class SearchService {
     this.databaseKind = options.databaseKind ?? 'pglite';
     this.onBitmapsError = options.onBitmapsError;
     this.singleProcess = options.singleProcess === undefined ? null : Promise.resolve(options.singleProcess);
+    this.log = options.log;
     this.vacuum = new SetVacuum(db, this.databaseKind, options.log ? { log: options.log } : {});
     this.bitmaps = options.bitmapCounts ? new BitmapIndex(db, { snapshotFile: options.columnSnapshotFile ?? null, ...(options.onBitmapsError ? { onError: options.onBitmapsError } : {}) }) : null;
   }
@@ -476,8 +478,9 @@ export class SearchService {
       await log(counts);
       // Housekeeping must never fail a search (nor, unhandled, the process).
       this.purgeExpired()
-        .then(() => this.vacuum.maybe())
-        .catch(() => undefined);
+        .catch(() => undefined)
+        .then(() => (this.stopping ? [] : this.vacuum.maybe()))
+        .catch((error: unknown) => this.log?.(`vacuuming the set tables failed (tried again after a later search): ${error instanceof Error ? error.message : String(error)}`));
       return counts;
     } catch (error) {
       const cancelled = run.controller.signal.aborted;

@@ -57,8 +57,8 @@ export interface SetVacuumOptions {
 export class SetVacuum {
   private last = Number.NEGATIVE_INFINITY;
   private running: Promise<string[]> | null = null;
-  /** Whether autovacuum runs on this database (read once: it changes only with a server reload). */
-  private autovacuum: Promise<boolean> | null = null;
+  /** What this database does about dead rows (read once: the settings change only with a reload). */
+  private autovacuum: Promise<'autovacuum' | 'statistics' | 'no statistics'> | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -78,24 +78,44 @@ export class SetVacuum {
   }
 
   private async pass(): Promise<string[]> {
-    if (await this.autovacuumRuns()) return [];
-    // PGlite's statistics are not flushed while it runs (single-user mode): its tables are small
-    // (the demo data), so each is vacuumed on every pass. A server's statistics say which are due.
-    const due = this.kind === 'pglite' ? [...SET_TURNOVER_TABLES] : tablesDue(await this.turnover());
+    const counting = await this.autovacuumState();
+    if (counting === 'autovacuum') return [];
+    // PGlite's statistics are not published while it runs (single-user mode), nor a server's with
+    // `track_counts = off`: then each set table is vacuumed on every pass (on PGlite they hold the
+    // demo data's sets: small). Otherwise the statistics say which are due.
+    const due = counting === 'no statistics' ? [...SET_TURNOVER_TABLES] : tablesDue(await this.turnover());
     if (due.length === 0) return [];
     const started = performance.now();
-    // SKIP_LOCKED: a table another server is vacuuming now is left to it. Outside a transaction
-    // (VACUUM cannot run inside one): each statement runs on its own.
-    await sql`VACUUM (SKIP_LOCKED) ${sql.join(due.map((table) => sql.table(table)))}`.execute(this.db);
+    // One connection, outside any transaction (VACUUM cannot run inside one), without the pool's
+    // statement timeout: a first pass over tables that were never vacuumed may take minutes and
+    // would otherwise be cancelled and retried for ever. SKIP_LOCKED: a table another server
+    // vacuums now is left to it.
+    await this.db.connection().execute(async (connection) => {
+      await sql`SET statement_timeout = 0`.execute(connection);
+      try {
+        await sql`VACUUM (SKIP_LOCKED) ${sql.join(due.map((table) => sql.table(table)))}`.execute(connection);
+      } finally {
+        await sql`RESET statement_timeout`.execute(connection);
+      }
+    });
     this.options.log?.(`set tables vacuumed (${due.join(', ')}) in ${Math.round(performance.now() - started)} ms: autovacuum does not run on this database`);
     return due;
   }
 
-  private autovacuumRuns(): Promise<boolean> {
-    if (this.kind === 'pglite') return Promise.resolve(false);
-    this.autovacuum ??= sql<{ on: boolean }>`SELECT current_setting('autovacuum') = 'on' AND current_setting('track_counts') = 'on' AS on`
+  /** Whether autovacuum runs here, or else whether table statistics say what is due. */
+  private autovacuumState(): Promise<'autovacuum' | 'statistics' | 'no statistics'> {
+    if (this.kind === 'pglite') return Promise.resolve('no statistics');
+    this.autovacuum ??= sql<{ autovacuum: string; counts: string }>`SELECT current_setting('autovacuum') AS autovacuum, current_setting('track_counts') AS counts`
       .execute(this.db)
-      .then(({ rows }) => rows[0]?.on === true);
+      .then(({ rows }) => {
+        const counts = rows[0]?.counts === 'on';
+        return counts && rows[0]?.autovacuum === 'on' ? 'autovacuum' : counts ? 'statistics' : 'no statistics';
+      })
+      .catch((error: unknown) => {
+        // Asked again next pass: a failed read is not an answer.
+        this.autovacuum = null;
+        throw error;
+      });
     return this.autovacuum;
   }
 
