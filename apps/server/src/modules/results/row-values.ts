@@ -115,36 +115,45 @@ export interface ActRange {
 }
 
 /**
- * Every row of set `setId` (or of `range` in it), read through the set tables' index on set_id.
+ * Every row of set `setId` (or of `range` in it), read through the set tables' index on set_id by
+ * this backend alone.
  *
- * The planner is told not to scan the whole table (`enable_seqscan = off` for this statement
- * only): a set is at most 750,000 rows of a table that holds every user's sets, and a set's rows
- * are written together, so they sit on few pages the index finds. Left to itself, on a table that
- * searches have used for a while the planner can take a whole-table scan for the cheaper path
- * (its statistics sample 3,000 rows and see a set as a share of a table, not as pages), which
- * reads every set of every user — and the dead rows nothing vacuumed — to return one.
+ * A set is at most 750,000 rows of tables that hold every user's sets, written together on few
+ * pages the index finds. Left to itself, on set tables that searches have used for a while, the
+ * planner picks plans priced for the table's size: a whole-table scan (its statistics see a set as
+ * a share of the table's rows, not as the pages it sits on), or a parallel scan whose workers hand
+ * every row to the leader through a Gather — both measured slower than one backend following the
+ * index (docs/benchmarks.md "Issue 18, ninth step"). The halves of a large read already run on
+ * two connections at once (session-rows.ts).
  */
 export function readSetRows(db: Kysely<Database>, setId: number, ids: readonly ('str_id' | 'act_id')[], range: ActRange = {}): Promise<SessionRows> {
   const where = [sql`sa.set_id = ${setId}::bigint`];
   if (range.above !== undefined) where.push(sql`sa.act_id > ${range.above}::bigint`);
   if (range.upTo !== undefined) where.push(sql`sa.act_id <= ${range.upTo}::bigint`);
-  return withoutTableScans(db, (reader) => readSessionRows(reader, sql.join(where, sql` AND `), ids));
+  return withSettings(db, SET_READ_SETTINGS, (reader) => readSessionRows(reader, sql.join(where, sql` AND `), ids));
 }
 
-/** Runs `read` with `enable_seqscan = off`, in its own transaction or for its part of the caller's. */
-async function withoutTableScans<T>(db: Kysely<Database>, read: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+/** Planner settings for reading one set (above). */
+const SET_READ_SETTINGS = { enable_seqscan: 'off', max_parallel_workers_per_gather: '0' } as const;
+
+/** Runs `read` under `settings`, in its own transaction or, inside the caller's, set and restored around it. */
+async function withSettings<T>(db: Kysely<Database>, settings: Readonly<Record<string, string>>, read: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+  const names = Object.keys(settings);
+  const apply = (reader: Kysely<Database>, values: readonly string[]) =>
+    sql`SELECT ${sql.join(names.map((name, i) => sql`set_config(${name}, ${values[i]!}, true)`))}`.execute(reader);
   if (!db.isTransaction) {
     return db.transaction().execute(async (trx) => {
-      await sql`SET LOCAL enable_seqscan = off`.execute(trx);
+      await apply(trx, Object.values(settings));
       return read(trx);
     });
   }
-  const { rows } = await sql<{ was: string }>`SELECT current_setting('enable_seqscan') AS was`.execute(db);
-  await sql`SELECT set_config('enable_seqscan', 'off', true)`.execute(db);
+  const { rows } = await sql<Record<string, string>>`SELECT ${sql.join(names.map((name, i) => sql`current_setting(${name}) AS ${sql.ref(`s${i}`)}`))}`.execute(db);
+  const was = names.map((_, i) => rows[0]![`s${i}`]!);
+  await apply(db, Object.values(settings));
   try {
     return await read(db);
   } finally {
     // After a failed read the transaction is aborted and this fails too: the read's error is the one to see.
-    await sql`SELECT set_config('enable_seqscan', ${rows[0]?.was ?? 'on'}, true)`.execute(db).catch(() => undefined);
+    await apply(db, was).catch(() => undefined);
   }
 }

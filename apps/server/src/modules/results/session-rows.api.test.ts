@@ -5,7 +5,7 @@ import type { SearchCriteriaInput } from '@kb/contracts/search';
 import { demoEmailForRole } from '@kb/contracts/roles';
 import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
-import { readSessionRows } from './row-values.ts';
+import { readSessionRows, readSetRows } from './row-values.ts';
 import type { SessionRows } from './row-values.ts';
 import { SessionRowsCache } from './session-rows.ts';
 
@@ -48,6 +48,26 @@ describe.each(DATABASES)('Session rows held in memory on %s', (kind) => {
     await t.app.kbDictionaries!.current();
   }, 600_000);
   afterAll(() => t?.close());
+
+  it('reads a set through its index, alone, and leaves the settings of the caller as they were', async () => {
+    const all = await fromTable(setIds.ki);
+    const read = await readSetRows(t.database.db, setIds.ki, ['act_id', 'str_id']);
+    expect(tuples(read)).toEqual(all);
+    const mid = Number(read.act![Math.floor(read.count / 2)]);
+    const halves = [await readSetRows(t.database.db, setIds.ki, ['act_id', 'str_id'], { upTo: mid }), await readSetRows(t.database.db, setIds.ki, ['act_id', 'str_id'], { above: mid })];
+    expect([...tuples(halves[0]!), ...tuples(halves[1]!)].sort()).toEqual(all);
+    // Inside a caller's transaction: set for the read, then back to what the caller had.
+    const settings = await t.database.db.transaction().execute(async (trx) => {
+      await sql`SET LOCAL max_parallel_workers_per_gather = 1`.execute(trx);
+      const during = await readSetRows(trx, setIds.ki, ['act_id']);
+      const { rows } = await sql<{ seq: string; par: string }>`SELECT current_setting('enable_seqscan') AS seq, current_setting('max_parallel_workers_per_gather') AS par`.execute(trx);
+      return { count: during.count, ...rows[0]! };
+    });
+    expect(settings).toEqual({ count: read.count, seq: 'on', par: '1' });
+    // Outside one: only for the read's own transaction.
+    const { rows } = await sql<{ seq: string }>`SELECT current_setting('enable_seqscan') AS seq`.execute(t.database.db);
+    expect(rows[0]?.seq).toBe('on');
+  });
 
   it('answers the rows of the table and keeps them while the set stands', async () => {
     const cache = new SessionRowsCache(t.database.db, kind);
