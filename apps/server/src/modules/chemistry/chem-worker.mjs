@@ -57,7 +57,29 @@ function die(culprit, error) {
   setImmediate(() => process.exit(70));
 }
 
-const RD = await initRDKitModule();
+/**
+ * RDKit instantiated from the module the engine compiled once for every worker (wasm-compile.ts
+ * `compiledRdkit`), which it sends as its first message; without one, compiled here.
+ */
+async function rdkitOptions() {
+  if (workerData?.sharedRdkit !== true) return undefined;
+  const message = await new Promise((resolve) => parentPort.once('message', resolve));
+  const module = message?.type === 'rdkit' ? message.module : null;
+  if (!module) return undefined;
+  return {
+    instantiateWasm(imports, receive) {
+      WebAssembly.instantiate(module, imports).then(receive, (error) => {
+        // Nothing can run without RDKit: the engine sees the worker fail to start and reports it.
+        setImmediate(() => {
+          throw error;
+        });
+      });
+      return {};
+    },
+  };
+}
+
+const RD = await initRDKitModule(await rdkitOptions());
 RD.disable_logging();
 // Parse errors are captured and sent back as the message a chemist sees.
 const LOG = RD.set_log_capture('rdApp.*');

@@ -9,7 +9,8 @@ import type { LoadedShard } from './index-loader.ts';
 import { QUERY_LIMITS, STORED_LIMITS, atomsMessage, checkQueryLimits, limitViolation, withLimits } from './query-limits.ts';
 import type { QueryLimits } from './query-limits.ts';
 import { BUSY_REQUEST, BUSY_STEP } from './worker-protocol.ts';
-import type { DescribeReply, FromWorker, SarReply, ShardPayload, ShardRange, ToWorker, WorkerData } from './worker-protocol.ts';
+import type { DescribeReply, FromWorker, RdkitModuleMessage, SarReply, ShardPayload, ShardRange, ToWorker, WorkerData } from './worker-protocol.ts';
+import { compiledRdkit } from './wasm-compile.ts';
 import { SAR_CHUNK, SAR_MAX_SMILES, assembleDecomposition, assembleRows, chooseStrategy, mcsSample, resolveSymmetry, tooManySmiles, usedLabels, zipInput } from './sar-work.ts';
 
 const WORKER_URL = new URL('./chem-worker.mjs', import.meta.url);
@@ -131,8 +132,12 @@ class WorkerHandle {
     onJobMessage: (handle: WorkerHandle, message: FromWorker) => void,
     onLost: (handle: WorkerHandle, loss: Loss) => void,
   ) {
-    const workerData: WorkerData = { heartbeat: this.heartbeat, testHooks };
+    const workerData: WorkerData = { heartbeat: this.heartbeat, testHooks, sharedRdkit: true };
     this.worker = new Worker(WORKER_URL, { workerData });
+    // RDKit compiled once for all workers (wasm-compile.ts); the worker waits for it before anything else.
+    void compiledRdkit().then((module) => {
+      if (!this.gone) this.worker.postMessage({ type: 'rdkit', module } satisfies RdkitModuleMessage);
+    });
     this.ready = new Promise((resolve, reject) => {
       this.worker.once('error', reject);
       this.worker.once('exit', () => reject(new Error('The chemistry worker stopped while starting.')));

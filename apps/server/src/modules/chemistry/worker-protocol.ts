@@ -33,6 +33,18 @@ export interface WorkerData {
   heartbeat: SharedArrayBuffer;
   /** Accept the `test` message and the `test` flag of jobs (engine option testHooks). */
   testHooks: boolean;
+  /**
+   * Wait for RDKit's WebAssembly compiled by the engine (`{ type: 'rdkit', module }`, the first
+   * message; `module: null` when it could not compile it: the worker then compiles its own).
+   */
+  sharedRdkit?: boolean;
+}
+
+/** The engine's first message to a worker started with `sharedRdkit`. */
+export interface RdkitModuleMessage {
+  type: 'rdkit';
+  /** A WebAssembly.Module (wasm-compile.ts `CompiledWasm`). */
+  module: object | null;
 }
 
 export const BUSY_REQUEST = 1;
