@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { DatabaseKind } from '../../db/database.ts';
+import { SEARCH_SET_TABLES } from './search-tables.ts';
 
 /**
  * Dead rows of the set tables reclaimed where nothing else reclaims them.
@@ -18,12 +19,7 @@ import type { DatabaseKind } from '../../db/database.ts';
 
 /** The tables whose rows belong to a search set and turn over with it. */
 export const SET_TURNOVER_TABLES = [
-  'search_structures',
-  'search_activities',
-  'search_compounds',
-  'search_assays',
-  'search_references',
-  'search_clinical_compounds',
+  ...SEARCH_SET_TABLES,
   'search_set_marks',
   'result_filtered',
   'result_similarity',
