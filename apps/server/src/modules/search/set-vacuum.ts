@@ -17,7 +17,10 @@ import { SEARCH_SET_TABLES } from './search-tables.ts';
  * these tables only, after a search and at most once per `minIntervalMs`.
  */
 
-/** The tables whose rows belong to a search set and turn over with it. */
+/**
+ * The tables whose rows belong to a search set and turn over with it, and the two whose rows a
+ * running search or SAR job rewrites with every heartbeat (docs/scaling.md "State").
+ */
 export const SET_TURNOVER_TABLES = [
   ...SEARCH_SET_TABLES,
   'search_set_marks',
@@ -27,6 +30,8 @@ export const SET_TURNOVER_TABLES = [
   'sar_sets',
   'sar_set_structures',
   'sar_set_activities',
+  'search_sessions',
+  'sar_jobs',
 ] as const;
 
 /** Autovacuum's own defaults: a table is vacuumed once its dead rows pass 50 + 20 % of its live rows. */
