@@ -95,15 +95,24 @@ export function keyOfValue(d: KbDictionaries, chart: RowValueChart, value: strin
 }
 
 /**
- * The session's activity rows `where` keeps (`sa` = search_activities), read packed in one query,
- * with their activity and / or structure ids when asked. A dangling assay, reference or target id
- * (those columns have no foreign key) beyond 32 bits is read as the largest int4, which no
- * dictionary holds: no value, as the SQL join finds no record.
+ * The session's activity rows `where` keeps (`sa` = search_activities, `where` naming its set),
+ * read packed in one query, with their activity and / or structure ids when asked. A dangling
+ * assay, reference or target id (those columns have no foreign key) beyond 32 bits is read as the
+ * largest int4, which no dictionary holds: no value, as the SQL join finds no record.
+ *
+ * Read through the set tables' index on set_id by this backend alone. A set is at most 750,000
+ * rows of tables that hold every user's sets, written together on few pages the index finds. Left
+ * to itself, on set tables that searches have used for a while, the planner picks plans priced for
+ * the table's size: a whole-table scan (its statistics see a set as a share of the table's rows,
+ * not as the pages it sits on), or a parallel scan whose workers hand every row to the leader
+ * through a Gather — both measured slower than one backend following the index (docs/benchmarks.md
+ * "Issue 18, ninth step"). The halves of a large read already run on two connections at once
+ * (session-rows.ts).
  */
 export async function readSessionRows(db: Kysely<Database>, where: Sql, ids: readonly ('str_id' | 'act_id')[] = []): Promise<SessionRows> {
   const int = (column: string) => ({ kind: 'int' as const, expr: sql`LEAST(${sql.ref(`sa.${column}`)}, 2147483647)` });
   const columns = [int('assay_id'), int('ref_id'), int('target_id'), ...ids.map(int)];
-  const [assay, ref, target, ...extra] = (await readPacked(db, sql`FROM search_activities sa WHERE ${where}`, columns)) as Int32Array[];
+  const [assay, ref, target, ...extra] = (await withSettings(db, SET_READ_SETTINGS, (reader) => readPacked(reader, sql`FROM search_activities sa WHERE ${where}`, columns))) as Int32Array[];
   const idColumn = (name: 'str_id' | 'act_id') => (ids.includes(name) ? extra[ids.indexOf(name)]! : null);
   return { count: assay!.length, assay: assay!, ref: ref!, target: target!, str: idColumn('str_id'), act: idColumn('act_id') };
 }
@@ -114,26 +123,15 @@ export interface ActRange {
   upTo?: number;
 }
 
-/**
- * Every row of set `setId` (or of `range` in it), read through the set tables' index on set_id by
- * this backend alone.
- *
- * A set is at most 750,000 rows of tables that hold every user's sets, written together on few
- * pages the index finds. Left to itself, on set tables that searches have used for a while, the
- * planner picks plans priced for the table's size: a whole-table scan (its statistics see a set as
- * a share of the table's rows, not as the pages it sits on), or a parallel scan whose workers hand
- * every row to the leader through a Gather — both measured slower than one backend following the
- * index (docs/benchmarks.md "Issue 18, ninth step"). The halves of a large read already run on
- * two connections at once (session-rows.ts).
- */
+/** Every row of set `setId`, or of `range` in it. */
 export function readSetRows(db: Kysely<Database>, setId: number, ids: readonly ('str_id' | 'act_id')[], range: ActRange = {}): Promise<SessionRows> {
   const where = [sql`sa.set_id = ${setId}::bigint`];
   if (range.above !== undefined) where.push(sql`sa.act_id > ${range.above}::bigint`);
   if (range.upTo !== undefined) where.push(sql`sa.act_id <= ${range.upTo}::bigint`);
-  return withSettings(db, SET_READ_SETTINGS, (reader) => readSessionRows(reader, sql.join(where, sql` AND `), ids));
+  return readSessionRows(db, sql.join(where, sql` AND `), ids);
 }
 
-/** Planner settings for reading one set (above). */
+/** Planner settings for reading one set (readSessionRows). */
 const SET_READ_SETTINGS = { enable_seqscan: 'off', max_parallel_workers_per_gather: '0' } as const;
 
 /** Runs `read` under `settings`, in its own transaction or, inside the caller's, set and restored around it. */
