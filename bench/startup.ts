@@ -11,7 +11,8 @@
  *
  * `--data-dir DIR` keeps the server's data folder between runs (default: a fresh one, removed after):
  * the first start reads the search columns from the database and keeps them in DIR/cache, a second
- * start on the same data reads them from there (SEARCH_COLUMN_SNAPSHOT); the line says which.
+ * start on the same data reads them from there (SEARCH_COLUMN_SNAPSHOT), and the structure index's
+ * shards likewise (index-snapshot.ts); the line says which.
  */
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -45,7 +46,7 @@ const spawnedAt = performance.now();
 const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'apps/server/src/main.ts')], {
   cwd: REPO,
   stdio: ['ignore', log, log],
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SEED_DEMO: 'true', DEMO_DATA_SIZE: 'none', LOG_LEVEL: 'warn', JWT_SECRET: crypto.randomBytes(32).toString('base64url') },
+  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SEED_DEMO: 'true', DEMO_DATA_SIZE: 'none', LOG_LEVEL: 'info', JWT_SECRET: crypto.randomBytes(32).toString('base64url') },
 });
 fs.closeSync(log);
 const since = () => Number(((performance.now() - spawnedAt) / 1000).toFixed(1));
@@ -102,10 +103,12 @@ try {
   const atReady = memory();
   await sleep(settleSeconds * 1000);
   const settled = memory();
-  const result = { database: 'postgres', marksSeconds: marks, columnsFrom, readySeconds: ready, memory: { atReady, settled, peakRssMb }, loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))) };
+  // The engine's info line (LOG_LEVEL info) says where the index's shards came from (index-snapshot.ts).
+  const indexFrom = fs.readFileSync(logFile, 'utf8').includes('(from the local snapshot)') ? 'snapshot' : 'database';
+  const result = { database: 'postgres', marksSeconds: marks, columnsFrom, indexFrom, readySeconds: ready, memory: { atReady, settled, peakRssMb }, loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))) };
   const file = writeResult('startup', result);
   console.log(
-    `startup: API ${marks.listening} s, structure index (${marks.structures?.toLocaleString('en-US')} structures) ${marks.structureIndex} s, search bitmaps ${marks.bitmaps} s (columns from the ${columnsFrom}), dictionaries ${marks.dictionaries} s → everything in memory at ${ready} s; ` +
+    `startup: API ${marks.listening} s, structure index (${marks.structures?.toLocaleString('en-US')} structures, shards from the ${indexFrom}) ${marks.structureIndex} s, search bitmaps ${marks.bitmaps} s (columns from the ${columnsFrom}), dictionaries ${marks.dictionaries} s → everything in memory at ${ready} s; ` +
       `resident ${atReady.rssMb} MB then, ${settled.rssMb} MB ${settleSeconds} s later, high-water ${settled.hwmMb} MB → ${file}`,
   );
 } finally {

@@ -34,8 +34,8 @@ export interface AppConfig {
   /** SEARCH_BITMAPS: count searches from id bitmaps in memory (issue 18). */
   searchBitmaps: boolean;
   /**
-   * SEARCH_COLUMN_SNAPSHOT (default on): keep the bitmap engine's columns in
-   * `<DATA_DIR>/cache/search-columns.bin` between starts, used only for the same data.
+   * SEARCH_COLUMN_SNAPSHOT (default on): keep the bitmap engine's columns, the structure properties
+   * and the structure index's shards in `<DATA_DIR>/cache/` between starts, used only for the same data.
    */
   searchColumnSnapshot: boolean;
   /** SEARCH_HEARTBEAT_MS: how often a running search (and SAR work) writes its heartbeat and progress for other servers. */

@@ -31,6 +31,21 @@ function bytes(base64: string | null): Uint8Array | null {
 }
 
 /**
+ * A shard's arrays for `count` rows: the worker shares the first four with this thread (similarity
+ * reads them in place); the pattern fingerprints are moved to it (its library copies them).
+ */
+export function shardArrays(count: number): Pick<ShardPayload, 'ids' | 'pop' | 'morgan' | 'fold' | 'pattern' | 'hasPattern'> {
+  return {
+    ids: new Float64Array(new SharedArrayBuffer(count * 8)),
+    pop: new Uint16Array(new SharedArrayBuffer(count * 2)),
+    morgan: new Uint8Array(new SharedArrayBuffer(count * FP_BYTES)),
+    fold: new Uint8Array(new SharedArrayBuffer(count * FOLD_BYTES)),
+    pattern: new Uint8Array(count * FP_BYTES),
+    hasPattern: new Uint8Array(count),
+  };
+}
+
+/**
  * Reads the structures table into index shards, in str_id order (keyset pages, so a load can go on
  * from the last id after an import). Rows are sorted by Morgan bit count inside a shard: a
  * similarity search then reads only the rows whose bit count can reach its threshold.
@@ -50,6 +65,18 @@ export class IndexLoader {
   reset(): void {
     this.lastId = 0;
     this.read = 0;
+  }
+
+  /** Goes on after shards read elsewhere (the local snapshot, index-snapshot.ts) up to `last`. */
+  continueAfter(last: ShardRange, structures: number): void {
+    this.lastId = last.last;
+    this.nextShard = last.shardId + 1;
+    this.read = structures;
+  }
+
+  /** A load from the first structure on (nothing read since the last reset). */
+  get fromStart(): boolean {
+    return this.lastId === 0 && this.read === 0;
   }
 
   async countAbove(id: number): Promise<number> {
@@ -101,12 +128,7 @@ export class IndexLoader {
     const patternFps = rows.map((row) => bytes(row.pattern_fp));
     const pops = morganFps.map((fp) => (fp ? popcount(fp) : 0));
     const order = Array.from(rows.keys()).sort((a, b) => pops[a]! - pops[b]!);
-    const ids = new Float64Array(new SharedArrayBuffer(count * 8));
-    const pop = new Uint16Array(new SharedArrayBuffer(count * 2));
-    const morgan = new Uint8Array(new SharedArrayBuffer(count * FP_BYTES));
-    const fold = new Uint8Array(new SharedArrayBuffer(count * FOLD_BYTES));
-    const pattern = new Uint8Array(count * FP_BYTES);
-    const hasPattern = new Uint8Array(count);
+    const { ids, pop, morgan, fold, pattern, hasPattern } = shardArrays(count);
     const smiles: string[] = new Array<string>(count);
     order.forEach((from, to) => {
       const row = rows[from]!;

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
@@ -6,6 +7,7 @@ import { ChemInputError, ChemQueryRefused, ChemSearchCancelled } from './chem-en
 import type { ChemEngine, ChemQuery, DepictOptions, DescribedQuery, EngineProgress, EngineStatus, RGroupDecompositionResult, SarWorkOptions, SearchOptions, SingleCut, StructureHits } from './chem-engine.ts';
 import { IndexLoader } from './index-loader.ts';
 import type { LoadedShard } from './index-loader.ts';
+import { IndexSnapshotWriter, indexSnapshotKey, readIndexSnapshot } from './index-snapshot.ts';
 import { QUERY_LIMITS, STORED_LIMITS, atomsMessage, checkQueryLimits, limitViolation, withLimits } from './query-limits.ts';
 import type { QueryLimits } from './query-limits.ts';
 import { BUSY_REQUEST, BUSY_STEP } from './worker-protocol.ts';
@@ -57,6 +59,11 @@ export interface RdkitEngineOptions {
   /** Enables `testHook()` and the workers' test messages (tests only; nothing over HTTP reaches them). */
   testHooks?: boolean;
   log?: (message: string) => void;
+  /**
+   * Keep the index's shards in a local file between starts (index-snapshot.ts): `version` is the
+   * knowledge base's version as the caller knows it (null while a load runs: no snapshot then).
+   */
+  snapshot?: { file: string; version: () => Promise<string | null>; onError?: (message: string, error: unknown) => void };
 }
 
 type JobBody = { type: 'substructure'; query: ChemQuery; maxAtoms: number } | { type: 'similarity'; morgan: Uint8Array; min: number; max: number };
@@ -244,6 +251,8 @@ export class RdkitChemEngine implements ChemEngine {
   private workers: WorkerHandle[] = [];
   private readonly jobs = new Map<number, JobState>();
   private readonly shardSize: number;
+  /** The last load from the first structure read the local snapshot (index-snapshot.ts). */
+  private snapshotUsed = false;
   /** The first load was followed by its warm-up (`warmUp`). */
   private warmed = false;
   private readonly loader: IndexLoader;
@@ -475,7 +484,7 @@ export class RdkitChemEngine implements ChemEngine {
     this.current = { ...this.current, state: this.current.state === 'ready' || this.current.state === 'recovering' ? this.current.state : 'loading', total, error: null };
     // Two shards in flight per worker: the database read of the next overlaps the library build.
     const inFlight = new Set<Promise<void>>();
-    for await (const shard of this.loader.shards()) {
+    for await (const shard of this.shardSource()) {
       const slot = this.current.shards % this.workers.length;
       const worker = this.workers[slot];
       if (!worker) throw new Error('The chemistry workers stopped.');
@@ -489,7 +498,7 @@ export class RdkitChemEngine implements ChemEngine {
     await this.recovered();
     const recovering = this.recovering.size > 0;
     this.current = { ...this.current, state: recovering ? 'recovering' : 'ready', total: this.current.loaded, loadMs: Math.round(performance.now() - started), error: null };
-    this.options.log?.(`structure index: ${this.current.loaded} structures in ${this.current.shards} shards, ${this.current.loadMs} ms`);
+    this.options.log?.(`structure index: ${this.current.loaded} structures in ${this.current.shards} shards, ${this.current.loadMs} ms${this.snapshotUsed ? ' (from the local snapshot)' : ''}`);
     this.warmUp();
   }
 
@@ -510,6 +519,53 @@ export class RdkitChemEngine implements ChemEngine {
       await this.similarity(query, { min: 0.99, max: 1 });
       await this.substructure(query, { limit: 1 });
     })().catch(() => undefined);
+  }
+
+  /**
+   * The shards to load: on a load from the first structure, those of the local snapshot when its
+   * key holds (index-snapshot.ts), then the database's from where they end; a whole read from the
+   * database is written to the snapshot as it passes. Snapshot trouble is logged, never fatal.
+   */
+  private async *shardSource(): AsyncGenerator<LoadedShard> {
+    const snapshot = this.options.snapshot;
+    if (this.loader.fromStart) this.snapshotUsed = false;
+    const key = snapshot && this.loader.fromStart ? await this.snapshotKey() : null;
+    const warn = (message: string, error: unknown) => snapshot?.onError?.(message, error);
+    const stored = key ? await readIndexSnapshot(snapshot!.file, key).catch((error: unknown) => (warn('The structure index snapshot was not used; reading the database', error), null)) : null;
+    if (stored) {
+      this.snapshotUsed = true;
+      let last: LoadedShard | null = null;
+      let read = 0;
+      try {
+        for await (const shard of stored.shards) {
+          last = shard;
+          read += shard.count;
+          yield shard;
+        }
+      } catch (error) {
+        // Damaged past its footer: the database gives the rest, and the next start reads it all.
+        warn('The structure index snapshot is damaged; the rest of the index comes from the database', error);
+        await fs.promises.rm(snapshot!.file, { force: true }).catch(() => undefined);
+      }
+      if (last) this.loader.continueAfter(last.range, read);
+    }
+    const writer = key && !stored ? new IndexSnapshotWriter(snapshot!.file, key) : null;
+    let complete = false;
+    try {
+      for await (const shard of this.loader.shards()) {
+        writer?.add(shard);
+        yield shard;
+      }
+      complete = true;
+    } finally {
+      // In the background: a failed write only costs the next start its speed.
+      if (writer) (complete ? writer.finish() : writer.abort()).catch((error: unknown) => warn('The structure index snapshot was not written', error));
+    }
+  }
+
+  private async snapshotKey(): Promise<string | null> {
+    const version = await this.options.snapshot!.version().catch(() => null);
+    return version === null ? null : indexSnapshotKey(this.db, version, this.shardSize);
   }
 
   private async addShard(worker: WorkerHandle, shard: LoadedShard): Promise<void> {

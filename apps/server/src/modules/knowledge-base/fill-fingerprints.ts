@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { ChemPool } from './chem/chem-pool.ts';
+import { reviseStructures } from './kb-loads.ts';
 
 /** Structures fingerprinted per round trip. */
 const BATCH = 500;
@@ -54,6 +55,8 @@ export async function fillMissingFingerprints(
         await sql`UPDATE structures s SET morgan_fp = u.morgan, pattern_fp = u.pattern
           FROM unnest(${ids}::bigint[], ${morgan}::bytea[], ${pattern}::bytea[]) AS u(str_id, morgan, pattern)
           WHERE s.str_id = u.str_id`.execute(db);
+        // Copies of the structures (the structure index's local snapshots) are stale now.
+        await reviseStructures(db);
       }
       filled += ids.length;
       seen += rows.length;

@@ -95,6 +95,23 @@ export async function loadsState(db: Kysely<Database>): Promise<LoadsState> {
   return { finished, version: `${finished}:loading:${ids[0]?.ids ?? ''}`, loading: true };
 }
 
+const STRUCTURES_REVISION = 'structures_revision';
+
+/**
+ * Changes with every change to structure rows made outside a load (fingerprints filled in by
+ * "Rebuild derived data"): with `loadsVersion`, what a copy of the structures (the structure index's
+ * local snapshot) compares to know it is stale.
+ */
+export async function structuresRevision(db: Kysely<Database>): Promise<string> {
+  const row = await db.selectFrom('app_settings').select('value').where('key', '=', STRUCTURES_REVISION).executeTakeFirst();
+  return row?.value ?? '';
+}
+
+export async function reviseStructures(db: Kysely<Database>): Promise<void> {
+  const value = `${new Date().toISOString()} ${Math.random().toString(36).slice(2)}`;
+  await db.insertInto('app_settings').values({ key: STRUCTURES_REVISION, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+}
+
 /** Finished loads whose alerts have not been checked yet, oldest first. */
 export async function uncheckedLoads(db: Kysely<Database>): Promise<KbLoad[]> {
   const rows = await db.selectFrom('kb_loads').selectAll()

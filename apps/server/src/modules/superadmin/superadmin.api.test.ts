@@ -8,6 +8,7 @@ import type { AdminRoleHolder, AdminRoleHolders, AuditPage, DatasetState, OpenSe
 import { superAdminEndpoints } from '@kb/contracts/superadmin';
 import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
+import { structuresRevision } from '../knowledge-base/kb-loads.ts';
 
 const inOneYear = () => new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
 let nextAddress = 1;
@@ -228,6 +229,7 @@ describe.each(DATABASES)('super admin on %s', (kind) => {
     expect(before.structureIndex.withMorganFingerprint).toBeLessThan(before.structureIndex.structures);
     expect(before.counts.find((c) => c.table === 'structures')?.rows).toBe(before.structureIndex.structures);
 
+    const revision = await structuresRevision(db);
     const started = await post('/api/superadmin/dataset/rebuild');
     expect(started.statusCode).toBe(200);
     expect((started.data as unknown as RebuildJob).state).toBe('running');
@@ -237,6 +239,8 @@ describe.each(DATABASES)('super admin on %s', (kind) => {
     const job = (await get('/api/superadmin/dataset/rebuild')).data as unknown as RebuildJob;
     expect(job).toMatchObject({ state: 'done', percent: 100, error: null, startedBy: demoEmailForRole('SUPER_ADMIN') });
     expect(job.log.some((line) => line.startsWith('Fingerprints computed for 1 structures'))).toBe(true);
+    // Copies of the structures (the structure index's local snapshot) see them stale.
+    expect(await structuresRevision(db)).not.toBe(revision);
 
     const after = (await get('/api/superadmin/dataset')).data as unknown as DatasetState;
     expect(after.structureIndex.withMorganFingerprint).toBe(after.structureIndex.structures);

@@ -59,6 +59,29 @@ describe.each(DATABASES)('search column snapshot on %s', (kind) => {
     expect(errors).toEqual([]);
   });
 
+  it('keeps the structure properties beside them, and reads them back the same', async () => {
+    const first = (await load()).columns.properties;
+    await first.read();
+    expect(first.source).toBe('database');
+    const propertyFile = path.join(dir, 'structure-properties.bin');
+    for (let i = 0; i < 200 && !fs.existsSync(propertyFile); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    const second = (await load()).columns.properties;
+    await second.read();
+    expect(second.source).toBe('snapshot');
+    const values = (properties: typeof first) => [...properties.loaded!.entries()].map(([column, array]) => [column, Array.from(array)]);
+    expect(values(second)).toEqual(values(first));
+    // Real values, not only NaN: molecular weight is set for every demo structure.
+    expect(second.loaded!.get('mol_weight')!.filter((value) => value > 0).length).toBeGreaterThan(100);
+    // A damaged file is reported and the database read instead.
+    fs.truncateSync(propertyFile, 100);
+    const third = (await load()).columns.properties;
+    await third.read();
+    expect(third.source).toBe('database');
+    expect(values(third)).toEqual(values(first));
+    expect(String(errors.at(-1))).toMatch(/shorter than its header|does not fit/);
+    errors.length = 0;
+  });
+
   it('reads from the database again once a load has ended, with its rows, and keeps the new version', async () => {
     const before = (await load()).columns.actIds.length;
     // A load of ten new activities (copies of existing ones), as an import makes it.

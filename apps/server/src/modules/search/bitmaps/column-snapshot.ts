@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { RoaringBitmap32 } from './roaring.ts';
+import { removeStaleTemporaries } from '../../../db/local-cache.ts';
 
 /**
  * The search columns as read from the database, kept in one local file so that a restarted server
@@ -53,7 +54,7 @@ export async function writeSnapshot(file: string, key: string, content: Snapshot
   const prefix = Buffer.alloc(align(4 + json.length));
   prefix.writeUInt32LE(json.length, 0);
   json.copy(prefix, 4);
-  await removeLeftovers(file);
+  await removeStaleTemporaries(file);
   const temporary = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
   const handle = await fs.promises.open(temporary, 'w');
   try {
@@ -78,17 +79,6 @@ async function writeAll(handle: fs.promises.FileHandle, bytes: Uint8Array, posit
   for (let at = 0; at < bytes.length; ) {
     const { bytesWritten } = await handle.write(bytes, at, Math.min(IO_BYTES, bytes.length - at), position + at);
     at += bytesWritten;
-  }
-}
-
-/** Temporary files an interrupted write left (a process killed mid-write), older than an hour. */
-async function removeLeftovers(file: string): Promise<void> {
-  const dir = path.dirname(file);
-  const prefix = `${path.basename(file)}.`;
-  for (const name of await fs.promises.readdir(dir)) {
-    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
-    const stat = await fs.promises.stat(path.join(dir, name)).catch(() => null);
-    if (stat && Date.now() - stat.mtimeMs > 3_600_000) await fs.promises.rm(path.join(dir, name), { force: true });
   }
 }
 

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { RoaringBitmap32 } from './roaring.ts';
@@ -60,6 +61,9 @@ export interface KbColumns {
 }
 
 type Db = Kysely<Database>;
+
+/** The structure properties' snapshot file, beside the columns' (same key, plus this name). */
+const PROPERTY_SNAPSHOT = 'structure-properties.bin';
 
 const ints = (...columns: string[]): ColumnSpec[] => columns.map((column) => ({ kind: 'int', expr: sql.ref(column) }));
 
@@ -210,7 +214,8 @@ export async function loadKbColumns(db: Db, version: string, options: LoadOption
     : null;
   const read = stored ?? (await readFromDatabase(db, specs, max));
   if (key && !stored) writeSnapshot(snapshotFile!, key, toSnapshot(read, specs)).catch(onSnapshotError);
-  const properties = new StructurePropertyColumns(db, max.str, (error) => options.onError?.('Reading the structure property columns failed; property rows are counted in SQL', error));
+  const propertySnapshot = key ? { file: path.join(path.dirname(snapshotFile!), PROPERTY_SNAPSHOT), key: snapshotKey([key, PROPERTY_SNAPSHOT]), onError: (error: unknown) => options.onError?.('The structure property snapshot was not used or not written; the properties come from the database', error) } : null;
+  const properties = new StructurePropertyColumns(db, max.str, (error) => options.onError?.('Reading the structure property columns failed; property rows are counted in SQL', error), propertySnapshot);
   return { columns: assemble(version, read, specs, max.str, fieldColumns, properties), source: stored ? 'snapshot' : 'database' };
 }
 

@@ -6,6 +6,7 @@ import { PROPERTY_FIELDS } from '@kb/contracts/search';
 import { readColumns } from '../../../db/column-read.ts';
 import type { PropertyBound } from '../../chemistry/property-predicate.ts';
 import { RoaringBitmap32 } from './roaring.ts';
+import { readSnapshot, writeSnapshot } from './column-snapshot.ts';
 
 const COLUMNS = Object.keys(PROPERTY_FIELDS) as PropertyColumn[];
 
@@ -23,6 +24,8 @@ export class StructurePropertyColumns {
   private values: Map<PropertyColumn, Float64Array> | null = null;
   private reading: Promise<void> | null = null;
   private failedAt = 0;
+  /** Where the values were last read from (null: not yet). */
+  source: 'database' | 'snapshot' | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -30,13 +33,19 @@ export class StructurePropertyColumns {
     private readonly maxStr: number,
     /** A failed read (property rows stay in SQL; the read is tried again a minute later). */
     private readonly onError: (error: unknown) => void = () => undefined,
+    /**
+     * Kept between starts like the other columns (column-snapshot.ts), under the key of the version
+     * they belong to: reading them from the database scans the whole structures table (fingerprints
+     * and SMILES included) while the structure index reads it too, at every start.
+     */
+    private readonly snapshot: { file: string; key: string; onError: (error: unknown) => void } | null = null,
   ) {}
 
   /** Reads the columns once (a failed read is tried again on the next call). */
   read(): Promise<void> {
-    this.reading ??= readColumns(this.db, 'structures', 'str_id', COLUMNS.map((column) => ({ kind: 'float', expr: sql.ref(column) })), this.maxStr)
+    this.reading ??= this.readArrays()
       .then((arrays) => {
-        this.values = new Map(COLUMNS.map((column, i) => [column, arrays[i] as Float64Array]));
+        this.values = new Map(COLUMNS.map((column, i) => [column, arrays[i]!]));
       })
       .catch((error: unknown) => {
         this.reading = null;
@@ -44,6 +53,27 @@ export class StructurePropertyColumns {
         throw error;
       });
     return this.reading;
+  }
+
+  private async readArrays(): Promise<Float64Array[]> {
+    const snapshot = this.snapshot;
+    const stored = snapshot ? await readSnapshot(snapshot.file, snapshot.key).then((content) => content && this.fitting(content.arrays)).catch((error: unknown) => (snapshot.onError(error), null)) : null;
+    if (stored) {
+      this.source = 'snapshot';
+      return stored;
+    }
+    const arrays = (await readColumns(this.db, 'structures', 'str_id', COLUMNS.map((column) => ({ kind: 'float', expr: sql.ref(column) })), this.maxStr)) as Float64Array[];
+    this.source = 'database';
+    // In the background: a failed write only costs the next start its speed.
+    if (snapshot) writeSnapshot(snapshot.file, snapshot.key, { arrays, vocabularies: [], bitmaps: [] }).catch(snapshot.onError);
+    return arrays;
+  }
+
+  /** The stored arrays when they are what a read now would give (count, kind, length); never the wrong fields. */
+  private fitting(arrays: readonly ArrayBufferView[]): Float64Array[] {
+    const fits = arrays.length === COLUMNS.length && arrays.every((array) => array instanceof Float64Array && array.length === this.maxStr + 1);
+    if (!fits) throw new Error('The structure property snapshot does not fit the columns read now; reading the database.');
+    return arrays as Float64Array[];
   }
 
   /** Starts the read in the background unless it is done, under way, or failed within the last minute. */
