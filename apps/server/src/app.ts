@@ -224,6 +224,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
     requestTimeLimitMs: config.chemistry.requestTimeLimitMs,
     stepTimeLimitMs: config.chemistry.stepTimeLimitMs,
     log: (message) => app.log.info(message),
+    revision: () => structuresRevision(db),
     ...(config.searchColumnSnapshot
       ? {
           snapshot: {

@@ -3,6 +3,8 @@ import { DATABASES, openTestDatabase } from '../../../test/harness.ts';
 import type { TestDatabase } from '../../../test/harness.ts';
 import { ChemReference, SUBSTRUCTURE_QUERIES } from '../../../test/chem-reference.ts';
 import { seedDemoKnowledgeBase } from '../knowledge-base/demo/demo-seed.ts';
+import { fillMissingFingerprints } from '../knowledge-base/fill-fingerprints.ts';
+import { structuresRevision } from '../knowledge-base/kb-loads.ts';
 import { ChemInputError, ChemSearchCancelled } from './chem-engine.ts';
 import { RdkitChemEngine } from './rdkit-engine.ts';
 
@@ -22,7 +24,7 @@ describe.each(DATABASES)('chemistry engine parity with RDKit on demo data (%s)',
   beforeAll(async () => {
     database = await openTestDatabase(kind);
     await seedDemoKnowledgeBase(database.handle, { size: 'S', maxChunks: 2 });
-    engine = new RdkitChemEngine(database.handle.db, { workers: 2, shardSize: 257 });
+    engine = new RdkitChemEngine(database.handle.db, { workers: 2, shardSize: 257, revision: () => structuresRevision(database.handle.db) });
     engine.start();
     await engine.ready();
     reference = await ChemReference.load(database.handle.db);
@@ -172,5 +174,25 @@ describe.each(DATABASES)('chemistry engine parity with RDKit on demo data (%s)',
     // No fingerprints stored: RDKit computes the screen itself; the structure is found.
     const hits = await engine.substructure({ kind: 'smiles', text: 'CC(=O)Oc1ccccc1C(=O)O', desalt: true });
     expect(hits.ids.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('reads structures changed in place again (fingerprints filled): similarity finds them without a restart', async () => {
+    const db = database.handle.db;
+    const query = { kind: 'smiles' as const, text: 'CC(=O)Nc1ccc(O)cc1', desalt: true };
+    const row = await db.insertInto('structures').values({ smiles: query.text, canonical_smiles: query.text }).returning('str_id').executeTakeFirstOrThrow();
+    const id = Number(row.str_id);
+    await engine.refresh();
+    // Indexed, but without a stored Morgan fingerprint: never similar to anything.
+    expect(Array.from((await engine.similarity(query, { min: 0.99, max: 1 })).ids)).not.toContain(id);
+
+    expect(await fillMissingFingerprints(db)).toBeGreaterThanOrEqual(1);
+    await engine.refresh();
+    expect(Array.from((await engine.similarity(query, { min: 0.99, max: 1 })).ids)).toContain(id);
+    const stored = await db.selectFrom('structures').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    expect(engine.status()).toMatchObject({ state: 'ready', loaded: Number(stored.n) });
+    // Nothing changed since: a refresh reads nothing again.
+    const loadMs = engine.status().loadMs;
+    await engine.refresh();
+    expect(engine.status().loadMs).toBe(loadMs);
   });
 });

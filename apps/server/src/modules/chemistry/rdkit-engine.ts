@@ -64,6 +64,12 @@ export interface RdkitEngineOptions {
    * knowledge base's version as the caller knows it (null while a load runs: no snapshot then).
    */
   snapshot?: { file: string; version: () => Promise<string | null>; onError?: (message: string, error: unknown) => void };
+  /**
+   * The stored structures' revision, which moves when rows change in place (fingerprints filled,
+   * knowledge-base/fill-fingerprints.ts): a refresh that sees it move rebuilds the index, on this
+   * server and on every other one sharing the database (their refresh timers ask too).
+   */
+  revision?: () => Promise<string>;
 }
 
 type JobBody = { type: 'substructure'; query: ChemQuery; maxAtoms: number } | { type: 'similarity'; morgan: Uint8Array; min: number; max: number };
@@ -253,6 +259,8 @@ export class RdkitChemEngine implements ChemEngine {
   private readonly shardSize: number;
   /** The last load from the first structure read the local snapshot (index-snapshot.ts). */
   private snapshotUsed = false;
+  /** `options.revision` as it was when the index was last read from the first structure. */
+  private loadedRevision: string | null = null;
   /** The first load was followed by its warm-up (`warmUp`). */
   private warmed = false;
   private readonly loader: IndexLoader;
@@ -479,6 +487,8 @@ export class RdkitChemEngine implements ChemEngine {
   /** Loads structures with ids above those already indexed; the first call loads everything. */
   private async loadNew(): Promise<void> {
     const started = performance.now();
+    // Read before the rows: a change in place during the load moves it again, so a refresh sees it.
+    if (this.loader.fromStart && this.options.revision) this.loadedRevision = await this.options.revision();
     await Promise.all(this.workers.map((w) => w.ready));
     const total = this.current.loaded + (await this.loader.countAbove(this.loader.lastId));
     this.current = { ...this.current, state: this.current.state === 'ready' || this.current.state === 'recovering' ? this.current.state : 'loading', total, error: null };
@@ -601,16 +611,22 @@ export class RdkitChemEngine implements ChemEngine {
       () => false,
       () => true,
     )) || this.current.state === 'failed';
-    const changed = failed ? 'shrunk' : await this.loader.changed(this.current.loaded);
+    const changed = failed || (await this.revised()) ? 'shrunk' : await this.loader.changed(this.current.loaded);
     if (changed === 'none') return;
     if (changed === 'shrunk') {
-      // Structures were deleted, or the last load failed: rebuild from scratch. Searches running
-      // meanwhile report themselves incomplete (their missing shards are counted).
+      // Structures were deleted or changed in place, or the last load failed: rebuild from scratch.
+      // Searches running meanwhile report themselves incomplete (their missing shards are counted).
       await Promise.all(this.workers.map((w) => w.request({ type: 'dropShards' }, SHARD_BUILD_MS).catch(() => undefined)));
       this.reset();
     }
     this.loading = this.track(this.loadNew());
     await this.loading;
+  }
+
+  /** The stored structures changed in place since the index read them (`options.revision`). */
+  private async revised(): Promise<boolean> {
+    if (!this.options.revision || this.loadedRevision === null) return false;
+    return (await this.options.revision()) !== this.loadedRevision;
   }
 
   /** Round-robin; a worker still reloading its shards is skipped while another can answer. */
