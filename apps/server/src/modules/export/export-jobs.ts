@@ -15,6 +15,9 @@ import { withDbPriority } from '../../db/db-priority.ts';
 export const MAX_ATTEMPTS = 3;
 /** How often expired export files are removed. */
 const SWEEP_MS = 60 * 60 * 1000;
+/** How long a request waits for its small export when a runner's loop took it first, and how often it looks. */
+const TAKEN_WAIT_MS = 30_000;
+const TAKEN_LOOK_MS = 100;
 
 export interface RunnerSettings {
   staleSeconds: number;
@@ -94,7 +97,12 @@ export class ExportJobRunner {
     return row ? { id: Number(row.id), attempts: Number(row.attempts), claim: row.claim } : null;
   }
 
-  /** Claims one particular queued job (an export small enough to write while its request waits). */
+  /**
+   * Writes one particular queued job while its request waits (an export small enough for that).
+   * A runner's loop, of this process or another, may have claimed it between its insert and this
+   * claim: the request then waits for that run instead, so the answer still says `done` and the
+   * browser saves the file at once (before, it answered `running` and no file came).
+   */
   async runNow(jobId: number): Promise<void> {
     const claimed = await this.db
       .updateTable('export_jobs')
@@ -103,8 +111,18 @@ export class ExportJobRunner {
       .where('status', '=', 'queued')
       .returning('claim')
       .executeTakeFirst();
-    if (!claimed?.claim) return;
-    await this.exports.run(jobId, claimed.claim);
+    if (claimed?.claim) return this.exports.run(jobId, claimed.claim);
+    await this.settled(jobId, TAKEN_WAIT_MS);
+  }
+
+  /** Waits, at most `limitMs`, until a job is no longer queued or running. */
+  private async settled(jobId: number, limitMs: number): Promise<void> {
+    const until = performance.now() + limitMs;
+    for (;;) {
+      const job = await this.db.selectFrom('export_jobs').select('status').where('id', '=', jobId).executeTakeFirst();
+      if (!job || (job.status !== 'queued' && job.status !== 'running') || performance.now() >= until) return;
+      await new Promise((resolve) => setTimeout(resolve, TAKEN_LOOK_MS));
+    }
   }
 
   /**

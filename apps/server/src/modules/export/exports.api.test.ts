@@ -280,6 +280,23 @@ describe.each(DATABASES)('exports on %s', (kind) => {
     expect(history).toMatchObject({ credits: 0, status: 'failed (credits returned)' });
   });
 
+  it('answers an export done when another runner took it first: the request waits for that run (the browser saves the file at once)', async () => {
+    await t.app.exportJobs.stop(); // the job stays queued
+    const answer = await start({ tab: 'activitiestab', selection: null, format: 'csv', columns: ['act_id'] });
+    const job = answer.data as unknown as Job;
+    expect(job.status).toBe('queued');
+    // A runner's loop (of this process or another) claimed it between its insert and the request's own claim.
+    const claim = crypto.randomUUID();
+    await t.database.db.updateTable('export_jobs').set({ status: 'running', attempts: 1, claim, heartbeat_at: new Date() }).where('id', '=', job.id).execute();
+    let answered = false;
+    const request = t.app.exportJobs.runNow(job.id).then(() => (answered = true));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(answered).toBe(false);
+    await t.app.exportService.run(job.id, claim);
+    await request;
+    expect((await get(`/api/export/jobs/${job.id}`)).data).toMatchObject({ status: 'done', rowsWritten: job.rows, progress: 100 });
+  });
+
   it('adds the demo flat-file datasets once, written from the knowledge base, for the roles they name', async () => {
     expect(await seedDemoDatasets(t.database.db)).toBe(2);
     expect(await seedDemoDatasets(t.database.db)).toBe(0);
