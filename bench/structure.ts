@@ -1,10 +1,12 @@
-// `npm run bench -- structure [--database-url postgres://...] [--max-structures N] [--rounds 5] [--lazy-wasm]`:
+// `npm run bench -- structure [--database-url postgres://...] [--max-structures N] [--rounds 5] [--lazy-wasm] [--workers N]`:
 // the chemistry engine on the given database (default: in-memory PGlite seeded with demo S):
 // index start-up, similarity at 0.7 / 0.8 / 0.9, selective substructure (< 1 % hits), generic
 // substructure first page and full count, each p50 / p95. Reference measured in the same run: a
 // naive RDKit full scan (parse every molecule, match / fingerprint it, one thread) on a sample of
 // the same structures, scaled to the index size; the JSON gives each figure as a ratio to it.
 // RDKit is compiled eagerly as the server does (wasm-compile.ts); `--lazy-wasm` keeps V8's default.
+// `--workers N` sets the engine's RDKit workers (default: one per core, as the server): run with 1
+// and with the cores to see how a search scales with them.
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import initRDKitModule from '@rdkit/rdkit';
@@ -22,11 +24,13 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '5' },
     sample: { type: 'string', default: '5000' },
     'lazy-wasm': { type: 'boolean', default: false },
+    workers: { type: 'string' },
   },
 });
 const rounds = Number.parseInt(values.rounds ?? '5', 10);
 const sampleSize = Number.parseInt(values.sample ?? '5000', 10);
 const maxStructures = values['max-structures'] ? Number.parseInt(values['max-structures'], 10) : undefined;
+const workers = values.workers ? Number.parseInt(values.workers, 10) : os.availableParallelism();
 
 const handle = await openBenchDatabase(values['database-url']);
 const db = handle.db;
@@ -41,7 +45,7 @@ const smiles = (text: string): ChemQuery => ({ kind: 'smiles', text, desalt: tru
 // ---- index start-up
 // As the server (main.ts) does before its engine starts; `--lazy-wasm` measures V8's default.
 if (!values['lazy-wasm']) compileWebAssemblyEagerly();
-const engine = new RdkitChemEngine(db, maxStructures ? { maxStructures } : {});
+const engine = new RdkitChemEngine(db, { workers, ...(maxStructures ? { maxStructures } : {}) });
 const [startupMs] = await timed(async () => {
   engine.start();
   await engine.ready();
@@ -139,6 +143,7 @@ const result = {
   structuresInDatabase: size[0]?.structures,
   indexSize,
   cpus: os.availableParallelism(),
+  workers,
   loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))),
   rounds,
   wasmCompile: values['lazy-wasm'] ? 'lazy (V8 default)' : 'eager (as the server)',
@@ -163,7 +168,7 @@ const result = {
 const file = writeResult('structure', result);
 const s = result.similarity;
 console.log(
-  `structure: ${indexSize} structures (${handle.kind}), start-up ${result.startupMs} ms, RSS ${rssAfterIndexMb} MB; first similarity ${result.firstSimilarityMs} ms; similarity p50/p95 0.7 ${s['0.7']!.p50}/${s['0.7']!.p95} ms, ` +
+  `structure: ${indexSize} structures (${handle.kind}, ${workers} RDKit workers), start-up ${result.startupMs} ms, RSS ${rssAfterIndexMb} MB; first similarity ${result.firstSimilarityMs} ms; similarity p50/p95 0.7 ${s['0.7']!.p50}/${s['0.7']!.p95} ms, ` +
     `0.8 ${s['0.8']!.p50}/${s['0.8']!.p95}, 0.9 ${s['0.9']!.p50}/${s['0.9']!.p95}; selective (<1 %) substructure ${selective.p50}/${selective.p95} ms (n=${selective.n}), medium (1-10 %) ${result.mediumSubstructure.p50}/${result.mediumSubstructure.p95} ms; ` +
     `generic first page ${firstPage.p50}/${firstPage.p95} ms; generic full ${Object.entries(genericFull).map(([q, v]) => `${q} ${v.ms} ms`).join(', ')}; ` +
     `naive full scan ${result.reference.naiveSubstructureFullScanMs} ms (×${result.selectiveSubstructure.speedupVsNaive} selective) -> ${file}`,
