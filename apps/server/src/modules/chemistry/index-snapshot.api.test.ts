@@ -6,6 +6,7 @@ import { DATABASES, openTestDatabase } from '../../../test/harness.ts';
 import type { TestDatabase } from '../../../test/harness.ts';
 import { ChemReference, SUBSTRUCTURE_QUERIES } from '../../../test/chem-reference.ts';
 import { seedDemoKnowledgeBase } from '../knowledge-base/demo/demo-seed.ts';
+import { readIndexSnapshot } from './index-snapshot.ts';
 import { RdkitChemEngine } from './rdkit-engine.ts';
 
 /*
@@ -120,6 +121,24 @@ describe.each(DATABASES)('structure index snapshot (%s)', (kind) => {
     expect(errors.join('\n')).toMatch(/The structure index snapshot was not written: Error: .*ENOTDIR/);
     fs.rmSync(blocked);
   }, 120_000);
+
+  it('refuses lengths in the file that the file cannot hold, before reading them', async () => {
+    const whole = () => fs.existsSync(file) && fs.readFileSync(file).subarray(-4).toString() === 'KBIX';
+    for (let i = 0; i < 400 && !whole(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    const bytes = fs.readFileSync(file);
+    const copy = path.join(dir, 'damaged-copy.bin');
+    // A footer length of almost 4 GB (nothing that size may be allocated on the file's word).
+    const longFooter = Buffer.from(bytes);
+    longFooter.writeUInt32LE(0xfffffff0, longFooter.length - 8);
+    fs.writeFileSync(copy, longFooter);
+    await expect(readIndexSnapshot(copy, 'any')).rejects.toThrow(/footer is longer than the file/);
+    // Bytes added before the footer: the shards the footer lists no longer fill the file.
+    const footerBytes = bytes.readUInt32LE(bytes.length - 8);
+    const tail = bytes.subarray(bytes.length - 8 - footerBytes);
+    fs.writeFileSync(copy, Buffer.concat([bytes.subarray(0, bytes.length - 8 - footerBytes), Buffer.alloc(16), tail]));
+    await expect(readIndexSnapshot(copy, 'any')).rejects.toThrow(/shards do not fill the file/);
+    fs.rmSync(copy);
+  });
 
   it('takes the rest from the database when a shard inside is damaged, and drops the file', async () => {
     // The database read of the test above wrote a whole file again (its footer ends in the magic).

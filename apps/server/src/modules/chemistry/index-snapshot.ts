@@ -76,9 +76,14 @@ export async function readIndexSnapshot(file: string, key: string): Promise<Stor
     const tail = Buffer.alloc(8);
     await readExactly(handle, tail, size - 8);
     if (!tail.subarray(4).equals(MAGIC)) throw new Error('The structure index snapshot has no footer (an unfinished or foreign file).');
-    const json = Buffer.alloc(tail.readUInt32LE(0));
+    // Lengths read from the file are bounded by the file before anything is allocated for them.
+    const footerBytes = tail.readUInt32LE(0);
+    if (footerBytes > size - 8) throw new Error('The structure index snapshot is damaged (its footer is longer than the file).');
+    const json = Buffer.alloc(footerBytes);
     await readExactly(handle, json, size - 8 - json.length);
     footer = JSON.parse(json.toString()) as Footer;
+    const data = footer.shards.reduce((sum, shard) => sum + partSizes(shard.count, shard.smilesBytes).reduce((a, b) => a + b, 0), 0);
+    if (!(data === size - 8 - footerBytes)) throw new Error('The structure index snapshot is damaged (its shards do not fill the file).');
   } catch (error) {
     await handle.close();
     throw error;
