@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { RoaringBitmap32 } from './roaring.ts';
 import { removeStaleTemporaries } from '../../../db/local-cache.ts';
 
@@ -10,11 +11,12 @@ import { removeStaleTemporaries } from '../../../db/local-cache.ts';
  * index also needs at start-up). PostgreSQL stays the store of record: a snapshot is used only when
  * its key — the knowledge base's load version, the highest ids and the database — is the one the
  * database answers now, and it is written again after every read from the database. It holds no
- * reverse lists (rebuilt from the arrays, ≈ 1 s at L), only what came from the database.
+ * reverse lists (rebuilt from the arrays, ≈ 1 s at L), only what came from the database. Each
+ * array and bitmap carries a CRC-32: a damaged disk block must not become wrong counts.
  */
 
-/** Bumped whenever what the columns hold changes (a new column, another coding). */
-const FORMAT = 1;
+/** Bumped whenever what the columns hold changes (a new column, another coding) or the layout does. */
+const FORMAT = 2;
 
 /** Typed arrays as read (int ids and links, doubles, string codes). */
 export type StoredArray = Int32Array | Float64Array | Uint16Array;
@@ -31,6 +33,8 @@ interface Header {
   arrays: { kind: 'i32' | 'f64' | 'u16'; length: number }[];
   vocabularies: (string | null)[][];
   bitmapBytes: number[];
+  /** CRC-32 of each array's bytes, then of each bitmap's, in file order. */
+  crc: number[];
 }
 
 /** Bytes read or written per call (well under a single read's 2 GB limit). */
@@ -49,7 +53,13 @@ const bytesOf = (array: ArrayBufferView) => new Uint8Array(array.buffer, array.b
 export async function writeSnapshot(file: string, key: string, content: SnapshotContent): Promise<void> {
   await fs.promises.mkdir(path.dirname(file), { recursive: true });
   const bitmaps = content.bitmaps.map((bitmap) => bitmap.serialize('portable'));
-  const header: Header = { key, arrays: content.arrays.map((a) => ({ kind: kindOf(a), length: a.length })), vocabularies: content.vocabularies, bitmapBytes: bitmaps.map((b) => b.length) };
+  const header: Header = {
+    key,
+    arrays: content.arrays.map((a) => ({ kind: kindOf(a), length: a.length })),
+    vocabularies: content.vocabularies,
+    bitmapBytes: bitmaps.map((b) => b.length),
+    crc: [...content.arrays.map((a) => zlib.crc32(bytesOf(a))), ...bitmaps.map((b) => zlib.crc32(b))],
+  };
   const json = Buffer.from(JSON.stringify(header));
   const prefix = Buffer.alloc(align(4 + json.length));
   prefix.writeUInt32LE(json.length, 0);
@@ -99,17 +109,31 @@ export async function readSnapshot(file: string, key: string): Promise<SnapshotC
     return null;
   }
   try {
+    const { size: fileBytes } = await handle.stat();
     const size = Buffer.alloc(4);
     await readInto(handle, size, 0);
-    const json = Buffer.alloc(size.readUInt32LE(0));
+    // Lengths read from the file are bounded by the file before anything is allocated for them.
+    const headerBytes = size.readUInt32LE(0);
+    if (4 + headerBytes > fileBytes) throw new Error('The search column snapshot is damaged (its header is longer than the file).');
+    const json = Buffer.alloc(headerBytes);
     await readInto(handle, json, 4);
     const header = JSON.parse(json.toString()) as Header;
     if (header.key !== key) return null;
+    const widths = { i32: 4, f64: 8, u16: 2 } as const;
+    const sizes = [...header.arrays.map(({ kind, length }) => length * widths[kind]), ...header.bitmapBytes];
+    if (sizes.reduce((sum, n) => sum + align(n), align(4 + headerBytes)) !== fileBytes || header.crc?.length !== sizes.length) {
+      throw new Error('The search column snapshot is damaged (its parts do not fill the file).');
+    }
     let position = align(4 + json.length);
+    let part = 0;
+    const checked = (bytes: Uint8Array) => {
+      if (zlib.crc32(bytes) !== header.crc[part++]) throw new Error(`The search column snapshot is damaged (part ${part} fails its checksum).`);
+    };
     const arrays: StoredArray[] = [];
     for (const { kind, length } of header.arrays) {
       const array = kind === 'i32' ? new Int32Array(length) : kind === 'f64' ? new Float64Array(length) : new Uint16Array(length);
       await readInto(handle, bytesOf(array), position);
+      checked(bytesOf(array));
       position += align(array.byteLength);
       arrays.push(array);
     }
@@ -117,6 +141,7 @@ export async function readSnapshot(file: string, key: string): Promise<SnapshotC
     for (const length of header.bitmapBytes) {
       const bytes = Buffer.alloc(length);
       await readInto(handle, bytes, position);
+      checked(bytes);
       position += align(length);
       bitmaps.push(RoaringBitmap32.deserialize(bytes, 'portable'));
     }
