@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { removeStaleTemporaries } from '../../db/local-cache.ts';
+import { readFully, removeStaleTemporaries, writeFully } from '../../db/local-cache.ts';
 import { FOLD_BYTES, FP_BYTES } from './fingerprint.mjs';
 import { STORED_LIMITS } from './query-limits.ts';
 import { shardArrays } from './index-loader.ts';
@@ -30,6 +30,7 @@ import type { ShardRange } from './worker-protocol.ts';
 
 const FORMAT = 1;
 const MAGIC = Buffer.from('KBIX');
+const SHORT = 'The structure index snapshot is shorter than its footer says.';
 const align = (n: number) => Math.ceil(n / 8) * 8;
 
 interface Footer {
@@ -74,13 +75,13 @@ export async function readIndexSnapshot(file: string, key: string): Promise<Stor
     const { size } = await handle.stat();
     if (size < 8) throw new Error('The structure index snapshot is too short.');
     const tail = Buffer.alloc(8);
-    await readExactly(handle, tail, size - 8);
+    await readFully(handle, tail, size - 8, SHORT);
     if (!tail.subarray(4).equals(MAGIC)) throw new Error('The structure index snapshot has no footer (an unfinished or foreign file).');
     // Lengths read from the file are bounded by the file before anything is allocated for them.
     const footerBytes = tail.readUInt32LE(0);
     if (footerBytes > size - 8) throw new Error('The structure index snapshot is damaged (its footer is longer than the file).');
     const json = Buffer.alloc(footerBytes);
-    await readExactly(handle, json, size - 8 - json.length);
+    await readFully(handle, json, size - 8 - json.length, SHORT);
     footer = JSON.parse(json.toString()) as Footer;
     const data = footer.shards.reduce((sum, shard) => sum + partSizes(shard.count, shard.smilesBytes).reduce((a, b) => a + b, 0), 0);
     if (!(data === size - 8 - footerBytes)) throw new Error('The structure index snapshot is damaged (its shards do not fill the file).');
@@ -106,7 +107,7 @@ async function* shardsOf(handle: fs.promises.FileHandle, footer: Footer): AsyncG
       const { count } = range;
       const sizes = partSizes(count, smilesBytes);
       const bytes = Buffer.alloc(sizes.reduce((sum, n) => sum + n, 0));
-      await readExactly(handle, bytes, position);
+      await readFully(handle, bytes, position, SHORT);
       position += bytes.length;
       // A damaged disk block would otherwise become wrong search results.
       if (zlib.crc32(bytes) !== crc) throw new Error(`The structure index snapshot is damaged (shard ${range.shardId} fails its checksum).`);
@@ -126,13 +127,6 @@ async function* shardsOf(handle: fs.promises.FileHandle, footer: Footer): AsyncG
   }
 }
 
-async function readExactly(handle: fs.promises.FileHandle, bytes: Uint8Array, position: number): Promise<void> {
-  for (let at = 0; at < bytes.length; ) {
-    const { bytesRead } = await handle.read(bytes, at, bytes.length - at, position + at);
-    if (bytesRead === 0) throw new Error('The structure index snapshot is shorter than its footer says.');
-    at += bytesRead;
-  }
-}
 
 /**
  * Writes the shards of a database read as they pass (each copied at once: the pattern buffer moves
@@ -179,7 +173,7 @@ export class IndexSnapshotWriter {
     });
     this.footer.shards.push({ ...shard.range, smilesBytes: text.length, crc: zlib.crc32(bytes) });
     this.written = this.written.then(async (position) => {
-      await writeAll(await this.handle, bytes, position);
+      await writeFully(await this.handle, bytes, position);
       return position + bytes.length;
     });
     this.written.catch((error: unknown) => (this.failed ??= error));
@@ -195,7 +189,7 @@ export class IndexSnapshotWriter {
       const tail = Buffer.alloc(8);
       tail.writeUInt32LE(json.length, 0);
       MAGIC.copy(tail, 4);
-      await writeAll(handle, Buffer.concat([json, tail]), position);
+      await writeFully(handle, Buffer.concat([json, tail]), position);
       await handle.sync();
       await handle.close();
       await fs.promises.rename(this.temporary, this.file);
@@ -212,9 +206,3 @@ export class IndexSnapshotWriter {
   }
 }
 
-async function writeAll(handle: fs.promises.FileHandle, bytes: Uint8Array, position: number): Promise<void> {
-  for (let at = 0; at < bytes.length; ) {
-    const { bytesWritten } = await handle.write(bytes, at, bytes.length - at, position + at);
-    at += bytesWritten;
-  }
-}

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { RoaringBitmap32 } from './roaring.ts';
-import { removeStaleTemporaries } from '../../../db/local-cache.ts';
+import { readFully, removeStaleTemporaries, writeFully } from '../../../db/local-cache.ts';
 
 /**
  * The search columns as read from the database, kept in one local file so that a restarted server
@@ -37,15 +37,13 @@ interface Header {
   crc: number[];
 }
 
-/** Bytes read or written per call (well under a single read's 2 GB limit). */
-const IO_BYTES = 64 * 2 ** 20;
-
 /** The key a snapshot must carry to be used: what the columns were read from. */
 export function snapshotKey(parts: readonly (string | number)[]): string {
   return crypto.createHash('sha256').update(JSON.stringify([FORMAT, ...parts])).digest('hex');
 }
 
 const kindOf = (array: StoredArray): Header['arrays'][number]['kind'] => (array instanceof Int32Array ? 'i32' : array instanceof Float64Array ? 'f64' : 'u16');
+const SHORT = 'The search column snapshot is shorter than its header says.';
 const align = (n: number) => Math.ceil(n / 8) * 8;
 const bytesOf = (array: ArrayBufferView) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
 
@@ -71,7 +69,7 @@ export async function writeSnapshot(file: string, key: string, content: Snapshot
     let position = 0;
     for (const part of [prefix, ...content.arrays, ...bitmaps]) {
       const bytes = bytesOf(part);
-      await writeAll(handle, bytes, position);
+      await writeFully(handle, bytes, position);
       position += align(bytes.length);
     }
     // On disk before it takes the name: after a crash the file is whole or the old one.
@@ -85,20 +83,7 @@ export async function writeSnapshot(file: string, key: string, content: Snapshot
   }
 }
 
-async function writeAll(handle: fs.promises.FileHandle, bytes: Uint8Array, position: number): Promise<void> {
-  for (let at = 0; at < bytes.length; ) {
-    const { bytesWritten } = await handle.write(bytes, at, Math.min(IO_BYTES, bytes.length - at), position + at);
-    at += bytesWritten;
-  }
-}
 
-async function readInto(handle: fs.promises.FileHandle, bytes: Uint8Array, position: number): Promise<void> {
-  for (let at = 0; at < bytes.length; ) {
-    const { bytesRead } = await handle.read(bytes, at, Math.min(IO_BYTES, bytes.length - at), position + at);
-    if (bytesRead === 0) throw new Error('The search column snapshot is shorter than its header says.');
-    at += bytesRead;
-  }
-}
 
 /** The snapshot's content when it exists and carries `key`; else null. */
 export async function readSnapshot(file: string, key: string): Promise<SnapshotContent | null> {
@@ -111,12 +96,12 @@ export async function readSnapshot(file: string, key: string): Promise<SnapshotC
   try {
     const { size: fileBytes } = await handle.stat();
     const size = Buffer.alloc(4);
-    await readInto(handle, size, 0);
+    await readFully(handle, size, 0, SHORT);
     // Lengths read from the file are bounded by the file before anything is allocated for them.
     const headerBytes = size.readUInt32LE(0);
     if (4 + headerBytes > fileBytes) throw new Error('The search column snapshot is damaged (its header is longer than the file).');
     const json = Buffer.alloc(headerBytes);
-    await readInto(handle, json, 4);
+    await readFully(handle, json, 4, SHORT);
     const header = JSON.parse(json.toString()) as Header;
     if (header.key !== key) return null;
     const widths = { i32: 4, f64: 8, u16: 2 } as const;
@@ -132,7 +117,7 @@ export async function readSnapshot(file: string, key: string): Promise<SnapshotC
     const arrays: StoredArray[] = [];
     for (const { kind, length } of header.arrays) {
       const array = kind === 'i32' ? new Int32Array(length) : kind === 'f64' ? new Float64Array(length) : new Uint16Array(length);
-      await readInto(handle, bytesOf(array), position);
+      await readFully(handle, bytesOf(array), position, SHORT);
       checked(bytesOf(array));
       position += align(array.byteLength);
       arrays.push(array);
@@ -140,7 +125,7 @@ export async function readSnapshot(file: string, key: string): Promise<SnapshotC
     const bitmaps: RoaringBitmap32[] = [];
     for (const length of header.bitmapBytes) {
       const bytes = Buffer.alloc(length);
-      await readInto(handle, bytes, position);
+      await readFully(handle, bytes, position, SHORT);
       checked(bytes);
       position += align(length);
       bitmaps.push(RoaringBitmap32.deserialize(bytes, 'portable'));
