@@ -70,8 +70,6 @@ export const authEndpoints = {
     method: 'POST',
     path: '/api/pub/:product/regenerate',
     access: 'authenticated',
-    // Describes the session (its tokens carry every held role and the second-factor state).
-    beforeSecondFactor: true,
     summary: 'Issues fresh tokens for the current session before the old ones expire.',
     params: ProductParams,
     response: LoginResultSchema,
@@ -97,6 +95,8 @@ export const authEndpoints = {
     method: 'POST',
     path: '/api/nodeapi/sessions/close',
     access: 'authenticated',
+    // Ending one's own session needs no second factor ("Cancel and log out" at the code step).
+    beforeSecondFactor: true,
     summary: 'Closes the caller’s session (or one of the caller’s sessions) and records the logout time.',
     body: SessionCloseRequestSchema,
     response: CountResponseSchema,
@@ -187,6 +187,8 @@ export const dashboardEndpoints = {
     method: 'POST',
     path: '/api/dashboard/logout',
     access: 'authenticated',
+    // Ending one's own session needs no second factor ("Cancel and log out" at the code step).
+    beforeSecondFactor: true,
     summary: 'Logs out: closes the session and records the logout time.',
     body: UserSessionRequestSchema,
     response: CountResponseSchema,

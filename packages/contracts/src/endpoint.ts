@@ -24,10 +24,10 @@ export interface Endpoint<
   body?: Body;
   response: Response;
   /**
-   * Set on the calls of the second login step (enrolment, code check) and on those that describe
-   * the session (login confirmation, token renewal): open to an admin session that has not passed
-   * the second factor yet, with all its roles. On every other call such a session acts without its
-   * admin roles (a call only they grant answers MFA_REQUIRED / MFA_ENROLMENT_REQUIRED).
+   * Set on the login and second-step calls only: the login confirmation, the second factor's status,
+   * enrolment and code check, and logout. They are all an admin's session reaches before it passes
+   * the second factor; every other call answers 403 MFA_REQUIRED / MFA_ENROLMENT_REQUIRED to it
+   * (ASVS V2.8; server http/auth-hook.ts).
    */
   beforeSecondFactor?: boolean;
   /** False for calls that must not count as user activity (session polling). */

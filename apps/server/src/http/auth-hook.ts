@@ -10,14 +10,14 @@ import { ADMIN_ROLES } from '@kb/contracts/roles';
 import { ERROR_CODES } from '@kb/contracts/errors';
 
 /**
- * 403 for a call only an admin role grants, from a session without the second factor: the code tells the web app
- * whether to ask for a code or to send the admin to enrol (contracts mfa.ts).
+ * 403 for any call but the login and code-step ones from an admin's session without the second factor: the code tells
+ * the web app whether to ask for a code or to send the admin to enrol (contracts mfa.ts).
  */
 function secondFactorMissing(enrolled: boolean): HttpError {
   return enrolled
-    ? new HttpError(403, { message: 'Enter the code from your authenticator app to use administrator pages.', code: ERROR_CODES.mfaRequired })
+    ? new HttpError(403, { message: 'Your account has administrator roles: enter the code from your authenticator app to finish logging in.', code: ERROR_CODES.mfaRequired })
     : new HttpError(403, {
-        message: 'Administrator pages need two-step login. Set up an authenticator app on the "Two-step login" page first.',
+        message: 'Your account has administrator roles: set up an authenticator app on the "Two-step login" page to finish logging in.',
         code: ERROR_CODES.mfaEnrolmentRequired,
       });
 }
@@ -67,7 +67,7 @@ declare module 'fastify' {
     access?: ApiAccess;
     /** False for polling calls that must not count as user activity. */
     touchesSession?: boolean;
-    /** The second-step calls themselves: an admin session that has not passed the second factor may call them. */
+    /** The login and second-step calls: the only ones an admin session that has not passed the second factor reaches. */
     beforeSecondFactor?: boolean;
   }
 }
@@ -115,13 +115,13 @@ export function registerAuthHook(app: FastifyInstance, tokens: TokenService, ses
     if (check.state === 'idle') throw tokenMissing(true);
     if (check.state === 'closed') throw tokenMissing();
 
-    const held = check.roles.filter(isRole);
-    // Until the session passes the second factor (ASVS V2.8), its admin roles do not count on any
-    // call but the second-step ones: not for the hook, and not for handlers that read
-    // `auth.roles` on calls shared with other roles (another organisation's dashboard, any
-    // dataset file...). Such a session acts with its other roles only.
-    const gated = !config.beforeSecondFactor && !check.secondFactor.passed;
-    const roles = gated ? held.filter((r) => !ADMIN_ROLES.includes(r)) : held;
+    const roles = check.roles.filter(isRole);
+    // ASVS V2.8, one rule decided here for every call: a session of an account holding an admin
+    // role reaches nothing but the login and code-step calls (`beforeSecondFactor`) until it passes
+    // the second factor, whatever other roles the account holds. A password alone reads no data.
+    if (!config.beforeSecondFactor && !check.secondFactor.passed && roles.some((r) => ADMIN_ROLES.includes(r))) {
+      throw secondFactorMissing(check.secondFactor.enrolled);
+    }
     request.auth = {
       userId,
       sessionId: first.sid,
@@ -133,8 +133,6 @@ export function registerAuthHook(app: FastifyInstance, tokens: TokenService, ses
     };
     if (access === 'authenticated') return;
     if (roles.some((r) => access.includes(r))) return;
-    // Only a held admin role would grant the call: ask for the code (or the enrolment) first.
-    if (gated && held.some((r) => access.includes(r))) throw secondFactorMissing(check.secondFactor.enrolled);
     throw forbidden('Your subscription does not include this. Ask your administrator for access.');
   });
 }

@@ -20,7 +20,7 @@ function decide(pathname: string, sessionValues: GuardSession, browser: BrowserS
 }
 
 describe('route guard (spec §4)', () => {
-  it('sends an admin whose session has not passed the second factor from admin pages to /account/mfa, keeping the page', () => {
+  it('sends an admin whose session has not passed the second factor from every page to /account/mfa, keeping the page', () => {
     expect(decide('/admin/dashboard', session('GOSTAR_ADMIN', { secondFactor: 'enrolment_required' }), noBrowser, '?x=1')).toEqual({
       kind: 'redirect',
       to: `/account/mfa?redirect=${encodeURIComponent('/admin/dashboard?x=1')}`,
@@ -28,9 +28,11 @@ describe('route guard (spec §4)', () => {
     });
     expect(decide('/superadmin', session('SUPER_ADMIN', { secondFactor: 'code_required' }))).toMatchObject({ kind: 'redirect', reason: 'second-factor' });
     expect(decide('/admin/trackers', session('FLAT_FILE_ADMIN', { secondFactor: 'passed' }))).toEqual({ kind: 'allow' });
-    // Pages other roles share (the dashboard) and the enrolment page itself stay open.
-    expect(decide('/dashboard', session('GOSTAR_ADMIN', { secondFactor: 'enrolment_required' }))).toEqual({ kind: 'allow' });
+    // Pages other roles share too (the server answers them nothing before the code); only the code page itself stays open.
+    expect(decide('/dashboard', session('GOSTAR_ADMIN', { secondFactor: 'enrolment_required' }))).toMatchObject({ kind: 'redirect', reason: 'second-factor' });
+    expect(decide('/search', session('FULL_USER', { secondFactor: 'code_required' }))).toMatchObject({ kind: 'redirect', reason: 'second-factor' });
     expect(decide('/account/mfa', session('GOSTAR_ADMIN', { secondFactor: 'enrolment_required' }))).toEqual({ kind: 'allow' });
+    expect(decide('/usermanual', session('GOSTAR_ADMIN', { secondFactor: 'enrolment_required' }))).toEqual({ kind: 'allow' });
   });
 
   it('allows a logged-in full user on the search page', () => {

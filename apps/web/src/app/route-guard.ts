@@ -39,9 +39,9 @@ export function secondFactorUrl(target: string): string {
   return `${SECOND_FACTOR_PATH}?${new URLSearchParams({ redirect: target })}`;
 }
 
-/** Whether a route is an admin page: every role that may open it is an admin role (its server calls need the second factor). */
-export function isAdminOnlyRoute(route: WebRoute): boolean {
-  return Array.isArray(route.access) && route.access.length > 0 && route.access.every((role) => ADMIN_ROLES.includes(role));
+/** Whether the session still owes the second step (an account with an admin role that has not given its code). */
+export function secondFactorPending(session: Pick<GuardSession, 'secondFactor'>): boolean {
+  return session.secondFactor === 'code_required' || session.secondFactor === 'enrolment_required';
 }
 
 export type GuardDecision =
@@ -112,6 +112,12 @@ export function decideRoute(input: GuardInput): GuardDecision {
     return { kind: 'redirect', to: '/login', reason: 'node-token-missing', signOut: true };
   }
 
+  // An admin's session reaches no server call until it passes the second factor (ASVS V2.8):
+  // every protected page waits on the page that asks for the code (or sets up the authenticator).
+  if (secondFactorPending(session) && route.path !== SECOND_FACTOR_PATH) {
+    return { kind: 'redirect', to: secondFactorUrl(input.pathname + (input.search ?? '')), reason: 'second-factor' };
+  }
+
   const role = session.currentUserRole;
   if (ADMIN_GUARD_PATHS.includes(route.path) && !roleMayOpen(route.access, role)) {
     const holdsAdminRole = session.userRoles.some((held) => ADMIN_ROLES.includes(held));
@@ -120,11 +126,6 @@ export function decideRoute(input: GuardInput): GuardDecision {
   }
 
   if (!roleMayOpen(route.access, role)) return { kind: 'redirect', to: accessDeniedUrl(input.pathname), reason: 'role-mismatch' };
-
-  // Admin pages need the second factor (ASVS V2.8): enrol, or give the code, first.
-  if (isAdminOnlyRoute(route) && (session.secondFactor === 'code_required' || session.secondFactor === 'enrolment_required')) {
-    return { kind: 'redirect', to: secondFactorUrl(input.pathname + (input.search ?? '')), reason: 'second-factor' };
-  }
 
   return { kind: 'allow' };
 }

@@ -4,7 +4,7 @@ import { recordAudit } from '../audit/audit-log.ts';
 import type { AuditActor } from '../audit/audit-log.ts';
 import { CreditBalanceTooHigh, CreditBalanceTooLow, MAX_CREDIT_BALANCE, changeCredits, creditLedger } from '../credits/credit-ledger.ts';
 import type { AdminDeps } from './admin-context.ts';
-import { lockUser } from './subscriptions.ts';
+import { lockManagedUser } from './subscriptions.ts';
 
 /** A user's credit ledger as the administrators see it, and their grants and adjustments. */
 
@@ -19,7 +19,7 @@ export async function userLedger(deps: AdminDeps, userId: number, page: number, 
 export async function changeUserCredits(deps: AdminDeps, actor: AuditActor, userId: number, change: CreditChange): Promise<CreditLedger> {
   if (change.kind === 'grant' && change.delta < 0) throw badRequest('A grant adds credits: to take credits away, make an adjustment.', { field: 'delta' });
   await deps.db.transaction().execute(async (trx) => {
-    const user = await lockUser(trx, userId);
+    const user = await lockManagedUser(trx, userId);
     try {
       const moved = await changeCredits(trx, { userId, delta: change.delta, kind: change.kind, reason: change.reason, actorId: actor.userId });
       await recordAudit(trx, actor, {

@@ -7,7 +7,7 @@ import { recordAudit } from '../audit/audit-log.ts';
 import type { AuditActor } from '../audit/audit-log.ts';
 import type { AdminDeps } from './admin-context.ts';
 import { endInstant, lastDay, startInstant, utcDay } from '@kb/contracts/plain-date';
-import { adminRoleRefused, changedFields, conflict, isAdminRole } from './admin-context.ts';
+import { adminAccountRefused, adminRoleRefused, changedFields, conflict, isAdminRole } from './admin-context.ts';
 import { adminUser } from './user-queries.ts';
 
 /*
@@ -50,6 +50,24 @@ async function assertNoOverlap(trx: Db, userId: number, role: string, start: Dat
 export async function lockUser(trx: Db, userId: number) {
   const user = await trx.selectFrom('users').select(['id', 'email', 'active', 'password_hash']).where('id', '=', userId).forNoKeyUpdate().executeTakeFirst();
   if (!user) throw notFound(`There is no user ${userId}.`);
+  return user;
+}
+
+/** Whether the user holds an admin role that has not ended (running or scheduled). */
+async function holdsAdminRole(trx: Db, userId: number): Promise<boolean> {
+  const roles = await trx.selectFrom('subscriptions').select('role_name').where('user_id', '=', userId).where('end_date', '>', sql<Date>`now()`).execute();
+  return roles.some((r) => isAdminRole(r.role_name));
+}
+
+/**
+ * The user row locked for a KB administrator's change to the account (its details, actions,
+ * subscriptions, credits): 404 when there is none, 403 when it holds an admin role. Such accounts —
+ * the caller's own, the super admins' — are the super-admin page's business, so an administrator
+ * cannot grant themselves a subscription or credits.
+ */
+export async function lockManagedUser(trx: Db, userId: number) {
+  const user = await lockUser(trx, userId);
+  if (await holdsAdminRole(trx, userId)) throw adminAccountRefused();
   return user;
 }
 
@@ -99,7 +117,7 @@ async function closeSessionsWithoutSubscription(deps: AdminDeps, trx: Db, userId
 
 export async function grantSubscription(deps: AdminDeps, actor: AuditActor, userId: number, grant: SubscriptionGrant): Promise<AdminUser> {
   await deps.db.transaction().execute(async (trx) => {
-    const user = await lockUser(trx, userId);
+    const user = await lockManagedUser(trx, userId);
     const granted = await insertSubscription(trx, userId, grant);
     await recordAudit(trx, actor, {
       action: 'subscription.grant',
@@ -114,13 +132,13 @@ export async function grantSubscription(deps: AdminDeps, actor: AuditActor, user
 
 /**
  * The subscription row locked for a change, with its user's address; 404 when there is none, 403
- * for an admin role. Its user's row is locked first, as a grant locks it: a grant and an extension
+ * for an admin role or any subscription of an account that holds one. Its user's row is locked first, as a grant locks it: a grant and an extension
  * of the same user and role made at once must not both pass the overlap check (and the user row
  * before the subscription row, in the same order as every other change, so none deadlock).
  */
 async function lockSubscription(trx: Db, subscriptionId: number) {
   const owner = await trx.selectFrom('subscriptions').select('user_id').where('id', '=', subscriptionId).executeTakeFirst();
-  if (owner) await lockUser(trx, owner.user_id);
+  if (owner) await lockManagedUser(trx, owner.user_id);
   const row = await trx
     .selectFrom('subscriptions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')

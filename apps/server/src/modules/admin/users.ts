@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { AdminUser, UserAction, UserCreate, UserUpdate } from '@kb/contracts/admin-accounts';
 import type { Database } from '../../db/schema.ts';
@@ -10,9 +9,9 @@ import type { ClientInfo } from '../auth/auth-service.ts';
 import type { Mail } from '../auth/mailer.ts';
 import { changeCredits } from '../credits/credit-ledger.ts';
 import type { AdminDeps } from './admin-context.ts';
-import { adminAccountRefused, changedFields, conflict, isAdminRole } from './admin-context.ts';
+import { changedFields, conflict } from './admin-context.ts';
 import { assertSeatFree } from './organisations.ts';
-import { insertSubscription, lockUser } from './subscriptions.ts';
+import { insertSubscription, lockManagedUser } from './subscriptions.ts';
 import { adminUser } from './user-queries.ts';
 
 /** Users: created (optionally with a subscription, opening credits and an invitation), edited, acted on. */
@@ -82,7 +81,7 @@ export async function createUser(deps: AdminDeps, actor: AuditActor, client: Cli
 export async function updateUser(deps: AdminDeps, actor: AuditActor, userId: number, input: UserUpdate): Promise<AdminUser> {
   if (Object.values(input).every((v) => v === undefined)) throw badRequest('Nothing to change: give a first name, last name or organisation.');
   await deps.db.transaction().execute(async (trx) => {
-    await lockUser(trx, userId);
+    await lockManagedUser(trx, userId);
     const current = await trx.selectFrom('users').select(['email', 'first_name', 'last_name', 'organisation_id', 'active']).where('id', '=', userId).executeTakeFirstOrThrow();
     const change = changedFields(
       { firstName: current.first_name, lastName: current.last_name, organisationId: current.organisation_id },
@@ -107,12 +106,6 @@ export async function updateUser(deps: AdminDeps, actor: AuditActor, userId: num
   return adminUser(deps, userId);
 }
 
-/** Whether the user holds an admin role that has not ended (their account is the super admin's business). */
-async function holdsAdminRole(trx: Db, userId: number): Promise<boolean> {
-  const roles = await trx.selectFrom('subscriptions').select('role_name').where('user_id', '=', userId).where('end_date', '>', sql<Date>`now()`).execute();
-  return roles.some((r) => isAdminRole(r.role_name));
-}
-
 /** Deactivate, reactivate, close sessions, mail a password link, lift a lock-out: one audit row each. */
 export async function userAction(
   deps: AdminDeps,
@@ -126,8 +119,7 @@ export async function userAction(
   }
   const locked = action === 'liftLockout' ? await deps.auth.lockedOutUsers([userId]) : null;
   const outcome = await deps.db.transaction().execute(async (trx): Promise<{ message: string; mail?: Mail | null }> => {
-    const user = await lockUser(trx, userId);
-    if (await holdsAdminRole(trx, userId)) throw adminAccountRefused();
+    const user = await lockManagedUser(trx, userId);
     const audit = (name: string, before: unknown, after: unknown) =>
       recordAudit(trx, actor, { action: `user.${name}`, targetType: 'user', targetId: userId, targetLabel: user.email, before, after });
     switch (action) {

@@ -35,6 +35,11 @@ export interface SessionActions {
   acceptTokens: (result: LoginResult) => void;
   /** Completes the login: profile, roles and the confirmed login result. */
   completeLogin: (input: { result: LoginResult; profile: UserProfile; access: ProfileAccess; tokenRoles: Role[] }) => void;
+  /**
+   * A restored admin session that still owes the second step: logged in with the token's roles and
+   * no profile (the server answers none before the code); `finishLogin` completes it after the step.
+   */
+  completePendingLogin: (input: { result: LoginResult; tokenRoles: Role[] }) => void;
   /** Spec §4: an empty store restored from the browser flag; roles follow once the profile is fetched. */
   restoreFromBrowser: (values: { token: string; username: string; nodeToken: string | null }) => void;
   setUsername: (username: string) => void;
@@ -110,6 +115,22 @@ export const useSessionStore = create<SessionState>()(
           currentUserRole: current,
         });
       },
+      completePendingLogin: ({ result, tokenRoles }) =>
+        set({
+          ...INITIAL_SESSION,
+          isLogin: true,
+          token: result.token,
+          nodeToken: result.nodeToken,
+          jwtokenForNodeAPI: result.nodeToken,
+          username: result.username,
+          userId: result.id,
+          userHashId: result.userHashId,
+          sessionId: result.sessionId,
+          tokenExpiresAt: result.tokenExpiresAt,
+          secondFactor: result.secondFactor,
+          userRoles: tokenRoles,
+          currentUserRole: tokenRoles.at(-1) ?? null,
+        }),
       restoreFromBrowser: ({ token, username, nodeToken }) =>
         set({ ...INITIAL_SESSION, isLogin: true, token, username, nodeToken, jwtokenForNodeAPI: nodeToken }),
       setUsername: (username) => set({ username }),
@@ -123,7 +144,7 @@ export const useSessionStore = create<SessionState>()(
       name: 'kb-session',
       storage: createJSONStorage(() => sessionStore()),
       partialize: (state): SessionValues => {
-        const { acceptTokens: _a, completeLogin: _c, restoreFromBrowser: _r, setUsername: _u, setCurrentRole: _s, passSecondFactor: _p, reset: _x, ...values } = state;
+        const { acceptTokens: _a, completeLogin: _c, completePendingLogin: _cp, restoreFromBrowser: _r, setUsername: _u, setCurrentRole: _s, passSecondFactor: _p, reset: _x, ...values } = state;
         return values;
       },
     },

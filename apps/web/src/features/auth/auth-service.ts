@@ -3,7 +3,8 @@ import { authEndpoints, dashboardEndpoints } from '@kb/contracts/api';
 import type { LoginRequest } from '@kb/contracts/auth';
 import { PRODUCT_SLUG } from '@kb/contracts/auth';
 import { ERROR_CODES } from '@kb/contracts/errors';
-import { ApiRequestError, callApi, endSessionLocally } from '../../app/api-client.ts';
+import { ApiRequestError, callApi, endSessionLocally, secondFactorNeedOf } from '../../app/api-client.ts';
+import { secondFactorPending } from '../../app/route-guard.ts';
 import { writeBrowserLogin, writeBrowserTokens } from '../../app/browser-session.ts';
 import { useSessionStore } from '../../app/stores/session-store.ts';
 import { resetAllStores } from '../../app/stores/store-registry.ts';
@@ -32,9 +33,16 @@ export function formatWait(seconds: number): string {
   return countNoun(minutes, 'minute');
 }
 
+/** Whether an error is the server's "give the second factor first" (MFA_REQUIRED / MFA_ENROLMENT_REQUIRED). */
+function secondFactorRefusal(error: unknown): boolean {
+  return error instanceof ApiRequestError && secondFactorNeedOf(error.status, error.code) !== null;
+}
+
 /**
  * Loads the profile and confirms the login, filling the session store. Used by the login flow
- * and after a restore from browser storage (which carries tokens but no roles).
+ * (after the second step for an admin) and after a restore from browser storage (which carries
+ * tokens but no roles). A restored admin session that still owes the second step reads no profile
+ * (the server refuses it): it is kept as a pending login, which the route guard sends to the code page.
  */
 async function loadSession(tokenRolesFrom: string, fallbackUsername: string): Promise<void> {
   const tokenRoles = readTokenRoles(tokenRolesFrom);
@@ -44,6 +52,12 @@ async function loadSession(tokenRolesFrom: string, fallbackUsername: string): Pr
   } catch (error) {
     // Spec §8: a profile load failing with 500 keeps the user mail from the given id.
     if (error instanceof ApiRequestError && error.status === 500) useSessionStore.getState().setUsername(fallbackUsername);
+    if (secondFactorRefusal(error)) {
+      const result = await callApi(authEndpoints.webApiLogin, {});
+      useSessionStore.getState().completePendingLogin({ result, tokenRoles });
+      writeBrowserLogin({ token: result.token, email: result.username, nodeToken: result.nodeToken });
+      return;
+    }
     throw error;
   }
   const access = deriveProfileAccess(profile);
@@ -55,12 +69,25 @@ async function loadSession(tokenRolesFrom: string, fallbackUsername: string): Pr
   writeBrowserLogin({ token: result.token, email: result.username, nodeToken: result.nodeToken });
 }
 
-/** Spec §4 login: generate token → roles from the token → profile → webapilogin → store and browser. */
+/**
+ * Spec §4 login: generate token → roles from the token → profile → webapilogin → store and browser.
+ * An account with an admin role answers `code_required` or `enrolment_required`: its session reaches
+ * nothing else until the second step, so the login stops here and the login page asks for the code
+ * (or sets up the authenticator), then calls `finishLogin`.
+ */
 export async function logIn(credentials: LoginRequest): Promise<void> {
   const result = await callApi(authEndpoints.generateToken, { params: { product: PRODUCT_SLUG }, body: credentials });
   useSessionStore.getState().acceptTokens(result);
+  if (secondFactorPending(result)) return;
+  await finishLogin();
+}
+
+/** The rest of the login once the password (and, for an admin, the second step) is accepted. */
+export async function finishLogin(): Promise<void> {
+  const { token, username } = useSessionStore.getState();
   try {
-    await loadSession(result.token, credentials.username);
+    if (!token) throw new Error('No token to finish the login with.');
+    await loadSession(token, username ?? '');
   } catch (error) {
     // Spec §4: any failure after the token was issued logs out.
     resetAllStores();

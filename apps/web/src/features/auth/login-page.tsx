@@ -9,17 +9,22 @@ import { postLoginTarget } from '../../app/route-guard.ts';
 import { useSessionStore } from '../../app/stores/session-store.ts';
 import { TOGGLE_PROPS } from './password-form.ts';
 import { AuthCard } from './auth-card.tsx';
-import { logIn, logOut, loginErrorMessage } from './auth-service.ts';
+import { finishLogin, logIn, logOut, loginErrorMessage } from './auth-service.ts';
 import { MfaCodeForm } from './mfa-code-form.tsx';
+import { MfaEnrolment } from './mfa-enrolment.tsx';
+import { RecoveryCodesPanel } from './recovery-codes-panel.tsx';
 import { verifySecondFactor } from './second-factor.ts';
+
+/** Where the login stands: the password, then for an account with an admin role its code or the set-up of an authenticator. */
+type LoginStep = { kind: 'password' } | { kind: 'code' } | { kind: 'enrol' } | { kind: 'recovery-codes'; codes: string[] };
 
 export function LoginPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
-  /** The password was right and the account has an authenticator: the second step asks for its code. */
-  const [codeStep, setCodeStep] = useState(false);
+  /** After the password, an admin's second step: the code of the authenticator, or its first set-up. */
+  const [step, setStep] = useState<LoginStep>({ kind: 'password' });
   const form = useForm<LoginRequest>({
     mode: 'uncontrolled',
     initialValues: { username: '', password: '' },
@@ -36,8 +41,9 @@ export function LoginPage() {
     setSubmitting(true);
     try {
       await logIn({ username: values.username.trim(), password: values.password });
-      if (useSessionStore.getState().secondFactor === 'code_required') {
-        setCodeStep(true);
+      const secondFactor = useSessionStore.getState().secondFactor;
+      if (secondFactor === 'code_required' || secondFactor === 'enrolment_required') {
+        setStep({ kind: secondFactor === 'code_required' ? 'code' : 'enrol' });
         return;
       }
       await goOn();
@@ -48,9 +54,15 @@ export function LoginPage() {
     }
   };
 
-  if (codeStep) {
+  const cancel = (
+    <Anchor component="button" type="button" size="sm" onClick={() => void logOut()}>
+      Cancel and log out
+    </Anchor>
+  );
+
+  if (step.kind === 'code') {
     return (
-      <AuthCard title="Two-step login" subtitle="Your account has administrator pages: confirm it is you with your authenticator app.">
+      <AuthCard title="Two-step login" subtitle="Your account has administrator roles: confirm it is you with your authenticator app.">
         <MfaCodeForm
           label="Code from your authenticator app"
           description="Open your authenticator app and enter the 6-digit code for KB Search, or one of your recovery codes."
@@ -58,12 +70,35 @@ export function LoginPage() {
           allowRecoveryCode
           onSubmit={async (code) => {
             await verifySecondFactor(code);
+            await finishLogin();
             await goOn();
           }}
         />
-        <Anchor component="button" type="button" size="sm" onClick={() => void logOut()}>
-          Cancel and log out
-        </Anchor>
+        {cancel}
+      </AuthCard>
+    );
+  }
+
+  if (step.kind === 'enrol' || step.kind === 'recovery-codes') {
+    return (
+      <AuthCard title="Two-step login" subtitle="Your account has administrator roles: set up an authenticator app on your phone to finish logging in.">
+        {step.kind === 'enrol' ? (
+          <MfaEnrolment onConfirmed={(codes) => setStep({ kind: 'recovery-codes', codes })} />
+        ) : (
+          <RecoveryCodesPanel
+            codes={step.codes}
+            doneLabel="I have saved them"
+            onDone={() => {
+              void finishLogin()
+                .then(goOn)
+                .catch((failure: unknown) => {
+                  setStep({ kind: 'password' });
+                  setError(loginErrorMessage(failure));
+                });
+            }}
+          />
+        )}
+        {step.kind === 'enrol' && cancel}
       </AuthCard>
     );
   }

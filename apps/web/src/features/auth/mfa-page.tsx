@@ -1,25 +1,21 @@
-import { Alert, Anchor, Button, Code, Image, List, Stack, Text } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Stack, Text } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { mfaEndpoints } from '@kb/contracts/api';
 import type { MfaStatus } from '@kb/contracts/mfa';
 import { RECOVERY_CODE_COUNT } from '@kb/contracts/mfa';
-import { callApi, errorMessage } from '../../app/api-client.ts';
+import { callApi } from '../../app/api-client.ts';
 import { endpointKey, endpointQuery } from '../../app/query.ts';
 import { postLoginTarget } from '../../app/route-guard.ts';
 import { useSessionStore } from '../../app/stores/session-store.ts';
 import { QueryView } from '../../app/ui/query-view.tsx';
 import { AuthCard } from './auth-card.tsx';
+import { finishLogin } from './auth-service.ts';
 import { MfaCodeForm } from './mfa-code-form.tsx';
+import { MfaEnrolment } from './mfa-enrolment.tsx';
 import { RecoveryCodesPanel } from './recovery-codes-panel.tsx';
-import { confirmEnrolment, verifySecondFactor } from './second-factor.ts';
-
-/** The secret as people type it: groups of four. */
-function groupedSecret(secret: string): string {
-  return secret.replace(/(.{4})/g, '$1 ').trim();
-}
+import { verifySecondFactor } from './second-factor.ts';
 
 /**
  * /account/mfa: the admin roles' second factor. Enrol an authenticator app (QR code or the secret
@@ -31,15 +27,25 @@ export function MfaPage() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const role = useSessionStore((state) => state.currentUserRole);
   /** Recovery codes to show once, and whether they came with the enrolment (then the admin goes on). */
   const [codes, setCodes] = useState<{ list: string[]; afterEnrolment: boolean } | null>(null);
 
-  const goOn = () => void navigate(postLoginTarget(params.get('redirect'), role), { replace: true });
+  // A session restored before its second step has no profile yet (the server answered none): read it
+  // now, then go on to the page the admin opened, as their role may.
+  const goOn = async () => {
+    if (useSessionStore.getState().profile === null) {
+      try {
+        await finishLogin();
+      } catch {
+        // finishLogin ended the session locally: the guard sends the admin to log in again.
+      }
+    }
+    await navigate(postLoginTarget(params.get('redirect'), useSessionStore.getState().currentUserRole), { replace: true });
+  };
   const refresh = () => queryClient.invalidateQueries({ queryKey: endpointKey(mfaEndpoints.status, {}) });
 
   return (
-    <AuthCard title="Two-step login" subtitle="Administrator pages need a code from an authenticator app on your phone as well as your password.">
+    <AuthCard title="Two-step login" subtitle="Accounts with administrator roles log in with a code from an authenticator app on your phone as well as their password.">
       <QueryView query={query}>
         {(status) => {
           if (codes) {
@@ -50,7 +56,7 @@ export function MfaPage() {
                 onDone={() => {
                   setCodes(null);
                   void refresh();
-                  if (codes.afterEnrolment) goOn();
+                  if (codes.afterEnrolment) void goOn();
                 }}
               />
             );
@@ -58,7 +64,7 @@ export function MfaPage() {
           if (!status.required) {
             return <Text>Your account has no administrator role, so it does not need two-step login.</Text>;
           }
-          if (!status.enrolled) return <Enrolment onConfirmed={(list) => setCodes({ list, afterEnrolment: true })} />;
+          if (!status.enrolled) return <MfaEnrolment onConfirmed={(list) => setCodes({ list, afterEnrolment: true })} />;
           if (status.state !== 'passed') {
             return (
               <MfaCodeForm
@@ -69,7 +75,7 @@ export function MfaPage() {
                 onSubmit={async (code) => {
                   await verifySecondFactor(code);
                   await refresh();
-                  goOn();
+                  await goOn();
                 }}
               />
             );
@@ -78,60 +84,6 @@ export function MfaPage() {
         }}
       </QueryView>
     </AuthCard>
-  );
-}
-
-function Enrolment({ onConfirmed }: { onConfirmed: (codes: string[]) => void }) {
-  const start = useMutation({ mutationFn: () => callApi(mfaEndpoints.enrolStart, {}) });
-
-  if (!start.data) {
-    return (
-      <Stack gap="sm">
-        <Text>
-          Set up an authenticator app (for example Google Authenticator, Microsoft Authenticator or 1Password) before you use
-          administrator pages. You need your phone for the next steps.
-        </Text>
-        {start.isError && (
-          <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert">
-            {errorMessage(start.error)}
-          </Alert>
-        )}
-        <Button onClick={() => start.mutate()} loading={start.isPending}>
-          Set up my authenticator app
-        </Button>
-      </Stack>
-    );
-  }
-
-  const enrolment = start.data;
-  return (
-    <Stack gap="md" data-testid="mfa-enrolment">
-      <List type="ordered" spacing="sm">
-        <List.Item>
-          <Text>Scan this QR code with your authenticator app:</Text>
-          <Image src={enrolment.qrDataUrl} alt="QR code to add KB Search to your authenticator app" w={220} h={220} mt="xs" />
-        </List.Item>
-        <List.Item>
-          <Text>Or, if you cannot scan, type this key into the app (time-based, 6 digits):</Text>
-          <Code block fz="md" mt="xs" data-testid="mfa-secret" aria-label="Key to type into your authenticator app">
-            {groupedSecret(enrolment.secret)}
-          </Code>
-        </List.Item>
-        <List.Item>
-          <Text>Enter the 6-digit code the app shows now.</Text>
-        </List.Item>
-      </List>
-      <MfaCodeForm
-        label="6-digit code"
-        description="The app shows a new code every 30 seconds."
-        submitLabel="Confirm"
-        allowRecoveryCode={false}
-        onSubmit={async (code) => onConfirmed((await confirmEnrolment(code)).recoveryCodes)}
-      />
-      <Anchor component="button" type="button" size="sm" onClick={() => start.mutate()}>
-        Start again with a new key
-      </Anchor>
-    </Stack>
   );
 }
 
