@@ -194,10 +194,15 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   const settings = new AppSettings(db, { loginLimits: config.loginLimits, exportBackgroundFromRows: config.exports.backgroundFromRows });
   const mailer = new Mailer(db, app.log, config.mail);
   // The second step's wrong-code limit follows the run-time login limits (per account and address).
-  const mfa = new MfaService(db, new SecretBox(await mfaKey(config, database)), async () => {
-    const limits = await settings.loginLimits();
-    return { maxFailures: limits.perAccountAddress, windowMinutes: limits.windowMinutes };
-  });
+  const mfa = new MfaService(
+    db,
+    new SecretBox(await mfaKey(config, database)),
+    async () => {
+      const limits = await settings.loginLimits();
+      return { maxFailures: limits.perAccountAddress, windowMinutes: limits.windowMinutes };
+    },
+    (mail) => mailer.sendLater(mail),
+  );
   const auth = new AuthService({
     db,
     tokens,

@@ -32,7 +32,7 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): voi
   );
   registerEndpoint(app, authEndpoints.register, async ({ body, request }) => auth.register(body, clientInfo(request)), limited);
   registerEndpoint(app, authEndpoints.forgotPassword, async ({ body, request }) => auth.forgotPassword(body.email, clientInfo(request)), limited);
-  registerEndpoint(app, authEndpoints.verifySetPassword, async ({ params, body }) => auth.setPasswordFromLink(params.code, body.password), limited);
+  registerEndpoint(app, authEndpoints.verifySetPassword, async ({ params, body, request }) => auth.setPasswordFromLink(params.code, body.password, clientInfo(request)), limited);
 
   registerEndpoint(app, authEndpoints.regenerateToken, async ({ params, auth: caller }) => {
     assertProduct(params.product);

@@ -18,6 +18,7 @@ import type { SessionRepository } from '../sessions/session-repository.ts';
 import { WRONG_PASSWORD } from './login-limiter.ts';
 import type { LoginLimiter } from './login-limiter.ts';
 import type { Mail, Mailer } from './mailer.ts';
+import { securityNotice } from './security-notices.ts';
 import type { MfaService } from './mfa-service.ts';
 import { newPasswordProblem } from './password-policy.ts';
 import type { PasswordOwner } from './password-policy.ts';
@@ -200,7 +201,7 @@ export class AuthService {
   }
 
   /** Sets the password from a link; a registration link also starts the evaluation subscription. */
-  async setPasswordFromLink(code: string, password: string): Promise<MessageResponse> {
+  async setPasswordFromLink(code: string, password: string, client: ClientInfo): Promise<MessageResponse> {
     const row = await this.validCode(code);
     const passwordHash = await this.acceptableHash(password, { email: row.email, firstName: row.first_name, lastName: row.last_name });
     await this.deps.db.transaction().execute(async (trx) => {
@@ -236,6 +237,10 @@ export class AuthService {
         }
       }
     });
+    // A registration sets the first password; any later one is a change its owner must hear of.
+    if (row.purpose !== 'register') {
+      this.deps.mailer.sendLater(securityNotice({ to: row.email, firstName: row.first_name, change: 'password_reset', at: new Date(), ip: client.ip }));
+    }
     // Whoever holds a session may be the reason for the reset: every session ends.
     await this.deps.sessions.closeOthers(row.user_id, null, 'password_changed');
     return { message: 'Your password is set. You can log in now.' };
@@ -273,6 +278,7 @@ export class AuthService {
     }
     const passwordHash = await this.acceptableHash(request.newPassword, { email: user.email, firstName: user.first_name, lastName: user.last_name });
     await db.transaction().execute((trx) => storePassword(trx, auth.userId, passwordHash));
+    this.deps.mailer.sendLater(securityNotice({ to: user.email, firstName: user.first_name, change: 'password_changed', at: new Date(), ip: client.ip }));
     const closed = await this.deps.sessions.closeOthers(auth.userId, auth.sessionId, 'password_changed');
     return { message: closed > 0 ? `Password changed. ${closed} other session(s) were logged out.` : 'Password changed.' };
   }

@@ -10,6 +10,9 @@ import type { Database } from '../../db/schema.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
 import { HttpError, badRequest, notFound, tooManyRequests } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit-log.ts';
+import type { Mail } from './mailer.ts';
+import type { CredentialChange } from './security-notices.ts';
+import { securityNotice } from './security-notices.ts';
 import type { SecretBox } from './mfa-secret-box.ts';
 import { matchingStep, newTotpSecret, otpauthUri } from './mfa-totp.ts';
 
@@ -64,7 +67,13 @@ export class MfaService {
     private readonly box: SecretBox,
     /** Fixed limits, or a reader of the run-time ones (the super admin's login-limit settings). */
     private readonly limits: MfaLimits | (() => Promise<MfaLimits>),
+    /** Queues a mail after the change committed: the owner hears of every change to their second factor (ASVS 2.5.5). */
+    private readonly mail: (mail: Mail) => void,
   ) {}
+
+  private notify(to: string, change: CredentialChange, ip: string | null): void {
+    this.mail(securityNotice({ to, change, at: new Date(), ip }));
+  }
 
   /** Where a session stands: what the login answer and the status call say. */
   async state(userId: number, sessionId: string, roles: readonly string[]): Promise<SecondFactorState> {
@@ -122,7 +131,7 @@ export class MfaService {
     const row = await this.db.selectFrom('user_mfa').select(['secret_encrypted', 'confirmed_at']).where('user_id', '=', auth.userId).executeTakeFirst();
     if (!row) throw badRequest('Start the set-up first: the page shows a QR code to scan.');
     if (row.confirmed_at) throw new HttpError(409, { message: 'Your authenticator is already set up.', code: ERROR_CODES.conflict });
-    return this.attempt(auth.userId, ip, async (trx) => {
+    const codes = await this.attempt(auth.userId, ip, async (trx) => {
       const step = matchingStep(this.box.open(row.secret_encrypted), code);
       if (step === null) return refused(wrongCode());
       const confirmed = await trx
@@ -138,6 +147,8 @@ export class MfaService {
       await trx.updateTable('user_sessions').set({ mfa_passed_at: sql`now()` }).where('id', '=', auth.sessionId).execute();
       return { ok: true, value: { recoveryCodes: await this.replaceRecoveryCodes(trx, auth.userId) } };
     });
+    this.notify(auth.email, 'mfa_enrolled', ip);
+    return codes;
   }
 
   /**
@@ -175,10 +186,12 @@ export class MfaService {
   async regenerateRecoveryCodes(auth: AuthContext, code: string, ip: string | null): Promise<RecoveryCodes> {
     const row = await this.db.selectFrom('user_mfa').select(['secret_encrypted', 'confirmed_at']).where('user_id', '=', auth.userId).executeTakeFirst();
     if (!row?.confirmed_at) throw new HttpError(403, { message: 'Set up an authenticator app first.', code: ERROR_CODES.mfaEnrolmentRequired });
-    return this.attempt(auth.userId, ip, async (trx) => {
+    const codes = await this.attempt(auth.userId, ip, async (trx) => {
       const taken = await this.takeTotp(trx, auth.userId, row.secret_encrypted, code);
       return taken ?? { ok: true, value: { recoveryCodes: await this.replaceRecoveryCodes(trx, auth.userId) } };
     });
+    this.notify(auth.email, 'mfa_recovery_codes_replaced', ip);
+    return codes;
   }
 
   /**
@@ -190,7 +203,7 @@ export class MfaService {
     if (userId === actor.userId) {
       throw badRequest('You cannot reset your own second factor: log in with a recovery code, or ask another super administrator.');
     }
-    return this.db.transaction().execute(async (trx) => {
+    const outcome = await this.db.transaction().execute(async (trx) => {
       const user = await trx.selectFrom('users').select(['id', 'email']).where('id', '=', userId).executeTakeFirst();
       if (!user) throw notFound(`There is no account ${userId}.`);
       const mfa = await trx.selectFrom('user_mfa').select(['confirmed_at']).where('user_id', '=', userId).forUpdate().executeTakeFirst();
@@ -216,8 +229,11 @@ export class MfaService {
           after: { enrolled: false },
         },
       );
-      return { message: `The second factor of ${user.email} is reset: they set up an authenticator again at their next administrator page.` };
+      return { email: user.email, message: `The second factor of ${user.email} is reset: they set up an authenticator again at their next login.` };
     });
+    // The administrator's address is not the owner's business: the notice names none.
+    this.notify(outcome.email, 'mfa_reset', null);
+    return { message: outcome.message };
   }
 
   /**

@@ -239,7 +239,7 @@ describe.each(DATABASES)('password security on %s', (kind) => {
         sessions: new SessionRepository(db),
         limiter: new LoginLimiter(db, t.config.loginLimits),
         mailer,
-        mfa: new MfaService(db, new SecretBox('recording-mfa-key'), { maxFailures: 5, windowMinutes: 15 }),
+        mfa: new MfaService(db, new SecretBox('recording-mfa-key'), { maxFailures: 5, windowMinutes: 15 }, () => undefined),
         serverName: 'test',
         publicUrl: '',
       });
