@@ -26,7 +26,9 @@ export const ERROR_CODES = {
   invalidLink: 'INVALID_LINK',
   /** An export needs more download credits than the balance holds (answered 402 before any work). */
   insufficientCredits: 'INSUFFICIENT_CREDITS',
-  /** An admin-only call from a session that has not passed the second factor (contracts mfa.ts). */
+  /** 401: the session reached its absolute lifetime (SESSION_MAX_AGE_MS); log in again. */
+  sessionExpired: 'SESSION_EXPIRED',
+  /** Any call but the login and code steps from an admin's session that has not passed the second factor (contracts mfa.ts). */
   mfaRequired: 'MFA_REQUIRED',
   /** An admin-only call from an admin without an authenticator: enrol at /account/mfa. */
   mfaEnrolmentRequired: 'MFA_ENROLMENT_REQUIRED',

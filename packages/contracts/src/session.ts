@@ -2,6 +2,11 @@ import { z } from 'zod';
 
 /** Spec §9: idle timeout and logout limit. */
 export const IDLE_TIMEOUT_MS = 1_800_000;
+/**
+ * Absolute lifetime of a login session (ASVS 3.3.2): however active, a session older than this is
+ * closed at its next request and its user logs in again (12 hours, NIST SP 800-63B AAL2).
+ */
+export const SESSION_MAX_AGE_MS = 12 * 3_600_000;
 /** Lifetime of a main or node token; the client regenerates before this runs out. */
 export const TOKEN_TTL_SECONDS = 60 * 60;
 /** The client regenerates its tokens when less than this is left. */

@@ -5,7 +5,7 @@ import type { TokenKind } from '@kb/contracts/session';
 import type { Role } from '@kb/contracts/roles';
 import { isRole } from '@kb/contracts/roles';
 import type { TokenService } from './tokens.ts';
-import { HttpError, forbidden, tokenMissing } from './errors.ts';
+import { HttpError, forbidden, sessionExpired, tokenMissing } from './errors.ts';
 import { ADMIN_ROLES } from '@kb/contracts/roles';
 import { ERROR_CODES } from '@kb/contracts/errors';
 
@@ -35,7 +35,9 @@ export type SessionCheck =
       secondFactor: { passed: boolean; enrolled: boolean };
     }
   | { state: 'closed' }
-  | { state: 'idle' };
+  | { state: 'idle' }
+  /** Older than the absolute session lifetime (closed now). */
+  | { state: 'expired' };
 
 /**
  * The one thing the hook needs from the sessions module. Declared here, where it is used, so that
@@ -114,6 +116,7 @@ export function registerAuthHook(app: FastifyInstance, tokens: TokenService, ses
     const check = await sessions.check(first.sid, userId, config.touchesSession !== false);
     if (check.state === 'idle') throw tokenMissing(true);
     if (check.state === 'closed') throw tokenMissing();
+    if (check.state === 'expired') throw sessionExpired();
 
     const roles = check.roles.filter(isRole);
     // ASVS V2.8, one rule decided here for every call: a session of an account holding an admin

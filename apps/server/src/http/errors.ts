@@ -27,5 +27,8 @@ export const tokenMissing = (idle = false) =>
     ...(idle ? { timeout: true } : {}),
   });
 
+/** 401 for a session past its absolute lifetime: the spec's "token is missing", with a code the web app words. */
+export const sessionExpired = () => new HttpError(401, { message: TOKEN_MISSING_MESSAGE, code: ERROR_CODES.sessionExpired });
+
 export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
   new HttpError(429, { message, code: ERROR_CODES.rateLimited, retryAfterSeconds }, { 'retry-after': String(retryAfterSeconds) });

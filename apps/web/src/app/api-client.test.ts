@@ -67,6 +67,12 @@ describe('api client', () => {
     expect(ended).toEqual(['token-missing']);
   });
 
+  it('ends the session as expired on 401 "token is missing" with SESSION_EXPIRED (absolute lifetime)', async () => {
+    const { call, ended } = setup(jsonResponse(401, { message: TOKEN_MISSING_MESSAGE, code: 'SESSION_EXPIRED' }));
+    await expect(call(authEndpoints.profile, {})).rejects.toMatchObject({ status: 401, code: 'SESSION_EXPIRED' });
+    expect(ended).toEqual(['expired']);
+  });
+
   it('does not end the session on other 401 answers (a wrong password)', async () => {
     const { call, ended } = setup(jsonResponse(401, { message: 'E-mail or password is wrong.', code: 'BAD_CREDENTIALS' }));
     await expect(call(authEndpoints.generateToken, { params: { product: 'gostar' }, body: { username: 'x', password: 'y' } })).rejects.toBeInstanceOf(ApiRequestError);

@@ -1,7 +1,7 @@
 import type { Endpoint, EndpointInput, EndpointResponse } from '@kb/contracts/endpoint';
 import { buildPath } from '@kb/contracts/endpoint';
 import { ApiErrorSchema, CANCELLED_MESSAGES, ERROR_CODES, TOKEN_MISSING_MESSAGE } from '@kb/contracts/errors';
-import { AUTH_HEADERS } from '@kb/contracts/session';
+import { AUTH_HEADERS, SESSION_MAX_AGE_MS } from '@kb/contracts/session';
 import { notifications } from '@mantine/notifications';
 import { clearBrowserState } from './browser-session.ts';
 import { navigateTo } from './navigation.ts';
@@ -72,7 +72,7 @@ export function buildQueryString(query: Record<string, unknown> | undefined): st
   return text ? `?${text}` : '';
 }
 
-export type SessionEndReason = 'token-missing' | 'timeout';
+export type SessionEndReason = 'token-missing' | 'timeout' | 'expired';
 
 /** What a refused call says the session lacks: the code of the second step, or an authenticator at all. */
 export type SecondFactorNeed = 'code_required' | 'enrolment_required';
@@ -168,7 +168,9 @@ function failureOf(deps: ApiClientDeps, response: Response, data: unknown): ApiR
     deps.onSessionEnded('timeout');
     return new ApiRequestError({ status: response.status, ...apiError, code: apiError.code || ERROR_CODES.sessionIdle });
   }
-  if (response.status === 401 && apiError?.message === TOKEN_MISSING_MESSAGE) deps.onSessionEnded('token-missing');
+  if (response.status === 401 && apiError?.message === TOKEN_MISSING_MESSAGE) {
+    deps.onSessionEnded(apiError.code === ERROR_CODES.sessionExpired ? 'expired' : 'token-missing');
+  }
   const need = secondFactorNeedOf(response.status, apiError?.code);
   if (need) deps.onSecondFactorNeeded?.(need);
   if (response.status >= 500) deps.onServerError();
@@ -299,6 +301,13 @@ export function endSessionLocally(notice?: string): void {
   if (typeof window === 'undefined' || window.location.pathname !== '/login') navigateTo('/login', { replace: true });
 }
 
+/** What the user is told when the server ends the session. */
+const SESSION_END_NOTICES: Record<SessionEndReason, string> = {
+  timeout: 'Your session ended after 30 minutes without activity.',
+  expired: `Your session reached its limit of ${SESSION_MAX_AGE_MS / 3_600_000} hours. Please log in again.`,
+  'token-missing': 'Your session has ended. Please log in again.',
+};
+
 /** What the app's clients read and do: the session store's values, §8 session end, the loader. */
 const appClientDeps: ApiClientDeps = {
   fetch: (...args) => globalThis.fetch(...args),
@@ -312,8 +321,7 @@ const appClientDeps: ApiClientDeps = {
       searchSessionId: useSearchSessionStore.getState().searchSessionId,
     };
   },
-  onSessionEnded: (reason) =>
-    endSessionLocally(reason === 'timeout' ? 'Your session ended after 30 minutes without activity.' : 'Your session has ended. Please log in again.'),
+  onSessionEnded: (reason) => endSessionLocally(SESSION_END_NOTICES[reason]),
   onServerError: () => stopPageLoader(),
   onSecondFactorNeeded: (need) => {
     // The state saved at login may be stale (another tab, a reset): the server's answer wins.

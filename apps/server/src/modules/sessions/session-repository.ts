@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import { IDLE_TIMEOUT_MS } from '@kb/contracts/session';
+import { IDLE_TIMEOUT_MS, SESSION_MAX_AGE_MS } from '@kb/contracts/session';
 import type { Database } from '../../db/schema.ts';
 import { SEARCH_SET_TABLES } from '../search/search-tables.ts';
 import type { SessionCheck, SessionChecker } from '../../http/auth-hook.ts';
@@ -11,7 +11,10 @@ import type { SessionCheck, SessionChecker } from '../../http/auth-hook.ts';
  */
 export const IDLE_CUTOFF = sql<Date>`now() - make_interval(secs => ${IDLE_TIMEOUT_MS / 1000})`;
 
-export type CloseReason = 'logout' | 'idle' | 'closed' | 'closed_by_user' | 'closed_by_admin' | 'deactivated' | 'password_changed' | 'subscription_ended';
+/** The moment before which a session's login makes it expired (ASVS 3.3.2): refused and closed at its next request, listed nowhere as open. */
+export const EXPIRY_CUTOFF = sql<Date>`now() - make_interval(secs => ${SESSION_MAX_AGE_MS / 1000})`;
+
+export type CloseReason = 'logout' | 'idle' | 'expired' | 'closed' | 'closed_by_user' | 'closed_by_admin' | 'deactivated' | 'password_changed' | 'subscription_ended';
 
 /** Server-side session rows: the truth behind every token (spec §4 "Sessions", §9 idle limit). */
 export class SessionRepository implements SessionChecker {
@@ -42,6 +45,7 @@ export class SessionRepository implements SessionChecker {
         'u.user_hash_id',
         'u.active',
         sql<boolean>`s.last_activity_at <= ${IDLE_CUTOFF}`.as('idle'),
+        sql<boolean>`s.created_at <= ${EXPIRY_CUTOFF}`.as('expired'),
         sql<string[] | null>`(select array_agg(role_name order by position, id) from subscriptions
           where user_id = s.user_id and start_date <= now() and end_date > now())`.as('roles'),
         sql<boolean>`exists (select 1 from user_mfa m where m.user_id = s.user_id and m.confirmed_at is not null)`.as('mfa_enrolled'),
@@ -53,6 +57,11 @@ export class SessionRepository implements SessionChecker {
     if (row.idle) {
       await this.close(sessionId, 'idle');
       return { state: 'idle' };
+    }
+    // ASVS 3.3.2: an active session too ends at its absolute lifetime; its user logs in again.
+    if (row.expired) {
+      await this.close(sessionId, 'expired');
+      return { state: 'expired' };
     }
     if (!row.active || !row.roles?.length) {
       await this.close(sessionId, 'subscription_ended');
@@ -112,6 +121,7 @@ export class SessionRepository implements SessionChecker {
       .where('user_id', 'in', userIds)
       .where('closed_at', 'is', null)
       .where('last_activity_at', '>', IDLE_CUTOFF)
+      .where('created_at', '>', EXPIRY_CUTOFF)
       .groupBy('user_id')
       .execute();
     return new Map(rows.map((r) => [r.user_id, r.n]));

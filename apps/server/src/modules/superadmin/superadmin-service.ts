@@ -9,7 +9,7 @@ import type { AuditActor } from '../audit/audit-log.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Mailer } from '../auth/mailer.ts';
 import type { SessionRepository } from '../sessions/session-repository.ts';
-import { IDLE_CUTOFF } from '../sessions/session-repository.ts';
+import { EXPIRY_CUTOFF, IDLE_CUTOFF } from '../sessions/session-repository.ts';
 import type { AppSettings } from '../settings/app-settings.ts';
 import { containsPattern } from '../../db/like-pattern.ts';
 
@@ -27,8 +27,9 @@ export async function openSessions(db: Db, caller: AuthContext, query: { q?: str
     .selectFrom('user_sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .where('s.closed_at', 'is', null)
-    // An idle session is refused at its next request: not open, as the account list counts it.
+    // An idle or expired session is refused at its next request: not open, as the account list counts it.
     .where('s.last_activity_at', '>', IDLE_CUTOFF)
+    .where('s.created_at', '>', EXPIRY_CUTOFF)
     .$if(Boolean(query.q), (q) => q.where('u.email', 'like', containsPattern((query.q ?? '').toLowerCase())));
   const [rows, total] = await Promise.all([
     base
