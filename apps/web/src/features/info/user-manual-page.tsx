@@ -349,10 +349,12 @@ export function UserManualPage() {
 
       <InfoSection id="two-step" title="Two-step login for administrators">
         <p>
-          KB, flat-file and super administrators give a 6-digit code from an authenticator app after their password. The first admin page you open
-          leads to <Anchor component={Link} to="/account/mfa">Two-step login</Anchor>: scan the QR code (or type the key under it), enter the code
-          the app shows, and save the ten recovery codes. Each code works once; after 5 wrong codes you wait 15 minutes. Lost your phone? Log in
-          with a recovery code and ask a super administrator to reset your authenticator.
+          KB, flat-file and super administrators give a 6-digit code from an authenticator app after their password; until then nothing opens, not
+          even a search subscription the account also holds. At your first login the login page sets it up: scan the QR code (or type the key
+          under it), enter the code the app shows, and save the ten recovery codes. Each code works once; after 5 wrong codes you wait 15
+          minutes. Lost your phone? Log in with a recovery code and ask a super administrator to reset your authenticator; you set it up again at
+          your next login (<Anchor component={Link} to="/account/mfa">Two-step login</Anchor> also replaces your recovery codes). Every password
+          and two-step login change is mailed to you, and a session ends after 12 hours however active.
         </p>
       </InfoSection>
     </Stack>
