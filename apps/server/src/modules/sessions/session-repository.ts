@@ -14,6 +14,8 @@ export const IDLE_CUTOFF = sql<Date>`now() - make_interval(secs => ${IDLE_TIMEOU
 /** The moment before which a session's login makes it expired (ASVS 3.3.2): refused and closed at its next request, listed nowhere as open. */
 export const EXPIRY_CUTOFF = sql<Date>`now() - make_interval(secs => ${SESSION_MAX_AGE_MS / 1000})`;
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export type CloseReason = 'logout' | 'idle' | 'expired' | 'closed' | 'closed_by_user' | 'closed_by_admin' | 'deactivated' | 'password_changed' | 'subscription_ended';
 
 /** Server-side session rows: the truth behind every token (spec §4 "Sessions", §9 idle limit). */
@@ -141,7 +143,22 @@ export class SessionRepository implements SessionChecker {
     return closed;
   }
 
+  /** Whether `sessionId` names an open session of the user (any text: one that is not a UUID names none). */
+  async isOpenSessionOf(sessionId: string, userId: number): Promise<boolean> {
+    if (!UUID.test(sessionId)) return false;
+    const row = await this.db
+      .selectFrom('user_sessions')
+      .select('id')
+      .where('id', '=', sessionId)
+      .where('user_id', '=', userId)
+      .where('closed_at', 'is', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The user a session belongs to; null when there is none (or the text is no UUID, which names none). */
   async ownerOf(sessionId: string): Promise<number | null> {
+    if (!UUID.test(sessionId)) return null;
     const row = await this.db.selectFrom('user_sessions').select('user_id').where('id', '=', sessionId).executeTakeFirst();
     return row?.user_id ?? null;
   }

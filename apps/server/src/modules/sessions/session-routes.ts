@@ -5,7 +5,7 @@ import { IDLE_TIMEOUT_MS } from '@kb/contracts/session';
 import type { Database } from '../../db/schema.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
 import { registerEndpoint, requireAuth } from '../../http/endpoint-route.ts';
-import { forbidden, notFound } from '../../http/errors.ts';
+import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import type { TokenService } from '../../http/tokens.ts';
 import type { SessionRepository } from './session-repository.ts';
 
@@ -61,6 +61,13 @@ export function registerSessionRoutes(app: FastifyInstance, db: Kysely<Database>
   registerEndpoint(app, dashboardEndpoints.closeAllSessions, async ({ body, auth: caller }) => {
     const auth = requireAuth(caller);
     assertSelf(auth, body.user_id);
+    // The session kept must be one of the caller's open ones: any other id would close them all,
+    // the caller's own included.
+    if (!(await sessions.isOpenSessionOf(body.sessionid, auth.userId))) {
+      throw badRequest('The session to keep (sessionid) is not one of your open sessions, so nothing was closed. Send the id of your current session.', {
+        field: 'sessionid',
+      });
+    }
     return { closed: await sessions.closeOthers(auth.userId, body.sessionid, 'closed_by_user') };
   });
 
