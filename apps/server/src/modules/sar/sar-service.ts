@@ -18,7 +18,7 @@ import type { z } from 'zod';
 import type { SarCliffsRequestSchema, SarCoresRequestSchema, SarExportRequestSchema, SarPairsRequestSchema, SarTableRequest } from '@kb/contracts/sar';
 import type { Database } from '../../db/schema.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
-import { HttpError, badRequest, notFound } from '../../http/errors.ts';
+import { HttpError, badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { ERROR_CODES } from '@kb/contracts/errors';
 import type { ChemEngine, ChemQuery } from '../chemistry/chem-engine.ts';
 import { ChemInputError } from '../chemistry/chem-engine.ts';
@@ -128,6 +128,16 @@ export class SarService {
       createdAt: new Date(set.created_at).toISOString(),
       endpoints: groups.map(endpointOption),
     };
+  }
+
+  /**
+   * Progress and cancel name a search session: another user's answers 403, as the search's own
+   * progress and cancel do (jobs are kept per user, so nothing would leak, but the answer must not
+   * pretend the session is idle). An unknown session is idle.
+   */
+  private async assertNotOthers(auth: AuthContext, sessionId: string): Promise<void> {
+    const owner = await this.db.selectFrom('search_sessions').select('user_id').where('id', '=', sessionId).executeTakeFirst();
+    if (owner && owner.user_id !== auth.userId) throw forbidden('This search session belongs to another user.');
   }
 
   private async sarSet(auth: AuthContext, sessionId: string): Promise<{ session: ResultSession; set: SarSetRow }> {
@@ -270,11 +280,13 @@ export class SarService {
     }
   }
 
-  progress(auth: AuthContext, sessionId: string): Promise<SarProgress> {
+  async progress(auth: AuthContext, sessionId: string): Promise<SarProgress> {
+    await this.assertNotOthers(auth, sessionId);
     return this.jobs.progress(auth.userId, sessionId);
   }
 
   async cancel(auth: AuthContext, sessionId: string): Promise<{ message: string }> {
+    await this.assertNotOthers(auth, sessionId);
     return { message: (await this.jobs.cancel(auth.userId, sessionId)) ? 'The SAR work was cancelled.' : 'No SAR work was running for this search.' };
   }
 

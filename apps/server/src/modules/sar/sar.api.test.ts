@@ -146,6 +146,14 @@ describe.each(DATABASES)('SAR view on %s', (kind) => {
     expect((await get(`/api/sar/data/${sessionid}`, evaluator)).statusCode).toBe(403);
     expect((await post('/api/sar/table', { sessionid, endpoint, cores: [{ kind: 'smiles', text: 'c1ccccc1' }] }, evaluator)).statusCode).toBe(403);
     expect((await post('/api/sar/cliffs', { sessionid, endpoint }, evaluator)).statusCode).toBe(403);
+    // Progress and cancel too, as the search's own do (they answered 200 "idle" before).
+    for (const other of [await get(`/api/sar/progress/${sessionid}`, evaluator), await post(`/api/sar/cancel/${sessionid}`, {}, evaluator)]) {
+      expect(other.statusCode).toBe(403);
+      expect(other.data.message).toBe('This search session belongs to another user.');
+    }
+    // An unknown session is idle, and the owner's own answers stay 200.
+    expect((await get(`/api/sar/progress/${crypto.randomUUID()}`, evaluator)).data).toEqual({ running: false, phase: 'idle', done: 0, total: 0 });
+    expect((await get(`/api/sar/progress/${sessionid}`)).statusCode).toBe(200);
   }, 120_000);
 
   it('decomposes the endpoint’s compounds on a suggested scaffold, with values equal to the activities’ SQL', async () => {
