@@ -99,6 +99,42 @@ describe.each(DATABASES)('datasets and requests on %s', (kind) => {
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
+  it('refuses a file name that is a path, holds markup or control characters, or is a reserved device name, with a 400 that says why', async () => {
+    const before = await t.database.db.selectFrom('stored_files').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const cases: Array<[string, RegExp]> = [
+      ['../../../var/x.csv', /is a path/],
+      ['/etc/cron.d/x.csv', /is a path/],
+      ['C:\\temp\\x.csv', /is a path/],
+      ['<script>alert(1)<\/script>.csv', /is a path|may not contain/],
+      ['<b>bold</b>.csv', /is a path|may not contain/],
+      ['a"quote.csv', /may not contain any of/],
+      ['tab\there.csv', /control characters/],
+      ['line\nbreak.csv', /control characters/],
+      ['CON.csv', /reserves for a device/],
+      ['lpt1.txt', /reserves for a device/],
+      ['nul', /reserves for a device/],
+      ['.hidden.csv', /start or end with a dot/],
+      ['trailing.csv.', /start or end with a dot/],
+      [`${'a'.repeat(200)}.csv`, /at most 200 characters/],
+    ];
+    for (const [fileName, message] of cases) {
+      const answer = await upload({ datasetType: 'Structures', roles: 'FULL_USER', fileName }, CSV);
+      expect(answer.statusCode, `${fileName}: ${answer.body}`).toBe(400);
+      expect(String(answer.data.message), fileName).toMatch(message);
+    }
+    const after = await t.database.db.selectFrom('stored_files').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+
+    // A plain name with spaces, accents and brackets is kept as given, and downloads under that name (RFC 6266 encoded).
+    const plain = await upload({ datasetType: 'Structures', roles: 'FULL_USER', fileName: "Kinase set (µM) – O'Neil.csv" }, CSV);
+    expect(plain.statusCode, plain.body).toBe(200);
+    expect(plain.data.flatfileName).toBe("Kinase set (µM) – O'Neil.csv");
+    const got = await post('/api/dashboard/downloadfile', { fileId: plain.data.fileId }, full);
+    expect(got.headers['content-disposition']).toBe(
+      "attachment; filename=\"Kinase set (_M) _ O'Neil.csv\"; filename*=UTF-8''Kinase%20set%20%28%C2%B5M%29%20%E2%80%93%20O%27Neil.csv",
+    );
+  });
+
   it('keeps requests for data to their owner: create, list, cancel with cancelled_by; the admin sees and moves them all', async () => {
     const created = await post('/api/security/flatfile/request/create', { datasetType: 'Targets', description: 'Kinase targets with UniProt ids, as CSV' }, full);
     expect(created.statusCode, created.body).toBe(200);

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { exportEndpoints } from '@kb/contracts/exports';
 import type { AuthContext } from '../../http/auth-hook.ts';
 import { registerEndpoint, registerFileEndpoint, requireAuth } from '../../http/endpoint-route.ts';
+import { attachmentHeader } from '../../http/attachment.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import type { DatasetService } from '../datasets/dataset-service.ts';
 import type { FileStore, StoredFile } from '../../db/file-store.ts';
@@ -14,12 +15,6 @@ declare module 'fastify' {
     exportJobs: ExportJobRunner;
     exportService: ExportService;
   }
-}
-
-/** RFC 6266 attachment header: an ASCII fallback name and the UTF-8 one. */
-function attachment(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
 /** A file the caller may have: their own export, or a dataset of their subscription (403 otherwise). */
@@ -37,7 +32,7 @@ async function fileForCaller(auth: AuthContext, fileId: number, files: FileStore
 }
 
 function sendFile(reply: FastifyReply, file: StoredFile, files: FileStore) {
-  reply.type(file.contentType).header('content-disposition', attachment(file.fileName)).header('content-length', String(file.byteSize)).header('cache-control', 'no-store');
+  reply.type(file.contentType).header('content-disposition', attachmentHeader(file.fileName)).header('content-length', String(file.byteSize)).header('cache-control', 'no-store');
   return files.stream(file.id);
 }
 

@@ -7,6 +7,7 @@ import { SavedQueryService } from './saved-queries.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import { SearchService } from './search-service.ts';
 import type { SearchServiceOptions, SessionKind } from './search-service.ts';
+import { attachmentHeader } from '../../http/attachment.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -69,7 +70,7 @@ export function registerSearchRoutes(app: FastifyInstance, db: Kysely<Database>,
   registerEndpoint(app, searchEndpoints.saveQuery, async ({ body, reply }) => {
     const file = saved.fileFor(body);
     const fileName = `${body.name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'search'}.kbquery.json`;
-    reply.type('application/json; charset=utf-8').header('content-disposition', `attachment; filename="${fileName}"`);
+    reply.type('application/json; charset=utf-8').header('content-disposition', attachmentHeader(fileName));
     return JSON.stringify(file, null, 2);
   });
   registerEndpoint(app, searchEndpoints.variableSave, async ({ body, auth }) => saved.save(requireAuth(auth), body));

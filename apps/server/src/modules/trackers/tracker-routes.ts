@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { registerEndpoint } from '../../http/endpoint-route.ts';
 import { auditActor } from '../audit/audit-log.ts';
 import { TrackerService } from './tracker-service.ts';
+import { attachmentHeader } from '../../http/attachment.ts';
 
 /** Registers the trackers of `/admin/trackers` (packages/contracts/src/admin-trackers.ts); access is the contract's. */
 export function registerTrackerRoutes(app: FastifyInstance, db: Kysely<Database>): void {
@@ -22,7 +23,7 @@ export function registerTrackerRoutes(app: FastifyInstance, db: Kysely<Database>
     const day = new Date().toISOString().slice(0, 10);
     reply
       .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="trackers-${params.tracker}-${day}.csv"`)
+      .header('content-disposition', attachmentHeader(`trackers-${params.tracker}-${day}.csv`))
       .header('cache-control', 'no-store');
     return text;
   });

@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { registerEndpoint, requireAuth } from '../../http/endpoint-route.ts';
 import { forbidden } from '../../http/errors.ts';
 import { UploadService, unidentifiedTermsText } from './upload-service.ts';
+import { attachmentHeader } from '../../http/attachment.ts';
 
 /** Registers the uploads endpoints of the contract (packages/contracts/src/uploads.ts). */
 export function registerUploadRoutes(app: FastifyInstance, db: Kysely<Database>): void {
@@ -17,7 +18,7 @@ export function registerUploadRoutes(app: FastifyInstance, db: Kysely<Database>)
   registerEndpoint(app, uploadEndpoints.unreportedTermsDownload, async ({ body, reply }) => {
     reply
       .type('text/plain; charset=utf-8')
-      .header('content-disposition', `attachment; filename="unidentified-${body.listType}.txt"`)
+      .header('content-disposition', attachmentHeader(`unidentified-${body.listType}.txt`))
       .header('cache-control', 'no-store');
     return unidentifiedTermsText(body.terms);
   });

@@ -344,7 +344,7 @@ describe.each(DATABASES)('uploaded lists of search terms on %s', (kind) => {
     const res = await t.call({ method: 'POST', url: DOWNLOAD, headers: authHeaders(login), payload: { listType: 'compoundname', fileName: 'names.xlsx', terms } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
-    expect(res.headers['content-disposition']).toBe('attachment; filename="unidentified-compoundname.txt"');
+    expect(res.headers['content-disposition']).toBe("attachment; filename=\"unidentified-compoundname.txt\"; filename*=UTF-8''unidentified-compoundname.txt");
     expect(res.body.split('\n')).toEqual([...terms, '']);
   });
 

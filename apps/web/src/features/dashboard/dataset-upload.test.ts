@@ -21,6 +21,13 @@ describe('flat-file upload checks', () => {
     expect(uploadProblem({ name: 'big.zip', size: FLAT_FILE_MAX_BYTES + 1 })).toBe('“big.zip” (256 MB) is over the 256 MB a dataset may be.');
   });
 
+  it('refuses a name subscribers could not safely receive, with the server’s words', () => {
+    expect(uploadProblem({ name: 'CON.csv', size: 10 })).toMatch(/reserves for a device/);
+    expect(uploadProblem({ name: '<b>x</b>.csv', size: 10 })).toMatch(/path|may not contain/);
+    expect(uploadProblem({ name: 'a"b.csv', size: 10 })).toMatch(/may not contain/);
+    expect(uploadProblem({ name: 'Kinase set (µM).csv', size: 10 })).toBeNull();
+  });
+
   it('names the allowed extensions when a file has another', () => {
     expect(uploadProblem({ name: 'notes.docx', size: 10 })).toContain('Upload one of: .csv, .tsv, .txt, .sdf, .xlsx, .zip, .gz.');
   });

@@ -1,5 +1,5 @@
 import type { DatasetType, DatasetUploadQuery } from '@kb/contracts/datasets';
-import { FLAT_FILE_EXTENSIONS, FLAT_FILE_MAX_BYTES } from '@kb/contracts/datasets';
+import { FLAT_FILE_EXTENSIONS, FLAT_FILE_MAX_BYTES, datasetFileNameProblem } from '@kb/contracts/datasets';
 import type { Role } from '@kb/contracts/roles';
 import { formatBytes } from './format.ts';
 
@@ -19,6 +19,8 @@ export const FLAT_FILE_ACCEPT = FLAT_FILE_EXTENSIONS.map((extension) => `.${exte
 
 /** Why a file cannot be uploaded as a dataset, or null when it can. */
 export function uploadProblem(file: { name: string; size: number }): string | null {
+  const nameProblem = datasetFileNameProblem(file.name);
+  if (nameProblem) return nameProblem;
   if (file.size === 0) return `“${file.name}” is empty.`;
   if (file.size > FLAT_FILE_MAX_BYTES) return `“${file.name}” (${formatBytes(file.size)}) is over the ${formatBytes(FLAT_FILE_MAX_BYTES)} a dataset may be.`;
   const extension = fileExtension(file.name);
