@@ -50,37 +50,45 @@ export type DatasetList = z.infer<typeof DatasetListSchema>;
 /** Longest dataset file name, in characters. */
 export const DATASET_FILE_NAME_MAX = 200;
 
-/** Names Windows reserves for devices, with or without an extension ("CON.csv" opens the console). */
-const RESERVED_DEVICE_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\.|$)/i;
+/**
+ * Names Windows reserves for devices, in any case, with or without an extension ("CON.csv" opens the
+ * console) and with spaces before it ("NUL .txt" is the device too).
+ */
+const RESERVED_DEVICE_NAME = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]) *(\.|$)/i;
 /** Characters no file name needs: path separators, markup and shell or Windows specials. */
 const FORBIDDEN_NAME_CHARACTERS = /[/\\<>:"|?*]/;
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+/**
+ * Control characters (C0, DEL, C1), line and paragraph separators, and the invisible format
+ * characters — direction overrides ("invoice\u202Egpj.exe" reads "invoiceexe.jpg"), zero-width
+ * spaces, the byte-order mark — except the two joiners that words of some scripts need.
+ */
+const INVISIBLE_CHARACTERS = /[\p{Cc}\p{Zl}\p{Zp}]|(?![\u200c\u200d])\p{Cf}/u;
 
 /**
  * Why a dataset file name cannot be shown to subscribers and used as their download's name, or null
- * when it can: a plain name — no folder, no markup or control characters, no device name Windows
- * reserves, no leading or trailing dot or space. The upload form and the server use this one rule.
+ * when it can: a plain name — no folder (so no `..` segment either), no markup, control or invisible
+ * characters, no device name Windows reserves, no leading or trailing dot or space, at most
+ * `DATASET_FILE_NAME_MAX` characters. The upload form and the server use this one rule and its words.
  */
 export function datasetFileNameProblem(name: string): string | null {
   if (name.length === 0) return 'Give the file a name.';
   if ([...name].length > DATASET_FILE_NAME_MAX) return `A file name may have at most ${DATASET_FILE_NAME_MAX} characters.`;
   if (name.includes('/') || name.includes('\\')) return 'The file name is a path: give the name alone, without folders (no / or \\).';
-  if (CONTROL_CHARACTERS.test(name)) return 'A file name may not contain control characters (tabs, line breaks…).';
+  if (INVISIBLE_CHARACTERS.test(name)) return 'A file name may not contain control characters or invisible formatting (tabs, line breaks, direction marks…).';
   if (FORBIDDEN_NAME_CHARACTERS.test(name)) return 'A file name may not contain any of < > : " | ? * (rename the file).';
   if (/^[.\s]|[.\s]$/.test(name)) return 'A file name may not start or end with a dot or a space (rename the file).';
   if (RESERVED_DEVICE_NAME.test(name)) return 'The file name is one Windows reserves for a device (CON, PRN, AUX, NUL, COM1–9, LPT1–9): rename the file.';
   return null;
 }
 
-/** A dataset file name as `datasetFileNameProblem` allows it (the 400 names what is wrong). */
-export const DatasetFileNameSchema = z
-  .string()
-  .trim()
-  .superRefine((name, context) => {
-    const problem = datasetFileNameProblem(name);
-    if (problem) context.addIssue({ code: 'custom', message: problem });
-  });
+/**
+ * A dataset file name as `datasetFileNameProblem` allows it (the 400 names what is wrong). Not
+ * trimmed: a leading or trailing space is refused, as the upload form refuses it, not silently cut.
+ */
+export const DatasetFileNameSchema = z.string().superRefine((name, context) => {
+  const problem = datasetFileNameProblem(name);
+  if (problem) context.addIssue({ code: 'custom', message: problem });
+});
 
 /** Query of the upload (the body is the file's bytes, `application/octet-stream`). */
 export const DatasetUploadQuerySchema = z.object({

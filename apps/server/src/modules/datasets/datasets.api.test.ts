@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { datasetFileNameProblem } from '@kb/contracts/datasets';
 import { demoEmailForRole } from '@kb/contracts/roles';
 import type { LoginResult } from '@kb/contracts/auth';
 import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
@@ -105,7 +106,7 @@ describe.each(DATABASES)('datasets and requests on %s', (kind) => {
       ['../../../var/x.csv', /is a path/],
       ['/etc/cron.d/x.csv', /is a path/],
       ['C:\\temp\\x.csv', /is a path/],
-      ['<script>alert(1)<\/script>.csv', /is a path|may not contain/],
+      ['<script>alert(1)</script>.csv', /is a path|may not contain/],
       ['<b>bold</b>.csv', /is a path|may not contain/],
       ['a"quote.csv', /may not contain any of/],
       ['tab\there.csv', /control characters/],
@@ -133,6 +134,44 @@ describe.each(DATABASES)('datasets and requests on %s', (kind) => {
     expect(got.headers['content-disposition']).toBe(
       "attachment; filename=\"Kinase set (_M) _ O'Neil.csv\"; filename*=UTF-8''Kinase%20set%20%28%C2%B5M%29%20%E2%80%93%20O%27Neil.csv",
     );
+  });
+
+  it('refuses a name that only looks plain — edge spaces, a device name before spaces, invisible direction or zero-width characters — instead of storing it', async () => {
+    const stored = async () =>
+      Number((await t.database.db.selectFrom('stored_files').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await stored();
+    const cases: Array<[string, RegExp]> = [
+      [' lead.csv', /may not start or end with a dot or a space/],
+      ['trail.csv ', /may not start or end with a dot or a space/],
+      ['CON .csv', /reserves for a device/],
+      ['invoice\u202Egpj.csv', /invisible formatting/],
+      ['zero\u200Bwidth.csv', /invisible formatting/],
+      ['line\u2028separator.csv', /control characters/],
+    ];
+    for (const [fileName, message] of cases) {
+      const answer = await upload({ datasetType: 'Structures', roles: 'FULL_USER', fileName }, CSV);
+      expect(answer.statusCode, `${JSON.stringify(fileName)}: ${answer.body}`).toBe(400);
+      // The upload form's words (contracts datasets.ts), with the field named.
+      expect(answer.data.message, JSON.stringify(fileName)).toBe(`${datasetFileNameProblem(fileName)} (fileName)`);
+      expect(String(answer.data.message)).toMatch(message);
+    }
+    expect(await stored()).toBe(before);
+  });
+
+  it('sends a dataset stored before the rule under a bad name with a well-formed header: no path, no raw quote, line break or non-ASCII byte', async () => {
+    const uploaded = await upload({ datasetType: 'Structures', roles: 'FULL_USER', fileName: 'legacy.csv' }, CSV);
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    // No migration renamed old rows: the header alone must make them safe.
+    await t.database.db.updateTable('stored_files').set({ file_name: '../../../var/"Résumé"\r\nSet-Cookie: a=1;.csv' }).where('id', '=', uploaded.data.fileId as number).execute();
+    const got = await post('/api/dashboard/downloadfile', { fileId: uploaded.data.fileId }, full);
+    expect(got.statusCode, got.body).toBe(200);
+    expect(got.headers['set-cookie']).toBeUndefined();
+    const header = String(got.headers['content-disposition']);
+    // RFC 6266: a quoted ASCII fallback without quote or backslash, then the RFC 8187 UTF-8 name in attr-chars only.
+    expect(header).toMatch(/^attachment; filename="[\x20\x21\x23-\x5b\x5d-\x7e]*"; filename\*=UTF-8''[A-Za-z0-9!#$&+\-.^_`|~%]+$/);
+    const saved = decodeURIComponent(header.split("UTF-8''")[1] ?? '');
+    expect(saved).not.toMatch(/[/\\]/);
+    expect(saved.endsWith('.csv')).toBe(true);
   });
 
   it('keeps requests for data to their owner: create, list, cancel with cancelled_by; the admin sees and moves them all', async () => {
