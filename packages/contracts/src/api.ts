@@ -179,7 +179,7 @@ export const dashboardEndpoints = {
     method: 'POST',
     path: '/api/dashboard/closeallsessions',
     access: 'authenticated',
-    summary: 'Closes every other open session of the user (keeps `sessionid`).',
+    summary: "Closes every other open session of the user and keeps `sessionid`, which must be one of the caller's open sessions (400 otherwise, nothing closed).",
     body: UserSessionRequestSchema,
     response: CountResponseSchema,
   }),

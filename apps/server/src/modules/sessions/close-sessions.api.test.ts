@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoginResult } from '@kb/contracts/auth';
+import { IDLE_TIMEOUT_MS, SESSION_MAX_AGE_MS } from '@kb/contracts/session';
 import { demoEmailForRole } from '@kb/contracts/roles';
 import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
@@ -41,6 +43,32 @@ describe.each(DATABASES)('closing all other sessions on %s', (kind) => {
     expect((await profile(current)).statusCode).toBe(200);
     expect((await profile(other)).statusCode).toBe(200);
     expect((await profile(stranger)).statusCode).toBe(200);
+  });
+
+  it('refuses to keep an idle or expired session of the caller, which no list shows as open, and closes nothing', async () => {
+    const current = await t.login(email);
+    const idle = await t.login(email);
+    const expired = await t.login(email);
+    // Aged in the database only: each would be closed at its own next request, so its row still says open.
+    await t.database.db
+      .updateTable('user_sessions')
+      .set({ last_activity_at: sql`now() - make_interval(secs => ${IDLE_TIMEOUT_MS / 1000 + 60})` })
+      .where('id', '=', idle.sessionId)
+      .execute();
+    await t.database.db
+      .updateTable('user_sessions')
+      .set({ created_at: sql`now() - make_interval(secs => ${SESSION_MAX_AGE_MS / 1000 + 60})` })
+      .where('id', '=', expired.sessionId)
+      .execute();
+    const before = await openSessions(current.id);
+
+    for (const keep of [idle.sessionId, expired.sessionId]) {
+      const res = await closeOthers(current, keep);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(String(res.data.message)).toMatch(/not one of your open sessions/);
+      expect(await openSessions(current.id)).toBe(before);
+    }
+    expect((await profile(current)).statusCode).toBe(200);
   });
 
   it("closes the caller's other sessions and keeps the named one", async () => {

@@ -143,7 +143,11 @@ export class SessionRepository implements SessionChecker {
     return closed;
   }
 
-  /** Whether `sessionId` names an open session of the user (any text: one that is not a UUID names none). */
+  /**
+   * Whether `sessionId` names an open session of the user, "open" as every list of open sessions
+   * means it: not closed, not idle, not past its lifetime (an idle or expired one is only closed at
+   * its next request, so its row may still say open). Any text: one that is not a UUID names none.
+   */
   async isOpenSessionOf(sessionId: string, userId: number): Promise<boolean> {
     if (!UUID.test(sessionId)) return false;
     const row = await this.db
@@ -152,6 +156,8 @@ export class SessionRepository implements SessionChecker {
       .where('id', '=', sessionId)
       .where('user_id', '=', userId)
       .where('closed_at', 'is', null)
+      .where('last_activity_at', '>', IDLE_CUTOFF)
+      .where('created_at', '>', EXPIRY_CUTOFF)
       .executeTakeFirst();
     return row !== undefined;
   }
