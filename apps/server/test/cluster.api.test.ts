@@ -203,8 +203,9 @@ describe.skipIf(!SERVER_URL)(`two servers on one PostgreSQL database${SERVER_URL
     // Read from the row A wrote: B runs nothing of it.
     expect(progress).toMatchObject({ running: true, phase: 'cores' });
     // Another user neither sees nor stops it.
-    expect((await other.call(b.baseUrl, 'GET', `/api/sar/progress/${sessionid}`)).data).toEqual({ running: false, phase: 'idle', done: 0, total: 0 });
-    expect((await other.call(b.baseUrl, 'POST', `/api/sar/cancel/${sessionid}`, {})).data.message).toMatch(/No SAR work/);
+    // Another user's progress and cancel are refused on B too (the search session is theirs), and stop nothing.
+    expect((await other.call(b.baseUrl, 'GET', `/api/sar/progress/${sessionid}`)).status).toBe(403);
+    expect((await other.call(b.baseUrl, 'POST', `/api/sar/cancel/${sessionid}`, {})).data.message).toBe('This search session belongs to another user.');
     expect((await user.call(b.baseUrl, 'POST', `/api/sar/cancel/${sessionid}`, {})).data.message).toBe('The SAR work was cancelled.');
     const answer = await running;
     expect(answer.status, answer.text).toBe(409);

@@ -79,58 +79,32 @@ export function sessionRoles(access: ProfileAccess, tokenRoles: Role[]): { roles
   return { roles, current };
 }
 
+/** What a login answer puts in the store: the tokens, who and which session, the second-factor state. */
+function tokenValues(result: LoginResult): Partial<SessionValues> {
+  return {
+    token: result.token,
+    nodeToken: result.nodeToken,
+    jwtokenForNodeAPI: result.nodeToken,
+    username: result.username,
+    userId: result.id,
+    userHashId: result.userHashId,
+    sessionId: result.sessionId,
+    tokenExpiresAt: result.tokenExpiresAt,
+    secondFactor: result.secondFactor,
+  };
+}
+
 export const useSessionStore = create<SessionState>()(
   persist(
     (set, get) => ({
       ...INITIAL_SESSION,
-      acceptTokens: (result) =>
-        set({
-          token: result.token,
-          nodeToken: result.nodeToken,
-          jwtokenForNodeAPI: result.nodeToken,
-          username: result.username,
-          userId: result.id,
-          userHashId: result.userHashId,
-          sessionId: result.sessionId,
-          tokenExpiresAt: result.tokenExpiresAt,
-          secondFactor: result.secondFactor,
-        }),
+      acceptTokens: (result) => set(tokenValues(result)),
       completeLogin: ({ result, profile, access, tokenRoles }) => {
         const { roles, current } = sessionRoles(access, tokenRoles);
-        set({
-          ...INITIAL_SESSION,
-          isLogin: true,
-          token: result.token,
-          nodeToken: result.nodeToken,
-          jwtokenForNodeAPI: result.nodeToken,
-          username: result.username,
-          userId: result.id,
-          userHashId: result.userHashId,
-          sessionId: result.sessionId,
-          tokenExpiresAt: result.tokenExpiresAt,
-          secondFactor: result.secondFactor,
-          profile,
-          access,
-          userRoles: roles,
-          currentUserRole: current,
-        });
+        set({ ...INITIAL_SESSION, ...tokenValues(result), isLogin: true, profile, access, userRoles: roles, currentUserRole: current });
       },
       completePendingLogin: ({ result, tokenRoles }) =>
-        set({
-          ...INITIAL_SESSION,
-          isLogin: true,
-          token: result.token,
-          nodeToken: result.nodeToken,
-          jwtokenForNodeAPI: result.nodeToken,
-          username: result.username,
-          userId: result.id,
-          userHashId: result.userHashId,
-          sessionId: result.sessionId,
-          tokenExpiresAt: result.tokenExpiresAt,
-          secondFactor: result.secondFactor,
-          userRoles: tokenRoles,
-          currentUserRole: tokenRoles.at(-1) ?? null,
-        }),
+        set({ ...INITIAL_SESSION, ...tokenValues(result), isLogin: true, userRoles: tokenRoles, currentUserRole: tokenRoles.at(-1) ?? null }),
       restoreFromBrowser: ({ token, username, nodeToken }) =>
         set({ ...INITIAL_SESSION, isLogin: true, token, username, nodeToken, jwtokenForNodeAPI: nodeToken }),
       setUsername: (username) => set({ username }),
