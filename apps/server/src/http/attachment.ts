@@ -6,7 +6,9 @@
  * its last part: stored names are plain (contracts datasets.ts), this is the last line of defence.
  */
 export function attachmentHeader(fileName: string): string {
-  const name = fileName.split(/[/\\]/).pop()?.trim() || 'download';
+  // Control characters (a line break in a name stored before the rule) become '_' in both forms.
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
+  const name = fileName.split(/[/\\]/).pop()?.replace(/[\u0000-\u001f\u007f]/g, '_').trim() || 'download';
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\%]/g, '_');
   const encoded = encodeURIComponent(name).replace(/['()*!]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
