@@ -11,7 +11,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = path.join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
+// The same program `npm run lint:boundaries` runs (`depcruise`), wherever the package keeps it.
+const CRUISER = path.join(ROOT, 'node_modules/dependency-cruiser');
+const CLI = path.join(CRUISER, JSON.parse(fs.readFileSync(path.join(CRUISER, 'package.json'), 'utf8')).bin.depcruise);
 const CONFIG = path.join(ROOT, '.dependency-cruiser.mjs');
 const folders = [];
 

@@ -1,8 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import type { DatabaseHandle } from './database.ts';
-import type { Migration, MigrationProvider } from 'kysely';
+import type { Migration, MigrationProvider } from 'kysely/migration';
 
 const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
 const DOWN_MARKER = /^--\s*migrate:down\s*$/m;
