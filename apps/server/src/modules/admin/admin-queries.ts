@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Kysely, RawBuilder } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Database } from '../../db/schema.ts';
-import { EXPIRY_CUTOFF, IDLE_CUTOFF } from '../sessions/session-repository.ts';
+import { openSession } from '../sessions/session-repository.ts';
 
 /*
  * The SQL of the administration pages. Users and their subscriptions are joined here, in one
@@ -60,7 +60,7 @@ export function overviewCounts(db: Db) {
   return db
     .selectNoFrom((eb) => [
       eb.selectFrom('users').select(count.as('n')).as('users'),
-      eb.selectFrom('user_sessions').select(count.as('n')).where('closed_at', 'is', null).where('last_activity_at', '>', IDLE_CUTOFF).where('created_at', '>', EXPIRY_CUTOFF).as('active_sessions'),
+      eb.selectFrom('user_sessions').select(count.as('n')).where(openSession()).as('active_sessions'),
       eb.selectFrom('login_attempts').select(count.as('n'))
         .where('failed', '=', true)
         .where('login_date', '>', sql<Date>`now() - interval '1 day'`)

@@ -6,7 +6,7 @@ import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { isoTimestamp } from './admin-queries.ts';
 import type { AdminDeps } from './admin-context.ts';
-import { EXPIRY_CUTOFF, IDLE_CUTOFF } from '../sessions/session-repository.ts';
+import { openSession } from '../sessions/session-repository.ts';
 import { containsPattern } from '../../db/like-pattern.ts';
 
 /*
@@ -88,8 +88,7 @@ function selectUsers(query: Base) {
     'u.credit_balance',
     'u.created_at',
     sql<Date | null>`(SELECT max(a.login_date) FROM login_attempts a WHERE a.user_id = u.id AND a.failed = false)`.as('last_login'),
-    sql<number>`(SELECT count(*)::int FROM user_sessions us WHERE us.user_id = u.id AND us.closed_at IS NULL
-      AND us.last_activity_at > ${IDLE_CUTOFF} AND us.created_at > ${EXPIRY_CUTOFF})`.as('open_sessions'),
+    sql<number>`(SELECT count(*)::int FROM user_sessions us WHERE us.user_id = u.id AND ${openSession('us')})`.as('open_sessions'),
     jsonArrayFrom(
       eb
         .selectFrom('subscriptions as s')

@@ -79,14 +79,6 @@ describe.each(DATABASES)('security notices on %s', (kind) => {
     const after = await t.database.db.selectFrom('outbox').select('subject').where('recipient', '=', newcomer).where('id', '>', mark).execute();
     expect(after.map((m) => m.subject)).toEqual(['Reset your password']);
   });
-});
-
-describe.each(DATABASES)('second-factor notices on %s', (kind) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(kind);
-  });
-  afterAll(() => t.close());
 
   it('mails the admin when an authenticator is set up, when recovery codes are replaced and when a super admin resets it', async () => {
     const email = demoEmailForRole('FLAT_FILE_ADMIN');

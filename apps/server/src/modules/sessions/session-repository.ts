@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import { IDLE_TIMEOUT_MS, SESSION_MAX_AGE_MS } from '@kb/contracts/session';
 import type { Database } from '../../db/schema.ts';
@@ -11,10 +12,21 @@ import type { SessionCheck, SessionChecker } from '../../http/auth-hook.ts';
  */
 export const IDLE_CUTOFF = sql<Date>`now() - make_interval(secs => ${IDLE_TIMEOUT_MS / 1000})`;
 
-/** The moment before which a session's login makes it expired (ASVS 3.3.2): refused and closed at its next request, listed nowhere as open. */
+/** The moment before which a session's login makes it expired (ASVS 3.3.2): refused and closed at its next request. */
 export const EXPIRY_CUTOFF = sql<Date>`now() - make_interval(secs => ${SESSION_MAX_AGE_MS / 1000})`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/**
+ * "Open" as every list, count and check of sessions means it: not closed, not idle, not past its
+ * lifetime. An idle or expired row is only closed at its next request, so its `closed_at` may
+ * still be empty. `alias`: the user_sessions table's alias in the query, if it has one.
+ */
+export function openSession(alias?: string) {
+  const column = (name: string) => sql.ref(alias ? `${alias}.${name}` : name);
+  return sql<boolean>`(${column('closed_at')} IS NULL AND ${column('last_activity_at')} > ${IDLE_CUTOFF} AND ${column('created_at')} > ${EXPIRY_CUTOFF})`;
+}
+
+/** Whether a text is a UUID (a session id); anything else names no session and must not reach a uuid column. */
+const isUuid = (text: string) => z.uuid().safeParse(text).success;
 
 export type CloseReason = 'logout' | 'idle' | 'expired' | 'closed' | 'closed_by_user' | 'closed_by_admin' | 'deactivated' | 'password_changed' | 'subscription_ended';
 
@@ -121,9 +133,7 @@ export class SessionRepository implements SessionChecker {
       .selectFrom('user_sessions')
       .select(['user_id', sql<number>`count(*)::int`.as('n')])
       .where('user_id', 'in', userIds)
-      .where('closed_at', 'is', null)
-      .where('last_activity_at', '>', IDLE_CUTOFF)
-      .where('created_at', '>', EXPIRY_CUTOFF)
+      .where(openSession())
       .groupBy('user_id')
       .execute();
     return new Map(rows.map((r) => [r.user_id, r.n]));
@@ -149,22 +159,14 @@ export class SessionRepository implements SessionChecker {
    * its next request, so its row may still say open). Any text: one that is not a UUID names none.
    */
   async isOpenSessionOf(sessionId: string, userId: number): Promise<boolean> {
-    if (!UUID.test(sessionId)) return false;
-    const row = await this.db
-      .selectFrom('user_sessions')
-      .select('id')
-      .where('id', '=', sessionId)
-      .where('user_id', '=', userId)
-      .where('closed_at', 'is', null)
-      .where('last_activity_at', '>', IDLE_CUTOFF)
-      .where('created_at', '>', EXPIRY_CUTOFF)
-      .executeTakeFirst();
+    if (!isUuid(sessionId)) return false;
+    const row = await this.db.selectFrom('user_sessions').select('id').where('id', '=', sessionId).where('user_id', '=', userId).where(openSession()).executeTakeFirst();
     return row !== undefined;
   }
 
   /** The user a session belongs to; null when there is none (or the text is no UUID, which names none). */
   async ownerOf(sessionId: string): Promise<number | null> {
-    if (!UUID.test(sessionId)) return null;
+    if (!isUuid(sessionId)) return null;
     const row = await this.db.selectFrom('user_sessions').select('user_id').where('id', '=', sessionId).executeTakeFirst();
     return row?.user_id ?? null;
   }

@@ -9,7 +9,7 @@ import type { AuditActor } from '../audit/audit-log.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { Mailer } from '../auth/mailer.ts';
 import type { SessionRepository } from '../sessions/session-repository.ts';
-import { EXPIRY_CUTOFF, IDLE_CUTOFF } from '../sessions/session-repository.ts';
+import { openSession } from '../sessions/session-repository.ts';
 import type { AppSettings } from '../settings/app-settings.ts';
 import { containsPattern } from '../../db/like-pattern.ts';
 
@@ -26,10 +26,8 @@ export async function openSessions(db: Db, caller: AuthContext, query: { q?: str
   const base = db
     .selectFrom('user_sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .where('s.closed_at', 'is', null)
-    // An idle or expired session is refused at its next request: not open, as the account list counts it.
-    .where('s.last_activity_at', '>', IDLE_CUTOFF)
-    .where('s.created_at', '>', EXPIRY_CUTOFF)
+    // Open as the account list counts it: an idle or expired session is refused at its next request.
+    .where(openSession('s'))
     .$if(Boolean(query.q), (q) => q.where('u.email', 'like', containsPattern((query.q ?? '').toLowerCase())));
   const [rows, total] = await Promise.all([
     base
