@@ -37,6 +37,12 @@ export interface SearchOptions {
   limit?: number;
   signal?: AbortSignal;
   onProgress?: (progress: EngineProgress) => void;
+  /**
+   * Only these str_ids (ascending) can be hits: a structure filter inside a search's results
+   * matches the search's own structures, not the whole index. Same hits as an unrestricted search
+   * intersected with them.
+   */
+  candidates?: Float64Array;
 }
 
 export interface StructureHits {

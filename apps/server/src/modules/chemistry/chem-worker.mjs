@@ -269,12 +269,83 @@ function dropShards() {
 // ------------------------------------------------------------------ jobs
 
 function substructureStep(job, shard) {
+  if (job.candidates) return candidateSubstructureStep(job, shard);
   const max = job.limit > 0 ? Math.max(1, job.limit - job.found) : shard.libRows.length || 1;
   const matches = shard.lib.get_matches_as_uint32array(job.qmol, false, 1, max);
   const ids = new Float64Array(matches.length);
   for (let i = 0; i < matches.length; i++) ids[i] = shard.ids[shard.libRows[matches[i]]];
   job.found += ids.length;
   return { ids };
+}
+
+/**
+ * A shard's rows are in fingerprint bit-count order (the similarity windows), not str_id order:
+ * its ids sorted, with each one's library entry (-1: not in the library), made once when a
+ * candidate search first needs them.
+ */
+function idOrder(shard) {
+  if (shard.sortedIds) return shard;
+  const rows = Array.from({ length: shard.count }, (_, row) => row).sort((a, b) => shard.ids[a] - shard.ids[b]);
+  const entryOfRow = new Int32Array(shard.count).fill(-1);
+  shard.libRows.forEach((row, entry) => (entryOfRow[row] = entry));
+  shard.sortedIds = Float64Array.from(rows, (row) => shard.ids[row]);
+  shard.sortedEntries = Int32Array.from(rows, (row) => entryOfRow[row]);
+  return shard;
+}
+
+/** Candidates among a shard's library entries (each once). */
+function candidateEntries(job, shard) {
+  const { candidates } = job;
+  const entries = [];
+  if (shard.count === 0) return entries;
+  const { sortedIds, sortedEntries } = idOrder(shard);
+  let c = lowerBound(candidates, sortedIds[0], 0, candidates.length);
+  const end = lowerBound(candidates, sortedIds[shard.count - 1] + 1, c, candidates.length);
+  let at = 0;
+  for (; c < end; c++) {
+    at = lowerBound(sortedIds, candidates[c], at, shard.count);
+    if (at < shard.count && sortedIds[at] === candidates[c] && sortedEntries[at] >= 0) entries.push(sortedEntries[at]);
+  }
+  return entries;
+}
+
+/**
+ * A substructure step restricted to candidate structures (a filter inside a search's results).
+ * Few candidates in the shard: a library of just those (their stored SMILES and pattern
+ * fingerprints, so RDKit screens and matches them exactly as in the shard's library); many: the
+ * shard's library, its hits kept when they are candidates. Both give RDKit's own matches.
+ */
+function candidateSubstructureStep(job, shard) {
+  const entries = candidateEntries(job, shard);
+  if (entries.length === 0) return { ids: new Float64Array(0) };
+  const max = job.limit > 0 ? Math.max(1, job.limit - job.found) : 0;
+  let ids;
+  if (entries.length * 4 < shard.libRows.length) {
+    const lib = new RD.SubstructLibrary();
+    try {
+      for (const entry of entries) lib.add_trusted_smiles_and_pattern_fp(shard.lib.get_trusted_smiles(entry), shard.lib.get_pattern_fp_as_uint8array(entry));
+      const matches = lib.get_matches_as_uint32array(job.qmol, false, 1, max || entries.length);
+      ids = new Float64Array(matches.length);
+      for (let i = 0; i < matches.length; i++) ids[i] = shard.ids[shard.libRows[entries[matches[i]]]];
+    } finally {
+      lib.delete();
+    }
+  } else {
+    const matches = shard.lib.get_matches_as_uint32array(job.qmol, false, 1, shard.libRows.length || 1);
+    const kept = [];
+    for (let i = 0; i < matches.length && (max === 0 || kept.length < max); i++) {
+      const id = shard.ids[shard.libRows[matches[i]]];
+      if (isCandidate(job, id)) kept.push(id);
+    }
+    ids = Float64Array.from(kept);
+  }
+  job.found += ids.length;
+  return { ids };
+}
+
+function isCandidate(job, id) {
+  const at = lowerBound(job.candidates, id, 0, job.candidates.length);
+  return at < job.candidates.length && job.candidates[at] === id;
 }
 
 function lowerBound(pop, value, from, to) {
@@ -331,7 +402,7 @@ function similarityStep(job, shard) {
     if (k < n) continue;
     const union = qPop + pop - common;
     const sim = union === 0 ? 1 : common / union;
-    if (sim >= min && sim <= max) {
+    if (sim >= min && sim <= max && (!job.candidates || isCandidate(job, shard.ids[row]))) {
       ids.push(shard.ids[row]);
       sims.push(sim);
     }
@@ -381,7 +452,7 @@ function foldTables(q) {
 function startJob(message) {
   // A job re-queued after a worker was replaced runs only the shards it had not searched.
   const shardIds = message.shardIds ?? [...shards.keys()];
-  const job = { id: message.jobId, type: message.type, shardIds, next: 0, found: 0, limit: message.limit ?? 0, usedMs: 0, missing: 0, test: TEST_HOOKS ? message.test : undefined };
+  const job = { id: message.jobId, type: message.type, shardIds, next: 0, found: 0, limit: message.limit ?? 0, usedMs: 0, missing: 0, candidates: message.candidates ?? null, test: TEST_HOOKS ? message.test : undefined };
   if (message.type === 'substructure') {
     const built = queryMol(message.query, message.maxAtoms ?? 0);
     if (built.error) {

@@ -87,6 +87,32 @@ describe.each(DATABASES)('chemistry engine parity with RDKit on demo data (%s)',
     expect(Array.from(window.ids).sort(byNumber)).toEqual([...reference.similarity(self, 0.3, 0.6).keys()].sort(byNumber));
   });
 
+  it('restricted to candidates (a filter inside results), finds exactly the full answer within them, sparse and dense', async () => {
+    const all = reference.structures.map((s) => s.strId).sort(byNumber);
+    // Every 9th structure (a few per shard: the small-library path) and 3 of every 4 (the shard-library path).
+    const sparse = Float64Array.from(all.filter((_, i) => i % 9 === 0));
+    const dense = Float64Array.from(all.filter((_, i) => i % 4 !== 0));
+    let nonEmpty = 0;
+    for (const candidates of [sparse, dense]) {
+      const allowed = new Set(candidates);
+      for (const { kind: queryKind, text } of SUBSTRUCTURE_QUERIES) {
+        const expected = reference.substructure(queryKind, text).filter((id) => allowed.has(id));
+        const hits = await engine.substructure({ kind: queryKind, text, desalt: true }, { candidates });
+        expect(Array.from(hits.ids).sort(byNumber)).toEqual(expected);
+        if (expected.length) nonEmpty++;
+      }
+      const smiles = reference.structures[3]!.smiles;
+      const expected = [...reference.similarity(smiles, 0.5, 1).keys()].filter((id) => allowed.has(id)).sort(byNumber);
+      const similar = await engine.similarity({ kind: 'smiles', text: smiles, desalt: true }, { min: 0.5, max: 1 }, { candidates });
+      expect(Array.from(similar.ids).sort(byNumber)).toEqual(expected);
+    }
+    expect(nonEmpty).toBeGreaterThanOrEqual(30);
+    // Unsorted, repeated candidates are taken as the set they name.
+    const shuffled = Float64Array.from([...sparse].reverse().concat([sparse[0]!]));
+    const hits = await engine.substructure({ kind: 'smiles', text: 'c1ccccc1', desalt: true }, { candidates: shuffled });
+    expect(Array.from(hits.ids).sort(byNumber)).toEqual(reference.substructure('smiles', 'c1ccccc1').filter((id) => new Set(sparse).has(id)));
+  });
+
   it('a first page stops early and is part of the full answer', async () => {
     const full = new Set(reference.substructure('smiles', 'c1ccccc1'));
     const page = await engine.substructure({ kind: 'smiles', text: 'c1ccccc1', desalt: true }, { limit: 10 });

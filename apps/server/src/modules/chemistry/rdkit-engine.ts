@@ -72,7 +72,7 @@ export interface RdkitEngineOptions {
   revision?: () => Promise<string>;
 }
 
-type JobBody = { type: 'substructure'; query: ChemQuery; maxAtoms: number } | { type: 'similarity'; morgan: Uint8Array; min: number; max: number };
+type JobBody = ({ type: 'substructure'; query: ChemQuery; maxAtoms: number } | { type: 'similarity'; morgan: Uint8Array; min: number; max: number }) & { candidates?: Float64Array };
 
 interface JobState {
   body: JobBody;
@@ -889,7 +889,7 @@ export class RdkitChemEngine implements ChemEngine {
   async substructure(query: ChemQuery, options: SearchOptions = {}): Promise<StructureHits> {
     // Checked first on one worker: a bad query is a 400 before any work, not N worker failures.
     const described = await this.describe(query);
-    return { ...(await this.runJob({ type: 'substructure', query, maxAtoms: this.queryLimits.atoms }, options)), query: described };
+    return { ...(await this.runJob({ type: 'substructure', query, maxAtoms: this.queryLimits.atoms, ...candidatesOf(options) }, options)), query: described };
   }
 
   async similarity(query: ChemQuery, range: { min: number; max: number }, options: SearchOptions = {}): Promise<StructureHits> {
@@ -897,7 +897,7 @@ export class RdkitChemEngine implements ChemEngine {
     const described = await this.describe(query);
     if (!described.morgan) throw new ChemInputError('RDKit could not compute a fingerprint for the query.');
     // Every hit is needed to know the most similar ones: a first page is cut after sorting.
-    const hits = { ...sortBySimilarity(await this.runJob({ type: 'similarity', morgan: described.morgan, min: range.min, max: range.max }, { ...options, limit: 0 })), query: described };
+    const hits = { ...sortBySimilarity(await this.runJob({ type: 'similarity', morgan: described.morgan, min: range.min, max: range.max, ...candidatesOf(options) }, { ...options, limit: 0 })), query: described };
     const limit = options.limit ?? 0;
     if (limit <= 0 || hits.ids.length <= limit) return hits;
     return { ...hits, ids: hits.ids.subarray(0, limit), similarities: hits.similarities?.subarray(0, limit) };
@@ -1053,4 +1053,14 @@ function sortBySimilarity(hits: StructureHits): StructureHits {
   const sims = hits.similarities ?? new Float64Array(hits.ids.length);
   const order = Array.from(hits.ids.keys()).sort((a, b) => sims[b]! - sims[a]! || hits.ids[a]! - hits.ids[b]!);
   return { ...hits, ids: Float64Array.from(order, (i) => hits.ids[i]!), similarities: Float64Array.from(order, (i) => sims[i]!) };
+}
+
+/** A search's candidate restriction as sent to the workers (ascending, as they binary-search it). */
+function candidatesOf(options: SearchOptions): { candidates?: Float64Array } {
+  const { candidates } = options;
+  if (!candidates) return {};
+  for (let i = 1; i < candidates.length; i++) {
+    if (candidates[i - 1]! >= candidates[i]!) return { candidates: Float64Array.from(new Set(candidates)).sort() };
+  }
+  return { candidates };
 }

@@ -54,12 +54,14 @@ export const BUSY_STEP = 2;
 type JobTest = { test?: 'trap' | 'spin' };
 /** Jobs re-queued after a worker was replaced name the shards still to search. */
 type JobShards = { shardIds?: number[] };
+/** A search restricted to these str_ids (ascending): only they can be hits (a filter inside results). */
+type JobCandidates = { candidates?: Float64Array };
 
 export type ToWorker =
   | ({ type: 'addShard'; requestId: number } & ShardPayload)
   | { type: 'dropShards'; requestId: number }
-  | ({ type: 'substructure'; jobId: number; query: ChemQuery; limit: number; maxAtoms: number } & JobShards & JobTest)
-  | ({ type: 'similarity'; jobId: number; morgan: Uint8Array; min: number; max: number; limit: number } & JobShards & JobTest)
+  | ({ type: 'substructure'; jobId: number; query: ChemQuery; limit: number; maxAtoms: number } & JobShards & JobCandidates & JobTest)
+  | ({ type: 'similarity'; jobId: number; morgan: Uint8Array; min: number; max: number; limit: number } & JobShards & JobCandidates & JobTest)
   | { type: 'cancel'; jobId: number }
   | { type: 'describe'; requestId: number; query: ChemQuery; maxAtoms: number }
   | { type: 'molblocks'; requestId: number; smiles: string[] }
