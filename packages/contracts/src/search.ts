@@ -199,6 +199,12 @@ export const StructureRowSchema = RowBase.extend({
   /** Structure ids (uploaded or typed: digits only) and CAS numbers, kept apart (spec §5). */
   strIds: Ids.optional(),
   casNumbers: Texts.optional(),
+  /**
+   * Added by the structure filter of the results (docs/results.md "Structure filter"): the last
+   * row, joined by AND (include) or NOT (exclude). Searched like any structure row; the results
+   * show it as their filter and the builder labels it.
+   */
+  resultFilter: z.boolean().optional(),
 });
 
 export const TargetRowSchema = RowBase.extend({

@@ -55,10 +55,32 @@ function renderLevels(expr: Expr, rows: readonly CompiledRow[]): Levels {
 
 export async function compileCriteria(criteria: SearchCriteria, ctx: CompileContext): Promise<{ expr: Expr; rows: CompiledRow[] }> {
   const rows: CompiledRow[] = [];
-  for (const [index, row] of criteria.rows.entries()) rows.push(await compileRow(row, index, ctx));
+  const restricted = restrictsLastRow(criteria) && ctx.structuresOf;
+  const upTo = restricted ? criteria.rows.length - 1 : criteria.rows.length;
+  for (let index = 0; index < upTo; index++) rows.push(await compileRow(criteria.rows[index]!, index, ctx));
+  if (restricted) {
+    // `(rows before) AND S` and `(rows before) NOT S` keep only structures the rows before keep
+    // (docs/search-semantics.md "How rows combine"), so S need only be searched among those: a
+    // structure filter inside results searches the results' structures, not the whole index.
+    const before = { expr: buildExpression(criteria.rows.slice(0, upTo).map((r) => r.operator)), rows };
+    const candidates = await ctx.structuresOf!(before);
+    rows.push(await compileRow(criteria.rows[upTo]!, upTo, ctx, candidates));
+  }
   // The last row's operator is cleared (spec §4): only operators between rows count.
   const expr = buildExpression(criteria.rows.map((r) => r.operator));
   return { expr, rows };
+}
+
+/** A last row searched by the chemistry engine (substructure, SMARTS, similarity), joined to the rows before by AND or NOT. */
+function restrictsLastRow(criteria: SearchCriteria): boolean {
+  const n = criteria.rows.length;
+  if (n < 2) return false;
+  const last = criteria.rows[n - 1]!;
+  if (last.selectedOption !== 'structure' || !last.structure) return false;
+  const query = last.structure;
+  if (query.inputType === 'name' || query.inputType === 'inchikey' || query.category === 'exact') return false;
+  const joining = criteria.rows[n - 2]!.operator ?? 'AND';
+  return joining === 'AND' || joining === 'NOT';
 }
 
 async function insertActivities(trx: Kysely<Database>, setId: number, where: RawBuilder<boolean>, cap: number): Promise<void> {

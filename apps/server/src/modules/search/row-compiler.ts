@@ -10,6 +10,7 @@ import { boundsPredicate, propertyBounds } from '../chemistry/property-predicate
 import type { PropertyBound } from '../chemistry/property-predicate.ts';
 import { treeSelectionMatch } from '../trees/tree-match.ts';
 import type { StructureQueryResolver } from './structure-query.ts';
+import type { Expr } from './expression.ts';
 
 /**
  * One search row as SQL (docs/search-semantics.md, "What each row matches"). Aliases: `a`
@@ -97,9 +98,9 @@ const anyText = (values: readonly string[]) => sql`ANY(${[...values]}::text[])`;
 
 // ------------------------------------------------------------------ structure-level rows
 
-async function compileStructureRow(row: Extract<SearchRow, { selectedOption: 'structure' }>, name: string, resolver: StructureQueryResolver): Promise<CompiledRow> {
+async function compileStructureRow(row: Extract<SearchRow, { selectedOption: 'structure' }>, name: string, resolver: StructureQueryResolver, candidates: Float64Array | null): Promise<CompiledRow> {
   const sets: Sql[] = [];
-  if (row.structure) sets.push(await resolver.resolve(row.structure));
+  if (row.structure) sets.push(await resolver.resolve(row.structure, { candidates }));
   const lists: Sql[] = [];
   if (nonEmpty(row.strIds)) lists.push(sql`SELECT s.str_id FROM structures s WHERE s.str_id = ${anyBigint(row.strIds)}`);
   if (nonEmpty(row.casNumbers)) {
@@ -374,15 +375,20 @@ function compileSelectionRow(row: Extract<SearchRow, { selectedOption: 'selectio
 
 export interface CompileContext {
   structures: StructureQueryResolver;
+  /**
+   * The structures a search's other rows leave, for a last structure row joined by AND or NOT
+   * (compileCriteria): null when they cannot be had cheaply (the engine then searches everything).
+   */
+  structuresOf?: (compiled: { expr: Expr; rows: CompiledRow[] }) => Promise<Float64Array | null>;
   /** µM factor per concentration unit (units.to_micromolar). */
   unitFactors: ReadonlyMap<string, number>;
 }
 
-export async function compileRow(row: SearchRow, index: number, ctx: CompileContext): Promise<CompiledRow> {
+export async function compileRow(row: SearchRow, index: number, ctx: CompileContext, candidates: Float64Array | null = null): Promise<CompiledRow> {
   const name = rowName(index, row);
   switch (row.selectedOption) {
     case 'structure':
-      return compileStructureRow(row, name, ctx.structures);
+      return compileStructureRow(row, name, ctx.structures, candidates);
     case 'compoundcategories':
       return compileCategoryRow(row, name);
     case 'clinicalphase':

@@ -11,7 +11,8 @@ import type { AuthContext } from '../../http/auth-hook.ts';
 import { clearSets, compileCriteria, markSets, materialiseSets, readCounts } from './materialise.ts';
 import type { LoadWindow } from './materialise.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
-import type { CompileContext } from './row-compiler.ts';
+import type { CompileContext, CompiledRow } from './row-compiler.ts';
+import type { Expr } from './expression.ts';
 import { StructureRowResolver, purgeStaleHits, searchCancelled } from './structure-query.ts';
 import { withDbPriority } from '../../db/db-priority.ts';
 import { writeSearchLog } from './search-log.ts';
@@ -197,7 +198,25 @@ export class SearchService {
           }
         : {}),
     });
-    return { ctx: { structures, unitFactors: new Map(units.map((u) => [u.unit, Number(u.to_micromolar)])) }, structures };
+    const ctx: CompileContext = {
+      structures,
+      unitFactors: new Map(units.map((u) => [u.unit, Number(u.to_micromolar)])),
+      structuresOf: (compiled) => this.structuresOf(compiled),
+    };
+    return { ctx, structures };
+  }
+
+  /**
+   * The structures of a search from the bitmaps (null while their columns are not current): the
+   * candidates of a last structure row joined by AND / NOT (materialise.ts compileCriteria). No
+   * activity cap here: the whole search is capped when it is counted.
+   */
+  private async structuresOf(compiled: { expr: Expr; rows: CompiledRow[] }): Promise<Float64Array | null> {
+    if (!this.structureCandidates) return null;
+    const columns = this.bitmaps ? await this.bitmaps.ifCurrent() : null;
+    if (!columns) return null;
+    const { structures } = await bitmapSearch(this.db, columns, compiled, Number.MAX_SAFE_INTEGER, this.bitmaps!.rowSets);
+    return Float64Array.from(structures.toUint32Array());
   }
 
   /**
@@ -209,6 +228,12 @@ export class SearchService {
    * (their sets then written from them too): tests and benchmarks check which one ran.
    */
   readonly countPaths = { bitmaps: 0, sql: 0, early: 0 };
+
+  /**
+   * Whether a last structure row joined by AND / NOT is searched among the structures the other
+   * rows leave (on by default; tests and the results bench switch it off for the reference run).
+   */
+  structureCandidates = true;
 
   private readonly writtenListeners: ((setId: number, mark: string, rows: WrittenActivityRows) => void)[] = [];
 

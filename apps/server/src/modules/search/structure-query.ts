@@ -22,7 +22,8 @@ import {
 
 /** Turns the structure part of a structure row into a query selecting the matching str_ids. */
 export interface StructureQueryResolver {
-  resolve(query: StructureQuery): Promise<RawBuilder<unknown>>;
+  /** `candidates` (ascending str_ids): only these can match — the structures the rest of the search leaves (see compileCriteria). */
+  resolve(query: StructureQuery, options?: { candidates?: Float64Array | null }): Promise<RawBuilder<unknown>>;
 }
 
 const HIT_BATCH = 50_000;
@@ -55,7 +56,10 @@ export class StructureRowResolver implements StructureQueryResolver {
     private readonly options: StructureRunOptions,
   ) {}
 
-  async resolve(query: StructureQuery): Promise<RawBuilder<unknown>> {
+  /** Engine searches given candidates, since start (tests and benchmarks check the path taken). */
+  static candidateSearches = 0;
+
+  async resolve(query: StructureQuery, options: { candidates?: Float64Array | null } = {}): Promise<RawBuilder<unknown>> {
     if (query.inputType === 'name') return byName(query.value.trim(), query.category);
     if (query.inputType === 'inchikey') return byInchikey(checkedInchikey(query.value), query.category === 'exact');
     const chem = chemQueryOf(query);
@@ -65,7 +69,7 @@ export class StructureRowResolver implements StructureQueryResolver {
     const hitId = crypto.randomInt(1, 2 ** 47);
     // Registered before writing: a failure half-way still has its rows cleaned up.
     this.hitIds.push(hitId);
-    const hits = await this.search(query, chem);
+    const hits = await this.search(query, chem, options.candidates ?? null);
     await storeHits(this.db, hitId, hits);
     if (hits.similarities) this.similarityHitIds.push(hitId);
     return sql`SELECT str_id FROM structure_hits WHERE hit_id = ${hitId}`;
@@ -80,7 +84,7 @@ export class StructureRowResolver implements StructureQueryResolver {
     }
   }
 
-  private async search(query: StructureQuery, chem: ChemQuery): Promise<StructureHits> {
+  private async search(query: StructureQuery, chem: ChemQuery, candidates: Float64Array | null): Promise<StructureHits> {
     const { signal: userSignal, onProgress: report, timeLimitMs } = this.options;
     let last: EngineProgress | null = null;
     const onProgress = (progress: EngineProgress) => {
@@ -92,11 +96,13 @@ export class StructureRowResolver implements StructureQueryResolver {
       await this.engine.ready(userSignal, onProgress);
       const timeout = AbortSignal.timeout(timeLimitMs);
       const signal = userSignal ? AbortSignal.any([userSignal, timeout]) : timeout;
+      const restricted = candidates ? { candidates } : {};
+      if (candidates) StructureRowResolver.candidateSearches++;
       if (query.category === 'similarity') {
         const range = { min: query.similarityMin ?? DEFAULT_SIMILARITY_MIN, max: query.similarityMax ?? DEFAULT_SIMILARITY_MAX };
-        return await this.engine.similarity(chem, range, { signal, onProgress });
+        return await this.engine.similarity(chem, range, { signal, onProgress, ...restricted });
       }
-      return await this.engine.substructure(chem, { signal, onProgress });
+      return await this.engine.substructure(chem, { signal, onProgress, ...restricted });
     } catch (error) {
       if (error instanceof ChemInputError) throw badRequest(chemInputMessage(query, error.message));
       if (isAbort(error)) {
