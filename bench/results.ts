@@ -24,10 +24,16 @@ import { KbDictionaryCache } from '../apps/server/src/modules/knowledge-base/kb-
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
-  options: { 'database-url': { type: 'string' }, rounds: { type: 'string', default: '20' }, activities: { type: 'string', default: String(ACTIVITY_CAP) } },
+  options: {
+    'database-url': { type: 'string' },
+    rounds: { type: 'string', default: '20' },
+    activities: { type: 'string', default: String(ACTIVITY_CAP) },
+    'filter-activities': { type: 'string', default: '500000' },
+  },
 });
 const rounds = Number.parseInt(values.rounds ?? '20', 10);
 const wanted = Math.min(ACTIVITY_CAP, Number.parseInt(values.activities ?? String(ACTIVITY_CAP), 10));
+const filterWanted = Math.min(ACTIVITY_CAP, Number.parseInt(values['filter-activities'] ?? '500000', 10));
 
 const handle = await openBenchDatabase(values['database-url']);
 const db = handle.db;
@@ -142,6 +148,56 @@ const filteredPageMs: number[] = [];
 for (let round = 0; round < rounds; round++) filteredPageMs.push((await time(() => firstPage('activitiestab')))[0]);
 const filteredCharts = { sql: await defaultCharts('activitiestab', 'sql'), memory: await defaultCharts('activitiestab', 'memory') };
 
+// Structure filter inside results (issue 36): a tab of about `--filter-activities` activities,
+// narrowed by a substructure. Each filter runs as the results page runs it: the search with the
+// structure row last (structure-filter.ts), in a new session, sets written; the engine searches
+// only the tab's structures. Reference in the same rounds: the same search with that restriction
+// off (the engine searches the whole index, as a new search did before).
+const filterBase = await activitySearchOfSize(db, filterWanted, 0.97);
+const baseCounts = await search.run(auth, crypto.randomUUID(), filterBase.criteria);
+const filterRow = (smiles: string) => ({
+  selectedOption: 'structure' as const,
+  operator: null,
+  fileName: null,
+  resultFilter: true,
+  structure: { inputType: 'smiles' as const, value: smiles, category: 'substructure' as const, feature: 'desalted' as const },
+});
+async function filtered(smiles: string, restricted: boolean) {
+  search.structureCandidates = restricted;
+  const id = crypto.randomUUID();
+  const rows = [{ ...filterBase.criteria.rows[0]!, operator: 'AND' as const }, filterRow(smiles)];
+  const [ms, answer] = await time(async () => {
+    const answered = await search.run(auth, id, { rows });
+    await search.settled(id);
+    return answered;
+  });
+  search.structureCandidates = true;
+  return { ms, counts: answer };
+}
+// Selective: whole structures of the knowledge base as queries (each matches itself and its
+// larger analogues); medium: a ring system common in medicinal chemistry.
+const { rows: picks } = await sql<{ s: string }>`SELECT canonical_smiles AS s FROM structures WHERE str_id % 9973 = 1 AND canonical_smiles IS NOT NULL
+  ORDER BY str_id LIMIT ${Math.max(3, Math.min(rounds, 10))}`.execute(db);
+const filterRuns = { selective: { filtered: [] as number[], reference: [] as number[], hits: [] as number[] }, medium: { filtered: [] as number[], reference: [] as number[], hits: [] as number[] } };
+for (const [kind, queries] of [
+  ['selective', picks.map((p) => p.s)],
+  ['medium', Array.from({ length: Math.max(3, Math.min(rounds, 5)) }, () => 'c1ccc2ncncc2c1')],
+] as const) {
+  for (const smiles of queries) {
+    const restricted = await filtered(smiles, true);
+    const reference = await filtered(smiles, false);
+    if (JSON.stringify(restricted.counts) !== JSON.stringify(reference.counts)) throw new Error(`The filter by ${smiles} counted ${JSON.stringify(restricted.counts)} restricted and ${JSON.stringify(reference.counts)} on the whole index`);
+    filterRuns[kind].filtered.push(restricted.ms);
+    filterRuns[kind].reference.push(reference.ms);
+    filterRuns[kind].hits.push(restricted.counts.actidscount);
+  }
+}
+const structureFilter = {
+  base: { label: filterBase.label, activities: baseCounts.actidscount, structures: baseCounts.stridscount },
+  selective: { filtered: summary(filterRuns.selective.filtered), reference: summary(filterRuns.selective.reference), activitiesKept: filterRuns.selective.hits },
+  medium: { filtered: summary(filterRuns.medium.filtered), reference: summary(filterRuns.medium.reference), activitiesKept: filterRuns.medium.hits },
+};
+
 await search.close();
 await engine.close();
 const { rows: size } = await sql<{ structures: number; activities: number }>`SELECT (SELECT count(*)::int FROM structures) AS structures,
@@ -169,6 +225,7 @@ const result = {
   applyFilterRowsHeld: summary(applyHeldMs),
   resetFilters: summary(resetMs),
   filtered: { firstPage: summary(filteredPageMs), charts: filteredCharts },
+  structureFilter,
 };
 const file = writeResult('results', result);
 console.log(
@@ -177,5 +234,7 @@ console.log(
     `first page p50 ${allPages.p50} ms p95 ${allPages.p95} ms (5 tabs × ${rounds}); default charts (best of ${chartRounds}) activities ${best(chartRuns.memory.activitiestab!)} ms in memory / ${best(chartRuns.sql.activitiestab!)} ms SQL, ` +
     `structures ${best(chartRuns.memory.structuretab!)} / ${best(chartRuns.sql.structuretab!)} ms (dictionaries read in ${result.dictionaryReadMs} ms), with the search's rows held ${heldCharts.activitiestab.allMs} / ${heldCharts.structuretab.allMs} ms; ` +
     `apply two filters p50/p95 ${summary(applyMemoryMs).p50}/${summary(applyMemoryMs).p95} ms in memory, ${summary(applyHeldMs).p50}/${summary(applyHeldMs).p95} ms rows held, ${summary(applyMs).p50} ms SQL (→ ${filteredRows.toLocaleString('en-US')} rows), reset p95 ${summary(resetMs).p95} ms; filtered first page p95 ${summary(filteredPageMs).p95} ms, filtered charts ${filteredCharts.memory.allMs} / ${filteredCharts.sql.allMs} ms; ` +
-    `set count reference ${result.reference.setCountMs} ms → ${file}`,
+    `set count reference ${result.reference.setCountMs} ms; structure filter on "${structureFilter.base.label}" (${structureFilter.base.activities.toLocaleString('en-US')} activities, ${structureFilter.base.structures.toLocaleString('en-US')} structures): ` +
+    `selective p50/p95 ${structureFilter.selective.filtered.p50}/${structureFilter.selective.filtered.p95} ms (whole-index reference ${structureFilter.selective.reference.p50}/${structureFilter.selective.reference.p95} ms), ` +
+    `quinazoline ${structureFilter.medium.filtered.p50}/${structureFilter.medium.filtered.p95} ms (reference ${structureFilter.medium.reference.p50}/${structureFilter.medium.reference.p95} ms) → ${file}`,
 );

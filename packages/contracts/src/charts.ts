@@ -88,6 +88,8 @@ export const ChartRequestSchema = z.object({
   sortOrder: z.enum(['asc', 'desc']).default('desc'),
   sortType: z.enum(['label', 'count']).default('count'),
   maxCount: z.number().int().min(1).max(MAX_CHART_VALUES).default(DEFAULT_CHART_MAX_COUNT),
+  /** The tab narrowed to the rows of these structures ("go to" from another tab): the chart counts only those, as the grid shows. */
+  strIdList: z.array(z.number().int().positive()).max(100_000).optional(),
 });
 export type ChartRequest = z.infer<typeof ChartRequestSchema>;
 

@@ -24,6 +24,7 @@ export function registerChartRoutes(app: FastifyInstance, db: Kysely<Database>, 
       sortType: body.sortType,
       sortOrder: body.sortOrder,
       maxCount: body.maxCount,
+      strIdList: body.strIdList,
     }),
   );
   registerEndpoint(app, chartEndpoints.leftHandFilter, async ({ params, body, auth }) => {

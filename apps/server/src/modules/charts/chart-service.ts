@@ -11,6 +11,7 @@ import { sessionFilters } from '../results/result-sessions.ts';
 import { factsFor } from '../results/tab-model.ts';
 import type { Facts, Sql } from '../results/tab-model.ts';
 import { dimensionOf, filteredRestriction } from '../results/tab-filters.ts';
+import { rowsOfStructures } from '../results/tab-model.ts';
 import { BIBLIOGRAPHY_LABELS, isIntegerColumn } from '../results/chart-dimensions.ts';
 import { ChartBatches, sqlBatch } from './chart-batch.ts';
 import type { ChartBatch, Group } from './chart-batch.ts';
@@ -38,6 +39,8 @@ export interface ChartQuery {
   maxCount: number;
   /** Left-hand filter: only values whose label contains this. */
   search?: string | undefined;
+  /** Only the tab's rows of these structures ("go to"). */
+  strIdList?: readonly number[] | undefined;
 }
 
 
@@ -86,14 +89,15 @@ export class ChartService {
   private async batchFor(query: ChartQuery, session: ResultSession, where: Sql): Promise<ChartBatch | null> {
     // The session's search (criteria_hash) and the tab's filters decide the rows counted.
     const filters = query.resetFlg ? [] : sessionFilters(session)[query.tab];
-    const rowsKey = `${query.tab}:${session.set_id}:${session.criteria_hash}:${query.resetFlg}:${JSON.stringify(filters)}`;
+    const related = query.strIdList?.length ? query.strIdList.join(',') : '';
+    const rowsKey = `${query.tab}:${session.set_id}:${session.criteria_hash}:${query.resetFlg}:${JSON.stringify(filters)}:${related}`;
     const tab = query.tab;
     if (tab === 'activitiestab' || tab === 'structuretab') {
       const dictionaries = await this.dictionaries?.ifCurrent();
       if (dictionaries) {
         try {
           // Unfiltered: the session's rows as the results service keeps them (filters read the same).
-          const rows = () => (filters.length ? readBatchRows(this.db, tab, where) : this.results.sessionRows.rows(session.set_id));
+          const rows = () => (filters.length || related ? readBatchRows(this.db, tab, where) : this.results.sessionRows.rows(session.set_id));
           return await this.batches.get(`memory:${dictionaries.version}:${rowsKey}`, async () => memoryBatch(dictionaries, tab, await rows()));
         } catch (error) {
           this.onMemoryFailure(error);
@@ -117,6 +121,7 @@ export class ChartService {
   private where(query: ChartQuery, setId: number, facts: Facts, filtered: boolean): Sql {
     const parts = [facts.where];
     if (filtered && !query.resetFlg) parts.push(filteredRestriction(query.tab, setId, facts.entity));
+    if (query.strIdList?.length) parts.push(sql`${facts.entity} IN (${rowsOfStructures(query.tab, setId, query.strIdList)})`);
     return sql.join(parts, sql` AND `);
   }
 

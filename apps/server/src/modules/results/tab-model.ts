@@ -197,6 +197,24 @@ export function strIdRestriction(tab: ResultTabKey, setId: number, strIds: reado
   }
 }
 
+/** The row ids of `tab` that belong to the given structures, as `strIdRestriction` keeps them (charts of a "go to"). */
+export function rowsOfStructures(tab: ResultTabKey, setId: number, strIds: readonly number[]): Sql {
+  const ids = sql`ANY(${[...strIds]}::bigint[])`;
+  const set = id(setId);
+  switch (tab) {
+    case 'structuretab':
+      return sql`SELECT ss2.str_id FROM search_structures ss2 WHERE ss2.set_id = ${set} AND ss2.str_id = ${ids}`;
+    case 'activitiestab':
+      return sql`SELECT sa2.act_id FROM search_activities sa2 WHERE sa2.set_id = ${set} AND sa2.str_id = ${ids}`;
+    case 'assaytab':
+      return sql`SELECT sa2.assay_id FROM search_activities sa2 WHERE sa2.set_id = ${set} AND sa2.str_id = ${ids}`;
+    case 'documentstab':
+      return sql`SELECT sa2.ref_id FROM search_activities sa2 WHERE sa2.set_id = ${set} AND sa2.str_id = ${ids} UNION SELECT c.ref_id FROM compounds c WHERE c.str_id = ${ids}`;
+    case 'developmentcompoundstab':
+      return sql`SELECT cc2.clinical_compound_id FROM clinical_compounds cc2 WHERE cc2.str_id = ${ids}`;
+  }
+}
+
 /** Structures of some rows of a tab (for "go to" and selections): within the session's sets. */
 export function structuresOfRows(tab: ResultTabKey, setId: number, ids: readonly number[]): Sql {
   const list = sql`ANY(${[...ids]}::bigint[])`;

@@ -244,6 +244,16 @@ export function UserManualPage() {
           nodes to include or exclude values; every tab updates to the filtered set. Charts can be sorted A–Z, Z–A, by least or most results, and you
           can choose which charts to show. Reset all filters to return to the full result.
         </p>
+        <p>
+          <strong>Structure filter.</strong> Above the charts, <em>Filter by structure…</em> narrows the results without a new search: type a SMILES
+          (e.g. <code>c1ccncc1</code> keeps compounds with a pyridine ring) or a SMARTS pattern, or press <em>Draw</em> to sketch the structure; search
+          it as a substructure, by similarity (with a minimum and maximum Tanimoto) or exactly, and add property ranges (Rule of 5, molecular weight,
+          cLogP…). Choose <em>Keep structures that match</em> or <em>Leave out structures that match</em> and apply: every tab and its count follow
+          (the activities, assays, references and development compounds of the structures kept), your chart filters stay, and the filter is shown
+          above the charts with its drawing — <em>Change</em> edits it, <em>Remove</em> takes it off. Only the structures of your results are searched,
+          so a filter answers quickly even on large results. The filter becomes the last row of your search (shown on the search page as “Structure
+          (filter from the results)”), so saving the search keeps it.
+        </p>
       </InfoSection>
 
       <InfoSection id="analyzers" title="Analyzers">

@@ -59,6 +59,14 @@ const EMPTY_SCOPES: Record<ResultsScope, ScopeState> = {
 };
 
 /** The state of one tab: what the store holds for that session, else the initial state. */
+/** The structures a tab of this session is narrowed to by a "go to" (either scope), or null. */
+export function relatedStructures(state: Pick<ResultsState, 'scopes'>, sessionId: string, tab: ResultTabKey): number[] | null {
+  for (const held of Object.values(state.scopes)) {
+    if (held.sessionId === sessionId) return held.tabs[tab]?.goto?.strIdList ?? null;
+  }
+  return null;
+}
+
 export function selectTabState(state: Pick<ResultsState, 'scopes'>, scope: ResultsScope, sessionId: string | null, tab: ResultTabKey): TabState {
   const held = state.scopes[scope];
   if (sessionId === null || held.sessionId !== sessionId) return INITIAL_TAB_STATE;

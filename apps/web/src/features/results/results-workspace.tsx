@@ -16,6 +16,7 @@ import { RESULTS_BASE } from './selection/use-selection-actions.ts';
 import { NoSessionState, SessionLoadingState, SessionProblemAlert } from './session-states.tsx';
 import { useResultsSession } from './use-results-session.ts';
 import { NewRowsBanner } from '../alerts/new-rows-banner.tsx';
+import { StructureFilterPanel } from './structure-filter/structure-filter-panel.tsx';
 
 /** Spec §2: structuretab opens when the route names no tab. */
 export const DEFAULT_TAB: ResultTabKey = 'structuretab';
@@ -29,15 +30,19 @@ function routeTab(tabid: string | undefined): ResultTabKey | null {
 /** The five tabs (spec §2), each labelled with its rows after filters. */
 function TabsBar({ scope, session, tab }: { scope: ResultsScope; session: ResultsSession; tab: ResultTabKey | null }) {
   const navigate = useNavigate();
+  // A tab narrowed to related rows ("go to") says how many of its rows it shows.
+  const held = useResultsStore((store) => store.scopes[scope]);
+  const shownOf = (key: ResultTabKey) => (held.sessionId === session.sessionid ? held.tabs[key]?.goto?.rowCount : undefined);
   return (
     <Tabs value={tab} onChange={(value) => value && navigate(`${RESULTS_BASE[scope]}/${value}`)} keepMounted={false}>
       <Tabs.List>
         {RESULT_TABS.map((entry) => {
           const rows = session.tabCounts[entry.key];
+          const shown = shownOf(entry.key);
           return (
-            <Tabs.Tab key={entry.key} value={entry.key} data-testid={`tab-${entry.key}`} data-count={rows ?? ''}>
+            <Tabs.Tab key={entry.key} value={entry.key} data-testid={`tab-${entry.key}`} data-count={rows ?? ''} data-shown={shown ?? ''}>
               {entry.label}
-              {rows !== undefined && ` (${formatCount(rows)})`}
+              {rows !== undefined && (shown !== undefined ? ` (${formatCount(shown)} of ${formatCount(rows)})` : ` (${formatCount(rows)})`)}
             </Tabs.Tab>
           );
         })}
@@ -61,7 +66,12 @@ function ReadyWorkspace({ scope, sessionId, session, tab, tabid }: { scope: Resu
       {session.strIdNewlyAddedStatus && <NewStructuresBanner scope={scope} session={session} />}
       <div className={classes.layout}>
         <aside className={classes.filters} aria-label="Charts and filters">
-          {tab && <ChartsPanel sessionId={sessionId} tab={tab} onFiltersChanged={filtersChanged} />}
+          {tab && (
+            <Stack gap="sm">
+              <StructureFilterPanel scope={scope} session={session} tab={tab} />
+              <ChartsPanel sessionId={sessionId} tab={tab} onFiltersChanged={filtersChanged} />
+            </Stack>
+          )}
         </aside>
         <section className={classes.main} aria-label="Result tabs">
           <Stack gap="sm">

@@ -27,6 +27,8 @@ export type TabSelection = Selection;
 export interface GotoRestriction {
   strIdList: number[];
   fromTab: string;
+  /** Rows of the tab with those structures (navigation/goto answers it): the tab's label shows it. */
+  rowCount?: number;
 }
 
 export interface TabState {

@@ -7,8 +7,15 @@ import { searchEndpoints } from '@kb/contracts/search-api';
 import { endpointKey } from '../../../app/query.ts';
 
 /** The request of one chart card. */
-export function chartRequest(sessionid: string, tab: ResultTabKey, chartKey: string, sort: Pick<ChartRequest, 'sortType' | 'sortOrder'>, maxCount: number): ChartRequest {
-  return { sessionid, type: tab, charttype: chartKey, resetFlg: false, sortType: sort.sortType, sortOrder: sort.sortOrder, maxCount };
+export function chartRequest(
+  sessionid: string,
+  tab: ResultTabKey,
+  chartKey: string,
+  sort: Pick<ChartRequest, 'sortType' | 'sortOrder'>,
+  maxCount: number,
+  strIdList?: readonly number[] | null,
+): ChartRequest {
+  return { sessionid, type: tab, charttype: chartKey, resetFlg: false, sortType: sort.sortType, sortOrder: sort.sortOrder, maxCount, ...(strIdList?.length ? { strIdList: [...strIdList] } : {}) };
 }
 
 /** The left-hand filter search of one List chart. */

@@ -6,6 +6,7 @@ import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { endpointQuery } from '../../../app/query.ts';
 import { sortParams } from './chart-options.ts';
 import { chartRequest } from './chart-queries.ts';
+import { relatedStructures, useResultsStore } from '../results-store.ts';
 
 /**
  * One chart of a tab with its own sort and length. A new sort, length, tab or filter list makes a
@@ -16,8 +17,10 @@ import { chartRequest } from './chart-queries.ts';
 export function useChartData(sessionid: string, tab: ResultTabKey, chartKey: string, ready: boolean) {
   const [sort, setSort] = useState<ChartSortKey>(DEFAULT_CHART_SORT);
   const [maxCount, setMaxCount] = useState(DEFAULT_CHART_MAX_COUNT);
+  // A tab narrowed to related rows ("go to") charts those rows, as its grid shows them.
+  const related = useResultsStore((store) => relatedStructures(store, sessionid, tab));
   const query = useQuery({
-    ...endpointQuery(chartEndpoints.chart, { body: chartRequest(sessionid, tab, chartKey, sortParams(sort), maxCount) }),
+    ...endpointQuery(chartEndpoints.chart, { body: chartRequest(sessionid, tab, chartKey, sortParams(sort), maxCount, related) }),
     enabled: ready,
     placeholderData: keepPreviousData,
     retry: false,

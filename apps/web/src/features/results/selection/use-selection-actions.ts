@@ -89,7 +89,7 @@ export function useGotoTab({ scope, sessionId, tab, state }: TabRef) {
     setRunning(true);
     try {
       const answer = await callApi(resultsEndpoints.gotoTab, { body: { sessionid: sessionId, fromTab: tab, toTab, ids: state.selection.selectedIds } });
-      updateTab(scope, sessionId, answer.tab, (current) => ({ ...current, pageNumber: START_PAGE, goto: { strIdList: answer.strIdList, fromTab: tab } }));
+      updateTab(scope, sessionId, answer.tab, (current) => ({ ...current, pageNumber: START_PAGE, goto: { strIdList: answer.strIdList, fromTab: tab, rowCount: answer.rowCount } }));
       navigate(`${RESULTS_BASE[scope]}/${answer.tab}`);
     } catch (error) {
       notifications.show({ color: 'red', title: `Could not open ${resultTabLabel(toTab) ?? toTab}`, message: errorMessage(error) });

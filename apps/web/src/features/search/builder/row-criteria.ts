@@ -125,6 +125,7 @@ function structureCandidate(draft: StructureDraft): Candidate {
       properties: hasProperties ? properties : null,
       strIds: nonEmpty(strIds.ids),
       casNumbers: nonEmpty(casNumbers),
+      ...(draft.resultFilter ? { resultFilter: true } : {}),
     },
     errors,
   };

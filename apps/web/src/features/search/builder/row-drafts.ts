@@ -65,6 +65,8 @@ export interface StructureDraft extends DraftBase {
   /** As typed or uploaded; digits only are valid (spec §5). */
   strIds: string[];
   casNumbers: string[];
+  /** Added by the structure filter of the results (docs/results.md "Structure filter"). */
+  resultFilter?: boolean;
 }
 
 export interface TargetDraft extends DraftBase {
@@ -343,5 +345,6 @@ export const TREE_LABELS: Record<TreeView, string> = {
 
 /** The header of a row: the option, and for a tree row which tree. */
 export function rowTitle(draft: RowDraft): string {
+  if (draft.selectedOption === 'structure' && draft.resultFilter) return 'Structure (filter from the results)';
   return draft.selectedOption === 'treeview' ? `${TREE_LABELS[draft.tree]} tree` : OPTION_LABELS[draft.selectedOption];
 }

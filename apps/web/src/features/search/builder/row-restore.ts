@@ -32,6 +32,7 @@ export function rowToDraft(row: SearchRow): RowDraft {
         properties,
         strIds: (row.strIds ?? []).map(String),
         casNumbers: [...(row.casNumbers ?? [])],
+        ...(row.resultFilter ? { resultFilter: true } : {}),
       };
     }
     case 'target':

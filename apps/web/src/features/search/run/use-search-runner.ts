@@ -18,20 +18,24 @@ const SUMMARY_MAX = 20_000;
 let inFlight: AbortController | null = null;
 
 /** Spec §4 "Search flow" wired to the app: loader, stores, the session summary afterwards. */
-export async function runSearch(criteria: SearchCriteria, summary: string): Promise<SearchOutcome> {
+export async function runSearch(criteria: SearchCriteria, summary: string, options: { keepOpenSession?: boolean } = {}): Promise<SearchOutcome> {
   inFlight?.abort();
   const controller = new AbortController();
   inFlight = controller;
   const store = useSearchBuilderStore.getState();
-  store.startRun();
+  // keepOpenSession: the open results stay on screen while it runs (no "running" state for them).
+  if (!options.keepOpenSession) store.startRun();
   startPageLoader();
   try {
     const outcome = await runSearchFlow(criteria, {
       call: callApi,
       signal: controller.signal,
       newSessionId: newSearchSessionId,
-      onSessionId: (id) => useSearchSessionStore.getState().setSearchSessionId(id),
+      // keepOpenSession: the results page stays on the open session until the new one has its counts
+      // (a results filter that fails leaves the results as they were).
+      onSessionId: (id) => (options.keepOpenSession ? undefined : useSearchSessionStore.getState().setSearchSessionId(id)),
     });
+    if (options.keepOpenSession && (outcome.kind === 'counts' || outcome.kind === 'no-data')) useSearchSessionStore.getState().setSearchSessionId(outcome.sessionId);
     if (outcome.kind === 'counts') {
       const text = summary.length > SUMMARY_MAX ? `${summary.slice(0, SUMMARY_MAX - 1)}…` : summary;
       store.finishRun({ sessionId: outcome.sessionId, criteria, summary: text, counts: searchFigures(outcome.counts), ranAt: new Date().toISOString() });
@@ -40,7 +44,7 @@ export async function runSearch(criteria: SearchCriteria, summary: string): Prom
         .catch(() => undefined)
         .finally(() => void queryClient.invalidateQueries({ queryKey: endpointKey(searchEndpoints.home) }));
     } else if (outcome.kind === 'no-data') store.keepCounts();
-    else if (outcome.kind === 'failed') store.failRun(outcome.message);
+    else if (outcome.kind === 'failed' && !options.keepOpenSession) store.failRun(outcome.message);
     return outcome;
   } finally {
     // A cancelled run leaves the loader to the run that replaced it.
