@@ -10,7 +10,8 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { ACTIVITY_CAP } from '@kb/contracts/search';
+import { ACTIVITY_CAP, SearchCriteriaSchema } from '@kb/contracts/search';
+import type { SearchCriteria } from '@kb/contracts/search';
 import { RESULT_TAB_KEYS } from '@kb/contracts/result-tabs';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { CHART_CATALOGUE } from '@kb/contracts/charts';
@@ -71,6 +72,32 @@ const [searchMs, counts] = await time(async () => {
 });
 const setId = (await search.owned(auth, sessionId))!.set_id;
 const [referenceMs] = await time(() => sql`SELECT count(*) FROM search_activities WHERE set_id = ${setId}`.execute(db));
+
+/**
+ * A search of about `wanted` activities for the structure filter: every activity of the most
+ * frequent types, the last one cut by its value, where one type alone has fewer (demo M: IC50 has
+ * 351,000). Terms of one activity row are alternatives.
+ */
+async function activitiesOfSize(wanted: number): Promise<{ criteria: SearchCriteria; label: string }> {
+  const { rows: types } = await sql<{ t: string; n: number }>`SELECT std_activity_type AS t, count(*)::int AS n FROM activities
+    WHERE micro_molarvalue IS NOT NULL GROUP BY 1 ORDER BY 2 DESC LIMIT 6`.execute(db);
+  const terms: { activityType: string; activityUom?: string; prefix?: '<='; minValue?: number }[] = [];
+  let total = 0;
+  for (const type of types) {
+    if (total + type.n <= wanted) {
+      terms.push({ activityType: type.t });
+      total += type.n;
+      continue;
+    }
+    const fraction = (wanted - total) / type.n;
+    const { rows } = await sql<{ v: number }>`SELECT percentile_disc(${fraction}::float8) WITHIN GROUP (ORDER BY micro_molarvalue) AS v
+      FROM activities WHERE std_activity_type = ${type.t} AND micro_molarvalue IS NOT NULL`.execute(db);
+    terms.push({ activityType: type.t, activityUom: 'uM', prefix: '<=', minValue: Number(rows[0]!.v) });
+    break;
+  }
+  const criteria = SearchCriteriaSchema.parse({ rows: [{ selectedOption: 'activitytypes', activities: terms }] });
+  return { criteria, label: terms.map((t) => (t.prefix ? `${t.activityType} <= ${t.minValue} uM` : t.activityType)).join(' or ') };
+}
 
 const firstPage = (tab: ResultTabKey) => results.page(auth, tab, TabRequestSchema.parse({ sessionid: sessionId }));
 const DEFAULT_CHARTS = CHART_CATALOGUE.slice(0, 4).map((c) => c.chartKey);
@@ -153,8 +180,11 @@ const filteredCharts = { sql: await defaultCharts('activitiestab', 'sql'), memor
 // structure row last (structure-filter.ts), in a new session, sets written; the engine searches
 // only the tab's structures. Reference in the same rounds: the same search with that restriction
 // off (the engine searches the whole index, as a new search did before).
-const filterBase = await activitySearchOfSize(db, filterWanted, 0.97);
+const filterBase = await activitiesOfSize(filterWanted);
 const baseCounts = await search.run(auth, crypto.randomUUID(), filterBase.criteria);
+// The structure index is loaded before the first filter is timed (a server has it from its start).
+engine.start();
+const [indexMs] = await time(() => engine.ready());
 const filterRow = (smiles: string) => ({
   selectedOption: 'structure' as const,
   operator: null,
@@ -183,9 +213,11 @@ for (const [kind, queries] of [
   ['selective', picks.map((p) => p.s)],
   ['medium', Array.from({ length: Math.max(3, Math.min(rounds, 5)) }, () => 'c1ccc2ncncc2c1')],
 ] as const) {
-  for (const smiles of queries) {
-    const restricted = await filtered(smiles, true);
-    const reference = await filtered(smiles, false);
+  for (const [i, smiles] of queries.entries()) {
+    // Alternating which runs first, so that neither is always the warmer one.
+    const first = await filtered(smiles, i % 2 === 0);
+    const second = await filtered(smiles, i % 2 !== 0);
+    const [restricted, reference] = i % 2 === 0 ? [first, second] : [second, first];
     if (JSON.stringify(restricted.counts) !== JSON.stringify(reference.counts)) throw new Error(`The filter by ${smiles} counted ${JSON.stringify(restricted.counts)} restricted and ${JSON.stringify(reference.counts)} on the whole index`);
     filterRuns[kind].filtered.push(restricted.ms);
     filterRuns[kind].reference.push(reference.ms);
@@ -194,6 +226,7 @@ for (const [kind, queries] of [
 }
 const structureFilter = {
   base: { label: filterBase.label, activities: baseCounts.actidscount, structures: baseCounts.stridscount },
+  indexLoadMs: Number(indexMs.toFixed(0)),
   selective: { filtered: summary(filterRuns.selective.filtered), reference: summary(filterRuns.selective.reference), activitiesKept: filterRuns.selective.hits },
   medium: { filtered: summary(filterRuns.medium.filtered), reference: summary(filterRuns.medium.reference), activitiesKept: filterRuns.medium.hits },
 };

@@ -216,6 +216,8 @@ export class SearchService {
     const columns = this.bitmaps ? await this.bitmaps.ifCurrent() : null;
     if (!columns) return null;
     const { structures } = await bitmapSearch(this.db, columns, compiled, Number.MAX_SAFE_INTEGER, this.bitmaps!.rowSets);
+    // Most of the knowledge base: restricting saves the engine little, and sending the list costs.
+    if (structures.size > columns.allStructures.size * this.structureCandidatesMaxShare) return null;
     return Float64Array.from(structures.toUint32Array());
   }
 
@@ -234,6 +236,8 @@ export class SearchService {
    * rows leave (on by default; tests and the results bench switch it off for the reference run).
    */
   structureCandidates = true;
+  /** Above this share of the indexed structures the engine searches everything (the same answer; tests raise it to 1). */
+  structureCandidatesMaxShare = 0.5;
 
   private readonly writtenListeners: ((setId: number, mark: string, rows: WrittenActivityRows) => void)[] = [];
 

@@ -32,6 +32,8 @@ describe.each(DATABASES)('structure filter inside results on %s', (kind) => {
       WHERE a.target_id = ${targets[0]!.target_id} ORDER BY s.str_id LIMIT 1`.execute(t.database.db);
     someSmiles = picked.rows[0]!.s;
     await t.app.searchService.bitmapsReady();
+    // Every case takes the restricted path, however much of this small index the search covers.
+    t.app.searchService.structureCandidatesMaxShare = 1;
   }, 240_000);
   afterAll(() => t?.close());
 
@@ -96,6 +98,18 @@ describe.each(DATABASES)('structure filter inside results on %s', (kind) => {
     // Independently in SQL: the target's structures whose SMILES RDKit matched are the include's; the include is a subset.
     const allSet = new Set(all.structures);
     expect(include.structures.every((id) => allSet.has(id))).toBe(true);
+  });
+
+  it('searches the whole index when the other rows leave most of it (the same answer, less to send)', async () => {
+    t.app.searchService.structureCandidatesMaxShare = 0.5;
+    const all = await sql<{ n: number }>`SELECT count(*)::int AS n FROM structures`.execute(t.database.db);
+    const before = StructureRowResolver.candidateSearches;
+    const broad = await run([{ selectedOption: 'activitytypes', operator: 'AND', activities: [{ activityType: 'IC50' }, { activityType: 'Ki' }, { activityType: 'EC50' }, { activityType: 'Kd' }] } as SearchRowInput, filterRow({ inputType: 'smiles', value: 'c1ccncc1', category: 'substructure' })]);
+    const base = await run([{ selectedOption: 'activitytypes', activities: [{ activityType: 'IC50' }, { activityType: 'Ki' }, { activityType: 'EC50' }, { activityType: 'Kd' }] } as SearchRowInput]);
+    t.app.searchService.structureCandidatesMaxShare = 1;
+    expect(base.structures.length * 2).toBeGreaterThan(all.rows[0]!.n);
+    expect(StructureRowResolver.candidateSearches).toBe(before);
+    expect(broad.structures.length).toBeGreaterThan(0);
   });
 
   it('a last structure row after OR is not restricted (it may add structures)', async () => {
