@@ -18,7 +18,7 @@ import { withDbPriority } from '../../db/db-priority.ts';
 import { writeSearchLog } from './search-log.ts';
 import { loadsVersion } from '../knowledge-base/kb-loads.ts';
 import { BitmapIndex } from './bitmaps/bitmap-index.ts';
-import { bitmapSearch } from './bitmaps/bitmap-counts.ts';
+import { bitmapSearch, bitmapStructures } from './bitmaps/bitmap-counts.ts';
 import type { BitmapSearchResult } from './bitmaps/bitmap-counts.ts';
 import type { KbColumns } from './bitmaps/kb-columns.ts';
 import { writeSetsFromBitmaps } from './bitmaps/write-sets.ts';
@@ -215,7 +215,7 @@ export class SearchService {
     if (!this.structureCandidates) return null;
     const columns = this.bitmaps ? await this.bitmaps.ifCurrent() : null;
     if (!columns) return null;
-    const { structures } = await bitmapSearch(this.db, columns, compiled, Number.MAX_SAFE_INTEGER, this.bitmaps!.rowSets);
+    const structures = await bitmapStructures(this.db, columns, compiled, this.bitmaps!.rowSets);
     // Most of the knowledge base: restricting saves the engine little, and sending the list costs.
     if (structures.size > columns.allStructures.size * this.structureCandidatesMaxShare) return null;
     return Float64Array.from(structures.toUint32Array());

@@ -186,8 +186,8 @@ export interface BitmapSearchResult {
   clinical: RoaringBitmap32;
 }
 
-/** Counts a compiled search from the in-memory columns; throws the activity-cap error as the SQL path does. */
-export async function bitmapSearch(db: Db, columns: KbColumns, compiled: { expr: Expr; rows: CompiledRow[] }, cap: number, source: RowSetSource = readRowSets): Promise<BitmapSearchResult> {
+/** The leaves of a compiled search over the columns, and the activities and direct structures its expression keeps. */
+async function evaluateLevels(db: Db, columns: KbColumns, compiled: { expr: Expr; rows: CompiledRow[] }, source: RowSetSource) {
   const { expr, rows } = compiled;
   const sets: RowSets[] = [];
   for (const row of rows) sets.push(await source(db, columns, row));
@@ -208,9 +208,32 @@ export async function bitmapSearch(db: Db, columns: KbColumns, compiled: { expr:
   });
   const directLeaf = (i: number) => sets[i]!.direct ?? empty;
   const clinicalLeaf = memo((i) => sets[i]!.clinical ?? clinicalOfStructures(columns, structureLeaf(i)));
-
   const matching = evaluateSets(expr, activityLeaf, columns.allActivities);
   const direct = evaluateSets(expr, directLeaf, columns.allStructures);
+  return { structureLeaf, clinicalLeaf, matching, direct };
+}
+
+/** The structures of a search with NOT: judged on the structure level, with a matching activity or a direct match. */
+function judgedStructures(columns: KbColumns, expr: Expr, levels: Awaited<ReturnType<typeof evaluateLevels>>): RoaringBitmap32 {
+  const judged = evaluateSets(expr, levels.structureLeaf, columns.allStructures);
+  return RoaringBitmap32.and(judged, RoaringBitmap32.or(linked(columns.actStr, levels.matching), levels.direct));
+}
+
+/**
+ * Only the structures of a compiled search (no activity cap, no other sets): the candidates of a
+ * last structure row (SearchService.structuresOf).
+ */
+export async function bitmapStructures(db: Db, columns: KbColumns, compiled: { expr: Expr; rows: CompiledRow[] }, source: RowSetSource = readRowSets): Promise<RoaringBitmap32> {
+  const levels = await evaluateLevels(db, columns, compiled, source);
+  if (hasNot(compiled.expr)) return judgedStructures(columns, compiled.expr, levels);
+  return RoaringBitmap32.or(linked(columns.actStr, levels.matching), levels.direct);
+}
+
+/** Counts a compiled search from the in-memory columns; throws the activity-cap error as the SQL path does. */
+export async function bitmapSearch(db: Db, columns: KbColumns, compiled: { expr: Expr; rows: CompiledRow[] }, cap: number, source: RowSetSource = readRowSets): Promise<BitmapSearchResult> {
+  const { expr, rows } = compiled;
+  const levels = await evaluateLevels(db, columns, compiled, source);
+  const { matching, direct, clinicalLeaf } = levels;
   let structures: RoaringBitmap32;
   let activities: RoaringBitmap32;
   let activityStructures: RoaringBitmap32;
@@ -220,8 +243,7 @@ export async function bitmapSearch(db: Db, columns: KbColumns, compiled: { expr:
     activityStructures = linked(columns.actStr, activities);
     structures = RoaringBitmap32.or(activityStructures, direct);
   } else {
-    const judged = evaluateSets(expr, structureLeaf, columns.allStructures);
-    structures = RoaringBitmap32.and(judged, RoaringBitmap32.or(linked(columns.actStr, matching), direct));
+    structures = judgedStructures(columns, expr, levels);
     // An activity without a structure is kept when the expression holds for it (docs: "Activities without a structure").
     activities = keptActivities(columns.actStr, matching, structures, cap);
     activityStructures = linked(columns.actStr, activities);
