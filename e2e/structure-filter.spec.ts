@@ -28,7 +28,7 @@ let searched: SearchCriteria;
 let unfiltered: Record<ResultTabKey, number>;
 
 const PYRIDINE = 'c1ccncc1';
-const TAB_COUNT: Record<ResultTabKey, keyof SearchCounts> = {
+const TAB_COUNT: Record<ResultTabKey, Exclude<keyof SearchCounts, 'gvkidscount'>> = {
   structuretab: 'stridscount',
   activitiestab: 'actidscount',
   assaytab: 'assayidscount',
