@@ -309,18 +309,24 @@ function candidateEntries(job, shard) {
   return entries;
 }
 
+/** A shard gets a library of its candidates alone when they are fewer than one in this many of its entries. */
+const SMALL_LIBRARY_RATIO = 64;
+
 /**
  * A substructure step restricted to candidate structures (a filter inside a search's results).
- * Few candidates in the shard: a library of just those (their stored SMILES and pattern
- * fingerprints, so RDKit screens and matches them exactly as in the shard's library); many: the
- * shard's library, its hits kept when they are candidates. Both give RDKit's own matches.
+ * Very few candidates in the shard: a library of just those (their stored SMILES and
+ * pattern fingerprints, so RDKit screens and matches them exactly as in the shard's library);
+ * otherwise the shard's library, its hits kept when they are candidates; none: nothing to do. Both give RDKit's own matches.
  */
 function candidateSubstructureStep(job, shard) {
   const entries = candidateEntries(job, shard);
   if (entries.length === 0) return { ids: new Float64Array(0) };
   const max = job.limit > 0 ? Math.max(1, job.limit - job.found) : 0;
   let ids;
-  if (entries.length * 4 < shard.libRows.length) {
+  // Copying an entry into a small library costs ≈ 50 µs (its pattern fingerprint is pickled out
+  // and back), scanning the shard ≈ 1 µs an entry plus the verification of what passes the
+  // screen: the small library pays only for a few candidates in a shard.
+  if (entries.length * SMALL_LIBRARY_RATIO < shard.libRows.length) {
     const lib = new RD.SubstructLibrary();
     try {
       for (const entry of entries) lib.add_trusted_smiles_and_pattern_fp(shard.lib.get_trusted_smiles(entry), shard.lib.get_pattern_fp_as_uint8array(entry));

@@ -89,8 +89,8 @@ describe.each(DATABASES)('chemistry engine parity with RDKit on demo data (%s)',
 
   it('restricted to candidates (a filter inside results), finds exactly the full answer within them, sparse and dense', async () => {
     const all = reference.structures.map((s) => s.strId).sort(byNumber);
-    // Every 9th structure (a few per shard: the small-library path) and 3 of every 4 (the shard-library path).
-    const sparse = Float64Array.from(all.filter((_, i) => i % 9 === 0));
+    // Every 97th structure (two or three a shard: the small-library path) and 3 of every 4 (the shard-library path).
+    const sparse = Float64Array.from(all.filter((_, i) => i % 97 === 0));
     const dense = Float64Array.from(all.filter((_, i) => i % 4 !== 0));
     let nonEmpty = 0;
     for (const candidates of [sparse, dense]) {
@@ -106,7 +106,7 @@ describe.each(DATABASES)('chemistry engine parity with RDKit on demo data (%s)',
       const similar = await engine.similarity({ kind: 'smiles', text: smiles, desalt: true }, { min: 0.5, max: 1 }, { candidates });
       expect(Array.from(similar.ids).sort(byNumber)).toEqual(expected);
     }
-    expect(nonEmpty).toBeGreaterThanOrEqual(30);
+    expect(nonEmpty).toBeGreaterThanOrEqual(26);
     // Unsorted, repeated candidates are taken as the set they name.
     const shuffled = Float64Array.from([...sparse].reverse().concat([sparse[0]!]));
     const hits = await engine.substructure({ kind: 'smiles', text: 'c1ccccc1', desalt: true }, { candidates: shuffled });
