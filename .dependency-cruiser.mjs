@@ -30,17 +30,19 @@ const MODULE_DEPENDENCIES = {
   export: ['credits', 'datasets', 'results', 'settings'],
   health: [],
   'knowledge-base': ['audit', 'chemistry', 'lookups', 'trees'],
-  leaflets: [],
-  lookups: [],
+  // A measurement list's export goes through the export jobs and credits (docs/exports.md).
+  leaflets: ['export'],
+  lookups: ['targets'],
   results: ['chemistry', 'knowledge-base', 'search'],
   sar: ['chemistry', 'export', 'results'],
-  search: ['chemistry', 'knowledge-base', 'trees'],
+  search: ['chemistry', 'knowledge-base', 'targets', 'trees'],
   sessions: ['search'],
   settings: [],
   superadmin: ['audit', 'auth', 'chemistry', 'lookups', 'sessions', 'settings', 'trees'],
+  targets: [],
   trackers: ['audit', 'uploads'],
   trees: [],
-  uploads: [],
+  uploads: ['targets'],
   usage: [],
 };
 
@@ -62,6 +64,7 @@ const PUBLIC_FILES = {
   search: ['search-service.ts', 'search-tables.ts'],
   sessions: ['session-repository.ts'],
   settings: ['app-settings.ts'],
+  targets: ['target-resolver.ts', 'target-text.ts'],
   trees: ['tree-match.ts', 'tree-refresh.ts'],
   uploads: ['term-curation.ts', 'upload-file-parser.ts'],
 };

@@ -15,7 +15,8 @@ import { useSeededServer } from './support/seeded-server.ts';
  * Compound and reference leaflets in the browser against one demo chunk (1,000 structures, 40
  * references, a development compound for about one series in five). What the page shows is
  * compared with what the API answers for the same ids; the search marks with a search the same
- * user ran through the API.
+ * user ran through the API; the measurement list behind a potency; a reference link from one
+ * user's results opened by another.
  */
 const server = useSeededServer({ chunks: 1 });
 const browser = useBrowser();
@@ -85,7 +86,8 @@ describe('compound and reference leaflets in the browser', () => {
     const expected = await api.call(leafletEndpoints.referenceLeaflet, { params: { rid: ref.ref_id }, query: { inSearchOnly: false } });
     await page.getByTestId('leaflet-reference').first().getByRole('link').first().click();
     await leaflets.referenceLoaded();
-    expect(new URL(page.url()).pathname).toBe(`/leafletreference/0/${ref.ref_id}`);
+    // The permanent link: no session in it.
+    expect(new URL(page.url()).pathname).toBe(`/leaflet/reference/${ref.ref_id}`);
 
     expect(await leaflets.title().innerText()).toBe(expected.document.title);
     expect(await page.getByTestId('reference-authors').innerText()).toBe(expected.authors.join('\n'));
@@ -149,14 +151,88 @@ describe('compound and reference leaflets in the browser', () => {
     expect((await leaflets.compoundTiles()).every((t) => t.inSearch === 'null')).toBe(true);
   }, 120_000);
 
-  it('shows clear alerts for an unknown compound, another user’s search and a bad link', async () => {
+  it('lists every measurement behind a potency of the leaflet, from a row of its activities by target', async () => {
+    const strId = drug.structure!.str_id;
+    await leaflets.openCompound('structure', strId);
+    await leaflets.compoundLoaded();
+    const group = drug.activities.groups.find((g) => g.target_id !== null)!;
+    const expected = await api.call(leafletEndpoints.measurements, { query: { idType: 'structure', id: strId, targetId: group.target_id!, sort: 'value', direction: 'asc', page: 0, pageSize: 50 } });
+    expect(expected.total).toBe(group.activity_count);
+
+    await page.locator(`[data-testid="leaflet-target-group"][data-target-id="${group.target_id}"]`).click();
+    const list = page.getByTestId('measurement-list');
+    await list.waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('measurement-title').innerText()).toContain(group.target_name!);
+    expect(Number(await list.getAttribute('data-total'))).toBe(expected.total);
+    const rows = () => page.getByTestId('measurement-row').evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-act-id'))));
+    expect(await rows()).toEqual(expected.rows.map((r) => r.act_id));
+    // Units as a chemist writes them; the reference opens by its permanent link.
+    expect(await page.getByTestId('measurement-value').allInnerTexts()).not.toContainEqual(expect.stringMatching(/\buM\b/));
+    expect(await page.getByTestId('measurement-reference').first().getAttribute('href')).toBe(expected.rows[0]!.reference_link);
+    await screenshot(page, 'measurement-list');
+
+    // The no-target group opens from the keyboard.
+    await page.keyboard.press('Escape');
+    await list.waitFor({ state: 'detached' });
+    const none = drug.activities.groups.find((g) => g.target_id === null);
+    if (none) {
+      await page.locator('[data-testid="leaflet-target-group"][data-target-id=""]').focus();
+      await page.keyboard.press('Enter');
+      await list.waitFor({ timeout: 20_000 });
+      expect(Number(await list.getAttribute('data-total'))).toBe(none.activity_count);
+      expect(await page.getByTestId('measurement-title').innerText()).toMatch(/without a target/);
+      await page.keyboard.press('Escape');
+    }
+  }, 120_000);
+
+  it('opens a reference link from one user’s results for another user: the reference, without the first user’s search', async () => {
+    // User A's search and the Documents tab of its results.
+    const sessionid = crypto.randomUUID();
+    await api.call(searchEndpoints.allResultsCount, { body: { searchcriteria: { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }], operator: 'AND' }] }, sessionid } });
+    await page.evaluate((id) => window.sessionStorage.setItem('kb-search-session', JSON.stringify({ state: { searchSessionId: id, selectionSessionId: null }, version: 0 })), sessionid);
+    await leaflets.open('/results/documentstab');
+    await page.locator('[data-testid="results-grid"][aria-busy="false"] .ag-row[row-id]').first().waitFor({ timeout: 30_000 });
+    const href = (await page.getByTestId('reference-link').first().getAttribute('href'))!;
+    expect(href).toMatch(new RegExp(`^/leaflet/reference/\\d+\\?sid=${sessionid}$`));
+    const refId = Number(/reference\/(\d+)/.exec(href)![1]);
+
+    // A colleague (another role, another login) opens the same link.
+    const colleague = await newAppContext(browser(), server().baseUrl);
+    try {
+      const theirs = await colleague.newPage();
+      await new LoginPage(theirs).logInAs('EVALUATE_USER');
+      const theirLeaflets = new LeafletPage(theirs);
+      await theirLeaflets.open(href);
+      await theirLeaflets.referenceLoaded();
+      const expected = await otherUser.call(leafletEndpoints.referenceLeaflet, { params: { rid: refId }, query: { inSearchOnly: false } });
+      expect(await theirLeaflets.title().innerText()).toBe(expected.document.title);
+      expect(await theirs.getByTestId('search-note').innerText()).toMatch(/Opened without your search/);
+      expect(await theirs.getByTestId('search-banner').count()).toBe(0);
+      expect((await theirLeaflets.compoundTiles()).every((t) => t.inSearch === 'null')).toBe(true);
+      await screenshot(theirs, 'reference-leaflet-colleague');
+
+      // An old session-bound link, and one whose search part is not a search id, open it too.
+      await theirLeaflets.openReference(sessionid, refId);
+      await theirLeaflets.referenceLoaded();
+      expect(await theirs.getByTestId('search-note').innerText()).toMatch(/Opened without your search/);
+      await theirLeaflets.openReference('x', refId);
+      await theirLeaflets.referenceLoaded();
+      expect(await theirs.getByTestId('search-note').innerText()).toMatch(/“x”\) is not a search id/);
+    } finally {
+      await colleague.close();
+    }
+    // The owner still sees the search's marks from the same link.
+    await leaflets.open(href);
+    await leaflets.referenceLoaded();
+    await page.getByTestId('search-banner').waitFor();
+  }, 120_000);
+
+  it('shows clear alerts for an unknown compound or reference and a bad link', async () => {
     await leaflets.openCompound('structure', 987654321);
     expect(await leaflets.errorText()).toMatch(/Not in the knowledge base[\s\S]*No structure with id 987654321/);
 
-    const theirs = crypto.randomUUID();
-    await otherUser.call(searchEndpoints.allResultsCount, { body: { searchcriteria: { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }], operator: 'AND' }] }, sessionid: theirs } });
-    await leaflets.openReference(theirs, drug.references.rows[0]!.ref_id);
-    expect(await leaflets.errorText()).toMatch(/Not available to you[\s\S]*another user/);
+    await leaflets.open('/leaflet/reference/987654321');
+    expect(await leaflets.errorText()).toMatch(/Not in the knowledge base[\s\S]*No reference with id 987654321/);
 
     await leaflets.openCompound('gene', 12);
     expect(await leaflets.errorText()).toMatch(/not a kind of leaflet/);

@@ -39,6 +39,7 @@ import { registerLookupRoutes } from './modules/lookups/lookup-routes.ts';
 import { registerTreeRoutes } from './modules/trees/tree-routes.ts';
 import { registerUploadRoutes } from './modules/uploads/upload-routes.ts';
 import { registerSearchRoutes } from './modules/search/search-routes.ts';
+import { registerTargetRoutes } from './modules/targets/target-routes.ts';
 import { registerChemistryRoutes } from './modules/chemistry/chemistry-routes.ts';
 import { registerLeafletRoutes } from './modules/leaflets/leaflet-routes.ts';
 import { registerResultsRoutes } from './modules/results/results-routes.ts';
@@ -244,6 +245,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
       : {}),
   });
   registerChemistryRoutes(app, db, chemEngine, config.chemistry.searchTimeLimitSeconds * 1000);
+  registerTargetRoutes(app, db);
   registerSearchRoutes(app, db, chemEngine, {
     activityCap: config.searchActivityCap,
     structureTimeLimitMs: config.chemistry.searchTimeLimitSeconds * 1000,
@@ -270,13 +272,13 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   const results = registerResultsRoutes(app, db, chemEngine, dictionaries);
   registerChartRoutes(app, db, results, dictionaries);
   registerAnalyzerRoutes(app, db, results, chemEngine);
-  registerLeafletRoutes(app, db);
   const files = new FileStore(db);
   const datasets = new DatasetService(db, files);
   const exportSettings = { ...config.exports, currentBackgroundFromRows: () => settings.exportBackgroundFromRows() };
   const exports = new ExportService(db, results, files, (smiles) => chemEngine.molblocks(smiles), exportSettings, (error, jobId) => app.log.error({ err: error, jobId }, 'export failed'));
   const runner = new ExportJobRunner(db, exports, config.exports, (error) => app.log.error({ err: error }, 'export loop failed'));
   registerExportRoutes(app, { exports, runner, files, datasets });
+  registerLeafletRoutes(app, { db, exports, runner, publicUrl: config.publicUrl ?? `http://localhost:${config.port}` });
   registerDatasetRoutes(app, datasets);
   registerSarRoutes(app, { db, results, engine: chemEngine, exports, runner, databaseKind: database.kind, heartbeatMs: config.searchHeartbeatMs });
   registerDynamicQueryRoutes(app, { db, exports, runner });

@@ -92,8 +92,12 @@ export const ExportDataCountSchema = z.object({
 export type ExportDataCount = z.infer<typeof ExportDataCountSchema>;
 
 export const EXPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
-/** What an export holds: rows of a results tab, a SAR table (`api/sar/export`; its `tab` is the structures it lists) or a dynamic query's rows (`api/dynamicquery/export`). */
-export const EXPORT_SOURCES = ['results', 'sar', 'dynamicquery'] as const;
+/**
+ * What an export holds: rows of a results tab, a SAR table (`api/sar/export`; its `tab` is the
+ * structures it lists), a dynamic query's rows (`api/dynamicquery/export`) or a measurement list
+ * (`api/security/leafletview/measurements/export`; its `tab` is the activities it lists).
+ */
+export const EXPORT_SOURCES = ['results', 'sar', 'dynamicquery', 'measurements'] as const;
 export type ExportSource = (typeof EXPORT_SOURCES)[number];
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
 

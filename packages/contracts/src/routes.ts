@@ -40,6 +40,8 @@ export const WEB_ROUTES: readonly WebRoute[] = [
   { path: '/export/:tabid', access: EXPORT_ROLES, look: 'other', title: 'Export' },
   { path: '/downloads', access: EXPORT_ROLES, look: 'other', title: 'Downloads' },
   { path: '/downloads/:tabid', access: EXPORT_ROLES, look: 'other', title: 'Downloads' },
+  // Before /leaflet/:idType/:id, so that a path is matched to its own entry first.
+  { path: '/leaflet/reference/:rid', access: SEARCH_ROLES, look: 'other', title: 'Reference leaflet' },
   { path: '/leaflet/:idType/:id', access: SEARCH_ROLES, look: 'other', title: 'Compound leaflet' },
   { path: '/leafletreference/:sid/:rid', access: SEARCH_ROLES, look: 'other', title: 'Reference leaflet' },
   { path: '/home', access: SEARCH_ROLES, look: 'other', title: 'Home' },

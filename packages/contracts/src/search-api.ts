@@ -21,6 +21,7 @@ import {
   SessionSummaryRequestSchema,
   VariableSaveRequestSchema,
 } from './search.ts';
+import { TargetResolveRequestSchema, TargetResolveResponseSchema } from './targets.ts';
 
 /** Spec §7 "Search and counts" (+ the default-criteria calls of "Dashboard"). */
 const log = (path: string, summary: string) =>
@@ -56,6 +57,16 @@ export const searchEndpoints = {
   assayLogs: log('/api/guidedsearch/assaysunloggedlogs', 'Materialises the assay set of a search session.'),
   selectionActivityLogs: log('/api/guidedsearch/newsearchbyselections/activitylogs', 'Activity set of a new-search-by-selection session.'),
   selectionAssayLogs: log('/api/guidedsearch/newsearchbyselections/assaylogs', 'Assay set of a new-search-by-selection session.'),
+  targetsResolve: defineEndpoint({
+    method: 'POST',
+    path: '/api/search/targets/resolve',
+    access: SEARCH_ROLES,
+    summary: 'The targets the terms of a Target row stand for (families, prefixes, wildcards, identifiers), resolved as the search resolves them: the count and the first targets by name.',
+    body: TargetResolveRequestSchema,
+    response: TargetResolveResponseSchema,
+    // A row of 10,000 uploaded terms with their ids.
+    bodyLimit: 4 * 1024 * 1024,
+  }),
   chartDataStatus: defineEndpoint({
     method: 'POST',
     path: '/api/results/lhrf/chartdatastatus',

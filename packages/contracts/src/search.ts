@@ -109,13 +109,22 @@ export const RULE_OF_THREE: StructureProperties = { molmin: 0, molmax: 300, hbdm
 
 /** Spec §3 "Target term row". `targetCategories` say which fields the label was looked up in. */
 export const TARGET_CATEGORIES = ['name', 'uniprot', 'gene', 'entrez', 'pdb'] as const;
+/** Families (target_classes) one term may name: a picked family, or a few picked together. */
+export const TARGET_TERM_MAX_CLASSES = 100;
 export const TargetTermSchema = z.object({
   label: Text,
   targetCategories: z.array(z.enum(TARGET_CATEGORIES)).max(5).default(['name']),
   operator: z.literal('|').default('|'),
   displayValue: z.string().max(1000).optional(),
-  /** Target ids when the term came from an autocomplete; without ids the label is matched exactly in its categories. */
+  /** Target ids when the term came from an autocomplete: exactly those targets. */
   ids: Ids.optional(),
+  /**
+   * Families picked from the autocomplete (target_classes ids): the targets of each family and of
+   * everything under it. Without ids or classIds the label is text, resolved by the rules of
+   * docs/search-semantics.md "Target text and families" (identifiers exactly; prefix, whole word,
+   * family names and wildcards otherwise).
+   */
+  classIds: z.array(z.number().int().positive()).max(TARGET_TERM_MAX_CLASSES).optional(),
 });
 export type TargetTerm = z.infer<typeof TargetTermSchema>;
 

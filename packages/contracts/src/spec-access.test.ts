@@ -43,6 +43,7 @@ const SPEC_ROUTES: Readonly<Record<string, Openers>> = {
   '/export/:tabid': EXPORT,
   '/downloads': EXPORT,
   '/downloads/:tabid': EXPORT,
+  '/leaflet/reference/:rid': SEARCH, // issue 36: the reference leaflet's permanent link (no session in it)
   '/leaflet/:idType/:id': SEARCH,
   '/leafletreference/:sid/:rid': SEARCH,
   '/home': SEARCH,
@@ -139,6 +140,8 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
       'POST /api/guidedsearch/assaysunloggedlogs',
       'POST /api/guidedsearch/newsearchbyselections/activitylogs',
       'POST /api/guidedsearch/newsearchbyselections/assaylogs',
+      // Issue 36: what a Target row's terms stand for (the row editor of the search page).
+      'POST /api/search/targets/resolve',
       'POST /api/results/lhrf/chartdatastatus',
       'GET /api/guidedsearch/progress/:sessionid',
       'POST /api/guidedsearch/cancel/:sessionid',
@@ -208,6 +211,7 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
       'GET /api/security/leafletview/compound/:id',
       'GET /api/results/leafletview/dcm/findDCMOrNot/:id',
       'GET /api/security/leafletview/reference/:rid',
+      'GET /api/security/leafletview/measurements',
     ],
   },
   {
@@ -231,7 +235,13 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
   {
     why: '/export (EVALUATE_USER cannot export, spec §6)',
     openers: EXPORT,
-    calls: ['POST /api/guidedsearch/exportdatacount', 'POST /api/export/start', 'POST /api/sar/export', 'POST /api/dynamicquery/export'],
+    calls: [
+      'POST /api/guidedsearch/exportdatacount',
+      'POST /api/export/start',
+      'POST /api/sar/export',
+      'POST /api/dynamicquery/export',
+      'POST /api/security/leafletview/measurements/export',
+    ],
   },
   {
     why: '/dynamicquery (authentication only, spec §2): the table query and its saved queries; its export is an export (above)',

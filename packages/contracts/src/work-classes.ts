@@ -25,6 +25,7 @@ export const WORK_CLASS_OF_CALL: Readonly<Record<string, WorkClass>> = {
   // A dynamic query reads the knowledge base without a search session: it takes a search's turn.
   'POST /api/dynamicquery/run': 'search',
   'POST /api/dynamicquery/export': 'export',
+  'POST /api/security/leafletview/measurements/export': 'export',
 };
 
 export function workClassOf(endpoint: { method: string; path: string }): WorkClass | undefined {

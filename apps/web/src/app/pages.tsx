@@ -23,6 +23,7 @@ export const PAGE_BY_PATH: Readonly<Record<string, PageLoader>> = {
   '/export/:tabid': () => import('../features/export/export-page.tsx').then((m) => m.ExportPage),
   '/downloads': () => import('../features/export/downloads-page.tsx').then((m) => m.DownloadsPage),
   '/downloads/:tabid': () => import('../features/export/downloads-page.tsx').then((m) => m.DownloadsPage),
+  '/leaflet/reference/:rid': () => import('../features/leaflets/reference-leaflet-page.tsx').then((m) => m.ReferenceLeafletPage),
   '/leaflet/:idType/:id': () => import('../features/leaflets/compound-leaflet-page.tsx').then((m) => m.CompoundLeafletPage),
   '/leafletreference/:sid/:rid': () => import('../features/leaflets/reference-leaflet-page.tsx').then((m) => m.ReferenceLeafletPage),
   '/home': () => import('../features/search/home-page.tsx').then((m) => m.HomePage),

@@ -70,6 +70,8 @@ export interface PreparedExport {
   format: ExportFormat;
   /** Names the file, the sheet and the download-history row ("SAR table"). */
   label: string;
+  /** What the download history says instead of the label, when the label alone is too vague ("Measurements of Gefitinib on EGFR"). */
+  description?: string;
   columns: ExportColumn[];
   rows: ResultRow[];
 }
@@ -279,7 +281,7 @@ export class ExportService {
         .insertInto('export_jobs')
         .values({
           user_id: auth.userId,
-          // A dynamic query's rows come from no search session (migration 0027).
+          // A dynamic query's or measurement list's rows come from no search session (migrations 0027, 0031).
           search_session_id: session?.id ?? null,
           set_id: session?.set_id ?? null,
           source: prepared.source,
@@ -296,7 +298,7 @@ export class ExportService {
         .executeTakeFirstOrThrow();
       const id = Number(job.id);
       const fileName = exportFileName(prepared.label, prepared.format, id, new Date());
-      await this.charge(trx, auth, { id, rows, fileName, description: `${prepared.label} · ${prepared.format.toUpperCase()}` });
+      await this.charge(trx, auth, { id, rows, fileName, description: `${prepared.description ?? prepared.label} · ${prepared.format.toUpperCase()}` });
       return id;
     });
     return { jobId, background: rows >= (await this.backgroundFromRows()) };

@@ -1,29 +1,62 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { leafletEndpoints } from '@kb/contracts/leaflets';
+import type { ReferenceSearchNote } from '@kb/contracts/leaflets';
 import type { Database } from '../../db/schema.ts';
-import { notFound } from '../../http/errors.ts';
+import { HttpError } from '../../http/errors.ts';
 import { registerEndpoint, requireAuth } from '../../http/endpoint-route.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
+import type { ExportJobRunner } from '../export/export-jobs.ts';
+import type { ExportService } from '../export/export-service.ts';
 import { LeafletService } from './leaflet-service.ts';
 import type { LeafletSession } from './leaflet-service.ts';
+import { exportMeasurements } from './measurement-export.ts';
+import { MeasurementService } from './measurement-service.ts';
+
+export interface LeafletModule {
+  db: Kysely<Database>;
+  /** The measurement list's export goes through the export jobs and credits. */
+  exports: ExportService;
+  runner: ExportJobRunner;
+  /** Where the app is reached: exports write the leaflets' permanent links in full. */
+  publicUrl: string;
+}
 
 /** Registers the leaflet endpoints of the contract (packages/contracts/src/leaflets.ts). */
-export function registerLeafletRoutes(app: FastifyInstance, db: Kysely<Database>): void {
+export function registerLeafletRoutes(app: FastifyInstance, { db, exports, runner, publicUrl }: LeafletModule): void {
   const leaflets = new LeafletService(db);
+  const measurements = new MeasurementService(db);
 
-  /** The search a reference was opened from: 403 for another user's, 404 when unknown; sets lost in a crash are re-run first (searchService.keptSession). */
-  const sessionOf = async (auth: AuthContext, sessionId: string | undefined): Promise<LeafletSession | null> => {
-    if (sessionId === undefined) return null;
-    const session = await app.searchService.keptSession(auth, sessionId);
-    if (!session) throw notFound(`No search session ${sessionId}: open the reference again from your results, or without a search.`);
-    return { id: session.id, status: session.status, setId: session.set_id, summary: session.summary };
+  /**
+   * The search a reference was opened from, when it is the caller's own (sets lost in a crash are
+   * re-run first: searchService.keptSession). Another user's search (a colleague opening a shared
+   * link) or an unknown one is not an error: the whole reference opens, and the note says why.
+   */
+  const sessionOf = async (auth: AuthContext, sessionId: string | undefined): Promise<{ session: LeafletSession | null; note: ReferenceSearchNote | null }> => {
+    if (sessionId === undefined) return { session: null, note: null };
+    try {
+      const session = await app.searchService.keptSession(auth, sessionId);
+      if (!session) return { session: null, note: 'unknown' };
+      return { session: { id: session.id, status: session.status, setId: session.set_id, summary: session.summary }, note: null };
+    } catch (error) {
+      if (error instanceof HttpError && error.statusCode === 403) return { session: null, note: 'not-yours' };
+      throw error;
+    }
   };
 
   registerEndpoint(app, leafletEndpoints.compoundLeaflet, async ({ params, query }) => leaflets.compoundLeaflet(query.idType, params.id));
   registerEndpoint(app, leafletEndpoints.findDcmOrNot, async ({ params }) => leaflets.findDcm(params.id));
   registerEndpoint(app, leafletEndpoints.referenceLeaflet, async ({ params, query, auth }) => {
-    const session = await sessionOf(requireAuth(auth), query.sessionid);
-    return leaflets.referenceLeaflet(params.rid, session, query.inSearchOnly);
+    const { session, note } = await sessionOf(requireAuth(auth), query.sessionid);
+    return leaflets.referenceLeaflet(params.rid, session, query.inSearchOnly, note);
+  });
+  registerEndpoint(app, leafletEndpoints.measurements, async ({ query }) => measurements.list(query));
+  registerEndpoint(app, leafletEndpoints.measurementsExport, async ({ body, auth }) => {
+    const caller = requireAuth(auth);
+    const { jobId, background } = await exportMeasurements(caller, body, measurements, exports, publicUrl);
+    // As the other exports: a small file is written while the request waits.
+    if (background) runner.wake();
+    else await runner.runNow(jobId);
+    return exports.job(caller, jobId);
   });
 }

@@ -1,31 +1,26 @@
 import { sql } from 'kysely';
-import type { Kysely, RawBuilder } from 'kysely';
-import { LEAFLET_LIMITS } from '@kb/contracts/leaflets';
+import type { Kysely } from 'kysely';
+import { LEAFLET_LIMITS, MEASURED_PROPERTIES, referenceLeafletLink } from '@kb/contracts/leaflets';
 import type {
   CompoundLeaflet,
   DevelopmentCompound,
   FindDcmResponse,
   LeafletIdType,
   LeafletReferenceRow,
+  MeasuredProperty,
+  MeasuredPropertyKey,
+  MeasuredValue,
   ReferenceActivity,
   ReferenceCompound,
   ReferenceDocument,
   ReferenceLeaflet,
+  ReferenceSearchNote,
   TargetGroup,
 } from '@kb/contracts/leaflets';
 import type { Database } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
-
-/**
- * What a compound leaflet is about. Usually a structure (every activity, record and development
- * compound of it); a compound record or development compound without a structure (a biologic, an
- * unparsable molecule) is shown on its own: its records, their activities and development data.
- */
-interface LeafletScope {
-  strId: number | null;
-  gvkIds: number[];
-  clinicalIds: number[];
-}
+import type { LeafletScope } from './leaflet-scope.ts';
+import { activityFilter, clinicalFilter, compoundFilter, compoundLeafletLink, requireStructure, resolveScope } from './leaflet-scope.ts';
 
 /** The search a reference leaflet was opened from, once its owner was checked. */
 export interface LeafletSession {
@@ -35,26 +30,16 @@ export interface LeafletSession {
   summary: string | null;
 }
 
-const NO_ROWS = sql<boolean>`false`;
-
-/** Activities of the scope: by structure (activities_str_idx) or by compound record (activities_gvk_idx). */
-function activityFilter(scope: LeafletScope): RawBuilder<boolean> {
-  if (scope.strId !== null) return sql<boolean>`a.str_id = ${scope.strId}`;
-  if (scope.gvkIds.length === 0) return NO_ROWS;
-  return sql<boolean>`a.gvk_id = ANY(${scope.gvkIds}::bigint[])`;
-}
-
-function compoundFilter(scope: LeafletScope): RawBuilder<boolean> {
-  if (scope.strId !== null) return sql<boolean>`c.str_id = ${scope.strId}`;
-  if (scope.gvkIds.length === 0) return NO_ROWS;
-  return sql<boolean>`c.gvk_id = ANY(${scope.gvkIds}::bigint[])`;
-}
-
-function clinicalFilter(scope: LeafletScope): RawBuilder<boolean> {
-  const byId = sql<boolean>`cc.clinical_compound_id = ANY(${scope.clinicalIds}::bigint[])`;
-  if (scope.strId !== null) return sql<boolean>`(cc.str_id = ${scope.strId} OR ${byId})`;
-  return sql<boolean>`(cc.gvk_id = ANY(${scope.gvkIds}::bigint[]) OR ${byId})`;
-}
+/**
+ * Activity types that are measurements of a physicochemical property (case-insensitive, as ChEMBL
+ * and the demo data spell them): "Solubility", "Kinetic solubility", "logS"; "LogD", "LogD7.4";
+ * "pKa", "pKa1". One regular expression each, so the leaflet and its test agree.
+ */
+export const MEASURED_PROPERTY_PATTERNS: Record<MeasuredPropertyKey, string> = {
+  solubility: '(solubility|^log ?s$)',
+  logd: '^log ?d',
+  pka: '^pka',
+};
 
 /** Where the reference leaflet's rows come from, and whether only the search's part is wanted. */
 interface ReferenceFilter {
@@ -72,18 +57,20 @@ export class LeafletService {
 
   /** The compound leaflet of a structure, compound record or development compound; 404 when the id names nothing. */
   async compoundLeaflet(idType: LeafletIdType, id: number): Promise<CompoundLeaflet> {
-    const scope = await this.resolveScope(idType, id);
+    const scope = await resolveScope(this.db, idType, id);
     const structure = scope.strId === null ? undefined : await this.structureRow(scope.strId);
-    const [compounds, synonyms, atc, activities, development, references] = await Promise.all([
+    const [compounds, synonyms, atc, activities, development, references, measured] = await Promise.all([
       this.compoundRecords(scope),
       this.synonyms(scope),
       this.atcClasses(scope),
       this.targetGroups(scope),
       this.developmentCompounds(scope),
       this.references(scope),
+      this.measuredProperties(scope),
     ]);
     return {
       requested: { idType, id },
+      link: compoundLeafletLink(scope, idType, id),
       structure: structure
         ? {
             str_id: structure.str_id,
@@ -109,6 +96,7 @@ export class LeafletService {
             solubility: structure.solubility,
           }
         : null,
+      measured,
       compounds,
       synonyms,
       atc,
@@ -120,7 +108,7 @@ export class LeafletService {
 
   /** Whether a structure is a development compound (spec `findDCMOrNot`); 404 for an unknown structure. */
   async findDcm(strId: number): Promise<FindDcmResponse> {
-    await this.requireStructure(strId);
+    await requireStructure(this.db, strId);
     const rows = await this.db
       .selectFrom('clinical_compounds')
       .select('clinical_compound_id')
@@ -129,26 +117,6 @@ export class LeafletService {
       .execute();
     const clinicalCompoundIds = rows.map((r) => Number(r.clinical_compound_id));
     return { isDcm: clinicalCompoundIds.length > 0, clinicalCompoundIds };
-  }
-
-  private async requireStructure(strId: number): Promise<void> {
-    const row = await this.db.selectFrom('structures').select('str_id').where('str_id', '=', strId).executeTakeFirst();
-    if (!row) throw notFound(`No structure with id ${strId} in the knowledge base.`);
-  }
-
-  private async resolveScope(idType: LeafletIdType, id: number): Promise<LeafletScope> {
-    if (idType === 'structure') {
-      await this.requireStructure(id);
-      return { strId: id, gvkIds: [], clinicalIds: [] };
-    }
-    if (idType === 'compound') {
-      const record = await this.db.selectFrom('compounds').select(['gvk_id', 'str_id']).where('gvk_id', '=', id).executeTakeFirst();
-      if (!record) throw notFound(`No compound record with id ${id} in the knowledge base.`);
-      return { strId: record.str_id, gvkIds: [id], clinicalIds: [] };
-    }
-    const drug = await this.db.selectFrom('clinical_compounds').select(['str_id', 'gvk_id']).where('clinical_compound_id', '=', id).executeTakeFirst();
-    if (!drug) throw notFound(`No development compound with id ${id} in the knowledge base.`);
-    return { strId: drug.str_id, gvkIds: drug.gvk_id === null ? [] : [drug.gvk_id], clinicalIds: [id] };
   }
 
   private async structureRow(strId: number) {
@@ -169,6 +137,43 @@ export class LeafletService {
       WHERE ${compoundFilter(scope)}
       ORDER BY c.gvk_id`.execute(this.db);
     return rows;
+  }
+
+  /**
+   * Solubility, logD and pKa the knowledge base holds as measurements (activities of
+   * physicochemical assays) of the scope, by property: how many, and the first few with their
+   * reference. Read from the scope's activities (the same index as the target groups).
+   */
+  private async measuredProperties(scope: LeafletScope): Promise<MeasuredProperty[]> {
+    const property = sql`CASE ${sql.join(
+      MEASURED_PROPERTIES.map((key) => sql`WHEN a.std_activity_type ~* ${MEASURED_PROPERTY_PATTERNS[key]} THEN ${key}`),
+      sql` `,
+    )} END`;
+    const { rows } = await sql<MeasuredValue & { property: MeasuredPropertyKey; n: number }>`
+      WITH m AS (
+        SELECT a.act_id, a.std_activity_type, a.std_act_prefix, a.activity_value, a.standard_uom, a.parameter, a.target_id, a.ref_id,
+          a.data_source_id, ${property} AS property
+        FROM activities a
+        WHERE ${activityFilter(scope)} AND a.std_activity_type IS NOT NULL
+          AND a.std_activity_type ~* ${Object.values(MEASURED_PROPERTY_PATTERNS).join('|')}
+      ), ranked AS (
+        SELECT m.*, row_number() OVER (PARTITION BY m.property ORDER BY m.act_id) AS rn, count(*) OVER (PARTITION BY m.property)::int AS n FROM m
+      )
+      SELECT r.property, r.n, r.act_id, r.std_activity_type, r.std_act_prefix, r.activity_value, r.standard_uom, r.parameter, r.target_id, r.ref_id,
+        CASE WHEN d.ref_type = 'patent' AND d.patent_no IS NOT NULL THEN d.patent_no
+          WHEN d.journal_patent_name IS NOT NULL THEN d.journal_patent_name || coalesce(' (' || d.year || ')', '')
+          ELSE coalesce(d.reference, d.title) END AS reference,
+        d.year, ds.name AS data_source
+      FROM ranked r
+      LEFT JOIN documents d ON d.ref_id = r.ref_id
+      LEFT JOIN data_sources ds ON ds.data_source_id = r.data_source_id
+      WHERE r.rn <= ${LEAFLET_LIMITS.measuredValues}
+      ORDER BY r.property, r.rn`.execute(this.db);
+    return MEASURED_PROPERTIES.flatMap((key) => {
+      const values = rows.filter((row) => row.property === key);
+      if (values.length === 0) return [];
+      return [{ property: key, count: values[0]!.n, values: values.map(({ property: _p, n: _n, ...value }) => value) }];
+    });
   }
 
   /** ATC classes of the scope's compound records; the path names levels 1-4 (their codes are prefixes of the level-5 code). */
@@ -284,7 +289,7 @@ export class LeafletService {
 
   /** Documents reached through the scope's activities and compound records, newest first. */
   private async references(scope: LeafletScope): Promise<CompoundLeaflet['references']> {
-    const { rows } = await sql<LeafletReferenceRow & { total: number }>`
+    const { rows } = await sql<Omit<LeafletReferenceRow, 'link'> & { total: number }>`
       WITH reached AS (
         SELECT a.ref_id, count(*)::int AS activity_count FROM activities a
         WHERE ${activityFilter(scope)} AND a.ref_id IS NOT NULL GROUP BY a.ref_id
@@ -298,17 +303,21 @@ export class LeafletService {
       FROM merged m JOIN documents d ON d.ref_id = m.ref_id
       ORDER BY d.year DESC NULLS LAST, d.ref_id DESC
       LIMIT ${LEAFLET_LIMITS.references}`.execute(this.db);
-    return { total: rows[0]?.total ?? 0, rows: rows.map(({ total: _total, ...row }) => row) };
+    return { total: rows[0]?.total ?? 0, rows: rows.map(({ total: _total, ...row }) => ({ ...row, link: referenceLeafletLink(row.ref_id) })) };
   }
 
   // ------------------------------------------------------------ reference leaflet
 
   /**
-   * The reference leaflet. With a ready search session, marks which compounds (search_structures)
-   * and activities (search_activities) of the reference are in that search, and may keep only those.
+   * The reference leaflet. With a ready search session of the caller, marks which compounds
+   * (search_structures) and activities (search_activities) of the reference are in that search,
+   * and may keep only those. A session the link named but that is not usable (another user's, an
+   * unknown one) opens the whole reference, with `searchNote` saying why.
    */
-  async referenceLeaflet(refId: number, session: LeafletSession | null, inSearchOnly: boolean): Promise<ReferenceLeaflet> {
+  async referenceLeaflet(refId: number, session: LeafletSession | null, requestedInSearchOnly: boolean, searchNote: ReferenceSearchNote | null = null): Promise<ReferenceLeaflet> {
     const ready = session?.status === 'ready';
+    // "Only in this search" of a search that is not the caller's means nothing to them: the whole reference.
+    const inSearchOnly = requestedInSearchOnly && searchNote === null;
     if (inSearchOnly && !session) throw badRequest('“Only in this search” needs the search session the reference was opened from (sessionid).');
     if (inSearchOnly && !ready) {
       throw badRequest(`“Only in this search” needs a search whose results are kept; this one is ${session?.status ?? 'unknown'}. Run the search again.`);
@@ -323,9 +332,11 @@ export class LeafletService {
     ]);
     return {
       document,
+      link: referenceLeafletLink(refId),
       authors,
       companies,
       session: session ? { sessionid: session.id, status: session.status, ready, summary: session.summary } : null,
+      searchNote,
       inSearchOnly,
       compounds,
       activities,

@@ -1,17 +1,20 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { parse } from 'csv-parse/sync';
 import { demoEmailForRole } from '@kb/contracts/roles';
 import type { LoginResult } from '@kb/contracts/auth';
-import { LEAFLET_LIMITS } from '@kb/contracts/leaflets';
-import type { CompoundLeaflet, ReferenceLeaflet } from '@kb/contracts/leaflets';
+import { LEAFLET_LIMITS, MEASUREMENT_LIMITS } from '@kb/contracts/leaflets';
+import type { CompoundLeaflet, MeasurementList, ReferenceLeaflet } from '@kb/contracts/leaflets';
+import { MEASURED_PROPERTY_PATTERNS } from './leaflet-service.ts';
 import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 
 /*
- * Both leaflets through the API on one demo chunk (1,000 structures, 40 references): every figure
- * is checked against plain SQL on the same data, searches mark the reference's rows exactly as
- * their id sets say, and bad ids answer 400 / 403 / 404 with a message a user can act on.
+ * Both leaflets and the measurement list through the API on one demo chunk (1,000 structures, 40
+ * references): every figure is checked against plain SQL on the same data, searches mark the
+ * reference's rows exactly as their id sets say, a link carrying another user's search opens the
+ * whole reference, and bad ids answer 400 / 403 / 404 with a message a user can act on.
  */
 const byNumber = (a: number, b: number) => a - b;
 
@@ -29,6 +32,11 @@ describe.each(DATABASES)('leaflets API on %s', (kind) => {
     const answer = await get(`/api/security/leafletview/reference/${rid}${query}`);
     expect(answer.statusCode, answer.body).toBe(200);
     return answer.data as unknown as ReferenceLeaflet;
+  };
+  const measurements = async (query: string, login: LoginResult = me) => {
+    const answer = await get(`/api/security/leafletview/measurements?${query}`, login);
+    expect(answer.statusCode, answer.body).toBe(200);
+    return answer.data as unknown as MeasurementList;
   };
   const one = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(t.database.db)).rows[0]!;
   const all = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(t.database.db)).rows;
@@ -145,7 +153,7 @@ describe.each(DATABASES)('leaflets API on %s', (kind) => {
       ['/api/security/leafletview/compound/abc', 400, /whole number above zero/],
       ['/api/security/leafletview/compound/-4', 400, /whole number above zero/],
       ['/api/security/leafletview/compound/12?idType=gene', 400, /idType must be structure, compound or dcm/],
-      ['/api/security/leafletview/reference/1?sessionid=not-a-uuid', 400, /UUID/],
+      ['/api/security/leafletview/reference/1?sessionid=not-a-uuid', 400, /not a search id/],
     ];
     for (const [url, status, message] of cases) {
       const answer = await get(url);
@@ -218,21 +226,34 @@ describe.each(DATABASES)('leaflets API on %s', (kind) => {
     expect(only.compounds.total).toBe(leaflet.compounds.total);
   });
 
-  it('refuses another user’s search (403), names an unknown one (404), and needs a ready search to filter (400)', async () => {
+  it('opens the whole reference for another user’s or an unknown search (no marks, a note why), and needs a ready search to filter (400)', async () => {
     const { ref_id: refId } = await one(sql<{ ref_id: number }>`SELECT min(ref_id)::int AS ref_id FROM documents`);
     const sessionid = crypto.randomUUID();
     await t.call({
       method: 'POST', url: '/api/guidedsearch/allresultscount', headers: authHeaders(me),
       payload: { searchcriteria: { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }] }] }, sessionid },
     });
-    const theirs = await get(`/api/security/leafletview/reference/${refId}?sessionid=${sessionid}`, other);
-    expect(theirs.statusCode).toBe(403);
-    expect(theirs.data.message).toMatch(/another user/);
+    // A colleague opening the link: the reference, without the owner's search and its marks.
+    const theirs = await get(`/api/security/leafletview/reference/${refId}?sessionid=${sessionid}&inSearchOnly=true`, other);
+    expect(theirs.statusCode, theirs.body).toBe(200);
+    const shared = theirs.data as unknown as ReferenceLeaflet;
+    expect(shared).toMatchObject({ session: null, searchNote: 'not-yours', inSearchOnly: false, link: `/leaflet/reference/${refId}` });
+    expect(shared.compounds.inSearch).toBeNull();
+    expect(shared.compounds.rows.every((c) => c.in_search === null)).toBe(true);
+    expect(shared.activities.total).toBe((await reference(refId)).activities.total);
+    // The owner still gets the search.
+    expect((await reference(refId, `?sessionid=${sessionid}`)).session).toMatchObject({ sessionid, ready: true });
 
     const unknown = crypto.randomUUID();
-    const missing = await get(`/api/security/leafletview/reference/${refId}?sessionid=${unknown}`);
-    expect(missing.statusCode).toBe(404);
-    expect(missing.data.message).toMatch(new RegExp(`No search session ${unknown}`));
+    const missing = await reference(refId, `?sessionid=${unknown}`);
+    expect(missing).toMatchObject({ session: null, searchNote: 'unknown', inSearchOnly: false });
+    expect(missing.document.ref_id).toBe(refId);
+
+    // A session id that is not one is said in words, not as a schema's complaint.
+    const malformed = await get(`/api/security/leafletview/reference/${refId}?sessionid=x`);
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.data.message).toMatch(/not a search id/);
+    expect(malformed.data.message).not.toMatch(/UUID/);
 
     const noSession = await get(`/api/security/leafletview/reference/${refId}?inSearchOnly=true`);
     expect(noSession.statusCode).toBe(400);
@@ -245,6 +266,178 @@ describe.each(DATABASES)('leaflets API on %s', (kind) => {
     const filterDropped = await get(`/api/security/leafletview/reference/${refId}?sessionid=${sessionid}&inSearchOnly=true`);
     expect(filterDropped.statusCode).toBe(400);
     expect(filterDropped.data.message).toMatch(/results are kept; this one is dropped/);
+  });
+
+  // ------------------------------------------------------------ measurement list
+
+  /** A structure and target with the most measurements of one chunk, and its leaflet. */
+  const busiest = async () =>
+    one(sql<{ str_id: number; target_id: number; n: number }>`SELECT str_id::int AS str_id, target_id::int AS target_id, count(*)::int AS n FROM activities
+      WHERE target_id IS NOT NULL GROUP BY str_id, target_id ORDER BY count(*) DESC, str_id, target_id LIMIT 1`);
+
+  it('lists every measurement of a structure on a target: counts as SQL counts them, by type, sorted and paged on the server', async () => {
+    const { str_id: strId, target_id: targetId } = await busiest();
+    const expected = await all(sql<{ act_id: number; type: string | null }>`SELECT act_id::int AS act_id, std_activity_type AS type FROM activities
+      WHERE str_id = ${strId} AND target_id = ${targetId}
+      ORDER BY micro_molarvalue ASC NULLS LAST, activity_value ASC NULLS LAST, act_id ASC`);
+    const list = await measurements(`id=${strId}&targetId=${targetId}&pageSize=${MEASUREMENT_LIMITS.maxPageSize}`);
+    expect(list.total).toBe(expected.length);
+    expect(list.matching).toBe(expected.length);
+    expect(list.targetScope).toBe('target');
+    expect(list.target?.target_id).toBe(targetId);
+    expect(list.compound).toMatchObject({ idType: 'structure', id: strId, str_id: strId, link: `/leaflet/structure/${strId}` });
+    expect(list.rows.map((r) => r.act_id)).toEqual(expected.slice(0, MEASUREMENT_LIMITS.maxPageSize).map((r) => r.act_id));
+    const byType = new Map<string | null, number>();
+    for (const row of expected) byType.set(row.type, (byType.get(row.type) ?? 0) + 1);
+    expect(new Map(list.types.map((t) => [t.type, t.count]))).toEqual(byType);
+
+    // The compound leaflet's group of this target counts the same measurements.
+    const leaflet = await compound(strId);
+    expect(leaflet.activities.groups.find((g) => g.target_id === targetId)?.activity_count).toBe(list.total);
+
+    // Pages of 2 in pChEMBL order, best first, join up to the SQL order.
+    const byPchembl = await all(sql<{ act_id: number }>`SELECT act_id::int AS act_id FROM activities WHERE str_id = ${strId} AND target_id = ${targetId}
+      ORDER BY pchembl_value DESC NULLS LAST, act_id DESC`);
+    const first = await measurements(`id=${strId}&targetId=${targetId}&sort=pchembl&direction=desc&pageSize=2&page=0`);
+    const second = await measurements(`id=${strId}&targetId=${targetId}&sort=pchembl&direction=desc&pageSize=2&page=1`);
+    expect([...first.rows, ...second.rows].map((r) => r.act_id)).toEqual(byPchembl.slice(0, 4).map((r) => r.act_id));
+
+    // One type only.
+    const [type, count] = [...byType.entries()].find(([name]) => name !== null)!;
+    const typed = await measurements(`id=${strId}&targetId=${targetId}&type=${encodeURIComponent(type!)}`);
+    expect([typed.total, typed.matching, typed.type]).toEqual([expected.length, count, type]);
+    expect(typed.rows.every((r) => r.std_activity_type === type)).toBe(true);
+  });
+
+  it('shows what a chemist reads a measurement by: published and standard values, assay, organism, cell line, conditions, the reference’s permanent link', async () => {
+    const { str_id: strId, target_id: targetId } = await busiest();
+    const list = await measurements(`id=${strId}&targetId=${targetId}&sort=measurement`);
+    const first = list.rows[0]!;
+    const row = await one(sql<Record<string, unknown>>`SELECT a.std_activity_type, a.std_act_prefix, a.activity_value, a.standard_uom, a.pchembl_value,
+        a.activity_type, a.activity, a.activity_uom, ay.assay_type, ay.description AS assay_description, ay.organism, a.ref_id::int AS ref_id, d.year
+      FROM activities a LEFT JOIN assays ay ON ay.assay_id = a.assay_id LEFT JOIN documents d ON d.ref_id = a.ref_id WHERE a.act_id = ${first.act_id}`);
+    expect(first).toMatchObject(row);
+    expect(first.reference_link).toBe(`/leaflet/reference/${row.ref_id}`);
+
+    // An assay's cell line, pH, temperature and a ChEMBL assay parameter are its conditions.
+    await sql`UPDATE assays SET cells_cellline_organ = 'HEK293', ph = 7.4, temperature = 37, temperature_uom = 'degrees C' WHERE assay_id = ${first.assay_id}`.execute(t.database.db);
+    await sql`INSERT INTO assay_parameters (assay_id, param_type, relation, value, units) VALUES (${first.assay_id}, 'DOSE', '=', 1, 'uM')`.execute(t.database.db);
+    const again = (await measurements(`id=${strId}&targetId=${targetId}&sort=measurement`)).rows.find((r) => r.act_id === first.act_id)!;
+    expect(again.cell_line).toBe('HEK293');
+    expect(again.conditions).toEqual(
+      expect.arrayContaining([
+        { label: 'pH', relation: null, value: 7.4, unit: null, text: null },
+        expect.objectContaining({ label: 'Temperature', value: 37, unit: 'degrees C' }),
+        { label: 'DOSE', relation: '=', value: 1, unit: 'uM', text: null },
+      ]),
+    );
+  });
+
+  it('opens the same list from an activity (actId), lists the activities without a target (targetId=none) and all of a compound', async () => {
+    const { str_id: strId, target_id: targetId } = await busiest();
+    const { act_id: actId } = await one(sql<{ act_id: number }>`SELECT min(act_id)::int AS act_id FROM activities WHERE str_id = ${strId} AND target_id = ${targetId}`);
+    const byActivity = await measurements(`actId=${actId}`);
+    const byIds = await measurements(`id=${strId}&targetId=${targetId}`);
+    expect(byActivity).toEqual(byIds);
+
+    const noTarget = await one(sql<{ str_id: number; n: number }>`SELECT str_id::int AS str_id, count(*)::int AS n FROM activities WHERE target_id IS NULL
+      GROUP BY str_id ORDER BY count(*) DESC, str_id LIMIT 1`);
+    const none = await measurements(`id=${noTarget.str_id}&targetId=none`);
+    expect([none.targetScope, none.target, none.total]).toEqual(['none', null, noTarget.n]);
+    expect(none.rows.every((r) => r.target_id === null)).toBe(true);
+
+    const everything = await one(sql<{ n: number }>`SELECT count(*)::int AS n FROM activities WHERE str_id = ${strId}`);
+    const allOf = await measurements(`id=${strId}`);
+    expect([allOf.targetScope, allOf.total]).toEqual(['all', everything.n]);
+    expect((await compound(strId)).activities.total).toBe(everything.n);
+  });
+
+  it('answers 404 for unknown ids, 400 for malformed ones, and 403 for a role without leaflets', async () => {
+    const { str_id: strId } = await busiest();
+    const cases: Array<[string, number, RegExp]> = [
+      ['id=987654321', 404, /No structure with id 987654321/],
+      ['id=987654321&idType=compound', 404, /No compound record with id 987654321/],
+      ['actId=987654321', 404, /No activity with id 987654321/],
+      [`id=${strId}&targetId=987654321`, 404, /No target with id 987654321/],
+      ['id=abc', 400, /whole number above zero/],
+      [`id=${strId}&targetId=egfr`, 400, /targetId must be a target id/],
+      [`id=${strId}&actId=1`, 400, /one of the two/],
+      ['targetId=1', 400, /one of the two/],
+      [`id=${strId}&sort=potency`, 400, /sort must be one of/],
+      [`id=${strId}&pageSize=100000`, 400, /pageSize is at most/],
+      [`id=${strId}&idType=gene`, 400, /idType must be structure, compound or dcm/],
+    ];
+    for (const [query, status, message] of cases) {
+      const answer = await get(`/api/security/leafletview/measurements?${query}`);
+      expect(answer.statusCode, query).toBe(status);
+      expect(answer.data.message, query).toMatch(message);
+    }
+    for (const role of ['PARTIAL_USER', 'FLAT_FILE_ONLY'] as const) {
+      const login = await t.login(demoEmailForRole(role));
+      expect((await get(`/api/security/leafletview/measurements?id=${strId}`, login)).statusCode, role).toBe(403);
+    }
+    // Leaflet roles without exports may read the list but not export it.
+    expect((await get(`/api/security/leafletview/measurements?id=${strId}`, other)).statusCode).toBe(200);
+    const refused = await t.call({ method: 'POST', url: '/api/security/leafletview/measurements/export', headers: authHeaders(other), payload: { id: strId, format: 'csv' } });
+    expect(refused.statusCode).toBe(403);
+  });
+
+  it('exports a measurement list as CSV through the export jobs: one credit a row, units as stored, the permanent links; 409 when the price changed', async () => {
+    const { str_id: strId, target_id: targetId } = await busiest();
+    const list = await measurements(`id=${strId}&targetId=${targetId}`);
+    const balance = async () => (await one(sql<{ credit_balance: number }>`SELECT credit_balance FROM users WHERE email = ${me.username}`)).credit_balance;
+    const before = await balance();
+    const post = (payload: object) => t.call({ method: 'POST', url: '/api/security/leafletview/measurements/export', headers: authHeaders(me), payload });
+
+    const changed = await post({ id: strId, targetId, format: 'csv', expectedCredits: list.total + 1 });
+    expect(changed.statusCode).toBe(409);
+    expect(await balance()).toBe(before);
+
+    const started = await post({ id: strId, targetId, format: 'csv', expectedCredits: list.total });
+    expect(started.statusCode, started.body).toBe(200);
+    expect(started.data).toMatchObject({ source: 'measurements', tab: 'activitiestab', status: 'done', rows: list.total, credits: list.total });
+    expect(await balance()).toBe(before - list.total);
+    const file = await t.call({ method: 'POST', url: '/api/dashboard/downloadfile', headers: authHeaders(me), payload: { fileId: started.data.fileId } });
+    const records = parse(file.body.replace(/^\uFEFF/, ''), { columns: true }) as Record<string, string>[];
+    expect(records.map((r) => Number(r['Activity id']))).toEqual(
+      (await measurements(`id=${strId}&targetId=${targetId}&pageSize=${MEASUREMENT_LIMITS.maxPageSize}`)).rows.map((r) => r.act_id),
+    );
+    const stored = await all(sql<{ standard_uom: string | null }>`SELECT DISTINCT standard_uom FROM activities WHERE str_id = ${strId} AND target_id = ${targetId}`);
+    expect(new Set(records.map((r) => r.Unit || null))).toEqual(new Set(stored.map((r) => r.standard_uom)));
+    expect(records.every((r) => r['Reference leaflet'] === '' || /^https?:\/\/[^/]+\/leaflet\/reference\/\d+$/.test(r['Reference leaflet']!))).toBe(true);
+    const history = await get('/api/exportlogs/export');
+    const logged = (history.data.rows as { exportId: number; description: string }[]).find((row) => row.exportId === Number(started.data.id));
+    expect(logged?.description).toMatch(/^Measurements of .+ on .+ · CSV$/);
+  });
+
+  it('refuses to export more than the cap and names what to do', async () => {
+    const { str_id: strId } = await busiest();
+    const { target_id: targetId } = await one(sql<{ target_id: number }>`INSERT INTO targets (name, target_type, organism) VALUES ('DEMO crowded target', 'SINGLE PROTEIN', 'Homo sapiens') RETURNING target_id::int AS target_id`);
+    await sql`INSERT INTO activities (str_id, target_id, std_activity_type, std_act_prefix, activity_value, standard_uom, micro_molarvalue)
+      SELECT ${strId}, ${targetId}, 'IC50', '=', g, 'nM', g / 1000.0 FROM generate_series(1, ${MEASUREMENT_LIMITS.maxExportRows + 1}) g`.execute(t.database.db);
+    const list = await measurements(`id=${strId}&targetId=${targetId}&pageSize=3`);
+    expect([list.total, list.rows.map((r) => r.activity_value)]).toEqual([MEASUREMENT_LIMITS.maxExportRows + 1, [1, 2, 3]]);
+    const refused = await t.call({ method: 'POST', url: '/api/security/leafletview/measurements/export', headers: authHeaders(me), payload: { id: strId, targetId, format: 'csv' } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.data.message).toMatch(/at most 25,000 rows; this list has 25,001/);
+  });
+
+  it('shows measured solubility, logD and pKa in the properties, with their reference', async () => {
+    const measured = await one(sql<{ str_id: number }>`SELECT min(str_id)::int AS str_id FROM activities WHERE std_activity_type ~* ${MEASURED_PROPERTY_PATTERNS.solubility}`);
+    const leaflet = await compound(measured.str_id);
+    for (const [key, pattern] of Object.entries(MEASURED_PROPERTY_PATTERNS)) {
+      const rows = await all(sql<{ act_id: number }>`SELECT act_id::int AS act_id FROM activities WHERE str_id = ${measured.str_id} AND std_activity_type ~* ${pattern} ORDER BY act_id`);
+      const property = leaflet.measured.find((m) => m.property === key);
+      if (rows.length === 0) {
+        expect(property, key).toBeUndefined();
+        continue;
+      }
+      expect(property?.count, key).toBe(rows.length);
+      expect(property?.values.map((v) => v.act_id), key).toEqual(rows.slice(0, LEAFLET_LIMITS.measuredValues).map((r) => r.act_id));
+    }
+    const solubility = leaflet.measured.find((m) => m.property === 'solubility')!.values[0]!;
+    expect(solubility).toMatchObject({ std_activity_type: 'Solubility', standard_uom: 'uM' });
+    expect(solubility.reference).toBeTruthy();
   });
 
   it('caps a large reference’s activities at the limit and still counts them all', async () => {

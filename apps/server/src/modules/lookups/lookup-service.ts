@@ -11,6 +11,7 @@ import type { LookupKind } from './lookup-fields.ts';
 import { findStructuresById, findTermHits, loadEntries, unitsOfActivityType } from './lookup-queries.ts';
 import type { Tier } from './lookup-queries.ts';
 import { refreshLookupTerms } from './lookup-refresh.ts';
+import { familySuggestions } from './lookup-families.ts';
 
 type Db = Kysely<Database>;
 
@@ -28,12 +29,14 @@ interface TermLookup {
   labelFrom?: 'item' | 'value';
   /** Also match structure ids and InChIKeys (they are not in the look-up index). */
   structureIds?: boolean;
+  /** Also offer target families (lookup-families.ts): they lead their tier. */
+  families?: boolean;
 }
 
 /** What each look-up searches (spec §7 "Autocomplete"). */
 export const TERM_LOOKUPS: Record<TermLookupName, TermLookup> = {
-  target: { kind: 'target' },
-  targetByName: { kind: 'target', fields: ['name', 'synonym'] },
+  target: { kind: 'target', families: true },
+  targetByName: { kind: 'target', fields: ['name', 'synonym'], families: true },
   targetByPdbId: { kind: 'target', fields: ['pdb'] },
   targetByOfficialGeneName: { kind: 'target', fields: ['gene'] },
   targetByEntrezGeneId: { kind: 'target', fields: ['entrez'] },
@@ -90,15 +93,17 @@ export async function runLookup(db: Db, name: LookupName, input: LookupInput | A
 async function termLookup(db: Db, lookup: TermLookup, term: string, limit: number): Promise<LookupResult[]> {
   const fields = lookup.fields ?? LOOKUP_FIELDS.filter((f) => f.kind === lookup.kind).map((f) => f.field);
   const scope = { kindId: kindId(lookup.kind), fieldIds: fields.map((f) => fieldId(lookup.kind, f)) };
-  const [direct, hits] = await Promise.all([
+  const [direct, hits, families] = await Promise.all([
     lookup.structureIds ? findStructuresById(db, term, limit) : [],
     findTermHits(db, scope, term, limit),
+    lookup.families ? familySuggestions(db, term) : [],
   ]);
   const entries = await loadEntries(db, hits.map((h) => h.entryId));
 
   const ranked: { tier: Tier; direct: boolean; item: LookupResult }[] = direct.map((d) => ({
     tier: d.tier, direct: true, item: { id: d.strId, label: d.label, detail: d.detail, matchedOn: d.matchedOn, count: d.weight },
   }));
+  for (const family of families) ranked.push({ tier: family.tier, direct: true, item: family.item });
   for (const hit of hits) {
     const entry = entries.get(hit.entryId);
     if (!entry) continue;

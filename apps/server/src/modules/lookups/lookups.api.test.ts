@@ -90,6 +90,7 @@ describe.each(DATABASES)('autocomplete look-ups on %s', (kind) => {
       case 'target.entrez': return q(sql`SELECT entrez_gene_id::text AS v FROM targets WHERE target_id = ${num}`);
       case 'target.pdb': return q(sql`SELECT unnest(pdb_ids) AS v FROM targets WHERE target_id = ${num}`);
       case 'target.synonym': return q(sql`SELECT synonym AS v FROM target_synonyms WHERE target_id = ${num}`);
+      case 'target.family': return q(sql`SELECT name AS v FROM target_classes WHERE class_id = ${Number(String(id).replace('family:', ''))}`);
       case 'structure.name': return q(sql`SELECT name AS v FROM compounds WHERE str_id = ${num} UNION ALL SELECT drug_name FROM clinical_compounds WHERE str_id = ${num}`);
       case 'structure.synonym': return q(sql`SELECT s.synonym AS v FROM compound_synonyms s JOIN compounds c USING (gvk_id) WHERE c.str_id = ${num}`);
       case 'structure.cas': return q(sql`SELECT cas_number AS v FROM compounds WHERE str_id = ${num} UNION ALL SELECT s.synonym FROM compound_synonyms s JOIN compounds c USING (gvk_id) WHERE c.str_id = ${num} AND s.syn_type = 'CAS'`);
@@ -132,7 +133,8 @@ describe.each(DATABASES)('autocomplete look-ups on %s', (kind) => {
       expect(best, `${name} "${term}": ${JSON.stringify(item)} does not contain the term in ${item.matchedOn} (${values.join(' | ')})`).toBeDefined();
       tiers.push(best as Tier);
     }
-    const direct = (item: LookupResult) => item.matchedOn === 'id' || item.matchedOn === 'inchikey';
+    // Identifiers and target families lead their tier.
+    const direct = (item: LookupResult) => item.matchedOn === 'id' || item.matchedOn === 'inchikey' || item.matchedOn === 'family';
     for (let i = 1; i < found.length; i++) {
       const [a, b] = [found[i - 1] as LookupResult, found[i] as LookupResult];
       const [ta, tb] = [tiers[i - 1] as Tier, tiers[i] as Tier];
@@ -174,7 +176,10 @@ describe.each(DATABASES)('autocomplete look-ups on %s', (kind) => {
   });
 
   it('finds "kinase" inside target names and "erbb" in erbB-2, with ids, gene · UniProt · organism and activity counts', async () => {
-    const kinases = await items('target', 'kinase', 100);
+    const found = await items('target', 'kinase', 100);
+    // Families come first: "Kinase" exactly, then the families with a word starting with "kinase".
+    expect(found[0]).toMatchObject({ label: 'Kinase', matchedOn: 'family', detail: 'Family · 13 targets · Enzyme' });
+    const kinases = found.filter((i) => i.matchedOn !== 'family');
     const { rows: expected } = await sql<{ target_id: number }>`SELECT target_id FROM targets WHERE name ~* '(^|[^[:alnum:]])kinase'`.execute(t.database.db);
     expect(new Set(kinases.map((i) => i.id))).toEqual(new Set(expected.map((r) => r.target_id)));
     const abl1 = kinases.find((i) => i.label === 'Tyrosine-protein kinase ABL1');

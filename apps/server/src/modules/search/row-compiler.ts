@@ -3,6 +3,7 @@ import type { RawBuilder } from 'kysely';
 import type {
   ActivityTerm,
   SearchRow,
+  TargetTerm,
 } from '@kb/contracts/search';
 import { TREE_KEY_BY_VIEW } from '@kb/contracts/trees';
 import { badRequest } from '../../http/errors.ts';
@@ -11,6 +12,7 @@ import type { PropertyBound } from '../chemistry/property-predicate.ts';
 import { treeSelectionMatch } from '../trees/tree-match.ts';
 import type { StructureQueryResolver } from './structure-query.ts';
 import type { Expr } from './expression.ts';
+import { TargetTextError } from '../targets/target-text.ts';
 
 /**
  * One search row as SQL (docs/search-semantics.md, "What each row matches"). Aliases: `a`
@@ -166,25 +168,22 @@ function compileIndicationRow(row: Extract<SearchRow, { selectedOption: 'indicat
 
 // ------------------------------------------------------------------ activity-level rows
 
-function targetIdsForTerm(term: Extract<SearchRow, { selectedOption: 'target' }>['targets'][number]): Sql {
-  if (nonEmpty(term.ids)) return sql`SELECT target_id FROM targets WHERE target_id = ${anyBigint(term.ids)}`;
-  const label = term.label.trim().toLowerCase();
-  const parts: Sql[] = [];
-  for (const category of term.targetCategories.length ? term.targetCategories : ['name']) {
-    if (category === 'name')
-      parts.push(sql`SELECT target_id FROM targets WHERE lower(name) = ${label} UNION SELECT target_id FROM target_synonyms WHERE lower(synonym) = ${label}`);
-    if (category === 'uniprot') parts.push(sql`SELECT target_id FROM targets WHERE lower(uniprot_id) = ${label}`);
-    if (category === 'gene') parts.push(sql`SELECT target_id FROM targets WHERE lower(gene_symbol) = ${label}`);
-    if (category === 'entrez' && /^\d+$/.test(label)) parts.push(sql`SELECT target_id FROM targets WHERE entrez_gene_id = ${Number(label)}`);
-    if (category === 'pdb') parts.push(sql`SELECT target_id FROM targets WHERE ${label.toUpperCase()} = ANY(pdb_ids)`);
-  }
-  return parts.length ? sql.join(parts, sql` UNION `) : sql`SELECT NULL::bigint AS target_id WHERE FALSE`;
-}
-
-function compileTargetRow(row: Extract<SearchRow, { selectedOption: 'target' }>, name: string): CompiledRow {
+/**
+ * A Target row: activities on any of its terms' targets (terms are alternatives, the `|` of spec
+ * §3). The terms are resolved first, by the one resolver the row's "stands for N targets" and the
+ * uploads use (modules/targets, docs/search-semantics.md "Target text and families"), so the row
+ * compiles to `a.target_id IN (those ids)`.
+ */
+async function compileTargetRow(row: Extract<SearchRow, { selectedOption: 'target' }>, name: string, targets: TargetTermResolver): Promise<CompiledRow> {
   if (!row.targets.length) throw badRequest(`${name} has no value: choose at least one target.`);
-  // Terms are alternatives (the `|` operator of spec §3).
-  const ids = sql.join(row.targets.map((term) => targetIdsForTerm(term)), sql` UNION `);
+  let resolved: number[];
+  try {
+    resolved = await targets(row.targets);
+  } catch (error) {
+    if (error instanceof TargetTextError) throw badRequest(`${name}: ${error.message}`);
+    throw error;
+  }
+  const ids = sql`SELECT t.target_id FROM targets t WHERE t.target_id = ${anyBigint(resolved)}`;
   const drugs = sql`SELECT cct.clinical_compound_id FROM clinical_compound_targets cct WHERE cct.target_id IN (${ids})`;
   return {
     ...linked('target_id', ids),
@@ -373,6 +372,9 @@ function compileSelectionRow(row: Extract<SearchRow, { selectedOption: 'selectio
   }
 }
 
+/** The target ids a Target row's terms stand for together (modules/targets `resolveTargetIds`). */
+export type TargetTermResolver = (terms: readonly TargetTerm[]) => Promise<number[]>;
+
 export interface CompileContext {
   structures: StructureQueryResolver;
   /**
@@ -380,6 +382,7 @@ export interface CompileContext {
    * (compileCriteria): null when they cannot be had cheaply (the engine then searches everything).
    */
   structuresOf?: (compiled: { expr: Expr; rows: CompiledRow[] }) => Promise<Float64Array | null>;
+  targets: TargetTermResolver;
   /** µM factor per concentration unit (units.to_micromolar). */
   unitFactors: ReadonlyMap<string, number>;
 }
@@ -396,7 +399,7 @@ export async function compileRow(row: SearchRow, index: number, ctx: CompileCont
     case 'indication':
       return compileIndicationRow(row, name);
     case 'target':
-      return compileTargetRow(row, name);
+      return compileTargetRow(row, name, ctx.targets);
     case 'activitytypes':
       return compileActivityRow(row, ctx.unitFactors);
     case 'bibliography':

@@ -103,15 +103,18 @@ export class SavedQueryService {
   async home(auth: AuthContext): Promise<HomeOverview> {
     const [counts, recent, savedQueries, documents] = await Promise.all([
       this.search.defaultCounts(),
-      this.db
-        .selectFrom('search_sessions')
-        .select(['id', 'summary', 'created_at', 'counts', 'criteria'])
-        .where('user_id', '=', auth.userId)
-        .where('kind', '=', 'search')
-        .where('counts', 'is not', null)
-        .orderBy('created_at', 'desc')
-        .limit(RECENT_SEARCHES)
-        .execute(),
+      // The same criteria run again are one recent search: its latest run (and the latest summary it was given).
+      sql<{ id: string; summary: string | null; created_at: Date | string; counts: unknown; criteria: unknown }>`
+        SELECT id, summary, created_at, counts, criteria FROM (
+          SELECT DISTINCT ON (same) id, created_at, counts, criteria, named AS summary FROM (
+            SELECT s.id, s.created_at, s.counts, s.criteria, coalesce(s.criteria_hash, s.id) AS same,
+              first_value(s.summary) OVER (PARTITION BY coalesce(s.criteria_hash, s.id) ORDER BY s.summary IS NULL, s.created_at DESC) AS named
+            FROM search_sessions s
+            WHERE s.user_id = ${auth.userId} AND s.kind = 'search' AND s.counts IS NOT NULL) runs
+          ORDER BY same, created_at DESC) latest
+        ORDER BY created_at DESC LIMIT ${RECENT_SEARCHES}`
+        .execute(this.db)
+        .then((result) => result.rows),
       this.list(auth),
       sql<{ ref_id: number; ref_type: string; title: string | null; reference: string | null; year: number | null; activities: number }>`
         SELECT d.ref_id, d.ref_type, d.title, d.reference, d.year,

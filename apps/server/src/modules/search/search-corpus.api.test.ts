@@ -34,6 +34,7 @@ const strOf = (where: string) => `SELECT a.str_id FROM ${ACT} WHERE ${where}`;
 
 interface Fixture {
   kinaseClass: number;
+  nuclearReceptorClass: number;
   egfr: number;
   brd4: number;
   kinaseClassTargets: number[];
@@ -72,8 +73,10 @@ async function loadFixture(t: TestApp): Promise<Fixture> {
   const kinase = await q<{ target_id: number }>(`SELECT target_id FROM targets WHERE gene_symbol IN ('EGFR', 'ABL1', 'SRC', 'CDK2') ORDER BY 1`);
   const kinaseClass = (await q<{ class_id: number }>(`SELECT parent_id AS class_id FROM target_classes WHERE class_id = (SELECT class_id FROM targets WHERE gene_symbol = 'EGFR')`))[0]!.class_id;
   const country = (await q<{ country_code: string }>(`SELECT country_code FROM documents WHERE ref_type = 'patent' GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`))[0]!.country_code;
+  const nuclear = (await q<{ class_id: number }>(`SELECT class_id FROM target_classes WHERE name = 'Nuclear receptor'`))[0]!.class_id;
   return {
     kinaseClass,
+    nuclearReceptorClass: nuclear,
     egfr: await target('EGFR'),
     brd4: await target('BRD4'),
     kinaseClassTargets: kinase.map((k) => k.target_id),
@@ -92,6 +95,10 @@ async function loadFixture(t: TestApp): Promise<Fixture> {
     ruleOfFive: 's.mol_weight BETWEEN 0 AND 500 AND s.hb_donors BETWEEN 0 AND 5 AND s.hb_acceptor BETWEEN 0 AND 10 AND s.logp_calc BETWEEN 0 AND 5',
   };
 }
+
+/** The demo catalogue's kinases (family Kinase) and the targets named "... receptor ..." or in a receptor family. */
+const KINASES = ['EGFR', 'ERBB2', 'ABL1', 'JAK2', 'JAK3', 'KDR', 'MET', 'BTK', 'SRC', 'BRAF', 'CDK2', 'MAPK14', 'PIK3CA'];
+const RECEPTORS = ['EGFR', 'ERBB2', 'KDR', 'MET', 'DRD2', 'HTR2A', 'ADRB2', 'ESR1', 'AR', 'PPARG'];
 
 const indicationSubtree = (root: string) =>
   `WITH RECURSIVE sel(id) AS (${root} UNION SELECT i.indication_id FROM indications i JOIN sel ON i.parent_id = sel.id) SELECT id FROM sel`;
@@ -113,6 +120,12 @@ function cases(f: Fixture): Case[] {
     `SELECT cc.str_id FROM clinical_compounds cc JOIN clinical_compound_targets cct USING (clinical_compound_id) WHERE cct.target_id IN (${ids.join(',')}) AND cc.str_id IS NOT NULL`;
   const target = (ids: number[], extra: Partial<SearchRowInput> = {}): SearchRowInput =>
     ({ selectedOption: 'target', targets: ids.map((id) => ({ label: `target ${id}`, ids: [id] })), ...extra }) as SearchRowInput;
+  // A term as typed in the "Any field" box, and targets named by gene symbol for the expected SQL.
+  const text = (label: string): SearchRowInput => ({ selectedOption: 'target', targets: [{ label, targetCategories: ['name', 'uniprot', 'gene', 'entrez', 'pdb'] }] });
+  const genes = (symbols: string[]) => `SELECT target_id FROM targets WHERE gene_symbol IN (${symbols.map((g) => `'${g}'`).join(', ')})`;
+  const byGenes = (symbols: string[]) => `a.target_id IN (${genes(symbols)})`;
+  const drugGenes = (symbols: string[]) =>
+    `SELECT cc.str_id FROM clinical_compounds cc JOIN clinical_compound_targets cct USING (clinical_compound_id) WHERE cct.target_id IN (${genes(symbols)}) AND cc.str_id IS NOT NULL`;
   const ic50Below1uM = `lower(a.std_activity_type) = 'ic50' AND a.micro_molarvalue IS NOT NULL AND a.micro_molarvalue < 1 AND coalesce(a.std_act_prefix, '=') NOT IN ('>', '>=')`;
   const binding = `ay.assay_type = 'binding'`;
   const bivalent = `a.degrader = 'bivalent'`;
@@ -142,6 +155,15 @@ function cases(f: Fixture): Case[] {
     single('target by UniProt label', { selectedOption: 'target', targets: [{ label: 'P00533', targetCategories: ['uniprot'] }] }, egfr, drugTargets([f.egfr])),
     single('target by name label', { selectedOption: 'target', targets: [{ label: 'Epidermal growth factor receptor', targetCategories: ['name'] }] }, egfr, drugTargets([f.egfr])),
     single('two target terms with |', target([f.egfr, f.brd4]), `(${egfr} OR ${brd4})`, drugTargets([f.egfr, f.brd4])),
+    // Target text and families (docs/search-semantics.md): the expected targets are listed by hand from the demo catalogue.
+    single('target text "JAK" as typed: gene symbols starting with it', text('JAK'), byGenes(['JAK2', 'JAK3']), drugGenes(['JAK2', 'JAK3'])),
+    single('target pattern "cdk?" (one character)', text('cdk?'), byGenes(['CDK2']), drugGenes(['CDK2'])),
+    single('target pattern "JAK*" in gene symbols and name words', text('JAK*'), byGenes(['JAK2', 'JAK3']), drugGenes(['JAK2', 'JAK3'])),
+    single('target text "Kinase": the Kinase family and everything under it', text('Kinase'), byGenes(KINASES), drugGenes(KINASES)),
+    single('target text "receptor": names with the whole word, and receptor families', text('receptor'), byGenes(RECEPTORS), drugGenes(RECEPTORS)),
+    single('target family picked by class id (Nuclear receptor)', { selectedOption: 'target', targets: [{ label: 'Nuclear receptor', classIds: [f.nuclearReceptorClass] }] }, byGenes(['ESR1', 'AR', 'PPARG']), drugGenes(['ESR1', 'AR', 'PPARG'])),
+    single('target identifier "AR" means the gene AR only', text('AR'), byGenes(['AR']), drugGenes(['AR'])),
+    single('target UniProt pattern "P005*"', { selectedOption: 'target', targets: [{ label: 'P005*', targetCategories: ['uniprot'] }] }, byGenes(['EGFR', 'ABL1']), drugGenes(['EGFR', 'ABL1'])),
     single('activity type only', { selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }] }, `lower(a.std_activity_type) = 'ki'`),
     single('IC50 < 1 uM', { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'uM', prefix: '<', minValue: 1 }] }, ic50Below1uM),
     single(

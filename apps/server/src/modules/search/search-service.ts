@@ -9,6 +9,7 @@ import type { Database, SearchSessionsTable } from '../../db/schema.ts';
 import { HttpError, forbidden } from '../../http/errors.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
 import { clearSets, compileCriteria, markSets, materialiseSets, readCounts } from './materialise.ts';
+import { resolveTargetIds } from '../targets/target-resolver.ts';
 import type { LoadWindow } from './materialise.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import type { CompileContext, CompiledRow } from './row-compiler.ts';
@@ -200,6 +201,7 @@ export class SearchService {
     });
     const ctx: CompileContext = {
       structures,
+      targets: (terms) => resolveTargetIds(this.db, terms),
       unitFactors: new Map(units.map((u) => [u.unit, Number(u.to_micromolar)])),
       structuresOf: (compiled) => this.structuresOf(compiled),
     };

@@ -129,6 +129,26 @@ describe.each(DATABASES)('search sessions and counts on %s', (kind) => {
     expect(recent.find((r) => r.sessionid === sessionid)?.summary).toBe('Activity type Ki');
   });
 
+  it('lists the same search run several times once, at its latest run, with the latest summary it was given', async () => {
+    const criteria: SearchCriteriaInput = { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'EC50' }] }] };
+    const other: SearchCriteriaInput = { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Kd' }] }] };
+    const runs: string[] = [];
+    for (const [index, rows] of [criteria, other, criteria, criteria].entries()) {
+      const sessionid = crypto.randomUUID();
+      expect((await post('/api/guidedsearch/allresultscount', { searchcriteria: rows, sessionid })).statusCode).toBe(200);
+      // The last run of the EC50 search gets no summary: the one before it named it.
+      if (index < 3) await post('/api/bu/sessionsummary/save', { sessionid, summary: `run ${index}` });
+      runs.push(sessionid);
+    }
+    const recent = (await get('/api/home/overview')).data.recentSearches as Array<{ sessionid: string; summary: string | null; createdAt: string }>;
+    const ec50 = recent.filter((r) => runs.includes(r.sessionid) && r.sessionid !== runs[1]);
+    expect(ec50).toEqual([expect.objectContaining({ sessionid: runs[3], summary: 'run 2' })]);
+    expect(recent.map((r) => r.sessionid)).toContain(runs[1]);
+    // Newest first, each search once.
+    expect(recent.map((r) => r.createdAt)).toEqual([...recent.map((r) => r.createdAt)].sort().reverse());
+    expect(recent.indexOf(recent.find((r) => r.sessionid === runs[3])!)).toBeLessThan(recent.indexOf(recent.find((r) => r.sessionid === runs[1])!));
+  });
+
   it('answers the whole knowledge base before any search', async () => {
     const res = await post('/api/guidedsearch/default/count', undefined);
     const { rows } = await sql<Record<string, number>>`SELECT (SELECT count(*)::int FROM structures) AS "strIdsCount",

@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import type { Kysely, RawBuilder } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { LookupKind } from './upload-terms.ts';
+import { resolveTargetTerms } from '../targets/target-resolver.ts';
+import type { TargetCategory } from '../targets/target-text.ts';
 
 /**
  * Looks up the keys of one list in the knowledge base: one set-based query per list (the keys
@@ -66,37 +68,12 @@ function matchQuery(kind: LookupKind, keys: readonly string[]): RawBuilder<Match
       return sql<MatchRow>`select s.inchikey as key, s.str_id as id, ${structureLabel} as label
         from structures s where s.inchikey = any(${[...keys]}::text[])`;
     case 'target':
-      return overKeys(keys, sql`select k.key, t.target_id as id, ${targetLabel} as label
-          from k join targets t on lower(t.name) = k.key
-        union
-        select k.key, t.target_id, ${targetLabel} from k join targets t on lower(t.gene_symbol) = k.key
-        union
-        select k.key, t.target_id, ${targetLabel}
-          from k join target_synonyms ts on lower(ts.synonym) = k.key join targets t on t.target_id = ts.target_id`);
     case 'uniprot':
-      // A complex's accession other than its first component's is kept as a synonym.
-      return overKeys(keys, sql`select k.key, t.target_id as id, ${targetLabel} as label
-          from k join targets t on t.uniprot_id = k.key
-        union
-        select k.key, t.target_id, ${targetLabel}
-          from k join target_synonyms ts on lower(ts.synonym) = lower(k.key) and ts.syn_type = 'UniProt accession'
-          join targets t on t.target_id = ts.target_id`);
     case 'gene':
-      return overKeys(keys, sql`select k.key, t.target_id as id, t.gene_symbol || ': ' || ${targetLabel} as label
-          from k join targets t on lower(t.gene_symbol) = k.key
-        union
-        select k.key, t.target_id, ts.synonym || ': ' || ${targetLabel}
-          from k join target_synonyms ts on lower(ts.synonym) = k.key and ts.syn_type in ('gene symbol', 'gene symbol other')
-          join targets t on t.target_id = ts.target_id`);
-    case 'entrez': {
-      const ids = numbers(keys);
-      if (ids.length === 0) return null;
-      return sql<MatchRow>`select t.entrez_gene_id::text as key, t.target_id as id, ${targetLabel} as label
-        from targets t where t.entrez_gene_id = any(${ids}::bigint[])`;
-    }
+    case 'entrez':
     case 'pdb':
-      return sql<MatchRow>`select upper(p.pdb_id) as key, t.target_id as id, ${targetLabel} as label
-        from targets t cross join lateral unnest(t.pdb_ids) as p(pdb_id) where upper(p.pdb_id) = any(${[...keys]}::text[])`;
+      // Resolved by the search's own rules (targetMatches), never here.
+      return null;
     case 'pubmed': {
       const ids = numbers(keys);
       if (ids.length === 0) return null;
@@ -214,10 +191,31 @@ function groupMatches(kind: LookupKind, rows: readonly MatchRow[], into: Map<str
   }
 }
 
+/** The category of the search's Target row each target list is (docs/search-semantics.md "Target text and families"). */
+const TARGET_LIST_CATEGORY: Partial<Record<LookupKind, TargetCategory>> = { target: 'name', uniprot: 'uniprot', gene: 'gene', entrez: 'entrez', pdb: 'pdb' };
+
+/**
+ * Target lists: each key resolved exactly as a Target row resolves the same text (identifiers
+ * exactly; prefixes, whole words, families and wildcards otherwise), so the row finds what the
+ * upload reported.
+ */
+async function targetMatches(db: Kysely<Database>, category: TargetCategory, keys: readonly string[]): Promise<MatchRow[]> {
+  const resolved = await resolveTargetTerms(db, keys.map((key) => ({ label: key, targetCategories: [category] })));
+  const ids = [...new Set(resolved.flatMap((r) => r.ids))];
+  if (ids.length === 0) return [];
+  const label = category === 'gene' ? sql`coalesce(t.gene_symbol || ': ', '') || ${targetLabel}` : targetLabel;
+  const { rows } = await sql<{ id: number | string; label: string }>`select t.target_id as id, ${label} as label
+    from targets t where t.target_id = any(${ids}::bigint[])`.execute(db);
+  const labels = new Map(rows.map((r) => [Number(r.id), r.label]));
+  return resolved.flatMap((r, i) => r.ids.map((id) => ({ key: keys[i]!, id, label: labels.get(id) ?? null })));
+}
+
 /** The matches of a list's keys, by key; keys without a match are absent. */
 export async function resolveKeys(db: Kysely<Database>, kind: LookupKind, keys: readonly string[]): Promise<Map<string, TermMatch>> {
   const matches = new Map<string, TermMatch>();
   if (keys.length === 0) return matches;
+  const category = TARGET_LIST_CATEGORY[kind];
+  if (category) groupMatches(kind, await targetMatches(db, category, keys), matches);
   const query = matchQuery(kind, keys);
   if (query) groupMatches(kind, (await query.execute(db)).rows, matches);
   if (kind === 'mechanism') {

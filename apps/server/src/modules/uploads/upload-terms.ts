@@ -1,6 +1,7 @@
 import { DIGITS_ONLY_LIST_TYPES, UPLOAD_MAX_TERMS, UPLOAD_MAX_TERM_LENGTH } from '@kb/contracts/uploads';
 import type { UploadListType } from '@kb/contracts/uploads';
 import { MULTI_VALUE_OPERATOR } from '@kb/contracts/search';
+import { TargetTextError, readTargetText } from '../targets/target-text.ts';
 
 /**
  * The list rules of spec §5 applied to an upload's cells: which terms there are, which are
@@ -17,6 +18,8 @@ const OVERLONG_SHOWN = 200;
 export const CAS_NUMBER = /^\d{2,7}-\d{2}-\d$/;
 const INCHIKEY = /^[A-Z]{14}-[A-Z]{10}-[A-Z]$/;
 const DIGITS = /^\d+$/;
+/** Lists of targets: resolved as a Target row resolves its text (modules/targets). */
+const TARGET_LISTS: ReadonlySet<UploadListType> = new Set(['target', 'uniprot', 'gene', 'entrez', 'pdb']);
 
 /**
  * Terms of the cells in first-seen order: `|` separates values within a cell (spec §5's
@@ -57,6 +60,15 @@ export function checkTerm(listType: UploadListType, term: string): TermCheck {
   if (term.length > MAX_TERM_LENGTH) {
     // Cut: a 2 MB line without separators would otherwise come back whole in the answer.
     return { term: `${term.slice(0, OVERLONG_SHOWN)}…`, invalid: `longer than ${MAX_TERM_LENGTH.toLocaleString('en-US')} characters` };
+  }
+  // Target lists follow the Target row's rules: a wildcard needs some text around it.
+  if (TARGET_LISTS.has(listType)) {
+    try {
+      readTargetText({ label: term, targetCategories: ['name'] });
+    } catch (error) {
+      if (error instanceof TargetTextError) return { term, invalid: 'a wildcard needs at least 3 letters or digits besides * and ?' };
+      throw error;
+    }
   }
   // Spec §5: a structure-id list and a CAS list from one file are kept apart.
   if (listType === 'strid' && CAS_NUMBER.test(term)) return { term, kind: 'cas', key: term };

@@ -15,6 +15,7 @@ import type { QueryDraft } from './dq-draft.ts';
 import { draftForEntity, draftFromQuery, toQuery } from './dq-draft.ts';
 import { DqExport } from './dq-export.tsx';
 import { DqGrid } from './dq-grid.tsx';
+import { useMeasurementList } from '../leaflets/measurement-list.tsx';
 import { FilterBuilder } from './filter-builder.tsx';
 import { SavedQueries } from './saved-queries.tsx';
 import { TYPE_LABELS } from './type-labels.ts';
@@ -45,7 +46,11 @@ interface Applied {
 function QueryWorkspace({ entities }: { entities: DqEntityInfo[] }) {
   const [draft, setDraft] = useState<QueryDraft>(() => draftForEntity(entities[0]!));
   const [applied, setApplied] = useState<Applied | null>(null);
-  const mayExport = useMayOpen()('/export');
+  const mayOpen = useMayOpen();
+  const mayExport = mayOpen('/export');
+  // The page is open to every logged-in role; measurement lists are the leaflets' (search roles).
+  const measurements = useMeasurementList();
+  const openMeasurements = mayOpen('/leaflet/:idType/:id') ? measurements.open : null;
   const entity = entities.find((e) => e.key === draft.entity) ?? entities[0]!;
   const query = useMemo(() => toQuery(draft, entity), [draft, entity]);
   const problem = dqQueryProblem(query);
@@ -183,7 +188,15 @@ function QueryWorkspace({ entities }: { entities: DqEntityInfo[] }) {
               </Alert>
             ) : (
               <>
-                <DqGrid columns={result.data.columns} rows={result.data.rows} loading={result.isFetching} sort={applied.query.sort} onSortChange={setSort} />
+                <DqGrid
+                  columns={result.data.columns}
+                  rows={result.data.rows}
+                  loading={result.isFetching}
+                  sort={applied.query.sort}
+                  onSortChange={setSort}
+                  entity={applied.query.entity}
+                  onOpenMeasurements={openMeasurements}
+                />
                 <PaginationBar
                   pageNumber={applied.page}
                   pageSize={applied.pageSize}
@@ -203,6 +216,7 @@ function QueryWorkspace({ entities }: { entities: DqEntityInfo[] }) {
             )}
           </Stack>
         )}
+        {measurements.drawer}
       </Grid.Col>
     </Grid>
   );

@@ -89,6 +89,15 @@ export function UserManualPage() {
           it does not recognise, and you can download them to correct them. Before opening results you see counts of matching structures, activities,
           assays, references and clinical compounds. A search returning more than 750,000 activities must be refined.
         </p>
+        <p>
+          A <strong>Target</strong> row takes more than single targets. Pick a <strong>family</strong> from the suggestions (“Kinase — Family · 13
+          targets”): it stands for every target of that family and of the families under it. Text used as typed is read like a chemist means it: an
+          exact gene symbol, UniProt accession or ChEMBL id (<Code>EGFR</Code>, <Code>P00533</Code>, <Code>PARP1</Code>) is that target only;
+          other text of three letters or more stands for the gene symbols starting with it and the names, synonyms and families containing it as a
+          whole word (<Code>PARP</Code>, <Code>JAK</Code>, <Code>kinase</Code>, <Code>nuclear receptor</Code>). <Code>*</Code> and <Code>?</Code> are
+          wildcards (<Code>JAK*</Code>, <Code>CDK?</Code>). The row says how many targets it stands for; click the number to see them. An uploaded list
+          of targets follows the same rules, and terms naming the same target (EGFR and P00533) become one entry.
+        </p>
       </InfoSection>
 
       <InfoSection id="alerts" title="Alerts and notifications">
@@ -176,6 +185,38 @@ export function UserManualPage() {
           similarity search every tab shows the similarity score and lists the most similar first; after a substructure search the drawings show the
           match in orange, in the grids and in the compound leaflet.
         </p>
+      </InfoSection>
+
+      <InfoSection id="leaflets" title="Leaflets and measurements">
+        <p>
+          A <strong>compound leaflet</strong> gathers one compound on one page: its drawing and identifiers, properties, names, activities by
+          target, development status and references. A <strong>reference leaflet</strong> shows one article or patent with the compounds and
+          activities it reports.
+        </p>
+        <List size="sm" spacing={2}>
+          <List.Item>
+            <strong>Every measurement behind a number.</strong> Click a row of “Activities by target” (or press Enter on it) — the “No protein
+            target” row too — to list every measurement of the compound on that target: activity type, relation, value and unit as standardised
+            and as published, pChEMBL, the assay with its organism, cell line and conditions (pH, temperature, substrate, assay parameters), and the
+            reference. The same list opens from the button beside a <strong>Value</strong> in the Activities tab, from a{' '}
+            <strong>pActivity</strong> in the SAR table, and from the button at the start of a dynamic-query row. Sort it by value, pChEMBL, type or
+            year, narrow it to one activity type, and export it as CSV or Excel (one download credit per row; you confirm the price first).
+          </List.Item>
+          <List.Item>
+            <strong>Measured properties.</strong> Where the knowledge base holds a measured solubility, logD or pKa of the compound, the Properties
+            panel shows it marked “measured”, with its reference; click the value for all of them.
+          </List.Item>
+          <List.Item>
+            <strong>Links that last.</strong> <Code>/leaflet/structure/…</Code> and <Code>/leaflet/reference/…</Code> open for anyone allowed to see
+            leaflets, now and later: use <strong>Copy link</strong> in a leaflet’s header to share one. A reference opened from your results also
+            shows which of its compounds your search holds; a colleague opening the same link sees the whole reference, with a note that it was
+            opened without your search.
+          </List.Item>
+          <List.Item>
+            <strong>Units</strong> are written as a chemist writes them (µM, 10⁻⁶ cm/s, µg/mL); exported files keep them as the source gave them
+            (uM).
+          </List.Item>
+        </List>
       </InfoSection>
 
       <InfoSection id="chembl-details" title="Mechanisms, assay parameters, cell lines and ATC codes">

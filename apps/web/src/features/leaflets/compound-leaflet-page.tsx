@@ -6,7 +6,8 @@ import { PageHeader } from '../../app/ui/page-header.tsx';
 import { CompoundOverview, PropertySection } from './compound-overview.tsx';
 import { DevelopmentSection, phaseColor } from './development-section.tsx';
 import { parseCompoundRoute } from './leaflet-format.ts';
-import { InvalidLinkAlert, LeafletError, LeafletProblemPage, LeafletSkeleton } from './leaflet-ui.tsx';
+import { CopyLinkButton, InvalidLinkAlert, LeafletError, LeafletProblemPage, LeafletSkeleton } from './leaflet-ui.tsx';
+import { useMeasurementList } from './measurement-list.tsx';
 import { NamesSection } from './names-section.tsx';
 import { ReferenceListSection } from './reference-list.tsx';
 import { TargetActivitySection } from './target-activity-table.tsx';
@@ -53,6 +54,8 @@ function CompoundLeafletView({ leaflet }: { leaflet: CompoundLeaflet }) {
   const title = compoundTitle(leaflet);
   const lead = leaflet.development[0];
   const category = leaflet.compounds.find((c) => c.compound_category)?.compound_category;
+  const measurements = useMeasurementList();
+  const { idType, id } = leaflet.requested;
   return (
     <Stack gap="md" data-testid="compound-leaflet">
       <PageHeader
@@ -70,6 +73,7 @@ function CompoundLeafletView({ leaflet }: { leaflet: CompoundLeaflet }) {
                 {category}
               </Badge>
             )}
+            <CopyLinkButton path={leaflet.link} />
           </Group>
         }
       />
@@ -78,16 +82,20 @@ function CompoundLeafletView({ leaflet }: { leaflet: CompoundLeaflet }) {
       <Grid gap="md" align="stretch">
         {leaflet.properties && (
           <Grid.Col span={{ base: 12, lg: 5 }}>
-            <PropertySection properties={leaflet.properties} />
+            <PropertySection properties={leaflet.properties} measured={leaflet.measured} onOpen={(value) => measurements.open({ idType, id, targetId: value.target_id ?? 'none', type: value.std_activity_type, label: title })} />
           </Grid.Col>
         )}
         <Grid.Col span={{ base: 12, lg: leaflet.properties ? 7 : 12 }}>
           <NamesSection leaflet={leaflet} />
         </Grid.Col>
       </Grid>
-      <TargetActivitySection activities={leaflet.activities} />
+      <TargetActivitySection
+        activities={leaflet.activities}
+        onOpen={(group) => measurements.open({ idType, id, targetId: group.target_id ?? 'none', label: `${title} ${group.target_id === null ? 'without a target' : `on ${group.target_name ?? ''}`}` })}
+      />
       <DevelopmentSection development={leaflet.development} />
       <ReferenceListSection references={leaflet.references} />
+      {measurements.drawer}
     </Stack>
   );
 }

@@ -1,10 +1,13 @@
-import { Alert, Card, Grid, Group, Paper, Table, Text } from '@mantine/core';
+import { Alert, Anchor, Badge, Card, Grid, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
-import { useSearchParams } from 'react-router';
-import type { CompoundLeaflet, LeafletProperties } from '@kb/contracts/leaflets';
+import { Link, useSearchParams } from 'react-router';
+import { referenceLeafletLink } from '@kb/contracts/leaflets';
+import type { CompoundLeaflet, LeafletProperties, MeasuredProperty, MeasuredPropertyKey, MeasuredValue } from '@kb/contracts/leaflets';
 import { StructureImage } from '../chemistry/structure-image.tsx';
 import { parseHighlight } from '../chemistry/structure-highlight.ts';
+import { formatCount } from '../../app/format/count-format.ts';
 import { formatNumber } from '../../app/format/number-format.ts';
+import { formatActivityValue } from './leaflet-format.ts';
 import { CopyValue, LeafletSection } from './leaflet-ui.tsx';
 
 type Structure = NonNullable<CompoundLeaflet['structure']>;
@@ -101,44 +104,93 @@ export function CompoundOverview({ leaflet, title }: { leaflet: CompoundLeaflet;
   );
 }
 
-/** `digits`: decimals shown when not the usual two (an exact mass is read to four). */
-const PROPERTY_ROWS: Array<{ key: keyof LeafletProperties; label: string; unit?: string; digits?: number }> = [
+/**
+ * `digits`: decimals shown when not the usual two (an exact mass is read to four). `measured`: the
+ * property a source measures as an activity (solubility, logD, pKa), shown when the knowledge base
+ * holds such measurements of the compound.
+ */
+const PROPERTY_ROWS: Array<{ key: keyof LeafletProperties; label: string; unit?: string; digits?: number; measured?: MeasuredPropertyKey }> = [
   { key: 'mol_weight', label: 'Molecular weight', unit: 'g/mol' },
   { key: 'exact_mass', label: 'Exact mass', unit: 'Da', digits: 4 },
   { key: 'logp_calc', label: 'cLogP (Crippen)' },
-  { key: 'logd_calc', label: 'LogD' },
+  { key: 'logd_calc', label: 'LogD', measured: 'logd' },
   { key: 'psa', label: 'Polar surface area (TPSA)', unit: 'Å²' },
   { key: 'hb_donors', label: 'H-bond donors' },
   { key: 'hb_acceptor', label: 'H-bond acceptors' },
   { key: 'rot_bonds', label: 'Rotatable bonds' },
   { key: 'heavy_atoms', label: 'Heavy atoms' },
-  { key: 'pka_value', label: 'pKa' },
-  { key: 'solubility', label: 'Solubility', unit: 'log mol/L' },
+  { key: 'pka_value', label: 'pKa', measured: 'pka' },
+  { key: 'solubility', label: 'Solubility', unit: 'log mol/L', measured: 'solubility' },
 ];
 
-/** Computed properties; logD, pKa and solubility are known only when a source gave them. */
-export function PropertySection({ properties }: { properties: LeafletProperties }) {
+/** "J Med Chem (2012) · ChEMBL": where a measured value comes from, linked to its reference leaflet. */
+function MeasuredSource({ value }: { value: MeasuredValue }) {
+  const source = [value.reference, value.data_source].filter(Boolean).join(' · ');
+  if (value.ref_id === null) return source ? <Text size="xs" c="dimmed" ta="right">{source}</Text> : null;
   return (
-    <LeafletSection id="properties" title="Properties" meta="Computed with RDKit; logD, pKa and solubility only when a source reports them.">
+    <Anchor component={Link} to={referenceLeafletLink(value.ref_id)} size="xs" c="dimmed" ta="right" data-testid="measured-source">
+      {source || `Reference ${value.ref_id}`}
+    </Anchor>
+  );
+}
+
+/** The measured values of a property: "45 µM measured, J Med Chem (2012)", and how many more there are. */
+function MeasuredValues({ measured, onOpen }: { measured: MeasuredProperty; onOpen: (value: MeasuredValue) => void }) {
+  const more = measured.count - measured.values.length;
+  return (
+    <Stack gap={2} align="flex-end" data-testid="measured-values" data-count={measured.count}>
+      {measured.values.map((value) => (
+        <Stack key={value.act_id} gap={0} align="flex-end">
+          <Group gap={6} wrap="nowrap" justify="flex-end">
+            <Badge size="xs" variant="light" color="teal" tt="none" style={{ flexShrink: 0 }} title={`Measured (${value.std_activity_type}${value.parameter ? `, ${value.parameter}` : ''})`}>
+              measured
+            </Badge>
+            <Anchor component="button" type="button" size="sm" style={{ whiteSpace: 'nowrap' }} onClick={() => onOpen(value)} title="Show every measurement of this type" data-testid="measured-value">
+              {formatActivityValue(value.std_act_prefix, value.activity_value, value.standard_uom)}
+            </Anchor>
+          </Group>
+          <MeasuredSource value={value} />
+        </Stack>
+      ))}
+      {more > 0 && (
+        <Anchor component="button" type="button" size="xs" onClick={() => onOpen(measured.values[0]!)}>
+          and {formatCount(more)} more
+        </Anchor>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * Computed properties, and the measured ones: logD, pKa and solubility from a source's value or
+ * from the compound's measurements (physicochemical assays), said as "measured" with their source.
+ */
+export function PropertySection({ properties, measured, onOpen }: { properties: LeafletProperties; measured: MeasuredProperty[]; onOpen: (value: MeasuredValue) => void }) {
+  return (
+    <LeafletSection id="properties" title="Properties" meta="Computed with RDKit; logD, pKa and solubility as a source gives them or as measured in assays.">
       <Table data-testid="leaflet-properties" verticalSpacing={4} striped>
         <Table.Tbody>
           {PROPERTY_ROWS.map((row) => {
             const value = properties[row.key];
+            const measurements = row.measured ? measured.find((m) => m.property === row.measured) : undefined;
             return (
               <Table.Tr key={row.key} data-property={row.key}>
                 <Table.Td>
                   <Text size="sm">{row.label}</Text>
                 </Table.Td>
                 <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
-                  <Text size="sm" c={value === null ? 'dimmed' : undefined} data-value>
-                    {value === null ? 'not known' : formatNumber(value, { maxFractionDigits: row.digits })}
-                    {value !== null && row.unit ? (
-                      <Text span size="xs" c="dimmed">
-                        {' '}
-                        {row.unit}
-                      </Text>
-                    ) : null}
-                  </Text>
+                  {(value !== null || !measurements) && (
+                    <Text size="sm" c={value === null ? 'dimmed' : undefined} data-value>
+                      {value === null ? 'not known' : formatNumber(value, { maxFractionDigits: row.digits })}
+                      {value !== null && row.unit ? (
+                        <Text span size="xs" c="dimmed">
+                          {' '}
+                          {row.unit}
+                        </Text>
+                      ) : null}
+                    </Text>
+                  )}
+                  {measurements && <MeasuredValues measured={measurements} onOpen={onOpen} />}
                 </Table.Td>
               </Table.Tr>
             );

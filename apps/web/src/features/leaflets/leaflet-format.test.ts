@@ -10,14 +10,20 @@ describe('leaflet links', () => {
     for (const id of ['0', '-1', '1.5', 'abc', '']) expect(parseCompoundRoute('structure', id).ok, id).toBe(false);
   });
 
-  it('reads /leafletreference/{sid}/{rid}: 0 and none mean no search', () => {
+  it('reads a reference link’s search: 0, none and nothing mean no search; one that is not a search id is left out and said', () => {
     const uuid = '6f1c2f0e-4a3b-4c4d-9e8f-0a1b2c3d4e5f';
-    expect(parseReferenceRoute('0', '12')).toEqual({ ok: true, refId: 12, sessionId: null });
-    expect(parseReferenceRoute('none', '12')).toEqual({ ok: true, refId: 12, sessionId: null });
-    expect(parseReferenceRoute(uuid, '12')).toEqual({ ok: true, refId: 12, sessionId: uuid });
-    expect(parseReferenceRoute(uuid, 'x').ok).toBe(false);
-    expect(referenceLeafletPath(12)).toBe('/leafletreference/0/12');
-    expect(referenceLeafletPath(12, uuid)).toBe(`/leafletreference/${uuid}/12`);
+    expect(parseReferenceRoute('0', '12')).toEqual({ ok: true, refId: 12, sessionId: null, sidProblem: null });
+    expect(parseReferenceRoute('none', '12')).toEqual({ ok: true, refId: 12, sessionId: null, sidProblem: null });
+    expect(parseReferenceRoute(null, '12')).toEqual({ ok: true, refId: 12, sessionId: null, sidProblem: null });
+    expect(parseReferenceRoute(uuid, '12')).toEqual({ ok: true, refId: 12, sessionId: uuid, sidProblem: null });
+    expect(parseReferenceRoute('x', '1')).toMatchObject({ ok: true, refId: 1, sessionId: null, sidProblem: expect.stringMatching(/“x”\) is not a search id/) });
+    expect(parseReferenceRoute(uuid, 'x')).toMatchObject({ ok: false, message: expect.stringMatching(/not a reference id/) });
+  });
+
+  it('offers the permanent links: the reference without a session, its search as ?sid=', () => {
+    const uuid = '6f1c2f0e-4a3b-4c4d-9e8f-0a1b2c3d4e5f';
+    expect(referenceLeafletPath(12)).toBe('/leaflet/reference/12');
+    expect(referenceLeafletPath(12, uuid)).toBe(`/leaflet/reference/12?sid=${uuid}`);
   });
 });
 
@@ -28,6 +34,8 @@ describe('leaflet values', () => {
     expect(formatPotency(null)).toBe('—');
     expect(formatActivityValue('>', 30000, 'nM')).toBe('> 30,000 nM');
     expect(formatActivityValue('=', 12.34, '%')).toBe('12.3 %');
+    expect(formatActivityValue('=', 45, 'uM')).toBe('45 µM');
+    expect(formatActivityValue('=', 12, '10^-6 cm/s')).toBe('12 10⁻⁶ cm/s');
   });
 
   it('cites an article and a patent', () => {

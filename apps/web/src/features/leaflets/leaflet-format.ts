@@ -1,6 +1,7 @@
-import { LEAFLET_ID_TYPES, sessionIdFromSid } from '@kb/contracts/leaflets';
+import { LEAFLET_ID_TYPES, SESSION_ID_PATTERN, referenceLeafletLink, sessionIdFromSid, structureLeafletLink } from '@kb/contracts/leaflets';
 import type { LeafletIdType, ReferenceDocument } from '@kb/contracts/leaflets';
 import { formatNumber } from '../../app/format/number-format.ts';
+import { formatUnit } from '../../app/format/unit-format.ts';
 
 /** What a `/leaflet/{idType}/{id}` link names, or why it names nothing. */
 export type CompoundRoute = { ok: true; idType: LeafletIdType; id: number } | { ok: false; message: string };
@@ -20,22 +21,31 @@ export function parseCompoundRoute(idType: string | undefined, id: string | unde
   return { ok: true, idType: type, id: parsed };
 }
 
-/** What a `/leafletreference/{sid}/{rid}` link names. */
-export type ReferenceRoute = { ok: true; refId: number; sessionId: string | null } | { ok: false; message: string };
+/**
+ * What a reference leaflet link names: `/leaflet/reference/{rid}?sid=…` (permanent) or the older
+ * `/leafletreference/{sid}/{rid}`. The search part is optional context: one that is not a search
+ * id at all (`sidProblem`) is left out and said in words, never a reason not to show the reference.
+ */
+export type ReferenceRoute = { ok: true; refId: number; sessionId: string | null; sidProblem: string | null } | { ok: false; message: string };
 
-export function parseReferenceRoute(sid: string | undefined, rid: string | undefined): ReferenceRoute {
+export function parseReferenceRoute(sid: string | null | undefined, rid: string | undefined): ReferenceRoute {
   const refId = parseId(rid);
   if (refId === null) return { ok: false, message: `“${rid ?? ''}” is not a reference id: ids are whole numbers above zero.` };
-  return { ok: true, refId, sessionId: sessionIdFromSid(sid) };
+  const sessionId = sessionIdFromSid(sid);
+  if (sessionId !== null && !SESSION_ID_PATTERN.test(sessionId)) {
+    const shown = sessionId.length > 40 ? `${sessionId.slice(0, 40)}…` : sessionId;
+    return { ok: true, refId, sessionId: null, sidProblem: `The search named in this link (“${shown}”) is not a search id, so the reference is shown without a search.` };
+  }
+  return { ok: true, refId, sessionId, sidProblem: null };
 }
 
-/** The link of a reference leaflet, opened from a search (its session) or not (`0`). */
+/** The permanent link of a reference leaflet; with the search it was opened from as `?sid=` (used only by that search's owner). */
 export function referenceLeafletPath(refId: number, sessionId: string | null = null): string {
-  return `/leafletreference/${sessionId ?? '0'}/${refId}`;
+  return referenceLeafletLink(refId, sessionId);
 }
 
 export function structureLeafletPath(strId: number): string {
-  return `/leaflet/structure/${strId}`;
+  return structureLeafletLink(strId);
 }
 
 const significant = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 });
@@ -48,11 +58,12 @@ export function formatPotency(microMolar: number | null): string {
   return `${significant.format(microMolar)} µM`;
 }
 
-/** "> 30,000 nM", "12.5 %", "0.8" (the "=" prefix goes without saying). */
+/** "> 30,000 nM", "12.5 %", "45 µM" (the "=" prefix goes without saying; the unit as a chemist writes it). */
 export function formatActivityValue(prefix: string | null, value: number | null, uom: string | null): string {
   if (value === null) return '—';
   const sign = prefix && prefix !== '=' ? `${prefix} ` : '';
-  return `${sign}${significant.format(value)}${uom ? ` ${uom}` : ''}`;
+  const unit = formatUnit(uom);
+  return `${sign}${significant.format(value)}${unit ? ` ${unit}` : ''}`;
 }
 
 /** Items grouped by a key, groups in first-seen order. */

@@ -1,5 +1,5 @@
-import { ActionIcon, Alert, Anchor, Card, CopyButton, Group, Skeleton, Stack, Table, Text, Title, Tooltip, UnstyledButton } from '@mantine/core';
-import { IconCheck, IconChevronDown, IconChevronUp, IconCopy, IconExternalLink, IconSelector } from '@tabler/icons-react';
+import { ActionIcon, Alert, Anchor, Button, Card, CopyButton, Group, Skeleton, Stack, Table, Text, Title, Tooltip, UnstyledButton } from '@mantine/core';
+import { IconCheck, IconChevronDown, IconChevronUp, IconCopy, IconExternalLink, IconLink, IconSelector } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { isApiRequestError } from '../../app/api-client.ts';
 import { QueryErrorAlert } from '../../app/ui/query-view.tsx';
@@ -38,6 +38,24 @@ export function CopyValue({ value, label }: { value: string; label: string }) {
           <ActionIcon variant="subtle" color={copied ? 'teal' : 'gray'} onClick={copy} aria-label={`Copy ${label}`} size="sm">
             {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
           </ActionIcon>
+        </Tooltip>
+      )}
+    </CopyButton>
+  );
+}
+
+/**
+ * Copies the leaflet's permanent link (no search session in it): anyone allowed to see leaflets
+ * opens it, now and later.
+ */
+export function CopyLinkButton({ path }: { path: string }) {
+  return (
+    <CopyButton value={`${window.location.origin}${path}`} timeout={1500}>
+      {({ copied, copy }) => (
+        <Tooltip label={copied ? 'Copied' : 'A link that lasts: it opens this leaflet for any colleague who may see leaflets'} withArrow multiline w={260}>
+          <Button size="compact-sm" variant="light" color={copied ? 'teal' : 'gray'} leftSection={copied ? <IconCheck size={14} /> : <IconLink size={14} />} onClick={copy} data-testid="copy-permanent-link" data-link={path}>
+            {copied ? 'Link copied' : 'Copy link'}
+          </Button>
         </Tooltip>
       )}
     </CopyButton>

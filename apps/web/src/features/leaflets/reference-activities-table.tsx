@@ -7,6 +7,7 @@ import { formatCount } from '../../app/format/count-format.ts';
 import { formatNumber } from '../../app/format/number-format.ts';
 import { countNoun } from '../../app/format/plural.ts';
 import { ACTIVITY } from '../../app/format/nouns.ts';
+import { formatUnitsInText } from '../../app/format/unit-format.ts';
 import { formatActivityValue, ligandEfficiencyText, structureLeafletPath } from './leaflet-format.ts';
 import { CappedNote, LeafletSection } from './leaflet-ui.tsx';
 
@@ -68,7 +69,7 @@ function ActivityRow({ activity, marks }: { activity: ReferenceActivity; marks: 
         )}
         {activity.parameter && (
           <Text size="xs" c="dimmed">
-            {activity.parameter}
+            {formatUnitsInText(activity.parameter)}
           </Text>
         )}
       </Table.Td>
@@ -85,7 +86,7 @@ function ActivityRow({ activity, marks }: { activity: ReferenceActivity; marks: 
       </Table.Td>
       <Table.Td>
         <Text size="sm" lineClamp={2} title={activity.assay_description ?? undefined}>
-          {activity.assay_description ?? '—'}
+          {activity.assay_description ? formatUnitsInText(activity.assay_description) : '—'}
         </Text>
         {activity.assay_type && (
           <Text size="xs" c="dimmed">

@@ -1,11 +1,11 @@
 import { Alert, Badge, Button, Group, Loader, Stack, Switch, Text } from '@mantine/core';
 import { IconFilter, IconInfoCircle } from '@tabler/icons-react';
 import { useParams, useSearchParams } from 'react-router';
-import type { ReferenceLeaflet } from '@kb/contracts/leaflets';
+import type { ReferenceLeaflet, ReferenceSearchNote } from '@kb/contracts/leaflets';
 import { PageHeader } from '../../app/ui/page-header.tsx';
 import { formatCount } from '../../app/format/count-format.ts';
 import { citationLine, parseReferenceRoute } from './leaflet-format.ts';
-import { InvalidLinkAlert, LeafletError, LeafletProblemPage, LeafletSkeleton } from './leaflet-ui.tsx';
+import { CopyLinkButton, InvalidLinkAlert, LeafletError, LeafletProblemPage, LeafletSkeleton } from './leaflet-ui.tsx';
 import { ReferenceActivitiesSection } from './reference-activities-table.tsx';
 import { ReferenceCitationSection } from './reference-citation.tsx';
 import { ReferenceCompoundsSection } from './reference-compounds-grid.tsx';
@@ -14,6 +14,22 @@ import { useReferenceLeaflet } from './use-leaflets.ts';
 /** `?only=search` keeps the filter in the link, so a shared or reloaded leaflet shows the same rows. */
 const ONLY_PARAM = 'only';
 const ONLY_VALUE = 'search';
+/** `?sid=` of the permanent link: the search the reference was opened from (used only by its owner). */
+const SID_PARAM = 'sid';
+
+const SEARCH_NOTES: Record<ReferenceSearchNote, string> = {
+  'not-yours': 'Opened without your search: the search in this link is not one of yours, so the whole reference is shown.',
+  unknown: 'Opened without your search: the search in this link is no longer known (it may have been deleted), so the whole reference is shown.',
+};
+
+/** Why the search the link names is not used (another user's, unknown, not a search id): one quiet line. */
+function SearchNote({ text }: { text: string }) {
+  return (
+    <Alert color="gray" variant="light" icon={<IconInfoCircle size={18} />} data-testid="search-note" py="xs">
+      {text}
+    </Alert>
+  );
+}
 
 /**
  * The search the reference was opened from: how much of the reference it holds, and the switch
@@ -58,7 +74,20 @@ function SearchBanner({ leaflet, onlyInSearch, onChange, updating }: { leaflet: 
   );
 }
 
-function ReferenceLeafletView({ leaflet, onlyInSearch, onChange, updating }: { leaflet: ReferenceLeaflet; onlyInSearch: boolean; onChange: (only: boolean) => void; updating: boolean }) {
+function ReferenceLeafletView({
+  leaflet,
+  onlyInSearch,
+  onChange,
+  updating,
+  sidProblem,
+}: {
+  leaflet: ReferenceLeaflet;
+  onlyInSearch: boolean;
+  onChange: (only: boolean) => void;
+  updating: boolean;
+  sidProblem: string | null;
+}) {
+  const note = sidProblem ?? (leaflet.searchNote ? SEARCH_NOTES[leaflet.searchNote] : null);
   const doc = leaflet.document;
   const title = doc.title ?? doc.reference ?? `Reference ${doc.ref_id}`;
   return (
@@ -76,9 +105,11 @@ function ReferenceLeafletView({ leaflet, onlyInSearch, onChange, updating }: { l
                 {doc.year}
               </Badge>
             )}
+            <CopyLinkButton path={leaflet.link} />
           </Group>
         }
       />
+      {note && <SearchNote text={note} />}
       <SearchBanner leaflet={leaflet} onlyInSearch={onlyInSearch} onChange={onChange} updating={updating} />
       <ReferenceCitationSection leaflet={leaflet} />
       <ReferenceCompoundsSection compounds={leaflet.compounds} inSearchOnly={leaflet.inSearchOnly} />
@@ -87,11 +118,14 @@ function ReferenceLeafletView({ leaflet, onlyInSearch, onChange, updating }: { l
   );
 }
 
-/** `/leafletreference/{sid}/{rid}`: one reference and what it reports; `sid` is the search it was opened from, `0` for none. */
+/**
+ * One reference and what it reports: `/leaflet/reference/{rid}` (the permanent link; `?sid=` the
+ * search it was opened from) or the older `/leafletreference/{sid}/{rid}` (`sid` `0` for none).
+ */
 export function ReferenceLeafletPage() {
   const params = useParams();
   const [searchParams, setSearchParams] = useSearchParams();
-  const route = parseReferenceRoute(params.sid, params.rid);
+  const route = parseReferenceRoute(params.sid ?? searchParams.get(SID_PARAM), params.rid);
   const valid = route.ok ? route : null;
   // The filter needs a search to filter by; without one the parameter is ignored.
   const onlyInSearch = valid?.sessionId != null && searchParams.get(ONLY_PARAM) === ONLY_VALUE;
@@ -130,5 +164,5 @@ export function ReferenceLeafletPage() {
       </LeafletProblemPage>
     );
   }
-  return <ReferenceLeafletView leaflet={query.data} onlyInSearch={onlyInSearch} onChange={setOnly} updating={query.isPlaceholderData} />;
+  return <ReferenceLeafletView leaflet={query.data} onlyInSearch={onlyInSearch} onChange={setOnly} updating={query.isPlaceholderData} sidProblem={route.sidProblem} />;
 }

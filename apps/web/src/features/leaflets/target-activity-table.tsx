@@ -1,5 +1,6 @@
-import { Badge, Group, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Table, Text } from '@mantine/core';
 import { useCallback } from 'react';
+import type { KeyboardEvent } from 'react';
 import type { CompoundLeaflet, TargetGroup } from '@kb/contracts/leaflets';
 import { EmptyState } from '../../app/ui/query-view.tsx';
 import { formatCount } from '../../app/format/count-format.ts';
@@ -63,7 +64,11 @@ function TargetCell({ group }: { group: TargetGroup }) {
   );
 }
 
-function TargetTable({ groups }: { groups: TargetGroup[] }) {
+function groupLabel(group: TargetGroup): string {
+  return group.target_id === null ? 'without a protein target' : `on ${group.target_name ?? `target ${group.target_id}`}`;
+}
+
+function TargetTable({ groups, onOpen }: { groups: TargetGroup[]; onOpen: (group: TargetGroup) => void }) {
   const value = useCallback((group: TargetGroup, column: Column) => sortValue(group, column), []);
   const { sorted, sort, toggle } = useSortedRows<TargetGroup, Column>(groups, value, { column: 'activities', direction: 'desc' });
   const th = (column: Column, label: string, firstDirection: 'asc' | 'desc', align: 'left' | 'right' = 'right') => (
@@ -83,12 +88,30 @@ function TargetTable({ groups }: { groups: TargetGroup[] }) {
         </Table.Thead>
         <Table.Tbody>
           {sorted.map((group) => (
-            <Table.Tr key={group.target_id ?? 'none'} data-target-id={group.target_id ?? ''}>
+            // The whole row opens its measurement list (Enter or Space too); links inside it (UniProt) keep their own click.
+            <Table.Tr
+              key={group.target_id ?? 'none'}
+              data-target-id={group.target_id ?? ''}
+              data-testid="leaflet-target-group"
+              tabIndex={0}
+              aria-label={`${countNoun(group.activity_count, ACTIVITY)} ${groupLabel(group)}: show every measurement`}
+              style={{ cursor: 'pointer' }}
+              onClick={(event) => {
+                if (!(event.target instanceof HTMLElement) || !event.target.closest('a')) onOpen(group);
+              }}
+              onKeyDown={(event: KeyboardEvent<HTMLTableRowElement>) => {
+                if (event.target !== event.currentTarget || (event.key !== 'Enter' && event.key !== ' ')) return;
+                event.preventDefault();
+                onOpen(group);
+              }}
+            >
               <Table.Td>
                 <TargetCell group={group} />
               </Table.Td>
               <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }} data-activity-count={group.activity_count}>
-                {formatCount(group.activity_count)}
+                <Anchor component="span" size="sm" title="Show every measurement" data-testid="open-measurements">
+                  {formatCount(group.activity_count)}
+                </Anchor>
               </Table.Td>
               <Table.Td>
                 <Group gap={4}>
@@ -113,20 +136,20 @@ function TargetTable({ groups }: { groups: TargetGroup[] }) {
   );
 }
 
-/** Activities grouped by target, most measured first; each column sorts. */
-export function TargetActivitySection({ activities }: { activities: CompoundLeaflet['activities'] }) {
+/** Activities grouped by target, most measured first; each column sorts; a row opens its measurements. */
+export function TargetActivitySection({ activities, onOpen }: { activities: CompoundLeaflet['activities']; onOpen: (group: TargetGroup) => void }) {
   const withoutTarget = activities.groupsTotal > activities.targetsTotal ? ' and in assays without a target' : '';
   const meta =
     activities.total === 0
       ? undefined
-      : `${countNoun(activities.total, ACTIVITY)} on ${countNoun(activities.targetsTotal, 'target')}${withoutTarget} · best potency from exact or upper-bound values`;
+      : `${countNoun(activities.total, ACTIVITY)} on ${countNoun(activities.targetsTotal, 'target')}${withoutTarget} · best potency from exact or upper-bound values · click a row for every measurement`;
   return (
     <LeafletSection id="activities" title="Activities by target" meta={meta}>
       {activities.groups.length === 0 ? (
         <EmptyState>No activities reported.</EmptyState>
       ) : (
         <>
-          <TargetTable groups={activities.groups} />
+          <TargetTable groups={activities.groups} onOpen={onOpen} />
           <CappedNote shown={activities.groups.length} total={activities.groupsTotal} what="target groups (the most measured)" />
         </>
       )}

@@ -1,6 +1,6 @@
 import { Group, Skeleton, Stack, Text } from '@mantine/core';
 import { IconCloudOff } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { tabInfo } from '@kb/contracts/result-tabs';
 import type { ResultRow, ResultsSession } from '@kb/contracts/results';
@@ -24,6 +24,8 @@ import { SelectionToolbar } from './toolbar/selection-toolbar.tsx';
 import { SimilaritySortControl } from './toolbar/similarity-sort-control.tsx';
 import { useSimilaritySort } from './toolbar/use-similarity-sort.ts';
 import { useTabView } from './use-tab-view.ts';
+import { idOf } from './grid/result-columns.ts';
+import { useMeasurementList } from '../leaflets/measurement-list.tsx';
 
 export interface ResultsTabPanelProps {
   scope: ResultsScope;
@@ -56,14 +58,24 @@ export function ResultsTabPanel({ scope, sessionId, tab, structureQuery }: Resul
   const goto = useGotoTab(tabRef);
   const viewAll = useViewAll({ sessionId, tab, update });
   const [detailRow, setDetailRow] = useState<ResultRow | null>(null);
+  const measurements = useMeasurementList();
+  const { open: openMeasurementList } = measurements;
+  // An activity row stands for its compound and target: the list of every measurement of the pair.
+  const openMeasurements = useCallback(
+    (row: ResultRow) => {
+      const actId = idOf(row.act_id);
+      if (actId !== null) openMeasurementList({ actId, label: typeof row.protein === 'string' ? `this compound on ${row.protein}` : 'this compound' });
+    },
+    [openMeasurementList],
+  );
   const idColumn = tabInfo(tab)?.idColumn ?? 'id';
   // The export page reads this tab's selection and "go to" from the results store; a new search by
   // selection tells it which results to read.
   const exportTo = useMayOpen()('/export/:tabid') ? `/export/${tab}${scope === 'selection' ? '?from=selection' : ''}` : null;
 
   const context: ResultsGridContextValue = useMemo(
-    () => ({ scope, sessionId, tab, idColumn, rowCount: view.rowCount, updateTab: update, openDetails: setDetailRow, density, highlight }),
-    [scope, sessionId, tab, idColumn, view.rowCount, update, density, highlight],
+    () => ({ scope, sessionId, tab, idColumn, rowCount: view.rowCount, updateTab: update, openDetails: setDetailRow, openMeasurements, density, highlight }),
+    [scope, sessionId, tab, idColumn, view.rowCount, update, openMeasurements, density, highlight],
   );
   const count = selectedCount(state.selection, view.rowCount);
   const canSortBySimilarity = columns.columns.some((column) => column.key === SIMILARITY_COLUMN);
@@ -123,6 +135,7 @@ export function ResultsTabPanel({ scope, sessionId, tab, structureQuery }: Resul
           />
         </>
       )}
+      {measurements.drawer}
       <InnerGridsDrawer row={detailRow} title={`Details of ${tabInfo(tab)?.entity ?? 'row'} ${detailRow?.[idColumn] ?? ''}`} onClose={() => setDetailRow(null)} />
     </Stack>
   );

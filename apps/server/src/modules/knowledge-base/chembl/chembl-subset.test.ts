@@ -198,6 +198,36 @@ describe.skipIf(!available)('ChEMBL import acceptance on the real subset (PGlite
     expect(figures[0]).toMatchObject({ chemblId: 'CHEMBL203', type: 'IC50', activities: 7_177 });
   }, 300_000);
 
+  it('resolves target text as typed (whole words, prefix, wildcard) to the targets SQL on the file names, and counts their activities', async () => {
+    // Names as the file has them; the rules of docs/search-semantics.md "Target text and families", in JavaScript.
+    const names = sqlite.prepare('SELECT tid, pref_name AS name FROM target_dictionary WHERE pref_name IS NOT NULL').all() as { tid: number; name: string }[];
+    const words = (pattern: string) => new RegExp(`(^|[^\\p{L}\\p{N}])${pattern}($|[^\\p{L}\\p{N}])`, 'u');
+    const cases: { label: string; matches: (name: string) => boolean }[] = [
+      { label: 'acetylcholinesterase', matches: (n) => n.startsWith('acetylcholinesterase') || words('acetylcholinesterase').test(n) },
+      { label: 'JAK*', matches: (n) => words('jak.*').test(n) },
+    ];
+    const figures: Record<string, unknown>[] = [];
+    for (const c of cases) {
+      const tids = names.filter((row) => c.matches(row.name.toLowerCase())).map((row) => row.tid);
+      expect(tids.length, c.label).toBeGreaterThan(0);
+      const term = { label: c.label, targetCategories: ['name', 'uniprot', 'gene', 'entrez', 'pdb'] };
+      const resolved = await t.call({ method: 'POST', url: '/api/search/targets/resolve', headers: authHeaders(login), payload: { targets: [term], limit: 0 } });
+      expect(resolved.statusCode, resolved.body).toBe(200);
+      expect(resolved.data.count, c.label).toBe(tids.length);
+      const answer = await t.call({
+        method: 'POST', url: '/api/guidedsearch/allresultscount', headers: authHeaders(login),
+        payload: { searchcriteria: { rows: [{ selectedOption: 'target', targets: [term] }] }, sessionid: crypto.randomUUID() },
+      });
+      expect(answer.statusCode, answer.body).toBe(200);
+      const activities = count(`SELECT count(*) FROM activities a JOIN assays s ON s.assay_id = a.assay_id WHERE s.tid IN (${tids.join(',')})`);
+      figures.push({ label: c.label, targets: tids.length, activities });
+      expect((answer.data.rows as SearchCounts[])[0]!.actidscount, c.label).toBe(activities);
+    }
+    console.log(`ChEMBL subset target text: ${JSON.stringify(figures)}`);
+    expect(figures[0]).toMatchObject({ activities: expect.any(Number) });
+    expect(Number((figures[0] as { activities: number }).activities)).toBeGreaterThanOrEqual(7_026);
+  }, 300_000);
+
   it('loads every target, assay, document, synonym and development compound', async () => {
     expect(step(summary, 'target_dictionary').loaded.targets).toBe(count('SELECT count(*) FROM target_dictionary'));
     expect(await pgCount('SELECT count(*) AS n FROM targets WHERE uniprot_id IS NOT NULL'))

@@ -13,6 +13,8 @@ import { rowSetQueries } from './bitmap-counts.ts';
  */
 const ctx: CompileContext = {
   structures: { resolve: () => Promise.reject(new Error('no structure rows here')) },
+  // Target terms resolve to their own ids here (the resolver is tested in modules/targets).
+  targets: (terms) => Promise.resolve(terms.flatMap((term) => term.ids ?? [])),
   unitFactors: new Map([['nM', 0.001]]),
 };
 

@@ -1,13 +1,15 @@
 import '../../results/grid/ag-grid-setup.ts';
-import { Anchor, Badge, Button, Collapse, Group, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Collapse, Group, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import type { CellKeyDownEvent, ColDef } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import type { CustomCellRendererProps } from 'ag-grid-react';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { StructureHighlight } from '@kb/contracts/results';
 import type { SarRow, SarTable } from '@kb/contracts/sar';
 import { NO_NUMBER, formatNumber } from '../../../app/format/number-format.ts';
+import { formatUnit } from '../../../app/format/unit-format.ts';
+import { useMeasurementList } from '../../leaflets/measurement-list.tsx';
 import { countNoun } from '../../../app/format/plural.ts';
 import { structureLeafletHref } from '../../chemistry/structure-highlight.ts';
 import { resultsGridTheme } from '../../results/grid/ag-grid-setup.ts';
@@ -38,6 +40,8 @@ interface TableContext {
   highlights: StructureHighlight[];
   range: ValueRange | null;
   drawing: { width: number; height: number };
+  /** Every measurement of a row's compound on the table's target (of its activity type). */
+  openMeasurements: (row: SarRow) => void;
 }
 
 function CompoundCell({ data, context }: Cell & { context: TableContext }) {
@@ -54,13 +58,16 @@ function IdCell({ data, context }: Cell & { context: TableContext }) {
   );
 }
 
+/** The compound's activity on the colour scale; a click (or Enter) lists the measurements behind it. */
 function ActivityCell({ data, context }: Cell & { context: TableContext }) {
   if (!data) return null;
   const colour = context.range ? activityColour(data.activity.value, context.range) : null;
   return (
-    <Text size="sm" px={6} w="100%" style={{ ...(colour ?? {}), borderRadius: 4, lineHeight: '24px' }} data-testid="sar-activity" data-colour={colour?.background}>
-      {activityText(data.activity)}
-    </Text>
+    <UnstyledButton w="100%" onClick={() => context.openMeasurements(data)} aria-label={`${activityText(data.activity)}: show every measurement of compound ${data.strId}`} title="Show every measurement behind this value">
+      <Text size="sm" px={6} w="100%" style={{ ...(colour ?? {}), borderRadius: 4, lineHeight: '24px' }} data-testid="sar-activity" data-colour={colour?.background}>
+        {activityText(data.activity)}
+      </Text>
+    </UnstyledButton>
   );
 }
 
@@ -98,8 +105,8 @@ function columnsOf(table: SarTable, drawingWidth: number): ColDef<SarRow>[] {
     ),
     {
       colId: 'activity',
-      headerName: table.endpoint.molar ? 'pActivity' : `${table.endpoint.activityType} (${table.endpoint.unit})`,
-      headerTooltip: 'Median of the compound’s measurements, with their number and spread',
+      headerName: table.endpoint.molar ? 'pActivity' : `${table.endpoint.activityType} (${formatUnit(table.endpoint.unit)})`,
+      headerTooltip: 'Median of the compound’s measurements, with their number and spread; click a value for every measurement behind it',
       valueGetter: ({ data }) => data?.activity.value,
       cellRenderer: ActivityCell,
       // Room for "7.20 (n=3, 6.90–7.50)".
@@ -163,12 +170,22 @@ export function SarTableTab({ table, range }: { table: SarTable; range: ValueRan
   const navigate = useNavigate();
   const highlights = useMemo(() => coreHighlights(table), [table]);
   const columns = useMemo(() => columnsOf(table, layout.structure.width), [table, layout.structure.width]);
-  const context: TableContext = useMemo(() => ({ highlights, range, drawing: layout.structure }), [highlights, range, layout.structure]);
+  const measurements = useMeasurementList();
+  const { open: openMeasurementList } = measurements;
+  const { targetId, targetName, activityType } = table.endpoint;
+  const openMeasurements = useCallback(
+    (row: SarRow) => openMeasurementList({ idType: 'structure', id: row.strId, targetId, type: activityType, label: `structure ${row.strId} on ${targetName}` }),
+    [openMeasurementList, targetId, targetName, activityType],
+  );
+  const context: TableContext = useMemo(() => ({ highlights, range, drawing: layout.structure, openMeasurements }), [highlights, range, layout.structure, openMeasurements]);
   const theme = useMemo(() => resultsGridTheme.withParams({ rowHeight: layout.rowHeight }), [layout.rowHeight]);
   const height = Math.min(640, 56 + table.rows.length * layout.rowHeight);
   const openLeaflet = (event: CellKeyDownEvent<SarRow>) => {
     const key = (event.event as KeyboardEvent | undefined)?.key;
-    if (key === 'Enter' && event.data) navigate(structureLeafletHref(event.data.strId, highlights[event.data.core] ?? null));
+    if (key !== 'Enter' || !event.data) return;
+    // Enter on the activity opens the measurements behind it; on any other cell the compound's leaflet.
+    if (event.column.getColId() === 'activity') openMeasurements(event.data);
+    else navigate(structureLeafletHref(event.data.strId, highlights[event.data.core] ?? null));
   };
 
   return (
@@ -178,7 +195,7 @@ export function SarTableTab({ table, range }: { table: SarTable; range: ValueRan
           <Text size="sm" data-testid="sar-table-count" data-value={table.rows.length}>
             {countNoun(table.rows.length, 'compound')} on {countNoun(table.cores.length, 'core')} · {table.labels.join(', ') || 'no R positions'}
           </Text>
-          <ActivityLegend range={range} unit={table.endpoint.unit} />
+          <ActivityLegend range={range} unit={formatUnit(table.endpoint.unit)} />
         </Group>
         <DensityControl />
       </Group>
@@ -195,6 +212,7 @@ export function SarTableTab({ table, range }: { table: SarTable; range: ValueRan
         />
       </div>
       <UnmatchedList table={table} />
+      {measurements.drawer}
       {table.endpoint.note && (
         <Text size="xs" c="dimmed">
           {table.endpoint.note}

@@ -1,7 +1,8 @@
-import { Anchor, Badge, Box, Button, Checkbox, Group, HoverCard, Text, Tooltip } from '@mantine/core';
-import { IconListDetails } from '@tabler/icons-react';
+import { ActionIcon, Anchor, Badge, Box, Button, Checkbox, Group, HoverCard, Text, Tooltip } from '@mantine/core';
+import { IconListDetails, IconListNumbers } from '@tabler/icons-react';
 import type { CustomCellRendererProps, CustomHeaderProps } from 'ag-grid-react';
 import { Link } from 'react-router';
+import { referenceLeafletLink } from '@kb/contracts/leaflets';
 import type { CellValue, ResultRow } from '@kb/contracts/results';
 import { selectTabState, useResultsStore } from '../results-store.ts';
 import { structureLeafletHref } from '../../chemistry/structure-highlight.ts';
@@ -9,7 +10,7 @@ import { StructureImage } from '../../chemistry/structure-image.tsx';
 import { isRowSelected, selectAllState, setSelectAll, toggleRow } from '../tab-state.ts';
 import { useResultsGridContext } from './grid-context.ts';
 import { DENSITY_LAYOUT, ENLARGED_STRUCTURE } from './grid-layout.ts';
-import { idOf, parseInnerGrids } from './result-columns.ts';
+import { formatCell, idOf, parseInnerGrids } from './result-columns.ts';
 import classes from './results-grid.module.css';
 import { StructureQuickView } from './structure-quick-view.tsx';
 import { countNoun } from '../../../app/format/plural.ts';
@@ -91,15 +92,38 @@ export function StructureIdCell({ value }: CellProps) {
   );
 }
 
-/** A reference id, linked to the reference leaflet of this session (spec route /leafletreference/{sid}/{rid}). */
+/**
+ * A reference id, linked to the reference leaflet's permanent link with this search as `?sid=`:
+ * the owner sees which of its compounds the search holds, a colleague the link is shared with
+ * sees the reference (docs/leaflets.md "Links that last").
+ */
 export function ReferenceIdCell({ value }: CellProps) {
   const { sessionId } = useResultsGridContext();
   const refId = idOf(value);
   if (refId === null) return null;
   return (
-    <Anchor component={Link} to={`/leafletreference/${sessionId}/${refId}`} size="sm" data-testid="reference-link">
+    <Anchor component={Link} to={referenceLeafletLink(refId, sessionId)} size="sm" data-testid="reference-link">
       {refId}
     </Anchor>
+  );
+}
+
+/** An activity's value, with a button listing every measurement of its compound on its target. */
+export function ActivityValueCell({ data, value, colDef }: CellProps) {
+  const { tab, openMeasurements } = useResultsGridContext();
+  const text = formatCell(value ?? null, { key: colDef?.colId ?? 'activity_value', type: 'number' });
+  if (!data || tab !== 'activitiestab' || idOf(data.act_id) === null) return <>{text}</>;
+  return (
+    <Group gap={4} wrap="nowrap" justify="flex-end" w="100%">
+      <Text size="sm" component="span" style={{ fontVariantNumeric: 'tabular-nums' }}>
+        {text}
+      </Text>
+      <Tooltip label="Every measurement of this compound on this target" openDelay={300}>
+        <ActionIcon size="sm" variant="subtle" onClick={() => openMeasurements(data)} aria-label="Every measurement of this compound on this target" aria-haspopup="dialog" data-testid="open-measurements">
+          <IconListNumbers size={14} />
+        </ActionIcon>
+      </Tooltip>
+    </Group>
   );
 }
 

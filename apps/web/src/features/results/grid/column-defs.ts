@@ -2,7 +2,7 @@ import type { ColDef, SuppressHeaderKeyboardEventParams } from 'ag-grid-communit
 import type { CellValue, ResultRow, SortOrder } from '@kb/contracts/results';
 import { SIMILARITY_COLUMN } from '@kb/contracts/results';
 import type { GridDensity } from '../results-store.ts';
-import { InnerGridsCell, ReferenceIdCell, SelectAllHeader, SelectCell, StandardisedCell, StructureCell, StructureIdCell } from './cell-renderers.tsx';
+import { ActivityValueCell, InnerGridsCell, ReferenceIdCell, SelectAllHeader, SelectCell, StandardisedCell, StructureCell, StructureIdCell } from './cell-renderers.tsx';
 import { DENSITY_LAYOUT, isPinnedLeft } from './grid-layout.ts';
 import type { ShownColumn } from './result-columns.ts';
 import { formatCell } from './result-columns.ts';
@@ -78,6 +78,8 @@ function valueColumn(column: ShownColumn, sort: SortOrder | null, { density, idC
     case 'number':
       if (column.key === 'str_id') return { ...base, cellRenderer: StructureIdCell, cellStyle: centred, width: 104 };
       if (column.key === 'ref_id') return { ...base, cellRenderer: ReferenceIdCell, cellStyle: centred, width: 96 };
+      // The potency a chemist reads a row for: beside it, every measurement of the compound on the target.
+      if (column.key === 'activity_value') return { ...base, type: 'rightAligned', cellRenderer: ActivityValueCell, cellStyle: { ...centred, justifyContent: 'flex-end' }, width: 132, tooltipValueGetter: ({ value }) => text(value) || null };
       return { ...base, type: 'rightAligned', valueFormatter: ({ value }) => text(value), width: column.key === SIMILARITY_COLUMN ? 112 : pinned ? 96 : 116 };
     default: {
       if (column.key === 'standardised') return { ...base, cellRenderer: StandardisedCell, cellStyle: centred, width: 150 };

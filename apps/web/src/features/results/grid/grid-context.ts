@@ -18,6 +18,8 @@ export interface ResultsGridContextValue {
   rowCount: number;
   updateTab: (change: (state: TabState) => TabState) => void;
   openDetails: (row: ResultRow) => void;
+  /** Every measurement of an activity row's compound on its target (the measurement list). */
+  openMeasurements: (row: ResultRow) => void;
   density: GridDensity;
   /** The substructure query of the search, highlighted in the drawings and passed on to the leaflet. */
   highlight: StructureHighlight | null;

@@ -45,6 +45,16 @@ describe('cell text', () => {
     expect(formatCell(true, { key: 'measured', type: 'text' })).toBe('Yes');
   });
 
+  it('writes units as a chemist does in unit cells and after numbers in text cells, and nowhere else', () => {
+    expect(formatCell('uM', { key: 'standard_uom', type: 'text' })).toBe('µM');
+    expect(formatCell('ug.mL-1', { key: 'activity_uom', type: 'text' })).toBe('µg/mL');
+    expect(formatCell('10^-6 cm/s', { key: 'standard_uom', type: 'text' })).toBe('10⁻⁶ cm/s');
+    expect(formatCell('uM', { key: 'substrate_uom', type: 'text' })).toBe('µM');
+    expect(formatCell('@ 1 uM', { key: 'parameter', type: 'text' })).toBe('@ 1 µM');
+    expect(formatCell('Inhibition of EGFR at 1 uM', { key: 'description', type: 'text' })).toBe('Inhibition of EGFR at 1 µM');
+    expect(formatCell('uM', { key: 'reference', type: 'text' })).toBe('uM');
+  });
+
   it('reads ids from numbers and digit strings only', () => {
     expect(idOf(12)).toBe(12);
     expect(idOf('34')).toBe(34);

@@ -4,6 +4,7 @@ import type { ColumnChoices } from '../results-store.ts';
 import { formatCount } from '../../../app/format/count-format.ts';
 import type { NumberStyle } from '../../../app/format/number-format.ts';
 import { formatNumber as formatMeasured } from '../../../app/format/number-format.ts';
+import { formatUnit, formatUnitsInText } from '../../../app/format/unit-format.ts';
 
 /**
  * Which columns a tab shows and how a cell reads (spec §3 "Result columns": label, type, order,
@@ -50,9 +51,19 @@ export function isIdentifierColumn(key: string): boolean {
   return /(^|_)(id|ids|no|year)$/.test(key) || key === 'pubmed_id';
 }
 
-/** The text of a cell (structure and JSON cells have their own renderers). */
+/** Columns that hold a unit (standard_uom, activity_uom, dose_uom, substrate_uom …; an inner grid's units). */
+export function isUnitColumn(key: string): boolean {
+  return key.endsWith('_uom') || key === 'units' || key === 'standard_units' || key === 'unit';
+}
+
+/** Text columns whose sentences carry units after numbers ("@ 1 uM", "at 1 uM (selectivity panel)"). */
+const TEXT_WITH_UNITS = new Set(['parameter', 'description', 'assay_parameters', 'activity_remarks']);
+
+/** The text of a cell (structure and JSON cells have their own renderers); units as a chemist writes them (display only). */
 export function formatCell(value: CellValue | undefined, column: Pick<ResultColumn, 'key' | 'type'>): string {
   if (value === null || value === undefined || value === '') return '';
+  if (typeof value === 'string' && isUnitColumn(column.key)) return formatUnit(value);
+  if (typeof value === 'string' && TEXT_WITH_UNITS.has(column.key)) return formatUnitsInText(value);
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   const type: ColumnType = column.type;
   if (typeof value === 'number') {

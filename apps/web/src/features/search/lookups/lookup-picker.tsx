@@ -27,6 +27,12 @@ export interface LookupPickerProps {
   onPick: (item: LookupResult) => void;
   /** Allows text the look-up does not know (sent as typed). */
   onFree?: (text: string) => void;
+  /** What the as-typed option says (default: Use “text” as typed). */
+  freeLabel?: (typed: string) => ReactNode;
+  /** More texts to offer as typed (e.g. the text as a prefix, “JAK*”): each picked goes to onFree. */
+  freeChoices?: (typed: string) => { text: string; label: ReactNode }[];
+  /** The text being typed, as it changes. */
+  onSearchChange?: (text: string) => void;
   onRemove: (key: string) => void;
   onClear?: () => void;
   error?: ReactNode;
@@ -63,7 +69,7 @@ export function LookupPicker(props: LookupPickerProps) {
   const { source, chips, onPick, onFree, onRemove, onClear } = props;
   const [search, setSearch] = useState('');
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
-  const { items, loading, error } = useLookup(source, search, { enabled: combobox.dropdownOpened });
+  const { items, loading, answered, error } = useLookup(source, search, { enabled: combobox.dropdownOpened });
   const inputId = useId();
   const typed = search.trim();
 
@@ -73,14 +79,23 @@ export function LookupPicker(props: LookupPickerProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [items, typed]);
 
+  const choices = typed && onFree && props.freeChoices ? props.freeChoices(typed) : [];
+  const changeSearch = (text: string) => {
+    setSearch(text);
+    props.onSearchChange?.(text);
+  };
+
   const submit = (value: string) => {
     if (value === FREE_VALUE) {
       if (typed && onFree) onFree(typed);
+    } else if (value.startsWith(FREE_VALUE)) {
+      const choice = choices[Number(value.slice(FREE_VALUE.length))];
+      if (choice && onFree) onFree(choice.text);
     } else {
       const item = items.find((candidate) => String(candidate.id) === value);
       if (item) onPick(item);
     }
-    setSearch('');
+    changeSearch('');
     combobox.selectFirstOption();
   };
 
@@ -141,7 +156,7 @@ export function LookupPicker(props: LookupPickerProps) {
                   onBlur={() => combobox.closeDropdown()}
                   onChange={(event) => {
                     combobox.openDropdown();
-                    setSearch(event.currentTarget.value);
+                    changeSearch(event.currentTarget.value);
                   }}
                   onKeyDown={(event) => {
                     if (event.key === 'Backspace' && search.length === 0 && chips.length > 0) {
@@ -160,11 +175,14 @@ export function LookupPicker(props: LookupPickerProps) {
             {options}
             {typed && onFree && (
               <Combobox.Option value={FREE_VALUE}>
-                <Text size="sm">
-                  Use “{typed}” as typed
-                </Text>
+                <Text size="sm">{props.freeLabel ? props.freeLabel(typed) : <>Use “{typed}” as typed</>}</Text>
               </Combobox.Option>
             )}
+            {choices.map((choice, index) => (
+              <Combobox.Option value={`${FREE_VALUE}${index}`} key={`${FREE_VALUE}${index}`}>
+                <Text size="sm">{choice.label}</Text>
+              </Combobox.Option>
+            ))}
             {error ? (
               <Combobox.Empty>
                 <Text size="sm" c="red">
@@ -172,8 +190,14 @@ export function LookupPicker(props: LookupPickerProps) {
                 </Text>
               </Combobox.Empty>
             ) : loading && items.length === 0 ? (
-              <Combobox.Empty>Searching…</Combobox.Empty>
-            ) : typed && items.length === 0 ? (
+              <Combobox.Empty>
+                <Group gap={6} wrap="nowrap" data-testid="lookup-loading">
+                  <Loader size={12} />
+                  <span>Searching…</span>
+                </Group>
+              </Combobox.Empty>
+            ) : answered && typed && items.length === 0 ? (
+              // Only once the server answered for exactly this text: never while a request is in flight.
               <Combobox.Empty>No matches for “{typed}”.</Combobox.Empty>
             ) : null}
           </Combobox.Options>

@@ -10,8 +10,11 @@ export const LOOKUP_DEBOUNCE_MS = 200;
  * changes the term drops the older request, so suggestions never arrive out of order.
  */
 export function useLookup(source: LookupSource, term: string, options: { enabled?: boolean; allowEmpty?: boolean } = {}) {
-  const [debounced] = useDebouncedValue(term.trim(), LOOKUP_DEBOUNCE_MS);
-  const enabled = (options.enabled ?? true) && (options.allowEmpty === true || debounced.length > 0);
+  const typed = term.trim();
+  const [debounced] = useDebouncedValue(typed, LOOKUP_DEBOUNCE_MS);
+  // Suggestions are wanted for what is typed now; the request goes out once the typing pauses.
+  const wanted = (options.enabled ?? true) && (options.allowEmpty === true || typed.length > 0);
+  const enabled = wanted && (options.allowEmpty === true || debounced.length > 0);
   const query = useQuery({
     queryKey: ['lookup', source.key, debounced],
     queryFn: ({ signal }) => source.fetch(debounced, signal),
@@ -20,7 +23,10 @@ export function useLookup(source: LookupSource, term: string, options: { enabled
     placeholderData: keepPreviousData,
     retry: false,
   });
-  // Still typing, or the answer is for an older term: show the loader rather than stale matches as final.
-  const settling = enabled && (debounced !== term.trim() || query.isFetching);
-  return { items: enabled ? (query.data ?? []) : [], loading: settling, error: enabled && query.isError ? query.error : null, term: debounced };
+  // Still typing (the first keystrokes too, before any request), or the answer is for an older
+  // term: loading, never "no matches".
+  const settling = wanted && (debounced !== typed || !enabled || query.isFetching || query.isPlaceholderData);
+  /** The items are the server's answer for exactly the current text: only then may "no matches" be said. */
+  const answered = wanted && !settling && query.isSuccess;
+  return { items: enabled ? (query.data ?? []) : [], loading: settling, answered, error: enabled && query.isError ? query.error : null, term: debounced };
 }

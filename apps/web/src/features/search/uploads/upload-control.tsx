@@ -9,7 +9,7 @@ import { useSessionStore } from '../../../app/stores/session-store.ts';
 import { formatCount } from '../../../app/format/count-format.ts';
 import { saveBlob } from '../ui/save-blob.ts';
 import type { UploadKind } from './upload-terms.ts';
-import { bytesToBase64, checkUploadFile, validTermCount } from './upload-terms.ts';
+import { bytesToBase64, checkUploadFile, mergedInUpload, validTermCount } from './upload-terms.ts';
 import { countNoun } from '../../../app/format/plural.ts';
 
 const ACCEPT = '.txt,.csv,.xlsx,text/plain,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -91,6 +91,7 @@ export function UploadReport({ result, onDismiss }: { result: UploadValidateResp
       }),
   });
   const added = validTermCount(result);
+  const merged = mergedInUpload(result);
   return (
     <Paper withBorder p="sm" radius="sm" data-testid="upload-report" aria-label={`Upload report for ${result.fileName}`} role="region">
       <Group justify="space-between" align="flex-start" wrap="nowrap">
@@ -130,6 +131,17 @@ export function UploadReport({ result, onDismiss }: { result: UploadValidateResp
             {result.valid.length > LISTED ? ` and ${formatCount(result.valid.length - LISTED)} more` : ''}
           </Text>
         </Stack>
+      )}
+
+      {merged.length > 0 && (
+        <Text size="xs" mt={4} c="dimmed" data-testid="upload-merged-terms">
+          Same target, one chip:{' '}
+          {merged
+            .slice(0, LISTED)
+            .map((item) => `${item.term} = ${item.into}`)
+            .join(', ')}
+          {merged.length > LISTED ? ` and ${formatCount(merged.length - LISTED)} more` : ''}
+        </Text>
       )}
 
       {result.invalid.length > 0 && (

@@ -3,7 +3,7 @@ import { UPLOAD_MAX_BYTES } from '@kb/contracts/uploads';
 import type { UploadValidateResponse } from '@kb/contracts/uploads';
 import type { DraftOf } from '../builder/row-drafts.ts';
 import { newDraft } from '../builder/row-drafts.ts';
-import { applyUpload, bytesToBase64, checkUploadFile, uploadKindsFor } from './upload-terms.ts';
+import { applyUpload, bytesToBase64, checkUploadFile, mergedInUpload, uploadKindsFor } from './upload-terms.ts';
 
 function response(partial: Partial<UploadValidateResponse> & Pick<UploadValidateResponse, 'listType'>): UploadValidateResponse {
   return { fileName: 'terms.txt', total: 0, valid: [], invalid: [], unidentified: [], ...partial };
@@ -56,6 +56,34 @@ describe('adding uploaded terms to a row', () => {
     expect(uploadKindsFor(row)).toEqual([{ listType: 'gene', label: 'Gene symbols' }]);
     const next = applyUpload(row, response({ listType: 'gene', valid: [{ term: 'EGFR', ids: [7, '8'], label: 'Epidermal growth factor receptor' }] })) as DraftOf<'target'>;
     expect(next.targets).toEqual([{ label: 'EGFR', targetCategories: ['gene'], operator: '|', displayValue: 'Epidermal growth factor receptor', ids: [7, 8] }]);
+  });
+
+  it('makes terms that resolve to the same targets one chip, keeping the first label and naming the merged terms', () => {
+    const egfr = 'Epidermal growth factor receptor (Homo sapiens)';
+    const upload = response({
+      listType: 'target',
+      valid: [
+        { term: 'EGFR', ids: [7], label: egfr },
+        { term: 'P00533', ids: [7], label: egfr },
+        { term: 'PARP', ids: [9, 3], label: 'PARP1; PARP2' },
+        { term: 'HER1', ids: [7], label: egfr },
+        { term: 'parp family', ids: [3, 9], label: 'PARP1; PARP2' },
+      ],
+    });
+    const next = applyUpload(newDraft('target'), upload) as DraftOf<'target'>;
+    expect(next.targets.map((t) => [t.label, t.displayValue, t.ids])).toEqual([
+      ['EGFR', `${egfr} · also P00533, HER1`, [7]],
+      ['PARP', 'PARP1; PARP2 · also parp family', [9, 3]],
+    ]);
+    expect(mergedInUpload(upload)).toEqual([
+      { term: 'P00533', into: 'EGFR' },
+      { term: 'HER1', into: 'EGFR' },
+      { term: 'parp family', into: 'PARP' },
+    ]);
+    // A chip already in the row takes the uploaded terms for the same target, too.
+    const picked = { ...newDraft('target'), targets: [{ label: 'EGFR', targetCategories: ['gene'], operator: '|', displayValue: 'EGFR · picked', ids: [7] }] } as DraftOf<'target'>;
+    const again = applyUpload(picked, response({ listType: 'uniprot', valid: [{ term: 'P00533', ids: [7], label: egfr }] })) as DraftOf<'target'>;
+    expect(again.targets).toEqual([{ label: 'EGFR', targetCategories: ['gene'], operator: '|', displayValue: 'EGFR · picked · also P00533', ids: [7] }]);
   });
 
   it('resolves uploaded patent numbers to documents', () => {

@@ -116,16 +116,7 @@ export function applyUpload(draft: RowDraft, result: UploadValidateResponse): Ro
       };
     case 'target': {
       const category = TARGET_CATEGORY[result.listType as keyof typeof TARGET_CATEGORY] ?? 'name';
-      const known = new Set(withFile.targets.map((t) => `${t.label}\u0000${t.targetCategories.join(',')}`));
-      const added: TargetTerm[] = [];
-      for (const term of valid) {
-        const key = `${term.term}\u0000${category}`;
-        if (known.has(key)) continue;
-        known.add(key);
-        const ids = numericIds(term);
-        added.push({ label: term.term, targetCategories: [category], operator: '|', displayValue: termText(term), ...(ids.length > 0 ? { ids } : {}) });
-      }
-      return { ...withFile, targets: [...withFile.targets, ...added] };
+      return { ...withFile, targets: mergeTargetTerms(withFile.targets, valid, category).terms };
     }
     case 'bibliography':
       switch (result.listType) {
@@ -160,6 +151,56 @@ export function applyUpload(draft: RowDraft, result: UploadValidateResponse): Ro
     default:
       return draft;
   }
+}
+
+/** The targets a term stands for, as one key: terms with the same key are one chip. */
+const targetKey = (ids: readonly number[]): string => [...ids].sort((a, b) => a - b).join(',');
+
+/** An uploaded term that resolved to the same targets as an earlier term (or chip), and that term. */
+export interface MergedTargetTerm {
+  term: string;
+  into: string;
+}
+
+/**
+ * Adds uploaded target terms to a row's terms: terms that resolve to the same target(s) (EGFR and
+ * P00533) become one chip, which keeps the first label and mentions the terms merged into it.
+ * Terms without ids (the server resolved nothing) are added once per text.
+ */
+export function mergeTargetTerms(current: readonly TargetTerm[], valid: readonly ValidTerm[], category: TargetTerm['targetCategories'][number]): { terms: TargetTerm[]; merged: MergedTargetTerm[] } {
+  const terms = [...current];
+  const byKey = new Map<string, number>();
+  const texts = new Set(current.map((t) => `${t.label}\u0000${t.targetCategories.join(',')}`));
+  terms.forEach((term, index) => {
+    if (term.ids?.length && !term.classIds?.length) byKey.set(targetKey(term.ids), index);
+  });
+  const merged: MergedTargetTerm[] = [];
+  for (const term of valid) {
+    const ids = numericIds(term);
+    const text = `${term.term}\u0000${category}`;
+    if (texts.has(text)) continue;
+    texts.add(text);
+    const key = ids.length > 0 ? targetKey(ids) : null;
+    const same = key === null ? undefined : byKey.get(key);
+    if (same !== undefined) {
+      const into = terms[same]!;
+      merged.push({ term: term.term, into: into.label });
+      const shown = into.displayValue ?? into.label;
+      const also = shown.includes(' · also ') ? `${shown}, ${term.term}` : `${shown} · also ${term.term}`;
+      terms[same] = { ...into, displayValue: also };
+      continue;
+    }
+    if (key !== null) byKey.set(key, terms.length);
+    terms.push({ label: term.term, targetCategories: [category], operator: '|', displayValue: termText(term), ...(ids.length > 0 ? { ids } : {}) });
+  }
+  return { terms, merged };
+}
+
+/** Terms of a target-list upload that became one chip with an earlier term of the same upload. */
+export function mergedInUpload(result: UploadValidateResponse): MergedTargetTerm[] {
+  if (!(result.listType in TARGET_CATEGORY)) return [];
+  const category = TARGET_CATEGORY[result.listType as keyof typeof TARGET_CATEGORY];
+  return mergeTargetTerms([], result.valid, category).merged;
 }
 
 /** How many terms of an upload entered the row (for the confirmation line). */
