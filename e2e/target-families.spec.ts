@@ -13,7 +13,7 @@ import { useSeededServer } from './support/seeded-server.ts';
 /*
  * Target families and text as typed (docs/search-semantics.md "Target text and families") in the
  * browser, against a server with two demo chunks: "PARP" as typed, a family picked from the
- * autocomplete, the row's "stands for N targets" and its list, and an autocomplete that never says
+ * autocomplete and from the Target tree, the row's "stands for N targets" and its list, and an autocomplete that never says
  * "no matches" while its answer is on the way.
  */
 const server = useSeededServer({ chunks: 2 });
@@ -96,6 +96,35 @@ describe('target families and text as typed', () => {
     const shown = await search.searchCounts();
     expect(shown.activities).toBeGreaterThan(0);
     expect(shown.activities).toBe(await apiActivities(criteria));
+  });
+
+  it('a family row from the Target tree (Enzyme › Kinase) finds the activities of the Kinase family picked by name', async () => {
+    const treeRow = await search.addRow('Add Target tree row');
+    const tree = treeRow.getByRole('tree');
+    const enzyme = tree.getByRole('treeitem', { name: /^Enzyme,/ });
+    await enzyme.waitFor();
+    await enzyme.focus();
+    await page.keyboard.press('ArrowRight');
+    const kinase = enzyme.getByRole('group').getByRole('treeitem', { name: /^Kinase,/ });
+    await kinase.waitFor();
+    await kinase.focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => kinase.getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => treeRow.getByTestId('tree-selection').innerText()).toContain('Kinase');
+
+    const { criteria } = await search.search();
+    expect(criteria.rows[0]).toMatchObject({ selectedOption: 'treeview', tree: 'Target', labels: ['Kinase'] });
+    const shown = await search.searchCounts();
+    // The same family as a Target row term, by its class id from the autocomplete's family suggestion.
+    const suggestions = await api.call(lookupEndpoints.target, { query: { term: 'Kinase', limit: 20 } });
+    const family = suggestions.items.find((item) => String(item.id).startsWith('family:') && item.label === 'Kinase');
+    expect(family, 'the autocomplete suggests the Kinase family').toBeDefined();
+    const familyRow: SearchCriteria = {
+      rows: [{ selectedOption: 'target', operator: null, targets: [{ label: 'Kinase', targetCategories: ['name'], operator: '|', classIds: [Number(String(family!.id).slice('family:'.length))] }] }],
+    } as SearchCriteria;
+    expect(shown.activities).toBeGreaterThan(0);
+    expect(shown.activities).toBe(await apiActivities(criteria));
+    expect(shown.activities).toBe(await apiActivities(familyRow));
   });
 
   it('shows a loader, never "No matches", while the suggestions for the current text are on the way', async () => {

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import initRDKitModule from '@rdkit/rdkit';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ import { importChembl } from './chembl-import.ts';
 import { ACTIVITY_REPORT } from './steps-molecules.ts';
 import { ChemReference, SUBSTRUCTURE_QUERIES } from '../../../../test/chem-reference.ts';
 import { RdkitChemEngine } from '../../chemistry/rdkit-engine.ts';
+import { StructureRowResolver } from '../../search/structure-query.ts';
 import type { ImportSummary, StepReport } from './chembl-import.ts';
 
 /**
@@ -260,6 +262,58 @@ describe.skipIf(!available)('ChEMBL import acceptance on the real subset (PGlite
       .select(['drug_name', 'approval_year', 'name']).where('chembl_molregno', '=', 1280).executeTakeFirstOrThrow();
     expect(aspirin).toEqual({ drug_name: 'ASPIRIN', approval_year: 1950, name: 'Launched' });
   });
+
+  it('filters a target\'s results by structure exactly as the search with the structure row ANDed / NOTed (docs/results.md "Structure filter")', async () => {
+    const target = await handle.db.selectFrom('targets').select('target_id').where('chembl_id', '=', 'CHEMBL203').executeTakeFirstOrThrow();
+    const targetRow = (operator: 'AND' | 'NOT' | null) => ({ selectedOption: 'target', operator, targets: [{ label: 'CHEMBL203', ids: [target.target_id] }] });
+    const filterRow = (kind: 'smiles' | 'smarts', value: string) => ({ selectedOption: 'structure', resultFilter: true, structure: { inputType: kind, value, category: 'substructure' } });
+    const run = async (rows: unknown[]) => {
+      const sessionid = crypto.randomUUID();
+      const answer = await t.call({ method: 'POST', url: '/api/guidedsearch/allresultscount', headers: authHeaders(login), payload: { searchcriteria: { rows }, sessionid } });
+      expect(answer.statusCode, answer.body).toBe(200);
+      const session = await handle.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow();
+      const { rows: ids } = await sql<{ id: number }>`SELECT str_id AS id FROM search_structures WHERE set_id = ${session.set_id} ORDER BY 1`.execute(handle.db);
+      return { counts: (answer.data.rows as SearchCounts[])[0]!, structures: ids.map((r) => Number(r.id)) };
+    };
+    await t.app.searchService.bitmapsReady();
+    const service = t.app.searchService;
+    const share = service.structureCandidatesMaxShare;
+    service.structureCandidatesMaxShare = 1; // EGFR's structures are a small share anyway; this pins the restricted path
+    try {
+      const all = await run([targetRow(null)]);
+      // Independently: RDKit on the SMILES of EGFR's structures, one by one.
+      const rdkit = await initRDKitModule();
+      const { rows: smiles } = await sql<{ str_id: number; canonical_smiles: string }>`SELECT str_id, canonical_smiles FROM structures
+        WHERE str_id = ANY(${all.structures}::bigint[]) ORDER BY str_id`.execute(handle.db);
+      const figures: Record<string, number>[] = [];
+      for (const [kind, value] of [['smiles', 'c1ncnc2ccccc12'], ['smarts', '[NX3;H1]c1ncnc2ccccc12']] as const) {
+        const query = kind === 'smarts' ? rdkit.get_qmol(value) : rdkit.get_mol(value);
+        const expected = smiles.filter((row) => {
+          const mol = rdkit.get_mol(row.canonical_smiles);
+          try { return mol !== null && mol.get_substruct_match(query!) !== '{}'; } finally { mol?.delete(); }
+        }).map((row) => Number(row.str_id));
+        query?.delete();
+        const before = StructureRowResolver.candidateSearches;
+        const include = await run([targetRow('AND'), filterRow(kind, value)]);
+        const exclude = await run([targetRow('NOT'), filterRow(kind, value)]);
+        expect(StructureRowResolver.candidateSearches, value).toBe(before + 2);
+        service.structureCandidates = false;
+        const plainInclude = await run([targetRow('AND'), filterRow(kind, value)]);
+        const plainExclude = await run([targetRow('NOT'), filterRow(kind, value)]);
+        service.structureCandidates = true;
+        expect(include.structures, value).toEqual(expected);
+        expect(include, value).toEqual(plainInclude);
+        expect(exclude, value).toEqual(plainExclude);
+        expect(include.counts.actidscount + exclude.counts.actidscount, value).toBe(all.counts.actidscount);
+        expect(expected.length, value).toBeGreaterThan(0);
+        figures.push({ structures: all.structures.length, matching: expected.length, activities: include.counts.actidscount });
+      }
+      console.log(`ChEMBL subset structure filter on CHEMBL203: ${JSON.stringify(figures)}`);
+    } finally {
+      service.structureCandidates = true;
+      service.structureCandidatesMaxShare = share;
+    }
+  }, 600_000);
 
   it('structure search equals RDKit molecule by molecule on the real structures (parity)', async () => {
     const reference = await ChemReference.load(handle.db);
