@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_NUMBER, formatNumber, formatNumberRange } from './number-format.ts';
+import { NO_NUMBER, formatNumber, formatNumberRange, formatPchembl } from './number-format.ts';
 
 describe('formatNumber', () => {
   it('rounds float noise away to two decimals', () => {
@@ -64,5 +64,14 @@ describe('formatNumberRange', () => {
 
   it('shows a dash for a missing end', () => {
     expect(formatNumberRange(null, 5)).toBe(`${NO_NUMBER}–5`);
+  });
+});
+
+describe('formatPchembl', () => {
+  it('always shows two decimals, as ChEMBL publishes it', () => {
+    expect(formatPchembl(7.2)).toBe('7.20');
+    expect(formatPchembl(7.35)).toBe('7.35');
+    expect(formatPchembl(null)).toBe(NO_NUMBER);
+    expect(formatPchembl(Number.NaN)).toBe(NO_NUMBER);
   });
 });

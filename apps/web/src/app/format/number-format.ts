@@ -63,3 +63,9 @@ export function formatNumberRange(from: number | null | undefined, to: number | 
   const text = `${formatNumber(from, bare)}–${formatNumber(to, bare)}`;
   return style.unit ? `${text} ${style.unit}` : text;
 }
+
+/** pChEMBL as ChEMBL publishes it, always two decimals ("7.20", not "7.2" beside "7.35"). */
+export function formatPchembl(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return NO_NUMBER;
+  return value.toFixed(2);
+}

@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { MEASUREMENT_LIMITS } from '@kb/contracts/leaflets';
 import type { Measurement, MeasurementCondition, MeasurementList, MeasurementSort } from '@kb/contracts/leaflets';
 import { formatCount } from '../../app/format/count-format.ts';
-import { formatNumber } from '../../app/format/number-format.ts';
+import { formatNumber, formatPchembl } from '../../app/format/number-format.ts';
 import { countNoun } from '../../app/format/plural.ts';
 import { formatUnit, formatUnitsInText } from '../../app/format/unit-format.ts';
 import { EmptyState, QueryErrorAlert } from '../../app/ui/query-view.tsx';
@@ -179,7 +179,7 @@ function MeasurementRow({ m, withTarget }: { m: Measurement; withTarget: boolean
         <ValueCell m={m} />
       </Table.Td>
       <Table.Td ta="right" style={NUMERIC}>
-        {formatNumber(m.pchembl_value)}
+        {formatPchembl(m.pchembl_value)}
       </Table.Td>
       <Table.Td maw={320}>
         <AssayCell m={m} />

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import type { ReferenceActivity, ReferenceLeaflet } from '@kb/contracts/leaflets';
 import { EmptyState } from '../../app/ui/query-view.tsx';
 import { formatCount } from '../../app/format/count-format.ts';
-import { formatNumber } from '../../app/format/number-format.ts';
+import { formatPchembl } from '../../app/format/number-format.ts';
 import { countNoun } from '../../app/format/plural.ts';
 import { ACTIVITY } from '../../app/format/nouns.ts';
 import { formatUnitsInText } from '../../app/format/unit-format.ts';
@@ -82,7 +82,7 @@ function ActivityRow({ activity, marks }: { activity: ReferenceActivity; marks: 
         )}
       </Table.Td>
       <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
-        {formatNumber(activity.pchembl_value)}
+        {formatPchembl(activity.pchembl_value)}
       </Table.Td>
       <Table.Td>
         <Text size="sm" lineClamp={2} title={activity.assay_description ?? undefined}>

@@ -4,7 +4,7 @@ import type { KeyboardEvent } from 'react';
 import type { CompoundLeaflet, TargetGroup } from '@kb/contracts/leaflets';
 import { EmptyState } from '../../app/ui/query-view.tsx';
 import { formatCount } from '../../app/format/count-format.ts';
-import { formatNumber } from '../../app/format/number-format.ts';
+import { formatPchembl } from '../../app/format/number-format.ts';
 import { countNoun } from '../../app/format/plural.ts';
 import { ACTIVITY } from '../../app/format/nouns.ts';
 import { formatPotency } from './leaflet-format.ts';
@@ -126,7 +126,7 @@ function TargetTable({ groups, onOpen }: { groups: TargetGroup[]; onOpen: (group
                 {formatPotency(group.best_micro_molarvalue)}
               </Table.Td>
               <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
-                {formatNumber(group.best_pchembl)}
+                {formatPchembl(group.best_pchembl)}
               </Table.Td>
             </Table.Tr>
           ))}
