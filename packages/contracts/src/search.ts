@@ -124,7 +124,7 @@ export const TargetTermSchema = z.object({
    * docs/search-semantics.md "Target text and families" (identifiers exactly; prefix, whole word,
    * family names and wildcards otherwise).
    */
-  classIds: z.array(z.number().int().positive()).max(TARGET_TERM_MAX_CLASSES).optional(),
+  classIds: z.array(z.number().int().positive().max(2_147_483_647)).max(TARGET_TERM_MAX_CLASSES).optional(),
 });
 export type TargetTerm = z.infer<typeof TargetTermSchema>;
 

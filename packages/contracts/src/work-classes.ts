@@ -24,6 +24,9 @@ export const WORK_CLASS_OF_CALL: Readonly<Record<string, WorkClass>> = {
   'POST /api/export/start': 'export',
   // A dynamic query reads the knowledge base without a search session: it takes a search's turn.
   'POST /api/dynamicquery/run': 'search',
+  // Text and wildcards of target terms are matched against every target name and synonym.
+  'POST /api/search/targets/resolve': 'search',
+  'POST /api/guidedsearch/uploadvia/validate/data': 'search',
   'POST /api/dynamicquery/export': 'export',
   'POST /api/security/leafletview/measurements/export': 'export',
 };

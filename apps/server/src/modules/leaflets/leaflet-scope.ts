@@ -19,7 +19,7 @@ export interface LeafletScope {
 
 const NO_ROWS = sql<boolean>`false`;
 
-/** Activities of the scope: by structure (activities_str_idx / activities_str_target_idx) or by compound record (activities_gvk_idx). */
+/** Activities of the scope: by structure (activities_str_target_idx, which starts with str_id) or by compound record (activities_gvk_idx). */
 export function activityFilter(scope: LeafletScope): RawBuilder<boolean> {
   if (scope.strId !== null) return sql<boolean>`a.str_id = ${scope.strId}`;
   if (scope.gvkIds.length === 0) return NO_ROWS;

@@ -39,7 +39,9 @@ export async function familySuggestions(db: Kysely<Database>, term: string, limi
   const t = term.trim().toLowerCase();
   if (!t) return [];
   const { rows } = await sql<FamilyRow>`WITH RECURSIVE found AS (
-      SELECT class_id, name, parent_id FROM target_classes WHERE strpos(lower(name), ${t}) > 0 LIMIT 200),
+      SELECT class_id, name, parent_id FROM target_classes WHERE strpos(lower(name), ${t}) > 0
+      -- The best tiers first (equal, then prefix), so the cut never drops "Kinase" for "kinase".
+      ORDER BY lower(name) = ${t} DESC, starts_with(lower(name), ${t}) DESC, length(name), class_id LIMIT 200),
     up(class_id, ancestor, depth) AS (
       SELECT class_id, parent_id, 1 FROM found WHERE parent_id IS NOT NULL
       UNION ALL SELECT up.class_id, c.parent_id, up.depth + 1 FROM up JOIN target_classes c ON c.class_id = up.ancestor WHERE c.parent_id IS NOT NULL AND up.depth < 20)

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { TargetTerm } from '@kb/contracts/search';
 import type { ResolvedTarget, TargetMatchKind } from '@kb/contracts/targets';
 import type { Database } from '../../db/schema.ts';
-import { isTextTerm, readTargetText } from './target-text.ts';
+import { TargetTextError, isTextTerm, readTargetText } from './target-text.ts';
 import type { TargetText } from './target-text.ts';
 
 /**
@@ -33,7 +33,17 @@ interface Pair {
   target_id: number | string;
 }
 
-/** Resolves each term (throws TargetTextError for a wildcard with too little text). */
+/**
+ * Wildcard terms one call may hold: each is matched as a regular expression against every target
+ * name and synonym (no index helps a `*` inside a word), so they are bounded like the structure
+ * queries of a search. An upload of a list, a row and the resolve call share the limit.
+ */
+export const MAX_PATTERN_TERMS = 50;
+
+/** A resolver statement running longer than this is cancelled and the call refused in words (SQLSTATE 57014). */
+export const RESOLVE_TIME_LIMIT_MS = 60_000;
+
+/** Resolves each term (throws TargetTextError for a refused term or call: a wildcard with too little text, too many wildcards, too slow). */
 export async function resolveTargetTerms(
   db: Db,
   terms: readonly Pick<TargetTerm, 'label' | 'targetCategories' | 'ids' | 'classIds'>[],
@@ -41,6 +51,10 @@ export async function resolveTargetTerms(
 ): Promise<ResolvedTerm[]> {
   // Read every text first: a refused term fails the call before any query.
   const texts = terms.map((term, n) => (isTextTerm(term) ? { n, text: readTargetText(term) } : null)).filter((t): t is { n: number; text: TargetText } => t !== null);
+  const patterns = texts.filter((t) => t.text.pattern).length;
+  if (patterns > MAX_PATTERN_TERMS) {
+    throw new TargetTextError(`${patterns.toLocaleString('en-US')} target terms with wildcards: at most ${MAX_PATTERN_TERMS} at a time. Pick targets or families from the suggestions, or split the list.`);
+  }
   const found = terms.map(() => new Set<number>());
   const add = (rows: readonly Pair[]) => {
     for (const row of rows) found[row.n]!.add(Number(row.target_id));
@@ -214,10 +228,18 @@ async function textMatches(db: Db, texts: readonly { n: number; text: TargetText
  * in 50 ms (measured at ChEMBL's size, bench/target-text.ts).
  */
 async function withoutJit<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
-  return db.transaction().execute(async (trx) => {
-    await sql`SET LOCAL jit = off`.execute(trx);
-    return work(trx);
-  });
+  try {
+    return await db.transaction().execute(async (trx) => {
+      await sql`SET LOCAL jit = off`.execute(trx);
+      await sql.raw(`SET LOCAL statement_timeout = ${RESOLVE_TIME_LIMIT_MS}`).execute(trx);
+      return work(trx);
+    });
+  } catch (error) {
+    if ((error as { code?: unknown }).code === '57014') {
+      throw new TargetTextError(`Matching these target texts took longer than ${RESOLVE_TIME_LIMIT_MS / 1000} s: use fewer wildcards or longer texts, or pick targets from the suggestions.`);
+    }
+    throw error;
+  }
 }
 
 /** The targets of `ids`, by name, at most `limit`. */

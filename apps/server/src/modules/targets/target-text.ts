@@ -1,4 +1,5 @@
 import type { TARGET_CATEGORIES, TargetTerm } from '@kb/contracts/search';
+import { escapeLike } from '../../db/like-pattern.ts';
 
 /**
  * How the text of a Target term is read (docs/search-semantics.md "Target text and families"):
@@ -7,6 +8,8 @@ import type { TARGET_CATEGORIES, TargetTerm } from '@kb/contracts/search';
 
 /** Letters and digits a text needs before prefixes, whole words and family names apply ("JAK" yes, "AR" no). */
 export const FUZZY_MIN_LETTERS = 3;
+/** Wildcards one term may hold: each `*` is a `.*` in the whole-word expression run on every name and synonym. */
+export const MAX_WILDCARDS_PER_TERM = 4;
 
 export type TargetCategory = (typeof TARGET_CATEGORIES)[number];
 
@@ -35,10 +38,14 @@ export interface TargetText {
 }
 
 /** A term the rules refuse (a wildcard with too little text around it); the message says why. */
-export class TargetTextError extends Error {}
+export class TargetTextError extends Error {
+  /** `message` names the term; `reason` does not (an upload report shows it beside the term). */
+  constructor(message: string, readonly reason: string = message) {
+    super(message);
+  }
+}
 
 const letterCount = (text: string) => [...text.matchAll(/[\p{L}\p{N}]/gu)].length;
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const escapeRegex = (text: string) => text.replace(/[\\^$.|?*+()[\]{}]/g, (c) => `\\${c}`);
 /** Word boundaries that work whatever the first and last characters are (`\m` / `\M` need a word character). */
 const BEFORE = '(^|[^[:alnum:]])';
@@ -57,7 +64,12 @@ export function readTargetText(term: Pick<TargetTerm, 'label' | 'targetCategorie
   if (pattern && letters < FUZZY_MIN_LETTERS) {
     throw new TargetTextError(
       `“${term.label.trim()}” is too short for a wildcard: give at least ${FUZZY_MIN_LETTERS} letters or digits besides * and ? (e.g. JAK*).`,
+      `a wildcard needs at least ${FUZZY_MIN_LETTERS} letters or digits besides * and ?`,
     );
+  }
+  const wildcards = [...text.replace(/\*+/g, '*')].filter((c) => c === '*' || c === '?').length;
+  if (wildcards > MAX_WILDCARDS_PER_TERM) {
+    throw new TargetTextError(`“${term.label.trim()}” has ${wildcards} wildcards: at most ${MAX_WILDCARDS_PER_TERM} in one term.`, `at most ${MAX_WILDCARDS_PER_TERM} wildcards in one term`);
   }
   const categories = new Set<TargetCategory>(term.targetCategories?.length ? term.targetCategories : ['name']);
   if (!pattern) {

@@ -155,6 +155,16 @@ describe.each(DATABASES)('target text and families on %s', (kind) => {
     const search = await t.call({ method: 'POST', url: '/api/guidedsearch/count', headers: headers(), payload: { searchcriteria: { rows: [{ selectedOption: 'target', targets: [{ label: '*a*' }] }] } } });
     expect(search.statusCode).toBe(400);
     expect(search.data.message).toMatch(/^Row 1 \(target\): .*too short for a wildcard/);
+    // Wildcards are regular expressions over every name: bounded per term and per call.
+    const wild = await resolve([{ label: 'k*i*n*a*s*e' }]);
+    expect(wild.statusCode).toBe(400);
+    expect(wild.data.message).toMatch(/5 wildcards: at most 4 in one term/);
+    expect((await resolve([{ label: 'k*n*a*e*' }])).statusCode).toBe(200);
+    const patterns = await resolve(Array.from({ length: 51 }, (_, i) => ({ label: `kin${i}*` })));
+    expect(patterns.statusCode).toBe(400);
+    expect(patterns.data.message).toMatch(/51 target terms with wildcards: at most 50/);
+    expect((await resolve(Array.from({ length: 50 }, (_, i) => ({ label: `kin${i}*` })))).statusCode).toBe(200);
+    expect((await resolve([{ label: 'Kinase', classIds: [2 ** 31] }])).statusCode).toBe(400);
   });
 
   it('is for the search roles only', async () => {

@@ -11,6 +11,7 @@ import { MAX_UPLOAD_TERMS, checkTerm } from './upload-terms.ts';
 import type { LookupKind } from './upload-terms.ts';
 import { resolveKeys } from './upload-resolver.ts';
 import type { TermMatch } from './upload-resolver.ts';
+import { TargetTextError } from '../targets/target-text.ts';
 
 type ReportTermsRequest = z.infer<typeof ReportTermsRequestSchema>;
 
@@ -77,7 +78,13 @@ export class UploadService {
       keysByKind.set(check.kind, keys);
     }
     const matches = new Map<LookupKind, Map<string, TermMatch>>();
-    for (const [kind, keys] of keysByKind) matches.set(kind, await resolveKeys(this.db, kind, [...keys]));
+    try {
+      for (const [kind, keys] of keysByKind) matches.set(kind, await resolveKeys(this.db, kind, [...keys]));
+    } catch (error) {
+      // Target lists are resolved as a Target row is: the same limits, said in words.
+      if (error instanceof TargetTextError) throw badRequest(error.message);
+      throw error;
+    }
 
     const result: Omit<UploadValidateResponse, 'listType' | 'fileName'> = { total: terms.length, valid: [], invalid: [], unidentified: [] };
     const casNumbers: string[] = [];

@@ -66,7 +66,7 @@ export function checkTerm(listType: UploadListType, term: string): TermCheck {
     try {
       readTargetText({ label: term, targetCategories: ['name'] });
     } catch (error) {
-      if (error instanceof TargetTextError) return { term, invalid: 'a wildcard needs at least 3 letters or digits besides * and ?' };
+      if (error instanceof TargetTextError) return { term, invalid: error.reason };
       throw error;
     }
   }
