@@ -95,7 +95,7 @@ export function UserManualPage() {
           exact gene symbol, UniProt accession or ChEMBL id (<Code>EGFR</Code>, <Code>P00533</Code>, <Code>PARP1</Code>) is that target only;
           other text of three letters or more stands for the gene symbols starting with it and the names, synonyms and families containing it as a
           whole word (<Code>PARP</Code>, <Code>JAK</Code>, <Code>kinase</Code>, <Code>nuclear receptor</Code>). <Code>*</Code> and <Code>?</Code> are
-          wildcards (<Code>JAK*</Code>, <Code>CDK?</Code>). The row says how many targets it stands for; click the number to see them. An uploaded list
+          wildcards (<Code>JAK*</Code>, <Code>CDK?</Code>; at most 4 in a term and 50 wildcard terms at a time). The row says how many targets it stands for; click the number to see them. An uploaded list
           of targets follows the same rules, and terms naming the same target (EGFR and P00533) become one entry.
         </p>
       </InfoSection>
