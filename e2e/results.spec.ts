@@ -244,6 +244,23 @@ describe('the results of a search', () => {
     await drawer.waitFor({ state: 'detached' });
   });
 
+  it('lists every measurement behind an activity row: its compound on its target, the row among them', async () => {
+    await results.waitForRows();
+    const button = results.grid().getByTestId('open-measurements').first();
+    const actId = Number(await button.locator('xpath=ancestor::div[contains(concat(" ", @class, " "), " ag-row ")]').getAttribute('row-id'));
+    expect(actId).toBeGreaterThan(0);
+    const expected = await api.call(leafletEndpoints.measurements, { query: { idType: 'structure', actId, sort: 'value', direction: 'asc', page: 0, pageSize: 50 } });
+    await button.click();
+    const list = page.getByTestId('measurement-list');
+    await list.waitFor({ timeout: 20_000 });
+    expect(Number(await list.getAttribute('data-total'))).toBe(expected.total);
+    const shown = await page.getByTestId('measurement-row').evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-act-id'))));
+    expect(shown).toEqual(expected.rows.map((r) => r.act_id));
+    if (expected.total <= 50) expect(shown).toContain(actId);
+    await page.keyboard.press('Escape');
+    await list.waitFor({ state: 'detached' });
+  });
+
   it('opens the compound leaflet from the structure column', async () => {
     await results.openTab('structuretab');
     await results.waitForRows();
