@@ -103,12 +103,18 @@ describe('logging in', () => {
     await form.getByRole('link', { name: 'Register' }).click();
     await page.waitForURL((url) => url.pathname === '/register');
     await page.goBack();
+    // Back is a history pop: the URL changes before React swaps the register form (which has its own E-mail field)
+    // for the login form, so wait for the login card itself before focusing its field.
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByRole('heading', { name: 'Log in' }).waitFor();
 
     // Keyboard only: type, Tab to the password, Enter submits.
+    const address = demoEmailForRole('FULL_USER');
     await email.focus();
-    await page.keyboard.type(demoEmailForRole('FULL_USER'));
+    await page.keyboard.type(address);
+    expect(await email.inputValue(), 'the typed address is in the e-mail field').toBe(address);
     await page.keyboard.press('Tab');
-    expect(await password.evaluate((el) => el === document.activeElement), 'Tab moves to the password').toBe(true);
+    await expect.poll(() => password.evaluate((el) => el === document.activeElement), { message: 'Tab moves to the password' }).toBe(true);
     await page.keyboard.type(DEMO_PASSWORD);
     await page.keyboard.press('Enter');
     await login.expectLanding(roleLanding('FULL_USER'), 'Enter in the password field logs in');
