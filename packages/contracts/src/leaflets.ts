@@ -296,11 +296,11 @@ export const ReferenceCompoundSchema = z.object({
 });
 export type ReferenceCompound = z.infer<typeof ReferenceCompoundSchema>;
 
-export const ReferenceActivitySchema = z.object({
-  act_id: z.number().int(),
-  /** null: an activity of a compound without a structure (peptide, antibody, mixture). */
-  str_id: z.number().int().nullable(),
-  compound_label: Str,
+/**
+ * What a measured activity says, as a reference's table and the measurement list both show it: its target,
+ * and the value as standardised (ChEMBL standard_*) with its value in µM when it is a concentration.
+ */
+const StandardisedActivityShape = {
   target_id: Int,
   target_name: Str,
   gene_symbol: Str,
@@ -310,8 +310,16 @@ export const ReferenceActivitySchema = z.object({
   standard_uom: Str,
   micro_molarvalue: Num,
   pchembl_value: Num,
-  /** false: ChEMBL could not standardise it; type, prefix, value and unit are the published ones. */
+  /** false: the source could not standardise it; type, prefix, value and unit are the published ones. */
   standardised: z.boolean(),
+};
+
+export const ReferenceActivitySchema = z.object({
+  act_id: z.number().int(),
+  /** null: an activity of a compound without a structure (peptide, antibody, mixture). */
+  str_id: z.number().int().nullable(),
+  compound_label: Str,
+  ...StandardisedActivityShape,
   /** Ligand efficiency (ChEMBL ligand_eff): binding efficiency index, surface efficiency index, LE, LLE. */
   bei: Num,
   sei: Num,
@@ -447,18 +455,7 @@ export const MeasurementSchema = z.object({
   gvk_id: Int,
   /** The compound's label in the reference ("12b"). */
   compound_label: Str,
-  target_id: Int,
-  target_name: Str,
-  gene_symbol: Str,
-  // As standardised (ChEMBL standard_*), and the value in µM when it is a concentration.
-  std_activity_type: Str,
-  std_act_prefix: Str,
-  activity_value: Num,
-  standard_uom: Str,
-  micro_molarvalue: Num,
-  pchembl_value: Num,
-  /** false: the source could not standardise it; the standard fields hold the published ones. */
-  standardised: z.boolean(),
+  ...StandardisedActivityShape,
   // As published.
   activity_type: Str,
   activity_prefix: Str,
