@@ -1,16 +1,16 @@
 import crypto from 'node:crypto';
-import type { BrowserContext, Page, Request } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { chartEndpoints } from '@kb/contracts/charts';
 import { resultsEndpoints } from '@kb/contracts/results';
 import { SAVED_QUERY_FORMAT } from '@kb/contracts/search';
 import type { AppliedFilter, SearchCriteria } from '@kb/contracts/search';
 import { searchEndpoints } from '@kb/contracts/search-api';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiSession } from './support/api-session.ts';
-import { newAppContext, screenshot, useBrowser } from './support/browser.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ApiSession } from './support/api-session.ts';
+import { screenshot, useBrowser } from './support/browser.ts';
+import { useLoggedInUser, useSearchPageEachTest } from './support/logged-in.ts';
 import { ChartsPanel } from './support/pages/charts-panel.ts';
-import { LoginPage } from './support/pages/login-page.ts';
-import { SearchPage } from './support/pages/search-page.ts';
+import type { SearchPage } from './support/pages/search-page.ts';
 import { useSeededServer } from './support/seeded-server.ts';
 
 /*
@@ -20,37 +20,22 @@ import { useSeededServer } from './support/seeded-server.ts';
  */
 const server = useSeededServer({ chunks: 1 });
 const browser = useBrowser();
+const user = useLoggedInUser(server, browser, 'FULL_USER', { firstPage: 'close' });
+const searchTab = useSearchPageEachTest(user);
 
 const TAB = 'activitiestab';
 const ASSAY_SEARCH: SearchCriteria = { rows: [{ selectedOption: 'assay', operator: null, assayTypes: ['binding', 'functional'] }] };
 
 let api: ApiSession;
-let context: BrowserContext;
 let page: Page;
 let search: SearchPage;
 let charts: ChartsPanel;
 
-beforeAll(async () => {
-  api = await ApiSession.logIn(server().baseUrl, 'FULL_USER');
-  context = await newAppContext(browser(), server().baseUrl);
-  const first = await context.newPage();
-  await new LoginPage(first).logInAs('FULL_USER');
-  await first.close();
-}, 180_000);
-
-afterAll(async () => {
-  await context?.close();
-});
-
-beforeEach(async () => {
-  page = await context.newPage();
-  search = new SearchPage(page);
+beforeEach(() => {
+  api = user().api;
+  search = searchTab();
+  page = search.page;
   charts = new ChartsPanel(page);
-  await search.openSearch();
-});
-
-afterEach(async () => {
-  await page.close();
 });
 
 /** The Activities rows the API counts for `criteria` with `filters`, in a session of its own. */

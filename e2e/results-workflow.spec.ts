@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { resultsEndpoints } from '@kb/contracts/results';
 import type { SearchCriteria } from '@kb/contracts/search';
 import { searchEndpoints } from '@kb/contracts/search-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiSession } from './support/api-session.ts';
-import { newAppContext, screenshot, useBrowser } from './support/browser.ts';
-import { LoginPage } from './support/pages/login-page.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSession } from './support/api-session.ts';
+import { screenshot, useBrowser } from './support/browser.ts';
+import { firstPage, useLoggedInUser } from './support/logged-in.ts';
 import { ResultsPage } from './support/pages/results-page.ts';
 import { useSeededServer } from './support/seeded-server.ts';
 
@@ -19,9 +19,9 @@ import { useSeededServer } from './support/seeded-server.ts';
  */
 const server = useSeededServer({ chunks: 1 });
 const browser = useBrowser();
+const user = useLoggedInUser(server, browser, 'FULL_USER');
 
 let api: ApiSession;
-let context: BrowserContext;
 let page: Page;
 let results: ResultsPage;
 
@@ -114,16 +114,10 @@ async function drawingOf(image: Locator): Promise<string> {
 }
 
 beforeAll(async () => {
-  api = await ApiSession.logIn(server().baseUrl, 'FULL_USER');
-  context = await newAppContext(browser(), server().baseUrl);
-  page = await context.newPage();
+  api = user().api;
+  page = firstPage(user());
   await page.setViewportSize({ width: 1440, height: 900 });
-  await new LoginPage(page).logInAs('FULL_USER');
   results = new ResultsPage(page);
-}, 180_000);
-
-afterAll(async () => {
-  await context?.close();
 });
 
 describe('the Activities grid at 1440 × 900', () => {

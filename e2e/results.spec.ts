@@ -7,10 +7,10 @@ import { resultsEndpoints } from '@kb/contracts/results';
 import { leafletEndpoints } from '@kb/contracts/leaflets';
 import type { SearchCounts } from '@kb/contracts/search';
 import { searchEndpoints } from '@kb/contracts/search-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api-session.ts';
-import { newAppContext, screenshot, useBrowser } from './support/browser.ts';
-import { LoginPage } from './support/pages/login-page.ts';
+import { screenshot, useBrowser } from './support/browser.ts';
+import { firstPage, useLoggedInUser } from './support/logged-in.ts';
 import type { HeaderCounts } from './support/pages/results-page.ts';
 import { ResultsPage } from './support/pages/results-page.ts';
 import { SearchPage } from './support/pages/search-page.ts';
@@ -24,6 +24,7 @@ import { useSeededServer } from './support/seeded-server.ts';
  */
 const server = useSeededServer({ chunks: 1 });
 const browser = useBrowser();
+const user = useLoggedInUser(server, browser, 'FULL_USER');
 
 let api: ApiSession;
 let context: BrowserContext;
@@ -78,16 +79,10 @@ async function apiErrorMessage(call: Promise<unknown>): Promise<string> {
   throw new Error('The call was expected to fail');
 }
 
-beforeAll(async () => {
-  api = await ApiSession.logIn(server().baseUrl, 'FULL_USER');
-  context = await newAppContext(browser(), server().baseUrl);
-  page = await context.newPage();
-  await new LoginPage(page).logInAs('FULL_USER');
+beforeAll(() => {
+  ({ api, context } = user());
+  page = firstPage(user());
   results = new ResultsPage(page);
-}, 180_000);
-
-afterAll(async () => {
-  await context?.close();
 });
 
 describe('the results of a search', () => {

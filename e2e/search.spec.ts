@@ -1,18 +1,19 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { searchEndpoints } from '@kb/contracts/search-api';
 import { lookupEndpoints } from '@kb/contracts/lookups';
 import { treeEndpoints } from '@kb/contracts/trees';
 import { uploadEndpoints } from '@kb/contracts/uploads';
 import { ACTIVITY_CAP_MESSAGE, SAVED_QUERY_FORMAT } from '@kb/contracts/search';
 import type { SearchCriteria } from '@kb/contracts/search';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiSession } from './support/api-session.ts';
-import { newAppContext, screenshot, useBrowser } from './support/browser.ts';
-import { LoginPage } from './support/pages/login-page.ts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ApiSession } from './support/api-session.ts';
+import { screenshot, useBrowser } from './support/browser.ts';
+import { useLoggedInUser, useSearchPageEachTest } from './support/logged-in.ts';
 import type { ShownCounts } from './support/pages/search-page.ts';
-import { SearchPage, readCounts } from './support/pages/search-page.ts';
+import { readCounts } from './support/pages/search-page.ts';
+import type { SearchPage } from './support/pages/search-page.ts';
 import { useSeededServer } from './support/seeded-server.ts';
 
 /*
@@ -23,9 +24,20 @@ import { useSeededServer } from './support/seeded-server.ts';
 const ACTIVITY_CAP = 10_000;
 const server = useSeededServer({ chunks: 2, env: { SEARCH_ACTIVITY_CAP: String(ACTIVITY_CAP) } });
 const browser = useBrowser();
+// One login for the file: every test opens its own tab, which starts with an empty builder
+// (session storage) and restores the login from local storage.
+const user = useLoggedInUser(server, browser, 'FULL_USER', {
+  firstPage: 'close',
+  // Look-ups and tree counts are built on first use after a seed: build them now, not inside a test's timeout.
+  prepare: (session) =>
+    Promise.all([
+      session.call(lookupEndpoints.target, { query: { term: 'a', limit: 1 } }, 120_000),
+      session.call(treeEndpoints.children, { params: { tree: 'target', id: 'root' } }, 120_000),
+    ]),
+});
+const searchTab = useSearchPageEachTest(user);
 
 let api: ApiSession;
-let context: BrowserContext;
 let page: Page;
 let search: SearchPage;
 
@@ -44,39 +56,16 @@ async function apiCounts(criteria: SearchCriteria): Promise<ShownCounts> {
   };
 }
 
-beforeAll(async () => {
-  api = await ApiSession.logIn(server().baseUrl, 'FULL_USER');
-  // Look-ups and tree counts are built on first use after a seed: build them now, not inside a test's timeout.
-  await Promise.all([
-    api.call(lookupEndpoints.target, { query: { term: 'a', limit: 1 } }, 120_000),
-    api.call(treeEndpoints.children, { params: { tree: 'target', id: 'root' } }, 120_000),
-  ]);
-  // One login for the file: every test opens its own tab, which starts with an empty builder
-  // (session storage) and restores the login from local storage.
-  context = await newAppContext(browser(), server().baseUrl);
-  const first = await context.newPage();
-  await new LoginPage(first).logInAs('FULL_USER');
-  await first.close();
-}, 180_000);
-
-afterAll(async () => {
-  await context?.close();
-});
-
 /** Saved searches of the demo user are removed again: a default search would open in every later tab. */
 async function deleteSavedSearches(): Promise<void> {
   const { rows } = await api.call(searchEndpoints.criteriaFetch, {});
   for (const row of rows) await api.call(searchEndpoints.criteriaDelete, { body: { criteriaId: row.criteria_id } });
 }
 
-beforeEach(async () => {
-  page = await context.newPage();
-  search = new SearchPage(page);
-  await search.openSearch();
-});
-
-afterEach(async () => {
-  await page.close();
+beforeEach(() => {
+  api = user().api;
+  search = searchTab();
+  page = search.page;
 });
 
 describe('building and running a search', () => {

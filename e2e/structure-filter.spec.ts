@@ -1,13 +1,13 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { RESULT_TABS } from '@kb/contracts/result-tabs';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { resultsEndpoints } from '@kb/contracts/results';
 import type { SearchCounts, SearchCriteria, SearchRow } from '@kb/contracts/search';
 import { searchEndpoints } from '@kb/contracts/search-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiSession } from './support/api-session.ts';
-import { newAppContext, screenshot, useBrowser } from './support/browser.ts';
-import { LoginPage } from './support/pages/login-page.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSession } from './support/api-session.ts';
+import { screenshot, useBrowser } from './support/browser.ts';
+import { firstPage, useLoggedInUser } from './support/logged-in.ts';
 import { ResultsPage } from './support/pages/results-page.ts';
 import { SearchPage } from './support/pages/search-page.ts';
 import { useSeededServer } from './support/seeded-server.ts';
@@ -19,9 +19,9 @@ import { useSeededServer } from './support/seeded-server.ts';
  */
 const server = useSeededServer({ chunks: 1 });
 const browser = useBrowser();
+const user = useLoggedInUser(server, browser, 'FULL_USER');
 
 let api: ApiSession;
-let context: BrowserContext;
 let page: Page;
 let results: ResultsPage;
 let searched: SearchCriteria;
@@ -59,16 +59,10 @@ async function applyFilter(mode: 'Keep structures that match' | 'Leave out struc
   await modal.waitFor({ state: 'hidden', timeout: 60_000 });
 }
 
-beforeAll(async () => {
-  api = await ApiSession.logIn(server().baseUrl, 'FULL_USER');
-  context = await newAppContext(browser(), server().baseUrl);
-  page = await context.newPage();
-  await new LoginPage(page).logInAs('FULL_USER');
+beforeAll(() => {
+  api = user().api;
+  page = firstPage(user());
   results = new ResultsPage(page);
-}, 180_000);
-
-afterAll(async () => {
-  await context?.close();
 });
 
 describe('the structure filter inside results', () => {

@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { searchEndpoints } from '@kb/contracts/search-api';
 import { lookupEndpoints } from '@kb/contracts/lookups';
 import type { SearchCriteria } from '@kb/contracts/search';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiSession } from './support/api-session.ts';
-import { newAppContext, useBrowser } from './support/browser.ts';
-import { LoginPage } from './support/pages/login-page.ts';
-import { SearchPage } from './support/pages/search-page.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ApiSession } from './support/api-session.ts';
+import { useBrowser } from './support/browser.ts';
+import { useLoggedInUser, useSearchPageEachTest } from './support/logged-in.ts';
+import type { SearchPage } from './support/pages/search-page.ts';
 import { useSeededServer } from './support/seeded-server.ts';
 
 /*
@@ -19,8 +19,14 @@ import { useSeededServer } from './support/seeded-server.ts';
 const server = useSeededServer({ chunks: 2 });
 const browser = useBrowser();
 
+const user = useLoggedInUser(server, browser, 'FULL_USER', {
+  firstPage: 'close',
+  // The target lookup's family counts are built on first use after a seed: not inside a test's timeout.
+  prepare: (session) => session.call(lookupEndpoints.target, { query: { term: 'a', limit: 1 } }, 120_000),
+});
+const searchTab = useSearchPageEachTest(user);
+
 let api: ApiSession;
-let context: BrowserContext;
 let page: Page;
 let search: SearchPage;
 
@@ -30,27 +36,10 @@ async function apiActivities(criteria: SearchCriteria): Promise<number> {
   return answer.rows[0]!.actidscount;
 }
 
-beforeAll(async () => {
-  api = await ApiSession.logIn(server().baseUrl, 'FULL_USER');
-  await api.call(lookupEndpoints.target, { query: { term: 'a', limit: 1 } }, 120_000);
-  context = await newAppContext(browser(), server().baseUrl);
-  const first = await context.newPage();
-  await new LoginPage(first).logInAs('FULL_USER');
-  await first.close();
-}, 180_000);
-
-afterAll(async () => {
-  await context?.close();
-});
-
-beforeEach(async () => {
-  page = await context.newPage();
-  search = new SearchPage(page);
-  await search.openSearch();
-});
-
-afterEach(async () => {
-  await page.close();
+beforeEach(() => {
+  api = user().api;
+  search = searchTab();
+  page = search.page;
 });
 
 describe('target families and text as typed', () => {
