@@ -246,7 +246,9 @@ describe.each(DATABASES)('dynamic query on %s', (kind) => {
     expect(sdf.statusCode, sdf.body).toBe(200);
     const file = await post('/api/dashboard/downloadfile', { fileId: sdf.data.fileId });
     expect(file.body.split('$$$$').length - 1).toBe(3);
-    expect(file.body).toContain('> <mol_weight>');
+    // Fields are named by the column labels, as the CSV header is.
+    expect(file.body).toContain('> <Molecular weight>');
+    expect(file.body).not.toContain('> <mol_weight>');
 
     const docs = await post('/api/dynamicquery/export', { entity: 'documents', columns: ['title'], format: 'sdf' });
     expect(docs.statusCode).toBe(400);

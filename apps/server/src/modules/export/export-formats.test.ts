@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import type { ExportFormat } from '@kb/contracts/exports';
 import { ExportFormatSchema } from '@kb/contracts/exports';
 import type { ExportColumn } from './export-formats.ts';
-import { SMILES_FIELD, TITLE_FIELD, cellText, cellValue, createFormatWriter } from './export-formats.ts';
+import { SMILES_FIELD, TITLE_FIELD, cellText, cellValue, createFormatWriter, sdfFieldName } from './export-formats.ts';
 
 const COLUMNS: ExportColumn[] = [
   { key: 'str_id', label: 'Str ID', type: 'integer' },
@@ -25,6 +25,20 @@ describe('export formats', () => {
     expect(cellValue('12.50', 'number')).toBe(12.5);
     expect(cellValue('n/a', 'number')).toBe('n/a');
     expect(cellValue('12', 'text')).toBe('12');
+  });
+
+  it('writes numbers with every stored digit and without float8 noise, in text and in spreadsheets', () => {
+    expect(cellText(412.2430000000001)).toBe('412.243');
+    expect(cellText(3.9124000000000025)).toBe('3.9124');
+    expect(cellText(123456789)).toBe('123456789');
+    expect(cellValue(412.2430000000001, 'number')).toBe(412.243);
+    expect(cellValue('988.2579999999994', 'number')).toBe(988.258);
+    expect(cellValue(Number.NaN, 'number')).toBeNull();
+  });
+
+  it('names SDF fields by the labels of the CSV header, without characters that would end the name', () => {
+    expect(sdfFieldName('Mol. weight')).toBe('Mol. weight');
+    expect(sdfFieldName('Value <µM>\n')).toBe('Value µM');
   });
 
   it('writes CSV with a byte-order mark, a header of labels and quoted fields where needed', async () => {
@@ -65,7 +79,7 @@ describe('export formats', () => {
     const records = out.parts.join('').split('$$$$\n');
     expect(records).toHaveLength(4);
     expect(records[0]!.split('\n')[0]).toBe('7');
-    expect(records[0]).toContain('M  END\n> <str_id>\n7\n\n> <name>\ntwo\n \nlines\n\n> <mw>\n16\n\n');
+    expect(records[0]).toContain('M  END\n> <Str ID>\n7\n\n> <Name, as "published">\ntwo\n \nlines\n\n> <Mol. weight>\n16\n\n');
     expect(records[1]).toContain('  0  0  0  0  0  0  0  0  0  0999 V2000\nM  END');
     expect(records[2]!.split('\n')[0]).toBe('9');
     expect(asked).toEqual([['C', 'bad']]);

@@ -2,12 +2,14 @@ import { PassThrough } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import type { ExportFormat } from '@kb/contracts/exports';
+import { exportNumber } from '@kb/contracts/quantities';
 import type { ColumnType, ResultRow } from '@kb/contracts/results';
 
 /**
  * The three export formats (docs/exports.md): CSV and XLSX write one line per row with the chosen
  * columns under their labels; SDF writes one molecule record per row (the row's structure as a
- * V2000 molblock with 2D coordinates) with the chosen columns as data fields named by their keys.
+ * V2000 molblock with 2D coordinates) with the chosen columns as data fields named by their labels.
+ * Numbers keep every stored digit without float8 noise (contracts/quantities.ts exportNumber).
  */
 
 export interface ExportColumn {
@@ -36,11 +38,12 @@ export const CONTENT_TYPES: Record<ExportFormat, string> = {
   sdf: 'chemical/x-mdl-sdfile',
 };
 
-/** A cell as text for CSV and SDF: numbers as they are, lists and objects as JSON, nothing as empty. */
+/** A cell as text for CSV and SDF: numbers with every stored digit but no float noise, lists and objects as JSON, nothing as empty. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'number') return exportNumber(value);
+  if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (value instanceof Date) return value.toISOString();
   return JSON.stringify(value);
 }
@@ -50,10 +53,12 @@ export function cellValue(value: unknown, type: ColumnType): string | number | D
   if (value === null || value === undefined) return null;
   if ((type === 'number' || type === 'integer') && (typeof value === 'string' || typeof value === 'number')) {
     const number = Number(value);
-    return Number.isFinite(number) ? number : String(value);
+    if (Number.isFinite(number)) return Number(exportNumber(number));
+    // NaN and infinities are no numbers a spreadsheet can hold: an empty cell; a text (n/a) stays as written.
+    return typeof value === 'number' ? null : value;
   }
   if (value instanceof Date) return value;
-  if (typeof value === 'number') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? Number(exportNumber(value)) : null;
   return cellText(value);
 }
 
@@ -123,6 +128,11 @@ function sdfValue(value: unknown): string {
     .join('\n');
 }
 
+/** A data field's name: the column's label, as the CSV header has it; angle brackets and line breaks would end the name early. */
+export function sdfFieldName(label: string): string {
+  return label.replace(/[<>\r\n]+/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
 /** Molblocks kept per SMILES: an Activities-tab SDF repeats each structure for each of its activities. */
 const MOLBLOCK_CACHE_SIZE = 20_000;
 
@@ -162,7 +172,7 @@ class SdfWriter implements FormatWriter {
       // The first line of a molblock is the record's name: the row's id.
       const lines = (blocks[index] ?? EMPTY_MOLBLOCK).replace(/\s+$/, '').split('\n');
       lines[0] = cellText(row[TITLE_FIELD]).slice(0, 80);
-      const fields = this.columns.map((column) => `> <${column.key}>\n${sdfValue(row[column.key])}\n`);
+      const fields = this.columns.map((column) => `> <${sdfFieldName(column.label)}>\n${sdfValue(row[column.key])}\n`);
       return `${lines.join('\n')}\n${fields.join('\n')}\n$$$$\n`;
     });
     await this.sink.write(records.join(''));

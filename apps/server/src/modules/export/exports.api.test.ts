@@ -144,8 +144,8 @@ describe.each(DATABASES)('exports on %s', (kind) => {
         mol?.delete();
         reference?.delete();
       }
-      expect(record).toContain(`> <str_id>\n${expected.str_id}\n`);
-      expect(record).toMatch(/> <activities>\n\d+\n/);
+      expect(record).toContain(`> <Str ID>\n${expected.str_id}\n`);
+      expect(record).toMatch(/> <Activities \(this search\)>\n\d+\n/);
     });
   });
 
