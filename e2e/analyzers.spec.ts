@@ -1,12 +1,11 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { SearchCriteria } from '@kb/contracts/search';
 import { sarEndpoints } from '@kb/contracts/sar';
 import { searchEndpoints } from '@kb/contracts/search-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api-session.ts';
-import { newAppContext, useBrowser } from './support/browser.ts';
+import { newAppContext, screenshot, useBrowser } from './support/browser.ts';
 import { LoginPage } from './support/pages/login-page.ts';
 import { ResultsPage } from './support/pages/results-page.ts';
 import { useSeededServer } from './support/seeded-server.ts';
@@ -18,7 +17,6 @@ import { useSeededServer } from './support/seeded-server.ts';
  */
 const server = useSeededServer({ chunks: 1 });
 const browser = useBrowser();
-const SHOTS = '/tmp/shots';
 const KI: SearchCriteria = { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }] }] } as SearchCriteria;
 
 let api: ApiSession;
@@ -26,9 +24,9 @@ let context: BrowserContext;
 let page: Page;
 let results: ResultsPage;
 
+/** Screenshots land with the others (test-results/screenshots), where they are looked at. */
 async function shot(name: string): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/analyzers-${name}.png`, fullPage: true });
+  await screenshot(page, `analyzers-${name}`);
 }
 
 /** Drags a rectangle over the middle of the scatter's plot area (the brush is on from the start; it starts only inside the axes). */

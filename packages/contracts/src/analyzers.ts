@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
+import type { Quantity } from './quantities.ts';
 import { SEARCH_ROLES } from './roles.ts';
 import { SessionIdSchema } from './search.ts';
 
@@ -28,6 +29,17 @@ export const ANALYZER_MEASURE_LABELS: Readonly<Record<AnalyzerMeasure, string>> 
   rotb: 'Rotatable bonds',
   pactivity: 'pActivity',
   year: 'Year',
+};
+/** How each measure's values are written (contracts/quantities.ts): pActivity 7.20, a weight 481.60, a year 2024. */
+export const ANALYZER_MEASURE_QUANTITY: Readonly<Record<AnalyzerMeasure, Quantity>> = {
+  mw: 'molecularWeight',
+  clogp: 'descriptor',
+  psa: 'descriptor',
+  hbd: 'count',
+  hba: 'count',
+  rotb: 'count',
+  pactivity: 'pActivity',
+  year: 'plain',
 };
 /** Measures of the Structures tab (the activity measures need an activity row). */
 export const STRUCTURE_MEASURES: readonly AnalyzerMeasure[] = ['mw', 'clogp', 'psa', 'hbd', 'hba', 'rotb'];

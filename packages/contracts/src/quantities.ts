@@ -48,6 +48,16 @@ const RULES: Record<Quantity, QuantityRule> = {
 /** What a value that is not a number shows: never "NaN" or "Infinity". */
 export const NO_NUMBER = '—';
 
+/** How a number of no named quantity is shown (chart axes, bins, free values). */
+export interface NumberStyle {
+  /** Written after the number with a space ("g/mol"); Intl's own units do not include chemistry's. */
+  unit?: string;
+  /** Thousands separators; off for years ("2015", not "2,015"). Default on. */
+  grouping?: boolean;
+  /** Most digits after the point (default 2), trailing zeros dropped; values below one keep 3 significant digits instead. */
+  maxFractionDigits?: number;
+}
+
 /** Beyond these magnitudes a plain number is unreadable (a row of zeros): scientific notation. */
 const LARGEST_PLAIN = 1e12;
 const SMALLEST_PLAIN = 1e-3;
@@ -56,7 +66,8 @@ const SIGNIFICANT_BELOW_ONE = 3;
 const formatters = new Map<string, Intl.NumberFormat>();
 
 /** Intl.NumberFormat objects are costly to build; a chart formats hundreds of labels per render. */
-function formatter(key: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+function formatter(options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = JSON.stringify(options);
   let found = formatters.get(key);
   if (!found) {
     found = new Intl.NumberFormat('en-US', options);
@@ -65,17 +76,33 @@ function formatter(key: string, options: Intl.NumberFormatOptions): Intl.NumberF
   return found;
 }
 
-function optionsFor(rule: QuantityRule, magnitude: number): [string, Intl.NumberFormatOptions] {
-  const grouping = rule.grouping;
-  if (rule.fixed !== undefined) {
-    return [`f${rule.fixed}/${grouping}`, { useGrouping: grouping, minimumFractionDigits: rule.fixed, maximumFractionDigits: rule.fixed }];
-  }
+function notationOptions(magnitude: number, grouping: boolean, maxFractionDigits: number): Intl.NumberFormatOptions {
   if (magnitude >= LARGEST_PLAIN || (magnitude > 0 && magnitude < SMALLEST_PLAIN)) {
-    return ['sci', { maximumSignificantDigits: SIGNIFICANT_BELOW_ONE, notation: 'scientific' }];
+    return { maximumSignificantDigits: SIGNIFICANT_BELOW_ONE, notation: 'scientific' };
   }
   // Below one a fixed number of decimals would show 0.000123 as "0": significant digits instead.
-  if (magnitude > 0 && magnitude < 1) return [`s/${grouping}`, { useGrouping: grouping, maximumSignificantDigits: SIGNIFICANT_BELOW_ONE }];
-  return [`m${rule.max}/${grouping}`, { useGrouping: grouping, maximumFractionDigits: rule.max }];
+  if (magnitude > 0 && magnitude < 1) return { useGrouping: grouping, maximumSignificantDigits: SIGNIFICANT_BELOW_ONE };
+  return { useGrouping: grouping, maximumFractionDigits: maxFractionDigits };
+}
+
+function withUnit(text: string, unit: string | undefined): string {
+  // A tiny negative rounded to zero would read "-0" or "-0.00".
+  const signed = /^-0(\.0+)?$/.test(text) ? text.slice(1) : text;
+  return unit ? `${signed} ${unit}` : signed;
+}
+
+/** A number with sensible precision, and its unit: 297.38300000000004 → "297.38", with a unit "297.38 g/mol". */
+export function formatNumber(value: number | null | undefined, style: NumberStyle = {}): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return NO_NUMBER;
+  const options = notationOptions(Math.abs(value), style.grouping ?? true, style.maxFractionDigits ?? 2);
+  return withUnit(formatter(options).format(value), style.unit);
+}
+
+/** A span of numbers: "297.38–905.05 g/mol" (the unit once, at the end). */
+export function formatNumberRange(from: number | null | undefined, to: number | null | undefined, style: NumberStyle = {}): string {
+  const bare = { ...style, unit: undefined };
+  const text = `${formatNumber(from, bare)}–${formatNumber(to, bare)}`;
+  return style.unit ? `${text} ${style.unit}` : text;
 }
 
 /**
@@ -83,12 +110,11 @@ function optionsFor(rule: QuantityRule, magnitude: number): [string, Intl.Number
  * → "7.20"; formatQuantity(481.6, 'molecularWeight', 'g/mol') → "481.60 g/mol".
  */
 export function formatQuantity(value: number | null | undefined, quantity: Quantity, unit?: string): string {
+  const rule = RULES[quantity];
+  if (rule.fixed === undefined) return formatNumber(value, { unit, grouping: rule.grouping, maxFractionDigits: rule.max });
   if (value === null || value === undefined || !Number.isFinite(value)) return NO_NUMBER;
-  const [key, options] = optionsFor(RULES[quantity], Math.abs(value));
-  let text = formatter(key, options).format(value);
-  // A tiny negative rounded to zero would read "-0.00".
-  if (/^-0(\.0+)?$/.test(text)) text = text.slice(1);
-  return unit ? `${text} ${unit}` : text;
+  const options = { useGrouping: rule.grouping, minimumFractionDigits: rule.fixed, maximumFractionDigits: rule.fixed };
+  return withUnit(formatter(options).format(value), unit);
 }
 
 /** Columns whose quantity their key names (result tabs, dynamic query, leaflets, SAR). */

@@ -6,7 +6,8 @@ import type { CompoundLeaflet, LeafletProperties, MeasuredProperty, MeasuredProp
 import { StructureImage } from '../chemistry/structure-image.tsx';
 import { parseHighlight } from '../chemistry/structure-highlight.ts';
 import { formatCount } from '../../app/format/count-format.ts';
-import { formatNumber } from '../../app/format/number-format.ts';
+import type { Quantity } from '../../app/format/number-format.ts';
+import { formatQuantity } from '../../app/format/number-format.ts';
 import { formatActivityValue } from './leaflet-format.ts';
 import { CopyValue, LeafletSection } from './leaflet-ui.tsx';
 
@@ -105,22 +106,22 @@ export function CompoundOverview({ leaflet, title }: { leaflet: CompoundLeaflet;
 }
 
 /**
- * `digits`: decimals shown when not the usual two (an exact mass is read to four). `measured`: the
+ * `quantity`: how the value is written (contracts/quantities.ts: weight 481.60, exact mass to four decimals, counts whole). `measured`: the
  * property a source measures as an activity (solubility, logD, pKa), shown when the knowledge base
  * holds such measurements of the compound.
  */
-const PROPERTY_ROWS: Array<{ key: keyof LeafletProperties; label: string; unit?: string; digits?: number; measured?: MeasuredPropertyKey }> = [
-  { key: 'mol_weight', label: 'Molecular weight', unit: 'g/mol' },
-  { key: 'exact_mass', label: 'Exact mass', unit: 'Da', digits: 4 },
-  { key: 'logp_calc', label: 'cLogP (Crippen)' },
-  { key: 'logd_calc', label: 'LogD', measured: 'logd' },
-  { key: 'psa', label: 'Polar surface area (TPSA)', unit: 'Å²' },
-  { key: 'hb_donors', label: 'H-bond donors' },
-  { key: 'hb_acceptor', label: 'H-bond acceptors' },
-  { key: 'rot_bonds', label: 'Rotatable bonds' },
-  { key: 'heavy_atoms', label: 'Heavy atoms' },
-  { key: 'pka_value', label: 'pKa', measured: 'pka' },
-  { key: 'solubility', label: 'Solubility', unit: 'log mol/L', measured: 'solubility' },
+const PROPERTY_ROWS: Array<{ key: keyof LeafletProperties; label: string; quantity: Quantity; unit?: string; measured?: MeasuredPropertyKey }> = [
+  { key: 'mol_weight', label: 'Molecular weight', quantity: 'molecularWeight', unit: 'g/mol' },
+  { key: 'exact_mass', label: 'Exact mass', quantity: 'exactMass', unit: 'Da' },
+  { key: 'logp_calc', label: 'cLogP (Crippen)', quantity: 'descriptor' },
+  { key: 'logd_calc', label: 'LogD', quantity: 'descriptor', measured: 'logd' },
+  { key: 'psa', label: 'Polar surface area (TPSA)', quantity: 'descriptor', unit: 'Å²' },
+  { key: 'hb_donors', label: 'H-bond donors', quantity: 'count' },
+  { key: 'hb_acceptor', label: 'H-bond acceptors', quantity: 'count' },
+  { key: 'rot_bonds', label: 'Rotatable bonds', quantity: 'count' },
+  { key: 'heavy_atoms', label: 'Heavy atoms', quantity: 'count' },
+  { key: 'pka_value', label: 'pKa', quantity: 'descriptor', measured: 'pka' },
+  { key: 'solubility', label: 'Solubility', quantity: 'descriptor', unit: 'log mol/L', measured: 'solubility' },
 ];
 
 /** "J Med Chem (2012) · ChEMBL": where a measured value comes from, linked to its reference leaflet. */
@@ -181,7 +182,7 @@ export function PropertySection({ properties, measured, onOpen }: { properties: 
                 <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
                   {(value !== null || !measurements) && (
                     <Text size="sm" c={value === null ? 'dimmed' : undefined} data-value>
-                      {value === null ? 'not known' : formatNumber(value, { maxFractionDigits: row.digits })}
+                      {value === null ? 'not known' : formatQuantity(value, row.quantity)}
                       {value !== null && row.unit ? (
                         <Text span size="xs" c="dimmed">
                           {' '}

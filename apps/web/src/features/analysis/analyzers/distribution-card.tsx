@@ -3,12 +3,12 @@ import { useMemo, useState } from 'react';
 import type { z } from 'zod';
 import type { AnalyzerTab, DistributionConfigSchema, DistributionDataSchema } from '@kb/contracts/analyzers';
 import { ANALYZER_GROUPINGS, ANALYZER_MEASURE_LABELS } from '@kb/contracts/analyzers';
-import { formatNumber, formatNumberRange } from '../../../app/format/number-format.ts';
 import { countNoun } from '../../../app/format/plural.ts';
 import type { AnalyzerChartOption } from './analyzer-echarts.ts';
 import { useAnalyzerChart } from './analyzer-echarts.ts';
 import { useVisualization } from './analyzer-queries.ts';
 import { CHART_PX, ChartFrame } from './chart-frame.tsx';
+import { formatMeasure, formatMeasureBin, measureAxisLabel } from './measure-format.ts';
 import { MeasurePicker } from './measure-picker.tsx';
 
 type DistributionConfig = z.infer<typeof DistributionConfigSchema>;
@@ -26,17 +26,18 @@ function boxOption(data: DistributionData): AnalyzerChartOption {
       trigger: 'item',
       formatter: (p: unknown) => {
         const g = data.groups[(p as { dataIndex: number }).dataIndex]!;
-        return `${g.label} (${countNoun(g.count, 'value')})<br/>min ${formatNumber(g.min)} · Q1 ${formatNumber(g.q1)} · median ${formatNumber(g.median)} · Q3 ${formatNumber(g.q3)} · max ${formatNumber(g.max)}`;
+        const f = (value: number) => formatMeasure(value, data.measure);
+        return `${g.label} (${countNoun(g.count, 'value')})<br/>min ${f(g.min)} · Q1 ${f(g.q1)} · median ${f(g.median)} · Q3 ${f(g.q3)} · max ${f(g.max)}`;
       },
     },
     xAxis: { type: 'category', data: data.groups.map((g) => short(g.label)), axisLabel: { rotate: 35, interval: 0 } },
-    yAxis: { type: 'value', name: ANALYZER_MEASURE_LABELS[data.measure], scale: true },
+    yAxis: { type: 'value', name: ANALYZER_MEASURE_LABELS[data.measure], scale: true, axisLabel: measureAxisLabel(data.measure) },
     series: [{ type: 'boxplot', data: data.groups.map((g) => [g.min, g.q1, g.median, g.q3, g.max]) }],
   } as AnalyzerChartOption;
 }
 
 function histogramOption(data: DistributionData): AnalyzerChartOption {
-  const bins = data.edges.slice(0, -1).map((from, i) => formatNumberRange(from, data.edges[i + 1]));
+  const bins = data.edges.slice(0, -1).map((from, i) => formatMeasureBin(from, data.edges[i + 1], data.measure));
   return {
     animation: false,
     grid: { left: 56, right: 24, top: 56, bottom: 64 },

@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import type { z } from 'zod';
 import type { AnalyzerTab, HeatmapConfigSchema, HeatmapDataSchema } from '@kb/contracts/analyzers';
-import { formatNumber } from '../../../app/format/number-format.ts';
+import { formatPchembl } from '../../../app/format/number-format.ts';
 import { countNoun } from '../../../app/format/plural.ts';
 import { StructureImage } from '../../chemistry/structure-image.tsx';
 import { structureLeafletPath } from '../../leaflets/leaflet-format.ts';
@@ -24,12 +24,12 @@ function heatmapOption(data: HeatmapData): AnalyzerChartOption {
     tooltip: {
       formatter: (p: unknown) => {
         const [c, t, value, n] = (p as { value: [number, number, number, number] }).value;
-        return `${data.targets[t]!.name}<br/>Compound ${data.compounds[c]!.strId}: median pActivity ${formatNumber(value)} (${countNoun(n, 'activity')})<br/>Click to see the structure`;
+        return `${data.targets[t]!.name}<br/>Compound ${data.compounds[c]!.strId}: median pActivity ${formatPchembl(value)} (${countNoun(n, 'activity')})<br/>Click to see the structure`;
       },
     },
     xAxis: { type: 'category', name: 'Compounds (most measured first)', nameLocation: 'middle', nameGap: 12, data: data.compounds.map((c) => String(c.strId)), axisLabel: { show: false } },
     yAxis: { type: 'category', data: data.targets.map((t) => (t.name.length > 24 ? `${t.name.slice(0, 23)}…` : t.name)), splitLine: { show: true, lineStyle: { color: '#f1f3f5' } } },
-    visualMap: { dimension: 2, min: Math.min(...values), max: Math.max(...values), calculable: true, orient: 'horizontal', left: 'center', bottom: 0, itemHeight: 160, text: ['pActivity', ''], inRange: { color: ['#f1eef6', '#74a9cf', '#045a8d'] } },
+    visualMap: { dimension: 2, min: Math.min(...values), max: Math.max(...values), calculable: true, orient: 'horizontal', left: 'center', bottom: 0, itemHeight: 160, text: ['pActivity', ''], formatter: (value: number) => formatPchembl(value), inRange: { color: ['#f1eef6', '#74a9cf', '#045a8d'] } },
     series: [{ type: 'heatmap', data: data.cells.map((cell) => [cell.c, cell.t, cell.value, cell.n]) }],
   } as AnalyzerChartOption;
 }
@@ -44,7 +44,7 @@ function CellDetail({ data, cell }: { data: HeatmapData; cell: Cell }) {
         <Stack gap={4}>
           <Text fw={600}>{data.targets[cell.t]!.name}</Text>
           <Text size="sm">
-            Compound {compound.strId}: median pActivity {formatNumber(cell.value)} over {countNoun(cell.n, 'activity')}
+            Compound {compound.strId}: median pActivity {formatPchembl(cell.value)} over {countNoun(cell.n, 'activity')}
           </Text>
           <Anchor component={Link} to={structureLeafletPath(compound.strId)} size="sm">
             Open the compound leaflet

@@ -3,11 +3,11 @@ import { useMemo } from 'react';
 import type { z } from 'zod';
 import type { AnalyzerTab, ScatterConfigSchema, ScatterDataSchema } from '@kb/contracts/analyzers';
 import { ANALYZER_MEASURE_LABELS } from '@kb/contracts/analyzers';
-import { formatNumber } from '../../../app/format/number-format.ts';
 import type { AnalyzerChartOption } from './analyzer-echarts.ts';
 import { useAnalyzerChart } from './analyzer-echarts.ts';
 import { useVisualization } from './analyzer-queries.ts';
 import { CHART_PX, ChartFrame } from './chart-frame.tsx';
+import { formatMeasure, measureAxisLabel } from './measure-format.ts';
 import { MeasurePicker } from './measure-picker.tsx';
 import type { BrushedRows } from './scatter-points.ts';
 import { brushedRows, pointsInside, scatterNote } from './scatter-points.ts';
@@ -19,20 +19,35 @@ function scatterOption(data: ScatterData): AnalyzerChartOption {
   const label = (m: ScatterData['x']) => ANALYZER_MEASURE_LABELS[m];
   return {
     animation: false,
-    grid: { left: 56, right: data.colorBounds ? 96 : 24, top: 36, bottom: 48 },
-    toolbox: { right: data.colorBounds ? 96 : 24, feature: { brush: { type: ['rect', 'clear'], title: { rect: 'Select a rectangle', clear: 'Clear the selection' } } } },
+    // The colour legend gets a column of its own right of the plot, never over the points.
+    grid: { left: 56, right: data.colorBounds ? 120 : 24, top: 36, bottom: 48 },
+    toolbox: { right: data.colorBounds ? 120 : 24, feature: { brush: { type: ['rect', 'clear'], title: { rect: 'Select a rectangle', clear: 'Clear the selection' } } } },
     brush: { xAxisIndex: 0, yAxisIndex: 0, brushMode: 'single', throttleType: 'debounce', throttleDelay: 200, inBrush: { opacity: 1 }, outOfBrush: { opacity: 0.15 } },
     tooltip: {
       trigger: 'item',
       formatter: (p: unknown) => {
         const [x, y, c] = (p as { value: [number, number, number | null] }).value;
-        return `${label(data.x)}: ${formatNumber(x)}<br/>${label(data.y)}: ${formatNumber(y)}${data.color ? `<br/>${label(data.color)}: ${formatNumber(c)}` : ''}`;
+        return `${label(data.x)}: ${formatMeasure(x, data.x)}<br/>${label(data.y)}: ${formatMeasure(y, data.y)}${data.color ? `<br/>${label(data.color)}: ${formatMeasure(c, data.color)}` : ''}`;
       },
     },
-    xAxis: { type: 'value', name: label(data.x), nameLocation: 'middle', nameGap: 28, scale: true, min: data.xBounds?.min, max: data.xBounds?.max },
-    yAxis: { type: 'value', name: label(data.y), nameLocation: 'middle', nameGap: 40, scale: true, min: data.yBounds?.min, max: data.yBounds?.max },
+    xAxis: { type: 'value', name: label(data.x), nameLocation: 'middle', nameGap: 28, scale: true, min: data.xBounds?.min, max: data.xBounds?.max, axisLabel: measureAxisLabel(data.x) },
+    yAxis: { type: 'value', name: label(data.y), nameLocation: 'middle', nameGap: 40, scale: true, min: data.yBounds?.min, max: data.yBounds?.max, axisLabel: measureAxisLabel(data.y) },
     ...(data.color && data.colorBounds
-      ? { visualMap: { type: 'continuous', dimension: 2, min: data.colorBounds.min, max: data.colorBounds.max, right: 8, top: 'middle', calculable: true, text: [label(data.color), ''], inRange: { color: ['#2c7bb6', '#ffffbf', '#d7191c'] } } }
+      ? {
+          visualMap: {
+            type: 'continuous',
+            dimension: 2,
+            min: data.colorBounds.min,
+            max: data.colorBounds.max,
+            right: 8,
+            top: 'middle',
+            itemHeight: 160,
+            calculable: true,
+            text: [label(data.color), ''],
+            formatter: (value: number) => formatMeasure(value, data.color!),
+            inRange: { color: ['#2c7bb6', '#ffffbf', '#d7191c'] },
+          },
+        }
       : {}),
     series: [
       {

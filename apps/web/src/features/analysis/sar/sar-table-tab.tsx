@@ -7,7 +7,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { StructureHighlight } from '@kb/contracts/results';
 import type { SarRow, SarTable } from '@kb/contracts/sar';
-import { NO_NUMBER, formatNumber } from '../../../app/format/number-format.ts';
+import { NO_NUMBER, formatQuantity } from '../../../app/format/number-format.ts';
 import { formatUnit } from '../../../app/format/unit-format.ts';
 import { useMeasurementList } from '../../leaflets/measurement-list.tsx';
 import { countNoun } from '../../../app/format/plural.ts';
@@ -84,7 +84,7 @@ const numberColumn = (field: 'mw' | 'clogp' | 'le' | 'lipe', headerName: string,
   headerTooltip,
   width: 96,
   filter: 'agNumberColumnFilter',
-  valueFormatter: ({ value }) => (field === 'mw' ? formatNumber(value as number | null) : typeof value === 'number' ? sarValue(value) : NO_NUMBER),
+  valueFormatter: ({ value }) => (field === 'mw' ? formatQuantity(value as number | null, 'molecularWeight') : typeof value === 'number' ? sarValue(value) : NO_NUMBER),
   type: 'numericColumn',
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ResultColumn } from '@kb/contracts/results';
-import { formatCell, formatNumber, idOf, parseInnerGrids, shownColumns } from './result-columns.ts';
+import { formatCell, idOf, parseInnerGrids, shownColumns } from './result-columns.ts';
 
 const column = (key: string, order: number, hidden = false, type: ResultColumn['type'] = 'text'): ResultColumn => ({ key, label: key, type, order, hidden, sortable: true });
 const columns = [column('mol_weight', 2, false, 'number'), column('str_id', 0, false, 'integer'), column('pka_value', 3, true, 'number'), column('similarity', 9, true, 'number')];
@@ -34,11 +34,18 @@ describe('shown columns (spec §3: order, hidden by default)', () => {
 });
 
 describe('cell text', () => {
-  it('formats numbers for reading and leaves identifiers alone', () => {
-    expect(formatNumber(1234567, 'integer')).toBe('1,234,567');
-    expect(formatNumber(342.12345, 'number')).toBe('342.123');
-    expect(formatNumber(0.000012, 'number')).toBe('1.2E-5');
-    expect(formatNumber(0.04567, 'number')).toBe('0.0457');
+  it('formats numbers for reading, each quantity with its digits, and leaves identifiers alone', () => {
+    expect(formatCell(1234567, { key: 'activities', type: 'integer' })).toBe('1,234,567');
+    expect(formatCell(342.12345, { key: 'activity_value', type: 'number' })).toBe('342.123');
+    expect(formatCell(0.000012, { key: 'activity_value', type: 'number' })).toBe('1.2E-5');
+    expect(formatCell(0.04567, { key: 'micro_molarvalue', type: 'number' })).toBe('0.0457');
+    // A column of one quantity reads evenly: 481.60 under 485.59, pChEMBL 7.20 under 7.35.
+    expect(formatCell(481.6, { key: 'mol_weight', type: 'number' })).toBe('481.60');
+    expect(formatCell(485.588, { key: 'mol_weight', type: 'number' })).toBe('485.59');
+    expect(formatCell(4.717, { key: 'logp_calc', type: 'number' })).toBe('4.72');
+    expect(formatCell(7.2, { key: 'pchembl_value', type: 'number' })).toBe('7.20');
+    expect(formatCell(2.5, { key: 'activities', type: 'integer' })).toBe('2.5');
+    expect(formatCell(Number.NaN, { key: 'mol_weight', type: 'number' })).toBe('');
     expect(formatCell(1234567, { key: 'str_id', type: 'integer' })).toBe('1234567');
     expect(formatCell(2019, { key: 'year', type: 'integer' })).toBe('2019');
     expect(formatCell(null, { key: 'psa', type: 'number' })).toBe('');

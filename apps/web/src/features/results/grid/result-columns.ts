@@ -1,9 +1,7 @@
-import type { CellValue, ColumnType, InnerGrid, ResultColumn } from '@kb/contracts/results';
+import type { CellValue, InnerGrid, ResultColumn } from '@kb/contracts/results';
 import { InnerGridsSchema, SIMILARITY_COLUMN } from '@kb/contracts/results';
+import { formatQuantity, quantityOfColumn } from '@kb/contracts/quantities';
 import type { ColumnChoices } from '../results-store.ts';
-import { formatCount } from '../../../app/format/count-format.ts';
-import type { NumberStyle } from '../../../app/format/number-format.ts';
-import { formatNumber as formatMeasured } from '../../../app/format/number-format.ts';
 import { formatUnit, formatUnitsInText } from '../../../app/format/unit-format.ts';
 
 /**
@@ -33,22 +31,16 @@ export function shownColumns(columns: readonly ResultColumn[], choices: ColumnCh
     });
 }
 
-/** Grid cells show up to three decimals (activity values such as 342.123 nM are read to that precision). */
-const GRID_NUMBERS: NumberStyle = { maxFractionDigits: 3 };
-
 /**
- * A number as a reader wants it (the shared rules of app/format): thousands separators, at most
- * three decimals, three significant digits below 1 (0.00123), scientific notation for the very
- * small or very large; an empty cell for a value that is not a number.
+ * A number of a column as a chemist writes it (contracts/quantities.ts): pChEMBL 7.20, a molecular
+ * weight 481.60, cLogP 4.37, a measured value as measured (342.123 nM, 0.00123 µM), counts with
+ * thousands separators, ids and years as they are; an empty cell for a value that is not a number.
  */
-export function formatNumber(value: number, type: 'integer' | 'number'): string {
+export function formatColumnNumber(value: number, column: Pick<ResultColumn, 'key' | 'type'>): string {
   if (!Number.isFinite(value)) return '';
-  return type === 'integer' && Number.isInteger(value) ? formatCount(value) : formatMeasured(value, GRID_NUMBERS);
-}
-
-/** Identifiers are read and copied as they are: no thousands separators in ids and years. */
-export function isIdentifierColumn(key: string): boolean {
-  return /(^|_)(id|ids|no|year)$/.test(key) || key === 'pubmed_id';
+  const quantity = quantityOfColumn(column.key, column.type === 'integer' ? 'integer' : 'number');
+  // An integer column holding a fraction (an average, say) is written as measured, not rounded away.
+  return formatQuantity(value, quantity === 'count' && !Number.isInteger(value) ? 'measured' : quantity);
 }
 
 /** Columns that hold a unit (standard_uom, activity_uom, dose_uom, substrate_uom …; an inner grid's units). */
@@ -65,12 +57,8 @@ export function formatCell(value: CellValue | undefined, column: Pick<ResultColu
   if (typeof value === 'string' && isUnitColumn(column.key)) return formatUnit(value);
   if (typeof value === 'string' && TEXT_WITH_UNITS.has(column.key)) return formatUnitsInText(value);
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
-  const type: ColumnType = column.type;
-  if (typeof value === 'number') {
-    if (isIdentifierColumn(column.key)) return String(value);
-    return formatNumber(value, type === 'integer' ? 'integer' : 'number');
-  }
-  if (type === 'date') {
+  if (typeof value === 'number') return formatColumnNumber(value, column);
+  if (column.type === 'date') {
     const time = Date.parse(value);
     return Number.isFinite(time) ? new Date(time).toLocaleDateString('en-GB', { year: 'numeric', month: 'short', day: '2-digit' }) : value;
   }
