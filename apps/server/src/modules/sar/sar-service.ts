@@ -163,7 +163,7 @@ export class SarService {
 
   /**
    * Suggested cores: the most frequent Murcko scaffolds (kept per structure in the scaffold cache)
-   * and the MCS of a sample, each with the compounds containing it.
+   * and the MCS of a sample, each with the compounds containing it, the most covering first.
    */
   async cores(auth: AuthContext, request: CoresRequest): Promise<SarCoresResponse> {
     const { set } = await this.sarSet(auth, request.sessionid);
@@ -196,6 +196,8 @@ export class SarService {
         const hits = await this.engine.contains({ kind: 'smarts', text: mcs.smarts, desalt: false }, smiles, { signal: job.signal });
         cores.push({ text: mcs.smarts, kind: 'smarts', source: 'mcs', compounds: hits.filter(Boolean).length });
       }
+      // Most covering first, as a chemist picks a core: a scaffold of few compounds above one of 646 misleads.
+      cores.sort((x, y) => y.compounds - x.compounds || (x.source === y.source ? x.text.localeCompare(y.text) : x.source === 'scaffold' ? -1 : 1));
       return { compounds: smiles.length, cores, mcsTimedOut: mcs?.timedOut ?? false };
     });
   }

@@ -213,6 +213,9 @@ describe.each(DATABASES)('SAR view on %s', (kind) => {
     expect(again.statusCode, again.body).toBe(200);
     const second = again.data as unknown as SarCoresResponse;
     expect(second.compounds).toBe(suggested!.compounds);
+    // The most covering core first, whatever its source.
+    const coverage = second.cores.map((c) => c.compounds);
+    expect(coverage).toEqual([...coverage].sort((x, y) => y - x));
     // The scaffolds and their coverage; the MCS may differ when its time limit stops it.
     expect(second.cores.filter((c) => c.source === 'scaffold')).toEqual(suggested!.cores.filter((c) => c.source === 'scaffold'));
     const stored = await rows(sql<{ n: number }>`SELECT count(*)::int AS n FROM structure_scaffolds`);
