@@ -23,6 +23,21 @@ export function utcDay(instant: Date | string): string {
   return new Date(instant).toISOString().slice(0, 10);
 }
 
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/**
+ * Why a YYYY-MM-DD is no day of the calendar, in words ("February 2027 has 28 days"), or null when
+ * it is one. JavaScript's Date.parse takes 2027-02-30 for 2 March, so the day is checked here.
+ */
+export function missingDayReason(text: string): string | null {
+  if (!PLAIN_DATE.test(text)) return 'write dates as YYYY-MM-DD';
+  const [year, month, day] = text.split('-').map(Number) as [number, number, number];
+  if (month < 1 || month > 12) return `there is no month ${String(month).padStart(2, '0')}`;
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day < 1 || day > days) return `${MONTHS[month - 1]} ${year} has ${days} days`;
+  return null;
+}
+
 /** The last day (YYYY-MM-DD, UTC) a period ending at `end` includes: the day before a midnight end, else the end's own day. */
 export function lastDay(end: Date | string): string {
   return utcDay(new Date(new Date(end).getTime() - 1));

@@ -46,10 +46,11 @@ describe.each(DATABASES)('bulk onboarding on %s', (kind) => {
       `credits@onboard.test,Bad,Credits,,,,,-4,`,
       `good.one@onboard.test,Twice,Listed,,,,,,`,
       `ghost@onboard.test,No,Org,Ghost Corp,,,,,maybe`,
+      `no.day@onboard.test,No,Day,,FULL_USER,,2027-02-30,,`,
     ].join('\n');
     const res = await api.refused(() => importFile('users.csv', base64(csv)), 400, /row\(s\) are wrong, so no user was created/);
     const report = res.data.details as UserImportReport;
-    expect(report).toMatchObject({ created: 0, errors: 7 });
+    expect(report).toMatchObject({ created: 0, errors: 8 });
     const byLine = new Map(report.rows.map((r) => [r.line, r]));
     expect(byLine.get(2)).toMatchObject({ status: 'ready', email: 'good.one@onboard.test' });
     expect(byLine.get(3)!.message).toMatch(/valid e-mail/);
@@ -59,6 +60,8 @@ describe.each(DATABASES)('bulk onboarding on %s', (kind) => {
     expect(byLine.get(7)!.message).toMatch(/must not be before the start date/);
     expect(byLine.get(8)!.message).toMatch(/whole number/);
     expect(byLine.get(9)!.message).toMatch(/same address is on line 2/);
+    // A day that is not in the calendar is named, once, in words (not "subscription: Invalid input").
+    expect(byLine.get(11)!.message).toBe('End date 2027-02-30 does not exist: February 2027 has 28 days.');
     expect(byLine.get(10)!.message).toMatch(/no organisation "Ghost Corp".*Invite "maybe" must be yes or no|Invite "maybe" must be yes or no.*no organisation "Ghost Corp"/);
   });
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { UserCreate, UserImportReport, UserImportRequest } from '@kb/contracts/admin-accounts';
 import { ADMIN_IMPORT_MAX_BYTES, ADMIN_IMPORT_MAX_ROWS, ADMIN_MAX_CREDIT_DELTA, UserCreateSchema } from '@kb/contracts/admin-accounts';
-import { utcDay } from '@kb/contracts/plain-date';
+import { missingDayReason, utcDay } from '@kb/contracts/plain-date';
 import { ROLES, isRole } from '@kb/contracts/roles';
 import { badRequest } from '../../http/errors.ts';
 import type { AuditActor } from '../audit/audit-log.ts';
@@ -124,15 +124,20 @@ function checkRow(cells: readonly string[], columns: Map<Column, number>, line: 
     else {
       const start = cell('startDate');
       const end = cell('endDate');
+      const before = problems.length;
+      const startMissing = start && ISO_DAY.test(start) ? missingDayReason(start) : null;
+      const endMissing = end && ISO_DAY.test(end) ? missingDayReason(end) : null;
       if (start && !ISO_DAY.test(start)) problems.push(`Start date "${start}": write dates as YYYY-MM-DD.`);
+      else if (startMissing) problems.push(`Start date ${start} does not exist: ${startMissing}.`);
       if (!end) problems.push('A role needs an end date.');
       else if (!ISO_DAY.test(end)) problems.push(`End date "${end}": write dates as YYYY-MM-DD.`);
-      else if (Number.isNaN(Date.parse(end)) || (start && Number.isNaN(Date.parse(start)))) problems.push('A date does not exist.');
+      else if (endMissing) problems.push(`End date ${end} does not exist: ${endMissing}.`);
       // The end date is the last day, inclusive (contracts plain-date.ts): today or later, not before the start.
       else if (end < (start || utcDay(new Date())) || end < utcDay(new Date())) {
         problems.push(`The end date ${end} (the last day) must not be before the start date ${start || '(today)'} nor before today.`);
       }
-      role = { role: roleText, endDate: end, ...(start ? { startDate: start } : {}), ...(cell('contractId') ? { contractId: cell('contractId') } : {}) };
+      // A subscription whose dates were refused is not checked again by the schema ("subscription: Invalid input").
+      if (problems.length === before) role = { role: roleText, endDate: end, ...(start ? { startDate: start } : {}), ...(cell('contractId') ? { contractId: cell('contractId') } : {}) };
     }
   } else if (cell('startDate') || cell('endDate')) problems.push('Dates are given but no role: name the role of the subscription.');
   const creditsText = cell('credits').replace(/[,\s]/g, '');
