@@ -60,6 +60,20 @@ describe.each(DATABASES)('subscriptions administration on %s', (kind) => {
     await api.refused(() => api.post(`/api/admin/subscriptions/${granted.id}/end`, {}), 409, /already ended/);
   });
 
+  it('gives each subscription granted without a contract id one of its own, two granted on one day included', async () => {
+    const created = await api.post('/api/admin/users', { email: 'two-contracts@subscriptions.test', firstName: 'Two', lastName: 'Contracts', invite: false });
+    expect(created.statusCode, created.body).toBe(200);
+    const id = await userId('two-contracts@subscriptions.test');
+    for (const role of ['EVALUATE_USER', 'FULL_USER'] as const) {
+      const answer = await api.post(`/api/admin/users/${id}/subscriptions`, { role, endDate: days(30) });
+      expect(answer.statusCode, answer.body).toBe(200);
+    }
+    const listed = ((await api.get(`/api/admin/users/${id}`)).data as unknown as AdminUser).subscriptions;
+    expect(listed).toHaveLength(2);
+    expect(new Set(listed.map((s) => s.contractId)).size).toBe(2);
+    for (const s of listed) expect(s.contractId).toMatch(new RegExp(`^SUB-${id}-\\d{8}-\\d+$`));
+  });
+
   it('logs a user out at once when their last running subscription ends: the next call answers 401', async () => {
     const email = demoEmailForRole('DOWNLOAD_EVALUATOR');
     const id = await userId(email);

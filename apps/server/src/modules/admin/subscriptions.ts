@@ -86,7 +86,9 @@ export async function insertSubscription(trx: Db, userId: number, grant: Subscri
     .select(sql<number>`coalesce(max(position), 0)::int + 1`.as('position'))
     .where('user_id', '=', userId)
     .executeTakeFirstOrThrow();
-  const contractId = grant.contractId || `SUB-${userId}-${utcDay(start).replace(/-/g, '')}`;
+  // A contract id of our making names the subscription alone: the user, the start day and its place in
+  // the user's list (two subscriptions granted on one day had the same id before).
+  const contractId = grant.contractId || `SUB-${userId}-${utcDay(start).replace(/-/g, '')}-${position}`;
   const row = await trx
     .insertInto('subscriptions')
     .values({
