@@ -62,6 +62,12 @@ describe('super-admin page', () => {
     expect(text).toContain(grantee);
     expect(text).toContain('FLAT_FILE_ADMIN');
     expect(text).toContain(demoEmailForRole('SUPER_ADMIN'));
+    // Changes read as labelled fields with days as entered: never JSON, never a stored instant.
+    expect(text).not.toMatch(/T\d{2}:\d{2}:\d{2}|[{}]/);
+    // The action's badge shows its whole name, not "role.gr…".
+    const badgeLabel = entry.locator('.mantine-Badge-label');
+    expect(await badgeLabel.innerText()).toBe('role.grant');
+    expect(await badgeLabel.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     await screenshot(page, 'superadmin-audit');
 
     // The page as a CSV file the browser saves: one line per changed field, the grant's among them.

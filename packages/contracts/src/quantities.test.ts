@@ -61,6 +61,9 @@ describe('quantityOfColumn', () => {
     expect(quantityOfColumn('approval_year', 'integer')).toBe('plain');
     expect(quantityOfColumn('str_id', 'integer')).toBe('plain');
     expect(quantityOfColumn('pubmed_id', 'integer')).toBe('plain');
+    expect(quantityOfColumn('userId', 'integer')).toBe('plain');
+    expect(quantityOfColumn('approvalYear', 'integer')).toBe('plain');
+    expect(quantityOfColumn('video', 'integer')).toBe('count');
     expect(quantityOfColumn('hb_donors', 'integer')).toBe('count');
     expect(quantityOfColumn('activity_value', 'number')).toBe('measured');
   });

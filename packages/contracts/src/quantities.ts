@@ -145,8 +145,8 @@ const QUANTITY_OF_KEY: Record<string, Quantity> = {
   sei: 'index',
 };
 
-/** Keys read and copied as they are: ids, years, record numbers. */
-const PLAIN_KEY = /(^|_)(id|ids|no|year)$/;
+/** Keys read and copied as they are: ids, years, record numbers (str_id, approval_year, userId). */
+const PLAIN_KEY = /(^|_)(id|ids|no|year)$|[a-z](Id|Ids|No|Year)$/;
 
 /** The quantity of a column by its key and type: named ones first, then ids and years, counts, measured values. */
 export function quantityOfColumn(key: string, type: 'number' | 'integer'): Quantity {

@@ -14,8 +14,9 @@ export function auditCsv(rows: readonly AuditRow[]): string {
   const lines: CsvValue[][] = [[...HEADER]];
   for (const row of rows) {
     const changes = auditChanges(row.before, row.after);
-    for (const change of changes.length ? changes : [{ field: '', before: null, after: null }]) {
-      lines.push([row.createdAt, row.actorEmail, row.action, row.targetType, row.targetId, row.targetLabel, change.field, change.before, change.after, row.ipAddress]);
+    // The stored values and field paths: a program reading the file gets 1000 and an ISO instant, not "1,000" and "31 Mar 2027".
+    for (const change of changes.length ? changes : [{ field: '', storedBefore: null, storedAfter: null }]) {
+      lines.push([row.createdAt, row.actorEmail, row.action, row.targetType, row.targetId, row.targetLabel, change.field, change.storedBefore, change.storedAfter, row.ipAddress]);
     }
   }
   return csvText(lines);

@@ -23,8 +23,8 @@ function Changes({ row }: { row: AuditRow }) {
   return (
     <Stack gap={2}>
       {changes.map((change) => (
-        <Text key={change.field} size="xs">
-          <b>{change.field}</b>: {change.before ?? '—'} → {change.after ?? '—'}
+        <Text key={change.field} size="xs" title={change.field}>
+          <b>{change.label}</b>: {change.before ?? '—'} → {change.after ?? '—'}
         </Text>
       ))}
     </Stack>
@@ -34,7 +34,17 @@ function Changes({ row }: { row: AuditRow }) {
 const COLUMNS: readonly DataColumn<AuditRow>[] = [
   { key: 'when', header: 'When', cell: (row) => formatDateTime(row.createdAt), cellProps: { style: { whiteSpace: 'nowrap' } } },
   { key: 'actor', header: 'By', cell: (row) => row.actorEmail },
-  { key: 'action', header: 'Action', cell: (row) => <Badge variant="light">{row.action}</Badge> },
+  // The whole action name, never cut to "cred…": the badge keeps its width and the cell does not wrap it.
+  {
+    key: 'action',
+    header: 'Action',
+    cell: (row) => (
+      <Badge variant="light" tt="none" style={{ maxWidth: 'none', overflow: 'visible' }}>
+        {row.action}
+      </Badge>
+    ),
+    cellProps: { style: { whiteSpace: 'nowrap' } },
+  },
   { key: 'target', header: 'Target', cell: (row) => row.targetLabel ?? (row.targetId ? `${row.targetType} ${row.targetId}` : row.targetType) },
   { key: 'changes', header: 'Before → after', cell: (row) => <Changes row={row} /> },
 ];
