@@ -78,6 +78,28 @@ for (const role of ROLES) {
       });
     }
 
+    it('fits its header at 1280 × 800: every menu link, the account and Log out inside the window, none over another', async () => {
+      await app.open('/accessdenied');
+      const header = await app.page.locator('nav[aria-label="Main"]').evaluate((nav) => {
+        const shown = [...nav.querySelectorAll<HTMLElement>('a, button, input, [data-testid="header-username"]')].filter((el) => el.getClientRects().length > 0 && !el.closest('[aria-hidden="true"]'));
+        return {
+          width: window.innerWidth,
+          boxes: shown.map((el) => {
+            const r = el.getBoundingClientRect();
+            return { name: (el.textContent ?? '').trim() || el.getAttribute('aria-label') || el.tagName, left: r.left, right: r.right, clipped: el.scrollWidth > el.clientWidth + 1 };
+          }),
+        };
+      });
+      expect(header.boxes.map((b) => b.name)).toContain('Log out');
+      const outside = header.boxes.filter((b) => b.left < 0 || b.right > header.width + 0.5).map((b) => b.name);
+      expect(outside, 'header items outside the window').toEqual([]);
+      const clipped = header.boxes.filter((b) => b.clipped).map((b) => b.name);
+      expect(clipped, 'header items cut short').toEqual([]);
+      const sorted = [...header.boxes].sort((x, y) => x.left - y.left);
+      const overlapping = sorted.slice(1).filter((b, i) => b.left < sorted[i]!.right - 0.5).map((b) => b.name);
+      expect(overlapping, 'header items over their left neighbour').toEqual([]);
+    });
+
     it('sees the not-found page on an unknown path', async () => {
       await app.open('/no-such-page');
       await app.expectLanding({ pathname: '/no-such-page', dataPage: NOT_FOUND_PAGE, look: null, reason: 'unknown path' });

@@ -1,6 +1,6 @@
-import { Anchor, Burger, Button, Group, Select, Text, Title } from '@mantine/core';
+import { Anchor, Box, Burger, Button, Group, Select, Text, Title } from '@mantine/core';
 import { IconFlask, IconLogout } from '@tabler/icons-react';
-import { Link, NavLink, useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { isRole } from '@kb/contracts/roles';
 import { logOut } from '../../features/auth/auth-service.ts';
 import { NotificationBell } from '../../features/alerts/notification-bell.tsx';
@@ -8,10 +8,11 @@ import { landingFor } from '../route-guard.ts';
 import { ROLE_LABELS } from '../role-labels.ts';
 import { isLoggedIn, useSessionStore } from '../stores/session-store.ts';
 import { useMayOpen } from '../use-route-access.ts';
-import classes from './layout.module.css';
+import type { NavItem } from './fitting-nav.tsx';
+import { FittingNav } from './fitting-nav.tsx';
 
 /** Header links, shown only when the current role may open them. */
-const NAV_ITEMS: readonly { label: string; path: string }[] = [
+const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Search', path: '/search' },
   { label: 'Results', path: '/results' },
   { label: 'Dynamic query', path: '/dynamicquery' },
@@ -34,12 +35,12 @@ export function AppHeader({ navbarOpened, onToggleNavbar }: { navbarOpened?: boo
   const setCurrentRole = useSessionStore((state) => state.setCurrentRole);
   const mayOpen = useMayOpen();
 
-  const items = NAV_ITEMS.filter((item) => mayOpen(item.path));
   const showHome = loggedIn && !mayOpen('/search');
+  const items = [...(showHome ? [{ label: 'Home', path: '/' }] : []), ...NAV_ITEMS.filter((item) => mayOpen(item.path))];
 
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap" component="nav" aria-label="Main">
-      <Group gap="sm" wrap="nowrap">
+      <Group gap="sm" wrap="nowrap" style={{ flex: 1, minWidth: 0 }}>
         {onToggleNavbar && <Burger opened={navbarOpened ?? false} onClick={onToggleNavbar} hiddenFrom="sm" size="sm" aria-label="Toggle search navigation" />}
         <Anchor component={Link} to={loggedIn ? landingFor(currentRole) : '/login'} underline="never" c="inherit">
           <Group gap={6} wrap="nowrap">
@@ -49,20 +50,11 @@ export function AppHeader({ navbarOpened, onToggleNavbar }: { navbarOpened?: boo
             </Title>
           </Group>
         </Anchor>
-        <Group gap={4} visibleFrom="md" wrap="nowrap">
-          {showHome && (
-            <NavLink to="/" end className={classes.navLink}>
-              Home
-            </NavLink>
-          )}
-          {items.map((item) => (
-            <NavLink key={item.path} to={item.path} className={classes.navLink}>
-              {item.label}
-            </NavLink>
-          ))}
-        </Group>
+        <Box visibleFrom="md" style={{ flex: 1, minWidth: 0 }}>
+          <FittingNav items={items} />
+        </Box>
       </Group>
-      <Group gap="sm" wrap="nowrap">
+      <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
         {loggedIn ? (
           <>
             {roles.length > 1 && (
@@ -87,7 +79,8 @@ export function AppHeader({ navbarOpened, onToggleNavbar }: { navbarOpened?: boo
               </Text>
             )}
             <NotificationBell />
-            <Text size="sm" visibleFrom="sm" data-testid="header-username" style={{ whiteSpace: 'nowrap' }}>
+            {/* A long address is cut with an ellipsis (whole on hover) rather than pushing Log out away. */}
+            <Text size="sm" visibleFrom="sm" data-testid="header-username" truncate="end" maw={240} title={username ?? undefined}>
               {username}
             </Text>
             <Button size="xs" variant="light" leftSection={<IconLogout size={14} />} onClick={() => void logOut()}>
