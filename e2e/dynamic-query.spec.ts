@@ -104,10 +104,14 @@ describe('dynamic query', () => {
     await page.getByRole('button', { name: 'Page 2' }).click();
     await expect.poll(gridIds, { timeout: 15_000 }).toEqual(second.rows.map((row) => row.act_id));
 
-    // Export as CSV: the price shown, the file downloaded, the balance one credit a row lower.
+    // Export as CSV: the price shown, asked once, the file downloaded, the balance one credit a row lower.
     const before = (await api.call(authEndpoints.subscriptionSummary, {})).downloadBalance;
     expect(Number(await page.getByTestId('dq-export-cost').getAttribute('data-credits'))).toBe(expected.rowCount);
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByTestId('dq-export-csv').click()]);
+    await page.getByTestId('dq-export-open').click();
+    expect(await page.getByTestId('dq-export-question').innerText()).toContain(`for ${expected.rowCount.toLocaleString('en-US')} download credits?`);
+    // Nothing is spent before the answer.
+    expect((await api.call(authEndpoints.subscriptionSummary, {})).downloadBalance).toBe(before);
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByTestId('dq-export-confirm').click()]);
     const records = parse((await downloadedBytes(download)).toString('utf8').replace(/^\uFEFF/, ''), { columns: true }) as Record<string, string>[];
     expect(records.length).toBe(expected.rowCount);
     expect(Object.keys(records[0]!)).toEqual(['Activity id', 'Activity type', 'Value', 'Unit', 'Target']);

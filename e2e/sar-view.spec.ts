@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import { authEndpoints } from '@kb/contracts/api';
 import { sarEndpoints } from '@kb/contracts/sar';
 import type { SearchCriteria } from '@kb/contracts/search';
 import { searchEndpoints } from '@kb/contracts/search-api';
@@ -12,6 +13,7 @@ import { LeafletPage } from './support/pages/leaflet-page.ts';
 import { LoginPage } from './support/pages/login-page.ts';
 import { ResultsPage } from './support/pages/results-page.ts';
 import { useSeededServer } from './support/seeded-server.ts';
+import { RESULTS_DIR } from './support/server.ts';
 
 /*
  * The SAR view (issue 15) at 1440 × 900 against a server with the demo data: a substructure search
@@ -28,7 +30,7 @@ const browser = useBrowser();
 
 const GLUTARIMIDE_ISOINDOLINONE = 'O=C1CCC(N2Cc3ccccc3C2=O)C(=O)N1';
 const IMD_TARGETS = ['Bromodomain-containing protein 4', 'Cyclin-dependent kinase 2'];
-const SHOTS = '/tmp/shots';
+const SHOTS = path.join(RESULTS_DIR, 'screenshots');
 
 let api: ApiSession;
 let context: BrowserContext;
@@ -112,6 +114,25 @@ describe('the SAR view of a search', () => {
     await expect.poll(() => table.getByTestId('structure-image').count(), { timeout: 30_000 }).toBeGreaterThan(5);
     expect(await page.getByTestId('sar-legend').isVisible()).toBe(true);
     await shot('table', 'sar-tabs');
+  });
+
+  it('asks once, with the price, before a SAR export spends credits, then saves the file', async () => {
+    const balance = async () => (await api.call(authEndpoints.subscriptionSummary, {})).downloadBalance;
+    const before = await balance();
+    const compounds = Number(await page.getByTestId('sar-table-count').getAttribute('data-value'));
+    await page.getByTestId('sar-export-open').click();
+    expect(await page.getByTestId('sar-export-question').innerText()).toMatch(new RegExp(`^Export ${compounds} compounds as Excel \\(XLSX\\) for ${compounds} download credits\\?`));
+    await shot('export-question', 'sar-tabs');
+    // Cancelled: nothing spent, no job.
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect(await balance()).toBe(before);
+    expect(await page.getByTestId('export-job').count()).toBe(0);
+
+    await page.getByTestId('sar-export-open').click();
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByTestId('sar-export-confirm').click()]);
+    expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
+    await page.locator('[data-testid="export-job"][data-status="done"]').waitFor();
+    expect(await balance()).toBe(before - compounds);
   });
 
   it('shows the R-group matrix, and a cell opens the compound leaflet', async () => {

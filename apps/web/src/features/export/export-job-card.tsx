@@ -2,6 +2,7 @@ import { Alert, Button, Card, Group, Stack, Text, VisuallyHidden } from '@mantin
 import { notifications } from '@mantine/notifications';
 import { IconDownload } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import type { ExportJob } from '@kb/contracts/exports';
 import { errorMessage } from '../../app/api-client.ts';
@@ -26,9 +27,16 @@ export function useSaveFile() {
  * The export just started: its progress while it runs, then its file or why it failed. Only the
  * status ("Running", "Ready", "Failed: …") is a live region; the moving percentage is not announced.
  */
-export function ExportJobCard({ started }: { started: ExportJob }) {
+export function ExportJobCard({ started, saveWhenDone = false }: { started: ExportJob; saveWhenDone?: boolean }) {
   const { job, error, retry } = useExportJob(started);
   const save = useSaveFile();
+  // A job that was still running when it started is saved once it is done (the user asked for the file, and paid for it).
+  const saved = useRef(started.status === 'done');
+  useEffect(() => {
+    if (!saveWhenDone || saved.current || job.status !== 'done' || job.fileId === null) return;
+    saved.current = true;
+    save.mutate({ fileId: job.fileId, fileName: job.fileName });
+  }, [saveWhenDone, job.status, job.fileId, job.fileName, save]);
   return (
     <Card withBorder radius="md" padding="md" data-testid="export-job" data-status={job.status}>
       <VisuallyHidden role="status" aria-live="polite" aria-atomic="true" data-testid="export-job-status">
@@ -78,7 +86,7 @@ export function ExportJobCard({ started }: { started: ExportJob }) {
 }
 
 /** What a start-export call came to: why it could not start, or the card of the job it started. */
-export function ExportStartOutcome({ error, job }: { error: unknown; job: ExportJob | undefined }) {
+export function ExportStartOutcome({ error, job, saveWhenDone = false }: { error: unknown; job: ExportJob | undefined; saveWhenDone?: boolean }) {
   return (
     <>
       {error != null && (
@@ -86,7 +94,7 @@ export function ExportStartOutcome({ error, job }: { error: unknown; job: Export
           The export could not start: {errorMessage(error)}
         </Alert>
       )}
-      {job && <ExportJobCard key={job.id} started={job} />}
+      {job && <ExportJobCard key={job.id} started={job} saveWhenDone={saveWhenDone} />}
     </>
   );
 }

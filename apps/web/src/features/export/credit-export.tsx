@@ -1,0 +1,116 @@
+import { Button, Group, Popover, SegmentedControl, Stack, Text } from '@mantine/core';
+import { IconFileExport } from '@tabler/icons-react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { authEndpoints } from '@kb/contracts/api';
+import type { ExportFormat, ExportJob } from '@kb/contracts/exports';
+import { CREDIT_RULE_TEXT, exportCredits } from '@kb/contracts/exports';
+import { formatCount } from '../../app/format/count-format.ts';
+import { countNoun } from '../../app/format/plural.ts';
+import { endpointQuery } from '../../app/query.ts';
+import { ExportStartOutcome } from './export-job-card.tsx';
+import { invalidateCredits, saveStoredFile } from './export-files.ts';
+
+export const FORMAT_LABELS: Readonly<Record<ExportFormat, string>> = { csv: 'CSV', xlsx: 'Excel (XLSX)', sdf: 'SDF' };
+
+export interface CreditExportProps<F extends ExportFormat> {
+  /** The formats offered, the first chosen at first. */
+  formats: readonly F[];
+  /** Records the file would hold (one credit each). */
+  rows: number;
+  /** What a record is here, for the question ("compound", "measurement", "record"). */
+  noun: string;
+  /** Starts the export job; `expectedCredits` is the price the user confirmed (409 if it changed meanwhile). */
+  start: (format: F, expectedCredits: number) => Promise<ExportJob>;
+  /** Why the export cannot run although the balance would do (too many rows): said beside the button. */
+  refusal?: string | null;
+  /** Said under the question (how values are written). */
+  note?: string;
+  testId: string;
+}
+
+/**
+ * Every export that spends download credits (dynamic query, SAR table, measurement list; the
+ * results tabs have their export page): the price and the balance beside the button, one question
+ * with the format before any credit is spent, then the job's card. A small file is written while
+ * the request waits and saved at once; a larger one is saved when its job is done.
+ */
+export function CreditExport<F extends ExportFormat>({ formats, rows, noun, start, refusal, note, testId }: CreditExportProps<F>) {
+  const [opened, setOpened] = useState(false);
+  const [format, setFormat] = useState<F>(formats[0]!);
+  const balance = useQuery(endpointQuery(authEndpoints.subscriptionSummary, {}));
+  const credits = exportCredits(rows);
+  const run = useMutation({
+    mutationFn: (chosen: F) => start(chosen, credits),
+    onError: () => void invalidateCredits(),
+    onSuccess: async (job) => {
+      void invalidateCredits();
+      if (job.status === 'done' && job.fileId !== null) await saveStoredFile(job.fileId, job.fileName).catch(() => undefined);
+    },
+  });
+  const short = balance.data !== undefined && balance.data.downloadBalance < credits;
+  const why = refusal ?? (short ? `This export needs ${countNoun(credits, 'download credit')} and your balance is ${formatCount(balance.data?.downloadBalance ?? 0)}.` : null);
+  return (
+    <Stack gap={6} data-testid={testId}>
+      <Group gap="xs" wrap="wrap">
+        <Popover opened={opened} onChange={setOpened} trapFocus returnFocus withArrow position="bottom-start" shadow="md">
+          <Popover.Target>
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconFileExport size={14} />}
+              loading={run.isPending}
+              disabled={rows === 0 || why !== null}
+              onClick={() => setOpened((open) => !open)}
+              data-testid={`${testId}-open`}
+            >
+              Export…
+            </Button>
+          </Popover.Target>
+          <Popover.Dropdown maw={360}>
+            <Stack gap="xs">
+              {formats.length > 1 && (
+                <SegmentedControl
+                  size="xs"
+                  aria-label="File format"
+                  value={format}
+                  onChange={(value) => setFormat(value as F)}
+                  data={formats.map((value) => ({ value, label: FORMAT_LABELS[value] }))}
+                  data-testid={`${testId}-format`}
+                />
+              )}
+              <Text size="sm" data-testid={`${testId}-question`}>
+                Export {countNoun(rows, noun)} as {FORMAT_LABELS[format]} for <strong>{countNoun(credits, 'download credit')}</strong>?
+                {balance.data ? ` Your balance is ${formatCount(balance.data.downloadBalance)}.` : ''}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {CREDIT_RULE_TEXT}
+                {note ? ` ${note}` : ''}
+              </Text>
+              <Group justify="flex-end" gap="xs">
+                <Button size="xs" variant="default" onClick={() => setOpened(false)}>
+                  Cancel
+                </Button>
+                <Button
+                  size="xs"
+                  data-testid={`${testId}-confirm`}
+                  onClick={() => {
+                    setOpened(false);
+                    run.mutate(format);
+                  }}
+                >
+                  Export
+                </Button>
+              </Group>
+            </Stack>
+          </Popover.Dropdown>
+        </Popover>
+        <Text size="xs" c={why ? 'orange' : 'dimmed'} data-testid={`${testId}-cost`} data-credits={credits}>
+          {why ?? `${countNoun(rows, 'record')} · ${countNoun(credits, 'credit')}`}
+          {!why && balance.data ? ` · your balance ${formatCount(balance.data.downloadBalance)}` : ''}
+        </Text>
+      </Group>
+      <ExportStartOutcome error={run.error} job={run.data} saveWhenDone />
+    </Stack>
+  );
+}
