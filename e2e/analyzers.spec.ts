@@ -77,7 +77,29 @@ describe('analyzers', () => {
     await page.waitForTimeout(500);
     await shot('board');
 
-    await page.getByTestId('scatter-canvas').scrollIntoViewIfNeeded();
+    // The pointer resting on a point shows its molecule and its values as their quantities are written.
+    const canvas = page.getByTestId('scatter-canvas');
+    await canvas.scrollIntoViewIfNeeded();
+    const box = (await canvas.boundingBox())!;
+    const card = page.getByTestId('scatter-hover');
+    let found = false;
+    for (let fy = 0.15; fy <= 0.85 && !found; fy += 0.05) {
+      for (let fx = 0.12; fx <= 0.9 && !found; fx += 0.02) {
+        await page.mouse.move(box.x + box.width * fx, box.y + box.height * fy);
+        found = await card.isVisible();
+      }
+    }
+    expect(found, 'a point of the scatter answers the pointer').toBe(true);
+    await card.getByTestId('structure-image').waitFor({ timeout: 15_000 });
+    const hovered = await card.innerText();
+    expect(hovered).toMatch(/Structure \d+/);
+    expect(hovered).toMatch(/Molecular weight \(g\/mol\): \d+\.\d{2}\b/);
+    expect(hovered).toMatch(/pActivity: \d+\.\d{2}\b/);
+    expect(hovered).toMatch(/Year: \d{4}\b/);
+    await shot('hover');
+    await page.mouse.move(box.x + 2, box.y + 2);
+    await card.waitFor({ state: 'hidden' });
+
     await brushMiddle();
     await shot('after-drag');
     const bar = page.getByTestId('analyzer-selection');

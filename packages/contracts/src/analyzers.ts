@@ -106,8 +106,8 @@ export const ScatterDataSchema = z.object({
   missing: z.number().int(),
   /** Over SCATTER_MAX_POINTS: `sampled` (a random sample of points) — the message says so. */
   sampled: z.boolean(),
-  /** Points: the row id of the tab (activity id or str_id), x, y and the colour value. */
-  points: z.array(z.object({ id: z.number().int(), x: z.number(), y: z.number(), c: z.number().nullable() })),
+  /** Points: the row id of the tab (activity id or str_id), x, y, the colour value and the row's structure (drawn on hover; null for a compound without one). */
+  points: z.array(z.object({ id: z.number().int(), x: z.number(), y: z.number(), c: z.number().nullable(), s: z.number().int().nullable() })),
   xBounds: Bounds.nullable(),
   yBounds: Bounds.nullable(),
   colorBounds: Bounds.nullable(),

@@ -17,6 +17,7 @@ import type { Database } from '../../db/schema.ts';
 import type { Sql } from '../results/tab-model.ts';
 import { PACTIVITY_SQL, measureSql, requireActivities, sampleRank, tabActivities, tabRows, tabStructures } from './analyzer-scope.ts';
 import type { TabScope } from './analyzer-scope.ts';
+import { TAB_MODELS } from '../results/tab-model.ts';
 
 /**
  * The analyzer charts, each one aggregation in SQL over a tab's rows (docs/sar.md "Analyzers"):
@@ -63,8 +64,9 @@ export async function scatter(db: Db, scope: TabScope, config: z.infer<typeof Sc
   const total0 = stats?.total ?? 0;
   const share = Math.min(1, (maxPoints * 1.1) / Math.max(1, total0));
   const rankTest = total0 > maxPoints ? sql`AND ${sampleRank(rows.entity)} < ${Math.ceil(share * 4294967296)}::bigint` : sql``;
-  const { rows: points } = await sql<{ id: number; x: number; y: number; c: number | null }>`
-    SELECT id, x, y, c FROM (SELECT ${rows.entity} AS id, ${x} AS x, ${y} AS y, ${c} AS c, ${sampleRank(rows.entity)} AS rank
+  const strId = TAB_MODELS[scope.tab].strId ?? sql`NULL::int`;
+  const { rows: points } = await sql<{ id: number; x: number; y: number; c: number | null; s: number | null }>`
+    SELECT id, x, y, c, s FROM (SELECT ${rows.entity} AS id, ${x} AS x, ${y} AS y, ${c} AS c, ${strId} AS s, ${sampleRank(rows.entity)} AS rank
       FROM ${rows.from} WHERE ${rows.where} ${rankTest}) v
     WHERE x IS NOT NULL AND y IS NOT NULL ORDER BY rank LIMIT ${maxPoints}`.execute(db);
   const total = stats?.total ?? 0;
@@ -76,7 +78,7 @@ export async function scatter(db: Db, scope: TabScope, config: z.infer<typeof Sc
     total,
     missing: (stats?.all_rows ?? 0) - total,
     sampled: total > maxPoints,
-    points: points.map((p) => ({ id: num(p.id), x: num(p.x), y: num(p.y), c: p.c == null ? null : num(p.c) })),
+    points: points.map((p) => ({ id: num(p.id), x: num(p.x), y: num(p.y), c: p.c == null ? null : num(p.c), s: p.s == null ? null : num(p.s) })),
     xBounds: bounds(stats?.xmin, stats?.xmax),
     yBounds: bounds(stats?.ymin, stats?.ymax),
     colorBounds: bounds(stats?.cmin, stats?.cmax),

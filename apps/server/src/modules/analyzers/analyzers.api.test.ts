@@ -95,7 +95,7 @@ describe.each(DATABASES)('analyzers on %s', (kind) => {
     expect(data.total).toBe(both.length);
     expect(data.missing).toBe(raw.length - both.length);
     expect(data.sampled).toBe(false);
-    const points = data.points as { id: number; x: number; y: number; c: number | null }[];
+    const points = data.points as { id: number; x: number; y: number; c: number | null; s: number | null }[];
     expect(points.length).toBe(both.length);
     const byId = new Map(raw.map((r) => [r.act_id, r]));
     for (const p of points.slice(0, 200)) {
@@ -103,6 +103,8 @@ describe.each(DATABASES)('analyzers on %s', (kind) => {
       close(p.x, r.mw!);
       close(p.y, pActivity(r)!);
       expect(p.c).toBe(r.year);
+      // The activity's structure, drawn when the point is hovered.
+      expect(p.s).toBe(r.str_id);
     }
     const ys = both.map((r) => pActivity(r)!);
     close((data.yBounds as { min: number }).min, Math.min(...ys));

@@ -40,6 +40,8 @@ export interface AnalyzerChartEvents {
   onBrush?: (area: { x: [number, number]; y: [number, number] } | null) => void;
   /** Turn the rectangle brush on with the chart (drag to select). */
   brushOnStart?: boolean;
+  /** The pointer over a datum (its index and where, in pixels of the chart's box), or off every datum (null). */
+  onHover?: (hover: { dataIndex: number; x: number; y: number } | null) => void;
 }
 
 /** The brushed rectangle in data coordinates; the area, not ECharts' own list of points inside it: the points are the caller's to test. */
@@ -67,6 +69,12 @@ export function useAnalyzerChart(option: AnalyzerChartOption, events: AnalyzerCh
       instance.on('brush', (params) => {
         if (!((params as { areas?: unknown[] }).areas ?? []).length) handlers.current.onBrush?.(null);
       });
+      instance.on('mouseover', (params) => {
+        const event = (params as { event?: { offsetX?: number; offsetY?: number } }).event;
+        if (typeof params.dataIndex === 'number') handlers.current.onHover?.({ dataIndex: params.dataIndex, x: event?.offsetX ?? 0, y: event?.offsetY ?? 0 });
+      });
+      instance.on('mouseout', () => handlers.current.onHover?.(null));
+      instance.on('globalout', () => handlers.current.onHover?.(null));
     },
     afterOption: (instance) => {
       if (handlers.current.brushOnStart) {

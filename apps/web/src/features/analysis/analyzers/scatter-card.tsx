@@ -1,5 +1,5 @@
 import { Group } from '@mantine/core';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { z } from 'zod';
 import type { AnalyzerTab, ScatterConfigSchema, ScatterDataSchema } from '@kb/contracts/analyzers';
 import { ANALYZER_MEASURE_LABELS } from '@kb/contracts/analyzers';
@@ -9,6 +9,8 @@ import { useVisualization } from './analyzer-queries.ts';
 import { CHART_PX, ChartFrame } from './chart-frame.tsx';
 import { formatMeasure, measureAxisLabel } from './measure-format.ts';
 import { MeasurePicker } from './measure-picker.tsx';
+import type { ScatterHover } from './scatter-hover.tsx';
+import { ScatterHoverCard } from './scatter-hover.tsx';
 import type { BrushedRows } from './scatter-points.ts';
 import { brushedRows, pointsInside, scatterNote } from './scatter-points.ts';
 
@@ -23,13 +25,7 @@ function scatterOption(data: ScatterData): AnalyzerChartOption {
     grid: { left: 56, right: data.colorBounds ? 120 : 24, top: 36, bottom: 48 },
     toolbox: { right: data.colorBounds ? 120 : 24, feature: { brush: { type: ['rect', 'clear'], title: { rect: 'Select a rectangle', clear: 'Clear the selection' } } } },
     brush: { xAxisIndex: 0, yAxisIndex: 0, brushMode: 'single', throttleType: 'debounce', throttleDelay: 200, inBrush: { opacity: 1 }, outOfBrush: { opacity: 0.15 } },
-    tooltip: {
-      trigger: 'item',
-      formatter: (p: unknown) => {
-        const [x, y, c] = (p as { value: [number, number, number | null] }).value;
-        return `${label(data.x)}: ${formatMeasure(x, data.x)}<br/>${label(data.y)}: ${formatMeasure(y, data.y)}${data.color ? `<br/>${label(data.color)}: ${formatMeasure(c, data.color)}` : ''}`;
-      },
-    },
+    // The hover card (scatter-hover.tsx) shows the point with its drawing instead of ECharts' tooltip.
     xAxis: { type: 'value', name: label(data.x), nameLocation: 'middle', nameGap: 28, scale: true, min: data.xBounds?.min, max: data.xBounds?.max, axisLabel: measureAxisLabel(data.x) },
     yAxis: { type: 'value', name: label(data.y), nameLocation: 'middle', nameGap: 40, scale: true, min: data.yBounds?.min, max: data.yBounds?.max, axisLabel: measureAxisLabel(data.y) },
     ...(data.color && data.colorBounds
@@ -63,11 +59,18 @@ function scatterOption(data: ScatterData): AnalyzerChartOption {
 
 function ScatterChartView({ data, onSelect }: { data: ScatterData; onSelect: (rows: BrushedRows) => void }) {
   const option = useMemo(() => scatterOption(data), [data]);
+  const [hover, setHover] = useState<ScatterHover | null>(null);
   const container = useAnalyzerChart(option, {
     brushOnStart: true,
     onBrush: (area) => onSelect(brushedRows(area ? pointsInside(data.points, area).map((p) => p.id) : [], data)),
+    onHover: setHover,
   });
-  return <div ref={container} role="img" aria-label="Scatter plot" data-testid="scatter-canvas" style={{ width: '100%', height: CHART_PX }} />;
+  return (
+    <div style={{ position: 'relative' }}>
+      <div ref={container} role="img" aria-label="Scatter plot" data-testid="scatter-canvas" style={{ width: '100%', height: CHART_PX }} />
+      {hover && <ScatterHoverCard data={data} hover={hover} boxWidth={container.current?.clientWidth ?? 0} />}
+    </div>
+  );
 }
 
 export function ScatterCard({

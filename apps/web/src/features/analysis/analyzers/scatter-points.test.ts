@@ -15,7 +15,7 @@ describe('scatter points', () => {
   });
 
   it('says plainly when the points are a sample, and how many rows were left out', () => {
-    const points = Array.from({ length: 20_000 }, (_, id) => ({ id, x: 0, y: 0, c: null }));
+    const points = Array.from({ length: 20_000 }, (_, id) => ({ id, x: 0, y: 0, c: null, s: null }));
     expect(scatterNote({ ...base, total: 750_000, missing: 12, sampled: true, points }, 'activitiestab')).toBe(
       'Sampled 20,000 of 750,000 points (a fixed random sample); the axes cover all of them. 12 activities without both values left out. Drag a rectangle over points to select their rows.',
     );
@@ -23,7 +23,7 @@ describe('scatter points', () => {
   });
 
   it('says that only sampled rows are selected when the scatter drew a sample', () => {
-    const points = Array.from({ length: 20_000 }, (_, id) => ({ id, x: 0, y: 0, c: null }));
+    const points = Array.from({ length: 20_000 }, (_, id) => ({ id, x: 0, y: 0, c: null, s: null }));
     const sampled = brushedRows([1, 2, 3], { sampled: true, points, total: 750_000 });
     expect(sampled.sample).toEqual({ drawn: 20_000, total: 750_000 });
     expect(selectionStatus(sampled, 'activitiestab')).toBe(

@@ -1,0 +1,69 @@
+import { Paper, Stack, Text } from '@mantine/core';
+import type { z } from 'zod';
+import type { ScatterDataSchema } from '@kb/contracts/analyzers';
+import { ANALYZER_MEASURE_LABELS } from '@kb/contracts/analyzers';
+import { StructureImage } from '../../chemistry/structure-image.tsx';
+import { formatMeasure } from './measure-format.ts';
+
+type ScatterData = z.infer<typeof ScatterDataSchema>;
+
+export interface ScatterHover {
+  dataIndex: number;
+  /** The pointer, in pixels of the chart's box. */
+  x: number;
+  y: number;
+}
+
+const CARD_W = 196;
+const DRAWING_W = 180;
+const DRAWING_H = 130;
+
+/**
+ * The point under the pointer as a chemist wants to see it: the molecule drawn, then its values
+ * written as their quantities (DataWarrior shows the molecule too). Placed beside the pointer,
+ * on the side with room; it never takes the pointer, so the brush keeps working under it.
+ */
+export function ScatterHoverCard({ data, hover, boxWidth }: { data: ScatterData; hover: ScatterHover; boxWidth: number }) {
+  const point = data.points[hover.dataIndex];
+  if (!point) return null;
+  const left = hover.x + 16 + CARD_W > boxWidth ? Math.max(0, hover.x - 16 - CARD_W) : hover.x + 16;
+  const rows: [string, string][] = [
+    [ANALYZER_MEASURE_LABELS[data.x], formatMeasure(point.x, data.x)],
+    [ANALYZER_MEASURE_LABELS[data.y], formatMeasure(point.y, data.y)],
+    ...(data.color ? ([[ANALYZER_MEASURE_LABELS[data.color], formatMeasure(point.c, data.color)]] as [string, string][]) : []),
+  ];
+  return (
+    <Paper
+      withBorder
+      shadow="md"
+      p={8}
+      w={CARD_W}
+      style={{ position: 'absolute', left, top: Math.max(0, hover.y - 40), pointerEvents: 'none', zIndex: 2 }}
+      data-testid="scatter-hover"
+      data-str-id={point.s ?? undefined}
+    >
+      <Stack gap={4}>
+        {point.s !== null ? (
+          <StructureImage strId={point.s} width={DRAWING_W} height={DRAWING_H} alt={`structure ${point.s}`} />
+        ) : (
+          <Text size="xs" c="dimmed">
+            No structure recorded
+          </Text>
+        )}
+        {point.s !== null && (
+          <Text size="xs" fw={600}>
+            Structure {point.s}
+          </Text>
+        )}
+        {rows.map(([label, value]) => (
+          <Text key={label} size="xs">
+            <Text span c="dimmed" size="xs">
+              {label}:
+            </Text>{' '}
+            {value}
+          </Text>
+        ))}
+      </Stack>
+    </Paper>
+  );
+}
