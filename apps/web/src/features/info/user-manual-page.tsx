@@ -344,8 +344,10 @@ export function UserManualPage() {
       <InfoSection id="export" title="Exports and download credits">
         <p>
           Export a tab as CSV, Excel or SDF. Each exported record uses download credits from your balance; the export shows how many it needs before
-          you start. Prepared files are listed under Downloads. When 100 or fewer downloads remain, or your subscription ends in less than 7 days, a
-          banner tells you so.
+          you start. Exports from the dynamic query, the SAR table and a measurement list open with <b>Export…</b>: pick the format, read the price
+          and your balance, and confirm; nothing is spent before you press Export, and the file downloads as soon as it is ready. Numbers in files
+          keep every stored digit; on screen each quantity is written as chemists write it (pChEMBL 7.20, molecular weight 481.60). Prepared files
+          are listed under Downloads. When 100 or fewer downloads remain, or your subscription ends in less than 7 days, a banner tells you so.
         </p>
       </InfoSection>
 
