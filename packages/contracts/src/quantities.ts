@@ -65,24 +65,27 @@ const SIGNIFICANT_BELOW_ONE = 3;
 
 const formatters = new Map<string, Intl.NumberFormat>();
 
-/** Intl.NumberFormat objects are costly to build; a chart formats hundreds of labels per render. */
-function formatter(options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = JSON.stringify(options);
+/**
+ * Intl.NumberFormat objects are costly to build; a grid or a chart formats hundreds of values per
+ * render, so each is built once and found again by a short key (no options object per value).
+ */
+function formatter(key: string, options: () => Intl.NumberFormatOptions): Intl.NumberFormat {
   let found = formatters.get(key);
   if (!found) {
-    found = new Intl.NumberFormat('en-US', options);
+    found = new Intl.NumberFormat('en-US', options());
     formatters.set(key, found);
   }
   return found;
 }
 
-function notationOptions(magnitude: number, grouping: boolean, maxFractionDigits: number): Intl.NumberFormatOptions {
+/** The formatter of a free number by its magnitude: scientific, significant digits below one, or at most `maxFractionDigits`. */
+function notationFormatter(magnitude: number, grouping: boolean, maxFractionDigits: number): Intl.NumberFormat {
   if (magnitude >= LARGEST_PLAIN || (magnitude > 0 && magnitude < SMALLEST_PLAIN)) {
-    return { maximumSignificantDigits: SIGNIFICANT_BELOW_ONE, notation: 'scientific' };
+    return formatter('sci', () => ({ maximumSignificantDigits: SIGNIFICANT_BELOW_ONE, notation: 'scientific' }));
   }
   // Below one a fixed number of decimals would show 0.000123 as "0": significant digits instead.
-  if (magnitude > 0 && magnitude < 1) return { useGrouping: grouping, maximumSignificantDigits: SIGNIFICANT_BELOW_ONE };
-  return { useGrouping: grouping, maximumFractionDigits: maxFractionDigits };
+  if (magnitude > 0 && magnitude < 1) return formatter(`sig/${grouping}`, () => ({ useGrouping: grouping, maximumSignificantDigits: SIGNIFICANT_BELOW_ONE }));
+  return formatter(`max${maxFractionDigits}/${grouping}`, () => ({ useGrouping: grouping, maximumFractionDigits: maxFractionDigits }));
 }
 
 function withUnit(text: string, unit: string | undefined): string {
@@ -94,8 +97,7 @@ function withUnit(text: string, unit: string | undefined): string {
 /** A number with sensible precision, and its unit: 297.38300000000004 → "297.38", with a unit "297.38 g/mol". */
 export function formatNumber(value: number | null | undefined, style: NumberStyle = {}): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return NO_NUMBER;
-  const options = notationOptions(Math.abs(value), style.grouping ?? true, style.maxFractionDigits ?? 2);
-  return withUnit(formatter(options).format(value), style.unit);
+  return withUnit(notationFormatter(Math.abs(value), style.grouping ?? true, style.maxFractionDigits ?? 2).format(value), style.unit);
 }
 
 /** A span of numbers: "297.38–905.05 g/mol" (the unit once, at the end). */
@@ -113,8 +115,9 @@ export function formatQuantity(value: number | null | undefined, quantity: Quant
   const rule = RULES[quantity];
   if (rule.fixed === undefined) return formatNumber(value, { unit, grouping: rule.grouping, maxFractionDigits: rule.max });
   if (value === null || value === undefined || !Number.isFinite(value)) return NO_NUMBER;
-  const options = { useGrouping: rule.grouping, minimumFractionDigits: rule.fixed, maximumFractionDigits: rule.fixed };
-  return withUnit(formatter(options).format(value), unit);
+  const fixed = rule.fixed;
+  const format = formatter(`fixed${fixed}/${rule.grouping}`, () => ({ useGrouping: rule.grouping, minimumFractionDigits: fixed, maximumFractionDigits: fixed }));
+  return withUnit(format.format(value), unit);
 }
 
 /** Columns whose quantity their key names (result tabs, dynamic query, leaflets, SAR). */

@@ -15,9 +15,9 @@ import type {
 import { SCATTER_MAX_POINTS } from '@kb/contracts/analyzers';
 import type { Database } from '../../db/schema.ts';
 import type { Sql } from '../results/tab-model.ts';
+import { TAB_MODELS } from '../results/tab-model.ts';
 import { PACTIVITY_SQL, measureSql, requireActivities, sampleRank, tabActivities, tabRows, tabStructures } from './analyzer-scope.ts';
 import type { TabScope } from './analyzer-scope.ts';
-import { TAB_MODELS } from '../results/tab-model.ts';
 
 /**
  * The analyzer charts, each one aggregation in SQL over a tab's rows (docs/sar.md "Analyzers"):
