@@ -37,7 +37,9 @@ export interface CreditExportProps<F extends ExportFormat> {
  */
 export function CreditExport<F extends ExportFormat>({ formats, rows, noun, start, refusal, note, testId }: CreditExportProps<F>) {
   const [opened, setOpened] = useState(false);
-  const [format, setFormat] = useState<F>(formats[0]!);
+  const [picked, setFormat] = useState<F>(formats[0]!);
+  // The formats can change under the choice (a dynamic query without structures offers no SDF).
+  const format = formats.includes(picked) ? picked : formats[0]!;
   const balance = useQuery(endpointQuery(authEndpoints.subscriptionSummary, {}));
   const credits = exportCredits(rows);
   const run = useMutation({
