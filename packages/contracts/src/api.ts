@@ -40,6 +40,8 @@ import { leafletEndpoints } from './leaflets.ts';
 import { exportEndpoints } from './exports.ts';
 import { datasetEndpoints } from './datasets.ts';
 import { sarEndpoints } from './sar.ts';
+import { sarCliffsEndpoints } from './sar-cliffs.ts';
+import { sarPairsEndpoints } from './sar-pairs.ts';
 import { dynamicQueryEndpoints } from './dynamic-query.ts';
 import { analyzerEndpoints } from './analyzers.ts';
 import { adminAccountEndpoints } from './admin-accounts.ts';
@@ -245,7 +247,7 @@ export const systemEndpoints = {
   }),
 } as const;
 
-export { alertEndpoints, adminAccountEndpoints, mfaEndpoints, superAdminEndpoints, trackerEndpoints, usageEndpoints, searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints, exportEndpoints, datasetEndpoints, sarEndpoints, analyzerEndpoints, dynamicQueryEndpoints };
+export { alertEndpoints, adminAccountEndpoints, mfaEndpoints, superAdminEndpoints, trackerEndpoints, usageEndpoints, searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints, exportEndpoints, datasetEndpoints, sarEndpoints, sarCliffsEndpoints, sarPairsEndpoints, analyzerEndpoints, dynamicQueryEndpoints };
 
 /** Every endpoint group with its title: the access-matrix test, the API doc and OpenAPI read this one list. */
 export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint>]> = [
@@ -258,7 +260,7 @@ export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint
   ['Uploads', uploadEndpoints],
   ['Results', resultsEndpoints],
   ['Charts and filters', chartEndpoints],
-  ['SAR view', sarEndpoints],
+  ['SAR view', { ...sarEndpoints, ...sarCliffsEndpoints, ...sarPairsEndpoints }],
   ['Analyzers', analyzerEndpoints],
   ['Leaflets', leafletEndpoints],
   ['Exports and downloads', exportEndpoints],

@@ -125,6 +125,9 @@ export const SarActivitySchema = z.object({
 });
 export type SarActivity = z.infer<typeof SarActivitySchema>;
 
+/** A compound of a pair (a cliff or a matched pair) with its value for the endpoint. */
+export const SarPairMemberSchema = z.object({ strId: z.number().int(), smiles: z.string(), activity: SarActivitySchema });
+
 export const SarRowSchema = z.object({
   strId: z.number().int(),
   smiles: z.string(),
@@ -204,82 +207,6 @@ export const SarProgressSchema = z.object({
 });
 export type SarProgress = z.infer<typeof SarProgressSchema>;
 
-// ---------------------------------------------------------------- cliffs and pairs
-
-export const SarCliffsRequestSchema = z.object({
-  sessionid: SessionIdSchema,
-  endpoint: SarEndpointSchema,
-  /** Tanimoto on Morgan r=2, 2,048 bits (the similarity search's fingerprint). */
-  minSimilarity: z.number().min(0.5).max(1).default(0.8),
-  minDelta: z.number().min(0).max(10).default(1),
-  limit: z.number().int().min(1).max(1_000).default(200),
-});
-const PairMemberSchema = z.object({ strId: z.number().int(), smiles: z.string(), activity: SarActivitySchema });
-export const ActivityCliffSchema = z.object({
-  /** The more active compound first. */
-  a: PairMemberSchema,
-  b: PairMemberSchema,
-  similarity: z.number(),
-  /** |ΔpActivity|. */
-  delta: z.number(),
-  /** Structure–activity landscape index: |Δ| / (1 − similarity). */
-  sali: z.number(),
-  /**
-   * The pair's maximum common substructure (SMARTS), tried for the first 50 cliffs of the answer
-   * within a time budget (docs/sar.md); null beyond them, or when none was found in time. Drawn
-   * with highlightMode 'rest', it colours what differs.
-   */
-  common: z.string().nullable(),
-});
-export type ActivityCliff = z.infer<typeof ActivityCliffSchema>;
-export const SarCliffsResponseSchema = z.object({
-  compounds: z.number().int(),
-  /** Pairs compared (n·(n−1)/2). */
-  compared: z.number().int(),
-  /** Pairs over both thresholds in all (the list holds the first `limit` by SALI). */
-  total: z.number().int(),
-  cliffs: z.array(ActivityCliffSchema),
-});
-export type SarCliffsResponse = z.infer<typeof SarCliffsResponseSchema>;
-
-export const SarPairsRequestSchema = z.object({
-  sessionid: SessionIdSchema,
-  endpoint: SarEndpointSchema,
-  /** Transformations seen in fewer pairs are left out. */
-  minPairs: z.number().int().min(1).max(100).default(2),
-  limit: z.number().int().min(1).max(1_000).default(200),
-});
-export const MatchedPairSchema = z.object({
-  a: PairMemberSchema,
-  b: PairMemberSchema,
-  /** The unchanged part, with its attachment point. */
-  constant: z.string(),
-  /** pActivity(b) − pActivity(a). */
-  delta: z.number(),
-});
-export const TransformationSchema = z.object({
-  /** Fragment replaced and its replacement, each with its attachment point (`[*:1]`). */
-  from: z.string(),
-  to: z.string(),
-  /** Distinct compound pairs in all. */
-  pairs: z.number().int(),
-  meanDelta: z.number(),
-  sdDelta: z.number(),
-  /** Up to 100 of the pairs, largest Δ first. */
-  examples: z.array(MatchedPairSchema),
-});
-export type Transformation = z.infer<typeof TransformationSchema>;
-export const SarPairsResponseSchema = z.object({
-  compounds: z.number().int(),
-  /** Transformations over `minPairs` in all (the list holds the first `limit`, most pairs first). */
-  total: z.number().int(),
-  transformations: z.array(TransformationSchema),
-  /** What was left out to keep the work bounded (constant parts shared by very many compounds), or null. */
-  note: z.string().nullable(),
-  durationMs: z.number().int(),
-});
-export type SarPairsResponse = z.infer<typeof SarPairsResponseSchema>;
-
 // ---------------------------------------------------------------- virtual compounds and export
 
 export const SarVirtualRequestSchema = z.object({
@@ -350,22 +277,6 @@ export const sarEndpoints = {
     summary: 'Cancels the SAR work running for a session; its pending call answers 409.',
     params: SessionParams,
     response: MessageResponseSchema,
-  }),
-  sarCliffs: defineEndpoint({
-    method: 'POST',
-    path: '/api/sar/cliffs',
-    access: SEARCH_ROLES,
-    summary: 'Activity cliffs: pairs of similar compounds (Tanimoto, Morgan r=2) whose pActivity differs by at least a threshold, ranked by SALI.',
-    body: SarCliffsRequestSchema,
-    response: SarCliffsResponseSchema,
-  }),
-  sarPairs: defineEndpoint({
-    method: 'POST',
-    path: '/api/sar/pairs',
-    access: SEARCH_ROLES,
-    summary: 'Matched molecular pairs: single-cut transformations A → B with their number of pairs and the mean and spread of ΔpActivity.',
-    body: SarPairsRequestSchema,
-    response: SarPairsResponseSchema,
   }),
   sarVirtual: defineEndpoint({
     method: 'POST',

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { sarEndpoints } from '@kb/contracts/sar';
+import { sarCliffsEndpoints } from '@kb/contracts/sar-cliffs';
+import { sarPairsEndpoints } from '@kb/contracts/sar-pairs';
 import type { Database } from '../../db/schema.ts';
 import { registerEndpoint, requireAuth } from '../../http/endpoint-route.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
@@ -8,6 +10,8 @@ import type { ResultsService } from '../results/results-service.ts';
 import type { ExportService } from '../export/export-service.ts';
 import type { ExportJobRunner } from '../export/export-jobs.ts';
 import { SarService } from './sar-service.ts';
+import { SarCliffs } from './sar-cliffs.ts';
+import { SarPairs } from './sar-pairs.ts';
 import { SarJobs } from './sar-progress.ts';
 import type { DatabaseKind } from '../../db/database.ts';
 
@@ -27,6 +31,8 @@ export interface SarModule {
 export function registerSarRoutes(app: FastifyInstance, { db, results, engine, exports, runner, databaseKind, heartbeatMs }: SarModule): SarService {
   const jobs = new SarJobs({ shared: databaseKind === 'postgres' ? db : null, heartbeatMs, onError: (error) => app.log.warn({ err: error }, 'SAR progress not shared') });
   const sar = new SarService(db, results, engine, exports, jobs);
+  const cliffs = new SarCliffs(sar, db, engine);
+  const pairs = new SarPairs(sar, engine);
   app.addHook('onClose', async () => sar.close());
 
   registerEndpoint(app, sarEndpoints.setSarData, async ({ body, auth }) => sar.setSarData(requireAuth(auth), body));
@@ -35,8 +41,8 @@ export function registerSarRoutes(app: FastifyInstance, { db, results, engine, e
   registerEndpoint(app, sarEndpoints.sarTable, async ({ body, auth }) => sar.table(requireAuth(auth), body));
   registerEndpoint(app, sarEndpoints.sarProgress, async ({ params, auth }) => sar.progress(requireAuth(auth), params.sessionid));
   registerEndpoint(app, sarEndpoints.sarCancel, async ({ params, auth }) => sar.cancel(requireAuth(auth), params.sessionid));
-  registerEndpoint(app, sarEndpoints.sarCliffs, async ({ body, auth }) => sar.cliffs(requireAuth(auth), body));
-  registerEndpoint(app, sarEndpoints.sarPairs, async ({ body, auth }) => sar.pairs(requireAuth(auth), body));
+  registerEndpoint(app, sarCliffsEndpoints.sarCliffs, async ({ body, auth }) => cliffs.cliffs(requireAuth(auth), body));
+  registerEndpoint(app, sarPairsEndpoints.sarPairs, async ({ body, auth }) => pairs.pairs(requireAuth(auth), body));
   registerEndpoint(app, sarEndpoints.sarVirtual, async ({ body }) => sar.virtual(body));
   registerEndpoint(app, sarEndpoints.sarExport, async ({ body, auth }) => {
     const caller = requireAuth(auth);

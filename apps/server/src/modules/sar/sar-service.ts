@@ -1,12 +1,9 @@
 import type { Kysely } from 'kysely';
 import type {
-  ActivityCliff,
-  SarCliffsResponse,
   SarCoreInput,
   SarCoresResponse,
   SarData,
   SarEndpoint,
-  SarPairsResponse,
   SarProgress,
   SarRow,
   SarTable,
@@ -15,7 +12,7 @@ import type {
 } from '@kb/contracts/sar';
 import { SAR_MAX_COMPOUNDS } from '@kb/contracts/sar';
 import type { z } from 'zod';
-import type { SarCliffsRequestSchema, SarCoresRequestSchema, SarExportRequestSchema, SarPairsRequestSchema, SarTableRequest } from '@kb/contracts/sar';
+import type { SarCoresRequestSchema, SarExportRequestSchema, SarTableRequest } from '@kb/contracts/sar';
 import type { Database } from '../../db/schema.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
 import { HttpError, badRequest, forbidden, notFound } from '../../http/errors.ts';
@@ -28,12 +25,10 @@ import type { ResultsService } from '../results/results-service.ts';
 import type { ResultSession } from '../results/result-sessions.ts';
 import { TAB_MODELS } from '../results/tab-model.ts';
 import type { ExportService } from '../export/export-service.ts';
-import { activityCliffs } from './analysis/activity-cliffs.ts';
 import { freeWilson } from './analysis/free-wilson.ts';
-import { matchedPairs } from './analysis/matched-pairs.ts';
 import { SarJobs } from './sar-progress.ts';
 import type { CompoundFacts, SarSetRow } from './sar-queries.ts';
-import { compoundFacts, countStructures, endpointGroups, endpointMeasurements, morganFingerprints, readSarSet, writeSarSet } from './sar-queries.ts';
+import { compoundFacts, countStructures, endpointGroups, endpointMeasurements, readSarSet, writeSarSet } from './sar-queries.ts';
 import type { CompoundValue, EndpointInfo } from './sar-values.ts';
 import { compoundValues, endpointOption, isMolarGroup } from './sar-values.ts';
 import { sarRow } from './sar-rows.ts';
@@ -50,13 +45,6 @@ import { sarExportRows } from './sar-export.ts';
 const TOP_SCAFFOLDS = 8;
 /** The MCS's time limit (the engine searches an evenly spread sample of the set and clamps this to 1–5 s). */
 const MCS_TIMEOUT_SECONDS = 5;
-/** Cliffs drawn with their difference: the MCS of each pair is found for this many (docs/sar.md "Activity cliffs"). */
-const CLIFF_MCS_COUNT = 50;
-/** Each pair's MCS time limit (the engine clamps it to at least 1 s). */
-const CLIFF_MCS_TIMEOUT_SECONDS = 1;
-/** MCS calls under way at once, and the time after which no more are started (docs/sar.md "Activity cliffs"). */
-const CLIFF_MCS_LANES = 2;
-const CLIFF_MCS_BUDGET_MS = 500;
 /** Predicted best combinations of the Free-Wilson analysis. */
 const FREE_WILSON_BEST = 10;
 /** SAR tables kept per process (export and repeated calls do not decompose again). */
@@ -65,12 +53,10 @@ const TABLE_CACHE_SIZE = 20;
 const NARROW_HINT = 'Tick fewer rows, or filter the tab by target or activity type, then open the SAR view again.';
 
 type CoresRequest = z.infer<typeof SarCoresRequestSchema>;
-type CliffsRequest = z.infer<typeof SarCliffsRequestSchema>;
-type PairsRequest = z.infer<typeof SarPairsRequestSchema>;
 type ExportRequest = z.infer<typeof SarExportRequestSchema>;
 
 /** An endpoint's compounds with their facts and values, in str_id order. */
-interface EndpointData {
+export interface EndpointData {
   info: EndpointInfo;
   compounds: { facts: CompoundFacts; value: CompoundValue }[];
 }
@@ -140,7 +126,8 @@ export class SarService {
     if (owner && owner.user_id !== auth.userId) throw forbidden('This search session belongs to another user.');
   }
 
-  private async sarSet(auth: AuthContext, sessionId: string): Promise<{ session: ResultSession; set: SarSetRow }> {
+  /** The caller's SAR set of a search session (404 before setSarData). */
+  async sarSet(auth: AuthContext, sessionId: string): Promise<{ session: ResultSession; set: SarSetRow }> {
     const session = await this.results.session(auth, sessionId);
     const set = await readSarSet(this.db, session.set_id);
     if (!set) throw notFound('This search has no SAR data yet: open the SAR view from its Structures or Activities tab.');
@@ -148,7 +135,7 @@ export class SarService {
   }
 
   /** The endpoint's compounds with a value (400 when none has one). */
-  private async endpointData(set: SarSetRow, endpoint: SarEndpoint): Promise<EndpointData> {
+  async endpointData(set: SarSetRow, endpoint: SarEndpoint): Promise<EndpointData> {
     const { targetName, rows } = await endpointMeasurements(this.db, set.set_id, endpoint.targetId, endpoint.activityType);
     const molar = isMolarGroup({ with_pchembl: rows.filter((row) => row.pchembl_value != null).length, units: [...new Set(rows.map((row) => row.standard_uom))] });
     const { info, values } = compoundValues({ targetId: endpoint.targetId, targetName: targetName ?? `Target ${endpoint.targetId}`, activityType: endpoint.activityType }, rows, molar);
@@ -290,82 +277,6 @@ export class SarService {
   async cancel(auth: AuthContext, sessionId: string): Promise<{ message: string }> {
     await this.assertNotOthers(auth, sessionId);
     return { message: (await this.jobs.cancel(auth.userId, sessionId)) ? 'The SAR work was cancelled.' : 'No SAR work was running for this search.' };
-  }
-
-  // ------------------------------------------------------------ cliffs and pairs
-
-  /** Activity cliffs among the endpoint's compounds (Tanimoto on the stored Morgan fingerprints). */
-  async cliffs(auth: AuthContext, request: CliffsRequest): Promise<SarCliffsResponse> {
-    const { set } = await this.sarSet(auth, request.sessionid);
-    const data = await this.endpointData(set, request.endpoint);
-    const fps = await morganFingerprints(this.db, data.compounds.map((c) => c.facts.str_id));
-    const members = data.compounds.filter((c) => fps.has(c.facts.str_id));
-    const items = members.map((c) => ({ strId: c.facts.str_id, fp: fps.get(c.facts.str_id)!, value: c.value.activity.value }));
-    const found = activityCliffs(items, { minSimilarity: request.minSimilarity, minDelta: request.minDelta, limit: request.limit });
-    const member = (index: number) => ({ strId: members[index]!.facts.str_id, smiles: members[index]!.facts.smiles, activity: members[index]!.value.activity });
-    const cliffs: Omit<ActivityCliff, 'common'>[] = found.cliffs.map((cliff) => {
-      // The more active compound first.
-      const [a, b] = members[cliff.a]!.value.activity.value >= members[cliff.b]!.value.activity.value ? [cliff.a, cliff.b] : [cliff.b, cliff.a];
-      return { a: member(a), b: member(b), similarity: cliff.similarity, delta: cliff.delta, sali: cliff.sali };
-    });
-    const common = await this.cliffCommons(cliffs.slice(0, CLIFF_MCS_COUNT));
-    return { compounds: items.length, compared: found.compared, total: found.total, cliffs: cliffs.map((cliff, index) => ({ ...cliff, common: common[index] ?? null })) };
-  }
-
-  /**
-   * The MCS (SMARTS) of each pair, in rank order, so the web can colour what differs. A few at a
-   * time (the engine spreads them over its workers), and none started after CLIFF_MCS_BUDGET_MS:
-   * large compounds (PROTACs of 60+ atoms) run into RDKit's 1 s limit pair after pair, and 50 of
-   * them would hold the workers for tens of seconds. A pair left out, whose MCS is not found in
-   * time (a partial one would overstate the difference), or that RDKit fails on, gets null and is
-   * drawn with the SAR table's core instead; the list is never refused for it.
-   */
-  private async cliffCommons(cliffs: readonly Omit<ActivityCliff, 'common'>[]): Promise<(string | null)[]> {
-    const commons: (string | null)[] = cliffs.map(() => null);
-    const deadline = Date.now() + CLIFF_MCS_BUDGET_MS;
-    let next = 0;
-    const lane = async () => {
-      while (next < cliffs.length && Date.now() < deadline) {
-        const index = next++;
-        const cliff = cliffs[index]!;
-        try {
-          // Partial rings allowed: the difference is drawn atom by atom, and RDKit finds it in milliseconds instead of up to a second.
-          const found = await this.engine.mcs([cliff.a.smiles, cliff.b.smiles], { timeoutSeconds: CLIFF_MCS_TIMEOUT_SECONDS, completeRings: false });
-          commons[index] = found && !found.timedOut ? found.smarts : null;
-        } catch {
-          commons[index] = null;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: CLIFF_MCS_LANES }, lane));
-    return commons;
-  }
-
-  /** Matched molecular pairs (single cuts) among the endpoint's compounds. */
-  async pairs(auth: AuthContext, request: PairsRequest): Promise<SarPairsResponse> {
-    const started = Date.now();
-    const { set } = await this.sarSet(auth, request.sessionid);
-    const data = await this.endpointData(set, request.endpoint);
-    const cuts = await this.jobs.run(auth.userId, request.sessionid, 'pairs', (job) =>
-      this.engine.fragments(data.compounds.map((c) => c.facts.smiles), { signal: job.signal, onProgress: job.progress }),
-    );
-    const items = data.compounds.map((c, index) => ({ strId: c.facts.str_id, value: c.value.activity.value, cuts: cuts[index] ?? [] }));
-    const found = matchedPairs(items, { minPairs: request.minPairs, limit: request.limit });
-    const member = (index: number) => ({ strId: data.compounds[index]!.facts.str_id, smiles: data.compounds[index]!.facts.smiles, activity: data.compounds[index]!.value.activity });
-    return {
-      compounds: items.length,
-      total: found.total,
-      transformations: found.transformations.map((t) => ({
-        from: t.from,
-        to: t.to,
-        pairs: t.pairs,
-        meanDelta: t.meanDelta,
-        sdDelta: t.sdDelta,
-        examples: t.examples.map((example) => ({ a: member(example.a), b: member(example.b), constant: example.constant, delta: example.delta })),
-      })),
-      note: found.note,
-      durationMs: Date.now() - started,
-    };
   }
 
   // ------------------------------------------------------------ virtual compounds and export

@@ -2,14 +2,15 @@ import { Anchor, Card, Group, NumberInput, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { Link } from 'react-router';
 import type { StructureHighlight } from '@kb/contracts/results';
-import type { ActivityCliff, SarEndpoint } from '@kb/contracts/sar';
+import type { SarEndpoint } from '@kb/contracts/sar';
+import type { ActivityCliff } from '@kb/contracts/sar-cliffs';
 import { formatCount } from '../../../app/format/count-format.ts';
 import { formatNumber } from '../../../app/format/number-format.ts';
 import { countNoun } from '../../../app/format/plural.ts';
 import { QueryView } from '../../../app/ui/query-view.tsx';
 import { structureLeafletHref } from '../../chemistry/structure-highlight.ts';
 import { activityText, sarValue } from './sar-model.ts';
-import { useSarCliffs } from './sar-queries.ts';
+import { useSarCliffs } from './cliffs-queries.ts';
 import { CompoundDrawing } from './sar-parts.tsx';
 
 /**

@@ -4,15 +4,17 @@ import type { ReactNode } from 'react';
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { SarEndpoint, Transformation } from '@kb/contracts/sar';
-import { sarEndpoints } from '@kb/contracts/sar';
+import type { SarEndpoint } from '@kb/contracts/sar';
+import type { Transformation } from '@kb/contracts/sar-pairs';
+import { sarPairsEndpoints } from '@kb/contracts/sar-pairs';
 import { formatNumber } from '../../../app/format/number-format.ts';
 import { countNoun } from '../../../app/format/plural.ts';
 import { QueryErrorAlert, EmptyState } from '../../../app/ui/query-view.tsx';
 import { structureLeafletHref } from '../../chemistry/structure-highlight.ts';
 import { StructureImage } from '../../chemistry/structure-image.tsx';
 import { activityText, sarValue, signedValue } from './sar-model.ts';
-import { useCancelSar, useSarPairs, useSarProgress } from './sar-queries.ts';
+import { useCancelSar, useSarProgress } from './sar-queries.ts';
+import { useSarPairs } from './pairs-queries.ts';
 import { RGroupDrawing } from './sar-parts.tsx';
 
 function TransformationRow({ transformation }: { transformation: Transformation }) {
@@ -115,7 +117,7 @@ function PairsList({ sessionId, endpoint, minPairs }: { sessionId: string; endpo
         <Text size="sm">Cutting the compounds into fragments and matching the pairs…</Text>
         <Progress value={percent} animated={percent === 0} />
         <Group>
-          <Button size="xs" variant="default" onClick={() => void cancel(sarEndpoints.sarPairs.path)}>
+          <Button size="xs" variant="default" onClick={() => void cancel(sarPairsEndpoints.sarPairs.path)}>
             Cancel
           </Button>
         </Group>

@@ -62,16 +62,6 @@ export function useCancelSar(sessionId: string) {
   );
 }
 
-export function useSarCliffs(sessionId: string, endpoint: SarEndpoint | null, minSimilarity: number, minDelta: number, enabled: boolean) {
-  const body = { sessionid: sessionId, endpoint: endpoint ?? { targetId: 1, activityType: '' }, minSimilarity, minDelta, limit: 200 };
-  return useQuery({ ...endpointQuery(sarEndpoints.sarCliffs, { body }), enabled: enabled && endpoint !== null, staleTime: Number.POSITIVE_INFINITY, retry: false });
-}
-
-export function useSarPairs(sessionId: string, endpoint: SarEndpoint | null, minPairs: number, enabled: boolean) {
-  const body = { sessionid: sessionId, endpoint: endpoint ?? { targetId: 1, activityType: '' }, minPairs, limit: 200 };
-  return useQuery({ ...endpointQuery(sarEndpoints.sarPairs, { body }), enabled: enabled && endpoint !== null, staleTime: Number.POSITIVE_INFINITY, retry: false });
-}
-
 /** A virtual compound (the core with these R-groups joined on), asked only when shown. */
 export function useVirtualCompound(core: string, rgroups: Record<string, string | null>, enabled: boolean) {
   return useQuery({

@@ -1,0 +1,44 @@
+import type { z } from 'zod';
+import type { SarPairsRequestSchema, SarPairsResponse } from '@kb/contracts/sar-pairs';
+import type { AuthContext } from '../../http/auth-hook.ts';
+import type { ChemEngine } from '../chemistry/chem-engine.ts';
+import { matchedPairs } from './analysis/matched-pairs.ts';
+import type { SarService } from './sar-service.ts';
+
+/** Matched molecular pairs of the SAR view (docs/sar.md "Matched molecular pairs"): single-cut transformations and the change they bring. */
+
+type PairsRequest = z.infer<typeof SarPairsRequestSchema>;
+
+export class SarPairs {
+  constructor(
+    private readonly sar: SarService,
+    private readonly engine: ChemEngine,
+  ) {}
+
+  /** Matched molecular pairs (single cuts) among the endpoint's compounds. */
+  async pairs(auth: AuthContext, request: PairsRequest): Promise<SarPairsResponse> {
+    const started = Date.now();
+    const { set } = await this.sar.sarSet(auth, request.sessionid);
+    const data = await this.sar.endpointData(set, request.endpoint);
+    const cuts = await this.sar.jobs.run(auth.userId, request.sessionid, 'pairs', (job) =>
+      this.engine.fragments(data.compounds.map((c) => c.facts.smiles), { signal: job.signal, onProgress: job.progress }),
+    );
+    const items = data.compounds.map((c, index) => ({ strId: c.facts.str_id, value: c.value.activity.value, cuts: cuts[index] ?? [] }));
+    const found = matchedPairs(items, { minPairs: request.minPairs, limit: request.limit });
+    const member = (index: number) => ({ strId: data.compounds[index]!.facts.str_id, smiles: data.compounds[index]!.facts.smiles, activity: data.compounds[index]!.value.activity });
+    return {
+      compounds: items.length,
+      total: found.total,
+      transformations: found.transformations.map((t) => ({
+        from: t.from,
+        to: t.to,
+        pairs: t.pairs,
+        meanDelta: t.meanDelta,
+        sdDelta: t.sdDelta,
+        examples: t.examples.map((example) => ({ a: member(example.a), b: member(example.b), constant: example.constant, delta: example.delta })),
+      })),
+      note: found.note,
+      durationMs: Date.now() - started,
+    };
+  }
+}
