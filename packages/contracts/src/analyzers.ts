@@ -16,7 +16,11 @@ export const ANALYZER_TABS = ['structuretab', 'activitiestab'] as const;
 export const AnalyzerTabSchema = z.enum(ANALYZER_TABS);
 export type AnalyzerTab = z.infer<typeof AnalyzerTabSchema>;
 
-/** Numeric measures a chart can use; `pactivity` and `year` exist on the Activities tab only. */
+/**
+ * Numeric measures a chart can use. `year` exists on the Activities tab only; `pactivity` is the
+ * row's own on the Activities tab and, on the Structures tab, the median pActivity of the
+ * structure's activities within the search on the scatter's `endpoint` (a target × activity type).
+ */
 export const ANALYZER_MEASURES = ['mw', 'clogp', 'psa', 'hbd', 'hba', 'rotb', 'pactivity', 'year'] as const;
 export const AnalyzerMeasureSchema = z.enum(ANALYZER_MEASURES);
 export type AnalyzerMeasure = z.infer<typeof AnalyzerMeasureSchema>;
@@ -44,6 +48,23 @@ export const ANALYZER_MEASURE_QUANTITY: Readonly<Record<AnalyzerMeasure, Quantit
 /** Measures of the Structures tab (the activity measures need an activity row). */
 export const STRUCTURE_MEASURES: readonly AnalyzerMeasure[] = ['mw', 'clogp', 'psa', 'hbd', 'hba', 'rotb'];
 
+/** Longest activity type an endpoint names (the knowledge base's are under 40 characters). */
+export const ENDPOINT_ACTIVITY_TYPE_MAX = 100;
+/**
+ * An endpoint: a target and a standard activity type (IC50, Ki…). On the Structures tab a scatter's
+ * pActivity is a structure's median over its activities within the search on this endpoint.
+ */
+export const AnalyzerEndpointSchema = z.object({
+  // An integer column: a larger id would reach the database as "integer out of range".
+  targetId: z.number().int('A target id is a whole number').positive('A target id is a positive number').max(2_147_483_647, 'There is no target with so large an id'),
+  // Not trimmed: it is matched exactly against the stored type.
+  activityType: z
+    .string()
+    .min(1, 'Name the activity type of the endpoint (IC50, Ki…)')
+    .max(ENDPOINT_ACTIVITY_TYPE_MAX, `An activity type has at most ${ENDPOINT_ACTIVITY_TYPE_MAX} characters`),
+});
+export type AnalyzerEndpoint = z.infer<typeof AnalyzerEndpointSchema>;
+
 /** Groupings of a distribution (Activities tab). */
 export const ANALYZER_GROUPINGS = ['target', 'assayType', 'year', 'activityType'] as const;
 export const AnalyzerGroupingSchema = z.enum(ANALYZER_GROUPINGS);
@@ -56,6 +77,8 @@ export const ScatterConfigSchema = z.object({
   x: AnalyzerMeasureSchema,
   y: AnalyzerMeasureSchema,
   color: AnalyzerMeasureSchema.nullable().default(null),
+  /** Structures tab: the endpoint of `pactivity` on any of x, y, colour (analyses saved before it open without one). */
+  endpoint: AnalyzerEndpointSchema.nullable().default(null),
 });
 export const DistributionConfigSchema = z.object({
   chart: z.literal('distribution'),
@@ -100,10 +123,14 @@ export const ScatterDataSchema = z.object({
   x: AnalyzerMeasureSchema,
   y: AnalyzerMeasureSchema,
   color: AnalyzerMeasureSchema.nullable(),
+  /** The endpoint of a Structures-tab pActivity, with its target's name (null when no measure uses one). */
+  endpoint: AnalyzerEndpointSchema.extend({ targetName: z.string() }).nullable(),
   /** Rows of the tab with both values. */
   total: z.number().int(),
   /** Rows of the tab without one of the values (left out). */
   missing: z.number().int(),
+  /** Of the rows drawn, those without a colour value (drawn grey). */
+  colorMissing: z.number().int(),
   /** Over SCATTER_MAX_POINTS: `sampled` (a random sample of points) — the message says so. */
   sampled: z.boolean(),
   /** Points: the row id of the tab (activity id or str_id), x, y, the colour value and the row's structure (drawn on hover; null for a compound without one). */
@@ -137,8 +164,18 @@ export const DistributionDataSchema = z.object({
 });
 export const HeatmapDataSchema = z.object({
   chart: z.literal('heatmap'),
-  targets: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  /**
+   * Where the cells come from: `knowledgeBase`, every measurement of the chosen compounds in the
+   * knowledge base (any target, not only the search's rows), so a one-target search still shows
+   * the compounds' selectivity.
+   */
+  cellsFrom: z.literal('knowledgeBase'),
+  /** `inSearch`: the tab's rows of these compounds include activities on this target. */
+  targets: z.array(z.object({ id: z.number().int(), name: z.string(), inSearch: z.boolean() })),
+  /** The tab's most measured compounds (by their rows with a target and a pActivity). */
   compounds: z.array(z.object({ strId: z.number().int(), smiles: z.string() })),
+  /** Targets the compounds were measured on beyond the `targets` shown (left out). */
+  otherTargets: z.number().int(),
   /** Median pActivity of compound `c` on target `t` (indexes into the two lists). */
   cells: z.array(z.object({ t: z.number().int(), c: z.number().int(), value: z.number(), n: z.number().int() })),
 });
@@ -167,6 +204,17 @@ export const VisualizationResponseSchema = z.discriminatedUnion('chart', [
   ScaffoldsDataSchema,
 ]);
 export type VisualizationResponse = z.infer<typeof VisualizationResponseSchema>;
+
+/** Most endpoints offered for a Structures-tab pActivity (the most measured). */
+export const ANALYZER_ENDPOINTS_MAX = 50;
+export const EndpointOptionsRequestSchema = z.object({ sessionid: SessionIdSchema, tab: AnalyzerTabSchema });
+export const EndpointOptionsResponseSchema = z.object({
+  /** Target × activity type of the tab's activities with a pActivity, most structures first (at most ANALYZER_ENDPOINTS_MAX). */
+  endpoints: z.array(AnalyzerEndpointSchema.extend({ targetName: z.string(), structures: z.number().int(), activities: z.number().int() })),
+  /** Endpoints beyond those answered. */
+  more: z.number().int(),
+});
+export type EndpointOption = z.infer<typeof EndpointOptionsResponseSchema>['endpoints'][number];
 
 // ---------------------------------------------------------------- saved analyses
 
@@ -203,6 +251,14 @@ export const analyzerEndpoints = {
     summary: 'One analyzer chart over the rows of a results tab (scatter, distribution, target × compound heatmap, target-class treemap, scaffold frequency), aggregated on the server.',
     body: VisualizationRequestSchema,
     response: VisualizationResponseSchema,
+  }),
+  endpointOptions: defineEndpoint({
+    method: 'POST',
+    path: '/api/security/allmapping/search/visualization/endpoints',
+    access: SEARCH_ROLES,
+    summary: 'The endpoints (target × activity type) of a results tab’s activities with a pActivity, most structures first: what a Structures-tab scatter can plot as pActivity.',
+    body: EndpointOptionsRequestSchema,
+    response: EndpointOptionsResponseSchema,
   }),
   storeRequest: defineEndpoint({
     method: 'POST',

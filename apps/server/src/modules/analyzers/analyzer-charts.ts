@@ -12,11 +12,13 @@ import type {
   TreemapDataSchema,
   TreemapNode,
 } from '@kb/contracts/analyzers';
-import { SCATTER_MAX_POINTS } from '@kb/contracts/analyzers';
+import { ANALYZER_ENDPOINTS_MAX, ENDPOINT_ACTIVITY_TYPE_MAX, SCATTER_MAX_POINTS } from '@kb/contracts/analyzers';
+import type { AnalyzerEndpoint, EndpointOption } from '@kb/contracts/analyzers';
+import { badRequest } from '../../http/errors.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Sql } from '../results/tab-model.ts';
 import { TAB_MODELS } from '../results/tab-model.ts';
-import { PACTIVITY_SQL, measureSql, requireActivities, sampleRank, tabActivities, tabRows, tabStructures } from './analyzer-scope.ts';
+import { PACTIVITY_SQL, endpointJoin, measureSql, requireActivities, sampleRank, tabActivities, tabRows, tabStructures } from './analyzer-scope.ts';
 import type { TabScope } from './analyzer-scope.ts';
 
 /**
@@ -47,14 +49,49 @@ function sampled(rows: Sql, total: number, limit: number): Sql {
   return sql`SELECT * FROM (${rows}) r WHERE r.rank < ${threshold}::bigint ORDER BY r.rank LIMIT ${limit}`;
 }
 
-export async function scatter(db: Db, scope: TabScope, config: z.infer<typeof ScatterConfigSchema>, maxPoints = SCATTER_MAX_POINTS): Promise<ScatterData> {
-  const x = measureSql(scope.tab, config.x);
-  const y = measureSql(scope.tab, config.y);
-  const c = config.color ? measureSql(scope.tab, config.color) : sql`NULL::float8`;
-  const rows = tabRows(scope);
+type ScatterConfig = z.infer<typeof ScatterConfigSchema>;
+type ResolvedEndpoint = AnalyzerEndpoint & { targetName: string };
+
+/**
+ * The endpoint a scatter's pActivity is read on: on the Structures tab a chart with pActivity on
+ * an axis or the colour needs one (a structure has many activities); the Activities tab's rows have
+ * their own pActivity, so an endpoint there is refused rather than silently ignored. A target that
+ * is not in the knowledge base is a 400 (an endpoint nothing was measured on draws no point, and the
+ * note says so).
+ */
+export async function scatterEndpoint(db: Db, tab: TabScope['tab'], config: ScatterConfig): Promise<ResolvedEndpoint | null> {
+  const usesPActivity = [config.x, config.y, config.color].includes('pactivity');
+  if (tab === 'activitiestab') {
+    if (config.endpoint) {
+      throw badRequest('An endpoint chooses a structure’s pActivity on the Structures tab; each row of the Activities tab has its own pActivity: leave the endpoint out.', { tab });
+    }
+    return null;
+  }
+  if (!usesPActivity) return null;
+  if (!config.endpoint) {
+    throw badRequest(
+      'pActivity on the Structures tab is each structure’s median over the activities of one endpoint: choose an endpoint (a target and an activity type), or chart pActivity from the Activities tab.',
+      { measure: 'pactivity' },
+    );
+  }
+  const { targetId, activityType } = config.endpoint;
+  const target = await db.selectFrom('targets').select('name').where('target_id', '=', targetId).executeTakeFirst();
+  if (!target) throw badRequest(`There is no target ${targetId} in the knowledge base: choose an endpoint from the list of the tab’s endpoints.`, { targetId });
+  return { targetId, activityType, targetName: target.name ?? `Target ${targetId}` };
+}
+
+export async function scatter(db: Db, scope: TabScope, config: ScatterConfig, maxPoints = SCATTER_MAX_POINTS): Promise<ScatterData> {
+  const endpoint = await scatterEndpoint(db, scope.tab, config);
+  const x = measureSql(scope.tab, config.x, endpoint !== null);
+  const y = measureSql(scope.tab, config.y, endpoint !== null);
+  const c = config.color ? measureSql(scope.tab, config.color, endpoint !== null) : sql`NULL::float8`;
+  const tab = tabRows(scope);
+  // A Structures-tab pActivity: each structure's median on the endpoint, joined to the tab's rows.
+  const rows = endpoint ? { ...tab, from: sql`${tab.from} ${endpointJoin(scope.setId, endpoint)}` } : tab;
   // Count and bounds in one aggregate over the rows (a plain query, so PostgreSQL runs it in parallel).
-  const { rows: [stats] } = await sql<{ total: number; all_rows: number; xmin: number; xmax: number; ymin: number; ymax: number; cmin: number; cmax: number }>`
+  const { rows: [stats] } = await sql<{ total: number; all_rows: number; color_missing: number; xmin: number; xmax: number; ymin: number; ymax: number; cmin: number; cmax: number }>`
     SELECT count(*) FILTER (WHERE x IS NOT NULL AND y IS NOT NULL)::int AS total, count(*)::int AS all_rows,
+      count(*) FILTER (WHERE x IS NOT NULL AND y IS NOT NULL AND c IS NULL)::int AS color_missing,
       min(x) FILTER (WHERE y IS NOT NULL) AS xmin, max(x) FILTER (WHERE y IS NOT NULL) AS xmax,
       min(y) FILTER (WHERE x IS NOT NULL) AS ymin, max(y) FILTER (WHERE x IS NOT NULL) AS ymax,
       min(c) FILTER (WHERE x IS NOT NULL AND y IS NOT NULL) AS cmin, max(c) FILTER (WHERE x IS NOT NULL AND y IS NOT NULL) AS cmax
@@ -75,8 +112,10 @@ export async function scatter(db: Db, scope: TabScope, config: z.infer<typeof Sc
     x: config.x,
     y: config.y,
     color: config.color,
+    endpoint,
     total,
     missing: (stats?.all_rows ?? 0) - total,
+    colorMissing: config.color ? (stats?.color_missing ?? 0) : 0,
     sampled: total > maxPoints,
     points: points.map((p) => ({ id: num(p.id), x: num(p.x), y: num(p.y), c: p.c == null ? null : num(p.c), s: p.s == null ? null : num(p.s) })),
     xBounds: bounds(stats?.xmin, stats?.xmax),
@@ -145,33 +184,55 @@ export function histogramEdges(lo: number, hi: number): number[] {
   return Array.from({ length: HISTOGRAM_BINS + 1 }, (_, i) => Number((lo + i * width).toPrecision(12)));
 }
 
+/**
+ * The selectivity heatmap (docs/sar.md "Analyzers"): the `compounds` structures of the tab's rows
+ * most measured (rows with a target and a pActivity), then EVERY measurement of those compounds in
+ * the knowledge base — any target, not only the search's rows, so a one-target search (the usual
+ * case) still shows where else its compounds were measured. The `targets` targets with the most
+ * such measurements are the rows; a cell is a compound's median pActivity on a target. Each target
+ * says whether the tab's rows of these compounds are on it. Bounded: at most 200 compounds' own
+ * activities are read (activities_str_idx), aggregated in SQL.
+ */
 export async function heatmap(db: Db, scope: TabScope, config: z.infer<typeof HeatmapConfigSchema>): Promise<HeatmapData> {
   requireActivities(scope.tab, 'heatmap');
   const rows = tabRows(scope);
-  // Activities with a target, a pActivity and a structure: the most measured targets, then the
-  // compounds most measured on them (a column per structure, so structureless activities are left out).
-  const values = sql`SELECT sa.target_id AS t, sa.str_id AS c, ${PACTIVITY_SQL}::float8 AS p FROM ${rows.from}
-    WHERE ${rows.where} AND sa.target_id IS NOT NULL AND sa.str_id IS NOT NULL AND ${PACTIVITY_SQL} IS NOT NULL`;
-  const { rows: ranked } = await sql<{ kind: 't' | 'c'; id: number; label: string | null }>`
-    WITH v AS (SELECT * FROM (${values}) v0),
-      tt AS (SELECT t, count(*) AS n FROM v GROUP BY t ORDER BY n DESC, t LIMIT ${config.targets}),
-      cc AS (SELECT c, count(*) AS n FROM v JOIN tt USING (t) GROUP BY c ORDER BY n DESC, c LIMIT ${config.compounds})
-    SELECT 't' AS kind, tt.t AS id, tg.name AS label, tt.n FROM tt JOIN targets tg ON tg.target_id = tt.t
-    UNION ALL SELECT 'c', cc.c, st.canonical_smiles, cc.n FROM cc JOIN structures st ON st.str_id = cc.c
-    ORDER BY kind DESC, n DESC, id`.execute(db);
-  const targets = ranked.filter((r) => r.kind === 't').map((r) => ({ id: num(r.id), name: r.label ?? `Target ${r.id}` }));
-  const compounds = ranked.filter((r) => r.kind === 'c').map((r) => ({ strId: num(r.id), smiles: r.label ?? '' }));
-  if (!targets.length || !compounds.length) return { chart: 'heatmap', targets, compounds, cells: [] };
-  const { rows: cells } = await sql<{ t: number; c: number; med: number; n: number }>`
-    SELECT t, c, percentile_cont(0.5) WITHIN GROUP (ORDER BY p) AS med, count(*)::int AS n FROM (${values}) v
-    WHERE t = ANY(${targets.map((x) => x.id)}::bigint[]) AND c = ANY(${compounds.map((x) => x.strId)}::bigint[]) GROUP BY t, c`.execute(db);
+  const { rows: chosen } = await sql<{ c: number; smiles: string | null }>`
+    WITH cc AS (SELECT sa.str_id AS c, count(*) AS n FROM ${rows.from}
+        WHERE ${rows.where} AND sa.target_id IS NOT NULL AND sa.str_id IS NOT NULL AND ${PACTIVITY_SQL} IS NOT NULL
+        GROUP BY sa.str_id ORDER BY n DESC, sa.str_id LIMIT ${config.compounds})
+    SELECT cc.c, st.canonical_smiles AS smiles FROM cc JOIN structures st ON st.str_id = cc.c ORDER BY cc.n DESC, cc.c`.execute(db);
+  const compounds = chosen.map((r) => ({ strId: num(r.c), smiles: r.smiles ?? '' }));
+  const empty: HeatmapData = { chart: 'heatmap', cellsFrom: 'knowledgeBase', targets: [], compounds, otherTargets: 0, cells: [] };
+  if (!compounds.length) return empty;
+  const ids = compounds.map((x) => x.strId);
+  // The compounds' measurements in the knowledge base; the tab's own targets of them, for the marks.
+  const { rows: found } = await sql<{ kind: 't' | 'x'; t: number; c: number | null; med: number | null; n: number; name: string | null; in_search: boolean | null; all_targets: number }>`
+    WITH m AS MATERIALIZED (SELECT a.target_id AS t, a.str_id AS c, (${PACTIVITY_SQL})::float8 AS p FROM activities a
+        WHERE a.str_id = ANY(${ids}::bigint[]) AND a.target_id IS NOT NULL AND ${PACTIVITY_SQL} IS NOT NULL),
+      g AS (SELECT t, count(*) AS n FROM m GROUP BY t),
+      tt AS (SELECT t, n FROM g ORDER BY n DESC, t LIMIT ${config.targets}),
+      searched AS (SELECT DISTINCT sa.target_id AS t FROM ${rows.from} WHERE ${rows.where} AND sa.str_id = ANY(${ids}::bigint[]) AND sa.target_id IS NOT NULL)
+    SELECT 't' AS kind, tt.t, NULL::bigint AS c, NULL::float8 AS med, tt.n::int AS n, tg.name, (tt.t IN (SELECT t FROM searched)) AS in_search,
+        (SELECT count(*) FROM g)::int AS all_targets
+      FROM tt LEFT JOIN targets tg ON tg.target_id = tt.t
+    UNION ALL
+    SELECT 'x', m.t, m.c, percentile_cont(0.5) WITHIN GROUP (ORDER BY m.p), count(*)::int, NULL, NULL, 0
+      FROM m JOIN tt ON tt.t = m.t GROUP BY m.t, m.c
+    ORDER BY 1 DESC, 5 DESC, 2`.execute(db);
+  const targetRows = found.filter((r) => r.kind === 't');
+  const targets = targetRows.map((r) => ({ id: num(r.t), name: r.name ?? `Target ${r.t}`, inSearch: r.in_search === true }));
+  if (!targets.length) return empty;
   const tIndex = new Map(targets.map((x, i) => [x.id, i]));
   const cIndex = new Map(compounds.map((x, i) => [x.strId, i]));
   return {
     chart: 'heatmap',
+    cellsFrom: 'knowledgeBase',
     targets,
     compounds,
-    cells: cells.map((cell) => ({ t: tIndex.get(num(cell.t))!, c: cIndex.get(num(cell.c))!, value: num(cell.med), n: cell.n })),
+    otherTargets: Math.max(0, (targetRows[0]?.all_targets ?? 0) - targets.length),
+    cells: found
+      .filter((r) => r.kind === 'x')
+      .map((cell) => ({ t: tIndex.get(num(cell.t))!, c: cIndex.get(num(cell.c))!, value: num(cell.med), n: num(cell.n) })),
   };
 }
 
@@ -225,4 +286,34 @@ export async function scaffolds(db: Db, scope: TabScope, limit: number, scaffold
   }
   const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, limit);
   return { chart: 'scaffolds', structures: rows.length, sampled: isSampled, scaffolds: ranked.map(([smiles, compounds]) => ({ smiles, compounds })) };
+}
+
+/**
+ * The endpoints (target × standard activity type) of the tab's activities that have a pActivity,
+ * most structures first (then most activities, then the names): what a Structures-tab scatter can
+ * plot as pActivity. At most ANALYZER_ENDPOINTS_MAX; `more` counts the rest. The idea of the SAR
+ * view's endpoint list (sar-queries.ts endpointGroups), over the tab's activities and counting only
+ * the activities with a pActivity.
+ */
+export async function endpointOptions(db: Db, scope: TabScope): Promise<{ endpoints: EndpointOption[]; more: number }> {
+  const acts = tabActivities(scope);
+  const join = scope.tab === 'activitiestab' ? sql`` : sql`JOIN activities a ON a.act_id = sa.act_id`;
+  const { rows } = await sql<{ target_id: number; target_name: string | null; activity_type: string; structures: number; activities: number; all_endpoints: number }>`
+    WITH e AS (SELECT sa.target_id, a.std_activity_type AS activity_type, count(DISTINCT sa.str_id)::int AS structures, count(*)::int AS activities
+        FROM ${acts.from} ${join}
+        WHERE ${acts.where} AND sa.target_id IS NOT NULL AND length(a.std_activity_type) BETWEEN 1 AND ${ENDPOINT_ACTIVITY_TYPE_MAX} AND ${PACTIVITY_SQL} IS NOT NULL
+        GROUP BY sa.target_id, a.std_activity_type)
+    SELECT e.target_id, tg.name AS target_name, e.activity_type, e.structures, e.activities, (SELECT count(*) FROM e)::int AS all_endpoints
+    FROM e LEFT JOIN targets tg ON tg.target_id = e.target_id
+    ORDER BY e.structures DESC, e.activities DESC, tg.name, e.activity_type LIMIT ${ANALYZER_ENDPOINTS_MAX}`.execute(db);
+  return {
+    endpoints: rows.map((r) => ({
+      targetId: num(r.target_id),
+      targetName: r.target_name ?? `Target ${r.target_id}`,
+      activityType: r.activity_type,
+      structures: num(r.structures),
+      activities: num(r.activities),
+    })),
+    more: Math.max(0, (rows[0]?.all_endpoints ?? 0) - rows.length),
+  };
 }

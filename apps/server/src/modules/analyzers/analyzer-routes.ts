@@ -11,6 +11,7 @@ import { AnalyzerService } from './analyzer-service.ts';
 export function registerAnalyzerRoutes(app: FastifyInstance, db: Kysely<Database>, results: ResultsService, engine: ChemEngine): void {
   const analyzers = new AnalyzerService(db, results, engine);
   registerEndpoint(app, analyzerEndpoints.visualization, async ({ body, auth }) => analyzers.visualization(requireAuth(auth), body));
+  registerEndpoint(app, analyzerEndpoints.endpointOptions, async ({ body, auth }) => analyzers.endpoints(requireAuth(auth), body));
   registerEndpoint(app, analyzerEndpoints.storeRequest, async ({ body, auth }) => analyzers.store(requireAuth(auth), body));
   registerEndpoint(app, analyzerEndpoints.fetchRequest, async ({ query, auth }) => analyzers.fetch(requireAuth(auth), query.id));
 }

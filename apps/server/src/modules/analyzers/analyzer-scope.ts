@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { AnalyzerMeasure, AnalyzerTab } from '@kb/contracts/analyzers';
+import type { AnalyzerEndpoint, AnalyzerMeasure, AnalyzerTab } from '@kb/contracts/analyzers';
 import { ANALYZER_MEASURE_LABELS, STRUCTURE_MEASURES } from '@kb/contracts/analyzers';
 import { badRequest } from '../../http/errors.ts';
 import { MOLAR } from '../sar/analysis/pactivity.ts';
@@ -83,12 +83,33 @@ const MEASURE_SQL: Record<AnalyzerMeasure, Sql> = {
   year: sql`d.year`,
 };
 
-/** The measure's value on a row of the tab (as float8); a measure the tab has not is a 400. */
-export function measureSql(tab: AnalyzerTab, measure: AnalyzerMeasure): Sql {
+/**
+ * The measure's value on a row of the tab (as float8); a measure the tab has not is a 400. On the
+ * Structures tab `pactivity` is the endpoint's median (`ep.p`, joined by `endpointJoin`) when the
+ * chart has an endpoint.
+ */
+export function measureSql(tab: AnalyzerTab, measure: AnalyzerMeasure, withEndpoint = false): Sql {
+  if (tab === 'structuretab' && measure === 'pactivity' && withEndpoint) return sql`ep.p`;
   if (tab === 'structuretab' && !STRUCTURE_MEASURES.includes(measure)) {
-    throw badRequest(`${ANALYZER_MEASURE_LABELS[measure]} belongs to an activity: chart it from the Activities tab (a structure has many activities).`, { measure });
+    const how = measure === 'pactivity' ? ' or choose an endpoint (a target and an activity type) to plot each structure’s median pActivity on it' : '';
+    throw badRequest(`${ANALYZER_MEASURE_LABELS[measure]} belongs to an activity: chart it from the Activities tab${how} (a structure has many activities).`, { measure });
   }
   return sql`(${MEASURE_SQL[measure]})::float8`;
+}
+
+/**
+ * `LEFT JOIN (…) ep ON ep.str_id = ss.str_id`: per structure of the Structures tab, the median
+ * pActivity (PACTIVITY_SQL, the SAR view's rule) of its activities within the search on one
+ * endpoint — the session's activities of the tab's structures (`tabActivities`), whose target is
+ * the endpoint's and whose standard activity type is its type. Activities without a pActivity
+ * (a qualified value, a unit that is not molar) are left out of the median; a structure with none
+ * has no value. Aggregated in SQL: one row per structure leaves the subquery.
+ */
+export function endpointJoin(setId: number, endpoint: AnalyzerEndpoint): Sql {
+  return sql`LEFT JOIN (SELECT m.str_id, percentile_cont(0.5) WITHIN GROUP (ORDER BY m.p) AS p
+      FROM (SELECT sa.str_id, (${PACTIVITY_SQL})::float8 AS p FROM search_activities sa JOIN activities a ON a.act_id = sa.act_id
+        WHERE sa.set_id = ${setId}::bigint AND sa.target_id = ${endpoint.targetId}::bigint AND a.std_activity_type = ${endpoint.activityType}) m
+      WHERE m.p IS NOT NULL GROUP BY m.str_id) ep ON ep.str_id = ss.str_id`;
 }
 
 /** Charts that read activity rows one by one (a distribution of values, a target × compound heatmap). */

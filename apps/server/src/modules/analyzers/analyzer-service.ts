@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import type { StoreAnalysisRequestSchema, StoredAnalysis, VisualizationRequest, VisualizationResponse } from '@kb/contracts/analyzers';
+import type { EndpointOptionsRequestSchema, EndpointOptionsResponseSchema, StoreAnalysisRequestSchema, StoredAnalysis, VisualizationRequest, VisualizationResponse } from '@kb/contracts/analyzers';
 import { StoredAnalysisConfigSchema } from '@kb/contracts/analyzers';
 import type { Database } from '../../db/schema.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
@@ -10,7 +10,7 @@ import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import { scaffoldsOf } from '../chemistry/scaffold-cache.ts';
 import type { ResultsService } from '../results/results-service.ts';
 import { sessionFilters } from '../results/result-sessions.ts';
-import { distribution, heatmap, scaffolds, scatter, treemap } from './analyzer-charts.ts';
+import { distribution, endpointOptions, heatmap, scaffolds, scatter, treemap } from './analyzer-charts.ts';
 import type { TabScope } from './analyzer-scope.ts';
 
 /** The most analyses one user keeps (the list answers them all; nothing grows without bound). */
@@ -28,10 +28,14 @@ export class AnalyzerService {
     private readonly engine: ChemEngine,
   ) {}
 
+  /** The ready session's tab (403 / 404 / 409 / 410 as every results call), its filters materialised. */
+  private async scope(auth: AuthContext, sessionid: string, tab: TabScope['tab']): Promise<TabScope> {
+    const session = await this.results.session(auth, sessionid);
+    return { tab, setId: Number(session.set_id), filtered: sessionFilters(session)[tab].length > 0 };
+  }
+
   async visualization(auth: AuthContext, request: VisualizationRequest): Promise<VisualizationResponse> {
-    // The ready session (403 / 404 / 409 / 410 as every results call), its filters materialised.
-    const session = await this.results.session(auth, request.sessionid);
-    const scope: TabScope = { tab: request.tab, setId: Number(session.set_id), filtered: sessionFilters(session)[request.tab].length > 0 };
+    const scope = await this.scope(auth, request.sessionid, request.tab);
     const config = request.config;
     // RDKit runs outside the transaction: it holds no connection while scaffolds are computed.
     if (config.chart === 'scaffolds') return scaffolds(this.db, scope, config.limit, (strIds) => scaffoldsOf(this.db, this.engine, strIds));
@@ -47,6 +51,12 @@ export class AnalyzerService {
           return treemap(trx, scope);
       }
     });
+  }
+
+  /** The endpoints a Structures-tab scatter can plot as pActivity (the tab's, most structures first). */
+  async endpoints(auth: AuthContext, request: z.infer<typeof EndpointOptionsRequestSchema>): Promise<z.infer<typeof EndpointOptionsResponseSchema>> {
+    const scope = await this.scope(auth, request.sessionid, request.tab);
+    return this.results.withWorkMem((trx) => endpointOptions(trx, scope));
   }
 
   /**

@@ -22,6 +22,7 @@ interface Raw {
   act_id: number;
   str_id: number;
   target_id: number | null;
+  type: string | null;
   target: string | null;
   pchembl: number | null;
   value: number | null;
@@ -47,6 +48,20 @@ function median(values: number[]): number {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 const close = (a: number, b: number) => expect(a).toBeCloseTo(b, 6);
+const num = (v: unknown) => (v == null ? null : Number(v));
+/** Raw activity rows as read from the database (numbers may come back as strings). */
+const asRaw = (rows: Raw[]): Raw[] => rows.map((r) => ({ ...r, act_id: Number(r.act_id), str_id: Number(r.str_id), target_id: num(r.target_id), pchembl: num(r.pchembl), value: num(r.value), mw: num(r.mw) }));
+type Endpoint = { targetId: number; activityType: string };
+/** Median pActivity per structure over the raw rows of one endpoint (rows without a pActivity left out). */
+function endpointMedians(rows: readonly Raw[], endpoint: Endpoint): Map<number, number> {
+  const per = new Map<number, number[]>();
+  for (const r of rows) {
+    const p = pActivity(r);
+    if (r.target_id !== endpoint.targetId || r.type !== endpoint.activityType || p == null) continue;
+    per.set(r.str_id, [...(per.get(r.str_id) ?? []), p]);
+  }
+  return new Map([...per.entries()].map(([str, values]) => [str, median(values)]));
+}
 
 describe.each(DATABASES)('analyzers on %s', (kind) => {
   let t: TestApp;
@@ -78,11 +93,11 @@ describe.each(DATABASES)('analyzers on %s', (kind) => {
     sessionid = await run(IC50);
     const row = await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow();
     setId = Number(row.set_id);
-    const { rows } = await sql<Raw>`SELECT sa.act_id::int, sa.str_id::int, sa.target_id::int, tg.name AS target, a.pchembl_value AS pchembl,
+    const { rows } = await sql<Raw>`SELECT sa.act_id::int, sa.str_id::int, sa.target_id::int, a.std_activity_type AS type, tg.name AS target, a.pchembl_value AS pchembl,
         a.activity_value AS value, a.standard_uom AS uom, a.std_act_prefix AS prefix, s.mol_weight AS mw, d.year
       FROM search_activities sa JOIN activities a ON a.act_id = sa.act_id LEFT JOIN targets tg ON tg.target_id = sa.target_id
       LEFT JOIN structures s ON s.str_id = sa.str_id LEFT JOIN documents d ON d.ref_id = sa.ref_id WHERE sa.set_id = ${setId}`.execute(t.database.db);
-    raw = rows.map((r) => ({ ...r, pchembl: r.pchembl == null ? null : Number(r.pchembl), value: r.value == null ? null : Number(r.value), mw: r.mw == null ? null : Number(r.mw) }));
+    raw = asRaw(rows);
     expect(raw.length).toBeGreaterThan(100);
     // The rule above must matter on this data: qualified values without pChEMBL are in the session.
     expect(raw.some((r) => r.pchembl == null && r.value != null && !exact(r))).toBe(true);
@@ -116,7 +131,7 @@ describe.each(DATABASES)('analyzers on %s', (kind) => {
     // The production limit stays 20,000; the demo session is smaller, so the chart function is called with a lower one.
     expect(SCATTER_MAX_POINTS).toBe(20_000);
     const scope = { tab: 'activitiestab' as const, setId, filtered: false };
-    const config = { chart: 'scatter' as const, x: 'mw' as const, y: 'pactivity' as const, color: null };
+    const config = { chart: 'scatter' as const, x: 'mw' as const, y: 'pactivity' as const, color: null, endpoint: null };
     const full = await scatter(t.database.db, scope, config);
     const small = await scatter(t.database.db, scope, config, 50);
     expect(small.sampled).toBe(true);
@@ -169,16 +184,26 @@ describe.each(DATABASES)('analyzers on %s', (kind) => {
     close(edges[0]!, Math.min(...groups.map((g) => g.min)));
   });
 
-  it('fills the target × compound heatmap with the median pActivity of each cell', async () => {
-    const data = await chart({ chart: 'heatmap', targets: 4, compounds: 10 });
-    const targets = data.targets as { id: number; name: string }[];
-    const compounds = data.compounds as { strId: number; smiles: string }[];
-    const measured = raw.filter((r) => r.target_id != null && pActivity(r) != null);
+  /** The heatmap as computed here: the tab's most measured compounds, then all their measurements in the knowledge base. */
+  async function expectedHeatmap(rows: readonly Raw[], compoundsMax: number, targetsMax: number) {
+    const perCompound = new Map<number, number>();
+    for (const r of rows) if (r.target_id != null && pActivity(r) != null) perCompound.set(r.str_id, (perCompound.get(r.str_id) ?? 0) + 1);
+    const compounds = [...perCompound.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, compoundsMax).map(([id]) => id);
+    const { rows: kb } = await sql<Raw>`SELECT a.act_id, a.str_id, a.target_id, a.std_activity_type AS type, NULL AS target, a.pchembl_value AS pchembl,
+        a.activity_value AS value, a.standard_uom AS uom, a.std_act_prefix AS prefix, NULL AS mw, NULL AS year
+      FROM activities a WHERE a.str_id = ANY(${compounds}::bigint[])`.execute(t.database.db);
+    const measured = asRaw(kb).filter((r) => r.target_id != null && pActivity(r) != null);
     const perTarget = new Map<number, number>();
     for (const r of measured) perTarget.set(r.target_id!, (perTarget.get(r.target_id!) ?? 0) + 1);
-    const topTargets = [...perTarget.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, 4).map(([id]) => id);
-    expect(targets.map((x) => x.id)).toEqual(topTargets);
-    expect(compounds.length).toBeGreaterThan(0);
+    const targets = [...perTarget.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, targetsMax).map(([id]) => id);
+    const searched = new Set(rows.filter((r) => compounds.includes(r.str_id) && r.target_id != null).map((r) => r.target_id!));
+    return { compounds, targets, measured, searched, allTargets: perTarget.size };
+  }
+
+  /** Every cell equals the median of the compound's measurements on the target; no cell is left out or added. */
+  function expectCells(data: Json, measured: readonly Raw[]): number {
+    const targets = data.targets as { id: number }[];
+    const compounds = data.compounds as { strId: number }[];
     const cells = data.cells as { t: number; c: number; value: number; n: number }[];
     let checked = 0;
     for (const [ti, target] of targets.entries()) {
@@ -195,7 +220,130 @@ describe.each(DATABASES)('analyzers on %s', (kind) => {
       }
     }
     expect(checked).toBe(cells.length);
-    expect(checked).toBeGreaterThan(0);
+    return checked;
+  }
+
+  it('fills the heatmap from every measurement in the knowledge base of the tab’s most measured compounds', async () => {
+    const data = await chart({ chart: 'heatmap', targets: 4, compounds: 10 });
+    const expected = await expectedHeatmap(raw, 10, 4);
+    expect(data.cellsFrom).toBe('knowledgeBase');
+    expect((data.compounds as { strId: number }[]).map((c) => c.strId)).toEqual(expected.compounds);
+    const targets = data.targets as { id: number; inSearch: boolean }[];
+    expect(targets.map((x) => x.id)).toEqual(expected.targets);
+    expect(targets.map((x) => x.inSearch)).toEqual(expected.targets.map((id) => expected.searched.has(id)));
+    expect(data.otherTargets).toBe(expected.allTargets - targets.length);
+    expect(expectCells(data, expected.measured)).toBeGreaterThan(0);
+  });
+
+  it('shows the other targets a one-target search’s compounds were measured on, the searched one marked', async () => {
+    // The search's target whose compounds were measured elsewhere the most: a selectivity view to draw.
+    const { rows: picked } = await sql<{ t: number }>`SELECT sa.target_id AS t FROM search_activities sa JOIN activities a ON a.str_id = sa.str_id
+      WHERE sa.set_id = ${setId} AND sa.target_id IS NOT NULL AND a.target_id <> sa.target_id
+      GROUP BY sa.target_id ORDER BY count(DISTINCT a.target_id) DESC, sa.target_id LIMIT 1`.execute(t.database.db);
+    const target = Number(picked[0]!.t);
+    const single = await run({ rows: [{ selectedOption: 'target', targets: [{ label: `target ${target}`, ids: [target] }] }] });
+    const { rows } = await sql<Raw>`SELECT sa.act_id, sa.str_id, sa.target_id, a.std_activity_type AS type, NULL AS target, a.pchembl_value AS pchembl,
+        a.activity_value AS value, a.standard_uom AS uom, a.std_act_prefix AS prefix, NULL AS mw, NULL AS year
+      FROM search_sessions se JOIN search_activities sa ON sa.set_id = se.set_id JOIN activities a ON a.act_id = sa.act_id WHERE se.id = ${single}`.execute(t.database.db);
+    const tabRows = asRaw(rows);
+    expect(new Set(tabRows.map((r) => r.target_id))).toEqual(new Set([target]));
+    const answer = await visualize({ chart: 'heatmap', targets: 10, compounds: 30 }, 'activitiestab', me, single);
+    expect(answer.statusCode, answer.body).toBe(200);
+    const data = answer.data as Json;
+    const expected = await expectedHeatmap(tabRows, 30, 10);
+    const targets = data.targets as { id: number; name: string; inSearch: boolean }[];
+    expect(targets.length).toBeGreaterThan(1);
+    expect(targets.map((x) => x.id)).toEqual(expected.targets);
+    // Only the searched target is the search's; the others come from the knowledge base.
+    expect(targets.filter((x) => x.inSearch).map((x) => x.id)).toEqual(expected.targets.filter((id) => id === target));
+    expect(targets.some((x) => !x.inSearch)).toBe(true);
+    const cells = data.cells as { t: number }[];
+    expect(new Set(cells.map((c) => targets[c.t]!.id)).size).toBeGreaterThan(1);
+    expectCells(data, expected.measured);
+  });
+
+  it('plots the Structures tab by each structure’s median pActivity on an endpoint, as computed here from the raw activities', async () => {
+    const options = await post('/api/security/allmapping/search/visualization/endpoints', { sessionid, tab: 'structuretab' });
+    expect(options.statusCode, options.body).toBe(200);
+    const endpoints = options.data.endpoints as (Endpoint & { targetName: string; structures: number; activities: number })[];
+    // The endpoints of the structures' activities with a pActivity, most structures first.
+    const counted = new Map<string, { structures: Set<number>; activities: number }>();
+    for (const r of raw) {
+      if (r.target_id == null || r.type == null || pActivity(r) == null) continue;
+      const key = `${r.target_id}\t${r.type}`;
+      const entry = counted.get(key) ?? { structures: new Set<number>(), activities: 0 };
+      entry.structures.add(r.str_id);
+      entry.activities++;
+      counted.set(key, entry);
+    }
+    expect(endpoints.length + (options.data.more as number)).toBe(counted.size);
+    expect(endpoints.map((e) => e.structures)).toEqual([...endpoints.map((e) => e.structures)].sort((a, b) => b - a));
+    const endpoint = { targetId: endpoints[0]!.targetId, activityType: endpoints[0]!.activityType };
+    const top = counted.get(`${endpoint.targetId}\t${endpoint.activityType}`)!;
+    expect(endpoints[0]!.structures).toBe(top.structures.size);
+    expect(endpoints[0]!.activities).toBe(top.activities);
+    expect(Math.max(...[...counted.values()].map((e) => e.structures.size))).toBe(top.structures.size);
+
+    const medians = endpointMedians(raw, endpoint);
+    const { rows: structures } = await sql<{ str_id: number; mw: number | null; clogp: number | null }>`SELECT ss.str_id::int, s.mol_weight AS mw, s.logp_calc AS clogp
+      FROM search_structures ss JOIN structures s ON s.str_id = ss.str_id WHERE ss.set_id = ${setId}`.execute(t.database.db);
+    const data = await chart({ chart: 'scatter', x: 'mw', y: 'pactivity', color: null, endpoint }, 'structuretab');
+    expect(data.endpoint).toEqual({ ...endpoint, targetName: endpoints[0]!.targetName });
+    const plotted = structures.filter((r) => r.mw != null && medians.has(Number(r.str_id)));
+    expect(data.total).toBe(plotted.length);
+    expect(data.missing).toBe(structures.length - plotted.length);
+    expect(data.missing).toBeGreaterThan(0);
+    const points = data.points as { id: number; x: number; y: number; s: number }[];
+    expect(points).toHaveLength(plotted.length);
+    for (const p of points) {
+      close(p.y, medians.get(p.id)!);
+      expect(p.s).toBe(p.id);
+    }
+    // Some structure was measured several times on the endpoint: the median, not one value.
+    expect(raw.filter((r) => r.target_id === endpoint.targetId && r.type === endpoint.activityType).length).toBeGreaterThan(medians.size);
+
+    // As the colour: every structure with both axes drawn, those without a value counted.
+    const coloured = await chart({ chart: 'scatter', x: 'mw', y: 'clogp', color: 'pactivity', endpoint }, 'structuretab');
+    const both = structures.filter((r) => r.mw != null && r.clogp != null);
+    expect(coloured.total).toBe(both.length);
+    expect(coloured.colorMissing).toBe(both.filter((r) => !medians.has(Number(r.str_id))).length);
+    for (const p of coloured.points as { id: number; c: number | null }[]) {
+      if (medians.has(p.id)) close(p.c!, medians.get(p.id)!);
+      else expect(p.c).toBeNull();
+    }
+  });
+
+  it('refuses a Structures-tab pActivity without an endpoint, a bad endpoint, and an endpoint on the Activities tab', async () => {
+    const scatterOf = (endpoint: unknown, tab = 'structuretab') => visualize({ chart: 'scatter', x: 'mw', y: 'pactivity', color: null, endpoint }, tab);
+    const none = await scatterOf(null);
+    expect(none.statusCode).toBe(400);
+    expect(String(none.data.message)).toMatch(/choose an endpoint/);
+    const target = raw.find((r) => r.target_id != null)!.target_id!;
+    for (const bad of [
+      { targetId: 0, activityType: 'IC50' },
+      { targetId: -3, activityType: 'IC50' },
+      { targetId: 1.5, activityType: 'IC50' },
+      { targetId: 2_147_483_648, activityType: 'IC50' },
+      { targetId: target, activityType: '' },
+      { targetId: target, activityType: 'x'.repeat(101) },
+      { targetId: target },
+      'EGFR IC50',
+    ]) {
+      const answer = await scatterOf(bad);
+      expect(answer.statusCode, JSON.stringify(bad)).toBe(400);
+    }
+    const long = await scatterOf({ targetId: target, activityType: 'x'.repeat(101) });
+    expect(String(long.data.message)).toMatch(/at most 100 characters/);
+    const missing = await scatterOf({ targetId: 2_000_000_000, activityType: 'IC50' });
+    expect(missing.statusCode).toBe(400);
+    expect(String(missing.data.message)).toMatch(/no target 2000000000/);
+    const onActivities = await scatterOf({ targetId: target, activityType: 'IC50' }, 'activitiestab');
+    expect(onActivities.statusCode).toBe(400);
+    expect(String(onActivities.data.message)).toMatch(/leave the endpoint out/);
+    // An endpoint nothing was measured on: no point, every structure counted as without a value.
+    const unmeasured = await chart({ chart: 'scatter', x: 'mw', y: 'pactivity', color: null, endpoint: { targetId: target, activityType: 'No such type' } }, 'structuretab');
+    expect(unmeasured.total).toBe(0);
+    expect(unmeasured.missing).toBeGreaterThan(0);
   });
 
   it('counts distinct compounds per target class, each class once for the compounds under it', async () => {
@@ -224,7 +372,9 @@ describe.each(DATABASES)('analyzers on %s', (kind) => {
   it('refuses what a tab cannot chart, and another user’s session; an evaluator charts their own', async () => {
     const bad = await visualize({ chart: 'scatter', x: 'mw', y: 'pactivity', color: null }, 'structuretab');
     expect(bad.statusCode).toBe(400);
-    expect(String(bad.data.message)).toMatch(/pActivity belongs to an activity/);
+    expect(String(bad.data.message)).toMatch(/choose an endpoint/);
+    const year = await visualize({ chart: 'scatter', x: 'mw', y: 'year', color: null }, 'structuretab');
+    expect(String(year.data.message)).toMatch(/Year belongs to an activity/);
     expect((await visualize({ chart: 'distribution' }, 'structuretab')).statusCode).toBe(400);
     expect((await visualize({ chart: 'scatter', x: 'weight', y: 'mw' })).statusCode).toBe(400);
     expect((await visualize({ chart: 'heatmap', targets: 1000 })).statusCode).toBe(400);
@@ -259,6 +409,23 @@ describe.each(DATABASES)('analyzers on %s', (kind) => {
     expect(((await get('/api/security/allmapping/search/fetchrequest', other)).data.analyses as Json[])).toEqual([]);
     expect((await post('/api/security/allmapping/search/storerequest', { name: 'Mine now', sessionid, config }, other)).statusCode).toBe(403);
     expect((await post('/api/security/allmapping/search/storerequest', { name: '  ', sessionid, config })).statusCode).toBe(400);
+  });
+
+  it('keeps a scatter’s endpoint in a saved analysis, and opens one saved before endpoints existed', async () => {
+    const endpoint = { targetId: raw.find((r) => r.target_id != null)!.target_id!, activityType: 'IC50' };
+    const charts = [{ chart: 'scatter', x: 'mw', y: 'clogp', color: 'pactivity', endpoint }];
+    const saved = await post('/api/security/allmapping/search/storerequest', { name: 'By endpoint', sessionid, config: { tab: 'structuretab', charts } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const one = await get(`/api/security/allmapping/search/fetchrequest?id=${saved.data.id}`);
+    expect((one.data.analyses as { config: Json }[])[0]!.config).toEqual({ tab: 'structuretab', charts });
+    const user = (await t.database.db.selectFrom('users').select('id').where('email', '=', demoEmailForRole('FULL_USER')).executeTakeFirstOrThrow()).id;
+    const { rows } = await sql<{ analysis_id: number }>`INSERT INTO saved_analyses (user_id, name, session_id, config)
+      VALUES (${user}, 'Before endpoints', ${sessionid}, '{"tab":"structuretab","charts":[{"chart":"scatter","x":"mw","y":"clogp","color":"psa"}]}'::jsonb)
+      RETURNING analysis_id`.execute(t.database.db);
+    const old = await get(`/api/security/allmapping/search/fetchrequest?id=${rows[0]!.analysis_id}`);
+    expect(old.statusCode, old.body).toBe(200);
+    expect((old.data.analyses as { config: Json }[])[0]!.config).toEqual({ tab: 'structuretab', charts: [{ chart: 'scatter', x: 'mw', y: 'clogp', color: 'psa', endpoint: null }] });
+    await sql`DELETE FROM saved_analyses WHERE name IN ('By endpoint', 'Before endpoints')`.execute(t.database.db);
   });
 
   it('answers 400, not a database error, to an id beyond the integer range', async () => {

@@ -15,6 +15,18 @@ export function useVisualization<K extends AnalyzerChartConfig['chart']>(session
   });
 }
 
+/** The endpoints a Structures-tab scatter can plot as pActivity (asked only when the tab has the choice). */
+export function useEndpointOptions(sessionId: string, tab: AnalyzerTab, enabled: boolean) {
+  const body = { sessionid: sessionId, tab };
+  return useQuery({
+    queryKey: endpointKey(analyzerEndpoints.endpointOptions, { body }),
+    queryFn: ({ signal }) => callApi(analyzerEndpoints.endpointOptions, { body }, { signal }),
+    enabled,
+    retry: false,
+    staleTime: 300_000,
+  });
+}
+
 export function useSavedAnalyses() {
   return useQuery({
     queryKey: endpointKey(analyzerEndpoints.fetchRequest, { query: {} }),

@@ -7,13 +7,13 @@ import type { AnalyzerChartConfig, AnalyzerTab } from '@kb/contracts/analyzers';
 export function defaultCharts(tab: AnalyzerTab): AnalyzerChartConfig[] {
   if (tab === 'structuretab') {
     return [
-      { chart: 'scatter', x: 'mw', y: 'clogp', color: 'psa' },
+      { chart: 'scatter', x: 'mw', y: 'clogp', color: 'psa', endpoint: null },
       { chart: 'treemap' },
       { chart: 'scaffolds', limit: 12 },
     ];
   }
   return [
-    { chart: 'scatter', x: 'mw', y: 'pactivity', color: 'year' },
+    { chart: 'scatter', x: 'mw', y: 'pactivity', color: 'year', endpoint: null },
     { chart: 'distribution', measure: 'pactivity', groupBy: 'target', groups: 12 },
     { chart: 'heatmap', targets: 25, compounds: 60 },
     { chart: 'treemap' },

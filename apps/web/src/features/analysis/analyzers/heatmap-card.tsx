@@ -16,6 +16,32 @@ type HeatmapConfig = z.infer<typeof HeatmapConfigSchema>;
 type HeatmapData = z.infer<typeof HeatmapDataSchema>;
 type Cell = HeatmapData['cells'][number];
 
+/** A target's row label: cut to fit, and marked when the search's rows are on it. */
+function targetLabel(target: HeatmapData['targets'][number]): string {
+  const name = target.name.length > 24 ? `${target.name.slice(0, 23)}…` : target.name;
+  return target.inSearch ? `{searched|${name} ●}` : name;
+}
+
+/** "EGFR" / "EGFR and ERBB2" / "3 targets": the targets of the search's rows among those drawn. */
+export function searchedTargets(data: Pick<HeatmapData, 'targets'>): string {
+  const names = data.targets.filter((t) => t.inSearch).map((t) => t.name);
+  if (names.length > 2) return countNoun(names.length, 'target');
+  return names.join(' and ');
+}
+
+/** What the heatmap shows, in words: where the cells come from and which rows are the search's. */
+export function heatmapNote(data: Pick<HeatmapData, 'targets' | 'compounds' | 'otherTargets' | 'cellsFrom'>): string {
+  const compounds = countNoun(data.compounds.length, 'compound');
+  const parts = [
+    `The ${compounds} of the tab most measured, on the ${countNoun(data.targets.length, 'target')} they were measured on most.`,
+    `Cells: every measurement in the knowledge base of these ${compounds}, not only the search’s rows (median pActivity).`,
+  ];
+  const searched = searchedTargets(data);
+  parts.push(searched ? `● the search’s rows are on ${searched}.` : 'None of the targets drawn is one of the search’s rows.');
+  if (data.otherTargets > 0) parts.push(`${countNoun(data.otherTargets, 'other target')} measured less left out.`);
+  return parts.join(' ');
+}
+
 function heatmapOption(data: HeatmapData): AnalyzerChartOption {
   const values = data.cells.map((c) => c.value);
   return {
@@ -24,11 +50,17 @@ function heatmapOption(data: HeatmapData): AnalyzerChartOption {
     tooltip: {
       formatter: (p: unknown) => {
         const [c, t, value, n] = (p as { value: [number, number, number, number] }).value;
-        return `${data.targets[t]!.name}<br/>Compound ${data.compounds[c]!.strId}: median pActivity ${formatPchembl(value)} (${countNoun(n, 'activity')})<br/>Click to see the structure`;
+        const target = data.targets[t]!;
+        return `${target.name}${target.inSearch ? ' (the search’s rows)' : ''}<br/>Compound ${data.compounds[c]!.strId}: median pActivity ${formatPchembl(value)} (${countNoun(n, 'activity')})<br/>Click to see the structure`;
       },
     },
     xAxis: { type: 'category', name: 'Compounds (most measured first)', nameLocation: 'middle', nameGap: 12, data: data.compounds.map((c) => String(c.strId)), axisLabel: { show: false } },
-    yAxis: { type: 'category', data: data.targets.map((t) => (t.name.length > 24 ? `${t.name.slice(0, 23)}…` : t.name)), splitLine: { show: true, lineStyle: { color: '#f1f3f5' } } },
+    yAxis: {
+      type: 'category',
+      data: data.targets.map(targetLabel),
+      axisLabel: { rich: { searched: { fontWeight: 'bold', color: '#1864ab' } } },
+      splitLine: { show: true, lineStyle: { color: '#f1f3f5' } },
+    },
     visualMap: { dimension: 2, min: Math.min(...values), max: Math.max(...values), calculable: true, orient: 'horizontal', left: 'center', bottom: 0, itemHeight: 160, text: ['pActivity', ''], formatter: (value: number) => formatPchembl(value), inRange: { color: ['#f1eef6', '#74a9cf', '#045a8d'] } },
     series: [{ type: 'heatmap', data: data.cells.map((cell) => [cell.c, cell.t, cell.value, cell.n]) }],
   } as AnalyzerChartOption;
@@ -42,7 +74,10 @@ function CellDetail({ data, cell }: { data: HeatmapData; cell: Cell }) {
       <Group align="flex-start" gap="md">
         <StructureImage strId={compound.strId} width={180} height={130} alt={`Structure of compound ${compound.strId}`} />
         <Stack gap={4}>
-          <Text fw={600}>{data.targets[cell.t]!.name}</Text>
+          <Text fw={600}>
+            {data.targets[cell.t]!.name}
+            {data.targets[cell.t]!.inSearch ? ' (the search’s rows)' : ''}
+          </Text>
           <Text size="sm">
             Compound {compound.strId}: median pActivity {formatPchembl(cell.value)} over {countNoun(cell.n, 'activity')}
           </Text>
@@ -61,7 +96,7 @@ function HeatmapView({ data }: { data: HeatmapData }) {
   const container = useAnalyzerChart(option, { onClick: ({ dataIndex }) => setPicked(data.cells[dataIndex] ?? null) });
   return (
     <Stack gap="xs">
-      <div ref={container} role="img" aria-label="Target by compound heatmap" style={{ width: '100%', height: Math.max(CHART_PX, 60 + data.targets.length * 22) }} />
+      <div ref={container} role="img" aria-label="Target by compound heatmap" data-testid="heatmap-canvas" data-targets={data.targets.length} style={{ width: '100%', height: Math.max(CHART_PX, 60 + data.targets.length * 22) }} />
       {picked && <CellDetail data={data} cell={picked} />}
     </Stack>
   );
@@ -76,7 +111,7 @@ export function HeatmapCard({ sessionId, tab, config }: { sessionId: string; tab
       query={query}
       isEmpty={(data) => data.cells.length === 0}
       empty="No activity of this tab has both a target and a pActivity."
-      note={(data) => `Median pActivity of the ${countNoun(data.compounds.length, 'compound')} most measured on the ${countNoun(data.targets.length, 'target')} with the most activities.`}
+      note={heatmapNote}
     >
       {(data) => <HeatmapView data={data} />}
     </ChartFrame>

@@ -1,5 +1,5 @@
-import type { AnalyzerMeasure } from '@kb/contracts/analyzers';
-import { ANALYZER_MEASURE_QUANTITY } from '@kb/contracts/analyzers';
+import type { AnalyzerEndpoint, AnalyzerMeasure } from '@kb/contracts/analyzers';
+import { ANALYZER_MEASURE_LABELS, ANALYZER_MEASURE_QUANTITY } from '@kb/contracts/analyzers';
 import { formatNumber, formatNumberRange, formatQuantity } from '../../../app/format/number-format.ts';
 
 /** A value of a measure as its quantity is written (tooltips): pActivity 7.20, weight 481.60, year 2024, counts whole. */
@@ -21,4 +21,17 @@ export function measureAxisLabel(measure: AnalyzerMeasure) {
 /** A histogram bin of a measure: "2015–2017", "300–350". */
 export function formatMeasureBin(from: number, to: number | undefined, measure: AnalyzerMeasure): string {
   return formatNumberRange(from, to, { grouping: grouped(measure) });
+}
+
+/** An endpoint as a chemist names it: "Epidermal growth factor receptor · IC50". */
+export function endpointName(endpoint: AnalyzerEndpoint & { targetName: string }): string {
+  return `${endpoint.targetName} · ${endpoint.activityType}`;
+}
+
+/**
+ * A measure's name on an axis, a legend or the hover card: a Structures-tab pActivity names its
+ * endpoint ("pActivity, EGFR · IC50"), since a structure's value is its median on that endpoint.
+ */
+export function measureName(measure: AnalyzerMeasure, endpoint: (AnalyzerEndpoint & { targetName: string }) | null | undefined): string {
+  return measure === 'pactivity' && endpoint ? `pActivity, ${endpointName(endpoint)}` : ANALYZER_MEASURE_LABELS[measure];
 }

@@ -2,13 +2,13 @@ import { Group } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import type { z } from 'zod';
 import type { AnalyzerTab, ScatterConfigSchema, ScatterDataSchema } from '@kb/contracts/analyzers';
-import { ANALYZER_MEASURE_LABELS } from '@kb/contracts/analyzers';
 import type { AnalyzerChartOption } from './analyzer-echarts.ts';
 import { useAnalyzerChart } from './analyzer-echarts.ts';
-import { useVisualization } from './analyzer-queries.ts';
+import { useEndpointOptions, useVisualization } from './analyzer-queries.ts';
 import { CHART_PX, ChartFrame } from './chart-frame.tsx';
-import { formatMeasure, measureAxisLabel } from './measure-format.ts';
+import { formatMeasure, measureAxisLabel, measureName } from './measure-format.ts';
 import { MeasurePicker } from './measure-picker.tsx';
+import type { PickedMeasure } from './measure-picker.tsx';
 import type { ScatterHover } from './scatter-hover.tsx';
 import { ScatterHoverCard } from './scatter-hover.tsx';
 import type { BrushedRows } from './scatter-points.ts';
@@ -18,7 +18,7 @@ type ScatterConfig = z.infer<typeof ScatterConfigSchema>;
 type ScatterData = z.infer<typeof ScatterDataSchema>;
 
 function scatterOption(data: ScatterData): AnalyzerChartOption {
-  const label = (m: ScatterData['x']) => ANALYZER_MEASURE_LABELS[m];
+  const label = (m: ScatterData['x']) => measureName(m, data.endpoint);
   return {
     animation: false,
     // The colour legend gets a column of its own right of the plot, never over the points.
@@ -42,6 +42,8 @@ function scatterOption(data: ScatterData): AnalyzerChartOption {
             text: [label(data.color), ''],
             formatter: (value: number) => formatMeasure(value, data.color!),
             inRange: { color: ['#2c7bb6', '#ffffbf', '#d7191c'] },
+            // Points without a colour value (a structure not measured on the endpoint) are drawn grey.
+            outOfRange: { color: '#ced4da' },
           },
         }
       : {}),
@@ -87,6 +89,16 @@ export function ScatterCard({
   onSelect: (rows: BrushedRows) => void;
 }) {
   const query = useVisualization<'scatter'>(sessionId, tab, config);
+  const endpoints = useEndpointOptions(sessionId, tab, tab === 'structuretab');
+  const offered = endpoints.data?.endpoints ?? [];
+  // The chart has one endpoint: picking pActivity of another on one axis moves the others that show pActivity to it.
+  const pick = (axis: 'x' | 'y' | 'color') => (picked: PickedMeasure | null) => {
+    const endpoint = picked?.endpoint ?? config.endpoint;
+    const next = { ...config, [axis]: picked?.measure ?? null };
+    const usesPActivity = [next.x, next.y, next.color].includes('pactivity');
+    onChange({ ...next, endpoint: usesPActivity ? endpoint : null } as ScatterConfig);
+  };
+  const pickerProps = { tab, endpoints: offered, endpoint: query.data?.endpoint ?? config.endpoint };
   return (
     <ChartFrame
       title="Scatter"
@@ -94,13 +106,17 @@ export function ScatterCard({
       query={query}
       controls={
         <Group gap="xs">
-          <MeasurePicker label="X axis" tab={tab} value={config.x} onChange={(x) => onChange({ ...config, x })} />
-          <MeasurePicker label="Y axis" tab={tab} value={config.y} onChange={(y) => onChange({ ...config, y })} />
-          <MeasurePicker label="Colour" tab={tab} nullable value={config.color} onChange={(color) => onChange({ ...config, color })} />
+          <MeasurePicker label="X axis" {...pickerProps} value={config.x} onPick={pick('x')} />
+          <MeasurePicker label="Y axis" {...pickerProps} value={config.y} onPick={pick('y')} />
+          <MeasurePicker label="Colour" {...pickerProps} nullable value={config.color} onPick={pick('color')} />
         </Group>
       }
       isEmpty={(data) => data.total === 0}
-      empty="No row of this tab has both values. Pick other measures."
+      empty={
+        config.endpoint && [config.x, config.y].includes('pactivity')
+          ? 'No structure of this tab has both values: none measured on this endpoint has the other value. Pick another endpoint or measure.'
+          : 'No row of this tab has both values. Pick other measures.'
+      }
       note={(data) => scatterNote(data, tab)}
     >
       {(data) => <ScatterChartView data={data} onSelect={onSelect} />}

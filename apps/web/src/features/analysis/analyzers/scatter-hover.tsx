@@ -1,9 +1,8 @@
 import { Paper, Stack, Text } from '@mantine/core';
 import type { z } from 'zod';
 import type { ScatterDataSchema } from '@kb/contracts/analyzers';
-import { ANALYZER_MEASURE_LABELS } from '@kb/contracts/analyzers';
 import { StructureImage } from '../../chemistry/structure-image.tsx';
-import { formatMeasure } from './measure-format.ts';
+import { formatMeasure, measureName } from './measure-format.ts';
 
 type ScatterData = z.infer<typeof ScatterDataSchema>;
 
@@ -28,9 +27,10 @@ export function ScatterHoverCard({ data, hover, boxWidth }: { data: ScatterData;
   if (!point) return null;
   const left = hover.x + 16 + CARD_W > boxWidth ? Math.max(0, hover.x - 16 - CARD_W) : hover.x + 16;
   const rows: [string, string][] = [
-    [ANALYZER_MEASURE_LABELS[data.x], formatMeasure(point.x, data.x)],
-    [ANALYZER_MEASURE_LABELS[data.y], formatMeasure(point.y, data.y)],
-    ...(data.color ? ([[ANALYZER_MEASURE_LABELS[data.color], formatMeasure(point.c, data.color)]] as [string, string][]) : []),
+    [measureName(data.x, data.endpoint), formatMeasure(point.x, data.x)],
+    [measureName(data.y, data.endpoint), formatMeasure(point.y, data.y)],
+    // A structure not measured on the colour's endpoint says so rather than a blank.
+    ...(data.color ? ([[measureName(data.color, data.endpoint), point.c == null ? 'no value' : formatMeasure(point.c, data.color)]] as [string, string][]) : []),
   ];
   return (
     <Paper

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { AnalyzerTab, ScatterDataSchema } from '@kb/contracts/analyzers';
 import { formatCount } from '../../../app/format/count-format.ts';
 import { countNoun } from '../../../app/format/plural.ts';
+import { endpointName } from './measure-format.ts';
 
 type ScatterData = z.infer<typeof ScatterDataSchema>;
 
@@ -16,7 +17,20 @@ export function scatterNote(data: ScatterData, tab: AnalyzerTab): string {
       ? `Sampled ${formatCount(data.points.length)} of ${formatCount(data.total)} points (a fixed random sample); the axes cover all of them.`
       : `${countNoun(data.total, rowNoun(tab))} drawn.`,
   ];
-  if (data.missing > 0) parts.push(`${countNoun(data.missing, rowNoun(tab))} without both values left out.`);
+  const endpoint = data.endpoint ? endpointName(data.endpoint) : null;
+  const onAxis = data.x === 'pactivity' || data.y === 'pactivity';
+  if (data.missing > 0) {
+    // A Structures-tab pActivity: most structures left out were not measured on the endpoint, and the user must know why.
+    parts.push(
+      endpoint && onAxis
+        ? `${countNoun(data.missing, rowNoun(tab))} without both values left out (no pActivity on ${endpoint}, or no value of the other measure).`
+        : `${countNoun(data.missing, rowNoun(tab))} without both values left out.`,
+    );
+  }
+  if (data.color && data.colorMissing > 0) {
+    const why = endpoint && data.color === 'pactivity' ? `no pActivity on ${endpoint}` : 'no colour value';
+    parts.push(`${countNoun(data.colorMissing, rowNoun(tab))} drawn grey (${why}).`);
+  }
   parts.push('Drag a rectangle over points to select their rows.');
   return parts.join(' ');
 }
