@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { authEndpoints } from '@kb/contracts/api';
+import type { SarEndpointOption } from '@kb/contracts/sar';
 import { sarEndpoints } from '@kb/contracts/sar';
 import type { SearchCriteria } from '@kb/contracts/search';
 import { searchEndpoints } from '@kb/contracts/search-api';
@@ -68,6 +69,8 @@ afterAll(async () => {
 
 describe('the SAR view of a search', () => {
   let sessionid: string;
+  /** The endpoint chosen first (A). */
+  let chosen: SarEndpointOption;
 
   beforeAll(async () => {
     sessionid = await openResultsOf({ rows: [{ selectedOption: 'structure', operator: null, structure: { inputType: 'smiles', value: GLUTARIMIDE_ISOINDOLINONE, category: 'substructure', feature: 'desalted' } }] }, 'structuretab');
@@ -86,6 +89,7 @@ describe('the SAR view of a search', () => {
     const endpoint = data.endpoints.find((e) => e.molar && IMD_TARGETS.includes(e.targetName) && ['DC50', 'IC50'].includes(e.activityType));
     expect(endpoint, `a molar endpoint of the glue series among ${data.endpoints.map((e) => `${e.targetName} · ${e.activityType}`).join(', ')}`).toBeDefined();
     expect(endpoint!.compounds).toBeGreaterThan(10);
+    chosen = endpoint!;
 
     await page.getByTestId('sar-endpoint').click();
     await page.getByTestId('sar-endpoint').fill(endpoint!.targetName.slice(0, 12));
@@ -135,12 +139,63 @@ describe('the SAR view of a search', () => {
     expect(await balance()).toBe(before - compounds);
   });
 
+  it('sets a second endpoint from every measurement of the compounds beside the first, with a difference column that sorts', async () => {
+    // The other target of the glue series, read from every measurement of these compounds.
+    const data = await api.call(sarEndpoints.sarData, { params: { sessionid } });
+    const other = data.measuredEndpoints.find((e) => e.molar && IMD_TARGETS.includes(e.targetName) && e.targetName !== chosen.targetName && e.compounds > 10);
+    expect(other, `a second target among ${data.measuredEndpoints.map((e) => `${e.targetName} · ${e.activityType}`).join(', ')}`).toBeDefined();
+    await page.getByTestId('sar-more-endpoints').click();
+    await page.getByTestId('sar-more-endpoints').fill(other!.targetName.slice(0, 12));
+    await page.getByRole('option', { name: new RegExp(`^${other!.targetName} · ${other!.activityType} — .*\\(all measurements\\)$`) }).click();
+    await page.keyboard.press('Escape');
+    // Adding B brings its difference from A.
+    expect(await page.getByTestId('sar-difference-AB').locator('input').isChecked()).toBe(true);
+    await page.getByTestId('sar-run').click();
+
+    const table = page.getByTestId('sar-table');
+    const header = (id: string) => table.locator(`.ag-header-cell[col-id="${id}"]`);
+    await header('difference-0').waitFor({ timeout: 60_000 });
+    expect(await header('activity-1').innerText()).toContain('B: pActivity');
+    expect(await page.getByTestId('sar-endpoints-key').innerText()).toMatch(new RegExp(`B\\s+${other!.activityType} · ${other!.targetName} \\(all measurements\\)`));
+
+    // Sorted by A − B, most selective for A first (a second click sorts descending).
+    await header('difference-0').locator('.ag-header-cell-label').click();
+    await header('difference-0').locator('.ag-header-cell-label').click();
+    await expect.poll(() => header('difference-0').getAttribute('aria-sort')).toBe('descending');
+    const shown = await table.locator('.ag-center-cols-container .ag-row').evaluateAll((rows) =>
+      rows
+        .map((row) => ({
+          index: Number(row.getAttribute('row-index')),
+          a: row.querySelector('[data-testid="sar-activity"]')?.textContent ?? null,
+          b: row.querySelector('[data-testid="sar-activity-1"]')?.textContent ?? null,
+          d: row.querySelector('[data-testid="sar-difference-0"]')?.getAttribute('data-value') ?? null,
+        }))
+        .sort((x, y) => x.index - y.index),
+    );
+    const differences = shown.flatMap((row) => (row.d === null ? [] : [Number(row.d)]));
+    expect(differences.length, 'compounds measured on both targets on the first screen').toBeGreaterThan(2);
+    expect(differences).toEqual([...differences].sort((x, y) => y - x));
+    // Each difference is the two medians' difference as the cells show them.
+    for (const row of shown.filter((r) => r.d !== null)) expect(Number(row.d)).toBeCloseTo(Number.parseFloat(row.a!) - Number.parseFloat(row.b!), 1);
+    await shot('table-two-endpoints', 'sar-tabs');
+  });
+
   it('shows the R-group matrix, and a cell opens the compound leaflet', async () => {
     await page.getByTestId('sar-tab-matrix').click();
     const matrix = page.getByTestId('sar-matrix');
     await matrix.waitFor({ timeout: 30_000 });
     const cells = matrix.getByTestId('sar-matrix-cell');
     expect(await cells.count()).toBeGreaterThan(1);
+    // The matrix of the difference column: only the compounds measured on both, on its own scale.
+    const onA = await cells.count();
+    await page.getByTestId('sar-measure').click();
+    await page.getByRole('option', { name: /^A − B/ }).click();
+    await expect.poll(() => page.getByTestId('sar-legend').innerText()).toContain('more active on A');
+    expect(await cells.count()).toBeLessThanOrEqual(onA);
+    expect(await cells.count()).toBeGreaterThan(0);
+    await page.getByTestId('sar-measure').click();
+    await page.getByRole('option', { name: /^A: / }).click();
+    await expect.poll(() => cells.count()).toBe(onA);
     // An empty cell is an unmade combination: it draws the virtual compound.
     await matrix.getByTestId('sar-matrix-empty').first().click();
     await expect.poll(() => page.getByTestId('sar-virtual').getByTestId('structure-image').count(), { timeout: 30_000 }).toBe(1);

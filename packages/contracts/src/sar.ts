@@ -17,6 +17,18 @@ import { MessageResponseSchema } from './auth.ts';
 export const SAR_MAX_COMPOUNDS = 5_000;
 /** Most cores studied at once. */
 export const SAR_MAX_CORES = 5;
+/** Most endpoints side by side in one SAR table (the first and up to three more). */
+export const SAR_MAX_ENDPOINTS = 4;
+/** Most difference columns (pActivity A − pActivity B) of one SAR table: every ordered pair of two endpoints… up to six. */
+export const SAR_MAX_DIFFERENCES = 6;
+/**
+ * Where an endpoint's measurements are read: `set`, the rows put into the SAR view (a search's
+ * own activities, as filtered and ticked); `knowledgeBase`, every measurement in the knowledge
+ * base of the SAR view's compounds — how a search on one target still shows the anti-target.
+ */
+export const SAR_ENDPOINT_SCOPES = ['set', 'knowledgeBase'] as const;
+export const SarEndpointScopeSchema = z.enum(SAR_ENDPOINT_SCOPES);
+export type SarEndpointScope = z.infer<typeof SarEndpointScopeSchema>;
 /** Results tabs the SAR view can be opened from. */
 export const SAR_SOURCE_TABS = ['structuretab', 'activitiestab'] as const;
 export const SarSourceTabSchema = z.enum(SAR_SOURCE_TABS);
@@ -50,6 +62,7 @@ export const SarEndpointOptionSchema = z.object({
   activities: z.number().int(),
   /** Molar units (nM, µM, mM, M …): values become pActivity. Otherwise the values are used as published. */
   molar: z.boolean(),
+  scope: SarEndpointScopeSchema,
 });
 export type SarEndpointOption = z.infer<typeof SarEndpointOptionSchema>;
 
@@ -61,8 +74,13 @@ export const SarDataSchema = z.object({
   /** Activities of those structures (from the Activities tab: the rows chosen; from Structures: all of theirs in the session). */
   activities: z.number().int(),
   createdAt: z.string(),
-  /** Most compounds first. */
+  /** Endpoints of the rows put into the SAR view (scope `set`), most compounds first. */
   endpoints: z.array(SarEndpointOptionSchema),
+  /**
+   * Endpoints of every measurement in the knowledge base of these compounds (scope
+   * `knowledgeBase`), most compounds first: the anti-targets of a one-target search.
+   */
+  measuredEndpoints: z.array(SarEndpointOptionSchema),
 });
 export type SarData = z.infer<typeof SarDataSchema>;
 
@@ -73,6 +91,8 @@ export const SarSessionParamsSchema = z.object({ sessionid: SessionIdSchema });
 export const SarEndpointSchema = z.object({
   targetId: z.number().int().positive(),
   activityType: z.string().trim().min(1).max(100),
+  /** Absent: `set`. */
+  scope: SarEndpointScopeSchema.optional(),
 });
 export type SarEndpoint = z.infer<typeof SarEndpointSchema>;
 
@@ -108,9 +128,20 @@ export type SarCoresResponse = z.infer<typeof SarCoresResponseSchema>;
 
 // ---------------------------------------------------------------- the SAR table
 
+/** A difference column: pActivity of endpoint `a` − pActivity of endpoint `b` (indices into the table's endpoints, 0 = `endpoint`). */
+export const SarDifferenceSchema = z
+  .object({ a: z.number().int().min(0).max(SAR_MAX_ENDPOINTS - 1), b: z.number().int().min(0).max(SAR_MAX_ENDPOINTS - 1) })
+  .refine((d) => d.a !== d.b, 'A difference needs two different endpoints');
+export type SarDifference = z.infer<typeof SarDifferenceSchema>;
+
 export const SarTableRequestSchema = z.object({
   sessionid: SessionIdSchema,
+  /** The first endpoint: its compounds are the table's rows. */
   endpoint: SarEndpointSchema,
+  /** Further endpoints shown beside it, each its own column (a compound without a value there shows none). */
+  moreEndpoints: z.array(SarEndpointSchema).max(SAR_MAX_ENDPOINTS - 1, `At most ${SAR_MAX_ENDPOINTS} endpoints in one table`).optional(),
+  /** Selectivity columns: pActivity A − pActivity B of two molar endpoints. */
+  differences: z.array(SarDifferenceSchema).max(SAR_MAX_DIFFERENCES, `At most ${SAR_MAX_DIFFERENCES} difference columns`).optional(),
   cores: z.array(SarCoreInputSchema).min(1, 'Choose a core').max(SAR_MAX_CORES),
 });
 export type SarTableRequest = z.infer<typeof SarTableRequestSchema>;
@@ -143,6 +174,10 @@ export const SarRowSchema = z.object({
   le: z.number().nullable(),
   /** Lipophilic efficiency: pActivity − cLogP; null for non-molar endpoints or without cLogP. */
   lipe: z.number().nullable(),
+  /** The compound's value for each of the table's `endpoints` (the first is `activity`); null: not measured there. */
+  values: z.array(SarActivitySchema.nullable()),
+  /** Each of the table's `differences` (A − B of the two medians); null when either is missing. */
+  differences: z.array(z.number().nullable()),
 });
 export type SarRow = z.infer<typeof SarRowSchema>;
 
@@ -173,17 +208,30 @@ export const FreeWilsonSchema = z.object({
 });
 export type FreeWilson = z.infer<typeof FreeWilsonSchema>;
 
+export const SarTableEndpointSchema = z.object({
+  targetId: z.number().int(),
+  targetName: z.string(),
+  activityType: z.string(),
+  scope: SarEndpointScopeSchema,
+  /** "pActivity" for molar units, else the published unit. */
+  unit: z.string(),
+  molar: z.boolean(),
+  /** What the user should know about the values (units converted, non-molar values used as published). */
+  note: z.string().nullable(),
+});
+export type SarTableEndpoint = z.infer<typeof SarTableEndpointSchema>;
+
+/** What a Free-Wilson fit or the R-group matrix reads: an endpoint's values or a difference column. */
+export const SarMeasureSchema = z.object({ kind: z.enum(['endpoint', 'difference']), index: z.number().int().min(0) });
+export type SarMeasure = z.infer<typeof SarMeasureSchema>;
+
 export const SarTableSchema = z.object({
-  endpoint: z.object({
-    targetId: z.number().int(),
-    targetName: z.string(),
-    activityType: z.string(),
-    /** "pActivity" for molar units, else the published unit. */
-    unit: z.string(),
-    molar: z.boolean(),
-    /** What the user should know about the values (units converted, non-molar values used as published). */
-    note: z.string().nullable(),
-  }),
+  /** The first endpoint (= `endpoints[0]`). */
+  endpoint: SarTableEndpointSchema,
+  /** Every endpoint of the table, the first first. */
+  endpoints: z.array(SarTableEndpointSchema),
+  /** Difference columns with their label ("pIC50 EGFR − pIC50 ERBB2"). */
+  differences: z.array(z.object({ a: z.number().int(), b: z.number().int(), label: z.string() })),
   /** The cores as RDKit labelled them (`[*:n]` at each R position). */
   cores: z.array(z.object({ smiles: z.string(), compounds: z.number().int() })),
   /** R1…Rn in order. */
@@ -194,6 +242,8 @@ export const SarTableSchema = z.object({
   freeWilson: FreeWilsonSchema.nullable(),
   /** Why there is no fit, or, beside a fit, which compounds it left out (R-groups seen in only one compound). */
   freeWilsonNote: z.string().nullable(),
+  /** The Free-Wilson fit of every further endpoint and difference (the first endpoint's is `freeWilson`). */
+  fits: z.array(z.object({ measure: SarMeasureSchema, freeWilson: FreeWilsonSchema.nullable(), note: z.string().nullable() })),
   durationMs: z.number().int(),
 });
 export type SarTable = z.infer<typeof SarTableSchema>;

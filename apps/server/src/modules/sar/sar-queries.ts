@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely, Selectable } from 'kysely';
 import type { Sql } from '../results/tab-model.ts';
-import type { SarSourceTab } from '@kb/contracts/sar';
+import type { SarEndpointScope, SarSourceTab } from '@kb/contracts/sar';
 import type { Database } from '../../db/schema.ts';
 import { SAR_SET_TABLES } from './sar-tables.ts';
 
@@ -69,13 +69,24 @@ export interface EndpointGroup {
   units: (string | null)[];
 }
 
-/** Target × activity type of the set's activities that have a value, most compounds first. */
-export async function endpointGroups(db: Kysely<Database>, setId: number): Promise<EndpointGroup[]> {
+/**
+ * The activities an endpoint of `scope` reads (docs/sar.md "Endpoints"): `set`, the rows put into
+ * the SAR view; `knowledgeBase`, every activity in the knowledge base of the SAR view's structures
+ * (read through activities (str_id, target_id), so a 5,000-compound set reads only its own).
+ * A set's endpoint is found through sar_set_activities (set_id, target_id).
+ */
+function scopedActivities(scope: SarEndpointScope) {
+  return scope === 'set'
+    ? sql`sar_set_activities x JOIN activities a ON a.act_id = x.act_id`
+    : sql`sar_set_structures x JOIN activities a ON a.str_id = x.str_id`;
+}
+
+/** Target × activity type of the scope's activities that have a value, most compounds first. */
+export async function endpointGroups(db: Kysely<Database>, setId: number, scope: SarEndpointScope = 'set'): Promise<EndpointGroup[]> {
   const { rows } = await sql<EndpointGroup>`SELECT a.target_id, t.name AS target_name, a.std_activity_type AS activity_type,
       count(DISTINCT a.str_id)::int AS compounds, count(*)::int AS activities,
       count(a.pchembl_value)::int AS with_pchembl, array_agg(DISTINCT a.standard_uom) AS units
-    FROM sar_set_activities x
-    JOIN activities a ON a.act_id = x.act_id
+    FROM ${scopedActivities(scope)}
     JOIN targets t ON t.target_id = a.target_id
     WHERE x.set_id = ${setId}::bigint AND a.std_activity_type IS NOT NULL
       AND (a.pchembl_value IS NOT NULL OR a.activity_value IS NOT NULL)
@@ -94,11 +105,16 @@ export interface Measurement {
   std_act_prefix: string | null;
 }
 
-export async function endpointMeasurements(db: Kysely<Database>, setId: number, targetId: number, activityType: string): Promise<{ targetName: string | null; rows: Measurement[] }> {
+export async function endpointMeasurements(
+  db: Kysely<Database>,
+  setId: number,
+  endpoint: { targetId: number; activityType: string; scope: SarEndpointScope },
+): Promise<{ targetName: string | null; rows: Measurement[] }> {
+  const { targetId, activityType, scope } = endpoint;
   const target = await db.selectFrom('targets').select('name').where('target_id', '=', targetId).executeTakeFirst();
   const { rows } = await sql<Measurement>`SELECT a.str_id, a.pchembl_value, a.activity_value, a.standard_uom, a.std_act_prefix
-    FROM sar_set_activities x JOIN activities a ON a.act_id = x.act_id
-    WHERE x.set_id = ${setId}::bigint AND x.target_id = ${targetId} AND a.std_activity_type = ${activityType}
+    FROM ${scopedActivities(scope)}
+    WHERE x.set_id = ${setId}::bigint AND ${scope === 'set' ? sql`x.target_id` : sql`a.target_id`} = ${targetId} AND a.std_activity_type = ${activityType}
     ORDER BY a.str_id, a.act_id`.execute(db);
   return { targetName: target?.name ?? null, rows: rows.map((row) => ({ ...row, str_id: Number(row.str_id) })) };
 }

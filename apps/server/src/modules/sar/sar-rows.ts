@@ -20,7 +20,13 @@ export function heavyAtomsOfSmiles(smiles: string): number {
 }
 
 /** A decomposed compound's row: its R-groups, value, and the efficiencies of a molar endpoint. */
-export function sarRow(facts: CompoundFacts, value: CompoundValue, decomposed: { core: number; rgroups: Record<string, string | null> }, molar: boolean): SarRow {
+export function sarRow(
+  facts: CompoundFacts,
+  value: CompoundValue,
+  decomposed: { core: number; rgroups: Record<string, string | null> },
+  molar: boolean,
+  columns: Pick<SarRow, 'values' | 'differences'> = { values: [value.activity], differences: [] },
+): SarRow {
   const heavyAtoms = facts.heavy_atoms ?? heavyAtomsOfSmiles(facts.smiles);
   const p = value.activity.value;
   const clogp = facts.clogp == null ? null : Number(facts.clogp);
@@ -35,6 +41,7 @@ export function sarRow(facts: CompoundFacts, value: CompoundValue, decomposed: {
     heavyAtoms,
     le: molar && heavyAtoms > 0 ? round((LE_FACTOR * p) / heavyAtoms, 3) : null,
     lipe: molar && clogp != null ? round(p - clogp, 2) : null,
+    ...columns,
   };
 }
 

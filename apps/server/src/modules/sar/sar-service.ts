@@ -1,6 +1,9 @@
 import type { Kysely } from 'kysely';
 import type {
+  SarActivity,
   SarCoreInput,
+  SarDifference,
+  SarMeasure,
   SarCoresResponse,
   SarData,
   SarEndpoint,
@@ -105,14 +108,15 @@ export class SarService {
   }
 
   private async answerData(set: SarSetRow): Promise<SarData> {
-    const groups = await endpointGroups(this.db, set.set_id);
+    const [groups, measured] = await Promise.all([endpointGroups(this.db, set.set_id, 'set'), endpointGroups(this.db, set.set_id, 'knowledgeBase')]);
     return {
       sessionid: set.session_id,
       tab: set.tab,
       compounds: set.compounds,
       activities: set.activities,
       createdAt: new Date(set.created_at).toISOString(),
-      endpoints: groups.map(endpointOption),
+      endpoints: groups.map((group) => endpointOption(group, 'set')),
+      measuredEndpoints: measured.map((group) => endpointOption(group, 'knowledgeBase')),
     };
   }
 
@@ -136,9 +140,10 @@ export class SarService {
 
   /** The endpoint's compounds with a value (400 when none has one). */
   async endpointData(set: SarSetRow, endpoint: SarEndpoint): Promise<EndpointData> {
-    const { targetName, rows } = await endpointMeasurements(this.db, set.set_id, endpoint.targetId, endpoint.activityType);
+    const scope = endpoint.scope ?? 'set';
+    const { targetName, rows } = await endpointMeasurements(this.db, set.set_id, { ...endpoint, scope });
     const molar = isMolarGroup({ with_pchembl: rows.filter((row) => row.pchembl_value != null).length, units: [...new Set(rows.map((row) => row.standard_uom))] });
-    const { info, values } = compoundValues({ targetId: endpoint.targetId, targetName: targetName ?? `Target ${endpoint.targetId}`, activityType: endpoint.activityType }, rows, molar);
+    const { info, values } = compoundValues({ targetId: endpoint.targetId, targetName: targetName ?? `Target ${endpoint.targetId}`, activityType: endpoint.activityType, scope }, rows, molar);
     if (!values.length) {
       throw badRequest(`No compound of this SAR view has a usable ${endpoint.activityType} value for ${targetName ?? `target ${endpoint.targetId}`}. Choose another endpoint.`, { field: 'endpoint' });
     }
@@ -216,6 +221,9 @@ export class SarService {
     const started = Date.now();
     const cores = await this.checkedCores(request.cores);
     const data = await this.endpointData(set, request.endpoint);
+    const more = await this.moreEndpointsData(set, request);
+    const endpoints = [data.info, ...more.map((m) => m.info)];
+    const differences = checkedDifferences(endpoints, request.differences ?? []);
     const smiles = data.compounds.map((c) => c.facts.smiles);
     const decomposition = await this.jobs.run(auth.userId, request.sessionid, 'decompose', (job) =>
       this.chemInput(request.cores, () => this.engine.decompose(cores, smiles, { signal: job.signal, onProgress: job.progress })),
@@ -225,24 +233,56 @@ export class SarService {
     const reason = request.cores.length === 1 ? 'does not contain the core' : 'does not contain any of the cores';
     data.compounds.forEach(({ facts, value }, index) => {
       const decomposed = decomposition.rows[index];
-      if (decomposed) rows.push(sarRow(facts, value, decomposed, data.info.molar));
-      else unmatched.push({ strId: facts.str_id, smiles: facts.smiles, activity: value.activity, reason });
+      if (!decomposed) {
+        unmatched.push({ strId: facts.str_id, smiles: facts.smiles, activity: value.activity, reason });
+        return;
+      }
+      const values = [value.activity, ...more.map((m) => m.values.get(facts.str_id) ?? null)];
+      rows.push(sarRow(facts, value, decomposed, data.info.molar, { values, differences: differences.map((d) => difference(values, d)) }));
     });
-    // R1 of one core is not R1 of another: the fit reads the first core's compounds only (the page says so).
-    const fit = freeWilson(
-      rows.filter((row) => row.core === 0).map((row) => ({ strId: row.strId, rgroups: row.rgroups, value: row.activity.value })),
-      { best: FREE_WILSON_BEST },
-    );
+    // R1 of one core is not R1 of another: the fits read the first core's compounds only (the page says so).
+    const fitOf = (measure: SarMeasure) => {
+      const fit = freeWilson(
+        rows.flatMap((row) => {
+          const value = measureValue(row, measure);
+          return row.core === 0 && value != null ? [{ strId: row.strId, rgroups: row.rgroups, value }] : [];
+        }),
+        { best: FREE_WILSON_BEST },
+      );
+      return { freeWilson: 'result' in fit ? fit.result : null, note: fit.note };
+    };
+    const first = fitOf({ kind: 'endpoint', index: 0 });
+    const measures: SarMeasure[] = [...more.map((_, i) => ({ kind: 'endpoint' as const, index: i + 1 })), ...differences.map((_, index) => ({ kind: 'difference' as const, index }))];
     return {
       endpoint: data.info,
+      endpoints,
+      differences: differences.map((d) => ({ ...d, label: `${endpointLabel(endpoints[d.a]!)} − ${endpointLabel(endpoints[d.b]!)}` })),
       cores: decomposition.cores.map((smiles, index) => ({ smiles, compounds: rows.filter((row) => row.core === index).length })),
       labels: decomposition.labels,
       rows,
       unmatched,
-      freeWilson: 'result' in fit ? fit.result : null,
-      freeWilsonNote: fit.note,
+      freeWilson: first.freeWilson,
+      freeWilsonNote: first.note,
+      fits: measures.map((measure) => ({ measure, ...fitOf(measure) })),
       durationMs: Date.now() - started,
     };
+  }
+
+  /** The values of each further endpoint by compound; the same endpoint twice, or one without values, is a 400 naming it. */
+  private async moreEndpointsData(set: SarSetRow, request: SarTableRequest): Promise<{ info: EndpointInfo; values: Map<number, SarActivity> }[]> {
+    const all = [request.endpoint, ...(request.moreEndpoints ?? [])];
+    const seen = new Set<string>();
+    for (const [index, endpoint] of all.entries()) {
+      const key = endpointKey(endpoint);
+      if (seen.has(key)) throw badRequest(`Endpoint ${index + 1} is already in the table: choose each target · activity type once.`, { field: 'moreEndpoints' });
+      seen.add(key);
+    }
+    const answers = [];
+    for (const endpoint of request.moreEndpoints ?? []) {
+      const { info, compounds } = await this.endpointData(set, endpoint);
+      answers.push({ info, values: new Map(compounds.map((c) => [c.facts.str_id, c.value.activity])) });
+    }
+    return answers;
   }
 
   /** The engine's queries of the cores; one RDKit cannot read is a 400 with RDKit's message, naming which. */
@@ -323,5 +363,46 @@ export class SarService {
 /** The cache key of a table: the session, the SAR set as written (a new setSarData changes it), the endpoint and cores. */
 function tableKey(set: SarSetRow, request: SarTableRequest): string {
   const cores = request.cores.map((core) => `${core.kind}:${core.text}`).join('\u0000');
-  return `${set.session_id}|${set.set_id}|${new Date(set.created_at).getTime()}|${request.endpoint.targetId}|${request.endpoint.activityType}|${cores}`;
+  const endpoints = [request.endpoint, ...(request.moreEndpoints ?? [])].map(endpointKey).join('\u0000');
+  const differences = (request.differences ?? []).map((d) => `${d.a}-${d.b}`).join(',');
+  return `${set.session_id}|${set.set_id}|${new Date(set.created_at).getTime()}|${endpoints}|${differences}|${cores}`;
+}
+
+function endpointKey(endpoint: SarEndpoint): string {
+  return `${endpoint.scope ?? 'set'}:${endpoint.targetId}:${endpoint.activityType}`;
+}
+
+/** "IC50 on Epidermal growth factor receptor" — how a difference column names its endpoints. */
+function endpointLabel(endpoint: EndpointInfo): string {
+  return `${endpoint.activityType} on ${endpoint.targetName}`;
+}
+
+/**
+ * The difference columns asked for, each between two endpoints of the table; a difference needs
+ * two pActivity endpoints (a difference of percentages or of values in two units says nothing).
+ */
+function checkedDifferences(endpoints: readonly EndpointInfo[], asked: readonly SarDifference[]): SarDifference[] {
+  const seen = new Set<string>();
+  return asked.map(({ a, b }, index) => {
+    const name = `Difference ${index + 1}`;
+    if (a >= endpoints.length || b >= endpoints.length) throw badRequest(`${name} names endpoint ${Math.max(a, b) + 1}, and the table has ${endpoints.length}.`, { field: 'differences' });
+    for (const side of [a, b]) {
+      if (!endpoints[side]!.molar) throw badRequest(`${name}: ${endpointLabel(endpoints[side]!)} is not in molar units, so it has no pActivity to subtract. Differences are between pActivity endpoints.`, { field: 'differences' });
+    }
+    if (seen.has(`${a}-${b}`)) throw badRequest(`${name} is already in the table.`, { field: 'differences' });
+    seen.add(`${a}-${b}`);
+    return { a, b };
+  });
+}
+
+/** A − B of the two medians (without binary noise: 7.3 − 6.1 is 1.2, not 1.1999999999999993); null when either is missing. */
+export function difference(values: readonly (SarActivity | null)[], { a, b }: SarDifference): number | null {
+  const x = values[a];
+  const y = values[b];
+  return x && y ? Math.round((x.value - y.value) * 1e6) / 1e6 : null;
+}
+
+/** A row's value of a measure: an endpoint's median or a difference. */
+export function measureValue(row: SarRow, measure: SarMeasure): number | null {
+  return measure.kind === 'endpoint' ? (row.values[measure.index]?.value ?? null) : (row.differences[measure.index] ?? null);
 }

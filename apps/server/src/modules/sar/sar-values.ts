@@ -1,4 +1,4 @@
-import type { SarActivity, SarEndpointOption, SarTable } from '@kb/contracts/sar';
+import type { SarActivity, SarEndpointOption, SarEndpointScope, SarTable } from '@kb/contracts/sar';
 import { aggregate } from './analysis/aggregate.ts';
 import { isMolarUnit, toPActivity } from './analysis/pactivity.ts';
 import type { EndpointGroup, Measurement } from './sar-queries.ts';
@@ -26,7 +26,7 @@ export function isMolarGroup(group: Pick<EndpointGroup, 'with_pchembl' | 'units'
   return group.with_pchembl > 0 || group.units.some((unit) => isMolarUnit(unit));
 }
 
-export function endpointOption(group: EndpointGroup): SarEndpointOption {
+export function endpointOption(group: EndpointGroup, scope: SarEndpointScope): SarEndpointOption {
   return {
     targetId: group.target_id,
     targetName: group.target_name,
@@ -34,6 +34,7 @@ export function endpointOption(group: EndpointGroup): SarEndpointOption {
     compounds: group.compounds,
     activities: group.activities,
     molar: isMolarGroup(group),
+    scope,
   };
 }
 
@@ -64,7 +65,7 @@ function pActivityOf(row: Measurement): number | null {
  * endpoint's kind as the SAR data answered it (isMolarGroup over all its measurements).
  */
 export function compoundValues(
-  endpoint: { targetId: number; targetName: string; activityType: string },
+  endpoint: { targetId: number; targetName: string; activityType: string; scope: SarEndpointScope },
   rows: readonly Measurement[],
   molar: boolean,
 ): { info: EndpointInfo; values: CompoundValue[] } {

@@ -199,6 +199,83 @@ describe.each(DATABASES)('SAR view on %s', (kind) => {
     if (result.freeWilson) expect(result.freeWilson.compounds).toBeLessThanOrEqual(result.rows.length);
   }, 120_000);
 
+  it('sets a second endpoint read from every measurement of the compounds beside the first, with a difference column equal to the activities’ medians', async () => {
+    const data = await setAll();
+    // The search named one target: its rows know no other, every measurement of its compounds does.
+    expect(data.endpoints.every((e) => e.scope === 'set')).toBe(true);
+    expect(data.measuredEndpoints.every((e) => e.scope === 'knowledgeBase')).toBe(true);
+    // The other target · type on which most compounds of the one-endpoint table were measured (the demo series are measured on several).
+    const core = await topCore();
+    const single = await table();
+    const [most] = await rows(sql<{ target_id: number; std_activity_type: string }>`SELECT target_id, std_activity_type FROM activities
+      WHERE str_id = ANY(${single.rows.map((r) => r.strId)}::bigint[]) AND target_id <> ${endpoint.targetId} AND pchembl_value IS NOT NULL
+      GROUP BY target_id, std_activity_type ORDER BY count(DISTINCT str_id) DESC, target_id LIMIT 1`);
+    expect(most, 'compounds of the table measured on another target').toBeDefined();
+    const other = data.measuredEndpoints.find((e) => e.targetId === Number(most!.target_id) && e.activityType === most!.std_activity_type);
+    expect(other).toMatchObject({ molar: true, scope: 'knowledgeBase' });
+    expect(data.endpoints.some((e) => e.targetId === other!.targetId)).toBe(false);
+    const second = { targetId: other!.targetId, activityType: other!.activityType, scope: 'knowledgeBase' as const };
+    const body = { sessionid, endpoint, moreEndpoints: [second], differences: [{ a: 0, b: 1 }], cores: [{ kind: 'smiles', text: core.text }] };
+    const answer = await post('/api/sar/table', body);
+    expect(answer.statusCode, answer.body).toBe(200);
+    const result = answer.data as unknown as SarTable;
+    expect(result.endpoints.map((e) => [e.targetId, e.activityType, e.scope])).toEqual([
+      [endpoint.targetId, 'IC50', 'set'],
+      [second.targetId, second.activityType, 'knowledgeBase'],
+    ]);
+    expect(result.differences[0]!.label).toContain(' − ');
+
+    // Independently: every activity of the SAR set's structures on the second target, pActivity by hand, median per compound.
+    const measured = await rows(sql<{ str_id: number; pchembl_value: number | null; activity_value: number | null; standard_uom: string | null; std_act_prefix: string | null }>`
+      SELECT a.str_id, a.pchembl_value, a.activity_value, a.standard_uom, a.std_act_prefix FROM sar_set_structures x JOIN activities a ON a.str_id = x.str_id
+      WHERE x.set_id = ${setId}::bigint AND a.target_id = ${second.targetId} AND a.std_activity_type = ${second.activityType}`);
+    const byCompound = new Map<number, number[]>();
+    for (const m of measured) {
+      const p = pActivity(m);
+      if (p != null) byCompound.set(Number(m.str_id), [...(byCompound.get(Number(m.str_id)) ?? []), p]);
+    }
+    let both = 0;
+    for (const row of result.rows) {
+      expect(row.values[0]).toEqual(row.activity);
+      const values = byCompound.get(row.strId);
+      if (!values) {
+        expect(row.values[1]).toBeNull();
+        expect(row.differences[0]).toBeNull();
+        continue;
+      }
+      both++;
+      expect(row.values[1]!.value).toBeCloseTo(median(values), 6);
+      expect(row.values[1]!.n).toBe(values.length);
+      expect(row.differences[0]).toBeCloseTo(row.activity.value - median(values), 6);
+    }
+    expect(both, 'compounds measured on both targets').toBeGreaterThan(0);
+    // A fit of the difference and of the second endpoint, each over the compounds that have one.
+    expect(result.fits.map((f) => f.measure)).toEqual([
+      { kind: 'endpoint', index: 1 },
+      { kind: 'difference', index: 0 },
+    ]);
+    for (const fit of result.fits) expect(fit.freeWilson !== null || fit.note !== null).toBe(true);
+
+    // The export carries both endpoints and the difference, labelled.
+    const { sarExportRows } = await import('./sar-export.ts');
+    const exported = sarExportRows(result);
+    expect(exported.columns.map((c) => c.key)).toEqual(expect.arrayContaining(['value', 'value_2', 'n_2', 'difference_1']));
+    expect(exported.columns.find((c) => c.key === 'difference_1')!.label).toMatch(/^Δ pActivity IC50 on .+ − .+/);
+
+    // Bad choices are refused in words.
+    const twice = await post('/api/sar/table', { ...body, moreEndpoints: [{ targetId: endpoint.targetId, activityType: 'IC50' }] });
+    expect(twice.statusCode).toBe(400);
+    expect(twice.data.message).toMatch(/already in the table/);
+    const beyond = await post('/api/sar/table', { ...body, differences: [{ a: 0, b: 2 }] });
+    expect(beyond.statusCode).toBe(400);
+    expect(beyond.data.message).toMatch(/names endpoint 3, and the table has 2/);
+    const same = await post('/api/sar/table', { ...body, differences: [{ a: 1, b: 1 }] });
+    expect(same.statusCode).toBe(400);
+    const five = await post('/api/sar/table', { ...body, moreEndpoints: [second, second, second, second] });
+    expect(five.statusCode).toBe(400);
+    expect(five.data.message).toMatch(/At most 4 endpoints/);
+  }, 120_000);
+
   it('answers an invalid core with 400 and RDKit’s message', async () => {
     await setAll();
     const answer = await post('/api/sar/table', { sessionid, endpoint, cores: [{ kind: 'smiles', text: 'C1CC(' }] });

@@ -3,28 +3,41 @@ import { IconInfoCircle } from '@tabler/icons-react';
 import type { SarEndpoint, SarEndpointOption } from '@kb/contracts/sar';
 import { formatCount } from '../../../app/format/count-format.ts';
 import { countNoun } from '../../../app/format/plural.ts';
-import { endpointValue, parseEndpointValue } from './sar-model.ts';
+import { endpointOf, endpointValue, parseEndpointValue, sameEndpoint } from './sar-model.ts';
 
-function optionLabel(option: SarEndpointOption): string {
-  return `${option.targetName} · ${option.activityType} — ${countNoun(option.compounds, 'compound')}`;
+export function optionLabel(option: SarEndpointOption): string {
+  return `${option.targetName} · ${option.activityType} — ${countNoun(option.compounds, 'compound')}${option.scope === 'knowledgeBase' ? ' (all measurements)' : ''}`;
 }
 
-/** The target · activity type the SAR view studies, most compounds first (the server's order). */
+/** Where an endpoint's values come from, as the picker groups them. */
+export const SCOPE_GROUPS = { set: 'In these rows', knowledgeBase: 'Every measurement of these compounds' } as const;
+
+/** The picker's options: the rows' endpoints, then those of every measurement of the compounds (most compounds first in each, the server's order). */
+export function endpointGroupsData(options: readonly SarEndpointOption[], exclude: readonly SarEndpoint[] = []) {
+  return (['set', 'knowledgeBase'] as const)
+    .map((scope) => ({
+      group: SCOPE_GROUPS[scope],
+      items: options.filter((option) => option.scope === scope && !exclude.some((e) => sameEndpoint(e, option))).map((option) => ({ value: endpointValue(option), label: optionLabel(option) })),
+    }))
+    .filter((group) => group.items.length > 0);
+}
+
+/** The first endpoint the SAR view studies: its compounds are the table's rows. */
 export function EndpointPicker({ options, value, onChange }: { options: readonly SarEndpointOption[]; value: SarEndpoint | null; onChange: (endpoint: SarEndpoint) => void }) {
   const chosen = value ? parseEndpointValue(endpointValue(value), options) : null;
   return (
     <div>
       <Select
         label="Endpoint"
-        description="A target and an activity type; the count is of compounds with a value"
+        description="A target and an activity type: its compounds are the table's rows; the count is of compounds with a value"
         placeholder={options.length ? 'Choose a target · activity type' : 'No activities with a value'}
         searchable
         nothingFoundMessage="No endpoint matches"
-        data={options.map((option) => ({ value: endpointValue(option), label: optionLabel(option) }))}
+        data={endpointGroupsData(options)}
         value={chosen ? endpointValue(chosen) : null}
         onChange={(picked) => {
           const option = picked ? parseEndpointValue(picked, options) : null;
-          if (option) onChange({ targetId: option.targetId, activityType: option.activityType });
+          if (option) onChange(endpointOf(option));
         }}
         renderOption={({ option }) => {
           const endpoint = parseEndpointValue(option.value, options);
@@ -56,6 +69,7 @@ export function EndpointPicker({ options, value, onChange }: { options: readonly
         <Text size="xs" c="dimmed" mt={4} data-testid="sar-endpoint-summary">
           {countNoun(chosen.compounds, 'compound')} · {countNoun(chosen.activities, 'measurement')} ·{' '}
           {chosen.molar ? 'values become pActivity (−log10 molar)' : 'values used as published'}
+          {chosen.scope === 'knowledgeBase' ? ' · every measurement of these compounds, not only the rows' : ''}
         </Text>
       )}
       {chosen && !chosen.molar && (

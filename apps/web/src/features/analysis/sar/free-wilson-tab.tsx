@@ -1,13 +1,13 @@
 import { Alert, Anchor, Badge, Card, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import type { FreeWilson, SarTable } from '@kb/contracts/sar';
+import type { FreeWilson, SarMeasure, SarTable } from '@kb/contracts/sar';
 import { countNoun } from '../../../app/format/plural.ts';
 import { structureLeafletHref } from '../../chemistry/structure-highlight.ts';
 import type { BarChartOption } from '../../results/charts/echarts-setup.ts';
 import { useECharts } from '../../results/charts/use-echarts.ts';
-import { RGroupDrawing } from './sar-parts.tsx';
-import { sarValue, signedValue } from './sar-model.ts';
+import { MeasurePicker, RGroupDrawing } from './sar-parts.tsx';
+import { measureShortLabel, sameMeasure, sarValue, signedValue } from './sar-model.ts';
 import { coreHighlights } from './sar-table-tab.tsx';
 import { useVirtualCompound } from './sar-queries.ts';
 import { StructureImage } from '../../chemistry/structure-image.tsx';
@@ -68,36 +68,44 @@ function VirtualDrawing({ core, rgroups }: { core: string; rgroups: Record<strin
 }
 
 /** Free-Wilson: what each R-group adds to activity, R², and the best predicted combinations. */
-export function FreeWilsonTab({ table }: { table: SarTable }) {
-  const fw = table.freeWilson;
+export function FreeWilsonTab({ table, measure, onMeasure }: { table: SarTable; measure: SarMeasure; onMeasure: (measure: SarMeasure) => void }) {
+  const first = measure.kind === 'endpoint' && measure.index === 0;
+  const fit = first ? { freeWilson: table.freeWilson, note: table.freeWilsonNote } : (table.fits.find((f) => sameMeasure(f.measure, measure)) ?? { freeWilson: null, note: null });
+  const fw = fit.freeWilson;
+  const unit = measure.kind === 'difference' ? `pActivity ${measureShortLabel(table, measure)}` : (table.endpoints[measure.index] ?? table.endpoint).unit;
   const byLabel = useMemo(() => {
     const groups = new Map<string, Contribution[]>();
     for (const item of fw?.contributions ?? []) groups.set(item.label, [...(groups.get(item.label) ?? []), item]);
     for (const items of groups.values()) items.sort((a, b) => b.contribution - a.contribution);
     return [...groups.entries()];
   }, [fw]);
+  const picker = <MeasurePicker table={table} value={measure} onChange={onMeasure} />;
   if (!fw) {
     return (
-      <Alert color="gray" variant="light" data-testid="sar-fw-none">
-        No Free-Wilson analysis for this table{table.freeWilsonNote ? `: ${table.freeWilsonNote}` : '.'}
-      </Alert>
+      <Stack gap="md">
+        {picker}
+        <Alert color="gray" variant="light" data-testid="sar-fw-none">
+          No Free-Wilson analysis of these values{fit.note ? `: ${fit.note}` : '.'}
+        </Alert>
+      </Stack>
     );
   }
   const highlight = coreHighlights(table)[0] ?? null;
   return (
     <Stack gap="md" data-testid="sar-free-wilson">
+      {picker}
       <Group gap="md">
         <Badge size="lg" variant="light" data-testid="sar-fw-r2">
           R² {sarValue(fw.r2)}
         </Badge>
         <Text size="sm">
-          {countNoun(fw.compounds, 'compound')} fitted · contributions relative to the mean {table.endpoint.unit} {sarValue(fw.intercept)}
+          {countNoun(fw.compounds, 'compound')} fitted · contributions relative to the mean {unit} {sarValue(fw.intercept)}
           {table.cores.length > 1 ? ' · on the first core' : ''}
         </Text>
       </Group>
-      {table.freeWilsonNote && (
+      {fit.note && (
         <Alert color="gray" variant="light" data-testid="sar-fw-note">
-          {table.freeWilsonNote} Contributions come from groups seen in at least two compounds (n).
+          {fit.note} Contributions come from groups seen in at least two compounds (n).
         </Alert>
       )}
       <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }} spacing="sm">

@@ -1,15 +1,15 @@
 import { Alert, Anchor, Box, Group, Menu, Popover, ScrollArea, Select, Stack, Text, UnstyledButton } from '@mantine/core';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import type { SarRow, SarTable } from '@kb/contracts/sar';
+import type { SarMeasure, SarRow, SarTable } from '@kb/contracts/sar';
 import { errorMessage } from '../../../app/api-client.ts';
 import { countNoun } from '../../../app/format/plural.ts';
 import { structureLeafletHref } from '../../chemistry/structure-highlight.ts';
 import { StructureImage } from '../../chemistry/structure-image.tsx';
 import type { ValueRange } from './sar-model.ts';
-import { activityColour, activityText, buildMatrix, defaultAxes, rgroupValue, sarValue } from './sar-model.ts';
+import { activityColour, activityText, buildMatrix, defaultAxes, endpointLetter, measureShortLabel, measureValue, rgroupValue, sarValue, valueRange } from './sar-model.ts';
 import { useVirtualCompound } from './sar-queries.ts';
-import { ActivityLegend, RGroupDrawing } from './sar-parts.tsx';
+import { ActivityLegend, MeasurePicker, RGroupDrawing } from './sar-parts.tsx';
 import { coreHighlights } from './sar-table-tab.tsx';
 
 /** Most R-groups per axis drawn at once: a bigger matrix is unreadable on a screen. */
@@ -103,8 +103,18 @@ function MadeCell({ rows, value, range, highlight }: { rows: SarRow[]; value: nu
 }
 
 /** R-group matrix: two R positions against each other, cells coloured by (median) activity. */
-export function RGroupMatrixTab({ table, range, axes, onAxes }: { table: SarTable; range: ValueRange | null; axes: [string, string] | null; onAxes: (axes: [string, string]) => void }) {
+export interface RGroupMatrixTabProps {
+  table: SarTable;
+  /** The endpoint or difference the cells show. */
+  measure: SarMeasure;
+  onMeasure: (measure: SarMeasure) => void;
+  axes: [string, string] | null;
+  onAxes: (axes: [string, string]) => void;
+}
+
+export function RGroupMatrixTab({ table, measure, onMeasure, axes, onAxes }: RGroupMatrixTabProps) {
   const [core, setCore] = useState(0);
+  const range = useMemo(() => valueRange(table.rows.flatMap((row) => measureValue(row, measure) ?? [])), [table, measure]);
   const labels = table.labels;
   const chosen = axes && labels.includes(axes[0]) && labels.includes(axes[1]) ? axes : defaultAxes(table.rows.filter((row) => row.core === core), labels);
   if (!chosen) {
@@ -115,7 +125,7 @@ export function RGroupMatrixTab({ table, range, axes, onAxes }: { table: SarTabl
     );
   }
   const [yLabel, xLabel] = chosen;
-  const matrix = buildMatrix(table.rows, yLabel, xLabel, core);
+  const matrix = buildMatrix(table.rows, yLabel, xLabel, core, measure);
   const y = matrix.y.slice(0, MAX_AXIS);
   const x = matrix.x.slice(0, MAX_AXIS);
   const highlight = coreHighlights(table)[core] ?? null;
@@ -125,12 +135,13 @@ export function RGroupMatrixTab({ table, range, axes, onAxes }: { table: SarTabl
   return (
     <Stack gap="sm">
       <Group gap="md" align="flex-end">
+        <MeasurePicker table={table} value={measure} onChange={onMeasure} />
         <Select label="Rows" data={options} value={yLabel} onChange={(value) => value && onAxes([value, value === xLabel ? yLabel : xLabel])} w={110} allowDeselect={false} data-testid="sar-matrix-rows" />
         <Select label="Columns" data={options} value={xLabel} onChange={(value) => value && onAxes([value === yLabel ? xLabel : yLabel, value])} w={110} allowDeselect={false} data-testid="sar-matrix-columns" />
         {table.cores.length > 1 && (
           <Select label="Core" data={table.cores.map((c, index) => ({ value: String(index), label: `Core ${index + 1} (${countNoun(c.compounds, 'compound')})` }))} value={String(core)} onChange={(value) => setCore(Number(value ?? 0))} w={200} allowDeselect={false} />
         )}
-        <ActivityLegend range={range} unit={table.endpoint.unit} />
+        <ActivityLegend range={range} unit={measureShortLabel(table, measure)} higher={measure.kind === 'difference' ? `more active on ${endpointLetter(table.differences[measure.index]!.a)}` : 'more active'} />
         <Text size="xs" c="dimmed">
           + : not made (click to draw the virtual compound)
         </Text>

@@ -1,12 +1,13 @@
-import type { SarCoreInput, SarEndpoint } from '@kb/contracts/sar';
 import { sarEndpoints } from '@kb/contracts/sar';
 import { callApi } from '../../../app/api-client.ts';
 import { CreditExport } from '../../export/credit-export.tsx';
+import { runBody } from './sar-queries.ts';
+import type { SarRun } from './sar-store.ts';
 
 export interface SarExportProps {
   sessionId: string;
-  endpoint: SarEndpoint;
-  cores: SarCoreInput[];
+  /** The table on screen as it was asked for. */
+  run: SarRun;
   /** Compounds in the table: one credit each. */
   compounds: number;
 }
@@ -15,14 +16,14 @@ export interface SarExportProps {
  * Export of the SAR table (XLSX with the R-groups as SMILES, SDF with R-group fields) through the
  * export jobs and credits: the price, one question, then the file (features/export/credit-export.tsx).
  */
-export function SarExport({ sessionId, endpoint, cores, compounds }: SarExportProps) {
+export function SarExport({ sessionId, run, compounds }: SarExportProps) {
   return (
     <CreditExport
       formats={['xlsx', 'sdf'] as const}
       rows={compounds}
       noun="compound"
-      note="R-groups are written as SMILES (Excel) or as data fields of each molecule (SDF)."
-      start={(format, expectedCredits) => callApi(sarEndpoints.sarExport, { body: { sessionid: sessionId, endpoint, cores, format, expectedCredits } })}
+      note="R-groups are written as SMILES (Excel) or as data fields of each molecule (SDF); every endpoint and difference column of the table is included."
+      start={(format, expectedCredits) => callApi(sarEndpoints.sarExport, { body: { sessionid: sessionId, ...runBody(run), format, expectedCredits } })}
       testId="sar-export"
     />
   );

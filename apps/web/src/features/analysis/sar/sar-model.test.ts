@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { SarRow } from '@kb/contracts/sar';
-import { activityColour, activityText, buildMatrix, coreHighlight, defaultAxes, median, scalePosition } from './sar-model.ts';
+import { activityColour, activityText, buildMatrix, coreHighlight, defaultAxes, measureValue, median, scalePosition } from './sar-model.ts';
 
-function row(strId: number, rgroups: Record<string, string | null>, value: number): SarRow {
-  return { strId, smiles: 'C', core: 0, rgroups, activity: { value, n: 1, min: value, max: value }, mw: null, clogp: null, heavyAtoms: null, le: null, lipe: null };
+function row(strId: number, rgroups: Record<string, string | null>, value: number, other: number | null = null): SarRow {
+  const activity = { value, n: 1, min: value, max: value };
+  const second = other === null ? null : { value: other, n: 1, min: other, max: other };
+  return { strId, smiles: 'C', core: 0, rgroups, activity, mw: null, clogp: null, heavyAtoms: null, le: null, lipe: null, values: [activity, second], differences: [second ? value - second.value : null] };
 }
 
 describe('SAR view model', () => {
@@ -47,5 +49,17 @@ describe('SAR view model', () => {
     expect(coreHighlight('[*:1]c1ccc([*:2])nc1')).toBe('c1cccnc1');
     expect(coreHighlight('O=C(N[*:2])c1ccccc1[*:1]')).toBe('O=C(N)c1ccccc1');
     expect(coreHighlight('[1*]c1ccccc1')).toBe('c1ccccc1');
+  });
+
+  it('reads a matrix of a second endpoint or a difference over the compounds that have one', () => {
+    const rows = [row(1, { R1: 'a', R2: 'x' }, 8, 6), row(2, { R1: 'a', R2: 'x' }, 7, null), row(3, { R1: 'b', R2: 'x' }, 6, 6.5)];
+    expect(measureValue(rows[0]!, { kind: 'endpoint', index: 1 })).toBe(6);
+    expect(measureValue(rows[1]!, { kind: 'difference', index: 0 })).toBeNull();
+    const difference = buildMatrix(rows, 'R1', 'R2', 0, { kind: 'difference', index: 0 });
+    // Compound 2 has no second value: it is not in the difference's cell.
+    expect(difference.cell('a', 'x')).toMatchObject({ value: 2 });
+    expect(difference.cell('a', 'x').rows.map((r) => r.strId)).toEqual([1]);
+    expect(difference.cell('b', 'x').value).toBeCloseTo(-0.5, 9);
+    expect(buildMatrix(rows, 'R1', 'R2').cell('a', 'x').value).toBe(7.5);
   });
 });

@@ -1,4 +1,4 @@
-import type { SarActivity, SarEndpoint, SarEndpointOption, SarRow } from '@kb/contracts/sar';
+import type { SarActivity, SarEndpoint, SarEndpointOption, SarMeasure, SarRow, SarTable, SarTableEndpoint } from '@kb/contracts/sar';
 import { NO_NUMBER } from '../../../app/format/number-format.ts';
 
 /**
@@ -6,9 +6,9 @@ import { NO_NUMBER } from '../../../app/format/number-format.ts';
  * core highlight. Kept out of the components so the unit tests pin them down.
  */
 
-/** An endpoint as the picker keys it. */
+/** An endpoint as the picker keys it (the same target and type read from the rows or from every measurement are two endpoints). */
 export function endpointValue(endpoint: SarEndpoint): string {
-  return `${endpoint.targetId}|${endpoint.activityType}`;
+  return `${endpoint.scope ?? 'set'}|${endpoint.targetId}|${endpoint.activityType}`;
 }
 
 export function parseEndpointValue(value: string, options: readonly SarEndpointOption[]): SarEndpointOption | null {
@@ -16,7 +16,56 @@ export function parseEndpointValue(value: string, options: readonly SarEndpointO
 }
 
 export function sameEndpoint(a: SarEndpoint | null, b: SarEndpoint | null): boolean {
-  return a !== null && b !== null && a.targetId === b.targetId && a.activityType === b.activityType;
+  return a !== null && b !== null && endpointValue(a) === endpointValue(b);
+}
+
+/** The endpoint a request names (the picker's options carry counts the server does not need). */
+export function endpointOf(option: SarEndpoint): SarEndpoint {
+  return { targetId: option.targetId, activityType: option.activityType, scope: option.scope ?? 'set' };
+}
+
+/** Endpoints are lettered A, B, C, D in the table's headers and the difference columns. */
+export function endpointLetter(index: number): string {
+  return String.fromCharCode(65 + index);
+}
+
+/** "IC50 · Epidermal growth factor receptor", and where its values come from when not the rows. */
+export function endpointName(endpoint: Pick<SarTableEndpoint, 'activityType' | 'targetName' | 'scope'>): string {
+  return `${endpoint.activityType} · ${endpoint.targetName}${endpoint.scope === 'knowledgeBase' ? ' (all measurements)' : ''}`;
+}
+
+/** A row's value of a measure: an endpoint's median or a difference column; null where it has none. */
+export function measureValue(row: SarRow, measure: SarMeasure): number | null {
+  if (measure.kind === 'endpoint') return measure.index === 0 ? row.activity.value : (row.values[measure.index]?.value ?? null);
+  return row.differences[measure.index] ?? null;
+}
+
+/** "A: pActivity" or "A − B" — the short header of a measure. */
+export function measureShortLabel(table: SarTable, measure: SarMeasure): string {
+  if (measure.kind === 'difference') {
+    const d = table.differences[measure.index]!;
+    return `${endpointLetter(d.a)} − ${endpointLetter(d.b)}`;
+  }
+  const endpoint = table.endpoints[measure.index] ?? table.endpoint;
+  return table.endpoints.length > 1 ? `${endpointLetter(measure.index)}: ${endpoint.molar ? 'pActivity' : endpoint.unit}` : endpoint.molar ? 'pActivity' : endpoint.unit;
+}
+
+/** The measures a table offers the matrix and the Free-Wilson fit: each endpoint, then each difference. */
+export function tableMeasures(table: SarTable): { measure: SarMeasure; label: string }[] {
+  return [
+    ...table.endpoints.map((endpoint, index) => ({ measure: { kind: 'endpoint' as const, index }, label: `${table.endpoints.length > 1 ? `${endpointLetter(index)}: ` : ''}${endpointName(endpoint)}` })),
+    ...table.differences.map((d, index) => ({ measure: { kind: 'difference' as const, index }, label: `${endpointLetter(d.a)} − ${endpointLetter(d.b)}: difference in pActivity` })),
+  ];
+}
+
+export function sameMeasure(a: SarMeasure, b: SarMeasure): boolean {
+  return a.kind === b.kind && a.index === b.index;
+}
+
+/** A measure the table has (else its first endpoint): a stored choice may name a column a rebuilt table no longer has. */
+export function measureOf(table: SarTable, wanted: SarMeasure | null): SarMeasure {
+  const exists = wanted && (wanted.kind === 'endpoint' ? wanted.index < table.endpoints.length : wanted.index < table.differences.length);
+  return exists ? wanted : { kind: 'endpoint', index: 0 };
 }
 
 /** A value of the SAR view with two decimals, so a column of them lines up ("6.00", not "6"). */
@@ -134,8 +183,8 @@ function byFrequency(rows: readonly SarRow[], label: string): string[] {
  * out (their R positions mean something else). A cell holds every compound with that pair of
  * groups, whatever its other positions.
  */
-export function buildMatrix(rows: readonly SarRow[], yLabel: string, xLabel: string, core = 0): RGroupMatrix {
-  const onCore = rows.filter((row) => row.core === core);
+export function buildMatrix(rows: readonly SarRow[], yLabel: string, xLabel: string, core = 0, measure: SarMeasure = { kind: 'endpoint', index: 0 }): RGroupMatrix {
+  const onCore = rows.filter((row) => row.core === core && measureValue(row, measure) !== null);
   const cells = new Map<string, SarRow[]>();
   for (const row of onCore) {
     const key = `${groupOf(row, yLabel)}\u0000${groupOf(row, xLabel)}`;
@@ -146,7 +195,7 @@ export function buildMatrix(rows: readonly SarRow[], yLabel: string, xLabel: str
     x: byFrequency(onCore, xLabel),
     cell: (y, x) => {
       const found = cells.get(`${y}\u0000${x}`) ?? [];
-      return { rows: found, value: found.length ? median(found.map((row) => row.activity.value)) : null };
+      return { rows: found, value: found.length ? median(found.map((row) => measureValue(row, measure)!)) : null };
     },
   };
 }

@@ -1,14 +1,15 @@
-import { Anchor, Box, Group, HoverCard, Text } from '@mantine/core';
+import { Anchor, Box, Group, HoverCard, Select, Text } from '@mantine/core';
+import type { SarMeasure, SarTable } from '@kb/contracts/sar';
 import { Link } from 'react-router';
 import type { StructureHighlight } from '@kb/contracts/results';
 import { formatNumber } from '../../../app/format/number-format.ts';
 import { structureLeafletHref } from '../../chemistry/structure-highlight.ts';
 import { StructureImage } from '../../chemistry/structure-image.tsx';
 import type { ValueRange } from './sar-model.ts';
-import { HYDROGEN, scaleGradient } from './sar-model.ts';
+import { HYDROGEN, sameMeasure, scaleGradient, tableMeasures } from './sar-model.ts';
 
 /** The colour scale of activity, with its ends. */
-export function ActivityLegend({ range, unit }: { range: ValueRange | null; unit: string }) {
+export function ActivityLegend({ range, unit, higher = 'more active' }: { range: ValueRange | null; unit: string; higher?: string }) {
   if (!range) return null;
   return (
     <Group gap={6} wrap="nowrap" data-testid="sar-legend" aria-label={`Colour scale of ${unit}: dark purple ${formatNumber(range.min)}, yellow ${formatNumber(range.max)}`}>
@@ -16,7 +17,7 @@ export function ActivityLegend({ range, unit }: { range: ValueRange | null; unit
       <Box w={140} h={10} style={{ background: scaleGradient(), borderRadius: 3 }} />
       <Text size="xs">{formatNumber(range.max)}</Text>
       <Text size="xs" c="dimmed">
-        {unit} (higher = more active)
+        {unit} (higher = {higher})
       </Text>
     </Group>
   );
@@ -57,5 +58,26 @@ export function CompoundDrawing({ strId, highlight, highlightMode = 'match', lea
       </HoverCard.Target>
       <HoverCard.Dropdown p={4}>{drawing(300, 220)}</HoverCard.Dropdown>
     </HoverCard>
+  );
+}
+
+/** What the matrix or the Free-Wilson fit reads: an endpoint (A, B …) or a difference column; shown only when the table has more than one. */
+export function MeasurePicker({ table, value, onChange }: { table: SarTable; value: SarMeasure; onChange: (measure: SarMeasure) => void }) {
+  const measures = tableMeasures(table);
+  if (measures.length < 2) return null;
+  const key = (m: SarMeasure) => `${m.kind}:${m.index}`;
+  return (
+    <Select
+      label="Values"
+      data={measures.map(({ measure, label }) => ({ value: key(measure), label }))}
+      value={key(value)}
+      onChange={(picked) => {
+        const found = measures.find(({ measure }) => key(measure) === picked);
+        if (found && !sameMeasure(found.measure, value)) onChange(found.measure);
+      }}
+      allowDeselect={false}
+      w={420}
+      data-testid="sar-measure"
+    />
   );
 }

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { SarCoreInput, SarEndpoint } from '@kb/contracts/sar';
+import type { SarEndpoint } from '@kb/contracts/sar';
+import type { SarRun } from './sar-store.ts';
 import { sarEndpoints } from '@kb/contracts/sar';
 import { callApi, isApiRequestError } from '../../../app/api-client.ts';
 import { endpointQuery } from '../../../app/query.ts';
@@ -26,14 +27,19 @@ export function useSarCores(sessionId: string, endpoint: SarEndpoint | null) {
 }
 
 /** The SAR table of the run the user asked for (kept in the SAR store, so a reload asks again). */
-export function useSarTable(sessionId: string, run: { endpoint: SarEndpoint; cores: SarCoreInput[] } | null) {
-  const body = { sessionid: sessionId, endpoint: run?.endpoint ?? { targetId: 1, activityType: '' }, cores: run?.cores ?? [] };
+export function useSarTable(sessionId: string, run: SarRun | null) {
+  const body = { sessionid: sessionId, ...runBody(run ?? { endpoint: { targetId: 1, activityType: '' }, cores: [] }) };
   return useQuery({
     ...endpointQuery(sarEndpoints.sarTable, { body }),
     enabled: run !== null,
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
   });
+}
+
+/** What a table request carries of a run (a run stored before several endpoints existed has none more). */
+export function runBody(run: SarRun) {
+  return { endpoint: run.endpoint, moreEndpoints: run.moreEndpoints ?? [], differences: run.differences ?? [], cores: run.cores };
 }
 
 /** Progress of the session's SAR work, polled while `active`. */

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import type { SarCoreInput, SarEndpoint } from '@kb/contracts/sar';
+import type { SarCoreInput, SarDifference, SarEndpoint, SarMeasure } from '@kb/contracts/sar';
 import { sessionStore } from '../../../app/stores/memory-storage.ts';
 import { registerStoreReset } from '../../../app/stores/store-registry.ts';
 
@@ -22,9 +22,12 @@ export interface SarChoices {
   /** `${sessionId}/${tab}` the choices belong to. */
   key: string | null;
   endpoint: SarEndpoint | null;
+  /** Endpoints shown beside the first (B, C, D) and the difference columns between them. */
+  moreEndpoints: SarEndpoint[];
+  differences: SarDifference[];
   cores: SarCoreInput[];
-  /** The endpoint and cores of the table on screen (null: none run yet). */
-  run: { endpoint: SarEndpoint; cores: SarCoreInput[] } | null;
+  /** The endpoints and cores of the table on screen (null: none run yet). */
+  run: SarRun | null;
   minSimilarity: number;
   minDelta: number;
   /** Matched-pair transformations seen in fewer pairs are left out. */
@@ -32,6 +35,16 @@ export interface SarChoices {
   activeTab: SarTabKey;
   /** R positions on the matrix's rows and columns (null: the two with most distinct groups). */
   matrixAxes: [string, string] | null;
+  /** What the matrix and the Free-Wilson fit read (null: the first endpoint). */
+  measure: SarMeasure | null;
+}
+
+/** A table as asked for. Stored before several endpoints existed, a run has no `moreEndpoints` or `differences`: read them with runBody. */
+export interface SarRun {
+  endpoint: SarEndpoint;
+  moreEndpoints?: SarEndpoint[];
+  differences?: SarDifference[];
+  cores: SarCoreInput[];
 }
 
 interface SarState extends SarChoices {
@@ -44,6 +57,8 @@ interface SarState extends SarChoices {
 const INITIAL: SarChoices = {
   key: null,
   endpoint: null,
+  moreEndpoints: [],
+  differences: [],
   cores: [],
   run: null,
   minSimilarity: DEFAULT_MIN_SIMILARITY,
@@ -51,6 +66,7 @@ const INITIAL: SarChoices = {
   minPairs: DEFAULT_MIN_PAIRS,
   activeTab: 'table',
   matrixAxes: null,
+  measure: null,
 };
 
 export function sarKey(sessionId: string, tab: string): string {
@@ -69,9 +85,12 @@ export const useSarStore = create<SarState>()(
       name: 'kb-sar-view',
       version: 1,
       storage: createJSONStorage(() => sessionStore()),
-      partialize: ({ key, endpoint, cores, run, minSimilarity, minDelta, minPairs, activeTab, matrixAxes }) => ({
+      partialize: ({ key, endpoint, moreEndpoints, differences, cores, run, minSimilarity, minDelta, minPairs, activeTab, matrixAxes, measure }) => ({
         key,
         endpoint,
+        moreEndpoints,
+        differences,
+        measure,
         cores,
         run,
         minSimilarity,

@@ -6,7 +6,7 @@ import type { CustomCellRendererProps } from 'ag-grid-react';
 import { useCallback, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { StructureHighlight } from '@kb/contracts/results';
-import type { SarRow, SarTable } from '@kb/contracts/sar';
+import type { SarMeasure, SarRow, SarTable } from '@kb/contracts/sar';
 import { NO_NUMBER, formatQuantity } from '../../../app/format/number-format.ts';
 import { formatUnit } from '../../../app/format/unit-format.ts';
 import { useMeasurementList } from '../../leaflets/measurement-list.tsx';
@@ -17,7 +17,7 @@ import type { GridDensity } from '../../results/results-store.ts';
 import { useResultsStore } from '../../results/results-store.ts';
 import { DensityControl } from '../../results/toolbar/density-control.tsx';
 import type { ValueRange } from './sar-model.ts';
-import { activityColour, activityText, coreHighlight, sarValue } from './sar-model.ts';
+import { activityColour, activityText, coreHighlight, endpointLetter, endpointName, measureShortLabel, measureValue, sarValue, signedValue, valueRange } from './sar-model.ts';
 import { ActivityLegend, CompoundDrawing, RGroupDrawing } from './sar-parts.tsx';
 
 type Cell = CustomCellRendererProps<SarRow>;
@@ -38,10 +38,11 @@ export function coreHighlights(table: SarTable): StructureHighlight[] {
 
 interface TableContext {
   highlights: StructureHighlight[];
-  range: ValueRange | null;
+  /** The colour scale of each endpoint's column and of each difference column: each its own. */
+  ranges: { endpoints: (ValueRange | null)[]; differences: (ValueRange | null)[] };
   drawing: { width: number; height: number };
-  /** Every measurement of a row's compound on the table's target (of its activity type). */
-  openMeasurements: (row: SarRow) => void;
+  /** Every measurement of a row's compound on an endpoint's target (of its activity type). */
+  openMeasurements: (row: SarRow, endpoint: number) => void;
 }
 
 function CompoundCell({ data, context }: Cell & { context: TableContext }) {
@@ -58,17 +59,48 @@ function IdCell({ data, context }: Cell & { context: TableContext }) {
   );
 }
 
-/** The compound's activity on the colour scale; a click (or Enter) lists the measurements behind it. */
-function ActivityCell({ data, context }: Cell & { context: TableContext }) {
-  if (!data) return null;
-  const colour = context.range ? activityColour(data.activity.value, context.range) : null;
-  return (
-    <UnstyledButton w="100%" onClick={() => context.openMeasurements(data)} aria-label={`${activityText(data.activity)}: show every measurement of compound ${data.strId}`} title="Show every measurement behind this value">
-      <Text size="sm" px={6} w="100%" style={{ ...(colour ?? {}), borderRadius: 4, lineHeight: '24px' }} data-testid="sar-activity" data-colour={colour?.background}>
-        {activityText(data.activity)}
+/** A compound's value of an endpoint on that column's colour scale; a click (or Enter) lists the measurements behind it. */
+function activityRenderer(endpoint: number) {
+  return function ActivityCell({ data, context }: Cell & { context: TableContext }) {
+    const activity = data ? (endpoint === 0 ? data.activity : data.values[endpoint]) : null;
+    if (!data || !activity) {
+      return (
+        <Text size="sm" c="dimmed" px={6} aria-label="Not measured on this endpoint" data-testid="sar-activity-none">
+          {NO_NUMBER}
+        </Text>
+      );
+    }
+    const range = context.ranges.endpoints[endpoint] ?? null;
+    const colour = range ? activityColour(activity.value, range) : null;
+    return (
+      <UnstyledButton w="100%" onClick={() => context.openMeasurements(data, endpoint)} aria-label={`${activityText(activity)}: show every measurement of compound ${data.strId}`} title="Show every measurement behind this value">
+        <Text size="sm" px={6} w="100%" style={{ ...(colour ?? {}), borderRadius: 4, lineHeight: '24px' }} data-testid={endpoint === 0 ? 'sar-activity' : `sar-activity-${endpoint}`} data-colour={colour?.background}>
+          {activityText(activity)}
+        </Text>
+      </UnstyledButton>
+    );
+  };
+}
+
+/** A difference column's value (A − B), signed, on its own colour scale. */
+function differenceRenderer(index: number) {
+  return function DifferenceCell({ data, context }: Cell & { context: TableContext }) {
+    const value = data?.differences[index] ?? null;
+    if (value === null) {
+      return (
+        <Text size="sm" c="dimmed" px={6} aria-label="Not measured on both endpoints">
+          {NO_NUMBER}
+        </Text>
+      );
+    }
+    const range = context.ranges.differences[index] ?? null;
+    const colour = range ? activityColour(value, range) : null;
+    return (
+      <Text size="sm" px={6} w="100%" style={{ ...(colour ?? {}), borderRadius: 4, lineHeight: '24px' }} data-testid={`sar-difference-${index}`} data-value={value}>
+        {signedValue(value)}
       </Text>
-    </UnstyledButton>
-  );
+    );
+  };
 }
 
 function rgroupRenderer(label: string) {
@@ -103,22 +135,75 @@ function columnsOf(table: SarTable, drawingWidth: number): ColDef<SarRow>[] {
         filter: 'agTextColumnFilter',
       }),
     ),
-    {
-      colId: 'activity',
-      headerName: table.endpoint.molar ? 'pActivity' : `${table.endpoint.activityType} (${formatUnit(table.endpoint.unit)})`,
-      headerTooltip: 'Median of the compound’s measurements, with their number and spread; click a value for every measurement behind it',
-      valueGetter: ({ data }) => data?.activity.value,
-      cellRenderer: ActivityCell,
-      // Room for "7.20 (n=3, 6.90–7.50)".
-      width: 220,
-      filter: 'agNumberColumnFilter',
-      sort: 'desc',
-    },
+    ...table.endpoints.map(
+      (endpoint, index): ColDef<SarRow> => ({
+        colId: index === 0 ? 'activity' : `activity-${index}`,
+        headerName: measureShortLabel(table, { kind: 'endpoint', index }),
+        headerTooltip: `${endpointName(endpoint)}: median of the compound’s measurements, with their number and spread; click a value for every measurement behind it`,
+        valueGetter: ({ data }) => (data ? measureValue(data, { kind: 'endpoint', index }) : null),
+        cellRenderer: activityRenderer(index),
+        // Room for "7.20 (n=3, 6.90–7.50)".
+        width: 220,
+        filter: 'agNumberColumnFilter',
+        ...(index === 0 ? { sort: 'desc' as const } : {}),
+      }),
+    ),
+    ...table.differences.map(
+      (difference, index): ColDef<SarRow> => ({
+        colId: `difference-${index}`,
+        headerName: measureShortLabel(table, { kind: 'difference', index }),
+        headerTooltip: `pActivity ${difference.label}: above 0, more active on ${endpointLetter(difference.a)}`,
+        valueGetter: ({ data }) => data?.differences[index] ?? null,
+        cellRenderer: differenceRenderer(index),
+        width: 110,
+        filter: 'agNumberColumnFilter',
+        type: 'numericColumn',
+      }),
+    ),
     numberColumn('mw', 'MW', 'Molecular weight (g/mol)'),
     numberColumn('clogp', 'cLogP', 'Calculated logP'),
     numberColumn('le', 'LE', 'Ligand efficiency: 1.37 × pActivity / heavy atoms (kcal/mol per heavy atom)'),
     numberColumn('lipe', 'LipE', 'Lipophilic efficiency: pActivity − cLogP'),
   ];
+}
+
+/** The colour scale of every endpoint and difference column, each over its own values. */
+function measureRanges(table: SarTable): TableContext['ranges'] {
+  return {
+    endpoints: table.endpoints.map((_, index) => valueRange(table.rows.flatMap((row) => measureValue(row, { kind: 'endpoint', index }) ?? []))),
+    differences: table.differences.map((_, index) => valueRange(table.rows.flatMap((row) => row.differences[index] ?? []))),
+  };
+}
+
+/** What A, B … and A − B stand for, how many compounds have each, and each column's colour scale. */
+function EndpointsKey({ table, ranges }: { table: SarTable; ranges: TableContext['ranges'] }) {
+  const count = (measure: SarMeasure) => table.rows.filter((row) => measureValue(row, measure) !== null).length;
+  return (
+    <Stack gap={2} data-testid="sar-endpoints-key">
+      {table.endpoints.map((endpoint, index) => (
+        <Group key={index} gap="xs" wrap="nowrap">
+          <Text size="sm" fw={600} w={44}>
+            {endpointLetter(index)}
+          </Text>
+          <Text size="sm" w={460} truncate="end" title={endpointName(endpoint)}>
+            {endpointName(endpoint)} · {countNoun(count({ kind: 'endpoint', index }), 'compound')}
+          </Text>
+          <ActivityLegend range={ranges.endpoints[index] ?? null} unit={formatUnit(endpoint.unit)} />
+        </Group>
+      ))}
+      {table.differences.map((difference, index) => (
+        <Group key={`d${index}`} gap="xs" wrap="nowrap">
+          <Text size="sm" fw={600} w={44}>
+            {measureShortLabel(table, { kind: 'difference', index })}
+          </Text>
+          <Text size="sm" w={460} truncate="end" title={difference.label}>
+            Difference in pActivity · {countNoun(count({ kind: 'difference', index }), 'compound')} measured on both
+          </Text>
+          <ActivityLegend range={ranges.differences[index] ?? null} unit={`${endpointLetter(difference.a)} − ${endpointLetter(difference.b)}`} higher={`more active on ${endpointLetter(difference.a)}`} />
+        </Group>
+      ))}
+    </Stack>
+  );
 }
 
 /** Compounds that are not in the table, each with the reason. */
@@ -164,7 +249,7 @@ function UnmatchedList({ table }: { table: SarTable }) {
 }
 
 /** The SAR table: one row per compound, R-groups drawn, activity on the colour scale. */
-export function SarTableTab({ table, range }: { table: SarTable; range: ValueRange | null }) {
+export function SarTableTab({ table }: { table: SarTable }) {
   const density = useResultsStore((store) => store.density);
   const layout = SAR_LAYOUT[density];
   const navigate = useNavigate();
@@ -172,19 +257,24 @@ export function SarTableTab({ table, range }: { table: SarTable; range: ValueRan
   const columns = useMemo(() => columnsOf(table, layout.structure.width), [table, layout.structure.width]);
   const measurements = useMeasurementList();
   const { open: openMeasurementList } = measurements;
-  const { targetId, targetName, activityType } = table.endpoint;
+  const { endpoints } = table;
   const openMeasurements = useCallback(
-    (row: SarRow) => openMeasurementList({ idType: 'structure', id: row.strId, targetId, type: activityType, label: `structure ${row.strId} on ${targetName}` }),
-    [openMeasurementList, targetId, targetName, activityType],
+    (row: SarRow, index: number) => {
+      const { targetId, targetName, activityType } = endpoints[index] ?? endpoints[0]!;
+      openMeasurementList({ idType: 'structure', id: row.strId, targetId, type: activityType, label: `structure ${row.strId} on ${targetName}` });
+    },
+    [openMeasurementList, endpoints],
   );
-  const context: TableContext = useMemo(() => ({ highlights, range, drawing: layout.structure, openMeasurements }), [highlights, range, layout.structure, openMeasurements]);
+  const ranges = useMemo(() => measureRanges(table), [table]);
+  const context: TableContext = useMemo(() => ({ highlights, ranges, drawing: layout.structure, openMeasurements }), [highlights, ranges, layout.structure, openMeasurements]);
   const theme = useMemo(() => resultsGridTheme.withParams({ rowHeight: layout.rowHeight }), [layout.rowHeight]);
   const height = Math.min(640, 56 + table.rows.length * layout.rowHeight);
   const openLeaflet = (event: CellKeyDownEvent<SarRow>) => {
     const key = (event.event as KeyboardEvent | undefined)?.key;
     if (key !== 'Enter' || !event.data) return;
     // Enter on the activity opens the measurements behind it; on any other cell the compound's leaflet.
-    if (event.column.getColId() === 'activity') openMeasurements(event.data);
+    const column = event.column.getColId();
+    if (column === 'activity' || column.startsWith('activity-')) openMeasurements(event.data, column === 'activity' ? 0 : Number(column.slice('activity-'.length)));
     else navigate(structureLeafletHref(event.data.strId, highlights[event.data.core] ?? null));
   };
 
@@ -195,10 +285,11 @@ export function SarTableTab({ table, range }: { table: SarTable; range: ValueRan
           <Text size="sm" data-testid="sar-table-count" data-value={table.rows.length}>
             {countNoun(table.rows.length, 'compound')} on {countNoun(table.cores.length, 'core')} · {table.labels.join(', ') || 'no R positions'}
           </Text>
-          <ActivityLegend range={range} unit={formatUnit(table.endpoint.unit)} />
+          {table.endpoints.length === 1 && <ActivityLegend range={ranges.endpoints[0] ?? null} unit={formatUnit(table.endpoint.unit)} />}
         </Group>
         <DensityControl />
       </Group>
+      {table.endpoints.length > 1 && <EndpointsKey table={table} ranges={ranges} />}
       <div style={{ height }} data-testid="sar-table">
         <AgGridReact<SarRow>
           theme={theme}
@@ -213,11 +304,11 @@ export function SarTableTab({ table, range }: { table: SarTable; range: ValueRan
       </div>
       <UnmatchedList table={table} />
       {measurements.drawer}
-      {table.endpoint.note && (
-        <Text size="xs" c="dimmed">
-          {table.endpoint.note}
+      {[...new Set(table.endpoints.map((e) => e.note).filter(Boolean))].map((note) => (
+        <Text key={note} size="xs" c="dimmed">
+          {note}
         </Text>
-      )}
+      ))}
     </Stack>
   );
 }

@@ -14,8 +14,9 @@ import { FreeWilsonTab } from './free-wilson-tab.tsx';
 import { PairsTab } from './pairs-tab.tsx';
 import { RGroupMatrixTab } from './rgroup-matrix-tab.tsx';
 import { SarExport } from './sar-export.tsx';
-import { pickedCoreHighlight, sameEndpoint, valueRange } from './sar-model.ts';
-import { useCancelSar, useSarCores, useSarProgress, useSarTable } from './sar-queries.ts';
+import { CompareEndpoints } from './compare-endpoints.tsx';
+import { measureOf, pickedCoreHighlight, sameEndpoint } from './sar-model.ts';
+import { runBody, useCancelSar, useSarCores, useSarProgress, useSarTable } from './sar-queries.ts';
 import type { SarTabKey } from './sar-store.ts';
 import { SAR_TABS, sarKey, useSarStore } from './sar-store.ts';
 import { SarTableTab, coreHighlights } from './sar-table-tab.tsx';
@@ -73,8 +74,12 @@ export function SarWorkspace({ sessionId, data }: SarWorkspaceProps) {
   const { open, update } = store;
   useEffect(() => open(key), [open, key]);
   const mine = store.key === key;
+  const options = useMemo(() => [...data.endpoints, ...(data.measuredEndpoints ?? [])], [data]);
   // Choices stored for another set of rows, or an endpoint these rows no longer have, are none.
-  const endpoint: SarEndpoint | null = mine && store.endpoint && data.endpoints.some((option) => sameEndpoint(option, store.endpoint)) ? store.endpoint : null;
+  const known = (e: SarEndpoint | null) => e !== null && options.some((option) => sameEndpoint(option, e));
+  const endpoint: SarEndpoint | null = mine && known(store.endpoint) ? store.endpoint : null;
+  const moreEndpoints = mine && endpoint ? (store.moreEndpoints ?? []).filter(known) : [];
+  const differences = mine && moreEndpoints.length === (store.moreEndpoints ?? []).length ? (store.differences ?? []) : [];
   const cores = mine ? store.cores : [];
   const run = mine && store.run && sameEndpoint(store.run.endpoint, endpoint) ? store.run : null;
   const activeTab = mine ? store.activeTab : 'table';
@@ -84,7 +89,6 @@ export function SarWorkspace({ sessionId, data }: SarWorkspaceProps) {
   const running = table.isFetching;
   const progress = useSarProgress(sessionId, running);
   const cancel = useCancelSar(sessionId);
-  const range = useMemo(() => (table.data ? valueRange(table.data.rows.map((row) => row.activity.value)) : null), [table.data]);
   const mayExport = useMayOpen()('/export');
   // The run the user stopped: the store forgets it (so the button builds again), this says what happened.
   const [stopped, setStopped] = useState(false);
@@ -94,14 +98,14 @@ export function SarWorkspace({ sessionId, data }: SarWorkspaceProps) {
   const start = () => {
     if (!endpoint || cores.length === 0) return;
     setStopped(false);
-    update({ run: { endpoint, cores } });
+    update({ run: { endpoint, moreEndpoints, differences, cores } });
   };
   const stop = async () => {
     await cancel(sarEndpoints.sarTable.path);
     update({ run: null });
     setStopped(true);
   };
-  const upToDate = run !== null && JSON.stringify(run.cores) === JSON.stringify(cores);
+  const upToDate = run !== null && JSON.stringify(runBody(run)) === JSON.stringify(runBody({ endpoint: run.endpoint, moreEndpoints, differences, cores }));
 
   const tableContent = (render: (value: SarTable) => ReactNode, what: string) => (table.data ? render(table.data) : running ? <Skeleton h={240} /> : <NeedsTable what={what} />);
 
@@ -109,10 +113,15 @@ export function SarWorkspace({ sessionId, data }: SarWorkspaceProps) {
     <Stack gap="md">
       <Card withBorder padding="md" radius="md">
         <Stack gap="md">
-          <EndpointPicker options={data.endpoints} value={endpoint} onChange={(next) => {
+          <EndpointPicker
+            options={options}
+            value={endpoint}
+            onChange={(next) => {
               setStopped(false);
-              update({ endpoint: next, run: null });
-            }} />
+              update({ endpoint: next, moreEndpoints: [], differences: [], measure: null, run: null });
+            }}
+          />
+          {endpoint && <CompareEndpoints options={options} endpoint={endpoint} more={moreEndpoints} differences={differences} onChange={(change) => update(change)} />}
           {endpoint && (
             <CorePicker
               suggestions={{ data: suggestions.data, pending: suggestions.isPending, error: suggestions.error, retry: () => void suggestions.refetch() }}
@@ -154,7 +163,7 @@ export function SarWorkspace({ sessionId, data }: SarWorkspaceProps) {
               </Button>
             </Alert>
           )}
-          {mayExport && table.data && endpoint && run && <SarExport sessionId={sessionId} endpoint={run.endpoint} cores={run.cores} compounds={table.data.rows.length} />}
+          {mayExport && table.data && endpoint && run && <SarExport sessionId={sessionId} run={run} compounds={table.data.rows.length} />}
         </Stack>
       </Card>
 
@@ -168,13 +177,16 @@ export function SarWorkspace({ sessionId, data }: SarWorkspaceProps) {
             ))}
           </Tabs.List>
           <Tabs.Panel value="table" pt="md">
-            {tableContent((value) => <SarTableTab table={value} range={range} />, 'the compounds and their R-groups')}
+            {tableContent((value) => <SarTableTab table={value} />, 'the compounds and their R-groups')}
           </Tabs.Panel>
           <Tabs.Panel value="matrix" pt="md">
-            {tableContent((value) => <RGroupMatrixTab table={value} range={range} axes={store.matrixAxes} onAxes={(matrixAxes) => update({ matrixAxes })} />, 'the R-group matrix')}
+            {tableContent(
+              (value) => <RGroupMatrixTab table={value} measure={measureOf(value, store.measure ?? null)} onMeasure={(measure) => update({ measure })} axes={store.matrixAxes} onAxes={(matrixAxes) => update({ matrixAxes })} />,
+              'the R-group matrix',
+            )}
           </Tabs.Panel>
           <Tabs.Panel value="freewilson" pt="md">
-            {tableContent((value) => <FreeWilsonTab table={value} />, 'the Free-Wilson analysis')}
+            {tableContent((value) => <FreeWilsonTab table={value} measure={measureOf(value, store.measure ?? null)} onMeasure={(measure) => update({ measure })} />, 'the Free-Wilson analysis')}
           </Tabs.Panel>
           <Tabs.Panel value="cliffs" pt="md">
             <CliffsTab sessionId={sessionId} endpoint={endpoint} minSimilarity={store.minSimilarity} minDelta={store.minDelta} onThresholds={update} highlight={highlight} />
@@ -184,7 +196,7 @@ export function SarWorkspace({ sessionId, data }: SarWorkspaceProps) {
           </Tabs.Panel>
         </Tabs>
       ) : (
-        <EmptyState>{data.endpoints.length ? 'Choose an endpoint to start.' : 'None of these compounds has an activity with a value: there is nothing to relate the structures to.'}</EmptyState>
+        <EmptyState>{options.length ? 'Choose an endpoint to start.' : 'None of these compounds has an activity with a value: there is nothing to relate the structures to.'}</EmptyState>
       )}
     </Stack>
   );
