@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
+import { analyzerEndpoints } from '@kb/contracts/analyzers';
 import type { SearchCriteria } from '@kb/contracts/search';
 import { sarEndpoints } from '@kb/contracts/sar';
 import { searchEndpoints } from '@kb/contracts/search-api';
@@ -14,6 +15,8 @@ import { useSeededServer } from './support/seeded-server.ts';
  * The analyzers (issue 15) at 1440 × 900 on one demo chunk: a search's Activities tab charted,
  * points brushed on the scatter with the mouse become "N rows selected", a new search by that
  * selection holds those activities; an analysis saved under a name opens again from /analyzers.
+ * Issue 37: the Structures tab plotted and coloured by pActivity of a chosen endpoint, and the
+ * selectivity heatmap of a one-target search showing the other targets its compounds were measured on.
  */
 const server = useSeededServer({ chunks: 1 });
 const browser = useBrowser();
@@ -27,6 +30,39 @@ let results: ResultsPage;
 /** Screenshots land with the others (test-results/screenshots), where they are looked at. */
 async function shot(name: string): Promise<void> {
   await screenshot(page, `analyzers-${name}`);
+}
+
+/** Runs a search through the API and makes it the page's search (as the search page would). */
+async function searchAs(criteria: SearchCriteria, summary: string): Promise<string> {
+  const sessionid = crypto.randomUUID();
+  await api.call(searchEndpoints.allResultsCount, { body: { searchcriteria: criteria, sessionid } });
+  await api.call(searchEndpoints.sessionSummarySave, { body: { sessionid, summary } });
+  await page.evaluate((id) => window.sessionStorage.setItem('kb-search-session', JSON.stringify({ state: { searchSessionId: id, selectionSessionId: null }, version: 0 })), sessionid);
+  return sessionid;
+}
+
+/** Moves the pointer over the scatter until a point answers with its hover card; the card's text. */
+async function hoverAPoint(): Promise<string> {
+  const canvas = page.getByTestId('scatter-canvas');
+  await canvas.scrollIntoViewIfNeeded();
+  const box = (await canvas.boundingBox())!;
+  const card = page.getByTestId('scatter-hover');
+  for (let fy = 0.1; fy <= 0.9; fy += 0.04) {
+    for (let fx = 0.08; fx <= 0.92; fx += 0.015) {
+      await page.mouse.move(box.x + box.width * fx, box.y + box.height * fy);
+      if (await card.isVisible()) {
+        await card.getByTestId('structure-image').waitFor({ timeout: 15_000 });
+        return card.innerText();
+      }
+    }
+  }
+  throw new Error('no point of the scatter answered the pointer');
+}
+
+/** Picks an option of one of the scatter's measure pickers (Mantine Select). */
+async function pickMeasure(label: 'X axis' | 'Y axis' | 'Colour', option: string): Promise<void> {
+  await page.getByTestId('analyzer-scatter').getByRole('textbox', { name: label }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
 }
 
 /** Drags a rectangle over the middle of the scatter's plot area (the brush is on from the start; it starts only inside the axes). */
@@ -149,6 +185,65 @@ describe('analyzers', () => {
     await page.getByRole('img', { name: 'Compounds per target class' }).waitFor();
     await shot('reopened');
   }, 300_000);
+
+  it('plots the Structures tab by pActivity of a chosen endpoint, named on the plot and in the hover card', async () => {
+    const sessionid = await searchAs(KI, 'Activity type: Ki');
+    const { endpoints } = await api.call(analyzerEndpoints.endpointOptions, { body: { sessionid, tab: 'structuretab' } });
+    expect(endpoints.length).toBeGreaterThan(0);
+    const top = endpoints[0]!;
+    const name = `${top.targetName} · ${top.activityType}`;
+    await page.goto('/analyzers/structuretab');
+    const note = page.getByTestId('analyzer-scatter-note');
+    await note.waitFor({ timeout: 60_000 });
+
+    // As the colour: the legend names the endpoint; structures not measured on it are drawn grey and counted.
+    await pickMeasure('Colour', `pActivity, ${name} (${top.structures.toLocaleString('en-US')} structures)`);
+    const coloured = page.getByRole('img', { name: `Scatter plot of cLogP against Molecular weight (g/mol), coloured by pActivity, ${name}` });
+    await coloured.waitFor({ timeout: 60_000 });
+    await expect.poll(() => note.textContent(), { timeout: 30_000 }).toMatch(new RegExp(`drawn grey \\(no pActivity on ${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)`));
+    await page.mouse.move(0, 0);
+    await shot('structures-colour');
+
+    // On the y axis: only the structures measured on the endpoint, each its median, written with two decimals.
+    await pickMeasure('Y axis', `pActivity, ${name} (${top.structures.toLocaleString('en-US')} structures)`);
+    await page.getByRole('img', { name: `Scatter plot of pActivity, ${name} against Molecular weight (g/mol), coloured by pActivity, ${name}` }).waitFor({ timeout: 60_000 });
+    await expect.poll(() => note.textContent(), { timeout: 30_000 }).toContain(`(no pActivity on ${name}, or no value of the other measure)`);
+    expect(await note.textContent()).toMatch(new RegExp(`^${top.structures.toLocaleString('en-US')} structures? drawn`));
+    const hovered = await hoverAPoint();
+    expect(hovered).toMatch(/Structure \d+/);
+    expect(hovered).toContain(`pActivity, ${name}:`);
+    expect(hovered).toMatch(/pActivity, [^\n]+: \d+\.\d{2}\b/);
+    await shot('structures-pactivity-hover');
+    await page.mouse.move(0, 0);
+  }, 240_000);
+
+  it('draws the selectivity heatmap of a one-target search with the other targets its compounds were measured on', async () => {
+    // A target of the Ki search whose compounds were measured elsewhere (the heatmap of the whole search names them).
+    const ki = await searchAs(KI, 'Activity type: Ki');
+    const wide = await api.call(analyzerEndpoints.visualization, { body: { sessionid: ki, tab: 'activitiestab', config: { chart: 'heatmap', targets: 25, compounds: 60 } } });
+    if (wide.chart !== 'heatmap') throw new Error('a heatmap was asked');
+    let chosen: { sessionid: string; targets: number; name: string } | null = null;
+    for (const target of wide.targets.slice(0, 8)) {
+      const sessionid = await searchAs({ rows: [{ selectedOption: 'target', targets: [{ label: target.name, ids: [target.id] }] }] } as SearchCriteria, `Target: ${target.name}`);
+      const one = await api.call(analyzerEndpoints.visualization, { body: { sessionid, tab: 'activitiestab', config: { chart: 'heatmap', targets: 25, compounds: 60 } } });
+      if (one.chart === 'heatmap' && one.targets.length > 1) {
+        chosen = { sessionid, targets: one.targets.length, name: target.name };
+        break;
+      }
+    }
+    expect(chosen, 'a target of the demo data whose compounds were measured on others').not.toBeNull();
+    await page.goto('/analyzers/activitiestab');
+    const heatmap = page.getByTestId('heatmap-canvas');
+    await heatmap.waitFor({ timeout: 60_000 });
+    expect(Number(await heatmap.getAttribute('data-targets'))).toBe(chosen!.targets);
+    expect(chosen!.targets).toBeGreaterThan(1);
+    const note = (await page.getByTestId('analyzer-heatmap-note').textContent()) ?? '';
+    expect(note).toMatch(/Cells: every measurement in the knowledge base of these \d+ compounds?, not only the search’s rows/);
+    expect(note).toContain(`the search’s rows are on ${chosen!.name}`);
+    await page.getByTestId('analyzer-heatmap').scrollIntoViewIfNeeded();
+    await page.waitForTimeout(500);
+    await shot('heatmap-one-target');
+  }, 240_000);
 
   it('shows the Saved analyses link only to a role that may open /analyzers', async () => {
     await page.goto('/analyzers/activitiestab');

@@ -59,6 +59,12 @@ function scatterOption(data: ScatterData): AnalyzerChartOption {
   } as AnalyzerChartOption;
 }
 
+/** The plot's name for a screen reader (and a test): what is on each axis and the colour, endpoint included. */
+function scatterLabel(data: ScatterData): string {
+  const name = (m: ScatterData['x']) => measureName(m, data.endpoint);
+  return `Scatter plot of ${name(data.y)} against ${name(data.x)}${data.color ? `, coloured by ${name(data.color)}` : ''}`;
+}
+
 function ScatterChartView({ data, onSelect }: { data: ScatterData; onSelect: (rows: BrushedRows) => void }) {
   const option = useMemo(() => scatterOption(data), [data]);
   const [hover, setHover] = useState<ScatterHover | null>(null);
@@ -69,7 +75,7 @@ function ScatterChartView({ data, onSelect }: { data: ScatterData; onSelect: (ro
   });
   return (
     <div style={{ position: 'relative' }}>
-      <div ref={container} role="img" aria-label="Scatter plot" data-testid="scatter-canvas" style={{ width: '100%', height: CHART_PX }} />
+      <div ref={container} role="img" aria-label={scatterLabel(data)} data-testid="scatter-canvas" style={{ width: '100%', height: CHART_PX }} />
       {hover && <ScatterHoverCard data={data} hover={hover} boxWidth={container.current?.clientWidth ?? 0} />}
     </div>
   );
