@@ -115,6 +115,18 @@ export interface SingleCut {
   variable: string;
 }
 
+/**
+ * The part two compounds share, per compound (SMARTS; drawn with highlightMode 'rest' it colours what
+ * differs): `mcs` RDKit's maximum common substructure; `partial` the largest common substructure
+ * RDKit found before its time limit; `core` the SAR core; `environment` the atoms whose radius-1
+ * environment the other compound also has (largest connected part).
+ */
+export interface PairDifference {
+  kind: 'mcs' | 'partial' | 'core' | 'environment';
+  a: string;
+  b: string;
+}
+
 export interface ChemEngine {
   status(): EngineStatus;
   /** Loads the index in the background (idempotent); searches wait for it. */
@@ -137,8 +149,15 @@ export interface ChemEngine {
    * Maximum common substructure as SMARTS (null when none); stops at the time limit and says so.
    * Rings match only rings; completeRings (default true: a usable core) also keeps only whole rings,
    * which costs RDKit up to hundreds of ms a pair — false for an atom-level difference of two compounds.
+   * `smiles`: the MCS as the molecule it describes (drawn with its elements and bonds), null when it is none.
    */
-  mcs(smiles: readonly string[], options?: SarWorkOptions & { timeoutSeconds?: number; completeRings?: boolean }): Promise<{ smarts: string; timedOut: boolean } | null>;
+  mcs(smiles: readonly string[], options?: SarWorkOptions & { timeoutSeconds?: number; completeRings?: boolean }): Promise<{ smarts: string; smiles: string | null; timedOut: boolean } | null>;
+  /**
+   * What each pair shares (docs/sar.md "Activity cliffs"): FMCS per pair on all workers until
+   * `budgetMs` is spent, then the fast fallbacks (core, atom environments) for the rest; null only
+   * for an unreadable SMILES. `core` is the SAR table's core (`[*:n]` at its R positions), if any.
+   */
+  pairDifferences(pairs: readonly (readonly [string, string])[], options?: SarWorkOptions & { core?: string | null; timeoutSeconds?: number; budgetMs?: number }): Promise<(PairDifference | null)[]>;
   /** Per SMILES: does it contain the query (core coverage of a suggestion)? */
   contains(query: ChemQuery, smiles: readonly string[], options?: SarWorkOptions): Promise<boolean[]>;
   /** Single-cut fragmentations per SMILES (RDKit MMPA, acyclic single bonds), for matched molecular pairs. */

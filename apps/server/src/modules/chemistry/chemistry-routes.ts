@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { chemistryEndpoints } from '@kb/contracts/chemistry';
 import type { Database } from '../../db/schema.ts';
@@ -12,6 +12,13 @@ declare module 'fastify' {
     /** The chemistry engine (structure index, search, depiction). */
     chemEngine: ChemEngine;
   }
+}
+
+/** Depictions one user may ask for in a minute (the web client stays under it: 500). */
+export const DEPICTIONS_PER_MINUTE = 600;
+
+function depictionRateKey(request: FastifyRequest): string {
+  return request.auth ? `user:${request.auth.userId}` : `ip:${request.ip}`;
 }
 
 /** If-None-Match may list several ETags and mark them weak (W/"…"). */
@@ -45,8 +52,10 @@ export function registerChemistryRoutes(app: FastifyInstance, db: Kysely<Databas
         .headers({ ...cacheHeaders, 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" });
       return svg;
     },
-    // A page of results asks for a few dozen drawings at once; a scraper asks for thousands.
-    { rateLimit: { max: 600, timeWindow: '1 minute' } },
+    // A page of results asks for a few dozen drawings at once; a scraper asks for thousands. Counted
+    // per user (after the login is read), not per address: colleagues behind one proxy do not share
+    // a budget. The web asks in bounded batches under it (features/chemistry/depiction-queue.ts).
+    { rateLimit: { max: DEPICTIONS_PER_MINUTE, timeWindow: '1 minute', hook: 'preHandler', keyGenerator: depictionRateKey } },
   );
 
   registerEndpoint(app, chemistryEndpoints.engineStatus, async () => engine.status());

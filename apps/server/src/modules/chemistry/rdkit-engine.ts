@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { ChemInputError, ChemQueryRefused, ChemSearchCancelled } from './chem-engine.ts';
-import type { ChemEngine, ChemQuery, DepictOptions, DescribedQuery, EngineProgress, EngineStatus, RGroupDecompositionResult, SarWorkOptions, SearchOptions, SingleCut, StructureHits } from './chem-engine.ts';
+import type { ChemEngine, ChemQuery, DepictOptions, DescribedQuery, EngineProgress, EngineStatus, PairDifference, RGroupDecompositionResult, SarWorkOptions, SearchOptions, SingleCut, StructureHits } from './chem-engine.ts';
 import { IndexLoader } from './index-loader.ts';
 import type { LoadedShard } from './index-loader.ts';
 import { IndexSnapshotWriter, indexSnapshotKey, readIndexSnapshot } from './index-snapshot.ts';
@@ -32,6 +32,10 @@ const MOLBLOCK_MS = 20;
  * several times the usual few milliseconds each; the watchdog is for a runaway query, not a queue.
  */
 const SAR_ITEM_MS = 50;
+/** Matched-pair cuts kept in memory, by SMILES (≈ 1–2 kB each: a few MB). */
+const FRAGMENTS_CACHED = 20_000;
+/** Longest RDKit time limit of one cliff pair's MCS. */
+const MCS_PAIR_MAX_SECONDS = 5;
 /** A shard build (addShard of 8,192 structures: ~0.3 s) is given at least this long. */
 const SHARD_BUILD_MS = 120_000;
 /** The warm-up's query (any drug-like molecule: only the work it makes RDKit do matters). */
@@ -255,6 +259,7 @@ function coreRefused(reply: { error?: string; internal?: boolean }): ChemInputEr
  */
 export class RdkitChemEngine implements ChemEngine {
   private workers: WorkerHandle[] = [];
+  private readonly fragmentCache = new Map<string, SingleCut[]>();
   private readonly jobs = new Map<number, JobState>();
   private readonly shardSize: number;
   /** The last load from the first structure read the local snapshot (index-snapshot.ts). */
@@ -860,18 +865,77 @@ export class RdkitChemEngine implements ChemEngine {
     return hits.map((hit) => hit === 1);
   }
 
+  /**
+   * Cuts are a pure function of the SMILES: the ones known are answered from memory (FRAGMENTS_CACHED
+   * SMILES, least recently used out first), only the others are cut (docs/sar.md "Matched molecular pairs").
+   */
   async fragments(smiles: readonly string[], options: SarWorkOptions = {}): Promise<SingleCut[][]> {
-    return this.inChunks(this.sarInputs(smiles), (batch) => ({ type: 'fragments', smiles: batch }), (reply) => reply.cuts, options);
+    const inputs = this.sarInputs(smiles);
+    const answers: (SingleCut[] | undefined)[] = inputs.map((s) => {
+      const known = this.fragmentCache.get(s);
+      if (known) {
+        this.fragmentCache.delete(s);
+        this.fragmentCache.set(s, known);
+      }
+      return known;
+    });
+    const missing = [...new Set(inputs.filter((_, i) => answers[i] === undefined))];
+    const cut = await this.inChunks(missing, (batch) => ({ type: 'fragments', smiles: batch }), (reply) => reply.cuts, {
+      ...options,
+      onProgress: options.onProgress && ((done) => options.onProgress!(inputs.length - missing.length + done, inputs.length)),
+    });
+    const fresh = new Map(missing.map((s, i) => [s, cut[i] ?? []]));
+    for (const [s, cuts] of fresh) {
+      this.fragmentCache.set(s, cuts);
+      if (this.fragmentCache.size > FRAGMENTS_CACHED) this.fragmentCache.delete(this.fragmentCache.keys().next().value as string);
+    }
+    options.onProgress?.(inputs.length, inputs.length);
+    return inputs.map((s, i) => answers[i] ?? fresh.get(s) ?? []);
   }
 
-  async mcs(smiles: readonly string[], options: SarWorkOptions & { timeoutSeconds?: number; completeRings?: boolean } = {}): Promise<{ smarts: string; timedOut: boolean } | null> {
+  async pairDifferences(
+    pairs: readonly (readonly [string, string])[],
+    options: SarWorkOptions & { core?: string | null; timeoutSeconds?: number; budgetMs?: number } = {},
+  ): Promise<(PairDifference | null)[]> {
+    const inputs = this.sarInputs(pairs.flat());
+    if (options.core) checkQueryLimits('smiles', options.core, this.queryLimits, 'core');
+    this.spawn();
+    const timeoutSeconds = Math.min(MCS_PAIR_MAX_SECONDS, Math.max(1, Math.round(options.timeoutSeconds ?? 1)));
+    const deadline = Date.now() + (options.budgetMs ?? 4_000);
+    const answers: (PairDifference | null)[] = pairs.map(() => null);
+    const tried = new Uint8Array(pairs.length);
+    const pairAt = (i: number): [string, string] => [inputs[2 * i]!, inputs[2 * i + 1]!];
+    let next = 0;
+    // One pair a call, as many at once as workers: FMCS until the budget is spent…
+    const lane = async () => {
+      while (next < pairs.length && Date.now() < deadline) {
+        if (options.signal?.aborted) throw new ChemSearchCancelled('The SAR work was cancelled.');
+        const at = next++;
+        const reply = await this.call<SarReply>({ type: 'pairDifferences', pairs: [pairAt(at)], core: options.core ?? null, timeoutSeconds, mcs: true }, this.requestLimitMs + timeoutSeconds * 1000);
+        if (reply.ok && reply.differences) answers[at] = reply.differences[0] ?? null;
+        tried[at] = 1;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, this.workers.length) }, lane));
+    // …then the fast fallbacks (milliseconds a pair) for the pairs not reached.
+    const rest = pairs.flatMap((_, i) => (tried[i] ? [] : [i]));
+    for (let at = 0; at < rest.length; at += SAR_CHUNK) {
+      const chunk = rest.slice(at, at + SAR_CHUNK);
+      const reply = await this.call<SarReply>({ type: 'pairDifferences', pairs: chunk.map(pairAt), core: options.core ?? null, timeoutSeconds, mcs: false }, this.requestLimitMs + SAR_ITEM_MS * chunk.length);
+      if (reply.ok && reply.differences) chunk.forEach((i, k) => (answers[i] = reply.differences![k] ?? null));
+    }
+    options.onProgress?.(pairs.length, pairs.length);
+    return answers;
+  }
+
+  async mcs(smiles: readonly string[], options: SarWorkOptions & { timeoutSeconds?: number; completeRings?: boolean } = {}): Promise<{ smarts: string; smiles: string | null; timedOut: boolean } | null> {
     const { sample, timeoutSeconds } = mcsSample(this.sarInputs(smiles), options.timeoutSeconds);
     if (sample.length < 2) return null;
     if (options.signal?.aborted) throw new ChemSearchCancelled('The SAR work was cancelled.');
     const reply = await this.call<SarReply>({ type: 'mcs', smiles: sample, timeoutSeconds, completeRings: options.completeRings ?? true }, this.requestLimitMs + timeoutSeconds * 1000);
     if (!reply.ok) throw new Error(reply.error ?? 'RDKit failed to find the maximum common substructure.');
     options.onProgress?.(smiles.length, smiles.length);
-    return reply.smarts ? { smarts: reply.smarts, timedOut: reply.timedOut === true } : null;
+    return reply.smarts ? { smarts: reply.smarts, smiles: reply.smiles ?? null, timedOut: reply.timedOut === true } : null;
   }
 
   async zip(core: string, rgroups: Record<string, string | null>): Promise<string> {

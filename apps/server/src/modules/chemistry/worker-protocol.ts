@@ -2,7 +2,7 @@
  * Messages between the engine (main thread) and chem-worker.mjs. The worker is plain JavaScript,
  * so these types are the only statement of the shapes: keep both sides in step.
  */
-import type { ChemQuery } from './chem-engine.ts';
+import type { ChemQuery, PairDifference } from './chem-engine.ts';
 
 export interface ShardPayload {
   shardId: number;
@@ -87,6 +87,8 @@ export type ToWorker =
   | { type: 'rgdCore'; requestId: number; core: string; rename: Record<number, number> }
   | { type: 'scaffolds'; requestId: number; smiles: string[] }
   | { type: 'mcs'; requestId: number; smiles: string[]; timeoutSeconds: number; completeRings: boolean }
+  /** Activity cliffs: the common part of each pair (FMCS, else the core, else atom environments); `mcs: false` skips FMCS. */
+  | { type: 'pairDifferences'; requestId: number; pairs: [string, string][]; core: string | null; timeoutSeconds: number; mcs: boolean }
   | { type: 'contains'; requestId: number; query: ChemQuery; smiles: string[]; maxAtoms: number }
   | { type: 'fragments'; requestId: number; smiles: string[] }
   | { type: 'zip'; requestId: number; core: string; rgroups: string }
@@ -140,6 +142,8 @@ export interface SarReply {
   scaffolds?: (string | null)[];
   smarts?: string | null;
   timedOut?: boolean;
+  /** pairDifferences: per pair, in order. */
+  differences?: (PairDifference | null)[];
   hits?: Uint8Array;
   cuts?: { constant: string; variable: string }[][];
   smiles?: string;

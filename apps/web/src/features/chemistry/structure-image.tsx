@@ -1,9 +1,11 @@
 import { Center, Skeleton, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { chemistryEndpoints } from '@kb/contracts/chemistry';
 import type { DepictionParams } from '@kb/contracts/chemistry';
 import { downloadApi, errorMessage } from '../../app/api-client.ts';
 import { endpointKey, queryClient } from '../../app/query.ts';
+import { queuedDepiction } from './depiction-queue.ts';
 
 const DEPICTION_KEY = endpointKey(chemistryEndpoints.depiction);
 
@@ -48,9 +50,12 @@ export function StructureImage({ strId, smiles, smarts, highlight, highlightKind
     w: width,
     h: height,
   };
+  const near = useNearScreen();
   const image = useQuery({
     queryKey: endpointKey(chemistryEndpoints.depiction, { query }),
-    queryFn: async ({ signal }) => URL.createObjectURL(await downloadApi(chemistryEndpoints.depiction, { query }, { signal })),
+    // Asked for once near the screen, in the bounded line of depiction-queue.ts (no 429 for a long list).
+    queryFn: async ({ signal }) => URL.createObjectURL(await queuedDepiction(() => downloadApi(chemistryEndpoints.depiction, { query }, { signal }), signal)),
+    enabled: near.seen,
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 10 * 60_000,
   });
@@ -65,6 +70,32 @@ export function StructureImage({ strId, smiles, smarts, highlight, highlightKind
       </Center>
     );
   }
-  if (!url) return <Skeleton w={width} h={height} aria-label={`Drawing ${alt}`} />;
+  if (!url) return <Skeleton ref={near.ref} w={width} h={height} aria-label={`Drawing ${alt}`} />;
   return <img src={url} width={width} height={height} alt={alt} style={{ display: 'block' }} data-testid="structure-image" />;
+}
+
+/**
+ * Whether the placeholder has come within a screen of the viewport (then it stays so): a list of
+ * hundreds of drawings asks only for those the reader reaches.
+ */
+function useNearScreen(): { ref: (element: HTMLDivElement | null) => void; seen: boolean } {
+  const [seen, setSeen] = useState(typeof IntersectionObserver === 'undefined');
+  const observer = useRef<IntersectionObserver | null>(null);
+  useEffect(() => () => observer.current?.disconnect(), []);
+  const ref = (element: HTMLDivElement | null) => {
+    observer.current?.disconnect();
+    observer.current = null;
+    if (!element || seen) return;
+    observer.current = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) {
+          observer.current?.disconnect();
+          setSeen(true);
+        }
+      },
+      { rootMargin: '100% 0px' },
+    );
+    observer.current.observe(element);
+  };
+  return { ref, seen };
 }

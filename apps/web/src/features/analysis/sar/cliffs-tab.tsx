@@ -1,21 +1,30 @@
-import { Anchor, Card, Group, NumberInput, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Card, Group, NumberInput, Pagination, Stack, Text } from '@mantine/core';
+import { useEffect, useState } from 'react';
 import { useDebouncedValue } from '@mantine/hooks';
 import { Link } from 'react-router';
 import type { StructureHighlight } from '@kb/contracts/results';
 import type { SarEndpoint } from '@kb/contracts/sar';
-import type { ActivityCliff } from '@kb/contracts/sar-cliffs';
+import type { ActivityCliff, CliffDifference } from '@kb/contracts/sar-cliffs';
 import { formatCount } from '../../../app/format/count-format.ts';
 import { formatNumber } from '../../../app/format/number-format.ts';
 import { countNoun } from '../../../app/format/plural.ts';
 import { QueryView } from '../../../app/ui/query-view.tsx';
 import { structureLeafletHref } from '../../chemistry/structure-highlight.ts';
 import { activityText, sarValue } from './sar-model.ts';
-import { useSarCliffs } from './cliffs-queries.ts';
+import { CLIFFS_PER_PAGE, useSarCliffs } from './cliffs-queries.ts';
 import { CompoundDrawing } from './sar-parts.tsx';
 
+/** How each kind of common part was found, said under the pair (docs/sar.md "Activity cliffs"). */
+const DIFFERENCE_NOTE: Record<CliffDifference['kind'], string | null> = {
+  mcs: null,
+  partial: 'Common part: the largest RDKit found in its time limit',
+  core: 'Common part: the SAR core',
+  environment: 'Common part: atoms with the same neighbours in both',
+};
+
 /**
- * A pair member: with the pair's MCS known, what lies outside it is coloured (what differs from the
- * other compound); otherwise the SAR table's core is. The leaflet links carry the core either way.
+ * A pair member: what lies outside the part it shares with the other compound is coloured (what
+ * differs). The leaflet links carry the SAR table's core.
  */
 function Member({ member, common, highlight }: { member: ActivityCliff['a']; common: string | null; highlight: StructureHighlight | null }) {
   const drawn = common ? { highlight: { kind: 'smarts' as const, text: common }, highlightMode: 'rest' as const } : { highlight, highlightMode: 'match' as const };
@@ -31,14 +40,16 @@ function Member({ member, common, highlight }: { member: ActivityCliff['a']; com
 }
 
 function CliffCard({ cliff, rank, highlight }: { cliff: ActivityCliff; rank: number; highlight: StructureHighlight | null }) {
+  const difference = cliff.difference;
+  const note = difference ? DIFFERENCE_NOTE[difference.kind] : null;
   return (
-    <Card withBorder padding="sm" data-testid="sar-cliff">
+    <Card withBorder padding="sm" data-testid="sar-cliff" data-difference={difference?.kind ?? 'none'}>
       <Group justify="space-between" wrap="nowrap" align="center">
-        <Text size="sm" c="dimmed" w={28}>
+        <Text size="sm" c="dimmed" w={36}>
           #{rank}
         </Text>
-        <Member member={cliff.a} common={cliff.common} highlight={highlight} />
-        <Stack gap={2} align="center" miw={140}>
+        <Member member={cliff.a} common={difference?.a ?? null} highlight={highlight} />
+        <Stack gap={2} align="center" miw={150}>
           <Text size="sm">similarity {sarValue(cliff.similarity)}</Text>
           <Text size="sm" fw={600}>
             Δ {sarValue(cliff.delta)}
@@ -46,13 +57,18 @@ function CliffCard({ cliff, rank, highlight }: { cliff: ActivityCliff; rank: num
           <Text size="sm" c="dimmed">
             SALI {formatNumber(cliff.sali, { maxFractionDigits: 1 })}
           </Text>
-          {cliff.common === null && (
-            <Text size="xs" c="dimmed" maw={160} ta="center" data-testid="sar-cliff-no-common">
-              Difference not drawn: no common substructure in time{highlight ? '; the core is highlighted' : ''}
+          {note && (
+            <Text size="xs" c="dimmed" maw={170} ta="center" data-testid="sar-cliff-difference-note">
+              {note}
+            </Text>
+          )}
+          {difference === null && (
+            <Text size="xs" c="dimmed" maw={170} ta="center" data-testid="sar-cliff-no-common">
+              Difference not drawn: RDKit could not read one of the compounds{highlight ? '; the core is highlighted' : ''}
             </Text>
           )}
         </Stack>
-        <Member member={cliff.b} common={cliff.common} highlight={highlight} />
+        <Member member={cliff.b} common={difference?.b ?? null} highlight={highlight} />
       </Group>
     </Card>
   );
@@ -72,7 +88,11 @@ export interface CliffsTabProps {
 export function CliffsTab({ sessionId, endpoint, minSimilarity, minDelta, onThresholds, highlight }: CliffsTabProps) {
   const [similarity] = useDebouncedValue(minSimilarity, 400);
   const [delta] = useDebouncedValue(minDelta, 400);
-  const cliffs = useSarCliffs(sessionId, endpoint, similarity, delta, true);
+  const [page, setPage] = useState(0);
+  // New thresholds make a new ranking: back to its first page.
+  useEffect(() => setPage(0), [similarity, delta, endpoint]);
+  const core = highlight?.kind === 'smiles' ? highlight.text : null;
+  const cliffs = useSarCliffs(sessionId, endpoint, similarity, delta, page, core, true);
   return (
     <Stack gap="sm">
       <Group gap="md" align="flex-end">
@@ -80,23 +100,40 @@ export function CliffsTab({ sessionId, endpoint, minSimilarity, minDelta, onThre
         <NumberInput label="Δ activity at least" description="|difference|" min={0} max={10} step={0.5} decimalScale={2} value={minDelta} onChange={(value) => typeof value === 'number' && onThresholds({ minDelta: value })} w={170} data-testid="sar-cliff-delta" />
       </Group>
       <QueryView query={cliffs} isEmpty={(data) => data.cliffs.length === 0} empty="No pair of compounds passes both thresholds: lower the similarity or the Δ." skeletonRows={4}>
-        {(data) => (
-          <Stack gap="xs" data-testid="sar-cliffs">
-            <Text size="sm" data-testid="sar-cliffs-count" data-value={data.total}>
-              {countNoun(data.total, 'cliff')} among {formatCount(data.compared)} pairs of {countNoun(data.compounds, 'compound')}
-              {data.total > data.cliffs.length ? ` · the ${formatCount(data.cliffs.length)} with the highest SALI shown` : ''}
-            </Text>
-            <Text size="xs" c="dimmed" data-testid="sar-cliffs-key">
-              <Text span c="orange.7" fw={700}>
-                Orange
-              </Text>{' '}
-              = what differs from the other compound of the pair (outside their maximum common substructure).
-            </Text>
-            {data.cliffs.map((cliff, index) => (
-              <CliffCard key={`${cliff.a.strId}-${cliff.b.strId}`} cliff={cliff} rank={index + 1} highlight={highlight} />
-            ))}
-          </Stack>
-        )}
+        {(data) => {
+          const pages = Math.ceil(data.listed / CLIFFS_PER_PAGE);
+          const pager =
+            pages > 1 ? (
+              <Group gap="sm">
+                <Pagination total={pages} value={page + 1} onChange={(value) => setPage(value - 1)} size="sm" data-testid="sar-cliffs-pages" />
+                {cliffs.isFetching && (
+                  <Badge variant="light" color="gray" data-testid="sar-cliffs-page-loading">
+                    Drawing the differences…
+                  </Badge>
+                )}
+              </Group>
+            ) : null;
+          return (
+            <Stack gap="xs" data-testid="sar-cliffs" data-offset={data.offset}>
+              <Text size="sm" data-testid="sar-cliffs-count" data-value={data.total}>
+                {countNoun(data.total, 'cliff')} among {formatCount(data.compared)} pairs of {countNoun(data.compounds, 'compound')}
+                {data.total > data.listed ? ` · the ${formatCount(data.listed)} with the highest SALI listed` : ''}
+                {pages > 1 ? ` · ${formatCount(data.offset + 1)}–${formatCount(data.offset + data.cliffs.length)} shown` : ''}
+              </Text>
+              <Text size="xs" c="dimmed" data-testid="sar-cliffs-key">
+                <Text span c="orange.7" fw={700}>
+                  Orange
+                </Text>{' '}
+                = what differs from the other compound of the pair (outside their maximum common substructure).
+              </Text>
+              {pager}
+              {data.cliffs.map((cliff, index) => (
+                <CliffCard key={`${cliff.a.strId}-${cliff.b.strId}`} cliff={cliff} rank={data.offset + index + 1} highlight={highlight} />
+              ))}
+              {pager}
+            </Stack>
+          );
+        }}
       </QueryView>
     </Stack>
   );
