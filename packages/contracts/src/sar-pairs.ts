@@ -12,6 +12,15 @@ export const SarPairsRequestSchema = z.object({
   /** Transformations seen in fewer pairs are left out. */
   minPairs: z.number().int().min(1).max(100).default(2),
   limit: z.number().int().min(1).max(1_000).default(200),
+  /**
+   * Environment radius around the cut (mmpdb's): 0 = none (one row per from → to); 1 = the constant
+   * part's atom at the attachment point; 2 = it and its neighbours. One row per from → to and environment.
+   */
+  radius: z.number().int().min(0).max(2).default(0),
+  /** Only transformations whose mean |Δ| is at least this. */
+  minMeanDelta: z.number().min(0).max(10).default(0),
+  /** consistent: every pair changes the activity the same way; mixed: some pairs each way. */
+  sign: z.enum(['any', 'consistent', 'mixed']).default('any'),
 });
 export const MatchedPairSchema = z.object({
   a: PairMemberSchema,
@@ -25,10 +34,20 @@ export const TransformationSchema = z.object({
   /** Fragment replaced and its replacement, each with its attachment point (`[*:1]`). */
   from: z.string(),
   to: z.string(),
+  /**
+   * The constant part's atoms within `radius` bonds of the cut, as a rooted tree from `[*:1]`:
+   * `[symbol;Dn;R]` (heavy neighbours, ring or `!R`), bonds `- = # :` ('' at radius 0).
+   */
+  environment: z.string(),
   /** Distinct compound pairs in all. */
   pairs: z.number().int(),
   meanDelta: z.number(),
   sdDelta: z.number(),
+  medianDelta: z.number(),
+  minDelta: z.number(),
+  maxDelta: z.number(),
+  /** Δ of every pair, ascending (at most 200, evenly picked when there are more): the distribution. */
+  deltas: z.array(z.number()),
   /** Up to 100 of the pairs, largest Δ first. */
   examples: z.array(MatchedPairSchema),
 });
@@ -49,7 +68,7 @@ export const sarPairsEndpoints = {
     method: 'POST',
     path: '/api/sar/pairs',
     access: SEARCH_ROLES,
-    summary: 'Matched molecular pairs: single-cut transformations A → B with their number of pairs and the mean and spread of ΔpActivity.',
+    summary: 'Matched molecular pairs: single-cut transformations A → B in their environment (radius 0–2 around the cut) with their number of pairs and the mean, median, spread and distribution of ΔpActivity.',
     body: SarPairsRequestSchema,
     response: SarPairsResponseSchema,
   }),

@@ -24,7 +24,7 @@ export class SarPairs {
       this.engine.fragments(data.compounds.map((c) => c.facts.smiles), { signal: job.signal, onProgress: job.progress }),
     );
     const items = data.compounds.map((c, index) => ({ strId: c.facts.str_id, value: c.value.activity.value, cuts: cuts[index] ?? [] }));
-    const found = matchedPairs(items, { minPairs: request.minPairs, limit: request.limit });
+    const found = matchedPairs(items, { minPairs: request.minPairs, limit: request.limit, radius: request.radius, minMeanDelta: request.minMeanDelta, sign: request.sign });
     const member = (index: number) => ({ strId: data.compounds[index]!.facts.str_id, smiles: data.compounds[index]!.facts.smiles, activity: data.compounds[index]!.value.activity });
     return {
       compounds: items.length,
@@ -32,9 +32,14 @@ export class SarPairs {
       transformations: found.transformations.map((t) => ({
         from: t.from,
         to: t.to,
+        environment: t.environment,
         pairs: t.pairs,
         meanDelta: t.meanDelta,
         sdDelta: t.sdDelta,
+        medianDelta: t.medianDelta,
+        minDelta: t.minDelta,
+        maxDelta: t.maxDelta,
+        deltas: t.deltas,
         examples: t.examples.map((example) => ({ a: member(example.a), b: member(example.b), constant: example.constant, delta: example.delta })),
       })),
       note: found.note,
