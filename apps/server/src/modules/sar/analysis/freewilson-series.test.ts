@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RdkitChemEngine } from '../../chemistry/rdkit-engine.ts';
 import { freeWilson } from './free-wilson.ts';
+import { activityCliffs } from './activity-cliffs.ts';
 import { matchedPairs } from './matched-pairs.ts';
 import type { PairItem } from './matched-pairs.ts';
 
@@ -124,4 +125,43 @@ describe.skipIf(!present)('SAR on the FreeWilson series (CHEMBL2321810)', () => 
     expect(multi.transformations.length).toBeLessThanOrEqual(3);
     expect(multi.transformations.every((t) => t.pairs >= 2)).toBe(true);
   });
+
+  it('draws the difference of every activity cliff, a page of 50 within its time budget', async () => {
+    const fps: Uint8Array[] = [];
+    for (const c of compounds) fps.push((await engine.describe({ kind: 'smiles', text: c.smiles })).morgan!);
+    const found = activityCliffs(compounds.map((c, i) => ({ strId: c.id, fp: fps[i]!, value: c.value })), { minSimilarity: 0.8, minDelta: 1, limit: 200 });
+    expect(found.cliffs.length).toBeGreaterThan(50);
+    const kinds: Record<string, number> = {};
+    for (let at = 0; at < found.cliffs.length; at += 50) {
+      const page = found.cliffs.slice(at, at + 50).map((cliff) => [compounds[cliff.a]!.smiles, compounds[cliff.b]!.smiles] as const);
+      const started = Date.now();
+      const differences = await engine.pairDifferences(page, { timeoutSeconds: 1, budgetMs: 4_000 });
+      const ms = Date.now() - started;
+      // The MCS budget, one RDKit time limit past it, and the fallbacks (milliseconds a pair; a busy shared machine's margin).
+      expect(ms).toBeLessThan(4_000 + 1_000 + 5_000);
+      expect(differences.every((d) => d !== null && d.a.length > 0 && d.b.length > 0)).toBe(true);
+      for (const d of differences) kinds[d!.kind] = (kinds[d!.kind] ?? 0) + 1;
+    }
+    console.log(`FreeWilson series: ${found.total} cliffs (${found.cliffs.length} listed), every difference drawn: ${JSON.stringify(kinds)}`);
+  }, 180_000);
+
+  it('finds the matched pairs of all 1,017 compounds in every environment radius, the second time from the cut cache', async () => {
+    for (const round of [1, 2]) {
+      const started = Date.now();
+      const cuts = await engine.fragments(compounds.map((c) => c.smiles));
+      const cutMs = Date.now() - started;
+      const items = compounds.map((c, i) => ({ strId: c.id, value: c.value, cuts: cuts[i] ?? [] }));
+      for (const radius of [0, 1, 2]) {
+        const t = Date.now();
+        const found = matchedPairs(items, { minPairs: 2, limit: 200, radius });
+        const pairMs = Date.now() - t;
+        expect(found.total).toBeGreaterThan(0);
+        expect(found.transformations.every((x) => x.pairs >= 2 && x.minDelta <= x.medianDelta && x.medianDelta <= x.maxDelta && x.deltas.length > 0)).toBe(true);
+        if (radius > 0) expect(found.transformations.every((x) => x.environment.startsWith('[*:1]'))).toBe(true);
+        expect(pairMs).toBeLessThan(2_000);
+        console.log(`FreeWilson series, round ${round}: cuts ${cutMs} ms; pairs at radius ${radius}: ${found.total} transformations in ${pairMs} ms`);
+      }
+      if (round === 2) expect(cutMs).toBeLessThan(500);
+    }
+  }, 180_000);
 });
