@@ -243,6 +243,12 @@ export function UserManualPage() {
           spread.
         </p>
         <p>
+          To compare, add up to three more endpoints under <strong>Compare with</strong> (B, C, D): from the rows you opened, or from{' '}
+          <em>every measurement of these compounds</em> in the knowledge base — a search on one target still shows its anti-target. Adding B turns on
+          the <strong>A − B</strong> difference column (selectivity: pActivity on A minus pActivity on B; above 0, more active on A); any pair of
+          pActivity endpoints can be toggled. The table's rows stay the compounds of the first endpoint; a compound not measured on another shows —.
+        </p>
+        <p>
           Pick a suggested core (the most frequent scaffolds and the common substructure of the set, each with the number of compounds it covers), or
           draw or edit one in the structure editor; up to five cores at once. <strong>Build the SAR table</strong> shows its progress and can be
           cancelled: the page then says “Stopped”, and you can build it again. If no core could be suggested, choose Retry or draw one. The tabs show:
@@ -250,15 +256,19 @@ export function UserManualPage() {
         <List size="sm" spacing={2}>
           <List.Item>
             <strong>SAR table</strong>: each compound with the core highlighted, its R-groups drawn, pActivity on a colour scale (legend above the table),
-            MW, cLogP, ligand efficiency and LipE; sort and filter any column; the ID or the drawing opens the compound leaflet (Enter on a row too).
+            MW, cLogP, ligand efficiency and LipE; with several endpoints, a column per endpoint and per difference, each on its own colour scale (the
+            key above the table says what A, B … are and how many compounds have each). Sort and filter any column, e.g. sort by A − B for the most
+            selective first; a value opens every measurement behind it; the ID or the drawing opens the compound leaflet (Enter on a row too).
             Compounds that do not fit the core are listed apart, each with the reason.
           </List.Item>
           <List.Item>
             <strong>R-group matrix</strong>: two R positions against each other (the two with most different groups at first), each cell coloured by
-            the median activity of its compounds; a cell opens the compound leaflet, an empty one shows the virtual compound that was not made.
+            the median activity of its compounds — or of any other endpoint or difference, chosen under Values; a cell opens the compound leaflet, an
+            empty one shows the virtual compound that was not made.
           </List.Item>
           <List.Item>
-            <strong>Free-Wilson</strong>: what each R-group adds to activity, with R² and the number of compounds fitted, and the best predicted
+            <strong>Free-Wilson</strong>: what each R-group adds to activity (or to any endpoint or difference, chosen under Values), with R² and the
+            number of compounds fitted, and the best predicted
             combinations (made ones link to their compound, others are drawn). Only compounds whose R-groups each occur in at least two
             compounds are fitted (a group seen once would fit its compound exactly and tell nothing); the page says how many were left out.
           </List.Item>
@@ -274,7 +284,8 @@ export function UserManualPage() {
           </List.Item>
         </List>
         <p>
-          Users who may export can export the SAR table as Excel (R-groups as SMILES) or SDF (R-groups as fields), one credit per compound. Evaluation
+          Users who may export can export the SAR table as Excel (R-groups as SMILES) or SDF (R-groups as fields), with every endpoint and difference
+          column, one credit per compound. Evaluation
           users open the SAR view from their results but have no SAR view home page and no export. Your choices stay when you reload the page.
         </p>
       </InfoSection>
