@@ -41,7 +41,7 @@ export interface AnalyzerChartEvents {
   /** Turn the rectangle brush on with the chart (drag to select). */
   brushOnStart?: boolean;
   /** The pointer over a datum (its index and where, in pixels of the chart's box), or off every datum (null). */
-  onHover?: (hover: { dataIndex: number; x: number; y: number } | null) => void;
+  onHover?: (hover: { seriesIndex: number; dataIndex: number; x: number; y: number } | null) => void;
 }
 
 /** The brushed rectangle in data coordinates; the area, not ECharts' own list of points inside it: the points are the caller's to test. */
@@ -71,7 +71,9 @@ export function useAnalyzerChart(option: AnalyzerChartOption, events: AnalyzerCh
       });
       instance.on('mouseover', (params) => {
         const event = (params as { event?: { offsetX?: number; offsetY?: number } }).event;
-        if (typeof params.dataIndex === 'number') handlers.current.onHover?.({ dataIndex: params.dataIndex, x: event?.offsetX ?? 0, y: event?.offsetY ?? 0 });
+        if (typeof params.dataIndex === 'number') {
+          handlers.current.onHover?.({ seriesIndex: params.seriesIndex ?? 0, dataIndex: params.dataIndex, x: event?.offsetX ?? 0, y: event?.offsetY ?? 0 });
+        }
       });
       instance.on('mouseout', () => handlers.current.onHover?.(null));
       instance.on('globalout', () => handlers.current.onHover?.(null));

@@ -1,4 +1,4 @@
-import { Group } from '@mantine/core';
+import { Group, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import type { z } from 'zod';
 import type { AnalyzerTab, ScatterConfigSchema, ScatterDataSchema } from '@kb/contracts/analyzers';
@@ -16,14 +16,36 @@ import { brushedRows, pointsInside, scatterNote } from './scatter-points.ts';
 
 type ScatterConfig = z.infer<typeof ScatterConfigSchema>;
 type ScatterData = z.infer<typeof ScatterDataSchema>;
+type ScatterSeries = Extract<NonNullable<AnalyzerChartOption['series']>, readonly unknown[]>[number];
 
-function scatterOption(data: ScatterData): AnalyzerChartOption {
+/**
+ * The points as ECharts series: with a colour, the points without a colour value (a structure not
+ * measured on the endpoint) are a grey series of their own under the coloured one — ECharts' colour
+ * scale would not draw them at all. `pointIndex[series][i]` is the point's index in `data.points`.
+ */
+function scatterSeries(data: ScatterData): { series: ScatterSeries[]; pointIndex: number[][] } {
+  const all = data.points.map((_, i) => i);
+  const grey = data.color ? all.filter((i) => data.points[i]!.c === null) : [];
+  const coloured = data.color ? all.filter((i) => data.points[i]!.c !== null) : all;
+  const large = data.points.length > 5000;
+  const series = (indexes: number[], color: string): ScatterSeries => ({
+    type: 'scatter',
+    symbolSize: large ? 3 : 6,
+    large,
+    itemStyle: { color, opacity: 0.7 },
+    data: indexes.map((i) => [data.points[i]!.x, data.points[i]!.y, data.points[i]!.c ?? 0]),
+  });
+  return { series: [series(grey, '#ced4da'), series(coloured, '#1c7ed6')], pointIndex: [grey, coloured] };
+}
+
+function scatterOption(data: ScatterData, series: ScatterSeries[]): AnalyzerChartOption {
   const label = (m: ScatterData['x']) => measureName(m, data.endpoint);
+  const legendRight = data.colorBounds ? 130 : 24;
   return {
     animation: false,
     // The colour legend gets a column of its own right of the plot, never over the points.
-    grid: { left: 56, right: data.colorBounds ? 120 : 24, top: 36, bottom: 48 },
-    toolbox: { right: data.colorBounds ? 120 : 24, feature: { brush: { type: ['rect', 'clear'], title: { rect: 'Select a rectangle', clear: 'Clear the selection' } } } },
+    grid: { left: 56, right: legendRight, top: 36, bottom: 48 },
+    toolbox: { right: legendRight, feature: { brush: { type: ['rect', 'clear'], title: { rect: 'Select a rectangle', clear: 'Clear the selection' } } } },
     brush: { xAxisIndex: 0, yAxisIndex: 0, brushMode: 'single', throttleType: 'debounce', throttleDelay: 200, inBrush: { opacity: 1 }, outOfBrush: { opacity: 0.15 } },
     // The hover card (scatter-hover.tsx) shows the point with its drawing instead of ECharts' tooltip.
     xAxis: { type: 'value', name: label(data.x), nameLocation: 'middle', nameGap: 28, scale: true, min: data.xBounds?.min, max: data.xBounds?.max, axisLabel: measureAxisLabel(data.x) },
@@ -33,29 +55,21 @@ function scatterOption(data: ScatterData): AnalyzerChartOption {
           visualMap: {
             type: 'continuous',
             dimension: 2,
+            seriesIndex: 1,
             min: data.colorBounds.min,
             max: data.colorBounds.max,
             right: 8,
             top: 'middle',
             itemHeight: 160,
             calculable: true,
-            text: [label(data.color), ''],
+            // A long endpoint name does not fit the legend's column: the caption above the plot names it in full.
+            text: [data.color === 'pactivity' ? 'pActivity' : label(data.color), ''],
             formatter: (value: number) => formatMeasure(value, data.color!),
             inRange: { color: ['#2c7bb6', '#ffffbf', '#d7191c'] },
-            // Points without a colour value (a structure not measured on the endpoint) are drawn grey.
-            outOfRange: { color: '#ced4da' },
           },
         }
       : {}),
-    series: [
-      {
-        type: 'scatter',
-        symbolSize: data.points.length > 5000 ? 3 : 6,
-        large: data.points.length > 5000,
-        itemStyle: { color: '#1c7ed6', opacity: 0.7 },
-        data: data.points.map((p) => [p.x, p.y, p.c]),
-      },
-    ],
+    series,
   } as AnalyzerChartOption;
 }
 
@@ -66,15 +80,25 @@ function scatterLabel(data: ScatterData): string {
 }
 
 function ScatterChartView({ data, onSelect }: { data: ScatterData; onSelect: (rows: BrushedRows) => void }) {
-  const option = useMemo(() => scatterOption(data), [data]);
+  const { option, pointIndex } = useMemo(() => {
+    const { series, pointIndex } = scatterSeries(data);
+    return { option: scatterOption(data, series), pointIndex };
+  }, [data]);
   const [hover, setHover] = useState<ScatterHover | null>(null);
   const container = useAnalyzerChart(option, {
     brushOnStart: true,
     onBrush: (area) => onSelect(brushedRows(area ? pointsInside(data.points, area).map((p) => p.id) : [], data)),
-    onHover: setHover,
+    // The hovered datum as an index into data.points (the grey and coloured series each hold some of them).
+    onHover: (at) => setHover(at && { dataIndex: pointIndex[at.seriesIndex]?.[at.dataIndex] ?? -1, x: at.x, y: at.y }),
   });
   return (
     <div style={{ position: 'relative' }}>
+      {data.color && (
+        <Text size="xs" c="dimmed" ta="right" data-testid="scatter-colour-caption">
+          Colour: {measureName(data.color, data.endpoint)}
+          {data.colorMissing > 0 ? ' (grey: no value)' : ''}
+        </Text>
+      )}
       <div ref={container} role="img" aria-label={scatterLabel(data)} data-testid="scatter-canvas" style={{ width: '100%', height: CHART_PX }} />
       {hover && <ScatterHoverCard data={data} hover={hover} boxWidth={container.current?.clientWidth ?? 0} />}
     </div>

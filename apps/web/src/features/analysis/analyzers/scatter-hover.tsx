@@ -55,7 +55,8 @@ export function ScatterHoverCard({ data, hover, boxWidth }: { data: ScatterData;
             Structure {point.s}
           </Text>
         )}
-        {rows.map(([label, value]) => (
+        {/* A measure on an axis and as the colour is written once. */}
+        {rows.filter(([label], i) => rows.findIndex(([other]) => other === label) === i).map(([label, value]) => (
           <Text key={label} size="xs">
             <Text span c="dimmed" size="xs">
               {label}:
