@@ -180,7 +180,8 @@ for (const chart of CHARTS) {
         cells: Array.isArray(data.cells) ? data.cells.length : undefined,
         targets: Array.isArray(data.targets) ? data.targets.length : undefined,
         compounds: Array.isArray(data.compounds) ? data.compounds.length : undefined,
-        targetsInSearch: Array.isArray(data.targets) ? (data.targets as { inSearch?: boolean }[]).filter((t) => t.inSearch).length : undefined,
+        // The old-style reference answers target ids only (no marks).
+        targetsInSearch: Array.isArray(data.targets) && typeof data.targets[0] === 'object' ? (data.targets as { inSearch?: boolean }[]).filter((t) => t.inSearch).length : undefined,
         missing: data.missing,
         colorMissing: data.colorMissing,
         endpoints: Array.isArray(data.endpoints) ? data.endpoints.length : undefined,
