@@ -228,6 +228,7 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
       'POST /api/sar/pairs',
       'POST /api/sar/virtual',
       'POST /api/security/allmapping/search/visualization',
+      'POST /api/security/allmapping/search/visualization/endpoints',
       'POST /api/security/allmapping/search/storerequest',
       'GET /api/security/allmapping/search/fetchrequest',
     ],
