@@ -274,13 +274,16 @@ export function UserManualPage() {
           </List.Item>
           <List.Item>
             <strong>Activity cliffs</strong>: pairs of similar compounds (Tanimoto on Morgan fingerprints, at least 0.8 by default) whose activity
-            differs by at least 1 by default, ranked by SALI; both thresholds can be changed. Each pair is drawn with what differs in orange: the part of each compound outside the
-            pair's maximum common substructure (found for the first 50 pairs; a pair whose common part was not found in time shows the table's core
-            instead, and says so). The leaflet links carry the table's core.
+            differs by at least 1 by default, ranked by SALI, 50 to a page; both thresholds can be changed. In each pair, what differs from the other
+            compound is coloured orange. The common part is the largest common substructure RDKit finds; for very large molecules it may be the
+            largest found within its time limit, the SAR core, or the atoms with the same neighbours in both — the card says so. The leaflet links
+            carry the table's core.
           </List.Item>
           <List.Item>
-            <strong>Matched pairs</strong>: transformations A → B (one part of the compound replaced by another) seen in at least two pairs by
-            default (you can change the number), with the mean and spread of the change in activity; expand one to list its pairs.
+            <strong>Matched pairs</strong>: each single-cut change (one part of the compound replaced by another, A → B) with how many pairs show
+            it, the mean, median and spread of the change in activity and a small histogram of it. Choose an environment radius (1 or 2 atoms around
+            the cut) to tell the same change at different places apart; filter by the number of pairs, the mean change and whether the pairs agree;
+            open a row to see its pairs side by side, the changed part coloured.
           </List.Item>
         </List>
         <p>
@@ -314,9 +317,14 @@ export function UserManualPage() {
           <Anchor component={Link} to="/analyzers">Analyzers</Anchor> page with the search in your results, or open a saved analysis there.
           The Activities tab has a scatter of two measures (molecular weight, cLogP, polar surface area, H-bond donors and acceptors, rotatable bonds,
           pActivity, year) coloured by a third, distributions of a measure per target, assay type, year or activity type (box plots or histograms of
-          the largest groups), a target × compound heatmap of the median pActivity (click a cell to see the structure and open its leaflet),
-          compounds per target class and the most frequent Murcko scaffolds. The Structures tab has the scatter of structure properties, the target
-          classes and the scaffolds. pActivity is pChEMBL when the source gives it, else −log10 of an exact value in a molar unit, as in the SAR
+          the largest groups), a selectivity heatmap of target × compound — the compounds of your rows measured most, each with its median
+          pActivity on every target it was measured on in the knowledge base, not only the targets of your search, so a search for one target shows
+          where else its compounds are active; the targets of your search's rows are marked ● (click a cell to see the structure and open its
+          leaflet) — compounds per target class and the most frequent Murcko scaffolds. The Structures tab has the scatter of structure properties,
+          the target classes and the scaffolds; its scatter can also plot or colour each structure by its median pActivity on an endpoint (a
+          target and an activity type, listed with the number of structures measured on it) over the structure's activities in your search.
+          Structures not measured there are counted under the plot (left out on an axis, drawn grey as the colour), and resting the pointer on a
+          point shows the molecule with its values. A saved analysis keeps the endpoint. pActivity is pChEMBL when the source gives it, else −log10 of an exact value in a molar unit, as in the SAR
           view: a qualified value such as “&gt; 10 µM” says where the value is not, so it has no pActivity and is left out.
         </p>
         <p>
