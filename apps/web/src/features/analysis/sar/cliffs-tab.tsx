@@ -6,7 +6,6 @@ import type { StructureHighlight } from '@kb/contracts/results';
 import type { SarEndpoint } from '@kb/contracts/sar';
 import type { ActivityCliff, CliffDifference } from '@kb/contracts/sar-cliffs';
 import { formatCount } from '../../../app/format/count-format.ts';
-import { formatNumber } from '../../../app/format/number-format.ts';
 import { countNoun } from '../../../app/format/plural.ts';
 import { QueryView } from '../../../app/ui/query-view.tsx';
 import { structureLeafletHref } from '../../chemistry/structure-highlight.ts';
@@ -23,6 +22,13 @@ const DIFFERENCE_NOTE: Record<CliffDifference['kind'], string | null> = {
 };
 
 /**
+ * A member's drawing: large enough to read a drug-sized compound (a 55-atom degrader at 200 × 140
+ * was a smudge); two of them and the pair's numbers fill a card at 1440 px.
+ */
+const MEMBER_WIDTH = 380;
+const MEMBER_HEIGHT = 220;
+
+/**
  * A pair member: what lies outside the part it shares with the other compound is coloured (what
  * differs). The leaflet links carry the SAR table's core.
  */
@@ -30,7 +36,7 @@ function Member({ member, common, highlight }: { member: ActivityCliff['a']; com
   const drawn = common ? { highlight: { kind: 'smarts' as const, text: common }, highlightMode: 'rest' as const } : { highlight, highlightMode: 'match' as const };
   return (
     <Stack gap={2} align="center">
-      <CompoundDrawing strId={member.strId} {...drawn} leafletHighlight={highlight} width={200} height={140} />
+      <CompoundDrawing strId={member.strId} {...drawn} leafletHighlight={highlight} width={MEMBER_WIDTH} height={MEMBER_HEIGHT} />
       <Anchor component={Link} to={structureLeafletHref(member.strId, highlight)} size="sm">
         Structure {member.strId}
       </Anchor>
@@ -55,7 +61,7 @@ function CliffCard({ cliff, rank, highlight }: { cliff: ActivityCliff; rank: num
             Δ {sarValue(cliff.delta)}
           </Text>
           <Text size="sm" c="dimmed">
-            SALI {formatNumber(cliff.sali, { maxFractionDigits: 1 })}
+            SALI {sarValue(cliff.sali)}
           </Text>
           {note && (
             <Text size="xs" c="dimmed" maw={170} ta="center" data-testid="sar-cliff-difference-note">
@@ -72,6 +78,18 @@ function CliffCard({ cliff, rank, highlight }: { cliff: ActivityCliff; rank: num
       </Group>
     </Card>
   );
+}
+
+/**
+ * The SAR core the pairs' MCS starts from (the request's `core`, read as SMILES by the server): the
+ * table's core arrives as a highlight of kind 'smarts' written as SMILES (its R positions removed,
+ * sar-model.ts coreHighlight), and is the seed; a query SMARTS (an MCS picked before the table is
+ * built: `[#6]`, `&`, `;`) is none.
+ */
+function seedCore(highlight: StructureHighlight | null): string | null {
+  if (!highlight || highlight.text.length > 2_000) return null;
+  if (highlight.kind === 'smiles') return highlight.text;
+  return /\[#\d|[&;,!~]/.test(highlight.text) ? null : highlight.text;
 }
 
 export interface CliffsTabProps {
@@ -91,7 +109,7 @@ export function CliffsTab({ sessionId, endpoint, minSimilarity, minDelta, onThre
   const [page, setPage] = useState(0);
   // New thresholds make a new ranking: back to its first page.
   useEffect(() => setPage(0), [similarity, delta, endpoint]);
-  const core = highlight?.kind === 'smiles' ? highlight.text : null;
+  const core = seedCore(highlight);
   const cliffs = useSarCliffs(sessionId, endpoint, similarity, delta, page, core, true);
   return (
     <Stack gap="sm">
