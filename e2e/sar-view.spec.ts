@@ -243,8 +243,8 @@ describe('the SAR view of a search', () => {
     await page.getByTestId('sar-cliff-similarity').fill('0.6');
     await expect.poll(() => page.getByTestId('sar-cliff').count(), { timeout: 60_000 }).toBeGreaterThan(0);
     expect(await page.getByTestId('sar-cliffs-key').textContent()).toMatch(/Orange = what differs/);
-    // A pair with its MCS is drawn as the rest of it (smarts), both members; one without says so
-    // (pairs of large compounds run past RDKit's time limit, and only the first 50 are tried).
+    // Each pair is drawn with what lies outside its common part (smarts, mode rest), both members
+    // (e2e/sar-cliffs.spec.ts checks every card of a drug-sized series).
     const cards = await page.getByTestId('sar-cliff').count();
     expect(cards - (await page.getByTestId('sar-cliff-no-common').count())).toBeGreaterThan(0);
     const rest = () => depictions.filter((url) => url.searchParams.get('highlightMode') === 'rest');

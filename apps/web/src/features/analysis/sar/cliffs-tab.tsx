@@ -36,7 +36,7 @@ function Member({ member, common, highlight }: { member: ActivityCliff['a']; com
   const drawn = common ? { highlight: { kind: 'smarts' as const, text: common }, highlightMode: 'rest' as const } : { highlight, highlightMode: 'match' as const };
   return (
     <Stack gap={2} align="center">
-      <CompoundDrawing strId={member.strId} {...drawn} leafletHighlight={highlight} width={MEMBER_WIDTH} height={MEMBER_HEIGHT} />
+      <CompoundDrawing strId={member.strId} {...drawn} leafletHighlight={highlight} width={MEMBER_WIDTH} height={MEMBER_HEIGHT} hover={{ width: 640, height: 400 }} />
       <Anchor component={Link} to={structureLeafletHref(member.strId, highlight)} size="sm">
         Structure {member.strId}
       </Anchor>

@@ -45,9 +45,11 @@ export interface CompoundDrawingProps {
   leafletHighlight?: StructureHighlight | null;
   width: number;
   height: number;
+  /** The drawing on hover: larger than the one in place (a card's drug-sized compound needs more than 300 × 220). */
+  hover?: { width: number; height: number };
 }
 
-export function CompoundDrawing({ strId, highlight, highlightMode = 'match', leafletHighlight = highlight, width, height }: CompoundDrawingProps) {
+export function CompoundDrawing({ strId, highlight, highlightMode = 'match', leafletHighlight = highlight, width, height, hover = { width: 300, height: 220 } }: CompoundDrawingProps) {
   const drawing = (w: number, h: number) => <StructureImage strId={strId} highlight={highlight?.text ?? null} highlightKind={highlight?.kind ?? 'smarts'} highlightMode={highlightMode} width={w} height={h} alt={`Structure ${strId}`} />;
   return (
     <HoverCard openDelay={300} closeDelay={50} position="right-start" shadow="md" withinPortal>
@@ -56,7 +58,7 @@ export function CompoundDrawing({ strId, highlight, highlightMode = 'match', lea
           {drawing(width, height)}
         </Anchor>
       </HoverCard.Target>
-      <HoverCard.Dropdown p={4}>{drawing(300, 220)}</HoverCard.Dropdown>
+      <HoverCard.Dropdown p={4}>{drawing(hover.width, hover.height)}</HoverCard.Dropdown>
     </HoverCard>
   );
 }
