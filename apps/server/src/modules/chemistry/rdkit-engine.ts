@@ -893,6 +893,15 @@ export class RdkitChemEngine implements ChemEngine {
     return inputs.map((s, i) => answers[i] ?? fresh.get(s) ?? []);
   }
 
+  /**
+   * Test hooks only: the cuts as the worker made them before (every half read again and
+   * canonicalised), without the cut cache: the reference of the parity test and the bench.
+   */
+  async referenceFragments(smiles: readonly string[], options: SarWorkOptions = {}): Promise<SingleCut[][]> {
+    if (!this.options.testHooks) throw new Error('test hooks are off');
+    return this.inChunks(this.sarInputs(smiles), (batch) => ({ type: 'fragments', smiles: batch, reference: true }), (reply) => reply.cuts, options);
+  }
+
   async pairDifferences(
     pairs: readonly (readonly [string, string])[],
     options: SarWorkOptions & { core?: string | null; timeoutSeconds?: number; budgetMs?: number } = {},

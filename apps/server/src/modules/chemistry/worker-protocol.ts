@@ -90,7 +90,8 @@ export type ToWorker =
   /** Activity cliffs: the common part of each pair (FMCS, else the core, else atom environments); `mcs: false` skips FMCS. */
   | { type: 'pairDifferences'; requestId: number; pairs: [string, string][]; core: string | null; timeoutSeconds: number; mcs: boolean }
   | { type: 'contains'; requestId: number; query: ChemQuery; smiles: string[]; maxAtoms: number }
-  | { type: 'fragments'; requestId: number; smiles: string[] }
+  /** Matched-pair cuts; `reference` (test hooks only): the previous way, every half read again (parity test, bench). */
+  | { type: 'fragments'; requestId: number; smiles: string[]; reference?: boolean }
   | { type: 'zip'; requestId: number; core: string; rgroups: string }
   /** Test hooks only: trap, or spin past the watchdog. */
   | { type: 'test'; requestId: number; mode: 'trap' | 'spin' };

@@ -1,7 +1,10 @@
+import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { SarPairsRequestSchema, SarPairsResponse } from '@kb/contracts/sar-pairs';
 import type { AuthContext } from '../../http/auth-hook.ts';
+import type { Database } from '../../db/schema.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
+import { cutsOf } from '../chemistry/cut-cache.ts';
 import { matchedPairs } from './analysis/matched-pairs.ts';
 import type { SarService } from './sar-service.ts';
 
@@ -13,6 +16,8 @@ export class SarPairs {
   constructor(
     private readonly sar: SarService,
     private readonly engine: ChemEngine,
+    /** With a database, cuts are kept per structure across users, sessions and restarts (cut-cache.ts). */
+    private readonly db?: Kysely<Database>,
   ) {}
 
   /** Matched molecular pairs (single cuts) among the endpoint's compounds. */
@@ -20,9 +25,11 @@ export class SarPairs {
     const started = Date.now();
     const { set } = await this.sar.sarSet(auth, request.sessionid);
     const data = await this.sar.endpointData(set, request.endpoint);
-    const cuts = await this.sar.jobs.run(auth.userId, request.sessionid, 'pairs', (job) =>
-      this.engine.fragments(data.compounds.map((c) => c.facts.smiles), { signal: job.signal, onProgress: job.progress }),
-    );
+    const cuts = await this.sar.jobs.run(auth.userId, request.sessionid, 'pairs', (job) => {
+      const options = { signal: job.signal, onProgress: job.progress };
+      if (this.db) return cutsOf(this.db, this.engine, data.compounds.map((c) => ({ strId: c.facts.str_id, smiles: c.facts.smiles })), options);
+      return this.engine.fragments(data.compounds.map((c) => c.facts.smiles), options);
+    });
     const items = data.compounds.map((c, index) => ({ strId: c.facts.str_id, value: c.value.activity.value, cuts: cuts[index] ?? [] }));
     const found = matchedPairs(items, { minPairs: request.minPairs, limit: request.limit, radius: request.radius, minMeanDelta: request.minMeanDelta, sign: request.sign });
     const member = (index: number) => ({ strId: data.compounds[index]!.facts.str_id, smiles: data.compounds[index]!.facts.smiles, activity: data.compounds[index]!.value.activity });
