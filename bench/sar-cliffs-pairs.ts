@@ -3,11 +3,17 @@
 // real chemistry engine, on the FreeWilson series (../shared/data/chembl-subset/supplementary) plus
 // analogues enumerated by molzip from its own R-groups (as bench/sar.ts) up to each size.
 // References in the same run: the old cliff differences (engine.mcs per pair, first 50, 0.5 s
-// budget, two lanes, a timed-out MCS dropped) and the old cuts (a fresh engine: no cut cache).
+// budget, two lanes, a timed-out MCS dropped) and the old cuts.
+// Cold pairs are a server's first call on a set: fresh engines (no cut cache, no remembered halves)
+// whose workers are already running (warmed on other molecules first, as a server's are), each
+// round the cuts as made now and as made before (`referenceFragments`: every half read again),
+// in alternating order; WebAssembly compiled eagerly as the server does (`--lazy-wasm`: not).
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { RdkitChemEngine } from '../apps/server/src/modules/chemistry/rdkit-engine.ts';
+import { compileWebAssemblyEagerly } from '../apps/server/src/modules/chemistry/wasm-compile.ts';
 import { activityCliffs } from '../apps/server/src/modules/sar/analysis/activity-cliffs.ts';
 import { matchedPairs } from '../apps/server/src/modules/sar/analysis/matched-pairs.ts';
 import { summary, writeResult } from './support/bench-kit.ts';
@@ -48,6 +54,9 @@ export async function benchCompounds(engine: RdkitChemEngine, wanted: number): P
   return compounds.map((c, i) => ({ ...c, fp: described[i]!.morgan! }));
 }
 
+/** Other molecules (ethers, none of the set's) cut once by a fresh engine so that both its workers are running. */
+const WARM_UP = Array.from({ length: 200 }, (_, i) => `${'C'.repeat(1 + (i % 15))}O${'C'.repeat(1 + Math.floor(i / 15))}`);
+
 /** The old cliff differences: engine.mcs per pair (first 50, 0.5 s budget, two lanes, a timed-out MCS dropped). */
 async function oldCliffCommons(engine: RdkitChemEngine, pairs: (readonly [string, string])[]): Promise<number> {
   let drawn = 0;
@@ -71,6 +80,9 @@ export async function benchCliffsPairs(compounds: BenchCompound[], rounds: numbe
   const oldCliffsMs: number[] = [];
   const pairsColdMs: number[] = [];
   const pairsWarmMs: number[] = [];
+  const pairsBeforeMs: number[] = [];
+  const results: { now?: string; before?: string } = {};
+  let same = true;
   let drawn = 0;
   let oldDrawn = 0;
   let page = 0;
@@ -90,16 +102,23 @@ export async function benchCliffsPairs(compounds: BenchCompound[], rounds: numbe
       oldDrawn = await oldCliffCommons(engine, pairs);
       oldCliffsMs.push(performance.now() - t);
 
-      // Pairs: a fresh engine has no cut cache (the old path); the shared one has them from round 2.
-      const fresh = new RdkitChemEngine(undefined as never, {});
-      try {
-        t = performance.now();
-        const cuts = await fresh.fragments(compounds.map((c) => c.smiles));
-        transformations = matchedPairs(compounds.map((c, i) => ({ strId: i, value: c.p, cuts: cuts[i]! })), { minPairs: 2, limit: 200, radius: 2 }).total;
-        pairsColdMs.push(performance.now() - t);
-      } finally {
-        await fresh.close();
+      // Pairs, cold: fresh engines, their workers warmed on other molecules; now and before, alternating.
+      for (const way of round % 2 ? (['before', 'now'] as const) : (['now', 'before'] as const)) {
+        const fresh = new RdkitChemEngine(undefined as never, { testHooks: true });
+        try {
+          await fresh.fragments(WARM_UP);
+          t = performance.now();
+          const smiles = compounds.map((c) => c.smiles);
+          const cuts = way === 'now' ? await fresh.fragments(smiles) : await fresh.referenceFragments(smiles);
+          const found = matchedPairs(compounds.map((c, i) => ({ strId: i, value: c.p, cuts: cuts[i]! })), { minPairs: 2, limit: 200, radius: 2 });
+          (way === 'now' ? pairsColdMs : pairsBeforeMs).push(performance.now() - t);
+          results[way] = JSON.stringify(found);
+          if (way === 'now') transformations = found.total;
+        } finally {
+          await fresh.close();
+        }
       }
+      if (results.now !== results.before) same = false;
       await engine.fragments(compounds.map((c) => c.smiles));
       t = performance.now();
       const cuts = await engine.fragments(compounds.map((c) => c.smiles));
@@ -114,12 +133,21 @@ export async function benchCliffsPairs(compounds: BenchCompound[], rounds: numbe
   return {
     compounds: compounds.length,
     cliffs: { ...cliffs, page, drawn, oldDrawn, old, ratio: cliffs.p50 / Math.max(1, old.p50) },
-    pairs: { cold: summary(pairsColdMs), warm: summary(pairsWarmMs), transformations, ratio: summary(pairsWarmMs).p50 / Math.max(1, summary(pairsColdMs).p50) },
+    pairs: {
+      cold: summary(pairsColdMs),
+      before: summary(pairsBeforeMs),
+      coldRatio: summary(pairsColdMs).p50 / Math.max(1, summary(pairsBeforeMs).p50),
+      same,
+      warm: summary(pairsWarmMs),
+      transformations,
+      ratio: summary(pairsWarmMs).p50 / Math.max(1, summary(pairsColdMs).p50),
+    },
   };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ args: process.argv.slice(2).filter((a) => a !== '--'), options: { sizes: { type: 'string', default: '650,5000' }, rounds: { type: 'string', default: '3' } } });
+  const { values } = parseArgs({ args: process.argv.slice(2).filter((a) => a !== '--'), options: { sizes: { type: 'string', default: '650,5000' }, rounds: { type: 'string', default: '3' }, 'lazy-wasm': { type: 'boolean', default: false } } });
+  if (!values['lazy-wasm']) compileWebAssemblyEagerly();
   if (!fs.existsSync(path.join(SERIES, 'CHEMBL2321810.smi'))) {
     console.error(`The FreeWilson series is not at ${SERIES}: this bench needs ../shared/data.`);
     process.exit(2);
@@ -129,10 +157,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const size of (values.sizes ?? '650,5000').split(',').map(Number)) {
     const setup = new RdkitChemEngine(undefined as never, {});
     const compounds = await benchCompounds(setup, size).finally(() => setup.close());
-    const r = await benchCliffsPairs(compounds, rounds);
+    const load = os.loadavg();
+    const r = { ...(await benchCliffsPairs(compounds, rounds)), load, loadAfter: os.loadavg() };
     results.push(r);
     console.log(
-      `sar-cliffs-pairs ${r.compounds} compounds: cliffs page of ${r.cliffs.page} p50/p95 ${Math.round(r.cliffs.p50)}/${Math.round(r.cliffs.p95)} ms, ${r.cliffs.drawn}/${r.cliffs.page} drawn (old: ${Math.round(r.cliffs.old.p50)} ms, ${r.cliffs.oldDrawn} drawn, ratio ${r.cliffs.ratio.toFixed(2)}×); pairs r=2 warm p50/p95 ${Math.round(r.pairs.warm.p50)}/${Math.round(r.pairs.warm.p95)} ms, cold ${Math.round(r.pairs.cold.p50)}/${Math.round(r.pairs.cold.p95)} ms (${r.pairs.ratio.toFixed(2)}×), ${r.pairs.transformations} transformations`,
+      `sar-cliffs-pairs ${r.compounds} compounds: cliffs page of ${r.cliffs.page} p50/p95 ${Math.round(r.cliffs.p50)}/${Math.round(r.cliffs.p95)} ms, ${r.cliffs.drawn}/${r.cliffs.page} drawn (old: ${Math.round(r.cliffs.old.p50)} ms, ${r.cliffs.oldDrawn} drawn, ratio ${r.cliffs.ratio.toFixed(2)}×); pairs r=2 warm p50/p95 ${Math.round(r.pairs.warm.p50)}/${Math.round(r.pairs.warm.p95)} ms, cold ${Math.round(r.pairs.cold.p50)}/${Math.round(r.pairs.cold.p95)} ms (warm/cold ${r.pairs.ratio.toFixed(2)}×; cuts as before: cold ${Math.round(r.pairs.before.p50)}/${Math.round(r.pairs.before.p95)} ms, now/before ${r.pairs.coldRatio.toFixed(2)}×, same result: ${r.pairs.same}), ${r.pairs.transformations} transformations; load ${r.load.map((l) => l.toFixed(2)).join(' ')} → ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
     );
   }
   console.log(`written ${writeResult('sar-cliffs-pairs', { rounds, results })}`);
