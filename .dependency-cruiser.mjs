@@ -54,7 +54,7 @@ const PUBLIC_FILES = {
   audit: ['audit-log.ts', 'audit-tables.ts'],
   auth: ['auth-service.ts', 'mailer.ts'],
   credits: ['credit-ledger.ts', 'credit-tables.ts'],
-  chemistry: ['chem-engine.ts', 'chem-query.ts', 'property-predicate.ts', 'fingerprint.mjs', 'scaffold-cache.ts'],
+  chemistry: ['chem-engine.ts', 'chem-query.ts', 'property-predicate.ts', 'fingerprint.mjs', 'scaffold-cache.ts', 'cut-cache.ts'],
   datasets: ['dataset-service.ts'],
   export: ['export-formats.ts', 'export-jobs.ts', 'export-service.ts'],
   'knowledge-base': ['kb-dictionaries.ts', 'kb-loads.ts'],

@@ -3,7 +3,6 @@ import type { LookupTables } from '../modules/lookups/lookup-tables.ts';
 import type { TreeTables } from '../modules/trees/tree-tables.ts';
 import type { UploadTables } from '../modules/uploads/upload-tables.ts';
 import type { ChemistryTables } from '../modules/chemistry/chemistry-tables.ts';
-import type { CutCacheTables } from '../modules/chemistry/cut-cache.ts';
 import type { ResultsTables, SessionResultColumns } from '../modules/results/results-tables.ts';
 import type { ExportTables } from '../modules/export/export-tables.ts';
 import type { SarTables } from '../modules/sar/sar-tables.ts';
@@ -159,7 +158,7 @@ export interface SearchSessionsTable extends SessionResultColumns, SessionRunCol
 }
 
 /** The one Kysely database interface: add a table here when a migration adds it. */
-export interface Database extends KnowledgeBaseTables, SearchTables, LookupTables, TreeTables, UploadTables, ChemistryTables, CutCacheTables, ResultsTables, ExportTables, SarTables, AuditTables, CreditTables, AdminTables, MfaTables, DynamicQueryTables {
+export interface Database extends KnowledgeBaseTables, SearchTables, LookupTables, TreeTables, UploadTables, ChemistryTables, ResultsTables, ExportTables, SarTables, AuditTables, CreditTables, AdminTables, MfaTables, DynamicQueryTables {
   app_settings: AppSettingsTable;
   users: UsersTable;
   subscriptions: SubscriptionsTable;

@@ -13,11 +13,6 @@ import type { ChemEngine, SarWorkOptions, SingleCut } from './chem-engine.ts';
  */
 
 /** Table of the cut cache (registered in db/schema.ts). */
-export interface CutCacheTables {
-  /** MMPA single cuts per structure as JSON [[constant, variable], …], cut from the canonical SMILES whose md5 is kept. */
-  structure_cuts: { str_id: number; smiles_md5: string; cuts: string };
-}
-
 /** Rows per INSERT (three array parameters each; well inside PGlite's and PostgreSQL's limits). */
 const INSERT_BATCH = 2_000;
 

@@ -32,7 +32,7 @@ export function registerSarRoutes(app: FastifyInstance, { db, results, engine, e
   const jobs = new SarJobs({ shared: databaseKind === 'postgres' ? db : null, heartbeatMs, onError: (error) => app.log.warn({ err: error }, 'SAR progress not shared') });
   const sar = new SarService(db, results, engine, exports, jobs);
   const cliffs = new SarCliffs(sar, db, engine);
-  const pairs = new SarPairs(sar, engine);
+  const pairs = new SarPairs(sar, engine, db);
   app.addHook('onClose', async () => sar.close());
 
   registerEndpoint(app, sarEndpoints.setSarData, async ({ body, auth }) => sar.setSarData(requireAuth(auth), body));

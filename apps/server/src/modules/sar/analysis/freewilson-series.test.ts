@@ -128,7 +128,7 @@ describe.skipIf(!present)('SAR on the FreeWilson series (CHEMBL2321810)', () => 
 
   it('draws the difference of every activity cliff, a page of 50 within its time budget', async () => {
     const fps: Uint8Array[] = [];
-    for (const c of compounds) fps.push((await engine.describe({ kind: 'smiles', text: c.smiles })).morgan!);
+    for (const c of compounds) fps.push((await engine.describe({ kind: 'smiles', text: c.smiles, desalt: false })).morgan!);
     const found = activityCliffs(compounds.map((c, i) => ({ strId: c.id, fp: fps[i]!, value: c.value })), { minSimilarity: 0.8, minDelta: 1, limit: 200 });
     expect(found.cliffs.length).toBeGreaterThan(50);
     const kinds: Record<string, number> = {};
