@@ -1,4 +1,8 @@
-// `npm run bench -- sar [--compounds 2000] [--rounds 3]`: a SAR view of 2,000 compounds (issue 15)
+// `npm run bench -- sar [--compounds 2000] [--rounds 3] [--database-url …] [--only table]`: a SAR view
+// of 2,000 compounds (issue 15), then issue 37's parts, each its own script with its JSON and line:
+// cliffs (a page of differences) and pairs on 650 and 5,000 compounds (bench/sar-cliffs-pairs.ts), and,
+// with --database-url, a four-endpoint SAR table at that knowledge base (bench/sar-endpoints.ts).
+// The first part
 // through the real chemistry engine, against its budget of 3 s on this machine:
 //   decomposition — R-group decomposition on the generalised core of the FreeWilson series;
 //   table         — pActivity, median per compound, LE and LipE for every decomposed compound;
@@ -10,6 +14,7 @@
 // SAR view reads them from `structures.morgan`). References in the same run: brute-force cliffs
 // (every pair, byte by byte), and the decomposition as one RDKit run on one worker: the old path
 // (NoSymmetrization above GREEDY_MAX_COMPOUNDS) and RDKit's Greedy on the whole set.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,10 +23,18 @@ import { activityCliffs } from '../apps/server/src/modules/sar/analysis/activity
 import { aggregate } from '../apps/server/src/modules/sar/analysis/aggregate.ts';
 import { toPActivity } from '../apps/server/src/modules/sar/analysis/pactivity.ts';
 import { summary, writeResult } from './support/bench-kit.ts';
+import { benchCompounds } from './sar-cliffs-pairs.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
-  options: { compounds: { type: 'string', default: '2000' }, rounds: { type: 'string', default: '3' } },
+  options: {
+    compounds: { type: 'string', default: '2000' },
+    rounds: { type: 'string', default: '3' },
+    /** The knowledge base of the four-endpoint table (issue 37); without it that part is left out and says so. */
+    'database-url': { type: 'string' },
+    /** `table`: only the decomposition figures of issue 15. */
+    only: { type: 'string' },
+  },
 });
 const wanted = Number.parseInt(values.compounds ?? '2000', 10);
 const rounds = Number.parseInt(values.rounds ?? '3', 10);
@@ -33,33 +46,15 @@ if (!fs.existsSync(path.join(SERIES, 'CHEMBL2321810.smi'))) {
   process.exit(2);
 }
 
-const acts = new Map(fs.readFileSync(path.join(SERIES, 'CHEMBL2321810_act.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(',').map(Number) as [number, number]));
-const series = fs.readFileSync(path.join(SERIES, 'CHEMBL2321810.smi'), 'utf8').trim().split('\n').map((l) => {
-  const [smiles, id] = l.trim().split(/\s+/);
-  return { smiles: smiles!, p: acts.get(Number(id))! };
-});
-
 const engine = new RdkitChemEngine(undefined as never, {});
 const core = [{ kind: 'smiles' as const, text: CORE, desalt: false }];
 let seed = 15;
 const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
 
-// ---- the compounds: the series plus enumerated analogues
+// ---- the compounds: the series plus enumerated analogues (shared with the cliffs and pairs bench)
 const setupStarted = performance.now();
-const base = await engine.decompose(core, series.map((c) => c.smiles));
-const made = base.rows.flatMap((row, i) => (row ? [{ row, p: series[i]!.p }] : []));
-const compounds = series.map((c) => ({ smiles: c.smiles, p: c.p }));
-const seen = new Set<string>();
-for (let i = 0; compounds.length < wanted && i < 200_000; i++) {
-  const x = made[Math.floor(random() * made.length)]!;
-  const y = made[Math.floor(random() * made.length)]!;
-  if (x.row.rgroups.R3 === y.row.rgroups.R3 || x.row.rgroups.R1 === y.row.rgroups.R1) continue;
-  const rgroups = { ...x.row.rgroups, R3: y.row.rgroups.R3 ?? null };
-  const key = JSON.stringify(rgroups);
-  if (seen.has(key)) continue;
-  seen.add(key);
-  compounds.push({ smiles: await engine.zip(base.cores[x.row.core]!, rgroups), p: (x.p + y.p) / 2 });
-}
+const compounds = await benchCompounds(engine, wanted);
+const series = { length: Math.min(wanted, 1_017) };
 const described = await Promise.all(compounds.map((c) => engine.describe({ kind: 'smiles', text: c.smiles, desalt: true })));
 const measurements = compounds.map((c) => Array.from({ length: 1 + Math.floor(random() * 3) }, () => 10 ** (9 - c.p + (random() - 0.5) * 0.4)));
 const heavy = described.map((d) => d.atoms);
@@ -157,3 +152,14 @@ console.log(
     `cliffs ${oursMs.toFixed(0)} ms against brute force ${bruteMs.toFixed(0)} ms (${(bruteMs / oursMs).toFixed(1)} ×); ` +
     `one worker, same rounds: NoSymmetrization p50 ${p50('oneWorker')} ms (parallel ${result.reference.decomposeSpeedup} × faster); RDKit Greedy once ${Math.round(greedyMs)} ms → ${file}`,
 );
+
+// ---- issue 37's parts, each in its own process (its own engine and workers, as a server would have)
+if (values.only !== 'table') {
+  const run = (name: string, args: string[]) => {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, `${name}.ts`), ...args], { stdio: 'inherit' });
+    if (child.status !== 0) process.exitCode = child.status ?? 1;
+  };
+  run('sar-cliffs-pairs', ['--sizes', '650,5000', '--rounds', String(rounds)]);
+  if (values['database-url']) run('sar-endpoints', ['--database-url', values['database-url'], '--rounds', String(rounds)]);
+  else console.log('sar-endpoints: left out (give --database-url of a seeded knowledge base, e.g. demo M, for the four-endpoint table)');
+}

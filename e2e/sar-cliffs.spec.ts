@@ -1,20 +1,15 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { BrowserContext, Locator, Page, Response } from 'playwright-core';
 import type { SarEndpointOption } from '@kb/contracts/sar';
 import { sarEndpoints } from '@kb/contracts/sar';
 import type { SarCliffsResponse } from '@kb/contracts/sar-cliffs';
 import { sarCliffsEndpoints } from '@kb/contracts/sar-cliffs';
 import type { SearchCriteria } from '@kb/contracts/search';
-import { searchEndpoints } from '@kb/contracts/search-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api-session.ts';
 import { newAppContext, uncaughtErrors, useBrowser } from './support/browser.ts';
 import { LoginPage } from './support/pages/login-page.ts';
-import { ResultsPage } from './support/pages/results-page.ts';
 import { useSeededServer } from './support/seeded-server.ts';
-import { RESULTS_DIR } from './support/server.ts';
+import { buildSarTable, openResultsOf as openResults, windowShot } from './support/sar-view.ts';
 
 /*
  * Activity cliffs of a drug-sized series (docs/sar.md "Activity cliffs") at 1440 × 900: the demo
@@ -32,7 +27,6 @@ const browser = useBrowser();
 
 /** 4-aminothalidomide: the CRBN end of the PTC degraders (IMD's isoindolinone has a CH2, not a C=O). */
 const AMINO_THALIDOMIDE = 'O=C1CCC(N2C(=O)c3cccc(N)c3C2=O)C(=O)N1';
-const SHOTS = path.join(RESULTS_DIR, 'screenshots');
 /** Cards a page of cliffs shows (cliffs-queries.ts CLIFFS_PER_PAGE). */
 const PER_PAGE = 50;
 
@@ -58,24 +52,6 @@ function record(response: Response): void {
   }
 }
 
-/** Saves what the window shows, `target` at the top (just under the app's header). */
-async function shot(name: string, target?: Locator): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  if (target) await target.evaluate((element) => element.scrollIntoView({ block: 'start' }));
-  await page.evaluate(() => window.scrollBy(0, -72));
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-}
-
-/** Runs a search through the API and opens its results in the browser, as "View results" does. */
-async function openResultsOf(criteria: SearchCriteria, tab: string): Promise<string> {
-  const sessionid = crypto.randomUUID();
-  await api.call(searchEndpoints.allResultsCount, { body: { searchcriteria: criteria, sessionid } });
-  await page.evaluate((id) => window.sessionStorage.setItem('kb-search-session', JSON.stringify({ state: { searchSessionId: id, selectionSessionId: null }, version: 0 })), sessionid);
-  await page.goto(`/results/${tab}`);
-  await new ResultsPage(page).waitForRows();
-  return sessionid;
-}
-
 /** Scrolls to each card of the page in turn (each asks for its drawings near the screen) until both members are drawn. */
 async function scrollThroughCards(): Promise<number> {
   const cards = page.getByTestId('sar-cliff');
@@ -92,6 +68,10 @@ async function scrollThroughCards(): Promise<number> {
 async function differenceKinds(): Promise<string[]> {
   return page.getByTestId('sar-cliff').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-difference') ?? 'missing'));
 }
+
+/** A window screenshot at 1440 × 900, scrolled to `target`. */
+const shot = (name: string, target?: Locator) => windowShot(page, name, target);
+const openResultsOf = (criteria: SearchCriteria, tab: string) => openResults(api, page, criteria, tab);
 
 beforeAll(async () => {
   api = await ApiSession.logIn(server().baseUrl, 'FULL_USER');
@@ -115,26 +95,8 @@ describe('activity cliffs of a drug-sized series', () => {
   }, 120_000);
 
   it('builds the SAR table of the PROTACs on EGFR DC50 around a suggested core; the compounds are drug-sized', async () => {
-    await page.getByTestId('open-sar-view').click();
-    await page.waitForURL('**/sarview/structuretab');
-    await expect.poll(() => page.getByTestId('sar-source').textContent(), { timeout: 30_000 }).toMatch(/compounds? and .* from the Structures tab/);
-    const data = await api.call(sarEndpoints.sarData, { params: { sessionid } });
-    const found = data.endpoints.find((e) => e.molar && e.targetName === 'Epidermal growth factor receptor' && e.activityType === 'DC50');
-    expect(found, `EGFR DC50 among ${data.endpoints.map((e) => `${e.targetName} · ${e.activityType}`).join(', ')}`).toBeDefined();
-    endpoint = found!;
+    endpoint = await buildSarTable(api, page, sessionid, (e) => e.molar && e.targetName === 'Epidermal growth factor receptor' && e.activityType === 'DC50');
     expect(endpoint.compounds).toBeGreaterThan(20);
-
-    await page.getByTestId('sar-endpoint').click();
-    await page.getByTestId('sar-endpoint').fill(endpoint.targetName.slice(0, 12));
-    await page.getByRole('option', { name: `${endpoint.targetName} · ${endpoint.activityType}` }).first().click();
-    await expect.poll(() => page.getByTestId('sar-endpoint-summary').textContent()).toContain('pActivity');
-
-    const cores = page.getByTestId('sar-suggested-core');
-    await expect.poll(() => cores.count(), { timeout: 60_000 }).toBeGreaterThan(0);
-    await cores.first().click();
-    await page.getByTestId('sar-run').click();
-    const table = page.getByTestId('sar-table');
-    await table.locator('.ag-row').first().waitFor({ timeout: 60_000 });
     const rows = Number(await page.getByTestId('sar-table-count').getAttribute('data-value'));
     expect(rows).toBeGreaterThan(20);
 

@@ -1,18 +1,12 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { BrowserContext, Locator, Page, Response } from 'playwright-core';
-import { sarEndpoints } from '@kb/contracts/sar';
 import type { SearchCriteria } from '@kb/contracts/search';
-import { searchEndpoints } from '@kb/contracts/search-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api-session.ts';
 import { newAppContext, uncaughtErrors, useBrowser } from './support/browser.ts';
 import { LeafletPage } from './support/pages/leaflet-page.ts';
 import { LoginPage } from './support/pages/login-page.ts';
-import { ResultsPage } from './support/pages/results-page.ts';
 import { useSeededServer } from './support/seeded-server.ts';
-import { RESULTS_DIR } from './support/server.ts';
+import { buildSarTable, openResultsOf as openResults, windowShot } from './support/sar-view.ts';
 
 /*
  * Matched molecular pairs in their environment (docs/sar.md "Matched molecular pairs") at
@@ -27,30 +21,11 @@ const server = useSeededServer({ chunks: 4 });
 const browser = useBrowser();
 
 const GLUTARIMIDE_ISOINDOLINONE = 'O=C1CCC(N2Cc3ccccc3C2=O)C(=O)N1';
-const SHOTS = path.join(RESULTS_DIR, 'screenshots');
 
 let api: ApiSession;
 let context: BrowserContext;
 let page: Page;
 const responses: { url: string; status: number }[] = [];
-
-/** Saves what the window shows, `target` at the top (under the app's header). */
-async function shot(name: string, target?: Locator): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  if (target) await target.evaluate((element) => element.scrollIntoView({ block: 'start' }));
-  await page.evaluate(() => window.scrollBy(0, -72));
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-}
-
-/** Runs a search through the API and opens its results in the browser, as "View results" does. */
-async function openResultsOf(criteria: SearchCriteria, tab: string): Promise<string> {
-  const sessionid = crypto.randomUUID();
-  await api.call(searchEndpoints.allResultsCount, { body: { searchcriteria: criteria, sessionid } });
-  await page.evaluate((id) => window.sessionStorage.setItem('kb-search-session', JSON.stringify({ state: { searchSessionId: id, selectionSessionId: null }, version: 0 })), sessionid);
-  await page.goto(`/results/${tab}`);
-  await new ResultsPage(page).waitForRows();
-  return sessionid;
-}
 
 const transformations = () => page.getByTestId('sar-transformation');
 const countOf = async () => Number(await page.getByTestId('sar-pairs-count').getAttribute('data-value'));
@@ -83,6 +58,10 @@ async function state(): Promise<{ total: number; first: string }> {
   return { total: await countOf(), first: (await rowsShown())[0]?.key ?? '' };
 }
 
+/** A window screenshot at 1440 × 900, scrolled to `target`. */
+const shot = (name: string, target?: Locator) => windowShot(page, name, target);
+const openResultsOf = (criteria: SearchCriteria, tab: string) => openResults(api, page, criteria, tab);
+
 beforeAll(async () => {
   api = await ApiSession.logIn(server().baseUrl, 'FULL_USER');
   context = await newAppContext(browser(), server().baseUrl);
@@ -104,21 +83,7 @@ describe('matched pairs of the glue series', () => {
   }, 120_000);
 
   it('opens the SAR view on CDK2 IC50 with a suggested core', async () => {
-    await page.getByTestId('open-sar-view').click();
-    await page.waitForURL('**/sarview/structuretab');
-    await expect.poll(() => page.getByTestId('sar-source').textContent(), { timeout: 30_000 }).toMatch(/compounds? and .* from the Structures tab/);
-    const data = await api.call(sarEndpoints.sarData, { params: { sessionid } });
-    const endpoint = data.endpoints.find((e) => e.molar && e.targetName === 'Cyclin-dependent kinase 2' && e.activityType === 'IC50');
-    expect(endpoint, `CDK2 IC50 among ${data.endpoints.map((e) => `${e.targetName} · ${e.activityType}`).join(', ')}`).toBeDefined();
-    await page.getByTestId('sar-endpoint').click();
-    await page.getByTestId('sar-endpoint').fill(endpoint!.targetName.slice(0, 12));
-    await page.getByRole('option', { name: `${endpoint!.targetName} · ${endpoint!.activityType}` }).first().click();
-    await expect.poll(() => page.getByTestId('sar-endpoint-summary').textContent()).toContain('pActivity');
-    const cores = page.getByTestId('sar-suggested-core');
-    await expect.poll(() => cores.count(), { timeout: 60_000 }).toBeGreaterThan(0);
-    await cores.first().click();
-    await page.getByTestId('sar-run').click();
-    await page.getByTestId('sar-table').locator('.ag-row').first().waitFor({ timeout: 60_000 });
+    await buildSarTable(api, page, sessionid, (e) => e.molar && e.targetName === 'Cyclin-dependent kinase 2' && e.activityType === 'IC50');
   });
 
   it('lists transformations in their environment: the radius switch, pairs, mean, median, histogram', async () => {

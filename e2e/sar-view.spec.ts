@@ -1,20 +1,15 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { authEndpoints } from '@kb/contracts/api';
 import type { SarEndpointOption } from '@kb/contracts/sar';
 import { sarEndpoints } from '@kb/contracts/sar';
 import type { SearchCriteria } from '@kb/contracts/search';
-import { searchEndpoints } from '@kb/contracts/search-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api-session.ts';
 import { newAppContext, uncaughtErrors, useBrowser } from './support/browser.ts';
 import { LeafletPage } from './support/pages/leaflet-page.ts';
 import { LoginPage } from './support/pages/login-page.ts';
-import { ResultsPage } from './support/pages/results-page.ts';
 import { useSeededServer } from './support/seeded-server.ts';
-import { RESULTS_DIR } from './support/server.ts';
+import { openResultsOf as openResults, windowShot } from './support/sar-view.ts';
 
 /*
  * The SAR view (issue 15) at 1440 × 900 against a server with the demo data: a substructure search
@@ -31,29 +26,14 @@ const browser = useBrowser();
 
 const GLUTARIMIDE_ISOINDOLINONE = 'O=C1CCC(N2Cc3ccccc3C2=O)C(=O)N1';
 const IMD_TARGETS = ['Bromodomain-containing protein 4', 'Cyclin-dependent kinase 2'];
-const SHOTS = path.join(RESULTS_DIR, 'screenshots');
 
 let api: ApiSession;
 let context: BrowserContext;
 let page: Page;
 
-/** Saves what the window shows, scrolled to `testId` first when given. */
-async function shot(name: string, testId?: string): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  if (testId) await page.getByTestId(testId).first().evaluate((element) => element.scrollIntoView({ block: 'start' }));
-  await page.evaluate(() => window.scrollBy(0, -140));
-  await page.screenshot({ path: path.join(SHOTS, `sar-${name}.png`) });
-}
-
-/** Runs a search through the API and opens its results in the browser, as "View results" does. */
-async function openResultsOf(criteria: SearchCriteria, tab: string): Promise<string> {
-  const sessionid = crypto.randomUUID();
-  await api.call(searchEndpoints.allResultsCount, { body: { searchcriteria: criteria, sessionid } });
-  await page.evaluate((id) => window.sessionStorage.setItem('kb-search-session', JSON.stringify({ state: { searchSessionId: id, selectionSessionId: null }, version: 0 })), sessionid);
-  await page.goto(`/results/${tab}`);
-  await new ResultsPage(page).waitForRows();
-  return sessionid;
-}
+/** A window screenshot at 1440 × 900 (sar-<name>.png), scrolled to the element of `testId` first when given. */
+const shot = (name: string, testId?: string) => windowShot(page, `sar-${name}`, testId ? page.getByTestId(testId) : undefined, 140);
+const openResultsOf = (criteria: SearchCriteria, tab: string) => openResults(api, page, criteria, tab);
 
 beforeAll(async () => {
   api = await ApiSession.logIn(server().baseUrl, 'FULL_USER');
