@@ -139,6 +139,7 @@ describe('the SAR view of a search', () => {
     await page.keyboard.press('Escape');
     // Adding B brings its difference from A.
     expect(await page.getByTestId('sar-difference-AB').isChecked()).toBe(true);
+    await shot('compare', 'sar-compare');
     await page.getByTestId('sar-run').click();
 
     const table = page.getByTestId('sar-table');
