@@ -119,12 +119,17 @@ export interface SingleCut {
  * The part two compounds share, per compound (SMARTS; drawn with highlightMode 'rest' it colours what
  * differs): `mcs` RDKit's maximum common substructure; `partial` the largest common substructure
  * RDKit found before its time limit; `core` the SAR core; `environment` the atoms whose radius-1
- * environment the other compound also has (largest connected part).
+ * environment the other compound also has (largest connected part). After mcs, partial or core, the
+ * parts (≥ 3 atoms) the rest of each compound still shares with the other's rest are joined on with
+ * '.', written for that compound (its atoms' degree and hydrogen count): `a` and `b` then differ,
+ * and `common` is the one connected SMARTS both contain.
  */
 export interface PairDifference {
   kind: 'mcs' | 'partial' | 'core' | 'environment';
   a: string;
   b: string;
+  /** When `a` and `b` were extended beyond it: the connected common substructure (mcs, partial or core) of both. */
+  common?: string | null;
 }
 
 export interface ChemEngine {

@@ -920,7 +920,9 @@ export class RdkitChemEngine implements ChemEngine {
       while (next < pairs.length && Date.now() < deadline) {
         if (options.signal?.aborted) throw new ChemSearchCancelled('The SAR work was cancelled.');
         const at = next++;
-        const reply = await this.call<SarReply>({ type: 'pairDifferences', pairs: [pairAt(at)], core: options.core ?? null, timeoutSeconds, mcs: true }, this.requestLimitMs + timeoutSeconds * 1000);
+        // FMCS rounds on the remainders (after the pair's own) end by the budget plus one RDKit limit, as the page does.
+        const extraMs = Math.max(0, deadline - Date.now()) + timeoutSeconds * 1000;
+        const reply = await this.call<SarReply>({ type: 'pairDifferences', pairs: [pairAt(at)], core: options.core ?? null, timeoutSeconds, mcs: true, extraMs }, this.requestLimitMs + extraMs);
         if (reply.ok && reply.differences) answers[at] = reply.differences[0] ?? null;
         tried[at] = 1;
       }

@@ -87,8 +87,12 @@ export type ToWorker =
   | { type: 'rgdCore'; requestId: number; core: string; rename: Record<number, number> }
   | { type: 'scaffolds'; requestId: number; smiles: string[] }
   | { type: 'mcs'; requestId: number; smiles: string[]; timeoutSeconds: number; completeRings: boolean }
-  /** Activity cliffs: the common part of each pair (FMCS, else the core, else atom environments); `mcs: false` skips FMCS. */
-  | { type: 'pairDifferences'; requestId: number; pairs: [string, string][]; core: string | null; timeoutSeconds: number; mcs: boolean }
+  /**
+   * Activity cliffs: the common part of each pair (FMCS, else the core, else atom environments), with
+   * what the remainders still share added; `mcs: false` skips FMCS (also on the remainders).
+   * `extraMs`: FMCS rounds on the remainders start only while they end within this many ms of the call's start.
+   */
+  | { type: 'pairDifferences'; requestId: number; pairs: [string, string][]; core: string | null; timeoutSeconds: number; mcs: boolean; extraMs?: number }
   | { type: 'contains'; requestId: number; query: ChemQuery; smiles: string[]; maxAtoms: number }
   /** Matched-pair cuts; `reference` (test hooks only): the previous way, every half read again (parity test, bench). */
   | { type: 'fragments'; requestId: number; smiles: string[]; reference?: boolean }

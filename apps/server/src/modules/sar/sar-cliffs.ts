@@ -14,7 +14,8 @@ import type { SarService } from './sar-service.ts';
 const CLIFF_MCS_TIMEOUT_SECONDS = 1;
 /**
  * Time for the MCS of one page's pairs (all workers); the pairs not reached get the fast fallbacks
- * (core, atom environments), so a page of 50 answers within ≈ this + one RDKit time limit.
+ * (core, atom environments), so a page of 50 answers within ≈ this + one RDKit time limit. The FMCS
+ * rounds on what each pair's MCS leaves (its other common parts) start only when they end by then too.
  */
 const CLIFF_MCS_BUDGET_MS = 4_000;
 /** Ranked lists kept in memory (the pages of one list are asked one after another). */
@@ -63,8 +64,10 @@ export class SarCliffs {
       listed: ranked.cliffs.length,
       offset: request.offset,
       cliffs: page.map((cliff, index) => {
-        const difference = differences[index] ?? null;
-        return { ...cliff, common: difference && difference.kind !== 'environment' ? difference.a : null, difference };
+        const found = differences[index] ?? null;
+        // `common` is one SMARTS of both: the connected common part when each member's was extended (then they differ).
+        const common = !found || found.kind === 'environment' ? null : found.common !== undefined ? found.common : found.a === found.b ? found.a : null;
+        return { ...cliff, common, difference: found ? { kind: found.kind, a: found.a, b: found.b } : null };
       }),
       durationMs: Date.now() - started,
     };
