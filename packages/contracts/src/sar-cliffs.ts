@@ -16,6 +16,8 @@ export const CLIFF_PAGE_MAX = 50;
  * limit (a larger one may exist, so a little more may be coloured); `core`: the SAR table's core,
  * which both contain; `environment`: the atoms whose radius-1 environment the other compound also
  * has (their largest connected part) — found in milliseconds when the page's time for MCS is spent.
+ * After mcs, partial or core, what the rest of each compound still shares (parts of ≥ 3 atoms) is
+ * joined on with '.', so a part both have beyond one connected MCS is not coloured.
  */
 export const CliffDifferenceSchema = z.object({
   kind: z.enum(['mcs', 'partial', 'core', 'environment']),

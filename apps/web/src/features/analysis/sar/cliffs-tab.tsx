@@ -142,7 +142,7 @@ export function CliffsTab({ sessionId, endpoint, minSimilarity, minDelta, onThre
                 <Text span c="orange.7" fw={700}>
                   Orange
                 </Text>{' '}
-                = what differs from the other compound of the pair (outside their maximum common substructure).
+                = what differs from the other compound of the pair (outside what the two share).
               </Text>
               {pager}
               {data.cliffs.map((cliff, index) => (
