@@ -16,8 +16,8 @@ export class SarPairs {
   constructor(
     private readonly sar: SarService,
     private readonly engine: ChemEngine,
-    /** With a database, cuts are kept per structure across users, sessions and restarts (cut-cache.ts). */
-    private readonly db?: Kysely<Database>,
+    /** Cuts are kept per structure across users, sessions and restarts (cut-cache.ts). */
+    private readonly db: Kysely<Database>,
   ) {}
 
   /** Matched molecular pairs (single cuts) among the endpoint's compounds. */
@@ -25,11 +25,9 @@ export class SarPairs {
     const started = Date.now();
     const { set } = await this.sar.sarSet(auth, request.sessionid);
     const data = await this.sar.endpointData(set, request.endpoint);
-    const cuts = await this.sar.jobs.run(auth.userId, request.sessionid, 'pairs', (job) => {
-      const options = { signal: job.signal, onProgress: job.progress };
-      if (this.db) return cutsOf(this.db, this.engine, data.compounds.map((c) => ({ strId: c.facts.str_id, smiles: c.facts.smiles })), options);
-      return this.engine.fragments(data.compounds.map((c) => c.facts.smiles), options);
-    });
+    const cuts = await this.sar.jobs.run(auth.userId, request.sessionid, 'pairs', (job) =>
+      cutsOf(this.db, this.engine, data.compounds.map((c) => ({ strId: c.facts.str_id, smiles: c.facts.smiles })), { signal: job.signal, onProgress: job.progress }),
+    );
     const items = data.compounds.map((c, index) => ({ strId: c.facts.str_id, value: c.value.activity.value, cuts: cuts[index] ?? [] }));
     const found = matchedPairs(items, { minPairs: request.minPairs, limit: request.limit, radius: request.radius, minMeanDelta: request.minMeanDelta, sign: request.sign });
     const member = (index: number) => ({ strId: data.compounds[index]!.facts.str_id, smiles: data.compounds[index]!.facts.smiles, activity: data.compounds[index]!.value.activity });
