@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { ActivityCliff, SarCliffsRequestSchema, SarCliffsResponse } from '@kb/contracts/sar-cliffs';
 import type { Database } from '../../db/schema.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
-import type { ChemEngine } from '../chemistry/chem-engine.ts';
+import type { ChemEngine, PairDifference } from '../chemistry/chem-engine.ts';
 import { activityCliffs } from './analysis/activity-cliffs.ts';
 import { morganFingerprints } from './sar-queries.ts';
 import type { SarService } from './sar-service.ts';
@@ -65,9 +65,7 @@ export class SarCliffs {
       offset: request.offset,
       cliffs: page.map((cliff, index) => {
         const found = differences[index] ?? null;
-        // `common` is one SMARTS of both: the connected common part when each member's was extended (then they differ).
-        const common = !found || found.kind === 'environment' ? null : found.common !== undefined ? found.common : found.a === found.b ? found.a : null;
-        return { ...cliff, common, difference: found ? { kind: found.kind, a: found.a, b: found.b } : null };
+        return { ...cliff, common: sharedSmarts(found), difference: found ? { kind: found.kind, a: found.a, b: found.b } : null };
       }),
       durationMs: Date.now() - started,
     };
@@ -88,4 +86,15 @@ export class SarCliffs {
     });
     return { compounds: items.length, compared: found.compared, total: found.total, cliffs };
   }
+}
+
+/**
+ * One SMARTS both members contain, or null: none for the environment step (its part differs per
+ * member); the connected common part when each member's was extended by what else they share
+ * (then `a` and `b` differ); else the members' own when it is the same.
+ */
+function sharedSmarts(found: PairDifference | null): string | null {
+  if (!found || found.kind === 'environment') return null;
+  if (found.common !== undefined) return found.common;
+  return found.a === found.b ? found.a : null;
 }

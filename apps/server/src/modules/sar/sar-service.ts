@@ -277,12 +277,12 @@ export class SarService {
       if (seen.has(key)) throw badRequest(`Endpoint ${index + 1} is already in the table: choose each target · activity type once.`, { field: 'moreEndpoints' });
       seen.add(key);
     }
-    const answers = [];
-    for (const endpoint of request.moreEndpoints ?? []) {
-      const { info, compounds } = await this.endpointData(set, endpoint);
-      answers.push({ info, values: new Map(compounds.map((c) => [c.facts.str_id, c.value.activity])) });
-    }
-    return answers;
+    return Promise.all(
+      (request.moreEndpoints ?? []).map(async (endpoint) => {
+        const { info, compounds } = await this.endpointData(set, endpoint);
+        return { info, values: new Map(compounds.map((c) => [c.facts.str_id, c.value.activity])) };
+      }),
+    );
   }
 
   /** The engine's queries of the cores; one RDKit cannot read is a 400 with RDKit's message, naming which. */

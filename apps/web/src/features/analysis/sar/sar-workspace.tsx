@@ -74,7 +74,7 @@ export function SarWorkspace({ sessionId, data }: SarWorkspaceProps) {
   const { open, update } = store;
   useEffect(() => open(key), [open, key]);
   const mine = store.key === key;
-  const options = useMemo(() => [...data.endpoints, ...(data.measuredEndpoints ?? [])], [data]);
+  const options = useMemo(() => [...data.endpoints, ...data.measuredEndpoints], [data]);
   // Choices stored for another set of rows, or an endpoint these rows no longer have, are none.
   const known = (e: SarEndpoint | null) => e !== null && options.some((option) => sameEndpoint(option, e));
   const endpoint: SarEndpoint | null = mine && known(store.endpoint) ? store.endpoint : null;
