@@ -50,6 +50,7 @@ import { kbReleaseEndpoints } from './kb-loads.ts';
 import { mfaEndpoints } from './mfa.ts';
 import { usageEndpoints } from './admin-usage.ts';
 import { alertEndpoints } from './alerts.ts';
+import { predictionEndpoints } from './prediction.ts';
 
 /**
  * The API of spec §7. Paths: every call lives under `/api`; a spec path that already starts with
@@ -247,7 +248,7 @@ export const systemEndpoints = {
   }),
 } as const;
 
-export { alertEndpoints, adminAccountEndpoints, mfaEndpoints, superAdminEndpoints, trackerEndpoints, usageEndpoints, searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints, exportEndpoints, datasetEndpoints, sarEndpoints, sarCliffsEndpoints, sarPairsEndpoints, analyzerEndpoints, dynamicQueryEndpoints };
+export { alertEndpoints, adminAccountEndpoints, mfaEndpoints, superAdminEndpoints, trackerEndpoints, usageEndpoints, searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints, exportEndpoints, datasetEndpoints, sarEndpoints, sarCliffsEndpoints, sarPairsEndpoints, analyzerEndpoints, dynamicQueryEndpoints, predictionEndpoints };
 
 /** Every endpoint group with its title: the access-matrix test, the API doc and OpenAPI read this one list. */
 export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint>]> = [
@@ -262,6 +263,7 @@ export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint
   ['Charts and filters', chartEndpoints],
   ['SAR view', { ...sarEndpoints, ...sarCliffsEndpoints, ...sarPairsEndpoints }],
   ['Analyzers', analyzerEndpoints],
+  ['Target prediction', predictionEndpoints],
   ['Leaflets', leafletEndpoints],
   ['Exports and downloads', exportEndpoints],
   ['Datasets and requests for data', datasetEndpoints],

@@ -18,6 +18,9 @@ export const WORK_CLASS_OF_CALL: Readonly<Record<string, WorkClass>> = {
   'POST /api/results/newsearchby/:tab': 'search',
   'POST /api/alerts/notifications/:id/open': 'search',
   'POST /api/guidedsearch/structures/by/smilessmarts': 'structure',
+  // Target prediction scans the structure index once per structure (a batch: up to 50).
+  'POST /api/prediction/targets': 'structure',
+  'POST /api/prediction/targets/batch': 'structure',
   'POST /api/results/chart': 'chart',
   'POST /api/security/lhsf/chart/:chartType/:chartKey': 'chart',
   'POST /api/results/applyfilters/:tab': 'chart',

@@ -10,6 +10,8 @@ export interface DemoTarget {
   gene: string;
   name: string;
   uniprot: string;
+  /** The real ChEMBL target id (SINGLE PROTEIN, Homo sapiens), checked against ChEMBL's target_dictionary: maps model outputs to it. */
+  chembl: string;
   entrez: number;
   pdb: string[];
   /** Path in the classification tree, root first. */
@@ -21,34 +23,34 @@ const GPCR_AMINE = ['Membrane receptor', 'Family A G protein-coupled receptor', 
 const NUCLEAR = ['Transcription factor', 'Nuclear receptor'];
 
 export const TARGETS: DemoTarget[] = [
-  { gene: 'EGFR', name: 'Epidermal growth factor receptor', uniprot: 'P00533', entrez: 1956, pdb: ['1M17', '4HJO'], classPath: KINASE_TK },
-  { gene: 'ERBB2', name: 'Receptor tyrosine-protein kinase erbB-2', uniprot: 'P04626', entrez: 2064, pdb: ['3PP0'], classPath: KINASE_TK },
-  { gene: 'ABL1', name: 'Tyrosine-protein kinase ABL1', uniprot: 'P00519', entrez: 25, pdb: ['2HYY'], classPath: KINASE_TK },
-  { gene: 'JAK2', name: 'Tyrosine-protein kinase JAK2', uniprot: 'O60674', entrez: 3717, pdb: ['3FUP'], classPath: KINASE_TK },
-  { gene: 'JAK3', name: 'Tyrosine-protein kinase JAK3', uniprot: 'P52333', entrez: 3718, pdb: ['3LXK'], classPath: KINASE_TK },
-  { gene: 'KDR', name: 'Vascular endothelial growth factor receptor 2', uniprot: 'P35968', entrez: 3791, pdb: ['4ASD'], classPath: KINASE_TK },
-  { gene: 'MET', name: 'Hepatocyte growth factor receptor', uniprot: 'P08581', entrez: 4233, pdb: ['3LQ8'], classPath: KINASE_TK },
-  { gene: 'BTK', name: 'Tyrosine-protein kinase BTK', uniprot: 'Q06187', entrez: 695, pdb: ['5P9J'], classPath: KINASE_TK },
-  { gene: 'SRC', name: 'Proto-oncogene tyrosine-protein kinase Src', uniprot: 'P12931', entrez: 6714, pdb: ['2SRC'], classPath: KINASE_TK },
-  { gene: 'BRAF', name: 'Serine/threonine-protein kinase B-raf', uniprot: 'P15056', entrez: 673, pdb: ['4MNE'], classPath: ['Enzyme', 'Kinase', 'Protein Kinase', 'TKL'] },
-  { gene: 'CDK2', name: 'Cyclin-dependent kinase 2', uniprot: 'P24941', entrez: 1017, pdb: ['1HCK'], classPath: ['Enzyme', 'Kinase', 'Protein Kinase', 'CMGC'] },
-  { gene: 'MAPK14', name: 'Mitogen-activated protein kinase 14', uniprot: 'Q16539', entrez: 1432, pdb: ['1A9U'], classPath: ['Enzyme', 'Kinase', 'Protein Kinase', 'CMGC'] },
-  { gene: 'PIK3CA', name: 'PI3-kinase subunit alpha', uniprot: 'P42336', entrez: 5290, pdb: ['4JPS'], classPath: ['Enzyme', 'Kinase', 'Lipid Kinase'] },
-  { gene: 'DRD2', name: 'Dopamine D2 receptor', uniprot: 'P14416', entrez: 1813, pdb: ['6CM4'], classPath: GPCR_AMINE },
-  { gene: 'HTR2A', name: 'Serotonin 2a (5-HT2a) receptor', uniprot: 'P28223', entrez: 3356, pdb: ['6A93'], classPath: GPCR_AMINE },
-  { gene: 'ADRB2', name: 'Beta-2 adrenergic receptor', uniprot: 'P07550', entrez: 154, pdb: ['2RH1'], classPath: GPCR_AMINE },
-  { gene: 'ESR1', name: 'Estrogen receptor alpha', uniprot: 'P03372', entrez: 2099, pdb: ['1ERE'], classPath: NUCLEAR },
-  { gene: 'AR', name: 'Androgen receptor', uniprot: 'P10275', entrez: 367, pdb: ['2AM9'], classPath: NUCLEAR },
-  { gene: 'PPARG', name: 'Peroxisome proliferator-activated receptor gamma', uniprot: 'P37231', entrez: 5468, pdb: ['2PRG'], classPath: NUCLEAR },
-  { gene: 'BRD4', name: 'Bromodomain-containing protein 4', uniprot: 'O60885', entrez: 23476, pdb: ['3MXF'], classPath: ['Epigenetic regulator', 'Reader', 'Bromodomain'] },
-  { gene: 'HDAC1', name: 'Histone deacetylase 1', uniprot: 'Q13547', entrez: 3065, pdb: ['4BKX'], classPath: ['Epigenetic regulator', 'Eraser', 'Histone deacetylase'] },
-  { gene: 'PARP1', name: 'Poly [ADP-ribose] polymerase 1', uniprot: 'P09874', entrez: 142, pdb: ['7KK4'], classPath: ['Enzyme', 'Transferase'] },
-  { gene: 'PTGS2', name: 'Cyclooxygenase-2', uniprot: 'P35354', entrez: 5743, pdb: ['5KIR'], classPath: ['Enzyme', 'Oxidoreductase'] },
-  { gene: 'ACHE', name: 'Acetylcholinesterase', uniprot: 'P22303', entrez: 43, pdb: ['4EY7'], classPath: ['Enzyme', 'Hydrolase'] },
-  { gene: 'F10', name: 'Coagulation factor X', uniprot: 'P00742', entrez: 2159, pdb: ['2W26'], classPath: ['Enzyme', 'Protease', 'Serine protease'] },
-  { gene: 'DPP4', name: 'Dipeptidyl peptidase IV', uniprot: 'P27487', entrez: 1803, pdb: ['1X70'], classPath: ['Enzyme', 'Protease', 'Serine protease'] },
-  { gene: 'KCNH2', name: 'HERG', uniprot: 'Q12809', entrez: 3757, pdb: ['5VA1'], classPath: ['Ion channel', 'Voltage-gated ion channel', 'Voltage-gated potassium channel'] },
-  { gene: 'CYP3A4', name: 'Cytochrome P450 3A4', uniprot: 'P08684', entrez: 1576, pdb: ['1TQN'], classPath: ['Enzyme', 'Cytochrome P450'] },
+  { gene: 'EGFR', name: 'Epidermal growth factor receptor', uniprot: 'P00533', chembl: 'CHEMBL203', entrez: 1956, pdb: ['1M17', '4HJO'], classPath: KINASE_TK },
+  { gene: 'ERBB2', name: 'Receptor tyrosine-protein kinase erbB-2', uniprot: 'P04626', chembl: 'CHEMBL1824', entrez: 2064, pdb: ['3PP0'], classPath: KINASE_TK },
+  { gene: 'ABL1', name: 'Tyrosine-protein kinase ABL1', uniprot: 'P00519', chembl: 'CHEMBL1862', entrez: 25, pdb: ['2HYY'], classPath: KINASE_TK },
+  { gene: 'JAK2', name: 'Tyrosine-protein kinase JAK2', uniprot: 'O60674', chembl: 'CHEMBL2971', entrez: 3717, pdb: ['3FUP'], classPath: KINASE_TK },
+  { gene: 'JAK3', name: 'Tyrosine-protein kinase JAK3', uniprot: 'P52333', chembl: 'CHEMBL2148', entrez: 3718, pdb: ['3LXK'], classPath: KINASE_TK },
+  { gene: 'KDR', name: 'Vascular endothelial growth factor receptor 2', uniprot: 'P35968', chembl: 'CHEMBL279', entrez: 3791, pdb: ['4ASD'], classPath: KINASE_TK },
+  { gene: 'MET', name: 'Hepatocyte growth factor receptor', uniprot: 'P08581', chembl: 'CHEMBL3717', entrez: 4233, pdb: ['3LQ8'], classPath: KINASE_TK },
+  { gene: 'BTK', name: 'Tyrosine-protein kinase BTK', uniprot: 'Q06187', chembl: 'CHEMBL5251', entrez: 695, pdb: ['5P9J'], classPath: KINASE_TK },
+  { gene: 'SRC', name: 'Proto-oncogene tyrosine-protein kinase Src', uniprot: 'P12931', chembl: 'CHEMBL267', entrez: 6714, pdb: ['2SRC'], classPath: KINASE_TK },
+  { gene: 'BRAF', name: 'Serine/threonine-protein kinase B-raf', uniprot: 'P15056', chembl: 'CHEMBL5145', entrez: 673, pdb: ['4MNE'], classPath: ['Enzyme', 'Kinase', 'Protein Kinase', 'TKL'] },
+  { gene: 'CDK2', name: 'Cyclin-dependent kinase 2', uniprot: 'P24941', chembl: 'CHEMBL301', entrez: 1017, pdb: ['1HCK'], classPath: ['Enzyme', 'Kinase', 'Protein Kinase', 'CMGC'] },
+  { gene: 'MAPK14', name: 'Mitogen-activated protein kinase 14', uniprot: 'Q16539', chembl: 'CHEMBL260', entrez: 1432, pdb: ['1A9U'], classPath: ['Enzyme', 'Kinase', 'Protein Kinase', 'CMGC'] },
+  { gene: 'PIK3CA', name: 'PI3-kinase subunit alpha', uniprot: 'P42336', chembl: 'CHEMBL4005', entrez: 5290, pdb: ['4JPS'], classPath: ['Enzyme', 'Kinase', 'Lipid Kinase'] },
+  { gene: 'DRD2', name: 'Dopamine D2 receptor', uniprot: 'P14416', chembl: 'CHEMBL217', entrez: 1813, pdb: ['6CM4'], classPath: GPCR_AMINE },
+  { gene: 'HTR2A', name: 'Serotonin 2a (5-HT2a) receptor', uniprot: 'P28223', chembl: 'CHEMBL224', entrez: 3356, pdb: ['6A93'], classPath: GPCR_AMINE },
+  { gene: 'ADRB2', name: 'Beta-2 adrenergic receptor', uniprot: 'P07550', chembl: 'CHEMBL210', entrez: 154, pdb: ['2RH1'], classPath: GPCR_AMINE },
+  { gene: 'ESR1', name: 'Estrogen receptor alpha', uniprot: 'P03372', chembl: 'CHEMBL206', entrez: 2099, pdb: ['1ERE'], classPath: NUCLEAR },
+  { gene: 'AR', name: 'Androgen receptor', uniprot: 'P10275', chembl: 'CHEMBL1871', entrez: 367, pdb: ['2AM9'], classPath: NUCLEAR },
+  { gene: 'PPARG', name: 'Peroxisome proliferator-activated receptor gamma', uniprot: 'P37231', chembl: 'CHEMBL235', entrez: 5468, pdb: ['2PRG'], classPath: NUCLEAR },
+  { gene: 'BRD4', name: 'Bromodomain-containing protein 4', uniprot: 'O60885', chembl: 'CHEMBL1163125', entrez: 23476, pdb: ['3MXF'], classPath: ['Epigenetic regulator', 'Reader', 'Bromodomain'] },
+  { gene: 'HDAC1', name: 'Histone deacetylase 1', uniprot: 'Q13547', chembl: 'CHEMBL325', entrez: 3065, pdb: ['4BKX'], classPath: ['Epigenetic regulator', 'Eraser', 'Histone deacetylase'] },
+  { gene: 'PARP1', name: 'Poly [ADP-ribose] polymerase 1', uniprot: 'P09874', chembl: 'CHEMBL3105', entrez: 142, pdb: ['7KK4'], classPath: ['Enzyme', 'Transferase'] },
+  { gene: 'PTGS2', name: 'Cyclooxygenase-2', uniprot: 'P35354', chembl: 'CHEMBL230', entrez: 5743, pdb: ['5KIR'], classPath: ['Enzyme', 'Oxidoreductase'] },
+  { gene: 'ACHE', name: 'Acetylcholinesterase', uniprot: 'P22303', chembl: 'CHEMBL220', entrez: 43, pdb: ['4EY7'], classPath: ['Enzyme', 'Hydrolase'] },
+  { gene: 'F10', name: 'Coagulation factor X', uniprot: 'P00742', chembl: 'CHEMBL244', entrez: 2159, pdb: ['2W26'], classPath: ['Enzyme', 'Protease', 'Serine protease'] },
+  { gene: 'DPP4', name: 'Dipeptidyl peptidase IV', uniprot: 'P27487', chembl: 'CHEMBL284', entrez: 1803, pdb: ['1X70'], classPath: ['Enzyme', 'Protease', 'Serine protease'] },
+  { gene: 'KCNH2', name: 'HERG', uniprot: 'Q12809', chembl: 'CHEMBL240', entrez: 3757, pdb: ['5VA1'], classPath: ['Ion channel', 'Voltage-gated ion channel', 'Voltage-gated potassium channel'] },
+  { gene: 'CYP3A4', name: 'Cytochrome P450 3A4', uniprot: 'P08684', chembl: 'CHEMBL340', entrez: 1576, pdb: ['1TQN'], classPath: ['Enzyme', 'Cytochrome P450'] },
 ];
 
 export type DegraderKind = 'monovalent' | 'bivalent';

@@ -35,7 +35,7 @@ async function seedTargets(db: Db, dataSourceId: number): Promise<void> {
         (await db.insertInto('target_classes').values({ parent_id: parent, name, level }).returning('class_id').executeTakeFirstOrThrow()).class_id,
     );
     const row = await db.insertInto('targets').values({
-      name: t.name, gene_symbol: t.gene, uniprot_id: t.uniprot, entrez_gene_id: t.entrez, pdb_ids: t.pdb,
+      name: t.name, gene_symbol: t.gene, uniprot_id: t.uniprot, entrez_gene_id: t.entrez, pdb_ids: t.pdb, chembl_id: t.chembl,
       organism: 'Homo sapiens', tax_id: 9606, class_id: classId, data_source_id: dataSourceId,
     }).returning('target_id').executeTakeFirstOrThrow();
     await db.insertInto('target_synonyms').values([

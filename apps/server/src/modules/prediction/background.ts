@@ -1,0 +1,64 @@
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { ChemEngine } from '../chemistry/chem-engine.ts';
+import { ENSEMBLE_THRESHOLD, fitBackground, rawScoresOf } from './similarity-ensemble.ts';
+import type { ActiveSet, Background } from './similarity-ensemble.ts';
+
+/** Random structures whose scores against every target make the background. */
+export const BACKGROUND_QUERIES = 200;
+const SETTING_KEY = 'prediction_background';
+
+/**
+ * The similarity ensemble's background (docs/prediction.md "E-values"): how structures of the
+ * knowledge base taken at random (every k-th str_id; each without itself) score against every
+ * target, fitted as SEA's power laws. Estimated once per knowledge-base version and kept in
+ * app_settings, so a restart does not estimate it again.
+ */
+export async function estimateBackground(db: Kysely<Database>, engine: ChemEngine, set: ActiveSet, version: string): Promise<Background> {
+  const stored = await db.selectFrom('app_settings').select('value').where('key', '=', SETTING_KEY).executeTakeFirst();
+  if (stored) {
+    const parsed = parseStored(stored.value);
+    if (parsed && parsed.version === version) return parsed.background;
+  }
+  const sample = await sampleStructures(db, BACKGROUND_QUERIES);
+  const rawScores: Float64Array[] = [];
+  if (sample.length > 0) await engine.ready();
+  let next = 0;
+  const work = async (): Promise<void> => {
+    while (next < sample.length) {
+      const { strId, smiles } = sample[next++]!;
+      try {
+        const hits = await engine.similarity({ kind: 'smiles', text: smiles, desalt: false }, { min: ENSEMBLE_THRESHOLD, max: 1 });
+        const neighbours = Array.from(hits.ids, (id, k) => ({ strId: id, similarity: hits.similarities?.[k] ?? 0 }));
+        rawScores.push(rawScoresOf(neighbours, set, (id) => id === strId));
+      } catch {
+        // A stored structure RDKit cannot read is simply not part of the sample.
+      }
+    }
+  };
+  await Promise.all([work(), work()]);
+  const background = fitBackground(rawScores, set.activesPerTarget);
+  const value = JSON.stringify({ version, background });
+  await db.insertInto('app_settings').values({ key: SETTING_KEY, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+  return background;
+}
+
+/** Every k-th structure by str_id, `count` in all. */
+async function sampleStructures(db: Kysely<Database>, count: number): Promise<{ strId: number; smiles: string }[]> {
+  const { rows } = await sql<{ str_id: string | number; canonical_smiles: string }>`
+    WITH numbered AS (SELECT str_id, canonical_smiles, row_number() OVER (ORDER BY str_id) AS n, count(*) OVER () AS total FROM structures)
+    SELECT str_id, canonical_smiles FROM numbered WHERE (n - 1) % greatest(1, total / ${count}) = 0 ORDER BY str_id LIMIT ${count}`.execute(db);
+  return rows.map((row) => ({ strId: Number(row.str_id), smiles: row.canonical_smiles }));
+}
+
+function parseStored(value: string): { version: string; background: Background } | null {
+  try {
+    const parsed = JSON.parse(value) as { version?: unknown; background?: Partial<Background> };
+    const b = parsed.background;
+    if (typeof parsed.version !== 'string' || !b || typeof b.slope !== 'number' || typeof b.sdScale !== 'number' || typeof b.sdExponent !== 'number' || typeof b.queries !== 'number') return null;
+    return { version: parsed.version, background: { slope: b.slope, sdScale: b.sdScale, sdExponent: b.sdExponent, queries: b.queries } };
+  } catch {
+    return null;
+  }
+}

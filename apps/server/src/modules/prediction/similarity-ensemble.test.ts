@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { combinedScore } from './combine.ts';
+import { buildActiveSet, extremeValuePValue, fitBackground, nearestActive, rawScoresOf, scoreTargets, zScore } from './similarity-ensemble.ts';
+import type { EnsembleTarget } from './similarity-ensemble.ts';
+import { targetFamily } from './target-family.ts';
+
+const target = (name: string): EnsembleTarget => ({ targetId: name.length, chemblId: null, name, geneSymbol: null, organism: null, family: 'other', thresholdNm: 1000 });
+
+describe('similarity ensemble', () => {
+  // Target 0 has 3 actives (str 1, 2, 3), target 1 has 1 (str 3), target 2 has 40 (str 100–139).
+  const targets = [target('A'), target('B'), target('C')];
+  const pairs = [
+    { strId: 1, target: 0, nm: 5 },
+    { strId: 2, target: 0, nm: 50 },
+    { strId: 3, target: 0, nm: 500 },
+    { strId: 3, target: 1, nm: 20 },
+    ...Array.from({ length: 40 }, (_, k) => ({ strId: 100 + k, target: 2, nm: 100 })),
+  ];
+  const set = buildActiveSet(targets, pairs);
+  const background = { slope: 0.01, sdScale: 0.1, sdExponent: 0.5, queries: 100 };
+
+  it('keeps each structure’s targets and counts actives per target', () => {
+    expect(Array.from(set.strIds.slice(0, 3))).toEqual([1, 2, 3]);
+    expect(Array.from(set.activesPerTarget)).toEqual([3, 1, 40]);
+  });
+
+  it('sums Tanimoto at or above the threshold into the raw score, keeps the nearest actives as evidence, and leaves out excluded structures', () => {
+    const neighbours = [
+      { strId: 1, similarity: 0.8 },
+      { strId: 2, similarity: 0.25 },
+      { strId: 3, similarity: 0.5 },
+      { strId: 100, similarity: 0.35 },
+      { strId: 999, similarity: 0.9 }, // not an active of anything
+    ];
+    const scores = scoreTargets(neighbours, set, background);
+    const a = scores.find((s) => s.target === 0)!;
+    expect(a.rawScore).toBeCloseTo(1.3, 12);
+    expect(a.hits).toBe(2);
+    expect(a.maxSimilarity).toBe(0.8);
+    expect(a.evidence.map((e) => e.strId)).toEqual([1, 3, 2]);
+    expect(scores[0]!.target).toBe(0);
+    const without = scoreTargets(neighbours, set, background, { exclude: (id) => id === 1 });
+    expect(without.find((s) => s.target === 0)!.rawScore).toBeCloseTo(0.5, 12);
+    expect(nearestActive(neighbours, set)?.strId).toBe(1);
+    expect(nearestActive(neighbours, set, (id) => id === 1)?.strId).toBe(3);
+  });
+
+  it('ranks by E-value: the same raw score means less on a target with many actives', () => {
+    expect(zScore(0.6, 1, background)).toBeGreaterThan(zScore(0.6, 40, background));
+    const e1 = extremeValuePValue(5);
+    const e2 = extremeValuePValue(2);
+    expect(e1).toBeLessThan(e2);
+    expect(extremeValuePValue(-10)).toBeCloseTo(1, 6);
+    expect(extremeValuePValue(50)).toBeGreaterThan(0);
+  });
+
+  it('fits the background’s power laws from random queries', () => {
+    // Raw scores drawn so that the mean is 0.02·n and the spread 0.1·n^0.5 (two-point distribution).
+    const n = Uint32Array.from([4, 16, 64, 256]);
+    const rows: Float64Array[] = [];
+    for (let q = 0; q < 200; q++) rows.push(Float64Array.from(n, (size) => 0.02 * size + (q % 2 === 0 ? 1 : -1) * 0.1 * Math.sqrt(size)));
+    const fitted = fitBackground(rows, n);
+    expect(fitted.slope).toBeCloseTo(0.02, 6);
+    expect(fitted.sdExponent).toBeCloseTo(0.5, 6);
+    expect(fitted.sdScale).toBeCloseTo(0.1, 6);
+    expect(fitted.queries).toBe(200);
+  });
+
+  it('computes a background sample’s raw scores without the query itself', () => {
+    const raw = rawScoresOf([{ strId: 1, similarity: 1 }, { strId: 3, similarity: 0.4 }], set, (id) => id === 1);
+    expect(Array.from(raw)).toEqual([0.4, 0.4, 0]);
+  });
+
+  it('combines the two predictors as the chance that one is right', () => {
+    expect(combinedScore(null, 0.7)).toBeCloseTo(0.7, 12);
+    expect(combinedScore(0, null)).toBeCloseTo(1, 12);
+    expect(combinedScore(Math.log(2), 0.5)).toBeCloseTo(0.75, 12);
+    expect(combinedScore(Infinity, null)).toBe(0);
+  });
+});
+
+describe('target families', () => {
+  it('reads the family from the classification, else from the name', () => {
+    expect(targetFamily(['Enzyme', 'Kinase', 'Protein Kinase', 'TK'], 'Epidermal growth factor receptor')).toBe('kinase');
+    expect(targetFamily(['Membrane receptor', 'Family A G protein-coupled receptor'], 'D(2) dopamine receptor')).toBe('gpcr');
+    expect(targetFamily(['Transcription factor', 'Nuclear receptor'], 'Estrogen receptor')).toBe('nuclear receptor');
+    expect(targetFamily(['Ion channel', 'Voltage-gated ion channel'], 'hERG')).toBe('ion channel');
+    expect(targetFamily(['Enzyme', 'Protease'], 'Coagulation factor X')).toBe('other');
+    expect(targetFamily([], 'Tyrosine-protein kinase JAK2')).toBe('kinase');
+    expect(targetFamily([], 'Voltage-gated inwardly rectifying potassium channel KCNH2')).toBe('ion channel');
+    expect(targetFamily([], 'Peroxisome proliferator-activated receptor gamma')).toBe('nuclear receptor');
+    expect(targetFamily([], 'Beta-2 adrenergic receptor')).toBe('gpcr');
+    expect(targetFamily([], 'Cyclin-dependent kinase inhibitor 1')).toBe('other');
+    expect(targetFamily([], 'Acetylcholinesterase')).toBe('other');
+  });
+});
