@@ -33,6 +33,8 @@ const MODULE_DEPENDENCIES = {
   // A measurement list's export goes through the export jobs and credits (docs/exports.md).
   leaflets: ['export'],
   lookups: ['targets'],
+  // Target prediction: neighbours from the structure index, the knowledge base's version.
+  prediction: ['chemistry', 'knowledge-base'],
   results: ['chemistry', 'knowledge-base', 'search'],
   sar: ['chemistry', 'export', 'results'],
   search: ['chemistry', 'knowledge-base', 'targets', 'trees'],

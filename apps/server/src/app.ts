@@ -55,6 +55,8 @@ import { loadsState, structuresRevision } from './modules/knowledge-base/kb-load
 import { registerSarRoutes } from './modules/sar/sar-routes.ts';
 import { registerDynamicQueryRoutes } from './modules/dynamic-query/dq-routes.ts';
 import { registerAnalyzerRoutes } from './modules/analyzers/analyzer-routes.ts';
+import { registerPredictionRoutes } from './modules/prediction/prediction-routes.ts';
+import type { PredictionService } from './modules/prediction/prediction-service.ts';
 import { RdkitChemEngine } from './modules/chemistry/rdkit-engine.ts';
 import { AppSettings } from './modules/settings/app-settings.ts';
 import { registerSuperAdminRoutes } from './modules/superadmin/superadmin-routes.ts';
@@ -73,6 +75,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route with its declared access: the access-matrix test and the docs read it. */
     registeredRoutes: RegisteredRoute[];
+    /** Target prediction: main.ts warms its actives and background once the structure index is ready. */
+    prediction: PredictionService;
     /** Assay, reference and target values in memory for charts and filters (null: SEARCH_BITMAPS=0). */
     kbDictionaries: KbDictionaryCache | null;
   }
@@ -272,6 +276,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   const results = registerResultsRoutes(app, db, chemEngine, dictionaries);
   registerChartRoutes(app, db, results, dictionaries);
   registerAnalyzerRoutes(app, db, results, chemEngine);
+  app.decorate('prediction', registerPredictionRoutes(app, { db, engine: chemEngine, modelDir: config.predictionModelDir, log: (message) => app.log.info(message) }));
   const files = new FileStore(db);
   const datasets = new DatasetService(db, files);
   const exportSettings = { ...config.exports, currentBackgroundFromRows: () => settings.exportBackgroundFromRows() };

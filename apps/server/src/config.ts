@@ -12,6 +12,8 @@ export interface AppConfig {
   dataDir: string;
   /** Folder of ChEMBL release files the super-admin page can import (KB_IMPORT_DIR, default `<DATA_DIR>/imports`). */
   kbImportDir: string;
+  /** Folder of the target-prediction model (PREDICTION_MODEL_DIR, default `<DATA_DIR>/models/chembl-multitask`). */
+  predictionModelDir: string;
   /** Seed demo users (and demo data) into an empty database. */
   seedDemo: boolean;
   /** Size of the demo knowledge base seeded on first start (`none` skips it). */
@@ -126,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl,
     dataDir: path.resolve(env.DATA_DIR || path.join(repoRoot, 'var')),
     kbImportDir: path.resolve(env.KB_IMPORT_DIR || path.join(path.resolve(env.DATA_DIR || path.join(repoRoot, 'var')), 'imports')),
+    predictionModelDir: path.resolve(env.PREDICTION_MODEL_DIR || path.join(path.resolve(env.DATA_DIR || path.join(repoRoot, 'var')), 'models', 'chembl-multitask')),
     // Demo users are on by default for the embedded database only: a real server is someone's data.
     seedDemo: bool(env.SEED_DEMO, databaseUrl === undefined),
     demoDataSize: demoSize(env.DEMO_DATA_SIZE),

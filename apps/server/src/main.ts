@@ -69,6 +69,12 @@ async function main(): Promise<void> {
     ?.current()
     .then(() => console.log(`Chart and filter dictionaries ready, ${sinceStart()}`))
     .catch((error: unknown) => console.error('Reading the chart dictionaries failed; charts use SQL', error));
+  // Target prediction: the actives, the ensemble's background and the model, once the index is in.
+  void app.chemEngine
+    .ready()
+    .then(() => app.prediction.warm())
+    .then(() => console.log(`Target prediction ready, ${sinceStart()}`))
+    .catch((error: unknown) => console.error('Preparing target prediction failed; it is tried again at the first prediction', error));
   // Background exports: queued ones, and ones a stopped process left half-written, are taken up now.
   app.exportJobs.start();
   // Alerts on new data: checks finished loads now and every ALERT_POLL_MS (also loads made by a command-line import).

@@ -56,8 +56,9 @@ function parseStored(value: string): { version: string; background: Background }
   try {
     const parsed = JSON.parse(value) as { version?: unknown; background?: Partial<Background> };
     const b = parsed.background;
-    if (typeof parsed.version !== 'string' || !b || typeof b.slope !== 'number' || typeof b.sdScale !== 'number' || typeof b.sdExponent !== 'number' || typeof b.queries !== 'number') return null;
-    return { version: parsed.version, background: { slope: b.slope, sdScale: b.sdScale, sdExponent: b.sdExponent, queries: b.queries } };
+    const fields = ['meanScale', 'meanExponent', 'sdScale', 'sdExponent', 'queries'] as const;
+    if (typeof parsed.version !== 'string' || !b || fields.some((field) => typeof b[field] !== 'number' || !Number.isFinite(b[field]))) return null;
+    return { version: parsed.version, background: { meanScale: b.meanScale!, meanExponent: b.meanExponent!, sdScale: b.sdScale!, sdExponent: b.sdExponent!, queries: b.queries! } };
   } catch {
     return null;
   }

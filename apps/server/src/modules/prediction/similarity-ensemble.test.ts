@@ -17,7 +17,7 @@ describe('similarity ensemble', () => {
     ...Array.from({ length: 40 }, (_, k) => ({ strId: 100 + k, target: 2, nm: 100 })),
   ];
   const set = buildActiveSet(targets, pairs);
-  const background = { slope: 0.01, sdScale: 0.1, sdExponent: 0.5, queries: 100 };
+  const background = { meanScale: 0.01, meanExponent: 1, sdScale: 0.1, sdExponent: 0.5, queries: 100 };
 
   it('keeps each structure’s targets and counts actives per target', () => {
     expect(Array.from(set.strIds.slice(0, 3))).toEqual([1, 2, 3]);
@@ -35,6 +35,8 @@ describe('similarity ensemble', () => {
     const scores = scoreTargets(neighbours, set, background);
     const a = scores.find((s) => s.target === 0)!;
     expect(a.rawScore).toBeCloseTo(1.3, 12);
+    // Cut at the nearest one: the nearest active alone.
+    expect(scoreTargets(neighbours, set, background, { topK: 1 }).find((s) => s.target === 0)!.rawScore).toBeCloseTo(0.8, 12);
     expect(a.hits).toBe(2);
     expect(a.maxSimilarity).toBe(0.8);
     expect(a.evidence.map((e) => e.strId)).toEqual([1, 3, 2]);
@@ -60,7 +62,8 @@ describe('similarity ensemble', () => {
     const rows: Float64Array[] = [];
     for (let q = 0; q < 200; q++) rows.push(Float64Array.from(n, (size) => 0.02 * size + (q % 2 === 0 ? 1 : -1) * 0.1 * Math.sqrt(size)));
     const fitted = fitBackground(rows, n);
-    expect(fitted.slope).toBeCloseTo(0.02, 6);
+    expect(fitted.meanScale).toBeCloseTo(0.02, 6);
+    expect(fitted.meanExponent).toBeCloseTo(1, 6);
     expect(fitted.sdExponent).toBeCloseTo(0.5, 6);
     expect(fitted.sdScale).toBeCloseTo(0.1, 6);
     expect(fitted.queries).toBe(200);

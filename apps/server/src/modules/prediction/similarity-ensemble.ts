@@ -98,18 +98,20 @@ export interface Neighbour {
 }
 
 /**
- * How a random query scores against a target of n actives: mean slope·n, spread sdScale·n^sdExponent
- * (SEA's power laws), estimated from random structures of the data (`fitBackground`).
+ * How a random query scores against a target of n actives: mean meanScale·n^meanExponent, spread
+ * sdScale·n^sdExponent (SEA's power laws; with the raw score cut at the nearest few actives the
+ * mean grows slower than n), estimated from random structures of the data (`fitBackground`).
  */
 export interface Background {
-  slope: number;
+  meanScale: number;
+  meanExponent: number;
   sdScale: number;
   sdExponent: number;
   queries: number;
 }
 
-/** A fallback used only until a background is estimated (and by tests): a typical Morgan-2 background. */
-export const DEFAULT_BACKGROUND: Background = { slope: 0.002, sdScale: 0.06, sdExponent: 0.5, queries: 0 };
+/** A fallback used only until a background is estimated (and by tests). */
+export const DEFAULT_BACKGROUND: Background = { meanScale: 0.01, meanExponent: 0.5, sdScale: 0.06, sdExponent: 0.5, queries: 0 };
 
 export interface EvidenceRef {
   strId: number;
@@ -128,7 +130,11 @@ export interface TargetScore {
   evidence: EvidenceRef[];
 }
 
+/** Actives per target counted into the raw score (the nearest ones; Infinity = SEA's sum over all). */
+export const RAW_TOP_K = 5;
+
 export interface ScoreOptions {
+  topK?: number;
   /** Structures that must not count (the query itself; a held-out document's compounds). */
   exclude?: (strId: number) => boolean;
   evidence?: number;
@@ -151,34 +157,52 @@ export function scoreTargets(neighbours: readonly Neighbour[], set: ActiveSet, b
         score = { target, rawScore: 0, hits: 0, maxSimilarity: 0, zScore: 0, eValue: Infinity, evidence: [] };
         byTarget.set(target, score);
       }
-      if (neighbour.similarity >= threshold) {
-        score.rawScore += neighbour.similarity;
-        score.hits += 1;
-      }
-      score.maxSimilarity = Math.max(score.maxSimilarity, neighbour.similarity);
       score.evidence.push({ strId: neighbour.strId, similarity: neighbour.similarity, nm: set.nmOf[k]! });
     }
   }
   const targetCount = Math.max(1, scoredTargetCount(set));
   const scores = [...byTarget.values()];
   for (const score of scores) {
+    score.evidence.sort((a, b) => b.similarity - a.similarity || a.nm - b.nm || a.strId - b.strId);
+    score.maxSimilarity = score.evidence[0]?.similarity ?? 0;
+    score.hits = score.evidence.filter((e) => e.similarity >= threshold).length;
+    score.rawScore = rawScore(score.evidence.map((e) => e.similarity), threshold, options.topK ?? RAW_TOP_K);
     const n = set.activesPerTarget[score.target]!;
     score.zScore = zScore(score.rawScore, n, background);
     score.eValue = score.hits > 0 ? extremeValuePValue(score.zScore) * targetCount : Infinity;
-    score.evidence.sort((a, b) => b.similarity - a.similarity || a.nm - b.nm || a.strId - b.strId);
     score.evidence.length = Math.min(score.evidence.length, evidenceMax);
   }
   return scores.sort(byEnsembleRank);
 }
 
-/** Lower E first; equal E (both below double precision, or none) by the nearest active. */
+/**
+ * The raw score of one target: the sum of its `topK` most similar actives' Tanimoto at or above
+ * the threshold (`similarities` in descending order). SEA sums over every pair; with one query
+ * that rewards targets with many moderately similar actives over the one whose actives include the
+ * query's close analogues, so the sum is cut at the nearest few (docs/prediction.md).
+ */
+export function rawScore(similarities: readonly number[], threshold: number, topK: number): number {
+  let sum = 0;
+  for (let k = 0; k < similarities.length && k < topK; k++) {
+    if (similarities[k]! < threshold) break;
+    sum += similarities[k]!;
+  }
+  return sum;
+}
+
+/** Targets with a hit first, by lower E (equal E, both below double precision: higher z); then by the nearest active. */
 export function byEnsembleRank(a: TargetScore, b: TargetScore): number {
-  return a.eValue - b.eValue || b.zScore - a.zScore || b.maxSimilarity - a.maxSimilarity || a.target - b.target;
+  const hitsFirst = Number(b.hits > 0) - Number(a.hits > 0);
+  if (hitsFirst !== 0) return hitsFirst;
+  if (a.hits > 0 && a.eValue !== b.eValue) return a.eValue - b.eValue;
+  if (a.hits > 0 && a.zScore !== b.zScore) return b.zScore - a.zScore;
+  return b.maxSimilarity - a.maxSimilarity || a.target - b.target;
 }
 
 export function zScore(raw: number, actives: number, background: Background): number {
-  const mean = background.slope * actives;
-  const sd = Math.max(background.sdScale * Math.pow(Math.max(actives, 1), background.sdExponent), 1e-3);
+  const n = Math.max(actives, 1);
+  const mean = background.meanScale * Math.pow(n, background.meanExponent);
+  const sd = Math.max(background.sdScale * Math.pow(n, background.sdExponent), 1e-3);
   return (raw - mean) / sd;
 }
 
@@ -191,15 +215,14 @@ export function extremeValuePValue(z: number): number {
 
 /**
  * The background from random queries: `rawScores[q][t]` is query q's raw score against target t
- * (0 when nothing was similar enough). Mean by a ratio estimator (Σ mean / Σ n); spread by a
- * least-squares line through log sd against log n over the targets that scored at all.
+ * (0 when nothing was similar enough). Mean and spread each by a least-squares line through its
+ * logarithm against log n, over the targets whose mean (spread) is above zero.
  */
 export function fitBackground(rawScores: readonly Float64Array[], activesPerTarget: Uint32Array): Background {
   const queries = rawScores.length;
   if (queries < 2) return { ...DEFAULT_BACKGROUND, queries };
-  let meanSum = 0;
-  let nSum = 0;
-  const points: [number, number][] = [];
+  const means: [number, number][] = [];
+  const sds: [number, number][] = [];
   for (let t = 0; t < activesPerTarget.length; t++) {
     const n = activesPerTarget[t]!;
     if (n === 0) continue;
@@ -211,36 +234,45 @@ export function fitBackground(rawScores: readonly Float64Array[], activesPerTarg
     }
     const mean = sum / queries;
     const variance = Math.max(0, squares / queries - mean * mean);
-    meanSum += mean;
-    nSum += n;
-    if (variance > 0) points.push([Math.log(n), 0.5 * Math.log(variance)]);
+    if (mean > 0) means.push([Math.log(n), Math.log(mean)]);
+    if (variance > 0) sds.push([Math.log(n), 0.5 * Math.log(variance)]);
   }
-  const slope = nSum > 0 ? meanSum / nSum : DEFAULT_BACKGROUND.slope;
-  if (points.length < 3) {
-    const sd = points.length > 0 ? Math.exp(points.reduce((s, [, y]) => s + y, 0) / points.length) : DEFAULT_BACKGROUND.sdScale;
-    return { slope, sdScale: sd, sdExponent: DEFAULT_BACKGROUND.sdExponent, queries };
-  }
+  const mean = powerLaw(means, DEFAULT_BACKGROUND.meanScale, DEFAULT_BACKGROUND.meanExponent);
+  const sd = powerLaw(sds, DEFAULT_BACKGROUND.sdScale, DEFAULT_BACKGROUND.sdExponent);
+  return { meanScale: mean.scale, meanExponent: mean.exponent, sdScale: sd.scale, sdExponent: sd.exponent, queries };
+}
+
+/** y = scale·n^exponent through (log n, log y) points; the exponent kept in [0, 1]; too few points: their mean level at the default exponent. */
+function powerLaw(points: readonly [number, number][], defaultScale: number, defaultExponent: number): { scale: number; exponent: number } {
+  if (points.length === 0) return { scale: defaultScale, exponent: defaultExponent };
   const mx = points.reduce((s, [x]) => s + x, 0) / points.length;
   const my = points.reduce((s, [, y]) => s + y, 0) / points.length;
+  if (points.length < 3) return { scale: Math.exp(my - defaultExponent * mx), exponent: defaultExponent };
   let sxy = 0;
   let sxx = 0;
   for (const [x, y] of points) {
     sxy += (x - mx) * (y - my);
     sxx += (x - mx) * (x - mx);
   }
-  const sdExponent = sxx > 0 ? Math.min(1, Math.max(0, sxy / sxx)) : DEFAULT_BACKGROUND.sdExponent;
-  return { slope, sdScale: Math.exp(my - sdExponent * mx), sdExponent, queries };
+  const exponent = sxx > 0 ? Math.min(1, Math.max(0, sxy / sxx)) : defaultExponent;
+  return { scale: Math.exp(my - exponent * mx), exponent };
 }
 
 /** Raw scores per target of one query's neighbours (a background sample), dense over the targets. */
-export function rawScoresOf(neighbours: readonly Neighbour[], set: ActiveSet, exclude: (strId: number) => boolean, threshold = ENSEMBLE_THRESHOLD): Float64Array {
-  const raw = new Float64Array(set.targets.length);
+export function rawScoresOf(neighbours: readonly Neighbour[], set: ActiveSet, exclude: (strId: number) => boolean, threshold = ENSEMBLE_THRESHOLD, topK = RAW_TOP_K): Float64Array {
+  const perTarget = new Map<number, number[]>();
   for (const neighbour of neighbours) {
     if (neighbour.similarity < threshold || exclude(neighbour.strId)) continue;
     const at = activeIndexOf(set, neighbour.strId);
     if (at < 0) continue;
-    for (let k = set.offsets[at]!; k < set.offsets[at + 1]!; k++) raw[set.targetOf[k]!]! += neighbour.similarity;
+    for (let k = set.offsets[at]!; k < set.offsets[at + 1]!; k++) {
+      const list = perTarget.get(set.targetOf[k]!) ?? [];
+      list.push(neighbour.similarity);
+      perTarget.set(set.targetOf[k]!, list);
+    }
   }
+  const raw = new Float64Array(set.targets.length);
+  for (const [target, list] of perTarget) raw[target] = rawScore(list.sort((a, b) => b - a), threshold, topK);
   return raw;
 }
 

@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { predictionEndpoints } from '@kb/contracts/prediction';
+import type { Database } from '../../db/schema.ts';
+import { registerEndpoint } from '../../http/endpoint-route.ts';
+import { badRequest } from '../../http/errors.ts';
+import { ChemInputError } from '../chemistry/chem-engine.ts';
+import type { ChemEngine } from '../chemistry/chem-engine.ts';
+import { chemInputMessage, chemQueryOf } from '../chemistry/chem-query.ts';
+import { ModelRegistry } from './model-registry.ts';
+import { ModelFileError } from './multitask/multitask-model.ts';
+import { PredictionService } from './prediction-service.ts';
+
+export interface PredictionRouteOptions {
+  db: Kysely<Database>;
+  engine: ChemEngine;
+  /** The model folder (PREDICTION_MODEL_DIR). */
+  modelDir: string;
+  log?: (message: string) => void;
+}
+
+/** Registers target prediction (packages/contracts/src/prediction.ts); returns the service so main.ts can warm it. */
+export function registerPredictionRoutes(app: FastifyInstance, options: PredictionRouteOptions): PredictionService {
+  const models = new ModelRegistry(options.modelDir, options.log);
+  const service = new PredictionService(options.db, options.engine, models, options.log);
+  app.addHook('onClose', async () => models.close());
+
+  registerEndpoint(app, predictionEndpoints.predictTargets, async ({ body }) => {
+    const input = { inputType: body.structure.kind, value: body.structure.text };
+    const query = chemQueryOf({ ...input, feature: body.structure.desalt ? 'desalted' : 'asis' });
+    try {
+      return await service.predict(query, body.limit);
+    } catch (error) {
+      if (error instanceof ChemInputError) throw badRequest(chemInputMessage(input, error.message));
+      throw error;
+    }
+  });
+
+  registerEndpoint(app, predictionEndpoints.predictBatch, async ({ body }) => service.predictBatch(body.strIds, body.limit));
+
+  registerEndpoint(app, predictionEndpoints.modelStatus, async () => {
+    await models.model();
+    return models.status();
+  });
+
+  registerEndpoint(app, predictionEndpoints.installModel, async ({ body }) => {
+    const model = Buffer.from(body.modelBase64, 'base64');
+    if (model.length === 0) throw badRequest('The model file is empty or not base64.');
+    try {
+      return await models.install({ model: new Uint8Array(model), targets: body.targets, name: body.name });
+    } catch (error) {
+      if (error instanceof ModelFileError) throw badRequest(`This model cannot be installed: ${error.message}`);
+      throw error;
+    }
+  });
+
+  registerEndpoint(app, predictionEndpoints.reloadModel, async () => models.reload());
+  return service;
+}
