@@ -133,7 +133,12 @@ export const PredictedTargetSchema = z.object({
       hits: z.number().int(),
     })
     .nullable(),
-  multitask: z.object({ probability: z.number() }).nullable(),
+  /**
+   * The model's raw probability, and how far the query lifts it above what the knowledge base's own
+   * structures get on this target (z-score of the logit; its E-value): the model ranks by the lift,
+   * since raw probabilities do not compare across targets.
+   */
+  multitask: z.object({ probability: z.number(), zScore: z.number(), eValue: z.number() }).nullable(),
   /** The nearest actives of the target: why it is predicted. */
   evidence: z.array(EvidenceCompoundSchema),
   /** The query compound's own measurements on the target (it is in the knowledge base and was measured). */

@@ -11,8 +11,10 @@ const SETTING_KEY = 'prediction_background';
 
 /**
  * The similarity ensemble's background (docs/prediction.md "E-values"): how structures of the
- * knowledge base taken at random (every k-th str_id; each without itself) score against every
- * target, fitted as SEA's power laws. Estimated once per knowledge-base version and kept in
+ * knowledge base taken at random (every k-th str_id) score against every target, fitted as SEA's
+ * power laws. Each is scored without the structures of its own documents: SEA's background
+ * molecules come from outside the reference sets, and a structure's own series (its paper's
+ * analogues) would otherwise make every background query look like a hit on its own target. Estimated once per knowledge-base version and kept in
  * app_settings, so a restart does not estimate it again.
  */
 export async function estimateBackground(db: Kysely<Database>, engine: ChemEngine, set: ActiveSet, version: string): Promise<Background> {
@@ -22,6 +24,7 @@ export async function estimateBackground(db: Kysely<Database>, engine: ChemEngin
     if (parsed && parsed.version === version) return parsed.background;
   }
   const sample = await sampleStructures(db, BACKGROUND_QUERIES);
+  const siblings = await documentSiblings(db, sample.map((row) => row.strId));
   const rawScores: Float64Array[] = [];
   if (sample.length > 0) await engine.ready();
   let next = 0;
@@ -31,7 +34,8 @@ export async function estimateBackground(db: Kysely<Database>, engine: ChemEngin
       try {
         const hits = await engine.similarity({ kind: 'smiles', text: smiles, desalt: false }, { min: ENSEMBLE_THRESHOLD, max: 1 });
         const neighbours = Array.from(hits.ids, (id, k) => ({ strId: id, similarity: hits.similarities?.[k] ?? 0 }));
-        rawScores.push(rawScoresOf(neighbours, set, (id) => id === strId));
+        const own = siblings.get(strId);
+        rawScores.push(rawScoresOf(neighbours, set, (id) => id === strId || (own?.has(id) ?? false)));
       } catch {
         // A stored structure RDKit cannot read is simply not part of the sample.
       }
@@ -45,11 +49,26 @@ export async function estimateBackground(db: Kysely<Database>, engine: ChemEngin
 }
 
 /** Every k-th structure by str_id, `count` in all. */
-async function sampleStructures(db: Kysely<Database>, count: number): Promise<{ strId: number; smiles: string }[]> {
+export async function sampleStructures(db: Kysely<Database>, count: number): Promise<{ strId: number; smiles: string }[]> {
   const { rows } = await sql<{ str_id: string | number; canonical_smiles: string }>`
     WITH numbered AS (SELECT str_id, canonical_smiles, row_number() OVER (ORDER BY str_id) AS n, count(*) OVER () AS total FROM structures)
     SELECT str_id, canonical_smiles FROM numbered WHERE (n - 1) % greatest(1, total / ${count}) = 0 ORDER BY str_id LIMIT ${count}`.execute(db);
   return rows.map((row) => ({ strId: Number(row.str_id), smiles: row.canonical_smiles }));
+}
+
+/** Per structure, the structures measured in the same documents. */
+async function documentSiblings(db: Kysely<Database>, strIds: readonly number[]): Promise<Map<number, Set<number>>> {
+  const result = new Map<number, Set<number>>();
+  if (strIds.length === 0) return result;
+  const { rows } = await sql<{ q: string | number; s: string | number }>`
+    WITH docs AS (SELECT DISTINCT str_id, ref_id FROM activities WHERE str_id = ANY(${`{${strIds.join(',')}}`}::bigint[]) AND ref_id IS NOT NULL)
+    SELECT DISTINCT docs.str_id AS q, a.str_id AS s FROM docs JOIN activities a ON a.ref_id = docs.ref_id`.execute(db);
+  for (const row of rows) {
+    const set = result.get(Number(row.q)) ?? new Set<number>();
+    set.add(Number(row.s));
+    result.set(Number(row.q), set);
+  }
+  return result;
 }
 
 function parseStored(value: string): { version: string; background: Background } | null {

@@ -6,7 +6,10 @@ import type { Database } from '../../db/schema.ts';
 import type { ChemEngine, ChemQuery } from '../chemistry/chem-engine.ts';
 import { loadsState } from '../knowledge-base/kb-loads.ts';
 import { potencyPredicate, readActiveSet } from './active-index.ts';
-import { combinedScore } from './combine.ts';
+import { combinedScore, modelEValue } from './combine.ts';
+import { estimateModelBackground, modelZ } from './model-background.ts';
+import type { ModelBackground } from './model-background.ts';
+import type { MultitaskModel } from './multitask/multitask-model.ts';
 import type { ModelRegistry } from './model-registry.ts';
 import { estimateBackground } from './background.ts';
 import { ENSEMBLE_THRESHOLD, nearestActive, scoreTargets } from './similarity-ensemble.ts';
@@ -37,6 +40,9 @@ interface Ranked {
   ensemble: TargetScore | null;
   ensembleRank: number | null;
   probability: number | null;
+  /** The model's z-score against the data's background, and its E-value. */
+  modelZ: number | null;
+  modelE: number | null;
   multitaskRank: number | null;
   score: number;
 }
@@ -56,6 +62,7 @@ interface Prediction {
  */
 export class PredictionService {
   private data: Promise<EnsembleData> | null = null;
+  private modelBackground: { model: MultitaskModel; version: string; background: Promise<ModelBackground> } | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -66,7 +73,8 @@ export class PredictionService {
 
   /** Reads the actives and estimates the background now (server start), so the first user does not wait. */
   async warm(): Promise<void> {
-    await Promise.all([this.ensemble(), this.models.model()]);
+    const [data, model] = await Promise.all([this.ensemble(), this.models.model()]);
+    if (model) await this.backgroundOf(model, data.version);
   }
 
   async predict(query: ChemQuery, limit: number): Promise<PredictTargetsResponse> {
@@ -163,8 +171,21 @@ export class PredictionService {
     const ensemble = scoreTargets(neighbours, data.set, data.background, { exclude, evidence: PREDICTION_EVIDENCE_MAX });
     const model = await this.models.model();
     const probabilities = model && hits.query?.morgan ? await model.predict(hits.query.morgan) : null;
-    const ranked = combine(data, ensemble, model?.targets ?? [], probabilities, Math.max(limit, CANDIDATES_PER_PREDICTOR));
+    const outputs = model && probabilities ? { targets: model.targets, probabilities, z: modelZ(probabilities, await this.backgroundOf(model, data.version)) } : null;
+    const ranked = combine(data, ensemble, outputs, Math.max(limit, CANDIDATES_PER_PREDICTOR));
     return { smiles, strId, neighbours, nearest: nearestActive(neighbours, data.set, exclude), ranked };
+  }
+
+  /** The model's background on the knowledge base as it is (estimated once per model and version). */
+  private async backgroundOf(model: MultitaskModel, version: string): Promise<ModelBackground> {
+    const current = this.modelBackground;
+    if (current && current.model === model && current.version === version) return current.background;
+    const background = estimateModelBackground(this.db, model);
+    this.modelBackground = { model, version, background };
+    background.catch(() => {
+      if (this.modelBackground?.background === background) this.modelBackground = null;
+    });
+    return background;
   }
 
   private async storedStructure(canonical: string): Promise<number | null> {
@@ -195,7 +216,7 @@ export class PredictionService {
             hits: entry.ensemble.hits,
           }
         : null,
-      multitask: entry.probability !== null ? { probability: entry.probability } : null,
+      multitask: entry.probability !== null ? { probability: entry.probability, zScore: entry.modelZ ?? 0, eValue: entry.modelE ?? Infinity } : null,
       evidence,
       measured: measured
         ? { bestNm: measured.nm, pActivity: pActivity(measured.nm), activityType: measured.type, count: measured.count, active: measured.nm <= thresholdNm }
@@ -303,40 +324,49 @@ function finiteOrNull(value: number): number | null {
   return Number.isFinite(value) ? value : null;
 }
 
+interface ModelOutputs {
+  targets: readonly string[];
+  probabilities: Float32Array;
+  /** Per output: the z-score against the data's background (model-background.ts). */
+  z: Float64Array;
+}
+
 /** Joins the two predictors' candidates, scores each (combine.ts) and orders them, best first. */
-function combine(data: EnsembleData, ensemble: readonly TargetScore[], modelTargets: readonly string[], probabilities: Float32Array | null, candidates: number): Ranked[] {
+function combine(data: EnsembleData, ensemble: readonly TargetScore[], outputs: ModelOutputs | null, candidates: number): Ranked[] {
   const entries = new Map<string, Ranked>();
   const keyOf = (target: number | null, chemblId: string | null) => (target !== null ? `t${target}` : `c${chemblId}`);
   ensemble.slice(0, candidates).forEach((score, index) => {
     const key = keyOf(score.target, null);
-    entries.set(key, { key, target: score.target, chemblId: data.set.targets[score.target]!.chemblId, ensemble: score, ensembleRank: index + 1, probability: null, multitaskRank: null, score: 0 });
+    entries.set(key, { key, target: score.target, chemblId: data.set.targets[score.target]!.chemblId, ensemble: score, ensembleRank: index + 1, probability: null, modelZ: null, modelE: null, multitaskRank: null, score: 0 });
   });
-  if (probabilities) {
-    const order = Array.from(probabilities.keys()).sort((a, b) => probabilities[b]! - probabilities[a]!);
+  if (outputs) {
+    const { z, probabilities, targets } = outputs;
+    const order = Array.from(z.keys()).sort((a, b) => z[b]! - z[a]! || probabilities[b]! - probabilities[a]!);
     const rankOf = new Map(order.map((output, index) => [output, index + 1]));
     const ensembleByTarget = new Map(ensemble.map((score, index) => [score.target, { score, rank: index + 1 }]));
     const take = new Set(order.slice(0, candidates));
-    // Targets the ensemble listed get their model probability too, wherever the model ranks them.
-    modelTargets.forEach((chemblId, output) => {
+    // Targets the ensemble listed get the model's answer too, wherever the model ranks them.
+    targets.forEach((chemblId, output) => {
       const target = data.byChemblId.get(chemblId) ?? null;
       const key = keyOf(target, chemblId);
       const entry = entries.get(key);
       if (!entry && !take.has(output)) return;
       const fromEnsemble = target !== null ? ensembleByTarget.get(target) : undefined;
-      const base: Ranked = entry ?? { key, target, chemblId, ensemble: fromEnsemble?.score ?? null, ensembleRank: fromEnsemble?.rank ?? null, probability: null, multitaskRank: null, score: 0 };
+      const base: Ranked = entry ?? { key, target, chemblId, ensemble: fromEnsemble?.score ?? null, ensembleRank: fromEnsemble?.rank ?? null, probability: null, modelZ: null, modelE: null, multitaskRank: null, score: 0 };
       base.probability = probabilities[output]!;
+      base.modelZ = z[output]!;
+      base.modelE = modelEValue(z[output]!, targets.length);
       base.multitaskRank = rankOf.get(output)!;
       entries.set(key, base);
     });
   }
   const ranked = [...entries.values()];
-  for (const entry of ranked) entry.score = combinedScore(entry.ensemble ? entry.ensemble.eValue : null, entry.probability);
+  for (const entry of ranked) entry.score = combinedScore(entry.ensemble && entry.ensemble.hits > 0 ? entry.ensemble.eValue : null, entry.modelE);
   return ranked.sort(
     (a, b) =>
       b.score - a.score ||
-      (a.ensemble?.eValue ?? Infinity) - (b.ensemble?.eValue ?? Infinity) ||
-      (b.probability ?? 0) - (a.probability ?? 0) ||
-      (b.ensemble?.maxSimilarity ?? 0) - (a.ensemble?.maxSimilarity ?? 0) ||
+      (a.ensembleRank ?? Infinity) + (a.multitaskRank ?? Infinity) - ((b.ensembleRank ?? Infinity) + (b.multitaskRank ?? Infinity)) ||
+      Math.min(a.ensembleRank ?? Infinity, a.multitaskRank ?? Infinity) - Math.min(b.ensembleRank ?? Infinity, b.multitaskRank ?? Infinity) ||
       a.key.localeCompare(b.key),
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { combinedScore } from './combine.ts';
+import { combinedScore, modelEValue, normalUpperTail } from './combine.ts';
 import { buildActiveSet, extremeValuePValue, fitBackground, nearestActive, rawScoresOf, scoreTargets, zScore } from './similarity-ensemble.ts';
 import type { EnsembleTarget } from './similarity-ensemble.ts';
 import { targetFamily } from './target-family.ts';
@@ -74,11 +74,15 @@ describe('similarity ensemble', () => {
     expect(Array.from(raw)).toEqual([0.4, 0.4, 0]);
   });
 
-  it('combines the two predictors as the chance that one is right', () => {
-    expect(combinedScore(null, 0.7)).toBeCloseTo(0.7, 12);
+  it('combines the two predictors’ E-values as the chance that one is real', () => {
+    expect(combinedScore(null, Math.log(2))).toBeCloseTo(0.5, 12);
     expect(combinedScore(0, null)).toBeCloseTo(1, 12);
-    expect(combinedScore(Math.log(2), 0.5)).toBeCloseTo(0.75, 12);
+    expect(combinedScore(Math.log(2), Math.log(2))).toBeCloseTo(0.75, 12);
     expect(combinedScore(Infinity, null)).toBe(0);
+    expect(normalUpperTail(0)).toBeCloseTo(0.5, 7);
+    expect(normalUpperTail(1.959964)).toBeCloseTo(0.025, 6);
+    expect(normalUpperTail(-1.959964)).toBeCloseTo(0.975, 6);
+    expect(modelEValue(3, 800)).toBeCloseTo(800 * 0.0013499, 3);
   });
 });
 
