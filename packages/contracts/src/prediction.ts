@@ -122,8 +122,8 @@ export const PredictedTargetSchema = z.object({
   score: z.number(),
   similarity: z
     .object({
-      /** Expected number of targets scoring this well by chance (lower is stronger). */
-      eValue: z.number(),
+      /** Expected number of targets scoring this well by chance (lower is stronger); null when no active reaches the ensemble's threshold. */
+      eValue: z.number().nullable(),
       /** Sum of Tanimoto over the target's actives at or above the ensemble's threshold. */
       rawScore: z.number(),
       maxSimilarity: z.number(),

@@ -209,14 +209,14 @@ export class PredictionService {
       score: entry.score,
       similarity: entry.ensemble
         ? {
-            eValue: entry.ensemble.eValue,
+            eValue: entry.ensemble.hits > 0 ? finiteOrNull(entry.ensemble.eValue) : null,
             rawScore: entry.ensemble.rawScore,
             maxSimilarity: entry.ensemble.maxSimilarity,
             actives: data.set.activesPerTarget[entry.ensemble.target]!,
             hits: entry.ensemble.hits,
           }
         : null,
-      multitask: entry.probability !== null ? { probability: entry.probability, zScore: entry.modelZ ?? 0, eValue: entry.modelE ?? Infinity } : null,
+      multitask: entry.probability !== null ? { probability: entry.probability, zScore: entry.modelZ ?? 0, eValue: entry.modelE ?? 0 } : null,
       evidence,
       measured: measured
         ? { bestNm: measured.nm, pActivity: pActivity(measured.nm), activityType: measured.type, count: measured.count, active: measured.nm <= thresholdNm }
