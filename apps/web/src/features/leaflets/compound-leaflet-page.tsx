@@ -12,6 +12,7 @@ import { NamesSection } from './names-section.tsx';
 import { ReferenceListSection } from './reference-list.tsx';
 import { TargetActivitySection } from './target-activity-table.tsx';
 import { useCompoundLeaflet } from './use-leaflets.ts';
+import { LeafletPredictionSection } from '../prediction/leaflet-prediction-section.tsx';
 
 /** The name a chemist knows the compound by: a drug name, a record's name, an INN, else its id. */
 export function compoundTitle(leaflet: CompoundLeaflet): string {
@@ -93,6 +94,7 @@ function CompoundLeafletView({ leaflet }: { leaflet: CompoundLeaflet }) {
         activities={leaflet.activities}
         onOpen={(group) => measurements.open({ idType, id, targetId: group.target_id ?? 'none', label: `${title} ${group.target_id === null ? 'without a target' : `on ${group.target_name ?? ''}`}` })}
       />
+      {leaflet.structure && <LeafletPredictionSection smiles={leaflet.structure.canonical_smiles} />}
       <DevelopmentSection development={leaflet.development} />
       <ReferenceListSection references={leaflet.references} />
       {measurements.drawer}

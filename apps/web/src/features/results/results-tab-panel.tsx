@@ -26,6 +26,7 @@ import { useSimilaritySort } from './toolbar/use-similarity-sort.ts';
 import { useTabView } from './use-tab-view.ts';
 import { idOf } from './grid/result-columns.ts';
 import { useMeasurementList } from '../leaflets/measurement-list.tsx';
+import { SelectionPrediction } from '../prediction/selection-prediction.tsx';
 
 export interface ResultsTabPanelProps {
   scope: ResultsScope;
@@ -98,6 +99,7 @@ export function ResultsTabPanel({ scope, sessionId, tab, structureQuery }: Resul
         />
         <Group gap="xs">
           <SarEntry scope={scope} sessionId={sessionId} tab={tab} state={state} count={count} />
+          <SelectionPrediction tab={tab} sessionId={sessionId} state={state} count={count} rowCount={view.rowCount} />
           {canSortBySimilarity && (
             <SimilaritySortControl
               similarity={state.similarity}

@@ -11,6 +11,7 @@ import { EmptyState, QueryView } from '../../../app/ui/query-view.tsx';
 import { formatDateTime } from '../../dashboard/format.ts';
 import { useConfirmAction } from '../subscriptions/use-confirm-action.tsx';
 import { LoadReport } from './load-report.tsx';
+import { ModelAdminCard } from '../../prediction/model-admin-card.tsx';
 
 const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 
@@ -158,12 +159,13 @@ function LoadsCard() {
   );
 }
 
-/** /superadmin "Releases": import a ChEMBL release from the import folder, and every load's report. */
+/** /superadmin "Releases": import a ChEMBL release from the import folder, every load's report, and the target-prediction model. */
 export function ReleasesTab() {
   return (
     <Stack>
       <ReleaseFilesCard />
       <LoadsCard />
+      <ModelAdminCard />
     </Stack>
   );
 }

@@ -13,6 +13,7 @@ import type { StructureDrawing, StructureText } from '../../chemistry/editor/str
 import type { EditorProps } from './editor-props.ts';
 import { PropertyCount, rangeHint, usePropertyRanges } from './property-ranges.tsx';
 import { StructureHitsPreview } from './structure-preview.tsx';
+import { PredictTargetsButton } from '../../prediction/predict-targets-button.tsx';
 
 const INPUT_TYPES: { value: StructureInputType; label: string; placeholder: string }[] = [
   { value: 'name', label: 'Name', placeholder: 'Compound name or synonym, e.g. imatinib' },
@@ -218,6 +219,7 @@ export function StructureEditor(props: EditorProps<'structure'>) {
         <Button size="xs" variant="default" leftSection={<IconPencil size={14} />} onClick={() => setDrawing(true)} data-testid="draw-structure">
           Draw
         </Button>
+        <PredictTargetsButton row={draft} />
       </Group>
 
       <StructureValueField {...props} />
