@@ -234,6 +234,16 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
     ],
   },
   {
+    why: 'issue 38: predicted targets on the search page, the compound leaflet and a results selection (the roles that search by structure)',
+    openers: SEARCH,
+    calls: ['POST /api/prediction/targets', 'POST /api/prediction/targets/batch'],
+  },
+  {
+    why: 'issue 38: whether a model is installed — any signed-in page that shows predictions, and the super admin page',
+    openers: 'any logged-in role',
+    calls: ['GET /api/prediction/model'],
+  },
+  {
     why: '/export (EVALUATE_USER cannot export, spec §6)',
     openers: EXPORT,
     calls: [
@@ -327,6 +337,9 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
       'POST /api/superadmin/kb/import',
       'GET /api/superadmin/kb/import',
       'GET /api/superadmin/kb/loads',
+      // Issue 38: the target-prediction model, installed beside the releases.
+      'POST /api/superadmin/prediction/model',
+      'POST /api/superadmin/prediction/model/reload',
     ],
   },
   {

@@ -51,6 +51,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'Charts and filters': 'Value counts of the result charts and of the left-hand filter panel.',
   'SAR view': 'Structure–activity relationships of a result set: cores, R-group tables, cliffs, pairs.',
   Analyzers: 'Analyzer charts over result rows, and saved analyses.',
+  'Target prediction': 'Predicted targets of a structure, a compound or a selection (similarity ensemble and multitask model), and the model’s state.',
   Leaflets: 'Compound and reference leaflets.',
   'Exports and downloads': 'Price and start exports (download credits), follow their jobs, download the files.',
   'Datasets and requests for data': 'Flat-file datasets and requests for data.',
