@@ -167,6 +167,15 @@ describe('predicted targets on a leaflet and for a selection', () => {
     await drawer.getByRole('button', { name: 'Sort by Unmeasured (hypotheses)' }).click();
     expect(await targets.count()).toBeGreaterThan(0);
     await shot('selection');
+
+    // A target's "Actives" is a new search: that target AND a potency at or below its family's threshold.
+    // The builder still holds the rows typed above (never searched), so it asks before replacing them.
+    const egfr = targets.filter({ hasText: 'Epidermal growth factor receptor' });
+    await egfr.getByRole('button', { name: /Search the measured actives of/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Replace and search' }).click();
+    await page.waitForURL('**/results/structuretab', { timeout: 30_000 });
+    await results.waitForRows();
+    expect(await page.getByTestId('results-header').innerText()).toContain('Measured actives of Epidermal growth factor receptor (EGFR): potency ≤ 30 nM');
     expect(uncaughtErrors(context)).toEqual([]);
   });
 });
