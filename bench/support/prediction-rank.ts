@@ -1,0 +1,139 @@
+// Rankings and recall figures of the target-prediction benchmark (bench/prediction.ts).
+import { combinedScore, modelEValue } from '../../apps/server/src/modules/prediction/combine.ts';
+import type { TargetScore } from '../../apps/server/src/modules/prediction/similarity-ensemble.ts';
+
+/** A ranked target: `t<index>` for a target of the knowledge base, `c<ChEMBL id>` for a model target it does not hold. */
+export type TargetKey = string;
+export const keyOf = (target: number | null, chemblId: string | null): TargetKey => (target !== null ? `t${target}` : `c${chemblId}`);
+
+/** The model's answer for one structure: raw probabilities and their z-scores against the background (model-background.ts modelZ). */
+export interface ModelOutputs {
+  targets: readonly string[];
+  probabilities: Float32Array;
+  z: Float64Array;
+}
+
+/**
+ * The combined list exactly as the prediction service builds it (prediction-service.ts `combine`,
+ * not exported, so mirrored here line by line — keep the two alike): the ensemble's first
+ * `candidates` targets and the model's (by z-score), each ensemble target with the model's answer
+ * wherever the model ranks it; scored by combine.ts `combinedScore` of the ensemble's E-value (when
+ * it has a hit) and the model's (`modelEValue`), ordered by score, then by the sum of the two
+ * ranks, the better rank, the key.
+ */
+export function combineAsService(
+  ensemble: readonly TargetScore[],
+  outputs: ModelOutputs | null,
+  targetOfChemblId: (chemblId: string) => number | null,
+  candidates: number,
+): TargetKey[] {
+  interface Entry {
+    key: TargetKey;
+    ensemble: TargetScore | null;
+    ensembleRank: number | null;
+    modelE: number | null;
+    multitaskRank: number | null;
+    score: number;
+  }
+  const entries = new Map<TargetKey, Entry>();
+  ensemble.slice(0, candidates).forEach((score, index) => {
+    const key = keyOf(score.target, null);
+    entries.set(key, { key, ensemble: score, ensembleRank: index + 1, modelE: null, multitaskRank: null, score: 0 });
+  });
+  if (outputs) {
+    const { z, probabilities, targets } = outputs;
+    const order = Array.from(z.keys()).sort((a, b) => z[b]! - z[a]! || probabilities[b]! - probabilities[a]!);
+    const rankOf = new Map(order.map((output, index) => [output, index + 1]));
+    const ensembleByTarget = new Map(ensemble.map((score, index) => [score.target, { score, rank: index + 1 }]));
+    const take = new Set(order.slice(0, candidates));
+    targets.forEach((chemblId, output) => {
+      const target = targetOfChemblId(chemblId);
+      const key = keyOf(target, chemblId);
+      const entry = entries.get(key);
+      if (!entry && !take.has(output)) return;
+      const fromEnsemble = target !== null ? ensembleByTarget.get(target) : undefined;
+      const base: Entry = entry ?? { key, ensemble: fromEnsemble?.score ?? null, ensembleRank: fromEnsemble?.rank ?? null, modelE: null, multitaskRank: null, score: 0 };
+      base.modelE = modelEValue(z[output]!, targets.length);
+      base.multitaskRank = rankOf.get(output)!;
+      entries.set(key, base);
+    });
+  }
+  const ranked = [...entries.values()];
+  for (const entry of ranked) entry.score = combinedScore(entry.ensemble && entry.ensemble.hits > 0 ? entry.ensemble.eValue : null, entry.modelE);
+  return ranked
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        (a.ensembleRank ?? Infinity) + (a.multitaskRank ?? Infinity) - ((b.ensembleRank ?? Infinity) + (b.multitaskRank ?? Infinity)) ||
+        Math.min(a.ensembleRank ?? Infinity, a.multitaskRank ?? Infinity) - Math.min(b.ensembleRank ?? Infinity, b.multitaskRank ?? Infinity) ||
+        a.key.localeCompare(b.key),
+    )
+    .map((entry) => entry.key);
+}
+
+export const KS = [1, 5, 10] as const;
+
+/** Recall@k over (compound, true target) pairs and the hit rate over compounds, with coverage. */
+export class RecallTally {
+  pairs = 0;
+  compounds = 0;
+  covered = 0;
+  readonly pairHits = KS.map(() => 0);
+  readonly compoundHits = KS.map(() => 0);
+  private reciprocal = 0;
+
+  /** One compound: its ranked list (empty = no prediction) and its true targets (skipped when none). */
+  add(ranked: readonly TargetKey[], truth: readonly TargetKey[]): void {
+    if (truth.length === 0) return;
+    this.compounds += 1;
+    if (ranked.length > 0) this.covered += 1;
+    const position = new Map<TargetKey, number>();
+    ranked.forEach((key, index) => position.has(key) || position.set(key, index + 1));
+    let best = Infinity;
+    for (const key of truth) {
+      const rank = position.get(key) ?? Infinity;
+      best = Math.min(best, rank);
+      this.pairs += 1;
+      KS.forEach((k, i) => rank <= k && (this.pairHits[i]! += 1));
+      this.reciprocal += Number.isFinite(rank) ? 1 / rank : 0;
+    }
+    KS.forEach((k, i) => best <= k && (this.compoundHits[i]! += 1));
+  }
+
+  figures() {
+    const share = (n: number, of: number) => (of > 0 ? Number((n / of).toFixed(3)) : null);
+    return {
+      compounds: this.compounds,
+      pairs: this.pairs,
+      recallAt1: share(this.pairHits[0]!, this.pairs),
+      recallAt5: share(this.pairHits[1]!, this.pairs),
+      recallAt10: share(this.pairHits[2]!, this.pairs),
+      hitAt1: share(this.compoundHits[0]!, this.compounds),
+      hitAt5: share(this.compoundHits[1]!, this.compounds),
+      hitAt10: share(this.compoundHits[2]!, this.compounds),
+      meanReciprocalRank: share(this.reciprocal, this.pairs),
+      coverage: share(this.covered, this.compounds),
+    };
+  }
+}
+
+/** Deterministic 32-bit generator (mulberry32). */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function shuffled<T>(items: readonly T[], random: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
