@@ -32,8 +32,11 @@ import { ENSEMBLE_THRESHOLD, activeIndexOf, buildActiveSet, fitBackground, neare
 import type { ActivePair, ActiveSet, Background, Neighbour } from '../apps/server/src/modules/prediction/similarity-ensemble.ts';
 import { summary, writeResult } from './support/bench-kit.ts';
 import { TanimotoScan, readSubset } from './support/prediction-data.ts';
-import { RecallTally, combineAsService, keyOf, seededRandom, shuffled } from './support/prediction-rank.ts';
-import type { ModelOutputs, TargetKey } from './support/prediction-rank.ts';
+import { RecallTally, keyOf, seededRandom, shuffled } from './support/prediction-rank.ts';
+import type { TargetKey } from './support/prediction-rank.ts';
+import { rankTargets } from '../apps/server/src/modules/prediction/rank-targets.ts';
+import { FUSION_K, FUSION_WEIGHTS } from '../apps/server/src/modules/prediction/combine.ts';
+import type { ModelOutputs } from '../apps/server/src/modules/prediction/rank-targets.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -48,8 +51,6 @@ const docCount = values.docs === undefined || values.docs === 'all' ? Infinity :
 const seed = Number.parseInt(values.seed ?? '1', 10);
 const minCompounds = Number.parseInt(values['min-compounds'] ?? '3', 10);
 const backgroundQueries = Number.parseInt(values.background ?? String(BACKGROUND_QUERIES), 10);
-/** The prediction service's candidates per predictor taken into the combination (prediction-service.ts CANDIDATES_PER_PREDICTOR). */
-const CANDIDATES_PER_PREDICTOR = 60;
 /** The nearest-neighbour baseline looks further down than the service's scan, so that it ranks something for nearly every compound. */
 const NN_SCAN_MIN = 0.1;
 
@@ -227,15 +228,17 @@ for (const [foldIndex, doc] of heldOut.entries()) {
       }
     }
     started = performance.now();
-    const combined = outputs ? combineAsService(ensemble, outputs, targetOfChemblId, CANDIDATES_PER_PREDICTOR) : null;
+    // The product's combined list (rank-targets.ts), with or without the model.
+    const combined = rankTargets(set, ensemble, outputs, (chemblId) => targetOfChemblId(chemblId) ?? undefined).ranked.map((entry) => entry.key);
     timings.combineMs.push(performance.now() - started);
 
     const rankings: Partial<Record<Predictor, TargetKey[]>> = {
       ensemble: ensemble.map((score) => keyOf(score.target, null)),
       nearestNeighbour: nearestNeighbourRanking(wide, set, exclude),
       popularity,
+      combined,
     };
-    if (outputs && combined) {
+    if (outputs) {
       const { z, probabilities } = outputs;
       const outputKey = (output: number) => keyOf(targetOfChemblId(model!.targets[output]!), model!.targets[output]!);
       rankings.multitask = Array.from(z.keys())
@@ -245,9 +248,8 @@ for (const [foldIndex, doc] of heldOut.entries()) {
       rankings.multitaskRawProbability = Array.from(probabilities.keys())
         .sort((a, b) => probabilities[b]! - probabilities[a]! || a - b)
         .map(outputKey);
-      rankings.combined = combined;
-      if (combined[0] !== undefined && !scoredKeys.has(combined[0])) combinedFirstModelOnly += 1;
     }
+    if (combined[0] !== undefined && !scoredKeys.has(combined[0])) combinedFirstModelOnly += 1;
 
     const truth = [...trueTargets].map((t) => keyOf(t, null));
     const truthOnModel = [...trueTargets].filter(onModel).map((t) => keyOf(t, null));
@@ -353,7 +355,7 @@ const result = {
     nearestNeighbourScanMin: NN_SCAN_MIN,
     ensembleThreshold: ENSEMBLE_THRESHOLD,
     domainMin: PREDICTION_DOMAIN_MIN_SIMILARITY,
-    candidatesPerPredictor: CANDIDATES_PER_PREDICTOR,
+    fusion: { k: FUSION_K, weights: FUSION_WEIGHTS },
   },
   subset: { ...data.counts, structures: data.smiles.length, activeRecords: data.records.length, targetsWithActives: activeTargets.size, eligibleDocuments: eligible.length },
   heldOutDocuments: heldOut.length,

@@ -1,75 +1,8 @@
 // Rankings and recall figures of the target-prediction benchmark (bench/prediction.ts).
-import { combinedScore, modelEValue } from '../../apps/server/src/modules/prediction/combine.ts';
-import type { TargetScore } from '../../apps/server/src/modules/prediction/similarity-ensemble.ts';
 
 /** A ranked target: `t<index>` for a target of the knowledge base, `c<ChEMBL id>` for a model target it does not hold. */
 export type TargetKey = string;
 export const keyOf = (target: number | null, chemblId: string | null): TargetKey => (target !== null ? `t${target}` : `c${chemblId}`);
-
-/** The model's answer for one structure: raw probabilities and their z-scores against the background (model-background.ts modelZ). */
-export interface ModelOutputs {
-  targets: readonly string[];
-  probabilities: Float32Array;
-  z: Float64Array;
-}
-
-/**
- * The combined list exactly as the prediction service builds it (prediction-service.ts `combine`,
- * not exported, so mirrored here line by line — keep the two alike): the ensemble's first
- * `candidates` targets and the model's (by z-score), each ensemble target with the model's answer
- * wherever the model ranks it; scored by combine.ts `combinedScore` of the ensemble's E-value (when
- * it has a hit) and the model's (`modelEValue`), ordered by score, then by the sum of the two
- * ranks, the better rank, the key.
- */
-export function combineAsService(
-  ensemble: readonly TargetScore[],
-  outputs: ModelOutputs | null,
-  targetOfChemblId: (chemblId: string) => number | null,
-  candidates: number,
-): TargetKey[] {
-  interface Entry {
-    key: TargetKey;
-    ensemble: TargetScore | null;
-    ensembleRank: number | null;
-    modelE: number | null;
-    multitaskRank: number | null;
-    score: number;
-  }
-  const entries = new Map<TargetKey, Entry>();
-  ensemble.slice(0, candidates).forEach((score, index) => {
-    const key = keyOf(score.target, null);
-    entries.set(key, { key, ensemble: score, ensembleRank: index + 1, modelE: null, multitaskRank: null, score: 0 });
-  });
-  if (outputs) {
-    const { z, probabilities, targets } = outputs;
-    const order = Array.from(z.keys()).sort((a, b) => z[b]! - z[a]! || probabilities[b]! - probabilities[a]!);
-    const rankOf = new Map(order.map((output, index) => [output, index + 1]));
-    const ensembleByTarget = new Map(ensemble.map((score, index) => [score.target, { score, rank: index + 1 }]));
-    const take = new Set(order.slice(0, candidates));
-    targets.forEach((chemblId, output) => {
-      const target = targetOfChemblId(chemblId);
-      const key = keyOf(target, chemblId);
-      const entry = entries.get(key);
-      if (!entry && !take.has(output)) return;
-      const fromEnsemble = target !== null ? ensembleByTarget.get(target) : undefined;
-      const base: Entry = entry ?? { key, ensemble: fromEnsemble?.score ?? null, ensembleRank: fromEnsemble?.rank ?? null, modelE: null, multitaskRank: null, score: 0 };
-      base.modelE = modelEValue(z[output]!, targets.length);
-      base.multitaskRank = rankOf.get(output)!;
-      entries.set(key, base);
-    });
-  }
-  const ranked = [...entries.values()];
-  for (const entry of ranked) entry.score = combinedScore(entry.ensemble && entry.ensemble.hits > 0 ? entry.ensemble.eValue : null, entry.modelE);
-  return ranked
-    .sort(
-      (a, b) =>
-        b.score - a.score ||
-        (a.ensembleRank ?? Infinity) + (a.multitaskRank ?? Infinity) - ((b.ensembleRank ?? Infinity) + (b.multitaskRank ?? Infinity)) ||
-        Math.min(a.ensembleRank ?? Infinity, a.multitaskRank ?? Infinity) - Math.min(b.ensembleRank ?? Infinity, b.multitaskRank ?? Infinity) ||
-        a.key.localeCompare(b.key),
-    )
-    .map((entry) => entry.key);
-}
 
 export const KS = [1, 5, 10] as const;
 

@@ -116,9 +116,13 @@ export const PredictedTargetSchema = z.object({
   organism: z.string().nullable(),
   family: TargetFamilySchema,
   thresholdNm: z.number(),
-  /** Rank by each predictor (1 = best) and combined; null where a predictor has nothing for it. */
-  ranks: z.object({ combined: z.number().int(), similarity: z.number().int().nullable(), multitask: z.number().int().nullable() }),
-  /** 0–1: the combined score the list is ordered by. */
+  /**
+   * Rank by each order (1 = best) and combined; null where an order has nothing for it: `nearest`
+   * by the nearest active's Tanimoto, `similarity` by the ensemble's E-value, `multitask` by the
+   * model's lift among the targets the knowledge base holds with actives.
+   */
+  ranks: z.object({ combined: z.number().int(), nearest: z.number().int().nullable(), similarity: z.number().int().nullable(), multitask: z.number().int().nullable() }),
+  /** 0–1: the fused rank score the list is ordered by (1 = first in all three orders). */
   score: z.number(),
   similarity: z
     .object({
@@ -178,6 +182,8 @@ export const PredictTargetsResponseSchema = z.object({
   model: ModelStatusSchema,
   /** Targets with measurements for the query compound that are not in `targets`. */
   measuredElsewhere: z.number().int(),
+  /** Of the model's 10 best targets, how many the knowledge base holds no active of (not listed: no name, evidence or search here). */
+  modelOnlyInTop10: z.number().int(),
   targets: z.array(PredictedTargetSchema),
   /** Active pairs, targets and the background the similarity ensemble used. */
   ensemble: z.object({ targets: z.number().int(), actives: z.number().int(), threshold: z.number() }),

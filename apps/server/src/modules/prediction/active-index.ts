@@ -75,7 +75,7 @@ export async function readActiveSet(db: Kysely<Database>): Promise<ActiveSet> {
     WITH thr AS (SELECT * FROM unnest(${idList}::bigint[], ${thresholds}::float8[]) AS t(target_id, um))
     SELECT a.str_id, a.target_id, min(a.micro_molarvalue) AS um
     FROM activities a JOIN thr ON thr.target_id = a.target_id
-    WHERE ${potencyPredicate()} AND a.micro_molarvalue <= thr.um
+    WHERE a.str_id IS NOT NULL AND ${potencyPredicate()} AND a.micro_molarvalue <= thr.um
     GROUP BY a.str_id, a.target_id
     ORDER BY a.str_id, a.target_id`.execute(db);
   const pairStr = new Float64Array(rows.length);

@@ -1,18 +1,60 @@
 /**
- * The combined score of a target (docs/prediction.md "Combined"). Both predictors are read the
- * same way, as an E-value — how many targets would score this well by chance against the data's
- * own background: the ensemble's from its extreme-value fit, the model's from the normal upper
- * tail of its background z-score times the model's number of targets. exp(−E) is then the chance
- * that no random target scores as well, and the combined score the chance that at least one
- * predictor's signal is real: 1 − (1 − e^(−E₁))(1 − e^(−E₂)). A predictor with nothing for the
- * target (no similar active; not a model target) leaves the other's.
+ * The combined ranking of the targets (docs/prediction.md "Combined"): a weighted reciprocal-rank
+ * fusion of three orders of the knowledge base's targets — the nearest active's Tanimoto (the
+ * nearest-neighbour signal), the ensemble's E-value, and the model's lift over the data's
+ * background (targets the knowledge base holds with actives only). Chosen by measurement
+ * (`npm run bench -- prediction`, docs/benchmarks.md "Target prediction"): the model's and the
+ * E-value's scales do not compare across targets, while ranks do; the nearest active is the
+ * strongest single signal on real data, so it weighs double. Pure: the service and the benchmark
+ * rank with this one function.
  */
-export function combinedScore(ensembleE: number | null, modelE: number | null): number {
-  const a = ensembleE === null || !Number.isFinite(ensembleE) ? null : Math.exp(-ensembleE);
-  const b = modelE === null || !Number.isFinite(modelE) ? null : Math.exp(-modelE);
-  if (a === null) return b ?? 0;
-  if (b === null) return a;
-  return 1 - (1 - a) * (1 - b);
+
+/** Fusion constant k of 1 / (k + rank): small, so first places count most. */
+export const FUSION_K = 2;
+/** Weights of the nearest-neighbour, ensemble and model orders. */
+export const FUSION_WEIGHTS = { nearest: 2, ensemble: 1, model: 1 } as const;
+
+export interface RankedInputs {
+  /** Target keys by the nearest active's Tanimoto, best first. */
+  nearest: readonly string[];
+  /** By the ensemble's E-value. */
+  ensemble: readonly string[];
+  /** By the model's z-score, only targets the knowledge base holds with actives. */
+  model: readonly string[];
+}
+
+export interface FusedTarget {
+  key: string;
+  /** 0–1: the fused score over the best a target can get (first in all three orders). */
+  score: number;
+  /** 1-based rank in each order, null where absent. */
+  nearestRank: number | null;
+  ensembleRank: number | null;
+  modelRank: number | null;
+}
+
+/** The fused order, best first; ties by the nearest-neighbour rank, then the key. */
+export function fuseRankings(inputs: RankedInputs): FusedTarget[] {
+  const best = (FUSION_WEIGHTS.nearest + FUSION_WEIGHTS.ensemble + FUSION_WEIGHTS.model) / (FUSION_K + 1);
+  const byKey = new Map<string, FusedTarget & { sum: number }>();
+  const add = (list: readonly string[], weight: number, field: 'nearestRank' | 'ensembleRank' | 'modelRank') => {
+    list.forEach((key, index) => {
+      let entry = byKey.get(key);
+      if (!entry) {
+        entry = { key, score: 0, sum: 0, nearestRank: null, ensembleRank: null, modelRank: null };
+        byKey.set(key, entry);
+      }
+      if (entry[field] !== null) return;
+      entry[field] = index + 1;
+      entry.sum += weight / (FUSION_K + index + 1);
+    });
+  };
+  add(inputs.nearest, FUSION_WEIGHTS.nearest, 'nearestRank');
+  add(inputs.ensemble, FUSION_WEIGHTS.ensemble, 'ensembleRank');
+  add(inputs.model, FUSION_WEIGHTS.model, 'modelRank');
+  return [...byKey.values()]
+    .map(({ sum, ...entry }) => ({ ...entry, score: sum / best }))
+    .sort((a, b) => b.score - a.score || (a.nearestRank ?? Infinity) - (b.nearestRank ?? Infinity) || a.key.localeCompare(b.key));
 }
 
 /** The model's E-value for a target: P(Z ≥ z) under the standard normal, times its targets. */

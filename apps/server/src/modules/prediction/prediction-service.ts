@@ -6,14 +6,15 @@ import type { Database } from '../../db/schema.ts';
 import type { ChemEngine, ChemQuery } from '../chemistry/chem-engine.ts';
 import { loadsState } from '../knowledge-base/kb-loads.ts';
 import { potencyPredicate, readActiveSet } from './active-index.ts';
-import { combinedScore, modelEValue } from './combine.ts';
 import { estimateModelBackground, modelZ } from './model-background.ts';
+import { rankTargets } from './rank-targets.ts';
+import type { RankedTarget } from './rank-targets.ts';
 import type { ModelBackground } from './model-background.ts';
 import type { MultitaskModel } from './multitask/multitask-model.ts';
 import type { ModelRegistry } from './model-registry.ts';
 import { estimateBackground } from './background.ts';
 import { ENSEMBLE_THRESHOLD, nearestActive, scoreTargets } from './similarity-ensemble.ts';
-import type { ActiveSet, Background, EnsembleTarget, Neighbour, TargetScore } from './similarity-ensemble.ts';
+import type { ActiveSet, Background, EnsembleTarget, Neighbour } from './similarity-ensemble.ts';
 
 /**
  * Similarities below this are not searched: the ensemble counts nothing below its threshold, and
@@ -21,8 +22,6 @@ import type { ActiveSet, Background, EnsembleTarget, Neighbour, TargetScore } fr
  * 2.5 times the structures of one from 0.3 on the demo data and took 1.7 times as long.)
  */
 export const SCAN_MIN_SIMILARITY = Math.min(ENSEMBLE_THRESHOLD, PREDICTION_DOMAIN_MIN_SIMILARITY);
-/** Candidates per predictor taken into the combination (the list is cut to `limit` after it). */
-const CANDIDATES_PER_PREDICTOR = 60;
 /** Batch structures predicted at once (the structure index's workers share them). */
 const BATCH_CONCURRENCY = 4;
 
@@ -35,28 +34,13 @@ interface EnsembleData {
   byTargetId: Map<number, number>;
 }
 
-/** One structure's ranked targets before evidence and measurements are read. */
-interface Ranked {
-  key: string;
-  /** Index into the ensemble's targets, or null for a model target the knowledge base does not hold. */
-  target: number | null;
-  chemblId: string | null;
-  ensemble: TargetScore | null;
-  ensembleRank: number | null;
-  probability: number | null;
-  /** The model's z-score against the data's background, and its E-value. */
-  modelZ: number | null;
-  modelE: number | null;
-  multitaskRank: number | null;
-  score: number;
-}
-
 interface Prediction {
   smiles: string;
   strId: number | null;
   neighbours: Neighbour[];
   nearest: Neighbour | null;
-  ranked: Ranked[];
+  ranked: RankedTarget[];
+  modelOnlyInTop10: number;
 }
 
 /**
@@ -89,7 +73,7 @@ export class PredictionService {
     const measured = prediction.strId !== null ? await this.measuredOn(data, [prediction.strId]) : new Map<number, Map<number, MeasuredRow>>();
     const own = prediction.strId !== null ? (measured.get(prediction.strId) ?? new Map<number, MeasuredRow>()) : new Map<number, MeasuredRow>();
     const evidence = await this.evidenceOf(data, top);
-    const listedTargets = new Set(top.map((entry) => entry.target).filter((target) => target !== null));
+    const listedTargets = new Set(top.map((entry) => entry.target));
     const domainMessage =
       prediction.nearest === null
         ? `No active compound in the knowledge base has a Tanimoto of ${SCAN_MIN_SIMILARITY} or more to this structure: it is unlike the measured data, and the predictions are extrapolations.`
@@ -108,7 +92,8 @@ export class PredictionService {
       },
       model: this.models.status(),
       measuredElsewhere: [...own.keys()].filter((target) => !listedTargets.has(target)).length,
-      targets: top.map((entry, index) => this.describeTarget(data, entry, index + 1, evidence.get(entry.key) ?? [], entry.target !== null ? (own.get(entry.target) ?? null) : null)),
+      modelOnlyInTop10: prediction.modelOnlyInTop10,
+      targets: top.map((entry, index) => this.describeTarget(data, entry, index + 1, evidence.get(entry.key) ?? [], own.get(entry.target) ?? null)),
       ensemble: { targets: data.set.targets.filter((_, t) => data.set.activesPerTarget[t]! > 0).length, actives: data.set.targetOf.length, threshold: ENSEMBLE_THRESHOLD },
       disclaimer: PREDICTION_DISCLAIMER,
       elapsedMs: Math.round(performance.now() - started),
@@ -144,17 +129,17 @@ export class PredictionService {
         error: null,
         inDomain: (prediction.nearest?.similarity ?? 0) >= PREDICTION_DOMAIN_MIN_SIMILARITY,
         targets: prediction.ranked.slice(0, limit).map((entry) => {
-          const target = entry.target !== null ? data.set.targets[entry.target]! : null;
+          const target = data.set.targets[entry.target]!;
           return {
-            targetId: target?.targetId ?? null,
-            chemblId: target?.chemblId ?? entry.chemblId,
-            name: target?.name ?? entry.chemblId ?? 'unknown target',
-            geneSymbol: target?.geneSymbol ?? null,
-            family: target?.family ?? 'other',
+            targetId: target.targetId,
+            chemblId: target.chemblId,
+            name: target.name,
+            geneSymbol: target.geneSymbol,
+            family: target.family,
             score: entry.score,
-            eValue: entry.ensemble ? finiteOrNull(entry.ensemble.eValue) : null,
+            eValue: entry.ensemble && entry.ensemble.hits > 0 ? finiteOrNull(entry.ensemble.eValue) : null,
             probability: entry.probability,
-            measured: entry.target !== null && (measured?.has(entry.target) ?? false),
+            measured: measured?.has(entry.target) ?? false,
           };
         }),
       };
@@ -176,8 +161,8 @@ export class PredictionService {
     const model = await this.models.model();
     const probabilities = model && hits.query?.morgan ? await model.predict(hits.query.morgan) : null;
     const outputs = model && probabilities ? { targets: model.targets, probabilities, z: modelZ(probabilities, await this.backgroundOf(model, data.version)) } : null;
-    const ranked = combine(data, ensemble, outputs, Math.max(limit, CANDIDATES_PER_PREDICTOR));
-    return { smiles, strId, neighbours, nearest: nearestActive(neighbours, data.set, exclude), ranked };
+    const { ranked, modelOnlyInTop10 } = rankTargets(data.set, ensemble, outputs, (chemblId) => data.byChemblId.get(chemblId));
+    return { smiles, strId, neighbours, nearest: nearestActive(neighbours, data.set, exclude), ranked: ranked.slice(0, Math.max(limit, 1)), modelOnlyInTop10 };
   }
 
   /** The model's background on the knowledge base as it is (estimated once per model and version). */
@@ -197,19 +182,18 @@ export class PredictionService {
     return row ? Number(row.str_id) : null;
   }
 
-  private describeTarget(data: EnsembleData, entry: Ranked, rank: number, evidence: EvidenceCompound[], measured: MeasuredRow | null): PredictedTarget {
-    const target: EnsembleTarget | null = entry.target !== null ? data.set.targets[entry.target]! : null;
-    const family = target?.family ?? 'other';
-    const thresholdNm = target?.thresholdNm ?? 1000;
+  private describeTarget(data: EnsembleData, entry: RankedTarget, rank: number, evidence: EvidenceCompound[], measured: MeasuredRow | null): PredictedTarget {
+    const target: EnsembleTarget = data.set.targets[entry.target]!;
+    const { family, thresholdNm } = target;
     return {
-      targetId: target?.targetId ?? null,
-      chemblId: target?.chemblId ?? entry.chemblId,
-      name: target?.name ?? entry.chemblId ?? 'unknown target',
-      geneSymbol: target?.geneSymbol ?? null,
-      organism: target?.organism ?? null,
+      targetId: target.targetId,
+      chemblId: target.chemblId,
+      name: target.name,
+      geneSymbol: target.geneSymbol,
+      organism: target.organism,
       family,
       thresholdNm,
-      ranks: { combined: rank, similarity: entry.ensembleRank, multitask: entry.multitaskRank },
+      ranks: { combined: rank, nearest: entry.nearestRank, similarity: entry.ensembleRank, multitask: entry.modelRank },
       score: entry.score,
       similarity: entry.ensemble
         ? {
@@ -229,7 +213,7 @@ export class PredictionService {
   }
 
   /** The evidence compounds of the listed targets: SMILES and the best measurement behind each (with its document). */
-  private async evidenceOf(data: EnsembleData, top: readonly Ranked[]): Promise<Map<string, EvidenceCompound[]>> {
+  private async evidenceOf(data: EnsembleData, top: readonly RankedTarget[]): Promise<Map<string, EvidenceCompound[]>> {
     const wanted = top.flatMap((entry) => (entry.ensemble ? entry.ensemble.evidence.map((ref) => ({ key: entry.key, targetId: data.set.targets[entry.ensemble!.target]!.targetId!, ref })) : []));
     const result = new Map<string, EvidenceCompound[]>();
     if (wanted.length === 0) return result;
@@ -326,51 +310,4 @@ function pActivity(nm: number): number {
 
 function finiteOrNull(value: number): number | null {
   return Number.isFinite(value) ? value : null;
-}
-
-interface ModelOutputs {
-  targets: readonly string[];
-  probabilities: Float32Array;
-  /** Per output: the z-score against the data's background (model-background.ts). */
-  z: Float64Array;
-}
-
-/** Joins the two predictors' candidates, scores each (combine.ts) and orders them, best first. */
-function combine(data: EnsembleData, ensemble: readonly TargetScore[], outputs: ModelOutputs | null, candidates: number): Ranked[] {
-  const entries = new Map<string, Ranked>();
-  const keyOf = (target: number | null, chemblId: string | null) => (target !== null ? `t${target}` : `c${chemblId}`);
-  ensemble.slice(0, candidates).forEach((score, index) => {
-    const key = keyOf(score.target, null);
-    entries.set(key, { key, target: score.target, chemblId: data.set.targets[score.target]!.chemblId, ensemble: score, ensembleRank: index + 1, probability: null, modelZ: null, modelE: null, multitaskRank: null, score: 0 });
-  });
-  if (outputs) {
-    const { z, probabilities, targets } = outputs;
-    const order = Array.from(z.keys()).sort((a, b) => z[b]! - z[a]! || probabilities[b]! - probabilities[a]!);
-    const rankOf = new Map(order.map((output, index) => [output, index + 1]));
-    const ensembleByTarget = new Map(ensemble.map((score, index) => [score.target, { score, rank: index + 1 }]));
-    const take = new Set(order.slice(0, candidates));
-    // Targets the ensemble listed get the model's answer too, wherever the model ranks them.
-    targets.forEach((chemblId, output) => {
-      const target = data.byChemblId.get(chemblId) ?? null;
-      const key = keyOf(target, chemblId);
-      const entry = entries.get(key);
-      if (!entry && !take.has(output)) return;
-      const fromEnsemble = target !== null ? ensembleByTarget.get(target) : undefined;
-      const base: Ranked = entry ?? { key, target, chemblId, ensemble: fromEnsemble?.score ?? null, ensembleRank: fromEnsemble?.rank ?? null, probability: null, modelZ: null, modelE: null, multitaskRank: null, score: 0 };
-      base.probability = probabilities[output]!;
-      base.modelZ = z[output]!;
-      base.modelE = modelEValue(z[output]!, targets.length);
-      base.multitaskRank = rankOf.get(output)!;
-      entries.set(key, base);
-    });
-  }
-  const ranked = [...entries.values()];
-  for (const entry of ranked) entry.score = combinedScore(entry.ensemble && entry.ensemble.hits > 0 ? entry.ensemble.eValue : null, entry.modelE);
-  return ranked.sort(
-    (a, b) =>
-      b.score - a.score ||
-      (a.ensembleRank ?? Infinity) + (a.multitaskRank ?? Infinity) - ((b.ensembleRank ?? Infinity) + (b.multitaskRank ?? Infinity)) ||
-      Math.min(a.ensembleRank ?? Infinity, a.multitaskRank ?? Infinity) - Math.min(b.ensembleRank ?? Infinity, b.multitaskRank ?? Infinity) ||
-      a.key.localeCompare(b.key),
-  );
 }

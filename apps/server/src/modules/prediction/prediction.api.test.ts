@@ -55,17 +55,18 @@ describe.each(DATABASES)('target prediction API on %s', (kind) => {
   afterAll(() => t?.close());
 
   it('predicts a known active’s own target first, marks it as measured, and explains it with the target’s nearest actives', async () => {
-    // A kinase inhibitor of the demo data potent on EGFR (≤ 30 nM) and on nothing else (no other target ≤ 1 µM).
+    // A kinase inhibitor of the demo data potent on its kinase (≤ 30 nM) and active on nothing else by any family threshold (no other target ≤ 10 µM).
     const [pick] = await rows(sql<{ str_id: number; canonical_smiles: string; target_id: number }>`
       WITH act AS (
         SELECT a.str_id, a.target_id FROM activities a JOIN targets g ON g.target_id = a.target_id
-        WHERE g.gene_symbol = 'EGFR' AND a.micro_molarvalue > 0 AND a.micro_molarvalue * 1000 <= ${ACTIVE_THRESHOLD_NM.kinase}
+        JOIN target_classes c ON c.class_id = g.class_id JOIN target_classes p ON p.class_id = c.parent_id
+        WHERE (c.name = 'Kinase' OR p.name = 'Kinase' OR p.name = 'Protein Kinase') AND a.micro_molarvalue > 0 AND a.micro_molarvalue * 1000 <= ${ACTIVE_THRESHOLD_NM.kinase}
           AND upper(a.std_activity_type) IN ('IC50','KI','KD') AND coalesce(a.std_act_prefix, '=') IN ('=','<','<=')
         GROUP BY a.str_id, a.target_id)
       SELECT s.str_id::int AS str_id, s.canonical_smiles, act.target_id::int AS target_id FROM act JOIN structures s ON s.str_id = act.str_id
-      WHERE NOT EXISTS (SELECT 1 FROM activities x WHERE x.str_id = act.str_id AND x.target_id <> act.target_id AND x.micro_molarvalue <= 1)
+      WHERE NOT EXISTS (SELECT 1 FROM activities x WHERE x.str_id = act.str_id AND x.target_id <> act.target_id AND x.micro_molarvalue <= 10)
       ORDER BY s.str_id LIMIT 1`);
-    expect(pick, 'the demo chunk has a compound potent on EGFR alone').toBeDefined();
+    expect(pick, 'the demo chunk has a compound potent on one kinase alone').toBeDefined();
     const answer = await predict({ structure: { kind: 'smiles', text: pick!.canonical_smiles } });
     expect(answer.statusCode, answer.body).toBe(200);
     const result = answer.data as unknown as PredictTargetsResponse;

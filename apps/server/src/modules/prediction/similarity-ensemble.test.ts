@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { combinedScore, modelEValue, normalUpperTail } from './combine.ts';
+import { FUSION_K, fuseRankings, modelEValue, normalUpperTail } from './combine.ts';
 import { buildActiveSet, extremeValuePValue, fitBackground, nearestActive, rawScoresOf, scoreTargets, zScore } from './similarity-ensemble.ts';
 import type { EnsembleTarget } from './similarity-ensemble.ts';
 import { targetFamily } from './target-family.ts';
@@ -74,11 +74,15 @@ describe('similarity ensemble', () => {
     expect(Array.from(raw)).toEqual([0.4, 0.4, 0]);
   });
 
-  it('combines the two predictors’ E-values as the chance that one is real', () => {
-    expect(combinedScore(null, Math.log(2))).toBeCloseTo(0.5, 12);
-    expect(combinedScore(0, null)).toBeCloseTo(1, 12);
-    expect(combinedScore(Math.log(2), Math.log(2))).toBeCloseTo(0.75, 12);
-    expect(combinedScore(Infinity, null)).toBe(0);
+  it('fuses the three orders by weighted reciprocal rank, the nearest active counting double', () => {
+    const fused = fuseRankings({ nearest: ['a', 'b', 'c'], ensemble: ['b', 'a'], model: ['c', 'b'] });
+    const score = (key: string) => fused.find((f) => f.key === key)!.score;
+    const best = 4 / (FUSION_K + 1);
+    expect(score('a')).toBeCloseTo((2 / (FUSION_K + 1) + 1 / (FUSION_K + 2)) / best, 12);
+    expect(score('b')).toBeCloseTo((2 / (FUSION_K + 2) + 1 / (FUSION_K + 1) + 1 / (FUSION_K + 2)) / best, 12);
+    expect(fused.map((f) => f.key)).toEqual(['b', 'a', 'c']);
+    expect(fused[0]).toMatchObject({ nearestRank: 2, ensembleRank: 1, modelRank: 2 });
+    expect(fuseRankings({ nearest: ['x'], ensemble: ['x'], model: ['x'] })[0]!.score).toBeCloseTo(1, 12);
     expect(normalUpperTail(0)).toBeCloseTo(0.5, 7);
     expect(normalUpperTail(1.959964)).toBeCloseTo(0.025, 6);
     expect(normalUpperTail(-1.959964)).toBeCloseTo(0.975, 6);
@@ -94,6 +98,10 @@ describe('target families', () => {
     expect(targetFamily(['Ion channel', 'Voltage-gated ion channel'], 'hERG')).toBe('ion channel');
     expect(targetFamily(['Enzyme', 'Protease'], 'Coagulation factor X')).toBe('other');
     expect(targetFamily([], 'Tyrosine-protein kinase JAK2')).toBe('kinase');
+    expect(targetFamily([], 'Hepatocyte growth factor receptor')).toBe('kinase');
+    expect(targetFamily([], 'Epidermal growth factor receptor erbB1')).toBe('kinase');
+    expect(targetFamily([], 'Angiopoietin-1 receptor')).toBe('kinase');
+    expect(targetFamily([], 'Bcr/Abl fusion protein')).toBe('kinase');
     expect(targetFamily([], 'Voltage-gated inwardly rectifying potassium channel KCNH2')).toBe('ion channel');
     expect(targetFamily([], 'Peroxisome proliferator-activated receptor gamma')).toBe('nuclear receptor');
     expect(targetFamily([], 'Beta-2 adrenergic receptor')).toBe('gpcr');

@@ -345,6 +345,11 @@ export function PredictionAnswer({ answer, showQuery = false }: { answer: Predic
               This compound is also measured on {countNoun(answer.measuredElsewhere, 'target')} not listed here.
             </Text>
           )}
+          {answer.modelOnlyInTop10 > 0 && (
+            <Text size="xs" c="dimmed">
+              The model also ranks {countNoun(answer.modelOnlyInTop10, 'target')} this knowledge base holds no active of among its 10 best; they are not listed (no name, evidence or search here).
+            </Text>
+          )}
         </Stack>
       </Group>
       {answer.targets.length === 0 ? (
