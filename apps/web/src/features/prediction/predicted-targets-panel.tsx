@@ -4,7 +4,6 @@ import { Fragment, useCallback, useMemo, useState } from 'react';
 import { PREDICTION_DISCLAIMER } from '@kb/contracts/prediction';
 import type { ModelStatus, PredictTargetsResponse, PredictedTarget, TargetFamily } from '@kb/contracts/prediction';
 import { formatCount } from '../../app/format/count-format.ts';
-import { formatNumber } from '../../app/format/number-format.ts';
 import { countNoun } from '../../app/format/plural.ts';
 import { EmptyState, QueryErrorAlert } from '../../app/ui/query-view.tsx';
 import { StructureImage } from '../chemistry/structure-image.tsx';
@@ -137,7 +136,7 @@ function MultitaskCell({ multitask, model }: { multitask: PredictedTarget['multi
         <Progress value={multitask.probability * 100} size="xs" color="grape" aria-hidden />
         <Tooltip label="The probability's lift over the knowledge base's own structures (z), and how many targets would be lifted this far by chance (E)" withArrow multiline w={280}>
           <Text size="xs" c="dimmed" w="fit-content">
-            z {formatNumber(multitask.zScore, { maxFractionDigits: 1 })} · E {formatEValue(multitask.eValue)}
+            z {multitask.zScore.toFixed(1)} · E {formatEValue(multitask.eValue)}
           </Text>
         </Tooltip>
       </Stack>
