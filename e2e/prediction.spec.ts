@@ -158,12 +158,6 @@ describe('predicted targets on a leaflet and for a selection', () => {
     const targets = drawer.getByTestId('selection-prediction-target');
     expect(await targets.count()).toBeGreaterThan(0);
     expect(await drawer.getByTestId('selection-prediction-table').innerText()).toMatch(QZN_TARGETS);
-    // Model targets the knowledge base lacks (when a model is installed) can be set aside.
-    const heldOnly = drawer.getByLabel(/^Only targets the knowledge base holds/);
-    if ((await heldOnly.count()) > 0) {
-      await heldOnly.check();
-      expect(await targets.evaluateAll((rows) => rows.every((row) => row.getAttribute('data-target-id') !== ''))).toBe(true);
-    }
     await drawer.getByRole('button', { name: 'Sort by Unmeasured (hypotheses)' }).click();
     expect(await targets.count()).toBeGreaterThan(0);
     await shot('selection');

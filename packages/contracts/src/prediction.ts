@@ -108,8 +108,8 @@ export const MeasuredOnTargetSchema = z.object({
 });
 
 export const PredictedTargetSchema = z.object({
-  /** The knowledge base's target, when it holds it (a model target may not be loaded). */
-  targetId: z.number().int().nullable(),
+  /** The knowledge base's target (only targets it holds with actives are listed). */
+  targetId: z.number().int(),
   chemblId: z.string().nullable(),
   name: z.string(),
   geneSymbol: z.string().nullable(),
@@ -200,7 +200,7 @@ export const BatchPredictionSchema = z.object({
   inDomain: z.boolean(),
   targets: z.array(
     z.object({
-      targetId: z.number().int().nullable(),
+      targetId: z.number().int(),
       chemblId: z.string().nullable(),
       name: z.string(),
       geneSymbol: z.string().nullable(),
@@ -227,7 +227,7 @@ export type PredictBatchResponse = z.infer<typeof PredictBatchResponseSchema>;
 /** A target predicted for some compounds of a selection: the off-target view. */
 export interface AggregatedTarget {
   key: string;
-  targetId: number | null;
+  targetId: number;
   chemblId: string | null;
   name: string;
   geneSymbol: string | null;
@@ -247,7 +247,7 @@ export function aggregatePredictions(predictions: readonly BatchPrediction[]): A
   const byKey = new Map<string, AggregatedTarget & { total: number }>();
   for (const prediction of predictions) {
     for (const target of prediction.targets) {
-      const key = target.targetId !== null ? `t${target.targetId}` : `c${target.chemblId ?? target.name}`;
+      const key = `t${target.targetId}`;
       let entry = byKey.get(key);
       if (!entry) {
         entry = { key, targetId: target.targetId, chemblId: target.chemblId, name: target.name, geneSymbol: target.geneSymbol, family: target.family, predicted: 0, measured: 0, unmeasured: 0, meanScore: 0, bestScore: 0, total: 0 };
@@ -274,7 +274,11 @@ export const ModelInstallRequestSchema = z.object({
   /** Shown to users, e.g. "ChEMBL 37 multitask". */
   name: z.string().trim().min(1, 'Name the model').max(100),
   /** The .onnx file, base64. */
-  modelBase64: z.string().min(1, 'Choose the model file (.onnx)').max(Math.ceil((64 * 1024 * 1024 * 4) / 3) + 4, 'The model file is larger than 64 MiB'),
+  modelBase64: z
+    .string()
+    .min(1, 'Choose the model file (.onnx)')
+    .max(Math.ceil((64 * 1024 * 1024 * 4) / 3) + 4, 'The model file is larger than 64 MiB')
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'The model file must be sent as base64'),
   /** The target ChEMBL ids in the order of the model's outputs (targets_NN_all.json). */
   targets: z.array(z.string().regex(/^CHEMBL\d{1,12}$/, 'Each target is a ChEMBL id such as CHEMBL203')).min(1).max(20_000),
 });
@@ -315,6 +319,13 @@ export const predictionEndpoints = {
     path: '/api/superadmin/prediction/model/reload',
     access: SUPER,
     summary: 'Reads the model folder again (a model file an administrator placed there).',
+    response: ModelStatusSchema,
+  }),
+  adminModelStatus: defineEndpoint({
+    method: 'GET',
+    path: '/api/superadmin/prediction/model',
+    access: SUPER,
+    summary: 'The model’s state for a super admin: also names the model folder and, for a model that failed, what was wrong with it.',
     response: ModelStatusSchema,
   }),
   modelStatus: defineEndpoint({

@@ -338,6 +338,7 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
       'GET /api/superadmin/kb/import',
       'GET /api/superadmin/kb/loads',
       // Issue 38: the target-prediction model, installed beside the releases.
+      'GET /api/superadmin/prediction/model',
       'POST /api/superadmin/prediction/model',
       'POST /api/superadmin/prediction/model/reload',
     ],

@@ -54,7 +54,7 @@ export async function readEnsembleTargets(db: Kysely<Database>): Promise<{ targe
     const family = targetFamily(row.class_id !== null ? (paths.get(row.class_id) ?? []) : [], row.name);
     return { targetId: Number(row.target_id), chemblId: row.chembl_id, name: row.name, geneSymbol: row.gene_symbol, organism: row.organism, family, thresholdNm: ACTIVE_THRESHOLD_NM[family] };
   });
-  return { targets, ids: targets.map((target) => target.targetId!) };
+  return { targets, ids: targets.map((target) => target.targetId) };
 }
 
 /** SQL of the potency rule (types, relation, a positive value), on activities aliased `a`. */
@@ -75,7 +75,9 @@ export async function readActiveSet(db: Kysely<Database>): Promise<ActiveSet> {
     WITH thr AS (SELECT * FROM unnest(${idList}::bigint[], ${thresholds}::float8[]) AS t(target_id, um))
     SELECT a.str_id, a.target_id, min(a.micro_molarvalue) AS um
     FROM activities a JOIN thr ON thr.target_id = a.target_id
-    WHERE a.str_id IS NOT NULL AND ${potencyPredicate()} AND a.micro_molarvalue <= thr.um
+    WHERE ${potencyPredicate()} AND a.micro_molarvalue <= thr.um
+      -- A structure without a fingerprint can never be a neighbour: it must not count as an active either.
+      AND EXISTS (SELECT 1 FROM structures s WHERE s.str_id = a.str_id AND s.morgan_fp IS NOT NULL)
     GROUP BY a.str_id, a.target_id
     ORDER BY a.str_id, a.target_id`.execute(db);
   const pairStr = new Float64Array(rows.length);

@@ -8,6 +8,8 @@ import type { ActiveSet, Background } from './similarity-ensemble.ts';
 /** Random structures whose scores against every target make the background. */
 export const BACKGROUND_QUERIES = 200;
 const SETTING_KEY = 'prediction_background';
+/** Documents with more structures than this are not a query's series (documentSiblings). */
+const SIBLING_DOCUMENT_MAX = 5_000;
 
 /**
  * The similarity ensemble's background (docs/prediction.md "E-values"): how structures of the
@@ -56,13 +58,18 @@ export async function sampleStructures(db: Kysely<Database>, count: number): Pro
   return rows.map((row) => ({ strId: Number(row.str_id), smiles: row.canonical_smiles }));
 }
 
-/** Per structure, the structures measured in the same documents. */
+/**
+ * Per structure, the structures measured in the same documents — documents of at most
+ * SIBLING_DOCUMENT_MAX structures: a screening deposition of 100,000 compounds is no series, and
+ * would make this read unbounded.
+ */
 async function documentSiblings(db: Kysely<Database>, strIds: readonly number[]): Promise<Map<number, Set<number>>> {
   const result = new Map<number, Set<number>>();
   if (strIds.length === 0) return result;
   const { rows } = await sql<{ q: string | number; s: string | number }>`
-    WITH docs AS (SELECT DISTINCT str_id, ref_id FROM activities WHERE str_id = ANY(${`{${strIds.join(',')}}`}::bigint[]) AND ref_id IS NOT NULL)
-    SELECT DISTINCT docs.str_id AS q, a.str_id AS s FROM docs JOIN activities a ON a.ref_id = docs.ref_id`.execute(db);
+    WITH docs AS (SELECT DISTINCT str_id, ref_id FROM activities WHERE str_id = ANY(${`{${strIds.join(',')}}`}::bigint[]) AND ref_id IS NOT NULL),
+    small AS (SELECT a.ref_id FROM activities a WHERE a.ref_id IN (SELECT ref_id FROM docs) GROUP BY a.ref_id HAVING count(DISTINCT a.str_id) <= ${SIBLING_DOCUMENT_MAX})
+    SELECT DISTINCT docs.str_id AS q, a.str_id AS s FROM docs JOIN small ON small.ref_id = docs.ref_id JOIN activities a ON a.ref_id = docs.ref_id`.execute(db);
   for (const row of rows) {
     const set = result.get(Number(row.q)) ?? new Set<number>();
     set.add(Number(row.s));

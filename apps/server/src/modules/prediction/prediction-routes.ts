@@ -1,15 +1,15 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import { predictionEndpoints } from '@kb/contracts/prediction';
 import type { Database } from '../../db/schema.ts';
 import { registerEndpoint } from '../../http/endpoint-route.ts';
 import { badRequest } from '../../http/errors.ts';
-import { ChemInputError } from '../chemistry/chem-engine.ts';
+import { ChemInputError, ChemSearchCancelled } from '../chemistry/chem-engine.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import { chemInputMessage, chemQueryOf } from '../chemistry/chem-query.ts';
 import { ModelRegistry } from './model-registry.ts';
 import { ModelFileError } from './multitask/multitask-model.ts';
-import { PredictionService } from './prediction-service.ts';
+import { PredictionService, SCAN_TIME_LIMIT_MS } from './prediction-service.ts';
 
 export interface PredictionRouteOptions {
   db: Kysely<Database>;
@@ -19,24 +19,47 @@ export interface PredictionRouteOptions {
   log?: (message: string) => void;
 }
 
+/** Aborted when the client goes away (a cancelled selection, a closed panel): its scans stop. */
+function closedSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+/** A scan past its time limit (or whose caller left) answers 400 in words; other errors pass on. */
+function stoppedOr(error: unknown): unknown {
+  if (error instanceof ChemSearchCancelled || (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'))) {
+    return badRequest(`The prediction stopped after ${SCAN_TIME_LIMIT_MS / 1000} s: the similarity scan took too long. Try again when the server is less busy.`);
+  }
+  return error;
+}
+
 /** Registers target prediction (packages/contracts/src/prediction.ts); returns the service so main.ts can warm it. */
 export function registerPredictionRoutes(app: FastifyInstance, options: PredictionRouteOptions): PredictionService {
   const models = new ModelRegistry(options.modelDir, options.log);
   const service = new PredictionService(options.db, options.engine, models, options.log);
   app.addHook('onClose', async () => models.close());
 
-  registerEndpoint(app, predictionEndpoints.predictTargets, async ({ body }) => {
+  registerEndpoint(app, predictionEndpoints.predictTargets, async ({ body, reply }) => {
     const input = { inputType: body.structure.kind, value: body.structure.text };
     const query = chemQueryOf({ ...input, feature: body.structure.desalt ? 'desalted' : 'asis' });
     try {
-      return await service.predict(query, body.limit);
+      return await service.predict(query, body.limit, closedSignal(reply));
     } catch (error) {
       if (error instanceof ChemInputError) throw badRequest(chemInputMessage(input, error.message));
-      throw error;
+      throw stoppedOr(error);
     }
   });
 
-  registerEndpoint(app, predictionEndpoints.predictBatch, async ({ body }) => service.predictBatch(body.strIds, body.limit));
+  registerEndpoint(app, predictionEndpoints.predictBatch, async ({ body, reply }) => {
+    try {
+      return await service.predictBatch(body.strIds, body.limit, closedSignal(reply));
+    } catch (error) {
+      throw stoppedOr(error);
+    }
+  });
 
   registerEndpoint(app, predictionEndpoints.modelStatus, async () => {
     await models.model();
@@ -55,5 +78,9 @@ export function registerPredictionRoutes(app: FastifyInstance, options: Predicti
   });
 
   registerEndpoint(app, predictionEndpoints.reloadModel, async () => models.reload());
+  registerEndpoint(app, predictionEndpoints.adminModelStatus, async () => {
+    await models.model();
+    return models.status(true);
+  });
   return service;
 }

@@ -3,12 +3,13 @@ import type { Kysely } from 'kysely';
 import { PREDICTION_DISCLAIMER, PREDICTION_DOMAIN_MIN_SIMILARITY, PREDICTION_EVIDENCE_MAX } from '@kb/contracts/prediction';
 import type { BatchPrediction, EvidenceCompound, PredictBatchResponse, PredictTargetsResponse, PredictedTarget } from '@kb/contracts/prediction';
 import type { Database } from '../../db/schema.ts';
+import { ChemInputError } from '../chemistry/chem-engine.ts';
 import type { ChemEngine, ChemQuery } from '../chemistry/chem-engine.ts';
 import { loadsState } from '../knowledge-base/kb-loads.ts';
 import { potencyPredicate, readActiveSet } from './active-index.ts';
 import { estimateModelBackground, modelZ } from './model-background.ts';
 import { rankTargets } from './rank-targets.ts';
-import type { RankedTarget } from './rank-targets.ts';
+import type { ModelOutputs, RankedTarget } from './rank-targets.ts';
 import type { ModelBackground } from './model-background.ts';
 import type { MultitaskModel } from './multitask/multitask-model.ts';
 import type { ModelRegistry } from './model-registry.ts';
@@ -24,6 +25,8 @@ import type { ActiveSet, Background, EnsembleTarget, Neighbour } from './similar
 export const SCAN_MIN_SIMILARITY = Math.min(ENSEMBLE_THRESHOLD, PREDICTION_DOMAIN_MIN_SIMILARITY);
 /** Batch structures predicted at once (the structure index's workers share them). */
 const BATCH_CONCURRENCY = 4;
+/** One structure's scan at most (a preview's limit): a query that takes longer answers 400. */
+export const SCAN_TIME_LIMIT_MS = 20_000;
 
 interface EnsembleData {
   version: string;
@@ -65,10 +68,10 @@ export class PredictionService {
     if (model) await this.backgroundOf(model, data.version);
   }
 
-  async predict(query: ChemQuery, limit: number): Promise<PredictTargetsResponse> {
+  async predict(query: ChemQuery, limit: number, signal: AbortSignal = new AbortController().signal): Promise<PredictTargetsResponse> {
     const started = performance.now();
     const data = await this.ensemble();
-    const prediction = await this.rank(data, query, null, limit);
+    const prediction = await this.rank(data, query, null, limit, signal);
     const top = prediction.ranked.slice(0, limit);
     const measured = prediction.strId !== null ? await this.measuredOn(data, [prediction.strId]) : new Map<number, Map<number, MeasuredRow>>();
     const own = prediction.strId !== null ? (measured.get(prediction.strId) ?? new Map<number, MeasuredRow>()) : new Map<number, MeasuredRow>();
@@ -100,7 +103,7 @@ export class PredictionService {
     };
   }
 
-  async predictBatch(strIds: readonly number[], limit: number): Promise<PredictBatchResponse> {
+  async predictBatch(strIds: readonly number[], limit: number, signal: AbortSignal = new AbortController().signal): Promise<PredictBatchResponse> {
     const started = performance.now();
     const data = await this.ensemble();
     const { rows } = await sql<{ str_id: string | number; canonical_smiles: string }>`SELECT str_id, canonical_smiles FROM structures
@@ -113,17 +116,18 @@ export class PredictionService {
       while (next < strIds.length) {
         const index = next++;
         const strId = strIds[index]!;
-        predictions[index] = await this.predictOne(data, strId, smilesOf.get(strId), measured.get(strId), limit);
+        if (signal.aborted) throw signal.reason;
+        predictions[index] = await this.predictOne(data, strId, smilesOf.get(strId), measured.get(strId), limit, signal);
       }
     };
     await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, strIds.length) }, work));
     return { predictions, model: this.models.status(), elapsedMs: Math.round(performance.now() - started) };
   }
 
-  private async predictOne(data: EnsembleData, strId: number, smiles: string | undefined, measured: Map<number, MeasuredRow> | undefined, limit: number): Promise<BatchPrediction> {
+  private async predictOne(data: EnsembleData, strId: number, smiles: string | undefined, measured: Map<number, MeasuredRow> | undefined, limit: number, signal: AbortSignal): Promise<BatchPrediction> {
     if (smiles === undefined) return { strId, error: `There is no structure ${strId} in the knowledge base.`, inDomain: false, targets: [] };
     try {
-      const prediction = await this.rank(data, { kind: 'smiles', text: smiles, desalt: false }, strId, limit);
+      const prediction = await this.rank(data, { kind: 'smiles', text: smiles, desalt: false }, strId, limit, signal);
       return {
         strId,
         error: null,
@@ -144,25 +148,41 @@ export class PredictionService {
         }),
       };
     } catch (error) {
-      return { strId, error: error instanceof Error ? error.message : String(error), inDomain: false, targets: [] };
+      // A stored structure RDKit cannot read (or over the stored limits) is that structure's answer; anything else fails the call.
+      if (error instanceof ChemInputError) return { strId, error: `Structure ${strId} could not be predicted: ${error.message}`, inDomain: false, targets: [] };
+      throw error;
     }
   }
 
   /** Neighbours, both predictors and the combination for one query; `strId` when it is known to be a stored structure. */
-  private async rank(data: EnsembleData, query: ChemQuery, knownStrId: number | null, limit: number): Promise<Prediction> {
-    await this.engine.ready();
-    const hits = await this.engine.similarity(query, { min: SCAN_MIN_SIMILARITY, max: 1 });
+  private async rank(data: EnsembleData, query: ChemQuery, knownStrId: number | null, limit: number, signal: AbortSignal): Promise<Prediction> {
+    await this.engine.ready(signal);
+    const hits = await this.engine.similarity(query, { min: SCAN_MIN_SIMILARITY, max: 1 }, { signal: AbortSignal.any([signal, AbortSignal.timeout(SCAN_TIME_LIMIT_MS)]) });
     const smiles = hits.query?.smiles ?? query.text;
     const strId = knownStrId ?? (await this.storedStructure(smiles));
     const neighbours: Neighbour[] = Array.from(hits.ids, (id, k) => ({ strId: id, similarity: hits.similarities?.[k] ?? 0 }));
     // The compound's own measurements are shown as measured, never used as evidence for it.
     const exclude = (id: number) => id === strId;
     const ensemble = scoreTargets(neighbours, data.set, data.background, { exclude, evidence: PREDICTION_EVIDENCE_MAX });
-    const model = await this.models.model();
-    const probabilities = model && hits.query?.morgan ? await model.predict(hits.query.morgan) : null;
-    const outputs = model && probabilities ? { targets: model.targets, probabilities, z: modelZ(probabilities, await this.backgroundOf(model, data.version)) } : null;
+    const outputs = hits.query?.morgan ? await this.modelOutputs(data, hits.query.morgan) : null;
     const { ranked, modelOnlyInTop10 } = rankTargets(data.set, ensemble, outputs, (chemblId) => data.byChemblId.get(chemblId));
     return { smiles, strId, neighbours, nearest: nearestActive(neighbours, data.set, exclude), ranked: ranked.slice(0, Math.max(limit, 1)), modelOnlyInTop10 };
+  }
+
+  /**
+   * The model's answer, or null: no model, or it failed or was replaced while this query ran (an
+   * install or reload closes the old one) — the ensemble still answers, and the log says why.
+   */
+  private async modelOutputs(data: EnsembleData, morgan: Uint8Array): Promise<ModelOutputs | null> {
+    const model = await this.models.model();
+    if (!model) return null;
+    try {
+      const probabilities = await model.predict(morgan);
+      return { targets: model.targets, probabilities, z: modelZ(probabilities, await this.backgroundOf(model, data.version)) };
+    } catch (error) {
+      this.log(`target prediction: the model did not answer (${error instanceof Error ? error.message : String(error)}); the ensemble answers alone`);
+      return null;
+    }
   }
 
   /** The model's background on the knowledge base as it is (estimated once per model and version). */
@@ -214,7 +234,7 @@ export class PredictionService {
 
   /** The evidence compounds of the listed targets: SMILES and the best measurement behind each (with its document). */
   private async evidenceOf(data: EnsembleData, top: readonly RankedTarget[]): Promise<Map<string, EvidenceCompound[]>> {
-    const wanted = top.flatMap((entry) => (entry.ensemble ? entry.ensemble.evidence.map((ref) => ({ key: entry.key, targetId: data.set.targets[entry.ensemble!.target]!.targetId!, ref })) : []));
+    const wanted = top.flatMap((entry) => (entry.ensemble ? entry.ensemble.evidence.map((ref) => ({ key: entry.key, targetId: data.set.targets[entry.ensemble!.target]!.targetId, ref })) : []));
     const result = new Map<string, EvidenceCompound[]>();
     if (wanted.length === 0) return result;
     const strIds = [...new Set(wanted.map((w) => w.ref.strId))];
@@ -291,7 +311,7 @@ export class PredictionService {
     const byTargetId = new Map<number, number>();
     set.targets.forEach((target, index) => {
       if (target.chemblId) byChemblId.set(target.chemblId, index);
-      if (target.targetId !== null) byTargetId.set(target.targetId, index);
+      byTargetId.set(target.targetId, index);
     });
     this.log(`target prediction: ${set.targetOf.length} active pairs on ${set.strIds.length} structures, background from ${background.queries} queries, in ${Math.round(performance.now() - started)} ms`);
     return { version, set, background, byChemblId, byTargetId };

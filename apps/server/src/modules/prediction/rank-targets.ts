@@ -55,7 +55,10 @@ export function rankTargets(set: ActiveSet, ensemble: readonly TargetScore[], ou
   let modelOnlyInTop10 = 0;
   if (outputs) {
     const { z, probabilities, targets } = outputs;
-    const order = Array.from(z.keys()).sort((a, b) => z[b]! - z[a]! || probabilities[b]! - probabilities[a]!);
+    // A non-finite output (a broken model file) is no answer for that target.
+    const order = Array.from(z.keys())
+      .filter((output) => Number.isFinite(z[output]!) && Number.isFinite(probabilities[output]!))
+      .sort((a, b) => z[b]! - z[a]! || probabilities[b]! - probabilities[a]!);
     const held = (output: number) => {
       const target = targetOfChemblId(targets[output]!);
       return target !== undefined && set.activesPerTarget[target]! > 0 ? target : undefined;

@@ -14,7 +14,7 @@ export const ENSEMBLE_THRESHOLD = 0.3;
 const EULER_GAMMA = 0.5772156649;
 
 export interface EnsembleTarget {
-  targetId: number | null;
+  targetId: number;
   chemblId: string | null;
   name: string;
   geneSymbol: string | null;

@@ -33,7 +33,9 @@ export function LeafletPredictionSection({ smiles }: { smiles: string }) {
     >
       <div id="prediction-body">
         {open ? (
-          <PredictedTargetsPanel structure={{ kind: 'smiles', text: smiles, desalt: true }} />
+          // The stored structure as it is (a salt too): the server then knows it as this compound, marks
+          // its measured targets and never uses its own measurements as evidence.
+          <PredictedTargetsPanel structure={{ kind: 'smiles', text: smiles, desalt: false }} />
         ) : (
           <Text size="sm" c="dimmed">
             Predicted on request: a hypothesis to confirm by experiment, never a measurement.

@@ -11,7 +11,7 @@ import { endpointKey } from '../../app/query.ts';
 import { QueryView } from '../../app/ui/query-view.tsx';
 import { bytesToBase64 } from '../search/uploads/upload-terms.ts';
 import { checkModelFile, defaultModelName, parseModelTargets } from './model-files.ts';
-import { useModelStatus } from './use-prediction.ts';
+import { useAdminModelStatus } from './use-prediction.ts';
 
 const STATE_LABELS: Record<ModelStatus['state'], { label: string; color: string }> = {
   installed: { label: 'Installed', color: 'green' },
@@ -64,10 +64,10 @@ const NOTHING: Chosen = { model: null, targets: null, parsedTargets: null, probl
  */
 export function ModelAdminCard() {
   const client = useQueryClient();
-  const status = useModelStatus();
+  const status = useAdminModelStatus();
   const [chosen, setChosen] = useState<Chosen>(NOTHING);
   const [name, setName] = useState('');
-  const setStatus = (next: ModelStatus) => client.setQueryData(endpointKey(predictionEndpoints.modelStatus, {}), next);
+  const setStatus = (next: ModelStatus) => client.setQueryData(endpointKey(predictionEndpoints.adminModelStatus, {}), next);
 
   const install = useMutation({
     mutationFn: async () => {

@@ -1,6 +1,6 @@
-import { ActionIcon, Alert, Badge, Button, Group, Progress, Skeleton, Stack, Switch, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Group, Progress, Skeleton, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconAlertTriangle, IconChevronDown, IconChevronRight, IconInfoCircle, IconSearch } from '@tabler/icons-react';
-import { Fragment, useCallback, useMemo, useState } from 'react';
+import { Fragment, useCallback, useState } from 'react';
 import { PREDICTION_DISCLAIMER } from '@kb/contracts/prediction';
 import type { ModelStatus, PredictTargetsResponse, PredictedTarget, TargetFamily } from '@kb/contracts/prediction';
 import { formatCount } from '../../app/format/count-format.ts';
@@ -67,25 +67,16 @@ function TargetCell({ target }: { target: PredictedTarget }) {
         {target.name}
       </Text>
       <Group gap={6}>
-        {target.targetId === null && (
-          <Tooltip label="A target of the multitask model that the knowledge base does not hold: no measurement here supports it" withArrow multiline w={260}>
-            <Badge size="xs" variant="light" color="gray" tt="none">
-              not in the knowledge base
-            </Badge>
-          </Tooltip>
-        )}
         {target.geneSymbol && (
           <Badge size="xs" variant="light" tt="none">
             {target.geneSymbol}
           </Badge>
         )}
-        {target.targetId !== null && (
-          <Tooltip label={`An active of a ${familyLabel(target.family).toLowerCase()} target: potency ${thresholdText(target.thresholdNm)}`} withArrow>
-            <Badge size="xs" variant="outline" color={FAMILY_COLORS[target.family]} tt="none">
-              {familyLabel(target.family)}
-            </Badge>
-          </Tooltip>
-        )}
+        <Tooltip label={`An active of a ${familyLabel(target.family).toLowerCase()} target: potency ${thresholdText(target.thresholdNm)}`} withArrow>
+          <Badge size="xs" variant="outline" color={FAMILY_COLORS[target.family]} tt="none">
+            {familyLabel(target.family)}
+          </Badge>
+        </Tooltip>
         {target.organism && (
           <Text size="xs" c="dimmed" fs="italic">
             {target.organism}
@@ -179,29 +170,23 @@ function MeasuredCell({ measured, thresholdNm }: { measured: PredictedTarget['me
   );
 }
 
-/** The actions of a target: its measured actives as a new search, or its ChEMBL page when the knowledge base lacks it. */
+/** The actions of a target: its measured actives as a new search, and its ChEMBL page. */
 function TargetLinks({ target, onSearch, searching }: { target: PredictedTarget; onSearch: () => void; searching: boolean }) {
   return (
     <Group gap="xs">
-      {target.targetId !== null && (
-        <Button size="compact-xs" variant="light" leftSection={<IconSearch size={12} />} onClick={onSearch} loading={searching} data-testid="prediction-search-actives">
-          Search its measured actives ({thresholdText(target.thresholdNm)})
-        </Button>
-      )}
+      <Button size="compact-xs" variant="light" leftSection={<IconSearch size={12} />} onClick={onSearch} loading={searching} data-testid="prediction-search-actives">
+        Search its measured actives ({thresholdText(target.thresholdNm)})
+      </Button>
       {target.chemblId && <ExternalLink href={chemblTargetUrl(target.chemblId)}>{target.chemblId} in ChEMBL</ExternalLink>}
     </Group>
   );
 }
 
-const keyOf = (target: PredictedTarget) => `${target.targetId ?? ''}:${target.chemblId ?? target.name}`;
+const keyOf = (target: PredictedTarget) => String(target.targetId);
 
 function PredictionTable({ answer }: { answer: PredictTargetsResponse }) {
   const value = useCallback((target: PredictedTarget, column: Column) => sortValue(target, column), []);
-  // Model targets the knowledge base lacks have neither name nor evidence here; a chemist may set them aside.
-  const modelOnly = answer.targets.filter((target) => target.targetId === null).length;
-  const [heldOnly, setHeldOnly] = useState(false);
-  const shown = useMemo(() => (heldOnly ? answer.targets.filter((target) => target.targetId !== null) : answer.targets), [answer.targets, heldOnly]);
-  const { sorted, sort, toggle } = useSortedRows<PredictedTarget, Column>(shown, value, { column: 'combined', direction: 'asc' });
+  const { sorted, sort, toggle } = useSortedRows<PredictedTarget, Column>(answer.targets, value, { column: 'combined', direction: 'asc' });
   // The best target with measured evidence opens with it: the first thing a chemist wants to see is why.
   const first = answer.targets.find((target) => target.evidence.length > 0) ?? answer.targets[0];
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(first ? [keyOf(first)] : []));
@@ -218,15 +203,6 @@ function PredictionTable({ answer }: { answer: PredictTargetsResponse }) {
   );
   return (
     <Stack gap="xs">
-      {modelOnly > 0 && (
-        <Switch
-          size="sm"
-          checked={heldOnly}
-          onChange={(event) => setHeldOnly(event.currentTarget.checked)}
-          label={`Only targets the knowledge base holds (hide ${countNoun(modelOnly, 'model-only target')})`}
-          data-testid="prediction-held-only"
-        />
-      )}
       <Table.ScrollContainer minWidth={820}>
         {actives.confirmDialog}
         <Table verticalSpacing={6} data-testid="prediction-table" aria-label="Predicted targets, best first">
@@ -293,7 +269,7 @@ function PredictionTable({ answer }: { answer: PredictTargetsResponse }) {
                             <Text size="xs" c="dimmed">
                               {target.evidence.length > 0 ? `The ${countNoun(target.evidence.length, 'nearest measured active')} of ${target.name}` : 'Evidence'}
                             </Text>
-                            <TargetLinks target={target} searching={actives.running === target.targetId} onSearch={() => target.targetId !== null && void actives.open({ targetId: target.targetId, name: target.name, geneSymbol: target.geneSymbol, thresholdNm: target.thresholdNm })} />
+                            <TargetLinks target={target} searching={actives.running === target.targetId} onSearch={() => void actives.open({ targetId: target.targetId, name: target.name, geneSymbol: target.geneSymbol, thresholdNm: target.thresholdNm })} />
                           </Group>
                           <EvidenceCards evidence={target.evidence} targetName={target.name} />
                         </Stack>

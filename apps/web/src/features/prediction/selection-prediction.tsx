@@ -60,15 +60,12 @@ function RunProgress({ run, onCancel }: { run: SelectionRun; onCancel: () => voi
 
 function AggregateTable({ targets, compounds }: { targets: AggregatedTarget[]; compounds: number }) {
   const value = useCallback((target: AggregatedTarget, column: Column) => sortValue(target, column), []);
-  // Model targets the knowledge base lacks have no name or measurements here; a chemist may set them aside.
-  const modelOnly = targets.filter((target) => target.targetId === null).length;
-  const [heldOnly, setHeldOnly] = useState(false);
   // A target no compound scores well on is noise in an off-target view: set aside unless asked for.
   const weak = targets.filter((target) => target.bestScore < WEAK_SCORE).length;
   const [strongOnly, setStrongOnly] = useState(true);
   const shown = useMemo(
-    () => targets.filter((target) => (!heldOnly || target.targetId !== null) && (!strongOnly || target.bestScore >= WEAK_SCORE)),
-    [targets, heldOnly, strongOnly],
+    () => targets.filter((target) => !strongOnly || target.bestScore >= WEAK_SCORE),
+    [targets, strongOnly],
   );
   const { sorted, sort, toggle } = useSortedRows<AggregatedTarget, Column>(shown, value, { column: 'predicted', direction: 'desc' });
   const actives = useSearchTargetActives();
@@ -85,15 +82,6 @@ function AggregateTable({ targets, compounds }: { targets: AggregatedTarget[]; c
             onChange={(event) => setStrongOnly(event.currentTarget.checked)}
             label={`Hide weak predictions (best score below ${formatScore(WEAK_SCORE)}: ${countNoun(weak, 'target')})`}
             data-testid="selection-prediction-strong-only"
-          />
-        )}
-        {modelOnly > 0 && (
-          <Switch
-            size="sm"
-            checked={heldOnly}
-            onChange={(event) => setHeldOnly(event.currentTarget.checked)}
-            label={`Only targets the knowledge base holds (hide ${countNoun(modelOnly, 'model-only target')})`}
-            data-testid="selection-prediction-held-only"
           />
         )}
       </Group>
@@ -126,15 +114,9 @@ function AggregateTable({ targets, compounds }: { targets: AggregatedTarget[]; c
                           {target.geneSymbol}
                         </Badge>
                       )}
-                      {target.targetId !== null ? (
-                        <Badge size="xs" variant="outline" color={FAMILY_COLORS[target.family]} tt="none">
-                          {familyLabel(target.family)}
-                        </Badge>
-                      ) : (
-                        <Badge size="xs" variant="light" color="gray" tt="none">
-                          not in the knowledge base
-                        </Badge>
-                      )}
+                      <Badge size="xs" variant="outline" color={FAMILY_COLORS[target.family]} tt="none">
+                        {familyLabel(target.family)}
+                      </Badge>
                     </Group>
                   </Stack>
                 </Table.Td>
@@ -167,20 +149,18 @@ function AggregateTable({ targets, compounds }: { targets: AggregatedTarget[]; c
                   {formatScore(target.bestScore)}
                 </Table.Td>
                 <Table.Td ta="right">
-                  {target.targetId !== null && (
-                    <Tooltip label={`A new search: the measured actives of ${target.name}`} withArrow>
-                      <Button
-                        size="compact-xs"
-                        variant="subtle"
-                        leftSection={<IconSearch size={12} />}
-                        loading={actives.running === target.targetId}
-                        aria-label={`Search the measured actives of ${target.name}`}
-                        onClick={() => target.targetId !== null && void actives.open({ targetId: target.targetId, name: target.name, geneSymbol: target.geneSymbol, thresholdNm: ACTIVE_THRESHOLD_NM[target.family] })}
-                      >
-                        Actives
-                      </Button>
-                    </Tooltip>
-                  )}
+                  <Tooltip label={`A new search: the measured actives of ${target.name}`} withArrow>
+                    <Button
+                      size="compact-xs"
+                      variant="subtle"
+                      leftSection={<IconSearch size={12} />}
+                      loading={actives.running === target.targetId}
+                      aria-label={`Search the measured actives of ${target.name}`}
+                      onClick={() => void actives.open({ targetId: target.targetId, name: target.name, geneSymbol: target.geneSymbol, thresholdNm: ACTIVE_THRESHOLD_NM[target.family] })}
+                    >
+                      Actives
+                    </Button>
+                  </Tooltip>
                 </Table.Td>
               </Table.Tr>
             ))}

@@ -33,9 +33,9 @@ export function usePredictedTargets(structure: PredictionStructure | null, enabl
   });
 }
 
-/** Whether a multitask model is installed (the panel and the superadmin card show it). */
-export function useModelStatus(enabled = true) {
-  return useQuery({ ...endpointQuery(predictionEndpoints.modelStatus, {}), enabled, staleTime: 60_000 });
+/** The model's state as the superadmin card shows it (with the model folder and a failed file's fault). */
+export function useAdminModelStatus(enabled = true) {
+  return useQuery({ ...endpointQuery(predictionEndpoints.adminModelStatus, {}), enabled, staleTime: 60_000 });
 }
 
 export interface ActivesTarget {
