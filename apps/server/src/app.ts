@@ -304,7 +304,12 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
     log: (message) => app.log.error(message),
   });
   registerReleaseRoutes(app, database, config.kbImportDir, {
-    refreshStructureIndex: async () => (chemEngine.status().state === 'idle' ? undefined : chemEngine.refresh()),
+    refreshStructureIndex: async () => {
+      if (chemEngine.status().state === 'idle') return;
+      await chemEngine.refresh();
+      // Target prediction reads the new actives and backgrounds now, not at the first user's query.
+      void app.prediction.warm().catch((error: unknown) => app.log.error({ err: error }, 'preparing target prediction after the load failed'));
+    },
     log: (message) => app.log.error(message),
   });
   registerHealthRoutes(app, database.kind, config.serverName, datasetSizes(database), () => database.failure());

@@ -85,7 +85,11 @@ async function main(): Promise<void> {
     void withStartupLock(database, 'kb:seed-demo-data', async () => {
       await seedKnowledgeBaseInBackground(config, database, () => {
         app.searchService.invalidateDefaultCounts();
-        void app.chemEngine.refresh().catch((error: unknown) => console.error('Loading the structure index failed', error));
+        void app.chemEngine
+          .refresh()
+          // Target prediction reads the seeded actives and backgrounds now, not at the first query.
+          .then(() => app.prediction.warm())
+          .catch((error: unknown) => console.error('Loading the structure index or preparing target prediction failed', error));
       });
       await seedDatasets(database);
     }).catch((error: unknown) => console.error('Seeding the demo data failed; the server keeps running. Restart to resume.', error));

@@ -267,6 +267,13 @@ export function aggregatePredictions(predictions: readonly BatchPrediction[]): A
 
 // ---------------------------------------------------------------- model administration
 
+/** Largest model file accepted (the ChEMBL 37 model is 3.1 MB; the unquantised one ≈ 12 MB). */
+export const MODEL_FILE_MAX_BYTES = 64 * 1024 * 1024;
+export const MODEL_TARGETS_MAX_BYTES = 1024 * 1024;
+/** Target ids of a model's target list (ChEMBL target ids), and how many it may hold. */
+export const CHEMBL_TARGET_ID = /^CHEMBL\d{1,12}$/;
+export const MODEL_TARGETS_MAX = 20_000;
+
 const SUPER = ['SUPER_ADMIN'] as const;
 
 /** A model file as a super admin uploads it: the ONNX file (base64) and its target list. */
@@ -280,13 +287,10 @@ export const ModelInstallRequestSchema = z.object({
     .max(Math.ceil((64 * 1024 * 1024 * 4) / 3) + 4, 'The model file is larger than 64 MiB')
     .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'The model file must be sent as base64'),
   /** The target ChEMBL ids in the order of the model's outputs (targets_NN_all.json). */
-  targets: z.array(z.string().regex(/^CHEMBL\d{1,12}$/, 'Each target is a ChEMBL id such as CHEMBL203')).min(1).max(20_000),
+  targets: z.array(z.string().regex(CHEMBL_TARGET_ID, 'Each target is a ChEMBL id such as CHEMBL203')).min(1).max(MODEL_TARGETS_MAX),
 });
 export type ModelInstallRequest = z.input<typeof ModelInstallRequestSchema>;
 
-/** Largest model file accepted (the ChEMBL 37 model is 3.1 MB; the unquantised one ≈ 12 MB). */
-export const MODEL_FILE_MAX_BYTES = 64 * 1024 * 1024;
-export const MODEL_TARGETS_MAX_BYTES = 1024 * 1024;
 
 export const predictionEndpoints = {
   predictTargets: defineEndpoint({

@@ -1,11 +1,11 @@
-import { MODEL_FILE_MAX_BYTES, MODEL_TARGETS_MAX_BYTES } from '@kb/contracts/prediction';
+import { CHEMBL_TARGET_ID, MODEL_FILE_MAX_BYTES, MODEL_TARGETS_MAX_BYTES } from '@kb/contracts/prediction';
 
 /**
  * The two files of a multitask model as a super admin chooses them (docs/prediction.md "Installing
  * a model"): checked in the browser first, so a wrong file is named before 3–60 MB travel.
  */
 
-const CHEMBL_ID = /^CHEMBL\d{1,12}$/;
+const CHEMBL_ID = CHEMBL_TARGET_ID;
 const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MB`;
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };

@@ -2,7 +2,7 @@ import { ActionIcon, Alert, Badge, Button, Group, Progress, Skeleton, Stack, Tab
 import { IconAlertTriangle, IconChevronDown, IconChevronRight, IconInfoCircle, IconSearch } from '@tabler/icons-react';
 import { Fragment, useCallback, useState } from 'react';
 import { PREDICTION_DISCLAIMER } from '@kb/contracts/prediction';
-import type { ModelStatus, PredictTargetsResponse, PredictedTarget, TargetFamily } from '@kb/contracts/prediction';
+import type { ModelStatus, PredictTargetsResponse, PredictedTarget } from '@kb/contracts/prediction';
 import { formatCount } from '../../app/format/count-format.ts';
 import { countNoun } from '../../app/format/plural.ts';
 import { EmptyState, QueryErrorAlert } from '../../app/ui/query-view.tsx';
@@ -11,12 +11,10 @@ import { ExternalLink, SortableTh } from '../leaflets/leaflet-ui.tsx';
 import { useSortedRows } from '../leaflets/use-sorted-rows.ts';
 import type { SortValue } from '../leaflets/use-sorted-rows.ts';
 import { EvidenceCards } from './evidence-cards.tsx';
-import { chemblTargetUrl, familyLabel, formatEValue, formatPotencyOf, formatScore, measuredText, thresholdText } from './prediction-format.ts';
+import { FAMILY_COLORS, NUMERIC, chemblTargetUrl, familyLabel, formatEValue, formatPotencyOf, formatScore, measuredText, thresholdText } from './prediction-format.ts';
 import { usePredictedTargets, useSearchTargetActives } from './use-prediction.ts';
 import type { PredictionStructure } from './use-prediction.ts';
 
-const FAMILY_COLORS: Record<TargetFamily, string> = { kinase: 'blue', gpcr: 'grape', 'nuclear receptor': 'teal', 'ion channel': 'orange', other: 'gray' };
-const NUMERIC = { fontVariantNumeric: 'tabular-nums' } as const;
 
 type Column = 'combined' | 'target' | 'similarity' | 'multitask';
 

@@ -125,3 +125,8 @@ export function targetActivesCriteria(target: { targetId: number; name: string; 
 export function targetActivesSummary(target: { name: string; geneSymbol: string | null; thresholdNm: number }): string {
   return `Measured actives of ${targetLabel(target)}: potency ${thresholdText(target.thresholdNm)}`;
 }
+
+/** Badge colours of the target families (panel and selection alike). */
+export const FAMILY_COLORS: Record<TargetFamily, string> = { kinase: 'blue', gpcr: 'grape', 'nuclear receptor': 'teal', 'ion channel': 'orange', other: 'gray' };
+/** Figures in columns line up. */
+export const NUMERIC = { fontVariantNumeric: 'tabular-nums' } as const;

@@ -2,7 +2,7 @@ import { Alert, Badge, Button, Drawer, Group, Progress, Stack, Switch, Table, Te
 import { IconAlertTriangle, IconPlayerStop, IconSearch, IconTargetArrow } from '@tabler/icons-react';
 import { useCallback, useMemo, useState } from 'react';
 import { ACTIVE_THRESHOLD_NM, PREDICTION_SELECTION_MAX } from '@kb/contracts/prediction';
-import type { AggregatedTarget, TargetFamily } from '@kb/contracts/prediction';
+import type { AggregatedTarget } from '@kb/contracts/prediction';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { formatCount } from '../../app/format/count-format.ts';
 import { countNoun } from '../../app/format/plural.ts';
@@ -12,13 +12,11 @@ import { useSortedRows } from '../leaflets/use-sorted-rows.ts';
 import type { SortValue } from '../leaflets/use-sorted-rows.ts';
 import type { TabState } from '../results/tab-state.ts';
 import { PredictionDisclaimer } from './predicted-targets-panel.tsx';
-import { familyLabel, formatScore } from './prediction-format.ts';
+import { FAMILY_COLORS, NUMERIC, familyLabel, formatScore } from './prediction-format.ts';
 import { useSearchTargetActives } from './use-prediction.ts';
 import type { SelectionRun } from './use-selection-prediction.ts';
 import { SELECTION_TARGET_LIMIT, useSelectionPrediction } from './use-selection-prediction.ts';
 
-const NUMERIC = { fontVariantNumeric: 'tabular-nums' } as const;
-const FAMILY_COLORS: Record<TargetFamily, string> = { kinase: 'blue', gpcr: 'grape', 'nuclear receptor': 'teal', 'ion channel': 'orange', other: 'gray' };
 
 /** Below this best score a target of the selection is a weak prediction (hidden by default). */
 const WEAK_SCORE = 0.1;

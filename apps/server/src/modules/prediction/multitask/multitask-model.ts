@@ -6,15 +6,16 @@ import { FP_BITS } from '../../chemistry/fingerprint.mjs';
 import { COMPACT_OUTPUT, compactHeads } from './compact-graph.ts';
 import { DataType, decodeModel, shapeOf } from './onnx-proto.ts';
 import type { OnnxModel } from './onnx-proto.ts';
+import { CHEMBL_TARGET_ID, MODEL_FILE_MAX_BYTES, MODEL_TARGETS_MAX, MODEL_TARGETS_MAX_BYTES } from '@kb/contracts/prediction';
 
 /** Bits of the model's input: RDKit `GetMorganFingerprintAsBitVect(mol, 2, nBits=1024)`. */
 export const MODEL_BITS = 1024;
 /** Bounds on what a model folder or an upload may hold, checked before anything is read. */
-export const MAX_MODEL_BYTES = 64 * 1024 * 1024;
-export const MAX_TARGETS_BYTES = 1024 * 1024;
+export const MAX_MODEL_BYTES = MODEL_FILE_MAX_BYTES;
+export const MAX_TARGETS_BYTES = MODEL_TARGETS_MAX_BYTES;
 const MAX_MODEL_JSON_BYTES = 64 * 1024;
-const MAX_TARGETS = 100_000;
-const CHEMBL_ID = /^CHEMBL\d{1,12}$/;
+const MAX_TARGETS = MODEL_TARGETS_MAX;
+const CHEMBL_ID = CHEMBL_TARGET_ID;
 
 // One thread: the server runs requests side by side, and a per-molecule run is about a millisecond,
 // too short for threads to pay off. Set before the first session is created, which reads it.
