@@ -6,6 +6,12 @@ import { TargetTermSchema } from './search.ts';
  * the same resolver the search compiler uses, so what the row says is what the search uses.
  */
 
+/**
+ * The synonym type of a target's ChEMBL id when the target is not a ChEMBL import's (the demo
+ * catalog's real targets): the `chembl_id` column is the import's key and stays free for it.
+ */
+export const CHEMBL_ID_SYNONYM = 'ChEMBL id';
+
 /** As many terms as one Target row may hold. */
 export const TARGET_RESOLVE_MAX_TERMS = 10_000;
 /** At most this many targets are listed (the count is always exact). */

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { ACTIVE_THRESHOLD_NM } from '@kb/contracts/prediction';
+import { CHEMBL_ID_SYNONYM } from '@kb/contracts/targets';
 import type { Database } from '../../db/schema.ts';
 import { activeSetOfColumns } from './similarity-ensemble.ts';
 import type { ActiveSet, EnsembleTarget } from './similarity-ensemble.ts';
@@ -48,8 +49,10 @@ async function classPaths(db: Kysely<Database>): Promise<Map<number, string[]>> 
 /** Protein targets with their family and threshold. */
 export async function readEnsembleTargets(db: Kysely<Database>): Promise<{ targets: EnsembleTarget[]; ids: number[] }> {
   const paths = await classPaths(db);
-  const { rows } = await sql<TargetRow>`SELECT target_id, name, gene_symbol, organism, chembl_id, class_id FROM targets
-    WHERE upper(target_type) IN (${sql.join(PROTEIN_TARGET_TYPES.map((type) => sql`${type}`))}) ORDER BY target_id`.execute(db);
+  // A ChEMBL import's targets carry their id in chembl_id; others (the demo catalog) as a synonym.
+  const { rows } = await sql<TargetRow>`SELECT t.target_id, t.name, t.gene_symbol, t.organism, t.class_id,
+      coalesce(t.chembl_id, (SELECT min(s.synonym) FROM target_synonyms s WHERE s.target_id = t.target_id AND s.syn_type = ${CHEMBL_ID_SYNONYM})) AS chembl_id
+    FROM targets t WHERE upper(t.target_type) IN (${sql.join(PROTEIN_TARGET_TYPES.map((type) => sql`${type}`))}) ORDER BY t.target_id`.execute(db);
   const targets = rows.map((row): EnsembleTarget => {
     const family = targetFamily(row.class_id !== null ? (paths.get(row.class_id) ?? []) : [], row.name);
     return { targetId: Number(row.target_id), chemblId: row.chembl_id, name: row.name, geneSymbol: row.gene_symbol, organism: row.organism, family, thresholdNm: ACTIVE_THRESHOLD_NM[family] };

@@ -10,7 +10,7 @@ export interface DemoTarget {
   gene: string;
   name: string;
   uniprot: string;
-  /** The real ChEMBL target id (SINGLE PROTEIN, Homo sapiens), checked against ChEMBL's target_dictionary: maps model outputs to it. */
+  /** The real ChEMBL target id (SINGLE PROTEIN, Homo sapiens), checked against ChEMBL's target_dictionary; stored as a synonym (CHEMBL_ID_SYNONYM), it maps the prediction model's outputs to the target. */
   chembl: string;
   entrez: number;
   pdb: string[];

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { CHEMBL_ID_SYNONYM } from '@kb/contracts/targets';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { endpointMap, ensurePath, seedLookups } from '../lookup-vocabulary.ts';
@@ -35,12 +36,14 @@ async function seedTargets(db: Db, dataSourceId: number): Promise<void> {
         (await db.insertInto('target_classes').values({ parent_id: parent, name, level }).returning('class_id').executeTakeFirstOrThrow()).class_id,
     );
     const row = await db.insertInto('targets').values({
-      name: t.name, gene_symbol: t.gene, uniprot_id: t.uniprot, entrez_gene_id: t.entrez, pdb_ids: t.pdb, chembl_id: t.chembl,
+      name: t.name, gene_symbol: t.gene, uniprot_id: t.uniprot, entrez_gene_id: t.entrez, pdb_ids: t.pdb,
       organism: 'Homo sapiens', tax_id: 9606, class_id: classId, data_source_id: dataSourceId,
     }).returning('target_id').executeTakeFirstOrThrow();
     await db.insertInto('target_synonyms').values([
       { target_id: row.target_id, synonym: t.gene, syn_type: 'gene symbol' },
       { target_id: row.target_id, synonym: t.uniprot, syn_type: 'UniProt accession' },
+      // Not the chembl_id column: that is a ChEMBL import's key, and an import over demo data must not collide with it.
+      { target_id: row.target_id, synonym: t.chembl, syn_type: CHEMBL_ID_SYNONYM },
     ]).execute();
   }
 }
