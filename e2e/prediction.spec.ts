@@ -3,9 +3,10 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { PREDICTION_DISCLAIMER, predictionEndpoints } from '@kb/contracts/prediction';
 import type { SearchCriteria } from '@kb/contracts/search';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiSession } from './support/api-session.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ApiSession } from './support/api-session.ts';
 import { newAppContext, uncaughtErrors, useBrowser } from './support/browser.ts';
+import { useLoggedInUser } from './support/logged-in.ts';
 import { LeafletPage } from './support/pages/leaflet-page.ts';
 import { LoginPage } from './support/pages/login-page.ts';
 import { ResultsPage } from './support/pages/results-page.ts';
@@ -32,6 +33,7 @@ const QZN_TARGETS = /Epidermal growth factor receptor|erbB-2/;
 /** Perfluorohexanesulfonic acid: nothing in the demo data looks like it. */
 const PERFLUORO = 'FC(F)(F)C(F)(F)C(F)(F)C(F)(F)C(F)(F)C(F)(F)S(=O)(=O)O';
 
+const user = useLoggedInUser(server, browser, 'FULL_USER');
 let api: ApiSession;
 let context: BrowserContext;
 let page: Page;
@@ -39,15 +41,9 @@ let page: Page;
 const shot = (name: string) => windowShot(page, `prediction-${name}`, undefined, 0);
 
 beforeAll(async () => {
-  api = await ApiSession.logIn(server().baseUrl, 'FULL_USER');
-  context = await newAppContext(browser(), server().baseUrl);
-  page = await context.newPage();
+  ({ api, context } = user());
+  page = user().page!;
   await page.setViewportSize({ width: 1440, height: 900 });
-  await new LoginPage(page).logInAs('FULL_USER');
-}, 180_000);
-
-afterAll(async () => {
-  await context?.close();
 });
 
 /** Types SMILES into a new structure row of the search page and opens its predicted targets. */

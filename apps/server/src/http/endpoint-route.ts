@@ -34,6 +34,15 @@ export function requireAuth(auth: AuthContext | null): AuthContext {
   return auth;
 }
 
+/** Aborted when the client goes away before the answer is sent (a newer preview, a closed panel, a cancelled batch): its work stops. */
+export function clientGoneSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
 const errorResponses = { 400: ApiErrorSchema, 401: ApiErrorSchema, 402: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema, 409: ApiErrorSchema, 410: ApiErrorSchema, 413: ApiErrorSchema, 429: ApiErrorSchema };
 
 /**

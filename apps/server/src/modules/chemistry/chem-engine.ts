@@ -186,3 +186,8 @@ export const REFUSAL_MESSAGE = /^(The (query|SMILES|SMARTS|molfile|highlight) (h
 
 /** The search was cancelled by its caller (or its time limit). */
 export class ChemSearchCancelled extends Error {}
+
+/** The engine's work stopped: cancelled by its caller, aborted, or past an AbortSignal.timeout. */
+export function isChemStopped(error: unknown): boolean {
+  return error instanceof ChemSearchCancelled || (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'));
+}

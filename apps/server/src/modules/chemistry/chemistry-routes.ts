@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { chemistryEndpoints } from '@kb/contracts/chemistry';
 import type { Database } from '../../db/schema.ts';
-import { registerEndpoint } from '../../http/endpoint-route.ts';
+import { clientGoneSignal, registerEndpoint } from '../../http/endpoint-route.ts';
 import type { ChemEngine } from './chem-engine.ts';
 import { DepictionService } from './depictions.ts';
 import { StructureLookups } from './structure-lookups.ts';
@@ -62,11 +62,7 @@ export function registerChemistryRoutes(app: FastifyInstance, db: Kysely<Databas
 
   registerEndpoint(app, chemistryEndpoints.structuresBySmilesSmarts, async ({ body, reply }) => {
     // A client that goes away (a newer preview replaced it) stops the search.
-    const controller = new AbortController();
-    reply.raw.on('close', () => {
-      if (!reply.raw.writableFinished) controller.abort();
-    });
-    return lookups.preview(body, controller.signal);
+    return lookups.preview(body, clientGoneSignal(reply));
   });
   registerEndpoint(app, chemistryEndpoints.structuresByInchikey, async ({ body }) => lookups.byInchikey(body.inchikey));
   registerEndpoint(app, chemistryEndpoints.physicochemicalStructural, async ({ body }) => lookups.countByProperties(body.properties));

@@ -7,7 +7,7 @@ import { PROPERTY_FIELDS } from '@kb/contracts/search';
 import type { PropertyColumn } from '@kb/contracts/search';
 import type { Database } from '../../db/schema.ts';
 import { badRequest } from '../../http/errors.ts';
-import { ChemInputError, ChemSearchCancelled } from './chem-engine.ts';
+import { ChemInputError, isChemStopped } from './chem-engine.ts';
 import type { ChemEngine, StructureHits } from './chem-engine.ts';
 import { propertyPredicate } from './property-predicate.ts';
 import { SMARTS_NOT_EXACT_MESSAGE, SMARTS_NOT_SIMILAR_MESSAGE, chemInputMessage, chemQueryOf } from './chem-query.ts';
@@ -66,7 +66,7 @@ export class StructureLookups {
       };
     } catch (error) {
       if (error instanceof ChemInputError) throw badRequest(chemInputMessage(input, error.message));
-      if (error instanceof ChemSearchCancelled || (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'))) {
+      if (isChemStopped(error)) {
         throw badRequest(`The preview stopped after ${this.previewLimitMs / 1000} s: the query is too generic to preview. The search itself runs longer; add atoms or ring detail to make it faster.`);
       }
       throw error;

@@ -1,10 +1,10 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { predictionEndpoints } from '@kb/contracts/prediction';
 import type { Database } from '../../db/schema.ts';
-import { registerEndpoint } from '../../http/endpoint-route.ts';
+import { clientGoneSignal, registerEndpoint } from '../../http/endpoint-route.ts';
 import { badRequest } from '../../http/errors.ts';
-import { ChemInputError, ChemSearchCancelled } from '../chemistry/chem-engine.ts';
+import { ChemInputError, isChemStopped } from '../chemistry/chem-engine.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import { chemInputMessage, chemQueryOf } from '../chemistry/chem-query.ts';
 import { ModelRegistry } from './model-registry.ts';
@@ -19,18 +19,9 @@ export interface PredictionRouteOptions {
   log?: (message: string) => void;
 }
 
-/** Aborted when the client goes away (a cancelled selection, a closed panel): its scans stop. */
-function closedSignal(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  });
-  return controller.signal;
-}
-
 /** A scan past its time limit (or whose caller left) answers 400 in words; other errors pass on. */
 function stoppedOr(error: unknown): unknown {
-  if (error instanceof ChemSearchCancelled || (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'))) {
+  if (isChemStopped(error)) {
     return badRequest(`The prediction stopped after ${SCAN_TIME_LIMIT_MS / 1000} s: the similarity scan took too long. Try again when the server is less busy.`);
   }
   return error;
@@ -46,7 +37,7 @@ export function registerPredictionRoutes(app: FastifyInstance, options: Predicti
     const input = { inputType: body.structure.kind, value: body.structure.text };
     const query = chemQueryOf({ ...input, feature: body.structure.desalt ? 'desalted' : 'asis' });
     try {
-      return await service.predict(query, body.limit, closedSignal(reply));
+      return await service.predict(query, body.limit, clientGoneSignal(reply));
     } catch (error) {
       if (error instanceof ChemInputError) throw badRequest(chemInputMessage(input, error.message));
       throw stoppedOr(error);
@@ -55,7 +46,7 @@ export function registerPredictionRoutes(app: FastifyInstance, options: Predicti
 
   registerEndpoint(app, predictionEndpoints.predictBatch, async ({ body, reply }) => {
     try {
-      return await service.predictBatch(body.strIds, body.limit, closedSignal(reply));
+      return await service.predictBatch(body.strIds, body.limit, clientGoneSignal(reply));
     } catch (error) {
       throw stoppedOr(error);
     }

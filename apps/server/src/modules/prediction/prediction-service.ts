@@ -4,6 +4,7 @@ import { PREDICTION_DISCLAIMER, PREDICTION_DOMAIN_MIN_SIMILARITY, PREDICTION_EVI
 import type { BatchPrediction, EvidenceCompound, PredictBatchResponse, PredictTargetsResponse, PredictedTarget } from '@kb/contracts/prediction';
 import type { Database } from '../../db/schema.ts';
 import { ChemInputError } from '../chemistry/chem-engine.ts';
+import { byCanonicalSmiles } from '../chemistry/chem-query.ts';
 import type { ChemEngine, ChemQuery } from '../chemistry/chem-engine.ts';
 import { loadsState } from '../knowledge-base/kb-loads.ts';
 import { potencyPredicate, readActiveSet } from './active-index.ts';
@@ -141,7 +142,7 @@ export class PredictionService {
             geneSymbol: target.geneSymbol,
             family: target.family,
             score: entry.score,
-            eValue: entry.ensemble && entry.ensemble.hits > 0 ? finiteOrNull(entry.ensemble.eValue) : null,
+            eValue: ensembleEValue(entry),
             probability: entry.probability,
             measured: measured?.has(entry.target) ?? false,
           };
@@ -198,8 +199,8 @@ export class PredictionService {
   }
 
   private async storedStructure(canonical: string): Promise<number | null> {
-    const row = await this.db.selectFrom('structures').select('str_id').where(sql<boolean>`md5(canonical_smiles) = md5(${canonical})`).executeTakeFirst();
-    return row ? Number(row.str_id) : null;
+    const { rows } = await sql<{ str_id: string | number }>`${byCanonicalSmiles(canonical)} LIMIT 1`.execute(this.db);
+    return rows[0] ? Number(rows[0].str_id) : null;
   }
 
   private describeTarget(data: EnsembleData, entry: RankedTarget, rank: number, evidence: EvidenceCompound[], measured: MeasuredRow | null): PredictedTarget {
@@ -217,7 +218,7 @@ export class PredictionService {
       score: entry.score,
       similarity: entry.ensemble
         ? {
-            eValue: entry.ensemble.hits > 0 ? finiteOrNull(entry.ensemble.eValue) : null,
+            eValue: ensembleEValue(entry),
             rawScore: entry.ensemble.rawScore,
             maxSimilarity: entry.ensemble.maxSimilarity,
             actives: data.set.activesPerTarget[entry.ensemble.target]!,
@@ -328,6 +329,8 @@ function pActivity(nm: number): number {
   return Math.round((9 - Math.log10(nm)) * 100) / 100;
 }
 
-function finiteOrNull(value: number): number | null {
-  return Number.isFinite(value) ? value : null;
+/** The ensemble's E-value of a listed target; null when no active reaches its threshold. */
+function ensembleEValue(entry: RankedTarget): number | null {
+  const score = entry.ensemble;
+  return score && score.hits > 0 && Number.isFinite(score.eValue) ? score.eValue : null;
 }

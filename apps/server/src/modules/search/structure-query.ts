@@ -7,7 +7,7 @@ import { SEARCH_CANCELLED_MESSAGE } from '@kb/contracts/search';
 import { ERROR_CODES } from '@kb/contracts/errors';
 import type { Database } from '../../db/schema.ts';
 import { HttpError, badRequest } from '../../http/errors.ts';
-import { ChemInputError, ChemSearchCancelled } from '../chemistry/chem-engine.ts';
+import { ChemInputError, isChemStopped } from '../chemistry/chem-engine.ts';
 import type { ChemEngine, ChemQuery, EngineProgress, StructureHits } from '../chemistry/chem-engine.ts';
 import {
   SMARTS_NOT_EXACT_MESSAGE,
@@ -36,9 +36,6 @@ export interface StructureRunOptions {
   /** A structure search running longer than this (once the index is loaded) is stopped with a message. */
   timeLimitMs: number;
 }
-
-const isAbort = (error: unknown) =>
-  error instanceof ChemSearchCancelled || (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'));
 
 /**
  * Structure rows of one search run: names and InChIKeys by SQL index, exact SMILES / molfiles by
@@ -105,7 +102,7 @@ export class StructureRowResolver implements StructureQueryResolver {
       return await this.engine.substructure(chem, { signal, onProgress, ...restricted });
     } catch (error) {
       if (error instanceof ChemInputError) throw badRequest(chemInputMessage(query, error.message));
-      if (isAbort(error)) {
+      if (isChemStopped(error)) {
         if (userSignal?.aborted) throw searchCancelled();
         throw badRequest(tooGenericMessage(timeLimitMs, last));
       }

@@ -11,7 +11,8 @@ import { ExternalLink, SortableTh } from '../leaflets/leaflet-ui.tsx';
 import { useSortedRows } from '../leaflets/use-sorted-rows.ts';
 import type { SortValue } from '../leaflets/use-sorted-rows.ts';
 import { EvidenceCards } from './evidence-cards.tsx';
-import { FAMILY_COLORS, NUMERIC, chemblTargetUrl, familyLabel, formatEValue, formatPotencyOf, formatScore, measuredText, thresholdText } from './prediction-format.ts';
+import { TargetBadges } from './target-badges.tsx';
+import { NUMERIC, chemblTargetUrl, formatEValue, formatPotencyOf, formatScore, measuredText, thresholdText } from './prediction-format.ts';
 import { usePredictedTargets, useSearchTargetActives } from './use-prediction.ts';
 import type { PredictionStructure } from './use-prediction.ts';
 
@@ -64,23 +65,7 @@ function TargetCell({ target }: { target: PredictedTarget }) {
       <Text size="sm" fw={500} lh={1.3}>
         {target.name}
       </Text>
-      <Group gap={6}>
-        {target.geneSymbol && (
-          <Badge size="xs" variant="light" tt="none">
-            {target.geneSymbol}
-          </Badge>
-        )}
-        <Tooltip label={`An active of a ${familyLabel(target.family).toLowerCase()} target: potency ${thresholdText(target.thresholdNm)}`} withArrow>
-          <Badge size="xs" variant="outline" color={FAMILY_COLORS[target.family]} tt="none">
-            {familyLabel(target.family)}
-          </Badge>
-        </Tooltip>
-        {target.organism && (
-          <Text size="xs" c="dimmed" fs="italic">
-            {target.organism}
-          </Text>
-        )}
-      </Group>
+      <TargetBadges geneSymbol={target.geneSymbol} family={target.family} organism={target.organism} />
     </Stack>
   );
 }

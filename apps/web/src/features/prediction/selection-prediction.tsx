@@ -12,7 +12,8 @@ import { useSortedRows } from '../leaflets/use-sorted-rows.ts';
 import type { SortValue } from '../leaflets/use-sorted-rows.ts';
 import type { TabState } from '../results/tab-state.ts';
 import { PredictionDisclaimer } from './predicted-targets-panel.tsx';
-import { FAMILY_COLORS, NUMERIC, familyLabel, formatScore } from './prediction-format.ts';
+import { TargetBadges } from './target-badges.tsx';
+import { NUMERIC, formatScore } from './prediction-format.ts';
 import { useSearchTargetActives } from './use-prediction.ts';
 import type { SelectionRun } from './use-selection-prediction.ts';
 import { SELECTION_TARGET_LIMIT, useSelectionPrediction } from './use-selection-prediction.ts';
@@ -106,16 +107,7 @@ function AggregateTable({ targets, compounds }: { targets: AggregatedTarget[]; c
                     <Text size="sm" fw={500} lh={1.3}>
                       {target.name}
                     </Text>
-                    <Group gap={6}>
-                      {target.geneSymbol && (
-                        <Badge size="xs" variant="light" tt="none">
-                          {target.geneSymbol}
-                        </Badge>
-                      )}
-                      <Badge size="xs" variant="outline" color={FAMILY_COLORS[target.family]} tt="none">
-                        {familyLabel(target.family)}
-                      </Badge>
-                    </Group>
+                    <TargetBadges geneSymbol={target.geneSymbol} family={target.family} />
                   </Stack>
                 </Table.Td>
                 <Table.Td ta="right" style={NUMERIC}>
