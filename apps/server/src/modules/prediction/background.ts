@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { ChemEngine } from '../chemistry/chem-engine.ts';
+import { FP_BYTES } from '../chemistry/fingerprint.mjs';
+import type { ActiveScan } from './active-scan.ts';
 import { ENSEMBLE_THRESHOLD, fitBackground, rawScoresOf } from './similarity-ensemble.ts';
 import type { ActiveSet, Background } from './similarity-ensemble.ts';
 
@@ -19,43 +20,35 @@ const SIBLING_DOCUMENT_MAX = 5_000;
  * analogues) would otherwise make every background query look like a hit on its own target. Estimated once per knowledge-base version and kept in
  * app_settings, so a restart does not estimate it again.
  */
-export async function estimateBackground(db: Kysely<Database>, engine: ChemEngine, set: ActiveSet, version: string): Promise<Background> {
+export async function estimateBackground(db: Kysely<Database>, scan: ActiveScan, set: ActiveSet, version: string): Promise<Background> {
   const stored = await db.selectFrom('app_settings').select('value').where('key', '=', SETTING_KEY).executeTakeFirst();
   if (stored) {
     const parsed = parseStored(stored.value);
     if (parsed && parsed.version === version) return parsed.background;
   }
-  const sample = await sampleStructures(db, BACKGROUND_QUERIES);
+  const sample = (await sampleStructures(db, BACKGROUND_QUERIES)).filter((row) => row.morgan !== null);
   const siblings = await documentSiblings(db, sample.map((row) => row.strId));
-  const rawScores: Float64Array[] = [];
-  if (sample.length > 0) await engine.ready();
-  let next = 0;
-  const work = async (): Promise<void> => {
-    while (next < sample.length) {
-      const { strId, smiles } = sample[next++]!;
-      try {
-        const hits = await engine.similarity({ kind: 'smiles', text: smiles, desalt: false }, { min: ENSEMBLE_THRESHOLD, max: 1 });
-        const neighbours = Array.from(hits.ids, (id, k) => ({ strId: id, similarity: hits.similarities?.[k] ?? 0 }));
-        const own = siblings.get(strId);
-        rawScores.push(rawScoresOf(neighbours, set, (id) => id === strId || (own?.has(id) ?? false)));
-      } catch {
-        // A stored structure RDKit cannot read is simply not part of the sample.
-      }
-    }
-  };
-  await Promise.all([work(), work()]);
+  // Their stored fingerprints, scanned in one message (a structure stored without one is not part of the sample).
+  const found = await scan.neighbours(sample.map((row) => row.morgan!), ENSEMBLE_THRESHOLD);
+  const rawScores = sample.map(({ strId }, k) => {
+    const own = siblings.get(strId);
+    return rawScoresOf(found[k]!, set, (id) => id === strId || (own?.has(id) ?? false));
+  });
   const background = fitBackground(rawScores, set.activesPerTarget);
   const value = JSON.stringify({ version, background });
   await db.insertInto('app_settings').values({ key: SETTING_KEY, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
   return background;
 }
 
-/** Every k-th structure by str_id, `count` in all. */
-export async function sampleStructures(db: Kysely<Database>, count: number): Promise<{ strId: number; smiles: string }[]> {
-  const { rows } = await sql<{ str_id: string | number; canonical_smiles: string }>`
-    WITH numbered AS (SELECT str_id, canonical_smiles, row_number() OVER (ORDER BY str_id) AS n, count(*) OVER () AS total FROM structures)
-    SELECT str_id, canonical_smiles FROM numbered WHERE (n - 1) % greatest(1, total / ${count}) = 0 ORDER BY str_id LIMIT ${count}`.execute(db);
-  return rows.map((row) => ({ strId: Number(row.str_id), smiles: row.canonical_smiles }));
+/** Every k-th structure by str_id, `count` in all, with its stored Morgan fingerprint (null: none stored). */
+export async function sampleStructures(db: Kysely<Database>, count: number): Promise<{ strId: number; smiles: string; morgan: Uint8Array | null }[]> {
+  const { rows } = await sql<{ str_id: string | number; canonical_smiles: string; fp: string | null }>`
+    WITH numbered AS (SELECT str_id, canonical_smiles, morgan_fp, row_number() OVER (ORDER BY str_id) AS n, count(*) OVER () AS total FROM structures)
+    SELECT str_id, canonical_smiles, encode(morgan_fp, 'base64') AS fp FROM numbered WHERE (n - 1) % greatest(1, total / ${count}) = 0 ORDER BY str_id LIMIT ${count}`.execute(db);
+  return rows.map((row) => {
+    const fp = row.fp === null ? null : new Uint8Array(Buffer.from(row.fp, 'base64'));
+    return { strId: Number(row.str_id), smiles: row.canonical_smiles, morgan: fp?.length === FP_BYTES ? fp : null };
+  });
 }
 
 /**

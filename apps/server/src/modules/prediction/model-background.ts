@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { BACKGROUND_QUERIES, sampleStructures } from './background.ts';
@@ -30,14 +29,13 @@ export function modelZ(probabilities: Float32Array, background: ModelBackground 
 
 export async function estimateModelBackground(db: Kysely<Database>, model: MultitaskModel): Promise<ModelBackground> {
   const sample = await sampleStructures(db, BACKGROUND_QUERIES);
-  const { rows } = await sql<{ morgan_fp: Uint8Array | null }>`SELECT morgan_fp FROM structures
-    WHERE str_id = ANY(${`{${sample.map((row) => row.strId).join(',')}}`}::bigint[]) AND morgan_fp IS NOT NULL`.execute(db);
   const targets = model.targets.length;
   const sum = new Float64Array(targets);
   const squares = new Float64Array(targets);
   let n = 0;
-  for (const row of rows) {
-    const probabilities = await model.predict(new Uint8Array(row.morgan_fp!));
+  for (const row of sample) {
+    if (!row.morgan) continue;
+    const probabilities = await model.predict(row.morgan);
     for (let t = 0; t < targets; t++) {
       const value = logit(probabilities[t]!);
       sum[t]! += value;

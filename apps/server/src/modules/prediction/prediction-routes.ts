@@ -9,7 +9,7 @@ import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import { chemInputMessage, chemQueryOf } from '../chemistry/chem-query.ts';
 import { ModelRegistry } from './model-registry.ts';
 import { ModelFileError } from './multitask/multitask-model.ts';
-import { PredictionService, SCAN_TIME_LIMIT_MS } from './prediction-service.ts';
+import { PredictionService } from './prediction-service.ts';
 
 export interface PredictionRouteOptions {
   db: Kysely<Database>;
@@ -19,11 +19,9 @@ export interface PredictionRouteOptions {
   log?: (message: string) => void;
 }
 
-/** A scan past its time limit (or whose caller left) answers 400 in words; other errors pass on. */
+/** A prediction stopped (its caller left, or RDKit's time limit on the query) answers 400 in words; other errors pass on. */
 function stoppedOr(error: unknown): unknown {
-  if (isChemStopped(error)) {
-    return badRequest(`The prediction stopped after ${SCAN_TIME_LIMIT_MS / 1000} s: the similarity scan took too long. Try again when the server is less busy.`);
-  }
+  if (isChemStopped(error)) return badRequest('The prediction was stopped before it finished. Try again.');
   return error;
 }
 
@@ -31,7 +29,9 @@ function stoppedOr(error: unknown): unknown {
 export function registerPredictionRoutes(app: FastifyInstance, options: PredictionRouteOptions): PredictionService {
   const models = new ModelRegistry(options.modelDir, options.log);
   const service = new PredictionService(options.db, options.engine, models, options.log);
-  app.addHook('onClose', async () => models.close());
+  app.addHook('onClose', async () => {
+    await Promise.all([models.close(), service.close()]);
+  });
 
   registerEndpoint(app, predictionEndpoints.predictTargets, async ({ body, reply }) => {
     const input = { inputType: body.structure.kind, value: body.structure.text };

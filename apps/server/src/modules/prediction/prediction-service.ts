@@ -3,10 +3,12 @@ import type { Kysely } from 'kysely';
 import { PREDICTION_DISCLAIMER, PREDICTION_DOMAIN_MIN_SIMILARITY, PREDICTION_EVIDENCE_MAX } from '@kb/contracts/prediction';
 import type { BatchPrediction, EvidenceCompound, PredictBatchResponse, PredictTargetsResponse, PredictedTarget } from '@kb/contracts/prediction';
 import type { Database } from '../../db/schema.ts';
-import { ChemInputError } from '../chemistry/chem-engine.ts';
+import { ChemInputError, ChemSearchCancelled } from '../chemistry/chem-engine.ts';
 import { byCanonicalSmiles } from '../chemistry/chem-query.ts';
 import type { ChemEngine, ChemQuery } from '../chemistry/chem-engine.ts';
+import { FP_BYTES } from '../chemistry/fingerprint.mjs';
 import { loadsState } from '../knowledge-base/kb-loads.ts';
+import { ActiveScan } from './active-scan.ts';
 import { potencyPredicate, readActiveSet } from './active-index.ts';
 import { estimateModelBackground, modelZ } from './model-background.ts';
 import { rankTargets } from './rank-targets.ts';
@@ -20,18 +22,15 @@ import type { ActiveSet, Background, EnsembleTarget, Neighbour } from './similar
 
 /**
  * Similarities below this are not searched: the ensemble counts nothing below its threshold, and
- * the domain's nearest active matters only up to the domain's. (A scan from 0.2 answered about
- * 2.5 times the structures of one from 0.3 on the demo data and took 1.7 times as long.)
+ * the domain's nearest active matters only up to the domain's.
  */
 export const SCAN_MIN_SIMILARITY = Math.min(ENSEMBLE_THRESHOLD, PREDICTION_DOMAIN_MIN_SIMILARITY);
-/** Batch structures predicted at once (the structure index's workers share them). */
-const BATCH_CONCURRENCY = 4;
-/** One structure's scan at most (a preview's limit): a query that takes longer answers 400. */
-export const SCAN_TIME_LIMIT_MS = 20_000;
 
 interface EnsembleData {
   version: string;
   set: ActiveSet;
+  /** The actives' fingerprints, scanned for neighbours (active-scan.ts). */
+  scan: ActiveScan;
   background: Background;
   /** Ensemble target index by ChEMBL id (mapping the model's outputs). */
   byChemblId: Map<string, number>;
@@ -72,7 +71,13 @@ export class PredictionService {
   async predict(query: ChemQuery, limit: number, signal: AbortSignal = new AbortController().signal): Promise<PredictTargetsResponse> {
     const started = performance.now();
     const data = await this.ensemble();
-    const prediction = await this.rank(data, query, null, limit, signal);
+    if (query.kind === 'smarts') throw new ChemInputError('Target prediction compares whole molecules: enter a SMILES or a molfile, not a SMARTS pattern.');
+    const described = await this.engine.describe(query);
+    if (!described.morgan) throw new ChemInputError('RDKit could not compute a fingerprint for the query.');
+    const smiles = described.smiles ?? query.text;
+    const strId = await this.storedStructure(smiles);
+    const [neighbours] = await this.scan(data, [described.morgan], signal);
+    const prediction = await this.rank(data, { smiles, strId, morgan: described.morgan }, neighbours!, limit);
     const top = prediction.ranked.slice(0, limit);
     const measured = prediction.strId !== null ? await this.measuredOn(data, [prediction.strId]) : new Map<number, Map<number, MeasuredRow>>();
     const own = prediction.strId !== null ? (measured.get(prediction.strId) ?? new Map<number, MeasuredRow>()) : new Map<number, MeasuredRow>();
@@ -104,68 +109,79 @@ export class PredictionService {
     };
   }
 
+  /**
+   * Stored structures, predicted from their stored fingerprints (the same the structure index
+   * compares): all of a batch's scans go to the scan workers in one message.
+   */
   async predictBatch(strIds: readonly number[], limit: number, signal: AbortSignal = new AbortController().signal): Promise<PredictBatchResponse> {
     const started = performance.now();
     const data = await this.ensemble();
-    const { rows } = await sql<{ str_id: string | number; canonical_smiles: string }>`SELECT str_id, canonical_smiles FROM structures
-      WHERE str_id = ANY(${`{${strIds.join(',')}}`}::bigint[])`.execute(this.db);
-    const smilesOf = new Map(rows.map((row) => [Number(row.str_id), row.canonical_smiles]));
-    const measured = await this.measuredOn(data, [...smilesOf.keys()]);
-    const predictions: BatchPrediction[] = new Array(strIds.length);
-    let next = 0;
-    const work = async (): Promise<void> => {
-      while (next < strIds.length) {
-        const index = next++;
-        const strId = strIds[index]!;
-        if (signal.aborted) throw signal.reason;
-        predictions[index] = await this.predictOne(data, strId, smilesOf.get(strId), measured.get(strId), limit, signal);
+    const stored = await storedFingerprints(this.db, strIds);
+    const measured = await this.measuredOn(data, [...stored.keys()]);
+    // A structure stored without a fingerprint is fingerprinted from its SMILES (RDKit may refuse it).
+    const errors = new Map<number, string>();
+    for (const [strId, row] of stored) {
+      if (row.morgan) continue;
+      try {
+        row.morgan = (await this.engine.describe({ kind: 'smiles', text: row.smiles, desalt: false })).morgan ?? null;
+        if (!row.morgan) errors.set(strId, `Structure ${strId} could not be predicted: RDKit could not compute a fingerprint for it.`);
+      } catch (error) {
+        if (!(error instanceof ChemInputError)) throw error;
+        errors.set(strId, `Structure ${strId} could not be predicted: ${error.message}`);
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, strIds.length) }, work));
+    }
+    const scanned = strIds.filter((strId) => stored.get(strId)?.morgan);
+    const found = await this.scan(data, scanned.map((strId) => stored.get(strId)!.morgan!), signal);
+    const neighboursOf = new Map(scanned.map((strId, k) => [strId, found[k]!]));
+    const predictions: BatchPrediction[] = [];
+    for (const strId of strIds) {
+      const row = stored.get(strId);
+      const neighbours = neighboursOf.get(strId);
+      if (!row) predictions.push({ strId, error: `There is no structure ${strId} in the knowledge base.`, inDomain: false, targets: [] });
+      else if (!neighbours || !row.morgan) predictions.push({ strId, error: errors.get(strId) ?? `Structure ${strId} could not be predicted.`, inDomain: false, targets: [] });
+      else predictions.push(this.batchEntry(data, await this.rank(data, { smiles: row.smiles, strId, morgan: row.morgan }, neighbours, limit), measured.get(strId), limit));
+    }
     return { predictions, model: this.models.status(), elapsedMs: Math.round(performance.now() - started) };
   }
 
-  private async predictOne(data: EnsembleData, strId: number, smiles: string | undefined, measured: Map<number, MeasuredRow> | undefined, limit: number, signal: AbortSignal): Promise<BatchPrediction> {
-    if (smiles === undefined) return { strId, error: `There is no structure ${strId} in the knowledge base.`, inDomain: false, targets: [] };
-    try {
-      const prediction = await this.rank(data, { kind: 'smiles', text: smiles, desalt: false }, strId, limit, signal);
-      return {
-        strId,
-        error: null,
-        inDomain: (prediction.nearest?.similarity ?? 0) >= PREDICTION_DOMAIN_MIN_SIMILARITY,
-        targets: prediction.ranked.slice(0, limit).map((entry) => {
-          const target = data.set.targets[entry.target]!;
-          return {
-            targetId: target.targetId,
-            chemblId: target.chemblId,
-            name: target.name,
-            geneSymbol: target.geneSymbol,
-            family: target.family,
-            score: entry.score,
-            eValue: ensembleEValue(entry),
-            probability: entry.probability,
-            measured: measured?.has(entry.target) ?? false,
-          };
-        }),
-      };
-    } catch (error) {
-      // A stored structure RDKit cannot read (or over the stored limits) is that structure's answer; anything else fails the call.
-      if (error instanceof ChemInputError) return { strId, error: `Structure ${strId} could not be predicted: ${error.message}`, inDomain: false, targets: [] };
-      throw error;
-    }
+  private batchEntry(data: EnsembleData, prediction: Prediction, measured: Map<number, MeasuredRow> | undefined, limit: number): BatchPrediction {
+    return {
+      strId: prediction.strId!,
+      error: null,
+      inDomain: (prediction.nearest?.similarity ?? 0) >= PREDICTION_DOMAIN_MIN_SIMILARITY,
+      targets: prediction.ranked.slice(0, limit).map((entry) => {
+        const target = data.set.targets[entry.target]!;
+        return {
+          targetId: target.targetId,
+          chemblId: target.chemblId,
+          name: target.name,
+          geneSymbol: target.geneSymbol,
+          family: target.family,
+          score: entry.score,
+          eValue: ensembleEValue(entry),
+          probability: entry.probability,
+          measured: measured?.has(entry.target) ?? false,
+        };
+      }),
+    };
   }
 
-  /** Neighbours, both predictors and the combination for one query; `strId` when it is known to be a stored structure. */
-  private async rank(data: EnsembleData, query: ChemQuery, knownStrId: number | null, limit: number, signal: AbortSignal): Promise<Prediction> {
-    await this.engine.ready(signal);
-    const hits = await this.engine.similarity(query, { min: SCAN_MIN_SIMILARITY, max: 1 }, { signal: AbortSignal.any([signal, AbortSignal.timeout(SCAN_TIME_LIMIT_MS)]) });
-    const smiles = hits.query?.smiles ?? query.text;
-    const strId = knownStrId ?? (await this.storedStructure(smiles));
-    const neighbours: Neighbour[] = Array.from(hits.ids, (id, k) => ({ strId: id, similarity: hits.similarities?.[k] ?? 0 }));
+  /** Active neighbours of each fingerprint from the scan's threshold on; a caller that left stops the work. */
+  private async scan(data: EnsembleData, fingerprints: Uint8Array[], signal: AbortSignal): Promise<Neighbour[][]> {
+    if (signal.aborted) throw new ChemSearchCancelled('The prediction was cancelled.');
+    if (fingerprints.length === 0) return [];
+    const found = await data.scan.neighbours(fingerprints, SCAN_MIN_SIMILARITY);
+    if (signal.aborted) throw new ChemSearchCancelled('The prediction was cancelled.');
+    return found;
+  }
+
+  /** Both predictors and the combination for one structure and its active neighbours. */
+  private async rank(data: EnsembleData, query: { smiles: string; strId: number | null; morgan: Uint8Array }, neighbours: Neighbour[], limit: number): Promise<Prediction> {
+    const { smiles, strId } = query;
     // The compound's own measurements are shown as measured, never used as evidence for it.
     const exclude = (id: number) => id === strId;
     const ensemble = scoreTargets(neighbours, data.set, data.background, { exclude, evidence: PREDICTION_EVIDENCE_MAX });
-    const outputs = hits.query?.morgan ? await this.modelOutputs(data, hits.query.morgan) : null;
+    const outputs = await this.modelOutputs(data, query.morgan);
     const { ranked, modelOnlyInTop10 } = rankTargets(data.set, ensemble, outputs, (chemblId) => data.byChemblId.get(chemblId));
     return { smiles, strId, neighbours, nearest: nearestActive(neighbours, data.set, exclude), ranked: ranked.slice(0, Math.max(limit, 1)), modelOnlyInTop10 };
   }
@@ -293,30 +309,57 @@ export class PredictionService {
     const current = this.data;
     if (current) {
       const data = await current.catch(() => null);
-      if (data && data.version === version) return data;
+      if (data && data.version === version && !data.scan.broken) return data;
       if (this.data !== current) return this.ensemble();
     }
     const loading = this.readEnsemble(version);
     this.data = loading;
-    loading.catch(() => {
-      if (this.data === loading) this.data = null;
-    });
+    loading.then(
+      () => current && void retire(current),
+      () => {
+        if (this.data === loading) this.data = null;
+      },
+    );
     return loading;
+  }
+
+  /** Stops the scan workers (server shutdown). */
+  async close(): Promise<void> {
+    const current = this.data;
+    this.data = null;
+    const data = await current?.catch(() => null);
+    await data?.scan.close();
   }
 
   private async readEnsemble(version: string): Promise<EnsembleData> {
     const started = performance.now();
     const set = await readActiveSet(this.db);
-    const background = await estimateBackground(this.db, this.engine, set, version);
+    const scan = await ActiveScan.build(this.db, set.strIds);
+    let background: Background;
+    try {
+      background = await estimateBackground(this.db, scan, set, version);
+    } catch (error) {
+      await scan.close();
+      throw error;
+    }
     const byChemblId = new Map<string, number>();
     const byTargetId = new Map<number, number>();
     set.targets.forEach((target, index) => {
       if (target.chemblId) byChemblId.set(target.chemblId, index);
       byTargetId.set(target.targetId, index);
     });
-    this.log(`target prediction: ${set.targetOf.length} active pairs on ${set.strIds.length} structures, background from ${background.queries} queries, in ${Math.round(performance.now() - started)} ms`);
-    return { version, set, background, byChemblId, byTargetId };
+    this.log(`target prediction: ${set.targetOf.length} active pairs on ${set.strIds.length} structures, background from ${background.queries} queries, ${scan.postings.toLocaleString('en-US')} fingerprint bits indexed, in ${Math.round(performance.now() - started)} ms`);
+    return { version, set, scan, background, byChemblId, byTargetId };
   }
+}
+
+/** A replaced version's scan workers stop once the predictions still using them are done. */
+const RETIRE_AFTER_MS = 60_000;
+
+async function retire(previous: Promise<EnsembleData>): Promise<void> {
+  const data = await previous.catch(() => null);
+  if (!data) return;
+  setTimeout(() => void data.scan.close(), RETIRE_AFTER_MS).unref();
 }
 
 interface MeasuredRow {
@@ -333,4 +376,21 @@ function pActivity(nm: number): number {
 function ensembleEValue(entry: RankedTarget): number | null {
   const score = entry.ensemble;
   return score && score.hits > 0 && Number.isFinite(score.eValue) ? score.eValue : null;
+}
+
+interface StoredStructure {
+  smiles: string;
+  morgan: Uint8Array | null;
+}
+
+/** SMILES and stored Morgan fingerprint of these structures (absent: no such structure). */
+async function storedFingerprints(db: Kysely<Database>, strIds: readonly number[]): Promise<Map<number, StoredStructure>> {
+  const { rows } = await sql<{ str_id: string | number; canonical_smiles: string; fp: string | null }>`SELECT str_id, canonical_smiles, encode(morgan_fp, 'base64') AS fp
+    FROM structures WHERE str_id = ANY(${`{${strIds.join(',')}}`}::bigint[])`.execute(db);
+  return new Map(
+    rows.map((row) => {
+      const fp = row.fp === null ? null : new Uint8Array(Buffer.from(row.fp, 'base64'));
+      return [Number(row.str_id), { smiles: row.canonical_smiles, morgan: fp?.length === FP_BYTES ? fp : null }];
+    }),
+  );
 }

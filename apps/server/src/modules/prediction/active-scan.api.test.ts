@@ -1,0 +1,73 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASES, openTestDatabase } from '../../../test/harness.ts';
+import type { TestDatabase } from '../../../test/harness.ts';
+import { RdkitChemEngine } from '../chemistry/rdkit-engine.ts';
+import { seedDemoKnowledgeBase } from '../knowledge-base/demo/demo-seed.ts';
+import { structuresRevision } from '../knowledge-base/kb-loads.ts';
+import { ActiveScan } from './active-scan.ts';
+
+/*
+ * The prediction's own scan (inverted indexes in worker threads) against the structure index's
+ * similarity search, over the same stored fingerprints: for queries typed as SMILES, the
+ * neighbours at Tanimoto ≥ 0.3 among a set of structures must be exactly the structure index's
+ * hits among them, with the same Tanimoto to the last bit — split over one part or several.
+ */
+describe.each(DATABASES)('active-structure scan on %s', (kind) => {
+  let database: TestDatabase;
+  let engine: RdkitChemEngine;
+  let every: Float64Array;
+
+  beforeAll(async () => {
+    database = await openTestDatabase(kind);
+    await seedDemoKnowledgeBase(database.handle, { size: 'S', maxChunks: 1 });
+    engine = new RdkitChemEngine(database.handle.db, { workers: 1, revision: () => structuresRevision(database.handle.db) });
+    engine.start();
+    await engine.ready();
+    const { rows } = await sql<{ str_id: number }>`SELECT str_id::int AS str_id FROM structures ORDER BY str_id`.execute(database.handle.db);
+    every = Float64Array.from(rows, (row) => row.str_id);
+  }, 180_000);
+  afterAll(async () => {
+    await engine?.close();
+    await database?.close();
+  });
+
+  const querySmiles = async (count: number) => {
+    const { rows } = await sql<{ canonical_smiles: string }>`SELECT canonical_smiles FROM structures ORDER BY str_id DESC LIMIT ${count}`.execute(database.handle.db);
+    // Beside stored structures, two that are not stored: a drug and a fragment.
+    return [...rows.map((row) => row.canonical_smiles), 'COCCOc1cc2ncnc(Nc3cccc(C#C)c3)c2cc1OCCOC', 'c1ccccc1O'];
+  };
+
+  it.each([1, 3])('finds exactly the structure index’s neighbours ≥ 0.3 among every other structure, in %i part(s)', async (parts) => {
+    // Every other structure: the set is not the whole index, as the actives are not.
+    const subset = every.filter((_, k) => k % 2 === 0);
+    const scan = await ActiveScan.build(database.handle.db, subset, parts);
+    try {
+      const smiles = await querySmiles(12);
+      const described = await Promise.all(smiles.map((text) => engine.describe({ kind: 'smiles', text, desalt: false })));
+      const found = await scan.neighbours(described.map((d) => d.morgan!), 0.3);
+      let compared = 0;
+      for (const [q, text] of smiles.entries()) {
+        const hits = await engine.similarity({ kind: 'smiles', text, desalt: false }, { min: 0.3, max: 1 });
+        const inSubset = new Set(subset);
+        const expected = Array.from(hits.ids, (id, k) => ({ strId: id, similarity: hits.similarities![k]! }))
+          .filter((hit) => inSubset.has(hit.strId))
+          .sort((a, b) => a.strId - b.strId);
+        const actual = [...found[q]!].sort((a, b) => a.strId - b.strId);
+        expect(actual, text).toEqual(expected);
+        compared += expected.length;
+      }
+      // Not a comparison of empty lists.
+      expect(compared).toBeGreaterThan(smiles.length);
+    } finally {
+      await scan.close();
+    }
+  });
+
+  it('answers nothing for an empty fingerprint and stops its workers on close', async () => {
+    const scan = await ActiveScan.build(database.handle.db, every.subarray(0, 50), 1);
+    expect(await scan.neighbours([new Uint8Array(256)], 0.3)).toEqual([[]]);
+    await scan.close();
+    await expect(scan.neighbours([new Uint8Array(256)], 0.3)).rejects.toThrow(/stopped/);
+  });
+});

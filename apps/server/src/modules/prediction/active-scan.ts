@@ -1,0 +1,181 @@
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { FP_BYTES } from '../chemistry/fingerprint.mjs';
+import type { Neighbour } from './similarity-ensemble.ts';
+
+const WORKER_URL = new URL('./active-scan-worker.mjs', import.meta.url);
+/** Active structures whose fingerprints one database read fetches. */
+const READ_PAGE = 10_000;
+
+interface WorkerReply {
+  id: number;
+  ok: boolean;
+  error?: string;
+  rows?: Uint32Array;
+  sims?: Float64Array;
+  ends?: Uint32Array;
+}
+
+/** Bit positions of rows, appended row by row (the worker's input). */
+class BitLists {
+  offsets: number[] = [0];
+  private bits = new Uint16Array(1 << 16);
+  private used = 0;
+
+  add(fp: Uint8Array | null): void {
+    if (fp?.length === FP_BYTES) {
+      for (let j = 0; j < FP_BYTES; j++) {
+        const byte = fp[j]!;
+        if (byte === 0) continue;
+        for (let i = 0; i < 8; i++) if (byte & (1 << i)) this.push(j * 8 + i);
+      }
+    }
+    this.offsets.push(this.used);
+  }
+
+  private push(bit: number): void {
+    if (this.used === this.bits.length) {
+      const grown = new Uint16Array(this.bits.length * 2);
+      grown.set(this.bits);
+      this.bits = grown;
+    }
+    this.bits[this.used++] = bit;
+  }
+
+  take(): { offsets: Uint32Array; bits: Uint16Array } {
+    return { offsets: Uint32Array.from(this.offsets), bits: this.bits.slice(0, this.used) };
+  }
+}
+
+/** One worker and its part of the rows. */
+class ScanPart {
+  private readonly pending = new Map<number, { resolve: (reply: WorkerReply) => void; reject: (error: Error) => void }>();
+  private nextId = 1;
+  private failure: Error | null = null;
+
+  constructor(private readonly worker: Worker) {
+    worker.on('message', (reply: WorkerReply) => {
+      const waiting = this.pending.get(reply.id);
+      if (!waiting) return;
+      this.pending.delete(reply.id);
+      if (reply.ok) waiting.resolve(reply);
+      else waiting.reject(new Error(`Target prediction's scan failed: ${reply.error ?? 'unknown error'}`));
+    });
+    const fail = (error: Error) => {
+      this.failure = error;
+      for (const waiting of this.pending.values()) waiting.reject(error);
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`Target prediction's scan worker stopped (exit code ${code}).`)));
+  }
+
+  get broken(): boolean {
+    return this.failure !== null;
+  }
+
+  call(message: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<WorkerReply> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...message, id }, transfer);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.worker.removeAllListeners('exit');
+    this.failure ??= new Error("Target prediction's scan worker stopped (closed).");
+    for (const waiting of this.pending.values()) waiting.reject(this.failure);
+    this.pending.clear();
+    await this.worker.terminate();
+  }
+}
+
+/**
+ * The fingerprints of the active structures (docs/prediction.md "Speed"), as inverted indexes in
+ * worker threads, each over one part of the rows: a query asks every part at once, so one
+ * prediction uses every core and a batch spreads over them. Row r is the active set's structure
+ * r (`ActiveSet.strIds`); a neighbour is any such structure at or above the threshold, exactly
+ * as the structure index would find it among them.
+ */
+export class ActiveScan {
+  private constructor(
+    private readonly parts: ScanPart[],
+    private readonly strIds: Float64Array,
+    /** Postings in all (bits set over every active), for the log. */
+    readonly postings: number,
+  ) {}
+
+  /** Reads the fingerprints of `strIds` (ascending) and builds the parts' indexes. */
+  static async build(db: Kysely<Database>, strIds: Float64Array, workers = defaultWorkers(strIds.length)): Promise<ActiveScan> {
+    const partCount = Math.max(1, workers);
+    const bounds = Array.from({ length: partCount + 1 }, (_, p) => Math.round((p * strIds.length) / partCount));
+    const lists = Array.from({ length: partCount }, () => new BitLists());
+    let part = 0;
+    for (let from = 0; from < strIds.length; from += READ_PAGE) {
+      const ids = strIds.subarray(from, Math.min(strIds.length, from + READ_PAGE));
+      const fps = await readFingerprints(db, ids);
+      for (let k = 0; k < ids.length; k++) {
+        while (from + k >= bounds[part + 1]!) part += 1;
+        lists[part]!.add(fps.get(ids[k]!) ?? null);
+      }
+    }
+    const parts = lists.map(() => new ScanPart(new Worker(WORKER_URL)));
+    try {
+      const loaded = await Promise.all(
+        lists.map((list, p) => {
+          const { offsets, bits } = list.take();
+          return parts[p]!.call({ type: 'load', offsets, bits, rowFrom: bounds[p] }, [offsets.buffer as ArrayBuffer, bits.buffer as ArrayBuffer]);
+        }),
+      );
+      const postings = loaded.reduce((sum, reply) => sum + Number((reply as unknown as { postings: number }).postings), 0);
+      return new ActiveScan(parts, strIds, postings);
+    } catch (error) {
+      await Promise.all(parts.map((p) => p.close()));
+      throw error;
+    }
+  }
+
+  get broken(): boolean {
+    return this.parts.some((part) => part.broken);
+  }
+
+  get size(): number {
+    return this.strIds.length;
+  }
+
+  /** Per query fingerprint, the active structures at Tanimoto ≥ `min` (in no particular order). */
+  async neighbours(queries: readonly Uint8Array[], min: number): Promise<Neighbour[][]> {
+    const packed = new Uint8Array(queries.length * FP_BYTES);
+    queries.forEach((fp, q) => packed.set(fp.subarray(0, FP_BYTES), q * FP_BYTES));
+    const replies = await Promise.all(this.parts.map((part) => part.call({ type: 'scan', queries: packed, min })));
+    return queries.map((_, q) => {
+      const found: Neighbour[] = [];
+      for (const reply of replies) {
+        const from = q === 0 ? 0 : reply.ends![q - 1]!;
+        for (let k = from; k < reply.ends![q]!; k++) found.push({ strId: this.strIds[reply.rows![k]!]!, similarity: reply.sims![k]! });
+      }
+      return found;
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.parts.map((part) => part.close()));
+  }
+}
+
+/** One part per core, none smaller than 20,000 actives (a message costs more than scanning that few). */
+function defaultWorkers(actives: number): number {
+  return Math.max(1, Math.min(os.availableParallelism(), Math.ceil(actives / 20_000)));
+}
+
+async function readFingerprints(db: Kysely<Database>, ids: Float64Array): Promise<Map<number, Uint8Array>> {
+  // base64: PostgreSQL writes it faster than bytea's hex, and Node decodes it natively (index-loader.ts).
+  const { rows } = await sql<{ str_id: string | number; fp: string | null }>`SELECT str_id, encode(morgan_fp, 'base64') AS fp
+    FROM structures WHERE str_id = ANY(${`{${ids.join(',')}}`}::bigint[]) AND morgan_fp IS NOT NULL`.execute(db);
+  return new Map(rows.map((row) => [Number(row.str_id), Buffer.from(row.fp!, 'base64')]));
+}
