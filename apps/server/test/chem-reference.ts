@@ -53,6 +53,9 @@ export const SUBSTRUCTURE_QUERIES: { kind: 'smiles' | 'smarts'; text: string; no
   { kind: 'smarts', text: '[$(c1ccccc1)]-[$(c1ccncc1)]', note: 'recursive biaryl' },
   { kind: 'smarts', text: '*~*~*~*~*~*~*~*~*~*~*~*~*~*~*~*', note: 'generic 16-atom path' },
   { kind: 'smarts', text: '[Cl,Br,I]', note: 'no fluorine' },
+  { kind: 'smarts', text: '[$(N!@N),$([N;R0]=[N;R0])]', note: 'OR of recursive SMARTS with ring primitives (hydrazine or azo)' },
+  { kind: 'smarts', text: '[$([#7;R]);$(n)]', note: 'AND of recursive SMARTS, one with a ring primitive' },
+  { kind: 'smarts', text: '[$(C(=O)[OH]),$(C=O)]-[$([c;r6])]', note: 'recursive SMARTS in two atoms, one with ring size' },
 ];
 
 export class ChemReference {

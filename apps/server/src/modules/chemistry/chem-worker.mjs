@@ -11,6 +11,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import initRDKitModule from '@rdkit/rdkit';
 import { FOLD_BYTES, FP_BYTES, MORGAN_SETTINGS } from './fingerprint.mjs';
+import { withRingPerception } from './smarts-rings.mjs';
 
 // What this worker is running, for the engine's watchdog (rdkit-engine.ts): [kind, id] as Int32
 // (kind 0 idle, 1 request, 2 job step) and the start time (Date.now()) as Float64 at byte 8.
@@ -460,7 +461,9 @@ function startJob(message) {
   const shardIds = message.shardIds ?? [...shards.keys()];
   const job = { id: message.jobId, type: message.type, shardIds, next: 0, found: 0, limit: message.limit ?? 0, usedMs: 0, missing: 0, candidates: message.candidates ?? null, test: TEST_HOOKS ? message.test : undefined };
   if (message.type === 'substructure') {
-    const built = queryMol(message.query, message.maxAtoms ?? 0);
+    // Matched as written, except that rings are perceived whenever a recursive SMARTS needs them (smarts-rings.mjs).
+    const query = message.query.kind === 'smarts' ? { ...message.query, text: withRingPerception(message.query.text) } : message.query;
+    const built = queryMol(query, message.maxAtoms ?? 0);
     if (built.error) {
       parentPort.postMessage({ type: 'failed', jobId: job.id, error: built.error });
       return;
