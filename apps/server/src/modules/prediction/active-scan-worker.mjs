@@ -8,40 +8,53 @@ import { parentPort } from 'node:worker_threads';
 const FP_BITS = 2048;
 const FP_BYTES = FP_BITS / 8;
 
-/** bit → its rows: rows[start[bit] .. start[bit + 1]] (ascending). */
+/**
+ * Rows are taken in blocks of BLOCK (a row's number inside its block fits 16 bits, and a block's
+ * counters stay in the processor's cache): the rows of block k having bit b, as numbers inside the
+ * block, are rows[start[k * FP_BITS + b] .. start[k * FP_BITS + b + 1]] (ascending).
+ */
+let BLOCK = 65_536;
 let start = null;
 let rows = null;
 /** Bits per row (0: no fingerprint, never a neighbour). */
 let pops = null;
-/** Shared bits per row for the query being scanned (zeroed after each query). */
+/** Shared bits per row of the block being scanned (zeroed as it is read). */
 let counts = null;
 /** This part's first row in the whole index. */
 let first = 0;
 
 /**
  * Builds the inverted index from the part's rows as bit lists (row r's bits are
- * bits[offsets[r] .. offsets[r + 1]]): count per bit, prefix sums, fill.
+ * bits[offsets[r] .. offsets[r + 1]]): count per block and bit, prefix sums, fill.
  */
-function load({ offsets, bits, rowFrom }) {
+function load({ offsets, bits, rowFrom, block }) {
+  if (block) BLOCK = block;
   const n = offsets.length - 1;
-  start = new Uint32Array(FP_BITS + 1);
-  for (let k = 0; k < bits.length; k++) start[bits[k] + 1] += 1;
-  for (let b = 0; b < FP_BITS; b++) start[b + 1] += start[b];
-  const fill = start.slice(0, FP_BITS);
-  rows = new Uint32Array(bits.length);
+  const blocks = Math.ceil(n / BLOCK);
+  start = new Uint32Array(blocks * FP_BITS + 1);
   pops = new Uint16Array(n);
   for (let r = 0; r < n; r++) {
+    const base = Math.floor(r / BLOCK) * FP_BITS + 1;
     pops[r] = offsets[r + 1] - offsets[r];
-    for (let k = offsets[r]; k < offsets[r + 1]; k++) rows[fill[bits[k]]++] = r;
+    for (let k = offsets[r]; k < offsets[r + 1]; k++) start[base + bits[k]] += 1;
   }
-  counts = new Uint16Array(n);
+  for (let i = 0; i < blocks * FP_BITS; i++) start[i + 1] += start[i];
+  const fill = start.slice(0, blocks * FP_BITS);
+  rows = new Uint16Array(bits.length);
+  for (let r = 0; r < n; r++) {
+    const blockStart = Math.floor(r / BLOCK);
+    const base = blockStart * FP_BITS;
+    const local = r - blockStart * BLOCK;
+    for (let k = offsets[r]; k < offsets[r + 1]; k++) rows[fill[base + bits[k]]++] = local;
+  }
+  counts = new Uint16Array(Math.min(BLOCK, Math.max(n, 1)));
   first = rowFrom;
-  return { rows: n, postings: bits.length };
+  return { rows: n, postings: bits.length, blocks };
 }
 
 /**
  * Rows of this part with a Tanimoto of at least `min` to each query (fingerprints of FP_BYTES,
- * back to back), as global row numbers with their Tanimoto, and where each query's rows begin.
+ * back to back), as global row numbers with their Tanimoto, and where each query's rows end.
  * Tanimoto is computed as the structure index computes it (common / union, in double precision),
  * so both answer the same neighbours.
  */
@@ -58,25 +71,27 @@ function scan({ queries, min }) {
       if (byte === 0) continue;
       for (let i = 0; i < 8; i++) if (byte & (1 << i)) queryBits[qPop++] = j * 8 + i;
     }
-    if (qPop > 0) scanOne(queryBits, qPop, min, found, sims);
+    if (qPop > 0) for (let block = 0; block * BLOCK < pops.length; block++) scanBlock(block, queryBits, qPop, min, found, sims);
     ends[q] = found.length;
   }
   return { rows: Uint32Array.from(found), sims: Float64Array.from(sims), ends };
 }
 
-function scanOne(queryBits, qPop, min, found, sims) {
+function scanBlock(block, queryBits, qPop, min, found, sims) {
+  const base = block * FP_BITS;
   for (let k = 0; k < qPop; k++) {
-    const bit = queryBits[k];
+    const bit = base + queryBits[k];
     for (let p = start[bit], end = start[bit + 1]; p < end; p++) counts[rows[p]] += 1;
   }
-  const n = counts.length;
+  const from = block * BLOCK;
+  const n = Math.min(BLOCK, pops.length - from);
   for (let r = 0; r < n; r++) {
     const common = counts[r];
     if (common === 0) continue;
     counts[r] = 0;
-    const sim = common / (qPop + pops[r] - common);
+    const sim = common / (qPop + pops[from + r] - common);
     if (sim >= min) {
-      found.push(first + r);
+      found.push(first + from + r);
       sims.push(sim);
     }
   }

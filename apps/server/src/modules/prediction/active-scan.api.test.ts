@@ -11,7 +11,8 @@ import { ActiveScan } from './active-scan.ts';
  * The prediction's own scan (inverted indexes in worker threads) against the structure index's
  * similarity search, over the same stored fingerprints: for queries typed as SMILES, the
  * neighbours at Tanimoto ≥ 0.3 among a set of structures must be exactly the structure index's
- * hits among them, with the same Tanimoto to the last bit — split over one part or several.
+ * hits among them, with the same Tanimoto to the last bit — split over one part or several, in
+ * one block of rows or many.
  */
 describe.each(DATABASES)('active-structure scan on %s', (kind) => {
   let database: TestDatabase;
@@ -38,10 +39,14 @@ describe.each(DATABASES)('active-structure scan on %s', (kind) => {
     return [...rows.map((row) => row.canonical_smiles), 'COCCOc1cc2ncnc(Nc3cccc(C#C)c3)c2cc1OCCOC', 'c1ccccc1O'];
   };
 
-  it.each([1, 3])('finds exactly the structure index’s neighbours ≥ 0.3 among every other structure, in %i part(s)', async (parts) => {
+  it.each([
+    { workers: 1, block: undefined },
+    { workers: 3, block: undefined },
+    { workers: 2, block: 64 },
+  ])('finds exactly the structure index’s neighbours ≥ 0.3 among every other structure, in $workers part(s), blocks of $block rows', async (options) => {
     // Every other structure: the set is not the whole index, as the actives are not.
     const subset = every.filter((_, k) => k % 2 === 0);
-    const scan = await ActiveScan.build(database.handle.db, subset, parts);
+    const scan = await ActiveScan.build(database.handle.db, subset, options);
     try {
       const smiles = await querySmiles(12);
       const described = await Promise.all(smiles.map((text) => engine.describe({ kind: 'smiles', text, desalt: false })));
@@ -65,7 +70,7 @@ describe.each(DATABASES)('active-structure scan on %s', (kind) => {
   });
 
   it('answers nothing for an empty fingerprint and stops its workers on close', async () => {
-    const scan = await ActiveScan.build(database.handle.db, every.subarray(0, 50), 1);
+    const scan = await ActiveScan.build(database.handle.db, every.subarray(0, 50), { workers: 1 });
     expect(await scan.neighbours([new Uint8Array(256)], 0.3)).toEqual([[]]);
     await scan.close();
     await expect(scan.neighbours([new Uint8Array(256)], 0.3)).rejects.toThrow(/stopped/);

@@ -110,9 +110,13 @@ export class ActiveScan {
     readonly postings: number,
   ) {}
 
-  /** Reads the fingerprints of `strIds` (ascending) and builds the parts' indexes. */
-  static async build(db: Kysely<Database>, strIds: Float64Array, workers = defaultWorkers(strIds.length)): Promise<ActiveScan> {
-    const partCount = Math.max(1, workers);
+  /**
+   * Reads the fingerprints of `strIds` (ascending) and builds the parts' indexes: `workers` parts
+   * (default one per core), rows taken in blocks of `block` inside each (default 65,536; tests use
+   * small ones).
+   */
+  static async build(db: Kysely<Database>, strIds: Float64Array, options: { workers?: number; block?: number } = {}): Promise<ActiveScan> {
+    const partCount = Math.max(1, options.workers ?? defaultWorkers(strIds.length));
     const bounds = Array.from({ length: partCount + 1 }, (_, p) => Math.round((p * strIds.length) / partCount));
     const lists = Array.from({ length: partCount }, () => new BitLists());
     let part = 0;
@@ -129,7 +133,7 @@ export class ActiveScan {
       const loaded = await Promise.all(
         lists.map((list, p) => {
           const { offsets, bits } = list.take();
-          return parts[p]!.call({ type: 'load', offsets, bits, rowFrom: bounds[p] }, [offsets.buffer as ArrayBuffer, bits.buffer as ArrayBuffer]);
+          return parts[p]!.call({ type: 'load', offsets, bits, rowFrom: bounds[p], block: options.block }, [offsets.buffer as ArrayBuffer, bits.buffer as ArrayBuffer]);
         }),
       );
       const postings = loaded.reduce((sum, reply) => sum + Number((reply as unknown as { postings: number }).postings), 0);
