@@ -57,10 +57,13 @@ class ScanPart {
   private failure: Error | null = null;
 
   constructor(private readonly worker: Worker) {
+    // An idle scan never keeps a process alive (a retiring one may still wait on its timer); a call does.
+    worker.unref();
     worker.on('message', (reply: WorkerReply) => {
       const waiting = this.pending.get(reply.id);
       if (!waiting) return;
       this.pending.delete(reply.id);
+      if (this.pending.size === 0) worker.unref();
       if (reply.ok) waiting.resolve(reply);
       else waiting.reject(new Error(`Target prediction's scan failed: ${reply.error ?? 'unknown error'}`));
     });
@@ -81,6 +84,7 @@ class ScanPart {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref();
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ ...message, id }, transfer);
     });

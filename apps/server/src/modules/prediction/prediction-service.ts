@@ -53,6 +53,7 @@ interface Prediction {
  */
 export class PredictionService {
   private data: Promise<EnsembleData> | null = null;
+  private readonly retiring = new Set<ActiveScan>();
   private modelBackground: { model: MultitaskModel; version: string; background: Promise<ModelBackground> } | null = null;
 
   constructor(
@@ -315,7 +316,7 @@ export class PredictionService {
     const loading = this.readEnsemble(version);
     this.data = loading;
     loading.then(
-      () => current && void retire(current),
+      () => current && void this.retire(current),
       () => {
         if (this.data === loading) this.data = null;
       },
@@ -323,12 +324,24 @@ export class PredictionService {
     return loading;
   }
 
-  /** Stops the scan workers (server shutdown). */
+  /** Stops the scan workers, the current version's and any still retiring (server shutdown). */
   async close(): Promise<void> {
     const current = this.data;
     this.data = null;
     const data = await current?.catch(() => null);
-    await data?.scan.close();
+    await Promise.all([data?.scan.close(), ...[...this.retiring].map((scan) => scan.close())]);
+    this.retiring.clear();
+  }
+
+  /** A replaced version's scan workers stop once the predictions still using them are done. */
+  private async retire(previous: Promise<EnsembleData>): Promise<void> {
+    const data = await previous.catch(() => null);
+    if (!data) return;
+    this.retiring.add(data.scan);
+    setTimeout(() => {
+      this.retiring.delete(data.scan);
+      void data.scan.close();
+    }, RETIRE_AFTER_MS).unref();
   }
 
   private async readEnsemble(version: string): Promise<EnsembleData> {
@@ -353,14 +366,8 @@ export class PredictionService {
   }
 }
 
-/** A replaced version's scan workers stop once the predictions still using them are done. */
+/** How long a replaced version's scan stays up for the predictions that started on it. */
 const RETIRE_AFTER_MS = 60_000;
-
-async function retire(previous: Promise<EnsembleData>): Promise<void> {
-  const data = await previous.catch(() => null);
-  if (!data) return;
-  setTimeout(() => void data.scan.close(), RETIRE_AFTER_MS).unref();
-}
 
 interface MeasuredRow {
   nm: number;
