@@ -23,33 +23,51 @@ let counts = null;
 /** This part's first row in the whole index. */
 let first = 0;
 
+/** The part's rows as they arrive, page by page, until `load` indexes them. */
+let pages = [];
+
+/** One page of rows as bit lists: row r of the page has bits[offsets[r] .. offsets[r + 1]]. */
+function append({ offsets, bits }) {
+  pages.push({ offsets, bits });
+  return {};
+}
+
 /**
- * Builds the inverted index from the part's rows as bit lists (row r's bits are
- * bits[offsets[r] .. offsets[r + 1]]): count per block and bit, prefix sums, fill.
+ * Builds the inverted index from the pages received (count per block and bit, prefix sums, fill),
+ * then lets them go: the rows arrive a page at a time, so neither thread ever holds every row's bit
+ * list twice.
  */
-function load({ offsets, bits, rowFrom, block }) {
+function load({ rowFrom, block }) {
   if (block) BLOCK = block;
-  const n = offsets.length - 1;
+  const n = pages.reduce((sum, page) => sum + page.offsets.length - 1, 0);
+  const postings = pages.reduce((sum, page) => sum + page.bits.length, 0);
   const blocks = Math.ceil(n / BLOCK);
   start = new Uint32Array(blocks * FP_BITS + 1);
   pops = new Uint16Array(n);
-  for (let r = 0; r < n; r++) {
-    const base = Math.floor(r / BLOCK) * FP_BITS + 1;
-    pops[r] = offsets[r + 1] - offsets[r];
-    for (let k = offsets[r]; k < offsets[r + 1]; k++) start[base + bits[k]] += 1;
+  let r = 0;
+  for (const { offsets, bits } of pages) {
+    for (let i = 0; i + 1 < offsets.length; i++, r++) {
+      const base = Math.floor(r / BLOCK) * FP_BITS + 1;
+      pops[r] = offsets[i + 1] - offsets[i];
+      for (let k = offsets[i]; k < offsets[i + 1]; k++) start[base + bits[k]] += 1;
+    }
   }
   for (let i = 0; i < blocks * FP_BITS; i++) start[i + 1] += start[i];
   const fill = start.slice(0, blocks * FP_BITS);
-  rows = new Uint16Array(bits.length);
-  for (let r = 0; r < n; r++) {
-    const blockStart = Math.floor(r / BLOCK);
-    const base = blockStart * FP_BITS;
-    const local = r - blockStart * BLOCK;
-    for (let k = offsets[r]; k < offsets[r + 1]; k++) rows[fill[base + bits[k]]++] = local;
+  rows = new Uint16Array(postings);
+  r = 0;
+  for (const { offsets, bits } of pages) {
+    for (let i = 0; i + 1 < offsets.length; i++, r++) {
+      const blockOf = Math.floor(r / BLOCK);
+      const base = blockOf * FP_BITS;
+      const local = r - blockOf * BLOCK;
+      for (let k = offsets[i]; k < offsets[i + 1]; k++) rows[fill[base + bits[k]]++] = local;
+    }
   }
+  pages = [];
   counts = new Uint16Array(Math.min(BLOCK, Math.max(n, 1)));
   first = rowFrom;
-  return { rows: n, postings: bits.length, blocks };
+  return { rows: n, postings, blocks };
 }
 
 /**
@@ -99,7 +117,9 @@ function scanBlock(block, queryBits, qPop, min, found, sims) {
 
 parentPort.on('message', (message) => {
   try {
-    if (message.type === 'load') {
+    if (message.type === 'append') {
+      parentPort.postMessage({ id: message.id, ok: true, ...append(message) });
+    } else if (message.type === 'load') {
       parentPort.postMessage({ id: message.id, ok: true, ...load(message) });
     } else if (message.type === 'scan') {
       const answer = scan(message);

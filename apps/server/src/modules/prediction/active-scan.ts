@@ -22,7 +22,7 @@ interface WorkerReply {
 /** Bit positions of rows, appended row by row (the worker's input). */
 class BitLists {
   offsets: number[] = [0];
-  private bits = new Uint16Array(1 << 16);
+  private bits = new Uint16Array(1 << 12);
   private used = 0;
 
   add(fp: Uint8Array | null): void {
@@ -122,24 +122,27 @@ export class ActiveScan {
   static async build(db: Kysely<Database>, strIds: Float64Array, options: { workers?: number; block?: number } = {}): Promise<ActiveScan> {
     const partCount = Math.max(1, options.workers ?? defaultWorkers(strIds.length));
     const bounds = Array.from({ length: partCount + 1 }, (_, p) => Math.round((p * strIds.length) / partCount));
-    const lists = Array.from({ length: partCount }, () => new BitLists());
-    let part = 0;
-    for (let from = 0; from < strIds.length; from += READ_PAGE) {
-      const ids = strIds.subarray(from, Math.min(strIds.length, from + READ_PAGE));
-      const fps = await readFingerprints(db, ids);
-      for (let k = 0; k < ids.length; k++) {
-        while (from + k >= bounds[part + 1]!) part += 1;
-        lists[part]!.add(fps.get(ids[k]!) ?? null);
-      }
-    }
-    const parts = lists.map(() => new ScanPart(new Worker(WORKER_URL)));
+    const parts = Array.from({ length: partCount }, () => new ScanPart(new Worker(WORKER_URL)));
     try {
-      const loaded = await Promise.all(
-        lists.map((list, p) => {
-          const { offsets, bits } = list.take();
-          return parts[p]!.call({ type: 'load', offsets, bits, rowFrom: bounds[p], block: options.block }, [offsets.buffer as ArrayBuffer, bits.buffer as ArrayBuffer]);
-        }),
-      );
+      // Each page's rows go to their part's worker as soon as they are read: this thread holds one page.
+      const sent: Promise<WorkerReply>[] = [];
+      let part = 0;
+      for (let from = 0; from < strIds.length; from += READ_PAGE) {
+        const ids = strIds.subarray(from, Math.min(strIds.length, from + READ_PAGE));
+        const fps = await readFingerprints(db, ids);
+        let list = new BitLists();
+        for (let k = 0; k < ids.length; k++) {
+          if (from + k >= bounds[part + 1]!) {
+            sent.push(sendPage(parts[part]!, list));
+            list = new BitLists();
+            while (from + k >= bounds[part + 1]!) part += 1;
+          }
+          list.add(fps.get(ids[k]!) ?? null);
+        }
+        sent.push(sendPage(parts[part]!, list));
+      }
+      await Promise.all(sent);
+      const loaded = await Promise.all(parts.map((scanPart, p) => scanPart.call({ type: 'load', rowFrom: bounds[p], block: options.block })));
       const postings = loaded.reduce((sum, reply) => sum + Number((reply as unknown as { postings: number }).postings), 0);
       return new ActiveScan(parts, strIds, postings);
     } catch (error) {
@@ -174,6 +177,12 @@ export class ActiveScan {
   async close(): Promise<void> {
     await Promise.all(this.parts.map((part) => part.close()));
   }
+}
+
+/** A page of rows to its part's worker (moved, not copied). */
+function sendPage(part: ScanPart, list: BitLists): Promise<WorkerReply> {
+  const { offsets, bits } = list.take();
+  return part.call({ type: 'append', offsets, bits }, [offsets.buffer as ArrayBuffer, bits.buffer as ArrayBuffer]);
 }
 
 /** One part per core, none smaller than 20,000 actives (a message costs more than scanning that few). */
