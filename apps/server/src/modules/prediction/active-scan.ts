@@ -190,9 +190,23 @@ function defaultWorkers(actives: number): number {
   return Math.max(1, Math.min(os.availableParallelism(), Math.ceil(actives / 20_000)));
 }
 
+/**
+ * A stored Morgan fingerprint as read in base64 (PostgreSQL writes it faster than bytea's hex, and
+ * Node decodes it natively; index-loader.ts), or null when none is stored or it has the wrong size.
+ */
+export function storedFingerprint(base64: string | null): Uint8Array | null {
+  if (base64 === null) return null;
+  const fp = new Uint8Array(Buffer.from(base64, 'base64'));
+  return fp.length === FP_BYTES ? fp : null;
+}
+
 async function readFingerprints(db: Kysely<Database>, ids: Float64Array): Promise<Map<number, Uint8Array>> {
-  // base64: PostgreSQL writes it faster than bytea's hex, and Node decodes it natively (index-loader.ts).
   const { rows } = await sql<{ str_id: string | number; fp: string | null }>`SELECT str_id, encode(morgan_fp, 'base64') AS fp
     FROM structures WHERE str_id = ANY(${`{${ids.join(',')}}`}::bigint[]) AND morgan_fp IS NOT NULL`.execute(db);
-  return new Map(rows.map((row) => [Number(row.str_id), Buffer.from(row.fp!, 'base64')]));
+  const result = new Map<number, Uint8Array>();
+  for (const row of rows) {
+    const fp = storedFingerprint(row.fp);
+    if (fp) result.set(Number(row.str_id), fp);
+  }
+  return result;
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { FP_BYTES } from '../chemistry/fingerprint.mjs';
+import { storedFingerprint } from './active-scan.ts';
 import type { ActiveScan } from './active-scan.ts';
 import { ENSEMBLE_THRESHOLD, fitBackground, rawScoresOf } from './similarity-ensemble.ts';
 import type { ActiveSet, Background } from './similarity-ensemble.ts';
@@ -45,10 +45,7 @@ export async function sampleStructures(db: Kysely<Database>, count: number): Pro
   const { rows } = await sql<{ str_id: string | number; canonical_smiles: string; fp: string | null }>`
     WITH numbered AS (SELECT str_id, canonical_smiles, morgan_fp, row_number() OVER (ORDER BY str_id) AS n, count(*) OVER () AS total FROM structures)
     SELECT str_id, canonical_smiles, encode(morgan_fp, 'base64') AS fp FROM numbered WHERE (n - 1) % greatest(1, total / ${count}) = 0 ORDER BY str_id LIMIT ${count}`.execute(db);
-  return rows.map((row) => {
-    const fp = row.fp === null ? null : new Uint8Array(Buffer.from(row.fp, 'base64'));
-    return { strId: Number(row.str_id), smiles: row.canonical_smiles, morgan: fp?.length === FP_BYTES ? fp : null };
-  });
+  return rows.map((row) => ({ strId: Number(row.str_id), smiles: row.canonical_smiles, morgan: storedFingerprint(row.fp) }));
 }
 
 /**

@@ -6,9 +6,8 @@ import type { Database } from '../../db/schema.ts';
 import { ChemInputError, ChemSearchCancelled } from '../chemistry/chem-engine.ts';
 import { byCanonicalSmiles } from '../chemistry/chem-query.ts';
 import type { ChemEngine, ChemQuery } from '../chemistry/chem-engine.ts';
-import { FP_BYTES } from '../chemistry/fingerprint.mjs';
 import { loadsState } from '../knowledge-base/kb-loads.ts';
-import { ActiveScan } from './active-scan.ts';
+import { ActiveScan, storedFingerprint } from './active-scan.ts';
 import { potencyPredicate, readActiveSet } from './active-index.ts';
 import { estimateModelBackground, modelZ } from './model-background.ts';
 import { rankTargets } from './rank-targets.ts';
@@ -394,10 +393,5 @@ interface StoredStructure {
 async function storedFingerprints(db: Kysely<Database>, strIds: readonly number[]): Promise<Map<number, StoredStructure>> {
   const { rows } = await sql<{ str_id: string | number; canonical_smiles: string; fp: string | null }>`SELECT str_id, canonical_smiles, encode(morgan_fp, 'base64') AS fp
     FROM structures WHERE str_id = ANY(${`{${strIds.join(',')}}`}::bigint[])`.execute(db);
-  return new Map(
-    rows.map((row) => {
-      const fp = row.fp === null ? null : new Uint8Array(Buffer.from(row.fp, 'base64'));
-      return [Number(row.str_id), { smiles: row.canonical_smiles, morgan: fp?.length === FP_BYTES ? fp : null }];
-    }),
-  );
+  return new Map(rows.map((row) => [Number(row.str_id), { smiles: row.canonical_smiles, morgan: storedFingerprint(row.fp) }]));
 }
