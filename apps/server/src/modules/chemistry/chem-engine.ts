@@ -57,6 +57,8 @@ export interface StructureHits {
   /** What RDKit made of the query (the engine reads it anyway; callers need not ask again). */
   query?: DescribedQuery;
   searched: number;
+  /** Substructure searches: rows that passed the fingerprint screen, and those matched by RDKit rather than in JavaScript (benchmarks read it). */
+  screen?: { candidates: number; byRdkit: number };
 }
 
 export type HighlightMode = 'match' | 'rest';

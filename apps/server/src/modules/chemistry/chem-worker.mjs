@@ -2,16 +2,21 @@
 // Plain JavaScript on purpose: a worker thread starts without tsx/vitest transforms, so a .ts file
 // would not load here. Message shapes are typed in worker-protocol.ts.
 //
-// Each worker owns some shards of the structure index. A shard holds an RDKit SubstructLibrary
-// (trusted canonical SMILES + pattern fingerprints: RDKit's own screen-then-match in C++) and, in
+// Each worker owns some shards of the structure index. A shard holds its stored SMILES, its
+// substructure screen (the pattern fingerprints bit by bit: substructure-screen.mjs) and, in
 // SharedArrayBuffers written by the main thread, the Morgan fingerprints sorted by bit count for
-// Tanimoto search with popcount bounds. Jobs are processed one shard at a time, next the job that
+// Tanimoto search with popcount bounds. A substructure candidate is matched here when the query is
+// a molecule (smiles-graph.mjs, substructure-match.mjs: RDKit's rules, a few µs) and by RDKit
+// otherwise (SMARTS, molfiles: verifyWithRdkit). Jobs are processed one shard at a time, next the job that
 // has used the least time so far, so a long search never shuts out a short one (a short one
 // finishes almost as if alone) and can be cancelled between shards.
 import { parentPort, workerData } from 'node:worker_threads';
 import initRDKitModule from '@rdkit/rdkit';
 import { FOLD_BYTES, FP_BYTES, MORGAN_SETTINGS } from './fingerprint.mjs';
 import { withRingPerception } from './smarts-rings.mjs';
+import { SmilesGraph } from './smiles-graph.mjs';
+import { bitsOf, buildScreen, rowsOf, screenRows } from './substructure-screen.mjs';
+import { Matcher, moleculeQueryOf } from './substructure-match.mjs';
 
 // What this worker is running, for the engine's watchdog (rdkit-engine.ts): [kind, id] as Int32
 // (kind 0 idle, 1 request, 2 job step) and the start time (Date.now()) as Float64 at byte 8.
@@ -96,58 +101,6 @@ const shards = new Map();
 const jobs = [];
 let ticking = false;
 
-// ------------------------------------------------------------------ fingerprints
-
-/**
- * RDKit's ExplicitBitVect pickle (what SubstructLibrary takes) from raw fingerprint bytes: a
- * header (version -32, size, on-bit count), then the runs of zeroes before each on bit and after
- * the last one, as RDKit's packed integers (< 128: n << 1; else ((n - 128) << 2) | 1, two bytes).
- * Wrong pickles would screen out true hits: the parity tests compare every hit set with RDKit.
- *
- * Written into one buffer reused for every row, and the answer is a view of it: embind copies the
- * bytes into RDKit's heap when the call is made, so the next row may overwrite them. A fresh 4 KB
- * buffer and a closure per row made this 2–3× slower (≈ 11 against 4.6 µs a structure at L's
- * 513 on-bits on average, measured beside a seed): 2.5 M times at every start-up.
- */
-/** The longest pickle of FP_BYTES: every run two bytes, one more run than bits set. */
-const pickleBuffer = new Uint8Array(12 + 2 * (FP_BYTES * 8 + 1));
-const pickleView = new DataView(pickleBuffer.buffer);
-
-function putPacked(at, gap) {
-  if (gap < 128) {
-    pickleBuffer[at] = gap << 1;
-    return at + 1;
-  }
-  const v = ((gap - 128) << 2) | 1;
-  pickleBuffer[at] = v & 255;
-  pickleBuffer[at + 1] = (v >> 8) & 255;
-  return at + 2;
-}
-
-/** The pickle of the FP_BYTES bytes of `bytes` from `offset`. */
-function ebvPickle(bytes, offset) {
-  const nbits = FP_BYTES * 8;
-  let at = 12;
-  let on = 0;
-  let prev = -1;
-  for (let b = 0; b < FP_BYTES; b++) {
-    let byte = bytes[offset + b];
-    while (byte !== 0) {
-      const low = byte & -byte;
-      byte ^= low;
-      const index = (b << 3) + 31 - Math.clz32(low);
-      at = putPacked(at, index - prev - 1);
-      prev = index;
-      on++;
-    }
-  }
-  at = putPacked(at, nbits - prev - 1);
-  pickleView.setInt32(0, -32, true);
-  pickleView.setUint32(4, nbits, true);
-  pickleView.setUint32(8, on, true);
-  return pickleBuffer.subarray(0, at);
-}
-
 // ------------------------------------------------------------------ query parsing
 
 function captured() {
@@ -231,124 +184,145 @@ function describe(query, maxAtoms) {
 
 // ------------------------------------------------------------------ shards
 
+const utf8 = new TextEncoder();
+
+/**
+ * A shard: its stored SMILES as UTF-8 in one buffer (row r from smilesAt[r] to smilesAt[r + 1];
+ * empty: over the stored-structure limits, index-loader.ts, and not searched by substructure),
+ * its substructure screen (substructure-screen.mjs) and, shared with the main thread, the Morgan
+ * fingerprints for similarity. RDKit holds nothing of it: a candidate is read and matched here
+ * (smiles-graph.mjs, substructure-match.mjs) or handed to RDKit with others (verifyWithRdkit).
+ */
 function addShard(message) {
   const { shardId, count, smiles } = message;
-  const pattern = message.pattern;
-  const lib = new RD.SubstructLibrary();
-  // Library index → row index (rows whose SMILES RDKit refuses are left out of substructure search).
-  const libRows = new Int32Array(count);
+  const encoded = smiles.map((text) => (text ? utf8.encode(text) : null));
+  const smilesAt = new Int32Array(count + 1);
+  for (let i = 0; i < count; i++) smilesAt[i + 1] = smilesAt[i] + (encoded[i]?.length ?? 0);
+  const smilesBytes = new Uint8Array(smilesAt[count]);
+  encoded.forEach((bytes, i) => bytes && smilesBytes.set(bytes, smilesAt[i]));
+  const hasPattern = message.pattern ? message.hasPattern : new Uint8Array(count);
+  const screen = buildScreen(count, message.pattern ?? new Uint8Array(0), hasPattern, (row) => smilesAt[row + 1] > smilesAt[row]);
+  shards.set(shardId, { smilesBytes, smilesAt, screen, ids: message.ids, pop: message.pop, morgan: message.morgan, fold: message.fold, count });
   let size = 0;
-  for (let i = 0; i < count; i++) {
-    // Empty: a stored SMILES over the stored-structure limits (index-loader.ts), left out.
-    if (!smiles[i]) continue;
-    try {
-      const hasPattern = pattern && message.hasPattern[i];
-      const index = hasPattern ? lib.add_trusted_smiles_and_pattern_fp(smiles[i], ebvPickle(pattern, i * FP_BYTES)) : lib.add_trusted_smiles(smiles[i]);
-      if (index >= 0) libRows[size++] = i;
-    } catch (error) {
-      if (isTrap(error)) throw error;
-      // An unreadable stored SMILES: this one structure is not searchable by substructure.
-    }
-  }
-  shards.set(shardId, {
-    lib,
-    libRows: libRows.subarray(0, size),
-    ids: message.ids,
-    pop: message.pop,
-    morgan: message.morgan,
-    fold: message.fold,
-    count,
-  });
+  for (let i = 0; i < count; i++) if (smilesAt[i + 1] > smilesAt[i]) size++;
   return size;
 }
 
 function dropShards() {
-  for (const shard of shards.values()) shard.lib.delete();
   shards.clear();
 }
 
 // ------------------------------------------------------------------ jobs
 
+/** Scratch for the screen and the candidates (sized for the largest shard seen). */
+let screenAcc = new Uint32Array(0);
+let withinRows = new Uint32Array(0);
+let candidateRowsOut = new Int32Array(0);
+const graph = new SmilesGraph(1024, 2048);
+const matcher = new Matcher(1024);
+
+function scratch(shard) {
+  const { words } = shard.screen;
+  if (screenAcc.length < words) {
+    screenAcc = new Uint32Array(words);
+    withinRows = new Uint32Array(words);
+  }
+  if (candidateRowsOut.length < shard.count) candidateRowsOut = new Int32Array(shard.count);
+}
+
+/**
+ * One shard of a substructure search: the screen's candidates, each read and matched here when the
+ * query is a molecule these rules cover, the rest matched by RDKit. Hits in row order; with a
+ * limit (first page), only as many as still wanted.
+ */
 function substructureStep(job, shard) {
-  if (job.candidates) return candidateSubstructureStep(job, shard);
-  const max = job.limit > 0 ? Math.max(1, job.limit - job.found) : shard.libRows.length || 1;
-  const matches = shard.lib.get_matches_as_uint32array(job.qmol, false, 1, max);
-  const ids = new Float64Array(matches.length);
-  for (let i = 0; i < matches.length; i++) ids[i] = shard.ids[shard.libRows[matches[i]]];
+  scratch(shard);
+  const within = job.candidates ? candidateMask(job, shard) : null;
+  if (within === false || !screenRows(shard.screen, job.screenBits, screenAcc, within)) return { ids: new Float64Array(0), candidates: 0, byRdkit: 0 };
+  const n = rowsOf(screenAcc, shard.screen.words, candidateRowsOut);
+  const wanted = job.limit > 0 ? Math.max(1, job.limit - job.found) : Infinity;
+  const hits = [];
+  const toRdkit = [];
+  const { smilesBytes, smilesAt } = shard;
+  for (let i = 0; i < n && hits.length < wanted; i++) {
+    const row = candidateRowsOut[i];
+    if (job.molQuery && graph.read(smilesBytes, smilesAt[row], smilesAt[row + 1])) {
+      if (matcher.matches(job.molQuery, graph)) hits.push(row);
+    } else toRdkit.push(row);
+  }
+  if (toRdkit.length > 0 && hits.length < wanted) {
+    for (const row of verifyWithRdkit(job, shard, toRdkit, Math.min(wanted - hits.length, toRdkit.length))) hits.push(row);
+    hits.sort((a, b) => a - b);
+  }
+  const ids = Float64Array.from(hits, (row) => shard.ids[row]);
   job.found += ids.length;
-  return { ids };
+  return { ids, candidates: n, byRdkit: toRdkit.length };
+}
+
+/**
+ * The pickle of a 1-bit ExplicitBitVect with its bit set. The rows given to RDKit have passed the
+ * screen already: a library with 1-bit pattern fingerprints lets every one through to RDKit's own
+ * match, and adding a row costs no parse (add_trusted_smiles would parse it twice).
+ */
+const PASS_ALL_PICKLE = (() => {
+  const bytes = new Uint8Array(14);
+  const view = new DataView(bytes.buffer);
+  view.setInt32(0, -32, true);
+  view.setUint32(4, 1, true);
+  view.setUint32(8, 1, true);
+  return bytes;
+})();
+
+/** The rows among `rows` that RDKit's SubstructLibrary matches (its trusted-SMILES reading), at most `max`. */
+function verifyWithRdkit(job, shard, rows, max) {
+  const lib = new RD.SubstructLibrary(1);
+  try {
+    const entries = [];
+    for (const row of rows) {
+      const index = lib.add_trusted_smiles_and_pattern_fp(shard.smilesBytes.subarray(shard.smilesAt[row], shard.smilesAt[row + 1]), PASS_ALL_PICKLE);
+      if (index >= 0) entries[index] = row;
+    }
+    const matches = lib.get_matches_as_uint32array(job.qmol, false, 1, max);
+    return Array.from(matches, (index) => entries[index]);
+  } finally {
+    lib.delete();
+  }
 }
 
 /**
  * A shard's rows are in fingerprint bit-count order (the similarity windows), not str_id order:
- * its ids sorted, with each one's library entry (-1: not in the library), made once when a
- * candidate search first needs them.
+ * its rows by id, made once when a candidate search first needs them.
  */
 function idOrder(shard) {
-  if (shard.sortedIds) return shard;
-  const rows = Array.from({ length: shard.count }, (_, row) => row).sort((a, b) => shard.ids[a] - shard.ids[b]);
-  const entryOfRow = new Int32Array(shard.count).fill(-1);
-  shard.libRows.forEach((row, entry) => (entryOfRow[row] = entry));
-  shard.sortedIds = Float64Array.from(rows, (row) => shard.ids[row]);
-  shard.sortedEntries = Int32Array.from(rows, (row) => entryOfRow[row]);
+  if (!shard.sortedIds) {
+    const rows = Array.from({ length: shard.count }, (_, row) => row).sort((a, b) => shard.ids[a] - shard.ids[b]);
+    shard.sortedIds = Float64Array.from(rows, (row) => shard.ids[row]);
+    shard.sortedRows = Int32Array.from(rows);
+  }
   return shard;
 }
 
-/** Candidates among a shard's library entries (each once). */
-function candidateEntries(job, shard) {
+/** The shard's rows among a search's candidates as a bit array (false: none). */
+function candidateMask(job, shard) {
   const { candidates } = job;
-  const entries = [];
-  if (shard.count === 0) return entries;
-  const { sortedIds, sortedEntries } = idOrder(shard);
+  if (shard.count === 0) return false;
+  const { sortedIds, sortedRows } = idOrder(shard);
+  withinRows.fill(0, 0, shard.screen.words);
   let c = lowerBound(candidates, sortedIds[0], 0, candidates.length);
   const end = lowerBound(candidates, sortedIds[shard.count - 1] + 1, c, candidates.length);
   let at = 0;
+  let any = false;
   for (; c < end; c++) {
     at = lowerBound(sortedIds, candidates[c], at, shard.count);
-    if (at < shard.count && sortedIds[at] === candidates[c] && sortedEntries[at] >= 0) entries.push(sortedEntries[at]);
+    if (at < shard.count && sortedIds[at] === candidates[c]) {
+      const row = sortedRows[at];
+      withinRows[row >> 5] |= 1 << (row & 31);
+      any = true;
+    }
   }
-  return entries;
+  return any ? withinRows : false;
 }
 
-/** A shard gets a library of its candidates alone when they are fewer than one in this many of its entries. */
-const SMALL_LIBRARY_RATIO = 64;
-
-/**
- * A substructure step restricted to candidate structures (a filter inside a search's results).
- * Very few candidates in the shard: a library of just those (their stored SMILES and
- * pattern fingerprints, so RDKit screens and matches them exactly as in the shard's library);
- * otherwise the shard's library, its hits kept when they are candidates; none: nothing to do. Both give RDKit's own matches.
- */
-function candidateSubstructureStep(job, shard) {
-  const entries = candidateEntries(job, shard);
-  if (entries.length === 0) return { ids: new Float64Array(0) };
-  const max = job.limit > 0 ? Math.max(1, job.limit - job.found) : 0;
-  let ids;
-  // Copying an entry into a small library costs ≈ 50 µs (its pattern fingerprint is pickled out
-  // and back), scanning the shard ≈ 1 µs an entry plus the verification of what passes the
-  // screen: the small library pays only for a few candidates in a shard.
-  if (entries.length * SMALL_LIBRARY_RATIO < shard.libRows.length) {
-    const lib = new RD.SubstructLibrary();
-    try {
-      for (const entry of entries) lib.add_trusted_smiles_and_pattern_fp(shard.lib.get_trusted_smiles(entry), shard.lib.get_pattern_fp_as_uint8array(entry));
-      const matches = lib.get_matches_as_uint32array(job.qmol, false, 1, max || entries.length);
-      ids = new Float64Array(matches.length);
-      for (let i = 0; i < matches.length; i++) ids[i] = shard.ids[shard.libRows[entries[matches[i]]]];
-    } finally {
-      lib.delete();
-    }
-  } else {
-    const matches = shard.lib.get_matches_as_uint32array(job.qmol, false, 1, shard.libRows.length || 1);
-    const kept = [];
-    for (let i = 0; i < matches.length && (max === 0 || kept.length < max); i++) {
-      const id = shard.ids[shard.libRows[matches[i]]];
-      if (isCandidate(job, id)) kept.push(id);
-    }
-    ids = Float64Array.from(kept);
-  }
-  job.found += ids.length;
-  return { ids };
-}
 
 function isCandidate(job, id) {
   const at = lowerBound(job.candidates, id, 0, job.candidates.length);
@@ -469,6 +443,8 @@ function startJob(message) {
       return;
     }
     job.qmol = built.mol;
+    job.screenBits = bitsOf(new Uint8Array(built.mol.get_pattern_fp_as_uint8array()));
+    job.molQuery = message.query.kind === 'smiles' ? moleculeQueryOf(built.mol.get_smiles(), built.mol.get_json(), graph) : null;
   } else {
     Object.assign(job, similarityTables(message.morgan), { min: message.min, max: message.max });
     const pop = job.qPop;

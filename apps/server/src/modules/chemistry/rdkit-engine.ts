@@ -93,6 +93,9 @@ interface JobState {
   sims: Float64Array[];
   hits: number;
   searched: number;
+  /** Substructure: rows through the screen, and those of them RDKit matched. */
+  candidates: number;
+  byRdkit: number;
   /** Hits wanted before the workers stop (limit + 1, to know whether there are more). */
   stopAt: number;
   resolve: (complete: boolean) => void;
@@ -1014,6 +1017,8 @@ export class RdkitChemEngine implements ChemEngine {
       sims: [],
       hits: 0,
       searched: 0,
+      candidates: 0,
+      byRdkit: 0,
       stopAt,
       onProgress,
       test,
@@ -1047,6 +1052,7 @@ export class RdkitChemEngine implements ChemEngine {
         complete: complete && !more,
         total: complete && !more ? ids.length : null,
         searched: state.searched,
+        ...(body.type === 'substructure' ? { screen: { candidates: state.candidates, byRdkit: state.byRdkit } } : {}),
       };
     } finally {
       signal?.removeEventListener('abort', cancel);
@@ -1078,6 +1084,8 @@ export class RdkitChemEngine implements ChemEngine {
       if (message.sims) state.sims.push(message.sims);
       state.hits += message.ids.length;
       state.searched += message.searched;
+      state.candidates += message.candidates ?? 0;
+      state.byRdkit += message.byRdkit ?? 0;
       state.onProgress?.({ phase: 'search', searched: state.searched, total: this.current.total || this.current.loaded, hits: state.hits });
       // A first page: enough hits, stop the other shards.
       if (state.stopAt > 0 && state.hits >= state.stopAt) this.cancelJob(message.jobId);

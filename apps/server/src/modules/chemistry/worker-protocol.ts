@@ -103,7 +103,8 @@ export type ToWorker =
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'reply'; requestId: number; result: unknown }
-  | { type: 'hits'; jobId: number; shardId: number; searched: number; ids: Float64Array; sims?: Float64Array }
+  /** Substructure steps also tell how many rows passed the screen (`candidates`) and how many of them RDKit matched (`byRdkit`). */
+  | { type: 'hits'; jobId: number; shardId: number; searched: number; ids: Float64Array; sims?: Float64Array; candidates?: number; byRdkit?: number }
   /** `complete`: every shard searched, none cut by the limit or dropped meanwhile. */
   | { type: 'done'; jobId: number; cancelled?: boolean; complete?: boolean; error?: string }
   | { type: 'failed'; jobId: number; error: string }

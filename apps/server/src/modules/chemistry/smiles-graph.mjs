@@ -1,0 +1,299 @@
+// A molecule graph read from a SMILES exactly as RDKit's substructure library reads a stored one
+// (CachedTrustedSmilesMolHolder: SmilesToMol without sanitising, hydrogens kept), keeping only
+// what RDKit's molecule-as-query substructure match compares (Atom::Match, Bond::Match):
+// atomic number, formal charge, isotope, and bond type. Aromatic flags decide the type of a bond
+// written without a symbol (both ends aromatic: aromatic, else single), as RDKit's parser does.
+// Plain JavaScript on purpose: the chemistry workers load it without tsx (smiles-graph.d.mts).
+//
+// Anything this reader does not know (a symbol, a bond, a malformed text) makes it answer false:
+// the caller then leaves that structure to RDKit, so a gap here costs time, never a wrong hit.
+
+const ELEMENTS = (
+  'H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti V Cr Mn Fe Co Ni Cu Zn Ga Ge As Se Br Kr ' +
+  'Rb Sr Y Zr Nb Mo Tc Ru Rh Pd Ag Cd In Sn Sb Te I Xe Cs Ba La Ce Pr Nd Pm Sm Eu Gd Tb Dy Ho Er Tm Yb ' +
+  'Lu Hf Ta W Re Os Ir Pt Au Hg Tl Pb Bi Po At Rn Fr Ra Ac Th Pa U Np Pu Am Cm Bk Cf Es Fm Md No Lr Rf ' +
+  'Db Sg Bh Hs Mt Ds Rg Cn Nh Fl Mc Lv Ts Og'
+).split(' ');
+/** Element symbol → atomic number. */
+const ATOMIC_NUMBER = new Map(ELEMENTS.map((symbol, i) => [symbol, i + 1]));
+/** Symbols RDKit reads as aromatic atoms inside brackets (lower case). */
+const AROMATIC_BRACKET = new Set(['b', 'c', 'n', 'o', 'p', 's', 'se', 'te', 'as', 'si', 'ge', 'sb', 'bi', 'sn']);
+
+/** RDKit bond types (Bond::BondType values), the only bond property a molecule query compares. */
+export const BOND = Object.freeze({ single: 1, double: 2, triple: 3, quadruple: 4, aromatic: 12, dative: 17 });
+/**
+ * A bond written '/' or '\\': RDKit reads it with its order unspecified, so it takes the type of a
+ * bond written without a symbol (aromatic between aromatic atoms: `s/c(=N…)` in a thiazoline).
+ */
+const DIRECTIONAL = 255;
+
+const CH = (c) => c.charCodeAt(0);
+const [LPAREN, RPAREN, LBRACKET, RBRACKET, PERCENT, DOT, STAR] = ['(', ')', '[', ']', '%', '.', '*'].map(CH);
+const BOND_OF = new Map([
+  [CH('-'), BOND.single],
+  [CH('='), BOND.double],
+  [CH('#'), BOND.triple],
+  [CH('$'), BOND.quadruple],
+  [CH(':'), BOND.aromatic],
+  [CH('/'), DIRECTIONAL],
+  [CH('\\'), DIRECTIONAL],
+]);
+const isDigit = (c) => c >= 48 && c <= 57;
+const isUpper = (c) => c >= 65 && c <= 90;
+const isLower = (c) => c >= 97 && c <= 122;
+
+/**
+ * A reusable graph: typed arrays sized for `maxAtoms` atoms and `maxBonds` bonds, refilled by
+ * each `read`. Neighbours are in compressed rows (`start`, `nbr`, `nbrBond`) after `read`.
+ */
+export class SmilesGraph {
+  constructor(maxAtoms = 512, maxBonds = 1024) {
+    this.maxAtoms = maxAtoms;
+    this.maxBonds = maxBonds;
+    this.atoms = 0;
+    this.bonds = 0;
+    this.z = new Uint8Array(maxAtoms);
+    this.charge = new Int8Array(maxAtoms);
+    this.isotope = new Uint16Array(maxAtoms);
+    this.aromatic = new Uint8Array(maxAtoms);
+    this.bondA = new Int32Array(maxBonds);
+    this.bondB = new Int32Array(maxBonds);
+    this.bondType = new Uint8Array(maxBonds);
+    this.start = new Int32Array(maxAtoms + 1);
+    this.nbr = new Int32Array(2 * maxBonds);
+    this.nbrBond = new Uint8Array(2 * maxBonds);
+    /** Ring-closure label → [atom, bond type or 0] while open. */
+    this.openRing = new Int32Array(1000).fill(-1);
+    this.openRingBond = new Uint8Array(1000);
+    this.branch = new Int32Array(256);
+  }
+
+  /**
+   * Reads the SMILES in `bytes` (UTF-8, from `from` to `to`). True when read; false when
+   * the text holds anything this reader does not handle exactly as RDKit (the caller asks RDKit).
+   */
+  read(bytes, from = 0, to = bytes.length) {
+    // A text that failed part-way may have left ring closures open.
+    if (this.dirty) this.openRing.fill(-1);
+    this.dirty = true;
+    const b = bytes;
+    this.atoms = 0;
+    this.bonds = 0;
+    let prev = -1;
+    let pendingBond = 0;
+    let depth = 0;
+    let openRings = 0;
+    let i = from;
+    while (i < to) {
+      const c = b[i];
+      if (c === LPAREN) {
+        if (prev < 0 || depth >= this.branch.length) return false;
+        this.branch[depth++] = prev;
+        i++;
+      } else if (c === RPAREN) {
+        if (depth === 0 || pendingBond) return false;
+        prev = this.branch[--depth];
+        i++;
+      } else if (c === DOT) {
+        if (pendingBond) return false;
+        prev = -1;
+        i++;
+      } else if (BOND_OF.has(c)) {
+        if (pendingBond || prev < 0) return false;
+        pendingBond = BOND_OF.get(c);
+        i++;
+        // '->' is a dative bond; '<-' (written before its atom) is not read here.
+        if (c === CH('-') && i < to && b[i] === CH('>')) {
+          pendingBond = BOND.dative;
+          i++;
+        }
+      } else if (isDigit(c) || c === PERCENT) {
+        if (prev < 0) return false;
+        let label;
+        if (c === PERCENT) {
+          if (i + 2 >= to || !isDigit(b[i + 1]) || !isDigit(b[i + 2])) return false;
+          label = (b[i + 1] - 48) * 10 + (b[i + 2] - 48);
+          i += 3;
+        } else {
+          label = c - 48;
+          i++;
+        }
+        const other = this.openRing[label];
+        if (other < 0) {
+          this.openRing[label] = prev;
+          this.openRingBond[label] = pendingBond;
+          openRings++;
+        } else {
+          const first = this.openRingBond[label];
+          if (first && pendingBond && first !== pendingBond) return false;
+          if (other === prev || !this.addBond(other, prev, pendingBond || first)) return false;
+          this.openRing[label] = -1;
+          openRings--;
+        }
+        pendingBond = 0;
+      } else {
+        const atom = this.atoms;
+        const next = c === LBRACKET ? this.readBracket(b, i, to) : this.readOrganic(b, i, to);
+        if (next < 0) return false;
+        i = next;
+        if (prev >= 0 && !this.addBond(prev, atom, pendingBond)) return false;
+        pendingBond = 0;
+        prev = atom;
+      }
+    }
+    if (depth !== 0 || pendingBond || openRings !== 0) return false;
+    this.dirty = false;
+    this.index();
+    return true;
+  }
+
+  /** An atom of the organic subset (B C N O P S F Cl Br I, b c n o p s, *); the index after it, or -1. */
+  readOrganic(b, i, to) {
+    const c = b[i];
+    let z;
+    let aromatic = 0;
+    let next = i + 1;
+    if (c === STAR) z = 0;
+    else if (c === CH('C')) {
+      if (next < to && b[next] === CH('l')) {
+        z = 17;
+        next++;
+      } else z = 6;
+    } else if (c === CH('B')) {
+      if (next < to && b[next] === CH('r')) {
+        z = 35;
+        next++;
+      } else z = 5;
+    } else if (c === CH('N')) z = 7;
+    else if (c === CH('O')) z = 8;
+    else if (c === CH('P')) z = 15;
+    else if (c === CH('S')) z = 16;
+    else if (c === CH('F')) z = 9;
+    else if (c === CH('I')) z = 53;
+    else {
+      aromatic = 1;
+      if (c === CH('c')) z = 6;
+      else if (c === CH('n')) z = 7;
+      else if (c === CH('o')) z = 8;
+      else if (c === CH('s')) z = 16;
+      else if (c === CH('p')) z = 15;
+      else if (c === CH('b')) z = 5;
+      else return -1;
+    }
+    return this.addAtom(z, aromatic, 0, 0) ? next : -1;
+  }
+
+  /** A bracket atom `[isotope symbol chirality hydrogens charge :class]`; the index after it, or -1. */
+  readBracket(b, i, to) {
+    let at = i + 1;
+    let isotope = 0;
+    while (at < to && isDigit(b[at])) isotope = isotope * 10 + b[at++] - 48;
+    if (at >= to) return -1;
+    let z;
+    let aromatic = 0;
+    const c = b[at];
+    if (c === STAR) {
+      z = 0;
+      at++;
+    } else if (isUpper(c)) {
+      // The longest symbol that is an element: "Cl" before "C" ("Cn" is copernicium, "Co" cobalt).
+      const two = at + 1 < to && isLower(b[at + 1]) ? String.fromCharCode(c, b[at + 1]) : null;
+      if (two && ATOMIC_NUMBER.has(two)) {
+        z = ATOMIC_NUMBER.get(two);
+        at += 2;
+      } else {
+        z = ATOMIC_NUMBER.get(String.fromCharCode(c));
+        at++;
+      }
+      if (!z) return -1;
+    } else if (isLower(c)) {
+      const two = at + 1 < to && isLower(b[at + 1]) ? String.fromCharCode(c, b[at + 1]) : null;
+      const symbol = two && AROMATIC_BRACKET.has(two) ? two : String.fromCharCode(c);
+      if (!AROMATIC_BRACKET.has(symbol)) return -1;
+      z = ATOMIC_NUMBER.get(symbol[0].toUpperCase() + symbol.slice(1));
+      aromatic = 1;
+      at += symbol.length;
+    } else return -1;
+    // Chirality (@, @@, @TH1, @AL2, @SP3, @TB10, @OH25): not compared without chirality.
+    if (at < to && b[at] === CH('@')) {
+      at++;
+      if (at < to && b[at] === CH('@')) at++;
+      else if (at + 1 < to && isUpper(b[at]) && b[at] !== CH('H') && isUpper(b[at + 1])) {
+        at += 2;
+        while (at < to && isDigit(b[at])) at++;
+      }
+    }
+    // Hydrogen count: not compared by a molecule query.
+    if (at < to && b[at] === CH('H')) {
+      at++;
+      while (at < to && isDigit(b[at])) at++;
+    }
+    let charge = 0;
+    if (at < to && (b[at] === CH('+') || b[at] === CH('-'))) {
+      const sign = b[at] === CH('+') ? 1 : -1;
+      at++;
+      if (at < to && isDigit(b[at])) {
+        let n = 0;
+        while (at < to && isDigit(b[at])) n = n * 10 + b[at++] - 48;
+        charge = sign * n;
+      } else {
+        charge = sign;
+        while (at < to && b[at] === (sign > 0 ? CH('+') : CH('-'))) {
+          charge += sign;
+          at++;
+        }
+      }
+    }
+    if (at < to && b[at] === CH(':')) {
+      at++;
+      while (at < to && isDigit(b[at])) at++;
+    }
+    if (at >= to || b[at] !== RBRACKET) return -1;
+    if (charge < -127 || charge > 127 || isotope > 65535) return -1;
+    return this.addAtom(z, aromatic, charge, isotope) ? at + 1 : -1;
+  }
+
+  addAtom(z, aromatic, charge, isotope) {
+    const a = this.atoms;
+    if (a >= this.maxAtoms) return false;
+    this.z[a] = z;
+    this.aromatic[a] = aromatic;
+    this.charge[a] = charge;
+    this.isotope[a] = isotope;
+    this.atoms = a + 1;
+    return true;
+  }
+
+  /** A bond; written without a symbol (or '/', '\\') it is aromatic between two aromatic atoms, else single. */
+  addBond(a, b, type) {
+    const k = this.bonds;
+    if (k >= this.maxBonds) return false;
+    this.bondA[k] = a;
+    this.bondB[k] = b;
+    this.bondType[k] = type && type !== DIRECTIONAL ? type : this.aromatic[a] && this.aromatic[b] ? BOND.aromatic : BOND.single;
+    this.bonds = k + 1;
+    return true;
+  }
+
+  /** Neighbour lists in compressed rows. */
+  index() {
+    const { atoms, bonds, start, nbr, nbrBond } = this;
+    start.fill(0, 0, atoms + 1);
+    for (let k = 0; k < bonds; k++) {
+      start[this.bondA[k] + 1]++;
+      start[this.bondB[k] + 1]++;
+    }
+    for (let a = 0; a < atoms; a++) start[a + 1] += start[a];
+    const fill = this.fillAt ?? (this.fillAt = new Int32Array(this.maxAtoms));
+    fill.set(start.subarray(0, atoms));
+    for (let k = 0; k < bonds; k++) {
+      const a = this.bondA[k];
+      const b = this.bondB[k];
+      const t = this.bondType[k];
+      nbr[fill[a]] = b;
+      nbrBond[fill[a]++] = t;
+      nbr[fill[b]] = a;
+      nbrBond[fill[b]++] = t;
+    }
+  }
+}

@@ -1,0 +1,102 @@
+// The substructure screen of one shard: its stored pattern fingerprints turned on their side, one
+// bit array over the shard's rows per fingerprint bit. A query ANDs the arrays of the bits its own
+// pattern fingerprint sets (rarest first, stopping once nothing is left): the rows left are the
+// candidates, exactly those RDKit's SubstructLibrary would let through its own screen (a stored
+// structure passes when it has every query bit). A query with 40 bits reads 40 × 1 KB for a
+// shard of 8,192 rows instead of 8,192 × 256 bytes.
+// Plain JavaScript on purpose: the chemistry workers load it without tsx.
+import { FP_BITS, FP_BYTES } from './fingerprint.mjs';
+
+/**
+ * A shard's screen from its row-wise pattern fingerprints (`count` × FP_BYTES bytes). Rows in
+ * `searchable` only (a stored SMILES over the stored limits is not searched); a searchable row
+ * without a stored fingerprint (`hasPattern` 0) is in every bit array: it is never screened out.
+ */
+export function buildScreen(count, pattern, hasPattern, isSearchable) {
+  const words = Math.max(1, Math.ceil(count / 32));
+  const slices = new Uint32Array(FP_BITS * words);
+  const searchable = new Uint32Array(words);
+  const bitCount = new Int32Array(FP_BITS);
+  for (let row = 0; row < count; row++) {
+    if (!isSearchable(row)) continue;
+    const word = row >> 5;
+    const mask = 1 << (row & 31);
+    searchable[word] |= mask;
+    if (!hasPattern[row]) {
+      for (let bit = 0; bit < FP_BITS; bit++) slices[bit * words + word] |= mask;
+      continue;
+    }
+    const base = row * FP_BYTES;
+    for (let byte = 0; byte < FP_BYTES; byte++) {
+      let x = pattern[base + byte];
+      while (x !== 0) {
+        const low = x & -x;
+        x ^= low;
+        slices[((byte << 3) + 31 - Math.clz32(low)) * words + word] |= mask;
+      }
+    }
+  }
+  for (let bit = 0; bit < FP_BITS; bit++) {
+    let n = 0;
+    for (let w = bit * words, end = w + words; w < end; w++) n += popcount(slices[w]);
+    bitCount[bit] = n;
+  }
+  return { words, slices, searchable, bitCount };
+}
+
+function popcount(x) {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/** The set bits of a fingerprint (RDKit's byte layout: bit i is bit i % 8 of byte i / 8). */
+export function bitsOf(fingerprint) {
+  const bits = [];
+  for (let byte = 0; byte < fingerprint.length; byte++) {
+    for (let i = 0; i < 8; i++) if (fingerprint[byte] & (1 << i)) bits.push((byte << 3) + i);
+  }
+  return Int32Array.from(bits);
+}
+
+/**
+ * Leaves in `acc` (screen.words words) the candidate rows: searchable, in `within` when given
+ * (a bit array of rows), and holding every bit of `queryBits`. False when none is left.
+ */
+export function screenRows(screen, queryBits, acc, within = null) {
+  const { words, slices, searchable, bitCount } = screen;
+  let any = 0;
+  for (let w = 0; w < words; w++) {
+    const v = within ? searchable[w] & within[w] : searchable[w];
+    acc[w] = v;
+    any |= v;
+  }
+  if (any === 0) return false;
+  // Rarest bits first: the candidates shrink fastest, and an empty result stops the reading.
+  const order = Array.from(queryBits).sort((a, b) => bitCount[a] - bitCount[b]);
+  for (const bit of order) {
+    const base = bit * words;
+    any = 0;
+    for (let w = 0; w < words; w++) {
+      const v = acc[w] & slices[base + w];
+      acc[w] = v;
+      any |= v;
+    }
+    if (any === 0) return false;
+  }
+  return true;
+}
+
+/** The rows set in `acc`, ascending, into `out` (an Int32Array long enough); their number. */
+export function rowsOf(acc, words, out) {
+  let n = 0;
+  for (let w = 0; w < words; w++) {
+    let x = acc[w];
+    while (x !== 0) {
+      const low = x & -x;
+      x ^= low;
+      out[n++] = (w << 5) + 31 - Math.clz32(low);
+    }
+  }
+  return n;
+}
