@@ -16,6 +16,7 @@ import { FOLD_BYTES, FP_BYTES, MORGAN_SETTINGS } from './fingerprint.mjs';
 import { withRingPerception } from './smarts-rings.mjs';
 import { SmilesGraph } from './smiles-graph.mjs';
 import { bitsOf, buildScreen, rowsOf, screenRows } from './substructure-screen.mjs';
+import { smartsOutlineOf } from './smarts-outline.mjs';
 import { Matcher, moleculeQueryOf } from './substructure-match.mjs';
 
 // What this worker is running, for the engine's watchdog (rdkit-engine.ts): [kind, id] as Int32
@@ -244,10 +245,12 @@ function substructureStep(job, shard) {
   const hits = [];
   const toRdkit = [];
   const { smilesBytes, smilesAt } = shard;
+  const query = job.jsQuery;
   for (let i = 0; i < n && hits.length < wanted; i++) {
     const row = candidateRowsOut[i];
-    if (job.molQuery && graph.read(smilesBytes, smilesAt[row], smilesAt[row + 1])) {
-      if (matcher.matches(job.molQuery, graph)) hits.push(row);
+    if (query && graph.read(smilesBytes, smilesAt[row], smilesAt[row + 1])) {
+      // An exact query's answer is RDKit's; a loose one (SMARTS outline) only rules rows out.
+      if (matcher.matches(query, graph)) (query.exact ? hits : toRdkit).push(row);
     } else toRdkit.push(row);
   }
   if (toRdkit.length > 0 && hits.length < wanted) {
@@ -257,6 +260,18 @@ function substructureStep(job, shard) {
   const ids = Float64Array.from(hits, (row) => shard.ids[row]);
   job.found += ids.length;
   return { ids, candidates: n, byRdkit: toRdkit.length };
+}
+
+/**
+ * What the worker matches itself: a SMILES query exactly (substructure-match.mjs), else the outline
+ * of the SMARTS RDKit reads (smarts-outline.mjs: rules candidates out, RDKit matches the rest); a
+ * SMILES query left to RDKit (a radical, a dummy) is outlined from RDKit's SMARTS of it. Molfiles
+ * may hold query features RDKit's SMARTS cannot write exactly: RDKit matches every candidate.
+ */
+function jsQueryOf(query, mol) {
+  if (query.kind === 'smarts') return smartsOutlineOf(query.text);
+  if (query.kind !== 'smiles') return null;
+  return moleculeQueryOf(mol.get_smiles(), mol.get_json(), graph) ?? smartsOutlineOf(mol.get_smarts());
 }
 
 /**
@@ -444,7 +459,7 @@ function startJob(message) {
     }
     job.qmol = built.mol;
     job.screenBits = bitsOf(new Uint8Array(built.mol.get_pattern_fp_as_uint8array()));
-    job.molQuery = message.query.kind === 'smiles' ? moleculeQueryOf(built.mol.get_smiles(), built.mol.get_json(), graph) : null;
+    job.jsQuery = jsQueryOf(query, built.mol);
   } else {
     Object.assign(job, similarityTables(message.morgan), { min: message.min, max: message.max });
     const pop = job.qPop;

@@ -1,16 +1,16 @@
 import type { SmilesGraph } from './smiles-graph.mjs';
 
-/** A molecule query compiled for matching (substructure-match.mjs). */
-export declare class MoleculeQuery {
-  constructor(graph: SmilesGraph);
+/** A query compiled for matching (substructure-match.mjs): exact (a molecule) or loose (a SMARTS outline). */
+export declare class CompiledQuery {
   readonly atoms: number;
+  readonly exact: boolean;
 }
 
 /** The query when these rules match it exactly as RDKit; null when RDKit must. */
-export declare function moleculeQueryOf(canonicalSmiles: string, rdkitJson: string, graph: SmilesGraph): MoleculeQuery | null;
+export declare function moleculeQueryOf(canonicalSmiles: string, rdkitJson: string, graph: SmilesGraph): CompiledQuery | null;
 
-/** Matching scratch space; `matches` answers as RDKit's molecule-as-query substructure match. */
+/** Matching scratch space; `matches` answers as RDKit (exact queries) or rules a structure out (loose ones). */
 export declare class Matcher {
   constructor(maxAtoms?: number);
-  matches(query: MoleculeQuery, target: SmilesGraph): boolean;
+  matches(query: CompiledQuery, target: SmilesGraph): boolean;
 }

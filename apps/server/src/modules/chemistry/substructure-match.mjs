@@ -1,16 +1,39 @@
-// Substructure match of a molecule used as a query (a SMILES or drawn structure, not a SMARTS)
-// against a stored structure, both read by smiles-graph.mjs, with RDKit's own rules for a
-// molecule query (useChirality off): atoms match when their atomic numbers are equal and, where the
-// query atom deviates from the default, its formal charge and isotope are equal too (Atom::Match;
-// a query dummy matches only dummies, with the isotope rule); bonds when their types are equal
-// (Bond::Match). Aromaticity flags are not compared: a query "CC" matches toluene's c-C.
+// Substructure matching of a query against a stored structure read by smiles-graph.mjs, in two
+// kinds, both sound against RDKit:
+//
+// - exact: a molecule used as a query (a SMILES, not a SMARTS), with RDKit's own rules for a
+//   molecule query (useChirality off): atoms match when their atomic numbers are equal and, where
+//   the query atom deviates from the default, its formal charge and isotope are equal too
+//   (Atom::Match; a query dummy matches only dummies, with the isotope rule); bonds when their
+//   types are equal (Bond::Match). Aromaticity flags are not compared: "CC" matches toluene's c-C.
+//   Its yes and no are RDKit's.
+// - loose (smarts-outline.mjs): a SMARTS reduced to what element, aromaticity and bond type can
+//   decide, every other primitive taken as possibly true. A no rules the structure out (RDKit could
+//   not match it either); a yes only sends it on to RDKit.
 //
 // Why this exists: RDKit in WebAssembly spends 15–25 µs a candidate (it parses the stored SMILES
 // again, then matches), 5–10× what RDKit costs natively, and a generic query has millions of
 // candidates. Reading the SMILES and matching here costs a few µs. RDKit stays the reference:
-// a query with anything these rules do not cover (a SMARTS, a radical) is left to RDKit, and
-// engine-parity.api.test.ts and substructure-match.test.ts compare every answer with RDKit's.
+// substructure-match.test.ts and engine-parity.api.test.ts compare every answer with RDKit's.
 // Plain JavaScript on purpose: the chemistry workers load it without tsx.
+
+/** Bond types (RDKit Bond::BondType values) → column of a query bond's table. */
+const BOND_COLUMN = new Uint8Array(256).fill(6);
+BOND_COLUMN[1] = 0; // single
+BOND_COLUMN[2] = 1; // double
+BOND_COLUMN[3] = 2; // triple
+BOND_COLUMN[12] = 3; // aromatic
+BOND_COLUMN[4] = 4; // quadruple
+BOND_COLUMN[17] = 5; // dative
+/** Columns of a query bond's table: the six types above and any other. */
+export const BOND_COLUMNS = 7;
+/** Columns of a query atom's table: atomic number × 2 + aromatic flag. */
+export const ATOM_COLUMNS = 256;
+
+/** The table column of an RDKit bond type. */
+export function bondColumn(type) {
+  return BOND_COLUMN[type];
+}
 
 /**
  * A SMILES query as a molecule these rules match exactly as RDKit, or null when RDKit must match
@@ -22,81 +45,150 @@
 export function moleculeQueryOf(canonicalSmiles, rdkitJson, graph) {
   if (canonicalSmiles.includes('*') || /"nRad":[1-9]/.test(rdkitJson)) return null;
   const bytes = new TextEncoder().encode(canonicalSmiles);
-  return graph.read(bytes, 0, bytes.length) ? new MoleculeQuery(graph) : null;
+  return graph.read(bytes, 0, bytes.length) ? CompiledQuery.ofMolecule(graph) : null;
 }
 
-/** A compiled query: its atoms in match order, each joined to an earlier one where it can be. */
-export class MoleculeQuery {
-  /** @param graph a SmilesGraph holding the query (copied: the graph may be reused). */
-  constructor(graph) {
-    const n = graph.atoms;
+/**
+ * A query ready to match: atoms with a table of the (atomic number, aromatic) pairs they accept,
+ * bonds with a table of the types they accept, and the order to place the atoms in.
+ */
+export class CompiledQuery {
+  /**
+   * @param shape { atoms, bonds, bondA, bondB } (bond k joins bondA[k] and bondB[k])
+   * @param atomTable Uint8Array(atoms × ATOM_COLUMNS): 1 where the atom may match
+   * @param bondTable Uint8Array(bonds × BOND_COLUMNS): 1 where the bond may match
+   * @param exact null (loose: a match only sends the structure on to RDKit), or the query atoms'
+   *   { charge, isotope } for RDKit's molecule-query rules (a match is RDKit's answer)
+   */
+  constructor(shape, atomTable, bondTable, exact) {
+    const n = shape.atoms;
     this.atoms = n;
-    this.z = graph.z.slice(0, n);
-    this.charge = graph.charge.slice(0, n);
-    this.isotope = graph.isotope.slice(0, n);
+    this.atomTable = atomTable;
+    this.bondTable = bondTable;
+    this.exact = exact !== null;
+    this.charge = exact?.charge ?? new Int8Array(n);
+    this.isotope = exact?.isotope ?? new Uint16Array(n);
+    this.z = new Uint8Array(n);
+    const start = new Int32Array(n + 1);
+    for (let k = 0; k < shape.bonds; k++) {
+      start[shape.bondA[k] + 1]++;
+      start[shape.bondB[k] + 1]++;
+    }
+    for (let a = 0; a < n; a++) start[a + 1] += start[a];
+    const nbr = new Int32Array(2 * shape.bonds);
+    const nbrBond = new Int32Array(2 * shape.bonds);
+    const fill = start.slice(0, n);
+    for (let k = 0; k < shape.bonds; k++) {
+      const a = shape.bondA[k];
+      const b = shape.bondB[k];
+      nbr[fill[a]] = b;
+      nbrBond[fill[a]++] = k;
+      nbr[fill[b]] = a;
+      nbrBond[fill[b]++] = k;
+    }
     this.degree = new Int32Array(n);
-    for (let a = 0; a < n; a++) this.degree[a] = graph.start[a + 1] - graph.start[a];
-    this.plan(graph);
-    // Atoms of each element the query needs (a cheap first check against a structure's counts).
-    const counts = new Map();
-    for (let a = 0; a < n; a++) counts.set(this.z[a], (counts.get(this.z[a]) ?? 0) + 1);
-    this.needZ = Int32Array.from(counts.keys());
-    this.needCount = Int32Array.from(counts.values());
+    for (let a = 0; a < n; a++) this.degree[a] = start[a + 1] - start[a];
+    this.plan(start, nbr, nbrBond);
+    this.elementNeeds();
+  }
+
+  /** The exact query of a molecule read into a SmilesGraph (copied: the graph may be reused). */
+  static ofMolecule(graph) {
+    const n = graph.atoms;
+    const atomTable = new Uint8Array(n * ATOM_COLUMNS);
+    for (let a = 0; a < n; a++) {
+      atomTable[a * ATOM_COLUMNS + graph.z[a] * 2] = 1;
+      atomTable[a * ATOM_COLUMNS + graph.z[a] * 2 + 1] = 1;
+    }
+    const bondTable = new Uint8Array(graph.bonds * BOND_COLUMNS);
+    for (let k = 0; k < graph.bonds; k++) bondTable[k * BOND_COLUMNS + BOND_COLUMN[graph.bondType[k]]] = 1;
+    const shape = { atoms: n, bonds: graph.bonds, bondA: graph.bondA, bondB: graph.bondB };
+    const query = new CompiledQuery(shape, atomTable, bondTable, { charge: graph.charge.slice(0, n), isotope: graph.isotope.slice(0, n) });
+    query.z.set(graph.z.subarray(0, n));
+    return query;
   }
 
   /**
-   * Match order: each connected part from its rarest atom (heteroatoms before carbon, then the
-   * most bonded), then breadth first, so that every later atom is a neighbour of one already
-   * placed (`parent`) and its other bonds to placed atoms are checked as it is placed (`back`).
+   * Match order: each connected part from its most selective atom (fewest accepted elements, then
+   * the most bonded), then breadth first, so that every later atom is a neighbour of one already
+   * placed (`parent`, joined by query bond `parentBond`) and its other bonds to placed atoms are
+   * checked as it is placed (`back`).
    */
-  plan(graph) {
+  plan(start, nbr, nbrBond) {
     const n = this.atoms;
-    const rarity = (a) => (graph.z[a] === 6 ? 1000 : 0) - this.degree[a];
+    const accepted = new Int32Array(n);
+    for (let a = 0; a < n; a++) {
+      for (let c = 0; c < ATOM_COLUMNS; c++) accepted[a] += this.atomTable[a * ATOM_COLUMNS + c];
+      // Carbon is everywhere: a carbon-only atom is a poor place to start.
+      if (this.atomTable[a * ATOM_COLUMNS + 12] || this.atomTable[a * ATOM_COLUMNS + 13]) accepted[a] += 100;
+    }
+    const rank = (a) => accepted[a] * 64 - this.degree[a];
     const position = new Int32Array(n).fill(-1);
     const order = [];
     const parent = [];
     const parentBond = [];
     while (order.length < n) {
       let root = -1;
-      for (let a = 0; a < n; a++) if (position[a] < 0 && (root < 0 || rarity(a) < rarity(root))) root = a;
+      for (let a = 0; a < n; a++) if (position[a] < 0 && (root < 0 || rank(a) < rank(root))) root = a;
       position[root] = order.length;
       order.push(root);
       parent.push(-1);
-      parentBond.push(0);
+      parentBond.push(-1);
       for (let head = position[root]; head < order.length; head++) {
         const a = order[head];
-        for (let k = graph.start[a]; k < graph.start[a + 1]; k++) {
-          const b = graph.nbr[k];
+        for (let k = start[a]; k < start[a + 1]; k++) {
+          const b = nbr[k];
           if (position[b] >= 0) continue;
           position[b] = order.length;
           order.push(b);
           parent.push(head);
-          parentBond.push(graph.nbrBond[k]);
+          parentBond.push(nbrBond[k]);
         }
       }
     }
-    // Bonds other than the parent's, to atoms placed earlier: [position, type] pairs per position.
+    // Bonds other than the parent's, to atoms placed earlier: [position, query bond] per position.
     const backStart = new Int32Array(n + 1);
     const backAt = [];
-    const backType = [];
+    const backBond = [];
     for (let p = 0; p < n; p++) {
       const a = order[p];
       backStart[p] = backAt.length;
-      for (let k = graph.start[a]; k < graph.start[a + 1]; k++) {
-        const q = position[graph.nbr[k]];
-        if (q < p && q !== parent[p]) {
+      for (let k = start[a]; k < start[a + 1]; k++) {
+        const q = position[nbr[k]];
+        // A second bond to the parent (never in a molecule) is checked like any other.
+        if (q < p && !(q === parent[p] && nbrBond[k] === parentBond[p])) {
           backAt.push(q);
-          backType.push(graph.nbrBond[k]);
+          backBond.push(nbrBond[k]);
         }
       }
     }
     backStart[n] = backAt.length;
     this.order = Int32Array.from(order);
     this.parent = Int32Array.from(parent);
-    this.parentBond = Uint8Array.from(parentBond);
+    this.parentBond = Int32Array.from(parentBond);
     this.backStart = backStart;
     this.backAt = Int32Array.from(backAt);
-    this.backType = Uint8Array.from(backType);
+    this.backBond = Int32Array.from(backBond);
+  }
+
+  /** Atoms of each element the query certainly needs (atoms that accept one element only). */
+  elementNeeds() {
+    const counts = new Map();
+    for (let a = 0; a < this.atoms; a++) {
+      let only = -1;
+      for (let c = 0; c < ATOM_COLUMNS; c++) {
+        if (!this.atomTable[a * ATOM_COLUMNS + c]) continue;
+        const z = c >> 1;
+        if (only === -1) only = z;
+        else if (only !== z) {
+          only = -2;
+          break;
+        }
+      }
+      if (only >= 0) counts.set(only, (counts.get(only) ?? 0) + 1);
+    }
+    this.needZ = Int32Array.from(counts.keys());
+    this.needCount = Int32Array.from(counts.values());
   }
 }
 
@@ -110,7 +202,10 @@ export class Matcher {
     this.elementCount = new Int32Array(256);
   }
 
-  /** Whether `query` (a MoleculeQuery) is a substructure of `target` (a SmilesGraph just read). */
+  /**
+   * Whether `query` (a CompiledQuery) matches `target` (a SmilesGraph just read): RDKit's answer
+   * for an exact query; for a loose one, false means RDKit would not match it either.
+   */
   matches(query, target) {
     const n = query.atoms;
     const m = target.atoms;
@@ -118,16 +213,15 @@ export class Matcher {
     if (n > m) return false;
     if (!this.hasElements(query, target)) return false;
     const { map, cursor, usedStamp } = this;
-    const stamp = ++this.stamp;
-    if (stamp === 0x7fffffff) {
+    if (this.stamp === 0x7fffffff) {
       usedStamp.fill(0);
-      this.stamp = 1;
-      return this.matches(query, target);
+      this.stamp = 0;
     }
-    const { order, parent, parentBond, backStart, backAt, backType, degree } = query;
+    const stamp = ++this.stamp;
+    const { order, parent, parentBond, bondTable } = query;
     const { start, nbr, nbrBond } = target;
     let p = 0;
-    cursor[0] = parent[0] < 0 ? 0 : start[map[parent[0]]];
+    cursor[0] = 0;
     while (p >= 0) {
       // Next candidate for position p: a neighbour of its parent's image, or any atom.
       const qa = order[p];
@@ -136,17 +230,18 @@ export class Matcher {
       if (from < 0) {
         while (cursor[p] < m) {
           const t = cursor[p]++;
-          if (usedStamp[t] !== stamp && this.atomMatches(query, qa, target, t) && start[t + 1] - start[t] >= degree[qa] && this.backBonds(p, t, backStart, backAt, backType, target)) {
+          if (usedStamp[t] !== stamp && this.fits(query, qa, p, target, t)) {
             found = t;
             break;
           }
         }
       } else {
         const end = start[map[from] + 1];
+        const bondRow = parentBond[p] * BOND_COLUMNS;
         while (cursor[p] < end) {
           const k = cursor[p]++;
           const t = nbr[k];
-          if (nbrBond[k] === parentBond[p] && usedStamp[t] !== stamp && this.atomMatches(query, qa, target, t) && start[t + 1] - start[t] >= degree[qa] && this.backBonds(p, t, backStart, backAt, backType, target)) {
+          if (bondTable[bondRow + BOND_COLUMN[nbrBond[k]]] && usedStamp[t] !== stamp && this.fits(query, qa, p, target, t)) {
             found = t;
             break;
           }
@@ -166,25 +261,19 @@ export class Matcher {
     return false;
   }
 
-  /** RDKit's Atom::Match with the query atom as `this`. */
-  atomMatches(query, qa, target, t) {
-    const z = query.z[qa];
-    if (z !== target.z[t]) return false;
-    const iso = query.isotope[qa];
-    if (z === 0) return !(iso && target.isotope[t] && iso !== target.isotope[t]);
-    const charge = query.charge[qa];
-    return !(charge && charge !== target.charge[t]) && !(iso && iso !== target.isotope[t]);
-  }
-
-  /** Every bond from position p's atom to earlier placed atoms exists in the target with its type. */
-  backBonds(p, t, backStart, backAt, backType, target) {
+  /** Target atom t can take query atom qa at position p: its kind, its degree, its bonds to atoms placed. */
+  fits(query, qa, p, target, t) {
+    if (!query.atomTable[qa * ATOM_COLUMNS + target.z[t] * 2 + target.aromatic[t]]) return false;
+    if (query.exact && !this.sameAtom(query, qa, target, t)) return false;
     const { start, nbr, nbrBond } = target;
+    if (start[t + 1] - start[t] < query.degree[qa]) return false;
+    const { backStart, backAt, backBond, bondTable } = query;
     for (let k = backStart[p]; k < backStart[p + 1]; k++) {
       const other = this.map[backAt[k]];
       let ok = false;
       for (let j = start[t]; j < start[t + 1]; j++) {
         if (nbr[j] === other) {
-          ok = nbrBond[j] === backType[k];
+          ok = bondTable[backBond[k] * BOND_COLUMNS + BOND_COLUMN[nbrBond[j]]] === 1;
           break;
         }
       }
@@ -193,8 +282,17 @@ export class Matcher {
     return true;
   }
 
-  /** The target has at least as many atoms of each element as the query. */
+  /** RDKit's Atom::Match beyond the atomic number, with the query atom as `this`. */
+  sameAtom(query, qa, target, t) {
+    const iso = query.isotope[qa];
+    if (query.z[qa] === 0) return !(iso && target.isotope[t] && iso !== target.isotope[t]);
+    const charge = query.charge[qa];
+    return !(charge && charge !== target.charge[t]) && !(iso && iso !== target.isotope[t]);
+  }
+
+  /** The target has at least as many atoms of each element as the query certainly needs. */
   hasElements(query, target) {
+    if (query.needZ.length === 0) return true;
     const count = this.elementCount;
     for (let a = 0; a < target.atoms; a++) count[target.z[a]]++;
     let ok = true;

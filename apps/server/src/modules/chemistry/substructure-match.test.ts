@@ -4,7 +4,9 @@ import initRDKitModule from '@rdkit/rdkit';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SmilesGraph } from './smiles-graph.mjs';
-import { Matcher, moleculeQueryOf, type MoleculeQuery } from './substructure-match.mjs';
+import { smartsOutlineOf } from './smarts-outline.mjs';
+import { withRingPerception } from './smarts-rings.mjs';
+import { Matcher, moleculeQueryOf, type CompiledQuery } from './substructure-match.mjs';
 
 /*
  * The workers match a molecule query against stored SMILES themselves (substructure-match.mjs) and
@@ -45,6 +47,16 @@ const QUERIES = [
   'c1ccc(-c2ccccc2)cc1', 'C1CC2CCC1C2', 'O=c1[nH]cnc2nc[nH]c12', 'CO[Si](C)(C)C', 'S=O', '[H]N', 'C/C=C/C', 'N',
 ];
 
+/** SMARTS as public collections write them: ring primitives, recursion, counts, charges, lists, negation, two-letter elements. */
+const SMARTS = [
+  'N!@N', '[$(N!@N),$([N;R0]=[N;R0])]', 'N@N', '[R]c1ccccc1', 'C(=O)!@N', 'c1ccccc1', 'C(=O)N', '[#6]1:[#6]:[#6]:[#6]:[#6]:[#6]:1',
+  '[$([NX3;H2,H1;!$(NC=O)])]', '[$(C(=O)[OH]),$(C(=O)[O-])]', '[F,Cl,Br,I]', '[r5]', '[R2]', 'c-[#7;!R]', '[#7;+]', '[C;X4;H2]',
+  '[$(c1ccccc1)]-[$(c1ccncc1)]', '[Cl,Br,I]', '[$([#7;R]);$(n)]', '[$(C(=O)[OH]),$(C=O)]-[$([c;r6])]', '[CX3](=O)[OX2H1]',
+  '[NX3][CX3](=[OX1])[#6]', '[#6][CX3](=O)[#6]', '[SX4](=O)(=O)[NX3]', 'c[N+](=O)[O-]', '[nH]', '[n;H0;X3]', 'a:a-a', '[!#6;!#1]~[!#6;!#1]',
+  '[Na,K]', '[Se,se]', '[Si]', '[c;!$(c=*)]', 'C=,#C', '[C;!R]=[C;!R]', 'O=[C,S]-,:[N,n]', '[#8]-[#6]=[#8]', 'C-&!@C', '[D3]', '[x3]',
+  '[$(*~[#7])&a]', 'C~*~*~N', '[CH3]C', 'N#C-c', 'c:c', '[#6]/[#6]=[#6]/[#6]', '[2H]', '[13C]', 'S(=O)(=O)', '[O;H1,-1]', 'Br.Cl',
+];
+
 let rd: Awaited<ReturnType<typeof initRDKitModule>>;
 const graph = new SmilesGraph(1024, 2048);
 const matcher = new Matcher(1024);
@@ -55,8 +67,17 @@ beforeAll(async () => {
   rd.disable_logging();
 });
 
+function canonical(smiles: string): string {
+  const mol = rd.get_mol(smiles)!;
+  try {
+    return mol.get_smiles();
+  } finally {
+    mol.delete();
+  }
+}
+
 /** The query as the workers compile it from RDKit's molecule, or null (left to RDKit). */
-function compiled(text: string): MoleculeQuery | null {
+function compiled(text: string): CompiledQuery | null {
   const mol = rd.get_mol(text)!;
   try {
     return moleculeQueryOf(mol.get_smiles(), mol.get_json(), graph);
@@ -110,6 +131,41 @@ describe('substructure match of molecule queries equals RDKit', () => {
     // A failed text leaves nothing behind for the next one.
     expect(graph.read(utf8.encode('C1CC1'))).toBe(true);
     expect(graph.bonds).toBe(3);
+  });
+
+  it('outlines of SMARTS never rule out a structure RDKit matches, and rule most non-matches out', () => {
+    const targets = [...TARGETS];
+    if (subsetAvailable) {
+      const sqlite = new Database(SUBSET, { readonly: true, fileMustExist: true });
+      targets.push(...(sqlite.prepare('SELECT canonical_smiles FROM compound_structures ORDER BY molregno LIMIT 2000').pluck().all() as string[]).map(canonical));
+      sqlite.close();
+    }
+    const library = new rd.SubstructLibrary(0);
+    for (const smiles of targets) library.add_trusted_smiles(smiles);
+    const missed: string[] = [];
+    let outlined = 0;
+    let nonMatches = 0;
+    let ruledOut = 0;
+    for (const text of SMARTS) {
+      const qmol = rd.get_qmol(withRingPerception(text))!;
+      const rdkit = new Set(library.get_matches_as_uint32array(qmol, false, 1, targets.length) as Uint32Array);
+      qmol.delete();
+      const outline = smartsOutlineOf(withRingPerception(text));
+      if (!outline) continue;
+      outlined++;
+      targets.forEach((target, i) => {
+        const passes = !graph.read(utf8.encode(target)) || matcher.matches(outline, graph);
+        if (rdkit.has(i) && !passes) missed.push(`${text} in ${target}`);
+        if (!rdkit.has(i)) {
+          nonMatches++;
+          if (!passes) ruledOut++;
+        }
+      });
+    }
+    library.delete();
+    expect(missed.slice(0, 5)).toEqual([]);
+    expect(outlined).toBeGreaterThan(SMARTS.length - 6);
+    expect(ruledOut / nonMatches).toBeGreaterThan(0.6);
   });
 
   it.skipIf(!subsetAvailable)('answers as RDKit over 3,000 ChEMBL structures, for typed fragments and for stored structures as queries', () => {
