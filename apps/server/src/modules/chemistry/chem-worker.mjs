@@ -249,8 +249,10 @@ function substructureStep(job, shard) {
   for (let i = 0; i < n && hits.length < wanted; i++) {
     const row = candidateRowsOut[i];
     if (query && graph.read(smilesBytes, smilesAt[row], smilesAt[row + 1])) {
-      // An exact query's answer is RDKit's; a loose one (SMARTS outline) only rules rows out.
-      if (matcher.matches(query, graph)) (query.exact ? hits : toRdkit).push(row);
+      // True or false: RDKit's answer; null (a SMARTS that may match): RDKit's to give.
+      const answer = matcher.decide(query, graph);
+      if (answer === true) hits.push(row);
+      else if (answer === null) toRdkit.push(row);
     } else toRdkit.push(row);
   }
   if (toRdkit.length > 0 && hits.length < wanted) {

@@ -7,7 +7,7 @@
 // Anything this reader does not know, or reads two ways, gives no outline (null): RDKit then
 // matches every candidate, as before.
 // Plain JavaScript on purpose: the chemistry workers load it without tsx.
-import { ATOM_COLUMNS, BOND_COLUMNS, CompiledQuery } from './substructure-match.mjs';
+import { ATOM_COLUMNS, BOND_COLUMNS, BOND_TYPES, CompiledQuery, RING_BOND_COUNTS } from './substructure-match.mjs';
 
 const ELEMENTS = (
   'H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti V Cr Mn Fe Co Ni Cu Zn Ga Ge As Se Br Kr ' +
@@ -59,6 +59,7 @@ class OutlineReader {
     this.bondA = [];
     this.bondB = [];
     this.bondTests = [];
+    this.needsRings = false;
   }
 
   fail() {
@@ -171,7 +172,7 @@ class OutlineReader {
     this.at = end + 1;
     // A hydrogen atom ([H], [2H], [H+]) rather than a hydrogen count: not read.
     if (/^\d*H[+-]?\d*(:\d+)?$/.test(inner)) this.fail();
-    return new ExpressionReader(inner, 'atom').read();
+    return new ExpressionReader(inner, 'atom', this).read();
   }
 
   closing(from, open, close) {
@@ -188,27 +189,39 @@ class OutlineReader {
     while (end < this.text.length && /[-=#:~@/\\!&,;$<>]/.test(this.text[end])) end++;
     const text = this.text.slice(this.at, end);
     this.at = end;
-    return new ExpressionReader(text, 'bond').read();
+    return new ExpressionReader(text, 'bond', this).read();
   }
 
   compile() {
     const atoms = this.atomTests.length;
     const bonds = this.bondTests.length;
-    const atomTable = new Uint8Array(atoms * ATOM_COLUMNS);
+    const maybe = { atoms: new Uint8Array(atoms * ATOM_COLUMNS), bonds: new Uint8Array(bonds * BOND_COLUMNS) };
+    const sure = { atoms: new Uint8Array(atoms * ATOM_COLUMNS), bonds: new Uint8Array(bonds * BOND_COLUMNS) };
     this.atomTests.forEach((test, a) => {
-      for (let z = 0; z < ATOM_COLUMNS / 2; z++) {
-        for (const aromatic of [0, 1]) if (test(z, aromatic) !== F) atomTable[a * ATOM_COLUMNS + z * 2 + aromatic] = 1;
+      for (let rings = 0; rings < RING_BOND_COUNTS; rings++) {
+        for (let z = 0; z < 128; z++) {
+          for (const aromatic of [0, 1]) {
+            const value = test(z, aromatic, rings);
+            const at = a * ATOM_COLUMNS + rings * 256 + z * 2 + aromatic;
+            if (value !== F) maybe.atoms[at] = 1;
+            if (value === T) sure.atoms[at] = 1;
+          }
+        }
       }
     });
     const types = ['single', 'double', 'triple', 'aromatic', 'quadruple', 'dative', 'other'];
-    const bondTable = new Uint8Array(bonds * BOND_COLUMNS);
     this.bondTests.forEach((test, k) => {
-      types.forEach((type, column) => {
-        if (test(type) !== F) bondTable[k * BOND_COLUMNS + column] = 1;
-      });
+      for (const ring of [0, 1]) {
+        types.forEach((type, column) => {
+          const value = test(type, ring);
+          const at = k * BOND_COLUMNS + ring * BOND_TYPES + column;
+          if (value !== F) maybe.bonds[at] = 1;
+          if (value === T) sure.bonds[at] = 1;
+        });
+      }
     });
     const shape = { atoms, bonds, bondA: Int32Array.from(this.bondA), bondB: Int32Array.from(this.bondB) };
-    return new CompiledQuery(shape, atomTable, bondTable, null);
+    return new CompiledQuery(shape, maybe.atoms, maybe.bonds, null, { atomTable: sure.atoms, bondTable: sure.bonds, needsRings: this.needsRings });
   }
 }
 
@@ -218,10 +231,17 @@ class OutlineReader {
  * not '!'.
  */
 class ExpressionReader {
-  constructor(text, kind) {
+  constructor(text, kind, outline) {
     this.text = text;
     this.kind = kind;
+    this.outline = outline;
     this.at = 0;
+  }
+
+  /** A test that reads ring membership: the structure's rings will be found before matching. */
+  ringTest(test) {
+    this.outline.needsRings = true;
+    return test;
   }
 
   fail() {
@@ -279,16 +299,40 @@ class ExpressionReader {
     return this.kind === 'atom' ? this.atomPrimitive() : this.bondPrimitive();
   }
 
+  /**
+   * R, r, x with their number: what ring membership decides. R and r alone, and x alone, are "in a
+   * ring"; R0 "in none"; x<n> "n ring bonds"; R<n> (n SSSR rings) and r<n> (smallest ring size)
+   * need rings to be counted, which is not done here, but an atom in no ring has neither.
+   */
+  ringPrimitive(rest) {
+    const match = /^([Rrx])(\d+|\{[\d-]*\})?/.exec(rest);
+    this.at += match[0].length;
+    const [, letter, number] = match;
+    const inRing = (z, aromatic, rings) => (rings > 0 ? T : F);
+    if (number === undefined) return this.ringTest(inRing);
+    if (number.startsWith('{')) return () => U;
+    const n = Number(number);
+    if (letter === 'x') {
+      const top = RING_BOND_COUNTS - 1;
+      return this.ringTest((z, aromatic, rings) => (rings < top ? (rings === n ? T : F) : n < top ? F : U));
+    }
+    if (n === 0) return letter === 'R' ? this.ringTest((z, aromatic, rings) => (rings === 0 ? T : F)) : () => U;
+    return this.ringTest((z, aromatic, rings) => (rings > 0 ? U : F));
+  }
+
   bondPrimitive() {
     const c = this.text[this.at++];
     const is = (wanted) => (type) => (type === wanted ? T : type === 'other' ? U : F);
+    // Bond tests read (type, in a ring).
     if (c === '-') return is('single');
     if (c === '=') return is('double');
     if (c === '#') return is('triple');
     if (c === ':') return is('aromatic');
     if (c === '~') return () => T;
-    // Ring membership and directional single bonds: not decided here.
-    if (c === '@' || c === '/' || c === '\\') return () => U;
+    // In a ring: a bond that is no bridge (findRings in smiles-graph.mjs), as RDKit's ring bonds.
+    if (c === '@') return this.ringTest((type, ring) => (ring ? T : F));
+    // Directional single bonds: not decided here.
+    if (c === '/' || c === '\\') return () => U;
     return this.fail();
   }
 
@@ -344,9 +388,10 @@ class ExpressionReader {
         const z = AROMATIC_SYMBOLS.get(c);
         return (az, aromatic) => (az === z && aromatic ? T : F);
       }
-      // d, h, k, r, v, x, z with their numbers or ranges: not decided here.
-      if (/^[dhkrvxz]/.test(c)) {
-        this.at += /^[dhkrvxz](\d+|\{[\d-]*\})?/.exec(rest)[0].length;
+      if (/^[rx]/.test(c)) return this.ringPrimitive(rest);
+      // d, h, k, v, z with their numbers or ranges: not decided here.
+      if (/^[dhkvz]/.test(c)) {
+        this.at += /^[dhkvz](\d+|\{[\d-]*\})?/.exec(rest)[0].length;
         return () => U;
       }
       return this.fail();
@@ -374,8 +419,9 @@ class ExpressionReader {
         this.at++;
         return (az, aromatic) => (aromatic ? F : T);
       }
-      if (/^[DHRXZ]/.test(c)) {
-        this.at += /^[DHRXZ](\d+|\{[\d-]*\})?/.exec(rest)[0].length;
+      if (c === 'R') return this.ringPrimitive(rest);
+      if (/^[DHXZ]/.test(c)) {
+        this.at += /^[DHXZ](\d+|\{[\d-]*\})?/.exec(rest)[0].length;
         return () => U;
       }
     }

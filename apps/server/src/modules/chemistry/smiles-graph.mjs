@@ -63,6 +63,15 @@ export class SmilesGraph {
     this.nbr = new Int32Array(2 * maxBonds);
     this.nbrBond = new Uint8Array(2 * maxBonds);
     /** Ring-closure label → [atom, bond type or 0] while open. */
+    /** Per neighbour entry: 1 when its bond is in a ring (after `findRings`). */
+    this.nbrRing = new Uint8Array(2 * maxBonds);
+    /** Per atom: its ring bonds (after `findRings`). */
+    this.ringBonds = new Uint8Array(maxAtoms);
+    this.dfsOrder = new Int32Array(maxAtoms);
+    this.dfsLow = new Int32Array(maxAtoms);
+    this.dfsEntry = new Int32Array(maxAtoms);
+    this.dfsCursor = new Int32Array(maxAtoms);
+    this.dfsStack = new Int32Array(maxAtoms);
     this.openRing = new Int32Array(1000).fill(-1);
     this.openRingBond = new Uint8Array(1000);
     this.branch = new Int32Array(256);
@@ -273,6 +282,73 @@ export class SmilesGraph {
     this.bondType[k] = type && type !== DIRECTIONAL ? type : this.aromatic[a] && this.aromatic[b] ? BOND.aromatic : BOND.single;
     this.bonds = k + 1;
     return true;
+  }
+
+  /**
+   * Marks ring bonds: a bond is in a ring exactly when it is no bridge (every cycle bond lies in
+   * some ring of RDKit's SSSR), found by one depth-first search with low links. Fills `nbrRing`
+   * and `ringBonds`; only SMARTS with ring primitives ask for it.
+   */
+  findRings() {
+    const { atoms, start, nbr, nbrRing, ringBonds, dfsOrder: order, dfsLow: low, dfsEntry: entry, dfsCursor: cursor, dfsStack: stack } = this;
+    order.fill(-1, 0, atoms);
+    ringBonds.fill(0, 0, atoms);
+    nbrRing.fill(0, 0, start[atoms]);
+    let counter = 0;
+    for (let root = 0; root < atoms; root++) {
+      if (order[root] >= 0) continue;
+      let depth = 0;
+      stack[0] = root;
+      order[root] = low[root] = counter++;
+      entry[root] = -1;
+      cursor[root] = start[root];
+      while (depth >= 0) {
+        const a = stack[depth];
+        if (cursor[a] < start[a + 1]) {
+          const k = cursor[a]++;
+          const b = nbr[k];
+          if (k === entry[a]) continue;
+          if (order[b] < 0) {
+            order[b] = low[b] = counter++;
+            entry[b] = this.reverseEntry(b, a, k);
+            cursor[b] = start[b];
+            stack[++depth] = b;
+          } else if (order[b] < low[a]) low[a] = order[b];
+        } else {
+          depth--;
+          if (depth >= 0) {
+            const parent = stack[depth];
+            if (low[a] < low[parent]) low[parent] = low[a];
+            // The tree bond parent–a is a bridge unless a's subtree reaches above it.
+            if (low[a] <= order[parent]) this.markRing(a, entry[a]);
+          }
+        }
+      }
+    }
+    // Bonds that close a cycle (not tree bonds) are ring bonds too.
+    for (let a = 0; a < atoms; a++) {
+      for (let k = start[a]; k < start[a + 1]; k++) {
+        const b = nbr[k];
+        if (k !== entry[a] && this.reverseEntry(b, a, k) !== entry[b] && !nbrRing[k]) this.markRing(a, k);
+      }
+    }
+  }
+
+  /** The neighbour entry of b that is the bond b–a written at a's entry k (parallel bonds never occur). */
+  reverseEntry(b, a) {
+    for (let j = this.start[b]; j < this.start[b + 1]; j++) if (this.nbr[j] === a) return j;
+    return -1;
+  }
+
+  /** Marks the bond at neighbour entry k of atom a (both its entries) as a ring bond. */
+  markRing(a, k) {
+    const b = this.nbr[k];
+    const back = this.reverseEntry(b, a);
+    if (this.nbrRing[k]) return;
+    this.nbrRing[k] = 1;
+    this.nbrRing[back] = 1;
+    this.ringBonds[a]++;
+    this.ringBonds[b]++;
   }
 
   /** Neighbour lists in compressed rows. */

@@ -12,5 +12,6 @@ export declare function moleculeQueryOf(canonicalSmiles: string, rdkitJson: stri
 /** Matching scratch space; `matches` answers as RDKit (exact queries) or rules a structure out (loose ones). */
 export declare class Matcher {
   constructor(maxAtoms?: number);
-  matches(query: CompiledQuery, target: SmilesGraph): boolean;
+  /** RDKit's answer when decided here (exact queries; loose ones matched with certain tables), null when only RDKit can tell. */
+  decide(query: CompiledQuery, target: SmilesGraph): boolean | null;
 }

@@ -25,10 +25,14 @@ BOND_COLUMN[3] = 2; // triple
 BOND_COLUMN[12] = 3; // aromatic
 BOND_COLUMN[4] = 4; // quadruple
 BOND_COLUMN[17] = 5; // dative
-/** Columns of a query bond's table: the six types above and any other. */
-export const BOND_COLUMNS = 7;
-/** Columns of a query atom's table: atomic number × 2 + aromatic flag. */
-export const ATOM_COLUMNS = 256;
+/** Bond types in a table: the six types above and any other. */
+export const BOND_TYPES = 7;
+/** Columns of a query bond's table: in a ring (0, 1) × 7 + type column. */
+export const BOND_COLUMNS = 2 * BOND_TYPES;
+/** Ring bond counts in an atom table: 0, 1, 2, 3, and 4 or more. */
+export const RING_BOND_COUNTS = 5;
+/** Columns of a query atom's table: min(ring bonds, 4) × 256 + atomic number × 2 + aromatic flag. */
+export const ATOM_COLUMNS = RING_BOND_COUNTS * 256;
 
 /** The table column of an RDKit bond type. */
 export function bondColumn(type) {
@@ -59,13 +63,19 @@ export class CompiledQuery {
    * @param bondTable Uint8Array(bonds × BOND_COLUMNS): 1 where the bond may match
    * @param exact null (loose: a match only sends the structure on to RDKit), or the query atoms'
    *   { charge, isotope } for RDKit's molecule-query rules (a match is RDKit's answer)
+   * @param sure for a loose query, { atomTable, bondTable, needsRings }: the tables where the
+   *   SMARTS is certainly true (a match with them is RDKit's answer too), and whether any test
+   *   reads ring membership (the structure's rings are then found first)
    */
-  constructor(shape, atomTable, bondTable, exact) {
+  constructor(shape, atomTable, bondTable, exact, sure = null) {
     const n = shape.atoms;
     this.atoms = n;
     this.atomTable = atomTable;
     this.bondTable = bondTable;
     this.exact = exact !== null;
+    this.sureAtomTable = sure?.atomTable ?? null;
+    this.sureBondTable = sure?.bondTable ?? null;
+    this.needsRings = sure?.needsRings ?? false;
     this.charge = exact?.charge ?? new Int8Array(n);
     this.isotope = exact?.isotope ?? new Uint16Array(n);
     this.z = new Uint8Array(n);
@@ -95,6 +105,7 @@ export class CompiledQuery {
   /** The exact query of a molecule read into a SmilesGraph (copied: the graph may be reused). */
   static ofMolecule(graph) {
     const n = graph.atoms;
+    // Rings are never read for a molecule query: only the first block of each table is used.
     const atomTable = new Uint8Array(n * ATOM_COLUMNS);
     for (let a = 0; a < n; a++) {
       atomTable[a * ATOM_COLUMNS + graph.z[a] * 2] = 1;
@@ -118,7 +129,7 @@ export class CompiledQuery {
     const n = this.atoms;
     const accepted = new Int32Array(n);
     for (let a = 0; a < n; a++) {
-      for (let c = 0; c < ATOM_COLUMNS; c++) accepted[a] += this.atomTable[a * ATOM_COLUMNS + c];
+      for (let c = 0; c < 256; c++) accepted[a] += this.atomTable[a * ATOM_COLUMNS + c];
       // Carbon is everywhere: a carbon-only atom is a poor place to start.
       if (this.atomTable[a * ATOM_COLUMNS + 12] || this.atomTable[a * ATOM_COLUMNS + 13]) accepted[a] += 100;
     }
@@ -178,7 +189,7 @@ export class CompiledQuery {
       let only = -1;
       for (let c = 0; c < ATOM_COLUMNS; c++) {
         if (!this.atomTable[a * ATOM_COLUMNS + c]) continue;
-        const z = c >> 1;
+        const z = (c & 255) >> 1;
         if (only === -1) only = z;
         else if (only !== z) {
           only = -2;
@@ -203,10 +214,23 @@ export class Matcher {
   }
 
   /**
-   * Whether `query` (a CompiledQuery) matches `target` (a SmilesGraph just read): RDKit's answer
-   * for an exact query; for a loose one, false means RDKit would not match it either.
+   * RDKit's answer for a query that is decided here: true or false (an exact query, or a loose one
+   * matched with its certain tables), or null when only RDKit can tell (a loose query that may
+   * match). `target` is a SmilesGraph just read.
    */
-  matches(query, target) {
+  decide(query, target) {
+    if (query.exact) return this.matches(query, target, query.atomTable, query.bondTable);
+    if (query.needsRings) target.findRings();
+    if (query.sureAtomTable && this.matches(query, target, query.sureAtomTable, query.sureBondTable)) return true;
+    return this.matches(query, target, query.atomTable, query.bondTable) ? null : false;
+  }
+
+  /**
+   * Whether `query` matches `target` with these atom and bond tables (the query's own, or its
+   * certain ones): RDKit's answer for an exact query; for a loose one with its own tables, false
+   * means RDKit would not match it either.
+   */
+  matches(query, target, atomTable = query.atomTable, bondTable = query.bondTable) {
     const n = query.atoms;
     const m = target.atoms;
     if (n === 0) return true;
@@ -218,8 +242,8 @@ export class Matcher {
       this.stamp = 0;
     }
     const stamp = ++this.stamp;
-    const { order, parent, parentBond, bondTable } = query;
-    const { start, nbr, nbrBond } = target;
+    const { order, parent, parentBond, needsRings } = query;
+    const { start, nbr, nbrBond, nbrRing } = target;
     let p = 0;
     cursor[0] = 0;
     while (p >= 0) {
@@ -230,7 +254,7 @@ export class Matcher {
       if (from < 0) {
         while (cursor[p] < m) {
           const t = cursor[p]++;
-          if (usedStamp[t] !== stamp && this.fits(query, qa, p, target, t)) {
+          if (usedStamp[t] !== stamp && this.fits(query, qa, p, target, t, atomTable, bondTable)) {
             found = t;
             break;
           }
@@ -241,7 +265,8 @@ export class Matcher {
         while (cursor[p] < end) {
           const k = cursor[p]++;
           const t = nbr[k];
-          if (bondTable[bondRow + BOND_COLUMN[nbrBond[k]]] && usedStamp[t] !== stamp && this.fits(query, qa, p, target, t)) {
+          const column = (needsRings ? nbrRing[k] * BOND_TYPES : 0) + BOND_COLUMN[nbrBond[k]];
+          if (bondTable[bondRow + column] && usedStamp[t] !== stamp && this.fits(query, qa, p, target, t, atomTable, bondTable)) {
             found = t;
             break;
           }
@@ -262,18 +287,20 @@ export class Matcher {
   }
 
   /** Target atom t can take query atom qa at position p: its kind, its degree, its bonds to atoms placed. */
-  fits(query, qa, p, target, t) {
-    if (!query.atomTable[qa * ATOM_COLUMNS + target.z[t] * 2 + target.aromatic[t]]) return false;
+  fits(query, qa, p, target, t, atomTable, bondTable) {
+    const rings = query.needsRings;
+    const column = (rings ? Math.min(target.ringBonds[t], RING_BOND_COUNTS - 1) * 256 : 0) + target.z[t] * 2 + target.aromatic[t];
+    if (!atomTable[qa * ATOM_COLUMNS + column]) return false;
     if (query.exact && !this.sameAtom(query, qa, target, t)) return false;
-    const { start, nbr, nbrBond } = target;
+    const { start, nbr, nbrBond, nbrRing } = target;
     if (start[t + 1] - start[t] < query.degree[qa]) return false;
-    const { backStart, backAt, backBond, bondTable } = query;
+    const { backStart, backAt, backBond } = query;
     for (let k = backStart[p]; k < backStart[p + 1]; k++) {
       const other = this.map[backAt[k]];
       let ok = false;
       for (let j = start[t]; j < start[t + 1]; j++) {
         if (nbr[j] === other) {
-          ok = bondTable[backBond[k] * BOND_COLUMNS + BOND_COLUMN[nbrBond[j]]] === 1;
+          ok = bondTable[backBond[k] * BOND_COLUMNS + (rings ? nbrRing[j] * BOND_TYPES : 0) + BOND_COLUMN[nbrBond[j]]] === 1;
           break;
         }
       }
