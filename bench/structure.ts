@@ -106,6 +106,32 @@ const firstPageMs: number[] = [];
 for (let round = 0; round < rounds; round++) {
   for (const query of GENERIC) firstPageMs.push((await timed(() => engine.substructure(smiles(query), { limit: 50 })))[0]);
 }
+// Ring primitives against the same SMARTS without them (issue 39: at most 3× the plain form).
+const RING_PAIRS: [string, string][] = [
+  ['N!@N', 'NN'],
+  ['[$(N@N)]', '[$(NN)]'],
+  ['[R]c1ccccc1', '*c1ccccc1'],
+  ['C(=O)!@N', 'C(=O)N'],
+  ['[C;R0]=[C;R0]', 'C=C'],
+  ['[x3]', '[#6]'],
+];
+const smarts = (text: string): ChemQuery => ({ kind: 'smarts', text, desalt: false });
+const ringPrimitives: Record<string, { ms: number; hits: number; plain: string; plainMs: number; plainHits: number; ratio: number }> = {};
+for (const [ring, plain] of RING_PAIRS) {
+  const best = async (text: string) => {
+    let ms = Infinity;
+    let hits = 0;
+    for (let round = 0; round < Math.max(1, Math.min(rounds, 3)); round++) {
+      const [t, h] = await timed(() => engine.substructure(smarts(text)));
+      ms = Math.min(ms, t);
+      hits = h.ids.length;
+    }
+    return { ms, hits };
+  };
+  const r = await best(ring);
+  const p = await best(plain);
+  ringPrimitives[ring] = { ms: Math.round(r.ms), hits: r.hits, plain, plainMs: Math.round(p.ms), plainHits: p.hits, ratio: Number((r.ms / Math.max(p.ms, 1)).toFixed(2)) };
+}
 // Full counts of generic queries are long at scale: once each.
 const genericFull: Record<string, { ms: number; hits: number }> = {};
 for (const query of GENERIC) {
@@ -171,9 +197,11 @@ const result = {
   },
   genericFirstPage: { ...firstPage, pageSize: 50, speedupVsNaive: ratio(naiveSubstructureMs, firstPage.p50) },
   screen: screens,
+  ringPrimitives,
   genericFullCount: Object.fromEntries(Object.entries(genericFull).map(([q, v]) => [q, { ...v, hitPercent: Number(((100 * v.hits) / indexSize).toFixed(1)), speedupVsNaive: ratio(naiveSubstructureMs, v.ms) }])),
 };
 const file = writeResult('structure', result);
+const ringLine = `; ring primitives ÷ plain (best of ${Math.max(1, Math.min(rounds, 3))}) ${Object.entries(ringPrimitives).map(([q, v]) => `${q} ${v.ms}/${v.plainMs} ms ×${v.ratio}`).join(', ')}`;
 const screened = Object.values(screens);
 const sum = (pick: (v: { hits: number; candidates: number; byRdkit: number }) => number) => screened.reduce((total, v) => total + pick(v), 0);
 const screenLine = screened.length > 0 ? `; screen ${(sum((v) => v.candidates) / Math.max(1, sum((v) => v.hits))).toFixed(2)} candidates a hit, ${((100 * sum((v) => v.byRdkit)) / Math.max(1, sum((v) => v.candidates))).toFixed(1)} % of them matched by RDKit` : '';
@@ -182,5 +210,5 @@ console.log(
   `structure: ${indexSize} structures (${handle.kind}, ${workers} RDKit workers), start-up ${result.startupMs} ms, RSS ${rssAfterIndexMb} MB; first similarity ${result.firstSimilarityMs} ms; similarity p50/p95 0.7 ${s['0.7']!.p50}/${s['0.7']!.p95} ms, ` +
     `0.8 ${s['0.8']!.p50}/${s['0.8']!.p95}, 0.9 ${s['0.9']!.p50}/${s['0.9']!.p95}; selective (<1 %) substructure ${selective.p50}/${selective.p95} ms (n=${selective.n}), medium (1-10 %) ${result.mediumSubstructure.p50}/${result.mediumSubstructure.p95} ms; ` +
     `generic first page ${firstPage.p50}/${firstPage.p95} ms; generic full ${Object.entries(genericFull).map(([q, v]) => `${q} ${v.ms} ms`).join(', ')}; ` +
-    `naive full scan ${result.reference.naiveSubstructureFullScanMs} ms (×${result.selectiveSubstructure.speedupVsNaive} selective)${screenLine} -> ${file}`,
+    `naive full scan ${result.reference.naiveSubstructureFullScanMs} ms (×${result.selectiveSubstructure.speedupVsNaive} selective)${screenLine}${ringLine} -> ${file}`,
 );

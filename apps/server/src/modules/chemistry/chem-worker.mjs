@@ -266,14 +266,16 @@ function substructureStep(job, shard) {
 
 /**
  * What the worker matches itself: a SMILES query exactly (substructure-match.mjs), else the outline
- * of the SMARTS RDKit reads (smarts-outline.mjs: rules candidates out, RDKit matches the rest); a
- * SMILES query left to RDKit (a radical, a dummy) is outlined from RDKit's SMARTS of it. Molfiles
+ * of the SMARTS RDKit reads (smarts-outline.mjs: decides where certain, rules candidates out, RDKit
+ * matches the rest); a SMILES query left to RDKit (a radical, a dummy) is outlined from RDKit's
+ * SMARTS of it, only to rule structures out. Molfiles
  * may hold query features RDKit's SMARTS cannot write exactly: RDKit matches every candidate.
  */
 function jsQueryOf(query, mol) {
   if (query.kind === 'smarts') return smartsOutlineOf(query.text);
   if (query.kind !== 'smiles') return null;
-  return moleculeQueryOf(mol.get_smiles(), mol.get_json(), graph) ?? smartsOutlineOf(mol.get_smarts());
+  // RDKit's SMARTS of a molecule leaves out radicals: its outline may only rule structures out.
+  return moleculeQueryOf(mol.get_smiles(), mol.get_json(), graph) ?? smartsOutlineOf(mol.get_smarts(), false);
 }
 
 /**

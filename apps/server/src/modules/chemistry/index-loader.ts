@@ -32,7 +32,8 @@ function bytes(base64: string | null): Uint8Array | null {
 
 /**
  * A shard's arrays for `count` rows: the worker shares the first four with this thread (similarity
- * reads them in place); the pattern fingerprints are moved to it (its library copies them).
+ * reads them in place); the pattern fingerprints are moved to it (it turns them into its
+ * substructure screen, substructure-screen.mjs, and drops them).
  */
 export function shardArrays(count: number): Pick<ShardPayload, 'ids' | 'pop' | 'morgan' | 'fold' | 'pattern' | 'hasPattern'> {
   return {

@@ -251,8 +251,10 @@ function coreRefused(reply: { error?: string; internal?: boolean }): ChemInputEr
 
 /**
  * RDKit MinimalLib in a pool of worker threads (ARCHITECTURE.md "Chemistry engine"). The index is
- * sharded across the workers: each shard is an RDKit SubstructLibrary (pattern-fingerprint screen
- * and atom-by-atom match in C++) plus Morgan fingerprints in SharedArrayBuffers. A search runs on
+ * sharded across the workers: each shard holds its stored SMILES and its substructure screen (the
+ * pattern fingerprints bit by bit) in its worker, plus Morgan fingerprints in SharedArrayBuffers;
+ * a substructure candidate is decided in JavaScript where RDKit's rules allow, else by RDKit
+ * (chem-worker.mjs, docs/architecture.md "Chemistry engine"). A search runs on
  * every worker at once, shard by shard, so it streams progress and can be cancelled.
  *
  * Queries are checked against limits before RDKit sees them (query-limits.ts). A worker whose
@@ -500,7 +502,7 @@ export class RdkitChemEngine implements ChemEngine {
     await Promise.all(this.workers.map((w) => w.ready));
     const total = this.current.loaded + (await this.loader.countAbove(this.loader.lastId));
     this.current = { ...this.current, state: this.current.state === 'ready' || this.current.state === 'recovering' ? this.current.state : 'loading', total, error: null };
-    // Two shards in flight per worker: the database read of the next overlaps the library build.
+    // Two shards in flight per worker: the database read of the next overlaps the shard build.
     const inFlight = new Set<Promise<void>>();
     for await (const shard of this.shardSource()) {
       const slot = this.current.shards % this.workers.length;

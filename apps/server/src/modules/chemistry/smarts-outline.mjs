@@ -39,12 +39,15 @@ const or = (a, b) => (a === T || b === T ? T : a === F && b === F ? F : U);
 class Unreadable extends Error {}
 
 /**
- * The loose query of a SMARTS (a CompiledQuery whose match only sends a structure on to RDKit), or
- * null when the text holds anything this reader does not handle.
+ * The outline of a SMARTS (a loose CompiledQuery), or null when the text holds anything this reader
+ * does not handle. `certain`: whether a match with its certain tables may stand as RDKit's answer —
+ * true for a SMARTS RDKit matches as written; false for the SMARTS RDKit writes of a molecule query,
+ * which leaves out what a molecule query also compares (a radical, say): then the outline only rules
+ * structures out.
  */
-export function smartsOutlineOf(smarts) {
+export function smartsOutlineOf(smarts, certain = true) {
   try {
-    return new OutlineReader(smarts).read();
+    return new OutlineReader(smarts, certain).read();
   } catch (error) {
     if (error instanceof Unreadable) return null;
     throw error;
@@ -52,8 +55,9 @@ export function smartsOutlineOf(smarts) {
 }
 
 class OutlineReader {
-  constructor(text) {
+  constructor(text, certain) {
     this.text = text;
+    this.certain = certain;
     this.at = 0;
     this.atomTests = [];
     this.bondA = [];
@@ -221,7 +225,8 @@ class OutlineReader {
       }
     });
     const shape = { atoms, bonds, bondA: Int32Array.from(this.bondA), bondB: Int32Array.from(this.bondB) };
-    return new CompiledQuery(shape, maybe.atoms, maybe.bonds, null, { atomTable: sure.atoms, bondTable: sure.bonds, needsRings: this.needsRings });
+    const certainTables = this.certain ? { atomTable: sure.atoms, bondTable: sure.bonds } : {};
+    return new CompiledQuery(shape, maybe.atoms, maybe.bonds, null, { ...certainTables, needsRings: this.needsRings });
   }
 }
 

@@ -29,15 +29,15 @@ const DIRECTIONAL = 255;
 
 const CH = (c) => c.charCodeAt(0);
 const [LPAREN, RPAREN, LBRACKET, RBRACKET, PERCENT, DOT, STAR] = ['(', ')', '[', ']', '%', '.', '*'].map(CH);
-const BOND_OF = new Map([
-  [CH('-'), BOND.single],
-  [CH('='), BOND.double],
-  [CH('#'), BOND.triple],
-  [CH('$'), BOND.quadruple],
-  [CH(':'), BOND.aromatic],
-  [CH('/'), DIRECTIONAL],
-  [CH('\\'), DIRECTIONAL],
-]);
+/** Character code → the bond it writes (0: none); '-' may start '->', a dative bond. */
+const BOND_OF = new Uint8Array(256);
+BOND_OF[CH('-')] = BOND.single;
+BOND_OF[CH('=')] = BOND.double;
+BOND_OF[CH('#')] = BOND.triple;
+BOND_OF[CH('$')] = BOND.quadruple;
+BOND_OF[CH(':')] = BOND.aromatic;
+BOND_OF[CH('/')] = DIRECTIONAL;
+BOND_OF[CH('\\')] = DIRECTIONAL;
 const isDigit = (c) => c >= 48 && c <= 57;
 const isUpper = (c) => c >= 65 && c <= 90;
 const isLower = (c) => c >= 97 && c <= 122;
@@ -107,9 +107,9 @@ export class SmilesGraph {
         if (pendingBond) return false;
         prev = -1;
         i++;
-      } else if (BOND_OF.has(c)) {
+      } else if (BOND_OF[c] !== 0) {
         if (pendingBond || prev < 0) return false;
-        pendingBond = BOND_OF.get(c);
+        pendingBond = BOND_OF[c];
         i++;
         // '->' is a dative bond; '<-' (written before its atom) is not read here.
         if (c === CH('-') && i < to && b[i] === CH('>')) {
