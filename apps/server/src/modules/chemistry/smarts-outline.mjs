@@ -75,6 +75,12 @@ class OutlineReader {
   }
 
   read() {
+    this.readGraph();
+    return this.compile();
+  }
+
+  /** Atoms and bonds with their tests, without compiling them. */
+  readGraph() {
     const open = new Map();
     const branches = [];
     let prev = -1;
@@ -114,7 +120,6 @@ class OutlineReader {
       }
     }
     if (branches.length > 0 || open.size > 0 || bond || this.atomTests.length === 0) this.fail();
-    return this.compile();
   }
 
   ringLabel() {
@@ -305,6 +310,25 @@ class ExpressionReader {
   }
 
   /**
+   * A recursive SMARTS `$(X)` holds at an atom only where X's first atom sits on it: X's first atom
+   * test, and for the rest of X "unknown" (a one-atom X is that atom's test). X unreadable: unknown.
+   */
+  recursive(inner) {
+    const reader = new OutlineReader(inner, false);
+    let first;
+    try {
+      reader.readGraph();
+      first = reader.atomTests[0];
+    } catch (error) {
+      if (error instanceof Unreadable) return () => U;
+      throw error;
+    }
+    if (reader.needsRings) this.outline.needsRings = true;
+    if (reader.atomTests.length === 1) return first;
+    return (...x) => and(first(...x), U);
+  }
+
+  /**
    * R, r, x with their number: what ring membership decides. R and r alone, and x alone, are "in a
    * ring"; R0 "in none"; x<n> "n ring bonds"; R<n> (n SSSR rings) and r<n> (smallest ring size)
    * need rings to be counted, which is not done here, but an atom in no ring has neither.
@@ -346,13 +370,13 @@ class ExpressionReader {
     const c = rest[0];
     let match;
     if ((match = /^\$\(/.exec(rest))) {
-      // Recursive SMARTS: not decided here.
       let depth = 0;
       for (let i = this.at + 1; i < this.text.length; i++) {
         if (this.text[i] === '(') depth++;
         else if (this.text[i] === ')' && --depth === 0) {
+          const inner = this.text.slice(this.at + 2, i);
           this.at = i + 1;
-          return () => U;
+          return this.recursive(inner);
         }
       }
       return this.fail();
