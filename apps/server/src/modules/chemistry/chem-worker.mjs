@@ -232,9 +232,10 @@ function scratch(shard) {
 }
 
 /**
- * One shard of a substructure search: the screen's candidates, each read and matched here when the
- * query is a molecule these rules cover, the rest matched by RDKit. Hits in row order; with a
- * limit (first page), only as many as still wanted.
+ * One shard of a substructure search: the screen's candidates, each decided here where RDKit's
+ * rules allow, the rest matched by RDKit. Hits in row order. With a limit (a first page), the
+ * rows are read until enough hits are decided here, and RDKit matches only the undecided rows met
+ * so far: the hits are true hits, not necessarily the shard's first rows.
  */
 function substructureStep(job, shard) {
   scratch(shard);

@@ -105,7 +105,8 @@ class OutlineReader {
         if (open.has(label)) {
           const [other, first] = open.get(label);
           open.delete(label);
-          if (other === prev) this.fail();
+          // Both ends written: RDKit keeps the first; not read here.
+          if (other === prev || (bond && first)) this.fail();
           this.addBond(other, prev, bond ?? first);
         } else open.set(label, [prev, bond]);
         bond = null;
@@ -127,12 +128,14 @@ class OutlineReader {
     if (this.peek(1) === '(') {
       const end = this.text.indexOf(')', this.at);
       if (end < 0) this.fail();
-      const label = Number(this.text.slice(this.at + 2, end));
+      const label = this.text.slice(this.at + 2, end);
+      if (!/^\d+$/.test(label)) this.fail();
       this.at = end + 1;
-      return 1000 + label;
+      // The same label as written any other way: %(1) closes 1.
+      return Number(label);
     }
     const digits = this.text.slice(this.at + 1, this.at + 3);
-    if (!/^\d\d$/.test(digits)) this.fail();
+    if (!/^[1-9]\d$/.test(digits)) this.fail();
     this.at += 3;
     return Number(digits);
   }
@@ -225,7 +228,8 @@ class OutlineReader {
           const value = test(type, ring);
           const at = k * BOND_COLUMNS + ring * BOND_TYPES + column;
           if (value !== F) maybe.bonds[at] = 1;
-          if (value === T) sure.bonds[at] = 1;
+          // RDKit also compares a dative bond's direction, which these tables do not hold.
+          if (value === T && type !== 'dative') sure.bonds[at] = 1;
         });
       }
     });
@@ -395,14 +399,19 @@ class ExpressionReader {
       this.at += /^\d+/.exec(rest)[0].length;
       return () => U;
     }
-    if (c === '+' || c === '-' || c === '@' || c === '^' || c === ':') {
-      // Charge, chirality, hybridisation, atom map: not decided here.
-      this.at += /^(\+\d*|-\d*|@+(?:TH|AL|SP|TB|OH)?\d*|\^\d*|:\d*)/.exec(rest)?.[0].length || 1;
+    if (c === ':') {
+      // An atom map number: no condition on the match.
+      this.at += /^:\d*/.exec(rest)[0].length;
+      return () => T;
+    }
+    if (c === '+' || c === '-' || c === '@' || c === '^') {
+      // Charge, chirality, hybridisation: not decided here.
+      this.at += /^(\+\d*|-\d*|@+(?:TH|AL|SP|TB|OH)?\d*|\^\d*)/.exec(rest)?.[0].length || 1;
       return () => U;
     }
     if (/^[a-z]/.test(c)) {
       const two = rest.slice(0, 2);
-      if (AROMATIC_SYMBOLS.has(two) && two !== 'sb') {
+      if (two.length === 2 && AROMATIC_SYMBOLS.has(two)) {
         // "se", "te", "as", "si": aromatic elements (never a pair of primitives in practice).
         this.at += 2;
         const z = AROMATIC_SYMBOLS.get(two);

@@ -16,8 +16,8 @@ const ELEMENTS = (
 ).split(' ');
 /** Element symbol → atomic number. */
 const ATOMIC_NUMBER = new Map(ELEMENTS.map((symbol, i) => [symbol, i + 1]));
-/** Symbols RDKit reads as aromatic atoms inside brackets (lower case). */
-const AROMATIC_BRACKET = new Set(['b', 'c', 'n', 'o', 'p', 's', 'se', 'te', 'as', 'si', 'ge', 'sb', 'bi', 'sn']);
+/** Symbols RDKit's SMILES lexer reads as aromatic atoms inside brackets (smiles.ll). */
+const AROMATIC_BRACKET = new Set(['b', 'c', 'n', 'o', 'p', 's', 'se', 'te', 'as', 'si']);
 
 /** RDKit bond types (Bond::BondType values), the only bond property a molecule query compares. */
 export const BOND = Object.freeze({ single: 1, double: 2, triple: 3, quadruple: 4, aromatic: 12, dative: 17 });
@@ -96,7 +96,8 @@ export class SmilesGraph {
     while (i < to) {
       const c = b[i];
       if (c === LPAREN) {
-        if (prev < 0 || depth >= this.branch.length) return false;
+        // RDKit refuses a branch that opens with a ring closure or is empty: "C(1…", "C()".
+        if (prev < 0 || depth >= this.branch.length || i + 1 >= to || isDigit(b[i + 1]) || b[i + 1] === PERCENT || b[i + 1] === RPAREN) return false;
         this.branch[depth++] = prev;
         i++;
       } else if (c === RPAREN) {
@@ -120,7 +121,8 @@ export class SmilesGraph {
         if (prev < 0) return false;
         let label;
         if (c === PERCENT) {
-          if (i + 2 >= to || !isDigit(b[i + 1]) || !isDigit(b[i + 2])) return false;
+          // Two digits, the first not zero, as RDKit's lexer.
+          if (i + 2 >= to || !isDigit(b[i + 1]) || !isDigit(b[i + 2]) || b[i + 1] === 48) return false;
           label = (b[i + 1] - 48) * 10 + (b[i + 2] - 48);
           i += 3;
         } else {
@@ -246,8 +248,9 @@ export class SmilesGraph {
         while (at < to && isDigit(b[at])) n = n * 10 + b[at++] - 48;
         charge = sign * n;
       } else {
+        // '+' or '++' (RDKit's lexer reads no longer runs).
         charge = sign;
-        while (at < to && b[at] === (sign > 0 ? CH('+') : CH('-'))) {
+        if (at < to && b[at] === (sign > 0 ? CH('+') : CH('-'))) {
           charge += sign;
           at++;
         }
@@ -286,11 +289,12 @@ export class SmilesGraph {
 
   /**
    * Marks ring bonds: a bond is in a ring exactly when it is no bridge (every cycle bond lies in
-   * some ring of RDKit's SSSR), found by one depth-first search with low links. Fills `nbrRing`
+   * some ring of RDKit's SSSR), found by one depth-first search with low links. Dative bonds are
+   * left out, as RDKit's ring finding does. Fills `nbrRing`
    * and `ringBonds`; only SMARTS with ring primitives ask for it.
    */
   findRings() {
-    const { atoms, start, nbr, nbrRing, ringBonds, dfsOrder: order, dfsLow: low, dfsEntry: entry, dfsCursor: cursor, dfsStack: stack } = this;
+    const { atoms, start, nbr, nbrBond, nbrRing, ringBonds, dfsOrder: order, dfsLow: low, dfsEntry: entry, dfsCursor: cursor, dfsStack: stack } = this;
     order.fill(-1, 0, atoms);
     ringBonds.fill(0, 0, atoms);
     nbrRing.fill(0, 0, start[atoms]);
@@ -307,7 +311,8 @@ export class SmilesGraph {
         if (cursor[a] < start[a + 1]) {
           const k = cursor[a]++;
           const b = nbr[k];
-          if (k === entry[a]) continue;
+          // RDKit's ring finding leaves dative bonds out: a chelate is no ring.
+          if (k === entry[a] || nbrBond[k] === BOND.dative) continue;
           if (order[b] < 0) {
             order[b] = low[b] = counter++;
             entry[b] = this.reverseEntry(b, a, k);
@@ -329,7 +334,7 @@ export class SmilesGraph {
     for (let a = 0; a < atoms; a++) {
       for (let k = start[a]; k < start[a + 1]; k++) {
         const b = nbr[k];
-        if (k !== entry[a] && this.reverseEntry(b, a, k) !== entry[b] && !nbrRing[k]) this.markRing(a, k);
+        if (nbrBond[k] !== BOND.dative && k !== entry[a] && this.reverseEntry(b, a) !== entry[b] && !nbrRing[k]) this.markRing(a, k);
       }
     }
   }

@@ -42,14 +42,18 @@ export function bondColumn(type) {
 /**
  * A SMILES query as a molecule these rules match exactly as RDKit, or null when RDKit must match
  * it: a dummy atom, a radical (RDKit's trusted reading gives stored atoms none, so such a query
- * matches nothing), or a SMILES RDKit writes in a form smiles-graph.mjs does not read. Given
+ * matches nothing), a dative bond (matched in its direction), or a SMILES RDKit writes in a form
+ * smiles-graph.mjs does not read. Given
  * RDKit's canonical SMILES of the query molecule and its JSON (radicals), and a SmilesGraph to
  * read into. SMARTS and molfiles (query atoms and bonds) are never given here.
  */
 export function moleculeQueryOf(canonicalSmiles, rdkitJson, graph) {
   if (canonicalSmiles.includes('*') || /"nRad":[1-9]/.test(rdkitJson)) return null;
   const bytes = new TextEncoder().encode(canonicalSmiles);
-  return graph.read(bytes, 0, bytes.length) ? CompiledQuery.ofMolecule(graph) : null;
+  if (!graph.read(bytes, 0, bytes.length)) return null;
+  // RDKit matches a dative bond only in its direction (bondCompat); these tables hold no direction.
+  for (let k = 0; k < graph.bonds; k++) if (graph.bondType[k] === 17) return null;
+  return CompiledQuery.ofMolecule(graph);
 }
 
 /**
