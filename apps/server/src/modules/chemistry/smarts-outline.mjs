@@ -7,15 +7,9 @@
 // Anything this reader does not know, or reads two ways, gives no outline (null): RDKit then
 // matches every candidate, as before.
 // Plain JavaScript on purpose: the chemistry workers load it without tsx.
+import { ATOMIC_NUMBER } from './smiles-graph.mjs';
 import { ATOM_COLUMNS, BOND_COLUMNS, BOND_TYPES, CompiledQuery, RING_BOND_COUNTS } from './substructure-match.mjs';
 
-const ELEMENTS = (
-  'H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti V Cr Mn Fe Co Ni Cu Zn Ga Ge As Se Br Kr ' +
-  'Rb Sr Y Zr Nb Mo Tc Ru Rh Pd Ag Cd In Sn Sb Te I Xe Cs Ba La Ce Pr Nd Pm Sm Eu Gd Tb Dy Ho Er Tm Yb ' +
-  'Lu Hf Ta W Re Os Ir Pt Au Hg Tl Pb Bi Po At Rn Fr Ra Ac Th Pa U Np Pu Am Cm Bk Cf Es Fm Md No Lr Rf ' +
-  'Db Sg Bh Hs Mt Ds Rg Cn Nh Fl Mc Lv Ts Og'
-).split(' ');
-const ATOMIC_NUMBER = new Map(ELEMENTS.map((symbol, i) => [symbol, i + 1]));
 const AROMATIC_SYMBOLS = new Map([
   ['c', 6], ['n', 7], ['o', 8], ['s', 16], ['p', 15], ['b', 5], ['se', 34], ['te', 52], ['as', 33], ['si', 14],
 ]);

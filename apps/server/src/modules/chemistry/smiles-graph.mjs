@@ -14,8 +14,8 @@ const ELEMENTS = (
   'Lu Hf Ta W Re Os Ir Pt Au Hg Tl Pb Bi Po At Rn Fr Ra Ac Th Pa U Np Pu Am Cm Bk Cf Es Fm Md No Lr Rf ' +
   'Db Sg Bh Hs Mt Ds Rg Cn Nh Fl Mc Lv Ts Og'
 ).split(' ');
-/** Element symbol → atomic number. */
-const ATOMIC_NUMBER = new Map(ELEMENTS.map((symbol, i) => [symbol, i + 1]));
+/** Element symbol → atomic number (also read by smarts-outline.mjs). */
+export const ATOMIC_NUMBER = new Map(ELEMENTS.map((symbol, i) => [symbol, i + 1]));
 /** Symbols RDKit's SMILES lexer reads as aromatic atoms inside brackets (smiles.ll). */
 const AROMATIC_BRACKET = new Set(['b', 'c', 'n', 'o', 'p', 's', 'se', 'te', 'as', 'si']);
 
@@ -358,23 +358,30 @@ export class SmilesGraph {
 
   /** Neighbour lists in compressed rows. */
   index() {
-    const { atoms, bonds, start, nbr, nbrBond } = this;
-    start.fill(0, 0, atoms + 1);
-    for (let k = 0; k < bonds; k++) {
-      start[this.bondA[k] + 1]++;
-      start[this.bondB[k] + 1]++;
-    }
-    for (let a = 0; a < atoms; a++) start[a + 1] += start[a];
     const fill = this.fillAt ?? (this.fillAt = new Int32Array(this.maxAtoms));
-    fill.set(start.subarray(0, atoms));
-    for (let k = 0; k < bonds; k++) {
-      const a = this.bondA[k];
-      const b = this.bondB[k];
-      const t = this.bondType[k];
-      nbr[fill[a]] = b;
-      nbrBond[fill[a]++] = t;
-      nbr[fill[b]] = a;
-      nbrBond[fill[b]++] = t;
-    }
+    neighbourRows(this.atoms, this.bonds, this.bondA, this.bondB, this.bondType, this.start, this.nbr, this.nbrBond, fill);
+  }
+}
+
+/**
+ * Neighbour lists in compressed rows from a bond list: atom a's neighbours are nbr[start[a] ..
+ * start[a + 1]), each with its bond's label (`bondLabel[k]`: a type here, an index for a query).
+ * `fill` is scratch of at least `atoms` entries.
+ */
+export function neighbourRows(atoms, bonds, bondA, bondB, bondLabel, start, nbr, nbrLabel, fill) {
+  start.fill(0, 0, atoms + 1);
+  for (let k = 0; k < bonds; k++) {
+    start[bondA[k] + 1]++;
+    start[bondB[k] + 1]++;
+  }
+  for (let a = 0; a < atoms; a++) start[a + 1] += start[a];
+  fill.set(start.subarray(0, atoms));
+  for (let k = 0; k < bonds; k++) {
+    const a = bondA[k];
+    const b = bondB[k];
+    nbr[fill[a]] = b;
+    nbrLabel[fill[a]++] = bondLabel[k];
+    nbr[fill[b]] = a;
+    nbrLabel[fill[b]++] = bondLabel[k];
   }
 }

@@ -17,6 +17,8 @@
 // substructure-match.test.ts and engine-parity.api.test.ts compare every answer with RDKit's.
 // Plain JavaScript on purpose: the chemistry workers load it without tsx.
 
+import { neighbourRows } from './smiles-graph.mjs';
+
 /** Bond types (RDKit Bond::BondType values) → column of a query bond's table. */
 const BOND_COLUMN = new Uint8Array(256).fill(6);
 BOND_COLUMN[1] = 0; // single
@@ -84,22 +86,10 @@ export class CompiledQuery {
     this.isotope = exact?.isotope ?? new Uint16Array(n);
     this.z = new Uint8Array(n);
     const start = new Int32Array(n + 1);
-    for (let k = 0; k < shape.bonds; k++) {
-      start[shape.bondA[k] + 1]++;
-      start[shape.bondB[k] + 1]++;
-    }
-    for (let a = 0; a < n; a++) start[a + 1] += start[a];
     const nbr = new Int32Array(2 * shape.bonds);
     const nbrBond = new Int32Array(2 * shape.bonds);
-    const fill = start.slice(0, n);
-    for (let k = 0; k < shape.bonds; k++) {
-      const a = shape.bondA[k];
-      const b = shape.bondB[k];
-      nbr[fill[a]] = b;
-      nbrBond[fill[a]++] = k;
-      nbr[fill[b]] = a;
-      nbrBond[fill[b]++] = k;
-    }
+    const bondIndex = Int32Array.from({ length: shape.bonds }, (_, k) => k);
+    neighbourRows(n, shape.bonds, shape.bondA, shape.bondB, bondIndex, start, nbr, nbrBond, new Int32Array(n));
     this.degree = new Int32Array(n);
     for (let a = 0; a < n; a++) this.degree[a] = start[a + 1] - start[a];
     this.plan(start, nbr, nbrBond);
