@@ -4,15 +4,16 @@
 //
 // Each worker owns some shards of the structure index. A shard holds its stored SMILES, its
 // substructure screen (the pattern fingerprints bit by bit: substructure-screen.mjs) and, in
-// SharedArrayBuffers written by the main thread, the Morgan fingerprints sorted by bit count for
-// Tanimoto search with popcount bounds. A substructure candidate is matched here when the query is
+// SharedArrayBuffers written by the main thread, the Morgan fingerprints bit by bit, rows sorted by
+// bit count, for Tanimoto search with bit-count bounds (similarity-slices.mjs). A substructure candidate is matched here when the query is
 // a molecule (smiles-graph.mjs, substructure-match.mjs: RDKit's rules, a few µs) and by RDKit
 // otherwise (SMARTS, molfiles: verifyWithRdkit). Jobs are processed one shard at a time, next the job that
 // has used the least time so far, so a long search never shuts out a short one (a short one
 // finishes almost as if alone) and can be cancelled between shards.
 import { parentPort, workerData } from 'node:worker_threads';
 import initRDKitModule from '@rdkit/rdkit';
-import { FOLD_BYTES, FP_BYTES, MORGAN_SETTINGS } from './fingerprint.mjs';
+import { MORGAN_SETTINGS } from './fingerprint.mjs';
+import { bitCounts, similarRows, sliceWords } from './similarity-slices.mjs';
 import { withRingPerception } from './smarts-rings.mjs';
 import { SmilesGraph } from './smiles-graph.mjs';
 import { bitsOf, buildScreen, rowsOf, screenRows } from './substructure-screen.mjs';
@@ -90,11 +91,6 @@ const RD = await initRDKitModule(await rdkitOptions());
 RD.disable_logging();
 // Parse errors are captured and sent back as the message a chemist sees.
 const LOG = RD.set_log_capture('rdApp.*');
-
-
-/** Bits set in each byte value. */
-const POP8 = new Uint8Array(256);
-for (let i = 1; i < 256; i++) POP8[i] = (i & 1) + POP8[i >> 1];
 
 /** shardId → shard. */
 const shards = new Map();
@@ -203,7 +199,10 @@ function addShard(message) {
   encoded.forEach((bytes, i) => bytes && smilesBytes.set(bytes, smilesAt[i]));
   const hasPattern = message.pattern ? message.hasPattern : new Uint8Array(count);
   const screen = buildScreen(count, message.pattern ?? new Uint8Array(0), hasPattern, (row) => smilesAt[row + 1] > smilesAt[row]);
-  shards.set(shardId, { smilesBytes, smilesAt, screen, ids: message.ids, pop: message.pop, morgan: message.morgan, fold: message.fold, count });
+  // Morgan bit arrays shared with the main thread; how many rows hold each bit is this worker's.
+  const words = sliceWords(count);
+  const morgan = { count, pop: message.pop, slices: message.morgan, words, bitCount: bitCounts(message.morgan, words) };
+  shards.set(shardId, { smilesBytes, smilesAt, screen, ids: message.ids, pop: message.pop, morgan, count });
   let size = 0;
   for (let i = 0; i < count; i++) if (smilesAt[i + 1] > smilesAt[i]) size++;
   return size;
@@ -360,94 +359,11 @@ function lowerBound(pop, value, from, to) {
   return lo;
 }
 
-/**
- * Tanimoto over the rows whose bit count can reach the threshold. Each row is first bounded by its
- * folded fingerprint (16 bytes, read through per-byte tables of the query bits it certainly lacks),
- * and left once it has lost more query bits than the threshold allows; the rows that remain are
- * compared on the query's non-zero bytes, left as soon as the bits still to come cannot lift them
- * to the threshold.
- */
+/** The shard's rows with a Tanimoto to the query in [min, max] (similarity-slices.mjs). */
 function similarityStep(job, shard) {
-  const { qIndex, table, rest, qPop, min, max, fIndex, lossTable } = job;
-  const from = lowerBound(shard.pop, job.popLo, 0, shard.count);
-  const to = lowerBound(shard.pop, job.popHi + 1, from, shard.count);
-  const ids = [];
-  const sims = [];
-  const fp = shard.morgan;
-  const fold = shard.fold;
-  const n = qIndex.length;
-  const nFold = fIndex.length;
-  // common / (qPop + pop - common) >= min  <=>  common >= min * (qPop + pop) / (1 + min)
-  const ratio = min / (1 + min);
-  for (let row = from; row < to; row++) {
-    const pop = shard.pop[row];
-    // No stored Morgan fingerprint (bit count 0): such a structure is never similar to anything.
-    if (pop === 0) continue;
-    const need = ratio * (qPop + pop) - 1e-9;
-    const mayLose = qPop - need;
-    const folded = row * FOLD_BYTES;
-    let lost = 0;
-    let f = 0;
-    for (; f < nFold; f++) {
-      lost += lossTable[(f << 8) | fold[folded + fIndex[f]]];
-      if (lost > mayLose) break;
-    }
-    if (f < nFold) continue;
-    const base = row * FP_BYTES;
-    let common = 0;
-    let k = 0;
-    for (; k < n; k++) {
-      common += table[(k << 8) | fp[base + qIndex[k]]];
-      if (common + rest[k + 1] < need) break;
-    }
-    if (k < n) continue;
-    const union = qPop + pop - common;
-    const sim = union === 0 ? 1 : common / union;
-    if (sim >= min && sim <= max && (!job.candidates || isCandidate(job, shard.ids[row]))) {
-      ids.push(shard.ids[row]);
-      sims.push(sim);
-    }
-  }
-  return { ids: Float64Array.from(ids), sims: Float64Array.from(sims) };
-}
-
-/** Per query byte k (in reading order): table[k * 256 + x] = popcount(x & q[k]); rest[k] = bits of the query from byte k on. */
-function similarityTables(q) {
-  const index = [];
-  for (let i = 0; i < q.length; i++) if (q[i]) index.push(i);
-  // Bytes with the most query bits first: a dissimilar row loses enough bits to be left sooner.
-  index.sort((a, b) => POP8[q[b]] - POP8[q[a]] || a - b);
-  const table = new Uint8Array(index.length * 256);
-  const rest = new Int32Array(index.length + 1);
-  index.forEach((at, k) => {
-    for (let x = 0; x < 256; x++) table[k * 256 + x] = POP8[x & q[at]];
-  });
-  for (let k = index.length - 1; k >= 0; k--) rest[k] = rest[k + 1] + POP8[q[index[k]]];
-  return { qIndex: Int32Array.from(index), table, rest, qPop: rest[0], ...foldTables(q) };
-}
-
-/**
- * Per folded byte f (heaviest first): lossTable[f * 256 + x] = query bits that fold into the unset
- * bits of x — bits a row whose folded byte is x certainly lacks (FOLD_BYTES in fingerprint.mjs).
- */
-function foldTables(q) {
-  // bitsAt[b * 8 + i]: query bits folding into bit i of folded byte b.
-  const bitsAt = new Int32Array(FOLD_BYTES * 8);
-  for (let j = 0; j < q.length; j++) {
-    for (let i = 0; i < 8; i++) if (q[j] & (1 << i)) bitsAt[(j % FOLD_BYTES) * 8 + i] += 1;
-  }
-  const weight = (b) => bitsAt.subarray(b * 8, b * 8 + 8).reduce((sum, n) => sum + n, 0);
-  const index = Array.from({ length: FOLD_BYTES }, (_, b) => b).filter((b) => weight(b) > 0);
-  index.sort((a, b) => weight(b) - weight(a) || a - b);
-  const lossTable = new Uint8Array(index.length * 256);
-  index.forEach((at, f) => {
-    for (let x = 0; x < 256; x++) {
-      let lost = 0;
-      for (let i = 0; i < 8; i++) if (!(x & (1 << i))) lost += bitsAt[at * 8 + i];
-      lossTable[f * 256 + x] = lost;
-    }
-  });
-  return { fIndex: Int32Array.from(index), lossTable };
+  const accept = job.candidates ? (row) => isCandidate(job, shard.ids[row]) : null;
+  const { rows, sims } = similarRows(shard.morgan, job.morgan, job.min, job.max, accept);
+  return { ids: Float64Array.from(rows, (row) => shard.ids[row]), sims: Float64Array.from(sims) };
 }
 
 function startJob(message) {
@@ -466,11 +382,7 @@ function startJob(message) {
     job.screenBits = bitsOf(new Uint8Array(built.mol.get_pattern_fp_as_uint8array()));
     job.jsQuery = jsQueryOf(query, built.mol);
   } else {
-    Object.assign(job, similarityTables(message.morgan), { min: message.min, max: message.max });
-    const pop = job.qPop;
-    // Tanimoto ≤ min(a, b) / max(a, b): rows outside this bit-count window cannot reach `min`.
-    job.popLo = message.min > 0 ? Math.ceil(message.min * pop - 1e-9) : 0;
-    job.popHi = message.min > 0 ? Math.floor(pop / message.min + 1e-9) : FP_BYTES * 8;
+    Object.assign(job, { morgan: message.morgan, min: message.min, max: message.max });
   }
   jobs.push(job);
   schedule();

@@ -3,5 +3,3 @@ export declare const FP_BITS: 2048;
 export declare const FP_BYTES: number;
 export declare const MORGAN_SETTINGS: string;
 export declare const PATTERN_SETTINGS: string;
-export declare const FOLD_BYTES: number;
-export declare function foldInto(fp: Uint8Array, out: Uint8Array, at: number): void;

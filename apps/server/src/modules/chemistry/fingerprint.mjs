@@ -19,16 +19,3 @@ export const MORGAN_SETTINGS = JSON.stringify({ radius: 2, nBits: FP_BITS });
  * these settings must equal; engine-parity.api.test.ts fails on any hit the screen drops.
  */
 export const PATTERN_SETTINGS = JSON.stringify({ nBits: FP_BITS });
-
-/**
- * Bytes of a Morgan fingerprint folded for the similarity pre-screen: byte j of the fingerprint is
- * OR-ed into byte j % FOLD_BYTES. A query bit whose folded position is empty in a row is certainly
- * not in that row, so 16 compact bytes bound the bits a row can share before its 256 are read
- * (measured 1.7× faster at 0.7 over 1.25 M rows; docs/benchmarks.md "Structure search").
- */
-export const FOLD_BYTES = 16;
-
-/** Writes `fp`'s fold into `out` at `at` (FOLD_BYTES bytes, which must start zeroed). */
-export function foldInto(fp, out, at) {
-  for (let j = 0; j < fp.length; j++) out[at + (j % FOLD_BYTES)] |= fp[j];
-}

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { FOLD_BYTES, FP_BYTES, foldInto } from './fingerprint.mjs';
+import { FP_BYTES } from './fingerprint.mjs';
+import { emptySlices, sliceWords, writeRow } from './similarity-slices.mjs';
 import { STORED_LIMITS, limitViolation } from './query-limits.ts';
 import type { ShardPayload, ShardRange } from './worker-protocol.ts';
 
@@ -31,16 +32,15 @@ function bytes(base64: string | null): Uint8Array | null {
 }
 
 /**
- * A shard's arrays for `count` rows: the worker shares the first four with this thread (similarity
- * reads them in place); the pattern fingerprints are moved to it (it turns them into its
+ * A shard's arrays for `count` rows: the worker shares the first three with this thread (similarity
+ * reads them in place; the Morgan fingerprints are bit arrays, similarity-slices.mjs); the pattern fingerprints are moved to it (it turns them into its
  * substructure screen, substructure-screen.mjs, and drops them).
  */
-export function shardArrays(count: number): Pick<ShardPayload, 'ids' | 'pop' | 'morgan' | 'fold' | 'pattern' | 'hasPattern'> {
+export function shardArrays(count: number): Pick<ShardPayload, 'ids' | 'pop' | 'morgan' | 'pattern' | 'hasPattern'> {
   return {
     ids: new Float64Array(new SharedArrayBuffer(count * 8)),
     pop: new Uint16Array(new SharedArrayBuffer(count * 2)),
-    morgan: new Uint8Array(new SharedArrayBuffer(count * FP_BYTES)),
-    fold: new Uint8Array(new SharedArrayBuffer(count * FOLD_BYTES)),
+    morgan: emptySlices(count, true),
     pattern: new Uint8Array(count * FP_BYTES),
     hasPattern: new Uint8Array(count),
   };
@@ -127,9 +127,10 @@ export class IndexLoader {
     const count = rows.length;
     const morganFps = rows.map((row) => bytes(row.morgan_fp));
     const patternFps = rows.map((row) => bytes(row.pattern_fp));
-    const pops = morganFps.map((fp) => (fp ? popcount(fp) : 0));
+    const pops = morganFps.map((fp) => (fp?.length === FP_BYTES ? popcount(fp) : 0));
     const order = Array.from(rows.keys()).sort((a, b) => pops[a]! - pops[b]!);
-    const { ids, pop, morgan, fold, pattern, hasPattern } = shardArrays(count);
+    const { ids, pop, morgan, pattern, hasPattern } = shardArrays(count);
+    const words = sliceWords(count);
     const smiles: string[] = new Array<string>(count);
     order.forEach((from, to) => {
       const row = rows[from]!;
@@ -143,15 +144,12 @@ export class IndexLoader {
       // A structure without a Morgan fingerprint keeps bit count 0: similarity never finds it.
       const morganFp = morganFps[from];
       const patternFp = patternFps[from];
-      if (morganFp?.length === FP_BYTES) {
-        morgan.set(morganFp, to * FP_BYTES);
-        foldInto(morganFp, fold, to * FOLD_BYTES);
-      }
+      if (morganFp?.length === FP_BYTES) writeRow(morgan, words, to, morganFp);
       if (patternFp?.length === FP_BYTES) {
         pattern.set(patternFp, to * FP_BYTES);
         hasPattern[to] = 1;
       }
     });
-    return { shardId, count, ids, pop, morgan, fold, smiles, pattern, hasPattern };
+    return { shardId, count, ids, pop, morgan, smiles, pattern, hasPattern };
   }
 }

@@ -6,7 +6,8 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { readFully, removeStaleTemporaries, writeFully } from '../../db/local-cache.ts';
-import { FOLD_BYTES, FP_BYTES } from './fingerprint.mjs';
+import { FP_BITS, FP_BYTES } from './fingerprint.mjs';
+import { sliceWords } from './similarity-slices.mjs';
 import { STORED_LIMITS } from './query-limits.ts';
 import { shardArrays } from './index-loader.ts';
 import type { LoadedShard } from './index-loader.ts';
@@ -22,13 +23,14 @@ import type { ShardRange } from './worker-protocol.ts';
  * database, the shard size, the fingerprint layout and the stored-structure limits — is what holds
  * now, and it is written again after every read of the whole index from the database.
  *
- * Layout: the shards one after the other (ids f64, bit counts u16, Morgan, fold, pattern,
+ * Layout: the shards one after the other (ids f64, bit counts u16, Morgan bit arrays, pattern,
  * has-pattern, SMILES as UTF-8 joined by newlines; each part padded to 8 bytes), then a JSON footer
  * (key, each shard's range, SMILES bytes and CRC-32), its length (u32) and MAGIC. Written to a temporary
  * file, synced, then moved into place: a reader sees a whole file or none.
  */
 
-const FORMAT = 1;
+// 2: Morgan fingerprints as bit arrays (similarity-slices.mjs) instead of rows and their folds.
+const FORMAT = 2;
 const MAGIC = Buffer.from('KBIX');
 const SHORT = 'The structure index snapshot is shorter than its footer says.';
 const align = (n: number) => Math.ceil(n / 8) * 8;
@@ -45,13 +47,13 @@ export async function indexSnapshotKey(db: Kysely<Database>, version: string, sh
       (SELECT count(*) FROM structures) AS n, (SELECT max(str_id) FROM structures) AS top,
       current_database() AS name, inet_server_port() AS port, (SELECT max(name) FROM kysely_migration) AS migration`.execute(db);
   const row = rows[0];
-  const parts = [FORMAT, version, row?.n ?? '0', row?.top ?? '0', row?.name ?? '', row?.port ?? 0, row?.migration ?? '', shardSize, FP_BYTES, FOLD_BYTES, STORED_LIMITS];
+  const parts = [FORMAT, version, row?.n ?? '0', row?.top ?? '0', row?.name ?? '', row?.port ?? 0, row?.migration ?? '', shardSize, FP_BYTES, STORED_LIMITS];
   return crypto.createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
 
 /** The byte lengths of one shard's parts, in file order. */
 function partSizes(count: number, smilesBytes: number): number[] {
-  return [count * 8, count * 2, count * FP_BYTES, count * FOLD_BYTES, count * FP_BYTES, count, smilesBytes].map(align);
+  return [count * 8, count * 2, FP_BITS * sliceWords(count) * 4, count * FP_BYTES, count, smilesBytes].map(align);
 }
 
 /** A snapshot's shards, read one at a time (the caller hands each to a worker before the next is read). */
@@ -111,16 +113,16 @@ async function* shardsOf(handle: fs.promises.FileHandle, footer: Footer): AsyncG
       position += bytes.length;
       // A damaged disk block would otherwise become wrong search results.
       if (zlib.crc32(bytes) !== crc) throw new Error(`The structure index snapshot is damaged (shard ${range.shardId} fails its checksum).`);
-      const { ids, pop, morgan, fold, pattern, hasPattern } = shardArrays(count);
+      const { ids, pop, morgan, pattern, hasPattern } = shardArrays(count);
       const text = Buffer.alloc(smilesBytes);
       let at = 0;
-      [ids, pop, morgan, fold, pattern, hasPattern, text].forEach((part, i) => {
+      [ids, pop, morgan, pattern, hasPattern, text].forEach((part, i) => {
         new Uint8Array(part.buffer, part.byteOffset, part.byteLength).set(bytes.subarray(at, at + part.byteLength));
         at += sizes[i]!;
       });
       const smiles = count === 0 ? [] : text.toString('utf8').split('\n');
       if (smiles.length !== count) throw new Error('The structure index snapshot is damaged (a shard has the wrong number of SMILES).');
-      yield { shardId: range.shardId, count, ids, pop, morgan, fold, smiles, pattern, hasPattern, range };
+      yield { shardId: range.shardId, count, ids, pop, morgan, smiles, pattern, hasPattern, range };
     }
   } finally {
     await handle.close();
@@ -163,7 +165,7 @@ export class IndexSnapshotWriter {
       return;
     }
     const text = Buffer.from(shard.smiles.join('\n'));
-    const parts = [shard.ids, shard.pop, shard.morgan, shard.fold, shard.pattern, shard.hasPattern, text];
+    const parts = [shard.ids, shard.pop, shard.morgan, shard.pattern, shard.hasPattern, text];
     const sizes = partSizes(shard.count, text.length);
     const bytes = Buffer.alloc(sizes.reduce((sum, n) => sum + n, 0));
     let at = 0;

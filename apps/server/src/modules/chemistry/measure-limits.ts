@@ -12,7 +12,8 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { FOLD_BYTES, FP_BYTES } from './fingerprint.mjs';
+import { FP_BYTES } from './fingerprint.mjs';
+import { emptySlices } from './similarity-slices.mjs';
 import { QUERY_LIMITS, measureLineNotation } from './query-limits.ts';
 
 const WORKER_URL = new URL('./chem-worker.mjs', import.meta.url);
@@ -50,8 +51,7 @@ class Probe {
       count: n,
       ids: Float64Array.from(this.library.keys()),
       pop: new Uint16Array(n),
-      morgan: new Uint8Array(n * FP_BYTES),
-      fold: new Uint8Array(n * FOLD_BYTES),
+      morgan: emptySlices(n),
       smiles: this.library,
       pattern: new Uint8Array(n * FP_BYTES),
       hasPattern: new Uint8Array(n),

@@ -10,9 +10,8 @@ export interface ShardPayload {
   /** str_ids in row order (rows sorted by Morgan bit count): SharedArrayBuffer-backed. */
   ids: Float64Array;
   pop: Uint16Array;
-  morgan: Uint8Array;
-  /** Each row's Morgan fingerprint folded to FOLD_BYTES (fingerprint.mjs): the similarity pre-screen. */
-  fold: Uint8Array;
+  /** The Morgan fingerprints bit by bit: FP_BITS bit arrays over the rows (similarity-slices.mjs), SharedArrayBuffer-backed. */
+  morgan: Uint32Array;
   /** Canonical SMILES and pattern fingerprints, copied to the worker (it builds its library). */
   smiles: string[];
   pattern: Uint8Array;

@@ -1,0 +1,14 @@
+// Types of similarity-slices.mjs (the worker threads need it as plain JavaScript).
+export declare function sliceWords(count: number): number;
+export declare function emptySlices(count: number, shared?: boolean): Uint32Array;
+export declare function writeRow(slices: Uint32Array, words: number, row: number, fp: Uint8Array): void;
+export declare function bitCounts(slices: Uint32Array, words: number): Int32Array;
+export interface SliceShard {
+  count: number;
+  /** Bit counts of the rows, ascending. */
+  pop: ArrayLike<number>;
+  slices: Uint32Array;
+  words: number;
+  bitCount: Int32Array;
+}
+export declare function similarRows(shard: SliceShard, fp: Uint8Array, min: number, max: number, accept?: ((row: number) => boolean) | null): { rows: number[]; sims: number[] };
