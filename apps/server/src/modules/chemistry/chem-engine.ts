@@ -43,6 +43,11 @@ export interface SearchOptions {
    * intersected with them.
    */
   candidates?: Float64Array;
+  /**
+   * Similarity only: just the `nearest` most similar structures in the range (ties by str_id), found
+   * without scoring the rest: each worker raises its threshold to the k-th best it has seen.
+   */
+  nearest?: number;
 }
 
 export interface StructureHits {

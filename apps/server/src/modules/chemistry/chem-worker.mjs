@@ -359,11 +359,48 @@ function lowerBound(pop, value, from, to) {
   return lo;
 }
 
-/** The shard's rows with a Tanimoto to the query in [min, max] (similarity-slices.mjs). */
+/**
+ * The shard's rows with a Tanimoto to the query in [min, max] (similarity-slices.mjs). A search for
+ * the k nearest reads each shard from the k-th best value this worker has seen so far: what falls
+ * below it cannot be among the k nearest of all (the engine keeps the first k of what arrives).
+ */
 function similarityStep(job, shard) {
   const accept = job.candidates ? (row) => isCandidate(job, shard.ids[row]) : null;
-  const { rows, sims } = similarRows(shard.morgan, job.morgan, job.min, job.max, accept);
+  const best = job.best;
+  const from = best && best.size === best.k ? Math.max(job.min, best.values[0]) : job.min;
+  const { rows, sims } = similarRows(shard.morgan, job.morgan, from, job.max, accept);
+  if (best) for (const sim of sims) keepBest(best, sim);
   return { ids: Float64Array.from(rows, (row) => shard.ids[row]), sims: Float64Array.from(sims) };
+}
+
+/** The k best values seen, as a min-heap (values[0] is the k-th best once it is full). */
+function bestOf(k) {
+  return { k, size: 0, values: new Float64Array(k) };
+}
+
+function keepBest(best, value) {
+  const { values } = best;
+  if (best.size < best.k) {
+    let at = best.size++;
+    while (at > 0 && values[(at - 1) >> 1] > value) {
+      values[at] = values[(at - 1) >> 1];
+      at = (at - 1) >> 1;
+    }
+    values[at] = value;
+    return;
+  }
+  if (value <= values[0]) return;
+  // Replace the smallest and sift it down.
+  let at = 0;
+  for (;;) {
+    const left = 2 * at + 1;
+    if (left >= best.k) break;
+    const child = left + 1 < best.k && values[left + 1] < values[left] ? left + 1 : left;
+    if (values[child] >= value) break;
+    values[at] = values[child];
+    at = child;
+  }
+  values[at] = value;
 }
 
 function startJob(message) {
@@ -382,7 +419,7 @@ function startJob(message) {
     job.screenBits = bitsOf(new Uint8Array(built.mol.get_pattern_fp_as_uint8array()));
     job.jsQuery = jsQueryOf(query, built.mol);
   } else {
-    Object.assign(job, { morgan: message.morgan, min: message.min, max: message.max });
+    Object.assign(job, { morgan: message.morgan, min: message.min, max: message.max, best: message.nearest > 0 ? bestOf(message.nearest) : null });
   }
   jobs.push(job);
   schedule();

@@ -131,6 +131,24 @@ describe.each(DATABASES)('chemistry engine parity with RDKit on demo data (%s)',
     expect(top.total).toBe(expected.length);
   });
 
+  it('finds the k nearest in a range: the first k of the whole answer, ties by str_id, and restricted to candidates', async () => {
+    for (const probe of [3, 77, 400]) {
+      const smiles = reference.structures[probe]!.smiles;
+      const all = [...reference.similarity(smiles, 0.1, 0.95).entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+      // Enough hits over many shards (257 rows each) that the workers' thresholds rise as they go.
+      expect(all.length).toBeGreaterThan(100);
+      for (const k of [1, 25, 100]) {
+        const nearest = await engine.similarity({ kind: 'smiles', text: smiles, desalt: true }, { min: 0.1, max: 0.95 }, { nearest: k });
+        expect(Array.from(nearest.ids), `probe ${probe} k ${k}`).toEqual(all.slice(0, k).map(([id]) => id));
+        expect(Array.from(nearest.similarities!)).toEqual(all.slice(0, k).map(([, sim]) => sim));
+        expect(nearest).toMatchObject({ complete: true, total: k });
+      }
+      const candidates = Float64Array.from(all.filter((_, i) => i % 2 === 1).map(([id]) => id)).sort();
+      const restricted = await engine.similarity({ kind: 'smiles', text: smiles, desalt: true }, { min: 0.1, max: 0.95 }, { nearest: 10, candidates });
+      expect(Array.from(restricted.ids)).toEqual(all.filter((_, i) => i % 2 === 1).slice(0, 10).map(([id]) => id));
+    }
+  });
+
   it('knows the total of a first page exactly when the hits fit in it', async () => {
     const expected = reference.substructure('smiles', 'O=C1NC(=O)SC1');
     expect(expected.length).toBeGreaterThan(1);

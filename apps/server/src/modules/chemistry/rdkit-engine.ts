@@ -76,7 +76,7 @@ export interface RdkitEngineOptions {
   revision?: () => Promise<string>;
 }
 
-type JobBody = ({ type: 'substructure'; query: ChemQuery; maxAtoms: number } | { type: 'similarity'; morgan: Uint8Array; min: number; max: number }) & { candidates?: Float64Array };
+type JobBody = ({ type: 'substructure'; query: ChemQuery; maxAtoms: number } | { type: 'similarity'; morgan: Uint8Array; min: number; max: number; nearest?: number }) & { candidates?: Float64Array };
 
 interface JobState {
   body: JobBody;
@@ -982,10 +982,12 @@ export class RdkitChemEngine implements ChemEngine {
     const described = await this.describe(query);
     if (!described.morgan) throw new ChemInputError('RDKit could not compute a fingerprint for the query.');
     // Every hit is needed to know the most similar ones: a first page is cut after sorting.
-    const hits = { ...sortBySimilarity(await this.runJob({ type: 'similarity', morgan: described.morgan, min: range.min, max: range.max, ...candidatesOf(options) }, { ...options, limit: 0 })), query: described };
+    const nearest = options.nearest && options.nearest > 0 ? { nearest: options.nearest } : {};
+    const found = sortBySimilarity(await this.runJob({ type: 'similarity', morgan: described.morgan, min: range.min, max: range.max, ...nearest, ...candidatesOf(options) }, { ...options, limit: 0 }));
+    // Each worker sends what passed its own k-th best: the nearest of all are the first k.
+    const hits = { ...(nearest.nearest ? firstOf(found, nearest.nearest) : found), query: described };
     const limit = options.limit ?? 0;
-    if (limit <= 0 || hits.ids.length <= limit) return hits;
-    return { ...hits, ids: hits.ids.subarray(0, limit), similarities: hits.similarities?.subarray(0, limit) };
+    return limit > 0 ? { ...firstOf(hits, limit), total: hits.total } : hits;
   }
 
   /**
@@ -1143,6 +1145,12 @@ function sortBySimilarity(hits: StructureHits): StructureHits {
   const sims = hits.similarities ?? new Float64Array(hits.ids.length);
   const order = Array.from(hits.ids.keys()).sort((a, b) => sims[b]! - sims[a]! || hits.ids[a]! - hits.ids[b]!);
   return { ...hits, ids: Float64Array.from(order, (i) => hits.ids[i]!), similarities: Float64Array.from(order, (i) => sims[i]!) };
+}
+
+/** The first `n` hits of sorted ones (`total` is then theirs). */
+function firstOf(hits: StructureHits, n: number): StructureHits {
+  if (hits.ids.length <= n) return hits;
+  return { ...hits, ids: hits.ids.subarray(0, n), similarities: hits.similarities?.subarray(0, n), total: hits.total === null ? null : n };
 }
 
 /** A search's candidate restriction as sent to the workers (ascending, as they binary-search it). */

@@ -60,7 +60,7 @@ export type ToWorker =
   | ({ type: 'addShard'; requestId: number } & ShardPayload)
   | { type: 'dropShards'; requestId: number }
   | ({ type: 'substructure'; jobId: number; query: ChemQuery; limit: number; maxAtoms: number } & JobShards & JobCandidates & JobTest)
-  | ({ type: 'similarity'; jobId: number; morgan: Uint8Array; min: number; max: number; limit: number } & JobShards & JobCandidates & JobTest)
+  | ({ type: 'similarity'; jobId: number; morgan: Uint8Array; min: number; max: number; limit: number; nearest?: number } & JobShards & JobCandidates & JobTest)
   | { type: 'cancel'; jobId: number }
   | { type: 'describe'; requestId: number; query: ChemQuery; maxAtoms: number }
   | { type: 'molblocks'; requestId: number; smiles: string[] }
