@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
 import { SEARCH_ROLES } from './roles.ts';
-import { PROPERTY_FIELDS, STRUCTURE_CATEGORIES, STRUCTURE_FEATURES, StructurePropertiesSchema } from './search.ts';
+import { MAX_SIMILARITY_NEAREST, PROPERTY_FIELDS, SIMILARITY_NEAREST_MESSAGE, STRUCTURE_CATEGORIES, STRUCTURE_FEATURES, StructurePropertiesSchema } from './search.ts';
 
 /**
  * The chemistry engine's calls (spec §7 structure look-ups, physicochemical counts and property
@@ -58,6 +58,8 @@ export const StructurePreviewRequestSchema = z
     category: z.enum(STRUCTURE_CATEGORIES),
     similarityMin: z.number().min(0).max(1).nullable().optional(),
     similarityMax: z.number().min(0).max(1).nullable().optional(),
+    /** As the structure row's (search.ts): only the N nearest in the range; the preview shows the first of them. */
+    similarityNearest: z.number().int(SIMILARITY_NEAREST_MESSAGE).min(1, SIMILARITY_NEAREST_MESSAGE).max(MAX_SIMILARITY_NEAREST, SIMILARITY_NEAREST_MESSAGE).nullable().optional(),
     feature: z.enum(STRUCTURE_FEATURES).default('desalted'),
     limit: z.number().int().min(1).max(PREVIEW_LIMIT_MAX).default(12),
   })

@@ -55,6 +55,10 @@ export function defaultStructureCategory(inputType: (typeof STRUCTURE_INPUT_TYPE
   return inputType === 'name' ? 'exact' : 'substructure';
 }
 
+/** At most this many nearest structures a similarity row may ask for (`similarityNearest`). */
+export const MAX_SIMILARITY_NEAREST = 10_000;
+export const SIMILARITY_NEAREST_MESSAGE = `Ask for 1 to ${MAX_SIMILARITY_NEAREST.toLocaleString('en-US')} nearest structures, or leave it empty for all in the range`;
+
 export const StructureQuerySchema = z
   .object({
     inputType: z.enum(STRUCTURE_INPUT_TYPES),
@@ -63,6 +67,11 @@ export const StructureQuerySchema = z
     category: z.enum(STRUCTURE_CATEGORIES),
     similarityMin: z.number().min(0).max(1).nullable().optional(),
     similarityMax: z.number().min(0).max(1).nullable().optional(),
+    /**
+     * Similarity only: just the N structures of the whole knowledge base most similar to the query
+     * within the range (ties by structure id); the row then combines with the others as any row.
+     */
+    similarityNearest: z.number().int(SIMILARITY_NEAREST_MESSAGE).min(1, SIMILARITY_NEAREST_MESSAGE).max(MAX_SIMILARITY_NEAREST, SIMILARITY_NEAREST_MESSAGE).nullable().optional(),
     feature: z.enum(STRUCTURE_FEATURES).default('desalted'),
     /** Spec §5 read-only marker: the value came from a name, SMILES or InChIKey look-up and is shown locked. */
     readOnly: z.boolean().optional(),

@@ -88,6 +88,38 @@ describe.each(DATABASES)('chemistry API on %s', (kind) => {
     for (const row of kept) expect(row.similarity).toBeCloseTo(expected.get(Number(row.str_id))!, 5);
   });
 
+  it('keeps only the N nearest of a similarity row, of the whole knowledge base even beside an AND row, and refuses a bad N', async () => {
+    const query = reference.structures[10]!.smiles;
+    const ranked = [...reference.similarity(query, 0.2, 1).entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    expect(ranked.length).toBeGreaterThan(30);
+    const nearest = structureRow({ inputType: 'smiles', value: query, category: 'similarity', similarityMin: 0.2, similarityNearest: 25 });
+    const sessionid = crypto.randomUUID();
+    const answer = await post('/api/guidedsearch/allresultscount', { searchcriteria: nearest, sessionid });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const session = await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow();
+    const kept = await t.database.db.selectFrom('search_structures').select(['str_id', 'similarity']).where('set_id', '=', session.set_id).execute();
+    expect(kept.map((r) => Number(r.str_id)).sort(byNumber)).toEqual(ranked.slice(0, 25).map(([id]) => id).sort(byNumber));
+    // After an AND row the nearest are still those of the whole knowledge base, then intersected.
+    const pyridine = new Set(reference.substructure('smiles', 'c1ccncc1'));
+    const both = await counts({
+      rows: [
+        { selectedOption: 'structure', structure: { inputType: 'smiles', value: 'c1ccncc1', category: 'substructure', feature: 'desalted' }, operator: 'AND' },
+        nearest.rows[0]!,
+      ],
+    });
+    expect(both.statusCode, both.body).toBe(200);
+    expect((both.data.rows as { stridscount: number }[])[0]!.stridscount).toBe(ranked.slice(0, 25).filter(([id]) => pyridine.has(id)).length);
+    // The preview shows the first of them and counts N.
+    const preview = await post('/api/guidedsearch/structures/by/smilessmarts', { inputType: 'smiles', value: query, category: 'similarity', similarityMin: 0.2, similarityNearest: 25, limit: 4 });
+    expect(preview.data).toMatchObject({ total: 25, complete: true });
+    expect((preview.data.hits as { strId: number }[]).map((h) => h.strId)).toEqual(ranked.slice(0, 4).map(([id]) => id));
+    for (const bad of [0, 2.5, 10_001]) {
+      const refused = await counts(structureRow({ inputType: 'smiles', value: query, category: 'similarity', similarityNearest: bad }));
+      expect(refused.statusCode, `nearest ${bad}`).toBe(400);
+      expect(refused.data.message).toMatch(/1 to 10,000 nearest structures/);
+    }
+  });
+
   it('finds a structure exactly from its SMILES written another way (molfile, Kekulé)', async () => {
     const target = reference.structures[3]!;
     const answer = await counts(structureRow({ inputType: 'molfile', value: reference.molfile(target.smiles), category: 'exact' }));

@@ -51,7 +51,7 @@ export class StructureLookups {
         const bounded = AbortSignal.any([signal, AbortSignal.timeout(this.previewLimitMs)]);
         hits =
           input.category === 'similarity'
-            ? await this.engine.similarity(chem, { min: input.similarityMin ?? DEFAULT_SIMILARITY_MIN, max: input.similarityMax ?? DEFAULT_SIMILARITY_MAX }, { limit: input.limit, signal: bounded })
+            ? await this.engine.similarity(chem, { min: input.similarityMin ?? DEFAULT_SIMILARITY_MIN, max: input.similarityMax ?? DEFAULT_SIMILARITY_MAX }, { limit: input.limit, signal: bounded, ...(input.similarityNearest ? { nearest: input.similarityNearest } : {}) })
             : await this.engine.substructure(chem, { limit: input.limit, signal: bounded });
       }
       const described = hits.query ?? { atoms: 0 };

@@ -79,6 +79,8 @@ function restrictsLastRow(criteria: SearchCriteria): boolean {
   if (last.selectedOption !== 'structure' || !last.structure) return false;
   const query = last.structure;
   if (query.inputType === 'name' || query.inputType === 'inchikey' || query.category === 'exact') return false;
+  // The N nearest of the whole knowledge base, whatever the other rows keep (search-semantics.md).
+  if (query.category === 'similarity' && query.similarityNearest) return false;
   const joining = criteria.rows[n - 2]!.operator ?? 'AND';
   return joining === 'AND' || joining === 'NOT';
 }

@@ -97,7 +97,8 @@ export class StructureRowResolver implements StructureQueryResolver {
       if (candidates) StructureRowResolver.candidateSearches++;
       if (query.category === 'similarity') {
         const range = { min: query.similarityMin ?? DEFAULT_SIMILARITY_MIN, max: query.similarityMax ?? DEFAULT_SIMILARITY_MAX };
-        return await this.engine.similarity(chem, range, { signal, onProgress, ...restricted });
+        const nearest = query.similarityNearest ? { nearest: query.similarityNearest } : {};
+        return await this.engine.similarity(chem, range, { signal, onProgress, ...restricted, ...nearest });
       }
       return await this.engine.substructure(chem, { signal, onProgress, ...restricted });
     } catch (error) {

@@ -121,7 +121,8 @@ export function UserManualPage() {
         <p>
           Find structures by <strong>name</strong>, by <strong>SMILES</strong> or <strong>SMARTS</strong> (substructure search), by{' '}
           <strong>InChIKey</strong>, by drawing a structure, or by similarity to a query structure. Name search is exact by default; SMILES and InChIKey
-          search substructures, with salts removed.
+          search substructures, with salts removed. A similarity search keeps the structures within the minimum and maximum Tanimoto (0.7–1 unless
+          you set them); fill <strong>Nearest only</strong> to keep just the N most similar structures of the knowledge base instead of all of them.
         </p>
         <p>Property filters restrict structures to ranges of molecular weight, logP, rotatable bonds, polar surface area, pKa, logD and solubility. Two presets fill them for you:</p>
         <Table withTableBorder mt="xs">

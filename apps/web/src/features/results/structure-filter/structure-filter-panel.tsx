@@ -20,7 +20,7 @@ type StructureDraft = DraftOf<'structure'>;
 /** A fresh filter: a SMILES substructure, as chemists filter most often. */
 function emptyDraft(): StructureDraft {
   const draft = newDraft('structure') as StructureDraft;
-  return { ...draft, inputType: 'smiles', category: 'substructure' };
+  return { ...draft, inputType: 'smiles', category: 'substructure', resultFilter: true };
 }
 
 /** The query drawn for the active filter (a molfile or name is described in words instead). */

@@ -45,6 +45,19 @@ describe('row → criteria conversion', () => {
     expect(sim.errors['structure.similarityMin']).toBe('Minimum similarity is above the maximum');
   });
 
+  it('sends "nearest only" with a similarity row, not with other categories nor from a results filter, and checks it', () => {
+    const smiles = { inputType: 'smiles' as const, value: 'c1ccccc1' };
+    expect(toCriteriaRow(draft('structure', { ...smiles, category: 'similarity', similarityNearest: 50 })).row).toMatchObject({ structure: { similarityNearest: 50 } });
+    expect(toCriteriaRow(draft('structure', { ...smiles, category: 'substructure', similarityNearest: 50 })).row).toMatchObject({ structure: { similarityNearest: null } });
+    expect(toCriteriaRow(draft('structure', { ...smiles, category: 'similarity', similarityNearest: 50, resultFilter: true })).row).toMatchObject({ structure: { similarityNearest: null } });
+    const tooMany = toCriteriaRow(draft('structure', { ...smiles, category: 'similarity', similarityNearest: 20_000 }));
+    expect(tooMany.row).toBeNull();
+    expect(tooMany.errors['structure.similarityNearest']).toMatch(/1 to 10,000 nearest/);
+    // Restored from saved criteria as it was sent.
+    const restored = criteriaToDrafts({ rows: [toCriteriaRow(draft('structure', { ...smiles, category: 'similarity', similarityNearest: 50 })).row!] })[0]!;
+    expect(restored).toMatchObject({ category: 'similarity', similarityNearest: 50 });
+  });
+
   it('refuses the R prefix without both values and a range whose minimum is above its maximum', () => {
     const missing = toCriteriaRow(draft('activitytypes', { activities: [{ ...emptyActivityTerm(), activityType: 'IC50', prefix: 'R', minValue: 1 }] }));
     expect(missing.errors['activities.0.minValue']).toBe('A range (R) needs both a minimum and a maximum');

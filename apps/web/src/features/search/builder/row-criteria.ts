@@ -104,6 +104,8 @@ function structureCandidate(draft: StructureDraft): Candidate {
         feature: draft.feature,
         similarityMin: similarity ? draft.similarityMin : null,
         similarityMax: similarity ? draft.similarityMax : null,
+        // A results filter keeps structures of the results: "the N nearest of the knowledge base" is not offered there.
+        similarityNearest: similarity && !draft.resultFilter ? draft.similarityNearest : null,
         ...(draft.readOnly ? { readOnly: true } : {}),
       }
     : null;

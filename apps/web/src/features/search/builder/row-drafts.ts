@@ -59,6 +59,8 @@ export interface StructureDraft extends DraftBase {
   feature: StructureFeature;
   similarityMin: NumberDraft;
   similarityMax: NumberDraft;
+  /** Only the N nearest in the similarity range (empty: all of them). */
+  similarityNearest: NumberDraft;
   /** Spec §5: set when the value came from a look-up; the field is shown locked. */
   readOnly: boolean;
   properties: Partial<Record<PropertyField, NumberDraft>>;
@@ -248,6 +250,7 @@ export function newDraft(option: SelectedOption, tree?: TreeView): RowDraft {
         feature: 'desalted',
         similarityMin: null,
         similarityMax: null,
+        similarityNearest: null,
         readOnly: false,
         properties: {},
         strIds: [],

@@ -28,6 +28,7 @@ export function rowToDraft(row: SearchRow): RowDraft {
         feature: query?.feature ?? 'desalted',
         similarityMin: query?.similarityMin ?? null,
         similarityMax: query?.similarityMax ?? null,
+        similarityNearest: query?.similarityNearest ?? null,
         readOnly: query?.readOnly ?? false,
         properties,
         strIds: (row.strIds ?? []).map(String),

@@ -1,7 +1,7 @@
 import { ActionIcon, Button, Collapse, Group, SegmentedControl, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Tooltip } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconLock, IconLockOpen, IconPencil } from '@tabler/icons-react';
 import { useState } from 'react';
-import { PROPERTY_DEFAULTS, PROPERTY_FIELDS, RULE_OF_FIVE, RULE_OF_THREE, defaultStructureCategory } from '@kb/contracts/search';
+import { MAX_SIMILARITY_NEAREST, PROPERTY_DEFAULTS, PROPERTY_FIELDS, RULE_OF_FIVE, RULE_OF_THREE, defaultStructureCategory } from '@kb/contracts/search';
 import type { PropertyColumn } from '@kb/contracts/search';
 import type { PropertyField, StructureCategory, StructureDraft, StructureInputType } from '../builder/row-drafts.ts';
 import { LOOKUPS } from '../lookups/lookup-sources.ts';
@@ -288,6 +288,22 @@ export function StructureEditor(props: EditorProps<'structure'>) {
               onNumberChange={(similarityMax) => update((d) => ({ ...d, similarityMax }))}
               error={errors['structure.similarityMax']}
             />
+            {!draft.resultFilter && (
+              <DraftNumberInput
+                w={150}
+                label="Nearest only"
+                description="The N most similar"
+                min={1}
+                max={MAX_SIMILARITY_NEAREST}
+                step={50}
+                allowDecimal={false}
+                thousandSeparator=","
+                placeholder="All in range"
+                value={draft.similarityNearest}
+                onNumberChange={(similarityNearest) => update((d) => ({ ...d, similarityNearest }))}
+                error={errors['structure.similarityNearest']}
+              />
+            )}
           </Group>
         )}
       </Group>

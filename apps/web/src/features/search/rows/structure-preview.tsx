@@ -27,6 +27,7 @@ function previewRequest(draft: Draft): StructurePreviewRequest | null {
     category: draft.category,
     similarityMin: draft.similarityMin ?? null,
     similarityMax: draft.similarityMax ?? null,
+    similarityNearest: draft.resultFilter ? null : (draft.similarityNearest ?? null),
     feature: draft.feature,
     limit: PREVIEW_HITS,
   };

@@ -2,6 +2,7 @@ import type { SearchCriteria, SearchRow } from '@kb/contracts/search';
 import type { RowDraft } from '../builder/row-drafts.ts';
 import { OPTION_LABELS, TREE_LABELS, selectionCountText } from '../builder/row-drafts.ts';
 import { countNoun } from '../../../app/format/plural.ts';
+import { formatCount } from '../../../app/format/count-format.ts';
 
 /**
  * The readable summary of a search (spec `bu/sessionsummary/save`, shown under "recent searches"):
@@ -27,7 +28,8 @@ function describeStructure(row: Extract<SearchRow, { selectedOption: 'structure'
   const parts: string[] = [];
   const query = row.structure;
   if (query) {
-    const similarity = query.category === 'similarity' && (query.similarityMin != null || query.similarityMax != null) ? ` ${range(query.similarityMin, query.similarityMax)}` : '';
+    const bounds = query.category === 'similarity' && (query.similarityMin != null || query.similarityMax != null) ? ` ${range(query.similarityMin, query.similarityMax)}` : '';
+    const similarity = query.category === 'similarity' && query.similarityNearest ? `${bounds}, nearest ${formatCount(query.similarityNearest)}` : bounds;
     parts.push(`${query.inputType === 'inchikey' ? 'InChIKey' : query.inputType === 'name' ? 'name' : query.inputType.toUpperCase()} “${query.value.length > 60 ? `${query.value.slice(0, 57)}…` : query.value}” (${query.category}${similarity})`);
   }
   if (row.properties) {
