@@ -72,6 +72,36 @@ describe('structure search in the browser', () => {
     expect(shown.activities).toBe(answer.rows[0]!.actidscount);
   }, 180_000);
 
+  it('keeps only the nearest N of a similarity search, in the preview, the counts and the sent criteria', async () => {
+    // A stored structure as the query: its nearest start with itself.
+    const stored = await api.call(chemistryEndpoints.structuresBySmilesSmarts, { body: { inputType: 'smiles', value: 'c1ccncc1', category: 'substructure', feature: 'desalted', limit: 1 } });
+    const query = stored.hits[0]!.smiles;
+    const search = new SearchPage(page);
+    await search.openSearch();
+    const row = await search.addRow('Add Structure row');
+    await row.getByRole('radiogroup', { name: 'Structure input' }).getByText('SMILES', { exact: true }).click();
+    await row.getByRole('textbox', { name: 'SMILES' }).fill(query);
+    await row.getByText('Similarity', { exact: true }).click();
+    await row.getByRole('textbox', { name: 'Similarity min' }).fill('0.2');
+    const nearest = row.getByRole('textbox', { name: /Nearest only/ });
+    await nearest.fill('7');
+    // The preview counts the 7 and shows the query's own structure first, at 1.00.
+    const summary = row.getByTestId('structure-preview-summary');
+    await expect.poll(() => summary.innerText(), { timeout: 60_000 }).toMatch(/^7 structures of/);
+    await expect.poll(() => row.getByTestId('structure-preview-hit').count(), { timeout: 30_000 }).toBe(7);
+    await screenshot(page, 'structure-search-nearest');
+
+    const { criteria } = await search.search();
+    expect(criteria.rows[0]).toMatchObject({ structure: { category: 'similarity', similarityMin: 0.2, similarityNearest: 7 } });
+    const shown = await search.searchCounts();
+    expect(shown.structures).toBe(7);
+
+    // More than the most it may ask for is brought back to it when the field is left.
+    await nearest.fill('20000');
+    await nearest.blur();
+    await expect.poll(() => nearest.inputValue()).toBe('10,000');
+  }, 180_000);
+
   it('says what is wrong with a mistyped SMILES, in the row and when searching', async () => {
     const search = new SearchPage(page);
     await search.openSearch();

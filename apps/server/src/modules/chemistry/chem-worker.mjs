@@ -406,6 +406,12 @@ function keepBest(best, value) {
 function startJob(message) {
   // A job re-queued after a worker was replaced runs only the shards it had not searched.
   const shardIds = message.shardIds ?? [...shards.keys()];
+  // A worker without shards (an index smaller than one shard per worker) has searched all of its
+  // part: it must not count as a shard missing, or every answer would read as incomplete.
+  if (shardIds.length === 0) {
+    parentPort.postMessage({ type: 'done', jobId: message.jobId, complete: true });
+    return;
+  }
   const job = { id: message.jobId, type: message.type, shardIds, next: 0, found: 0, limit: message.limit ?? 0, usedMs: 0, missing: 0, candidates: message.candidates ?? null, test: TEST_HOOKS ? message.test : undefined };
   if (message.type === 'substructure') {
     // Matched as written, except that rings are perceived whenever a recursive SMARTS needs them (smarts-rings.mjs).

@@ -149,6 +149,21 @@ describe.each(DATABASES)('chemistry engine parity with RDKit on demo data (%s)',
     }
   });
 
+  it('answers complete searches when the index has fewer shards than workers (a worker without shards)', async () => {
+    const single = new RdkitChemEngine(database.handle.db, { workers: 2, shardSize: 1_000_000 });
+    try {
+      single.start();
+      await single.ready();
+      const smiles = reference.structures[12]!.smiles;
+      const similar = await single.similarity({ kind: 'smiles', text: smiles, desalt: true }, { min: 0.5, max: 1 }, { limit: 3 });
+      expect(similar).toMatchObject({ complete: true, total: reference.similarity(smiles, 0.5, 1).size });
+      const pyridine = await single.substructure({ kind: 'smiles', text: 'c1ccncc1', desalt: true });
+      expect(pyridine).toMatchObject({ complete: true, total: reference.substructure('smiles', 'c1ccncc1').length });
+    } finally {
+      await single.close();
+    }
+  });
+
   it('knows the total of a first page exactly when the hits fit in it', async () => {
     const expected = reference.substructure('smiles', 'O=C1NC(=O)SC1');
     expect(expected.length).toBeGreaterThan(1);
