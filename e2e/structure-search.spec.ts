@@ -76,6 +76,10 @@ describe('structure search in the browser', () => {
     // A stored structure as the query: its nearest start with itself.
     const stored = await api.call(chemistryEndpoints.structuresBySmilesSmarts, { body: { inputType: 'smiles', value: 'c1ccncc1', category: 'substructure', feature: 'desalted', limit: 1 } });
     const query = stored.hits[0]!.smiles;
+    // A page of its own: the rows of the tests before stay on the other one.
+    const own = await newAppContext(browser(), server().baseUrl);
+    const page = await own.newPage();
+    await new LoginPage(page).logInAs('FULL_USER');
     const search = new SearchPage(page);
     await search.openSearch();
     const row = await search.addRow('Add Structure row');
@@ -100,6 +104,7 @@ describe('structure search in the browser', () => {
     await nearest.fill('20000');
     await nearest.blur();
     await expect.poll(() => nearest.inputValue()).toBe('10,000');
+    await own.close();
   }, 180_000);
 
   it('says what is wrong with a mistyped SMILES, in the row and when searching', async () => {
