@@ -13,7 +13,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import initRDKitModule from '@rdkit/rdkit';
 import { MORGAN_SETTINGS } from './fingerprint.mjs';
-import { bitCounts, similarRows, sliceWords } from './similarity-slices.mjs';
+import { bitCounts, lowerBound, similarRows, sliceWords } from './similarity-slices.mjs';
 import { withRingPerception } from './smarts-rings.mjs';
 import { SmilesGraph } from './smiles-graph.mjs';
 import { bitsOf, buildScreen, rowsOf, screenRows } from './substructure-screen.mjs';
@@ -346,17 +346,6 @@ function candidateMask(job, shard) {
 function isCandidate(job, id) {
   const at = lowerBound(job.candidates, id, 0, job.candidates.length);
   return at < job.candidates.length && job.candidates[at] === id;
-}
-
-function lowerBound(pop, value, from, to) {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (pop[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**

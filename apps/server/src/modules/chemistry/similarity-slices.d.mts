@@ -2,6 +2,7 @@
 export declare function sliceWords(count: number): number;
 export declare function emptySlices(count: number, shared?: boolean): Uint32Array;
 export declare function writeRow(slices: Uint32Array, words: number, row: number, fp: Uint8Array): void;
+export declare function lowerBound(sorted: ArrayLike<number>, value: number, from: number, to: number): number;
 export declare function bitCounts(slices: Uint32Array, words: number): Int32Array;
 export interface SliceShard {
   count: number;

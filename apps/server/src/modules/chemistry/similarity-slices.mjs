@@ -64,7 +64,8 @@ function queryBits(fp) {
   return bits;
 }
 
-function lowerBound(sorted, value, from, to) {
+/** The first index in sorted[from, to) whose value is at least `value` (to when none is). */
+export function lowerBound(sorted, value, from, to) {
   let lo = from;
   let hi = to;
   while (lo < hi) {
