@@ -5,9 +5,9 @@
 // Each worker owns some shards of the structure index. A shard holds its stored SMILES, its
 // substructure screen (the pattern fingerprints bit by bit: substructure-screen.mjs) and, in
 // SharedArrayBuffers written by the main thread, the Morgan fingerprints bit by bit, rows sorted by
-// bit count, for Tanimoto search with bit-count bounds (similarity-slices.mjs). A substructure candidate is matched here when the query is
-// a molecule (smiles-graph.mjs, substructure-match.mjs: RDKit's rules, a few µs) and by RDKit
-// otherwise (SMARTS, molfiles: verifyWithRdkit). Jobs are processed one shard at a time, next the job that
+// bit count, for Tanimoto search with bit-count bounds (similarity-slices.mjs). A substructure
+// candidate is matched here when the query is a molecule (smiles-graph.mjs, substructure-match.mjs:
+// RDKit's rules, a few µs) and by RDKit otherwise (SMARTS, molfiles: verifyWithRdkit). Jobs are processed one shard at a time, next the job that
 // has used the least time so far, so a long search never shuts out a short one (a short one
 // finishes almost as if alone) and can be cancelled between shards.
 import { parentPort, workerData } from 'node:worker_threads';
