@@ -13,10 +13,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import initRDKitModule from '@rdkit/rdkit';
 import { MORGAN_SETTINGS } from './fingerprint.mjs';
-import { bitCounts, lowerBound, similarRows, sliceWords } from './similarity-slices.mjs';
+import { bitCounts, bitsOf, sliceWords } from './bit-slices.mjs';
+import { lowerBound, similarRows } from './similarity-slices.mjs';
 import { withRingPerception } from './smarts-rings.mjs';
 import { SmilesGraph } from './smiles-graph.mjs';
-import { bitsOf, buildScreen, rowsOf, screenRows } from './substructure-screen.mjs';
+import { buildScreen, rowsOf, screenRows } from './substructure-screen.mjs';
 import { smartsOutlineOf } from './smarts-outline.mjs';
 import { Matcher, moleculeQueryOf } from './substructure-match.mjs';
 

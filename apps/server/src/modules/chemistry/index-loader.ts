@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { FP_BYTES } from './fingerprint.mjs';
-import { emptySlices, sliceWords, writeRow } from './similarity-slices.mjs';
+import { emptySlices, sliceWords, writeRow } from './bit-slices.mjs';
 import { STORED_LIMITS, limitViolation } from './query-limits.ts';
 import type { ShardPayload, ShardRange } from './worker-protocol.ts';
 

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { readFully, removeStaleTemporaries, writeFully } from '../../db/local-cache.ts';
 import { FP_BITS, FP_BYTES } from './fingerprint.mjs';
-import { sliceWords } from './similarity-slices.mjs';
+import { sliceWords } from './bit-slices.mjs';
 import { STORED_LIMITS } from './query-limits.ts';
 import { shardArrays } from './index-loader.ts';
 import type { LoadedShard } from './index-loader.ts';

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { FP_BYTES } from './fingerprint.mjs';
-import { emptySlices } from './similarity-slices.mjs';
+import { emptySlices } from './bit-slices.mjs';
 import { QUERY_LIMITS, measureLineNotation } from './query-limits.ts';
 
 const WORKER_URL = new URL('./chem-worker.mjs', import.meta.url);

@@ -1,9 +1,5 @@
 // Types of similarity-slices.mjs (the worker threads need it as plain JavaScript).
-export declare function sliceWords(count: number): number;
-export declare function emptySlices(count: number, shared?: boolean): Uint32Array;
-export declare function writeRow(slices: Uint32Array, words: number, row: number, fp: Uint8Array): void;
 export declare function lowerBound(sorted: ArrayLike<number>, value: number, from: number, to: number): number;
-export declare function bitCounts(slices: Uint32Array, words: number): Int32Array;
 export interface SliceShard {
   count: number;
   /** Bit counts of the rows, ascending. */

@@ -11,62 +11,8 @@
 // mispredicts on every row); this one does a few word operations per query bit per 32 rows and
 // leaves most blocks after ≈ 17 of a query's ≈ 60 bits (docs/benchmarks.md, issue 39).
 // Plain JavaScript on purpose: the chemistry workers load it without tsx.
-import { FP_BITS, FP_BYTES } from './fingerprint.mjs';
-
-/** Words of one bit array over `count` rows. */
-export function sliceWords(count) {
-  return Math.max(1, Math.ceil(count / 32));
-}
-
-/** A shard's bit arrays, zeroed: FP_BITS arrays of sliceWords(count) words, one after the other. */
-export function emptySlices(count, shared = false) {
-  const length = FP_BITS * sliceWords(count);
-  return shared ? new Uint32Array(new SharedArrayBuffer(length * 4)) : new Uint32Array(length);
-}
-
-/**
- * Sets row `row`'s bits of fingerprint `fp` (FP_BYTES bytes, RDKit's layout: bit i is bit i % 8 of
- * byte i / 8) in `slices`. Read four bytes at a time, little-endian, so bit i is bit i % 32 of word
- * i / 32 and a zero word is passed at once (a Morgan fingerprint sets ≈ 60 of 2,048 bits).
- */
-export function writeRow(slices, words, row, fp) {
-  const word = row >> 5;
-  const mask = 1 << (row & 31);
-  for (let at = 0; at < FP_BYTES; at += 4) {
-    let x = fp[at] | (fp[at + 1] << 8) | (fp[at + 2] << 16) | (fp[at + 3] << 24);
-    while (x !== 0) {
-      const low = x & -x;
-      x ^= low;
-      slices[((at << 3) + 31 - Math.clz32(low)) * words + word] |= mask;
-    }
-  }
-}
-
-/** How many rows hold each bit (the order in which a query reads its bits: rarest first). */
-export function bitCounts(slices, words) {
-  const counts = new Int32Array(FP_BITS);
-  for (let bit = 0; bit < FP_BITS; bit++) {
-    let n = 0;
-    for (let w = bit * words, end = w + words; w < end; w++) n += popcount(slices[w]);
-    counts[bit] = n;
-  }
-  return counts;
-}
-
-function popcount(x) {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
-
-/** The set bits of a fingerprint (RDKit's layout: bit i is bit i % 8 of byte i / 8). */
-function queryBits(fp) {
-  const bits = [];
-  for (let byte = 0; byte < fp.length; byte++) {
-    for (let i = 0; i < 8; i++) if (fp[byte] & (1 << i)) bits.push((byte << 3) + i);
-  }
-  return bits;
-}
+import { bitsOf } from './bit-slices.mjs';
+import { FP_BITS } from './fingerprint.mjs';
 
 /** The first index in sorted[from, to) whose value is at least `value` (to when none is). */
 export function lowerBound(sorted, value, from, to) {
@@ -91,7 +37,7 @@ const planes = new Int32Array(13);
  */
 export function similarRows(shard, fp, min, max, accept = null) {
   const { pop, slices, words, bitCount } = shard;
-  const bits = queryBits(fp).sort((a, b) => bitCount[a] - bitCount[b] || a - b);
+  const bits = bitsOf(fp).sort((a, b) => bitCount[a] - bitCount[b] || a - b);
   const a = bits.length;
   const rows = [];
   const sims = [];

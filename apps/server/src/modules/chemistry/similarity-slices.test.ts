@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FP_BITS, FP_BYTES } from './fingerprint.mjs';
-import { bitCounts, emptySlices, similarRows, sliceWords, writeRow } from './similarity-slices.mjs';
+import { bitCounts, emptySlices, sliceWords, writeRow } from './bit-slices.mjs';
+import { similarRows } from './similarity-slices.mjs';
 
 /*
  * The bit-sliced Tanimoto scan against the plain definition, |A ∧ B| / |A ∨ B| over every row:

@@ -5,6 +5,7 @@
 // structure passes when it has every query bit). A query with 40 bits reads 40 × 1 KB for a
 // shard of 8,192 rows instead of 8,192 × 256 bytes.
 // Plain JavaScript on purpose: the chemistry workers load it without tsx.
+import { bitCounts, emptySlices, sliceWords, writeRow } from './bit-slices.mjs';
 import { FP_BITS, FP_BYTES } from './fingerprint.mjs';
 
 /**
@@ -13,50 +14,18 @@ import { FP_BITS, FP_BYTES } from './fingerprint.mjs';
  * without a stored fingerprint (`hasPattern` 0) is in every bit array: it is never screened out.
  */
 export function buildScreen(count, pattern, hasPattern, isSearchable) {
-  const words = Math.max(1, Math.ceil(count / 32));
-  const slices = new Uint32Array(FP_BITS * words);
+  const words = sliceWords(count);
+  const slices = emptySlices(count);
   const searchable = new Uint32Array(words);
-  const bitCount = new Int32Array(FP_BITS);
   for (let row = 0; row < count; row++) {
     if (!isSearchable(row)) continue;
     const word = row >> 5;
     const mask = 1 << (row & 31);
     searchable[word] |= mask;
-    if (!hasPattern[row]) {
-      for (let bit = 0; bit < FP_BITS; bit++) slices[bit * words + word] |= mask;
-      continue;
-    }
-    const base = row * FP_BYTES;
-    for (let byte = 0; byte < FP_BYTES; byte++) {
-      let x = pattern[base + byte];
-      while (x !== 0) {
-        const low = x & -x;
-        x ^= low;
-        slices[((byte << 3) + 31 - Math.clz32(low)) * words + word] |= mask;
-      }
-    }
+    if (hasPattern[row]) writeRow(slices, words, row, pattern, row * FP_BYTES);
+    else for (let bit = 0; bit < FP_BITS; bit++) slices[bit * words + word] |= mask;
   }
-  for (let bit = 0; bit < FP_BITS; bit++) {
-    let n = 0;
-    for (let w = bit * words, end = w + words; w < end; w++) n += popcount(slices[w]);
-    bitCount[bit] = n;
-  }
-  return { words, slices, searchable, bitCount };
-}
-
-function popcount(x) {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
-
-/** The set bits of a fingerprint (RDKit's byte layout: bit i is bit i % 8 of byte i / 8). */
-export function bitsOf(fingerprint) {
-  const bits = [];
-  for (let byte = 0; byte < fingerprint.length; byte++) {
-    for (let i = 0; i < 8; i++) if (fingerprint[byte] & (1 << i)) bits.push((byte << 3) + i);
-  }
-  return Int32Array.from(bits);
+  return { words, slices, searchable, bitCount: bitCounts(slices, words) };
 }
 
 /**
