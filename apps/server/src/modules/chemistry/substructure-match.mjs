@@ -17,7 +17,7 @@
 // substructure-match.test.ts and engine-parity.api.test.ts compare every answer with RDKit's.
 // Plain JavaScript on purpose: the chemistry workers load it without tsx.
 
-import { neighbourRows } from './smiles-graph.mjs';
+import { BOND, neighbourRows } from './smiles-graph.mjs';
 
 /** Bond types (RDKit Bond::BondType values) → column of a query bond's table. */
 const BOND_COLUMN = new Uint8Array(256).fill(6);
@@ -54,7 +54,7 @@ export function moleculeQueryOf(canonicalSmiles, rdkitJson, graph) {
   const bytes = new TextEncoder().encode(canonicalSmiles);
   if (!graph.read(bytes, 0, bytes.length)) return null;
   // RDKit matches a dative bond only in its direction (bondCompat); these tables hold no direction.
-  for (let k = 0; k < graph.bonds; k++) if (graph.bondType[k] === 17) return null;
+  for (let k = 0; k < graph.bonds; k++) if (graph.bondType[k] === BOND.dative) return null;
   return CompiledQuery.ofMolecule(graph);
 }
 
