@@ -7,9 +7,10 @@
 // SharedArrayBuffers written by the main thread, the Morgan fingerprints bit by bit, rows sorted by
 // bit count, for Tanimoto search with bit-count bounds (similarity-slices.mjs). A substructure
 // candidate is matched here when the query is a molecule (smiles-graph.mjs, substructure-match.mjs:
-// RDKit's rules, a few µs) and by RDKit otherwise (SMARTS, molfiles: verifyWithRdkit). Jobs are processed one shard at a time, next the job that
-// has used the least time so far, so a long search never shuts out a short one (a short one
-// finishes almost as if alone) and can be cancelled between shards.
+// RDKit's rules, a few µs) and by RDKit otherwise (SMARTS, molfiles: verifyWithRdkit). Jobs are
+// processed a few milliseconds of shards at a time, next the job that has used the least time so
+// far, so a long search never shuts out a short one (a short one finishes almost as if alone) and
+// can be cancelled between slices.
 import { parentPort, workerData } from 'node:worker_threads';
 import initRDKitModule from '@rdkit/rdkit';
 import { MORGAN_SETTINGS } from './fingerprint.mjs';
@@ -350,17 +351,61 @@ function isCandidate(job, id) {
 }
 
 /**
- * The shard's rows with a Tanimoto to the query in [min, max] (similarity-slices.mjs). A search for
- * the k nearest reads each shard from the k-th best value this worker has seen so far: what falls
- * below it cannot be among the k nearest of all (the engine keeps the first k of what arrives).
+ * The shard's rows with a Tanimoto to the query in [min, max] (similarity-slices.mjs); a search for
+ * the k nearest narrows that range as it goes (nearestFrom).
  */
 function similarityStep(job, shard) {
   const accept = job.candidates ? (row) => isCandidate(job, shard.ids[row]) : null;
-  const best = job.best;
-  const from = best && best.size === best.k ? Math.max(job.min, best.values[0]) : job.min;
-  const { rows, sims } = similarRows(shard.morgan, job.morgan, from, job.max, accept);
-  if (best) for (const sim of sims) keepBest(best, sim);
+  const near = job.near;
+  const from = near ? nearestFrom(job) : job.min;
+  const to = near?.pass === 2 ? Math.min(job.max, near.guess - SIM_STEP) : job.max;
+  const { rows, sims } = similarRows(shard.morgan, job.morgan, from, to, accept);
+  if (near) seenNearest(job, shard, sims);
   return { ids: Float64Array.from(rows, (row) => shard.ids[row]), sims: Float64Array.from(sims) };
+}
+
+// Two different Tanimoto values c/d (d ≤ 2 × 2,048) differ by at least 1/4,096² ≈ 6e-8: a value just
+// below a guess by this much leaves out exactly the rows at the guess.
+const SIM_STEP = 1e-9;
+
+/**
+ * The k nearest, exactly, reading little. The first shard is read whole from the search's minimum;
+ * from its values the worker guesses its own k-th best (the value that the k·rows/total-th best of
+ * that shard would be, taken twice as deep for a margin) and reads its other shards from there, or
+ * from the k-th best seen so far once that is higher. When fewer than k rows reached the guess,
+ * a second pass reads the other shards again strictly below it. What falls below the worker's
+ * k-th best cannot be among the k nearest of all (the engine keeps the first k of what arrives).
+ */
+function nearestFrom(job) {
+  const { best, guess } = job.near;
+  const kth = best.size === best.k ? best.values[0] : -1;
+  return Math.max(job.min, kth, job.near.pass === 1 ? guess : -1);
+}
+
+function seenNearest(job, shard, sims) {
+  const near = job.near;
+  for (const sim of sims) {
+    keepBest(near.best, sim);
+    if (sim >= near.guess) near.reached++;
+  }
+  if (near.pass === 1 && job.next === 1 && job.shardIds.length > 1) {
+    let rows = 0;
+    for (const id of job.shardIds) rows += shards.get(id)?.count ?? 0;
+    const deep = Math.ceil((2 * near.best.k * shard.count) / Math.max(1, rows));
+    const sorted = Float64Array.from(sims).sort().reverse();
+    near.guess = deep <= sorted.length ? sorted[deep - 1] : -1;
+    near.reached = 0;
+    for (const sim of sorted) if (sim >= near.guess) near.reached++;
+  }
+}
+
+/** After the last shard of a pass: a second pass when the guess proved too high. */
+function nextNearestPass(job) {
+  const near = job.near;
+  if (!near || near.pass === 2 || near.guess <= job.min || near.reached >= near.best.k) return false;
+  near.pass = 2;
+  job.next = 1;
+  return true;
 }
 
 /** The k best values seen, as a min-heap (values[0] is the k-th best once it is full). */
@@ -402,7 +447,7 @@ function startJob(message) {
     parentPort.postMessage({ type: 'done', jobId: message.jobId, complete: true });
     return;
   }
-  const job = { id: message.jobId, type: message.type, shardIds, next: 0, found: 0, limit: message.limit ?? 0, usedMs: 0, missing: 0, candidates: message.candidates ?? null, test: TEST_HOOKS ? message.test : undefined };
+  const job = { id: message.jobId, type: message.type, shardIds, next: 0, found: 0, limit: message.limit ?? 0, usedMs: 0, missing: 0, candidates: message.candidates ?? null, out: new Map(), near: null, test: TEST_HOOKS ? message.test : undefined };
   if (message.type === 'substructure') {
     // Matched as written, except that rings are perceived whenever a recursive SMARTS needs them (smarts-rings.mjs).
     const query = message.query.kind === 'smarts' ? { ...message.query, text: withRingPerception(message.query.text) } : message.query;
@@ -415,7 +460,8 @@ function startJob(message) {
     job.screenBits = bitsOf(new Uint8Array(built.mol.get_pattern_fp_as_uint8array()));
     job.jsQuery = jsQueryOf(query, built.mol);
   } else {
-    Object.assign(job, { morgan: message.morgan, min: message.min, max: message.max, best: message.nearest > 0 ? bestOf(message.nearest) : null });
+    Object.assign(job, { morgan: message.morgan, min: message.min, max: message.max });
+    if (message.nearest > 0) job.near = { best: bestOf(message.nearest), guess: -1, reached: 0, pass: 1 };
   }
   jobs.push(job);
   schedule();
@@ -429,39 +475,110 @@ function finish(job, extra = {}) {
   parentPort.postMessage({ type: 'done', jobId: job.id, ...extra });
 }
 
+// A tick searches shards of one job for about this long, then reports them in one message and lets
+// pending messages (a cancel, a short request) in: a message per shard cost ≈ 50 µs each, most of a
+// selective search's time at 300 shards.
+const SLICE_MS = 4;
+
 function tick() {
   ticking = false;
   if (broken || jobs.length === 0) return;
   let job = jobs[0];
   for (const candidate of jobs) if (candidate.usedMs < job.usedMs) job = candidate;
-  const shardId = job.shardIds[job.next++];
-  const shard = shards.get(shardId);
   const started = performance.now();
-  // A shard dropped by a rebuild while this job ran: the answer is then not complete.
-  if (!shard) job.missing += 1;
-  if (shard) {
-    busy(BUSY_STEP, job.id);
-    try {
-      if (job.test === 'trap') throw new WebAssembly.RuntimeError('test hook: trap in a search step');
-      if (job.test === 'spin') spin();
-      const part = job.type === 'substructure' ? substructureStep(job, shard) : similarityStep(job, shard);
-      const transfer = [part.ids.buffer];
-      if (part.sims) transfer.push(part.sims.buffer);
-      parentPort.postMessage({ type: 'hits', jobId: job.id, shardId, searched: shard.count, ...part }, transfer);
-    } catch (error) {
-      idle();
-      if (isTrap(error)) return die({ jobId: job.id }, error);
-      finish(job, { error: String(error?.message ?? error) });
-      schedule();
-      return;
-    }
+  busy(BUSY_STEP, job.id);
+  try {
+    do {
+      const shardId = job.shardIds[job.next++];
+      const shard = shards.get(shardId);
+      // A shard dropped by a rebuild while this job ran: the answer is then not complete.
+      if (!shard) job.missing += 1;
+      else {
+        if (job.test === 'trap') throw new WebAssembly.RuntimeError('test hook: trap in a search step');
+        if (job.test === 'spin') spin();
+        keep(job, shardId, shard.count, job.type === 'substructure' ? substructureStep(job, shard) : similarityStep(job, shard));
+      }
+      if (job.next >= job.shardIds.length) nextNearestPass(job);
+    } while (job.next < job.shardIds.length && !limitReached(job) && performance.now() - started < SLICE_MS);
+  } catch (error) {
     idle();
+    if (isTrap(error)) return die({ jobId: job.id }, error);
+    finish(job, { error: String(error?.message ?? error) });
+    schedule();
+    return;
   }
+  idle();
   job.usedMs += performance.now() - started;
-  const limitReached = job.limit > 0 && job.found >= job.limit;
   const allSearched = job.next >= job.shardIds.length;
-  if (allSearched || limitReached) finish(job, { complete: allSearched && !limitReached && job.missing === 0 });
+  // The k nearest are known only at the end: reported then, so that a worker lost midway leaves
+  // every one of its shards to search again.
+  if (job.near && allSearched) keepNearest(job);
+  if (!job.near || allSearched) report(job);
+  if (allSearched || limitReached(job)) finish(job, { complete: allSearched && !limitReached(job) && job.missing === 0 });
   schedule();
+}
+
+function limitReached(job) {
+  return job.limit > 0 && job.found >= job.limit;
+}
+
+/** Only the rows at the worker's k-th best or above are sent: the engine sorts what arrives. */
+function keepNearest(job) {
+  const { best } = job.near;
+  if (best.size < best.k) return;
+  const kth = best.values[0];
+  for (const kept of job.out.values()) {
+    kept.parts = kept.parts.map((part) => {
+      const rows = [];
+      part.sims.forEach((sim, i) => sim >= kth && rows.push(i));
+      return rows.length === part.ids.length ? part : { ids: Float64Array.from(rows, (i) => part.ids[i]), sims: Float64Array.from(rows, (i) => part.sims[i]) };
+    });
+  }
+}
+
+/** A shard's part, kept until the job reports (a second pass adds to a shard's part). */
+function keep(job, shardId, searched, part) {
+  const kept = job.out.get(shardId);
+  if (!kept) {
+    job.out.set(shardId, { searched, parts: [part] });
+    return;
+  }
+  kept.parts.push(part);
+}
+
+/** The shards searched since the last report, in one message. */
+function report(job) {
+  if (job.out.size === 0) return;
+  const shardIds = [...job.out.keys()];
+  const sizes = [];
+  const searched = [];
+  let total = 0;
+  let candidates = 0;
+  let byRdkit = 0;
+  for (const kept of job.out.values()) {
+    let size = 0;
+    for (const part of kept.parts) {
+      size += part.ids.length;
+      candidates += part.candidates ?? 0;
+      byRdkit += part.byRdkit ?? 0;
+    }
+    sizes.push(size);
+    searched.push(kept.searched);
+    total += size;
+  }
+  const ids = new Float64Array(total);
+  const sims = job.type === 'similarity' ? new Float64Array(total) : null;
+  let at = 0;
+  for (const kept of job.out.values()) {
+    for (const part of kept.parts) {
+      ids.set(part.ids, at);
+      sims?.set(part.sims, at);
+      at += part.ids.length;
+    }
+  }
+  job.out.clear();
+  const message = { type: 'hits', jobId: job.id, shardIds, sizes, searched, ids, ...(sims ? { sims } : { candidates, byRdkit }) };
+  parentPort.postMessage(message, sims ? [ids.buffer, sims.buffer] : [ids.buffer]);
 }
 
 /** Next shard after pending messages (cancels, short requests) have been handled. */

@@ -149,6 +149,20 @@ describe.each(DATABASES)('chemistry engine parity with RDKit on demo data (%s)',
     }
   });
 
+  it('finds the k nearest when a worker\'s first shard holds most of them (its guess too high: a second pass)', async () => {
+    const probe = reference.structures[3]!.smiles;
+    const all = [...reference.similarity(probe, 0.1, 1).entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    // Candidates: every hit of the first shard (257 rows by str_id), only a few of the others.
+    const firstShard = new Set(reference.structures.map((s) => s.strId).sort(byNumber).slice(0, 257));
+    const kept = all.filter(([id], i) => firstShard.has(id) || i % 9 === 0);
+    expect(kept.filter(([id]) => firstShard.has(id)).length).toBeGreaterThan(60);
+    const candidates = Float64Array.from(kept.map(([id]) => id)).sort();
+    for (const k of [40, 100]) {
+      const nearest = await engine.similarity({ kind: 'smiles', text: probe, desalt: true }, { min: 0.1, max: 1 }, { nearest: k, candidates });
+      expect(Array.from(nearest.ids), `k ${k}`).toEqual(kept.slice(0, k).map(([id]) => id));
+    }
+  });
+
   it('answers complete searches when the index has fewer shards than workers (a worker without shards)', async () => {
     const single = new RdkitChemEngine(database.handle.db, { workers: 2, shardSize: 1_000_000 });
     try {
@@ -174,11 +188,12 @@ describe.each(DATABASES)('chemistry engine parity with RDKit on demo data (%s)',
     expect(cut.ids.length).toBe(expected.length - 1);
   });
 
-  it('streams progress and can be cancelled between shards; the engine then answers the next search', async () => {
+  it('streams progress and can be cancelled between slices of shards; the engine then answers the next search', async () => {
     const controller = new AbortController();
     const seen: number[] = [];
+    // A slow query: a worker reports every few milliseconds of shards, so a fast one ends in one report.
     const cancelled = engine.substructure(
-      { kind: 'smarts', text: '*', desalt: true },
+      { kind: 'smarts', text: SLOW_SMARTS, desalt: true },
       {
         signal: controller.signal,
         onProgress: (p) => {

@@ -1076,6 +1076,24 @@ export class RdkitChemEngine implements ChemEngine {
     if (state.pending.size === 0 && state.requeued.size === 0) state.resolve(state.allComplete);
   }
 
+  /** A worker's report of some shards. A shard already searched (reported just before its worker was lost) is not counted twice. */
+  private addHits(state: JobState, message: Extract<FromWorker, { type: 'hits' }>): void {
+    let at = 0;
+    message.shardIds.forEach((shardId, i) => {
+      const size = message.sizes[i]!;
+      if (!state.searchedShards.has(shardId)) {
+        state.searchedShards.add(shardId);
+        state.parts.push(message.ids.subarray(at, at + size));
+        if (message.sims) state.sims.push(message.sims.subarray(at, at + size));
+        state.hits += size;
+        state.searched += message.searched[i]!;
+      }
+      at += size;
+    });
+    state.candidates += message.candidates ?? 0;
+    state.byRdkit += message.byRdkit ?? 0;
+  }
+
   private onJobMessage(handle: WorkerHandle, message: FromWorker): void {
     if (message.type !== 'hits' && message.type !== 'done' && message.type !== 'failed') return;
     const state = this.jobs.get(message.jobId);
@@ -1086,15 +1104,7 @@ export class RdkitChemEngine implements ChemEngine {
       return;
     }
     if (message.type === 'hits') {
-      // A shard already searched (reported just before its worker was lost) is not counted twice.
-      if (state.searchedShards.has(message.shardId)) return;
-      state.searchedShards.add(message.shardId);
-      state.parts.push(message.ids);
-      if (message.sims) state.sims.push(message.sims);
-      state.hits += message.ids.length;
-      state.searched += message.searched;
-      state.candidates += message.candidates ?? 0;
-      state.byRdkit += message.byRdkit ?? 0;
+      this.addHits(state, message);
       state.onProgress?.({ phase: 'search', searched: state.searched, total: this.current.total || this.current.loaded, hits: state.hits });
       // A first page: enough hits, stop the other shards.
       if (state.stopAt > 0 && state.hits >= state.stopAt) this.cancelJob(message.jobId);

@@ -28,32 +28,40 @@ export function buildScreen(count, pattern, hasPattern, isSearchable) {
   return { words, slices, searchable, bitCount: bitCounts(slices, words) };
 }
 
+/** Words of `acc` still holding candidates (reused: sized for the largest shard seen). */
+let live = new Int32Array(0);
+
 /**
  * Leaves in `acc` (screen.words words) the candidate rows: searchable, in `within` when given
  * (a bit array of rows), and holding every bit of `queryBits`. False when none is left.
  */
 export function screenRows(screen, queryBits, acc, within = null) {
   const { words, slices, searchable, bitCount } = screen;
-  let any = 0;
-  for (let w = 0; w < words; w++) {
-    const v = within ? searchable[w] & within[w] : searchable[w];
-    acc[w] = v;
-    any |= v;
-  }
-  if (any === 0) return false;
+  if (live.length < words) live = new Int32Array(words);
   // Rarest bits first: the candidates shrink fastest, and an empty result stops the reading.
   const order = Array.from(queryBits).sort((a, b) => bitCount[a] - bitCount[b]);
-  for (const bit of order) {
-    const base = bit * words;
-    any = 0;
-    for (let w = 0; w < words; w++) {
+  // The first pass reads every word; later bits read only the words that still hold a candidate
+  // (after the rarest bit, a selective query keeps a few of a shard's 256 words).
+  const first = order.length > 0 ? order[0] * words : -1;
+  let n = 0;
+  for (let w = 0; w < words; w++) {
+    let v = within ? searchable[w] & within[w] : searchable[w];
+    if (first >= 0) v &= slices[first + w];
+    acc[w] = v;
+    if (v !== 0) live[n++] = w;
+  }
+  for (let i = 1; i < order.length && n > 0; i++) {
+    const base = order[i] * words;
+    let kept = 0;
+    for (let j = 0; j < n; j++) {
+      const w = live[j];
       const v = acc[w] & slices[base + w];
       acc[w] = v;
-      any |= v;
+      if (v !== 0) live[kept++] = w;
     }
-    if (any === 0) return false;
+    n = kept;
   }
-  return true;
+  return n > 0;
 }
 
 /** The rows set in `acc`, ascending, into `out` (an Int32Array long enough); their number. */

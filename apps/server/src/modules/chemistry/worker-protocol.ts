@@ -102,8 +102,12 @@ export type ToWorker =
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'reply'; requestId: number; result: unknown }
-  /** Substructure steps also tell how many rows passed the screen (`candidates`) and how many of them RDKit matched (`byRdkit`). */
-  | { type: 'hits'; jobId: number; shardId: number; searched: number; ids: Float64Array; sims?: Float64Array; candidates?: number; byRdkit?: number }
+  /**
+   * Some shards searched: per shard its id, how many hits it adds to `ids` (and `sims`), in order,
+   * and how many rows it holds. Substructure reports also tell how many rows passed the screen
+   * (`candidates`) and how many of them RDKit matched (`byRdkit`).
+   */
+  | { type: 'hits'; jobId: number; shardIds: number[]; sizes: number[]; searched: number[]; ids: Float64Array; sims?: Float64Array; candidates?: number; byRdkit?: number }
   /** `complete`: every shard searched, none cut by the limit or dropped meanwhile. */
   | { type: 'done'; jobId: number; cancelled?: boolean; complete?: boolean; error?: string }
   | { type: 'failed'; jobId: number; error: string }
