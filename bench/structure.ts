@@ -48,7 +48,9 @@ const smiles = (text: string): ChemQuery => ({ kind: 'smiles', text, desalt: tru
 // ---- index start-up
 // As the server (main.ts) does before its engine starts; `--lazy-wasm` measures V8's default.
 if (!values['lazy-wasm']) compileWebAssemblyEagerly();
-const engine = new RdkitChemEngine(db, { workers, ...(maxStructures ? { maxStructures } : {}) });
+// Every query is timed as asked the first time: the engine's answers of recent queries are not kept
+// (a query asked again is read from them in milliseconds: "asked again" below times one apart).
+const engine = new RdkitChemEngine(db, { workers, keepRecentAnswers: false, ...(maxStructures ? { maxStructures } : {}) });
 const [startupMs] = await timed(async () => {
   engine.start();
   await engine.ready();
@@ -56,6 +58,11 @@ const [startupMs] = await timed(async () => {
 const indexSize = engine.status().loaded;
 // Workers are threads of this process: its resident size includes their RDKit heaps.
 const rssAfterIndexMb = Math.round(process.memoryUsage().rss / 2 ** 20);
+// The frequent fragments' answers are computed in the background once the index is in (searches
+// go first); the timings below start once they are, and this is how long that took.
+const [fragmentsMs] = await timed(async () => {
+  while (!engine.status().fragmentsReady) await new Promise((resolve) => setTimeout(resolve, 50));
+});
 
 // ---- queries: similarity probes are stored structures spread over the id range
 const { rows: probes } = await sql<{ canonical_smiles: string }>`SELECT canonical_smiles FROM structures
@@ -148,7 +155,11 @@ for (const [ring, plain] of RING_PAIRS) {
 }
 // Full counts of generic queries are long at scale: once each.
 const genericFull: Record<string, { ms: number; hits: number }> = {};
-for (const query of GENERIC) {
+// The three generic queries are frequent fragments (their answers kept); these are not, and hit
+// more than 30 % of demo structures: the cost of a generic query matched structure by structure
+// (`C=O` takes the structures holding an amide or an acid as hits without matching them).
+const GENERIC_UNLISTED = ['CC', 'C=O', 'Cc1ccccc1'];
+for (const query of [...GENERIC, ...GENERIC_UNLISTED]) {
   const [ms, hits] = await timed(() => engine.substructure(smiles(query)));
   genericFull[query] = { ms: Math.round(ms), hits: hits.ids.length };
   noteScreen(query, hits);
@@ -196,6 +207,8 @@ const result = {
   wasmCompile: values['lazy-wasm'] ? 'lazy (V8 default)' : 'eager (as the server)',
   startupMs: Math.round(startupMs),
   rssAfterIndexMb,
+  fragmentsMs: Math.round(fragmentsMs),
+  rssAfterFragmentsMb: Math.round(process.memoryUsage().rss / 2 ** 20),
   firstSimilarityMs: Math.round(firstSimilarityMs),
   reference: {
     sample: sample.length,
@@ -222,7 +235,7 @@ const sum = (pick: (v: { hits: number; candidates: number; byRdkit: number }) =>
 const screenLine = screened.length > 0 ? `; screen ${(sum((v) => v.candidates) / Math.max(1, sum((v) => v.hits))).toFixed(2)} candidates a hit, ${((100 * sum((v) => v.byRdkit)) / Math.max(1, sum((v) => v.candidates))).toFixed(1)} % of them matched by RDKit` : '';
 const s = result.similarity;
 console.log(
-  `structure: ${indexSize} structures (${handle.kind}, ${workers} RDKit workers), start-up ${result.startupMs} ms, RSS ${rssAfterIndexMb} MB; first similarity ${result.firstSimilarityMs} ms; similarity p50/p95 0.7 ${s['0.7']!.p50}/${s['0.7']!.p95} ms, ` +
+  `structure: ${indexSize} structures (${handle.kind}, ${workers} RDKit workers), start-up ${result.startupMs} ms, RSS ${rssAfterIndexMb} MB, fragments ${result.fragmentsMs} ms; first similarity ${result.firstSimilarityMs} ms; similarity p50/p95 0.7 ${s['0.7']!.p50}/${s['0.7']!.p95} ms, ` +
     `0.8 ${s['0.8']!.p50}/${s['0.8']!.p95}, 0.9 ${s['0.9']!.p50}/${s['0.9']!.p95}; nearest ${NEAREST} ${result.nearest.p50}/${result.nearest.p95} ms; selective (<1 %) substructure ${selective.p50}/${selective.p95} ms (n=${selective.n}), medium (1-10 %) ${result.mediumSubstructure.p50}/${result.mediumSubstructure.p95} ms; ` +
     `generic first page ${firstPage.p50}/${firstPage.p95} ms; generic full ${Object.entries(genericFull).map(([q, v]) => `${q} ${v.ms} ms`).join(', ')}; ` +
     `naive full scan ${result.reference.naiveSubstructureFullScanMs} ms (×${result.selectiveSubstructure.speedupVsNaive} selective)${screenLine}${ringLine} -> ${file}`,

@@ -129,6 +129,8 @@ export const EngineStatusSchema = z.object({
   shards: z.number().int(),
   workers: z.number().int(),
   loadMs: z.number().nullable(),
+  /** The frequent fragments' exact answers (benzene, pyridine, amide, carboxylic acid) are computed for the whole index (in the background after a load). */
+  fragmentsReady: z.boolean(),
   error: z.string().nullable(),
 });
 

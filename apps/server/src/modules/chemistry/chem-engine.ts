@@ -90,6 +90,11 @@ export interface EngineStatus {
   workers: number;
   /** Milliseconds the last (re)load took. */
   loadMs: number | null;
+  /**
+   * The exact answers of the frequent fragments (benzene, pyridine, amide, carboxylic acid) are
+   * computed for every shard: computed in the background after a load, while no search waits.
+   */
+  fragmentsReady: boolean;
   error: string | null;
 }
 

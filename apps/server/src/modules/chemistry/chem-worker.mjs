@@ -28,6 +28,8 @@ const HEARTBEAT = workerData?.heartbeat ? new Int32Array(workerData.heartbeat, 0
 const STARTED = workerData?.heartbeat ? new Float64Array(workerData.heartbeat, 8, 1) : null;
 /** Test-only messages (engine option testHooks; never reachable over HTTP). */
 const TEST_HOOKS = workerData?.testHooks === true;
+/** Compute the frequent fragments' answers while idle (the engine's workers; not measure-limits.ts). */
+const WARM_FRAGMENTS = workerData?.warmFragments === true;
 const BUSY_REQUEST = 1; // worker-protocol.ts BUSY_REQUEST
 const BUSY_STEP = 2; // worker-protocol.ts BUSY_STEP
 
@@ -212,6 +214,8 @@ function addShard(message) {
 
 function dropShards() {
   shards.clear();
+  warmReported = false;
+  scheduleWarm();
 }
 
 // ------------------------------------------------------------------ jobs
@@ -241,16 +245,24 @@ function scratch(shard) {
 function substructureStep(job, shard) {
   scratch(shard);
   const within = job.candidates ? candidateMask(job, shard) : null;
-  if (within === false || !screenRows(shard.screen, job.screenBits, screenAcc, within)) return { ids: new Float64Array(0), candidates: 0, byRdkit: 0 };
+  if (within === false) return { ids: new Float64Array(0), candidates: 0, byRdkit: 0 };
+  const known = job.key ? shard.known?.get(job.key) : undefined;
+  if (known) {
+    useKey(job.key);
+    return knownStep(job, shard, known, within);
+  }
+  if (!screenRows(shard.screen, job.screenBits, screenAcc, within)) return { ids: new Float64Array(0), candidates: 0, byRdkit: 0 };
   const n = rowsOf(screenAcc, shard.screen.words, candidateRowsOut);
   const wanted = job.limit > 0 ? Math.max(1, job.limit - job.found) : Infinity;
+  const sure = sureRows(job, shard);
   const hits = [];
   const toRdkit = [];
   const { smilesBytes, smilesAt } = shard;
   const query = job.jsQuery;
   for (let i = 0; i < n && hits.length < wanted; i++) {
     const row = candidateRowsOut[i];
-    if (query && graph.read(smilesBytes, smilesAt[row], smilesAt[row + 1])) {
+    if (sure && (sure[row >> 5] >>> (row & 31)) & 1) hits.push(row);
+    else if (query && graph.read(smilesBytes, smilesAt[row], smilesAt[row + 1])) {
       // True or false: RDKit's answer; null (a SMARTS that may match): RDKit's to give.
       const answer = matcher.decide(query, graph);
       if (answer === true) hits.push(row);
@@ -261,9 +273,163 @@ function substructureStep(job, shard) {
     for (const row of verifyWithRdkit(job, shard, toRdkit, Math.min(wanted - hits.length, toRdkit.length))) hits.push(row);
     hits.sort((a, b) => a - b);
   }
+  // Every candidate decided, none left out: this is the shard's whole answer to the query.
+  if (job.key && wanted === Infinity && !within) remember(job.key, shard, hits);
   const ids = Float64Array.from(hits, (row) => shard.ids[row]);
   job.found += ids.length;
   return { ids, candidates: n, byRdkit: toRdkit.length };
+}
+
+// ------------------------------------------------------------------ known answers
+
+// Exact answers kept per shard, as a bit array of its hit rows: those of the last queries asked
+// (a query asked again is answered without matching: twenty chemists of one company search the
+// same scaffolds), and those of a few fragments found in most structures, computed for every shard
+// while the worker has nothing else to do. A molecule query that is itself a substructure of such a
+// fragment (`C=O`, `CN` in an amide) takes every structure holding the fragment as a hit without
+// matching it: a molecule query's atoms and bonds match by equality (atomic number, bond type; a
+// charge or isotope only where the query sets one), so a match of Q in F and of F in T is one of Q
+// in T. The generic queries that took seconds (benzene: 93 % of the structures) then take
+// milliseconds (docs/benchmarks.md, issue 39).
+/** Recent queries whose answers are kept, besides the fragments (≈ 1 KB a shard each: 0.3 MB at L). */
+const KNOWN_RECENT = workerData?.keepRecentAnswers === false ? 0 : 32;
+/** The commonest fragments of real queries (issue 39): benzene, pyridine, amide, carboxylic acid or ester. */
+const FREQUENT_FRAGMENTS = ['c1ccccc1', 'c1ccncc1', 'NC=O', 'OC=O'];
+const recentKeys = new Map();
+/** [{ key, graph (as a stored structure), job (to compute its answers) }], built on first use. */
+let frequent = null;
+let warming = false;
+/** Set by the engine once its index is in (warming during a load would delay the shard builds). */
+let warmAllowed = false;
+/** Whether every shard holds the fragments' answers (reported to the engine when it changes). */
+let warmReported = false;
+
+/**
+ * The key of a query whose answer depends on nothing else: a SMARTS by its text; a molecule query
+ * decided here by RDKit's canonical SMILES (the query matched is read from it). Else null.
+ */
+function knownKeyOf(query, mol, jsQuery) {
+  if (query.kind === 'smarts') return `smarts:${query.text}`;
+  if (query.kind === 'smiles' && jsQuery?.exact) return `smiles:${mol.get_smiles()}`;
+  return null;
+}
+
+function useKey(key) {
+  if (!recentKeys.has(key)) return;
+  recentKeys.delete(key);
+  recentKeys.set(key, true);
+}
+
+function remember(key, shard, rows) {
+  if (!frequent?.some((f) => f.key === key)) {
+    if (KNOWN_RECENT === 0) return;
+    // The newest key is never the one evicted (KNOWN_RECENT ≥ 1).
+    useKey(key);
+    recentKeys.set(key, true);
+    while (recentKeys.size > KNOWN_RECENT) {
+      const oldest = recentKeys.keys().next().value;
+      recentKeys.delete(oldest);
+      for (const other of shards.values()) other.known?.delete(oldest);
+    }
+  }
+  const bits = new Uint32Array(shard.screen.words);
+  for (const row of rows) bits[row >> 5] |= 1 << (row & 31);
+  (shard.known ??= new Map()).set(key, bits);
+}
+
+/** A shard's kept answer (ANDed with the search's candidates): no screen, no matching. */
+function knownStep(job, shard, known, within) {
+  const { words } = shard.screen;
+  for (let w = 0; w < words; w++) screenAcc[w] = within ? known[w] & within[w] : known[w];
+  const n = rowsOf(screenAcc, words, candidateRowsOut);
+  const take = job.limit > 0 ? Math.min(n, Math.max(1, job.limit - job.found)) : n;
+  const ids = new Float64Array(take);
+  for (let i = 0; i < take; i++) ids[i] = shard.ids[candidateRowsOut[i]];
+  job.found += take;
+  return { ids, candidates: take, byRdkit: 0 };
+}
+
+/** The rows certainly hit because they hold a fragment the query is part of (null: none known). */
+function sureRows(job, shard) {
+  if (!job.subsumed || job.subsumed.length === 0 || !shard.known) return null;
+  let sure = null;
+  for (const key of job.subsumed) {
+    const bits = shard.known.get(key);
+    if (!bits) continue;
+    if (!sure) sure = Uint32Array.from(bits);
+    else for (let w = 0; w < sure.length; w++) sure[w] |= bits[w];
+  }
+  return sure;
+}
+
+/** The fragments of which an exact molecule query is a substructure. */
+function subsumingFragments(jsQuery) {
+  if (!jsQuery?.exact) return [];
+  return frequentFragments()
+    .filter((f) => matcher.decide(jsQuery, f.graph) === true)
+    .map((f) => f.key);
+}
+
+function frequentFragments() {
+  if (frequent) return frequent;
+  frequent = [];
+  for (const text of FREQUENT_FRAGMENTS) {
+    const built = queryMol({ kind: 'smiles', text, desalt: false });
+    if (built.error) continue;
+    const smiles = built.mol.get_smiles();
+    const fragmentGraph = new SmilesGraph(64, 128);
+    const bytes = utf8.encode(smiles);
+    const jsQuery = jsQueryOf({ kind: 'smiles', text }, built.mol);
+    if (!jsQuery?.exact || !fragmentGraph.read(bytes, 0, bytes.length)) {
+      built.mol.delete();
+      continue;
+    }
+    const job = { key: `smiles:${smiles}`, qmol: built.mol, screenBits: bitsOf(new Uint8Array(built.mol.get_pattern_fp_as_uint8array())), jsQuery, limit: 0, found: 0, candidates: null, subsumed: [] };
+    frequent.push({ key: job.key, graph: fragmentGraph, job });
+  }
+  return frequent;
+}
+
+/** The next shard without a fragment's answer, as [fragment, shard], or null. */
+function nextToWarm() {
+  for (const fragment of frequentFragments()) {
+    for (const shard of shards.values()) if (!shard.known?.has(fragment.key)) return [fragment, shard];
+  }
+  return null;
+}
+
+/** One shard's answer to one fragment, when no search is waiting; then the next. */
+function warm() {
+  warming = false;
+  if (broken || jobs.length > 0) return;
+  const next = nextToWarm();
+  if (!next) {
+    if (!warmReported) parentPort.postMessage({ type: 'warmed', shards: shards.size });
+    warmReported = true;
+    return;
+  }
+  warmReported = false;
+  const [fragment, shard] = next;
+  busy(BUSY_STEP, 0);
+  try {
+    fragment.job.found = 0;
+    substructureStep(fragment.job, shard);
+  } catch (error) {
+    idle();
+    if (isTrap(error)) return die({}, error);
+    // Not kept (false): searches then match this fragment in this shard as any query.
+    (shard.known ??= new Map()).set(fragment.key, false);
+    scheduleWarm();
+    return;
+  }
+  idle();
+  scheduleWarm();
+}
+
+function scheduleWarm() {
+  if (!WARM_FRAGMENTS || !warmAllowed || warming || jobs.length > 0) return;
+  warming = true;
+  setImmediate(warm);
 }
 
 /**
@@ -459,6 +625,8 @@ function startJob(message) {
     job.qmol = built.mol;
     job.screenBits = bitsOf(new Uint8Array(built.mol.get_pattern_fp_as_uint8array()));
     job.jsQuery = jsQueryOf(query, built.mol);
+    job.key = knownKeyOf(query, built.mol, job.jsQuery);
+    job.subsumed = subsumingFragments(job.jsQuery);
   } else {
     Object.assign(job, { morgan: message.morgan, min: message.min, max: message.max });
     if (message.nearest > 0) job.near = { best: bestOf(message.nearest), guess: -1, reached: 0, pass: 1 };
@@ -516,6 +684,7 @@ function tick() {
   if (!job.near || allSearched) report(job);
   if (allSearched || limitReached(job)) finish(job, { complete: allSearched && !limitReached(job) && job.missing === 0 });
   schedule();
+  scheduleWarm();
 }
 
 function limitReached(job) {
@@ -1681,6 +1850,7 @@ function handle(message) {
     case 'addShard': {
       const added = addShard(message);
       parentPort.postMessage({ type: 'reply', requestId: message.requestId, result: { added } });
+      scheduleWarm();
       break;
     }
     case 'dropShards':
@@ -1690,6 +1860,10 @@ function handle(message) {
     case 'substructure':
     case 'similarity':
       startJob(message);
+      break;
+    case 'warmFragments':
+      warmAllowed = true;
+      scheduleWarm();
       break;
     case 'cancel': {
       const job = jobs.find((j) => j.id === message.jobId);

@@ -163,6 +163,37 @@ describe.each(DATABASES)('chemistry engine parity with RDKit on demo data (%s)',
     }
   });
 
+  it('answers the frequent fragments, the queries inside them and queries asked again from kept answers, exactly', async () => {
+    await waitFor(() => engine.status().fragmentsReady);
+    const sorted = (hits: { ids: Float64Array }) => Array.from(hits.ids).sort(byNumber);
+    // The fragments themselves (written as a chemist may: Kekulé benzene), then molecule queries
+    // inside them (hits taken from the fragments' answers without matching) and one that is not.
+    for (const text of ['c1ccccc1', 'C1=CC=CC=C1', 'c1ccncc1', 'NC=O', 'OC=O', 'C=O', 'CN', 'CO', 'O', 'CC(N)=O']) {
+      const hits = await engine.substructure({ kind: 'smiles', text, desalt: true });
+      expect(sorted(hits), text).toEqual(reference.substructure('smiles', text));
+      expect(hits.complete).toBe(true);
+    }
+    const benzene = await engine.substructure({ kind: 'smiles', text: 'c1ccccc1', desalt: true });
+    // A kept answer: no screen, no matching (each hit is its own candidate).
+    expect(benzene.screen).toEqual({ candidates: benzene.ids.length, byRdkit: 0 });
+    // A first page and a search inside earlier results, from the kept answer.
+    const page = await engine.substructure({ kind: 'smiles', text: 'c1ccccc1', desalt: true }, { limit: 5 });
+    expect(page.ids.length).toBe(5);
+    for (const id of page.ids) expect(benzene.ids).toContain(id);
+    const candidates = Float64Array.from(reference.structures.map((s) => s.strId).filter((id) => id % 3 === 0)).sort();
+    const inside = await engine.substructure({ kind: 'smiles', text: 'c1ccccc1', desalt: true }, { candidates });
+    expect(sorted(inside)).toEqual(reference.substructure('smiles', 'c1ccccc1').filter((id) => id % 3 === 0));
+    // A query asked again: the first time the screen lets through rows that do not match, the
+    // second time the kept answer is read.
+    const smarts = { kind: 'smarts' as const, text: '[#7;R]@[#6](=O)', desalt: false };
+    const first = await engine.substructure(smarts);
+    expect(first.screen!.candidates).toBeGreaterThan(first.ids.length);
+    const again = await engine.substructure(smarts);
+    expect(sorted(again)).toEqual(sorted(first));
+    expect(sorted(again)).toEqual(reference.substructure('smarts', smarts.text));
+    expect(again.screen).toEqual({ candidates: again.ids.length, byRdkit: 0 });
+  });
+
   it('answers complete searches when the index has fewer shards than workers (a worker without shards)', async () => {
     const single = new RdkitChemEngine(database.handle.db, { workers: 2, shardSize: 1_000_000 });
     try {
@@ -275,3 +306,11 @@ describe.each(DATABASES)('chemistry engine parity with RDKit on demo data (%s)',
     expect(engine.status().loadMs).toBe(loadMs);
   });
 });
+
+async function waitFor(condition: () => boolean, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

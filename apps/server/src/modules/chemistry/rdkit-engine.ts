@@ -62,6 +62,11 @@ export interface RdkitEngineOptions {
   stepTimeLimitMs?: number;
   /** Enables `testHook()` and the workers' test messages (tests only; nothing over HTTP reaches them). */
   testHooks?: boolean;
+  /**
+   * Keep the exact answers of the last substructure queries, so that one asked again is read, not
+   * matched (default true; benchmarks turn it off to time every query as asked the first time).
+   */
+  keepRecentAnswers?: boolean;
   log?: (message: string) => void;
   /**
    * Keep the index's shards in a local file between starts (index-snapshot.ts): `version` is the
@@ -142,17 +147,19 @@ class WorkerHandle {
   private readonly busyIds = new Int32Array(this.heartbeat, 0, 2);
   private readonly busySince = new Float64Array(this.heartbeat, 8, 1);
   private nextRequest = 1;
+  /** How many shards this worker had when all of them held the frequent fragments' answers (chem-worker.mjs, "known answers"). */
+  warmedShards = -1;
   /** Set when the watchdog stops it or it reports a trap: decides what `lost` blames. */
   private cause: Loss | null = null;
   gone = false;
 
   constructor(
     readonly slot: number,
-    testHooks: boolean,
+    flags: Pick<WorkerData, 'testHooks' | 'keepRecentAnswers'>,
     onJobMessage: (handle: WorkerHandle, message: FromWorker) => void,
     onLost: (handle: WorkerHandle, loss: Loss) => void,
   ) {
-    const workerData: WorkerData = { heartbeat: this.heartbeat, testHooks, sharedRdkit: true };
+    const workerData: WorkerData = { heartbeat: this.heartbeat, ...flags, sharedRdkit: true, warmFragments: true };
     this.worker = new Worker(WORKER_URL, { workerData });
     // RDKit compiled once for all workers (wasm-compile.ts); the worker waits for it before anything else.
     void compiledRdkit().then((module) => {
@@ -167,6 +174,8 @@ class WorkerHandle {
         else if (message.type === 'reply') {
           this.requests.get(message.requestId)?.resolve(message.result);
           this.requests.delete(message.requestId);
+        } else if (message.type === 'warmed') {
+          this.warmedShards = message.shards;
         } else if (message.type === 'trap') {
           this.stopFor({ reason: 'trap', detail: message.error, requestId: message.requestId, jobId: message.jobId });
         } else onJobMessage(this, message);
@@ -302,17 +311,24 @@ export class RdkitChemEngine implements ChemEngine {
     this.storedLimits = withLimits(STORED_LIMITS, options.storedLimits);
     this.requestLimitMs = options.requestTimeLimitMs ?? 10_000;
     this.stepLimitMs = options.stepTimeLimitMs ?? 30_000;
-    this.current = { state: 'idle', loaded: 0, total: 0, shards: 0, workers: 0, loadMs: null, error: null };
+    this.current = { state: 'idle', loaded: 0, total: 0, shards: 0, workers: 0, loadMs: null, fragmentsReady: false, error: null };
   }
 
   status(): EngineStatus {
-    return { ...this.current, workers: this.workers.length };
+    return { ...this.current, workers: this.workers.length, fragmentsReady: this.fragmentsReady() };
+  }
+
+  private fragmentsReady(): boolean {
+    if (this.current.state !== 'ready') return false;
+    const perSlot = new Map<number, number>();
+    for (const { slot } of this.shardRanges.values()) perSlot.set(slot, (perSlot.get(slot) ?? 0) + 1);
+    return this.workers.every((w) => w.warmedShards === (perSlot.get(w.slot) ?? 0));
   }
 
   private newWorker(slot: number): WorkerHandle {
     return new WorkerHandle(
       slot,
-      this.options.testHooks === true,
+      { testHooks: this.options.testHooks === true, keepRecentAnswers: this.options.keepRecentAnswers !== false },
       (handle, message) => this.onJobMessage(handle, message),
       (handle, loss) => this.onWorkerLost(handle, loss),
     );
@@ -409,8 +425,19 @@ export class RdkitChemEngine implements ChemEngine {
       const limit = state.stopAt > 0 ? Math.max(1, state.stopAt - state.hits) : 0;
       handle.post({ ...state.body, jobId, limit, shardIds } as ToWorker);
     }
-    if (this.recovering.size === 0 && this.current.state === 'recovering') this.current = { ...this.current, state: 'ready' };
+    if (this.recovering.size === 0 && this.current.state === 'recovering') {
+      this.current = { ...this.current, state: 'ready' };
+      this.allowFragments();
+    }
     this.wakeIfRecovered();
+  }
+
+  /**
+   * The workers may compute the frequent fragments' answers for their shards while idle (once the
+   * index is in: not during a load, whose shard builds they would delay).
+   */
+  private allowFragments(): void {
+    for (const worker of this.workers) worker.post({ type: 'warmFragments' });
   }
 
   /**
@@ -519,6 +546,7 @@ export class RdkitChemEngine implements ChemEngine {
     const recovering = this.recovering.size > 0;
     this.current = { ...this.current, state: recovering ? 'recovering' : 'ready', total: this.current.loaded, loadMs: Math.round(performance.now() - started), error: null };
     this.options.log?.(`structure index: ${this.current.loaded} structures in ${this.current.shards} shards, ${this.current.loadMs} ms${this.snapshotUsed ? ' (from the local snapshot)' : ''}`);
+    if (!recovering) this.allowFragments();
     this.warmUp();
   }
 

@@ -191,6 +191,43 @@ describe('substructure match of molecule queries equals RDKit', () => {
     expect(ruledOut / nonMatches).toBeGreaterThan(0.6);
   });
 
+  it('a molecule query found in another (read as a stored structure) matches, by RDKit, every structure the other matches', () => {
+    // The workers take every structure holding a frequent fragment as a hit of a query found in
+    // that fragment, without matching it (chem-worker.mjs, "known answers").
+    const targets = [...TARGETS];
+    if (subsetAvailable) {
+      const sqlite = new Database(SUBSET, { readonly: true, fileMustExist: true });
+      targets.push(...(sqlite.prepare('SELECT canonical_smiles FROM compound_structures ORDER BY molregno LIMIT 1500').pluck().all() as string[]).map(canonical));
+      sqlite.close();
+    }
+    const library = new rd.SubstructLibrary(0);
+    for (const smiles of targets) library.add_trusted_smiles(smiles);
+    const matchesOf = (text: string) => {
+      const mol = rd.get_mol(text)!;
+      const found = new Set(library.get_matches_as_uint32array(mol, false, 1, targets.length) as Uint32Array);
+      mol.delete();
+      return found;
+    };
+    const outer = [...new Set([...QUERIES, 'NC=O', 'OC=O', 'CC(N)=O', 'O=C(O)c1ccccc1', 'NC(=O)c1ccncc1'])].filter((text) => compiled(text) !== null);
+    const broken: string[] = [];
+    let pairs = 0;
+    for (const f of outer) {
+      const fGraph = new SmilesGraph(64, 128);
+      expect(fGraph.read(utf8.encode(canonical(f))), f).toBe(true);
+      const fHits = matchesOf(f);
+      for (const q of QUERIES) {
+        const query = compiled(q);
+        if (!query || q === f || matcher.decide(query, fGraph) !== true) continue;
+        pairs++;
+        const qHits = matchesOf(q);
+        for (const i of fHits) if (!qHits.has(i)) broken.push(`${q} in ${f}, ${targets[i]}`);
+      }
+    }
+    library.delete();
+    expect(broken.slice(0, 5)).toEqual([]);
+    expect(pairs).toBeGreaterThan(40);
+  });
+
   it.skipIf(!subsetAvailable)('answers as RDKit over 3,000 ChEMBL structures, for typed fragments and for stored structures as queries', () => {
     const sqlite = new Database(SUBSET, { readonly: true, fileMustExist: true });
     const rows = sqlite.prepare('SELECT canonical_smiles FROM compound_structures ORDER BY molregno LIMIT 3000').pluck().all() as string[];

@@ -37,6 +37,10 @@ export interface WorkerData {
    * message; `module: null` when it could not compile it: the worker then compiles its own).
    */
   sharedRdkit?: boolean;
+  /** Compute the frequent fragments' answers for every shard while idle (chem-worker.mjs, "known answers"). */
+  warmFragments?: boolean;
+  /** Keep the answers of the last queries asked (chem-worker.mjs, "known answers"). */
+  keepRecentAnswers?: boolean;
 }
 
 /** The engine's first message to a worker started with `sharedRdkit`. */
@@ -62,6 +66,8 @@ export type ToWorker =
   | ({ type: 'substructure'; jobId: number; query: ChemQuery; limit: number; maxAtoms: number } & JobShards & JobCandidates & JobTest)
   | ({ type: 'similarity'; jobId: number; morgan: Uint8Array; min: number; max: number; limit: number; nearest?: number } & JobShards & JobCandidates & JobTest)
   | { type: 'cancel'; jobId: number }
+  /** The index is in: compute the frequent fragments' answers while idle, from now on. */
+  | { type: 'warmFragments' }
   | { type: 'describe'; requestId: number; query: ChemQuery; maxAtoms: number }
   | { type: 'molblocks'; requestId: number; smiles: string[] }
   | {
@@ -111,6 +117,8 @@ export type FromWorker =
   /** `complete`: every shard searched, none cut by the limit or dropped meanwhile. */
   | { type: 'done'; jobId: number; cancelled?: boolean; complete?: boolean; error?: string }
   | { type: 'failed'; jobId: number; error: string }
+  /** Every one of the worker's shards (this many) now holds the frequent fragments' answers. */
+  | { type: 'warmed'; shards: number }
   /** RDKit trapped (the module is no longer trusted) while serving this request or job; the worker then ends. */
   | { type: 'trap'; requestId?: number; jobId?: number; error: string };
 
