@@ -38,6 +38,16 @@ BOND_OF[CH('$')] = BOND.quadruple;
 BOND_OF[CH(':')] = BOND.aromatic;
 BOND_OF[CH('/')] = DIRECTIONAL;
 BOND_OF[CH('\\')] = DIRECTIONAL;
+/** Organic-subset symbol (first letter) → atomic number (DUMMY for '*', 0: not one), and aromatic flag. */
+const DUMMY = 255;
+const ORGANIC_Z = new Uint8Array(256);
+const ORGANIC_AROMATIC = new Uint8Array(256);
+for (const [symbol, z] of [['B', 5], ['C', 6], ['N', 7], ['O', 8], ['P', 15], ['S', 16], ['F', 9], ['I', 53], ['*', DUMMY]]) ORGANIC_Z[CH(symbol)] = z;
+for (const [symbol, z] of [['b', 5], ['c', 6], ['n', 7], ['o', 8], ['p', 15], ['s', 16]]) {
+  ORGANIC_Z[CH(symbol)] = z;
+  ORGANIC_AROMATIC[CH(symbol)] = 1;
+}
+const [UPPER_B, UPPER_C, LOWER_L, LOWER_R] = ['B', 'C', 'l', 'r'].map(CH);
 const isDigit = (c) => c >= 48 && c <= 57;
 const isUpper = (c) => c >= 65 && c <= 90;
 const isLower = (c) => c >= 97 && c <= 122;
@@ -161,37 +171,18 @@ export class SmilesGraph {
   /** An atom of the organic subset (B C N O P S F Cl Br I, b c n o p s, *); the index after it, or -1. */
   readOrganic(b, i, to) {
     const c = b[i];
-    let z;
-    let aromatic = 0;
+    let z = ORGANIC_Z[c];
     let next = i + 1;
-    if (c === STAR) z = 0;
-    else if (c === CH('C')) {
-      if (next < to && b[next] === CH('l')) {
-        z = 17;
-        next++;
-      } else z = 6;
-    } else if (c === CH('B')) {
-      if (next < to && b[next] === CH('r')) {
-        z = 35;
-        next++;
-      } else z = 5;
-    } else if (c === CH('N')) z = 7;
-    else if (c === CH('O')) z = 8;
-    else if (c === CH('P')) z = 15;
-    else if (c === CH('S')) z = 16;
-    else if (c === CH('F')) z = 9;
-    else if (c === CH('I')) z = 53;
-    else {
-      aromatic = 1;
-      if (c === CH('c')) z = 6;
-      else if (c === CH('n')) z = 7;
-      else if (c === CH('o')) z = 8;
-      else if (c === CH('s')) z = 16;
-      else if (c === CH('p')) z = 15;
-      else if (c === CH('b')) z = 5;
-      else return -1;
+    if (z === 0) return -1;
+    // "Cl" and "Br": the longest symbol.
+    if (z === 6 && next < to && b[next] === LOWER_L && c === UPPER_C) {
+      z = 17;
+      next++;
+    } else if (z === 5 && next < to && b[next] === LOWER_R && c === UPPER_B) {
+      z = 35;
+      next++;
     }
-    return this.addAtom(z, aromatic, 0, 0) ? next : -1;
+    return this.addAtom(z === DUMMY ? 0 : z, ORGANIC_AROMATIC[c], 0, 0) ? next : -1;
   }
 
   /** A bracket atom `[isotope symbol chirality hydrogens charge :class]`; the index after it, or -1. */
@@ -374,8 +365,11 @@ export function neighbourRows(atoms, bonds, bondA, bondB, bondLabel, start, nbr,
     start[bondA[k] + 1]++;
     start[bondB[k] + 1]++;
   }
-  for (let a = 0; a < atoms; a++) start[a + 1] += start[a];
-  fill.set(start.subarray(0, atoms));
+  // A plain loop, not fill.set(start.subarray(…)): a view allocated per structure read.
+  for (let a = 0; a < atoms; a++) {
+    start[a + 1] += start[a];
+    fill[a] = start[a];
+  }
   for (let k = 0; k < bonds; k++) {
     const a = bondA[k];
     const b = bondB[k];
