@@ -233,6 +233,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
     refreshIntervalMs: config.chemistry.refreshSeconds * 1000,
     requestTimeLimitMs: config.chemistry.requestTimeLimitMs,
     stepTimeLimitMs: config.chemistry.stepTimeLimitMs,
+    workerNice: config.chemistry.workerNice,
     log: (message) => app.log.info(message),
     revision: () => structuresRevision(db),
     ...(config.searchColumnSnapshot

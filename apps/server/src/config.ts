@@ -64,7 +64,7 @@ export interface AppConfig {
   /** Spec §5 activity cap of a search (750,000); an override exists for tests. */
   searchActivityCap: number;
   /** Chemistry engine: worker threads (0 = every core), structure-search time limit, index refresh. */
-  chemistry: { workers: number; shardSize: number; searchTimeLimitSeconds: number; refreshSeconds: number; requestTimeLimitMs: number; stepTimeLimitMs: number };
+  chemistry: { workers: number; shardSize: number; searchTimeLimitSeconds: number; refreshSeconds: number; requestTimeLimitMs: number; stepTimeLimitMs: number; workerNice: number };
   /**
    * Exports: from how many rows an export runs as a background job, rows per batch, seconds
    * without a heartbeat after which a running job counts as abandoned (a crashed or stopped
@@ -154,6 +154,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       // search step (one shard) past the step limit (docs/security.md "Chemistry engine").
       requestTimeLimitMs: int(env.CHEM_REQUEST_TIME_LIMIT_MS, 10_000),
       stepTimeLimitMs: int(env.CHEM_STEP_TIME_LIMIT_MS, 30_000),
+      // The structure workers' nice value (0–19; Linux): searches then yield the CPU to requests
+      // (logins, pages, health) and to the database when both wait for it.
+      workerNice: Math.min(19, Math.max(0, int(env.CHEM_WORKER_NICE, 0))),
     },
     exports: {
       backgroundFromRows: int(env.EXPORT_BACKGROUND_ROWS, BACKGROUND_EXPORT_ROWS),

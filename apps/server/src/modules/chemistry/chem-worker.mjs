@@ -11,6 +11,8 @@
 // processed a few milliseconds of shards at a time, next the job that has used the least time so
 // far, so a long search never shuts out a short one (a short one finishes almost as if alone) and
 // can be cancelled between slices.
+import fs from 'node:fs';
+import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import initRDKitModule from '@rdkit/rdkit';
 import { MORGAN_SETTINGS } from './fingerprint.mjs';
@@ -90,6 +92,21 @@ async function rdkitOptions() {
     },
   };
 }
+
+/**
+ * Runs this thread at a higher nice value: when requests (a login, a page, the database) and
+ * searches wait for the CPU together, the requests go first. Linux sets nice per thread; the
+ * thread's id is the last part of /proc/thread-self. Elsewhere, or when refused, nothing changes.
+ */
+function lowerPriority(nice) {
+  try {
+    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, nice);
+  } catch {
+    // Not Linux, or not allowed: the thread keeps the process's priority.
+  }
+}
+if (workerData?.nice > 0) lowerPriority(workerData.nice);
 
 const RD = await initRDKitModule(await rdkitOptions());
 RD.disable_logging();

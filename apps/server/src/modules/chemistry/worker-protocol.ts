@@ -41,6 +41,8 @@ export interface WorkerData {
   warmFragments?: boolean;
   /** Keep the answers of the last queries asked (chem-worker.mjs, "known answers"). */
   keepRecentAnswers?: boolean;
+  /** This thread's nice value (Linux; 0 or absent: left as it is). */
+  nice?: number;
 }
 
 /** The engine's first message to a worker started with `sharedRdkit`. */
