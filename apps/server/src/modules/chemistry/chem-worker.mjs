@@ -231,8 +231,9 @@ function addShard(message) {
 
 function dropShards() {
   shards.clear();
+  // A rebuild follows: warming waits until the engine says its load is in.
+  warmAllowed = false;
   warmReported = false;
-  scheduleWarm();
 }
 
 // ------------------------------------------------------------------ jobs
@@ -268,7 +269,11 @@ function substructureStep(job, shard) {
     useKey(job.key);
     return knownStep(job, shard, known, within);
   }
-  if (!screenRows(shard.screen, job.screenBits, screenAcc, within)) return { ids: new Float64Array(0), candidates: 0, byRdkit: 0 };
+  if (!screenRows(shard.screen, job.screenBits, screenAcc, within)) {
+    // No candidate: the shard's whole answer is empty (kept too, or a fragment would be warmed forever).
+    if (job.key && job.limit === 0 && !within) remember(job.key, shard, []);
+    return { ids: new Float64Array(0), candidates: 0, byRdkit: 0 };
+  }
   const n = rowsOf(screenAcc, shard.screen.words, candidateRowsOut);
   const wanted = job.limit > 0 ? Math.max(1, job.limit - job.found) : Infinity;
   const sure = sureRows(job, shard);
@@ -313,6 +318,8 @@ const KNOWN_RECENT = workerData?.keepRecentAnswers === false ? 0 : 32;
 /** The commonest fragments of real queries (issue 39): benzene, pyridine, amide, carboxylic acid or ester. */
 const FREQUENT_FRAGMENTS = ['c1ccccc1', 'c1ccncc1', 'NC=O', 'OC=O'];
 const recentKeys = new Map();
+/** The job id of warm steps in the heartbeat and a trap report: the engine then stops asking for them. */
+const WARM_JOB_ID = -1; // worker-protocol.ts WARM_JOB_ID
 /** [{ key, graph (as a stored structure), job (to compute its answers) }], built on first use. */
 let frequent = null;
 let warming = false;
@@ -427,13 +434,13 @@ function warm() {
   }
   warmReported = false;
   const [fragment, shard] = next;
-  busy(BUSY_STEP, 0);
+  busy(BUSY_STEP, WARM_JOB_ID);
   try {
     fragment.job.found = 0;
     substructureStep(fragment.job, shard);
   } catch (error) {
     idle();
-    if (isTrap(error)) return die({}, error);
+    if (isTrap(error)) return die({ jobId: WARM_JOB_ID }, error);
     // Not kept (false): searches then match this fragment in this shard as any query.
     (shard.known ??= new Map()).set(fragment.key, false);
     scheduleWarm();
@@ -576,7 +583,7 @@ function seenNearest(job, shard, sims) {
     for (const id of job.shardIds) rows += shards.get(id)?.count ?? 0;
     const deep = Math.ceil((2 * near.best.k * shard.count) / Math.max(1, rows));
     const sorted = Float64Array.from(sims).sort().reverse();
-    near.guess = deep <= sorted.length ? sorted[deep - 1] : -1;
+    near.guess = deep >= 1 && deep <= sorted.length ? sorted[deep - 1] : -1;
     near.reached = 0;
     for (const sim of sorted) if (sim >= near.guess) near.reached++;
   }
@@ -658,6 +665,8 @@ function finish(job, extra = {}) {
   job.qmol?.delete();
   job.qmol = null;
   parentPort.postMessage({ type: 'done', jobId: job.id, ...extra });
+  // The last job ended (done, cancelled or failed): back to the fragments.
+  scheduleWarm();
 }
 
 // A tick searches shards of one job for about this long, then reports them in one message and lets
@@ -667,7 +676,8 @@ const SLICE_MS = 4;
 
 function tick() {
   ticking = false;
-  if (broken || jobs.length === 0) return;
+  if (broken) return;
+  if (jobs.length === 0) return scheduleWarm();
   let job = jobs[0];
   for (const candidate of jobs) if (candidate.usedMs < job.usedMs) job = candidate;
   const started = performance.now();
@@ -701,7 +711,6 @@ function tick() {
   if (!job.near || allSearched) report(job);
   if (allSearched || limitReached(job)) finish(job, { complete: allSearched && !limitReached(job) && job.missing === 0 });
   schedule();
-  scheduleWarm();
 }
 
 function limitReached(job) {

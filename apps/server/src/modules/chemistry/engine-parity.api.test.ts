@@ -194,6 +194,21 @@ describe.each(DATABASES)('chemistry engine parity with RDKit on demo data (%s)',
     expect(again.screen).toEqual({ candidates: again.ids.length, byRdkit: 0 });
   });
 
+  it('computes the fragments\' answers on shards where a fragment passes no row of the screen, then reports them ready', async () => {
+    // Shards of 3 rows: some hold no pyridine or amide at all (the screen leaves nothing).
+    const small = new RdkitChemEngine(database.handle.db, { workers: 2, shardSize: 3, maxStructures: 60 });
+    try {
+      small.start();
+      await small.ready();
+      await waitFor(() => small.status().fragmentsReady, 30_000);
+      const ids = (await small.substructure({ kind: 'smiles', text: 'c1ccncc1', desalt: true })).ids;
+      const indexed = new Set(reference.structures.map((s) => s.strId).sort(byNumber).slice(0, 60));
+      expect(Array.from(ids).sort(byNumber)).toEqual(reference.substructure('smiles', 'c1ccncc1').filter((id) => indexed.has(id)));
+    } finally {
+      await small.close();
+    }
+  });
+
   it('answers complete searches when the index has fewer shards than workers (a worker without shards)', async () => {
     const single = new RdkitChemEngine(database.handle.db, { workers: 2, shardSize: 1_000_000 });
     try {

@@ -10,7 +10,7 @@ import type { LoadedShard } from './index-loader.ts';
 import { IndexSnapshotWriter, indexSnapshotKey, readIndexSnapshot } from './index-snapshot.ts';
 import { QUERY_LIMITS, STORED_LIMITS, atomsMessage, checkQueryLimits, limitViolation, withLimits } from './query-limits.ts';
 import type { QueryLimits } from './query-limits.ts';
-import { BUSY_REQUEST, BUSY_STEP } from './worker-protocol.ts';
+import { BUSY_REQUEST, BUSY_STEP, WARM_JOB_ID } from './worker-protocol.ts';
 import type { DescribeReply, FromWorker, RdkitModuleMessage, SarReply, ShardPayload, ShardRange, ToWorker, WorkerData } from './worker-protocol.ts';
 import { compiledRdkit } from './wasm-compile.ts';
 import { SAR_CHUNK, SAR_MAX_SMILES, assembleDecomposition, assembleRows, chooseStrategy, mcsSample, resolveSymmetry, tooManySmiles, usedLabels, zipInput } from './sar-work.ts';
@@ -302,6 +302,8 @@ export class RdkitChemEngine implements ChemEngine {
   private watchdog: NodeJS.Timeout | null = null;
   private closed = false;
   private current: EngineStatus;
+  /** Set when a worker was lost computing the frequent fragments: they are not computed ahead any more. */
+  private fragmentsOff = false;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -321,7 +323,7 @@ export class RdkitChemEngine implements ChemEngine {
   }
 
   private fragmentsReady(): boolean {
-    if (this.current.state !== 'ready') return false;
+    if (this.current.state !== 'ready' || this.fragmentsOff) return false;
     const perSlot = new Map<number, number>();
     for (const { slot } of this.shardRanges.values()) perSlot.set(slot, (perSlot.get(slot) ?? 0) + 1);
     return this.workers.every((w) => w.warmedShards === (perSlot.get(w.slot) ?? 0));
@@ -362,6 +364,11 @@ export class RdkitChemEngine implements ChemEngine {
   private onWorkerLost(handle: WorkerHandle, loss: Loss): void {
     const slot = this.workers.indexOf(handle);
     if (this.closed || slot < 0) return;
+    if (loss.reason !== 'lost' && loss.jobId === WARM_JOB_ID && !this.fragmentsOff) {
+      // The replacement would warm the same shard and be lost the same way, without end.
+      this.fragmentsOff = true;
+      this.options.log?.('chemistry: the frequent fragments are no longer computed ahead (a worker was lost computing them); searches match them like any query');
+    }
     this.options.log?.(`chemistry worker ${slot} lost (${loss.reason}: ${loss.detail}); replacing it and reloading its shards`);
     const lostShards = [...this.shardRanges.values()].filter((s) => s.slot === slot);
     const lostLoaded = lostShards.filter((s) => s.loaded).reduce((n, s) => n + s.range.count, 0);
@@ -439,6 +446,7 @@ export class RdkitChemEngine implements ChemEngine {
    * index is in: not during a load, whose shard builds they would delay).
    */
   private allowFragments(): void {
+    if (this.fragmentsOff) return;
     for (const worker of this.workers) worker.post({ type: 'warmFragments' });
   }
 

@@ -53,6 +53,8 @@ export interface RdkitModuleMessage {
 }
 
 export const BUSY_REQUEST = 1;
+/** The job id a worker gives its warm steps (the frequent fragments' answers) in its heartbeat and trap reports. */
+export const WARM_JOB_ID = -1;
 export const BUSY_STEP = 2;
 
 /** Test hooks only: a job whose every step traps or spins. */
