@@ -301,12 +301,17 @@ if (mix === 'L') {
 }
 const server = await startServer();
 try {
-  // A large knowledge base: the crowd starts once the structure index is loaded (tens of seconds at L).
+  // A large knowledge base: the crowd starts once the structure index is loaded (tens of seconds at L)
+  // and its frequent fragments computed (seconds more, both cores), so the reference probe runs on
+  // an idle server (within 2 minutes: an engine that stopped warming is not waited for).
   const startedAt = Date.now();
   const watcher = await Client.login(server.baseUrl, 'full-user@demo.test');
+  let readyAt: number | null = null;
   for (;;) {
-    const status = (await watcher.get('/api/chemistry/status')) as { state: string; loadMs: number | null };
-    if (status.state === 'ready' || status.state === 'failed') break;
+    const status = (await watcher.get('/api/chemistry/status')) as { state: string; fragmentsReady?: boolean };
+    if (status.state === 'failed') break;
+    if (status.state === 'ready') readyAt ??= Date.now();
+    if (readyAt !== null && (status.fragmentsReady || Date.now() - readyAt > 120_000)) break;
     await sleep(1000);
   }
   console.error(`server ready at ${server.baseUrl} (structure index after ${((Date.now() - startedAt) / 1000).toFixed(0)} s); reference probe for ${referenceSeconds} s`);
