@@ -263,7 +263,7 @@ function scratch(shard) {
 function substructureStep(job, shard) {
   scratch(shard);
   const within = job.candidates ? candidateMask(job, shard) : null;
-  if (within === false) return { ids: new Float64Array(0), candidates: 0, byRdkit: 0 };
+  if (within === false) return noHits();
   const known = job.key ? shard.known?.get(job.key) : undefined;
   if (known) {
     useKey(job.key);
@@ -272,7 +272,7 @@ function substructureStep(job, shard) {
   if (!screenRows(shard.screen, job.screenBits, screenAcc, within)) {
     // No candidate: the shard's whole answer is empty (kept too, or a fragment would be warmed forever).
     if (job.key && job.limit === 0 && !within) remember(job.key, shard, []);
-    return { ids: new Float64Array(0), candidates: 0, byRdkit: 0 };
+    return noHits();
   }
   const n = rowsOf(screenAcc, shard.screen.words, candidateRowsOut);
   const wanted = job.limit > 0 ? Math.max(1, job.limit - job.found) : Infinity;
@@ -373,17 +373,23 @@ function knownStep(job, shard, known, within) {
   return { ids, candidates: take, byRdkit: 0 };
 }
 
+/** Scratch for sureRows (sized for the largest shard seen). */
+let sureAcc = new Uint32Array(0);
+
 /** The rows certainly hit because they hold a fragment the query is part of (null: none known). */
 function sureRows(job, shard) {
-  if (!job.subsumed || job.subsumed.length === 0 || !shard.known) return null;
-  let sure = null;
+  if (job.subsumed.length === 0 || !shard.known) return null;
+  const { words } = shard.screen;
+  let any = false;
   for (const key of job.subsumed) {
     const bits = shard.known.get(key);
     if (!bits) continue;
-    if (!sure) sure = Uint32Array.from(bits);
-    else for (let w = 0; w < sure.length; w++) sure[w] |= bits[w];
+    if (sureAcc.length < words) sureAcc = new Uint32Array(words);
+    if (!any) sureAcc.set(bits);
+    else for (let w = 0; w < words; w++) sureAcc[w] |= bits[w];
+    any = true;
   }
-  return sure;
+  return any ? sureAcc : null;
 }
 
 /** The fragments of which an exact molecule query is a substructure. */
@@ -398,18 +404,17 @@ function frequentFragments() {
   if (frequent) return frequent;
   frequent = [];
   for (const text of FREQUENT_FRAGMENTS) {
-    const built = queryMol({ kind: 'smiles', text, desalt: false });
-    if (built.error) continue;
-    const smiles = built.mol.get_smiles();
+    const compiled = substructureQuery({ kind: 'smiles', text, desalt: false }, 0);
+    if (compiled.error) continue;
+    // The fragment as a stored structure, to match queries against (subsumingFragments).
     const fragmentGraph = new SmilesGraph(64, 128);
-    const bytes = utf8.encode(smiles);
-    const jsQuery = jsQueryOf({ kind: 'smiles', text }, built.mol);
-    if (!jsQuery?.exact || !fragmentGraph.read(bytes, 0, bytes.length)) {
-      built.mol.delete();
+    const bytes = utf8.encode(compiled.qmol.get_smiles());
+    if (!compiled.key || !fragmentGraph.read(bytes, 0, bytes.length)) {
+      compiled.qmol.delete();
       continue;
     }
-    const job = { key: `smiles:${smiles}`, qmol: built.mol, screenBits: bitsOf(new Uint8Array(built.mol.get_pattern_fp_as_uint8array())), jsQuery, limit: 0, found: 0, candidates: null, subsumed: [] };
-    frequent.push({ key: job.key, graph: fragmentGraph, job });
+    const job = { ...compiled, limit: 0, found: 0, candidates: null, subsumed: [] };
+    frequent.push({ key: compiled.key, graph: fragmentGraph, job });
   }
   return frequent;
 }
@@ -454,6 +459,10 @@ function scheduleWarm() {
   if (!WARM_FRAGMENTS || !warmAllowed || warming || jobs.length > 0) return;
   warming = true;
   setImmediate(warm);
+}
+
+function noHits() {
+  return { ids: new Float64Array(0), candidates: 0, byRdkit: 0 };
 }
 
 /**
@@ -592,10 +601,9 @@ function seenNearest(job, shard, sims) {
 /** After the last shard of a pass: a second pass when the guess proved too high. */
 function nextNearestPass(job) {
   const near = job.near;
-  if (!near || near.pass === 2 || near.guess <= job.min || near.reached >= near.best.k) return false;
+  if (!near || near.pass === 2 || near.guess <= job.min || near.reached >= near.best.k) return;
   near.pass = 2;
   job.next = 1;
-  return true;
 }
 
 /** The k best values seen, as a min-heap (values[0] is the k-th best once it is full). */
@@ -628,6 +636,19 @@ function keepBest(best, value) {
   values[at] = value;
 }
 
+/**
+ * What a substructure step needs of a query: RDKit's query molecule, its screen bits, what is
+ * matched here (jsQueryOf) and the key of its kept answers; or { error }. Matched as written,
+ * except that rings are perceived whenever a recursive SMARTS needs them (smarts-rings.mjs).
+ */
+function substructureQuery(given, maxAtoms) {
+  const query = given.kind === 'smarts' ? { ...given, text: withRingPerception(given.text) } : given;
+  const built = queryMol(query, maxAtoms);
+  if (built.error) return { error: built.error };
+  const jsQuery = jsQueryOf(query, built.mol);
+  return { qmol: built.mol, screenBits: bitsOf(new Uint8Array(built.mol.get_pattern_fp_as_uint8array())), jsQuery, key: knownKeyOf(query, built.mol, jsQuery) };
+}
+
 function startJob(message) {
   // A job re-queued after a worker was replaced runs only the shards it had not searched.
   const shardIds = message.shardIds ?? [...shards.keys()];
@@ -639,18 +660,12 @@ function startJob(message) {
   }
   const job = { id: message.jobId, type: message.type, shardIds, next: 0, found: 0, limit: message.limit ?? 0, usedMs: 0, missing: 0, candidates: message.candidates ?? null, out: new Map(), near: null, test: TEST_HOOKS ? message.test : undefined };
   if (message.type === 'substructure') {
-    // Matched as written, except that rings are perceived whenever a recursive SMARTS needs them (smarts-rings.mjs).
-    const query = message.query.kind === 'smarts' ? { ...message.query, text: withRingPerception(message.query.text) } : message.query;
-    const built = queryMol(query, message.maxAtoms ?? 0);
-    if (built.error) {
-      parentPort.postMessage({ type: 'failed', jobId: job.id, error: built.error });
+    const compiled = substructureQuery(message.query, message.maxAtoms ?? 0);
+    if (compiled.error) {
+      parentPort.postMessage({ type: 'failed', jobId: job.id, error: compiled.error });
       return;
     }
-    job.qmol = built.mol;
-    job.screenBits = bitsOf(new Uint8Array(built.mol.get_pattern_fp_as_uint8array()));
-    job.jsQuery = jsQueryOf(query, built.mol);
-    job.key = knownKeyOf(query, built.mol, job.jsQuery);
-    job.subsumed = subsumingFragments(job.jsQuery);
+    Object.assign(job, compiled, { subsumed: subsumingFragments(compiled.jsQuery) });
   } else {
     Object.assign(job, { morgan: message.morgan, min: message.min, max: message.max });
     if (message.nearest > 0) job.near = { best: bestOf(message.nearest), guess: -1, reached: 0, pass: 1 };

@@ -93,10 +93,26 @@ function compiled(text: string): CompiledQuery | null {
   }
 }
 
-/** Pairs where the two answers differ, and the hits RDKit found, for each query over `targets`. */
-function compare(queries: readonly string[], targets: readonly string[]): { differ: string[]; hits: number; decided: number } {
+/** The stored forms listed, and the first `limit` ChEMBL structures of the subset when it is here (RDKit's canonical SMILES). */
+function withSubset(limit: number): string[] {
+  const targets = [...TARGETS];
+  if (!subsetAvailable) return targets;
+  const sqlite = new Database(SUBSET, { readonly: true, fileMustExist: true });
+  targets.push(...(sqlite.prepare('SELECT canonical_smiles FROM compound_structures ORDER BY molregno LIMIT ?').pluck().all(limit) as string[]).map(canonical));
+  sqlite.close();
+  return targets;
+}
+
+/** RDKit's SubstructLibrary of trusted SMILES, as the engine used before (the reference). */
+function libraryOf(targets: readonly string[]) {
   const library = new rd.SubstructLibrary(0);
   for (const smiles of targets) library.add_trusted_smiles(smiles);
+  return library;
+}
+
+/** Pairs where the two answers differ, and the hits RDKit found, for each query over `targets`. */
+function compare(queries: readonly string[], targets: readonly string[]): { differ: string[]; hits: number; decided: number } {
+  const library = libraryOf(targets);
   const bytes = targets.map((smiles) => utf8.encode(smiles));
   const differ: string[] = [];
   let hits = 0;
@@ -146,14 +162,8 @@ describe('substructure match of molecule queries equals RDKit', () => {
   });
 
   it('outlines of SMARTS never rule out a structure RDKit matches, are certain only of its matches, and rule most non-matches out', () => {
-    const targets = [...TARGETS];
-    if (subsetAvailable) {
-      const sqlite = new Database(SUBSET, { readonly: true, fileMustExist: true });
-      targets.push(...(sqlite.prepare('SELECT canonical_smiles FROM compound_structures ORDER BY molregno LIMIT 2000').pluck().all() as string[]).map(canonical));
-      sqlite.close();
-    }
-    const library = new rd.SubstructLibrary(0);
-    for (const smiles of targets) library.add_trusted_smiles(smiles);
+    const targets = withSubset(2000);
+    const library = libraryOf(targets);
     const missed: string[] = [];
     const wronglyCertain: string[] = [];
     let certain = 0;
@@ -194,14 +204,8 @@ describe('substructure match of molecule queries equals RDKit', () => {
   it('a molecule query found in another (read as a stored structure) matches, by RDKit, every structure the other matches', () => {
     // The workers take every structure holding a frequent fragment as a hit of a query found in
     // that fragment, without matching it (chem-worker.mjs, "known answers").
-    const targets = [...TARGETS];
-    if (subsetAvailable) {
-      const sqlite = new Database(SUBSET, { readonly: true, fileMustExist: true });
-      targets.push(...(sqlite.prepare('SELECT canonical_smiles FROM compound_structures ORDER BY molregno LIMIT 1500').pluck().all() as string[]).map(canonical));
-      sqlite.close();
-    }
-    const library = new rd.SubstructLibrary(0);
-    for (const smiles of targets) library.add_trusted_smiles(smiles);
+    const targets = withSubset(1500);
+    const library = libraryOf(targets);
     const matchesOf = (text: string) => {
       const mol = rd.get_mol(text)!;
       const found = new Set(library.get_matches_as_uint32array(mol, false, 1, targets.length) as Uint32Array);
