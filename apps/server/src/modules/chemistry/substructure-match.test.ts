@@ -194,7 +194,8 @@ describe('substructure match of molecule queries equals RDKit', () => {
     library.delete();
     expect(missed.slice(0, 5)).toEqual([]);
     expect(wronglyCertain.slice(0, 5)).toEqual([]);
-    expect(certain).toBeGreaterThan(10_000);
+    // The listed stored forms alone give a few hundred certain answers; with the ChEMBL subset, tens of thousands.
+    expect(certain).toBeGreaterThan(subsetAvailable ? 10_000 : 200);
     expect(outlined).toBeGreaterThan(SMARTS.length - 6);
     // A single aromatic letter closing a bracket is read ([c], [N,n]): these SMARTS have outlines.
     for (const text of ['[N,n]', '[c]', '[!c]', '[C,c]', '[O,o]']) expect(smartsOutlineOf(text), text).not.toBeNull();
