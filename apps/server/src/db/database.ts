@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
+import { LanePool } from './lane-pool.ts';
 import { PGliteWorkerClient, PGliteWorkerDialect } from './pglite-dialect.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -51,7 +52,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       ...(options.schema ? [`-c search_path=${options.schema}`] : []),
       ...(options.statementTimeoutMs ? [`-c statement_timeout=${Math.round(options.statementTimeoutMs)}`] : []),
     ];
-    const pool = new pg.Pool({ connectionString: options.url, max: 12, options: settings.join(' ') });
+    // Three lanes of connections (db/lane-pool.ts), 12 in all.
+    const pool = new LanePool({ connectionString: options.url, options: settings.join(' ') });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,

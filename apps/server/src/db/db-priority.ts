@@ -9,6 +9,13 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export type DbPriority = 'interactive' | 'bulk';
 
 /**
+ * Which connections a statement takes on a PostgreSQL server (db/lane-pool.ts): interactive calls,
+ * heavy calls, or a search's sets written after its counts were answered. PGlite has one
+ * connection and knows only the priority (`sets` work is bulk there).
+ */
+export type DbLane = DbPriority | 'sets';
+
+/**
  * One interactive call (a login, a page): from its first statement until it answers, bulk work
  * leaves the embedded database to it, so a login's few statements, with a password hash between
  * them, wait for a running search at most once instead of at each statement.
@@ -34,6 +41,8 @@ export class InteractiveScope {
 interface PriorityContext {
   level: DbPriority;
   scope?: InteractiveScope;
+  /** Set for work that writes search sets (bulk priority, a lane of its own on a server). */
+  lane?: 'sets';
 }
 
 const context = new AsyncLocalStorage<PriorityContext>();
@@ -46,9 +55,19 @@ export function currentInteractiveScope(): InteractiveScope | undefined {
   return context.getStore()?.scope;
 }
 
+export function currentDbLane(): DbLane {
+  const store = context.getStore();
+  return store?.lane ?? store?.level ?? 'interactive';
+}
+
 /** Runs `work` (and everything it awaits) at `level`. */
 export function withDbPriority<T>(level: DbPriority, work: () => Promise<T>): Promise<T> {
   return context.run({ level }, work);
+}
+
+/** Runs `work` as the writing of a search's sets: bulk priority, in the sets lane. */
+export function withSetsLane<T>(work: () => Promise<T>): Promise<T> {
+  return context.run({ level: 'bulk', lane: 'sets' }, work);
 }
 
 /** Runs one interactive call in its own scope (see InteractiveScope), closed when it settles. */

@@ -15,7 +15,7 @@ import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import type { CompileContext, CompiledRow } from './row-compiler.ts';
 import type { Expr } from './expression.ts';
 import { StructureRowResolver, purgeStaleHits, searchCancelled } from './structure-query.ts';
-import { withDbPriority } from '../../db/db-priority.ts';
+import { withDbPriority, withSetsLane } from '../../db/db-priority.ts';
 import { writeSearchLog } from './search-log.ts';
 import { loadsVersion } from '../knowledge-base/kb-loads.ts';
 import { BitmapIndex } from './bitmaps/bitmap-index.ts';
@@ -483,7 +483,9 @@ export class SearchService {
       // From the bitmaps only while their columns are still the knowledge base's, else in SQL.
       const fromBitmaps = early && (await this.bitmaps!.stillCurrent(early.columns)) ? early : null;
       let written: { mark: string; rows: WrittenActivityRows } | null = null;
-      const counts = await this.db.transaction().execute(async (trx) => {
+      // In the sets lane (db/lane-pool.ts): sets written after early counts must not hold the
+      // connections the next searches' counts need.
+      const counts = await withSetsLane(() => this.db.transaction().execute(async (trx) => {
         await clearSets(trx, session.set_id);
         const fromMemory = fromBitmaps ? await writeSetsFromBitmaps(trx, session.set_id, fromBitmaps.columns, fromBitmaps.sets, this.databaseKind) : null;
         const result = fromMemory ? fromMemory.counts : await materialiseSets(trx, session.set_id, compiled, this.activityCap, { loadWindow });
@@ -503,9 +505,9 @@ export class SearchService {
           .executeTakeFirst();
         if (Number(done.numUpdatedRows) === 0) throw superseded();
         return result;
-      });
+      }));
       if (written) this.announceWritten(session.set_id, written);
-      await analyseSets(this.db, counts);
+      await withSetsLane(() => analyseSets(this.db, counts));
       await log(counts);
       // Housekeeping must never fail a search (nor, unhandled, the process).
       this.purgeExpired()

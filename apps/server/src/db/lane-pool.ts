@@ -1,0 +1,41 @@
+import pg from 'pg';
+import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import { currentDbLane } from './db-priority.ts';
+import type { DbLane } from './db-priority.ts';
+
+/**
+ * Connections to a PostgreSQL server in three lanes, one pool each (issue 39, 20 users at L): a
+ * login's or a page's statements never wait for a connection held by a search's sets, and the
+ * sets written in the background after a search's counts never hold every connection a new
+ * search needs for its counts. With one pool, 20 users' sets transactions (seconds each at L)
+ * took all 12 connections and every short call queued behind them.
+ */
+export const LANE_CONNECTIONS: Record<DbLane, number> = { interactive: 3, bulk: 5, sets: 4 };
+
+export class LanePool implements PostgresPool {
+  private readonly pools: Record<DbLane, pg.Pool>;
+  readonly Client = pg.Client;
+  readonly options: object;
+
+  constructor(config: pg.PoolConfig, sizes: Record<DbLane, number> = LANE_CONNECTIONS) {
+    this.pools = {
+      interactive: new pg.Pool({ ...config, max: sizes.interactive }),
+      bulk: new pg.Pool({ ...config, max: sizes.bulk }),
+      sets: new pg.Pool({ ...config, max: sizes.sets }),
+    };
+    this.options = this.pools.interactive.options;
+  }
+
+  connect(): Promise<PostgresPoolClient> {
+    return this.pools[currentDbLane()].connect();
+  }
+
+  /** Calls waiting for a connection, by lane (benchmarks, health). */
+  waiting(): Record<DbLane, number> {
+    return { interactive: this.pools.interactive.waitingCount, bulk: this.pools.bulk.waitingCount, sets: this.pools.sets.waitingCount };
+  }
+
+  async end(): Promise<void> {
+    await Promise.all(Object.values(this.pools).map((pool) => pool.end()));
+  }
+}
