@@ -13,6 +13,12 @@
  * directory to seed once) or the PostgreSQL database named by `--database-url` (created and seeded
  * with demo S when empty).
  *
+ * `--accounts N` (issue 39): the crowd on N accounts instead of the three demo ones. With N above 3
+ * the script adds `load-user-<i>@demo.test` accounts to the database (a copy of the demo full user:
+ * same password, role and end date, and its credits again at each run; needs `--database-url`), so that twenty users are twenty people
+ * and the per-user admission limits (2 searches at once per account) do not queue seven people
+ * behind one account's searches.
+ *
  * `--mix L` (issue 18, for a large knowledge base such as demo L): searches that stay under the
  * activity cap at ChEMBL size, with targets read from the database — a target with an activity
  * ceiling, a Ki range, a target NOT a mechanism, recent patents with Ki, launched compounds,
@@ -43,6 +49,8 @@ const seconds = Number(arg('seconds') ?? 300);
 const users = Number(arg('users') ?? 20);
 const referenceSeconds = Number(arg('reference-seconds') ?? 20);
 const mix = arg('mix') === 'L' ? 'L' : 'S';
+const DEMO_ACCOUNTS = ['full-user@demo.test', 'download-evaluator@demo.test', 'evaluate-user@demo.test'];
+const accountCount = Math.max(1, Number(arg('accounts') ?? DEMO_ACCOUNTS.length));
 
 // ------------------------------------------------------------------ the server
 
@@ -106,6 +114,37 @@ async function startServer(): Promise<{ baseUrl: string; stop: () => Promise<voi
     await sleep(1000);
   }
   return { baseUrl, stop, logFile };
+}
+
+/**
+ * The crowd's accounts: the demo ones, then copies of the demo full user (its password hash, role,
+ * contract and end date) added to the database when more are asked for.
+ */
+async function crowdAccounts(): Promise<string[]> {
+  if (accountCount <= DEMO_ACCOUNTS.length) return DEMO_ACCOUNTS.slice(0, accountCount);
+  if (!databaseUrl) throw new Error('--accounts above 3 adds accounts to the database: pass --database-url');
+  const emails = Array.from({ length: accountCount }, (_, i) => `load-user-${i + 1}@demo.test`);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `INSERT INTO users (email, password_hash, first_name, last_name, active, is_new_user, credit_balance, created_at, password_changed_at)
+       SELECT e, u.password_hash, 'Load', 'User', true, false, u.credit_balance, now(), now() FROM users u, unnest($1::text[]) AS e
+       WHERE u.email = 'full-user@demo.test'
+       ON CONFLICT (email) DO UPDATE SET credit_balance = EXCLUDED.credit_balance`,
+      [emails],
+    );
+    await client.query(
+      `INSERT INTO subscriptions (user_id, role_name, contract_id, end_date, start_date, created_at)
+       SELECT n.id, s.role_name, s.contract_id, s.end_date, s.start_date, now()
+       FROM users n JOIN users u ON u.email = 'full-user@demo.test' JOIN subscriptions s ON s.user_id = u.id
+       WHERE n.email = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM subscriptions x WHERE x.user_id = n.id)`,
+      [emails],
+    );
+  } finally {
+    await client.end();
+  }
+  return emails;
 }
 
 // ------------------------------------------------------------------ a client
@@ -305,6 +344,11 @@ try {
   // and its frequent fragments computed (seconds more, both cores), so the reference probe runs on
   // an idle server (within 2 minutes: an engine that stopped warming is not waited for).
   const startedAt = Date.now();
+  // The crowd logs in first: its logins and the probe's (50 a minute) share the per-address ceiling
+  // of 60 account calls a minute, so the probe starts in the next minute (below).
+  const accounts = await crowdAccounts();
+  const clients: Client[] = [];
+  for (const email of accounts) clients.push(await Client.login(server.baseUrl, email));
   const watcher = await Client.login(server.baseUrl, 'full-user@demo.test');
   let readyAt: number | null = null;
   for (;;) {
@@ -315,17 +359,18 @@ try {
     await sleep(1000);
   }
   console.error(`server ready at ${server.baseUrl} (structure index after ${((Date.now() - startedAt) / 1000).toFixed(0)} s); reference probe for ${referenceSeconds} s`);
+  await sleep(Math.max(0, startedAt + 61_000 - Date.now()));
   await probe(server.baseUrl, Date.now() + referenceSeconds * 1000);
   const reference = { health: figures('health'), login: figures('login') };
   timings.clear();
   errors.clear();
 
-  const accounts = ['full-user@demo.test', 'download-evaluator@demo.test', 'evaluate-user@demo.test'];
-  const clients = await Promise.all(accounts.map((email) => Client.login(server.baseUrl, email)));
   console.error(`${users} users on ${accounts.length} accounts for ${seconds} s`);
   const until = Date.now() + seconds * 1000;
   const crowd = Array.from({ length: users }, async (_, i) => {
-    const user: UserState = { client: clients[i % clients.length]!, canExport: i % clients.length !== 2, session: null, rowCounts: new Map() };
+    // The evaluation user (the third demo account) may not export.
+    const account = accounts[i % accounts.length]!;
+    const user: UserState = { client: clients[i % clients.length]!, canExport: account !== 'evaluate-user@demo.test', session: null, rowCounts: new Map() };
     while (Date.now() < until) await act(user);
   });
   await Promise.all([probe(server.baseUrl, until), ...crowd]);
@@ -338,6 +383,7 @@ try {
     database: databaseUrl ? 'postgres' : 'pglite',
     mix,
     users,
+    accounts: accounts.length,
     seconds,
     reference,
     loaded,
@@ -348,7 +394,7 @@ try {
   const file = writeResult('load', result);
   const errorsTotal = kinds.reduce((n, k) => n + (errors.get(k)?.length ?? 0), 0);
   console.log(
-    `load ${result.database} (${mix} mix) ${users} users ${seconds} s: errors ${errorsTotal}; health p95 ${loaded.health!.p95} ms (idle ${reference.health.p95}, ×${result.healthP95Ratio}); ` +
+    `load ${result.database} (${mix} mix) ${users} users on ${accounts.length} accounts ${seconds} s: errors ${errorsTotal}; health p95 ${loaded.health!.p95} ms (idle ${reference.health.p95}, ×${result.healthP95Ratio}); ` +
       `login p95 ${loaded.login!.p95} ms (idle ${reference.login.p95}, ×${result.loginP95Ratio}); ` +
       kinds
         .filter((k) => k !== 'health' && k !== 'login')
