@@ -18,11 +18,10 @@ export class LanePool implements PostgresPool {
   readonly options: object;
 
   constructor(config: pg.PoolConfig, sizes: Record<DbLane, number> = LANE_CONNECTIONS) {
-    this.pools = {
-      interactive: new pg.Pool({ ...config, max: sizes.interactive }),
-      bulk: new pg.Pool({ ...config, max: sizes.bulk }),
-      sets: new pg.Pool({ ...config, max: sizes.sets }),
-    };
+    // Each lane names its connections (pg_stat_activity.application_name), so an operator sees
+    // which kind of work holds the server's connections.
+    const lane = (name: DbLane) => new pg.Pool({ ...config, max: sizes[name], application_name: `kb-${name}` });
+    this.pools = { interactive: lane('interactive'), bulk: lane('bulk'), sets: lane('sets') };
     this.options = this.pools.interactive.options;
   }
 
