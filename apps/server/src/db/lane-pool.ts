@@ -29,11 +29,6 @@ export class LanePool implements PostgresPool {
     return this.pools[currentDbLane()].connect();
   }
 
-  /** Calls waiting for a connection, by lane (benchmarks, health). */
-  waiting(): Record<DbLane, number> {
-    return { interactive: this.pools.interactive.waitingCount, bulk: this.pools.bulk.waitingCount, sets: this.pools.sets.waitingCount };
-  }
-
   async end(): Promise<void> {
     await Promise.all(Object.values(this.pools).map((pool) => pool.end()));
   }
