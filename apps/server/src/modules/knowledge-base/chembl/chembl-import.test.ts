@@ -14,6 +14,7 @@ import { NotChemblFileError, importChembl } from './chembl-import.ts';
 import type { ImportSummary, StepReport } from './chembl-import.ts';
 import { findDemoData } from './mixing.ts';
 import { ASPIRIN_INCHI, buildChemblFixture, defaultFixtureRows } from './fixture.ts';
+import { nextReleaseRows } from './release-fixture.ts';
 import { ACTIVITY_REPORT } from './steps-molecules.ts';
 
 
@@ -282,6 +283,64 @@ describe.each(DATABASES)('ChEMBL import interrupted and resumed on %s', (kind) =
       const parts = await fresh.handle.db.selectFrom('kb_load_checkpoints').select(['part', 'done']).where('job', '=', last.job).execute();
       expect(parts.every((p) => p.done)).toBe(true);
       expect(parts.map((p) => p.part)).toContain('complete');
+    } finally {
+      await fresh.drop();
+    }
+  });
+});
+
+/** Live ChEMBL keys of the knowledge base (`assays:1002` ...). */
+async function liveKeys(handle: DatabaseHandle): Promise<Set<string>> {
+  const keys = new Set<string>();
+  const read = async (entity: string, rows: { k: number | string | null }[]) => {
+    for (const r of rows) if (r.k !== null) keys.add(`${entity}:${Number(r.k)}`);
+  };
+  await read('activities', await handle.db.selectFrom('activities').select('chembl_activity_id as k').execute());
+  await read('assays', await handle.db.selectFrom('assays').select('chembl_assay_id as k').execute());
+  await read('compounds', await handle.db.selectFrom('compounds').select('chembl_molregno as k').execute());
+  await read('documents', await handle.db.selectFrom('documents').select('chembl_doc_id as k').execute());
+  await read('targets', await handle.db.selectFrom('targets').select('chembl_tid as k').execute());
+  return keys;
+}
+
+/** The keys a ChEMBL file has, in liveKeys' form. */
+function fileKeys(file: string): Set<string> {
+  const sqlite = new Database(file, { readonly: true });
+  try {
+    const tables: [string, string, string][] = [
+      ['activities', 'activities', 'activity_id'], ['assays', 'assays', 'assay_id'],
+      ['compounds', 'molecule_dictionary', 'molregno'], ['compounds', 'compound_structures', 'molregno'],
+      ['documents', 'docs', 'doc_id'], ['targets', 'target_dictionary', 'tid'],
+    ];
+    return new Set(tables.flatMap(([entity, table, key]) =>
+      (sqlite.prepare(`SELECT ${key} AS k FROM ${table}`).all() as { k: number }[]).map((r) => `${entity}:${r.k}`)));
+  } finally {
+    sqlite.close();
+  }
+}
+
+// A first load writes no seen keys and retires nothing; an abandoned first import must not make
+// the next release a "first load" too, or the abandoned rows it lacks would stay live for ever.
+describe.each(DATABASES)('ChEMBL import of another release over an abandoned first import on %s', (kind) => {
+  it('is not a first load: it retires the abandoned import\'s rows that the new release lacks', async () => {
+    const fresh = await openMigrated(kind);
+    const other = path.join(tmp, 'chembl_99_next.db');
+    buildChemblFixture(other, { rows: nextReleaseRows() });
+    try {
+      const nextKeys = fileKeys(other);
+      // One batch per run until the abandoned import holds a key the next release does not have.
+      let stale: string[] = [];
+      for (let runs = 0; stale.length === 0 && runs < 60; runs++) {
+        const run = await importChembl(fresh.handle, FIXTURE, { pool, batchSize: 2, maxBatches: 1 });
+        expect(run.complete).toBe(false);
+        stale = [...await liveKeys(fresh.handle)].filter((k) => !nextKeys.has(k));
+      }
+      expect(stale.length).toBeGreaterThan(0);
+      const next = await importChembl(fresh.handle, other, { pool });
+      expect(next.complete).toBe(true);
+      const live = await liveKeys(fresh.handle);
+      expect(stale.filter((k) => live.has(k))).toEqual([]);
+      expect([...live].filter((k) => !nextKeys.has(k))).toEqual([]);
     } finally {
       await fresh.drop();
     }

@@ -69,7 +69,7 @@ export interface ImportProgress {
 }
 
 export interface ImportOptions {
-  /** Rows per batch (one transaction + checkpoint each). Default 2,000. */
+  /** Rows per batch (one transaction + checkpoint each). Default: the step's own (2,000; activities 10,000). */
   batchSize?: number;
   /** Stop after this many batches in all (simulates an interrupted import in tests). */
   maxBatches?: number;
@@ -192,7 +192,7 @@ async function runStep(
   options: ImportOptions, state: RunState, progress: (read: number) => void,
 ): Promise<void> {
   const part = `table:${step.name}`;
-  const limit = { value: options.batchSize ?? 2_000 };
+  const limit = { value: options.batchSize ?? step.batchRows ?? 2_000 };
   let pending = startBatch(readSafely(step, ctx, report, start, limit));
   while (pending) {
     if (options.maxBatches !== undefined && state.batches >= options.maxBatches) {

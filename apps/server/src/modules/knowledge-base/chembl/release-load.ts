@@ -52,13 +52,29 @@ export async function openImportLoad(db: Db, file: ChemblFile, job: string): Pro
     const report = parseReport(running.report);
     const changes: Changes = {};
     for (const c of report?.changes ?? []) changes[c.entity] = { added: c.added, updated: c.updated, retired: c.retired };
-    return { job, loadId: Number(running.load_id), kind: running.kind, label: running.label, changes, earlierSkipped: report?.quality?.skipped ?? [] };
+    const loadId = Number(running.load_id);
+    return {
+      job, loadId, kind: running.kind, label: running.label, changes, earlierSkipped: report?.quality?.skipped ?? [],
+      firstLoad: running.kind === 'import' && await isFirstLoad(db, loadId),
+    };
   }
   const earlier = await db.selectFrom('kb_loads').select('load_id').where('kind', 'in', ['import', 'update'])
     .where('status', 'in', ['complete', 'partial']).limit(1).executeTakeFirst();
   const kind: KbLoadKind = earlier ? 'update' : 'import';
   const loadId = await beginLoad(db, { kind, label, sourceFile });
-  return { job, loadId, kind, label, changes: {}, earlierSkipped: [] };
+  return { job, loadId, kind, label, changes: {}, earlierSkipped: [], firstLoad: kind === 'import' && await isFirstLoad(db, loadId) };
+}
+
+/**
+ * The first ChEMBL load into this knowledge base: no other import or update (not even an abandoned
+ * one, whose rows a later release must be able to retire) and no archived rows to bring back.
+ */
+async function isFirstLoad(db: Db, loadId: number): Promise<boolean> {
+  const other = await db.selectFrom('kb_loads').select('load_id').where('kind', 'in', ['import', 'update'])
+    .where('load_id', '<>', loadId).limit(1).executeTakeFirst();
+  if (other) return false;
+  const retired = await db.selectFrom('kb_retired_rows').select('table_name').limit(1).executeTakeFirst();
+  return !retired;
 }
 
 /** Real skips only: "already imported / present" (a re-run, a shared vocabulary row) is not a loss. */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
-import { upsertBatched } from '../bulk.ts';
+import { insertJsonBatched, upsertBatched } from '../bulk.ts';
 import type { Database } from '../../../db/schema.ts';
 import { add } from './step.ts';
 import type { Change, Changes, Db, ReleaseState, StepReport } from './step.ts';
@@ -97,6 +97,11 @@ export async function upsertKeyed<T extends KeyedTable>(
   const { key } = KEYED[table];
   const keyOf = (row: object) => (row as Record<string, unknown>)[key];
   const keyed = rows.filter((r) => keyOf(r) !== null && keyOf(r) !== undefined);
+  add(report.skipped, 'no ChEMBL key', rows.length - keyed.length);
+  if (release.firstLoad) {
+    await insertFirst(trx, release, report, table, keyed);
+    return;
+  }
   const keys = [...new Set(keyed.map((r) => String(keyOf(r))))];
   const restored = await restoreRetired(trx, table, keys, release.loadId);
   const written = await upsertBatched(trx, table, keyed, key, insertOnly);
@@ -114,8 +119,19 @@ export async function upsertKeyed<T extends KeyedTable>(
   add(report.info, `${table} updated (changed in this release)`, updated);
   add(report.info, `${table} brought back (retired by an earlier release)`, restored.size);
   add(report.skipped, 'already imported, unchanged', keyed.length - inserted - updated - restored.size);
-  add(report.skipped, 'no ChEMBL key', rows.length - keyed.length);
   await recordSeen(trx, release.job, table, keys);
+}
+
+/**
+ * A first load's batch: every key is new (a resumed run starts after its last committed batch), so
+ * the rows go in with one JSON statement per 5,000 rows and nothing is compared, restored or recorded
+ * as seen (nothing older can be retired). Measured in docs/benchmarks.md, "Full release import".
+ */
+async function insertFirst<T extends KeyedTable>(trx: Db, release: ReleaseState, report: StepReport, table: T, rows: Insertable<Database[T]>[]): Promise<void> {
+  const inserted = await insertJsonBatched(trx, table, rows, { onConflictDoNothing: true });
+  change(release.changes, table).added += inserted;
+  add(report.loaded, table, inserted);
+  add(report.skipped, 'already imported, unchanged', rows.length - inserted);
 }
 
 /** Structures have no ChEMBL key: their key is md5(canonical SMILES). */
@@ -145,6 +161,8 @@ async function moveToArchive(db: Db, table: string, keyExpr: ReturnType<typeof s
  * last, and only those of ChEMBL loads that no live compound, activity or development compound uses.
  */
 export async function retireMissing(db: Db, release: ReleaseState, complete: Set<KeyedTable>): Promise<void> {
+  // A first load recorded no seen keys: every row is its own, none can be missing from it.
+  if (release.firstLoad) return;
   for (const table of KEYED_TABLES) {
     if (!complete.has(table)) continue;
     const { key } = KEYED[table];

@@ -36,6 +36,11 @@ export interface ReleaseState {
   job: string;
   loadId: number;
   changes: Changes;
+  /**
+   * No other ChEMBL load and nothing retired before: every keyed row is new, so batches are
+   * inserted plainly (no per-row compare, no seen keys, no restore) and nothing is retired at the end.
+   */
+  firstLoad: boolean;
 }
 
 /** Writes one prepared batch inside the transaction that also moves the checkpoint. */
@@ -71,6 +76,8 @@ export interface Step {
   requires: string[];
   /** At least one of these tables must exist. */
   requiresAny?: string[];
+  /** Rows per batch (one transaction + checkpoint) unless the caller sets one; default 2,000. */
+  batchRows?: number;
   total(ctx: ImportContext): number;
   read(ctx: ImportContext, report: StepReport, afterKey: number | null, limit: number): ReadBatch | null;
 }
@@ -131,6 +138,7 @@ export interface KeysetStepDefinition {
   requiresAny?: string[];
   /** Column of the result rows that orders the batches (molregno, activity_id ...). */
   key: string;
+  batchRows?: number;
   /** Builds the query; pushes the file's missing columns into `missing`. */
   query(ctx: ImportContext, missing: string[]): KeysetQuery;
   prepare(ctx: ImportContext, report: StepReport, rows: SqlRow[]): Promise<Loader>;
@@ -151,6 +159,7 @@ export function keysetStep(def: KeysetStepDefinition): Step {
   return {
     name: def.name, source: def.source, target: def.target, requires: def.requires,
     ...(def.requiresAny ? { requiresAny: def.requiresAny } : {}),
+    ...(def.batchRows ? { batchRows: def.batchRows } : {}),
     total: (ctx) => countRows(ctx.file, build(ctx).countSql),
     read(ctx, report, afterKey, limit) {
       const query = build(ctx);

@@ -195,6 +195,7 @@ async function loadAssays(trx: Db, ctx: ImportContext, report: StepReport, rows:
 /** assays (+ bioassay_ontology labels) -> assays. */
 export const assaysStep = (): Step => keysetStep({
   name: 'assays', source: 'assays, bioassay_ontology', target: 'assays', requires: ['assays'], key: 'assay_id',
+  batchRows: 10_000,
   query: tableKeysetQuery('assays', 'a', 'assay_id', ASSAY_COLUMNS),
   prepare: async (ctx, report, rows) => (trx) => loadAssays(trx, ctx, report, rows),
 });

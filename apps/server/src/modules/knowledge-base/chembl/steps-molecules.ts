@@ -103,7 +103,7 @@ async function loadMolecules(trx: Db, ctx: ImportContext, report: StepReport, ro
     }
   }
   // A structure retired by an earlier release comes back with its str_id; new ones carry this load.
-  const restoredStructures = await restoreStructures(trx, [...structures.keys()].map(md5), ctx.release.loadId);
+  const restoredStructures = ctx.release.firstLoad ? 0 : await restoreStructures(trx, [...structures.keys()].map(md5), ctx.release.loadId);
   const stamped = [...structures.values()].map((s) => ({ ...s, load_id: ctx.release.loadId }));
   const insertedStructures = await insertBatched(trx, 'structures', stamped, { onConflictDoNothing: true }) + restoredStructures;
   add(report.loaded, 'structures', insertedStructures);
@@ -262,6 +262,8 @@ async function loadActivities(trx: Db, ctx: ImportContext, report: StepReport, r
  */
 export const activitiesStep = (): Step => keysetStep({
   name: 'activities', source: 'activities, ligand_eff, compound_records', target: 'activities', requires: ['activities'], key: 'activity_id',
+  // 20 M rows in a release: fewer, larger transactions (each also writes its checkpoint and progress).
+  batchRows: 10_000,
   query: (ctx, missing) => ({
     sql: activitiesQuery(ctx.file, missing),
     keyParams: 1,
