@@ -127,6 +127,12 @@ async function main(): Promise<number> {
         lastLine = performance.now();
         process.stderr.write(`${tty ? '\r\x1b[K' : ''}${progressBar(p, startedAt)}${tty ? '' : '\n'}`);
       },
+      // A long import's log keeps what each step did, even if a later step is interrupted.
+      onStepDone: (s) => {
+        if (s.read === 0) return;
+        process.stderr.write(`${tty ? '\r\x1b[K' : ''}step ${s.step} ${s.status} in ${s.seconds.toFixed(1)} s: read ${s.read.toLocaleString('en')}; ` +
+          `loaded ${formatCounts(s.loaded)}; skipped ${formatCounts(s.skipped)}\n`);
+      },
     });
     if (tty) process.stderr.write('\n');
     await refreshDerivedData(handle.db, (m) => console.error(m));

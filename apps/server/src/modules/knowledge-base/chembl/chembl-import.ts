@@ -79,6 +79,8 @@ export interface ImportOptions {
   workers?: number;
   pool?: ChemPool;
   onProgress?: (progress: ImportProgress) => void;
+  /** After each step this run worked on (loaded, unreadable part): its report, e.g. for a log line. */
+  onStepDone?: (report: StepReport) => void;
 }
 
 export interface ImportSummary {
@@ -129,7 +131,7 @@ async function prepareContext(db: Db, file: ChemblFile, pool: ChemPool, release:
   const phases = await db.selectFrom('clinical_phases').select(['phase_id', 'name']).execute();
   const statuses = await db.selectFrom('clinical_statuses').select(['status_id', 'name']).execute();
   return {
-    file, pool, chemblSourceId, release,
+    file, db, pool, chemblSourceId, release,
     sourceIds: await dataSourceIds(db),
     baoLabels: readBaoLabels(file),
     phaseIds: new Map(phases.map((p) => [p.name, p.phase_id])),
@@ -311,6 +313,7 @@ export async function importChembl(handle: DatabaseHandle, filePath: string, opt
           report.notes.push(`stopped: ${errorText(error)}`);
         }
         report.seconds = (performance.now() - stepStarted) / 1000;
+        if (report.status !== 'stopped') options.onStepDone?.(report);
       } else {
         report.status = 'stopped';
       }

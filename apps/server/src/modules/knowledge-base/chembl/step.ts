@@ -55,6 +55,8 @@ export interface ReadBatch {
 
 export interface ImportContext {
   file: ChemblFile;
+  /** For look-ups a batch's preparation makes outside its transaction (earlier loads' rows only). */
+  db: Db;
   pool: ChemPool;
   /** data_sources row of the ChEMBL release itself. */
   chemblSourceId: number;

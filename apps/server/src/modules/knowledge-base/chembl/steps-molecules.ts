@@ -82,18 +82,45 @@ function moleculesQuery(file: ChemblFile, missing: string[]) {
   };
 }
 
+/** The stored structure of each molregno an earlier load brought: as given, its InChI and canonical form. */
+async function earlierStructures(db: Db, molregnos: number[]): Promise<Map<number, { smiles: string; inchi: string | null; canonical: string }>> {
+  if (molregnos.length === 0) return new Map();
+  const rows = await db.selectFrom('compounds').innerJoin('structures', 'structures.str_id', 'compounds.str_id')
+    .select(['compounds.chembl_molregno', 'structures.smiles', 'structures.inchi', 'structures.canonical_smiles'])
+    .where('compounds.chembl_molregno', 'in', molregnos).execute();
+  return new Map(rows.map((r) => [Number(r.chembl_molregno), { smiles: r.smiles, inchi: r.inchi, canonical: r.canonical_smiles }]));
+}
+
+/**
+ * RDKit work for the batch, outside its transaction. In an update, a molecule whose structure text
+ * (and InChI) is the one an earlier load stored keeps that structure without RDKit: most of a new
+ * release's 2.4 M molecules are unchanged, and RDKit is most of the molecules step's time.
+ */
 async function prepareMolecules(ctx: ImportContext, report: StepReport, rows: SqlRow[]): Promise<Loader> {
   const inputs = rows.map(structureInput);
-  const texts = inputs.filter((i): i is StructureInput => i !== null).map((i) => i.text);
+  const earlier = ctx.release.firstLoad ? new Map() : await earlierStructures(ctx.db, keysOf(rows, 'molregno'));
+  const unchanged = inputs.map((input, i) => {
+    const stored = input ? earlier.get(int(rows[i]?.molregno) ?? -1) : undefined;
+    return stored && input && stored.smiles === input.text && (input.inchi === null || input.inchi === stored.inchi) ? stored.canonical : null;
+  });
+  const texts = inputs.filter((input, i): input is StructureInput => input !== null && unchanged[i] === null).map((input) => input.text);
   // Real releases carry standard InChIs: RDKit's InChI (a quarter of the time) only when one is missing.
-  const needInchi = inputs.some((i) => i !== null && i.inchi === null);
+  const needInchi = inputs.some((input, i) => input !== null && unchanged[i] === null && input.inchi === null);
   const computed = await ctx.pool.compute(texts, { inchi: needInchi });
   let next = 0;
-  const results = inputs.map((input) => (input === null ? null : { input, computed: computed[next++] ?? null }));
+  const results = inputs.map((input, i): MoleculeResult => {
+    if (input === null) return null;
+    const canonical = unchanged[i];
+    if (canonical) return { input, computed: null, canonical };
+    const structure = computed[next++] ?? null;
+    return { input, computed: structure, canonical: structure?.canonical_smiles ?? null };
+  });
+  add(report.info, 'structure as in the earlier load (RDKit not run again)', unchanged.filter((c) => c !== null).length);
   return (trx) => loadMolecules(trx, ctx, report, rows, results);
 }
 
-type MoleculeResult = { input: StructureInput; computed: ComputedStructure | null } | null;
+/** `canonical`: RDKit's canonical SMILES, computed now (`computed`) or stored by an earlier load. */
+type MoleculeResult = { input: StructureInput; computed: ComputedStructure | null; canonical: string | null } | null;
 
 async function loadMolecules(trx: Db, ctx: ImportContext, report: StepReport, rows: SqlRow[], results: MoleculeResult[]): Promise<void> {
   const structures = new Map<string, ReturnType<typeof structureRow>>();
@@ -108,14 +135,15 @@ async function loadMolecules(trx: Db, ctx: ImportContext, report: StepReport, ro
   const insertedStructures = await insertBatched(trx, 'structures', stamped, { onConflictDoNothing: true }) + restoredStructures;
   add(report.loaded, 'structures', insertedStructures);
   change(ctx.release.changes, 'structures').added += insertedStructures;
-  const strIds = await structuresByCanonical(trx, [...structures.keys()]);
+  const canonicals = new Set(results.flatMap((r) => (r?.canonical ? [r.canonical] : [])));
+  const strIds = await structuresByCanonical(trx, [...canonicals]);
   const compounds = rows.map((r, i) => {
     const result = results[i];
     if (!result) add(report.info, 'no structure in the release (compound kept without structure)');
-    else if (!result.computed) add(report.skipped, 'unparsable structure (compound kept without structure)');
+    else if (!result.canonical) add(report.skipped, 'unparsable structure (compound kept without structure)');
     else if (result.input.origin === 'parent') add(report.info, 'structure of the parent molecule (molecule_hierarchy)');
     return {
-      str_id: result?.computed ? strIds.get(result.computed.canonical_smiles) ?? null : null,
+      str_id: result?.canonical ? strIds.get(result.canonical) ?? null : null,
       name: str(r.pref_name),
       compound_category: compoundCategory(r.molecule_type, r.natural_product),
       data_source_id: ctx.chemblSourceId,
