@@ -80,20 +80,26 @@ function procStatus(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   }
 }
 
-/** PostgreSQL server processes' proportional set size, kB (shared buffers counted once across them). */
-function postgresPss(): number {
+/**
+ * Proportional set size (kB; shared buffers counted once across processes) of the PostgreSQL
+ * processes that serve this import: the backends connected to its database and the server's own
+ * (checkpointer, WAL writer ...: no database), not other databases' backends. Null when /proc does
+ * not let us read them (a server run by another user).
+ */
+async function postgresPss(client: pg.Client): Promise<number | null> {
+  const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() OR datname IS NULL');
   let total = 0;
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+  let read = 0;
+  for (const { pid } of rows) {
     try {
-      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
-      const match = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${entry}/smaps_rollup`, 'utf8'));
+      const match = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
       total += match ? Number(match[1]) : 0;
+      read++;
     } catch {
-      // A backend that ended between the listing and the read.
+      // A backend that ended between the query and the read, or one we may not read.
     }
   }
-  return total;
+  return read > 0 ? total : null;
 }
 
 interface StepLine { step: string; status: string; seconds: number; read: number; alreadyImported: number }
@@ -105,17 +111,18 @@ interface Run {
   steps: StepLine[];
   derived: Record<string, number>;
   importerPeakMb: number;
-  postgresPeakMb: number;
+  postgresPeakMb: number | null;
   summary: { counts: Record<string, number>; complete: boolean; load: { kind: string; report: { changes: { entity: string; added: number; updated: number; retired: number }[] } | null } } | null;
 }
 
 /** One run of the import command; kills it at `interrupt` if given. */
 async function runImport(release: string, interrupt: Interrupt | null): Promise<Run> {
-  const args = ['--import', 'tsx', path.join(REPO, 'apps/server/src/cli/import-chembl.ts'), release, '--json',
+  // Progress every second: an interrupt fires close to its fraction, even in a short step.
+  const args = ['--import', 'tsx', path.join(REPO, 'apps/server/src/cli/import-chembl.ts'), release, '--json', '--progress-seconds', '1',
     ...(url ? ['--database-url', url] : []), ...(values.workers ? ['--workers', values.workers] : [])];
   const started = performance.now();
   const child = spawn(process.execPath, args, { cwd: REPO, env: { ...process.env, DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const run: Run = { file: path.basename(release), seconds: 0, exit: null, killedAt: null, steps: [], derived: {}, importerPeakMb: 0, postgresPeakMb: 0, summary: null };
+  const run: Run = { file: path.basename(release), seconds: 0, exit: null, killedAt: null, steps: [], derived: {}, importerPeakMb: 0, postgresPeakMb: null, summary: null };
   let stdout = '';
   let pending = '';
   child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
@@ -128,7 +135,8 @@ async function runImport(release: string, interrupt: Interrupt | null): Promise<
   const onLine = (line: string) => {
     const done = /^step (.+) (loaded|unreadable part) in ([\d.]+) s: read ([\d,]+);(.*)$/.exec(line);
     if (done) {
-      const already = [...(done[5] ?? '').matchAll(/already imported[^:]*: ([\d,]+)/g)].reduce((a, m) => a + parseNumber(m[1] ?? '0'), 0);
+      // The keyed steps' "already imported, unchanged" (not e.g. a synonym listed twice by the release).
+      const already = [...(done[5] ?? '').matchAll(/already imported(?:, unchanged)?: ([\d,]+)/g)].reduce((a, m) => a + parseNumber(m[1] ?? '0'), 0);
       run.steps.push({ step: done[1] ?? '', status: done[2] ?? '', seconds: Number(done[3]), read: parseNumber(done[4] ?? '0'), alreadyImported: already });
       return;
     }
@@ -137,17 +145,26 @@ async function runImport(release: string, interrupt: Interrupt | null): Promise<
     const progress = /step \d+\/\d+ (.+): ([\d,]+)\/([\d,]+) rows/.exec(line);
     if (progress && interrupt && !run.killedAt && progress[1] === interrupt.step && parseNumber(progress[2] ?? '0') >= interrupt.fraction * parseNumber(progress[3] ?? '1')) {
       run.killedAt = `${interrupt.step} ${progress[2]}/${progress[3]}`;
-      child.kill('SIGKILL');
+      // Progress is reported right after a commit: wait up to a second so the kill lands mid-batch.
+      setTimeout(() => child.kill('SIGKILL'), Math.random() * 1_000);
     }
     if (/^(Error|Refused)/.test(line)) console.error(line);
   };
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let finished = false;
   void exited.then(() => { finished = true; });
-  while (!finished) {
-    run.importerPeakMb = Math.max(run.importerPeakMb, procStatus(child.pid ?? 0, 'VmHWM') / 1024);
-    if (url) run.postgresPeakMb = Math.max(run.postgresPeakMb, postgresPss() / 1024);
-    await sleep(1_000);
+  const client = url ? new pg.Client({ connectionString: url }) : null;
+  await client?.connect();
+  try {
+    while (!finished) {
+      // VmHWM is the kernel's high-water mark: a peak between two samples is not missed.
+      run.importerPeakMb = Math.max(run.importerPeakMb, procStatus(child.pid ?? 0, 'VmHWM') / 1024);
+      const pss = client ? await postgresPss(client) : null;
+      if (pss !== null) run.postgresPeakMb = Math.max(run.postgresPeakMb ?? 0, pss / 1024);
+      await sleep(1_000);
+    }
+  } finally {
+    await client?.end();
   }
   run.exit = await exited;
   run.seconds = (performance.now() - started) / 1000;
@@ -181,8 +198,8 @@ for (;;) {
   runs.push(run);
   console.error(`run ${runs.length}: ${run.seconds.toFixed(0)} s, ${run.killedAt ? `killed at ${run.killedAt}` : `exit ${run.exit}`}`);
   if (!run.killedAt) break;
-  if (runs.length > interrupts.length + 1) throw new Error('the import kept being interrupted');
 }
+if (runs.length !== interrupts.length + 1) throw new Error(`${interrupts.length - runs.length + 1} interrupt(s) never fired: the run finished before the step reached its fraction`);
 const last = runs[runs.length - 1] as Run;
 if (!last.summary?.complete) throw new Error(`the import did not complete (exit ${last.exit})`);
 const expected = expectedCounts(file);
@@ -200,12 +217,12 @@ const result = {
   cpus: os.availableParallelism(),
   loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))),
   interrupts: values.interrupt ?? null,
-  runs: runs.map((r) => ({ seconds: Math.round(r.seconds), killedAt: r.killedAt, importerPeakMb: Math.round(r.importerPeakMb), postgresPeakMb: Math.round(r.postgresPeakMb) })),
+  runs: runs.map((r) => ({ seconds: Math.round(r.seconds), killedAt: r.killedAt, importerPeakMb: Math.round(r.importerPeakMb), postgresPeakMb: r.postgresPeakMb && Math.round(r.postgresPeakMb) })),
   seconds: Math.round(runs.reduce((a, r) => a + r.seconds, 0)),
   steps: runs.length === 1 ? stepTable(last) : runs.map(stepTable),
   derivedSeconds: last.derived,
   importerPeakMb: Math.round(Math.max(...runs.map((r) => r.importerPeakMb))),
-  postgresPeakMb: url ? Math.round(Math.max(...runs.map((r) => r.postgresPeakMb))) : null,
+  postgresPeakMb: runs.some((r) => r.postgresPeakMb !== null) ? Math.round(Math.max(...runs.map((r) => r.postgresPeakMb ?? 0))) : null,
   databaseMb: Math.round(sizeMb),
   counts,
   expected,

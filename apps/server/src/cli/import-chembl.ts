@@ -1,4 +1,4 @@
-// `npm run import:chembl -- <chembl_NN.db> [--database-url postgres://...] [--batch-size 2000] [--workers n] [--restart] [--allow-mixed]`
+// `npm run import:chembl -- <chembl_NN.db> [--database-url postgres://...] [--batch-size 2000] [--workers n] [--restart] [--allow-mixed] [--progress-seconds s]`
 // Imports a ChEMBL SQLite release into DATABASE_URL, else the embedded DB in DATA_DIR/db.
 // Resumable: re-run the same command after an interruption and it continues from the last batch.
 // Refuses a database that holds the synthetic demo data unless --allow-mixed is given.
@@ -15,7 +15,7 @@ import { findDemoData, mixedDataMessage } from '../modules/knowledge-base/chembl
 import { openChemblFile } from '../modules/knowledge-base/chembl/sqlite-source.ts';
 import type { ImportProgress, ImportSummary } from '../modules/knowledge-base/chembl/chembl-import.ts';
 
-const USAGE = 'Usage: npm run import:chembl -- <chembl_NN.db> [--database-url URL] [--batch-size N] [--workers N] [--restart] [--allow-mixed]';
+const USAGE = 'Usage: npm run import:chembl -- <chembl_NN.db> [--database-url URL] [--batch-size N] [--workers N] [--restart] [--allow-mixed] [--progress-seconds S]';
 
 function progressBar(p: ImportProgress, startedAt: number): string {
   const width = 30;
@@ -87,6 +87,7 @@ async function main(): Promise<number> {
       restart: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       'allow-mixed': { type: 'boolean', default: false },
+      'progress-seconds': { type: 'string' },
     },
   });
   const file = positionals[0];
@@ -117,13 +118,14 @@ async function main(): Promise<number> {
     const startedAt = performance.now();
     const tty = process.stderr.isTTY;
     let lastLine = 0;
+    // Without a terminal (logs, CI) one line every 5 s instead of a redrawn bar, unless told otherwise.
+    const every = Math.max(0, Number(values['progress-seconds'] ?? (tty ? 0 : 5)) || 0) * 1000;
     const summary = await importChembl(handle, file, {
       restart: values.restart ?? false,
       ...(values['batch-size'] ? { batchSize: Number.parseInt(values['batch-size'], 10) } : {}),
       ...(values.workers ? { workers: Number.parseInt(values.workers, 10) } : {}),
       onProgress: (p) => {
-        // Without a terminal (logs, CI) one line every 5 s instead of a redrawn bar.
-        if (!tty && performance.now() - lastLine < 5_000) return;
+        if (performance.now() - lastLine < every) return;
         lastLine = performance.now();
         process.stderr.write(`${tty ? '\r\x1b[K' : ''}${progressBar(p, startedAt)}${tty ? '' : '\n'}`);
       },

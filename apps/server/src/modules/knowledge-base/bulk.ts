@@ -40,21 +40,24 @@ function rowsJson(rows: readonly object[]): string {
  * with `json_populate_recordset`, instead of tens of thousands of bind parameters. Parsing, binding
  * and planning a 30,000-parameter INSERT cost several times more than the rows themselves (measured
  * on PGlite, docs/benchmarks.md). The columns are the union of the rows' keys; a key a row lacks
- * becomes NULL (not the column DEFAULT), so use it only for tables whose omitted columns default
- * to NULL (the demo tables). Returns the number of rows actually inserted.
+ * becomes NULL (not the column DEFAULT), so give every row the same keys (the demo tables, and the
+ * importer's mapped rows, which set every column they name, null included). `conflictKey` limits
+ * ON CONFLICT DO NOTHING to that unique column: a clash on another one still fails loudly.
+ * Returns the number of rows actually inserted.
  */
 export async function insertJsonBatched<T extends keyof Database & string>(
   db: Kysely<Database>,
   table: T,
   rows: Insertable<Database[T]>[],
-  options: { onConflictDoNothing?: boolean; rowsPerStatement?: number } = {},
+  options: { onConflictDoNothing?: boolean; conflictKey?: string; rowsPerStatement?: number } = {},
 ): Promise<number> {
   if (rows.length === 0) return 0;
   const keys = new Set<string>();
   for (const row of rows) for (const key of Object.keys(row as object)) keys.add(key);
   const columns = sql.join([...keys].map((k) => sql.ref(k)));
   const perStatement = Math.max(1, options.rowsPerStatement ?? 5_000);
-  const conflict = options.onConflictDoNothing ? sql`ON CONFLICT DO NOTHING` : sql``;
+  const target = options.conflictKey ? sql`(${sql.ref(options.conflictKey)})` : sql``;
+  const conflict = options.onConflictDoNothing ? sql`ON CONFLICT ${target} DO NOTHING` : sql``;
   let inserted = 0;
   for (let i = 0; i < rows.length; i += perStatement) {
     const json = rowsJson(rows.slice(i, i + perStatement) as object[]);

@@ -345,6 +345,27 @@ describe.each(DATABASES)('ChEMBL import of another release over an abandoned fir
       await fresh.drop();
     }
   });
+
+  it('reads a first import overtaken by another release again when resumed, so its end retires correctly', async () => {
+    const fresh = await openMigrated(kind);
+    const other = path.join(tmp, 'chembl_99_overtaking.db');
+    buildChemblFixture(other, { rows: nextReleaseRows() });
+    try {
+      for (let runs = 0; runs < 8; runs++) await importChembl(fresh.handle, FIXTURE, { pool, batchSize: 2, maxBatches: 1 });
+      const early = await liveKeys(fresh.handle);
+      expect(early.size).toBeGreaterThan(0);
+      expect((await importChembl(fresh.handle, other, { pool })).complete).toBe(true);
+      const resumed = await importChembl(fresh.handle, FIXTURE, { pool });
+      expect(resumed.complete).toBe(true);
+      const live = await liveKeys(fresh.handle);
+      const firstKeys = fileKeys(FIXTURE);
+      // Nothing only the overtaking release had stays live; the first import's early rows do.
+      expect([...live].filter((k) => !firstKeys.has(k))).toEqual([]);
+      expect([...early].filter((k) => !live.has(k))).toEqual([]);
+    } finally {
+      await fresh.drop();
+    }
+  });
 });
 
 // An update runs RDKit only for structures that changed; the others keep the stored structure.

@@ -69,7 +69,7 @@ export interface ImportProgress {
 }
 
 export interface ImportOptions {
-  /** Rows per batch (one transaction + checkpoint each). Default: the step's own (2,000; activities 10,000). */
+  /** Rows per batch (one transaction + checkpoint each). Default: the step's own (2,000; assays and activities 10,000). */
   batchSize?: number;
   /** Stop after this many batches in all (simulates an interrupted import in tests). */
   maxBatches?: number;
@@ -100,6 +100,9 @@ export interface ImportSummary {
   /** The kb_loads row of this import and, once the run finished, its report (changes + data quality). */
   load: { loadId: number; kind: KbLoadKind; label: string; report: KbLoadReport | null };
 }
+
+/** Checkpoint part that records a job's decision to load plainly (release-load.ts openImportLoad). */
+const FIRST_LOAD = 'first-load';
 
 /** One checkpoint row per step (`table:<step>`) keeps the last source key loaded. */
 interface Checkpoint { lastKey: number | null; done: boolean }
@@ -282,8 +285,10 @@ export async function importChembl(handle: DatabaseHandle, filePath: string, opt
   const reports: StepReport[] = [];
   const state: RunState = { reports, batches: 0, stopped: false, rowsRead: 0 };
   try {
-    const checkpoints = await startingCheckpoints(db, job, options.restart ?? false);
-    const load = await openImportLoad(db, file, job);
+    let checkpoints = await startingCheckpoints(db, job, options.restart ?? false);
+    const load = await openImportLoad(db, file, job, checkpoints.get(FIRST_LOAD)?.done ?? false);
+    if (load.rereadAll) checkpoints = await startingCheckpoints(db, job, true);
+    if (load.firstLoad) await writeCheckpoint(db, job, FIRST_LOAD, null, true);
     const ctx = await prepareContext(db, file, pool, load);
     const steps = createSteps();
     const totals = steps.map((s) => (missingRequirement(file, s) ? 0 : s.total(ctx)));

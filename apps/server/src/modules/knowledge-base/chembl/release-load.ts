@@ -3,6 +3,8 @@ import type { KbLoadKind, KbLoadReport, SkippedRows } from '@kb/contracts/kb-loa
 import { KbLoadReportSchema } from '@kb/contracts/kb-loads';
 import { beginLoad, finishLoad } from '../kb-loads.ts';
 import { buildLoadReport, mergeSkipped } from '../kb-load-report.ts';
+import { sql } from 'kysely';
+import { KEYED, KEYED_TABLES } from './release.ts';
 import type { Changes, ReleaseState } from './release.ts';
 import type { ChemblFile } from './sqlite-source.ts';
 import { hasTable, str } from './sqlite-source.ts';
@@ -19,6 +21,8 @@ export interface ImportLoad extends ReleaseState {
   label: string;
   /** Skips of earlier runs of this load (a resumed import). */
   earlierSkipped: SkippedRows[];
+  /** A first load resumed after another load came in: its checkpoints are dropped and the file read again. */
+  rereadAll: boolean;
 }
 
 /** The release's name from its `version` table (ChEMBL_35), else the file name without extension. */
@@ -41,8 +45,13 @@ function parseReport(raw: unknown): KbLoadReport | null {
   return parsed?.success ? parsed.data : null;
 }
 
-/** Continues the running load of this file, or opens one: 'update' over an earlier ChEMBL load, else 'import'. */
-export async function openImportLoad(db: Db, file: ChemblFile, job: string): Promise<ImportLoad> {
+/**
+ * Continues the running load of this file, or opens one: 'update' over an earlier ChEMBL load, else
+ * 'import'. `firstLoadBefore`: the job's stored decision (checkpoint part `first-load`) that it began
+ * as a first load; it is decided once, when the load opens, and kept unless another load came in
+ * between (then the whole file is read again as an update: `rereadAll`).
+ */
+export async function openImportLoad(db: Db, file: ChemblFile, job: string, firstLoadBefore: boolean): Promise<ImportLoad> {
   const sourceFile = path.basename(file.file);
   const label = releaseLabel(file);
   const running = await db.selectFrom('kb_loads').select(['load_id', 'kind', 'label', 'report'])
@@ -53,28 +62,39 @@ export async function openImportLoad(db: Db, file: ChemblFile, job: string): Pro
     const changes: Changes = {};
     for (const c of report?.changes ?? []) changes[c.entity] = { added: c.added, updated: c.updated, retired: c.retired };
     const loadId = Number(running.load_id);
+    // Its first batches recorded no seen keys: once another load exists, only reading every key
+    // again lets the end of this one retire correctly.
+    const overtaken = firstLoadBefore && Boolean(await otherLoad(db, loadId));
     return {
       job, loadId, kind: running.kind, label: running.label, changes, earlierSkipped: report?.quality?.skipped ?? [],
-      firstLoad: running.kind === 'import' && await isFirstLoad(db, loadId),
+      firstLoad: firstLoadBefore && !overtaken, rereadAll: overtaken,
     };
   }
   const earlier = await db.selectFrom('kb_loads').select('load_id').where('kind', 'in', ['import', 'update'])
     .where('status', 'in', ['complete', 'partial']).limit(1).executeTakeFirst();
   const kind: KbLoadKind = earlier ? 'update' : 'import';
   const loadId = await beginLoad(db, { kind, label, sourceFile });
-  return { job, loadId, kind, label, changes: {}, earlierSkipped: [], firstLoad: kind === 'import' && await isFirstLoad(db, loadId) };
+  return { job, loadId, kind, label, changes: {}, earlierSkipped: [], firstLoad: kind === 'import' && await isFirstLoad(db, loadId), rereadAll: false };
+}
+
+function otherLoad(db: Db, loadId: number) {
+  return db.selectFrom('kb_loads').select('load_id').where('kind', 'in', ['import', 'update'])
+    .where('load_id', '<>', loadId).limit(1).executeTakeFirst();
 }
 
 /**
  * The first ChEMBL load into this knowledge base: no other import or update (not even an abandoned
- * one, whose rows a later release must be able to retire) and no archived rows to bring back.
+ * one, whose rows a later release must be able to retire), no archived rows to bring back, and no
+ * row with a ChEMBL key (loaded before loads were recorded, migration 0022).
  */
 async function isFirstLoad(db: Db, loadId: number): Promise<boolean> {
-  const other = await db.selectFrom('kb_loads').select('load_id').where('kind', 'in', ['import', 'update'])
-    .where('load_id', '<>', loadId).limit(1).executeTakeFirst();
-  if (other) return false;
-  const retired = await db.selectFrom('kb_retired_rows').select('table_name').limit(1).executeTakeFirst();
-  return !retired;
+  if (await otherLoad(db, loadId)) return false;
+  if (await db.selectFrom('kb_retired_rows').select('table_name').limit(1).executeTakeFirst()) return false;
+  for (const table of KEYED_TABLES) {
+    const keyed = await sql`SELECT 1 FROM ${sql.table(table)} WHERE ${sql.ref(KEYED[table].key)} IS NOT NULL LIMIT 1`.execute(db);
+    if (keyed.rows.length > 0) return false;
+  }
+  return true;
 }
 
 /** Real skips only: "already imported / present" (a re-run, a shared vocabulary row) is not a loss. */

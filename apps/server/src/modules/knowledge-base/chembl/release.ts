@@ -128,7 +128,7 @@ export async function upsertKeyed<T extends KeyedTable>(
  * as seen (nothing older can be retired). Measured in docs/benchmarks.md, "Full release import".
  */
 async function insertFirst<T extends KeyedTable>(trx: Db, release: ReleaseState, report: StepReport, table: T, rows: Insertable<Database[T]>[]): Promise<void> {
-  const inserted = await insertJsonBatched(trx, table, rows, { onConflictDoNothing: true });
+  const inserted = await insertJsonBatched(trx, table, rows, { onConflictDoNothing: true, conflictKey: KEYED[table].key });
   change(release.changes, table).added += inserted;
   add(report.loaded, table, inserted);
   add(report.skipped, 'already imported, unchanged', rows.length - inserted);
@@ -162,8 +162,7 @@ async function moveToArchive(db: Db, table: string, keyExpr: ReturnType<typeof s
  */
 export async function retireMissing(db: Db, release: ReleaseState, complete: Set<KeyedTable>): Promise<void> {
   // A first load recorded no seen keys: every row is its own, none can be missing from it.
-  if (release.firstLoad) return;
-  for (const table of KEYED_TABLES) {
+  for (const table of release.firstLoad ? [] : KEYED_TABLES) {
     if (!complete.has(table)) continue;
     const { key } = KEYED[table];
     const keyRef = sql.ref(`t.${key}`);
@@ -172,7 +171,7 @@ export async function retireMissing(db: Db, release: ReleaseState, complete: Set
       AND ${RETIRE_GUARDS[table]('t')}`;
     change(release.changes, table).retired += await moveToArchive(db, table, sql`gone.${sql.ref(key)}::text`, where, release.loadId);
   }
-  if (complete.has('compounds')) {
+  if (complete.has('compounds') && !release.firstLoad) {
     const where = sql`t.load_id IN (SELECT load_id FROM kb_loads WHERE kind IN ('import', 'update'))
       AND NOT EXISTS (SELECT 1 FROM compounds c WHERE c.str_id = t.str_id)
       AND NOT EXISTS (SELECT 1 FROM activities a WHERE a.str_id = t.str_id)

@@ -83,25 +83,27 @@ function moleculesQuery(file: ChemblFile, missing: string[]) {
 }
 
 /** The stored structure of each molregno an earlier load brought: as given, its InChI and canonical form. */
-async function earlierStructures(db: Db, molregnos: number[]): Promise<Map<number, { smiles: string; inchi: string | null; canonical: string }>> {
+async function earlierStructures(db: Db, molregnos: number[]): Promise<Map<number, { smiles: string; canonical: string }>> {
   if (molregnos.length === 0) return new Map();
   const rows = await db.selectFrom('compounds').innerJoin('structures', 'structures.str_id', 'compounds.str_id')
-    .select(['compounds.chembl_molregno', 'structures.smiles', 'structures.inchi', 'structures.canonical_smiles'])
+    .select(['compounds.chembl_molregno', 'structures.smiles', 'structures.canonical_smiles'])
     .where('compounds.chembl_molregno', 'in', molregnos).execute();
-  return new Map(rows.map((r) => [Number(r.chembl_molregno), { smiles: r.smiles, inchi: r.inchi, canonical: r.canonical_smiles }]));
+  return new Map(rows.map((r) => [Number(r.chembl_molregno), { smiles: r.smiles, canonical: r.canonical_smiles }]));
 }
 
 /**
  * RDKit work for the batch, outside its transaction. In an update, a molecule whose structure text
- * (and InChI) is the one an earlier load stored keeps that structure without RDKit: most of a new
- * release's 2.4 M molecules are unchanged, and RDKit is most of the molecules step's time.
+ * is the one an earlier load stored keeps that structure without RDKit: most of a new release's
+ * 2.4 M molecules are unchanged, and RDKit is most of the molecules step's time. (Recomputing would
+ * not refresh the row either: an existing canonical form is never written again.) After an RDKit
+ * upgrade that changes canonical SMILES, `--restart` over a fresh database gives uniform forms.
  */
 async function prepareMolecules(ctx: ImportContext, report: StepReport, rows: SqlRow[]): Promise<Loader> {
   const inputs = rows.map(structureInput);
   const earlier = ctx.release.firstLoad ? new Map() : await earlierStructures(ctx.db, keysOf(rows, 'molregno'));
   const unchanged = inputs.map((input, i) => {
     const stored = input ? earlier.get(int(rows[i]?.molregno) ?? -1) : undefined;
-    return stored && input && stored.smiles === input.text && (input.inchi === null || input.inchi === stored.inchi) ? stored.canonical : null;
+    return stored && input && stored.smiles === input.text ? stored.canonical : null;
   });
   const texts = inputs.filter((input, i): input is StructureInput => input !== null && unchanged[i] === null).map((input) => input.text);
   // Real releases carry standard InChIs: RDKit's InChI (a quarter of the time) only when one is missing.
@@ -115,8 +117,11 @@ async function prepareMolecules(ctx: ImportContext, report: StepReport, rows: Sq
     const structure = computed[next++] ?? null;
     return { input, computed: structure, canonical: structure?.canonical_smiles ?? null };
   });
-  add(report.info, 'structure as in the earlier load (RDKit not run again)', unchanged.filter((c) => c !== null).length);
-  return (trx) => loadMolecules(trx, ctx, report, rows, results);
+  const reused = unchanged.filter((c) => c !== null).length;
+  return async (trx) => {
+    await loadMolecules(trx, ctx, report, rows, results);
+    add(report.info, 'structure as in the earlier load (RDKit not run again)', reused);
+  };
 }
 
 /** `canonical`: RDKit's canonical SMILES, computed now (`computed`) or stored by an earlier load. */
