@@ -93,8 +93,12 @@ export class AuthService {
       );
     }
     const sessionId = await sessions.open(user.id, client.ip, client.userAgent);
-    await record(false, null, sessionId);
-    return this.loginResult({ userId: user.id, sessionId, email: user.email, userHashId: user.user_hash_id, roles });
+    // The attempt's row and the tokens side by side: one wait fewer under load.
+    const [, result] = await Promise.all([
+      record(false, null, sessionId),
+      this.loginResult({ userId: user.id, sessionId, email: user.email, userHashId: user.user_hash_id, roles }),
+    ]);
+    return result;
   }
 
   /** Fresh tokens for the caller's open session (spec §4: "the token can be regenerated before expiry"). */
