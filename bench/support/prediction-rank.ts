@@ -1,4 +1,5 @@
 // Rankings and recall figures of the target-prediction benchmark (bench/prediction.ts).
+import { mulberry32 } from '../../apps/server/src/modules/knowledge-base/demo/mulberry32.mjs';
 
 /** A ranked target: `t<index>` for a target of the knowledge base, `c<ChEMBL id>` for a model target it does not hold. */
 export type TargetKey = string;
@@ -51,16 +52,7 @@ export class RecallTally {
 }
 
 /** Deterministic 32-bit generator (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const seededRandom = mulberry32;
 
 export function shuffled<T>(items: readonly T[], random: () => number): T[] {
   const out = [...items];

@@ -3,23 +3,13 @@
 // (apps/server/src/modules/knowledge-base/chem/rdkit-worker.mjs): a worker thread starts without tsx.
 import { parentPort } from 'node:worker_threads';
 import initRDKitModule from '@rdkit/rdkit';
+import { mulberry32 } from '../../../apps/server/src/modules/knowledge-base/demo/mulberry32.mjs';
 import { carbonHydrogenSites, substitute } from './hydrogen-sites.mjs';
 
 const RD = await initRDKitModule();
 // Invalid candidates (a substituent on an atom that cannot take it) are expected: no log noise.
 RD.disable_logging();
 
-/** mulberry32: a small seeded generator, so a parent's analogues come in the same order every run. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function shuffle(list, next) {
   for (let i = list.length - 1; i > 0; i--) {
@@ -75,7 +65,8 @@ function withHydrogens(smiles) {
  * candidate SMILES of a parent's analogues, generated lazily (most parents need only singles).
  */
 function* candidates(explicit, substituents, seed) {
-  const next = random(seed);
+  // Seeded, so a parent's analogues come in the same order every run.
+  const next = mulberry32(seed);
   const sites = carbonHydrogenSites(explicit);
   const singles = shuffle(sites.flatMap(({ offset }) => substituents.map((group) => ({ offset, group }))), next);
   for (const edit of singles) yield substitute(explicit, sites, [edit]);

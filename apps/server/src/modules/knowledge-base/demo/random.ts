@@ -1,4 +1,5 @@
 /** Small deterministic PRNG helpers: the same seed always yields the same knowledge base. */
+import { mulberry32 } from './mulberry32.mjs';
 
 /** 32-bit FNV-1a of the parts joined: stable seeds for chunks, series and SAR contributions. */
 export function hashSeed(...parts: (string | number)[]): number {
@@ -11,18 +12,15 @@ export function hashSeed(...parts: (string | number)[]): number {
 }
 
 export class Rng {
-  private state: number;
+  private readonly source: () => number;
 
   constructor(seed: number) {
-    this.state = seed >>> 0 || 1;
+    this.source = mulberry32(seed >>> 0 || 1);
   }
 
   /** mulberry32: fast, good enough for synthetic data, identical on every platform. */
   next(): number {
-    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return this.source();
   }
 
   int(min: number, maxInclusive: number): number {

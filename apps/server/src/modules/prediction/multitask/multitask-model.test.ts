@@ -10,6 +10,7 @@ import { ModelFileError, loadMultitaskModel, modelNameFromFile, morgan1024, read
 import type { MultitaskModel } from './multitask-model.ts';
 import { DataType, encodeModel, floatTensor, node, tensor } from './onnx-proto.ts';
 import type { OnnxModel, OnnxNode, OnnxTensor, OnnxValueInfo } from './onnx-proto.ts';
+import { mulberry32 } from '../../knowledge-base/demo/mulberry32.mjs';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../../../../../..');
 const MODEL_DIR = path.resolve(REPO_ROOT, '../shared/models/chembl-multitask');
@@ -43,17 +44,6 @@ const REFERENCE_PROBABILITIES: Record<Molecule, [string, number][]> = {
   aspirin: [['CHEMBL5160', 0.9555914], ['CHEMBL1899', 0.9265385], ['CHEMBL4794', 0.8656554], ['CHEMBL3797', 0.0017457], ['CHEMBL4123', 0.001628], ['CHEMBL221', 0.3343088]],
 };
 
-/** A deterministic pseudo-random source (mulberry32), so failures repeat. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A stored-style 2,048-bit fingerprint with about `bits` bits set. */
 function randomFingerprint(next: () => number, bits = 45): Uint8Array {
@@ -96,7 +86,7 @@ interface SmallModelOptions {
 }
 
 function smallModel(seed: number, options: SmallModelOptions = {}): Uint8Array {
-  const next = random(seed);
+  const next = mulberry32(seed);
   const H = 8;
   const heads = options.heads ?? 3;
   const int8 = (n: number) => Array.from({ length: n }, () => Math.floor(next() * 255) - 127);
@@ -181,7 +171,7 @@ describe('the fold of a stored fingerprint to the model input', () => {
 });
 
 describe('merging the per-target heads (compact-graph.ts), on a small model of the same form', () => {
-  const next = random(7);
+  const next = mulberry32(7);
   const fingerprints = Array.from({ length: 40 }, () => randomFingerprint(next));
 
   it('gives the same probabilities as the graph as it is, bit for bit', async () => {
@@ -231,7 +221,7 @@ describe('merging the per-target heads (compact-graph.ts), on a small model of t
   });
 
   it('refuses bytes that are not a model, and a target list that is not ChEMBL ids', async () => {
-    const next8 = random(8);
+    const next8 = mulberry32(8);
     const junk = Uint8Array.from({ length: 5000 }, () => Math.floor(next8() * 256));
     const error = await loadMultitaskModel({ model: junk, targets: SMALL_TARGETS, name: 'junk' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelFileError);
@@ -384,7 +374,7 @@ describe.skipIf(!modelPresent)('the ChEMBL 37 multitask model (../shared/models/
   });
 
   it('gives exactly the probabilities of the graph as it is, in a fraction of the time', async () => {
-    const next = random(38);
+    const next = mulberry32(38);
     const fingerprints = [...Object.values(stored), ...Array.from({ length: 25 }, () => randomFingerprint(next))];
     const plain = await loadMultitaskModel(files, { compact: false });
     try {
