@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { writeResult } from './support/bench-kit.ts';
+import { newestResult, writeResult } from './support/bench-kit.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -174,13 +174,9 @@ async function runImport(release: string, interrupt: Interrupt | null): Promise<
 
 /** The generator's own counts for this file (the newest bench/results/chembl-release-*.json naming it). */
 function expectedCounts(release: string): Record<string, number> | null {
-  const dir = path.join(REPO, 'bench', 'results');
-  const results = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.startsWith('chembl-release-')).sort().reverse() : [];
-  for (const name of results) {
-    const result = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as { file?: string; expectedImport?: Record<string, number> };
-    if (result.file && path.resolve(result.file) === release && result.expectedImport) return result.expectedImport;
-  }
-  return null;
+  type Generated = { file?: string; expectedImport?: Record<string, number> };
+  const result = newestResult<Generated>('chembl-release', (r) => !!r.file && path.resolve(r.file) === release && !!r.expectedImport);
+  return result?.expectedImport ?? null;
 }
 
 async function databaseMb(): Promise<number> {

@@ -35,6 +35,17 @@ export function summary(ms: number[]) {
 }
 
 /** Writes bench/results/<name>-<timestamp>.json and answers its path relative to the working directory. */
+/** The newest result a bench wrote under `name` (bench/results/<name>-*.json) that `matches`, or null. */
+export function newestResult<T>(name: string, matches: (result: T) => boolean): T | null {
+  const dir = path.resolve(import.meta.dirname, '..', 'results');
+  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.startsWith(`${name}-`) && f.endsWith('.json')).sort().reverse() : [];
+  for (const file of files) {
+    const result = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as T;
+    if (matches(result)) return result;
+  }
+  return null;
+}
+
 export function writeResult(name: string, result: unknown): string {
   const dir = path.resolve(import.meta.dirname, '..', 'results');
   fs.mkdirSync(dir, { recursive: true });

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import Database from 'better-sqlite3';
 import { writeActivities } from './activities.ts';
 import type { ActivityCounts } from './activities.ts';
 import { writeEntities } from './entities.ts';
@@ -8,7 +9,7 @@ import { FULL_SIZE } from './proportions.ts';
 import type { Counts } from './proportions.ts';
 import { ReleasePlan } from './release-plan.ts';
 import { StructureStream } from './structures.ts';
-import type { EnumerationStats } from './structures.ts';
+import type { EnumerationStats, Structure } from './structures.ts';
 import { readSubset } from './subset.ts';
 import type { GeneratedTable } from './subset.ts';
 import { ReleaseWriter } from './writer.ts';
@@ -35,6 +36,13 @@ export interface GenerateOptions {
    * ~1 ms of RDKit CPU per structure here (measured at 1/100) and saves the importer computing them.
    */
   inchi?: boolean;
+  /**
+   * Release 1 of the same seed, scale and subset, written earlier by this generator, and where its
+   * structure sequence stopped (its result's `structures.parentsRead` and `.accepted`): its
+   * structures are read instead of enumerated again, so that a release N > 1 costs RDKit time only
+   * for its new molecules. The file written is the same as without it.
+   */
+  continueFrom?: { file: string; parentsRead: number; accepted: number };
   onProgress?: (message: string) => void;
 }
 
@@ -105,6 +113,8 @@ export async function generateRelease(options: GenerateOptions): Promise<Generat
   const writer = new ReleaseWriter(options.out, subset.shapes);
   const perParent = analoguesPerParent(subset.parents.length, subset.noStructureShare);
   const stream = new StructureStream(subset.parents, perParent, seed, options.workers ?? 2, plan.counts.molecules, options.inchi ?? false);
+  const earlier = options.continueFrom ? openEarlierRelease(options.continueFrom, plan, options.inchi ?? false) : undefined;
+  if (earlier) stream.continueFrom(earlier.structures);
   try {
     const { targets, retiredAssays } = writeEntities(subset, plan, writer);
     seconds.entities = lap();
@@ -136,6 +146,29 @@ export async function generateRelease(options: GenerateOptions): Promise<Generat
     };
   } finally {
     writer.close();
+    earlier?.structures.rows.return?.();
+    earlier?.db.close();
     await stream.close();
   }
+}
+
+/** Release 1's structures in the order they were taken (by molecule key), after checking it is release 1 of this scale. */
+function openEarlierRelease(from: NonNullable<GenerateOptions['continueFrom']>, plan: ReleasePlan, inchi: boolean) {
+  const db = new Database(from.file, { readonly: true, fileMustExist: true });
+  const molecules = (db.prepare('SELECT count(*) AS n FROM molecule_dictionary').get() as { n: number }).n;
+  if (molecules !== plan.base.molecules) {
+    db.close();
+    throw new Error(`${from.file} has ${molecules} molecules, not the ${plan.base.molecules} of release 1 at scale ${plan.scale}`);
+  }
+  const count = (db.prepare('SELECT count(*) AS n FROM compound_structures').get() as { n: number }).n;
+  // Without InChIs in the earlier file the reused structures would lack them where asked for (or the reverse).
+  const withInchi = (db.prepare('SELECT count(*) AS n FROM compound_structures WHERE standard_inchi IS NOT NULL').get() as { n: number }).n > 0;
+  if (count > 0 && withInchi !== inchi) {
+    db.close();
+    throw new Error(`${from.file} was written ${withInchi ? 'with' : 'without'} --inchi: write this one the same way`);
+  }
+  // One open cursor, read as the molecules are written (the connection runs nothing else after it).
+  const rows = db.prepare('SELECT canonical_smiles AS smiles, standard_inchi AS inchi, standard_inchi_key AS inchikey FROM compound_structures ORDER BY molregno')
+    .iterate() as IterableIterator<Structure>;
+  return { db, structures: { rows, count, parentsRead: from.parentsRead, accepted: from.accepted } };
 }

@@ -32,13 +32,28 @@ export interface Structure { smiles: string; inchi: string | null; inchikey: str
 interface Reply { id?: number; ready?: boolean; results?: ParentResult[]; cpuMs?: number }
 
 export interface EnumerationStats {
+  /** Parents whose analogues were consumed (those of an earlier file included): where the sequence stands. */
   parentsRead: number;
   candidatesTried: number;
   accepted: number;
   duplicates: number;
   /** CPU time the workers spent enumerating (RDKit), summed over workers. */
   workerCpuSeconds: number;
+  /** Structures read from an earlier file instead of enumerated (`continueFrom`). */
+  reused: number;
 }
+
+/** Where an earlier file of the same sequence stopped: its structures, and its stream's position. */
+export interface EarlierStructures {
+  /** Its structures in the order they were taken (compound_structures by molregno, for release 1). */
+  rows: Iterator<Structure>;
+  count: number;
+  /** Its stream's `parentsRead` and `accepted` when it finished (bench/results/chembl-release-*.json). */
+  parentsRead: number;
+  accepted: number;
+}
+
+type Chunk = { smiles: string; wanted: number; seed: number }[];
 
 class StructureWorker {
   readonly worker = new Worker(new URL('./structure-worker.mjs', import.meta.url));
@@ -63,7 +78,7 @@ class StructureWorker {
 }
 
 export class StructureStream {
-  readonly stats: EnumerationStats = { parentsRead: 0, candidatesTried: 0, accepted: 0, duplicates: 0, workerCpuSeconds: 0 };
+  readonly stats: EnumerationStats = { parentsRead: 0, candidatesTried: 0, accepted: 0, duplicates: 0, workerCpuSeconds: 0, reused: 0 };
   private readonly workers: StructureWorker[];
   private readonly idle: StructureWorker[] = [];
   private readonly seen: SmilesHashSet;
@@ -73,6 +88,11 @@ export class StructureStream {
   private round = 0;
   private closed = false;
   private nextId = 1;
+  private earlier: EarlierStructures | undefined;
+  /** The chunk the earlier file's run consumed last, sent again first: its leftovers start what follows. */
+  private replay: Chunk | undefined;
+  /** New structures the replayed chunk must give (the earlier run's leftovers): proves the file continues this sequence. */
+  private replayExpects: number | undefined;
 
   constructor(
     private readonly parents: string[],
@@ -88,8 +108,64 @@ export class StructureStream {
     this.seen = new SmilesHashSet(expected);
   }
 
+  /**
+   * Serve the first `earlier.count` structures from an earlier file of the same seed and subset
+   * (release 2 from release 1: RDKit runs only for the structures after them, minutes instead of
+   * most of an hour at full size). The result is the same sequence as enumerating from the start.
+   */
+  continueFrom(earlier: EarlierStructures): void {
+    if (this.nextId !== 1) throw new Error('continueFrom must be called before the first take');
+    if (earlier.accepted < earlier.count) throw new Error(`the earlier file holds ${earlier.count} structures but its run accepted only ${earlier.accepted}`);
+    this.earlier = earlier;
+  }
+
   /** The next `n` structures of the sequence. Throws when the subset cannot give that many. */
   async take(n: number): Promise<Structure[]> {
+    const reused = this.earlier ? this.takeEarlier(n) : [];
+    const wanted = n - reused.length;
+    if (wanted === 0) return reused;
+    const enumerated = await this.enumerate(wanted);
+    return reused.length > 0 ? [...reused, ...enumerated] : enumerated;
+  }
+
+  private takeEarlier(n: number): Structure[] {
+    const earlier = this.earlier as EarlierStructures;
+    const out: Structure[] = [];
+    while (out.length < n && this.stats.reused < earlier.count) {
+      const next = earlier.rows.next();
+      if (next.done) throw new Error(`the earlier file ended after ${this.stats.reused} of its ${earlier.count} structures`);
+      if (!this.seen.add(next.value.smiles)) throw new Error(`the earlier file repeats a structure (${next.value.smiles}): not one of this generator's`);
+      out.push(next.value);
+      this.stats.reused++;
+      this.stats.accepted++;
+    }
+    if (this.stats.reused === earlier.count) {
+      this.earlier = undefined;
+      this.replay = this.skipParents(earlier.parentsRead);
+      this.stats.parentsRead = earlier.parentsRead - this.replay.length;
+      this.replayExpects = earlier.accepted - earlier.count;
+    }
+    return out;
+  }
+
+  /**
+   * Moves the parent cursor past `count` parents, as the earlier run's requests did, and returns
+   * the last chunk: its reply was consumed last, so its structures not taken yet come next.
+   */
+  private skipParents(count: number): Chunk {
+    let read = 0;
+    let last: Chunk = [];
+    while (read < count && this.round < MAX_ROUNDS) {
+      const chunk = this.nextChunk();
+      if (chunk.length === 0) continue;
+      read += chunk.length;
+      last = chunk;
+    }
+    if (read !== count) throw new Error(`the earlier run's position (${count} parents) is not where one of its requests ended: not this sequence`);
+    return last;
+  }
+
+  private async enumerate(n: number): Promise<Structure[]> {
     while (this.ready.length < n) {
       this.dispatch();
       const reply = this.inFlight.shift();
@@ -132,8 +208,13 @@ export class StructureStream {
    * analogues (the ones it gave already are dropped as duplicates): only needed if the first round
    * falls short, which the per-parent quota is sized to avoid.
    */
-  private nextChunk(): { smiles: string; wanted: number; seed: number }[] {
-    const chunk: { smiles: string; wanted: number; seed: number }[] = [];
+  private nextChunk(): Chunk {
+    if (this.replay) {
+      const chunk = this.replay;
+      this.replay = undefined;
+      return chunk;
+    }
+    const chunk: Chunk = [];
     while (chunk.length < CHUNK && this.round < MAX_ROUNDS) {
       const index = this.nextParent++;
       const smiles = this.parents[index];
@@ -149,6 +230,7 @@ export class StructureStream {
 
   private accept(reply: Reply): void {
     this.stats.workerCpuSeconds += (reply.cpuMs ?? 0) / 1000;
+    const acceptedBefore = this.stats.accepted;
     for (const result of reply.results ?? []) {
       this.stats.parentsRead++;
       this.stats.candidatesTried += result.tried;
@@ -162,6 +244,12 @@ export class StructureStream {
           this.stats.duplicates++;
         }
       }
+    }
+    // The first reply after an earlier file is its last chunk again: exactly its leftovers are new.
+    if (this.replayExpects !== undefined) {
+      const fresh = this.stats.accepted - acceptedBefore;
+      if (fresh !== this.replayExpects) throw new Error(`the earlier file does not continue into this sequence (its last request gave ${fresh} new structures here, ${this.replayExpects} there): another seed, subset or generator?`);
+      this.replayExpects = undefined;
     }
   }
 }

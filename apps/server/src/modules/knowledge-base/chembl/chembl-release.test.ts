@@ -174,16 +174,22 @@ describe.skipIf(!available)('a generated ChEMBL-shaped release (1/1000 of ChEMBL
 });
 
 describe.skipIf(!available)('generated releases are reproducible, and release 2 changes release 1', () => {
-  const small = 0.0001;
-  const files = { first: path.join(tmp, 'r1a.db'), again: path.join(tmp, 'r1b.db'), second: path.join(tmp, 'r2.db') };
+  // 3,600 molecules: release 1 takes structures from three requests of parents, so continuing it
+  // skips two and replays the third.
+  const small = 0.0015;
+  const files = { first: path.join(tmp, 'r1a.db'), again: path.join(tmp, 'r1b.db'), second: path.join(tmp, 'r2.db'), continued: path.join(tmp, 'r2c.db') };
+  let r1: GenerateResult;
   let r2: GenerateResult;
+  let continued: GenerateResult;
 
   beforeAll(async () => {
-    // 240 molecules each: one RDKit worker starts faster than two would finish sooner.
+    // One RDKit worker: at this size it starts faster than two would finish sooner.
     const options = { source: SUBSET, scale: small, seed: 3, workers: 1 };
-    await generateRelease({ ...options, out: files.first });
+    r1 = await generateRelease({ ...options, out: files.first });
     await generateRelease({ ...options, out: files.again });
     r2 = await generateRelease({ ...options, out: files.second, release: 2 });
+    const from = { file: files.first, parentsRead: r1.structures.parentsRead, accepted: r1.structures.accepted };
+    continued = await generateRelease({ ...options, out: files.continued, release: 2, continueFrom: from });
   }, 300_000);
 
   /** A digest of every row of every generated table, in key order. */
@@ -203,6 +209,19 @@ describe.skipIf(!available)('generated releases are reproducible, and release 2 
   it('writes the same file twice for the same seed', () => {
     expect(digest(files.again)).toBe(digest(files.first));
   });
+
+  it('writes the same release 2 when it continues release 1\'s structures instead of enumerating them again', async () => {
+    expect(continued.structures.reused).toBe(r1.tables.compound_structures);
+    expect(continued.structures.candidatesTried).toBeLessThan(r2.structures.candidatesTried);
+    expect(continued.structures.parentsRead).toBe(r2.structures.parentsRead);
+    expect(digest(files.continued)).toBe(digest(files.second));
+    // A release 1 of another seed is refused, not silently continued into a different sequence.
+    const other = path.join(tmp, 'r1-seed4.db');
+    const r1Other = await generateRelease({ source: SUBSET, scale: small, seed: 4, workers: 1, out: other });
+    const wrong = { file: other, parentsRead: r1Other.structures.parentsRead, accepted: r1Other.structures.accepted };
+    await expect(generateRelease({ source: SUBSET, scale: small, seed: 3, workers: 1, out: path.join(tmp, 'r2-wrong.db'), release: 2, continueFrom: wrong }))
+      .rejects.toThrow(/repeats a structure|does not continue|not where one of its requests ended/);
+  }, 120_000);
 
   it('keeps the keys of release 1, adds new keys after them, retires a few and changes some values', () => {
     const db = new Database(files.second, { readonly: true });
