@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, startTestApp } from '../../../../test/harness.ts';
 import type { TestApp } from '../../../../test/harness.ts';
 import { beginLoad, finishLoad, loadsVersion } from '../../knowledge-base/kb-loads.ts';
+import { readSnapshot, writeSnapshot } from './column-snapshot.ts';
 import { loadKbColumns } from './kb-columns.ts';
+import { RoaringBitmap32 } from './roaring.ts';
 import type { KbColumns } from './kb-columns.ts';
 
 /** Everything read from the database, in comparable form (the reverse lists are rebuilt from it). */
@@ -120,5 +122,26 @@ describe.each(DATABASES)('search column snapshot on %s', (kind) => {
     expect(read.source).toBe('database');
     expect(String(errors.at(-1))).toMatch(/shorter than its header|is damaged \(its (header is longer than|parts do not fill) the file\)/);
     expect(read.columns.actIds.length).toBeGreaterThan(1_000);
+  });
+});
+
+describe('search column snapshot file', () => {
+  it('reads back a file whose last part is not a multiple of 8 bytes long (an imported release\'s columns)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-snapshot-odd-'));
+    try {
+      const file = path.join(dir, 'columns.bin');
+      // Serialised sizes vary with the ids; keep adding until the last bitmap's length is odd.
+      const last = new RoaringBitmap32([1]);
+      for (let id = 3; last.serialize('portable').length % 8 === 0; id += 7) last.add(id);
+      const content = { arrays: [Int32Array.of(5, 7, 9)], vocabularies: [['IC50', null]], bitmaps: [new RoaringBitmap32([2, 4]), last] };
+      await writeSnapshot(file, 'key-1', content);
+      const read = await readSnapshot(file, 'key-1');
+      expect(read).not.toBeNull();
+      expect(Array.from(read!.arrays[0]!)).toEqual([5, 7, 9]);
+      expect(read!.vocabularies).toEqual([['IC50', null]]);
+      expect(read!.bitmaps.map((b) => b.toArray())).toEqual([[2, 4], last.toArray()]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -72,6 +72,9 @@ export async function writeSnapshot(file: string, key: string, content: Snapshot
       await writeFully(handle, bytes, position);
       position += align(bytes.length);
     }
+    // The last part's padding too: without it a file whose last bitmap is not a multiple of 8 bytes
+    // long is shorter than its header says, and every start would reject it as damaged.
+    await handle.truncate(position);
     // On disk before it takes the name: after a crash the file is whole or the old one.
     await handle.sync();
     await handle.close();
