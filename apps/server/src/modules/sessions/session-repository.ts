@@ -44,6 +44,21 @@ export class SessionRepository implements SessionChecker {
   }
 
   /**
+   * A login's session, with the id its caller made (so that its tokens are signed while the row is
+   * written), and the successful attempt's row, in one statement: one wait for the database
+   * instead of two under load (the attempt's foreign key is checked at the statement's end).
+   */
+  async openForLogin(sessionId: string, userId: number, client: { ip: string | null; userAgent: string | null }, username: string): Promise<void> {
+    await this.db
+      .with('opened', (db) => db.insertInto('user_sessions').values({ id: sessionId, user_id: userId, ip_address: client.ip, user_agent: client.userAgent }).returning(['id', 'user_id']))
+      .insertInto('login_attempts')
+      .columns(['user_id', 'username', 'ip_address', 'failed', 'failure_reason', 'session_id'])
+      .expression((eb) => eb.selectFrom('opened').select(['opened.user_id', eb.val(username).as('username'), eb.val(client.ip).as('ip_address'),
+        eb.val(false).as('failed'), eb.val(null).as('failure_reason'), 'opened.id']))
+      .execute();
+  }
+
+  /**
    * Checks a session and, when `touch` is set, records activity. A session idle for longer than the
    * idle limit is closed here, so an idle token is refused however long ago it was issued.
    */
