@@ -7,6 +7,7 @@ import { seedLookups } from '../lookup-vocabulary.ts';
 import { dataSourceIds } from './lookups.ts';
 import { hasTable, isSqliteReadError, openChemblFile } from './sqlite-source.ts';
 import type { ChemblFile } from './sqlite-source.ts';
+import { buildDeferredIndexes, deferIndexes, DEFERRED_INDEX_TABLES } from './deferred-indexes.ts';
 import { newReport } from './step.ts';
 import type { KbLoadKind, KbLoadReport } from '@kb/contracts/kb-loads';
 import { KEYED_TABLES, completeEntities, forgetSeen, retireMissing } from './release.ts';
@@ -221,6 +222,13 @@ async function runStep(
   if (report.status === 'loaded') await writeCheckpoint(db, job, part, null, true);
 }
 
+/** A first load's deferred indexes of `table`, built once its rows are in (deferred-indexes.ts). */
+async function buildIndexesAfterRows(db: Db, job: string, table: string, report: StepReport): Promise<void> {
+  const started = performance.now();
+  const built = await buildDeferredIndexes(db, job);
+  if (built > 0) report.notes.push(`${built} secondary indexes of ${table} built after its rows, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
 function totalsOf(steps: StepReport[]): ImportSummary['totals'] {
   const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
   return {
@@ -246,6 +254,8 @@ function tablesNotRead(file: ChemblFile): Record<string, string> {
 async function startingCheckpoints(db: Db, job: string, restart: boolean): Promise<Map<string, Checkpoint>> {
   const checkpoints = await readCheckpoints(db, job);
   if (!restart && !checkpoints.get('complete')?.done) return checkpoints;
+  // Indexes an earlier first load deferred are built before their record goes.
+  await buildDeferredIndexes(db, job);
   await db.deleteFrom('kb_load_checkpoints').where('job', '=', job).execute();
   await forgetSeen(db, job);
   return new Map();
@@ -310,7 +320,10 @@ export async function importChembl(handle: DatabaseHandle, filePath: string, opt
         });
         const stepStarted = performance.now();
         try {
+          const deferred = load.firstLoad ? DEFERRED_INDEX_TABLES[step.name] : undefined;
+          if (deferred) await deferIndexes(db, job, deferred);
           await runStep(db, ctx, job, step, report, checkpoint?.lastKey ?? null, options, state, progress);
+          if (deferred && report.status === 'loaded') await buildIndexesAfterRows(db, job, deferred, report);
         } catch (error) {
           // A damaged page met while loading (not while paging) ends this step only.
           if (!isSqliteReadError(error)) throw error;
@@ -323,6 +336,8 @@ export async function importChembl(handle: DatabaseHandle, filePath: string, opt
         report.status = 'stopped';
       }
     }
+    // Indexes a killed run left deferred (its step finished, or was cut short by a damaged page).
+    if (!state.stopped) await buildDeferredIndexes(db, job);
     const complete = !state.stopped && reports.every((r) => r.status !== 'unreadable part' && r.status !== 'stopped');
     if (!state.stopped) await setDatasetLabel(db, datasetLabel);
     if (reports.some((r) => r.status === 'unreadable part')) {
