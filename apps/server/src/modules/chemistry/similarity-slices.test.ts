@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FP_BITS, FP_BYTES } from './fingerprint.mjs';
 import { bitCounts, emptySlices, sliceWords, writeRow } from './bit-slices.mjs';
 import { similarRows } from './similarity-slices.mjs';
+import { mulberry32 } from '../knowledge-base/demo/mulberry32.mjs';
 
 /*
  * The bit-sliced Tanimoto scan against the plain definition, |A ∧ B| / |A ∨ B| over every row:
@@ -10,16 +11,8 @@ import { similarRows } from './similarity-slices.mjs';
  * engine's parity with RDKit's own Tanimoto is engine-parity.api.test.ts.
  */
 
-/** A small deterministic generator (mulberry32), so a failure names its seed. */
-function random(seed: number): () => number {
-  let t = seed >>> 0;
-  return () => {
-    t = (t + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(t ^ (t >>> 15), 1 | t);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The project's seeded generator, so a failure names its seed. */
+const random = mulberry32;
 
 /** Bits set in each byte value, counted one bit at a time. */
 const BITS = Uint8Array.from({ length: 256 }, (_, x) => [0, 1, 2, 3, 4, 5, 6, 7].filter((i) => x & (1 << i)).length);
