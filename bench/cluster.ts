@@ -117,7 +117,7 @@ interface Balancer {
   config: string;
 }
 
-/** HAProxy in the foreground (-db) with its config in `dir`: round robin over the servers, /api/health checked. */
+/** HAProxy in the foreground (-db) with its config in `dir`: round robin over the servers, /api/health/ready checked. */
 async function startHaproxy(dir: string, servers: ClusterServer[]): Promise<Balancer> {
   const [port, statsPort] = [await freePort(), await freePort()];
   const config = [
@@ -134,7 +134,7 @@ async function startHaproxy(dir: string, servers: ClusterServer[]): Promise<Bala
     '  default_backend kb_servers',
     'backend kb_servers',
     '  balance roundrobin',
-    '  option httpchk GET /api/health',
+    '  option httpchk GET /api/health/ready',
     '  http-check expect status 200',
     ...servers.map((server, i) => `  server s${i + 1} 127.0.0.1:${server.port} check inter 2s fall 3 rise 2`),
     'listen stats',
@@ -168,7 +168,8 @@ async function startHaproxy(dir: string, servers: ClusterServer[]): Promise<Bala
       await exited;
     },
   };
-  const deadline = Date.now() + 30_000;
+  // A server is UP once it is ready (its search columns and structure index read): minutes at L.
+  const deadline = Date.now() + 15 * 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`haproxy exited: ${fs.readFileSync(path.join(dir, 'haproxy.log'), 'utf8')}`);
     try {
@@ -176,7 +177,7 @@ async function startHaproxy(dir: string, servers: ClusterServer[]): Promise<Bala
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error('HAProxy did not see every server UP within 30 s');
+    if (Date.now() > deadline) throw new Error('HAProxy did not see every server UP (ready) within 15 minutes');
     await sleep(250);
   }
 }

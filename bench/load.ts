@@ -156,6 +156,19 @@ async function crowdAccounts(): Promise<string[]> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Waits (at most 15 minutes) for `GET /api/health/ready` to answer 200; returns what each part took. */
+async function serverReady(baseUrl: string): Promise<string> {
+  const deadline = Date.now() + 15 * 60_000;
+  for (;;) {
+    const response = await fetch(`${baseUrl}/api/health/ready`);
+    const body = (await response.json()) as { ready: boolean; parts: { name: string; state: string; seconds: number }[] };
+    const parts = body.parts.map((part) => `${part.name} ${part.state} ${part.seconds} s`).join(', ');
+    if (response.status === 200) return parts;
+    if (Date.now() > deadline) throw new Error(`The server was not ready within 15 minutes: ${parts}`);
+    await sleep(1000);
+  }
+}
+
 class Client {
   constructor(
     readonly baseUrl: string,
@@ -349,25 +362,18 @@ if (mix === 'L') {
 }
 const server = await startServer();
 try {
-  // A large knowledge base: the crowd starts once the structure index is loaded (tens of seconds at L)
-  // and its frequent fragments computed (seconds more, both cores), so the reference probe runs on
-  // an idle server (within 2 minutes: an engine that stopped warming is not waited for).
+  // The crowd starts once the server is ready (`GET /api/health/ready`: search columns, chart
+  // dictionaries, structure index and its frequent fragments, target prediction), as a load balancer
+  // would send it users, so that the reference probe runs on an idle server.
   const startedAt = Date.now();
   // The crowd logs in first: its logins and the probe's (50 a minute) share the per-address ceiling
   // of 60 account calls a minute, so the probe starts in the next minute (below).
   const accounts = await crowdAccounts();
   const clients: Client[] = [];
   for (const email of accounts) clients.push(await Client.login(server.baseUrl, email));
-  const watcher = await Client.login(server.baseUrl, 'full-user@demo.test');
-  let readyAt: number | null = null;
-  for (;;) {
-    const status = (await watcher.get('/api/chemistry/status')) as { state: string; fragmentsReady?: boolean };
-    if (status.state === 'failed') break;
-    if (status.state === 'ready') readyAt ??= Date.now();
-    if (readyAt !== null && (status.fragmentsReady || Date.now() - readyAt > 120_000)) break;
-    await sleep(1000);
-  }
-  console.error(`server ready at ${server.baseUrl} (structure index after ${((Date.now() - startedAt) / 1000).toFixed(0)} s); reference probe for ${referenceSeconds} s`);
+  const readiness = await serverReady(server.baseUrl);
+  const readySeconds = Math.round((Date.now() - startedAt) / 1000);
+  console.error(`server ready at ${server.baseUrl} after ${readySeconds} s (${readiness}); reference probe for ${referenceSeconds} s`);
   await sleep(Math.max(0, startedAt + 61_000 - Date.now()));
   await probe(server.baseUrl, Date.now() + referenceSeconds * 1000);
   const reference = { health: figures('health'), login: figures('login') };
@@ -398,6 +404,8 @@ try {
     users,
     accounts: accounts.length,
     seconds,
+    readySeconds,
+    readiness,
     reference,
     loaded,
     errorSamples,

@@ -35,6 +35,7 @@ import { registerAdminAccountRoutes } from './modules/admin/admin-account-routes
 import { registerTrackerRoutes } from './modules/trackers/tracker-routes.ts';
 import { registerUsageRoutes } from './modules/usage/usage-routes.ts';
 import { registerHealthRoutes } from './modules/health/health-routes.ts';
+import { StartupReadiness } from './modules/health/readiness.ts';
 import { registerLookupRoutes } from './modules/lookups/lookup-routes.ts';
 import { registerTreeRoutes } from './modules/trees/tree-routes.ts';
 import { registerUploadRoutes } from './modules/uploads/upload-routes.ts';
@@ -79,6 +80,8 @@ declare module 'fastify' {
     prediction: PredictionService;
     /** Assay, reference and target values in memory for charts and filters (null: SEARCH_BITMAPS=0). */
     kbDictionaries: KbDictionaryCache | null;
+    /** What the server still prepares after it listens (main.ts adds the parts; `GET /api/health/ready`). */
+    readiness: StartupReadiness;
   }
 }
 
@@ -313,7 +316,8 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
     },
     log: (message) => app.log.error(message),
   });
-  registerHealthRoutes(app, database.kind, config.serverName, datasetSizes(database), () => database.failure());
+  app.decorate('readiness', new StartupReadiness());
+  registerHealthRoutes(app, database.kind, config.serverName, datasetSizes(database), () => database.failure(), app.readiness);
 
   registerWebApp(app, config.webDist);
   return app;

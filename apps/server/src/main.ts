@@ -60,21 +60,33 @@ async function main(): Promise<void> {
   // The bitmap engine's columns (SEARCH_BITMAPS): counts use the SQL path until they are read.
   // Since the process started (`npm run bench -- startup` reads these lines).
   const sinceStart = () => `${(performance.now() / 1000).toFixed(1)} s after start`;
-  void app.searchService
-    .bitmapsReady()
-    .then((on) => on && console.log(`Search bitmaps ready, ${sinceStart()} (columns from the ${app.searchService.bitmapsSource})`))
-    .catch((error: unknown) => console.error('Reading the search bitmaps failed; counts use SQL', error));
+  // Each is a part of readiness (`GET /api/health/ready`): a balancer sends users once all are done.
+  const { readiness } = app;
+  readiness.track(
+    'search columns',
+    app.searchService
+      .bitmapsReady()
+      .then((on) => on && console.log(`Search bitmaps ready, ${sinceStart()} (columns from the ${app.searchService.bitmapsSource})`)),
+    (error) => console.error('Reading the search bitmaps failed; counts use SQL', error),
+  );
   // The charts' and filters' dictionaries likewise (counted in SQL until they are read).
-  void app.kbDictionaries
-    ?.current()
-    .then(() => console.log(`Chart and filter dictionaries ready, ${sinceStart()}`))
-    .catch((error: unknown) => console.error('Reading the chart dictionaries failed; charts use SQL', error));
+  if (app.kbDictionaries) {
+    readiness.track(
+      'chart dictionaries',
+      app.kbDictionaries.current().then(() => console.log(`Chart and filter dictionaries ready, ${sinceStart()}`)),
+      (error) => console.error('Reading the chart dictionaries failed; charts use SQL', error),
+    );
+  }
+  readiness.watch('structure index', () => app.chemEngine.startupState());
   // Target prediction: the actives, the ensemble's background and the model, once the index is in.
-  void app.chemEngine
-    .ready()
-    .then(() => app.prediction.warm())
-    .then(() => console.log(`Target prediction ready, ${sinceStart()}`))
-    .catch((error: unknown) => console.error('Preparing target prediction failed; it is tried again at the first prediction', error));
+  readiness.track(
+    'target prediction',
+    app.chemEngine
+      .ready()
+      .then(() => app.prediction.warm())
+      .then(() => console.log(`Target prediction ready, ${sinceStart()}`)),
+    (error) => console.error('Preparing target prediction failed; it is tried again at the first prediction', error),
+  );
   // Background exports: queued ones, and ones a stopped process left half-written, are taken up now.
   app.exportJobs.start();
   // Alerts on new data: checks finished loads now and every ALERT_POLL_MS (also loads made by a command-line import).
@@ -82,17 +94,21 @@ async function main(): Promise<void> {
   if (config.seedDemo) {
     // Under a lock shared by every server on the database: the next one to get it finds the demo
     // data there (or resumes it, when the first was stopped half-way) instead of seeding it twice.
-    void withStartupLock(database, 'kb:seed-demo-data', async () => {
+    const seeding = withStartupLock(database, 'kb:seed-demo-data', async () => {
       await seedKnowledgeBaseInBackground(config, database, () => {
         app.searchService.invalidateDefaultCounts();
-        void app.chemEngine
-          .refresh()
-          // Target prediction reads the seeded actives and backgrounds now, not at the first query.
-          .then(() => app.prediction.warm())
-          .catch((error: unknown) => console.error('Loading the structure index or preparing target prediction failed', error));
+        readiness.track(
+          'seeded structures indexed',
+          app.chemEngine
+            .refresh()
+            // Target prediction reads the seeded actives and backgrounds now, not at the first query.
+            .then(() => app.prediction.warm()),
+          (error) => console.error('Loading the structure index or preparing target prediction failed', error),
+        );
       });
       await seedDatasets(database);
-    }).catch((error: unknown) => console.error('Seeding the demo data failed; the server keeps running. Restart to resume.', error));
+    });
+    readiness.track('demo data', seeding, (error) => console.error('Seeding the demo data failed; the server keeps running. Restart to resume.', error));
   }
 }
 

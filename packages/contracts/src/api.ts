@@ -25,7 +25,7 @@ import {
 import { LoginHistoryResponseSchema, NotificationSettingsRequestSchema, NotificationSettingsSchema } from './dashboard.ts';
 import { AdminSubscriptionsResponseSchema, SuperAdminOverviewSchema } from './admin.ts';
 import { trackerEndpoints } from './admin-trackers.ts';
-import { HealthResponseSchema } from './health.ts';
+import { HealthResponseSchema, ReadinessResponseSchema } from './health.ts';
 import { defineEndpoint } from './endpoint.ts';
 import { DASHBOARD_ROLES } from './roles.ts';
 import type { Endpoint } from './endpoint.ts';
@@ -245,6 +245,13 @@ export const systemEndpoints = {
     access: 'public',
     summary: 'Liveness with the database kind and the data-set size.',
     response: HealthResponseSchema,
+  }),
+  ready: defineEndpoint({
+    method: 'GET',
+    path: '/api/health/ready',
+    access: 'public',
+    summary: 'Readiness: 200 once the server has its search columns, structure index and the rest in memory, 503 (same body) while it prepares them.',
+    response: ReadinessResponseSchema,
   }),
 } as const;
 

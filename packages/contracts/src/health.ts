@@ -13,3 +13,19 @@ export const HealthResponseSchema = z.object({
   server: z.string(),
 });
 export type HealthResponse = z.infer<typeof HealthResponseSchema>;
+
+/** One thing a server prepares after it starts listening; `failed` counts as done (it serves without it). */
+export const ReadinessPartSchema = z.object({
+  name: z.string(),
+  state: z.enum(['warming', 'ready', 'failed']),
+  /** How long it has taken so far, or took. */
+  seconds: z.number(),
+});
+export type ReadinessPart = z.infer<typeof ReadinessPartSchema>;
+
+/** 200 when every part is done, 503 (same body) while any is warming: a load balancer's readiness check. */
+export const ReadinessResponseSchema = z.object({
+  ready: z.boolean(),
+  parts: z.array(ReadinessPartSchema),
+});
+export type ReadinessResponse = z.infer<typeof ReadinessResponseSchema>;

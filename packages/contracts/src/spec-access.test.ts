@@ -82,6 +82,7 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
       'GET /api/pub/account/verify/:code',
       'POST /api/pub/account/verify/:code',
       'GET /api/health',
+      'GET /api/health/ready',
     ],
   },
   {

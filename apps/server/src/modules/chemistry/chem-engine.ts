@@ -146,6 +146,11 @@ export interface PairDifference {
 
 export interface ChemEngine {
   status(): EngineStatus;
+  /**
+   * Whether its start-up work is over: the index is in and the frequent fragments are computed (or
+   * were given up after a lost worker), or the load failed. Readiness (`GET /api/health/ready`) asks it.
+   */
+  startupState(): 'warming' | 'ready' | 'failed';
   /** Loads the index in the background (idempotent); searches wait for it. */
   start(): void;
   /** Resolves when the index is loaded; rejects if loading failed. `onWait` hears the load's progress. */

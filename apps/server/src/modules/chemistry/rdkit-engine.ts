@@ -322,6 +322,11 @@ export class RdkitChemEngine implements ChemEngine {
     return { ...this.current, workers: this.workers.length, fragmentsReady: this.fragmentsReady() };
   }
 
+  startupState(): 'warming' | 'ready' | 'failed' {
+    if (this.current.state === 'failed') return 'failed';
+    return this.current.state === 'ready' && (this.fragmentsOff || this.fragmentsReady()) ? 'ready' : 'warming';
+  }
+
   private fragmentsReady(): boolean {
     if (this.current.state !== 'ready' || this.fragmentsOff) return false;
     const perSlot = new Map<number, number>();

@@ -3,6 +3,7 @@ import { systemEndpoints } from '@kb/contracts/api';
 import type { DatabaseKind } from '../../db/database.ts';
 import { registerEndpoint } from '../../http/endpoint-route.ts';
 import { HttpError } from '../../http/errors.ts';
+import type { StartupReadiness } from './readiness.ts';
 
 export interface DatasetSize {
   label: string;
@@ -47,6 +48,7 @@ export function registerHealthRoutes(
   sizeOf: () => Promise<DatasetSize>,
   /** Why the database cannot answer any more, else null (the size above may be an old one). */
   databaseFailure: () => string | null,
+  readiness: StartupReadiness,
 ): void {
   const size = staleWhileRevalidate(sizeOf, SIZE_TTL_MS);
   registerEndpoint(app, systemEndpoints.health, async () => {
@@ -60,5 +62,11 @@ export function registerHealthRoutes(
       version: '0.1.0',
       server: serverName,
     };
+  });
+  registerEndpoint(app, systemEndpoints.ready, async ({ reply }) => {
+    const report = readiness.report();
+    // A lost database outranks warm-up: the balancer must not send users here either way.
+    if (databaseFailure() || !report.ready) reply.code(503);
+    return report;
   });
 }
