@@ -21,6 +21,9 @@
  * and the per-user admission limits (2 searches at once per account) do not queue seven people
  * behind one account's searches.
  *
+ * `--server-cpu-prof DIR` writes a V8 CPU profile of the server's main thread (whole run) into DIR.
+ * The crowd starts once `GET /api/health/ready` answers 200, as a load balancer would send users.
+ *
  * `--mix L` (issue 18, for a large knowledge base such as demo L): searches that stay under the
  * activity cap at ChEMBL size, with targets read from the database — a target with an activity
  * ceiling, a Ki range, a target NOT a mechanism, recent patents with Ki, launched compounds,
@@ -76,7 +79,10 @@ async function startServer(): Promise<{ baseUrl: string; stop: () => Promise<voi
   const logFile = path.join(dataDir, 'server.log');
   if (databaseUrl) await ensureDatabase(databaseUrl);
   const log = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'apps/server/src/main.ts')], {
+  // `--server-cpu-prof DIR`: the server's main thread profiled (V8, written when it stops) to see what a crowd costs it.
+  const profileDir = arg('server-cpu-prof');
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(REPO, 'apps/server/src/main.ts')], {
     cwd: REPO,
     stdio: ['ignore', log, log],
     env: {
