@@ -5,7 +5,8 @@
  * 60 s, the whole server under 6 GB resident). Starts `apps/server/src/main.ts` on the database and
  * reports, from the moment it was spawned: the API answering `/api/health`; the structure index
  * ready (`/api/chemistry/status`); the search bitmaps and the chart/filter dictionaries read (the
- * lines main.ts prints); and the process's resident memory (VmRSS, sampled each second, and the
+ * lines main.ts prints); the server ready for users (`GET /api/health/ready` 200: the above, the
+ * frequent fragments and target prediction too); and the process's resident memory (VmRSS, sampled each second, and the
  * kernel's high-water mark VmHWM) once everything is in and `--settle` seconds later. Everything in
  * memory is in this one process (the RDKit workers are its threads).
  *
@@ -95,10 +96,14 @@ try {
         marks.structures = status.total;
       }
     }
-    if (marks.structureIndex !== undefined && marks.bitmaps !== undefined && marks.dictionaries !== undefined) break;
+    if (marks.listening !== undefined && marks.readyForUsers === undefined) {
+      const readiness = await fetch(`${baseUrl}/api/health/ready`).catch(() => null);
+      if (readiness?.status === 200) marks.readyForUsers = since();
+    }
+    if (marks.structureIndex !== undefined && marks.bitmaps !== undefined && marks.dictionaries !== undefined && marks.readyForUsers !== undefined) break;
     await sleep(500);
   }
-  if (marks.structureIndex === undefined || marks.bitmaps === undefined || marks.dictionaries === undefined) throw new Error(`Not everything was ready within 10 minutes: ${JSON.stringify(marks)}; see ${logFile}`);
+  if (marks.structureIndex === undefined || marks.bitmaps === undefined || marks.dictionaries === undefined || marks.readyForUsers === undefined) throw new Error(`Not everything was ready within 10 minutes: ${JSON.stringify(marks)}; see ${logFile}`);
   const ready = Math.max(marks.structureIndex, marks.bitmaps, marks.dictionaries);
   const atReady = memory();
   await sleep(settleSeconds * 1000);
@@ -108,7 +113,7 @@ try {
   const result = { database: 'postgres', marksSeconds: marks, columnsFrom, indexFrom, readySeconds: ready, memory: { atReady, settled, peakRssMb }, loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))) };
   const file = writeResult('startup', result);
   console.log(
-    `startup: API ${marks.listening} s, structure index (${marks.structures?.toLocaleString('en-US')} structures, shards from the ${indexFrom}) ${marks.structureIndex} s, search bitmaps ${marks.bitmaps} s (columns from the ${columnsFrom}), dictionaries ${marks.dictionaries} s → everything in memory at ${ready} s; ` +
+    `startup: API ${marks.listening} s, structure index (${marks.structures?.toLocaleString('en-US')} structures, shards from the ${indexFrom}) ${marks.structureIndex} s, search bitmaps ${marks.bitmaps} s (columns from the ${columnsFrom}), dictionaries ${marks.dictionaries} s → everything in memory at ${ready} s, ready for users (/api/health/ready) at ${marks.readyForUsers} s; ` +
       `resident ${atReady.rssMb} MB then, ${settled.rssMb} MB ${settleSeconds} s later, high-water ${settled.hwmMb} MB → ${file}`,
   );
 } finally {
