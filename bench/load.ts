@@ -39,6 +39,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
+import type { ReadinessResponse } from '@kb/contracts/health';
 import { PRODUCT_SLUG } from '@kb/contracts/auth';
 import { DEMO_PASSWORD } from '@kb/contracts/roles';
 import { AUTH_HEADERS } from '@kb/contracts/session';
@@ -167,7 +168,7 @@ async function serverReady(baseUrl: string): Promise<string> {
   const deadline = Date.now() + 15 * 60_000;
   for (;;) {
     const response = await fetch(`${baseUrl}/api/health/ready`);
-    const body = (await response.json()) as { ready: boolean; parts: { name: string; state: string; seconds: number }[] };
+    const body = (await response.json()) as ReadinessResponse;
     const parts = body.parts.map((part) => `${part.name} ${part.state} ${part.seconds} s`).join(', ');
     if (response.status === 200) return parts;
     if (Date.now() > deadline) throw new Error(`The server was not ready within 15 minutes: ${parts}`);
