@@ -9,11 +9,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export type DbPriority = 'interactive' | 'bulk';
 
 /**
- * Which connections a statement takes on a PostgreSQL server (db/lane-pool.ts): interactive calls,
- * heavy calls, or a search's sets written after its counts were answered. PGlite has one
- * connection and knows only the priority (`sets` work is bulk there).
+ * Which connections a statement takes on a PostgreSQL server (db/lane-pool.ts): the session lane
+ * (logins, the session check of every call, health), other interactive calls (pages), heavy calls,
+ * or a search's sets written after its counts were answered. PGlite has one connection and knows
+ * only the priority (`session` work is interactive there, `sets` work bulk).
  */
-export type DbLane = DbPriority | 'sets';
+export type DbLane = DbPriority | 'sets' | 'session';
 
 /**
  * One interactive call (a login, a page): from its first statement until it answers, bulk work
@@ -41,8 +42,8 @@ export class InteractiveScope {
 interface PriorityContext {
   level: DbPriority;
   scope?: InteractiveScope;
-  /** Set for work that writes search sets (bulk priority, a lane of its own on a server). */
-  lane?: 'sets';
+  /** Set for work with a lane of its own on a server: search sets (bulk) or sessions (interactive). */
+  lane?: 'sets' | 'session';
 }
 
 const context = new AsyncLocalStorage<PriorityContext>();
@@ -70,12 +71,24 @@ export function withSetsLane<T>(work: () => Promise<T>): Promise<T> {
   return context.run({ level: 'bulk', lane: 'sets' }, work);
 }
 
-/** Runs one interactive call in its own scope (see InteractiveScope), closed when it settles. */
-export async function withInteractiveScope<T>(work: () => Promise<T>): Promise<T> {
+/**
+ * Runs one interactive call in its own scope (see InteractiveScope), closed when it settles; in the
+ * session lane when `lane` says so (a login, health: calls that must answer while pages are slow).
+ */
+export async function withInteractiveScope<T>(work: () => Promise<T>, lane?: 'session'): Promise<T> {
   const scope = new InteractiveScope();
   try {
-    return await context.run({ level: 'interactive', scope }, work);
+    return await context.run(lane ? { level: 'interactive', scope, lane } : { level: 'interactive', scope }, work);
   } finally {
     scope.close();
   }
+}
+
+/**
+ * Runs the session check that precedes every call in the session lane: with 20 users, result
+ * pages reading cold rows held every interactive connection for seconds and each call's check
+ * queued behind them (docs/benchmarks.md, issue 39 fifth step).
+ */
+export function withSessionLane<T>(work: () => Promise<T>): Promise<T> {
+  return context.run({ level: 'interactive', lane: 'session' }, work);
 }

@@ -4,13 +4,15 @@ import { currentDbLane } from './db-priority.ts';
 import type { DbLane } from './db-priority.ts';
 
 /**
- * Connections to a PostgreSQL server in three lanes, one pool each (issue 39, 20 users at L): a
+ * Connections to a PostgreSQL server in four lanes, one pool each (issue 39, 20 users at L): a
  * login's or a page's statements never wait for a connection held by a search's sets, and the
  * sets written in the background after a search's counts never hold every connection a new
  * search needs for its counts. With one pool, 20 users' sets transactions (seconds each at L)
- * took all 12 connections and every short call queued behind them.
+ * took all 12 connections and every short call queued behind them. Logins, session checks and
+ * health have a lane of their own: on a cold database pages held the three interactive
+ * connections for seconds and a login waited up to 72 s behind them.
  */
-export const LANE_CONNECTIONS: Record<DbLane, number> = { interactive: 3, bulk: 5, sets: 4 };
+export const LANE_CONNECTIONS: Record<DbLane, number> = { session: 2, interactive: 3, bulk: 5, sets: 4 };
 
 export class LanePool implements PostgresPool {
   private readonly pools: Record<DbLane, pg.Pool>;
@@ -21,7 +23,7 @@ export class LanePool implements PostgresPool {
     // Each lane names its connections (pg_stat_activity.application_name), so an operator sees
     // which kind of work holds the server's connections.
     const lane = (name: DbLane) => new pg.Pool({ ...config, max: sizes[name], application_name: `kb-${name}` });
-    this.pools = { interactive: lane('interactive'), bulk: lane('bulk'), sets: lane('sets') };
+    this.pools = { session: lane('session'), interactive: lane('interactive'), bulk: lane('bulk'), sets: lane('sets') };
     this.options = this.pools.interactive.options;
   }
 

@@ -8,6 +8,7 @@ import type { TokenService } from './tokens.ts';
 import { HttpError, forbidden, sessionExpired, tokenMissing } from './errors.ts';
 import { ADMIN_ROLES } from '@kb/contracts/roles';
 import { ERROR_CODES } from '@kb/contracts/errors';
+import { withSessionLane } from '../db/db-priority.ts';
 
 /**
  * 403 for any call but the login and code-step ones from an admin's session without the second factor: the code tells
@@ -113,7 +114,7 @@ export function registerAuthHook(app: FastifyInstance, tokens: TokenService, ses
     if (typeof emailHeader === 'string' && emailHeader !== '' && emailHeader.toLowerCase() !== first.email) throw tokenMissing();
 
     const userId = Number(first.sub);
-    const check = await sessions.check(first.sid, userId, config.touchesSession !== false);
+    const check = await withSessionLane(() => sessions.check(first.sid, userId, config.touchesSession !== false));
     if (check.state === 'idle') throw tokenMissing(true);
     if (check.state === 'closed') throw tokenMissing();
     if (check.state === 'expired') throw sessionExpired();

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { Endpoint } from '@kb/contracts/endpoint';
+import type { ApiAccess, Endpoint } from '@kb/contracts/endpoint';
 import { ApiErrorSchema } from '@kb/contracts/errors';
 import { workClassOf } from '@kb/contracts/work-classes';
 import type { AuthContext } from './auth-hook.ts';
@@ -114,10 +114,16 @@ function addRoute<P extends z.ZodType | undefined, Q extends z.ZodType | undefin
           reply,
         });
       // Short calls run as one interactive scope: bulk work waits while they use the embedded database.
-      if (!workClass || !request.auth) return withInteractiveScope(run);
+      // Public calls (login, health) and the second-factor step take the session lane on a server.
+      if (!workClass || !request.auth) return withInteractiveScope(run, sessionLaneCall(endpoint) ? 'session' : undefined);
       return admitted(request, reply, workClass, request.auth.userId, run);
     },
   });
+}
+
+/** Calls made before or while a session is established, which must answer however busy pages are. */
+function sessionLaneCall(endpoint: { access: ApiAccess; beforeSecondFactor?: boolean }): boolean {
+  return endpoint.access === 'public' || endpoint.beforeSecondFactor === true;
 }
 
 /**
