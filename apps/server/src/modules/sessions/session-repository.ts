@@ -60,27 +60,46 @@ export class SessionRepository implements SessionChecker {
 
   /**
    * Checks a session and, when `touch` is set, records activity. A session idle for longer than the
-   * idle limit is closed here, so an idle token is refused however long ago it was issued.
+   * idle limit is closed here, so an idle token is refused however long ago it was issued. Reading
+   * and touching are one statement: every call waits for the database once for its check, not
+   * twice (the touch only reaches an open session, so an idle one keeps the last activity that its
+   * logout time is stamped from).
    */
   async check(sessionId: string, userId: number, touch: boolean): Promise<SessionCheck> {
     const row = await this.db
-      .selectFrom('user_sessions as s')
-      .innerJoin('users as u', 'u.id', 's.user_id')
-      .select([
-        's.closed_at',
-        's.last_activity_at',
-        's.mfa_passed_at',
-        'u.email',
-        'u.user_hash_id',
-        'u.active',
-        sql<boolean>`s.last_activity_at <= ${IDLE_CUTOFF}`.as('idle'),
-        sql<boolean>`s.created_at <= ${EXPIRY_CUTOFF}`.as('expired'),
-        sql<string[] | null>`(select array_agg(role_name order by position, id) from subscriptions
-          where user_id = s.user_id and start_date <= now() and end_date > now())`.as('roles'),
-        sql<boolean>`exists (select 1 from user_mfa m where m.user_id = s.user_id and m.confirmed_at is not null)`.as('mfa_enrolled'),
-      ])
-      .where('s.id', '=', sessionId)
-      .where('s.user_id', '=', userId)
+      .with('found', (db) =>
+        db
+          .selectFrom('user_sessions as s')
+          .innerJoin('users as u', 'u.id', 's.user_id')
+          .select([
+            's.id',
+            's.closed_at',
+            's.last_activity_at',
+            's.mfa_passed_at',
+            'u.email',
+            'u.user_hash_id',
+            'u.active',
+            sql<boolean>`s.last_activity_at <= ${IDLE_CUTOFF}`.as('idle'),
+            sql<boolean>`s.created_at <= ${EXPIRY_CUTOFF}`.as('expired'),
+            sql<boolean>`${openSession('s')}`.as('open'),
+            sql<string[] | null>`(select array_agg(role_name order by position, id) from subscriptions
+              where user_id = s.user_id and start_date <= now() and end_date > now())`.as('roles'),
+            sql<boolean>`exists (select 1 from user_mfa m where m.user_id = s.user_id and m.confirmed_at is not null)`.as('mfa_enrolled'),
+          ])
+          .where('s.id', '=', sessionId)
+          .where('s.user_id', '=', userId),
+      )
+      .with('touched', (db) =>
+        db
+          .updateTable('user_sessions')
+          .set({ last_activity_at: sql`now()` })
+          .where('id', 'in', (eb) => eb.selectFrom('found').select('found.id').where('found.open', '=', true))
+          .where(sql<boolean>`${touch}::boolean`)
+          .returning('last_activity_at'),
+      )
+      .selectFrom('found')
+      .selectAll('found')
+      .select((eb) => eb.selectFrom('touched').select('touched.last_activity_at').as('touched_at'))
       .executeTakeFirst();
     if (!row || row.closed_at) return { state: 'closed' };
     if (row.idle) {
@@ -96,23 +115,13 @@ export class SessionRepository implements SessionChecker {
       await this.close(sessionId, 'subscription_ended');
       return { state: 'closed' };
     }
-    let lastActivityAt = row.last_activity_at;
-    if (touch) {
-      const touched = await this.db
-        .updateTable('user_sessions')
-        .set({ last_activity_at: sql`now()` })
-        .where('id', '=', sessionId)
-        .returning('last_activity_at')
-        .executeTakeFirst();
-      if (touched) lastActivityAt = touched.last_activity_at;
-    }
     return {
       state: 'open',
       userId,
       email: row.email,
       userHashId: row.user_hash_id,
       roles: row.roles,
-      lastActivityAt,
+      lastActivityAt: row.touched_at ?? row.last_activity_at,
       secondFactor: { passed: row.mfa_passed_at !== null, enrolled: row.mfa_enrolled === true },
     };
   }
