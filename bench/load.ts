@@ -45,6 +45,7 @@ import { DEMO_PASSWORD } from '@kb/contracts/roles';
 import { AUTH_HEADERS } from '@kb/contracts/session';
 import { freePort } from '../e2e/support/server.ts';
 import { summary, writeResult } from './support/bench-kit.ts';
+import { sampleLanes } from './support/lane-sampler.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 
@@ -392,6 +393,7 @@ try {
   // How late this thread (the crowd's clients) ran its callbacks: what the crowd's own figures include besides the server.
   const benchLoop = monitorEventLoopDelay({ resolution: 10 });
   benchLoop.enable();
+  const lanes = databaseUrl ? await sampleLanes(databaseUrl) : null;
   const crowd = Array.from({ length: users }, async (_, i) => {
     // The evaluation user (the third demo account) may not export.
     const account = accounts[i % accounts.length]!;
@@ -400,6 +402,7 @@ try {
   });
   await Promise.all([probe(server.baseUrl, until), ...crowd]);
   benchLoop.disable();
+  const laneOccupancy = await lanes?.stop();
 
   const kinds: Kind[] = ['search', 'structureSearch', 'preview', 'page', 'chart', 'export', 'health', 'login'];
   const loaded = Object.fromEntries(kinds.map((k) => [k, figures(k)]));
@@ -416,6 +419,8 @@ try {
     reference,
     loaded,
     errorSamples,
+    // Per lane, the share of 0.5 s samples with 0, 1, 2, … connections busy (PostgreSQL only).
+    laneOccupancy,
     benchEventLoopDelayMs: { p50: Number((benchLoop.percentile(50) / 1e6).toFixed(1)), p99: Number((benchLoop.percentile(99) / 1e6).toFixed(1)), max: Number((benchLoop.max / 1e6).toFixed(1)) },
     healthP95Ratio: ratio(loaded.health!.p95, reference.health.p95),
     loginP95Ratio: ratio(loaded.login!.p95, reference.login.p95),
@@ -430,6 +435,7 @@ try {
         .filter((k) => k !== 'health' && k !== 'login')
         .map((k) => `${k} n ${loaded[k]!.n} p95 ${loaded[k]!.p95}`)
         .join(', ') +
+      (laneOccupancy ? `; connections busy at most (share of samples): ${Object.entries(laneOccupancy).map(([lane, shares]) => `${lane} ${shares.length - 1} (${Math.round((shares.at(-1) ?? 0) * 100)} %)`).join(', ')}` : '') +
       ` → ${file}`,
   );
   if (errorsTotal > 0) console.error(JSON.stringify(errorSamples, null, 2));
