@@ -52,7 +52,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       ...(options.schema ? [`-c search_path=${options.schema}`] : []),
       ...(options.statementTimeoutMs ? [`-c statement_timeout=${Math.round(options.statementTimeoutMs)}`] : []),
     ];
-    // Four lanes of connections (db/lane-pool.ts), 14 in all.
+    // Four lanes of connections (db/lane-pool.ts), 12 in all.
     const pool = new LanePool({ connectionString: options.url, options: settings.join(' ') });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {

@@ -10,9 +10,13 @@ import type { DbLane } from './db-priority.ts';
  * search needs for its counts. With one pool, 20 users' sets transactions (seconds each at L)
  * took all 12 connections and every short call queued behind them. Logins, session checks and
  * health have a lane of their own: on a cold database pages held the three interactive
- * connections for seconds and a login waited up to 72 s behind them.
+ * connections for seconds and a login waited up to 72 s behind them. Two set writers, not four:
+ * each is a PostgreSQL process inserting hundreds of thousands of rows, and with four of them
+ * busy PostgreSQL took most of two cores and logins missed 500 ms at the p95 (723 ms at L; 369 ms
+ * with two, while pages that wait for their sets took 15.5 s instead of 11.4 s at the p95;
+ * docs/benchmarks.md, issue 39 sixth step).
  */
-export const LANE_CONNECTIONS: Record<DbLane, number> = { session: 2, interactive: 3, bulk: 5, sets: 4 };
+export const LANE_CONNECTIONS: Record<DbLane, number> = { session: 2, interactive: 3, bulk: 5, sets: 2 };
 
 export class LanePool implements PostgresPool {
   private readonly pools: Record<DbLane, pg.Pool>;
