@@ -6,8 +6,9 @@ export type LaneOccupancy = Record<string, number[]>;
 /**
  * Samples the server's connections every `everyMs` by lane (`pg_stat_activity.application_name`,
  * db/lane-pool.ts) and counts how many are busy (active or idle in transaction): a lane that is
- * full in many samples is where calls wait for a connection. On its own connection, outside the
- * server's lanes.
+ * full in many samples is where calls wait for a connection. Only client backends count: a
+ * statement's parallel workers carry its connection's name too. On its own connection, outside
+ * the server's lanes.
  */
 export async function sampleLanes(databaseUrl: string, everyMs = 500): Promise<{ stop: () => Promise<LaneOccupancy> }> {
   const client = new pg.Client({ connectionString: databaseUrl, application_name: 'kb-bench-sampler' });
@@ -19,7 +20,8 @@ export async function sampleLanes(databaseUrl: string, everyMs = 500): Promise<{
     while (!stopped) {
       const { rows } = await client.query<{ lane: string; busy: number }>(
         `SELECT application_name AS lane, count(*) FILTER (WHERE state IN ('active', 'idle in transaction'))::int AS busy
-           FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'kb-%' AND application_name <> 'kb-bench-sampler'
+           FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'
+            AND application_name LIKE 'kb-%' AND application_name <> 'kb-bench-sampler'
           GROUP BY 1`,
       );
       samples += 1;
