@@ -78,7 +78,7 @@ export function withSetsLane<T>(work: () => Promise<T>): Promise<T> {
 export async function withInteractiveScope<T>(work: () => Promise<T>, lane?: 'session'): Promise<T> {
   const scope = new InteractiveScope();
   try {
-    return await context.run(lane ? { level: 'interactive', scope, lane } : { level: 'interactive', scope }, work);
+    return await context.run({ level: 'interactive', scope, lane }, work);
   } finally {
     scope.close();
   }
