@@ -296,9 +296,9 @@ describe.each(DATABASES)('ChEMBL import interrupted and resumed on %s', (kind) =
   });
 });
 
-/** The activities table's indexes, as PostgreSQL defines them. */
+/** The activities table's indexes in this test's own schema (parallel test files each have one), as PostgreSQL defines them. */
 async function activityIndexes(handle: DatabaseHandle): Promise<string[]> {
-  const { rows } = await sql<{ definition: string }>`SELECT indexdef AS definition FROM pg_indexes WHERE tablename = 'activities' ORDER BY indexname`.execute(handle.db);
+  const { rows } = await sql<{ definition: string }>`SELECT indexdef AS definition FROM pg_indexes WHERE tablename = 'activities' AND schemaname = current_schema() ORDER BY indexname`.execute(handle.db);
   return rows.map((r) => r.definition);
 }
 
