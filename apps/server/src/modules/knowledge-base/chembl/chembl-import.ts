@@ -184,6 +184,15 @@ function readSafely(step: Step, ctx: ImportContext, report: StepReport, afterKey
 
 interface Pending { batch: ReadBatch; loader: Promise<Loader> }
 
+/**
+ * Batches prepared ahead of the one being loaded. With one, each RDKit worker idled at every batch's
+ * end (the batch is split between the workers, the quicker half waits for the slower) and while the
+ * next batch was read from the file; with two, the workers' queues never run dry. Loads and
+ * checkpoints stay in key order, one batch per transaction, so resume is unchanged: a batch prepared
+ * but not loaded when a run stops is simply read again by the next run.
+ */
+const BATCHES_IN_FLIGHT = 2;
+
 function startBatch(batch: ReadBatch | null): Pending | null {
   if (!batch) return null;
   const loader = batch.prepare();
@@ -199,8 +208,21 @@ async function runStep(
 ): Promise<void> {
   const part = `table:${step.name}`;
   const limit = { value: options.batchSize ?? step.batchRows ?? 2_000 };
-  let pending = startBatch(readSafely(step, ctx, report, start, limit));
-  while (pending) {
+  const queue: Pending[] = [];
+  let lastRead = start;
+  let more = true;
+  const fill = () => {
+    while (more && queue.length < BATCHES_IN_FLIGHT) {
+      const next = startBatch(readSafely(step, ctx, report, lastRead, limit));
+      if (!next) more = false;
+      else {
+        queue.push(next);
+        lastRead = next.batch.lastKey;
+      }
+    }
+  };
+  fill();
+  for (let pending = queue.shift(); pending; pending = queue.shift()) {
     if (options.maxBatches !== undefined && state.batches >= options.maxBatches) {
       state.stopped = true;
       report.status = 'stopped';
@@ -208,7 +230,7 @@ async function runStep(
     }
     const { batch } = pending;
     const loader = await pending.loader;
-    pending = startBatch(readSafely(step, ctx, report, batch.lastKey, limit));
+    fill();
     await db.transaction().execute(async (trx) => {
       await loader(trx);
       await writeCheckpoint(trx, job, part, batch.lastKey, false);

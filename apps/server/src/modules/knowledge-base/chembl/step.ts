@@ -89,7 +89,7 @@ export function newReport(step: Pick<Step, 'name' | 'source' | 'target'>): StepR
 }
 
 /** Counts a skipped row and maps it to no output row (for flatMap). */
-export function skip(report: StepReport, reason: string): [] {
+export function skip(report: Pick<StepReport, 'skipped'>, reason: string): [] {
   add(report.skipped, reason);
   return [];
 }

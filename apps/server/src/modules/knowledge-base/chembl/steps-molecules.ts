@@ -263,20 +263,36 @@ function mapActivity(ctx: ImportContext, r: SqlRow, standard: StandardFields) {
   };
 }
 
-async function loadActivities(trx: Db, ctx: ImportContext, report: StepReport, rows: SqlRow[]): Promise<void> {
-  const compounds = await compoundsByMolregno(trx, keysOf(rows, 'molregno'));
-  const assays = await assaysByChemblId(trx, keysOf(rows, 'assay_id'));
-  const refIds = await documentsByChemblId(trx, keysOf(rows, 'doc_id'));
+/** Counts a batch's mapping makes, applied to the step's report only when the batch is loaded. */
+type Tally = Pick<StepReport, 'skipped' | 'info'>;
+
+function applyTally(report: StepReport, tally: Tally): void {
+  for (const [reason, n] of Object.entries(tally.skipped)) add(report.skipped, reason, n);
+  for (const [fact, n] of Object.entries(tally.info)) add(report.info, fact, n);
+}
+
+/**
+ * Look-ups and mapping outside the batch's transaction, so they overlap the previous batch's insert
+ * (a second connection and the importer's thread work while PostgreSQL writes). They read only
+ * rows of earlier steps (compounds, assays, documents), committed before this step began.
+ */
+async function prepareActivities(ctx: ImportContext, report: StepReport, rows: SqlRow[]): Promise<Loader> {
+  const [compounds, assays, refIds] = await Promise.all([
+    compoundsByMolregno(ctx.db, keysOf(rows, 'molregno')),
+    assaysByChemblId(ctx.db, keysOf(rows, 'assay_id')),
+    documentsByChemblId(ctx.db, keysOf(rows, 'doc_id')),
+  ]);
+  const tally: Tally = { skipped: {}, info: {} };
   const mapped = rows.flatMap((r) => {
     const compound = compounds.get(int(r.molregno) ?? -1);
-    if (!compound) return skip(report, 'molecule not in the file');
+    if (!compound) return skip(tally, 'molecule not in the file');
     // Peptides, antibodies, mixtures: kept, found by every non-structure row, never a structure.
-    if (compound.str_id === null) add(report.info, ACTIVITY_REPORT.withoutStructure);
+    if (compound.str_id === null) add(tally.info, ACTIVITY_REPORT.withoutStructure);
     const assay = assays.get(int(r.assay_id) ?? -1);
-    if (!assay) add(report.info, 'assay not in the file (activity kept without assay)');
+    if (!assay) add(tally.info, 'assay not in the file (activity kept without assay)');
     const standard = standardFields(r);
-    if (!standard.standardised) add(report.info, ACTIVITY_REPORT.notStandardised);
-    if (standard.converted) add(report.info, ACTIVITY_REPORT.converted);
+    if (!standard.standardised) add(tally.info, ACTIVITY_REPORT.notStandardised);
+    if (standard.converted) add(tally.info, ACTIVITY_REPORT.converted);
     return [{
       ...mapActivity(ctx, r, standard),
       str_id: compound.str_id,
@@ -284,9 +300,13 @@ async function loadActivities(trx: Db, ctx: ImportContext, report: StepReport, r
       assay_id: assay?.assay_id ?? null,
       ref_id: refIds.get(int(r.doc_id) ?? -1) ?? assay?.ref_id ?? null,
       target_id: assay?.target_id ?? null,
+      load_id: ctx.release.loadId,
     }];
   });
-  await upsertKeyed(trx, ctx.release, report, 'activities', mapped.map((a) => ({ ...a, load_id: ctx.release.loadId })), ['load_id']);
+  return async (trx) => {
+    applyTally(report, tally);
+    await upsertKeyed(trx, ctx.release, report, 'activities', mapped, ['load_id']);
+  };
 }
 
 /**
@@ -302,5 +322,5 @@ export const activitiesStep = (): Step => keysetStep({
     keyParams: 1,
     countSql: 'SELECT count(*) FROM activities',
   }),
-  prepare: async (ctx, report, rows) => (trx) => loadActivities(trx, ctx, report, rows),
+  prepare: prepareActivities,
 });
