@@ -291,7 +291,7 @@ describe.each(DATABASES)('ChEMBL import interrupted and resumed on %s', (kind) =
       expect(parts.every((p) => p.done)).toBe(true);
       expect(parts.map((p) => p.part)).toContain('complete');
       // Batches prepared ahead but not loaded when a run stopped are counted once, by the run that loads them.
-      const skipped = last.load.report?.quality.skipped ?? [];
+      const skipped = last.load.report?.quality?.skipped ?? [];
       expect(skipped.filter((s) => s.step === 'activities')).toEqual([{ step: 'activities', reason: 'molecule not in the file', rows: 1 }]);
       expect(skipped.filter((s) => s.step === 'molecules')).toEqual([{ step: 'molecules', reason: 'unparsable structure (compound kept without structure)', rows: 1 }]);
     } finally {
