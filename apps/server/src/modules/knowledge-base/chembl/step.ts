@@ -49,7 +49,11 @@ export type Loader = (trx: Db) => Promise<void>;
 export interface ReadBatch {
   rows: number;
   lastKey: number;
-  /** Async, CPU-heavy work (RDKit) done outside the transaction, overlapping the previous load. */
+  /**
+   * Async work (RDKit, look-ups of earlier steps' rows) done outside the transaction, overlapping the
+   * loads of the batches before it. Runs may stop before the batch is loaded (it is read again next
+   * run), so counts for the report are made or applied in the returned loader, never here.
+   */
   prepare(): Promise<Loader>;
 }
 
