@@ -26,9 +26,31 @@ let first = 0;
 /** The part's rows as they arrive, page by page, until `load` indexes them. */
 let pages = [];
 
-/** One page of rows as bit lists: row r of the page has bits[offsets[r] .. offsets[r + 1]]. */
-function append({ offsets, bits }) {
-  pages.push({ offsets, bits });
+/**
+ * One page of rows as fingerprints back to back (FP_BYTES each; all zero: no fingerprint), kept as
+ * bit lists: row r of the page has bits[offsets[r] .. offsets[r + 1]]. Done here, not in the
+ * reading thread, so the parts' workers take it in parallel while the next page is read.
+ */
+function append({ fps }) {
+  const count = fps.length / FP_BYTES;
+  const offsets = new Uint32Array(count + 1);
+  let bits = new Uint16Array(count * 64);
+  let used = 0;
+  for (let r = 0; r < count; r++) {
+    for (let j = r * FP_BYTES, end = j + FP_BYTES; j < end; j++) {
+      const byte = fps[j];
+      if (byte === 0) continue;
+      if (used + 8 > bits.length) {
+        const grown = new Uint16Array(bits.length * 2);
+        grown.set(bits);
+        bits = grown;
+      }
+      const bit0 = (j - r * FP_BYTES) * 8;
+      for (let i = 0; i < 8; i++) if (byte & (1 << i)) bits[used++] = bit0 + i;
+    }
+    offsets[r + 1] = used;
+  }
+  pages.push({ offsets, bits: bits.slice(0, used) });
   return {};
 }
 

@@ -69,6 +69,29 @@ describe.each(DATABASES)('active-structure scan on %s', (kind) => {
     }
   });
 
+  it('reports the structures stored without a fingerprint, and never finds them, however like the query they are', async () => {
+    const first = every[0]!;
+    const { rows } = await sql<{ canonical_smiles: string; fp: Uint8Array }>`SELECT canonical_smiles, morgan_fp AS fp FROM structures WHERE str_id = ${first}`.execute(database.handle.db);
+    const query = (await engine.describe({ kind: 'smiles', text: rows[0]!.canonical_smiles, desalt: false })).morgan!;
+    const before = await ActiveScan.build(database.handle.db, every.subarray(0, 2), { workers: 1 });
+    try {
+      expect(before.withoutFingerprint.size).toBe(0);
+      expect((await before.neighbours([query], 0.3))[0]!.map((n) => n.strId)).toContain(first);
+    } finally {
+      await before.close();
+    }
+    await sql`UPDATE structures SET morgan_fp = NULL WHERE str_id = ${first}`.execute(database.handle.db);
+    const scan = await ActiveScan.build(database.handle.db, every.subarray(0, 2), { workers: 1 });
+    try {
+      expect([...scan.withoutFingerprint]).toEqual([first]);
+      expect((await scan.neighbours([query], 0.3))[0]!.map((n) => n.strId)).not.toContain(first);
+      expect(scan.size).toBe(2);
+    } finally {
+      await scan.close();
+      await sql`UPDATE structures SET morgan_fp = ${rows[0]!.fp} WHERE str_id = ${first}`.execute(database.handle.db);
+    }
+  });
+
   it('answers nothing for an empty fingerprint and stops its workers on close', async () => {
     const scan = await ActiveScan.build(database.handle.db, every.subarray(0, 50), { workers: 1 });
     expect(await scan.neighbours([new Uint8Array(256)], 0.3)).toEqual([[]]);

@@ -19,34 +19,22 @@ interface WorkerReply {
   ends?: Uint32Array;
 }
 
-/** Bit positions of rows, appended row by row (the worker's input). */
-class BitLists {
-  offsets: number[] = [0];
-  private bits = new Uint16Array(1 << 12);
-  private used = 0;
+/** Fingerprints of a page's rows, back to back (a row without one stays all zero: no bits). */
+class FingerprintPage {
+  private readonly fps: Uint8Array;
+  private rows = 0;
+
+  constructor(capacity: number) {
+    this.fps = new Uint8Array(capacity * FP_BYTES);
+  }
 
   add(fp: Uint8Array | null): void {
-    if (fp?.length === FP_BYTES) {
-      for (let j = 0; j < FP_BYTES; j++) {
-        const byte = fp[j]!;
-        if (byte === 0) continue;
-        for (let i = 0; i < 8; i++) if (byte & (1 << i)) this.push(j * 8 + i);
-      }
-    }
-    this.offsets.push(this.used);
+    if (fp?.length === FP_BYTES) this.fps.set(fp, this.rows * FP_BYTES);
+    this.rows += 1;
   }
 
-  private push(bit: number): void {
-    if (this.used === this.bits.length) {
-      const grown = new Uint16Array(this.bits.length * 2);
-      grown.set(this.bits);
-      this.bits = grown;
-    }
-    this.bits[this.used++] = bit;
-  }
-
-  take(): { offsets: Uint32Array; bits: Uint16Array } {
-    return { offsets: Uint32Array.from(this.offsets), bits: this.bits.slice(0, this.used) };
+  take(): Uint8Array {
+    return this.fps.slice(0, this.rows * FP_BYTES);
   }
 }
 
@@ -112,6 +100,8 @@ export class ActiveScan {
     private readonly strIds: Float64Array,
     /** Postings in all (bits set over every active), for the log. */
     readonly postings: number,
+    /** Structures of `strIds` with no stored fingerprint (their rows are empty: never a neighbour). */
+    readonly withoutFingerprint: ReadonlySet<number>,
   ) {}
 
   /**
@@ -126,25 +116,28 @@ export class ActiveScan {
     try {
       // Each page's rows go to their part's worker as soon as they are read: this thread holds one page.
       const sent: Promise<WorkerReply>[] = [];
+      const missing = new Set<number>();
       let part = 0;
       for (let from = 0; from < strIds.length; from += READ_PAGE) {
         const ids = strIds.subarray(from, Math.min(strIds.length, from + READ_PAGE));
         const fps = await readFingerprints(db, ids);
-        let list = new BitLists();
+        let list = new FingerprintPage(ids.length);
         for (let k = 0; k < ids.length; k++) {
           if (from + k >= bounds[part + 1]!) {
             sent.push(sendPage(parts[part]!, list));
-            list = new BitLists();
+            list = new FingerprintPage(ids.length);
             while (from + k >= bounds[part + 1]!) part += 1;
           }
-          list.add(fps.get(ids[k]!) ?? null);
+          const fp = fps.get(ids[k]!) ?? null;
+          if (!fp) missing.add(ids[k]!);
+          list.add(fp);
         }
         sent.push(sendPage(parts[part]!, list));
       }
       await Promise.all(sent);
       const loaded = await Promise.all(parts.map((scanPart, p) => scanPart.call({ type: 'load', rowFrom: bounds[p], block: options.block })));
       const postings = loaded.reduce((sum, reply) => sum + Number((reply as unknown as { postings: number }).postings), 0);
-      return new ActiveScan(parts, strIds, postings);
+      return new ActiveScan(parts, strIds, postings, missing);
     } catch (error) {
       await Promise.all(parts.map((p) => p.close()));
       throw error;
@@ -179,10 +172,10 @@ export class ActiveScan {
   }
 }
 
-/** A page of rows to its part's worker (moved, not copied). */
-function sendPage(part: ScanPart, list: BitLists): Promise<WorkerReply> {
-  const { offsets, bits } = list.take();
-  return part.call({ type: 'append', offsets, bits }, [offsets.buffer as ArrayBuffer, bits.buffer as ArrayBuffer]);
+/** A page of rows to its part's worker (moved, not copied), which turns them into bit lists. */
+function sendPage(part: ScanPart, page: FingerprintPage): Promise<WorkerReply> {
+  const fps = page.take();
+  return part.call({ type: 'append', fps }, [fps.buffer as ArrayBuffer]);
 }
 
 /** One part per core, none smaller than 20,000 actives (a message costs more than scanning that few). */

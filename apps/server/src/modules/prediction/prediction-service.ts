@@ -16,7 +16,7 @@ import type { ModelBackground } from './model-background.ts';
 import type { MultitaskModel } from './multitask/multitask-model.ts';
 import type { ModelRegistry } from './model-registry.ts';
 import { estimateBackground } from './background.ts';
-import { ENSEMBLE_THRESHOLD, nearestActive, scoreTargets } from './similarity-ensemble.ts';
+import { ENSEMBLE_THRESHOLD, nearestActive, scoreTargets, withoutStructures } from './similarity-ensemble.ts';
 import type { ActiveSet, Background, EnsembleTarget, Neighbour } from './similarity-ensemble.ts';
 
 /**
@@ -345,8 +345,9 @@ export class PredictionService {
 
   private async readEnsemble(version: string): Promise<EnsembleData> {
     const started = performance.now();
-    const set = await readActiveSet(this.db);
-    const scan = await ActiveScan.build(this.db, set.strIds);
+    const read = await readActiveSet(this.db);
+    const scan = await ActiveScan.build(this.db, read.strIds);
+    const set = withoutStructures(read, scan.withoutFingerprint);
     let background: Background;
     try {
       background = await estimateBackground(this.db, scan, set, version);

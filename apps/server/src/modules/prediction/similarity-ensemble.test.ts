@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FUSION_K, fuseRankings, modelEValue, normalUpperTail } from './combine.ts';
-import { buildActiveSet, extremeValuePValue, fitBackground, nearestActive, rawScoresOf, scoreTargets, zScore } from './similarity-ensemble.ts';
+import { buildActiveSet, extremeValuePValue, withoutStructures, fitBackground, nearestActive, rawScoresOf, scoreTargets, zScore } from './similarity-ensemble.ts';
 import type { EnsembleTarget } from './similarity-ensemble.ts';
 import { targetFamily } from './target-family.ts';
 
@@ -22,6 +22,16 @@ describe('similarity ensemble', () => {
   it('keeps each structure’s targets and counts actives per target', () => {
     expect(Array.from(set.strIds.slice(0, 3))).toEqual([1, 2, 3]);
     expect(Array.from(set.activesPerTarget)).toEqual([3, 1, 40]);
+  });
+
+  it('drops the structures found without a fingerprint, their pairs and their counts, and keeps the rest as it was', () => {
+    const without = withoutStructures(set, new Set([3, 120, 5000]));
+    expect(Array.from(without.strIds)).toEqual(Array.from(set.strIds).filter((id) => id !== 3 && id !== 120));
+    expect(Array.from(without.activesPerTarget)).toEqual([2, 0, 39]);
+    const at = without.strIds.indexOf(2);
+    expect(Array.from(without.targetOf.slice(without.offsets[at], without.offsets[at + 1]))).toEqual([0]);
+    expect(Array.from(without.nmOf.slice(without.offsets[at], without.offsets[at + 1]))).toEqual([50]);
+    expect(withoutStructures(set, new Set())).toBe(set);
   });
 
   it('sums Tanimoto at or above the threshold into the raw score, keeps the nearest actives as evidence, and leaves out excluded structures', () => {

@@ -71,6 +71,25 @@ export function activeSetOfColumns(targets: EnsembleTarget[], pairStr: Float64Ar
   return { targets, strIds: Float64Array.from(strIds), offsets: Uint32Array.from(offsets), targetOf, nmOf, activesPerTarget };
 }
 
+/**
+ * The set without the pairs of `strIds` (structures that turned out to have no stored fingerprint:
+ * they can never be a neighbour, so they must not count as actives in a target's size either).
+ */
+export function withoutStructures(set: ActiveSet, strIds: ReadonlySet<number>): ActiveSet {
+  if (strIds.size === 0) return set;
+  const kept: { strId: number; pair: number }[] = [];
+  set.strIds.forEach((strId, k) => {
+    if (strIds.has(strId)) return;
+    for (let pair = set.offsets[k]!; pair < set.offsets[k + 1]!; pair++) kept.push({ strId, pair });
+  });
+  return activeSetOfColumns(
+    set.targets,
+    Float64Array.from(kept, (row) => row.strId),
+    Uint32Array.from(kept, (row) => set.targetOf[row.pair]!),
+    Float64Array.from(kept, (row) => set.nmOf[row.pair]!),
+  );
+}
+
 /** Position of `strId` in `set.strIds`, or -1 when it is active on nothing. */
 export function activeIndexOf(set: ActiveSet, strId: number): number {
   let lo = 0;
