@@ -29,7 +29,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../e2e/support/server.ts';
+import { freePort } from '../apps/server/test/server-process.ts';
 import { ClusterUser, createClusterDatabase, startClusterServer } from '../apps/server/test/cluster-support.ts';
 import type { Answer, ClusterDatabase, ClusterServer } from '../apps/server/test/cluster-support.ts';
 import { summary, writeResult } from './support/bench-kit.ts';

@@ -43,7 +43,7 @@ import type { ReadinessResponse } from '@kb/contracts/health';
 import { PRODUCT_SLUG } from '@kb/contracts/auth';
 import { DEMO_PASSWORD } from '@kb/contracts/roles';
 import { AUTH_HEADERS } from '@kb/contracts/session';
-import { freePort } from '../e2e/support/server.ts';
+import { freePort } from '../apps/server/test/server-process.ts';
 import { summary, writeResult } from './support/bench-kit.ts';
 import { sampleLanes } from './support/lane-sampler.ts';
 

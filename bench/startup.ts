@@ -23,7 +23,7 @@ import path from 'node:path';
 import { PRODUCT_SLUG } from '@kb/contracts/auth';
 import { DEMO_PASSWORD } from '@kb/contracts/roles';
 import { AUTH_HEADERS } from '@kb/contracts/session';
-import { freePort } from '../e2e/support/server.ts';
+import { freePort } from '../apps/server/test/server-process.ts';
 import { writeResult } from './support/bench-kit.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { kbReleaseEndpoints } from '@kb/contracts/kb-loads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildChemblFixture } from '../apps/server/src/modules/knowledge-base/chembl/fixture.ts';
+import { buildChemblFixture } from '../apps/server/src/modules/knowledge-base/chembl/fixture.test-support.ts';
 import { ApiSession } from './support/api-session.ts';
 import { newAppContext, screenshot, useBrowser } from './support/browser.ts';
 import { LoginPage } from './support/pages/login-page.ts';

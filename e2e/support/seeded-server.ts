@@ -11,16 +11,17 @@ export interface SeededServerOptions {
 }
 
 /**
- * A second server for the specs that search: its own fresh database with a few demo chunks seeded
- * before it starts. Only spec files that call this pay for the seeding (~20–40 s on the CI box);
- * the shared server of the other specs stays empty and quick to start.
+ * A second server for the specs that search: its own database with a few demo chunks, a copy of
+ * the run's prepared one (seeded once per chunk count, server.ts). The shared server of the other
+ * specs has no knowledge base.
  */
 export function useSeededServer(options: SeededServerOptions = {}): () => RunningServer {
   let server: RunningServer | undefined;
   beforeAll(async () => {
     server = await startServer({
       logFile: path.join(RESULTS_DIR, 'e2e-seeded-server.log'),
-      env: { E2E_DEMO_CHUNKS: String(options.chunks ?? 3), ...options.env },
+      demoChunks: options.chunks ?? 3,
+      ...(options.env ? { env: options.env } : {}),
       healthTimeoutMs: 240_000,
     });
   }, 300_000);

@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,7 +6,7 @@ import { PRODUCT_SLUG } from '@kb/contracts/auth';
 import type { LoginResult } from '@kb/contracts/auth';
 import { DEMO_PASSWORD } from '@kb/contracts/roles';
 import { AUTH_HEADERS } from '@kb/contracts/session';
-import { REPO_ROOT, freePort } from '../../../e2e/support/server.ts';
+import { spawnServer } from './server-process.ts';
 
 /**
  * Several real server processes on one PostgreSQL database (docs/scaling.md): what the cluster
@@ -88,34 +86,22 @@ export interface ClusterServerOptions {
   healthTimeoutMs?: number;
 }
 
-function tail(file: string, lines = 30): string {
-  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n') : '(no output)';
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
-}
-
 /**
  * One server process on `databaseUrl`, answering `/api/health`. No JWT_SECRET and no MFA key are
  * given: the servers must agree through the secrets the first of them keeps in the database.
  */
 export async function startClusterServer(options: ClusterServerOptions): Promise<ClusterServer> {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = `${options.logFile}.data`;
   fs.mkdirSync(dataDir, { recursive: true });
-  const log = fs.openSync(options.logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'e2e/support/server-main.ts')], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', log, log],
+  const server = await spawnServer({
+    dataDir,
+    databaseUrl: options.databaseUrl,
+    logFile: options.logFile,
+    appendLog: true,
+    healthTimeoutMs: options.healthTimeoutMs ?? 180_000,
+    // Up once it names its instance (the header a load balancer's client sees).
+    isUp: (health) => health.ok && Boolean(health.headers.get(INSTANCE_HEADER)),
     env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: options.databaseUrl,
       JWT_SECRET: '',
       MFA_SECRET_KEY: '',
       SEED_DEMO: 'true',
@@ -126,30 +112,8 @@ export async function startClusterServer(options: ClusterServerOptions): Promise
       ...options.env,
     },
   });
-  fs.closeSync(log);
-  const stop = async () => {
-    const done = exited(child);
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await done;
-    clearTimeout(timer);
-  };
-  const deadline = Date.now() + (options.healthTimeoutMs ?? 180_000);
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`The server on port ${port} exited before answering /api/health:\n${tail(options.logFile)}`);
-    try {
-      const health = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(2_000) });
-      const instance = health.headers.get(INSTANCE_HEADER);
-      if (health.ok && instance) return { baseUrl, port, pid: child.pid!, instance, logFile: options.logFile, stop };
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`The server on port ${port} did not answer /api/health in time:\n${tail(options.logFile)}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  const instance = server.health.headers.get(INSTANCE_HEADER) ?? '';
+  return { baseUrl: server.baseUrl, port: server.port, pid: server.pid, instance, logFile: options.logFile, stop: server.stop };
 }
 
 export interface Answer {

@@ -1,17 +1,12 @@
-import crypto from 'node:crypto';
-import pg from 'pg';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { PRODUCT_SLUG } from '@kb/contracts/auth';
 import type { LoginResult } from '@kb/contracts/auth';
 import { DEMO_PASSWORD } from '@kb/contracts/roles';
 import { loadConfig } from '../src/config.ts';
 import type { AppConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
 import type { DatabaseHandle, DatabaseKind } from '../src/db/database.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
 import { buildApp } from '../src/app.ts';
-import { seedDemoUsers } from '../src/seed/demo-users.ts';
-import { seedDemoKnowledgeBase } from '../src/modules/knowledge-base/demo/demo-seed.ts';
+import { openTestDatabase } from './test-databases.ts';
 import { STEP_WINDOW, totpCodeAt, totpStep } from '../src/modules/auth/mfa-totp.ts';
 
 /**
@@ -25,10 +20,26 @@ export interface HarnessAuthenticator {
 }
 
 /**
- * The databases every API test runs on: embedded PGlite always, and the PostgreSQL server too when
- * TEST_DATABASE_URL is set (each test app gets its own schema there, so files can run in parallel).
+ * The databases chosen for this run: `TEST_DATABASES=pglite,postgres` names them (as Kysely's own
+ * tests filter their dialects); by default embedded PGlite, and the PostgreSQL server too when
+ * TEST_DATABASE_URL is set. vitest.config.ts runs each chosen database as a project of its own.
+ *
+ * A test file whose subject is the database (repositories, migrations, SQL-bearing API calls) runs
+ * its suites over `DATABASES`; any other file over `ONE_DATABASE` (docs/testing.md has the rule).
  */
-export const DATABASES: DatabaseKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+export const DATABASES: DatabaseKind[] = chosenDatabases(process.env);
+
+/** For files whose subject is not the database: the first database chosen (PGlite unless only the server is). */
+export const ONE_DATABASE: DatabaseKind[] = DATABASES.slice(0, 1);
+
+function chosenDatabases(env: NodeJS.ProcessEnv): DatabaseKind[] {
+  const named = (env.TEST_DATABASES ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  if (named.length === 0) return env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+  const unknown = named.filter((name) => name !== 'pglite' && name !== 'postgres');
+  if (unknown.length > 0) throw new Error(`TEST_DATABASES names ${unknown.join(', ')}: the choices are pglite and postgres.`);
+  if (named.includes('postgres') && !env.TEST_DATABASE_URL) throw new Error('TEST_DATABASES names postgres but TEST_DATABASE_URL is not set.');
+  return [...new Set(named)] as DatabaseKind[];
+}
 
 export interface TestApp {
   app: FastifyInstance;
@@ -50,41 +61,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export interface TestDatabase {
-  handle: DatabaseHandle;
-  /** Closes the handle and, on a server, drops the private schema. */
-  close(): Promise<void>;
-}
-
-/** A migrated, empty database of the given kind; on a server inside a private schema. */
-export async function openTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
-  if (kind === 'pglite') {
-    const handle = await openDatabase({});
-    await migrateToLatest(handle);
-    return { handle, close: () => handle.close() };
-  }
-  const url = process.env.TEST_DATABASE_URL as string;
-  const schema = `t_${crypto.randomBytes(6).toString('hex')}`;
-  const run = async (statement: string) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await run(`CREATE SCHEMA ${schema}`);
-  const handle = await openDatabase({ url, schema });
-  await migrateToLatest(handle);
-  return {
-    handle,
-    close: async () => {
-      await handle.close();
-      await run(`DROP SCHEMA ${schema} CASCADE`);
-    },
-  };
-}
+export { openTestDatabase };
+export type { DatabaseContent, TestDatabase } from './test-databases.ts';
 
 export interface StartOptions {
   /** Demo knowledge-base chunks to seed first (1 chunk = 1,000 structures, ~11,000 activities, ~2 s). */
@@ -96,10 +74,8 @@ export interface StartOptions {
 const SEARCH_RUN_PATH = /^\/api\/guidedsearch\/(allresultscount|newsearchbyselectioncount|lhslogs|activitylhslogs|assaysunloggedlogs|newsearchbyselections\/(activitylogs|assaylogs))$/;
 
 export async function startTestApp(kind: DatabaseKind, env: NodeJS.ProcessEnv = {}, options: StartOptions = {}): Promise<TestApp> {
-  const testDb = await openTestDatabase(kind);
+  const testDb = await openTestDatabase(kind, { users: true, demoChunks: options.demoChunks ?? 0 });
   const handle = testDb.handle;
-  await seedDemoUsers(handle.db);
-  if (options.demoChunks) await seedDemoKnowledgeBase(handle, { size: 'S', maxChunks: options.demoChunks });
   // No column snapshot unless a test asks: tests would otherwise share one file in the repository's var/.
   const config = loadConfig({ JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256', SERVER_NAME: 'test', SEARCH_COLUMN_SNAPSHOT: '0', ...env });
   const app = await buildApp({ config, database: handle });

@@ -16,6 +16,11 @@ export interface DatabaseHandle {
    * several commands at once, so it goes through PGlite's `exec`; on a server, the simple protocol.
    */
   execScript(db: Kysely<unknown>, script: string): Promise<void>;
+  /**
+   * Embedded only: writes the database as an image `openDatabase({ pgliteImage })` starts from.
+   * Tests build their migrated and seeded databases once and start each test's from the image.
+   */
+  dumpTo?(file: string): Promise<void>;
   /** Why the database can no longer answer (the embedded database's thread died), else null: health answers 503. */
   failure(): string | null;
   close(): Promise<void>;
@@ -26,6 +31,8 @@ export interface OpenDatabaseOptions {
   url?: string | undefined;
   /** PGlite data directory; unset means in memory (tests). */
   pgliteDir?: string | undefined;
+  /** In memory: start from this image (a file `dumpTo` wrote) instead of an empty database. */
+  pgliteImage?: string | undefined;
   /** On a server: work inside this schema (tests give each file its own). */
   schema?: string | undefined;
   /** On a server: longest a statement may run (ms; the API sets it, imports and seeds do not). */
@@ -68,7 +75,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   }
   if (options.pgliteDir) fs.mkdirSync(path.dirname(options.pgliteDir), { recursive: true });
   // In its own thread: a long statement must not stop the server's other requests (db/pglite-dialect.ts).
-  const client = await PGliteWorkerClient.start(options.pgliteDir);
+  const client = await PGliteWorkerClient.start(options.pgliteDir, options.pgliteImage);
   // PGlite takes the host's time zone; it is one session, so one SET covers every statement.
   await client.exec(`SET TimeZone TO '${APP_TIME_ZONE}'`);
   const db = new Kysely<Database>({ dialect: new PGliteWorkerDialect(client) });
@@ -76,6 +83,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     db,
     kind: 'pglite',
     failure: () => client.failure?.message ?? null,
+    dumpTo: (file) => client.dumpTo(file),
     // PGlite is one session: inside a Kysely transaction this runs in that same transaction.
     execScript: async (_conn, script) => {
       await client.exec(script);

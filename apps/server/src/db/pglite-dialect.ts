@@ -62,14 +62,17 @@ export class PGliteWorkerClient {
     worker.on('exit', (code) => stopped(new Error(`The embedded database thread stopped (exit code ${code}).`)));
   }
 
-  /** Starts the thread and opens the database in it (in memory when `dataDir` is unset). */
-  static async start(dataDir: string | undefined): Promise<PGliteWorkerClient> {
-    const client = new PGliteWorkerClient(new Worker(WORKER_URL, { workerData: { dataDir } }));
+  /**
+   * Starts the thread and opens the database in it: in memory when `dataDir` is unset, from
+   * `image` (a file `dumpTo` wrote) when one is given.
+   */
+  static async start(dataDir: string | undefined, image?: string): Promise<PGliteWorkerClient> {
+    const client = new PGliteWorkerClient(new Worker(WORKER_URL, { workerData: { dataDir, image } }));
     await client.ready;
     return client;
   }
 
-  private send(message: { op: 'query' | 'exec' | 'close'; sql?: string; params?: readonly unknown[] }): Promise<Reply['result']> {
+  private send(message: { op: 'query' | 'exec' | 'dump' | 'close'; sql?: string; params?: readonly unknown[]; file?: string }): Promise<Reply['result']> {
     if (this.stoppedWith) return Promise.reject(this.stoppedWith);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -85,6 +88,11 @@ export class PGliteWorkerClient {
 
   async exec(sql: string): Promise<void> {
     await this.send({ op: 'exec', sql });
+  }
+
+  /** Writes the whole database as an image (a tar file) that `start` can open again. */
+  async dumpTo(file: string): Promise<void> {
+    await this.send({ op: 'dump', file });
   }
 
   async close(): Promise<void> {

@@ -2,11 +2,15 @@
 // WebAssembly: a statement runs synchronously on the thread that calls it, so on the main thread a
 // search of a few seconds stopped every other request, health checks included. Here it only
 // stops this thread. Plain JavaScript on purpose: a worker starts without tsx transforms.
+import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 
 const client = await PGlite.create({
   ...(workerData.dataDir ? { dataDir: workerData.dataDir } : {}),
+  // An image (a tar PGlite wrote with dumpDataDir) starts a database already made: no initdb, which
+  // is most of an in-memory database's start (test templates, test/test-databases.ts).
+  ...(workerData.image ? { loadDataDir: new Blob([fs.readFileSync(workerData.image)]) } : {}),
   // bigint (int8) as a JS number: counts and ids fit (the same parser as the server connection's).
   parsers: { 20: (v) => Number.parseInt(v, 10) },
 });
@@ -28,6 +32,10 @@ parentPort.on('message', async (message) => {
       result = { rows: answer.rows, affectedRows: answer.affectedRows };
     } else if (message.op === 'exec') {
       await client.exec(message.sql);
+      result = {};
+    } else if (message.op === 'dump') {
+      const image = await client.dumpDataDir('none');
+      fs.writeFileSync(message.file, Buffer.from(await image.arrayBuffer()));
       result = {};
     } else if (message.op === 'close') {
       if (!client.closed) await client.close();

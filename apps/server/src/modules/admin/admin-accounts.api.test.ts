@@ -9,7 +9,7 @@ import type { Role } from '@kb/contracts/roles';
 import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { ADMIN_IP, adminClient } from '../../../test/admin-support.ts';
-import { linkCodeOf, outboxMark, waitForMail } from '../auth/outbox-reader.ts';
+import { linkCodeOf, outboxMark, waitForMail } from '../auth/outbox-reader.test-support.ts';
 
 /*
  * Account administration (issue 16): organisations, users, their actions and the invitation, on

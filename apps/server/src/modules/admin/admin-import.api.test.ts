@@ -7,7 +7,7 @@ import { demoEmailForRole } from '@kb/contracts/roles';
 import { DATABASES, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { adminClient } from '../../../test/admin-support.ts';
-import { linkCodeOf, outboxMark, waitForMail } from '../auth/outbox-reader.ts';
+import { linkCodeOf, outboxMark, waitForMail } from '../auth/outbox-reader.test-support.ts';
 
 /*
  * Bulk onboarding (issue 16): every row of a CSV or XLSX file is checked before anything is

@@ -12,8 +12,8 @@ import type { TestApp } from '../../../test/harness.ts';
 import { ChemPool } from '../knowledge-base/chem/chem-pool.ts';
 import { refreshDerivedData } from '../knowledge-base/derived-data.ts';
 import { importChembl } from '../knowledge-base/chembl/chembl-import.ts';
-import { buildChemblFixture } from '../knowledge-base/chembl/fixture.ts';
-import { nextReleaseRows } from '../knowledge-base/chembl/release-fixture.ts';
+import { buildChemblFixture } from '../knowledge-base/chembl/fixture.test-support.ts';
+import { nextReleaseRows } from '../knowledge-base/chembl/release-fixture.test-support.ts';
 
 /**
  * Issue 17 "Must show", the update test's last step: an alert raised once. Release N is imported,

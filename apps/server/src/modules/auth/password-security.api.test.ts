@@ -13,7 +13,7 @@ import { SessionRepository } from '../sessions/session-repository.ts';
 import { AuthService } from './auth-service.ts';
 import { LoginLimiter } from './login-limiter.ts';
 import { Mailer } from './mailer.ts';
-import { linkCodeOf, outboxMark, waitForMail } from './outbox-reader.ts';
+import { linkCodeOf, outboxMark, waitForMail } from './outbox-reader.test-support.ts';
 import { MfaService } from './mfa-service.ts';
 import { SecretBox } from './mfa-secret-box.ts';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoEmailForRole } from '@kb/contracts/roles';
 import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
-import { linkCodeOf, outboxMark, waitForMail } from './outbox-reader.ts';
+import { linkCodeOf, outboxMark, waitForMail } from './outbox-reader.test-support.ts';
 import { totpCodeAt, totpStep } from './mfa-totp.ts';
 import { securityNotice } from './security-notices.ts';
 

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, openTestDatabase } from '../../../test/harness.ts';
 import type { TestDatabase } from '../../../test/harness.ts';
 import { ChemReference, SUBSTRUCTURE_QUERIES } from '../../../test/chem-reference.ts';
-import { seedDemoKnowledgeBase } from '../knowledge-base/demo/demo-seed.ts';
 import { fillMissingFingerprints } from '../knowledge-base/fill-fingerprints.ts';
 import { structuresRevision } from '../knowledge-base/kb-loads.ts';
 import { ChemInputError, ChemSearchCancelled } from './chem-engine.ts';
@@ -27,8 +26,7 @@ describe.each(DATABASES)('chemistry engine parity with RDKit on demo data (%s)',
   let reference: ChemReference;
 
   beforeAll(async () => {
-    database = await openTestDatabase(kind);
-    await seedDemoKnowledgeBase(database.handle, { size: 'S', maxChunks: 2 });
+    database = await openTestDatabase(kind, { demoChunks: 2 });
     engine = new RdkitChemEngine(database.handle.db, { workers: 2, shardSize: 257, revision: () => structuresRevision(database.handle.db) });
     engine.start();
     await engine.ready();

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, openTestDatabase } from '../../../test/harness.ts';
 import type { TestDatabase } from '../../../test/harness.ts';
 import { ChemReference } from '../../../test/chem-reference.ts';
-import { seedDemoKnowledgeBase } from '../knowledge-base/demo/demo-seed.ts';
 import { ChemQueryRefused } from './chem-engine.ts';
 import type { ChemQuery, EngineStatus } from './chem-engine.ts';
 import { RdkitChemEngine, TRAP_MESSAGE } from './rdkit-engine.ts';
@@ -63,8 +62,7 @@ describe.each(DATABASES)('chemistry engine recovery (%s)', (kind) => {
   };
 
   beforeAll(async () => {
-    database = await openTestDatabase(kind);
-    await seedDemoKnowledgeBase(database.handle, { size: 'S', maxChunks: 1 });
+    database = await openTestDatabase(kind, { demoChunks: 1 });
     engine = new RdkitChemEngine(database.handle.db, {
       workers: 2,
       shardSize: 32,

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, openTestDatabase } from '../../../test/harness.ts';
 import type { TestDatabase } from '../../../test/harness.ts';
 import { ChemReference, SUBSTRUCTURE_QUERIES } from '../../../test/chem-reference.ts';
-import { seedDemoKnowledgeBase } from '../knowledge-base/demo/demo-seed.ts';
 import { readIndexSnapshot } from './index-snapshot.ts';
 import { RdkitChemEngine } from './rdkit-engine.ts';
 
@@ -46,8 +45,7 @@ describe.each(DATABASES)('structure index snapshot (%s)', (kind) => {
   }
 
   beforeAll(async () => {
-    database = await openTestDatabase(kind);
-    await seedDemoKnowledgeBase(database.handle, { size: 'S', maxChunks: 1 });
+    database = await openTestDatabase(kind, { demoChunks: 1 });
     reference = await ChemReference.load(database.handle.db);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-index-snapshot-'));
     file = path.join(dir, 'structure-index.bin');

@@ -3,7 +3,7 @@ import { deriveProfileAccess } from '@kb/contracts/access';
 import type { UserProfile } from '@kb/contracts/auth';
 import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
-import { linkCodeOf, outboxMark, waitForMail } from '../auth/outbox-reader.ts';
+import { linkCodeOf, outboxMark, waitForMail } from '../auth/outbox-reader.test-support.ts';
 
 describe.each(DATABASES)('account calls on %s', (kind) => {
   let t: TestApp;

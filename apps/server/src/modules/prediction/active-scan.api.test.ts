@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, openTestDatabase } from '../../../test/harness.ts';
 import type { TestDatabase } from '../../../test/harness.ts';
 import { RdkitChemEngine } from '../chemistry/rdkit-engine.ts';
-import { seedDemoKnowledgeBase } from '../knowledge-base/demo/demo-seed.ts';
 import { structuresRevision } from '../knowledge-base/kb-loads.ts';
 import { ActiveScan } from './active-scan.ts';
 
@@ -20,8 +19,7 @@ describe.each(DATABASES)('active-structure scan on %s', (kind) => {
   let every: Float64Array;
 
   beforeAll(async () => {
-    database = await openTestDatabase(kind);
-    await seedDemoKnowledgeBase(database.handle, { size: 'S', maxChunks: 1 });
+    database = await openTestDatabase(kind, { demoChunks: 1 });
     engine = new RdkitChemEngine(database.handle.db, { workers: 1, revision: () => structuresRevision(database.handle.db) });
     engine.start();
     await engine.ready();

@@ -1,16 +1,13 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { PRODUCT_SLUG } from '@kb/contracts/auth';
 import { DEMO_PASSWORD } from '@kb/contracts/roles';
 import { AUTH_HEADERS } from '@kb/contracts/session';
-import { REPO_ROOT, freePort } from '../../../../../e2e/support/server.ts';
+import { spawnServer } from '../../../test/server-process.ts';
 
 /**
  * The real server as a child process on a data directory (or database) that outlives it, so a
- * test can `kill -9` it and start it again on the same data. It starts through the browser suite's
- * entry (e2e/support/server-main.ts: `E2E_DEMO_CHUNKS` seeds demo data first).
+ * test can `kill -9` it and start it again on the same data (test/server-process.ts starts it;
+ * `E2E_DEMO_CHUNKS` in `env` seeds demo data first, e2e/support/server-main.ts).
  */
 export interface ServerProcess {
   baseUrl: string;
@@ -29,29 +26,14 @@ export interface ServerProcessOptions {
   healthTimeoutMs?: number;
 }
 
-function tail(file: string, lines = 30): string {
-  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n') : '(no output)';
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
-}
-
 export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  fs.mkdirSync(path.dirname(options.logFile), { recursive: true });
-  const log = fs.openSync(options.logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'e2e/support/server-main.ts')], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', log, log],
+  const server = await spawnServer({
+    dataDir: options.dataDir,
+    databaseUrl: options.databaseUrl,
+    logFile: options.logFile,
+    appendLog: true,
+    ...(options.healthTimeoutMs ? { healthTimeoutMs: options.healthTimeoutMs } : {}),
     env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: options.dataDir,
-      DATABASE_URL: options.databaseUrl,
       SEED_DEMO: 'true',
       DEMO_DATA_SIZE: 'none',
       // Fixed across restarts: tokens issued before a crash stay valid after it.
@@ -63,36 +45,7 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
       ...options.env,
     },
   });
-  fs.closeSync(log);
-  const deadline = Date.now() + (options.healthTimeoutMs ?? 120_000);
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`The server exited before answering /api/health:\n${tail(options.logFile)}`);
-    try {
-      if ((await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(2_000) })).ok) break;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`The server did not answer /api/health in time:\n${tail(options.logFile)}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return {
-    baseUrl,
-    async kill9() {
-      const done = exited(child);
-      child.kill('SIGKILL');
-      await done;
-    },
-    async stop() {
-      const done = exited(child);
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await done;
-      clearTimeout(timer);
-    },
-  };
+  return { baseUrl: server.baseUrl, kill9: server.kill9, stop: server.stop };
 }
 
 export interface ApiAnswer {

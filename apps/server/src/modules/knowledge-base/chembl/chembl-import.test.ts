@@ -14,8 +14,8 @@ import { seedDemoKnowledgeBase } from '../demo/demo-seed.ts';
 import { NotChemblFileError, importChembl } from './chembl-import.ts';
 import type { ImportSummary, StepReport } from './chembl-import.ts';
 import { findDemoData } from './mixing.ts';
-import { ASPIRIN_INCHI, buildChemblFixture, defaultFixtureRows } from './fixture.ts';
-import { nextReleaseRows } from './release-fixture.ts';
+import { ASPIRIN_INCHI, buildChemblFixture, defaultFixtureRows } from './fixture.test-support.ts';
+import { nextReleaseRows } from './release-fixture.test-support.ts';
 import { ACTIVITY_REPORT } from './steps-molecules.ts';
 
 

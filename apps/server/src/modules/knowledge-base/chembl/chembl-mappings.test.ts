@@ -10,7 +10,7 @@ import type { TestApp } from '../../../../test/harness.ts';
 import { refreshDerivedData } from '../derived-data.ts';
 import { importChembl } from './chembl-import.ts';
 import type { ImportSummary, StepReport } from './chembl-import.ts';
-import { mappingFixtureRows } from './fixture.ts';
+import { mappingFixtureRows } from './fixture.test-support.ts';
 import { useChemblFixture } from './fixture-hooks.test-support.ts';
 
 /**

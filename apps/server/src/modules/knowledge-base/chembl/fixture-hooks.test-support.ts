@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { ChemPool } from '../chem/chem-pool.ts';
-import { buildChemblFixture } from './fixture.ts';
-import type { FixtureOptions } from './fixture.ts';
+import { buildChemblFixture } from './fixture.test-support.ts';
+import type { FixtureOptions } from './fixture.test-support.ts';
 
 /**
  * The ChEMBL fixture file of one test file, in its own temporary folder, and the RDKit pool the

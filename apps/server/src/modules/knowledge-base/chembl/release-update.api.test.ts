@@ -14,8 +14,8 @@ import { ChemPool } from '../chem/chem-pool.ts';
 import { refreshDerivedData } from '../derived-data.ts';
 import { importChembl } from './chembl-import.ts';
 import type { ImportSummary } from './chembl-import.ts';
-import { buildChemblFixture, defaultFixtureRows } from './fixture.ts';
-import { nextReleaseRows, withDetailRows } from './release-fixture.ts';
+import { buildChemblFixture, defaultFixtureRows } from './fixture.test-support.ts';
+import { nextReleaseRows, withDetailRows } from './release-fixture.test-support.ts';
 
 /**
  * Release updates (issue 17 "Must show"): release N, then a changed release N+1, the diff report,

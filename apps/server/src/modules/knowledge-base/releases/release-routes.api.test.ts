@@ -8,8 +8,8 @@ import type { LoginResult } from '@kb/contracts/auth';
 import type { KbLoad, ReleaseImportJob } from '@kb/contracts/kb-loads';
 import { DATABASES, authHeaders, startTestApp } from '../../../../test/harness.ts';
 import type { TestApp } from '../../../../test/harness.ts';
-import { buildChemblFixture } from '../chembl/fixture.ts';
-import { nextReleaseRows } from '../chembl/release-fixture.ts';
+import { buildChemblFixture } from '../chembl/fixture.test-support.ts';
+import { nextReleaseRows } from '../chembl/release-fixture.test-support.ts';
 
 /** Release files, imports and loads on the super-admin page; "what's new" for the search roles. */
 describe.each(DATABASES)('knowledge-base release endpoints on %s', (kind) => {

@@ -1,16 +1,15 @@
 /**
  * Measures how long forgot-password takes for an address with an account and for one without:
  * the median of 50 calls each way (alternating, paced, and in blocks), on a fresh database with the demo users (PGlite, and
- * the PostgreSQL server of TEST_DATABASE_URL too when it is set, in a private schema).
- * Run: `npx tsx apps/server/src/modules/auth/forgot-password-timing.ts [calls]`. Not a test: timing
+ * the PostgreSQL server of TEST_DATABASE_URL too when it is set, in a database of its own).
+ * Run: `npx tsx apps/server/test/forgot-password-timing.ts [calls]`. Not a test: timing
  * on a shared machine is noisy, so the tests check the mechanism and this script gives the figures.
  */
 import { performance } from 'node:perf_hooks';
-import { buildApp } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
-import type { DatabaseKind } from '../../db/database.ts';
-import { seedDemoUsers } from '../../seed/demo-users.ts';
-import { DATABASES, openTestDatabase } from '../../../test/harness.ts';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import type { DatabaseKind } from '../src/db/database.ts';
+import { DATABASES, openTestDatabase } from './harness.ts';
 
 const calls = Number.parseInt(process.argv[2] ?? '50', 10);
 const KNOWN = 'full-user@demo.test';
@@ -22,8 +21,7 @@ function median(xs: number[]): number {
 }
 
 async function measure(kind: DatabaseKind): Promise<string> {
-  const testDb = await openTestDatabase(kind);
-  await seedDemoUsers(testDb.handle.db);
+  const testDb = await openTestDatabase(kind, { users: true });
   const config = loadConfig({ JWT_SECRET: 'timing-secret-that-is-long-enough-for-hs256', SERVER_NAME: 'timing' });
   const app = await buildApp({ config, database: testDb.handle });
   await app.ready();

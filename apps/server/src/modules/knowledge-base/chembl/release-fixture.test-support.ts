@@ -1,4 +1,4 @@
-import { defaultFixtureRows } from './fixture.ts';
+import { defaultFixtureRows } from './fixture.test-support.ts';
 
 type Rows = ReturnType<typeof defaultFixtureRows>;
 type Row = Rows[string][number];

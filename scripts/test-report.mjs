@@ -1,0 +1,81 @@
+// Reads the test runners' JSON reports (vitest's `json` reporter, jest's shape): the phase table and
+// counts `npm test` prints, and, run as a script, the slowest test files of a run:
+//
+//   node scripts/test-report.mjs [--top 20] [test-results/vitest-*.json ...]
+//
+// With no files it reads every test-results/vitest-*.json.
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** `83.4 s` or `12 min 03 s`. */
+export function formatSeconds(seconds) {
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes} min ${String(Math.round(seconds - minutes * 60)).padStart(2, '0')} s`;
+}
+
+/**
+ * The table of phases: name, duration, status, and the total.
+ * @param {{ name: string, seconds: number, status: string }[]} phases
+ */
+export function phaseTable(phases) {
+  const total = phases.reduce((sum, p) => sum + p.seconds, 0);
+  const rows = [...phases.map((p) => [p.name, formatSeconds(p.seconds), p.status]), ['total', formatSeconds(total), phases.every((p) => p.status === 'passed') ? 'passed' : 'failed']];
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length), ['phase', 'time', 'status'][i].length));
+  const line = (cells) => `| ${cells.map((c, i) => (i === 1 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ')} |`;
+  return [line(['phase', 'time', 'status']), `|${widths.map((w, i) => (i === 1 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+function readReport(file) {
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+/** Test counts summed over reports. */
+export function countsOf(files) {
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  for (const file of files) {
+    const report = readReport(file);
+    counts.passed += report.numPassedTests ?? 0;
+    counts.failed += report.numFailedTests ?? 0;
+    counts.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  }
+  return counts;
+}
+
+/**
+ * Each test file of a report with its duration (first test start to last test end, as the runner
+ * recorded them) and test counts.
+ */
+export function filesOf(file, root = process.cwd()) {
+  const report = readReport(file);
+  const label = path.basename(file, '.json').replace(/^vitest-/, '');
+  return (report.testResults ?? []).map((result) => ({
+    run: label,
+    file: path.relative(root, result.name),
+    seconds: Math.max(0, (result.endTime - result.startTime) / 1000),
+    tests: result.assertionResults?.length ?? 0,
+    failed: result.assertionResults?.filter((a) => a.status === 'failed').length ?? 0,
+  }));
+}
+
+function main(argv) {
+  const topAt = argv.indexOf('--top');
+  const top = topAt >= 0 ? Number(argv[topAt + 1]) : 20;
+  const named = argv.filter((arg, i) => !arg.startsWith('--') && (topAt < 0 || i !== topAt + 1));
+  const dir = path.resolve(import.meta.dirname, '..', 'test-results');
+  const files = named.length > 0 ? named : fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => /^vitest-.*\.json$/.test(f)).map((f) => path.join(dir, f)) : [];
+  if (files.length === 0) {
+    console.error('No reports: run `npm test` first (it writes test-results/vitest-*.json), or name report files.');
+    process.exit(1);
+  }
+  const rows = files.flatMap((f) => filesOf(f)).sort((a, b) => b.seconds - a.seconds);
+  for (const f of files) {
+    const c = countsOf([f]);
+    const filesIn = filesOf(f).length;
+    console.log(`${path.basename(f)}: ${filesIn} files, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped; files' time summed ${formatSeconds(filesOf(f).reduce((s, r) => s + r.seconds, 0))}`);
+  }
+  console.log(`\n| # | run | file | tests | time |\n|---:|---|---|---:|---:|`);
+  rows.slice(0, top).forEach((r, i) => console.log(`| ${i + 1} | ${r.run} | ${r.file} | ${r.tests} | ${formatSeconds(r.seconds)} |`));
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) main(process.argv.slice(2));
