@@ -4,7 +4,7 @@ import { ALL_ENDPOINTS } from '@kb/contracts/api';
 import { ROLES, demoEmailForRole } from '@kb/contracts/roles';
 import type { Role } from '@kb/contracts/roles';
 import type { LoginResult } from '@kb/contracts/auth';
-import { DATABASES, authHeaders, startTestApp } from '../../test/harness.ts';
+import { ONE_DATABASE, authHeaders, startTestApp } from '../../test/harness.ts';
 import type { TestApp } from '../../test/harness.ts';
 
 
@@ -15,7 +15,7 @@ import type { TestApp } from '../../test/harness.ts';
 const concreteUrl = (path: string) =>
   path.replace(':product', 'gostar').replace(':code', 'some-code').replace(':tree', 'target').replace(':subscriptionId', '999999').replace(/:[A-Za-z_]+/g, '1');
 
-describe.each(DATABASES)('server-side access control on %s', (kind) => {
+describe.each(ONE_DATABASE)('server-side access control on %s', (kind) => {
   let t: TestApp;
   const logins = new Map<Role, LoginResult>();
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoEmailForRole } from '@kb/contracts/roles';
 import type { LoginResult } from '@kb/contracts/auth';
-import { DATABASES, authHeaders, startTestApp } from '../../test/harness.ts';
+import { ONE_DATABASE, authHeaders, startTestApp } from '../../test/harness.ts';
 import type { TestApp } from '../../test/harness.ts';
 
 /**
@@ -10,7 +10,7 @@ import type { TestApp } from '../../test/harness.ts';
  * read off the connection): one search at a time per user, the next one queued with its place
  * shown by the progress call, both answered in the end.
  */
-describe.each(DATABASES)('admission of searches over HTTP on %s', (kind) => {
+describe.each(ONE_DATABASE)('admission of searches over HTTP on %s', (kind) => {
   let t: TestApp;
   let me: LoginResult;
   let base: string;

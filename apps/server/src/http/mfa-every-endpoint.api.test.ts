@@ -6,7 +6,7 @@ import type { LoginResult } from '@kb/contracts/auth';
 import { ERROR_CODES } from '@kb/contracts/errors';
 import { demoEmailForRole } from '@kb/contracts/roles';
 import type { Role } from '@kb/contracts/roles';
-import { DATABASES, authHeaders, startTestApp } from '../../test/harness.ts';
+import { ONE_DATABASE, authHeaders, startTestApp } from '../../test/harness.ts';
 import type { TestApp } from '../../test/harness.ts';
 
 /**
@@ -25,7 +25,7 @@ const call = (t: TestApp, endpoint: Endpoint, login: LoginResult, payload: objec
 const gated = ALL_ENDPOINTS.filter((e) => e.access !== 'public' && e.beforeSecondFactor !== true);
 const beforeSecondFactor = ALL_ENDPOINTS.filter((e) => e.beforeSecondFactor === true).map((e) => `${e.method} ${e.path}`);
 
-describe.each(DATABASES)('admin sessions before the second factor, every endpoint, on %s', (kind) => {
+describe.each(ONE_DATABASE)('admin sessions before the second factor, every endpoint, on %s', (kind) => {
   let t: TestApp;
   /** Password-only sessions: one of an admin without an authenticator, one of an admin with one. */
   const pending = new Map<Role, LoginResult>();

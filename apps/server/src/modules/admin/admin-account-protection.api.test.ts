@@ -4,7 +4,7 @@ import type { LoginResult } from '@kb/contracts/auth';
 import type { AdminRoleHolder } from '@kb/contracts/superadmin';
 import { demoEmailForRole } from '@kb/contracts/roles';
 import type { Role } from '@kb/contracts/roles';
-import { DATABASES, startTestApp } from '../../../test/harness.ts';
+import { ONE_DATABASE, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { adminClient } from '../../../test/admin-support.ts';
 
@@ -18,7 +18,7 @@ import { adminClient } from '../../../test/admin-support.ts';
 const inAYear = () => new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
 const REFUSAL = /super-admin page/;
 
-describe.each(DATABASES)('accounts holding an admin role, on %s', (kind) => {
+describe.each(ONE_DATABASE)('accounts holding an admin role, on %s', (kind) => {
   let t: TestApp;
   let admin: LoginResult;
   let superAdmin: LoginResult;

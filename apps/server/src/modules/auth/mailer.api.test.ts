@@ -4,7 +4,7 @@ import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
-import { DATABASES, openTestDatabase } from '../../../test/harness.ts';
+import { ONE_DATABASE, openTestDatabase } from '../../../test/harness.ts';
 import type { TestDatabase } from '../../../test/harness.ts';
 import { Mailer } from './mailer.ts';
 
@@ -54,7 +54,7 @@ async function startSmtpServer(): Promise<{ url: string; received: Received[]; c
 const LINK = 'http://localhost:8080/pub/account/verify/AbCdEf0123456789secretcode';
 const mail = { to: 'someone@demo.test', subject: 'Reset your password', body: `Set a new password here: ${LINK} (valid for 2 hours).` };
 
-describe.each(DATABASES)('mail delivery on %s', (kind) => {
+describe.each(ONE_DATABASE)('mail delivery on %s', (kind) => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await openTestDatabase(kind);

@@ -3,7 +3,7 @@ import type { LoginResult } from '@kb/contracts/auth';
 import type { MfaEnrolment, MfaStatus, RecoveryCodes } from '@kb/contracts/mfa';
 import { RECOVERY_CODE_COUNT, WRONG_CODE_MESSAGE } from '@kb/contracts/mfa';
 import { demoEmailForRole } from '@kb/contracts/roles';
-import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
+import { ONE_DATABASE, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { totpCodeAt, totpStep } from './mfa-totp.ts';
 
@@ -12,7 +12,7 @@ import { totpCodeAt, totpStep } from './mfa-totp.ts';
  * replay protection, single-use recovery codes, the attempt limit, the refusal of admin-only calls
  * before the second step, and a super admin's audited reset.
  */
-describe.each(DATABASES)('admin second factor on %s', (kind) => {
+describe.each(ONE_DATABASE)('admin second factor on %s', (kind) => {
   let t: TestApp;
   const gostar = demoEmailForRole('GOSTAR_ADMIN');
   let secret = '';

@@ -6,7 +6,7 @@ import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs,
 import type { LoginResult } from '@kb/contracts/auth';
 import { PASSWORD_POLICY } from '@kb/contracts/auth';
 import { DEMO_PASSWORD } from '@kb/contracts/roles';
-import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
+import { ONE_DATABASE, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { TokenService } from '../../http/tokens.ts';
 import { SessionRepository } from '../sessions/session-repository.ts';
@@ -33,7 +33,7 @@ class StatementRecorder implements KyselyPlugin {
   }
 }
 
-describe.each(DATABASES)('password security on %s', (kind) => {
+describe.each(ONE_DATABASE)('password security on %s', (kind) => {
   let t: TestApp;
   let webDist: string;
   beforeAll(async () => {

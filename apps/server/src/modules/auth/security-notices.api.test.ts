@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoEmailForRole } from '@kb/contracts/roles';
-import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
+import { ONE_DATABASE, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { linkCodeOf, outboxMark, waitForMail } from './outbox-reader.test-support.ts';
 import { totpCodeAt, totpStep } from './mfa-totp.ts';
@@ -34,7 +34,7 @@ describe('security notice text', () => {
   });
 });
 
-describe.each(DATABASES)('security notices on %s', (kind) => {
+describe.each(ONE_DATABASE)('security notices on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(kind);

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, openTestDatabase } from '../../../test/harness.ts';
+import { ONE_DATABASE, openTestDatabase } from '../../../test/harness.ts';
 import type { TestDatabase } from '../../../test/harness.ts';
 import { cutsOf } from './cut-cache.ts';
 import { RdkitChemEngine } from './rdkit-engine.ts';
@@ -12,7 +12,7 @@ import { RdkitChemEngine } from './rdkit-engine.ts';
  */
 const SMILES = ['O=C(Nc1ccc(Cl)cc1)c1ccccn1', 'C[C@H](N)C(=O)Nc1ccccc1', 'c1ccccc1'];
 
-describe.each(DATABASES)('cut cache on %s', (kind) => {
+describe.each(ONE_DATABASE)('cut cache on %s', (kind) => {
   let database: TestDatabase;
   let engine: RdkitChemEngine;
   const ids: number[] = [];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, openTestDatabase } from '../../../test/harness.ts';
+import { ONE_DATABASE, openTestDatabase } from '../../../test/harness.ts';
 import type { TestDatabase } from '../../../test/harness.ts';
 import { ChemReference } from '../../../test/chem-reference.ts';
 import { ChemQueryRefused } from './chem-engine.ts';
@@ -20,7 +20,7 @@ const LONG: ChemQuery = { kind: 'smarts', text: '*~*~*~*~*~*~*~*~*~*~*~*', desal
 const REQUEST_LIMIT_MS = 2_000;
 const STEP_LIMIT_MS = 3_000;
 
-describe.each(DATABASES)('chemistry engine recovery (%s)', (kind) => {
+describe.each(ONE_DATABASE)('chemistry engine recovery (%s)', (kind) => {
   let database: TestDatabase;
   let engine: RdkitChemEngine;
   let reference: ChemReference;

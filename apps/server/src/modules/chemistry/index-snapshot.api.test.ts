@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, openTestDatabase } from '../../../test/harness.ts';
+import { ONE_DATABASE, openTestDatabase } from '../../../test/harness.ts';
 import type { TestDatabase } from '../../../test/harness.ts';
 import { ChemReference, SUBSTRUCTURE_QUERIES } from '../../../test/chem-reference.ts';
 import { readIndexSnapshot } from './index-snapshot.ts';
@@ -16,7 +16,7 @@ import { RdkitChemEngine } from './rdkit-engine.ts';
  */
 const byNumber = (a: number, b: number) => a - b;
 
-describe.each(DATABASES)('structure index snapshot (%s)', (kind) => {
+describe.each(ONE_DATABASE)('structure index snapshot (%s)', (kind) => {
   let database: TestDatabase;
   let reference: ChemReference;
   let dir: string;

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, openTestDatabase } from '../../../test/harness.ts';
+import { ONE_DATABASE, openTestDatabase } from '../../../test/harness.ts';
 import type { TestDatabase } from '../../../test/harness.ts';
 import { RdkitChemEngine } from './rdkit-engine.ts';
 import { scaffoldsOf } from './scaffold-cache.ts';
@@ -9,7 +9,7 @@ import { scaffoldsOf } from './scaffold-cache.ts';
  * The scaffold cache (docs/sar.md "Scaffold cache") on both databases with real RDKit: computed
  * once and stored, read back after, and computed again when the structure's SMILES changed.
  */
-describe.each(DATABASES)('scaffold cache on %s', (kind) => {
+describe.each(ONE_DATABASE)('scaffold cache on %s', (kind) => {
   let database: TestDatabase;
   let engine: RdkitChemEngine;
   const ids: number[] = [];

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, startTestApp } from '../../../test/harness.ts';
+import { ONE_DATABASE, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { beginLoad, finishLoad } from '../knowledge-base/kb-loads.ts';
 
@@ -13,7 +13,7 @@ interface Health {
  * that ended shows, rows written outside any load (which the product never does) do not cost a
  * count of every activity on each poll.
  */
-describe.each(DATABASES)('health data-set size on %s', (kind) => {
+describe.each(ONE_DATABASE)('health data-set size on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(kind, {}, { demoChunks: 1 });

@@ -3,12 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReadinessResponseSchema } from '@kb/contracts/health';
-import { DATABASES, startTestApp } from '../../../test/harness.ts';
+import { ONE_DATABASE, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { startServerProcess } from '../search/server-process.test-support.ts';
 import type { ServerProcess } from '../search/server-process.test-support.ts';
 
-describe.each(DATABASES)('GET /api/health/ready on %s', (kind) => {
+describe.each(ONE_DATABASE)('GET /api/health/ready on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(kind);

@@ -8,7 +8,7 @@ import { demoEmailForRole } from '@kb/contracts/roles';
 import type { LoginResult } from '@kb/contracts/auth';
 import { ACTIVE_THRESHOLD_NM, aggregatePredictions } from '@kb/contracts/prediction';
 import type { ModelStatus, PredictBatchResponse, PredictTargetsResponse } from '@kb/contracts/prediction';
-import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
+import { ONE_DATABASE, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { MORGAN_SETTINGS } from '../chemistry/fingerprint.mjs';
 
@@ -35,7 +35,7 @@ function tanimoto(a: Uint8Array, b: Uint8Array): number {
   return either === 0 ? 0 : both / either;
 }
 
-describe.each(DATABASES)('target prediction API on %s', (kind) => {
+describe.each(ONE_DATABASE)('target prediction API on %s', (kind) => {
   let t: TestApp;
   let me: LoginResult;
   const predict = (payload: unknown, login: LoginResult = me) => t.call({ method: 'POST', url: '/api/prediction/targets', headers: authHeaders(login), payload: payload as object });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, startTestApp } from '../../../../test/harness.ts';
+import { ONE_DATABASE, startTestApp } from '../../../../test/harness.ts';
 import type { TestApp } from '../../../../test/harness.ts';
 import { beginLoad, finishLoad, loadsVersion } from '../../knowledge-base/kb-loads.ts';
 import { readSnapshot, writeSnapshot } from './column-snapshot.ts';
@@ -28,7 +28,7 @@ function readParts(columns: KbColumns) {
  * are the same as from the database, and they are used only for the same data — a load that ended,
  * another file, or a damaged file sends the read to the database.
  */
-describe.each(DATABASES)('search column snapshot on %s', (kind) => {
+describe.each(ONE_DATABASE)('search column snapshot on %s', (kind) => {
   let t: TestApp;
   let dir: string;
   let file: string;
