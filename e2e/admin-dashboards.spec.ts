@@ -2,10 +2,10 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { usageEndpoints } from '@kb/contracts/api';
 import { demoEmailForRole } from '@kb/contracts/roles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { ApiSession } from './support/api-session.ts';
 import { newAppContext, screenshot, useBrowser } from './support/browser.ts';
 import { LoginPage } from './support/pages/login-page.ts';
+import { sharedServer } from './support/shared-server.ts';
 
 /*
  * The usage dashboards on the shared server's demo data: the KB admin's dashboard draws its charts
@@ -22,7 +22,7 @@ describe('admin dashboard', () => {
   let api: ApiSession;
 
   beforeAll(async () => {
-    api = await ApiSession.logIn(inject('baseUrl'), 'GOSTAR_ADMIN');
+    api = await ApiSession.logIn(sharedServer().baseUrl, 'GOSTAR_ADMIN');
     context = await newAppContext(browser());
     page = await context.newPage();
     // The KB admin lands on /admin/dashboard.
@@ -96,7 +96,7 @@ describe('client dashboard', () => {
   });
 
   it('shows a demo user their organisation from the menu', async () => {
-    const api = await ApiSession.logIn(inject('baseUrl'), 'FULL_USER');
+    const api = await ApiSession.logIn(sharedServer().baseUrl, 'FULL_USER');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Client dashboard' }).click();
     await page.waitForURL(/\/admin\/client-dashboard/);
     await page.getByTestId('client-organisation-name').getByText('Demo Pharma').waitFor();

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mfaEndpoints } from '@kb/contracts/api';
 import { RECOVERY_CODE_COUNT, WRONG_CODE_MESSAGE } from '@kb/contracts/mfa';
 import { DEMO_PASSWORD, demoEmailForRole } from '@kb/contracts/roles';
@@ -9,6 +9,7 @@ import { newAppContext, screenshot, useBrowser } from './support/browser.ts';
 import { LoginPage } from './support/pages/login-page.ts';
 import { roleLanding } from './support/route-expectations.ts';
 import { apiLogin, ensureAuthenticator, nextSecondFactorCode, saveAuthenticator, storedAuthenticator, totpCode, totpStep } from './support/second-factor.ts';
+import { sharedServer } from './support/shared-server.ts';
 
 /*
  * Two-step login of the admin roles in the browser (issues 16 and 35, contracts mfa.ts): an admin
@@ -20,7 +21,7 @@ import { apiLogin, ensureAuthenticator, nextSecondFactorCode, saveAuthenticator,
 const browser = useBrowser();
 const ROLE = 'FLAT_FILE_ADMIN';
 const email = demoEmailForRole(ROLE);
-const baseUrl = () => inject('baseUrl');
+const baseUrl = () => sharedServer().baseUrl;
 let context: BrowserContext | undefined;
 let superAdminContext: BrowserContext | undefined;
 

@@ -6,12 +6,12 @@ import { exportEndpoints } from '@kb/contracts/exports';
 import type { Role } from '@kb/contracts/roles';
 import { demoEmailForRole } from '@kb/contracts/roles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { ApiSession } from './support/api-session.ts';
 import { newAppContext, screenshot, useBrowser } from './support/browser.ts';
 import { DashboardPage } from './support/pages/dashboard-page.ts';
 import { downloadedBytes } from './support/pages/export-page.ts';
 import { LoginPage } from './support/pages/login-page.ts';
+import { sharedServer } from './support/shared-server.ts';
 
 /*
  * The dashboard's data sections on the shared server: FLAT_FILE_ADMIN uploads a dataset for
@@ -34,7 +34,7 @@ const actors: Partial<Record<Role, Actor>> = {};
 async function actor(role: Role): Promise<Actor> {
   const known = actors[role];
   if (known) return known;
-  const api = await ApiSession.logIn(inject('baseUrl'), role);
+  const api = await ApiSession.logIn(sharedServer().baseUrl, role);
   const context = await newAppContext(browser());
   const page = await context.newPage();
   await new LoginPage(page).logInAs(role);

@@ -4,10 +4,10 @@ import { authEndpoints } from '@kb/contracts/api';
 import { demoEmailForRole } from '@kb/contracts/roles';
 import { superAdminEndpoints } from '@kb/contracts/superadmin';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { ApiSession } from './support/api-session.ts';
 import { newAppContext, screenshot, useBrowser } from './support/browser.ts';
 import { LoginPage } from './support/pages/login-page.ts';
+import { sharedServer } from './support/shared-server.ts';
 
 /*
  * The super-admin page on the shared server: a super admin grants an admin role to a demo user
@@ -21,7 +21,7 @@ let superAdmin: ApiSession;
 const grantee = demoEmailForRole('FLAT_FILE_ONLY');
 
 beforeAll(async () => {
-  superAdmin = await ApiSession.logIn(inject('baseUrl'), 'SUPER_ADMIN');
+  superAdmin = await ApiSession.logIn(sharedServer().baseUrl, 'SUPER_ADMIN');
   context = await newAppContext(browser());
   page = await context.newPage();
   await new LoginPage(page).logInAs('SUPER_ADMIN');
@@ -37,7 +37,7 @@ afterAll(async () => {
 
 describe('super-admin page', () => {
   it('grants FLAT_FILE_ADMIN to a demo user and shows the change in the audit log', async () => {
-    await page.goto(new URL('/superadmin?tab=roles', inject('baseUrl')).href);
+    await page.goto(new URL('/superadmin?tab=roles', sharedServer().baseUrl).href);
     const user = page.getByTestId('grant-user');
     await user.click();
     await user.fill('flat-file-only');
@@ -80,7 +80,7 @@ describe('super-admin page', () => {
 
   it('closes another user’s session: that user’s next call is refused', async () => {
     const email = demoEmailForRole('EVALUATE_USER');
-    const other = await ApiSession.logIn(inject('baseUrl'), 'EVALUATE_USER');
+    const other = await ApiSession.logIn(sharedServer().baseUrl, 'EVALUATE_USER');
     await other.call(authEndpoints.profile, {});
 
     await page.getByRole('tab', { name: 'Sessions' }).click();

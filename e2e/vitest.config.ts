@@ -1,17 +1,19 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { E2E_WORKERS } from './support/shared-server.ts';
 
 /**
- * Browser tests: one real server for the whole run (global setup), one spec file at a time — the
- * CI machine has two cores and every spec drives a headless Chromium against that server.
+ * Browser tests: `E2E_WORKERS` spec files at a time (support/shared-server.ts), each worker with its
+ * own shared server (global setup) and one Chromium per spec file; specs that search start a server
+ * of their own on a copy of a prepared database (support/seeded-server.ts).
  */
 export default defineConfig({
   root: path.resolve(import.meta.dirname, '..'),
   test: {
     include: ['e2e/**/*.spec.ts'],
     globalSetup: ['e2e/support/global-setup.ts'],
-    fileParallelism: false,
-    maxWorkers: 1,
+    fileParallelism: E2E_WORKERS > 1,
+    maxWorkers: E2E_WORKERS,
     pool: 'forks',
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -1,14 +1,14 @@
 import crypto from 'node:crypto';
 import { authEndpoints } from '@kb/contracts/api';
-import { inject } from 'vitest';
 import { outboxMark, verifyLinkOf, waitForMail } from './outbox.ts';
+import { sharedServer } from './shared-server.ts';
 
 /**
  * Direct API calls for test set-up and clean-up only (making an account, putting a password back).
  * The behaviour under test always goes through the browser.
  */
 function url(pathname: string): string {
-  return new URL(pathname, inject('baseUrl')).toString();
+  return new URL(pathname, sharedServer().baseUrl).toString();
 }
 
 async function post(pathname: string, body: unknown): Promise<Response> {

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { RESULTS_DIR } from './server.ts';
+import { sharedServer } from './shared-server.ts';
 
 /** Set by scripts/run-e2e.mjs from scripts/ensure-browser.mjs, which finds or installs it. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH?.trim() || '/usr/bin/chromium';
@@ -54,7 +55,7 @@ export function cspViolations(context: BrowserContext): readonly string[] {
 }
 
 /** A context on the server under test (or another one, e.g. a seeded server): fresh cookies and storage, as a new browser profile. */
-export async function newAppContext(browser: Browser, baseUrl: string = inject('baseUrl')): Promise<BrowserContext> {
+export async function newAppContext(browser: Browser, baseUrl: string = sharedServer().baseUrl): Promise<BrowserContext> {
   const context = await browser.newContext({
     baseURL: baseUrl,
     viewport: { width: 1280, height: 800 },

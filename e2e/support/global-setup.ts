@@ -1,31 +1,32 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import fs from 'node:fs';
-import crypto from 'node:crypto';
 import { E2E_RUN_ENV, RESULTS_DIR, preparedFolder, startServer } from './server.ts';
-import { AUTHENTICATORS_FILE } from './second-factor.ts';
+import { AUTHENTICATORS_PREFIX } from './second-factor.ts';
+import { E2E_WORKERS } from './shared-server.ts';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** Origin of the server under test. */
-    baseUrl: string;
-    /** The server's log (pino JSON lines); e-mails are read from it. */
-    serverLog: string;
-  }
-}
-
-/** One server for the whole browser run: starting it (migrations, demo seeding) is the slow part. */
+/**
+ * The shared servers of the run, one per worker (shared-server.ts): starting a server is the slow
+ * part, so the specs that only need pages share them instead of starting their own.
+ */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // Authenticators of an earlier run belong to servers that are gone.
-  fs.rmSync(AUTHENTICATORS_FILE, { force: true });
+  for (const file of fs.existsSync(RESULTS_DIR) ? fs.readdirSync(RESULTS_DIR) : []) {
+    if (file.startsWith(AUTHENTICATORS_PREFIX)) fs.rmSync(path.join(RESULTS_DIR, file), { force: true });
+  }
   // The run's name, inherited by the spec processes started after this: they share its prepared databases.
   const run = `${Date.now().toString(36)}${crypto.randomBytes(3).toString('hex')}`;
   process.env[E2E_RUN_ENV] = run;
-  const server = await startServer({ logFile: path.join(RESULTS_DIR, 'e2e-server.log') });
-  project.provide('baseUrl', server.baseUrl);
-  project.provide('serverLog', server.logFile);
+  const servers = await Promise.all(
+    Array.from({ length: E2E_WORKERS }, (_, i) => startServer({ logFile: path.join(RESULTS_DIR, i === 0 ? 'e2e-server.log' : `e2e-server-${i + 1}.log`) })),
+  );
+  project.provide(
+    'sharedServers',
+    servers.map((server) => ({ baseUrl: server.baseUrl, serverLog: server.logFile })),
+  );
   return async () => {
-    await server.stop();
+    await Promise.all(servers.map((server) => server.stop()));
     fs.rmSync(preparedFolder(run), { recursive: true, force: true });
   };
 }

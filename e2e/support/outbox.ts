@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { inject } from 'vitest';
+import { sharedServer } from './shared-server.ts';
 
 /**
  * E-mail as the server queues it. The outbox table lives in the server's embedded database, which
@@ -15,7 +15,7 @@ export interface QueuedMail {
 const VERIFY_LINK = /https?:\/\/[^\s"]+\/pub\/account\/verify\/[A-Za-z0-9_-]+/;
 
 function logFile(): string {
-  return inject('serverLog');
+  return sharedServer().serverLog;
 }
 
 /** Current end of the log: pass it to `waitForMail` to see only mail queued after this point. */
@@ -46,7 +46,7 @@ export async function waitForMail(to: string, mark: number, timeoutMs = 10_000):
   for (;;) {
     const mail = mailSince(mark).find((m) => m.to === to.toLowerCase());
     if (mail) return mail;
-    if (Date.now() > deadline) throw new Error(`No mail to ${to} was queued within ${timeoutMs / 1000}s (see test-results/e2e-server.log).`);
+    if (Date.now() > deadline) throw new Error(`No mail to ${to} was queued within ${timeoutMs / 1000}s (see ${logFile()}).`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -21,7 +21,13 @@ import { RESULTS_DIR } from './server.ts';
  * an admin per step); a third within the same step uses one of the recovery codes enrolment gave;
  * only when those are gone does it wait for the next step.
  */
-export const AUTHENTICATORS_FILE = path.join(RESULTS_DIR, 'e2e-authenticators.json');
+export const AUTHENTICATORS_PREFIX = 'e2e-authenticators-';
+
+/** One file per server: each is used by one worker at a time, so no two processes write the same file at once. */
+function authenticatorsFile(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  return path.join(RESULTS_DIR, `${AUTHENTICATORS_PREFIX}${url.hostname}-${url.port}.json`);
+}
 
 export interface StoredAuthenticator {
   secret: string;
@@ -29,33 +35,31 @@ export interface StoredAuthenticator {
   recoveryCodes: string[];
 }
 
-type Store = Record<string, Record<string, StoredAuthenticator>>;
+/** A server's authenticators, by e-mail. */
+type Store = Record<string, StoredAuthenticator>;
 
-function readStore(): Store {
+function readStore(baseUrl: string): Store {
   try {
-    return JSON.parse(fs.readFileSync(AUTHENTICATORS_FILE, 'utf8')) as Store;
+    return JSON.parse(fs.readFileSync(authenticatorsFile(baseUrl), 'utf8')) as Store;
   } catch {
     return {};
   }
 }
 
-function writeStore(store: Store): void {
-  fs.mkdirSync(path.dirname(AUTHENTICATORS_FILE), { recursive: true });
-  fs.writeFileSync(AUTHENTICATORS_FILE, JSON.stringify(store, null, 2));
+function writeStore(baseUrl: string, store: Store): void {
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  fs.writeFileSync(authenticatorsFile(baseUrl), JSON.stringify(store, null, 2));
 }
 
-const keyOf = (baseUrl: string) => new URL(baseUrl).origin;
-
 export function storedAuthenticator(baseUrl: string, email: string): StoredAuthenticator | undefined {
-  return readStore()[keyOf(baseUrl)]?.[email.toLowerCase()];
+  return readStore(baseUrl)[email.toLowerCase()];
 }
 
 export function saveAuthenticator(baseUrl: string, email: string, value: StoredAuthenticator | null): void {
-  const store = readStore();
-  const server = (store[keyOf(baseUrl)] ??= {});
-  if (value) server[email.toLowerCase()] = value;
-  else delete server[email.toLowerCase()];
-  writeStore(store);
+  const store = readStore(baseUrl);
+  if (value) store[email.toLowerCase()] = value;
+  else delete store[email.toLowerCase()];
+  writeStore(baseUrl, store);
 }
 
 export function totpStep(at: number = Date.now()): number {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { RunningServer } from './server.ts';
 import { RESULTS_DIR, startServer } from './server.ts';
 
@@ -19,7 +19,8 @@ export function useSeededServer(options: SeededServerOptions = {}): () => Runnin
   let server: RunningServer | undefined;
   beforeAll(async () => {
     server = await startServer({
-      logFile: path.join(RESULTS_DIR, 'e2e-seeded-server.log'),
+      // Named after the spec: specs run side by side, each with its own server.
+      logFile: path.join(RESULTS_DIR, `e2e-seeded-server-${path.basename(expect.getState().testPath ?? 'spec', '.spec.ts')}.log`),
       demoChunks: options.chunks ?? 3,
       ...(options.env ? { env: options.env } : {}),
       healthTimeoutMs: 240_000,
