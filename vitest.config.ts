@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
+import { chosenDatabases } from './scripts/test-databases.mjs';
 
 /**
  * Unit and API tests (`*.test.ts` beside the code); browser tests live in e2e/ and run separately.
@@ -38,16 +39,13 @@ function databaseTestFiles(root: string): string[] {
 }
 
 const root = import.meta.dirname;
-const serverUrl = process.env.TEST_DATABASE_URL?.trim() ?? '';
-const chosen = (process.env.TEST_DATABASES ?? '').split(',').map((name) => name.trim()).filter(Boolean);
-const wants = (kind: string, byDefault: boolean) => (chosen.length > 0 ? chosen.includes(kind) : byDefault);
+const databases = chosenDatabases(process.env);
 
 const projects: TestProjectInlineConfiguration[] = [];
-if (wants('pglite', true)) {
+if (databases.includes('pglite')) {
   projects.push({ test: { name: 'pglite', include: INCLUDE, env: { TEST_DATABASES: 'pglite', TEST_DATABASE_URL: '' } } });
 }
-if (wants('postgres', serverUrl !== '')) {
-  if (!serverUrl) throw new Error('TEST_DATABASES names postgres but TEST_DATABASE_URL is not set.');
+if (databases.includes('postgres')) {
   projects.push({ test: { name: 'postgres', include: databaseTestFiles(root), env: { TEST_DATABASES: 'postgres' } } });
 }
 

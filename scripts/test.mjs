@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureBrowser } from './ensure-browser.mjs';
+import { chosenDatabases } from './test-databases.mjs';
 import { buildWebIfNeeded } from './web-build.mjs';
 import { countsOf, formatSeconds, phaseTable } from './test-report.mjs';
 
@@ -60,10 +61,11 @@ function run() {
   phases.push({ name: 'browser (find or install)', seconds: (performance.now() - started) / 1000, status: 'passed' });
   if (!phase('lint', 'npm', ['run', 'lint'])) return false;
   if (!phase('typecheck', 'npm', ['run', 'typecheck'])) return false;
-  if (!vitest('unit and API on PGlite', 'vitest-pglite', ['--project', 'pglite'])) return false;
-  if (process.env.TEST_DATABASE_URL?.trim()) {
+  const databases = chosenDatabases(process.env);
+  if (databases.includes('pglite') && !vitest('unit and API on PGlite', 'vitest-pglite', ['--project', 'pglite'])) return false;
+  if (databases.includes('postgres')) {
     if (!vitest('API on PostgreSQL', 'vitest-postgres', ['--project', 'postgres'])) return false;
-  } else {
+  } else if (!process.env.TEST_DATABASE_URL?.trim()) {
     console.log('\nTEST_DATABASE_URL is not set: the database tests ran on embedded PGlite only.');
   }
   const building = performance.now();

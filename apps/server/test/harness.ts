@@ -7,6 +7,7 @@ import type { AppConfig } from '../src/config.ts';
 import type { DatabaseHandle, DatabaseKind } from '../src/db/database.ts';
 import { buildApp } from '../src/app.ts';
 import { openTestDatabase } from './test-databases.ts';
+import { chosenDatabases } from '../../../scripts/test-databases.mjs';
 import { STEP_WINDOW, totpCodeAt, totpStep } from '../src/modules/auth/mfa-totp.ts';
 
 /**
@@ -31,15 +32,6 @@ export const DATABASES: DatabaseKind[] = chosenDatabases(process.env);
 
 /** For files whose subject is not the database: the first database chosen (PGlite unless only the server is). */
 export const ONE_DATABASE: DatabaseKind[] = DATABASES.slice(0, 1);
-
-function chosenDatabases(env: NodeJS.ProcessEnv): DatabaseKind[] {
-  const named = (env.TEST_DATABASES ?? '').split(',').map((name) => name.trim()).filter(Boolean);
-  if (named.length === 0) return env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
-  const unknown = named.filter((name) => name !== 'pglite' && name !== 'postgres');
-  if (unknown.length > 0) throw new Error(`TEST_DATABASES names ${unknown.join(', ')}: the choices are pglite and postgres.`);
-  if (named.includes('postgres') && !env.TEST_DATABASE_URL) throw new Error('TEST_DATABASES names postgres but TEST_DATABASE_URL is not set.');
-  return [...new Set(named)] as DatabaseKind[];
-}
 
 export interface TestApp {
   app: FastifyInstance;

@@ -1,0 +1,2 @@
+/** See test-databases.mjs. */
+export function chosenDatabases(env: Record<string, string | undefined>): ('pglite' | 'postgres')[];
