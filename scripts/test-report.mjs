@@ -1,5 +1,5 @@
-// Reads the test runners' JSON reports (vitest's `json` reporter, jest's shape): the phase table and
-// counts `npm test` prints, and, run as a script, the slowest test files of a run:
+// Reads the per-file reports that file-times-reporter.mjs writes: the phase table and counts
+// `npm test` prints, and, run as a script, the slowest test files of a run:
 //
 //   node scripts/test-report.mjs [--top 20] [test-results/vitest-*.json ...]
 //
@@ -30,32 +30,22 @@ function readReport(file) {
   return JSON.parse(fs.readFileSync(file, 'utf8'));
 }
 
-/** Test counts summed over reports. */
+/** Test counts summed over reports (file-times-reporter.mjs's). */
 export function countsOf(files) {
   const counts = { passed: 0, failed: 0, skipped: 0 };
   for (const file of files) {
     const report = readReport(file);
-    counts.passed += report.numPassedTests ?? 0;
-    counts.failed += report.numFailedTests ?? 0;
-    counts.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+    counts.passed += report.passed ?? 0;
+    counts.failed += report.failed ?? 0;
+    counts.skipped += report.skipped ?? 0;
   }
   return counts;
 }
 
-/**
- * Each test file of a report with its duration (first test start to last test end, as the runner
- * recorded them) and test counts.
- */
-export function filesOf(file, root = process.cwd()) {
-  const report = readReport(file);
-  const label = path.basename(file, '.json').replace(/^vitest-/, '');
-  return (report.testResults ?? []).map((result) => ({
-    run: label,
-    file: path.relative(root, result.name),
-    seconds: Math.max(0, (result.endTime - result.startTime) / 1000),
-    tests: result.assertionResults?.length ?? 0,
-    failed: result.assertionResults?.filter((a) => a.status === 'failed').length ?? 0,
-  }));
+/** Each test file of a report with its whole time and counts; the run is named after the report file. */
+export function filesOf(file) {
+  const run = path.basename(file, '.json').replace(/^vitest-/, '');
+  return (readReport(file).files ?? []).map((f) => ({ run: f.project ? `${run} (${f.project})` : run, ...f }));
 }
 
 function main(argv) {
@@ -75,7 +65,7 @@ function main(argv) {
     console.log(`${path.basename(f)}: ${filesIn} files, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped; files' time summed ${formatSeconds(filesOf(f).reduce((s, r) => s + r.seconds, 0))}`);
   }
   console.log(`\n| # | run | file | tests | time |\n|---:|---|---|---:|---:|`);
-  rows.slice(0, top).forEach((r, i) => console.log(`| ${i + 1} | ${r.run} | ${r.file} | ${r.tests} | ${formatSeconds(r.seconds)} |`));
+  rows.slice(0, top).forEach((r, i) => console.log(`| ${i + 1} | ${r.run} | ${r.file} | ${r.passed + r.failed + r.skipped} | ${formatSeconds(r.seconds)} |`));
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) main(process.argv.slice(2));

@@ -30,21 +30,19 @@ describe('the test report of npm test', () => {
     expect(formatSeconds(3209.6)).toBe('53 min 30 s');
   });
 
-  it('sums counts over reports and gives each file its time', () => {
+  it('sums counts over reports and lists each file with its time', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-report-'));
     try {
       const a = writeReport(dir, 'vitest-pglite.json', {
-        numPassedTests: 3,
-        numFailedTests: 1,
-        numPendingTests: 2,
-        numTodoTests: 0,
-        testResults: [
-          { name: path.join(process.cwd(), 'apps/a.test.ts'), startTime: 1000, endTime: 4500, assertionResults: [{ status: 'passed' }, { status: 'failed' }] },
-        ],
+        seconds: 600,
+        passed: 3,
+        failed: 1,
+        skipped: 2,
+        files: [{ project: 'pglite', file: 'apps/a.test.ts', seconds: 3.5, importSeconds: 0.4, passed: 3, failed: 1, skipped: 2 }],
       });
-      const b = writeReport(dir, 'vitest-postgres.json', { numPassedTests: 5, numFailedTests: 0, numPendingTests: 0, numTodoTests: 1, testResults: [] });
+      const b = writeReport(dir, 'vitest-postgres.json', { seconds: 100, passed: 5, failed: 0, skipped: 1, files: [] });
       expect(countsOf([a, b])).toEqual({ passed: 8, failed: 1, skipped: 3 });
-      expect(filesOf(a)).toEqual([{ run: 'pglite', file: path.join('apps', 'a.test.ts'), seconds: 3.5, tests: 2, failed: 1 }]);
+      expect(filesOf(a)).toEqual([{ run: 'pglite (pglite)', project: 'pglite', file: 'apps/a.test.ts', seconds: 3.5, importSeconds: 0.4, passed: 3, failed: 1, skipped: 2 }]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -1,7 +1,7 @@
 // `npm test`: every test, phase by phase, then a table of each phase's duration and one closing
-// line of counts. The phases stop at the first that fails (its name is in the table). Each test
-// runner writes a per-file JSON report under test-results/ (git-ignored); docs/testing.md reads
-// the slowest files from them (`node scripts/test-report.mjs`).
+// line of counts. The phases stop at the first that fails (its name is in the table). Each vitest
+// run writes a per-file JSON report under test-results/ (git-ignored, file-times-reporter.mjs);
+// `node scripts/test-report.mjs` lists the slowest files from them.
 //
 // `.ci/run` passes the times of its browser and install steps (KB_BROWSER_SECONDS, KB_INSTALL_SECONDS)
 // so the table covers the whole CI run.
@@ -38,12 +38,15 @@ function phase(name, command, args, options = {}) {
   return status === 'passed';
 }
 
+/** vitest's own output, and the per-file report (file-times-reporter.mjs). */
+const REPORTERS = ['--reporter=default', `--reporter=${path.join(root, 'scripts/file-times-reporter.mjs')}`];
+
 /** A vitest run writing its per-file report. */
-function vitest(name, reportName, args, env = {}) {
+function vitest(name, reportName, args) {
   const report = path.join(results, `${reportName}.json`);
   fs.rmSync(report, { force: true });
-  return phase(name, 'npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
-    env: { ...process.env, ...env },
+  return phase(name, 'npx', ['vitest', 'run', ...args, ...REPORTERS], {
+    env: { ...process.env, KB_TEST_REPORT: report },
     report,
   });
 }
@@ -78,9 +81,11 @@ function run() {
     return false;
   }
   // The e2e runner hands vitest the browser found above.
-  return phase('browser tests', process.execPath, [path.join(root, 'scripts/run-e2e.mjs'), '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(results, 'vitest-e2e.json')}`], {
-    env: { ...process.env, CHROMIUM_PATH: browser },
-    report: path.join(results, 'vitest-e2e.json'),
+  const e2eReport = path.join(results, 'vitest-e2e.json');
+  fs.rmSync(e2eReport, { force: true });
+  return phase('browser tests', process.execPath, [path.join(root, 'scripts/run-e2e.mjs'), ...REPORTERS], {
+    env: { ...process.env, CHROMIUM_PATH: browser, KB_TEST_REPORT: e2eReport },
+    report: e2eReport,
   });
 }
 

@@ -1,0 +1,48 @@
+// A vitest reporter writing one JSON report per run: each test file with its time (tests and hooks;
+// vitest's own `json` reporter leaves the hooks out, which is where test apps and servers start),
+// the time its import took, and its test counts. `npm test` passes it to every vitest run:
+//
+//   npx vitest run --reporter=default --reporter=./scripts/file-times-reporter.mjs
+//
+// It writes to KB_TEST_REPORT (default test-results/vitest-files.json); test-report.mjs reads it.
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+export default class FileTimesReporter {
+  /** @param {import('vitest/node').Vitest} vitest */
+  onInit(vitest) {
+    this.vitest = vitest;
+    this.startedAt = Date.now();
+  }
+
+  /** @param {ReadonlyArray<import('vitest/node').TestModule>} modules */
+  onTestRunEnd(modules) {
+    const files = modules.map((module) => {
+      const diagnostic = module.diagnostic();
+      const counts = { passed: 0, failed: 0, skipped: 0 };
+      for (const test of module.children.allTests()) {
+        const state = test.result().state;
+        if (state === 'passed') counts.passed += 1;
+        else if (state === 'failed') counts.failed += 1;
+        else counts.skipped += 1;
+      }
+      // A file whose import or hooks failed has no failed test but failed all the same.
+      if (module.state() === 'failed' && counts.failed === 0) counts.failed = 1;
+      // `seconds`: tests and hooks, the figure vitest's default reporter prints beside the file.
+      const importMs = diagnostic.environmentSetupDuration + diagnostic.prepareDuration + diagnostic.collectDuration + diagnostic.setupDuration;
+      return {
+        project: module.project.name,
+        file: path.relative(root, module.moduleId),
+        seconds: Math.round(diagnostic.duration) / 1000,
+        importSeconds: Math.round(importMs) / 1000,
+        ...counts,
+      };
+    });
+    const totals = files.reduce((sum, f) => ({ passed: sum.passed + f.passed, failed: sum.failed + f.failed, skipped: sum.skipped + f.skipped }), { passed: 0, failed: 0, skipped: 0 });
+    const out = process.env.KB_TEST_REPORT || path.join(root, 'test-results', 'vitest-files.json');
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(out, JSON.stringify({ seconds: (Date.now() - this.startedAt) / 1000, ...totals, files }, null, 1));
+  }
+}
