@@ -55,6 +55,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // vitest's default is one worker fewer than the cores: one on a 2-core machine. Most API tests
+    // wait on a database thread, a worker pool or a timer, so two files at a time keep both cores busy
+    // (docs/testing.md has the figures). `--maxWorkers=N` overrides.
+    maxWorkers: 2,
     globalSetup: ['apps/server/test/global-setup.ts'],
     projects,
   },
