@@ -167,6 +167,19 @@ async function copyDatabase(url: string, template: string, copy: string): Promis
   }
 }
 
+/**
+ * Drops a test's database once nothing is connected to it. Not with FORCE: a connection the app
+ * still holds (a listener, a pool closing) would be cut with an error in the middle of other tests.
+ * One still in use is left for the run's clean-up (`removeRun`), when the test processes are gone.
+ */
+async function dropWhenFree(url: string, name: string): Promise<void> {
+  try {
+    await onServer(url, (client) => client.query(`DROP DATABASE IF EXISTS ${name}`));
+  } catch (error) {
+    if ((error as { code?: string }).code !== OBJECT_IN_USE) throw error;
+  }
+}
+
 async function openPostgres(content: DatabaseContent): Promise<TestDatabase> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('A PostgreSQL test database needs TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test).');
@@ -183,7 +196,7 @@ async function openPostgres(content: DatabaseContent): Promise<TestDatabase> {
     handle,
     close: async () => {
       await handle.close();
-      await onServer(url, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      await dropWhenFree(url, name);
     },
   };
 }
