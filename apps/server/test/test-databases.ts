@@ -223,10 +223,14 @@ export function openTestDatabase(kind: DatabaseKind, content: DatabaseContent = 
  * killed before its own clean-up).
  */
 export async function removeRun(run: string): Promise<void> {
+  const dayAgo = (Date.now() - 86_400_000).toString(36);
   fs.rmSync(imageFolder(run), { recursive: true, force: true });
+  for (const folder of fs.readdirSync(os.tmpdir())) {
+    const owner = /^kb-test-([a-z0-9]{8})/.exec(folder)?.[1];
+    if (owner && owner < dayAgo) fs.rmSync(path.join(os.tmpdir(), folder), { recursive: true, force: true });
+  }
   const url = process.env.TEST_DATABASE_URL;
   if (!url) return;
-  const dayAgo = (Date.now() - 86_400_000).toString(36);
   await onServer(url, async (client) => {
     const { rows } = await client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname ~ '^kb_(tpl|t)_[a-z0-9]+_'`);
     for (const { datname } of rows) {
