@@ -183,15 +183,13 @@ async function dropWhenFree(url: string, name: string): Promise<void> {
 async function openPostgres(content: DatabaseContent): Promise<TestDatabase> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('A PostgreSQL test database needs TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test).');
-  const run = currentRun() ?? `solo${newTestRunId()}`;
-  const name = `kb_t_${run}_${crypto.randomBytes(5).toString('hex')}`;
-  if (currentRun()) {
-    await copyDatabase(url, await postgresTemplate(url, run, content), name);
-  } else {
-    await onServer(url, (client) => client.query(`CREATE DATABASE ${name}`));
-  }
+  const run = currentRun();
+  const name = `kb_t_${run ?? `solo${newTestRunId()}`}_${crypto.randomBytes(5).toString('hex')}`;
+  // In a run: a copy of its template; alone: an empty database filled here.
+  if (run) await copyDatabase(url, await postgresTemplate(url, run, content), name);
+  else await onServer(url, (client) => client.query(`CREATE DATABASE ${name}`));
   const handle = await openDatabase({ url: urlOfDatabase(url, name) });
-  if (!currentRun()) await fill(handle, content);
+  if (!run) await fill(handle, content);
   return {
     handle,
     close: async () => {
