@@ -19,6 +19,10 @@ export default defineConfig({
     hookTimeout: 120_000,
     // A retry would hide flakiness that users would also meet.
     retry: 0,
+    // expect.poll's own default (1 s) is shorter than a page's answer on two busy cores: three
+    // specs failed by it on a slower machine while the page showed the right thing a moment later.
+    // What a user waits for is bounded by the test's timeout; a poll with its own timeout keeps it.
+    expect: { poll: { timeout: 10_000 } },
     reporters: ['default'],
   },
 });

@@ -5,8 +5,11 @@
 //   npx vitest run --reporter=default --reporter=./scripts/file-times-reporter.mjs
 //
 // It writes to KB_TEST_REPORT (default test-results/vitest-files.json); test-report.mjs reads it.
+// A test file whose worker process was killed by a signal (a native crash of the runtime, not a
+// failed test) is listed under `workerCrashes`: `npm test` runs such a file once more (test.mjs).
 import fs from 'node:fs';
 import path from 'node:path';
+import { workerCrashesOf } from './test-report.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -17,8 +20,11 @@ export default class FileTimesReporter {
     this.startedAt = Date.now();
   }
 
-  /** @param {ReadonlyArray<import('vitest/node').TestModule>} modules */
-  onTestRunEnd(modules) {
+  /**
+   * @param {ReadonlyArray<import('vitest/node').TestModule>} modules
+   * @param {ReadonlyArray<unknown>} unhandledErrors
+   */
+  onTestRunEnd(modules, unhandledErrors = []) {
     const files = modules.map((module) => {
       const diagnostic = module.diagnostic();
       const counts = { passed: 0, failed: 0, skipped: 0 };
@@ -43,6 +49,7 @@ export default class FileTimesReporter {
     const totals = files.reduce((sum, f) => ({ passed: sum.passed + f.passed, failed: sum.failed + f.failed, skipped: sum.skipped + f.skipped }), { passed: 0, failed: 0, skipped: 0 });
     const out = process.env.KB_TEST_REPORT || path.join(root, 'test-results', 'vitest-files.json');
     fs.mkdirSync(path.dirname(out), { recursive: true });
-    fs.writeFileSync(out, JSON.stringify({ seconds: (Date.now() - this.startedAt) / 1000, ...totals, files }, null, 1));
+    const workerCrashes = workerCrashesOf(unhandledErrors).map((crash) => ({ ...crash, file: path.relative(root, crash.file) }));
+    fs.writeFileSync(out, JSON.stringify({ seconds: (Date.now() - this.startedAt) / 1000, ...totals, files, workerCrashes, unhandledErrors: unhandledErrors.length }, null, 1));
   }
 }

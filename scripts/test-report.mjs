@@ -15,12 +15,28 @@ export function formatSeconds(seconds) {
 }
 
 /**
- * The table of phases: name, duration, status, and the total.
- * @param {{ name: string, seconds: number, status: string }[]} phases
+ * Wall-clock seconds of the phases: phases of one `group` ran side by side and count once, by the
+ * longest of them.
+ * @param {{ seconds: number, group?: string }[]} phases
+ */
+export function wallSeconds(phases) {
+  const groups = new Map();
+  let alone = 0;
+  for (const p of phases) {
+    if (p.group) groups.set(p.group, Math.max(groups.get(p.group) ?? 0, p.seconds));
+    else alone += p.seconds;
+  }
+  return alone + [...groups.values()].reduce((sum, s) => sum + s, 0);
+}
+
+/**
+ * The table of phases: name, duration, status, and the total (wall clock: phases run side by side,
+ * marked ∥, count once).
+ * @param {{ name: string, seconds: number, status: string, group?: string }[]} phases
  */
 export function phaseTable(phases) {
-  const total = phases.reduce((sum, p) => sum + p.seconds, 0);
-  const rows = [...phases.map((p) => [p.name, formatSeconds(p.seconds), p.status]), ['total', formatSeconds(total), phases.every((p) => p.status === 'passed') ? 'passed' : 'failed']];
+  const total = wallSeconds(phases);
+  const rows = [...phases.map((p) => [p.group ? `${p.name} ∥` : p.name, formatSeconds(p.seconds), p.status]), ['total', formatSeconds(total), phases.some((p) => p.status === 'failed') ? 'failed' : 'passed']];
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length), ['phase', 'time', 'status'][i].length));
   const line = (cells) => `| ${cells.map((c, i) => (i === 1 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ')} |`;
   return [line(['phase', 'time', 'status']), `|${widths.map((w, i) => (i === 1 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`, ...rows.map(line)].join('\n');
@@ -40,6 +56,57 @@ export function countsOf(files) {
     counts.skipped += report.skipped ?? 0;
   }
   return counts;
+}
+
+/** Signals of a native crash of the runtime a test file ran in (not of a test's failure). */
+const CRASH_SIGNALS = new Set(['SIGSEGV', 'SIGBUS', 'SIGILL', 'SIGFPE', 'SIGTRAP', 'SIGABRT']);
+
+/**
+ * The test files whose worker process died of a crash signal, from vitest's unhandled errors
+ * ("Worker exited unexpectedly with signal SIGSEGV … while running test file /abs/file.test.ts",
+ * in the error or its cause).
+ * @param {ReadonlyArray<unknown>} errors
+ * @returns {{ file: string, signal: string }[]}
+ */
+export function workerCrashesOf(errors) {
+  const crashes = [];
+  for (const error of errors) {
+    const texts = [];
+    for (let e = error, depth = 0; e && depth < 5; e = /** @type {any} */ (e).cause, depth++) texts.push(String(/** @type {any} */ (e).message ?? e));
+    const found = texts.map((t) => /exited unexpectedly with signal (SIG[A-Z]+)\b.*?while running test file (\S+)/.exec(t)).find(Boolean);
+    if (found && CRASH_SIGNALS.has(found[1])) crashes.push({ file: found[2], signal: found[1] });
+  }
+  return crashes;
+}
+
+/**
+ * Whether a failed run failed only because worker processes crashed: no test and no other
+ * unhandled error failed, and at least one file's worker died of a crash signal.
+ */
+export function failedOnlyByCrashes(report) {
+  const crashes = report.workerCrashes ?? [];
+  if (crashes.length === 0 || (report.unhandledErrors ?? 0) > crashes.length) return false;
+  const crashed = new Set(crashes.map((c) => c.file));
+  return (report.files ?? []).every((f) => f.failed === 0 || crashed.has(f.file));
+}
+
+/**
+ * The report of a run whose crashed files were run again: their entries and counts replaced by the
+ * re-run's, and the crashes kept under `rerunAfterCrash` so that the table and logs still show them.
+ */
+export function mergeRerun(report, rerun) {
+  const again = new Set((rerun.files ?? []).map((f) => f.file));
+  const files = [...(report.files ?? []).filter((f) => !again.has(f.file)), ...(rerun.files ?? [])];
+  const totals = files.reduce((sum, f) => ({ passed: sum.passed + f.passed, failed: sum.failed + f.failed, skipped: sum.skipped + f.skipped }), { passed: 0, failed: 0, skipped: 0 });
+  return {
+    ...report,
+    seconds: (report.seconds ?? 0) + (rerun.seconds ?? 0),
+    ...totals,
+    files,
+    workerCrashes: rerun.workerCrashes ?? [],
+    unhandledErrors: rerun.unhandledErrors ?? 0,
+    rerunAfterCrash: report.workerCrashes ?? [],
+  };
 }
 
 /** Each test file of a report with its whole time and counts; the run is named after the report file. */
