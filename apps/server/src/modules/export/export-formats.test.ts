@@ -56,6 +56,26 @@ describe('export formats', () => {
     ]);
   });
 
+  it('writes formula-looking text as text (a leading apostrophe) and keeps numbers, negative ones too, as numbers', async () => {
+    const out = sink();
+    const writer = createFormatWriter({ format: 'csv', columns: COLUMNS, sink: out, sheetName: 'x', molblocks: async () => [] });
+    await writer.rows([
+      { str_id: 505, name: '=', mw: 22.2 },
+      { str_id: 506, name: '=HYPERLINK("http://x","y")', mw: -1.5 },
+      { str_id: 507, name: '@SUM(A1)', mw: '-2' },
+      { str_id: 508, name: '+1 cell', mw: null },
+    ]);
+    await writer.end();
+    const text = out.parts.join('');
+    expect(text.split('\n')[1]).toBe("505,'=,22.2");
+    expect(parse(text, { bom: true }).slice(1)).toEqual([
+      ['505', "'=", '22.2'],
+      ['506', `'=HYPERLINK("http://x","y")`, '-1.5'],
+      ['507', "'@SUM(A1)", '-2'],
+      ['508', "'+1 cell", ''],
+    ]);
+  });
+
   it('writes a header even when there are no rows', async () => {
     const out = sink();
     const writer = createFormatWriter({ format: 'csv', columns: COLUMNS, sink: out, sheetName: 'x', molblocks: async () => [] });

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
-import { stringify } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
+import { csvLine } from '@kb/contracts/csv';
 import type { ExportFormat } from '@kb/contracts/exports';
 import { exportNumber } from '@kb/contracts/quantities';
 import type { ColumnType, ResultRow } from '@kb/contracts/results';
@@ -70,11 +70,13 @@ class CsvWriter implements FormatWriter {
   ) {}
 
   async rows(rows: readonly ResultRow[]): Promise<void> {
-    const records = rows.map((row) => this.columns.map((column) => cellText(row[column.key])));
+    // Every cell through contracts/csv.ts: formula-looking text (a relation "=", an imported "@…")
+    // is written as text, never as a formula a spreadsheet would run.
+    const records = rows.map((row) => `${csvLine(this.columns.map((column) => cellText(row[column.key])))}\n`).join('');
     // A byte-order mark first, so Excel opens the UTF-8 text with its accents and Greek letters intact.
-    const head = this.started ? '' : '\ufeff' + stringify([this.columns.map((column) => column.label)]);
+    const head = this.started ? '' : `\ufeff${csvLine(this.columns.map((column) => column.label))}\n`;
     this.started = true;
-    await this.sink.write(head + stringify(records));
+    await this.sink.write(head + records);
   }
 
   async end(): Promise<void> {

@@ -302,6 +302,21 @@ describe.each(DATABASES)('SAR view on %s', (kind) => {
     console.log(`${kind}: suggested cores of ${suggested!.compounds} compounds: ${Math.round(coresMs)} ms (scaffolds computed), ${Math.round(cachedMs)} ms (scaffold cache)`);
   });
 
+  it('refuses a cliffs core over the structure limits or unreadable by RDKit with a 400 naming the core, as the SAR table does', async () => {
+    await setAll();
+    const cliffs = (core: string) => post('/api/sar/cliffs', { sessionid, endpoint, core, minSimilarity: 0.5, minDelta: 0.5, limit: 60, offset: 0, pageSize: 50 });
+    const tooLarge = await cliffs('C'.repeat(300));
+    expect(tooLarge.statusCode, tooLarge.body).toBe(400);
+    expect(tooLarge.data.message).toBe('Core: The query has 300 atoms; a structure query may have at most 250.');
+    const deep = await cliffs(`C${'(C'.repeat(40)}${')'.repeat(40)}`);
+    expect(deep.statusCode, deep.body).toBe(400);
+    expect(deep.data.message).toBe('Core: The SMILES nests branches 40 deep; a structure query may nest them at most 32 deep.');
+    // Within the limits but not a molecule: RDKit's own refusal.
+    const unreadable = await cliffs('C1CC[*:1]');
+    expect(unreadable.statusCode, unreadable.body).toBe(400);
+    expect(unreadable.data.message).toMatch(/^Core: RDKit could not read the SMILES "C1CC\[\*:1\]"/);
+  });
+
   it('finds activity cliffs that pass both thresholds, with Tanimoto on the stored fingerprints, every pair with its difference, a page at a time', async () => {
     await setAll();
     const started = performance.now();
