@@ -124,7 +124,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const databaseUrl = env.DATABASE_URL || undefined;
   return {
     port: int(env.PORT, 8080),
-    host: env.HOST || '0.0.0.0',
+    // Loopback unless told otherwise: a first start seeds demo logins whose password the README prints,
+    // so a network sees the server only when its operator asks (HOST=0.0.0.0, docs/operations.md).
+    host: env.HOST || '127.0.0.1',
     databaseUrl,
     dataDir: path.resolve(env.DATA_DIR || path.join(repoRoot, 'var')),
     kbImportDir: path.resolve(env.KB_IMPORT_DIR || path.join(path.resolve(env.DATA_DIR || path.join(repoRoot, 'var')), 'imports')),

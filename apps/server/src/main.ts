@@ -55,6 +55,13 @@ async function main(): Promise<void> {
   if (config.seedDemo) {
     lines.push(`Demo logins (password ${DEMO_PASSWORD}):`);
     for (const user of DEMO_USERS) lines.push(`  ${user.email.padEnd(30)} ${user.note}`);
+    if (!isLoopback(config.host)) {
+      // The demo password is public (README): on a network, whoever logs in first owns the demo admins.
+      lines.push(
+        `WARNING: listening on ${config.host}, beyond this machine, with the demo logins and their published password.`,
+        '  Change the demo admins\' passwords before others can reach it, or start with SEED_DEMO=false (docs/operations.md).',
+      );
+    }
   }
   console.log(lines.join('\n') + '\n');
   // The bitmap engine's columns (SEARCH_BITMAPS): counts use the SQL path until they are read.
@@ -154,3 +161,8 @@ main().catch((error: unknown) => {
   console.error(error instanceof Error ? (error.stack ?? error.message) : error);
   process.exit(1);
 });
+
+/** Whether an address to listen on is this machine's alone. */
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
