@@ -7,7 +7,6 @@ import { badRequest } from '../../http/errors.ts';
 import { ChemInputError } from '../chemistry/chem-engine.ts';
 import type { ChemEngine, PairDifference } from '../chemistry/chem-engine.ts';
 import { chemInputMessage } from '../chemistry/chem-query.ts';
-import { checkQueryLimits } from '../chemistry/query-limits.ts';
 import { activityCliffs } from './analysis/activity-cliffs.ts';
 import { morganFingerprints } from './sar-queries.ts';
 import type { SarService } from './sar-service.ts';
@@ -49,13 +48,8 @@ export class SarCliffs {
     const { set } = await this.sar.sarSet(auth, request.sessionid);
     const core = request.core ?? null;
     // A core over the structure limits, or one RDKit cannot read, is refused before any work, as the
-    // SAR table refuses it (the limits first: they cost no engine call).
-    if (core) {
-      await coreInputAsync(core, async () => {
-        checkQueryLimits('smiles', core);
-        await this.engine.describe({ kind: 'smiles', text: core, desalt: false });
-      });
-    }
+    // SAR table refuses it (describe measures the limits before RDKit parses anything).
+    if (core) await coreInputAsync(core, () => this.engine.describe({ kind: 'smiles', text: core, desalt: false }));
     const key = JSON.stringify([auth.userId, set.session_id, set.set_id, new Date(set.created_at).getTime(), request.endpoint, request.minSimilarity, request.minDelta, request.limit]);
     let list = this.lists.get(key);
     if (!list) {
