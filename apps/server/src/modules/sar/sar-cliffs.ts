@@ -3,12 +3,10 @@ import type { z } from 'zod';
 import type { ActivityCliff, SarCliffsRequestSchema, SarCliffsResponse } from '@kb/contracts/sar-cliffs';
 import type { Database } from '../../db/schema.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
-import { badRequest } from '../../http/errors.ts';
-import { ChemInputError } from '../chemistry/chem-engine.ts';
 import type { ChemEngine, PairDifference } from '../chemistry/chem-engine.ts';
-import { chemInputMessage } from '../chemistry/chem-query.ts';
 import { activityCliffs } from './analysis/activity-cliffs.ts';
 import { morganFingerprints } from './sar-queries.ts';
+import { coreInput } from './sar-service.ts';
 import type { SarService } from './sar-service.ts';
 
 /** Activity cliffs of the SAR view (docs/sar.md "Activity cliffs"): similar compounds far apart in activity, with their difference drawn. */
@@ -49,7 +47,7 @@ export class SarCliffs {
     const core = request.core ?? null;
     // A core over the structure limits, or one RDKit cannot read, is refused before any work, as the
     // SAR table refuses it (describe measures the limits before RDKit parses anything).
-    if (core) await coreInputAsync(core, () => this.engine.describe({ kind: 'smiles', text: core, desalt: false }));
+    if (core) await coreInput({ kind: 'smiles', text: core }, () => this.engine.describe({ kind: 'smiles', text: core, desalt: false }), { field: 'core' });
     const key = JSON.stringify([auth.userId, set.session_id, set.set_id, new Date(set.created_at).getTime(), request.endpoint, request.minSimilarity, request.minDelta, request.limit]);
     let list = this.lists.get(key);
     if (!list) {
@@ -60,11 +58,9 @@ export class SarCliffs {
     }
     const ranked = await list;
     const page = ranked.cliffs.slice(request.offset, request.offset + request.pageSize);
-    const differences = await coreInputAsync(core, () =>
-      this.engine.pairDifferences(
-        page.map((cliff) => [cliff.a.smiles, cliff.b.smiles] as const),
-        { core, timeoutSeconds: CLIFF_MCS_TIMEOUT_SECONDS, budgetMs: CLIFF_MCS_BUDGET_MS },
-      ),
+    const differences = await this.engine.pairDifferences(
+      page.map((cliff) => [cliff.a.smiles, cliff.b.smiles] as const),
+      { core, timeoutSeconds: CLIFF_MCS_TIMEOUT_SECONDS, budgetMs: CLIFF_MCS_BUDGET_MS },
     );
     return {
       compounds: ranked.compounds,
@@ -94,21 +90,6 @@ export class SarCliffs {
       return { a: member(a), b: member(b), similarity: cliff.similarity, delta: cliff.delta, sali: cliff.sali };
     });
     return { compounds: items.length, compared: found.compared, total: found.total, cliffs };
-  }
-}
-
-/** RDKit refusing the core (a limit, or a text it cannot read) is a 400 naming the core, as for the SAR table. */
-function coreRefused(core: string, error: unknown): unknown {
-  if (!(error instanceof ChemInputError)) return error;
-  return badRequest(`Core: ${chemInputMessage({ inputType: 'smiles', value: core }, error.message)}`, { field: 'core' });
-}
-
-/** Work with the core: only then is a ChemInputError the core's (the members are stored structures). */
-async function coreInputAsync<T>(core: string | null, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw core ? coreRefused(core, error) : error;
   }
 }
 

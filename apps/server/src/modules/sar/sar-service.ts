@@ -298,15 +298,8 @@ export class SarService {
   }
 
   /** Runs engine work on the given cores; RDKit refusing one is a 400 a chemist can act on. */
-  private async chemInput<T>(cores: readonly SarCoreInput[], work: () => Promise<T>, index: number | null = null): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (!(error instanceof ChemInputError)) throw error;
-      const core = cores[0]!;
-      const message = chemInputMessage({ inputType: core.kind, value: core.text }, error.message);
-      throw badRequest(index == null ? `Core: ${message}` : `Core ${index + 1}: ${message}`, { field: 'cores' });
-    }
+  private chemInput<T>(cores: readonly SarCoreInput[], work: () => Promise<T>, index: number | null = null): Promise<T> {
+    return coreInput(cores[0]!, work, { index, field: 'cores' });
   }
 
   async progress(auth: AuthContext, sessionId: string): Promise<SarProgress> {
@@ -405,4 +398,18 @@ export function difference(values: readonly (SarActivity | null)[], { a, b }: Sa
 /** A row's value of a measure: an endpoint's median or a difference. */
 export function measureValue(row: SarRow, measure: SarMeasure): number | null {
   return measure.kind === 'endpoint' ? (row.values[measure.index]?.value ?? null) : (row.differences[measure.index] ?? null);
+}
+
+/**
+ * Engine work on a core (the SAR table's, the activity cliffs'): RDKit refusing it (a limit, or a
+ * text it cannot read) is a 400 naming the core, and which one when there are several.
+ */
+export async function coreInput<T>(core: SarCoreInput, work: () => Promise<T>, options: { index?: number | null; field: string }): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof ChemInputError)) throw error;
+    const message = chemInputMessage({ inputType: core.kind, value: core.text }, error.message);
+    throw badRequest(options.index == null ? `Core: ${message}` : `Core ${options.index + 1}: ${message}`, { field: options.field });
+  }
 }
