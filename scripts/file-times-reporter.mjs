@@ -9,7 +9,7 @@
 // failed test) is listed under `workerCrashes`: `npm test` runs such a file once more (test.mjs).
 import fs from 'node:fs';
 import path from 'node:path';
-import { workerCrashesOf } from './test-report.mjs';
+import { totalsOf, workerCrashesOf } from './test-report.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -46,7 +46,7 @@ export default class FileTimesReporter {
         ...counts,
       };
     });
-    const totals = files.reduce((sum, f) => ({ passed: sum.passed + f.passed, failed: sum.failed + f.failed, skipped: sum.skipped + f.skipped }), { passed: 0, failed: 0, skipped: 0 });
+    const totals = totalsOf(files);
     const out = process.env.KB_TEST_REPORT || path.join(root, 'test-results', 'vitest-files.json');
     fs.mkdirSync(path.dirname(out), { recursive: true });
     const workerCrashes = workerCrashesOf(unhandledErrors).map((crash) => ({ ...crash, file: path.relative(root, crash.file) }));

@@ -58,6 +58,11 @@ export function countsOf(files) {
   return counts;
 }
 
+/** Test counts summed over a report's files. */
+export function totalsOf(files) {
+  return files.reduce((sum, f) => ({ passed: sum.passed + f.passed, failed: sum.failed + f.failed, skipped: sum.skipped + f.skipped }), { passed: 0, failed: 0, skipped: 0 });
+}
+
 /** Signals of a native crash of the runtime a test file ran in (not of a test's failure). */
 const CRASH_SIGNALS = new Set(['SIGSEGV', 'SIGBUS', 'SIGILL', 'SIGFPE', 'SIGTRAP', 'SIGABRT']);
 
@@ -97,7 +102,7 @@ export function failedOnlyByCrashes(report) {
 export function mergeRerun(report, rerun) {
   const again = new Set((rerun.files ?? []).map((f) => f.file));
   const files = [...(report.files ?? []).filter((f) => !again.has(f.file)), ...(rerun.files ?? [])];
-  const totals = files.reduce((sum, f) => ({ passed: sum.passed + f.passed, failed: sum.failed + f.failed, skipped: sum.skipped + f.skipped }), { passed: 0, failed: 0, skipped: 0 });
+  const totals = totalsOf(files);
   return {
     ...report,
     seconds: (report.seconds ?? 0) + (rerun.seconds ?? 0),

@@ -21,6 +21,24 @@ function routeAt(routes: ConcreteRoute[], url: string): ConcreteRoute {
   return found;
 }
 
+/** Each route with where `role` (null: logged out) should land on it. */
+function casesOf(routes: ConcreteRoute[], role: Role | null) {
+  return routes.map((target) => {
+    const landing = expectedLanding(target, role);
+    return { target, landing, name: describeLanding(target, landing) };
+  });
+}
+
+/** One test per route: a full page load of it, landing where `who` should. */
+function itOpensEveryRoute(cases: ReturnType<typeof casesOf>, who: string, app: () => AppPage): void {
+  for (const { target, landing, name } of cases) {
+    it(`opening ${target.url} ${name}`, async () => {
+      await app().open(target.url);
+      await app().expectLanding(landing, `${who}, ${target.url}: ${landing.reason}`);
+    });
+  }
+}
+
 /**
  * Registers the walk: the logged-out visitor's (when asked) and each of `roles`' (a demo login per
  * role), with one browser for the spec file.
@@ -41,17 +59,7 @@ export function describeRouteMatrix(roles: readonly Role[], options: { loggedOut
         await context.close();
       });
 
-      const cases = routes.map((target) => {
-        const landing = expectedLanding(target, null);
-        return { target, landing, name: describeLanding(target, landing) };
-      });
-
-      for (const { target, landing, name } of cases) {
-        it(`opening ${target.url} ${name}`, async () => {
-          await app.open(target.url);
-          await app.expectLanding(landing, `logged out, ${target.url}: ${landing.reason}`);
-        });
-      }
+      itOpensEveryRoute(casesOf(routes, null), 'logged out', () => app);
 
       it('sees the not-found page on an unknown path', async () => {
         await app.open('/no-such-page/at-all');
@@ -74,17 +82,8 @@ export function describeRouteMatrix(roles: readonly Role[], options: { loggedOut
         await context.close();
       });
 
-      const cases = routes.map((target) => {
-        const landing = expectedLanding(target, role);
-        return { target, landing, name: describeLanding(target, landing) };
-      });
-
-      for (const { target, landing, name } of cases) {
-        it(`opening ${target.url} ${name}`, async () => {
-          await app.open(target.url);
-          await app.expectLanding(landing, `${role}, ${target.url}: ${landing.reason}`);
-        });
-      }
+      const cases = casesOf(routes, role);
+      itOpensEveryRoute(cases, role, () => app);
 
       it('fits its header at 1280 × 800: every menu link, the account and Log out inside the window, none over another', async () => {
         await app.open('/accessdenied');
