@@ -201,13 +201,21 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   // Run-time settings a super admin changes (login limits, export background threshold).
   const settings = new AppSettings(db, { loginLimits: config.loginLimits, exportBackgroundFromRows: config.exports.backgroundFromRows });
   const mailer = new Mailer(db, app.log, config.mail);
-  // The second step's wrong-code limit follows the run-time login limits (per account and address).
+  // The second step's wrong-code limits follow the run-time login limits: the same per account and
+  // address, window and known addresses; its account ceiling is tighter than the passwords' (a code
+  // has 6 digits), twice the per-address count.
   const mfa = new MfaService(
     db,
     new SecretBox(await mfaKey(config, database)),
     async () => {
       const limits = await settings.loginLimits();
-      return { maxFailures: limits.perAccountAddress, windowMinutes: limits.windowMinutes };
+      return {
+        perAccountAddress: limits.perAccountAddress,
+        windowMinutes: limits.windowMinutes,
+        perAccount: 2 * limits.perAccountAddress,
+        accountWindowMinutes: limits.accountWindowMinutes,
+        knownAddressDays: limits.knownAddressDays,
+      };
     },
     (mail) => mailer.sendLater(mail),
   );

@@ -16,11 +16,26 @@ import { securityNotice } from './security-notices.ts';
 import type { SecretBox } from './mfa-secret-box.ts';
 import { matchingStep, newTotpSecret, otpauthUri } from './mfa-totp.ts';
 
-/** Wrong codes one account may give within `windowMinutes` before the second step answers 429. */
+/**
+ * Wrong second-factor codes before the step answers 429 (docs/security.md "Second factor"), counted
+ * as wrong passwords are, so that someone holding an admin's password cannot lock the admin out:
+ * per account and address (`perAccountAddress` within `windowMinutes`; a good code from that
+ * address ends the count), and per account across addresses (`perAccount` within
+ * `accountWindowMinutes`), a ceiling that does not apply on an address where the account passed the
+ * second factor within `knownAddressDays`, nor to recovery codes (49 random bits each: guessing one
+ * is hopeless, so a wrong code elsewhere must not keep the owner's out).
+ */
 export interface MfaLimits {
-  maxFailures: number;
+  perAccountAddress: number;
   windowMinutes: number;
+  perAccount: number;
+  accountWindowMinutes: number;
+  knownAddressDays: number;
 }
+
+/** A six-digit code from the authenticator, or a recovery code: only the first meets the per-account ceiling. */
+type CodeKind = 'totp' | 'recovery';
+const codeKind = (code: string): CodeKind => (/^\d{6}$/.test(code) ? 'totp' : 'recovery');
 
 /** Recovery codes: 10 characters of an alphabet without look-alikes (0/O, 1/I/L), shown as xxxxx-xxxxx. */
 const RECOVERY_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -131,7 +146,7 @@ export class MfaService {
     const row = await this.db.selectFrom('user_mfa').select(['secret_encrypted', 'confirmed_at']).where('user_id', '=', auth.userId).executeTakeFirst();
     if (!row) throw badRequest('Start the set-up first: the page shows a QR code to scan.');
     if (row.confirmed_at) throw new HttpError(409, { message: 'Your authenticator is already set up.', code: ERROR_CODES.conflict });
-    const codes = await this.attempt(auth.userId, ip, async (trx) => {
+    const codes = await this.attempt(auth.userId, ip, 'totp', async (trx) => {
       const step = matchingStep(this.box.open(row.secret_encrypted), code);
       if (step === null) return refused(wrongCode());
       const confirmed = await trx
@@ -161,8 +176,9 @@ export class MfaService {
       throw new HttpError(403, { message: 'Set up an authenticator app first (page "Two-step login").', code: ERROR_CODES.mfaEnrolmentRequired });
     }
     const code = input.replace(/\s+/g, '');
-    const method = await this.attempt(auth.userId, ip, async (trx): Promise<Attempt<MfaVerifyResult['method']>> => {
-      if (/^\d{6}$/.test(code)) {
+    const kind = codeKind(code);
+    const method = await this.attempt(auth.userId, ip, kind, async (trx): Promise<Attempt<MfaVerifyResult['method']>> => {
+      if (kind === 'totp') {
         const taken = await this.takeTotp(trx, auth.userId, row.secret_encrypted, code);
         return taken ?? { ok: true, value: 'totp' };
       }
@@ -186,7 +202,7 @@ export class MfaService {
   async regenerateRecoveryCodes(auth: AuthContext, code: string, ip: string | null): Promise<RecoveryCodes> {
     const row = await this.db.selectFrom('user_mfa').select(['secret_encrypted', 'confirmed_at']).where('user_id', '=', auth.userId).executeTakeFirst();
     if (!row?.confirmed_at) throw new HttpError(403, { message: 'Set up an authenticator app first.', code: ERROR_CODES.mfaEnrolmentRequired });
-    const codes = await this.attempt(auth.userId, ip, async (trx) => {
+    const codes = await this.attempt(auth.userId, ip, 'totp', async (trx) => {
       const taken = await this.takeTotp(trx, auth.userId, row.secret_encrypted, code);
       return taken ?? { ok: true, value: { recoveryCodes: await this.replaceRecoveryCodes(trx, auth.userId) } };
     });
@@ -242,11 +258,11 @@ export class MfaService {
    * interleave (without it, ten parallel wrong codes would all pass a count of zero). A refusal
    * commits its failure row and is thrown after the commit.
    */
-  private async attempt<T>(userId: number, ip: string | null, evaluate: (trx: Kysely<Database>) => Promise<Attempt<T>>): Promise<T> {
+  private async attempt<T>(userId: number, ip: string | null, kind: CodeKind, evaluate: (trx: Kysely<Database>) => Promise<Attempt<T>>): Promise<T> {
     const limits = typeof this.limits === 'function' ? await this.limits() : this.limits;
     const outcome = await this.db.transaction().execute(async (trx) => {
       await trx.selectFrom('user_mfa').select('user_id').where('user_id', '=', userId).forUpdate().executeTakeFirst();
-      await assertAttemptsLeft(trx, userId, limits);
+      await assertAttemptsLeft(trx, userId, ip, kind, limits);
       const result = await evaluate(trx);
       if (!result.ok) await trx.insertInto('mfa_failures').values({ user_id: userId, ip_address: ip }).execute();
       return result;
@@ -293,25 +309,63 @@ export class MfaService {
 
 }
 
+interface AttemptCounts {
+  pair_n: number;
+  pair_oldest: Date | null;
+  account_n: number;
+  account_oldest: Date | null;
+  known_address: boolean;
+}
+
 /**
- * 429 after `maxFailures` wrong codes within the window (counted in the database, so every API
- * process agrees); a good code ends the count, and waiting always ends it. Called with the
+ * 429 when the account may not try a code from `ip` now (MfaLimits; counted in the database, so
+ * every API process agrees). The per-address count ends with a good code from that address, the
+ * account's ceiling with a good code anywhere, and waiting always ends both. An address is known
+ * when a session of the account opened there passed the second factor within `knownAddressDays`.
+ * A null address matches no pair and is never known: only the ceiling applies. Called with the
  * account's user_mfa row locked (MfaService.attempt).
  */
-async function assertAttemptsLeft(db: Kysely<Database>, userId: number, limits: MfaLimits): Promise<void> {
-  const { maxFailures, windowMinutes } = limits;
-  const { rows } = await sql<{ n: number; oldest: Date | null }>`
-    SELECT count(*)::int AS n, min(f.failed_at) AS oldest
-    FROM mfa_failures f
-    WHERE f.user_id = ${userId}
-      AND f.failed_at > greatest(
-        now() - make_interval(mins => ${windowMinutes}),
-        coalesce((SELECT last_verified_at FROM user_mfa WHERE user_id = ${userId}), 'epoch'::timestamptz))
+async function assertAttemptsLeft(db: Kysely<Database>, userId: number, ip: string | null, kind: CodeKind, limits: MfaLimits): Promise<void> {
+  const { perAccountAddress, windowMinutes, perAccount, accountWindowMinutes, knownAddressDays } = limits;
+  const { rows } = await sql<AttemptCounts>`
+    WITH passed AS (
+      SELECT coalesce(max(mfa_passed_at), 'epoch'::timestamptz) AS here,
+             coalesce(bool_or(mfa_passed_at > now() - make_interval(days => ${knownAddressDays})), false) AS known
+      FROM user_sessions WHERE user_id = ${userId} AND ip_address = ${ip} AND mfa_passed_at IS NOT NULL
+    ), bounds AS (
+      SELECT greatest(now() - make_interval(mins => ${windowMinutes}), passed.here) AS pair_since,
+             greatest(now() - make_interval(mins => ${accountWindowMinutes}),
+                      coalesce((SELECT last_verified_at FROM user_mfa WHERE user_id = ${userId}), 'epoch'::timestamptz)) AS account_since,
+             passed.known
+      FROM passed
+    )
+    SELECT
+      count(*) FILTER (WHERE f.ip_address = ${ip} AND f.failed_at > b.pair_since)::int AS pair_n,
+      min(f.failed_at) FILTER (WHERE f.ip_address = ${ip} AND f.failed_at > b.pair_since) AS pair_oldest,
+      count(*) FILTER (WHERE f.failed_at > b.account_since)::int AS account_n,
+      min(f.failed_at) FILTER (WHERE f.failed_at > b.account_since) AS account_oldest,
+      bool_or(b.known) AS known_address
+    FROM bounds b
+    LEFT JOIN mfa_failures f ON f.user_id = ${userId}
+      AND f.failed_at > now() - make_interval(mins => ${Math.max(windowMinutes, accountWindowMinutes)})
   `.execute(db);
   const row = rows[0];
-  if (!row || row.n < maxFailures) return;
-  const until = (row.oldest ? new Date(row.oldest).getTime() : Date.now()) + windowMinutes * 60_000;
+  if (!row) return;
+  if (row.pair_n >= perAccountAddress) {
+    throw tooManyRequests(`Too many wrong codes. Try again in ${waitFor(row.pair_oldest, windowMinutes).text}.`, waitFor(row.pair_oldest, windowMinutes).seconds);
+  }
+  if (kind === 'recovery' || row.known_address === true || row.account_n < perAccount) return;
+  const wait = waitFor(row.account_oldest, accountWindowMinutes);
+  throw tooManyRequests(
+    `Too many wrong codes for this account. Try again in ${wait.text}, from a network where you passed this step before, or use one of your recovery codes.`,
+    wait.seconds,
+  );
+}
+
+/** How long until the oldest counted failure leaves its window. */
+function waitFor(oldest: Date | null, windowMinutes: number): { seconds: number; text: string } {
+  const until = (oldest ? new Date(oldest).getTime() : Date.now()) + windowMinutes * 60_000;
   const seconds = Math.max(1, Math.ceil((until - Date.now()) / 1000));
   const minutes = Math.max(1, Math.ceil(seconds / 60));
-  throw tooManyRequests(`Too many wrong codes. Try again in ${minutes === 1 ? '1 minute' : `${minutes} minutes`}.`, seconds);
+  return { seconds, text: minutes === 1 ? '1 minute' : `${minutes} minutes` };
 }

@@ -250,3 +250,59 @@ describe.each(ONE_DATABASE)('admin second factor on %s', (kind) => {
     }
   });
 });
+
+/*
+ * Someone who holds an admin's password and tries codes must not lock the admin out (docs/security.md
+ * "Second factor"): wrong codes count per account and address; the account's ceiling spares the
+ * addresses where it passed the second factor lately, and never stops a recovery code.
+ */
+describe.each(ONE_DATABASE)('second-factor limits a password holder cannot turn on the owner, on %s', (kind) => {
+  let t: TestApp;
+  const owner = demoEmailForRole('SUPER_ADMIN');
+  /** The owner's usual address (the harness's logins come from inject's default). */
+  const HOME = '127.0.0.1';
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+  });
+  afterAll(() => t.close());
+
+  const verify = (login: LoginResult, code: string, ip: string) =>
+    t.call({ method: 'POST', url: '/api/account/mfa/verify', headers: authHeaders(login), payload: { code }, remoteAddress: ip });
+
+  it('keeps the owner in from a known address, and by recovery code from anywhere, while strangers hit their limits', async () => {
+    await t.login(owner, undefined, HOME);
+    const authenticator = t.authenticators.get(owner);
+    if (!authenticator) throw new Error('the harness kept no authenticator');
+    const wrong = () => (totpCodeAt(authenticator.secret, totpStep()) === '000000' ? '111111' : '000000');
+
+    // A stranger's address: five wrong codes, then 429 there.
+    const first = await t.passwordLogin(owner, undefined, '203.0.113.7');
+    for (let i = 0; i < 5; i += 1) expect((await verify(first, wrong(), '203.0.113.7')).statusCode).toBe(400);
+    const limited = await verify(first, wrong(), '203.0.113.7');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.data.message).toMatch(/^Too many wrong codes\. Try again in 1[45] minutes\.$/);
+
+    // A second address has its own five; then the account's ceiling (ten) refuses a third address.
+    const second = await t.passwordLogin(owner, undefined, '203.0.113.8');
+    for (let i = 0; i < 5; i += 1) expect((await verify(second, wrong(), '203.0.113.8')).statusCode).toBe(400);
+    const third = await t.passwordLogin(owner, undefined, '203.0.113.9');
+    const ceiling = await verify(third, wrong(), '203.0.113.9');
+    expect(ceiling.statusCode).toBe(429);
+    expect(ceiling.data.message).toMatch(/Too many wrong codes for this account\. .*recovery codes/);
+    expect(Number(ceiling.headers['retry-after'])).toBeGreaterThan(0);
+
+    // The owner on a trip (an address never used): a code meets the ceiling, a recovery code does not.
+    const travelling = await t.passwordLogin(owner, undefined, '198.51.100.4');
+    expect((await verify(travelling, totpCodeAt(authenticator.secret, authenticator.lastStep + 1), '198.51.100.4')).statusCode).toBe(429);
+    const recovery = await verify(travelling, authenticator.recoveryCodes.pop()!, '198.51.100.4');
+    expect(recovery.statusCode).toBe(200);
+    expect(recovery.data.method).toBe('recovery_code');
+
+    // Wrong codes again from elsewhere; the owner at home, with a right code, is not refused.
+    for (let i = 0; i < 5; i += 1) await verify(third, wrong(), '203.0.113.10');
+    const home = await t.login(owner, undefined, HOME);
+    expect(home.secondFactor).toBe('passed');
+    const status = await t.call({ method: 'GET', url: '/api/account/mfa', headers: authHeaders(home), remoteAddress: HOME });
+    expect(status.data.state).toBe('passed');
+  });
+});

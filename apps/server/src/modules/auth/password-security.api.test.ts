@@ -239,7 +239,7 @@ describe.each(ONE_DATABASE)('password security on %s', (kind) => {
         sessions: new SessionRepository(db),
         limiter: new LoginLimiter(db, t.config.loginLimits),
         mailer,
-        mfa: new MfaService(db, new SecretBox('recording-mfa-key'), { maxFailures: 5, windowMinutes: 15 }, () => undefined),
+        mfa: new MfaService(db, new SecretBox('recording-mfa-key'), { perAccountAddress: 5, windowMinutes: 15, perAccount: 10, accountWindowMinutes: 60, knownAddressDays: 30 }, () => undefined),
         serverName: 'test',
         publicUrl: '',
       });
