@@ -77,6 +77,8 @@ export async function startServer(options: { logFile: string; demoChunks?: numbe
       healthTimeoutMs: options.healthTimeoutMs ?? 120_000,
       env: {
         SEED_DEMO: 'true',
+        // The browser reaches it on 0.0.0.0: the demo logins are asked for (config.ts demoAccounts).
+        DEMO_ACCOUNTS: 'on',
         // The demo knowledge base is not needed for these pages; seeding it would compete for the 2 cores.
         DEMO_DATA_SIZE: 'none',
         JWT_SECRET: crypto.randomBytes(32).toString('base64url'),

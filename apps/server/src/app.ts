@@ -36,6 +36,8 @@ import { registerTrackerRoutes } from './modules/trackers/tracker-routes.ts';
 import { registerUsageRoutes } from './modules/usage/usage-routes.ts';
 import { registerHealthRoutes } from './modules/health/health-routes.ts';
 import { StartupReadiness } from './modules/health/readiness.ts';
+import { FirstAdminSetup } from './modules/auth/first-admin.ts';
+import { registerFirstAdminRoutes } from './modules/auth/first-admin-routes.ts';
 import { registerLookupRoutes } from './modules/lookups/lookup-routes.ts';
 import { registerTreeRoutes } from './modules/trees/tree-routes.ts';
 import { registerUploadRoutes } from './modules/uploads/upload-routes.ts';
@@ -228,8 +230,10 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
     mfa,
     serverName: config.serverName,
     publicUrl: config.publicUrl,
+    demoPasswordAccepted: config.demoAccounts,
   });
   registerAuthRoutes(app, auth);
+  registerFirstAdminRoutes(app, new FirstAdminSetup(db, config.demoAccounts));
   registerMfaRoutes(app, mfa);
   registerSessionRoutes(app, db, sessions, tokens);
   registerDashboardRoutes(app, new AccountService(db));

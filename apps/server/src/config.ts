@@ -5,8 +5,20 @@ import type { AdmissionLimits } from './http/admission.ts';
 
 /** Every environment variable the server reads, read once here (CONVENTIONS: never keyed on NODE_ENV). */
 export interface AppConfig {
+  /**
+   * KB_MODE: `demo` (default: a laptop or a trial) or `production` (a team's server: no demo
+   * accounts, the published demo password refused, MFA_SECRET_KEY required, the first super admin
+   * made with a one-time set-up token; docs/operations.md "Deploying on a network").
+   */
+  mode: 'demo' | 'production';
   port: number;
   host: string;
+  /**
+   * Demo accounts (one per role, password DEMO_PASSWORD, printed at start): seeded and their
+   * password accepted only in demo mode, and there only on loopback unless DEMO_ACCOUNTS=on; anyone
+   * who reaches a server can read the password in the README.
+   */
+  demoAccounts: boolean;
   /** Unset means the embedded PGlite database in `${dataDir}/db`. */
   databaseUrl: string | undefined;
   dataDir: string;
@@ -14,7 +26,7 @@ export interface AppConfig {
   kbImportDir: string;
   /** Folder of the target-prediction model (PREDICTION_MODEL_DIR, default `<DATA_DIR>/models/chembl-multitask`). */
   predictionModelDir: string;
-  /** Seed demo users (and demo data) into an empty database. */
+  /** Seed the demo knowledge base and datasets (and the demo users, when `demoAccounts`) into an empty database. */
   seedDemo: boolean;
   /** Size of the demo knowledge base seeded on first start (`none` skips it). */
   demoDataSize: 'S' | 'M' | 'L' | 'none';
@@ -94,6 +106,9 @@ export interface AppConfig {
   pendo: { apiKey: string | undefined; agentHost: string; dataHost: string };
 }
 
+/** A setting that does not hold: main.ts prints its message (not a stack) and stops. */
+export class ConfigError extends Error {}
+
 function bool(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value === '') return fallback;
   return !['false', '0', 'no', 'off'].includes(value.toLowerCase());
@@ -108,31 +123,63 @@ function demoSize(value: string | undefined): AppConfig['demoDataSize'] {
   const v = (value || 'S').toUpperCase();
   if (v === 'S' || v === 'M' || v === 'L') return v;
   if (v === 'NONE') return 'none';
-  throw new Error(`DEMO_DATA_SIZE must be S, M, L or none, not "${value}".`);
+  throw new ConfigError(`DEMO_DATA_SIZE must be S, M, L or none, not "${value}".`);
 }
 
 /** A bare host name (it goes into the Content-Security-Policy and a script URL). */
 function host(value: string | undefined, fallback: string, name: string): string {
   const v = value?.trim() || fallback;
-  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/i.test(v)) throw new Error(`${name} must be a host name such as ${fallback}, not "${value}".`);
+  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/i.test(v)) throw new ConfigError(`${name} must be a host name such as ${fallback}, not "${value}".`);
   return v.toLowerCase();
+}
+
+/** Whether an address to listen on is this machine only. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
+
+function mode(value: string | undefined): AppConfig['mode'] {
+  const v = (value || 'demo').trim().toLowerCase();
+  if (v === 'demo' || v === 'production') return v;
+  throw new ConfigError(`KB_MODE must be demo or production, not "${value}".`);
+}
+
+/** DEMO_ACCOUNTS on/off, or by default: demo mode on loopback (a production start refuses them). */
+function demoAccounts(env: NodeJS.ProcessEnv, kbMode: AppConfig['mode'], host: string, seedDemo: boolean): boolean {
+  const asked = env.DEMO_ACCOUNTS?.trim();
+  if (!asked) return kbMode === 'demo' && seedDemo && isLoopback(host);
+  const on = bool(asked, false);
+  if (on && kbMode === 'production') {
+    throw new ConfigError('KB_MODE=production refuses DEMO_ACCOUNTS=on: the demo accounts\' password is published. Remove DEMO_ACCOUNTS, or start in demo mode.');
+  }
+  return on;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const databaseUrl = env.DATABASE_URL || undefined;
+  const kbMode = mode(env.KB_MODE);
+  // Loopback unless told otherwise: a network sees the server only when its operator asks
+  // (HOST=0.0.0.0, docs/operations.md "Deploying on a network").
+  const listenOn = env.HOST || '127.0.0.1';
+  // The demo data is on by default for the embedded database only, and never in production unless asked.
+  const seedDemo = bool(env.SEED_DEMO, databaseUrl === undefined && kbMode === 'demo');
+  const mfaSecretKey = env.MFA_SECRET_KEY || undefined;
+  if (kbMode === 'production' && (!mfaSecretKey || mfaSecretKey.length < 32)) {
+    // In the database, the key would sit beside the secrets it protects (docs/operations.md "Second factor").
+    throw new ConfigError('KB_MODE=production needs MFA_SECRET_KEY: at least 32 characters of random text, kept outside the database (for example: openssl rand -base64 48).');
+  }
   return {
+    mode: kbMode,
     port: int(env.PORT, 8080),
-    // Loopback unless told otherwise: a first start seeds demo logins whose password the README prints,
-    // so a network sees the server only when its operator asks (HOST=0.0.0.0, docs/operations.md).
-    host: env.HOST || '127.0.0.1',
+    host: listenOn,
+    demoAccounts: demoAccounts(env, kbMode, listenOn, seedDemo),
     databaseUrl,
     dataDir: path.resolve(env.DATA_DIR || path.join(repoRoot, 'var')),
     kbImportDir: path.resolve(env.KB_IMPORT_DIR || path.join(path.resolve(env.DATA_DIR || path.join(repoRoot, 'var')), 'imports')),
     predictionModelDir: path.resolve(env.PREDICTION_MODEL_DIR || path.join(path.resolve(env.DATA_DIR || path.join(repoRoot, 'var')), 'models', 'chembl-multitask')),
-    // Demo users are on by default for the embedded database only: a real server is someone's data.
-    seedDemo: bool(env.SEED_DEMO, databaseUrl === undefined),
+    seedDemo,
     demoDataSize: demoSize(env.DEMO_DATA_SIZE),
     jwtSecret: env.JWT_SECRET || undefined,
     serverName: env.SERVER_NAME || os.hostname(),
@@ -178,7 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxWaitMs: int(env.ADMISSION_MAX_WAIT_SECONDS, 600) * 1000,
     },
     statementTimeoutSeconds: int(env.STATEMENT_TIMEOUT_SECONDS, 300),
-    mfaSecretKey: env.MFA_SECRET_KEY || undefined,
+    mfaSecretKey,
     mail: { smtpUrl: env.SMTP_URL || undefined, from: env.MAIL_FROM || 'KB Search <no-reply@localhost>' },
     pendo: {
       apiKey: env.PENDO_API_KEY?.trim() || undefined,

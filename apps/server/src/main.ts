@@ -11,6 +11,9 @@ import { seedDemoDatasets } from './seed/demo-datasets.ts';
 import { compileWebAssemblyEagerly, compiledRdkit } from './modules/chemistry/wasm-compile.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import type { AppConfig } from './config.ts';
+import { ConfigError, isLoopback } from './config.ts';
+import type { FirstAdminSetup } from './modules/auth/first-admin.ts';
+import { SETUP_PAGE_PATH } from '@kb/contracts/setup';
 import { DEMO_PASSWORD } from '@kb/contracts/roles';
 
 async function main(): Promise<void> {
@@ -24,7 +27,7 @@ async function main(): Promise<void> {
   void compiledRdkit();
   const applied = await migrateToLatest(database);
   if (applied.length > 0) console.log(`Database migrated: ${applied.join(', ')}`);
-  if (config.seedDemo) {
+  if (config.demoAccounts) {
     // One process at a time: servers started together on an empty database would all insert the users.
     const added = await withStartupLock(database, 'kb:seed-demo-users', () => seedDemoUsers(database.db));
     if (added.length > 0) console.log(`Seeded ${added.length} demo users.`);
@@ -51,18 +54,8 @@ async function main(): Promise<void> {
     '',
     `KB Search is running at http://localhost:${port}  (database: ${where})`,
     `API documentation: http://localhost:${port}/api/docs`,
+    ...(await startupSafetyLines(config, app.firstAdminSetup, `http://localhost:${port}`)),
   ];
-  if (config.seedDemo) {
-    lines.push(`Demo logins (password ${DEMO_PASSWORD}):`);
-    for (const user of DEMO_USERS) lines.push(`  ${user.email.padEnd(30)} ${user.note}`);
-    if (!isLoopback(config.host)) {
-      // The demo password is public (README): on a network, whoever logs in first owns the demo admins.
-      lines.push(
-        `WARNING: listening on ${config.host}, beyond this machine, with the demo logins and their published password.`,
-        '  Change the demo admins\' passwords before others can reach it, or start with SEED_DEMO=false (docs/operations.md).',
-      );
-    }
-  }
   console.log(lines.join('\n') + '\n');
   // The bitmap engine's columns (SEARCH_BITMAPS): counts use the SQL path until they are read.
   // Since the process started (`npm run bench -- startup` reads these lines).
@@ -158,11 +151,46 @@ async function seedDatasets(database: DatabaseHandle): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  // A setting that does not hold is the operator's to fix: its message, not a stack.
+  if (error instanceof ConfigError) console.error(`Cannot start: ${error.message}`);
+  else console.error(error instanceof Error ? (error.stack ?? error.message) : error);
   process.exit(1);
 });
 
-/** Whether an address to listen on is this machine's alone. */
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+
+/**
+ * One line each on what makes this start safe or not on a network (docs/operations.md "Deploying
+ * on a network"): the mode, where it listens, the demo logins, the second factor's key, and the
+ * first super administrator's set-up token when none can log in.
+ */
+async function startupSafetyLines(config: AppConfig, setup: FirstAdminSetup, origin: string): Promise<string[]> {
+  const lines = [
+    config.mode === 'production'
+      ? 'Mode: production (KB_MODE): no demo accounts, the demo password refused, MFA_SECRET_KEY required.'
+      : 'Mode: demo (KB_MODE=production for a team server: docs/operations.md "Deploying on a network").',
+    isLoopback(config.host)
+      ? `Listening on ${config.host}: this machine only (HOST=0.0.0.0 serves the network).`
+      : `Listening on ${config.host}: reachable from the network.`,
+  ];
+  if (config.demoAccounts) {
+    lines.push(`Demo logins (password ${DEMO_PASSWORD}):`);
+    for (const user of DEMO_USERS) lines.push(`  ${user.email.padEnd(30)} ${user.note}`);
+    if (!isLoopback(config.host)) {
+      // DEMO_ACCOUNTS=on beyond loopback: whoever logs in first owns the demo admins.
+      lines.push(`WARNING: DEMO_ACCOUNTS=on while listening on ${config.host}: anyone who reaches it can log in with the published demo password.`);
+    }
+  } else {
+    const why = config.mode === 'production' ? 'production mode' : isLoopback(config.host) ? 'DEMO_ACCOUNTS=off' : `listening beyond this machine (DEMO_ACCOUNTS=on to keep them)`;
+    lines.push(`Demo accounts: off (${why}); the published demo password is refused at login.`);
+  }
+  lines.push(
+    config.mfaSecretKey
+      ? 'Second-factor key: MFA_SECRET_KEY, outside the database.'
+      : 'Second-factor key: generated and kept in the database (set MFA_SECRET_KEY on a server; production requires it).',
+  );
+  const token = await setup.issueTokenIfNeeded();
+  if (token) {
+    lines.push(`First super administrator: open ${origin}${SETUP_PAGE_PATH}#token=${token} (one-time set-up token ${token}; a new one at each start until it is used).`);
+  }
+  return lines;
 }

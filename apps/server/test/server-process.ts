@@ -44,8 +44,8 @@ export interface SpawnServerOptions {
   logFile: string;
   /** Appends to the log (a restart on the same data) instead of starting it anew. */
   appendLog?: boolean;
-  /** Interface to listen on (HOST); the URL always uses `urlHost`. */
-  host?: string;
+  /** Interface to listen on (HOST; null: HOST unset, the server's default); the URL always uses `urlHost`. */
+  host?: string | null;
   /** Host name in `baseUrl` (default 127.0.0.1). */
   urlHost?: string;
   /** Server environment, over the process's own. */
@@ -75,19 +75,17 @@ export async function spawnServer(options: SpawnServerOptions): Promise<SpawnedS
   const baseUrl = `http://${options.urlHost ?? '127.0.0.1'}:${port}`;
   fs.mkdirSync(path.dirname(options.logFile), { recursive: true });
   const log = fs.openSync(options.logFile, options.appendLog ? 'a' : 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'e2e/support/server-main.ts')], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', log, log],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: options.host ?? '127.0.0.1',
-      DATA_DIR: options.dataDir,
-      DATABASE_URL: options.databaseUrl,
-      ...(options.publicUrl ? { PUBLIC_URL: baseUrl } : {}),
-      ...options.env,
-    },
-  });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: options.host ?? '127.0.0.1',
+    DATA_DIR: options.dataDir,
+    DATABASE_URL: options.databaseUrl,
+    ...(options.publicUrl ? { PUBLIC_URL: baseUrl } : {}),
+    ...options.env,
+  };
+  if (options.host === null) delete env.HOST;
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'e2e/support/server-main.ts')], { cwd: REPO_ROOT, stdio: ['ignore', log, log], env });
   fs.closeSync(log);
   child.once('exit', (code, signal) => {
     fs.appendFileSync(options.logFile, `[test] server process exited: code ${code ?? '-'}, signal ${signal ?? '-'} at ${new Date().toISOString()}\n`);

@@ -51,6 +51,7 @@ import { mfaEndpoints } from './mfa.ts';
 import { usageEndpoints } from './admin-usage.ts';
 import { alertEndpoints } from './alerts.ts';
 import { predictionEndpoints } from './prediction.ts';
+import { setupEndpoints } from './setup.ts';
 
 /**
  * The API of spec §7. Paths: every call lives under `/api`; a spec path that already starts with
@@ -255,7 +256,7 @@ export const systemEndpoints = {
   }),
 } as const;
 
-export { alertEndpoints, adminAccountEndpoints, mfaEndpoints, superAdminEndpoints, trackerEndpoints, usageEndpoints, searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints, exportEndpoints, datasetEndpoints, sarEndpoints, sarCliffsEndpoints, sarPairsEndpoints, analyzerEndpoints, dynamicQueryEndpoints, predictionEndpoints };
+export { alertEndpoints, adminAccountEndpoints, mfaEndpoints, superAdminEndpoints, trackerEndpoints, usageEndpoints, searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints, exportEndpoints, datasetEndpoints, sarEndpoints, sarCliffsEndpoints, sarPairsEndpoints, analyzerEndpoints, dynamicQueryEndpoints, predictionEndpoints, setupEndpoints };
 
 /** Every endpoint group with its title: the access-matrix test, the API doc and OpenAPI read this one list. */
 export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint>]> = [
@@ -281,6 +282,7 @@ export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint
   ['Super admin', superAdminEndpoints],
   ['Knowledge-base releases', kbReleaseEndpoints],
   ['Second factor (admin MFA)', mfaEndpoints],
+  ['First super administrator (set-up token)', setupEndpoints],
   ['Usage dashboards', usageEndpoints],
   ['Alerts and notifications', alertEndpoints],
   ['System', systemEndpoints],

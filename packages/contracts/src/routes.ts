@@ -54,6 +54,8 @@ export const WEB_ROUTES: readonly WebRoute[] = [
   { path: '/change-password', access: DASHBOARD_ROLES, look: 'other', title: 'Change password' },
   { path: '/forgot-password', access: 'public', look: 'other', title: 'Forgot password' },
   { path: '/pub/account/verify/:code', access: 'public', look: 'other', title: 'Set your password' },
+  // The first super administrator, with the set-up token from the console (setup.ts).
+  { path: '/setup', access: 'public', look: 'other', title: 'Set up this server' },
   { path: '/usermanual', access: 'public', look: 'other', title: 'User manual' },
   { path: '/keywords', access: 'public', look: 'other', title: 'Keywords' },
   { path: '/policies', access: 'public', look: 'other', title: 'Policies' },

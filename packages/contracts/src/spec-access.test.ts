@@ -56,6 +56,7 @@ const SPEC_ROUTES: Readonly<Record<string, Openers>> = {
   '/change-password': DASHBOARD,
   '/forgot-password': 'public',
   '/pub/account/verify/:code': 'public',
+  '/setup': 'public', // issue 57: the first super administrator, with the console's set-up token
   '/usermanual': 'public',
   '/keywords': 'public',
   '/policies': 'public',
@@ -84,6 +85,11 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
       'GET /api/health',
       'GET /api/health/ready',
     ],
+  },
+  {
+    why: 'the first super administrator is made before any account can log in (the set-up token is the check)',
+    openers: 'public',
+    calls: ['GET /api/pub/setup', 'POST /api/pub/setup'],
   },
   {
     why: 'session upkeep, the profile and the subscription warning serve every logged-in page',

@@ -36,6 +36,7 @@ export const PAGE_BY_PATH: Readonly<Record<string, PageLoader>> = {
   '/change-password': () => import('../features/auth/change-password-page.tsx').then((m) => m.ChangePasswordPage),
   '/forgot-password': () => import('../features/auth/forgot-password-page.tsx').then((m) => m.ForgotPasswordPage),
   '/pub/account/verify/:code': () => import('../features/auth/verify-account-page.tsx').then((m) => m.VerifyAccountPage),
+  '/setup': () => import('../features/auth/setup-page.tsx').then((m) => m.SetupPage),
   '/usermanual': () => import('../features/info/user-manual-page.tsx').then((m) => m.UserManualPage),
   '/keywords': () => import('../features/info/keywords-page.tsx').then((m) => m.KeywordsPage),
   '/policies': () => import('../features/info/policies-page.tsx').then((m) => m.PoliciesPage),

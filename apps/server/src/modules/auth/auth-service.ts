@@ -11,6 +11,7 @@ import type {
 } from '@kb/contracts/auth';
 import { ERROR_CODES } from '@kb/contracts/errors';
 import type { SecondFactorState } from '@kb/contracts/mfa';
+import { DEMO_PASSWORD } from '@kb/contracts/roles';
 import type { Database } from '../../db/schema.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import type { IssuedTokens, TokenService, TokenSubject } from '../../http/tokens.ts';
@@ -54,6 +55,8 @@ export interface AuthServiceDeps {
   mfa: MfaService;
   serverName: string;
   publicUrl: string | undefined;
+  /** Whether the published demo password logs in (config.demoAccounts: demo mode on loopback, or DEMO_ACCOUNTS=on). */
+  demoPasswordAccepted: boolean;
 }
 
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
@@ -84,6 +87,14 @@ export class AuthService {
     if (!user || !passwordOk) {
       await record(true, WRONG_PASSWORD.login);
       throw refused('The e-mail address or password is not correct.', ERROR_CODES.badCredentials);
+    }
+    // A demo account carried onto a server that others reach: its password is in the README.
+    if (!this.deps.demoPasswordAccepted && request.password === DEMO_PASSWORD) {
+      await record(true, 'demo_password_refused');
+      throw refused(
+        'This server does not accept the published demo password. Ask an administrator to send you a link to set a password of your own.',
+        ERROR_CODES.badCredentials,
+      );
     }
     if (!user.active) {
       await record(true, 'inactive');

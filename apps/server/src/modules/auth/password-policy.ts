@@ -2,6 +2,7 @@ import { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import * as zxcvbnCommon from '@zxcvbn-ts/language-common';
 import * as zxcvbnEnglish from '@zxcvbn-ts/language-en';
 import { passwordProblem } from '@kb/contracts/auth';
+import { DEMO_PASSWORD } from '@kb/contracts/roles';
 
 /**
  * zxcvbn's score (0–4) a new password needs. 3 means about 10^8 guesses or more: with argon2id
@@ -43,6 +44,8 @@ export interface PasswordOwner {
 export function newPasswordProblem(password: string, owner: PasswordOwner): string | null {
   const ruleProblem = passwordProblem(password, owner.email);
   if (ruleProblem) return ruleProblem;
+  // Printed in the README and on the console of every demo start.
+  if (password === DEMO_PASSWORD) return 'This is the demo accounts\' published password. Choose another one, for example a few unrelated words.';
   const [emailName = '', domain = ''] = owner.email.toLowerCase().split('@');
   const userInputs = [owner.email, emailName, ...emailName.split(/[._+-]+/), domain.split('.')[0] ?? '', owner.firstName ?? '', owner.lastName ?? ''].filter(
     (word) => word.length >= 3,

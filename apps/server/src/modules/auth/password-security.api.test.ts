@@ -242,6 +242,7 @@ describe.each(ONE_DATABASE)('password security on %s', (kind) => {
         mfa: new MfaService(db, new SecretBox('recording-mfa-key'), { perAccountAddress: 5, windowMinutes: 15, perAccount: 10, accountWindowMinutes: 60, knownAddressDays: 30 }, () => undefined),
         serverName: 'test',
         publicUrl: '',
+        demoPasswordAccepted: true,
       });
       return { recorder, mailer, service };
     }

@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import { setupEndpoints } from '@kb/contracts/setup';
+import { registerEndpoint } from '../../http/endpoint-route.ts';
+import type { FirstAdminSetup } from './first-admin.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The first super administrator's set-up token: main.ts prints it when one is needed. */
+    firstAdminSetup: FirstAdminSetup;
+  }
+}
+
+/** Per-address ceiling: the token has 192 random bits, and the call hashes a password. */
+const SETUP_RATE = { max: 20, timeWindow: '1 minute' } as const;
+
+/** The set-up calls of contracts setup.ts. */
+export function registerFirstAdminRoutes(app: FastifyInstance, setup: FirstAdminSetup): void {
+  app.decorate('firstAdminSetup', setup);
+  registerEndpoint(app, setupEndpoints.status, async () => setup.status());
+  registerEndpoint(
+    app,
+    setupEndpoints.createFirstSuperAdmin,
+    async ({ body, request }) => {
+      const agent = request.headers['user-agent'];
+      return setup.createFirstSuperAdmin(body, { ip: request.ip ?? null, userAgent: typeof agent === 'string' ? agent.slice(0, 300) : null });
+    },
+    { rateLimit: SETUP_RATE },
+  );
+}

@@ -1,0 +1,109 @@
+import { useRef } from 'react';
+import { Alert, Anchor, Button, PasswordInput, Skeleton, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { setupEndpoints } from '@kb/contracts/setup';
+import type { FirstSuperAdminRequest } from '@kb/contracts/setup';
+import { callApi, errorMessage } from '../../app/api-client.ts';
+import { endpointQuery } from '../../app/query.ts';
+import { AuthCard } from './auth-card.tsx';
+import { PASSWORD_RULE, TOGGLE_PROPS, confirmProblem, passwordProblem } from './password-form.ts';
+
+/** The console's link carries the token in the fragment (`/setup#token=…`), which no server log sees. */
+function tokenFromLocation(): string {
+  return new URLSearchParams(window.location.hash.replace(/^#/, '')).get('token') ?? '';
+}
+
+/**
+ * The first super administrator of a server without demo accounts (docs/operations.md "Deploying on
+ * a network"): the one-time set-up token from the server console, then the account's details.
+ */
+export function SetupPage() {
+  const status = useQuery({ ...endpointQuery(setupEndpoints.status, {}), retry: false });
+  const email = useRef('');
+  const form = useForm({
+    mode: 'uncontrolled',
+    initialValues: { token: tokenFromLocation(), email: '', firstName: '', lastName: '', password: '', confirm: '' },
+    validate: {
+      token: (value) => (value.trim() ? null : 'Paste the set-up token from the server console.'),
+      email: (value) => (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim()) ? null : 'Enter a valid e-mail address.'),
+      firstName: (value) => (value.trim() ? null : 'Enter a first name.'),
+      lastName: (value) => (value.trim() ? null : 'Enter a last name.'),
+      password: (value) => passwordProblem(value, email.current),
+      confirm: (value, values) => confirmProblem(values.password, value),
+    },
+    onValuesChange: (values) => {
+      email.current = values.email;
+    },
+  });
+  const mutation = useMutation({
+    mutationFn: (body: FirstSuperAdminRequest) => callApi(setupEndpoints.createFirstSuperAdmin, { body }),
+  });
+
+  if (status.isPending) {
+    return (
+      <AuthCard title="Set up this server">
+        <Skeleton height={32} />
+        <Skeleton height={32} />
+      </AuthCard>
+    );
+  }
+  if (status.isError) {
+    return (
+      <AuthCard title="Set up this server">
+        <Alert color="red" role="alert">
+          {errorMessage(status.error)}
+        </Alert>
+      </AuthCard>
+    );
+  }
+  if (mutation.isSuccess || !status.data.required) {
+    return (
+      <AuthCard title="Set up this server">
+        <Stack gap="sm">
+          <Alert color={mutation.isSuccess ? 'green' : 'blue'} role="status" data-testid="setup-done">
+            {mutation.isSuccess ? mutation.data.message : 'This server has a super administrator already: nothing to set up here.'}
+          </Alert>
+          <Anchor component={Link} to="/login">
+            Log in
+          </Anchor>
+        </Stack>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title="Set up this server" subtitle="Create the first super administrator with the one-time set-up token printed on the server console.">
+      <form
+        onSubmit={form.onSubmit(({ token, email: address, firstName, lastName, password }) => mutation.mutate({ token: token.trim(), email: address.trim(), firstName, lastName, password }))}
+        noValidate
+      >
+        <Stack gap="sm">
+          {mutation.isError && (
+            <Alert color="red" role="alert">
+              {errorMessage(mutation.error)}
+            </Alert>
+          )}
+          <TextInput label="Set-up token" description="Printed at each start while no super administrator can log in; it works once." required autoComplete="off" key={form.key('token')} {...form.getInputProps('token')} />
+          <TextInput label="E-mail" type="email" autoComplete="email" required key={form.key('email')} {...form.getInputProps('email')} />
+          <TextInput label="First name" autoComplete="given-name" required key={form.key('firstName')} {...form.getInputProps('firstName')} />
+          <TextInput label="Last name" autoComplete="family-name" required key={form.key('lastName')} {...form.getInputProps('lastName')} />
+          <PasswordInput
+            visibilityToggleButtonProps={TOGGLE_PROPS}
+            label="Password"
+            description={PASSWORD_RULE}
+            autoComplete="new-password"
+            required
+            key={form.key('password')}
+            {...form.getInputProps('password')}
+          />
+          <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="Confirm password" autoComplete="new-password" required key={form.key('confirm')} {...form.getInputProps('confirm')} />
+          <Button type="submit" loading={mutation.isPending} fullWidth>
+            Create the super administrator
+          </Button>
+        </Stack>
+      </form>
+    </AuthCard>
+  );
+}
