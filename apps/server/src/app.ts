@@ -186,11 +186,14 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   await registerSecurityHeaders(app, config.pendo.apiKey ? config.pendo : null);
   // The OpenAPI document is named, tagged and secured from the contracts (http/openapi-document.ts).
   await app.register(fastifySwagger, openApiOptions(config.publicUrl));
-  // Swagger UI routes are documentation: public. (The hook must exist before the plugin registers them.)
-  app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/api/docs')) route.config = { ...route.config, access: 'public' };
-  });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+  if (config.apiDocs) {
+    // Swagger UI routes are documentation: public (API_DOCS=off leaves them out). The hook must
+    // exist before the plugin registers them.
+    app.addHook('onRoute', (route) => {
+      if (route.url.startsWith('/api/docs')) route.config = { ...route.config, access: 'public' };
+    });
+    await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+  }
 
   const db = database.db;
   const tokens = new TokenService(await tokenSecret(config, database));

@@ -96,6 +96,11 @@ export interface AppConfig {
    * one generated once and kept in app_settings (docs/operations.md "Second factor").
    */
   mfaSecretKey: string | undefined;
+  /**
+   * API_DOCS (default on): the OpenAPI document and Swagger UI at /api/docs, public (the contract of
+   * every call, no data: what scripts and client generators read); off answers 404 there.
+   */
+  apiDocs: boolean;
   /** Mail: the SMTP relay (SMTP_URL; unset = the outbox only) and the sender address (MAIL_FROM). */
   mail: { smtpUrl: string | undefined; from: string };
   /**
@@ -226,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     statementTimeoutSeconds: int(env.STATEMENT_TIMEOUT_SECONDS, 300),
     mfaSecretKey,
+    apiDocs: bool(env.API_DOCS, true),
     mail: { smtpUrl: env.SMTP_URL || undefined, from: env.MAIL_FROM || 'KB Search <no-reply@localhost>' },
     pendo: {
       apiKey: env.PENDO_API_KEY?.trim() || undefined,

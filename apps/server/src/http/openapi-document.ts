@@ -62,6 +62,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'Super admin': 'Admin roles, audit log, sessions, data set and run-time settings (SUPER_ADMIN).',
   'Knowledge-base releases': 'ChEMBL release imports and the load history.',
   'Second factor (admin MFA)': 'Authenticator enrolment and the second login step of administrators.',
+  'First super administrator (set-up token)': 'Making the first super administrator of a server without demo accounts, with the one-time token its console prints.',
   'Usage dashboards': 'Platform and client usage figures.',
   'Alerts and notifications': 'Alerts on saved searches and the notifications they raise.',
   System: 'Liveness.',

@@ -126,3 +126,16 @@ describe('the OpenAPI document at /api/docs/json', () => {
     }
   });
 });
+
+describe('API_DOCS=off', () => {
+  it('leaves the OpenAPI document and Swagger UI out (404), and the API itself as it was', async () => {
+    const t = await startTestApp('pglite', { API_DOCS: 'off' });
+    try {
+      expect((await t.call({ method: 'GET', url: '/api/docs/json' })).statusCode).toBe(404);
+      expect((await t.call({ method: 'GET', url: '/api/docs' })).statusCode).toBe(404);
+      expect((await t.call({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
