@@ -1,6 +1,8 @@
 /*
- * CSV cells and lines (RFC 4180), shared by every CSV file the product writes: the trackers'
- * exports (server), the audit-log export and the onboarding template (web).
+ * CSV cells and lines (RFC 4180), shared by every CSV file the product writes: the export jobs'
+ * CSV (results tabs, dynamic queries, measurement lists), the trackers' CSV and the demo datasets
+ * (server), the audit-log export and the onboarding template (web). XLSX files write text as typed
+ * text cells instead (server modules/export/export-formats.ts). docs/exports.md "One cell rule".
  *
  * Much of what goes into these files was typed by someone (search terms, comments, names, audit
  * values), and a spreadsheet reads a cell starting with = + - @ (or a tab or carriage return that

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import { stringify } from 'csv-stringify/sync';
+import { csvText } from '@kb/contracts/csv';
+import type { CsvValue } from '@kb/contracts/csv';
 import type { DatasetType } from '@kb/contracts/datasets';
 import type { Role } from '@kb/contracts/roles';
 import type { Database } from '../db/schema.ts';
@@ -38,6 +39,10 @@ const DEMO_DATASETS: DemoDataset[] = [
   },
 ];
 
+/** A database value as a CSV cell: numbers, text and booleans as they are (numerics arrive as text), anything else as text. */
+const csvValue = (value: unknown): CsvValue =>
+  value === null || value === undefined || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : String(value);
+
 /** Adds the demo datasets when there are none yet and the knowledge base has rows; answers how many. */
 export async function seedDemoDatasets(db: Kysely<Database>): Promise<number> {
   const existing = await db.selectFrom('datasets').select('id').limit(1).execute();
@@ -49,7 +54,8 @@ export async function seedDemoDatasets(db: Kysely<Database>): Promise<number> {
     if (!rows.length) continue;
     const header = Object.keys(rows[0]!);
     const writer = await files.create({ purpose: 'dataset', ownerId: null, fileName: dataset.fileName, contentType: 'text/csv', expiresAt: null });
-    await writer.write(stringify([header, ...rows.map((row) => header.map((key) => row[key] ?? ''))]));
+    // The one cell rule of every CSV the product writes (contracts csv.ts): text a spreadsheet would run is neutralised.
+    await writer.write(csvText([header, ...rows.map((row) => header.map((key) => csvValue(row[key])))]));
     await writer.finish();
     await db.insertInto('datasets').values({ dataset_type: dataset.type, description: dataset.description, roles: dataset.roles, file_id: writer.fileId, uploaded_by: null }).execute();
     added += 1;

@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
 import type { ExportFormat } from '@kb/contracts/exports';
 import { ExportFormatSchema } from '@kb/contracts/exports';
 import type { ExportColumn } from './export-formats.ts';
@@ -76,6 +79,61 @@ describe('export formats', () => {
     ]);
   });
 
+  it('writes formula-looking text as the literal text in every format, numbers as numbers (CSV apostrophe, XLSX text cells, SDF as is)', async () => {
+    const columns: ExportColumn[] = [
+      { key: 'act_id', label: 'Act ID', type: 'integer' },
+      { key: 'relation', label: 'Prefix', type: 'text' },
+      { key: 'name', label: 'Name', type: 'text' },
+      { key: 'p', label: 'pActivity', type: 'number' },
+    ];
+    const TEXTS = ['=', '=HYPERLINK("http://x")', '+A1', '@SUM(A1)', '-2+3', '\t=1+1', '+1'];
+    // In the CSV: an apostrophe before each, but "+1", text that is exactly a number (no formula), stays.
+    const CSV_TEXTS = ["'=", `'=HYPERLINK("http://x")`, "'+A1", "'@SUM(A1)", "'-2+3", "'\t=1+1", '+1'];
+    const source = TEXTS.map((text, index) => ({ [TITLE_FIELD]: index + 1, [SMILES_FIELD]: 'C', act_id: index + 1, relation: '=', name: text, p: index % 2 ? -1.5 : '-2.25' }));
+    const written = async (format: ExportFormat) => {
+      const out = { chunks: [] as Buffer[], write: async (data: Buffer | string) => void out.chunks.push(Buffer.from(data)) };
+      const molblocks = async (smiles: readonly string[]) => smiles.map(() => '\n     RDKit          2D\n\n  1  0  0  0  0  0  0  0  0  0999 V2000\n    0.0000    0.0000    0.0000 C   0  0\nM  END\n');
+      const writer = createFormatWriter({ format, columns, sink: out, sheetName: 'Activities', molblocks });
+      await writer.rows(source);
+      await writer.end();
+      return Buffer.concat(out.chunks);
+    };
+    const pValue = (index: number) => (index % 2 ? -1.5 : -2.25);
+    // A Record over the contract's formats: a format added without a check here does not compile.
+    const checks: Record<ExportFormat, (file: Buffer) => Promise<void>> = {
+      csv: async (file) => {
+        const records = parse(file.toString('utf8'), { bom: true }) as string[][];
+        expect(records.slice(1)).toEqual(TEXTS.map((_, index) => [String(index + 1), "'=", CSV_TEXTS[index], String(pValue(index))]));
+      },
+      xlsx: async (file) => {
+        const workbook = new ExcelJS.Workbook();
+        await workbook.xlsx.load(file as unknown as ArrayBuffer);
+        const sheet = workbook.worksheets[0]!;
+        expect(sheet.rowCount).toBe(TEXTS.length + 1);
+        sheet.eachRow((row, rowNumber) => {
+          row.eachCell({ includeEmpty: true }, (cell, column) => {
+            // No formula anywhere; header and text are string cells in the Text format, with the exact text.
+            expect(cell.formula, cell.address).toBeUndefined();
+            const text = rowNumber === 1 || column === 2 || column === 3;
+            expect(cell.type, cell.address).toBe(text ? ExcelJS.ValueType.String : ExcelJS.ValueType.Number);
+            expect(cell.numFmt, cell.address).toBe(text ? '@' : undefined);
+          });
+          if (rowNumber === 1) return;
+          const index = rowNumber - 2;
+          expect(row.values).toEqual([undefined, index + 1, '=', TEXTS[index], pValue(index)]);
+        });
+      },
+      // SDF is no spreadsheet: a data field is read as data, never run, so it keeps the text as is.
+      sdf: async (file) => {
+        const records = file.toString('utf8').split('$$$$\n').slice(0, -1);
+        expect(records.map((record) => record.slice(record.indexOf('> <Prefix>')))).toEqual(
+          TEXTS.map((text, index) => `> <Prefix>\n=\n\n> <Name>\n${text}\n\n> <pActivity>\n${pValue(index)}\n\n`),
+        );
+      },
+    };
+    for (const format of ExportFormatSchema.options) await checks[format](await written(format));
+  });
+
   it('writes a header even when there are no rows', async () => {
     const out = sink();
     const writer = createFormatWriter({ format: 'csv', columns: COLUMNS, sink: out, sheetName: 'x', molblocks: async () => [] });
@@ -118,5 +176,41 @@ describe('export formats', () => {
     for (const format of ExportFormatSchema.options) {
       expect(createFormatWriter({ format, columns: COLUMNS, sink: sink(), sheetName: 'x', molblocks: async () => [] })).toBeDefined();
     }
+  });
+});
+
+/**
+ * The sources of every file the product writes, server and web (not tests): each CSV is made by the
+ * one cell rule of packages/contracts/src/csv.ts, and every XLSX by the writer above (text cells,
+ * never formulas). A new writer that skips the rule fails here.
+ */
+describe('every CSV and XLSX the product writes', () => {
+  const root = path.resolve(import.meta.dirname, '../../../../..');
+  const sources = ['apps/server/src', 'apps/web/src'].flatMap((dir) =>
+    (fs.readdirSync(path.join(root, dir), { recursive: true }) as string[])
+      .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$|\.test-support\.ts$/.test(file))
+      .map((file) => path.join(dir, file).split(path.sep).join('/')),
+  );
+  const text = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
+
+  it('uses no other CSV or spreadsheet writer, and writes XLSX only in export-formats.ts', () => {
+    expect(sources.length).toBeGreaterThan(100);
+    expect(sources.filter((file) => /from '(csv-stringify|papaparse|json2csv|@json2csv|fast-csv|@fast-csv|xlsx|write-excel-file)[/']/.test(text(file)))).toEqual([]);
+    expect(sources.filter((file) => /WorkbookWriter\(|new ExcelJS\.Workbook\(|\.xlsx\.write|writeBuffer\(/.test(text(file)))).toEqual(['apps/server/src/modules/export/export-formats.ts']);
+  });
+
+  it('makes every CSV answer, stored CSV and CSV download from contracts/csv.ts (in the file or a module it imports)', () => {
+    /** Whether a file, or one of the relative imports it reaches, imports the contract's cell rule. */
+    const usesRule = (file: string, seen = new Set<string>()): boolean => {
+      if (seen.has(file)) return false;
+      seen.add(file);
+      const source = text(file);
+      if (source.includes("from '@kb/contracts/csv'")) return true;
+      return [...source.matchAll(/from '(\.{1,2}\/[^']+\.tsx?)'/g)].some((m) => usesRule(path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1]!)), seen));
+    };
+    const writers = sources.filter((file) => /type\(\s*'text\/csv|type: 'text\/csv|contentType: 'text\/csv|csv: \(o\) =>/.test(text(file)));
+    // The trackers' answer, the demo datasets, the results export, the audit log and the onboarding template.
+    expect(writers.length).toBeGreaterThanOrEqual(5);
+    expect(writers.filter((file) => !usesRule(file))).toEqual([]);
   });
 });

@@ -84,6 +84,16 @@ class CsvWriter implements FormatWriter {
   }
 }
 
+/**
+ * The XLSX side of the one cell rule (contracts/csv.ts is the CSV side). A workbook types each cell,
+ * so nothing is prefixed: text is written as an exceljs string value (a string cell with the exact
+ * text, so a relation "=" stays "="), never as { formula }, and numbers as numbers (a pActivity of
+ * -1.5 stays a number a sum can add). A string cell is never run, but Excel parses a cell again when
+ * it is edited (F2, Enter): the Text number format ("@") on every text cell keeps "=HYPERLINK(…)"
+ * literal text then too. Number and date cells keep the General format.
+ */
+const TEXT_FORMAT = '@';
+
 class XlsxWriter implements FormatWriter {
   private readonly out = new PassThrough();
   private readonly produced: Buffer[] = [];
@@ -100,8 +110,10 @@ class XlsxWriter implements FormatWriter {
     this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: this.out, useStyles: true, useSharedStrings: false });
     this.sheet = this.workbook.addWorksheet(sheetName.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
     this.sheet.columns = columns.map((column) => ({ header: column.label, key: column.key, width: Math.min(60, Math.max(10, column.label.length + 2)) }));
-    this.sheet.getRow(1).font = { bold: true };
-    this.sheet.getRow(1).commit();
+    const header = this.sheet.getRow(1);
+    header.font = { bold: true };
+    header.eachCell((cell) => (cell.numFmt = TEXT_FORMAT));
+    header.commit();
   }
 
   private async drain(): Promise<void> {
@@ -109,7 +121,13 @@ class XlsxWriter implements FormatWriter {
   }
 
   async rows(rows: readonly ResultRow[]): Promise<void> {
-    for (const row of rows) this.sheet.addRow(this.columns.map((column) => cellValue(row[column.key], column.type))).commit();
+    for (const row of rows) {
+      const written = this.sheet.addRow(this.columns.map((column) => cellValue(row[column.key], column.type)));
+      written.eachCell((cell) => {
+        if (typeof cell.value === 'string') cell.numFmt = TEXT_FORMAT;
+      });
+      written.commit();
+    }
     await this.drain();
   }
 

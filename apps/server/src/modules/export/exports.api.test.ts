@@ -11,6 +11,7 @@ import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { ExportJobRunner } from './export-jobs.ts';
 import { seedDemoDatasets } from '../../seed/demo-datasets.ts';
+import { csvText } from '@kb/contracts/csv';
 
 /**
  * Exports on real data (docs/exports.md): what is counted is what is charged and written; the files
@@ -146,6 +147,47 @@ describe.each(DATABASES)('exports on %s', (kind) => {
       }
       expect(record).toContain(`> <Str ID>\n${expected.str_id}\n`);
       expect(record).toMatch(/> <Activities \(this search\)>\n\d+\n/);
+    });
+  });
+
+  it('writes text a spreadsheet would run as the literal text in every format (CSV apostrophe, XLSX text cells, SDF as is), numbers as numbers', async () => {
+    await setBalance(me.username, 5000);
+    const picked = (await kiActivities(4)).map((r) => r.act_id);
+    // The source rows: a relation "=" as ChEMBL has it, and typed-in text starting with = + - @; a negative pActivity.
+    const TEXTS = ['=HYPERLINK("http://x")', '+A1', '@SUM(A1)', '-2+3'];
+    for (const [index, actId] of picked.entries()) {
+      const text = TEXTS[index]!;
+      await t.database.db.updateTable('activities').set({ std_act_prefix: '=', compound_name_reference: text, activity_remarks: text, pchembl_value: -1.5 }).where('act_id', '=', actId).execute();
+    }
+    const columns = ['act_id', 'std_act_prefix', 'compound_name_reference', 'activity_remarks', 'pchembl_value'];
+    const labels = await labelsOf('activitiestab', columns);
+    const exported = async (format: string) => {
+      const answer = await start({ tab: 'activitiestab', selection: { selectedIds: picked }, format, columns });
+      expect(answer.statusCode, answer.body).toBe(200);
+      return (await download((answer.data as unknown as Job).fileId!)).rawPayload;
+    };
+
+    const csv = parse((await exported('csv')).toString('utf8'), { bom: true }) as string[][];
+    expect(csv).toEqual([labels, ...picked.map((actId, index) => [String(actId), "'=", `'${TEXTS[index]}`, `'${TEXTS[index]}`, '-1.5'])]);
+
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await exported('xlsx')) as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    expect(sheet.getRow(1).values).toEqual([undefined, ...labels]);
+    expect(sheet.rowCount).toBe(picked.length + 1);
+    picked.forEach((actId, index) => {
+      const row = sheet.getRow(index + 2);
+      expect(row.values).toEqual([undefined, actId, '=', TEXTS[index], TEXTS[index], -1.5]);
+      [2, 3, 4].forEach((column) => expect([row.getCell(column).type, row.getCell(column).numFmt]).toEqual([ExcelJS.ValueType.String, '@']));
+      [1, 5].forEach((column) => expect(row.getCell(column).type).toBe(ExcelJS.ValueType.Number));
+    });
+    sheet.eachRow((row) => row.eachCell((cell) => expect(cell.formula, cell.address).toBeUndefined()));
+
+    // SDF is read as data, never run: its fields keep the text as it is.
+    const sdf = (await exported('sdf')).toString('utf8').split('$$$$\n').filter((record) => record.trim());
+    expect(sdf).toHaveLength(picked.length);
+    sdf.forEach((record, index) => {
+      expect(record).toContain(`> <${labels[1]}>\n=\n\n> <${labels[2]}>\n${TEXTS[index]}\n\n> <${labels[3]}>\n${TEXTS[index]}\n\n> <${labels[4]}>\n-1.5\n`);
     });
   });
 
@@ -304,8 +346,11 @@ describe.each(DATABASES)('exports on %s', (kind) => {
     const datasets = list.data.rows as Json[];
     expect(datasets.map((d) => d.flatfileName)).toEqual(['demo-structures-sample.csv']);
     const [structures] = await rows(sql<{ n: number }>`SELECT least(count(*), 5000)::int AS n FROM structures`);
-    const records = parse((await download(datasets[0]!.fileId as number)).rawPayload.toString('utf8')) as string[][];
+    const file = (await download(datasets[0]!.fileId as number)).rawPayload.toString('utf8');
+    const records = parse(file) as string[][];
     expect(records[0]).toEqual(['str_id', 'smiles', 'inchikey', 'mol_formula', 'mol_weight', 'logp_calc', 'psa']);
     expect(records.length - 1).toBe(structures!.n);
+    // Written by the one cell rule of every CSV the product writes (contracts csv.ts), CRLF line ends and all.
+    expect(file).toBe(csvText(records));
   });
 });

@@ -402,8 +402,11 @@ describe.each(DATABASES)('leaflets API on %s', (kind) => {
     expect(records.map((r) => Number(r['Activity id']))).toEqual(
       (await measurements(`id=${strId}&targetId=${targetId}&pageSize=${MEASUREMENT_LIMITS.maxPageSize}`)).rows.map((r) => r.act_id),
     );
-    const stored = await all(sql<{ standard_uom: string | null }>`SELECT DISTINCT standard_uom FROM activities WHERE str_id = ${strId} AND target_id = ${targetId}`);
+    const stored = await all(sql<{ standard_uom: string | null; std_act_prefix: string | null }>`SELECT DISTINCT standard_uom, std_act_prefix FROM activities WHERE str_id = ${strId} AND target_id = ${targetId}`);
     expect(new Set(records.map((r) => r.Unit || null))).toEqual(new Set(stored.map((r) => r.standard_uom)));
+    // The one CSV cell rule (contracts csv.ts): a relation "=" is written "'=", never as a formula.
+    expect(new Set(records.map((r) => r.Relation || null))).toEqual(new Set(stored.map((r) => (r.std_act_prefix === '=' ? "'=" : r.std_act_prefix))));
+    expect(records.some((r) => r.Relation === "'=")).toBe(true);
     expect(records.every((r) => r['Reference leaflet'] === '' || /^https?:\/\/[^/]+\/leaflet\/reference\/\d+$/.test(r['Reference leaflet']!))).toBe(true);
     const history = await get('/api/exportlogs/export');
     const logged = (history.data.rows as { exportId: number; description: string }[]).find((row) => row.exportId === Number(started.data.id));

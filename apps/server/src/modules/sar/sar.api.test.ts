@@ -468,6 +468,8 @@ describe.each(DATABASES)('SAR view on %s', (kind) => {
       expect(at('pActivity')).toBeCloseTo(row.activity.value, 6);
       for (const label of result.labels) expect(at(label) ?? null).toBe(row.rgroups[label] ?? null);
     });
+    // The export writer's cell rule (export-formats.ts): no formula, every text a text cell.
+    sheet.eachRow((row) => row.eachCell((cell) => expect([cell.formula, typeof cell.value !== 'string' || cell.numFmt === '@'], cell.address).toEqual([undefined, true])));
 
     const sdf = await post('/api/sar/export', { sessionid, endpoint, cores: [{ kind: 'smiles', text: core.text }], format: 'sdf' });
     expect(sdf.statusCode, sdf.body).toBe(200);
