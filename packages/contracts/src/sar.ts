@@ -99,7 +99,9 @@ export type SarEndpoint = z.infer<typeof SarEndpointSchema>;
 /** A core as drawn or typed: R-group positions marked as `[*:1]`, `R1` (molfile RGP) or left open. */
 export const SarCoreInputSchema = z.object({
   kind: z.enum(['smiles', 'smarts', 'molfile']),
-  text: z.string().trim().min(1, 'Give a core').max(131_072),
+  // Not trimmed: a molfile's first line (its name) may be blank, as Ketcher writes it; the server
+  // trims SMILES and SMARTS.
+  text: z.string().max(131_072).refine((text) => text.trim().length > 0, 'Give a core'),
 });
 export type SarCoreInput = z.infer<typeof SarCoreInputSchema>;
 

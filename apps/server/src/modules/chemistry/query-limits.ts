@@ -160,6 +160,11 @@ export function measureQuery(kind: QueryKind, text: string): QueryMeasure {
   return { length: Buffer.byteLength(text, 'utf8'), atoms: molfileAtoms(text), recursionDepth: 0, recursiveSmarts: 0, branchDepth: 0, ringClosures: 0, stereoCentres: 0 };
 }
 
+/** "a core", "an R-group": the article a limit's message needs before what it names. */
+function withArticle(what: string): string {
+  return `${/^(?:[aeiou]|R-)/i.test(what) ? 'an' : 'a'} ${what}`;
+}
+
 /** The message for a query over a limit, or null when it is within every limit. */
 export function limitViolation(kind: QueryKind, text: string, limits: Readonly<QueryLimits> = QUERY_LIMITS, what = 'structure query'): string | null {
   const name = KIND_NAME[kind];
@@ -168,30 +173,43 @@ export function limitViolation(kind: QueryKind, text: string, limits: Readonly<Q
   const length = kind === 'molfile' ? Buffer.byteLength(text, 'utf8') : text.length;
   if (length > maxLength) {
     const unit = kind === 'molfile' ? 'bytes' : 'characters';
-    return `The ${name} has ${count(length)} ${unit}; a ${what} may have at most ${count(maxLength)}.`;
+    return `The ${name} has ${count(length)} ${unit}; ${withArticle(what)} may have at most ${count(maxLength)}.`;
   }
   const m = measureQuery(kind, text);
   if (m.atoms > limits.atoms) return atomsMessage(m.atoms, limits.atoms, what);
   if (m.recursionDepth > limits.recursionDepth) {
-    return `The SMARTS nests recursive SMARTS $(…) ${count(m.recursionDepth)} deep; a ${what} may nest them at most ${count(limits.recursionDepth)} deep.`;
+    return `The SMARTS nests recursive SMARTS $(…) ${count(m.recursionDepth)} deep; ${withArticle(what)} may nest them at most ${count(limits.recursionDepth)} deep.`;
   }
   if (m.recursiveSmarts > limits.recursiveSmarts) {
-    return `The SMARTS has ${count(m.recursiveSmarts)} recursive SMARTS $(…); a ${what} may have at most ${count(limits.recursiveSmarts)}.`;
+    return `The SMARTS has ${count(m.recursiveSmarts)} recursive SMARTS $(…); ${withArticle(what)} may have at most ${count(limits.recursiveSmarts)}.`;
   }
   if (m.branchDepth > limits.branchDepth) {
-    return `The ${name} nests branches ${count(m.branchDepth)} deep; a ${what} may nest them at most ${count(limits.branchDepth)} deep.`;
+    return `The ${name} nests branches ${count(m.branchDepth)} deep; ${withArticle(what)} may nest them at most ${count(limits.branchDepth)} deep.`;
   }
   if (m.ringClosures > limits.ringClosures) {
-    return `The ${name} has ${count(m.ringClosures)} ring-closure labels; a ${what} may have at most ${count(limits.ringClosures)}.`;
+    return `The ${name} has ${count(m.ringClosures)} ring-closure labels; ${withArticle(what)} may have at most ${count(limits.ringClosures)}.`;
   }
   if (m.stereoCentres > limits.stereoCentres) {
-    return `The ${name} has ${count(m.stereoCentres)} stereo marks (@); a ${what} may have at most ${count(limits.stereoCentres)}.`;
+    return `The ${name} has ${count(m.stereoCentres)} stereo marks (@); ${withArticle(what)} may have at most ${count(limits.stereoCentres)}.`;
   }
   return null;
 }
 
 export function atomsMessage(atoms: number, max: number, what = 'structure query'): string {
-  return `The query has ${count(atoms)} atoms; a ${what} may have at most ${count(max)}.`;
+  return `The query has ${count(atoms)} atoms; ${withArticle(what)} may have at most ${count(max)}.`;
+}
+
+/**
+ * A virtual compound (a core with its R-groups joined on, RDKit molzip): each piece is within the
+ * query limits, yet together they may make a path RDKit cannot take (a 200-atom core between two
+ * 240-atom R-groups ran into the watchdog's 10 s). The compound is bounded as a stored structure
+ * is: the atoms of every piece, less the attachment points `[*:n]` the join removes.
+ */
+export function joinedViolation(pieces: readonly string[], limits: Readonly<QueryLimits> = STORED_LIMITS): string | null {
+  let atoms = 0;
+  for (const piece of pieces) atoms += measureLineNotation(piece).atoms - (piece.match(/\[\*:\d+\]/g)?.length ?? 0);
+  if (atoms <= limits.atoms) return null;
+  return `The virtual compound (the core with these R-groups joined on) would have ${count(atoms)} atoms; a virtual compound may have at most ${count(limits.atoms)}.`;
 }
 
 /** Throws ChemQueryRefused (a ChemInputError: 400) when a query is over a limit. */

@@ -8,7 +8,7 @@ import type { ChemEngine, ChemQuery, DepictOptions, DescribedQuery, EngineProgre
 import { IndexLoader } from './index-loader.ts';
 import type { LoadedShard } from './index-loader.ts';
 import { IndexSnapshotWriter, indexSnapshotKey, readIndexSnapshot } from './index-snapshot.ts';
-import { QUERY_LIMITS, STORED_LIMITS, atomsMessage, checkQueryLimits, limitViolation, withLimits } from './query-limits.ts';
+import { QUERY_LIMITS, STORED_LIMITS, atomsMessage, checkQueryLimits, joinedViolation, limitViolation, withLimits } from './query-limits.ts';
 import type { QueryLimits } from './query-limits.ts';
 import { BUSY_REQUEST, BUSY_STEP, WARM_JOB_ID } from './worker-protocol.ts';
 import type { DescribeReply, FromWorker, RdkitModuleMessage, SarReply, ShardPayload, ShardRange, ToWorker, WorkerData } from './worker-protocol.ts';
@@ -1010,6 +1010,8 @@ export class RdkitChemEngine implements ChemEngine {
     const input = zipInput(core, rgroups);
     checkQueryLimits('smiles', core, this.queryLimits, 'core');
     for (const group of input.groups) checkQueryLimits('smiles', group, this.queryLimits, 'R-group');
+    const joined = joinedViolation([core, ...input.groups], this.storedLimits);
+    if (joined) throw new ChemQueryRefused(joined);
     const reply = await this.call<SarReply>({ type: 'zip', core, rgroups: input.groups.join('.') });
     if (!reply.ok || !reply.smiles) {
       if (reply.internal) throw new Error(reply.error ?? 'RDKit failed.');

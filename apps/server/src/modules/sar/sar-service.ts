@@ -21,7 +21,7 @@ import type { AuthContext } from '../../http/auth-hook.ts';
 import { HttpError, badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { ERROR_CODES } from '@kb/contracts/errors';
 import type { ChemEngine, ChemQuery } from '../chemistry/chem-engine.ts';
-import { ChemInputError } from '../chemistry/chem-engine.ts';
+import { ChemInputError, ChemQueryRefused } from '../chemistry/chem-engine.ts';
 import { chemInputMessage } from '../chemistry/chem-query.ts';
 import { scaffoldsOf } from '../chemistry/scaffold-cache.ts';
 import type { ResultsService } from '../results/results-service.ts';
@@ -287,7 +287,7 @@ export class SarService {
 
   /** The engine's queries of the cores; one RDKit cannot read is a 400 with RDKit's message, naming which. */
   private async checkedCores(cores: readonly SarCoreInput[]): Promise<ChemQuery[]> {
-    const queries = cores.map((core) => ({ kind: core.kind, text: core.text, desalt: false }));
+    const queries = cores.map((core) => ({ kind: core.kind, text: core.kind === 'molfile' ? core.text : core.text.trim(), desalt: false }));
     for (const [index, query] of queries.entries()) {
       if (query.kind === 'molfile' && !/M {2}END/.test(query.text)) {
         throw badRequest(`Core ${index + 1} is not a molfile: a molfile has a header, a counts line (…V2000 or V3000), atom and bond blocks and ends with "M  END".`, { field: 'cores' });
@@ -314,12 +314,14 @@ export class SarService {
 
   // ------------------------------------------------------------ virtual compounds and export
 
-  /** A virtual compound: the core with R-groups joined on (the engine bounds its inputs). */
+  /** A virtual compound: the core with R-groups joined on (the engine bounds its inputs and the compound they make). */
   async virtual(request: { core: string; rgroups: Record<string, string | null> }): Promise<{ smiles: string }> {
     let smiles: string;
     try {
       smiles = await this.engine.zip(request.core, request.rgroups);
     } catch (error) {
+      // A limit (the core's, an R-group's, the joined compound's), a trap or the watchdog: the message is whole.
+      if (error instanceof ChemQueryRefused) throw badRequest(error.message, { field: 'rgroups' });
       if (error instanceof ChemInputError) throw badRequest(`RDKit could not join these R-groups onto the core: ${error.message}`, { field: 'rgroups' });
       throw error;
     }

@@ -283,6 +283,20 @@ describe.each(DATABASES)('SAR view on %s', (kind) => {
     expect(answer.data.message).toMatch(/RDKit could not read the SMILES "C1CC\("/);
   }, 120_000);
 
+  it('takes a core drawn as a molfile with a blank first line, as Ketcher writes it: the rows of its SMILES', async () => {
+    await setAll();
+    const bySmiles = await table();
+    const rd = await initRDKitModule();
+    const mol = rd.get_mol((await topCore()).text)!;
+    const molfile = mol.get_molblock();
+    mol.delete();
+    expect(molfile.split('\n')[0]!.trim()).toBe('');
+    const answer = await post('/api/sar/table', { sessionid, endpoint, cores: [{ kind: 'molfile', text: molfile }] });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const byMolfile = answer.data as unknown as SarTable;
+    expect(byMolfile.rows.map((row) => row.strId).sort((a, b) => a - b)).toEqual(bySmiles.rows.map((row) => row.strId).sort((a, b) => a - b));
+  }, 120_000);
+
   it('suggests the same cores again from the scaffold cache', async () => {
     const first = await topCore();
     expect(first).toBeDefined();
