@@ -19,9 +19,14 @@ export function preparedFolder(run: string): string {
 
 const prepared = new Map<string, Promise<string>>();
 
+/** The prepared database a chunk count grows from: half of it (4 from 2, 2 from 1, 1 from none). */
+const grownFrom = (chunks: number) => Math.floor(chunks / 2);
+
 /**
  * The embedded database every server of this run with `chunks` demo chunks starts from: migrated and
- * seeded once (prepare-database.ts), then copied per server. Seeding is most of a server's start.
+ * seeded once (prepare-database.ts), then copied per server. Seeding is most of a server's start, so
+ * a count grows from a copy of a smaller one (the seed resumes after the chunks it finds): the run
+ * migrates once and seeds each chunk once.
  */
 function preparedDatabase(chunks: number): Promise<string> {
   const run = process.env[E2E_RUN_ENV];
@@ -29,6 +34,7 @@ function preparedDatabase(chunks: number): Promise<string> {
   const folder = path.join(preparedFolder(run), `chunks-${chunks}`);
   return memoise(prepared, folder, () =>
     buildOnce(folder, async (partial) => {
+      if (chunks > 0) fs.cpSync(await preparedDatabase(grownFrom(chunks)), partial, { recursive: true });
       const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'e2e/support/prepare-database.ts'), partial, String(chunks)], {
         cwd: REPO_ROOT,
         encoding: 'utf8',
@@ -81,6 +87,9 @@ export async function startServer(options: { logFile: string; demoChunks?: numbe
         DEMO_ACCOUNTS: 'on',
         // The demo knowledge base is not needed for these pages; seeding it would compete for the 2 cores.
         DEMO_DATA_SIZE: 'none',
+        // A few thousand structures at most: RDKit's optimised compile (≈ 1.5 s of CPU per start,
+        // config.ts wasmEagerCompile) would cost more than it saves these servers' searches.
+        WASM_EAGER_COMPILE: 'off',
         JWT_SECRET: crypto.randomBytes(32).toString('base64url'),
         WEB_DIST: webDist,
         // Debug: the mailer writes mail bodies (links) on debug lines only; support/outbox.ts reads them.

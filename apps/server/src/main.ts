@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   // RDKit for the structure workers, compiled optimised up front (measured faster searches;
   // wasm-compile.ts) on V8's compile threads while the migrations and the API's modules load: the
   // structure index is the last part of a start-up, and it waits for this compile first.
-  compileWebAssemblyEagerly();
+  if (config.wasmEagerCompile) compileWebAssemblyEagerly();
   void compiledRdkit();
   const applied = await migrateToLatest(database);
   if (applied.length > 0) console.log(`Database migrated: ${applied.join(', ')}`);

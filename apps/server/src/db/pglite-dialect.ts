@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { CompiledQuery, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import type { DatabaseConnection, Dialect, Driver, Kysely, QueryResult, TransactionSettings } from 'kysely';
@@ -19,6 +22,33 @@ export class EmbeddedDatabaseError extends Error {
     super(fields.message);
     Object.assign(this, fields);
   }
+}
+
+/** What every embedded database of this process starts from, compiled and read once. */
+interface PgliteArtifacts {
+  pgliteWasmModule: object;
+  initdbWasmModule: object;
+  fsBundle: Uint8Array;
+}
+
+let artifacts: Promise<PgliteArtifacts | null> | null = null;
+
+/**
+ * PGlite's WebAssembly (PostgreSQL, 10 MB, and initdb) compiled, and its file-system bundle read,
+ * once per process and handed to each database thread: a compiled module passes between threads
+ * without copying its code, so a process that opens many databases (tests open one per test app)
+ * compiles and optimises PostgreSQL once instead of once each. Null when they cannot be read
+ * here: each thread then loads its own, as PGlite does by itself.
+ */
+function pgliteArtifacts(): Promise<PgliteArtifacts | null> {
+  artifacts ??= (async () => {
+    const dist = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+    const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<object> } }).WebAssembly;
+    const [pglite, initdb, bundle] = await Promise.all(['pglite.wasm', 'initdb.wasm', 'pglite.data'].map((file) => fs.promises.readFile(path.join(dist, file))));
+    const [pgliteWasmModule, initdbWasmModule] = await Promise.all([wasm.compile(pglite!), wasm.compile(initdb!)]);
+    return { pgliteWasmModule, initdbWasmModule, fsBundle: new Uint8Array(bundle!) };
+  })().catch(() => null);
+  return artifacts;
 }
 
 /**
@@ -67,7 +97,7 @@ export class PGliteWorkerClient {
    * `image` (a file `dumpTo` wrote) when one is given.
    */
   static async start(dataDir: string | undefined, image?: string): Promise<PGliteWorkerClient> {
-    const client = new PGliteWorkerClient(new Worker(WORKER_URL, { workerData: { dataDir, image } }));
+    const client = new PGliteWorkerClient(new Worker(WORKER_URL, { workerData: { dataDir, image, ...(await pgliteArtifacts()) } }));
     await client.ready;
     return client;
   }

@@ -13,6 +13,9 @@ const client = await PGlite.create({
   ...(workerData.image ? { loadDataDir: new Blob([fs.readFileSync(workerData.image)]) } : {}),
   // bigint (int8) as a JS number: counts and ids fit (the same parser as the server connection's).
   parsers: { 20: (v) => Number.parseInt(v, 10) },
+  // Compiled and read once per process (pglite-dialect.ts pgliteArtifacts), when they could be.
+  ...(workerData.pgliteWasmModule ? { pgliteWasmModule: workerData.pgliteWasmModule, initdbWasmModule: workerData.initdbWasmModule } : {}),
+  ...(workerData.fsBundle ? { fsBundle: new Blob([workerData.fsBundle]) } : {}),
 });
 
 /** What a caller may read of a PostgreSQL error (SQLSTATE code and the server's fields). */

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ONE_DATABASE, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { beginLoad, finishLoad } from '../knowledge-base/kb-loads.ts';
@@ -16,16 +16,23 @@ interface Health {
 describe.each(ONE_DATABASE)('health data-set size on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
     t = await startTestApp(kind, {}, { demoChunks: 1 });
     // A seed of one chunk leaves its load running (resumable); while a load runs every new row counts.
     await sql`UPDATE kb_loads SET status = 'partial', finished_at = now() WHERE finished_at IS NULL`.execute(t.database.db);
   }, 120_000);
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    vi.useRealTimers();
+  });
 
   const size = async () => ((await t.call({ method: 'GET', url: '/api/health' })).data as unknown as Health).dataset;
-  /** Past the five-second freshness window: the call after it starts a refresh, the one after that sees it. */
+  /**
+   * Past the five-second freshness window (the clock moves past it: Date only, faked below, which the
+   * app in this process reads): the call after it starts a refresh, the one after that sees it.
+   */
   const refreshed = async () => {
-    await new Promise((resolve) => setTimeout(resolve, 5_100));
+    vi.setSystemTime(Date.now() + 5_100);
     await size();
     await new Promise((resolve) => setTimeout(resolve, 200));
     return size();

@@ -14,7 +14,6 @@ import type { TestApp } from '../../../../test/harness.ts';
 import { importChembl } from './chembl-import.ts';
 import { ACTIVITY_REPORT } from './steps-molecules.ts';
 import { ChemReference, SUBSTRUCTURE_QUERIES } from '../../../../test/chem-reference.ts';
-import { RdkitChemEngine } from '../../chemistry/rdkit-engine.ts';
 import { StructureRowResolver } from '../../search/structure-query.ts';
 import type { ImportSummary, StepReport } from './chembl-import.ts';
 
@@ -317,9 +316,10 @@ describe.skipIf(!available)('ChEMBL import acceptance on the real subset (PGlite
 
   it('structure search equals RDKit molecule by molecule on the real structures (parity)', async () => {
     const reference = await ChemReference.load(handle.db);
-    const engine = new RdkitChemEngine(handle.db, { workers: 2 });
+    // The app's own engine (two workers, as a server on this machine): the structure filter above
+    // loaded its index of the imported structures already, and a second engine would load it again.
+    const engine = t.app.chemEngine;
     try {
-      engine.start();
       await engine.ready();
       expect(engine.status().loaded).toBe(reference.structures.length);
       let nonEmpty = 0;
@@ -340,7 +340,6 @@ describe.skipIf(!available)('ChEMBL import acceptance on the real subset (PGlite
       }
     } finally {
       reference.close();
-      await engine.close();
     }
   }, 600_000);
 });
