@@ -5,7 +5,8 @@ import { authEndpoints } from '@kb/contracts/api';
 import { callApi, errorMessage } from '../../app/api-client.ts';
 import { useSessionStore } from '../../app/stores/session-store.ts';
 import { AuthCard } from './auth-card.tsx';
-import { PASSWORD_RULE, TOGGLE_PROPS, confirmProblem, passwordProblem } from './password-form.ts';
+import { NewPasswordFields } from './new-password-fields.tsx';
+import { TOGGLE_PROPS, confirmProblem, passwordProblem } from './password-form.ts';
 
 export function ChangePasswordPage() {
   const form = useForm({
@@ -42,16 +43,7 @@ export function ChangePasswordPage() {
             </Alert>
           )}
           <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="Current password" autoComplete="current-password" required key={form.key('currentPassword')} {...form.getInputProps('currentPassword')} />
-          <PasswordInput
-            visibilityToggleButtonProps={TOGGLE_PROPS}
-            label="New password"
-            description={PASSWORD_RULE}
-            autoComplete="new-password"
-            required
-            key={form.key('newPassword')}
-            {...form.getInputProps('newPassword')}
-          />
-          <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="Confirm new password" autoComplete="new-password" required key={form.key('confirm')} {...form.getInputProps('confirm')} />
+          <NewPasswordFields form={form} field="newPassword" confirmLabel="Confirm new password" />
           <Button type="submit" loading={mutation.isPending}>
             Change password
           </Button>

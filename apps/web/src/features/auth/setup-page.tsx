@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { Alert, Anchor, Button, PasswordInput, Skeleton, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Skeleton, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -8,7 +8,8 @@ import type { FirstSuperAdminRequest } from '@kb/contracts/setup';
 import { callApi, errorMessage } from '../../app/api-client.ts';
 import { endpointQuery } from '../../app/query.ts';
 import { AuthCard } from './auth-card.tsx';
-import { PASSWORD_RULE, TOGGLE_PROPS, confirmProblem, passwordProblem } from './password-form.ts';
+import { NewPasswordFields } from './new-password-fields.tsx';
+import { confirmProblem, passwordProblem } from './password-form.ts';
 
 /** The console's link carries the token in the fragment (`/setup#token=…`), which no server log sees. */
 function tokenFromLocation(): string {
@@ -89,16 +90,7 @@ export function SetupPage() {
           <TextInput label="E-mail" type="email" autoComplete="email" required key={form.key('email')} {...form.getInputProps('email')} />
           <TextInput label="First name" autoComplete="given-name" required key={form.key('firstName')} {...form.getInputProps('firstName')} />
           <TextInput label="Last name" autoComplete="family-name" required key={form.key('lastName')} {...form.getInputProps('lastName')} />
-          <PasswordInput
-            visibilityToggleButtonProps={TOGGLE_PROPS}
-            label="Password"
-            description={PASSWORD_RULE}
-            autoComplete="new-password"
-            required
-            key={form.key('password')}
-            {...form.getInputProps('password')}
-          />
-          <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="Confirm password" autoComplete="new-password" required key={form.key('confirm')} {...form.getInputProps('confirm')} />
+          <NewPasswordFields form={form} field="password" label="Password" />
           <Button type="submit" loading={mutation.isPending} fullWidth>
             Create the super administrator
           </Button>

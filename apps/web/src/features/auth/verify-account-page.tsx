@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { Alert, Anchor, Button, PasswordInput, Skeleton, Stack } from '@mantine/core';
+import { Alert, Anchor, Button, Skeleton, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
@@ -7,7 +7,8 @@ import { authEndpoints } from '@kb/contracts/api';
 import { callApi, errorMessage, isApiRequestError } from '../../app/api-client.ts';
 import { endpointQuery } from '../../app/query.ts';
 import { AuthCard } from './auth-card.tsx';
-import { PASSWORD_RULE, TOGGLE_PROPS, confirmProblem, passwordProblem } from './password-form.ts';
+import { NewPasswordFields } from './new-password-fields.tsx';
+import { confirmProblem, passwordProblem } from './password-form.ts';
 
 export function VerifyAccountPage() {
   const { code = '' } = useParams();
@@ -70,16 +71,7 @@ export function VerifyAccountPage() {
                 {errorMessage(mutation.error)}
               </Alert>
             )}
-            <PasswordInput
-              visibilityToggleButtonProps={TOGGLE_PROPS}
-              label="New password"
-              description={PASSWORD_RULE}
-              autoComplete="new-password"
-              required
-              key={form.key('password')}
-              {...form.getInputProps('password')}
-            />
-            <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="Confirm password" autoComplete="new-password" required key={form.key('confirm')} {...form.getInputProps('confirm')} />
+            <NewPasswordFields form={form} field="password" />
             <Button type="submit" loading={mutation.isPending} fullWidth>
               Set password
             </Button>
