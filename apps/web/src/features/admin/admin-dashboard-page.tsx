@@ -11,7 +11,7 @@ import { DataTable } from '../../app/ui/data-table.tsx';
 import type { DataColumn } from '../../app/ui/data-table.tsx';
 import { PageHeader } from '../../app/ui/page-header.tsx';
 import { QueryErrorAlert } from '../../app/ui/query-view.tsx';
-import { formatDateTime, formatLastDay } from '../dashboard/format.ts';
+import { formatDateTime, formatLastDay } from '../../app/format/display-format.ts';
 import { dayLabel, daysLeftLabel, periodFromParams, periodParams } from './admin-stats.ts';
 import { PeriodPicker } from './usage/period-picker.tsx';
 import { UsageChart } from './usage/usage-chart.tsx';

@@ -15,7 +15,7 @@ import { DataTable } from '../../app/ui/data-table.tsx';
 import type { DataColumn } from '../../app/ui/data-table.tsx';
 import { PageHeader } from '../../app/ui/page-header.tsx';
 import { EmptyState, QueryErrorAlert } from '../../app/ui/query-view.tsx';
-import { formatDate, formatDateTime, formatLastDay } from '../dashboard/format.ts';
+import { formatDate, formatDateTime, formatLastDay } from '../../app/format/display-format.ts';
 import { dayLabel, periodFromParams, periodParams, seatsLabel } from './admin-stats.ts';
 import { PeriodPicker } from './usage/period-picker.tsx';
 import { UsageChart } from './usage/usage-chart.tsx';

@@ -3,7 +3,7 @@ import { IconBellRinging } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { alertEndpoints } from '@kb/contracts/alerts';
 import { endpointQuery } from '../../app/query.ts';
-import { formatDateTime } from '../dashboard/format.ts';
+import { formatDateTime } from '../../app/format/display-format.ts';
 
 /**
  * Says that the results hold only an alert's new rows (a session opened from a notification), so

@@ -10,7 +10,7 @@ import { endpointQuery } from '../../app/query.ts';
 import { PageHeader } from '../../app/ui/page-header.tsx';
 import { QueryView } from '../../app/ui/query-view.tsx';
 import { useMayOpen } from '../../app/use-route-access.ts';
-import { formatDateTime } from '../dashboard/format.ts';
+import { formatDateTime } from '../../app/format/display-format.ts';
 import { invalidateNotifications } from './alert-queries.ts';
 
 const PAGE_SIZE = 20;

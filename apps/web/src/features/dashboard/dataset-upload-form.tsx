@@ -11,7 +11,7 @@ import { errorMessage, uploadApi } from '../../app/api-client.ts';
 import { endpointKey } from '../../app/query.ts';
 import { ROLE_LABELS } from '../../app/role-labels.ts';
 import { FLAT_FILE_ACCEPT, uploadProblem, uploadQueryOf } from './dataset-upload.ts';
-import { formatBytes } from './format.ts';
+import { formatBytes } from '../../app/format/display-format.ts';
 
 
 interface UploadValues {

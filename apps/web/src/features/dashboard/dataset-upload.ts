@@ -1,7 +1,7 @@
 import type { DatasetType, DatasetUploadQuery } from '@kb/contracts/datasets';
 import { FLAT_FILE_EXTENSIONS, FLAT_FILE_MAX_BYTES, datasetFileNameProblem } from '@kb/contracts/datasets';
 import type { Role } from '@kb/contracts/roles';
-import { formatBytes } from './format.ts';
+import { formatBytes } from '../../app/format/display-format.ts';
 
 /**
  * Checks of a flat file before it is sent. The server checks the same limits; checking here first

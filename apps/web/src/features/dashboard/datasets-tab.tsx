@@ -15,7 +15,7 @@ import { EmptyState, QueryView } from '../../app/ui/query-view.tsx';
 import { ConfirmButton } from '../export/confirm-button.tsx';
 import { invalidateCredits, saveStoredFile } from '../export/export-files.ts';
 import { DatasetUploadForm } from './dataset-upload-form.tsx';
-import { formatBytes, formatDate } from './format.ts';
+import { formatBytes, formatDate } from '../../app/format/display-format.ts';
 import { useHasRole } from './use-roles.ts';
 
 function DownloadDatasetButton({ dataset }: { dataset: Dataset }) {

@@ -7,7 +7,7 @@ import { endpointQuery } from '../../app/query.ts';
 import { QueryView } from '../../app/ui/query-view.tsx';
 import { useSaveFile } from '../export/export-job-card.tsx';
 import { formatCount } from '../../app/format/count-format.ts';
-import { formatBytes, formatDateTime } from './format.ts';
+import { formatBytes, formatDateTime } from '../../app/format/display-format.ts';
 
 const STATUS_COLORS: Record<string, string> = { done: 'green.8', downloaded: 'green.8', queued: 'dimmed', running: 'blue', deleted: 'dimmed' };
 

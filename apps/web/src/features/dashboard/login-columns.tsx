@@ -1,6 +1,6 @@
 import { Badge } from '@mantine/core';
 import type { DataColumn } from '../../app/ui/data-table.tsx';
-import { formatDateTime, successfulAttempt } from './format.ts';
+import { formatDateTime, successfulAttempt } from '../../app/format/display-format.ts';
 
 /** A login as the user's history and the administrators' trackers both show it. */
 interface LoginLike {

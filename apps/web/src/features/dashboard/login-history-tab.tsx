@@ -5,7 +5,7 @@ import { endpointQuery } from '../../app/query.ts';
 import { DataTable } from '../../app/ui/data-table.tsx';
 import type { DataColumn } from '../../app/ui/data-table.tsx';
 import { QueryView } from '../../app/ui/query-view.tsx';
-import { formatDuration } from './format.ts';
+import { formatDuration } from '../../app/format/display-format.ts';
 import { loginColumns } from './login-columns.tsx';
 
 const COLUMNS: readonly DataColumn<LoginHistoryRow>[] = [

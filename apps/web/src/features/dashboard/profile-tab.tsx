@@ -5,7 +5,7 @@ import { authEndpoints } from '@kb/contracts/api';
 import { endpointQuery } from '../../app/query.ts';
 import { roleLabel } from '../../app/role-labels.ts';
 import { QueryView } from '../../app/ui/query-view.tsx';
-import { formatLastDay } from './format.ts';
+import { formatLastDay } from '../../app/format/display-format.ts';
 import { countNoun } from '../../app/format/plural.ts';
 import { formatCount } from '../../app/format/count-format.ts';
 

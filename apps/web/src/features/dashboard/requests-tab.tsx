@@ -9,7 +9,7 @@ import { callApi, errorMessage } from '../../app/api-client.ts';
 import { endpointKey, endpointQuery } from '../../app/query.ts';
 import { QueryView } from '../../app/ui/query-view.tsx';
 import { ConfirmButton } from '../export/confirm-button.tsx';
-import { formatDateTime } from './format.ts';
+import { formatDateTime } from '../../app/format/display-format.ts';
 import { RequestFormModal } from './request-form.tsx';
 import { useHasRole } from './use-roles.ts';
 import { DataTable } from '../../app/ui/data-table.tsx';

@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import type { ExportJob } from '@kb/contracts/exports';
 import { errorMessage } from '../../app/api-client.ts';
 import { QueryErrorAlert } from '../../app/ui/query-view.tsx';
-import { formatBytes } from '../dashboard/format.ts';
+import { formatBytes } from '../../app/format/display-format.ts';
 import { saveStoredFile } from './export-files.ts';
 import { isActiveJob, jobStatusText } from './export-scope.ts';
 import { JobFailure, JobProgress, JobStatusBadge } from './job-status.tsx';

@@ -6,7 +6,7 @@ import type { ExportJob } from '@kb/contracts/exports';
 import { exportEndpoints } from '@kb/contracts/exports';
 import { resultTabLabel } from '@kb/contracts/result-tabs';
 import { callApi, errorMessage } from '../../app/api-client.ts';
-import { formatBytes, formatDateTime } from '../dashboard/format.ts';
+import { formatBytes, formatDateTime } from '../../app/format/display-format.ts';
 import { formatCount } from '../../app/format/count-format.ts';
 import { ConfirmButton } from './confirm-button.tsx';
 import { useSaveFile } from './export-job-card.tsx';

@@ -2,7 +2,7 @@ import { Alert, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { ResultsSession } from '@kb/contracts/results';
 import type { ResultsScope } from './results-store.ts';
-import { formatDateTime } from '../dashboard/format.ts';
+import { formatDateTime } from '../../app/format/display-format.ts';
 import { COUNT_ITEMS, searchFigures } from '../search/counts/count-figures.ts';
 import { formatCount } from '../../app/format/count-format.ts';
 import { describeSearch } from '../search/saved/search-summary.ts';

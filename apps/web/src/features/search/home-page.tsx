@@ -10,7 +10,7 @@ import { endpointQuery } from '../../app/query.ts';
 import { useSearchBuilderStore } from './builder/search-builder-store.ts';
 import { PageHeader } from '../../app/ui/page-header.tsx';
 import { EmptyState, QueryView } from '../../app/ui/query-view.tsx';
-import { formatDateTime } from '../dashboard/format.ts';
+import { formatDateTime } from '../../app/format/display-format.ts';
 import { rowHasValue } from './builder/row-criteria.ts';
 import { criteriaToDrafts } from './builder/row-restore.ts';
 import { COUNT_ITEMS, defaultFigures, searchFigures } from './counts/count-figures.ts';

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { entityLabel, kbReleaseEndpoints } from '@kb/contracts/kb-loads';
 import { endpointQuery } from '../../app/query.ts';
 import { formatCount } from '../../app/format/count-format.ts';
-import { formatDateTime } from '../dashboard/format.ts';
+import { formatDateTime } from '../../app/format/display-format.ts';
 
 /**
  * "What's new in <release>" on /home: the latest finished load's changes per entity. Hidden while

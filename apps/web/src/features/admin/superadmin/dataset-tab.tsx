@@ -10,7 +10,7 @@ import { callApi, errorMessage } from '../../../app/api-client.ts';
 import { endpointKey, endpointQuery } from '../../../app/query.ts';
 import { formatCount } from '../../../app/format/count-format.ts';
 import { QueryView } from '../../../app/ui/query-view.tsx';
-import { formatDateTime } from '../../dashboard/format.ts';
+import { formatDateTime } from '../../../app/format/display-format.ts';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (

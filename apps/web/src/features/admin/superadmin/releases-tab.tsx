@@ -8,7 +8,7 @@ import { callApi, errorMessage } from '../../../app/api-client.ts';
 import { endpointKey, endpointQuery } from '../../../app/query.ts';
 import { formatCount } from '../../../app/format/count-format.ts';
 import { EmptyState, QueryView } from '../../../app/ui/query-view.tsx';
-import { formatDateTime } from '../../dashboard/format.ts';
+import { formatDateTime } from '../../../app/format/display-format.ts';
 import { useConfirmAction } from '../subscriptions/use-confirm-action.tsx';
 import { LoadReport } from './load-report.tsx';
 import { ModelAdminCard } from '../../prediction/model-admin-card.tsx';

@@ -12,7 +12,7 @@ import { formatCount } from '../../../app/format/count-format.ts';
 import { DataTable } from '../../../app/ui/data-table.tsx';
 import type { DataColumn } from '../../../app/ui/data-table.tsx';
 import { QueryView } from '../../../app/ui/query-view.tsx';
-import { formatDateTime } from '../../dashboard/format.ts';
+import { formatDateTime } from '../../../app/format/display-format.ts';
 
 const PAGE_SIZE = 50;
 

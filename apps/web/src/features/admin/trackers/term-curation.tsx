@@ -8,7 +8,7 @@ import type { CurationResponse, TermTrackerRow } from '@kb/contracts/admin-track
 import type { UploadListType } from '@kb/contracts/uploads';
 import { callApi, errorMessage } from '../../../app/api-client.ts';
 import { endpointQuery } from '../../../app/query.ts';
-import { formatDateTime } from '../../dashboard/format.ts';
+import { formatDateTime } from '../../../app/format/display-format.ts';
 import type { TrackerColumn } from './tracker-table.tsx';
 
 const STATUS_COLORS = { open: 'blue', resolved: 'green', rejected: 'gray' } as const;

@@ -14,7 +14,7 @@ import type {
 } from '@kb/contracts/admin-trackers';
 import { callApi } from '../../../app/api-client.ts';
 import { formatCount } from '../../../app/format/count-format.ts';
-import { formatBytes, formatDateTime, successfulAttempt } from '../../dashboard/format.ts';
+import { formatBytes, formatDateTime, successfulAttempt } from '../../../app/format/display-format.ts';
 import { TrackerTable } from './tracker-table.tsx';
 import type { TrackerColumn } from './tracker-table.tsx';
 import { TERM_COLUMNS, TermActions } from './term-curation.tsx';

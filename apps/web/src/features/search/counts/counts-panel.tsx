@@ -8,7 +8,7 @@ import { searchEndpoints } from '@kb/contracts/search-api';
 import { ACTIVITY_CAP_MESSAGE } from '@kb/contracts/search';
 import { endpointQuery } from '../../../app/query.ts';
 import { useSearchBuilderStore } from '../builder/search-builder-store.ts';
-import { formatDateTime } from '../../dashboard/format.ts';
+import { formatDateTime } from '../../../app/format/display-format.ts';
 import type { CountFigures } from './count-figures.ts';
 import { COUNT_ITEMS, defaultFigures } from './count-figures.ts';
 import { formatCount } from '../../../app/format/count-format.ts';

@@ -11,7 +11,7 @@ import { callApi, downloadApi, errorMessage } from '../../../app/api-client.ts';
 import { endpointKey, endpointQuery } from '../../../app/query.ts';
 import { useSearchBuilderStore } from '../builder/search-builder-store.ts';
 import { useSearchChartsStore } from './search-charts-store.ts';
-import { formatDateTime } from '../../dashboard/format.ts';
+import { formatDateTime } from '../../../app/format/display-format.ts';
 import { saveBlob } from '../ui/save-blob.ts';
 import { SAVED_QUERY_MAX_BYTES, parseSavedQueryText, savedQueryFileName } from './saved-query-file.ts';
 import type { LoadedSearch } from './load-search.ts';

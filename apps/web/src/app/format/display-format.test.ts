@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDate, formatDuration, successfulAttempt } from './format.ts';
+import { formatBytes, formatDate, formatDuration, successfulAttempt } from './display-format.ts';
 
 describe('dashboard formatting', () => {
   it('formats durations', () => {
