@@ -1,7 +1,7 @@
 import { Alert, Button, Code, Group, List, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useSessionStore } from '../../app/stores/session-store.ts';
-import { saveBlob } from '../search/ui/save-blob.ts';
+import { saveBlob } from '../../app/ui/save-blob.ts';
 import { recoveryCodesText } from './second-factor.ts';
 
 /**

@@ -2,7 +2,7 @@ import { authEndpoints } from '@kb/contracts/api';
 import { exportEndpoints } from '@kb/contracts/exports';
 import { downloadApi } from '../../app/api-client.ts';
 import { endpointKey, queryClient } from '../../app/query.ts';
-import { saveBlob } from '../search/ui/save-blob.ts';
+import { saveBlob } from '../../app/ui/save-blob.ts';
 
 /**
  * Files of exports and datasets: saving one, and what goes stale when credits move. Shared by the

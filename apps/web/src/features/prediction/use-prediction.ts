@@ -10,7 +10,7 @@ import { rowHasValue } from '../search/builder/row-criteria.ts';
 import { criteriaToDrafts } from '../search/builder/row-restore.ts';
 import { useSearchBuilderStore } from '../search/builder/search-builder-store.ts';
 import { runSearch } from '../search/run/use-search-runner.ts';
-import { useConfirm } from '../search/ui/confirm-dialog.tsx';
+import { useConfirm } from '../../app/ui/confirm-dialog.tsx';
 import { targetActivesCriteria, targetActivesSummary } from './prediction-format.ts';
 
 /** Targets a panel lists (the best by the combined rank). */

@@ -16,7 +16,7 @@ import { criteriaToDrafts } from './builder/row-restore.ts';
 import { COUNT_ITEMS, defaultFigures, searchFigures } from './counts/count-figures.ts';
 import { formatCount } from '../../app/format/count-format.ts';
 import { runSearch } from './run/use-search-runner.ts';
-import { useConfirm } from './ui/confirm-dialog.tsx';
+import { useConfirm } from '../../app/ui/confirm-dialog.tsx';
 import { countNoun } from '../../app/format/plural.ts';
 import { ACTIVITY } from '../../app/format/nouns.ts';
 import { AlertToggle } from '../alerts/alert-toggle.tsx';

@@ -20,7 +20,7 @@ import { loadSavedCriteria } from './saved/load-search.ts';
 import { SavedQueryActions } from './saved/saved-queries.tsx';
 import { describeSearch } from './saved/search-summary.ts';
 import { findSearchOption, rowKindOf } from './search-options.ts';
-import { useConfirm } from './ui/confirm-dialog.tsx';
+import { useConfirm } from '../../app/ui/confirm-dialog.tsx';
 import { allOf, capitalize, countNoun } from '../../app/format/plural.ts';
 
 /** Moves the focus to the first field marked invalid, once the marks are on screen. */

@@ -9,7 +9,7 @@ import { callApi, errorMessage } from '../../../app/api-client.ts';
 import { DataTable } from '../../../app/ui/data-table.tsx';
 import type { DataColumn } from '../../../app/ui/data-table.tsx';
 import { bytesToBase64 } from '../../search/uploads/upload-terms.ts';
-import { saveBlob } from '../../search/ui/save-blob.ts';
+import { saveBlob } from '../../../app/ui/save-blob.ts';
 import { useRefreshAccounts } from './account-queries.ts';
 import { checkImportFile, IMPORT_COLUMNS, importSummary, importTemplateCsv } from './import-template.ts';
 

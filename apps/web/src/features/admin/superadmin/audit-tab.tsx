@@ -11,7 +11,7 @@ import { DataTable } from '../../../app/ui/data-table.tsx';
 import type { DataColumn } from '../../../app/ui/data-table.tsx';
 import { QueryView } from '../../../app/ui/query-view.tsx';
 import { formatDateTime } from '../../../app/format/display-format.ts';
-import { saveBlob } from '../../search/ui/save-blob.ts';
+import { saveBlob } from '../../../app/ui/save-blob.ts';
 import { auditChanges } from './audit-diff.ts';
 import { auditCsv, auditCsvFileName } from './audit-csv.ts';
 

@@ -11,7 +11,7 @@ import { formatCount } from '../../../app/format/count-format.ts';
 import { DataTable } from '../../../app/ui/data-table.tsx';
 import type { DataColumn } from '../../../app/ui/data-table.tsx';
 import { QueryView } from '../../../app/ui/query-view.tsx';
-import { saveBlob } from '../../search/ui/save-blob.ts';
+import { saveBlob } from '../../../app/ui/save-blob.ts';
 import { TrackerFilters, useTrackerFilters } from './tracker-filters.tsx';
 import type { TrackerFilterValues } from './tracker-filters.tsx';
 

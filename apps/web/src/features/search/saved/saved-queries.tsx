@@ -12,7 +12,7 @@ import { endpointKey, endpointQuery } from '../../../app/query.ts';
 import { useSearchBuilderStore } from '../builder/search-builder-store.ts';
 import { useSearchChartsStore } from './search-charts-store.ts';
 import { formatDateTime } from '../../../app/format/display-format.ts';
-import { saveBlob } from '../ui/save-blob.ts';
+import { saveBlob } from '../../../app/ui/save-blob.ts';
 import { SAVED_QUERY_MAX_BYTES, parseSavedQueryText, savedQueryFileName } from './saved-query-file.ts';
 import type { LoadedSearch } from './load-search.ts';
 import { loadSavedCriteria } from './load-search.ts';

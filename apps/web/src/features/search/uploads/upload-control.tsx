@@ -7,7 +7,7 @@ import type { UploadValidateResponse } from '@kb/contracts/uploads';
 import { callApi, downloadApi, errorMessage } from '../../../app/api-client.ts';
 import { useSessionStore } from '../../../app/stores/session-store.ts';
 import { formatCount } from '../../../app/format/count-format.ts';
-import { saveBlob } from '../ui/save-blob.ts';
+import { saveBlob } from '../../../app/ui/save-blob.ts';
 import type { UploadKind } from './upload-terms.ts';
 import { bytesToBase64, checkUploadFile, mergedInUpload, validTermCount } from './upload-terms.ts';
 import { countNoun } from '../../../app/format/plural.ts';
