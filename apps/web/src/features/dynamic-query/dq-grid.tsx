@@ -1,4 +1,4 @@
-import '../results/grid/ag-grid-setup.ts';
+import '../../app/grid/ag-grid-setup.ts';
 import { ActionIcon, Anchor, Box, HoverCard, Tooltip } from '@mantine/core';
 import { IconListNumbers } from '@tabler/icons-react';
 import type { ColDef, SortChangedEvent } from 'ag-grid-community';
@@ -10,7 +10,7 @@ import type { DqColumnInfo, DqRunResponse, DqSort } from '@kb/contracts/dynamic-
 import { structureLeafletLink } from '@kb/contracts/leaflets';
 import { formatUnit } from '../../app/format/unit-format.ts';
 import { StructureImage } from '../chemistry/structure-image.tsx';
-import { resultsGridTheme } from '../results/grid/ag-grid-setup.ts';
+import { resultsGridTheme } from '../../app/grid/ag-grid-setup.ts';
 import { ENLARGED_STRUCTURE, gridHeight } from '../results/grid/grid-layout.ts';
 import type { MeasurementSubject } from '../leaflets/use-measurements.ts';
 

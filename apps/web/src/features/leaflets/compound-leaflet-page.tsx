@@ -6,7 +6,7 @@ import { PageHeader } from '../../app/ui/page-header.tsx';
 import { CompoundOverview, PropertySection } from './compound-overview.tsx';
 import { DevelopmentSection, phaseColor } from './development-section.tsx';
 import { parseCompoundRoute } from './leaflet-format.ts';
-import { CopyLinkButton, InvalidLinkAlert, LeafletError, LeafletProblemPage, LeafletSkeleton } from './leaflet-ui.tsx';
+import { CopyLinkButton, InvalidLinkAlert, LeafletError, LeafletProblemPage, LeafletSkeleton } from '../../app/ui/leaflet-ui.tsx';
 import { useMeasurementList } from './measurement-list.tsx';
 import { NamesSection } from './names-section.tsx';
 import { ReferenceListSection } from './reference-list.tsx';

@@ -9,7 +9,7 @@ import { formatCount } from '../../app/format/count-format.ts';
 import type { Quantity } from '../../app/format/number-format.ts';
 import { formatQuantity } from '../../app/format/number-format.ts';
 import { formatActivityValue } from './leaflet-format.ts';
-import { CopyValue, LeafletSection } from './leaflet-ui.tsx';
+import { CopyValue, LeafletSection } from '../../app/ui/leaflet-ui.tsx';
 
 type Structure = NonNullable<CompoundLeaflet['structure']>;
 

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import type { DevelopmentCompound } from '@kb/contracts/leaflets';
 import { EmptyState } from '../../app/ui/query-view.tsx';
 import { formatIsoDate } from './leaflet-format.ts';
-import { LeafletSection } from './leaflet-ui.tsx';
+import { LeafletSection } from '../../app/ui/leaflet-ui.tsx';
 import { countNoun } from '../../app/format/plural.ts';
 
 /** Badge colour of a highest phase: launched green, withdrawn red, clinical blue, the rest grey. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { citationLine, formatActivityValue, formatIsoDate, formatPotency, ligandEfficiencyText, parseCompoundRoute, parseReferenceRoute, referenceLeafletPath } from './leaflet-format.ts';
-import { compareValues } from './use-sorted-rows.ts';
+import { compareValues } from '../../app/ui/use-sorted-rows.ts';
 
 describe('leaflet links', () => {
   it('reads /leaflet/{idType}/{id} and explains a link that names nothing', () => {

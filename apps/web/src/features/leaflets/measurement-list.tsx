@@ -11,7 +11,7 @@ import { formatUnit, formatUnitsInText } from '../../app/format/unit-format.ts';
 import { EmptyState, QueryErrorAlert } from '../../app/ui/query-view.tsx';
 import { useMayOpen } from '../../app/use-route-access.ts';
 import { formatActivityValue } from './leaflet-format.ts';
-import { SortableTh } from './leaflet-ui.tsx';
+import { SortableTh } from '../../app/ui/leaflet-ui.tsx';
 import { MeasurementExport } from './measurement-export.tsx';
 import type { MeasurementSubject, MeasurementView } from './use-measurements.ts';
 import { useMeasurements } from './use-measurements.ts';

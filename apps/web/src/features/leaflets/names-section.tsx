@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { CompoundLeaflet } from '@kb/contracts/leaflets';
 import { EmptyState } from '../../app/ui/query-view.tsx';
 import { groupBy, referenceLeafletPath } from './leaflet-format.ts';
-import { LeafletSection } from './leaflet-ui.tsx';
+import { LeafletSection } from '../../app/ui/leaflet-ui.tsx';
 import { countNoun } from '../../app/format/plural.ts';
 
 function CompoundRecords({ compounds }: { compounds: CompoundLeaflet['compounds'] }) {

@@ -9,7 +9,7 @@ import { countNoun } from '../../app/format/plural.ts';
 import { ACTIVITY } from '../../app/format/nouns.ts';
 import { formatUnitsInText } from '../../app/format/unit-format.ts';
 import { formatActivityValue, ligandEfficiencyText, structureLeafletPath } from './leaflet-format.ts';
-import { CappedNote, LeafletSection } from './leaflet-ui.tsx';
+import { CappedNote, LeafletSection } from '../../app/ui/leaflet-ui.tsx';
 
 const PAGE_SIZE = 25;
 

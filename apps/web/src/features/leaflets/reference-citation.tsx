@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import type { ReferenceLeaflet } from '@kb/contracts/leaflets';
 import { EmptyState } from '../../app/ui/query-view.tsx';
 import { citationLine, doiUrl, pubmedUrl } from './leaflet-format.ts';
-import { CopyValue, ExternalLink, LeafletSection } from './leaflet-ui.tsx';
+import { CopyValue, ExternalLink, LeafletSection } from '../../app/ui/leaflet-ui.tsx';
 
 type Document = ReferenceLeaflet['document'];
 

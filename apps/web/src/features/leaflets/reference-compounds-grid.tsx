@@ -7,7 +7,7 @@ import { StructureImage } from '../chemistry/structure-image.tsx';
 import { formatCount } from '../../app/format/count-format.ts';
 import { countNoun, showMoreLabel } from '../../app/format/plural.ts';
 import { structureLeafletPath } from './leaflet-format.ts';
-import { CappedNote, LeafletSection } from './leaflet-ui.tsx';
+import { CappedNote, LeafletSection } from '../../app/ui/leaflet-ui.tsx';
 
 /** Drawings are requested a page at a time: a reference may report hundreds of compounds. */
 const PAGE = 24;

@@ -5,7 +5,7 @@ import type { ReferenceLeaflet, ReferenceSearchNote } from '@kb/contracts/leafle
 import { PageHeader } from '../../app/ui/page-header.tsx';
 import { formatCount } from '../../app/format/count-format.ts';
 import { citationLine, parseReferenceRoute } from './leaflet-format.ts';
-import { CopyLinkButton, InvalidLinkAlert, LeafletError, LeafletProblemPage, LeafletSkeleton } from './leaflet-ui.tsx';
+import { CopyLinkButton, InvalidLinkAlert, LeafletError, LeafletProblemPage, LeafletSkeleton } from '../../app/ui/leaflet-ui.tsx';
 import { ReferenceActivitiesSection } from './reference-activities-table.tsx';
 import { ReferenceCitationSection } from './reference-citation.tsx';
 import { ReferenceCompoundsSection } from './reference-compounds-grid.tsx';

@@ -6,7 +6,7 @@ import { formatCount } from '../../app/format/count-format.ts';
 import { countNoun } from '../../app/format/plural.ts';
 import { ACTIVITY } from '../../app/format/nouns.ts';
 import { citationLine, doiUrl, pubmedUrl, referenceLeafletPath } from './leaflet-format.ts';
-import { CappedNote, ExternalLink, LeafletSection } from './leaflet-ui.tsx';
+import { CappedNote, ExternalLink, LeafletSection } from '../../app/ui/leaflet-ui.tsx';
 
 function ReferenceItem({ reference }: { reference: LeafletReferenceRow }) {
   // The stored citation carries volume and pages, which this list does not fetch.

@@ -8,9 +8,9 @@ import { formatPchembl } from '../../app/format/number-format.ts';
 import { countNoun } from '../../app/format/plural.ts';
 import { ACTIVITY } from '../../app/format/nouns.ts';
 import { formatPotency } from './leaflet-format.ts';
-import { CappedNote, ExternalLink, LeafletSection, SortableTh } from './leaflet-ui.tsx';
-import { useSortedRows } from './use-sorted-rows.ts';
-import type { SortValue } from './use-sorted-rows.ts';
+import { CappedNote, ExternalLink, LeafletSection, SortableTh } from '../../app/ui/leaflet-ui.tsx';
+import { useSortedRows } from '../../app/ui/use-sorted-rows.ts';
+import type { SortValue } from '../../app/ui/use-sorted-rows.ts';
 
 type Column = 'target' | 'activities' | 'potency' | 'pchembl';
 

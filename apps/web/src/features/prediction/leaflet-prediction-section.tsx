@@ -1,7 +1,7 @@
 import { Button, Text } from '@mantine/core';
 import { IconChevronDown, IconChevronUp, IconTargetArrow } from '@tabler/icons-react';
 import { useState } from 'react';
-import { LeafletSection } from '../leaflets/leaflet-ui.tsx';
+import { LeafletSection } from '../../app/ui/leaflet-ui.tsx';
 import { PredictedTargetsPanel } from './predicted-targets-panel.tsx';
 
 /**

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import type { FreeWilson, SarMeasure, SarTable } from '@kb/contracts/sar';
 import { countNoun } from '../../../app/format/plural.ts';
 import { structureLeafletHref } from '../../chemistry/structure-highlight.ts';
-import type { BarChartOption } from '../../results/charts/echarts-setup.ts';
+import type { BarChartOption } from '../../../app/charts/echarts-setup.ts';
 import { useECharts } from '../../results/charts/use-echarts.ts';
 import { MeasurePicker, RGroupDrawing } from './sar-parts.tsx';
 import { measureShortLabel, sameMeasure, sarValue, signedValue } from './sar-model.ts';

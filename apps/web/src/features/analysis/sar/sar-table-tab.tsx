@@ -1,4 +1,4 @@
-import '../../results/grid/ag-grid-setup.ts';
+import '../../../app/grid/ag-grid-setup.ts';
 import { Anchor, Badge, Button, Collapse, Group, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import type { CellKeyDownEvent, ColDef } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
@@ -12,7 +12,7 @@ import { formatUnit } from '../../../app/format/unit-format.ts';
 import { useMeasurementList } from '../../leaflets/measurement-list.tsx';
 import { countNoun } from '../../../app/format/plural.ts';
 import { structureLeafletHref } from '../../chemistry/structure-highlight.ts';
-import { resultsGridTheme } from '../../results/grid/ag-grid-setup.ts';
+import { resultsGridTheme } from '../../../app/grid/ag-grid-setup.ts';
 import type { GridDensity } from '../../results/results-store.ts';
 import { useResultsStore } from '../../results/results-store.ts';
 import { DensityControl } from '../../results/toolbar/density-control.tsx';

@@ -5,7 +5,7 @@ import type { NumberStyle } from '../../../app/format/number-format.ts';
 import { pluralNoun } from '../../../app/format/plural.ts';
 import type { ChartValue, PickMode } from './chart-filters.ts';
 import { hasValue } from './chart-filters.ts';
-import type { BarChartOption } from './echarts-setup.ts';
+import type { BarChartOption } from '../../../app/charts/echarts-setup.ts';
 import { binLabel, binTick } from './range-format.ts';
 
 /** Bar colours (Mantine blue / red): a bar's colour says whether it is picked, and for what. */

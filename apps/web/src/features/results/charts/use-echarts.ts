@@ -1,5 +1,5 @@
-import type { BarChartOption } from './echarts-setup.ts';
-import './echarts-setup.ts';
+import type { BarChartOption } from '../../../app/charts/echarts-setup.ts';
+import '../../../app/charts/echarts-setup.ts';
 import { useChartInstance } from './use-chart-instance.ts';
 
 /** What a click on a chart element tells: the index of the datum in its series. */

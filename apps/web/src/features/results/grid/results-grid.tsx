@@ -1,9 +1,9 @@
-import './ag-grid-setup.ts';
+import '../../../app/grid/ag-grid-setup.ts';
 import type { CellKeyDownEvent, GetRowIdParams, SortChangedEvent } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useCallback, useMemo } from 'react';
 import type { ResultRow, SortOrder } from '@kb/contracts/results';
-import { resultsGridTheme } from './ag-grid-setup.ts';
+import { resultsGridTheme } from '../../../app/grid/ag-grid-setup.ts';
 import { buildColumnDefs } from './column-defs.ts';
 import { gridHeight, rowHeightOf } from './grid-layout.ts';
 import type { ResultsGridContextValue } from './grid-context.ts';

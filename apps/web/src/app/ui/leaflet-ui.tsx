@@ -1,11 +1,11 @@
 import { ActionIcon, Alert, Anchor, Button, Card, CopyButton, Group, Skeleton, Stack, Table, Text, Title, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconCheck, IconChevronDown, IconChevronUp, IconCopy, IconExternalLink, IconLink, IconSelector } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { isApiRequestError } from '../../app/api-client.ts';
-import { QueryErrorAlert } from '../../app/ui/query-view.tsx';
-import { PageHeader } from '../../app/ui/page-header.tsx';
+import { isApiRequestError } from '../api-client.ts';
+import { QueryErrorAlert } from './query-view.tsx';
+import { PageHeader } from './page-header.tsx';
 import type { SortDirection } from './use-sorted-rows.ts';
-import { formatCount } from '../../app/format/count-format.ts';
+import { formatCount } from '../format/count-format.ts';
 
 /** One titled block of a leaflet; `id` lets the page link to it. */
 export function LeafletSection({ id, title, meta, actions, children }: { id: string; title: string; meta?: ReactNode; actions?: ReactNode; children: ReactNode }) {
