@@ -4,7 +4,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { alertEndpoints } from '@kb/contracts/alerts';
 import { callApi, errorMessage } from '../../app/api-client.ts';
 import { useSearchSessionStore } from '../../app/stores/search-session-store.ts';
-import { newSearchSessionId } from '../search/run/session-id.ts';
+import { newSearchSessionId } from '../../app/session-id.ts';
 import { invalidateNotifications } from './alert-queries.ts';
 
 /**

@@ -10,7 +10,7 @@ import { useSearchBuilderStore } from '../search/builder/search-builder-store.ts
 import { useSearchSessionStore } from '../../app/stores/search-session-store.ts';
 import { criteriaToDrafts } from '../search/builder/row-restore.ts';
 import { describeSearch } from '../search/saved/search-summary.ts';
-import { newSearchSessionId } from '../search/run/session-id.ts';
+import { newSearchSessionId } from '../../app/session-id.ts';
 import { runSearch } from '../search/run/use-search-runner.ts';
 import { runSelectionSession } from './selection/new-search-by-selection.ts';
 import { RESULTS_BASE } from './selection/use-selection-actions.ts';

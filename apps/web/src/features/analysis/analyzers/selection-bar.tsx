@@ -4,7 +4,7 @@ import type { AnalyzerTab } from '@kb/contracts/analyzers';
 import type { ResultsScope } from '../../results/results-store.ts';
 import { useNewSearchBySelection } from '../../results/selection/use-selection-actions.ts';
 import { INITIAL_TAB_STATE } from '../../results/tab-state.ts';
-import { useOpenSarView } from '../sar/use-open-sar-view.ts';
+import { useOpenSarView } from '../../results/toolbar/use-open-sar-view.ts';
 import type { BrushedRows } from './scatter-points.ts';
 import { selectionStatus } from './scatter-points.ts';
 

@@ -10,7 +10,7 @@ import { startPageLoader, stopPageLoader } from '../../../app/page-loader.ts';
 import type { ResultsScope } from '../results-store.ts';
 import { useResultsStore } from '../results-store.ts';
 import { useSearchSessionStore } from '../../../app/stores/search-session-store.ts';
-import { newSearchSessionId } from '../../search/run/session-id.ts';
+import { newSearchSessionId } from '../../../app/session-id.ts';
 import { invalidateResults } from '../results-queries.ts';
 import type { TabState } from '../tab-state.ts';
 import { EMPTY_SELECTION } from '../tab-state.ts';

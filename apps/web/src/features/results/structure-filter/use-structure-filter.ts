@@ -10,7 +10,7 @@ import { useSearchBuilderStore } from '../../search/builder/search-builder-store
 import { criteriaToDrafts } from '../../search/builder/row-restore.ts';
 import { describeSearch } from '../../search/saved/search-summary.ts';
 import { useSearchChartsStore } from '../../search/saved/search-charts-store.ts';
-import { newSearchSessionId } from '../../search/run/session-id.ts';
+import { newSearchSessionId } from '../../../app/session-id.ts';
 import { runSearch } from '../../search/run/use-search-runner.ts';
 import { flattenTabFilters } from '../charts/chart-filters.ts';
 import type { ResultsScope } from '../results-store.ts';

@@ -6,7 +6,7 @@ import { SAR_SOURCE_TABS } from '@kb/contracts/sar';
 import type { SarSourceTab } from '@kb/contracts/sar';
 import { countNoun } from '../../../app/format/plural.ts';
 import { useMayOpen } from '../../../app/use-route-access.ts';
-import { useOpenSarView } from '../../analysis/sar/use-open-sar-view.ts';
+import { useOpenSarView } from './use-open-sar-view.ts';
 import type { ResultsScope } from '../results-store.ts';
 import type { TabState } from '../tab-state.ts';
 

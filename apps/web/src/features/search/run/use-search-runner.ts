@@ -9,7 +9,7 @@ import { useSearchSessionStore } from '../../../app/stores/search-session-store.
 import { searchFigures } from '../counts/count-figures.ts';
 import type { SearchOutcome } from './search-flow.ts';
 import { runSearchFlow } from './search-flow.ts';
-import { newSearchSessionId } from './session-id.ts';
+import { newSearchSessionId } from '../../../app/session-id.ts';
 
 /** The summary column holds at most this much (contract: 20,000 characters). */
 const SUMMARY_MAX = 20_000;

@@ -5,7 +5,7 @@ import { sarEndpoints } from '@kb/contracts/sar';
 import type { SarSourceTab, SetSarDataRequest } from '@kb/contracts/sar';
 import { callApi, errorMessage } from '../../../app/api-client.ts';
 import { endpointKey, queryClient } from '../../../app/query.ts';
-import type { ResultsScope } from '../../results/results-store.ts';
+import type { ResultsScope } from '../results-store.ts';
 
 /**
  * "Set the SAR data, then open the SAR view" — the one way in, from the results toolbar and from
