@@ -16,6 +16,10 @@ describe('the server configuration', () => {
     expect(loadConfig({ HOST: '0.0.0.0' }).demoAccounts).toBe(false);
     expect(loadConfig({ HOST: '0.0.0.0', DEMO_ACCOUNTS: 'on' }).demoAccounts).toBe(true);
     expect(loadConfig({ DEMO_ACCOUNTS: 'off' }).demoAccounts).toBe(false);
+    // On loopback behind a reverse proxy, or with a public address elsewhere, others reach it.
+    expect(loadConfig({ TRUST_PROXY: 'true' }).demoAccounts).toBe(false);
+    expect(loadConfig({ PUBLIC_URL: 'https://kb.example.org' }).demoAccounts).toBe(false);
+    expect(loadConfig({ PUBLIC_URL: 'http://127.0.0.1:8080' }).demoAccounts).toBe(true);
     // A PostgreSQL server is someone's data: no demo seeding unless asked.
     expect(loadConfig({ DATABASE_URL: 'postgres://db/kb' }).demoAccounts).toBe(false);
     expect(loadConfig({ DATABASE_URL: 'postgres://db/kb', SEED_DEMO: 'true' }).demoAccounts).toBe(true);

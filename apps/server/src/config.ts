@@ -19,6 +19,8 @@ export interface AppConfig {
    * who reaches a server can read the password in the README.
    */
   demoAccounts: boolean;
+  /** Why demo accounts are on or off, and whether others may reach the server (the start-up banner's line). */
+  demoAccountsWhy: { reason: string; reachable: boolean };
   /** Unset means the embedded PGlite database in `${dataDir}/db`. */
   databaseUrl: string | undefined;
   dataDir: string;
@@ -156,16 +158,36 @@ function mode(value: string | undefined): AppConfig['mode'] {
   throw new ConfigError(`KB_MODE must be demo or production, not "${value}".`);
 }
 
-/** DEMO_ACCOUNTS on/off, or by default: demo mode on loopback (a production start refuses them). */
-function demoAccounts(env: NodeJS.ProcessEnv, kbMode: AppConfig['mode'], host: string, seedDemo: boolean): boolean {
-  const asked = env.DEMO_ACCOUNTS?.trim();
-  if (!asked) return kbMode === 'demo' && seedDemo && isLoopback(host);
-  const on = bool(asked, false);
-  if (on && kbMode === 'production') {
-    throw new ConfigError('KB_MODE=production refuses DEMO_ACCOUNTS=on: the demo accounts\' password is published. Remove DEMO_ACCOUNTS, or start in demo mode.');
-  }
-  return on;
+/**
+ * Whether the server is this machine's alone: it listens on loopback, no reverse proxy forwards to
+ * it (TRUST_PROXY) and its public address, when set, is this machine.
+ */
+export function servesThisMachineOnly(env: NodeJS.ProcessEnv, host: string): boolean {
+  const publicHost = env.PUBLIC_URL ? URL.parse(env.PUBLIC_URL)?.hostname ?? '' : 'localhost';
+  return isLoopback(host) && !bool(env.TRUST_PROXY, false) && isLoopback(publicHost.replace(/^\[|\]$/g, ''));
 }
+
+/**
+ * DEMO_ACCOUNTS on/off, or by default: demo mode on this machine only (a production start refuses
+ * them); with why, as the start-up banner says it.
+ */
+function demoAccounts(env: NodeJS.ProcessEnv, kbMode: AppConfig['mode'], host: string, seedDemo: boolean): AppConfig['demoAccountsWhy'] & { on: boolean } {
+  const asked = env.DEMO_ACCOUNTS?.trim();
+  const reachable = !servesThisMachineOnly(env, host);
+  if (asked) {
+    const on = bool(asked, false);
+    if (on && kbMode === 'production') {
+      throw new ConfigError('KB_MODE=production refuses DEMO_ACCOUNTS=on: the demo accounts\' password is published. Remove DEMO_ACCOUNTS, or start in demo mode.');
+    }
+    return { on, reason: on ? (reachable ? 'DEMO_ACCOUNTS=on, and others may reach this server' : 'DEMO_ACCOUNTS=on') : 'DEMO_ACCOUNTS=off', reachable };
+  }
+  if (kbMode === 'production') return { on: false, reason: 'production mode', reachable };
+  if (!seedDemo) return { on: false, reason: 'no demo seeding: SEED_DEMO=false, or a PostgreSQL server', reachable };
+  if (reachable) return { on: false, reason: 'others may reach this server (HOST, TRUST_PROXY or PUBLIC_URL); DEMO_ACCOUNTS=on keeps them', reachable };
+  return { on: true, reason: 'demo mode on this machine only', reachable };
+}
+
+const demoAccountsOf = ({ on, reason, reachable }: AppConfig['demoAccountsWhy'] & { on: boolean }) => ({ demoAccounts: on, demoAccountsWhy: { reason, reachable } });
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
@@ -186,7 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     mode: kbMode,
     port: int(env.PORT, 8080),
     host: listenOn,
-    demoAccounts: demoAccounts(env, kbMode, listenOn, seedDemo),
+    ...demoAccountsOf(demoAccounts(env, kbMode, listenOn, seedDemo)),
     databaseUrl,
     dataDir: path.resolve(env.DATA_DIR || path.join(repoRoot, 'var')),
     kbImportDir: path.resolve(env.KB_IMPORT_DIR || path.join(path.resolve(env.DATA_DIR || path.join(repoRoot, 'var')), 'imports')),

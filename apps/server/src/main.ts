@@ -53,8 +53,8 @@ async function main(): Promise<void> {
   const lines = [
     '',
     `KB Search is running at http://localhost:${port}  (database: ${where})`,
-    `API documentation: http://localhost:${port}/api/docs`,
-    ...(await startupSafetyLines(config, app.firstAdminSetup, `http://localhost:${port}`)),
+    ...(config.apiDocs ? [`API documentation: http://localhost:${port}/api/docs`] : []),
+    ...(await startupSafetyLines(config, app.firstAdminSetup, (config.publicUrl ?? `http://localhost:${port}`).replace(/\/+$/, ''))),
   ];
   console.log(lines.join('\n') + '\n');
   // The bitmap engine's columns (SEARCH_BITMAPS): counts use the SQL path until they are read.
@@ -169,19 +169,18 @@ async function startupSafetyLines(config: AppConfig, setup: FirstAdminSetup, ori
       ? 'Mode: production (KB_MODE): no demo accounts, the demo password refused, MFA_SECRET_KEY required.'
       : 'Mode: demo (KB_MODE=production for a team server: docs/operations.md "Deploying on a network").',
     isLoopback(config.host)
-      ? `Listening on ${config.host}: this machine only (HOST=0.0.0.0 serves the network).`
+      ? `Listening on ${config.host}: this machine only${config.trustProxy ? ', behind a reverse proxy (TRUST_PROXY)' : ''} (HOST=0.0.0.0 serves the network).`
       : `Listening on ${config.host}: reachable from the network.`,
   ];
   if (config.demoAccounts) {
     lines.push(`Demo logins (password ${DEMO_PASSWORD}):`);
     for (const user of DEMO_USERS) lines.push(`  ${user.email.padEnd(30)} ${user.note}`);
-    if (!isLoopback(config.host)) {
-      // DEMO_ACCOUNTS=on beyond loopback: whoever logs in first owns the demo admins.
-      lines.push(`WARNING: DEMO_ACCOUNTS=on while listening on ${config.host}: anyone who reaches it can log in with the published demo password.`);
+    if (config.demoAccountsWhy.reachable) {
+      // DEMO_ACCOUNTS=on where others reach the server: whoever logs in first owns the demo admins.
+      lines.push(`WARNING: ${config.demoAccountsWhy.reason}: anyone who reaches it can log in with the published demo password.`);
     }
   } else {
-    const why = config.mode === 'production' ? 'production mode' : isLoopback(config.host) ? 'DEMO_ACCOUNTS=off' : `listening beyond this machine (DEMO_ACCOUNTS=on to keep them)`;
-    lines.push(`Demo accounts: off (${why}); the published demo password is refused at login.`);
+    lines.push(`Demo accounts: off (${config.demoAccountsWhy.reason}); the published demo password is refused at login.`);
   }
   lines.push(
     config.mfaSecretKey
@@ -194,3 +193,4 @@ async function startupSafetyLines(config: AppConfig, setup: FirstAdminSetup, ori
   }
   return lines;
 }
+

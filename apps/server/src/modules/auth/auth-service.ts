@@ -84,17 +84,13 @@ export class AuthService {
         .values({ user_id: user?.id ?? null, username, ip_address: client.ip, failed, failure_reason: reason, session_id: sessionId })
         .execute();
 
-    if (!user || !passwordOk) {
+    // The published demo password is a wrong password where demo accounts are off (a demo account
+    // carried onto a server others reach): the same answer and count, so that nobody can list which
+    // accounts still hold it.
+    const demoRefused = !this.deps.demoPasswordAccepted && request.password === DEMO_PASSWORD;
+    if (!user || !passwordOk || demoRefused) {
       await record(true, WRONG_PASSWORD.login);
       throw refused('The e-mail address or password is not correct.', ERROR_CODES.badCredentials);
-    }
-    // A demo account carried onto a server that others reach: its password is in the README.
-    if (!this.deps.demoPasswordAccepted && request.password === DEMO_PASSWORD) {
-      await record(true, 'demo_password_refused');
-      throw refused(
-        'This server does not accept the published demo password. Ask an administrator to send you a link to set a password of your own.',
-        ERROR_CODES.badCredentials,
-      );
     }
     if (!user.active) {
       await record(true, 'inactive');

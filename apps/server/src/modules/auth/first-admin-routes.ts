@@ -12,11 +12,13 @@ declare module 'fastify' {
 
 /** Per-address ceiling: the token has 192 random bits, and the call hashes a password. */
 const SETUP_RATE = { max: 20, timeWindow: '1 minute' } as const;
+const STATUS_RATE = { max: 60, timeWindow: '1 minute' } as const;
 
 /** The set-up calls of contracts setup.ts. */
 export function registerFirstAdminRoutes(app: FastifyInstance, setup: FirstAdminSetup): void {
   app.decorate('firstAdminSetup', setup);
-  registerEndpoint(app, setupEndpoints.status, async () => setup.status());
+  // Public and unauthenticated: limited per address too (its answer is also kept a few seconds).
+  registerEndpoint(app, setupEndpoints.status, async () => setup.status(), { rateLimit: STATUS_RATE });
   registerEndpoint(
     app,
     setupEndpoints.createFirstSuperAdmin,

@@ -3,7 +3,7 @@ import { PRODUCT_SLUG } from '@kb/contracts/auth';
 import { DEMO_PASSWORD, demoEmailForRole } from '@kb/contracts/roles';
 import { DATABASES, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
-import { FIRST_SUPER_ADMIN_ACTION } from './first-admin.ts';
+import { FIRST_SUPER_ADMIN_ACTION, FirstAdminSetup } from './first-admin.ts';
 
 /*
  * A server whose demo accounts are off (here: listening beyond loopback, config.ts demoAccounts):
@@ -22,11 +22,14 @@ describe.each(DATABASES)('first super administrator and demo passwords off on %s
 
   const setup = (body: object) => t.call({ method: 'POST', url: '/api/pub/setup', payload: body });
 
-  it('refuses the published demo password at login, with a message that says so', async () => {
+  it('refuses the published demo password at login as a wrong password, counted as one', async () => {
     expect(t.config.demoAccounts).toBe(false);
-    const answer = await t.call({ method: 'POST', url: `/api/pub/${PRODUCT_SLUG}/generate-token`, payload: { username: demoEmailForRole('FULL_USER'), password: DEMO_PASSWORD } });
+    const email = demoEmailForRole('FULL_USER');
+    const answer = await t.call({ method: 'POST', url: `/api/pub/${PRODUCT_SLUG}/generate-token`, payload: { username: email, password: DEMO_PASSWORD } });
     expect(answer.statusCode).toBe(403);
-    expect(answer.data.message).toMatch(/does not accept the published demo password/);
+    expect(answer.data.message).toBe('The e-mail address or password is not correct.');
+    const attempts = await t.database.db.selectFrom('login_attempts').select(['failed', 'failure_reason']).where('username', '=', email).execute();
+    expect(attempts).toEqual([{ failed: true, failure_reason: 'bad_credentials' }]);
   });
 
   it('makes the first super administrator once with the set-up token; a wrong or used token is refused', async () => {
@@ -59,5 +62,23 @@ describe.each(DATABASES)('first super administrator and demo passwords off on %s
     expect(again.statusCode).toBe(403);
     expect((await t.call({ method: 'GET', url: '/api/pub/setup' })).data).toEqual({ required: false });
     expect(await t.app.firstAdminSetup.issueTokenIfNeeded()).toBeNull();
+  });
+
+  it("voids every other server's token once one set-up is done, even when no super admin can log in later", async () => {
+    // Two more servers of the database, each with the token it printed at its start.
+    const other = new FirstAdminSetup(t.database.db, false);
+    const third = new FirstAdminSetup(t.database.db, false);
+    const superAdmins = () => t.database.db.selectFrom('subscriptions').select('user_id').where('role_name', '=', 'SUPER_ADMIN');
+    await t.database.db.updateTable('users').set({ active: false }).where('id', 'in', superAdmins()).execute();
+    const otherToken = await other.issueTokenIfNeeded();
+    const thirdToken = await third.issueTokenIfNeeded();
+    expect(otherToken).not.toBeNull();
+    expect(thirdToken).not.toBeNull();
+    const client = { ip: '127.0.0.1', userAgent: null };
+    await other.createFirstSuperAdmin({ ...admin, email: 'next.admin@example.org', token: otherToken! }, client);
+    // The only super admins deactivated again: the third server's token was issued before that set-up.
+    await t.database.db.updateTable('users').set({ active: false }).where('id', 'in', superAdmins()).execute();
+    await expect(third.createFirstSuperAdmin({ ...admin, email: 'late.admin@example.org', token: thirdToken! }, client)).rejects.toMatchObject({ statusCode: 403 });
+    expect(await third.status()).toEqual({ required: false });
   });
 });

@@ -322,7 +322,8 @@ interface AttemptCounts {
  * every API process agrees). The per-address count ends with a good code from that address, the
  * account's ceiling with a good code anywhere, and waiting always ends both. An address is known
  * when a session of the account opened there passed the second factor within `knownAddressDays`.
- * A null address matches no pair and is never known: only the ceiling applies. Called with the
+ * A null address (no socket address) is never known, and its failures count together as one
+ * address's, so that a recovery code from it still meets a limit. Called with the
  * account's user_mfa row locked (MfaService.attempt).
  */
 async function assertAttemptsLeft(db: Kysely<Database>, userId: number, ip: string | null, kind: CodeKind, limits: MfaLimits): Promise<void> {
@@ -331,7 +332,7 @@ async function assertAttemptsLeft(db: Kysely<Database>, userId: number, ip: stri
     WITH passed AS (
       SELECT coalesce(max(mfa_passed_at), 'epoch'::timestamptz) AS here,
              coalesce(bool_or(mfa_passed_at > now() - make_interval(days => ${knownAddressDays})), false) AS known
-      FROM user_sessions WHERE user_id = ${userId} AND ip_address = ${ip} AND mfa_passed_at IS NOT NULL
+      FROM user_sessions WHERE user_id = ${userId} AND ip_address = ${ip}::text AND mfa_passed_at IS NOT NULL
     ), bounds AS (
       SELECT greatest(now() - make_interval(mins => ${windowMinutes}), passed.here) AS pair_since,
              greatest(now() - make_interval(mins => ${accountWindowMinutes}),
@@ -340,8 +341,8 @@ async function assertAttemptsLeft(db: Kysely<Database>, userId: number, ip: stri
       FROM passed
     )
     SELECT
-      count(*) FILTER (WHERE f.ip_address = ${ip} AND f.failed_at > b.pair_since)::int AS pair_n,
-      min(f.failed_at) FILTER (WHERE f.ip_address = ${ip} AND f.failed_at > b.pair_since) AS pair_oldest,
+      count(*) FILTER (WHERE f.ip_address IS NOT DISTINCT FROM ${ip}::text AND f.failed_at > b.pair_since)::int AS pair_n,
+      min(f.failed_at) FILTER (WHERE f.ip_address IS NOT DISTINCT FROM ${ip}::text AND f.failed_at > b.pair_since) AS pair_oldest,
       count(*) FILTER (WHERE f.failed_at > b.account_since)::int AS account_n,
       min(f.failed_at) FILTER (WHERE f.failed_at > b.account_since) AS account_oldest,
       bool_or(b.known) AS known_address

@@ -28,8 +28,9 @@ describe.each(ONE_DATABASE)('health data-set size on %s', (kind) => {
 
   const size = async () => ((await t.call({ method: 'GET', url: '/api/health' })).data as unknown as Health).dataset;
   /**
-   * Past the five-second freshness window (the clock moves past it: Date only, faked below, which the
-   * app in this process reads): the call after it starts a refresh, the one after that sees it.
+   * Past the five-second freshness window (the clock moves past it: Date only, faked below in this
+   * thread, where the app's cache reads it; the database thread keeps real time): the call after it
+   * starts a refresh, the one after that sees it.
    */
   const refreshed = async () => {
     vi.setSystemTime(Date.now() + 5_100);

@@ -1,9 +1,10 @@
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
+import type { ZodType } from 'zod';
 import { Alert, Anchor, Button, Skeleton, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { setupEndpoints } from '@kb/contracts/setup';
+import { FirstSuperAdminRequestSchema, setupEndpoints } from '@kb/contracts/setup';
 import type { FirstSuperAdminRequest } from '@kb/contracts/setup';
 import { callApi, errorMessage } from '../../app/api-client.ts';
 import { endpointQuery } from '../../app/query.ts';
@@ -11,10 +12,22 @@ import { AuthCard } from './auth-card.tsx';
 import { NewPasswordFields } from './new-password-fields.tsx';
 import { confirmProblem, passwordProblem } from './password-form.ts';
 
-/** The console's link carries the token in the fragment (`/setup#token=…`), which no server log sees. */
+/**
+ * The console's link carries the token in the fragment (`/setup#token=…`), which no server log sees;
+ * once read, it leaves the address bar and the history.
+ */
 function tokenFromLocation(): string {
-  return new URLSearchParams(window.location.hash.replace(/^#/, '')).get('token') ?? '';
+  const token = new URLSearchParams(window.location.hash.replace(/^#/, '')).get('token') ?? '';
+  if (token) window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
+  return token;
 }
+
+/** The contract's own rule for each text field: the message the server would answer. */
+function fieldProblem(schema: ZodType, value: string): string | null {
+  const parsed = schema.safeParse(value);
+  return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Check this field.');
+}
+const FIELDS = FirstSuperAdminRequestSchema.shape;
 
 /**
  * The first super administrator of a server without demo accounts (docs/operations.md "Deploying on
@@ -23,14 +36,15 @@ function tokenFromLocation(): string {
 export function SetupPage() {
   const status = useQuery({ ...endpointQuery(setupEndpoints.status, {}), retry: false });
   const email = useRef('');
+  const [initialToken] = useState(tokenFromLocation);
   const form = useForm({
     mode: 'uncontrolled',
-    initialValues: { token: tokenFromLocation(), email: '', firstName: '', lastName: '', password: '', confirm: '' },
+    initialValues: { token: initialToken, email: '', firstName: '', lastName: '', password: '', confirm: '' },
     validate: {
-      token: (value) => (value.trim() ? null : 'Paste the set-up token from the server console.'),
-      email: (value) => (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim()) ? null : 'Enter a valid e-mail address.'),
-      firstName: (value) => (value.trim() ? null : 'Enter a first name.'),
-      lastName: (value) => (value.trim() ? null : 'Enter a last name.'),
+      token: (value) => fieldProblem(FIELDS.token, value),
+      email: (value) => fieldProblem(FIELDS.email, value),
+      firstName: (value) => fieldProblem(FIELDS.firstName, value),
+      lastName: (value) => fieldProblem(FIELDS.lastName, value),
       password: (value) => passwordProblem(value, email.current),
       confirm: (value, values) => confirmProblem(values.password, value),
     },
