@@ -69,7 +69,9 @@ export async function startTestApp(kind: DatabaseKind, env: NodeJS.ProcessEnv = 
   const testDb = await openTestDatabase(kind, { users: true, demoChunks: options.demoChunks ?? 0 });
   const handle = testDb.handle;
   // No column snapshot unless a test asks: tests would otherwise share one file in the repository's var/.
-  const config = loadConfig({ JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256', SERVER_NAME: 'test', SEARCH_COLUMN_SNAPSHOT: '0', ...env });
+  // The test databases carry the demo users, as a demo start does: their password logs in unless a
+  // test turns demo accounts off (or sets what would, e.g. a PUBLIC_URL elsewhere, with DEMO_ACCOUNTS).
+  const config = loadConfig({ JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256', SERVER_NAME: 'test', SEARCH_COLUMN_SNAPSHOT: '0', DEMO_ACCOUNTS: 'on', ...env });
   const app = await buildApp({ config, database: handle });
   await app.ready();
   const call: TestApp['call'] = async ({ settleSearches, ...options }) => {

@@ -15,8 +15,9 @@ describe.each(DATABASES)('first super administrator and demo passwords off on %s
   let t: TestApp;
   const admin = { email: 'first.admin@example.org', firstName: 'Ada', lastName: 'Admin', password: 'marble tundra oboe lantern 42' };
   beforeAll(async () => {
-    // The test database carries the demo users, as a server that was first started on loopback would.
-    t = await startTestApp(kind, { HOST: '0.0.0.0' });
+    // The test database carries the demo users, as a server that was first started on loopback would;
+    // now it listens beyond loopback, where demo accounts are off (config.test.ts has the rule).
+    t = await startTestApp(kind, { HOST: '0.0.0.0', DEMO_ACCOUNTS: 'off' });
   });
   afterAll(() => t?.close());
 
