@@ -61,7 +61,15 @@ const PUBLIC_FILES = {
   export: ['export-formats.ts', 'export-jobs.ts', 'export-service.ts'],
   'knowledge-base': ['kb-dictionaries.ts', 'kb-loads.ts'],
   lookups: ['lookup-refresh.ts'],
-  results: ['chart-dimensions.ts', 'result-sessions.ts', 'results-service.ts', 'row-values.ts', 'tab-columns.ts', 'tab-filters.ts', 'tab-model.ts'],
+  results: [
+    'chart-dimensions.ts',
+    'result-sessions.ts',
+    'results-service.ts',
+    'row-values.ts',
+    'tab-columns.ts',
+    'tab-filters.ts',
+    'tab-model.ts',
+  ],
   sar: ['analysis/pactivity.ts'],
   search: ['search-service.ts', 'search-tables.ts'],
   sessions: ['session-repository.ts'],
@@ -84,7 +92,8 @@ function assertAcyclic(graph) {
   const state = new Map();
   const visit = (node, trail) => {
     if (state.get(node) === 'done') return;
-    if (state.get(node) === 'open') throw new Error(`.dependency-cruiser.mjs: MODULE_DEPENDENCIES has a cycle: ${[...trail, node].join(' -> ')}`);
+    if (state.get(node) === 'open')
+      throw new Error(`.dependency-cruiser.mjs: MODULE_DEPENDENCIES has a cycle: ${[...trail, node].join(' -> ')}`);
     state.set(node, 'open');
     for (const next of graph[node] ?? []) visit(next, [...trail, node]);
     state.set(node, 'done');
@@ -96,7 +105,8 @@ function assertComplete() {
   // A new module folder must be declared (with its allowed dependencies) before it passes lint.
   const folder = path.join(ROOT, MODULES);
   if (!fs.existsSync(folder)) return;
-  const missing = fs.readdirSync(folder, { withFileTypes: true })
+  const missing = fs
+    .readdirSync(folder, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && !(entry.name in MODULE_DEPENDENCIES))
     .map((entry) => entry.name);
   if (missing.length) throw new Error(`.dependency-cruiser.mjs: declare these modules in MODULE_DEPENDENCIES: ${missing.join(', ')}`);
@@ -156,7 +166,8 @@ export default {
     },
     {
       name: 'infrastructure-below-modules',
-      comment: 'db/ and http/ serve every module and import none; db/schema.ts composes the table types each module declares in its *-tables.ts',
+      comment:
+        'db/ and http/ serve every module and import none; db/schema.ts composes the table types each module declares in its *-tables.ts',
       severity: 'error',
       from: { path: '^apps/server/src/(db|http)/', pathNot: TEST_FILES },
       to: { path: `^${MODULES}/`, pathNot: `^${MODULES}/[^/]+/[a-z-]+-tables\\.ts$` },

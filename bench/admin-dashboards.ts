@@ -72,7 +72,15 @@ if ((await usageDataUsers(db)) === 0) generation = await writeUsageData(db, USAG
 // Autovacuum's state after inserts (visibility map, statistics), whatever the last run left.
 await sql`VACUUM ANALYZE login_attempts, user_sessions, search_log, export_jobs, credit_ledger`.execute(db);
 
-const { rows: sizes } = await sql<{ organisations: number; users: number; logins: number; sessions: number; searches: number; exports: number; ledger: number }>`
+const { rows: sizes } = await sql<{
+  organisations: number;
+  users: number;
+  logins: number;
+  sessions: number;
+  searches: number;
+  exports: number;
+  ledger: number;
+}>`
   SELECT (SELECT count(*)::int FROM organisations) AS organisations, (SELECT count(*)::int FROM users) AS users,
          (SELECT count(*)::int FROM login_attempts) AS logins, (SELECT count(*)::int FROM user_sessions) AS sessions,
          (SELECT count(*)::int FROM search_log) AS searches, (SELECT count(*)::int FROM export_jobs) AS exports,
@@ -82,7 +90,12 @@ const { rows: largest } = await sql<{ id: number; name: string; users: number }>
   GROUP BY o.id ORDER BY count(*) DESC, o.id LIMIT 1`.execute(db);
 const organisation = largest[0]!;
 
-const config = loadConfig({ DATABASE_URL: url, JWT_SECRET: crypto.randomBytes(32).toString('base64url'), SERVER_NAME: 'bench', LOG_LEVEL: 'warn' });
+const config = loadConfig({
+  DATABASE_URL: url,
+  JWT_SECRET: crypto.randomBytes(32).toString('base64url'),
+  SERVER_NAME: 'bench',
+  LOG_LEVEL: 'warn',
+});
 const app = await buildApp({ config, database: handle });
 await app.ready();
 // A KB admin of this run (admin logins need the second factor: a fresh account enrols through the
@@ -92,14 +105,23 @@ const { rows: admins } = await sql<{ id: number }>`INSERT INTO users (email, fir
   VALUES (${adminEmail}, 'Bench', 'Admin', ${await hashPassword(DEMO_PASSWORD)}, false) RETURNING id`.execute(db);
 await sql`INSERT INTO subscriptions (user_id, role_name, contract_id, start_date, end_date)
   VALUES (${admins[0]!.id}, 'GOSTAR_ADMIN', 'BENCH', now() - interval '1 day', now() + interval '1 day')`.execute(db);
-const login = await app.inject({ method: 'POST', url: `/api/pub/${PRODUCT_SLUG}/generate-token`, payload: { username: adminEmail, password: DEMO_PASSWORD } });
+const login = await app.inject({
+  method: 'POST',
+  url: `/api/pub/${PRODUCT_SLUG}/generate-token`,
+  payload: { username: adminEmail, password: DEMO_PASSWORD },
+});
 if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
 const tokens = JSON.parse(login.body) as { token: string; nodeToken: string; secondFactor: string };
 const headers = { authorization: `Bearer ${tokens.nodeToken}`, javaauthorization: `Bearer ${tokens.token}` };
 if (tokens.secondFactor === 'enrolment_required') {
   const enrol = await app.inject({ method: 'POST', url: '/api/account/mfa/enrol', headers });
   const secret = String((JSON.parse(enrol.body) as { secret: string }).secret);
-  const confirmed = await app.inject({ method: 'POST', url: '/api/account/mfa/enrol/confirm', headers, payload: { code: totpCodeAt(secret, totpStep()) } });
+  const confirmed = await app.inject({
+    method: 'POST',
+    url: '/api/account/mfa/enrol/confirm',
+    headers,
+    payload: { code: totpCodeAt(secret, totpStep()) },
+  });
   if (confirmed.statusCode !== 200) throw new Error(`second factor: ${confirmed.body}`);
 }
 

@@ -22,7 +22,14 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { AnalyzerChartConfig } from '@kb/contracts/analyzers';
 import type { Database } from '../apps/server/src/db/schema.ts';
-import { distribution, endpointOptions, heatmap, scaffolds, scatter, treemap } from '../apps/server/src/modules/analyzers/analyzer-charts.ts';
+import {
+  distribution,
+  endpointOptions,
+  heatmap,
+  scaffolds,
+  scatter,
+  treemap,
+} from '../apps/server/src/modules/analyzers/analyzer-charts.ts';
 import { PACTIVITY_SQL, tabRows } from '../apps/server/src/modules/analyzers/analyzer-scope.ts';
 import type { TabScope } from '../apps/server/src/modules/analyzers/analyzer-scope.ts';
 import { RdkitChemEngine } from '../apps/server/src/modules/chemistry/rdkit-engine.ts';
@@ -70,7 +77,11 @@ async function clear() {
  * The heatmap as it was before issue 37 (the reference of the same run): the most measured targets
  * of the search rows, then the compounds most measured on them, cells from the search rows alone.
  */
-async function heatmapSearchRows(trx: Kysely<Database>, scope: TabScope, config: { targets: number; compounds: number }): Promise<Record<string, unknown>> {
+async function heatmapSearchRows(
+  trx: Kysely<Database>,
+  scope: TabScope,
+  config: { targets: number; compounds: number },
+): Promise<Record<string, unknown>> {
   const rows = tabRows(scope);
   const values = sql`SELECT sa.target_id AS t, sa.str_id AS c, ${PACTIVITY_SQL}::float8 AS p FROM ${rows.from}
     WHERE ${rows.where} AND sa.target_id IS NOT NULL AND sa.str_id IS NOT NULL AND ${PACTIVITY_SQL} IS NOT NULL`;
@@ -84,7 +95,8 @@ async function heatmapSearchRows(trx: Kysely<Database>, scope: TabScope, config:
   const targets = ranked.filter((r) => r.kind === 't').map((r) => Number(r.id));
   const compounds = ranked.filter((r) => r.kind === 'c').map((r) => Number(r.id));
   if (!targets.length || !compounds.length) return { targets, compounds, cells: [] };
-  const { rows: cells } = await sql`SELECT t, c, percentile_cont(0.5) WITHIN GROUP (ORDER BY p) AS med, count(*)::int AS n FROM (${values}) v
+  const { rows: cells } =
+    await sql`SELECT t, c, percentile_cont(0.5) WITHIN GROUP (ORDER BY p) AS med, count(*)::int AS n FROM (${values}) v
     WHERE t = ANY(${targets}::bigint[]) AND c = ANY(${compounds}::bigint[]) GROUP BY t, c`.execute(trx);
   return { targets, compounds, cells };
 }
@@ -93,15 +105,30 @@ await enoughActivities();
 await clear();
 await sql`INSERT INTO search_activities (set_id, act_id, str_id, gvk_id, assay_id, ref_id, target_id)
   SELECT ${SET}, act_id, str_id, gvk_id, assay_id, ref_id, target_id FROM activities ORDER BY act_id LIMIT ${activities}`.execute(db);
-await sql`INSERT INTO search_structures (set_id, str_id) SELECT DISTINCT ${SET}::bigint, str_id FROM search_activities WHERE set_id = ${SET}`.execute(db);
+await sql`INSERT INTO search_structures (set_id, str_id) SELECT DISTINCT ${SET}::bigint, str_id FROM search_activities WHERE set_id = ${SET}`.execute(
+  db,
+);
 // The one-target set: every activity of the target with the most activities (a search naming it).
-const { rows: [busiest] } = await sql<{ t: number; name: string }>`SELECT a.target_id AS t, min(tg.name) AS name FROM activities a JOIN targets tg ON tg.target_id = a.target_id
+const {
+  rows: [busiest],
+} = await sql<{
+  t: number;
+  name: string;
+}>`SELECT a.target_id AS t, min(tg.name) AS name FROM activities a JOIN targets tg ON tg.target_id = a.target_id
   GROUP BY a.target_id ORDER BY count(*) DESC LIMIT 1`.execute(db);
 await sql`INSERT INTO search_activities (set_id, act_id, str_id, gvk_id, assay_id, ref_id, target_id)
-  SELECT ${ONE_TARGET_SET}, act_id, str_id, gvk_id, assay_id, ref_id, target_id FROM activities WHERE target_id = ${busiest!.t}`.execute(db);
-await sql`INSERT INTO search_structures (set_id, str_id) SELECT DISTINCT ${ONE_TARGET_SET}::bigint, str_id FROM search_activities WHERE set_id = ${ONE_TARGET_SET}`.execute(db);
+  SELECT ${ONE_TARGET_SET}, act_id, str_id, gvk_id, assay_id, ref_id, target_id FROM activities WHERE target_id = ${busiest!.t}`.execute(
+  db,
+);
+await sql`INSERT INTO search_structures (set_id, str_id) SELECT DISTINCT ${ONE_TARGET_SET}::bigint, str_id FROM search_activities WHERE set_id = ${ONE_TARGET_SET}`.execute(
+  db,
+);
 await sql`ANALYZE search_activities, search_structures`.execute(db);
-const { rows: sizes } = await sql<{ acts: number; strs: number; one_acts: number }>`SELECT (SELECT count(*)::int FROM search_activities WHERE set_id = ${SET}) AS acts,
+const { rows: sizes } = await sql<{
+  acts: number;
+  strs: number;
+  one_acts: number;
+}>`SELECT (SELECT count(*)::int FROM search_activities WHERE set_id = ${SET}) AS acts,
   (SELECT count(*)::int FROM search_structures WHERE set_id = ${SET}) AS strs,
   (SELECT count(*)::int FROM search_activities WHERE set_id = ${ONE_TARGET_SET}) AS one_acts`.execute(db);
 
@@ -113,7 +140,13 @@ const { endpoints } = await db.transaction().execute((trx) => endpointOptions(tr
 const endpointFirstMs = Math.round(performance.now() - endpointStarted);
 const top = endpoints[0]!;
 const endpoint = { targetId: top.targetId, activityType: top.activityType };
-type Chart = { name: string; tab: TabScope['tab']; config: AnalyzerChartConfig; setId?: number; run?: (trx: Kysely<Database>) => Promise<Record<string, unknown>> };
+type Chart = {
+  name: string;
+  tab: TabScope['tab'];
+  config: AnalyzerChartConfig;
+  setId?: number;
+  run?: (trx: Kysely<Database>) => Promise<Record<string, unknown>>;
+};
 const ALL_CHARTS: Chart[] = [
   { name: 'scatter', tab: 'activitiestab', config: { chart: 'scatter', x: 'mw', y: 'pactivity', color: 'year' } },
   { name: 'distribution', tab: 'activitiestab', config: { chart: 'distribution', measure: 'pactivity', groupBy: 'target', groups: 12 } },
@@ -121,10 +154,23 @@ const ALL_CHARTS: Chart[] = [
   { name: 'treemap', tab: 'activitiestab', config: { chart: 'treemap' } },
   { name: 'scaffolds', tab: 'activitiestab', config: { chart: 'scaffolds', limit: 12 } },
   { name: 'structureScatter', tab: 'structuretab', config: { chart: 'scatter', x: 'mw', y: 'clogp', color: 'psa', endpoint: null } },
-  { name: 'structurePActivityScatter', tab: 'structuretab', config: { chart: 'scatter', x: 'mw', y: 'pactivity', color: 'clogp', endpoint } },
-  { name: 'structurePActivityColour', tab: 'structuretab', config: { chart: 'scatter', x: 'mw', y: 'clogp', color: 'pactivity', endpoint } },
+  {
+    name: 'structurePActivityScatter',
+    tab: 'structuretab',
+    config: { chart: 'scatter', x: 'mw', y: 'pactivity', color: 'clogp', endpoint },
+  },
+  {
+    name: 'structurePActivityColour',
+    tab: 'structuretab',
+    config: { chart: 'scatter', x: 'mw', y: 'clogp', color: 'pactivity', endpoint },
+  },
   { name: 'endpointOptions', tab: 'structuretab', config: { chart: 'treemap' }, run: (trx) => endpointOptions(trx, scope('structuretab')) },
-  { name: 'heatmapSearchRows', tab: 'activitiestab', config: { chart: 'heatmap', targets: 25, compounds: 60 }, run: (trx) => heatmapSearchRows(trx, scope('activitiestab'), { targets: 25, compounds: 60 }) },
+  {
+    name: 'heatmapSearchRows',
+    tab: 'activitiestab',
+    config: { chart: 'heatmap', targets: 25, compounds: 60 },
+    run: (trx) => heatmapSearchRows(trx, scope('activitiestab'), { targets: 25, compounds: 60 }),
+  },
   { name: 'heatmap200', tab: 'activitiestab', config: { chart: 'heatmap', targets: 60, compounds: 200 } },
   { name: 'heatmapOneTarget', tab: 'activitiestab', setId: ONE_TARGET_SET, config: { chart: 'heatmap', targets: 25, compounds: 60 } },
   {
@@ -181,7 +227,10 @@ for (const chart of CHARTS) {
         targets: Array.isArray(data.targets) ? data.targets.length : undefined,
         compounds: Array.isArray(data.compounds) ? data.compounds.length : undefined,
         // The old-style reference answers target ids only (no marks).
-        targetsInSearch: Array.isArray(data.targets) && typeof data.targets[0] === 'object' ? (data.targets as { inSearch?: boolean }[]).filter((t) => t.inSearch).length : undefined,
+        targetsInSearch:
+          Array.isArray(data.targets) && typeof data.targets[0] === 'object'
+            ? (data.targets as { inSearch?: boolean }[]).filter((t) => t.inSearch).length
+            : undefined,
         missing: data.missing,
         colorMissing: data.colorMissing,
         endpoints: Array.isArray(data.endpoints) ? data.endpoints.length : undefined,
@@ -197,7 +246,8 @@ await engine.close();
 
 const p50 = (name: string) => timings[name]?.p50 ?? 0;
 const sqlCharts = ['scatter', 'distribution', 'heatmap', 'treemap'].filter((name) => timings[name]);
-const ratio = (name: string, reference: string) => (timings[name] && timings[reference] ? Number((p50(name) / Math.max(0.1, p50(reference))).toFixed(2)) : undefined);
+const ratio = (name: string, reference: string) =>
+  timings[name] && timings[reference] ? Number((p50(name) / Math.max(0.1, p50(reference))).toFixed(2)) : undefined;
 const result = {
   date: new Date().toISOString(),
   database: handle.kind,

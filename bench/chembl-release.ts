@@ -19,13 +19,20 @@ const DEFAULT_SOURCE = path.resolve(import.meta.dirname, '../../shared/data/chem
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
   options: {
-    scale: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string', default: '1' }, release: { type: 'string', default: '1' },
-    source: { type: 'string', default: DEFAULT_SOURCE }, workers: { type: 'string', default: '2' }, inchi: { type: 'boolean', default: false },
+    scale: { type: 'string' },
+    out: { type: 'string' },
+    seed: { type: 'string', default: '1' },
+    release: { type: 'string', default: '1' },
+    source: { type: 'string', default: DEFAULT_SOURCE },
+    workers: { type: 'string', default: '2' },
+    inchi: { type: 'boolean', default: false },
     'continue-from': { type: 'string' },
   },
 });
 if (!values.scale || !values.out) {
-  console.error('Usage: npm run bench -- chembl-release -- --scale <fraction, 1 = full size> --out <file.db> [--seed N] [--release N] [--source subset.db] [--workers N] [--inchi] [--continue-from release1.db]');
+  console.error(
+    'Usage: npm run bench -- chembl-release -- --scale <fraction, 1 = full size> --out <file.db> [--seed N] [--release N] [--source subset.db] [--workers N] [--inchi] [--continue-from release1.db]',
+  );
   process.exit(2);
 }
 
@@ -42,7 +49,9 @@ const continueFrom = values['continue-from'] ? earlierRelease(path.resolve(value
 function earlierRelease(file: string) {
   const earlier = newestResult<GenerateResult>('chembl-release', (r) => path.resolve(r.file) === file && r.release === 1);
   if (!earlier || earlier.scale !== Number(values.scale) || earlier.seed !== seed) {
-    console.error(`--continue-from ${file}: no result of this generator for release 1 of that file at scale ${values.scale}, seed ${seed} in bench/results/ (the file must be written here, with the same --scale and --seed).`);
+    console.error(
+      `--continue-from ${file}: no result of this generator for release 1 of that file at scale ${values.scale}, seed ${seed} in bench/results/ (the file must be written here, with the same --scale and --seed).`,
+    );
     process.exit(2);
   }
   return { file, parentsRead: earlier.structures.parentsRead, accepted: earlier.structures.accepted };
@@ -82,10 +91,12 @@ const figures = {
   },
 };
 const file = writeResult('chembl-release', figures);
-const rows = Object.entries(result.tables).map(([t, n]) => `${t} ${n}`).join(', ');
+const rows = Object.entries(result.tables)
+  .map(([t, n]) => `${t} ${n}`)
+  .join(', ');
 console.log(
   `chembl-release: scale ${result.scale} release ${result.release}: ${rows}; ${result.seconds.total} s ` +
-  `(molecules ${result.seconds.molecules} s = ${structuresPerSecond} structures/s, activities ${result.seconds.activities} s, indexes ${result.seconds.indexes} s); ` +
-  `${(result.fileBytes / 1e6).toFixed(1)} MB, peak RSS ${peakRssMb} MB; CPU s main ${result.cpuSeconds.main}, RDKit ${result.cpuSeconds.workers} ` +
-  `(${figures.rdkitCpuMsPerStructure} ms per structure); full size on ${workers} idle cores ~${figures.projectedFullSizeOnIdleCores.totalMinutes} min -> ${file}`,
+    `(molecules ${result.seconds.molecules} s = ${structuresPerSecond} structures/s, activities ${result.seconds.activities} s, indexes ${result.seconds.indexes} s); ` +
+    `${(result.fileBytes / 1e6).toFixed(1)} MB, peak RSS ${peakRssMb} MB; CPU s main ${result.cpuSeconds.main}, RDKit ${result.cpuSeconds.workers} ` +
+    `(${figures.rdkitCpuMsPerStructure} ms per structure); full size on ${workers} idle cores ~${figures.projectedFullSizeOnIdleCores.totalMinutes} min -> ${file}`,
 );

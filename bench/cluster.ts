@@ -78,7 +78,10 @@ async function preparedDatabase(): Promise<ClusterDatabase & { created: boolean 
   const url = new URL(databaseUrl);
   const database = await createClusterDatabase(databaseUrl, url.pathname.slice(1));
   say(`${database.created ? 'created' : 'using'} database ${database.name}; npm run seed -- --size ${size}`);
-  const seed = spawnSync('npm', ['run', 'seed', '--', '--size', size, '--database-url', database.url], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+  const seed = spawnSync('npm', ['run', 'seed', '--', '--size', size, '--database-url', database.url], {
+    cwd: REPO,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (seed.status !== 0) throw new Error(`npm run seed -- --size ${size} failed`);
   // What autovacuum would do after the bulk load, done now: otherwise it runs during the first
   // measured phase (seen: pages p95 8.9 s and twice the PostgreSQL CPU per call in that phase only).
@@ -154,7 +157,9 @@ async function startHaproxy(dir: string, servers: ClusterServer[]): Promise<Bala
     const text = await (await fetch(`http://127.0.0.1:${statsPort}/stats;csv`)).text();
     const [header = '', ...lines] = text.trim().split('\n');
     const columns = header.replace(/^# /, '').split(',');
-    return lines.map((line) => Object.fromEntries(line.split(',').map((value, i) => [columns[i], value]))).filter((row) => row.pxname === 'kb_servers' && /^s\d+$/.test(row.svname ?? ''));
+    return lines
+      .map((line) => Object.fromEntries(line.split(',').map((value, i) => [columns[i], value])))
+      .filter((row) => row.pxname === 'kb_servers' && /^s\d+$/.test(row.svname ?? ''));
   };
   const balancer: Balancer = {
     baseUrl: `http://127.0.0.1:${port}`,
@@ -212,7 +217,11 @@ class Phase {
   /** CPU time spent meanwhile by the server processes and by their PostgreSQL backends (ms). */
   cpu = { servers: 0, postgres: 0 };
 
-  async timed(kind: Kind, work: () => Promise<Answer | ClusterUser>, ok: (answer: Answer) => boolean = (a) => a.status === 200): Promise<Answer | ClusterUser | undefined> {
+  async timed(
+    kind: Kind,
+    work: () => Promise<Answer | ClusterUser>,
+    ok: (answer: Answer) => boolean = (a) => a.status === 200,
+  ): Promise<Answer | ClusterUser | undefined> {
     const started = performance.now();
     try {
       const value = await work();
@@ -247,7 +256,10 @@ class Phase {
         postgres: Number((this.cpu.postgres / Math.max(1, this.requests)).toFixed(1)),
       },
       /** Cores kept busy on average by the servers and by PostgreSQL (2 cores here, shared with other work). */
-      coresBusy: { servers: Number((this.cpu.servers / this.elapsedMs).toFixed(2)), postgres: Number((this.cpu.postgres / this.elapsedMs).toFixed(2)) },
+      coresBusy: {
+        servers: Number((this.cpu.servers / this.elapsedMs).toFixed(2)),
+        postgres: Number((this.cpu.postgres / this.elapsedMs).toFixed(2)),
+      },
       instances: Object.fromEntries(this.instances),
     };
   }
@@ -265,10 +277,16 @@ async function runPhase(baseUrl: string, emails: string[], duration = seconds): 
       if (!user) return;
       while (Date.now() < until) {
         const sessionid = crypto.randomUUID();
-        const counted = await phase.timed('count', () => user.call(baseUrl, 'POST', '/api/guidedsearch/allresultscount', { searchcriteria: pick(GUIDED), sessionid }));
+        const counted = await phase.timed('count', () =>
+          user.call(baseUrl, 'POST', '/api/guidedsearch/allresultscount', { searchcriteria: pick(GUIDED), sessionid }),
+        );
         if (!counted || Date.now() >= until) continue;
         // 204: the tab of this search has no rows (an answer all the same).
-        await phase.timed('page', () => user.call(baseUrl, 'POST', `/api/results/${pick(TABS)}`, { sessionid, pageNumber: 0, pageSize: 50 }), (a) => a.status === 200 || a.status === 204);
+        await phase.timed(
+          'page',
+          () => user.call(baseUrl, 'POST', `/api/results/${pick(TABS)}`, { sessionid, pageNumber: 0, pageSize: 50 }),
+          (a) => a.status === 200 || a.status === 204,
+        );
       }
     }),
   );
@@ -295,8 +313,13 @@ function cpuOf(pid: number): number {
 
 /** CPU of the servers, and of each PostgreSQL backend connected to the bench database (not this probe's own). */
 async function cpuNow(): Promise<{ servers: number; backends: Map<number, number> }> {
-  const rows = await database.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
-  return { servers: servers.reduce((sum, server) => sum + cpuOf(server.pid), 0), backends: new Map(rows.map((row) => [row.pid, cpuOf(row.pid)])) };
+  const rows = await database.query<{ pid: number }>(
+    `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+  );
+  return {
+    servers: servers.reduce((sum, server) => sum + cpuOf(server.pid), 0),
+    backends: new Map(rows.map((row) => [row.pid, cpuOf(row.pid)])),
+  };
 }
 
 /**
@@ -338,11 +361,16 @@ let balancer: Balancer | null = null;
 try {
   const env = { CHEM_WORKERS: chemWorkers, TRUST_PROXY: 'true', LOG_LEVEL: 'warn' };
   // One after the other: the first start writes the demo users the second then finds.
-  for (const name of ['s1', 's2']) servers.push(await startClusterServer({ databaseUrl: database.url, logFile: path.join(workDir, `${name}.log`), env }));
+  for (const name of ['s1', 's2'])
+    servers.push(await startClusterServer({ databaseUrl: database.url, logFile: path.join(workDir, `${name}.log`), env }));
   balancer = await startHaproxy(workDir, servers);
   const emails = await benchAccounts(database);
-  const sizes = await database.query<{ structures: number; activities: number }>(`SELECT (SELECT count(*)::int FROM structures) AS structures, (SELECT count(*)::int FROM activities) AS activities`);
-  say(`servers ${servers.map((s) => `${s.baseUrl} (${s.instance})`).join(', ')}; HAProxy ${balancer.baseUrl}; ${sizes[0]!.structures} structures, ${sizes[0]!.activities} activities`);
+  const sizes = await database.query<{ structures: number; activities: number }>(
+    `SELECT (SELECT count(*)::int FROM structures) AS structures, (SELECT count(*)::int FROM activities) AS activities`,
+  );
+  say(
+    `servers ${servers.map((s) => `${s.baseUrl} (${s.instance})`).join(', ')}; HAProxy ${balancer.baseUrl}; ${sizes[0]!.structures} structures, ${sizes[0]!.activities} activities`,
+  );
 
   // Warm-up (not counted), through HAProxy so that both servers are warm: on a fresh database the
   // first half-minute of searches was several times slower (pages p95 17 s, 5× the PostgreSQL CPU
@@ -365,11 +393,16 @@ try {
   const single = pooled(one, 'one server, directly');
   const double = pooled(two, 'two servers behind HAProxy');
   const throughHaproxy = servers.map((server) => ({ instance: server.instance, answers: double.instances[server.instance] ?? 0 }));
-  const spreadOk = throughHaproxy.every((s) => s.answers > 0) && Object.values(haproxySent).every((n) => n > 0) && Object.keys(haproxySent).length === servers.length;
+  const spreadOk =
+    throughHaproxy.every((s) => s.answers > 0) &&
+    Object.values(haproxySent).every((n) => n > 0) &&
+    Object.keys(haproxySent).length === servers.length;
   const ratio = Number((double.requestsPerSecond / single.requestsPerSecond).toFixed(2));
   // Per round, and their median: a transient slowdown of the database (seen on a fresh database
   // about a minute into the searches, whichever phase ran then) skews the pooled ratio, not the median.
-  const roundRatios = one.map((phase, i) => Number((two[i]!.figures('').requestsPerSecond / phase.figures('').requestsPerSecond).toFixed(2)));
+  const roundRatios = one.map((phase, i) =>
+    Number((two[i]!.figures('').requestsPerSecond / phase.figures('').requestsPerSecond).toFixed(2)),
+  );
   const medianRatio = [...roundRatios].sort((x, y) => x - y)[Math.floor(roundRatios.length / 2)]!;
   const loadAfter = os.loadavg();
   const result = {
@@ -390,7 +423,10 @@ try {
     haproxyConfig: balancer.config,
     one: single,
     two: double,
-    perRound: one.map((phase, i) => ({ one: phase.figures(`round ${i + 1}, one server`), two: two[i]!.figures(`round ${i + 1}, two servers`) })),
+    perRound: one.map((phase, i) => ({
+      one: phase.figures(`round ${i + 1}, one server`),
+      two: two[i]!.figures(`round ${i + 1}, two servers`),
+    })),
     ratioTwoOverOne: ratio,
     ratioPerRound: roundRatios,
     ratioMedianOfRounds: medianRatio,
@@ -404,7 +440,9 @@ try {
   console.log(
     `cluster ${size} (${result.structures} structures) ${users} users ${rounds}×${seconds} s, ${result.cores} cores, load ${result.loadAverageBefore[0]}→${result.loadAverageAfter[0]}: ` +
       `one server ${part(single)}; two behind HAProxy ${part(double)}; ratio two/one ×${ratio} pooled, per round ${roundRatios.map((r) => `×${r}`).join(' ')} (median ×${medianRatio}); ` +
-      `spread ${throughHaproxy.map((s) => `${s.instance} ${s.answers}`).join(' / ')} (HAProxy ${Object.entries(haproxySent).map(([k, v]) => `${k} ${v}`).join(' / ')}) → ${file}`,
+      `spread ${throughHaproxy.map((s) => `${s.instance} ${s.answers}`).join(' / ')} (HAProxy ${Object.entries(haproxySent)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(' / ')}) → ${file}`,
   );
   if (!spreadOk) {
     console.error('HAProxy did not send requests to both servers: see the spread above.');
@@ -413,7 +451,8 @@ try {
 } finally {
   await balancer?.stop();
   await Promise.all(servers.map((server) => server.stop()));
-  if (keep || givenUrl) say(`kept database ${database.name}${givenUrl ? ' (named with --database-url: never dropped)' : ''}; logs in ${workDir}`);
+  if (keep || givenUrl)
+    say(`kept database ${database.name}${givenUrl ? ' (named with --database-url: never dropped)' : ''}; logs in ${workDir}`);
   else {
     await database.drop();
     fs.rmSync(workDir, { recursive: true, force: true });

@@ -21,7 +21,12 @@ import { TAB_COLUMNS } from '../apps/server/src/modules/results/tab-columns.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
-  options: { 'database-url': { type: 'string' }, rows: { type: 'string', default: '100000' }, formats: { type: 'string', default: 'csv,xlsx,sdf' }, batch: { type: 'string', default: '2000' } },
+  options: {
+    'database-url': { type: 'string' },
+    rows: { type: 'string', default: '100000' },
+    formats: { type: 'string', default: 'csv,xlsx,sdf' },
+    batch: { type: 'string', default: '2000' },
+  },
 });
 const wanted = Number.parseInt(values.rows ?? '100000', 10);
 const formats = (values.formats ?? 'csv,xlsx,sdf').split(',') as ExportFormat[];
@@ -35,7 +40,6 @@ async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
   const value = await fn();
   return [performance.now() - started, value];
 }
-
 
 const engine = new RdkitChemEngine(db);
 const search = new SearchService(db, engine);
@@ -56,12 +60,16 @@ const columns = TAB_COLUMNS[tab].filter((c) => !c.hidden && exportableColumns(ta
 async function readOnly(): Promise<number> {
   const model = TAB_MODELS[tab];
   const values = TAB_COLUMNS[tab].filter((c) => columns.includes(c.key)).map((c) => sql`${c.value(session.set_id)} AS ${sql.ref(c.key)}`);
-  const { rows: idRows } = await sql<{ id: number }>`SELECT ${model.entity} AS id FROM ${model.from(session.set_id)} WHERE ${model.where(session.set_id)} ORDER BY 1`.execute(db);
+  const { rows: idRows } = await sql<{
+    id: number;
+  }>`SELECT ${model.entity} AS id FROM ${model.from(session.set_id)} WHERE ${model.where(session.set_id)} ORDER BY 1`.execute(db);
   const ids = idRows.map((r) => Number(r.id));
   const [ms] = await time(async () => {
     for (let i = 0; i < ids.length; i += batchRows) {
       await results.withWorkMem((trx) =>
-        sql`SELECT ${sql.join(values)} FROM ${model.from(session.set_id)} WHERE ${model.where(session.set_id)} AND ${model.entity} = ANY(${ids.slice(i, i + batchRows)}::bigint[]) ORDER BY ${model.entity}`.execute(trx),
+        sql`SELECT ${sql.join(values)} FROM ${model.from(session.set_id)} WHERE ${model.where(session.set_id)} AND ${model.entity} = ANY(${ids.slice(i, i + batchRows)}::bigint[]) ORDER BY ${model.entity}`.execute(
+          trx,
+        ),
       );
     }
   });
@@ -70,7 +78,10 @@ async function readOnly(): Promise<number> {
 
 await engine.molblocks(['C']); // workers started before any timing
 const referenceMs = await readOnly();
-const perFormat: Record<string, { rows: number; createMs: number; writeMs: number; rowsPerSecond: number; bytes: number; ratioToRead: number }> = {};
+const perFormat: Record<
+  string,
+  { rows: number; createMs: number; writeMs: number; rowsPerSecond: number; bytes: number; ratioToRead: number }
+> = {};
 for (const format of formats) {
   const [createMs, created] = await time(() => exports.create(auth, { sessionid: sessionId, tab, selection: null, format, columns }));
   const [writeMs] = await time(() => runner.runNow(created.jobId));
@@ -106,7 +117,10 @@ const file = writeResult('export', result);
 console.log(
   `export on ${handle.kind}: Activities tab of "${label}" (${counts.actidscount.toLocaleString('en-US')} rows, ${columns.length} columns): ` +
     Object.entries(perFormat)
-      .map(([format, f]) => `${format.toUpperCase()} ${f.rowsPerSecond.toLocaleString('en-US')} rows/s (${((f.createMs + f.writeMs) / 1000).toFixed(1)} s, ${(f.bytes / 1e6).toFixed(1)} MB, ×${f.ratioToRead} of read-only)`)
+      .map(
+        ([format, f]) =>
+          `${format.toUpperCase()} ${f.rowsPerSecond.toLocaleString('en-US')} rows/s (${((f.createMs + f.writeMs) / 1000).toFixed(1)} s, ${(f.bytes / 1e6).toFixed(1)} MB, ×${f.ratioToRead} of read-only)`,
+      )
       .join('; ') +
     `; read-only reference ${(referenceMs / 1000).toFixed(1)} s → ${file}`,
 );

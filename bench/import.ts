@@ -26,8 +26,10 @@ const workers = values.workers ? Number.parseInt(values.workers, 10) : undefined
 /** RDKit throughput (full profile: InChI + fingerprints) on the first structures of the file. */
 async function rdkitReference(): Promise<{ molecules: number; seconds: number }> {
   const sqlite = new Database(file, { readonly: true, fileMustExist: true });
-  const smiles = sqlite.prepare('SELECT canonical_smiles FROM compound_structures WHERE canonical_smiles IS NOT NULL LIMIT ?')
-    .pluck().all(RDKIT_SAMPLE) as string[];
+  const smiles = sqlite
+    .prepare('SELECT canonical_smiles FROM compound_structures WHERE canonical_smiles IS NOT NULL LIMIT ?')
+    .pluck()
+    .all(RDKIT_SAMPLE) as string[];
   sqlite.close();
   const pool = new ChemPool(workers);
   try {
@@ -68,18 +70,31 @@ const result = {
   activityStepSeconds: Number((activities?.seconds ?? 0).toFixed(2)),
   reference: {
     sqliteReadOnly: { rows: scan.rows, seconds: Number(scan.seconds.toFixed(2)), rowsPerSecond: rate(scan.rows, scan.seconds) },
-    rdkitOnly: { molecules: rdkit.molecules, seconds: Number(rdkit.seconds.toFixed(2)), moleculesPerSecond: rate(rdkit.molecules, rdkit.seconds) },
+    rdkitOnly: {
+      molecules: rdkit.molecules,
+      seconds: Number(rdkit.seconds.toFixed(2)),
+      moleculesPerSecond: rate(rdkit.molecules, rdkit.seconds),
+    },
     // > 1: the import is slower than RDKit alone would be (database work not hidden behind RDKit).
-    structuresVsRdkit: Number(((rdkit.molecules / rdkit.seconds) / Math.max(1, rate(molecules?.read ?? 0, molecules?.seconds ?? 0))).toFixed(2)),
+    structuresVsRdkit: Number(
+      (rdkit.molecules / rdkit.seconds / Math.max(1, rate(molecules?.read ?? 0, molecules?.seconds ?? 0))).toFixed(2),
+    ),
     importVsReadOnly: Number((summary.seconds / Math.max(scan.seconds, 1e-3)).toFixed(1)),
   },
   counts: summary.counts,
-  steps: summary.steps.map((s) => ({ step: s.step, status: s.status, read: s.read, seconds: Number(s.seconds.toFixed(2)), loaded: s.loaded, skipped: s.skipped })),
+  steps: summary.steps.map((s) => ({
+    step: s.step,
+    status: s.status,
+    read: s.read,
+    seconds: Number(s.seconds.toFixed(2)),
+    loaded: s.loaded,
+    skipped: s.skipped,
+  })),
 };
 console.log(
   `import: ${result.rowsRead} rows in ${result.seconds} s = ${result.rowsPerSecond} rows/s ` +
-  `(structures ${result.structuresPerSecond}/s, activities ${result.activitiesPerSecond}/s); ` +
-  `reference: SQLite read only ${result.reference.sqliteReadOnly.rowsPerSecond} rows/s, RDKit only ${result.reference.rdkitOnly.moleculesPerSecond} molecules/s`,
+    `(structures ${result.structuresPerSecond}/s, activities ${result.activitiesPerSecond}/s); ` +
+    `reference: SQLite read only ${result.reference.sqliteReadOnly.rowsPerSecond} rows/s, RDKit only ${result.reference.rdkitOnly.moleculesPerSecond} molecules/s`,
 );
 const dir = path.join(import.meta.dirname, 'results');
 fs.mkdirSync(dir, { recursive: true });

@@ -119,7 +119,10 @@ async function startServer(): Promise<{ baseUrl: string; stop: () => Promise<voi
     }
     try {
       const health = (await (await fetch(`${baseUrl}/api/health`)).json()) as { dataset: { structures: number; label: string } };
-      const seeded = fs.readFileSync(logFile, 'utf8').includes('Demo knowledge base') || health.dataset.structures >= 11_000 || health.dataset.label.startsWith('chembl:');
+      const seeded =
+        fs.readFileSync(logFile, 'utf8').includes('Demo knowledge base') ||
+        health.dataset.structures >= 11_000 ||
+        health.dataset.label.startsWith('chembl:');
       if (seeded && health.dataset.structures > 0) break;
     } catch {
       // not listening yet
@@ -185,8 +188,15 @@ class Client {
 
   static async login(baseUrl: string, email: string): Promise<Client> {
     const client = new Client(baseUrl);
-    const answer = (await client.post(`/api/pub/${PRODUCT_SLUG}/generate-token`, { username: email, password: DEMO_PASSWORD })) as { token: string; nodeToken: string };
-    client.headers = { [AUTH_HEADERS.mainToken]: `Bearer ${answer.token}`, [AUTH_HEADERS.nodeToken]: `Bearer ${answer.nodeToken}`, [AUTH_HEADERS.email]: email };
+    const answer = (await client.post(`/api/pub/${PRODUCT_SLUG}/generate-token`, { username: email, password: DEMO_PASSWORD })) as {
+      token: string;
+      nodeToken: string;
+    };
+    client.headers = {
+      [AUTH_HEADERS.mainToken]: `Bearer ${answer.token}`,
+      [AUTH_HEADERS.nodeToken]: `Bearer ${answer.nodeToken}`,
+      [AUTH_HEADERS.email]: email,
+    };
     return client;
   }
 
@@ -245,7 +255,14 @@ let GUIDED: unknown[] = [
 let STRUCTURES: unknown[] = [
   { rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value: 'c1ccccc1', category: 'substructure' } }] },
   { rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value: 'c1ccncc1', category: 'substructure' } }] },
-  { rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value: 'CC(=O)Nc1ccc(O)cc1', category: 'similarity', similarityMin: 0.3 } }] },
+  {
+    rows: [
+      {
+        selectedOption: 'structure',
+        structure: { inputType: 'smiles', value: 'CC(=O)Nc1ccc(O)cc1', category: 'similarity', similarityMin: 0.3 },
+      },
+    ],
+  },
 ];
 
 /** The L mix (see the header), with targets and structures read from the database. */
@@ -253,28 +270,68 @@ async function largeMix(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   // Gene symbols where the data has them (demo seeds); an imported generated release has none: names.
-  const targets = (await client.query<{ target_id: string; label: string }>('SELECT target_id, coalesce(gene_symbol, name) AS label FROM targets ORDER BY gene_symbol IS NULL, target_id LIMIT 8')).rows;
-  const probes = (await client.query<{ canonical_smiles: string }>('SELECT canonical_smiles FROM structures ORDER BY md5(str_id::text) LIMIT 4')).rows;
+  const targets = (
+    await client.query<{ target_id: string; label: string }>(
+      'SELECT target_id, coalesce(gene_symbol, name) AS label FROM targets ORDER BY gene_symbol IS NULL, target_id LIMIT 8',
+    )
+  ).rows;
+  const probes = (
+    await client.query<{ canonical_smiles: string }>('SELECT canonical_smiles FROM structures ORDER BY md5(str_id::text) LIMIT 4')
+  ).rows;
   await client.end();
   const t = (i: number) => ({ label: targets[i % targets.length]!.label, ids: [Number(targets[i % targets.length]!.target_id)] });
   const ki = { selectedOption: 'activitytypes', activities: [{ activityType: 'Ki', activityUom: 'nM', prefix: '<=', minValue: 10 }] };
   // Each under the activity cap at demo L (npm run bench -- search: 244 to 202,725 activities).
   GUIDED = [
-    { rows: [{ selectedOption: 'target', targets: [t(0)] }, { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'nM', prefix: '<', minValue: 100 }] }] },
-    { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki', activityUom: 'nM', prefix: 'R', minValue: 1, maxValue: 10 }] }] },
-    { rows: [{ selectedOption: 'target', targets: [t(3)], operator: 'NOT' }, { selectedOption: 'activitymechanism', mechanisms: ['INHIBITOR'] }] },
+    {
+      rows: [
+        { selectedOption: 'target', targets: [t(0)] },
+        { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'nM', prefix: '<', minValue: 100 }] },
+      ],
+    },
+    {
+      rows: [
+        {
+          selectedOption: 'activitytypes',
+          activities: [{ activityType: 'Ki', activityUom: 'nM', prefix: 'R', minValue: 1, maxValue: 10 }],
+        },
+      ],
+    },
+    {
+      rows: [
+        { selectedOption: 'target', targets: [t(3)], operator: 'NOT' },
+        { selectedOption: 'activitymechanism', mechanisms: ['INHIBITOR'] },
+      ],
+    },
     { rows: [{ selectedOption: 'bibliography', sources: ['P'], yearRange: { fromYear: 2018, toYear: 2020 } }, ki] },
     { rows: [{ selectedOption: 'clinicalphase', phases: ['Launched'] }] },
     { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'DC50' }] }] },
-    { rows: [{ selectedOption: 'activitymechanism', mechanisms: ['AGONIST'] }, { selectedOption: 'assay', assayTypes: ['functional'] }] },
-    { rows: [{ selectedOption: 'structure', properties: { molmin: 350, molmax: 400, logpmax: 3 } }, { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'uM', prefix: '<', minValue: 1 }] }] },
+    {
+      rows: [
+        { selectedOption: 'activitymechanism', mechanisms: ['AGONIST'] },
+        { selectedOption: 'assay', assayTypes: ['functional'] },
+      ],
+    },
+    {
+      rows: [
+        { selectedOption: 'structure', properties: { molmin: 350, molmax: 400, logpmax: 3 } },
+        { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'uM', prefix: '<', minValue: 1 }] },
+      ],
+    },
   ];
   STRUCTURES = [
     // Under 1 % of demo L's structures each (npm run bench -- structure).
     ...['C#Cc1cccc(N)c1', 'c1ccc(-c2ccncc2)nc1', 'NC1CC1'].map((value) => ({
       rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value, category: 'substructure' } }],
     })),
-    ...probes.map((p) => ({ rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value: p.canonical_smiles, category: 'similarity', similarityMin: 0.7 } }] })),
+    ...probes.map((p) => ({
+      rows: [
+        {
+          selectedOption: 'structure',
+          structure: { inputType: 'smiles', value: p.canonical_smiles, category: 'similarity', similarityMin: 0.7 },
+        },
+      ],
+    })),
   ];
 }
 const PREVIEWS = [
@@ -320,20 +377,32 @@ async function act(user: UserState): Promise<void> {
     // A page that exists: the first, or a later one of the rows this tab had last time.
     const rows = user.rowCounts.get(`${user.session}:${tab}`) ?? 0;
     const pageNumber = Math.floor(Math.random() * Math.min(5, Math.ceil(rows / 50)));
-    const answer = (await timed('page', () => user.client.post(`/api/results/${tab}`, { sessionid: user.session, pageNumber, pageSize: 50 }))) as { rowCount?: number } | undefined;
+    const answer = (await timed('page', () =>
+      user.client.post(`/api/results/${tab}`, { sessionid: user.session, pageNumber, pageSize: 50 }),
+    )) as { rowCount?: number } | undefined;
     if (answer?.rowCount !== undefined) user.rowCounts.set(`${user.session}:${tab}`, answer.rowCount);
     return;
   }
   if (roll < 0.9 || !user.canExport) {
     const chart = pick(['activitytype', 'year', 'target', 'assaytype', 'bibliography']);
-    await timed('chart', () => user.client.post('/api/results/chart', { sessionid: user.session, type: 'activitiestab', charttype: chart, maxCount: 50 }));
+    await timed('chart', () =>
+      user.client.post('/api/results/chart', { sessionid: user.session, type: 'activitiestab', charttype: chart, maxCount: 50 }),
+    );
     return;
   }
   await timed('export', async () => {
-    const page = (await user.client.post('/api/results/activitiestab', { sessionid: user.session, pageNumber: 0, pageSize: 5 })) as { data?: { act_id?: number }[] };
+    const page = (await user.client.post('/api/results/activitiestab', { sessionid: user.session, pageNumber: 0, pageSize: 5 })) as {
+      data?: { act_id?: number }[];
+    };
     const ids = (page.data ?? []).map((r) => r.act_id).filter((id): id is number => typeof id === 'number');
     if (ids.length === 0) return;
-    const job = (await user.client.post('/api/export/start', { sessionid: user.session, tab: 'activitiestab', selection: { selectedIds: ids }, format: 'csv', columns: ['act_id'] })) as { fileId: number | null; status: string };
+    const job = (await user.client.post('/api/export/start', {
+      sessionid: user.session,
+      tab: 'activitiestab',
+      selection: { selectedIds: ids },
+      format: 'csv',
+      columns: ['act_id'],
+    })) as { fileId: number | null; status: string };
     if (job.fileId) await user.client.post('/api/dashboard/downloadfile', { fileId: job.fileId });
   });
 }
@@ -345,12 +414,20 @@ async function act(user: UserState): Promise<void> {
  */
 async function probe(baseUrl: string, until: number): Promise<void> {
   const worker = new Worker(new URL('./support/load-probe.mjs', import.meta.url), {
-    workerData: { baseUrl, until, loginPath: `/api/pub/${PRODUCT_SLUG}/generate-token`, username: 'partial-user@demo.test', password: DEMO_PASSWORD },
+    workerData: {
+      baseUrl,
+      until,
+      loginPath: `/api/pub/${PRODUCT_SLUG}/generate-token`,
+      username: 'partial-user@demo.test',
+      password: DEMO_PASSWORD,
+    },
   });
-  const answer = await new Promise<{ timings: Record<'health' | 'login', number[]>; errors: Record<'health' | 'login', string[]> }>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
+  const answer = await new Promise<{ timings: Record<'health' | 'login', number[]>; errors: Record<'health' | 'login', string[]> }>(
+    (resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    },
+  );
   await worker.terminate();
   for (const kind of ['health', 'login'] as const) {
     (timings.get(kind) ?? timings.set(kind, []).get(kind)!).push(...answer.timings[kind]);
@@ -397,7 +474,12 @@ try {
   const crowd = Array.from({ length: users }, async (_, i) => {
     // The evaluation user (the third demo account) may not export.
     const account = accounts[i % accounts.length]!;
-    const user: UserState = { client: clients[i % clients.length]!, canExport: account !== 'evaluate-user@demo.test', session: null, rowCounts: new Map() };
+    const user: UserState = {
+      client: clients[i % clients.length]!,
+      canExport: account !== 'evaluate-user@demo.test',
+      session: null,
+      rowCounts: new Map(),
+    };
     while (Date.now() < until) await act(user);
   });
   await Promise.all([probe(server.baseUrl, until), ...crowd]);
@@ -421,7 +503,11 @@ try {
     errorSamples,
     // Per lane, the share of 0.5 s samples with 0, 1, 2, … connections busy (PostgreSQL only).
     laneOccupancy,
-    benchEventLoopDelayMs: { p50: Number((benchLoop.percentile(50) / 1e6).toFixed(1)), p99: Number((benchLoop.percentile(99) / 1e6).toFixed(1)), max: Number((benchLoop.max / 1e6).toFixed(1)) },
+    benchEventLoopDelayMs: {
+      p50: Number((benchLoop.percentile(50) / 1e6).toFixed(1)),
+      p99: Number((benchLoop.percentile(99) / 1e6).toFixed(1)),
+      max: Number((benchLoop.max / 1e6).toFixed(1)),
+    },
     healthP95Ratio: ratio(loaded.health!.p95, reference.health.p95),
     loginP95Ratio: ratio(loaded.login!.p95, reference.login.p95),
   };
@@ -435,7 +521,11 @@ try {
         .filter((k) => k !== 'health' && k !== 'login')
         .map((k) => `${k} n ${loaded[k]!.n} p95 ${loaded[k]!.p95}`)
         .join(', ') +
-      (laneOccupancy ? `; connections busy at most (share of samples): ${Object.entries(laneOccupancy).map(([lane, shares]) => `${lane} ${shares.length - 1} (${Math.round((shares.at(-1) ?? 0) * 100)} %)`).join(', ')}` : '') +
+      (laneOccupancy
+        ? `; connections busy at most (share of samples): ${Object.entries(laneOccupancy)
+            .map(([lane, shares]) => `${lane} ${shares.length - 1} (${Math.round((shares.at(-1) ?? 0) * 100)} %)`)
+            .join(', ')}`
+        : '') +
       ` → ${file}`,
   );
   if (errorsTotal > 0) console.error(JSON.stringify(errorSamples, null, 2));

@@ -38,7 +38,10 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 }
 
 try {
-  const { rows: base } = await sql<{ n: number; max_str: number }>`SELECT count(*)::int AS n, max(str_id)::int AS max_str FROM activities`.execute(db);
+  const { rows: base } = await sql<{
+    n: number;
+    max_str: number;
+  }>`SELECT count(*)::int AS n, max(str_id)::int AS max_str FROM activities`.execute(db);
   const { n: existing, max_str: maxStr } = base[0]!;
   const copies = Math.max(0, Math.ceil((wantedActivities - existing - hotCount) / existing));
   console.error(`${existing} activities; adding ${copies} copies and ${hotCount} measurements of one structure on one target…`);
@@ -48,17 +51,24 @@ try {
       FROM activities a, generate_series(1, ${copies}) c WHERE a.activity_remarks IS DISTINCT FROM ${MARK}`.execute(db);
   }
   const { rows: hotRows } = await sql<{ str_id: number; target_id: number; ref_id: number | null; assay_id: number | null }>`
-    SELECT str_id::int, target_id::int, ref_id::int, assay_id::int FROM activities WHERE target_id IS NOT NULL AND str_id IS NOT NULL ORDER BY act_id LIMIT 1`.execute(db);
+    SELECT str_id::int, target_id::int, ref_id::int, assay_id::int FROM activities WHERE target_id IS NOT NULL AND str_id IS NOT NULL ORDER BY act_id LIMIT 1`.execute(
+    db,
+  );
   const hot = hotRows[0]!;
   await sql`INSERT INTO activities (str_id, target_id, ref_id, assay_id, std_activity_type, std_act_prefix, activity_value, standard_uom, micro_molarvalue, pchembl_value, activity_remarks)
     SELECT ${hot.str_id}, ${hot.target_id}, ${hot.ref_id}, ${hot.assay_id}, CASE WHEN g % 3 = 0 THEN 'Ki' ELSE 'IC50' END, '=', g % 10000 + 1, 'nM', (g % 10000 + 1) / 1000.0,
       9 - log(g % 10000 + 1), ${MARK} FROM generate_series(1, ${hotCount}) g`.execute(db);
   await sql`ANALYZE activities`.execute(db);
   const { rows: totalRows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM activities`.execute(db);
-  const { rows: ordinary } = await sql<{ str_id: number }>`SELECT str_id::int FROM activities WHERE str_id <> ${hot.str_id} AND str_id IS NOT NULL ORDER BY act_id LIMIT 1`.execute(db);
+  const { rows: ordinary } = await sql<{
+    str_id: number;
+  }>`SELECT str_id::int FROM activities WHERE str_id <> ${hot.str_id} AND str_id IS NOT NULL ORDER BY act_id LIMIT 1`.execute(db);
 
   const list = (selection: Partial<MeasurementSelection> & { page?: number }) => () =>
-    service.list({ idType: 'structure', sort: 'value', direction: 'asc', page: 0, pageSize: 50, ...selection } as MeasurementSelection & { page: number; pageSize: number });
+    service.list({ idType: 'structure', sort: 'value', direction: 'asc', page: 0, pageSize: 50, ...selection } as MeasurementSelection & {
+      page: number;
+      pageSize: number;
+    });
   const on = { id: hot.str_id, targetId: hot.target_id };
   const cases: Array<[string, () => Promise<unknown>]> = [
     ['first page by value', list(on)],
@@ -68,7 +78,10 @@ try {
     ['one type (Ki)', list({ ...on, type: 'Ki' })],
     ['no-target list of that structure', list({ id: hot.str_id, targetId: 'none' })],
     ['an ordinary compound, every target', list({ id: ordinary[0]!.str_id, targetId: 'all' })],
-    ['reference: index count', async () => sql`SELECT count(*) FROM activities WHERE str_id = ${hot.str_id} AND target_id = ${hot.target_id}`.execute(db)],
+    [
+      'reference: index count',
+      async () => sql`SELECT count(*) FROM activities WHERE str_id = ${hot.str_id} AND target_id = ${hot.target_id}`.execute(db),
+    ],
   ];
   const figures: Record<string, ReturnType<typeof summary>> = {};
   for (const [, fn] of cases) await fn(); // warm

@@ -17,7 +17,12 @@ import { PredictionService } from '../apps/server/src/modules/prediction/predict
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
-  options: { 'database-url': { type: 'string' }, queries: { type: 'string', default: '60' }, selection: { type: 'string', default: '1000' }, 'model-dir': { type: 'string' } },
+  options: {
+    'database-url': { type: 'string' },
+    queries: { type: 'string', default: '60' },
+    selection: { type: 'string', default: '1000' },
+    'model-dir': { type: 'string' },
+  },
 });
 const queries = Number.parseInt(values.queries ?? '60', 10);
 const selectionSize = Number.parseInt(values.selection ?? '1000', 10);
@@ -45,11 +50,16 @@ await db.deleteFrom('app_settings').where('key', '=', 'prediction_background').e
 const [warmMs] = await time(() => service.warm());
 const model = models.status();
 
-const { rows: counts } = await sql<{ structures: number; activities: number }>`SELECT (SELECT count(*)::int FROM structures) AS structures, (SELECT count(*)::int FROM activities) AS activities`.execute(db);
+const { rows: counts } = await sql<{
+  structures: number;
+  activities: number;
+}>`SELECT (SELECT count(*)::int FROM structures) AS structures, (SELECT count(*)::int FROM activities) AS activities`.execute(db);
 // Structures at regular intervals of str_id, typed as SMILES (not looked up by id).
 const { rows: sample } = await sql<{ str_id: number; canonical_smiles: string }>`
   WITH numbered AS (SELECT str_id, canonical_smiles, row_number() OVER (ORDER BY str_id) AS n, count(*) OVER () AS total FROM structures)
-  SELECT str_id::int AS str_id, canonical_smiles FROM numbered WHERE (n - 1) % greatest(1, total / ${queries + selectionSize}) = 0 ORDER BY str_id LIMIT ${queries + selectionSize}`.execute(db);
+  SELECT str_id::int AS str_id, canonical_smiles FROM numbered WHERE (n - 1) % greatest(1, total / ${queries + selectionSize}) = 0 ORDER BY str_id LIMIT ${queries + selectionSize}`.execute(
+  db,
+);
 const singles = sample.slice(0, queries);
 const selection = sample.slice(queries, queries + selectionSize).map((row) => row.str_id);
 
@@ -65,7 +75,8 @@ for (const row of singles) {
 }
 
 const [selectionMs] = await time(async () => {
-  for (let at = 0; at < selection.length; at += PREDICTION_BATCH_MAX) await service.predictBatch(selection.slice(at, at + PREDICTION_BATCH_MAX), 10);
+  for (let at = 0; at < selection.length; at += PREDICTION_BATCH_MAX)
+    await service.predictBatch(selection.slice(at, at + PREDICTION_BATCH_MAX), 10);
 });
 
 const s = { predict: summary(times.predict), similarity: summary(times.similarity) };
@@ -78,7 +89,11 @@ const result = {
   single: s,
   ratioP50: Number((s.predict.p50 / Math.max(s.similarity.p50, 0.1)).toFixed(2)),
   inDomain: `${inDomain}/${singles.length}`,
-  selection: { structures: selection.length, ms: Math.round(selectionMs), perStructureMs: Number((selectionMs / Math.max(selection.length, 1)).toFixed(1)) },
+  selection: {
+    structures: selection.length,
+    ms: Math.round(selectionMs),
+    perStructureMs: Number((selectionMs / Math.max(selection.length, 1)).toFixed(1)),
+  },
 };
 const file = writeResult('prediction-speed', result);
 console.log(

@@ -28,7 +28,15 @@ import type { ModelBackground } from '../apps/server/src/modules/prediction/mode
 import { loadMultitaskModel, readModelFolder } from '../apps/server/src/modules/prediction/multitask/multitask-model.ts';
 import type { MultitaskModel } from '../apps/server/src/modules/prediction/multitask/multitask-model.ts';
 import { SCAN_MIN_SIMILARITY } from '../apps/server/src/modules/prediction/prediction-service.ts';
-import { ENSEMBLE_THRESHOLD, activeIndexOf, buildActiveSet, fitBackground, nearestActive, rawScoresOf, scoreTargets } from '../apps/server/src/modules/prediction/similarity-ensemble.ts';
+import {
+  ENSEMBLE_THRESHOLD,
+  activeIndexOf,
+  buildActiveSet,
+  fitBackground,
+  nearestActive,
+  rawScoresOf,
+  scoreTargets,
+} from '../apps/server/src/modules/prediction/similarity-ensemble.ts';
 import type { ActivePair, ActiveSet, Background, Neighbour } from '../apps/server/src/modules/prediction/similarity-ensemble.ts';
 import { summary, writeResult } from './support/bench-kit.ts';
 import { TanimotoScan, readSubset } from './support/prediction-data.ts';
@@ -90,9 +98,16 @@ for (const record of data.records) {
   byStructure.set(record.strId, targets);
   inDoc.set(record.docId, byStructure);
 }
-const eligible = [...inDoc.entries()].filter(([, byStructure]) => byStructure.size >= minCompounds).map(([doc]) => doc).sort((a, b) => a - b);
-const heldOut = shuffled(eligible, seededRandom(seed)).slice(0, docCount).sort((a, b) => a - b);
-progress(`${data.smiles.length} structures, ${data.records.length} active activities; ${eligible.length} documents eligible, ${heldOut.length} held out`);
+const eligible = [...inDoc.entries()]
+  .filter(([, byStructure]) => byStructure.size >= minCompounds)
+  .map(([doc]) => doc)
+  .sort((a, b) => a - b);
+const heldOut = shuffled(eligible, seededRandom(seed))
+  .slice(0, docCount)
+  .sort((a, b) => a - b);
+progress(
+  `${data.smiles.length} structures, ${data.records.length} active activities; ${eligible.length} documents eligible, ${heldOut.length} held out`,
+);
 
 // ---- the backgrounds' sample, as background.ts takes it: every k-th structure by str_id. The
 // ensemble scores each without itself and the structures of its own documents (neighbours from
@@ -105,7 +120,12 @@ for (let strId = 1; strId <= data.smiles.length && backgroundSample.length < bac
   for (const doc of data.docsOfStructure.get(strId) ?? []) for (const sibling of data.structuresOfDoc.get(doc) ?? []) siblings.add(sibling);
   backgroundSample.push({ strId, neighbours: scan.neighboursOf(strId, ENSEMBLE_THRESHOLD), siblings });
 }
-const modelBackground = model ? await estimateModelBackground(model, backgroundSample.map((query) => query.strId)) : null;
+const modelBackground = model
+  ? await estimateModelBackground(
+      model,
+      backgroundSample.map((query) => query.strId),
+    )
+  : null;
 
 /** model-background.ts estimateModelBackground's arithmetic, on fingerprints of the bench's sample instead of the database's. */
 async function estimateModelBackground(m: MultitaskModel, strIds: readonly number[]): Promise<ModelBackground> {
@@ -142,8 +162,23 @@ function nearestNeighbourRanking(neighbours: readonly Neighbour[], set: ActiveSe
 }
 
 // ---- the folds
-type Predictor = 'ensemble' | 'multitask' | 'combined' | 'nearestNeighbour' | 'popularity' | 'multitaskOnSubsetTargets' | 'multitaskRawProbability';
-const PREDICTORS: Predictor[] = ['ensemble', 'multitask', 'combined', 'nearestNeighbour', 'popularity', 'multitaskOnSubsetTargets', 'multitaskRawProbability'];
+type Predictor =
+  | 'ensemble'
+  | 'multitask'
+  | 'combined'
+  | 'nearestNeighbour'
+  | 'popularity'
+  | 'multitaskOnSubsetTargets'
+  | 'multitaskRawProbability';
+const PREDICTORS: Predictor[] = [
+  'ensemble',
+  'multitask',
+  'combined',
+  'nearestNeighbour',
+  'popularity',
+  'multitaskOnSubsetTargets',
+  'multitaskRawProbability',
+];
 const isModelOnly = (predictor: Predictor) => predictor.startsWith('multitask');
 type Split = 'all' | 'inDomain' | 'outOfDomain';
 const SPLITS: Split[] = ['all', 'inDomain', 'outOfDomain'];
@@ -157,7 +192,13 @@ const tally = (predictor: Predictor, split: Split, truth: Truth) => {
   if (!found) tallies.set(key, (found = new RecallTally()));
   return found;
 };
-const timings = { scanMs: [] as number[], ensembleMs: [] as number[], modelMs: [] as number[], combineMs: [] as number[], foldSetupMs: [] as number[] };
+const timings = {
+  scanMs: [] as number[],
+  ensembleMs: [] as number[],
+  modelMs: [] as number[],
+  combineMs: [] as number[],
+  foldSetupMs: [] as number[],
+};
 const nearestSimilarities: number[] = [];
 let withoutNearest = 0;
 let identicalNearest = 0;
@@ -192,7 +233,9 @@ for (const [foldIndex, doc] of heldOut.entries()) {
   }
   const set = buildActiveSet(data.targets, [...best.values()]);
   const background = fitBackground(
-    backgroundSample.filter((query) => !testSet.has(query.strId)).map((query) => rawScoresOf(query.neighbours, set, (id) => query.siblings.has(id))),
+    backgroundSample
+      .filter((query) => !testSet.has(query.strId))
+      .map((query) => rawScoresOf(query.neighbours, set, (id) => query.siblings.has(id))),
     set.activesPerTarget,
   );
   backgrounds.push(background);
@@ -229,7 +272,9 @@ for (const [foldIndex, doc] of heldOut.entries()) {
     }
     started = performance.now();
     // The product's combined list (rank-targets.ts), with or without the model.
-    const combined = rankTargets(set, ensemble, outputs, (chemblId) => targetOfChemblId(chemblId) ?? undefined).ranked.map((entry) => entry.key);
+    const combined = rankTargets(set, ensemble, outputs, (chemblId) => targetOfChemblId(chemblId) ?? undefined).ranked.map(
+      (entry) => entry.key,
+    );
     timings.combineMs.push(performance.now() - started);
 
     const rankings: Partial<Record<Predictor, TargetKey[]>> = {
@@ -315,7 +360,8 @@ const triple = (predictor: Predictor, split: Split, truth: Truth) => {
   const f = fig(predictor, split, truth);
   return f ? `${f.recallAt1}/${f.recallAt5}/${f.recallAt10}` : 'n/a';
 };
-const share = (ranks: number[] | undefined, k: number) => (ranks && ranks.length ? Number((ranks.filter((r) => r <= k).length / ranks.length).toFixed(2)) : null);
+const share = (ranks: number[] | undefined, k: number) =>
+  ranks && ranks.length ? Number((ranks.filter((r) => r <= k).length / ranks.length).toFixed(2)) : null;
 const perTargetFigures = [...perTarget.entries()]
   .sort((a, b) => b[1].pairs - a[1].pairs || a[0] - b[0])
   .map(([t, row]) => ({
@@ -343,9 +389,16 @@ const git = (...args: string[]) => spawnSync('git', args, { cwd: root, encoding:
 const result = {
   date: new Date().toISOString(),
   /** The product code the figures come from: the commit, and its prediction files changed since. */
-  code: { commit: git('rev-parse', '--short', 'HEAD'), changed: git('status', '--porcelain', '--', 'apps/server/src/modules/prediction', 'packages/contracts/src/prediction.ts').split('\n').filter(Boolean) },
+  code: {
+    commit: git('rev-parse', '--short', 'HEAD'),
+    changed: git('status', '--porcelain', '--', 'apps/server/src/modules/prediction', 'packages/contracts/src/prediction.ts')
+      .split('\n')
+      .filter(Boolean),
+  },
   data: path.relative(root, dataFile),
-  model: model ? { name: model.name, targets: model.targets.length, compacted: model.compacted, targetsWithActivesInSubset: modelTargetsInSubset } : null,
+  model: model
+    ? { name: model.name, targets: model.targets.length, compacted: model.compacted, targetsWithActivesInSubset: modelTargetsInSubset }
+    : null,
   parameters: {
     docs: Number.isFinite(docCount) ? docCount : 'all',
     seed,
@@ -357,15 +410,31 @@ const result = {
     domainMin: PREDICTION_DOMAIN_MIN_SIMILARITY,
     fusion: { k: FUSION_K, weights: FUSION_WEIGHTS },
   },
-  subset: { ...data.counts, structures: data.smiles.length, activeRecords: data.records.length, targetsWithActives: activeTargets.size, eligibleDocuments: eligible.length },
+  subset: {
+    ...data.counts,
+    structures: data.smiles.length,
+    activeRecords: data.records.length,
+    targetsWithActives: activeTargets.size,
+    eligibleDocuments: eligible.length,
+  },
   heldOutDocuments: heldOut.length,
   evaluatedCompounds: evaluated,
   distinctCompounds: new Set([...heldOut].flatMap((doc) => [...inDoc.get(doc)!.keys()])).size,
-  scoredTargetsPerFold: { mean: Number(meanScored.toFixed(1)), min: Math.min(...scoredTargetsPerFold), max: Math.max(...scoredTargetsPerFold) },
-  chanceRecall: { at1: Number((1 / meanScored).toFixed(3)), at5: Number((5 / meanScored).toFixed(3)), at10: Number((10 / meanScored).toFixed(3)) },
+  scoredTargetsPerFold: {
+    mean: Number(meanScored.toFixed(1)),
+    min: Math.min(...scoredTargetsPerFold),
+    max: Math.max(...scoredTargetsPerFold),
+  },
+  chanceRecall: {
+    at1: Number((1 / meanScored).toFixed(3)),
+    at5: Number((5 / meanScored).toFixed(3)),
+    at10: Number((10 / meanScored).toFixed(3)),
+  },
   domain: {
     inDomainShare: Number(shareIn.toFixed(3)),
-    meanNearestActiveSimilarity: nearestSimilarities.length ? Number((nearestSimilarities.reduce((s, x) => s + x, 0) / nearestSimilarities.length).toFixed(3)) : null,
+    meanNearestActiveSimilarity: nearestSimilarities.length
+      ? Number((nearestSimilarities.reduce((s, x) => s + x, 0) / nearestSimilarities.length).toFixed(3))
+      : null,
     withoutActiveAboveNearestNeighbourScanMin: withoutNearest,
     /** A training active with the same Morgan fingerprint (a stereoisomer, salt or tautomer measured in another document). */
     nearestIdenticalShare: Number((identicalNearest / Math.max(1, evaluated)).toFixed(3)),

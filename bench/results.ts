@@ -45,7 +45,6 @@ async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
   return [performance.now() - started, value];
 }
 
-
 const engine = new RdkitChemEngine(db);
 // As the server runs it: counts and sets from the bitmaps, id lists sent as the database takes them.
 const search = new SearchService(db, engine, { bitmapCounts: true, databaseKind: handle.kind });
@@ -127,7 +126,10 @@ const pages = Object.fromEntries(Object.entries(pageMs).map(([tab, ms]) => [tab,
 const allPages = summary(Object.values(pageMs).flat());
 
 // As on the server that ran the search: the rows it wrote are held, nothing is read back.
-const heldCharts = { activitiestab: await defaultCharts('activitiestab', 'memory', memoryResults), structuretab: await defaultCharts('structuretab', 'memory', memoryResults) };
+const heldCharts = {
+  activitiestab: await defaultCharts('activitiestab', 'memory', memoryResults),
+  structuretab: await defaultCharts('structuretab', 'memory', memoryResults),
+};
 
 const chartRounds = Math.max(1, Math.min(3, rounds));
 const chartRuns: Record<ChartPath, Record<string, { allMs: number; each: Record<string, number> }[]>> = {
@@ -167,7 +169,8 @@ for (let round = 0; round < applyRounds; round++) {
     if (into === applyMemoryMs) memoryResults.sessionRows.clear();
     const [ms, applied] = await time(() => service.applyFilters(auth, 'activitiestab', sessionId, filters));
     into.push(ms);
-    if (filteredRows && applied.rowCount !== filteredRows) throw new Error(`Filters kept ${applied.rowCount} rows one way and ${filteredRows} the other`);
+    if (filteredRows && applied.rowCount !== filteredRows)
+      throw new Error(`Filters kept ${applied.rowCount} rows one way and ${filteredRows} the other`);
     filteredRows = applied.rowCount;
   }
 }
@@ -206,9 +209,14 @@ async function filtered(smiles: string, restricted: boolean) {
 }
 // Selective: whole structures of the knowledge base as queries (each matches itself and its
 // larger analogues); medium: a ring system common in medicinal chemistry.
-const { rows: picks } = await sql<{ s: string }>`SELECT canonical_smiles AS s FROM structures WHERE str_id % 9973 = 1 AND canonical_smiles IS NOT NULL
+const { rows: picks } = await sql<{
+  s: string;
+}>`SELECT canonical_smiles AS s FROM structures WHERE str_id % 9973 = 1 AND canonical_smiles IS NOT NULL
   ORDER BY str_id LIMIT ${Math.max(3, Math.min(rounds, 10))}`.execute(db);
-const filterRuns = { selective: { filtered: [] as number[], reference: [] as number[], hits: [] as number[] }, medium: { filtered: [] as number[], reference: [] as number[], hits: [] as number[] } };
+const filterRuns = {
+  selective: { filtered: [] as number[], reference: [] as number[], hits: [] as number[] },
+  medium: { filtered: [] as number[], reference: [] as number[], hits: [] as number[] },
+};
 for (const [kind, queries] of [
   ['selective', picks.map((p) => p.s)],
   ['medium', Array.from({ length: Math.max(3, Math.min(rounds, 5)) }, () => 'c1ccc2ncncc2c1')],
@@ -218,7 +226,10 @@ for (const [kind, queries] of [
     const first = await filtered(smiles, i % 2 === 0);
     const second = await filtered(smiles, i % 2 !== 0);
     const [restricted, reference] = i % 2 === 0 ? [first, second] : [second, first];
-    if (JSON.stringify(restricted.counts) !== JSON.stringify(reference.counts)) throw new Error(`The filter by ${smiles} counted ${JSON.stringify(restricted.counts)} restricted and ${JSON.stringify(reference.counts)} on the whole index`);
+    if (JSON.stringify(restricted.counts) !== JSON.stringify(reference.counts))
+      throw new Error(
+        `The filter by ${smiles} counted ${JSON.stringify(restricted.counts)} restricted and ${JSON.stringify(reference.counts)} on the whole index`,
+      );
     filterRuns[kind].filtered.push(restricted.ms);
     filterRuns[kind].reference.push(reference.ms);
     filterRuns[kind].hits.push(restricted.counts.actidscount);
@@ -227,8 +238,16 @@ for (const [kind, queries] of [
 const structureFilter = {
   base: { label: filterBase.label, activities: baseCounts.actidscount, structures: baseCounts.stridscount },
   indexLoadMs: Number(indexMs.toFixed(0)),
-  selective: { filtered: summary(filterRuns.selective.filtered), reference: summary(filterRuns.selective.reference), activitiesKept: filterRuns.selective.hits },
-  medium: { filtered: summary(filterRuns.medium.filtered), reference: summary(filterRuns.medium.reference), activitiesKept: filterRuns.medium.hits },
+  selective: {
+    filtered: summary(filterRuns.selective.filtered),
+    reference: summary(filterRuns.selective.reference),
+    activitiesKept: filterRuns.selective.hits,
+  },
+  medium: {
+    filtered: summary(filterRuns.medium.filtered),
+    reference: summary(filterRuns.medium.reference),
+    activitiesKept: filterRuns.medium.hits,
+  },
 };
 
 await search.close();

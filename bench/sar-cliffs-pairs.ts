@@ -29,14 +29,28 @@ export interface BenchCompound {
 
 /** The series plus enumerated analogues (R1 of one compound with R3 of another) up to `wanted`, with fingerprints. */
 export async function benchCompounds(engine: RdkitChemEngine, wanted: number): Promise<BenchCompound[]> {
-  const acts = new Map(fs.readFileSync(path.join(SERIES, 'CHEMBL2321810_act.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(',').map(Number) as [number, number]));
-  const series = fs.readFileSync(path.join(SERIES, 'CHEMBL2321810.smi'), 'utf8').trim().split('\n').map((l) => {
-    const [smiles, id] = l.trim().split(/\s+/);
-    return { smiles: smiles!, p: acts.get(Number(id))! };
-  });
+  const acts = new Map(
+    fs
+      .readFileSync(path.join(SERIES, 'CHEMBL2321810_act.csv'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(',').map(Number) as [number, number]),
+  );
+  const series = fs
+    .readFileSync(path.join(SERIES, 'CHEMBL2321810.smi'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => {
+      const [smiles, id] = l.trim().split(/\s+/);
+      return { smiles: smiles!, p: acts.get(Number(id))! };
+    });
   let seed = 15;
   const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
-  const base = await engine.decompose([{ kind: 'smiles', text: CORE, desalt: false }], series.map((c) => c.smiles));
+  const base = await engine.decompose(
+    [{ kind: 'smiles', text: CORE, desalt: false }],
+    series.map((c) => c.smiles),
+  );
   const made = base.rows.flatMap((row, i) => (row ? [{ row, p: series[i]!.p }] : []));
   const compounds = series.slice(0, wanted).map((c) => ({ smiles: c.smiles, p: c.p }));
   const seen = new Set<string>();
@@ -110,7 +124,10 @@ export async function benchCliffsPairs(compounds: BenchCompound[], rounds: numbe
           t = performance.now();
           const smiles = compounds.map((c) => c.smiles);
           const cuts = way === 'now' ? await fresh.fragments(smiles) : await fresh.referenceFragments(smiles);
-          const found = matchedPairs(compounds.map((c, i) => ({ strId: i, value: c.p, cuts: cuts[i]! })), { minPairs: 2, limit: 200, radius: 2 });
+          const found = matchedPairs(
+            compounds.map((c, i) => ({ strId: i, value: c.p, cuts: cuts[i]! })),
+            { minPairs: 2, limit: 200, radius: 2 },
+          );
           (way === 'now' ? pairsColdMs : pairsBeforeMs).push(performance.now() - t);
           results[way] = JSON.stringify(found);
           if (way === 'now') transformations = found.total;
@@ -122,7 +139,10 @@ export async function benchCliffsPairs(compounds: BenchCompound[], rounds: numbe
       await engine.fragments(compounds.map((c) => c.smiles));
       t = performance.now();
       const cuts = await engine.fragments(compounds.map((c) => c.smiles));
-      matchedPairs(compounds.map((c, i) => ({ strId: i, value: c.p, cuts: cuts[i]! })), { minPairs: 2, limit: 200, radius: 2 });
+      matchedPairs(
+        compounds.map((c, i) => ({ strId: i, value: c.p, cuts: cuts[i]! })),
+        { minPairs: 2, limit: 200, radius: 2 },
+      );
       pairsWarmMs.push(performance.now() - t);
     }
   } finally {
@@ -146,7 +166,14 @@ export async function benchCliffsPairs(compounds: BenchCompound[], rounds: numbe
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ args: process.argv.slice(2).filter((a) => a !== '--'), options: { sizes: { type: 'string', default: '650,5000' }, rounds: { type: 'string', default: '3' }, 'lazy-wasm': { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    args: process.argv.slice(2).filter((a) => a !== '--'),
+    options: {
+      sizes: { type: 'string', default: '650,5000' },
+      rounds: { type: 'string', default: '3' },
+      'lazy-wasm': { type: 'boolean', default: false },
+    },
+  });
   if (!values['lazy-wasm']) compileWebAssemblyEagerly();
   if (!fs.existsSync(path.join(SERIES, 'CHEMBL2321810.smi'))) {
     console.error(`The FreeWilson series is not at ${SERIES}: this bench needs ../shared/data.`);
@@ -161,7 +188,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const r = { ...(await benchCliffsPairs(compounds, rounds)), load, loadAfter: os.loadavg() };
     results.push(r);
     console.log(
-      `sar-cliffs-pairs ${r.compounds} compounds: cliffs page of ${r.cliffs.page} p50/p95 ${Math.round(r.cliffs.p50)}/${Math.round(r.cliffs.p95)} ms, ${r.cliffs.drawn}/${r.cliffs.page} drawn (old: ${Math.round(r.cliffs.old.p50)} ms, ${r.cliffs.oldDrawn} drawn, ratio ${r.cliffs.ratio.toFixed(2)}×); pairs r=2 warm p50/p95 ${Math.round(r.pairs.warm.p50)}/${Math.round(r.pairs.warm.p95)} ms, cold ${Math.round(r.pairs.cold.p50)}/${Math.round(r.pairs.cold.p95)} ms (warm/cold ${r.pairs.ratio.toFixed(2)}×; cuts as before: cold ${Math.round(r.pairs.before.p50)}/${Math.round(r.pairs.before.p95)} ms, now/before ${r.pairs.coldRatio.toFixed(2)}×, same result: ${r.pairs.same}), ${r.pairs.transformations} transformations; load ${r.load.map((l) => l.toFixed(2)).join(' ')} → ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+      `sar-cliffs-pairs ${r.compounds} compounds: cliffs page of ${r.cliffs.page} p50/p95 ${Math.round(r.cliffs.p50)}/${Math.round(r.cliffs.p95)} ms, ${r.cliffs.drawn}/${r.cliffs.page} drawn (old: ${Math.round(r.cliffs.old.p50)} ms, ${r.cliffs.oldDrawn} drawn, ratio ${r.cliffs.ratio.toFixed(2)}×); pairs r=2 warm p50/p95 ${Math.round(r.pairs.warm.p50)}/${Math.round(r.pairs.warm.p95)} ms, cold ${Math.round(r.pairs.cold.p50)}/${Math.round(r.pairs.cold.p95)} ms (warm/cold ${r.pairs.ratio.toFixed(2)}×; cuts as before: cold ${Math.round(r.pairs.before.p50)}/${Math.round(r.pairs.before.p95)} ms, now/before ${r.pairs.coldRatio.toFixed(2)}×, same result: ${r.pairs.same}), ${r.pairs.transformations} transformations; load ${r.load.map((l) => l.toFixed(2)).join(' ')} → ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
     );
   }
   console.log(`written ${writeResult('sar-cliffs-pairs', { rounds, results })}`);

@@ -20,7 +20,11 @@ import type { ExportService } from '../apps/server/src/modules/export/export-ser
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
-  options: { 'database-url': { type: 'string' }, rounds: { type: 'string', default: '5' }, 'max-compounds': { type: 'string', default: '5000' } },
+  options: {
+    'database-url': { type: 'string' },
+    rounds: { type: 'string', default: '5' },
+    'max-compounds': { type: 'string', default: '5000' },
+  },
 });
 const rounds = Number.parseInt(values.rounds ?? '5', 10);
 const maxCompounds = Number.parseInt(values['max-compounds'] ?? '5000', 10);
@@ -44,7 +48,11 @@ async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
 // ---- the search: the target with the most IC50 compounds, its IC50 activities up to the value
 // that keeps about `--max-compounds` × 0.8 compounds (a SAR view holds at most 5,000)
 // (binding assays: a series' own target, not a safety panel's such as hERG).
-const { rows: targets } = await sql<{ target_id: number; name: string; n: number }>`SELECT a.target_id, t.name, count(DISTINCT a.str_id)::int AS n
+const { rows: targets } = await sql<{
+  target_id: number;
+  name: string;
+  n: number;
+}>`SELECT a.target_id, t.name, count(DISTINCT a.str_id)::int AS n
   FROM activities a JOIN targets t ON t.target_id = a.target_id JOIN assays s ON s.assay_id = a.assay_id
   WHERE a.str_id IS NOT NULL AND a.std_activity_type = 'IC50' AND a.micro_molarvalue IS NOT NULL AND s.assay_type = 'binding'
   GROUP BY a.target_id, t.name ORDER BY n DESC, a.target_id LIMIT 1`.execute(db);
@@ -59,7 +67,10 @@ for (let share = Math.min(1, (maxCompounds * 0.8) / target.n); !data; share *= 0
   const criteria = SearchCriteriaSchema.parse({
     rows: [
       { selectedOption: 'target', operator: 'AND', targets: [{ label: target.name, ids: [Number(target.target_id)] }] },
-      { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'uM', prefix: '<=', minValue: Number(rows[0]!.v) }] },
+      {
+        selectedOption: 'activitytypes',
+        activities: [{ activityType: 'IC50', activityUom: 'uM', prefix: '<=', minValue: Number(rows[0]!.v) }],
+      },
     ],
   });
   sessionId = crypto.randomUUID();
@@ -115,7 +126,13 @@ const result = {
   date: new Date().toISOString(),
   database: handle.kind,
   target: { id: Number(target.target_id), name: target.name, ic50Compounds: target.n },
-  sarData: { compounds: data.compounds, activities: data.activities, endpoints: data.endpoints.length, measuredEndpoints: data.measuredEndpoints.length, setSarDataMs: Math.round(setSarDataMs) },
+  sarData: {
+    compounds: data.compounds,
+    activities: data.activities,
+    endpoints: data.endpoints.length,
+    measuredEndpoints: data.measuredEndpoints.length,
+    setSarDataMs: Math.round(setSarDataMs),
+  },
   core: { text: core.text, compounds: core.compounds, suggestMs: Math.round(coresMs) },
   endpoints: [endpoint, ...more],
   last,

@@ -49,14 +49,16 @@ if (!fs.existsSync(path.join(SERIES, 'CHEMBL2321810.smi'))) {
 const engine = new RdkitChemEngine(undefined as never, {});
 const core = [{ kind: 'smiles' as const, text: CORE, desalt: false }];
 let seed = 15;
-const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
 
 // ---- the compounds: the series plus enumerated analogues (shared with the cliffs and pairs bench)
 const setupStarted = performance.now();
 const compounds = await benchCompounds(engine, wanted);
 const series = { length: Math.min(wanted, 1_017) };
 const described = await Promise.all(compounds.map((c) => engine.describe({ kind: 'smiles', text: c.smiles, desalt: true })));
-const measurements = compounds.map((c) => Array.from({ length: 1 + Math.floor(random() * 3) }, () => 10 ** (9 - c.p + (random() - 0.5) * 0.4)));
+const measurements = compounds.map((c) =>
+  Array.from({ length: 1 + Math.floor(random() * 3) }, () => 10 ** (9 - c.p + (random() - 0.5) * 0.4)),
+);
 const heavy = described.map((d) => d.atoms);
 const clogp = compounds.map(() => 1 + random() * 4);
 const setupMs = performance.now() - setupStarted;
@@ -91,7 +93,13 @@ function bruteCliffs(items: { fp: Uint8Array; value: number }[], minSimilarity: 
   return found;
 }
 
-const times: Record<'decompose' | 'table' | 'cliffs' | 'total' | 'oneWorker', number[]> = { decompose: [], table: [], cliffs: [], total: [], oneWorker: [] };
+const times: Record<'decompose' | 'table' | 'cliffs' | 'total' | 'oneWorker', number[]> = {
+  decompose: [],
+  table: [],
+  cliffs: [],
+  total: [],
+  oneWorker: [],
+};
 let last: { decomposed: number; strategy?: string; cliffs: number; compared: number } | null = null;
 const smiles = compounds.map((c) => c.smiles);
 for (let round = 0; round < rounds; round++) {
@@ -113,13 +121,17 @@ for (let round = 0; round < rounds; round++) {
   const t4 = performance.now();
   const oneWorker = await engine.decomposeOnOneWorker(core, smiles, 'NoSymmetrization');
   times.oneWorker.push(performance.now() - t4);
-  if (oneWorker.rows.filter(Boolean).length !== rows.length) throw new Error(`one worker decomposed ${oneWorker.rows.filter(Boolean).length}, the parallel path ${rows.length}`);
+  if (oneWorker.rows.filter(Boolean).length !== rows.length)
+    throw new Error(`one worker decomposed ${oneWorker.rows.filter(Boolean).length}, the parallel path ${rows.length}`);
 }
 
 // ---- references
 const refItems = compounds.map((c, i) => ({ fp: described[i]!.morgan!, value: c.p }));
 let t = performance.now();
-const oursAll = activityCliffs(refItems.map((x, i) => ({ ...x, strId: i })), { minSimilarity: 0.8, minDelta: 1, limit: 200 }).total;
+const oursAll = activityCliffs(
+  refItems.map((x, i) => ({ ...x, strId: i })),
+  { minSimilarity: 0.8, minDelta: 1, limit: 200 },
+).total;
 const oursMs = performance.now() - t;
 t = performance.now();
 const bruteAll = bruteCliffs(refItems, 0.8, 1);
@@ -129,7 +141,8 @@ if (bruteAll !== oursAll) throw new Error(`cliffs differ: ${oursAll} against bru
 t = performance.now();
 const greedy = await engine.decomposeOnOneWorker(core, smiles, 'Greedy');
 const greedyMs = performance.now() - t;
-if (greedy.rows.filter(Boolean).length !== last?.decomposed) throw new Error(`Greedy decomposed ${greedy.rows.filter(Boolean).length}, the parallel path ${last?.decomposed}`);
+if (greedy.rows.filter(Boolean).length !== last?.decomposed)
+  throw new Error(`Greedy decomposed ${greedy.rows.filter(Boolean).length}, the parallel path ${last?.decomposed}`);
 await engine.close();
 
 const result = {
@@ -142,7 +155,13 @@ const result = {
   budgetMs: BUDGET_MS,
   last,
   timings: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, summary(v)])),
-  reference: { cliffsOursMs: Number(oursMs.toFixed(1)), cliffsBruteMs: Number(bruteMs.toFixed(1)), cliffs: oursAll, oneWorkerGreedyMs: Math.round(greedyMs), decomposeSpeedup: Number((times.oneWorker.reduce((a, b) => a + b, 0) / times.decompose.reduce((a, b) => a + b, 0)).toFixed(2)) },
+  reference: {
+    cliffsOursMs: Number(oursMs.toFixed(1)),
+    cliffsBruteMs: Number(bruteMs.toFixed(1)),
+    cliffs: oursAll,
+    oneWorkerGreedyMs: Math.round(greedyMs),
+    decomposeSpeedup: Number((times.oneWorker.reduce((a, b) => a + b, 0) / times.decompose.reduce((a, b) => a + b, 0)).toFixed(2)),
+  },
 };
 const file = writeResult('sar', result);
 const p50 = (k: keyof typeof times) => result.timings[k]!.p50;
@@ -156,7 +175,9 @@ console.log(
 // ---- issue 37's parts, each in its own process (its own engine and workers, as a server would have)
 if (values.only !== 'table') {
   const run = (name: string, args: string[]) => {
-    const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, `${name}.ts`), ...args], { stdio: 'inherit' });
+    const child = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, `${name}.ts`), ...args], {
+      stdio: 'inherit',
+    });
     if (child.status !== 0) process.exitCode = child.status ?? 1;
   };
   run('sar-cliffs-pairs', ['--sizes', '650,5000', '--rounds', String(rounds)]);

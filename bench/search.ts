@@ -26,18 +26,24 @@ const rounds = Number.parseInt(values.rounds ?? '3', 10);
 const handle = await openBenchDatabase(values['database-url']);
 const db = handle.db;
 
-const pick = async <T,>(query: ReturnType<typeof sql<T>>) => (await query.execute(db)).rows;
+const pick = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(db)).rows;
 // Picks from the data itself, so that the bench runs on any knowledge base (demo seed or an imported
 // ChEMBL release); a search whose ingredient the data lacks (no company, strain or indication in a
 // generated release, no gene symbols) is left out and named in the result.
 const targets = await pick(sql<{ target_id: number; label: string; gene: boolean }>`SELECT target_id, coalesce(gene_symbol, name) AS label,
   gene_symbol IS NOT NULL AS gene FROM targets ORDER BY gene_symbol IS NULL, target_id LIMIT 6`);
-const company = (await pick(sql<{ company_id: number }>`SELECT company_id FROM document_companies GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`))[0];
+const company = (
+  await pick(sql<{ company_id: number }>`SELECT company_id FROM document_companies GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`)
+)[0];
 const pubmed = await pick(sql<{ pubmed_id: number }>`SELECT pubmed_id FROM documents WHERE pubmed_id IS NOT NULL ORDER BY ref_id LIMIT 20`);
 const strIds = await pick(sql<{ str_id: number }>`SELECT str_id FROM structures ORDER BY str_id LIMIT 500`);
-const named = (await pick(sql<{ inchikey: string }>`SELECT inchikey FROM structures WHERE inchikey IS NOT NULL ORDER BY str_id LIMIT 1`))[0];
+const named = (
+  await pick(sql<{ inchikey: string }>`SELECT inchikey FROM structures WHERE inchikey IS NOT NULL ORDER BY str_id LIMIT 1`)
+)[0];
 const taxon = (await pick(sql<{ taxonomy_id: number }>`SELECT taxonomy_id FROM taxonomy WHERE rank = 'strain' ORDER BY 1 LIMIT 1`))[0];
-const indication = (await pick(sql<{ indication_id: number }>`SELECT indication_id FROM indications WHERE parent_id IS NULL ORDER BY 1 LIMIT 1`))[0];
+const indication = (
+  await pick(sql<{ indication_id: number }>`SELECT indication_id FROM indications WHERE parent_id IS NULL ORDER BY 1 LIMIT 1`)
+)[0];
 if (targets.length === 0) throw new Error('This database has no targets: seed or import a knowledge base first');
 
 const target = (i: number) => targets[i % targets.length]!;
@@ -45,38 +51,143 @@ const t = (i: number) => ({ label: target(i).label, ids: [target(i).target_id] }
 /** Each search, or null when the data lacks what it needs. */
 const CANDIDATES: Array<[string, SearchRowInput[] | null]> = [
   ['target', [{ selectedOption: 'target', targets: [t(0)] }]],
-  ['target gene label', [{ selectedOption: 'target', targets: [{ label: target(1).label, targetCategories: [target(1).gene ? 'gene' : 'name'] }] }]],
-  ['target AND IC50 < 100 nM', [{ selectedOption: 'target', targets: [t(0)] }, { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'nM', prefix: '<', minValue: 100 }] }]],
-  ['two targets OR', [{ selectedOption: 'target', targets: [t(1)], operator: 'OR' }, { selectedOption: 'target', targets: [t(2)] }]],
-  ['target NOT mechanism', [{ selectedOption: 'target', targets: [t(3)], operator: 'NOT' }, { selectedOption: 'activitymechanism', mechanisms: ['INHIBITOR'] }]],
-  ['Ki range 1-10 nM', [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki', activityUom: 'nM', prefix: 'R', minValue: 1, maxValue: 10 }] }]],
+  [
+    'target gene label',
+    [{ selectedOption: 'target', targets: [{ label: target(1).label, targetCategories: [target(1).gene ? 'gene' : 'name'] }] }],
+  ],
+  [
+    'target AND IC50 < 100 nM',
+    [
+      { selectedOption: 'target', targets: [t(0)] },
+      { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'nM', prefix: '<', minValue: 100 }] },
+    ],
+  ],
+  [
+    'two targets OR',
+    [
+      { selectedOption: 'target', targets: [t(1)], operator: 'OR' },
+      { selectedOption: 'target', targets: [t(2)] },
+    ],
+  ],
+  [
+    'target NOT mechanism',
+    [
+      { selectedOption: 'target', targets: [t(3)], operator: 'NOT' },
+      { selectedOption: 'activitymechanism', mechanisms: ['INHIBITOR'] },
+    ],
+  ],
+  [
+    'Ki range 1-10 nM',
+    [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki', activityUom: 'nM', prefix: 'R', minValue: 1, maxValue: 10 }] }],
+  ],
   ['DC50 (degraders)', [{ selectedOption: 'activitytypes', activities: [{ activityType: 'DC50' }] }]],
   ['bivalent CRBN degraders', [{ selectedOption: 'degrader', degraderTypes: ['bivalent'], ligases: ['CRBN'] }]],
   ['assay toxicity + method', [{ selectedOption: 'assay', assayTypes: ['toxicity'], methodNames: ['Automated patch clamp'] }]],
   ['PubMed list', pubmed.length > 0 ? [{ selectedOption: 'bibliography', pubmedIds: pubmed.map((p) => Number(p.pubmed_id)) }] : null],
-  ['patents 2018-2020 AND Ki', [{ selectedOption: 'bibliography', sources: ['P'], yearRange: { fromYear: 2018, toYear: 2020 } }, { selectedOption: 'activitytypes', activities: [{ activityType: 'Ki', activityUom: 'nM', prefix: '<=', minValue: 10 }] }]],
-  ['company AND target', company ? [{ selectedOption: 'company', companyIds: [company.company_id] }, { selectedOption: 'target', targets: [t(0), t(1)] }] : null],
+  [
+    'patents 2018-2020 AND Ki',
+    [
+      { selectedOption: 'bibliography', sources: ['P'], yearRange: { fromYear: 2018, toYear: 2020 } },
+      { selectedOption: 'activitytypes', activities: [{ activityType: 'Ki', activityUom: 'nM', prefix: '<=', minValue: 10 }] },
+    ],
+  ],
+  [
+    'company AND target',
+    company
+      ? [
+          { selectedOption: 'company', companyIds: [company.company_id] },
+          { selectedOption: 'target', targets: [t(0), t(1)] },
+        ]
+      : null,
+  ],
   ['structure ids (500)', strIds.length > 0 ? [{ selectedOption: 'structure', strIds: strIds.map((s) => s.str_id) }] : null],
-  ['InChIKey', named ? [{ selectedOption: 'structure', structure: { inputType: 'inchikey', value: named.inchikey, category: 'exact' } }] : null],
-  ['Rule of 3 AND target', [{ selectedOption: 'structure', properties: { molmin: 0, molmax: 300, hbdmin: 0, hbdmax: 3, hbamin: 0, hbamax: 3, logpmin: 0, logpmax: 3 } }, { selectedOption: 'target', targets: [t(4)] }]],
-  ['MW 350-400 AND logP < 3 AND IC50', [{ selectedOption: 'structure', properties: { molmin: 350, molmax: 400, logpmax: 3 } }, { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'uM', prefix: '<', minValue: 1 }] }]],
+  [
+    'InChIKey',
+    named ? [{ selectedOption: 'structure', structure: { inputType: 'inchikey', value: named.inchikey, category: 'exact' } }] : null,
+  ],
+  [
+    'Rule of 3 AND target',
+    [
+      {
+        selectedOption: 'structure',
+        properties: { molmin: 0, molmax: 300, hbdmin: 0, hbdmax: 3, hbamin: 0, hbamax: 3, logpmin: 0, logpmax: 3 },
+      },
+      { selectedOption: 'target', targets: [t(4)] },
+    ],
+  ],
+  [
+    'MW 350-400 AND logP < 3 AND IC50',
+    [
+      { selectedOption: 'structure', properties: { molmin: 350, molmax: 400, logpmax: 3 } },
+      { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'uM', prefix: '<', minValue: 1 }] },
+    ],
+  ],
   ['clinical Launched', [{ selectedOption: 'clinicalphase', phases: ['Launched'] }]],
-  ['indication subtree NOT Launched', indication ? [{ selectedOption: 'indication', indicationIds: [indication.indication_id], operator: 'NOT' }, { selectedOption: 'clinicalphase', phases: ['Launched'] }] : null],
-  ['source strain AND CC50', taxon ? [{ selectedOption: 'source', taxonomyIds: [taxon.taxonomy_id] }, { selectedOption: 'activitytypes', activities: [{ activityType: 'CC50' }] }] : null],
-  ['category OR phase II', [{ selectedOption: 'compoundcategories', categories: ['monovalent degrader'], operator: 'OR' }, { selectedOption: 'clinicalphase', phases: ['Phase II'] }]],
-  ['(target AND binding) OR bivalent', [{ selectedOption: 'target', targets: [t(5)] }, { selectedOption: 'assay', assayTypes: ['binding'], operator: 'OR' }, { selectedOption: 'degrader', degraderTypes: ['bivalent'] }]],
-  ['agonists in functional assays', [{ selectedOption: 'activitymechanism', mechanisms: ['AGONIST'] }, { selectedOption: 'assay', assayTypes: ['functional'] }]],
+  [
+    'indication subtree NOT Launched',
+    indication
+      ? [
+          { selectedOption: 'indication', indicationIds: [indication.indication_id], operator: 'NOT' },
+          { selectedOption: 'clinicalphase', phases: ['Launched'] },
+        ]
+      : null,
+  ],
+  [
+    'source strain AND CC50',
+    taxon
+      ? [
+          { selectedOption: 'source', taxonomyIds: [taxon.taxonomy_id] },
+          { selectedOption: 'activitytypes', activities: [{ activityType: 'CC50' }] },
+        ]
+      : null,
+  ],
+  [
+    'category OR phase II',
+    [
+      { selectedOption: 'compoundcategories', categories: ['monovalent degrader'], operator: 'OR' },
+      { selectedOption: 'clinicalphase', phases: ['Phase II'] },
+    ],
+  ],
+  [
+    '(target AND binding) OR bivalent',
+    [
+      { selectedOption: 'target', targets: [t(5)] },
+      { selectedOption: 'assay', assayTypes: ['binding'], operator: 'OR' },
+      { selectedOption: 'degrader', degraderTypes: ['bivalent'] },
+    ],
+  ],
+  [
+    'agonists in functional assays',
+    [
+      { selectedOption: 'activitymechanism', mechanisms: ['AGONIST'] },
+      { selectedOption: 'assay', assayTypes: ['functional'] },
+    ],
+  ],
 ];
 
 // Target families and text as typed (docs/search-semantics.md "Target text and families"): resolved
 // by the target resolver, then counted like any target row. Reported apart from the others.
-const family = (await pick(sql<{ class_id: number; name: string }>`SELECT class_id, name FROM target_classes WHERE lower(name) = 'nuclear receptor'
-  UNION ALL (SELECT class_id, name FROM target_classes c WHERE EXISTS (SELECT 1 FROM targets t WHERE t.class_id = c.class_id) ORDER BY class_id LIMIT 1)`))[0];
-const typed = (label: string) => ({ label, targetCategories: ['name', 'uniprot', 'gene', 'entrez', 'pdb'] as Array<'name' | 'uniprot' | 'gene' | 'entrez' | 'pdb'> });
+const family = (
+  await pick(sql<{ class_id: number; name: string }>`SELECT class_id, name FROM target_classes WHERE lower(name) = 'nuclear receptor'
+  UNION ALL (SELECT class_id, name FROM target_classes c WHERE EXISTS (SELECT 1 FROM targets t WHERE t.class_id = c.class_id) ORDER BY class_id LIMIT 1)`)
+)[0];
+const typed = (label: string) => ({
+  label,
+  targetCategories: ['name', 'uniprot', 'gene', 'entrez', 'pdb'] as Array<'name' | 'uniprot' | 'gene' | 'entrez' | 'pdb'>,
+});
 const FAMILY_CANDIDATES: Array<[string, SearchRowInput[] | null]> = [
   [`family "${family?.name ?? '(none)'}" as typed`, family ? [{ selectedOption: 'target', targets: [typed(family.name)] }] : null],
-  ['family picked (class id)', family ? [{ selectedOption: 'target', targets: [{ label: family.name, classIds: [family.class_id] }] }] : null],
-  ['prefix "JAK" AND IC50', [{ selectedOption: 'target', targets: [typed('JAK')] }, { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50' }] }]],
+  [
+    'family picked (class id)',
+    family ? [{ selectedOption: 'target', targets: [{ label: family.name, classIds: [family.class_id] }] }] : null,
+  ],
+  [
+    'prefix "JAK" AND IC50',
+    [
+      { selectedOption: 'target', targets: [typed('JAK')] },
+      { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50' }] },
+    ],
+  ],
   ['wildcards "CDK?" | "HDAC*"', [{ selectedOption: 'target', targets: [typed('CDK?'), typed('HDAC*')] }]],
 ];
 const available = (list: Array<[string, SearchRowInput[] | null]>) => list.filter((e): e is [string, SearchRowInput[]] => e[1] !== null);
@@ -87,10 +198,23 @@ const FAMILY_NAMES = new Set(FAMILY_SEARCHES.map(([name]) => name));
 SEARCHES.push(...FAMILY_SEARCHES);
 
 const LOOKUPS: Array<[TermLookupName, string]> = [
-  ['target', 'kin'], ['target', target(0).label.slice(0, 3)], ['targetByUniprotId', 'P0'], ['targetByName', 'recep'],
-  ['structure', 'DEMO'], ['bibliography', 'inhib'], ['activityType', 'IC'], ['indication', 'neo'], ['source', 'hom'],
-  ['strainGenus', 'Ho'], ['clinicalPhase', 'pha'], ['moleculeCategory', 'deg'], ['activityMechanism', 'ag'],
-  ['journalCustomSearch', 'J'], ['patentCustomSearch', 'US'], ['doiCustomSearch', '10.5555'], ['companyByName', 'DEMO'],
+  ['target', 'kin'],
+  ['target', target(0).label.slice(0, 3)],
+  ['targetByUniprotId', 'P0'],
+  ['targetByName', 'recep'],
+  ['structure', 'DEMO'],
+  ['bibliography', 'inhib'],
+  ['activityType', 'IC'],
+  ['indication', 'neo'],
+  ['source', 'hom'],
+  ['strainGenus', 'Ho'],
+  ['clinicalPhase', 'pha'],
+  ['moleculeCategory', 'deg'],
+  ['activityMechanism', 'ag'],
+  ['journalCustomSearch', 'J'],
+  ['patentCustomSearch', 'US'],
+  ['doiCustomSearch', '10.5555'],
+  ['companyByName', 'DEMO'],
 ];
 
 async function time<T>(fn: () => Promise<T>): Promise<[number, T | Error]> {
@@ -155,13 +279,20 @@ const runMs = { sql: [] as number[], bitmaps: [] as number[], bitmapCountsShown:
 for (const [name, rows] of SEARCHES) {
   if (FAMILY_NAMES.has(name)) continue;
   const criteria: SearchCriteria = SearchCriteriaSchema.parse({ rows });
-  for (const [path, searches] of [['sql', service], ['bitmaps', bitmapService]] as const) {
+  for (const [path, searches] of [
+    ['sql', service],
+    ['bitmaps', bitmapService],
+  ] as const) {
     const sessionId = crypto.randomUUID();
     const started = performance.now();
     const [shownMs, counts] = await time(() => searches.run(auth, sessionId, criteria));
     await searches.settled(sessionId);
     const ms = performance.now() - started;
-    const session = await db.selectFrom('search_sessions').select(['set_id', 'status']).where('id', '=', sessionId).executeTakeFirstOrThrow();
+    const session = await db
+      .selectFrom('search_sessions')
+      .select(['set_id', 'status'])
+      .where('id', '=', sessionId)
+      .executeTakeFirstOrThrow();
     await searches.dropSets(Number(session.set_id), sessionId);
     if (counts instanceof Error || session.status !== 'ready') continue;
     runMs[path].push(ms);
@@ -212,7 +343,18 @@ const result = {
   },
   autocomplete: { ...lookups, lookups: LOOKUPS.length },
   // Whole search page runs, counts to sets written: SQL against bitmaps (counts shown first).
-  searchRuns: { ...runs, totalOverSql: Number((runMs.bitmaps.reduce((a, b) => a + b, 0) / Math.max(1, runMs.sql.reduce((a, b) => a + b, 0))).toFixed(3)) },
+  searchRuns: {
+    ...runs,
+    totalOverSql: Number(
+      (
+        runMs.bitmaps.reduce((a, b) => a + b, 0) /
+        Math.max(
+          1,
+          runMs.sql.reduce((a, b) => a + b, 0),
+        )
+      ).toFixed(3),
+    ),
+  },
   perSearch,
 };
 const file = writeResult('search', result);

@@ -17,11 +17,17 @@ await migrateToLatest(handle);
 const summary = await seedDemoKnowledgeBase(handle, { size });
 await handle.close();
 const result = {
-  bench: 'seed', size, database: handle.kind, seconds: Number(summary.seconds.toFixed(1)), ...summary.counts,
+  bench: 'seed',
+  size,
+  database: handle.kind,
+  seconds: Number(summary.seconds.toFixed(1)),
+  ...summary.counts,
   structuresPerSecond: Math.round(summary.counts.structures / summary.seconds),
   activitiesPerSecond: Math.round(summary.counts.activities / summary.seconds),
 };
-console.log(`seed ${size} on ${handle.kind}: ${result.seconds} s, ${result.structuresPerSecond} structures/s, ${result.activitiesPerSecond} activities/s`);
+console.log(
+  `seed ${size} on ${handle.kind}: ${result.seconds} s, ${result.structuresPerSecond} structures/s, ${result.activitiesPerSecond} activities/s`,
+);
 const dir = path.join(import.meta.dirname, 'results');
 fs.mkdirSync(dir, { recursive: true });
 fs.writeFileSync(path.join(dir, `seed-${Date.now()}.json`), JSON.stringify(result, null, 2));

@@ -47,7 +47,17 @@ const spawnedAt = performance.now();
 const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'apps/server/src/main.ts')], {
   cwd: REPO,
   stdio: ['ignore', log, log],
-  env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SEED_DEMO: 'true', DEMO_DATA_SIZE: 'none', LOG_LEVEL: 'info', JWT_SECRET: crypto.randomBytes(32).toString('base64url') },
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    SEED_DEMO: 'true',
+    DEMO_DATA_SIZE: 'none',
+    LOG_LEVEL: 'info',
+    JWT_SECRET: crypto.randomBytes(32).toString('base64url'),
+  },
 });
 fs.closeSync(log);
 const since = () => Number(((performance.now() - spawnedAt) / 1000).toFixed(1));
@@ -82,14 +92,26 @@ try {
     }
     if (marks.listening !== undefined && !headers) {
       const email = 'full-user@demo.test';
-      const answer = await fetch(`${baseUrl}/api/pub/${PRODUCT_SLUG}/generate-token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: email, password: DEMO_PASSWORD }) });
+      const answer = await fetch(`${baseUrl}/api/pub/${PRODUCT_SLUG}/generate-token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: email, password: DEMO_PASSWORD }),
+      });
       if (answer.ok) {
         const token = (await answer.json()) as { token: string; nodeToken: string };
-        headers = { [AUTH_HEADERS.mainToken]: `Bearer ${token.token}`, [AUTH_HEADERS.nodeToken]: `Bearer ${token.nodeToken}`, [AUTH_HEADERS.email]: email };
+        headers = {
+          [AUTH_HEADERS.mainToken]: `Bearer ${token.token}`,
+          [AUTH_HEADERS.nodeToken]: `Bearer ${token.nodeToken}`,
+          [AUTH_HEADERS.email]: email,
+        };
       }
     }
     if (headers && marks.structureIndex === undefined) {
-      const status = (await (await fetch(`${baseUrl}/api/chemistry/status`, { headers })).json()) as { state: string; total: number; loadMs: number | null };
+      const status = (await (await fetch(`${baseUrl}/api/chemistry/status`, { headers })).json()) as {
+        state: string;
+        total: number;
+        loadMs: number | null;
+      };
       if (status.state === 'failed') throw new Error(`The structure index failed to load; see ${logFile}`);
       if (status.state === 'ready') {
         marks.structureIndex = since();
@@ -100,17 +122,37 @@ try {
       const readiness = await fetch(`${baseUrl}/api/health/ready`).catch(() => null);
       if (readiness?.status === 200) marks.readyForUsers = since();
     }
-    if (marks.structureIndex !== undefined && marks.bitmaps !== undefined && marks.dictionaries !== undefined && marks.readyForUsers !== undefined) break;
+    if (
+      marks.structureIndex !== undefined &&
+      marks.bitmaps !== undefined &&
+      marks.dictionaries !== undefined &&
+      marks.readyForUsers !== undefined
+    )
+      break;
     await sleep(500);
   }
-  if (marks.structureIndex === undefined || marks.bitmaps === undefined || marks.dictionaries === undefined || marks.readyForUsers === undefined) throw new Error(`Not everything was ready within 10 minutes: ${JSON.stringify(marks)}; see ${logFile}`);
+  if (
+    marks.structureIndex === undefined ||
+    marks.bitmaps === undefined ||
+    marks.dictionaries === undefined ||
+    marks.readyForUsers === undefined
+  )
+    throw new Error(`Not everything was ready within 10 minutes: ${JSON.stringify(marks)}; see ${logFile}`);
   const ready = Math.max(marks.structureIndex, marks.bitmaps, marks.dictionaries);
   const atReady = memory();
   await sleep(settleSeconds * 1000);
   const settled = memory();
   // The engine's info line (LOG_LEVEL info) says where the index's shards came from (index-snapshot.ts).
   const indexFrom = fs.readFileSync(logFile, 'utf8').includes('(from the local snapshot)') ? 'snapshot' : 'database';
-  const result = { database: 'postgres', marksSeconds: marks, columnsFrom, indexFrom, readySeconds: ready, memory: { atReady, settled, peakRssMb }, loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))) };
+  const result = {
+    database: 'postgres',
+    marksSeconds: marks,
+    columnsFrom,
+    indexFrom,
+    readySeconds: ready,
+    memory: { atReady, settled, peakRssMb },
+    loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))),
+  };
   const file = writeResult('startup', result);
   console.log(
     `startup: API ${marks.listening} s, structure index (${marks.structures?.toLocaleString('en-US')} structures, shards from the ${indexFrom}) ${marks.structureIndex} s, search bitmaps ${marks.bitmaps} s (columns from the ${columnsFrom}), dictionaries ${marks.dictionaries} s → everything in memory at ${ready} s, ready for users (/api/health/ready) at ${marks.readyForUsers} s; ` +

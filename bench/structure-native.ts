@@ -62,12 +62,21 @@ const { rows } = await sql<{ canonical_smiles: string }>`SELECT canonical_smiles
 
 // ---- native RDKit: one process, every set
 const native = spawnSync(values.python!, [path.join(import.meta.dirname, 'support/native-substructure.py')], {
-  input: JSON.stringify({ smiles: rows.map((r) => r.canonical_smiles), queries: sets.flatMap((s) => s.texts.map((text) => ({ kind: s.kind, text }))), threads: workers }),
+  input: JSON.stringify({
+    smiles: rows.map((r) => r.canonical_smiles),
+    queries: sets.flatMap((s) => s.texts.map((text) => ({ kind: s.kind, text }))),
+    threads: workers,
+  }),
   maxBuffer: 1 << 28,
   encoding: 'utf8',
 });
 if (native.status !== 0) throw new Error(`native RDKit failed: ${native.stderr}`);
-const reference = JSON.parse(native.stdout) as { rdkit: string; size: number; buildMs: number; results: ({ count: number; ms: number } | null)[] };
+const reference = JSON.parse(native.stdout) as {
+  rdkit: string;
+  size: number;
+  buildMs: number;
+  results: ({ count: number; ms: number } | null)[];
+};
 
 // ---- the engine, as the server runs it
 compileWebAssemblyEagerly();
@@ -80,7 +89,8 @@ const startupMs = performance.now() - startedAt;
 // first `--warm` queries of each set run once untimed before the timed pass (native needs none).
 const warmCount = Number.parseInt(values.warm ?? '50', 10);
 for (const set of sets) {
-  for (const text of set.texts.slice(0, warmCount)) await engine.substructure({ kind: set.kind, text, desalt: false }).catch(() => undefined);
+  for (const text of set.texts.slice(0, warmCount))
+    await engine.substructure({ kind: set.kind, text, desalt: false }).catch(() => undefined);
 }
 
 let at = 0;
@@ -131,7 +141,9 @@ for (const set of sets) {
     engineMs: Math.round(engineMs),
     nativeMs: Math.round(nativeMs),
     ratioOfSums: Number((engineMs / Math.max(nativeMs, 0.001)).toFixed(2)),
-    slowestAgainstNative: perQuery.sort((a, b) => Math.max(b.ms, 0.1) / Math.max(b.nativeMs, 0.1) - Math.max(a.ms, 0.1) / Math.max(a.nativeMs, 0.1)).slice(0, 10),
+    slowestAgainstNative: perQuery
+      .sort((a, b) => Math.max(b.ms, 0.1) / Math.max(b.nativeMs, 0.1) - Math.max(a.ms, 0.1) / Math.max(a.nativeMs, 0.1))
+      .slice(0, 10),
   });
 }
 await engine.close();
@@ -151,6 +163,11 @@ const file = writeResult('structure-native', {
 });
 console.log(
   `structure-native: ${rows.length} structures, ${workers} workers/threads, native RDKit ${reference.rdkit}; ` +
-    report.map((r) => `${r.set} (${r.kind}, ${r.compared}/${r.queries}): counts differ ${r.countsDiffer}, engine ÷ native median ${r.ratioMedian} / p95 ${r.ratioP95}, sums ${r.engineMs} / ${r.nativeMs} ms`).join('; ') +
+    report
+      .map(
+        (r) =>
+          `${r.set} (${r.kind}, ${r.compared}/${r.queries}): counts differ ${r.countsDiffer}, engine ÷ native median ${r.ratioMedian} / p95 ${r.ratioP95}, sums ${r.engineMs} / ${r.nativeMs} ms`,
+      )
+      .join('; ') +
     ` -> ${file}`,
 );

@@ -64,7 +64,8 @@ const [fragmentsMs] = await timed(async () => {
   const until = Date.now() + 600_000;
   while (!engine.status().fragmentsReady && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
 });
-if (!engine.status().fragmentsReady) console.warn('structure bench: the frequent fragments were not ready after 10 minutes; timing without them');
+if (!engine.status().fragmentsReady)
+  console.warn('structure bench: the frequent fragments were not ready after 10 minutes; timing without them');
 
 // ---- queries: similarity probes are stored structures spread over the id range
 const { rows: probes } = await sql<{ canonical_smiles: string }>`SELECT canonical_smiles FROM structures
@@ -73,8 +74,18 @@ const { rows: probes } = await sql<{ canonical_smiles: string }>`SELECT canonica
 // Candidates for "selective" (< 1 % hits, the issue's definition): each is classified by its
 // measured hit rate; those at 1 % or more are reported apart as "medium".
 const SELECTIVE_CANDIDATES = [
-  'C#Cc1cccc(N)c1', 'c1ccc(-c2ccncc2)nc1', 'O=C1CCC(N2CC3=CC=CC=C3C2=O)C(=O)N1', 'Cc1ncsc1', 'c1cnc2[nH]ccc2c1',
-  'NC1CC1', 'c1ccc2[nH]ccc2c1', 'O=C1NC(=O)SC1', 'Cc1noc(C)c1', 'FC(F)(F)Oc1ccccc1', 'c1ccc2ncncc2c1N', 'O=S(=O)(N)c1ccc(F)cc1',
+  'C#Cc1cccc(N)c1',
+  'c1ccc(-c2ccncc2)nc1',
+  'O=C1CCC(N2CC3=CC=CC=C3C2=O)C(=O)N1',
+  'Cc1ncsc1',
+  'c1cnc2[nH]ccc2c1',
+  'NC1CC1',
+  'c1ccc2[nH]ccc2c1',
+  'O=C1NC(=O)SC1',
+  'Cc1noc(C)c1',
+  'FC(F)(F)Oc1ccccc1',
+  'c1ccc2ncncc2c1N',
+  'O=S(=O)(N)c1ccc(F)cc1',
 ];
 const GENERIC = ['c1ccccc1', 'C(=O)N', 'c1ccncc1'];
 
@@ -153,7 +164,14 @@ for (const [ring, plain] of RING_PAIRS) {
   };
   const r = await best(ring);
   const p = await best(plain);
-  ringPrimitives[ring] = { ms: Math.round(r.ms), hits: r.hits, plain, plainMs: Math.round(p.ms), plainHits: p.hits, ratio: Number((r.ms / Math.max(p.ms, 1)).toFixed(2)) };
+  ringPrimitives[ring] = {
+    ms: Math.round(r.ms),
+    hits: r.hits,
+    plain,
+    plainMs: Math.round(p.ms),
+    plainHits: p.hits,
+    ratio: Number((r.ms / Math.max(p.ms, 1)).toFixed(2)),
+  };
 }
 // Full counts of generic queries are long at scale: once each.
 const genericFull: Record<string, { ms: number; hits: number }> = {};
@@ -172,7 +190,9 @@ await engine.close();
 const rd = await initRDKitModule();
 rd.disable_logging();
 const { rows: sample } = await sql<{ canonical_smiles: string }>`SELECT canonical_smiles FROM structures
-  WHERE str_id IN (SELECT str_id FROM structures ORDER BY str_id LIMIT ${indexSize}) ORDER BY md5(str_id::text) LIMIT ${sampleSize}`.execute(db);
+  WHERE str_id IN (SELECT str_id FROM structures ORDER BY str_id LIMIT ${indexSize}) ORDER BY md5(str_id::text) LIMIT ${sampleSize}`.execute(
+  db,
+);
 const naivePerStructure = (query: string, kind: 'substructure' | 'similarity'): number => {
   const q = rd.get_mol(query)!;
   const morgan = JSON.stringify({ radius: 2, nBits: 2048 });
@@ -194,7 +214,19 @@ const { rows: size } = await sql<{ structures: number }>`SELECT count(*)::int AS
 await handle.close();
 
 const ratio = (naive: number, ms: number) => Number((naive / Math.max(ms, 0.001)).toFixed(0));
-const sim = Object.fromEntries(Object.entries(similarity).map(([min, ms]) => [min, { ...summary(ms), medianHits: quantile([...similarityHits[min]!].sort((a, b) => a - b), 0.5), samplesMs: ms.map(Math.round) }]));
+const sim = Object.fromEntries(
+  Object.entries(similarity).map(([min, ms]) => [
+    min,
+    {
+      ...summary(ms),
+      medianHits: quantile(
+        [...similarityHits[min]!].sort((a, b) => a - b),
+        0.5,
+      ),
+      samplesMs: ms.map(Math.round),
+    },
+  ]),
+);
 const selective = summary(selectiveMs);
 const firstPage = summary(firstPageMs);
 const result = {
@@ -228,17 +260,42 @@ const result = {
   genericFirstPage: { ...firstPage, pageSize: 50, speedupVsNaive: ratio(naiveSubstructureMs, firstPage.p50) },
   screen: screens,
   ringPrimitives,
-  genericFullCount: Object.fromEntries(Object.entries(genericFull).map(([q, v]) => [q, { ...v, hitPercent: Number(((100 * v.hits) / indexSize).toFixed(1)), speedupVsNaive: ratio(naiveSubstructureMs, v.ms) }])),
+  genericFullCount: Object.fromEntries(
+    Object.entries(genericFull).map(([q, v]) => [
+      q,
+      { ...v, hitPercent: Number(((100 * v.hits) / indexSize).toFixed(1)), speedupVsNaive: ratio(naiveSubstructureMs, v.ms) },
+    ]),
+  ),
 };
 const file = writeResult('structure', result);
-const ringLine = `; ring primitives ÷ plain (best of ${ringRounds}) ${Object.entries(ringPrimitives).map(([q, v]) => `${q} ${v.ms}/${v.plainMs} ms ×${v.ratio}`).join(', ')}`;
+const ringLine = `; ring primitives ÷ plain (best of ${ringRounds}) ${Object.entries(ringPrimitives)
+  .map(([q, v]) => `${q} ${v.ms}/${v.plainMs} ms ×${v.ratio}`)
+  .join(', ')}`;
 const screened = Object.values(screens);
-const sum = (pick: (v: { hits: number; candidates: number; byRdkit: number }) => number) => screened.reduce((total, v) => total + pick(v), 0);
-const screenLine = screened.length > 0 ? `; screen ${(sum((v) => v.candidates) / Math.max(1, sum((v) => v.hits))).toFixed(2)} candidates a hit, ${((100 * sum((v) => v.byRdkit)) / Math.max(1, sum((v) => v.candidates))).toFixed(1)} % of them matched by RDKit` : '';
+const sum = (pick: (v: { hits: number; candidates: number; byRdkit: number }) => number) =>
+  screened.reduce((total, v) => total + pick(v), 0);
+const screenLine =
+  screened.length > 0
+    ? `; screen ${(
+        sum((v) => v.candidates) /
+          Math.max(
+            1,
+            sum((v) => v.hits),
+          )
+      ).toFixed(2)} candidates a hit, ${(
+        (100 * sum((v) => v.byRdkit)) /
+          Math.max(
+            1,
+            sum((v) => v.candidates),
+          )
+      ).toFixed(1)} % of them matched by RDKit`
+    : '';
 const s = result.similarity;
 console.log(
   `structure: ${indexSize} structures (${handle.kind}, ${workers} RDKit workers), start-up ${result.startupMs} ms, RSS ${rssAfterIndexMb} MB, fragments ${result.fragmentsMs} ms; first similarity ${result.firstSimilarityMs} ms; similarity p50/p95 0.7 ${s['0.7']!.p50}/${s['0.7']!.p95} ms, ` +
     `0.8 ${s['0.8']!.p50}/${s['0.8']!.p95}, 0.9 ${s['0.9']!.p50}/${s['0.9']!.p95}; nearest ${NEAREST} ${result.nearest.p50}/${result.nearest.p95} ms; selective (<1 %) substructure ${selective.p50}/${selective.p95} ms (n=${selective.n}), medium (1-10 %) ${result.mediumSubstructure.p50}/${result.mediumSubstructure.p95} ms; ` +
-    `generic first page ${firstPage.p50}/${firstPage.p95} ms; generic full ${Object.entries(genericFull).map(([q, v]) => `${q} ${v.ms} ms`).join(', ')}; ` +
+    `generic first page ${firstPage.p50}/${firstPage.p95} ms; generic full ${Object.entries(genericFull)
+      .map(([q, v]) => `${q} ${v.ms} ms`)
+      .join(', ')}; ` +
     `naive full scan ${result.reference.naiveSubstructureFullScanMs} ms (×${result.selectiveSubstructure.speedupVsNaive} selective)${screenLine}${ringLine} -> ${file}`,
 );

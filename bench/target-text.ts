@@ -29,10 +29,48 @@ if ((existing[0]?.n ?? 0) < 1000) {
   const started = performance.now();
   // Words of real target names, so names and synonyms look like ChEMBL's (several words, hyphens, brackets).
   await sql`CREATE TEMP TABLE bench_words AS SELECT w, row_number() OVER () - 1 AS i FROM unnest(${[
-    'Tyrosine-protein', 'kinase', 'receptor', 'subunit', 'alpha', 'beta', 'gamma', 'Serine/threonine-protein', 'Poly', '[ADP-ribose]', 'polymerase',
-    'Histone', 'deacetylase', 'Cytochrome', 'P450', 'Dopamine', 'Serotonin', 'transporter', 'channel', 'Sodium', 'Potassium', 'voltage-gated',
-    'Carbonic', 'anhydrase', 'Phosphodiesterase', 'Metabotropic', 'glutamate', 'Nuclear', 'factor', 'Bromodomain-containing', 'protein', 'Ubiquitin',
-    'ligase', 'E3', 'Mitogen-activated', 'Cyclin-dependent', 'Glucocorticoid', 'Estrogen', 'Androgen', 'Adenosine', 'Muscarinic', 'acetylcholine',
+    'Tyrosine-protein',
+    'kinase',
+    'receptor',
+    'subunit',
+    'alpha',
+    'beta',
+    'gamma',
+    'Serine/threonine-protein',
+    'Poly',
+    '[ADP-ribose]',
+    'polymerase',
+    'Histone',
+    'deacetylase',
+    'Cytochrome',
+    'P450',
+    'Dopamine',
+    'Serotonin',
+    'transporter',
+    'channel',
+    'Sodium',
+    'Potassium',
+    'voltage-gated',
+    'Carbonic',
+    'anhydrase',
+    'Phosphodiesterase',
+    'Metabotropic',
+    'glutamate',
+    'Nuclear',
+    'factor',
+    'Bromodomain-containing',
+    'protein',
+    'Ubiquitin',
+    'ligase',
+    'E3',
+    'Mitogen-activated',
+    'Cyclin-dependent',
+    'Glucocorticoid',
+    'Estrogen',
+    'Androgen',
+    'Adenosine',
+    'Muscarinic',
+    'acetylcholine',
   ]}::text[]) AS w`.execute(db);
   await sql`INSERT INTO target_classes (class_id, parent_id, name, level)
     SELECT n, CASE WHEN n <= 12 THEN NULL ELSE (n - 1) / 8 END,
@@ -55,12 +93,26 @@ if ((existing[0]?.n ?? 0) < 1000) {
   });
   console.error(`synthetic target dictionary written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
-const { rows: size } = await sql<{ targets: number; synonyms: number; classes: number }>`SELECT (SELECT count(*)::int FROM targets) AS targets,
+const { rows: size } = await sql<{
+  targets: number;
+  synonyms: number;
+  classes: number;
+}>`SELECT (SELECT count(*)::int FROM targets) AS targets,
   (SELECT count(*)::int FROM target_synonyms) AS synonyms, (SELECT count(*)::int FROM target_classes) AS classes`.execute(db);
 
 const anyField = [...TARGET_CATEGORIES];
-const term = (label: string, extra: Partial<TargetTerm> = {}): TargetTerm => ({ label, targetCategories: anyField, operator: '|', ...extra });
-const someTarget = (await sql<{ gene_symbol: string; uniprot_id: string }>`SELECT gene_symbol, uniprot_id FROM targets ORDER BY target_id LIMIT 1 OFFSET 500`.execute(db)).rows[0]!;
+const term = (label: string, extra: Partial<TargetTerm> = {}): TargetTerm => ({
+  label,
+  targetCategories: anyField,
+  operator: '|',
+  ...extra,
+});
+const someTarget = (
+  await sql<{
+    gene_symbol: string;
+    uniprot_id: string;
+  }>`SELECT gene_symbol, uniprot_id FROM targets ORDER BY target_id LIMIT 1 OFFSET 500`.execute(db)
+).rows[0]!;
 const CASES: [string, TargetTerm[]][] = [
   ['identifier (gene symbol)', [term(someTarget.gene_symbol)]],
   ['identifier (UniProt)', [term(someTarget.uniprot_id)]],
@@ -91,10 +143,24 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 // Uploads of 1,000 terms: gene symbols and accessions (identifiers), then terms that match nothing.
-const genes = (await sql<{ g: string }>`SELECT gene_symbol AS g FROM targets ORDER BY target_id LIMIT 500`.execute(db)).rows.map((r) => r.g);
-const accessions = (await sql<{ u: string }>`SELECT uniprot_id AS u FROM targets ORDER BY target_id DESC LIMIT 500`.execute(db)).rows.map((r) => r.u);
-const identifiersMs = await time(() => resolveTargetTerms(db, [...genes, ...accessions].map((l) => term(l))));
-const nothingMs = await time(() => resolveTargetTerms(db, Array.from({ length: 1000 }, (_, i) => term(`zz no such target ${i}`))));
+const genes = (await sql<{ g: string }>`SELECT gene_symbol AS g FROM targets ORDER BY target_id LIMIT 500`.execute(db)).rows.map(
+  (r) => r.g,
+);
+const accessions = (await sql<{ u: string }>`SELECT uniprot_id AS u FROM targets ORDER BY target_id DESC LIMIT 500`.execute(db)).rows.map(
+  (r) => r.u,
+);
+const identifiersMs = await time(() =>
+  resolveTargetTerms(
+    db,
+    [...genes, ...accessions].map((l) => term(l)),
+  ),
+);
+const nothingMs = await time(() =>
+  resolveTargetTerms(
+    db,
+    Array.from({ length: 1000 }, (_, i) => term(`zz no such target ${i}`)),
+  ),
+);
 await handle.close();
 
 const result = {
@@ -112,6 +178,8 @@ const file = writeResult('target-text', result);
 console.log(
   `target text on ${handle.kind} (${size[0]?.targets.toLocaleString('en-US')} targets, ${size[0]?.synonyms.toLocaleString('en-US')} synonyms, ${size[0]?.classes.toLocaleString('en-US')} families): ` +
     `one row resolved p50 ${result.resolve.p50} ms p95 ${result.resolve.p95} ms max ${result.resolve.max} ms (${CASES.length} rows × ${rounds}); ` +
-    Object.entries(result.perCase).map(([name, v]) => `${name} ${v.p50} ms (${v.targets})`).join(', ') +
+    Object.entries(result.perCase)
+      .map(([name, v]) => `${name} ${v.p50} ms (${v.targets})`)
+      .join(', ') +
     `; upload of 1,000 identifiers ${result.upload1000.identifiersMs} ms, of 1,000 unmatched terms ${result.upload1000.unmatchedMs} ms → ${file}`,
 );

@@ -34,7 +34,12 @@ describe('registration', () => {
 
     const setPassword = new SetPasswordPage(page);
     await setPassword.openLink(verifyLinkOf(mail));
-    await setPassword.expectLanding({ pathname: new URL(verifyLinkOf(mail)).pathname, dataPage: '/pub/account/verify/:code', look: 'other', reason: 'the link opens the password page' });
+    await setPassword.expectLanding({
+      pathname: new URL(verifyLinkOf(mail)).pathname,
+      dataPage: '/pub/account/verify/:code',
+      look: 'other',
+      reason: 'the link opens the password page',
+    });
     const password = 'evaluate maple 2345';
     await setPassword.setPassword(password);
 
@@ -77,7 +82,9 @@ describe('the password rule', () => {
     await page.getByText(/Use at least 12 characters \(this one has 11\)/).waitFor();
 
     for (const field of await fields.all()) await field.fill('password1234');
-    const answer = page.waitForResponse((response) => response.url().includes('/api/pub/account/verify/') && response.request().method() === 'POST');
+    const answer = page.waitForResponse(
+      (response) => response.url().includes('/api/pub/account/verify/') && response.request().method() === 'POST',
+    );
     await page.locator('form button[type="submit"]').click();
     expect((await answer).status(), 'the server refuses a common password').toBe(400);
     await setPassword.expectAlert(/commonly used password.*Choose another one/, 'the server says why and what to do');
@@ -121,7 +128,12 @@ describe('changing the password', () => {
 
     const change = new ChangePasswordPage(page);
     await change.openChangePassword();
-    await change.expectLanding({ pathname: '/change-password', dataPage: '/change-password', look: 'other', reason: 'EVALUATE_USER may change the password' });
+    await change.expectLanding({
+      pathname: '/change-password',
+      dataPage: '/change-password',
+      look: 'other',
+      reason: 'EVALUATE_USER may change the password',
+    });
     await page.getByText(/At least 12 characters; spaces are allowed/).waitFor();
     await change.changePassword(first, next);
     await page.getByText(/password changed/i).waitFor();

@@ -51,7 +51,10 @@ describe('admin dashboard', () => {
 
     // The low-credit demo subscription ends in 3 days.
     expect(usage.endingSoon.within7Days).toBeGreaterThanOrEqual(1);
-    await page.getByTestId('ending-7').getByText(`${numberText(usage.endingSoon.within7Days)} within 7 days`).waitFor();
+    await page
+      .getByTestId('ending-7')
+      .getByText(`${numberText(usage.endingSoon.within7Days)} within 7 days`)
+      .waitFor();
     await page.getByTestId('ending-soon-table').getByText('lowcredit@demo.test').waitFor();
     // Demo Pharma's users logged in: it is among the most active organisations, linked to its client dashboard.
     await page.getByTestId('top-organisations-table').getByRole('link', { name: 'Demo Pharma' }).waitFor();

@@ -8,7 +8,15 @@ import { ApiSession } from './support/api-session.ts';
 import { newAppContext, screenshot, useBrowser } from './support/browser.ts';
 import { LoginPage } from './support/pages/login-page.ts';
 import { roleLanding } from './support/route-expectations.ts';
-import { apiLogin, ensureAuthenticator, nextSecondFactorCode, saveAuthenticator, storedAuthenticator, totpCode, totpStep } from './support/second-factor.ts';
+import {
+  apiLogin,
+  ensureAuthenticator,
+  nextSecondFactorCode,
+  saveAuthenticator,
+  storedAuthenticator,
+  totpCode,
+  totpStep,
+} from './support/second-factor.ts';
 import { sharedServer } from './support/shared-server.ts';
 
 /*
@@ -58,7 +66,9 @@ describe('admin two-step login', () => {
     await start.focus();
     await page.keyboard.press('Enter');
     await page.getByAltText('QR code to add KB Search to your authenticator app').waitFor();
-    expect(await page.getByAltText('QR code to add KB Search to your authenticator app').getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    expect(await page.getByAltText('QR code to add KB Search to your authenticator app').getAttribute('src')).toMatch(
+      /^data:image\/png;base64,/,
+    );
     const secret = (await page.getByTestId('mfa-secret').innerText()).replace(/\s+/g, '');
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
 

@@ -68,7 +68,14 @@ describe('account administration', () => {
 
   it('creates an invited user whose mailed link sets a password that logs in with the granted role', async () => {
     const mark = outboxMark();
-    const drawer = await admin.createUser({ email: invited, firstName: 'Ivy', lastName: 'Invited', organisation, roleLabel: 'Full user', invite: true });
+    const drawer = await admin.createUser({
+      email: invited,
+      firstName: 'Ivy',
+      lastName: 'Invited',
+      organisation,
+      roleLabel: 'Full user',
+      invite: true,
+    });
     expect(await drawer.getByTestId('account-state').innerText()).toBe('Invited');
     expect(await drawer.getByTestId('user-subscriptions').locator('tr[data-role="FULL_USER"]').count()).toBe(1);
 
@@ -93,7 +100,14 @@ describe('account administration', () => {
   });
 
   it('creates a user without an invitation and mails the password link on request', async () => {
-    const drawer = await admin.createUser({ email: linked, firstName: 'Lee', lastName: 'Linked', organisation, roleLabel: 'Full user', invite: false });
+    const drawer = await admin.createUser({
+      email: linked,
+      firstName: 'Lee',
+      lastName: 'Linked',
+      organisation,
+      roleLabel: 'Full user',
+      invite: false,
+    });
     const mark = outboxMark();
     await drawer.getByTestId('action-sendPasswordLink').click();
     await admin.confirm();
@@ -107,12 +121,20 @@ describe('account administration', () => {
     const confirmation = admin.page.getByRole('dialog', { name: /^End Full user now/ });
     expect(await confirmation.innerText()).toMatch(/open sessions will be closed/);
     await admin.confirm();
-    await row.getByTestId('subscription-status').filter({ hasText: /^ended/ }).waitFor();
+    await row
+      .getByTestId('subscription-status')
+      .filter({ hasText: /^ended/ })
+      .waitFor();
     await screenshot(admin.page, 'admin-onboarding-ended');
 
     // The user's page still shows; the next request to the server is refused.
     await linkedPage.reload({ waitUntil: 'domcontentloaded' });
-    await new LoginPage(linkedPage).expectLanding({ pathname: '/login', dataPage: '/login', look: null, reason: 'a user without a running subscription is sent to log in' });
+    await new LoginPage(linkedPage).expectLanding({
+      pathname: '/login',
+      dataPage: '/login',
+      look: null,
+      reason: 'a user without a running subscription is sent to log in',
+    });
   });
 
   it('lists the organisation with its two users, both taking a seat (an ended subscription keeps the account)', async () => {
@@ -120,7 +142,7 @@ describe('account administration', () => {
     await admin.page.getByLabel('Search organisations').fill(organisation);
     const row = admin.page.getByTestId('organisations-table').locator(`tr[data-organisation="${organisation}"]`);
     const text = await waitUntil(
-      async () => (await row.count()) === 1 ? row.innerText() : '',
+      async () => ((await row.count()) === 1 ? row.innerText() : ''),
       (shown) => /\b2 \/ 5 \(2\)/.test(shown),
     );
     expect(text).toMatch(/\b2 \/ 5 \(2\)/);

@@ -64,12 +64,20 @@ async function importThroughApi(file: string): Promise<void> {
 beforeAll(async () => {
   buildChemblFixture(path.join(folder, RELEASE_N));
   buildChemblFixture(path.join(folder, RELEASE_N1), { rows: nextReleaseRows() });
-  server = await startServer({ logFile: path.join(RESULTS_DIR, 'e2e-alerts-server.log'), env: { KB_IMPORT_DIR: folder, ALERT_POLL_MS: '1000' } });
+  server = await startServer({
+    logFile: path.join(RESULTS_DIR, 'e2e-alerts-server.log'),
+    env: { KB_IMPORT_DIR: folder, ALERT_POLL_MS: '1000' },
+  });
   admin = await ApiSession.logIn(server.baseUrl, 'SUPER_ADMIN');
   await importThroughApi(RELEASE_N);
   api = await ApiSession.logIn(server.baseUrl, 'FULL_USER');
   await api.call(searchEndpoints.variableSave, {
-    body: { name: SAVED_NAME, makeDefault: false, searchcriteria: { rows: [{ selectedOption: 'activitytypes', operator: null, activities: [{ activityType: 'IC50' }] }] }, appliedFilters: [] },
+    body: {
+      name: SAVED_NAME,
+      makeDefault: false,
+      searchcriteria: { rows: [{ selectedOption: 'activitytypes', operator: null, activities: [{ activityType: 'IC50' }] }] },
+      appliedFilters: [],
+    },
   });
   page = await openPage('FULL_USER');
 }, 300_000);
@@ -114,20 +122,26 @@ describe('alerts on new data for a saved search', () => {
     const activities = adminPage.locator('[data-testid="load-changes"] tr[data-entity="activities"]');
     // Added, updated, retired (release-fixture.ts). The loads list reads again once the import is
     // done, so release N's report (5 added) may still show for a moment.
-    await expect.poll(async () => (await activities.locator('td').allInnerTexts()).slice(1, 4), { timeout: 20_000 }).toEqual(['1', '1', '2']);
+    await expect
+      .poll(async () => (await activities.locator('td').allInnerTexts()).slice(1, 4), { timeout: 20_000 })
+      .toEqual(['1', '1', '2']);
   }, 180_000);
 
   it('the user sees the bell count go up, opens the notification and lands on the new rows only', async () => {
     await page.goto('/search');
     // The bell polls once a minute; a reload asks at once. The check runs every second here.
     // The bell shows 0 until its request answers: read it only after that answer.
-    const bellAnswer = () => page.waitForResponse((r) => r.url().includes('/api/notifications') && r.request().method() === 'GET', { timeout: 15_000 });
+    const bellAnswer = () =>
+      page.waitForResponse((r) => r.url().includes('/api/notifications') && r.request().method() === 'GET', { timeout: 15_000 });
     const unreadOne = page.locator('[data-testid="notification-count"][data-count="1"]');
     await expect
       .poll(
         async () => {
           await Promise.all([bellAnswer(), page.reload()]);
-          return unreadOne.waitFor({ timeout: 3_000 }).then(() => true, () => false);
+          return unreadOne.waitFor({ timeout: 3_000 }).then(
+            () => true,
+            () => false,
+          );
         },
         { timeout: 60_000, interval: 1_000 },
       )
@@ -144,7 +158,9 @@ describe('alerts on new data for a saved search', () => {
     const banner = page.getByTestId('new-rows-banner');
     await banner.waitFor({ timeout: 30_000 });
     expect(await banner.textContent()).toContain(`New in ${NEW_LABEL}`);
-    await expect.poll(() => page.getByTestId('tab-activitiestab').getAttribute('data-count'), { timeout: 30_000 }).toBe(String(NEW_ACTIVITIES));
+    await expect
+      .poll(() => page.getByTestId('tab-activitiestab').getAttribute('data-count'), { timeout: 30_000 })
+      .toBe(String(NEW_ACTIVITIES));
     // Opened means read: the bell has nothing unread.
     await expect.poll(() => page.getByTestId('notification-count').getAttribute('data-count'), { timeout: 15_000 }).toBe('0');
     await screenshot(page, 'alerts-new-rows');

@@ -39,7 +39,14 @@ async function searchAs(criteria: SearchCriteria, summary: string): Promise<stri
   const sessionid = crypto.randomUUID();
   await api.call(searchEndpoints.allResultsCount, { body: { searchcriteria: criteria, sessionid } });
   await api.call(searchEndpoints.sessionSummarySave, { body: { sessionid, summary } });
-  await page.evaluate((id) => window.sessionStorage.setItem('kb-search-session', JSON.stringify({ state: { searchSessionId: id, selectionSessionId: null }, version: 0 })), sessionid);
+  await page.evaluate(
+    (id) =>
+      window.sessionStorage.setItem(
+        'kb-search-session',
+        JSON.stringify({ state: { searchSessionId: id, selectionSessionId: null }, version: 0 }),
+      ),
+    sessionid,
+  );
   return sessionid;
 }
 
@@ -95,14 +102,23 @@ describe('analyzers', () => {
     const sessionid = crypto.randomUUID();
     await api.call(searchEndpoints.allResultsCount, { body: { searchcriteria: KI, sessionid } });
     await api.call(searchEndpoints.sessionSummarySave, { body: { sessionid, summary: 'Activity type: Ki' } });
-    await page.evaluate((id) => window.sessionStorage.setItem('kb-search-session', JSON.stringify({ state: { searchSessionId: id, selectionSessionId: null }, version: 0 })), sessionid);
+    await page.evaluate(
+      (id) =>
+        window.sessionStorage.setItem(
+          'kb-search-session',
+          JSON.stringify({ state: { searchSessionId: id, selectionSessionId: null }, version: 0 }),
+        ),
+      sessionid,
+    );
     await page.goto('/results/activitiestab');
     await results.waitForRows();
 
     // The SAR view of all the tab's rows is opened first, so its data sits in the page's cache.
     const all = await api.call(sarEndpoints.setSarData, { body: { sessionid, tab: 'activitiestab' } });
     await page.goto('/sarview/activitiestab');
-    await expect.poll(() => page.getByTestId('sar-source').textContent(), { timeout: 30_000 }).toContain(`${all.activities.toLocaleString('en-US')} activit`);
+    await expect
+      .poll(() => page.getByTestId('sar-source').textContent(), { timeout: 30_000 })
+      .toContain(`${all.activities.toLocaleString('en-US')} activit`);
     // In-app navigation (no reload): the cached SAR data stays.
     await page.getByRole('link', { name: 'Analyzers' }).click();
     await page.waitForURL(/\/analyzers\/activitiestab/);
@@ -200,17 +216,25 @@ describe('analyzers', () => {
 
     // As the colour: the legend names the endpoint; structures not measured on it are drawn grey and counted.
     await pickMeasure('Colour', `pActivity, ${name} (${top.structures.toLocaleString('en-US')} structures)`);
-    const coloured = page.getByRole('img', { name: `Scatter plot of cLogP against Molecular weight (g/mol), coloured by pActivity, ${name}` });
+    const coloured = page.getByRole('img', {
+      name: `Scatter plot of cLogP against Molecular weight (g/mol), coloured by pActivity, ${name}`,
+    });
     await coloured.waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('scatter-colour-caption').textContent()).toBe(`Colour: pActivity, ${name} (grey: no value)`);
-    await expect.poll(() => note.textContent(), { timeout: 30_000 }).toMatch(new RegExp(`drawn grey \\(no pActivity on ${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)`));
+    await expect
+      .poll(() => note.textContent(), { timeout: 30_000 })
+      .toMatch(new RegExp(`drawn grey \\(no pActivity on ${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)`));
     await page.mouse.move(0, 0);
     await shot('structures-colour');
 
     // On the y axis: only the structures measured on the endpoint, each its median, written with two decimals.
     await pickMeasure('Y axis', `pActivity, ${name} (${top.structures.toLocaleString('en-US')} structures)`);
-    await page.getByRole('img', { name: `Scatter plot of pActivity, ${name} against Molecular weight (g/mol), coloured by pActivity, ${name}` }).waitFor({ timeout: 60_000 });
-    await expect.poll(() => note.textContent(), { timeout: 30_000 }).toContain(`(no pActivity on ${name}, or no value of the other measure)`);
+    await page
+      .getByRole('img', { name: `Scatter plot of pActivity, ${name} against Molecular weight (g/mol), coloured by pActivity, ${name}` })
+      .waitFor({ timeout: 60_000 });
+    await expect
+      .poll(() => note.textContent(), { timeout: 30_000 })
+      .toContain(`(no pActivity on ${name}, or no value of the other measure)`);
     expect(await note.textContent()).toMatch(new RegExp(`^${top.structures.toLocaleString('en-US')} structures? drawn`));
     const hovered = await hoverAPoint();
     expect(hovered).toMatch(/Structure \d+/);
@@ -224,12 +248,19 @@ describe('analyzers', () => {
   it('draws the selectivity heatmap of a one-target search with the other targets its compounds were measured on', async () => {
     // A target of the Ki search whose compounds were measured elsewhere (the heatmap of the whole search names them).
     const ki = await searchAs(KI, 'Activity type: Ki');
-    const wide = await api.call(analyzerEndpoints.visualization, { body: { sessionid: ki, tab: 'activitiestab', config: { chart: 'heatmap', targets: 25, compounds: 60 } } });
+    const wide = await api.call(analyzerEndpoints.visualization, {
+      body: { sessionid: ki, tab: 'activitiestab', config: { chart: 'heatmap', targets: 25, compounds: 60 } },
+    });
     if (wide.chart !== 'heatmap') throw new Error('a heatmap was asked');
     let chosen: { sessionid: string; targets: number; name: string } | null = null;
     for (const target of wide.targets.slice(0, 8)) {
-      const sessionid = await searchAs({ rows: [{ selectedOption: 'target', targets: [{ label: target.name, ids: [target.id] }] }] } as SearchCriteria, `Target: ${target.name}`);
-      const one = await api.call(analyzerEndpoints.visualization, { body: { sessionid, tab: 'activitiestab', config: { chart: 'heatmap', targets: 25, compounds: 60 } } });
+      const sessionid = await searchAs(
+        { rows: [{ selectedOption: 'target', targets: [{ label: target.name, ids: [target.id] }] }] } as SearchCriteria,
+        `Target: ${target.name}`,
+      );
+      const one = await api.call(analyzerEndpoints.visualization, {
+        body: { sessionid, tab: 'activitiestab', config: { chart: 'heatmap', targets: 25, compounds: 60 } },
+      });
       if (one.chart === 'heatmap' && one.targets.length > 1) {
         chosen = { sessionid, targets: one.targets.length, name: target.name };
         break;
@@ -257,7 +288,10 @@ describe('analyzers', () => {
       const evaluatorPage = await evaluator.newPage();
       await new LoginPage(evaluatorPage).logInAs('EVALUATE_USER');
       await evaluatorPage.goto('/analyzers/activitiestab');
-      await evaluatorPage.getByRole('heading', { name: /Analyzers/ }).first().waitFor();
+      await evaluatorPage
+        .getByRole('heading', { name: /Analyzers/ })
+        .first()
+        .waitFor();
       await evaluatorPage.getByRole('link', { name: 'Back to the results' }).waitFor();
       expect(await evaluatorPage.getByTestId('saved-analyses-link').count()).toBe(0);
     } finally {

@@ -38,7 +38,11 @@ afterEach(async () => {
 
 async function freshContext(from: Browser, storageState?: Awaited<ReturnType<BrowserContext['storageState']>>): Promise<BrowserContext> {
   const context = await newAppContext(from);
-  if (storageState) await context.addInitScript(seedStorage, storageState.origins.flatMap((origin) => origin.localStorage));
+  if (storageState)
+    await context.addInitScript(
+      seedStorage,
+      storageState.origins.flatMap((origin) => origin.localStorage),
+    );
   contexts.push(context);
   return context;
 }
@@ -61,7 +65,11 @@ function recordScripts(page: Page): () => Promise<LoadedScript[]> {
         const response = await request.response();
         if (!response) return null;
         const sizes = await request.sizes();
-        return { url: pathname, transferred: sizes.responseBodySize, encoding: (await response.headerValue('content-encoding')) ?? 'identity' };
+        return {
+          url: pathname,
+          transferred: sizes.responseBodySize,
+          encoding: (await response.headerValue('content-encoding')) ?? 'identity',
+        };
       })(),
     );
   });
@@ -89,8 +97,14 @@ describe('the bundle budget', () => {
 
     expect(loaded.length, 'the login page loads scripts').toBeGreaterThan(0);
     // The build compresses files of 1 kB and more (apps/web/vite.config.ts).
-    expect(loaded.filter((s) => s.encoding === 'identity' && s.transferred >= 1024), 'every script of 1 kB or more is served compressed').toEqual([]);
-    expect(loaded.filter((s) => HEAVY_CHUNKS.test(s.url)).map((s) => s.url), 'no editor, grid or chart chunk').toEqual([]);
+    expect(
+      loaded.filter((s) => s.encoding === 'identity' && s.transferred >= 1024),
+      'every script of 1 kB or more is served compressed',
+    ).toEqual([]);
+    expect(
+      loaded.filter((s) => HEAVY_CHUNKS.test(s.url)).map((s) => s.url),
+      'no editor, grid or chart chunk',
+    ).toEqual([]);
     expect(total(loaded)).toBeLessThan(LOGIN_SCRIPT_BUDGET);
   });
 
@@ -108,7 +122,10 @@ describe('the bundle budget', () => {
     console.log(`[budget] /search scripts, ${total(loaded)} bytes:\n${describeScripts(loaded)}`);
     await screenshot(page, 'bundle-budget-search');
 
-    expect(loaded.filter((s) => HEAVY_CHUNKS.test(s.url)).map((s) => s.url), 'no editor, grid or chart chunk').toEqual([]);
+    expect(
+      loaded.filter((s) => HEAVY_CHUNKS.test(s.url)).map((s) => s.url),
+      'no editor, grid or chart chunk',
+    ).toEqual([]);
     expect(total(loaded)).toBeLessThan(SEARCH_SCRIPT_BUDGET);
   });
 });

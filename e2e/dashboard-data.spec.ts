@@ -57,16 +57,29 @@ afterAll(async () => {
 describe('flat-file datasets', () => {
   const fileName = `e2e-structures-${tag}.csv`;
   // Under 1 KB, so the size column reads in bytes.
-  const content = Buffer.from(['str_id,canonical_smiles,mol_weight', '1,CCO,46.07', '2,c1ccccc1,78.11', `3,CC(=O)Oc1ccccc1C(=O)O,180.16`, `# ${tag}`].join('\n') + '\n');
+  const content = Buffer.from(
+    ['str_id,canonical_smiles,mol_weight', '1,CCO,46.07', '2,c1ccccc1,78.11', `3,CC(=O)Oc1ccccc1C(=O)O,180.16`, `# ${tag}`].join('\n') +
+      '\n',
+  );
 
   it('FLAT_FILE_ADMIN uploads a CSV for FULL_USER subscriptions through the Datasets form', async () => {
     const { dashboard, api } = await actor('FLAT_FILE_ADMIN');
     await dashboard.openTab('datasets');
     await dashboard.uploadForm().waitFor();
-    const response = await dashboard.uploadDataset({ name: fileName, content, datasetType: 'Structures', description: `E2E upload ${tag}` });
+    const response = await dashboard.uploadDataset({
+      name: fileName,
+      content,
+      datasetType: 'Structures',
+      description: `E2E upload ${tag}`,
+    });
     expect(response.status(), await response.text()).toBe(200);
     const uploaded = (await response.json()) as Dataset;
-    expect(uploaded).toMatchObject({ flatfileName: fileName, flatfileSize: content.length, datasetType: 'Structures', roles: ['FULL_USER'] });
+    expect(uploaded).toMatchObject({
+      flatfileName: fileName,
+      flatfileSize: content.length,
+      datasetType: 'Structures',
+      roles: ['FULL_USER'],
+    });
 
     await dashboard.datasetRow(fileName).waitFor();
     const listed = await api.call(datasetEndpoints.list, { query: {} });
@@ -123,7 +136,12 @@ describe('flat-file datasets', () => {
     const fakeZip = `e2e-not-a-zip-${tag}.zip`;
     await dashboard.openTab('datasets');
     await dashboard.uploadForm().waitFor();
-    const response = await dashboard.uploadDataset({ name: fakeZip, content: Buffer.from(`plain text, not a ZIP archive ${tag}\n`), datasetType: 'Activities', description: 'E2E refused upload' });
+    const response = await dashboard.uploadDataset({
+      name: fakeZip,
+      content: Buffer.from(`plain text, not a ZIP archive ${tag}\n`),
+      datasetType: 'Activities',
+      description: 'E2E refused upload',
+    });
     expect(response.status()).toBe(400);
     const { message } = (await response.json()) as { message: string };
     expect(message.length).toBeGreaterThan(0);
@@ -152,7 +170,12 @@ describe('requests for data', () => {
     await row.waitFor();
     const mine = await api.call(datasetEndpoints.requests, { query: { flatFileReqType: 'user' } });
     const request = mine.rows.find((entry) => entry.description === description);
-    expect(request).toMatchObject({ datasetType: 'Activities', status: 'pending', requestedBy: demoEmailForRole('FULL_USER'), cancelled_by: null });
+    expect(request).toMatchObject({
+      datasetType: 'Activities',
+      status: 'pending',
+      requestedBy: demoEmailForRole('FULL_USER'),
+      cancelled_by: null,
+    });
     expect(await row.getAttribute('data-status')).toBe('pending');
     const cells = await row.locator('td').allInnerTexts();
     expect(cells[0]).toBe('Activities');
@@ -170,7 +193,10 @@ describe('requests for data', () => {
     expect(await row.getByTestId('request-cancel').count()).toBe(0);
 
     const mine = await api.call(datasetEndpoints.requests, { query: { flatFileReqType: 'user' } });
-    expect(mine.rows.find((entry) => entry.description === description)).toMatchObject({ status: 'cancelled', cancelled_by: demoEmailForRole('FULL_USER') });
+    expect(mine.rows.find((entry) => entry.description === description)).toMatchObject({
+      status: 'cancelled',
+      cancelled_by: demoEmailForRole('FULL_USER'),
+    });
     await screenshot(page, 'dashboard-request-cancelled');
   });
 

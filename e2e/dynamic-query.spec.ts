@@ -46,7 +46,10 @@ async function choose(testId: string, option: string, nth = 0): Promise<void> {
 const gridIds = () =>
   page.locator('[data-testid="dq-grid"][aria-busy="false"] .ag-row[row-index]').evaluateAll((rows) =>
     rows
-      .map((row) => ({ index: Number(row.getAttribute('row-index')), id: Number(row.querySelector('.ag-cell[col-id="act_id"]')?.textContent ?? 'NaN') }))
+      .map((row) => ({
+        index: Number(row.getAttribute('row-index')),
+        id: Number(row.querySelector('.ag-cell[col-id="act_id"]')?.textContent ?? 'NaN'),
+      }))
       .sort((a, b) => a.index - b.index)
       .map((row) => row.id),
   );
@@ -108,18 +111,30 @@ describe('dynamic query', () => {
     const before = (await api.call(authEndpoints.subscriptionSummary, {})).downloadBalance;
     expect(Number(await page.getByTestId('dq-export-cost').getAttribute('data-credits'))).toBe(expected.rowCount);
     await page.getByTestId('dq-export-open').click();
-    expect(await page.getByTestId('dq-export-question').innerText()).toContain(`for ${expected.rowCount.toLocaleString('en-US')} download credits?`);
+    expect(await page.getByTestId('dq-export-question').innerText()).toContain(
+      `for ${expected.rowCount.toLocaleString('en-US')} download credits?`,
+    );
     // Nothing is spent before the answer.
     expect((await api.call(authEndpoints.subscriptionSummary, {})).downloadBalance).toBe(before);
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByTestId('dq-export-confirm').click()]);
-    const records = parse((await downloadedBytes(download)).toString('utf8').replace(/^\uFEFF/, ''), { columns: true }) as Record<string, string>[];
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      page.getByTestId('dq-export-confirm').click(),
+    ]);
+    const records = parse((await downloadedBytes(download)).toString('utf8').replace(/^\uFEFF/, ''), { columns: true }) as Record<
+      string,
+      string
+    >[];
     expect(records.length).toBe(expected.rowCount);
     expect(Object.keys(records[0]!)).toEqual(['Activity id', 'Activity type', 'Value', 'Unit', 'Target']);
     expect(records.slice(0, 25).map((row) => Number(row['Activity id']))).toEqual(expected.rows.map((row) => row.act_id));
     await page.locator('[data-testid="export-job"][data-status="done"]').waitFor();
     expect((await api.call(authEndpoints.subscriptionSummary, {})).downloadBalance).toBe(before - expected.rowCount);
     const history = await api.call(exportEndpoints.downloadHistory, {});
-    expect(history.rows[0]).toMatchObject({ description: 'Dynamic query Activities · CSV', rows: expected.rowCount, credits: expected.rowCount });
+    expect(history.rows[0]).toMatchObject({
+      description: 'Dynamic query Activities · CSV',
+      rows: expected.rowCount,
+      credits: expected.rowCount,
+    });
   });
 
   it('saves the query, and opening it again runs it', async () => {

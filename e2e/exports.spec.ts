@@ -105,7 +105,9 @@ describe('exports of a FULL_USER', () => {
     await page.getByTestId('results-export').click();
     await page.waitForURL((url) => url.pathname === '/export/activitiestab');
     await exporter.waitForForm('activitiestab');
-    const priced = await api.call(exportEndpoints.exportDataCount, { body: { sessionid, tab: 'activitiestab', selection: { selectAll: false, selectedIds: picked, unselectedIds: [] } } });
+    const priced = await api.call(exportEndpoints.exportDataCount, {
+      body: { sessionid, tab: 'activitiestab', selection: { selectAll: false, selectedIds: picked, unselectedIds: [] } },
+    });
     expect(priced).toMatchObject({ rows: 3, credits: 3, allowed: true, background: false });
     expect(await exporter.waitForCost(3)).toEqual({ rows: 3, credits: 3 });
     expect(await exporter.rowsChoice('selected').isChecked()).toBe(true);
@@ -191,7 +193,9 @@ describe('exports of a FULL_USER', () => {
     const session = await api.call(resultsEndpoints.session, { params: { sessionid } });
     const { creditBalance } = await api.call(exportEndpoints.downloadHistory, {});
     const candidates: ResultTabKey[] = ['structuretab', 'documentstab', 'assaytab', 'activitiestab'];
-    const tab = candidates.find((key) => (session.tabCounts[key] ?? 0) >= BACKGROUND_FROM && (session.tabCounts[key] ?? 0) <= creditBalance);
+    const tab = candidates.find(
+      (key) => (session.tabCounts[key] ?? 0) >= BACKGROUND_FROM && (session.tabCounts[key] ?? 0) <= creditBalance,
+    );
     expect(tab, `a tab with ${BACKGROUND_FROM} to ${creditBalance} rows; counts: ${JSON.stringify(session.tabCounts)}`).toBeDefined();
     return { tab: tab!, rowCount: session.tabCounts[tab!]! };
   }
@@ -219,7 +223,10 @@ describe('exports of a FULL_USER', () => {
 
     await page.getByTestId('export-download').waitFor({ timeout: 60_000 });
     const seenHere = await exporter.progressSeen();
-    expect(seenHere.some((bar) => bar.testId === 'export-job-progress'), 'the export page showed a progress bar').toBe(true);
+    expect(
+      seenHere.some((bar) => bar.testId === 'export-job-progress'),
+      'the export page showed a progress bar',
+    ).toBe(true);
     expect(await exporter.jobCard().getAttribute('data-status')).toBe('done');
     const file = await downloadedBytes(await exporter.downloadFromCard());
 
@@ -287,9 +294,13 @@ describe('a balance too short for the export', () => {
       await lowExport.waitForForm('structuretab');
       expect(await lowExport.rowsChoice('all').isChecked()).toBe(true);
 
-      const priced = await lowApi.call(exportEndpoints.exportDataCount, { body: { sessionid: lowSession, tab: 'structuretab', selection: null } });
+      const priced = await lowApi.call(exportEndpoints.exportDataCount, {
+        body: { sessionid: lowSession, tab: 'structuretab', selection: null },
+      });
       expect(priced).toMatchObject({ rows: rowCount, credits: rowCount, creditBalance: historyBefore.creditBalance, allowed: false });
-      expect(priced.message).toContain(`needs ${rowCount.toLocaleString('en-US')} download credits and you have ${historyBefore.creditBalance.toLocaleString('en-US')}`);
+      expect(priced.message).toContain(
+        `needs ${rowCount.toLocaleString('en-US')} download credits and you have ${historyBefore.creditBalance.toLocaleString('en-US')}`,
+      );
       await lowExport.notAllowed().waitFor({ timeout: 20_000 });
       expect((await lowExport.notAllowed().innerText()).trim()).toBe(priced.message);
       expect(await lowExport.shownBalance()).toBe(historyBefore.creditBalance);

@@ -117,13 +117,22 @@ describe('compound and reference leaflets in the browser', () => {
     const all = await api.call(leafletEndpoints.referenceLeaflet, { params: { rid: ref.ref_id }, query: { inSearchOnly: false } });
     // A molecular-weight cut through the middle of the reference's compounds.
     const weights = await Promise.all(
-      all.compounds.rows.map(async (c) => (await api.call(leafletEndpoints.compoundLeaflet, { params: { id: c.str_id }, query: { idType: 'structure' } })).properties!.mol_weight!),
+      all.compounds.rows.map(
+        async (c) =>
+          (await api.call(leafletEndpoints.compoundLeaflet, { params: { id: c.str_id }, query: { idType: 'structure' } })).properties!
+            .mol_weight!,
+      ),
     );
     const sorted = [...new Set(weights)].sort((a, b) => a - b);
     const cut = (sorted[Math.floor(sorted.length / 2) - 1]! + sorted[Math.floor(sorted.length / 2)]!) / 2;
     const sessionid = crypto.randomUUID();
-    await api.call(searchEndpoints.allResultsCount, { body: { searchcriteria: { rows: [{ selectedOption: 'structure', properties: { molmax: cut }, operator: 'AND' }] }, sessionid } });
-    const marked = await api.call(leafletEndpoints.referenceLeaflet, { params: { rid: ref.ref_id }, query: { sessionid, inSearchOnly: false } });
+    await api.call(searchEndpoints.allResultsCount, {
+      body: { searchcriteria: { rows: [{ selectedOption: 'structure', properties: { molmax: cut }, operator: 'AND' }] }, sessionid },
+    });
+    const marked = await api.call(leafletEndpoints.referenceLeaflet, {
+      params: { rid: ref.ref_id },
+      query: { sessionid, inSearchOnly: false },
+    });
 
     await leaflets.openReference(sessionid, ref.ref_id);
     await leaflets.referenceLoaded();
@@ -137,7 +146,12 @@ describe('compound and reference leaflets in the browser', () => {
     await expect.poll(() => new URL(page.url()).searchParams.get('only')).toBe('search');
     await expect.poll(async () => (await leaflets.compoundTiles()).every((t) => t.inSearch === 'true'), { timeout: 20_000 }).toBe(true);
     const onlyTiles = await leaflets.compoundTiles();
-    expect(onlyTiles.map((t) => t.strId)).toEqual(marked.compounds.rows.filter((c) => c.in_search).slice(0, 24).map((c) => c.str_id));
+    expect(onlyTiles.map((t) => t.strId)).toEqual(
+      marked.compounds.rows
+        .filter((c) => c.in_search)
+        .slice(0, 24)
+        .map((c) => c.str_id),
+    );
     expect((await leaflets.activityRows()).every((r) => r.inSearch === 'true')).toBe(true);
     await screenshot(page, 'reference-leaflet-in-search');
 
@@ -156,7 +170,9 @@ describe('compound and reference leaflets in the browser', () => {
     await leaflets.openCompound('structure', strId);
     await leaflets.compoundLoaded();
     const group = drug.activities.groups.find((g) => g.target_id !== null)!;
-    const expected = await api.call(leafletEndpoints.measurements, { query: { idType: 'structure', id: strId, targetId: group.target_id!, sort: 'value', direction: 'asc', page: 0, pageSize: 50 } });
+    const expected = await api.call(leafletEndpoints.measurements, {
+      query: { idType: 'structure', id: strId, targetId: group.target_id!, sort: 'value', direction: 'asc', page: 0, pageSize: 50 },
+    });
     expect(expected.total).toBe(group.activity_count);
 
     await page.locator(`[data-testid="leaflet-target-group"][data-target-id="${group.target_id}"]`).click();
@@ -188,8 +204,20 @@ describe('compound and reference leaflets in the browser', () => {
   it('opens a reference link from one user’s results for another user: the reference, without the first user’s search', async () => {
     // User A's search and the Documents tab of its results.
     const sessionid = crypto.randomUUID();
-    await api.call(searchEndpoints.allResultsCount, { body: { searchcriteria: { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }], operator: 'AND' }] }, sessionid } });
-    await page.evaluate((id) => window.sessionStorage.setItem('kb-search-session', JSON.stringify({ state: { searchSessionId: id, selectionSessionId: null }, version: 0 })), sessionid);
+    await api.call(searchEndpoints.allResultsCount, {
+      body: {
+        searchcriteria: { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }], operator: 'AND' }] },
+        sessionid,
+      },
+    });
+    await page.evaluate(
+      (id) =>
+        window.sessionStorage.setItem(
+          'kb-search-session',
+          JSON.stringify({ state: { searchSessionId: id, selectionSessionId: null }, version: 0 }),
+        ),
+      sessionid,
+    );
     await leaflets.open('/results/documentstab');
     await page.locator('[data-testid="results-grid"][aria-busy="false"] .ag-row[row-id]').first().waitFor({ timeout: 30_000 });
     const href = (await page.getByTestId('reference-link').first().getAttribute('href'))!;

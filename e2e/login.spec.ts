@@ -165,7 +165,13 @@ describe('logging out', () => {
     expect(await context.cookies()).toEqual([]);
 
     await login.open('/dashboard');
-    await login.expectLanding({ pathname: '/login', dataPage: '/login', look: 'other', redirect: '/dashboard', reason: 'login required after logout' });
+    await login.expectLanding({
+      pathname: '/login',
+      dataPage: '/login',
+      look: 'other',
+      redirect: '/dashboard',
+      reason: 'login required after logout',
+    });
   });
 });
 
@@ -187,10 +193,13 @@ describe('idle timeout', () => {
 
     // The old token must be dead on the server too, not just forgotten by the browser.
     await expect
-      .poll(async () => {
-        const response = await profile();
-        return { status: response.status(), message: ((await response.json()) as { message?: string }).message };
-      }, { timeout: 5_000 })
+      .poll(
+        async () => {
+          const response = await profile();
+          return { status: response.status(), message: ((await response.json()) as { message?: string }).message };
+        },
+        { timeout: 5_000 },
+      )
       .toEqual({ status: 401, message: TOKEN_MISSING_MESSAGE });
   });
 });

@@ -59,7 +59,9 @@ async function predictFromSearchRow(smiles: string): Promise<void> {
 
 describe('predicted targets of a structure row', () => {
   it('lists the targets of a quinazoline with its nearest measured actives drawn, and says they are hypotheses', async () => {
-    const answer = await api.call(predictionEndpoints.predictTargets, { body: { structure: { kind: 'smiles', text: QUINAZOLINE, desalt: true }, limit: 15 } });
+    const answer = await api.call(predictionEndpoints.predictTargets, {
+      body: { structure: { kind: 'smiles', text: QUINAZOLINE, desalt: true }, limit: 15 },
+    });
     expect(answer.domain.inDomain).toBe(true);
     // The ensemble's best is the series' target; the model (when installed) may rank its own targets above it.
     expect(answer.targets.find((t) => t.ranks.similarity === 1)?.name).toMatch(QZN_TARGETS);
@@ -102,7 +104,9 @@ describe('predicted targets of a structure row', () => {
   });
 
   it('warns that a perfluorinated sulfonic acid is unlike the measured data', async () => {
-    const answer = await api.call(predictionEndpoints.predictTargets, { body: { structure: { kind: 'smiles', text: PERFLUORO, desalt: true }, limit: 15 } });
+    const answer = await api.call(predictionEndpoints.predictTargets, {
+      body: { structure: { kind: 'smiles', text: PERFLUORO, desalt: true }, limit: 15 },
+    });
     expect(answer.domain.inDomain).toBe(false);
 
     await page.keyboard.press('Escape');
@@ -119,7 +123,9 @@ describe('predicted targets of a structure row', () => {
 
 describe('predicted targets on a leaflet and for a selection', () => {
   it('opens a compound leaflet’s Predicted targets on request and marks the targets it was measured on', async () => {
-    const query = await api.call(predictionEndpoints.predictTargets, { body: { structure: { kind: 'smiles', text: QUINAZOLINE, desalt: true }, limit: 15 } });
+    const query = await api.call(predictionEndpoints.predictTargets, {
+      body: { structure: { kind: 'smiles', text: QUINAZOLINE, desalt: true }, limit: 15 },
+    });
     const strId = query.targets.find((t) => t.evidence.length > 0)!.evidence[0]!.strId;
     const leaflet = new LeafletPage(page);
     await leaflet.openCompound('structure', strId);
@@ -134,12 +140,22 @@ describe('predicted targets on a leaflet and for a selection', () => {
     const measured = section.getByTestId('prediction-measured');
     expect(await measured.count()).toBeGreaterThan(0);
     expect(await measured.first().innerText()).toMatch(/^measured: p\w+ \d+\.\d\d \((active|inactive)\)$/);
-    await expect.poll(() => section.getByTestId('prediction-evidence').getByTestId('structure-image').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => section.getByTestId('prediction-evidence').getByTestId('structure-image').count(), { timeout: 30_000 })
+      .toBeGreaterThan(0);
     await windowShot(page, 'prediction-leaflet-section', section, 80);
   });
 
   it('predicts the ticked rows of a Structures tab in batches and sums them per target', async () => {
-    const criteria: SearchCriteria = { rows: [{ selectedOption: 'structure', operator: null, structure: { inputType: 'smiles', value: 'c1ncnc2ccccc12', category: 'substructure', feature: 'desalted' } }] };
+    const criteria: SearchCriteria = {
+      rows: [
+        {
+          selectedOption: 'structure',
+          operator: null,
+          structure: { inputType: 'smiles', value: 'c1ncnc2ccccc12', category: 'substructure', feature: 'desalted' },
+        },
+      ],
+    };
     await openResultsOf(api, page, criteria, 'structuretab');
     const results = new ResultsPage(page);
     expect(await page.getByTestId('predict-selection').isDisabled()).toBe(true);
@@ -187,7 +203,8 @@ describe('the target-prediction model on the superadmin Releases tab', () => {
       await status.waitFor({ timeout: 20_000 });
       expect(await status.getAttribute('data-state')).toBe(fs.existsSync(MODEL_DIR) ? 'installed' : 'not-installed');
       // Without a model, the status says where to get one.
-      if (!fs.existsSync(MODEL_DIR)) expect(await card.getByTestId('prediction-model-message').innerText()).toMatch(/chembl_multitask_model|ChEMBL/i);
+      if (!fs.existsSync(MODEL_DIR))
+        expect(await card.getByTestId('prediction-model-message').innerText()).toMatch(/chembl_multitask_model|ChEMBL/i);
 
       // Reading the folder again answers the same model.
       await card.getByTestId('prediction-model-reload').click();
@@ -196,13 +213,21 @@ describe('the target-prediction model on the superadmin Releases tab', () => {
 
       // A target list that is not ChEMBL ids is refused before anything is sent.
       const files = card.locator('input[type="file"]');
-      await files.nth(1).setInputFiles({ name: 'targets.json', mimeType: 'application/json', buffer: Buffer.from('["CHEMBL203", "EGFR"]') });
-      expect(await card.getByTestId('prediction-model-file-problem').innerText()).toMatch(/Entry 2 of “targets.json” \("EGFR"\) is not a ChEMBL target id/);
+      await files
+        .nth(1)
+        .setInputFiles({ name: 'targets.json', mimeType: 'application/json', buffer: Buffer.from('["CHEMBL203", "EGFR"]') });
+      expect(await card.getByTestId('prediction-model-file-problem').innerText()).toMatch(
+        /Entry 2 of “targets.json” \("EGFR"\) is not a ChEMBL target id/,
+      );
       expect(await card.getByTestId('prediction-model-install').isDisabled()).toBe(true);
 
       // A model file that is not a model: the server's reason is shown, and the status stays.
-      await files.nth(1).setInputFiles({ name: 'targets.json', mimeType: 'application/json', buffer: Buffer.from('["CHEMBL203", "CHEMBL204"]') });
-      await files.nth(0).setInputFiles({ name: 'broken.onnx', mimeType: 'application/octet-stream', buffer: Buffer.from('not an onnx model') });
+      await files
+        .nth(1)
+        .setInputFiles({ name: 'targets.json', mimeType: 'application/json', buffer: Buffer.from('["CHEMBL203", "CHEMBL204"]') });
+      await files
+        .nth(0)
+        .setInputFiles({ name: 'broken.onnx', mimeType: 'application/octet-stream', buffer: Buffer.from('not an onnx model') });
       await card.getByTestId('prediction-model-install').click();
       const error = card.getByTestId('prediction-model-error');
       await error.waitFor({ timeout: 20_000 });

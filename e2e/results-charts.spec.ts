@@ -50,7 +50,12 @@ async function apiRowCount(criteria: SearchCriteria, filters: AppliedFilter[]): 
 /** The row count the tab's label carries, and the one the pager shows under the grid. */
 async function shownRowCounts(): Promise<{ tab: number; grid: number }> {
   const tab = Number(await page.getByTestId(`tab-${TAB}`).getAttribute('data-count'));
-  const range = (await page.getByTestId('page-range').innerText().catch(() => '')).match(/of ([\d,]+)/);
+  const range = (
+    await page
+      .getByTestId('page-range')
+      .innerText()
+      .catch(() => '')
+  ).match(/of ([\d,]+)/);
   return { tab, grid: range ? Number(range[1]!.replace(/,/g, '')) : Number.NaN };
 }
 
@@ -158,7 +163,8 @@ describe('charts that filter the results', () => {
     const { sessionid, criteria } = await searchAndOpenActivities();
 
     await charts.panel().getByRole('button', { name: 'Charts', exact: true }).click();
-    for (const label of ['Target', 'Target class', 'Most reported structures']) await page.getByRole('checkbox', { name: label, exact: true }).check();
+    for (const label of ['Target', 'Target class', 'Most reported structures'])
+      await page.getByRole('checkbox', { name: label, exact: true }).check();
     await page.keyboard.press('Escape');
 
     // Tree: open the first class with sub-classes and pick it: its sub-classes are in the filter through it.
@@ -166,7 +172,10 @@ describe('charts that filter the results', () => {
     const parent = tree.locator('li[aria-expanded]').first();
     const parentId = Number(await parent.getAttribute('data-value'));
     const parentLabel = await parent.getByRole('checkbox').first().getAttribute('aria-label');
-    await parent.getByRole('button', { name: /^Open / }).first().click();
+    await parent
+      .getByRole('button', { name: /^Open / })
+      .first()
+      .click();
     const child = parent.getByRole('group').getByRole('treeitem').first();
     await child.waitFor();
     await parent.getByRole('checkbox').first().check();
@@ -179,7 +188,9 @@ describe('charts that filter the results', () => {
     // Sorting: Z-A is still on its way (held back here for a second) when A-Z is chosen, so the
     // Z-A request is cancelled (spec §8) and the bars come in the order the API gives for A-Z.
     const target = charts.chart('target');
-    const isTargetChart = (request: Request) => new URL(request.url()).pathname === chartEndpoints.chart.path && (request.postDataJSON() as { charttype: string }).charttype === 'target';
+    const isTargetChart = (request: Request) =>
+      new URL(request.url()).pathname === chartEndpoints.chart.path &&
+      (request.postDataJSON() as { charttype: string }).charttype === 'target';
     const cancelled: unknown[] = [];
     page.on('requestfailed', (request) => {
       if (isTargetChart(request)) cancelled.push(request.postDataJSON());
@@ -193,7 +204,9 @@ describe('charts that filter the results', () => {
       await page.getByRole('menuitem', { name: label }).click();
     };
     const [sorted] = await Promise.all([
-      page.waitForResponse((r) => isTargetChart(r.request()) && (r.request().postDataJSON() as { sortOrder: string; sortType: string }).sortOrder === 'asc'),
+      page.waitForResponse(
+        (r) => isTargetChart(r.request()) && (r.request().postDataJSON() as { sortOrder: string; sortType: string }).sortOrder === 'asc',
+      ),
       (async () => {
         await sortBy('Z-A');
         await sortBy('A-Z');
@@ -202,15 +215,22 @@ describe('charts that filter the results', () => {
     await page.unroute(`**${chartEndpoints.chart.path}`);
     expect(sorted.request().postDataJSON()).toMatchObject({ sortType: 'label', sortOrder: 'asc' });
     expect(cancelled).toEqual([expect.objectContaining({ sortType: 'label', sortOrder: 'desc' })]);
-    const byName = await api.call(chartEndpoints.chart, { body: { sessionid, type: TAB, charttype: 'target', resetFlg: false, sortOrder: 'asc', sortType: 'label', maxCount: 10 } });
+    const byName = await api.call(chartEndpoints.chart, {
+      body: { sessionid, type: TAB, charttype: 'target', resetFlg: false, sortOrder: 'asc', sortType: 'label', maxCount: 10 },
+    });
     await charts.waitForChart('target');
-    expect(await target.getByTestId('bar-chart').getAttribute('aria-label')).toBe(`Target: ${byName.chartData.map((item) => `${item.label} ${item.count}`).join(', ')}`);
+    expect(await target.getByTestId('bar-chart').getAttribute('aria-label')).toBe(
+      `Target: ${byName.chartData.map((item) => `${item.label} ${item.count}`).join(', ')}`,
+    );
 
     // The value search finds a target by name (the last one A-Z); the one picked is excluded.
     expect(byName.chartData.length).toBeGreaterThan(1);
     const wanted = byName.chartData.at(-1)!;
     await target.getByLabel('Filter Target values').fill(wanted.label.slice(0, 12));
-    await target.getByTestId('value-search-results').getByRole('checkbox', { name: `${wanted.label} (${wanted.count})` }).check();
+    await target
+      .getByTestId('value-search-results')
+      .getByRole('checkbox', { name: `${wanted.label} (${wanted.count})` })
+      .check();
     const picked = await charts.picked('target');
     expect(picked.values).toEqual([String(wanted.id)]);
     await target.getByText('Exclude', { exact: true }).click();
@@ -222,7 +242,12 @@ describe('charts that filter the results', () => {
     // Show more: the next 50 references.
     const references = await charts.waitForChart('bibliographyrefid');
     const [more] = await Promise.all([
-      page.waitForResponse((r) => new URL(r.url()).pathname === chartEndpoints.chart.path && (r.request().postDataJSON() as { charttype: string; maxCount: number }).charttype === 'bibliographyrefid' && (r.request().postDataJSON() as { maxCount: number }).maxCount === 50),
+      page.waitForResponse(
+        (r) =>
+          new URL(r.url()).pathname === chartEndpoints.chart.path &&
+          (r.request().postDataJSON() as { charttype: string; maxCount: number }).charttype === 'bibliographyrefid' &&
+          (r.request().postDataJSON() as { maxCount: number }).maxCount === 50,
+      ),
       references.getByRole('button', { name: 'Show more' }).click(),
     ]);
     const { chartData, distinct } = (await more.json()) as { chartData: unknown[]; distinct: number };

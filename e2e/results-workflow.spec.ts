@@ -33,7 +33,14 @@ const POTENCY = ['std_activity_type', 'std_act_prefix', 'activity_value', 'stand
 async function openResultsOf(criteria: SearchCriteria, tab: string): Promise<string> {
   const sessionid = crypto.randomUUID();
   await api.call(searchEndpoints.allResultsCount, { body: { searchcriteria: criteria, sessionid } });
-  await page.evaluate((id) => window.sessionStorage.setItem('kb-search-session', JSON.stringify({ state: { searchSessionId: id, selectionSessionId: null }, version: 0 })), sessionid);
+  await page.evaluate(
+    (id) =>
+      window.sessionStorage.setItem(
+        'kb-search-session',
+        JSON.stringify({ state: { searchSessionId: id, selectionSessionId: null }, version: 0 }),
+      ),
+    sessionid,
+  );
   await page.goto(`/results/${tab}`);
   await results.waitForRows();
   return sessionid;
@@ -63,10 +70,14 @@ async function fullyVisibleRows(): Promise<number> {
     const scrollBar = grid.querySelector('.ag-body-horizontal-scroll')!.getBoundingClientRect();
     const bottom = Math.min(box.top + viewport.clientHeight, scrollBar.height > 0 ? scrollBar.top : Infinity, window.innerHeight);
     const rows = [...grid.querySelectorAll('.ag-grid-scrolling-rows .ag-row[row-index]')];
-    const visible = new Set(rows.filter((row) => {
-      const rect = row.getBoundingClientRect();
-      return rect.height > 0 && rect.top >= top - 0.5 && rect.bottom <= bottom + 0.5;
-    }).map((row) => row.getAttribute('row-index')));
+    const visible = new Set(
+      rows
+        .filter((row) => {
+          const rect = row.getBoundingClientRect();
+          return rect.height > 0 && rect.top >= top - 0.5 && rect.bottom <= bottom + 0.5;
+        })
+        .map((row) => row.getAttribute('row-index')),
+    );
     return visible.size;
   });
 }
@@ -85,7 +96,10 @@ async function firstRowHeight(): Promise<number> {
 
 /** How far the grid is scrolled sideways. */
 async function scrollLeft(): Promise<number> {
-  return results.grid().locator('.ag-grid-viewport').evaluate((viewport) => viewport.scrollLeft);
+  return results
+    .grid()
+    .locator('.ag-grid-viewport')
+    .evaluate((viewport) => viewport.scrollLeft);
 }
 
 /** The cell texts of one column, top to bottom. */
@@ -95,7 +109,10 @@ async function columnTexts(colId: string): Promise<string[]> {
     .locator(`.ag-row[row-index] .ag-cell[col-id="${colId}"]`)
     .evaluateAll((cells) =>
       cells
-        .map((cell) => ({ index: Number(cell.closest('.ag-row')!.getAttribute('row-index')), text: (cell as HTMLElement).innerText.trim() }))
+        .map((cell) => ({
+          index: Number(cell.closest('.ag-row')!.getAttribute('row-index')),
+          text: (cell as HTMLElement).innerText.trim(),
+        }))
         .sort((a, b) => a.index - b.index)
         .map((cell) => cell.text),
     );
@@ -132,7 +149,10 @@ describe('the Activities grid at 1440 × 900', () => {
 
     // Type, relation, value, unit and pActivity lie inside the grid's visible width, unscrolled.
     expect(await scrollLeft()).toBe(0);
-    const right = await results.grid().locator('.ag-grid-viewport').evaluate((viewport) => Math.min(viewport.getBoundingClientRect().left + viewport.clientWidth, window.innerWidth));
+    const right = await results
+      .grid()
+      .locator('.ag-grid-viewport')
+      .evaluate((viewport) => Math.min(viewport.getBoundingClientRect().left + viewport.clientWidth, window.innerWidth));
     for (const colId of POTENCY) {
       const box = (await headerCell(colId).boundingBox())!;
       expect(box.width, colId).toBeGreaterThan(30);
@@ -162,7 +182,9 @@ describe('the Activities grid at 1440 × 900', () => {
 
   it('keeps the id and structure columns pinned on the left while the others scroll sideways', async () => {
     const pinned = ['act_id', 'str_id', 'smiles'];
-    const before = Object.fromEntries(await Promise.all([...pinned, 'protein'].map(async (colId) => [colId, await leftOf(colId)] as const)));
+    const before = Object.fromEntries(
+      await Promise.all([...pinned, 'protein'].map(async (colId) => [colId, await leftOf(colId)] as const)),
+    );
     await scrollGridIntoView();
     const viewport = (await results.grid().locator('.ag-grid-viewport').boundingBox())!;
     await page.mouse.move(viewport.x + viewport.width / 2, viewport.y + 100);
@@ -195,7 +217,12 @@ describe('the Activities grid at 1440 × 900', () => {
     const box = row.getByTestId('row-select');
     // Where the rows end on screen: above AG Grid's horizontal scroll bar, which lies over the viewport.
     const bottom = (await results.grid().locator('.ag-body-horizontal-scroll').boundingBox())!.y;
-    await expect.poll(async () => { const r = (await row.boundingBox())!; return r.y + r.height; }).toBeGreaterThan(bottom + 5);
+    await expect
+      .poll(async () => {
+        const r = (await row.boundingBox())!;
+        return r.y + r.height;
+      })
+      .toBeGreaterThan(bottom + 5);
     expect((await row.boundingBox())!.y).toBeLessThan(bottom - 20);
     // A click on the row's sliver in sight, in its tick-box cell but beside the 16 px box.
     const cell = (await row.locator(`.ag-cell[col-id="__select"]`).boundingBox())!;
@@ -209,9 +236,12 @@ describe('the Activities grid at 1440 × 900', () => {
 
   it('ticks a row that is half out of sight at the bottom of the window in one click', async () => {
     await page.evaluate(() => window.scrollTo(0, 0));
-    await results.grid().locator('.ag-grid-viewport').evaluate((viewport) => {
-      viewport.scrollTop = 0;
-    });
+    await results
+      .grid()
+      .locator('.ag-grid-viewport')
+      .evaluate((viewport) => {
+        viewport.scrollTop = 0;
+      });
     // Scroll the page so that the window's bottom edge cuts a row through its tick box (a row
     // the grid itself shows whole, lower down than the window reaches).
     const target = await results.grid().evaluate((grid) => {
@@ -243,13 +273,24 @@ describe('structure searches in the grids', () => {
     await api.call(searchEndpoints.allResultsCount, {
       body: { searchcriteria: { rows: [{ selectedOption: 'assay', operator: null, fileName: null, assayTypes: ['binding'] }] }, sessionid },
     });
-    const first = await api.call(resultsEndpoints.tabRows, { params: { tab: 'structuretab' }, body: { sessionid, pageNumber: 0, pageSize: 10, sortOrder: null } });
+    const first = await api.call(resultsEndpoints.tabRows, {
+      params: { tab: 'structuretab' },
+      body: { sessionid, pageNumber: 0, pageSize: 10, sortOrder: null },
+    });
     probeSmiles = String(first.data[0]!.smiles);
   }, 120_000);
 
   it('shows the score of a similarity search and sorts by it, most similar first', async () => {
     const sessionid = await openResultsOf(
-      { rows: [{ selectedOption: 'structure', operator: null, structure: { inputType: 'smiles', value: probeSmiles, category: 'similarity', similarityMin: 0.3, feature: 'desalted' } }] },
+      {
+        rows: [
+          {
+            selectedOption: 'structure',
+            operator: null,
+            structure: { inputType: 'smiles', value: probeSmiles, category: 'similarity', similarityMin: 0.3, feature: 'desalted' },
+          },
+        ],
+      },
       'structuretab',
     );
     expect(await results.columnIds()).toContain('similarity');
@@ -262,7 +303,10 @@ describe('structure searches in the grids', () => {
     expect(scores.length).toBeGreaterThan(1);
     expect(scores[0]).toBe(1);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
-    const expected = await api.call(resultsEndpoints.tabRows, { params: { tab: 'structuretab' }, body: { sessionid, pageNumber: 0, pageSize: 25, sortOrder: null } });
+    const expected = await api.call(resultsEndpoints.tabRows, {
+      params: { tab: 'structuretab' },
+      body: { sessionid, pageNumber: 0, pageSize: 25, sortOrder: null },
+    });
     expect(await results.rowIds()).toEqual(expected.data.map((row) => Number(row.str_id)));
     await screenshot(page, 'results-workflow-similarity');
 
@@ -277,8 +321,21 @@ describe('structure searches in the grids', () => {
 
   it('highlights the match of a substructure search in the Structures grid and the compound leaflet', async () => {
     const ring = 'c1ccccc1';
-    const highlighted = page.waitForRequest((request) => new URL(request.url()).searchParams.get('highlight') === ring, { timeout: 30_000 });
-    await openResultsOf({ rows: [{ selectedOption: 'structure', operator: null, structure: { inputType: 'smiles', value: ring, category: 'substructure', feature: 'desalted' } }] }, 'structuretab');
+    const highlighted = page.waitForRequest((request) => new URL(request.url()).searchParams.get('highlight') === ring, {
+      timeout: 30_000,
+    });
+    await openResultsOf(
+      {
+        rows: [
+          {
+            selectedOption: 'structure',
+            operator: null,
+            structure: { inputType: 'smiles', value: ring, category: 'substructure', feature: 'desalted' },
+          },
+        ],
+      },
+      'structuretab',
+    );
     await highlighted;
     const image = results.grid().getByTestId('structure-image').first();
     expect(await drawingOf(image)).toMatch(HIGHLIGHT);

@@ -144,10 +144,14 @@ describe('the results of a search', () => {
       const column = SORT_COLUMN[tab];
       await results.clickHeader(column);
       const ascending = await apiPage(tab, { sortOrder: { column, direction: 'asc' } });
-      await expect.poll(() => results.rowIds(), { message: `${label}: sorted by ${column} ascending`, timeout: 20_000 }).toEqual(idsOf(tab, ascending.data));
+      await expect
+        .poll(() => results.rowIds(), { message: `${label}: sorted by ${column} ascending`, timeout: 20_000 })
+        .toEqual(idsOf(tab, ascending.data));
       await results.clickHeader(column);
       const descending = await apiPage(tab, { sortOrder: { column, direction: 'desc' } });
-      await expect.poll(() => results.rowIds(), { message: `${label}: sorted by ${column} descending`, timeout: 20_000 }).toEqual(idsOf(tab, descending.data));
+      await expect
+        .poll(() => results.rowIds(), { message: `${label}: sorted by ${column} descending`, timeout: 20_000 })
+        .toEqual(idsOf(tab, descending.data));
       expect(idsOf(tab, descending.data)).not.toEqual(idsOf(tab, ascending.data));
     }
   });
@@ -156,7 +160,9 @@ describe('the results of a search', () => {
     await results.openTab('structuretab');
     await results.waitForRows();
     const before = await results.rowIds();
-    await page.route(`**${resultsEndpoints.tabRows.path.replace(':tab', 'structuretab')}`, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'boom', code: 'X' }) }));
+    await page.route(`**${resultsEndpoints.tabRows.path.replace(':tab', 'structuretab')}`, (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: 'boom', code: 'X' }) }),
+    );
     try {
       await results.setPageSize(50);
       await page.getByTestId('refresh-failed').waitFor();
@@ -187,7 +193,12 @@ describe('the results of a search', () => {
 
   it("sorts by similarity to a SMILES, keeping a refused SMILES with the server's message", async () => {
     const invalid = 'C1CC(';
-    const expected = await apiErrorMessage(apiPage('structuretab', { sortOrder: { column: 'similarity', direction: 'desc' }, extra: { sortSmiles: invalid, smilesSortCategory: 'similarity' } }));
+    const expected = await apiErrorMessage(
+      apiPage('structuretab', {
+        sortOrder: { column: 'similarity', direction: 'desc' },
+        extra: { sortSmiles: invalid, smilesSortCategory: 'similarity' },
+      }),
+    );
     await results.sortBySimilarity(invalid);
     // In the open form under the input, or beside the button once the form has closed.
     await page.getByText(expected, { exact: true }).filter({ visible: true }).first().waitFor();
@@ -196,7 +207,10 @@ describe('the results of a search', () => {
 
     const smiles = String((await apiPage('structuretab')).data[3]?.smiles);
     await results.sortBySimilarity(smiles);
-    const sorted = await apiPage('structuretab', { sortOrder: { column: 'similarity', direction: 'desc' }, extra: { sortSmiles: smiles, smilesSortCategory: 'similarity', minValue: null, maxValue: null } });
+    const sorted = await apiPage('structuretab', {
+      sortOrder: { column: 'similarity', direction: 'desc' },
+      extra: { sortSmiles: smiles, smilesSortCategory: 'similarity', minValue: null, maxValue: null },
+    });
     await expect.poll(() => results.rowIds(), { timeout: 20_000 }).toEqual(idsOf('structuretab', sorted.data));
     // Spec §4: sorting by similarity reveals the hidden similarity column.
     expect(await results.columnIds()).toContain('similarity');
@@ -210,7 +224,9 @@ describe('the results of a search', () => {
     await results.waitForRows();
     const picked = [await results.selectRow(0), await results.selectRow(1)];
     expect(await results.selectedCount()).toBe(2);
-    const expected = await api.call(resultsEndpoints.gotoTab, { body: { sessionid, fromTab: 'structuretab', toTab: 'activitiestab', ids: picked } });
+    const expected = await api.call(resultsEndpoints.gotoTab, {
+      body: { sessionid, fromTab: 'structuretab', toTab: 'activitiestab', ids: picked },
+    });
 
     await page.getByTestId('goto-menu').click();
     await page.getByRole('menuitem', { name: 'Show activities of the selected rows' }).click();
@@ -220,7 +236,10 @@ describe('the results of a search', () => {
     expect(Number(await banner.getAttribute('data-structures'))).toBe(expected.strIdList.length);
     await expect.poll(() => results.pageRange(), { timeout: 20_000 }).toContain(`of ${expected.rowCount.toLocaleString('en-US')}`);
     // The tab keeps the sort it was left with (descending, from the paging test).
-    const restricted = await apiPage('activitiestab', { sortOrder: { column: SORT_COLUMN.activitiestab, direction: 'desc' }, extra: { strIdList: expected.strIdList } });
+    const restricted = await apiPage('activitiestab', {
+      sortOrder: { column: SORT_COLUMN.activitiestab, direction: 'desc' },
+      extra: { strIdList: expected.strIdList },
+    });
     await expect.poll(() => results.rowIds()).toEqual(idsOf('activitiestab', restricted.data));
 
     await banner.getByRole('button', { name: 'View all' }).click();
@@ -242,9 +261,13 @@ describe('the results of a search', () => {
   it('lists every measurement behind an activity row: its compound on its target, the row among them', async () => {
     await results.waitForRows();
     const button = results.grid().getByTestId('open-measurements').first();
-    const actId = Number(await button.locator('xpath=ancestor::div[contains(concat(" ", @class, " "), " ag-row ")]').getAttribute('row-id'));
+    const actId = Number(
+      await button.locator('xpath=ancestor::div[contains(concat(" ", @class, " "), " ag-row ")]').getAttribute('row-id'),
+    );
     expect(actId).toBeGreaterThan(0);
-    const expected = await api.call(leafletEndpoints.measurements, { query: { idType: 'structure', actId, sort: 'value', direction: 'asc', page: 0, pageSize: 50 } });
+    const expected = await api.call(leafletEndpoints.measurements, {
+      query: { idType: 'structure', actId, sort: 'value', direction: 'asc', page: 0, pageSize: 50 },
+    });
     await button.click();
     const list = page.getByTestId('measurement-list');
     await list.waitFor({ timeout: 20_000 });
@@ -273,11 +296,20 @@ describe('the results of a search', () => {
     // The two structures ticked before are still selected.
     expect(await results.selectedCount()).toBe(2);
     const stored = await page.evaluate(() => window.sessionStorage.getItem('kb-results'));
-    const selection = (JSON.parse(stored!) as { state: { scopes: { search: { tabs: { structuretab: { selection: { selectAll: boolean; selectedIds: number[]; unselectedIds: number[] } } } } } } }).state.scopes.search
-      .tabs.structuretab.selection;
+    const selection = (
+      JSON.parse(stored!) as {
+        state: {
+          scopes: {
+            search: { tabs: { structuretab: { selection: { selectAll: boolean; selectedIds: number[]; unselectedIds: number[] } } } };
+          };
+        };
+      }
+    ).state.scopes.search.tabs.structuretab.selection;
     expect(selection.selectedIds).toHaveLength(2);
     const built = await api.call(resultsEndpoints.newSearchBy, { params: { tab: 'structuretab' }, body: { sessionid, selection } });
-    const counts = await api.call(searchEndpoints.newSearchBySelectionCount, { body: { searchcriteria: built.searchcriteria, sessionid: crypto.randomUUID() } });
+    const counts = await api.call(searchEndpoints.newSearchBySelectionCount, {
+      body: { searchcriteria: built.searchcriteria, sessionid: crypto.randomUUID() },
+    });
 
     await page.getByTestId('new-search-by-selection').click();
     await page.waitForURL((url) => url.pathname === '/new-search-results/structuretab', { timeout: 60_000 });
@@ -301,7 +333,10 @@ describe('the results of a search', () => {
     await results.waitForRows();
     expect(await results.selectedCount()).toBe(0);
     const expected = await apiErrorMessage(
-      api.call(resultsEndpoints.newSearchBy, { params: { tab: 'assaytab' }, body: { sessionid, selection: { selectAll: false, selectedIds: [], unselectedIds: [] } } }),
+      api.call(resultsEndpoints.newSearchBy, {
+        params: { tab: 'assaytab' },
+        body: { sessionid, selection: { selectAll: false, selectedIds: [], unselectedIds: [] } },
+      }),
     );
     await page.getByTestId('new-search-by-selection').click();
     await results.expectAlert(expected);
@@ -335,9 +370,19 @@ describe('results without a session to show', () => {
     const other = await ApiSession.logIn(server().baseUrl, 'EVALUATE_USER');
     const foreign = crypto.randomUUID();
     await other.call(searchEndpoints.allResultsCount, {
-      body: { searchcriteria: { rows: [{ selectedOption: 'assay', operator: null, fileName: null, assayTypes: ['binding'] }] }, sessionid: foreign },
+      body: {
+        searchcriteria: { rows: [{ selectedOption: 'assay', operator: null, fileName: null, assayTypes: ['binding'] }] },
+        sessionid: foreign,
+      },
     });
-    await page.evaluate((id) => window.sessionStorage.setItem('kb-search-session', JSON.stringify({ state: { searchSessionId: id, selectionSessionId: null }, version: 0 })), foreign);
+    await page.evaluate(
+      (id) =>
+        window.sessionStorage.setItem(
+          'kb-search-session',
+          JSON.stringify({ state: { searchSessionId: id, selectionSessionId: null }, version: 0 }),
+        ),
+      foreign,
+    );
     await page.goto('/results/structuretab');
     const problem = page.getByTestId('session-problem');
     await problem.waitFor();

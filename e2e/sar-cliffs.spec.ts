@@ -59,7 +59,9 @@ async function scrollThroughCards(): Promise<number> {
   for (let i = 0; i < count; i++) {
     const card = cards.nth(i);
     await card.scrollIntoViewIfNeeded();
-    await expect.poll(() => card.getByTestId('structure-image').count(), { timeout: 30_000, message: `both members of card ${i + 1} drawn` }).toBe(2);
+    await expect
+      .poll(() => card.getByTestId('structure-image').count(), { timeout: 30_000, message: `both members of card ${i + 1} drawn` })
+      .toBe(2);
   }
   return count;
 }
@@ -91,20 +93,48 @@ describe('activity cliffs of a drug-sized series', () => {
   let endpoint: SarEndpointOption;
 
   beforeAll(async () => {
-    sessionid = await openResultsOf({ rows: [{ selectedOption: 'structure', operator: null, structure: { inputType: 'smiles', value: AMINO_THALIDOMIDE, category: 'substructure', feature: 'desalted' } }] }, 'structuretab');
+    sessionid = await openResultsOf(
+      {
+        rows: [
+          {
+            selectedOption: 'structure',
+            operator: null,
+            structure: { inputType: 'smiles', value: AMINO_THALIDOMIDE, category: 'substructure', feature: 'desalted' },
+          },
+        ],
+      },
+      'structuretab',
+    );
   }, 120_000);
 
   it('builds the SAR table of the PROTACs on EGFR DC50 around a suggested core; the compounds are drug-sized', async () => {
-    endpoint = await buildSarTable(api, page, sessionid, (e) => e.molar && e.targetName === 'Epidermal growth factor receptor' && e.activityType === 'DC50');
+    endpoint = await buildSarTable(
+      api,
+      page,
+      sessionid,
+      (e) => e.molar && e.targetName === 'Epidermal growth factor receptor' && e.activityType === 'DC50',
+    );
     expect(endpoint.compounds).toBeGreaterThan(20);
     const rows = Number(await page.getByTestId('sar-table-count').getAttribute('data-value'));
     expect(rows).toBeGreaterThan(20);
 
     // Drug-sized (and past it: bivalent degraders): the heavy atoms of the table's compounds, as
     // RDKit counted them for the same endpoint and core.
-    const suggested = await api.call(sarEndpoints.sarCores, { body: { sessionid, endpoint: { targetId: endpoint.targetId, activityType: endpoint.activityType } } });
+    const suggested = await api.call(sarEndpoints.sarCores, {
+      body: { sessionid, endpoint: { targetId: endpoint.targetId, activityType: endpoint.activityType } },
+    });
     const core = suggested.cores[0]!;
-    const built = await api.call(sarEndpoints.sarTable, { body: { sessionid, endpoint: { targetId: endpoint.targetId, activityType: endpoint.activityType }, cores: [{ kind: core.kind, text: core.text }] } }, 120_000);
+    const built = await api.call(
+      sarEndpoints.sarTable,
+      {
+        body: {
+          sessionid,
+          endpoint: { targetId: endpoint.targetId, activityType: endpoint.activityType },
+          cores: [{ kind: core.kind, text: core.text }],
+        },
+      },
+      120_000,
+    );
     const heavy = built.rows.map((row) => row.heavyAtoms ?? 0).sort((a, b) => a - b);
     const median = heavy[Math.floor(heavy.length / 2)]!;
     console.log(`[sar-cliffs] PTC on EGFR DC50: ${heavy.length} compounds, heavy atoms ${heavy[0]}–${heavy.at(-1)}, median ${median}`);
@@ -119,18 +149,32 @@ describe('activity cliffs of a drug-sized series', () => {
    * MCS seed.
    */
   async function expectDifferencesAsked(offset: number): Promise<void> {
-    await expect.poll(() => cliffPages.some((p) => p.answer.offset === offset && p.request.minSimilarity === 0.6 && p.request.minDelta === 1)).toBe(true);
-    const { request, answer } = cliffPages.findLast((p) => p.answer.offset === offset && p.request.minSimilarity === 0.6 && p.request.minDelta === 1)!;
+    await expect
+      .poll(() => cliffPages.some((p) => p.answer.offset === offset && p.request.minSimilarity === 0.6 && p.request.minDelta === 1))
+      .toBe(true);
+    const { request, answer } = cliffPages.findLast(
+      (p) => p.answer.offset === offset && p.request.minSimilarity === 0.6 && p.request.minDelta === 1,
+    )!;
     expect(request.core, 'the SAR core seeds the MCS').toBeTruthy();
     expect(answer.cliffs).toHaveLength(PER_PAGE);
-    const expected = new Set(answer.cliffs.flatMap((cliff) => [`${cliff.a.strId} ${cliff.difference?.a}`, `${cliff.b.strId} ${cliff.difference?.b}`]));
+    const expected = new Set(
+      answer.cliffs.flatMap((cliff) => [`${cliff.a.strId} ${cliff.difference?.a}`, `${cliff.b.strId} ${cliff.difference?.b}`]),
+    );
     const asked = new Set(
       responses
         .map((r) => new URL(r.url))
-        .filter((url) => url.pathname === '/api/chemistry/depiction' && url.searchParams.get('highlightMode') === 'rest' && url.searchParams.get('highlightKind') === 'smarts')
+        .filter(
+          (url) =>
+            url.pathname === '/api/chemistry/depiction' &&
+            url.searchParams.get('highlightMode') === 'rest' &&
+            url.searchParams.get('highlightKind') === 'smarts',
+        )
         .map((url) => `${url.searchParams.get('strId')} ${url.searchParams.get('highlight')}`),
     );
-    expect([...expected].filter((key) => !asked.has(key)), 'members drawn with what differs from the other coloured').toEqual([]);
+    expect(
+      [...expected].filter((key) => !asked.has(key)),
+      'members drawn with what differs from the other coloured',
+    ).toEqual([]);
   }
 
   it('draws the difference of every cliff, both members, page by page, with no drawing refused (429)', async () => {
@@ -143,20 +187,27 @@ describe('activity cliffs of a drug-sized series', () => {
     await expect.poll(() => page.getByTestId('sar-cliff').count(), { timeout: 60_000 }).toBe(PER_PAGE);
     const total = Number(await count.getAttribute('data-value'));
     expect(total, 'cliffs over 0.6 / 1').toBeGreaterThan(PER_PAGE);
-    expect(await count.textContent()).toMatch(/^\d[\d,]* cliffs among [\d,]+ pairs of \d+ compounds · the 200 with the highest SALI listed · 1–50 shown$/);
+    expect(await count.textContent()).toMatch(
+      /^\d[\d,]* cliffs among [\d,]+ pairs of \d+ compounds · the 200 with the highest SALI listed · 1–50 shown$/,
+    );
     expect(await page.getByTestId('sar-cliffs-key').textContent()).toMatch(/Orange = what differs/);
 
     // Every card has its difference: drawn as the rest of each member's common part (never "not drawn").
     expect(await page.getByTestId('sar-cliff-no-common').count()).toBe(0);
     const kinds = await differenceKinds();
-    expect(kinds.every((kind) => ['mcs', 'partial', 'core', 'environment'].includes(kind)), kinds.join(' ')).toBe(true);
+    expect(
+      kinds.every((kind) => ['mcs', 'partial', 'core', 'environment'].includes(kind)),
+      kinds.join(' '),
+    ).toBe(true);
     // Each card's numbers: similarity and Δ with two decimals.
     const first = page.getByTestId('sar-cliff').first();
     expect(await first.innerText()).toMatch(/similarity 0\.\d\d\s+Δ \d+\.\d\d\s+SALI [\d.,]+/);
 
     expect(await scrollThroughCards()).toBe(PER_PAGE);
     await expectDifferencesAsked(0);
-    console.log(`[sar-cliffs] page 1: ${total} cliffs, differences ${JSON.stringify(Object.fromEntries(['mcs', 'partial', 'core', 'environment'].map((k) => [k, kinds.filter((x) => x === k).length])))}`);
+    console.log(
+      `[sar-cliffs] page 1: ${total} cliffs, differences ${JSON.stringify(Object.fromEntries(['mcs', 'partial', 'core', 'environment'].map((k) => [k, kinds.filter((x) => x === k).length])))}`,
+    );
 
     // The thresholds with their labels, the count, the key and the first cards.
     await shot('sar-cliffs-page', page.getByText('Similarity at least', { exact: true }));
@@ -171,10 +222,15 @@ describe('activity cliffs of a drug-sized series', () => {
     expect(await page.getByTestId('sar-cliff-no-common').count()).toBe(0);
     const kinds2 = await differenceKinds();
     expect(kinds2).toHaveLength(PER_PAGE);
-    expect(kinds2.every((kind) => ['mcs', 'partial', 'core', 'environment'].includes(kind)), kinds2.join(' ')).toBe(true);
+    expect(
+      kinds2.every((kind) => ['mcs', 'partial', 'core', 'environment'].includes(kind)),
+      kinds2.join(' '),
+    ).toBe(true);
     expect(await scrollThroughCards()).toBe(PER_PAGE);
     await expectDifferencesAsked(PER_PAGE);
-    console.log(`[sar-cliffs] page 2: differences ${JSON.stringify(Object.fromEntries(['mcs', 'partial', 'core', 'environment'].map((k) => [k, kinds2.filter((x) => x === k).length])))}`);
+    console.log(
+      `[sar-cliffs] page 2: differences ${JSON.stringify(Object.fromEntries(['mcs', 'partial', 'core', 'environment'].map((k) => [k, kinds2.filter((x) => x === k).length])))}`,
+    );
 
     // Over the whole visit (results, table, cores, 200 cliff drawings): no answer 429, no failed drawing.
     const depictions = responses.filter((r) => r.url.includes('/api/chemistry/depiction'));

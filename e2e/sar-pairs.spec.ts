@@ -38,7 +38,13 @@ async function rowsShown(): Promise<{ pairs: number; mean: number; median: numbe
       const mean = /mean Δ ([+-]\d+\.\d\d) · median ([+-]\d+\.\d\d)/.exec(text);
       const pairs = /(\d+) pairs?\b/.exec(text);
       const environment = card.querySelector('[data-testid="sar-transformation-environment"]')?.textContent ?? '';
-      return { pairs: Number(pairs?.[1] ?? NaN), mean: Number(mean?.[1] ?? NaN), median: Number(mean?.[2] ?? NaN), environment, key: `${card.querySelector('button')?.getAttribute('aria-label') ?? ''} ${environment}` };
+      return {
+        pairs: Number(pairs?.[1] ?? NaN),
+        mean: Number(mean?.[1] ?? NaN),
+        median: Number(mean?.[2] ?? NaN),
+        environment,
+        key: `${card.querySelector('button')?.getAttribute('aria-label') ?? ''} ${environment}`,
+      };
     }),
   );
 }
@@ -46,11 +52,14 @@ async function rowsShown(): Promise<{ pairs: number; mean: number; median: numbe
 /** Waits for the list to answer a new filter: the count or the first row changes from `before`. */
 async function waitForChange(before: { total: number; first: string }): Promise<void> {
   await expect
-    .poll(async () => {
-      if (!(await page.getByTestId('sar-pairs-count').isVisible())) return false;
-      const first = (await rowsShown())[0]?.key ?? '';
-      return (await countOf()) !== before.total || first !== before.first;
-    }, { timeout: 60_000 })
+    .poll(
+      async () => {
+        if (!(await page.getByTestId('sar-pairs-count').isVisible())) return false;
+        const first = (await rowsShown())[0]?.key ?? '';
+        return (await countOf()) !== before.total || first !== before.first;
+      },
+      { timeout: 60_000 },
+    )
     .toBe(true);
 }
 
@@ -79,7 +88,18 @@ describe('matched pairs of the glue series', () => {
   let sessionid: string;
 
   beforeAll(async () => {
-    sessionid = await openResultsOf({ rows: [{ selectedOption: 'structure', operator: null, structure: { inputType: 'smiles', value: GLUTARIMIDE_ISOINDOLINONE, category: 'substructure', feature: 'desalted' } }] }, 'structuretab');
+    sessionid = await openResultsOf(
+      {
+        rows: [
+          {
+            selectedOption: 'structure',
+            operator: null,
+            structure: { inputType: 'smiles', value: GLUTARIMIDE_ISOINDOLINONE, category: 'substructure', feature: 'desalted' },
+          },
+        ],
+      },
+      'structuretab',
+    );
   }, 120_000);
 
   it('opens the SAR view on CDK2 IC50 with a suggested core', async () => {
@@ -100,19 +120,29 @@ describe('matched pairs of the glue series', () => {
 
     // Radius 1: the atom at the cut is written on each row; the same from → to at different atoms is two rows.
     await page.getByTestId('sar-pairs-radius').getByText('Radius 1').click();
-    await expect.poll(async () => (await rowsShown()).every((row) => row.environment.startsWith('at [*:1]-[')), { timeout: 60_000 }).toBe(true);
+    await expect
+      .poll(async () => (await rowsShown()).every((row) => row.environment.startsWith('at [*:1]-[')), { timeout: 60_000 })
+      .toBe(true);
     const r1 = await countOf();
     expect(r1, 'transformations split by the atom at the cut').toBeGreaterThan(r0.total);
     // Radius 2: that atom and its neighbours.
     await page.getByTestId('sar-pairs-radius').getByText('Radius 2').click();
-    await expect.poll(async () => (await rowsShown()).some((row) => /^at \[\*:1\]-\[[^\]]+\]\(/.test(row.environment) || /\]-\[[^\]]+\]-\[/.test(row.environment)), { timeout: 60_000 }).toBe(true);
+    await expect
+      .poll(
+        async () =>
+          (await rowsShown()).some((row) => /^at \[\*:1\]-\[[^\]]+\]\(/.test(row.environment) || /\]-\[[^\]]+\]-\[/.test(row.environment)),
+        { timeout: 60_000 },
+      )
+      .toBe(true);
     const rows2 = await rowsShown();
     expect(rows2.every((row) => row.environment.startsWith('at [*:1]-['))).toBe(true);
     console.log(`[sar-pairs] transformations at radius 0 / 1 / 2: ${r0.total} / ${r1} / ${await countOf()}`);
 
     // A row: its pairs count, mean and median Δ with two decimals, sd and range, the Δ histogram.
     const first = transformations().first();
-    expect(await first.innerText()).toMatch(/mean Δ [+−]\d+\.\d\d · median [+−]\d+\.\d\d\s+\d+ pairs? · sd \d+\.\d\d · [+−]\d+\.\d\d to [+−]\d+\.\d\d/);
+    expect(await first.innerText()).toMatch(
+      /mean Δ [+−]\d+\.\d\d · median [+−]\d+\.\d\d\s+\d+ pairs? · sd \d+\.\d\d · [+−]\d+\.\d\d to [+−]\d+\.\d\d/,
+    );
     const histogram = first.getByTestId('sar-transformation-distribution');
     expect(await histogram.evaluate((el) => el.tagName.toLowerCase())).toBe('svg');
     expect(await histogram.locator('rect').count()).toBeGreaterThan(0);
@@ -140,7 +170,10 @@ describe('matched pairs of the glue series', () => {
     expect(byMean).toBeLessThan(byPairs);
     expect(byMean).toBeGreaterThan(0);
     const rows = await rowsShown();
-    expect(rows.every((row) => row.pairs >= 2 && Math.abs(row.mean) >= 0.5), JSON.stringify(rows.slice(0, 5))).toBe(true);
+    expect(
+      rows.every((row) => row.pairs >= 2 && Math.abs(row.mean) >= 0.5),
+      JSON.stringify(rows.slice(0, 5)),
+    ).toBe(true);
     console.log(`[sar-pairs] radius 2: ${all} transformations; in ≥ 2 pairs ${byPairs}; and |mean Δ| ≥ 0.5 ${byMean}`);
   });
 
@@ -162,13 +195,19 @@ describe('matched pairs of the glue series', () => {
       expect((await pair.innerText()).replaceAll('\n', ' ')).toMatch(/Structure \d+ · \d+\.\d\d.*Structure \d+ · \d+\.\d\d.*[+−]\d+\.\d\d/);
     }
     // The changed part is coloured: each compound drawn with the constant part as 'rest'.
-    const drawn = responses.filter((r) => r.url.includes('/api/chemistry/depiction') && new URL(r.url).searchParams.get('highlightMode') === 'rest');
+    const drawn = responses.filter(
+      (r) => r.url.includes('/api/chemistry/depiction') && new URL(r.url).searchParams.get('highlightMode') === 'rest',
+    );
     expect(drawn.length).toBeGreaterThanOrEqual(2 * Math.min(pairs, 100));
     // The filters with their labels, the count and the open transformation with its first pairs.
     await shot('sar-pairs-page', page.getByText('Seen in at least', { exact: true }));
 
     // A leaflet link opens the compound.
-    await listed.first().getByRole('link', { name: /^Structure \d+$/ }).first().click();
+    await listed
+      .first()
+      .getByRole('link', { name: /^Structure \d+$/ })
+      .first()
+      .click();
     await page.waitForURL('**/leaflet/structure/**');
     await new LeafletPage(page).compoundLoaded();
     await page.goBack();

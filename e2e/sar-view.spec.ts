@@ -53,7 +53,18 @@ describe('the SAR view of a search', () => {
   let chosen: SarEndpointOption;
 
   beforeAll(async () => {
-    sessionid = await openResultsOf({ rows: [{ selectedOption: 'structure', operator: null, structure: { inputType: 'smiles', value: GLUTARIMIDE_ISOINDOLINONE, category: 'substructure', feature: 'desalted' } }] }, 'structuretab');
+    sessionid = await openResultsOf(
+      {
+        rows: [
+          {
+            selectedOption: 'structure',
+            operator: null,
+            structure: { inputType: 'smiles', value: GLUTARIMIDE_ISOINDOLINONE, category: 'substructure', feature: 'desalted' },
+          },
+        ],
+      },
+      'structuretab',
+    );
   }, 120_000);
 
   it('opens from the Structures tab with every row, and offers the endpoints with their compound counts', async () => {
@@ -61,19 +72,27 @@ describe('the SAR view of a search', () => {
     await shot('results-toolbar');
     await page.getByTestId('open-sar-view').click();
     await page.waitForURL('**/sarview/structuretab');
-    await expect.poll(() => page.getByTestId('sar-source').textContent(), { timeout: 30_000 }).toMatch(/compounds? and .* from the Structures tab/);
+    await expect
+      .poll(() => page.getByTestId('sar-source').textContent(), { timeout: 30_000 })
+      .toMatch(/compounds? and .* from the Structures tab/);
     const data = await api.call(sarEndpoints.sarData, { params: { sessionid } });
     expect(data.compounds).toBeGreaterThan(20);
     // The search also finds the thalidomide PROTACs (a phthalimide holds the isoindolinone): the glue
     // series is the one measured on BRD4 or CDK2 (its targets in the catalogue), in nM.
     const endpoint = data.endpoints.find((e) => e.molar && IMD_TARGETS.includes(e.targetName) && ['DC50', 'IC50'].includes(e.activityType));
-    expect(endpoint, `a molar endpoint of the glue series among ${data.endpoints.map((e) => `${e.targetName} · ${e.activityType}`).join(', ')}`).toBeDefined();
+    expect(
+      endpoint,
+      `a molar endpoint of the glue series among ${data.endpoints.map((e) => `${e.targetName} · ${e.activityType}`).join(', ')}`,
+    ).toBeDefined();
     expect(endpoint!.compounds).toBeGreaterThan(10);
     chosen = endpoint!;
 
     await page.getByTestId('sar-endpoint').click();
     await page.getByTestId('sar-endpoint').fill(endpoint!.targetName.slice(0, 12));
-    await page.getByRole('option', { name: `${endpoint!.targetName} · ${endpoint!.activityType}` }).first().click();
+    await page
+      .getByRole('option', { name: `${endpoint!.targetName} · ${endpoint!.activityType}` })
+      .first()
+      .click();
     await expect.poll(() => page.getByTestId('sar-endpoint-summary').textContent()).toContain('pActivity');
     await shot('endpoint');
   });
@@ -93,7 +112,9 @@ describe('the SAR view of a search', () => {
     expect(headers.filter((id) => id?.startsWith('rgroup-')).length, 'R positions as columns').toBeGreaterThanOrEqual(1);
     expect(headers).toEqual(expect.arrayContaining(['activity', 'mw', 'clogp', 'le', 'lipe']));
     // The activity cells are coloured along the scale: more than one colour over the rows.
-    const colours = await table.getByTestId('sar-activity').evaluateAll((cells) => new Set(cells.map((cell) => cell.getAttribute('data-colour'))).size);
+    const colours = await table
+      .getByTestId('sar-activity')
+      .evaluateAll((cells) => new Set(cells.map((cell) => cell.getAttribute('data-colour'))).size);
     expect(colours).toBeGreaterThan(1);
     await expect.poll(() => table.getByTestId('structure-image').count(), { timeout: 30_000 }).toBeGreaterThan(5);
     expect(await page.getByTestId('sar-legend').isVisible()).toBe(true);
@@ -105,7 +126,9 @@ describe('the SAR view of a search', () => {
     const before = await balance();
     const compounds = Number(await page.getByTestId('sar-table-count').getAttribute('data-value'));
     await page.getByTestId('sar-export-open').click();
-    expect(await page.getByTestId('sar-export-question').innerText()).toMatch(new RegExp(`^Export ${compounds} compounds as Excel \\(XLSX\\) for ${compounds} download credits\\?`));
+    expect(await page.getByTestId('sar-export-question').innerText()).toMatch(
+      new RegExp(`^Export ${compounds} compounds as Excel \\(XLSX\\) for ${compounds} download credits\\?`),
+    );
     await shot('export-question', 'sar-tabs');
     // Cancelled: nothing spent, no job.
     await page.getByRole('button', { name: 'Cancel' }).click();
@@ -113,7 +136,10 @@ describe('the SAR view of a search', () => {
     expect(await page.getByTestId('export-job').count()).toBe(0);
 
     await page.getByTestId('sar-export-open').click();
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByTestId('sar-export-confirm').click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      page.getByTestId('sar-export-confirm').click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
     await page.locator('[data-testid="export-job"][data-status="done"]').waitFor();
     expect(await balance()).toBe(before - compounds);
@@ -124,7 +150,10 @@ describe('the SAR view of a search', () => {
     // not the search's rows), the one most compounds of the table on screen have a value for.
     const data = await api.call(sarEndpoints.sarData, { params: { sessionid } });
     // The cores of the table on screen, as the SAR view keeps them in session storage.
-    const cores = await page.evaluate(() => (JSON.parse(window.sessionStorage.getItem('kb-sar-view')!) as { state: { cores: { kind: 'smiles'; text: string }[] } }).state.cores);
+    const cores = await page.evaluate(
+      () =>
+        (JSON.parse(window.sessionStorage.getItem('kb-sar-view')!) as { state: { cores: { kind: 'smiles'; text: string }[] } }).state.cores,
+    );
     let other: SarEndpointOption | undefined;
     let most = 0;
     for (const candidate of data.measuredEndpoints.filter((e) => e.molar && e.targetId !== chosen.targetId).slice(0, 6)) {
@@ -132,10 +161,15 @@ describe('the SAR view of a search', () => {
       const measured = both.rows.filter((row) => row.values[1] !== null).length;
       if (measured > most) [other, most] = [candidate, measured];
     }
-    expect(most, `a second target among ${data.measuredEndpoints.map((e) => `${e.targetName} · ${e.activityType}`).join(', ')}`).toBeGreaterThan(2);
+    expect(
+      most,
+      `a second target among ${data.measuredEndpoints.map((e) => `${e.targetName} · ${e.activityType}`).join(', ')}`,
+    ).toBeGreaterThan(2);
     await page.getByTestId('sar-more-endpoints').click();
     await page.getByTestId('sar-more-endpoints').fill(other!.targetName.slice(0, 12));
-    await page.getByRole('option', { name: new RegExp(`^${other!.targetName} · ${other!.activityType} — .*\\(all measurements\\)$`) }).click();
+    await page
+      .getByRole('option', { name: new RegExp(`^${other!.targetName} · ${other!.activityType} — .*\\(all measurements\\)$`) })
+      .click();
     await page.keyboard.press('Escape');
     // Adding B brings its difference from A.
     expect(await page.getByTestId('sar-difference-AB').isChecked()).toBe(true);
@@ -146,34 +180,43 @@ describe('the SAR view of a search', () => {
     const header = (id: string) => table.locator(`.ag-header-cell[col-id="${id}"]`);
     await header('difference-0').waitFor({ timeout: 60_000 });
     expect(await header('activity-1').innerText()).toContain('B: pActivity');
-    expect(await page.getByTestId('sar-endpoints-key').innerText()).toMatch(new RegExp(`B\\s+${other!.activityType} · ${other!.targetName} \\(all measurements\\)`));
+    expect(await page.getByTestId('sar-endpoints-key').innerText()).toMatch(
+      new RegExp(`B\\s+${other!.activityType} · ${other!.targetName} \\(all measurements\\)`),
+    );
 
     // Sorted by A − B, most selective for A first (a second click sorts descending).
     await header('difference-0').locator('.ag-header-cell-label').click();
     await header('difference-0').locator('.ag-header-cell-label').click();
     await expect.poll(() => header('difference-0').getAttribute('aria-sort')).toBe('descending');
     // A row is drawn in the pinned and the scrolling part of the grid: its cells are joined by row index.
-    const read = () => table.locator('.ag-row').evaluateAll((rows) => {
-      const byIndex = new Map<number, { index: number; a: string | null; b: string | null; d: string | null }>();
-      for (const row of rows) {
-        const index = Number(row.getAttribute('row-index'));
-        const found = byIndex.get(index) ?? { index, a: null, b: null, d: null };
-        found.a ??= row.querySelector('[data-testid="sar-activity"]')?.textContent ?? null;
-        found.b ??= row.querySelector('[data-testid="sar-activity-1"]')?.textContent ?? null;
-        found.d ??= row.querySelector('[data-testid="sar-difference-0"]')?.getAttribute('data-value') ?? null;
-        byIndex.set(index, found);
-      }
-      return [...byIndex.values()].sort((x, y) => x.index - y.index);
-    });
+    const read = () =>
+      table.locator('.ag-row').evaluateAll((rows) => {
+        const byIndex = new Map<number, { index: number; a: string | null; b: string | null; d: string | null }>();
+        for (const row of rows) {
+          const index = Number(row.getAttribute('row-index'));
+          const found = byIndex.get(index) ?? { index, a: null, b: null, d: null };
+          found.a ??= row.querySelector('[data-testid="sar-activity"]')?.textContent ?? null;
+          found.b ??= row.querySelector('[data-testid="sar-activity-1"]')?.textContent ?? null;
+          found.d ??= row.querySelector('[data-testid="sar-difference-0"]')?.getAttribute('data-value') ?? null;
+          byIndex.set(index, found);
+        }
+        return [...byIndex.values()].sort((x, y) => x.index - y.index);
+      });
     const differencesOf = (rows: Awaited<ReturnType<typeof read>>) => rows.flatMap((row) => (row.d === null ? [] : [Number(row.d)]));
     // The grid animates rows to their new places: read once they have settled.
-    await expect.poll(async () => {
-      const differences = differencesOf(await read());
-      return differences.length > 2 && differences.every((value, i) => i === 0 || value <= differences[i - 1]!);
-    }, { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          const differences = differencesOf(await read());
+          return differences.length > 2 && differences.every((value, i) => i === 0 || value <= differences[i - 1]!);
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(true);
     const shown = await read();
     // Each difference is the two medians' difference as the cells show them.
-    for (const row of shown.filter((r) => r.d !== null)) expect(Number(row.d)).toBeCloseTo(Number.parseFloat(row.a!) - Number.parseFloat(row.b!), 1);
+    for (const row of shown.filter((r) => r.d !== null))
+      expect(Number(row.d)).toBeCloseTo(Number.parseFloat(row.a!) - Number.parseFloat(row.b!), 1);
     await shot('table-two-endpoints', 'sar-tabs');
   });
 

@@ -110,7 +110,9 @@ describe('building and running a search', () => {
       ['treeview', 'OR'],
       ['structure', null],
     ]);
-    expect(criteria.rows[0]).toMatchObject({ targets: [{ label: expect.stringMatching(/epidermal growth factor receptor/i), ids: [expect.any(Number)] }] });
+    expect(criteria.rows[0]).toMatchObject({
+      targets: [{ label: expect.stringMatching(/epidermal growth factor receptor/i), ids: [expect.any(Number)] }],
+    });
     expect(criteria.rows[1]).toMatchObject({ tree: 'Target', labels: [childLabel] });
     expect(criteria.rows[2]).toMatchObject({ strIds: [1, 2, 3] });
 
@@ -170,7 +172,8 @@ describe('building and running a search', () => {
 
   it('shows the exact activity-cap message and zero counts when a search exceeds the cap', async () => {
     const assay = await search.addRow('Add Assay row');
-    for (const type of ['Binding', 'Functional', 'ADME', 'Toxicity', 'Physicochemical', 'Unassigned']) await assay.getByLabel(type, { exact: true }).check();
+    for (const type of ['Binding', 'Functional', 'ADME', 'Toxicity', 'Physicochemical', 'Unassigned'])
+      await assay.getByLabel(type, { exact: true }).check();
     await page.getByTestId('run-search').click();
     const error = page.getByTestId('search-error');
     await error.waitFor({ timeout: 60_000 });
@@ -199,7 +202,10 @@ describe('uploading files of search terms', () => {
     // The valid ones entered the row; the others did not.
     await expect.poll(() => structure.getByTestId('structure-ids').locator('.mantine-Pill-root').allInnerTexts()).toEqual(['1', '2']);
 
-    const [download] = await Promise.all([page.waitForEvent('download'), report.getByRole('button', { name: 'Download unidentified terms' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      report.getByRole('button', { name: 'Download unidentified terms' }).click(),
+    ]);
     const file = await download.path();
     const lines = fs.readFileSync(file, 'utf8').split(/\r?\n/).filter(Boolean);
     expect(lines).toEqual(['99999901', '99999902']);
@@ -250,7 +256,9 @@ describe('saved queries', () => {
     expect(await search.rows().nth(1).locator('.mantine-Pill-root').allInnerTexts()).toEqual(['Phase II']);
     expect(await page.getByTestId('row-operator').getByRole('radio', { name: 'OR' }).isChecked()).toBe(true);
     // Spec §4: more than four saved charts become the whole set for the results page.
-    const charts = await page.evaluate(() => JSON.parse(window.sessionStorage.getItem('kb-search-charts') ?? '{}') as { state?: { enabledCharts?: string[] } });
+    const charts = await page.evaluate(
+      () => JSON.parse(window.sessionStorage.getItem('kb-search-charts') ?? '{}') as { state?: { enabledCharts?: string[] } },
+    );
     expect(charts.state?.enabledCharts).toEqual(['target', 'year', 'source', 'company', 'indication']);
   });
 
@@ -284,11 +292,17 @@ describe('saved queries', () => {
 
     await page.getByRole('button', { name: 'Save query' }).click();
     await page.getByRole('dialog').getByLabel('Name').fill('EGFR IC50');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('dialog').getByRole('button', { name: 'Download' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('dialog').getByRole('button', { name: 'Download' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('EGFR IC50.json');
     const saved = JSON.parse(fs.readFileSync(await download.path(), 'utf8')) as { format: string; searchcriteria: SearchCriteria };
     expect(saved.format).toBe(SAVED_QUERY_FORMAT);
-    expect(saved.searchcriteria.rows[1]).toMatchObject({ selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', prefix: 'R', minValue: 1, maxValue: 100 }] });
+    expect(saved.searchcriteria.rows[1]).toMatchObject({
+      selectedOption: 'activitytypes',
+      activities: [{ activityType: 'IC50', prefix: 'R', minValue: 1, maxValue: 100 }],
+    });
 
     // Saved, so clearing goes ahead at once; the file brings everything back.
     await page.getByRole('button', { name: 'Clear all' }).click();

@@ -41,7 +41,8 @@ afterEach(async () => {
 
 /** The row's input type and category, as its two segmented controls show them. */
 async function rowChoices(row: Locator): Promise<{ input: string | null; category: string | null }> {
-  const checked = (group: string) => row.getByRole('radiogroup', { name: group }).locator('input[type="radio"]:checked').getAttribute('value');
+  const checked = (group: string) =>
+    row.getByRole('radiogroup', { name: group }).locator('input[type="radio"]:checked').getAttribute('value');
   return { input: await checked('Structure input'), category: await checked('Search as') };
 }
 
@@ -81,7 +82,10 @@ describe('the structure editor of a Structure row', () => {
     expect(await rowChoices(row)).toEqual({ input: 'smiles', category: 'substructure' });
     const smiles = await row.getByRole('textbox', { name: 'SMILES' }).inputValue();
     expect(isBenzene(smiles), `the row's SMILES "${smiles}" is benzene`).toBe(true);
-    expect(fetched.some((path) => path.endsWith('.wasm')), 'Indigo WASM fetched once the editor opened').toBe(true);
+    expect(
+      fetched.some((path) => path.endsWith('.wasm')),
+      'Indigo WASM fetched once the editor opened',
+    ).toBe(true);
   });
 
   it('opens on the row’s SMILES and returns the same molecule, keeping the row’s category', async () => {

@@ -39,7 +39,12 @@ const TAB_COUNT: Record<ResultTabKey, Exclude<keyof SearchCounts, 'gvkidscount'>
 /** The five tab counts of a plain search with a structure row joined to the searched rows by `join`. */
 async function plainSearchCounts(join: 'AND' | 'NOT'): Promise<Record<ResultTabKey, number>> {
   const rows = searched.rows.map((row, i) => (i === searched.rows.length - 1 ? { ...row, operator: join } : row)) as SearchRow[];
-  const structure = { selectedOption: 'structure', operator: null, fileName: null, structure: { inputType: 'smiles', value: PYRIDINE, category: 'substructure', feature: 'desalted' } } as SearchRow;
+  const structure = {
+    selectedOption: 'structure',
+    operator: null,
+    fileName: null,
+    structure: { inputType: 'smiles', value: PYRIDINE, category: 'substructure', feature: 'desalted' },
+  } as SearchRow;
   const answer = await api.call(searchEndpoints.count, { body: { searchcriteria: { rows: [...rows, structure] } } });
   const counts = answer.rows[0]!;
   return Object.fromEntries(RESULT_TABS.map((tab) => [tab.key, counts[TAB_COUNT[tab.key]]])) as Record<ResultTabKey, number>;

@@ -46,7 +46,9 @@ describe('structure search in the browser', () => {
     await editor.drawBenzene();
 
     // The preview asks for its drawings with the query to highlight.
-    const highlighted = page.waitForRequest((r) => isDepiction(r.url()) && new URL(r.url()).searchParams.get('highlight') === 'c1ccccc1', { timeout: 60_000 });
+    const highlighted = page.waitForRequest((r) => isDepiction(r.url()) && new URL(r.url()).searchParams.get('highlight') === 'c1ccccc1', {
+      timeout: 60_000,
+    });
     await editor.useStructure();
     const preview = row.getByTestId('structure-preview');
     await preview.waitFor({ timeout: 60_000 });
@@ -66,7 +68,9 @@ describe('structure search in the browser', () => {
     const shown = await search.searchCounts();
     const row0 = criteria.rows[0];
     expect(row0?.selectedOption).toBe('structure');
-    const answer = await api.call(searchEndpoints.allResultsCount, { body: { searchcriteria: criteria as SearchCriteria, sessionid: crypto.randomUUID() } });
+    const answer = await api.call(searchEndpoints.allResultsCount, {
+      body: { searchcriteria: criteria as SearchCriteria, sessionid: crypto.randomUUID() },
+    });
     expect(shown.structures).toBe(answer.rows[0]!.stridscount);
     expect(shown.structures).toBeGreaterThan(0);
     expect(shown.activities).toBe(answer.rows[0]!.actidscount);
@@ -74,7 +78,9 @@ describe('structure search in the browser', () => {
 
   it('keeps only the nearest N of a similarity search, in the preview, the counts and the sent criteria', async () => {
     // A stored structure as the query: its nearest start with itself.
-    const stored = await api.call(chemistryEndpoints.structuresBySmilesSmarts, { body: { inputType: 'smiles', value: 'c1ccncc1', category: 'substructure', feature: 'desalted', limit: 1 } });
+    const stored = await api.call(chemistryEndpoints.structuresBySmilesSmarts, {
+      body: { inputType: 'smiles', value: 'c1ccncc1', category: 'substructure', feature: 'desalted', limit: 1 },
+    });
     const query = stored.hits[0]!.smiles;
     // A page of its own: the rows of the tests before stay on the other one.
     const own = await newAppContext(browser(), server().baseUrl);

@@ -89,13 +89,19 @@ describe('super-admin page', () => {
     await rows.first().waitFor();
     const before = await rows.count();
     // Most recently active first: the session just used by the API call above heads the list.
-    await rows.first().getByRole('button', { name: `Close the session of ${email}` }).click();
+    await rows
+      .first()
+      .getByRole('button', { name: `Close the session of ${email}` })
+      .click();
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(before - 1);
     await expect(other.call(authEndpoints.profile, {})).rejects.toThrow(/answered 401/);
   });
 
   it('shows the loaded data set and the run-time settings the server applies', async () => {
-    const [dataset, settings] = await Promise.all([superAdmin.call(superAdminEndpoints.dataset, {}), superAdmin.call(superAdminEndpoints.settings, {})]);
+    const [dataset, settings] = await Promise.all([
+      superAdmin.call(superAdminEndpoints.dataset, {}),
+      superAdmin.call(superAdminEndpoints.settings, {}),
+    ]);
     await page.getByRole('tab', { name: 'Data set' }).click();
     await expect.poll(() => page.getByTestId('dataset-label').innerText()).toBe(dataset.label);
     await page.getByRole('button', { name: 'Rebuild derived data' }).waitFor();

@@ -109,7 +109,15 @@ describe('target families and text as typed', () => {
     const family = suggestions.items.find((item) => String(item.id).startsWith('family:') && item.label === 'Kinase');
     expect(family, 'the autocomplete suggests the Kinase family').toBeDefined();
     const familyRow: SearchCriteria = {
-      rows: [{ selectedOption: 'target', operator: null, targets: [{ label: 'Kinase', targetCategories: ['name'], operator: '|', classIds: [Number(String(family!.id).slice('family:'.length))] }] }],
+      rows: [
+        {
+          selectedOption: 'target',
+          operator: null,
+          targets: [
+            { label: 'Kinase', targetCategories: ['name'], operator: '|', classIds: [Number(String(family!.id).slice('family:'.length))] },
+          ],
+        },
+      ],
     } as SearchCriteria;
     expect(shown.activities).toBeGreaterThan(0);
     expect(shown.activities).toBe(await apiActivities(criteria));

@@ -83,10 +83,14 @@ describe('Range chart labels', () => {
     for (const key of ['year', 'molweight', 'logp']) {
       const card = await charts.waitForChart(key);
       // SVG text has no innerText.
-      const ticks = await card.locator('[data-testid="histogram"] text').evaluateAll((nodes) => nodes.map((node) => node.textContent ?? ''));
+      const ticks = await card
+        .locator('[data-testid="histogram"] text')
+        .evaluateAll((nodes) => nodes.map((node) => node.textContent ?? ''));
       expect(ticks.length, `${key} has tick labels`).toBeGreaterThan(0);
       const note = await card.getByTestId('values-note').innerText();
-      const placeholders = await card.locator('input[placeholder]').evaluateAll((inputs) => inputs.map((input) => input.getAttribute('placeholder') ?? ''));
+      const placeholders = await card
+        .locator('input[placeholder]')
+        .evaluateAll((inputs) => inputs.map((input) => input.getAttribute('placeholder') ?? ''));
       texts.push(...ticks, note, ...placeholders);
       if (key === 'year') for (const tick of ticks) expect(tick).toMatch(/^\d{4}$/);
       if (key === 'molweight') expect(note).toMatch(/^[\d,]+ values from [\d,.]+ to [\d,.]+ g\/mol$/);
@@ -100,7 +104,12 @@ describe('Range chart labels', () => {
     const heights = await bars.evaluateAll((paths) => paths.map((path) => path.getBoundingClientRect().height));
     await bars.nth(heights.indexOf(Math.max(...heights))).hover();
     const tooltip = await waitUntil(
-      () => page.evaluate(() => [...document.querySelectorAll('div')].find((div) => div.innerText.includes('g/mol') && /rows?$/.test(div.innerText.trim()))?.innerText ?? ''),
+      () =>
+        page.evaluate(
+          () =>
+            [...document.querySelectorAll('div')].find((div) => div.innerText.includes('g/mol') && /rows?$/.test(div.innerText.trim()))
+              ?.innerText ?? '',
+        ),
       (text) => text !== '',
     );
     texts.push(tooltip);
@@ -113,7 +122,9 @@ describe('Range chart labels', () => {
     await search.openSearch();
     const structure = await search.addRow('Add Structure row');
     await search.upload(structure, { name: 'one-structure.txt', content: '1\n' }, 'Structure ids');
-    await expect.poll(() => structure.getByTestId('structure-ids').locator('.mantine-Pill-root').allInnerTexts(), { timeout: 30_000 }).toEqual(['1']);
+    await expect
+      .poll(() => structure.getByTestId('structure-ids').locator('.mantine-Pill-root').allInnerTexts(), { timeout: 30_000 })
+      .toEqual(['1']);
     await search.search();
     expect((await search.searchCounts()).structures).toBe(1);
     await search.open('/results/structuretab');
@@ -153,7 +164,9 @@ describe('counted nouns', () => {
     let refId = 0;
     let total = 0;
     for (let rid = 1; rid <= 40 && refId === 0; rid++) {
-      const leaflet = await api.call(leafletEndpoints.referenceLeaflet, { params: { rid }, query: { inSearchOnly: false } }).catch(() => null);
+      const leaflet = await api
+        .call(leafletEndpoints.referenceLeaflet, { params: { rid }, query: { inSearchOnly: false } })
+        .catch(() => null);
       if (leaflet && leaflet.compounds.rows.length === 25) {
         refId = rid;
         total = leaflet.compounds.total;

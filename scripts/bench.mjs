@@ -7,11 +7,17 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const [name, ...args] = process.argv.slice(2);
 const available = fs.existsSync(path.join(root, 'bench'))
-  ? fs.readdirSync(path.join(root, 'bench')).filter((f) => f.endsWith('.ts')).map((f) => f.replace(/\.ts$/, ''))
+  ? fs
+      .readdirSync(path.join(root, 'bench'))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => f.replace(/\.ts$/, ''))
   : [];
 if (!name || !available.includes(name)) {
   console.error(`Usage: npm run bench -- <name>. Available: ${available.join(', ') || '(none yet)'}`);
   process.exit(2);
 }
-const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench', `${name}.ts`), ...args], { cwd: root, stdio: 'inherit' });
+const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench', `${name}.ts`), ...args], {
+  cwd: root,
+  stdio: 'inherit',
+});
 process.exit(result.status ?? 1);

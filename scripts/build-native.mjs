@@ -76,7 +76,8 @@ function build(addon, headersDir) {
   if (headersDir) env.npm_config_nodedir = headersDir;
   else delete env.npm_config_nodedir;
   const result = spawnSync(process.execPath, addon.command(headersDir), { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'], env });
-  if (result.status !== 0) throw new Error(`Building ${addon.name} failed (exit ${result.status}). A C++ compiler, make and python3 are needed.`);
+  if (result.status !== 0)
+    throw new Error(`Building ${addon.name} failed (exit ${result.status}). A C++ compiler, make and python3 are needed.`);
   console.log(`Built ${addon.name} in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
 }
 

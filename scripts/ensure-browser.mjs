@@ -49,7 +49,7 @@ export function planBrowser(facts) {
     : 'this is not a Debian machine, so it is not installed automatically';
   const install = facts.isDebian
     ? `  sudo apt-get install -y ${missing.join(' ')}`
-    : '  install Chromium or Chrome with your system\'s package manager';
+    : "  install Chromium or Chrome with your system's package manager";
   return {
     action: 'fail',
     message:
@@ -95,7 +95,8 @@ function install(packages, viaSudo) {
       stdio: ['ignore', 'inherit', 'inherit'],
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     });
-    if (result.error || result.status !== 0) throw new Error(`\`${args.join(' ')}\` failed (exit ${result.status ?? result.error?.message}).`);
+    if (result.error || result.status !== 0)
+      throw new Error(`\`${args.join(' ')}\` failed (exit ${result.status ?? result.error?.message}).`);
   };
   console.log(`Installing ${packages.join(' and ')} with apt-get for the browser tests (once; about 100 MB)...`);
   run(['apt-get', '-qq', 'update']);

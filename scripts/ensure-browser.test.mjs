@@ -16,7 +16,11 @@ describe('planBrowser: how the browser tests get their browser', () => {
       packages: ['chromium', 'fonts-liberation'],
       viaSudo: false,
     });
-    expect(planBrowser({ ...missing, privilege: 'sudo' })).toMatchObject({ action: 'install', packages: ['chromium', 'fonts-liberation'], viaSudo: true });
+    expect(planBrowser({ ...missing, privilege: 'sudo' })).toMatchObject({
+      action: 'install',
+      packages: ['chromium', 'fonts-liberation'],
+      viaSudo: true,
+    });
   });
 
   it('without root or sudo it fails with what to run and the CHROMIUM_PATH way out', () => {
@@ -35,7 +39,10 @@ describe('planBrowser: how the browser tests get their browser', () => {
   });
 
   it('a CHROMIUM_PATH the user gave is used as is, and never replaced by an install', () => {
-    expect(planBrowser({ ...debian, chromiumPath: '/opt/chrome/chrome', privilege: 'root' })).toEqual({ action: 'ready', browser: '/opt/chrome/chrome' });
+    expect(planBrowser({ ...debian, chromiumPath: '/opt/chrome/chrome', privilege: 'root' })).toEqual({
+      action: 'ready',
+      browser: '/opt/chrome/chrome',
+    });
     const wrong = planBrowser({ ...debian, chromiumPath: '/nope/chrome', browserExists: false, privilege: 'root' });
     expect(wrong.action).toBe('fail');
     expect(wrong.message).toContain('CHROMIUM_PATH is /nope/chrome');

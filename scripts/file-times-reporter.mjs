@@ -37,7 +37,8 @@ export default class FileTimesReporter {
       // A file whose import or hooks failed has no failed test but failed all the same.
       if (module.state() === 'failed' && counts.failed === 0) counts.failed = 1;
       // `seconds`: tests and hooks, the figure vitest's default reporter prints beside the file.
-      const importMs = diagnostic.environmentSetupDuration + diagnostic.prepareDuration + diagnostic.collectDuration + diagnostic.setupDuration;
+      const importMs =
+        diagnostic.environmentSetupDuration + diagnostic.prepareDuration + diagnostic.collectDuration + diagnostic.setupDuration;
       return {
         project: module.project.name,
         file: path.relative(root, module.moduleId),
@@ -50,6 +51,13 @@ export default class FileTimesReporter {
     const out = process.env.KB_TEST_REPORT || path.join(root, 'test-results', 'vitest-files.json');
     fs.mkdirSync(path.dirname(out), { recursive: true });
     const workerCrashes = workerCrashesOf(unhandledErrors).map((crash) => ({ ...crash, file: path.relative(root, crash.file) }));
-    fs.writeFileSync(out, JSON.stringify({ seconds: (Date.now() - this.startedAt) / 1000, ...totals, files, workerCrashes, unhandledErrors: unhandledErrors.length }, null, 1));
+    fs.writeFileSync(
+      out,
+      JSON.stringify(
+        { seconds: (Date.now() - this.startedAt) / 1000, ...totals, files, workerCrashes, unhandledErrors: unhandledErrors.length },
+        null,
+        1,
+      ),
+    );
   }
 }

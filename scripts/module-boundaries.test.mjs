@@ -24,7 +24,9 @@ function fixture(files) {
   for (const [file, imports] of Object.entries(files)) {
     const full = path.join(dir, file);
     fs.mkdirSync(path.dirname(full), { recursive: true });
-    const lines = imports.map((target, i) => `import { x as x${i} } from '${path.relative(path.dirname(full), path.join(dir, target)).replace(/^(?!\.)/, './')}';`);
+    const lines = imports.map(
+      (target, i) => `import { x as x${i} } from '${path.relative(path.dirname(full), path.join(dir, target)).replace(/^(?!\.)/, './')}';`,
+    );
     fs.writeFileSync(full, `${lines.join('\n')}\nexport const x = 1;\n`);
   }
   return dir;
@@ -66,20 +68,22 @@ describe('module boundaries (.dependency-cruiser.mjs)', () => {
   }, 60_000);
 
   it('fails, naming each rule, on forbidden imports', async () => {
-    const result = await cruise(fixture({
-      ...ALLOWED,
-      // chemistry is below search: importing it back is a module cycle.
-      [`${S}/chemistry/structure-lookups.ts`]: [`${S}/search/search-service.ts`],
-      // search may use chemistry, but only through its public files.
-      [`${S}/search/structure-query.ts`]: [`${S}/chemistry/rdkit-engine.ts`],
-      [`${S}/knowledge-base/chembl/mapping.ts`]: [`${S}/knowledge-base/demo/demo-seed.ts`],
-      'apps/server/src/http/auth-hook.ts': [`${S}/search/search-service.ts`],
-      'apps/web/src/app/stores/results-store.ts': ['apps/web/src/features/results/tab-state.ts'],
-      'apps/web/src/features/results/tab-state.ts': [],
-      'apps/web/src/features/results/api.ts': [`${S}/search/search-service.ts`],
-      [`${S}/trees/tree-a.ts`]: [`${S}/trees/tree-b.ts`],
-      [`${S}/trees/tree-b.ts`]: [`${S}/trees/tree-a.ts`],
-    }));
+    const result = await cruise(
+      fixture({
+        ...ALLOWED,
+        // chemistry is below search: importing it back is a module cycle.
+        [`${S}/chemistry/structure-lookups.ts`]: [`${S}/search/search-service.ts`],
+        // search may use chemistry, but only through its public files.
+        [`${S}/search/structure-query.ts`]: [`${S}/chemistry/rdkit-engine.ts`],
+        [`${S}/knowledge-base/chembl/mapping.ts`]: [`${S}/knowledge-base/demo/demo-seed.ts`],
+        'apps/server/src/http/auth-hook.ts': [`${S}/search/search-service.ts`],
+        'apps/web/src/app/stores/results-store.ts': ['apps/web/src/features/results/tab-state.ts'],
+        'apps/web/src/features/results/tab-state.ts': [],
+        'apps/web/src/features/results/api.ts': [`${S}/search/search-service.ts`],
+        [`${S}/trees/tree-a.ts`]: [`${S}/trees/tree-b.ts`],
+        [`${S}/trees/tree-b.ts`]: [`${S}/trees/tree-a.ts`],
+      }),
+    );
     expect(result.code).toBeGreaterThan(0);
     for (const rule of [
       'module-direction:chemistry',
@@ -89,7 +93,8 @@ describe('module boundaries (.dependency-cruiser.mjs)', () => {
       'web-stores-not-features',
       'web-not-server',
       'no-circular',
-    ]) expect(result.output, rule).toContain(`error ${rule}:`);
+    ])
+      expect(result.output, rule).toContain(`error ${rule}:`);
     // Allowed imports in the same tree are not reported.
     expect(result.output).not.toContain('module-direction:search');
   }, 60_000);

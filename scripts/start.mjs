@@ -7,7 +7,9 @@ import { buildWebIfNeeded } from './web-build.mjs';
 const root = path.resolve(import.meta.dirname, '..');
 // `npm start` runs on the project's Node (node_modules/.bin first on PATH); started otherwise, say so.
 if (Number(process.versions.node.split('.')[0]) < 24) {
-  console.warn(`Warning: running on Node ${process.version}, which is out of support. Start with \`npm start\` after \`npm install\` to use the project's Node 24.`);
+  console.warn(
+    `Warning: running on Node ${process.version}, which is out of support. Start with \`npm start\` after \`npm install\` to use the project's Node 24.`,
+  );
 }
 buildWebIfNeeded();
 const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {

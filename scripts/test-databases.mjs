@@ -8,7 +8,10 @@
  * @returns {('pglite' | 'postgres')[]}
  */
 export function chosenDatabases(env) {
-  const named = (env.TEST_DATABASES ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const named = (env.TEST_DATABASES ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const serverUrl = env.TEST_DATABASE_URL?.trim() ?? '';
   if (named.length === 0) return serverUrl ? ['pglite', 'postgres'] : ['pglite'];
   const unknown = named.filter((name) => name !== 'pglite' && name !== 'postgres');

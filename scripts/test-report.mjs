@@ -36,10 +36,17 @@ export function wallSeconds(phases) {
  */
 export function phaseTable(phases) {
   const total = wallSeconds(phases);
-  const rows = [...phases.map((p) => [p.group ? `${p.name} ∥` : p.name, formatSeconds(p.seconds), p.status]), ['total', formatSeconds(total), phases.some((p) => p.status === 'failed') ? 'failed' : 'passed']];
+  const rows = [
+    ...phases.map((p) => [p.group ? `${p.name} ∥` : p.name, formatSeconds(p.seconds), p.status]),
+    ['total', formatSeconds(total), phases.some((p) => p.status === 'failed') ? 'failed' : 'passed'],
+  ];
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length), ['phase', 'time', 'status'][i].length));
   const line = (cells) => `| ${cells.map((c, i) => (i === 1 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ')} |`;
-  return [line(['phase', 'time', 'status']), `|${widths.map((w, i) => (i === 1 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`, ...rows.map(line)].join('\n');
+  return [
+    line(['phase', 'time', 'status']),
+    `|${widths.map((w, i) => (i === 1 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`,
+    ...rows.map(line),
+  ].join('\n');
 }
 
 function readReport(file) {
@@ -60,7 +67,11 @@ export function countsOf(files) {
 
 /** Test counts summed over a report's files. */
 export function totalsOf(files) {
-  return files.reduce((sum, f) => ({ passed: sum.passed + f.passed, failed: sum.failed + f.failed, skipped: sum.skipped + f.skipped }), { passed: 0, failed: 0, skipped: 0 });
+  return files.reduce((sum, f) => ({ passed: sum.passed + f.passed, failed: sum.failed + f.failed, skipped: sum.skipped + f.skipped }), {
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+  });
 }
 
 /** Signals of a native crash of the runtime a test file ran in (not of a test's failure). */
@@ -77,7 +88,8 @@ export function workerCrashesOf(errors) {
   const crashes = [];
   for (const error of errors) {
     const texts = [];
-    for (let e = error, depth = 0; e && depth < 5; e = /** @type {any} */ (e).cause, depth++) texts.push(String(/** @type {any} */ (e).message ?? e));
+    for (let e = error, depth = 0; e && depth < 5; e = /** @type {any} */ (e).cause, depth++)
+      texts.push(String(/** @type {any} */ (e).message ?? e));
     const found = texts.map((t) => /exited unexpectedly with signal (SIG[A-Z]+)\b.*?while running test file (\S+)/.exec(t)).find(Boolean);
     if (found && CRASH_SIGNALS.has(found[1])) crashes.push({ file: found[2], signal: found[1] });
   }
@@ -125,7 +137,15 @@ function main(argv) {
   const top = topAt >= 0 ? Number(argv[topAt + 1]) : 20;
   const named = argv.filter((arg, i) => !arg.startsWith('--') && (topAt < 0 || i !== topAt + 1));
   const dir = path.resolve(import.meta.dirname, '..', 'test-results');
-  const files = named.length > 0 ? named : fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => /^vitest-.*\.json$/.test(f)).map((f) => path.join(dir, f)) : [];
+  const files =
+    named.length > 0
+      ? named
+      : fs.existsSync(dir)
+        ? fs
+            .readdirSync(dir)
+            .filter((f) => /^vitest-.*\.json$/.test(f))
+            .map((f) => path.join(dir, f))
+        : [];
   if (files.length === 0) {
     console.error('No reports: run `npm test` first (it writes test-results/vitest-*.json), or name report files.');
     process.exit(1);
@@ -134,10 +154,16 @@ function main(argv) {
   for (const f of files) {
     const c = countsOf([f]);
     const filesIn = filesOf(f).length;
-    console.log(`${path.basename(f)}: ${filesIn} files, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped; files' time summed ${formatSeconds(filesOf(f).reduce((s, r) => s + r.seconds, 0))}`);
+    console.log(
+      `${path.basename(f)}: ${filesIn} files, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped; files' time summed ${formatSeconds(filesOf(f).reduce((s, r) => s + r.seconds, 0))}`,
+    );
   }
   console.log(`\n| # | run | file | tests | time |\n|---:|---|---|---:|---:|`);
-  rows.slice(0, top).forEach((r, i) => console.log(`| ${i + 1} | ${r.run} | ${r.file} | ${r.passed + r.failed + r.skipped} | ${formatSeconds(r.seconds)} |`));
+  rows
+    .slice(0, top)
+    .forEach((r, i) =>
+      console.log(`| ${i + 1} | ${r.run} | ${r.file} | ${r.passed + r.failed + r.skipped} | ${formatSeconds(r.seconds)} |`),
+    );
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) main(process.argv.slice(2));

@@ -43,7 +43,18 @@ describe('the test report of npm test', () => {
       });
       const b = writeReport(dir, 'vitest-postgres.json', { seconds: 100, passed: 5, failed: 0, skipped: 1, files: [] });
       expect(countsOf([a, b])).toEqual({ passed: 8, failed: 1, skipped: 3 });
-      expect(filesOf(a)).toEqual([{ run: 'pglite (pglite)', project: 'pglite', file: 'apps/a.test.ts', seconds: 3.5, importSeconds: 0.4, passed: 3, failed: 1, skipped: 2 }]);
+      expect(filesOf(a)).toEqual([
+        {
+          run: 'pglite (pglite)',
+          project: 'pglite',
+          file: 'apps/a.test.ts',
+          seconds: 3.5,
+          importSeconds: 0.4,
+          passed: 3,
+          failed: 1,
+          skipped: 2,
+        },
+      ]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -53,12 +64,29 @@ describe('the test report of npm test', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-crash-'));
     try {
       fs.writeFileSync(path.join(dir, 'vitest.config.mjs'), 'export default {};\n');
-      fs.writeFileSync(path.join(dir, 'crash.test.mjs'), "import { it } from 'vitest';\nit('dies', () => { process.kill(process.pid, 'SIGSEGV'); });\n");
-      fs.writeFileSync(path.join(dir, 'fine.test.mjs'), "import { expect, it } from 'vitest';\nit('passes', () => { expect(1).toBe(1); });\n");
+      fs.writeFileSync(
+        path.join(dir, 'crash.test.mjs'),
+        "import { it } from 'vitest';\nit('dies', () => { process.kill(process.pid, 'SIGSEGV'); });\n",
+      );
+      fs.writeFileSync(
+        path.join(dir, 'fine.test.mjs'),
+        "import { expect, it } from 'vitest';\nit('passes', () => { expect(1).toBe(1); });\n",
+      );
       const report = path.join(dir, 'report.json');
       const root = path.resolve(import.meta.dirname, '..');
-      const run = spawnSync(process.execPath, [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--root', dir, '--pool', 'forks',
-        `--reporter=${path.join(root, 'scripts/file-times-reporter.mjs')}`], { cwd: root, encoding: 'utf8', env: { ...process.env, KB_TEST_REPORT: report } });
+      const run = spawnSync(
+        process.execPath,
+        [
+          path.join(root, 'node_modules/vitest/vitest.mjs'),
+          'run',
+          '--root',
+          dir,
+          '--pool',
+          'forks',
+          `--reporter=${path.join(root, 'scripts/file-times-reporter.mjs')}`,
+        ],
+        { cwd: root, encoding: 'utf8', env: { ...process.env, KB_TEST_REPORT: report } },
+      );
       expect(run.status).not.toBe(0);
       const written = JSON.parse(fs.readFileSync(report, 'utf8'));
       expect(written.workerCrashes).toEqual([{ file: path.relative(root, path.join(dir, 'crash.test.mjs')), signal: 'SIGSEGV' }]);
@@ -70,29 +98,68 @@ describe('the test report of npm test', () => {
   });
 
   it('finds crashes in an error or its cause, only for crash signals', () => {
-    const crash = (signal, file) => ({ message: '[vitest-pool]: Worker forks emitted error.', cause: { message: `Worker exited unexpectedly with signal ${signal} during started state while running test file ${file}` } });
-    expect(workerCrashesOf([crash('SIGSEGV', '/r/a.test.ts'), { message: 'TypeError: x is undefined' }, crash('SIGTERM', '/r/b.test.ts')]))
-      .toEqual([{ file: '/r/a.test.ts', signal: 'SIGSEGV' }]);
+    const crash = (signal, file) => ({
+      message: '[vitest-pool]: Worker forks emitted error.',
+      cause: { message: `Worker exited unexpectedly with signal ${signal} during started state while running test file ${file}` },
+    });
+    expect(
+      workerCrashesOf([crash('SIGSEGV', '/r/a.test.ts'), { message: 'TypeError: x is undefined' }, crash('SIGTERM', '/r/b.test.ts')]),
+    ).toEqual([{ file: '/r/a.test.ts', signal: 'SIGSEGV' }]);
   });
 
   it('re-runs only when nothing but crashes failed, and merges the re-run into the report', () => {
-    const file = (name, counts) => ({ project: 'pglite', file: name, seconds: 1, importSeconds: 0.1, passed: 0, failed: 0, skipped: 0, ...counts });
+    const file = (name, counts) => ({
+      project: 'pglite',
+      file: name,
+      seconds: 1,
+      importSeconds: 0.1,
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+      ...counts,
+    });
     const first = {
-      seconds: 600, passed: 5, failed: 0, skipped: 20,
+      seconds: 600,
+      passed: 5,
+      failed: 0,
+      skipped: 20,
       files: [file('a.test.ts', { passed: 5 }), file('crashed.test.ts', { skipped: 20 })],
-      workerCrashes: [{ file: 'crashed.test.ts', signal: 'SIGSEGV' }], unhandledErrors: 1,
+      workerCrashes: [{ file: 'crashed.test.ts', signal: 'SIGSEGV' }],
+      unhandledErrors: 1,
     };
     expect(failedOnlyByCrashes(first)).toBe(true);
     expect(failedOnlyByCrashes({ ...first, files: [file('a.test.ts', { passed: 4, failed: 1 }), first.files[1]] })).toBe(false);
     expect(failedOnlyByCrashes({ ...first, unhandledErrors: 2 })).toBe(false);
     expect(failedOnlyByCrashes({ ...first, workerCrashes: [] })).toBe(false);
-    const merged = mergeRerun(first, { seconds: 60, passed: 20, failed: 0, skipped: 0, files: [file('crashed.test.ts', { passed: 20 })], workerCrashes: [], unhandledErrors: 0 });
-    expect(merged).toMatchObject({ seconds: 660, passed: 25, failed: 0, skipped: 0, workerCrashes: [], unhandledErrors: 0, rerunAfterCrash: first.workerCrashes });
-    expect(merged.files.map((f) => [f.file, f.passed])).toEqual([['a.test.ts', 5], ['crashed.test.ts', 20]]);
+    const merged = mergeRerun(first, {
+      seconds: 60,
+      passed: 20,
+      failed: 0,
+      skipped: 0,
+      files: [file('crashed.test.ts', { passed: 20 })],
+      workerCrashes: [],
+      unhandledErrors: 0,
+    });
+    expect(merged).toMatchObject({
+      seconds: 660,
+      passed: 25,
+      failed: 0,
+      skipped: 0,
+      workerCrashes: [],
+      unhandledErrors: 0,
+      rerunAfterCrash: first.workerCrashes,
+    });
+    expect(merged.files.map((f) => [f.file, f.passed])).toEqual([
+      ['a.test.ts', 5],
+      ['crashed.test.ts', 20],
+    ]);
   });
 
   it('passes the total when a phase was re-run after a crash and its re-run passed', () => {
-    const table = phaseTable([{ name: 'unit', seconds: 10, status: 'crash, re-run' }, { name: 'unit: files re-run after a worker crash', seconds: 5, status: 'passed' }]);
+    const table = phaseTable([
+      { name: 'unit', seconds: 10, status: 'crash, re-run' },
+      { name: 'unit: files re-run after a worker crash', seconds: 5, status: 'passed' },
+    ]);
     expect(table.split('\n').at(-1)).toMatch(/^\| total +\| +15\.0 s \| passed +\|$/);
   });
 

@@ -20,7 +20,10 @@ fs.mkdirSync(results, { recursive: true });
 /** @type {{ name: string, seconds: number, status: 'passed' | 'failed', report?: string }[]} */
 const phases = [];
 // What .ci/run did before calling npm test, timed there.
-for (const [name, variable] of [['browser (.ci/run)', 'KB_BROWSER_SECONDS'], ['install (npm ci)', 'KB_INSTALL_SECONDS']]) {
+for (const [name, variable] of [
+  ['browser (.ci/run)', 'KB_BROWSER_SECONDS'],
+  ['install (npm ci)', 'KB_INSTALL_SECONDS'],
+]) {
   const seconds = Number(process.env[variable]);
   if (Number.isFinite(seconds) && seconds > 0) phases.push({ name, seconds, status: 'passed' });
 }
@@ -46,22 +49,27 @@ function phase(name, command, args, options = {}) {
 async function phasesAtOnce(list) {
   const group = list.map((p) => p.name).join(' + ');
   console.log(`\n=== ${list.map((p) => p.name).join(' and ')}, side by side ===`);
-  const outcomes = await Promise.all(list.map(({ name, command, args }) => new Promise((resolve) => {
-    const started = performance.now();
-    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    const output = [];
-    child.stdout.on('data', (chunk) => output.push(chunk));
-    child.stderr.on('data', (chunk) => output.push(chunk));
-    const end = (status, error) => {
-      const seconds = (performance.now() - started) / 1000;
-      process.stdout.write(`\n--- ${name} ---\n${Buffer.concat(output).toString()}`);
-      if (error) console.error(`${name}: could not start ${command}: ${error.message}`);
-      console.log(`=== ${name}: ${status} in ${formatSeconds(seconds)} ===`);
-      resolve({ name, seconds, status, group });
-    };
-    child.on('error', (error) => end('failed', error));
-    child.on('close', (code) => end(code === 0 ? 'passed' : 'failed'));
-  })));
+  const outcomes = await Promise.all(
+    list.map(
+      ({ name, command, args }) =>
+        new Promise((resolve) => {
+          const started = performance.now();
+          const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+          const output = [];
+          child.stdout.on('data', (chunk) => output.push(chunk));
+          child.stderr.on('data', (chunk) => output.push(chunk));
+          const end = (status, error) => {
+            const seconds = (performance.now() - started) / 1000;
+            process.stdout.write(`\n--- ${name} ---\n${Buffer.concat(output).toString()}`);
+            if (error) console.error(`${name}: could not start ${command}: ${error.message}`);
+            console.log(`=== ${name}: ${status} in ${formatSeconds(seconds)} ===`);
+            resolve({ name, seconds, status, group });
+          };
+          child.on('error', (error) => end('failed', error));
+          child.on('close', (code) => end(code === 0 ? 'passed' : 'failed'));
+        }),
+    ),
+  );
   phases.push(...outcomes);
   return outcomes.every((o) => o.status === 'passed');
 }
@@ -84,7 +92,9 @@ function vitest(name, reportName, args) {
   const first = fs.existsSync(report) ? JSON.parse(fs.readFileSync(report, 'utf8')) : null;
   if (!first || !failedOnlyByCrashes(first)) return false;
   const crashed = [...new Set(first.workerCrashes.map((c) => c.file))];
-  console.log(`\n${name}: no test failed, but the worker of ${crashed.length} file(s) crashed: ${first.workerCrashes.map((c) => `${c.file} (${c.signal})`).join(', ')}. Running them once more.`);
+  console.log(
+    `\n${name}: no test failed, but the worker of ${crashed.length} file(s) crashed: ${first.workerCrashes.map((c) => `${c.file} (${c.signal})`).join(', ')}. Running them once more.`,
+  );
   const rerunReport = path.join(results, `${reportName}-rerun.json`);
   fs.rmSync(rerunReport, { force: true });
   const ok = phase(`${name}: files re-run after a worker crash`, 'npx', ['vitest', 'run', ...args, ...crashed, ...REPORTERS], {

@@ -5,7 +5,8 @@ import zlib from 'node:zlib';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 
 /** The libraries of the app's shell and of every page: React, its router, Mantine, TanStack Query, icons, state. */
-const UI_LIBRARIES = /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@mantine|@floating-ui|@tanstack|@tabler|zustand|clsx|react-remove-scroll[^\\/]*|react-textarea-autosize|use-callback-ref|use-sidecar|react-number-format|dayjs)[\\/]/;
+const UI_LIBRARIES =
+  /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@mantine|@floating-ui|@tanstack|@tabler|zustand|clsx|react-remove-scroll[^\\/]*|react-textarea-autosize|use-callback-ref|use-sidecar|react-number-format|dayjs)[\\/]/;
 
 const brotli = promisify(zlib.brotliCompress);
 /** Above this size brotli's best quality (11) costs seconds per file for a few per cent. */

@@ -31,14 +31,25 @@ export const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.
 /** n, p50, p95 and max of timings in ms (one decimal). */
 export function summary(ms: number[]) {
   const s = [...ms].sort((a, b) => a - b);
-  return { n: s.length, p50: Number(quantile(s, 0.5).toFixed(1)), p95: Number(quantile(s, 0.95).toFixed(1)), max: Number((s.at(-1) ?? 0).toFixed(1)) };
+  return {
+    n: s.length,
+    p50: Number(quantile(s, 0.5).toFixed(1)),
+    p95: Number(quantile(s, 0.95).toFixed(1)),
+    max: Number((s.at(-1) ?? 0).toFixed(1)),
+  };
 }
 
 /** Writes bench/results/<name>-<timestamp>.json and answers its path relative to the working directory. */
 /** The newest result a bench wrote under `name` (bench/results/<name>-*.json) that `matches`, or null. */
 export function newestResult<T>(name: string, matches: (result: T) => boolean): T | null {
   const dir = path.resolve(import.meta.dirname, '..', 'results');
-  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.startsWith(`${name}-`) && f.endsWith('.json')).sort().reverse() : [];
+  const files = fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => f.startsWith(`${name}-`) && f.endsWith('.json'))
+        .sort()
+        .reverse()
+    : [];
   for (const file of files) {
     const result = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as T;
     if (matches(result)) return result;
@@ -67,15 +78,29 @@ export async function benchUser(db: Kysely<Database>, email: string, credits?: n
   }
   const { rows } = await sql<{ id: number; user_hash_id: string }>`SELECT id, user_hash_id FROM users WHERE email = ${email}`.execute(db);
   const user = rows[0]!;
-  const { rows: opened } = await sql<{ id: string }>`INSERT INTO user_sessions (user_id, user_agent) VALUES (${user.id}, 'bench') RETURNING id`.execute(db);
-  return { userId: user.id, sessionId: opened[0]!.id, email, userHashId: user.user_hash_id, roles: ['FULL_USER'], lastActivityAt: new Date(), secondFactor: { passed: false, enrolled: false } };
+  const { rows: opened } = await sql<{
+    id: string;
+  }>`INSERT INTO user_sessions (user_id, user_agent) VALUES (${user.id}, 'bench') RETURNING id`.execute(db);
+  return {
+    userId: user.id,
+    sessionId: opened[0]!.id,
+    email,
+    userHashId: user.user_hash_id,
+    roles: ['FULL_USER'],
+    lastActivityAt: new Date(),
+    secondFactor: { passed: false, enrolled: false },
+  };
 }
 
 /**
  * A search of about `wanted` activities: the most common activity type under a µM ceiling picked by
  * percentile (`margin` scales the share: under 1 to stay below a cap, over 1 to reach a size).
  */
-export async function activitySearchOfSize(db: Kysely<Database>, wanted: number, margin: number): Promise<{ criteria: SearchCriteria; label: string }> {
+export async function activitySearchOfSize(
+  db: Kysely<Database>,
+  wanted: number,
+  margin: number,
+): Promise<{ criteria: SearchCriteria; label: string }> {
   const { rows: types } = await sql<{ t: string; n: number }>`SELECT std_activity_type AS t, count(*)::int AS n FROM activities
     WHERE micro_molarvalue IS NOT NULL GROUP BY 1 ORDER BY 2 DESC LIMIT 1`.execute(db);
   const top = types[0]!;
@@ -83,6 +108,8 @@ export async function activitySearchOfSize(db: Kysely<Database>, wanted: number,
   const { rows } = await sql<{ v: number }>`SELECT percentile_disc(${fraction}::float8) WITHIN GROUP (ORDER BY micro_molarvalue) AS v
     FROM activities WHERE std_activity_type = ${top.t} AND micro_molarvalue IS NOT NULL`.execute(db);
   const ceiling = Number(rows[0]!.v);
-  const criteria = SearchCriteriaSchema.parse({ rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: top.t, activityUom: 'uM', prefix: '<=', minValue: ceiling }] }] });
+  const criteria = SearchCriteriaSchema.parse({
+    rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: top.t, activityUom: 'uM', prefix: '<=', minValue: ceiling }] }],
+  });
   return { criteria, label: `${top.t} <= ${ceiling} uM` };
 }

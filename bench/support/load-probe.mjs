@@ -37,7 +37,9 @@ const health = (async () => {
 })();
 const logins = (async () => {
   while (Date.now() < until) {
-    await timed('login', () => call(loginPath, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) }));
+    await timed('login', () =>
+      call(loginPath, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) }),
+    );
     await sleep(1200);
   }
 })();

@@ -32,7 +32,15 @@ export interface SubsetData {
   /** Per document, every structure with an activity in it (any type or value): the background's siblings. */
   structuresOfDoc: Map<number, Set<number>>;
   docsOfStructure: Map<number, Set<number>>;
-  counts: { activities: number; molecules: number; unparsable: number; withoutStructure: number; potencyOnProtein: number; activeActivities: number; activeWithoutStructure: number };
+  counts: {
+    activities: number;
+    molecules: number;
+    unparsable: number;
+    withoutStructure: number;
+    potencyOnProtein: number;
+    activeActivities: number;
+    activeWithoutStructure: number;
+  };
   fingerprintMs: number;
 }
 
@@ -50,9 +58,13 @@ const RELATIONS = new Set<string>(ACTIVE_RELATIONS);
 export async function readSubset(file: string, progress: (message: string) => void): Promise<SubsetData> {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    const targetRows = db
-      .prepare('SELECT tid, target_type, pref_name, organism, chembl_id FROM target_dictionary ORDER BY tid')
-      .all() as { tid: number; target_type: string | null; pref_name: string | null; organism: string | null; chembl_id: string | null }[];
+    const targetRows = db.prepare('SELECT tid, target_type, pref_name, organism, chembl_id FROM target_dictionary ORDER BY tid').all() as {
+      tid: number;
+      target_type: string | null;
+      pref_name: string | null;
+      organism: string | null;
+      chembl_id: string | null;
+    }[];
     const targets: EnsembleTarget[] = [];
     const targetByTid = new Map<number, number>();
     for (const row of targetRows) {
@@ -60,7 +72,15 @@ export async function readSubset(file: string, progress: (message: string) => vo
       const name = row.pref_name ?? row.chembl_id ?? `tid ${row.tid}`;
       const family = targetFamily([], name);
       targetByTid.set(row.tid, targets.length);
-      targets.push({ targetId: row.tid, chemblId: row.chembl_id, name, geneSymbol: null, organism: row.organism, family, thresholdNm: ACTIVE_THRESHOLD_NM[family] });
+      targets.push({
+        targetId: row.tid,
+        chemblId: row.chembl_id,
+        name,
+        geneSymbol: null,
+        organism: row.organism,
+        family,
+        thresholdNm: ACTIVE_THRESHOLD_NM[family],
+      });
     }
     const targetByChemblId = new Map<string, number>();
     targets.forEach((target, index) => target.chemblId && targetByChemblId.set(target.chemblId, index));
@@ -163,7 +183,15 @@ export async function readSubset(file: string, progress: (message: string) => vo
       fingerprints,
       structuresOfDoc,
       docsOfStructure,
-      counts: { activities: activities.length, molecules: molecules.length, unparsable, withoutStructure, potencyOnProtein, activeActivities, activeWithoutStructure },
+      counts: {
+        activities: activities.length,
+        molecules: molecules.length,
+        unparsable,
+        withoutStructure,
+        potencyOnProtein,
+        activeActivities,
+        activeWithoutStructure,
+      },
       fingerprintMs,
     };
   } finally {

@@ -19,14 +19,24 @@ export interface UsageDataSize {
 }
 
 /** The M size of the brief: 300 organisations, 5,000 users, 500k logins, 300k searches, 100k exports over a year. */
-export const USAGE_M: UsageDataSize = { organisations: 300, users: 5_000, logins: 500_000, searches: 300_000, exports: 100_000, addresses: 2_000, days: 365 };
+export const USAGE_M: UsageDataSize = {
+  organisations: 300,
+  users: 5_000,
+  logins: 500_000,
+  searches: 300_000,
+  exports: 100_000,
+  addresses: 2_000,
+  days: 365,
+};
 
 const EMAIL_PREFIX = 'usage-';
 const DOMAIN = '@bench.test';
 
 /** How many generated users the database holds (0 when the data was never written). */
 export async function usageDataUsers(db: Kysely<Database>): Promise<number> {
-  const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM users WHERE email LIKE ${`${EMAIL_PREFIX}%${DOMAIN}`}`.execute(db);
+  const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM users WHERE email LIKE ${`${EMAIL_PREFIX}%${DOMAIN}`}`.execute(
+    db,
+  );
   return rows[0]?.n ?? 0;
 }
 
@@ -141,7 +151,11 @@ export async function writeUsageData(db: Kysely<Database>, size: UsageDataSize):
     if (wrong) throw new Error(`usage data: the credit ledger does not add up (${JSON.stringify(wrong)})`);
   });
   // VACUUM as autovacuum would after these inserts: it sets the visibility map index-only scans read.
-  await step('vacuum analyze', () => sql`VACUUM ANALYZE organisations, users, subscriptions, login_attempts, user_sessions, search_log, export_jobs, credit_ledger`.execute(db));
+  await step('vacuum analyze', () =>
+    sql`VACUUM ANALYZE organisations, users, subscriptions, login_attempts, user_sessions, search_log, export_jobs, credit_ledger`.execute(
+      db,
+    ),
+  );
   return timings;
 }
 
@@ -150,7 +164,9 @@ export async function writeUsageData(db: Kysely<Database>, size: UsageDataSize):
  * sum of the user's deltas (in time order), negative balances, users whose credit_balance is not
  * the sum of their rows.
  */
-export async function ledgerInconsistencies(db: Kysely<Database>): Promise<{ runningSums: number; negative: number; balances: number } | null> {
+export async function ledgerInconsistencies(
+  db: Kysely<Database>,
+): Promise<{ runningSums: number; negative: number; balances: number } | null> {
   const { rows } = await sql<{ running_sums: number; negative: number; balances: number }>`
     SELECT
       (SELECT count(*)::int FROM (

@@ -44,7 +44,11 @@ export class ApiSession {
 
   /** Calls an endpoint; a failed answer throws with its status and body. */
   async call<E extends Endpoint>(endpoint: E, input: EndpointInput<E>, timeoutMs = 60_000): Promise<EndpointResponse<E>> {
-    const { params, query, body } = input as { params?: Record<string, string | number>; query?: Record<string, string | number>; body?: unknown };
+    const { params, query, body } = input as {
+      params?: Record<string, string | number>;
+      query?: Record<string, string | number>;
+      body?: unknown;
+    };
     const url = new URL(buildPath(endpoint.path, params), this.baseUrl);
     for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, String(value));
     const response = await fetch(url, {

@@ -36,7 +36,10 @@ async function setPasswordFromLink(link: string, password: string): Promise<void
 export async function registerAccountViaApi(label: string, password: string): Promise<string> {
   const email = uniqueEmail(label);
   const mark = outboxMark();
-  await expectOk(await post(authEndpoints.register.path, { email, firstName: 'E2e', lastName: label, organisation: 'E2E' }), 'Registration');
+  await expectOk(
+    await post(authEndpoints.register.path, { email, firstName: 'E2e', lastName: label, organisation: 'E2E' }),
+    'Registration',
+  );
   await setPasswordFromLink(verifyLinkOf(await waitForMail(email, mark)), password);
   return email;
 }

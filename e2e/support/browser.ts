@@ -21,7 +21,9 @@ const CHROMIUM_ARGS = [
 
 export async function launchBrowser(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM_PATH)) {
-    throw new Error(`${CHROMIUM_PATH} is missing: run \`node scripts/ensure-browser.mjs\` (it installs or says how), or set CHROMIUM_PATH.`);
+    throw new Error(
+      `${CHROMIUM_PATH} is missing: run \`node scripts/ensure-browser.mjs\` (it installs or says how), or set CHROMIUM_PATH.`,
+    );
   }
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
@@ -73,10 +75,13 @@ export async function newAppContext(browser: Browser, baseUrl: string = sharedSe
   context.on('console', (message) => {
     recordCspViolation(context, message.text());
     // HTTP error statuses are logged by Chromium as "Failed to load resource"; tests expect many of them.
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) console.error(`[browser] console.error: ${message.text()}`);
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      console.error(`[browser] console.error: ${message.text()}`);
   });
   // Workers (Ketcher's Indigo engine compiles its WebAssembly in one) report to their own console.
-  context.on('page', (page) => page.on('worker', (worker) => worker.on('console', (message) => recordCspViolation(context, message.text()))));
+  context.on('page', (page) =>
+    page.on('worker', (worker) => worker.on('console', (message) => recordCspViolation(context, message.text()))),
+  );
   context.setDefaultTimeout(10_000);
   context.setDefaultNavigationTimeout(20_000);
   return context;

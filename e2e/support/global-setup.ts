@@ -19,7 +19,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const run = newTestRunId();
   process.env[E2E_RUN_ENV] = run;
   const servers = await Promise.all(
-    Array.from({ length: E2E_WORKERS }, (_, i) => startServer({ logFile: path.join(RESULTS_DIR, i === 0 ? 'e2e-server.log' : `e2e-server-${i + 1}.log`) })),
+    Array.from({ length: E2E_WORKERS }, (_, i) =>
+      startServer({ logFile: path.join(RESULTS_DIR, i === 0 ? 'e2e-server.log' : `e2e-server-${i + 1}.log`) }),
+    ),
   );
   project.provide(
     'sharedServers',

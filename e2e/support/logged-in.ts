@@ -27,7 +27,12 @@ export interface LoggedInOptions {
  * context, and closes the context after them. Hooks register in call order: call it after
  * useSeededServer and useBrowser, whose getters it reads.
  */
-export function useLoggedInUser(server: () => RunningServer, browser: () => Browser, role: Role, options: LoggedInOptions = {}): () => LoggedInUser {
+export function useLoggedInUser(
+  server: () => RunningServer,
+  browser: () => Browser,
+  role: Role,
+  options: LoggedInOptions = {},
+): () => LoggedInUser {
   let user: LoggedInUser | undefined;
   beforeAll(async () => {
     const api = await ApiSession.logIn(server().baseUrl, role);

@@ -88,12 +88,19 @@ export function describeRouteMatrix(roles: readonly Role[], options: { loggedOut
       it('fits its header at 1280 × 800: every menu link, the account and Log out inside the window, none over another', async () => {
         await app.open('/accessdenied');
         const header = await app.page.locator('nav[aria-label="Main"]').evaluate((nav) => {
-          const shown = [...nav.querySelectorAll<HTMLElement>('a, button, input, [data-testid="header-username"]')].filter((el) => el.getClientRects().length > 0 && !el.closest('[aria-hidden="true"]'));
+          const shown = [...nav.querySelectorAll<HTMLElement>('a, button, input, [data-testid="header-username"]')].filter(
+            (el) => el.getClientRects().length > 0 && !el.closest('[aria-hidden="true"]'),
+          );
           return {
             width: window.innerWidth,
             boxes: shown.map((el) => {
               const r = el.getBoundingClientRect();
-              return { name: (el.textContent ?? '').trim() || el.getAttribute('aria-label') || el.tagName, left: r.left, right: r.right, clipped: el.scrollWidth > el.clientWidth + 1 };
+              return {
+                name: (el.textContent ?? '').trim() || el.getAttribute('aria-label') || el.tagName,
+                left: r.left,
+                right: r.right,
+                clipped: el.scrollWidth > el.clientWidth + 1,
+              };
             }),
           };
         });
@@ -103,7 +110,10 @@ export function describeRouteMatrix(roles: readonly Role[], options: { loggedOut
         const clipped = header.boxes.filter((b) => b.clipped).map((b) => b.name);
         expect(clipped, 'header items cut short').toEqual([]);
         const sorted = [...header.boxes].sort((x, y) => x.left - y.left);
-        const overlapping = sorted.slice(1).filter((b, i) => b.left < sorted[i]!.right - 0.5).map((b) => b.name);
+        const overlapping = sorted
+          .slice(1)
+          .filter((b, i) => b.left < sorted[i]!.right - 0.5)
+          .map((b) => b.name);
         expect(overlapping, 'header items over their left neighbour').toEqual([]);
       });
 
@@ -120,8 +130,10 @@ export function describeRouteMatrix(roles: readonly Role[], options: { loggedOut
         for (const { target, landing } of cases) {
           const stillSameDocument = await app.navigateInApp(target.url);
           const seen = await app.landingMismatch(landing);
-          if (seen !== null) mismatches.push({ url: target.url, expected: `${landing.pathname} (${landing.dataPage}, ${landing.reason})`, seen });
-          else if (!(await stillSameDocument())) mismatches.push({ url: target.url, expected: 'no page reload', seen: 'the document was reloaded' });
+          if (seen !== null)
+            mismatches.push({ url: target.url, expected: `${landing.pathname} (${landing.dataPage}, ${landing.reason})`, seen });
+          else if (!(await stillSameDocument()))
+            mismatches.push({ url: target.url, expected: 'no page reload', seen: 'the document was reloaded' });
         }
         expect(mismatches).toEqual([]);
       });

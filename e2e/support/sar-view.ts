@@ -19,7 +19,14 @@ const SHOTS = path.join(RESULTS_DIR, 'screenshots');
 export async function openResultsOf(api: ApiSession, page: Page, criteria: SearchCriteria, tab: string): Promise<string> {
   const sessionid = crypto.randomUUID();
   await api.call(searchEndpoints.allResultsCount, { body: { searchcriteria: criteria, sessionid } });
-  await page.evaluate((id) => window.sessionStorage.setItem('kb-search-session', JSON.stringify({ state: { searchSessionId: id, selectionSessionId: null }, version: 0 })), sessionid);
+  await page.evaluate(
+    (id) =>
+      window.sessionStorage.setItem(
+        'kb-search-session',
+        JSON.stringify({ state: { searchSessionId: id, selectionSessionId: null }, version: 0 }),
+      ),
+    sessionid,
+  );
   await page.goto(`/results/${tab}`);
   await new ResultsPage(page).waitForRows();
   return sessionid;
@@ -41,16 +48,26 @@ export async function windowShot(page: Page, name: string, target?: Locator, abo
  * picks the endpoint `pick` chooses among the SAR data's endpoints (failing with the list when
  * none), then the first suggested core, builds the table and answers the endpoint.
  */
-export async function buildSarTable(api: ApiSession, page: Page, sessionid: string, pick: (endpoint: SarEndpointOption) => boolean): Promise<SarEndpointOption> {
+export async function buildSarTable(
+  api: ApiSession,
+  page: Page,
+  sessionid: string,
+  pick: (endpoint: SarEndpointOption) => boolean,
+): Promise<SarEndpointOption> {
   await page.getByTestId('open-sar-view').click();
   await page.waitForURL('**/sarview/structuretab');
-  await expect.poll(() => page.getByTestId('sar-source').textContent(), { timeout: 30_000 }).toMatch(/compounds? and .* from the Structures tab/);
+  await expect
+    .poll(() => page.getByTestId('sar-source').textContent(), { timeout: 30_000 })
+    .toMatch(/compounds? and .* from the Structures tab/);
   const data = await api.call(sarEndpoints.sarData, { params: { sessionid } });
   const endpoint = data.endpoints.find(pick);
   expect(endpoint, `an endpoint among ${data.endpoints.map((e) => `${e.targetName} · ${e.activityType}`).join(', ')}`).toBeDefined();
   await page.getByTestId('sar-endpoint').click();
   await page.getByTestId('sar-endpoint').fill(endpoint!.targetName.slice(0, 12));
-  await page.getByRole('option', { name: `${endpoint!.targetName} · ${endpoint!.activityType}` }).first().click();
+  await page
+    .getByRole('option', { name: `${endpoint!.targetName} · ${endpoint!.activityType}` })
+    .first()
+    .click();
   await expect.poll(() => page.getByTestId('sar-endpoint-summary').textContent()).toContain('pActivity');
   const cores = page.getByTestId('sar-suggested-core');
   await expect.poll(() => cores.count(), { timeout: 60_000 }).toBeGreaterThan(0);

@@ -68,7 +68,12 @@ export function totpStep(at: number = Date.now()): number {
 
 /** The code an authenticator app shows for a step (RFC 6238 through `otpauth`). */
 export function totpCode(secret: string, step: number = totpStep()): string {
-  return HOTP.generate({ secret: Secret.fromBase32(secret.replace(/\s+/g, '')), algorithm: TOTP_PARAMETERS.algorithm, digits: TOTP_PARAMETERS.digits, counter: step });
+  return HOTP.generate({
+    secret: Secret.fromBase32(secret.replace(/\s+/g, '')),
+    algorithm: TOTP_PARAMETERS.algorithm,
+    digits: TOTP_PARAMETERS.digits,
+    counter: step,
+  });
 }
 
 /** A code the server takes now for this admin (see above), recorded as used. */
@@ -120,7 +125,9 @@ export async function completeSecondFactor(baseUrl: string, login: LoginResult):
   if (login.secondFactor === 'enrolment_required') {
     const enrolment = (await post(baseUrl, mfaEndpoints.enrolStart.path, undefined, headers)) as { secret: string };
     const step = totpStep();
-    const confirmed = (await post(baseUrl, mfaEndpoints.enrolConfirm.path, { code: totpCode(enrolment.secret, step) }, headers)) as { recoveryCodes: string[] };
+    const confirmed = (await post(baseUrl, mfaEndpoints.enrolConfirm.path, { code: totpCode(enrolment.secret, step) }, headers)) as {
+      recoveryCodes: string[];
+    };
     saveAuthenticator(baseUrl, login.username, { secret: enrolment.secret, lastStep: step, recoveryCodes: confirmed.recoveryCodes });
   } else {
     await post(baseUrl, mfaEndpoints.verify.path, { code: await nextSecondFactorCode(baseUrl, login.username) }, headers);
@@ -130,7 +137,10 @@ export async function completeSecondFactor(baseUrl: string, login: LoginResult):
 
 /** A complete API login (password, then the second factor for admins). */
 export async function apiLogin(baseUrl: string, email: string, password = DEMO_PASSWORD): Promise<LoginResult> {
-  const login = (await post(baseUrl, buildPath(authEndpoints.generateToken.path, { product: PRODUCT_SLUG }), { username: email, password })) as LoginResult;
+  const login = (await post(baseUrl, buildPath(authEndpoints.generateToken.path, { product: PRODUCT_SLUG }), {
+    username: email,
+    password,
+  })) as LoginResult;
   return completeSecondFactor(baseUrl, login);
 }
 

@@ -30,17 +30,23 @@ const grownFrom = (chunks: number) => Math.floor(chunks / 2);
  */
 function preparedDatabase(chunks: number): Promise<string> {
   const run = process.env[E2E_RUN_ENV];
-  if (!run) throw new Error(`${E2E_RUN_ENV} is not set: run the browser tests through \`npm run test:e2e\` (its global setup names the run).`);
+  if (!run)
+    throw new Error(`${E2E_RUN_ENV} is not set: run the browser tests through \`npm run test:e2e\` (its global setup names the run).`);
   const folder = path.join(preparedFolder(run), `chunks-${chunks}`);
   return memoise(prepared, folder, () =>
     buildOnce(folder, async (partial) => {
       if (chunks > 0) fs.cpSync(await preparedDatabase(grownFrom(chunks)), partial, { recursive: true });
-      const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'e2e/support/prepare-database.ts'), partial, String(chunks)], {
-        cwd: REPO_ROOT,
-        encoding: 'utf8',
-        env: { ...process.env, DATABASE_URL: '' },
-      });
-      if (result.status !== 0) throw new Error(`Preparing the database (${chunks} demo chunks) failed:\n${result.stdout}\n${result.stderr}`);
+      const result = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', path.join(REPO_ROOT, 'e2e/support/prepare-database.ts'), partial, String(chunks)],
+        {
+          cwd: REPO_ROOT,
+          encoding: 'utf8',
+          env: { ...process.env, DATABASE_URL: '' },
+        },
+      );
+      if (result.status !== 0)
+        throw new Error(`Preparing the database (${chunks} demo chunks) failed:\n${result.stdout}\n${result.stderr}`);
       if (result.stdout.trim()) console.log(result.stdout.trim());
     }),
   );
@@ -59,7 +65,12 @@ export interface RunningServer {
  * the run's prepared database with `demoChunks` demo chunks (none by default): no users yet, so the
  * server seeds the demo users as on a first start.
  */
-export async function startServer(options: { logFile: string; demoChunks?: number; env?: Record<string, string>; healthTimeoutMs?: number }): Promise<RunningServer> {
+export async function startServer(options: {
+  logFile: string;
+  demoChunks?: number;
+  env?: Record<string, string>;
+  healthTimeoutMs?: number;
+}): Promise<RunningServer> {
   const webIndex = path.join(REPO_ROOT, 'apps/web/dist/index.html');
   if (!fs.existsSync(webIndex)) {
     throw new Error(`The web app is not built (${webIndex} is missing). Run the browser tests with \`npm run test:e2e\`, which builds it.`);

@@ -10,7 +10,8 @@ export const E2E_WORKERS = workerCount(process.env.E2E_WORKERS);
 function workerCount(value: string | undefined): number {
   if (!value?.trim()) return 2;
   const count = Number(value);
-  if (!Number.isInteger(count) || count < 1 || count > 8) throw new Error(`E2E_WORKERS must be a whole number from 1 to 8, not "${value}".`);
+  if (!Number.isInteger(count) || count < 1 || count > 8)
+    throw new Error(`E2E_WORKERS must be a whole number from 1 to 8, not "${value}".`);
   return count;
 }
 

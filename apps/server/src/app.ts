@@ -98,7 +98,11 @@ export interface BuildAppOptions {
 async function tokenSecret(config: AppConfig, database: DatabaseHandle): Promise<string> {
   if (config.jwtSecret) return config.jwtSecret;
   const generated = crypto.randomBytes(48).toString('base64url');
-  await database.db.insertInto('app_settings').values({ key: 'jwt_secret', value: generated }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  await database.db
+    .insertInto('app_settings')
+    .values({ key: 'jwt_secret', value: generated })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
   const row = await database.db.selectFrom('app_settings').select('value').where('key', '=', 'jwt_secret').executeTakeFirstOrThrow();
   return row.value;
 }
@@ -107,7 +111,11 @@ async function tokenSecret(config: AppConfig, database: DatabaseHandle): Promise
 async function mfaKey(config: AppConfig, database: DatabaseHandle): Promise<string> {
   if (config.mfaSecretKey) return config.mfaSecretKey;
   const generated = crypto.randomBytes(48).toString('base64url');
-  await database.db.insertInto('app_settings').values({ key: 'mfa_secret_key', value: generated }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  await database.db
+    .insertInto('app_settings')
+    .values({ key: 'mfa_secret_key', value: generated })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
   const row = await database.db.selectFrom('app_settings').select('value').where('key', '=', 'mfa_secret_key').executeTakeFirstOrThrow();
   return row.value;
 }
@@ -152,7 +160,12 @@ function registerInstanceHeader(app: FastifyInstance): void {
 
 export async function buildApp({ config, database, logger = false }: BuildAppOptions): Promise<FastifyInstance> {
   // No line per request (the trackers keep what matters); through a log controller, as Fastify 5.12 asks.
-  const app = Fastify({ logger, trustProxy: config.trustProxy, bodyLimit: 1_048_576, logController: new LogController({ disableRequestLogging: true }) });
+  const app = Fastify({
+    logger,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1_048_576,
+    logController: new LogController({ disableRequestLogging: true }),
+  });
   const registeredRoutes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', registeredRoutes);
   registerInstanceHeader(app);
@@ -169,18 +182,24 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issue = error.validation[0];
       const where = issue?.instancePath ? ` (${issue.instancePath.replace(/^\//, '').replace(/\//g, '.')})` : '';
-      return reply.code(400).send({ message: `${issue?.message ?? 'Invalid request'}${where}`, code: ERROR_CODES.validation, details: error.validation });
+      return reply
+        .code(400)
+        .send({ message: `${issue?.message ?? 'Invalid request'}${where}`, code: ERROR_CODES.validation, details: error.validation });
     }
     const status = (error as { statusCode?: number }).statusCode ?? 500;
     if (status === 429) {
-      return reply.code(429).send({ message: 'Too many requests. Wait a minute and try again.', code: ERROR_CODES.rateLimited, retryAfterSeconds: 60 });
+      return reply
+        .code(429)
+        .send({ message: 'Too many requests. Wait a minute and try again.', code: ERROR_CODES.rateLimited, retryAfterSeconds: 60 });
     }
     if (status >= 400 && status < 500) {
       const message = error instanceof Error ? error.message : 'Bad request';
       return reply.code(status).send({ message, code: status === 404 ? ERROR_CODES.notFound : ERROR_CODES.validation });
     }
     request.log.error(error);
-    return reply.code(500).send({ message: 'Something went wrong on our side. Try again; if it persists, contact support.', code: 'INTERNAL' });
+    return reply
+      .code(500)
+      .send({ message: 'Something went wrong on our side. Try again; if it persists, contact support.', code: 'INTERNAL' });
   });
 
   await app.register(fastifyRateLimit, { global: false });
@@ -296,16 +315,34 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   const results = registerResultsRoutes(app, db, chemEngine, dictionaries);
   registerChartRoutes(app, db, results, dictionaries);
   registerAnalyzerRoutes(app, db, results, chemEngine);
-  app.decorate('prediction', registerPredictionRoutes(app, { db, engine: chemEngine, modelDir: config.predictionModelDir, log: (message) => app.log.info(message) }));
+  app.decorate(
+    'prediction',
+    registerPredictionRoutes(app, { db, engine: chemEngine, modelDir: config.predictionModelDir, log: (message) => app.log.info(message) }),
+  );
   const files = new FileStore(db);
   const datasets = new DatasetService(db, files);
   const exportSettings = { ...config.exports, currentBackgroundFromRows: () => settings.exportBackgroundFromRows() };
-  const exports = new ExportService(db, results, files, (smiles) => chemEngine.molblocks(smiles), exportSettings, (error, jobId) => app.log.error({ err: error, jobId }, 'export failed'));
+  const exports = new ExportService(
+    db,
+    results,
+    files,
+    (smiles) => chemEngine.molblocks(smiles),
+    exportSettings,
+    (error, jobId) => app.log.error({ err: error, jobId }, 'export failed'),
+  );
   const runner = new ExportJobRunner(db, exports, config.exports, (error) => app.log.error({ err: error }, 'export loop failed'));
   registerExportRoutes(app, { exports, runner, files, datasets });
   registerLeafletRoutes(app, { db, exports, runner, publicUrl: config.publicUrl ?? `http://localhost:${config.port}` });
   registerDatasetRoutes(app, datasets);
-  registerSarRoutes(app, { db, results, engine: chemEngine, exports, runner, databaseKind: database.kind, heartbeatMs: config.searchHeartbeatMs });
+  registerSarRoutes(app, {
+    db,
+    results,
+    engine: chemEngine,
+    exports,
+    runner,
+    databaseKind: database.kind,
+    heartbeatMs: config.searchHeartbeatMs,
+  });
   registerDynamicQueryRoutes(app, { db, exports, runner });
   app.addHook('onClose', async () => runner.stop());
   registerLookupRoutes(app, db);
@@ -328,7 +365,9 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
       if (chemEngine.status().state === 'idle') return;
       await chemEngine.refresh();
       // Target prediction reads the new actives and backgrounds now, not at the first user's query.
-      void app.prediction.warm().catch((error: unknown) => app.log.error({ err: error }, 'preparing target prediction after the load failed'));
+      void app.prediction
+        .warm()
+        .catch((error: unknown) => app.log.error({ err: error }, 'preparing target prediction after the load failed'));
     },
     log: (message) => app.log.error(message),
   });

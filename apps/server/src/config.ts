@@ -78,7 +78,15 @@ export interface AppConfig {
   /** Spec §5 activity cap of a search (750,000); an override exists for tests. */
   searchActivityCap: number;
   /** Chemistry engine: worker threads (0 = every core), structure-search time limit, index refresh. */
-  chemistry: { workers: number; shardSize: number; searchTimeLimitSeconds: number; refreshSeconds: number; requestTimeLimitMs: number; stepTimeLimitMs: number; workerNice: number };
+  chemistry: {
+    workers: number;
+    shardSize: number;
+    searchTimeLimitSeconds: number;
+    refreshSeconds: number;
+    requestTimeLimitMs: number;
+    stepTimeLimitMs: number;
+    workerNice: number;
+  };
   /**
    * Exports: from how many rows an export runs as a background job, rows per batch, seconds
    * without a heartbeat after which a running job counts as abandoned (a crashed or stopped
@@ -143,7 +151,8 @@ function demoSize(value: string | undefined): AppConfig['demoDataSize'] {
 /** A bare host name (it goes into the Content-Security-Policy and a script URL). */
 function host(value: string | undefined, fallback: string, name: string): string {
   const v = value?.trim() || fallback;
-  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/i.test(v)) throw new ConfigError(`${name} must be a host name such as ${fallback}, not "${value}".`);
+  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/i.test(v))
+    throw new ConfigError(`${name} must be a host name such as ${fallback}, not "${value}".`);
   return v.toLowerCase();
 }
 
@@ -163,7 +172,7 @@ function mode(value: string | undefined): AppConfig['mode'] {
  * it (TRUST_PROXY) and its public address, when set, is this machine.
  */
 export function servesThisMachineOnly(env: NodeJS.ProcessEnv, host: string): boolean {
-  const publicHost = env.PUBLIC_URL ? URL.parse(env.PUBLIC_URL)?.hostname ?? '' : 'localhost';
+  const publicHost = env.PUBLIC_URL ? (URL.parse(env.PUBLIC_URL)?.hostname ?? '') : 'localhost';
   return isLoopback(host) && !bool(env.TRUST_PROXY, false) && isLoopback(publicHost.replace(/^\[|\]$/g, ''));
 }
 
@@ -171,23 +180,38 @@ export function servesThisMachineOnly(env: NodeJS.ProcessEnv, host: string): boo
  * DEMO_ACCOUNTS on/off, or by default: demo mode on this machine only (a production start refuses
  * them); with why, as the start-up banner says it.
  */
-function demoAccounts(env: NodeJS.ProcessEnv, kbMode: AppConfig['mode'], host: string, seedDemo: boolean): AppConfig['demoAccountsWhy'] & { on: boolean } {
+function demoAccounts(
+  env: NodeJS.ProcessEnv,
+  kbMode: AppConfig['mode'],
+  host: string,
+  seedDemo: boolean,
+): AppConfig['demoAccountsWhy'] & { on: boolean } {
   const asked = env.DEMO_ACCOUNTS?.trim();
   const reachable = !servesThisMachineOnly(env, host);
   if (asked) {
     const on = bool(asked, false);
     if (on && kbMode === 'production') {
-      throw new ConfigError('KB_MODE=production refuses DEMO_ACCOUNTS=on: the demo accounts\' password is published. Remove DEMO_ACCOUNTS, or start in demo mode.');
+      throw new ConfigError(
+        "KB_MODE=production refuses DEMO_ACCOUNTS=on: the demo accounts' password is published. Remove DEMO_ACCOUNTS, or start in demo mode.",
+      );
     }
-    return { on, reason: on ? (reachable ? 'DEMO_ACCOUNTS=on, and others may reach this server' : 'DEMO_ACCOUNTS=on') : 'DEMO_ACCOUNTS=off', reachable };
+    return {
+      on,
+      reason: on ? (reachable ? 'DEMO_ACCOUNTS=on, and others may reach this server' : 'DEMO_ACCOUNTS=on') : 'DEMO_ACCOUNTS=off',
+      reachable,
+    };
   }
   if (kbMode === 'production') return { on: false, reason: 'production mode', reachable };
   if (!seedDemo) return { on: false, reason: 'no demo seeding: SEED_DEMO=false, or a PostgreSQL server', reachable };
-  if (reachable) return { on: false, reason: 'others may reach this server (HOST, TRUST_PROXY or PUBLIC_URL); DEMO_ACCOUNTS=on keeps them', reachable };
+  if (reachable)
+    return { on: false, reason: 'others may reach this server (HOST, TRUST_PROXY or PUBLIC_URL); DEMO_ACCOUNTS=on keeps them', reachable };
   return { on: true, reason: 'demo mode on this machine only', reachable };
 }
 
-const demoAccountsOf = ({ on, reason, reachable }: AppConfig['demoAccountsWhy'] & { on: boolean }) => ({ demoAccounts: on, demoAccountsWhy: { reason, reachable } });
+const demoAccountsOf = ({ on, reason, reachable }: AppConfig['demoAccountsWhy'] & { on: boolean }) => ({
+  demoAccounts: on,
+  demoAccountsWhy: { reason, reachable },
+});
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
@@ -202,7 +226,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const mfaSecretKey = env.MFA_SECRET_KEY || undefined;
   if (kbMode === 'production' && (!mfaSecretKey || mfaSecretKey.length < 32)) {
     // In the database, the key would sit beside the secrets it protects (docs/operations.md "Second factor").
-    throw new ConfigError('KB_MODE=production needs MFA_SECRET_KEY: at least 32 characters of random text, kept outside the database (for example: openssl rand -base64 48).');
+    throw new ConfigError(
+      'KB_MODE=production needs MFA_SECRET_KEY: at least 32 characters of random text, kept outside the database (for example: openssl rand -base64 48).',
+    );
   }
   return {
     mode: kbMode,
@@ -212,7 +238,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl,
     dataDir: path.resolve(env.DATA_DIR || path.join(repoRoot, 'var')),
     kbImportDir: path.resolve(env.KB_IMPORT_DIR || path.join(path.resolve(env.DATA_DIR || path.join(repoRoot, 'var')), 'imports')),
-    predictionModelDir: path.resolve(env.PREDICTION_MODEL_DIR || path.join(path.resolve(env.DATA_DIR || path.join(repoRoot, 'var')), 'models', 'chembl-multitask')),
+    predictionModelDir: path.resolve(
+      env.PREDICTION_MODEL_DIR || path.join(path.resolve(env.DATA_DIR || path.join(repoRoot, 'var')), 'models', 'chembl-multitask'),
+    ),
     seedDemo,
     demoDataSize: demoSize(env.DEMO_DATA_SIZE),
     jwtSecret: env.JWT_SECRET || undefined,

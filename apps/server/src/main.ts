@@ -108,7 +108,9 @@ async function main(): Promise<void> {
       });
       await seedDatasets(database);
     });
-    readiness.track('demo data', seeding, (error) => console.error('Seeding the demo data failed; the server keeps running. Restart to resume.', error));
+    readiness.track('demo data', seeding, (error) =>
+      console.error('Seeding the demo data failed; the server keeps running. Restart to resume.', error),
+    );
   }
 }
 
@@ -130,11 +132,12 @@ async function seedKnowledgeBaseInBackground(config: AppConfig, database: Databa
       },
     });
     if (!summary.skipped) {
-      console.log(`Demo knowledge base ${summary.datasetLabel} ready in ${summary.seconds.toFixed(1)} s: ${JSON.stringify(summary.counts)}`);
+      console.log(
+        `Demo knowledge base ${summary.datasetLabel} ready in ${summary.seconds.toFixed(1)} s: ${JSON.stringify(summary.counts)}`,
+      );
       await refreshDerivedData(database.db, (m) => console.log(m));
       onLoaded();
     }
-
   } catch (error) {
     console.error('Seeding the demo knowledge base failed; the server keeps running. Restart to resume.', error);
   }
@@ -156,7 +159,6 @@ main().catch((error: unknown) => {
   else console.error(error instanceof Error ? (error.stack ?? error.message) : error);
   process.exit(1);
 });
-
 
 /**
  * One line each on what makes this start safe or not on a network (docs/operations.md "Deploying
@@ -189,8 +191,9 @@ async function startupSafetyLines(config: AppConfig, setup: FirstAdminSetup, ori
   );
   const token = await setup.issueTokenIfNeeded();
   if (token) {
-    lines.push(`First super administrator: open ${origin}${SETUP_PAGE_PATH}#token=${token} (one-time set-up token ${token}; a new one at each start until it is used).`);
+    lines.push(
+      `First super administrator: open ${origin}${SETUP_PAGE_PATH}#token=${token} (one-time set-up token ${token}; a new one at each start until it is used).`,
+    );
   }
   return lines;
 }
-

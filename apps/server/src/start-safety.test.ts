@@ -21,14 +21,16 @@ function listeningAddresses(port: number): string[] {
   const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
   return ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((file) => {
     if (!fs.existsSync(file)) return [];
-    return fs
-      .readFileSync(file, 'utf8')
-      .split('\n')
-      .slice(1)
-      .map((line) => line.trim().split(/\s+/))
-      // Fields: sl, local_address (ADDR:PORT), rem_address, st (0A = LISTEN), ...
-      .filter((fields) => fields[1]?.endsWith(`:${hexPort}`) && fields[3] === '0A')
-      .map((fields) => fields[1]!.split(':')[0]!);
+    return (
+      fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .slice(1)
+        .map((line) => line.trim().split(/\s+/))
+        // Fields: sl, local_address (ADDR:PORT), rem_address, st (0A = LISTEN), ...
+        .filter((fields) => fields[1]?.endsWith(`:${hexPort}`) && fields[3] === '0A')
+        .map((fields) => fields[1]!.split(':')[0]!)
+    );
   });
 }
 
@@ -101,7 +103,8 @@ describe('a production start without HOST', () => {
   it('makes the first super administrator once from the printed token, who logs in to set up an authenticator', async () => {
     const baseUrl = server?.baseUrl ?? '';
     const token = /#token=([\w-]{32})/.exec(await consoleLines())?.[1] ?? '';
-    const post = (url: string, body: object) => fetch(`${baseUrl}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (url: string, body: object) =>
+      fetch(`${baseUrl}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const admin = { email: 'ops@example.org', firstName: 'Ops', lastName: 'Lead', password: 'copper walrus meadow violin 7' };
     expect(await (await fetch(`${baseUrl}/api/pub/setup`)).json()).toEqual({ required: true });
     expect((await post('/api/pub/setup', { ...admin, token })).status).toBe(200);
@@ -117,16 +120,24 @@ describe('a production start without HOST', () => {
 describe('a production start that does not hold', () => {
   it.each([
     ['without MFA_SECRET_KEY', { KB_MODE: 'production', MFA_SECRET_KEY: '' }, /Cannot start: KB_MODE=production needs MFA_SECRET_KEY/],
-    ['with DEMO_ACCOUNTS=on', { KB_MODE: 'production', MFA_SECRET_KEY, DEMO_ACCOUNTS: 'on' }, /Cannot start: KB_MODE=production refuses DEMO_ACCOUNTS=on/],
-  ])('stops %s, saying why in one line', async (_, env, message) => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-start-'));
-    const logFile = path.join(dataDir, 'server.log');
-    try {
-      await expect(spawnServer({ dataDir, databaseUrl: '', logFile, env })).rejects.toThrow(/exited \(1\) before answering/);
-      expect(fs.readFileSync(logFile, 'utf8')).toMatch(message);
-      expect(fs.existsSync(path.join(dataDir, 'db'))).toBe(false);
-    } finally {
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
-  }, 60_000);
+    [
+      'with DEMO_ACCOUNTS=on',
+      { KB_MODE: 'production', MFA_SECRET_KEY, DEMO_ACCOUNTS: 'on' },
+      /Cannot start: KB_MODE=production refuses DEMO_ACCOUNTS=on/,
+    ],
+  ])(
+    'stops %s, saying why in one line',
+    async (_, env, message) => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-start-'));
+      const logFile = path.join(dataDir, 'server.log');
+      try {
+        await expect(spawnServer({ dataDir, databaseUrl: '', logFile, env })).rejects.toThrow(/exited \(1\) before answering/);
+        expect(fs.readFileSync(logFile, 'utf8')).toMatch(message);
+        expect(fs.existsSync(path.join(dataDir, 'db'))).toBe(false);
+      } finally {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 });

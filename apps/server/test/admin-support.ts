@@ -13,9 +13,16 @@ export const ADMIN_IP = '203.0.113.7';
 export function adminClient(t: TestApp, admin: () => LoginResult) {
   const db = () => t.database.db;
   const call = (method: InjectOptions['method'], url: string, payload?: unknown, login: LoginResult = admin()) =>
-    t.call({ method, url, headers: authHeaders(login), remoteAddress: ADMIN_IP, ...(payload === undefined ? {} : { payload: payload as object }) });
+    t.call({
+      method,
+      url,
+      headers: authHeaders(login),
+      remoteAddress: ADMIN_IP,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
 
-  const auditCount = async () => (await db().selectFrom('audit_log').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
+  const auditCount = async () =>
+    (await db().selectFrom('audit_log').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
 
   /** Every table an administrative change may write, for "nothing changed" (sessions' activity times aside). */
   const snapshot = async () =>
@@ -47,7 +54,11 @@ export function adminClient(t: TestApp, admin: () => LoginResult) {
       return { answer, audit: last };
     },
     /** A refused call (status, message) that changed nothing. */
-    async refused(change: () => Promise<{ statusCode: number; data: Record<string, unknown>; body: string }>, status: number, message?: RegExp) {
+    async refused(
+      change: () => Promise<{ statusCode: number; data: Record<string, unknown>; body: string }>,
+      status: number,
+      message?: RegExp,
+    ) {
       const before = await snapshot();
       const res = await change();
       expect(res.statusCode, res.body).toBe(status);
@@ -59,7 +70,9 @@ export function adminClient(t: TestApp, admin: () => LoginResult) {
     async ledgerMismatches() {
       const { rows } = await sql<{ email: string; balance: number; ledger: number }>`
         SELECT u.email, u.credit_balance AS balance, coalesce(sum(l.delta), 0)::int AS ledger
-        FROM users u LEFT JOIN credit_ledger l ON l.user_id = u.id GROUP BY u.id HAVING u.credit_balance <> coalesce(sum(l.delta), 0)`.execute(db());
+        FROM users u LEFT JOIN credit_ledger l ON l.user_id = u.id GROUP BY u.id HAVING u.credit_balance <> coalesce(sum(l.delta), 0)`.execute(
+        db(),
+      );
       return rows;
     },
   };

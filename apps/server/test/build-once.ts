@@ -15,7 +15,8 @@ export async function buildOnce(target: string, build: (partial: string) => Prom
     try {
       owner = fs.openSync(lock, 'wx');
     } catch {
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${target} (another test process holds ${lock}; remove it if that process is gone).`);
+      if (Date.now() > deadline)
+        throw new Error(`Timed out waiting for ${target} (another test process holds ${lock}; remove it if that process is gone).`);
       await new Promise((resolve) => setTimeout(resolve, 200));
       continue;
     }

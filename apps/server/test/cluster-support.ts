@@ -49,7 +49,10 @@ export function withDatabase(url: string, name: string): string {
  * A fresh database on the server of `serverUrl` (the servers migrate it on start). `name` is
  * created when missing and kept as it is when present (a bench re-using its seeded database).
  */
-export async function createClusterDatabase(serverUrl: string, name = `kb_cluster_${crypto.randomBytes(5).toString('hex')}`): Promise<ClusterDatabase & { created: boolean }> {
+export async function createClusterDatabase(
+  serverUrl: string,
+  name = `kb_cluster_${crypto.randomBytes(5).toString('hex')}`,
+): Promise<ClusterDatabase & { created: boolean }> {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Not a plain database name: ${name}`);
   const admin = withDatabase(serverUrl, 'postgres');
   const exists = (await runOn(admin, 'SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount;
@@ -136,7 +139,13 @@ export class ClusterUser {
   ) {}
 
   static async logIn(baseUrl: string, email: string): Promise<ClusterUser & { loginInstance: string | null }> {
-    const answer = await request(baseUrl, 'POST', `/api/pub/${PRODUCT_SLUG}/generate-token`, {}, { username: email, password: DEMO_PASSWORD });
+    const answer = await request(
+      baseUrl,
+      'POST',
+      `/api/pub/${PRODUCT_SLUG}/generate-token`,
+      {},
+      { username: email, password: DEMO_PASSWORD },
+    );
     if (answer.status !== 200) throw new Error(`Logging in ${email} failed: ${answer.status} ${answer.text.slice(0, 300)}`);
     return Object.assign(new ClusterUser(answer.data as unknown as LoginResult, email), { loginInstance: answer.instance });
   }
@@ -154,7 +163,14 @@ export class ClusterUser {
   }
 }
 
-export async function request(baseUrl: string, method: 'GET' | 'POST', url: string, headers: Record<string, string>, body?: unknown, timeoutMs = 120_000): Promise<Answer> {
+export async function request(
+  baseUrl: string,
+  method: 'GET' | 'POST',
+  url: string,
+  headers: Record<string, string>,
+  body?: unknown,
+  timeoutMs = 120_000,
+): Promise<Answer> {
   const response = await fetch(`${baseUrl}${url}`, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

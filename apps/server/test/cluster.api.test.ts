@@ -19,7 +19,8 @@ import type { ClusterDatabase, ClusterServer } from './cluster-support.ts';
  */
 
 const SERVER_URL = process.env.TEST_DATABASE_URL;
-const SKIP_REASON = 'skipped: TEST_DATABASE_URL is not set (several servers share one PostgreSQL database; embedded PGlite serves one process)';
+const SKIP_REASON =
+  'skipped: TEST_DATABASE_URL is not set (several servers share one PostgreSQL database; embedded PGlite serves one process)';
 if (!SERVER_URL) console.warn(`cluster.api.test.ts ${SKIP_REASON}`);
 
 const KI: SearchCriteriaInput = { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }] }] };
@@ -46,7 +47,14 @@ describe.skipIf(!SERVER_URL)(`two servers on one PostgreSQL database${SERVER_URL
     }
     // Both at once: their first starts (demo users, token secret, MFA key) race on an empty users table.
     // Small shards and a quick heartbeat: a structure search advances in steps, long enough to watch and cancel from B.
-    const env = { CHEM_WORKERS: '1', CHEM_SHARD_SIZE: '16', SEARCH_HEARTBEAT_MS: '200', EXPORT_POLL_MS: '50', EXPORT_BACKGROUND_ROWS: '1', EXPORT_BATCH_ROWS: '30' };
+    const env = {
+      CHEM_WORKERS: '1',
+      CHEM_SHARD_SIZE: '16',
+      SEARCH_HEARTBEAT_MS: '200',
+      EXPORT_POLL_MS: '50',
+      EXPORT_BACKGROUND_ROWS: '1',
+      EXPORT_BATCH_ROWS: '30',
+    };
     [a, b] = await Promise.all([
       startClusterServer({ databaseUrl: database.url, logFile: path.join(workDir, 'a.log'), env }),
       startClusterServer({ databaseUrl: database.url, logFile: path.join(workDir, 'b.log'), env }),
@@ -61,9 +69,13 @@ describe.skipIf(!SERVER_URL)(`two servers on one PostgreSQL database${SERVER_URL
 
   it('are two processes sharing one set of demo users, one token secret and one MFA key', async () => {
     expect(a.instance).not.toBe(b.instance);
-    const users = await database.query<{ email: string; n: number }>(`SELECT email, count(*)::int AS n FROM users GROUP BY email HAVING count(*) > 1`);
+    const users = await database.query<{ email: string; n: number }>(
+      `SELECT email, count(*)::int AS n FROM users GROUP BY email HAVING count(*) > 1`,
+    );
     expect(users).toEqual([]);
-    const secrets = await database.query<{ key: string }>(`SELECT key FROM app_settings WHERE key IN ('jwt_secret', 'mfa_secret_key') ORDER BY key`);
+    const secrets = await database.query<{ key: string }>(
+      `SELECT key FROM app_settings WHERE key IN ('jwt_secret', 'mfa_secret_key') ORDER BY key`,
+    );
     expect(secrets.map((row) => row.key)).toEqual(['jwt_secret', 'mfa_secret_key']);
   });
 
@@ -106,10 +118,16 @@ describe.skipIf(!SERVER_URL)(`two servers on one PostgreSQL database${SERVER_URL
     const onB = await user.call(b.baseUrl, 'GET', `/api/results/session/${sessionid}`);
     expect(onB.status, onB.text).toBe(200);
     expect(onB.data.counts).toEqual(counts);
-    for (const [tab, count] of [['activitiestab', counts.actidscount], ['structuretab', counts.stridscount]] as const) {
+    for (const [tab, count] of [
+      ['activitiestab', counts.actidscount],
+      ['structuretab', counts.stridscount],
+    ] as const) {
       for (const pageNumber of [0, 1]) {
         const body = { sessionid, pageNumber, pageSize: 50 };
-        const [fromA, fromB] = [await user.call(a.baseUrl, 'POST', `/api/results/${tab}`, body), await user.call(b.baseUrl, 'POST', `/api/results/${tab}`, body)];
+        const [fromA, fromB] = [
+          await user.call(a.baseUrl, 'POST', `/api/results/${tab}`, body),
+          await user.call(b.baseUrl, 'POST', `/api/results/${tab}`, body),
+        ];
         expect(fromB.status, fromB.text).toBe(200);
         expect(fromB.instance).toBe(b.instance);
         expect(fromB.data.rowCount).toBe(count);
@@ -141,7 +159,9 @@ describe.skipIf(!SERVER_URL)(`two servers on one PostgreSQL database${SERVER_URL
       ]);
       for (const answer of answers) expect(answer.status, answer.text).toBe(200);
       // One run, one search_log row: a second server running it too logs it again.
-      const logged = await database.query<{ n: number }>(`SELECT count(*)::int AS n FROM search_log WHERE search_session_id = $1`, [sessionid]);
+      const logged = await database.query<{ n: number }>(`SELECT count(*)::int AS n FROM search_log WHERE search_session_id = $1`, [
+        sessionid,
+      ]);
       expect(logged[0]!.n).toBe(1);
     }
   }, 120_000);
@@ -153,7 +173,12 @@ describe.skipIf(!SERVER_URL)(`two servers on one PostgreSQL database${SERVER_URL
     // A pathological SMARTS (atoms starting a 16-atom path): seconds of work on 1,000 structures.
     // Recursive, so every row goes to RDKit (a plain path is decided by the JS matcher in ms).
     const criteria: SearchCriteriaInput = {
-      rows: [{ selectedOption: 'structure', structure: { feature: 'desalted', inputType: 'smarts', value: '[$(*~*~*~*~*~*~*~*~*~*~*~*~*~*~*~*)]', category: 'substructure' } }],
+      rows: [
+        {
+          selectedOption: 'structure',
+          structure: { feature: 'desalted', inputType: 'smarts', value: '[$(*~*~*~*~*~*~*~*~*~*~*~*~*~*~*~*)]', category: 'substructure' },
+        },
+      ],
     } as SearchCriteriaInput;
     const running = user.call(a.baseUrl, 'POST', '/api/guidedsearch/lhslogs', { searchpostobject: criteria, sessionid });
     let progress: Record<string, unknown> = {};
@@ -192,7 +217,10 @@ describe.skipIf(!SERVER_URL)(`two servers on one PostgreSQL database${SERVER_URL
     // worker and an MCS of a diverse sample (up to 5 s): long enough to be watched and stopped from B.
     const [top] = sarData.data.endpoints as { targetId: number; activityType: string; compounds: number }[];
     expect(top!.compounds).toBeGreaterThan(20);
-    const running = user.call(a.baseUrl, 'POST', '/api/sar/cores', { sessionid, endpoint: { targetId: top!.targetId, activityType: top!.activityType } });
+    const running = user.call(a.baseUrl, 'POST', '/api/sar/cores', {
+      sessionid,
+      endpoint: { targetId: top!.targetId, activityType: top!.activityType },
+    });
     let progress: Record<string, unknown> = {};
     const deadline = Date.now() + 20_000;
     while (Date.now() < deadline && !progress.running) {
@@ -206,14 +234,21 @@ describe.skipIf(!SERVER_URL)(`two servers on one PostgreSQL database${SERVER_URL
     // Another user neither sees nor stops it.
     // Another user's progress and cancel are refused on B too (the search session is theirs), and stop nothing.
     expect((await other.call(b.baseUrl, 'GET', `/api/sar/progress/${sessionid}`)).status).toBe(403);
-    expect((await other.call(b.baseUrl, 'POST', `/api/sar/cancel/${sessionid}`, {})).data.message).toBe('This search session belongs to another user.');
+    expect((await other.call(b.baseUrl, 'POST', `/api/sar/cancel/${sessionid}`, {})).data.message).toBe(
+      'This search session belongs to another user.',
+    );
     expect((await user.call(b.baseUrl, 'POST', `/api/sar/cancel/${sessionid}`, {})).data.message).toBe('The SAR work was cancelled.');
     const answer = await running;
     expect(answer.status, answer.text).toBe(409);
     expect(answer.data.message).toMatch(/cancelled/);
     // Its row is gone with it: idle on both servers, nothing left to cancel.
     for (const server of [a, b]) {
-      expect((await user.call(server.baseUrl, 'GET', `/api/sar/progress/${sessionid}`)).data).toEqual({ running: false, phase: 'idle', done: 0, total: 0 });
+      expect((await user.call(server.baseUrl, 'GET', `/api/sar/progress/${sessionid}`)).data).toEqual({
+        running: false,
+        phase: 'idle',
+        done: 0,
+        total: 0,
+      });
       expect((await user.call(server.baseUrl, 'POST', `/api/sar/cancel/${sessionid}`, {})).data.message).toMatch(/No SAR work/);
     }
   }, 120_000);
@@ -222,10 +257,15 @@ describe.skipIf(!SERVER_URL)(`two servers on one PostgreSQL database${SERVER_URL
     const user = await ClusterUser.logIn(a.baseUrl, demoEmailForRole('DOWNLOAD_EVALUATOR'));
     const sessionid = crypto.randomUUID();
     expect((await user.call(a.baseUrl, 'POST', '/api/guidedsearch/allresultscount', { searchcriteria: KI, sessionid })).status).toBe(200);
-    const page = await user.call(a.baseUrl, 'POST', '/api/results/activitiestab', { sessionid, pageNumber: 0, pageSize: EXPORT_ROWS * EXPORTS });
+    const page = await user.call(a.baseUrl, 'POST', '/api/results/activitiestab', {
+      sessionid,
+      pageNumber: 0,
+      pageSize: EXPORT_ROWS * EXPORTS,
+    });
     const ids = (page.data.data as { act_id: number }[]).map((row) => row.act_id);
     expect(ids).toHaveLength(EXPORT_ROWS * EXPORTS);
-    const balanceBefore = (await database.query<{ b: number }>(`SELECT credit_balance AS b FROM users WHERE email = $1`, [user.email]))[0]!.b;
+    const balanceBefore = (await database.query<{ b: number }>(`SELECT credit_balance AS b FROM users WHERE email = $1`, [user.email]))[0]!
+      .b;
 
     const jobs: number[] = [];
     for (let i = 0; i < EXPORTS; i++) {
@@ -264,7 +304,8 @@ describe.skipIf(!SERVER_URL)(`two servers on one PostgreSQL database${SERVER_URL
       [jobs],
     );
     expect(rows).toEqual(jobs.map(() => ({ attempts: 1, files: EXPORTS })));
-    const balanceAfter = (await database.query<{ b: number }>(`SELECT credit_balance AS b FROM users WHERE email = $1`, [user.email]))[0]!.b;
+    const balanceAfter = (await database.query<{ b: number }>(`SELECT credit_balance AS b FROM users WHERE email = $1`, [user.email]))[0]!
+      .b;
     expect(balanceBefore - balanceAfter).toBe(EXPORT_ROWS * EXPORTS);
   }, 180_000);
 

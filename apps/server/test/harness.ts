@@ -63,7 +63,8 @@ export interface StartOptions {
 
 /** A real server (real database, real argon2, real tokens) answering through `inject`. */
 /** The calls that run a search session (counts and log calls of the search page and of a new search by selection). */
-const SEARCH_RUN_PATH = /^\/api\/guidedsearch\/(allresultscount|newsearchbyselectioncount|lhslogs|activitylhslogs|assaysunloggedlogs|newsearchbyselections\/(activitylogs|assaylogs))$/;
+const SEARCH_RUN_PATH =
+  /^\/api\/guidedsearch\/(allresultscount|newsearchbyselectioncount|lhslogs|activitylhslogs|assaysunloggedlogs|newsearchbyselections\/(activitylogs|assaylogs))$/;
 
 export async function startTestApp(kind: DatabaseKind, env: NodeJS.ProcessEnv = {}, options: StartOptions = {}): Promise<TestApp> {
   const testDb = await openTestDatabase(kind, { users: true, demoChunks: options.demoChunks ?? 0 });
@@ -71,7 +72,13 @@ export async function startTestApp(kind: DatabaseKind, env: NodeJS.ProcessEnv = 
   // No column snapshot unless a test asks: tests would otherwise share one file in the repository's var/.
   // The test databases carry the demo users, as a demo start does: their password logs in unless a
   // test turns demo accounts off (or sets what would, e.g. a PUBLIC_URL elsewhere, with DEMO_ACCOUNTS).
-  const config = loadConfig({ JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256', SERVER_NAME: 'test', SEARCH_COLUMN_SNAPSHOT: '0', DEMO_ACCOUNTS: 'on', ...env });
+  const config = loadConfig({
+    JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256',
+    SERVER_NAME: 'test',
+    SEARCH_COLUMN_SNAPSHOT: '0',
+    DEMO_ACCOUNTS: 'on',
+    ...env,
+  });
   const app = await buildApp({ config, database: handle });
   await app.ready();
   const call: TestApp['call'] = async ({ settleSearches, ...options }) => {
@@ -84,7 +91,12 @@ export async function startTestApp(kind: DatabaseKind, env: NodeJS.ProcessEnv = 
     }
     // A search's counts may be answered before its sets are written (bitmap engine): tests that
     // then read the database see the state results will read, unless they ask for the early answer.
-    if (settleSearches !== false && response.statusCode === 200 && SEARCH_RUN_PATH.test(String(options.url)) && typeof data.sessionid === 'string') {
+    if (
+      settleSearches !== false &&
+      response.statusCode === 200 &&
+      SEARCH_RUN_PATH.test(String(options.url)) &&
+      typeof data.sessionid === 'string'
+    ) {
       await app.searchService.settled(data.sessionid);
     }
     return Object.assign(response, { data });
@@ -121,14 +133,29 @@ export async function startTestApp(kind: DatabaseKind, env: NodeJS.ProcessEnv = 
         expectOk(started, 'MFA enrolment');
         const secret = String(started.data.secret);
         const step = totpStep();
-        const confirmed = await call({ method: 'POST', url: '/api/account/mfa/enrol/confirm', headers, payload: { code: totpCodeAt(secret, step) }, ...remote });
+        const confirmed = await call({
+          method: 'POST',
+          url: '/api/account/mfa/enrol/confirm',
+          headers,
+          payload: { code: totpCodeAt(secret, step) },
+          ...remote,
+        });
         expectOk(confirmed, 'MFA enrolment confirmation');
         authenticators.set(key, { secret, recoveryCodes: [...(confirmed.data.recoveryCodes as string[])], lastStep: step });
         return { ...login, secondFactor: 'passed' };
       }
       const authenticator = authenticators.get(key);
-      if (!authenticator) throw new Error(`${email} has an authenticator the harness did not enrol: log it in with passwordLogin and answer the code yourself.`);
-      const verified = await call({ method: 'POST', url: '/api/account/mfa/verify', headers, payload: { code: await secondStep(authenticator) }, ...remote });
+      if (!authenticator)
+        throw new Error(
+          `${email} has an authenticator the harness did not enrol: log it in with passwordLogin and answer the code yourself.`,
+        );
+      const verified = await call({
+        method: 'POST',
+        url: '/api/account/mfa/verify',
+        headers,
+        payload: { code: await secondStep(authenticator) },
+        ...remote,
+      });
       expectOk(verified, 'MFA code step');
       return { ...login, secondFactor: 'passed' };
     },

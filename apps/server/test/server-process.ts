@@ -85,10 +85,17 @@ export async function spawnServer(options: SpawnServerOptions): Promise<SpawnedS
     ...options.env,
   };
   if (options.host === null) delete env.HOST;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'e2e/support/server-main.ts')], { cwd: REPO_ROOT, stdio: ['ignore', log, log], env });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'e2e/support/server-main.ts')], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', log, log],
+    env,
+  });
   fs.closeSync(log);
   child.once('exit', (code, signal) => {
-    fs.appendFileSync(options.logFile, `[test] server process exited: code ${code ?? '-'}, signal ${signal ?? '-'} at ${new Date().toISOString()}\n`);
+    fs.appendFileSync(
+      options.logFile,
+      `[test] server process exited: code ${code ?? '-'}, signal ${signal ?? '-'} at ${new Date().toISOString()}\n`,
+    );
   });
   const kill = async (signal: NodeJS.Signals) => {
     const done = exited(child);

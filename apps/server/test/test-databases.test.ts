@@ -24,7 +24,8 @@ describe.each(DATABASES)('test databases copied from the run template on %s', (k
     await Promise.all(opened.map((d) => d.close()));
   });
 
-  const users = async (database: TestDatabase) => (await database.handle.db.selectFrom('users').select('email').orderBy('email').execute()).map((r) => r.email);
+  const users = async (database: TestDatabase) =>
+    (await database.handle.db.selectFrom('users').select('email').orderBy('email').execute()).map((r) => r.email);
 
   it('holds every migration and the demo users, and keeps each copy apart', async () => {
     const [a, b] = [await open({ users: true }), await open({ users: true })];
@@ -46,12 +47,15 @@ describe.each(DATABASES)('test databases copied from the run template on %s', (k
     expect(rows[0]?.n).toBe(1000);
   });
 
-  it.runIf(kind === 'pglite' && process.env[TEST_RUN_ENV])('starts each copy of a content from one image, built once in the run', async () => {
-    const folder = imageFolder(process.env[TEST_RUN_ENV]!);
-    const image = path.join(folder, 'pglite-u0.tar');
-    const built = fs.statSync(image).mtimeMs;
-    await open({ users: true });
-    expect(fs.statSync(image).mtimeMs).toBe(built);
-    expect(fs.readdirSync(folder).filter((f) => f.startsWith('pglite-u0'))).toEqual(['pglite-u0.tar']);
-  });
+  it.runIf(kind === 'pglite' && process.env[TEST_RUN_ENV])(
+    'starts each copy of a content from one image, built once in the run',
+    async () => {
+      const folder = imageFolder(process.env[TEST_RUN_ENV]!);
+      const image = path.join(folder, 'pglite-u0.tar');
+      const built = fs.statSync(image).mtimeMs;
+      await open({ users: true });
+      expect(fs.statSync(image).mtimeMs).toBe(built);
+      expect(fs.readdirSync(folder).filter((f) => f.startsWith('pglite-u0'))).toEqual(['pglite-u0.tar']);
+    },
+  );
 });

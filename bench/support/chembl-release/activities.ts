@@ -57,8 +57,12 @@ class ActivityRows {
   constructor(private readonly table: TableWriter) {
     const col = (name: string) => table.column(name);
     this.at = {
-      activity_id: col('activity_id'), assay_id: col('assay_id'), doc_id: col('doc_id'), molregno: col('molregno'),
-      record_id: col('record_id'), pchembl_value: col('pchembl_value'),
+      activity_id: col('activity_id'),
+      assay_id: col('assay_id'),
+      doc_id: col('doc_id'),
+      molregno: col('molregno'),
+      record_id: col('record_id'),
+      pchembl_value: col('pchembl_value'),
     };
     this.moved = MOVED.map(col);
   }
@@ -88,10 +92,20 @@ class ActivityRows {
   }
 }
 
-export interface ActivityCounts { activities: number; retired: number; ligandEff: number }
+export interface ActivityCounts {
+  activities: number;
+  retired: number;
+  ligandEff: number;
+}
 
 /** Writes every activity of every assay, segment by segment, in activity_id order. */
-export function writeActivities(subset: Subset, plan: ReleasePlan, targets: Row[], writer: ReleaseWriter, log: (message: string) => void): ActivityCounts {
+export function writeActivities(
+  subset: Subset,
+  plan: ReleasePlan,
+  targets: Row[],
+  writer: ReleaseWriter,
+  log: (message: string) => void,
+): ActivityCounts {
   const counts: ActivityCounts = { activities: 0, retired: 0, ligandEff: 0 };
   const rows = new ActivityRows(writer.table('activities'));
   const activityStarts = plan.segments('activities');

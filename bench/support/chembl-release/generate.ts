@@ -48,10 +48,10 @@ export interface GenerateOptions {
 
 /** ChEMBL tables the importer reads that a generated release leaves out, and why (tests assert the list). */
 export const NOT_GENERATED: Record<string, string> = {
-  molecule_synonyms: 'names of the subset\'s 9 real drugs: no generated molecule is a drug',
-  drug_indication: 'indications of the subset\'s 9 real drugs',
-  products: 'products of the subset\'s 9 real drugs',
-  formulations: 'formulations of the subset\'s 9 real drugs',
+  molecule_synonyms: "names of the subset's 9 real drugs: no generated molecule is a drug",
+  drug_indication: "indications of the subset's 9 real drugs",
+  products: "products of the subset's 9 real drugs",
+  formulations: "formulations of the subset's 9 real drugs",
 };
 
 export interface GenerateResult {
@@ -131,10 +131,20 @@ export async function generateRelease(options: GenerateOptions): Promise<Generat
     writer.close();
     seconds.total = Number(((performance.now() - started) / 1000).toFixed(2));
     return {
-      file: options.out, scale: options.scale, seed, release: plan.release, inchi: options.inchi ?? false, planned: plan.counts, tables,
+      file: options.out,
+      scale: options.scale,
+      seed,
+      release: plan.release,
+      inchi: options.inchi ?? false,
+      planned: plan.counts,
+      tables,
       expectedImport: {
-        compounds: tables.molecule_dictionary, structures: tables.compound_structures, activities: tables.activities,
-        assays: tables.assays, documents: tables.docs, targets: tables.target_dictionary,
+        compounds: tables.molecule_dictionary,
+        structures: tables.compound_structures,
+        activities: tables.activities,
+        assays: tables.assays,
+        documents: tables.docs,
+        targets: tables.target_dictionary,
       },
       molecules,
       activities,
@@ -162,13 +172,17 @@ function openEarlierRelease(from: NonNullable<GenerateOptions['continueFrom']>, 
   }
   const count = (db.prepare('SELECT count(*) AS n FROM compound_structures').get() as { n: number }).n;
   // Without InChIs in the earlier file the reused structures would lack them where asked for (or the reverse).
-  const withInchi = (db.prepare('SELECT count(*) AS n FROM compound_structures WHERE standard_inchi IS NOT NULL').get() as { n: number }).n > 0;
+  const withInchi =
+    (db.prepare('SELECT count(*) AS n FROM compound_structures WHERE standard_inchi IS NOT NULL').get() as { n: number }).n > 0;
   if (count > 0 && withInchi !== inchi) {
     db.close();
     throw new Error(`${from.file} was written ${withInchi ? 'with' : 'without'} --inchi: write this one the same way`);
   }
   // One open cursor, read as the molecules are written (the connection runs nothing else after it).
-  const rows = db.prepare('SELECT canonical_smiles AS smiles, standard_inchi AS inchi, standard_inchi_key AS inchikey FROM compound_structures ORDER BY molregno')
+  const rows = db
+    .prepare(
+      'SELECT canonical_smiles AS smiles, standard_inchi AS inchi, standard_inchi_key AS inchikey FROM compound_structures ORDER BY molregno',
+    )
     .iterate() as IterableIterator<Structure>;
   return { db, structures: { rows, count, parentsRead: from.parentsRead, accepted: from.accepted } };
 }

@@ -55,5 +55,5 @@ function capacityFor(expected: number): number {
 /** 52 bits of the SMILES' md5, never 0 (0 marks an empty slot). */
 function hash52(smiles: string): number {
   const digest = crypto.createHash('md5').update(smiles).digest();
-  return (digest.readUIntBE(0, 6) * 16 + (digest[6] as number >> 4)) || 1;
+  return digest.readUIntBE(0, 6) * 16 + ((digest[6] as number) >> 4) || 1;
 }

@@ -45,12 +45,30 @@ export function carbonHydrogenSites(smiles) {
   while (i < smiles.length) {
     const rest = smiles.slice(i);
     const ch = smiles[i];
-    if (ch === '(') { stack.push(current); i++; continue; }
-    if (ch === ')') { current = stack.pop() ?? null; i++; continue; }
-    if (ch === '.') { current = null; i++; continue; }
-    if (BONDS.includes(ch)) { i++; continue; }
+    if (ch === '(') {
+      stack.push(current);
+      i++;
+      continue;
+    }
+    if (ch === ')') {
+      current = stack.pop() ?? null;
+      i++;
+      continue;
+    }
+    if (ch === '.') {
+      current = null;
+      i++;
+      continue;
+    }
+    if (BONDS.includes(ch)) {
+      i++;
+      continue;
+    }
     const ring = RING.exec(rest);
-    if (ring) { i += ring[0].length; continue; }
+    if (ring) {
+      i += ring[0].length;
+      continue;
+    }
     const token = (BRACKET.exec(rest) ?? ORGANIC.exec(rest))?.[0];
     if (!token) throw new Error(`cannot read SMILES ${smiles} at ${i}`);
     const atom = { element: elementOf(token), organic: !token.startsWith('['), offset: i, isH: token === '[H]' };

@@ -20,13 +20,17 @@ export function withoutStructure(subset: Subset, plan: ReleasePlan, index: numbe
 
 function dictionaryRow(subset: Subset, plan: ReleasePlan, index: number, hasStructure: boolean): Row {
   const pool = hasStructure ? subset.moleculesWithStructure : subset.moleculesWithoutStructure;
-  const template = pool.length > 0 ? pool[pick(plan.seed, STREAM.moleculeTemplate, index, pool.length)] as Row : {};
+  const template = pool.length > 0 ? (pool[pick(plan.seed, STREAM.moleculeTemplate, index, pool.length)] as Row) : {};
   const row: Row = { molregno: key(index), chembl_id: chemblId('molecule', index) };
   for (const column of DESCRIPTIVE) row[column] = template[column] ?? null;
   return row;
 }
 
-export interface MoleculeCounts { molecules: number; withStructure: number; retired: number }
+export interface MoleculeCounts {
+  molecules: number;
+  withStructure: number;
+  retired: number;
+}
 
 /**
  * molecule_dictionary (every molecule), compound_structures (those with a structure) and
@@ -35,7 +39,11 @@ export interface MoleculeCounts { molecules: number; withStructure: number; reti
  * structure in every release.
  */
 export async function writeMolecules(
-  subset: Subset, plan: ReleasePlan, stream: StructureStream, writer: ReleaseWriter, log: (message: string) => void,
+  subset: Subset,
+  plan: ReleasePlan,
+  stream: StructureStream,
+  writer: ReleaseWriter,
+  log: (message: string) => void,
 ): Promise<MoleculeCounts> {
   const counts: MoleculeCounts = { molecules: 0, withStructure: 0, retired: 0 };
   const total = plan.counts.molecules;
@@ -47,7 +55,7 @@ export async function writeMolecules(
     const structures = await stream.take(needs.filter(Boolean).length);
     let next = 0;
     for (let k = start; k < end; k++) {
-      const structure = needs[k - start] ? structures[next++] as Structure : null;
+      const structure = needs[k - start] ? (structures[next++] as Structure) : null;
       if (plan.retired('molecules', k)) {
         counts.retired++;
         continue;
@@ -57,7 +65,10 @@ export async function writeMolecules(
       counts.molecules++;
       if (structure === null) continue;
       writer.table('compound_structures').add({
-        molregno: key(k), canonical_smiles: structure.smiles, standard_inchi: structure.inchi, standard_inchi_key: structure.inchikey,
+        molregno: key(k),
+        canonical_smiles: structure.smiles,
+        standard_inchi: structure.inchi,
+        standard_inchi_key: structure.inchikey,
       });
       counts.withStructure++;
     }

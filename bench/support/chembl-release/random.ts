@@ -16,8 +16,18 @@ function mix(h: number): number {
 
 /** Named streams keep independent decisions (which template, which target ...) uncorrelated. */
 export const STREAM = {
-  template: 1, target: 2, assaySize: 3, assayMolecule: 4, perturb: 5, noStructure: 6, retire: 7, change: 8, docTemplate: 9,
-  moleculeTemplate: 10, order: 11, parentSeed: 12,
+  template: 1,
+  target: 2,
+  assaySize: 3,
+  assayMolecule: 4,
+  perturb: 5,
+  noStructure: 6,
+  retire: 7,
+  change: 8,
+  docTemplate: 9,
+  moleculeTemplate: 10,
+  order: 11,
+  parentSeed: 12,
 } as const;
 
 export function hash32(seed: number, stream: number, index: number): number {

@@ -17,7 +17,11 @@ export class ReleasePlan {
   private readonly byRelease: Counts[];
   private readonly starts = new Map<Entity, number[]>();
 
-  constructor(readonly scale: number, readonly release: number, readonly seed: number) {
+  constructor(
+    readonly scale: number,
+    readonly release: number,
+    readonly seed: number,
+  ) {
     if (!Number.isInteger(release) || release < 1 || release > 9) throw new Error(`--release must be 1 to 9, got ${release}`);
     this.base = scaledCounts(scale);
     this.counts = releaseCounts(this.base, release);
@@ -44,7 +48,11 @@ export class ReleasePlan {
   /** Retired by this release or an earlier one (only rows that existed before that release). */
   retired(entity: 'molecules' | 'assays' | 'activities', index: number): boolean {
     for (let r = 2; r <= this.release; r++) {
-      if (index < (this.byRelease[r - 2] as Counts)[entity] && unit(this.seed, stream(STREAM.retire, entity, r), index) < RELEASE_CHANGES.retired) return true;
+      if (
+        index < (this.byRelease[r - 2] as Counts)[entity] &&
+        unit(this.seed, stream(STREAM.retire, entity, r), index) < RELEASE_CHANGES.retired
+      )
+        return true;
     }
     return false;
   }
@@ -52,7 +60,11 @@ export class ReleasePlan {
   /** The last release that changed this activity's values (0: its values are release 1's). */
   valueVersion(activity: number): number {
     for (let r = this.release; r >= 2; r--) {
-      if (activity < (this.byRelease[r - 2] as Counts).activities && unit(this.seed, stream(STREAM.change, 'activities', r), activity) < RELEASE_CHANGES.changedActivities) return r;
+      if (
+        activity < (this.byRelease[r - 2] as Counts).activities &&
+        unit(this.seed, stream(STREAM.change, 'activities', r), activity) < RELEASE_CHANGES.changedActivities
+      )
+        return r;
     }
     return 0;
   }

@@ -10,7 +10,6 @@ const RD = await initRDKitModule();
 // Invalid candidates (a substituent on an atom that cannot take it) are expected: no log noise.
 RD.disable_logging();
 
-
 function shuffle(list, next) {
   for (let i = list.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));
@@ -68,7 +67,10 @@ function* candidates(explicit, substituents, seed) {
   // Seeded, so a parent's analogues come in the same order every run.
   const next = mulberry32(seed);
   const sites = carbonHydrogenSites(explicit);
-  const singles = shuffle(sites.flatMap(({ offset }) => substituents.map((group) => ({ offset, group }))), next);
+  const singles = shuffle(
+    sites.flatMap(({ offset }) => substituents.map((group) => ({ offset, group }))),
+    next,
+  );
   for (const edit of singles) yield substitute(explicit, sites, [edit]);
   for (let i = 0; i < singles.length; i++) {
     for (let j = i + 1; j < singles.length; j++) {

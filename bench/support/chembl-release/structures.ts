@@ -12,7 +12,22 @@ import { hash32, STREAM } from './random.ts';
  */
 
 /** Attachment atom first, every other atom in a branch: valid wherever the `[H]` stood. */
-export const SUBSTITUENTS = ['F', 'Cl', 'Br', 'C', 'O(C)', 'C(F)(F)(F)', 'C(#N)', 'N', 'O', 'C(C)', 'S(C)', 'C(=O)(N)', 'N(C)(C)', 'O(C(F)(F)(F))'];
+export const SUBSTITUENTS = [
+  'F',
+  'Cl',
+  'Br',
+  'C',
+  'O(C)',
+  'C(F)(F)(F)',
+  'C(#N)',
+  'N',
+  'O',
+  'C(C)',
+  'S(C)',
+  'C(=O)(N)',
+  'N(C)(C)',
+  'O(C(F)(F)(F))',
+];
 
 /** Parents per worker request: big enough to amortise messaging, small enough to keep both cores busy. */
 const CHUNK = 48;
@@ -28,8 +43,17 @@ interface ParentResult {
 }
 
 /** One structure of the sequence: RDKit canonical SMILES, and its standard InChI when asked for. */
-export interface Structure { smiles: string; inchi: string | null; inchikey: string | null }
-interface Reply { id?: number; ready?: boolean; results?: ParentResult[]; cpuMs?: number }
+export interface Structure {
+  smiles: string;
+  inchi: string | null;
+  inchikey: string | null;
+}
+interface Reply {
+  id?: number;
+  ready?: boolean;
+  results?: ParentResult[];
+  cpuMs?: number;
+}
 
 export interface EnumerationStats {
   /** Parents whose analogues were consumed (those of an earlier file included): where the sequence stands. */
@@ -115,7 +139,8 @@ export class StructureStream {
    */
   continueFrom(earlier: EarlierStructures): void {
     if (this.nextId !== 1) throw new Error('continueFrom must be called before the first take');
-    if (earlier.accepted < earlier.count) throw new Error(`the earlier file holds ${earlier.count} structures but its run accepted only ${earlier.accepted}`);
+    if (earlier.accepted < earlier.count)
+      throw new Error(`the earlier file holds ${earlier.count} structures but its run accepted only ${earlier.accepted}`);
     this.earlier = earlier;
   }
 
@@ -134,7 +159,8 @@ export class StructureStream {
     while (out.length < n && this.stats.reused < earlier.count) {
       const next = earlier.rows.next();
       if (next.done) throw new Error(`the earlier file ended after ${this.stats.reused} of its ${earlier.count} structures`);
-      if (!this.seen.add(next.value.smiles)) throw new Error(`the earlier file repeats a structure (${next.value.smiles}): not one of this generator's`);
+      if (!this.seen.add(next.value.smiles))
+        throw new Error(`the earlier file repeats a structure (${next.value.smiles}): not one of this generator's`);
       out.push(next.value);
       this.stats.reused++;
       this.stats.accepted++;
@@ -161,7 +187,8 @@ export class StructureStream {
       read += chunk.length;
       last = chunk;
     }
-    if (read !== count) throw new Error(`the earlier run's position (${count} parents) is not where one of its requests ended: not this sequence`);
+    if (read !== count)
+      throw new Error(`the earlier run's position (${count} parents) is not where one of its requests ended: not this sequence`);
     return last;
   }
 
@@ -194,10 +221,12 @@ export class StructureStream {
       const chunk = this.nextChunk();
       if (chunk.length === 0) continue;
       const worker = this.idle.shift() as StructureWorker;
-      const request = worker.ready.then(() => worker.run(this.nextId++, chunk, this.inchi)).finally(() => {
-        this.idle.push(worker);
-        this.dispatch();
-      });
+      const request = worker.ready
+        .then(() => worker.run(this.nextId++, chunk, this.inchi))
+        .finally(() => {
+          this.idle.push(worker);
+          this.dispatch();
+        });
       request.catch(() => {});
       this.inFlight.push(request);
     }
@@ -248,7 +277,10 @@ export class StructureStream {
     // The first reply after an earlier file is its last chunk again: exactly its leftovers are new.
     if (this.replayExpects !== undefined) {
       const fresh = this.stats.accepted - acceptedBefore;
-      if (fresh !== this.replayExpects) throw new Error(`the earlier file does not continue into this sequence (its last request gave ${fresh} new structures here, ${this.replayExpects} there): another seed, subset or generator?`);
+      if (fresh !== this.replayExpects)
+        throw new Error(
+          `the earlier file does not continue into this sequence (its last request gave ${fresh} new structures here, ${this.replayExpects} there): another seed, subset or generator?`,
+        );
       this.replayExpects = undefined;
     }
   }

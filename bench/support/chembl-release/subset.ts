@@ -8,12 +8,26 @@ import { shuffled, STREAM } from './random.ts';
  */
 
 export type Row = Record<string, unknown>;
-export interface Column { name: string; type: string }
+export interface Column {
+  name: string;
+  type: string;
+}
 
 /** The ChEMBL tables a generated release holds (the others the importer reads are listed in generate.ts). */
 export const GENERATED_TABLES = [
-  'source', 'activity_stds_lookup', 'bioassay_ontology', 'target_dictionary', 'target_components', 'component_sequences',
-  'docs', 'assays', 'molecule_dictionary', 'compound_structures', 'molecule_hierarchy', 'activities', 'ligand_eff',
+  'source',
+  'activity_stds_lookup',
+  'bioassay_ontology',
+  'target_dictionary',
+  'target_components',
+  'component_sequences',
+  'docs',
+  'assays',
+  'molecule_dictionary',
+  'compound_structures',
+  'molecule_hierarchy',
+  'activities',
+  'ligand_eff',
 ] as const;
 export type GeneratedTable = (typeof GENERATED_TABLES)[number];
 
@@ -56,8 +70,9 @@ function shapeOf(db: Database.Database, table: string): TableShape {
   const info = db.prepare(`PRAGMA table_info("${table}")`).all() as { name: string; type: string; pk: number }[];
   if (info.length === 0) throw new Error(`the subset has no table ${table}`);
   const indexes = db.prepare(`PRAGMA index_list("${table}")`).all() as { name: string; unique: number; origin: string }[];
-  const unique = indexes.filter((i) => i.unique && i.origin === 'u').flatMap((i) =>
-    (db.prepare(`PRAGMA index_info("${i.name}")`).all() as { name: string }[]).map((c) => c.name));
+  const unique = indexes
+    .filter((i) => i.unique && i.origin === 'u')
+    .flatMap((i) => (db.prepare(`PRAGMA index_info("${i.name}")`).all() as { name: string }[]).map((c) => c.name));
   return { columns: info.map((c) => ({ name: c.name, type: c.type })), primaryKey: info.find((c) => c.pk === 1)?.name ?? null, unique };
 }
 
@@ -72,9 +87,11 @@ function groupBy(rows: Row[], column: string): Map<number, Row[]> {
 
 /** Targets with activities (most first), then every other target in seeded order. */
 function orderTargets(db: Database.Database, seed: number): Row[] {
-  const withActivities = db.prepare(`SELECT t.* FROM target_dictionary t JOIN (
+  const withActivities = db
+    .prepare(`SELECT t.* FROM target_dictionary t JOIN (
       SELECT s.tid, count(*) AS n FROM activities a JOIN assays s ON s.assay_id = a.assay_id GROUP BY s.tid) c ON c.tid = t.tid
-    ORDER BY c.n DESC, t.tid`).all() as Row[];
+    ORDER BY c.n DESC, t.tid`)
+    .all() as Row[];
   const used = new Set(withActivities.map((t) => Number(t.tid)));
   const rest = (db.prepare('SELECT * FROM target_dictionary ORDER BY tid').all() as Row[]).filter((t) => !used.has(Number(t.tid)));
   return [...withActivities, ...shuffled(rest, seed, STREAM.order)];
@@ -87,7 +104,9 @@ const HAS_STRUCTURE = `(EXISTS (SELECT 1 FROM compound_structures cs WHERE cs.mo
 const hasStructure = (column: string) => HAS_STRUCTURE.replaceAll('%m', column);
 
 function readActivities(db: Database.Database, seed: number): ActivityTemplate[] {
-  const rows = db.prepare(`SELECT a.*, ${hasStructure('a.molregno')} AS _has_structure FROM activities a ORDER BY a.activity_id`).all() as Row[];
+  const rows = db
+    .prepare(`SELECT a.*, ${hasStructure('a.molregno')} AS _has_structure FROM activities a ORDER BY a.activity_id`)
+    .all() as Row[];
   const ligand = new Map((db.prepare('SELECT * FROM ligand_eff').all() as Row[]).map((r) => [Number(r.activity_id), r]));
   const templates = rows.map((row) => {
     const { _has_structure: flag, ...rest } = row;
@@ -104,7 +123,12 @@ export function readSubset(file: string, seed: number): Subset {
     const assays = all('SELECT * FROM assays ORDER BY assay_id');
     const union = 'SELECT molregno FROM compound_structures UNION SELECT molregno FROM molecule_dictionary';
     const molecules = Number(db.prepare(`SELECT count(*) FROM (${union})`).pluck().get());
-    const withStructure = Number(db.prepare(`SELECT count(*) FROM (${union}) k WHERE ${hasStructure('k.molregno')}`).pluck().get());
+    const withStructure = Number(
+      db
+        .prepare(`SELECT count(*) FROM (${union}) k WHERE ${hasStructure('k.molregno')}`)
+        .pluck()
+        .get(),
+    );
     return {
       file,
       shapes,
@@ -122,7 +146,14 @@ export function readSubset(file: string, seed: number): Subset {
       activities: readActivities(db, seed),
       moleculesWithStructure: all(`SELECT * FROM molecule_dictionary md WHERE ${hasStructure('md.molregno')} ORDER BY molregno`),
       moleculesWithoutStructure: all(`SELECT * FROM molecule_dictionary md WHERE NOT ${hasStructure('md.molregno')} ORDER BY molregno`),
-      parents: shuffled(db.prepare('SELECT DISTINCT canonical_smiles FROM compound_structures WHERE canonical_smiles IS NOT NULL ORDER BY 1').pluck().all() as string[], seed, STREAM.order),
+      parents: shuffled(
+        db
+          .prepare('SELECT DISTINCT canonical_smiles FROM compound_structures WHERE canonical_smiles IS NOT NULL ORDER BY 1')
+          .pluck()
+          .all() as string[],
+        seed,
+        STREAM.order,
+      ),
       noStructureShare: (molecules - withStructure) / molecules,
     };
   } finally {

@@ -27,7 +27,11 @@ export class TableWriter {
   readonly names: string[];
   rows = 0;
 
-  constructor(private readonly db: Database.Database, table: string, shape: TableShape) {
+  constructor(
+    private readonly db: Database.Database,
+    table: string,
+    shape: TableShape,
+  ) {
     this.names = shape.columns.map((c) => c.name);
     this.insert = db.prepare(`INSERT INTO ${table} (${this.names.join(', ')}) VALUES (${this.names.map(() => '?').join(', ')})`);
   }
@@ -69,7 +73,10 @@ export class ReleaseWriter {
   private readonly db: Database.Database;
   private readonly tables = new Map<GeneratedTable, TableWriter>();
 
-  constructor(readonly file: string, private readonly shapes: Map<GeneratedTable, TableShape>) {
+  constructor(
+    readonly file: string,
+    private readonly shapes: Map<GeneratedTable, TableShape>,
+  ) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.rmSync(file, { force: true });
     this.db = new Database(file);

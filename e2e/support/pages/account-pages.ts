@@ -55,7 +55,8 @@ export class SetPasswordPage extends AppPage {
     for (const field of await fields.all()) await field.fill(password);
     await submitForm(this.page);
     // The server answers "Your password is set. You can log in now."; the page shows it or moves to /login.
-    const confirmed = async () => new URL(this.page.url()).pathname === '/login' || (await this.page.getByText(/password is set/i).count()) > 0;
+    const confirmed = async () =>
+      new URL(this.page.url()).pathname === '/login' || (await this.page.getByText(/password is set/i).count()) > 0;
     expect(await waitUntil(confirmed, (done) => done), 'the verify page confirms the new password').toBe(true);
   }
 }

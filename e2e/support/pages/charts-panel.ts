@@ -36,7 +36,9 @@ export class ChartsPanel {
       (key) => {
         const element = document.querySelector(`[data-testid="chart-card"][data-chart="${key}"]`);
         if (!element || element.getAttribute('aria-busy') !== 'false') return false;
-        return !!element.querySelector('[data-testid="bar-chart"] path, [data-testid="histogram"] path, [data-testid="chart-empty"], [role="tree"], [aria-pressed]');
+        return !!element.querySelector(
+          '[data-testid="bar-chart"] path, [data-testid="histogram"] path, [data-testid="chart-empty"], [role="tree"], [aria-pressed]',
+        );
       },
       chartKey,
       { timeout },
@@ -82,7 +84,10 @@ export class ChartsPanel {
 
   /** Presses a card's button and answers the applyfilters call it made, with the filters it sent. */
   private async sendFilters(trigger: Promise<void>): Promise<{ response: Response; sent: AppliedFilter[] }> {
-    const [response] = await Promise.all([this.page.waitForResponse((r) => isApplyFilters(r.url()) && r.request().method() === 'POST', { timeout: 30_000 }), trigger]);
+    const [response] = await Promise.all([
+      this.page.waitForResponse((r) => isApplyFilters(r.url()) && r.request().method() === 'POST', { timeout: 30_000 }),
+      trigger,
+    ]);
     const sent = (response.request().postDataJSON() as { filters: AppliedFilter[] }).filters;
     return { response, sent };
   }
@@ -105,7 +110,9 @@ export class ChartsPanel {
   async chips(): Promise<ShownChip[]> {
     return this.panel()
       .getByTestId('applied-filter')
-      .evaluateAll((chips) => chips.map((chip) => ({ chartKey: chip.getAttribute('data-chart') ?? '', text: (chip as HTMLElement).innerText.trim() })));
+      .evaluateAll((chips) =>
+        chips.map((chip) => ({ chartKey: chip.getAttribute('data-chart') ?? '', text: (chip as HTMLElement).innerText.trim() })),
+      );
   }
 }
 

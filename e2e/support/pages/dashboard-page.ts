@@ -54,7 +54,10 @@ export class DashboardPage extends AppPage {
   }
 
   async downloadDataset(fileName: string): Promise<Download> {
-    const [download] = await Promise.all([this.page.waitForEvent('download', { timeout: 30_000 }), this.datasetRow(fileName).getByTestId('dataset-download').click()]);
+    const [download] = await Promise.all([
+      this.page.waitForEvent('download', { timeout: 30_000 }),
+      this.datasetRow(fileName).getByTestId('dataset-download').click(),
+    ]);
     return download;
   }
 
@@ -65,11 +68,15 @@ export class DashboardPage extends AppPage {
   /** Fills the upload form (FLAT_FILE_ADMIN) and submits it; answers the upload call's response. Roles stay as the form starts (FULL_USER) unless given. */
   async uploadDataset(input: { name: string; content: Buffer; datasetType: DatasetType; description: string }): Promise<Response> {
     const form = this.uploadForm();
-    await form.locator('input[type="file"]').setInputFiles({ name: input.name, mimeType: 'application/octet-stream', buffer: input.content });
+    await form
+      .locator('input[type="file"]')
+      .setInputFiles({ name: input.name, mimeType: 'application/octet-stream', buffer: input.content });
     await this.pickOption(form.getByTestId('dataset-upload-type'), input.datasetType);
     await form.getByLabel('Description').fill(input.description);
     const [response] = await Promise.all([
-      this.page.waitForResponse((r) => new URL(r.url()).pathname === datasetEndpoints.upload.path && r.request().method() === 'PUT', { timeout: 30_000 }),
+      this.page.waitForResponse((r) => new URL(r.url()).pathname === datasetEndpoints.upload.path && r.request().method() === 'PUT', {
+        timeout: 30_000,
+      }),
       form.getByTestId('dataset-upload-submit').click(),
     ]);
     return response;
@@ -116,7 +123,11 @@ export class DashboardPage extends AppPage {
   // --- Download history -------------------------------------------------------------------------
 
   async waitForHistory(timeout = 20_000): Promise<void> {
-    await this.page.getByTestId('download-history-table').or(this.page.getByText('No downloads yet.', { exact: false })).first().waitFor({ timeout });
+    await this.page
+      .getByTestId('download-history-table')
+      .or(this.page.getByText('No downloads yet.', { exact: false }))
+      .first()
+      .waitFor({ timeout });
   }
 
   /** Every row of the download history, top to bottom. */
@@ -124,7 +135,14 @@ export class DashboardPage extends AppPage {
     return this.page.getByTestId('history-row').evaluateAll((rows) =>
       rows.map((row) => {
         const cells = [...row.querySelectorAll('td')].map((cell) => (cell as HTMLElement).innerText.trim());
-        return { kind: row.getAttribute('data-kind') ?? '', description: cells[1] ?? '', file: cells[2] ?? '', rows: cells[3] ?? '', credits: cells[4] ?? '', status: cells[5] ?? '' };
+        return {
+          kind: row.getAttribute('data-kind') ?? '',
+          description: cells[1] ?? '',
+          file: cells[2] ?? '',
+          rows: cells[3] ?? '',
+          credits: cells[4] ?? '',
+          status: cells[5] ?? '',
+        };
       }),
     );
   }

@@ -20,14 +20,21 @@ const PROGRESS_SELECTOR = '[data-testid="export-job-progress"], [data-testid="do
  * recording lasts as long as the document (moves inside the app keep it).
  */
 function recordProgressBars(selector: string): void {
-  const win = window as unknown as { __e2eProgress?: { testId: string; progress: number; job: number | null }[]; __e2eProgressObserver?: boolean };
+  const win = window as unknown as {
+    __e2eProgress?: { testId: string; progress: number; job: number | null }[];
+    __e2eProgressObserver?: boolean;
+  };
   win.__e2eProgress ??= [];
   if (win.__e2eProgressObserver) return;
   win.__e2eProgressObserver = true;
   const read = () => {
     for (const bar of document.querySelectorAll(selector)) {
       const job = bar.closest('[data-job]')?.getAttribute('data-job');
-      win.__e2eProgress!.push({ testId: bar.getAttribute('data-testid') ?? '', progress: Number(bar.getAttribute('data-progress')), job: job ? Number(job) : null });
+      win.__e2eProgress!.push({
+        testId: bar.getAttribute('data-testid') ?? '',
+        progress: Number(bar.getAttribute('data-progress')),
+        job: job ? Number(job) : null,
+      });
     }
   };
   new MutationObserver(read).observe(document, { subtree: true, childList: true, attributes: true });
@@ -65,7 +72,11 @@ export class ExportPage extends AppPage {
 
   /** Waits until the cost line shows `rows` records. */
   async waitForCost(rows: number, timeout = 20_000): Promise<{ rows: number; credits: number } | null> {
-    return waitUntil(() => this.cost(), (cost) => cost?.rows === rows, timeout);
+    return waitUntil(
+      () => this.cost(),
+      (cost) => cost?.rows === rows,
+      timeout,
+    );
   }
 
   /** The balance the cost line shows ("your balance 4,997" → 4997). */
@@ -119,7 +130,9 @@ export class ExportPage extends AppPage {
   /** Clicks Export and answers the job the start call answered (its file is saved by the page when it is done at once). */
   async start(): Promise<ExportJob> {
     const [response] = await Promise.all([
-      this.page.waitForResponse((r) => new URL(r.url()).pathname === exportEndpoints.start.path && r.request().method() === 'POST', { timeout: 60_000 }),
+      this.page.waitForResponse((r) => new URL(r.url()).pathname === exportEndpoints.start.path && r.request().method() === 'POST', {
+        timeout: 60_000,
+      }),
       this.submitButton().click(),
     ]);
     return jobOf(response);
@@ -138,7 +151,10 @@ export class ExportPage extends AppPage {
 
   /** Clicks the job card's Download button and answers the saved file. */
   async downloadFromCard(): Promise<Download> {
-    const [download] = await Promise.all([this.page.waitForEvent('download', { timeout: 30_000 }), this.page.getByTestId('export-download').click()]);
+    const [download] = await Promise.all([
+      this.page.waitForEvent('download', { timeout: 30_000 }),
+      this.page.getByTestId('export-download').click(),
+    ]);
     return download;
   }
 
@@ -175,7 +191,10 @@ export class DownloadsPage extends ExportPage {
   }
 
   async download(jobId: number): Promise<Download> {
-    const [download] = await Promise.all([this.page.waitForEvent('download', { timeout: 30_000 }), this.row(jobId).getByTestId('downloads-download').click()]);
+    const [download] = await Promise.all([
+      this.page.waitForEvent('download', { timeout: 30_000 }),
+      this.row(jobId).getByTestId('downloads-download').click(),
+    ]);
     return download;
   }
 }

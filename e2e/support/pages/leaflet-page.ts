@@ -47,12 +47,19 @@ export class LeafletPage extends AppPage {
 
   /** Clicks the copy button of an identifier row. */
   async copyIdentifier(key: string): Promise<void> {
-    await this.page.getByTestId('leaflet-identifiers').locator(`[data-identifier="${key}"]`).getByRole('button', { name: /^Copy / }).click();
+    await this.page
+      .getByTestId('leaflet-identifiers')
+      .locator(`[data-identifier="${key}"]`)
+      .getByRole('button', { name: /^Copy / })
+      .click();
   }
 
   /** The target ids of the activities-by-target table, in the order shown ('' for the no-target group). */
   async targetRowIds(): Promise<string[]> {
-    return this.page.getByTestId('leaflet-target-groups').locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-target-id') ?? ''));
+    return this.page
+      .getByTestId('leaflet-target-groups')
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-target-id') ?? ''));
   }
 
   async targetActivityCounts(): Promise<number[]> {
@@ -63,7 +70,10 @@ export class LeafletPage extends AppPage {
   }
 
   async sortTargetsBy(label: string): Promise<void> {
-    await this.page.getByTestId('leaflet-target-groups').getByRole('button', { name: `Sort by ${label}` }).click();
+    await this.page
+      .getByTestId('leaflet-target-groups')
+      .getByRole('button', { name: `Sort by ${label}` })
+      .click();
   }
 
   async referenceIds(): Promise<number[]> {
@@ -74,13 +84,17 @@ export class LeafletPage extends AppPage {
   async compoundTiles(): Promise<Array<{ strId: number; inSearch: string }>> {
     return this.page
       .getByTestId('reference-compound')
-      .evaluateAll((tiles) => tiles.map((t) => ({ strId: Number(t.getAttribute('data-str-id')), inSearch: t.getAttribute('data-in-search') ?? '' })));
+      .evaluateAll((tiles) =>
+        tiles.map((t) => ({ strId: Number(t.getAttribute('data-str-id')), inSearch: t.getAttribute('data-in-search') ?? '' })),
+      );
   }
 
   async activityRows(): Promise<Array<{ actId: number; inSearch: string }>> {
     return this.page
       .getByTestId('reference-activity')
-      .evaluateAll((rows) => rows.map((r) => ({ actId: Number(r.getAttribute('data-act-id')), inSearch: r.getAttribute('data-in-search') ?? '' })));
+      .evaluateAll((rows) =>
+        rows.map((r) => ({ actId: Number(r.getAttribute('data-act-id')), inSearch: r.getAttribute('data-in-search') ?? '' })),
+      );
   }
 
   inSearchSwitch(): Locator {

@@ -114,14 +114,18 @@ export class ResultsPage extends AppPage {
     const entries = await this.page
       .getByTestId('results-counts')
       .locator('[data-count]')
-      .evaluateAll((badges) => badges.map((badge) => [badge.getAttribute('data-count') ?? '', Number(badge.getAttribute('data-value'))] as const));
+      .evaluateAll((badges) =>
+        badges.map((badge) => [badge.getAttribute('data-count') ?? '', Number(badge.getAttribute('data-value'))] as const),
+      );
     return Object.fromEntries(entries) as HeaderCounts;
   }
 
   /** The session ids the app keeps in session storage (search and selection). */
   async sessionIds(): Promise<{ searchSessionId: string | null; selectionSessionId: string | null }> {
     const raw = await this.page.evaluate(() => window.sessionStorage.getItem('kb-search-session'));
-    const state = raw ? (JSON.parse(raw) as { state?: { searchSessionId?: string | null; selectionSessionId?: string | null } }).state : undefined;
+    const state = raw
+      ? (JSON.parse(raw) as { state?: { searchSessionId?: string | null; selectionSessionId?: string | null } }).state
+      : undefined;
     return { searchSessionId: state?.searchSessionId ?? null, selectionSessionId: state?.selectionSessionId ?? null };
   }
 

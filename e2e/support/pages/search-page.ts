@@ -46,7 +46,10 @@ export class SearchPage extends AppPage {
   /** Uploads a file through the row's "Upload file" button (choosing `listLabel` when the row offers several lists). */
   async upload(row: Locator, file: { name: string; content: string }, listLabel?: string): Promise<void> {
     const chooser = this.page.waitForEvent('filechooser');
-    await row.getByRole('button', { name: /Upload/ }).first().click();
+    await row
+      .getByRole('button', { name: /Upload/ })
+      .first()
+      .click();
     if (listLabel) await this.page.getByRole('menuitem', { name: listLabel }).click();
     await (await chooser).setFiles({ name: file.name, mimeType: 'text/plain', buffer: Buffer.from(file.content) });
   }
@@ -70,15 +73,23 @@ export class SearchPage extends AppPage {
   async searchCounts(): Promise<ShownCounts> {
     const table = this.page.getByTestId('search-counts');
     await table.waitFor();
-    await this.page.waitForFunction(() => document.querySelector('[data-testid="counts-panel"]')?.getAttribute('aria-busy') === 'false', undefined, { timeout: 60_000 });
+    await this.page.waitForFunction(
+      () => document.querySelector('[data-testid="counts-panel"]')?.getAttribute('aria-busy') === 'false',
+      undefined,
+      { timeout: 60_000 },
+    );
     return readCounts(table);
   }
 }
 
 /** Reads the `data-value` of each `data-count` row of a counts table. */
 export async function readCounts(table: Locator): Promise<ShownCounts> {
-  const entries = await table.locator('[data-count]').evaluateAll((rows) =>
-    rows.map((row) => [row.getAttribute('data-count') ?? '', Number(row.querySelector('[data-value]')?.getAttribute('data-value'))] as const),
-  );
+  const entries = await table
+    .locator('[data-count]')
+    .evaluateAll((rows) =>
+      rows.map(
+        (row) => [row.getAttribute('data-count') ?? '', Number(row.querySelector('[data-value]')?.getAttribute('data-value'))] as const,
+      ),
+    );
   return Object.fromEntries(entries) as ShownCounts;
 }

@@ -34,7 +34,10 @@ export class StructureEditorModal {
 
   /** Picks the benzene template from Ketcher's bottom toolbar and drops one ring at the canvas point. */
   async drawBenzene(at: { x: number; y: number } = { x: 0.5, y: 0.5 }): Promise<void> {
-    await this.dialog().getByTitle(/^Benzene\b/).filter({ visible: true }).click();
+    await this.dialog()
+      .getByTitle(/^Benzene\b/)
+      .filter({ visible: true })
+      .click();
     const canvas = this.canvas();
     const box = await canvas.boundingBox();
     if (!box) throw new Error('The Ketcher canvas has no size');

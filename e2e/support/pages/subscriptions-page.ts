@@ -42,7 +42,14 @@ export class SubscriptionsPage extends AppPage {
    * Creates a user from the Users tab with a subscription of `roleLabel` (the default end date, a
    * year on) in `organisation`; the new user's drawer opens.
    */
-  async createUser(input: { email: string; firstName: string; lastName: string; organisation: string; roleLabel: string; invite: boolean }): Promise<Locator> {
+  async createUser(input: {
+    email: string;
+    firstName: string;
+    lastName: string;
+    organisation: string;
+    roleLabel: string;
+    invite: boolean;
+  }): Promise<Locator> {
     await this.tab('Users');
     await this.page.getByTestId('new-user').click();
     const dialog = this.page.getByRole('dialog', { name: 'New user' });

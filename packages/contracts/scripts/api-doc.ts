@@ -4,7 +4,6 @@ import path from 'node:path';
 import { API_GROUPS } from '../src/api.ts';
 import type { Endpoint } from '../src/endpoint.ts';
 
-
 const access = (e: Endpoint) => (typeof e.access === 'string' ? e.access : e.access.join(', '));
 const lines = [
   '# API',

@@ -81,6 +81,9 @@ describe('subscription warnings (spec §9)', () => {
   });
 
   it('shows both for the low-credit demo account', () => {
-    expect(subscriptionWarnings({ daysLeft: 3, creditBalance: 50 })).toEqual(['You have 50 downloads remaining.', 'Subscriptions renewal required.']);
+    expect(subscriptionWarnings({ daysLeft: 3, creditBalance: 50 })).toEqual([
+      'You have 50 downloads remaining.',
+      'Subscriptions renewal required.',
+    ]);
   });
 });

@@ -18,7 +18,9 @@ export const ADMIN_MAX_CREDIT_DELTA = 10_000_000;
 export const ADMIN_IMPORT_MAX_BYTES = 2 * 1024 * 1024;
 export const ADMIN_IMPORT_MAX_ROWS = 2_000;
 
-const IsoDate = z.union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'Enter a date as YYYY-MM-DD (a day of the calendar) or an ISO date-time.' });
+const IsoDate = z.union([z.iso.datetime({ offset: true }), z.iso.date()], {
+  error: 'Enter a date as YYYY-MM-DD (a day of the calendar) or an ISO date-time.',
+});
 const Email = z.string().trim().toLowerCase().max(254).pipe(z.email('Enter a valid e-mail address.'));
 const Name = z.string().trim().max(100);
 const Reason = z.string().trim().min(1, 'Give a reason: it is kept in the ledger and the audit log.').max(500);

@@ -169,7 +169,19 @@ export const TrackerOrganisationsSchema = z.object({ rows: z.array(z.object({ id
  * What a reported term may be resolved to, by list type: the record a search row of that list
  * takes (structure, target, document id …) or, for lists searched by text, the canonical text.
  */
-export const CURATION_ENTITIES = ['structure', 'target', 'document', 'year', 'author', 'company', 'indication', 'activitytype', 'mechanism', 'category', 'taxonomy'] as const;
+export const CURATION_ENTITIES = [
+  'structure',
+  'target',
+  'document',
+  'year',
+  'author',
+  'company',
+  'indication',
+  'activitytype',
+  'mechanism',
+  'category',
+  'taxonomy',
+] as const;
 export type CurationEntity = (typeof CURATION_ENTITIES)[number];
 export const CURATION_ENTITY_OF: Record<UploadListType, CurationEntity> = {
   strid: 'structure',
@@ -263,11 +275,36 @@ const get = <Q extends z.ZodType, R extends z.ZodType>(path: string, summary: st
   defineEndpoint({ method: 'GET', path, access: TRACKER_ROLES, summary, query, response });
 
 export const trackerEndpoints = {
-  logins: get('/api/admin/trackers/logins', 'Login attempts of all users, filtered, sorted and paged.', LoginTrackerQuerySchema, LoginTrackerPageSchema),
-  searches: get('/api/admin/trackers/searches', 'Search runs: who, when, the criteria, counts and duration.', SearchTrackerQuerySchema, SearchTrackerPageSchema),
-  exports: get('/api/admin/trackers/exports', 'Export jobs with their records, credits, format, status, file and downloads.', ExportTrackerQuerySchema, ExportTrackerPageSchema),
-  datasets: get('/api/admin/trackers/datasets', 'Flat-file (dataset) downloads with the dataset type.', DatasetTrackerQuerySchema, DatasetTrackerPageSchema),
-  terms: get('/api/admin/trackers/terms', 'Reported unidentified terms with their curation state.', TermTrackerQuerySchema, TermTrackerPageSchema),
+  logins: get(
+    '/api/admin/trackers/logins',
+    'Login attempts of all users, filtered, sorted and paged.',
+    LoginTrackerQuerySchema,
+    LoginTrackerPageSchema,
+  ),
+  searches: get(
+    '/api/admin/trackers/searches',
+    'Search runs: who, when, the criteria, counts and duration.',
+    SearchTrackerQuerySchema,
+    SearchTrackerPageSchema,
+  ),
+  exports: get(
+    '/api/admin/trackers/exports',
+    'Export jobs with their records, credits, format, status, file and downloads.',
+    ExportTrackerQuerySchema,
+    ExportTrackerPageSchema,
+  ),
+  datasets: get(
+    '/api/admin/trackers/datasets',
+    'Flat-file (dataset) downloads with the dataset type.',
+    DatasetTrackerQuerySchema,
+    DatasetTrackerPageSchema,
+  ),
+  terms: get(
+    '/api/admin/trackers/terms',
+    'Reported unidentified terms with their curation state.',
+    TermTrackerQuerySchema,
+    TermTrackerPageSchema,
+  ),
   organisations: defineEndpoint({
     method: 'GET',
     path: '/api/admin/trackers/organisations',

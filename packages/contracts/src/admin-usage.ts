@@ -11,7 +11,12 @@ import { defineEndpoint } from './endpoint.ts';
 /** The period presets of both dashboards, in days. */
 export const USAGE_PRESETS = { '7d': 7, '30d': 30, '90d': 90, '1y': 365 } as const;
 export type UsagePreset = keyof typeof USAGE_PRESETS;
-export const USAGE_PRESET_LABELS: Readonly<Record<UsagePreset, string>> = { '7d': '7 days', '30d': '30 days', '90d': '90 days', '1y': '1 year' };
+export const USAGE_PRESET_LABELS: Readonly<Record<UsagePreset, string>> = {
+  '7d': '7 days',
+  '30d': '30 days',
+  '90d': '90 days',
+  '1y': '1 year',
+};
 /** The longest period either dashboard answers (two years, leap day included). */
 export const USAGE_MAX_DAYS = 731;
 /** Rows of the "ending soon" list; the counts above it cover every subscription. */
@@ -41,7 +46,10 @@ const PeriodFields = {
 };
 
 /** The rules of a period: a preset, or both dates in order and at most USAGE_MAX_DAYS days apart. */
-function checkPeriod(query: { period?: string | undefined; from?: string | undefined; to?: string | undefined }, ctx: z.RefinementCtx): void {
+function checkPeriod(
+  query: { period?: string | undefined; from?: string | undefined; to?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
   if (query.period && (query.from || query.to)) {
     ctx.addIssue({ code: 'custom', message: 'Give either a period or from and to, not both.', path: ['period'] });
     return;
@@ -53,7 +61,8 @@ function checkPeriod(query: { period?: string | undefined; from?: string | undef
   if (query.from && query.to) {
     const days = periodDays(query.from, query.to);
     if (days < 1) ctx.addIssue({ code: 'custom', message: 'The start date is after the end date.', path: ['from'] });
-    else if (days > USAGE_MAX_DAYS) ctx.addIssue({ code: 'custom', message: `A period may be at most ${USAGE_MAX_DAYS} days (two years).`, path: ['to'] });
+    else if (days > USAGE_MAX_DAYS)
+      ctx.addIssue({ code: 'custom', message: `A period may be at most ${USAGE_MAX_DAYS} days (two years).`, path: ['to'] });
     else if (query.from < '2000-01-01') ctx.addIssue({ code: 'custom', message: 'Start on 1 January 2000 or later.', path: ['from'] });
   }
 }
@@ -228,7 +237,12 @@ export const ClientDashboardSchema = z.object({
 export type ClientDashboard = z.infer<typeof ClientDashboardSchema>;
 
 export const ClientOrganisationsQuerySchema = z.object({ q: z.string().trim().max(200).optional() });
-export const ClientOrganisationOptionSchema = z.object({ id: z.number().int(), name: z.string(), users: z.number().int(), active: z.boolean() });
+export const ClientOrganisationOptionSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  users: z.number().int(),
+  active: z.boolean(),
+});
 export type ClientOrganisationOption = z.infer<typeof ClientOrganisationOptionSchema>;
 /** Most organisations one picker answer lists (the search narrows them). */
 export const CLIENT_ORGANISATION_OPTIONS = 50;
@@ -262,7 +276,8 @@ export const usageEndpoints = {
     method: 'GET',
     path: '/api/admin/usage',
     access: ['GOSTAR_ADMIN'],
-    summary: 'Platform usage over a period: active users, logins, searches, exports and credits per day, subscriptions ending soon, the most active organisations, failed logins.',
+    summary:
+      'Platform usage over a period: active users, logins, searches, exports and credits per day, subscriptions ending soon, the most active organisations, failed logins.',
     query: UsagePeriodQuerySchema,
     response: AdminUsageSchema,
   }),

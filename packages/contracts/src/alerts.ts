@@ -11,7 +11,11 @@ import { SessionParamsSchema, SixCountsSchema } from './search.ts';
  * "New since a load", user manual "Alerts and notifications".
  */
 
-const Id = z.coerce.number().int().positive().max(2 ** 53 - 1);
+const Id = z.coerce
+  .number()
+  .int()
+  .positive()
+  .max(2 ** 53 - 1);
 
 /** The alert state of one saved search. */
 export const SavedSearchAlertSchema = z.object({

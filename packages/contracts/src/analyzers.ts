@@ -56,7 +56,11 @@ export const ENDPOINT_ACTIVITY_TYPE_MAX = 100;
  */
 export const AnalyzerEndpointSchema = z.object({
   // An integer column: a larger id would reach the database as "integer out of range".
-  targetId: z.number().int('A target id is a whole number').positive('A target id is a positive number').max(2_147_483_647, 'There is no target with so large an id'),
+  targetId: z
+    .number()
+    .int('A target id is a whole number')
+    .positive('A target id is a positive number')
+    .max(2_147_483_647, 'There is no target with so large an id'),
   // Not trimmed: it is matched exactly against the stored type.
   activityType: z
     .string()
@@ -134,7 +138,9 @@ export const ScatterDataSchema = z.object({
   /** Over SCATTER_MAX_POINTS: `sampled` (a random sample of points) — the message says so. */
   sampled: z.boolean(),
   /** Points: the row id of the tab (activity id or str_id), x, y, the colour value and the row's structure (drawn on hover; null for a compound without one). */
-  points: z.array(z.object({ id: z.number().int(), x: z.number(), y: z.number(), c: z.number().nullable(), s: z.number().int().nullable() })),
+  points: z.array(
+    z.object({ id: z.number().int(), x: z.number(), y: z.number(), c: z.number().nullable(), s: z.number().int().nullable() }),
+  ),
   xBounds: Bounds.nullable(),
   yBounds: Bounds.nullable(),
   colorBounds: Bounds.nullable(),
@@ -248,7 +254,8 @@ export const analyzerEndpoints = {
     method: 'POST',
     path: '/api/security/allmapping/search/visualization',
     access: SEARCH_ROLES,
-    summary: 'One analyzer chart over the rows of a results tab (scatter, distribution, target × compound heatmap, target-class treemap, scaffold frequency), aggregated on the server.',
+    summary:
+      'One analyzer chart over the rows of a results tab (scatter, distribution, target × compound heatmap, target-class treemap, scaffold frequency), aggregated on the server.',
     body: VisualizationRequestSchema,
     response: VisualizationResponseSchema,
   }),
@@ -256,7 +263,8 @@ export const analyzerEndpoints = {
     method: 'POST',
     path: '/api/security/allmapping/search/visualization/endpoints',
     access: SEARCH_ROLES,
-    summary: 'The endpoints (target × activity type) of a results tab’s activities with a pActivity, most structures first: what a Structures-tab scatter can plot as pActivity.',
+    summary:
+      'The endpoints (target × activity type) of a results tab’s activities with a pActivity, most structures first: what a Structures-tab scatter can plot as pActivity.',
     body: EndpointOptionsRequestSchema,
     response: EndpointOptionsResponseSchema,
   }),

@@ -183,7 +183,8 @@ export const dashboardEndpoints = {
     method: 'POST',
     path: '/api/dashboard/closeallsessions',
     access: 'authenticated',
-    summary: "Closes every other open session of the user and keeps `sessionid`, which must be one of the caller's open sessions (400 otherwise, nothing closed).",
+    summary:
+      "Closes every other open session of the user and keeps `sessionid`, which must be one of the caller's open sessions (400 otherwise, nothing closed).",
     body: UserSessionRequestSchema,
     response: CountResponseSchema,
   }),
@@ -251,12 +252,37 @@ export const systemEndpoints = {
     method: 'GET',
     path: '/api/health/ready',
     access: 'public',
-    summary: 'Readiness: 200 once the server has its search columns, structure index and the rest in memory, 503 (same body) while it prepares them.',
+    summary:
+      'Readiness: 200 once the server has its search columns, structure index and the rest in memory, 503 (same body) while it prepares them.',
     response: ReadinessResponseSchema,
   }),
 } as const;
 
-export { alertEndpoints, adminAccountEndpoints, mfaEndpoints, superAdminEndpoints, trackerEndpoints, usageEndpoints, searchEndpoints, chemistryEndpoints, lookupEndpoints, treeEndpoints, uploadEndpoints, resultsEndpoints, chartEndpoints, leafletEndpoints, exportEndpoints, datasetEndpoints, sarEndpoints, sarCliffsEndpoints, sarPairsEndpoints, analyzerEndpoints, dynamicQueryEndpoints, predictionEndpoints, setupEndpoints };
+export {
+  alertEndpoints,
+  adminAccountEndpoints,
+  mfaEndpoints,
+  superAdminEndpoints,
+  trackerEndpoints,
+  usageEndpoints,
+  searchEndpoints,
+  chemistryEndpoints,
+  lookupEndpoints,
+  treeEndpoints,
+  uploadEndpoints,
+  resultsEndpoints,
+  chartEndpoints,
+  leafletEndpoints,
+  exportEndpoints,
+  datasetEndpoints,
+  sarEndpoints,
+  sarCliffsEndpoints,
+  sarPairsEndpoints,
+  analyzerEndpoints,
+  dynamicQueryEndpoints,
+  predictionEndpoints,
+  setupEndpoints,
+};
 
 /** Every endpoint group with its title: the access-matrix test, the API doc and OpenAPI read this one list. */
 export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint>]> = [

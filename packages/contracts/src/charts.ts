@@ -25,21 +25,99 @@ export interface ChartDefinition {
 
 /** Every chart, in priority order; the first four are enabled by default (spec §4, §9). */
 export const CHART_CATALOGUE: readonly ChartDefinition[] = [
-  { chartKey: 'bibliographyrefid', chartLabel: 'References', chartType: 'List', chartPriorityOrder: 1, description: 'The reference (article or patent) reporting the activity' },
-  { chartKey: 'bibliography', chartLabel: 'Bibliography source', chartType: 'List', chartPriorityOrder: 2, description: 'J journal article, P patent, O other source' },
+  {
+    chartKey: 'bibliographyrefid',
+    chartLabel: 'References',
+    chartType: 'List',
+    chartPriorityOrder: 1,
+    description: 'The reference (article or patent) reporting the activity',
+  },
+  {
+    chartKey: 'bibliography',
+    chartLabel: 'Bibliography source',
+    chartType: 'List',
+    chartPriorityOrder: 2,
+    description: 'J journal article, P patent, O other source',
+  },
   { chartKey: 'year', chartLabel: 'Publication year', chartType: 'Range', chartPriorityOrder: 3, description: 'Year of the reference' },
-  { chartKey: 'assaytype', chartLabel: 'Assay type', chartType: 'List', chartPriorityOrder: 4, description: 'Binding, functional, ADME, toxicity, physicochemical' },
-  { chartKey: 'activitytype', chartLabel: 'Activity type', chartType: 'List', chartPriorityOrder: 5, description: 'Standard activity type (IC50, Ki, ...)' },
-  { chartKey: 'target', chartLabel: 'Target', chartType: 'List', chartPriorityOrder: 6, description: 'The protein or organism the activity was measured on' },
-  { chartKey: 'targetclass', chartLabel: 'Target class', chartType: 'Tree', chartPriorityOrder: 7, description: 'Classification of the target (a class includes its sub-classes)' },
-  { chartKey: 'mechanism', chartLabel: 'Activity mechanism', chartType: 'List', chartPriorityOrder: 8, description: 'Inhibitor, agonist, degrader ...' },
+  {
+    chartKey: 'assaytype',
+    chartLabel: 'Assay type',
+    chartType: 'List',
+    chartPriorityOrder: 4,
+    description: 'Binding, functional, ADME, toxicity, physicochemical',
+  },
+  {
+    chartKey: 'activitytype',
+    chartLabel: 'Activity type',
+    chartType: 'List',
+    chartPriorityOrder: 5,
+    description: 'Standard activity type (IC50, Ki, ...)',
+  },
+  {
+    chartKey: 'target',
+    chartLabel: 'Target',
+    chartType: 'List',
+    chartPriorityOrder: 6,
+    description: 'The protein or organism the activity was measured on',
+  },
+  {
+    chartKey: 'targetclass',
+    chartLabel: 'Target class',
+    chartType: 'Tree',
+    chartPriorityOrder: 7,
+    description: 'Classification of the target (a class includes its sub-classes)',
+  },
+  {
+    chartKey: 'mechanism',
+    chartLabel: 'Activity mechanism',
+    chartType: 'List',
+    chartPriorityOrder: 8,
+    description: 'Inhibitor, agonist, degrader ...',
+  },
   { chartKey: 'organism', chartLabel: 'Assay organism', chartType: 'List', chartPriorityOrder: 9, description: 'Organism of the assay' },
-  { chartKey: 'molweight', chartLabel: 'Molecular weight', chartType: 'Range', chartPriorityOrder: 10, description: 'Average molecular weight of the structure' },
-  { chartKey: 'logp', chartLabel: 'cLogP', chartType: 'Range', chartPriorityOrder: 11, description: 'Calculated logP (Crippen) of the structure' },
-  { chartKey: 'structures', chartLabel: 'Most reported structures', chartType: 'Image', chartPriorityOrder: 12, description: 'Structures with the most rows in this tab' },
-  { chartKey: 'phase', chartLabel: 'Highest clinical phase', chartType: 'List', chartPriorityOrder: 13, description: 'Highest development phase of the structure’s clinical compounds' },
-  { chartKey: 'indication', chartLabel: 'Indication', chartType: 'Tree', chartPriorityOrder: 14, description: 'Indications of the clinical compounds (a disease includes its sub-diseases)' },
-  { chartKey: 'company', chartLabel: 'Company', chartType: 'List', chartPriorityOrder: 15, description: 'Companies named on the references' },
+  {
+    chartKey: 'molweight',
+    chartLabel: 'Molecular weight',
+    chartType: 'Range',
+    chartPriorityOrder: 10,
+    description: 'Average molecular weight of the structure',
+  },
+  {
+    chartKey: 'logp',
+    chartLabel: 'cLogP',
+    chartType: 'Range',
+    chartPriorityOrder: 11,
+    description: 'Calculated logP (Crippen) of the structure',
+  },
+  {
+    chartKey: 'structures',
+    chartLabel: 'Most reported structures',
+    chartType: 'Image',
+    chartPriorityOrder: 12,
+    description: 'Structures with the most rows in this tab',
+  },
+  {
+    chartKey: 'phase',
+    chartLabel: 'Highest clinical phase',
+    chartType: 'List',
+    chartPriorityOrder: 13,
+    description: 'Highest development phase of the structure’s clinical compounds',
+  },
+  {
+    chartKey: 'indication',
+    chartLabel: 'Indication',
+    chartType: 'Tree',
+    chartPriorityOrder: 14,
+    description: 'Indications of the clinical compounds (a disease includes its sub-diseases)',
+  },
+  {
+    chartKey: 'company',
+    chartLabel: 'Company',
+    chartType: 'List',
+    chartPriorityOrder: 15,
+    description: 'Companies named on the references',
+  },
 ];
 export const CHART_KEYS = CHART_CATALOGUE.map((chart) => chart.chartKey);
 export function chartDefinition(chartKey: string): ChartDefinition | null {
@@ -128,7 +206,8 @@ export const chartEndpoints = {
     method: 'POST',
     path: '/api/results/chart',
     access: SEARCH_ROLES,
-    summary: 'One chart of one tab (charttype = chart key, type = tab): values with row counts over the rows passing the tab’s filters (resetFlg: all rows), sorted A-Z, Z-A, least or most results.',
+    summary:
+      'One chart of one tab (charttype = chart key, type = tab): values with row counts over the rows passing the tab’s filters (resetFlg: all rows), sorted A-Z, Z-A, least or most results.',
     body: ChartRequestSchema,
     response: ChartResponseSchema,
   }),
@@ -142,4 +221,3 @@ export const chartEndpoints = {
     response: ChartResponseSchema,
   }),
 } as const;
-

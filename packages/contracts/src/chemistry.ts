@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.ts';
 import { SEARCH_ROLES } from './roles.ts';
-import { MAX_SIMILARITY_NEAREST, PROPERTY_FIELDS, SIMILARITY_NEAREST_MESSAGE, STRUCTURE_CATEGORIES, STRUCTURE_FEATURES, StructurePropertiesSchema } from './search.ts';
+import {
+  MAX_SIMILARITY_NEAREST,
+  PROPERTY_FIELDS,
+  SIMILARITY_NEAREST_MESSAGE,
+  STRUCTURE_CATEGORIES,
+  STRUCTURE_FEATURES,
+  StructurePropertiesSchema,
+} from './search.ts';
 
 /**
  * The chemistry engine's calls (spec §7 structure look-ups, physicochemical counts and property
@@ -16,7 +23,8 @@ export const INCHIKEY_SKELETON_PATTERN = /^[A-Z]{14}$/;
 export function isInchikeyOrSkeleton(value: string): boolean {
   return INCHIKEY_PATTERN.test(value) || INCHIKEY_SKELETON_PATTERN.test(value);
 }
-export const NOT_AN_INCHIKEY_MESSAGE = 'This is not an InChIKey: expected 14 letters, a dash, 10 letters, a dash and one letter (or just the first 14 letters).';
+export const NOT_AN_INCHIKEY_MESSAGE =
+  'This is not an InChIKey: expected 14 letters, a dash, 10 letters, a dash and one letter (or just the first 14 letters).';
 
 /** Spec §5 similarity defaults when a row leaves them empty. */
 export const DEFAULT_SIMILARITY_MIN = 0.7;
@@ -54,12 +62,21 @@ export const StructurePreviewRequestSchema = z
   .object({
     inputType: z.enum(['smiles', 'smarts', 'molfile']),
     // Not trimmed: a molfile's first lines may be blank.
-    value: z.string().max(100_000).refine((v) => v.trim().length > 0, 'Enter a structure: draw it, or type SMILES, SMARTS or a molfile'),
+    value: z
+      .string()
+      .max(100_000)
+      .refine((v) => v.trim().length > 0, 'Enter a structure: draw it, or type SMILES, SMARTS or a molfile'),
     category: z.enum(STRUCTURE_CATEGORIES),
     similarityMin: z.number().min(0).max(1).nullable().optional(),
     similarityMax: z.number().min(0).max(1).nullable().optional(),
     /** As the structure row's (search.ts): only the N nearest in the range; the preview shows the first of them. */
-    similarityNearest: z.number().int(SIMILARITY_NEAREST_MESSAGE).min(1, SIMILARITY_NEAREST_MESSAGE).max(MAX_SIMILARITY_NEAREST, SIMILARITY_NEAREST_MESSAGE).nullable().optional(),
+    similarityNearest: z
+      .number()
+      .int(SIMILARITY_NEAREST_MESSAGE)
+      .min(1, SIMILARITY_NEAREST_MESSAGE)
+      .max(MAX_SIMILARITY_NEAREST, SIMILARITY_NEAREST_MESSAGE)
+      .nullable()
+      .optional(),
     feature: z.enum(STRUCTURE_FEATURES).default('desalted'),
     limit: z.number().int().min(1).max(PREVIEW_LIMIT_MAX).default(12),
   })
@@ -139,7 +156,8 @@ export const chemistryEndpoints = {
     method: 'POST',
     path: '/api/guidedsearch/structures/by/inchikey',
     access: SEARCH_ROLES,
-    summary: 'Structures with an InChIKey (whole key, else the same skeleton = first block); fills the read-only marker of a structure row.',
+    summary:
+      'Structures with an InChIKey (whole key, else the same skeleton = first block); fills the read-only marker of a structure row.',
     body: InchikeyLookupRequestSchema,
     response: InchikeyLookupResponseSchema,
   }),
@@ -147,7 +165,8 @@ export const chemistryEndpoints = {
     method: 'POST',
     path: '/api/guidedsearch/structures/by/smilessmarts',
     access: SEARCH_ROLES,
-    summary: 'Checks a SMILES / SMARTS / molfile query and answers its first hits (exact, substructure or similarity) with the count when the search completed.',
+    summary:
+      'Checks a SMILES / SMARTS / molfile query and answers its first hits (exact, substructure or similarity) with the count when the search completed.',
     body: StructurePreviewRequestSchema,
     response: StructurePreviewResponseSchema,
   }),
@@ -171,7 +190,8 @@ export const chemistryEndpoints = {
     path: '/api/chemistry/depiction',
     // The roles that see structures (search, results, leaflets); drawing costs RDKit time.
     access: SEARCH_ROLES,
-    summary: 'SVG depiction of a stored structure or of a SMILES / SMARTS / molfile, optionally with a substructure highlighted (ETag, 304).',
+    summary:
+      'SVG depiction of a stored structure or of a SMILES / SMARTS / molfile, optionally with a substructure highlighted (ETag, 304).',
     query: DepictionQuerySchema,
     response: z.string(),
     responseType: 'image/svg+xml',

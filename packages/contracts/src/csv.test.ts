@@ -45,7 +45,12 @@ describe('CSV cells', () => {
 describe('CSV lines and files', () => {
   it('joins cells with commas and lines with CRLF, ending with a line end', () => {
     expect(csvLine(['a', 1, null, '=x'])).toBe("a,1,,'=x");
-    expect(csvText([['h1', 'h2'], ['a, b', -1]])).toBe('h1,h2\r\n"a, b",-1\r\n');
+    expect(
+      csvText([
+        ['h1', 'h2'],
+        ['a, b', -1],
+      ]),
+    ).toBe('h1,h2\r\n"a, b",-1\r\n');
     expect(csvText([])).toBe('');
   });
 });

@@ -10,7 +10,15 @@ import type { Role } from './roles.ts';
  * their roles, and ask for data they need. docs/exports.md has the rules.
  */
 
-export const DATASET_TYPES = ['Full knowledge base', 'Structures', 'Activities', 'Assays', 'Targets', 'References', 'Clinical compounds'] as const;
+export const DATASET_TYPES = [
+  'Full knowledge base',
+  'Structures',
+  'Activities',
+  'Assays',
+  'Targets',
+  'References',
+  'Clinical compounds',
+] as const;
 export const DatasetTypeSchema = z.enum(DATASET_TYPES);
 export type DatasetType = z.infer<typeof DatasetTypeSchema>;
 
@@ -74,10 +82,12 @@ export function datasetFileNameProblem(name: string): string | null {
   if (name.length === 0) return 'Give the file a name.';
   if ([...name].length > DATASET_FILE_NAME_MAX) return `A file name may have at most ${DATASET_FILE_NAME_MAX} characters.`;
   if (name.includes('/') || name.includes('\\')) return 'The file name is a path: give the name alone, without folders (no / or \\).';
-  if (INVISIBLE_CHARACTERS.test(name)) return 'A file name may not contain control characters or invisible formatting (tabs, line breaks, direction marks…).';
+  if (INVISIBLE_CHARACTERS.test(name))
+    return 'A file name may not contain control characters or invisible formatting (tabs, line breaks, direction marks…).';
   if (FORBIDDEN_NAME_CHARACTERS.test(name)) return 'A file name may not contain any of < > : " | ? * (rename the file).';
   if (/^[.\s]|[.\s]$/.test(name)) return 'A file name may not start or end with a dot or a space (rename the file).';
-  if (RESERVED_DEVICE_NAME.test(name)) return 'The file name is one Windows reserves for a device (CON, PRN, AUX, NUL, COM1–9, LPT1–9): rename the file.';
+  if (RESERVED_DEVICE_NAME.test(name))
+    return 'The file name is one Windows reserves for a device (CON, PRN, AUX, NUL, COM1–9, LPT1–9): rename the file.';
   return null;
 }
 
@@ -96,7 +106,13 @@ export const DatasetUploadQuerySchema = z.object({
   fileName: DatasetFileNameSchema,
   /** The roles it is meant for: repeated `roles=` keys, or one comma-separated value. */
   roles: z.preprocess(
-    (value) => (typeof value === 'string' ? value.split(',').map((role) => role.trim()).filter(Boolean) : value),
+    (value) =>
+      typeof value === 'string'
+        ? value
+            .split(',')
+            .map((role) => role.trim())
+            .filter(Boolean)
+        : value,
     z.array(DatasetRoleSchema).min(1, 'Choose at least one role the dataset is for.'),
   ),
   description: z.string().trim().max(1000).default(''),
@@ -137,7 +153,10 @@ export const DataRequestCreateSchema = z.object({
   description: z.string().trim().min(10, 'Describe the data you need in a sentence or two (10 characters or more).').max(2000),
 });
 export const DataRequestIdSchema = z.object({ id: z.number().int().positive() });
-export const DataRequestStatusUpdateSchema = z.object({ id: z.number().int().positive(), status: z.enum(['in_progress', 'fulfilled', 'rejected']) });
+export const DataRequestStatusUpdateSchema = z.object({
+  id: z.number().int().positive(),
+  status: z.enum(['in_progress', 'fulfilled', 'rejected']),
+});
 
 export const datasetEndpoints = {
   list: defineEndpoint({
@@ -152,7 +171,8 @@ export const datasetEndpoints = {
     method: 'PUT',
     path: '/api/security/flatfile/upload',
     access: ['FLAT_FILE_ADMIN'],
-    summary: 'Uploads a flat-file dataset: the body is the file (application/octet-stream, at most 256 MiB), checked against its extension.',
+    summary:
+      'Uploads a flat-file dataset: the body is the file (application/octet-stream, at most 256 MiB), checked against its extension.',
     query: DatasetUploadQuerySchema,
     response: DatasetSchema,
     bodyLimit: FLAT_FILE_MAX_BYTES,

@@ -15,7 +15,22 @@ export const DQ_COLUMN_TYPES = ['text', 'number', 'integer', 'date', 'boolean'] 
 export type DqColumnType = (typeof DQ_COLUMN_TYPES)[number];
 
 /** Every operator; which apply depends on the column's type (`DQ_OPERATORS_BY_TYPE`). */
-export const DQ_OPERATORS = ['eq', 'neq', 'contains', 'startsWith', 'in', 'lt', 'lte', 'gt', 'gte', 'between', 'isTrue', 'isFalse', 'empty', 'notEmpty'] as const;
+export const DQ_OPERATORS = [
+  'eq',
+  'neq',
+  'contains',
+  'startsWith',
+  'in',
+  'lt',
+  'lte',
+  'gt',
+  'gte',
+  'between',
+  'isTrue',
+  'isFalse',
+  'empty',
+  'notEmpty',
+] as const;
 export type DqOperator = (typeof DQ_OPERATORS)[number];
 
 export const DQ_OPERATORS_BY_TYPE: Record<DqColumnType, readonly DqOperator[]> = {
@@ -88,7 +103,8 @@ export interface DqEntity {
 export const DQ_ENTITY_KEYS = ['structures', 'compounds', 'activities', 'assays', 'documents', 'targets', 'clinicalcompounds'] as const;
 export type DqEntityKey = (typeof DQ_ENTITY_KEYS)[number];
 
-const col = (key: string, label: string, type: DqColumnType, field: string = key, via?: DqJoin): DqColumn => (via ? { key, label, type, field, via } : { key, label, type, field });
+const col = (key: string, label: string, type: DqColumnType, field: string = key, via?: DqJoin): DqColumn =>
+  via ? { key, label, type, field, via } : { key, label, type, field };
 
 export const DQ_ENTITIES: Record<DqEntityKey, DqEntity> = {
   structures: {
@@ -388,7 +404,8 @@ export type DqExportRequest = z.infer<typeof DqExportRequestSchema>;
 export function dqQueryProblem(query: DqQuery): { field: string; message: string } | null {
   const entity = dqEntity(query.entity);
   if (!entity) return { field: 'entity', message: `Unknown table "${query.entity}". Tables: ${DQ_ENTITY_KEYS.join(', ')}.` };
-  const unknown = (key: string) => `The ${entity.label} table has no column "${key}". Columns: ${entity.columns.map((c) => c.key).join(', ')}.`;
+  const unknown = (key: string) =>
+    `The ${entity.label} table has no column "${key}". Columns: ${entity.columns.map((c) => c.key).join(', ')}.`;
   for (const key of query.columns) if (!dqColumn(entity, key)) return { field: 'columns', message: unknown(key) };
   for (const [index, filter] of query.filters.entries()) {
     const column = dqColumn(entity, filter.column);
@@ -413,7 +430,10 @@ export function valueProblem(type: DqColumnType, value: DqFilterValue | null | u
     case 'integer':
       return typeof value === 'number' && Number.isSafeInteger(value) ? null : 'the value must be a whole number.';
     case 'date':
-      return typeof value === 'string' && DATE_RE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value)
+      return typeof value === 'string' &&
+        DATE_RE.test(value) &&
+        !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
+        new Date(`${value}T00:00:00Z`).toISOString().startsWith(value)
         ? null
         : 'the value must be a date as YYYY-MM-DD.';
     case 'boolean':
@@ -468,7 +488,8 @@ export const dynamicQueryEndpoints = {
     method: 'POST',
     path: '/api/dynamicquery/gettablecolumns',
     access: 'authenticated',
-    summary: 'The dynamic query whitelist: the knowledge-base tables (or one, `entity`), their columns with types and the filter operators each type takes.',
+    summary:
+      'The dynamic query whitelist: the knowledge-base tables (or one, `entity`), their columns with types and the filter operators each type takes.',
     body: DqTableColumnsRequestSchema,
     response: DqTableColumnsResponseSchema,
   }),
@@ -484,7 +505,7 @@ export const dynamicQueryEndpoints = {
     method: 'GET',
     path: '/api/dynamicquery/saved',
     access: 'authenticated',
-    summary: 'The caller\'s saved dynamic queries, newest first.',
+    summary: "The caller's saved dynamic queries, newest first.",
     response: DqSavedListSchema,
   }),
   save: defineEndpoint({
@@ -499,7 +520,7 @@ export const dynamicQueryEndpoints = {
     method: 'GET',
     path: '/api/dynamicquery/saved/:id',
     access: 'authenticated',
-    summary: 'One saved dynamic query of the caller (403 for another user\'s, 404 for none).',
+    summary: "One saved dynamic query of the caller (403 for another user's, 404 for none).",
     params: SavedIdParams,
     response: DqSavedQuerySchema,
   }),
@@ -507,7 +528,7 @@ export const dynamicQueryEndpoints = {
     method: 'DELETE',
     path: '/api/dynamicquery/saved/:id',
     access: 'authenticated',
-    summary: 'Deletes one saved dynamic query of the caller (403 for another user\'s, 404 for none).',
+    summary: "Deletes one saved dynamic query of the caller (403 for another user's, 404 for none).",
     params: SavedIdParams,
     response: z.object({ deleted: z.boolean() }),
   }),

@@ -60,7 +60,8 @@ export type EndpointInput<E> =
         (B extends z.ZodType ? { body: Infer<B> } : { body?: undefined })
     : never;
 
-export type EndpointResponse<E> = E extends Endpoint<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined, infer R> ? z.infer<R> : never;
+export type EndpointResponse<E> =
+  E extends Endpoint<z.ZodType | undefined, z.ZodType | undefined, z.ZodType | undefined, infer R> ? z.infer<R> : never;
 
 /** Fills `:name` parameters of a path. */
 export function buildPath(path: string, params: Record<string, string | number> | undefined): string {

@@ -31,7 +31,8 @@ export const CREDITS_PER_RECORD = 1;
 export function exportCredits(records: number): number {
   return records * CREDITS_PER_RECORD;
 }
-export const CREDIT_RULE_TEXT = 'Each exported record (one row of the tab) uses one download credit. Downloading the file again later is free.';
+export const CREDIT_RULE_TEXT =
+  'Each exported record (one row of the tab) uses one download credit. Downloading the file again later is free.';
 
 /**
  * Columns an export can hold: all of a tab's but the similarity score (it exists only during a

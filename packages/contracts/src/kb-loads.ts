@@ -77,7 +77,11 @@ export type KbLoad = z.infer<typeof KbLoadSchema>;
 /* ---------- release files and imports from the super-admin page (issue 17) ---------- */
 
 /** A release file name: letters, digits, dot, dash, underscore, ending in .db — never a path. */
-export const ReleaseFileNameSchema = z.string().trim().min(1).max(200)
+export const ReleaseFileNameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*\.db$/, { message: 'Choose one of the listed .db files (a file name, not a path).' });
 
 export const ReleaseFileSchema = z.object({ name: z.string(), sizeBytes: z.number().int(), modifiedAt: z.string() });
@@ -130,7 +134,8 @@ export const kbReleaseEndpoints = {
     method: 'POST',
     path: '/api/superadmin/kb/import',
     access: SUPER,
-    summary: 'Imports one listed release file into the knowledge base in the server process (adds, updates, retires), then refreshes the derived data; 400 for a name not listed, 409 while an import runs or when demo data is loaded and allowMixed is not set.',
+    summary:
+      'Imports one listed release file into the knowledge base in the server process (adds, updates, retires), then refreshes the derived data; 400 for a name not listed, 409 while an import runs or when demo data is loaded and allowMixed is not set.',
     body: ReleaseImportRequestSchema,
     response: ReleaseImportJobSchema,
   }),
@@ -146,7 +151,8 @@ export const kbReleaseEndpoints = {
     method: 'GET',
     path: '/api/superadmin/kb/loads',
     access: SUPER,
-    summary: 'The loads of the knowledge base (seed, import, update), newest first, each with its report: changes per entity and data quality.',
+    summary:
+      'The loads of the knowledge base (seed, import, update), newest first, each with its report: changes per entity and data quality.',
     response: KbLoadsSchema,
   }),
   whatsNew: defineEndpoint({

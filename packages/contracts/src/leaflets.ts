@@ -245,14 +245,20 @@ export type FindDcmResponse = z.infer<typeof FindDcmResponseSchema>;
 export const ReferenceLeafletParamsSchema = z.object({ rid: PositiveId });
 const ReferenceSessionIdSchema = z
   .string()
-  .regex(SESSION_ID_PATTERN, 'The search named in this link is not a search id (search ids look like 6f1c2f0e-4a3b-4c4d-9e8f-0a1b2c3d4e5f): open the reference without it');
+  .regex(
+    SESSION_ID_PATTERN,
+    'The search named in this link is not a search id (search ids look like 6f1c2f0e-4a3b-4c4d-9e8f-0a1b2c3d4e5f): open the reference without it',
+  );
 export const ReferenceLeafletQuerySchema = z.object({
   /**
    * The search the reference was opened from (`sid` of the route); `0` / `none` / absent: none.
    * Used only when it is the caller's own: another user's or an unknown search opens the whole
    * reference (`searchNote` says why).
    */
-  sessionid: z.preprocess((value) => (typeof value === 'string' ? (sessionIdFromSid(value) ?? undefined) : value), ReferenceSessionIdSchema.optional()),
+  sessionid: z.preprocess(
+    (value) => (typeof value === 'string' ? (sessionIdFromSid(value) ?? undefined) : value),
+    ReferenceSessionIdSchema.optional(),
+  ),
   /** Only the compounds and activities that are in that search (needs a ready session). */
   inSearchOnly: z
     .enum(['true', 'false'], { message: 'inSearchOnly must be true or false' })
@@ -372,7 +378,6 @@ export const ReferenceLeafletSchema = z.object({
 });
 export type ReferenceLeaflet = z.infer<typeof ReferenceLeafletSchema>;
 
-
 // ---------------------------------------------------------------- measurement list
 
 /**
@@ -399,10 +404,9 @@ export const MEASUREMENT_LIMITS = {
 } as const;
 
 /** `targetId`: a target id, `none` (activities without a target) or `all` (every target). */
-export const MeasurementTargetSchema = z.union(
-  [z.enum(['none', 'all']), PositiveId],
-  { message: 'targetId must be a target id (a whole number above zero), none (activities without a target) or all' },
-);
+export const MeasurementTargetSchema = z.union([z.enum(['none', 'all']), PositiveId], {
+  message: 'targetId must be a target id (a whole number above zero), none (activities without a target) or all',
+});
 export type MeasurementTarget = z.infer<typeof MeasurementTargetSchema>;
 
 /** Which measurements: a compound as the compound leaflet names it, or one measurement (actId) standing for its compound and target. */
@@ -426,7 +430,12 @@ const ONE_SUBJECT_MESSAGE = 'Name the compound (id, with idType) or one of its m
 export const MeasurementQuerySchema = z
   .object({
     ...MeasurementSelectionShape,
-    page: z.coerce.number({ message: 'page must be a whole number' }).int('page must be a whole number').min(0, 'page starts at 0').max(MEASUREMENT_LIMITS.maxPage).default(0),
+    page: z.coerce
+      .number({ message: 'page must be a whole number' })
+      .int('page must be a whole number')
+      .min(0, 'page starts at 0')
+      .max(MEASUREMENT_LIMITS.maxPage)
+      .default(0),
     pageSize: z.coerce
       .number({ message: 'pageSize must be a whole number' })
       .int('pageSize must be a whole number')
@@ -509,7 +518,9 @@ export const MeasurementListSchema = z.object({
   }),
   /** `target`: one target (below); `none`: activities without a target; `all`: every target. */
   targetScope: z.enum(['target', 'none', 'all']),
-  target: z.object({ target_id: z.number().int(), name: z.string(), gene_symbol: Str, uniprot_id: Str, organism: Str, target_type: Str }).nullable(),
+  target: z
+    .object({ target_id: z.number().int(), name: z.string(), gene_symbol: Str, uniprot_id: Str, organism: Str, target_type: Str })
+    .nullable(),
   /** The activity type the list is limited to, if any. */
   type: Str,
   /** Measurements of the compound on the target(s), all types. */
@@ -563,7 +574,7 @@ export const leafletEndpoints = {
     path: '/api/security/leafletview/reference/:rid',
     access: SEARCH_ROLES,
     summary:
-      'Reference leaflet: bibliographic data, authors, companies and abstract, the compounds and activities the reference reports; with the caller\'s own search session, which of them are in that search (inSearchOnly=true keeps only those). Another user\'s or an unknown session opens the whole reference (searchNote says why). Its permanent web link is /leaflet/reference/{rid} (`link`).',
+      "Reference leaflet: bibliographic data, authors, companies and abstract, the compounds and activities the reference reports; with the caller's own search session, which of them are in that search (inSearchOnly=true keeps only those). Another user's or an unknown session opens the whole reference (searchNote says why). Its permanent web link is /leaflet/reference/{rid} (`link`).",
     params: ReferenceLeafletParamsSchema,
     query: ReferenceLeafletQuerySchema,
     response: ReferenceLeafletSchema,

@@ -49,7 +49,10 @@ export const lookupEndpoints = {
   strainGenus: get('/api/guidedsearch/strain/genus', 'Genus names of sources.'),
   strainSpecies: get('/api/guidedsearch/strain/species', 'Species names of sources.'),
   strainStrain: get('/api/guidedsearch/strain/strain', 'Strain names of sources.'),
-  clinicalPhase: get('/api/guidedsearch/clinicalphase', 'Clinical phases and statuses (without Pre-registration, Clinical Phase Unknown and Phase IV, spec §5).'),
+  clinicalPhase: get(
+    '/api/guidedsearch/clinicalphase',
+    'Clinical phases and statuses (without Pre-registration, Clinical Phase Unknown and Phase IV, spec §5).',
+  ),
   moleculeCategory: get('/api/guidedsearch/moleculecategory', 'Compound (molecule) categories.'),
   activityMechanism: get('/api/guidedsearch/activitymechanism', 'Activity mechanisms (inhibitor, agonist, ...).'),
   targetByName: post('/api/guidedsearch/target/by/name', 'Targets by name or synonym.'),

@@ -121,7 +121,12 @@ export const PredictedTargetSchema = z.object({
    * by the nearest active's Tanimoto, `similarity` by the ensemble's E-value, `multitask` by the
    * model's lift among the targets the knowledge base holds with actives.
    */
-  ranks: z.object({ combined: z.number().int(), nearest: z.number().int().nullable(), similarity: z.number().int().nullable(), multitask: z.number().int().nullable() }),
+  ranks: z.object({
+    combined: z.number().int(),
+    nearest: z.number().int().nullable(),
+    similarity: z.number().int().nullable(),
+    multitask: z.number().int().nullable(),
+  }),
   /** 0–1: the fused rank score the list is ordered by (1 = first in all three orders). */
   score: z.number(),
   similarity: z
@@ -250,7 +255,20 @@ export function aggregatePredictions(predictions: readonly BatchPrediction[]): A
       const key = `t${target.targetId}`;
       let entry = byKey.get(key);
       if (!entry) {
-        entry = { key, targetId: target.targetId, chemblId: target.chemblId, name: target.name, geneSymbol: target.geneSymbol, family: target.family, predicted: 0, measured: 0, unmeasured: 0, meanScore: 0, bestScore: 0, total: 0 };
+        entry = {
+          key,
+          targetId: target.targetId,
+          chemblId: target.chemblId,
+          name: target.name,
+          geneSymbol: target.geneSymbol,
+          family: target.family,
+          predicted: 0,
+          measured: 0,
+          unmeasured: 0,
+          meanScore: 0,
+          bestScore: 0,
+          total: 0,
+        };
         byKey.set(key, entry);
       }
       entry.predicted += 1;
@@ -291,13 +309,13 @@ export const ModelInstallRequestSchema = z.object({
 });
 export type ModelInstallRequest = z.input<typeof ModelInstallRequestSchema>;
 
-
 export const predictionEndpoints = {
   predictTargets: defineEndpoint({
     method: 'POST',
     path: '/api/prediction/targets',
     access: SEARCH_ROLES,
-    summary: 'Predicted targets of a drawn or typed structure: similarity ensemble, multitask model and combined, with the nearest measured actives as evidence.',
+    summary:
+      'Predicted targets of a drawn or typed structure: similarity ensemble, multitask model and combined, with the nearest measured actives as evidence.',
     body: PredictTargetsRequestSchema,
     response: PredictTargetsResponseSchema,
   }),
@@ -305,7 +323,8 @@ export const predictionEndpoints = {
     method: 'POST',
     path: '/api/prediction/targets/batch',
     access: SEARCH_ROLES,
-    summary: 'Predicted targets of up to 50 knowledge-base structures (a selection is sent in batches); aggregate with aggregatePredictions.',
+    summary:
+      'Predicted targets of up to 50 knowledge-base structures (a selection is sent in batches); aggregate with aggregatePredictions.',
     body: PredictBatchRequestSchema,
     response: PredictBatchResponseSchema,
   }),
@@ -313,7 +332,8 @@ export const predictionEndpoints = {
     method: 'POST',
     path: '/api/superadmin/prediction/model',
     access: SUPER,
-    summary: 'Installs a multitask model file (ONNX, base64) with its target list into the model folder (PREDICTION_MODEL_DIR), after checking that it runs; 400 with the reason when it does not.',
+    summary:
+      'Installs a multitask model file (ONNX, base64) with its target list into the model folder (PREDICTION_MODEL_DIR), after checking that it runs; 400 with the reason when it does not.',
     body: ModelInstallRequestSchema,
     response: ModelStatusSchema,
     bodyLimit: 96 * 1024 * 1024,

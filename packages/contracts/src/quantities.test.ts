@@ -82,7 +82,8 @@ describe('exportNumber', () => {
   });
 
   it('reads back as the same float8 for every value of up to twelve significant digits', () => {
-    for (const value of [412.243, 3.9124, 0.1, 123456.789, 6.02e23, 1.5e-9, 520.3274, 98765.4321012]) expect(Number(exportNumber(value))).toBe(value);
+    for (const value of [412.243, 3.9124, 0.1, 123456.789, 6.02e23, 1.5e-9, 520.3274, 98765.4321012])
+      expect(Number(exportNumber(value))).toBe(value);
     // A value with more digits than the data carries keeps twelve of them.
     expect(exportNumber(1 / 3)).toBe('0.333333333333');
   });

@@ -84,7 +84,8 @@ function notationFormatter(magnitude: number, grouping: boolean, maxFractionDigi
     return formatter('sci', () => ({ maximumSignificantDigits: SIGNIFICANT_BELOW_ONE, notation: 'scientific' }));
   }
   // Below one a fixed number of decimals would show 0.000123 as "0": significant digits instead.
-  if (magnitude > 0 && magnitude < 1) return formatter(`sig/${grouping}`, () => ({ useGrouping: grouping, maximumSignificantDigits: SIGNIFICANT_BELOW_ONE }));
+  if (magnitude > 0 && magnitude < 1)
+    return formatter(`sig/${grouping}`, () => ({ useGrouping: grouping, maximumSignificantDigits: SIGNIFICANT_BELOW_ONE }));
   return formatter(`max${maxFractionDigits}/${grouping}`, () => ({ useGrouping: grouping, maximumFractionDigits: maxFractionDigits }));
 }
 
@@ -116,7 +117,11 @@ export function formatQuantity(value: number | null | undefined, quantity: Quant
   if (rule.fixed === undefined) return formatNumber(value, { unit, grouping: rule.grouping, maxFractionDigits: rule.max });
   if (value === null || value === undefined || !Number.isFinite(value)) return NO_NUMBER;
   const fixed = rule.fixed;
-  const format = formatter(`fixed${fixed}/${rule.grouping}`, () => ({ useGrouping: rule.grouping, minimumFractionDigits: fixed, maximumFractionDigits: fixed }));
+  const format = formatter(`fixed${fixed}/${rule.grouping}`, () => ({
+    useGrouping: rule.grouping,
+    minimumFractionDigits: fixed,
+    maximumFractionDigits: fixed,
+  }));
   return withUnit(format.format(value), unit);
 }
 

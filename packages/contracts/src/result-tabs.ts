@@ -9,7 +9,13 @@ export const RESULT_TABS = [
   { key: 'structuretab', label: 'Structures', path: 'structuretab', entity: 'structure', idColumn: 'str_id' },
   { key: 'activitiestab', label: 'Activities', path: 'activitiestab', entity: 'activity', idColumn: 'act_id' },
   { key: 'assaytab', label: 'Assay', path: 'assaytab', entity: 'assay', idColumn: 'assay_id' },
-  { key: 'developmentcompoundstab', label: 'Development Compounds', path: 'developmentcompounds', entity: 'clinicalcompound', idColumn: 'clinical_compound_id' },
+  {
+    key: 'developmentcompoundstab',
+    label: 'Development Compounds',
+    path: 'developmentcompounds',
+    entity: 'clinicalcompound',
+    idColumn: 'clinical_compound_id',
+  },
   { key: 'documentstab', label: 'Documents', path: 'documentstab', entity: 'reference', idColumn: 'ref_id' },
 ] as const;
 
@@ -25,7 +31,9 @@ export const RESULT_ENTITIES = RESULT_TABS.map((tab) => tab.entity) as [ResultEn
 export const ResultTabKeySchema = z.enum(RESULT_TAB_KEYS);
 /** A tab in a call path: the spec's path segment; the tab key is accepted as well. */
 export const ResultTabPathSchema = z
-  .enum([...new Set([...RESULT_TAB_PATHS, ...RESULT_TAB_KEYS])] as [string, ...string[]], { message: `Unknown results tab; use one of ${RESULT_TAB_PATHS.join(', ')}` })
+  .enum([...new Set([...RESULT_TAB_PATHS, ...RESULT_TAB_KEYS])] as [string, ...string[]], {
+    message: `Unknown results tab; use one of ${RESULT_TAB_PATHS.join(', ')}`,
+  })
   .transform((value) => tabInfo(value)!.key);
 
 /** The tab of a key or path segment, or null. */

@@ -58,7 +58,10 @@ export const TabRequestSchema = z
     /** Only the rows of these structures (spec `strIdList`: "go to" from another tab). */
     strIdList: Ids.optional(),
   })
-  .refine((r) => r.minValue == null || r.maxValue == null || r.minValue <= r.maxValue, { message: 'The minimum similarity is above the maximum', path: ['minValue'] });
+  .refine((r) => r.minValue == null || r.maxValue == null || r.minValue <= r.maxValue, {
+    message: 'The minimum similarity is above the maximum',
+    path: ['minValue'],
+  });
 export type TabRequest = z.infer<typeof TabRequestSchema>;
 
 export const CellValueSchema = z.union([z.number(), z.string(), z.boolean(), z.null()]);
@@ -187,7 +190,8 @@ export const resultsEndpoints = {
     method: 'GET',
     path: '/api/results/metadata/getalltabcolumns/:resetAllFlag',
     access: SEARCH_ROLES,
-    summary: 'Columns of every results tab: key, label, type, order, hidden by default, sortable (resetAllFlag=true: the client drops its own column choices).',
+    summary:
+      'Columns of every results tab: key, label, type, order, hidden by default, sortable (resetAllFlag=true: the client drops its own column choices).',
     params: z.object({ resetAllFlag: z.enum(['true', 'false']).transform((v) => v === 'true') }),
     response: AllTabColumnsSchema,
   }),
@@ -203,7 +207,8 @@ export const resultsEndpoints = {
     method: 'POST',
     path: '/api/results/:tab',
     access: SEARCH_ROLES,
-    summary: 'One page of a results tab (structuretab, activitiestab, assaytab, developmentcompounds, documentstab): data, rowCount, strIdNewlyAddedStatus; 204 when the tab has no rows.',
+    summary:
+      'One page of a results tab (structuretab, activitiestab, assaytab, developmentcompounds, documentstab): data, rowCount, strIdNewlyAddedStatus; 204 when the tab has no rows.',
     params: TabParams,
     body: TabRequestSchema,
     response: TabPageSchema,

@@ -10,9 +10,11 @@ const route = (path: string) => {
 
 describe('route table (spec §2)', () => {
   it('gives the search-page look to exactly /search, /, /admin/dashboard, /admin/subscriptions and /admin/trackers', () => {
-    expect(WEB_ROUTES.filter((r) => r.look === 'search').map((r) => r.path).sort()).toEqual(
-      ['/', '/admin/dashboard', '/admin/subscriptions', '/admin/trackers', '/search'].sort(),
-    );
+    expect(
+      WEB_ROUTES.filter((r) => r.look === 'search')
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual(['/', '/admin/dashboard', '/admin/subscriptions', '/admin/trackers', '/search'].sort());
   });
 
   it('keeps EVALUATE_USER out of the SAR view home, analyzers home, export and downloads but lets it into their tabs', () => {

@@ -76,7 +76,8 @@ export const sarCliffsEndpoints = {
     method: 'POST',
     path: '/api/sar/cliffs',
     access: SEARCH_ROLES,
-    summary: 'Activity cliffs: pairs of similar compounds (Tanimoto, Morgan r=2) whose pActivity differs by at least a threshold, ranked by SALI; one page (at most 50) at a time, each pair with what differs drawn.',
+    summary:
+      'Activity cliffs: pairs of similar compounds (Tanimoto, Morgan r=2) whose pActivity differs by at least a threshold, ranked by SALI; one page (at most 50) at a time, each pair with what differs drawn.',
     body: SarCliffsRequestSchema,
     response: SarCliffsResponseSchema,
   }),

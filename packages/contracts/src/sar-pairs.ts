@@ -68,7 +68,8 @@ export const sarPairsEndpoints = {
     method: 'POST',
     path: '/api/sar/pairs',
     access: SEARCH_ROLES,
-    summary: 'Matched molecular pairs: single-cut transformations A → B in their environment (radius 0–2 around the cut) with their number of pairs and the mean, median, spread and distribution of ΔpActivity.',
+    summary:
+      'Matched molecular pairs: single-cut transformations A → B in their environment (radius 0–2 around the cut) with their number of pairs and the mean, median, spread and distribution of ΔpActivity.',
     body: SarPairsRequestSchema,
     response: SarPairsResponseSchema,
   }),

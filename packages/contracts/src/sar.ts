@@ -101,7 +101,10 @@ export const SarCoreInputSchema = z.object({
   kind: z.enum(['smiles', 'smarts', 'molfile']),
   // Not trimmed: a molfile's first line (its name) may be blank, as Ketcher writes it; the server
   // trims SMILES and SMARTS.
-  text: z.string().max(131_072).refine((text) => text.trim().length > 0, 'Give a core'),
+  text: z
+    .string()
+    .max(131_072)
+    .refine((text) => text.trim().length > 0, 'Give a core'),
 });
 export type SarCoreInput = z.infer<typeof SarCoreInputSchema>;
 
@@ -132,7 +135,18 @@ export type SarCoresResponse = z.infer<typeof SarCoresResponseSchema>;
 
 /** A difference column: pActivity of endpoint `a` − pActivity of endpoint `b` (indices into the table's endpoints, 0 = `endpoint`). */
 export const SarDifferenceSchema = z
-  .object({ a: z.number().int().min(0).max(SAR_MAX_ENDPOINTS - 1), b: z.number().int().min(0).max(SAR_MAX_ENDPOINTS - 1) })
+  .object({
+    a: z
+      .number()
+      .int()
+      .min(0)
+      .max(SAR_MAX_ENDPOINTS - 1),
+    b: z
+      .number()
+      .int()
+      .min(0)
+      .max(SAR_MAX_ENDPOINTS - 1),
+  })
   .refine((d) => d.a !== d.b, 'A difference needs two different endpoints');
 export type SarDifference = z.infer<typeof SarDifferenceSchema>;
 
@@ -141,7 +155,10 @@ export const SarTableRequestSchema = z.object({
   /** The first endpoint: its compounds are the table's rows. */
   endpoint: SarEndpointSchema,
   /** Further endpoints shown beside it, each its own column (a compound without a value there shows none). */
-  moreEndpoints: z.array(SarEndpointSchema).max(SAR_MAX_ENDPOINTS - 1, `At most ${SAR_MAX_ENDPOINTS} endpoints in one table`).optional(),
+  moreEndpoints: z
+    .array(SarEndpointSchema)
+    .max(SAR_MAX_ENDPOINTS - 1, `At most ${SAR_MAX_ENDPOINTS} endpoints in one table`)
+    .optional(),
   /** Selectivity columns: pActivity A − pActivity B of two molar endpoints. */
   differences: z.array(SarDifferenceSchema).max(SAR_MAX_DIFFERENCES, `At most ${SAR_MAX_DIFFERENCES} difference columns`).optional(),
   cores: z.array(SarCoreInputSchema).min(1, 'Choose a core').max(SAR_MAX_CORES),
@@ -309,7 +326,8 @@ export const sarEndpoints = {
     method: 'POST',
     path: '/api/sar/table',
     access: SEARCH_ROLES,
-    summary: 'The SAR table of an endpoint around one or more cores: R-group decomposition, pActivity, MW, cLogP, LE, LipE, the compounds that do not fit, and the Free-Wilson analysis.',
+    summary:
+      'The SAR table of an endpoint around one or more cores: R-group decomposition, pActivity, MW, cLogP, LE, LipE, the compounds that do not fit, and the Free-Wilson analysis.',
     body: SarTableRequestSchema,
     response: SarTableSchema,
   }),
@@ -342,7 +360,8 @@ export const sarEndpoints = {
     method: 'POST',
     path: '/api/sar/export',
     access: ['FULL_USER', 'DOWNLOAD_EVALUATOR'],
-    summary: 'Exports the SAR table (XLSX with the R-groups as SMILES, or SDF with R-group fields) as an export job charged one credit per compound.',
+    summary:
+      'Exports the SAR table (XLSX with the R-groups as SMILES, or SDF with R-group fields) as an export job charged one credit per compound.',
     body: SarExportRequestSchema,
     response: ExportJobSchema,
   }),

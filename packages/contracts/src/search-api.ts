@@ -61,7 +61,8 @@ export const searchEndpoints = {
     method: 'POST',
     path: '/api/search/targets/resolve',
     access: SEARCH_ROLES,
-    summary: 'The targets the terms of a Target row stand for (families, prefixes, wildcards, identifiers), resolved as the search resolves them: the count and the first targets by name.',
+    summary:
+      'The targets the terms of a Target row stand for (families, prefixes, wildcards, identifiers), resolved as the search resolves them: the count and the first targets by name.',
     body: TargetResolveRequestSchema,
     response: TargetResolveResponseSchema,
     // A row of 10,000 uploaded terms with their ids.

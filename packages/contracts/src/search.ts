@@ -63,7 +63,10 @@ export const StructureQuerySchema = z
   .object({
     inputType: z.enum(STRUCTURE_INPUT_TYPES),
     // Not trimmed: a molfile's first lines may be blank. Blank values are refused all the same.
-    value: z.string().max(100_000).refine((v) => v.trim().length > 0, 'Enter a structure, name or InChIKey'),
+    value: z
+      .string()
+      .max(100_000)
+      .refine((v) => v.trim().length > 0, 'Enter a structure, name or InChIKey'),
     category: z.enum(STRUCTURE_CATEGORIES),
     similarityMin: z.number().min(0).max(1).nullable().optional(),
     similarityMax: z.number().min(0).max(1).nullable().optional(),
@@ -71,12 +74,21 @@ export const StructureQuerySchema = z
      * Similarity only: just the N structures of the whole knowledge base most similar to the query
      * within the range (ties by structure id); the row then combines with the others as any row.
      */
-    similarityNearest: z.number().int(SIMILARITY_NEAREST_MESSAGE).min(1, SIMILARITY_NEAREST_MESSAGE).max(MAX_SIMILARITY_NEAREST, SIMILARITY_NEAREST_MESSAGE).nullable().optional(),
+    similarityNearest: z
+      .number()
+      .int(SIMILARITY_NEAREST_MESSAGE)
+      .min(1, SIMILARITY_NEAREST_MESSAGE)
+      .max(MAX_SIMILARITY_NEAREST, SIMILARITY_NEAREST_MESSAGE)
+      .nullable()
+      .optional(),
     feature: z.enum(STRUCTURE_FEATURES).default('desalted'),
     /** Spec §5 read-only marker: the value came from a name, SMILES or InChIKey look-up and is shown locked. */
     readOnly: z.boolean().optional(),
   })
-  .refine((q) => rangeOk(q.similarityMin, q.similarityMax), { message: 'Minimum similarity is above the maximum', path: ['similarityMin'] });
+  .refine((q) => rangeOk(q.similarityMin, q.similarityMax), {
+    message: 'Minimum similarity is above the maximum',
+    path: ['similarityMin'],
+  });
 export type StructureQuery = z.infer<typeof StructureQuerySchema>;
 
 /** Spec §3 structure properties (min/max pairs) and physicochemical ones. */
@@ -108,11 +120,40 @@ export const StructurePropertiesSchema = z.object(propertyShape).superRefine((va
 export type StructureProperties = z.infer<typeof StructurePropertiesSchema>;
 
 /** Spec §5 structure property defaults (shown in the builder; not applied until the user asks). */
-export const PROPERTY_DEFAULTS = { molmin: 0, molmax: 500, rotbondsmin: 0, rotbondsmax: 100, logpmin: 0, logpmax: 100, psamin: 0, psamax: 100 } as const;
+export const PROPERTY_DEFAULTS = {
+  molmin: 0,
+  molmax: 500,
+  rotbondsmin: 0,
+  rotbondsmax: 100,
+  logpmin: 0,
+  logpmax: 100,
+  psamin: 0,
+  psamax: 100,
+} as const;
 export const PROPERTY_MIN_LIMIT = 20;
 /** Spec §4 structure rules. */
-export const RULE_OF_FIVE: StructureProperties = { molmin: 0, molmax: 500, hbdmin: 0, hbdmax: 5, hbamin: 0, hbamax: 10, logpmin: 0, logpmax: 5 };
-export const RULE_OF_THREE: StructureProperties = { molmin: 0, molmax: 300, hbdmin: 0, hbdmax: 3, hbamin: 0, hbamax: 3, rotbondsmin: 3, rotbondsmax: 3, logpmin: 0, logpmax: 3 };
+export const RULE_OF_FIVE: StructureProperties = {
+  molmin: 0,
+  molmax: 500,
+  hbdmin: 0,
+  hbdmax: 5,
+  hbamin: 0,
+  hbamax: 10,
+  logpmin: 0,
+  logpmax: 5,
+};
+export const RULE_OF_THREE: StructureProperties = {
+  molmin: 0,
+  molmax: 300,
+  hbdmin: 0,
+  hbdmax: 3,
+  hbamin: 0,
+  hbamax: 3,
+  rotbondsmin: 3,
+  rotbondsmax: 3,
+  logpmin: 0,
+  logpmax: 3,
+};
 
 // ---------------------------------------------------------------- sub-search shapes
 
@@ -146,9 +187,15 @@ export const ActivityTermSchema = z
     minValue: OptionalNumber,
     maxValue: OptionalNumber,
   })
-  .refine((t) => t.prefix !== 'R' || (t.minValue != null && t.maxValue != null), { message: 'A range (R) needs both a minimum and a maximum', path: ['minValue'] })
+  .refine((t) => t.prefix !== 'R' || (t.minValue != null && t.maxValue != null), {
+    message: 'A range (R) needs both a minimum and a maximum',
+    path: ['minValue'],
+  })
   .refine((t) => t.prefix !== 'R' || rangeOk(t.minValue, t.maxValue), { message: 'The minimum is above the maximum', path: ['minValue'] })
-  .refine((t) => t.prefix == null || t.prefix === 'R' || t.minValue != null, { message: 'Enter a value for the prefix', path: ['minValue'] });
+  .refine((t) => t.prefix == null || t.prefix === 'R' || t.minValue != null, {
+    message: 'Enter a value for the prefix',
+    path: ['minValue'],
+  });
 export type ActivityTerm = z.infer<typeof ActivityTermSchema>;
 
 /** Spec §3 bibliography custom rows. */
@@ -165,7 +212,10 @@ export const JournalTermSchema = z.object({
   pageNo: z.string().trim().max(30).optional(),
 });
 export const YearRangeSchema = z
-  .object({ fromYear: z.number().int().min(1800).max(2200).nullable().optional(), toYear: z.number().int().min(1800).max(2200).nullable().optional() })
+  .object({
+    fromYear: z.number().int().min(1800).max(2200).nullable().optional(),
+    toYear: z.number().int().min(1800).max(2200).nullable().optional(),
+  })
   .refine((r) => rangeOk(r.fromYear, r.toYear), { message: 'The from-year is after the to-year', path: ['fromYear'] });
 
 /** Spec §9 bibliography data sources: J(ournal), P(atent), O(ther). */
@@ -300,7 +350,10 @@ export const TreeRowSchema = RowBase.extend({
   selectedOption: z.literal('treeview'),
   tree: z.enum(TREE_VIEWS),
   /** Selected node ids of that tree (spec "Tree nodes": ids); a node means itself and everything under it. */
-  nodeIds: z.array(z.union([z.number().int(), z.string().max(300)])).min(1).max(10_000),
+  nodeIds: z
+    .array(z.union([z.number().int(), z.string().max(300)]))
+    .min(1)
+    .max(10_000),
   /** Labels of the selected nodes, for the session summary. */
   labels: z.array(z.string().max(500)).max(10_000).optional(),
 });
@@ -381,7 +434,11 @@ export type DefaultCounts = z.infer<typeof DefaultCountsSchema>;
 
 /** Spec §7 log calls (`lhslogs`, `activitylhslogs`, `assaysunloggedlogs`): materialise one id set of the session. */
 export const LogRequestSchema = z.object({ searchpostobject: SearchCriteriaSchema, sessionid: SessionIdSchema });
-export const LogResponseSchema = z.object({ sessionid: z.string(), table: z.enum(['structures', 'activities', 'assays']), rows: z.number().int() });
+export const LogResponseSchema = z.object({
+  sessionid: z.string(),
+  table: z.enum(['structures', 'activities', 'assays']),
+  rows: z.number().int(),
+});
 
 export const ChartDataStatusRequestSchema = z.object({ sessionid: SessionIdSchema });
 /** A search session id in a path (`progress/:sessionid`, `cancel/:sessionid`). */
@@ -417,8 +474,14 @@ export const AppliedFilterSchema = z.object({
   chartKey: z.string().max(100),
   /** The results tab the filter applies to (a saved query's filters without one apply to Activities). */
   tab: ResultTabKeySchema.optional(),
-  include: z.array(z.union([z.string().max(500), z.number()])).max(10_000).optional(),
-  exclude: z.array(z.union([z.string().max(500), z.number()])).max(10_000).optional(),
+  include: z
+    .array(z.union([z.string().max(500), z.number()]))
+    .max(10_000)
+    .optional(),
+  exclude: z
+    .array(z.union([z.string().max(500), z.number()]))
+    .max(10_000)
+    .optional(),
   minValue: z.number().nullable().optional(),
   maxValue: z.number().nullable().optional(),
 });
@@ -475,7 +538,14 @@ export const HomeOverviewSchema = z.object({
   recentSearches: z.array(RecentSearchSchema),
   savedQueries: z.array(CriteriaOptionSchema),
   recentDocuments: z.array(
-    z.object({ ref_id: z.number().int(), ref_type: z.string(), title: z.string().nullable(), reference: z.string().nullable(), year: z.number().int().nullable(), activities: z.number().int() }),
+    z.object({
+      ref_id: z.number().int(),
+      ref_type: z.string(),
+      title: z.string().nullable(),
+      reference: z.string().nullable(),
+      year: z.number().int().nullable(),
+      activities: z.number().int(),
+    }),
   ),
 });
 export type HomeOverview = z.infer<typeof HomeOverviewSchema>;

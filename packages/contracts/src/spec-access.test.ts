@@ -16,14 +16,7 @@ type Openers = 'public' | 'any logged-in role' | readonly Role[];
 
 const SEARCH = ['FULL_USER', 'EVALUATE_USER', 'DOWNLOAD_EVALUATOR'] as const;
 const EXPORT = ['FULL_USER', 'DOWNLOAD_EVALUATOR'] as const;
-const DASHBOARD = [
-  'FULL_USER',
-  'EVALUATE_USER',
-  'DOWNLOAD_EVALUATOR',
-  'GOSTAR_ADMIN',
-  'FLAT_FILE_ONLY',
-  'FLAT_FILE_ADMIN',
-] as const;
+const DASHBOARD = ['FULL_USER', 'EVALUATE_USER', 'DOWNLOAD_EVALUATOR', 'GOSTAR_ADMIN', 'FLAT_FILE_ONLY', 'FLAT_FILE_ADMIN'] as const;
 
 /** Spec §2's route table, row by row. */
 const SPEC_ROUTES: Readonly<Record<string, Openers>> = {
@@ -353,7 +346,12 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
   {
     why: '/account/mfa for the admin roles (second factor)',
     openers: ['SUPER_ADMIN', 'GOSTAR_ADMIN', 'FLAT_FILE_ADMIN'],
-    calls: ['POST /api/account/mfa/enrol', 'POST /api/account/mfa/enrol/confirm', 'POST /api/account/mfa/verify', 'POST /api/account/mfa/recovery-codes'],
+    calls: [
+      'POST /api/account/mfa/enrol',
+      'POST /api/account/mfa/enrol/confirm',
+      'POST /api/account/mfa/verify',
+      'POST /api/account/mfa/recovery-codes',
+    ],
   },
 ];
 

@@ -20,7 +20,9 @@ export type AdminRole = z.infer<typeof AdminRoleSchema>;
 export const ADMIN_ROLE_MAX_DAYS = 5 * 366;
 export const SUPERADMIN_MAX_PAGE_SIZE = 200;
 
-const IsoDate = z.iso.datetime({ offset: true, message: 'Give a date as YYYY-MM-DD or an ISO date-time.' }).or(z.iso.date({ message: 'Give a date as YYYY-MM-DD or an ISO date-time.' }));
+const IsoDate = z.iso
+  .datetime({ offset: true, message: 'Give a date as YYYY-MM-DD or an ISO date-time.' })
+  .or(z.iso.date({ message: 'Give a date as YYYY-MM-DD or an ISO date-time.' }));
 const Page = {
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(SUPERADMIN_MAX_PAGE_SIZE).default(50),
@@ -65,7 +67,18 @@ export const SubscriptionIdParamsSchema = z.object({ subscriptionId: z.coerce.nu
 
 /* ---------- audit log ---------- */
 
-export const AUDIT_TARGET_TYPES = ['organisation', 'user', 'subscription', 'credits', 'session', 'role', 'setting', 'term', 'dataset', 'mfa'] as const;
+export const AUDIT_TARGET_TYPES = [
+  'organisation',
+  'user',
+  'subscription',
+  'credits',
+  'session',
+  'role',
+  'setting',
+  'term',
+  'dataset',
+  'mfa',
+] as const;
 
 export const AuditQuerySchema = z
   .object({
@@ -179,9 +192,13 @@ function bounded(key: SettingKey) {
   return z.number(range).int(range).min(min, range).max(max, range);
 }
 
-export const RuntimeSettingsSchema = z.object(Object.fromEntries(SETTING_KEYS.map((key) => [key, bounded(key)])) as { [K in SettingKey]: ReturnType<typeof bounded> });
+export const RuntimeSettingsSchema = z.object(
+  Object.fromEntries(SETTING_KEYS.map((key) => [key, bounded(key)])) as { [K in SettingKey]: ReturnType<typeof bounded> },
+);
 export type RuntimeSettings = z.infer<typeof RuntimeSettingsSchema>;
-export const SettingsUpdateSchema = RuntimeSettingsSchema.partial().refine((value) => Object.keys(value).length > 0, { message: 'Change at least one setting.' });
+export const SettingsUpdateSchema = RuntimeSettingsSchema.partial().refine((value) => Object.keys(value).length > 0, {
+  message: 'Change at least one setting.',
+});
 export type SettingsUpdate = z.infer<typeof SettingsUpdateSchema>;
 
 export const SettingsStateSchema = z.object({

@@ -18,7 +18,10 @@ export const TARGET_RESOLVE_MAX_TERMS = 10_000;
 export const TARGET_RESOLVE_MAX_LISTED = 500;
 
 export const TargetResolveRequestSchema = z.object({
-  targets: z.array(TargetTermSchema).min(1, 'Give at least one target term').max(TARGET_RESOLVE_MAX_TERMS, `A Target row holds at most ${TARGET_RESOLVE_MAX_TERMS.toLocaleString('en-US')} terms`),
+  targets: z
+    .array(TargetTermSchema)
+    .min(1, 'Give at least one target term')
+    .max(TARGET_RESOLVE_MAX_TERMS, `A Target row holds at most ${TARGET_RESOLVE_MAX_TERMS.toLocaleString('en-US')} terms`),
   /** How many of the targets to list (by name); 0 answers the counts alone. */
   limit: z.number().int().min(0).max(TARGET_RESOLVE_MAX_LISTED).default(100),
 });

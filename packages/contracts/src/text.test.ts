@@ -10,12 +10,18 @@ describe('the invalid-text rule', () => {
   });
 
   it('names the field, in arrays, nested objects and keys', () => {
-    expect(findInvalidText({ rows: [{ value: 'ok' }, { value: 'bad\u0000' }] }, 'body')).toEqual({ path: 'body.rows.1.value', reason: 'nul' });
+    expect(findInvalidText({ rows: [{ value: 'ok' }, { value: 'bad\u0000' }] }, 'body')).toEqual({
+      path: 'body.rows.1.value',
+      reason: 'nul',
+    });
     expect(findInvalidText({ ['k\u0000']: 1 }, 'query')).toEqual({ path: 'query.k\u0000', reason: 'nul' });
     expect(findInvalidText({ a: { b: ['\udfff'] } }, 'body')).toEqual({ path: 'body.a.b.0', reason: 'surrogate' });
     expect(findInvalidText({ a: 1, b: [true, null, 'fine'] }, 'body')).toBeNull();
     // Query strings and path parameters come as objects of the parsers' own prototypes: walked.
-    expect(findInvalidText(Object.assign(Object.create(null) as object, { q: 'x\u0000' }), 'query')).toEqual({ path: 'query.q', reason: 'nul' });
+    expect(findInvalidText(Object.assign(Object.create(null) as object, { q: 'x\u0000' }), 'query')).toEqual({
+      path: 'query.q',
+      reason: 'nul',
+    });
     function Empty() {}
     Empty.prototype = Object.create(null) as object;
     const parsed = Object.assign(Object.create(Empty.prototype as object) as object, { id: 'x\u0000' });

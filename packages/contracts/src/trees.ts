@@ -7,7 +7,18 @@ import { SEARCH_ROLES } from './roles.ts';
  * parentid). Trees load lazily: a call answers the children of one node (`root` for the top).
  * `count` is the number of distinct structures with data under the node (precomputed).
  */
-export const TREE_KEYS = ['target', 'indication', 'sourceontology', 'activityendpoint', 'adme', 'toxicity', 'pathways', 'clinicalphase', 'assaymethodname', 'bibliography'] as const;
+export const TREE_KEYS = [
+  'target',
+  'indication',
+  'sourceontology',
+  'activityendpoint',
+  'adme',
+  'toxicity',
+  'pathways',
+  'clinicalphase',
+  'assaymethodname',
+  'bibliography',
+] as const;
 export type TreeKey = (typeof TREE_KEYS)[number];
 
 /** Tree key per tree view as sent in a tree row (spec §4: Taxonomy is sent as SourceOntologyTreeView). */
@@ -46,14 +57,33 @@ export const TreeNodeSchema: z.ZodType<TreeNode> = z.lazy(() =>
     children: z.array(TreeNodeSchema).optional(),
   }),
 );
-export const TreeChildrenResponseSchema = z.object({ tree: z.enum(TREE_KEYS), parentid: z.string().nullable(), nodes: z.array(TreeNodeSchema) });
+export const TreeChildrenResponseSchema = z.object({
+  tree: z.enum(TREE_KEYS),
+  parentid: z.string().nullable(),
+  nodes: z.array(TreeNodeSchema),
+});
 export type TreeChildrenResponse = z.infer<typeof TreeChildrenResponseSchema>;
 
-const TreeIdParams = z.object({ tree: z.enum(['target', 'indication', 'sourceontology', 'activityendpoint', 'pathways', 'clinicalphase', 'assaymethodname', 'bibliography']), id: z.string().min(1).max(300) });
+const TreeIdParams = z.object({
+  tree: z.enum([
+    'target',
+    'indication',
+    'sourceontology',
+    'activityendpoint',
+    'pathways',
+    'clinicalphase',
+    'assaymethodname',
+    'bibliography',
+  ]),
+  id: z.string().min(1).max(300),
+});
 const IdParams = z.object({ id: z.string().min(1).max(300) });
 
 /** Search inside a tree: matching nodes with the path of labels from the root, so the client can expand to them. */
-export const TreeSearchQuerySchema = z.object({ term: z.string().trim().min(1).max(200), limit: z.coerce.number().int().min(1).max(200).default(50) });
+export const TreeSearchQuerySchema = z.object({
+  term: z.string().trim().min(1).max(200),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
 export const TreeSearchResponseSchema = z.object({
   items: z.array(z.object({ node: TreeNodeSchema, path: z.array(z.object({ id: z.string(), label: z.string() })) })),
 });

@@ -55,7 +55,10 @@ export const UploadValidateRequestSchema = z.object({
   /** The file's bytes, base64-encoded (at most UPLOAD_MAX_BYTES before encoding). */
   contentBase64: z
     .string()
-    .max(Math.ceil((UPLOAD_MAX_BYTES * 4) / 3) + 8, `A file of search terms may be at most ${UPLOAD_MAX_BYTES / 1024 / 1024} MB. Split the list into smaller files.`),
+    .max(
+      Math.ceil((UPLOAD_MAX_BYTES * 4) / 3) + 8,
+      `A file of search terms may be at most ${UPLOAD_MAX_BYTES / 1024 / 1024} MB. Split the list into smaller files.`,
+    ),
 });
 export type UploadValidateRequest = z.infer<typeof UploadValidateRequestSchema>;
 

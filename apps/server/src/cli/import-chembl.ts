@@ -15,15 +15,18 @@ import { findDemoData, mixedDataMessage } from '../modules/knowledge-base/chembl
 import { openChemblFile } from '../modules/knowledge-base/chembl/sqlite-source.ts';
 import type { ImportProgress, ImportSummary } from '../modules/knowledge-base/chembl/chembl-import.ts';
 
-const USAGE = 'Usage: npm run import:chembl -- <chembl_NN.db> [--database-url URL] [--batch-size N] [--workers N] [--restart] [--allow-mixed] [--progress-seconds S]';
+const USAGE =
+  'Usage: npm run import:chembl -- <chembl_NN.db> [--database-url URL] [--batch-size N] [--workers N] [--restart] [--allow-mixed] [--progress-seconds S]';
 
 function progressBar(p: ImportProgress, startedAt: number): string {
   const width = 30;
   const fraction = p.rowsTotal > 0 ? Math.min(1, p.rowsRead / p.rowsTotal) : 0;
   const filled = Math.round(fraction * width);
   const seconds = (performance.now() - startedAt) / 1000;
-  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(100 * fraction).toFixed(0)}% ` +
-    `step ${p.stepNumber}/${p.steps} ${p.step}: ${p.read.toLocaleString('en')}/${p.total.toLocaleString('en')} rows, ${seconds.toFixed(0)} s`;
+  return (
+    `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(100 * fraction).toFixed(0)}% ` +
+    `step ${p.stepNumber}/${p.steps} ${p.step}: ${p.read.toLocaleString('en')}/${p.total.toLocaleString('en')} rows, ${seconds.toFixed(0)} s`
+  );
 }
 
 function formatCounts(counts: Record<string, number>): string {
@@ -45,12 +48,17 @@ function printSummary(summary: ImportSummary): void {
   if (summary.missingTables.length > 0) lines.push(`Tables not in this file (skipped): ${summary.missingTables.join(', ')}`);
   for (const [table, why] of Object.entries(summary.tablesNotRead)) lines.push(`Not read: ${table} (${why})`);
   for (const warning of summary.warnings) lines.push(`WARNING: ${warning}`);
-  lines.push(`Totals: read ${summary.totals.read.toLocaleString('en')}, loaded ${summary.totals.loaded.toLocaleString('en')}, skipped ${summary.totals.skipped.toLocaleString('en')}`);
+  lines.push(
+    `Totals: read ${summary.totals.read.toLocaleString('en')}, loaded ${summary.totals.loaded.toLocaleString('en')}, skipped ${summary.totals.skipped.toLocaleString('en')}`,
+  );
   lines.push(`Knowledge base now: ${formatCounts(summary.counts)}`);
   lines.push(...loadLines(summary));
   if (summary.complete) lines.push(`Done: dataset label "${summary.datasetLabel}".`);
   else if (summary.stopped) lines.push('Not complete: run the same command again to continue.');
-  else lines.push(`Loaded what the file allows (dataset label "${summary.datasetLabel}"); a repaired or complete file can be imported on top.`);
+  else
+    lines.push(
+      `Loaded what the file allows (dataset label "${summary.datasetLabel}"); a repaired or complete file can be imported on top.`,
+    );
   console.log(lines.join('\n'));
 }
 
@@ -61,16 +69,23 @@ function loadLines(summary: ImportSummary): string[] {
   const { load } = summary;
   if (!load.report) return [`Load ${load.loadId} (${load.kind} ${load.label}) not finished yet.`];
   const n = (v: number) => v.toLocaleString('en');
-  const lines = [`Load ${load.loadId}: ${load.kind} to ${load.label} — what changed:`, '  entity               added    updated    retired      total'];
+  const lines = [
+    `Load ${load.loadId}: ${load.kind} to ${load.label} — what changed:`,
+    '  entity               added    updated    retired      total',
+  ];
   for (const c of load.report.changes) {
-    lines.push(`  ${c.entity.padEnd(18)} ${n(c.added).padStart(8)} ${n(c.updated).padStart(10)} ${n(c.retired).padStart(10)} ${n(c.total).padStart(10)}`);
+    lines.push(
+      `  ${c.entity.padEnd(18)} ${n(c.added).padStart(8)} ${n(c.updated).padStart(10)} ${n(c.retired).padStart(10)} ${n(c.total).padStart(10)}`,
+    );
   }
   const q = load.report.quality;
   if (q) {
-    lines.push('Data quality:',
+    lines.push(
+      'Data quality:',
       `  activities ${n(q.activities.total)}: with a structure ${pct(q.activities.withStructure, q.activities.total)}, ` +
-      `standardised ${pct(q.activities.standardised, q.activities.total)}, unit conversions to µM ${n(q.activities.unitConversions)}`,
-      `  compounds ${n(q.compounds.total)}: with a structure ${pct(q.compounds.withStructure, q.compounds.total)}`);
+        `standardised ${pct(q.activities.standardised, q.activities.total)}, unit conversions to µM ${n(q.activities.unitConversions)}`,
+      `  compounds ${n(q.compounds.total)}: with a structure ${pct(q.compounds.withStructure, q.compounds.total)}`,
+    );
     for (const s of q.skipped) lines.push(`  skipped in ${s.step}: ${n(s.rows)} (${s.reason})`);
   }
   for (const note of load.report.notes) lines.push(`  note: ${note}`);
@@ -132,8 +147,10 @@ async function main(): Promise<number> {
       // A long import's log keeps what each step did, even if a later step is interrupted.
       onStepDone: (s) => {
         if (s.read === 0) return;
-        process.stderr.write(`${tty ? '\r\x1b[K' : ''}step ${s.step} ${s.status} in ${s.seconds.toFixed(1)} s: read ${s.read.toLocaleString('en')}; ` +
-          `loaded ${formatCounts(s.loaded)}; skipped ${formatCounts(s.skipped)}\n`);
+        process.stderr.write(
+          `${tty ? '\r\x1b[K' : ''}step ${s.step} ${s.status} in ${s.seconds.toFixed(1)} s: read ${s.read.toLocaleString('en')}; ` +
+            `loaded ${formatCounts(s.loaded)}; skipped ${formatCounts(s.skipped)}\n`,
+        );
       },
     });
     if (tty) process.stderr.write('\n');
@@ -152,7 +169,10 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code), (error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

@@ -18,9 +18,11 @@ function progressBar(p: SeedProgress, startedAt: number, resumedAt: number): str
   const seconds = (performance.now() - startedAt) / 1000;
   const thisRun = p.chunksDone - resumedAt;
   const eta = thisRun > 0 ? (seconds / thisRun) * (p.chunksTotal - p.chunksDone) : 0;
-  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${p.chunksDone}/${p.chunksTotal} chunks, ` +
+  return (
+    `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${p.chunksDone}/${p.chunksTotal} chunks, ` +
     `${p.structures.toLocaleString('en')} structures, ${p.activities.toLocaleString('en')} activities, ` +
-    `${seconds.toFixed(0)} s, eta ${eta.toFixed(0)} s`;
+    `${seconds.toFixed(0)} s, eta ${eta.toFixed(0)} s`
+  );
 }
 
 async function main(): Promise<void> {

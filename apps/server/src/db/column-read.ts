@@ -109,9 +109,12 @@ export type Table = 'activities' | 'compounds' | 'clinical_compounds' | 'structu
 
 /** The highest id of a table (0 when empty); ids are read as 32-bit integers, so a larger one is refused. */
 export async function maxId(db: Db, table: Table, column: string): Promise<number> {
-  const { rows } = await sql<{ max: string | number }>`SELECT coalesce(max(${sql.ref(column)}), 0)::text AS max FROM ${sql.table(table)}`.execute(db);
+  const { rows } = await sql<{
+    max: string | number;
+  }>`SELECT coalesce(max(${sql.ref(column)}), 0)::text AS max FROM ${sql.table(table)}`.execute(db);
   const max = Number(rows[0]?.max ?? 0);
-  if (max > 2 ** 31 - 1) throw new Error(`${table}.${column} reaches ${max}, beyond the 32-bit ids held in memory: the SQL path stays in use.`);
+  if (max > 2 ** 31 - 1)
+    throw new Error(`${table}.${column} reaches ${max}, beyond the 32-bit ids held in memory: the SQL path stays in use.`);
   return max;
 }
 
@@ -139,7 +142,15 @@ function permute<T extends ColumnArray>(values: T, order: Int32Array): T {
  * Calls `each` with every chunk of ids 1..maxId: its ids and its columns' values in the same
  * order (all aggregates of one query see the rows in the same order); by ascending id when `sorted`.
  */
-async function readChunks(db: Db, table: Table, id: string, columns: readonly ColumnSpec[], maxId: number, sorted: boolean, each: (ids: Int32Array, values: ColumnArray[]) => void): Promise<void> {
+async function readChunks(
+  db: Db,
+  table: Table,
+  id: string,
+  columns: readonly ColumnSpec[],
+  maxId: number,
+  sorted: boolean,
+  each: (ids: Int32Array, values: ColumnArray[]) => void,
+): Promise<void> {
   const idRef = sql.ref(id);
   const aggregates = [aggregate({ kind: 'int', expr: idRef }, 'ids'), ...columns.map((spec, i) => aggregate(spec, `c${i}`))];
   const query = (from: number) =>
@@ -170,7 +181,10 @@ async function readChunks(db: Db, table: Table, id: string, columns: readonly Co
       continue;
     }
     const order = ascendingOrder(ids, from);
-    each(permute(ids, order), values.map((chunk) => permute(chunk, order)));
+    each(
+      permute(ids, order),
+      values.map((chunk) => permute(chunk, order)),
+    );
   }
 }
 
@@ -179,7 +193,14 @@ async function readChunks(db: Db, table: Table, id: string, columns: readonly Co
  * or the NULL code). `onIds` receives each chunk's ids (the set of all ids). For tables whose
  * ids are dense (structures, compound records, development compounds).
  */
-export async function readColumns(db: Db, table: Table, id: string, columns: readonly ColumnSpec[], maxId: number, onIds?: (ids: Int32Array) => void): Promise<ColumnArray[]> {
+export async function readColumns(
+  db: Db,
+  table: Table,
+  id: string,
+  columns: readonly ColumnSpec[],
+  maxId: number,
+  onIds?: (ids: Int32Array) => void,
+): Promise<ColumnArray[]> {
   const arrays = columns.map((spec) => allocate(spec, maxId + 1));
   await readChunks(db, table, id, columns, maxId, false, (ids, values) => {
     onIds?.(ids);
@@ -197,7 +218,13 @@ export async function readColumns(db: Db, table: Table, id: string, columns: rea
  * tables whose ids may be sparse (activities: the demo seed leaves 3 of 4 ids unused, an import
  * over years leaves gaps), so memory follows the rows, not the highest id.
  */
-export async function readDenseColumns(db: Db, table: Table, id: string, columns: readonly ColumnSpec[], maxId: number): Promise<{ ids: Int32Array; columns: ColumnArray[] }> {
+export async function readDenseColumns(
+  db: Db,
+  table: Table,
+  id: string,
+  columns: readonly ColumnSpec[],
+  maxId: number,
+): Promise<{ ids: Int32Array; columns: ColumnArray[] }> {
   const idChunks: Int32Array[] = [];
   const valueChunks: ColumnArray[][] = columns.map(() => []);
   await readChunks(db, table, id, columns, maxId, true, (ids, values) => {

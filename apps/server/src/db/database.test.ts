@@ -8,10 +8,12 @@ import type { DatabaseHandle } from './database.ts';
  * SQL that turns a date into an instant (a day's bounds) must not shift by the session's offset.
  */
 
-const timeZone = async (db: DatabaseHandle['db']) => (await sql<{ tz: string }>`SELECT current_setting('TimeZone') AS tz`.execute(db)).rows[0]?.tz;
+const timeZone = async (db: DatabaseHandle['db']) =>
+  (await sql<{ tz: string }>`SELECT current_setting('TimeZone') AS tz`.execute(db)).rows[0]?.tz;
 /** The instant a date's midnight becomes when the session converts it itself (no explicit zone). */
 const midnight = async (db: DatabaseHandle['db']) =>
-  (await sql<{ t: string }>`SELECT to_char('2026-01-05'::date::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS t`.execute(db)).rows[0]?.t;
+  (await sql<{ t: string }>`SELECT to_char('2026-01-05'::date::timestamptz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS t`.execute(db))
+    .rows[0]?.t;
 
 describe('database sessions', () => {
   let handle: DatabaseHandle | undefined;
@@ -39,7 +41,10 @@ describe('database sessions', () => {
     const db = handle.db;
     // Several connections at once (each statement holds its own while it sleeps).
     const zones = await Promise.all(
-      Array.from({ length: 4 }, async () => (await sql<{ tz: string }>`SELECT current_setting('TimeZone') AS tz, pg_sleep(0.05)`.execute(db)).rows[0]?.tz),
+      Array.from(
+        { length: 4 },
+        async () => (await sql<{ tz: string }>`SELECT current_setting('TimeZone') AS tz, pg_sleep(0.05)`.execute(db)).rows[0]?.tz,
+      ),
     );
     expect(zones).toEqual([APP_TIME_ZONE, APP_TIME_ZONE, APP_TIME_ZONE, APP_TIME_ZONE]);
     expect(await midnight(db)).toBe('2026-01-05T00:00');

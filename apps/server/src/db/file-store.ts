@@ -59,7 +59,10 @@ export class FileWriter {
     const rest = all.subarray(size);
     this.pending = rest.length ? [rest] : [];
     this.pendingBytes = rest.length;
-    await this.db.insertInto('stored_file_chunks').values({ file_id: this.fileId, seq: this.seq++, data: chunk }).execute();
+    await this.db
+      .insertInto('stored_file_chunks')
+      .values({ file_id: this.fileId, seq: this.seq++, data: chunk })
+      .execute();
     this.written += chunk.length;
   }
 
@@ -77,7 +80,13 @@ export class FileStore {
   async create(file: NewFile): Promise<FileWriter> {
     const row = await this.db
       .insertInto('stored_files')
-      .values({ purpose: file.purpose, owner_id: file.ownerId, file_name: file.fileName, content_type: file.contentType, expires_at: file.expiresAt })
+      .values({
+        purpose: file.purpose,
+        owner_id: file.ownerId,
+        file_name: file.fileName,
+        content_type: file.contentType,
+        expires_at: file.expiresAt,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return new FileWriter(this.db, Number(row.id));
@@ -105,7 +114,12 @@ export class FileStore {
     return new Readable({
       async read() {
         try {
-          const row = await db.selectFrom('stored_file_chunks').select('data').where('file_id', '=', fileId).where('seq', '=', seq).executeTakeFirst();
+          const row = await db
+            .selectFrom('stored_file_chunks')
+            .select('data')
+            .where('file_id', '=', fileId)
+            .where('seq', '=', seq)
+            .executeTakeFirst();
           seq += 1;
           this.push(row ? Buffer.from(row.data) : null);
         } catch (error) {

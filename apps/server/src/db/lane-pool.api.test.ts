@@ -27,7 +27,11 @@ describe.runIf(process.env.TEST_DATABASE_URL)('connection lanes on a PostgreSQL 
   });
 
   /** Holds every connection of a lane (and one more call waiting) until `release` resolves. */
-  function holdLane(db: DatabaseHandle['db'], lane: Exclude<DbLane, 'session'>, release: Promise<void>): { settled: () => boolean; done: Promise<unknown> } {
+  function holdLane(
+    db: DatabaseHandle['db'],
+    lane: Exclude<DbLane, 'session'>,
+    release: Promise<void>,
+  ): { settled: () => boolean; done: Promise<unknown> } {
     let settled = false;
     const run = RUN_IN[lane];
     const held = Array.from({ length: LANE_CONNECTIONS[lane] + 1 }, () =>
@@ -73,7 +77,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('connection lanes on a PostgreSQL 
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const others = (['interactive', 'bulk', 'sets'] as const).map((lane) => holdLane(handle!.db, lane, gate));
-    const name = await withSessionLane(async () => (await sql<{ name: string }>`SELECT current_setting('application_name') AS name`.execute(handle!.db)).rows[0]?.name);
+    const name = await withSessionLane(
+      async () => (await sql<{ name: string }>`SELECT current_setting('application_name') AS name`.execute(handle!.db)).rows[0]?.name,
+    );
     expect(name).toBe('kb-session');
     expect(others.some((held) => held.settled())).toBe(false);
     release();

@@ -30,7 +30,9 @@ describe('migration 0016 (administration)', () => {
     const handle = await openDatabase({});
     try {
       await migrateToLatest(handle, partial);
-      await sql`INSERT INTO users (email, organisation) VALUES ('client@acme.test', 'Acme'), ('evaluator@acme.test', ' acme '), ('nobody@beta.test', 'Beta')`.execute(handle.db);
+      await sql`INSERT INTO users (email, organisation) VALUES ('client@acme.test', 'Acme'), ('evaluator@acme.test', ' acme '), ('nobody@beta.test', 'Beta')`.execute(
+        handle.db,
+      );
       await sql`INSERT INTO subscriptions (user_id, role_name, contract_id, end_date)
         SELECT id, CASE email WHEN 'client@acme.test' THEN 'FULL_USER' ELSE 'EVALUATE_USER' END, 'C-1', now() + interval '30 days'
         FROM users WHERE email <> 'nobody@beta.test'`.execute(handle.db);
@@ -38,7 +40,9 @@ describe('migration 0016 (administration)', () => {
       const { rows: organisations } = await sql<{ name: string }>`SELECT name FROM organisations ORDER BY name`.execute(handle.db);
       expect(organisations.map((o) => o.name)).toEqual(['Acme', 'Beta']);
       const { rows: users } = await sql<{ email: string; organisation: string | null }>`
-        SELECT u.email, o.name AS organisation FROM users u LEFT JOIN organisations o ON o.id = u.organisation_id ORDER BY u.email`.execute(handle.db);
+        SELECT u.email, o.name AS organisation FROM users u LEFT JOIN organisations o ON o.id = u.organisation_id ORDER BY u.email`.execute(
+        handle.db,
+      );
       expect(users).toEqual([
         { email: 'client@acme.test', organisation: 'Acme' },
         { email: 'evaluator@acme.test', organisation: null },

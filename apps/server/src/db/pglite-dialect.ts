@@ -44,7 +44,9 @@ function pgliteArtifacts(): Promise<PgliteArtifacts | null> {
   artifacts ??= (async () => {
     const dist = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
     const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<object> } }).WebAssembly;
-    const [pglite, initdb, bundle] = await Promise.all(['pglite.wasm', 'initdb.wasm', 'pglite.data'].map((file) => fs.promises.readFile(path.join(dist, file))));
+    const [pglite, initdb, bundle] = await Promise.all(
+      ['pglite.wasm', 'initdb.wasm', 'pglite.data'].map((file) => fs.promises.readFile(path.join(dist, file))),
+    );
     const [pgliteWasmModule, initdbWasmModule] = await Promise.all([wasm.compile(pglite!), wasm.compile(initdb!)]);
     return { pgliteWasmModule, initdbWasmModule, fsBundle: new Uint8Array(bundle!) };
   })().catch(() => null);
@@ -102,7 +104,12 @@ export class PGliteWorkerClient {
     return client;
   }
 
-  private send(message: { op: 'query' | 'exec' | 'dump' | 'close'; sql?: string; params?: readonly unknown[]; file?: string }): Promise<Reply['result']> {
+  private send(message: {
+    op: 'query' | 'exec' | 'dump' | 'close';
+    sql?: string;
+    params?: readonly unknown[];
+    file?: string;
+  }): Promise<Reply['result']> {
     if (this.stoppedWith) return Promise.reject(this.stoppedWith);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -228,7 +235,9 @@ class PriorityDriver implements Driver {
     const bulk = this.waiting.bulk[0];
     // A call under way (its first statement less than INTERACTIVE_HOLD_MS ago) goes on first; then an
     // overdue bulk statement, taking turns with new interactive work; then interactive, then bulk.
-    const held = this.waiting.interactive.findIndex((w) => w.scope && this.scopes.has(w.scope) && now - (w.scope.firstUseAt ?? 0) < INTERACTIVE_HOLD_MS);
+    const held = this.waiting.interactive.findIndex(
+      (w) => w.scope && this.scopes.has(w.scope) && now - (w.scope.firstUseAt ?? 0) < INTERACTIVE_HOLD_MS,
+    );
     const bulkOverdue = held < 0 && bulk !== undefined && now - bulk.since >= BULK_MAX_WAIT_MS && !this.overdueServed;
     const hold = this.holdUntil();
     const next =
@@ -244,16 +253,21 @@ class PriorityDriver implements Driver {
       return;
     }
     if (bulk && !this.timer) {
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        this.dispatch();
-      }, Math.max(1, Math.min(hold - now, bulk.since + BULK_MAX_WAIT_MS - now)));
+      this.timer = setTimeout(
+        () => {
+          this.timer = null;
+          this.dispatch();
+        },
+        Math.max(1, Math.min(hold - now, bulk.since + BULK_MAX_WAIT_MS - now)),
+      );
       this.timer.unref();
     }
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(settings.isolationLevel ? `start transaction isolation level ${settings.isolationLevel}` : 'begin'));
+    await connection.executeQuery(
+      CompiledQuery.raw(settings.isolationLevel ? `start transaction isolation level ${settings.isolationLevel}` : 'begin'),
+    );
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {

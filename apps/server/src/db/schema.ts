@@ -158,7 +158,21 @@ export interface SearchSessionsTable extends SessionResultColumns, SessionRunCol
 }
 
 /** The one Kysely database interface: add a table here when a migration adds it. */
-export interface Database extends KnowledgeBaseTables, SearchTables, LookupTables, TreeTables, UploadTables, ChemistryTables, ResultsTables, ExportTables, SarTables, AuditTables, CreditTables, AdminTables, MfaTables, DynamicQueryTables {
+export interface Database
+  extends KnowledgeBaseTables,
+    SearchTables,
+    LookupTables,
+    TreeTables,
+    UploadTables,
+    ChemistryTables,
+    ResultsTables,
+    ExportTables,
+    SarTables,
+    AuditTables,
+    CreditTables,
+    AdminTables,
+    MfaTables,
+    DynamicQueryTables {
   app_settings: AppSettingsTable;
   users: UsersTable;
   subscriptions: SubscriptionsTable;

@@ -7,13 +7,17 @@ import type { LoginResult } from '@kb/contracts/auth';
 import { ONE_DATABASE, authHeaders, startTestApp } from '../../test/harness.ts';
 import type { TestApp } from '../../test/harness.ts';
 
-
 /**
  * A callable URL for a path pattern: the product name, else a plausible value per parameter. A
  * subscription id names none (an empty body may end one: that would log its user out mid-matrix).
  */
 const concreteUrl = (path: string) =>
-  path.replace(':product', 'gostar').replace(':code', 'some-code').replace(':tree', 'target').replace(':subscriptionId', '999999').replace(/:[A-Za-z_]+/g, '1');
+  path
+    .replace(':product', 'gostar')
+    .replace(':code', 'some-code')
+    .replace(':tree', 'target')
+    .replace(':subscriptionId', '999999')
+    .replace(/:[A-Za-z_]+/g, '1');
 
 describe.each(ONE_DATABASE)('server-side access control on %s', (kind) => {
   let t: TestApp;
@@ -25,7 +29,9 @@ describe.each(ONE_DATABASE)('server-side access control on %s', (kind) => {
   afterAll(() => t.close());
 
   it('registers every /api route from the contract, each declaring who may call it', () => {
-    const apiRoutes = t.app.registeredRoutes.filter((r) => r.url.startsWith('/api') && !r.url.startsWith('/api/docs') && r.method !== 'HEAD');
+    const apiRoutes = t.app.registeredRoutes.filter(
+      (r) => r.url.startsWith('/api') && !r.url.startsWith('/api/docs') && r.method !== 'HEAD',
+    );
     const contract = new Set(ALL_ENDPOINTS.map((e) => `${e.method} ${e.path}`));
     for (const route of apiRoutes) {
       expect(contract.has(`${route.method} ${route.url}`), `${route.method} ${route.url} is not in the contract`).toBe(true);
@@ -37,7 +43,11 @@ describe.each(ONE_DATABASE)('server-side access control on %s', (kind) => {
   it.each(ALL_ENDPOINTS.filter((e) => e.access !== 'public').map((e) => [`${e.method} ${e.path}`, e] as const))(
     'fails with status 401 "token is missing" for %s without a token',
     async (_name, endpoint) => {
-      const res = await t.call({ method: endpoint.method, url: concreteUrl(endpoint.path), payload: endpoint.method === 'GET' ? undefined : {} });
+      const res = await t.call({
+        method: endpoint.method,
+        url: concreteUrl(endpoint.path),
+        payload: endpoint.method === 'GET' ? undefined : {},
+      });
       expect(res.statusCode).toBe(401);
       expect(res.data.message).toBe('token is missing');
     },

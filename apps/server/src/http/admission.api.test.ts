@@ -22,7 +22,11 @@ describe.each(ONE_DATABASE)('admission of searches over HTTP on %s', (kind) => {
   afterAll(() => t.close());
 
   const post = async (path: string, body: unknown) => {
-    const response = await fetch(base + path, { method: 'POST', headers: { ...authHeaders(me), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(base + path, {
+      method: 'POST',
+      headers: { ...authHeaders(me), 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: response.status, data: (await response.json()) as Record<string, unknown> };
   };
   /** The web's search: the count and the three log calls of one session, together. */
@@ -35,7 +39,14 @@ describe.each(ONE_DATABASE)('admission of searches over HTTP on %s', (kind) => {
     ]);
 
   it('runs one search per user at a time; the next waits, says so, and is answered', async () => {
-    const slow = { rows: [{ selectedOption: 'structure', structure: { inputType: 'smarts', value: '[#6]~[#6]~[#6]~[#6]~[#6]~[#6]~[#6]~[#6]', category: 'substructure' } }] };
+    const slow = {
+      rows: [
+        {
+          selectedOption: 'structure',
+          structure: { inputType: 'smarts', value: '[#6]~[#6]~[#6]~[#6]~[#6]~[#6]~[#6]~[#6]', category: 'substructure' },
+        },
+      ],
+    };
     const ki = { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }] }] };
     const first = crypto.randomUUID();
     const second = crypto.randomUUID();

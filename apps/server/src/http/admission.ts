@@ -122,7 +122,13 @@ export class Admission {
   close(): void {
     for (const ticket of [...this.queue]) {
       this.drop(ticket);
-      ticket.fail(new HttpError(503, { message: 'The server is restarting. Try again in a minute.', code: ERROR_CODES.rateLimited, retryAfterSeconds: 60 }));
+      ticket.fail(
+        new HttpError(503, {
+          message: 'The server is restarting. Try again in a minute.',
+          code: ERROR_CODES.rateLimited,
+          retryAfterSeconds: 60,
+        }),
+      );
     }
   }
 
@@ -135,7 +141,18 @@ export class Admission {
     });
     // Observed here: a ticket whose holders all left before its turn fails with nobody listening.
     admitted.catch(() => undefined);
-    const ticket: Ticket = { key, userId, workClass, holders: 0, running: false, enqueuedAt: Date.now(), admit, fail, admitted, timer: null };
+    const ticket: Ticket = {
+      key,
+      userId,
+      workClass,
+      holders: 0,
+      running: false,
+      enqueuedAt: Date.now(),
+      admit,
+      fail,
+      admitted,
+      timer: null,
+    };
     ticket.timer = setTimeout(() => {
       if (ticket.running) return;
       this.drop(ticket);
@@ -212,7 +229,8 @@ export class Admission {
 /** The calls of one search session: the count and the three log calls. */
 const MAX_SHARED_CALLS = 4;
 
-const closedWhileWaiting = () => new HttpError(499, { message: 'The request was closed while it waited for its turn.', code: ERROR_CODES.conflict });
+const closedWhileWaiting = () =>
+  new HttpError(499, { message: 'The request was closed while it waited for its turn.', code: ERROR_CODES.conflict });
 
 const LABEL: Record<WorkClass, string> = { search: 'searches', structure: 'structure previews', chart: 'charts', export: 'exports' };
 const SINGULAR: Record<WorkClass, string> = { search: 'search', structure: 'structure preview', chart: 'chart', export: 'export' };

@@ -1,3 +1,6 @@
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
+
 /**
  * The `Content-Disposition` of a file answer (RFC 6266): `filename` is an ASCII fallback (no quote,
  * backslash, control or non-ASCII character survives; old clients read it) and `filename*` the exact
@@ -7,8 +10,7 @@
  */
 export function attachmentHeader(fileName: string): string {
   // Control characters (a line break in a name stored before the rule) become '_' in both forms.
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
-  const name = fileName.split(/[/\\]/).pop()?.replace(/[\u0000-\u001f\u007f]/g, '_').trim() || 'download';
+  const name = fileName.split(/[/\\]/).pop()?.replace(CONTROL_CHARACTERS, '_').trim() || 'download';
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\%]/g, '_');
   const encoded = encodeURIComponent(name).replace(/['()*!]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;

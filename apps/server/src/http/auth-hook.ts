@@ -16,7 +16,10 @@ import { withSessionLane } from '../db/db-priority.ts';
  */
 function secondFactorMissing(enrolled: boolean): HttpError {
   return enrolled
-    ? new HttpError(403, { message: 'Your account has administrator roles: enter the code from your authenticator app to finish logging in.', code: ERROR_CODES.mfaRequired })
+    ? new HttpError(403, {
+        message: 'Your account has administrator roles: enter the code from your authenticator app to finish logging in.',
+        code: ERROR_CODES.mfaRequired,
+      })
     : new HttpError(403, {
         message: 'Your account has administrator roles: set up an authenticator app on the "Two-step login" page to finish logging in.',
         code: ERROR_CODES.mfaEnrolmentRequired,

@@ -43,7 +43,17 @@ export function clientGoneSignal(reply: FastifyReply): AbortSignal {
   return controller.signal;
 }
 
-const errorResponses = { 400: ApiErrorSchema, 401: ApiErrorSchema, 402: ApiErrorSchema, 403: ApiErrorSchema, 404: ApiErrorSchema, 409: ApiErrorSchema, 410: ApiErrorSchema, 413: ApiErrorSchema, 429: ApiErrorSchema };
+const errorResponses = {
+  400: ApiErrorSchema,
+  401: ApiErrorSchema,
+  402: ApiErrorSchema,
+  403: ApiErrorSchema,
+  404: ApiErrorSchema,
+  409: ApiErrorSchema,
+  410: ApiErrorSchema,
+  413: ApiErrorSchema,
+  429: ApiErrorSchema,
+};
 
 /**
  * Registers one endpoint of the contract: path, validation, serialisation, OpenAPI and the access
@@ -82,7 +92,13 @@ export function registerFileEndpoint<
   addRoute(app, endpoint, handler, {});
 }
 
-function addRoute<P extends z.ZodType | undefined, Q extends z.ZodType | undefined, B extends z.ZodType | undefined, R extends z.ZodType, A>(
+function addRoute<
+  P extends z.ZodType | undefined,
+  Q extends z.ZodType | undefined,
+  B extends z.ZodType | undefined,
+  R extends z.ZodType,
+  A,
+>(
   app: FastifyInstance,
   endpoint: Endpoint<P, Q, B, R>,
   handler: (ctx: HandlerContext<Infer<P>, Infer<Q>, Infer<B>>) => Promise<A>,
@@ -102,7 +118,12 @@ function addRoute<P extends z.ZodType | undefined, Q extends z.ZodType | undefin
       response: endpoint.responseType ? errorResponses : { 200: endpoint.response, ...errorResponses },
     },
     ...(endpoint.bodyLimit ? { bodyLimit: endpoint.bodyLimit } : {}),
-    config: { ...routeConfig, access: endpoint.access, touchesSession: endpoint.touchesSession ?? true, beforeSecondFactor: endpoint.beforeSecondFactor === true },
+    config: {
+      ...routeConfig,
+      access: endpoint.access,
+      touchesSession: endpoint.touchesSession ?? true,
+      beforeSecondFactor: endpoint.beforeSecondFactor === true,
+    },
     handler: async (request, reply) => {
       const run = () =>
         handler({
@@ -142,7 +163,13 @@ function shareOf(workClass: string, request: FastifyRequest): string | null {
  * A heavy call waits for its turn (the calls of one search session share one), then runs with
  * bulk priority on the database; a caller who goes away while waiting leaves the line.
  */
-async function admitted<T>(request: FastifyRequest, reply: FastifyReply, workClass: NonNullable<ReturnType<typeof workClassOf>>, userId: number, run: () => Promise<T>): Promise<T> {
+async function admitted<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  workClass: NonNullable<ReturnType<typeof workClassOf>>,
+  userId: number,
+  run: () => Promise<T>,
+): Promise<T> {
   const gone = new AbortController();
   // (request.raw is destroyed once its body is read: the connection is what tells a caller gone.)
   if (reply.raw.destroyed || request.raw.socket?.destroyed) gone.abort();

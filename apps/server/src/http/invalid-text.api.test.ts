@@ -77,7 +77,15 @@ function holding(path: Path): unknown {
 
 const concreteUrl = (path: string, badParam?: string) =>
   path.replace(/:([A-Za-z_]+)/g, (_, name: string) =>
-    name === badParam ? encodeURIComponent(BAD) : name === 'product' ? 'gostar' : name === 'code' ? 'some-code' : name === 'tree' ? 'target' : '1',
+    name === badParam
+      ? encodeURIComponent(BAD)
+      : name === 'product'
+        ? 'gostar'
+        : name === 'code'
+          ? 'some-code'
+          : name === 'tree'
+            ? 'target'
+            : '1',
   );
 
 interface Case {
@@ -90,10 +98,14 @@ interface Case {
 const cases: Case[] = ALL_ENDPOINTS.flatMap((endpoint) => {
   const out: Case[] = [];
   const label = `${endpoint.method} ${endpoint.path}`;
-  if (endpoint.body) for (const path of textPaths(endpoint.body)) out.push({ name: `${label} body.${path.join('.')}`, endpoint, where: 'body', path });
+  if (endpoint.body)
+    for (const path of textPaths(endpoint.body)) out.push({ name: `${label} body.${path.join('.')}`, endpoint, where: 'body', path });
   // Query strings carry top-level fields only.
-  if (endpoint.query) for (const path of textPaths(endpoint.query).filter((p) => p.length === 1)) out.push({ name: `${label} query.${path.join('.')}`, endpoint, where: 'query', path });
-  if (endpoint.params) for (const path of textPaths(endpoint.params)) out.push({ name: `${label} path.${path.join('.')}`, endpoint, where: 'path', path });
+  if (endpoint.query)
+    for (const path of textPaths(endpoint.query).filter((p) => p.length === 1))
+      out.push({ name: `${label} query.${path.join('.')}`, endpoint, where: 'query', path });
+  if (endpoint.params)
+    for (const path of textPaths(endpoint.params)) out.push({ name: `${label} path.${path.join('.')}`, endpoint, where: 'path', path });
   return out;
 });
 
@@ -126,10 +138,18 @@ describe.each(DATABASES)('NUL in any text field of any call on %s', (kind) => {
   });
 
   it('a lone surrogate is refused the same way, and well-formed Unicode passes the rule', async () => {
-    const bad = await t.call({ method: 'POST', url: '/api/pub/gostar/generate-token', payload: { username: 'x\ud800@demo.test', password: 'whatever' } });
+    const bad = await t.call({
+      method: 'POST',
+      url: '/api/pub/gostar/generate-token',
+      payload: { username: 'x\ud800@demo.test', password: 'whatever' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(String(bad.data.message)).toContain('body.username');
-    const good = await t.call({ method: 'POST', url: '/api/pub/gostar/generate-token', payload: { username: 'ünïcödé😀@demo.test', password: 'whatever' } });
+    const good = await t.call({
+      method: 'POST',
+      url: '/api/pub/gostar/generate-token',
+      payload: { username: 'ünïcödé😀@demo.test', password: 'whatever' },
+    });
     // Past the rule: an unknown login is refused as such (spec's bad-credentials answer).
     expect(good.data.code).toBe('BAD_CREDENTIALS');
   });

@@ -17,10 +17,19 @@ import type { TestApp } from '../../test/harness.ts';
 
 /** A callable URL for a path pattern (the hook decides before the parameters are validated). */
 const concreteUrl = (path: string) =>
-  path.replace(':product', 'gostar').replace(':code', 'some-code').replace(':tree', 'target').replace(/:[A-Za-z_]+/g, '1');
+  path
+    .replace(':product', 'gostar')
+    .replace(':code', 'some-code')
+    .replace(':tree', 'target')
+    .replace(/:[A-Za-z_]+/g, '1');
 
 const call = (t: TestApp, endpoint: Endpoint, login: LoginResult, payload: object = {}) =>
-  t.call({ method: endpoint.method, url: concreteUrl(endpoint.path), headers: authHeaders(login), payload: endpoint.method === 'GET' ? undefined : payload });
+  t.call({
+    method: endpoint.method,
+    url: concreteUrl(endpoint.path),
+    headers: authHeaders(login),
+    payload: endpoint.method === 'GET' ? undefined : payload,
+  });
 
 const gated = ALL_ENDPOINTS.filter((e) => e.access !== 'public' && e.beforeSecondFactor !== true);
 const beforeSecondFactor = ALL_ENDPOINTS.filter((e) => e.beforeSecondFactor === true).map((e) => `${e.method} ${e.path}`);
@@ -35,7 +44,9 @@ describe.each(ONE_DATABASE)('admin sessions before the second factor, every endp
     // Both admins also hold a search subscription: their other role must not open anything either.
     for (const role of ['GOSTAR_ADMIN', 'SUPER_ADMIN'] as const) {
       await sql`INSERT INTO subscriptions (user_id, role_name, contract_id, start_date, end_date)
-          SELECT id, 'FULL_USER', 'T', now() - interval '1 day', now() + interval '100 days' FROM users WHERE email = ${demoEmailForRole(role)}`.execute(t.database.db);
+          SELECT id, 'FULL_USER', 'T', now() - interval '1 day', now() + interval '100 days' FROM users WHERE email = ${demoEmailForRole(role)}`.execute(
+        t.database.db,
+      );
     }
     await t.login(demoEmailForRole('SUPER_ADMIN')); // enrols an authenticator: its next password login owes a code
     pending.set('GOSTAR_ADMIN', await t.passwordLogin(demoEmailForRole('GOSTAR_ADMIN')));

@@ -88,7 +88,16 @@ type FlowResult = {
 function compile(dir: string, files: string[]): Map<string, string[]> {
   const program = ts.createProgram(
     files.map((file) => path.join(dir, file)),
-    { strict: true, noEmit: true, target: ts.ScriptTarget.ES2023, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'], types: [], skipLibCheck: true },
+    {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2023,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+      types: [],
+      skipLibCheck: true,
+    },
   );
   const byFile = new Map<string, string[]>(files.map((file) => [file, []]));
   for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
@@ -104,7 +113,11 @@ describe('a typed client generated from the live OpenAPI document', () => {
   let t: TestApp;
   let baseUrl: string;
   // Inside the repository's node_modules so that the script resolves openapi-fetch like any project would.
-  const dir = path.resolve(import.meta.dirname, '../../../../node_modules/.cache', `openapi-client-${crypto.randomBytes(4).toString('hex')}`);
+  const dir = path.resolve(
+    import.meta.dirname,
+    '../../../../node_modules/.cache',
+    `openapi-client-${crypto.randomBytes(4).toString('hex')}`,
+  );
 
   beforeAll(async () => {
     t = await startTestApp('pglite', {}, { demoChunks: 1 });
@@ -139,7 +152,9 @@ describe('a typed client generated from the live OpenAPI document', () => {
     const user = demoEmailForRole('FULL_USER');
     const result = await scriptFlow(baseUrl, user, DEMO_PASSWORD, crypto.randomUUID());
 
-    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM activities WHERE std_activity_type = 'Ki'`.execute(t.database.db);
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM activities WHERE std_activity_type = 'Ki'`.execute(
+      t.database.db,
+    );
     expect(rows[0]!.n).toBeGreaterThan(10);
     expect(result.run.actidscount).toBe(rows[0]!.n);
     expect(result.counted.actidscount).toBe(result.run.actidscount);
@@ -152,7 +167,10 @@ describe('a typed client generated from the live OpenAPI document', () => {
 
     expect(result.price).toMatchObject({ rows: 5, credits: 5, allowed: true });
     expect(result.job).toMatchObject({ status: 'done', rows: 5, credits: 5 });
-    const lines = result.file.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+    const lines = result.file
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
     expect(lines).toHaveLength(6);
     expect(lines.slice(1).map((line) => Number(line.split(',')[0]))).toEqual(firstIds);
     const balance = await t.database.db.selectFrom('users').select('credit_balance').where('email', '=', user).executeTakeFirstOrThrow();

@@ -31,7 +31,8 @@ export const SECURITY_SCHEMES = {
     type: 'apiKey',
     in: 'header',
     name: 'JavaAuthorization',
-    description: 'The `token` of the login answer, sent as `JavaAuthorization: Bearer <token>` (the `Bearer ` prefix is part of the value).',
+    description:
+      'The `token` of the login answer, sent as `JavaAuthorization: Bearer <token>` (the `Bearer ` prefix is part of the value).',
   },
 } as const;
 
@@ -51,7 +52,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'Charts and filters': 'Value counts of the result charts and of the left-hand filter panel.',
   'SAR view': 'Structure–activity relationships of a result set: cores, R-group tables, cliffs, pairs.',
   Analyzers: 'Analyzer charts over result rows, and saved analyses.',
-  'Target prediction': 'Predicted targets of a structure, a compound or a selection (similarity ensemble and multitask model), and the model’s state.',
+  'Target prediction':
+    'Predicted targets of a structure, a compound or a selection (similarity ensemble and multitask model), and the model’s state.',
   Leaflets: 'Compound and reference leaflets.',
   'Exports and downloads': 'Price and start exports (download credits), follow their jobs, download the files.',
   'Datasets and requests for data': 'Flat-file datasets and requests for data.',
@@ -62,7 +64,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'Super admin': 'Admin roles, audit log, sessions, data set and run-time settings (SUPER_ADMIN).',
   'Knowledge-base releases': 'ChEMBL release imports and the load history.',
   'Second factor (admin MFA)': 'Authenticator enrolment and the second login step of administrators.',
-  'First super administrator (set-up token)': 'Making the first super administrator of a server without demo accounts, with the one-time token its console prints.',
+  'First super administrator (set-up token)':
+    'Making the first super administrator of a server without demo accounts, with the one-time token its console prints.',
   'Usage dashboards': 'Platform and client usage figures.',
   'Alerts and notifications': 'Alerts on saved searches and the notifications they raise.',
   System: 'Liveness.',
@@ -123,7 +126,10 @@ function transformRoute(operations: Map<string, OperationInfo>): SwaggerTransfor
     schema.security = endpoint.access === 'public' ? [] : SIGNED_IN;
     if (endpoint.responseType) {
       schema.response = {
-        200: { description: `The file (${endpoint.responseType}), sent as an attachment.`, content: { [endpoint.responseType]: { schema: { type: 'string', format: 'binary' } } } },
+        200: {
+          description: `The file (${endpoint.responseType}), sent as an attachment.`,
+          content: { [endpoint.responseType]: { schema: { type: 'string', format: 'binary' } } },
+        },
         ...(schema.response as object),
       };
     }
@@ -182,7 +188,7 @@ function addExamples(document: Json): void {
       if (!isObject(operation)) continue;
       const examples = OPENAPI_EXAMPLES[operation.operationId as string];
       if (!examples) continue;
-      const media = (owner: unknown) => ((owner as { content?: Json } | undefined)?.content?.['application/json'] as Json | undefined);
+      const media = (owner: unknown) => (owner as { content?: Json } | undefined)?.content?.['application/json'] as Json | undefined;
       const request = media(operation.requestBody);
       if (request && examples.request !== undefined) request.example = examples.request;
       const response = media((operation.responses as Json)['200']);
@@ -196,7 +202,7 @@ const DOCUMENT_DESCRIPTION = [
   '',
   'Log in with `POST /api/pub/gostar/generate-token`; send its `nodeToken` as `Authorization: Bearer <nodeToken>`',
   '(or its `token` as `JavaAuthorization: Bearer <token>`) on every other call. An `email` header, when sent,',
-  'must be the session owner\'s address. The web app also sends `x-custom-token` and `x-custom-session`; the',
+  "must be the session owner's address. The web app also sends `x-custom-token` and `x-custom-session`; the",
   'server does not need them. Errors answer `{ "message", "code" }`. A session closes after 30 minutes idle.',
   '',
   'Scripting guide (log in, search, page, export, limits): docs/api-scripting.md in the repository.',
@@ -208,7 +214,8 @@ export function openApiOptions(publicUrl: string | undefined): FastifyDynamicSwa
   const servers = [{ url: '/', description: 'The server answering this document' }];
   const configured = publicUrl?.replace(/\/+$/, '');
   // The default PUBLIC_URL (localhost) says nothing the relative entry does not.
-  if (configured && !/^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(configured)) servers.push({ url: configured, description: 'PUBLIC_URL of this installation' });
+  if (configured && !/^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(configured))
+    servers.push({ url: configured, description: 'PUBLIC_URL of this installation' });
   return {
     openapi: {
       openapi: '3.0.3',

@@ -37,7 +37,9 @@ export const OPENAPI_EXAMPLES: Record<string, OperationExamples> = {
   },
   'search.count': {
     request: { searchcriteria: KI_SEARCH } satisfies In<typeof CountRequestSchema>,
-    response: { rows: [{ stridscount: 912, actidscount: 2480, assayidscount: 301, refidscount: 122, clinicalcompoundidscount: 7 }] } satisfies In<typeof CountResponseSchema>,
+    response: {
+      rows: [{ stridscount: 912, actidscount: 2480, assayidscount: 301, refidscount: 122, clinicalcompoundidscount: 7 }],
+    } satisfies In<typeof CountResponseSchema>,
   },
   'search.allResultsCount': {
     request: { searchcriteria: KI_SEARCH, sessionid: SESSION_ID } satisfies In<typeof SessionCountRequestSchema>,
@@ -47,7 +49,9 @@ export const OPENAPI_EXAMPLES: Record<string, OperationExamples> = {
     } satisfies In<typeof SessionCountResponseSchema>,
   },
   'results.tabRows': {
-    request: { sessionid: SESSION_ID, pageNumber: 0, pageSize: 2, sortOrder: { column: 'act_id', direction: 'asc' } } satisfies In<typeof TabRequestSchema>,
+    request: { sessionid: SESSION_ID, pageNumber: 0, pageSize: 2, sortOrder: { column: 'act_id', direction: 'asc' } } satisfies In<
+      typeof TabRequestSchema
+    >,
     response: {
       tab: 'activitiestab',
       data: [

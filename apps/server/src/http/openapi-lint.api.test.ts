@@ -33,7 +33,9 @@ describe('the OpenAPI document at /api/docs/json', () => {
   let t: TestApp;
   let document: Json & { paths: Record<string, Record<string, Operation>> };
   const operations = () =>
-    Object.entries(document.paths).flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((method) => ({ path, method, operation: item[method]! })));
+    Object.entries(document.paths).flatMap(([path, item]) =>
+      METHODS.filter((m) => item[m]).map((method) => ({ path, method, operation: item[method]! })),
+    );
   /** The document's operation of a contract path and method (`:name` → `{name}`). */
   const operationOf = (method: string, path: string) => document.paths[path.replace(/:([A-Za-z_]+)/g, '{$1}')]?.[method.toLowerCase()];
 
@@ -57,7 +59,10 @@ describe('the OpenAPI document at /api/docs/json', () => {
     const broken = structuredClone(document);
     const count = broken.paths['/api/guidedsearch/count']!.post!;
     (count.responses['200'] as Json).content = { 'application/json': { schema: { $ref: '#/components/schemas/Missing' } } };
-    ((count.requestBody!.content as Json)['application/json'] as Json).schema = { nullable: true, anyOf: [{ type: 'string' }, { type: 'number' }] };
+    ((count.requestBody!.content as Json)['application/json'] as Json).schema = {
+      nullable: true,
+      anyOf: [{ type: 'string' }, { type: 'number' }],
+    };
     const rules = (await lint(broken)).filter((p) => p.severity === 'error').map((p) => p.ruleId);
     expect(rules).toContain('no-unresolved-refs');
     expect(rules).toContain('nullable-type-sibling');
@@ -108,7 +113,9 @@ describe('the OpenAPI document at /api/docs/json', () => {
 
   it('shows examples of the main calls that the contract itself accepts', () => {
     const byId = new Map([...contractOperations().values()].map((info) => [info.operationId, info]));
-    expect(Object.keys(OPENAPI_EXAMPLES)).toEqual(expect.arrayContaining(['auth.generateToken', 'search.count', 'search.allResultsCount', 'results.tabRows', 'exports.start']));
+    expect(Object.keys(OPENAPI_EXAMPLES)).toEqual(
+      expect.arrayContaining(['auth.generateToken', 'search.count', 'search.allResultsCount', 'results.tabRows', 'exports.start']),
+    );
     for (const [operationId, examples] of Object.entries(OPENAPI_EXAMPLES)) {
       const info = byId.get(operationId);
       expect(info, `${operationId} is not an operation`).toBeDefined();

@@ -42,7 +42,9 @@ export interface AnalyticsHosts {
  * agent script from its host, its events and guide requests to the data host, their images.
  */
 export function contentSecurityPolicy(analytics: AnalyticsHosts | null): Record<string, string[]> {
-  const directives: Record<string, string[]> = Object.fromEntries(Object.entries(CONTENT_SECURITY_POLICY).map(([key, list]) => [key, [...list]]));
+  const directives: Record<string, string[]> = Object.fromEntries(
+    Object.entries(CONTENT_SECURITY_POLICY).map(([key, list]) => [key, [...list]]),
+  );
   if (!analytics) return directives;
   const agent = `https://${analytics.agentHost}`;
   const data = `https://${analytics.dataHost}`;
@@ -60,7 +62,8 @@ export function contentSecurityPolicy(analytics: AnalyticsHosts | null): Record<
  * has no DOM, and the pages keep a policy without eval.
  */
 export const INDIGO_WORKER_PATH = /^\/assets\/indigoWorker-[\w-]+\.js$/;
-export const INDIGO_WORKER_POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'; connect-src 'self'; object-src 'none'; base-uri 'self'";
+export const INDIGO_WORKER_POLICY =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'; connect-src 'self'; object-src 'none'; base-uri 'self'";
 
 /**
  * Security headers (ASVS 4.0.3 V14.4) on every answer through @fastify/helmet: the CSP above,

@@ -35,7 +35,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the session lane on a PostgreSQL 
       expect(login.sessionId).toBeTruthy();
       const health = await t.call({ method: 'GET', url: '/api/health' });
       expect(health.statusCode).toBe(200);
-      const logout = await t.call({ method: 'POST', url: '/api/dashboard/logout', headers: authHeaders(login), payload: { user_id: login.id, sessionid: login.sessionId } });
+      const logout = await t.call({
+        method: 'POST',
+        url: '/api/dashboard/logout',
+        headers: authHeaders(login),
+        payload: { user_id: login.id, sessionid: login.sessionId },
+      });
       expect(logout.statusCode).toBe(200);
       // The closed session is refused by the check that precedes every call, before any page runs.
       const after = await t.call({ method: 'GET', url: '/api/dashboard/subscription/summary', headers: authHeaders(login) });

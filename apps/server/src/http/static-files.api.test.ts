@@ -62,7 +62,11 @@ describe('static files of the web app', () => {
   });
 
   const get = (url: string, acceptEncoding?: string, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'GET', url, headers: { ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }), ...headers } });
+    t.app.inject({
+      method: 'GET',
+      url,
+      headers: { ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }), ...headers },
+    });
 
   describe.each([
     ['br', 'gzip, deflate, br, zstd', 'br'],
@@ -120,14 +124,17 @@ describe('static files of the web app', () => {
     expect(favicon.headers['content-type']).toBe('image/svg+xml');
   });
 
-  it.each(['/', '/search', '/results/3', '/login?redirect=%2Fsearch'])('answers the page route %s with index.html, compressed, never cached unchecked', async (url) => {
-    const response = await get(url, 'gzip');
-    expect(response.statusCode).toBe(200);
-    expect(response.headers['content-type']).toMatch(/^text\/html/);
-    expect(response.headers['cache-control']).toBe('no-cache');
-    expect(response.headers['content-encoding']).toBe('gzip');
-    expect(zlib.gunzipSync(response.rawPayload).toString('utf8')).toBe(INDEX_HTML);
-  });
+  it.each(['/', '/search', '/results/3', '/login?redirect=%2Fsearch'])(
+    'answers the page route %s with index.html, compressed, never cached unchecked',
+    async (url) => {
+      const response = await get(url, 'gzip');
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.headers['content-encoding']).toBe('gzip');
+      expect(zlib.gunzipSync(response.rawPayload).toString('utf8')).toBe(INDEX_HTML);
+    },
+  );
 
   it('answers a revalidation with 304 through the ETag of the encoding sent, and HEAD without a body', async () => {
     const first = await get('/assets/index-CPCG80e_.js', 'br');

@@ -41,7 +41,9 @@ const DEMO_DATASETS: DemoDataset[] = [
 
 /** A database value as a CSV cell: numbers, text and booleans as they are (numerics arrive as text), anything else as text. */
 const csvValue = (value: unknown): CsvValue =>
-  value === null || value === undefined || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : String(value);
+  value === null || value === undefined || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? value
+    : String(value);
 
 /** Adds the demo datasets when there are none yet and the knowledge base has rows; answers how many. */
 export async function seedDemoDatasets(db: Kysely<Database>): Promise<number> {
@@ -53,11 +55,26 @@ export async function seedDemoDatasets(db: Kysely<Database>): Promise<number> {
     const { rows } = await dataset.query.execute(db);
     if (!rows.length) continue;
     const header = Object.keys(rows[0]!);
-    const writer = await files.create({ purpose: 'dataset', ownerId: null, fileName: dataset.fileName, contentType: 'text/csv', expiresAt: null });
+    const writer = await files.create({
+      purpose: 'dataset',
+      ownerId: null,
+      fileName: dataset.fileName,
+      contentType: 'text/csv',
+      expiresAt: null,
+    });
     // The one cell rule of every CSV the product writes (contracts csv.ts): text a spreadsheet would run is neutralised.
     await writer.write(csvText([header, ...rows.map((row) => header.map((key) => csvValue(row[key])))]));
     await writer.finish();
-    await db.insertInto('datasets').values({ dataset_type: dataset.type, description: dataset.description, roles: dataset.roles, file_id: writer.fileId, uploaded_by: null }).execute();
+    await db
+      .insertInto('datasets')
+      .values({
+        dataset_type: dataset.type,
+        description: dataset.description,
+        roles: dataset.roles,
+        file_id: writer.fileId,
+        uploaded_by: null,
+      })
+      .execute();
     added += 1;
   }
   return added;

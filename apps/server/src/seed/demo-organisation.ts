@@ -17,12 +17,21 @@ export async function seedDemoOrganisation(db: Kysely<Database>, emails: readonl
       .columns(['name', 'seats', 'notes'])
       .expression(
         trx
-          .selectNoFrom([sql.lit(DEMO_ORGANISATION.name).as('name'), sql.lit(DEMO_ORGANISATION.seats).as('seats'), sql.lit('Demo data: the demo users.').as('notes')])
+          .selectNoFrom([
+            sql.lit(DEMO_ORGANISATION.name).as('name'),
+            sql.lit(DEMO_ORGANISATION.seats).as('seats'),
+            sql.lit('Demo data: the demo users.').as('notes'),
+          ])
           .where(sql<boolean>`NOT EXISTS (SELECT 1 FROM organisations WHERE lower(name) = lower(${DEMO_ORGANISATION.name}))`),
       )
       .returning('id')
       .executeTakeFirst();
     if (!created || emails.length === 0) return;
-    await trx.updateTable('users').set({ organisation_id: created.id }).where('email', 'in', [...emails]).where('organisation_id', 'is', null).execute();
+    await trx
+      .updateTable('users')
+      .set({ organisation_id: created.id })
+      .where('email', 'in', [...emails])
+      .where('organisation_id', 'is', null)
+      .execute();
   });
 }

@@ -36,8 +36,26 @@ export const DEMO_USERS: readonly DemoUser[] = [
       note: role,
     } satisfies DemoUser;
   }),
-  { email: 'expired@demo.test', firstName: 'Expired', lastName: 'Subscription (demo)', role: 'FULL_USER', endsInDays: -10, credits: 500, flatFile: false, note: 'subscription ended' },
-  { email: 'lowcredit@demo.test', firstName: 'Low', lastName: 'Credit (demo)', role: 'FULL_USER', endsInDays: 3, credits: 50, flatFile: false, note: '50 credits, ends in 3 days' },
+  {
+    email: 'expired@demo.test',
+    firstName: 'Expired',
+    lastName: 'Subscription (demo)',
+    role: 'FULL_USER',
+    endsInDays: -10,
+    credits: 500,
+    flatFile: false,
+    note: 'subscription ended',
+  },
+  {
+    email: 'lowcredit@demo.test',
+    firstName: 'Low',
+    lastName: 'Credit (demo)',
+    role: 'FULL_USER',
+    endsInDays: 3,
+    credits: 50,
+    flatFile: false,
+    note: '50 credits, ends in 3 days',
+  },
 ];
 
 /**
@@ -46,7 +64,10 @@ export const DEMO_USERS: readonly DemoUser[] = [
  */
 export async function seedDemoUsers(db: Kysely<Database>): Promise<string[]> {
   const added = await addMissingDemoUsers(db);
-  await seedDemoOrganisation(db, DEMO_USERS.map((u) => u.email));
+  await seedDemoOrganisation(
+    db,
+    DEMO_USERS.map((u) => u.email),
+  );
   return added;
 }
 

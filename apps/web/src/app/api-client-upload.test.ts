@@ -18,18 +18,22 @@ const dataset = {
 };
 
 // The query string carries the schema's input: roles comma-separated.
-const input = { query: { datasetType: 'Structures', fileName: 'structures.sdf', roles: 'FULL_USER,EVALUATE_USER', description: '' } } as unknown as EndpointInput<
-  typeof datasetEndpoints.upload
->;
+const input = {
+  query: { datasetType: 'Structures', fileName: 'structures.sdf', roles: 'FULL_USER,EVALUATE_USER', description: '' },
+} as unknown as EndpointInput<typeof datasetEndpoints.upload>;
 
 function setup(answer: (request: UploadRequest) => Promise<Response>) {
   const transport = vi.fn(answer);
   const ended: SessionEndReason[] = [];
-  const upload = createUploadClient({ fetch: vi.fn(), auth: () => auth, onSessionEnded: (reason) => ended.push(reason), onServerError: vi.fn() }, transport);
+  const upload = createUploadClient(
+    { fetch: vi.fn(), auth: () => auth, onSessionEnded: (reason) => ended.push(reason), onServerError: vi.fn() },
+    transport,
+  );
   return { upload, transport, ended };
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 describe('upload client', () => {
   it('sends the file bytes as octet-stream with the query and the base-A headers, and reports progress', async () => {
@@ -44,7 +48,9 @@ describe('upload client', () => {
     expect(progress).toEqual([0.5, 1]);
     const request = transport.mock.calls[0]![0];
     expect(request.method).toBe('PUT');
-    expect(request.url).toBe('/api/security/flatfile/upload?datasetType=Structures&fileName=structures.sdf&roles=FULL_USER%2CEVALUATE_USER&description=');
+    expect(request.url).toBe(
+      '/api/security/flatfile/upload?datasetType=Structures&fileName=structures.sdf&roles=FULL_USER%2CEVALUATE_USER&description=',
+    );
     expect(request.headers['content-type']).toBe('application/octet-stream');
     expect(request.headers.authorization).toBe('Bearer node');
     expect(request.headers.email).toBe('admin@demo.test');
@@ -67,7 +73,10 @@ describe('upload client', () => {
     const lost = setup(async () => {
       throw new TypeError('Network Error');
     });
-    await expect(lost.upload(datasetEndpoints.upload, input, new Blob(['x']))).rejects.toMatchObject({ code: 'NETWORK', message: 'Network Error' });
+    await expect(lost.upload(datasetEndpoints.upload, input, new Blob(['x']))).rejects.toMatchObject({
+      code: 'NETWORK',
+      message: 'Network Error',
+    });
 
     const aborted = setup(async () => {
       throw new DOMException('Aborted', 'AbortError');

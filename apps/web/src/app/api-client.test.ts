@@ -4,7 +4,15 @@ import { searchEndpoints } from '@kb/contracts/search-api';
 import { uploadEndpoints } from '@kb/contracts/uploads';
 import { CANCELLED_MESSAGES, TOKEN_MISSING_MESSAGE } from '@kb/contracts/errors';
 import type { AuthValues, SessionEndReason } from './api-client.ts';
-import { ApiRequestError, buildAuthHeaders, buildQueryString, createApiClient, createDownloadClient, secondFactorNeedOf, secondFactorTarget } from './api-client.ts';
+import {
+  ApiRequestError,
+  buildAuthHeaders,
+  buildQueryString,
+  createApiClient,
+  createDownloadClient,
+  secondFactorNeedOf,
+  secondFactorTarget,
+} from './api-client.ts';
 import type { SecondFactorNeed } from './api-client.ts';
 
 const auth: AuthValues = { nodeToken: 'node', token: 'main', username: 'u@demo.test', userHashId: 'hash', searchSessionId: null };
@@ -52,7 +60,10 @@ describe('api client', () => {
 
   it('fills path parameters, posts a JSON body and returns the validated answer', async () => {
     const { call, fetch } = setup(jsonResponse(200, loginResult));
-    const answer = await call(authEndpoints.generateToken, { params: { product: 'gostar' }, body: { username: 'u@demo.test', password: 'pw' } });
+    const answer = await call(authEndpoints.generateToken, {
+      params: { product: 'gostar' },
+      body: { username: 'u@demo.test', password: 'pw' },
+    });
     expect(answer).toEqual(loginResult);
     const [url, init] = fetch.mock.calls[0] ?? [];
     expect(url).toBe('/api/pub/gostar/generate-token');
@@ -75,7 +86,9 @@ describe('api client', () => {
 
   it('does not end the session on other 401 answers (a wrong password)', async () => {
     const { call, ended } = setup(jsonResponse(401, { message: 'E-mail or password is wrong.', code: 'BAD_CREDENTIALS' }));
-    await expect(call(authEndpoints.generateToken, { params: { product: 'gostar' }, body: { username: 'x', password: 'y' } })).rejects.toBeInstanceOf(ApiRequestError);
+    await expect(
+      call(authEndpoints.generateToken, { params: { product: 'gostar' }, body: { username: 'x', password: 'y' } }),
+    ).rejects.toBeInstanceOf(ApiRequestError);
     expect(ended).toEqual([]);
   });
 
@@ -87,7 +100,11 @@ describe('api client', () => {
 
   it('stops the loader on a 500 and still throws', async () => {
     const { call, onServerError } = setup(jsonResponse(500, { message: 'Internal error', code: 'INTERNAL' }));
-    await expect(call(adminEndpoints.subscriptions, {})).rejects.toMatchObject({ status: 500, message: 'Internal error', code: 'INTERNAL' });
+    await expect(call(adminEndpoints.subscriptions, {})).rejects.toMatchObject({
+      status: 500,
+      message: 'Internal error',
+      code: 'INTERNAL',
+    });
     expect(onServerError).toHaveBeenCalledOnce();
   });
 
@@ -145,7 +162,12 @@ describe('file downloads', () => {
     const [url, init] = fetch.mock.calls[0] ?? [];
     expect(url).toBe('/api/security/allmapping/search/unreportedterms/download');
     const headers = init?.headers as Record<string, string>;
-    expect(headers).toMatchObject({ authorization: 'Bearer node', javaauthorization: 'Bearer main', email: 'u@demo.test', accept: 'text/plain' });
+    expect(headers).toMatchObject({
+      authorization: 'Bearer node',
+      javaauthorization: 'Bearer main',
+      email: 'u@demo.test',
+      accept: 'text/plain',
+    });
     expect(init?.body).toBe(JSON.stringify(body));
   });
 
@@ -158,7 +180,10 @@ describe('file downloads', () => {
 
   it('throws the API error and ends the session on "token is missing", like callApi', async () => {
     const { download, ended } = setupDownload(jsonResponse(401, { message: TOKEN_MISSING_MESSAGE, code: 'TOKEN_MISSING' }));
-    await expect(download(uploadEndpoints.unreportedTermsDownload, { body })).rejects.toMatchObject({ status: 401, message: TOKEN_MISSING_MESSAGE });
+    await expect(download(uploadEndpoints.unreportedTermsDownload, { body })).rejects.toMatchObject({
+      status: 401,
+      message: TOKEN_MISSING_MESSAGE,
+    });
     expect(ended).toEqual(['token-missing']);
   });
 
@@ -192,7 +217,9 @@ describe('second factor needed mid-session', () => {
   });
 
   it('sends the user to the second-step page and back to the current page after it, but not from that page itself or the login page', () => {
-    expect(secondFactorTarget('/admin/dashboard', '?tab=users')).toBe(`/account/mfa?redirect=${encodeURIComponent('/admin/dashboard?tab=users')}`);
+    expect(secondFactorTarget('/admin/dashboard', '?tab=users')).toBe(
+      `/account/mfa?redirect=${encodeURIComponent('/admin/dashboard?tab=users')}`,
+    );
     expect(secondFactorTarget('/dashboard')).toBe('/account/mfa?redirect=%2Fdashboard');
     expect(secondFactorTarget('/account/mfa', '?redirect=%2Fadmin')).toBeNull();
     expect(secondFactorTarget('/login', '?redirect=%2Fadmin')).toBeNull();
@@ -200,8 +227,16 @@ describe('second factor needed mid-session', () => {
 
   it('tells the app when a call is refused for want of the second factor, and still throws the server message', async () => {
     const needs: SecondFactorNeed[] = [];
-    const fetch = vi.fn<typeof globalThis.fetch>(async () => jsonResponse(403, { message: 'Enter the code from your authenticator app to use administrator pages.', code: 'MFA_REQUIRED' }));
-    const call = createApiClient({ fetch, auth: () => auth, onSessionEnded: () => undefined, onServerError: () => undefined, onSecondFactorNeeded: (need) => needs.push(need) });
+    const fetch = vi.fn<typeof globalThis.fetch>(async () =>
+      jsonResponse(403, { message: 'Enter the code from your authenticator app to use administrator pages.', code: 'MFA_REQUIRED' }),
+    );
+    const call = createApiClient({
+      fetch,
+      auth: () => auth,
+      onSessionEnded: () => undefined,
+      onServerError: () => undefined,
+      onSecondFactorNeeded: (need) => needs.push(need),
+    });
     const error = await call(dashboardEndpoints.loginHistory, {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiRequestError);
     expect((error as ApiRequestError).code).toBe('MFA_REQUIRED');

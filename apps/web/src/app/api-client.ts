@@ -131,7 +131,13 @@ function cancelled(): ApiRequestError {
 }
 
 /** Sends one request of an endpoint with the base-A headers; network failures and aborts become ApiRequestErrors. */
-async function sendRequest(deps: ApiClientDeps, endpoint: Endpoint, input: unknown, options: CallOptions, accept: string): Promise<Response> {
+async function sendRequest(
+  deps: ApiClientDeps,
+  endpoint: Endpoint,
+  input: unknown,
+  options: CallOptions,
+  accept: string,
+): Promise<Response> {
   const { params, query, body } = input as LooseInput;
   const url = buildPath(endpoint.path, params) + buildQueryString(query);
   const headers: Record<string, string> = { accept, ...buildAuthHeaders(deps.auth()) };
@@ -185,7 +191,11 @@ function failureOf(deps: ApiClientDeps, response: Response, data: unknown): ApiR
 
 /** Builds the one call function; the app uses the instance below, tests build their own. */
 export function createApiClient(deps: ApiClientDeps) {
-  return async function call<E extends Endpoint>(endpoint: E, input: EndpointInput<E>, options: CallOptions = {}): Promise<EndpointResponse<E>> {
+  return async function call<E extends Endpoint>(
+    endpoint: E,
+    input: EndpointInput<E>,
+    options: CallOptions = {},
+  ): Promise<EndpointResponse<E>> {
     const response = await sendRequest(deps, endpoint, input, options, 'application/json');
     const data = await readBody(() => readJson(response), options);
 
@@ -245,7 +255,12 @@ export const xhrUploadTransport: UploadTransport = (request) =>
     xhr.onload = () => {
       // A Response cannot carry a body for the null-body statuses.
       const body = xhr.status === 204 || xhr.status === 205 || xhr.status === 304 ? null : xhr.responseText;
-      resolve(new Response(body, { status: xhr.status, headers: { 'content-type': xhr.getResponseHeader('content-type') ?? 'application/json' } }));
+      resolve(
+        new Response(body, {
+          status: xhr.status,
+          headers: { 'content-type': xhr.getResponseHeader('content-type') ?? 'application/json' },
+        }),
+      );
     };
     xhr.onerror = () => reject(new TypeError('Network Error'));
     xhr.onabort = () => reject(new DOMException('Aborted', 'AbortError'));
@@ -267,13 +282,29 @@ export interface UploadOptions extends CallOptions {
  * §8 error handling as `call`, the answer validated by the endpoint's response schema.
  */
 export function createUploadClient(deps: ApiClientDeps, transport: UploadTransport = xhrUploadTransport) {
-  return async function upload<E extends Endpoint>(endpoint: E, input: EndpointInput<E>, file: Blob, options: UploadOptions = {}): Promise<EndpointResponse<E>> {
+  return async function upload<E extends Endpoint>(
+    endpoint: E,
+    input: EndpointInput<E>,
+    file: Blob,
+    options: UploadOptions = {},
+  ): Promise<EndpointResponse<E>> {
     const { params, query } = input as LooseInput;
     const url = buildPath(endpoint.path, params) + buildQueryString(query);
-    const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/octet-stream', ...buildAuthHeaders(deps.auth()) };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'content-type': 'application/octet-stream',
+      ...buildAuthHeaders(deps.auth()),
+    };
     let response: Response;
     try {
-      response = await transport({ method: endpoint.method, url, headers, body: file, signal: options.signal, onProgress: options.onProgress });
+      response = await transport({
+        method: endpoint.method,
+        url,
+        headers,
+        body: file,
+        signal: options.signal,
+        onProgress: options.onProgress,
+      });
     } catch (error) {
       if (options.signal?.aborted || (error instanceof Error && error.name === 'AbortError')) throw cancelled();
       throw new ApiRequestError({ status: 0, message: 'Network Error', code: 'NETWORK' });
@@ -282,7 +313,12 @@ export function createUploadClient(deps: ApiClientDeps, transport: UploadTranspo
     if (!response.ok || ApiErrorSchema.safeParse(data).data?.timeout === true) throw failureOf(deps, response, data);
     const parsed = endpoint.response.safeParse(data);
     if (!parsed.success) {
-      throw new ApiRequestError({ status: response.status, message: 'The server answered in an unexpected shape.', code: 'BAD_RESPONSE', details: parsed.error.issues });
+      throw new ApiRequestError({
+        status: response.status,
+        message: 'The server answered in an unexpected shape.',
+        code: 'BAD_RESPONSE',
+        details: parsed.error.issues,
+      });
     }
     return parsed.data as EndpointResponse<E>;
   };

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BROWSER_KEYS, expireAllCookies, readBrowserSession, setBrowserLoginFlag, writeBrowserLogin, writeBrowserTokens } from './browser-session.ts';
+import {
+  BROWSER_KEYS,
+  expireAllCookies,
+  readBrowserSession,
+  setBrowserLoginFlag,
+  writeBrowserLogin,
+  writeBrowserTokens,
+} from './browser-session.ts';
 import { createMemoryStorage } from './stores/memory-storage.ts';
 
 describe('browser session storage', () => {

@@ -28,7 +28,10 @@ export function readBrowserSession(storage: KeyValueStorage = localStore()): Bro
 }
 
 /** Records a login in this browser so that other tabs (fresh sessionStorage) can restore it. */
-export function writeBrowserLogin(values: { token: string; email: string; nodeToken: string }, storage: KeyValueStorage = localStore()): void {
+export function writeBrowserLogin(
+  values: { token: string; email: string; nodeToken: string },
+  storage: KeyValueStorage = localStore(),
+): void {
   storage.setItem(BROWSER_KEYS.token, values.token);
   storage.setItem(BROWSER_KEYS.email, values.email);
   storage.setItem(BROWSER_KEYS.nodeToken, values.nodeToken);

@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { loadPendo } from './pendo.ts';
 
-const details = { enabled: true as const, apiKey: 'pk', agentUrl: 'https://cdn.pendo.io/agent/static/pk/pendo.js', visitorId: 'hash-1', accountId: '7' };
+const details = {
+  enabled: true as const,
+  apiKey: 'pk',
+  agentUrl: 'https://cdn.pendo.io/agent/static/pk/pendo.js',
+  visitorId: 'hash-1',
+  accountId: '7',
+};
 
 function fakes() {
   const appended: { async: boolean; src: string }[] = [];
-  const doc = { createElement: () => ({ async: false, src: '' }), head: { appendChild: (node: { async: boolean; src: string }) => appended.push(node) } } as unknown as Document;
+  const doc = {
+    createElement: () => ({ async: false, src: '' }),
+    head: { appendChild: (node: { async: boolean; src: string }) => appended.push(node) },
+  } as unknown as Document;
   const win = {} as Window;
   return { doc, win, appended };
 }

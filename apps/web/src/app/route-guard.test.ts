@@ -26,11 +26,20 @@ describe('route guard (spec §4)', () => {
       to: `/account/mfa?redirect=${encodeURIComponent('/admin/dashboard?x=1')}`,
       reason: 'second-factor',
     });
-    expect(decide('/superadmin', session('SUPER_ADMIN', { secondFactor: 'code_required' }))).toMatchObject({ kind: 'redirect', reason: 'second-factor' });
+    expect(decide('/superadmin', session('SUPER_ADMIN', { secondFactor: 'code_required' }))).toMatchObject({
+      kind: 'redirect',
+      reason: 'second-factor',
+    });
     expect(decide('/admin/trackers', session('FLAT_FILE_ADMIN', { secondFactor: 'passed' }))).toEqual({ kind: 'allow' });
     // Pages other roles share too (the server answers them nothing before the code); only the code page itself stays open.
-    expect(decide('/dashboard', session('GOSTAR_ADMIN', { secondFactor: 'enrolment_required' }))).toMatchObject({ kind: 'redirect', reason: 'second-factor' });
-    expect(decide('/search', session('FULL_USER', { secondFactor: 'code_required' }))).toMatchObject({ kind: 'redirect', reason: 'second-factor' });
+    expect(decide('/dashboard', session('GOSTAR_ADMIN', { secondFactor: 'enrolment_required' }))).toMatchObject({
+      kind: 'redirect',
+      reason: 'second-factor',
+    });
+    expect(decide('/search', session('FULL_USER', { secondFactor: 'code_required' }))).toMatchObject({
+      kind: 'redirect',
+      reason: 'second-factor',
+    });
     expect(decide('/account/mfa', session('GOSTAR_ADMIN', { secondFactor: 'enrolment_required' }))).toEqual({ kind: 'allow' });
     expect(decide('/usermanual', session('GOSTAR_ADMIN', { secondFactor: 'enrolment_required' }))).toEqual({ kind: 'allow' });
   });
@@ -45,7 +54,10 @@ describe('route guard (spec §4)', () => {
 
   it('restores token, email and node token from browser storage when the store is empty and the flag says logged in', () => {
     const browser: BrowserSession = { token: 't', email: 'a@b.c', nodeToken: 'n', isLoginInThisBrowser: true };
-    expect(decide('/dashboard', loggedOut, browser)).toEqual({ kind: 'restore', restore: { token: 't', username: 'a@b.c', nodeToken: 'n' } });
+    expect(decide('/dashboard', loggedOut, browser)).toEqual({
+      kind: 'restore',
+      restore: { token: 't', username: 'a@b.c', nodeToken: 'n' },
+    });
   });
 
   it('restores from storage on unprotected routes too', () => {
@@ -68,7 +80,16 @@ describe('route guard (spec §4)', () => {
   });
 
   it('lets logged-out visitors open public pages', () => {
-    for (const path of ['/login', '/register', '/forgot-password', '/pub/account/verify/abc', '/usermanual', '/keywords', '/policies', '/accessdenied']) {
+    for (const path of [
+      '/login',
+      '/register',
+      '/forgot-password',
+      '/pub/account/verify/abc',
+      '/usermanual',
+      '/keywords',
+      '/policies',
+      '/accessdenied',
+    ]) {
       expect(decide(path, loggedOut)).toEqual({ kind: 'allow' });
     }
   });
@@ -77,24 +98,37 @@ describe('route guard (spec §4)', () => {
     expect(decide('/no/such/page', loggedOut)).toEqual({ kind: 'allow' });
   });
 
-  it.each(['/search', '/', '/admin/dashboard', '/admin/subscriptions', '/admin/trackers'])('signs out and goes to /login when %s is opened without a node token', (path) => {
-    const role: Role = path.startsWith('/admin') ? 'GOSTAR_ADMIN' : 'FULL_USER';
-    expect(decide(path, session(role, { nodeToken: null }))).toEqual({ kind: 'redirect', to: '/login', reason: 'node-token-missing', signOut: true });
-  });
+  it.each(['/search', '/', '/admin/dashboard', '/admin/subscriptions', '/admin/trackers'])(
+    'signs out and goes to /login when %s is opened without a node token',
+    (path) => {
+      const role: Role = path.startsWith('/admin') ? 'GOSTAR_ADMIN' : 'FULL_USER';
+      expect(decide(path, session(role, { nodeToken: null }))).toEqual({
+        kind: 'redirect',
+        to: '/login',
+        reason: 'node-token-missing',
+        signOut: true,
+      });
+    },
+  );
 
   it('does not require the node token on other protected pages', () => {
     expect(decide('/dashboard', session('FULL_USER', { nodeToken: null }))).toEqual({ kind: 'allow' });
   });
 
   it('sends a role that is not in the route roles to /accessdenied', () => {
-    expect(decide('/export', session('EVALUATE_USER'))).toEqual({ kind: 'redirect', to: '/accessdenied?from=%2Fexport', reason: 'role-mismatch' });
+    expect(decide('/export', session('EVALUATE_USER'))).toEqual({
+      kind: 'redirect',
+      to: '/accessdenied?from=%2Fexport',
+      reason: 'role-mismatch',
+    });
     expect(decide('/sarview', session('EVALUATE_USER'))).toMatchObject({ to: '/accessdenied?from=%2Fsarview' });
     expect(decide('/sarview/structuretab', session('EVALUATE_USER'))).toEqual({ kind: 'allow' });
     expect(decide('/search', session('FLAT_FILE_ONLY'))).toMatchObject({ to: '/accessdenied?from=%2Fsearch' });
   });
 
   it('lets any logged-in role open authentication-only routes', () => {
-    for (const path of ['/', '/dynamicquery', '/admin/client-dashboard']) expect(decide(path, session('PARTIAL_USER'))).toEqual({ kind: 'allow' });
+    for (const path of ['/', '/dynamicquery', '/admin/client-dashboard'])
+      expect(decide(path, session('PARTIAL_USER'))).toEqual({ kind: 'allow' });
   });
 
   it('sends a logged-in user opening /login to the landing page of the role', () => {
@@ -105,27 +139,42 @@ describe('route guard (spec §4)', () => {
 
   describe('admin pages', () => {
     it('lets GOSTAR_ADMIN open the admin dashboard, subscriptions and trackers', () => {
-      for (const path of ['/admin/dashboard', '/admin/subscriptions', '/admin/trackers']) expect(decide(path, session('GOSTAR_ADMIN'))).toEqual({ kind: 'allow' });
+      for (const path of ['/admin/dashboard', '/admin/subscriptions', '/admin/trackers'])
+        expect(decide(path, session('GOSTAR_ADMIN'))).toEqual({ kind: 'allow' });
     });
 
     it('lets FLAT_FILE_ADMIN open trackers and sends it to /dashboard from the other admin pages', () => {
       expect(decide('/admin/trackers', session('FLAT_FILE_ADMIN'))).toEqual({ kind: 'allow' });
-      expect(decide('/admin/dashboard', session('FLAT_FILE_ADMIN'))).toEqual({ kind: 'redirect', to: '/dashboard?from=%2Fadmin%2Fdashboard', reason: 'admin-to-dashboard' });
+      expect(decide('/admin/dashboard', session('FLAT_FILE_ADMIN'))).toEqual({
+        kind: 'redirect',
+        to: '/dashboard?from=%2Fadmin%2Fdashboard',
+        reason: 'admin-to-dashboard',
+      });
       expect(decide('/admin/subscriptions', session('FLAT_FILE_ADMIN'))).toMatchObject({ to: '/dashboard?from=%2Fadmin%2Fsubscriptions' });
     });
 
     it('sends GOSTAR_ADMIN from /superadmin to /dashboard', () => {
-      expect(decide('/superadmin', session('GOSTAR_ADMIN'))).toMatchObject({ to: '/dashboard?from=%2Fsuperadmin', reason: 'admin-to-dashboard' });
+      expect(decide('/superadmin', session('GOSTAR_ADMIN'))).toMatchObject({
+        to: '/dashboard?from=%2Fsuperadmin',
+        reason: 'admin-to-dashboard',
+      });
     });
 
     it('sends SUPER_ADMIN, who may not open /dashboard, from other admin pages to /accessdenied', () => {
       expect(decide('/superadmin', session('SUPER_ADMIN'))).toEqual({ kind: 'allow' });
-      expect(decide('/admin/trackers', session('SUPER_ADMIN'))).toEqual({ kind: 'redirect', to: '/accessdenied?from=%2Fadmin%2Ftrackers', reason: 'role-mismatch' });
+      expect(decide('/admin/trackers', session('SUPER_ADMIN'))).toEqual({
+        kind: 'redirect',
+        to: '/accessdenied?from=%2Fadmin%2Ftrackers',
+        reason: 'role-mismatch',
+      });
     });
 
     it('sends a user holding an admin role but working in another role to /dashboard', () => {
       const mixed = session('FULL_USER', { userRoles: ['FULL_USER', 'GOSTAR_ADMIN'] });
-      expect(decide('/admin/subscriptions', mixed)).toMatchObject({ to: '/dashboard?from=%2Fadmin%2Fsubscriptions', reason: 'admin-to-dashboard' });
+      expect(decide('/admin/subscriptions', mixed)).toMatchObject({
+        to: '/dashboard?from=%2Fadmin%2Fsubscriptions',
+        reason: 'admin-to-dashboard',
+      });
     });
 
     it('sends an admin-role holder whose current role may not open /dashboard to /accessdenied', () => {
@@ -135,7 +184,11 @@ describe('route guard (spec §4)', () => {
 
     it('sends a non-admin to /accessdenied', () => {
       for (const path of ['/admin/dashboard', '/admin/subscriptions', '/admin/trackers', '/superadmin']) {
-        expect(decide(path, session('FULL_USER'))).toEqual({ kind: 'redirect', to: `/accessdenied?from=${encodeURIComponent(path)}`, reason: 'role-mismatch' });
+        expect(decide(path, session('FULL_USER'))).toEqual({
+          kind: 'redirect',
+          to: `/accessdenied?from=${encodeURIComponent(path)}`,
+          reason: 'role-mismatch',
+        });
       }
     });
   });
@@ -151,7 +204,17 @@ describe('route guard (spec §4)', () => {
   });
 
   it('gives every route of WEB_ROUTES a decision for every role without throwing', () => {
-    const roles: (Role | null)[] = [null, 'FULL_USER', 'PARTIAL_USER', 'EVALUATE_USER', 'DOWNLOAD_EVALUATOR', 'FLAT_FILE_ONLY', 'FLAT_FILE_ADMIN', 'GOSTAR_ADMIN', 'SUPER_ADMIN'];
+    const roles: (Role | null)[] = [
+      null,
+      'FULL_USER',
+      'PARTIAL_USER',
+      'EVALUATE_USER',
+      'DOWNLOAD_EVALUATOR',
+      'FLAT_FILE_ONLY',
+      'FLAT_FILE_ADMIN',
+      'GOSTAR_ADMIN',
+      'SUPER_ADMIN',
+    ];
     for (const route of WEB_ROUTES) {
       const pathname = route.path.replace(/:[A-Za-z]+/g, 'x');
       for (const role of roles) expect(['allow', 'redirect']).toContain(decide(pathname, session(role)).kind);

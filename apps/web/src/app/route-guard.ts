@@ -29,7 +29,13 @@ export interface GuardInput {
   browser: BrowserSession;
 }
 
-export type RedirectReason = 'login-required' | 'node-token-missing' | 'role-mismatch' | 'admin-to-dashboard' | 'already-logged-in' | 'second-factor';
+export type RedirectReason =
+  | 'login-required'
+  | 'node-token-missing'
+  | 'role-mismatch'
+  | 'admin-to-dashboard'
+  | 'already-logged-in'
+  | 'second-factor';
 
 /** The page where an admin enrols an authenticator or gives the code of the second login step. */
 export const SECOND_FACTOR_PATH = '/account/mfa';
@@ -102,7 +108,8 @@ export function decideRoute(input: GuardInput): GuardDecision {
   if (route === null) return { kind: 'allow' };
 
   if (route.access === 'public') {
-    if (loggedIn && route.path === '/login') return { kind: 'redirect', to: landingFor(session.currentUserRole), reason: 'already-logged-in' };
+    if (loggedIn && route.path === '/login')
+      return { kind: 'redirect', to: landingFor(session.currentUserRole), reason: 'already-logged-in' };
     return { kind: 'allow' };
   }
 
@@ -121,7 +128,8 @@ export function decideRoute(input: GuardInput): GuardDecision {
   const role = session.currentUserRole;
   if (ADMIN_GUARD_PATHS.includes(route.path) && !roleMayOpen(route.access, role)) {
     const holdsAdminRole = session.userRoles.some((held) => ADMIN_ROLES.includes(held));
-    if (holdsAdminRole && roleMayOpen(DASHBOARD_ACCESS, role)) return { kind: 'redirect', to: adminDashboardUrl(input.pathname), reason: 'admin-to-dashboard' };
+    if (holdsAdminRole && roleMayOpen(DASHBOARD_ACCESS, role))
+      return { kind: 'redirect', to: adminDashboardUrl(input.pathname), reason: 'admin-to-dashboard' };
     return { kind: 'redirect', to: accessDeniedUrl(input.pathname), reason: 'role-mismatch' };
   }
 

@@ -34,7 +34,9 @@ describe.each(ONE_DATABASE)('accounts holding an admin role, on %s', (kind) => {
     superAdmin = await t.login(demoEmailForRole('SUPER_ADMIN'));
     api = adminClient(t, () => admin);
     const db = t.database.db;
-    organisationId = (await db.insertInto('organisations').values({ name: 'Protection Org', seats: 10 }).returning('id').executeTakeFirstOrThrow()).id;
+    organisationId = (
+      await db.insertInto('organisations').values({ name: 'Protection Org', seats: 10 }).returning('id').executeTakeFirstOrThrow()
+    ).id;
     for (const role of ['GOSTAR_ADMIN', 'SUPER_ADMIN', 'FLAT_FILE_ADMIN'] as const) {
       const { id } = await db.selectFrom('users').select('id').where('email', '=', demoEmailForRole(role)).executeTakeFirstOrThrow();
       ids.set(role, id);
@@ -75,17 +77,33 @@ describe.each(ONE_DATABASE)('accounts holding an admin role, on %s', (kind) => {
   }
 
   it('still makes the same changes on an account without an admin role (the refusal is about the target, not the call)', async () => {
-    const { id } = await t.database.db.selectFrom('users').select('id').where('email', '=', demoEmailForRole('PARTIAL_USER')).executeTakeFirstOrThrow();
+    const { id } = await t.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', demoEmailForRole('PARTIAL_USER'))
+      .executeTakeFirstOrThrow();
     expect((await api.audited(() => api.put(`/api/admin/users/${id}`, { firstName: 'Renamed' }))).answer.statusCode).toBe(200);
-    expect((await api.audited(() => api.post(`/api/admin/users/${id}/credits`, { kind: 'grant', delta: 10, reason: 'control' }))).answer.statusCode).toBe(200);
-    expect((await api.audited(() => api.post(`/api/admin/users/${id}/subscriptions`, { role: 'FULL_USER', endDate: inAYear() }))).answer.statusCode).toBe(200);
+    expect(
+      (await api.audited(() => api.post(`/api/admin/users/${id}/credits`, { kind: 'grant', delta: 10, reason: 'control' }))).answer
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await api.audited(() => api.post(`/api/admin/users/${id}/subscriptions`, { role: 'FULL_USER', endDate: inAYear() }))).answer
+        .statusCode,
+    ).toBe(200);
   });
 
   it("audits the super admin's changes to their own account: an admin role granted to and revoked from themselves", async () => {
     const superId = ids.get('SUPER_ADMIN')!;
-    const granted = await api.audited(() => api.post('/api/superadmin/admin-roles', { userId: superId, role: 'FLAT_FILE_ADMIN', endDate: inAYear() }, superAdmin));
+    const granted = await api.audited(() =>
+      api.post('/api/superadmin/admin-roles', { userId: superId, role: 'FLAT_FILE_ADMIN', endDate: inAYear() }, superAdmin),
+    );
     expect(granted.answer.statusCode, granted.answer.body).toBe(200);
-    expect(granted.audit).toMatchObject({ action: 'role.grant', actor_id: superId, target_label: `${demoEmailForRole('SUPER_ADMIN')} · FLAT_FILE_ADMIN` });
+    expect(granted.audit).toMatchObject({
+      action: 'role.grant',
+      actor_id: superId,
+      target_label: `${demoEmailForRole('SUPER_ADMIN')} · FLAT_FILE_ADMIN`,
+    });
     const holder = granted.answer.data as unknown as AdminRoleHolder;
     const revoked = await api.audited(() => api.post(`/api/superadmin/admin-roles/${holder.subscriptionId}/revoke`, {}, superAdmin));
     expect(revoked.answer.statusCode, revoked.answer.body).toBe(200);

@@ -43,5 +43,7 @@ export function registerAdminAccountRoutes(app: FastifyInstance, deps: AdminDeps
   );
 
   registerEndpoint(app, e.credits, async ({ params, query }) => userLedger(deps, params.userId, query.page, query.pageSize));
-  registerEndpoint(app, e.changeCredits, async ({ params, body, request }) => changeUserCredits(deps, auditActor(request), params.userId, body));
+  registerEndpoint(app, e.changeCredits, async ({ params, body, request }) =>
+    changeUserCredits(deps, auditActor(request), params.userId, body),
+  );
 }

@@ -66,9 +66,19 @@ describe.each(DATABASES)('account administration rules on %s', (kind) => {
     expect((await createUser({ organisationId: org.id })).statusCode).toBe(200);
     // Neither has a subscription; both take a seat, and the list says so.
     expect(await organisationRow(org.id)).toMatchObject({ users: 2, activeUsers: 2, seats: 2 });
-    await api.refused(() => api.post('/api/admin/users', { email: 'third@rules.test', firstName: 'Third', lastName: 'One', organisationId: org.id }), 400, /2 seats, 2 taken/);
+    await api.refused(
+      () => api.post('/api/admin/users', { email: 'third@rules.test', firstName: 'Third', lastName: 'One', organisationId: org.id }),
+      400,
+      /2 seats, 2 taken/,
+    );
     await api.refused(() => api.put(`/api/admin/organisations/${org.id}`, { seats: 1 }), 400, /2 users taking a seat/);
-    const imported = await api.post('/api/admin/users/import', { fileName: 'users.csv', contentBase64: Buffer.from('email,first name,last name,organisation\nimported@rules.test,Im,Ported,Seat Rules Ltd\n').toString('base64'), dryRun: true });
+    const imported = await api.post('/api/admin/users/import', {
+      fileName: 'users.csv',
+      contentBase64: Buffer.from('email,first name,last name,organisation\nimported@rules.test,Im,Ported,Seat Rules Ltd\n').toString(
+        'base64',
+      ),
+      dryRun: true,
+    });
     expect(imported.statusCode, imported.body).toBe(200);
     expect(JSON.stringify(imported.data)).toMatch(/2 seats, 2 taken/);
 
@@ -90,9 +100,18 @@ describe.each(DATABASES)('account administration rules on %s', (kind) => {
     const extended = await api.put(`/api/admin/subscriptions/${user.subscriptions[0]!.id}`, { endDate: day(90) });
     expect(extended.statusCode, extended.body).toBe(200);
     expect((extended.data as unknown as AdminUser).subscriptions[0]!.endDate).toBe(endOfDay(90));
-    await api.refused(() => api.put(`/api/admin/subscriptions/${user.subscriptions[0]!.id}`, { endDate: day(-1) }), 400, new RegExp(`end date \\(${day(-1)}\\) must not be before the start date \\(${day(0)}\\)`));
+    await api.refused(
+      () => api.put(`/api/admin/subscriptions/${user.subscriptions[0]!.id}`, { endDate: day(-1) }),
+      400,
+      new RegExp(`end date \\(${day(-1)}\\) must not be before the start date \\(${day(0)}\\)`),
+    );
 
-    const role = await t.call({ method: 'POST', url: '/api/superadmin/admin-roles', headers: authHeaders(superAdmin), payload: { userId: user.userId, role: 'FLAT_FILE_ADMIN', endDate: day(90) } });
+    const role = await t.call({
+      method: 'POST',
+      url: '/api/superadmin/admin-roles',
+      headers: authHeaders(superAdmin),
+      payload: { userId: user.userId, role: 'FLAT_FILE_ADMIN', endDate: day(90) },
+    });
     expect(role.statusCode, role.body).toBe(200);
     expect((role.data as unknown as AdminRoleHolder).endDate).toBe(endOfDay(90));
   });
@@ -101,9 +120,15 @@ describe.each(DATABASES)('account administration rules on %s', (kind) => {
     const email = demoEmailForRole('FULL_USER');
     const login = await t.login(email);
     const open = async () =>
-      ((await t.call({ method: 'GET', url: `/api/superadmin/sessions?q=${encodeURIComponent(email)}&pageSize=100`, headers: authHeaders(superAdmin) })).data as unknown as OpenSessions).rows.map(
-        (r) => r.sessionId,
-      );
+      (
+        (
+          await t.call({
+            method: 'GET',
+            url: `/api/superadmin/sessions?q=${encodeURIComponent(email)}&pageSize=100`,
+            headers: authHeaders(superAdmin),
+          })
+        ).data as unknown as OpenSessions
+      ).rows.map((r) => r.sessionId);
     expect(await open()).toContain(login.sessionId);
     await t.database.db
       .updateTable('user_sessions')
@@ -117,15 +142,29 @@ describe.each(DATABASES)('account administration rules on %s', (kind) => {
 
   it('never places a self-registered user in an organisation, whatever name they type', async () => {
     const org = (await api.post('/api/admin/organisations', { name: 'Typed Name Corp' })).data as unknown as Organisation;
-    const res = await t.call({ method: 'POST', url: '/api/pub/account/register', payload: { email: 'claims@typed.test', firstName: 'Claims', lastName: 'Membership', organisation: 'Typed Name Corp' }, remoteAddress: '198.51.100.40' });
+    const res = await t.call({
+      method: 'POST',
+      url: '/api/pub/account/register',
+      payload: { email: 'claims@typed.test', firstName: 'Claims', lastName: 'Membership', organisation: 'Typed Name Corp' },
+      remoteAddress: '198.51.100.40',
+    });
     expect(res.statusCode, res.body).toBe(200);
-    const row = await t.database.db.selectFrom('users').select(['organisation', 'organisation_id']).where('email', '=', 'claims@typed.test').executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('users')
+      .select(['organisation', 'organisation_id'])
+      .where('email', '=', 'claims@typed.test')
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ organisation: 'Typed Name Corp', organisation_id: null });
     expect(await organisationRow(org.id)).toMatchObject({ users: 0 });
   });
 
   it('answers 400 for a page number beyond 100000 on the admin lists and trackers', async () => {
-    for (const url of ['/api/admin/users?page=1e20', '/api/admin/organisations?page=1e20', '/api/admin/trackers/logins?page=1e20', '/api/admin/users?page=100001']) {
+    for (const url of [
+      '/api/admin/users?page=1e20',
+      '/api/admin/organisations?page=1e20',
+      '/api/admin/trackers/logins?page=1e20',
+      '/api/admin/users?page=100001',
+    ]) {
       const res = await api.get(url);
       expect(res.statusCode, `${url} ${res.body}`).toBe(400);
     }
@@ -134,13 +173,31 @@ describe.each(DATABASES)('account administration rules on %s', (kind) => {
 
   // Last: on failure it would revoke the only super admin this app has.
   it('refuses to revoke the last super admin whose account is active: a deactivated holder does not count', async () => {
-    const holders = async () => ((await t.call({ method: 'GET', url: '/api/superadmin/admin-roles', headers: authHeaders(superAdmin) })).data as unknown as AdminRoleHolders).rows;
-    const other = await t.database.db.selectFrom('users').select('id').where('email', '=', demoEmailForRole('FLAT_FILE_ONLY')).executeTakeFirstOrThrow();
-    const granted = await t.call({ method: 'POST', url: '/api/superadmin/admin-roles', headers: authHeaders(superAdmin), payload: { userId: other.id, role: 'SUPER_ADMIN', endDate: day(30) } });
+    const holders = async () =>
+      (
+        (await t.call({ method: 'GET', url: '/api/superadmin/admin-roles', headers: authHeaders(superAdmin) }))
+          .data as unknown as AdminRoleHolders
+      ).rows;
+    const other = await t.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', demoEmailForRole('FLAT_FILE_ONLY'))
+      .executeTakeFirstOrThrow();
+    const granted = await t.call({
+      method: 'POST',
+      url: '/api/superadmin/admin-roles',
+      headers: authHeaders(superAdmin),
+      payload: { userId: other.id, role: 'SUPER_ADMIN', endDate: day(30) },
+    });
     expect(granted.statusCode, granted.body).toBe(200);
     await t.database.db.updateTable('users').set({ active: false }).where('id', '=', other.id).execute();
     const own = (await holders()).find((r) => r.email === demoEmailForRole('SUPER_ADMIN') && r.role === 'SUPER_ADMIN')!;
-    const refused = await t.call({ method: 'POST', url: `/api/superadmin/admin-roles/${own.subscriptionId}/revoke`, headers: authHeaders(superAdmin), payload: {} });
+    const refused = await t.call({
+      method: 'POST',
+      url: `/api/superadmin/admin-roles/${own.subscriptionId}/revoke`,
+      headers: authHeaders(superAdmin),
+      payload: {},
+    });
     expect(refused.statusCode, refused.body).toBe(400);
     expect(String(refused.data.message)).toMatch(/last super admin with an active account/);
     expect((await t.call({ method: 'GET', url: '/api/superadmin/overview', headers: authHeaders(superAdmin) })).statusCode).toBe(200);

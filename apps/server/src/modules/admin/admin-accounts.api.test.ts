@@ -24,7 +24,8 @@ describe.each(DATABASES)('account administration on %s', (kind) => {
   let admin: LoginResult;
   const logins = new Map<Role, LoginResult>();
   let api: ReturnType<typeof adminClient>;
-  const userId = async (email: string) => (await t.database.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+  const userId = async (email: string) =>
+    (await t.database.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
 
   beforeAll(async () => {
     t = await startTestApp(kind);
@@ -43,18 +44,40 @@ describe.each(DATABASES)('account administration on %s', (kind) => {
         const res = await api.call(endpoint.method, url(endpoint.path), endpoint.method === 'GET' ? undefined : {}, logins.get(role)!);
         expect(res.statusCode, `${role} ${endpoint.method} ${endpoint.path}`).toBe(403);
       }
-      const anonymous = await t.call({ method: endpoint.method, url: url(endpoint.path), ...(endpoint.method === 'GET' ? {} : { payload: {} }) });
+      const anonymous = await t.call({
+        method: endpoint.method,
+        url: url(endpoint.path),
+        ...(endpoint.method === 'GET' ? {} : { payload: {} }),
+      });
       expect(anonymous.statusCode).toBe(401);
     }
     expect(await api.snapshot()).toBe(before);
   });
 
   it('creates and edits organisations with unique names ignoring case, one audit row each with the actor and address', async () => {
-    const { answer: created, audit } = await api.audited(() => api.post('/api/admin/organisations', { name: 'Acme Pharma', seats: 3, contactEmail: 'Buyer@Acme.test' }));
+    const { answer: created, audit } = await api.audited(() =>
+      api.post('/api/admin/organisations', { name: 'Acme Pharma', seats: 3, contactEmail: 'Buyer@Acme.test' }),
+    );
     expect(created.statusCode, created.body).toBe(200);
     const acme = created.data as unknown as Organisation;
-    expect(acme).toMatchObject({ name: 'Acme Pharma', seats: 3, contactEmail: 'buyer@acme.test', active: true, users: 0, activeUsers: 0, creditBalance: 0, nextEndDate: null });
-    expect(audit).toMatchObject({ action: 'organisation.create', target_type: 'organisation', target_id: String(acme.id), actor_id: admin.id, actor_email: admin.username, ip_address: ADMIN_IP });
+    expect(acme).toMatchObject({
+      name: 'Acme Pharma',
+      seats: 3,
+      contactEmail: 'buyer@acme.test',
+      active: true,
+      users: 0,
+      activeUsers: 0,
+      creditBalance: 0,
+      nextEndDate: null,
+    });
+    expect(audit).toMatchObject({
+      action: 'organisation.create',
+      target_type: 'organisation',
+      target_id: String(acme.id),
+      actor_id: admin.id,
+      actor_email: admin.username,
+      ip_address: ADMIN_IP,
+    });
 
     await api.refused(() => api.post('/api/admin/organisations', { name: '  acme PHARMA ' }), 409, /already exists/);
     await api.refused(() => api.post('/api/admin/organisations', { name: '   ' }), 400, /Name the organisation/);
@@ -66,7 +89,9 @@ describe.each(DATABASES)('account administration on %s', (kind) => {
     await api.refused(() => api.put('/api/admin/organisations/999999', { notes: 'x' }), 404);
     await api.refused(() => api.put(`/api/admin/organisations/${other.id}`, {}), 400, /Nothing to change/);
 
-    const { answer: renamed, audit: renameAudit } = await api.audited(() => api.put(`/api/admin/organisations/${other.id}`, { name: 'Beta Biologics', notes: 'Renewal in May' }));
+    const { answer: renamed, audit: renameAudit } = await api.audited(() =>
+      api.put(`/api/admin/organisations/${other.id}`, { name: 'Beta Biologics', notes: 'Renewal in May' }),
+    );
     expect(renamed.data).toMatchObject({ name: 'Beta Biologics', notes: 'Renewal in May' });
     expect(renameAudit.before).toEqual({ name: 'Beta Bio', notes: '' });
     expect(renameAudit.after).toEqual({ name: 'Beta Biologics', notes: 'Renewal in May' });
@@ -96,21 +121,40 @@ describe.each(DATABASES)('account administration on %s', (kind) => {
     );
     expect(answer.statusCode, answer.body).toBe(200);
     const user = answer.data as unknown as AdminUser;
-    expect(user).toMatchObject({ email: 'new.person@invite.test', state: 'invited', organisationName: 'Invite Labs', creditBalance: 250, openSessions: 0, lockedOut: false });
+    expect(user).toMatchObject({
+      email: 'new.person@invite.test',
+      state: 'invited',
+      organisationName: 'Invite Labs',
+      creditBalance: 250,
+      openSessions: 0,
+      lockedOut: false,
+    });
     expect(user.subscriptions).toMatchObject([{ roleName: 'EVALUATE_USER', contractId: 'C-77', status: 'active', endedAt: null }]);
     expect(audit).toMatchObject({ action: 'user.create', target_id: String(user.userId) });
-    expect(audit.after).toMatchObject({ email: 'new.person@invite.test', credits: 250, invited: true, subscription: { role: 'EVALUATE_USER' } });
+    expect(audit.after).toMatchObject({
+      email: 'new.person@invite.test',
+      credits: 250,
+      invited: true,
+      subscription: { role: 'EVALUATE_USER' },
+    });
     const ledger = await t.database.db.selectFrom('credit_ledger').selectAll().where('user_id', '=', user.userId).execute();
     expect(ledger).toMatchObject([{ delta: 250, kind: 'grant', balance_after: 250, actor_id: admin.id }]);
 
     // Nobody can log in before the link is used: the account has no password.
-    const early = await t.call({ method: 'POST', url: `/api/pub/${PRODUCT_SLUG}/generate-token`, payload: { username: user.email, password: NEW_PASSWORD } });
+    const early = await t.call({
+      method: 'POST',
+      url: `/api/pub/${PRODUCT_SLUG}/generate-token`,
+      payload: { username: user.email, password: NEW_PASSWORD },
+    });
     expect(early.statusCode).toBe(403);
 
     const mail = await waitForMail(t.database.db, user.email, mark);
     expect(mail.subject).toMatch(/set your password/i);
     const code = linkCodeOf(mail);
-    expect((await t.call({ method: 'GET', url: `/api/pub/account/verify/${code}` })).data).toMatchObject({ email: user.email, purpose: 'register' });
+    expect((await t.call({ method: 'GET', url: `/api/pub/account/verify/${code}` })).data).toMatchObject({
+      email: user.email,
+      purpose: 'register',
+    });
     const set = await t.call({ method: 'POST', url: `/api/pub/account/verify/${code}`, payload: { password: NEW_PASSWORD } });
     expect(set.statusCode, set.body).toBe(200);
     const login = await t.login(user.email, NEW_PASSWORD);
@@ -125,17 +169,42 @@ describe.each(DATABASES)('account administration on %s', (kind) => {
   it('refuses bad user input with 400 or 409 and creates nothing', async () => {
     await api.refused(() => api.post('/api/admin/users', { email: 'nope', firstName: 'A', lastName: 'B' }), 400, /valid e-mail/);
     await api.refused(() => api.post('/api/admin/users', { email: 'a@b.test', firstName: '', lastName: 'B' }), 400, /first name/);
-    await api.refused(() => api.post('/api/admin/users', { email: demoEmailForRole('FULL_USER'), firstName: 'A', lastName: 'B' }), 409, /already has an account/);
-    await api.refused(() => api.post('/api/admin/users', { email: 'a@b.test', firstName: 'A', lastName: 'B', organisationId: 999999 }), 400, /no organisation/);
+    await api.refused(
+      () => api.post('/api/admin/users', { email: demoEmailForRole('FULL_USER'), firstName: 'A', lastName: 'B' }),
+      409,
+      /already has an account/,
+    );
+    await api.refused(
+      () => api.post('/api/admin/users', { email: 'a@b.test', firstName: 'A', lastName: 'B', organisationId: 999999 }),
+      400,
+      /no organisation/,
+    );
     await api.refused(() => api.post('/api/admin/users', { email: 'a@b.test', firstName: 'A', lastName: 'B', credits: -5 }), 400);
     await api.refused(() => api.post('/api/admin/users', { email: 'a@b.test', firstName: 'A', lastName: 'B', credits: 10_000_001 }), 400);
     await api.refused(
-      () => api.post('/api/admin/users', { email: 'a@b.test', firstName: 'A', lastName: 'B', subscription: { role: 'FULL_USER', startDate: '2030-05-01', endDate: '2030-04-01' } }),
+      () =>
+        api.post('/api/admin/users', {
+          email: 'a@b.test',
+          firstName: 'A',
+          lastName: 'B',
+          subscription: { role: 'FULL_USER', startDate: '2030-05-01', endDate: '2030-04-01' },
+        }),
       400,
       /must not be before the start date/,
     );
     // A refused subscription or credit movement takes the whole creation back.
-    await api.refused(() => api.post('/api/admin/users', { email: 'a@b.test', firstName: 'A', lastName: 'B', credits: 10, subscription: { role: 'SUPER_ADMIN', endDate: inAYear() } }), 403, /super-admin page/);
+    await api.refused(
+      () =>
+        api.post('/api/admin/users', {
+          email: 'a@b.test',
+          firstName: 'A',
+          lastName: 'B',
+          credits: 10,
+          subscription: { role: 'SUPER_ADMIN', endDate: inAYear() },
+        }),
+      403,
+      /super-admin page/,
+    );
     await api.refused(() => api.put('/api/admin/users/999999', { firstName: 'X' }), 404);
     await api.refused(() => api.get('/api/admin/users/abc'), 400);
     await api.refused(() => api.post('/api/admin/users/999999/actions', { action: 'deactivate' }), 404);
@@ -143,13 +212,24 @@ describe.each(DATABASES)('account administration on %s', (kind) => {
     // A full organisation takes no one more.
     const tiny = (await api.post('/api/admin/organisations', { name: 'Tiny Co', seats: 1 })).data as unknown as Organisation;
     await api.post('/api/admin/users', { email: 'first@tiny.test', firstName: 'A', lastName: 'B', organisationId: tiny.id, invite: false });
-    await api.refused(() => api.post('/api/admin/users', { email: 'second@tiny.test', firstName: 'A', lastName: 'B', organisationId: tiny.id }), 400, /no seat is free/);
+    await api.refused(
+      () => api.post('/api/admin/users', { email: 'second@tiny.test', firstName: 'A', lastName: 'B', organisationId: tiny.id }),
+      400,
+      /no seat is free/,
+    );
   });
 
   it('searches, filters, sorts and pages the user list on the server', async () => {
     const org = (await api.post('/api/admin/organisations', { name: 'Zeta Search' })).data as unknown as Organisation;
     for (const [i, name] of ['Ulla', 'Tom', 'Sara'].entries()) {
-      await api.post('/api/admin/users', { email: `zeta${i}@zeta.test`, firstName: name, lastName: 'Zetaperson', organisationId: org.id, invite: false, credits: (i + 1) * 10 });
+      await api.post('/api/admin/users', {
+        email: `zeta${i}@zeta.test`,
+        firstName: name,
+        lastName: 'Zetaperson',
+        organisationId: org.id,
+        invite: false,
+        credits: (i + 1) * 10,
+      });
     }
     const list = async (query: string) => (await api.get(`/api/admin/users?${query}`)).data as unknown as AdminUserList;
     expect((await list('q=zetaperson')).total).toBe(3);
@@ -182,7 +262,12 @@ describe.each(DATABASES)('account administration on %s', (kind) => {
     expect(answer.data.user).toMatchObject({ state: 'deactivated', openSessions: 0 });
     expect(audit).toMatchObject({ action: 'user.deactivate', before: { active: true } });
     expect((await t.call({ method: 'GET', url: '/api/profile', headers: authHeaders(victim) })).statusCode).toBe(401);
-    const open = await t.database.db.selectFrom('user_sessions').select('close_reason').where('user_id', '=', id).where('closed_at', 'is', null).execute();
+    const open = await t.database.db
+      .selectFrom('user_sessions')
+      .select('close_reason')
+      .where('user_id', '=', id)
+      .where('closed_at', 'is', null)
+      .execute();
     expect(open).toEqual([]);
     await expect(t.login(email)).rejects.toThrow(/403/);
 
@@ -195,7 +280,9 @@ describe.each(DATABASES)('account administration on %s', (kind) => {
     expect(closed.data.message).toMatch(/session\(s\) of .* were closed/);
     expect((await t.call({ method: 'GET', url: '/api/profile', headers: authHeaders(again) })).statusCode).toBe(401);
 
-    const { answer: edited, audit: editAudit } = await api.audited(() => api.put(`/api/admin/users/${id}`, { firstName: 'Eve', lastName: 'Valuator' }));
+    const { answer: edited, audit: editAudit } = await api.audited(() =>
+      api.put(`/api/admin/users/${id}`, { firstName: 'Eve', lastName: 'Valuator' }),
+    );
     expect(edited.data).toMatchObject({ firstName: 'Eve', lastName: 'Valuator' });
     expect(editAudit.before).toEqual({ firstName: 'Evaluate', lastName: 'User (demo)' });
     expect(editAudit.after).toEqual({ firstName: 'Eve', lastName: 'Valuator' });
@@ -220,7 +307,12 @@ describe.each(DATABASES)('account administration on %s', (kind) => {
     // Five wrong passwords from one address lock the account there.
     const ip = '198.51.100.23';
     for (let i = 0; i < 5; i++) {
-      await t.call({ method: 'POST', url: `/api/pub/${PRODUCT_SLUG}/generate-token`, payload: { username: email, password: 'wrong password' }, remoteAddress: ip });
+      await t.call({
+        method: 'POST',
+        url: `/api/pub/${PRODUCT_SLUG}/generate-token`,
+        payload: { username: email, password: 'wrong password' },
+        remoteAddress: ip,
+      });
     }
     await expect(t.login(email, undefined, ip)).rejects.toThrow(/429/);
     expect(((await api.get(`/api/admin/users/${id}`)).data as unknown as AdminUser).lockedOut).toBe(true);
@@ -232,7 +324,12 @@ describe.each(DATABASES)('account administration on %s', (kind) => {
     await api.audited(() => api.post(`/api/admin/users/${id}/actions`, { action: 'liftLockout' }), 0);
     // New failures after the lift count again.
     for (let i = 0; i < 5; i++) {
-      await t.call({ method: 'POST', url: `/api/pub/${PRODUCT_SLUG}/generate-token`, payload: { username: email, password: 'wrong password' }, remoteAddress: '198.51.100.99' });
+      await t.call({
+        method: 'POST',
+        url: `/api/pub/${PRODUCT_SLUG}/generate-token`,
+        payload: { username: email, password: 'wrong password' },
+        remoteAddress: '198.51.100.99',
+      });
     }
     await expect(t.login(email, undefined, '198.51.100.99')).rejects.toThrow(/429/);
   });
@@ -248,8 +345,20 @@ describe.each(DATABASES)('account administration on %s', (kind) => {
       })
     ).data as unknown as AdminUser;
     expect(created.subscriptions).toMatchObject([{ status: 'scheduled' }]);
-    await t.database.db.updateTable('users').set({ password_hash: (await t.database.db.selectFrom('users').select('password_hash').where('id', '=', admin.id).executeTakeFirstOrThrow()).password_hash }).where('id', '=', created.userId).execute();
-    const res = await t.call({ method: 'POST', url: `/api/pub/${PRODUCT_SLUG}/generate-token`, payload: { username: 'later@demo.test', password: 'Demo!2345' } });
+    await t.database.db
+      .updateTable('users')
+      .set({
+        password_hash: (
+          await t.database.db.selectFrom('users').select('password_hash').where('id', '=', admin.id).executeTakeFirstOrThrow()
+        ).password_hash,
+      })
+      .where('id', '=', created.userId)
+      .execute();
+    const res = await t.call({
+      method: 'POST',
+      url: `/api/pub/${PRODUCT_SLUG}/generate-token`,
+      payload: { username: 'later@demo.test', password: 'Demo!2345' },
+    });
     expect(res.statusCode).toBe(403);
     expect(res.data.message).toMatch(/subscription has ended/);
     const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM credit_ledger`.execute(t.database.db);

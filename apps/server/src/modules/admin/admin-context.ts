@@ -35,7 +35,10 @@ export const adminRoleRefused = () => forbidden(ADMIN_ROLE_REFUSAL);
 export const adminAccountRefused = () => forbidden('This account holds an admin role: it is managed on the super-admin page.');
 
 /** The fields whose values differ, as before/after objects for the audit log. */
-export function changedFields<T extends Record<string, unknown>>(before: T, after: Partial<T>): { before: Partial<T>; after: Partial<T> } | null {
+export function changedFields<T extends Record<string, unknown>>(
+  before: T,
+  after: Partial<T>,
+): { before: Partial<T>; after: Partial<T> } | null {
   const was: Partial<T> = {};
   const now: Partial<T> = {};
   for (const key of Object.keys(after) as (keyof T)[]) {

@@ -23,7 +23,8 @@ describe.each(DATABASES)('bulk onboarding on %s', (kind) => {
   let t: TestApp;
   let admin: LoginResult;
   let api: ReturnType<typeof adminClient>;
-  const importFile = (fileName: string, content: string, dryRun = false) => api.post('/api/admin/users/import', { fileName, contentBase64: content, dryRun });
+  const importFile = (fileName: string, content: string, dryRun = false) =>
+    api.post('/api/admin/users/import', { fileName, contentBase64: content, dryRun });
 
   beforeAll(async () => {
     t = await startTestApp(kind);
@@ -62,7 +63,9 @@ describe.each(DATABASES)('bulk onboarding on %s', (kind) => {
     expect(byLine.get(9)!.message).toMatch(/same address is on line 2/);
     // A day that is not in the calendar is named, once, in words (not "subscription: Invalid input").
     expect(byLine.get(11)!.message).toBe('End date 2027-02-30 does not exist: February 2027 has 28 days.');
-    expect(byLine.get(10)!.message).toMatch(/no organisation "Ghost Corp".*Invite "maybe" must be yes or no|Invite "maybe" must be yes or no.*no organisation "Ghost Corp"/);
+    expect(byLine.get(10)!.message).toMatch(
+      /no organisation "Ghost Corp".*Invite "maybe" must be yes or no|Invite "maybe" must be yes or no.*no organisation "Ghost Corp"/,
+    );
   });
 
   it('checks and reports in a dry run, then creates every row with its subscription, credits and invitation in one go', async () => {
@@ -92,7 +95,15 @@ describe.each(DATABASES)('bulk onboarding on %s', (kind) => {
     expect(answer.statusCode, answer.body).toBe(200);
     expect(answer.data).toMatchObject({ created: 3, errors: 0 });
     const users = ((await api.get('/api/admin/users?q=onboard.test&sort=email')).data as unknown as AdminUserList).rows;
-    expect(users.map((u) => [u.email, u.organisationName, u.creditBalance, u.state, u.subscriptions.map((s) => `${s.roleName}:${s.status}`).join()])).toEqual([
+    expect(
+      users.map((u) => [
+        u.email,
+        u.organisationName,
+        u.creditBalance,
+        u.state,
+        u.subscriptions.map((s) => `${s.roleName}:${s.status}`).join(),
+      ]),
+    ).toEqual([
       ['anna@onboard.test', 'Onboard Pharma', 1000, 'invited', 'FULL_USER:active'],
       ['ben@onboard.test', 'Onboard Pharma', 0, 'invited', 'EVALUATE_USER:scheduled'],
       ['cara@onboard.test', null, 0, 'invited', ''],
@@ -133,7 +144,11 @@ describe.each(DATABASES)('bulk onboarding on %s', (kind) => {
   it('refuses files it cannot take: wrong kind, no required column, unknown column, too many rows, not base64', async () => {
     await api.refused(() => importFile('users.txt', base64(HEADER)), 400, /\.csv or \.xlsx/);
     await api.refused(() => importFile('users.csv', base64('email,first name\na@b.test,A')), 400, /no last name column/);
-    await api.refused(() => importFile('users.csv', base64('email,first name,last name,shoe size\na@b.test,A,B,42')), 400, /Unknown column "shoe size"/);
+    await api.refused(
+      () => importFile('users.csv', base64('email,first name,last name,shoe size\na@b.test,A,B,42')),
+      400,
+      /Unknown column "shoe size"/,
+    );
     await api.refused(() => importFile('users.csv', base64(HEADER)), 400, /no users under it/);
     await api.refused(() => importFile('users.csv', '***'), 400, /base64/);
     await api.refused(() => importFile('users.xlsx', base64('plain text')), 400, /not a valid Excel workbook/);

@@ -32,13 +32,15 @@ export function usersWithSubscriptions(db: Db) {
       'u.last_name',
       'u.credit_balance',
       'u.active',
-      eb.selectFrom('login_attempts as a')
+      eb
+        .selectFrom('login_attempts as a')
         .select((inner) => inner.fn.max('a.login_date').as('last'))
         .whereRef('a.user_id', '=', 'u.id')
         .where('a.failed', '=', false)
         .as('last_login'),
       jsonArrayFrom(
-        eb.selectFrom('subscriptions as s')
+        eb
+          .selectFrom('subscriptions as s')
           .select([
             's.role_name as roleName',
             isoTimestamp(sql.ref('s.end_date')).as('endDate'),
@@ -61,7 +63,9 @@ export function overviewCounts(db: Db) {
     .selectNoFrom((eb) => [
       eb.selectFrom('users').select(count.as('n')).as('users'),
       eb.selectFrom('user_sessions').select(count.as('n')).where(openSession()).as('active_sessions'),
-      eb.selectFrom('login_attempts').select(count.as('n'))
+      eb
+        .selectFrom('login_attempts')
+        .select(count.as('n'))
         .where('failed', '=', true)
         .where('login_date', '>', sql<Date>`now() - interval '1 day'`)
         .as('failed_last_day'),

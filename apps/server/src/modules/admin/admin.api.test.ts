@@ -19,10 +19,21 @@ describe.each(DATABASES)('admin calls on %s', (kind) => {
     t = await startTestApp(kind);
     // A second, later subscription with a sub-millisecond end: order and time format both show.
     const user = await t.database.db.selectFrom('users').select('id').where('email', '=', 'lowcredit@demo.test').executeTakeFirstOrThrow();
-    await t.database.db.insertInto('subscriptions').values({
-      user_id: user.id, role_name: 'FLAT_FILE_USER', contract_id: 'C-extra', end_date: '2031-05-06T07:08:09.123456Z', position: 9,
-    }).execute();
-    await t.call({ method: 'POST', url: `/api/pub/${PRODUCT_SLUG}/generate-token`, payload: { username: 'lowcredit@demo.test', password: 'wrong' } });
+    await t.database.db
+      .insertInto('subscriptions')
+      .values({
+        user_id: user.id,
+        role_name: 'FLAT_FILE_USER',
+        contract_id: 'C-extra',
+        end_date: '2031-05-06T07:08:09.123456Z',
+        position: 9,
+      })
+      .execute();
+    await t.call({
+      method: 'POST',
+      url: `/api/pub/${PRODUCT_SLUG}/generate-token`,
+      payload: { username: 'lowcredit@demo.test', password: 'wrong' },
+    });
     superAdmin = authHeaders(await t.login(demoEmailForRole('SUPER_ADMIN')));
     headers = authHeaders(await t.login(demoEmailForRole('GOSTAR_ADMIN')));
   });
@@ -33,7 +44,11 @@ describe.each(DATABASES)('admin calls on %s', (kind) => {
     const users = await db.selectFrom('users').selectAll().orderBy('email').execute();
     const subscriptions = await db.selectFrom('subscriptions').selectAll().orderBy('user_id').orderBy('position').orderBy('id').execute();
     const logins = await db.selectFrom('login_attempts').select(['user_id', 'login_date']).where('failed', '=', false).execute();
-    const lastLogin = (id: number) => logins.filter((l) => l.user_id === id).map((l) => l.login_date.getTime()).sort((a, b) => b - a)[0];
+    const lastLogin = (id: number) =>
+      logins
+        .filter((l) => l.user_id === id)
+        .map((l) => l.login_date.getTime())
+        .sort((a, b) => b - a)[0];
     const expected: AdminSubscriptionsResponse = {
       rows: users.map((u) => ({
         userId: u.id,
@@ -43,16 +58,26 @@ describe.each(DATABASES)('admin calls on %s', (kind) => {
         creditBalance: u.credit_balance,
         active: u.active,
         lastLoginAt: lastLogin(u.id) === undefined ? null : new Date(lastLogin(u.id)!).toISOString(),
-        subscriptions: subscriptions.filter((s) => s.user_id === u.id).map((s) => ({
-          roleName: s.role_name, endDate: s.end_date.toISOString(), contractId: s.contract_id, havingFlatFileAccess: s.having_flat_file_access,
-        })),
+        subscriptions: subscriptions
+          .filter((s) => s.user_id === u.id)
+          .map((s) => ({
+            roleName: s.role_name,
+            endDate: s.end_date.toISOString(),
+            contractId: s.contract_id,
+            havingFlatFileAccess: s.having_flat_file_access,
+          })),
       })),
     };
     const res = await t.call({ method: 'GET', url: '/api/admin/subscriptions', headers });
     expect(res.statusCode).toBe(200);
     expect(res.data).toEqual(expected);
     const lowCredit = (res.data as AdminSubscriptionsResponse).rows.find((r) => r.userName === 'lowcredit@demo.test');
-    expect(lowCredit?.subscriptions.at(-1)).toEqual({ roleName: 'FLAT_FILE_USER', endDate: '2031-05-06T07:08:09.123Z', contractId: 'C-extra', havingFlatFileAccess: false });
+    expect(lowCredit?.subscriptions.at(-1)).toEqual({
+      roleName: 'FLAT_FILE_USER',
+      endDate: '2031-05-06T07:08:09.123Z',
+      contractId: 'C-extra',
+      havingFlatFileAccess: false,
+    });
     expect(expected.rows.some((r) => r.lastLoginAt !== null)).toBe(true);
   });
 

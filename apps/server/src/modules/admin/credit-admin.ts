@@ -17,11 +17,18 @@ export async function userLedger(deps: AdminDeps, userId: number, page: number, 
 
 /** A grant adds; an adjustment adds or takes away, never below zero. One ledger row and one audit row. */
 export async function changeUserCredits(deps: AdminDeps, actor: AuditActor, userId: number, change: CreditChange): Promise<CreditLedger> {
-  if (change.kind === 'grant' && change.delta < 0) throw badRequest('A grant adds credits: to take credits away, make an adjustment.', { field: 'delta' });
+  if (change.kind === 'grant' && change.delta < 0)
+    throw badRequest('A grant adds credits: to take credits away, make an adjustment.', { field: 'delta' });
   await deps.db.transaction().execute(async (trx) => {
     const user = await lockManagedUser(trx, userId);
     try {
-      const moved = await changeCredits(trx, { userId, delta: change.delta, kind: change.kind, reason: change.reason, actorId: actor.userId });
+      const moved = await changeCredits(trx, {
+        userId,
+        delta: change.delta,
+        kind: change.kind,
+        reason: change.reason,
+        actorId: actor.userId,
+      });
       await recordAudit(trx, actor, {
         action: change.kind === 'grant' ? 'credits.grant' : 'credits.adjust',
         targetType: 'credits',
@@ -32,13 +39,19 @@ export async function changeUserCredits(deps: AdminDeps, actor: AuditActor, user
       });
     } catch (error) {
       if (error instanceof CreditBalanceTooLow) {
-        throw badRequest(`${user.email} has ${error.balance.toLocaleString('en-GB')} credits: taking ${(-change.delta).toLocaleString('en-GB')} would leave fewer than zero.`, {
-          field: 'delta',
-          balance: error.balance,
-        });
+        throw badRequest(
+          `${user.email} has ${error.balance.toLocaleString('en-GB')} credits: taking ${(-change.delta).toLocaleString('en-GB')} would leave fewer than zero.`,
+          {
+            field: 'delta',
+            balance: error.balance,
+          },
+        );
       }
       if (error instanceof CreditBalanceTooHigh) {
-        throw badRequest(`${user.email} has ${error.balance.toLocaleString('en-GB')} credits: an account may hold at most ${MAX_CREDIT_BALANCE.toLocaleString('en-GB')}.`, { field: 'delta' });
+        throw badRequest(
+          `${user.email} has ${error.balance.toLocaleString('en-GB')} credits: an account may hold at most ${MAX_CREDIT_BALANCE.toLocaleString('en-GB')}.`,
+          { field: 'delta' },
+        );
       }
       throw error;
     }

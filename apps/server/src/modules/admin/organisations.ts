@@ -55,7 +55,10 @@ function toOrganisation(row: Row): Organisation {
   };
 }
 
-export async function listOrganisations(db: Db, query: { q?: string | undefined; page: number; pageSize: number }): Promise<OrganisationList> {
+export async function listOrganisations(
+  db: Db,
+  query: { q?: string | undefined; page: number; pageSize: number },
+): Promise<OrganisationList> {
   const where = query.q ? sql<boolean>`o.name ILIKE ${containsPattern(query.q)}` : sql<boolean>`true`;
   const [rows, count] = await Promise.all([
     selectOrganisations(db)
@@ -89,7 +92,8 @@ async function assertNameFree(db: Db, name: string, exceptId: number | null): Pr
 
 /** A unique-index violation raced past the check: the same answer as the check. */
 function uniqueViolation(error: unknown, name: string): never {
-  if ((error as { code?: string }).code === '23505') throw conflict(`An organisation named "${name}" already exists (names are compared ignoring case).`, { field: 'name' });
+  if ((error as { code?: string }).code === '23505')
+    throw conflict(`An organisation named "${name}" already exists (names are compared ignoring case).`, { field: 'name' });
   throw error;
 }
 
@@ -133,9 +137,19 @@ export async function updateOrganisation(db: Db, actor: AuditActor, id: number, 
       if (wanted.name !== undefined && wanted.name.toLowerCase() !== current.name.toLowerCase()) await assertNameFree(trx, wanted.name, id);
       if (wanted.seats != null) {
         const { n } = await trx.selectNoFrom(seatsTaken(sql.val(id)).as('n')).executeTakeFirstOrThrow();
-        if (n > wanted.seats) throw badRequest(`${current.name} has ${n} users taking a seat (accounts not deactivated): give at least ${n} seats, or move or deactivate users first.`, { field: 'seats' });
+        if (n > wanted.seats)
+          throw badRequest(
+            `${current.name} has ${n} users taking a seat (accounts not deactivated): give at least ${n} seats, or move or deactivate users first.`,
+            { field: 'seats' },
+          );
       }
-      const before = { name: current.name, seats: current.seats, contactEmail: current.contact_email, notes: current.notes, active: current.active };
+      const before = {
+        name: current.name,
+        seats: current.seats,
+        contactEmail: current.contact_email,
+        notes: current.notes,
+        active: current.active,
+      };
       const change = changedFields(before, wanted);
       if (!change) return;
       await trx
@@ -150,7 +164,13 @@ export async function updateOrganisation(db: Db, actor: AuditActor, id: number, 
         })
         .where('id', '=', id)
         .execute();
-      await recordAudit(trx, actor, { action: 'organisation.update', targetType: 'organisation', targetId: id, targetLabel: wanted.name ?? current.name, ...change });
+      await recordAudit(trx, actor, {
+        action: 'organisation.update',
+        targetType: 'organisation',
+        targetId: id,
+        targetLabel: wanted.name ?? current.name,
+        ...change,
+      });
     })
     .catch((error: unknown) => uniqueViolation(error, input.name ?? ''));
   return organisation(db, id);
@@ -161,13 +181,21 @@ export async function updateOrganisation(db: Db, actor: AuditActor, id: number, 
  * is active and has a free seat. Answers its name.
  */
 export async function assertSeatFree(trx: Db, organisationId: number, adding = 1): Promise<string> {
-  const org = await trx.selectFrom('organisations').select(['name', 'seats', 'active']).where('id', '=', organisationId).forUpdate().executeTakeFirst();
+  const org = await trx
+    .selectFrom('organisations')
+    .select(['name', 'seats', 'active'])
+    .where('id', '=', organisationId)
+    .forUpdate()
+    .executeTakeFirst();
   if (!org) throw badRequest(`There is no organisation ${organisationId}.`, { field: 'organisationId' });
   if (!org.active) throw badRequest(`${org.name} is inactive: reactivate it before adding users.`, { field: 'organisationId' });
   if (org.seats !== null) {
     const { n } = await trx.selectNoFrom(seatsTaken(sql.val(organisationId)).as('n')).executeTakeFirstOrThrow();
     if (n + adding > org.seats) {
-      throw badRequest(`${org.name} has ${org.seats} seats, ${n} taken (accounts not deactivated, invited ones included): ${adding === 1 ? 'no seat is free' : `${adding} more do not fit`}. Raise its seats first.`, { field: 'organisationId' });
+      throw badRequest(
+        `${org.name} has ${org.seats} seats, ${n} taken (accounts not deactivated, invited ones included): ${adding === 1 ? 'no seat is free' : `${adding} more do not fit`}. Raise its seats first.`,
+        { field: 'organisationId' },
+      );
     }
   }
   return org.name;

@@ -21,9 +21,12 @@ type Db = Kysely<Database>;
 /** 400 unless the period ends after it starts and, for a new or renewed period, after now. */
 function assertPeriod(start: Date, end: Date): void {
   if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) throw badRequest('Give dates as YYYY-MM-DD or an ISO timestamp.');
-  if (end.getTime() <= start.getTime()) throw badRequest(`The end date (${lastDay(end)}) must not be before the start date (${utcDay(start)}).`, { field: 'endDate' });
+  if (end.getTime() <= start.getTime())
+    throw badRequest(`The end date (${lastDay(end)}) must not be before the start date (${utcDay(start)}).`, { field: 'endDate' });
   if (end.getTime() <= Date.now()) {
-    throw badRequest(`The end date (${lastDay(end)}) has passed: give a future end date, or use "End now" to stop a subscription.`, { field: 'endDate' });
+    throw badRequest(`The end date (${lastDay(end)}) has passed: give a future end date, or use "End now" to stop a subscription.`, {
+      field: 'endDate',
+    });
   }
 }
 
@@ -48,14 +51,24 @@ async function assertNoOverlap(trx: Db, userId: number, role: string, start: Dat
 
 /** The user row locked for the change; 404 when there is none. */
 export async function lockUser(trx: Db, userId: number) {
-  const user = await trx.selectFrom('users').select(['id', 'email', 'active', 'password_hash']).where('id', '=', userId).forNoKeyUpdate().executeTakeFirst();
+  const user = await trx
+    .selectFrom('users')
+    .select(['id', 'email', 'active', 'password_hash'])
+    .where('id', '=', userId)
+    .forNoKeyUpdate()
+    .executeTakeFirst();
   if (!user) throw notFound(`There is no user ${userId}.`);
   return user;
 }
 
 /** Whether the user holds an admin role that has not ended (running or scheduled). */
 async function holdsAdminRole(trx: Db, userId: number): Promise<boolean> {
-  const roles = await trx.selectFrom('subscriptions').select('role_name').where('user_id', '=', userId).where('end_date', '>', sql<Date>`now()`).execute();
+  const roles = await trx
+    .selectFrom('subscriptions')
+    .select('role_name')
+    .where('user_id', '=', userId)
+    .where('end_date', '>', sql<Date>`now()`)
+    .execute();
   return roles.some((r) => isAdminRole(r.role_name));
 }
 
@@ -102,7 +115,14 @@ export async function insertSubscription(trx: Db, userId: number, grant: Subscri
     })
     .returning(['id'])
     .executeTakeFirstOrThrow();
-  return { id: row.id, role: grant.role, contractId, startDate: start.toISOString(), endDate: end.toISOString(), havingFlatFileAccess: grant.havingFlatFileAccess ?? false };
+  return {
+    id: row.id,
+    role: grant.role,
+    contractId,
+    startDate: start.toISOString(),
+    endDate: end.toISOString(),
+    havingFlatFileAccess: grant.havingFlatFileAccess ?? false,
+  };
 }
 
 /** Closes the user's sessions when no subscription of theirs runs now (inside the change's transaction). */
@@ -144,7 +164,17 @@ async function lockSubscription(trx: Db, subscriptionId: number) {
   const row = await trx
     .selectFrom('subscriptions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['s.id', 's.user_id', 's.role_name', 's.contract_id', 's.start_date', 's.end_date', 's.having_flat_file_access', 's.ended_at', 'u.email'])
+    .select([
+      's.id',
+      's.user_id',
+      's.role_name',
+      's.contract_id',
+      's.start_date',
+      's.end_date',
+      's.having_flat_file_access',
+      's.ended_at',
+      'u.email',
+    ])
     .where('s.id', '=', subscriptionId)
     .forUpdate('s')
     .executeTakeFirst();
@@ -154,8 +184,14 @@ async function lockSubscription(trx: Db, subscriptionId: number) {
 }
 
 /** Renews or extends: new dates, contract or flat-file flag. A renewed ended subscription runs again. */
-export async function updateSubscription(deps: AdminDeps, actor: AuditActor, subscriptionId: number, update: SubscriptionUpdate): Promise<AdminUser> {
-  if (Object.values(update).every((v) => v === undefined)) throw badRequest('Nothing to change: give a new start or end date, a contract or the flat-file flag.');
+export async function updateSubscription(
+  deps: AdminDeps,
+  actor: AuditActor,
+  subscriptionId: number,
+  update: SubscriptionUpdate,
+): Promise<AdminUser> {
+  if (Object.values(update).every((v) => v === undefined))
+    throw badRequest('Nothing to change: give a new start or end date, a contract or the flat-file flag.');
   const userId = await deps.db.transaction().execute(async (trx) => {
     const current = await lockSubscription(trx, subscriptionId);
     const start = update.startDate ? startInstant(update.startDate) : current.start_date;
@@ -208,7 +244,12 @@ export async function updateSubscription(deps: AdminDeps, actor: AuditActor, sub
  * Ends a subscription now (end date = now, stamped with who and when); a scheduled one is
  * cancelled (both dates now). A user left without a running subscription is logged out at once.
  */
-export async function endSubscription(deps: AdminDeps, actor: AuditActor, subscriptionId: number, reason: string | undefined): Promise<AdminUser> {
+export async function endSubscription(
+  deps: AdminDeps,
+  actor: AuditActor,
+  subscriptionId: number,
+  reason: string | undefined,
+): Promise<AdminUser> {
   const userId = await deps.db.transaction().execute(async (trx) => {
     const current = await lockSubscription(trx, subscriptionId);
     const ended = await trx

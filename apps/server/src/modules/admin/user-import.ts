@@ -7,7 +7,15 @@ import { badRequest } from '../../http/errors.ts';
 import type { AuditActor } from '../audit/audit-log.ts';
 import type { ClientInfo } from '../auth/auth-service.ts';
 import type { Mail } from '../auth/mailer.ts';
-import { UploadFileError, baseName, countFilledLines, decodeBase64, decodeText, readCsvLines, readWorkbookLines } from '../uploads/upload-file-parser.ts';
+import {
+  UploadFileError,
+  baseName,
+  countFilledLines,
+  decodeBase64,
+  decodeText,
+  readCsvLines,
+  readWorkbookLines,
+} from '../uploads/upload-file-parser.ts';
 import type { NumberedRow } from '../uploads/upload-file-parser.ts';
 import type { AdminDeps } from './admin-context.ts';
 import { ADMIN_ROLE_REFUSAL, isAdminRole } from './admin-context.ts';
@@ -56,7 +64,8 @@ const normalise = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '')
 async function readRows(request: UserImportRequest): Promise<NumberedRow[]> {
   const name = baseName(request.fileName);
   const ext = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';
-  if (ext !== 'csv' && ext !== 'xlsx') throw badRequest(`Upload the users as a .csv or .xlsx file; "${name}" is not one.`, { field: 'fileName' });
+  if (ext !== 'csv' && ext !== 'xlsx')
+    throw badRequest(`Upload the users as a .csv or .xlsx file; "${name}" is not one.`, { field: 'fileName' });
   try {
     const bytes = decodeBase64(request.contentBase64);
     if (bytes.length === 0) throw new UploadFileError(`"${name}" is empty.`);
@@ -74,7 +83,9 @@ async function readRows(request: UserImportRequest): Promise<NumberedRow[]> {
 }
 
 function tooManyRows(name: string): UploadFileError {
-  return new UploadFileError(`"${name}" has more than ${ADMIN_IMPORT_MAX_ROWS.toLocaleString('en-GB')} users; import at most that many at once.`);
+  return new UploadFileError(
+    `"${name}" has more than ${ADMIN_IMPORT_MAX_ROWS.toLocaleString('en-GB')} users; import at most that many at once.`,
+  );
 }
 
 /** Which column holds what; 400 naming unknown or missing columns. */
@@ -90,9 +101,14 @@ function columnsOf(header: readonly string[]): Map<Column, number> {
     else columns.set(column, index);
   });
   const expected = `Columns: ${Object.values(LABELS).join(', ')} (the first three are required).`;
-  if (unknown.length) throw badRequest(`Unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')} in the header row. ${expected}`, { field: 'contentBase64' });
+  if (unknown.length)
+    throw badRequest(
+      `Unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')} in the header row. ${expected}`,
+      { field: 'contentBase64' },
+    );
   const missing = REQUIRED.filter((c) => !columns.has(c));
-  if (missing.length) throw badRequest(`The header row has no ${missing.map((c) => LABELS[c]).join(', ')} column. ${expected}`, { field: 'contentBase64' });
+  if (missing.length)
+    throw badRequest(`The header row has no ${missing.map((c) => LABELS[c]).join(', ')} column. ${expected}`, { field: 'contentBase64' });
   return columns;
 }
 
@@ -116,7 +132,9 @@ function checkRow(cells: readonly string[], columns: Map<Column, number>, line: 
   };
   const problems: string[] = [];
   const email = cell('email').toLowerCase();
-  const roleText = cell('role').toUpperCase().replace(/[\s-]+/g, '_');
+  const roleText = cell('role')
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_');
   let role: UserCreate['subscription'] | undefined;
   if (roleText) {
     if (!isRole(roleText)) problems.push(`Role "${cell('role')}" is not one of ${ROLES.join(', ')}.`);
@@ -137,14 +155,21 @@ function checkRow(cells: readonly string[], columns: Map<Column, number>, line: 
         problems.push(`The end date ${end} (the last day) must not be before the start date ${start || '(today)'} nor before today.`);
       }
       // A subscription whose dates were refused is not checked again by the schema ("subscription: Invalid input").
-      if (problems.length === before) role = { role: roleText, endDate: end, ...(start ? { startDate: start } : {}), ...(cell('contractId') ? { contractId: cell('contractId') } : {}) };
+      if (problems.length === before)
+        role = {
+          role: roleText,
+          endDate: end,
+          ...(start ? { startDate: start } : {}),
+          ...(cell('contractId') ? { contractId: cell('contractId') } : {}),
+        };
     }
   } else if (cell('startDate') || cell('endDate')) problems.push('Dates are given but no role: name the role of the subscription.');
   const creditsText = cell('credits').replace(/[,\s]/g, '');
   let credits: number | undefined;
   if (creditsText && creditsText !== '0') {
     if (!/^\d+$/.test(creditsText)) problems.push(`Credits "${cell('credits')}" must be a whole number of at least zero.`);
-    else if (Number(creditsText) > ADMIN_MAX_CREDIT_DELTA) problems.push(`At most ${ADMIN_MAX_CREDIT_DELTA.toLocaleString('en-GB')} opening credits.`);
+    else if (Number(creditsText) > ADMIN_MAX_CREDIT_DELTA)
+      problems.push(`At most ${ADMIN_MAX_CREDIT_DELTA.toLocaleString('en-GB')} opening credits.`);
     else credits = Number(creditsText);
   }
   const inviteText = cell('invite').toLowerCase();
@@ -170,9 +195,17 @@ function checkRow(cells: readonly string[], columns: Map<Column, number>, line: 
 }
 
 /** Checks every row (fields, then the database), then creates all or none. */
-export async function importUsers(deps: AdminDeps, actor: AuditActor, client: ClientInfo, request: UserImportRequest): Promise<UserImportReport> {
+export async function importUsers(
+  deps: AdminDeps,
+  actor: AuditActor,
+  client: ClientInfo,
+  request: UserImportRequest,
+): Promise<UserImportReport> {
   const [header, ...data] = await readRows(request);
-  if (!header) throw badRequest('The file has no header row: the first line names the columns (email, first name, last name, …).', { field: 'contentBase64' });
+  if (!header)
+    throw badRequest('The file has no header row: the first line names the columns (email, first name, last name, …).', {
+      field: 'contentBase64',
+    });
   const columns = columnsOf(header.cells);
   if (data.length === 0) throw badRequest('The file has a header row but no users under it.', { field: 'contentBase64' });
   if (data.length > ADMIN_IMPORT_MAX_ROWS) throw badRequest(tooManyRows(baseName(request.fileName)).message, { field: 'contentBase64' });
@@ -184,11 +217,19 @@ export async function importUsers(deps: AdminDeps, actor: AuditActor, client: Cl
   const report = (status: 'ready' | 'created'): UserImportReport => ({
     created: status === 'created' ? checked.length : 0,
     errors,
-    rows: checked.map((r) => ({ line: r.line, email: r.email, status: r.problems.length ? 'error' : status, message: r.problems.join(' ') || (status === 'created' ? 'Created.' : 'Ready to create.') })),
+    rows: checked.map((r) => ({
+      line: r.line,
+      email: r.email,
+      status: r.problems.length ? 'error' : status,
+      message: r.problems.join(' ') || (status === 'created' ? 'Created.' : 'Ready to create.'),
+    })),
   });
   if (request.dryRun) return report('ready');
   if (errors > 0) {
-    throw badRequest(`${errors} of ${checked.length} row(s) are wrong, so no user was created. Correct them and import the file again.`, report('ready'));
+    throw badRequest(
+      `${errors} of ${checked.length} row(s) are wrong, so no user was created. Correct them and import the file again.`,
+      report('ready'),
+    );
   }
   const mails: Mail[] = [];
   await deps.db.transaction().execute(async (trx) => {
@@ -219,13 +260,7 @@ async function checkAgainstDatabase(deps: AdminDeps, rows: CheckedRow[]): Promis
   if (names.length === 0) return;
   const organisations = await deps.db
     .selectFrom('organisations as o')
-    .select([
-      'o.id',
-      'o.name',
-      'o.seats',
-      'o.active',
-      seatsTaken(sql.ref<number>('o.id')).as('used'),
-    ])
+    .select(['o.id', 'o.name', 'o.seats', 'o.active', seatsTaken(sql.ref<number>('o.id')).as('used')])
     .where(sql<boolean>`lower(o.name) IN (${sql.join(names)})`)
     .execute();
   const byName = new Map(organisations.map((o) => [o.name.toLowerCase(), o]));
@@ -240,7 +275,10 @@ async function checkAgainstDatabase(deps: AdminDeps, rows: CheckedRow[]): Promis
     if (!org.active) row.problems.push(`${org.name} is inactive.`);
     const count = (adding.get(org.id) ?? 0) + 1;
     adding.set(org.id, count);
-    if (org.seats !== null && org.used + count > org.seats) row.problems.push(`${org.name} has ${org.seats} seats, ${org.used} taken (accounts not deactivated, invited ones included): no seat is left for this row.`);
+    if (org.seats !== null && org.used + count > org.seats)
+      row.problems.push(
+        `${org.name} has ${org.seats} seats, ${org.used} taken (accounts not deactivated, invited ones included): no seat is left for this row.`,
+      );
     if (row.input) row.input.organisationId = org.id;
   }
 }

@@ -36,7 +36,9 @@ function filtered(query: Base, filter: Partial<AdminUserListQuery> & { userIds?:
   }
   if (filter.organisationId !== undefined) conditions.push(sql<SqlBool>`u.organisation_id = ${filter.organisationId}`);
   if (filter.role) {
-    conditions.push(sql<SqlBool>`EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = u.id AND s.role_name = ${filter.role} AND s.end_date > now())`);
+    conditions.push(
+      sql<SqlBool>`EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = u.id AND s.role_name = ${filter.role} AND s.end_date > now())`,
+    );
   }
   const running = sql<SqlBool>`EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = u.id AND ${RUNNING})`;
   switch (filter.status) {
@@ -44,7 +46,9 @@ function filtered(query: Base, filter: Partial<AdminUserListQuery> & { userIds?:
       conditions.push(running);
       break;
     case 'expiring':
-      conditions.push(sql<SqlBool>`(SELECT max(s.end_date) FROM subscriptions s WHERE s.user_id = u.id AND ${RUNNING}) <= now() + make_interval(days => ${EXPIRING_DAYS})`);
+      conditions.push(
+        sql<SqlBool>`(SELECT max(s.end_date) FROM subscriptions s WHERE s.user_id = u.id AND ${RUNNING}) <= now() + make_interval(days => ${EXPIRING_DAYS})`,
+      );
       break;
     case 'ended':
       conditions.push(sql<SqlBool>`EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = u.id)
@@ -99,7 +103,9 @@ function selectUsers(query: Base) {
           isoTimestamp(sql.ref('s.start_date')).as('startDate'),
           isoTimestamp(sql.ref('s.end_date')).as('endDate'),
           's.having_flat_file_access as havingFlatFileAccess',
-          sql<AdminSubscription['status']>`CASE WHEN s.start_date > now() THEN 'scheduled' WHEN s.end_date > now() THEN 'active' ELSE 'ended' END`.as('status'),
+          sql<
+            AdminSubscription['status']
+          >`CASE WHEN s.start_date > now() THEN 'scheduled' WHEN s.end_date > now() THEN 'active' ELSE 'ended' END`.as('status'),
           sql<string | null>`CASE WHEN s.ended_at IS NULL THEN NULL ELSE ${isoTimestamp(sql.ref('s.ended_at'))} END`.as('endedAt'),
         ])
         .whereRef('s.user_id', '=', 'u.id')

@@ -51,7 +51,8 @@ export async function insertUser(
     .returning('id')
     .executeTakeFirstOrThrow();
   const subscription = input.subscription ? await insertSubscription(trx, id, input.subscription) : null;
-  if (input.credits) await changeCredits(trx, { userId: id, delta: input.credits, kind: 'grant', reason: 'Opening credits', actorId: actor.userId });
+  if (input.credits)
+    await changeCredits(trx, { userId: id, delta: input.credits, kind: 'grant', reason: 'Opening credits', actorId: actor.userId });
   const link = input.invite ? await deps.auth.issueAdminLink(trx, input.email, client) : null;
   await recordAudit(trx, actor, {
     action: ADMIN_CREATED_ACTION,
@@ -79,10 +80,15 @@ export async function createUser(deps: AdminDeps, actor: AuditActor, client: Cli
 }
 
 export async function updateUser(deps: AdminDeps, actor: AuditActor, userId: number, input: UserUpdate): Promise<AdminUser> {
-  if (Object.values(input).every((v) => v === undefined)) throw badRequest('Nothing to change: give a first name, last name or organisation.');
+  if (Object.values(input).every((v) => v === undefined))
+    throw badRequest('Nothing to change: give a first name, last name or organisation.');
   await deps.db.transaction().execute(async (trx) => {
     await lockManagedUser(trx, userId);
-    const current = await trx.selectFrom('users').select(['email', 'first_name', 'last_name', 'organisation_id', 'active']).where('id', '=', userId).executeTakeFirstOrThrow();
+    const current = await trx
+      .selectFrom('users')
+      .select(['email', 'first_name', 'last_name', 'organisation_id', 'active'])
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
     const change = changedFields(
       { firstName: current.first_name, lastName: current.last_name, organisationId: current.organisation_id },
       { firstName: input.firstName, lastName: input.lastName, organisationId: input.organisationId },
@@ -115,7 +121,11 @@ export async function userAction(
   { action }: UserAction,
 ): Promise<{ message: string; user: AdminUser }> {
   if (userId === actor.userId && (action === 'deactivate' || action === 'closeSessions')) {
-    throw badRequest(action === 'deactivate' ? 'You cannot deactivate your own account.' : 'Log out to close your own sessions; this closes another user’s.');
+    throw badRequest(
+      action === 'deactivate'
+        ? 'You cannot deactivate your own account.'
+        : 'Log out to close your own sessions; this closes another user’s.',
+    );
   }
   const locked = action === 'liftLockout' ? await deps.auth.lockedOutUsers([userId]) : null;
   const outcome = await deps.db.transaction().execute(async (trx): Promise<{ message: string; mail?: Mail | null }> => {
@@ -132,7 +142,11 @@ export async function userAction(
       }
       case 'reactivate': {
         if (user.active) return { message: `${user.email} is already active.` };
-        const { organisation_id: organisationId } = await trx.selectFrom('users').select('organisation_id').where('id', '=', userId).executeTakeFirstOrThrow();
+        const { organisation_id: organisationId } = await trx
+          .selectFrom('users')
+          .select('organisation_id')
+          .where('id', '=', userId)
+          .executeTakeFirstOrThrow();
         if (organisationId !== null) await assertSeatFree(trx, organisationId);
         await trx.updateTable('users').set({ active: true }).where('id', '=', userId).execute();
         await audit('reactivate', { active: false }, { active: true });
@@ -150,7 +164,10 @@ export async function userAction(
         if (!link) throw new Error(`no link issued for ${user.email}`);
         await audit('sendPasswordLink', null, { link: link.purpose });
         return {
-          message: link.purpose === 'register' ? `A registration link was mailed to ${user.email}.` : `A link to set a new password was mailed to ${user.email}.`,
+          message:
+            link.purpose === 'register'
+              ? `A registration link was mailed to ${user.email}.`
+              : `A link to set a new password was mailed to ${user.email}.`,
           mail: link.mail,
         };
       }

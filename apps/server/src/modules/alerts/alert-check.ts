@@ -31,7 +31,14 @@ export interface AlertCheckSummary {
   failed: number;
 }
 
-type AlertingSearch = { criteria_id: number; user_id: number; criteria_name: string; criteria: unknown; alert_since_load: number | string | null; email: string };
+type AlertingSearch = {
+  criteria_id: number;
+  user_id: number;
+  criteria_name: string;
+  criteria: unknown;
+  alert_since_load: number | string | null;
+  email: string;
+};
 
 /**
  * The alert check (issue 17): for every finished load not yet checked (kb_loads.alerts_checked_at),
@@ -91,33 +98,38 @@ export class AlertChecker {
       await markAlertsChecked(this.db, load.loadId);
       summary.loads++;
     }
-    if (summary.loads > 0) this.options.log.info(`alert check: ${summary.loads} load(s), ${summary.searches} saved search(es), ${summary.notified} notified, ${summary.mailed} e-mailed, ${summary.failed} failed`);
+    if (summary.loads > 0)
+      this.options.log.info(
+        `alert check: ${summary.loads} load(s), ${summary.searches} saved search(es), ${summary.notified} notified, ${summary.mailed} e-mailed, ${summary.failed} failed`,
+      );
     return summary;
   }
 
   /** Saved searches with "alert me" of users whose account is active and who hold a search role now. */
   private alertingSearches(loadId: number): Promise<AlertingSearch[]> {
-    return this.db
-      .selectFrom('saved_criteria as sc')
-      .innerJoin('users as u', 'u.id', 'sc.user_id')
-      .select(['sc.criteria_id', 'sc.user_id', 'sc.criteria_name', 'sc.criteria', 'sc.alert_since_load', 'u.email'])
-      .where('sc.alert', '=', true)
-      .where((eb) => eb.or([eb('sc.alert_since_load', 'is', null), eb('sc.alert_since_load', '<', loadId)]))
-      .where('u.active', '=', true)
-      // As the auth hook decides: a subscription that has started and not ended, with a role whose pages search.
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('subscriptions as s')
-            .select('s.id')
-            .whereRef('s.user_id', '=', 'u.id')
-            .where('s.role_name', 'in', [...SEARCH_ROLES])
-            .where('s.start_date', '<=', sql<Date>`now()`)
-            .where('s.end_date', '>', sql<Date>`now()`),
-        ),
-      )
-      .orderBy('sc.criteria_id')
-      .execute();
+    return (
+      this.db
+        .selectFrom('saved_criteria as sc')
+        .innerJoin('users as u', 'u.id', 'sc.user_id')
+        .select(['sc.criteria_id', 'sc.user_id', 'sc.criteria_name', 'sc.criteria', 'sc.alert_since_load', 'u.email'])
+        .where('sc.alert', '=', true)
+        .where((eb) => eb.or([eb('sc.alert_since_load', 'is', null), eb('sc.alert_since_load', '<', loadId)]))
+        .where('u.active', '=', true)
+        // As the auth hook decides: a subscription that has started and not ended, with a role whose pages search.
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('subscriptions as s')
+              .select('s.id')
+              .whereRef('s.user_id', '=', 'u.id')
+              .where('s.role_name', 'in', [...SEARCH_ROLES])
+              .where('s.start_date', '<=', sql<Date>`now()`)
+              .where('s.end_date', '>', sql<Date>`now()`),
+          ),
+        )
+        .orderBy('sc.criteria_id')
+        .execute()
+    );
   }
 
   private async checkLoad(load: KbLoad, summary: AlertCheckSummary): Promise<void> {
@@ -164,7 +176,14 @@ export class AlertChecker {
     return 'mailed';
   }
 
-  private async insertNotification(trx: Kysely<Database>, saved: AlertingSearch, load: KbLoad, sinceLoad: number, counts: SearchCounts, facts: AlertFacts): Promise<number | null> {
+  private async insertNotification(
+    trx: Kysely<Database>,
+    saved: AlertingSearch,
+    load: KbLoad,
+    sinceLoad: number,
+    counts: SearchCounts,
+    facts: AlertFacts,
+  ): Promise<number | null> {
     const row = await trx
       .insertInto('notifications')
       .values({
@@ -182,13 +201,21 @@ export class AlertChecker {
       .executeTakeFirst();
     if (!row) return null;
     const id = Number(row.id);
-    await trx.updateTable('notifications').set({ link: alertPath(id) }).where('id', '=', row.id).execute();
+    await trx
+      .updateTable('notifications')
+      .set({ link: alertPath(id) })
+      .where('id', '=', row.id)
+      .execute();
     return id;
   }
 
   /** E-mail needs both switches of the notification settings: e-mail at all, and database updates (no row: the defaults, on). */
   private async mayEmail(userId: number): Promise<boolean> {
-    const settings = await this.db.selectFrom('notification_settings').select(['is_notification_email', 'notification_database_email']).where('user_id', '=', userId).executeTakeFirst();
+    const settings = await this.db
+      .selectFrom('notification_settings')
+      .select(['is_notification_email', 'notification_database_email'])
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     return !settings || (settings.is_notification_email && settings.notification_database_email);
   }
 }

@@ -24,7 +24,10 @@ export const alertPath = (notificationId: number) => `/notifications/${notificat
 
 export function alertTitle(facts: AlertFacts): string {
   const { counts } = facts;
-  const what = counts.actidscount > 0 ? plural(counts.actidscount, 'new activity', 'new activities') : plural(counts.stridscount, 'new structure', 'new structures');
+  const what =
+    counts.actidscount > 0
+      ? plural(counts.actidscount, 'new activity', 'new activities')
+      : plural(counts.stridscount, 'new structure', 'new structures');
   // Names are the user's own text of up to 200 characters; a title stays one line.
   const name = facts.criteriaName.length > 80 ? `${facts.criteriaName.slice(0, 79)}…` : facts.criteriaName;
   return `${what} for “${name}”`;

@@ -22,11 +22,21 @@ export function registerAlertRoutes(app: FastifyInstance, db: Kysely<Database>, 
   app.decorate('alertChecker', checker);
   app.addHook('onClose', () => checker.stop());
 
-  registerEndpoint(app, alertEndpoints.savedSearchAlerts, async ({ auth }) => ({ rows: await alerts.savedSearchAlerts(requireAuth(auth)) }));
-  registerEndpoint(app, alertEndpoints.setSavedSearchAlert, async ({ auth, params, body }) => alerts.setAlert(requireAuth(auth), params.criteriaId, body.alert));
-  registerEndpoint(app, alertEndpoints.notifications, async ({ auth, query }) => alerts.notifications(requireAuth(auth), { ...query, unreadOnly: query.unreadOnly === 'true' }));
+  registerEndpoint(app, alertEndpoints.savedSearchAlerts, async ({ auth }) => ({
+    rows: await alerts.savedSearchAlerts(requireAuth(auth)),
+  }));
+  registerEndpoint(app, alertEndpoints.setSavedSearchAlert, async ({ auth, params, body }) =>
+    alerts.setAlert(requireAuth(auth), params.criteriaId, body.alert),
+  );
+  registerEndpoint(app, alertEndpoints.notifications, async ({ auth, query }) =>
+    alerts.notifications(requireAuth(auth), { ...query, unreadOnly: query.unreadOnly === 'true' }),
+  );
   registerEndpoint(app, alertEndpoints.markRead, async ({ auth, params }) => alerts.markRead(requireAuth(auth), params.id));
   registerEndpoint(app, alertEndpoints.markAllRead, async ({ auth }) => alerts.markAllRead(requireAuth(auth)));
-  registerEndpoint(app, alertEndpoints.openAlert, async ({ auth, params, body }) => alerts.openAlert(requireAuth(auth), params.id, body.sessionid));
-  registerEndpoint(app, alertEndpoints.sessionWindow, async ({ auth, params }) => alerts.sessionWindow(requireAuth(auth), params.sessionid));
+  registerEndpoint(app, alertEndpoints.openAlert, async ({ auth, params, body }) =>
+    alerts.openAlert(requireAuth(auth), params.id, body.sessionid),
+  );
+  registerEndpoint(app, alertEndpoints.sessionWindow, async ({ auth, params }) =>
+    alerts.sessionWindow(requireAuth(auth), params.sessionid),
+  );
 }

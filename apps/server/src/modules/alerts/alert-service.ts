@@ -1,6 +1,13 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import type { AppNotification, LoadWindowInfo, NotificationsPage, OpenAlertResponse, SavedSearchAlert, SessionWindow } from '@kb/contracts/alerts';
+import type {
+  AppNotification,
+  LoadWindowInfo,
+  NotificationsPage,
+  OpenAlertResponse,
+  SavedSearchAlert,
+  SessionWindow,
+} from '@kb/contracts/alerts';
 import { SearchCriteriaSchema } from '@kb/contracts/search';
 import type { Database } from '../../db/schema.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
@@ -31,7 +38,12 @@ type NotificationRow = {
 
 function windowOf(row: Pick<NotificationRow, 'since_load' | 'load_id' | 'load_label' | 'load_finished_at'>): LoadWindowInfo | null {
   if (row.load_id == null || row.since_load == null) return null;
-  return { sinceLoadId: Number(row.since_load), loadId: Number(row.load_id), loadLabel: row.load_label ?? `Load ${row.load_id}`, loadFinishedAt: iso(row.load_finished_at) };
+  return {
+    sinceLoadId: Number(row.since_load),
+    loadId: Number(row.load_id),
+    loadLabel: row.load_label ?? `Load ${row.load_id}`,
+    loadFinishedAt: iso(row.load_finished_at),
+  };
 }
 
 function toNotification(row: NotificationRow): AppNotification {
@@ -66,7 +78,12 @@ export class AlertService {
       .where('user_id', '=', auth.userId)
       .orderBy('created_at', 'desc')
       .execute();
-    return rows.map((r) => ({ criteriaId: r.criteria_id, alert: r.alert, sinceLoadId: num(r.alert_since_load), lastCount: r.alert_last_count }));
+    return rows.map((r) => ({
+      criteriaId: r.criteria_id,
+      alert: r.alert,
+      sinceLoadId: num(r.alert_since_load),
+      lastCount: r.alert_last_count,
+    }));
   }
 
   /**
@@ -77,7 +94,11 @@ export class AlertService {
     const since = alert ? await currentLoadId(this.db) : null;
     const row = await this.db
       .updateTable('saved_criteria')
-      .set(alert ? { alert: true, alert_since_load: sql<number>`CASE WHEN alert THEN alert_since_load ELSE ${since}::bigint END` } : { alert: false })
+      .set(
+        alert
+          ? { alert: true, alert_since_load: sql<number>`CASE WHEN alert THEN alert_since_load ELSE ${since}::bigint END` }
+          : { alert: false },
+      )
       .where('user_id', '=', auth.userId)
       .where('criteria_id', '=', criteriaId)
       .returning(['criteria_id', 'alert', 'alert_since_load', 'alert_last_count'])
@@ -91,7 +112,20 @@ export class AlertService {
     return this.db
       .selectFrom('notifications as n')
       .leftJoin('kb_loads as l', 'l.load_id', 'n.load_id')
-      .select(['n.id', 'n.kind', 'n.title', 'n.body', 'n.created_at', 'n.read_at', 'n.link', 'n.saved_criteria_id', 'n.since_load', 'n.load_id', 'l.label as load_label', 'l.finished_at as load_finished_at']);
+      .select([
+        'n.id',
+        'n.kind',
+        'n.title',
+        'n.body',
+        'n.created_at',
+        'n.read_at',
+        'n.link',
+        'n.saved_criteria_id',
+        'n.since_load',
+        'n.load_id',
+        'l.label as load_label',
+        'l.finished_at as load_finished_at',
+      ]);
   }
 
   async notifications(auth: AuthContext, query: { page: number; pageSize: number; unreadOnly: boolean }): Promise<NotificationsPage> {
@@ -119,7 +153,12 @@ export class AlertService {
   }
 
   private async unread(userId: number): Promise<number> {
-    const row = await this.db.selectFrom('notifications').select(sql<number>`count(*)::int`.as('n')).where('user_id', '=', userId).where('read_at', 'is', null).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('notifications')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('user_id', '=', userId)
+      .where('read_at', 'is', null)
+      .executeTakeFirstOrThrow();
     return row.n;
   }
 
@@ -133,12 +172,22 @@ export class AlertService {
 
   async markRead(auth: AuthContext, id: number): Promise<{ marked: number; unread: number }> {
     await this.owned(auth, id);
-    const result = await this.db.updateTable('notifications').set({ read_at: new Date() }).where('id', '=', String(id)).where('read_at', 'is', null).executeTakeFirst();
+    const result = await this.db
+      .updateTable('notifications')
+      .set({ read_at: new Date() })
+      .where('id', '=', String(id))
+      .where('read_at', 'is', null)
+      .executeTakeFirst();
     return { marked: Number(result.numUpdatedRows), unread: await this.unread(auth.userId) };
   }
 
   async markAllRead(auth: AuthContext): Promise<{ marked: number; unread: number }> {
-    const result = await this.db.updateTable('notifications').set({ read_at: new Date() }).where('user_id', '=', auth.userId).where('read_at', 'is', null).executeTakeFirst();
+    const result = await this.db
+      .updateTable('notifications')
+      .set({ read_at: new Date() })
+      .where('user_id', '=', auth.userId)
+      .where('read_at', 'is', null)
+      .executeTakeFirst();
     return { marked: Number(result.numUpdatedRows), unread: 0 };
   }
 
@@ -150,14 +199,30 @@ export class AlertService {
   async openAlert(auth: AuthContext, id: number, sessionId: string): Promise<OpenAlertResponse> {
     const notification = await this.owned(auth, id);
     const window = windowOf(notification);
-    if (notification.kind !== 'alert' || !window) throw new HttpError(400, { message: 'This notification has no new rows to open.', code: ERROR_CODES.validation });
-    const saved = notification.saved_criteria_id === null
-      ? undefined
-      : await this.db.selectFrom('saved_criteria').select(['criteria_name', 'criteria']).where('criteria_id', '=', notification.saved_criteria_id).where('user_id', '=', auth.userId).executeTakeFirst();
-    if (!saved) throw new HttpError(410, { message: 'The saved search of this alert was deleted, so its new rows can no longer be opened.', code: ERROR_CODES.notFound });
+    if (notification.kind !== 'alert' || !window)
+      throw new HttpError(400, { message: 'This notification has no new rows to open.', code: ERROR_CODES.validation });
+    const saved =
+      notification.saved_criteria_id === null
+        ? undefined
+        : await this.db
+            .selectFrom('saved_criteria')
+            .select(['criteria_name', 'criteria'])
+            .where('criteria_id', '=', notification.saved_criteria_id)
+            .where('user_id', '=', auth.userId)
+            .executeTakeFirst();
+    if (!saved)
+      throw new HttpError(410, {
+        message: 'The saved search of this alert was deleted, so its new rows can no longer be opened.',
+        code: ERROR_CODES.notFound,
+      });
     const criteria = SearchCriteriaSchema.parse(parseJson(saved.criteria));
     const counts = await this.search.run(auth, sessionId, criteria, 'search', { afterLoad: window.sinceLoadId, upToLoad: window.loadId });
-    await this.db.updateTable('notifications').set({ read_at: new Date() }).where('id', '=', String(id)).where('read_at', 'is', null).execute();
+    await this.db
+      .updateTable('notifications')
+      .set({ read_at: new Date() })
+      .where('id', '=', String(id))
+      .where('read_at', 'is', null)
+      .execute();
     return { sessionid: sessionId, counts, criteriaName: saved.criteria_name, window };
   }
 
@@ -165,7 +230,11 @@ export class AlertService {
   async sessionWindow(auth: AuthContext, sessionId: string): Promise<SessionWindow> {
     const session = await this.search.owned(auth, sessionId);
     if (!session || session.new_since_load == null || session.new_until_load == null) return { sessionid: sessionId, window: null };
-    const load = await this.db.selectFrom('kb_loads').select(['label', 'finished_at']).where('load_id', '=', Number(session.new_until_load)).executeTakeFirst();
+    const load = await this.db
+      .selectFrom('kb_loads')
+      .select(['label', 'finished_at'])
+      .where('load_id', '=', Number(session.new_until_load))
+      .executeTakeFirst();
     return {
       sessionid: sessionId,
       window: {

@@ -50,7 +50,13 @@ describe.each(DATABASES)('alerts raised by a release update on %s', (kind) => {
     return summary;
   };
   const alertNotifications = () =>
-    t.database.db.selectFrom('notifications').selectAll().where('saved_criteria_id', '=', criteriaId).where('kind', '=', 'alert').orderBy('id').execute();
+    t.database.db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('saved_criteria_id', '=', criteriaId)
+      .where('kind', '=', 'alert')
+      .orderBy('id')
+      .execute();
 
   beforeAll(async () => {
     t = await startTestApp(kind);
@@ -58,7 +64,12 @@ describe.each(DATABASES)('alerts raised by a release update on %s', (kind) => {
     await importFile(RELEASE_N);
     // The server's poll has seen release N before anyone asks for alerts.
     expect(await t.app.alertChecker.checkNow()).toMatchObject({ loads: 1, notified: 0 });
-    const saved = await post('/api/security/allmapping/search/variable/save', { name: 'IC50 watch', makeDefault: false, searchcriteria: IC50, appliedFilters: [] });
+    const saved = await post('/api/security/allmapping/search/variable/save', {
+      name: 'IC50 watch',
+      makeDefault: false,
+      searchcriteria: IC50,
+      appliedFilters: [],
+    });
     expect(saved.statusCode, saved.body).toBe(200);
     criteriaId = Number(saved.data.criteria_id);
     const on = await post(`/api/alerts/saved-searches/${criteriaId}`, { alert: true });

@@ -22,7 +22,9 @@ async function loadNewKiActivities(db: Kysely<Database>, rows: number, label: st
   const loadId = await beginLoad(db, { kind: 'update', label });
   await sql`INSERT INTO activities (str_id, gvk_id, assay_id, ref_id, target_id, std_activity_type, std_act_prefix, activity_value, standard_uom, micro_molarvalue, pchembl_value, activity_type, load_id)
     SELECT str_id, gvk_id, assay_id, ref_id, target_id, std_activity_type, std_act_prefix, activity_value, standard_uom, micro_molarvalue, pchembl_value, activity_type, ${loadId}::bigint
-    FROM activities WHERE std_activity_type = 'Ki' AND load_id IN (SELECT load_id FROM kb_loads WHERE kind = 'seed') ORDER BY act_id LIMIT ${rows}`.execute(db);
+    FROM activities WHERE std_activity_type = 'Ki' AND load_id IN (SELECT load_id FROM kb_loads WHERE kind = 'seed') ORDER BY act_id LIMIT ${rows}`.execute(
+    db,
+  );
   await finishLoad(db, loadId, 'complete', { changes: [], quality: null, notes: [] });
   return loadId;
 }
@@ -32,15 +34,26 @@ describe.each(DATABASES)('alerts on new data for saved searches on %s', (kind) =
   let me: LoginResult;
   let other: LoginResult;
   let flatFile: LoginResult;
-  const post = (url: string, payload: unknown, login: LoginResult = me) => t.call({ method: 'POST', url, headers: authHeaders(login), payload: payload as object });
+  const post = (url: string, payload: unknown, login: LoginResult = me) =>
+    t.call({ method: 'POST', url, headers: authHeaders(login), payload: payload as object });
   const get = (url: string, login: LoginResult = me) => t.call({ method: 'GET', url, headers: authHeaders(login) });
   const save = async (name: string, criteria: SearchCriteriaInput, login: LoginResult = me) => {
-    const saved = await post('/api/security/allmapping/search/variable/save', { name, makeDefault: false, searchcriteria: criteria, appliedFilters: [] }, login);
+    const saved = await post(
+      '/api/security/allmapping/search/variable/save',
+      { name, makeDefault: false, searchcriteria: criteria, appliedFilters: [] },
+      login,
+    );
     expect(saved.statusCode, saved.body).toBe(200);
     return Number(saved.data.criteria_id);
   };
   const alertNotifications = (criteriaId: number) =>
-    t.database.db.selectFrom('notifications').selectAll().where('saved_criteria_id', '=', criteriaId).where('kind', '=', 'alert').orderBy('id').execute();
+    t.database.db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('saved_criteria_id', '=', criteriaId)
+      .where('kind', '=', 'alert')
+      .orderBy('id')
+      .execute();
   let kiAlert: number;
   let ic50Alert: number;
   let kiQuiet: number;
@@ -83,11 +96,20 @@ describe.each(DATABASES)('alerts on new data for saved searches on %s', (kind) =
   it('raises exactly one notification with the new activities’ count and a link to them, none for a search without new rows or without the alert', async () => {
     // The other user reads no e-mail about database updates.
     const otherId = Number((await get('/api/profile', other)).data.userId);
-    const settings = await post('/api/dashboard/notifications/settings', { id: otherId, settings: { notificationSystemEmail: true, notificationDatabaseEmail: false, is_notification_email: true } }, other);
+    const settings = await post(
+      '/api/dashboard/notifications/settings',
+      { id: otherId, settings: { notificationSystemEmail: true, notificationDatabaseEmail: false, is_notification_email: true } },
+      other,
+    );
     expect(settings.statusCode, settings.body).toBe(200);
-    const outboxBefore = await t.database.db.selectFrom('outbox').select(sql<string>`coalesce(max(id), 0)`.as('max')).executeTakeFirstOrThrow();
+    const outboxBefore = await t.database.db
+      .selectFrom('outbox')
+      .select(sql<string>`coalesce(max(id), 0)`.as('max'))
+      .executeTakeFirstOrThrow();
     loadId = await loadNewKiActivities(t.database.db, 3, 'Release 2 (test)');
-    const { rows: expected } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM activities WHERE load_id = ${loadId} AND std_activity_type = 'Ki'`.execute(t.database.db);
+    const { rows: expected } = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM activities WHERE load_id = ${loadId} AND std_activity_type = 'Ki'`.execute(t.database.db);
     expect(expected[0]!.n).toBe(3);
 
     const summary = await t.app.alertChecker.checkNow();
@@ -130,11 +152,23 @@ describe.each(DATABASES)('alerts on new data for saved searches on %s', (kind) =
     const page = await get('/api/notifications?page=1&pageSize=10');
     expect(page.statusCode, page.body).toBe(200);
     expect(page.data).toMatchObject({ total: 1, unread: 1, page: 1, pageSize: 10 });
-    const [row] = page.data.rows as { id: number; kind: string; link: string; window: { sinceLoadId: number; loadId: number; loadLabel: string } }[];
-    expect(row).toMatchObject({ id: notificationId, kind: 'alert', link: `/notifications/${notificationId}`, window: { loadId, loadLabel: 'Release 2 (test)' } });
+    const [row] = page.data.rows as {
+      id: number;
+      kind: string;
+      link: string;
+      window: { sinceLoadId: number; loadId: number; loadLabel: string };
+    }[];
+    expect(row).toMatchObject({
+      id: notificationId,
+      kind: 'alert',
+      link: `/notifications/${notificationId}`,
+      window: { loadId, loadLabel: 'Release 2 (test)' },
+    });
     expect((await get('/api/notifications?pageSize=1000')).statusCode).toBe(400);
     expect((await post(`/api/notifications/${notificationId}/read`, {}, other)).statusCode).toBe(403);
-    expect((await post(`/api/alerts/notifications/${notificationId}/open`, { sessionid: crypto.randomUUID() }, other)).statusCode).toBe(403);
+    expect((await post(`/api/alerts/notifications/${notificationId}/open`, { sessionid: crypto.randomUUID() }, other)).statusCode).toBe(
+      403,
+    );
     expect((await post('/api/notifications/99999999/read', {})).statusCode).toBe(404);
   });
 
@@ -143,11 +177,24 @@ describe.each(DATABASES)('alerts on new data for saved searches on %s', (kind) =
     const opened = await post(`/api/alerts/notifications/${notificationId}/open`, { sessionid });
     expect(opened.statusCode, opened.body).toBe(200);
     const counts = opened.data.counts as Record<string, number>;
-    const { rows } = await sql<{ acts: number; strs: number; assays: number; refs: number }>`SELECT count(*)::int AS acts, count(DISTINCT str_id)::int AS strs,
-      count(DISTINCT assay_id)::int AS assays, count(DISTINCT ref_id)::int AS refs FROM activities WHERE load_id = ${loadId} AND std_activity_type = 'Ki'`.execute(t.database.db);
+    const { rows } = await sql<{
+      acts: number;
+      strs: number;
+      assays: number;
+      refs: number;
+    }>`SELECT count(*)::int AS acts, count(DISTINCT str_id)::int AS strs,
+      count(DISTINCT assay_id)::int AS assays, count(DISTINCT ref_id)::int AS refs FROM activities WHERE load_id = ${loadId} AND std_activity_type = 'Ki'`.execute(
+      t.database.db,
+    );
     expect(counts).toMatchObject({ actidscount: rows[0]!.acts, stridscount: rows[0]!.strs, assayidscount: rows[0]!.assays });
-    const session = await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow();
-    const { rows: outside } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM search_activities sa JOIN activities a ON a.act_id = sa.act_id
+    const session = await t.database.db
+      .selectFrom('search_sessions')
+      .select('set_id')
+      .where('id', '=', sessionid)
+      .executeTakeFirstOrThrow();
+    const { rows: outside } = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM search_activities sa JOIN activities a ON a.act_id = sa.act_id
       WHERE sa.set_id = ${session.set_id} AND a.load_id IS DISTINCT FROM ${loadId}::bigint`.execute(t.database.db);
     expect(outside[0]!.n).toBe(0);
     // The results tabs read the same sets.
@@ -166,9 +213,19 @@ describe.each(DATABASES)('alerts on new data for saved searches on %s', (kind) =
     const sessionid = crypto.randomUUID();
     const opened = await post(`/api/alerts/notifications/${notificationId}/open`, { sessionid });
     expect(opened.statusCode, opened.body).toBe(200);
-    const setId = Number((await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow()).set_id);
+    const setId = Number(
+      (await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow()).set_id,
+    );
     // What a crash recovery of the UNLOGGED set tables leaves: no rows, no mark.
-    for (const table of ['search_structures', 'search_activities', 'search_compounds', 'search_assays', 'search_references', 'search_clinical_compounds', 'search_set_marks'] as const) {
+    for (const table of [
+      'search_structures',
+      'search_activities',
+      'search_compounds',
+      'search_assays',
+      'search_references',
+      'search_clinical_compounds',
+      'search_set_marks',
+    ] as const) {
       await sql`DELETE FROM ${sql.table(table)} WHERE set_id = ${setId}`.execute(t.database.db);
     }
     const activities = await post('/api/results/activitiestab', { sessionid, pageSize: 50 });
@@ -191,7 +248,11 @@ describe.each(DATABASES)('alerts on new data for saved searches on %s', (kind) =
   });
 
   it('counts a structure the search matches directly only when its own load is in the window', async () => {
-    const { rows: picked } = await sql<{ str_id: string }>`SELECT str_id FROM structures WHERE load_id IN (SELECT load_id FROM kb_loads WHERE kind = 'seed') ORDER BY str_id LIMIT 2`.execute(t.database.db);
+    const { rows: picked } = await sql<{
+      str_id: string;
+    }>`SELECT str_id FROM structures WHERE load_id IN (SELECT load_id FROM kb_loads WHERE kind = 'seed') ORDER BY str_id LIMIT 2`.execute(
+      t.database.db,
+    );
     const [a, b] = picked.map((r) => Number(r.str_id));
     const byIds: SearchCriteriaInput = { rows: [{ selectedOption: 'structure', strIds: [a!, b!] }] };
     const window = await beginLoad(t.database.db, { kind: 'import', label: 'Structures only (test)' });

@@ -18,7 +18,16 @@ import { badRequest } from '../../http/errors.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Sql } from '../results/tab-model.ts';
 import { TAB_MODELS } from '../results/tab-model.ts';
-import { PACTIVITY_SQL, endpointJoin, measureSql, requireActivities, sampleRank, tabActivities, tabRows, tabStructures } from './analyzer-scope.ts';
+import {
+  PACTIVITY_SQL,
+  endpointJoin,
+  measureSql,
+  requireActivities,
+  sampleRank,
+  tabActivities,
+  tabRows,
+  tabStructures,
+} from './analyzer-scope.ts';
 import type { TabScope } from './analyzer-scope.ts';
 
 /**
@@ -45,7 +54,7 @@ const bounds = (min: unknown, max: unknown) => (min == null || max == null ? nul
 function sampled(rows: Sql, total: number, limit: number): Sql {
   // A little over the share needed passes the rank test (about 10 % spare: short by chance only
   // with a vanishing probability), and the top-`limit` sort runs over those alone.
-  const threshold = Math.min(4294967296, Math.ceil((Math.min(1, (limit * 1.1) / total) * 4294967296)));
+  const threshold = Math.min(4294967296, Math.ceil(Math.min(1, (limit * 1.1) / total) * 4294967296));
   return sql`SELECT * FROM (${rows}) r WHERE r.rank < ${threshold}::bigint ORDER BY r.rank LIMIT ${limit}`;
 }
 
@@ -63,7 +72,10 @@ export async function scatterEndpoint(db: Db, tab: TabScope['tab'], config: Scat
   const usesPActivity = [config.x, config.y, config.color].includes('pactivity');
   if (tab === 'activitiestab') {
     if (config.endpoint) {
-      throw badRequest('An endpoint chooses a structure’s pActivity on the Structures tab; each row of the Activities tab has its own pActivity: leave the endpoint out.', { tab });
+      throw badRequest(
+        'An endpoint chooses a structure’s pActivity on the Structures tab; each row of the Activities tab has its own pActivity: leave the endpoint out.',
+        { tab },
+      );
     }
     return null;
   }
@@ -76,7 +88,10 @@ export async function scatterEndpoint(db: Db, tab: TabScope['tab'], config: Scat
   }
   const { targetId, activityType } = config.endpoint;
   const target = await db.selectFrom('targets').select('name').where('target_id', '=', targetId).executeTakeFirst();
-  if (!target) throw badRequest(`There is no target ${targetId} in the knowledge base: choose an endpoint from the list of the tab’s endpoints.`, { targetId });
+  if (!target)
+    throw badRequest(`There is no target ${targetId} in the knowledge base: choose an endpoint from the list of the tab’s endpoints.`, {
+      targetId,
+    });
   return { targetId, activityType, targetName: target.name ?? `Target ${targetId}` };
 }
 
@@ -89,7 +104,19 @@ export async function scatter(db: Db, scope: TabScope, config: ScatterConfig, ma
   // A Structures-tab pActivity: each structure's median on the endpoint, joined to the tab's rows.
   const rows = endpoint ? { ...tab, from: sql`${tab.from} ${endpointJoin(scope.setId, endpoint)}` } : tab;
   // Count and bounds in one aggregate over the rows (a plain query, so PostgreSQL runs it in parallel).
-  const { rows: [stats] } = await sql<{ total: number; all_rows: number; color_missing: number; xmin: number; xmax: number; ymin: number; ymax: number; cmin: number; cmax: number }>`
+  const {
+    rows: [stats],
+  } = await sql<{
+    total: number;
+    all_rows: number;
+    color_missing: number;
+    xmin: number;
+    xmax: number;
+    ymin: number;
+    ymax: number;
+    cmin: number;
+    cmax: number;
+  }>`
     SELECT count(*) FILTER (WHERE x IS NOT NULL AND y IS NOT NULL)::int AS total, count(*)::int AS all_rows,
       count(*) FILTER (WHERE x IS NOT NULL AND y IS NOT NULL AND c IS NULL)::int AS color_missing,
       min(x) FILTER (WHERE y IS NOT NULL) AS xmin, max(x) FILTER (WHERE y IS NOT NULL) AS xmax,
@@ -117,7 +144,13 @@ export async function scatter(db: Db, scope: TabScope, config: ScatterConfig, ma
     missing: (stats?.all_rows ?? 0) - total,
     colorMissing: config.color ? (stats?.color_missing ?? 0) : 0,
     sampled: total > maxPoints,
-    points: points.map((p) => ({ id: num(p.id), x: num(p.x), y: num(p.y), c: p.c == null ? null : num(p.c), s: p.s == null ? null : num(p.s) })),
+    points: points.map((p) => ({
+      id: num(p.id),
+      x: num(p.x),
+      y: num(p.y),
+      c: p.c == null ? null : num(p.c),
+      s: p.s == null ? null : num(p.s),
+    })),
     xBounds: bounds(stats?.xmin, stats?.xmax),
     yBounds: bounds(stats?.ymin, stats?.ymax),
     colorBounds: bounds(stats?.cmin, stats?.cmax),
@@ -140,7 +173,20 @@ export async function distribution(db: Db, scope: TabScope, config: z.infer<type
   // One query, one pass over the rows: the largest groups (ties by key), their five-number
   // summaries, and a histogram over edges shared by the groups shown (from their smallest to their
   // largest value; width_bucket puts the maximum itself in bucket n+1, counted in the last bin).
-  const { rows: groups } = await sql<{ k: string; label: string | null; n: number; lo: number; q1: number; med: number; q3: number; hi: number; bins: Record<string, number>; all_groups: number; range_lo: number; range_hi: number }>`
+  const { rows: groups } = await sql<{
+    k: string;
+    label: string | null;
+    n: number;
+    lo: number;
+    q1: number;
+    med: number;
+    q3: number;
+    hi: number;
+    bins: Record<string, number>;
+    all_groups: number;
+    range_lo: number;
+    range_hi: number;
+  }>`
     WITH v AS MATERIALIZED (SELECT coalesce(${grouping.key}, '') AS k, ${grouping.label} AS label, ${measure} AS m FROM ${rows.from} WHERE ${rows.where} AND (${measure}) IS NOT NULL),
       g AS (SELECT k, count(*) AS n FROM v GROUP BY k),
       top AS (SELECT k FROM g ORDER BY n DESC, k LIMIT ${config.groups}),
@@ -152,7 +198,8 @@ export async function distribution(db: Db, scope: TabScope, config: z.infer<type
           percentile_cont(0.5) WITHIN GROUP (ORDER BY m) AS med, percentile_cont(0.75) WITHIN GROUP (ORDER BY m) AS q3, max(m) AS hi FROM vt GROUP BY k)
     SELECT st.*, hs.bins, (SELECT count(*) FROM g)::int AS all_groups, r.lo AS range_lo, r.hi AS range_hi
     FROM st JOIN hs ON hs.k = st.k, r ORDER BY st.n DESC, st.k`.execute(db);
-  if (!groups.length) return { chart: 'distribution', measure: config.measure, groupBy: config.groupBy, groups: [], edges: [], otherGroups: 0 };
+  if (!groups.length)
+    return { chart: 'distribution', measure: config.measure, groupBy: config.groupBy, groups: [], edges: [], otherGroups: 0 };
   const edges = histogramEdges(num(groups[0]!.range_lo), num(groups[0]!.range_hi));
   const histogram = (bins: Record<string, number> | string) => {
     const counts = typeof bins === 'string' ? (JSON.parse(bins) as Record<string, number>) : bins;
@@ -206,7 +253,16 @@ export async function heatmap(db: Db, scope: TabScope, config: z.infer<typeof He
   if (!compounds.length) return empty;
   const ids = compounds.map((x) => x.strId);
   // The compounds' measurements in the knowledge base; the tab's own targets of them, for the marks.
-  const { rows: found } = await sql<{ kind: 't' | 'x'; t: number; c: number | null; med: number | null; n: number; name: string | null; in_search: boolean | null; all_targets: number }>`
+  const { rows: found } = await sql<{
+    kind: 't' | 'x';
+    t: number;
+    c: number | null;
+    med: number | null;
+    n: number;
+    name: string | null;
+    in_search: boolean | null;
+    all_targets: number;
+  }>`
     WITH m AS MATERIALIZED (SELECT a.target_id AS t, a.str_id AS c, (${PACTIVITY_SQL})::float8 AS p FROM activities a
         WHERE a.str_id = ANY(${ids}::bigint[]) AND a.target_id IS NOT NULL AND ${PACTIVITY_SQL} IS NOT NULL),
       g AS (SELECT t, count(*) AS n FROM m GROUP BY t),
@@ -253,7 +309,7 @@ export async function treemap(db: Db, scope: TabScope): Promise<TreemapData> {
 
 /** Class rows (each with its parent) as a tree, largest first. */
 function nest(rows: readonly { id: number; parent_id: number | null; name: string; n: number }[]): TreemapNode[] {
-  const children = new Map<number | null, typeof rows[number][]>();
+  const children = new Map<number | null, (typeof rows)[number][]>();
   for (const row of rows) {
     const parent = row.parent_id == null ? null : num(row.parent_id);
     children.set(parent, [...(children.get(parent) ?? []), row]);
@@ -271,12 +327,22 @@ function nest(rows: readonly { id: number; parent_id: number | null; name: strin
 /** Scaffold per str_id (the chemistry module's scaffold cache, scaffold-cache.ts). */
 export type ScaffoldsOf = (strIds: readonly number[]) => Promise<Map<number, string | null>>;
 
-export async function scaffolds(db: Db, scope: TabScope, limit: number, scaffoldsOf: ScaffoldsOf, maxStructures = SCAFFOLD_MAX_STRUCTURES): Promise<ScaffoldsData> {
+export async function scaffolds(
+  db: Db,
+  scope: TabScope,
+  limit: number,
+  scaffoldsOf: ScaffoldsOf,
+  maxStructures = SCAFFOLD_MAX_STRUCTURES,
+): Promise<ScaffoldsData> {
   const structures = sql`SELECT str_id, ${sampleRank(sql`str_id`)} AS rank FROM (${tabStructures(scope)}) d`;
-  const { rows: [count] } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (${structures}) s`.execute(db);
+  const {
+    rows: [count],
+  } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (${structures}) s`.execute(db);
   const total = count?.n ?? 0;
   const isSampled = total > maxStructures;
-  const { rows } = await sql<{ str_id: string | number }>`SELECT x.str_id FROM (${isSampled ? sampled(structures, total, maxStructures) : structures}) x
+  const { rows } = await sql<{
+    str_id: string | number;
+  }>`SELECT x.str_id FROM (${isSampled ? sampled(structures, total, maxStructures) : structures}) x
     JOIN structures st ON st.str_id = x.str_id ORDER BY x.str_id`.execute(db);
   const found = await scaffoldsOf(rows.map((r) => Number(r.str_id)));
   const counts = new Map<string, number>();
@@ -285,7 +351,12 @@ export async function scaffolds(db: Db, scope: TabScope, limit: number, scaffold
     if (scaffold) counts.set(scaffold, (counts.get(scaffold) ?? 0) + 1);
   }
   const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, limit);
-  return { chart: 'scaffolds', structures: rows.length, sampled: isSampled, scaffolds: ranked.map(([smiles, compounds]) => ({ smiles, compounds })) };
+  return {
+    chart: 'scaffolds',
+    structures: rows.length,
+    sampled: isSampled,
+    scaffolds: ranked.map(([smiles, compounds]) => ({ smiles, compounds })),
+  };
 }
 
 /**
@@ -298,7 +369,14 @@ export async function scaffolds(db: Db, scope: TabScope, limit: number, scaffold
 export async function endpointOptions(db: Db, scope: TabScope): Promise<{ endpoints: EndpointOption[]; more: number }> {
   const acts = tabActivities(scope);
   const join = scope.tab === 'activitiestab' ? sql`` : sql`JOIN activities a ON a.act_id = sa.act_id`;
-  const { rows } = await sql<{ target_id: number; target_name: string | null; activity_type: string; structures: number; activities: number; all_endpoints: number }>`
+  const { rows } = await sql<{
+    target_id: number;
+    target_name: string | null;
+    activity_type: string;
+    structures: number;
+    activities: number;
+    all_endpoints: number;
+  }>`
     WITH e AS (SELECT sa.target_id, a.std_activity_type AS activity_type, count(DISTINCT sa.str_id)::int AS structures, count(*)::int AS activities
         FROM ${acts.from} ${join}
         WHERE ${acts.where} AND sa.target_id IS NOT NULL AND length(a.std_activity_type) BETWEEN 1 AND ${ENDPOINT_ACTIVITY_TYPE_MAX} AND ${PACTIVITY_SQL} IS NOT NULL

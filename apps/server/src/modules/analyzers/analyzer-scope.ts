@@ -91,8 +91,14 @@ const MEASURE_SQL: Record<AnalyzerMeasure, Sql> = {
 export function measureSql(tab: AnalyzerTab, measure: AnalyzerMeasure, withEndpoint = false): Sql {
   if (tab === 'structuretab' && measure === 'pactivity' && withEndpoint) return sql`ep.p`;
   if (tab === 'structuretab' && !STRUCTURE_MEASURES.includes(measure)) {
-    const how = measure === 'pactivity' ? ' or choose an endpoint (a target and an activity type) to plot each structure’s median pActivity on it' : '';
-    throw badRequest(`${ANALYZER_MEASURE_LABELS[measure]} belongs to an activity: chart it from the Activities tab${how} (a structure has many activities).`, { measure });
+    const how =
+      measure === 'pactivity'
+        ? ' or choose an endpoint (a target and an activity type) to plot each structure’s median pActivity on it'
+        : '';
+    throw badRequest(
+      `${ANALYZER_MEASURE_LABELS[measure]} belongs to an activity: chart it from the Activities tab${how} (a structure has many activities).`,
+      { measure },
+    );
   }
   return sql`(${MEASURE_SQL[measure]})::float8`;
 }
@@ -114,7 +120,8 @@ export function endpointJoin(setId: number, endpoint: AnalyzerEndpoint): Sql {
 
 /** Charts that read activity rows one by one (a distribution of values, a target × compound heatmap). */
 export function requireActivities(tab: AnalyzerTab, chart: string): void {
-  if (tab !== 'activitiestab') throw badRequest(`The ${chart} reads activities one by one: open the analyzers of the Activities tab.`, { tab });
+  if (tab !== 'activitiestab')
+    throw badRequest(`The ${chart} reads activities one by one: open the analyzers of the Activities tab.`, { tab });
 }
 
 /**

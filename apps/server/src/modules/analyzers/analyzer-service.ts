@@ -1,7 +1,14 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import type { EndpointOptionsRequestSchema, EndpointOptionsResponseSchema, StoreAnalysisRequestSchema, StoredAnalysis, VisualizationRequest, VisualizationResponse } from '@kb/contracts/analyzers';
+import type {
+  EndpointOptionsRequestSchema,
+  EndpointOptionsResponseSchema,
+  StoreAnalysisRequestSchema,
+  StoredAnalysis,
+  VisualizationRequest,
+  VisualizationResponse,
+} from '@kb/contracts/analyzers';
 import { StoredAnalysisConfigSchema } from '@kb/contracts/analyzers';
 import type { Database } from '../../db/schema.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
@@ -54,7 +61,10 @@ export class AnalyzerService {
   }
 
   /** The endpoints a Structures-tab scatter can plot as pActivity (the tab's, most structures first). */
-  async endpoints(auth: AuthContext, request: z.infer<typeof EndpointOptionsRequestSchema>): Promise<z.infer<typeof EndpointOptionsResponseSchema>> {
+  async endpoints(
+    auth: AuthContext,
+    request: z.infer<typeof EndpointOptionsRequestSchema>,
+  ): Promise<z.infer<typeof EndpointOptionsResponseSchema>> {
     const scope = await this.scope(auth, request.sessionid, request.tab);
     return this.results.withWorkMem((trx) => endpointOptions(trx, scope));
   }

@@ -50,7 +50,16 @@ function median(values: number[]): number {
 const close = (a: number, b: number) => expect(a).toBeCloseTo(b, 6);
 const num = (v: unknown) => (v == null ? null : Number(v));
 /** Raw activity rows as read from the database (numbers may come back as strings). */
-const asRaw = (rows: Raw[]): Raw[] => rows.map((r) => ({ ...r, act_id: Number(r.act_id), str_id: Number(r.str_id), target_id: num(r.target_id), pchembl: num(r.pchembl), value: num(r.value), mw: num(r.mw) }));
+const asRaw = (rows: Raw[]): Raw[] =>
+  rows.map((r) => ({
+    ...r,
+    act_id: Number(r.act_id),
+    str_id: Number(r.str_id),
+    target_id: num(r.target_id),
+    pchembl: num(r.pchembl),
+    value: num(r.value),
+    mw: num(r.mw),
+  }));
 type Endpoint = { targetId: number; activityType: string };
 /** Median pActivity per structure over the raw rows of one endpoint (rows without a pActivity left out). */
 function endpointMedians(rows: readonly Raw[], endpoint: Endpoint): Map<number, number> {
@@ -70,7 +79,8 @@ describe.each(DATABASES)('analyzers on %s', (kind) => {
   let sessionid: string;
   let setId: number;
   let raw: Raw[];
-  const post = (url: string, payload: unknown, login: LoginResult = me) => t.call({ method: 'POST', url, headers: authHeaders(login), payload: payload as object });
+  const post = (url: string, payload: unknown, login: LoginResult = me) =>
+    t.call({ method: 'POST', url, headers: authHeaders(login), payload: payload as object });
   const get = (url: string, login: LoginResult = me) => t.call({ method: 'GET', url, headers: authHeaders(login) });
   const visualize = (config: Json, tab = 'activitiestab', login: LoginResult = me, id = sessionid) =>
     post('/api/security/allmapping/search/visualization', { sessionid: id, tab, config }, login);
@@ -93,10 +103,13 @@ describe.each(DATABASES)('analyzers on %s', (kind) => {
     sessionid = await run(IC50);
     const row = await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow();
     setId = Number(row.set_id);
-    const { rows } = await sql<Raw>`SELECT sa.act_id::int, sa.str_id::int, sa.target_id::int, a.std_activity_type AS type, tg.name AS target, a.pchembl_value AS pchembl,
+    const { rows } =
+      await sql<Raw>`SELECT sa.act_id::int, sa.str_id::int, sa.target_id::int, a.std_activity_type AS type, tg.name AS target, a.pchembl_value AS pchembl,
         a.activity_value AS value, a.standard_uom AS uom, a.std_act_prefix AS prefix, s.mol_weight AS mw, d.year
       FROM search_activities sa JOIN activities a ON a.act_id = sa.act_id LEFT JOIN targets tg ON tg.target_id = sa.target_id
-      LEFT JOIN structures s ON s.str_id = sa.str_id LEFT JOIN documents d ON d.ref_id = sa.ref_id WHERE sa.set_id = ${setId}`.execute(t.database.db);
+      LEFT JOIN structures s ON s.str_id = sa.str_id LEFT JOIN documents d ON d.ref_id = sa.ref_id WHERE sa.set_id = ${setId}`.execute(
+        t.database.db,
+      );
     raw = asRaw(rows);
     expect(raw.length).toBeGreaterThan(100);
     // The rule above must matter on this data: qualified values without pChEMBL are in the session.
@@ -148,13 +161,18 @@ describe.each(DATABASES)('analyzers on %s', (kind) => {
 
   it('charts the rows of the tab as filtered', async () => {
     const target = raw.find((r) => r.target_id != null)!.target_id!;
-    const applied = await post('/api/results/applyfilters/activitiestab', { sessionid, filters: [{ chartKey: 'target', include: [target] }] });
+    const applied = await post('/api/results/applyfilters/activitiestab', {
+      sessionid,
+      filters: [{ chartKey: 'target', include: [target] }],
+    });
     expect(applied.statusCode, applied.body).toBe(200);
     const data = await chart({ chart: 'scatter', x: 'mw', y: 'pactivity', color: null });
     const kept = raw.filter((r) => r.target_id === target && r.mw != null && pActivity(r) != null);
     expect(data.total).toBe(kept.length);
     await post('/api/results/applyfilters/activitiestab', { sessionid, filters: [] });
-    expect((await chart({ chart: 'scatter', x: 'mw', y: 'pactivity', color: null })).total).toBe(raw.filter((r) => r.mw != null && pActivity(r) != null).length);
+    expect((await chart({ chart: 'scatter', x: 'mw', y: 'pactivity', color: null })).total).toBe(
+      raw.filter((r) => r.mw != null && pActivity(r) != null).length,
+    );
   });
 
   it('summarises pActivity per target: the largest groups, count, quartiles and a shared histogram', async () => {
@@ -167,7 +185,15 @@ describe.each(DATABASES)('analyzers on %s', (kind) => {
       perTarget.set(key, [...(perTarget.get(key) ?? []), p]);
     }
     const expected = [...perTarget.entries()].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1)).slice(0, 3);
-    const groups = data.groups as { key: string; label: string; count: number; median: number; min: number; max: number; histogram: number[] }[];
+    const groups = data.groups as {
+      key: string;
+      label: string;
+      count: number;
+      median: number;
+      min: number;
+      max: number;
+      histogram: number[];
+    }[];
     expect(groups.map((g) => g.key)).toEqual(expected.map(([key]) => key));
     expect(data.otherGroups).toBe(perTarget.size - groups.length);
     for (const [i, [key, values]] of expected.entries()) {
@@ -188,14 +214,21 @@ describe.each(DATABASES)('analyzers on %s', (kind) => {
   async function expectedHeatmap(rows: readonly Raw[], compoundsMax: number, targetsMax: number) {
     const perCompound = new Map<number, number>();
     for (const r of rows) if (r.target_id != null && pActivity(r) != null) perCompound.set(r.str_id, (perCompound.get(r.str_id) ?? 0) + 1);
-    const compounds = [...perCompound.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, compoundsMax).map(([id]) => id);
-    const { rows: kb } = await sql<Raw>`SELECT a.act_id, a.str_id, a.target_id, a.std_activity_type AS type, NULL AS target, a.pchembl_value AS pchembl,
+    const compounds = [...perCompound.entries()]
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+      .slice(0, compoundsMax)
+      .map(([id]) => id);
+    const { rows: kb } =
+      await sql<Raw>`SELECT a.act_id, a.str_id, a.target_id, a.std_activity_type AS type, NULL AS target, a.pchembl_value AS pchembl,
         a.activity_value AS value, a.standard_uom AS uom, a.std_act_prefix AS prefix, NULL AS mw, NULL AS year
       FROM activities a WHERE a.str_id = ANY(${compounds}::bigint[])`.execute(t.database.db);
     const measured = asRaw(kb).filter((r) => r.target_id != null && pActivity(r) != null);
     const perTarget = new Map<number, number>();
     for (const r of measured) perTarget.set(r.target_id!, (perTarget.get(r.target_id!) ?? 0) + 1);
-    const targets = [...perTarget.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, targetsMax).map(([id]) => id);
+    const targets = [...perTarget.entries()]
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+      .slice(0, targetsMax)
+      .map(([id]) => id);
     const searched = new Set(rows.filter((r) => compounds.includes(r.str_id) && r.target_id != null).map((r) => r.target_id!));
     return { compounds, targets, measured, searched, allTargets: perTarget.size };
   }
@@ -237,14 +270,19 @@ describe.each(DATABASES)('analyzers on %s', (kind) => {
 
   it('shows the other targets a one-target search’s compounds were measured on, the searched one marked', async () => {
     // The search's target whose compounds were measured elsewhere the most: a selectivity view to draw.
-    const { rows: picked } = await sql<{ t: number }>`SELECT sa.target_id AS t FROM search_activities sa JOIN activities a ON a.str_id = sa.str_id
+    const { rows: picked } = await sql<{
+      t: number;
+    }>`SELECT sa.target_id AS t FROM search_activities sa JOIN activities a ON a.str_id = sa.str_id
       WHERE sa.set_id = ${setId} AND sa.target_id IS NOT NULL AND a.target_id <> sa.target_id
       GROUP BY sa.target_id ORDER BY count(DISTINCT a.target_id) DESC, sa.target_id LIMIT 1`.execute(t.database.db);
     const target = Number(picked[0]!.t);
     const single = await run({ rows: [{ selectedOption: 'target', targets: [{ label: `target ${target}`, ids: [target] }] }] });
-    const { rows } = await sql<Raw>`SELECT sa.act_id, sa.str_id, sa.target_id, a.std_activity_type AS type, NULL AS target, a.pchembl_value AS pchembl,
+    const { rows } =
+      await sql<Raw>`SELECT sa.act_id, sa.str_id, sa.target_id, a.std_activity_type AS type, NULL AS target, a.pchembl_value AS pchembl,
         a.activity_value AS value, a.standard_uom AS uom, a.std_act_prefix AS prefix, NULL AS mw, NULL AS year
-      FROM search_sessions se JOIN search_activities sa ON sa.set_id = se.set_id JOIN activities a ON a.act_id = sa.act_id WHERE se.id = ${single}`.execute(t.database.db);
+      FROM search_sessions se JOIN search_activities sa ON sa.set_id = se.set_id JOIN activities a ON a.act_id = sa.act_id WHERE se.id = ${single}`.execute(
+        t.database.db,
+      );
     const tabRows = asRaw(rows);
     expect(new Set(tabRows.map((r) => r.target_id))).toEqual(new Set([target]));
     const answer = await visualize({ chart: 'heatmap', targets: 10, compounds: 30 }, 'activitiestab', me, single);
@@ -285,7 +323,11 @@ describe.each(DATABASES)('analyzers on %s', (kind) => {
     expect(Math.max(...[...counted.values()].map((e) => e.structures.size))).toBe(top.structures.size);
 
     const medians = endpointMedians(raw, endpoint);
-    const { rows: structures } = await sql<{ str_id: number; mw: number | null; clogp: number | null }>`SELECT ss.str_id::int, s.mol_weight AS mw, s.logp_calc AS clogp
+    const { rows: structures } = await sql<{
+      str_id: number;
+      mw: number | null;
+      clogp: number | null;
+    }>`SELECT ss.str_id::int, s.mol_weight AS mw, s.logp_calc AS clogp
       FROM search_structures ss JOIN structures s ON s.str_id = ss.str_id WHERE ss.set_id = ${setId}`.execute(t.database.db);
     const data = await chart({ chart: 'scatter', x: 'mw', y: 'pactivity', color: null, endpoint }, 'structuretab');
     expect(data.endpoint).toEqual({ ...endpoint, targetName: endpoints[0]!.targetName });
@@ -314,7 +356,8 @@ describe.each(DATABASES)('analyzers on %s', (kind) => {
   });
 
   it('refuses a Structures-tab pActivity without an endpoint, a bad endpoint, and an endpoint on the Activities tab', async () => {
-    const scatterOf = (endpoint: unknown, tab = 'structuretab') => visualize({ chart: 'scatter', x: 'mw', y: 'pactivity', color: null, endpoint }, tab);
+    const scatterOf = (endpoint: unknown, tab = 'structuretab') =>
+      visualize({ chart: 'scatter', x: 'mw', y: 'pactivity', color: null, endpoint }, tab);
     const none = await scatterOf(null);
     expect(none.statusCode).toBe(400);
     expect(String(none.data.message)).toMatch(/choose an endpoint/);
@@ -341,7 +384,10 @@ describe.each(DATABASES)('analyzers on %s', (kind) => {
     expect(onActivities.statusCode).toBe(400);
     expect(String(onActivities.data.message)).toMatch(/leave the endpoint out/);
     // An endpoint nothing was measured on: no point, every structure counted as without a value.
-    const unmeasured = await chart({ chart: 'scatter', x: 'mw', y: 'pactivity', color: null, endpoint: { targetId: target, activityType: 'No such type' } }, 'structuretab');
+    const unmeasured = await chart(
+      { chart: 'scatter', x: 'mw', y: 'pactivity', color: null, endpoint: { targetId: target, activityType: 'No such type' } },
+      'structuretab',
+    );
     expect(unmeasured.total).toBe(0);
     expect(unmeasured.missing).toBeGreaterThan(0);
   });
@@ -351,7 +397,9 @@ describe.each(DATABASES)('analyzers on %s', (kind) => {
     expect(data.total).toBe(new Set(raw.map((r) => r.str_id)).size);
     const root = data.root as { name: string; value: number; children?: { value: number }[] }[];
     expect(root.length).toBeGreaterThan(0);
-    const { rows } = await sql<{ n: number }>`WITH RECURSIVE up(id) AS (SELECT class_id FROM target_classes WHERE name = ${root[0]!.name} AND parent_id IS NULL
+    const { rows } = await sql<{
+      n: number;
+    }>`WITH RECURSIVE up(id) AS (SELECT class_id FROM target_classes WHERE name = ${root[0]!.name} AND parent_id IS NULL
         UNION SELECT c.class_id FROM target_classes c JOIN up ON c.parent_id = up.id)
       SELECT count(DISTINCT sa.str_id)::int AS n FROM search_activities sa JOIN targets tg ON tg.target_id = sa.target_id
       WHERE sa.set_id = ${setId} AND tg.class_id IN (SELECT id FROM up)`.execute(t.database.db);
@@ -382,8 +430,12 @@ describe.each(DATABASES)('analyzers on %s', (kind) => {
     const theirs = await run(KI, other);
     const answer = await visualize({ chart: 'scatter', x: 'mw', y: 'psa', color: null }, 'structuretab', other, theirs);
     expect(answer.statusCode, answer.body).toBe(200);
-    const [expected] = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM search_structures ss JOIN structures s ON s.str_id = ss.str_id
-      JOIN search_sessions se ON se.set_id = ss.set_id WHERE se.id = ${theirs} AND s.mol_weight IS NOT NULL AND s.psa IS NOT NULL`.execute(t.database.db)).rows;
+    const [expected] = (
+      await sql<{ n: number }>`SELECT count(*)::int AS n FROM search_structures ss JOIN structures s ON s.str_id = ss.str_id
+      JOIN search_sessions se ON se.set_id = ss.set_id WHERE se.id = ${theirs} AND s.mol_weight IS NOT NULL AND s.psa IS NOT NULL`.execute(
+        t.database.db,
+      )
+    ).rows;
     expect(answer.data.total).toBe(expected!.n);
   });
 
@@ -395,36 +447,58 @@ describe.each(DATABASES)('analyzers on %s', (kind) => {
     expect(first.statusCode, first.body).toBe(200);
     expect(first.data).toMatchObject({ name: 'IC50 overview', sessionid, config });
     expect(first.data.summary).toBe('Activity type: IC50');
-    const second = await post('/api/security/allmapping/search/storerequest', { name: 'Potency', sessionid, config: { tab: 'activitiestab', charts: [{ chart: 'heatmap' }] } });
-    const again = await post('/api/security/allmapping/search/storerequest', { name: 'IC50 overview', sessionid, config: { tab: 'structuretab', charts: [{ chart: 'scaffolds' }] } });
+    const second = await post('/api/security/allmapping/search/storerequest', {
+      name: 'Potency',
+      sessionid,
+      config: { tab: 'activitiestab', charts: [{ chart: 'heatmap' }] },
+    });
+    const again = await post('/api/security/allmapping/search/storerequest', {
+      name: 'IC50 overview',
+      sessionid,
+      config: { tab: 'structuretab', charts: [{ chart: 'scaffolds' }] },
+    });
     expect(again.statusCode).toBe(200);
     const list = await get('/api/security/allmapping/search/fetchrequest');
     const analyses = list.data.analyses as { id: number; name: string; config: Json }[];
     expect(analyses.map((a) => a.name)).toEqual(['IC50 overview', 'Potency']);
     expect(analyses[0]!.config).toEqual({ tab: 'structuretab', charts: [{ chart: 'scaffolds', limit: 30 }] });
     const one = await get(`/api/security/allmapping/search/fetchrequest?id=${second.data.id}`);
-    expect((one.data.analyses as Json[])[0]).toMatchObject({ name: 'Potency', config: { charts: [{ chart: 'heatmap', targets: 25, compounds: 60 }] } });
+    expect((one.data.analyses as Json[])[0]).toMatchObject({
+      name: 'Potency',
+      config: { charts: [{ chart: 'heatmap', targets: 25, compounds: 60 }] },
+    });
     expect((await get(`/api/security/allmapping/search/fetchrequest?id=${second.data.id}`, other)).statusCode).toBe(403);
     expect((await get('/api/security/allmapping/search/fetchrequest?id=99999999')).statusCode).toBe(404);
-    expect(((await get('/api/security/allmapping/search/fetchrequest', other)).data.analyses as Json[])).toEqual([]);
-    expect((await post('/api/security/allmapping/search/storerequest', { name: 'Mine now', sessionid, config }, other)).statusCode).toBe(403);
+    expect((await get('/api/security/allmapping/search/fetchrequest', other)).data.analyses as Json[]).toEqual([]);
+    expect((await post('/api/security/allmapping/search/storerequest', { name: 'Mine now', sessionid, config }, other)).statusCode).toBe(
+      403,
+    );
     expect((await post('/api/security/allmapping/search/storerequest', { name: '  ', sessionid, config })).statusCode).toBe(400);
   });
 
   it('keeps a scatter’s endpoint in a saved analysis, and opens one saved before endpoints existed', async () => {
     const endpoint = { targetId: raw.find((r) => r.target_id != null)!.target_id!, activityType: 'IC50' };
     const charts = [{ chart: 'scatter', x: 'mw', y: 'clogp', color: 'pactivity', endpoint }];
-    const saved = await post('/api/security/allmapping/search/storerequest', { name: 'By endpoint', sessionid, config: { tab: 'structuretab', charts } });
+    const saved = await post('/api/security/allmapping/search/storerequest', {
+      name: 'By endpoint',
+      sessionid,
+      config: { tab: 'structuretab', charts },
+    });
     expect(saved.statusCode, saved.body).toBe(200);
     const one = await get(`/api/security/allmapping/search/fetchrequest?id=${saved.data.id}`);
     expect((one.data.analyses as { config: Json }[])[0]!.config).toEqual({ tab: 'structuretab', charts });
-    const user = (await t.database.db.selectFrom('users').select('id').where('email', '=', demoEmailForRole('FULL_USER')).executeTakeFirstOrThrow()).id;
+    const user = (
+      await t.database.db.selectFrom('users').select('id').where('email', '=', demoEmailForRole('FULL_USER')).executeTakeFirstOrThrow()
+    ).id;
     const { rows } = await sql<{ analysis_id: number }>`INSERT INTO saved_analyses (user_id, name, session_id, config)
       VALUES (${user}, 'Before endpoints', ${sessionid}, '{"tab":"structuretab","charts":[{"chart":"scatter","x":"mw","y":"clogp","color":"psa"}]}'::jsonb)
       RETURNING analysis_id`.execute(t.database.db);
     const old = await get(`/api/security/allmapping/search/fetchrequest?id=${rows[0]!.analysis_id}`);
     expect(old.statusCode, old.body).toBe(200);
-    expect((old.data.analyses as { config: Json }[])[0]!.config).toEqual({ tab: 'structuretab', charts: [{ chart: 'scatter', x: 'mw', y: 'clogp', color: 'psa', endpoint: null }] });
+    expect((old.data.analyses as { config: Json }[])[0]!.config).toEqual({
+      tab: 'structuretab',
+      charts: [{ chart: 'scatter', x: 'mw', y: 'clogp', color: 'psa', endpoint: null }],
+    });
     await sql`DELETE FROM saved_analyses WHERE name IN ('By endpoint', 'Before endpoints')`.execute(t.database.db);
   });
 
@@ -449,16 +523,30 @@ describe.each(DATABASES)('analyzers on %s', (kind) => {
   });
 
   it('keeps at most 200 analyses per user: a new name beyond is refused, replacing one still works', async () => {
-    const user = (await t.database.db.selectFrom('users').select('id').where('email', '=', demoEmailForRole('FULL_USER')).executeTakeFirstOrThrow()).id;
-    const { rows } = await sql<{ n: string | number }>`SELECT count(*) AS n FROM saved_analyses WHERE user_id = ${user}`.execute(t.database.db);
+    const user = (
+      await t.database.db.selectFrom('users').select('id').where('email', '=', demoEmailForRole('FULL_USER')).executeTakeFirstOrThrow()
+    ).id;
+    const { rows } = await sql<{ n: string | number }>`SELECT count(*) AS n FROM saved_analyses WHERE user_id = ${user}`.execute(
+      t.database.db,
+    );
     const fill = SAVED_ANALYSES_MAX - Number(rows[0]!.n);
     await sql`INSERT INTO saved_analyses (user_id, name, session_id, config)
-      SELECT ${user}, 'Filler ' || n, ${sessionid}, '{"tab":"activitiestab","charts":[{"chart":"treemap"}]}'::jsonb FROM generate_series(1, ${fill}::int) AS n`.execute(t.database.db);
+      SELECT ${user}, 'Filler ' || n, ${sessionid}, '{"tab":"activitiestab","charts":[{"chart":"treemap"}]}'::jsonb FROM generate_series(1, ${fill}::int) AS n`.execute(
+      t.database.db,
+    );
     try {
-      const refused = await post('/api/security/allmapping/search/storerequest', { name: 'One too many', sessionid, config: { tab: 'activitiestab', charts: [{ chart: 'treemap' }] } });
+      const refused = await post('/api/security/allmapping/search/storerequest', {
+        name: 'One too many',
+        sessionid,
+        config: { tab: 'activitiestab', charts: [{ chart: 'treemap' }] },
+      });
       expect(refused.statusCode).toBe(400);
       expect(refused.body).toMatch(/200 saved analyses/);
-      const replaced = await post('/api/security/allmapping/search/storerequest', { name: 'Filler 1', sessionid, config: { tab: 'activitiestab', charts: [{ chart: 'heatmap' }] } });
+      const replaced = await post('/api/security/allmapping/search/storerequest', {
+        name: 'Filler 1',
+        sessionid,
+        config: { tab: 'activitiestab', charts: [{ chart: 'heatmap' }] },
+      });
       expect(replaced.statusCode, replaced.body).toBe(200);
     } finally {
       await sql`DELETE FROM saved_analyses WHERE user_id = ${user} AND name LIKE 'Filler %'`.execute(t.database.db);

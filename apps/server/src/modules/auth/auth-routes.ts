@@ -31,8 +31,18 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): voi
     limited,
   );
   registerEndpoint(app, authEndpoints.register, async ({ body, request }) => auth.register(body, clientInfo(request)), limited);
-  registerEndpoint(app, authEndpoints.forgotPassword, async ({ body, request }) => auth.forgotPassword(body.email, clientInfo(request)), limited);
-  registerEndpoint(app, authEndpoints.verifySetPassword, async ({ params, body, request }) => auth.setPasswordFromLink(params.code, body.password, clientInfo(request)), limited);
+  registerEndpoint(
+    app,
+    authEndpoints.forgotPassword,
+    async ({ body, request }) => auth.forgotPassword(body.email, clientInfo(request)),
+    limited,
+  );
+  registerEndpoint(
+    app,
+    authEndpoints.verifySetPassword,
+    async ({ params, body, request }) => auth.setPasswordFromLink(params.code, body.password, clientInfo(request)),
+    limited,
+  );
 
   registerEndpoint(app, authEndpoints.regenerateToken, async ({ params, auth: caller }) => {
     assertProduct(params.product);

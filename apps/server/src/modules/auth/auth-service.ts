@@ -76,8 +76,14 @@ export class AuthService {
     // the limits with the account, and the password hash with the account's roles (the roles are
     // only used once the password is right; an unknown address reads them too, for user 0, so
     // that the SQL of a login does not tell whether an address has an account).
-    const [, user] = await Promise.all([limiter.assertAllowed(username, client.ip), db.selectFrom('users').selectAll().where('email', '=', username).executeTakeFirst()]);
-    const [passwordOk, roles] = await Promise.all([verifyPassword(user?.password_hash ?? null, request.password), this.activeRoles(user?.id ?? 0)]);
+    const [, user] = await Promise.all([
+      limiter.assertAllowed(username, client.ip),
+      db.selectFrom('users').selectAll().where('email', '=', username).executeTakeFirst(),
+    ]);
+    const [passwordOk, roles] = await Promise.all([
+      verifyPassword(user?.password_hash ?? null, request.password),
+      this.activeRoles(user?.id ?? 0),
+    ]);
     const record = (failed: boolean, reason: string | null, sessionId: string | null = null) =>
       db
         .insertInto('login_attempts')
@@ -98,10 +104,7 @@ export class AuthService {
     }
     if (roles.length === 0) {
       await record(true, 'subscription_inactive');
-      throw refused(
-        'Your subscription has ended. Contact your account manager to renew it.',
-        ERROR_CODES.subscriptionInactive,
-      );
+      throw refused('Your subscription has ended. Contact your account manager to renew it.', ERROR_CODES.subscriptionInactive);
     }
     // The session's id is made here, so that the tokens are signed while the session and the
     // attempt's row are written in one statement: a login waits for the database three times.
@@ -261,7 +264,9 @@ export class AuthService {
     });
     // A registration sets the first password; any later one is a change its owner must hear of.
     if (row.purpose !== 'register') {
-      this.deps.mailer.sendLater(securityNotice({ to: row.email, firstName: row.first_name, change: 'password_reset', at: new Date(), ip: client.ip }));
+      this.deps.mailer.sendLater(
+        securityNotice({ to: row.email, firstName: row.first_name, change: 'password_reset', at: new Date(), ip: client.ip }),
+      );
     }
     // Whoever holds a session may be the reason for the reset: every session ends.
     await this.deps.sessions.closeOthers(row.user_id, null, 'password_changed');
@@ -298,9 +303,15 @@ export class AuthService {
     if (request.currentPassword === request.newPassword) {
       throw new HttpError(400, { message: 'Choose a new password that differs from the current one.', code: ERROR_CODES.validation });
     }
-    const passwordHash = await this.acceptableHash(request.newPassword, { email: user.email, firstName: user.first_name, lastName: user.last_name });
+    const passwordHash = await this.acceptableHash(request.newPassword, {
+      email: user.email,
+      firstName: user.first_name,
+      lastName: user.last_name,
+    });
     await db.transaction().execute((trx) => storePassword(trx, auth.userId, passwordHash));
-    this.deps.mailer.sendLater(securityNotice({ to: user.email, firstName: user.first_name, change: 'password_changed', at: new Date(), ip: client.ip }));
+    this.deps.mailer.sendLater(
+      securityNotice({ to: user.email, firstName: user.first_name, change: 'password_changed', at: new Date(), ip: client.ip }),
+    );
     const closed = await this.deps.sessions.closeOthers(auth.userId, auth.sessionId, 'password_changed');
     return { message: closed > 0 ? `Password changed. ${closed} other session(s) were logged out.` : 'Password changed.' };
   }
@@ -348,7 +359,11 @@ export class AuthService {
    * administrator's transaction; hand the answered mail to `sendAfterCommit` once it is committed,
    * so no mail names a link that was rolled back. Null when the address has no account.
    */
-  async issueAdminLink(trx: Kysely<Database>, email: string, client: ClientInfo): Promise<{ purpose: 'register' | 'reset'; mail: Mail } | null> {
+  async issueAdminLink(
+    trx: Kysely<Database>,
+    email: string,
+    client: ClientInfo,
+  ): Promise<{ purpose: 'register' | 'reset'; mail: Mail } | null> {
     const account = await trx.selectFrom('users').select(['first_name', 'password_hash']).where('email', '=', email).executeTakeFirst();
     if (!account) return null;
     const link = await this.issueLink(trx, email, account.password_hash === null ? 'register' : 'forgot', client);

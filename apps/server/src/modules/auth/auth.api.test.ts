@@ -110,7 +110,11 @@ describe.each(DATABASES)('login and tokens on %s', (kind) => {
     const regen = await t.call({ method: 'POST', url: '/api/pub/gostar/regenerate', headers: authHeaders(login) });
     expect(regen.statusCode).toBe(200);
     expect(regen.data.sessionId).toBe(login.sessionId);
-    const web = await t.call({ method: 'POST', url: '/api/webapilogin', headers: { javaauthorization: `Bearer ${regen.data.token as string}` } });
+    const web = await t.call({
+      method: 'POST',
+      url: '/api/webapilogin',
+      headers: { javaauthorization: `Bearer ${regen.data.token as string}` },
+    });
     expect(web.statusCode).toBe(200);
     expect(web.data).toMatchObject({ id: login.id, username: 'full-user@demo.test', userHashId: login.userHashId });
   });
@@ -118,9 +122,15 @@ describe.each(DATABASES)('login and tokens on %s', (kind) => {
   it('accepts either token alone but refuses tokens of two different sessions together', async () => {
     const a = await t.login('full-user@demo.test');
     const b = await t.login('full-user@demo.test');
-    expect((await t.call({ method: 'GET', url: '/api/profile', headers: { authorization: `Bearer ${a.nodeToken}` } })).statusCode).toBe(200);
+    expect((await t.call({ method: 'GET', url: '/api/profile', headers: { authorization: `Bearer ${a.nodeToken}` } })).statusCode).toBe(
+      200,
+    );
     expect((await t.call({ method: 'GET', url: '/api/profile', headers: { javaauthorization: a.token } })).statusCode).toBe(200);
-    const mixed = await t.call({ method: 'GET', url: '/api/profile', headers: { authorization: `Bearer ${a.nodeToken}`, javaauthorization: `Bearer ${b.token}` } });
+    const mixed = await t.call({
+      method: 'GET',
+      url: '/api/profile',
+      headers: { authorization: `Bearer ${a.nodeToken}`, javaauthorization: `Bearer ${b.token}` },
+    });
     expect(mixed.statusCode).toBe(401);
     expect(mixed.data.message).toBe('token is missing');
   });
@@ -130,17 +140,30 @@ describe.each(DATABASES)('login and tokens on %s', (kind) => {
     const [h, p] = login.token.split('.');
     const forged = `${h}.${p}.AAAA`;
     expect((await t.call({ method: 'GET', url: '/api/profile', headers: { javaauthorization: `Bearer ${forged}` } })).statusCode).toBe(401);
-    const wrongEmail = await t.call({ method: 'GET', url: '/api/profile', headers: { ...authHeaders(login), email: 'gostar-admin@demo.test' } });
+    const wrongEmail = await t.call({
+      method: 'GET',
+      url: '/api/profile',
+      headers: { ...authHeaders(login), email: 'gostar-admin@demo.test' },
+    });
     expect(wrongEmail.statusCode).toBe(401);
   });
 });
 
 describe('per-address ceiling on public account calls', () => {
   it('answers 429 after 60 login calls a minute from one address, before any password check', async () => {
-    const t = await startTestApp('pglite', { LOGIN_LIMIT_PER_ADDRESS: '1000', LOGIN_LIMIT_PER_ACCOUNT: '1000', LOGIN_LIMIT_PER_ACCOUNT_ADDRESS: '1000' });
+    const t = await startTestApp('pglite', {
+      LOGIN_LIMIT_PER_ADDRESS: '1000',
+      LOGIN_LIMIT_PER_ACCOUNT: '1000',
+      LOGIN_LIMIT_PER_ACCOUNT_ADDRESS: '1000',
+    });
     try {
       const call = (ip: string) =>
-        t.call({ method: 'POST', url: '/api/pub/gostar/generate-token', payload: { username: 'x@y.z', password: 'bad-one' }, remoteAddress: ip });
+        t.call({
+          method: 'POST',
+          url: '/api/pub/gostar/generate-token',
+          payload: { username: 'x@y.z', password: 'bad-one' },
+          remoteAddress: ip,
+        });
       const codes: number[] = [];
       for (let i = 0; i < 61; i++) codes.push((await call('10.9.9.9')).statusCode);
       expect(codes.slice(0, 60).every((c) => c === 403)).toBe(true);

@@ -24,7 +24,10 @@ export function registerFirstAdminRoutes(app: FastifyInstance, setup: FirstAdmin
     setupEndpoints.createFirstSuperAdmin,
     async ({ body, request }) => {
       const agent = request.headers['user-agent'];
-      return setup.createFirstSuperAdmin(body, { ip: request.ip ?? null, userAgent: typeof agent === 'string' ? agent.slice(0, 300) : null });
+      return setup.createFirstSuperAdmin(body, {
+        ip: request.ip ?? null,
+        userAgent: typeof agent === 'string' ? agent.slice(0, 300) : null,
+      });
     },
     { rateLimit: SETUP_RATE },
   );

@@ -26,10 +26,18 @@ describe.each(DATABASES)('first super administrator and demo passwords off on %s
   it('refuses the published demo password at login as a wrong password, counted as one', async () => {
     expect(t.config.demoAccounts).toBe(false);
     const email = demoEmailForRole('FULL_USER');
-    const answer = await t.call({ method: 'POST', url: `/api/pub/${PRODUCT_SLUG}/generate-token`, payload: { username: email, password: DEMO_PASSWORD } });
+    const answer = await t.call({
+      method: 'POST',
+      url: `/api/pub/${PRODUCT_SLUG}/generate-token`,
+      payload: { username: email, password: DEMO_PASSWORD },
+    });
     expect(answer.statusCode).toBe(403);
     expect(answer.data.message).toBe('The e-mail address or password is not correct.');
-    const attempts = await t.database.db.selectFrom('login_attempts').select(['failed', 'failure_reason']).where('username', '=', email).execute();
+    const attempts = await t.database.db
+      .selectFrom('login_attempts')
+      .select(['failed', 'failure_reason'])
+      .where('username', '=', email)
+      .execute();
     expect(attempts).toEqual([{ failed: true, failure_reason: 'bad_credentials' }]);
   });
 
@@ -79,7 +87,9 @@ describe.each(DATABASES)('first super administrator and demo passwords off on %s
     await other.createFirstSuperAdmin({ ...admin, email: 'next.admin@example.org', token: otherToken! }, client);
     // The only super admins deactivated again: the third server's token was issued before that set-up.
     await t.database.db.updateTable('users').set({ active: false }).where('id', 'in', superAdmins()).execute();
-    await expect(third.createFirstSuperAdmin({ ...admin, email: 'late.admin@example.org', token: thirdToken! }, client)).rejects.toMatchObject({ statusCode: 403 });
+    await expect(
+      third.createFirstSuperAdmin({ ...admin, email: 'late.admin@example.org', token: thirdToken! }, client),
+    ).rejects.toMatchObject({ statusCode: 403 });
     expect(await third.status()).toEqual({ required: false });
   });
 });

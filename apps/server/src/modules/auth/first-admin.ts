@@ -129,12 +129,29 @@ export class FirstAdminSetup {
 }
 
 /** The account, its SUPER_ADMIN subscription and its audit row, inside the set-up's transaction; answers its id. */
-async function insertFirstSuperAdmin(trx: Kysely<Database>, input: FirstSuperAdminRequest, passwordHash: string, client: ClientInfo): Promise<number> {
+async function insertFirstSuperAdmin(
+  trx: Kysely<Database>,
+  input: FirstSuperAdminRequest,
+  passwordHash: string,
+  client: ClientInfo,
+): Promise<number> {
   const taken = await trx.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst();
-  if (taken) throw new HttpError(409, { message: `${input.email} already has an account: choose another address for the super administrator.`, code: ERROR_CODES.conflict, details: { field: 'email' } });
+  if (taken)
+    throw new HttpError(409, {
+      message: `${input.email} already has an account: choose another address for the super administrator.`,
+      code: ERROR_CODES.conflict,
+      details: { field: 'email' },
+    });
   const { id } = await trx
     .insertInto('users')
-    .values({ email: input.email, password_hash: passwordHash, first_name: input.firstName, last_name: input.lastName, is_new_user: false, password_changed_at: sql`now()` })
+    .values({
+      email: input.email,
+      password_hash: passwordHash,
+      first_name: input.firstName,
+      last_name: input.lastName,
+      is_new_user: false,
+      password_changed_at: sql`now()`,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   await trx
@@ -149,13 +166,17 @@ async function insertFirstSuperAdmin(trx: Kysely<Database>, input: FirstSuperAdm
       position: 1,
     })
     .execute();
-  await recordAudit(trx, { userId: id, email: input.email, ipAddress: client.ip }, {
-    action: FIRST_SUPER_ADMIN_ACTION,
-    targetType: 'user',
-    targetId: id,
-    targetLabel: input.email,
-    after: { email: input.email, firstName: input.firstName, lastName: input.lastName, role: 'SUPER_ADMIN' },
-  });
+  await recordAudit(
+    trx,
+    { userId: id, email: input.email, ipAddress: client.ip },
+    {
+      action: FIRST_SUPER_ADMIN_ACTION,
+      targetType: 'user',
+      targetId: id,
+      targetLabel: input.email,
+      after: { email: input.email, firstName: input.firstName, lastName: input.lastName, role: 'SUPER_ADMIN' },
+    },
+  );
   return id;
 }
 

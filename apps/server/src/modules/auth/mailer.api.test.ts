@@ -18,7 +18,15 @@ function capturedLogger(level: 'info' | 'debug'): { log: FastifyBaseLogger; line
     },
   });
   const log = pino({ level }, stream) as unknown as FastifyBaseLogger;
-  return { log, lines: () => chunks.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) };
+  return {
+    log,
+    lines: () =>
+      chunks
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+  };
 }
 
 interface Received {

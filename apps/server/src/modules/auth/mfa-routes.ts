@@ -11,13 +11,25 @@ export function registerMfaRoutes(app: FastifyInstance, mfa: MfaService): void {
   const limited = { rateLimit: CODE_RATE };
   registerEndpoint(app, mfaEndpoints.status, async ({ auth }) => mfa.status(requireAuth(auth)));
   registerEndpoint(app, mfaEndpoints.enrolStart, async ({ auth }) => mfa.startEnrolment(requireAuth(auth)), limited);
-  registerEndpoint(app, mfaEndpoints.enrolConfirm, async ({ auth, body, request }) => mfa.confirmEnrolment(requireAuth(auth), body.code, request.ip ?? null), limited);
-  registerEndpoint(app, mfaEndpoints.verify, async ({ auth, body, request }) => mfa.verify(requireAuth(auth), body.code, request.ip ?? null), limited);
+  registerEndpoint(
+    app,
+    mfaEndpoints.enrolConfirm,
+    async ({ auth, body, request }) => mfa.confirmEnrolment(requireAuth(auth), body.code, request.ip ?? null),
+    limited,
+  );
+  registerEndpoint(
+    app,
+    mfaEndpoints.verify,
+    async ({ auth, body, request }) => mfa.verify(requireAuth(auth), body.code, request.ip ?? null),
+    limited,
+  );
   registerEndpoint(
     app,
     mfaEndpoints.regenerateRecoveryCodes,
     async ({ auth, body, request }) => mfa.regenerateRecoveryCodes(requireAuth(auth), body.code, request.ip ?? null),
     limited,
   );
-  registerEndpoint(app, mfaEndpoints.reset, async ({ auth, params, request }) => mfa.reset(requireAuth(auth), request.ip ?? null, params.userId));
+  registerEndpoint(app, mfaEndpoints.reset, async ({ auth, params, request }) =>
+    mfa.reset(requireAuth(auth), request.ip ?? null, params.userId),
+  );
 }

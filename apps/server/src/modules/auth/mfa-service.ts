@@ -124,7 +124,8 @@ export class MfaService {
     const existing = await this.db.selectFrom('user_mfa').select('confirmed_at').where('user_id', '=', auth.userId).executeTakeFirst();
     if (existing?.confirmed_at) {
       throw new HttpError(409, {
-        message: 'Your authenticator is already set up. If you lost it, log in with a recovery code, or ask a super administrator to reset it.',
+        message:
+          'Your authenticator is already set up. If you lost it, log in with a recovery code, or ask a super administrator to reset it.',
         code: ERROR_CODES.conflict,
       });
     }
@@ -134,7 +135,9 @@ export class MfaService {
       .insertInto('user_mfa')
       .values({ user_id: auth.userId, secret_encrypted: sealed })
       .onConflict((oc) =>
-        oc.column('user_id').doUpdateSet({ secret_encrypted: sealed, confirmed_at: null, last_step: null, last_verified_at: null, created_at: sql`now()` }),
+        oc
+          .column('user_id')
+          .doUpdateSet({ secret_encrypted: sealed, confirmed_at: null, last_step: null, last_verified_at: null, created_at: sql`now()` }),
       )
       .execute();
     const uri = otpauthUri(secret, auth.email);
@@ -143,7 +146,11 @@ export class MfaService {
 
   /** The first good code confirms the authenticator, passes this session and issues the recovery codes. */
   async confirmEnrolment(auth: AuthContext, code: string, ip: string | null): Promise<RecoveryCodes> {
-    const row = await this.db.selectFrom('user_mfa').select(['secret_encrypted', 'confirmed_at']).where('user_id', '=', auth.userId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('user_mfa')
+      .select(['secret_encrypted', 'confirmed_at'])
+      .where('user_id', '=', auth.userId)
+      .executeTakeFirst();
     if (!row) throw badRequest('Start the set-up first: the page shows a QR code to scan.');
     if (row.confirmed_at) throw new HttpError(409, { message: 'Your authenticator is already set up.', code: ERROR_CODES.conflict });
     const codes = await this.attempt(auth.userId, ip, 'totp', async (trx) => {
@@ -158,7 +165,8 @@ export class MfaService {
         .returning('user_id')
         .executeTakeFirst();
       // A second tab confirmed (or restarted) the set-up meanwhile: this code no longer counts.
-      if (!confirmed) throw new HttpError(409, { message: 'The set-up changed in another window. Reload the page.', code: ERROR_CODES.conflict });
+      if (!confirmed)
+        throw new HttpError(409, { message: 'The set-up changed in another window. Reload the page.', code: ERROR_CODES.conflict });
       await trx.updateTable('user_sessions').set({ mfa_passed_at: sql`now()` }).where('id', '=', auth.sessionId).execute();
       return { ok: true, value: { recoveryCodes: await this.replaceRecoveryCodes(trx, auth.userId) } };
     });
@@ -171,9 +179,16 @@ export class MfaService {
    * recovery code (each works once). Wrong codes count towards the attempt limit.
    */
   async verify(auth: AuthContext, input: string, ip: string | null): Promise<MfaVerifyResult> {
-    const row = await this.db.selectFrom('user_mfa').select(['secret_encrypted', 'confirmed_at']).where('user_id', '=', auth.userId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('user_mfa')
+      .select(['secret_encrypted', 'confirmed_at'])
+      .where('user_id', '=', auth.userId)
+      .executeTakeFirst();
     if (!row?.confirmed_at) {
-      throw new HttpError(403, { message: 'Set up an authenticator app first (page "Two-step login").', code: ERROR_CODES.mfaEnrolmentRequired });
+      throw new HttpError(403, {
+        message: 'Set up an authenticator app first (page "Two-step login").',
+        code: ERROR_CODES.mfaEnrolmentRequired,
+      });
     }
     const code = input.replace(/\s+/g, '');
     const kind = codeKind(code);
@@ -200,8 +215,13 @@ export class MfaService {
 
   /** New recovery codes for a session that passed the second step, confirmed by a current code. */
   async regenerateRecoveryCodes(auth: AuthContext, code: string, ip: string | null): Promise<RecoveryCodes> {
-    const row = await this.db.selectFrom('user_mfa').select(['secret_encrypted', 'confirmed_at']).where('user_id', '=', auth.userId).executeTakeFirst();
-    if (!row?.confirmed_at) throw new HttpError(403, { message: 'Set up an authenticator app first.', code: ERROR_CODES.mfaEnrolmentRequired });
+    const row = await this.db
+      .selectFrom('user_mfa')
+      .select(['secret_encrypted', 'confirmed_at'])
+      .where('user_id', '=', auth.userId)
+      .executeTakeFirst();
+    if (!row?.confirmed_at)
+      throw new HttpError(403, { message: 'Set up an authenticator app first.', code: ERROR_CODES.mfaEnrolmentRequired });
     const codes = await this.attempt(auth.userId, ip, 'totp', async (trx) => {
       const taken = await this.takeTotp(trx, auth.userId, row.secret_encrypted, code);
       return taken ?? { ok: true, value: { recoveryCodes: await this.replaceRecoveryCodes(trx, auth.userId) } };
@@ -232,7 +252,12 @@ export class MfaService {
         .executeTakeFirstOrThrow();
       await trx.deleteFrom('user_mfa').where('user_id', '=', userId).execute();
       await trx.deleteFrom('mfa_recovery_codes').where('user_id', '=', userId).execute();
-      await trx.updateTable('user_sessions').set({ mfa_passed_at: null }).where('user_id', '=', userId).where('closed_at', 'is', null).execute();
+      await trx
+        .updateTable('user_sessions')
+        .set({ mfa_passed_at: null })
+        .where('user_id', '=', userId)
+        .where('closed_at', 'is', null)
+        .execute();
       await recordAudit(
         trx,
         { userId: actor.userId, email: actor.email, ipAddress: ip },
@@ -241,11 +266,18 @@ export class MfaService {
           targetType: 'mfa',
           targetId: userId,
           targetLabel: user.email,
-          before: { enrolled: mfa.confirmed_at !== null, confirmedAt: mfa.confirmed_at?.toISOString() ?? null, recoveryCodesLeft: Number(codesLeft.n) },
+          before: {
+            enrolled: mfa.confirmed_at !== null,
+            confirmedAt: mfa.confirmed_at?.toISOString() ?? null,
+            recoveryCodesLeft: Number(codesLeft.n),
+          },
           after: { enrolled: false },
         },
       );
-      return { email: user.email, message: `The second factor of ${user.email} is reset: they set up an authenticator again at their next login.` };
+      return {
+        email: user.email,
+        message: `The second factor of ${user.email} is reset: they set up an authenticator again at their next login.`,
+      };
     });
     // The administrator's address is not the owner's business: the notice names none.
     this.notify(outcome.email, 'mfa_reset', null);
@@ -258,7 +290,12 @@ export class MfaService {
    * interleave (without it, ten parallel wrong codes would all pass a count of zero). A refusal
    * commits its failure row and is thrown after the commit.
    */
-  private async attempt<T>(userId: number, ip: string | null, kind: CodeKind, evaluate: (trx: Kysely<Database>) => Promise<Attempt<T>>): Promise<T> {
+  private async attempt<T>(
+    userId: number,
+    ip: string | null,
+    kind: CodeKind,
+    evaluate: (trx: Kysely<Database>) => Promise<Attempt<T>>,
+  ): Promise<T> {
     const limits = typeof this.limits === 'function' ? await this.limits() : this.limits;
     const outcome = await this.db.transaction().execute(async (trx) => {
       await trx.selectFrom('user_mfa').select('user_id').where('user_id', '=', userId).forUpdate().executeTakeFirst();
@@ -283,7 +320,9 @@ export class MfaService {
       .where((eb) => eb.or([eb('last_step', 'is', null), eb('last_step', '<', step)]))
       .returning('user_id')
       .executeTakeFirst();
-    return taken ? null : refused(wrongCode('That code was used already. Wait for the next code in your app (codes change every 30 seconds).'));
+    return taken
+      ? null
+      : refused(wrongCode('That code was used already. Wait for the next code in your app (codes change every 30 seconds).'));
   }
 
   /** Replaces an account's recovery codes with new ones; answers them (only keyed hashes are stored). */
@@ -306,7 +345,6 @@ export class MfaService {
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }
-
 }
 
 interface AttemptCounts {
@@ -326,7 +364,13 @@ interface AttemptCounts {
  * address's, so that a recovery code from it still meets a limit. Called with the
  * account's user_mfa row locked (MfaService.attempt).
  */
-async function assertAttemptsLeft(db: Kysely<Database>, userId: number, ip: string | null, kind: CodeKind, limits: MfaLimits): Promise<void> {
+async function assertAttemptsLeft(
+  db: Kysely<Database>,
+  userId: number,
+  ip: string | null,
+  kind: CodeKind,
+  limits: MfaLimits,
+): Promise<void> {
   const { perAccountAddress, windowMinutes, perAccount, accountWindowMinutes, knownAddressDays } = limits;
   const { rows } = await sql<AttemptCounts>`
     WITH passed AS (
@@ -353,7 +397,10 @@ async function assertAttemptsLeft(db: Kysely<Database>, userId: number, ip: stri
   const row = rows[0];
   if (!row) return;
   if (row.pair_n >= perAccountAddress) {
-    throw tooManyRequests(`Too many wrong codes. Try again in ${waitFor(row.pair_oldest, windowMinutes).text}.`, waitFor(row.pair_oldest, windowMinutes).seconds);
+    throw tooManyRequests(
+      `Too many wrong codes. Try again in ${waitFor(row.pair_oldest, windowMinutes).text}.`,
+      waitFor(row.pair_oldest, windowMinutes).seconds,
+    );
   }
   if (kind === 'recovery' || row.known_address === true || row.account_n < perAccount) return;
   const wait = waitFor(row.account_oldest, accountWindowMinutes);

@@ -44,7 +44,8 @@ describe.each(ONE_DATABASE)('admin second factor on %s', (kind) => {
   });
 
   const adminCall = (login: LoginResult) => t.call({ method: 'GET', url: '/api/admin/subscriptions', headers: authHeaders(login) });
-  const post = (login: LoginResult, url: string, payload?: object) => t.call({ method: 'POST', url, headers: authHeaders(login), ...(payload ? { payload } : {}) });
+  const post = (login: LoginResult, url: string, payload?: object) =>
+    t.call({ method: 'POST', url, headers: authHeaders(login), ...(payload ? { payload } : {}) });
 
   it('answers "not_required" to a login without an admin role', async () => {
     const login = await t.passwordLogin(demoEmailForRole('FULL_USER'));
@@ -81,7 +82,12 @@ describe.each(ONE_DATABASE)('admin second factor on %s', (kind) => {
     secret = enrolment.secret;
 
     // Stored encrypted: the secret is not in the row.
-    const row = await t.database.db.selectFrom('user_mfa as m').innerJoin('users as u', 'u.id', 'm.user_id').select(['m.secret_encrypted', 'm.confirmed_at']).where('u.email', '=', gostar).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('user_mfa as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .select(['m.secret_encrypted', 'm.confirmed_at'])
+      .where('u.email', '=', gostar)
+      .executeTakeFirstOrThrow();
     expect(row.secret_encrypted).not.toContain(secret);
     expect(row.confirmed_at).toBeNull();
 
@@ -110,7 +116,12 @@ describe.each(ONE_DATABASE)('admin second factor on %s', (kind) => {
     // The session passed the second step with its enrolment.
     expect((await adminCall(login)).statusCode).toBe(200);
     const status = await t.call({ method: 'GET', url: '/api/account/mfa', headers: authHeaders(login) });
-    expect(status.data).toEqual({ required: true, enrolled: true, state: 'passed', recoveryCodesLeft: RECOVERY_CODE_COUNT } satisfies MfaStatus);
+    expect(status.data).toEqual({
+      required: true,
+      enrolled: true,
+      state: 'passed',
+      recoveryCodesLeft: RECOVERY_CODE_COUNT,
+    } satisfies MfaStatus);
     expect(status.body).not.toContain(secret);
 
     // The secret is never answered again.
@@ -183,7 +194,9 @@ describe.each(ONE_DATABASE)('admin second factor on %s', (kind) => {
     if (!authenticator) throw new Error('the harness kept no authenticator');
     const login = await t.passwordLogin(demoEmailForRole('FLAT_FILE_ADMIN'));
     for (let i = 0; i < 5; i += 1) {
-      const wrong = await post(login, '/api/account/mfa/verify', { code: '000000' === totpCodeAt(authenticator.secret, totpStep()) ? '111111' : '000000' });
+      const wrong = await post(login, '/api/account/mfa/verify', {
+        code: '000000' === totpCodeAt(authenticator.secret, totpStep()) ? '111111' : '000000',
+      });
       expect(wrong.statusCode).toBe(400);
     }
     const limited = await post(login, '/api/account/mfa/verify', { code: totpCodeAt(authenticator.secret, authenticator.lastStep + 1) });
@@ -208,7 +221,12 @@ describe.each(ONE_DATABASE)('admin second factor on %s', (kind) => {
     expect(reset.statusCode).toBe(200);
     const audit = await t.database.db.selectFrom('audit_log').selectAll().where('action', '=', 'mfa.reset').execute();
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ actor_email: demoEmailForRole('SUPER_ADMIN'), target_type: 'mfa', target_id: String(target.id), target_label: gostar });
+    expect(audit[0]).toMatchObject({
+      actor_email: demoEmailForRole('SUPER_ADMIN'),
+      target_type: 'mfa',
+      target_id: String(target.id),
+      target_label: gostar,
+    });
     expect(audit[0]!.after).toEqual({ enrolled: false });
     expect((await t.database.db.selectFrom('audit_log').select('id').execute()).length).toBe(before.length + 1);
 
@@ -240,7 +258,11 @@ describe.each(ONE_DATABASE)('admin second factor on %s', (kind) => {
 
   it('stores recovery codes as keyed hashes (HMAC under the MFA key), not plain SHA-256', async () => {
     const { createHash } = await import('node:crypto');
-    const user = await t.database.db.selectFrom('users').select('id').where('email', '=', demoEmailForRole('FLAT_FILE_ADMIN')).executeTakeFirstOrThrow();
+    const user = await t.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', demoEmailForRole('FLAT_FILE_ADMIN'))
+      .executeTakeFirstOrThrow();
     // FLAT_FILE_ADMIN enrolled through the harness in the attempt-limit case above (or here, run alone).
     if (!t.authenticators.has(demoEmailForRole('FLAT_FILE_ADMIN'))) await t.login(demoEmailForRole('FLAT_FILE_ADMIN'));
     const stored = await t.database.db.selectFrom('mfa_recovery_codes').select('code_hash').where('user_id', '=', user.id).execute();
@@ -250,7 +272,9 @@ describe.each(ONE_DATABASE)('admin second factor on %s', (kind) => {
     const codes = t.authenticators.get(demoEmailForRole('FLAT_FILE_ADMIN'))?.recoveryCodes ?? [];
     expect(codes.length).toBeGreaterThan(0);
     for (const code of codes) {
-      const plain = createHash('sha256').update(`${user.id}:${code.replace('-', '')}`).digest('hex');
+      const plain = createHash('sha256')
+        .update(`${user.id}:${code.replace('-', '')}`)
+        .digest('hex');
       expect(stored.map((s) => s.code_hash)).not.toContain(plain);
     }
   });
@@ -307,7 +331,9 @@ describe.each(ONE_DATABASE)('second-factor limits a password holder cannot turn 
     // ceiling is back for new addresses, yet the owner at home, with a right code, is not refused.
     for (let i = 0; i < 5; i += 1) await verify(third, wrong(), '203.0.113.10');
     for (let i = 0; i < 5; i += 1) await verify(third, wrong(), '203.0.113.11');
-    expect((await verify(await t.passwordLogin(owner, undefined, '203.0.113.12'), wrong(), '203.0.113.12')).data.message).toMatch(/for this account/);
+    expect((await verify(await t.passwordLogin(owner, undefined, '203.0.113.12'), wrong(), '203.0.113.12')).data.message).toMatch(
+      /for this account/,
+    );
     const home = await t.login(owner, undefined, HOME);
     expect(home.secondFactor).toBe('passed');
     const status = await t.call({ method: 'GET', url: '/api/account/mfa', headers: authHeaders(home), remoteAddress: HOME });

@@ -30,7 +30,10 @@ export async function waitForMail(db: Kysely<Database>, to: string, afterId = '0
 
 /** The highest outbox id now: pass it to `waitForMail` to see only mail queued later. */
 export async function outboxMark(db: Kysely<Database>): Promise<string> {
-  const row = await db.selectFrom('outbox').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  const row = await db
+    .selectFrom('outbox')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
   return String(row?.id ?? '0');
 }
 

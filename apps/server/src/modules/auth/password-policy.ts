@@ -45,11 +45,17 @@ export function newPasswordProblem(password: string, owner: PasswordOwner): stri
   const ruleProblem = passwordProblem(password, owner.email);
   if (ruleProblem) return ruleProblem;
   // Printed in the README and on the console of every demo start.
-  if (password === DEMO_PASSWORD) return 'This is the demo accounts\' published password. Choose another one, for example a few unrelated words.';
+  if (password === DEMO_PASSWORD)
+    return "This is the demo accounts' published password. Choose another one, for example a few unrelated words.";
   const [emailName = '', domain = ''] = owner.email.toLowerCase().split('@');
-  const userInputs = [owner.email, emailName, ...emailName.split(/[._+-]+/), domain.split('.')[0] ?? '', owner.firstName ?? '', owner.lastName ?? ''].filter(
-    (word) => word.length >= 3,
-  );
+  const userInputs = [
+    owner.email,
+    emailName,
+    ...emailName.split(/[._+-]+/),
+    domain.split('.')[0] ?? '',
+    owner.firstName ?? '',
+    owner.lastName ?? '',
+  ].filter((word) => word.length >= 3);
   const checked = [...password].slice(0, CHECKED_LENGTH).join('');
   const result = passwordEstimator().check(checked, userInputs);
   if (result.score >= MIN_PASSWORD_SCORE) return null;

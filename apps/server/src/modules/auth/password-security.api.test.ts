@@ -39,7 +39,10 @@ describe.each(ONE_DATABASE)('password security on %s', (kind) => {
   beforeAll(async () => {
     webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-web-'));
     fs.mkdirSync(path.join(webDist, 'assets'));
-    fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>KB</title><script type="module" src="/assets/app.js"></script>');
+    fs.writeFileSync(
+      path.join(webDist, 'index.html'),
+      '<!doctype html><title>KB</title><script type="module" src="/assets/app.js"></script>',
+    );
     fs.writeFileSync(path.join(webDist, 'assets', 'app.js'), 'console.log("app");');
     fs.writeFileSync(path.join(webDist, 'assets', 'indigoWorker-5d0a61ab-BRRvkZmG.js'), 'self.onmessage = () => {};');
     // A low per-account ceiling keeps the test short; the other limits are the defaults (5 and 20).
@@ -56,16 +59,28 @@ describe.each(ONE_DATABASE)('password security on %s', (kind) => {
 
   const generate = (username: string, password: string, ip: string) =>
     t.call({ method: 'POST', url: '/api/pub/gostar/generate-token', payload: { username, password }, remoteAddress: ip });
-  const setFromLink = (code: string, password: string) => t.call({ method: 'POST', url: `/api/pub/account/verify/${code}`, payload: { password } });
+  const setFromLink = (code: string, password: string) =>
+    t.call({ method: 'POST', url: `/api/pub/account/verify/${code}`, payload: { password } });
   const changePassword = (login: LoginResult, currentPassword: string, newPassword: string, ip = '127.0.0.1') =>
-    t.call({ method: 'POST', url: '/api/user/change-password', headers: authHeaders(login), payload: { currentPassword, newPassword }, remoteAddress: ip });
+    t.call({
+      method: 'POST',
+      url: '/api/user/change-password',
+      headers: authHeaders(login),
+      payload: { currentPassword, newPassword },
+      remoteAddress: ip,
+    });
 
   let accountCounter = 0;
   /** Registers a fresh account and answers its address and the code of its registration link. */
   async function registered(label: string): Promise<{ email: string; code: string }> {
     const email = `${label}.${++accountCounter}@pharma.test`;
     const mark = await outboxMark(t.database.db);
-    const res = await t.call({ method: 'POST', url: '/api/pub/account/register', payload: { email, firstName: 'Ada', lastName: 'Lovelace' }, remoteAddress: freshAddress() });
+    const res = await t.call({
+      method: 'POST',
+      url: '/api/pub/account/register',
+      payload: { email, firstName: 'Ada', lastName: 'Lovelace' },
+      remoteAddress: freshAddress(),
+    });
     expect(res.statusCode).toBe(200);
     return { email, code: linkCodeOf(await waitForMail(t.database.db, email, mark)) };
   }
@@ -79,7 +94,10 @@ describe.each(ONE_DATABASE)('password security on %s', (kind) => {
 
   async function forgotLink(email: string): Promise<string> {
     const mark = await outboxMark(t.database.db);
-    expect((await t.call({ method: 'POST', url: '/api/pub/account/forgot-password', payload: { email }, remoteAddress: freshAddress() })).statusCode).toBe(200);
+    expect(
+      (await t.call({ method: 'POST', url: '/api/pub/account/forgot-password', payload: { email }, remoteAddress: freshAddress() }))
+        .statusCode,
+    ).toBe(200);
     return linkCodeOf(await waitForMail(t.database.db, email, mark));
   }
 
@@ -115,7 +133,9 @@ describe.each(ONE_DATABASE)('password security on %s', (kind) => {
       expect((await setFromLink(code, 'plum tractor velvet 42')).statusCode).toBe(200);
       expect((await t.login(email, 'plum tractor velvet 42', freshAddress())).username).toBe(email);
 
-      const long = Array.from({ length: 9 }, (_, i) => `Zebra-${i}-kettle!`).join('').slice(0, PASSWORD_POLICY.maxLength);
+      const long = Array.from({ length: 9 }, (_, i) => `Zebra-${i}-kettle!`)
+        .join('')
+        .slice(0, PASSWORD_POLICY.maxLength);
       expect([...long]).toHaveLength(128);
       const tooLong = await setFromLink(await forgotLink(email), `${long}x`);
       expect(tooLong.statusCode).toBe(400);
@@ -213,10 +233,19 @@ describe.each(ONE_DATABASE)('password security on %s', (kind) => {
       // A second, older-style outstanding code of the same account, as if issued before this change.
       await t.database.db
         .insertInto('verification_codes')
-        .values({ code_hash: 'x'.repeat(64), user_id: (await t.login(email, 'amber falcon meadow 7', freshAddress())).id, purpose: 'reset', expires_at: new Date(Date.now() + 3_600_000) })
+        .values({
+          code_hash: 'x'.repeat(64),
+          user_id: (await t.login(email, 'amber falcon meadow 7', freshAddress())).id,
+          purpose: 'reset',
+          expires_at: new Date(Date.now() + 3_600_000),
+        })
         .execute();
       expect((await setFromLink(link, 'saffron glacier pilot')).statusCode).toBe(200);
-      const left = await t.database.db.selectFrom('verification_codes').select('code_hash').where('code_hash', '=', 'x'.repeat(64)).execute();
+      const left = await t.database.db
+        .selectFrom('verification_codes')
+        .select('code_hash')
+        .where('code_hash', '=', 'x'.repeat(64))
+        .execute();
       expect(left).toEqual([]);
     });
 
@@ -239,7 +268,12 @@ describe.each(ONE_DATABASE)('password security on %s', (kind) => {
         sessions: new SessionRepository(db),
         limiter: new LoginLimiter(db, t.config.loginLimits),
         mailer,
-        mfa: new MfaService(db, new SecretBox('recording-mfa-key'), { perAccountAddress: 5, windowMinutes: 15, perAccount: 10, accountWindowMinutes: 60, knownAddressDays: 30 }, () => undefined),
+        mfa: new MfaService(
+          db,
+          new SecretBox('recording-mfa-key'),
+          { perAccountAddress: 5, windowMinutes: 15, perAccount: 10, accountWindowMinutes: 60, knownAddressDays: 30 },
+          () => undefined,
+        ),
         serverName: 'test',
         publicUrl: '',
         demoPasswordAccepted: true,
@@ -291,9 +325,13 @@ describe.each(ONE_DATABASE)('password security on %s', (kind) => {
 
     it('runs the same SQL for a login of an unknown address and a wrong password', async () => {
       const { recorder, service } = recordingService();
-      await expect(service.login({ username: 'partial-user@demo.test', password: 'not the password' }, { ip: '10.99.0.2', userAgent: null })).rejects.toThrow(/not correct/);
+      await expect(
+        service.login({ username: 'partial-user@demo.test', password: 'not the password' }, { ip: '10.99.0.2', userAgent: null }),
+      ).rejects.toThrow(/not correct/);
       const wrong = recorder.take();
-      await expect(service.login({ username: 'nobody-at-all@demo.test', password: 'not the password' }, { ip: '10.99.0.3', userAgent: null })).rejects.toThrow(/not correct/);
+      await expect(
+        service.login({ username: 'nobody-at-all@demo.test', password: 'not the password' }, { ip: '10.99.0.3', userAgent: null }),
+      ).rejects.toThrow(/not correct/);
       expect(recorder.take()).toEqual(wrong);
     });
   });
@@ -308,7 +346,9 @@ describe.each(ONE_DATABASE)('password security on %s', (kind) => {
       expect(nodeAsMain.statusCode).toBe(401);
       expect(nodeAsMain.data.message).toBe('token is missing');
       expect((await profile({ authorization: `Bearer ${login.token}` })).statusCode).toBe(401);
-      expect((await profile({ authorization: `Bearer ${login.token}`, javaauthorization: `Bearer ${login.nodeToken}` })).statusCode).toBe(401);
+      expect((await profile({ authorization: `Bearer ${login.token}`, javaauthorization: `Bearer ${login.nodeToken}` })).statusCode).toBe(
+        401,
+      );
     });
   });
 

@@ -26,7 +26,13 @@ function expectNotice(mail: { subject: string; body: string }, subject: string, 
 
 describe('security notice text', () => {
   it('names the change, the minute in UTC and the address, and greets by first name when known', () => {
-    const mail = securityNotice({ to: 'a@b.test', firstName: 'Ada', change: 'password_changed', at: new Date('2026-11-25T07:55:31Z'), ip: '203.0.113.7' });
+    const mail = securityNotice({
+      to: 'a@b.test',
+      firstName: 'Ada',
+      change: 'password_changed',
+      at: new Date('2026-11-25T07:55:31Z'),
+      ip: '203.0.113.7',
+    });
     expect(mail).toMatchObject({ to: 'a@b.test', subject: 'Your password was changed' });
     expect(mail.body).toContain('Hello Ada,');
     expect(mail.body).toContain('The password of your KB Search account was changed on 2026-11-25 07:55 UTC from the address 203.0.113.7.');
@@ -62,7 +68,12 @@ describe.each(ONE_DATABASE)('security notices on %s', (kind) => {
     await t.call({ method: 'POST', url: '/api/pub/account/forgot-password', payload: { email } });
     const code = linkCodeOf(await waitForMail(t.database.db, email, mark));
     mark = await outboxMark(t.database.db);
-    const set = await t.call({ method: 'POST', url: `/api/pub/account/verify/${code}`, remoteAddress: CLIENT_IP, payload: { password: 'quiet meadow compass' } });
+    const set = await t.call({
+      method: 'POST',
+      url: `/api/pub/account/verify/${code}`,
+      remoteAddress: CLIENT_IP,
+      payload: { password: 'quiet meadow compass' },
+    });
     expect(set.statusCode, set.body).toBe(200);
     expectNotice(await waitForMail(t.database.db, email, mark), 'Your password was reset', CLIENT_IP);
 
@@ -71,12 +82,20 @@ describe.each(ONE_DATABASE)('security notices on %s', (kind) => {
     await t.call({ method: 'POST', url: '/api/pub/account/register', payload: { email: newcomer, firstName: 'New', lastName: 'Comer' } });
     const registration = linkCodeOf(await waitForMail(t.database.db, newcomer, mark));
     mark = await outboxMark(t.database.db);
-    expect((await t.call({ method: 'POST', url: `/api/pub/account/verify/${registration}`, payload: { password: 'harbour violet engine' } })).statusCode).toBe(200);
+    expect(
+      (await t.call({ method: 'POST', url: `/api/pub/account/verify/${registration}`, payload: { password: 'harbour violet engine' } }))
+        .statusCode,
+    ).toBe(200);
     await t.login(newcomer, 'harbour violet engine');
     // A later mail to the same address: anything the first password had queued is written by then.
     await t.call({ method: 'POST', url: '/api/pub/account/forgot-password', payload: { email: newcomer } });
     await waitForMail(t.database.db, newcomer, mark);
-    const after = await t.database.db.selectFrom('outbox').select('subject').where('recipient', '=', newcomer).where('id', '>', mark).execute();
+    const after = await t.database.db
+      .selectFrom('outbox')
+      .select('subject')
+      .where('recipient', '=', newcomer)
+      .where('id', '>', mark)
+      .execute();
     expect(after.map((m) => m.subject)).toEqual(['Reset your password']);
   });
 
@@ -105,7 +124,12 @@ describe.each(ONE_DATABASE)('security notices on %s', (kind) => {
 
     const superAdmin = await t.login(demoEmailForRole('SUPER_ADMIN'));
     mark = await outboxMark(t.database.db);
-    const reset = await t.call({ method: 'POST', url: `/api/superadmin/users/${login.id}/mfa/reset`, headers: authHeaders(superAdmin), remoteAddress: CLIENT_IP });
+    const reset = await t.call({
+      method: 'POST',
+      url: `/api/superadmin/users/${login.id}/mfa/reset`,
+      headers: authHeaders(superAdmin),
+      remoteAddress: CLIENT_IP,
+    });
     expect(reset.statusCode, reset.body).toBe(200);
     const notice = await waitForMail(t.database.db, email, mark);
     expectNotice(notice, 'Your two-step login was reset', null);

@@ -20,15 +20,22 @@ export type CredentialChange =
 
 const WHAT: Record<CredentialChange, { subject: string; sentence: string }> = {
   password_changed: { subject: 'Your password was changed', sentence: 'the password of your KB Search account was changed' },
-  password_reset: { subject: 'Your password was reset', sentence: 'a new password was set for your KB Search account from a password link' },
-  mfa_enrolled: { subject: 'Two-step login was set up', sentence: 'an authenticator app was set up for the two-step login of your KB Search account' },
+  password_reset: {
+    subject: 'Your password was reset',
+    sentence: 'a new password was set for your KB Search account from a password link',
+  },
+  mfa_enrolled: {
+    subject: 'Two-step login was set up',
+    sentence: 'an authenticator app was set up for the two-step login of your KB Search account',
+  },
   mfa_recovery_codes_replaced: {
     subject: 'Your recovery codes were replaced',
     sentence: 'new recovery codes were issued for the two-step login of your KB Search account; the old ones no longer work',
   },
   mfa_reset: {
     subject: 'Your two-step login was reset',
-    sentence: 'a super administrator reset the two-step login of your KB Search account; you set up an authenticator app again at your next login',
+    sentence:
+      'a super administrator reset the two-step login of your KB Search account; you set up an authenticator app again at your next login',
   },
 };
 

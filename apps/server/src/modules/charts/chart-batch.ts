@@ -32,11 +32,12 @@ export interface ChartBatch {
 const TTL_MS = 30_000;
 const MAX_ENTRIES = 20;
 
-
 export async function sqlBatch(db: Kysely<Database>, setId: number, where: Sql): Promise<ChartBatch> {
   const values = ROW_VALUE_CHARTS.map((key) => DIMENSIONS[key]!.value);
   const columns = values.map((value, i) => sql`${value} AS ${sql.ref(`c${i}`)}`);
-  const { rows } = await sql<Record<string, string | number | null> & { g: number; n: number }>`SELECT GROUPING(${sql.join(values)}) AS g, ${sql.join(columns)}, count(*)::int AS n
+  const { rows } = await sql<
+    Record<string, string | number | null> & { g: number; n: number }
+  >`SELECT GROUPING(${sql.join(values)}) AS g, ${sql.join(columns)}, count(*)::int AS n
     FROM search_activities sa ${levelJoin('reference', setId)} ${levelJoin('assay', setId)} ${levelJoin('target', setId)}
     WHERE ${where}
     GROUP BY GROUPING SETS (${sql.join(values.map((value) => sql`(${value})`))}, ())`.execute(db);

@@ -37,7 +37,10 @@ describe.each(DATABASES)('chart filter bounds on %s', (kind) => {
       [{ minValue: 1990.5, maxValue: 2000.5 }, 'Publication year bounds must be whole numbers (got 1990.5).'],
       [{ minValue: 1990, maxValue: 2000.5 }, 'Publication year bounds must be whole numbers (got 2000.5).'],
       [{ minValue: 1e300 }, 'Publication year bounds must be whole numbers from -2,147,483,648 to 2,147,483,647 (got 1e+300).'],
-      [{ maxValue: -3_000_000_000 }, 'Publication year bounds must be whole numbers from -2,147,483,648 to 2,147,483,647 (got -3000000000).'],
+      [
+        { maxValue: -3_000_000_000 },
+        'Publication year bounds must be whole numbers from -2,147,483,648 to 2,147,483,647 (got -3000000000).',
+      ],
       [{ minValue: 2020, maxValue: 2000 }, 'Publication year: the minimum (2020) is above the maximum (2000).'],
     ];
     for (const tab of ['activitiestab', 'documentstab', 'structuretab']) {
@@ -61,11 +64,20 @@ describe.each(DATABASES)('chart filter bounds on %s', (kind) => {
   it('refuses picked ids that do not fit the chart’s integer column', async () => {
     const cases: [object, string][] = [
       [{ chartKey: 'target', include: [1.5] }, 'Target values must be ids, whole numbers (got 1.5).'],
-      [{ chartKey: 'target', include: [1e300] }, 'Target values must be ids, whole numbers from -9,007,199,254,740,991 to 9,007,199,254,740,991 (got 1e+300).'],
+      [
+        { chartKey: 'target', include: [1e300] },
+        'Target values must be ids, whole numbers from -9,007,199,254,740,991 to 9,007,199,254,740,991 (got 1e+300).',
+      ],
       [{ chartKey: 'target', exclude: ['abc'] }, 'Target values must be ids, whole numbers (got "abc").'],
-      [{ chartKey: 'phase', include: [40_000] }, 'Highest clinical phase values must be ids, whole numbers from -32,768 to 32,767 (got 40000).'],
+      [
+        { chartKey: 'phase', include: [40_000] },
+        'Highest clinical phase values must be ids, whole numbers from -32,768 to 32,767 (got 40000).',
+      ],
       [{ chartKey: 'targetclass', include: ['NaN'] }, 'Target class values must be ids, whole numbers (got "NaN").'],
-      [{ chartKey: 'company', include: [3_000_000_000] }, 'Company values must be ids, whole numbers from -2,147,483,648 to 2,147,483,647 (got 3000000000).'],
+      [
+        { chartKey: 'company', include: [3_000_000_000] },
+        'Company values must be ids, whole numbers from -2,147,483,648 to 2,147,483,647 (got 3000000000).',
+      ],
     ];
     for (const [filter, message] of cases) {
       const res = await apply([filter]);
@@ -77,14 +89,18 @@ describe.each(DATABASES)('chart filter bounds on %s', (kind) => {
   it('keeps valid bounds working as before: whole years, fractional weights, ids as digit strings', async () => {
     const [years] = (
       await sql<{ lo: number; hi: number; n: number }>`SELECT min(d.year)::int AS lo, max(d.year)::int AS hi, count(*)::int AS n
-        FROM search_activities sa JOIN documents d ON d.ref_id = sa.ref_id WHERE sa.set_id = ${setId} AND d.year IS NOT NULL`.execute(t.database.db)
+        FROM search_activities sa JOIN documents d ON d.ref_id = sa.ref_id WHERE sa.set_id = ${setId} AND d.year IS NOT NULL`.execute(
+        t.database.db,
+      )
     ).rows;
     const year = await apply([{ chartKey: 'year', minValue: years!.lo, maxValue: years!.hi }]);
     expect(year.statusCode, year.body).toBe(200);
     expect(year.data.rowCount).toBe(years!.n);
 
     const [weights] = (
-      await sql<{ n: number }>`SELECT count(DISTINCT ss.str_id)::int AS n FROM search_structures ss JOIN structures s ON s.str_id = ss.str_id
+      await sql<{
+        n: number;
+      }>`SELECT count(DISTINCT ss.str_id)::int AS n FROM search_structures ss JOIN structures s ON s.str_id = ss.str_id
         WHERE ss.set_id = ${setId} AND s.mol_weight BETWEEN 200.5 AND 450.25`.execute(t.database.db)
     ).rows;
     const weight = await apply([{ chartKey: 'molweight', minValue: 200.5, maxValue: 450.25 }], 'structuretab');
@@ -95,8 +111,10 @@ describe.each(DATABASES)('chart filter bounds on %s', (kind) => {
     expect(heavy.statusCode, heavy.body).toBe(200);
     expect(heavy.data.rowCount).toBe(0);
 
-    const [target] = (await sql<{ target_id: number; n: number }>`SELECT target_id, count(*)::int AS n FROM search_activities
-      WHERE set_id = ${setId} AND target_id IS NOT NULL GROUP BY target_id ORDER BY 2 DESC, 1 LIMIT 1`.execute(t.database.db)).rows;
+    const [target] = (
+      await sql<{ target_id: number; n: number }>`SELECT target_id, count(*)::int AS n FROM search_activities
+      WHERE set_id = ${setId} AND target_id IS NOT NULL GROUP BY target_id ORDER BY 2 DESC, 1 LIMIT 1`.execute(t.database.db)
+    ).rows;
     const picked = await apply([{ chartKey: 'target', include: [String(target!.target_id)] }]);
     expect(picked.statusCode, picked.body).toBe(200);
     expect(picked.data.rowCount).toBe(target!.n);

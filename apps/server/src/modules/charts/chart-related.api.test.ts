@@ -23,10 +23,19 @@ describe.each(DATABASES)('charts of related rows on %s', (kind) => {
     me = await t.login(demoEmailForRole('FULL_USER'));
     sessionid = crypto.randomUUID();
     const rows = [{ selectedOption: 'activitytypes', activities: [{ activityType: 'IC50' }] }];
-    const run = await t.call({ method: 'POST', url: '/api/guidedsearch/allresultscount', headers: authHeaders(me), payload: { searchcriteria: { rows }, sessionid } });
+    const run = await t.call({
+      method: 'POST',
+      url: '/api/guidedsearch/allresultscount',
+      headers: authHeaders(me),
+      payload: { searchcriteria: { rows }, sessionid },
+    });
     expect(run.statusCode, run.body).toBe(200);
-    setId = Number((await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow()).set_id);
-    const picked = await sql<{ str_id: number }>`SELECT str_id FROM search_structures WHERE set_id = ${setId} ORDER BY str_id LIMIT 6`.execute(t.database.db);
+    setId = Number(
+      (await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow()).set_id,
+    );
+    const picked = await sql<{
+      str_id: number;
+    }>`SELECT str_id FROM search_structures WHERE set_id = ${setId} ORDER BY str_id LIMIT 6`.execute(t.database.db);
     strIds = picked.rows.map((r) => Number(r.str_id));
   }, 180_000);
   afterAll(() => t?.close());
@@ -43,13 +52,21 @@ describe.each(DATABASES)('charts of related rows on %s', (kind) => {
   };
 
   it('counts the related activities only, bar by bar, as SQL does', async () => {
-    const goto = await t.call({ method: 'POST', url: '/api/security/navigation/goto', headers: authHeaders(me), payload: { sessionid, fromTab: 'structuretab', toTab: 'activitiestab', ids: strIds } });
+    const goto = await t.call({
+      method: 'POST',
+      url: '/api/security/navigation/goto',
+      headers: authHeaders(me),
+      payload: { sessionid, fromTab: 'structuretab', toTab: 'activitiestab', ids: strIds },
+    });
     expect(goto.statusCode, goto.body).toBe(200);
     const whole = await chart('activitiestab', 'assaytype');
     const related = await chart('activitiestab', 'assaytype', goto.data.strIdList as number[]);
     expect(related.rows).toBe(goto.data.rowCount);
     expect(related.rows).toBeLessThan(whole.rows);
-    const { rows } = await sql<{ v: string | null; n: number }>`SELECT ay.assay_type AS v, count(*)::int AS n FROM search_activities sa JOIN assays ay ON ay.assay_id = sa.assay_id
+    const { rows } = await sql<{
+      v: string | null;
+      n: number;
+    }>`SELECT ay.assay_type AS v, count(*)::int AS n FROM search_activities sa JOIN assays ay ON ay.assay_id = sa.assay_id
       WHERE sa.set_id = ${setId} AND sa.str_id = ANY(${strIds}::bigint[]) GROUP BY 1`.execute(t.database.db);
     const expected = Object.fromEntries(rows.map((r) => [String(r.v), r.n]));
     const shown = Object.fromEntries(related.chartData.map((item) => [String(item.id), item.count]));
@@ -59,8 +76,12 @@ describe.each(DATABASES)('charts of related rows on %s', (kind) => {
   it('counts the related structures on the Structures tab and the related references on the Documents tab', async () => {
     const structures = await chart('structuretab', 'year', strIds);
     expect(structures.rows).toBe(strIds.length);
-    const refs = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT sa.ref_id FROM search_activities sa WHERE sa.set_id = ${setId} AND sa.str_id = ANY(${strIds}::bigint[])
-      UNION SELECT c.ref_id FROM compounds c WHERE c.str_id = ANY(${strIds}::bigint[])) r WHERE r.ref_id IN (SELECT ref_id FROM search_references WHERE set_id = ${setId})`.execute(t.database.db);
+    const refs = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM (SELECT sa.ref_id FROM search_activities sa WHERE sa.set_id = ${setId} AND sa.str_id = ANY(${strIds}::bigint[])
+      UNION SELECT c.ref_id FROM compounds c WHERE c.str_id = ANY(${strIds}::bigint[])) r WHERE r.ref_id IN (SELECT ref_id FROM search_references WHERE set_id = ${setId})`.execute(
+      t.database.db,
+    );
     const documents = await chart('documentstab', 'bibliography', strIds);
     expect(documents.rows).toBe(refs.rows[0]!.n);
   });

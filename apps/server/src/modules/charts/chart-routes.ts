@@ -12,8 +12,15 @@ import type { KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
  * Registers the chart and left-hand filter endpoints (packages/contracts/src/charts.ts).
  * `dictionaries`: count the batched charts of the Activities and Structures tabs in memory.
  */
-export function registerChartRoutes(app: FastifyInstance, db: Kysely<Database>, results: ResultsService, dictionaries: KbDictionaryCache | null): void {
-  const charts = new ChartService(db, results, dictionaries, (error) => app.log.error({ err: error }, 'A chart counted in memory failed; it was answered in SQL'));
+export function registerChartRoutes(
+  app: FastifyInstance,
+  db: Kysely<Database>,
+  results: ResultsService,
+  dictionaries: KbDictionaryCache | null,
+): void {
+  const charts = new ChartService(db, results, dictionaries, (error) =>
+    app.log.error({ err: error }, 'A chart counted in memory failed; it was answered in SQL'),
+  );
 
   registerEndpoint(app, chartEndpoints.chart, async ({ body, auth }) =>
     charts.chart(requireAuth(auth), {
@@ -30,7 +37,9 @@ export function registerChartRoutes(app: FastifyInstance, db: Kysely<Database>, 
   registerEndpoint(app, chartEndpoints.leftHandFilter, async ({ params, body, auth }) => {
     const definition = chartDefinition(params.chartKey);
     if (definition && definition.chartType !== params.chartType) {
-      throw badRequest(`Chart "${params.chartKey}" is a ${definition.chartType} chart, not ${params.chartType}.`, { chartKey: params.chartKey });
+      throw badRequest(`Chart "${params.chartKey}" is a ${definition.chartType} chart, not ${params.chartType}.`, {
+        chartKey: params.chartKey,
+      });
     }
     return charts.chart(requireAuth(auth), {
       sessionid: body.sessionid,

@@ -43,7 +43,6 @@ export interface ChartQuery {
   strIdList?: readonly number[] | undefined;
 }
 
-
 export class ChartService {
   private readonly batches = new ChartBatches<ChartBatch>();
 
@@ -63,7 +62,9 @@ export class ChartService {
     const definition = chartDefinition(query.chartKey);
     if (!definition) throw badRequest(`Unknown chart "${query.chartKey}".`, { chartKey: query.chartKey });
     if (query.search && definition.chartType !== 'List' && definition.chartType !== 'Image') {
-      throw badRequest(`${definition.chartLabel} is a ${definition.chartType} chart: its values cannot be searched by text.`, { chartKey: query.chartKey });
+      throw badRequest(`${definition.chartLabel} is a ${definition.chartType} chart: its values cannot be searched by text.`, {
+        chartKey: query.chartKey,
+      });
     }
     const dimension = dimensionOf(query.chartKey);
     const session = await this.results.session(auth, query.sessionid);
@@ -76,7 +77,14 @@ export class ChartService {
     if (batch) return { ...base, ...(await this.fromBatch(batch, dimension, query.chartKey as RowValueChart, query)) };
     return this.results.withWorkMem(async (trx) => {
       if (dimension.type === 'Range') return { ...base, ...(await this.range(trx, facts, dimension, where)) };
-      if (dimension.type === 'Tree') return { ...base, ...(await this.tree(trx, facts, dimension, where)), rows: await this.rowsCounted(trx, facts, dimension, where), min: null, max: null };
+      if (dimension.type === 'Tree')
+        return {
+          ...base,
+          ...(await this.tree(trx, facts, dimension, where)),
+          rows: await this.rowsCounted(trx, facts, dimension, where),
+          min: null,
+          max: null,
+        };
       return { ...base, ...(await this.list(trx, facts, dimension, where, query)), min: null, max: null };
     });
   }
@@ -97,8 +105,11 @@ export class ChartService {
       if (dictionaries) {
         try {
           // Unfiltered: the session's rows as the results service keeps them (filters read the same).
-          const rows = () => (filters.length || related ? readBatchRows(this.db, tab, where) : this.results.sessionRows.rows(session.set_id));
-          return await this.batches.get(`memory:${dictionaries.version}:${rowsKey}`, async () => memoryBatch(dictionaries, tab, await rows()));
+          const rows = () =>
+            filters.length || related ? readBatchRows(this.db, tab, where) : this.results.sessionRows.rows(session.set_id);
+          return await this.batches.get(`memory:${dictionaries.version}:${rowsKey}`, async () =>
+            memoryBatch(dictionaries, tab, await rows()),
+          );
         } catch (error) {
           this.onMemoryFailure(error);
         }
@@ -131,7 +142,9 @@ export class ChartService {
 
   /** Rows of the tab the chart looks at (with or without a value). */
   private async rowsCounted(db: Kysely<Database>, facts: Facts, dimension: Dimension, where: Sql): Promise<number> {
-    const { rows } = await sql<{ n: number }>`SELECT count(DISTINCT ${facts.entity})::int AS n FROM ${facts.from} ${dimension.joins ?? sql``} WHERE ${where}`.execute(db);
+    const { rows } = await sql<{
+      n: number;
+    }>`SELECT count(DISTINCT ${facts.entity})::int AS n FROM ${facts.from} ${dimension.joins ?? sql``} WHERE ${where}`.execute(db);
     return rows[0]?.n ?? 0;
   }
 
@@ -142,13 +155,21 @@ export class ChartService {
     // hashing, cheaper than sorting for count(DISTINCT) per value.
     const { rows } = unique
       ? await sql<Group & { total: number }>`SELECT ${dimension.value} AS v, count(*)::int AS n, GROUPING(${dimension.value}) AS total
-          FROM ${facts.from} ${dimension.joins ?? sql``} WHERE ${where} AND ${facts.entity} IS NOT NULL GROUP BY GROUPING SETS ((${dimension.value}), ())`.execute(db)
+          FROM ${facts.from} ${dimension.joins ?? sql``} WHERE ${where} AND ${facts.entity} IS NOT NULL GROUP BY GROUPING SETS ((${dimension.value}), ())`.execute(
+          db,
+        )
       : await sql<Group & { total: number }>`WITH pairs AS (SELECT DISTINCT ${dimension.value} AS v, ${facts.entity} AS e
             FROM ${facts.from} ${dimension.joins ?? sql``} WHERE ${where} AND ${facts.entity} IS NOT NULL)
           SELECT v, count(*)::int AS n, 0 AS total FROM pairs GROUP BY v
           UNION ALL SELECT NULL, count(DISTINCT e)::int, 1 FROM pairs`.execute(db);
     const all = rows.find((g) => Number(g.total) === 1)?.n ?? 0;
-    return this.present(db, dimension, rows.filter((g) => Number(g.total) === 0), all, query);
+    return this.present(
+      db,
+      dimension,
+      rows.filter((g) => Number(g.total) === 0),
+      all,
+      query,
+    );
   }
 
   /** Groups as chart items: sorted, cut to maxCount, labelled (all of them only when labels decide). */
@@ -183,7 +204,12 @@ export class ChartService {
   private async range(db: Kysely<Database>, facts: Facts, dimension: Dimension, where: Sql) {
     const value = dimension.value;
     const from = sql`FROM ${facts.from} ${dimension.joins ?? sql``} WHERE ${where}`;
-    const { rows: bounds } = await sql<{ lo: number | null; hi: number | null; values: number; rows: number }>`SELECT min(${value})::float8 AS lo, max(${value})::float8 AS hi,
+    const { rows: bounds } = await sql<{
+      lo: number | null;
+      hi: number | null;
+      values: number;
+      rows: number;
+    }>`SELECT min(${value})::float8 AS lo, max(${value})::float8 AS hi,
       count(DISTINCT ${value})::int AS values, ${this.countExpr(facts, dimension)}::int AS rows ${from}`.execute(db);
     const lo = bounds[0]?.lo ?? null;
     const hi = bounds[0]?.hi ?? null;
@@ -191,9 +217,15 @@ export class ChartService {
     const filtered = sql`${from} AND ${value} IS NOT NULL`;
     if (lo == null || hi == null) return { chartData: [], distinct: 0, min: null, max: null, rows: rowsAll };
     const layout = rangeLayout(lo, hi, isIntegerColumn(dimension.column));
-    const { rows } = await sql<{ bin: number; n: number }>`SELECT floor((${value} - ${layout.start}) / ${layout.width})::int AS bin, ${this.countExpr(facts, dimension)}::int AS n
+    const { rows } = await sql<{
+      bin: number;
+      n: number;
+    }>`SELECT floor((${value} - ${layout.start}) / ${layout.width})::int AS bin, ${this.countExpr(facts, dimension)}::int AS n
       ${filtered} GROUP BY 1 ORDER BY 1`.execute(db);
-    const chartData = binItems(layout, rows.map(({ bin, n }): [number, number] => [bin, n]));
+    const chartData = binItems(
+      layout,
+      rows.map(({ bin, n }): [number, number] => [bin, n]),
+    );
     return { chartData, distinct: bounds[0]?.values ?? 0, min: lo, max: hi, rows: rowsAll };
   }
 
@@ -208,7 +240,13 @@ export class ChartService {
       SELECT up.node AS id, n.parent_id, n.name AS label, count(DISTINCT f.e)::int AS n, array_agg(DISTINCT up.leaf) AS ids
       FROM f JOIN up ON up.leaf = f.v JOIN ${sql.table(table)} n ON n.${sql.ref(key)} = up.node
       GROUP BY up.node, n.parent_id, n.name ORDER BY n.name`.execute(db);
-    const chartData: ChartItem[] = rows.map((row) => ({ id: row.id, label: row.label, count: row.n, parentId: row.parent_id, ids: row.ids.map(Number) }));
+    const chartData: ChartItem[] = rows.map((row) => ({
+      id: row.id,
+      label: row.label,
+      count: row.n,
+      parentId: row.parent_id,
+      ids: row.ids.map(Number),
+    }));
     return { chartData, distinct: chartData.length };
   }
 }
@@ -244,7 +282,9 @@ export function sortItems(items: ChartItem[], order: { sortType: 'label' | 'coun
   // Equal labels (two references "Kim T. 2019, J. Med. Chem.") are ordered by id: the same order
   // whichever way the counts were found.
   const byId = (a: ChartItem, b: ChartItem) => (String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0);
-  return [...items].sort((a, b) => (order.sortType === 'label' ? sign * byLabel(a, b) || byId(a, b) : sign * (a.count - b.count) || byLabel(a, b) || byId(a, b)));
+  return [...items].sort((a, b) =>
+    order.sortType === 'label' ? sign * byLabel(a, b) || byId(a, b) : sign * (a.count - b.count) || byLabel(a, b) || byId(a, b),
+  );
 }
 
 /**

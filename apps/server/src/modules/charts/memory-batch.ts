@@ -71,7 +71,9 @@ function countStructures(d: KbDictionaries, rows: SessionRows): ChartBatch {
   const lists = ROW_VALUE_CHARTS.filter((chart) => !RANGE_CHARTS.has(chart));
   const counts = new Map<RowValueChart, Map<number, number>>(lists.map((chart) => [chart, new Map()]));
   // Range charts: each structure's distinct values, kept per structure to bin once bounds are known.
-  const rangeValues = new Map<RowValueChart, { values: number[]; owners: number[] }>([...RANGE_CHARTS].map((chart) => [chart, { values: [], owners: [] }]));
+  const rangeValues = new Map<RowValueChart, { values: number[]; owners: number[] }>(
+    [...RANGE_CHARTS].map((chart) => [chart, { values: [], owners: [] }]),
+  );
   let structures = 0;
   // Counts a structure under one of its distinct values of `chart`.
   const record = (chart: RowValueChart, key: number) => {
@@ -103,7 +105,12 @@ function countStructures(d: KbDictionaries, rows: SessionRows): ChartBatch {
     start = end;
   }
   const groups = new Map<RowValueChart, Group[]>(lists.map((chart) => [chart, toGroups(d, chart, counts.get(chart)!)]));
-  const ranges = new Map<RowValueChart, RangeAnswer>([...rangeValues].map(([chart, pairs]) => [chart, binStructures(pairs.values, pairs.owners, isIntegerColumn(DIMENSIONS[chart]!.column))]));
+  const ranges = new Map<RowValueChart, RangeAnswer>(
+    [...rangeValues].map(([chart, pairs]) => [
+      chart,
+      binStructures(pairs.values, pairs.owners, isIntegerColumn(DIMENSIONS[chart]!.column)),
+    ]),
+  );
   return { rows: structures, groups, ranges };
 }
 

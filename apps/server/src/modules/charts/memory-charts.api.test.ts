@@ -43,8 +43,20 @@ describe.each(DATABASES)('charts counted in memory on %s', (kind) => {
   beforeAll(async () => {
     t = await startTestApp(kind, {}, { demoChunks: 2 });
     me = await t.login(demoEmailForRole('FULL_USER'));
-    const user = await t.database.db.selectFrom('users').select(['id', 'user_hash_id']).where('email', '=', demoEmailForRole('FULL_USER')).executeTakeFirstOrThrow();
-    auth = { userId: user.id, sessionId: crypto.randomUUID(), email: demoEmailForRole('FULL_USER'), userHashId: user.user_hash_id, roles: ['FULL_USER'], lastActivityAt: new Date(), secondFactor: { passed: false, enrolled: false } };
+    const user = await t.database.db
+      .selectFrom('users')
+      .select(['id', 'user_hash_id'])
+      .where('email', '=', demoEmailForRole('FULL_USER'))
+      .executeTakeFirstOrThrow();
+    auth = {
+      userId: user.id,
+      sessionId: crypto.randomUUID(),
+      email: demoEmailForRole('FULL_USER'),
+      userHashId: user.user_hash_id,
+      roles: ['FULL_USER'],
+      lastActivityAt: new Date(),
+      secondFactor: { passed: false, enrolled: false },
+    };
     for (const [name, searchcriteria] of Object.entries(SEARCHES)) {
       const sessionid = crypto.randomUUID();
       const run = await post('/api/guidedsearch/allresultscount', { searchcriteria, sessionid });
@@ -63,7 +75,11 @@ describe.each(DATABASES)('charts counted in memory on %s', (kind) => {
     let nonEmpty = 0;
     for (const chartKey of ROW_VALUE_CHARTS) {
       for (const resetFlg of [false, true]) {
-        for (const [sortType, sortOrder, maxCount, search] of [['count', 'desc', 10, undefined], ['label', 'asc', 500, undefined], ['count', 'desc', 20, 'in']] as const) {
+        for (const [sortType, sortOrder, maxCount, search] of [
+          ['count', 'desc', 10, undefined],
+          ['label', 'asc', 500, undefined],
+          ['count', 'desc', 20, 'in'],
+        ] as const) {
           // Text search: List charts only (a Range chart refuses it).
           if (search && chartKey === 'year') continue;
           const query: ChartQuery = { sessionid, tab, chartKey, resetFlg, sortType, sortOrder, maxCount, ...(search ? { search } : {}) };
@@ -91,8 +107,13 @@ describe.each(DATABASES)('charts counted in memory on %s', (kind) => {
     const base = { sessionid, resetFlg: false, sortType: 'count', sortOrder: 'desc', maxCount: 500 } as const;
     const structures = await inMemory.chart(auth, { ...base, tab: 'structuretab', chartKey: 'assaytype' });
     const activities = await inMemory.chart(auth, { ...base, tab: 'activitiestab', chartKey: 'assaytype' });
-    const setId = Number((await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow()).set_id);
-    const { rows } = await sql<{ s: number; a: number }>`SELECT count(DISTINCT str_id)::int AS s, count(*)::int AS a FROM search_activities WHERE set_id = ${setId}`.execute(t.database.db);
+    const setId = Number(
+      (await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow()).set_id,
+    );
+    const { rows } = await sql<{
+      s: number;
+      a: number;
+    }>`SELECT count(DISTINCT str_id)::int AS s, count(*)::int AS a FROM search_activities WHERE set_id = ${setId}`.execute(t.database.db);
     expect(structures.rows).toBe(rows[0]!.s);
     expect(activities.rows).toBe(rows[0]!.a);
     expect(structures.rows).toBeLessThan(activities.rows);
@@ -102,20 +123,29 @@ describe.each(DATABASES)('charts counted in memory on %s', (kind) => {
     const years = await inMemory.chart(auth, { ...base, tab: 'activitiestab', chartKey: 'year' });
     const middle = Math.round(((years.min ?? 2000) + (years.max ?? 2020)) / 2);
     for (const tab of ['activitiestab', 'structuretab'] as const) {
-      const applied = await post(`/api/results/applyfilters/${tab}`, { sessionid, filters: [{ chartKey: 'assaytype', include: [top.id] }, { chartKey: 'year', minValue: middle, maxValue: years.max }] });
+      const applied = await post(`/api/results/applyfilters/${tab}`, {
+        sessionid,
+        filters: [
+          { chartKey: 'assaytype', include: [top.id] },
+          { chartKey: 'year', minValue: middle, maxValue: years.max },
+        ],
+      });
       expect(applied.statusCode, applied.body).toBe(200);
     }
     const filtered = await inMemory.chart(auth, { ...base, tab: 'structuretab', chartKey: 'assaytype' });
     expect(filtered.rows).toBeGreaterThan(0);
     expect(filtered.rows).toBeLessThan(structures.rows);
-    for (const tab of ['activitiestab', 'structuretab'] as const) expect(await compareAll(sessionid, tab, 'ki filtered')).toBeGreaterThan(2);
+    for (const tab of ['activitiestab', 'structuretab'] as const)
+      expect(await compareAll(sessionid, tab, 'ki filtered')).toBeGreaterThan(2);
   }, 300_000);
 
   it('counts in SQL while a load runs and until the dictionaries are read again after it ended', async () => {
     const db = t.database.db;
     const before = await dictionaries.current();
     expect(await dictionaries.ifCurrent()).toBe(before);
-    const { rows } = await sql<{ load_id: number }>`INSERT INTO kb_loads (kind, label) VALUES ('update', 'memory charts test') RETURNING load_id`.execute(db);
+    const { rows } = await sql<{
+      load_id: number;
+    }>`INSERT INTO kb_loads (kind, label) VALUES ('update', 'memory charts test') RETURNING load_id`.execute(db);
     expect(await dictionaries.ifCurrent(), 'a running load may change assays in place: SQL path').toBeNull();
     await sql`UPDATE kb_loads SET status = 'complete', finished_at = now() WHERE load_id = ${rows[0]!.load_id}`.execute(db);
     expect(await dictionaries.ifCurrent(), 'a load ended since the read: SQL path until read again').toBeNull();

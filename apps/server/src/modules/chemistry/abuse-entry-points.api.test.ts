@@ -83,7 +83,8 @@ const REFUSAL_LIMIT_MS = 5_000;
 
 const count = (n: number) => n.toLocaleString('en-US');
 /** A schema's refusal names its maximum: "at most 2,000", "2000 characters", "at most 128 KiB". */
-const namesMaximum = (message: string, max: number) => [count(max), String(max), `${max / 1024} KiB`].some((named) => message.includes(named));
+const namesMaximum = (message: string, max: number) =>
+  [count(max), String(max), `${max / 1024} KiB`].some((named) => message.includes(named));
 
 describe.each(DATABASES)('pathological structures at every entry point on %s', (kind) => {
   let t: TestApp;
@@ -100,11 +101,18 @@ describe.each(DATABASES)('pathological structures at every entry point on %s', (
     expect(answer.statusCode, `${what}: ${answer.body.slice(0, 300)}`).toBe(200);
     return answer.data;
   };
-  const byTarget = (targetId: number): SearchCriteriaInput['rows'][number] => ({ selectedOption: 'target', targets: [{ label: `target ${targetId}`, ids: [targetId] }] });
-  const structureRow = (structure: Record<string, unknown>) => ({ selectedOption: 'structure', structure: { feature: 'desalted', ...structure } }) as SearchCriteriaInput['rows'][number];
+  const byTarget = (targetId: number): SearchCriteriaInput['rows'][number] => ({
+    selectedOption: 'target',
+    targets: [{ label: `target ${targetId}`, ids: [targetId] }],
+  });
+  const structureRow = (structure: Record<string, unknown>) =>
+    ({ selectedOption: 'structure', structure: { feature: 'desalted', ...structure } }) as SearchCriteriaInput['rows'][number];
   const inputType = (input: Sent) => ({ inputType: input.kind, value: input.text });
   const filterCriteria = (row: SearchCriteriaInput['rows'][number], mode: 'AND' | 'NOT'): SearchCriteriaInput => ({
-    rows: [{ ...byTarget(endpoint.targetId), operator: mode }, { ...row, operator: null, resultFilter: true } as SearchCriteriaInput['rows'][number]],
+    rows: [
+      { ...byTarget(endpoint.targetId), operator: mode },
+      { ...row, operator: null, resultFilter: true } as SearchCriteriaInput['rows'][number],
+    ],
   });
   const rowCounts = async (criteria: SearchCriteriaInput, url = '/api/guidedsearch/allresultscount') => {
     const answer = ok(await post(url, { searchcriteria: criteria, sessionid: crypto.randomUUID() }), url);
@@ -121,17 +129,44 @@ describe.each(DATABASES)('pathological structures at every entry point on %s', (
       contractMax: line(100_000),
       send: (input) => post('/api/guidedsearch/structures/by/smilessmarts', { ...inputType(input), category: 'substructure', limit: 12 }),
       normal: async () => {
-        const answer = ok(await post('/api/guidedsearch/structures/by/smilessmarts', { inputType: 'smiles', value: 'O=C1NC(=O)SC1', category: 'substructure', limit: 100 }), 'preview');
-        return { complete: answer.complete, total: answer.total, hits: (answer.hits as { strId: number }[]).map((h) => h.strId).sort((a, b) => a - b) };
+        const answer = ok(
+          await post('/api/guidedsearch/structures/by/smilessmarts', {
+            inputType: 'smiles',
+            value: 'O=C1NC(=O)SC1',
+            category: 'substructure',
+            limit: 100,
+          }),
+          'preview',
+        );
+        return {
+          complete: answer.complete,
+          total: answer.total,
+          hits: (answer.hits as { strId: number }[]).map((h) => h.strId).sort((a, b) => a - b),
+        };
       },
     },
     {
       name: 'structure preview (similarity)',
       kinds: ['smiles', 'molfile'],
       contractMax: line(100_000),
-      send: (input) => post('/api/guidedsearch/structures/by/smilessmarts', { ...inputType(input), category: 'similarity', similarityMin: 0.7, limit: 12 }),
+      send: (input) =>
+        post('/api/guidedsearch/structures/by/smilessmarts', {
+          ...inputType(input),
+          category: 'similarity',
+          similarityMin: 0.7,
+          limit: 12,
+        }),
       normal: async () => {
-        const answer = ok(await post('/api/guidedsearch/structures/by/smilessmarts', { inputType: 'smiles', value: stored.smiles, category: 'similarity', similarityMin: 0.7, limit: 100 }), 'preview');
+        const answer = ok(
+          await post('/api/guidedsearch/structures/by/smilessmarts', {
+            inputType: 'smiles',
+            value: stored.smiles,
+            category: 'similarity',
+            similarityMin: 0.7,
+            limit: 100,
+          }),
+          'preview',
+        );
         return { complete: answer.complete, hits: (answer.hits as { strId: number }[]).map((h) => h.strId).sort((a, b) => a - b) };
       },
     },
@@ -149,9 +184,12 @@ describe.each(DATABASES)('pathological structures at every entry point on %s', (
       what: 'highlight',
       contractMax: line(4_000),
       inUrl: true,
-      send: (input) => get(`/api/chemistry/depiction?strId=${stored.strId}&highlight=${encode(input.text)}&highlightKind=${input.kind}&w=300&h=200`),
+      send: (input) =>
+        get(`/api/chemistry/depiction?strId=${stored.strId}&highlight=${encode(input.text)}&highlightKind=${input.kind}&w=300&h=200`),
       normal: async () => {
-        const answer = await get(`/api/chemistry/depiction?strId=${stored.strId}&highlight=${encode('c1ccccc1')}&highlightKind=smiles&w=${drawWidth++}&h=177`);
+        const answer = await get(
+          `/api/chemistry/depiction?strId=${stored.strId}&highlight=${encode('c1ccccc1')}&highlightKind=smiles&w=${drawWidth++}&h=177`,
+        );
         expect(answer.statusCode).toBe(200);
         return paths(answer.body);
       },
@@ -160,28 +198,57 @@ describe.each(DATABASES)('pathological structures at every entry point on %s', (
       name: 'search count (substructure row)',
       kinds: ['smiles', 'smarts', 'molfile'],
       contractMax: line(100_000),
-      send: (input) => post('/api/guidedsearch/count', { searchcriteria: { rows: [structureRow({ ...inputType(input), category: 'substructure' })] } }),
-      normal: async () => ok(await post('/api/guidedsearch/count', { searchcriteria: { rows: [structureRow({ inputType: 'smiles', value: 'c1ccncc1', category: 'substructure' })] } }), 'count'),
+      send: (input) =>
+        post('/api/guidedsearch/count', { searchcriteria: { rows: [structureRow({ ...inputType(input), category: 'substructure' })] } }),
+      normal: async () =>
+        ok(
+          await post('/api/guidedsearch/count', {
+            searchcriteria: { rows: [structureRow({ inputType: 'smiles', value: 'c1ccncc1', category: 'substructure' })] },
+          }),
+          'count',
+        ),
     },
     {
       name: 'search count (similarity row)',
       kinds: ['smiles', 'molfile'],
       contractMax: line(100_000),
-      send: (input) => post('/api/guidedsearch/count', { searchcriteria: { rows: [structureRow({ ...inputType(input), category: 'similarity', similarityMin: 0.5 })] } }),
-      normal: async () => ok(await post('/api/guidedsearch/count', { searchcriteria: { rows: [structureRow({ inputType: 'smiles', value: stored.smiles, category: 'similarity', similarityMin: 0.5 })] } }), 'count'),
+      send: (input) =>
+        post('/api/guidedsearch/count', {
+          searchcriteria: { rows: [structureRow({ ...inputType(input), category: 'similarity', similarityMin: 0.5 })] },
+        }),
+      normal: async () =>
+        ok(
+          await post('/api/guidedsearch/count', {
+            searchcriteria: {
+              rows: [structureRow({ inputType: 'smiles', value: stored.smiles, category: 'similarity', similarityMin: 0.5 })],
+            },
+          }),
+          'count',
+        ),
     },
     {
       name: 'search count (exact row)',
       kinds: ['smiles', 'molfile'],
       contractMax: line(100_000),
-      send: (input) => post('/api/guidedsearch/count', { searchcriteria: { rows: [structureRow({ ...inputType(input), category: 'exact' })] } }),
-      normal: async () => ok(await post('/api/guidedsearch/count', { searchcriteria: { rows: [structureRow({ inputType: 'smiles', value: stored.smiles, category: 'exact' })] } }), 'count'),
+      send: (input) =>
+        post('/api/guidedsearch/count', { searchcriteria: { rows: [structureRow({ ...inputType(input), category: 'exact' })] } }),
+      normal: async () =>
+        ok(
+          await post('/api/guidedsearch/count', {
+            searchcriteria: { rows: [structureRow({ inputType: 'smiles', value: stored.smiles, category: 'exact' })] },
+          }),
+          'count',
+        ),
     },
     {
       name: 'search run (allresultscount)',
       kinds: ['smiles', 'smarts', 'molfile'],
       contractMax: line(100_000),
-      send: (input) => post('/api/guidedsearch/allresultscount', { searchcriteria: { rows: [structureRow({ ...inputType(input), category: 'substructure' })] }, sessionid: crypto.randomUUID() }),
+      send: (input) =>
+        post('/api/guidedsearch/allresultscount', {
+          searchcriteria: { rows: [structureRow({ ...inputType(input), category: 'substructure' })] },
+          sessionid: crypto.randomUUID(),
+        }),
       normal: () => rowCounts({ rows: [structureRow({ inputType: 'smiles', value: 'c1ccncc1', category: 'substructure' })] }),
     },
     {
@@ -189,15 +256,26 @@ describe.each(DATABASES)('pathological structures at every entry point on %s', (
       kinds: ['smiles', 'smarts', 'molfile'],
       contractMax: line(100_000),
       refusedOnly: true,
-      send: (input) => post('/api/guidedsearch/newsearchbyselectioncount', { searchcriteria: { rows: [structureRow({ ...inputType(input), category: 'substructure' })] }, sessionid: crypto.randomUUID() }),
-      normal: () => rowCounts({ rows: [structureRow({ inputType: 'smiles', value: 'c1ccncc1', category: 'substructure' })] }, '/api/guidedsearch/newsearchbyselectioncount'),
+      send: (input) =>
+        post('/api/guidedsearch/newsearchbyselectioncount', {
+          searchcriteria: { rows: [structureRow({ ...inputType(input), category: 'substructure' })] },
+          sessionid: crypto.randomUUID(),
+        }),
+      normal: () =>
+        rowCounts(
+          { rows: [structureRow({ inputType: 'smiles', value: 'c1ccncc1', category: 'substructure' })] },
+          '/api/guidedsearch/newsearchbyselectioncount',
+        ),
     },
     {
       name: 'structure filter of the results (keep)',
       kinds: ['smiles', 'smarts', 'molfile'],
       contractMax: line(100_000),
       send: (input) =>
-        post('/api/guidedsearch/allresultscount', { searchcriteria: filterCriteria(structureRow({ ...inputType(input), category: 'substructure' }), 'AND'), sessionid: crypto.randomUUID() }),
+        post('/api/guidedsearch/allresultscount', {
+          searchcriteria: filterCriteria(structureRow({ ...inputType(input), category: 'substructure' }), 'AND'),
+          sessionid: crypto.randomUUID(),
+        }),
       normal: () => rowCounts(filterCriteria(structureRow({ inputType: 'smiles', value: 'c1ccncc1', category: 'substructure' }), 'AND')),
     },
     {
@@ -209,7 +287,10 @@ describe.each(DATABASES)('pathological structures at every entry point on %s', (
           searchcriteria: filterCriteria(structureRow({ ...inputType(input), category: 'similarity', similarityMin: 0.6 }), 'NOT'),
           sessionid: crypto.randomUUID(),
         }),
-      normal: () => rowCounts(filterCriteria(structureRow({ inputType: 'smiles', value: stored.smiles, category: 'similarity', similarityMin: 0.6 }), 'NOT')),
+      normal: () =>
+        rowCounts(
+          filterCriteria(structureRow({ inputType: 'smiles', value: stored.smiles, category: 'similarity', similarityMin: 0.6 }), 'NOT'),
+        ),
     },
     {
       name: 'similarity sort of a results tab',
@@ -217,9 +298,13 @@ describe.each(DATABASES)('pathological structures at every entry point on %s', (
       as: 'smiles',
       trims: true,
       contractMax: line(10_000),
-      send: (input) => post('/api/results/structuretab', { sessionid, sortSmiles: input.text, smilesSortCategory: 'similarity', pageSize: 5 }),
+      send: (input) =>
+        post('/api/results/structuretab', { sessionid, sortSmiles: input.text, smilesSortCategory: 'similarity', pageSize: 5 }),
       normal: async () => {
-        const answer = ok(await post('/api/results/structuretab', { sessionid, sortSmiles: stored.smiles, smilesSortCategory: 'similarity', pageSize: 5 }), 'sort');
+        const answer = ok(
+          await post('/api/results/structuretab', { sessionid, sortSmiles: stored.smiles, smilesSortCategory: 'similarity', pageSize: 5 }),
+          'sort',
+        );
         return { rowCount: answer.rowCount, rows: (answer.data as Record<string, unknown>[]).map((row) => row.str_id) };
       },
     },
@@ -229,8 +314,23 @@ describe.each(DATABASES)('pathological structures at every entry point on %s', (
       as: 'smiles',
       trims: true,
       contractMax: line(10_000),
-      send: (input) => post('/api/results/newsearchby/structuretab', { sessionid, selection: { selectAll: true, unselectedIds: [] }, sortSmiles: input.text, minValue: 0.2 }),
-      normal: async () => ok(await post('/api/results/newsearchby/structuretab', { sessionid, selection: { selectAll: true, unselectedIds: [] }, sortSmiles: stored.smiles, minValue: 0.2 }), 'newsearchby'),
+      send: (input) =>
+        post('/api/results/newsearchby/structuretab', {
+          sessionid,
+          selection: { selectAll: true, unselectedIds: [] },
+          sortSmiles: input.text,
+          minValue: 0.2,
+        }),
+      normal: async () =>
+        ok(
+          await post('/api/results/newsearchby/structuretab', {
+            sessionid,
+            selection: { selectAll: true, unselectedIds: [] },
+            sortSmiles: stored.smiles,
+            minValue: 0.2,
+          }),
+          'newsearchby',
+        ),
     },
     {
       name: 'export count in a similarity window',
@@ -238,9 +338,25 @@ describe.each(DATABASES)('pathological structures at every entry point on %s', (
       as: 'smiles',
       trims: true,
       contractMax: line(10_000),
-      send: (input) => post('/api/guidedsearch/exportdatacount', { sessionid, tab: 'structuretab', selection: { selectAll: true, unselectedIds: [] }, sortSmiles: input.text, minValue: 0.2 }),
+      send: (input) =>
+        post('/api/guidedsearch/exportdatacount', {
+          sessionid,
+          tab: 'structuretab',
+          selection: { selectAll: true, unselectedIds: [] },
+          sortSmiles: input.text,
+          minValue: 0.2,
+        }),
       normal: async () => {
-        const answer = ok(await post('/api/guidedsearch/exportdatacount', { sessionid, tab: 'structuretab', selection: { selectAll: true, unselectedIds: [] }, sortSmiles: stored.smiles, minValue: 0.2 }), 'exportdatacount');
+        const answer = ok(
+          await post('/api/guidedsearch/exportdatacount', {
+            sessionid,
+            tab: 'structuretab',
+            selection: { selectAll: true, unselectedIds: [] },
+            sortSmiles: stored.smiles,
+            minValue: 0.2,
+          }),
+          'exportdatacount',
+        );
         return { rows: answer.rows, credits: answer.credits };
       },
     },
@@ -261,9 +377,18 @@ describe.each(DATABASES)('pathological structures at every entry point on %s', (
       trims: true,
       contractMax: line(131_072),
       refusedOnly: true,
-      send: (input) => post('/api/sar/table', { sessionid, endpoint, cores: [{ kind: 'smiles', text: core }, { kind: input.kind, text: input.text }] }),
+      send: (input) =>
+        post('/api/sar/table', {
+          sessionid,
+          endpoint,
+          cores: [
+            { kind: 'smiles', text: core },
+            { kind: input.kind, text: input.text },
+          ],
+        }),
       // The same table as the one-core entry point's (from the server's cache the second time).
-      normal: async () => ok(await post('/api/sar/table', { sessionid, endpoint, cores: [{ kind: 'smiles', text: core }] }), 'SAR table').labels,
+      normal: async () =>
+        ok(await post('/api/sar/table', { sessionid, endpoint, cores: [{ kind: 'smiles', text: core }] }), 'SAR table').labels,
     },
     {
       name: 'SAR export core',
@@ -272,10 +397,23 @@ describe.each(DATABASES)('pathological structures at every entry point on %s', (
       contractMax: line(131_072),
       // A core RDKit reads would start a paid export job.
       refusedOnly: true,
-      send: (input) => post('/api/sar/export', { sessionid, endpoint, cores: [{ kind: input.kind, text: input.text }], format: 'xlsx', expectedCredits: 0 }),
+      send: (input) =>
+        post('/api/sar/export', {
+          sessionid,
+          endpoint,
+          cores: [{ kind: input.kind, text: input.text }],
+          format: 'xlsx',
+          expectedCredits: 0,
+        }),
       // The price shown is out of date: 409 with the table's size, and nothing charged.
       normal: async () => {
-        const answer = await post('/api/sar/export', { sessionid, endpoint, cores: [{ kind: 'smiles', text: core }], format: 'xlsx', expectedCredits: 0 });
+        const answer = await post('/api/sar/export', {
+          sessionid,
+          endpoint,
+          cores: [{ kind: 'smiles', text: core }],
+          format: 'xlsx',
+          expectedCredits: 0,
+        });
         expect(answer.statusCode, answer.body).toBe(409);
         return answer.data;
       },
@@ -286,9 +424,13 @@ describe.each(DATABASES)('pathological structures at every entry point on %s', (
       as: 'smiles',
       trims: true,
       contractMax: line(2_000),
-      send: (input) => post('/api/sar/cliffs', { sessionid, endpoint, core: input.text, minSimilarity: 0.9, minDelta: 1, limit: 5, pageSize: 1 }),
+      send: (input) =>
+        post('/api/sar/cliffs', { sessionid, endpoint, core: input.text, minSimilarity: 0.9, minDelta: 1, limit: 5, pageSize: 1 }),
       normal: async () => {
-        const answer = ok(await post('/api/sar/cliffs', { sessionid, endpoint, core, minSimilarity: 0.9, minDelta: 1, limit: 5, pageSize: 1 }), 'cliffs');
+        const answer = ok(
+          await post('/api/sar/cliffs', { sessionid, endpoint, core, minSimilarity: 0.9, minDelta: 1, limit: 5, pageSize: 1 }),
+          'cliffs',
+        );
         const cliffs = answer.cliffs as { a: { strId: number }; b: { strId: number }; similarity: number; delta: number }[];
         return { total: answer.total, cliffs: cliffs.map((c) => [c.a.strId, c.b.strId, c.similarity, c.delta]) };
       },
@@ -318,7 +460,10 @@ describe.each(DATABASES)('pathological structures at every entry point on %s', (
       contractMax: line(131_072),
       send: (input) => post('/api/prediction/targets', { structure: { kind: input.kind, text: input.text }, limit: 5 }),
       normal: async () => {
-        const answer = ok(await post('/api/prediction/targets', { structure: { kind: 'smiles', text: stored.smiles }, limit: 5 }), 'prediction');
+        const answer = ok(
+          await post('/api/prediction/targets', { structure: { kind: 'smiles', text: stored.smiles }, limit: 5 }),
+          'prediction',
+        );
         return (answer.targets as { targetId: number; score: number }[]).map((target) => [target.targetId, target.score]);
       },
     },
@@ -327,7 +472,14 @@ describe.each(DATABASES)('pathological structures at every entry point on %s', (
   /** Calls that take no structure but read the session's: they must answer the same too. */
   const readers = async () => ({
     pairs: { ...ok(await post('/api/sar/pairs', { sessionid, endpoint, minPairs: 2, limit: 20 }), 'pairs'), durationMs: 0 },
-    scaffolds: ok(await post('/api/security/allmapping/search/visualization', { sessionid, tab: 'structuretab', config: { chart: 'scaffolds', limit: 10 } }), 'analyzer'),
+    scaffolds: ok(
+      await post('/api/security/allmapping/search/visualization', {
+        sessionid,
+        tab: 'structuretab',
+        config: { chart: 'scaffolds', limit: 10 },
+      }),
+      'analyzer',
+    ),
   });
 
   /** What the call makes of an input: the text as the server sees it, and the refusal expected (null: within the limits). */
@@ -353,9 +505,19 @@ describe.each(DATABASES)('pathological structures at every entry point on %s', (
     ok(await post('/api/guidedsearch/allresultscount', { searchcriteria: { rows: [byTarget(endpoint.targetId)] }, sessionid }), 'search');
     ok(await post('/api/results/setSarData', { sessionid, tab: 'activitiestab' }), 'setSarData');
     // The most frequent scaffold larger than a benzene ring: the core of the SAR table and the cliffs.
-    const chart = ok(await post('/api/security/allmapping/search/visualization', { sessionid, tab: 'structuretab', config: { chart: 'scaffolds', limit: 10 } }), 'scaffolds');
+    const chart = ok(
+      await post('/api/security/allmapping/search/visualization', {
+        sessionid,
+        tab: 'structuretab',
+        config: { chart: 'scaffolds', limit: 10 },
+      }),
+      'scaffolds',
+    );
     core = (chart.scaffolds as { smiles: string }[]).find((scaffold) => scaffold.smiles.length > 'c1ccccc1'.length)?.smiles ?? 'c1ccccc1';
-    const { rows: picked } = await sql<{ str_id: number; canonical_smiles: string }>`SELECT s.str_id, s.canonical_smiles FROM search_structures x
+    const { rows: picked } = await sql<{
+      str_id: number;
+      canonical_smiles: string;
+    }>`SELECT s.str_id, s.canonical_smiles FROM search_structures x
       JOIN search_sessions ss ON ss.set_id = x.set_id JOIN structures s ON s.str_id = x.str_id
       WHERE ss.id = ${sessionid} ORDER BY s.str_id LIMIT 1`.execute(t.database.db);
     stored = { strId: Number(picked[0]!.str_id), smiles: picked[0]!.canonical_smiles };
@@ -395,7 +557,9 @@ describe.each(DATABASES)('pathological structures at every entry point on %s', (
           // Bigger than the request body (1 MiB): refused before the route.
         } else if (answer.statusCode !== 400) failures.push(what);
         else if ('engine' in refusal ? !message.includes(refusal.engine) : !namesMaximum(message, refusal.schema)) {
-          failures.push(`${what} (expected the limit named: ${'engine' in refusal ? refusal.engine : `at most ${count(refusal.schema)} characters`})`);
+          failures.push(
+            `${what} (expected the limit named: ${'engine' in refusal ? refusal.engine : `at most ${count(refusal.schema)} characters`})`,
+          );
         } else if (ms > REFUSAL_LIMIT_MS) failures.push(`${what} (refused after ${Math.round(ms)} ms)`);
       }
     }
@@ -419,22 +583,53 @@ describe.each(DATABASES)('pathological structures at every entry point on %s', (
     };
     const chain = 'C'.repeat(300);
     const atoms = (what: string) => `The query has 300 atoms; a ${what} may have at most 250.`;
-    expect(await messageOf(post('/api/sar/table', { sessionid, endpoint, cores: [{ kind: 'smiles', text: core }, { kind: 'smiles', text: chain }] }))).toBe(`Core 2: ${atoms('structure query')}`);
+    expect(
+      await messageOf(
+        post('/api/sar/table', {
+          sessionid,
+          endpoint,
+          cores: [
+            { kind: 'smiles', text: core },
+            { kind: 'smiles', text: chain },
+          ],
+        }),
+      ),
+    ).toBe(`Core 2: ${atoms('structure query')}`);
     expect(await messageOf(post('/api/sar/cliffs', { sessionid, endpoint, core: chain }))).toBe(`Core: ${atoms('structure query')}`);
-    expect(await messageOf(post('/api/sar/virtual', { core: `${chain}[*:1]`, rgroups: { R1: 'C[*:1]' } }))).toBe('The query has 301 atoms; a core may have at most 250.');
-    expect(await messageOf(post('/api/sar/virtual', { core: 'c1ccc([*:1])cc1', rgroups: { R1: `${chain}[*:1]` } }))).toBe('The query has 301 atoms; an R-group may have at most 250.');
+    expect(await messageOf(post('/api/sar/virtual', { core: `${chain}[*:1]`, rgroups: { R1: 'C[*:1]' } }))).toBe(
+      'The query has 301 atoms; a core may have at most 250.',
+    );
+    expect(await messageOf(post('/api/sar/virtual', { core: 'c1ccc([*:1])cc1', rgroups: { R1: `${chain}[*:1]` } }))).toBe(
+      'The query has 301 atoms; an R-group may have at most 250.',
+    );
     expect(await messageOf(post('/api/prediction/targets', { structure: { kind: 'smiles', text: chain } }))).toBe(atoms('structure query'));
-    expect(await messageOf(post('/api/results/structuretab', { sessionid, sortSmiles: chain, smilesSortCategory: 'similarity' }))).toBe(`Sort by similarity: ${atoms('structure query')}`);
-    expect(await messageOf(get(`/api/chemistry/depiction?strId=${stored.strId}&highlight=${'C('.repeat(40)}C${')'.repeat(40)}&highlightKind=smiles`))).toBe(
-      'The SMILES nests branches 40 deep; a highlight may nest them at most 32 deep.',
+    expect(await messageOf(post('/api/results/structuretab', { sessionid, sortSmiles: chain, smilesSortCategory: 'similarity' }))).toBe(
+      `Sort by similarity: ${atoms('structure query')}`,
     );
-    expect(await messageOf(post('/api/guidedsearch/allresultscount', { searchcriteria: filterCriteria(structureRow({ inputType: 'smiles', value: chain, category: 'substructure' }), 'NOT'), sessionid: crypto.randomUUID() }))).toBe(
-      atoms('structure query'),
-    );
+    expect(
+      await messageOf(
+        get(`/api/chemistry/depiction?strId=${stored.strId}&highlight=${'C('.repeat(40)}C${')'.repeat(40)}&highlightKind=smiles`),
+      ),
+    ).toBe('The SMILES nests branches 40 deep; a highlight may nest them at most 32 deep.');
+    expect(
+      await messageOf(
+        post('/api/guidedsearch/allresultscount', {
+          searchcriteria: filterCriteria(structureRow({ inputType: 'smiles', value: chain, category: 'substructure' }), 'NOT'),
+          sessionid: crypto.randomUUID(),
+        }),
+      ),
+    ).toBe(atoms('structure query'));
     // Each piece within the limits, together a path RDKit cannot take (it ran into the 10 s watchdog): refused before RDKit.
     const started = performance.now();
-    const joined = await messageOf(post('/api/sar/virtual', { core: `[*:1]${'C'.repeat(200)}[*:2]`, rgroups: { R1: `${'C'.repeat(240)}[*:1]`, R2: `${'C'.repeat(240)}[*:2]` } }));
-    expect(joined).toBe('The virtual compound (the core with these R-groups joined on) would have 680 atoms; a virtual compound may have at most 400.');
+    const joined = await messageOf(
+      post('/api/sar/virtual', {
+        core: `[*:1]${'C'.repeat(200)}[*:2]`,
+        rgroups: { R1: `${'C'.repeat(240)}[*:1]`, R2: `${'C'.repeat(240)}[*:2]` },
+      }),
+    );
+    expect(joined).toBe(
+      'The virtual compound (the core with these R-groups joined on) would have 680 atoms; a virtual compound may have at most 400.',
+    );
     expect(performance.now() - started).toBeLessThan(REFUSAL_LIMIT_MS);
   }, 300_000);
 });

@@ -35,12 +35,24 @@ describe.each(ONE_DATABASE)('pathological structure input through the API on %s'
 
   /** A normal substructure count, a similarity count and a depiction: what must not change. */
   const normalAnswers = async () => {
-    const sub = await post('/api/guidedsearch/count', { searchcriteria: structureRow({ inputType: 'smiles', value: 'c1ccncc1', category: 'substructure' }) });
+    const sub = await post('/api/guidedsearch/count', {
+      searchcriteria: structureRow({ inputType: 'smiles', value: 'c1ccncc1', category: 'substructure' }),
+    });
     const sim = await post('/api/guidedsearch/count', {
-      searchcriteria: structureRow({ inputType: 'smiles', value: reference.structures[10]!.smiles, category: 'similarity', similarityMin: 0.5 }),
+      searchcriteria: structureRow({
+        inputType: 'smiles',
+        value: reference.structures[10]!.smiles,
+        category: 'similarity',
+        similarityMin: 0.5,
+      }),
     });
     // A selective preview: complete, so its hits and count do not depend on timing.
-    const preview = await post('/api/guidedsearch/structures/by/smilessmarts', { inputType: 'smiles', value: 'O=C1NC(=O)SC1', category: 'substructure', limit: 100 });
+    const preview = await post('/api/guidedsearch/structures/by/smilessmarts', {
+      inputType: 'smiles',
+      value: 'O=C1NC(=O)SC1',
+      category: 'substructure',
+      limit: 100,
+    });
     const picture = await get(`/api/chemistry/depiction?strId=${reference.structures[3]!.strId}&w=233&h=177`);
     for (const answer of [sub, sim, preview, picture]) expect(answer.statusCode, answer.body).toBe(200);
     expect(preview.data.complete).toBe(true);
@@ -49,7 +61,11 @@ describe.each(ONE_DATABASE)('pathological structure input through the API on %s'
   };
 
   beforeAll(async () => {
-    t = await startTestApp(kind, { CHEM_SHARD_SIZE: '128', CHEM_WORKERS: '2', STRUCTURE_SEARCH_TIME_LIMIT_SECONDS: String(SEARCH_LIMIT_S) }, { demoChunks: 1 });
+    t = await startTestApp(
+      kind,
+      { CHEM_SHARD_SIZE: '128', CHEM_WORKERS: '2', STRUCTURE_SEARCH_TIME_LIMIT_SECONDS: String(SEARCH_LIMIT_S) },
+      { demoChunks: 1 },
+    );
     me = await t.login(demoEmailForRole('FULL_USER'));
     reference = await ChemReference.load(t.database.db);
   }, 180_000);
@@ -66,7 +82,13 @@ describe.each(ONE_DATABASE)('pathological structure input through the API on %s'
 
   it('answers every input with 400 and a message, or 200 in time, on every route; normal answers do not change', async () => {
     const before = await normalAnswers();
-    const check = (entry: Abuse, call: string, answer: { statusCode: number; data: Record<string, unknown>; body: string }, ms: number, limitMs: number) => {
+    const check = (
+      entry: Abuse,
+      call: string,
+      answer: { statusCode: number; data: Record<string, unknown>; body: string },
+      ms: number,
+      limitMs: number,
+    ) => {
       timings.push({ name: entry.name, call, ms, status: answer.statusCode });
       const what = `${entry.name} → ${call}: ${answer.statusCode} ${answer.body.slice(0, 200)}`;
       const allowed = entry.oversize ? [200, 400, 413] : [200, 400];
@@ -76,7 +98,12 @@ describe.each(ONE_DATABASE)('pathological structure input through the API on %s'
     };
     for (const entry of corpus()) {
       let started = performance.now();
-      const preview = await post('/api/guidedsearch/structures/by/smilessmarts', { inputType: entry.kind, value: entry.text, category: 'substructure', limit: 12 });
+      const preview = await post('/api/guidedsearch/structures/by/smilessmarts', {
+        inputType: entry.kind,
+        value: entry.text,
+        category: 'substructure',
+        limit: 12,
+      });
       check(entry, 'preview', preview, performance.now() - started, PREVIEW_LIMIT_MS);
 
       started = performance.now();
@@ -86,7 +113,9 @@ describe.each(ONE_DATABASE)('pathological structure input through the API on %s'
       if (picture.statusCode === 200) expect(picture.body).toMatch(/<svg[\s\S]*<\/svg>/);
 
       started = performance.now();
-      const count = await post('/api/guidedsearch/count', { searchcriteria: structureRow({ inputType: entry.kind, value: entry.text, category: 'substructure' }) });
+      const count = await post('/api/guidedsearch/count', {
+        searchcriteria: structureRow({ inputType: entry.kind, value: entry.text, category: 'substructure' }),
+      });
       check(entry, 'search count', count, performance.now() - started, SEARCH_LIMIT_S * 1000);
     }
     const after = await normalAnswers();
@@ -97,21 +126,32 @@ describe.each(ONE_DATABASE)('pathological structure input through the API on %s'
     const status = await get('/api/chemistry/status');
     expect(status.data).toMatchObject({ state: 'ready', loaded: reference.structures.length, workers: 2, error: null });
     const slowest = [...timings].sort((a, b) => b.ms - a.ms).slice(0, 5);
-    console.log(`abuse corpus on ${kind}: ${timings.length} calls, ${timings.filter((c) => c.status === 200).length} answered 200; slowest: ${slowest.map((s) => `${s.name} / ${s.call} ${Math.round(s.ms)} ms (${s.status})`).join('; ')}`);
+    console.log(
+      `abuse corpus on ${kind}: ${timings.length} calls, ${timings.filter((c) => c.status === 200).length} answered 200; slowest: ${slowest.map((s) => `${s.name} / ${s.call} ${Math.round(s.ms)} ms (${s.status})`).join('; ')}`,
+    );
   }, 900_000);
 
   it('names the limit and its value in the refusal', async () => {
-    const chain = await post('/api/guidedsearch/structures/by/smilessmarts', { inputType: 'smiles', value: 'C'.repeat(1000), category: 'substructure' });
+    const chain = await post('/api/guidedsearch/structures/by/smilessmarts', {
+      inputType: 'smiles',
+      value: 'C'.repeat(1000),
+      category: 'substructure',
+    });
     expect(chain.statusCode).toBe(400);
     expect(chain.data.message).toBe('The query has 1,000 atoms; a structure query may have at most 250.');
-    const nested = await post('/api/guidedsearch/count', { searchcriteria: structureRow({ inputType: 'smarts', value: recursive(200), category: 'substructure' }) });
+    const nested = await post('/api/guidedsearch/count', {
+      searchcriteria: structureRow({ inputType: 'smarts', value: recursive(200), category: 'substructure' }),
+    });
     expect(nested.statusCode).toBe(400);
     expect(nested.data.message).toBe('The SMARTS nests recursive SMARTS $(…) 200 deep; a structure query may nest them at most 4 deep.');
     const picture = await get(`/api/chemistry/depiction?smiles=${'C'.repeat(700)}`);
     expect(picture.statusCode).toBe(400);
     expect(picture.data.message).toBe('The query has 700 atoms; a structure query may have at most 250.');
     const sessionid = crypto.randomUUID();
-    const similar = await post('/api/guidedsearch/allresultscount', { searchcriteria: structureRow({ inputType: 'smiles', value: 'C'.repeat(600), category: 'similarity' }), sessionid });
+    const similar = await post('/api/guidedsearch/allresultscount', {
+      searchcriteria: structureRow({ inputType: 'smiles', value: 'C'.repeat(600), category: 'similarity' }),
+      sessionid,
+    });
     expect(similar.statusCode).toBe(400);
     expect(similar.data.message).toMatch(/has 600 atoms/);
   });

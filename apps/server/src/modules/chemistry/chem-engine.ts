@@ -173,13 +173,19 @@ export interface ChemEngine {
    * which costs RDKit up to hundreds of ms a pair — false for an atom-level difference of two compounds.
    * `smiles`: the MCS as the molecule it describes (drawn with its elements and bonds), null when it is none.
    */
-  mcs(smiles: readonly string[], options?: SarWorkOptions & { timeoutSeconds?: number; completeRings?: boolean }): Promise<{ smarts: string; smiles: string | null; timedOut: boolean } | null>;
+  mcs(
+    smiles: readonly string[],
+    options?: SarWorkOptions & { timeoutSeconds?: number; completeRings?: boolean },
+  ): Promise<{ smarts: string; smiles: string | null; timedOut: boolean } | null>;
   /**
    * What each pair shares (docs/sar.md "Activity cliffs"): FMCS per pair on all workers until
    * `budgetMs` is spent, then the fast fallbacks (core, atom environments) for the rest; null only
    * for an unreadable SMILES. `core` is the SAR table's core (`[*:n]` at its R positions), if any.
    */
-  pairDifferences(pairs: readonly (readonly [string, string])[], options?: SarWorkOptions & { core?: string | null; timeoutSeconds?: number; budgetMs?: number }): Promise<(PairDifference | null)[]>;
+  pairDifferences(
+    pairs: readonly (readonly [string, string])[],
+    options?: SarWorkOptions & { core?: string | null; timeoutSeconds?: number; budgetMs?: number },
+  ): Promise<(PairDifference | null)[]>;
   /** Per SMILES: does it contain the query (core coverage of a suggestion)? */
   contains(query: ChemQuery, smiles: readonly string[], options?: SarWorkOptions): Promise<boolean[]>;
   /** Single-cut fragmentations per SMILES (RDKit MMPA, acyclic single bonds), for matched molecular pairs. */
@@ -199,7 +205,8 @@ export class ChemInputError extends Error {}
 export class ChemQueryRefused extends ChemInputError {}
 
 /** Messages of ChemQueryRefused start like this (chem-query.ts shows them without RDKit's framing). */
-export const REFUSAL_MESSAGE = /^(The (query|SMILES|SMARTS|molfile|highlight) (has|nests)|RDKit (could not process|took longer)|The structure search was stopped on one part)/;
+export const REFUSAL_MESSAGE =
+  /^(The (query|SMILES|SMARTS|molfile|highlight) (has|nests)|RDKit (could not process|took longer)|The structure search was stopped on one part)/;
 
 /** The search was cancelled by its caller (or its time limit). */
 export class ChemSearchCancelled extends Error {}

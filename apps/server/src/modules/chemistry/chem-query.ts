@@ -13,7 +13,8 @@ import type { ChemQuery, EngineProgress } from './chem-engine.ts';
 
 type QueryText = Pick<StructureQuery, 'inputType' | 'value'>;
 
-export const SMARTS_NOT_EXACT_MESSAGE = 'A SMARTS describes a pattern, not one molecule: search it as a substructure, or enter SMILES for an exact search.';
+export const SMARTS_NOT_EXACT_MESSAGE =
+  'A SMARTS describes a pattern, not one molecule: search it as a substructure, or enter SMILES for an exact search.';
 export const SMARTS_NOT_SIMILAR_MESSAGE = 'Similarity compares whole molecules: enter a SMILES or a molfile, not a SMARTS pattern.';
 
 /** The chemist-facing message for what RDKit could not read, with a hint for the usual mistakes. */
@@ -23,7 +24,9 @@ export function chemInputMessage(query: QueryText, detail: string): string {
   const what = query.inputType === 'smarts' ? 'SMARTS' : query.inputType === 'molfile' ? 'molfile' : 'SMILES';
   const shown = query.inputType === 'molfile' ? '' : ` "${query.value.trim().slice(0, 80)}"`;
   let hint = '';
-  if (/kekulize/i.test(detail)) hint = ' Check the aromatic ring: an aromatic N bearing a hydrogen is written [nH], and every aromatic atom must sit in a ring that can alternate double bonds.';
+  if (/kekulize/i.test(detail))
+    hint =
+      ' Check the aromatic ring: an aromatic N bearing a hydrogen is written [nH], and every aromatic atom must sit in a ring that can alternate double bonds.';
   else if (/valence/i.test(detail)) hint = ' An atom has more bonds than its valence allows: check charges and bond orders.';
   else if (/unclosed ring/i.test(detail)) hint = ' Every ring-opening digit needs a matching closing digit.';
   return `RDKit could not read the ${what}${shown}: ${detail}${hint}`;
@@ -32,11 +35,17 @@ export function chemInputMessage(query: QueryText, detail: string): string {
 /** The engine's query for a SMILES / SMARTS / molfile row; a text that is not a molfile is refused. */
 export function chemQueryOf(query: Pick<StructureQuery, 'inputType' | 'value' | 'feature'>): ChemQuery {
   if (query.inputType === 'molfile' && !/M {2}END/.test(query.value)) {
-    throw badRequest('This is not a molfile: a molfile has a header, a counts line (…V2000 or V3000), atom and bond blocks and ends with "M  END".');
+    throw badRequest(
+      'This is not a molfile: a molfile has a header, a counts line (…V2000 or V3000), atom and bond blocks and ends with "M  END".',
+    );
   }
   // A molfile's first lines (name, program, comment) may be blank: it is never trimmed.
   const text = query.inputType === 'molfile' ? query.value : query.value.trim();
-  return { kind: query.inputType === 'smarts' ? 'smarts' : query.inputType === 'molfile' ? 'molfile' : 'smiles', text, desalt: query.feature !== 'asis' };
+  return {
+    kind: query.inputType === 'smarts' ? 'smarts' : query.inputType === 'molfile' ? 'molfile' : 'smiles',
+    text,
+    desalt: query.feature !== 'asis',
+  };
 }
 
 /** Structures whose canonical SMILES is this one (exact search, via the md5 index). */

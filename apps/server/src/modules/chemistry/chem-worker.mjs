@@ -56,7 +56,9 @@ function isTrap(error) {
   if (typeof WebAssembly.Exception === 'function' && error instanceof WebAssembly.Exception) return true;
   if (error instanceof RangeError && /call stack/i.test(error.message)) return true;
   const text = String(error?.message ?? error);
-  return /\bAborted\(|\babort\(|RuntimeError|memory access out of bounds|table index is out of bounds|function signature mismatch|unreachable/i.test(text);
+  return /\bAborted\(|\babort\(|RuntimeError|memory access out of bounds|table index is out of bounds|function signature mismatch|unreachable/i.test(
+    text,
+  );
 }
 
 /** Set once a trap was seen: the worker answers nothing more and ends itself. */
@@ -125,7 +127,14 @@ function captured() {
   const text = LOG.get_buffer();
   LOG.clear_buffer();
   // Drop RDKit's "[hh:mm:ss] " prefixes and repeated lines.
-  const lines = [...new Set(text.split('\n').map((l) => l.replace(/^\[\d\d:\d\d:\d\d\]\s?/, '').trimEnd()).filter(Boolean))];
+  const lines = [
+    ...new Set(
+      text
+        .split('\n')
+        .map((l) => l.replace(/^\[\d\d:\d\d:\d\d\]\s?/, '').trimEnd())
+        .filter(Boolean),
+    ),
+  ];
   return lines.join('\n');
 }
 
@@ -499,7 +508,10 @@ function verifyWithRdkit(job, shard, rows, max) {
   try {
     const entries = [];
     for (const row of rows) {
-      const index = lib.add_trusted_smiles_and_pattern_fp(shard.smilesBytes.subarray(shard.smilesAt[row], shard.smilesAt[row + 1]), PASS_ALL_PICKLE);
+      const index = lib.add_trusted_smiles_and_pattern_fp(
+        shard.smilesBytes.subarray(shard.smilesAt[row], shard.smilesAt[row + 1]),
+        PASS_ALL_PICKLE,
+      );
       if (index >= 0) entries[index] = row;
     }
     const matches = lib.get_matches_as_uint32array(job.qmol, false, 1, max);
@@ -542,7 +554,6 @@ function candidateMask(job, shard) {
   }
   return any ? withinRows : false;
 }
-
 
 function isCandidate(job, id) {
   const at = lowerBound(job.candidates, id, 0, job.candidates.length);
@@ -646,7 +657,12 @@ function substructureQuery(given, maxAtoms) {
   const built = queryMol(query, maxAtoms);
   if (built.error) return { error: built.error };
   const jsQuery = jsQueryOf(query, built.mol);
-  return { qmol: built.mol, screenBits: bitsOf(new Uint8Array(built.mol.get_pattern_fp_as_uint8array())), jsQuery, key: knownKeyOf(query, built.mol, jsQuery) };
+  return {
+    qmol: built.mol,
+    screenBits: bitsOf(new Uint8Array(built.mol.get_pattern_fp_as_uint8array())),
+    jsQuery,
+    key: knownKeyOf(query, built.mol, jsQuery),
+  };
 }
 
 function startJob(message) {
@@ -658,7 +674,20 @@ function startJob(message) {
     parentPort.postMessage({ type: 'done', jobId: message.jobId, complete: true });
     return;
   }
-  const job = { id: message.jobId, type: message.type, shardIds, next: 0, found: 0, limit: message.limit ?? 0, usedMs: 0, missing: 0, candidates: message.candidates ?? null, out: new Map(), near: null, test: TEST_HOOKS ? message.test : undefined };
+  const job = {
+    id: message.jobId,
+    type: message.type,
+    shardIds,
+    next: 0,
+    found: 0,
+    limit: message.limit ?? 0,
+    usedMs: 0,
+    missing: 0,
+    candidates: message.candidates ?? null,
+    out: new Map(),
+    near: null,
+    test: TEST_HOOKS ? message.test : undefined,
+  };
   if (message.type === 'substructure') {
     const compiled = substructureQuery(message.query, message.maxAtoms ?? 0);
     if (compiled.error) {
@@ -741,7 +770,9 @@ function keepNearest(job) {
     kept.parts = kept.parts.map((part) => {
       const rows = [];
       part.sims.forEach((sim, i) => sim >= kth && rows.push(i));
-      return rows.length === part.ids.length ? part : { ids: Float64Array.from(rows, (i) => part.ids[i]), sims: Float64Array.from(rows, (i) => part.sims[i]) };
+      return rows.length === part.ids.length
+        ? part
+        : { ids: Float64Array.from(rows, (i) => part.ids[i]), sims: Float64Array.from(rows, (i) => part.sims[i]) };
     });
   }
 }
@@ -1025,7 +1056,8 @@ const MAX_AUTOMORPHISMS = 1000;
  * the core has query features a rebuilt molecule would lose — the caller decomposes it as it is.
  */
 function rgdLabel(message) {
-  const core = message.core.kind === 'smiles' ? { ...message.core, text: message.core.text.replace(/\[\*:(\d+)\]/g, '[$1*]') } : message.core;
+  const core =
+    message.core.kind === 'smiles' ? { ...message.core, text: message.core.text.replace(/\[\*:(\d+)\]/g, '[$1*]') } : message.core;
   const built = coreMol(core);
   if (built.error) return { ok: false, error: built.error };
   let doc;
@@ -1036,7 +1068,10 @@ function rgdLabel(message) {
   }
   const molecule = doc.molecules[0];
   const queries = (molecule.extensions ?? []).find((e) => e.name === 'rdkitQueries');
-  const plainQueries = !queries || ((queries.atomQueries ?? []).every((q) => !q.descr || q.descr === 'AtomNull') && !(queries.bondQueries ?? []).some((q) => q && q.descr));
+  const plainQueries =
+    !queries ||
+    ((queries.atomQueries ?? []).every((q) => !q.descr || q.descr === 'AtomNull') &&
+      !(queries.bondQueries ?? []).some((q) => q && q.descr));
   if (!plainQueries) return { ok: true, plain: false };
   const atoms = molecule.atoms.map((a) => ({ ...doc.defaults.atom, ...a }));
   const bonds = (molecule.bonds ?? []).map((b) => ({ ...doc.defaults.bond, ...b }));
@@ -1054,7 +1089,12 @@ function rgdLabel(message) {
     }
     atom.impHs = 0;
   }
-  const asJson = (list) => JSON.stringify({ rdkitjson: doc.rdkitjson, defaults: doc.defaults, molecules: [{ atoms: list.map(({ stereo: _atomStereo, ...a }) => a), bonds: bonds.map(({ stereo: _bondStereo, ...b }) => b) }] });
+  const asJson = (list) =>
+    JSON.stringify({
+      rdkitjson: doc.rdkitjson,
+      defaults: doc.defaults,
+      molecules: [{ atoms: list.map(({ stereo: _atomStereo, ...a }) => a), bonds: bonds.map(({ stereo: _bondStereo, ...b }) => b) }],
+    });
   const mol = RD.get_mol(asJson(atoms));
   // The same core with its dummies unlabelled (same atom order): labels would keep an automorphism
   // from mapping one R position onto another.
@@ -1068,7 +1108,9 @@ function rgdLabel(message) {
     const labelOf = atoms.map((a) => (a.z === 0 ? a.isotope : 0));
     const seen = new Set();
     const permutations = [];
-    const matches = JSON.parse(bare.get_substruct_matches(bare, JSON.stringify({ uniquify: false, maxMatches: MAX_AUTOMORPHISMS })) || '[]');
+    const matches = JSON.parse(
+      bare.get_substruct_matches(bare, JSON.stringify({ uniquify: false, maxMatches: MAX_AUTOMORPHISMS })) || '[]',
+    );
     for (const match of matches) {
       const pairs = [];
       let valid = true;
@@ -1130,7 +1172,9 @@ function rgdCore(message) {
     if (keep[x] && keep[y]) outBonds.push({ atoms: [index[x], index[y]], bo: b.bo });
     else if (keep[x] || keep[y]) outAtoms[index[keep[x] ? x : y]].impHs += b.bo;
   }
-  const out = RD.get_mol(JSON.stringify({ rdkitjson: doc.rdkitjson, defaults: doc.defaults, molecules: [{ atoms: outAtoms, bonds: outBonds }] }));
+  const out = RD.get_mol(
+    JSON.stringify({ rdkitjson: doc.rdkitjson, defaults: doc.defaults, molecules: [{ atoms: outAtoms, bonds: outBonds }] }),
+  );
   if (!out || !out.is_valid()) {
     out?.delete();
     return { ok: false, error: 'RDKit could not write the labelled core', internal: true };
@@ -1291,11 +1335,12 @@ function bondSymbol(graph, bond) {
 /** Radius-1 environment of each atom: element, aromaticity and its bonded neighbours (a Morgan-like invariant). */
 function atomKeys(graph) {
   const label = (a) => `${graph.atoms[a].z}${graph.aromaticAtoms.has(a) ? 'a' : 'A'}${graph.atoms[a].chg || ''}`;
-  return graph.atoms.map((_, a) =>
-    `${label(a)}(${graph.adjacency[a]
-      .map(([bond, other]) => bondSymbol(graph, bond) + label(other))
-      .sort()
-      .join(',')})`,
+  return graph.atoms.map(
+    (_, a) =>
+      `${label(a)}(${graph.adjacency[a]
+        .map(([bond, other]) => bondSymbol(graph, bond) + label(other))
+        .sort()
+        .join(',')})`,
   );
 }
 
@@ -1490,7 +1535,13 @@ function remainderMcs(ma, mb, usedA, usedB) {
     if (!ra || !rb) return null;
     list.append(ra);
     list.append(rb);
-    const params = { Timeout: EXTRA_TIMEOUT_SECONDS, AtomCompare: 'Isotopes', BondCompare: 'Order', RingMatchesRingOnly: true, CompleteRingsOnly: false };
+    const params = {
+      Timeout: EXTRA_TIMEOUT_SECONDS,
+      AtomCompare: 'Isotopes',
+      BondCompare: 'Order',
+      RingMatchesRingOnly: true,
+      CompleteRingsOnly: false,
+    };
     const result = JSON.parse(RD.get_mcs_as_json(list, JSON.stringify(params)));
     if (!(result.numAtoms >= EXTRA_MIN_ATOMS) || !result.smarts) return null;
     const q = RD.get_qmol(result.smarts);
@@ -1498,7 +1549,8 @@ function remainderMcs(ma, mb, usedA, usedB) {
     try {
       const fa = JSON.parse(ra.get_substruct_match(q)).atoms ?? [];
       const fb = JSON.parse(rb.get_substruct_match(q)).atoms ?? [];
-      if (fa.length < EXTRA_MIN_ATOMS || fa.length !== fb.length || fa.some((a) => usedA.has(a)) || fb.some((b) => usedB.has(b))) return null;
+      if (fa.length < EXTRA_MIN_ATOMS || fa.length !== fb.length || fa.some((a) => usedA.has(a)) || fb.some((b) => usedB.has(b)))
+        return null;
       return [fa, fb];
     } finally {
       q.delete();
@@ -1522,7 +1574,14 @@ function environmentLevels(ga, gb) {
   for (let r = 2; r <= 3; r += 1) {
     const [pa, pb] = levels.at(-1);
     const grow = (graph, prev) =>
-      graph.atoms.map((_, a) => id(`${r}:${prev[a]}(${graph.adjacency[a].map(([bond, other]) => bondSymbol(graph, bond) + prev[other]).sort().join(',')})`));
+      graph.atoms.map((_, a) =>
+        id(
+          `${r}:${prev[a]}(${graph.adjacency[a]
+            .map(([bond, other]) => bondSymbol(graph, bond) + prev[other])
+            .sort()
+            .join(',')})`,
+        ),
+      );
     levels.push([grow(ga, pa), grow(gb, pb)]);
   }
   return levels;
@@ -1594,8 +1653,20 @@ function extendCommon(ma, mb, found, until) {
   }
   for (let n = parts.length; n > 0; n -= 1) {
     const kept = parts.slice(0, n);
-    const a = withParts(ma, ga, found.a, kept.map((p) => p[0]));
-    const b = a && withParts(mb, gb, found.b, kept.map((p) => p[1]));
+    const a = withParts(
+      ma,
+      ga,
+      found.a,
+      kept.map((p) => p[0]),
+    );
+    const b =
+      a &&
+      withParts(
+        mb,
+        gb,
+        found.b,
+        kept.map((p) => p[1]),
+      );
     if (a && b) return { ...found, a, b, common: found.a === found.b ? found.a : null };
   }
   return found;
@@ -1642,7 +1713,13 @@ function pairDifferences(message) {
         try {
           list.append(ma);
           list.append(mb);
-          const params = { Timeout: message.timeoutSeconds, AtomCompare: 'Elements', BondCompare: 'Order', RingMatchesRingOnly: true, CompleteRingsOnly: false };
+          const params = {
+            Timeout: message.timeoutSeconds,
+            AtomCompare: 'Elements',
+            BondCompare: 'Order',
+            RingMatchesRingOnly: true,
+            CompleteRingsOnly: false,
+          };
           if (coreInBoth) params.InitialSeed = core;
           const result = JSON.parse(RD.get_mcs_as_json(list, JSON.stringify(params)));
           if (result.numAtoms > 0 && result.smarts && (!result.canceled || matchesBoth(result.smarts, ma, mb))) {
@@ -1860,7 +1937,8 @@ function zip(message) {
  */
 parentPort.on('message', (message) => {
   if (broken) return;
-  const culprit = message.requestId !== undefined ? { requestId: message.requestId } : message.jobId !== undefined ? { jobId: message.jobId } : {};
+  const culprit =
+    message.requestId !== undefined ? { requestId: message.requestId } : message.jobId !== undefined ? { jobId: message.jobId } : {};
   if (message.requestId !== undefined) busy(BUSY_REQUEST, message.requestId);
   // Starting a job parses its query: that counts as one of its steps.
   else if (message.type === 'substructure' || message.type === 'similarity') busy(BUSY_STEP, message.jobId);
@@ -1869,7 +1947,8 @@ parentPort.on('message', (message) => {
   } catch (error) {
     if (isTrap(error)) return die(culprit, error);
     const text = `RDKit failed: ${String(error?.message ?? error)}`;
-    if (message.requestId !== undefined) parentPort.postMessage({ type: 'reply', requestId: message.requestId, result: { ok: false, error: text, internal: true } });
+    if (message.requestId !== undefined)
+      parentPort.postMessage({ type: 'reply', requestId: message.requestId, result: { ok: false, error: text, internal: true } });
     else if (message.jobId !== undefined) parentPort.postMessage({ type: 'done', jobId: message.jobId, error: text });
   } finally {
     if (!broken) idle();
@@ -1884,7 +1963,21 @@ function spin() {
   }
 }
 
-const SAR_HANDLERS = { rgdStart, rgdAdd, rgdFinish, rgdDrop, rgdLabel, rgdChunk, rgdCore, scaffolds, mcs, pairDifferences, contains, fragments, zip };
+const SAR_HANDLERS = {
+  rgdStart,
+  rgdAdd,
+  rgdFinish,
+  rgdDrop,
+  rgdLabel,
+  rgdChunk,
+  rgdCore,
+  scaffolds,
+  mcs,
+  pairDifferences,
+  contains,
+  fragments,
+  zip,
+};
 
 function handle(message) {
   switch (message.type) {
@@ -1941,7 +2034,11 @@ function handle(message) {
       spin();
       break;
     default:
-      parentPort.postMessage({ type: 'reply', requestId: message.requestId, result: { ok: false, error: `unknown message ${message.type}`, internal: true } });
+      parentPort.postMessage({
+        type: 'reply',
+        requestId: message.requestId,
+        result: { ok: false, error: `unknown message ${message.type}`, internal: true },
+      });
   }
 }
 

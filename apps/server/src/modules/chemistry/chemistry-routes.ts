@@ -47,9 +47,11 @@ export function registerChemistryRoutes(app: FastifyInstance, db: Kysely<Databas
       }
       const svg = await depictions.svg(input, etag);
       // Only a drawing is cached; the SVG may never be read as a page with scripts.
-      reply
-        .type('image/svg+xml; charset=utf-8')
-        .headers({ ...cacheHeaders, 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" });
+      reply.type('image/svg+xml; charset=utf-8').headers({
+        ...cacheHeaders,
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+      });
       return svg;
     },
     // A page of results asks for a few dozen drawings at once; a scraper asks for thousands. Counted

@@ -17,7 +17,9 @@ import { ChemReference } from '../../../test/chem-reference.ts';
  */
 const byNumber = (a: number, b: number) => a - b;
 const structureRow = (structure: Record<string, unknown>, extra: Record<string, unknown> = {}): SearchCriteriaInput => ({
-  rows: [{ selectedOption: 'structure', structure: { feature: 'desalted', ...structure }, ...extra } as SearchCriteriaInput['rows'][number]],
+  rows: [
+    { selectedOption: 'structure', structure: { feature: 'desalted', ...structure }, ...extra } as SearchCriteriaInput['rows'][number],
+  ],
 });
 
 describe.each(DATABASES)('chemistry API on %s', (kind) => {
@@ -25,8 +27,10 @@ describe.each(DATABASES)('chemistry API on %s', (kind) => {
   let me: LoginResult;
   let other: LoginResult;
   let reference: ChemReference;
-  const post = (url: string, payload: unknown, login: LoginResult = me) => t.call({ method: 'POST', url, headers: authHeaders(login), payload: payload as object });
-  const get = (url: string, login: LoginResult = me, headers: Record<string, string> = {}) => t.call({ method: 'GET', url, headers: { ...authHeaders(login), ...headers } });
+  const post = (url: string, payload: unknown, login: LoginResult = me) =>
+    t.call({ method: 'POST', url, headers: authHeaders(login), payload: payload as object });
+  const get = (url: string, login: LoginResult = me, headers: Record<string, string> = {}) =>
+    t.call({ method: 'GET', url, headers: { ...authHeaders(login), ...headers } });
   const counts = async (criteria: SearchCriteriaInput) => {
     const answer = await post('/api/guidedsearch/allresultscount', { searchcriteria: criteria, sessionid: crypto.randomUUID() });
     return answer;
@@ -49,8 +53,12 @@ describe.each(DATABASES)('chemistry API on %s', (kind) => {
     expect(alone.statusCode, alone.body).toBe(200);
     expect((alone.data.rows as { stridscount: number }[])[0]!.stridscount).toBe(expected.length);
 
-    const ro5 = await counts(structureRow({ inputType: 'smiles', value: 'c1ccncc1', category: 'substructure' }, { properties: RULE_OF_FIVE }));
-    const { rows } = await sql<{ str_id: number }>`SELECT str_id FROM structures WHERE mol_weight BETWEEN 0 AND 500 AND hb_donors BETWEEN 0 AND 5
+    const ro5 = await counts(
+      structureRow({ inputType: 'smiles', value: 'c1ccncc1', category: 'substructure' }, { properties: RULE_OF_FIVE }),
+    );
+    const { rows } = await sql<{
+      str_id: number;
+    }>`SELECT str_id FROM structures WHERE mol_weight BETWEEN 0 AND 500 AND hb_donors BETWEEN 0 AND 5
       AND hb_acceptor BETWEEN 0 AND 10 AND logp_calc BETWEEN 0 AND 5`.execute(t.database.db);
     const ro5Ids = new Set(rows.map((r) => Number(r.str_id)));
     expect((ro5.data.rows as { stridscount: number }[])[0]!.stridscount).toBe(expected.filter((id) => ro5Ids.has(id)).length);
@@ -61,15 +69,25 @@ describe.each(DATABASES)('chemistry API on %s', (kind) => {
     const pyridine = new Set(reference.substructure('smiles', 'c1ccncc1'));
     const answer = await counts({
       rows: [
-        { selectedOption: 'structure', structure: { inputType: 'smarts', value: '[$([NX3;H2,H1;!$(NC=O)])]', category: 'substructure', feature: 'desalted' }, operator: 'NOT' },
-        { selectedOption: 'structure', structure: { inputType: 'smiles', value: 'c1ccncc1', category: 'substructure', feature: 'desalted' } },
+        {
+          selectedOption: 'structure',
+          structure: { inputType: 'smarts', value: '[$([NX3;H2,H1;!$(NC=O)])]', category: 'substructure', feature: 'desalted' },
+          operator: 'NOT',
+        },
+        {
+          selectedOption: 'structure',
+          structure: { inputType: 'smiles', value: 'c1ccncc1', category: 'substructure', feature: 'desalted' },
+        },
       ],
     });
     expect(answer.statusCode, answer.body).toBe(200);
     // NOT between two structure rows: the structures of the first that are not in the second.
     const strIds = (answer.data.rows as { stridscount: number }[])[0]!.stridscount;
     expect(strIds).toBe(smarts.filter((id) => !pyridine.has(id)).length);
-    const left = await t.database.db.selectFrom('structure_hits').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    const left = await t.database.db
+      .selectFrom('structure_hits')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
     expect(Number(left?.n)).toBe(0);
   });
 
@@ -82,8 +100,16 @@ describe.each(DATABASES)('chemistry API on %s', (kind) => {
       sessionid,
     });
     expect(answer.statusCode, answer.body).toBe(200);
-    const session = await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow();
-    const kept = await t.database.db.selectFrom('search_structures').select(['str_id', 'similarity']).where('set_id', '=', session.set_id).execute();
+    const session = await t.database.db
+      .selectFrom('search_sessions')
+      .select('set_id')
+      .where('id', '=', sessionid)
+      .executeTakeFirstOrThrow();
+    const kept = await t.database.db
+      .selectFrom('search_structures')
+      .select(['str_id', 'similarity'])
+      .where('set_id', '=', session.set_id)
+      .execute();
     expect(kept.map((r) => Number(r.str_id)).sort(byNumber)).toEqual([...expected.keys()].sort(byNumber));
     for (const row of kept) expect(row.similarity).toBeCloseTo(expected.get(Number(row.str_id))!, 5);
   });
@@ -96,21 +122,47 @@ describe.each(DATABASES)('chemistry API on %s', (kind) => {
     const sessionid = crypto.randomUUID();
     const answer = await post('/api/guidedsearch/allresultscount', { searchcriteria: nearest, sessionid });
     expect(answer.statusCode, answer.body).toBe(200);
-    const session = await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow();
-    const kept = await t.database.db.selectFrom('search_structures').select(['str_id', 'similarity']).where('set_id', '=', session.set_id).execute();
-    expect(kept.map((r) => Number(r.str_id)).sort(byNumber)).toEqual(ranked.slice(0, 25).map(([id]) => id).sort(byNumber));
+    const session = await t.database.db
+      .selectFrom('search_sessions')
+      .select('set_id')
+      .where('id', '=', sessionid)
+      .executeTakeFirstOrThrow();
+    const kept = await t.database.db
+      .selectFrom('search_structures')
+      .select(['str_id', 'similarity'])
+      .where('set_id', '=', session.set_id)
+      .execute();
+    expect(kept.map((r) => Number(r.str_id)).sort(byNumber)).toEqual(
+      ranked
+        .slice(0, 25)
+        .map(([id]) => id)
+        .sort(byNumber),
+    );
     // After an AND row the nearest are still those of the whole knowledge base, then intersected.
     const pyridine = new Set(reference.substructure('smiles', 'c1ccncc1'));
     const both = await counts({
       rows: [
-        { selectedOption: 'structure', structure: { inputType: 'smiles', value: 'c1ccncc1', category: 'substructure', feature: 'desalted' }, operator: 'AND' },
+        {
+          selectedOption: 'structure',
+          structure: { inputType: 'smiles', value: 'c1ccncc1', category: 'substructure', feature: 'desalted' },
+          operator: 'AND',
+        },
         nearest.rows[0]!,
       ],
     });
     expect(both.statusCode, both.body).toBe(200);
-    expect((both.data.rows as { stridscount: number }[])[0]!.stridscount).toBe(ranked.slice(0, 25).filter(([id]) => pyridine.has(id)).length);
+    expect((both.data.rows as { stridscount: number }[])[0]!.stridscount).toBe(
+      ranked.slice(0, 25).filter(([id]) => pyridine.has(id)).length,
+    );
     // The preview shows the first of them and counts N.
-    const preview = await post('/api/guidedsearch/structures/by/smilessmarts', { inputType: 'smiles', value: query, category: 'similarity', similarityMin: 0.2, similarityNearest: 25, limit: 4 });
+    const preview = await post('/api/guidedsearch/structures/by/smilessmarts', {
+      inputType: 'smiles',
+      value: query,
+      category: 'similarity',
+      similarityMin: 0.2,
+      similarityNearest: 25,
+      limit: 4,
+    });
     expect(preview.data).toMatchObject({ total: 25, complete: true });
     expect((preview.data.hits as { strId: number }[]).map((h) => h.strId)).toEqual(ranked.slice(0, 4).map(([id]) => id));
     for (const bad of [0, 2.5, 10_001]) {
@@ -128,17 +180,38 @@ describe.each(DATABASES)('chemistry API on %s', (kind) => {
   });
 
   it('previews the first hits of a query, with the count when the search completed', async () => {
-    const generic = await post('/api/guidedsearch/structures/by/smilessmarts', { inputType: 'smiles', value: 'c1ccccc1', category: 'substructure', limit: 5 });
+    const generic = await post('/api/guidedsearch/structures/by/smilessmarts', {
+      inputType: 'smiles',
+      value: 'c1ccccc1',
+      category: 'substructure',
+      limit: 5,
+    });
     expect(generic.statusCode, generic.body).toBe(200);
-    expect(generic.data).toMatchObject({ complete: false, total: null, indexSize: reference.structures.length, query: { smiles: 'c1ccccc1', smarts: null } });
+    expect(generic.data).toMatchObject({
+      complete: false,
+      total: null,
+      indexSize: reference.structures.length,
+      query: { smiles: 'c1ccccc1', smarts: null },
+    });
     const benzene = new Set(reference.substructure('smiles', 'c1ccccc1'));
     for (const hit of generic.data.hits as { strId: number; smiles: string }[]) expect(benzene.has(hit.strId)).toBe(true);
 
-    const selective = await post('/api/guidedsearch/structures/by/smilessmarts', { inputType: 'smarts', value: '[$(c1ccccc1)]-[$(c1ccncc1)]', category: 'substructure', limit: 100 });
+    const selective = await post('/api/guidedsearch/structures/by/smilessmarts', {
+      inputType: 'smarts',
+      value: '[$(c1ccccc1)]-[$(c1ccncc1)]',
+      category: 'substructure',
+      limit: 100,
+    });
     const expected = reference.substructure('smarts', '[$(c1ccccc1)]-[$(c1ccncc1)]');
     if (expected.length < 100) expect(selective.data).toMatchObject({ complete: true, total: expected.length });
 
-    const similar = await post('/api/guidedsearch/structures/by/smilessmarts', { inputType: 'smiles', value: reference.structures[0]!.smiles, category: 'similarity', similarityMin: 0.3, limit: 4 });
+    const similar = await post('/api/guidedsearch/structures/by/smilessmarts', {
+      inputType: 'smiles',
+      value: reference.structures[0]!.smiles,
+      category: 'similarity',
+      similarityMin: 0.3,
+      limit: 4,
+    });
     const hits = similar.data.hits as { strId: number; similarity: number }[];
     expect(hits[0]).toMatchObject({ strId: reference.structures[0]!.strId, similarity: 1 });
     expect(similar.data.total).toBe(reference.similarity(reference.structures[0]!.smiles, 0.3, 1).size);
@@ -165,7 +238,10 @@ describe.each(DATABASES)('chemistry API on %s', (kind) => {
   });
 
   it('looks up InChIKeys: whole key, then skeleton; refuses what is not a key', async () => {
-    const { rows } = await sql<{ inchikey: string; str_id: number }>`SELECT inchikey, str_id FROM structures WHERE inchikey IS NOT NULL ORDER BY str_id LIMIT 1`.execute(t.database.db);
+    const { rows } = await sql<{
+      inchikey: string;
+      str_id: number;
+    }>`SELECT inchikey, str_id FROM structures WHERE inchikey IS NOT NULL ORDER BY str_id LIMIT 1`.execute(t.database.db);
     const key = rows[0]!.inchikey;
     const exact = await post('/api/guidedsearch/structures/by/inchikey', { inchikey: key.toLowerCase() });
     expect(exact.data.match).toBe('exact');
@@ -180,16 +256,26 @@ describe.each(DATABASES)('chemistry API on %s', (kind) => {
   });
 
   it('counts structures in property ranges and reports each property range', async () => {
-    const answer = await post('/api/guidedsearch/structure/physicochemical/structural', { properties: { molmin: 300, molmax: 450, rotbondsmax: 6 } });
-    const { rows } = await sql<{ n: number; total: number }>`SELECT count(*) FILTER (WHERE mol_weight BETWEEN 300 AND 450 AND rot_bonds <= 6)::int AS n,
+    const answer = await post('/api/guidedsearch/structure/physicochemical/structural', {
+      properties: { molmin: 300, molmax: 450, rotbondsmax: 6 },
+    });
+    const { rows } = await sql<{
+      n: number;
+      total: number;
+    }>`SELECT count(*) FILTER (WHERE mol_weight BETWEEN 300 AND 450 AND rot_bonds <= 6)::int AS n,
       count(*)::int AS total FROM structures`.execute(t.database.db);
     expect(answer.data).toEqual({ count: rows[0]!.n, total: rows[0]!.total });
     const bad = await post('/api/guidedsearch/structure/physicochemical/structural', { properties: { molmin: 500, molmax: 100 } });
     expect(bad.statusCode).toBe(400);
 
     const ranges = await get('/api/security/bibliography/structural/properties/minmax');
-    const mw = (ranges.data.properties as { column: string; min: number; max: number; known: number }[]).find((p) => p.column === 'mol_weight')!;
-    const { rows: mwRows } = await sql<{ min: number; max: number }>`SELECT min(mol_weight) AS min, max(mol_weight) AS max FROM structures`.execute(t.database.db);
+    const mw = (ranges.data.properties as { column: string; min: number; max: number; known: number }[]).find(
+      (p) => p.column === 'mol_weight',
+    )!;
+    const { rows: mwRows } = await sql<{
+      min: number;
+      max: number;
+    }>`SELECT min(mol_weight) AS min, max(mol_weight) AS max FROM structures`.execute(t.database.db);
     expect(mw.min).toBeCloseTo(mwRows[0]!.min, 6);
     expect(mw.max).toBeCloseTo(mwRows[0]!.max, 6);
     expect(mw.known).toBe(reference.structures.length);
@@ -205,7 +291,9 @@ describe.each(DATABASES)('chemistry API on %s', (kind) => {
     expect(etag).toMatch(/^".+"$/);
     const again = await get(`/api/chemistry/depiction?strId=${id}&w=200&h=150`, me, { 'if-none-match': etag });
     expect(again.statusCode).toBe(304);
-    const highlighted = await get(`/api/chemistry/depiction?smiles=${encodeURIComponent('c1ccccc1CC(=O)O')}&highlight=${encodeURIComponent('C(=O)O')}&highlightKind=smiles`);
+    const highlighted = await get(
+      `/api/chemistry/depiction?smiles=${encodeURIComponent('c1ccccc1CC(=O)O')}&highlight=${encodeURIComponent('C(=O)O')}&highlightKind=smiles`,
+    );
     expect(highlighted.statusCode).toBe(200);
     expect(highlighted.headers.etag).not.toBe(etag);
     // RDKit draws highlighted atoms with filled ellipses / coloured paths.
@@ -222,7 +310,9 @@ describe.each(DATABASES)('chemistry API on %s', (kind) => {
   it("draws the rest of a highlight (highlightMode=rest): exactly the atoms and bonds outside the query's match", async () => {
     // Phenylacetic acid: 10 atoms, 10 bonds; the acid C(=O)O matches 3 atoms and their 2 bonds.
     const depiction = (mode: string, highlight = 'C(=O)O') =>
-      get(`/api/chemistry/depiction?smiles=${encodeURIComponent('c1ccccc1CC(=O)O')}&highlight=${encodeURIComponent(highlight)}&highlightKind=smiles&highlightMode=${mode}`);
+      get(
+        `/api/chemistry/depiction?smiles=${encodeURIComponent('c1ccccc1CC(=O)O')}&highlight=${encodeURIComponent(highlight)}&highlightKind=smiles&highlightMode=${mode}`,
+      );
     const match = await depiction('match');
     const rest = await depiction('rest');
     expect(match.statusCode).toBe(200);
@@ -238,7 +328,9 @@ describe.each(DATABASES)('chemistry API on %s', (kind) => {
     // A query that matches nothing colours nothing in either mode (not "all of it differs").
     expect(orange((await depiction('rest', 'N')).body)).toEqual({ atoms: [], bonds: [] });
     // The default is 'match' (the same drawing, so the same ETag).
-    const byDefault = await get(`/api/chemistry/depiction?smiles=${encodeURIComponent('c1ccccc1CC(=O)O')}&highlight=${encodeURIComponent('C(=O)O')}&highlightKind=smiles`);
+    const byDefault = await get(
+      `/api/chemistry/depiction?smiles=${encodeURIComponent('c1ccccc1CC(=O)O')}&highlight=${encodeURIComponent('C(=O)O')}&highlightKind=smiles`,
+    );
     expect(byDefault.headers.etag).toBe(match.headers.etag);
     expect((await depiction('other')).statusCode).toBe(400);
   });
@@ -269,8 +361,16 @@ describe.each(DATABASES)('chemistry API on %s', (kind) => {
     expect(answer.data.message).toBe(SEARCH_CANCELLED_MESSAGE);
     const after = await get(`/api/guidedsearch/progress/${sessionid}`);
     expect(after.data).toMatchObject({ status: 'cancelled' });
-    const session = await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow();
-    const kept = await t.database.db.selectFrom('search_structures').select((eb) => eb.fn.countAll<number>().as('n')).where('set_id', '=', session.set_id).executeTakeFirst();
+    const session = await t.database.db
+      .selectFrom('search_sessions')
+      .select('set_id')
+      .where('id', '=', sessionid)
+      .executeTakeFirstOrThrow();
+    const kept = await t.database.db
+      .selectFrom('search_structures')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('set_id', '=', session.set_id)
+      .executeTakeFirst();
     expect(Number(kept?.n)).toBe(0);
     // Nothing running: nothing to cancel.
     expect((await post(`/api/guidedsearch/cancel/${sessionid}`, {})).data).toEqual({ cancelled: false });

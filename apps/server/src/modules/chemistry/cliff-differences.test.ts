@@ -26,7 +26,11 @@ function coloured(smiles: string, smarts: string) {
     const atoms = new Set(matches.flatMap((m) => m.atoms));
     const bonds = new Set(matches.flatMap((m) => m.bonds));
     const all = (n: number) => Array.from({ length: n }, (_, i) => i);
-    return { matched: atoms.size > 0, atoms: all(mol.get_num_atoms()).filter((a) => !atoms.has(a)), bonds: all(mol.get_num_bonds()).filter((b) => !bonds.has(b)) };
+    return {
+      matched: atoms.size > 0,
+      atoms: all(mol.get_num_atoms()).filter((a) => !atoms.has(a)),
+      bonds: all(mol.get_num_bonds()).filter((b) => !bonds.has(b)),
+    };
   } finally {
     mol.delete();
     query.delete();
@@ -49,7 +53,10 @@ function atomsOf(smiles: string, part: string): number[] {
 function atomLabels(smiles: string, atoms: number[]): string[] {
   const mol = rd.get_mol(smiles)!;
   try {
-    const doc = JSON.parse(mol.get_json()) as { defaults: { atom: { impHs: number } }; molecules: { atoms: { z?: number; impHs?: number }[] }[] };
+    const doc = JSON.parse(mol.get_json()) as {
+      defaults: { atom: { impHs: number } };
+      molecules: { atoms: { z?: number; impHs?: number }[] }[];
+    };
     return atoms.map((a) => {
       const atom = doc.molecules[0]!.atoms[a]!;
       return `${atom.z ?? 6}H${atom.impHs ?? doc.defaults.atom.impHs}`;
@@ -93,13 +100,19 @@ describe('activity cliffs: the difference drawn', () => {
     expect(inB.bonds).toHaveLength(1);
     // The same in the molecule as stored (canonical SMILES, other atom order), which the page draws —
     // and the engine's drawing takes the joined SMARTS (the orange of the highlight is in it).
-    for (const [smiles, smarts, drawn] of [[a, found!.a, inA], [b, found!.b, inB]] as const) {
+    for (const [smiles, smarts, drawn] of [
+      [a, found!.a, inA],
+      [b, found!.b, inB],
+    ] as const) {
       const mol = rd.get_mol(smiles)!;
       const stored = mol.get_smiles();
       mol.delete();
       const again = coloured(stored, smarts);
       expect([again.atoms.length, again.bonds.length]).toEqual([drawn.atoms.length, drawn.bonds.length]);
-      const svg = await engine.depict({ kind: 'smiles', text: stored }, { width: 300, height: 200, highlight: { kind: 'smarts', text: smarts, mode: 'rest' }, stored: true });
+      const svg = await engine.depict(
+        { kind: 'smiles', text: stored },
+        { width: 300, height: 200, highlight: { kind: 'smarts', text: smarts, mode: 'rest' }, stored: true },
+      );
       expect(svg).toMatch(/#FF8C19/i);
     }
     // The shared connected part stays the pair's `common`, a substructure of both.
@@ -115,7 +128,10 @@ describe('activity cliffs: the difference drawn', () => {
     const inA = coloured(a, found!.a);
     const inB = coloured(b, found!.b);
     expect(inA.matched && inB.matched).toBe(true);
-    for (const [smiles, drawn] of [[a, inA], [b, inB]] as const) {
+    for (const [smiles, drawn] of [
+      [a, inA],
+      [b, inB],
+    ] as const) {
       expect(atomsOf(smiles, THALIDOMIDE_END).filter((x) => drawn.atoms.includes(x))).toEqual([]);
       expect(atomsOf(smiles, WARHEAD).filter((x) => drawn.atoms.includes(x))).toEqual([]);
     }

@@ -21,7 +21,11 @@ describe.each(ONE_DATABASE)('cut cache on %s', (kind) => {
     database = await openTestDatabase(kind);
     engine = new RdkitChemEngine(database.handle.db, { workers: 2 });
     for (const smiles of SMILES) {
-      const row = await database.handle.db.insertInto('structures').values({ smiles, canonical_smiles: smiles }).returning('str_id').executeTakeFirstOrThrow();
+      const row = await database.handle.db
+        .insertInto('structures')
+        .values({ smiles, canonical_smiles: smiles })
+        .returning('str_id')
+        .executeTakeFirstOrThrow();
       ids.push(Number(row.str_id));
     }
   }, 120_000);
@@ -34,7 +38,12 @@ describe.each(ONE_DATABASE)('cut cache on %s', (kind) => {
     const db = database.handle.db;
     const expected = await engine.fragments(SMILES);
     const progress: number[] = [];
-    const first = await cutsOf(db, engine, ids.map((strId, i) => ({ strId, smiles: SMILES[i]! })), { onProgress: (done) => progress.push(done) });
+    const first = await cutsOf(
+      db,
+      engine,
+      ids.map((strId, i) => ({ strId, smiles: SMILES[i]! })),
+      { onProgress: (done) => progress.push(done) },
+    );
     expect(first).toEqual(expected);
     expect(first[0]).toContainEqual({ constant: 'O=C(Nc1ccc([*:1])cc1)c1ccccn1', variable: 'Cl[*:1]' });
     expect(first[2]).toEqual([]);
@@ -42,10 +51,18 @@ describe.each(ONE_DATABASE)('cut cache on %s', (kind) => {
     const stored = await db.selectFrom('structure_cuts').select(['str_id', 'cuts']).orderBy('str_id').execute();
     expect(stored.map((r) => Number(r.str_id))).toEqual(ids);
     // Another engine (another server, or after a restart) reads them without cutting: a marker put in a row's place comes back.
-    await db.updateTable('structure_cuts').set({ cuts: JSON.stringify([['C[*:1]', 'F[*:1]']]) }).where('str_id', '=', ids[1]!).execute();
+    await db
+      .updateTable('structure_cuts')
+      .set({ cuts: JSON.stringify([['C[*:1]', 'F[*:1]']]) })
+      .where('str_id', '=', ids[1]!)
+      .execute();
     const other = new RdkitChemEngine(db, { workers: 1 });
     try {
-      const again = await cutsOf(db, other, ids.map((strId, i) => ({ strId, smiles: SMILES[i]! })));
+      const again = await cutsOf(
+        db,
+        other,
+        ids.map((strId, i) => ({ strId, smiles: SMILES[i]! })),
+      );
       expect(again[1]).toEqual([{ constant: 'C[*:1]', variable: 'F[*:1]' }]);
       expect(again[0]).toEqual(expected[0]);
     } finally {
@@ -55,13 +72,24 @@ describe.each(ONE_DATABASE)('cut cache on %s', (kind) => {
 
   it('cuts a structure again when its SMILES changed, and keeps no cuts of another SMILES', async () => {
     const db = database.handle.db;
-    await db.updateTable('structures').set({ smiles: 'CC(=O)Nc1ccc(Br)cc1', canonical_smiles: 'CC(=O)Nc1ccc(Br)cc1' }).where('str_id', '=', ids[1]!).execute();
+    await db
+      .updateTable('structures')
+      .set({ smiles: 'CC(=O)Nc1ccc(Br)cc1', canonical_smiles: 'CC(=O)Nc1ccc(Br)cc1' })
+      .where('str_id', '=', ids[1]!)
+      .execute();
     const [cuts] = await cutsOf(db, engine, [{ strId: ids[1]!, smiles: 'CC(=O)Nc1ccc(Br)cc1' }]);
     expect(cuts).toContainEqual({ constant: 'CC(=O)Nc1ccc([*:1])cc1', variable: 'Br[*:1]' });
-    const { rows } = await sql<{ fresh: boolean }>`SELECT c.smiles_md5 = md5(s.canonical_smiles) AS fresh FROM structure_cuts c JOIN structures s USING (str_id) WHERE str_id = ${ids[1]}`.execute(db);
+    const { rows } = await sql<{
+      fresh: boolean;
+    }>`SELECT c.smiles_md5 = md5(s.canonical_smiles) AS fresh FROM structure_cuts c JOIN structures s USING (str_id) WHERE str_id = ${ids[1]}`.execute(
+      db,
+    );
     expect(rows).toEqual([{ fresh: true }]);
     // A SMILES that is not the structure's own is cut, not stored in its row, and an unknown id is cut too.
-    const [odd, unknown] = await cutsOf(db, engine, [{ strId: ids[0]!, smiles: 'Clc1ccccc1' }, { strId: 987_654_321, smiles: 'Fc1ccccc1' }]);
+    const [odd, unknown] = await cutsOf(db, engine, [
+      { strId: ids[0]!, smiles: 'Clc1ccccc1' },
+      { strId: 987_654_321, smiles: 'Fc1ccccc1' },
+    ]);
     expect(odd).toEqual([{ constant: 'c1ccc([*:1])cc1', variable: 'Cl[*:1]' }]);
     expect(unknown).toEqual([{ constant: 'c1ccc([*:1])cc1', variable: 'F[*:1]' }]);
     expect((await cutsOf(db, engine, [{ strId: ids[0]!, smiles: SMILES[0]! }]))[0]).toEqual((await engine.fragments([SMILES[0]!]))[0]);

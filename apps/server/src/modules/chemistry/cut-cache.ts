@@ -14,12 +14,22 @@ import { readStructureCache, writeStructureCache } from './structure-cache.ts';
  */
 
 const encode = (cuts: readonly SingleCut[]) => JSON.stringify(cuts.map((c) => [c.constant, c.variable]));
-const decode = (text: string): SingleCut[] => (JSON.parse(text) as [string, string][]).map(([constant, variable]) => ({ constant, variable }));
+const decode = (text: string): SingleCut[] =>
+  (JSON.parse(text) as [string, string][]).map(([constant, variable]) => ({ constant, variable }));
 
 /** Cuts of each compound (by its structure id and the SMILES to cut), in the compounds' order. */
-export async function cutsOf(db: Kysely<Database>, engine: ChemEngine, compounds: readonly { strId: number; smiles: string }[], options: SarWorkOptions = {}): Promise<SingleCut[][]> {
+export async function cutsOf(
+  db: Kysely<Database>,
+  engine: ChemEngine,
+  compounds: readonly { strId: number; smiles: string }[],
+  options: SarWorkOptions = {},
+): Promise<SingleCut[][]> {
   if (!compounds.length) return [];
-  const stored = await readStructureCache(db, 'structure_cuts', compounds.map((c) => c.strId));
+  const stored = await readStructureCache(
+    db,
+    'structure_cuts',
+    compounds.map((c) => c.strId),
+  );
   const answers: (SingleCut[] | undefined)[] = compounds.map((c) => {
     const row = stored.get(c.strId);
     return row?.known && row.value !== null && row.smiles === c.smiles ? decode(row.value) : undefined;

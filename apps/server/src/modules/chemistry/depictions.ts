@@ -46,7 +46,10 @@ export class DepictionService {
     } else if (query.molfile) input = { kind: 'molfile', text: query.molfile, stored: false, highlight, ...size };
     else if (query.smarts) input = { kind: 'smarts', text: query.smarts, stored: false, highlight, ...size };
     else input = { kind: 'smiles', text: query.smiles ?? '', stored: false, highlight, ...size };
-    const etag = `"${crypto.createHash('sha1').update(JSON.stringify([DRAWING_VERSION, input])).digest('base64url')}"`;
+    const etag = `"${crypto
+      .createHash('sha1')
+      .update(JSON.stringify([DRAWING_VERSION, input]))
+      .digest('base64url')}"`;
     return { input, etag };
   }
 
@@ -60,11 +63,15 @@ export class DepictionService {
     }
     let svg: string;
     try {
-      svg = await this.engine.depict({ kind: input.kind, text: input.text }, { width: input.width, height: input.height, highlight: input.highlight, stored: input.stored });
+      svg = await this.engine.depict(
+        { kind: input.kind, text: input.text },
+        { width: input.width, height: input.height, highlight: input.highlight, stored: input.stored },
+      );
     } catch (error) {
       // A limit, a trap or the watchdog: the message is whole.
       if (error instanceof ChemQueryRefused) throw badRequest(error.message);
-      if (error instanceof ChemInputError) throw badRequest(`RDKit could not draw this ${input.kind === 'molfile' ? 'molfile' : input.kind.toUpperCase()}: ${error.message}`);
+      if (error instanceof ChemInputError)
+        throw badRequest(`RDKit could not draw this ${input.kind === 'molfile' ? 'molfile' : input.kind.toUpperCase()}: ${error.message}`);
       throw error;
     }
     this.cache.set(etag, svg);

@@ -27,7 +27,11 @@ describe.each(ONE_DATABASE)('chemistry engine parity with RDKit on demo data (%s
 
   beforeAll(async () => {
     database = await openTestDatabase(kind, { demoChunks: 2 });
-    engine = new RdkitChemEngine(database.handle.db, { workers: 2, shardSize: 257, revision: () => structuresRevision(database.handle.db) });
+    engine = new RdkitChemEngine(database.handle.db, {
+      workers: 2,
+      shardSize: 257,
+      revision: () => structuresRevision(database.handle.db),
+    });
     engine.start();
     await engine.ready();
     reference = await ChemReference.load(database.handle.db);
@@ -70,7 +74,9 @@ describe.each(ONE_DATABASE)('chemistry engine parity with RDKit on demo data (%s
   });
 
   it('similarity at 0.4 / 0.6 / 0.8 / 1.0 equals RDKit Tanimoto on Morgan r=2, 2048 bits, most similar first', async () => {
-    const picks = [0, Math.floor(reference.structures.length / 2), reference.structures.length - 1].map((i) => reference.structures[i]!.smiles);
+    const picks = [0, Math.floor(reference.structures.length / 2), reference.structures.length - 1].map(
+      (i) => reference.structures[i]!.smiles,
+    );
     picks.push('CC(=O)Oc1ccccc1C(=O)O'); // aspirin: not in the demo data
     let compared = 0;
     for (const smiles of picks) {
@@ -113,7 +119,9 @@ describe.each(ONE_DATABASE)('chemistry engine parity with RDKit on demo data (%s
     // Unsorted, repeated candidates are taken as the set they name.
     const shuffled = Float64Array.from([...sparse].reverse().concat([sparse[0]!]));
     const hits = await engine.substructure({ kind: 'smiles', text: 'c1ccccc1', desalt: true }, { candidates: shuffled });
-    expect(Array.from(hits.ids).sort(byNumber)).toEqual(reference.substructure('smiles', 'c1ccccc1').filter((id) => new Set(sparse).has(id)));
+    expect(Array.from(hits.ids).sort(byNumber)).toEqual(
+      reference.substructure('smiles', 'c1ccccc1').filter((id) => new Set(sparse).has(id)),
+    );
   });
 
   it('a first page stops early and is part of the full answer', async () => {
@@ -123,8 +131,14 @@ describe.each(ONE_DATABASE)('chemistry engine parity with RDKit on demo data (%s
     expect(page.complete).toBe(false);
     expect(page.total).toBeNull();
     for (const id of page.ids) expect(full.has(id)).toBe(true);
-    const top = await engine.similarity({ kind: 'smiles', text: reference.structures[5]!.smiles, desalt: true }, { min: 0.2, max: 1 }, { limit: 3 });
-    const expected = [...reference.similarity(reference.structures[5]!.smiles, 0.2, 1).entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    const top = await engine.similarity(
+      { kind: 'smiles', text: reference.structures[5]!.smiles, desalt: true },
+      { min: 0.2, max: 1 },
+      { limit: 3 },
+    );
+    const expected = [...reference.similarity(reference.structures[5]!.smiles, 0.2, 1).entries()].sort(
+      (a, b) => b[1] - a[1] || a[0] - b[0],
+    );
     expect(Array.from(top.ids)).toEqual(expected.slice(0, 3).map(([id]) => id));
     expect(top.total).toBe(expected.length);
   });
@@ -142,21 +156,39 @@ describe.each(ONE_DATABASE)('chemistry engine parity with RDKit on demo data (%s
         expect(nearest).toMatchObject({ complete: true, total: k });
       }
       const candidates = Float64Array.from(all.filter((_, i) => i % 2 === 1).map(([id]) => id)).sort();
-      const restricted = await engine.similarity({ kind: 'smiles', text: smiles, desalt: true }, { min: 0.1, max: 0.95 }, { nearest: 10, candidates });
-      expect(Array.from(restricted.ids)).toEqual(all.filter((_, i) => i % 2 === 1).slice(0, 10).map(([id]) => id));
+      const restricted = await engine.similarity(
+        { kind: 'smiles', text: smiles, desalt: true },
+        { min: 0.1, max: 0.95 },
+        { nearest: 10, candidates },
+      );
+      expect(Array.from(restricted.ids)).toEqual(
+        all
+          .filter((_, i) => i % 2 === 1)
+          .slice(0, 10)
+          .map(([id]) => id),
+      );
     }
   });
 
-  it('finds the k nearest when a worker\'s first shard holds most of them (its guess too high: a second pass)', async () => {
+  it("finds the k nearest when a worker's first shard holds most of them (its guess too high: a second pass)", async () => {
     const probe = reference.structures[3]!.smiles;
     const all = [...reference.similarity(probe, 0.1, 1).entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
     // Candidates: every hit of the first shard (257 rows by str_id), only a few of the others.
-    const firstShard = new Set(reference.structures.map((s) => s.strId).sort(byNumber).slice(0, 257));
+    const firstShard = new Set(
+      reference.structures
+        .map((s) => s.strId)
+        .sort(byNumber)
+        .slice(0, 257),
+    );
     const kept = all.filter(([id], i) => firstShard.has(id) || i % 9 === 0);
     expect(kept.filter(([id]) => firstShard.has(id)).length).toBeGreaterThan(60);
     const candidates = Float64Array.from(kept.map(([id]) => id)).sort();
     for (const k of [40, 100]) {
-      const nearest = await engine.similarity({ kind: 'smiles', text: probe, desalt: true }, { min: 0.1, max: 1 }, { nearest: k, candidates });
+      const nearest = await engine.similarity(
+        { kind: 'smiles', text: probe, desalt: true },
+        { min: 0.1, max: 1 },
+        { nearest: k, candidates },
+      );
       expect(Array.from(nearest.ids), `k ${k}`).toEqual(kept.slice(0, k).map(([id]) => id));
     }
   });
@@ -192,7 +224,7 @@ describe.each(ONE_DATABASE)('chemistry engine parity with RDKit on demo data (%s
     expect(again.screen).toEqual({ candidates: again.ids.length, byRdkit: 0 });
   });
 
-  it('computes the fragments\' answers on shards where a fragment passes no row of the screen, then reports them ready', async () => {
+  it("computes the fragments' answers on shards where a fragment passes no row of the screen, then reports them ready", async () => {
     // Shards of 3 rows: some hold no pyridine or amide at all (the screen leaves nothing).
     const small = new RdkitChemEngine(database.handle.db, { workers: 2, shardSize: 3, maxStructures: 60 });
     try {
@@ -200,7 +232,12 @@ describe.each(ONE_DATABASE)('chemistry engine parity with RDKit on demo data (%s
       await small.ready();
       await waitFor(() => small.status().fragmentsReady, 30_000);
       const ids = (await small.substructure({ kind: 'smiles', text: 'c1ccncc1', desalt: true })).ids;
-      const indexed = new Set(reference.structures.map((s) => s.strId).sort(byNumber).slice(0, 60));
+      const indexed = new Set(
+        reference.structures
+          .map((s) => s.strId)
+          .sort(byNumber)
+          .slice(0, 60),
+      );
       expect(Array.from(ids).sort(byNumber)).toEqual(reference.substructure('smiles', 'c1ccncc1').filter((id) => indexed.has(id)));
     } finally {
       await small.close();
@@ -257,17 +294,25 @@ describe.each(ONE_DATABASE)('chemistry engine parity with RDKit on demo data (%s
   it('serves a short search while a long one runs (shards are shared round-robin)', async () => {
     const order: string[] = [];
     const long = engine.substructure({ kind: 'smarts', text: SLOW_SMARTS, desalt: true }).then(() => order.push('long'));
-    const short = engine.similarity({ kind: 'smiles', text: reference.structures[0]!.smiles, desalt: true }, { min: 0.9, max: 1 }).then(() => order.push('short'));
+    const short = engine
+      .similarity({ kind: 'smiles', text: reference.structures[0]!.smiles, desalt: true }, { min: 0.9, max: 1 })
+      .then(() => order.push('short'));
     await Promise.all([long, short]);
     expect(order).toEqual(['short', 'long']);
   });
 
   it('refuses unreadable queries with what RDKit found wrong, and where', async () => {
-    await expect(engine.substructure({ kind: 'smiles', text: 'CC(C', desalt: true })).rejects.toThrow(/extra open parentheses[\s\S]*position 3/);
+    await expect(engine.substructure({ kind: 'smiles', text: 'CC(C', desalt: true })).rejects.toThrow(
+      /extra open parentheses[\s\S]*position 3/,
+    );
     await expect(engine.substructure({ kind: 'smiles', text: 'C1CC', desalt: true })).rejects.toThrow(/unclosed ring/);
     await expect(engine.substructure({ kind: 'smiles', text: 'c1cccc1', desalt: true })).rejects.toThrow(/kekulize/i);
-    await expect(engine.substructure({ kind: 'smarts', text: '[C;X4', desalt: true })).rejects.toThrow(/SMARTS Parse Error[\s\S]*position 5/);
-    await expect(engine.similarity({ kind: 'smarts', text: 'c1ccccc1', desalt: true }, { min: 0.5, max: 1 })).rejects.toBeInstanceOf(ChemInputError);
+    await expect(engine.substructure({ kind: 'smarts', text: '[C;X4', desalt: true })).rejects.toThrow(
+      /SMARTS Parse Error[\s\S]*position 5/,
+    );
+    await expect(engine.similarity({ kind: 'smarts', text: 'c1ccccc1', desalt: true }, { min: 0.5, max: 1 })).rejects.toBeInstanceOf(
+      ChemInputError,
+    );
   });
 
   it('survives a worker that dies: the running search is finished on its replacement, searches work again', async () => {
@@ -302,7 +347,11 @@ describe.each(ONE_DATABASE)('chemistry engine parity with RDKit on demo data (%s
   it('reads structures changed in place again (fingerprints filled): similarity finds them without a restart', async () => {
     const db = database.handle.db;
     const query = { kind: 'smiles' as const, text: 'CC(=O)Nc1ccc(O)cc1', desalt: true };
-    const row = await db.insertInto('structures').values({ smiles: query.text, canonical_smiles: query.text }).returning('str_id').executeTakeFirstOrThrow();
+    const row = await db
+      .insertInto('structures')
+      .values({ smiles: query.text, canonical_smiles: query.text })
+      .returning('str_id')
+      .executeTakeFirstOrThrow();
     const id = Number(row.str_id);
     await engine.refresh();
     // Indexed, but without a stored Morgan fingerprint: never similar to anything.
@@ -311,7 +360,10 @@ describe.each(ONE_DATABASE)('chemistry engine parity with RDKit on demo data (%s
     expect(await fillMissingFingerprints(db)).toBeGreaterThanOrEqual(1);
     await engine.refresh();
     expect(Array.from((await engine.similarity(query, { min: 0.99, max: 1 })).ids)).toContain(id);
-    const stored = await db.selectFrom('structures').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const stored = await db
+      .selectFrom('structures')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(engine.status()).toMatchObject({ state: 'ready', loaded: Number(stored.n) });
     // Nothing changed since: a refresh reads nothing again.
     const loadMs = engine.status().loadMs;

@@ -57,7 +57,9 @@ describe.each(ONE_DATABASE)('chemistry engine recovery (%s)', (kind) => {
     const hits = await engine.substructure({ kind: 'smiles', text: 'c1ccncc1', desalt: true });
     expect(Array.from(hits.ids).sort(byNumber)).toEqual(reference.substructure('smiles', 'c1ccncc1'));
     const similar = await engine.similarity({ kind: 'smiles', text: reference.structures[7]!.smiles, desalt: true }, { min: 0.5, max: 1 });
-    expect(Array.from(similar.ids).sort(byNumber)).toEqual([...reference.similarity(reference.structures[7]!.smiles, 0.5, 1).keys()].sort(byNumber));
+    expect(Array.from(similar.ids).sort(byNumber)).toEqual(
+      [...reference.similarity(reference.structures[7]!.smiles, 0.5, 1).keys()].sort(byNumber),
+    );
     expect(engine.status()).toMatchObject({ state: 'ready', loaded: reference.structures.length, workers: 2, error: null });
   };
 
@@ -84,7 +86,7 @@ describe.each(ONE_DATABASE)('chemistry engine recovery (%s)', (kind) => {
     await database?.close();
   });
 
-  it('refuses the request that trapped, finishes another user\'s running search on the replacement, and is ready again', async () => {
+  it("refuses the request that trapped, finishes another user's running search on the replacement, and is ready again", async () => {
     const other = await runningSearch();
     watchStates();
     const lostBefore = logs.filter((l) => l.includes('lost')).length;
@@ -129,7 +131,9 @@ describe.each(ONE_DATABASE)('chemistry engine recovery (%s)', (kind) => {
   it('stops a search step that runs past its time, with the search-limit style message', async () => {
     const other = await runningSearch();
     const started = performance.now();
-    await expect(engine.testHook('spin', 'search')).rejects.toThrow(/structure search was stopped on one part of the index: RDKit spent more than 3 s on 32 structures[\s\S]*too generic or too complex/);
+    await expect(engine.testHook('spin', 'search')).rejects.toThrow(
+      /structure search was stopped on one part of the index: RDKit spent more than 3 s on 32 structures[\s\S]*too generic or too complex/,
+    );
     expect(performance.now() - started).toBeLessThan(STEP_LIMIT_MS + 3_000);
     const hits = await other;
     expect(Array.from(hits.ids).sort(byNumber)).toEqual(expectedLong);
@@ -150,7 +154,9 @@ describe.each(ONE_DATABASE)('chemistry engine recovery (%s)', (kind) => {
       const trap = unguarded.describe({ kind: 'smiles', text: 'C'.repeat(1000), desalt: true });
       await expect(trap).rejects.toThrow(TRAP_MESSAGE);
       const started = performance.now();
-      await expect(unguarded.describe({ kind: 'smiles', text: 'C'.repeat(700), desalt: true })).rejects.toThrow(/took longer than 2 s|could not process/);
+      await expect(unguarded.describe({ kind: 'smiles', text: 'C'.repeat(700), desalt: true })).rejects.toThrow(
+        /took longer than 2 s|could not process/,
+      );
       expect(performance.now() - started).toBeLessThan(REQUEST_LIMIT_MS + 5_000);
       const hits = await unguarded.substructure({ kind: 'smiles', text: 'c1ccncc1', desalt: true });
       expect(Array.from(hits.ids).sort(byNumber)).toEqual(reference.substructure('smiles', 'c1ccncc1'));
@@ -162,13 +168,28 @@ describe.each(ONE_DATABASE)('chemistry engine recovery (%s)', (kind) => {
 
   it('refuses over-limit queries before RDKit sees them', async () => {
     const lost = logs.filter((l) => l.includes('lost')).length;
-    await expect(engine.describe({ kind: 'smiles', text: 'C'.repeat(1000), desalt: true })).rejects.toThrow('The query has 1,000 atoms; a structure query may have at most 250.');
-    await expect(engine.substructure({ kind: 'smarts', text: `${'[$('.repeat(100)}C${')]'.repeat(100)}`, desalt: true })).rejects.toThrow(/nests recursive SMARTS \$\(…\) 100 deep/);
-    await expect(engine.depict({ kind: 'smiles', text: 'CCO' }, { width: 100, height: 100, highlight: { kind: 'smarts', text: `${'[$('.repeat(100)}C${')]'.repeat(100)}` } })).rejects.toThrow(/a highlight may nest them at most 4 deep/);
-    await expect(engine.depict({ kind: 'smiles', text: 'C'.repeat(300) }, { width: 100, height: 100 })).rejects.toThrow(/has 300 atoms; a structure query may have at most 250/);
+    await expect(engine.describe({ kind: 'smiles', text: 'C'.repeat(1000), desalt: true })).rejects.toThrow(
+      'The query has 1,000 atoms; a structure query may have at most 250.',
+    );
+    await expect(engine.substructure({ kind: 'smarts', text: `${'[$('.repeat(100)}C${')]'.repeat(100)}`, desalt: true })).rejects.toThrow(
+      /nests recursive SMARTS \$\(…\) 100 deep/,
+    );
+    await expect(
+      engine.depict(
+        { kind: 'smiles', text: 'CCO' },
+        { width: 100, height: 100, highlight: { kind: 'smarts', text: `${'[$('.repeat(100)}C${')]'.repeat(100)}` } },
+      ),
+    ).rejects.toThrow(/a highlight may nest them at most 4 deep/);
+    await expect(engine.depict({ kind: 'smiles', text: 'C'.repeat(300) }, { width: 100, height: 100 })).rejects.toThrow(
+      /has 300 atoms; a structure query may have at most 250/,
+    );
     // A stored structure may be bigger (looser limits), still bounded.
-    await expect(engine.depict({ kind: 'smiles', text: 'C'.repeat(300) }, { width: 100, height: 100, stored: true })).resolves.toMatch(/<svg/);
-    await expect(engine.depict({ kind: 'smiles', text: 'C'.repeat(1000) }, { width: 100, height: 100, stored: true })).rejects.toThrow(/a drawn structure may have at most 400/);
+    await expect(engine.depict({ kind: 'smiles', text: 'C'.repeat(300) }, { width: 100, height: 100, stored: true })).resolves.toMatch(
+      /<svg/,
+    );
+    await expect(engine.depict({ kind: 'smiles', text: 'C'.repeat(1000) }, { width: 100, height: 100, stored: true })).rejects.toThrow(
+      /a drawn structure may have at most 400/,
+    );
     expect(logs.filter((l) => l.includes('lost')).length).toBe(lost);
   });
 });

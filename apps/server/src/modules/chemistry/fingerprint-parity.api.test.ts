@@ -37,7 +37,7 @@ describe('one fingerprint definition for seeding and search', () => {
     await database?.close();
   });
 
-  it('stored Morgan fingerprints equal the search engine\'s query fingerprints, byte for byte', async () => {
+  it("stored Morgan fingerprints equal the search engine's query fingerprints, byte for byte", async () => {
     const stored = await pool.compute(MOLECULES, { inchi: false });
     for (const [i, smiles] of MOLECULES.entries()) {
       const described = await engine.describe({ kind: 'smiles', text: smiles, desalt: true });

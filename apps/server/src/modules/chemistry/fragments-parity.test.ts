@@ -8,7 +8,10 @@ import { RdkitChemEngine } from './rdkit-engine.ts';
  * only halves with stereo again; the reference (`fragmentsOfReference`, test hooks) reads every
  * half again as the worker did before. Both must give the same cuts, in the same order.
  */
-const SERIES = path.resolve(import.meta.dirname, '../../../../../../shared/data/chembl-subset/supplementary/rdkit_freewilson_CHEMBL2321810/CHEMBL2321810.smi');
+const SERIES = path.resolve(
+  import.meta.dirname,
+  '../../../../../../shared/data/chembl-subset/supplementary/rdkit_freewilson_CHEMBL2321810/CHEMBL2321810.smi',
+);
 
 /** Stereo (tetrahedral, ring, E/Z), charges, isotopes, salts, explicit hydrogens, atom maps, no cut, more than 20 cuttable bonds. */
 const TRICKY = [
@@ -47,12 +50,20 @@ describe('matched-pair cuts: the same as reading every half again', () => {
     expect(await engine.fragments(TRICKY)).toEqual(reference);
   });
 
-  it.skipIf(!fs.existsSync(SERIES))('on the FreeWilson series (1,017 compounds)', async () => {
-    const smiles = fs.readFileSync(SERIES, 'utf8').trim().split('\n').map((line) => line.trim().split(/\s+/)[0]!);
-    const reference = await engine.referenceFragments(smiles);
-    expect(reference.flat().length).toBeGreaterThan(5_000);
-    expect(await engine.fragments(smiles)).toEqual(reference);
-  }, 60_000);
+  it.skipIf(!fs.existsSync(SERIES))(
+    'on the FreeWilson series (1,017 compounds)',
+    async () => {
+      const smiles = fs
+        .readFileSync(SERIES, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/)[0]!);
+      const reference = await engine.referenceFragments(smiles);
+      expect(reference.flat().length).toBeGreaterThan(5_000);
+      expect(await engine.fragments(smiles)).toEqual(reference);
+    },
+    60_000,
+  );
 
   it('refuses the reference without test hooks', async () => {
     const plain = new RdkitChemEngine(undefined as never, { workers: 1 });

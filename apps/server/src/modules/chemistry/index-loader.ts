@@ -9,7 +9,6 @@ import type { ShardPayload, ShardRange } from './worker-protocol.ts';
 /** A shard and where its rows are (kept by the engine to rebuild a replaced worker's shards). */
 export type LoadedShard = ShardPayload & { range: ShardRange };
 
-
 const POP8 = new Uint8Array(256);
 for (let i = 1; i < 256; i++) POP8[i] = (i & 1) + POP8[i >> 1]!;
 
@@ -81,13 +80,19 @@ export class IndexLoader {
   }
 
   async countAbove(id: number): Promise<number> {
-    const row = await this.db.selectFrom('structures').select((eb) => eb.fn.countAll<string>().as('n')).where('str_id', '>', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('structures')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('str_id', '>', id)
+      .executeTakeFirst();
     return Math.min(Number(row?.n ?? 0), this.maxStructures - this.read);
   }
 
   /** What changed since `loaded` structures were indexed up to `lastId`. */
   async changed(loaded: number): Promise<'none' | 'grown' | 'shrunk'> {
-    const { rows } = await sql<{ n: string; top: string | null }>`SELECT count(*) AS n, max(str_id) AS top FROM structures`.execute(this.db);
+    const { rows } = await sql<{ n: string; top: string | null }>`SELECT count(*) AS n, max(str_id) AS top FROM structures`.execute(
+      this.db,
+    );
     const n = Number(rows[0]?.n ?? 0);
     const top = Number(rows[0]?.top ?? 0);
     if (n < loaded || top < this.lastId) return 'shrunk';
@@ -119,7 +124,9 @@ export class IndexLoader {
   private async page(after: number, last: number | null, take: number): Promise<StructureRow[]> {
     const { rows } = await sql<StructureRow>`SELECT str_id, canonical_smiles,
         encode(pattern_fp, 'base64') AS pattern_fp, encode(morgan_fp, 'base64') AS morgan_fp
-      FROM structures WHERE str_id > ${after} ${last === null ? sql`` : sql`AND str_id <= ${last}`} ORDER BY str_id LIMIT ${take}`.execute(this.db);
+      FROM structures WHERE str_id > ${after} ${last === null ? sql`` : sql`AND str_id <= ${last}`} ORDER BY str_id LIMIT ${take}`.execute(
+      this.db,
+    );
     return rows;
   }
 

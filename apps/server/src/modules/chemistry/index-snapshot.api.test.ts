@@ -40,7 +40,8 @@ describe.each(ONE_DATABASE)('structure index snapshot (%s)', (kind) => {
   }
   /** The background write of a database read, finished (the file changed). */
   async function rewritten(since: number): Promise<void> {
-    for (let i = 0; i < 400 && (!fs.existsSync(file) || fs.statSync(file).mtimeMs === since); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    for (let i = 0; i < 400 && (!fs.existsSync(file) || fs.statSync(file).mtimeMs === since); i++)
+      await new Promise((resolve) => setTimeout(resolve, 25));
     expect(fs.existsSync(file)).toBe(true);
   }
 
@@ -70,7 +71,11 @@ describe.each(ONE_DATABASE)('structure index snapshot (%s)', (kind) => {
     await rewritten(0);
     const { engine, log } = await started('v1');
     expect(log.at(-1)).toMatch(/from the local snapshot/);
-    expect(engine.status()).toMatchObject({ state: 'ready', loaded: reference.structures.length, shards: Math.ceil(reference.structures.length / 97) });
+    expect(engine.status()).toMatchObject({
+      state: 'ready',
+      loaded: reference.structures.length,
+      shards: Math.ceil(reference.structures.length / 97),
+    });
     let found = 0;
     for (const { kind: queryKind, text } of SUBSTRUCTURE_QUERIES) {
       const hits = await engine.substructure({ kind: queryKind, text, desalt: true });
@@ -109,7 +114,11 @@ describe.each(ONE_DATABASE)('structure index snapshot (%s)', (kind) => {
     const engine = new RdkitChemEngine(database.handle.db, {
       workers: 1,
       log: (message) => log.push(message),
-      snapshot: { file: path.join(blocked, 'structure-index.bin'), version: async () => 'v3', onError: (message, error) => errors.push(`${message}: ${String(error)}`) },
+      snapshot: {
+        file: path.join(blocked, 'structure-index.bin'),
+        version: async () => 'v3',
+        onError: (message, error) => errors.push(`${message}: ${String(error)}`),
+      },
     });
     engines.push(engine);
     engine.start();

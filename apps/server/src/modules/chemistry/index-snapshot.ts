@@ -47,7 +47,18 @@ export async function indexSnapshotKey(db: Kysely<Database>, version: string, sh
       (SELECT count(*) FROM structures) AS n, (SELECT max(str_id) FROM structures) AS top,
       current_database() AS name, inet_server_port() AS port, (SELECT max(name) FROM kysely_migration) AS migration`.execute(db);
   const row = rows[0];
-  const parts = [FORMAT, version, row?.n ?? '0', row?.top ?? '0', row?.name ?? '', row?.port ?? 0, row?.migration ?? '', shardSize, FP_BYTES, STORED_LIMITS];
+  const parts = [
+    FORMAT,
+    version,
+    row?.n ?? '0',
+    row?.top ?? '0',
+    row?.name ?? '',
+    row?.port ?? 0,
+    row?.migration ?? '',
+    shardSize,
+    FP_BYTES,
+    STORED_LIMITS,
+  ];
   return crypto.createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
 
@@ -112,7 +123,8 @@ async function* shardsOf(handle: fs.promises.FileHandle, footer: Footer): AsyncG
       await readFully(handle, bytes, position, SHORT);
       position += bytes.length;
       // A damaged disk block would otherwise become wrong search results.
-      if (zlib.crc32(bytes) !== crc) throw new Error(`The structure index snapshot is damaged (shard ${range.shardId} fails its checksum).`);
+      if (zlib.crc32(bytes) !== crc)
+        throw new Error(`The structure index snapshot is damaged (shard ${range.shardId} fails its checksum).`);
       const { ids, pop, morgan, pattern, hasPattern } = shardArrays(count);
       const text = Buffer.alloc(smilesBytes);
       let at = 0;
@@ -128,7 +140,6 @@ async function* shardsOf(handle: fs.promises.FileHandle, footer: Footer): AsyncG
     await handle.close();
   }
 }
-
 
 /**
  * Writes the shards of a database read as they pass (each copied at once: the pattern buffer moves
@@ -207,4 +218,3 @@ export class IndexSnapshotWriter {
     await fs.promises.rm(this.temporary, { force: true });
   }
 }
-

@@ -23,7 +23,10 @@ const HANG_MS = 20_000;
 function chemblSmiles(): string[] {
   if (!fs.existsSync(CHEMBL)) return [];
   const require = createRequire(import.meta.url);
-  const Sqlite = require('better-sqlite3') as new (path: string, options: object) => { prepare(sql: string): { pluck(): { all(): string[] } }; close(): void };
+  const Sqlite = require('better-sqlite3') as new (
+    path: string,
+    options: object,
+  ) => { prepare(sql: string): { pluck(): { all(): string[] } }; close(): void };
   const db = new Sqlite(CHEMBL.pathname, { readonly: true });
   try {
     return db.prepare('SELECT canonical_smiles FROM compound_structures WHERE canonical_smiles IS NOT NULL').pluck().all();
@@ -61,7 +64,11 @@ class Probe {
     return worker;
   }
 
-  private call(worker: Worker, message: Record<string, unknown>, done: (m: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+  private call(
+    worker: Worker,
+    message: Record<string, unknown>,
+    done: (m: Record<string, unknown>) => boolean,
+  ): Promise<Record<string, unknown>> {
     return new Promise((resolve, reject) => {
       const onMessage = (m: Record<string, unknown>) => {
         if (!done(m)) return;
@@ -93,7 +100,11 @@ class Probe {
     const hang = new Promise<Outcome>((resolve) => {
       timer = setTimeout(() => resolve({ ms: HANG_MS, result: 'hang' }), HANG_MS);
     });
-    const answer = this.call(worker, message, (m) => m.requestId === id || (m.jobId === id && (m.type === 'done' || m.type === 'failed'))).then(
+    const answer = this.call(
+      worker,
+      message,
+      (m) => m.requestId === id || (m.jobId === id && (m.type === 'done' || m.type === 'failed')),
+    ).then(
       (m): Outcome => {
         const ms = performance.now() - started;
         const result = m.result as { ok?: boolean; error?: string; internal?: boolean } | undefined;
@@ -123,9 +134,17 @@ const families: Record<string, { kind: 'smiles' | 'smarts'; sizes: number[]; mak
   aromaticChain: { kind: 'smiles', sizes: [50, 100, 150, 200], make: (n) => `c1ccc(cc1)${'c1ccc(cc1)'.repeat(n - 2)}c1ccccc1` },
   branch: { kind: 'smiles', sizes: [16, 32, 64, 128, 250, 400], make: (n) => `${'C('.repeat(n)}C${')'.repeat(n)}` },
   stereo: { kind: 'smiles', sizes: [16, 32, 64, 100, 128], make: (n) => `C${'[C@H](O)'.repeat(n)}C` },
-  ringClosures: { kind: 'smiles', sizes: [50, 100, 200, 300], make: (n) => Array.from({ length: n }, (_, i) => `C%${10 + (i % 89)}CC%${10 + (i % 89)}`).join('') },
+  ringClosures: {
+    kind: 'smiles',
+    sizes: [50, 100, 200, 300],
+    make: (n) => Array.from({ length: n }, (_, i) => `C%${10 + (i % 89)}CC%${10 + (i % 89)}`).join(''),
+  },
   recursive: { kind: 'smarts', sizes: [2, 3, 4, 5, 6, 8, 10, 20, 40, 60, 80, 100], make: (n) => `${'[$('.repeat(n)}C${')]'.repeat(n)}` },
-  recursiveWide: { kind: 'smarts', sizes: [8, 16, 32, 64, 128], make: (n) => `[${Array.from({ length: n }, (_, i) => `$(C${'C'.repeat(i % 5)}O)`).join(',')}]` },
+  recursiveWide: {
+    kind: 'smarts',
+    sizes: [8, 16, 32, 64, 128],
+    make: (n) => `[${Array.from({ length: n }, (_, i) => `$(C${'C'.repeat(i % 5)}O)`).join(',')}]`,
+  },
   pathSmarts: { kind: 'smarts', sizes: [16, 24, 32, 48, 64, 100, 250], make: (n) => Array.from({ length: n }, () => '*').join('~') },
   peptide: { kind: 'smiles', sizes: [10, 20, 30, 40], make: (n) => `N${'[C@@H](Cc1ccccc1)C(=O)N'.repeat(n)}CC(=O)O` },
 };
@@ -136,17 +155,26 @@ async function main(): Promise<void> {
     // How real structures measure: the limits must sit far above these.
     const stats = real.map(measureLineNotation);
     const max = (key: keyof ReturnType<typeof measureLineNotation>) => Math.max(...stats.map((s) => s[key]));
-    const pct = (key: keyof ReturnType<typeof measureLineNotation>, p: number) => stats.map((s) => s[key]).sort((a, b) => a - b)[Math.floor((stats.length - 1) * p)];
+    const pct = (key: keyof ReturnType<typeof measureLineNotation>, p: number) =>
+      stats.map((s) => s[key]).sort((a, b) => a - b)[Math.floor((stats.length - 1) * p)];
     for (const key of ['length', 'atoms', 'branchDepth', 'ringClosures', 'stereoCentres'] as const) {
       console.log(`ChEMBL ${real.length} structures: ${key} p99 ${pct(key, 0.99)}, p99.9 ${pct(key, 0.999)}, max ${max(key)}`);
     }
     const over = real.filter((s) => {
       const m = measureLineNotation(s);
-      return m.atoms > QUERY_LIMITS.atoms || m.length > QUERY_LIMITS.smilesLength || m.branchDepth > QUERY_LIMITS.branchDepth || m.ringClosures > QUERY_LIMITS.ringClosures || m.stereoCentres > QUERY_LIMITS.stereoCentres;
+      return (
+        m.atoms > QUERY_LIMITS.atoms ||
+        m.length > QUERY_LIMITS.smilesLength ||
+        m.branchDepth > QUERY_LIMITS.branchDepth ||
+        m.ringClosures > QUERY_LIMITS.ringClosures ||
+        m.stereoCentres > QUERY_LIMITS.stereoCentres
+      );
     });
     console.log(`ChEMBL structures over a query limit: ${over.length}`);
   }
-  const library = (real.length ? real.filter((_, i) => i % Math.max(1, Math.floor(real.length / 2000)) === 0) : ['c1ccccc1CCN', 'CC(=O)Oc1ccccc1C(=O)O']).slice(0, 2000);
+  const library = (
+    real.length ? real.filter((_, i) => i % Math.max(1, Math.floor(real.length / 2000)) === 0) : ['c1ccccc1CCN', 'CC(=O)Oc1ccccc1C(=O)O']
+  ).slice(0, 2000);
   const probe = new Probe(library);
   const only = process.argv.slice(2);
   for (const [name, family] of Object.entries(families)) {

@@ -39,7 +39,10 @@ export interface PropertyBound {
  */
 export function propertyBounds(properties: StructureProperties): PropertyBound[] | 'none' {
   const bounds: PropertyBound[] = [];
-  for (const [column, [minKey, maxKey]] of Object.entries(PROPERTY_FIELDS) as [PropertyColumn, readonly [keyof StructureProperties, keyof StructureProperties]][]) {
+  for (const [column, [minKey, maxKey]] of Object.entries(PROPERTY_FIELDS) as [
+    PropertyColumn,
+    readonly [keyof StructureProperties, keyof StructureProperties],
+  ][]) {
     let min: number | null | undefined | 'none' = properties[minKey];
     let max: number | null | undefined | 'none' = properties[maxKey];
     // (A clamped bound still leaves out structures without the value, as any bound does.)

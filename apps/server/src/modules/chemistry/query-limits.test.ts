@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ChemInputError } from './chem-engine.ts';
-import { QUERY_LIMITS, STORED_LIMITS, checkQueryLimits, limitViolation, measureLineNotation, molfileAtoms, withLimits } from './query-limits.ts';
+import {
+  QUERY_LIMITS,
+  STORED_LIMITS,
+  checkQueryLimits,
+  limitViolation,
+  measureLineNotation,
+  molfileAtoms,
+  withLimits,
+} from './query-limits.ts';
 
 const v2000 = (atoms: number, lines = atoms) =>
   `\n  test\n\n${String(atoms).padStart(3)}  0  0  0  0  0  0  0  0  0999 V2000\n${'    0.0000    0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0\n'.repeat(lines)}M  END\n`;
@@ -32,7 +40,8 @@ describe('measureLineNotation', () => {
   });
 
   it('does not throw on unbalanced or odd text (RDKit reports those with their position)', () => {
-    for (const text of [')))((', '[[[', ']]]C', '$(', '%', '%(', '\u202eCC\u200b😀\ud800']) expect(() => measureLineNotation(text)).not.toThrow();
+    for (const text of [')))((', '[[[', ']]]C', '$(', '%', '%(', '\u202eCC\u200b😀\ud800'])
+      expect(() => measureLineNotation(text)).not.toThrow();
   });
 });
 
@@ -40,7 +49,9 @@ describe('molfileAtoms', () => {
   it('reads the V2000 counts line, the V3000 COUNTS line, else counts atom lines', () => {
     expect(molfileAtoms(v2000(3))).toBe(3);
     expect(molfileAtoms(v2000(999, 2))).toBe(999);
-    expect(molfileAtoms('\n\n\n  0  0  0     0  0            999 V3000\nM  V30 BEGIN CTAB\nM  V30 COUNTS 1200 0 0 0 0\nM  END\n')).toBe(1200);
+    expect(molfileAtoms('\n\n\n  0  0  0     0  0            999 V3000\nM  V30 BEGIN CTAB\nM  V30 COUNTS 1200 0 0 0 0\nM  END\n')).toBe(
+      1200,
+    );
     expect(molfileAtoms(`\n\n\nno counts line\n${'    0.0000    0.0000    0.0000 C   0  0\n'.repeat(7)}M  END`)).toBe(7);
   });
 });
@@ -60,13 +71,21 @@ describe('limitViolation', () => {
   it('names the limit and its value for each kind of excess', () => {
     expect(limitViolation('smiles', 'C'.repeat(1000))).toBe('The query has 1,000 atoms; a structure query may have at most 250.');
     expect(limitViolation('smiles', 'C'.repeat(3000))).toBe('The SMILES has 3,000 characters; a structure query may have at most 2,000.');
-    expect(limitViolation('smarts', `${'[$('.repeat(5)}C${')]'.repeat(5)}`)).toBe('The SMARTS nests recursive SMARTS $(…) 5 deep; a structure query may nest them at most 4 deep.');
-    expect(limitViolation('smarts', `[${Array.from({ length: 40 }, () => '$(CO)').join(',')}]`)).toMatch(/has 40 recursive SMARTS \$\(…\); a structure query may have at most 32/);
+    expect(limitViolation('smarts', `${'[$('.repeat(5)}C${')]'.repeat(5)}`)).toBe(
+      'The SMARTS nests recursive SMARTS $(…) 5 deep; a structure query may nest them at most 4 deep.',
+    );
+    expect(limitViolation('smarts', `[${Array.from({ length: 40 }, () => '$(CO)').join(',')}]`)).toMatch(
+      /has 40 recursive SMARTS \$\(…\); a structure query may have at most 32/,
+    );
     expect(limitViolation('smiles', `${'C('.repeat(40)}C${')'.repeat(40)}`)).toMatch(/nests branches 40 deep; .* at most 32 deep/);
-    expect(limitViolation('smiles', Array.from({ length: 60 }, () => 'C1CC1').join(''))).toMatch(/has 120 ring-closure labels; .* at most 100/);
+    expect(limitViolation('smiles', Array.from({ length: 60 }, () => 'C1CC1').join(''))).toMatch(
+      /has 120 ring-closure labels; .* at most 100/,
+    );
     expect(limitViolation('smiles', `C${'[C@H](F)'.repeat(70)}`)).toMatch(/has 70 stereo marks \(@\); .* at most 64/);
     expect(limitViolation('molfile', v2000(999, 1))).toBe('The query has 999 atoms; a structure query may have at most 250.');
-    expect(limitViolation('molfile', `${v2000(3)}${' '.repeat(200_000)}`)).toMatch(/^The molfile has 200,\d{3} bytes; a structure query may have at most 131,072\.$/);
+    expect(limitViolation('molfile', `${v2000(3)}${' '.repeat(200_000)}`)).toMatch(
+      /^The molfile has 200,\d{3} bytes; a structure query may have at most 131,072\.$/,
+    );
   });
 
   it('measures a molfile in UTF-8 bytes, not characters', () => {
@@ -78,7 +97,9 @@ describe('limitViolation', () => {
     const big = 'C'.repeat(300);
     expect(limitViolation('smiles', big)).not.toBeNull();
     expect(limitViolation('smiles', big, STORED_LIMITS, 'drawn structure')).toBeNull();
-    expect(limitViolation('smiles', 'C'.repeat(500), STORED_LIMITS, 'drawn structure')).toBe('The query has 500 atoms; a drawn structure may have at most 400.');
+    expect(limitViolation('smiles', 'C'.repeat(500), STORED_LIMITS, 'drawn structure')).toBe(
+      'The query has 500 atoms; a drawn structure may have at most 400.',
+    );
   });
 
   it('stays below where RDKit traps: C x 580 parses, C x 600 overflows its stack (README "Query limits")', () => {

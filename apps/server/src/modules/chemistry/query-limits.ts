@@ -86,7 +86,15 @@ const ONE_LETTER = new Set(['B', 'C', 'N', 'O', 'P', 'S', 'F', 'I', 'b', 'c', 'n
  * Unbalanced brackets are not an error here: RDKit reports them with their position.
  */
 export function measureLineNotation(text: string): QueryMeasure {
-  const m: QueryMeasure = { length: text.length, atoms: 0, recursionDepth: 0, recursiveSmarts: 0, branchDepth: 0, ringClosures: 0, stereoCentres: 0 };
+  const m: QueryMeasure = {
+    length: text.length,
+    atoms: 0,
+    recursionDepth: 0,
+    recursiveSmarts: 0,
+    branchDepth: 0,
+    ringClosures: 0,
+    stereoCentres: 0,
+  };
   // Open contexts: '[' a bracket atom, '(' a branch, '$' a recursive SMARTS.
   const stack: string[] = [];
   let branches = 0;
@@ -157,7 +165,15 @@ export function molfileAtoms(text: string): number {
 /** Measures a query's text; a molfile only by its size and declared atoms. */
 export function measureQuery(kind: QueryKind, text: string): QueryMeasure {
   if (kind !== 'molfile') return measureLineNotation(text);
-  return { length: Buffer.byteLength(text, 'utf8'), atoms: molfileAtoms(text), recursionDepth: 0, recursiveSmarts: 0, branchDepth: 0, ringClosures: 0, stereoCentres: 0 };
+  return {
+    length: Buffer.byteLength(text, 'utf8'),
+    atoms: molfileAtoms(text),
+    recursionDepth: 0,
+    recursiveSmarts: 0,
+    branchDepth: 0,
+    ringClosures: 0,
+    stereoCentres: 0,
+  };
 }
 
 /** "a core", "an R-group": the article a limit's message needs before what it names. */
@@ -166,7 +182,12 @@ function withArticle(what: string): string {
 }
 
 /** The message for a query over a limit, or null when it is within every limit. */
-export function limitViolation(kind: QueryKind, text: string, limits: Readonly<QueryLimits> = QUERY_LIMITS, what = 'structure query'): string | null {
+export function limitViolation(
+  kind: QueryKind,
+  text: string,
+  limits: Readonly<QueryLimits> = QUERY_LIMITS,
+  what = 'structure query',
+): string | null {
   const name = KIND_NAME[kind];
   const maxLength = kind === 'smiles' ? limits.smilesLength : kind === 'smarts' ? limits.smartsLength : limits.molfileBytes;
   // The length first: everything else scans the text.

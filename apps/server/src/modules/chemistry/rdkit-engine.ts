@@ -4,16 +4,57 @@ import { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { ChemInputError, ChemQueryRefused, ChemSearchCancelled } from './chem-engine.ts';
-import type { ChemEngine, ChemQuery, DepictOptions, DescribedQuery, EngineProgress, EngineStatus, PairDifference, RGroupDecompositionResult, SarWorkOptions, SearchOptions, SingleCut, StructureHits } from './chem-engine.ts';
+import type {
+  ChemEngine,
+  ChemQuery,
+  DepictOptions,
+  DescribedQuery,
+  EngineProgress,
+  EngineStatus,
+  PairDifference,
+  RGroupDecompositionResult,
+  SarWorkOptions,
+  SearchOptions,
+  SingleCut,
+  StructureHits,
+} from './chem-engine.ts';
 import { IndexLoader } from './index-loader.ts';
 import type { LoadedShard } from './index-loader.ts';
 import { IndexSnapshotWriter, indexSnapshotKey, readIndexSnapshot } from './index-snapshot.ts';
-import { QUERY_LIMITS, STORED_LIMITS, atomsMessage, checkQueryLimits, joinedViolation, limitViolation, withLimits } from './query-limits.ts';
+import {
+  QUERY_LIMITS,
+  STORED_LIMITS,
+  atomsMessage,
+  checkQueryLimits,
+  joinedViolation,
+  limitViolation,
+  withLimits,
+} from './query-limits.ts';
 import type { QueryLimits } from './query-limits.ts';
 import { BUSY_REQUEST, BUSY_STEP, WARM_JOB_ID } from './worker-protocol.ts';
-import type { DescribeReply, FromWorker, RdkitModuleMessage, SarReply, ShardPayload, ShardRange, ToWorker, WorkerData } from './worker-protocol.ts';
+import type {
+  DescribeReply,
+  FromWorker,
+  RdkitModuleMessage,
+  SarReply,
+  ShardPayload,
+  ShardRange,
+  ToWorker,
+  WorkerData,
+} from './worker-protocol.ts';
 import { compiledRdkit } from './wasm-compile.ts';
-import { SAR_CHUNK, SAR_MAX_SMILES, assembleDecomposition, assembleRows, chooseStrategy, mcsSample, resolveSymmetry, tooManySmiles, usedLabels, zipInput } from './sar-work.ts';
+import {
+  SAR_CHUNK,
+  SAR_MAX_SMILES,
+  assembleDecomposition,
+  assembleRows,
+  chooseStrategy,
+  mcsSample,
+  resolveSymmetry,
+  tooManySmiles,
+  usedLabels,
+  zipInput,
+} from './sar-work.ts';
 
 const WORKER_URL = new URL('./chem-worker.mjs', import.meta.url);
 const RESTARTED = 'The chemistry engine restarted twice during this request; please run it again.';
@@ -83,7 +124,10 @@ export interface RdkitEngineOptions {
   revision?: () => Promise<string>;
 }
 
-type JobBody = ({ type: 'substructure'; query: ChemQuery; maxAtoms: number } | { type: 'similarity'; morgan: Uint8Array; min: number; max: number; nearest?: number }) & { candidates?: Float64Array };
+type JobBody = (
+  | { type: 'substructure'; query: ChemQuery; maxAtoms: number }
+  | { type: 'similarity'; morgan: Uint8Array; min: number; max: number; nearest?: number }
+) & { candidates?: Float64Array };
 
 interface JobState {
   body: JobBody;
@@ -191,7 +235,8 @@ class WorkerHandle {
       if (this.gone) return;
       this.gone = true;
       const loss = this.cause ?? { reason: 'lost' as const, detail: error.message, ...this.running() };
-      for (const [requestId, pending] of this.requests) pending.reject(new WorkerLost(loss, loss.reason !== 'lost' && loss.requestId === requestId));
+      for (const [requestId, pending] of this.requests)
+        pending.reject(new WorkerLost(loss, loss.reason !== 'lost' && loss.requestId === requestId));
       this.requests.clear();
       onLost(this, loss);
     };
@@ -337,7 +382,11 @@ export class RdkitChemEngine implements ChemEngine {
   private newWorker(slot: number): WorkerHandle {
     return new WorkerHandle(
       slot,
-      { testHooks: this.options.testHooks === true, keepRecentAnswers: this.options.keepRecentAnswers !== false, nice: this.options.workerNice ?? 0 },
+      {
+        testHooks: this.options.testHooks === true,
+        keepRecentAnswers: this.options.keepRecentAnswers !== false,
+        nice: this.options.workerNice ?? 0,
+      },
       (handle, message) => this.onJobMessage(handle, message),
       (handle, loss) => this.onWorkerLost(handle, loss),
     );
@@ -357,8 +406,15 @@ export class RdkitChemEngine implements ChemEngine {
     for (const handle of this.workers) {
       const running = handle.limitOfRunning(this.stepLimitMs);
       if (!running?.over) continue;
-      this.options.log?.(`chemistry watchdog: ${running.requestId !== undefined ? `request ${running.requestId}` : `search ${running.jobId}`} ran past ${seconds(running.limitMs)}; replacing worker ${handle.slot}`);
-      handle.stopFor({ reason: 'timeout', detail: `ran past ${seconds(running.limitMs)}`, requestId: running.requestId, jobId: running.jobId });
+      this.options.log?.(
+        `chemistry watchdog: ${running.requestId !== undefined ? `request ${running.requestId}` : `search ${running.jobId}`} ran past ${seconds(running.limitMs)}; replacing worker ${handle.slot}`,
+      );
+      handle.stopFor({
+        reason: 'timeout',
+        detail: `ran past ${seconds(running.limitMs)}`,
+        requestId: running.requestId,
+        jobId: running.jobId,
+      });
     }
   }
 
@@ -372,7 +428,9 @@ export class RdkitChemEngine implements ChemEngine {
     if (loss.reason !== 'lost' && loss.jobId === WARM_JOB_ID && !this.fragmentsOff) {
       // The replacement would warm the same shard and be lost the same way, without end.
       this.fragmentsOff = true;
-      this.options.log?.('chemistry: the frequent fragments are no longer computed ahead (a worker was lost computing them); searches match them like any query');
+      this.options.log?.(
+        'chemistry: the frequent fragments are no longer computed ahead (a worker was lost computing them); searches match them like any query',
+      );
     }
     this.options.log?.(`chemistry worker ${slot} lost (${loss.reason}: ${loss.detail}); replacing it and reloading its shards`);
     const lostShards = [...this.shardRanges.values()].filter((s) => s.slot === slot);
@@ -399,13 +457,21 @@ export class RdkitChemEngine implements ChemEngine {
     this.workers[slot] = replacement;
     const attempts = (this.recovering.get(slot) ?? 0) + 1;
     this.recovering.set(slot, attempts);
-    this.current = { ...this.current, loaded: this.current.loaded - lostLoaded, state: this.current.state === 'ready' || this.current.state === 'recovering' ? 'recovering' : this.current.state };
+    this.current = {
+      ...this.current,
+      loaded: this.current.loaded - lostLoaded,
+      state: this.current.state === 'ready' || this.current.state === 'recovering' ? 'recovering' : this.current.state,
+    };
     if (attempts > MAX_RECOVERIES) {
       // Its shards keep killing workers (a stored structure RDKit cannot take).
       this.giveUpRecovery(slot, `A chemistry worker was lost ${attempts} times in a row while its shards were reloaded.`);
       return;
     }
-    void this.recover(slot, replacement, lostShards.map((s) => s.range)).catch((error: unknown) => {
+    void this.recover(
+      slot,
+      replacement,
+      lostShards.map((s) => s.range),
+    ).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       this.options.log?.(`chemistry worker ${slot} could not be rebuilt: ${message}`);
       // A later loss of this worker took over its recovery; otherwise nobody else will end it.
@@ -426,7 +492,9 @@ export class RdkitChemEngine implements ChemEngine {
     }
     if (handle.gone || this.closed || this.workers[slot] !== handle) return;
     this.recovering.delete(slot);
-    this.options.log?.(`chemistry worker ${slot} replaced: ${ranges.length} shards reloaded in ${Math.round(performance.now() - started)} ms`);
+    this.options.log?.(
+      `chemistry worker ${slot} replaced: ${ranges.length} shards reloaded in ${Math.round(performance.now() - started)} ms`,
+    );
     for (const [jobId, state] of this.jobs) {
       const shardIds = state.requeued.get(slot);
       if (!shardIds) continue;
@@ -543,7 +611,12 @@ export class RdkitChemEngine implements ChemEngine {
     if (this.loader.fromStart && this.options.revision) this.loadedRevision = await this.options.revision();
     await Promise.all(this.workers.map((w) => w.ready));
     const total = this.current.loaded + (await this.loader.countAbove(this.loader.lastId));
-    this.current = { ...this.current, state: this.current.state === 'ready' || this.current.state === 'recovering' ? this.current.state : 'loading', total, error: null };
+    this.current = {
+      ...this.current,
+      state: this.current.state === 'ready' || this.current.state === 'recovering' ? this.current.state : 'loading',
+      total,
+      error: null,
+    };
     // Two shards in flight per worker: the database read of the next overlaps the shard build.
     const inFlight = new Set<Promise<void>>();
     for await (const shard of this.shardSource()) {
@@ -559,8 +632,16 @@ export class RdkitChemEngine implements ChemEngine {
     await Promise.all(inFlight);
     await this.recovered();
     const recovering = this.recovering.size > 0;
-    this.current = { ...this.current, state: recovering ? 'recovering' : 'ready', total: this.current.loaded, loadMs: Math.round(performance.now() - started), error: null };
-    this.options.log?.(`structure index: ${this.current.loaded} structures in ${this.current.shards} shards, ${this.current.loadMs} ms${this.snapshotUsed ? ' (from the local snapshot)' : ''}`);
+    this.current = {
+      ...this.current,
+      state: recovering ? 'recovering' : 'ready',
+      total: this.current.loaded,
+      loadMs: Math.round(performance.now() - started),
+      error: null,
+    };
+    this.options.log?.(
+      `structure index: ${this.current.loaded} structures in ${this.current.shards} shards, ${this.current.loadMs} ms${this.snapshotUsed ? ' (from the local snapshot)' : ''}`,
+    );
     if (!recovering) this.allowFragments();
     this.warmUp();
   }
@@ -603,7 +684,11 @@ export class RdkitChemEngine implements ChemEngine {
     if (this.loader.fromStart) this.snapshotUsed = false;
     const key = snapshot && this.loader.fromStart ? await this.snapshotKey() : null;
     const warn = (message: string, error: unknown) => snapshot?.onError?.(message, error);
-    const stored = key ? await readIndexSnapshot(snapshot!.file, key).catch((error: unknown) => (warn('The structure index snapshot was not used; reading the database', error), null)) : null;
+    const stored = key
+      ? await readIndexSnapshot(snapshot!.file, key).catch(
+          (error: unknown) => (warn('The structure index snapshot was not used; reading the database', error), null),
+        )
+      : null;
     if (stored) {
       this.snapshotUsed = true;
       let last: LoadedShard | null = null;
@@ -631,7 +716,10 @@ export class RdkitChemEngine implements ChemEngine {
       complete = true;
     } finally {
       // In the background: a failed write only costs the next start its speed.
-      if (writer) (complete ? writer.finish() : writer.abort()).catch((error: unknown) => warn('The structure index snapshot was not written', error));
+      if (writer)
+        (complete ? writer.finish() : writer.abort()).catch((error: unknown) =>
+          warn('The structure index snapshot was not written', error),
+        );
     }
   }
 
@@ -644,7 +732,11 @@ export class RdkitChemEngine implements ChemEngine {
     const { range, ...payload } = shard;
     let reply: { added?: number; ok?: boolean; error?: string };
     try {
-      reply = await worker.request<typeof reply>({ type: 'addShard', ...(payload as ShardPayload) }, Math.max(SHARD_BUILD_MS, this.requestLimitMs), [payload.pattern.buffer as ArrayBuffer]);
+      reply = await worker.request<typeof reply>(
+        { type: 'addShard', ...(payload as ShardPayload) },
+        Math.max(SHARD_BUILD_MS, this.requestLimitMs),
+        [payload.pattern.buffer as ArrayBuffer],
+      );
     } catch (error) {
       // The worker went away: its replacement reads this shard again from its range.
       if (error instanceof WorkerLost) return;
@@ -669,10 +761,11 @@ export class RdkitChemEngine implements ChemEngine {
     if (!this.loading) return this.start();
     await this.recovered();
     // A failed load, or a worker that could not be rebuilt: start over.
-    const failed = (await this.loading.then(
-      () => false,
-      () => true,
-    )) || this.current.state === 'failed';
+    const failed =
+      (await this.loading.then(
+        () => false,
+        () => true,
+      )) || this.current.state === 'failed';
     const changed = failed || (await this.revised()) ? 'shrunk' : await this.loader.changed(this.current.loaded);
     if (changed === 'none') return;
     if (changed === 'shrunk') {
@@ -732,7 +825,11 @@ export class RdkitChemEngine implements ChemEngine {
       } catch (error) {
         if (!(error instanceof WorkerLost) && !(worker.gone && !this.closed)) throw error;
         if (error instanceof WorkerLost && error.culprit) {
-          throw new ChemQueryRefused(error.loss.reason === 'trap' ? TRAP_MESSAGE : `RDKit took longer than ${seconds(lastLimitMs)} on this query and was stopped; simplify it.`);
+          throw new ChemQueryRefused(
+            error.loss.reason === 'trap'
+              ? TRAP_MESSAGE
+              : `RDKit took longer than ${seconds(lastLimitMs)} on this query and was stopped; simplify it.`,
+          );
         }
         if (this.closed) throw new ChemSearchCancelled('The server is shutting down.');
         if (attempt >= 2) throw new Error(RESTARTED);
@@ -761,11 +858,14 @@ export class RdkitChemEngine implements ChemEngine {
       text: input.text,
       width: options.width,
       height: options.height,
-      highlight: options.highlight ? { kind: options.highlight.kind, text: options.highlight.text, mode: options.highlight.mode ?? 'match' } : null,
+      highlight: options.highlight
+        ? { kind: options.highlight.kind, text: options.highlight.text, mode: options.highlight.mode ?? 'match' }
+        : null,
       maxAtoms: limits.atoms,
     });
     if (!reply.ok || !reply.svg) {
-      if (reply.tooManyAtoms) throw new ChemQueryRefused(atomsMessage(reply.tooManyAtoms, limits.atoms, options.stored ? 'drawn structure' : 'structure query'));
+      if (reply.tooManyAtoms)
+        throw new ChemQueryRefused(atomsMessage(reply.tooManyAtoms, limits.atoms, options.stored ? 'drawn structure' : 'structure query'));
       if (reply.internal) throw new Error(reply.error ?? 'RDKit failed.');
       throw new ChemInputError(reply.error ?? 'RDKit could not draw the structure.');
     }
@@ -779,7 +879,9 @@ export class RdkitChemEngine implements ChemEngine {
     // stored-structure limits gets no molblock.
     this.spawn();
     const safe = smiles.map((s) => (s && s.length > this.storedLimits.atoms && limitViolation('smiles', s, this.storedLimits) ? '' : s));
-    const batches = Array.from({ length: Math.ceil(safe.length / MOLBLOCK_BATCH) }, (_, i) => safe.slice(i * MOLBLOCK_BATCH, (i + 1) * MOLBLOCK_BATCH));
+    const batches = Array.from({ length: Math.ceil(safe.length / MOLBLOCK_BATCH) }, (_, i) =>
+      safe.slice(i * MOLBLOCK_BATCH, (i + 1) * MOLBLOCK_BATCH),
+    );
     const replies: (string | null)[][] = new Array(batches.length);
     // As many batches in flight as workers: the queue order stays fair to other requests.
     let next = 0;
@@ -790,7 +892,10 @@ export class RdkitChemEngine implements ChemEngine {
         try {
           reply = await this.call({ type: 'molblocks', smiles: batch }, this.requestLimitMs + MOLBLOCK_MS * batch.length);
         } catch (error) {
-          if (error instanceof ChemQueryRefused) throw new Error(`RDKit could not write molblocks for structures ${at * MOLBLOCK_BATCH + 1}–${at * MOLBLOCK_BATCH + batch.length}: ${error.message}`);
+          if (error instanceof ChemQueryRefused)
+            throw new Error(
+              `RDKit could not write molblocks for structures ${at * MOLBLOCK_BATCH + 1}–${at * MOLBLOCK_BATCH + batch.length}: ${error.message}`,
+            );
           throw error;
         }
         if (!reply.ok || !reply.blocks) throw new Error(reply.error ?? 'RDKit failed to write molblocks.');
@@ -831,11 +936,20 @@ export class RdkitChemEngine implements ChemEngine {
     const core: ChemQuery = { kind: 'smiles', text: labelled.core!, desalt: false };
     // Every open position of the core is labelled, so R-groups are only looked for at labels
     // (onlyMatchAtRGroups: the same decomposition, ~30 % faster).
-    const chunks = await this.inChunks(inputs, (batch) => ({ type: 'rgdChunk', core, smiles: batch, params: { matchingStrategy: 'NoSymmetrization', onlyMatchAtRGroups: true } }), (reply) => reply.groups, options);
+    const chunks = await this.inChunks(
+      inputs,
+      (batch) => ({ type: 'rgdChunk', core, smiles: batch, params: { matchingStrategy: 'NoSymmetrization', onlyMatchAtRGroups: true } }),
+      (reply) => reply.groups,
+      options,
+    );
     const permutations = labelled.permutations ?? [];
     const labels = new Set<number>(permutations.flatMap((pairs) => pairs.map(([from]) => from)));
     for (const row of chunks) if (row) for (const label of Object.keys(row)) labels.add(Number(label.slice(1)));
-    const placed = resolveSymmetry(chunks, [...labels].sort((a, b) => a - b), permutations);
+    const placed = resolveSymmetry(
+      chunks,
+      [...labels].sort((a, b) => a - b),
+      permutations,
+    );
     const rename = usedLabels(placed, labelled.given ?? []);
     const { labels: names, rows } = assembleRows(placed, rename);
     if (!rows.some(Boolean)) return { cores: [], labels: [], rows, strategy: 'Greedy' };
@@ -848,7 +962,12 @@ export class RdkitChemEngine implements ChemEngine {
    * One RDKit decomposition of the whole set on one worker (several cores, SMARTS cores; the
    * reference of bench/sar.ts): RDKit's `strategy` resolves symmetry itself.
    */
-  async decomposeOnOneWorker(cores: ChemQuery[], inputs: string[], strategy: 'Greedy' | 'NoSymmetrization', options: SarWorkOptions = {}): Promise<RGroupDecompositionResult> {
+  async decomposeOnOneWorker(
+    cores: ChemQuery[],
+    inputs: string[],
+    strategy: 'Greedy' | 'NoSymmetrization',
+    options: SarWorkOptions = {},
+  ): Promise<RGroupDecompositionResult> {
     const { signal, onProgress } = options;
     return this.onOneWorker(async (send) => {
       const started = await send<SarReply>({ type: 'rgdStart', cores, params: { matchingStrategy: strategy } });
@@ -861,7 +980,10 @@ export class RdkitChemEngine implements ChemEngine {
         // progress is reported and a cancel is heard between them.
         for (let at = 0; at < inputs.length; at += SAR_CHUNK) {
           if (signal?.aborted) throw new ChemSearchCancelled('The R-group decomposition was cancelled.');
-          const reply = await send<SarReply>({ type: 'rgdAdd', handle, smiles: inputs.slice(at, at + SAR_CHUNK) }, this.requestLimitMs + SAR_ITEM_MS * SAR_CHUNK);
+          const reply = await send<SarReply>(
+            { type: 'rgdAdd', handle, smiles: inputs.slice(at, at + SAR_CHUNK) },
+            this.requestLimitMs + SAR_ITEM_MS * SAR_CHUNK,
+          );
           if (!reply.ok || !reply.fits) throw new Error(reply.error ?? 'RDKit failed during the R-group decomposition.');
           fits.set(reply.fits, at);
           onProgress?.(Math.min(at + SAR_CHUNK, inputs.length), inputs.length);
@@ -881,11 +1003,18 @@ export class RdkitChemEngine implements ChemEngine {
    * List work spread over the workers in chunks (as many in flight as workers, so other requests
    * keep their turn): progress after each chunk, a cancel heard before the next.
    */
-  private async inChunks<R>(inputs: string[], request: (batch: string[]) => Request, pick: (reply: SarReply) => R[] | undefined, options: SarWorkOptions): Promise<R[]> {
+  private async inChunks<R>(
+    inputs: string[],
+    request: (batch: string[]) => Request,
+    pick: (reply: SarReply) => R[] | undefined,
+    options: SarWorkOptions,
+  ): Promise<R[]> {
     if (!inputs.length) return [];
     this.spawn();
     const { signal, onProgress } = options;
-    const batches = Array.from({ length: Math.ceil(inputs.length / SAR_CHUNK) }, (_, i) => inputs.slice(i * SAR_CHUNK, (i + 1) * SAR_CHUNK));
+    const batches = Array.from({ length: Math.ceil(inputs.length / SAR_CHUNK) }, (_, i) =>
+      inputs.slice(i * SAR_CHUNK, (i + 1) * SAR_CHUNK),
+    );
     const replies: R[][] = new Array(batches.length);
     let next = 0;
     let done = 0;
@@ -912,13 +1041,23 @@ export class RdkitChemEngine implements ChemEngine {
   }
 
   async scaffolds(smiles: readonly string[], options: SarWorkOptions = {}): Promise<(string | null)[]> {
-    return this.inChunks(this.sarInputs(smiles), (batch) => ({ type: 'scaffolds', smiles: batch }), (reply) => reply.scaffolds, options);
+    return this.inChunks(
+      this.sarInputs(smiles),
+      (batch) => ({ type: 'scaffolds', smiles: batch }),
+      (reply) => reply.scaffolds,
+      options,
+    );
   }
 
   async contains(query: ChemQuery, smiles: readonly string[], options: SarWorkOptions = {}): Promise<boolean[]> {
     checkQueryLimits(query.kind, query.text, this.queryLimits);
     const inputs = this.sarInputs(smiles);
-    const hits = await this.inChunks(inputs, (batch) => ({ type: 'contains', query, smiles: batch, maxAtoms: this.queryLimits.atoms }), (reply) => (reply.hits ? Array.from(reply.hits) : undefined), options);
+    const hits = await this.inChunks(
+      inputs,
+      (batch) => ({ type: 'contains', query, smiles: batch, maxAtoms: this.queryLimits.atoms }),
+      (reply) => (reply.hits ? Array.from(reply.hits) : undefined),
+      options,
+    );
     return hits.map((hit) => hit === 1);
   }
 
@@ -937,10 +1076,15 @@ export class RdkitChemEngine implements ChemEngine {
       return known;
     });
     const missing = [...new Set(inputs.filter((_, i) => answers[i] === undefined))];
-    const cut = await this.inChunks(missing, (batch) => ({ type: 'fragments', smiles: batch }), (reply) => reply.cuts, {
-      ...options,
-      onProgress: options.onProgress && ((done) => options.onProgress!(inputs.length - missing.length + done, inputs.length)),
-    });
+    const cut = await this.inChunks(
+      missing,
+      (batch) => ({ type: 'fragments', smiles: batch }),
+      (reply) => reply.cuts,
+      {
+        ...options,
+        onProgress: options.onProgress && ((done) => options.onProgress!(inputs.length - missing.length + done, inputs.length)),
+      },
+    );
     const fresh = new Map(missing.map((s, i) => [s, cut[i] ?? []]));
     for (const [s, cuts] of fresh) {
       this.fragmentCache.set(s, cuts);
@@ -956,7 +1100,12 @@ export class RdkitChemEngine implements ChemEngine {
    */
   async referenceFragments(smiles: readonly string[], options: SarWorkOptions = {}): Promise<SingleCut[][]> {
     if (!this.options.testHooks) throw new Error('test hooks are off');
-    return this.inChunks(this.sarInputs(smiles), (batch) => ({ type: 'fragments', smiles: batch, reference: true }), (reply) => reply.cuts, options);
+    return this.inChunks(
+      this.sarInputs(smiles),
+      (batch) => ({ type: 'fragments', smiles: batch, reference: true }),
+      (reply) => reply.cuts,
+      options,
+    );
   }
 
   async pairDifferences(
@@ -979,7 +1128,10 @@ export class RdkitChemEngine implements ChemEngine {
         const at = next++;
         // FMCS rounds on the remainders (after the pair's own) end by the budget plus one RDKit limit, as the page does.
         const extraMs = Math.max(0, deadline - Date.now()) + timeoutSeconds * 1000;
-        const reply = await this.call<SarReply>({ type: 'pairDifferences', pairs: [pairAt(at)], core: options.core ?? null, timeoutSeconds, mcs: true, extraMs }, this.requestLimitMs + extraMs);
+        const reply = await this.call<SarReply>(
+          { type: 'pairDifferences', pairs: [pairAt(at)], core: options.core ?? null, timeoutSeconds, mcs: true, extraMs },
+          this.requestLimitMs + extraMs,
+        );
         if (reply.ok && reply.differences) answers[at] = reply.differences[0] ?? null;
         tried[at] = 1;
       }
@@ -989,18 +1141,27 @@ export class RdkitChemEngine implements ChemEngine {
     const rest = pairs.flatMap((_, i) => (tried[i] ? [] : [i]));
     for (let at = 0; at < rest.length; at += SAR_CHUNK) {
       const chunk = rest.slice(at, at + SAR_CHUNK);
-      const reply = await this.call<SarReply>({ type: 'pairDifferences', pairs: chunk.map(pairAt), core: options.core ?? null, timeoutSeconds, mcs: false }, this.requestLimitMs + SAR_ITEM_MS * chunk.length);
+      const reply = await this.call<SarReply>(
+        { type: 'pairDifferences', pairs: chunk.map(pairAt), core: options.core ?? null, timeoutSeconds, mcs: false },
+        this.requestLimitMs + SAR_ITEM_MS * chunk.length,
+      );
       if (reply.ok && reply.differences) chunk.forEach((i, k) => (answers[i] = reply.differences![k] ?? null));
     }
     options.onProgress?.(pairs.length, pairs.length);
     return answers;
   }
 
-  async mcs(smiles: readonly string[], options: SarWorkOptions & { timeoutSeconds?: number; completeRings?: boolean } = {}): Promise<{ smarts: string; smiles: string | null; timedOut: boolean } | null> {
+  async mcs(
+    smiles: readonly string[],
+    options: SarWorkOptions & { timeoutSeconds?: number; completeRings?: boolean } = {},
+  ): Promise<{ smarts: string; smiles: string | null; timedOut: boolean } | null> {
     const { sample, timeoutSeconds } = mcsSample(this.sarInputs(smiles), options.timeoutSeconds);
     if (sample.length < 2) return null;
     if (options.signal?.aborted) throw new ChemSearchCancelled('The SAR work was cancelled.');
-    const reply = await this.call<SarReply>({ type: 'mcs', smiles: sample, timeoutSeconds, completeRings: options.completeRings ?? true }, this.requestLimitMs + timeoutSeconds * 1000);
+    const reply = await this.call<SarReply>(
+      { type: 'mcs', smiles: sample, timeoutSeconds, completeRings: options.completeRings ?? true },
+      this.requestLimitMs + timeoutSeconds * 1000,
+    );
     if (!reply.ok) throw new Error(reply.error ?? 'RDKit failed to find the maximum common substructure.');
     options.onProgress?.(smiles.length, smiles.length);
     return reply.smarts ? { smarts: reply.smarts, smiles: reply.smiles ?? null, timedOut: reply.timedOut === true } : null;
@@ -1023,16 +1184,25 @@ export class RdkitChemEngine implements ChemEngine {
   async substructure(query: ChemQuery, options: SearchOptions = {}): Promise<StructureHits> {
     // Checked first on one worker: a bad query is a 400 before any work, not N worker failures.
     const described = await this.describe(query);
-    return { ...(await this.runJob({ type: 'substructure', query, maxAtoms: this.queryLimits.atoms, ...candidatesOf(options) }, options)), query: described };
+    return {
+      ...(await this.runJob({ type: 'substructure', query, maxAtoms: this.queryLimits.atoms, ...candidatesOf(options) }, options)),
+      query: described,
+    };
   }
 
   async similarity(query: ChemQuery, range: { min: number; max: number }, options: SearchOptions = {}): Promise<StructureHits> {
-    if (query.kind === 'smarts') throw new ChemInputError('Similarity compares whole molecules: enter a SMILES or a molfile, not a SMARTS pattern.');
+    if (query.kind === 'smarts')
+      throw new ChemInputError('Similarity compares whole molecules: enter a SMILES or a molfile, not a SMARTS pattern.');
     const described = await this.describe(query);
     if (!described.morgan) throw new ChemInputError('RDKit could not compute a fingerprint for the query.');
     // Every hit is needed to know the most similar ones: a first page is cut after sorting.
     const nearest = options.nearest && options.nearest > 0 ? { nearest: options.nearest } : {};
-    const found = sortBySimilarity(await this.runJob({ type: 'similarity', morgan: described.morgan, min: range.min, max: range.max, ...nearest, ...candidatesOf(options) }, { ...options, limit: 0 }));
+    const found = sortBySimilarity(
+      await this.runJob(
+        { type: 'similarity', morgan: described.morgan, min: range.min, max: range.max, ...nearest, ...candidatesOf(options) },
+        { ...options, limit: 0 },
+      ),
+    );
     // Each worker sends what passed its own k-th best: the nearest of all are the first k.
     const hits = { ...(nearest.nearest ? firstOf(found, nearest.nearest) : found), query: described };
     const limit = options.limit ?? 0;

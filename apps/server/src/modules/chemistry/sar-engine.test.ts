@@ -7,7 +7,10 @@ import { RdkitChemEngine, TRAP_MESSAGE } from './rdkit-engine.ts';
  * sar/analysis/freewilson-series.test.ts). The SAR work reads no structure index, so the engine
  * is built without a database: nothing here starts the index load.
  */
-const ANILIDES = Array.from({ length: 240 }, (_, i) => `O=C(Nc1ccc(${['C', 'Cl', 'F', 'OC', 'C#N', 'Br'][i % 6]})cc1)c1cc${['c', 'c(C)', 'c(O)', 'c(N)'][i % 4]}cn1`);
+const ANILIDES = Array.from(
+  { length: 240 },
+  (_, i) => `O=C(Nc1ccc(${['C', 'Cl', 'F', 'OC', 'C#N', 'Br'][i % 6]})cc1)c1cc${['c', 'c(C)', 'c(O)', 'c(N)'][i % 4]}cn1`,
+);
 const CORE = { kind: 'smiles' as const, text: 'O=C(Nc1ccc([*:1])cc1)c1ccc([*:2])cn1', desalt: false };
 
 describe('chemistry engine: SAR operations', () => {
@@ -70,10 +73,22 @@ describe('chemistry engine: SAR operations', () => {
     // Meta-substituted N-methylbenzamides written from either side of the ring: matched as they
     // come (NoSymmetrization), the two meta positions split the series between two labels.
     const groups = ['Cl', 'F', 'C', 'OC', 'Br', 'C#N'];
-    const series = groups.flatMap((g) => [`CNC(=O)c1cccc(${g})c1`, `CNC(=O)c1cc(${g})ccc1`, `CNC(=O)c1ccc(F)c(${g})c1`, `CNC(=O)c1cc(${g})c(F)cc1`]);
+    const series = groups.flatMap((g) => [
+      `CNC(=O)c1cccc(${g})c1`,
+      `CNC(=O)c1cc(${g})ccc1`,
+      `CNC(=O)c1ccc(F)c(${g})c1`,
+      `CNC(=O)c1cc(${g})c(F)cc1`,
+    ]);
     const core = [{ kind: 'smiles' as const, text: 'CNC(=O)c1ccccc1', desalt: false }];
     const asMatched = await engine.decomposeOnOneWorker(core, series, 'NoSymmetrization');
-    const labelsOf = (rows: typeof asMatched.rows, group: string) => new Set(rows.flatMap((row) => Object.entries(row!.rgroups).filter(([, g]) => g?.replace(/\[\*:\d+\]/, '*') === `${group}*` || g?.replace(/\[\*:\d+\]/, '*') === `*${group}`).map(([label]) => label)));
+    const labelsOf = (rows: typeof asMatched.rows, group: string) =>
+      new Set(
+        rows.flatMap((row) =>
+          Object.entries(row!.rgroups)
+            .filter(([, g]) => g?.replace(/\[\*:\d+\]/, '*') === `${group}*` || g?.replace(/\[\*:\d+\]/, '*') === `*${group}`)
+            .map(([label]) => label),
+        ),
+      );
     expect(labelsOf(asMatched.rows, 'Cl').size).toBeGreaterThan(1);
     const result = await engine.decompose(core, series);
     expect(result.rows.every(Boolean)).toBe(true);
@@ -84,14 +99,27 @@ describe('chemistry engine: SAR operations', () => {
     const strip = (g: string | null) => (g === null ? null : g.replace(/\[\*:\d+\]/g, '*'));
     expect(result.labels).toHaveLength(greedy.labels.length);
     // Our label → Greedy's: the one holding the same substituents most often; then every row agrees under it.
-    const agree = (label: string, other: string) => result.rows.filter((row, i) => row!.rgroups[label] !== null && strip(row!.rgroups[label]!) === strip(greedy.rows[i]!.rgroups[other] ?? null)).length;
-    const toGreedy = new Map(result.labels.map((label) => [label, greedy.labels.reduce((best, other) => (agree(label, other) > agree(label, best) ? other : best))]));
+    const agree = (label: string, other: string) =>
+      result.rows.filter(
+        (row, i) => row!.rgroups[label] !== null && strip(row!.rgroups[label]!) === strip(greedy.rows[i]!.rgroups[other] ?? null),
+      ).length;
+    const toGreedy = new Map(
+      result.labels.map((label) => [
+        label,
+        greedy.labels.reduce((best, other) => (agree(label, other) > agree(label, best) ? other : best)),
+      ]),
+    );
     expect(new Set(toGreedy.values()).size).toBe(result.labels.length);
     for (const [i, row] of result.rows.entries()) {
-      for (const label of result.labels) expect(strip(row!.rgroups[label]!), `compound ${series[i]} at ${label}`).toBe(strip(greedy.rows[i]!.rgroups[toGreedy.get(label)!] ?? null));
+      for (const label of result.labels)
+        expect(strip(row!.rgroups[label]!), `compound ${series[i]} at ${label}`).toBe(
+          strip(greedy.rows[i]!.rgroups[toGreedy.get(label)!] ?? null),
+        );
     }
     for (const [i, row] of result.cores.length ? result.rows.entries() : []) {
-      expect(await engine.zip(result.cores[0]!, row!.rgroups)).toBe((await engine.describe({ kind: 'smiles', text: series[i]!, desalt: true })).smiles);
+      expect(await engine.zip(result.cores[0]!, row!.rgroups)).toBe(
+        (await engine.describe({ kind: 'smiles', text: series[i]!, desalt: true })).smiles,
+      );
     }
   });
 
@@ -109,7 +137,9 @@ describe('chemistry engine: SAR operations', () => {
     const refused = await engine.decompose([{ kind: 'smiles', text: 'C1CC[*:1]', desalt: false }], ANILIDES).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ChemInputError);
     expect((refused as Error).message).toMatch(/unclosed ring/);
-    await expect(engine.decompose([{ kind: 'smiles', text: 'C'.repeat(300), desalt: false }], ANILIDES)).rejects.toBeInstanceOf(ChemQueryRefused);
+    await expect(engine.decompose([{ kind: 'smiles', text: 'C'.repeat(300), desalt: false }], ANILIDES)).rejects.toBeInstanceOf(
+      ChemQueryRefused,
+    );
     await expect(engine.zip('c1ccccc1[*:1]', { R1: `${'C'.repeat(300)}[*:1]` })).rejects.toThrow(/R-group may have at most 250/);
     await expect(engine.zip('c1ccccc1[*:1]', { R1: 'C1CC[*:1]' })).rejects.toBeInstanceOf(ChemInputError);
   });
@@ -150,7 +180,14 @@ describe('chemistry engine: SAR operations', () => {
     expect(mcs?.timedOut).toBe(false);
     const covered = await engine.contains({ kind: 'smarts', text: mcs!.smarts, desalt: false }, ANILIDES);
     expect(covered.every(Boolean)).toBe(true);
-    expect(await engine.contains({ kind: 'smiles', text: 'c1ccc(Cl)cc1', desalt: false }, ANILIDES.slice(0, 6))).toEqual([false, true, false, false, false, false]);
+    expect(await engine.contains({ kind: 'smiles', text: 'c1ccc(Cl)cc1', desalt: false }, ANILIDES.slice(0, 6))).toEqual([
+      false,
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
     expect(await engine.mcs(['CCO'])).toBeNull();
   });
 

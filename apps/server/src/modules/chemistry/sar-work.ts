@@ -41,14 +41,16 @@ export function mcsSample(inputs: readonly string[], timeoutSeconds?: number): {
   return { sample, timeoutSeconds: seconds };
 }
 
-
 /**
  * The decomposition's result from the worker's rows (one per fitting molecule, in the order they
  * were added): each input gets its row or null; the distinct labelled cores are listed once; a
  * label that is hydrogen in every row (a position RDKit labelled but nothing substitutes) is left
  * out — `zip` puts hydrogen on any core label not given.
  */
-export function assembleDecomposition(fits: Uint8Array, rows: Record<string, string | null>[]): Omit<RGroupDecompositionResult, 'strategy'> {
+export function assembleDecomposition(
+  fits: Uint8Array,
+  rows: Record<string, string | null>[],
+): Omit<RGroupDecompositionResult, 'strategy'> {
   const fitting = fits.reduce((n, f) => n + f, 0);
   if (fitting !== rows.length) throw new Error(`RDKit returned ${rows.length} decomposed rows for ${fitting} fitting molecules.`);
   const cores: string[] = [];
@@ -109,7 +111,11 @@ function groupKey(smiles: string | null): string {
  * under which its R-groups agree most with the (label, R-group) pairs of the rows placed before it
  * (hydrogen counts as a group); ties keep the labels as matched. `labels`: every label of the core.
  */
-export function resolveSymmetry(rows: readonly (Groups | null)[], labels: readonly number[], permutations: readonly LabelPermutation[]): (Groups | null)[] {
+export function resolveSymmetry(
+  rows: readonly (Groups | null)[],
+  labels: readonly number[],
+  permutations: readonly LabelPermutation[],
+): (Groups | null)[] {
   const maps = permutations.map((pairs) => new Map(pairs)).filter((map) => [...map].some(([from, to]) => from !== to));
   if (!maps.length) return [...rows];
   const frequency = new Map<string, number>();
@@ -163,7 +169,10 @@ export function usedLabels(rows: readonly (Groups | null)[], given: readonly num
 }
 
 /** The rows of the parallel decomposition with the used labels renamed (`rename`), every row giving each label. */
-export function assembleRows(rows: readonly (Groups | null)[], rename: Map<number, number>): { labels: string[]; rows: RGroupDecompositionResult['rows'] } {
+export function assembleRows(
+  rows: readonly (Groups | null)[],
+  rename: Map<number, number>,
+): { labels: string[]; rows: RGroupDecompositionResult['rows'] } {
   const labels = [...rename.values()].sort((a, b) => a - b).map((n) => `R${n}`);
   return {
     labels,

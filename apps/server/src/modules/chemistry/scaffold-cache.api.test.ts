@@ -18,7 +18,11 @@ describe.each(ONE_DATABASE)('scaffold cache on %s', (kind) => {
     database = await openTestDatabase(kind);
     engine = new RdkitChemEngine(database.handle.db, { workers: 2 });
     for (const smiles of ['Cc1ccccc1', 'CCCCCC', 'CC(=O)c1ccc(-c2ccccc2)cc1']) {
-      const row = await database.handle.db.insertInto('structures').values({ smiles, canonical_smiles: smiles }).returning('str_id').executeTakeFirstOrThrow();
+      const row = await database.handle.db
+        .insertInto('structures')
+        .values({ smiles, canonical_smiles: smiles })
+        .returning('str_id')
+        .executeTakeFirstOrThrow();
       ids.push(Number(row.str_id));
     }
   }, 120_000);
@@ -46,7 +50,11 @@ describe.each(ONE_DATABASE)('scaffold cache on %s', (kind) => {
     const db = database.handle.db;
     await db.updateTable('structures').set({ smiles: 'CC1CCCCC1', canonical_smiles: 'CC1CCCCC1' }).where('str_id', '=', ids[0]!).execute();
     expect((await scaffoldsOf(db, engine, [ids[0]!, ids[2]!])).get(ids[0]!)).toBe('C1CCCCC1');
-    const { rows } = await sql<{ fresh: boolean }>`SELECT c.smiles_md5 = md5(s.canonical_smiles) AS fresh, c.scaffold FROM structure_scaffolds c JOIN structures s USING (str_id) WHERE str_id = ${ids[0]}`.execute(db);
+    const { rows } = await sql<{
+      fresh: boolean;
+    }>`SELECT c.smiles_md5 = md5(s.canonical_smiles) AS fresh, c.scaffold FROM structure_scaffolds c JOIN structures s USING (str_id) WHERE str_id = ${ids[0]}`.execute(
+      db,
+    );
     expect(rows).toEqual([{ fresh: true, scaffold: 'C1CCCCC1' }]);
   });
 });

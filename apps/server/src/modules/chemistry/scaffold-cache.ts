@@ -11,7 +11,12 @@ import { readStructureCache, writeStructureCache } from './structure-cache.ts';
  */
 
 /** Scaffold per str_id (null: no ring, or RDKit cannot read the structure); ids not in `structures` are left out. */
-export async function scaffoldsOf(db: Kysely<Database>, engine: ChemEngine, strIds: readonly number[], options: SarWorkOptions = {}): Promise<Map<number, string | null>> {
+export async function scaffoldsOf(
+  db: Kysely<Database>,
+  engine: ChemEngine,
+  strIds: readonly number[],
+  options: SarWorkOptions = {},
+): Promise<Map<number, string | null>> {
   const out = new Map<number, string | null>();
   const missing: { strId: number; smiles: string }[] = [];
   for (const [strId, row] of await readStructureCache(db, 'structure_scaffolds', strIds)) {
@@ -24,6 +29,10 @@ export async function scaffoldsOf(db: Kysely<Database>, engine: ChemEngine, strI
     options,
   );
   missing.forEach((m, i) => out.set(m.strId, found[i] ?? null));
-  await writeStructureCache(db, 'structure_scaffolds', missing.map((m) => ({ ...m, value: out.get(m.strId) ?? null })));
+  await writeStructureCache(
+    db,
+    'structure_scaffolds',
+    missing.map((m) => ({ ...m, value: out.get(m.strId) ?? null })),
+  );
   return out;
 }

@@ -72,7 +72,8 @@ function expected(sorted: Uint8Array[], query: Uint8Array, min: number, max: num
   return found;
 }
 
-const answer = ({ rows, sims }: { rows: number[]; sims: number[] }) => rows.map((row, i) => [row, sims[i]!] as [number, number]).sort((a, b) => a[0] - b[0]);
+const answer = ({ rows, sims }: { rows: number[]; sims: number[] }) =>
+  rows.map((row, i) => [row, sims[i]!] as [number, number]).sort((a, b) => a[0] - b[0]);
 
 describe('similarRows (bit-sliced Tanimoto)', () => {
   it('finds exactly the rows of the plain definition, with their values, at every threshold', () => {
@@ -82,7 +83,14 @@ describe('similarRows (bit-sliced Tanimoto)', () => {
       let banded = 0;
       // Row 0 has no bits; the others are spread over the bit counts.
       for (const q of [0, 40, 200, 513, 998]) {
-        for (const [min, max] of [[0, 1], [0.3, 1], [0.5, 0.8], [0.7, 1], [0.85, 1], [1, 1]] as const) {
+        for (const [min, max] of [
+          [0, 1],
+          [0.3, 1],
+          [0.5, 0.8],
+          [0.7, 1],
+          [0.85, 1],
+          [1, 1],
+        ] as const) {
           const want = expected(sorted, sorted[q]!, min, max);
           expect(answer(similarRows(shard, sorted[q]!, min, max)), `seed ${seed} query ${q} [${min}, ${max}]`).toEqual(want);
           // Not vacuous: the row itself at least, and others in a band below 1.

@@ -11,15 +11,37 @@ import { ATOMIC_NUMBER } from './smiles-graph.mjs';
 import { ATOM_COLUMNS, BOND_COLUMNS, BOND_TYPES, CompiledQuery, RING_BOND_COUNTS } from './substructure-match.mjs';
 
 const AROMATIC_SYMBOLS = new Map([
-  ['c', 6], ['n', 7], ['o', 8], ['s', 16], ['p', 15], ['b', 5], ['se', 34], ['te', 52], ['as', 33], ['si', 14],
+  ['c', 6],
+  ['n', 7],
+  ['o', 8],
+  ['s', 16],
+  ['p', 15],
+  ['b', 5],
+  ['se', 34],
+  ['te', 52],
+  ['as', 33],
+  ['si', 14],
 ]);
 /** The two-letter elements of RDKit's SMARTS lexer (smarts.ll), read before any shorter token. */
 const SMARTS_ELEMENTS = new Set(
-  ('He Li Be Ne Na Mg Al Si Ar Ca Sc Ti Cr Mn Co Fe Ni Cu Zn Ga Ge As Se Kr Rb Sr Zr Nb Mo Tc Ru Rh Pd Ag Cd In Sn Sb Te ' +
+  (
+    'He Li Be Ne Na Mg Al Si Ar Ca Sc Ti Cr Mn Co Fe Ni Cu Zn Ga Ge As Se Kr Rb Sr Zr Nb Mo Tc Ru Rh Pd Ag Cd In Sn Sb Te ' +
     'Xe Cs Ba La Ce Pr Nd Pm Sm Eu Gd Tb Dy Ho Er Tm Yb Lu Hf Ta Re Os Ir Pt Au Hg Tl Pb Bi Po At Rn Fr Ra Ac Th Pa Np Pu ' +
-    'Am Cm Bk Cf Es Fm Md No Lr Rf Db Sg Bh Hs Mt Ds Rg Cn Fl Lv').split(' '),
+    'Am Cm Bk Cf Es Fm Md No Lr Rf Db Sg Bh Hs Mt Ds Rg Cn Fl Lv'
+  ).split(' '),
 );
-const ORGANIC = new Map([['B', 5], ['C', 6], ['N', 7], ['O', 8], ['P', 15], ['S', 16], ['F', 9], ['I', 53], ['Cl', 17], ['Br', 35]]);
+const ORGANIC = new Map([
+  ['B', 5],
+  ['C', 6],
+  ['N', 7],
+  ['O', 8],
+  ['P', 15],
+  ['S', 16],
+  ['F', 9],
+  ['I', 53],
+  ['Cl', 17],
+  ['Br', 35],
+]);
 
 const aliphaticElement = (z) => (az, aromatic) => (az === z && !aromatic ? T : F);
 

@@ -9,6 +9,7 @@ describe('withRingPerception (smarts-rings.mjs)', () => {
   });
 
   it('leaves queries RDKit already handles, and ones it cannot safely prefix, as they are', () => {
-    for (const smarts of ['[$(C=O)]', 'N!@N', '[R2]', '[Br,Rb]-[$(C=O)]', '[13$(C@C)]', 'c1ccccc1']) expect(withRingPerception(smarts)).toBe(smarts);
+    for (const smarts of ['[$(C=O)]', 'N!@N', '[R2]', '[Br,Rb]-[$(C=O)]', '[13$(C@C)]', 'c1ccccc1'])
+      expect(withRingPerception(smarts)).toBe(smarts);
   });
 });

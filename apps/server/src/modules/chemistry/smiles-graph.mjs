@@ -42,8 +42,26 @@ BOND_OF[CH('\\')] = DIRECTIONAL;
 const DUMMY = 255;
 const ORGANIC_Z = new Uint8Array(256);
 const ORGANIC_AROMATIC = new Uint8Array(256);
-for (const [symbol, z] of [['B', 5], ['C', 6], ['N', 7], ['O', 8], ['P', 15], ['S', 16], ['F', 9], ['I', 53], ['*', DUMMY]]) ORGANIC_Z[CH(symbol)] = z;
-for (const [symbol, z] of [['b', 5], ['c', 6], ['n', 7], ['o', 8], ['p', 15], ['s', 16]]) {
+for (const [symbol, z] of [
+  ['B', 5],
+  ['C', 6],
+  ['N', 7],
+  ['O', 8],
+  ['P', 15],
+  ['S', 16],
+  ['F', 9],
+  ['I', 53],
+  ['*', DUMMY],
+])
+  ORGANIC_Z[CH(symbol)] = z;
+for (const [symbol, z] of [
+  ['b', 5],
+  ['c', 6],
+  ['n', 7],
+  ['o', 8],
+  ['p', 15],
+  ['s', 16],
+]) {
   ORGANIC_Z[CH(symbol)] = z;
   ORGANIC_AROMATIC[CH(symbol)] = 1;
 }
@@ -107,7 +125,8 @@ export class SmilesGraph {
       const c = b[i];
       if (c === LPAREN) {
         // RDKit refuses a branch that opens with a ring closure or is empty: "C(1…", "C()".
-        if (prev < 0 || depth >= this.branch.length || i + 1 >= to || isDigit(b[i + 1]) || b[i + 1] === PERCENT || b[i + 1] === RPAREN) return false;
+        if (prev < 0 || depth >= this.branch.length || i + 1 >= to || isDigit(b[i + 1]) || b[i + 1] === PERCENT || b[i + 1] === RPAREN)
+          return false;
         this.branch[depth++] = prev;
         i++;
       } else if (c === RPAREN) {
@@ -285,7 +304,19 @@ export class SmilesGraph {
    * and `ringBonds`; only SMARTS with ring primitives ask for it.
    */
   findRings() {
-    const { atoms, start, nbr, nbrBond, nbrRing, ringBonds, dfsOrder: order, dfsLow: low, dfsEntry: entry, dfsCursor: cursor, dfsStack: stack } = this;
+    const {
+      atoms,
+      start,
+      nbr,
+      nbrBond,
+      nbrRing,
+      ringBonds,
+      dfsOrder: order,
+      dfsLow: low,
+      dfsEntry: entry,
+      dfsCursor: cursor,
+      dfsStack: stack,
+    } = this;
     order.fill(-1, 0, atoms);
     ringBonds.fill(0, 0, atoms);
     nbrRing.fill(0, 0, start[atoms]);

@@ -28,7 +28,11 @@ export interface StoredRow {
 }
 
 /** The kept row of each structure that exists (ids not in `structures` are left out). */
-export async function readStructureCache(db: Kysely<Database>, table: StructureCacheTable, strIds: readonly number[]): Promise<Map<number, StoredRow>> {
+export async function readStructureCache(
+  db: Kysely<Database>,
+  table: StructureCacheTable,
+  strIds: readonly number[],
+): Promise<Map<number, StoredRow>> {
   if (!strIds.length) return new Map();
   const { rows } = await sql<{ str_id: string | number; smiles: string; value: string | null; known: boolean }>`
     SELECT s.str_id, s.canonical_smiles AS smiles, c.${sql.ref(COLUMNS[table])} AS value, (c.smiles_md5 IS NOT NULL AND c.smiles_md5 = md5(s.canonical_smiles)) AS known
@@ -38,7 +42,11 @@ export async function readStructureCache(db: Kysely<Database>, table: StructureC
 }
 
 /** Keeps each structure's value computed from `smiles` (its canonical SMILES), replacing an older one. */
-export async function writeStructureCache(db: Kysely<Database>, table: StructureCacheTable, entries: readonly { strId: number; smiles: string; value: string | null }[]): Promise<void> {
+export async function writeStructureCache(
+  db: Kysely<Database>,
+  table: StructureCacheTable,
+  entries: readonly { strId: number; smiles: string; value: string | null }[],
+): Promise<void> {
   const column = sql.ref(COLUMNS[table]);
   for (let at = 0; at < entries.length; at += INSERT_BATCH) {
     const part = entries.slice(at, at + INSERT_BATCH);

@@ -43,7 +43,11 @@ export class StructureLookups {
       let hits: StructureHits;
       if (input.category === 'exact') {
         const described = await this.engine.describe(chem);
-        const rows = await this.db.selectFrom('structures').select('str_id').where(sql<boolean>`md5(canonical_smiles) = md5(${described.smiles ?? ''})`).execute();
+        const rows = await this.db
+          .selectFrom('structures')
+          .select('str_id')
+          .where(sql<boolean>`md5(canonical_smiles) = md5(${described.smiles ?? ''})`)
+          .execute();
         const ids = Float64Array.from(rows, (r) => Number(r.str_id));
         hits = { ids, complete: true, total: ids.length, searched: await this.structureCount(), query: described };
       } else {
@@ -51,7 +55,11 @@ export class StructureLookups {
         const bounded = AbortSignal.any([signal, AbortSignal.timeout(this.previewLimitMs)]);
         hits =
           input.category === 'similarity'
-            ? await this.engine.similarity(chem, { min: input.similarityMin ?? DEFAULT_SIMILARITY_MIN, max: input.similarityMax ?? DEFAULT_SIMILARITY_MAX }, { limit: input.limit, signal: bounded, ...(input.similarityNearest ? { nearest: input.similarityNearest } : {}) })
+            ? await this.engine.similarity(
+                chem,
+                { min: input.similarityMin ?? DEFAULT_SIMILARITY_MIN, max: input.similarityMax ?? DEFAULT_SIMILARITY_MAX },
+                { limit: input.limit, signal: bounded, ...(input.similarityNearest ? { nearest: input.similarityNearest } : {}) },
+              )
             : await this.engine.substructure(chem, { limit: input.limit, signal: bounded });
       }
       const described = hits.query ?? { atoms: 0 };
@@ -67,7 +75,9 @@ export class StructureLookups {
     } catch (error) {
       if (error instanceof ChemInputError) throw badRequest(chemInputMessage(input, error.message));
       if (isChemStopped(error)) {
-        throw badRequest(`The preview stopped after ${this.previewLimitMs / 1000} s: the query is too generic to preview. The search itself runs longer; add atoms or ring detail to make it faster.`);
+        throw badRequest(
+          `The preview stopped after ${this.previewLimitMs / 1000} s: the query is too generic to preview. The search itself runs longer; add atoms or ring detail to make it faster.`,
+        );
       }
       throw error;
     }
@@ -76,7 +86,13 @@ export class StructureLookups {
   /** `key` is upper case, a whole key or its first block (checked by the contract). */
   async byInchikey(key: string): Promise<{ match: 'exact' | 'skeleton' | 'none'; structures: StructureHit[]; more: boolean }> {
     if (INCHIKEY_PATTERN.test(key)) {
-      const exact = await this.db.selectFrom('structures').select('str_id').where('inchikey', '=', key).orderBy('str_id').limit(LOOKUP_LIMIT + 1).execute();
+      const exact = await this.db
+        .selectFrom('structures')
+        .select('str_id')
+        .where('inchikey', '=', key)
+        .orderBy('str_id')
+        .limit(LOOKUP_LIMIT + 1)
+        .execute();
       if (exact.length) return { match: 'exact', ...(await this.listed(exact)) };
     }
     // The first block is indexed (left(inchikey, 14), migration 0004).
@@ -98,7 +114,9 @@ export class StructureLookups {
 
   async countByProperties(properties: StructureProperties): Promise<{ count: number; total: number }> {
     const predicate = propertyPredicate(properties);
-    const { rows } = await sql<{ count: number }>`SELECT count(*)::int AS count FROM structures s ${predicate ? sql`WHERE ${predicate}` : sql``}`.execute(this.db);
+    const { rows } = await sql<{
+      count: number;
+    }>`SELECT count(*)::int AS count FROM structures s ${predicate ? sql`WHERE ${predicate}` : sql``}`.execute(this.db);
     return { count: rows[0]?.count ?? 0, total: await this.structureCount() };
   }
 
@@ -115,9 +133,12 @@ export class StructureLookups {
     const columns = Object.keys(PROPERTY_FIELDS) as PropertyColumn[];
     // Column names come from the contract's fixed list, never from a request.
     const selects = columns.map(
-      (c) => sql`min(${sql.ref(c)})::float8 AS ${sql.ref(`${c}_min`)}, max(${sql.ref(c)})::float8 AS ${sql.ref(`${c}_max`)}, count(${sql.ref(c)})::int AS ${sql.ref(`${c}_n`)}`,
+      (c) =>
+        sql`min(${sql.ref(c)})::float8 AS ${sql.ref(`${c}_min`)}, max(${sql.ref(c)})::float8 AS ${sql.ref(`${c}_max`)}, count(${sql.ref(c)})::int AS ${sql.ref(`${c}_n`)}`,
     );
-    const { rows } = await sql<Record<string, number | null>>`SELECT count(*)::int AS structures, ${sql.join(selects)} FROM structures`.execute(this.db);
+    const { rows } = await sql<
+      Record<string, number | null>
+    >`SELECT count(*)::int AS structures, ${sql.join(selects)} FROM structures`.execute(this.db);
     const row = rows[0] ?? {};
     const value: PropertyRanges = {
       structures: Number(row.structures ?? 0),

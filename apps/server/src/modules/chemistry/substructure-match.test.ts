@@ -13,7 +13,8 @@ import { Matcher, moleculeQueryOf, type CompiledQuery } from './substructure-mat
  * leave the rest to RDKit. Every answer must be RDKit's: here each (query, structure) pair is
  * decided both ways, RDKit's being a SubstructLibrary of trusted SMILES as the engine used before.
  */
-const SUBSET = process.env.CHEMBL_SUBSET ?? path.resolve(import.meta.dirname, '../../../../../../shared/data/chembl-subset/chembl_subset.db');
+const SUBSET =
+  process.env.CHEMBL_SUBSET ?? path.resolve(import.meta.dirname, '../../../../../../shared/data/chembl-subset/chembl_subset.db');
 const subsetAvailable = process.env.CHEMBL_SUBSET !== 'off' && fs.existsSync(SUBSET);
 if (!subsetAvailable) console.warn(`Skipping the ChEMBL part of the substructure match parity: ${SUBSET} is absent.`);
 
@@ -47,21 +48,116 @@ const TARGETS = [
 ];
 /** Queries as a chemist types them (the workers get RDKit's canonical SMILES of each). */
 const QUERIES = [
-  'c1ccccc1', 'C(=O)N', 'c1ccncc1', 'CC', 'C=O', 'O=C[O-]', 'Cc1ncsc1', 'c1ccc2ccccc2c1', 'C1CCCCC1', 'Cl',
-  '[Na+]', 'N#N', 'C=C', 'CN(C)C', 'c1cc[se]c1', '[2H]C', '[13CH3]C', 'C[N+](C)(C)C', '[O-]C=O', 'N->[Cu+2]',
-  'c1ccc(-c2ccccc2)cc1', 'C1CC2CCC1C2', 'O=c1[nH]cnc2nc[nH]c12', 'CO[Si](C)(C)C', 'S=O', '[H]N', 'C/C=C/C', 'N',
-  'CC', 'NC',
+  'c1ccccc1',
+  'C(=O)N',
+  'c1ccncc1',
+  'CC',
+  'C=O',
+  'O=C[O-]',
+  'Cc1ncsc1',
+  'c1ccc2ccccc2c1',
+  'C1CCCCC1',
+  'Cl',
+  '[Na+]',
+  'N#N',
+  'C=C',
+  'CN(C)C',
+  'c1cc[se]c1',
+  '[2H]C',
+  '[13CH3]C',
+  'C[N+](C)(C)C',
+  '[O-]C=O',
+  'N->[Cu+2]',
+  'c1ccc(-c2ccccc2)cc1',
+  'C1CC2CCC1C2',
+  'O=c1[nH]cnc2nc[nH]c12',
+  'CO[Si](C)(C)C',
+  'S=O',
+  '[H]N',
+  'C/C=C/C',
+  'N',
+  'CC',
+  'NC',
 ];
 
 /** SMARTS as public collections write them: ring primitives, recursion, counts, charges, lists, negation, two-letter elements. */
 const SMARTS = [
-  'N!@N', '[$(N!@N),$([N;R0]=[N;R0])]', 'N@N', '[R]c1ccccc1', 'C(=O)!@N', 'c1ccccc1', 'C(=O)N', '[#6]1:[#6]:[#6]:[#6]:[#6]:[#6]:1',
-  '[$([NX3;H2,H1;!$(NC=O)])]', '[$(C(=O)[OH]),$(C(=O)[O-])]', '[F,Cl,Br,I]', '[r5]', '[R2]', 'c-[#7;!R]', '[#7;+]', '[C;X4;H2]',
-  '[$(c1ccccc1)]-[$(c1ccncc1)]', '[Cl,Br,I]', '[$([#7;R]);$(n)]', '[$(C(=O)[OH]),$(C=O)]-[$([c;r6])]', '[CX3](=O)[OX2H1]',
-  '[NX3][CX3](=[OX1])[#6]', '[#6][CX3](=O)[#6]', '[SX4](=O)(=O)[NX3]', 'c[N+](=O)[O-]', '[nH]', '[n;H0;X3]', 'a:a-a', '[!#6;!#1]~[!#6;!#1]',
-  '[Na,K]', '[Se,se]', '[Si]', '[c;!$(c=*)]', 'C=,#C', '[C;!R]=[C;!R]', 'O=[C,S]-,:[N,n]', '[#8]-[#6]=[#8]', 'C-&!@C', '[D3]', '[x3]',
-  '[$(*~[#7])&a]', 'C~*~*~N', '[CH3]C', 'N#C-c', 'c:c', '[C;R0]-[N;R]', '[R0;#6]=O', 'C@C', '[x3]', '[x2;c]', '[r5;n]', '[R2]~[R2]', 'c1ccccc1-!@c', '[R]', 'C!@C', '[C;R0]', '[#7;R0]', '[x2]', 'C=1CCCCC-1', 'C-1CCCCC=1', 'C%(1)CC1.C1CC%(1)', 'C%(10)CC%10',
-  '[N,n]', '[c]', '[!c]', '[C,c]', '[O,o]', '[#6:1]-[#8:2]', 'N~[Cu]', '[#7]-,~[#29]', '[#6]/[#6]=[#6]/[#6]', '[2H]', '[13C]', 'S(=O)(=O)', '[O;H1,-1]', 'Br.Cl',
+  'N!@N',
+  '[$(N!@N),$([N;R0]=[N;R0])]',
+  'N@N',
+  '[R]c1ccccc1',
+  'C(=O)!@N',
+  'c1ccccc1',
+  'C(=O)N',
+  '[#6]1:[#6]:[#6]:[#6]:[#6]:[#6]:1',
+  '[$([NX3;H2,H1;!$(NC=O)])]',
+  '[$(C(=O)[OH]),$(C(=O)[O-])]',
+  '[F,Cl,Br,I]',
+  '[r5]',
+  '[R2]',
+  'c-[#7;!R]',
+  '[#7;+]',
+  '[C;X4;H2]',
+  '[$(c1ccccc1)]-[$(c1ccncc1)]',
+  '[Cl,Br,I]',
+  '[$([#7;R]);$(n)]',
+  '[$(C(=O)[OH]),$(C=O)]-[$([c;r6])]',
+  '[CX3](=O)[OX2H1]',
+  '[NX3][CX3](=[OX1])[#6]',
+  '[#6][CX3](=O)[#6]',
+  '[SX4](=O)(=O)[NX3]',
+  'c[N+](=O)[O-]',
+  '[nH]',
+  '[n;H0;X3]',
+  'a:a-a',
+  '[!#6;!#1]~[!#6;!#1]',
+  '[Na,K]',
+  '[Se,se]',
+  '[Si]',
+  '[c;!$(c=*)]',
+  'C=,#C',
+  '[C;!R]=[C;!R]',
+  'O=[C,S]-,:[N,n]',
+  '[#8]-[#6]=[#8]',
+  'C-&!@C',
+  '[D3]',
+  '[x3]',
+  '[$(*~[#7])&a]',
+  'C~*~*~N',
+  '[CH3]C',
+  'N#C-c',
+  'c:c',
+  '[C;R0]-[N;R]',
+  '[R0;#6]=O',
+  'C@C',
+  '[x3]',
+  '[x2;c]',
+  '[r5;n]',
+  '[R2]~[R2]',
+  'c1ccccc1-!@c',
+  '[R]',
+  'C!@C',
+  '[C;R0]',
+  '[#7;R0]',
+  '[x2]',
+  'C=1CCCCC-1',
+  'C-1CCCCC=1',
+  'C%(1)CC1.C1CC%(1)',
+  'C%(10)CC%10',
+  '[N,n]',
+  '[c]',
+  '[!c]',
+  '[C,c]',
+  '[O,o]',
+  '[#6:1]-[#8:2]',
+  'N~[Cu]',
+  '[#7]-,~[#29]',
+  '[#6]/[#6]=[#6]/[#6]',
+  '[2H]',
+  '[13C]',
+  'S(=O)(=O)',
+  '[O;H1,-1]',
+  'Br.Cl',
 ];
 
 let rd: Awaited<ReturnType<typeof initRDKitModule>>;
@@ -98,7 +194,11 @@ function withSubset(limit: number): string[] {
   const targets = [...TARGETS];
   if (!subsetAvailable) return targets;
   const sqlite = new Database(SUBSET, { readonly: true, fileMustExist: true });
-  targets.push(...(sqlite.prepare('SELECT canonical_smiles FROM compound_structures ORDER BY molregno LIMIT ?').pluck().all(limit) as string[]).map(canonical));
+  targets.push(
+    ...(sqlite.prepare('SELECT canonical_smiles FROM compound_structures ORDER BY molregno LIMIT ?').pluck().all(limit) as string[]).map(
+      canonical,
+    ),
+  );
   sqlite.close();
   return targets;
 }
@@ -146,7 +246,8 @@ describe('substructure match of molecule queries equals RDKit', () => {
 
   it('leaves to RDKit the queries its rules do not cover: radicals, dummies', () => {
     // [N+](=O)[O-] alone has a radical on N; RDKit then matches no stored nitro group.
-    for (const text of ['[N+](=O)[O-]', '[CH2]C', '*c1ccccc1', '[O]', '[13CH3]', 'C[N+](C)C', 'CO[Si]']) expect(compiled(text), text).toBeNull();
+    for (const text of ['[N+](=O)[O-]', '[CH2]C', '*c1ccccc1', '[O]', '[13CH3]', 'C[N+](C)C', 'CO[Si]'])
+      expect(compiled(text), text).toBeNull();
     // A dative bond is matched by RDKit in its direction only: left to RDKit.
     expect(compiled('[NH3]->[Cu]')).toBeNull();
     expect(compiled('O=[N+]([O-])c1ccccc1')).not.toBeNull();
@@ -213,7 +314,9 @@ describe('substructure match of molecule queries equals RDKit', () => {
       mol.delete();
       return found;
     };
-    const outer = [...new Set([...QUERIES, 'NC=O', 'OC=O', 'CC(N)=O', 'O=C(O)c1ccccc1', 'NC(=O)c1ccncc1'])].filter((text) => compiled(text) !== null);
+    const outer = [...new Set([...QUERIES, 'NC=O', 'OC=O', 'CC(N)=O', 'O=C(O)c1ccccc1', 'NC(=O)c1ccncc1'])].filter(
+      (text) => compiled(text) !== null,
+    );
     const broken: string[] = [];
     let pairs = 0;
     for (const f of outer) {
@@ -233,20 +336,26 @@ describe('substructure match of molecule queries equals RDKit', () => {
     expect(pairs).toBeGreaterThan(40);
   });
 
-  it.skipIf(!subsetAvailable)('answers as RDKit over 3,000 ChEMBL structures, for typed fragments and for stored structures as queries', () => {
-    const sqlite = new Database(SUBSET, { readonly: true, fileMustExist: true });
-    const rows = sqlite.prepare('SELECT canonical_smiles FROM compound_structures ORDER BY molregno LIMIT 3000').pluck().all() as string[];
-    sqlite.close();
-    const targets: string[] = [];
-    for (const smiles of rows) {
-      const mol = rd.get_mol(smiles);
-      if (mol?.is_valid()) targets.push(mol.get_smiles());
-      mol?.delete();
-    }
-    const asQueries = targets.filter((_, i) => i % 60 === 0);
-    const { differ, hits, decided } = compare([...QUERIES, ...asQueries], targets);
-    expect(differ.slice(0, 5)).toEqual([]);
-    expect(decided).toBeGreaterThan(QUERIES.length + asQueries.length - 5);
-    expect(hits).toBeGreaterThan(10_000);
-  });
+  it.skipIf(!subsetAvailable)(
+    'answers as RDKit over 3,000 ChEMBL structures, for typed fragments and for stored structures as queries',
+    () => {
+      const sqlite = new Database(SUBSET, { readonly: true, fileMustExist: true });
+      const rows = sqlite
+        .prepare('SELECT canonical_smiles FROM compound_structures ORDER BY molregno LIMIT 3000')
+        .pluck()
+        .all() as string[];
+      sqlite.close();
+      const targets: string[] = [];
+      for (const smiles of rows) {
+        const mol = rd.get_mol(smiles);
+        if (mol?.is_valid()) targets.push(mol.get_smiles());
+        mol?.delete();
+      }
+      const asQueries = targets.filter((_, i) => i % 60 === 0);
+      const { differ, hits, decided } = compare([...QUERIES, ...asQueries], targets);
+      expect(differ.slice(0, 5)).toEqual([]);
+      expect(decided).toBeGreaterThan(QUERIES.length + asQueries.length - 5);
+      expect(hits).toBeGreaterThan(10_000);
+    },
+  );
 });

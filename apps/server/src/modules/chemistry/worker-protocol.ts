@@ -68,7 +68,9 @@ export type ToWorker =
   | ({ type: 'addShard'; requestId: number } & ShardPayload)
   | { type: 'dropShards'; requestId: number }
   | ({ type: 'substructure'; jobId: number; query: ChemQuery; limit: number; maxAtoms: number } & JobShards & JobCandidates & JobTest)
-  | ({ type: 'similarity'; jobId: number; morgan: Uint8Array; min: number; max: number; limit: number; nearest?: number } & JobShards & JobCandidates & JobTest)
+  | ({ type: 'similarity'; jobId: number; morgan: Uint8Array; min: number; max: number; limit: number; nearest?: number } & JobShards &
+      JobCandidates &
+      JobTest)
   | { type: 'cancel'; jobId: number }
   /** The index is in: compute the frequent fragments' answers while idle, from now on. */
   | { type: 'warmFragments' }
@@ -101,7 +103,15 @@ export type ToWorker =
    * what the remainders still share added; `mcs: false` skips FMCS (also on the remainders).
    * `extraMs`: FMCS rounds on the remainders start only while they end within this many ms of the call's start.
    */
-  | { type: 'pairDifferences'; requestId: number; pairs: [string, string][]; core: string | null; timeoutSeconds: number; mcs: boolean; extraMs?: number }
+  | {
+      type: 'pairDifferences';
+      requestId: number;
+      pairs: [string, string][];
+      core: string | null;
+      timeoutSeconds: number;
+      mcs: boolean;
+      extraMs?: number;
+    }
   | { type: 'contains'; requestId: number; query: ChemQuery; smiles: string[]; maxAtoms: number }
   /** Matched-pair cuts; `reference` (test hooks only): the previous way, every half read again (parity test, bench). */
   | { type: 'fragments'; requestId: number; smiles: string[]; reference?: boolean }
@@ -117,7 +127,17 @@ export type FromWorker =
    * and how many rows it holds. Substructure reports also tell how many rows passed the screen
    * (`candidates`) and how many of them RDKit matched (`byRdkit`).
    */
-  | { type: 'hits'; jobId: number; shardIds: number[]; sizes: number[]; searched: number[]; ids: Float64Array; sims?: Float64Array; candidates?: number; byRdkit?: number }
+  | {
+      type: 'hits';
+      jobId: number;
+      shardIds: number[];
+      sizes: number[];
+      searched: number[];
+      ids: Float64Array;
+      sims?: Float64Array;
+      candidates?: number;
+      byRdkit?: number;
+    }
   /** `complete`: every shard searched, none cut by the limit or dropped meanwhile. */
   | { type: 'done'; jobId: number; cancelled?: boolean; complete?: boolean; error?: string }
   | { type: 'failed'; jobId: number; error: string }

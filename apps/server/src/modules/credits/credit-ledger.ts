@@ -79,7 +79,12 @@ export async function changeCredits(trx: Kysely<Database>, movement: CreditMovem
 }
 
 /** A user's ledger page, newest first, with the number of rows. */
-export async function creditLedger(db: Kysely<Database>, userId: number, page: number, pageSize: number): Promise<{ rows: CreditEntry[]; total: number }> {
+export async function creditLedger(
+  db: Kysely<Database>,
+  userId: number,
+  page: number,
+  pageSize: number,
+): Promise<{ rows: CreditEntry[]; total: number }> {
   const [rows, count] = await Promise.all([
     db
       .selectFrom('credit_ledger as l')

@@ -17,7 +17,14 @@ export class AccountService {
     if (!user) throw notFound('No such user.');
     const [subscriptions, unread] = await Promise.all([
       // A subscription that has not started yet is not the user's yet (the web derives roles from end dates).
-      this.db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).where('start_date', '<=', sql<Date>`now()`).orderBy('position').orderBy('id').execute(),
+      this.db
+        .selectFrom('subscriptions')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('start_date', '<=', sql<Date>`now()`)
+        .orderBy('position')
+        .orderBy('id')
+        .execute(),
       this.db
         .selectFrom('notifications')
         .select(sql<number>`count(*)::int`.as('n'))
@@ -48,7 +55,9 @@ export class AccountService {
       .select([
         'u.email',
         'u.credit_balance',
-        sql<Date | null>`(select max(end_date) from subscriptions s where s.user_id = u.id and s.start_date <= now() and s.end_date > now())`.as('end_date'),
+        sql<Date | null>`(select max(end_date) from subscriptions s where s.user_id = u.id and s.start_date <= now() and s.end_date > now())`.as(
+          'end_date',
+        ),
       ])
       .where('u.id', '=', userId)
       .executeTakeFirst();

@@ -27,7 +27,7 @@ describe.each(DATABASES)('account calls on %s', (kind) => {
     expect(deriveProfileAccess(profile).currentRole).toBe('FLAT_FILE_ADMIN');
   });
 
-  it('counts only the caller\'s unread notifications in the profile', async () => {
+  it("counts only the caller's unread notifications in the profile", async () => {
     const login = await t.login('gostar-admin@demo.test');
     const other = await t.login('full-user@demo.test');
     const profileCount = async () => {
@@ -42,7 +42,7 @@ describe.each(DATABASES)('account calls on %s', (kind) => {
         { user_id: login.id, title: 'Unread one' },
         { user_id: login.id, title: 'Unread two' },
         { user_id: login.id, title: 'Already read', read_at: new Date() },
-        { user_id: other.id, title: 'Somebody else\'s' },
+        { user_id: other.id, title: "Somebody else's" },
       ])
       .execute();
     expect(await profileCount()).toBe(before + 2);
@@ -52,7 +52,12 @@ describe.each(DATABASES)('account calls on %s', (kind) => {
 
   it('answers subscription info: the low-credit user is expiring with 50 credits', async () => {
     const login = await t.login('lowcredit@demo.test');
-    const res = await t.call({ method: 'POST', url: '/api/dashboard/notifications/isSubscriptionRequired', headers: authHeaders(login), payload: { id: login.id } });
+    const res = await t.call({
+      method: 'POST',
+      url: '/api/dashboard/notifications/isSubscriptionRequired',
+      headers: authHeaders(login),
+      payload: { id: login.id },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.data).toMatchObject({ creditbalance: 50, userExpiring: true });
     const summary = await t.call({ method: 'GET', url: '/api/dashboard/subscription/summary', headers: authHeaders(login) });
@@ -63,16 +68,35 @@ describe.each(DATABASES)('account calls on %s', (kind) => {
 
   it('answers subscription info for a full user as not expiring, and 403 for another user’s id', async () => {
     const login = await t.login('full-user@demo.test');
-    const own = await t.call({ method: 'POST', url: '/api/dashboard/notifications/isSubscriptionRequired', headers: authHeaders(login), payload: { id: login.id } });
+    const own = await t.call({
+      method: 'POST',
+      url: '/api/dashboard/notifications/isSubscriptionRequired',
+      headers: authHeaders(login),
+      payload: { id: login.id },
+    });
     expect(own.data).toMatchObject({ creditbalance: 5000, userExpiring: false });
-    const other = await t.call({ method: 'POST', url: '/api/dashboard/notifications/isSubscriptionRequired', headers: authHeaders(login), payload: { id: login.id + 1 } });
+    const other = await t.call({
+      method: 'POST',
+      url: '/api/dashboard/notifications/isSubscriptionRequired',
+      headers: authHeaders(login),
+      payload: { id: login.id + 1 },
+    });
     expect(other.statusCode).toBe(403);
   });
 
   it('lists the caller’s login history with failed attempts and durations, newest first', async () => {
-    await t.call({ method: 'POST', url: '/api/pub/gostar/generate-token', payload: { username: 'evaluate-user@demo.test', password: 'nope-nope1' } });
+    await t.call({
+      method: 'POST',
+      url: '/api/pub/gostar/generate-token',
+      payload: { username: 'evaluate-user@demo.test', password: 'nope-nope1' },
+    });
     const first = await t.login('evaluate-user@demo.test');
-    await t.call({ method: 'POST', url: '/api/dashboard/logout', headers: authHeaders(first), payload: { user_id: first.id, sessionid: first.sessionId } });
+    await t.call({
+      method: 'POST',
+      url: '/api/dashboard/logout',
+      headers: authHeaders(first),
+      payload: { user_id: first.id, sessionid: first.sessionId },
+    });
     const second = await t.login('evaluate-user@demo.test');
     const res = await t.call({ method: 'GET', url: '/api/user/loginhistory', headers: authHeaders(second) });
     const rows = res.data.rows as Array<{ failed: boolean; logoutDate: string | null; TotalDuration_seconds: number | null }>;
@@ -87,7 +111,12 @@ describe.each(DATABASES)('account calls on %s', (kind) => {
     const login = await t.login('gostar-admin@demo.test');
     const url = '/api/dashboard/notifications/settings';
     const read = await t.call({ method: 'POST', url, headers: authHeaders(login), payload: { id: login.id } });
-    expect(read.data).toEqual({ notificationSettingsId: null, notificationSystemEmail: true, notificationDatabaseEmail: true, is_notification_email: true });
+    expect(read.data).toEqual({
+      notificationSettingsId: null,
+      notificationSystemEmail: true,
+      notificationDatabaseEmail: true,
+      is_notification_email: true,
+    });
     const settings = { notificationSystemEmail: false, notificationDatabaseEmail: true, is_notification_email: false };
     const saved = await t.call({ method: 'POST', url, headers: authHeaders(login), payload: { id: login.id, settings } });
     expect(saved.data).toMatchObject(settings);
@@ -100,11 +129,19 @@ describe.each(DATABASES)('account calls on %s', (kind) => {
   it('registers, e-mails a link, sets the password from it and logs in as an evaluating user', async () => {
     const email = 'new.chemist@pharma.test';
     const mark = await outboxMark(t.database.db);
-    const reg = await t.call({ method: 'POST', url: '/api/pub/account/register', payload: { email, firstName: 'Ada', lastName: 'Chem', organisation: 'Pharma' } });
+    const reg = await t.call({
+      method: 'POST',
+      url: '/api/pub/account/register',
+      payload: { email, firstName: 'Ada', lastName: 'Chem', organisation: 'Pharma' },
+    });
     expect(reg.statusCode).toBe(200);
     expect(String(reg.data.message)).toContain(email);
     // Before the link is used the account cannot log in.
-    const early = await t.call({ method: 'POST', url: '/api/pub/gostar/generate-token', payload: { username: email, password: 'whatever1' } });
+    const early = await t.call({
+      method: 'POST',
+      url: '/api/pub/gostar/generate-token',
+      payload: { username: email, password: 'whatever1' },
+    });
     expect(early.statusCode).toBe(403);
     const code = await linkCode(email, mark);
     const info = await t.call({ method: 'GET', url: `/api/pub/account/verify/${code}` });
@@ -118,12 +155,18 @@ describe.each(DATABASES)('account calls on %s', (kind) => {
     expect(deriveProfileAccess(profile.data as unknown as UserProfile).currentRole).toBe('EVALUATE_USER');
     // A used link is gone.
     expect((await t.call({ method: 'GET', url: `/api/pub/account/verify/${code}` })).statusCode).toBe(404);
-    expect((await t.call({ method: 'POST', url: `/api/pub/account/verify/${code}`, payload: { password: 'another tidal lantern' } })).statusCode).toBe(404);
+    expect(
+      (await t.call({ method: 'POST', url: `/api/pub/account/verify/${code}`, payload: { password: 'another tidal lantern' } })).statusCode,
+    ).toBe(404);
   });
 
   it('answers a registration of an existing address like any other and tells the owner by mail', async () => {
     const mark = await outboxMark(t.database.db);
-    const res = await t.call({ method: 'POST', url: '/api/pub/account/register', payload: { email: 'full-user@demo.test', firstName: 'X', lastName: 'Y' } });
+    const res = await t.call({
+      method: 'POST',
+      url: '/api/pub/account/register',
+      payload: { email: 'full-user@demo.test', firstName: 'X', lastName: 'Y' },
+    });
     expect(res.statusCode).toBe(200);
     const mail = await waitForMail(t.database.db, 'full-user@demo.test', mark);
     expect(mail.subject).toBe('You already have an account');
@@ -139,7 +182,9 @@ describe.each(DATABASES)('account calls on %s', (kind) => {
     const unknown = await t.call({ method: 'POST', url: '/api/pub/account/forgot-password', payload: { email: 'ghost@demo.test' } });
     expect(unknown.statusCode).toBe(200);
     const code = await linkCode(email, mark);
-    expect((await t.call({ method: 'POST', url: `/api/pub/account/verify/${code}`, payload: { password: 'quiet meadow compass' } })).statusCode).toBe(200);
+    expect(
+      (await t.call({ method: 'POST', url: `/api/pub/account/verify/${code}`, payload: { password: 'quiet meadow compass' } })).statusCode,
+    ).toBe(200);
     expect((await t.call({ method: 'GET', url: '/api/profile', headers: authHeaders(old) })).statusCode).toBe(401);
     expect((await t.login(email, 'quiet meadow compass')).username).toBe(email);
   });
@@ -156,9 +201,19 @@ describe.each(DATABASES)('account calls on %s', (kind) => {
     const me = await t.login(email);
     const other = await t.login(email);
     const url = '/api/user/change-password';
-    const wrong = await t.call({ method: 'POST', url, headers: authHeaders(me), payload: { currentPassword: 'bad', newPassword: 'copper violin orchard' } });
+    const wrong = await t.call({
+      method: 'POST',
+      url,
+      headers: authHeaders(me),
+      payload: { currentPassword: 'bad', newPassword: 'copper violin orchard' },
+    });
     expect(wrong.statusCode).toBe(400);
-    const ok = await t.call({ method: 'POST', url, headers: authHeaders(me), payload: { currentPassword: 'Demo!2345', newPassword: 'copper violin orchard' } });
+    const ok = await t.call({
+      method: 'POST',
+      url,
+      headers: authHeaders(me),
+      payload: { currentPassword: 'Demo!2345', newPassword: 'copper violin orchard' },
+    });
     expect(ok.statusCode).toBe(200);
     expect((await t.call({ method: 'GET', url: '/api/profile', headers: authHeaders(me) })).statusCode).toBe(200);
     expect((await t.call({ method: 'GET', url: '/api/profile', headers: authHeaders(other) })).statusCode).toBe(401);

@@ -19,15 +19,26 @@ export function registerDatasetRoutes(app: FastifyInstance, datasets: DatasetSer
     const caller = requireAuth(auth);
     const declared = Number(request.headers['content-length'] ?? 0);
     if (declared > maxUploadBytes) {
-      throw new HttpError(413, { message: `A dataset can be at most ${Math.round(maxUploadBytes / 1024 / 1024)} MiB; this file is larger.`, code: ERROR_CODES.validation });
+      throw new HttpError(413, {
+        message: `A dataset can be at most ${Math.round(maxUploadBytes / 1024 / 1024)} MiB; this file is larger.`,
+        code: ERROR_CODES.validation,
+      });
     }
     const body = request.body as Readable | undefined;
-    if (!body || typeof (body as Readable).on !== 'function') throw badRequest('Send the file itself as the body, with Content-Type application/octet-stream.', { field: 'file' });
-    return datasets.upload(caller, { datasetType: query.datasetType, fileName: query.fileName, roles: query.roles, description: query.description }, body, maxUploadBytes);
+    if (!body || typeof (body as Readable).on !== 'function')
+      throw badRequest('Send the file itself as the body, with Content-Type application/octet-stream.', { field: 'file' });
+    return datasets.upload(
+      caller,
+      { datasetType: query.datasetType, fileName: query.fileName, roles: query.roles, description: query.description },
+      body,
+      maxUploadBytes,
+    );
   });
 
   registerEndpoint(app, datasetEndpoints.requests, async ({ query, auth }) => datasets.requests(requireAuth(auth), query.flatFileReqType));
   registerEndpoint(app, datasetEndpoints.createRequest, async ({ body, auth }) => datasets.createRequest(requireAuth(auth), body));
   registerEndpoint(app, datasetEndpoints.cancelRequest, async ({ body, auth }) => datasets.cancelRequest(requireAuth(auth), body.id));
-  registerEndpoint(app, datasetEndpoints.updateRequest, async ({ body, auth }) => datasets.updateRequest(requireAuth(auth), body.id, body.status));
+  registerEndpoint(app, datasetEndpoints.updateRequest, async ({ body, auth }) =>
+    datasets.updateRequest(requireAuth(auth), body.id, body.status),
+  );
 }

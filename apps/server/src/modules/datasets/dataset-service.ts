@@ -29,7 +29,16 @@ const CONTENT_TYPE_OF: Record<string, string> = {
 
 const isAdmin = (auth: AuthContext) => auth.roles.includes('FLAT_FILE_ADMIN');
 
-type DatasetRow = { id: number; dataset_type: string; description: string; roles: string[]; file_id: number; uploaded_at: Date; file_name: string; byte_size: number };
+type DatasetRow = {
+  id: number;
+  dataset_type: string;
+  description: string;
+  roles: string[];
+  file_id: number;
+  uploaded_at: Date;
+  file_name: string;
+  byte_size: number;
+};
 
 function toDataset(row: DatasetRow): Dataset {
   return {
@@ -44,7 +53,16 @@ function toDataset(row: DatasetRow): Dataset {
   };
 }
 
-type RequestRow = { id: number; dataset_type: string; description: string; email: string; requested_on: Date; cancelled_by: string | null; status: string; updated_on: Date };
+type RequestRow = {
+  id: number;
+  dataset_type: string;
+  description: string;
+  email: string;
+  requested_on: Date;
+  cancelled_by: string | null;
+  status: string;
+  updated_on: Date;
+};
 
 function toRequest(row: RequestRow): DataRequest {
   return {
@@ -87,14 +105,18 @@ export class DatasetService {
 
   /** Spec `flatfile/userdownload/fetch`: the datasets the caller may download. */
   async list(auth: AuthContext, userName: string | undefined): Promise<DatasetList> {
-    if (userName && userName.toLowerCase() !== auth.email.toLowerCase() && !isAdmin(auth)) throw forbidden('You can only list your own datasets.');
+    if (userName && userName.toLowerCase() !== auth.email.toLowerCase() && !isAdmin(auth))
+      throw forbidden('You can only list your own datasets.');
     if (isAdmin(auth)) {
       const { rows } = await sql<DatasetRow>`${this.datasetQuery()} ORDER BY d.uploaded_at DESC, d.id DESC`.execute(this.db);
       return { havingFlatFileAccess: true, rows: rows.map(toDataset) };
     }
     const roles = await this.flatFileRoles(auth.userId);
     if (!roles.length) return { havingFlatFileAccess: false, rows: [] };
-    const { rows } = await sql<DatasetRow>`${this.datasetQuery()} WHERE d.roles && ${roles}::text[] ORDER BY d.uploaded_at DESC, d.id DESC`.execute(this.db);
+    const { rows } =
+      await sql<DatasetRow>`${this.datasetQuery()} WHERE d.roles && ${roles}::text[] ORDER BY d.uploaded_at DESC, d.id DESC`.execute(
+        this.db,
+      );
     return { havingFlatFileAccess: true, rows: rows.map(toDataset) };
   }
 
@@ -114,7 +136,15 @@ export class DatasetService {
   async logDownload(auth: AuthContext, dataset: Dataset): Promise<void> {
     await this.db
       .insertInto('download_logs')
-      .values({ user_id: auth.userId, kind: 'dataset', dataset_id: dataset.id, description: `Dataset · ${dataset.datasetType}`, file_name: dataset.flatfileName, file_size: dataset.flatfileSize, credits: 0 })
+      .values({
+        user_id: auth.userId,
+        kind: 'dataset',
+        dataset_id: dataset.id,
+        description: `Dataset · ${dataset.datasetType}`,
+        file_name: dataset.flatfileName,
+        file_size: dataset.flatfileSize,
+        credits: 0,
+      })
       .execute();
   }
 
@@ -122,17 +152,35 @@ export class DatasetService {
    * Stores an uploaded file as it streams in: the head is checked against the extension, the size
    * against FLAT_FILE_MAX_BYTES; a refused file leaves nothing behind.
    */
-  async upload(auth: AuthContext, meta: { datasetType: DatasetType; fileName: string; roles: Role[]; description: string }, body: Readable, maxBytes = FLAT_FILE_MAX_BYTES): Promise<Dataset> {
+  async upload(
+    auth: AuthContext,
+    meta: { datasetType: DatasetType; fileName: string; roles: Role[]; description: string },
+    body: Readable,
+    maxBytes = FLAT_FILE_MAX_BYTES,
+  ): Promise<Dataset> {
     const ext = flatFileExtension(meta.fileName);
-    if (!ext) throw badRequest(`Datasets can be ${['csv', 'tsv', 'txt', 'sdf', 'xlsx', 'zip', 'gz'].map((e) => `.${e}`).join(', ')} files; "${meta.fileName}" is not.`, { field: 'fileName' });
-    const file = await this.files.create({ purpose: 'dataset', ownerId: null, fileName: meta.fileName, contentType: CONTENT_TYPE_OF[ext] ?? 'application/octet-stream', expiresAt: null });
+    if (!ext)
+      throw badRequest(
+        `Datasets can be ${['csv', 'tsv', 'txt', 'sdf', 'xlsx', 'zip', 'gz'].map((e) => `.${e}`).join(', ')} files; "${meta.fileName}" is not.`,
+        { field: 'fileName' },
+      );
+    const file = await this.files.create({
+      purpose: 'dataset',
+      ownerId: null,
+      fileName: meta.fileName,
+      contentType: CONTENT_TYPE_OF[ext] ?? 'application/octet-stream',
+      expiresAt: null,
+    });
     try {
       let head = Buffer.alloc(0);
       let checked = false;
       for await (const piece of body) {
         const chunk = Buffer.isBuffer(piece) ? piece : Buffer.from(piece as Uint8Array);
         if (file.bytes + chunk.length > maxBytes) {
-          throw new HttpError(413, { message: `A dataset can be at most ${Math.round(maxBytes / 1024 / 1024)} MiB; this file is larger.`, code: ERROR_CODES.validation });
+          throw new HttpError(413, {
+            message: `A dataset can be at most ${Math.round(maxBytes / 1024 / 1024)} MiB; this file is larger.`,
+            code: ERROR_CODES.validation,
+          });
         }
         if (!checked) {
           head = Buffer.concat([head, chunk]);
@@ -151,7 +199,13 @@ export class DatasetService {
       await file.finish();
       const row = await this.db
         .insertInto('datasets')
-        .values({ dataset_type: meta.datasetType, description: meta.description, roles: meta.roles, file_id: file.fileId, uploaded_by: auth.userId })
+        .values({
+          dataset_type: meta.datasetType,
+          description: meta.description,
+          roles: meta.roles,
+          file_id: file.fileId,
+          uploaded_by: auth.userId,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       const { rows } = await sql<DatasetRow>`${this.datasetQuery()} WHERE d.id = ${row.id}::bigint`.execute(this.db);
@@ -165,7 +219,9 @@ export class DatasetService {
   // ------------------------------------------------------------------ requests for data
 
   private async request(id: number): Promise<RequestRow & { user_id: number }> {
-    const { rows } = await sql<RequestRow & { user_id: number }>`SELECT r.*, u.email FROM data_requests r JOIN users u ON u.id = r.user_id WHERE r.id = ${id}::bigint`.execute(this.db);
+    const { rows } = await sql<
+      RequestRow & { user_id: number }
+    >`SELECT r.*, u.email FROM data_requests r JOIN users u ON u.id = r.user_id WHERE r.id = ${id}::bigint`.execute(this.db);
     const row = rows[0];
     if (!row) throw notFound(`There is no request ${id}.`);
     return row;
@@ -174,12 +230,19 @@ export class DatasetService {
   async requests(auth: AuthContext, type: 'user' | 'all'): Promise<{ rows: DataRequest[] }> {
     if (type === 'all' && !isAdmin(auth)) throw forbidden('Only flat-file administrators see everyone’s requests.');
     const mine = type === 'user' ? sql`WHERE r.user_id = ${auth.userId}` : sql``;
-    const { rows } = await sql<RequestRow>`SELECT r.*, u.email FROM data_requests r JOIN users u ON u.id = r.user_id ${mine} ORDER BY r.id DESC LIMIT 1000`.execute(this.db);
+    const { rows } =
+      await sql<RequestRow>`SELECT r.*, u.email FROM data_requests r JOIN users u ON u.id = r.user_id ${mine} ORDER BY r.id DESC LIMIT 1000`.execute(
+        this.db,
+      );
     return { rows: rows.map(toRequest) };
   }
 
   async createRequest(auth: AuthContext, body: { datasetType: DatasetType; description: string }): Promise<DataRequest> {
-    const row = await this.db.insertInto('data_requests').values({ user_id: auth.userId, dataset_type: body.datasetType, description: body.description }).returning('id').executeTakeFirstOrThrow();
+    const row = await this.db
+      .insertInto('data_requests')
+      .values({ user_id: auth.userId, dataset_type: body.datasetType, description: body.description })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     return toRequest(await this.request(Number(row.id)));
   }
 
@@ -202,7 +265,10 @@ export class DatasetService {
       .where('status', 'in', [...OPEN_REQUEST_STATUSES])
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) === 0) {
-      throw new HttpError(409, { message: `This request is ${row.status.replace('_', ' ')} already and cannot change any more.`, code: ERROR_CODES.conflict });
+      throw new HttpError(409, {
+        message: `This request is ${row.status.replace('_', ' ')} already and cannot change any more.`,
+        code: ERROR_CODES.conflict,
+      });
     }
     return toRequest(await this.request(Number(row.id)));
   }

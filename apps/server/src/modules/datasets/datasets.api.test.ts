@@ -21,7 +21,8 @@ describe.each(DATABASES)('datasets and requests on %s', (kind) => {
   let flatOnly: LoginResult;
   let evaluator: LoginResult;
   const get = (url: string, login: LoginResult) => t.call({ method: 'GET', url, headers: authHeaders(login) });
-  const post = (url: string, payload: unknown, login: LoginResult) => t.call({ method: 'POST', url, headers: authHeaders(login), payload: payload as object });
+  const post = (url: string, payload: unknown, login: LoginResult) =>
+    t.call({ method: 'POST', url, headers: authHeaders(login), payload: payload as object });
   const upload = (query: Record<string, string>, body: Buffer, login: LoginResult = admin, headers: Record<string, string> = {}) =>
     t.call({
       method: 'PUT',
@@ -40,10 +41,21 @@ describe.each(DATABASES)('datasets and requests on %s', (kind) => {
   afterAll(() => t.close());
 
   it('lets FLAT_FILE_ADMIN upload datasets that the users of their roles list and download, and nobody else', async () => {
-    const forFull = await upload({ datasetType: 'Structures', fileName: 'structures-2026.csv', roles: 'FULL_USER', description: 'All structures' }, CSV);
+    const forFull = await upload(
+      { datasetType: 'Structures', fileName: 'structures-2026.csv', roles: 'FULL_USER', description: 'All structures' },
+      CSV,
+    );
     expect(forFull.statusCode, forFull.body).toBe(200);
-    expect(forFull.data).toMatchObject({ datasetType: 'Structures', flatfileName: 'structures-2026.csv', flatfileSize: CSV.length, roles: ['FULL_USER'] });
-    const forFlatOnly = await upload({ datasetType: 'Activities', fileName: 'activities.csv.gz', roles: 'FLAT_FILE_ONLY' }, Buffer.from([0x1f, 0x8b, 8, 0, 0, 0]));
+    expect(forFull.data).toMatchObject({
+      datasetType: 'Structures',
+      flatfileName: 'structures-2026.csv',
+      flatfileSize: CSV.length,
+      roles: ['FULL_USER'],
+    });
+    const forFlatOnly = await upload(
+      { datasetType: 'Activities', fileName: 'activities.csv.gz', roles: 'FLAT_FILE_ONLY' },
+      Buffer.from([0x1f, 0x8b, 8, 0, 0, 0]),
+    );
     expect(forFlatOnly.statusCode, forFlatOnly.body).toBe(200);
     // Roles as repeated keys (how the web client sends a list) mean the same as a comma list.
     const twoRoles = await t.call({
@@ -54,13 +66,16 @@ describe.each(DATABASES)('datasets and requests on %s', (kind) => {
     });
     expect(twoRoles.data.roles).toEqual(['EVALUATE_USER', 'DOWNLOAD_EVALUATOR']);
 
-    const listOf = async (login: LoginResult) => (await get(`/api/security/flatfile/userdownload/fetch?userName=${encodeURIComponent(login.username)}`, login)).data;
+    const listOf = async (login: LoginResult) =>
+      (await get(`/api/security/flatfile/userdownload/fetch?userName=${encodeURIComponent(login.username)}`, login)).data;
     expect(((await listOf(full)).rows as Json[]).map((r) => r.flatfileName)).toEqual(['structures-2026.csv']);
     expect(((await listOf(flatOnly)).rows as Json[]).map((r) => r.flatfileName)).toEqual(['activities.csv.gz']);
     expect(await listOf(evaluator)).toEqual({ havingFlatFileAccess: false, rows: [] });
     expect(((await listOf(admin)).rows as Json[]).length).toBe(3);
     // Someone else's list: 403.
-    expect((await get(`/api/security/flatfile/userdownload/fetch?userName=${encodeURIComponent(flatOnly.username)}`, full)).statusCode).toBe(403);
+    expect(
+      (await get(`/api/security/flatfile/userdownload/fetch?userName=${encodeURIComponent(flatOnly.username)}`, full)).statusCode,
+    ).toBe(403);
 
     const fileId = forFull.data.fileId as number;
     const got = await post('/api/dashboard/downloadfile', { fileId }, full);
@@ -81,12 +96,21 @@ describe.each(DATABASES)('datasets and requests on %s', (kind) => {
   });
 
   it('refuses uploads that are not what their name says, too large or for no role, and keeps nothing of them', async () => {
-    const refused = async (query: Record<string, string>, body: Buffer, status: number, message: RegExp, headers: Record<string, string> = {}) => {
+    const refused = async (
+      query: Record<string, string>,
+      body: Buffer,
+      status: number,
+      message: RegExp,
+      headers: Record<string, string> = {},
+    ) => {
       const answer = await upload({ datasetType: 'Structures', roles: 'FULL_USER', ...query }, body, admin, headers);
       expect(answer.statusCode, answer.body).toBe(status);
       expect(answer.data.message).toMatch(message);
     };
-    const before = await t.database.db.selectFrom('stored_files').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await t.database.db
+      .selectFrom('stored_files')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     await refused({ fileName: 'tool.exe' }, CSV, 400, /\.csv.*"tool\.exe" is not/);
     await refused({ fileName: 'archive.zip' }, CSV, 400, /not a ZIP archive/);
     await refused({ fileName: 'book.xlsx' }, CSV, 400, /not a XLSX workbook/);
@@ -96,12 +120,18 @@ describe.each(DATABASES)('datasets and requests on %s', (kind) => {
     await refused({ fileName: 'big.csv' }, CSV, 413, /at most 256 MiB/, { 'content-length': String(300 * 1024 * 1024) });
     await refused({ fileName: 'x.csv', roles: 'GOSTAR_ADMIN' }, CSV, 400, /roles/);
     await refused({ fileName: 'x.csv', datasetType: 'Everything' }, CSV, 400, /datasetType/);
-    const after = await t.database.db.selectFrom('stored_files').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.database.db
+      .selectFrom('stored_files')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
   it('refuses a file name that is a path, holds markup or control characters, or is a reserved device name, with a 400 that says why', async () => {
-    const before = await t.database.db.selectFrom('stored_files').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await t.database.db
+      .selectFrom('stored_files')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const cases: Array<[string, RegExp]> = [
       ['../../../var/x.csv', /is a path/],
       ['/etc/cron.d/x.csv', /is a path/],
@@ -123,7 +153,10 @@ describe.each(DATABASES)('datasets and requests on %s', (kind) => {
       expect(answer.statusCode, `${fileName}: ${answer.body}`).toBe(400);
       expect(String(answer.data.message), fileName).toMatch(message);
     }
-    const after = await t.database.db.selectFrom('stored_files').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.database.db
+      .selectFrom('stored_files')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
 
     // A plain name with spaces, accents and brackets is kept as given, and downloads under that name (RFC 6266 encoded).
@@ -138,7 +171,14 @@ describe.each(DATABASES)('datasets and requests on %s', (kind) => {
 
   it('refuses a name that only looks plain — edge spaces, a device name before spaces, invisible direction or zero-width characters — instead of storing it', async () => {
     const stored = async () =>
-      Number((await t.database.db.selectFrom('stored_files').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await t.database.db
+            .selectFrom('stored_files')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await stored();
     const cases: Array<[string, RegExp]> = [
       [' lead.csv', /may not start or end with a dot or a space/],
@@ -162,7 +202,11 @@ describe.each(DATABASES)('datasets and requests on %s', (kind) => {
     const uploaded = await upload({ datasetType: 'Structures', roles: 'FULL_USER', fileName: 'legacy.csv' }, CSV);
     expect(uploaded.statusCode, uploaded.body).toBe(200);
     // No migration renamed old rows: the header alone must make them safe.
-    await t.database.db.updateTable('stored_files').set({ file_name: '../../../var/"Résumé"\r\nSet-Cookie: a=1;.csv' }).where('id', '=', uploaded.data.fileId as number).execute();
+    await t.database.db
+      .updateTable('stored_files')
+      .set({ file_name: '../../../var/"Résumé"\r\nSet-Cookie: a=1;.csv' })
+      .where('id', '=', uploaded.data.fileId as number)
+      .execute();
     const got = await post('/api/dashboard/downloadfile', { fileId: uploaded.data.fileId }, full);
     expect(got.statusCode, got.body).toBe(200);
     expect(got.headers['set-cookie']).toBeUndefined();
@@ -175,12 +219,22 @@ describe.each(DATABASES)('datasets and requests on %s', (kind) => {
   });
 
   it('keeps requests for data to their owner: create, list, cancel with cancelled_by; the admin sees and moves them all', async () => {
-    const created = await post('/api/security/flatfile/request/create', { datasetType: 'Targets', description: 'Kinase targets with UniProt ids, as CSV' }, full);
+    const created = await post(
+      '/api/security/flatfile/request/create',
+      { datasetType: 'Targets', description: 'Kinase targets with UniProt ids, as CSV' },
+      full,
+    );
     expect(created.statusCode, created.body).toBe(200);
     expect(created.data).toMatchObject({ datasetType: 'Targets', requestedBy: full.username, status: 'pending', cancelled_by: null });
     const id = created.data.id as number;
-    const second = await post('/api/security/flatfile/request/create', { datasetType: 'Assays', description: 'Binding assays of 2024 and later' }, full);
-    expect((await post('/api/security/flatfile/request/create', { datasetType: 'Assays', description: 'short' }, full)).statusCode).toBe(400);
+    const second = await post(
+      '/api/security/flatfile/request/create',
+      { datasetType: 'Assays', description: 'Binding assays of 2024 and later' },
+      full,
+    );
+    expect((await post('/api/security/flatfile/request/create', { datasetType: 'Assays', description: 'short' }, full)).statusCode).toBe(
+      400,
+    );
 
     const mine = (await get('/api/security/flatfile/request/fetch?flatFileReqType=user', full)).data.rows as Json[];
     expect(mine.map((r) => r.id)).toEqual([second.data.id, id]);
@@ -197,8 +251,13 @@ describe.each(DATABASES)('datasets and requests on %s', (kind) => {
 
     const all = (await get('/api/security/flatfile/request/fetch?flatFileReqType=all', admin)).data.rows as Json[];
     expect(all.map((r) => r.id)).toEqual(expect.arrayContaining([id, second.data.id]));
-    expect((await post('/api/security/flatfile/request/status', { id: second.data.id, status: 'in_progress' }, admin)).data).toMatchObject({ status: 'in_progress' });
-    expect((await post('/api/security/flatfile/request/cancel', { id: second.data.id }, admin)).data).toMatchObject({ status: 'cancelled', cancelled_by: admin.username });
+    expect((await post('/api/security/flatfile/request/status', { id: second.data.id, status: 'in_progress' }, admin)).data).toMatchObject({
+      status: 'in_progress',
+    });
+    expect((await post('/api/security/flatfile/request/cancel', { id: second.data.id }, admin)).data).toMatchObject({
+      status: 'cancelled',
+      cancelled_by: admin.username,
+    });
     expect((await post('/api/security/flatfile/request/cancel', { id: 999_999 }, full)).statusCode).toBe(404);
   });
 });

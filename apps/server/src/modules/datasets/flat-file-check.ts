@@ -42,13 +42,16 @@ export function flatFileProblem(ext: FlatFileExtension, head: Buffer, complete: 
   switch (ext) {
     case 'zip':
     case 'xlsx':
-      return startsWith(head, [0x50, 0x4b, 0x03, 0x04]) ? null : `This is not a ${ext === 'zip' ? 'ZIP archive' : 'XLSX workbook'} (it does not start as one).`;
+      return startsWith(head, [0x50, 0x4b, 0x03, 0x04])
+        ? null
+        : `This is not a ${ext === 'zip' ? 'ZIP archive' : 'XLSX workbook'} (it does not start as one).`;
     case 'gz':
       return startsWith(head, [0x1f, 0x8b]) ? null : 'This is not a gzip file (it does not start as one).';
     case 'sdf':
       if (!isUtf8Text(head, complete)) return 'An SDF must be text; this file is binary.';
       if (complete && !head.includes('$$$$')) return 'This SDF has no record end ($$$$): it is not a structure file.';
-      if (!complete && !head.includes('M  END') && !head.includes('$$$$')) return 'This does not look like an SDF (no molblock end in its first 64 KB).';
+      if (!complete && !head.includes('M  END') && !head.includes('$$$$'))
+        return 'This does not look like an SDF (no molblock end in its first 64 KB).';
       return null;
     default:
       return isUtf8Text(head, complete) ? null : `A .${ext} file must be UTF-8 text; this one is binary or in another encoding.`;

@@ -16,7 +16,10 @@ export interface DynamicQueryModule {
 }
 
 /** Registers the dynamic query's endpoints (packages/contracts/src/dynamic-query.ts; docs/dynamic-query.md). */
-export function registerDynamicQueryRoutes(app: FastifyInstance, { db, exports, runner, settings = DEFAULT_DQ_SETTINGS }: DynamicQueryModule): DynamicQueryService {
+export function registerDynamicQueryRoutes(
+  app: FastifyInstance,
+  { db, exports, runner, settings = DEFAULT_DQ_SETTINGS }: DynamicQueryModule,
+): DynamicQueryService {
   const service = new DynamicQueryService(db, exports, settings);
   registerEndpoint(app, dynamicQueryEndpoints.getTableColumns, async ({ body }) => service.tableColumns(body.entity));
   registerEndpoint(app, dynamicQueryEndpoints.run, async ({ body }) => service.run(body));

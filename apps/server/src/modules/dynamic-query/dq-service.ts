@@ -1,6 +1,14 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import type { DqEntity, DqExportRequest, DqQuery, DqRunRequest, DqRunResponse, DqSavedQuery, DqTableColumnsResponse } from '@kb/contracts/dynamic-query';
+import type {
+  DqEntity,
+  DqExportRequest,
+  DqQuery,
+  DqRunRequest,
+  DqRunResponse,
+  DqSavedQuery,
+  DqTableColumnsResponse,
+} from '@kb/contracts/dynamic-query';
 import { DQ_ENTITIES, DQ_ENTITY_KEYS, DQ_LIMITS, dqColumnInfo, dqEntity, dqEntityInfo, dqQueryProblem } from '@kb/contracts/dynamic-query';
 import type { ResultRow } from '@kb/contracts/results';
 import { ERROR_CODES } from '@kb/contracts/errors';
@@ -68,7 +76,10 @@ export class DynamicQueryService {
     } catch (error) {
       if ((error as { code?: string }).code === QUERY_CANCELED) {
         const seconds = Math.round(this.settings.statementTimeoutMs / 1000);
-        throw badRequest(`This query ran longer than ${seconds} s and was stopped. Narrow it with a filter (an id, a type, a name) or sort by another column.`, { field: 'filters' });
+        throw badRequest(
+          `This query ran longer than ${seconds} s and was stopped. Narrow it with a filter (an id, a type, a name) or sort by another column.`,
+          { field: 'filters' },
+        );
       }
       throw error;
     }
@@ -76,7 +87,10 @@ export class DynamicQueryService {
 
   /** Rows matching, counted up to `cap` (a whole-table count at millions of rows would stall). */
   private async count(trx: Kysely<Database>, entity: DqEntity, parts: QueryParts, cap: number): Promise<number> {
-    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT 1 ${fromClause(entity, parts.filtered.map((f) => f.column))}
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT 1 ${fromClause(
+      entity,
+      parts.filtered.map((f) => f.column),
+    )}
       WHERE ${whereClause(parts)} LIMIT ${cap + 1}) AS capped`.execute(trx);
     return rows[0]?.n ?? 0;
   }
@@ -104,7 +118,13 @@ export class DynamicQueryService {
   // ------------------------------------------------------------ saved queries
 
   async listSaved(auth: AuthContext): Promise<{ queries: DqSavedQuery[] }> {
-    const rows = await this.db.selectFrom('dynamic_queries').selectAll().where('user_id', '=', auth.userId).orderBy('updated_at', 'desc').orderBy('id', 'desc').execute();
+    const rows = await this.db
+      .selectFrom('dynamic_queries')
+      .selectAll()
+      .where('user_id', '=', auth.userId)
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
     return { queries: rows.map(toSaved) };
   }
 
@@ -114,10 +134,22 @@ export class DynamicQueryService {
     return this.db.transaction().execute(async (trx) => {
       // One user's saves run one at a time, so the limit holds under concurrent saves.
       await trx.selectFrom('users').select('id').where('id', '=', auth.userId).forUpdate().execute();
-      const existing = await trx.selectFrom('dynamic_queries').select('id').where('user_id', '=', auth.userId).where('name', '=', name).executeTakeFirst();
+      const existing = await trx
+        .selectFrom('dynamic_queries')
+        .select('id')
+        .where('user_id', '=', auth.userId)
+        .where('name', '=', name)
+        .executeTakeFirst();
       if (!existing) {
-        const { n } = await trx.selectFrom('dynamic_queries').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', auth.userId).executeTakeFirstOrThrow();
-        if (Number(n) >= DQ_LIMITS.savedPerUser) throw badRequest(`You have ${DQ_LIMITS.savedPerUser} saved queries, the most one user may keep. Delete one first.`, { field: 'name' });
+        const { n } = await trx
+          .selectFrom('dynamic_queries')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('user_id', '=', auth.userId)
+          .executeTakeFirstOrThrow();
+        if (Number(n) >= DQ_LIMITS.savedPerUser)
+          throw badRequest(`You have ${DQ_LIMITS.savedPerUser} saved queries, the most one user may keep. Delete one first.`, {
+            field: 'name',
+          });
       }
       const row = await trx
         .insertInto('dynamic_queries')
@@ -158,12 +190,20 @@ export class DynamicQueryService {
     }
     const extra = [sql`${primaryKeyExpr(entity)} AS ${sql.id(TITLE_FIELD)}`];
     if (smiles) extra.push(sql`${smiles.expr} AS ${sql.id(SMILES_FIELD)}`);
-    const needs = [...parts.selected, ...parts.filtered.map((f) => f.column), ...(parts.sort.column ? [parts.sort.column] : []), ...(smiles?.needs ?? [])];
+    const needs = [
+      ...parts.selected,
+      ...parts.filtered.map((f) => f.column),
+      ...(parts.sort.column ? [parts.sort.column] : []),
+      ...(smiles?.needs ?? []),
+    ];
     const rows = await this.bounded(async (trx) => {
       const counted = await this.count(trx, entity, parts, DQ_LIMITS.maxExportRows);
       if (counted === 0) throw badRequest('Nothing to export: no row matches this query.', { field: 'filters' });
       if (counted > DQ_LIMITS.maxExportRows) {
-        throw badRequest(`One dynamic-query export holds at most ${DQ_LIMITS.maxExportRows.toLocaleString('en-US')} rows; this query has more. Add a filter.`, { field: 'filters' });
+        throw badRequest(
+          `One dynamic-query export holds at most ${DQ_LIMITS.maxExportRows.toLocaleString('en-US')} rows; this query has more. Add a filter.`,
+          { field: 'filters' },
+        );
       }
       if (request.expectedCredits !== undefined && request.expectedCredits !== counted) {
         throw new HttpError(409, {
@@ -182,13 +222,28 @@ export class DynamicQueryService {
       // Yes/no values are written as text; dates are already YYYY-MM-DD text.
       type: column.type === 'boolean' ? 'text' : column.type,
     }));
-    for (const row of rows) for (const column of parts.selected) if (column.type === 'boolean' && row[column.key] !== null) row[column.key] = row[column.key] ? 'yes' : 'no';
-    return this.exports.createPrepared(auth, null, { source: 'dynamicquery', tab: entity.tab, format: request.format, label: `Dynamic query ${entity.label}`, columns, rows });
+    for (const row of rows)
+      for (const column of parts.selected)
+        if (column.type === 'boolean' && row[column.key] !== null) row[column.key] = row[column.key] ? 'yes' : 'no';
+    return this.exports.createPrepared(auth, null, {
+      source: 'dynamicquery',
+      tab: entity.tab,
+      format: request.format,
+      label: `Dynamic query ${entity.label}`,
+      columns,
+      rows,
+    });
   }
 }
 
 type SavedRow = { id: number; name: string; query: unknown; created_at: Date; updated_at: Date };
 
 function toSaved(row: SavedRow): DqSavedQuery {
-  return { id: Number(row.id), name: row.name, query: row.query as DqQuery, createdAt: row.created_at.toISOString(), updatedAt: row.updated_at.toISOString() };
+  return {
+    id: Number(row.id),
+    name: row.name,
+    query: row.query as DqQuery,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
 }

@@ -124,7 +124,9 @@ export interface QueryParts {
 export function resolveQuery(entity: DqEntity, query: DqQuery): QueryParts {
   const selected = [...new Set(query.columns)].map((key) => dqColumn(entity, key)!);
   const filtered = query.filters.map((filter) => ({ column: dqColumn(entity, filter.column)!, filter }));
-  const sort = query.sort ? { column: dqColumn(entity, query.sort.column)!, direction: query.sort.direction } : { column: null, direction: 'asc' as const };
+  const sort = query.sort
+    ? { column: dqColumn(entity, query.sort.column)!, direction: query.sort.direction }
+    : { column: null, direction: 'asc' as const };
   return { selected, filtered, sort };
 }
 

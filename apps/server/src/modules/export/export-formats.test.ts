@@ -89,10 +89,20 @@ describe('export formats', () => {
     const TEXTS = ['=', '=HYPERLINK("http://x")', '+A1', '@SUM(A1)', '-2+3', '\t=1+1', '+1'];
     // In the CSV: an apostrophe before each, but "+1", text that is exactly a number (no formula), stays.
     const CSV_TEXTS = ["'=", `'=HYPERLINK("http://x")`, "'+A1", "'@SUM(A1)", "'-2+3", "'\t=1+1", '+1'];
-    const source = TEXTS.map((text, index) => ({ [TITLE_FIELD]: index + 1, [SMILES_FIELD]: 'C', act_id: index + 1, relation: '=', name: text, p: index % 2 ? -1.5 : '-2.25' }));
+    const source = TEXTS.map((text, index) => ({
+      [TITLE_FIELD]: index + 1,
+      [SMILES_FIELD]: 'C',
+      act_id: index + 1,
+      relation: '=',
+      name: text,
+      p: index % 2 ? -1.5 : '-2.25',
+    }));
     const written = async (format: ExportFormat) => {
       const out = { chunks: [] as Buffer[], write: async (data: Buffer | string) => void out.chunks.push(Buffer.from(data)) };
-      const molblocks = async (smiles: readonly string[]) => smiles.map(() => '\n     RDKit          2D\n\n  1  0  0  0  0  0  0  0  0  0999 V2000\n    0.0000    0.0000    0.0000 C   0  0\nM  END\n');
+      const molblocks = async (smiles: readonly string[]) =>
+        smiles.map(
+          () => '\n     RDKit          2D\n\n  1  0  0  0  0  0  0  0  0  0999 V2000\n    0.0000    0.0000    0.0000 C   0  0\nM  END\n',
+        );
       const writer = createFormatWriter({ format, columns, sink: out, sheetName: 'Activities', molblocks });
       await writer.rows(source);
       await writer.end();
@@ -146,7 +156,11 @@ describe('export formats', () => {
     const asked: string[][] = [];
     const molblocks = async (smiles: readonly string[]) => {
       asked.push([...smiles]);
-      return smiles.map((s) => (s === 'bad' ? null : `\n     RDKit          2D\n\n  1  0  0  0  0  0  0  0  0  0999 V2000\n    0.0000    0.0000    0.0000 C   0  0\nM  END\n`));
+      return smiles.map((s) =>
+        s === 'bad'
+          ? null
+          : `\n     RDKit          2D\n\n  1  0  0  0  0  0  0  0  0  0999 V2000\n    0.0000    0.0000    0.0000 C   0  0\nM  END\n`,
+      );
     };
     const writer = createFormatWriter({ format: 'sdf', columns: COLUMNS, sink: out, sheetName: 'x', molblocks });
     await writer.rows([
@@ -167,8 +181,9 @@ describe('export formats', () => {
     for (const stored of ['mol2', 'toString']) {
       // What the database hands back is only typed, not checked: simulate a value outside the enum.
       const format = JSON.parse(JSON.stringify(stored)) as ExportFormat;
-      expect(() => createFormatWriter({ format, columns: COLUMNS, sink: sink(), sheetName: 'x', molblocks: async () => [] }))
-        .toThrow(`No writer for the export format "${stored}".`);
+      expect(() => createFormatWriter({ format, columns: COLUMNS, sink: sink(), sheetName: 'x', molblocks: async () => [] })).toThrow(
+        `No writer for the export format "${stored}".`,
+      );
     }
   });
 
@@ -195,8 +210,14 @@ describe('every CSV and XLSX the product writes', () => {
 
   it('uses no other CSV or spreadsheet writer, and writes XLSX only in export-formats.ts', () => {
     expect(sources.length).toBeGreaterThan(100);
-    expect(sources.filter((file) => /from '(csv-stringify|papaparse|json2csv|@json2csv|fast-csv|@fast-csv|xlsx|write-excel-file)[/']/.test(text(file)))).toEqual([]);
-    expect(sources.filter((file) => /WorkbookWriter\(|new ExcelJS\.Workbook\(|\.xlsx\.write|writeBuffer\(/.test(text(file)))).toEqual(['apps/server/src/modules/export/export-formats.ts']);
+    expect(
+      sources.filter((file) =>
+        /from '(csv-stringify|papaparse|json2csv|@json2csv|fast-csv|@fast-csv|xlsx|write-excel-file)[/']/.test(text(file)),
+      ),
+    ).toEqual([]);
+    expect(sources.filter((file) => /WorkbookWriter\(|new ExcelJS\.Workbook\(|\.xlsx\.write|writeBuffer\(/.test(text(file)))).toEqual([
+      'apps/server/src/modules/export/export-formats.ts',
+    ]);
   });
 
   it('makes every CSV answer, stored CSV and CSV download from contracts/csv.ts (in the file or a module it imports)', () => {
@@ -206,7 +227,9 @@ describe('every CSV and XLSX the product writes', () => {
       seen.add(file);
       const source = text(file);
       if (source.includes("from '@kb/contracts/csv'")) return true;
-      return [...source.matchAll(/from '(\.{1,2}\/[^']+\.tsx?)'/g)].some((m) => usesRule(path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1]!)), seen));
+      return [...source.matchAll(/from '(\.{1,2}\/[^']+\.tsx?)'/g)].some((m) =>
+        usesRule(path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1]!)), seen),
+      );
     };
     const writers = sources.filter((file) => /type\(\s*'text\/csv|type: 'text\/csv|contentType: 'text\/csv|csv: \(o\) =>/.test(text(file)));
     // The trackers' answer, the demo datasets, the results export, the audit log and the onboarding template.

@@ -109,7 +109,11 @@ class XlsxWriter implements FormatWriter {
     // The streaming writer: rows are committed as they come and never held all at once.
     this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: this.out, useStyles: true, useSharedStrings: false });
     this.sheet = this.workbook.addWorksheet(sheetName.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
-    this.sheet.columns = columns.map((column) => ({ header: column.label, key: column.key, width: Math.min(60, Math.max(10, column.label.length + 2)) }));
+    this.sheet.columns = columns.map((column) => ({
+      header: column.label,
+      key: column.key,
+      width: Math.min(60, Math.max(10, column.label.length + 2)),
+    }));
     const header = this.sheet.getRow(1);
     header.font = { bold: true };
     header.eachCell((cell) => (cell.numFmt = TEXT_FORMAT));
@@ -150,7 +154,10 @@ function sdfValue(value: unknown): string {
 
 /** A data field's name: the column's label, as the CSV header has it; angle brackets and line breaks would end the name early. */
 export function sdfFieldName(label: string): string {
-  return label.replace(/[<>\r\n]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return label
+    .replace(/[<>\r\n]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** Molblocks kept per SMILES: an Activities-tab SDF repeats each structure for each of its activities. */

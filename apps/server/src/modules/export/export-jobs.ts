@@ -72,7 +72,11 @@ export class ExportJobRunner {
     for (let job = await this.claim(); job && !this.stopped; job = await this.claim()) {
       ran += 1;
       if (job.attempts > MAX_ATTEMPTS) {
-        await this.exports.fail(job.id, `The export was interrupted ${MAX_ATTEMPTS} times and has been stopped. Its credits were returned.`, job.claim);
+        await this.exports.fail(
+          job.id,
+          `The export was interrupted ${MAX_ATTEMPTS} times and has been stopped. Its credits were returned.`,
+          job.claim,
+        );
         continue;
       }
       this.current = job;
@@ -88,7 +92,8 @@ export class ExportJobRunner {
   /** Claims one job: the oldest queued one, or a running one nobody has touched for `staleSeconds`. */
   private async claim(): Promise<Claimed | null> {
     const stale = `${this.settings.staleSeconds} seconds`;
-    const { rows } = await sql<Claimed>`UPDATE export_jobs SET status = 'running', attempts = attempts + 1, claim = gen_random_uuid(), heartbeat_at = now()
+    const { rows } =
+      await sql<Claimed>`UPDATE export_jobs SET status = 'running', attempts = attempts + 1, claim = gen_random_uuid(), heartbeat_at = now()
       WHERE id = (SELECT id FROM export_jobs
         WHERE status = 'queued' OR (status = 'running' AND heartbeat_at < now() - ${stale}::interval)
         ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)

@@ -21,7 +21,8 @@ declare module 'fastify' {
 async function fileForCaller(auth: AuthContext, fileId: number, files: FileStore, datasets: DatasetService): Promise<StoredFile> {
   const file = await files.get(fileId);
   // An expired file is gone for the user even before the hourly sweep removes it.
-  if (!file || !file.complete || (file.expiresAt && file.expiresAt.getTime() < Date.now())) throw notFound(`There is no file ${fileId} (it may have expired or been deleted).`);
+  if (!file || !file.complete || (file.expiresAt && file.expiresAt.getTime() < Date.now()))
+    throw notFound(`There is no file ${fileId} (it may have expired or been deleted).`);
   if (file.purpose === 'export') {
     if (file.ownerId !== auth.userId) throw forbidden('This file belongs to another user.');
     return file;
@@ -32,7 +33,11 @@ async function fileForCaller(auth: AuthContext, fileId: number, files: FileStore
 }
 
 function sendFile(reply: FastifyReply, file: StoredFile, files: FileStore) {
-  reply.type(file.contentType).header('content-disposition', attachmentHeader(file.fileName)).header('content-length', String(file.byteSize)).header('cache-control', 'no-store');
+  reply
+    .type(file.contentType)
+    .header('content-disposition', attachmentHeader(file.fileName))
+    .header('content-length', String(file.byteSize))
+    .header('cache-control', 'no-store');
   return files.stream(file.id);
 }
 
@@ -73,8 +78,8 @@ export function registerExportRoutes(app: FastifyInstance, { exports, runner, fi
     const file = await files.get(body.fileId);
     if (!file) throw notFound(`There is no file ${body.fileId}.`);
     const mayDelete = file.purpose === 'export' ? file.ownerId === caller.userId : caller.roles.includes('FLAT_FILE_ADMIN');
-    if (!mayDelete) throw forbidden(file.purpose === 'export' ? 'This file belongs to another user.' : 'Only flat-file administrators delete datasets.');
+    if (!mayDelete)
+      throw forbidden(file.purpose === 'export' ? 'This file belongs to another user.' : 'Only flat-file administrators delete datasets.');
     return { deleted: await files.delete(file.id) };
   });
-
 }

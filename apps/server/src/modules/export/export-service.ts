@@ -1,6 +1,14 @@
 import { sql } from 'kysely';
 import type { Kysely, Selectable, Updateable } from 'kysely';
-import type { ExportDataCount, ExportFormat, ExportJob, ExportRequest, ExportScope, ExportSource, DownloadHistoryRow } from '@kb/contracts/exports';
+import type {
+  ExportDataCount,
+  ExportFormat,
+  ExportJob,
+  ExportRequest,
+  ExportScope,
+  ExportSource,
+  DownloadHistoryRow,
+} from '@kb/contracts/exports';
 import { EXPORT_FILE_DAYS, MAX_EXPORT_ROWS, exportCredits, isExportableColumn } from '@kb/contracts/exports';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { tabInfo } from '@kb/contracts/result-tabs';
@@ -46,10 +54,13 @@ export function chosenColumns(tab: ResultTabKey, keys: readonly string[]): Expor
   const byKey = new Map(available.map((column) => [column.key, column]));
   const unknown = keys.filter((key) => !byKey.has(key));
   if (unknown.length) {
-    throw badRequest(`The ${tabInfo(tab)!.label} tab has no column ${unknown.map((key) => `"${key}"`).join(', ')}. Columns: ${available.map((c) => c.key).join(', ')}.`, {
-      field: 'columns',
-      available: available.map((c) => c.key),
-    });
+    throw badRequest(
+      `The ${tabInfo(tab)!.label} tab has no column ${unknown.map((key) => `"${key}"`).join(', ')}. Columns: ${available.map((c) => c.key).join(', ')}.`,
+      {
+        field: 'columns',
+        available: available.map((c) => c.key),
+      },
+    );
   }
   return [...new Set(keys)].map((key) => byKey.get(key)!);
 }
@@ -153,7 +164,10 @@ export class ExportService {
   private refusal(rows: number, balance: number): { status: number; message: string } | null {
     if (rows === 0) return { status: 400, message: 'Nothing to export: none of the chosen rows are in these results.' };
     if (rows > MAX_EXPORT_ROWS) {
-      return { status: 400, message: `One export holds at most ${MAX_EXPORT_ROWS.toLocaleString('en-US')} rows; this one has ${rows.toLocaleString('en-US')}. Filter the tab or select fewer rows.` };
+      return {
+        status: 400,
+        message: `One export holds at most ${MAX_EXPORT_ROWS.toLocaleString('en-US')} rows; this one has ${rows.toLocaleString('en-US')}. Filter the tab or select fewer rows.`,
+      };
     }
     const credits = exportCredits(rows);
     if (credits > balance) {
@@ -191,7 +205,10 @@ export class ExportService {
    */
   async create(auth: AuthContext, request: ExportRequest): Promise<{ jobId: number; background: boolean }> {
     if (request.format === 'sdf' && !TAB_MODELS[request.tab].strId) {
-      throw badRequest(`An SDF holds structures; the ${tabInfo(request.tab)!.label} tab's rows have none. Export it as CSV or XLSX, or export the Structures or Activities tab as SDF.`, { field: 'format' });
+      throw badRequest(
+        `An SDF holds structures; the ${tabInfo(request.tab)!.label} tab's rows have none. Export it as CSV or XLSX, or export the Structures or Activities tab as SDF.`,
+        { field: 'format' },
+      );
     }
     const columns = chosenColumns(request.tab, request.columns);
     const session = await this.results.session(auth, request.sessionid);
@@ -238,7 +255,12 @@ export class ExportService {
       }
       // The price of the rows as fixed now (a filter may have changed since the count).
       const fileName = exportFileName(tabInfo(request.tab)!.label, request.format, id, now);
-      await this.charge(trx, auth, { id, rows: fixed, fileName, description: `${tabInfo(request.tab)!.label} · ${request.format.toUpperCase()}` });
+      await this.charge(trx, auth, {
+        id,
+        rows: fixed,
+        fileName,
+        description: `${tabInfo(request.tab)!.label} · ${request.format.toUpperCase()}`,
+      });
       return id;
     });
     const job = await this.db.selectFrom('export_jobs').select('row_count').where('id', '=', jobId).executeTakeFirstOrThrow();
@@ -250,13 +272,20 @@ export class ExportService {
    * checked there, so concurrent exports cannot spend the same credits twice), names its file and writes its download-history row — inside the
    * transaction that created the job.
    */
-  private async charge(trx: Kysely<Database>, auth: AuthContext, job: { id: number; rows: number; fileName: string; description: string }): Promise<void> {
+  private async charge(
+    trx: Kysely<Database>,
+    auth: AuthContext,
+    job: { id: number; rows: number; fileName: string; description: string },
+  ): Promise<void> {
     const credits = exportCredits(job.rows);
     try {
       await changeCredits(trx, { userId: auth.userId, delta: -credits, kind: 'export', reason: job.description, exportJobId: job.id });
     } catch (error) {
       if (!(error instanceof CreditBalanceTooLow)) throw error;
-      const refusal = this.refusal(job.rows, error.balance) ?? { status: 402, message: 'Your download credits changed meanwhile; try again.' };
+      const refusal = this.refusal(job.rows, error.balance) ?? {
+        status: 402,
+        message: 'Your download credits changed meanwhile; try again.',
+      };
       throw refusalError(refusal);
     }
     await trx.updateTable('export_jobs').set({ row_count: job.rows, credits, file_name: job.fileName }).where('id', '=', job.id).execute();
@@ -271,7 +300,11 @@ export class ExportService {
    * priced, charged and logged like a tab's export, its rows kept with the job (`payload`) so the
    * same runner writes the file on any process. Answers the job id and whether it runs in the background.
    */
-  async createPrepared(auth: AuthContext, session: ResultSession | null, prepared: PreparedExport): Promise<{ jobId: number; background: boolean }> {
+  async createPrepared(
+    auth: AuthContext,
+    session: ResultSession | null,
+    prepared: PreparedExport,
+  ): Promise<{ jobId: number; background: boolean }> {
     const rows = prepared.rows.length;
     const early = this.refusal(rows, await this.balance(auth.userId));
     if (early) throw refusalError(early);
@@ -298,7 +331,12 @@ export class ExportService {
         .executeTakeFirstOrThrow();
       const id = Number(job.id);
       const fileName = exportFileName(prepared.label, prepared.format, id, new Date());
-      await this.charge(trx, auth, { id, rows, fileName, description: `${prepared.description ?? prepared.label} · ${prepared.format.toUpperCase()}` });
+      await this.charge(trx, auth, {
+        id,
+        rows,
+        fileName,
+        description: `${prepared.description ?? prepared.label} · ${prepared.format.toUpperCase()}`,
+      });
       return id;
     });
     return { jobId, background: rows >= (await this.backgroundFromRows()) };
@@ -373,14 +411,24 @@ export class ExportService {
     try {
       await this.write(job, claim, stillMine);
     } catch (error) {
-      const message = error instanceof ExportAbandoned ? null : error instanceof HttpError ? String(error.body.message) : 'The export failed on our side.';
+      const message =
+        error instanceof ExportAbandoned
+          ? null
+          : error instanceof HttpError
+            ? String(error.body.message)
+            : 'The export failed on our side.';
       if (!(error instanceof ExportAbandoned) && !(error instanceof HttpError)) this.logError(error, jobId);
       if (message) await this.fail(jobId, `${message} Its credits were returned.`, claim);
     }
   }
 
   /** Updates the job if this claim still holds it; answers whether it did. */
-  private async updateClaimed(jobId: number, claim: string, values: Updateable<Database['export_jobs']>, db: Kysely<Database> = this.db): Promise<boolean> {
+  private async updateClaimed(
+    jobId: number,
+    claim: string,
+    values: Updateable<Database['export_jobs']>,
+    db: Kysely<Database> = this.db,
+  ): Promise<boolean> {
     const result = await db
       .updateTable('export_jobs')
       .set(values)
@@ -416,7 +464,13 @@ export class ExportService {
       await this.files.delete(file.fileId);
       throw new ExportAbandoned();
     }
-    const writer = createFormatWriter({ format, columns, sink: file, sheetName: prepared?.sheetName ?? tabInfo(tab)!.label, molblocks: this.molblocks });
+    const writer = createFormatWriter({
+      format,
+      columns,
+      sink: file,
+      sheetName: prepared?.sheetName ?? tabInfo(tab)!.label,
+      molblocks: this.molblocks,
+    });
     const load = prepared
       ? async (after: number) => preparedBatch(prepared.rows, after, this.settings.batchRows)
       : async (after: number) => {
@@ -433,7 +487,10 @@ export class ExportService {
         pending = load(batch.ids[batch.ids.length - 1]!);
         pending.catch(() => undefined);
         if (batch.rows.length !== batch.ids.length) {
-          throw new HttpError(410, { message: 'Some rows of this export are no longer in its search (the search expired or was dropped).', code: ERROR_CODES.conflict });
+          throw new HttpError(410, {
+            message: 'Some rows of this export are no longer in its search (the search expired or was dropped).',
+            code: ERROR_CODES.conflict,
+          });
         }
         await writer.rows(batch.rows);
         written += batch.ids.length;
@@ -450,7 +507,15 @@ export class ExportService {
     await writer.end();
     const size = await file.finish();
     const finished = await this.db.transaction().execute(async (trx) => {
-      if (!(await this.updateClaimed(job.id, claim, { status: 'done', rows_written: written, finished_at: new Date(), heartbeat_at: new Date() }, trx))) return false;
+      if (
+        !(await this.updateClaimed(
+          job.id,
+          claim,
+          { status: 'done', rows_written: written, finished_at: new Date(), heartbeat_at: new Date() },
+          trx,
+        ))
+      )
+        return false;
       await trx.updateTable('download_logs').set({ file_size: size }).where('export_id', '=', job.id).execute();
       return true;
     });
@@ -475,7 +540,8 @@ export class ExportService {
     const defs = new Map(TAB_COLUMNS[tab].map((column) => [column.key, column]));
     const values = columns.map((column) => sql`${defs.get(column.key)!.value(setId)} AS ${sql.ref(column.key)}`);
     const extra = [sql`${model.entity} AS ${sql.ref(TITLE_FIELD)}`];
-    if (withSmiles && model.strId) extra.push(sql`(SELECT st.canonical_smiles FROM structures st WHERE st.str_id = ${model.strId}) AS ${sql.ref(SMILES_FIELD)}`);
+    if (withSmiles && model.strId)
+      extra.push(sql`(SELECT st.canonical_smiles FROM structures st WHERE st.str_id = ${model.strId}) AS ${sql.ref(SMILES_FIELD)}`);
     return this.results.withWorkMem(async (trx) => {
       const { rows } = await sql<ResultRow>`SELECT ${sql.join([...values, ...extra])}
         FROM ${model.from(setId)} WHERE ${model.where(setId)} AND ${model.entity} = ANY(${[...ids]}::bigint[])
@@ -499,12 +565,16 @@ export class ExportService {
         .where('status', 'in', ['queued', 'running'])
         .where('refunded', '=', false);
       if (claim !== undefined) update = update.where('claim', '=', claim);
-      const failed = await update
-        .returning(['user_id', 'credits', 'file_id'])
-        .executeTakeFirst();
+      const failed = await update.returning(['user_id', 'credits', 'file_id']).executeTakeFirst();
       if (!failed) return null;
       if (failed.credits > 0) {
-        await changeCredits(trx, { userId: failed.user_id, delta: failed.credits, kind: 'refund', reason: 'Export failed: credits returned', exportJobId: jobId });
+        await changeCredits(trx, {
+          userId: failed.user_id,
+          delta: failed.credits,
+          kind: 'refund',
+          reason: 'Export failed: credits returned',
+          exportJobId: jobId,
+        });
       }
       return failed.file_id;
     });
@@ -522,5 +592,8 @@ function preparedBatch(rows: readonly ResultRow[], after: number, size: number):
 export class ExportAbandoned extends Error {}
 
 function refusalError(refusal: { status: number; message: string }): HttpError {
-  return new HttpError(refusal.status, { message: refusal.message, code: refusal.status === 402 ? ERROR_CODES.insufficientCredits : ERROR_CODES.validation });
+  return new HttpError(refusal.status, {
+    message: refusal.message,
+    code: refusal.status === 402 ? ERROR_CODES.insufficientCredits : ERROR_CODES.validation,
+  });
 }

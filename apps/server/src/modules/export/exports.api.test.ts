@@ -23,7 +23,19 @@ const BACKGROUND_FROM = 60;
 
 type Json = Record<string, unknown>;
 type RDKitModule = Awaited<ReturnType<typeof initRDKitModule>>;
-type Job = { id: number; status: string; rows: number; credits: number; fileId: number | null; rowsWritten: number; progress: number; error: string | null; refunded: boolean; creditBalance: number; fileName: string };
+type Job = {
+  id: number;
+  status: string;
+  rows: number;
+  credits: number;
+  fileId: number | null;
+  rowsWritten: number;
+  progress: number;
+  error: string | null;
+  refunded: boolean;
+  creditBalance: number;
+  fileName: string;
+};
 
 describe.each(DATABASES)('exports on %s', (kind) => {
   let t: TestApp;
@@ -32,30 +44,48 @@ describe.each(DATABASES)('exports on %s', (kind) => {
   let sessionid: string;
   let setId: number;
   let rdkit: RDKitModule;
-  const post = (url: string, payload: unknown, login: LoginResult = me) => t.call({ method: 'POST', url, headers: authHeaders(login), payload: payload as object });
+  const post = (url: string, payload: unknown, login: LoginResult = me) =>
+    t.call({ method: 'POST', url, headers: authHeaders(login), payload: payload as object });
   const get = (url: string, login: LoginResult = me) => t.call({ method: 'GET', url, headers: authHeaders(login) });
   const rows = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(t.database.db)).rows;
-  const balanceOf = async (email: string) => (await t.database.db.selectFrom('users').select('credit_balance').where('email', '=', email).executeTakeFirstOrThrow()).credit_balance;
-  const setBalance = (email: string, credits: number) => t.database.db.updateTable('users').set({ credit_balance: credits }).where('email', '=', email).execute();
+  const balanceOf = async (email: string) =>
+    (await t.database.db.selectFrom('users').select('credit_balance').where('email', '=', email).executeTakeFirstOrThrow()).credit_balance;
+  const setBalance = (email: string, credits: number) =>
+    t.database.db.updateTable('users').set({ credit_balance: credits }).where('email', '=', email).execute();
   const start = async (body: Json, login: LoginResult = me) => post('/api/export/start', { sessionid, ...body }, login);
-  const download = async (fileId: number, login: LoginResult = me) => t.call({ method: 'POST', url: '/api/dashboard/downloadfile', headers: authHeaders(login), payload: { fileId } });
+  const download = async (fileId: number, login: LoginResult = me) =>
+    t.call({ method: 'POST', url: '/api/dashboard/downloadfile', headers: authHeaders(login), payload: { fileId } });
   /** The labels the results grid shows for some columns of a tab (the headers of CSV and XLSX). */
   const labelsOf = async (tab: string, keys: string[]) => {
     const answer = await get('/api/results/metadata/getalltabcolumns/false');
-    const columns = (answer.data.tabs as { tab: string; columns: { key: string; label: string }[] }[]).find((entry) => entry.tab === tab)!.columns;
+    const columns = (answer.data.tabs as { tab: string; columns: { key: string; label: string }[] }[]).find(
+      (entry) => entry.tab === tab,
+    )!.columns;
     return keys.map((key) => columns.find((c) => c.key === key)!.label);
   };
   /** The Ki activities of the search, lowest ids first (the order exports write). */
-  const kiActivities = (limit: number) => rows(sql<{ act_id: number; str_id: number }>`SELECT act_id, str_id FROM activities WHERE std_activity_type = 'Ki' ORDER BY act_id LIMIT ${limit}`);
+  const kiActivities = (limit: number) =>
+    rows(
+      sql<{
+        act_id: number;
+        str_id: number;
+      }>`SELECT act_id, str_id FROM activities WHERE std_activity_type = 'Ki' ORDER BY act_id LIMIT ${limit}`,
+    );
 
   beforeAll(async () => {
-    t = await startTestApp(kind, { EXPORT_BACKGROUND_ROWS: String(BACKGROUND_FROM), EXPORT_BATCH_ROWS: '25', EXPORT_STALE_SECONDS: '0.2' }, { demoChunks: 1 });
+    t = await startTestApp(
+      kind,
+      { EXPORT_BACKGROUND_ROWS: String(BACKGROUND_FROM), EXPORT_BATCH_ROWS: '25', EXPORT_STALE_SECONDS: '0.2' },
+      { demoChunks: 1 },
+    );
     me = await t.login(demoEmailForRole('FULL_USER'));
     other = await t.login(demoEmailForRole('DOWNLOAD_EVALUATOR'));
     sessionid = crypto.randomUUID();
     const answer = await post('/api/guidedsearch/allresultscount', { searchcriteria: KI, sessionid });
     expect(answer.statusCode, answer.body).toBe(200);
-    setId = Number((await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow()).set_id);
+    setId = Number(
+      (await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow()).set_id,
+    );
     rdkit = await initRDKitModule();
   }, 180_000);
   afterAll(() => t.close());
@@ -64,17 +94,35 @@ describe.each(DATABASES)('exports on %s', (kind) => {
     const [total] = await rows(sql<{ n: number }>`SELECT count(*)::int AS n FROM search_activities WHERE set_id = ${setId}::bigint`);
     const whole = await post('/api/guidedsearch/exportdatacount', { sessionid, tab: 'activitiestab', selection: null });
     expect(whole.statusCode, whole.body).toBe(200);
-    expect(whole.data).toMatchObject({ rows: total!.n, credits: total!.n, creditBalance: await balanceOf(me.username), background: total!.n >= BACKGROUND_FROM, backgroundFromRows: BACKGROUND_FROM });
+    expect(whole.data).toMatchObject({
+      rows: total!.n,
+      credits: total!.n,
+      creditBalance: await balanceOf(me.username),
+      background: total!.n >= BACKGROUND_FROM,
+      backgroundFromRows: BACKGROUND_FROM,
+    });
 
     const ids = (await kiActivities(7)).map((row) => row.act_id);
-    const picked = await post('/api/guidedsearch/exportdatacount', { sessionid, tab: 'activitiestab', selection: { selectedIds: [...ids, 999_999_999] } });
+    const picked = await post('/api/guidedsearch/exportdatacount', {
+      sessionid,
+      tab: 'activitiestab',
+      selection: { selectedIds: [...ids, 999_999_999] },
+    });
     expect(picked.data).toMatchObject({ rows: 7, credits: 7, allowed: true, message: null });
-    const allBut = await post('/api/guidedsearch/exportdatacount', { sessionid, tab: 'activitiestab', selection: { selectAll: true, unselectedIds: ids } });
+    const allBut = await post('/api/guidedsearch/exportdatacount', {
+      sessionid,
+      tab: 'activitiestab',
+      selection: { selectAll: true, unselectedIds: ids },
+    });
     expect(allBut.data.rows).toBe(total!.n - 7);
 
     await setBalance('lowcredit@demo.test', 3);
     const low = await t.login('lowcredit@demo.test');
-    const short = await post('/api/guidedsearch/exportdatacount', { sessionid, tab: 'activitiestab', selection: { selectedIds: ids } }, low);
+    const short = await post(
+      '/api/guidedsearch/exportdatacount',
+      { sessionid, tab: 'activitiestab', selection: { selectedIds: ids } },
+      low,
+    );
     // Another user's session: 403 before anything is counted.
     expect(short.statusCode).toBe(403);
   });
@@ -82,7 +130,12 @@ describe.each(DATABASES)('exports on %s', (kind) => {
   it('writes the selected rows as CSV with the chosen columns, charges one credit a record and logs it', async () => {
     const before = await balanceOf(me.username);
     const picked = await kiActivities(5);
-    const answer = await start({ tab: 'activitiestab', selection: { selectedIds: picked.map((r) => r.act_id) }, format: 'csv', columns: ['act_id', 'str_id', 'std_activity_type', 'activity_value'] });
+    const answer = await start({
+      tab: 'activitiestab',
+      selection: { selectedIds: picked.map((r) => r.act_id) },
+      format: 'csv',
+      columns: ['act_id', 'str_id', 'std_activity_type', 'activity_value'],
+    });
     expect(answer.statusCode, answer.body).toBe(200);
     const job = answer.data as unknown as Job;
     expect(job).toMatchObject({ status: 'done', rows: 5, credits: 5, rowsWritten: 5, progress: 100, creditBalance: before - 5 });
@@ -109,9 +162,19 @@ describe.each(DATABASES)('exports on %s', (kind) => {
   });
 
   it('writes an XLSX whose header is the chosen columns, in the chosen order', async () => {
-    const structures = await rows(sql<{ str_id: number; mol_weight: string }>`SELECT s.str_id, s.mol_weight FROM search_structures ss JOIN structures s USING (str_id) WHERE ss.set_id = ${setId}::bigint ORDER BY s.str_id LIMIT 4`);
+    const structures = await rows(
+      sql<{
+        str_id: number;
+        mol_weight: string;
+      }>`SELECT s.str_id, s.mol_weight FROM search_structures ss JOIN structures s USING (str_id) WHERE ss.set_id = ${setId}::bigint ORDER BY s.str_id LIMIT 4`,
+    );
     const chosen = ['mol_formula', 'str_id', 'mol_weight'];
-    const answer = await start({ tab: 'structuretab', selection: { selectedIds: structures.map((s) => s.str_id) }, format: 'xlsx', columns: chosen });
+    const answer = await start({
+      tab: 'structuretab',
+      selection: { selectedIds: structures.map((s) => s.str_id) },
+      format: 'xlsx',
+      columns: chosen,
+    });
     expect(answer.statusCode, answer.body).toBe(200);
     const job = answer.data as unknown as Job;
     const file = await download(job.fileId!);
@@ -126,8 +189,18 @@ describe.each(DATABASES)('exports on %s', (kind) => {
   });
 
   it('writes an SDF that RDKit reads back as the same structures, with the columns as data fields', async () => {
-    const structures = await rows(sql<{ str_id: number; canonical_smiles: string }>`SELECT s.str_id, s.canonical_smiles FROM search_structures ss JOIN structures s USING (str_id) WHERE ss.set_id = ${setId}::bigint ORDER BY s.str_id LIMIT 6`);
-    const answer = await start({ tab: 'structuretab', selection: { selectedIds: structures.map((s) => s.str_id) }, format: 'sdf', columns: ['str_id', 'mol_weight', 'activities'] });
+    const structures = await rows(
+      sql<{
+        str_id: number;
+        canonical_smiles: string;
+      }>`SELECT s.str_id, s.canonical_smiles FROM search_structures ss JOIN structures s USING (str_id) WHERE ss.set_id = ${setId}::bigint ORDER BY s.str_id LIMIT 6`,
+    );
+    const answer = await start({
+      tab: 'structuretab',
+      selection: { selectedIds: structures.map((s) => s.str_id) },
+      format: 'sdf',
+      columns: ['str_id', 'mol_weight', 'activities'],
+    });
     expect(answer.statusCode, answer.body).toBe(200);
     const text = (await download((answer.data as unknown as Job).fileId!)).rawPayload.toString('utf8');
     const records = text.split('$$$$\n').filter((record) => record.trim());
@@ -157,7 +230,11 @@ describe.each(DATABASES)('exports on %s', (kind) => {
     const TEXTS = ['=HYPERLINK("http://x")', '+A1', '@SUM(A1)', '-2+3'];
     for (const [index, actId] of picked.entries()) {
       const text = TEXTS[index]!;
-      await t.database.db.updateTable('activities').set({ std_act_prefix: '=', compound_name_reference: text, activity_remarks: text, pchembl_value: -1.5 }).where('act_id', '=', actId).execute();
+      await t.database.db
+        .updateTable('activities')
+        .set({ std_act_prefix: '=', compound_name_reference: text, activity_remarks: text, pchembl_value: -1.5 })
+        .where('act_id', '=', actId)
+        .execute();
     }
     const columns = ['act_id', 'std_act_prefix', 'compound_name_reference', 'activity_remarks', 'pchembl_value'];
     const labels = await labelsOf('activitiestab', columns);
@@ -178,16 +255,23 @@ describe.each(DATABASES)('exports on %s', (kind) => {
     picked.forEach((actId, index) => {
       const row = sheet.getRow(index + 2);
       expect(row.values).toEqual([undefined, actId, '=', TEXTS[index], TEXTS[index], -1.5]);
-      [2, 3, 4].forEach((column) => expect([row.getCell(column).type, row.getCell(column).numFmt]).toEqual([ExcelJS.ValueType.String, '@']));
+      [2, 3, 4].forEach((column) =>
+        expect([row.getCell(column).type, row.getCell(column).numFmt]).toEqual([ExcelJS.ValueType.String, '@']),
+      );
       [1, 5].forEach((column) => expect(row.getCell(column).type).toBe(ExcelJS.ValueType.Number));
     });
     sheet.eachRow((row) => row.eachCell((cell) => expect(cell.formula, cell.address).toBeUndefined()));
 
     // SDF is read as data, never run: its fields keep the text as it is.
-    const sdf = (await exported('sdf')).toString('utf8').split('$$$$\n').filter((record) => record.trim());
+    const sdf = (await exported('sdf'))
+      .toString('utf8')
+      .split('$$$$\n')
+      .filter((record) => record.trim());
     expect(sdf).toHaveLength(picked.length);
     sdf.forEach((record, index) => {
-      expect(record).toContain(`> <${labels[1]}>\n=\n\n> <${labels[2]}>\n${TEXTS[index]}\n\n> <${labels[3]}>\n${TEXTS[index]}\n\n> <${labels[4]}>\n-1.5\n`);
+      expect(record).toContain(
+        `> <${labels[1]}>\n=\n\n> <${labels[2]}>\n${TEXTS[index]}\n\n> <${labels[3]}>\n${TEXTS[index]}\n\n> <${labels[4]}>\n-1.5\n`,
+      );
     });
   });
 
@@ -196,7 +280,9 @@ describe.each(DATABASES)('exports on %s', (kind) => {
     // Enough for 12 exports of 3 records, and 2 credits over.
     await setBalance(me.username, 12 * 3 + 2);
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => start({ tab: 'activitiestab', selection: { selectedIds: picked }, format: 'csv', columns: ['act_id'] })),
+      Array.from({ length: 20 }, () =>
+        start({ tab: 'activitiestab', selection: { selectedIds: picked }, format: 'csv', columns: ['act_id'] }),
+      ),
     );
     const ok = answers.filter((a) => a.statusCode === 200);
     const refused = answers.filter((a) => a.statusCode === 402);
@@ -256,11 +342,15 @@ describe.each(DATABASES)('exports on %s', (kind) => {
     expect(((await get('/api/exportlogs/export', other)).data.rows as Json[]).some((row) => row.exportId === mine.id)).toBe(false);
     expect(((await get('/api/export/jobs', other)).data.jobs as Job[]).length).toBe(0);
     // Another user's search session cannot be exported either.
-    expect((await post('/api/guidedsearch/exportdatacount', { sessionid, tab: 'activitiestab', selection: null }, other)).statusCode).toBe(403);
+    expect((await post('/api/guidedsearch/exportdatacount', { sessionid, tab: 'activitiestab', selection: null }, other)).statusCode).toBe(
+      403,
+    );
     expect((await get('/api/export/jobs/999999')).statusCode).toBe(404);
     // EVALUATE_USER may not export at all.
     const evaluator = await t.login(demoEmailForRole('EVALUATE_USER'));
-    expect((await post('/api/guidedsearch/exportdatacount', { sessionid, tab: 'activitiestab', selection: null }, evaluator)).statusCode).toBe(403);
+    expect(
+      (await post('/api/guidedsearch/exportdatacount', { sessionid, tab: 'activitiestab', selection: null }, evaluator)).statusCode,
+    ).toBe(403);
 
     // The owner deletes the file: the history row stays, without a file.
     expect((await post('/api/dashboard/deletefile', { fileId: mine.fileId })).data).toEqual({ deleted: true });
@@ -278,14 +368,32 @@ describe.each(DATABASES)('exports on %s', (kind) => {
     const answer = await start({ tab: 'activitiestab', selection: null, format: 'csv', columns: ['act_id', 'std_activity_type'] });
     expect(answer.statusCode, answer.body).toBe(200);
     const queued = answer.data as unknown as Job;
-    expect(queued).toMatchObject({ status: 'queued', rows: total!.n, credits: total!.n, rowsWritten: 0, progress: 0, fileId: null, creditBalance: before - total!.n });
+    expect(queued).toMatchObject({
+      status: 'queued',
+      rows: total!.n,
+      credits: total!.n,
+      rowsWritten: 0,
+      progress: 0,
+      fileId: null,
+      creditBalance: before - total!.n,
+    });
 
     // A process died while writing it: a quarter written, heartbeat gone stale.
-    await t.database.db.updateTable('export_jobs').set({ status: 'running', rows_written: 25, heartbeat_at: new Date(Date.now() - 60_000) }).where('id', '=', queued.id).execute();
+    await t.database.db
+      .updateTable('export_jobs')
+      .set({ status: 'running', rows_written: 25, heartbeat_at: new Date(Date.now() - 60_000) })
+      .where('id', '=', queued.id)
+      .execute();
     // The dead process's claim is gone: a writer holding any other claim changes nothing.
     await t.app.exportService.run(queued.id, crypto.randomUUID());
     await t.app.exportService.fail(queued.id, 'stale writer', crypto.randomUUID());
-    expect(await t.database.db.selectFrom('export_jobs').select(['status', 'rows_written', 'refunded']).where('id', '=', queued.id).executeTakeFirstOrThrow()).toEqual({ status: 'running', rows_written: 25, refunded: false });
+    expect(
+      await t.database.db
+        .selectFrom('export_jobs')
+        .select(['status', 'rows_written', 'refunded'])
+        .where('id', '=', queued.id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ status: 'running', rows_written: 25, refunded: false });
     // Another process (or this one restarted) takes it over and writes it from the start.
     const restarted = new ExportJobRunner(t.database.db, t.app.exportService, { staleSeconds: 0.2, pollMs: 50 });
     expect(await restarted.drain()).toBeGreaterThanOrEqual(1);
@@ -298,10 +406,17 @@ describe.each(DATABASES)('exports on %s', (kind) => {
     expect(await balanceOf(me.username)).toBe(before - total!.n);
 
     // Thirty days on, the file is swept; the history keeps the row without it.
-    await t.database.db.updateTable('stored_files').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', done.fileId!).execute();
+    await t.database.db
+      .updateTable('stored_files')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', done.fileId!)
+      .execute();
     expect(await t.app.exportService.sweepExpiredFiles()).toBeGreaterThanOrEqual(1);
     expect((await download(done.fileId!)).statusCode).toBe(404);
-    expect(((await get('/api/exportlogs/export')).data.rows as Json[]).find((r) => r.exportId === queued.id)).toMatchObject({ fileId: null, credits: total!.n });
+    expect(((await get('/api/exportlogs/export')).data.rows as Json[]).find((r) => r.exportId === queued.id)).toMatchObject({
+      fileId: null,
+      credits: total!.n,
+    });
   });
 
   it('fails a job whose search is gone and returns its credits, once', async () => {
@@ -309,7 +424,13 @@ describe.each(DATABASES)('exports on %s', (kind) => {
     expect((await post('/api/guidedsearch/allresultscount', { searchcriteria: KI, sessionid: own })).statusCode).toBe(200);
     const before = await balanceOf(me.username);
     await t.app.exportJobs.stop(); // the job stays queued until the search is dropped
-    const answer = await post('/api/export/start', { sessionid: own, tab: 'activitiestab', selection: null, format: 'csv', columns: ['act_id'] });
+    const answer = await post('/api/export/start', {
+      sessionid: own,
+      tab: 'activitiestab',
+      selection: null,
+      format: 'csv',
+      columns: ['act_id'],
+    });
     const job = answer.data as unknown as Job;
     expect(await balanceOf(me.username)).toBe(before - job.credits);
     expect((await post('/api/dashboard/dropunloggedtables', { sessionid: own })).statusCode).toBe(200);
@@ -329,7 +450,11 @@ describe.each(DATABASES)('exports on %s', (kind) => {
     expect(job.status).toBe('queued');
     // A runner's loop (of this process or another) claimed it between its insert and the request's own claim.
     const claim = crypto.randomUUID();
-    await t.database.db.updateTable('export_jobs').set({ status: 'running', attempts: 1, claim, heartbeat_at: new Date() }).where('id', '=', job.id).execute();
+    await t.database.db
+      .updateTable('export_jobs')
+      .set({ status: 'running', attempts: 1, claim, heartbeat_at: new Date() })
+      .where('id', '=', job.id)
+      .execute();
     let answered = false;
     const request = t.app.exportJobs.runNow(job.id).then(() => (answered = true));
     await new Promise((resolve) => setTimeout(resolve, 400));

@@ -40,7 +40,9 @@ describe.each(ONE_DATABASE)('health data-set size on %s', (kind) => {
   };
   const copyActivities = (loadId: number | null) =>
     sql`INSERT INTO activities (str_id, gvk_id, assay_id, ref_id, target_id, std_activity_type, activity_value, load_id)
-      SELECT str_id, gvk_id, assay_id, ref_id, target_id, std_activity_type, activity_value, ${loadId}::bigint FROM activities ORDER BY act_id LIMIT 10`.execute(t.database.db);
+      SELECT str_id, gvk_id, assay_id, ref_id, target_id, std_activity_type, activity_value, ${loadId}::bigint FROM activities ORDER BY act_id LIMIT 10`.execute(
+      t.database.db,
+    );
 
   it('counts again only when a load has ended, and while one runs', async () => {
     const before = await size();

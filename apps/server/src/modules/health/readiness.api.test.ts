@@ -20,7 +20,10 @@ describe.each(ONE_DATABASE)('GET /api/health/ready on %s', (kind) => {
     t.app.readiness.track('search columns', new Promise<void>((resolve) => (finish = resolve)));
     const warming = await t.call({ method: 'GET', url: '/api/health/ready' });
     expect(warming.statusCode).toBe(503);
-    expect(ReadinessResponseSchema.parse(warming.data)).toMatchObject({ ready: false, parts: [{ name: 'search columns', state: 'warming' }] });
+    expect(ReadinessResponseSchema.parse(warming.data)).toMatchObject({
+      ready: false,
+      parts: [{ name: 'search columns', state: 'warming' }],
+    });
     finish();
     await new Promise((resolve) => setImmediate(resolve));
     const ready = await t.call({ method: 'GET', url: '/api/health/ready' });
@@ -39,7 +42,12 @@ describe('readiness of a real server start', () => {
   let server: ServerProcess | null = null;
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-ready-'));
-    server = await startServerProcess({ dataDir, databaseUrl: '', logFile: path.join(dataDir, 'server.log'), env: { CHEM_SHARD_SIZE: '4', E2E_DEMO_CHUNKS: '1' } });
+    server = await startServerProcess({
+      dataDir,
+      databaseUrl: '',
+      logFile: path.join(dataDir, 'server.log'),
+      env: { CHEM_SHARD_SIZE: '4', E2E_DEMO_CHUNKS: '1' },
+    });
   }, 240_000);
   afterAll(async () => {
     await server?.stop();
@@ -60,7 +68,13 @@ describe('readiness of a real server start', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(last?.status).toBe(200);
-    expect(last?.body.parts.map((part) => part.name).sort()).toEqual(['chart dictionaries', 'demo data', 'search columns', 'structure index', 'target prediction']);
+    expect(last?.body.parts.map((part) => part.name).sort()).toEqual([
+      'chart dictionaries',
+      'demo data',
+      'search columns',
+      'structure index',
+      'target prediction',
+    ]);
     expect(last?.body.parts.every((part) => part.state === 'ready')).toBe(true);
     const engine = await fetch(`${baseUrl}/api/health`);
     expect(engine.status).toBe(200);

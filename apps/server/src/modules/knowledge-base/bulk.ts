@@ -32,7 +32,8 @@ export async function insertBatched<T extends keyof Database & string>(
 /** JSON text of a row batch; bytea values (Uint8Array) as PostgreSQL hex literals. */
 function rowsJson(rows: readonly object[]): string {
   return JSON.stringify(rows, (_key, value: unknown) =>
-    value instanceof Uint8Array ? `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}` : value);
+    value instanceof Uint8Array ? `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}` : value,
+  );
 }
 
 /**
@@ -93,12 +94,18 @@ export async function upsertBatched<T extends keyof Database & string>(
   for (let i = 0; i < rows.length; i += perStatement) {
     const slice = rows.slice(i, i + perStatement);
     const base = db.insertInto(table).values(slice as never);
-    const query = updated.length === 0
-      ? base.onConflict((oc) => oc.column(key as never).doNothing())
-      : base.onConflict((oc) => oc.column(key as never).doUpdateSet(set as never).where(sql<boolean>`ROW(${current}) IS DISTINCT FROM ROW(${incoming})`));
-    const result = await query
+    const query =
+      updated.length === 0
+        ? base.onConflict((oc) => oc.column(key as never).doNothing())
+        : base.onConflict((oc) =>
+            oc
+              .column(key as never)
+              .doUpdateSet(set as never)
+              .where(sql<boolean>`ROW(${current}) IS DISTINCT FROM ROW(${incoming})`),
+          );
+    const result = (await query
       .returning([sql<string>`${sql.ref(key)}::text`.as('k'), sql<boolean>`(xmax = 0)`.as('inserted')] as never)
-      .execute() as unknown as { k: string; inserted: boolean }[];
+      .execute()) as unknown as { k: string; inserted: boolean }[];
     written.push(...result);
   }
   return written;

@@ -40,7 +40,10 @@ export async function fillMissingFingerprints(
         .execute();
       if (rows.length === 0) break;
       after = Number(rows.at(-1)!.str_id);
-      const computed = await pool.compute(rows.map((r) => r.canonical_smiles), { inchi: false, fingerprints: true });
+      const computed = await pool.compute(
+        rows.map((r) => r.canonical_smiles),
+        { inchi: false, fingerprints: true },
+      );
       const ids: number[] = [];
       const morgan: Buffer[] = [];
       const pattern: Buffer[] = [];

@@ -9,7 +9,10 @@ export type KnowledgeBaseCounts = Record<(typeof COUNTED)[number], number>;
 export async function countKnowledgeBase(db: Kysely<Database>): Promise<KnowledgeBaseCounts> {
   const entries = await Promise.all(
     COUNTED.map(async (table) => {
-      const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       return [table, Number(row.n)] as const;
     }),
   );

@@ -45,22 +45,43 @@ export async function readKbDictionaries(db: Db, version: string): Promise<KbDic
   ]);
   const assayTypes = new Vocabulary();
   const organisms = new Vocabulary();
-  const [assayType, assayOrganism] = (await readColumns(db, 'assays', 'assay_id', [
-    { kind: 'string', expr: sql`assay_type`, vocabulary: assayTypes },
-    { kind: 'string', expr: sql`organism`, vocabulary: organisms },
-  ], maxAssay)) as Uint16Array[];
+  const [assayType, assayOrganism] = (await readColumns(
+    db,
+    'assays',
+    'assay_id',
+    [
+      { kind: 'string', expr: sql`assay_type`, vocabulary: assayTypes },
+      { kind: 'string', expr: sql`organism`, vocabulary: organisms },
+    ],
+    maxAssay,
+  )) as Uint16Array[];
   const refTypes = new Vocabulary();
-  const [refType, refYear] = await readColumns(db, 'documents', 'ref_id', [
-    { kind: 'string', expr: sql`ref_type`, vocabulary: refTypes },
-    { kind: 'float', expr: sql`year` },
-  ], maxRef);
+  const [refType, refYear] = await readColumns(
+    db,
+    'documents',
+    'ref_id',
+    [
+      { kind: 'string', expr: sql`ref_type`, vocabulary: refTypes },
+      { kind: 'float', expr: sql`year` },
+    ],
+    maxRef,
+  );
   // ref_type is NOT NULL: code 0 is "no document with this id". J / P / O as the SQL CASE of the
   // `bibliography` dimension (results/chart-dimensions.ts).
   const sourceOfCode = refTypes.names.map((name) => (name == null ? 0 : name === 'journal' ? 1 : name === 'patent' ? 2 : 3));
   const refSource = Uint8Array.from(refType as Uint16Array, (code) => sourceOfCode[code]!);
   const targetExists = new Uint8Array(maxTarget + 1);
   await readColumns(db, 'targets', 'target_id', [], maxTarget, (ids) => ids.forEach((id) => (targetExists[id] = 1)));
-  return { version, assayType: assayType!, assayTypes, assayOrganism: assayOrganism!, organisms, refSource, refYear: refYear as Float64Array, targetExists };
+  return {
+    version,
+    assayType: assayType!,
+    assayTypes,
+    assayOrganism: assayOrganism!,
+    organisms,
+    refSource,
+    refYear: refYear as Float64Array,
+    targetExists,
+  };
 }
 
 /**

@@ -46,13 +46,23 @@ export async function dataQuality(db: Kysely<Database>, skipped: SkippedRows[]):
   const c = cpds.rows[0] ?? { total: 0, with_structure: 0 };
   return {
     rowsPerEntity: REPORT_ENTITIES.map((entity) => ({ entity, rows: totals[entity] })),
-    activities: { total: Number(a.total), withStructure: Number(a.with_structure), standardised: Number(a.standardised), unitConversions: Number(a.converted) },
+    activities: {
+      total: Number(a.total),
+      withStructure: Number(a.with_structure),
+      standardised: Number(a.standardised),
+      unitConversions: Number(a.converted),
+    },
     compounds: { total: Number(c.total), withStructure: Number(c.with_structure) },
     skipped: skipped.filter((s) => s.rows > 0),
   };
 }
 
-export async function buildLoadReport(db: Kysely<Database>, changes: ChangeCounts, skipped: SkippedRows[], notes: string[]): Promise<KbLoadReport> {
+export async function buildLoadReport(
+  db: Kysely<Database>,
+  changes: ChangeCounts,
+  skipped: SkippedRows[],
+  notes: string[],
+): Promise<KbLoadReport> {
   return { changes: await entityChanges(db, changes), quality: await dataQuality(db, skipped), notes };
 }
 

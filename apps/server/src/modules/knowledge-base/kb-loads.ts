@@ -10,22 +10,41 @@ import type { Database } from '../../db/schema.ts';
  * report. Alerts read `uncheckedLoads` and mark them with `markAlertsChecked`.
  */
 
-export async function beginLoad(db: Kysely<Database>, load: { kind: KbLoadKind; label: string; sourceFile?: string | null }): Promise<number> {
-  const row = await db.insertInto('kb_loads')
+export async function beginLoad(
+  db: Kysely<Database>,
+  load: { kind: KbLoadKind; label: string; sourceFile?: string | null },
+): Promise<number> {
+  const row = await db
+    .insertInto('kb_loads')
     .values({ kind: load.kind, label: load.label, source_file: load.sourceFile ?? null })
     .returning('load_id')
     .executeTakeFirstOrThrow();
   return Number(row.load_id);
 }
 
-export async function finishLoad(db: Kysely<Database>, loadId: number, status: Exclude<KbLoadStatus, 'running'>, report: KbLoadReport): Promise<void> {
-  await db.updateTable('kb_loads')
+export async function finishLoad(
+  db: Kysely<Database>,
+  loadId: number,
+  status: Exclude<KbLoadStatus, 'running'>,
+  report: KbLoadReport,
+): Promise<void> {
+  await db
+    .updateTable('kb_loads')
     .set({ status, finished_at: new Date(), report: JSON.stringify(KbLoadReportSchema.parse(report)) })
     .where('load_id', '=', loadId)
     .execute();
 }
 
-type LoadRow = { load_id: number | string; kind: KbLoadKind; label: string; source_file: string | null; started_at: Date | string; finished_at: Date | string | null; status: KbLoadStatus; report: unknown };
+type LoadRow = {
+  load_id: number | string;
+  kind: KbLoadKind;
+  label: string;
+  source_file: string | null;
+  started_at: Date | string;
+  finished_at: Date | string | null;
+  status: KbLoadStatus;
+  report: unknown;
+};
 
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 
@@ -52,15 +71,22 @@ export async function listLoads(db: Kysely<Database>, limit = 50): Promise<KbLoa
 
 /** The newest finished load (complete or partial), or null before the first. */
 export async function latestFinishedLoad(db: Kysely<Database>): Promise<KbLoad | null> {
-  const row = await db.selectFrom('kb_loads').selectAll()
+  const row = await db
+    .selectFrom('kb_loads')
+    .selectAll()
     .where('status', 'in', ['complete', 'partial'])
-    .orderBy('load_id', 'desc').limit(1).executeTakeFirst();
+    .orderBy('load_id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   return row ? toKbLoad(row as unknown as LoadRow) : null;
 }
 
 /** Highest load id so far (0 before the first): an alert's starting point. */
 export async function currentLoadId(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom('kb_loads').select((eb) => eb.fn.max('load_id').as('max')).executeTakeFirst();
+  const row = await db
+    .selectFrom('kb_loads')
+    .select((eb) => eb.fn.max('load_id').as('max'))
+    .executeTakeFirst();
   return Number(row?.max ?? 0);
 }
 
@@ -91,7 +117,11 @@ export async function loadsState(db: Kysely<Database>): Promise<LoadsState> {
     FROM kb_loads`.execute(db);
   const finished = rows[0]?.version ?? '';
   if (rows[0]?.loading !== true) return { finished, version: finished, loading: false };
-  const { rows: ids } = await sql<{ ids: string }>`SELECT (SELECT coalesce(max(act_id), 0) FROM activities) || ':' || (SELECT coalesce(max(str_id), 0) FROM structures) AS ids`.execute(db);
+  const { rows: ids } = await sql<{
+    ids: string;
+  }>`SELECT (SELECT coalesce(max(act_id), 0) FROM activities) || ':' || (SELECT coalesce(max(str_id), 0) FROM structures) AS ids`.execute(
+    db,
+  );
   return { finished, version: `${finished}:loading:${ids[0]?.ids ?? ''}`, loading: true };
 }
 
@@ -109,16 +139,23 @@ export async function structuresRevision(db: Kysely<Database>): Promise<string> 
 
 export async function reviseStructures(db: Kysely<Database>): Promise<void> {
   const value = `${new Date().toISOString()} ${Math.random().toString(36).slice(2)}`;
-  await db.insertInto('app_settings').values({ key: STRUCTURES_REVISION, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+  await db
+    .insertInto('app_settings')
+    .values({ key: STRUCTURES_REVISION, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute();
 }
 
 /** Finished loads whose alerts have not been checked yet, oldest first. */
 export async function uncheckedLoads(db: Kysely<Database>): Promise<KbLoad[]> {
-  const rows = await db.selectFrom('kb_loads').selectAll()
+  const rows = await db
+    .selectFrom('kb_loads')
+    .selectAll()
     .where('alerts_checked_at', 'is', null)
     .where('finished_at', 'is not', null)
     .where('status', 'in', ['complete', 'partial'])
-    .orderBy('load_id').execute();
+    .orderBy('load_id')
+    .execute();
   return rows.map((r) => toKbLoad(r as unknown as LoadRow));
 }
 

@@ -65,11 +65,29 @@ export const ACTIVITY_TYPES: { name: string; description: string; unit: string |
   { name: 'LogD', description: 'Measured distribution coefficient octanol/buffer pH 7.4', unit: null, endpoint: 'Kinetic solubility' },
 ];
 
-export const ACTION_TYPES = ['INHIBITOR', 'ANTAGONIST', 'AGONIST', 'PARTIAL AGONIST', 'INVERSE AGONIST', 'MODULATOR', 'DEGRADER', 'BLOCKER'];
+export const ACTION_TYPES = [
+  'INHIBITOR',
+  'ANTAGONIST',
+  'AGONIST',
+  'PARTIAL AGONIST',
+  'INVERSE AGONIST',
+  'MODULATOR',
+  'DEGRADER',
+  'BLOCKER',
+];
 
-export const CLINICAL_PHASES = ['Preclinical', 'Phase I', 'Phase II', 'Phase III', 'Pre-registration', 'Launched', 'Phase IV', 'Clinical Phase Unknown', 'Withdrawn'];
+export const CLINICAL_PHASES = [
+  'Preclinical',
+  'Phase I',
+  'Phase II',
+  'Phase III',
+  'Pre-registration',
+  'Launched',
+  'Phase IV',
+  'Clinical Phase Unknown',
+  'Withdrawn',
+];
 export const CLINICAL_STATUSES = ['Active', 'Discontinued', 'Suspended', 'Withdrawn', 'No development reported'];
-
 
 /** Inserts a tree path node by node (idempotent) and returns the leaf id. */
 export async function ensurePath(
@@ -92,30 +110,63 @@ async function seedEndpoints(db: Db): Promise<void> {
       e.path,
       async (parent, name) =>
         (
-          await db.selectFrom('endpoints').select('endpoint_id').where('tree', '=', e.tree).where('name', '=', name)
-            .where(sql<boolean>`coalesce(parent_id, 0) = ${parent ?? 0}`).executeTakeFirst()
+          await db
+            .selectFrom('endpoints')
+            .select('endpoint_id')
+            .where('tree', '=', e.tree)
+            .where('name', '=', name)
+            .where(sql<boolean>`coalesce(parent_id, 0) = ${parent ?? 0}`)
+            .executeTakeFirst()
         )?.endpoint_id,
       async (parent, name) =>
-        (await db.insertInto('endpoints').values({ parent_id: parent, tree: e.tree, name }).returning('endpoint_id').executeTakeFirstOrThrow()).endpoint_id,
+        (
+          await db
+            .insertInto('endpoints')
+            .values({ parent_id: parent, tree: e.tree, name })
+            .returning('endpoint_id')
+            .executeTakeFirstOrThrow()
+        ).endpoint_id,
     );
   }
 }
 
 /** The fixed lookup tables (units, types, phases ...): shared by demo data and imports. */
 export async function seedLookups(db: Db): Promise<void> {
-  await db.insertInto('units').values(UNITS.map((u) => ({ unit: u.unit, kind: u.kind, to_micromolar: u.toMicromolar })))
-    .onConflict((oc) => oc.doNothing()).execute();
-  await db.insertInto('action_types').values(ACTION_TYPES.map((name) => ({ name }))).onConflict((oc) => oc.doNothing()).execute();
-  await db.insertInto('clinical_phases').values(CLINICAL_PHASES.map((name, i) => ({ phase_id: i + 1, name, sort_order: i + 1 })))
-    .onConflict((oc) => oc.doNothing()).execute();
-  await db.insertInto('clinical_statuses').values(CLINICAL_STATUSES.map((name, i) => ({ status_id: i + 1, name })))
-    .onConflict((oc) => oc.doNothing()).execute();
+  await db
+    .insertInto('units')
+    .values(UNITS.map((u) => ({ unit: u.unit, kind: u.kind, to_micromolar: u.toMicromolar })))
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  await db
+    .insertInto('action_types')
+    .values(ACTION_TYPES.map((name) => ({ name })))
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  await db
+    .insertInto('clinical_phases')
+    .values(CLINICAL_PHASES.map((name, i) => ({ phase_id: i + 1, name, sort_order: i + 1 })))
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  await db
+    .insertInto('clinical_statuses')
+    .values(CLINICAL_STATUSES.map((name, i) => ({ status_id: i + 1, name })))
+    .onConflict((oc) => oc.doNothing())
+    .execute();
   const hasEndpoints = await db.selectFrom('endpoints').select('endpoint_id').limit(1).executeTakeFirst();
   if (!hasEndpoints) await seedEndpoints(db);
   const endpointIds = await endpointMap(db);
-  await db.insertInto('activity_types').values(ACTIVITY_TYPES.map((a) => ({
-    name: a.name, description: a.description, standard_unit: a.unit, endpoint_id: endpointIds.get(a.endpoint) ?? null,
-  }))).onConflict((oc) => oc.doNothing()).execute();
+  await db
+    .insertInto('activity_types')
+    .values(
+      ACTIVITY_TYPES.map((a) => ({
+        name: a.name,
+        description: a.description,
+        standard_unit: a.unit,
+        endpoint_id: endpointIds.get(a.endpoint) ?? null,
+      })),
+    )
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 }
 
 export async function endpointMap(db: Db): Promise<Map<string, number>> {

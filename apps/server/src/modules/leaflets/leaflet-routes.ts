@@ -32,7 +32,10 @@ export function registerLeafletRoutes(app: FastifyInstance, { db, exports, runne
    * re-run first: searchService.keptSession). Another user's search (a colleague opening a shared
    * link) or an unknown one is not an error: the whole reference opens, and the note says why.
    */
-  const sessionOf = async (auth: AuthContext, sessionId: string | undefined): Promise<{ session: LeafletSession | null; note: ReferenceSearchNote | null }> => {
+  const sessionOf = async (
+    auth: AuthContext,
+    sessionId: string | undefined,
+  ): Promise<{ session: LeafletSession | null; note: ReferenceSearchNote | null }> => {
     if (sessionId === undefined) return { session: null, note: null };
     try {
       const session = await app.searchService.keptSession(auth, sessionId);

@@ -54,7 +54,11 @@ export async function resolveScope(db: Kysely<Database>, idType: LeafletIdType, 
     if (!record) throw notFound(`No compound record with id ${id} in the knowledge base.`);
     return { strId: record.str_id, gvkIds: [id], clinicalIds: [] };
   }
-  const drug = await db.selectFrom('clinical_compounds').select(['str_id', 'gvk_id']).where('clinical_compound_id', '=', id).executeTakeFirst();
+  const drug = await db
+    .selectFrom('clinical_compounds')
+    .select(['str_id', 'gvk_id'])
+    .where('clinical_compound_id', '=', id)
+    .executeTakeFirst();
   if (!drug) throw notFound(`No development compound with id ${id} in the knowledge base.`);
   return { strId: drug.str_id, gvkIds: drug.gvk_id === null ? [] : [drug.gvk_id], clinicalIds: [id] };
 }

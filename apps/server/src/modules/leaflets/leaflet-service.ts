@@ -123,8 +123,23 @@ export class LeafletService {
     return this.db
       .selectFrom('structures')
       .select([
-        'str_id', 'smiles', 'canonical_smiles', 'inchi', 'inchikey', 'mol_formula', 'mol_weight', 'exact_mass', 'logp_calc',
-        'logd_calc', 'psa', 'hb_donors', 'hb_acceptor', 'rot_bonds', 'heavy_atoms', 'pka_value', 'solubility',
+        'str_id',
+        'smiles',
+        'canonical_smiles',
+        'inchi',
+        'inchikey',
+        'mol_formula',
+        'mol_weight',
+        'exact_mass',
+        'logp_calc',
+        'logd_calc',
+        'psa',
+        'hb_donors',
+        'hb_acceptor',
+        'rot_bonds',
+        'heavy_atoms',
+        'pka_value',
+        'solubility',
       ])
       .where('str_id', '=', strId)
       .executeTakeFirstOrThrow();
@@ -231,7 +246,10 @@ export class LeafletService {
       total: first?.total ?? 0,
       groupsTotal: first?.groups_total ?? 0,
       targetsTotal: first?.targets_total ?? 0,
-      groups: rows.map(({ groups_total: _groups, targets_total: _targets, total: _total, ...group }) => ({ ...group, activity_types: [...group.activity_types].sort() })),
+      groups: rows.map(({ groups_total: _groups, targets_total: _targets, total: _total, ...group }) => ({
+        ...group,
+        activity_types: [...group.activity_types].sort(),
+      })),
     };
   }
 
@@ -247,7 +265,11 @@ export class LeafletService {
       ORDER BY p.sort_order DESC NULLS LAST, cc.clinical_compound_id`.execute(this.db);
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.clinical_compound_id);
-    const [indications, companies, targets] = await Promise.all([this.drugIndications(ids), this.drugCompanies(ids), this.drugTargets(ids)]);
+    const [indications, companies, targets] = await Promise.all([
+      this.drugIndications(ids),
+      this.drugCompanies(ids),
+      this.drugTargets(ids),
+    ]);
     const pick = <T extends { clinical_compound_id: number }>(list: T[], id: number) =>
       list.filter((row) => row.clinical_compound_id === id).map(({ clinical_compound_id: _id, ...rest }) => rest);
     return rows.map((row) => ({
@@ -259,7 +281,13 @@ export class LeafletService {
   }
 
   private async drugIndications(ids: number[]) {
-    const { rows } = await sql<{ clinical_compound_id: number; indication_id: number; name: string; mesh_id: string | null; phase: string | null }>`
+    const { rows } = await sql<{
+      clinical_compound_id: number;
+      indication_id: number;
+      name: string;
+      mesh_id: string | null;
+      phase: string | null;
+    }>`
       SELECT ci.clinical_compound_id, i.indication_id, i.name, i.mesh_id, p.name AS phase
       FROM clinical_compound_indications ci
       JOIN indications i ON i.indication_id = ci.indication_id
@@ -279,7 +307,14 @@ export class LeafletService {
   }
 
   private async drugTargets(ids: number[]) {
-    const { rows } = await sql<{ clinical_compound_id: number; target_id: number; name: string; gene_symbol: string | null; action_type: string | null; mechanism: string | null }>`
+    const { rows } = await sql<{
+      clinical_compound_id: number;
+      target_id: number;
+      name: string;
+      gene_symbol: string | null;
+      action_type: string | null;
+      mechanism: string | null;
+    }>`
       SELECT ct.clinical_compound_id, t.target_id, t.name, t.gene_symbol, ct.action_type, ct.mechanism
       FROM clinical_compound_targets ct JOIN targets t ON t.target_id = ct.target_id
       WHERE ct.clinical_compound_id = ANY(${ids}::bigint[])
@@ -303,7 +338,10 @@ export class LeafletService {
       FROM merged m JOIN documents d ON d.ref_id = m.ref_id
       ORDER BY d.year DESC NULLS LAST, d.ref_id DESC
       LIMIT ${LEAFLET_LIMITS.references}`.execute(this.db);
-    return { total: rows[0]?.total ?? 0, rows: rows.map(({ total: _total, ...row }) => ({ ...row, link: referenceLeafletLink(row.ref_id) })) };
+    return {
+      total: rows[0]?.total ?? 0,
+      rows: rows.map(({ total: _total, ...row }) => ({ ...row, link: referenceLeafletLink(row.ref_id) })),
+    };
   }
 
   // ------------------------------------------------------------ reference leaflet
@@ -314,13 +352,21 @@ export class LeafletService {
    * and may keep only those. A session the link named but that is not usable (another user's, an
    * unknown one) opens the whole reference, with `searchNote` saying why.
    */
-  async referenceLeaflet(refId: number, session: LeafletSession | null, requestedInSearchOnly: boolean, searchNote: ReferenceSearchNote | null = null): Promise<ReferenceLeaflet> {
+  async referenceLeaflet(
+    refId: number,
+    session: LeafletSession | null,
+    requestedInSearchOnly: boolean,
+    searchNote: ReferenceSearchNote | null = null,
+  ): Promise<ReferenceLeaflet> {
     const ready = session?.status === 'ready';
     // "Only in this search" of a search that is not the caller's means nothing to them: the whole reference.
     const inSearchOnly = requestedInSearchOnly && searchNote === null;
-    if (inSearchOnly && !session) throw badRequest('“Only in this search” needs the search session the reference was opened from (sessionid).');
+    if (inSearchOnly && !session)
+      throw badRequest('“Only in this search” needs the search session the reference was opened from (sessionid).');
     if (inSearchOnly && !ready) {
-      throw badRequest(`“Only in this search” needs a search whose results are kept; this one is ${session?.status ?? 'unknown'}. Run the search again.`);
+      throw badRequest(
+        `“Only in this search” needs a search whose results are kept; this one is ${session?.status ?? 'unknown'}. Run the search again.`,
+      );
     }
     const document = await this.documentRow(refId);
     const filter: ReferenceFilter = { refId, setId: ready && session ? session.setId : null, inSearchOnly };

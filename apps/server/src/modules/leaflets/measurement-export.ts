@@ -58,7 +58,9 @@ export const MEASUREMENT_EXPORT_COLUMNS: readonly ExportColumn[] = [
 export function conditionsText(conditions: readonly MeasurementCondition[]): string {
   return conditions
     .map((c) => {
-      const amount = [c.relation && c.relation !== '=' ? c.relation : null, c.value === null ? null : String(c.value), c.unit].filter(Boolean).join(' ');
+      const amount = [c.relation && c.relation !== '=' ? c.relation : null, c.value === null ? null : String(c.value), c.unit]
+        .filter(Boolean)
+        .join(' ');
       return [c.label, c.text, amount].filter((part) => part !== null && part !== '').join(' ');
     })
     .join('; ');
@@ -66,7 +68,8 @@ export function conditionsText(conditions: readonly MeasurementCondition[]): str
 
 function exportRow(m: Measurement, publicUrl: string): ResultRow {
   const row: ResultRow = {};
-  for (const column of MEASUREMENT_EXPORT_COLUMNS) row[column.key] = (m as unknown as Record<string, ResultRow[string]>)[column.key] ?? null;
+  for (const column of MEASUREMENT_EXPORT_COLUMNS)
+    row[column.key] = (m as unknown as Record<string, ResultRow[string]>)[column.key] ?? null;
   row.standardised = m.standardised ? 'yes' : 'no';
   row.conditions = conditionsText(m.conditions) || null;
   row.reference_link = m.reference_link ? `${publicUrl.replace(/\/+$/, '')}${m.reference_link}` : null;
@@ -75,9 +78,15 @@ function exportRow(m: Measurement, publicUrl: string): ResultRow {
 
 /** What the export is called in the download history: "Measurements of Gefitinib on EGFR". */
 function description(resolved: ResolvedSelection): string {
-  const compound = resolved.compound.name ?? `${resolved.compound.str_id !== null ? 'structure' : resolved.compound.idType} ${resolved.compound.str_id ?? resolved.compound.id}`;
+  const compound =
+    resolved.compound.name ??
+    `${resolved.compound.str_id !== null ? 'structure' : resolved.compound.idType} ${resolved.compound.str_id ?? resolved.compound.id}`;
   const target =
-    resolved.targetScope === 'target' ? ` on ${resolved.target!.gene_symbol ?? resolved.target!.name}` : resolved.targetScope === 'none' ? ' without a target' : '';
+    resolved.targetScope === 'target'
+      ? ` on ${resolved.target!.gene_symbol ?? resolved.target!.name}`
+      : resolved.targetScope === 'none'
+        ? ' without a target'
+        : '';
   return `Measurements of ${compound}${target}${resolved.type ? ` (${resolved.type})` : ''}`;
 }
 

@@ -1,7 +1,14 @@
 import { sql } from 'kysely';
 import type { Kysely, RawBuilder } from 'kysely';
 import { referenceLeafletLink } from '@kb/contracts/leaflets';
-import type { LeafletIdType, Measurement, MeasurementCondition, MeasurementList, MeasurementSort, MeasurementTarget } from '@kb/contracts/leaflets';
+import type {
+  LeafletIdType,
+  Measurement,
+  MeasurementCondition,
+  MeasurementList,
+  MeasurementSort,
+  MeasurementTarget,
+} from '@kb/contracts/leaflets';
 import type { Database } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import type { LeafletScope } from './leaflet-scope.ts';
@@ -72,11 +79,26 @@ function conditionsOf(row: Record<string, unknown>, parameters: readonly Paramet
     if (name === null && value === null) continue;
     list.push({ label, text: name, relation: text(`${field}_prefix`), value, unit: text(`${field}_uom`) });
   }
-  if (num('incubation_time') !== null) list.push({ label: 'Incubation time', text: null, relation: text('incubation_time_prefix'), value: num('incubation_time'), unit: text('incubation_time_uom') });
-  if (num('temperature') !== null) list.push({ label: 'Temperature', text: null, relation: text('temperature_prefix'), value: num('temperature'), unit: text('temperature_uom') });
+  if (num('incubation_time') !== null)
+    list.push({
+      label: 'Incubation time',
+      text: null,
+      relation: text('incubation_time_prefix'),
+      value: num('incubation_time'),
+      unit: text('incubation_time_uom'),
+    });
+  if (num('temperature') !== null)
+    list.push({
+      label: 'Temperature',
+      text: null,
+      relation: text('temperature_prefix'),
+      value: num('temperature'),
+      unit: text('temperature_uom'),
+    });
   if (num('ph') !== null) list.push({ label: 'pH', text: null, relation: null, value: num('ph'), unit: null });
   if (text('mutant')) list.push({ label: 'Mutant', text: text('mutant'), relation: null, value: null, unit: null });
-  if (row.wild_type !== null && row.wild_type !== undefined) list.push({ label: 'Wild type', text: row.wild_type ? 'yes' : 'no', relation: null, value: null, unit: null });
+  if (row.wild_type !== null && row.wild_type !== undefined)
+    list.push({ label: 'Wild type', text: row.wild_type ? 'yes' : 'no', relation: null, value: null, unit: null });
   for (const p of parameters) {
     // The standardised form where ChEMBL gives one, else the published one.
     const standard = p.standard_value !== null || p.standard_text_value !== null;
@@ -85,7 +107,8 @@ function conditionsOf(row: Record<string, unknown>, parameters: readonly Paramet
       relation: standard ? p.standard_relation : p.relation,
       value: standard ? p.standard_value : p.value,
       unit: standard ? p.standard_units : p.units,
-      text: [standard ? p.standard_text_value : p.text_value, p.comments].filter((part) => part !== null && part !== '').join(' · ') || null,
+      text:
+        [standard ? p.standard_text_value : p.text_value, p.comments].filter((part) => part !== null && part !== '').join(' · ') || null,
     });
   }
   return list;
@@ -123,7 +146,11 @@ export class MeasurementService {
     let target: MeasurementTarget | undefined = selection.targetId;
     let scope: LeafletScope;
     if (selection.actId !== undefined) {
-      const activity = await this.db.selectFrom('activities').select(['str_id', 'gvk_id', 'target_id']).where('act_id', '=', selection.actId).executeTakeFirst();
+      const activity = await this.db
+        .selectFrom('activities')
+        .select(['str_id', 'gvk_id', 'target_id'])
+        .where('act_id', '=', selection.actId)
+        .executeTakeFirst();
       if (!activity) throw notFound(`No activity with id ${selection.actId} in the knowledge base.`);
       if (activity.str_id !== null) {
         idType = 'structure';
@@ -233,7 +260,9 @@ export class MeasurementService {
       ? (
           await sql<ParameterRow>`SELECT assay_id, param_type, relation, value, units, text_value, standard_type, standard_relation, standard_value, standard_units,
               standard_text_value, comments
-            FROM assay_parameters WHERE assay_id = ANY(${assayIds}::bigint[]) ORDER BY assay_id, param_type, assay_param_id`.execute(this.db)
+            FROM assay_parameters WHERE assay_id = ANY(${assayIds}::bigint[]) ORDER BY assay_id, param_type, assay_param_id`.execute(
+            this.db,
+          )
         ).rows
       : [];
     // Grouped once: an export reads 25,000 rows, each looking its assay's parameters up.
@@ -249,7 +278,10 @@ export class MeasurementService {
   /** A page of the list (GET …/measurements). */
   async list(selection: MeasurementSelection & { page: number; pageSize: number }): Promise<MeasurementList> {
     const resolved = await this.resolve(selection);
-    const [counts, rows] = await Promise.all([this.counts(resolved), this.rows(resolved, selection.pageSize, selection.page * selection.pageSize)]);
+    const [counts, rows] = await Promise.all([
+      this.counts(resolved),
+      this.rows(resolved, selection.pageSize, selection.page * selection.pageSize),
+    ]);
     return {
       compound: resolved.compound,
       targetScope: resolved.targetScope,
@@ -266,11 +298,50 @@ export class MeasurementService {
 }
 
 const MEASUREMENT_KEYS = [
-  'act_id', 'str_id', 'gvk_id', 'compound_label', 'target_id', 'target_name', 'gene_symbol', 'std_activity_type', 'std_act_prefix', 'activity_value',
-  'standard_uom', 'micro_molarvalue', 'pchembl_value', 'standardised', 'activity_type', 'activity_prefix', 'activity', 'activity_uom', 'activity_text',
-  'activity_remarks', 'data_validity_comment', 'activity_mechanism', 'parameter', 'sd', 'le', 'lle', 'assay_id', 'assay_chembl_id', 'assay_type',
-  'assay_description', 'enzyme_cell_assay', 'assay_method_name', 'organism', 'strain', 'cell_line', 'tissue', 'ref_id', 'ref_type', 'ref_title',
-  'reference', 'year', 'doi', 'pubmed_id', 'data_source',
+  'act_id',
+  'str_id',
+  'gvk_id',
+  'compound_label',
+  'target_id',
+  'target_name',
+  'gene_symbol',
+  'std_activity_type',
+  'std_act_prefix',
+  'activity_value',
+  'standard_uom',
+  'micro_molarvalue',
+  'pchembl_value',
+  'standardised',
+  'activity_type',
+  'activity_prefix',
+  'activity',
+  'activity_uom',
+  'activity_text',
+  'activity_remarks',
+  'data_validity_comment',
+  'activity_mechanism',
+  'parameter',
+  'sd',
+  'le',
+  'lle',
+  'assay_id',
+  'assay_chembl_id',
+  'assay_type',
+  'assay_description',
+  'enzyme_cell_assay',
+  'assay_method_name',
+  'organism',
+  'strain',
+  'cell_line',
+  'tissue',
+  'ref_id',
+  'ref_type',
+  'ref_title',
+  'reference',
+  'year',
+  'doi',
+  'pubmed_id',
+  'data_source',
 ] as const satisfies readonly (keyof Measurement)[];
 
 const ID_KEYS = new Set(['act_id', 'str_id', 'gvk_id', 'target_id', 'assay_id', 'ref_id', 'pubmed_id', 'year']);
@@ -278,10 +349,10 @@ const ID_KEYS = new Set(['act_id', 'str_id', 'gvk_id', 'target_id', 'assay_id', 
 function measurementOf(row: MeasurementRow, parameters: readonly ParameterRow[]): Measurement {
   const out: Record<string, unknown> = {};
   // bigint columns come back as strings from some drivers: ids are numbers in the contract.
-  for (const key of MEASUREMENT_KEYS) out[key] = ID_KEYS.has(key) && row[key] !== null && row[key] !== undefined ? Number(row[key]) : (row[key] ?? null);
+  for (const key of MEASUREMENT_KEYS)
+    out[key] = ID_KEYS.has(key) && row[key] !== null && row[key] !== undefined ? Number(row[key]) : (row[key] ?? null);
   out.standardised = row.standardised !== false;
   out.conditions = conditionsOf(row, parameters);
   out.reference_link = row.ref_id === null ? null : referenceLeafletLink(Number(row.ref_id));
   return out as Measurement;
 }
-

@@ -35,7 +35,11 @@ function tierOf(name: string, term: string): Tier | null {
 }
 
 /** Families whose name is, starts with, or has a word starting with `term`; each with its tier. */
-export async function familySuggestions(db: Kysely<Database>, term: string, limit = FAMILY_SUGGESTIONS): Promise<{ tier: Tier; item: LookupResult }[]> {
+export async function familySuggestions(
+  db: Kysely<Database>,
+  term: string,
+  limit = FAMILY_SUGGESTIONS,
+): Promise<{ tier: Tier; item: LookupResult }[]> {
   const t = term.trim().toLowerCase();
   if (!t) return [];
   const { rows } = await sql<FamilyRow>`WITH RECURSIVE found AS (
@@ -53,7 +57,10 @@ export async function familySuggestions(db: Kysely<Database>, term: string, limi
     return tier === null ? [] : [{ ...row, class_id: Number(row.class_id), tier }];
   });
   if (matched.length === 0) return [];
-  const resolved = await resolveTargetTerms(db, matched.map((m) => ({ label: m.name, targetCategories: ['name'], classIds: [m.class_id] })));
+  const resolved = await resolveTargetTerms(
+    db,
+    matched.map((m) => ({ label: m.name, targetCategories: ['name'], classIds: [m.class_id] })),
+  );
   return matched
     .map((m, i) => ({ ...m, targets: resolved[i]!.ids.length }))
     .filter((m) => m.targets > 0)

@@ -7,8 +7,20 @@
  */
 
 export const LOOKUP_KINDS = [
-  'target', 'structure', 'document', 'journal', 'company', 'indication', 'source', 'genus', 'species', 'strain',
-  'activitytype', 'mechanism', 'category', 'clinicalphase',
+  'target',
+  'structure',
+  'document',
+  'journal',
+  'company',
+  'indication',
+  'source',
+  'genus',
+  'species',
+  'strain',
+  'activitytype',
+  'mechanism',
+  'category',
+  'clinicalphase',
 ] as const;
 export type LookupKind = (typeof LOOKUP_KINDS)[number];
 

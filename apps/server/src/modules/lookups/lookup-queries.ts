@@ -43,7 +43,13 @@ interface RankedRow {
  * Up to `limit` items matching `term` in the scope, best first: exact, prefix, then word matches,
  * each by item rank (most data first, then alphabetical); each item once, at its best tier.
  */
-export async function findTermHits(db: Db, scope: TermScope, term: string, limit: number, options: { candidateCap?: number } = {}): Promise<TermHit[]> {
+export async function findTermHits(
+  db: Db,
+  scope: TermScope,
+  term: string,
+  limit: number,
+  options: { candidateCap?: number } = {},
+): Promise<TermHit[]> {
   if ([...term].length >= TOKEN_LENGTH) return findLongTermHits(db, scope, term, limit);
   const cap = options.candidateCap ?? CANDIDATE_CAP;
   const hits: TermHit[] = [];
@@ -131,9 +137,11 @@ export type EntryRow = Omit<LookupEntriesTable, 'item_rank'>;
 
 export async function loadEntries(db: Db, entryIds: readonly number[]): Promise<Map<number, EntryRow>> {
   if (entryIds.length === 0) return new Map();
-  const rows = await db.selectFrom('lookup_entries')
+  const rows = await db
+    .selectFrom('lookup_entries')
     .select(['entry_id', 'field_id', 'item_id', 'item_text', 'value', 'label', 'detail', 'weight'])
-    .where('entry_id', 'in', [...entryIds]).execute();
+    .where('entry_id', 'in', [...entryIds])
+    .execute();
   return new Map(rows.map((r) => [Number(r.entry_id), { ...r, entry_id: Number(r.entry_id), weight: Number(r.weight) }]));
 }
 
@@ -195,7 +203,14 @@ export async function findStructuresById(db: Db, term: string, limit: number): P
     ) found
     ORDER BY exact DESC, weight DESC, lower(label), str_id
     LIMIT ${limit}`.execute(db);
-  return rows.map((r) => ({ strId: Number(r.str_id), label: r.label, detail: r.detail, weight: r.weight, tier: r.exact ? 0 : 1, matchedOn }));
+  return rows.map((r) => ({
+    strId: Number(r.str_id),
+    label: r.label,
+    detail: r.detail,
+    weight: r.weight,
+    tier: r.exact ? 0 : 1,
+    matchedOn,
+  }));
 }
 
 /** Units used with an activity type (any case), with how many activities use each. */

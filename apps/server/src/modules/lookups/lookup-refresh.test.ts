@@ -13,7 +13,11 @@ async function tableShapes(db: Kysely<Database>) {
   const { rows: columns } = await sql`SELECT table_name, ordinal_position, column_name, data_type, is_nullable, collation_name
     FROM information_schema.columns WHERE table_schema = current_schema() AND table_name LIKE 'lookup\\_%'
     ORDER BY table_name, ordinal_position`.execute(db);
-  const { rows: indexes } = await sql<{ tablename: string; indexname: string; indexdef: string }>`SELECT tablename, indexname, indexdef FROM pg_indexes
+  const { rows: indexes } = await sql<{
+    tablename: string;
+    indexname: string;
+    indexdef: string;
+  }>`SELECT tablename, indexname, indexdef FROM pg_indexes
     WHERE schemaname = current_schema() AND tablename LIKE 'lookup\\_%' ORDER BY indexname`.execute(db);
   const { rows: options } = await sql`SELECT relname, reloptions FROM pg_class
     WHERE relnamespace = current_schema()::regnamespace AND relname LIKE 'lookup\\_%' AND relkind = 'r' ORDER BY relname`.execute(db);
@@ -36,17 +40,34 @@ describe.each(DATABASES)('refreshLookupTerms on %s', (kind) => {
       const db = test.handle.db;
       const migrated = await tableShapes(db);
       expect(migrated.indexes.map((i) => i.indexname)).toEqual([
-        'lookup_entries_pkey', 'lookup_fields_pkey', 'lookup_terms_rank_idx', 'lookup_terms_token_idx', 'lookup_units_pkey', 'lookup_units_type_idx',
+        'lookup_entries_pkey',
+        'lookup_fields_pkey',
+        'lookup_terms_rank_idx',
+        'lookup_terms_token_idx',
+        'lookup_units_pkey',
+        'lookup_units_type_idx',
       ]);
 
       await seedLookups(db);
-      const target = await db.insertInto('targets').values({
-        name: 'Receptor tyrosine-protein kinase erbB-2', gene_symbol: 'ERBB2', uniprot_id: 'P04626', entrez_gene_id: 2064, pdb_ids: ['3PP0'], organism: 'Homo sapiens',
-      }).returning('target_id').executeTakeFirstOrThrow();
-      await db.insertInto('target_synonyms').values([
-        { target_id: target.target_id, synonym: 'ERBB2', syn_type: 'gene symbol' },
-        { target_id: target.target_id, synonym: 'HER2', syn_type: 'gene symbol other' },
-      ]).execute();
+      const target = await db
+        .insertInto('targets')
+        .values({
+          name: 'Receptor tyrosine-protein kinase erbB-2',
+          gene_symbol: 'ERBB2',
+          uniprot_id: 'P04626',
+          entrez_gene_id: 2064,
+          pdb_ids: ['3PP0'],
+          organism: 'Homo sapiens',
+        })
+        .returning('target_id')
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('target_synonyms')
+        .values([
+          { target_id: target.target_id, synonym: 'ERBB2', syn_type: 'gene symbol' },
+          { target_id: target.target_id, synonym: 'HER2', syn_type: 'gene symbol other' },
+        ])
+        .execute();
       await db.insertInto('documents').values({ ref_type: 'patent', title: 'Kinase inhibitors', patent_no: 'WO2004000123' }).execute();
 
       const progress: RefreshProgress[] = [];
@@ -57,7 +78,12 @@ describe.each(DATABASES)('refreshLookupTerms on %s', (kind) => {
       expect(summary.entries).toBeGreaterThan(0);
 
       const tokens = async (kindName: 'target' | 'document', field: string) =>
-        (await db.selectFrom('lookup_terms').select(['token', 'word', 'pos']).where('field_id', '=', fieldId(kindName, field)).orderBy('pos').execute());
+        await db
+          .selectFrom('lookup_terms')
+          .select(['token', 'word', 'pos'])
+          .where('field_id', '=', fieldId(kindName, field))
+          .orderBy('pos')
+          .execute();
       expect(await tokens('target', 'name')).toEqual([
         { token: 'receptor tyrosine-protein kinase erbb-2', word: false, pos: 1 },
         { token: 'tyrosine-protein kinase erbb-2', word: true, pos: 10 },

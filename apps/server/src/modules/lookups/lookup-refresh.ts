@@ -48,7 +48,13 @@ export function lookupDdl(suffix = ''): { tables: string[]; indexes: string[] } 
 
 /** Tables and indexes renamed from `_next` into place by a refresh. */
 const SWAPPED_TABLES = ['lookup_entries', 'lookup_terms', 'lookup_units'];
-const SWAPPED_INDEXES = ['lookup_entries_pkey', 'lookup_units_pkey', 'lookup_terms_token_idx', 'lookup_terms_rank_idx', 'lookup_units_type_idx'];
+const SWAPPED_INDEXES = [
+  'lookup_entries_pkey',
+  'lookup_units_pkey',
+  'lookup_terms_token_idx',
+  'lookup_terms_rank_idx',
+  'lookup_units_type_idx',
+];
 const nextName = (name: string) => name.replace(/^(lookup_[a-z]+)/, '$1_next');
 
 export interface RefreshProgress {
@@ -113,7 +119,12 @@ export async function refreshLookupTerms(db: Db, onProgress?: (progress: Refresh
 
     await step('activity counts', async () => {
       // One grouped pass per dimension; the planner can read each from its activities index.
-      const counts = [['lk_act_str', 'str_id'], ['lk_act_target', 'target_id'], ['lk_act_ref', 'ref_id'], ['lk_act_assay', 'assay_id']] as const;
+      const counts = [
+        ['lk_act_str', 'str_id'],
+        ['lk_act_target', 'target_id'],
+        ['lk_act_ref', 'ref_id'],
+        ['lk_act_assay', 'assay_id'],
+      ] as const;
       for (const [table, column] of counts) {
         await run(sql`CREATE TEMP TABLE ${sql.table(table)} ON COMMIT DROP AS
           SELECT ${sql.ref(column)} AS id, count(*)::bigint AS n FROM activities WHERE ${sql.ref(column)} IS NOT NULL GROUP BY 1`);
@@ -121,13 +132,15 @@ export async function refreshLookupTerms(db: Db, onProgress?: (progress: Refresh
       await run(sql`CREATE TEMP TABLE lk_act_type ON COMMIT DROP AS
         SELECT std_activity_type AS name, standard_uom AS unit, count(*)::bigint AS n, activity_mechanism AS mechanism
         FROM activities WHERE std_activity_type IS NOT NULL OR activity_mechanism IS NOT NULL GROUP BY 1, 2, 4`);
-      for (const table of ['lk_act_str', 'lk_act_target', 'lk_act_ref', 'lk_act_assay', 'lk_act_type']) await run(sql`ANALYZE ${sql.table(table)}`);
+      for (const table of ['lk_act_str', 'lk_act_target', 'lk_act_ref', 'lk_act_assay', 'lk_act_type'])
+        await run(sql`ANALYZE ${sql.table(table)}`);
     });
 
     await step('targets', async () => {
       const target = sql`'target', v.field, t.target_id, NULL, v.value, t.name,
         ${present(sql`concat_ws(' · ', t.gene_symbol, t.uniprot_id, t.organism)`)}, coalesce(w.n, 0)`;
-      await run(insertSource(sql`
+      await run(
+        insertSource(sql`
         SELECT ${target} FROM targets t LEFT JOIN lk_act_target w ON w.id = t.target_id
         CROSS JOIN LATERAL (VALUES ('name', t.name), ('gene', t.gene_symbol), ('uniprot', t.uniprot_id), ('entrez', t.entrez_gene_id::text)) v(field, value)
         UNION ALL
@@ -136,7 +149,8 @@ export async function refreshLookupTerms(db: Db, onProgress?: (progress: Refresh
         UNION ALL
         -- Synonyms that are accessions or gene symbols (ChEMBL components) count as those fields.
         SELECT ${target} FROM target_synonyms s JOIN targets t USING (target_id) LEFT JOIN lk_act_target w ON w.id = t.target_id
-        CROSS JOIN LATERAL (SELECT CASE WHEN s.syn_type ~* 'uniprot' THEN 'uniprot' WHEN s.syn_type ~* '^gene[ _]symbol$' THEN 'gene' ELSE 'synonym' END, s.synonym) v(field, value)`));
+        CROSS JOIN LATERAL (SELECT CASE WHEN s.syn_type ~* 'uniprot' THEN 'uniprot' WHEN s.syn_type ~* '^gene[ _]symbol$' THEN 'gene' ELSE 'synonym' END, s.synonym) v(field, value)`),
+      );
     });
 
     await step('structures', async () => {
@@ -160,14 +174,17 @@ export async function refreshLookupTerms(db: Db, onProgress?: (progress: Refresh
         LEFT JOIN (SELECT DISTINCT ON (str_id) str_id, chembl_id FROM compounds WHERE str_id IS NOT NULL AND chembl_id IS NOT NULL ORDER BY str_id, gvk_id) ci USING (str_id)
         LEFT JOIN lk_act_str w ON w.id = s.str_id`);
       // The detail names what matched when it is not the label (a synonym, CAS number, ChEMBL id).
-      await run(insertSource(sql`
+      await run(
+        insertSource(sql`
         SELECT 'structure', r.field, r.str_id, NULL, r.value, i.label,
           ${present(sql`concat_ws(' · ', CASE WHEN lower(btrim(r.value)) <> lower(i.label) THEN btrim(r.value) END, i.formula_mw)`)}, i.weight
-        FROM lk_str_raw r JOIN lk_str_item i USING (str_id)`));
+        FROM lk_str_raw r JOIN lk_str_item i USING (str_id)`),
+      );
     });
 
     await step('documents', async () => {
-      await run(insertSource(sql`
+      await run(
+        insertSource(sql`
         SELECT 'document', v.field, d.ref_id, NULL, v.value, d.label, d.detail, d.weight
         FROM (
           SELECT d.*, coalesce(w.n, 0) AS weight,
@@ -176,50 +193,62 @@ export async function refreshLookupTerms(db: Db, onProgress?: (progress: Refresh
               ELSE ${present(sql`concat_ws(' · ', d.journal_patent_name, d.year)`)} END AS detail
           FROM documents d LEFT JOIN lk_act_ref w ON w.id = d.ref_id
         ) d
-        CROSS JOIN LATERAL (VALUES ('title', d.title), ('citation', d.reference), ('pubmed', d.pubmed_id::text), ('doi', d.doi), ('patent', d.patent_no)) v(field, value)`));
+        CROSS JOIN LATERAL (VALUES ('title', d.title), ('citation', d.reference), ('pubmed', d.pubmed_id::text), ('doi', d.doi), ('patent', d.patent_no)) v(field, value)`),
+      );
     });
 
     await step('journals, companies, indications', async () => {
-      await run(insertSource(sql`
+      await run(
+        insertSource(sql`
         SELECT 'journal', 'name', NULL::bigint, j.name, j.name, j.name, 'ISSN ' || j.issn, j.weight
         FROM (
           SELECT btrim(d.journal_patent_name) AS name, min(d.issn_no) AS issn, sum(coalesce(w.n, 0)) AS weight
           FROM documents d LEFT JOIN lk_act_ref w ON w.id = d.ref_id
           WHERE d.ref_type = 'journal' AND btrim(d.journal_patent_name) <> '' GROUP BY 1
-        ) j`));
+        ) j`),
+      );
       // Companies lead to the activities of their documents and to their development compounds.
-      await run(insertSource(sql`
+      await run(
+        insertSource(sql`
         SELECT 'company', 'name', c.company_id, NULL, c.name, c.name, ${present(sql`c.country`)}, coalesce(dw.n, 0) + coalesce(cw.n, 0)
         FROM companies c
         LEFT JOIN (SELECT dc.company_id, sum(w.n) AS n FROM document_companies dc JOIN lk_act_ref w ON w.id = dc.ref_id GROUP BY 1) dw USING (company_id)
-        LEFT JOIN (SELECT company_id, count(*) AS n FROM clinical_compound_companies GROUP BY 1) cw USING (company_id)`));
-      await run(insertSource(sql`
+        LEFT JOIN (SELECT company_id, count(*) AS n FROM clinical_compound_companies GROUP BY 1) cw USING (company_id)`),
+      );
+      await run(
+        insertSource(sql`
         SELECT 'indication', v.field, i.indication_id, NULL, v.value, i.name, ${present(sql`concat_ws(' · ', i.mesh_id, i.efo_id)`)}, coalesce(w.n, 0)
         FROM indications i
         LEFT JOIN (SELECT indication_id, count(*) AS n FROM clinical_compound_indications GROUP BY 1) w USING (indication_id)
-        CROSS JOIN LATERAL (VALUES ('name', i.name), ('mesh', i.mesh_id)) v(field, value)`));
+        CROSS JOIN LATERAL (VALUES ('name', i.name), ('mesh', i.mesh_id)) v(field, value)`),
+      );
     });
 
     await step('sources and strains', async () => {
       await run(sql`CREATE TEMP TABLE lk_tax ON COMMIT DROP AS
         SELECT t.*, coalesce(w.n, 0) AS weight FROM taxonomy t
         LEFT JOIN (SELECT ay.taxonomy_id, sum(a.n) AS n FROM assays ay JOIN lk_act_assay a ON a.id = ay.assay_id GROUP BY 1) w USING (taxonomy_id)`);
-      await run(insertSource(sql`
+      await run(
+        insertSource(sql`
         SELECT 'source', 'name', t.taxonomy_id, NULL, t.name, t.name,
           concat_ws(' · ', t.rank, CASE WHEN t.rank NOT IN ('genus', 'species') THEN ${present(sql`concat_ws(' ', t.genus, t.species)`)} END), t.weight
-        FROM lk_tax t`));
+        FROM lk_tax t`),
+      );
       // Genus, species and strain are plain texts (their id is the text): one entry per distinct value.
-      await run(insertSource(sql`
+      await run(
+        insertSource(sql`
         SELECT 'genus', 'name', NULL::bigint, v, v, v, NULL::text, sum(weight) FROM lk_tax, btrim(genus) v WHERE v <> '' GROUP BY v
         UNION ALL
         SELECT 'species', 'name', NULL::bigint, v, v, v, string_agg(DISTINCT btrim(genus), ', '), sum(weight) FROM lk_tax, btrim(species) v WHERE v <> '' GROUP BY v
         UNION ALL
         SELECT 'strain', 'name', NULL::bigint, v, v, v, ${present(sql`string_agg(DISTINCT concat_ws(' ', genus, species), ', ')`)}, sum(weight)
-        FROM lk_tax, btrim(strain) v WHERE v <> '' GROUP BY v`));
+        FROM lk_tax, btrim(strain) v WHERE v <> '' GROUP BY v`),
+      );
     });
 
     await step('vocabularies', async () => {
-      await run(insertSource(sql`
+      await run(
+        insertSource(sql`
         SELECT 'activitytype', 'name', NULL::bigint, x.name, x.name, x.name, ${present(sql`at.description`)}, x.n
         FROM (SELECT name, sum(n) AS n FROM (SELECT name, n FROM lk_act_type WHERE name IS NOT NULL UNION ALL SELECT name, 0 FROM activity_types) u GROUP BY name) x
         LEFT JOIN activity_types at USING (name)
@@ -229,9 +258,11 @@ export async function refreshLookupTerms(db: Db, onProgress?: (progress: Refresh
         LEFT JOIN action_types ac USING (name)
         UNION ALL
         SELECT 'category', 'name', NULL::bigint, compound_category, compound_category, compound_category, NULL, count(*)
-        FROM compounds WHERE compound_category IS NOT NULL GROUP BY compound_category`));
+        FROM compounds WHERE compound_category IS NOT NULL GROUP BY compound_category`),
+      );
       const excluded = EXCLUDED_CLINICAL_PHASES.map((p) => p.toLowerCase());
-      await run(insertSource(sql`
+      await run(
+        insertSource(sql`
         SELECT 'clinicalphase', 'name', NULL::bigint, name, name, name, string_agg(what, ' · ' ORDER BY what), sum(n)
         FROM (
           SELECT p.name, count(cc.clinical_compound_id) AS n, 'highest phase' AS what
@@ -241,7 +272,8 @@ export async function refreshLookupTerms(db: Db, onProgress?: (progress: Refresh
           FROM clinical_statuses s LEFT JOIN clinical_compounds cc ON cc.status_id = s.status_id GROUP BY s.name
         ) x
         WHERE lower(btrim(name)) <> ALL (${excluded}::text[])
-        GROUP BY name`));
+        GROUP BY name`),
+      );
       await run(sql`INSERT INTO lookup_units_next (activity_type, unit, activities)
         SELECT name, unit, sum(n) FROM (
           SELECT name, btrim(unit) AS unit, n FROM lk_act_type WHERE name IS NOT NULL AND btrim(unit) <> ''
@@ -251,7 +283,10 @@ export async function refreshLookupTerms(db: Db, onProgress?: (progress: Refresh
 
     await step('entries', async () => {
       await run(sql`DELETE FROM lookup_fields`);
-      await trx.insertInto('lookup_fields').values(LOOKUP_FIELDS.map((f, i) => ({ field_id: i + 1, kind_id: kindId(f.kind), kind: f.kind, field: f.field, words: f.words }))).execute();
+      await trx
+        .insertInto('lookup_fields')
+        .values(LOOKUP_FIELDS.map((f, i) => ({ field_id: i + 1, kind_id: kindId(f.kind), kind: f.kind, field: f.field, words: f.words })))
+        .execute();
       // One entry per (item, field, value ignoring case). Items are ranked within their kind: most
       // data first, then alphabetically; entry ids follow rank and field priority.
       await run(sql`INSERT INTO lookup_entries_next (entry_id, field_id, item_id, item_text, value, label, detail, weight, item_rank)

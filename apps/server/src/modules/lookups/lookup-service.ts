@@ -98,10 +98,15 @@ async function termLookup(db: Db, lookup: TermLookup, term: string, limit: numbe
     findTermHits(db, scope, term, limit),
     lookup.families ? familySuggestions(db, term) : [],
   ]);
-  const entries = await loadEntries(db, hits.map((h) => h.entryId));
+  const entries = await loadEntries(
+    db,
+    hits.map((h) => h.entryId),
+  );
 
   const ranked: { tier: Tier; direct: boolean; item: LookupResult }[] = direct.map((d) => ({
-    tier: d.tier, direct: true, item: { id: d.strId, label: d.label, detail: d.detail, matchedOn: d.matchedOn, count: d.weight },
+    tier: d.tier,
+    direct: true,
+    item: { id: d.strId, label: d.label, detail: d.detail, matchedOn: d.matchedOn, count: d.weight },
   }));
   for (const family of families) ranked.push({ tier: family.tier, direct: true, item: family.item });
   for (const hit of hits) {
@@ -198,8 +203,9 @@ async function prepare(db: Db, log: Log | undefined): Promise<boolean> {
       OR EXISTS (SELECT 1 FROM taxonomy) OR EXISTS (SELECT 1 FROM activity_types) OR EXISTS (SELECT 1 FROM companies)
       OR EXISTS (SELECT 1 FROM indications) OR EXISTS (SELECT 1 FROM clinical_phases) AS any`.execute(db),
   ]);
-  const sameFields = fields.length === LOOKUP_FIELDS.length
-    && fields.every((f, i) => f.kind === LOOKUP_FIELDS[i]?.kind && f.field === LOOKUP_FIELDS[i]?.field && f.words === LOOKUP_FIELDS[i]?.words);
+  const sameFields =
+    fields.length === LOOKUP_FIELDS.length &&
+    fields.every((f, i) => f.kind === LOOKUP_FIELDS[i]?.kind && f.field === LOOKUP_FIELDS[i]?.field && f.words === LOOKUP_FIELDS[i]?.words);
   if (built && sameFields) return true;
   if (!knowledgeBase.rows[0]?.any) return false;
   const why = built ? 'their field list changed' : 'they are empty';

@@ -17,7 +17,13 @@ import { targetFamily } from './target-family.ts';
 
 export const POTENCY_TYPES = ['IC50', 'KI', 'KD', 'EC50', 'XC50', 'AC50', 'POTENCY'] as const;
 export const ACTIVE_RELATIONS = ['=', '<', '<='] as const;
-export const PROTEIN_TARGET_TYPES = ['SINGLE PROTEIN', 'PROTEIN COMPLEX', 'PROTEIN FAMILY', 'CHIMERIC PROTEIN', 'PROTEIN-PROTEIN INTERACTION'] as const;
+export const PROTEIN_TARGET_TYPES = [
+  'SINGLE PROTEIN',
+  'PROTEIN COMPLEX',
+  'PROTEIN FAMILY',
+  'CHIMERIC PROTEIN',
+  'PROTEIN-PROTEIN INTERACTION',
+] as const;
 
 interface TargetRow {
   target_id: string | number;
@@ -52,10 +58,20 @@ export async function readEnsembleTargets(db: Kysely<Database>): Promise<{ targe
   // A ChEMBL import's targets carry their id in chembl_id; others (the demo catalog) as a synonym.
   const { rows } = await sql<TargetRow>`SELECT t.target_id, t.name, t.gene_symbol, t.organism, t.class_id,
       coalesce(t.chembl_id, (SELECT min(s.synonym) FROM target_synonyms s WHERE s.target_id = t.target_id AND s.syn_type = ${CHEMBL_ID_SYNONYM})) AS chembl_id
-    FROM targets t WHERE upper(t.target_type) IN (${sql.join(PROTEIN_TARGET_TYPES.map((type) => sql`${type}`))}) ORDER BY t.target_id`.execute(db);
+    FROM targets t WHERE upper(t.target_type) IN (${sql.join(PROTEIN_TARGET_TYPES.map((type) => sql`${type}`))}) ORDER BY t.target_id`.execute(
+    db,
+  );
   const targets = rows.map((row): EnsembleTarget => {
     const family = targetFamily(row.class_id !== null ? (paths.get(row.class_id) ?? []) : [], row.name);
-    return { targetId: Number(row.target_id), chemblId: row.chembl_id, name: row.name, geneSymbol: row.gene_symbol, organism: row.organism, family, thresholdNm: ACTIVE_THRESHOLD_NM[family] };
+    return {
+      targetId: Number(row.target_id),
+      chemblId: row.chembl_id,
+      name: row.name,
+      geneSymbol: row.gene_symbol,
+      organism: row.organism,
+      family,
+      thresholdNm: ACTIVE_THRESHOLD_NM[family],
+    };
   });
   return { targets, ids: targets.map((target) => target.targetId) };
 }

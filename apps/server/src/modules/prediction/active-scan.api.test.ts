@@ -23,7 +23,9 @@ describe.each(DATABASES)('active-structure scan on %s', (kind) => {
     engine = new RdkitChemEngine(database.handle.db, { workers: 1, revision: () => structuresRevision(database.handle.db) });
     engine.start();
     await engine.ready();
-    const { rows } = await sql<{ str_id: number }>`SELECT str_id::int AS str_id FROM structures ORDER BY str_id`.execute(database.handle.db);
+    const { rows } = await sql<{ str_id: number }>`SELECT str_id::int AS str_id FROM structures ORDER BY str_id`.execute(
+      database.handle.db,
+    );
     every = Float64Array.from(rows, (row) => row.str_id);
   }, 180_000);
   afterAll(async () => {
@@ -32,7 +34,9 @@ describe.each(DATABASES)('active-structure scan on %s', (kind) => {
   });
 
   const querySmiles = async (count: number) => {
-    const { rows } = await sql<{ canonical_smiles: string }>`SELECT canonical_smiles FROM structures ORDER BY str_id DESC LIMIT ${count}`.execute(database.handle.db);
+    const { rows } = await sql<{
+      canonical_smiles: string;
+    }>`SELECT canonical_smiles FROM structures ORDER BY str_id DESC LIMIT ${count}`.execute(database.handle.db);
     // Beside stored structures, two that are not stored: a drug and a fragment.
     return [...rows.map((row) => row.canonical_smiles), 'COCCOc1cc2ncnc(Nc3cccc(C#C)c3)c2cc1OCCOC', 'c1ccccc1O'];
   };
@@ -41,35 +45,44 @@ describe.each(DATABASES)('active-structure scan on %s', (kind) => {
     { workers: 1, block: undefined },
     { workers: 3, block: undefined },
     { workers: 2, block: 64 },
-  ])('finds exactly the structure index’s neighbours ≥ 0.3 among every other structure, in $workers part(s), blocks of $block rows', async (options) => {
-    // Every other structure: the set is not the whole index, as the actives are not.
-    const subset = every.filter((_, k) => k % 2 === 0);
-    const scan = await ActiveScan.build(database.handle.db, subset, options);
-    try {
-      const smiles = await querySmiles(12);
-      const described = await Promise.all(smiles.map((text) => engine.describe({ kind: 'smiles', text, desalt: false })));
-      const found = await scan.neighbours(described.map((d) => d.morgan!), 0.3);
-      let compared = 0;
-      for (const [q, text] of smiles.entries()) {
-        const hits = await engine.similarity({ kind: 'smiles', text, desalt: false }, { min: 0.3, max: 1 });
-        const inSubset = new Set(subset);
-        const expected = Array.from(hits.ids, (id, k) => ({ strId: id, similarity: hits.similarities![k]! }))
-          .filter((hit) => inSubset.has(hit.strId))
-          .sort((a, b) => a.strId - b.strId);
-        const actual = [...found[q]!].sort((a, b) => a.strId - b.strId);
-        expect(actual, text).toEqual(expected);
-        compared += expected.length;
+  ])(
+    'finds exactly the structure index’s neighbours ≥ 0.3 among every other structure, in $workers part(s), blocks of $block rows',
+    async (options) => {
+      // Every other structure: the set is not the whole index, as the actives are not.
+      const subset = every.filter((_, k) => k % 2 === 0);
+      const scan = await ActiveScan.build(database.handle.db, subset, options);
+      try {
+        const smiles = await querySmiles(12);
+        const described = await Promise.all(smiles.map((text) => engine.describe({ kind: 'smiles', text, desalt: false })));
+        const found = await scan.neighbours(
+          described.map((d) => d.morgan!),
+          0.3,
+        );
+        let compared = 0;
+        for (const [q, text] of smiles.entries()) {
+          const hits = await engine.similarity({ kind: 'smiles', text, desalt: false }, { min: 0.3, max: 1 });
+          const inSubset = new Set(subset);
+          const expected = Array.from(hits.ids, (id, k) => ({ strId: id, similarity: hits.similarities![k]! }))
+            .filter((hit) => inSubset.has(hit.strId))
+            .sort((a, b) => a.strId - b.strId);
+          const actual = [...found[q]!].sort((a, b) => a.strId - b.strId);
+          expect(actual, text).toEqual(expected);
+          compared += expected.length;
+        }
+        // Not a comparison of empty lists.
+        expect(compared).toBeGreaterThan(smiles.length);
+      } finally {
+        await scan.close();
       }
-      // Not a comparison of empty lists.
-      expect(compared).toBeGreaterThan(smiles.length);
-    } finally {
-      await scan.close();
-    }
-  });
+    },
+  );
 
   it('reports the structures stored without a fingerprint, and never finds them, however like the query they are', async () => {
     const first = every[0]!;
-    const { rows } = await sql<{ canonical_smiles: string; fp: Uint8Array }>`SELECT canonical_smiles, morgan_fp AS fp FROM structures WHERE str_id = ${first}`.execute(database.handle.db);
+    const { rows } = await sql<{
+      canonical_smiles: string;
+      fp: Uint8Array;
+    }>`SELECT canonical_smiles, morgan_fp AS fp FROM structures WHERE str_id = ${first}`.execute(database.handle.db);
     const query = (await engine.describe({ kind: 'smiles', text: rows[0]!.canonical_smiles, desalt: false })).morgan!;
     const before = await ActiveScan.build(database.handle.db, every.subarray(0, 2), { workers: 1 });
     try {

@@ -135,7 +135,9 @@ export class ActiveScan {
         sent.push(sendPage(parts[part]!, list));
       }
       await Promise.all(sent);
-      const loaded = await Promise.all(parts.map((scanPart, p) => scanPart.call({ type: 'load', rowFrom: bounds[p], block: options.block })));
+      const loaded = await Promise.all(
+        parts.map((scanPart, p) => scanPart.call({ type: 'load', rowFrom: bounds[p], block: options.block })),
+      );
       const postings = loaded.reduce((sum, reply) => sum + Number((reply as unknown as { postings: number }).postings), 0);
       return new ActiveScan(parts, strIds, postings, missing);
     } catch (error) {

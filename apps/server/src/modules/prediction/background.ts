@@ -27,24 +27,39 @@ export async function estimateBackground(db: Kysely<Database>, scan: ActiveScan,
     if (parsed && parsed.version === version) return parsed.background;
   }
   const sample = (await sampleStructures(db, BACKGROUND_QUERIES)).filter((row) => row.morgan !== null);
-  const siblings = await documentSiblings(db, sample.map((row) => row.strId));
+  const siblings = await documentSiblings(
+    db,
+    sample.map((row) => row.strId),
+  );
   // Their stored fingerprints, scanned in one message (a structure stored without one is not part of the sample).
-  const found = await scan.neighbours(sample.map((row) => row.morgan!), ENSEMBLE_THRESHOLD);
+  const found = await scan.neighbours(
+    sample.map((row) => row.morgan!),
+    ENSEMBLE_THRESHOLD,
+  );
   const rawScores = sample.map(({ strId }, k) => {
     const own = siblings.get(strId);
     return rawScoresOf(found[k]!, set, (id) => id === strId || (own?.has(id) ?? false));
   });
   const background = fitBackground(rawScores, set.activesPerTarget);
   const value = JSON.stringify({ version, background });
-  await db.insertInto('app_settings').values({ key: SETTING_KEY, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+  await db
+    .insertInto('app_settings')
+    .values({ key: SETTING_KEY, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute();
   return background;
 }
 
 /** Every k-th structure by str_id, `count` in all, with its stored Morgan fingerprint (null: none stored). */
-export async function sampleStructures(db: Kysely<Database>, count: number): Promise<{ strId: number; smiles: string; morgan: Uint8Array | null }[]> {
+export async function sampleStructures(
+  db: Kysely<Database>,
+  count: number,
+): Promise<{ strId: number; smiles: string; morgan: Uint8Array | null }[]> {
   const { rows } = await sql<{ str_id: string | number; canonical_smiles: string; fp: string | null }>`
     WITH numbered AS (SELECT str_id, canonical_smiles, morgan_fp, row_number() OVER (ORDER BY str_id) AS n, count(*) OVER () AS total FROM structures)
-    SELECT str_id, canonical_smiles, encode(morgan_fp, 'base64') AS fp FROM numbered WHERE (n - 1) % greatest(1, total / ${count}) = 0 ORDER BY str_id LIMIT ${count}`.execute(db);
+    SELECT str_id, canonical_smiles, encode(morgan_fp, 'base64') AS fp FROM numbered WHERE (n - 1) % greatest(1, total / ${count}) = 0 ORDER BY str_id LIMIT ${count}`.execute(
+    db,
+  );
   return rows.map((row) => ({ strId: Number(row.str_id), smiles: row.canonical_smiles, morgan: storedFingerprint(row.fp) }));
 }
 
@@ -59,7 +74,9 @@ async function documentSiblings(db: Kysely<Database>, strIds: readonly number[])
   const { rows } = await sql<{ q: string | number; s: string | number }>`
     WITH docs AS (SELECT DISTINCT str_id, ref_id FROM activities WHERE str_id = ANY(${`{${strIds.join(',')}}`}::bigint[]) AND ref_id IS NOT NULL),
     small AS (SELECT a.ref_id FROM activities a WHERE a.ref_id IN (SELECT ref_id FROM docs) GROUP BY a.ref_id HAVING count(DISTINCT a.str_id) <= ${SIBLING_DOCUMENT_MAX})
-    SELECT DISTINCT docs.str_id AS q, a.str_id AS s FROM docs JOIN small ON small.ref_id = docs.ref_id JOIN activities a ON a.ref_id = docs.ref_id`.execute(db);
+    SELECT DISTINCT docs.str_id AS q, a.str_id AS s FROM docs JOIN small ON small.ref_id = docs.ref_id JOIN activities a ON a.ref_id = docs.ref_id`.execute(
+    db,
+  );
   for (const row of rows) {
     const set = result.get(Number(row.q)) ?? new Set<number>();
     set.add(Number(row.s));
@@ -73,8 +90,18 @@ function parseStored(value: string): { version: string; background: Background }
     const parsed = JSON.parse(value) as { version?: unknown; background?: Partial<Background> };
     const b = parsed.background;
     const fields = ['meanScale', 'meanExponent', 'sdScale', 'sdExponent', 'queries'] as const;
-    if (typeof parsed.version !== 'string' || !b || fields.some((field) => typeof b[field] !== 'number' || !Number.isFinite(b[field]))) return null;
-    return { version: parsed.version, background: { meanScale: b.meanScale!, meanExponent: b.meanExponent!, sdScale: b.sdScale!, sdExponent: b.sdExponent!, queries: b.queries! } };
+    if (typeof parsed.version !== 'string' || !b || fields.some((field) => typeof b[field] !== 'number' || !Number.isFinite(b[field])))
+      return null;
+    return {
+      version: parsed.version,
+      background: {
+        meanScale: b.meanScale!,
+        meanExponent: b.meanExponent!,
+        sdScale: b.sdScale!,
+        sdExponent: b.sdExponent!,
+        queries: b.queries!,
+      },
+    };
   } catch {
     return null;
   }

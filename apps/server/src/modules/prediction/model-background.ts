@@ -24,7 +24,9 @@ export function logit(p: number): number {
 
 /** The z-score of a query's logit per target against the background (spread floored at 0.05 logit units). */
 export function modelZ(probabilities: Float32Array, background: ModelBackground | null): Float64Array {
-  return Float64Array.from(probabilities, (p, t) => (background ? (logit(p) - background.mean[t]!) / Math.max(background.sd[t]!, 0.05) : logit(p)));
+  return Float64Array.from(probabilities, (p, t) =>
+    background ? (logit(p) - background.mean[t]!) / Math.max(background.sd[t]!, 0.05) : logit(p),
+  );
 }
 
 export async function estimateModelBackground(db: Kysely<Database>, model: MultitaskModel): Promise<ModelBackground> {

@@ -35,7 +35,15 @@ export class ModelRegistry {
   status(forAdmin = false): ModelStatus {
     const dir = forAdmin ? this.dir : null;
     if (this.current) return { state: 'installed', name: this.current.name, targets: this.current.targets.length, message: null };
-    if (this.failure) return { state: 'failed', name: null, targets: 0, message: forAdmin ? `${this.failure} ${modelSourceMessage(dir)}` : `The installed model could not be used. ${modelSourceMessage(dir)}` };
+    if (this.failure)
+      return {
+        state: 'failed',
+        name: null,
+        targets: 0,
+        message: forAdmin
+          ? `${this.failure} ${modelSourceMessage(dir)}`
+          : `The installed model could not be used. ${modelSourceMessage(dir)}`,
+      };
     return { state: 'not-installed', name: null, targets: 0, message: modelSourceMessage(dir) };
   }
 
@@ -94,7 +102,10 @@ export class ModelRegistry {
     } catch (error) {
       if (generation !== this.generation) return this.current;
       await this.swap(null);
-      this.failure = error instanceof ModelFileError ? `The model in ${this.dir} could not be used: ${error.message}.` : `The model in ${this.dir} could not be loaded.`;
+      this.failure =
+        error instanceof ModelFileError
+          ? `The model in ${this.dir} could not be used: ${error.message}.`
+          : `The model in ${this.dir} could not be loaded.`;
       this.log(`target prediction: ${this.failure} ${error instanceof Error ? error.message : String(error)}`);
       return null;
     }

@@ -1,7 +1,13 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { PREDICTION_DISCLAIMER, PREDICTION_DOMAIN_MIN_SIMILARITY, PREDICTION_EVIDENCE_MAX } from '@kb/contracts/prediction';
-import type { BatchPrediction, EvidenceCompound, PredictBatchResponse, PredictTargetsResponse, PredictedTarget } from '@kb/contracts/prediction';
+import type {
+  BatchPrediction,
+  EvidenceCompound,
+  PredictBatchResponse,
+  PredictTargetsResponse,
+  PredictedTarget,
+} from '@kb/contracts/prediction';
 import type { Database } from '../../db/schema.ts';
 import { ChemInputError, ChemSearchCancelled } from '../chemistry/chem-engine.ts';
 import { byCanonicalSmiles } from '../chemistry/chem-query.ts';
@@ -71,7 +77,8 @@ export class PredictionService {
   async predict(query: ChemQuery, limit: number, signal: AbortSignal = new AbortController().signal): Promise<PredictTargetsResponse> {
     const started = performance.now();
     const data = await this.ensemble();
-    if (query.kind === 'smarts') throw new ChemInputError('Target prediction compares whole molecules: enter a SMILES or a molfile, not a SMARTS pattern.');
+    if (query.kind === 'smarts')
+      throw new ChemInputError('Target prediction compares whole molecules: enter a SMILES or a molfile, not a SMARTS pattern.');
     const described = await this.engine.describe(query);
     if (!described.morgan) throw new ChemInputError('RDKit could not compute a fingerprint for the query.');
     const smiles = described.smiles ?? query.text;
@@ -79,8 +86,10 @@ export class PredictionService {
     const [neighbours] = await this.scan(data, [described.morgan], signal);
     const prediction = await this.rank(data, { smiles, strId, morgan: described.morgan }, neighbours!, limit);
     const top = prediction.ranked.slice(0, limit);
-    const measured = prediction.strId !== null ? await this.measuredOn(data, [prediction.strId]) : new Map<number, Map<number, MeasuredRow>>();
-    const own = prediction.strId !== null ? (measured.get(prediction.strId) ?? new Map<number, MeasuredRow>()) : new Map<number, MeasuredRow>();
+    const measured =
+      prediction.strId !== null ? await this.measuredOn(data, [prediction.strId]) : new Map<number, Map<number, MeasuredRow>>();
+    const own =
+      prediction.strId !== null ? (measured.get(prediction.strId) ?? new Map<number, MeasuredRow>()) : new Map<number, MeasuredRow>();
     const evidence = await this.evidenceOf(data, top);
     const listedTargets = new Set(top.map((entry) => entry.target));
     const domainMessage =
@@ -102,8 +111,14 @@ export class PredictionService {
       model: this.models.status(),
       measuredElsewhere: [...own.keys()].filter((target) => !listedTargets.has(target)).length,
       modelOnlyInTop10: prediction.modelOnlyInTop10,
-      targets: top.map((entry, index) => this.describeTarget(data, entry, index + 1, evidence.get(entry.key) ?? [], own.get(entry.target) ?? null)),
-      ensemble: { targets: data.set.targets.filter((_, t) => data.set.activesPerTarget[t]! > 0).length, actives: data.set.targetOf.length, threshold: ENSEMBLE_THRESHOLD },
+      targets: top.map((entry, index) =>
+        this.describeTarget(data, entry, index + 1, evidence.get(entry.key) ?? [], own.get(entry.target) ?? null),
+      ),
+      ensemble: {
+        targets: data.set.targets.filter((_, t) => data.set.activesPerTarget[t]! > 0).length,
+        actives: data.set.targetOf.length,
+        threshold: ENSEMBLE_THRESHOLD,
+      },
       disclaimer: PREDICTION_DISCLAIMER,
       elapsedMs: Math.round(performance.now() - started),
     };
@@ -113,7 +128,11 @@ export class PredictionService {
    * Stored structures, predicted from their stored fingerprints (the same the structure index
    * compares): all of a batch's scans go to the scan workers in one message.
    */
-  async predictBatch(strIds: readonly number[], limit: number, signal: AbortSignal = new AbortController().signal): Promise<PredictBatchResponse> {
+  async predictBatch(
+    strIds: readonly number[],
+    limit: number,
+    signal: AbortSignal = new AbortController().signal,
+  ): Promise<PredictBatchResponse> {
     const started = performance.now();
     const data = await this.ensemble();
     const stored = await storedFingerprints(this.db, strIds);
@@ -131,20 +150,38 @@ export class PredictionService {
       }
     }
     const scanned = strIds.filter((strId) => stored.get(strId)?.morgan);
-    const found = await this.scan(data, scanned.map((strId) => stored.get(strId)!.morgan!), signal);
+    const found = await this.scan(
+      data,
+      scanned.map((strId) => stored.get(strId)!.morgan!),
+      signal,
+    );
     const neighboursOf = new Map(scanned.map((strId, k) => [strId, found[k]!]));
     const predictions: BatchPrediction[] = [];
     for (const strId of strIds) {
       const row = stored.get(strId);
       const neighbours = neighboursOf.get(strId);
       if (!row) predictions.push({ strId, error: `There is no structure ${strId} in the knowledge base.`, inDomain: false, targets: [] });
-      else if (!neighbours || !row.morgan) predictions.push({ strId, error: errors.get(strId) ?? `Structure ${strId} could not be predicted.`, inDomain: false, targets: [] });
-      else predictions.push(this.batchEntry(data, await this.rank(data, { smiles: row.smiles, strId, morgan: row.morgan }, neighbours, limit), measured.get(strId), limit));
+      else if (!neighbours || !row.morgan)
+        predictions.push({ strId, error: errors.get(strId) ?? `Structure ${strId} could not be predicted.`, inDomain: false, targets: [] });
+      else
+        predictions.push(
+          this.batchEntry(
+            data,
+            await this.rank(data, { smiles: row.smiles, strId, morgan: row.morgan }, neighbours, limit),
+            measured.get(strId),
+            limit,
+          ),
+        );
     }
     return { predictions, model: this.models.status(), elapsedMs: Math.round(performance.now() - started) };
   }
 
-  private batchEntry(data: EnsembleData, prediction: Prediction, measured: Map<number, MeasuredRow> | undefined, limit: number): BatchPrediction {
+  private batchEntry(
+    data: EnsembleData,
+    prediction: Prediction,
+    measured: Map<number, MeasuredRow> | undefined,
+    limit: number,
+  ): BatchPrediction {
     return {
       strId: prediction.strId!,
       error: null,
@@ -176,14 +213,26 @@ export class PredictionService {
   }
 
   /** Both predictors and the combination for one structure and its active neighbours. */
-  private async rank(data: EnsembleData, query: { smiles: string; strId: number | null; morgan: Uint8Array }, neighbours: Neighbour[], limit: number): Promise<Prediction> {
+  private async rank(
+    data: EnsembleData,
+    query: { smiles: string; strId: number | null; morgan: Uint8Array },
+    neighbours: Neighbour[],
+    limit: number,
+  ): Promise<Prediction> {
     const { smiles, strId } = query;
     // The compound's own measurements are shown as measured, never used as evidence for it.
     const exclude = (id: number) => id === strId;
     const ensemble = scoreTargets(neighbours, data.set, data.background, { exclude, evidence: PREDICTION_EVIDENCE_MAX });
     const outputs = await this.modelOutputs(data, query.morgan);
     const { ranked, modelOnlyInTop10 } = rankTargets(data.set, ensemble, outputs, (chemblId) => data.byChemblId.get(chemblId));
-    return { smiles, strId, neighbours, nearest: nearestActive(neighbours, data.set, exclude), ranked: ranked.slice(0, Math.max(limit, 1)), modelOnlyInTop10 };
+    return {
+      smiles,
+      strId,
+      neighbours,
+      nearest: nearestActive(neighbours, data.set, exclude),
+      ranked: ranked.slice(0, Math.max(limit, 1)),
+      modelOnlyInTop10,
+    };
   }
 
   /**
@@ -197,7 +246,9 @@ export class PredictionService {
       const probabilities = await model.predict(morgan);
       return { targets: model.targets, probabilities, z: modelZ(probabilities, await this.backgroundOf(model, data.version)) };
     } catch (error) {
-      this.log(`target prediction: the model did not answer (${error instanceof Error ? error.message : String(error)}); the ensemble answers alone`);
+      this.log(
+        `target prediction: the model did not answer (${error instanceof Error ? error.message : String(error)}); the ensemble answers alone`,
+      );
       return null;
     }
   }
@@ -219,7 +270,13 @@ export class PredictionService {
     return rows[0] ? Number(rows[0].str_id) : null;
   }
 
-  private describeTarget(data: EnsembleData, entry: RankedTarget, rank: number, evidence: EvidenceCompound[], measured: MeasuredRow | null): PredictedTarget {
+  private describeTarget(
+    data: EnsembleData,
+    entry: RankedTarget,
+    rank: number,
+    evidence: EvidenceCompound[],
+    measured: MeasuredRow | null,
+  ): PredictedTarget {
     const target: EnsembleTarget = data.set.targets[entry.target]!;
     const { family, thresholdNm } = target;
     return {
@@ -241,22 +298,42 @@ export class PredictionService {
             hits: entry.ensemble.hits,
           }
         : null,
-      multitask: entry.probability !== null ? { probability: entry.probability, zScore: entry.modelZ ?? 0, eValue: entry.modelE ?? 0 } : null,
+      multitask:
+        entry.probability !== null ? { probability: entry.probability, zScore: entry.modelZ ?? 0, eValue: entry.modelE ?? 0 } : null,
       evidence,
       measured: measured
-        ? { bestNm: measured.nm, pActivity: pActivity(measured.nm), activityType: measured.type, count: measured.count, active: measured.nm <= thresholdNm }
+        ? {
+            bestNm: measured.nm,
+            pActivity: pActivity(measured.nm),
+            activityType: measured.type,
+            count: measured.count,
+            active: measured.nm <= thresholdNm,
+          }
         : null,
     };
   }
 
   /** The evidence compounds of the listed targets: SMILES and the best measurement behind each (with its document). */
   private async evidenceOf(data: EnsembleData, top: readonly RankedTarget[]): Promise<Map<string, EvidenceCompound[]>> {
-    const wanted = top.flatMap((entry) => (entry.ensemble ? entry.ensemble.evidence.map((ref) => ({ key: entry.key, targetId: data.set.targets[entry.ensemble!.target]!.targetId, ref })) : []));
+    const wanted = top.flatMap((entry) =>
+      entry.ensemble
+        ? entry.ensemble.evidence.map((ref) => ({ key: entry.key, targetId: data.set.targets[entry.ensemble!.target]!.targetId, ref }))
+        : [],
+    );
     const result = new Map<string, EvidenceCompound[]>();
     if (wanted.length === 0) return result;
     const strIds = [...new Set(wanted.map((w) => w.ref.strId))];
     const targetIds = [...new Set(wanted.map((w) => w.targetId))];
-    const { rows } = await sql<{ str_id: string | number; target_id: string | number; smiles: string; type: string | null; relation: string | null; um: number; ref_id: string | number | null; reference: string | null }>`
+    const { rows } = await sql<{
+      str_id: string | number;
+      target_id: string | number;
+      smiles: string;
+      type: string | null;
+      relation: string | null;
+      um: number;
+      ref_id: string | number | null;
+      reference: string | null;
+    }>`
       SELECT DISTINCT ON (a.str_id, a.target_id) a.str_id, a.target_id, s.canonical_smiles AS smiles, a.std_activity_type AS type,
         a.std_act_prefix AS relation, a.micro_molarvalue AS um, a.ref_id,
         coalesce(d.reference, d.title, nullif(concat_ws(' ', d.journal_patent_name, d.year::text), ''), d.chembl_id) AS reference
@@ -361,7 +438,9 @@ export class PredictionService {
       if (target.chemblId) byChemblId.set(target.chemblId, index);
       byTargetId.set(target.targetId, index);
     });
-    this.log(`target prediction: ${set.targetOf.length} active pairs on ${set.strIds.length} structures, background from ${background.queries} queries, ${scan.postings.toLocaleString('en-US')} fingerprint bits indexed, in ${Math.round(performance.now() - started)} ms`);
+    this.log(
+      `target prediction: ${set.targetOf.length} active pairs on ${set.strIds.length} structures, background from ${background.queries} queries, ${scan.postings.toLocaleString('en-US')} fingerprint bits indexed, in ${Math.round(performance.now() - started)} ms`,
+    );
     return { version, set, scan, background, byChemblId, byTargetId };
   }
 }
@@ -392,7 +471,11 @@ interface StoredStructure {
 
 /** SMILES and stored Morgan fingerprint of these structures (absent: no such structure). */
 async function storedFingerprints(db: Kysely<Database>, strIds: readonly number[]): Promise<Map<number, StoredStructure>> {
-  const { rows } = await sql<{ str_id: string | number; canonical_smiles: string; fp: string | null }>`SELECT str_id, canonical_smiles, encode(morgan_fp, 'base64') AS fp
+  const { rows } = await sql<{
+    str_id: string | number;
+    canonical_smiles: string;
+    fp: string | null;
+  }>`SELECT str_id, canonical_smiles, encode(morgan_fp, 'base64') AS fp
     FROM structures WHERE str_id = ANY(${`{${strIds.join(',')}}`}::bigint[])`.execute(db);
   return new Map(rows.map((row) => [Number(row.str_id), { smiles: row.canonical_smiles, morgan: storedFingerprint(row.fp) }]));
 }

@@ -38,12 +38,16 @@ function tanimoto(a: Uint8Array, b: Uint8Array): number {
 describe.each(ONE_DATABASE)('target prediction API on %s', (kind) => {
   let t: TestApp;
   let me: LoginResult;
-  const predict = (payload: unknown, login: LoginResult = me) => t.call({ method: 'POST', url: '/api/prediction/targets', headers: authHeaders(login), payload: payload as object });
+  const predict = (payload: unknown, login: LoginResult = me) =>
+    t.call({ method: 'POST', url: '/api/prediction/targets', headers: authHeaders(login), payload: payload as object });
   const rows = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(t.database.db)).rows;
 
   /** Actives by the documented rule, per target, with the family threshold of the demo catalog's class paths. */
   const activesOf = async (targetId: number, thresholdNm: number) =>
-    rows(sql<{ str_id: number; morgan_fp: Uint8Array }>`SELECT DISTINCT s.str_id::int AS str_id, s.morgan_fp FROM activities a JOIN structures s ON s.str_id = a.str_id
+    rows(sql<{
+      str_id: number;
+      morgan_fp: Uint8Array;
+    }>`SELECT DISTINCT s.str_id::int AS str_id, s.morgan_fp FROM activities a JOIN structures s ON s.str_id = a.str_id
       WHERE a.target_id = ${targetId} AND a.micro_molarvalue > 0 AND a.micro_molarvalue * 1000 <= ${thresholdNm}
         AND upper(a.std_activity_type) IN ('IC50','KI','KD','EC50','XC50','AC50','POTENCY') AND coalesce(a.std_act_prefix, '=') IN ('=','<','<=')`);
 
@@ -123,21 +127,39 @@ describe.each(ONE_DATABASE)('target prediction API on %s', (kind) => {
     expect(huge.statusCode).toBe(400);
     expect(String(huge.data.message)).toMatch(/at most 250/);
     expect((await predict({ structure: { kind: 'molfile', text: 'not a molfile' } })).statusCode).toBe(400);
-    const batch = await t.call({ method: 'POST', url: '/api/prediction/targets/batch', headers: authHeaders(me), payload: { strIds: Array.from({ length: 51 }, (_, k) => k + 1) } });
+    const batch = await t.call({
+      method: 'POST',
+      url: '/api/prediction/targets/batch',
+      headers: authHeaders(me),
+      payload: { strIds: Array.from({ length: 51 }, (_, k) => k + 1) },
+    });
     expect(batch.statusCode).toBe(400);
     const admin = await t.login(demoEmailForRole('GOSTAR_ADMIN'));
     expect((await predict({ structure: { kind: 'smiles', text: 'CCO' } }, admin)).statusCode).toBe(403);
-    expect((await t.call({ method: 'POST', url: '/api/prediction/targets', payload: { structure: { kind: 'smiles', text: 'CCO' } } })).statusCode).toBe(401);
+    expect(
+      (await t.call({ method: 'POST', url: '/api/prediction/targets', payload: { structure: { kind: 'smiles', text: 'CCO' } } }))
+        .statusCode,
+    ).toBe(401);
   });
 
   it('predicts a batch of stored structures, flags the measured targets and an unknown id', async () => {
-    const ids = (await rows(sql<{ str_id: number }>`SELECT str_id::int AS str_id FROM structures ORDER BY str_id LIMIT 4`)).map((r) => r.str_id);
-    const answer = await t.call({ method: 'POST', url: '/api/prediction/targets/batch', headers: authHeaders(me), payload: { strIds: [...ids, 987_654_321], limit: 5 } });
+    const ids = (await rows(sql<{ str_id: number }>`SELECT str_id::int AS str_id FROM structures ORDER BY str_id LIMIT 4`)).map(
+      (r) => r.str_id,
+    );
+    const answer = await t.call({
+      method: 'POST',
+      url: '/api/prediction/targets/batch',
+      headers: authHeaders(me),
+      payload: { strIds: [...ids, 987_654_321], limit: 5 },
+    });
     expect(answer.statusCode, answer.body).toBe(200);
     const { predictions } = answer.data as unknown as PredictBatchResponse;
     expect(predictions.map((p) => p.strId)).toEqual([...ids, 987_654_321]);
     expect(predictions[4]!.error).toMatch(/no structure 987654321/);
-    const measured = await rows(sql<{ str_id: number; target_id: number }>`SELECT DISTINCT str_id::int AS str_id, target_id::int AS target_id FROM activities
+    const measured = await rows(sql<{
+      str_id: number;
+      target_id: number;
+    }>`SELECT DISTINCT str_id::int AS str_id, target_id::int AS target_id FROM activities
       WHERE str_id = ANY(${`{${ids.join(',')}}`}::bigint[]) AND micro_molarvalue > 0 AND upper(std_activity_type) IN ('IC50','KI','KD','EC50','XC50','AC50','POTENCY') AND coalesce(std_act_prefix, '=') IN ('=','<','<=')`);
     const measuredKey = new Set(measured.map((m) => `${m.str_id}:${m.target_id}`));
     for (const prediction of predictions.slice(0, 4)) {
@@ -158,7 +180,8 @@ describe.each(ONE_DATABASE)('target prediction API on %s', (kind) => {
         modelBase64: fs.readFileSync(path.join(modelDir, 'chembl_37_multitask_q8.onnx')).toString('base64'),
         targets: JSON.parse(fs.readFileSync(path.join(modelDir, 'targets_37_all.json'), 'utf8')) as string[],
       };
-      const install = (login: LoginResult, payload: unknown) => t.call({ method: 'POST', url: '/api/superadmin/prediction/model', headers: authHeaders(login), payload: payload as object });
+      const install = (login: LoginResult, payload: unknown) =>
+        t.call({ method: 'POST', url: '/api/superadmin/prediction/model', headers: authHeaders(login), payload: payload as object });
       expect((await install(me, files)).statusCode).toBe(403);
       const superAdmin = await t.login(demoEmailForRole('SUPER_ADMIN'));
       const broken = await install(superAdmin, { ...files, modelBase64: Buffer.from('not an onnx model at all').toString('base64') });

@@ -39,18 +39,36 @@ export const targetKey = (target: number) => `t${target}`;
  * search here, and ranked beside the others they pushed measured targets down
  * (docs/benchmarks.md "Target prediction").
  */
-export function rankTargets(set: ActiveSet, ensemble: readonly TargetScore[], outputs: ModelOutputs | null, targetOfChemblId: (chemblId: string) => number | undefined): RankedTargets {
+export function rankTargets(
+  set: ActiveSet,
+  ensemble: readonly TargetScore[],
+  outputs: ModelOutputs | null,
+  targetOfChemblId: (chemblId: string) => number | undefined,
+): RankedTargets {
   const byTarget = new Map<number, RankedTarget>();
   const entry = (target: number): RankedTarget => {
     let found = byTarget.get(target);
     if (!found) {
-      found = { key: targetKey(target), target, ensemble: null, nearestRank: null, ensembleRank: null, probability: null, modelZ: null, modelE: null, modelRank: null, score: 0 };
+      found = {
+        key: targetKey(target),
+        target,
+        ensemble: null,
+        nearestRank: null,
+        ensembleRank: null,
+        probability: null,
+        modelZ: null,
+        modelE: null,
+        modelRank: null,
+        score: 0,
+      };
       byTarget.set(target, found);
     }
     return found;
   };
   for (const score of ensemble) entry(score.target).ensemble = score;
-  const nearest = [...ensemble].sort((a, b) => b.maxSimilarity - a.maxSimilarity || (a.evidence[0]?.nm ?? Infinity) - (b.evidence[0]?.nm ?? Infinity) || a.target - b.target);
+  const nearest = [...ensemble].sort(
+    (a, b) => b.maxSimilarity - a.maxSimilarity || (a.evidence[0]?.nm ?? Infinity) - (b.evidence[0]?.nm ?? Infinity) || a.target - b.target,
+  );
   const model: number[] = [];
   let modelOnlyInTop10 = 0;
   if (outputs) {
@@ -75,9 +93,20 @@ export function rankTargets(set: ActiveSet, ensemble: readonly TargetScore[], ou
       model.push(target);
     }
   }
-  const fused = fuseRankings({ nearest: nearest.map((s) => targetKey(s.target)), ensemble: ensemble.map((s) => targetKey(s.target)), model: model.map(targetKey) });
+  const fused = fuseRankings({
+    nearest: nearest.map((s) => targetKey(s.target)),
+    ensemble: ensemble.map((s) => targetKey(s.target)),
+    model: model.map(targetKey),
+  });
   return {
-    ranked: fused.map((f) => Object.assign(entry(Number(f.key.slice(1))), { score: f.score, nearestRank: f.nearestRank, ensembleRank: f.ensembleRank, modelRank: f.modelRank })),
+    ranked: fused.map((f) =>
+      Object.assign(entry(Number(f.key.slice(1))), {
+        score: f.score,
+        nearestRank: f.nearestRank,
+        ensembleRank: f.ensembleRank,
+        modelRank: f.modelRank,
+      }),
+    ),
     modelOnlyInTop10,
   };
 }

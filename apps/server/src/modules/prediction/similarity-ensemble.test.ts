@@ -1,10 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { FUSION_K, fuseRankings, modelEValue, normalUpperTail } from './combine.ts';
-import { buildActiveSet, extremeValuePValue, withoutStructures, fitBackground, nearestActive, rawScoresOf, scoreTargets, zScore } from './similarity-ensemble.ts';
+import {
+  buildActiveSet,
+  extremeValuePValue,
+  withoutStructures,
+  fitBackground,
+  nearestActive,
+  rawScoresOf,
+  scoreTargets,
+  zScore,
+} from './similarity-ensemble.ts';
 import type { EnsembleTarget } from './similarity-ensemble.ts';
 import { targetFamily } from './target-family.ts';
 
-const target = (name: string): EnsembleTarget => ({ targetId: name.length, chemblId: null, name, geneSymbol: null, organism: null, family: 'other', thresholdNm: 1000 });
+const target = (name: string): EnsembleTarget => ({
+  targetId: name.length,
+  chemblId: null,
+  name,
+  geneSymbol: null,
+  organism: null,
+  family: 'other',
+  thresholdNm: 1000,
+});
 
 describe('similarity ensemble', () => {
   // Target 0 has 3 actives (str 1, 2, 3), target 1 has 1 (str 3), target 2 has 40 (str 100–139).
@@ -80,7 +97,14 @@ describe('similarity ensemble', () => {
   });
 
   it('computes a background sample’s raw scores without the query itself', () => {
-    const raw = rawScoresOf([{ strId: 1, similarity: 1 }, { strId: 3, similarity: 0.4 }], set, (id) => id === 1);
+    const raw = rawScoresOf(
+      [
+        { strId: 1, similarity: 1 },
+        { strId: 3, similarity: 0.4 },
+      ],
+      set,
+      (id) => id === 1,
+    );
     expect(Array.from(raw)).toEqual([0.4, 0.4, 0]);
   });
 

@@ -161,7 +161,12 @@ export interface ScoreOptions {
 }
 
 /** Raw score, z-score and E-value of every target one of whose actives is among the neighbours; best first. */
-export function scoreTargets(neighbours: readonly Neighbour[], set: ActiveSet, background: Background, options: ScoreOptions = {}): TargetScore[] {
+export function scoreTargets(
+  neighbours: readonly Neighbour[],
+  set: ActiveSet,
+  background: Background,
+  options: ScoreOptions = {},
+): TargetScore[] {
   const threshold = options.threshold ?? ENSEMBLE_THRESHOLD;
   const evidenceMax = options.evidence ?? 5;
   const byTarget = new Map<number, TargetScore>();
@@ -185,7 +190,11 @@ export function scoreTargets(neighbours: readonly Neighbour[], set: ActiveSet, b
     score.evidence.sort((a, b) => b.similarity - a.similarity || a.nm - b.nm || a.strId - b.strId);
     score.maxSimilarity = score.evidence[0]?.similarity ?? 0;
     score.hits = score.evidence.filter((e) => e.similarity >= threshold).length;
-    score.rawScore = rawScore(score.evidence.map((e) => e.similarity), threshold, options.topK ?? RAW_TOP_K);
+    score.rawScore = rawScore(
+      score.evidence.map((e) => e.similarity),
+      threshold,
+      options.topK ?? RAW_TOP_K,
+    );
     const n = set.activesPerTarget[score.target]!;
     score.zScore = zScore(score.rawScore, n, background);
     score.eValue = score.hits > 0 ? extremeValuePValue(score.zScore) * targetCount : Infinity;
@@ -278,7 +287,13 @@ function powerLaw(points: readonly [number, number][], defaultScale: number, def
 }
 
 /** Raw scores per target of one query's neighbours (a background sample), dense over the targets. */
-export function rawScoresOf(neighbours: readonly Neighbour[], set: ActiveSet, exclude: (strId: number) => boolean, threshold = ENSEMBLE_THRESHOLD, topK = RAW_TOP_K): Float64Array {
+export function rawScoresOf(
+  neighbours: readonly Neighbour[],
+  set: ActiveSet,
+  exclude: (strId: number) => boolean,
+  threshold = ENSEMBLE_THRESHOLD,
+  topK = RAW_TOP_K,
+): Float64Array {
   const perTarget = new Map<number, number[]>();
   for (const neighbour of neighbours) {
     if (neighbour.similarity < threshold || exclude(neighbour.strId)) continue;
@@ -291,7 +306,12 @@ export function rawScoresOf(neighbours: readonly Neighbour[], set: ActiveSet, ex
     }
   }
   const raw = new Float64Array(set.targets.length);
-  for (const [target, list] of perTarget) raw[target] = rawScore(list.sort((a, b) => b - a), threshold, topK);
+  for (const [target, list] of perTarget)
+    raw[target] = rawScore(
+      list.sort((a, b) => b - a),
+      threshold,
+      topK,
+    );
   return raw;
 }
 

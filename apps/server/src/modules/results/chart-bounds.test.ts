@@ -25,9 +25,13 @@ describe('chart bounds against column types', () => {
     expect(message(() => checkRangeBounds('year', DIMENSIONS.year!, 1990, 2000))).toBeNull();
     expect(message(() => checkRangeBounds('year', DIMENSIONS.year!, null, 2000))).toBeNull();
     expect(message(() => checkRangeBounds('molweight', DIMENSIONS.molweight!, 0.5, 1e300))).toBeNull();
-    expect(message(() => checkRangeBounds('year', DIMENSIONS.year!, 1990.5, 2000.5))).toBe('400 Publication year bounds must be whole numbers (got 1990.5).');
+    expect(message(() => checkRangeBounds('year', DIMENSIONS.year!, 1990.5, 2000.5))).toBe(
+      '400 Publication year bounds must be whole numbers (got 1990.5).',
+    );
     expect(message(() => checkRangeBounds('year', DIMENSIONS.year!, 2_147_483_648, null))).toMatch(/from -2,147,483,648 to 2,147,483,647/);
-    expect(message(() => checkRangeBounds('molweight', DIMENSIONS.molweight!, Number.NaN, null))).toBe('400 Molecular weight bounds must be finite numbers (got NaN).');
+    expect(message(() => checkRangeBounds('molweight', DIMENSIONS.molweight!, Number.NaN, null))).toBe(
+      '400 Molecular weight bounds must be finite numbers (got NaN).',
+    );
     expect(message(() => checkRangeBounds('logp', DIMENSIONS.logp!, 5, -5))).toBe('400 cLogP: the minimum (5) is above the maximum (-5).');
   });
 
@@ -35,7 +39,11 @@ describe('chart bounds against column types', () => {
     expect(message(() => checkFilterValue('target', DIMENSIONS.target!, '12'))).toBeNull();
     expect(message(() => checkFilterValue('target', DIMENSIONS.target!, '__none__'))).toBeNull();
     expect(message(() => checkFilterValue('assaytype', DIMENSIONS.assaytype!, 'B; drop table'))).toBeNull();
-    expect(message(() => checkFilterValue('target', DIMENSIONS.target!, 2 ** 53))).toMatch(/^400 Target values must be ids, whole numbers from/);
-    expect(message(() => checkFilterValue('structures', DIMENSIONS.structures!, '12abc'))).toBe('400 Most reported structures values must be ids, whole numbers (got "12abc").');
+    expect(message(() => checkFilterValue('target', DIMENSIONS.target!, 2 ** 53))).toMatch(
+      /^400 Target values must be ids, whole numbers from/,
+    );
+    expect(message(() => checkFilterValue('structures', DIMENSIONS.structures!, '12abc'))).toBe(
+      '400 Most reported structures values must be ids, whole numbers (got "12abc").',
+    );
   });
 });

@@ -21,7 +21,8 @@ export const INTEGER_RANGES: Record<'int2' | 'int4' | 'int8', readonly [number, 
 };
 
 const show = (n: number) => n.toLocaleString('en-US');
-const shown = (value: unknown) => (typeof value === 'string' ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) : String(value));
+const shown = (value: unknown) =>
+  typeof value === 'string' ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) : String(value);
 
 function labelOf(chartKey: string): string {
   return chartDefinition(chartKey)?.chartLabel ?? chartKey;
@@ -38,7 +39,12 @@ function numberProblem(column: ColumnType, value: number): string | null {
 }
 
 /** A Range filter's bounds: each fits the column, and the minimum is not above the maximum. */
-export function checkRangeBounds(chartKey: string, dimension: Dimension, minValue: number | null | undefined, maxValue: number | null | undefined): void {
+export function checkRangeBounds(
+  chartKey: string,
+  dimension: Dimension,
+  minValue: number | null | undefined,
+  maxValue: number | null | undefined,
+): void {
   const label = labelOf(chartKey);
   for (const bound of [minValue, maxValue]) {
     if (bound == null) continue;
@@ -58,7 +64,11 @@ export function checkRangeBounds(chartKey: string, dimension: Dimension, minValu
 export function checkFilterValue(chartKey: string, dimension: Dimension, value: string | number): void {
   if (value === NO_VALUE_ID || dimension.column === 'text') return;
   const number = typeof value === 'number' ? value : /^\s*-?\d+(\.\d+)?(e[+-]?\d+)?\s*$/i.test(value) ? Number(value) : Number.NaN;
-  const problem = Number.isNaN(number) ? (isIntegerColumn(dimension.column) ? 'whole numbers' : 'numbers') : numberProblem(dimension.column, number);
+  const problem = Number.isNaN(number)
+    ? isIntegerColumn(dimension.column)
+      ? 'whole numbers'
+      : 'numbers'
+    : numberProblem(dimension.column, number);
   if (problem) {
     const what = isIntegerColumn(dimension.column) ? `ids, ${problem}` : problem;
     throw badRequest(`${labelOf(chartKey)} values must be ${what} (got ${shown(value)}).`, { chartKey, column: dimension.column });

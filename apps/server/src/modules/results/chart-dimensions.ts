@@ -62,7 +62,9 @@ export const DIMENSIONS: Record<string, Dimension> = {
     type: 'List',
     value: sql`d.ref_id`,
     column: 'int8',
-    labels: labelsFrom((list) => sql`SELECT d.ref_id::text AS id, ${referenceLabel} AS label FROM documents d WHERE d.ref_id = ${ids(list)}`),
+    labels: labelsFrom(
+      (list) => sql`SELECT d.ref_id::text AS id, ${referenceLabel} AS label FROM documents d WHERE d.ref_id = ${ids(list)}`,
+    ),
   },
   bibliography: {
     level: 'reference',
@@ -97,7 +99,9 @@ export const DIMENSIONS: Record<string, Dimension> = {
     value: sql`s.str_id`,
     column: 'int8',
     labels: labelsFrom(
-      (list) => sql`SELECT s.str_id::text AS id, coalesce((SELECT c.name FROM compounds c WHERE c.str_id = s.str_id AND c.name IS NOT NULL ORDER BY c.gvk_id LIMIT 1), 'Str ' || s.str_id) AS label
+      (
+        list,
+      ) => sql`SELECT s.str_id::text AS id, coalesce((SELECT c.name FROM compounds c WHERE c.str_id = s.str_id AND c.name IS NOT NULL ORDER BY c.gvk_id LIMIT 1), 'Str ' || s.str_id) AS label
         FROM structures s WHERE s.str_id = ${ids(list)}`,
     ),
   },

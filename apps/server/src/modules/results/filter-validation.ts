@@ -22,7 +22,13 @@ export interface FilterCheck {
   ignored: { chartKey: string; values: FilterValue[] }[];
 }
 
-async function presentValues(db: Kysely<Database>, tab: ResultTabKey, setId: number, chartKey: string, values: readonly FilterValue[]): Promise<Set<string>> {
+async function presentValues(
+  db: Kysely<Database>,
+  tab: ResultTabKey,
+  setId: number,
+  chartKey: string,
+  values: readonly FilterValue[],
+): Promise<Set<string>> {
   const dimension = dimensionOf(chartKey);
   const real = values.filter((v) => v !== NO_VALUE_ID);
   const present = new Set<string>(values.includes(NO_VALUE_ID) ? [NO_VALUE_ID] : []);
@@ -30,7 +36,9 @@ async function presentValues(db: Kysely<Database>, tab: ResultTabKey, setId: num
   if (dimension.tree) {
     const { table, key } = dimension.tree;
     const numbers = real.map(Number).filter(Number.isFinite);
-    const { rows } = await sql<{ v: string }>`SELECT ${sql.ref(key)}::text AS v FROM ${sql.table(table)} WHERE ${sql.ref(key)} = ANY(${numbers}::bigint[])`.execute(db);
+    const { rows } = await sql<{
+      v: string;
+    }>`SELECT ${sql.ref(key)}::text AS v FROM ${sql.table(table)} WHERE ${sql.ref(key)} = ANY(${numbers}::bigint[])`.execute(db);
     for (const row of rows) present.add(row.v);
     return present;
   }
@@ -50,7 +58,10 @@ function checkShape(filter: AppliedFilter): void {
   const chart = chartDefinition(filter.chartKey);
   if (!chart) throw badRequest(`Unknown chart "${filter.chartKey}".`, { chartKey: filter.chartKey });
   const ranged = filter.minValue != null || filter.maxValue != null;
-  if (ranged && chart.chartType !== 'Range') throw badRequest(`${chart.chartLabel} is not a range chart: pick values instead of a minimum and maximum.`, { chartKey: filter.chartKey });
+  if (ranged && chart.chartType !== 'Range')
+    throw badRequest(`${chart.chartLabel} is not a range chart: pick values instead of a minimum and maximum.`, {
+      chartKey: filter.chartKey,
+    });
   const dimension = dimensionOf(filter.chartKey);
   checkRangeBounds(filter.chartKey, dimension, filter.minValue, filter.maxValue);
   for (const value of [...(filter.include ?? []), ...(filter.exclude ?? [])]) checkFilterValue(filter.chartKey, dimension, value);
@@ -63,7 +74,13 @@ function checkShape(filter: AppliedFilter): void {
  */
 export type Presence = (chartKey: string, values: readonly FilterValue[]) => Promise<Set<string>>;
 
-export async function validateFilters(db: Kysely<Database>, tab: ResultTabKey, setId: number, filters: readonly AppliedFilter[], presence?: Presence): Promise<FilterCheck> {
+export async function validateFilters(
+  db: Kysely<Database>,
+  tab: ResultTabKey,
+  setId: number,
+  filters: readonly AppliedFilter[],
+  presence?: Presence,
+): Promise<FilterCheck> {
   const present = presence ?? ((chartKey, values) => presentValues(db, tab, setId, chartKey, values));
   const kept: AppliedFilter[] = [];
   const ignored: FilterCheck['ignored'] = [];

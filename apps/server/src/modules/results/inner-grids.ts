@@ -42,9 +42,13 @@ const PARAMETER_GRID_COLUMNS = [
 
 /** The parameters of a page of assays (few per assay), keyed by assay_id. */
 async function assayParameters(db: Kysely<Database>, assayIds: readonly number[]): Promise<Map<number, ResultRow[]>> {
-  const { rows } = await sql<ResultRow & { owner: number }>`SELECT p.assay_id AS owner, p.param_type, p.relation, p.value, p.units, p.text_value,
+  const { rows } = await sql<
+    ResultRow & { owner: number }
+  >`SELECT p.assay_id AS owner, p.param_type, p.relation, p.value, p.units, p.text_value,
       nullif(concat_ws(' ', p.standard_type, p.standard_relation, p.standard_value::text, p.standard_units, p.standard_text_value), '') AS standard, p.comments
-    FROM assay_parameters p WHERE p.assay_id = ANY(${[...assayIds]}::bigint[]) ORDER BY p.assay_id, p.param_type, p.assay_param_id`.execute(db);
+    FROM assay_parameters p WHERE p.assay_id = ANY(${[...assayIds]}::bigint[]) ORDER BY p.assay_id, p.param_type, p.assay_param_id`.execute(
+    db,
+  );
   const byAssay = new Map<number, ResultRow[]>();
   for (const { owner, ...row } of rows) byAssay.set(Number(owner), [...(byAssay.get(Number(owner)) ?? []), row]);
   return byAssay;
@@ -63,7 +67,9 @@ const CONDITIONS = sql`concat_ws('; ',
 /** innerGrids of activity rows, keyed by act_id. */
 export async function activityInnerGrids(db: Kysely<Database>, actIds: readonly number[]): Promise<Map<number, string>> {
   if (!actIds.length) return new Map();
-  const { rows } = await sql<ResultRow & { act_id: number }>`SELECT a.act_id, ay.assay_id, ay.description, ay.assay_type, ay.assay_method_name,
+  const { rows } = await sql<
+    ResultRow & { act_id: number }
+  >`SELECT a.act_id, ay.assay_id, ay.description, ay.assay_type, ay.assay_method_name,
       ay.organism, ay.cells_cellline_organ, nullif(${CONDITIONS}, '') AS conditions
     FROM activities a LEFT JOIN assays ay ON ay.assay_id = a.assay_id WHERE a.act_id = ANY(${[...actIds]}::bigint[])`.execute(db);
   return new Map(
@@ -81,7 +87,9 @@ export async function assayInnerGrids(db: Kysely<Database>, setId: number, assay
   // activities, the set may have 750,000. OFFSET 0 keeps the optimiser from serving
   // "ORDER BY act_id LIMIT 21" by walking the 26-million-row primary key (22 s at L); the probe is a
   // scalar subquery, not EXISTS, so it is not turned into a hash join over the whole set.
-  const { rows } = await sql<ResultRow & { owner: number }>`SELECT x.owner, r.act_id, r.str_id, r.std_activity_type, r.std_act_prefix, r.activity_value, r.standard_uom
+  const { rows } = await sql<
+    ResultRow & { owner: number }
+  >`SELECT x.owner, r.act_id, r.str_id, r.std_activity_type, r.std_act_prefix, r.activity_value, r.standard_uom
     FROM unnest(${[...assayIds]}::bigint[]) AS x(owner)
     CROSS JOIN LATERAL (SELECT q.* FROM (SELECT a.act_id, a.str_id, a.std_activity_type, a.std_act_prefix, a.activity_value, a.standard_uom
         FROM activities a WHERE a.assay_id = x.owner
@@ -98,10 +106,17 @@ export async function assayInnerGrids(db: Kysely<Database>, setId: number, assay
   return new Map(
     assayIds.map((assayId) => {
       const list = byAssay.get(assayId) ?? [];
-      const grid: InnerGrid = { title: 'Activities in this search', columns: ACTIVITY_GRID_COLUMNS, rows: list.slice(0, ACTIVITIES_PER_ASSAY), more: list.length > ACTIVITIES_PER_ASSAY };
+      const grid: InnerGrid = {
+        title: 'Activities in this search',
+        columns: ACTIVITY_GRID_COLUMNS,
+        rows: list.slice(0, ACTIVITIES_PER_ASSAY),
+        more: list.length > ACTIVITIES_PER_ASSAY,
+      };
       const params = parameters.get(assayId);
       // Only assays that have parameters get the second grid (most assays have none).
-      const grids = params ? [grid, { title: 'Assay parameters', columns: PARAMETER_GRID_COLUMNS, rows: params, more: false } satisfies InnerGrid] : [grid];
+      const grids = params
+        ? [grid, { title: 'Assay parameters', columns: PARAMETER_GRID_COLUMNS, rows: params, more: false } satisfies InnerGrid]
+        : [grid];
       return [assayId, JSON.stringify(grids)];
     }),
   );

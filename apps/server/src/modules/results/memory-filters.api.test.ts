@@ -29,12 +29,29 @@ describe.each(DATABASES)('Activities filters in memory on %s', (kind) => {
   beforeAll(async () => {
     t = await startTestApp(kind, {}, { demoChunks: 2 });
     const me = await t.login(demoEmailForRole('FULL_USER'));
-    const run = await t.call({ method: 'POST', url: '/api/guidedsearch/allresultscount', headers: authHeaders(me), payload: { searchcriteria: KI, sessionid } });
+    const run = await t.call({
+      method: 'POST',
+      url: '/api/guidedsearch/allresultscount',
+      headers: authHeaders(me),
+      payload: { searchcriteria: KI, sessionid },
+    });
     expect(run.statusCode, run.body).toBe(200);
     const db = t.database.db;
     setId = Number((await db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow()).set_id);
-    const user = await db.selectFrom('users').select(['id', 'user_hash_id']).where('email', '=', demoEmailForRole('FULL_USER')).executeTakeFirstOrThrow();
-    auth = { userId: user.id, sessionId: crypto.randomUUID(), email: demoEmailForRole('FULL_USER'), userHashId: user.user_hash_id, roles: ['FULL_USER'], lastActivityAt: new Date(), secondFactor: { passed: false, enrolled: false } };
+    const user = await db
+      .selectFrom('users')
+      .select(['id', 'user_hash_id'])
+      .where('email', '=', demoEmailForRole('FULL_USER'))
+      .executeTakeFirstOrThrow();
+    auth = {
+      userId: user.id,
+      sessionId: crypto.randomUUID(),
+      email: demoEmailForRole('FULL_USER'),
+      userHashId: user.user_hash_id,
+      roles: ['FULL_USER'],
+      lastActivityAt: new Date(),
+      secondFactor: { passed: false, enrolled: false },
+    };
     await unsettle(t, [sessionid]);
     await t.app.kbDictionaries!.current();
     inSql = new ResultsService(db, t.app.searchService, t.app.chemEngine, null);
@@ -61,25 +78,53 @@ describe.each(DATABASES)('Activities filters in memory on %s', (kind) => {
     const [organism] = await values('ay.organism');
     const targets = await values('sa.target_id');
     const refs = await values('sa.ref_id');
-    const years = (await sql<{ lo: number; hi: number }>`SELECT min(d.year)::int AS lo, max(d.year)::int AS hi FROM search_activities sa JOIN documents d ON d.ref_id = sa.ref_id WHERE sa.set_id = ${setId}`.execute(t.database.db)).rows[0]!;
+    const years = (
+      await sql<{
+        lo: number;
+        hi: number;
+      }>`SELECT min(d.year)::int AS lo, max(d.year)::int AS hi FROM search_activities sa JOIN documents d ON d.ref_id = sa.ref_id WHERE sa.set_id = ${setId}`.execute(
+        t.database.db,
+      )
+    ).rows[0]!;
     const middle = Math.round((years.lo + years.hi) / 2);
     const cases: AppliedFilter[][] = [
-      [{ chartKey: 'assaytype', include: [assayType!] }, { chartKey: 'year', minValue: middle, maxValue: years.hi }],
+      [
+        { chartKey: 'assaytype', include: [assayType!] },
+        { chartKey: 'year', minValue: middle, maxValue: years.hi },
+      ],
       [{ chartKey: 'bibliography', exclude: ['J'] }],
       [{ chartKey: 'bibliography', include: ['P', NO_VALUE_ID] }],
       [{ chartKey: 'year', maxValue: middle }],
-      [{ chartKey: 'target', include: targets }, { chartKey: 'organism', include: [organism!] }],
-      [{ chartKey: 'bibliographyrefid', include: refs }, { chartKey: 'assaytype', exclude: [otherType ?? assayType!] }],
-      [{ chartKey: 'target', exclude: [targets[0]!, NO_VALUE_ID] }, { chartKey: 'year', minValue: years.lo }],
+      [
+        { chartKey: 'target', include: targets },
+        { chartKey: 'organism', include: [organism!] },
+      ],
+      [
+        { chartKey: 'bibliographyrefid', include: refs },
+        { chartKey: 'assaytype', exclude: [otherType ?? assayType!] },
+      ],
+      [
+        { chartKey: 'target', exclude: [targets[0]!, NO_VALUE_ID] },
+        { chartKey: 'year', minValue: years.lo },
+      ],
       [{ chartKey: 'organism', include: [NO_VALUE_ID] }],
-      [{ chartKey: 'assaytype', exclude: [NO_VALUE_ID] }, { chartKey: 'bibliographyrefid', include: [NO_VALUE_ID, refs[0]!] }],
+      [
+        { chartKey: 'assaytype', exclude: [NO_VALUE_ID] },
+        { chartKey: 'bibliographyrefid', include: [NO_VALUE_ID, refs[0]!] },
+      ],
     ];
     let nonTrivial = 0;
     const stored = new Set<boolean>();
     for (const filters of cases) {
       const viaMemory = await memory.applyFilters(auth, 'activitiestab', sessionid, filters);
       const memoryIds = await filteredIds();
-      stored.add((await sql<{ complement: boolean }>`SELECT complement FROM result_filtered WHERE set_id = ${setId} AND tab = 'activitiestab'`.execute(t.database.db)).rows[0]!.complement);
+      stored.add(
+        (
+          await sql<{
+            complement: boolean;
+          }>`SELECT complement FROM result_filtered WHERE set_id = ${setId} AND tab = 'activitiestab'`.execute(t.database.db)
+        ).rows[0]!.complement,
+      );
       const viaSql = await inSql.applyFilters(auth, 'activitiestab', sessionid, filters);
       const sqlIds = await filteredIds();
       expect(viaMemory.rowCount, JSON.stringify(filters)).toBe(viaSql.rowCount);
@@ -95,7 +140,9 @@ describe.each(DATABASES)('Activities filters in memory on %s', (kind) => {
   it('drops the same filter values as the SQL path: values not in the results, a dangling target', async () => {
     const [assayType] = await values('ay.assay_type');
     const targets = await values('sa.target_id');
-    const { rows: dangling } = await sql<{ id: number }>`SELECT sa.target_id AS id FROM search_activities sa LEFT JOIN targets t ON t.target_id = sa.target_id
+    const { rows: dangling } = await sql<{
+      id: number;
+    }>`SELECT sa.target_id AS id FROM search_activities sa LEFT JOIN targets t ON t.target_id = sa.target_id
         WHERE sa.set_id = ${setId} AND sa.target_id IS NOT NULL AND t.target_id IS NULL LIMIT 1`.execute(t.database.db);
     expect(dangling.length, 'unsettle left a dangling target').toBe(1);
     const filters: AppliedFilter[] = [
@@ -120,10 +167,14 @@ describe.each(DATABASES)('Activities filters in memory on %s', (kind) => {
     // No assay has a type: an assay type is then not in the results, and is reported so.
     d.assayType = new Uint16Array(assayTypes.length);
     try {
-      const ranged = await t.app.resultsService.applyFilters(auth, 'activitiestab', sessionid, [{ chartKey: 'year', minValue: 1900, maxValue: 2100 }]);
+      const ranged = await t.app.resultsService.applyFilters(auth, 'activitiestab', sessionid, [
+        { chartKey: 'year', minValue: 1900, maxValue: 2100 },
+      ]);
       expect(ranged.rowCount).toBe(0);
       const [assayType] = await values('ay.assay_type');
-      const typed = await t.app.resultsService.applyFilters(auth, 'activitiestab', sessionid, [{ chartKey: 'assaytype', include: [assayType!] }]);
+      const typed = await t.app.resultsService.applyFilters(auth, 'activitiestab', sessionid, [
+        { chartKey: 'assaytype', include: [assayType!] },
+      ]);
       expect(typed.ignored).toEqual([{ chartKey: 'assaytype', values: [assayType] }]);
     } finally {
       d.refYear = years;
@@ -133,8 +184,16 @@ describe.each(DATABASES)('Activities filters in memory on %s', (kind) => {
 
   it('leaves the filtered rows as written when the same filters are applied again, and rewrites them when they change', async () => {
     const [assayType] = await values('ay.assay_type');
-    const writes = async () => (await sql<{ x: string }>`SELECT DISTINCT xmin::text AS x FROM result_filtered WHERE set_id = ${setId} AND tab = 'activitiestab'`.execute(t.database.db)).rows.map((r) => r.x);
-    const filters: AppliedFilter[] = [{ chartKey: 'assaytype', include: [assayType!] }, { chartKey: 'bibliography', include: ['J', 'P'] }];
+    const writes = async () =>
+      (
+        await sql<{
+          x: string;
+        }>`SELECT DISTINCT xmin::text AS x FROM result_filtered WHERE set_id = ${setId} AND tab = 'activitiestab'`.execute(t.database.db)
+      ).rows.map((r) => r.x);
+    const filters: AppliedFilter[] = [
+      { chartKey: 'assaytype', include: [assayType!] },
+      { chartKey: 'bibliography', include: ['J', 'P'] },
+    ];
     const first = await t.app.resultsService.applyFilters(auth, 'activitiestab', sessionid, filters);
     expect(first.rowCount).toBeGreaterThan(0);
     const written = await writes();

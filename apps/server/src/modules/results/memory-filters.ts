@@ -88,10 +88,23 @@ export function presenceInRows(d: KbDictionaries, rows: SessionRows): Presence {
 }
 
 /** Writes the session's activities that pass `filters` into result_filtered (`rows`: read already); answers how many. */
-export async function writeFilteredActivities(trx: Kysely<Database>, d: KbDictionaries, setId: number, filters: readonly AppliedFilter[], kind: DatabaseKind, rows?: SessionRows): Promise<number> {
+export async function writeFilteredActivities(
+  trx: Kysely<Database>,
+  d: KbDictionaries,
+  setId: number,
+  filters: readonly AppliedFilter[],
+  kind: DatabaseKind,
+  rows?: SessionRows,
+): Promise<number> {
   const tests: RowTest[] = filters.map((f) => {
     const chart = f.chartKey as RowValueChart;
-    return { chart, include: keys(d, chart, f.include), exclude: keys(d, chart, f.exclude), min: f.minValue ?? null, max: f.maxValue ?? null };
+    return {
+      chart,
+      include: keys(d, chart, f.include),
+      exclude: keys(d, chart, f.exclude),
+      min: f.minValue ?? null,
+      max: f.maxValue ?? null,
+    };
   });
   const session = rows ?? (await readFilterRows(trx, setId));
   const passed: number[] = [];

@@ -10,7 +10,13 @@ import type { TestApp } from '../../../test/harness.ts';
 export async function unsettle(t: TestApp, sessionIds: readonly string[]): Promise<void> {
   const db = t.database.db;
   await sql`UPDATE kb_loads SET status = 'complete', finished_at = now() WHERE status = 'running'`.execute(db);
-  const sets = (await db.selectFrom('search_sessions').select('set_id').where('id', 'in', [...sessionIds]).execute()).map((r) => Number(r.set_id));
+  const sets = (
+    await db
+      .selectFrom('search_sessions')
+      .select('set_id')
+      .where('id', 'in', [...sessionIds])
+      .execute()
+  ).map((r) => Number(r.set_id));
   for (const setId of sets) {
     await sql`UPDATE search_activities SET ref_id = NULL WHERE set_id = ${setId} AND act_id % 17 = 0`.execute(db);
     await sql`UPDATE search_activities SET assay_id = NULL WHERE set_id = ${setId} AND act_id % 19 = 0`.execute(db);
@@ -22,4 +28,3 @@ export async function unsettle(t: TestApp, sessionIds: readonly string[]): Promi
   // Rows held since the searches wrote them no longer say what the sets hold (nothing but a test edits a set).
   t.app.resultsService.sessionRows.clear();
 }
-

@@ -26,10 +26,16 @@ export function sessionGone(message: string): HttpError {
   return new HttpError(410, { message, code: ERROR_CODES.notFound });
 }
 
-export async function readySession(db: Kysely<Database>, search: SearchService, auth: AuthContext, sessionId: string): Promise<ResultSession> {
+export async function readySession(
+  db: Kysely<Database>,
+  search: SearchService,
+  auth: AuthContext,
+  sessionId: string,
+): Promise<ResultSession> {
   // Sets lost in a crash (or a run whose process died) are rebuilt first; this call waits for that.
   const session = await search.keptSession(auth, sessionId);
-  if (!session || (session.status === 'new' && session.abandoned)) throw notFound('There is no search with this session id. Run the search from the search page.');
+  if (!session || (session.status === 'new' && session.abandoned))
+    throw notFound('There is no search with this session id. Run the search from the search page.');
   switch (session.status) {
     case 'ready':
       break;
@@ -38,11 +44,17 @@ export async function readySession(db: Kysely<Database>, search: SearchService, 
       throw sessionGone('This search has expired: its results are kept for 24 hours after last use. Run it again from the search page.');
     case 'running':
     case 'new':
-      throw new HttpError(409, { message: 'This search is still running; its results appear when it finishes.', code: ERROR_CODES.conflict });
+      throw new HttpError(409, {
+        message: 'This search is still running; its results appear when it finishes.',
+        code: ERROR_CODES.conflict,
+      });
     case 'cancelled':
       throw new HttpError(409, { message: 'This search was cancelled; run it again to see results.', code: ERROR_CODES.conflict });
     default:
-      throw new HttpError(409, { message: `This search failed: ${session.error ?? 'unknown error'}. Change it and run it again.`, code: ERROR_CODES.conflict });
+      throw new HttpError(409, {
+        message: `This search failed: ${session.error ?? 'unknown error'}. Change it and run it again.`,
+        code: ERROR_CODES.conflict,
+      });
   }
   if (Date.now() - new Date(session.last_used_at).getTime() > TOUCH_AFTER_MS) {
     await db.updateTable('search_sessions').set({ last_used_at: new Date() }).where('id', '=', sessionId).execute();
@@ -76,8 +88,17 @@ export function filteredRowCounts(session: ResultSession): Partial<Record<Result
   return stored._rows ?? {};
 }
 
-export async function saveFilters(db: Kysely<Database>, sessionId: string, filters: Record<ResultTabKey, AppliedFilter[]>, rows: Partial<Record<ResultTabKey, number>>): Promise<void> {
-  await db.updateTable('search_sessions').set({ filters: JSON.stringify({ ...filters, _rows: rows }) }).where('id', '=', sessionId).execute();
+export async function saveFilters(
+  db: Kysely<Database>,
+  sessionId: string,
+  filters: Record<ResultTabKey, AppliedFilter[]>,
+  rows: Partial<Record<ResultTabKey, number>>,
+): Promise<void> {
+  await db
+    .updateTable('search_sessions')
+    .set({ filters: JSON.stringify({ ...filters, _rows: rows }) })
+    .where('id', '=', sessionId)
+    .execute();
 }
 
 /** The session's six counts as stored when it ran. */

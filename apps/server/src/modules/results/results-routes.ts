@@ -17,7 +17,12 @@ declare module 'fastify' {
 }
 
 /** Registers the results endpoints of the contract (packages/contracts/src/results.ts). */
-export function registerResultsRoutes(app: FastifyInstance, db: Kysely<Database>, engine: ChemEngine, dictionaries: KbDictionaryCache | null): ResultsService {
+export function registerResultsRoutes(
+  app: FastifyInstance,
+  db: Kysely<Database>,
+  engine: ChemEngine,
+  dictionaries: KbDictionaryCache | null,
+): ResultsService {
   const results = new ResultsService(db, app.searchService, engine, dictionaries);
   app.decorate('resultsService', results);
 
@@ -32,12 +37,18 @@ export function registerResultsRoutes(app: FastifyInstance, db: Kysely<Database>
     if (!page) return reply.code(204).send() as never;
     return page;
   });
-  registerEndpoint(app, resultsEndpoints.applyFilters, async ({ params, body, auth }) => results.applyFilters(requireAuth(auth), params.tab, body.sessionid, body.filters));
-  registerEndpoint(app, resultsEndpoints.resetAllFilters, async ({ body, auth }) => results.resetAllFilters(requireAuth(auth), body.sessionid));
+  registerEndpoint(app, resultsEndpoints.applyFilters, async ({ params, body, auth }) =>
+    results.applyFilters(requireAuth(auth), params.tab, body.sessionid, body.filters),
+  );
+  registerEndpoint(app, resultsEndpoints.resetAllFilters, async ({ body, auth }) =>
+    results.resetAllFilters(requireAuth(auth), body.sessionid),
+  );
   registerEndpoint(app, resultsEndpoints.newSearchBy, async ({ params, body, auth }) =>
     results.newSearchBy(requireAuth(auth), params.tab, body.sessionid, body.selection, body),
   );
-  registerEndpoint(app, resultsEndpoints.gotoTab, async ({ body, auth }) => results.goto(requireAuth(auth), body.sessionid, body.fromTab, body.toTab, body.ids));
+  registerEndpoint(app, resultsEndpoints.gotoTab, async ({ body, auth }) =>
+    results.goto(requireAuth(auth), body.sessionid, body.fromTab, body.toTab, body.ids),
+  );
   registerEndpoint(app, resultsEndpoints.viewAll, async ({ body, auth }) => results.viewAll(requireAuth(auth), body.sessionid, body.tab));
   registerEndpoint(app, resultsEndpoints.tabularView, async ({ params }) => results.tabularView(params.id));
   return results;

@@ -106,7 +106,10 @@ export class ResultsService {
       await setQuerySettings(trx);
       const fresh = await trx.selectFrom('search_sessions').selectAll().where('id', '=', session.id).forUpdate().executeTakeFirst();
       if (!fresh || fresh.status !== 'ready' || fresh.set_id !== session.set_id || fresh.criteria_hash !== session.criteria_hash) {
-        throw new HttpError(409, { message: 'This search changed while its results were being read. Reload the results.', code: ERROR_CODES.conflict });
+        throw new HttpError(409, {
+          message: 'This search changed while its results were being read. Reload the results.',
+          code: ERROR_CODES.conflict,
+        });
       }
       return fn(trx, fresh);
     });
@@ -143,7 +146,9 @@ export class ResultsService {
   }
 
   private async hasFilteredRows(db: Kysely<Database>, setId: number, tab: ResultTabKey): Promise<boolean> {
-    const { rows } = await sql<{ one: number }>`SELECT 1 AS one FROM result_filtered WHERE set_id = ${setId}::bigint AND tab = ${tab} LIMIT 1`.execute(db);
+    const { rows } = await sql<{
+      one: number;
+    }>`SELECT 1 AS one FROM result_filtered WHERE set_id = ${setId}::bigint AND tab = ${tab} LIMIT 1`.execute(db);
     return rows.length > 0;
   }
 
@@ -159,10 +164,18 @@ export class ResultsService {
    * Writes the rows of a tab that pass its filters (inside the caller's locked transaction);
    * answers how many. With current `dictionaries`, Activities filters are evaluated in memory.
    */
-  private async materialiseFiltered(trx: Kysely<Database>, setId: number, tab: ResultTabKey, filters: readonly AppliedFilter[], dictionaries: KbDictionaries | null, sessionRows?: SessionRows): Promise<number> {
+  private async materialiseFiltered(
+    trx: Kysely<Database>,
+    setId: number,
+    tab: ResultTabKey,
+    filters: readonly AppliedFilter[],
+    dictionaries: KbDictionaries | null,
+    sessionRows?: SessionRows,
+  ): Promise<number> {
     await sql`DELETE FROM result_filtered WHERE set_id = ${setId}::bigint AND tab = ${tab}`.execute(trx);
     if (!filters.length) return 0;
-    if (dictionaries && filtersInMemory(tab, filters)) return writeFilteredActivities(trx, dictionaries, setId, filters, this.search.databaseKind, sessionRows);
+    if (dictionaries && filtersInMemory(tab, filters))
+      return writeFilteredActivities(trx, dictionaries, setId, filters, this.search.databaseKind, sessionRows);
     // One packed row (migration 0029), an empty array when nothing passed (as the memory path writes).
     const { rows } = await sql<{ n: number }>`INSERT INTO result_filtered (set_id, tab, ids)
         SELECT ${setId}::bigint, ${tab}, coalesce(array_agg(f.id), '{}') FROM (${filteredIdsQuery(tab, setId, filters)}) f
@@ -188,7 +201,10 @@ export class ResultsService {
 
   /** Rows of a tab in a scope; the stored count when nothing narrows it. */
   async rowCount(tab: ResultTabKey, session: ResultSession, scope: RowScope): Promise<number> {
-    const narrowed = scope.filters.length > 0 || !!scope.strIdList?.length || (scope.similarity && (scope.similarity.min != null || scope.similarity.max != null));
+    const narrowed =
+      scope.filters.length > 0 ||
+      !!scope.strIdList?.length ||
+      (scope.similarity && (scope.similarity.min != null || scope.similarity.max != null));
     const counts = sessionCounts(session);
     if (!narrowed && counts) return counts[COUNT_OF_TAB[tab]];
     const onlyFilters = !scope.strIdList?.length && !scope.similarity;
@@ -196,7 +212,9 @@ export class ResultsService {
     if (onlyFilters && stored != null) return stored;
     const { where, join } = this.scope(tab, session.set_id, scope);
     return this.withWorkMem(async (trx) => {
-      const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${TAB_MODELS[tab].from(session.set_id)} ${join} WHERE ${where}`.execute(trx);
+      const { rows } = await sql<{
+        n: number;
+      }>`SELECT count(*)::int AS n FROM ${TAB_MODELS[tab].from(session.set_id)} ${join} WHERE ${where}`.execute(trx);
       return rows[0]?.n ?? 0;
     });
   }
@@ -213,10 +231,16 @@ export class ResultsService {
    * The order of a page: the user's, else the similarity sort's, else (a similarity search) the
    * search's own score, most similar first, else the set's key order.
    */
-  private sortOf(tab: ResultTabKey, session: ResultSession, request: TabRequest, similarity: SimilaritySort | null): { order: SortOrder; expr: Sql } {
+  private sortOf(
+    tab: ResultTabKey,
+    session: ResultSession,
+    request: TabRequest,
+    similarity: SimilaritySort | null,
+  ): { order: SortOrder; expr: Sql } {
     const model = TAB_MODELS[tab];
     const scored = hasSimilarityRow((session.criteria as SearchCriteria | null) ?? null);
-    const fallback: SortOrder = similarity || scored ? { column: SIMILARITY_COLUMN, direction: 'desc' } : { column: model.defaultSort, direction: 'asc' };
+    const fallback: SortOrder =
+      similarity || scored ? { column: SIMILARITY_COLUMN, direction: 'desc' } : { column: model.defaultSort, direction: 'asc' };
     const order: SortOrder = request.sortOrder ?? fallback;
     if (order.column === SIMILARITY_COLUMN) {
       if (similarity) return { order, expr: sql`rs.similarity` };
@@ -226,7 +250,10 @@ export class ResultsService {
     const column = columnDef(tab, order.column);
     const sortable = TAB_COLUMNS[tab].filter((c) => c.sortable).map((c) => c.key);
     if (!column || !column.sortable) {
-      throw badRequest(`Cannot sort the ${tabInfo(tab)!.label} tab by "${order.column}". Sortable columns: ${sortable.join(', ')}.`, { field: 'sortOrder', sortable });
+      throw badRequest(`Cannot sort the ${tabInfo(tab)!.label} tab by "${order.column}". Sortable columns: ${sortable.join(', ')}.`, {
+        field: 'sortOrder',
+        sortable,
+      });
     }
     return { order, expr: column.value(0) };
   }
@@ -253,11 +280,14 @@ export class ResultsService {
     if (rowCount === 0) return null;
     const lastPage = Math.max(0, Math.ceil(rowCount / request.pageSize) - 1);
     if (request.pageNumber > lastPage) {
-      throw badRequest(`Page ${request.pageNumber + 1} is beyond the last page (${lastPage + 1}) of this tab (${rowCount} rows, ${request.pageSize} per page).`, {
-        field: 'pageNumber',
-        lastPage,
-        rowCount,
-      });
+      throw badRequest(
+        `Page ${request.pageNumber + 1} is beyond the last page (${lastPage + 1}) of this tab (${rowCount} rows, ${request.pageSize} per page).`,
+        {
+          field: 'pageNumber',
+          lastPage,
+          rowCount,
+        },
+      );
     }
     const data = await this.readPage(tab, setId, scope, expr, order, request);
     return {
@@ -273,7 +303,14 @@ export class ResultsService {
     };
   }
 
-  private async readPage(tab: ResultTabKey, setId: number, scope: RowScope, sortExpr: Sql, order: SortOrder, request: TabRequest): Promise<ResultRow[]> {
+  private async readPage(
+    tab: ResultTabKey,
+    setId: number,
+    scope: RowScope,
+    sortExpr: Sql,
+    order: SortOrder,
+    request: TabRequest,
+  ): Promise<ResultRow[]> {
     const model = TAB_MODELS[tab];
     const { where, join } = this.scope(tab, setId, scope);
     const dir = sql.raw(order.direction === 'desc' ? 'DESC' : 'ASC');
@@ -299,11 +336,18 @@ export class ResultsService {
 
   private async withInnerGrids(tab: ResultTabKey, setId: number, rows: ResultRow[]): Promise<ResultRow[]> {
     if (tab === 'activitiestab') {
-      const grids = await activityInnerGrids(this.db, rows.map((row) => Number(row.act_id)));
+      const grids = await activityInnerGrids(
+        this.db,
+        rows.map((row) => Number(row.act_id)),
+      );
       return rows.map((row) => ({ ...row, innerGrids: grids.get(Number(row.act_id)) ?? '[]' }));
     }
     if (tab === 'assaytab') {
-      const grids = await assayInnerGrids(this.db, setId, rows.map((row) => Number(row.assay_id)));
+      const grids = await assayInnerGrids(
+        this.db,
+        setId,
+        rows.map((row) => Number(row.assay_id)),
+      );
       return rows.map((row) => ({ ...row, innerGrids: grids.get(Number(row.assay_id)) ?? '[]' }));
     }
     return rows;
@@ -343,7 +387,13 @@ export class ResultsService {
     // pass. The lock below refuses a set re-run meanwhile for other criteria.
     const dictionaries = filtersInMemory(tab, requested) ? await this.currentDictionaries() : null;
     const sessionRows = dictionaries ? await this.sessionRows.rows(session.set_id) : undefined;
-    const { kept, ignored } = await validateFilters(this.db, tab, session.set_id, requested, dictionaries && sessionRows ? presenceInRows(dictionaries, sessionRows) : undefined);
+    const { kept, ignored } = await validateFilters(
+      this.db,
+      tab,
+      session.set_id,
+      requested,
+      dictionaries && sessionRows ? presenceInRows(dictionaries, sessionRows) : undefined,
+    );
     const applied = kept.map((filter) => ({ ...filter, tab }));
     const rowCount = await this.lockedSession(session, async (trx, fresh) => {
       // The other tabs' filters as they are now (another apply may have changed them meanwhile).
@@ -353,7 +403,14 @@ export class ResultsService {
       const written = rows[tab];
       if (applied.length && written !== undefined && sameFilters(all[tab], applied)) return written;
       all[tab] = applied;
-      const filtered = await this.materialiseFiltered(trx, fresh.set_id, tab, applied, dictionaries, fresh.set_id === session.set_id ? sessionRows : undefined);
+      const filtered = await this.materialiseFiltered(
+        trx,
+        fresh.set_id,
+        tab,
+        applied,
+        dictionaries,
+        fresh.set_id === session.set_id ? sessionRows : undefined,
+      );
       if (applied.length) rows[tab] = filtered;
       else delete rows[tab];
       await saveFilters(trx, sessionId, all, rows);
@@ -380,9 +437,17 @@ export class ResultsService {
    * window narrow it) minus the unselected; otherwise the ticked ids that are rows of this tab in
    * this session (ids from elsewhere are ignored). New search by selection and exports share it.
    */
-  async selectionScope(tab: ResultTabKey, session: ResultSession, selection: Selection | null, narrowing: Narrowing): Promise<{ from: Sql; join: Sql; where: Sql }> {
+  async selectionScope(
+    tab: ResultTabKey,
+    session: ResultSession,
+    selection: Selection | null,
+    narrowing: Narrowing,
+  ): Promise<{ from: Sql; join: Sql; where: Sql }> {
     const model = TAB_MODELS[tab];
-    const sort = narrowing.sortSmiles && (narrowing.minValue != null || narrowing.maxValue != null) ? await this.similarity(session, tab, narrowing.sortSmiles) : null;
+    const sort =
+      narrowing.sortSmiles && (narrowing.minValue != null || narrowing.maxValue != null)
+        ? await this.similarity(session, tab, narrowing.sortSmiles)
+        : null;
     const { where, join } = this.scope(tab, session.set_id, {
       filters: sessionFilters(session)[tab],
       strIdList: narrowing.strIdList,
@@ -390,7 +455,8 @@ export class ResultsService {
     });
     const from = model.from(session.set_id);
     if (!selection) return { from, join, where };
-    if (selection.selectAll) return { from, join, where: sql`${where} AND ${model.entity} <> ALL(${[...selection.unselectedIds]}::bigint[])` };
+    if (selection.selectAll)
+      return { from, join, where: sql`${where} AND ${model.entity} <> ALL(${[...selection.unselectedIds]}::bigint[])` };
     return { from, join, where: sql`${where} AND ${model.entity} = ANY(${[...selection.selectedIds]}::bigint[])` };
   }
 
@@ -399,10 +465,15 @@ export class ResultsService {
     if (!selection.selectAll && !selection.selectedIds.length) return [];
     const { from, join, where } = await this.selectionScope(tab, session, selection, narrowing);
     const rows = await this.withWorkMem(async (trx) => {
-      const result = await sql<{ id: number }>`SELECT ${TAB_MODELS[tab].entity} AS id FROM ${from} ${join} WHERE ${where} LIMIT ${MAX_SELECTION + 1}`.execute(trx);
+      const result = await sql<{
+        id: number;
+      }>`SELECT ${TAB_MODELS[tab].entity} AS id FROM ${from} ${join} WHERE ${where} LIMIT ${MAX_SELECTION + 1}`.execute(trx);
       return result.rows;
     });
-    if (rows.length > MAX_SELECTION) throw badRequest(`A new search can start from at most ${MAX_SELECTION.toLocaleString('en-US')} rows; filter this tab first.`, { max: MAX_SELECTION });
+    if (rows.length > MAX_SELECTION)
+      throw badRequest(`A new search can start from at most ${MAX_SELECTION.toLocaleString('en-US')} rows; filter this tab first.`, {
+        max: MAX_SELECTION,
+      });
     return rows.map((row) => Number(row.id));
   }
 
@@ -412,7 +483,8 @@ export class ResultsService {
     const selectedCount = selection.selectAll ? 1 : selection.selectedIds.length;
     if (selectedCount === 0) throw badRequest('Select at least one row to start a new search from.', { field: 'selection' });
     const ids = (await this.selectedIds(tab, session, selection, narrowing)).sort((a, b) => a - b);
-    if (ids.length === 0) throw badRequest('None of the selected rows are in these results (any more). Select rows again.', { field: 'selection' });
+    if (ids.length === 0)
+      throw badRequest('None of the selected rows are in these results (any more). Select rows again.', { field: 'selection' });
     const info = tabInfo(tab)!;
     const noun = ENTITY_NOUNS[info.entity];
     const label = `${ids.length.toLocaleString('en-US')} ${ids.length === 1 ? noun[0] : noun[1]} selected in ${info.label}`;
@@ -424,10 +496,16 @@ export class ResultsService {
   /** Spec `navigation/goto`: the structures of some rows, to open another tab with (strIdList). */
   async goto(auth: AuthContext, sessionId: string, fromTab: ResultTabKey, toTab: ResultTabKey, ids: readonly number[]) {
     const session = await this.session(auth, sessionId);
-    const { rows } = await sql<{ str_id: number }>`${structuresOfRows(fromTab, session.set_id, ids)} LIMIT ${MAX_SELECTION + 1}`.execute(this.db);
-    if (rows.length > MAX_SELECTION) throw badRequest(`These rows have more than ${MAX_SELECTION.toLocaleString('en-US')} structures; choose fewer rows to go to.`, { field: 'ids' });
+    const { rows } = await sql<{ str_id: number }>`${structuresOfRows(fromTab, session.set_id, ids)} LIMIT ${MAX_SELECTION + 1}`.execute(
+      this.db,
+    );
+    if (rows.length > MAX_SELECTION)
+      throw badRequest(`These rows have more than ${MAX_SELECTION.toLocaleString('en-US')} structures; choose fewer rows to go to.`, {
+        field: 'ids',
+      });
     const strIdList = rows.map((row) => Number(row.str_id)).sort((a, b) => a - b);
-    if (!strIdList.length) throw badRequest('None of these rows are in these results, or they have no structure to go to.', { field: 'ids' });
+    if (!strIdList.length)
+      throw badRequest('None of these rows are in these results, or they have no structure to go to.', { field: 'ids' });
     const rowCount = await this.rowCount(toTab, session, { filters: sessionFilters(session)[toTab], strIdList });
     return { tab: toTab, strIdList, rowCount };
   }

@@ -25,15 +25,24 @@ describe.each(DATABASES)('results workspace on %s', (kind) => {
   let sessionid: string;
   let setId: number;
   let counts: Record<string, number>;
-  const post = (url: string, payload: unknown, login: LoginResult = me) => t.call({ method: 'POST', url, headers: authHeaders(login), payload: payload as object });
+  const post = (url: string, payload: unknown, login: LoginResult = me) =>
+    t.call({ method: 'POST', url, headers: authHeaders(login), payload: payload as object });
   const get = (url: string, login: LoginResult = me) => t.call({ method: 'GET', url, headers: authHeaders(login) });
   const page = (tab: string, body: Json = {}, id = sessionid) => post(`/api/results/${tab}`, { sessionid: id, ...body });
   const chart = async (tab: string, chartKey: string, extra: Json = {}) => {
     const answer = await post('/api/results/chart', { sessionid, type: tab, charttype: chartKey, maxCount: 500, ...extra });
     expect(answer.statusCode, answer.body).toBe(200);
-    return answer.data as { chartData: Item[]; rows: number; distinct: number; applied: Json | null; min: number | null; max: number | null };
+    return answer.data as {
+      chartData: Item[];
+      rows: number;
+      distinct: number;
+      applied: Json | null;
+      min: number | null;
+      max: number | null;
+    };
   };
-  const applyFilters = async (tab: string, filters: Json[], id = sessionid) => post(`/api/results/applyfilters/${tab}`, { sessionid: id, filters });
+  const applyFilters = async (tab: string, filters: Json[], id = sessionid) =>
+    post(`/api/results/applyfilters/${tab}`, { sessionid: id, filters });
   const one = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(t.database.db)).rows;
   const run = async (criteria: SearchCriteriaInput, id = crypto.randomUUID()) => {
     const answer = await post('/api/guidedsearch/allresultscount', { searchcriteria: criteria, sessionid: id });
@@ -71,7 +80,12 @@ describe.each(DATABASES)('results workspace on %s', (kind) => {
   });
 
   it('counts the rows of every tab as the search counted them, and as SQL does', async () => {
-    const [sqlCounts] = await one(sql<{ acts: number; strs: number }>`SELECT count(*)::int AS acts, count(DISTINCT str_id)::int AS strs FROM activities WHERE std_activity_type = 'Ki'`);
+    const [sqlCounts] = await one(
+      sql<{
+        acts: number;
+        strs: number;
+      }>`SELECT count(*)::int AS acts, count(DISTINCT str_id)::int AS strs FROM activities WHERE std_activity_type = 'Ki'`,
+    );
     expect(counts.actidscount).toBe(sqlCounts!.acts);
     const expected: Record<string, number> = {
       structuretab: counts.stridscount!,
@@ -98,7 +112,11 @@ describe.each(DATABASES)('results workspace on %s', (kind) => {
   });
 
   it('pages and sorts on the server in the order SQL gives', async () => {
-    const answer = await page('activitiestab', { pageNumber: 2, pageSize: 10, sortOrder: { column: 'micro_molarvalue', direction: 'desc' } });
+    const answer = await page('activitiestab', {
+      pageNumber: 2,
+      pageSize: 10,
+      sortOrder: { column: 'micro_molarvalue', direction: 'desc' },
+    });
     expect(answer.statusCode).toBe(200);
     const expected = await one(sql<{ act_id: number }>`SELECT sa.act_id FROM search_activities sa JOIN activities a ON a.act_id = sa.act_id
       WHERE sa.set_id = ${setId} ORDER BY a.micro_molarvalue DESC NULLS LAST, sa.act_id DESC LIMIT 10 OFFSET 20`);
@@ -125,7 +143,11 @@ describe.each(DATABASES)('results workspace on %s', (kind) => {
   });
 
   it('empties a tab with 204 when nothing is in it (structures outside the search)', async () => {
-    const [outside] = await one(sql<{ str_id: number }>`SELECT str_id FROM structures WHERE str_id NOT IN (SELECT str_id FROM search_structures WHERE set_id = ${setId}) LIMIT 1`);
+    const [outside] = await one(
+      sql<{
+        str_id: number;
+      }>`SELECT str_id FROM structures WHERE str_id NOT IN (SELECT str_id FROM search_structures WHERE set_id = ${setId}) LIMIT 1`,
+    );
     const answer = await page('activitiestab', { strIdList: [outside!.str_id] });
     expect(answer.statusCode).toBe(204);
     expect(answer.body).toBe('');
@@ -141,9 +163,21 @@ describe.each(DATABASES)('results workspace on %s', (kind) => {
     const assays = await page('assaytab', { pageSize: 2 });
     for (const row of assays.data.data as Json[]) {
       const grids = InnerGridsSchema.parse(JSON.parse(row.innerGrids as string));
-      const inSearch = await one(sql<{ act_id: number }>`SELECT sa.act_id FROM search_activities sa WHERE sa.set_id = ${setId} AND sa.assay_id = ${row.assay_id as number} ORDER BY sa.act_id LIMIT 20`);
+      const inSearch = await one(
+        sql<{
+          act_id: number;
+        }>`SELECT sa.act_id FROM search_activities sa WHERE sa.set_id = ${setId} AND sa.assay_id = ${row.assay_id as number} ORDER BY sa.act_id LIMIT 20`,
+      );
       expect(grids[0]!.rows.map((r) => r.act_id)).toEqual(inSearch.map((r) => r.act_id));
-      expect(row.activities).toBe((await one(sql<{ n: number }>`SELECT count(*)::int AS n FROM search_activities WHERE set_id = ${setId} AND assay_id = ${row.assay_id as number}`))[0]!.n);
+      expect(row.activities).toBe(
+        (
+          await one(
+            sql<{
+              n: number;
+            }>`SELECT count(*)::int AS n FROM search_activities WHERE set_id = ${setId} AND assay_id = ${row.assay_id as number}`,
+          )
+        )[0]!.n,
+      );
     }
   });
 
@@ -153,12 +187,18 @@ describe.each(DATABASES)('results workspace on %s', (kind) => {
     const assaytype = await chart('activitiestab', 'assaytype');
     expect(sum(assaytype.chartData)).toBe(counts.actidscount);
     expect(assaytype.rows).toBe(counts.actidscount);
-    expect(Object.fromEntries(assaytype.chartData.map((i) => [i.id, i.count]))).toEqual(Object.fromEntries(byAssayType.map((r) => [r.v ?? '__none__', r.n])));
+    expect(Object.fromEntries(assaytype.chartData.map((i) => [i.id, i.count]))).toEqual(
+      Object.fromEntries(byAssayType.map((r) => [r.v ?? '__none__', r.n])),
+    );
     for (const key of ['bibliographyrefid', 'bibliography', 'activitytype', 'target']) {
       expect(sum((await chart('activitiestab', key)).chartData), key).toBe(counts.actidscount);
     }
     const year = await chart('activitiestab', 'year');
-    const [withYear] = await one(sql<{ n: number }>`SELECT count(*)::int AS n FROM search_activities sa JOIN documents d ON d.ref_id = sa.ref_id WHERE sa.set_id = ${setId} AND d.year IS NOT NULL`);
+    const [withYear] = await one(
+      sql<{
+        n: number;
+      }>`SELECT count(*)::int AS n FROM search_activities sa JOIN documents d ON d.ref_id = sa.ref_id WHERE sa.set_id = ${setId} AND d.year IS NOT NULL`,
+    );
     expect(sum(year.chartData)).toBe(withYear!.n);
     // Sorts of spec §9.
     const az = await chart('activitiestab', 'target', { sortType: 'label', sortOrder: 'asc' });
@@ -180,7 +220,9 @@ describe.each(DATABASES)('results workspace on %s', (kind) => {
       { chartKey: 'year', minValue: from, maxValue: to },
     ]);
     expect(applied.statusCode, applied.body).toBe(200);
-    const [expected] = await one(sql<{ n: number }>`SELECT count(*)::int AS n FROM search_activities sa JOIN assays ay ON ay.assay_id = sa.assay_id
+    const [expected] = await one(sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM search_activities sa JOIN assays ay ON ay.assay_id = sa.assay_id
       JOIN documents d ON d.ref_id = sa.ref_id WHERE sa.set_id = ${setId} AND ay.assay_type = ${String(picked.id)} AND d.year BETWEEN ${from} AND ${to}`);
     expect(applied.data.rowCount).toBe(expected!.n);
     expect(applied.data.ignored).toEqual([]);
@@ -222,7 +264,11 @@ describe.each(DATABASES)('results workspace on %s', (kind) => {
 
   it('filters the Structures tab through the structures’ activities, as the chart counted', async () => {
     const target = (await chart('structuretab', 'target')).chartData[0]!;
-    const [expected] = await one(sql<{ n: number }>`SELECT count(DISTINCT str_id)::int AS n FROM search_activities WHERE set_id = ${setId} AND target_id = ${Number(target.id)}`);
+    const [expected] = await one(
+      sql<{
+        n: number;
+      }>`SELECT count(DISTINCT str_id)::int AS n FROM search_activities WHERE set_id = ${setId} AND target_id = ${Number(target.id)}`,
+    );
     expect(target.count).toBe(expected!.n);
     const applied = await applyFilters('structuretab', [{ chartKey: 'target', include: [target.id] }]);
     expect(applied.data.rowCount).toBe(expected!.n);
@@ -234,7 +280,10 @@ describe.each(DATABASES)('results workspace on %s', (kind) => {
   });
 
   it('drops filter values that are not in the results and refuses malformed filters', async () => {
-    const kept = await applyFilters('activitiestab', [{ chartKey: 'assaytype', include: ['no such assay type'] }, { chartKey: 'target', include: [999_999_999] }]);
+    const kept = await applyFilters('activitiestab', [
+      { chartKey: 'assaytype', include: ['no such assay type'] },
+      { chartKey: 'target', include: [999_999_999] },
+    ]);
     expect(kept.statusCode).toBe(200);
     expect(kept.data.filters).toEqual([]);
     expect(kept.data.ignored).toEqual([
@@ -253,7 +302,9 @@ describe.each(DATABASES)('results workspace on %s', (kind) => {
     expect(lhsf.statusCode).toBe(200);
     expect((lhsf.data.chartData as Item[]).every((i) => /kinase/i.test(i.label))).toBe(true);
     expect((await post('/api/security/lhsf/chart/Range/target', { sessionid, type: 'activitiestab' })).statusCode).toBe(400);
-    expect((await post('/api/security/lhsf/chart/Tree/targetclass', { sessionid, type: 'activitiestab', search: 'kin' })).statusCode).toBe(400);
+    expect((await post('/api/security/lhsf/chart/Tree/targetclass', { sessionid, type: 'activitiestab', search: 'kin' })).statusCode).toBe(
+      400,
+    );
   });
 
   it('turns selected rows into a new search whose counts match SQL', async () => {
@@ -276,9 +327,15 @@ describe.each(DATABASES)('results workspace on %s', (kind) => {
     const assaytype = (await chart('activitiestab', 'assaytype')).chartData[0]!;
     const filtered = await applyFilters('activitiestab', [{ chartKey: 'assaytype', include: [assaytype.id] }]);
     const firstActs = ((await page('activitiestab', { pageSize: 2 })).data.data as Json[]).map((row) => row.act_id as number);
-    const all = await post('/api/results/newsearchby/activitiestab', { sessionid, selection: { selectAll: true, unselectedIds: firstActs } });
+    const all = await post('/api/results/newsearchby/activitiestab', {
+      sessionid,
+      selection: { selectAll: true, unselectedIds: firstActs },
+    });
     expect(all.data.selected).toBe((filtered.data.rowCount as number) - 2);
-    const activitySearch = await post('/api/guidedsearch/newsearchbyselectioncount', { searchcriteria: all.data.searchcriteria, sessionid: crypto.randomUUID() });
+    const activitySearch = await post('/api/guidedsearch/newsearchbyselectioncount', {
+      searchcriteria: all.data.searchcriteria,
+      sessionid: crypto.randomUUID(),
+    });
     expect((activitySearch.data.rows as Record<string, number>[])[0]!.actidscount).toBe((filtered.data.rowCount as number) - 2);
     await post('/api/results/applyfilters/resetall', { sessionid });
 
@@ -292,7 +349,9 @@ describe.each(DATABASES)('results workspace on %s', (kind) => {
 
   it('goes from rows of one tab to the related rows of another, and back to all', async () => {
     const acts = ((await page('activitiestab', { pageSize: 4 })).data.data as Json[]).map((row) => row.act_id as number);
-    const strs = await one(sql<{ str_id: number }>`SELECT DISTINCT str_id FROM activities WHERE act_id = ANY(${acts}::bigint[]) ORDER BY 1`);
+    const strs = await one(
+      sql<{ str_id: number }>`SELECT DISTINCT str_id FROM activities WHERE act_id = ANY(${acts}::bigint[]) ORDER BY 1`,
+    );
     const goto = await post('/api/security/navigation/goto', { sessionid, fromTab: 'activitiestab', toTab: 'structuretab', ids: acts });
     expect(goto.statusCode).toBe(200);
     expect(goto.data).toEqual({ tab: 'structuretab', strIdList: strs.map((r) => r.str_id), rowCount: strs.length });
@@ -303,11 +362,16 @@ describe.each(DATABASES)('results workspace on %s', (kind) => {
     expect(viaPage.data.rowCount).toBe(docs.data.rowCount);
     const all = await post('/api/security/navigation/viewall', { sessionid, tab: 'structuretab' });
     expect(all.data).toEqual({ tab: 'structuretab', rowCount: counts.stridscount });
-    expect((await post('/api/security/navigation/goto', { sessionid, fromTab: 'activitiestab', toTab: 'structuretab', ids: [] })).statusCode).toBe(400);
+    expect(
+      (await post('/api/security/navigation/goto', { sessionid, fromTab: 'activitiestab', toTab: 'structuretab', ids: [] })).statusCode,
+    ).toBe(400);
   });
 
   it('sorts by similarity to a SMILES and reveals the similarity of each row', async () => {
-    const [probe] = await one(sql<{ str_id: number; smiles: string }>`SELECT s.str_id, s.canonical_smiles AS smiles FROM search_structures ss JOIN structures s ON s.str_id = ss.str_id
+    const [probe] = await one(sql<{
+      str_id: number;
+      smiles: string;
+    }>`SELECT s.str_id, s.canonical_smiles AS smiles FROM search_structures ss JOIN structures s ON s.str_id = ss.str_id
       WHERE ss.set_id = ${setId} ORDER BY ss.str_id DESC LIMIT 1`);
     const sorted = await page('structuretab', { sortSmiles: probe!.smiles, smilesSortCategory: 'similarity', pageSize: 5 });
     expect(sorted.statusCode, sorted.body).toBe(200);
@@ -317,13 +381,20 @@ describe.each(DATABASES)('results workspace on %s', (kind) => {
     expect(values).toEqual([...values].sort((a, b) => b - a));
     expect(sorted.data.sortOrder).toEqual({ column: 'similarity', direction: 'desc' });
     const windowed = await page('activitiestab', { sortSmiles: probe!.smiles, minValue: 0.99, pageSize: 50 });
-    const [own] = await one(sql<{ n: number }>`SELECT count(*)::int AS n FROM search_activities WHERE set_id = ${setId} AND str_id = ${probe!.str_id}`);
+    const [own] = await one(
+      sql<{ n: number }>`SELECT count(*)::int AS n FROM search_activities WHERE set_id = ${setId} AND str_id = ${probe!.str_id}`,
+    );
     expect(windowed.data.rowCount).toBeGreaterThanOrEqual(own!.n);
     expect((windowed.data.data as Json[]).every((row) => (row.similarity as number) >= 0.99)).toBe(true);
     const assays = await page('assaytab', { sortSmiles: probe!.smiles, pageSize: 1 });
     expect((assays.data.data as Json[])[0]!.similarity).toBe(1);
     // Select all within the similarity window takes exactly the rows shown.
-    const all = await post('/api/results/newsearchby/activitiestab', { sessionid, selection: { selectAll: true }, sortSmiles: probe!.smiles, minValue: 0.99 });
+    const all = await post('/api/results/newsearchby/activitiestab', {
+      sessionid,
+      selection: { selectAll: true },
+      sortSmiles: probe!.smiles,
+      minValue: 0.99,
+    });
     expect(all.data.selected).toBe(windowed.data.rowCount);
     const bad = await page('structuretab', { sortSmiles: 'C1CC(' });
     expect(bad.statusCode).toBe(400);
@@ -331,9 +402,18 @@ describe.each(DATABASES)('results workspace on %s', (kind) => {
   });
 
   it('a similarity search sorts its tabs by its own score, most similar first; a substructure search names its highlight', async () => {
-    const [probe] = await one(sql<{ smiles: string }>`SELECT s.canonical_smiles AS smiles FROM search_structures ss JOIN structures s ON s.str_id = ss.str_id
+    const [probe] = await one(sql<{
+      smiles: string;
+    }>`SELECT s.canonical_smiles AS smiles FROM search_structures ss JOIN structures s ON s.str_id = ss.str_id
       WHERE ss.set_id = ${setId} ORDER BY ss.str_id LIMIT 1`);
-    const similar = await run({ rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value: probe!.smiles, category: 'similarity', similarityMin: 0.3 } }] });
+    const similar = await run({
+      rows: [
+        {
+          selectedOption: 'structure',
+          structure: { inputType: 'smiles', value: probe!.smiles, category: 'similarity', similarityMin: 0.3 },
+        },
+      ],
+    });
     const overview = await get(`/api/results/session/${similar.id}`);
     expect(overview.statusCode, overview.body).toBe(200);
     expect(overview.data.structureQuery).toEqual({ similarity: true, highlight: null });
@@ -342,17 +422,30 @@ describe.each(DATABASES)('results workspace on %s', (kind) => {
       expect(answer.statusCode, answer.body).toBe(200);
       expect(answer.data.sortOrder).toEqual({ column: 'similarity', direction: 'desc' });
       const values = (answer.data.data as Json[]).map((row) => row.similarity as number);
-      expect(values.every((value) => typeof value === 'number' && value >= 0.3 && value <= 1), tab).toBe(true);
+      expect(
+        values.every((value) => typeof value === 'number' && value >= 0.3 && value <= 1),
+        tab,
+      ).toBe(true);
       expect(values).toEqual([...values].sort((a, b) => b - a));
       expect(values[0]).toBe(1);
     }
     // An assay's and a document's score is the best of its activities' structures (computed here
     // straight from the sets, not through the stored per-set scores).
-    const { set_id: similarSet } = await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', similar.id).executeTakeFirstOrThrow();
-    for (const [tab, key] of [['assaytab', 'assay_id'], ['documentstab', 'ref_id']] as const) {
+    const { set_id: similarSet } = await t.database.db
+      .selectFrom('search_sessions')
+      .select('set_id')
+      .where('id', '=', similar.id)
+      .executeTakeFirstOrThrow();
+    for (const [tab, key] of [
+      ['assaytab', 'assay_id'],
+      ['documentstab', 'ref_id'],
+    ] as const) {
       const rows = (await page(tab, { pageSize: 50 }, similar.id)).data.data as Json[];
       expect(rows.length, tab).toBeGreaterThan(0);
-      const best = await one(sql<{ id: string; similarity: number }>`SELECT ${sql.ref(`sa.${key}`)}::text AS id, max(ss.similarity) AS similarity
+      const best = await one(sql<{
+        id: string;
+        similarity: number;
+      }>`SELECT ${sql.ref(`sa.${key}`)}::text AS id, max(ss.similarity) AS similarity
         FROM search_activities sa JOIN search_structures ss ON ss.set_id = sa.set_id AND ss.str_id = sa.str_id
         WHERE sa.set_id = ${similarSet} AND ${sql.ref(`sa.${key}`)} IS NOT NULL GROUP BY ${sql.ref(`sa.${key}`)}`);
       const expected = new Map(best.map((b) => [b.id, b.similarity]));
@@ -364,14 +457,18 @@ describe.each(DATABASES)('results workspace on %s', (kind) => {
     expect(low).toEqual([...low].sort((a, b) => a - b));
     expect((await page('structuretab')).data.sortOrder).toEqual({ column: 'str_id', direction: 'asc' });
 
-    const ring = await run({ rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value: 'c1ccccc1', category: 'substructure' } }] });
+    const ring = await run({
+      rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value: 'c1ccccc1', category: 'substructure' } }],
+    });
     const withRing = await get(`/api/results/session/${ring.id}`);
     expect(withRing.data.structureQuery).toEqual({ similarity: false, highlight: { kind: 'smiles', text: 'c1ccccc1' } });
     expect((await get(`/api/results/session/${sessionid}`)).data.structureQuery).toEqual({ similarity: false, highlight: null });
   });
 
   it('shows one structure as a tabular row, and 404 for an unknown one', async () => {
-    const [probe] = await one(sql<{ str_id: number; n: number }>`SELECT str_id, count(*)::int AS n FROM activities GROUP BY str_id ORDER BY str_id LIMIT 1`);
+    const [probe] = await one(
+      sql<{ str_id: number; n: number }>`SELECT str_id, count(*)::int AS n FROM activities GROUP BY str_id ORDER BY str_id LIMIT 1`,
+    );
     const answer = await get(`/api/results/tabularview/strid/${probe!.str_id}`);
     expect(answer.statusCode).toBe(200);
     expect(answer.data.row).toMatchObject({ str_id: probe!.str_id, activities: probe!.n });
@@ -391,7 +488,9 @@ describe.each(DATABASES)('results workspace on %s', (kind) => {
     expect(theirs.statusCode).toBe(403);
     expect((await post('/api/results/chart', { sessionid, type: 'structuretab', charttype: 'year' }, other)).statusCode).toBe(403);
     expect((await post('/api/results/applyfilters/structuretab', { sessionid, filters: [] }, other)).statusCode).toBe(403);
-    expect((await post('/api/results/newsearchby/structuretab', { sessionid, selection: { selectAll: true } }, other)).statusCode).toBe(403);
+    expect((await post('/api/results/newsearchby/structuretab', { sessionid, selection: { selectAll: true } }, other)).statusCode).toBe(
+      403,
+    );
     expect((await get(`/api/results/session/${sessionid}`, other)).statusCode).toBe(403);
     const unknown = await page('structuretab', {}, crypto.randomUUID());
     expect(unknown.statusCode).toBe(404);

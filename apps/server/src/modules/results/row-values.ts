@@ -112,7 +112,9 @@ export function keyOfValue(d: KbDictionaries, chart: RowValueChart, value: strin
 export async function readSessionRows(db: Kysely<Database>, where: Sql, ids: readonly ('str_id' | 'act_id')[] = []): Promise<SessionRows> {
   const int = (column: string) => ({ kind: 'int' as const, expr: sql`LEAST(${sql.ref(`sa.${column}`)}, 2147483647)` });
   const columns = [int('assay_id'), int('ref_id'), int('target_id'), ...ids.map(int)];
-  const [assay, ref, target, ...extra] = (await withSettings(db, SET_READ_SETTINGS, (reader) => readPacked(reader, sql`FROM search_activities sa WHERE ${where}`, columns))) as Int32Array[];
+  const [assay, ref, target, ...extra] = (await withSettings(db, SET_READ_SETTINGS, (reader) =>
+    readPacked(reader, sql`FROM search_activities sa WHERE ${where}`, columns),
+  )) as Int32Array[];
   const idColumn = (name: 'str_id' | 'act_id') => (ids.includes(name) ? extra[ids.indexOf(name)]! : null);
   return { count: assay!.length, assay: assay!, ref: ref!, target: target!, str: idColumn('str_id'), act: idColumn('act_id') };
 }
@@ -124,7 +126,12 @@ export interface ActRange {
 }
 
 /** Every row of set `setId`, or of `range` in it. */
-export function readSetRows(db: Kysely<Database>, setId: number, ids: readonly ('str_id' | 'act_id')[], range: ActRange = {}): Promise<SessionRows> {
+export function readSetRows(
+  db: Kysely<Database>,
+  setId: number,
+  ids: readonly ('str_id' | 'act_id')[],
+  range: ActRange = {},
+): Promise<SessionRows> {
   const where = [sql`sa.set_id = ${setId}::bigint`];
   if (range.above !== undefined) where.push(sql`sa.act_id > ${range.above}::bigint`);
   if (range.upTo !== undefined) where.push(sql`sa.act_id <= ${range.upTo}::bigint`);
@@ -135,7 +142,11 @@ export function readSetRows(db: Kysely<Database>, setId: number, ids: readonly (
 const SET_READ_SETTINGS = { enable_seqscan: 'off', max_parallel_workers_per_gather: '0' } as const;
 
 /** Runs `read` under `settings`, in its own transaction or, inside the caller's, set and restored around it. */
-async function withSettings<T>(db: Kysely<Database>, settings: Readonly<Record<string, string>>, read: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+async function withSettings<T>(
+  db: Kysely<Database>,
+  settings: Readonly<Record<string, string>>,
+  read: (db: Kysely<Database>) => Promise<T>,
+): Promise<T> {
   const names = Object.keys(settings);
   const apply = (reader: Kysely<Database>, values: readonly string[]) =>
     sql`SELECT ${sql.join(names.map((name, i) => sql`set_config(${name}, ${values[i]!}, true)`))}`.execute(reader);
@@ -145,7 +156,9 @@ async function withSettings<T>(db: Kysely<Database>, settings: Readonly<Record<s
       return read(trx);
     });
   }
-  const { rows } = await sql<Record<string, string>>`SELECT ${sql.join(names.map((name, i) => sql`current_setting(${name}) AS ${sql.ref(`s${i}`)}`))}`.execute(db);
+  const { rows } = await sql<
+    Record<string, string>
+  >`SELECT ${sql.join(names.map((name, i) => sql`current_setting(${name}) AS ${sql.ref(`s${i}`)}`))}`.execute(db);
   const was = names.map((_, i) => rows[0]![`s${i}`]!);
   await apply(db, Object.values(settings));
   try {

@@ -31,12 +31,20 @@ describe.each(DATABASES)('Session rows held in memory on %s', (kind) => {
   const setIds: Record<keyof typeof sessions, number> = { ki: 0, other: 0 };
 
   async function run(sessionid: string, searchcriteria: SearchCriteriaInput): Promise<number> {
-    const response = await t.call({ method: 'POST', url: '/api/guidedsearch/allresultscount', headers, payload: { searchcriteria, sessionid } });
+    const response = await t.call({
+      method: 'POST',
+      url: '/api/guidedsearch/allresultscount',
+      headers,
+      payload: { searchcriteria, sessionid },
+    });
     expect(response.statusCode, response.body).toBe(200);
-    return Number((await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow()).set_id);
+    return Number(
+      (await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow()).set_id,
+    );
   }
 
-  const fromTable = async (setId: number) => tuples(await readSessionRows(t.database.db, sql`sa.set_id = ${setId}::bigint`, ['act_id', 'str_id']));
+  const fromTable = async (setId: number) =>
+    tuples(await readSessionRows(t.database.db, sql`sa.set_id = ${setId}::bigint`, ['act_id', 'str_id']));
 
   beforeAll(async () => {
     t = await startTestApp(kind, {}, { demoChunks: 2 });
@@ -54,13 +62,19 @@ describe.each(DATABASES)('Session rows held in memory on %s', (kind) => {
     const read = await readSetRows(t.database.db, setIds.ki, ['act_id', 'str_id']);
     expect(tuples(read)).toEqual(all);
     const mid = Number(read.act![Math.floor(read.count / 2)]);
-    const halves = [await readSetRows(t.database.db, setIds.ki, ['act_id', 'str_id'], { upTo: mid }), await readSetRows(t.database.db, setIds.ki, ['act_id', 'str_id'], { above: mid })];
+    const halves = [
+      await readSetRows(t.database.db, setIds.ki, ['act_id', 'str_id'], { upTo: mid }),
+      await readSetRows(t.database.db, setIds.ki, ['act_id', 'str_id'], { above: mid }),
+    ];
     expect([...tuples(halves[0]!), ...tuples(halves[1]!)].sort()).toEqual(all);
     // Inside a caller's transaction: set for the read, then back to what the caller had.
     const settings = await t.database.db.transaction().execute(async (trx) => {
       await sql`SET LOCAL max_parallel_workers_per_gather = 1`.execute(trx);
       const during = await readSetRows(trx, setIds.ki, ['act_id']);
-      const { rows } = await sql<{ seq: string; par: string }>`SELECT current_setting('enable_seqscan') AS seq, current_setting('max_parallel_workers_per_gather') AS par`.execute(trx);
+      const { rows } = await sql<{
+        seq: string;
+        par: string;
+      }>`SELECT current_setting('enable_seqscan') AS seq, current_setting('max_parallel_workers_per_gather') AS par`.execute(trx);
       return { count: during.count, ...rows[0]! };
     });
     expect(settings).toEqual({ count: read.count, seq: 'on', par: '1' });
@@ -93,14 +107,18 @@ describe.each(DATABASES)('Session rows held in memory on %s', (kind) => {
 
   it('does not keep the rows of a set without its mark', async () => {
     const cache = new SessionRowsCache(t.database.db, kind);
-    const { rows: marks } = await sql<{ criteria_hash: string }>`DELETE FROM search_set_marks WHERE set_id = ${setIds.other} RETURNING criteria_hash`.execute(t.database.db);
+    const { rows: marks } = await sql<{
+      criteria_hash: string;
+    }>`DELETE FROM search_set_marks WHERE set_id = ${setIds.other} RETURNING criteria_hash`.execute(t.database.db);
     try {
       const first = await cache.rows(setIds.other);
       expect(tuples(first)).toEqual(await fromTable(setIds.other));
       expect(await cache.rows(setIds.other)).not.toBe(first);
       expect(cache.heldBytes).toBe(0);
     } finally {
-      await sql`INSERT INTO search_set_marks (set_id, criteria_hash) VALUES (${setIds.other}, ${marks[0]!.criteria_hash})`.execute(t.database.db);
+      await sql`INSERT INTO search_set_marks (set_id, criteria_hash) VALUES (${setIds.other}, ${marks[0]!.criteria_hash})`.execute(
+        t.database.db,
+      );
     }
   });
 
@@ -137,7 +155,14 @@ describe.each(DATABASES)('Session rows held in memory on %s', (kind) => {
       method: 'POST',
       url: '/api/results/chart',
       headers,
-      payload: { sessionid: sessions.other, type: 'activitiestab', charttype: 'assaytype', sortType: 'count', sortOrder: 'desc', maxCount: 10 },
+      payload: {
+        sessionid: sessions.other,
+        type: 'activitiestab',
+        charttype: 'assaytype',
+        sortType: 'count',
+        sortOrder: 'desc',
+        maxCount: 10,
+      },
     });
     expect(chart.statusCode, chart.body).toBe(200);
     const held = service.sessionRows.heldBytes;
@@ -146,7 +171,12 @@ describe.each(DATABASES)('Session rows held in memory on %s', (kind) => {
     // The table's rows lose their assays behind the held rows' back: only a filter that reads the
     // held rows still finds the assay type (the mark stands, as nothing but a re-run changes a set).
     await sql`UPDATE search_activities SET assay_id = NULL WHERE set_id = ${setIds.other}`.execute(t.database.db);
-    const applied = await t.call({ method: 'POST', url: '/api/results/applyfilters/activitiestab', headers, payload: { sessionid: sessions.other, filters: [{ chartKey: 'assaytype', include: [type.id] }] } });
+    const applied = await t.call({
+      method: 'POST',
+      url: '/api/results/applyfilters/activitiestab',
+      headers,
+      payload: { sessionid: sessions.other, filters: [{ chartKey: 'assaytype', include: [type.id] }] },
+    });
     expect(applied.statusCode, applied.body).toBe(200);
     expect((JSON.parse(applied.body) as { rowCount: number }).rowCount).toBe(type.count);
     expect(service.sessionRows.heldBytes).toBe(held);

@@ -31,7 +31,9 @@ interface Entry {
 }
 
 async function markOf(db: Kysely<Database>, setId: number): Promise<string | null> {
-  const { rows } = await sql<{ mark: string }>`SELECT written_at::text AS mark FROM search_set_marks WHERE set_id = ${setId}::bigint`.execute(db);
+  const { rows } = await sql<{
+    mark: string;
+  }>`SELECT written_at::text AS mark FROM search_set_marks WHERE set_id = ${setId}::bigint`.execute(db);
   return rows[0]?.mark ?? null;
 }
 
@@ -49,15 +51,15 @@ function readAllRows(db: Kysely<Database>, setId: number): Promise<SessionRows> 
  * mark did not change around them.
  */
 async function readAllRowsInHalves(db: Kysely<Database>, setId: number): Promise<SessionRows> {
-  const { rows } = await sql<{ lo: string | null; hi: string | null }>`SELECT min(act_id)::text AS lo, max(act_id)::text AS hi FROM search_activities WHERE set_id = ${setId}::bigint`.execute(db);
+  const { rows } = await sql<{
+    lo: string | null;
+    hi: string | null;
+  }>`SELECT min(act_id)::text AS lo, max(act_id)::text AS hi FROM search_activities WHERE set_id = ${setId}::bigint`.execute(db);
   const lo = Number(rows[0]?.lo ?? 0);
   const hi = Number(rows[0]?.hi ?? 0);
   if (hi - lo < 2) return readAllRows(db, setId);
   const mid = Math.floor(lo + (hi - lo) / 2);
-  const halves = await Promise.all([
-    readSetRows(db, setId, IDS, { upTo: mid }),
-    readSetRows(db, setId, IDS, { above: mid }),
-  ]);
+  const halves = await Promise.all([readSetRows(db, setId, IDS, { upTo: mid }), readSetRows(db, setId, IDS, { above: mid })]);
   return joinRows(halves[0], halves[1]);
 }
 
@@ -68,7 +70,14 @@ function joinRows(a: SessionRows, b: SessionRows): SessionRows {
     out.set(y, x.length);
     return out;
   };
-  return { count: a.count + b.count, assay: join(a.assay, b.assay), ref: join(a.ref, b.ref), target: join(a.target, b.target), act: join(a.act!, b.act!), str: join(a.str!, b.str!) };
+  return {
+    count: a.count + b.count,
+    assay: join(a.assay, b.assay),
+    ref: join(a.ref, b.ref),
+    target: join(a.target, b.target),
+    act: join(a.act!, b.act!),
+    str: join(a.str!, b.str!),
+  };
 }
 
 export class SessionRowsCache {

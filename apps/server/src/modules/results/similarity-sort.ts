@@ -70,7 +70,13 @@ async function computeStructureSimilarity(db: Kysely<Database>, setId: number, k
 }
 
 /** Best similarity of each assay / reference over its activities' structures in the search. */
-async function aggregate(db: Kysely<Database>, setId: number, key: string, structureKey: string, column: 'assay_id' | 'ref_id'): Promise<void> {
+async function aggregate(
+  db: Kysely<Database>,
+  setId: number,
+  key: string,
+  structureKey: string,
+  column: 'assay_id' | 'ref_id',
+): Promise<void> {
   await sql`INSERT INTO result_similarity (set_id, query_key, id, similarity)
     SELECT ${setId}::bigint, ${key}, sa.${sql.ref(column)}, max(rs.similarity)
     FROM search_activities sa JOIN result_similarity rs ON rs.set_id = sa.set_id AND rs.query_key = ${structureKey} AND rs.id = sa.str_id
@@ -79,12 +85,20 @@ async function aggregate(db: Kysely<Database>, setId: number, key: string, struc
 }
 
 async function has(db: Kysely<Database>, setId: number, key: string): Promise<boolean> {
-  const { rows } = await sql<{ one: number }>`SELECT 1 AS one FROM result_similarity WHERE set_id = ${setId}::bigint AND query_key = ${key} LIMIT 1`.execute(db);
+  const { rows } = await sql<{
+    one: number;
+  }>`SELECT 1 AS one FROM result_similarity WHERE set_id = ${setId}::bigint AND query_key = ${key} LIMIT 1`.execute(db);
   return rows.length > 0;
 }
 
 /** Prepares the similarity of a tab's rows to `smiles`; an unreadable SMILES answers 400 with RDKit's reason. */
-export async function prepareSimilaritySort(db: Kysely<Database>, engine: ChemEngine, setId: number, tab: ResultTabKey, smiles: string): Promise<SimilaritySort> {
+export async function prepareSimilaritySort(
+  db: Kysely<Database>,
+  engine: ChemEngine,
+  setId: number,
+  tab: ResultTabKey,
+  smiles: string,
+): Promise<SimilaritySort> {
   let described;
   try {
     described = await engine.describe({ kind: 'smiles', text: smiles, desalt: true });
@@ -92,7 +106,8 @@ export async function prepareSimilaritySort(db: Kysely<Database>, engine: ChemEn
     if (error instanceof ChemInputError) throw badRequest(`Sort by similarity: ${error.message}`, { field: 'sortSmiles' });
     throw error;
   }
-  if (!described.morgan || !described.smiles) throw badRequest('Sort by similarity: RDKit could not compute a fingerprint for this SMILES.', { field: 'sortSmiles' });
+  if (!described.morgan || !described.smiles)
+    throw badRequest('Sort by similarity: RDKit could not compute a fingerprint for this SMILES.', { field: 'sortSmiles' });
   const morgan = described.morgan;
   const hash = crypto.createHash('sha1').update(described.smiles).digest('hex').slice(0, 20);
   const structureKey = `str:${hash}`;

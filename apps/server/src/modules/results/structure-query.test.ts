@@ -20,7 +20,14 @@ describe('what the structure rows of a search mean for its results', () => {
   });
 
   it('takes the first drawable substructure query to highlight', () => {
-    expect(substructureQuery(criteria(structure({ inputType: 'name', value: 'aspirin', category: 'exact' }), structure({ inputType: 'smarts', value: '[#6]=O' })))).toMatchObject({ inputType: 'smarts', value: '[#6]=O' });
+    expect(
+      substructureQuery(
+        criteria(
+          structure({ inputType: 'name', value: 'aspirin', category: 'exact' }),
+          structure({ inputType: 'smarts', value: '[#6]=O' }),
+        ),
+      ),
+    ).toMatchObject({ inputType: 'smarts', value: '[#6]=O' });
     expect(substructureQuery(criteria(structure({ inputType: 'inchikey', value: 'BSYNRYMUTXBXSQ' })))).toBeNull();
     expect(substructureQuery(criteria(structure({ category: 'similarity' })))).toBeNull();
     expect(substructureQuery(criteria({ ...assay, operator: 'NOT' }, structure({})))).toBeNull();

@@ -37,11 +37,16 @@ export function substructureQuery(criteria: SearchCriteria | null): StructureQue
  */
 async function highlightOf(engine: ChemEngine, query: StructureQuery): Promise<StructureHighlight | null> {
   // A highlight too long for a picture's URL would make every drawing of the grid a 400: draw none.
-  const drawable = (highlight: StructureHighlight): StructureHighlight | null => (highlight.text.length <= HIGHLIGHT_MAX_CHARS ? highlight : null);
+  const drawable = (highlight: StructureHighlight): StructureHighlight | null =>
+    highlight.text.length <= HIGHLIGHT_MAX_CHARS ? highlight : null;
   if (query.inputType === 'smarts') return drawable({ kind: 'smarts', text: query.value });
   if (query.inputType === 'smiles' && query.value.length <= HIGHLIGHT_MAX_CHARS) return { kind: 'smiles', text: query.value.trim() };
   try {
-    const described = await engine.describe({ kind: query.inputType === 'molfile' ? 'molfile' : 'smiles', text: query.value, desalt: query.feature === 'desalted' });
+    const described = await engine.describe({
+      kind: query.inputType === 'molfile' ? 'molfile' : 'smiles',
+      text: query.value,
+      desalt: query.feature === 'desalted',
+    });
     return described.smiles ? drawable({ kind: 'smiles', text: described.smiles }) : null;
   } catch (error) {
     if (error instanceof ChemInputError) return null;

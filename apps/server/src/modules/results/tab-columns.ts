@@ -44,8 +44,10 @@ const similarity = (value: Sql | ((setId: number) => Sql)) => col(SIMILARITY_COL
  * (written with the sets, search-service.ts `copySimilarities`); development compounds are few and
  * look theirs up.
  */
-const searchSimilarityOf = (strId: Sql) => (x: number) => sql`(SELECT ssx.similarity FROM search_structures ssx WHERE ssx.set_id = ${set(x)} AND ssx.str_id = ${strId})`;
-const firstName = (strId: Sql) => sql`(SELECT c.name FROM compounds c WHERE c.str_id = ${strId} AND c.name IS NOT NULL ORDER BY c.gvk_id LIMIT 1)`;
+const searchSimilarityOf = (strId: Sql) => (x: number) =>
+  sql`(SELECT ssx.similarity FROM search_structures ssx WHERE ssx.set_id = ${set(x)} AND ssx.str_id = ${strId})`;
+const firstName = (strId: Sql) =>
+  sql`(SELECT c.name FROM compounds c WHERE c.str_id = ${strId} AND c.name IS NOT NULL ORDER BY c.gvk_id LIMIT 1)`;
 
 const STRUCTURE_COLUMNS: ColumnDef[] = [
   col('str_id', 'Str ID', 'integer', sql`ss.str_id`),
@@ -62,7 +64,13 @@ const STRUCTURE_COLUMNS: ColumnDef[] = [
   col('pka_value', 'pKa', 'number', sql`s.pka_value`, hidden),
   col('solubility', 'Solubility (log mol/L)', 'number', sql`s.solubility`, hidden),
   col('inchikey', 'InChIKey', 'text', sql`s.inchikey`, hidden),
-  col('activities', 'Activities (this search)', 'integer', (x) => sql`(SELECT count(*)::int FROM search_activities sa2 WHERE sa2.set_id = ${set(x)} AND sa2.str_id = ss.str_id)`, perRow),
+  col(
+    'activities',
+    'Activities (this search)',
+    'integer',
+    (x) => sql`(SELECT count(*)::int FROM search_activities sa2 WHERE sa2.set_id = ${set(x)} AND sa2.str_id = ss.str_id)`,
+    perRow,
+  ),
   similarity(sql`ss.similarity`),
 ];
 
@@ -145,8 +153,14 @@ const ASSAY_COLUMNS: ColumnDef[] = [
   // ChEMBL cell_dictionary / tissue_dictionary names and assay_parameters (migration 0024).
   col('cells_cellline_organ', 'Cells / organ', 'text', sql`ay.cells_cellline_organ`, hidden),
   col('tissue', 'Tissue', 'text', sql`ay.tissue`, hidden),
-  col('assay_parameters', 'Assay parameters', 'text', sql`(SELECT string_agg(concat_ws(' ', p.param_type, p.relation, p.value::text, p.units, p.text_value), '; '
-    ORDER BY p.param_type, p.assay_param_id) FROM assay_parameters p WHERE p.assay_id = sy.assay_id)`, { hidden: true, sortable: false }),
+  col(
+    'assay_parameters',
+    'Assay parameters',
+    'text',
+    sql`(SELECT string_agg(concat_ws(' ', p.param_type, p.relation, p.value::text, p.units, p.text_value), '; '
+    ORDER BY p.param_type, p.assay_param_id) FROM assay_parameters p WHERE p.assay_id = sy.assay_id)`,
+    { hidden: true, sortable: false },
+  ),
   col('activities', 'Activities (this search)', 'integer', sql`sy.activities`),
   col('innerGrids', 'Activities', 'json', sql`NULL::text`, perRow),
   similarity(sql`sy.similarity`),
@@ -161,9 +175,31 @@ const DOCUMENT_COLUMNS: ColumnDef[] = [
   col('title', 'Title', 'text', sql`d.title`),
   col('year', 'Year', 'integer', sql`d.year`),
   col('journal_patent_name', 'Journal / patent office', 'text', sql`d.journal_patent_name`),
-  col('authors', 'Authors', 'text', agg(sql`SELECT da.name FROM document_authors da WHERE da.ref_id = sr.ref_id ORDER BY da.position`), perRow),
-  col('company_names', 'Companies', 'text', agg(sql`SELECT co.name FROM document_companies dc JOIN companies co ON co.company_id = dc.company_id WHERE dc.ref_id = sr.ref_id ORDER BY co.name`), perRow),
-  col('company_addresses', 'Company addresses', 'text', agg(sql`SELECT co.address FROM document_companies dc JOIN companies co ON co.company_id = dc.company_id WHERE dc.ref_id = sr.ref_id AND co.address IS NOT NULL ORDER BY co.name`), { ...perRow, ...hidden }),
+  col(
+    'authors',
+    'Authors',
+    'text',
+    agg(sql`SELECT da.name FROM document_authors da WHERE da.ref_id = sr.ref_id ORDER BY da.position`),
+    perRow,
+  ),
+  col(
+    'company_names',
+    'Companies',
+    'text',
+    agg(
+      sql`SELECT co.name FROM document_companies dc JOIN companies co ON co.company_id = dc.company_id WHERE dc.ref_id = sr.ref_id ORDER BY co.name`,
+    ),
+    perRow,
+  ),
+  col(
+    'company_addresses',
+    'Company addresses',
+    'text',
+    agg(
+      sql`SELECT co.address FROM document_companies dc JOIN companies co ON co.company_id = dc.company_id WHERE dc.ref_id = sr.ref_id AND co.address IS NOT NULL ORDER BY co.name`,
+    ),
+    { ...perRow, ...hidden },
+  ),
   col('pubmed_id', 'PubMed ID', 'integer', sql`d.pubmed_id`),
   col('doi', 'DOI', 'text', sql`d.doi`),
   col('volume', 'Volume', 'text', sql`d.volume`, hidden),
@@ -182,11 +218,27 @@ const DEVELOPMENT_COLUMNS: ColumnDef[] = [
   col('str_id', 'Str ID', 'integer', sql`cc.str_id`),
   col('smiles', 'Structure', 'structure', sql`s.canonical_smiles`, perRow),
   col('drug_name', 'Drug name', 'text', sql`cc.drug_name`),
-  col('targets', 'Targets', 'text', agg(sql`SELECT t2.name FROM clinical_compound_targets cct JOIN targets t2 ON t2.target_id = cct.target_id WHERE cct.clinical_compound_id = scc.clinical_compound_id ORDER BY t2.name`), perRow),
+  col(
+    'targets',
+    'Targets',
+    'text',
+    agg(
+      sql`SELECT t2.name FROM clinical_compound_targets cct JOIN targets t2 ON t2.target_id = cct.target_id WHERE cct.clinical_compound_id = scc.clinical_compound_id ORDER BY t2.name`,
+    ),
+    perRow,
+  ),
   col('highest_phase', 'Highest phase', 'text', sql`p.name`),
   col('approval_year', 'Approval year', 'integer', sql`cc.approval_year`),
   col('mode_of_action', 'Mode of action', 'text', sql`cc.mode_of_action`),
-  col('indications', 'Indications', 'text', agg(sql`SELECT i.name FROM clinical_compound_indications cci JOIN indications i ON i.indication_id = cci.indication_id WHERE cci.clinical_compound_id = scc.clinical_compound_id ORDER BY i.name`), perRow),
+  col(
+    'indications',
+    'Indications',
+    'text',
+    agg(
+      sql`SELECT i.name FROM clinical_compound_indications cci JOIN indications i ON i.indication_id = cci.indication_id WHERE cci.clinical_compound_id = scc.clinical_compound_id ORDER BY i.name`,
+    ),
+    perRow,
+  ),
   col('drug_dose', 'Dose', 'text', sql`cc.drug_dose`, hidden),
   col('status', 'Status', 'text', sql`st.name`),
   col('remarks', 'Remarks', 'text', sql`cc.remarks`, hidden),

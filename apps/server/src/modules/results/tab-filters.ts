@@ -77,7 +77,8 @@ export function filteredIdsQuery(tab: ResultTabKey, setId: number, filters: read
   let query: Sql = sql`SELECT ${model.entity} AS id FROM ${model.from(setId)} WHERE ${model.where(setId)}`;
   for (const filter of filters) {
     const dimension = dimensionOf(filter.chartKey);
-    if (filter.include?.length) query = sql`(${query}) INTERSECT (${rowsWhere(tab, setId, dimension, valueMatch(dimension, filter.include))})`;
+    if (filter.include?.length)
+      query = sql`(${query}) INTERSECT (${rowsWhere(tab, setId, dimension, valueMatch(dimension, filter.include))})`;
     if (filter.exclude?.length) query = sql`(${query}) EXCEPT (${rowsWhere(tab, setId, dimension, valueMatch(dimension, filter.exclude))})`;
     if (filter.minValue != null || filter.maxValue != null) {
       const bounds: Sql[] = [sql`${dimension.value} IS NOT NULL`, ...rangeConditions(dimension, filter)];

@@ -115,7 +115,12 @@ function directFacts(tab: ResultTabKey, level: Level, setId: number): Facts | nu
   const key = `${tab}:${level}`;
   switch (key) {
     case 'structuretab:structure':
-      return { from: sql`search_structures ss JOIN structures s ON s.str_id = ss.str_id`, where: sql`ss.set_id = ${set}`, entity: sql`ss.str_id`, unique: true };
+      return {
+        from: sql`search_structures ss JOIN structures s ON s.str_id = ss.str_id`,
+        where: sql`ss.set_id = ${set}`,
+        entity: sql`ss.str_id`,
+        unique: true,
+      };
     case 'structuretab:clinical':
       return {
         from: sql`search_clinical_compounds scc JOIN clinical_compounds cc ON cc.clinical_compound_id = scc.clinical_compound_id`,
@@ -124,7 +129,12 @@ function directFacts(tab: ResultTabKey, level: Level, setId: number): Facts | nu
         unique: false,
       };
     case 'assaytab:assay':
-      return { from: sql`search_assays sy JOIN assays ay ON ay.assay_id = sy.assay_id`, where: sql`sy.set_id = ${set}`, entity: sql`sy.assay_id`, unique: true };
+      return {
+        from: sql`search_assays sy JOIN assays ay ON ay.assay_id = sy.assay_id`,
+        where: sql`sy.set_id = ${set}`,
+        entity: sql`sy.assay_id`,
+        unique: true,
+      };
     case 'assaytab:target':
       return {
         from: sql`search_assays sy JOIN assays ay ON ay.assay_id = sy.assay_id LEFT JOIN targets t ON t.target_id = ay.target_id`,
@@ -133,7 +143,12 @@ function directFacts(tab: ResultTabKey, level: Level, setId: number): Facts | nu
         unique: true,
       };
     case 'documentstab:reference':
-      return { from: sql`search_references sr JOIN documents d ON d.ref_id = sr.ref_id`, where: sql`sr.set_id = ${set}`, entity: sql`sr.ref_id`, unique: true };
+      return {
+        from: sql`search_references sr JOIN documents d ON d.ref_id = sr.ref_id`,
+        where: sql`sr.set_id = ${set}`,
+        entity: sql`sr.ref_id`,
+        unique: true,
+      };
     case 'developmentcompoundstab:clinical':
       return {
         from: sql`search_clinical_compounds scc JOIN clinical_compounds cc ON cc.clinical_compound_id = scc.clinical_compound_id`,
@@ -172,7 +187,9 @@ export function factsFor(tab: ResultTabKey, level: Level, setId: number): Facts 
       unique: false,
     };
   }
-  const entity = { structuretab: sql`sa.str_id`, activitiestab: sql`sa.act_id`, assaytab: sql`sa.assay_id`, documentstab: sql`sa.ref_id` }[tab];
+  const entity = { structuretab: sql`sa.str_id`, activitiestab: sql`sa.act_id`, assaytab: sql`sa.assay_id`, documentstab: sql`sa.ref_id` }[
+    tab
+  ];
   // Activities without a structure are no row of the structures tab (their entity would be NULL).
   const where = tab === 'structuretab' ? sql`sa.set_id = ${set} AND sa.str_id IS NOT NULL` : sql`sa.set_id = ${set}`;
   return { from: sql`search_activities sa ${join}`, where, entity, unique: tab === 'activitiestab' && level !== 'clinical' };

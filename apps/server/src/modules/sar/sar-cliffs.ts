@@ -47,8 +47,20 @@ export class SarCliffs {
     const core = request.core ?? null;
     // A core over the structure limits, or one RDKit cannot read, is refused before any work, as the
     // SAR table refuses it (describe measures the limits before RDKit parses anything).
-    if (core) await coreInput({ kind: 'smiles', text: core }, () => this.engine.describe({ kind: 'smiles', text: core, desalt: false }), { field: 'core' });
-    const key = JSON.stringify([auth.userId, set.session_id, set.set_id, new Date(set.created_at).getTime(), request.endpoint, request.minSimilarity, request.minDelta, request.limit]);
+    if (core)
+      await coreInput({ kind: 'smiles', text: core }, () => this.engine.describe({ kind: 'smiles', text: core, desalt: false }), {
+        field: 'core',
+      });
+    const key = JSON.stringify([
+      auth.userId,
+      set.session_id,
+      set.set_id,
+      new Date(set.created_at).getTime(),
+      request.endpoint,
+      request.minSimilarity,
+      request.minDelta,
+      request.limit,
+    ]);
     let list = this.lists.get(key);
     if (!list) {
       list = this.rankedList(set, request);
@@ -79,14 +91,22 @@ export class SarCliffs {
   /** The ranked list (Tanimoto on the stored Morgan fingerprints), without differences. */
   private async rankedList(set: Awaited<ReturnType<SarService['sarSet']>>['set'], request: CliffsRequest): Promise<RankedList> {
     const data = await this.sar.endpointData(set, request.endpoint);
-    const fps = await morganFingerprints(this.db, data.compounds.map((c) => c.facts.str_id));
+    const fps = await morganFingerprints(
+      this.db,
+      data.compounds.map((c) => c.facts.str_id),
+    );
     const members = data.compounds.filter((c) => fps.has(c.facts.str_id));
     const items = members.map((c) => ({ strId: c.facts.str_id, fp: fps.get(c.facts.str_id)!, value: c.value.activity.value }));
     const found = activityCliffs(items, { minSimilarity: request.minSimilarity, minDelta: request.minDelta, limit: request.limit });
-    const member = (index: number) => ({ strId: members[index]!.facts.str_id, smiles: members[index]!.facts.smiles, activity: members[index]!.value.activity });
+    const member = (index: number) => ({
+      strId: members[index]!.facts.str_id,
+      smiles: members[index]!.facts.smiles,
+      activity: members[index]!.value.activity,
+    });
     const cliffs = found.cliffs.map((cliff) => {
       // The more active compound first.
-      const [a, b] = members[cliff.a]!.value.activity.value >= members[cliff.b]!.value.activity.value ? [cliff.a, cliff.b] : [cliff.b, cliff.a];
+      const [a, b] =
+        members[cliff.a]!.value.activity.value >= members[cliff.b]!.value.activity.value ? [cliff.a, cliff.b] : [cliff.b, cliff.a];
       return { a: member(a), b: member(b), similarity: cliff.similarity, delta: cliff.delta, sali: cliff.sali };
     });
     return { compounds: items.length, compared: found.compared, total: found.total, cliffs };

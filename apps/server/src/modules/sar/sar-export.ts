@@ -26,7 +26,9 @@ export function sarExportColumns(table: SarTable): ExportColumn[] {
   return [
     ...table.labels.map((label) => ({ key: label, label, type: 'text' as const })),
     ...endpointColumns,
-    ...table.differences.map((d, index): ExportColumn => ({ key: `difference_${index + 1}`, label: `Δ pActivity ${d.label}`, type: 'number' })),
+    ...table.differences.map(
+      (d, index): ExportColumn => ({ key: `difference_${index + 1}`, label: `Δ pActivity ${d.label}`, type: 'number' }),
+    ),
     { key: 'mw', label: 'MW', type: 'number' },
     { key: 'clogp', label: 'cLogP', type: 'number' },
     { key: 'le', label: 'LE', type: 'number' },
@@ -56,7 +58,12 @@ export function sarExportRows(table: SarTable): { columns: ExportColumn[]; rows:
     row.values.forEach((activity, index) => {
       if (index === 0) return;
       const suffix = `_${index + 1}`;
-      Object.assign(out, { [`value${suffix}`]: activity?.value ?? null, [`n${suffix}`]: activity?.n ?? null, [`min${suffix}`]: activity?.min ?? null, [`max${suffix}`]: activity?.max ?? null });
+      Object.assign(out, {
+        [`value${suffix}`]: activity?.value ?? null,
+        [`n${suffix}`]: activity?.n ?? null,
+        [`min${suffix}`]: activity?.min ?? null,
+        [`max${suffix}`]: activity?.max ?? null,
+      });
     });
     row.differences.forEach((value, index) => (out[`difference_${index + 1}`] = value));
     return out;

@@ -26,11 +26,26 @@ export class SarPairs {
     const { set } = await this.sar.sarSet(auth, request.sessionid);
     const data = await this.sar.endpointData(set, request.endpoint);
     const cuts = await this.sar.jobs.run(auth.userId, request.sessionid, 'pairs', (job) =>
-      cutsOf(this.db, this.engine, data.compounds.map((c) => ({ strId: c.facts.str_id, smiles: c.facts.smiles })), { signal: job.signal, onProgress: job.progress }),
+      cutsOf(
+        this.db,
+        this.engine,
+        data.compounds.map((c) => ({ strId: c.facts.str_id, smiles: c.facts.smiles })),
+        { signal: job.signal, onProgress: job.progress },
+      ),
     );
     const items = data.compounds.map((c, index) => ({ strId: c.facts.str_id, value: c.value.activity.value, cuts: cuts[index] ?? [] }));
-    const found = matchedPairs(items, { minPairs: request.minPairs, limit: request.limit, radius: request.radius, minMeanDelta: request.minMeanDelta, sign: request.sign });
-    const member = (index: number) => ({ strId: data.compounds[index]!.facts.str_id, smiles: data.compounds[index]!.facts.smiles, activity: data.compounds[index]!.value.activity });
+    const found = matchedPairs(items, {
+      minPairs: request.minPairs,
+      limit: request.limit,
+      radius: request.radius,
+      minMeanDelta: request.minMeanDelta,
+      sign: request.sign,
+    });
+    const member = (index: number) => ({
+      strId: data.compounds[index]!.facts.str_id,
+      smiles: data.compounds[index]!.facts.smiles,
+      activity: data.compounds[index]!.value.activity,
+    });
     return {
       compounds: items.length,
       total: found.total,
@@ -45,7 +60,12 @@ export class SarPairs {
         minDelta: t.minDelta,
         maxDelta: t.maxDelta,
         deltas: t.deltas,
-        examples: t.examples.map((example) => ({ a: member(example.a), b: member(example.b), constant: example.constant, delta: example.delta })),
+        examples: t.examples.map((example) => ({
+          a: member(example.a),
+          b: member(example.b),
+          constant: example.constant,
+          delta: example.delta,
+        })),
       })),
       note: found.note,
       durationMs: Date.now() - started,

@@ -72,7 +72,11 @@ export class SarJobs {
   constructor(private readonly options: SarJobsOptions = {}) {
     this.db = options.shared ?? null;
     this.heartbeatMs = Math.max(50, options.heartbeatMs ?? 2_000);
-    this.heartbeat = new WorkHeartbeat({ ms: this.heartbeatMs, beat: () => this.beat(), ...(options.onError ? { onError: options.onError } : {}) });
+    this.heartbeat = new WorkHeartbeat({
+      ms: this.heartbeatMs,
+      beat: () => this.beat(),
+      ...(options.onError ? { onError: options.onError } : {}),
+    });
   }
 
   private static key(userId: number, sessionId: string, phase: Phase): string {
@@ -82,7 +86,10 @@ export class SarJobs {
   /** The session's running jobs in this process, newest first. */
   private jobsOf(userId: number, sessionId: string): Running[] {
     const prefix = `${userId}:${sessionId}:`;
-    return [...this.running.entries()].filter(([key]) => key.startsWith(prefix)).map(([, entry]) => entry).sort((a, b) => b.started - a.started);
+    return [...this.running.entries()]
+      .filter(([key]) => key.startsWith(prefix))
+      .map(([, entry]) => entry)
+      .sort((a, b) => b.started - a.started);
   }
 
   /**
@@ -92,7 +99,16 @@ export class SarJobs {
   async run<T>(userId: number, sessionId: string, kind: Phase, work: (job: SarWork) => Promise<T>): Promise<T> {
     const key = SarJobs.key(userId, sessionId, kind);
     this.running.get(key)?.controller.abort();
-    const entry: Running = { id: crypto.randomUUID(), userId, sessionId, phase: kind, started: ++this.starts, done: 0, total: 0, controller: new AbortController() };
+    const entry: Running = {
+      id: crypto.randomUUID(),
+      userId,
+      sessionId,
+      phase: kind,
+      started: ++this.starts,
+      done: 0,
+      total: 0,
+      controller: new AbortController(),
+    };
     this.running.set(key, entry);
     await this.announce(entry, kind);
     const { signal } = entry.controller;
@@ -133,7 +149,10 @@ export class SarJobs {
         .where('kind', '=', kind)
         .where('cancel_requested_at', 'is', null)
         .execute();
-      await db.insertInto('sar_jobs').values({ job_id: entry.id, user_id: entry.userId, session_id: entry.sessionId, kind, phase: entry.phase }).execute();
+      await db
+        .insertInto('sar_jobs')
+        .values({ job_id: entry.id, user_id: entry.userId, session_id: entry.sessionId, kind, phase: entry.phase })
+        .execute();
     });
     this.heartbeat.busy();
   }

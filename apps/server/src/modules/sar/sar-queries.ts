@@ -21,7 +21,9 @@ export interface RowsSql {
 }
 
 export async function countStructures(trx: Kysely<Database>, rows: RowsSql): Promise<number> {
-  const { rows: counted } = await sql<{ n: number }>`SELECT count(DISTINCT ${rows.strId})::int AS n FROM ${rows.from} ${rows.join} WHERE ${rows.where}`.execute(trx);
+  const { rows: counted } = await sql<{
+    n: number;
+  }>`SELECT count(DISTINCT ${rows.strId})::int AS n FROM ${rows.from} ${rows.join} WHERE ${rows.where}`.execute(trx);
   return counted[0]?.n ?? 0;
 }
 
@@ -30,14 +32,24 @@ export async function countStructures(trx: Kysely<Database>, rows: RowsSql): Pro
  * rows' activities and their structures; from Structures: the structures and all their
  * activities in the search's activity set.
  */
-export async function writeSarSet(trx: Kysely<Database>, setId: number, sessionId: string, tab: SarSourceTab, rows: RowsSql): Promise<SarSetRow> {
+export async function writeSarSet(
+  trx: Kysely<Database>,
+  setId: number,
+  sessionId: string,
+  tab: SarSourceTab,
+  rows: RowsSql,
+): Promise<SarSetRow> {
   for (const table of SAR_SET_TABLES) await trx.deleteFrom(table).where('set_id', '=', setId).execute();
   await sql`INSERT INTO sar_set_structures (set_id, str_id)
-    SELECT DISTINCT ${setId}::bigint, ${rows.strId} FROM ${rows.from} ${rows.join} WHERE ${rows.where} AND ${rows.strId} IS NOT NULL`.execute(trx);
+    SELECT DISTINCT ${setId}::bigint, ${rows.strId} FROM ${rows.from} ${rows.join} WHERE ${rows.where} AND ${rows.strId} IS NOT NULL`.execute(
+    trx,
+  );
   if (tab === 'activitiestab') {
     // SAR compares structures: activities of compounds without a structure are left out (docs/sar.md).
     await sql`INSERT INTO sar_set_activities (set_id, act_id, str_id, target_id)
-      SELECT DISTINCT ${setId}::bigint, sa.act_id, sa.str_id, sa.target_id FROM ${rows.from} ${rows.join} WHERE ${rows.where} AND sa.str_id IS NOT NULL`.execute(trx);
+      SELECT DISTINCT ${setId}::bigint, sa.act_id, sa.str_id, sa.target_id FROM ${rows.from} ${rows.join} WHERE ${rows.where} AND sa.str_id IS NOT NULL`.execute(
+      trx,
+    );
   } else {
     await sql`INSERT INTO sar_set_activities (set_id, act_id, str_id, target_id)
       SELECT ${setId}::bigint, sa.act_id, sa.str_id, sa.target_id FROM search_activities sa
@@ -131,7 +143,8 @@ export interface CompoundFacts {
 /** Facts of some structures, by id (or of the whole SAR set when `strIds` is null), in id order. */
 export async function compoundFacts(db: Kysely<Database>, setId: number, strIds: readonly number[] | null): Promise<CompoundFacts[]> {
   const only = strIds ? sql`AND s.str_id = ANY(${[...strIds]}::bigint[])` : sql``;
-  const { rows } = await sql<CompoundFacts>`SELECT s.str_id, s.canonical_smiles AS smiles, s.mol_weight AS mw, s.logp_calc AS clogp, s.heavy_atoms
+  const { rows } =
+    await sql<CompoundFacts>`SELECT s.str_id, s.canonical_smiles AS smiles, s.mol_weight AS mw, s.logp_calc AS clogp, s.heavy_atoms
     FROM sar_set_structures x JOIN structures s ON s.str_id = x.str_id
     WHERE x.set_id = ${setId}::bigint ${only} ORDER BY s.str_id`.execute(db);
   return rows.map((row) => ({ ...row, str_id: Number(row.str_id), heavy_atoms: row.heavy_atoms == null ? null : Number(row.heavy_atoms) }));
@@ -139,6 +152,10 @@ export async function compoundFacts(db: Kysely<Database>, setId: number, strIds:
 
 /** Morgan fingerprints (r=2, 2,048 bits, as the similarity search) of some structures. */
 export async function morganFingerprints(db: Kysely<Database>, strIds: readonly number[]): Promise<Map<number, Uint8Array>> {
-  const rows = await db.selectFrom('structures').select(['str_id', 'morgan_fp']).where('str_id', 'in', strIds.length ? [...strIds] : [-1]).execute();
+  const rows = await db
+    .selectFrom('structures')
+    .select(['str_id', 'morgan_fp'])
+    .where('str_id', 'in', strIds.length ? [...strIds] : [-1])
+    .execute();
   return new Map(rows.flatMap((row) => (row.morgan_fp ? [[Number(row.str_id), row.morgan_fp as Uint8Array] as const] : [])));
 }

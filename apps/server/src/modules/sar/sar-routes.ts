@@ -28,8 +28,15 @@ export interface SarModule {
 }
 
 /** Registers the SAR view's endpoints of the contract (packages/contracts/src/sar.ts; docs/sar.md). */
-export function registerSarRoutes(app: FastifyInstance, { db, results, engine, exports, runner, databaseKind, heartbeatMs }: SarModule): SarService {
-  const jobs = new SarJobs({ shared: databaseKind === 'postgres' ? db : null, heartbeatMs, onError: (error) => app.log.warn({ err: error }, 'SAR progress not shared') });
+export function registerSarRoutes(
+  app: FastifyInstance,
+  { db, results, engine, exports, runner, databaseKind, heartbeatMs }: SarModule,
+): SarService {
+  const jobs = new SarJobs({
+    shared: databaseKind === 'postgres' ? db : null,
+    heartbeatMs,
+    onError: (error) => app.log.warn({ err: error }, 'SAR progress not shared'),
+  });
   const sar = new SarService(db, results, engine, exports, jobs);
   const cliffs = new SarCliffs(sar, db, engine);
   const pairs = new SarPairs(sar, engine, db);

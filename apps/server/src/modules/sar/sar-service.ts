@@ -108,7 +108,10 @@ export class SarService {
   }
 
   private async answerData(set: SarSetRow): Promise<SarData> {
-    const [groups, measured] = await Promise.all([endpointGroups(this.db, set.set_id, 'set'), endpointGroups(this.db, set.set_id, 'knowledgeBase')]);
+    const [groups, measured] = await Promise.all([
+      endpointGroups(this.db, set.set_id, 'set'),
+      endpointGroups(this.db, set.set_id, 'knowledgeBase'),
+    ]);
     return {
       sessionid: set.session_id,
       tab: set.tab,
@@ -142,12 +145,30 @@ export class SarService {
   async endpointData(set: SarSetRow, endpoint: SarEndpoint): Promise<EndpointData> {
     const scope = endpoint.scope ?? 'set';
     const { targetName, rows } = await endpointMeasurements(this.db, set.set_id, { ...endpoint, scope });
-    const molar = isMolarGroup({ with_pchembl: rows.filter((row) => row.pchembl_value != null).length, units: [...new Set(rows.map((row) => row.standard_uom))] });
-    const { info, values } = compoundValues({ targetId: endpoint.targetId, targetName: targetName ?? `Target ${endpoint.targetId}`, activityType: endpoint.activityType, scope }, rows, molar);
+    const molar = isMolarGroup({
+      with_pchembl: rows.filter((row) => row.pchembl_value != null).length,
+      units: [...new Set(rows.map((row) => row.standard_uom))],
+    });
+    const { info, values } = compoundValues(
+      { targetId: endpoint.targetId, targetName: targetName ?? `Target ${endpoint.targetId}`, activityType: endpoint.activityType, scope },
+      rows,
+      molar,
+    );
     if (!values.length) {
-      throw badRequest(`No compound of this SAR view has a usable ${endpoint.activityType} value for ${targetName ?? `target ${endpoint.targetId}`}. Choose another endpoint.`, { field: 'endpoint' });
+      throw badRequest(
+        `No compound of this SAR view has a usable ${endpoint.activityType} value for ${targetName ?? `target ${endpoint.targetId}`}. Choose another endpoint.`,
+        { field: 'endpoint' },
+      );
     }
-    const facts = new Map((await compoundFacts(this.db, set.set_id, values.map((v) => v.strId))).map((f) => [f.str_id, f]));
+    const facts = new Map(
+      (
+        await compoundFacts(
+          this.db,
+          set.set_id,
+          values.map((v) => v.strId),
+        )
+      ).map((f) => [f.str_id, f]),
+    );
     return { info, compounds: values.flatMap((value) => (facts.has(value.strId) ? [{ facts: facts.get(value.strId)!, value }] : [])) };
   }
 
@@ -159,15 +180,23 @@ export class SarService {
    */
   async cores(auth: AuthContext, request: CoresRequest): Promise<SarCoresResponse> {
     const { set } = await this.sarSet(auth, request.sessionid);
-    const facts = request.endpoint ? (await this.endpointData(set, request.endpoint)).compounds.map((c) => c.facts) : await compoundFacts(this.db, set.set_id, null);
+    const facts = request.endpoint
+      ? (await this.endpointData(set, request.endpoint)).compounds.map((c) => c.facts)
+      : await compoundFacts(this.db, set.set_id, null);
     const smiles = facts.map((f) => f.smiles);
     return this.jobs.run(auth.userId, request.sessionid, 'cores', async (job) => {
       const options = { signal: job.signal, onProgress: job.progress };
       // The MCS (one worker, up to its time limit) runs while the other workers compute the
       // scaffolds and their coverage: the call waits for the longer of the two, not their sum.
-      const pendingMcs = smiles.length >= 2 ? this.engine.mcs(smiles, { signal: job.signal, timeoutSeconds: MCS_TIMEOUT_SECONDS }) : Promise.resolve(null);
+      const pendingMcs =
+        smiles.length >= 2 ? this.engine.mcs(smiles, { signal: job.signal, timeoutSeconds: MCS_TIMEOUT_SECONDS }) : Promise.resolve(null);
       pendingMcs.catch(() => undefined);
-      const known = await scaffoldsOf(this.db, this.engine, facts.map((f) => f.str_id), options);
+      const known = await scaffoldsOf(
+        this.db,
+        this.engine,
+        facts.map((f) => f.str_id),
+        options,
+      );
       const frequency = new Map<string, number>();
       for (const fact of facts) {
         const scaffold = known.get(fact.str_id);
@@ -181,7 +210,12 @@ export class SarService {
         // all a scaffold has), so the distinct scaffolds are searched, not every compound.
         const others = [...frequency.keys()].filter((s) => s !== text);
         const hits = await this.engine.contains({ kind: 'smiles', text, desalt: false }, others, { signal: job.signal });
-        cores.push({ text, kind: 'smiles', source: 'scaffold', compounds: own + others.reduce((n, s, i) => n + (hits[i] ? frequency.get(s)! : 0), 0) });
+        cores.push({
+          text,
+          kind: 'smiles',
+          source: 'scaffold',
+          compounds: own + others.reduce((n, s, i) => n + (hits[i] ? frequency.get(s)! : 0), 0),
+        });
       }
       const mcs = await pendingMcs;
       if (mcs?.smarts) {
@@ -189,7 +223,9 @@ export class SarService {
         cores.push({ text: mcs.smarts, kind: 'smarts', source: 'mcs', compounds: hits.filter(Boolean).length });
       }
       // Most covering first, as a chemist picks a core: a scaffold of few compounds above one of 646 misleads.
-      cores.sort((x, y) => y.compounds - x.compounds || (x.source === y.source ? x.text.localeCompare(y.text) : x.source === 'scaffold' ? -1 : 1));
+      cores.sort(
+        (x, y) => y.compounds - x.compounds || (x.source === y.source ? x.text.localeCompare(y.text) : x.source === 'scaffold' ? -1 : 1),
+      );
       return { compounds: smiles.length, cores, mcsTimedOut: mcs?.timedOut ?? false };
     });
   }
@@ -252,7 +288,10 @@ export class SarService {
       return { freeWilson: 'result' in fit ? fit.result : null, note: fit.note };
     };
     const first = fitOf({ kind: 'endpoint', index: 0 });
-    const measures: SarMeasure[] = [...more.map((_, i) => ({ kind: 'endpoint' as const, index: i + 1 })), ...differences.map((_, index) => ({ kind: 'difference' as const, index }))];
+    const measures: SarMeasure[] = [
+      ...more.map((_, i) => ({ kind: 'endpoint' as const, index: i + 1 })),
+      ...differences.map((_, index) => ({ kind: 'difference' as const, index })),
+    ];
     return {
       endpoint: data.info,
       endpoints,
@@ -269,12 +308,18 @@ export class SarService {
   }
 
   /** The values of each further endpoint by compound; the same endpoint twice, or one without values, is a 400 naming it. */
-  private async moreEndpointsData(set: SarSetRow, request: SarTableRequest): Promise<{ info: EndpointInfo; values: Map<number, SarActivity> }[]> {
+  private async moreEndpointsData(
+    set: SarSetRow,
+    request: SarTableRequest,
+  ): Promise<{ info: EndpointInfo; values: Map<number, SarActivity> }[]> {
     const all = [request.endpoint, ...(request.moreEndpoints ?? [])];
     const seen = new Set<string>();
     for (const [index, endpoint] of all.entries()) {
       const key = endpointKey(endpoint);
-      if (seen.has(key)) throw badRequest(`Endpoint ${index + 1} is already in the table: choose each target · activity type once.`, { field: 'moreEndpoints' });
+      if (seen.has(key))
+        throw badRequest(`Endpoint ${index + 1} is already in the table: choose each target · activity type once.`, {
+          field: 'moreEndpoints',
+        });
       seen.add(key);
     }
     return Promise.all(
@@ -290,7 +335,10 @@ export class SarService {
     const queries = cores.map((core) => ({ kind: core.kind, text: core.kind === 'molfile' ? core.text : core.text.trim(), desalt: false }));
     for (const [index, query] of queries.entries()) {
       if (query.kind === 'molfile' && !/M {2}END/.test(query.text)) {
-        throw badRequest(`Core ${index + 1} is not a molfile: a molfile has a header, a counts line (…V2000 or V3000), atom and bond blocks and ends with "M  END".`, { field: 'cores' });
+        throw badRequest(
+          `Core ${index + 1} is not a molfile: a molfile has a header, a counts line (…V2000 or V3000), atom and bond blocks and ends with "M  END".`,
+          { field: 'cores' },
+        );
       }
       await this.chemInput([cores[index]!], () => this.engine.describe(query), cores.length > 1 ? index : null);
     }
@@ -309,7 +357,11 @@ export class SarService {
 
   async cancel(auth: AuthContext, sessionId: string): Promise<{ message: string }> {
     await this.assertNotOthers(auth, sessionId);
-    return { message: (await this.jobs.cancel(auth.userId, sessionId)) ? 'The SAR work was cancelled.' : 'No SAR work was running for this search.' };
+    return {
+      message: (await this.jobs.cancel(auth.userId, sessionId))
+        ? 'The SAR work was cancelled.'
+        : 'No SAR work was running for this search.',
+    };
   }
 
   // ------------------------------------------------------------ virtual compounds and export
@@ -322,13 +374,17 @@ export class SarService {
     } catch (error) {
       // A limit (the core's, an R-group's, the joined compound's), a trap or the watchdog: the message is whole.
       if (error instanceof ChemQueryRefused) throw badRequest(error.message, { field: 'rgroups' });
-      if (error instanceof ChemInputError) throw badRequest(`RDKit could not join these R-groups onto the core: ${error.message}`, { field: 'rgroups' });
+      if (error instanceof ChemInputError)
+        throw badRequest(`RDKit could not join these R-groups onto the core: ${error.message}`, { field: 'rgroups' });
       throw error;
     }
     // molzip leaves an attachment point open (a `*`) or the pieces apart (a `.`) when the labels of
     // the R-groups do not match the core's: that is not a compound, so it is refused, not drawn.
     if (smiles.includes('*') || smiles.includes('.')) {
-      throw badRequest(`These R-groups do not fit the core's positions: joining them leaves ${smiles.includes('.') ? 'separate pieces' : 'an open attachment point'} (${smiles}). Each R-group must carry the label of one of the core's positions, e.g. [*:1].`, { field: 'rgroups' });
+      throw badRequest(
+        `These R-groups do not fit the core's positions: joining them leaves ${smiles.includes('.') ? 'separate pieces' : 'an open attachment point'} (${smiles}). Each R-group must carry the label of one of the core's positions, e.g. [*:1].`,
+        { field: 'rgroups' },
+      );
     }
     return { smiles };
   }
@@ -337,7 +393,8 @@ export class SarService {
   async export(auth: AuthContext, request: ExportRequest): Promise<{ jobId: number; background: boolean }> {
     const { session } = await this.sarSet(auth, request.sessionid);
     const table = await this.table(auth, request);
-    if (!table.rows.length) throw badRequest('Nothing to export: no compound of this endpoint fits the core. Choose another core.', { field: 'cores' });
+    if (!table.rows.length)
+      throw badRequest('Nothing to export: no compound of this endpoint fits the core. Choose another core.', { field: 'cores' });
     if (request.expectedCredits !== undefined && request.expectedCredits !== table.rows.length) {
       const n = table.rows.length.toLocaleString('en-US');
       throw new HttpError(409, {
@@ -347,7 +404,14 @@ export class SarService {
       });
     }
     const { columns, rows } = sarExportRows(table);
-    return this.exports.createPrepared(auth, session, { source: 'sar', tab: 'structuretab', format: request.format, label: 'SAR table', columns, rows });
+    return this.exports.createPrepared(auth, session, {
+      source: 'sar',
+      tab: 'structuretab',
+      format: request.format,
+      label: 'SAR table',
+      columns,
+      rows,
+    });
   }
 
   close(): void {
@@ -380,9 +444,14 @@ function checkedDifferences(endpoints: readonly EndpointInfo[], asked: readonly 
   const seen = new Set<string>();
   return asked.map(({ a, b }, index) => {
     const name = `Difference ${index + 1}`;
-    if (a >= endpoints.length || b >= endpoints.length) throw badRequest(`${name} names endpoint ${Math.max(a, b) + 1}, and the table has ${endpoints.length}.`, { field: 'differences' });
+    if (a >= endpoints.length || b >= endpoints.length)
+      throw badRequest(`${name} names endpoint ${Math.max(a, b) + 1}, and the table has ${endpoints.length}.`, { field: 'differences' });
     for (const side of [a, b]) {
-      if (!endpoints[side]!.molar) throw badRequest(`${name}: ${endpointLabel(endpoints[side]!)} is not in molar units, so it has no pActivity to subtract. Differences are between pActivity endpoints.`, { field: 'differences' });
+      if (!endpoints[side]!.molar)
+        throw badRequest(
+          `${name}: ${endpointLabel(endpoints[side]!)} is not in molar units, so it has no pActivity to subtract. Differences are between pActivity endpoints.`,
+          { field: 'differences' },
+        );
     }
     if (seen.has(`${a}-${b}`)) throw badRequest(`${name} is already in the table.`, { field: 'differences' });
     seen.add(`${a}-${b}`);
@@ -406,7 +475,11 @@ export function measureValue(row: SarRow, measure: SarMeasure): number | null {
  * Engine work on a core (the SAR table's, the activity cliffs'): RDKit refusing it (a limit, or a
  * text it cannot read) is a 400 naming the core, and which one when there are several.
  */
-export async function coreInput<T>(core: SarCoreInput, work: () => Promise<T>, options: { index?: number | null; field: string }): Promise<T> {
+export async function coreInput<T>(
+  core: SarCoreInput,
+  work: () => Promise<T>,
+  options: { index?: number | null; field: string },
+): Promise<T> {
   try {
     return await work();
   } catch (error) {

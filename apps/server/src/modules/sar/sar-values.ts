@@ -59,7 +59,6 @@ function pActivityOf(row: Measurement): number | null {
   return converted && converted.molar ? converted.value : null;
 }
 
-
 /**
  * Values per compound (in str_id order) and what the user should know about them. `molar` is the
  * endpoint's kind as the SAR data answered it (isMolarGroup over all its measurements).
@@ -88,10 +87,17 @@ export function compoundValues(
   }
   const values = [...byCompound].map(([strId, list]) => ({ strId, activity: aggregate(list) }));
   const notes: string[] = [];
-  if (molar) notes.push('Values are pActivity (−log10 molar): pChEMBL where given, else the standard value converted from its unit. Several measurements of a compound: their median.');
-  else notes.push(`${endpoint.activityType} is not a molar measure: values are used as published${unit ? ` (${unit})` : ''}, without LE or LipE. Several measurements of a compound: their median.`);
+  if (molar)
+    notes.push(
+      'Values are pActivity (−log10 molar): pChEMBL where given, else the standard value converted from its unit. Several measurements of a compound: their median.',
+    );
+  else
+    notes.push(
+      `${endpoint.activityType} is not a molar measure: values are used as published${unit ? ` (${unit})` : ''}, without LE or LipE. Several measurements of a compound: their median.`,
+    );
   if (qualified) notes.push(`${countedNoun(qualified, 'qualified value', 'qualified values')} ('<', '>') left out.`);
-  if (unusable) notes.push(`${countedNoun(unusable, 'value', 'values')} in ${molar ? 'a unit that is not a concentration' : 'other units'} left out.`);
+  if (unusable)
+    notes.push(`${countedNoun(unusable, 'value', 'values')} in ${molar ? 'a unit that is not a concentration' : 'other units'} left out.`);
   return {
     info: { ...endpoint, unit: unit ?? '', molar, note: notes.join(' ') },
     values,

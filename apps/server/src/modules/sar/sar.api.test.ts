@@ -28,7 +28,12 @@ function median(values: number[]): number {
 }
 
 /** pActivity written here independently of the service: pChEMBL, else −log10 molar of an exact nM/µM value. */
-function pActivity(row: { pchembl_value: number | null; activity_value: number | null; standard_uom: string | null; std_act_prefix: string | null }): number | null {
+function pActivity(row: {
+  pchembl_value: number | null;
+  activity_value: number | null;
+  standard_uom: string | null;
+  std_act_prefix: string | null;
+}): number | null {
   if (row.pchembl_value != null) return Number(row.pchembl_value);
   if (row.activity_value == null || (row.std_act_prefix ?? '=') !== '=') return null;
   const exponent = { nM: 9, uM: 6, µM: 6, mM: 3, M: 0 }[row.standard_uom ?? ''];
@@ -54,7 +59,8 @@ describe.each(DATABASES)('SAR view on %s', (kind) => {
   let sessionid: string;
   let setId: number;
   let endpoint: { targetId: number; activityType: string };
-  const post = (url: string, payload: unknown, login: LoginResult = me) => t.call({ method: 'POST', url, headers: authHeaders(login), payload: payload as object });
+  const post = (url: string, payload: unknown, login: LoginResult = me) =>
+    t.call({ method: 'POST', url, headers: authHeaders(login), payload: payload as object });
   const get = (url: string, login: LoginResult = me) => t.call({ method: 'GET', url, headers: authHeaders(login) });
   const rows = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(t.database.db)).rows;
   const run = async (criteria: SearchCriteriaInput, login: LoginResult = me) => {
@@ -64,7 +70,9 @@ describe.each(DATABASES)('SAR view on %s', (kind) => {
     const row = await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', id).executeTakeFirstOrThrow();
     return { id, setId: Number(row.set_id), counts: (answer.data.rows as Record<string, number>[])[0]! };
   };
-  const byTarget = (targetId: number): SearchCriteriaInput => ({ rows: [{ selectedOption: 'target', targets: [{ label: `target ${targetId}`, ids: [targetId] }] }] });
+  const byTarget = (targetId: number): SearchCriteriaInput => ({
+    rows: [{ selectedOption: 'target', targets: [{ label: `target ${targetId}`, ids: [targetId] }] }],
+  });
   const setAll = async (id = sessionid, login: LoginResult = me) => {
     const answer = await post('/api/results/setSarData', { sessionid: id, tab: 'activitiestab' }, login);
     expect(answer.statusCode, answer.body).toBe(200);
@@ -110,51 +118,98 @@ describe.each(DATABASES)('SAR view on %s', (kind) => {
   it('answers 404 before setSarData, then the whole Activities tab with its endpoints, most compounds first', async () => {
     expect((await get(`/api/sar/data/${sessionid}`)).statusCode).toBe(404);
     const data = await setAll();
-    const [expected] = await rows(sql<{ acts: number; strs: number }>`SELECT count(*)::int AS acts, count(DISTINCT str_id)::int AS strs FROM search_activities WHERE set_id = ${setId}::bigint`);
+    const [expected] = await rows(
+      sql<{
+        acts: number;
+        strs: number;
+      }>`SELECT count(*)::int AS acts, count(DISTINCT str_id)::int AS strs FROM search_activities WHERE set_id = ${setId}::bigint`,
+    );
     expect(data).toMatchObject({ sessionid, tab: 'activitiestab', compounds: expected!.strs, activities: expected!.acts });
     const counts = data.endpoints.map((e) => e.compounds);
     expect(counts).toEqual([...counts].sort((a, b) => b - a));
     const ic50 = data.endpoints.find((e) => e.targetId === endpoint.targetId && e.activityType === 'IC50');
-    const [sqlIc50] = await rows(sql<{ n: number }>`SELECT count(DISTINCT a.str_id)::int AS n FROM search_activities sa JOIN activities a USING (act_id)
+    const [sqlIc50] = await rows(sql<{
+      n: number;
+    }>`SELECT count(DISTINCT a.str_id)::int AS n FROM search_activities sa JOIN activities a USING (act_id)
       WHERE sa.set_id = ${setId}::bigint AND a.target_id = ${endpoint.targetId} AND a.std_activity_type = 'IC50' AND (a.pchembl_value IS NOT NULL OR a.activity_value IS NOT NULL)`);
     expect(ic50).toMatchObject({ compounds: sqlIc50!.n, molar: true });
     expect((await get(`/api/sar/data/${sessionid}`)).data).toEqual(data);
   }, 120_000);
 
   it('takes ticked rows of either tab: structures bring all their activities in the search, activities their structures', async () => {
-    const structures = await rows(sql<{ str_id: number }>`SELECT str_id FROM search_structures WHERE set_id = ${setId}::bigint ORDER BY str_id LIMIT 3`);
+    const structures = await rows(
+      sql<{ str_id: number }>`SELECT str_id FROM search_structures WHERE set_id = ${setId}::bigint ORDER BY str_id LIMIT 3`,
+    );
     const strIds = structures.map((s) => Number(s.str_id));
-    const fromStructures = await post('/api/results/setSarData', { sessionid, tab: 'structuretab', selection: { selectAll: false, selectedIds: strIds, unselectedIds: [] } });
+    const fromStructures = await post('/api/results/setSarData', {
+      sessionid,
+      tab: 'structuretab',
+      selection: { selectAll: false, selectedIds: strIds, unselectedIds: [] },
+    });
     expect(fromStructures.statusCode, fromStructures.body).toBe(200);
-    const [acts] = await rows(sql<{ n: number }>`SELECT count(*)::int AS n FROM search_activities WHERE set_id = ${setId}::bigint AND str_id = ANY(${strIds}::bigint[])`);
+    const [acts] = await rows(
+      sql<{
+        n: number;
+      }>`SELECT count(*)::int AS n FROM search_activities WHERE set_id = ${setId}::bigint AND str_id = ANY(${strIds}::bigint[])`,
+    );
     expect(fromStructures.data).toMatchObject({ tab: 'structuretab', compounds: 3, activities: acts!.n });
 
-    const activities = await rows(sql<{ act_id: number; str_id: number }>`SELECT act_id, str_id FROM search_activities WHERE set_id = ${setId}::bigint ORDER BY act_id LIMIT 7`);
-    const fromActivities = await post('/api/results/setSarData', { sessionid, tab: 'activitiestab', selection: { selectAll: false, selectedIds: activities.map((a) => Number(a.act_id)), unselectedIds: [] } });
+    const activities = await rows(
+      sql<{
+        act_id: number;
+        str_id: number;
+      }>`SELECT act_id, str_id FROM search_activities WHERE set_id = ${setId}::bigint ORDER BY act_id LIMIT 7`,
+    );
+    const fromActivities = await post('/api/results/setSarData', {
+      sessionid,
+      tab: 'activitiestab',
+      selection: { selectAll: false, selectedIds: activities.map((a) => Number(a.act_id)), unselectedIds: [] },
+    });
     expect(fromActivities.statusCode, fromActivities.body).toBe(200);
     expect(fromActivities.data).toMatchObject({ compounds: new Set(activities.map((a) => Number(a.str_id))).size, activities: 7 });
     // The next setSarData replaced the earlier one.
     expect((await get(`/api/sar/data/${sessionid}`)).data).toMatchObject({ tab: 'activitiestab', activities: 7 });
 
     const allStructures = await post('/api/results/setSarData', { sessionid, tab: 'structuretab', selection: null });
-    const [all] = await rows(sql<{ strs: number; acts: number }>`SELECT (SELECT count(*)::int FROM search_structures WHERE set_id = ${setId}::bigint) AS strs,
+    const [all] = await rows(sql<{
+      strs: number;
+      acts: number;
+    }>`SELECT (SELECT count(*)::int FROM search_structures WHERE set_id = ${setId}::bigint) AS strs,
       (SELECT count(*)::int FROM search_activities WHERE set_id = ${setId}::bigint) AS acts`);
     expect(allStructures.data).toMatchObject({ compounds: all!.strs, activities: all!.acts });
-    expect((await post('/api/results/setSarData', { sessionid, tab: 'structuretab', selection: { selectAll: false, selectedIds: [], unselectedIds: [] } })).statusCode).toBe(400);
+    expect(
+      (
+        await post('/api/results/setSarData', {
+          sessionid,
+          tab: 'structuretab',
+          selection: { selectAll: false, selectedIds: [], unselectedIds: [] },
+        })
+      ).statusCode,
+    ).toBe(400);
   }, 120_000);
 
   it('refuses another user’s session with 403', async () => {
     expect((await post('/api/results/setSarData', { sessionid, tab: 'activitiestab' }, evaluator)).statusCode).toBe(403);
     expect((await get(`/api/sar/data/${sessionid}`, evaluator)).statusCode).toBe(403);
-    expect((await post('/api/sar/table', { sessionid, endpoint, cores: [{ kind: 'smiles', text: 'c1ccccc1' }] }, evaluator)).statusCode).toBe(403);
+    expect(
+      (await post('/api/sar/table', { sessionid, endpoint, cores: [{ kind: 'smiles', text: 'c1ccccc1' }] }, evaluator)).statusCode,
+    ).toBe(403);
     expect((await post('/api/sar/cliffs', { sessionid, endpoint }, evaluator)).statusCode).toBe(403);
     // Progress and cancel too, as the search's own do (they answered 200 "idle" before).
-    for (const other of [await get(`/api/sar/progress/${sessionid}`, evaluator), await post(`/api/sar/cancel/${sessionid}`, {}, evaluator)]) {
+    for (const other of [
+      await get(`/api/sar/progress/${sessionid}`, evaluator),
+      await post(`/api/sar/cancel/${sessionid}`, {}, evaluator),
+    ]) {
       expect(other.statusCode).toBe(403);
       expect(other.data.message).toBe('This search session belongs to another user.');
     }
     // An unknown session is idle, and the owner's own answers stay 200.
-    expect((await get(`/api/sar/progress/${crypto.randomUUID()}`, evaluator)).data).toEqual({ running: false, phase: 'idle', done: 0, total: 0 });
+    expect((await get(`/api/sar/progress/${crypto.randomUUID()}`, evaluator)).data).toEqual({
+      running: false,
+      phase: 'idle',
+      done: 0,
+      total: 0,
+    });
     expect((await get(`/api/sar/progress/${sessionid}`)).statusCode).toBe(200);
   }, 120_000);
 
@@ -170,7 +225,13 @@ describe.each(DATABASES)('SAR view on %s', (kind) => {
     for (const row of result.rows) for (const label of Object.keys(row.rgroups)) expect(result.labels).toContain(label);
     expect(result.cores[0]!.smiles).toMatch(/\*/);
 
-    const measured = await rows(sql<{ str_id: number; pchembl_value: number | null; activity_value: number | null; standard_uom: string | null; std_act_prefix: string | null }>`
+    const measured = await rows(sql<{
+      str_id: number;
+      pchembl_value: number | null;
+      activity_value: number | null;
+      standard_uom: string | null;
+      std_act_prefix: string | null;
+    }>`
       SELECT a.str_id, a.pchembl_value, a.activity_value, a.standard_uom, a.std_act_prefix FROM search_activities sa JOIN activities a USING (act_id)
       WHERE sa.set_id = ${setId}::bigint AND a.target_id = ${endpoint.targetId} AND a.std_activity_type = 'IC50'`);
     const expected = new Map<number, number[]>();
@@ -180,7 +241,15 @@ describe.each(DATABASES)('SAR view on %s', (kind) => {
     }
     expect(result.rows.length + result.unmatched.length).toBe(expected.size);
     const facts = new Map(
-      (await rows(sql<{ str_id: number; heavy_atoms: number; logp_calc: number }>`SELECT str_id, heavy_atoms, logp_calc FROM structures WHERE str_id = ANY(${[...expected.keys()]}::bigint[])`)).map((f) => [Number(f.str_id), f]),
+      (
+        await rows(
+          sql<{
+            str_id: number;
+            heavy_atoms: number;
+            logp_calc: number;
+          }>`SELECT str_id, heavy_atoms, logp_calc FROM structures WHERE str_id = ANY(${[...expected.keys()]}::bigint[])`,
+        )
+      ).map((f) => [Number(f.str_id), f]),
     );
     for (const row of [...result.rows, ...result.unmatched]) {
       const values = expected.get(row.strId)!;
@@ -215,7 +284,13 @@ describe.each(DATABASES)('SAR view on %s', (kind) => {
     expect(other).toMatchObject({ molar: true, scope: 'knowledgeBase' });
     expect(data.endpoints.some((e) => e.targetId === other!.targetId)).toBe(false);
     const second = { targetId: other!.targetId, activityType: other!.activityType, scope: 'knowledgeBase' as const };
-    const body = { sessionid, endpoint, moreEndpoints: [second], differences: [{ a: 0, b: 1 }], cores: [{ kind: 'smiles', text: core.text }] };
+    const body = {
+      sessionid,
+      endpoint,
+      moreEndpoints: [second],
+      differences: [{ a: 0, b: 1 }],
+      cores: [{ kind: 'smiles', text: core.text }],
+    };
     const answer = await post('/api/sar/table', body);
     expect(answer.statusCode, answer.body).toBe(200);
     const result = answer.data as unknown as SarTable;
@@ -226,7 +301,13 @@ describe.each(DATABASES)('SAR view on %s', (kind) => {
     expect(result.differences[0]!.label).toContain(' − ');
 
     // Independently: every activity of the SAR set's structures on the second target, pActivity by hand, median per compound.
-    const measured = await rows(sql<{ str_id: number; pchembl_value: number | null; activity_value: number | null; standard_uom: string | null; std_act_prefix: string | null }>`
+    const measured = await rows(sql<{
+      str_id: number;
+      pchembl_value: number | null;
+      activity_value: number | null;
+      standard_uom: string | null;
+      std_act_prefix: string | null;
+    }>`
       SELECT a.str_id, a.pchembl_value, a.activity_value, a.standard_uom, a.std_act_prefix FROM sar_set_structures x JOIN activities a ON a.str_id = x.str_id
       WHERE x.set_id = ${setId}::bigint AND a.target_id = ${second.targetId} AND a.std_activity_type = ${second.activityType}`);
     const byCompound = new Map<number, number[]>();
@@ -294,7 +375,9 @@ describe.each(DATABASES)('SAR view on %s', (kind) => {
     const answer = await post('/api/sar/table', { sessionid, endpoint, cores: [{ kind: 'molfile', text: molfile }] });
     expect(answer.statusCode, answer.body).toBe(200);
     const byMolfile = answer.data as unknown as SarTable;
-    expect(byMolfile.rows.map((row) => row.strId).sort((a, b) => a - b)).toEqual(bySmiles.rows.map((row) => row.strId).sort((a, b) => a - b));
+    expect(byMolfile.rows.map((row) => row.strId).sort((a, b) => a - b)).toEqual(
+      bySmiles.rows.map((row) => row.strId).sort((a, b) => a - b),
+    );
   }, 120_000);
 
   it('suggests the same cores again from the scaffold cache', async () => {
@@ -313,12 +396,15 @@ describe.each(DATABASES)('SAR view on %s', (kind) => {
     expect(second.cores.filter((c) => c.source === 'scaffold')).toEqual(suggested!.cores.filter((c) => c.source === 'scaffold'));
     const stored = await rows(sql<{ n: number }>`SELECT count(*)::int AS n FROM structure_scaffolds`);
     expect(stored[0]!.n).toBeGreaterThanOrEqual(suggested!.compounds);
-    console.log(`${kind}: suggested cores of ${suggested!.compounds} compounds: ${Math.round(coresMs)} ms (scaffolds computed), ${Math.round(cachedMs)} ms (scaffold cache)`);
+    console.log(
+      `${kind}: suggested cores of ${suggested!.compounds} compounds: ${Math.round(coresMs)} ms (scaffolds computed), ${Math.round(cachedMs)} ms (scaffold cache)`,
+    );
   });
 
   it('refuses a cliffs core over the structure limits or unreadable by RDKit with a 400 naming the core, as the SAR table does', async () => {
     await setAll();
-    const cliffs = (core: string) => post('/api/sar/cliffs', { sessionid, endpoint, core, minSimilarity: 0.5, minDelta: 0.5, limit: 60, offset: 0, pageSize: 50 });
+    const cliffs = (core: string) =>
+      post('/api/sar/cliffs', { sessionid, endpoint, core, minSimilarity: 0.5, minDelta: 0.5, limit: 60, offset: 0, pageSize: 50 });
     const tooLarge = await cliffs('C'.repeat(300));
     expect(tooLarge.statusCode, tooLarge.body).toBe(400);
     expect(tooLarge.data.message).toBe('Core: The query has 300 atoms; a structure query may have at most 250.');
@@ -335,7 +421,15 @@ describe.each(DATABASES)('SAR view on %s', (kind) => {
     await setAll();
     const started = performance.now();
     const page = async (offset: number) => {
-      const answer = await post('/api/sar/cliffs', { sessionid, endpoint, minSimilarity: 0.5, minDelta: 0.5, limit: 60, offset, pageSize: 50 });
+      const answer = await post('/api/sar/cliffs', {
+        sessionid,
+        endpoint,
+        minSimilarity: 0.5,
+        minDelta: 0.5,
+        limit: 60,
+        offset,
+        pageSize: 50,
+      });
       expect(answer.statusCode, answer.body).toBe(200);
       return answer.data as unknown as SarCliffsResponse;
     };
@@ -343,7 +437,9 @@ describe.each(DATABASES)('SAR view on %s', (kind) => {
     const cliffsMs = performance.now() - started;
     const second = await page(50);
     const all = [...first.cliffs, ...second.cliffs];
-    console.log(`${kind}: ${all.length} cliffs of ${first.compounds} compounds, the first page of ${first.cliffs.length} with their differences: ${Math.round(cliffsMs)} ms`);
+    console.log(
+      `${kind}: ${all.length} cliffs of ${first.compounds} compounds, the first page of ${first.cliffs.length} with their differences: ${Math.round(cliffsMs)} ms`,
+    );
     expect(first.listed).toBe(Math.min(60, first.total));
     expect(first.cliffs.length).toBe(Math.min(50, first.listed));
     expect(second.cliffs.length).toBe(Math.max(0, first.listed - 50));
@@ -375,7 +471,14 @@ describe.each(DATABASES)('SAR view on %s', (kind) => {
     const cliffs = { ...first, cliffs: all };
     expect(cliffs.compared).toBe((cliffs.compounds * (cliffs.compounds - 1)) / 2);
     const fps = new Map(
-      (await rows(sql<{ str_id: number; morgan_fp: Uint8Array }>`SELECT str_id, morgan_fp FROM structures WHERE str_id = ANY(${cliffs.cliffs.flatMap((c) => [c.a.strId, c.b.strId])}::bigint[])`)).map((r) => [Number(r.str_id), r.morgan_fp]),
+      (
+        await rows(
+          sql<{
+            str_id: number;
+            morgan_fp: Uint8Array;
+          }>`SELECT str_id, morgan_fp FROM structures WHERE str_id = ANY(${cliffs.cliffs.flatMap((c) => [c.a.strId, c.b.strId])}::bigint[])`,
+        )
+      ).map((r) => [Number(r.str_id), r.morgan_fp]),
     );
     let previous = Infinity;
     for (const cliff of cliffs.cliffs) {
@@ -414,7 +517,10 @@ describe.each(DATABASES)('SAR view on %s', (kind) => {
     expect((await post('/api/sar/virtual', { core: result.cores[row.core]!.smiles, rgroups: { R1: 'C1CC(' } })).statusCode).toBe(400);
     // An R-group with a second attachment point no core position takes: molzip leaves it open; refused, not drawn.
     const label = result.labels[0]!;
-    const stray = await post('/api/sar/virtual', { core: result.cores[row.core]!.smiles, rgroups: { [label]: `[*:${label.slice(1)}]CC[*:99]` } });
+    const stray = await post('/api/sar/virtual', {
+      core: result.cores[row.core]!.smiles,
+      rgroups: { [label]: `[*:${label.slice(1)}]CC[*:99]` },
+    });
     expect(stray.statusCode, stray.body).toBe(400);
     expect(stray.data.message).toMatch(/do not fit the core's positions/);
   }, 120_000);
@@ -426,7 +532,14 @@ describe.each(DATABASES)('SAR view on %s', (kind) => {
     const { cores } = suggested ?? { cores: [] };
     let cancelled = false;
     for (const core of [...cores].reverse()) {
-      const pending = post('/api/sar/table', { sessionid, endpoint, cores: [{ kind: core.kind, text: core.text }, { kind: 'smarts', text: '[#6]~[#7]' }] });
+      const pending = post('/api/sar/table', {
+        sessionid,
+        endpoint,
+        cores: [
+          { kind: core.kind, text: core.text },
+          { kind: 'smarts', text: '[#6]~[#7]' },
+        ],
+      });
       let seen = false;
       for (let i = 0; i < 200 && !seen; i++) {
         const progress = (await get(`/api/sar/progress/${sessionid}`)).data as Json;
@@ -453,15 +566,29 @@ describe.each(DATABASES)('SAR view on %s', (kind) => {
   it('exports the table as XLSX and SDF through the export jobs, one credit per compound', async () => {
     await setAll();
     const result = await table();
-    const balance = async () => (await t.database.db.selectFrom('users').select('credit_balance').where('email', '=', me.username).executeTakeFirstOrThrow()).credit_balance;
+    const balance = async () =>
+      (await t.database.db.selectFrom('users').select('credit_balance').where('email', '=', me.username).executeTakeFirstOrThrow())
+        .credit_balance;
     const before = await balance();
     const core = await topCore();
     // A price the user did not see (the table holds another number of compounds) charges nothing.
-    const stale = await post('/api/sar/export', { sessionid, endpoint, cores: [{ kind: 'smiles', text: core.text }], format: 'xlsx', expectedCredits: result.rows.length + 1 });
+    const stale = await post('/api/sar/export', {
+      sessionid,
+      endpoint,
+      cores: [{ kind: 'smiles', text: core.text }],
+      format: 'xlsx',
+      expectedCredits: result.rows.length + 1,
+    });
     expect(stale.statusCode, stale.body).toBe(409);
     expect(stale.data.message).toMatch(/changed since its price was shown/);
     expect(await balance()).toBe(before);
-    const answer = await post('/api/sar/export', { sessionid, endpoint, cores: [{ kind: 'smiles', text: core.text }], format: 'xlsx', expectedCredits: result.rows.length });
+    const answer = await post('/api/sar/export', {
+      sessionid,
+      endpoint,
+      cores: [{ kind: 'smiles', text: core.text }],
+      format: 'xlsx',
+      expectedCredits: result.rows.length,
+    });
     expect(answer.statusCode, answer.body).toBe(200);
     const job = answer.data as unknown as ExportJob;
     expect(job).toMatchObject({ source: 'sar', status: 'done', rows: result.rows.length, credits: result.rows.length });
@@ -483,11 +610,17 @@ describe.each(DATABASES)('SAR view on %s', (kind) => {
       for (const label of result.labels) expect(at(label) ?? null).toBe(row.rgroups[label] ?? null);
     });
     // The export writer's cell rule (export-formats.ts): no formula, every text a text cell.
-    sheet.eachRow((row) => row.eachCell((cell) => expect([cell.formula, typeof cell.value !== 'string' || cell.numFmt === '@'], cell.address).toEqual([undefined, true])));
+    sheet.eachRow((row) =>
+      row.eachCell((cell) =>
+        expect([cell.formula, typeof cell.value !== 'string' || cell.numFmt === '@'], cell.address).toEqual([undefined, true]),
+      ),
+    );
 
     const sdf = await post('/api/sar/export', { sessionid, endpoint, cores: [{ kind: 'smiles', text: core.text }], format: 'sdf' });
     expect(sdf.statusCode, sdf.body).toBe(200);
-    const text = (await post('/api/dashboard/downloadfile', { fileId: (sdf.data as unknown as ExportJob).fileId })).rawPayload.toString('utf8');
+    const text = (await post('/api/dashboard/downloadfile', { fileId: (sdf.data as unknown as ExportJob).fileId })).rawPayload.toString(
+      'utf8',
+    );
     const records = text.split('$$$$\n').filter((record) => record.trim());
     expect(records).toHaveLength(result.rows.length);
     expect(records[0]).toContain(`> <${result.labels[0]}>`);
@@ -501,12 +634,18 @@ describe.each(DATABASES)('SAR view on %s', (kind) => {
     const result = await table(evaluator, own.id);
     expect(result.rows.length).toBeGreaterThan(0);
     const core = await topCore();
-    const answer = await post('/api/sar/export', { sessionid: own.id, endpoint, cores: [{ kind: 'smiles', text: core.text }], format: 'xlsx' }, evaluator);
+    const answer = await post(
+      '/api/sar/export',
+      { sessionid: own.id, endpoint, cores: [{ kind: 'smiles', text: core.text }], format: 'xlsx' },
+      evaluator,
+    );
     expect(answer.statusCode).toBe(403);
   }, 120_000);
 
   it('refuses more than 5,000 compounds with a message saying how to narrow them', async () => {
-    const big = await run({ rows: [{ selectedOption: 'structure', structure: { inputType: 'smarts', value: '[#6]~[#6]', category: 'substructure' } }] });
+    const big = await run({
+      rows: [{ selectedOption: 'structure', structure: { inputType: 'smarts', value: '[#6]~[#6]', category: 'substructure' } }],
+    });
     expect(big.counts.stridscount).toBeGreaterThan(5_000);
     const answer = await post('/api/results/setSarData', { sessionid: big.id, tab: 'structuretab' });
     expect(answer.statusCode).toBe(400);

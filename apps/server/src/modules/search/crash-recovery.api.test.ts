@@ -23,7 +23,9 @@ import type { ServerProcess } from './server-process.test-support.ts';
 
 const KI: SearchCriteriaInput = { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }] }] };
 /** Slow on purpose (4-structure index shards): its run can be caught and killed half-way. */
-const CARBON_PAIRS: SearchCriteriaInput = { rows: [{ selectedOption: 'structure', structure: { inputType: 'smarts', value: '[#6]~[#6]', category: 'substructure' } }] };
+const CARBON_PAIRS: SearchCriteriaInput = {
+  rows: [{ selectedOption: 'structure', structure: { inputType: 'smarts', value: '[#6]~[#6]', category: 'substructure' } }],
+};
 const SLOW_ENGINE = { CHEM_SHARD_SIZE: '4' };
 
 type Counts = Record<string, number>;
@@ -52,7 +54,12 @@ async function snapshot(api: ApiCaller, sessionid: string): Promise<Snapshot> {
   }
   const exported = await api.post('/api/guidedsearch/exportdatacount', { sessionid, tab: 'activitiestab', selection: null });
   expect(exported.status, JSON.stringify(exported.data)).toBe(200);
-  return { counts: session.data.counts as Counts, tabCounts: session.data.tabCounts as Record<string, number>, ids, exportRows: exported.data.rows as number };
+  return {
+    counts: session.data.counts as Counts,
+    tabCounts: session.data.tabCounts as Record<string, number>,
+    ids,
+    exportRows: exported.data.rows as number,
+  };
 }
 
 /** The search flow of the search page: the three log calls and the count, together. */
@@ -80,7 +87,9 @@ async function waitUntilRunning(api: ApiCaller, sessionid: string): Promise<void
 }
 
 /** A fresh database on the PostgreSQL server (the server process runs migrations on it). */
-async function createPgDatabase(url: string): Promise<{ url: string; admin: (statement: string) => Promise<pg.QueryResult>; drop: () => Promise<void> }> {
+async function createPgDatabase(
+  url: string,
+): Promise<{ url: string; admin: (statement: string) => Promise<pg.QueryResult>; drop: () => Promise<void> }> {
   const name = `kb_crash_${crypto.randomBytes(5).toString('hex')}`;
   const run = async (target: string, statement: string) => {
     const client = new pg.Client({ connectionString: target });
@@ -121,7 +130,12 @@ describe.each(DATABASES)('search sessions after a crash on %s', (kind) => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-crash-'));
     logFile = path.join(dataDir, 'server.log');
     if (kind === 'postgres') database = await createPgDatabase(process.env.TEST_DATABASE_URL as string);
-    server = await startServerProcess({ dataDir, databaseUrl: database?.url ?? '', logFile, env: { ...SLOW_ENGINE, E2E_DEMO_CHUNKS: '1' } });
+    server = await startServerProcess({
+      dataDir,
+      databaseUrl: database?.url ?? '',
+      logFile,
+      env: { ...SLOW_ENGINE, E2E_DEMO_CHUNKS: '1' },
+    });
     alice = await ApiCaller.login(server.baseUrl, demoEmailForRole('FULL_USER'));
     bob = await ApiCaller.login(server.baseUrl, demoEmailForRole('EVALUATE_USER'));
   }, 240_000);
@@ -157,7 +171,10 @@ describe.each(DATABASES)('search sessions after a crash on %s', (kind) => {
     // A filter on the Activities tab, kept across the crash (its rows are derived from the sets).
     const chart = await alice.post('/api/results/chart', { sessionid, type: 'activitiestab', charttype: 'assaytype', maxCount: 50 });
     const picked = (chart.data.chartData as { id: string; count: number }[]).find((item) => item.id !== '__none__')!;
-    const applied = await alice.post('/api/results/applyfilters/activitiestab', { sessionid, filters: [{ chartKey: 'assaytype', include: [picked.id] }] });
+    const applied = await alice.post('/api/results/applyfilters/activitiestab', {
+      sessionid,
+      filters: [{ chartKey: 'assaytype', include: [picked.id] }],
+    });
     expect(applied.status, JSON.stringify(applied.data)).toBe(200);
     const before = await snapshot(alice, sessionid);
     expect(before.ids.activitiestab).toHaveLength(picked.count);
@@ -196,7 +213,9 @@ describe.each(DATABASES)('search sessions after a crash on %s', (kind) => {
     expect(again.activities.data.rows).toBe(flow.activities.data.rows);
     // The sets were rebuilt (their mark is newer than the kill), once.
     if (kind === 'postgres') {
-      const { rows } = await database!.admin(`SELECT m.written_at FROM search_set_marks m JOIN search_sessions s ON s.set_id = m.set_id WHERE s.id = '${sessionid}'`);
+      const { rows } = await database!.admin(
+        `SELECT m.written_at FROM search_set_marks m JOIN search_sessions s ON s.set_id = m.set_id WHERE s.id = '${sessionid}'`,
+      );
       expect(rows).toHaveLength(1);
       expect(new Date(rows[0].written_at as string).getTime()).toBeGreaterThan(killedAt - 1_000);
     }

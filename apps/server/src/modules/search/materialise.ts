@@ -17,7 +17,8 @@ import type { CompileContext, CompiledRow } from './row-compiler.ts';
  * docs/search-semantics.md; every later view (counts, tabs, charts, exports) reads these sets.
  */
 
-export const activityCapError = () => new HttpError(400, { message: ACTIVITY_CAP_MESSAGE, code: ERROR_CODES.validation, details: { cap: ACTIVITY_CAP } });
+export const activityCapError = () =>
+  new HttpError(400, { message: ACTIVITY_CAP_MESSAGE, code: ERROR_CODES.validation, details: { cap: ACTIVITY_CAP } });
 
 /** The activities a row predicate reads: `a` with its assay `ay`. */
 export const ACTIVITY_FROM = sql`activities a LEFT JOIN assays ay ON ay.assay_id = a.assay_id`;
@@ -46,7 +47,10 @@ function renderLevels(expr: Expr, rows: readonly CompiledRow[]): Levels {
   const row = (i: number) => rows[i]!;
   return {
     // A structure row never matches an activity without structure: FALSE, not NULL, so NOT of it holds.
-    activity: renderExpression(expr, (i) => row(i).activity ?? (row(i).direct ? sql<boolean>`(a.str_id IS NOT NULL AND a.str_id IN (${row(i).direct}))` : null)),
+    activity: renderExpression(
+      expr,
+      (i) => row(i).activity ?? (row(i).direct ? sql<boolean>`(a.str_id IS NOT NULL AND a.str_id IN (${row(i).direct}))` : null),
+    ),
     structure: renderExpression(expr, (i) => sql<boolean>`s.str_id IN (${existsSet(row(i))})`),
     direct: renderExpression(expr, (i) => (row(i).direct ? sql<boolean>`s.str_id IN (${row(i).direct})` : null)),
     clinical: renderExpression(expr, (i) => row(i).clinical ?? sql<boolean>`cc.str_id IN (${existsSet(row(i))})`),
@@ -108,10 +112,18 @@ async function insertStructures(trx: Kysely<Database>, setId: number, levels: Le
   await sql`INSERT INTO search_structures (set_id, str_id)
     SELECT ${setId}::bigint, s.str_id FROM structures s
     WHERE ${asSql(levels.structure)}
-      AND (s.str_id IN (SELECT a.str_id FROM ${ACTIVITY_FROM} WHERE ${activity} AND a.str_id IS NOT NULL) OR ${asSql(direct)})`.execute(trx);
+      AND (s.str_id IN (SELECT a.str_id FROM ${ACTIVITY_FROM} WHERE ${activity} AND a.str_id IS NOT NULL) OR ${asSql(direct)})`.execute(
+    trx,
+  );
 }
 
-async function insertDerivedSets(trx: Kysely<Database>, setId: number, levels: Levels, hasActivityRows: boolean, hasClinicalRows: boolean): Promise<void> {
+async function insertDerivedSets(
+  trx: Kysely<Database>,
+  setId: number,
+  levels: Levels,
+  hasActivityRows: boolean,
+  hasClinicalRows: boolean,
+): Promise<void> {
   // Compound records: those of the matching activities; a structure matched without an activity
   // (or a search with no activity rows) brings all of its records. A structure of the result
   // without a result activity can only have come in through a direct match, so when nothing can
@@ -130,7 +142,9 @@ async function insertDerivedSets(trx: Kysely<Database>, setId: number, levels: L
   }
   // Assays and references keep how many of the search's activities they hold (results columns).
   await sql`INSERT INTO search_assays (set_id, assay_id, activities)
-    SELECT ${setId}::bigint, assay_id, count(*) FROM search_activities WHERE set_id = ${setId} AND assay_id IS NOT NULL GROUP BY assay_id`.execute(trx);
+    SELECT ${setId}::bigint, assay_id, count(*) FROM search_activities WHERE set_id = ${setId} AND assay_id IS NOT NULL GROUP BY assay_id`.execute(
+    trx,
+  );
   await sql`INSERT INTO search_references (set_id, ref_id, activities)
     SELECT ${setId}::bigint, ref_id, sum(n) FROM (
       SELECT ref_id, count(*) AS n FROM search_activities WHERE set_id = ${setId} AND ref_id IS NOT NULL GROUP BY ref_id
@@ -167,7 +181,8 @@ export async function clearSets(db: Kysely<Database>, setId: number): Promise<vo
   await db.deleteFrom('result_similarity').where('set_id', '=', setId).execute();
   await db.deleteFrom('result_filtered').where('set_id', '=', setId).execute();
   // The SAR view's rows (migration 0013) were taken from these sets.
-  for (const table of ['sar_sets', 'sar_set_structures', 'sar_set_activities'] as const) await db.deleteFrom(table).where('set_id', '=', setId).execute();
+  for (const table of ['sar_sets', 'sar_set_structures', 'sar_set_activities'] as const)
+    await db.deleteFrom(table).where('set_id', '=', setId).execute();
 }
 
 /**
@@ -177,7 +192,11 @@ export async function clearSets(db: Kysely<Database>, setId: number): Promise<vo
  * Answers the mark (its `written_at` as text), which names this write of the sets.
  */
 export async function markSets(trx: Kysely<Database>, setId: number, criteriaHash: string): Promise<string> {
-  const { rows } = await sql<{ mark: string }>`INSERT INTO search_set_marks (set_id, criteria_hash) VALUES (${setId}, ${criteriaHash}) RETURNING written_at::text AS mark`.execute(trx);
+  const { rows } = await sql<{
+    mark: string;
+  }>`INSERT INTO search_set_marks (set_id, criteria_hash) VALUES (${setId}, ${criteriaHash}) RETURNING written_at::text AS mark`.execute(
+    trx,
+  );
   return rows[0]!.mark;
 }
 
@@ -194,7 +213,8 @@ export interface LoadWindow {
 
 /** The levels restricted to rows of the window: activities by their load, direct structure matches by theirs. */
 function restrictToLoads(levels: Levels, window: LoadWindow): Levels {
-  const inWindow = (alias: 'a' | 's') => sql<boolean>`(${sql.ref(`${alias}.load_id`)} > ${window.afterLoad} AND ${sql.ref(`${alias}.load_id`)} <= ${window.upToLoad})`;
+  const inWindow = (alias: 'a' | 's') =>
+    sql<boolean>`(${sql.ref(`${alias}.load_id`)} > ${window.afterLoad} AND ${sql.ref(`${alias}.load_id`)} <= ${window.upToLoad})`;
   return {
     ...levels,
     activity: levels.activity === false ? false : sql<boolean>`(${asSql(levels.activity)} AND ${inWindow('a')})`,
@@ -224,12 +244,23 @@ export async function materialiseSets(
     await insertStructures(trx, setId, levels, true);
     // An activity without structure has no structure to judge: it is kept when the expression holds
     // for the activity itself (docs/search-semantics.md, "Activities without a structure").
-    await insertActivities(trx, setId, sql<boolean>`${asSql(levels.activity)}
-      AND (a.str_id IN (SELECT str_id FROM search_structures WHERE set_id = ${setId}) OR a.str_id IS NULL)`, cap);
+    await insertActivities(
+      trx,
+      setId,
+      sql<boolean>`${asSql(levels.activity)}
+      AND (a.str_id IN (SELECT str_id FROM search_structures WHERE set_id = ${setId}) OR a.str_id IS NULL)`,
+      cap,
+    );
   } else {
     await insertActivities(trx, setId, asSql(levels.activity), cap);
     await insertStructures(trx, setId, levels, false);
   }
-  await insertDerivedSets(trx, setId, levels, hasActivityRows, compiled.rows.some((r) => r.clinical));
+  await insertDerivedSets(
+    trx,
+    setId,
+    levels,
+    hasActivityRows,
+    compiled.rows.some((r) => r.clinical),
+  );
   return readCounts(trx, setId);
 }

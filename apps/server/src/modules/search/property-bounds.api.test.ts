@@ -48,6 +48,8 @@ describe.each(DATABASES)('fractional and huge property bounds on %s', (kind) => 
 
   it('answers bounds beyond the column type: all rows or none, never a 500', async () => {
     expect(await structures({ hbamin: 40_000 })).toBe(0);
-    expect(await structures({ hbamax: 1e300, molmax: 1e300 })).toBe(await inDatabase(sql`s.hb_acceptor IS NOT NULL AND s.mol_weight IS NOT NULL`));
+    expect(await structures({ hbamax: 1e300, molmax: 1e300 })).toBe(
+      await inDatabase(sql`s.hb_acceptor IS NOT NULL AND s.mol_weight IS NOT NULL`),
+    );
   });
 });

@@ -1,10 +1,6 @@
 import { sql } from 'kysely';
 import type { RawBuilder } from 'kysely';
-import type {
-  ActivityTerm,
-  SearchRow,
-  TargetTerm,
-} from '@kb/contracts/search';
+import type { ActivityTerm, SearchRow, TargetTerm } from '@kb/contracts/search';
 import { TREE_KEY_BY_VIEW } from '@kb/contracts/trees';
 import { badRequest } from '../../http/errors.ts';
 import { boundsPredicate, propertyBounds } from '../chemistry/property-predicate.ts';
@@ -100,7 +96,12 @@ const anyText = (values: readonly string[]) => sql`ANY(${[...values]}::text[])`;
 
 // ------------------------------------------------------------------ structure-level rows
 
-async function compileStructureRow(row: Extract<SearchRow, { selectedOption: 'structure' }>, name: string, resolver: StructureQueryResolver, candidates: Float64Array | null): Promise<CompiledRow> {
+async function compileStructureRow(
+  row: Extract<SearchRow, { selectedOption: 'structure' }>,
+  name: string,
+  resolver: StructureQueryResolver,
+  candidates: Float64Array | null,
+): Promise<CompiledRow> {
   const sets: Sql[] = [];
   if (row.structure) sets.push(await resolver.resolve(row.structure, { candidates }));
   const lists: Sql[] = [];
@@ -124,7 +125,10 @@ async function compileStructureRow(row: Extract<SearchRow, { selectedOption: 'st
 /** The structures every one of `sets` holds (null for none). */
 function intersect(sets: readonly Sql[]): Sql | null {
   if (sets.length <= 1) return sets[0] ?? null;
-  return sql.join(sets.map((set) => sql`(${set})`), sql` INTERSECT `);
+  return sql.join(
+    sets.map((set) => sql`(${set})`),
+    sql` INTERSECT `,
+  );
 }
 
 function compileCategoryRow(row: Extract<SearchRow, { selectedOption: 'compoundcategories' }>, name: string): CompiledRow {
@@ -149,7 +153,8 @@ function compileClinicalPhaseRow(row: Extract<SearchRow, { selectedOption: 'clin
 
 function indicationIds(row: Extract<SearchRow, { selectedOption: 'indication' }>): Sql {
   const roots: Sql[] = [];
-  if (nonEmpty(row.indicationIds)) roots.push(sql`SELECT indication_id FROM indications WHERE indication_id = ${anyBigint(row.indicationIds)}`);
+  if (nonEmpty(row.indicationIds))
+    roots.push(sql`SELECT indication_id FROM indications WHERE indication_id = ${anyBigint(row.indicationIds)}`);
   if (nonEmpty(row.indicationNames)) {
     const names = lowerList(row.indicationNames);
     roots.push(sql`SELECT indication_id FROM indications WHERE lower(name) = ${anyText(names)} OR lower(mesh_id) = ${anyText(names)}`);
@@ -174,7 +179,11 @@ function compileIndicationRow(row: Extract<SearchRow, { selectedOption: 'indicat
  * uploads use (modules/targets, docs/search-semantics.md "Target text and families"), so the row
  * compiles to `a.target_id IN (those ids)`.
  */
-async function compileTargetRow(row: Extract<SearchRow, { selectedOption: 'target' }>, name: string, targets: TargetTermResolver): Promise<CompiledRow> {
+async function compileTargetRow(
+  row: Extract<SearchRow, { selectedOption: 'target' }>,
+  name: string,
+  targets: TargetTermResolver,
+): Promise<CompiledRow> {
   if (!row.targets.length) throw badRequest(`${name} has no value: choose at least one target.`);
   let resolved: number[];
   try {
@@ -193,7 +202,14 @@ async function compileTargetRow(row: Extract<SearchRow, { selectedOption: 'targe
   };
 }
 
-const PREFIX_RULE: Record<ValueTest['op'], PrefixRule> = { '<': 'notGreater', '<=': 'notGreater', '>': 'notLess', '>=': 'notLess', '=': 'equal', R: 'equal' };
+const PREFIX_RULE: Record<ValueTest['op'], PrefixRule> = {
+  '<': 'notGreater',
+  '<=': 'notGreater',
+  '>': 'notLess',
+  '>=': 'notLess',
+  '=': 'equal',
+  R: 'equal',
+};
 
 const COMPARISON: Record<Exclude<ValueTest['op'], 'R'>, Sql> = { '<': sql`<`, '<=': sql`<=`, '>': sql`>`, '>=': sql`>=`, '=': sql`=` };
 
@@ -203,7 +219,13 @@ function valueTest(term: ActivityTerm, factor: number | null): ValueTest | null 
   const scale = (v: number) => (factor == null ? v : v * factor);
   const min = scale(term.minValue ?? 0);
   const max = term.prefix === 'R' ? scale(term.maxValue ?? term.minValue ?? 0) : min;
-  return { column: factor == null ? 'activity_value' : 'micro_molarvalue', op: term.prefix, min, max, prefixRule: PREFIX_RULE[term.prefix] };
+  return {
+    column: factor == null ? 'activity_value' : 'micro_molarvalue',
+    op: term.prefix,
+    min,
+    max,
+    prefixRule: PREFIX_RULE[term.prefix],
+  };
 }
 
 /** Comparison of one activity with a term's prefix and value(s); censored values ('>10') never satisfy '<' and vice versa. */
@@ -238,9 +260,19 @@ function activityTermSql(term: ActivityTermMatch): Sql {
   return sql`(${sql.join(parts, sql` AND `)})`;
 }
 
-function compileActivityRow(row: Extract<SearchRow, { selectedOption: 'activitytypes' }>, unitFactors: ReadonlyMap<string, number>): CompiledRow {
-  const terms = row.activities.map((term) => activityTermMatch(term, term.activityUom ? (unitFactors.get(term.activityUom) ?? null) : null));
-  return { activity: sql<boolean>`(${sql.join(terms.map(activityTermSql), sql` OR `)})`, direct: null, clinical: null, fields: { kind: 'types', terms } };
+function compileActivityRow(
+  row: Extract<SearchRow, { selectedOption: 'activitytypes' }>,
+  unitFactors: ReadonlyMap<string, number>,
+): CompiledRow {
+  const terms = row.activities.map((term) =>
+    activityTermMatch(term, term.activityUom ? (unitFactors.get(term.activityUom) ?? null) : null),
+  );
+  return {
+    activity: sql<boolean>`(${sql.join(terms.map(activityTermSql), sql` OR `)})`,
+    direct: null,
+    clinical: null,
+    fields: { kind: 'types', terms },
+  };
 }
 
 function bibliographyRefs(row: Extract<SearchRow, { selectedOption: 'bibliography' }>): Sql | null {
@@ -253,7 +285,10 @@ function bibliographyRefs(row: Extract<SearchRow, { selectedOption: 'bibliograph
     const parts: Sql[] = [sql`ref_type = 'patent'`];
     const number = patent.patentNo?.replace(/\s+/g, '').toUpperCase();
     // "US7148228" and country "US" + "7148228" name the same patent.
-    if (number) parts.push(sql`(upper(replace(patent_no, ' ', '')) = ${number} OR upper(coalesce(country_code, '') || replace(patent_no, ' ', '')) = ${number})`);
+    if (number)
+      parts.push(
+        sql`(upper(replace(patent_no, ' ', '')) = ${number} OR upper(coalesce(country_code, '') || replace(patent_no, ' ', '')) = ${number})`,
+      );
     if (patent.countryCode) parts.push(sql`upper(country_code) = ${patent.countryCode.toUpperCase()}`);
     if (patent.year != null) parts.push(sql`year = ${patent.year}`);
     if (parts.length > 1) identity.push(sql`SELECT ref_id FROM documents WHERE ${sql.join(parts, sql` AND `)}`);
@@ -284,7 +319,8 @@ function bibliographyRefs(row: Extract<SearchRow, { selectedOption: 'bibliograph
 
 function compileBibliographyRow(row: Extract<SearchRow, { selectedOption: 'bibliography' }>, name: string): CompiledRow {
   const refs = bibliographyRefs(row);
-  if (!refs) throw badRequest(`${name} has no value: enter a document, PubMed id, DOI, patent, journal, author, year range, company or source.`);
+  if (!refs)
+    throw badRequest(`${name} has no value: enter a document, PubMed id, DOI, patent, journal, author, year range, company or source.`);
   return {
     ...linked('ref_id', refs),
     // Compounds a document reports count even when it reports no activity for them.
@@ -296,7 +332,8 @@ function compileBibliographyRow(row: Extract<SearchRow, { selectedOption: 'bibli
 function compileCompanyRow(row: Extract<SearchRow, { selectedOption: 'company' }>, name: string): CompiledRow {
   const ids: Sql[] = [];
   if (nonEmpty(row.companyIds)) ids.push(sql`SELECT company_id FROM companies WHERE company_id = ${anyBigint(row.companyIds)}`);
-  if (nonEmpty(row.companyNames)) ids.push(sql`SELECT company_id FROM companies WHERE lower(name) = ${anyText(lowerList(row.companyNames))}`);
+  if (nonEmpty(row.companyNames))
+    ids.push(sql`SELECT company_id FROM companies WHERE lower(name) = ${anyText(lowerList(row.companyNames))}`);
   if (!ids.length) throw badRequest(`${name} has no value: choose a company.`);
   const companies = sql.join(ids, sql` UNION `);
   const clinical = sql<boolean>`cc.clinical_compound_id IN (SELECT ccc.clinical_compound_id FROM clinical_compound_companies ccc WHERE ccc.company_id IN (${companies}))`;
@@ -367,7 +404,11 @@ function compileSelectionRow(row: Extract<SearchRow, { selectedOption: 'selectio
       };
     case 'clinicalcompound': {
       const clinical = sql<boolean>`cc.clinical_compound_id = ${ids}`;
-      return { activity: null, direct: sql`SELECT cc.str_id FROM clinical_compounds cc WHERE ${clinical} AND cc.str_id IS NOT NULL`, clinical };
+      return {
+        activity: null,
+        direct: sql`SELECT cc.str_id FROM clinical_compounds cc WHERE ${clinical} AND cc.str_id IS NOT NULL`,
+        clinical,
+      };
     }
   }
 }
@@ -387,7 +428,12 @@ export interface CompileContext {
   unitFactors: ReadonlyMap<string, number>;
 }
 
-export async function compileRow(row: SearchRow, index: number, ctx: CompileContext, candidates: Float64Array | null = null): Promise<CompiledRow> {
+export async function compileRow(
+  row: SearchRow,
+  index: number,
+  ctx: CompileContext,
+  candidates: Float64Array | null = null,
+): Promise<CompiledRow> {
   const name = rowName(index, row);
   switch (row.selectedOption) {
     case 'structure':
@@ -414,7 +460,12 @@ export async function compileRow(row: SearchRow, index: number, ctx: CompileCont
       const ligases = nonEmpty(row.ligases) ? lowerList(row.ligases) : null;
       const parts: Sql[] = [sql`a.degrader = ${anyText(row.degraderTypes)}`];
       if (ligases) parts.push(sql`lower(a.ligase_name) = ${anyText(ligases)}`);
-      return { activity: sql<boolean>`(${sql.join(parts, sql` AND `)})`, direct: null, clinical: null, fields: { kind: 'degrader', types: [...row.degraderTypes], ligases } };
+      return {
+        activity: sql<boolean>`(${sql.join(parts, sql` AND `)})`,
+        direct: null,
+        clinical: null,
+        fields: { kind: 'degrader', types: [...row.degraderTypes], ligases },
+      };
     }
     case 'activitymechanism':
       if (!row.mechanisms.length) throw badRequest(`${name} has no value: choose a mechanism.`);

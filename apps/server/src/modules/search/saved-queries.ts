@@ -1,19 +1,8 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import {
-  AppliedFilterSchema,
-  SAVED_QUERY_FORMAT,
-  SearchCriteriaSchema,
-  SixCountsSchema,
-} from '@kb/contracts/search';
-import type {
-  CriteriaOption,
-  HomeOverview,
-  SaveQueryRequestSchema,
-  SavedQueryFile,
-  VariableSaveRequestSchema,
-} from '@kb/contracts/search';
+import { AppliedFilterSchema, SAVED_QUERY_FORMAT, SearchCriteriaSchema, SixCountsSchema } from '@kb/contracts/search';
+import type { CriteriaOption, HomeOverview, SaveQueryRequestSchema, SavedQueryFile, VariableSaveRequestSchema } from '@kb/contracts/search';
 import type { Database } from '../../db/schema.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
 import { notFound } from '../../http/errors.ts';
@@ -39,7 +28,13 @@ export class SavedQueryService {
   fileFor(request: SaveQueryRequest): SavedQueryFile {
     // Spec §5: saved-query export drops entries whose simple search lists are empty.
     const rows = request.searchcriteria.rows.filter((row) => !isEmptyListRow(row));
-    return { format: SAVED_QUERY_FORMAT, name: request.name, savedAt: new Date().toISOString(), searchcriteria: { rows }, appliedFilters: request.appliedFilters };
+    return {
+      format: SAVED_QUERY_FORMAT,
+      name: request.name,
+      savedAt: new Date().toISOString(),
+      searchcriteria: { rows },
+      appliedFilters: request.appliedFilters,
+    };
   }
 
   async list(auth: AuthContext): Promise<CriteriaOption[]> {
@@ -54,7 +49,8 @@ export class SavedQueryService {
 
   async save(auth: AuthContext, request: VariableSaveRequest) {
     const row = await this.db.transaction().execute(async (trx) => {
-      if (request.makeDefault) await trx.updateTable('saved_criteria').set({ is_active: false }).where('user_id', '=', auth.userId).execute();
+      if (request.makeDefault)
+        await trx.updateTable('saved_criteria').set({ is_active: false }).where('user_id', '=', auth.userId).execute();
       return trx
         .insertInto('saved_criteria')
         .values({
@@ -75,20 +71,34 @@ export class SavedQueryService {
     await this.detail(auth, criteriaId);
     await this.db.transaction().execute(async (trx) => {
       await trx.updateTable('saved_criteria').set({ is_active: false }).where('user_id', '=', auth.userId).execute();
-      await trx.updateTable('saved_criteria').set({ is_active: true }).where('user_id', '=', auth.userId).where('criteria_id', '=', criteriaId).execute();
+      await trx
+        .updateTable('saved_criteria')
+        .set({ is_active: true })
+        .where('user_id', '=', auth.userId)
+        .where('criteria_id', '=', criteriaId)
+        .execute();
     });
     return this.detail(auth, criteriaId);
   }
 
   async remove(auth: AuthContext, criteriaId: number): Promise<number> {
-    const result = await this.db.deleteFrom('saved_criteria').where('user_id', '=', auth.userId).where('criteria_id', '=', criteriaId).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('saved_criteria')
+      .where('user_id', '=', auth.userId)
+      .where('criteria_id', '=', criteriaId)
+      .executeTakeFirst();
     if (!Number(result.numDeletedRows)) throw notFound(`You have no saved search with id ${criteriaId}.`);
     return Number(result.numDeletedRows);
   }
 
   async detail(auth: AuthContext, criteriaId: number) {
     // Another user's criteria id answers exactly like an unknown one: ids are not disclosed.
-    const row = await this.db.selectFrom('saved_criteria').selectAll().where('user_id', '=', auth.userId).where('criteria_id', '=', criteriaId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('saved_criteria')
+      .selectAll()
+      .where('user_id', '=', auth.userId)
+      .where('criteria_id', '=', criteriaId)
+      .executeTakeFirst();
     if (!row) throw notFound(`You have no saved search with id ${criteriaId}.`);
     return {
       criteria_id: row.criteria_id,

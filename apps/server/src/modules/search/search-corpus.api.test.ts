@@ -56,23 +56,57 @@ interface Fixture {
 
 async function loadFixture(t: TestApp): Promise<Fixture> {
   const db = t.database.db;
-  const q = async <T,>(text: string) => (await sql.raw<T>(text).execute(db)).rows;
-  const target = async (gene: string) => (await q<{ target_id: number }>(`SELECT target_id FROM targets WHERE gene_symbol = '${gene}'`))[0]!.target_id;
-  const company = (await q<{ company_id: number; name: string }>(`SELECT co.company_id, co.name FROM companies co JOIN document_companies dc USING (company_id) GROUP BY 1, 2 ORDER BY count(*) DESC, 1 LIMIT 1`))[0]!;
+  const q = async <T>(text: string) => (await sql.raw<T>(text).execute(db)).rows;
+  const target = async (gene: string) =>
+    (await q<{ target_id: number }>(`SELECT target_id FROM targets WHERE gene_symbol = '${gene}'`))[0]!.target_id;
+  const company = (
+    await q<{ company_id: number; name: string }>(
+      `SELECT co.company_id, co.name FROM companies co JOIN document_companies dc USING (company_id) GROUP BY 1, 2 ORDER BY count(*) DESC, 1 LIMIT 1`,
+    )
+  )[0]!;
   const pubmed = await q<{ pubmed_id: number }>(`SELECT pubmed_id FROM documents WHERE pubmed_id IS NOT NULL ORDER BY ref_id LIMIT 3`);
-  const journal = (await q<{ name: string; year: number }>(`SELECT journal_patent_name AS name, year FROM documents WHERE ref_type = 'journal' ORDER BY ref_id LIMIT 1`))[0]!;
+  const journal = (
+    await q<{ name: string; year: number }>(
+      `SELECT journal_patent_name AS name, year FROM documents WHERE ref_type = 'journal' ORDER BY ref_id LIMIT 1`,
+    )
+  )[0]!;
   const author = (await q<{ name: string }>(`SELECT name FROM document_authors ORDER BY ref_id, position LIMIT 1`))[0]!.name;
-  const taxon = (await q<{ taxonomy_id: number }>(`SELECT t.taxonomy_id FROM taxonomy t WHERE t.rank = 'species' AND EXISTS (SELECT 1 FROM taxonomy c WHERE c.parent_id = t.taxonomy_id) ORDER BY 1 LIMIT 1`))[0]!;
-  const indication = (await q<{ indication_id: number }>(`SELECT indication_id FROM indications WHERE parent_id IS NULL ORDER BY 1 LIMIT 1`))[0]!;
-  const leaf = (await q<{ name: string }>(`SELECT i.name FROM indications i JOIN clinical_compound_indications cci USING (indication_id) ORDER BY i.indication_id DESC LIMIT 1`))[0]!;
+  const taxon = (
+    await q<{ taxonomy_id: number }>(
+      `SELECT t.taxonomy_id FROM taxonomy t WHERE t.rank = 'species' AND EXISTS (SELECT 1 FROM taxonomy c WHERE c.parent_id = t.taxonomy_id) ORDER BY 1 LIMIT 1`,
+    )
+  )[0]!;
+  const indication = (
+    await q<{ indication_id: number }>(`SELECT indication_id FROM indications WHERE parent_id IS NULL ORDER BY 1 LIMIT 1`)
+  )[0]!;
+  const leaf = (
+    await q<{ name: string }>(
+      `SELECT i.name FROM indications i JOIN clinical_compound_indications cci USING (indication_id) ORDER BY i.indication_id DESC LIMIT 1`,
+    )
+  )[0]!;
   const strs = await q<{ str_id: number }>(`SELECT str_id FROM structures ORDER BY str_id LIMIT 25`);
-  const pickIds = async (column: string) => (await q<{ id: number }>(`SELECT DISTINCT ${column} AS id FROM activities WHERE ${column} IS NOT NULL ORDER BY 1 LIMIT 30 OFFSET 40`)).map((r) => Number(r.id));
-  const named = (await q<{ str_id: number; smiles: string; inchikey: string; name: string }>(
-    `SELECT s.str_id, s.smiles, s.inchikey, c.name FROM structures s JOIN compounds c USING (str_id) WHERE c.name IS NOT NULL ORDER BY s.str_id LIMIT 1`,
-  ))[0]!;
-  const kinase = await q<{ target_id: number }>(`SELECT target_id FROM targets WHERE gene_symbol IN ('EGFR', 'ABL1', 'SRC', 'CDK2') ORDER BY 1`);
-  const kinaseClass = (await q<{ class_id: number }>(`SELECT parent_id AS class_id FROM target_classes WHERE class_id = (SELECT class_id FROM targets WHERE gene_symbol = 'EGFR')`))[0]!.class_id;
-  const country = (await q<{ country_code: string }>(`SELECT country_code FROM documents WHERE ref_type = 'patent' GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`))[0]!.country_code;
+  const pickIds = async (column: string) =>
+    (
+      await q<{ id: number }>(`SELECT DISTINCT ${column} AS id FROM activities WHERE ${column} IS NOT NULL ORDER BY 1 LIMIT 30 OFFSET 40`)
+    ).map((r) => Number(r.id));
+  const named = (
+    await q<{ str_id: number; smiles: string; inchikey: string; name: string }>(
+      `SELECT s.str_id, s.smiles, s.inchikey, c.name FROM structures s JOIN compounds c USING (str_id) WHERE c.name IS NOT NULL ORDER BY s.str_id LIMIT 1`,
+    )
+  )[0]!;
+  const kinase = await q<{ target_id: number }>(
+    `SELECT target_id FROM targets WHERE gene_symbol IN ('EGFR', 'ABL1', 'SRC', 'CDK2') ORDER BY 1`,
+  );
+  const kinaseClass = (
+    await q<{ class_id: number }>(
+      `SELECT parent_id AS class_id FROM target_classes WHERE class_id = (SELECT class_id FROM targets WHERE gene_symbol = 'EGFR')`,
+    )
+  )[0]!.class_id;
+  const country = (
+    await q<{ country_code: string }>(
+      `SELECT country_code FROM documents WHERE ref_type = 'patent' GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`,
+    )
+  )[0]!.country_code;
   const nuclear = (await q<{ class_id: number }>(`SELECT class_id FROM target_classes WHERE name = 'Nuclear receptor'`))[0]!.class_id;
   return {
     kinaseClass,
@@ -92,7 +126,8 @@ async function loadFixture(t: TestApp): Promise<Fixture> {
     selected: { activity: await pickIds('act_id'), assay: await pickIds('assay_id'), reference: await pickIds('ref_id') },
     structure: named,
     refIdWithPatentCountry: country,
-    ruleOfFive: 's.mol_weight BETWEEN 0 AND 500 AND s.hb_donors BETWEEN 0 AND 5 AND s.hb_acceptor BETWEEN 0 AND 10 AND s.logp_calc BETWEEN 0 AND 5',
+    ruleOfFive:
+      's.mol_weight BETWEEN 0 AND 500 AND s.hb_donors BETWEEN 0 AND 5 AND s.hb_acceptor BETWEEN 0 AND 10 AND s.logp_calc BETWEEN 0 AND 5',
   };
 }
 
@@ -121,7 +156,10 @@ function cases(f: Fixture): Case[] {
   const target = (ids: number[], extra: Partial<SearchRowInput> = {}): SearchRowInput =>
     ({ selectedOption: 'target', targets: ids.map((id) => ({ label: `target ${id}`, ids: [id] })), ...extra }) as SearchRowInput;
   // A term as typed in the "Any field" box, and targets named by gene symbol for the expected SQL.
-  const text = (label: string): SearchRowInput => ({ selectedOption: 'target', targets: [{ label, targetCategories: ['name', 'uniprot', 'gene', 'entrez', 'pdb'] }] });
+  const text = (label: string): SearchRowInput => ({
+    selectedOption: 'target',
+    targets: [{ label, targetCategories: ['name', 'uniprot', 'gene', 'entrez', 'pdb'] }],
+  });
   const genes = (symbols: string[]) => `SELECT target_id FROM targets WHERE gene_symbol IN (${symbols.map((g) => `'${g}'`).join(', ')})`;
   const byGenes = (symbols: string[]) => `a.target_id IN (${genes(symbols)})`;
   const drugGenes = (symbols: string[]) =>
@@ -151,24 +189,70 @@ function cases(f: Fixture): Case[] {
   return [
     // ---------------------------------------------------------------- single rows
     single('target by id', target([f.egfr]), egfr, drugTargets([f.egfr])),
-    single('target by gene symbol label', { selectedOption: 'target', targets: [{ label: 'egfr', targetCategories: ['gene'] }] }, egfr, drugTargets([f.egfr])),
-    single('target by UniProt label', { selectedOption: 'target', targets: [{ label: 'P00533', targetCategories: ['uniprot'] }] }, egfr, drugTargets([f.egfr])),
-    single('target by name label', { selectedOption: 'target', targets: [{ label: 'Epidermal growth factor receptor', targetCategories: ['name'] }] }, egfr, drugTargets([f.egfr])),
+    single(
+      'target by gene symbol label',
+      { selectedOption: 'target', targets: [{ label: 'egfr', targetCategories: ['gene'] }] },
+      egfr,
+      drugTargets([f.egfr]),
+    ),
+    single(
+      'target by UniProt label',
+      { selectedOption: 'target', targets: [{ label: 'P00533', targetCategories: ['uniprot'] }] },
+      egfr,
+      drugTargets([f.egfr]),
+    ),
+    single(
+      'target by name label',
+      { selectedOption: 'target', targets: [{ label: 'Epidermal growth factor receptor', targetCategories: ['name'] }] },
+      egfr,
+      drugTargets([f.egfr]),
+    ),
     single('two target terms with |', target([f.egfr, f.brd4]), `(${egfr} OR ${brd4})`, drugTargets([f.egfr, f.brd4])),
     // Target text and families (docs/search-semantics.md): the expected targets are listed by hand from the demo catalogue.
-    single('target text "JAK" as typed: gene symbols starting with it', text('JAK'), byGenes(['JAK2', 'JAK3']), drugGenes(['JAK2', 'JAK3'])),
+    single(
+      'target text "JAK" as typed: gene symbols starting with it',
+      text('JAK'),
+      byGenes(['JAK2', 'JAK3']),
+      drugGenes(['JAK2', 'JAK3']),
+    ),
     single('target pattern "cdk?" (one character)', text('cdk?'), byGenes(['CDK2']), drugGenes(['CDK2'])),
     single('target pattern "JAK*" in gene symbols and name words', text('JAK*'), byGenes(['JAK2', 'JAK3']), drugGenes(['JAK2', 'JAK3'])),
     single('target text "Kinase": the Kinase family and everything under it', text('Kinase'), byGenes(KINASES), drugGenes(KINASES)),
-    single('target text "receptor": names with the whole word, and receptor families', text('receptor'), byGenes(RECEPTORS), drugGenes(RECEPTORS)),
-    single('target family picked by class id (Nuclear receptor)', { selectedOption: 'target', targets: [{ label: 'Nuclear receptor', classIds: [f.nuclearReceptorClass] }] }, byGenes(['ESR1', 'AR', 'PPARG']), drugGenes(['ESR1', 'AR', 'PPARG'])),
+    single(
+      'target text "receptor": names with the whole word, and receptor families',
+      text('receptor'),
+      byGenes(RECEPTORS),
+      drugGenes(RECEPTORS),
+    ),
+    single(
+      'target family picked by class id (Nuclear receptor)',
+      { selectedOption: 'target', targets: [{ label: 'Nuclear receptor', classIds: [f.nuclearReceptorClass] }] },
+      byGenes(['ESR1', 'AR', 'PPARG']),
+      drugGenes(['ESR1', 'AR', 'PPARG']),
+    ),
     single('target identifier "AR" means the gene AR only', text('AR'), byGenes(['AR']), drugGenes(['AR'])),
-    single('target UniProt pattern "P005*"', { selectedOption: 'target', targets: [{ label: 'P005*', targetCategories: ['uniprot'] }] }, byGenes(['EGFR', 'ABL1']), drugGenes(['EGFR', 'ABL1'])),
-    single('activity type only', { selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }] }, `lower(a.std_activity_type) = 'ki'`),
-    single('IC50 < 1 uM', { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'uM', prefix: '<', minValue: 1 }] }, ic50Below1uM),
+    single(
+      'target UniProt pattern "P005*"',
+      { selectedOption: 'target', targets: [{ label: 'P005*', targetCategories: ['uniprot'] }] },
+      byGenes(['EGFR', 'ABL1']),
+      drugGenes(['EGFR', 'ABL1']),
+    ),
+    single(
+      'activity type only',
+      { selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }] },
+      `lower(a.std_activity_type) = 'ki'`,
+    ),
+    single(
+      'IC50 < 1 uM',
+      { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'uM', prefix: '<', minValue: 1 }] },
+      ic50Below1uM,
+    ),
     single(
       'IC50 range 10-100 nM',
-      { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'nM', prefix: 'R', minValue: 10, maxValue: 100 }] },
+      {
+        selectedOption: 'activitytypes',
+        activities: [{ activityType: 'IC50', activityUom: 'nM', prefix: 'R', minValue: 10, maxValue: 100 }],
+      },
       `lower(a.std_activity_type) = 'ic50' AND a.micro_molarvalue IS NOT NULL AND a.micro_molarvalue BETWEEN 0.01 AND 0.1 AND coalesce(a.std_act_prefix, '=') = '='`,
     ),
     single(
@@ -183,7 +267,10 @@ function cases(f: Fixture): Case[] {
     ),
     single(
       'two activity terms are alternatives',
-      { selectedOption: 'activitytypes', activities: [{ activityType: 'Kd' }, { activityType: 'EC50', activityUom: 'nM', prefix: '<=', minValue: 100 }] },
+      {
+        selectedOption: 'activitytypes',
+        activities: [{ activityType: 'Kd' }, { activityType: 'EC50', activityUom: 'nM', prefix: '<=', minValue: 100 }],
+      },
       `(lower(a.std_activity_type) = 'kd' OR (lower(a.std_activity_type) = 'ec50' AND a.micro_molarvalue IS NOT NULL AND a.micro_molarvalue <= 0.1 AND coalesce(a.std_act_prefix, '=') NOT IN ('>', '>=')))`,
     ),
     single('assay type binding', { selectedOption: 'assay', assayTypes: ['binding'] }, binding),
@@ -193,7 +280,11 @@ function cases(f: Fixture): Case[] {
       `ay.assay_type = 'toxicity' AND lower(ay.assay_method_name) = 'celltiter-glo'`,
     ),
     single('degrader bivalent', { selectedOption: 'degrader', degraderTypes: ['bivalent'] }, bivalent),
-    single('degrader monovalent with CRBN', { selectedOption: 'degrader', degraderTypes: ['monovalent'], ligases: ['CRBN'] }, `a.degrader = 'monovalent' AND a.ligase_name = 'CRBN'`),
+    single(
+      'degrader monovalent with CRBN',
+      { selectedOption: 'degrader', degraderTypes: ['monovalent'], ligases: ['CRBN'] },
+      `a.degrader = 'monovalent' AND a.ligase_name = 'CRBN'`,
+    ),
     single('activity mechanism', { selectedOption: 'activitymechanism', mechanisms: ['Inhibitor'] }, inhibitor, inhibitorDrugs),
     single('company', { selectedOption: 'company', companyIds: [f.companyId] }, companyRefs, companyDrugs),
     single('company by name', { selectedOption: 'company', companyNames: [f.companyName.toUpperCase()] }, companyRefs, companyDrugs),
@@ -234,8 +325,16 @@ function cases(f: Fixture): Case[] {
       `SELECT str_id FROM compounds WHERE ref_id IN (SELECT ref_id FROM documents WHERE ref_type = 'patent') AND str_id IS NOT NULL`,
     ),
     single('source with its strains', { selectedOption: 'source', taxonomyIds: [f.taxonomyId] }, `ay.taxonomy_id IN (${taxa})`),
-    single('selected activities', { selectedOption: 'selection', entity: 'activity', ids: f.selected.activity }, `a.act_id IN ${inList(f.selected.activity)}`),
-    single('selected assays', { selectedOption: 'selection', entity: 'assay', ids: f.selected.assay }, `a.assay_id IN ${inList(f.selected.assay)}`),
+    single(
+      'selected activities',
+      { selectedOption: 'selection', entity: 'activity', ids: f.selected.activity },
+      `a.act_id IN ${inList(f.selected.activity)}`,
+    ),
+    single(
+      'selected assays',
+      { selectedOption: 'selection', entity: 'assay', ids: f.selected.assay },
+      `a.assay_id IN ${inList(f.selected.assay)}`,
+    ),
     single(
       'selected references',
       { selectedOption: 'selection', entity: 'reference', ids: f.selected.reference },
@@ -252,7 +351,12 @@ function cases(f: Fixture): Case[] {
     },
     {
       name: 'Rule of 5 properties',
-      rows: [{ selectedOption: 'structure', properties: { molmin: 0, molmax: 500, hbdmin: 0, hbdmax: 5, hbamin: 0, hbamax: 10, logpmin: 0, logpmax: 5 } }],
+      rows: [
+        {
+          selectedOption: 'structure',
+          properties: { molmin: 0, molmax: 500, hbdmin: 0, hbdmax: 5, hbamin: 0, hbamax: 10, logpmin: 0, logpmax: 5 },
+        },
+      ],
       structures: `SELECT s.str_id FROM structures s WHERE ${f.ruleOfFive}`,
       activities: `a.str_id IN (SELECT s.str_id FROM structures s WHERE ${f.ruleOfFive})`,
       activityRows: false,
@@ -287,7 +391,9 @@ function cases(f: Fixture): Case[] {
     },
     {
       name: 'structure by InChIKey skeleton (first block)',
-      rows: [{ selectedOption: 'structure', structure: { inputType: 'inchikey', value: f.structure.inchikey.slice(0, 14), category: 'exact' } }],
+      rows: [
+        { selectedOption: 'structure', structure: { inputType: 'inchikey', value: f.structure.inchikey.slice(0, 14), category: 'exact' } },
+      ],
       structures: `SELECT str_id FROM structures WHERE inchikey LIKE '${f.structure.inchikey.slice(0, 14)}-%'`,
       activities: `a.str_id IN (SELECT str_id FROM structures WHERE inchikey LIKE '${f.structure.inchikey.slice(0, 14)}-%')`,
       activityRows: false,
@@ -301,7 +407,12 @@ function cases(f: Fixture): Case[] {
     },
     {
       name: 'structure by exact SMILES (RDKit canonical) with a salt removed',
-      rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value: `${f.structure.smiles}.Cl`, category: 'exact', feature: 'desalted' } }],
+      rows: [
+        {
+          selectedOption: 'structure',
+          structure: { inputType: 'smiles', value: `${f.structure.smiles}.Cl`, category: 'exact', feature: 'desalted' },
+        },
+      ],
       structures: `SELECT ${f.structure.str_id} AS str_id`,
       activities: `a.str_id = ${f.structure.str_id}`,
       activityRows: false,
@@ -348,7 +459,10 @@ function cases(f: Fixture): Case[] {
     // ---------------------------------------------------------------- operators
     {
       name: 'target AND activity value: the same activity',
-      rows: [target([f.egfr]), { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'uM', prefix: '<', minValue: 1 }] }],
+      rows: [
+        target([f.egfr]),
+        { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'uM', prefix: '<', minValue: 1 }] },
+      ],
       structures: strOf(`${egfr} AND ${ic50Below1uM}`),
       activities: `${egfr} AND ${ic50Below1uM}`,
     },
@@ -377,7 +491,8 @@ function cases(f: Fixture): Case[] {
       name: 'properties AND target',
       rows: [{ selectedOption: 'structure', properties: { molmin: 300, molmax: 450 } }, target([f.brd4])],
       // Development compounds acting on BRD4 in the weight range count without an activity.
-      structures: strOf(`${brd4} AND a.str_id IN (SELECT str_id FROM structures WHERE mol_weight BETWEEN 300 AND 450)`) +
+      structures:
+        strOf(`${brd4} AND a.str_id IN (SELECT str_id FROM structures WHERE mol_weight BETWEEN 300 AND 450)`) +
         ` UNION SELECT s.str_id FROM structures s WHERE s.mol_weight BETWEEN 300 AND 450 AND s.str_id IN (${drugTargets([f.brd4])})`,
       activities: `${brd4} AND a.str_id IN (SELECT str_id FROM structures WHERE mol_weight BETWEEN 300 AND 450)`,
     },
@@ -398,7 +513,10 @@ function cases(f: Fixture): Case[] {
     },
     {
       name: 'category OR clinical phase',
-      rows: [{ selectedOption: 'compoundcategories', categories: ['bivalent degrader'], operator: 'OR' }, { selectedOption: 'clinicalphase', phases: ['Launched'] }],
+      rows: [
+        { selectedOption: 'compoundcategories', categories: ['bivalent degrader'], operator: 'OR' },
+        { selectedOption: 'clinicalphase', phases: ['Launched'] },
+      ],
       structures: `${bivalentCategoryStrs} UNION ${launchedStrs}`,
       activities: `a.str_id IN (${bivalentCategoryStrs} UNION ${launchedStrs})`,
       clinical: `(cc.str_id IN (${bivalentCategoryStrs}) OR ${launched})`,
@@ -406,13 +524,20 @@ function cases(f: Fixture): Case[] {
     },
     {
       name: 'left to right: (target AND binding) OR bivalent',
-      rows: [target([f.egfr]), { selectedOption: 'assay', assayTypes: ['binding'], operator: 'OR' }, { selectedOption: 'degrader', degraderTypes: ['bivalent'] }],
+      rows: [
+        target([f.egfr]),
+        { selectedOption: 'assay', assayTypes: ['binding'], operator: 'OR' },
+        { selectedOption: 'degrader', degraderTypes: ['bivalent'] },
+      ],
       structures: `${strOf(`(${egfr} AND ${binding}) OR ${bivalent}`)}`,
       activities: `(${egfr} AND ${binding}) OR ${bivalent}`,
     },
     {
       name: 'bibliography AND activity type',
-      rows: [{ selectedOption: 'bibliography', sources: ['J'] }, { selectedOption: 'activitytypes', activities: [{ activityType: 'Kd' }] }],
+      rows: [
+        { selectedOption: 'bibliography', sources: ['J'] },
+        { selectedOption: 'activitytypes', activities: [{ activityType: 'Kd' }] },
+      ],
       structures: strOf(`a.ref_id IN (SELECT ref_id FROM documents WHERE ref_type = 'journal') AND lower(a.std_activity_type) = 'kd'`),
       activities: `a.ref_id IN (SELECT ref_id FROM documents WHERE ref_type = 'journal') AND lower(a.std_activity_type) = 'kd'`,
     },
@@ -424,7 +549,10 @@ function cases(f: Fixture): Case[] {
     },
     {
       name: 'indication NOT clinical phase',
-      rows: [{ selectedOption: 'indication', indicationIds: [f.indicationRoot], operator: 'NOT' }, { selectedOption: 'clinicalphase', phases: ['Launched'] }],
+      rows: [
+        { selectedOption: 'indication', indicationIds: [f.indicationRoot], operator: 'NOT' },
+        { selectedOption: 'clinicalphase', phases: ['Launched'] },
+      ],
       structures: `SELECT cc.str_id FROM clinical_compounds cc WHERE cc.clinical_compound_id IN (${drugsWithIndication(indicationRootSql)})
         AND cc.str_id NOT IN (${launchedStrs})`,
       activities: `a.str_id IN (SELECT cc.str_id FROM clinical_compounds cc WHERE cc.clinical_compound_id IN (${drugsWithIndication(indicationRootSql)}) AND cc.str_id NOT IN (${launchedStrs}))`,
@@ -433,20 +561,31 @@ function cases(f: Fixture): Case[] {
     },
     {
       name: 'target tree node (class and its subtree) AND activity type',
-      rows: [{ selectedOption: 'treeview', tree: 'Target', nodeIds: [`c${f.kinaseClass}`] }, { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50' }] }],
-      structures: strOf(`a.target_id IN (SELECT target_id FROM targets WHERE class_id IN (${classSubtree(f.kinaseClass)})) AND lower(a.std_activity_type) = 'ic50'`),
+      rows: [
+        { selectedOption: 'treeview', tree: 'Target', nodeIds: [`c${f.kinaseClass}`] },
+        { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50' }] },
+      ],
+      structures: strOf(
+        `a.target_id IN (SELECT target_id FROM targets WHERE class_id IN (${classSubtree(f.kinaseClass)})) AND lower(a.std_activity_type) = 'ic50'`,
+      ),
       activities: `a.target_id IN (SELECT target_id FROM targets WHERE class_id IN (${classSubtree(f.kinaseClass)})) AND lower(a.std_activity_type) = 'ic50'`,
     },
     {
       name: 'indication tree node OR degrader',
-      rows: [{ selectedOption: 'treeview', tree: 'Indication', nodeIds: [`i${f.indicationRoot}`], operator: 'OR' }, { selectedOption: 'degrader', degraderTypes: ['monovalent'] }],
+      rows: [
+        { selectedOption: 'treeview', tree: 'Indication', nodeIds: [`i${f.indicationRoot}`], operator: 'OR' },
+        { selectedOption: 'degrader', degraderTypes: ['monovalent'] },
+      ],
       structures: `SELECT cc.str_id FROM clinical_compounds cc WHERE cc.clinical_compound_id IN (${drugsWithIndication(indicationRootSql)}) UNION ${strOf(`a.degrader = 'monovalent'`)}`,
       activities: `a.str_id IN (SELECT cc.str_id FROM clinical_compounds cc WHERE cc.clinical_compound_id IN (${drugsWithIndication(indicationRootSql)})) OR a.degrader = 'monovalent'`,
       clinical: `cc.clinical_compound_id IN (${drugsWithIndication(indicationRootSql)}) OR cc.str_id IN (${strOf(`a.degrader = 'monovalent'`)})`,
     },
     {
       name: 'degrader NOT degrader: bivalent structures never tested as monovalent',
-      rows: [{ selectedOption: 'degrader', degraderTypes: ['bivalent'], operator: 'NOT' }, { selectedOption: 'degrader', degraderTypes: ['monovalent'] }],
+      rows: [
+        { selectedOption: 'degrader', degraderTypes: ['bivalent'], operator: 'NOT' },
+        { selectedOption: 'degrader', degraderTypes: ['monovalent'] },
+      ],
       structures: `${strOf(bivalent)} EXCEPT ${strOf(`a.degrader = 'monovalent'`)}`,
       activities: `${bivalent} AND a.str_id NOT IN (${strOf(`a.degrader = 'monovalent'`)})`,
     },
@@ -485,7 +624,8 @@ async function expectedCounts(t: TestApp, c: Case): Promise<SearchCounts> {
  */
 async function setDifferences(t: TestApp, c: Case, setId: number): Promise<Record<string, number>> {
   const written = (columns: string, table: string) => `SELECT ${columns} FROM ${table} WHERE set_id = ${setId}`;
-  const differ = (expected: string, actual: string) => `(SELECT count(*)::int FROM ((${expected} EXCEPT ${actual}) UNION ALL (${actual} EXCEPT ${expected})) d)`;
+  const differ = (expected: string, actual: string) =>
+    `(SELECT count(*)::int FROM ((${expected} EXCEPT ${actual}) UNION ALL (${actual} EXCEPT ${expected})) d)`;
   const links = 'act_id::bigint, str_id::bigint, gvk_id::bigint, assay_id::bigint, ref_id::bigint, target_id::bigint';
   const text = `${expectedSets(c)}
     SELECT ${differ(`SELECT ${links} FROM acts`, written(links, 'search_activities'))} AS activities,
@@ -547,13 +687,23 @@ describe.each(VARIANTS)('guided search corpus on %s, %s', (kind, _path, variant)
     const sessionid = (res.data as { sessionid: string }).sessionid;
     if (variant.path === 'search page on bitmaps') {
       // Answered before the sets were written: the results wait for them and hold the same rows.
-      const page = await t.call({ method: 'POST', url: '/api/results/activitiestab', headers: authHeaders(login), payload: { sessionid, pageNumber: 0, pageSize: 10 } });
+      const page = await t.call({
+        method: 'POST',
+        url: '/api/results/activitiestab',
+        headers: authHeaders(login),
+        payload: { sessionid, pageNumber: 0, pageSize: 10 },
+      });
       // 204: a tab without rows (spec §4).
-      if (page.statusCode !== 200 && !(page.statusCode === 204 && counts.actidscount === 0)) throw new Error(`results: ${page.statusCode} ${page.body}`);
+      if (page.statusCode !== 200 && !(page.statusCode === 204 && counts.actidscount === 0))
+        throw new Error(`results: ${page.statusCode} ${page.body}`);
       expect(page.statusCode === 204 ? 0 : (page.data as { rowCount: number }).rowCount).toBe(counts.actidscount);
     }
     await t.app.searchService.settled(sessionid);
-    const session = await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow();
+    const session = await t.database.db
+      .selectFrom('search_sessions')
+      .select('set_id')
+      .where('id', '=', sessionid)
+      .executeTakeFirstOrThrow();
     return { counts, setId: Number(session.set_id) };
   };
 
@@ -561,7 +711,22 @@ describe.each(VARIANTS)('guided search corpus on %s, %s', (kind, _path, variant)
     const all = cases(fixture);
     expect(all.length).toBeGreaterThanOrEqual(40);
     const options = new Set(all.flatMap((c) => c.rows.map((r) => r.selectedOption)));
-    for (const option of ['treeview', 'structure', 'target', 'bibliography', 'company', 'degrader', 'clinicalphase', 'source', 'indication', 'activitytypes', 'assay', 'activitymechanism', 'compoundcategories', 'selection']) {
+    for (const option of [
+      'treeview',
+      'structure',
+      'target',
+      'bibliography',
+      'company',
+      'degrader',
+      'clinicalphase',
+      'source',
+      'indication',
+      'activitytypes',
+      'assay',
+      'activitymechanism',
+      'compoundcategories',
+      'selection',
+    ]) {
       expect(options, option).toContain(option);
     }
     const operators = new Set(all.flatMap((c) => c.rows.slice(0, -1).map((r) => r.operator ?? 'AND')));
@@ -585,7 +750,8 @@ describe.each(VARIANTS)('guided search corpus on %s, %s', (kind, _path, variant)
     // A corpus of empty answers would prove nothing.
     expect(nonEmpty).toBeGreaterThanOrEqual(38);
     // Every bitmap-path case was counted by the bitmap engine, none fell back to SQL.
-    if (variant.path === 'bitmap counts') expect(t.app.searchService.countPaths).toEqual({ bitmaps: cases(fixture).length, sql: 0, early: 0 });
+    if (variant.path === 'bitmap counts')
+      expect(t.app.searchService.countPaths).toEqual({ bitmaps: cases(fixture).length, sql: 0, early: 0 });
     // The search page's runs answered their counts from the bitmaps before writing the sets.
     // (and wrote their sets from them); with SEARCH_BITMAPS=0 every set was written in SQL.
     if (variant.path === 'search page on bitmaps') expect(t.app.searchService.countPaths.early).toBe(cases(fixture).length);

@@ -20,11 +20,16 @@ describe('criteriaSummary', () => {
 
   it('counts long id lists and lists at most three values', () => {
     expect(summary({ rows: [{ selectedOption: 'structure', strIds: [1, 2, 3, 4] }] })).toBe('Structure: 4 structure ids');
-    expect(summary({ rows: [{ selectedOption: 'activitymechanism', mechanisms: ['A', 'B', 'C', 'D', 'E'] }] })).toBe('Mechanism: A | B | C (+2 more)');
+    expect(summary({ rows: [{ selectedOption: 'activitymechanism', mechanisms: ['A', 'B', 'C', 'D', 'E'] }] })).toBe(
+      'Mechanism: A | B | C (+2 more)',
+    );
   });
 
   it('is cut to the stored length', () => {
-    const rows = Array.from({ length: 50 }, (_, i) => ({ selectedOption: 'compoundcategories' as const, categories: [`category-${i}-${'x'.repeat(40)}`] }));
+    const rows = Array.from({ length: 50 }, (_, i) => ({
+      selectedOption: 'compoundcategories' as const,
+      categories: [`category-${i}-${'x'.repeat(40)}`],
+    }));
     const text = summary({ rows });
     expect(text.length).toBe(SEARCH_SUMMARY_MAX_LENGTH);
     expect(text.endsWith('…')).toBe(true);

@@ -39,13 +39,26 @@ const ids = (label: string, values: readonly unknown[] | undefined) => (values?.
 function detail(row: SearchRow): string {
   switch (row.selectedOption) {
     case 'structure':
-      return [row.structure ? `${row.structure.category} ${row.structure.inputType}` : '', ids('structure ids', row.strIds), list(row.casNumbers ?? []), row.properties ? 'properties' : '']
+      return [
+        row.structure ? `${row.structure.category} ${row.structure.inputType}` : '',
+        ids('structure ids', row.strIds),
+        list(row.casNumbers ?? []),
+        row.properties ? 'properties' : '',
+      ]
         .filter(Boolean)
         .join(', ');
     case 'target':
       return list(row.targets.map((t) => t.displayValue ?? t.label));
     case 'bibliography':
-      return [ids('documents', row.refIds), ids('PubMed ids', row.pubmedIds), list(row.dois ?? []), list(row.authors ?? []), ids('patents', row.patents), ids('journals', row.journals), row.yearRange ? `years ${row.yearRange.fromYear ?? ''}–${row.yearRange.toYear ?? ''}` : '']
+      return [
+        ids('documents', row.refIds),
+        ids('PubMed ids', row.pubmedIds),
+        list(row.dois ?? []),
+        list(row.authors ?? []),
+        ids('patents', row.patents),
+        ids('journals', row.journals),
+        row.yearRange ? `years ${row.yearRange.fromYear ?? ''}–${row.yearRange.toYear ?? ''}` : '',
+      ]
         .filter(Boolean)
         .join(', ');
     case 'company':

@@ -17,7 +17,12 @@ declare module 'fastify' {
 }
 
 /** Registers the search and count endpoints of the contract (packages/contracts/src/search-api.ts). */
-export function registerSearchRoutes(app: FastifyInstance, db: Kysely<Database>, engine: ChemEngine, options: SearchServiceOptions = {}): void {
+export function registerSearchRoutes(
+  app: FastifyInstance,
+  db: Kysely<Database>,
+  engine: ChemEngine,
+  options: SearchServiceOptions = {},
+): void {
   const search = new SearchService(db, engine, options);
   const saved = new SavedQueryService(db, search);
   app.decorate('searchService', search);
@@ -25,8 +30,15 @@ export function registerSearchRoutes(app: FastifyInstance, db: Kysely<Database>,
 
   registerEndpoint(app, searchEndpoints.count, async ({ body }) => ({ rows: [await search.countOnly(body.searchcriteria)] }));
 
-  const sessionCount = (kind: SessionKind) =>
-    async ({ body, auth }: { body: { searchcriteria: Parameters<SearchService['run']>[2]; sessionid: string }; auth: Parameters<typeof requireAuth>[0] }) => ({
+  const sessionCount =
+    (kind: SessionKind) =>
+    async ({
+      body,
+      auth,
+    }: {
+      body: { searchcriteria: Parameters<SearchService['run']>[2]; sessionid: string };
+      auth: Parameters<typeof requireAuth>[0];
+    }) => ({
       rows: [await search.run(requireAuth(auth), body.sessionid, body.searchcriteria, kind)],
       sessionid: body.sessionid,
     });
@@ -34,8 +46,15 @@ export function registerSearchRoutes(app: FastifyInstance, db: Kysely<Database>,
   registerEndpoint(app, searchEndpoints.newSearchBySelectionCount, sessionCount('selection'));
 
   // The three log calls of the search flow (spec §4) run the same session once and report one table each.
-  const log = (table: 'structures' | 'activities' | 'assays', kind: SessionKind) =>
-    async ({ body, auth }: { body: { searchpostobject: Parameters<SearchService['run']>[2]; sessionid: string }; auth: Parameters<typeof requireAuth>[0] }) => {
+  const log =
+    (table: 'structures' | 'activities' | 'assays', kind: SessionKind) =>
+    async ({
+      body,
+      auth,
+    }: {
+      body: { searchpostobject: Parameters<SearchService['run']>[2]; sessionid: string };
+      auth: Parameters<typeof requireAuth>[0];
+    }) => {
       const counts = await search.run(requireAuth(auth), body.sessionid, body.searchpostobject, kind);
       // The rows of that set, as counted (the sets themselves may still be being written).
       const rows = table === 'structures' ? counts.stridscount : table === 'activities' ? counts.actidscount : counts.assayidscount;
@@ -49,7 +68,13 @@ export function registerSearchRoutes(app: FastifyInstance, db: Kysely<Database>,
 
   registerEndpoint(app, searchEndpoints.chartDataStatus, async ({ body, auth }) => {
     const session = await search.owned(requireAuth(auth), body.sessionid);
-    const status = !session ? 'none' : session.status === 'ready' ? 'ready' : session.status === 'running' || session.status === 'new' ? 'pending' : 'none';
+    const status = !session
+      ? 'none'
+      : session.status === 'ready'
+        ? 'ready'
+        : session.status === 'running' || session.status === 'new'
+          ? 'pending'
+          : 'none';
     return { sessionid: body.sessionid, status: status as 'none' | 'ready' | 'pending' };
   });
 
@@ -58,10 +83,22 @@ export function registerSearchRoutes(app: FastifyInstance, db: Kysely<Database>,
     // Waiting for a turn (http/admission.ts): its place in line. Turns are per user, so another
     // user's session id is never found here and goes on to the ownership check.
     const ahead = app.admission.position('search', caller.userId, params.sessionid);
-    if (ahead !== null) return { sessionid: params.sessionid, status: 'running' as const, phase: 'queued' as const, queuePosition: ahead, searched: 0, total: 0, hits: 0, message: null };
+    if (ahead !== null)
+      return {
+        sessionid: params.sessionid,
+        status: 'running' as const,
+        phase: 'queued' as const,
+        queuePosition: ahead,
+        searched: 0,
+        total: 0,
+        hits: 0,
+        message: null,
+      };
     return search.progress(caller, params.sessionid);
   });
-  registerEndpoint(app, searchEndpoints.searchCancel, async ({ params, auth }) => ({ cancelled: await search.cancel(requireAuth(auth), params.sessionid) }));
+  registerEndpoint(app, searchEndpoints.searchCancel, async ({ params, auth }) => ({
+    cancelled: await search.cancel(requireAuth(auth), params.sessionid),
+  }));
 
   registerEndpoint(app, searchEndpoints.defaultCount, () => search.defaultCounts());
   registerEndpoint(app, searchEndpoints.criteriaDefaultCount, () => search.defaultCounts());
@@ -78,7 +115,9 @@ export function registerSearchRoutes(app: FastifyInstance, db: Kysely<Database>,
   registerEndpoint(app, searchEndpoints.dashboardCriteriaFetch, async ({ auth }) => ({ rows: await saved.list(requireAuth(auth)) }));
   registerEndpoint(app, searchEndpoints.criteriaSelect, async ({ body, auth }) => saved.select(requireAuth(auth), body.criteriaId));
   registerEndpoint(app, searchEndpoints.criteriaGet, async ({ params, auth }) => saved.detail(requireAuth(auth), params.criteriaId));
-  registerEndpoint(app, searchEndpoints.criteriaDelete, async ({ body, auth }) => ({ deleted: await saved.remove(requireAuth(auth), body.criteriaId) }));
+  registerEndpoint(app, searchEndpoints.criteriaDelete, async ({ body, auth }) => ({
+    deleted: await saved.remove(requireAuth(auth), body.criteriaId),
+  }));
   registerEndpoint(app, searchEndpoints.sessionSummarySave, async ({ body, auth }) => {
     const caller = requireAuth(auth);
     const session = await search.owned(caller, body.sessionid);

@@ -112,7 +112,10 @@ class RollbackWith extends Error {
 /** Stable hash of criteria (and of a load window): the same search in the same session is not run twice. */
 function criteriaHash(criteria: SearchCriteria, loadWindow: LoadWindow | null = null): string {
   const window = loadWindow ? `|loads:${loadWindow.afterLoad}:${loadWindow.upToLoad}` : '';
-  return crypto.createHash('sha256').update(JSON.stringify(criteria) + window).digest('hex');
+  return crypto
+    .createHash('sha256')
+    .update(JSON.stringify(criteria) + window)
+    .digest('hex');
 }
 
 /** The load window a session was run with (alerts, migration 0026), or null for an ordinary search. */
@@ -132,7 +135,10 @@ function pidAlive(pid: number): boolean {
 }
 
 const superseded = () =>
-  new HttpError(409, { message: 'This search session was run again with other criteria meanwhile; its newer search is the one kept.', code: ERROR_CODES.conflict });
+  new HttpError(409, {
+    message: 'This search session was run again with other criteria meanwhile; its newer search is the one kept.',
+    code: ERROR_CODES.conflict,
+  });
 
 /**
  * Search sessions: owned by one user, identified by a client-made UUID, holding the id sets of
@@ -183,7 +189,12 @@ export class SearchService {
     this.singleProcess = options.singleProcess === undefined ? null : Promise.resolve(options.singleProcess);
     this.log = options.log;
     this.vacuum = new SetVacuum(db, this.databaseKind, options.log ? { log: options.log } : {});
-    this.bitmaps = options.bitmapCounts ? new BitmapIndex(db, { snapshotFile: options.columnSnapshotFile ?? null, ...(options.onBitmapsError ? { onError: options.onBitmapsError } : {}) }) : null;
+    this.bitmaps = options.bitmapCounts
+      ? new BitmapIndex(db, {
+          snapshotFile: options.columnSnapshotFile ?? null,
+          ...(options.onBitmapsError ? { onError: options.onBitmapsError } : {}),
+        })
+      : null;
   }
 
   private async context(run?: LiveRun): Promise<{ ctx: CompileContext; structures: StructureRowResolver }> {
@@ -194,7 +205,13 @@ export class SearchService {
         ? {
             signal: run.controller.signal,
             onProgress: (p) => {
-              run.progress = { ...run.progress, phase: p.phase === 'index' ? 'index' : 'structure', searched: p.searched, total: p.total, hits: p.hits };
+              run.progress = {
+                ...run.progress,
+                phase: p.phase === 'index' ? 'index' : 'structure',
+                searched: p.searched,
+                total: p.total,
+                hits: p.hits,
+              };
             },
           }
         : {}),
@@ -260,7 +277,11 @@ export class SearchService {
     if (!this.bitmaps) return false;
     const columns = await this.bitmaps.current();
     // Without them property rows are counted in SQL; the failure is reported, the counts go on.
-    await columns.properties.read().catch((error: unknown) => this.onBitmapsError?.('Reading the structure property columns failed; property rows are counted in SQL', error));
+    await columns.properties
+      .read()
+      .catch((error: unknown) =>
+        this.onBitmapsError?.('Reading the structure property columns failed; property rows are counted in SQL', error),
+      );
     return true;
   }
 
@@ -312,9 +333,19 @@ export class SearchService {
     // Run by another server: its heartbeat wrote how far it got.
     if (session && this.runningElsewhere(session)) {
       const written = SearchProgressSchema.safeParse(session.run_progress);
-      return written.success ? { ...written.data, sessionid: sessionId, status: 'running' } : { sessionid: sessionId, status: 'running', phase: null, searched: 0, total: 0, hits: 0, message: null };
+      return written.success
+        ? { ...written.data, sessionid: sessionId, status: 'running' }
+        : { sessionid: sessionId, status: 'running', phase: null, searched: 0, total: 0, hits: 0, message: null };
     }
-    const status = !session ? 'none' : session.status === 'ready' ? 'ready' : session.status === 'failed' ? 'failed' : session.status === 'cancelled' ? 'cancelled' : 'none';
+    const status = !session
+      ? 'none'
+      : session.status === 'ready'
+        ? 'ready'
+        : session.status === 'failed'
+          ? 'failed'
+          : session.status === 'cancelled'
+            ? 'cancelled'
+            : 'none';
     return { sessionid: sessionId, status, phase: null, searched: 0, total: 0, hits: 0, message: session?.error ?? null };
   }
 
@@ -345,7 +376,13 @@ export class SearchService {
    * only the rows those loads brought in (a session opened from an alert); it is kept with the
    * session, so a re-run after lost sets restricts the same way.
    */
-  async run(auth: AuthContext, sessionId: string, criteria: SearchCriteria, kind: SessionKind = 'search', loadWindow: LoadWindow | null = null): Promise<SearchCounts> {
+  async run(
+    auth: AuthContext,
+    sessionId: string,
+    criteria: SearchCriteria,
+    kind: SessionKind = 'search',
+    loadWindow: LoadWindow | null = null,
+  ): Promise<SearchCounts> {
     // Ownership before the in-flight runs: another user's call must not join (and learn) a run.
     await this.claim(auth, sessionId, kind);
     return this.shared(auth.userId, sessionId, criteria, criteriaHash(criteria, loadWindow), loadWindow);
@@ -355,7 +392,14 @@ export class SearchService {
    * The run of this search in this process, started if there is none: its counts (`counts`, as soon
    * as they are known) or its sets written (`sets`: results, charts and exports read them).
    */
-  private shared(userId: number, sessionId: string, criteria: SearchCriteria, hash: string, loadWindow: LoadWindow | null = null, until: 'counts' | 'sets' = 'counts'): Promise<SearchCounts> {
+  private shared(
+    userId: number,
+    sessionId: string,
+    criteria: SearchCriteria,
+    hash: string,
+    loadWindow: LoadWindow | null = null,
+    until: 'counts' | 'sets' = 'counts',
+  ): Promise<SearchCounts> {
     const key = `${sessionId}:${hash}`;
     const existing = this.runs.get(key);
     if (existing) {
@@ -364,7 +408,9 @@ export class SearchService {
     }
     let early: ((counts: SearchCounts) => void) | null = null;
     const promise = new Promise<SearchCounts>((resolve) => (early = resolve));
-    const done = this.runOnce(userId, sessionId, criteria, hash, loadWindow, (counts) => early!(counts)).finally(() => this.runs.delete(key));
+    const done = this.runOnce(userId, sessionId, criteria, hash, loadWindow, (counts) => early!(counts)).finally(() =>
+      this.runs.delete(key),
+    );
     // Counts not given early are the written sets' (a failure rejects both).
     const counts = Promise.race([promise, done]);
     // Nobody may wait for the sets of a search whose counts were answered early.
@@ -380,7 +426,12 @@ export class SearchService {
    * here, as writing the sets would. Answers the sets found, to be written from memory (null: the
    * columns are not current, and the SQL path counts and writes).
    */
-  private async countEarly(sessionId: string, hash: string, compiled: Awaited<ReturnType<typeof compileCriteria>>, onCounts: (counts: SearchCounts) => void): Promise<EarlyCounts | null> {
+  private async countEarly(
+    sessionId: string,
+    hash: string,
+    compiled: Awaited<ReturnType<typeof compileCriteria>>,
+    onCounts: (counts: SearchCounts) => void,
+  ): Promise<EarlyCounts | null> {
     const columns = this.bitmaps ? await this.bitmaps.ifCurrent() : null;
     if (!columns) return null;
     const sets = await bitmapSearch(this.db, columns, compiled, this.activityCap, this.bitmaps!.rowSets);
@@ -412,10 +463,23 @@ export class SearchService {
     return false;
   }
 
-  private async runOnce(userId: number, sessionId: string, criteria: SearchCriteria, hash: string, loadWindow: LoadWindow | null, onCounts?: (counts: SearchCounts) => void): Promise<SearchCounts> {
+  private async runOnce(
+    userId: number,
+    sessionId: string,
+    criteria: SearchCriteria,
+    hash: string,
+    loadWindow: LoadWindow | null,
+    onCounts?: (counts: SearchCounts) => void,
+  ): Promise<SearchCounts> {
     let session = await this.state(sessionId);
     // Another process runs this very search: wait for it rather than build the same sets twice.
-    while (session && session.criteria_hash === hash && (session.status === 'running' || session.status === 'new') && !session.abandoned && session.run_owner !== this.owner) {
+    while (
+      session &&
+      session.criteria_hash === hash &&
+      (session.status === 'running' || session.status === 'new') &&
+      !session.abandoned &&
+      session.run_owner !== this.owner
+    ) {
       await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
       session = await this.state(sessionId);
     }
@@ -430,7 +494,16 @@ export class SearchService {
     const startedAt = performance.now();
     // One search_log row per run the user asked for (a recovery re-builds a search already logged).
     const log = (counts: SearchCounts | null) =>
-      recovery ? Promise.resolve() : writeSearchLog(this.db, { userId, sessionId, criteria, counts, durationMs: performance.now() - startedAt, failed: counts === null });
+      recovery
+        ? Promise.resolve()
+        : writeSearchLog(this.db, {
+            userId,
+            sessionId,
+            criteria,
+            counts,
+            durationMs: performance.now() - startedAt,
+            failed: counts === null,
+          });
     const run: LiveRun = {
       userId,
       controller: new AbortController(),
@@ -485,27 +558,33 @@ export class SearchService {
       let written: { mark: string; rows: WrittenActivityRows } | null = null;
       // In the sets lane (db/lane-pool.ts): sets written after early counts must not hold the
       // connections the next searches' counts need.
-      const counts = await withSetsLane(() => this.db.transaction().execute(async (trx) => {
-        await clearSets(trx, session.set_id);
-        const fromMemory = fromBitmaps ? await writeSetsFromBitmaps(trx, session.set_id, fromBitmaps.columns, fromBitmaps.sets, this.databaseKind) : null;
-        const result = fromMemory ? fromMemory.counts : await materialiseSets(trx, session.set_id, compiled, this.activityCap, { loadWindow });
-        await copySimilarities(trx, session.set_id, similarityHitIds);
-        // Cancelled while the sets were being built: roll them back.
-        if (run.controller.signal.aborted) throw searchCancelled();
-        // Sets, mark and `ready` commit together: a ready session has its mark unless a crash took both.
-        const mark = await markSets(trx, session.set_id, hash);
-        if (fromMemory) written = { mark, rows: fromMemory.rows };
-        const done = await trx
-          .updateTable('search_sessions')
-          .set({ status: 'ready', counts: JSON.stringify(result), last_used_at: new Date(), run_heartbeat_at: null, run_recovery: false })
-          .where('id', '=', sessionId)
-          .where('status', '=', 'running')
-          .where('criteria_hash', '=', hash)
-          .where('run_owner', '=', this.owner)
-          .executeTakeFirst();
-        if (Number(done.numUpdatedRows) === 0) throw superseded();
-        return result;
-      }));
+      const counts = await withSetsLane(() =>
+        this.db.transaction().execute(async (trx) => {
+          await clearSets(trx, session.set_id);
+          const fromMemory = fromBitmaps
+            ? await writeSetsFromBitmaps(trx, session.set_id, fromBitmaps.columns, fromBitmaps.sets, this.databaseKind)
+            : null;
+          const result = fromMemory
+            ? fromMemory.counts
+            : await materialiseSets(trx, session.set_id, compiled, this.activityCap, { loadWindow });
+          await copySimilarities(trx, session.set_id, similarityHitIds);
+          // Cancelled while the sets were being built: roll them back.
+          if (run.controller.signal.aborted) throw searchCancelled();
+          // Sets, mark and `ready` commit together: a ready session has its mark unless a crash took both.
+          const mark = await markSets(trx, session.set_id, hash);
+          if (fromMemory) written = { mark, rows: fromMemory.rows };
+          const done = await trx
+            .updateTable('search_sessions')
+            .set({ status: 'ready', counts: JSON.stringify(result), last_used_at: new Date(), run_heartbeat_at: null, run_recovery: false })
+            .where('id', '=', sessionId)
+            .where('status', '=', 'running')
+            .where('criteria_hash', '=', hash)
+            .where('run_owner', '=', this.owner)
+            .executeTakeFirst();
+          if (Number(done.numUpdatedRows) === 0) throw superseded();
+          return result;
+        }),
+      );
       if (written) this.announceWritten(session.set_id, written);
       await withSetsLane(() => analyseSets(this.db, counts));
       await log(counts);
@@ -513,7 +592,11 @@ export class SearchService {
       this.purgeExpired()
         .catch(() => undefined)
         .then(() => (this.stopping ? [] : this.vacuum.maybe()))
-        .catch((error: unknown) => this.log?.(`vacuuming the set tables failed (tried again after a later search): ${error instanceof Error ? error.message : String(error)}`));
+        .catch((error: unknown) =>
+          this.log?.(
+            `vacuuming the set tables failed (tried again after a later search): ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        );
       return counts;
     } catch (error) {
       const cancelled = run.controller.signal.aborted;
@@ -567,7 +650,9 @@ export class SearchService {
       if (!session.criteria_hash || !criteria.success) return session;
       try {
         // A re-run is a search: bulk work on the database, behind logins and pages.
-        await withDbPriority('bulk', () => this.shared(session!.user_id, session!.id, criteria.data, session!.criteria_hash!, sessionWindow(session!), 'sets'));
+        await withDbPriority('bulk', () =>
+          this.shared(session!.user_id, session!.id, criteria.data, session!.criteria_hash!, sessionWindow(session!), 'sets'),
+        );
       } catch {
         // The session row says what became of it (failed, cancelled, run again with other criteria).
       }
@@ -590,7 +675,11 @@ export class SearchService {
     if (!row) return null;
     const { heartbeat_age_ms: age, ...session } = row;
     const active = session.status === 'running' || session.status === 'new';
-    return { ...session, sets_kept: Boolean(session.sets_kept), abandoned: active && !(await this.runnerAlive(session, age == null ? null : Number(age))) };
+    return {
+      ...session,
+      sets_kept: Boolean(session.sets_kept),
+      abandoned: active && !(await this.runnerAlive(session, age == null ? null : Number(age))),
+    };
   }
 
   /** Is the process named in run_owner still working on this session? */
@@ -637,7 +726,14 @@ export class SearchService {
   async claim(auth: AuthContext, sessionId: string, kind: SessionKind = 'search') {
     await this.db
       .insertInto('search_sessions')
-      .values({ id: sessionId, user_id: auth.userId, user_session_id: auth.sessionId, kind, run_owner: this.owner, run_heartbeat_at: sql<Date>`now()` })
+      .values({
+        id: sessionId,
+        user_id: auth.userId,
+        user_session_id: auth.sessionId,
+        kind,
+        run_owner: this.owner,
+        run_heartbeat_at: sql<Date>`now()`,
+      })
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();
     const session = await this.db.selectFrom('search_sessions').selectAll().where('id', '=', sessionId).executeTakeFirstOrThrow();
@@ -655,7 +751,11 @@ export class SearchService {
 
   async tableRows(setId: number, table: 'structures' | 'activities' | 'assays'): Promise<number> {
     const name = table === 'structures' ? 'search_structures' : table === 'activities' ? 'search_activities' : 'search_assays';
-    const row = await this.db.selectFrom(name).select((eb) => eb.fn.countAll<number>().as('n')).where('set_id', '=', setId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom(name)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('set_id', '=', setId)
+      .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 
@@ -706,7 +806,9 @@ export class SearchService {
     await purgeStaleHits(this.db);
     // Results rows (filters, similarity sorts) and SAR sets written by a request that finished after its set was dropped.
     for (const table of ['result_filtered', 'result_similarity', 'sar_sets', 'sar_set_structures', 'sar_set_activities'] as const) {
-      await sql`DELETE FROM ${sql.table(table)} r WHERE NOT EXISTS (SELECT 1 FROM search_sessions s WHERE s.set_id = r.set_id AND s.status = 'ready')`.execute(this.db);
+      await sql`DELETE FROM ${sql.table(table)} r WHERE NOT EXISTS (SELECT 1 FROM search_sessions s WHERE s.set_id = r.set_id AND s.status = 'ready')`.execute(
+        this.db,
+      );
     }
     return old.length;
   }
@@ -740,7 +842,9 @@ async function analyseSets(db: Kysely<Database>, counts: SearchCounts): Promise<
   // sets' sizes and rough spread, and on the embedded database a full sample took up to 3 s.
   await db.transaction().execute(async (trx) => {
     await sql`SET LOCAL default_statistics_target = 10`.execute(trx);
-    await sql`ANALYZE (SKIP_LOCKED) search_structures, search_activities, search_compounds, search_assays, search_references, search_clinical_compounds`.execute(trx);
+    await sql`ANALYZE (SKIP_LOCKED) search_structures, search_activities, search_compounds, search_assays, search_references, search_clinical_compounds`.execute(
+      trx,
+    );
   });
 }
 

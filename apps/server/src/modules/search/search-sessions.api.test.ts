@@ -20,7 +20,8 @@ describe.each(DATABASES)('search sessions and counts on %s', (kind) => {
   let t: TestApp;
   let me: LoginResult;
   let other: LoginResult;
-  const post = (url: string, payload: unknown, login: LoginResult = me) => t.call({ method: 'POST', url, headers: authHeaders(login), payload: payload as object });
+  const post = (url: string, payload: unknown, login: LoginResult = me) =>
+    t.call({ method: 'POST', url, headers: authHeaders(login), payload: payload as object });
   const get = (url: string, login: LoginResult = me) => t.call({ method: 'GET', url, headers: authHeaders(login) });
 
   beforeAll(async () => {
@@ -43,14 +44,22 @@ describe.each(DATABASES)('search sessions and counts on %s', (kind) => {
     const counts = await post('/api/guidedsearch/allresultscount', { searchcriteria: KI, sessionid });
     expect(counts.statusCode).toBe(200);
     const row = (counts.data.rows as Record<string, number>[])[0]!;
-    const { rows } = await sql<{ acts: number; strs: number; assays: number }>`SELECT count(*)::int AS acts, count(DISTINCT str_id)::int AS strs,
+    const { rows } = await sql<{
+      acts: number;
+      strs: number;
+      assays: number;
+    }>`SELECT count(*)::int AS acts, count(DISTINCT str_id)::int AS strs,
       count(DISTINCT assay_id)::int AS assays FROM activities WHERE std_activity_type = 'Ki'`.execute(t.database.db);
     expect(row).toMatchObject({ actidscount: rows[0]!.acts, stridscount: rows[0]!.strs, assayidscount: rows[0]!.assays });
     expect(structures.data).toEqual({ sessionid, table: 'structures', rows: rows[0]!.strs });
     expect(activities.data).toEqual({ sessionid, table: 'activities', rows: rows[0]!.acts });
     expect(assays.data).toEqual({ sessionid, table: 'assays', rows: rows[0]!.assays });
     expect(status.data).toEqual({ sessionid, status: 'ready' });
-    const runs = await t.database.db.selectFrom('search_sessions').select(['user_id', 'status', 'kind']).where('id', '=', sessionid).execute();
+    const runs = await t.database.db
+      .selectFrom('search_sessions')
+      .select(['user_id', 'status', 'kind'])
+      .where('id', '=', sessionid)
+      .execute();
     expect(runs).toHaveLength(1);
   });
 
@@ -81,12 +90,23 @@ describe.each(DATABASES)('search sessions and counts on %s', (kind) => {
 
   it('refuses more activities than the cap with the exact §5 message and keeps nothing', async () => {
     const sessionid = crypto.randomUUID();
-    const res = await post('/api/guidedsearch/allresultscount', { searchcriteria: { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Inhibition' }] }] }, sessionid });
+    const res = await post('/api/guidedsearch/allresultscount', {
+      searchcriteria: { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Inhibition' }] }] },
+      sessionid,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.data.message).toBe(ACTIVITY_CAP_MESSAGE);
-    const session = await t.database.db.selectFrom('search_sessions').select(['set_id', 'status']).where('id', '=', sessionid).executeTakeFirstOrThrow();
+    const session = await t.database.db
+      .selectFrom('search_sessions')
+      .select(['set_id', 'status'])
+      .where('id', '=', sessionid)
+      .executeTakeFirstOrThrow();
     expect(session.status).toBe('failed');
-    const kept = await t.database.db.selectFrom('search_activities').select((eb) => eb.fn.countAll<number>().as('n')).where('set_id', '=', session.set_id).executeTakeFirstOrThrow();
+    const kept = await t.database.db
+      .selectFrom('search_activities')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('set_id', '=', session.set_id)
+      .executeTakeFirstOrThrow();
     expect(Number(kept.n)).toBe(0);
   });
 
@@ -95,11 +115,20 @@ describe.each(DATABASES)('search sessions and counts on %s', (kind) => {
       [{ rows: [{ selectedOption: 'target', targets: [] }] }, /Row 1 \(target\) has no value/],
       [{ rows: [{ selectedOption: 'assay' }] }, /Row 1 \(assay\) has no value/],
       [{ rows: [{ selectedOption: 'structure', properties: { molmin: 500, molmax: 100 } }] }, /mol_weight: minimum is above the maximum/],
-      [{ rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', prefix: 'R', minValue: 1 }] }] }, /needs both a minimum and a maximum/],
+      [
+        { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', prefix: 'R', minValue: 1 }] }] },
+        /needs both a minimum and a maximum/,
+      ],
       [{ rows: [{ selectedOption: 'bibliography', yearRange: { fromYear: 2020, toYear: 2010 } }] }, /from-year is after the to-year/],
       [{ rows: [] }, /at least one search row/],
-      [{ rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value: 'C1CC(', category: 'exact' } }] }, /RDKit could not read the SMILES/],
-      [{ rows: [{ selectedOption: 'structure', structure: { inputType: 'inchikey', value: 'NOT-A-KEY', category: 'exact' } }] }, /not an InChIKey/],
+      [
+        { rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value: 'C1CC(', category: 'exact' } }] },
+        /RDKit could not read the SMILES/,
+      ],
+      [
+        { rows: [{ selectedOption: 'structure', structure: { inputType: 'inchikey', value: 'NOT-A-KEY', category: 'exact' } }] },
+        /not an InChIKey/,
+      ],
     ];
     for (const [criteria, message] of cases) {
       const res = await post('/api/guidedsearch/count', { searchcriteria: criteria });
@@ -109,9 +138,17 @@ describe.each(DATABASES)('search sessions and counts on %s', (kind) => {
   });
 
   it('matches unknown ids to nothing rather than failing', async () => {
-    const res = await post('/api/guidedsearch/count', { searchcriteria: { rows: [{ selectedOption: 'target', targets: [{ label: 'nobody', ids: [987654321] }] }] } });
+    const res = await post('/api/guidedsearch/count', {
+      searchcriteria: { rows: [{ selectedOption: 'target', targets: [{ label: 'nobody', ids: [987654321] }] }] },
+    });
     expect(res.statusCode).toBe(200);
-    expect((res.data.rows as Record<string, number>[])[0]).toEqual({ stridscount: 0, actidscount: 0, assayidscount: 0, refidscount: 0, clinicalcompoundidscount: 0 });
+    expect((res.data.rows as Record<string, number>[])[0]).toEqual({
+      stridscount: 0,
+      actidscount: 0,
+      assayidscount: 0,
+      refidscount: 0,
+      clinicalcompoundidscount: 0,
+    });
   });
 
   it('drops a session’s sets but keeps it as a recent search', async () => {
@@ -120,9 +157,15 @@ describe.each(DATABASES)('search sessions and counts on %s', (kind) => {
     expect((await post('/api/bu/sessionsummary/save', { sessionid, summary: 'Activity type Ki' })).data).toEqual({ saved: true });
     const dropped = await post('/api/dashboard/dropunloggedtables', { sessionid });
     expect(dropped.data).toEqual({ dropped: 1 });
-    const session = await t.database.db.selectFrom('search_sessions').select(['set_id', 'status']).where('id', '=', sessionid).executeTakeFirstOrThrow();
+    const session = await t.database.db
+      .selectFrom('search_sessions')
+      .select(['set_id', 'status'])
+      .where('id', '=', sessionid)
+      .executeTakeFirstOrThrow();
     expect(session.status).toBe('dropped');
-    const left = await sql<{ n: number }>`SELECT count(*)::int AS n FROM search_structures WHERE set_id = ${session.set_id}`.execute(t.database.db);
+    const left = await sql<{ n: number }>`SELECT count(*)::int AS n FROM search_structures WHERE set_id = ${session.set_id}`.execute(
+      t.database.db,
+    );
     expect(left.rows[0]!.n).toBe(0);
     const home = await get('/api/home/overview');
     const recent = home.data.recentSearches as Array<{ sessionid: string; summary: string | null }>;
@@ -140,26 +183,38 @@ describe.each(DATABASES)('search sessions and counts on %s', (kind) => {
       if (index < 3) await post('/api/bu/sessionsummary/save', { sessionid, summary: `run ${index}` });
       runs.push(sessionid);
     }
-    const recent = (await get('/api/home/overview')).data.recentSearches as Array<{ sessionid: string; summary: string | null; createdAt: string }>;
+    const recent = (await get('/api/home/overview')).data.recentSearches as Array<{
+      sessionid: string;
+      summary: string | null;
+      createdAt: string;
+    }>;
     const ec50 = recent.filter((r) => runs.includes(r.sessionid) && r.sessionid !== runs[1]);
     expect(ec50).toEqual([expect.objectContaining({ sessionid: runs[3], summary: 'run 2' })]);
     expect(recent.map((r) => r.sessionid)).toContain(runs[1]);
     // Newest first, each search once.
     expect(recent.map((r) => r.createdAt)).toEqual([...recent.map((r) => r.createdAt)].sort().reverse());
-    expect(recent.indexOf(recent.find((r) => r.sessionid === runs[3])!)).toBeLessThan(recent.indexOf(recent.find((r) => r.sessionid === runs[1])!));
+    expect(recent.indexOf(recent.find((r) => r.sessionid === runs[3])!)).toBeLessThan(
+      recent.indexOf(recent.find((r) => r.sessionid === runs[1])!),
+    );
   });
 
   it('answers the whole knowledge base before any search', async () => {
     const res = await post('/api/guidedsearch/default/count', undefined);
     const { rows } = await sql<Record<string, number>>`SELECT (SELECT count(*)::int FROM structures) AS "strIdsCount",
-      (SELECT count(*)::int FROM activities) AS "actIdsCount", (SELECT count(*)::int FROM documents) AS "refIdsCount"`.execute(t.database.db);
+      (SELECT count(*)::int FROM activities) AS "actIdsCount", (SELECT count(*)::int FROM documents) AS "refIdsCount"`.execute(
+      t.database.db,
+    );
     expect(res.data).toMatchObject(rows[0]!);
     expect((await get('/api/security/allmapping/criteriasearch/default/count')).data).toEqual(res.data);
   });
 
   it('saves a query as a file without empty list rows, and as named criteria the user can make default', async () => {
     const criteria = { rows: [{ selectedOption: 'target', targets: [] }, ...KI.rows] };
-    const file = await post('/api/bu/search/save/query', { name: 'My Ki search', searchcriteria: criteria, appliedFilters: [{ chartKey: 'year', include: [2020] }] });
+    const file = await post('/api/bu/search/save/query', {
+      name: 'My Ki search',
+      searchcriteria: criteria,
+      appliedFilters: [{ chartKey: 'year', include: [2020] }],
+    });
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-disposition']).toContain('My_Ki_search.kbquery.json');
     const parsed = JSON.parse(file.body) as { format: string; searchcriteria: { rows: unknown[] }; appliedFilters: unknown[] };
@@ -178,7 +233,11 @@ describe.each(DATABASES)('search sessions and counts on %s', (kind) => {
     expect(selected.data).toMatchObject({ criteria_name: 'Binding', is_active: true });
     // Reading one saved search does not change the default.
     const read = await get(`/api/bu/criteria/${saved.data.criteria_id}`);
-    expect(read.data).toMatchObject({ criteria_name: 'Ki', is_active: false, searchcriteria: { rows: [{ selectedOption: 'activitytypes' }] } });
+    expect(read.data).toMatchObject({
+      criteria_name: 'Ki',
+      is_active: false,
+      searchcriteria: { rows: [{ selectedOption: 'activitytypes' }] },
+    });
     expect((await get(`/api/bu/criteria/${saved.data.criteria_id}`, other)).statusCode).toBe(404);
     const after = await post('/api/dashboard/criteria/fetch', undefined);
     expect((after.data.rows as Array<{ is_active: boolean }>).filter((r) => r.is_active)).toHaveLength(1);

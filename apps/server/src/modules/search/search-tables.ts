@@ -17,7 +17,16 @@ export interface SearchTables {
     created_at: Timestamp;
   };
   search_structures: { set_id: number; str_id: number; similarity: Generated<number | null> };
-  search_activities: { set_id: number; act_id: number; /** NULL: an activity of a compound without structure. */ str_id: number | null; gvk_id: number | null; assay_id: number | null; ref_id: number | null; target_id: number | null; similarity: Generated<number | null> };
+  search_activities: {
+    set_id: number;
+    act_id: number /** NULL: an activity of a compound without structure. */;
+    str_id: number | null;
+    gvk_id: number | null;
+    assay_id: number | null;
+    ref_id: number | null;
+    target_id: number | null;
+    similarity: Generated<number | null>;
+  };
   search_compounds: { set_id: number; gvk_id: number };
   search_assays: { set_id: number; assay_id: number; activities: Generated<number | null>; similarity: Generated<number | null> };
   search_references: { set_id: number; ref_id: number; activities: Generated<number | null>; similarity: Generated<number | null> };

@@ -26,7 +26,10 @@ describe.each(DATABASES)('search sessions whose sets or runs were lost, on %s', 
     expect(answer.statusCode, answer.body).toBe(200);
     return (answer.data.rows as Record<string, number>[])[0]!;
   };
-  const setOf = async (sessionid: string) => Number((await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow()).set_id);
+  const setOf = async (sessionid: string) =>
+    Number(
+      (await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow()).set_id,
+    );
   /** What a crash recovery leaves of one session: the logged row, no set rows, no mark, no derived rows. */
   const loseSets = async (setId: number) => {
     for (const table of [...SEARCH_SET_TABLES, 'search_set_marks', 'result_filtered', 'result_similarity'] as const) {
@@ -56,7 +59,10 @@ describe.each(DATABASES)('search sessions whose sets or runs were lost, on %s', 
     const counts = await run(sessionid);
     const chart = await post('/api/results/chart', { sessionid, type: 'activitiestab', charttype: 'assaytype', maxCount: 50 });
     const picked = (chart.data.chartData as { id: string; count: number }[]).find((item) => item.id !== '__none__')!;
-    expect((await post('/api/results/applyfilters/activitiestab', { sessionid, filters: [{ chartKey: 'assaytype', include: [picked.id] }] })).statusCode).toBe(200);
+    expect(
+      (await post('/api/results/applyfilters/activitiestab', { sessionid, filters: [{ chartKey: 'assaytype', include: [picked.id] }] }))
+        .statusCode,
+    ).toBe(200);
     const before = await get(`/api/results/session/${sessionid}`);
     const setId = await setOf(sessionid);
     await loseSets(setId);
@@ -94,7 +100,9 @@ describe.each(DATABASES)('search sessions whose sets or runs were lost, on %s', 
     await loseSets(setId);
     // A process on another host that stopped sending heartbeats a minute ago.
     const orphan = async (heartbeat: RawBuilder<unknown>) =>
-      sql`UPDATE search_sessions SET status = 'running', run_owner = 'elsewhere:4242:dead', run_heartbeat_at = ${heartbeat} WHERE id = ${sessionid}`.execute(t.database.db);
+      sql`UPDATE search_sessions SET status = 'running', run_owner = 'elsewhere:4242:dead', run_heartbeat_at = ${heartbeat} WHERE id = ${sessionid}`.execute(
+        t.database.db,
+      );
     if (kind === 'postgres') {
       // Alive (fresh heartbeat, another host): still running, nothing is taken over.
       await orphan(sql`now()`);
@@ -107,7 +115,11 @@ describe.each(DATABASES)('search sessions whose sets or runs were lost, on %s', 
     const session = await get(`/api/results/session/${sessionid}`);
     expect(session.statusCode, session.body).toBe(200);
     expect(session.data.counts).toMatchObject({ stridscount: counts.stridscount, actidscount: counts.actidscount });
-    const row = await t.database.db.selectFrom('search_sessions').select(['status', 'run_owner', 'run_recovery']).where('id', '=', sessionid).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('search_sessions')
+      .select(['status', 'run_owner', 'run_recovery'])
+      .where('id', '=', sessionid)
+      .executeTakeFirstOrThrow();
     expect(row.status).toBe('ready');
     expect(row.run_recovery).toBe(false);
     expect(row.run_owner).not.toBe('elsewhere:4242:dead');
@@ -119,7 +131,13 @@ describe.each(DATABASES)('search sessions whose sets or runs were lost, on %s', 
     const user = await t.database.db.selectFrom('users').select('id').where('email', '=', me.username).executeTakeFirstOrThrow();
     await t.database.db
       .insertInto('search_sessions')
-      .values({ id: sessionid, user_id: user.id, user_session_id: null, run_owner: 'elsewhere:4242:dead', run_heartbeat_at: new Date(Date.now() - 3_600_000) })
+      .values({
+        id: sessionid,
+        user_id: user.id,
+        user_session_id: null,
+        run_owner: 'elsewhere:4242:dead',
+        run_heartbeat_at: new Date(Date.now() - 3_600_000),
+      })
       .execute();
     const answer = await get(`/api/results/session/${sessionid}`);
     expect(answer.statusCode).toBe(404);

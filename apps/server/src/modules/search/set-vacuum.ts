@@ -99,14 +99,19 @@ export class SetVacuum {
         await sql`RESET statement_timeout`.execute(connection);
       }
     });
-    this.options.log?.(`set tables vacuumed (${due.join(', ')}) in ${Math.round(performance.now() - started)} ms: autovacuum does not run on this database`);
+    this.options.log?.(
+      `set tables vacuumed (${due.join(', ')}) in ${Math.round(performance.now() - started)} ms: autovacuum does not run on this database`,
+    );
     return due;
   }
 
   /** Whether autovacuum runs here, or else whether table statistics say what is due. */
   private autovacuumState(): Promise<'autovacuum' | 'statistics' | 'no statistics'> {
     if (this.kind === 'pglite') return Promise.resolve('no statistics');
-    this.autovacuum ??= sql<{ autovacuum: string; counts: string }>`SELECT current_setting('autovacuum') AS autovacuum, current_setting('track_counts') AS counts`
+    this.autovacuum ??= sql<{
+      autovacuum: string;
+      counts: string;
+    }>`SELECT current_setting('autovacuum') AS autovacuum, current_setting('track_counts') AS counts`
       .execute(this.db)
       .then(({ rows }) => {
         const counts = rows[0]?.counts === 'on';
@@ -121,7 +126,11 @@ export class SetVacuum {
   }
 
   private async turnover(): Promise<TableTurnover[]> {
-    const { rows } = await sql<{ table: string; live: string; dead: string }>`SELECT relname AS table, n_live_tup::text AS live, n_dead_tup::text AS dead
+    const { rows } = await sql<{
+      table: string;
+      live: string;
+      dead: string;
+    }>`SELECT relname AS table, n_live_tup::text AS live, n_dead_tup::text AS dead
       FROM pg_stat_user_tables WHERE schemaname = current_schema() AND relname = ANY(${[...SET_TURNOVER_TABLES]}::text[])`.execute(this.db);
     return rows.map((row) => ({ table: row.table, live: Number(row.live), dead: Number(row.dead) }));
   }

@@ -25,7 +25,10 @@ describe.each(DATABASES)('structure filter inside results on %s', (kind) => {
     t = await startTestApp(kind, {}, { demoChunks: 2 });
     me = await t.login(demoEmailForRole('FULL_USER'));
     targets = (
-      await sql<{ target_id: number; gene_symbol: string }>`SELECT t.target_id, t.gene_symbol FROM targets t JOIN activities a USING (target_id)
+      await sql<{
+        target_id: number;
+        gene_symbol: string;
+      }>`SELECT t.target_id, t.gene_symbol FROM targets t JOIN activities a USING (target_id)
         WHERE t.gene_symbol IS NOT NULL GROUP BY 1, 2 ORDER BY count(*) DESC LIMIT 3`.execute(t.database.db)
     ).rows;
     const picked = await sql<{ s: string }>`SELECT s.canonical_smiles AS s FROM structures s JOIN activities a USING (str_id)
@@ -45,12 +48,25 @@ describe.each(DATABASES)('structure filter inside results on %s', (kind) => {
   /** Runs the rows in a new session; its counts and kept ids. */
   async function run(rows: SearchRowInput[]) {
     const sessionid = crypto.randomUUID();
-    const answer = await t.call({ method: 'POST', url: '/api/guidedsearch/allresultscount', headers: authHeaders(me), payload: { searchcriteria: { rows }, sessionid } });
+    const answer = await t.call({
+      method: 'POST',
+      url: '/api/guidedsearch/allresultscount',
+      headers: authHeaders(me),
+      payload: { searchcriteria: { rows }, sessionid },
+    });
     expect(answer.statusCode, answer.body).toBe(200);
     const counts = (answer.data.rows as SearchCounts[])[0]!;
-    const session = await t.database.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow();
+    const session = await t.database.db
+      .selectFrom('search_sessions')
+      .select('set_id')
+      .where('id', '=', sessionid)
+      .executeTakeFirstOrThrow();
     const ids = async (table: 'search_structures' | 'search_activities', column: 'str_id' | 'act_id') =>
-      (await sql<{ id: number }>`SELECT ${sql.ref(column)} AS id FROM ${sql.table(table)} WHERE set_id = ${session.set_id} ORDER BY 1`.execute(t.database.db)).rows.map((r) => Number(r.id));
+      (
+        await sql<{
+          id: number;
+        }>`SELECT ${sql.ref(column)} AS id FROM ${sql.table(table)} WHERE set_id = ${session.set_id} ORDER BY 1`.execute(t.database.db)
+      ).rows.map((r) => Number(r.id));
     return { counts, structures: await ids('search_structures', 'str_id'), activities: await ids('search_activities', 'act_id') };
   }
 
@@ -58,18 +74,39 @@ describe.each(DATABASES)('structure filter inside results on %s', (kind) => {
   const bases: [string, () => SearchRowInput[]][] = [
     ['one target', () => [target(0)]],
     ['two targets OR', () => [target(0, 'OR'), target(1)]],
-    ['a target NOT a mechanism', () => [target(0, 'NOT'), { selectedOption: 'activitymechanism', mechanisms: ['AGONIST'] } as SearchRowInput]],
-    ['IC50 below 1 µM', () => [{ selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', prefix: '<', minValue: 1, activityUom: 'uM' }] } as SearchRowInput]],
+    [
+      'a target NOT a mechanism',
+      () => [target(0, 'NOT'), { selectedOption: 'activitymechanism', mechanisms: ['AGONIST'] } as SearchRowInput],
+    ],
+    [
+      'IC50 below 1 µM',
+      () => [
+        {
+          selectedOption: 'activitytypes',
+          activities: [{ activityType: 'IC50', prefix: '<', minValue: 1, activityUom: 'uM' }],
+        } as SearchRowInput,
+      ],
+    ],
   ];
   const filters: [string, 'AND' | 'NOT', () => SearchRowInput][] = [
     ['contains a pyridine', 'AND', () => filterRow({ inputType: 'smiles', value: 'c1ccncc1', category: 'substructure' })],
     ['no pyridine (exclude)', 'NOT', () => filterRow({ inputType: 'smiles', value: 'c1ccncc1', category: 'substructure' })],
     ['SMARTS amide N-H', 'AND', () => filterRow({ inputType: 'smarts', value: '[NX3;H1]C(=O)', category: 'substructure' })],
-    ['similar to a result compound (0.5–1)', 'AND', () => filterRow({ inputType: 'smiles', value: someSmiles, category: 'similarity', similarityMin: 0.5, similarityMax: 1 })],
-    ['a ring and a weight window', 'AND', () => filterRow({ inputType: 'smiles', value: 'c1ccccc1', category: 'substructure' }, { molmin: 300, molmax: 450 })],
+    [
+      'similar to a result compound (0.5–1)',
+      'AND',
+      () => filterRow({ inputType: 'smiles', value: someSmiles, category: 'similarity', similarityMin: 0.5, similarityMax: 1 }),
+    ],
+    [
+      'a ring and a weight window',
+      'AND',
+      () => filterRow({ inputType: 'smiles', value: 'c1ccccc1', category: 'substructure' }, { molmin: 300, molmax: 450 }),
+    ],
   ];
 
-  const cases = bases.flatMap(([baseName, base]) => filters.map(([filterName, join, make]) => [`${baseName} · ${filterName}`, base, join, make] as const));
+  const cases = bases.flatMap(([baseName, base]) =>
+    filters.map(([filterName, join, make]) => [`${baseName} · ${filterName}`, base, join, make] as const),
+  );
 
   it.each(cases)('%s: equals the plain search with the row ANDed / NOTed', async (_name, baseOf, join, make) => {
     const base = baseOf();
@@ -104,8 +141,20 @@ describe.each(DATABASES)('structure filter inside results on %s', (kind) => {
     t.app.searchService.structureCandidatesMaxShare = 0.5;
     const all = await sql<{ n: number }>`SELECT count(*)::int AS n FROM structures`.execute(t.database.db);
     const before = StructureRowResolver.candidateSearches;
-    const broad = await run([{ selectedOption: 'activitytypes', operator: 'AND', activities: [{ activityType: 'IC50' }, { activityType: 'Ki' }, { activityType: 'EC50' }, { activityType: 'Kd' }] } as SearchRowInput, filterRow({ inputType: 'smiles', value: 'c1ccncc1', category: 'substructure' })]);
-    const base = await run([{ selectedOption: 'activitytypes', activities: [{ activityType: 'IC50' }, { activityType: 'Ki' }, { activityType: 'EC50' }, { activityType: 'Kd' }] } as SearchRowInput]);
+    const broad = await run([
+      {
+        selectedOption: 'activitytypes',
+        operator: 'AND',
+        activities: [{ activityType: 'IC50' }, { activityType: 'Ki' }, { activityType: 'EC50' }, { activityType: 'Kd' }],
+      } as SearchRowInput,
+      filterRow({ inputType: 'smiles', value: 'c1ccncc1', category: 'substructure' }),
+    ]);
+    const base = await run([
+      {
+        selectedOption: 'activitytypes',
+        activities: [{ activityType: 'IC50' }, { activityType: 'Ki' }, { activityType: 'EC50' }, { activityType: 'Kd' }],
+      } as SearchRowInput,
+    ]);
     t.app.searchService.structureCandidatesMaxShare = 1;
     expect(base.structures.length * 2).toBeGreaterThan(all.rows[0]!.n);
     expect(StructureRowResolver.candidateSearches).toBe(before);

@@ -22,16 +22,27 @@ describe.each(DATABASES)('closing all other sessions on %s', (kind) => {
   const email = demoEmailForRole('EVALUATE_USER');
   const profile = (login: LoginResult) => t.call({ method: 'GET', url: '/api/profile', headers: authHeaders(login) });
   const closeOthers = (login: LoginResult, sessionid: string) =>
-    t.call({ method: 'POST', url: '/api/dashboard/closeallsessions', headers: authHeaders(login), payload: { user_id: login.id, sessionid } });
+    t.call({
+      method: 'POST',
+      url: '/api/dashboard/closeallsessions',
+      headers: authHeaders(login),
+      payload: { user_id: login.id, sessionid },
+    });
   const openSessions = async (userId: number) =>
-    (await t.database.db.selectFrom('user_sessions').select('id').where('user_id', '=', userId).where('closed_at', 'is', null).execute()).length;
+    (await t.database.db.selectFrom('user_sessions').select('id').where('user_id', '=', userId).where('closed_at', 'is', null).execute())
+      .length;
 
   it('refuses a session to keep that is not an open session of the caller, closing nothing', async () => {
     const current = await t.login(email);
     const other = await t.login(email);
     const stranger = await t.login(demoEmailForRole('FULL_USER'));
     const closedOwn = await t.login(email);
-    await t.call({ method: 'POST', url: '/api/dashboard/logout', headers: authHeaders(closedOwn), payload: { user_id: closedOwn.id, sessionid: closedOwn.sessionId } });
+    await t.call({
+      method: 'POST',
+      url: '/api/dashboard/logout',
+      headers: authHeaders(closedOwn),
+      payload: { user_id: closedOwn.id, sessionid: closedOwn.sessionId },
+    });
     const before = await openSessions(current.id);
 
     for (const keep of [crypto.randomUUID(), 'not-a-session', '', stranger.sessionId, closedOwn.sessionId]) {
@@ -84,7 +95,12 @@ describe.each(DATABASES)('closing all other sessions on %s', (kind) => {
 
   it('answers logout with a session id that is not a UUID in words, not a server error', async () => {
     const login = await t.login(email);
-    const res = await t.call({ method: 'POST', url: '/api/dashboard/logout', headers: authHeaders(login), payload: { user_id: login.id, sessionid: 'not-a-session' } });
+    const res = await t.call({
+      method: 'POST',
+      url: '/api/dashboard/logout',
+      headers: authHeaders(login),
+      payload: { user_id: login.id, sessionid: 'not-a-session' },
+    });
     expect(res.statusCode).toBeLessThan(500);
     expect((await profile(login)).statusCode).toBe(200);
   });

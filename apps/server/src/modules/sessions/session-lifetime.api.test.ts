@@ -38,7 +38,11 @@ describe.each(DATABASES)('absolute session lifetime on %s', (kind) => {
     const res = await profile();
     expect(res.statusCode).toBe(401);
     expect(res.data).toEqual({ message: 'token is missing', code: 'SESSION_EXPIRED' });
-    const session = await t.database.db.selectFrom('user_sessions').select(['closed_at', 'close_reason']).where('id', '=', login.sessionId).executeTakeFirstOrThrow();
+    const session = await t.database.db
+      .selectFrom('user_sessions')
+      .select(['closed_at', 'close_reason'])
+      .where('id', '=', login.sessionId)
+      .executeTakeFirstOrThrow();
     expect(session.close_reason).toBe('expired');
     expect(session.closed_at).not.toBeNull();
     expect((await profile()).data.code).toBe('TOKEN_MISSING');

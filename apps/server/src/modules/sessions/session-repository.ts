@@ -28,7 +28,16 @@ export function openSession(alias?: string) {
 /** Whether a text is a UUID (a session id); anything else names no session and must not reach a uuid column. */
 const isUuid = (text: string) => z.uuid().safeParse(text).success;
 
-export type CloseReason = 'logout' | 'idle' | 'expired' | 'closed' | 'closed_by_user' | 'closed_by_admin' | 'deactivated' | 'password_changed' | 'subscription_ended';
+export type CloseReason =
+  | 'logout'
+  | 'idle'
+  | 'expired'
+  | 'closed'
+  | 'closed_by_user'
+  | 'closed_by_admin'
+  | 'deactivated'
+  | 'password_changed'
+  | 'subscription_ended';
 
 /** Server-side session rows: the truth behind every token (spec §4 "Sessions", §9 idle limit). */
 export class SessionRepository implements SessionChecker {
@@ -48,13 +57,33 @@ export class SessionRepository implements SessionChecker {
    * written), and the successful attempt's row, in one statement: one wait for the database
    * instead of two under load (the attempt's foreign key is checked at the statement's end).
    */
-  async openForLogin(sessionId: string, userId: number, client: { ip: string | null; userAgent: string | null }, username: string): Promise<void> {
+  async openForLogin(
+    sessionId: string,
+    userId: number,
+    client: { ip: string | null; userAgent: string | null },
+    username: string,
+  ): Promise<void> {
     await this.db
-      .with('opened', (db) => db.insertInto('user_sessions').values({ id: sessionId, user_id: userId, ip_address: client.ip, user_agent: client.userAgent }).returning(['id', 'user_id']))
+      .with('opened', (db) =>
+        db
+          .insertInto('user_sessions')
+          .values({ id: sessionId, user_id: userId, ip_address: client.ip, user_agent: client.userAgent })
+          .returning(['id', 'user_id']),
+      )
       .insertInto('login_attempts')
       .columns(['user_id', 'username', 'ip_address', 'failed', 'failure_reason', 'session_id'])
-      .expression((eb) => eb.selectFrom('opened').select(['opened.user_id', eb.val(username).as('username'), eb.val(client.ip).as('ip_address'),
-        eb.val(false).as('failed'), eb.val(null).as('failure_reason'), 'opened.id']))
+      .expression((eb) =>
+        eb
+          .selectFrom('opened')
+          .select([
+            'opened.user_id',
+            eb.val(username).as('username'),
+            eb.val(client.ip).as('ip_address'),
+            eb.val(false).as('failed'),
+            eb.val(null).as('failure_reason'),
+            'opened.id',
+          ]),
+      )
       .execute();
   }
 
@@ -184,7 +213,13 @@ export class SessionRepository implements SessionChecker {
    */
   async isOpenSessionOf(sessionId: string, userId: number): Promise<boolean> {
     if (!isUuid(sessionId)) return false;
-    const row = await this.db.selectFrom('user_sessions').select('id').where('id', '=', sessionId).where('user_id', '=', userId).where(openSession()).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('user_sessions')
+      .select('id')
+      .where('id', '=', sessionId)
+      .where('user_id', '=', userId)
+      .where(openSession())
+      .executeTakeFirst();
     return row !== undefined;
   }
 

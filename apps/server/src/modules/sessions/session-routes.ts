@@ -64,16 +64,23 @@ export function registerSessionRoutes(app: FastifyInstance, db: Kysely<Database>
     // The session kept must be one of the caller's open ones: any other id would close them all,
     // the caller's own included.
     if (!(await sessions.isOpenSessionOf(body.sessionid, auth.userId))) {
-      throw badRequest('The session to keep (sessionid) is not one of your open sessions, so nothing was closed. Send the id of your current session.', {
-        field: 'sessionid',
-      });
+      throw badRequest(
+        'The session to keep (sessionid) is not one of your open sessions, so nothing was closed. Send the id of your current session.',
+        {
+          field: 'sessionid',
+        },
+      );
     }
     return { closed: await sessions.closeOthers(auth.userId, body.sessionid, 'closed_by_user') };
   });
 
   registerEndpoint(app, dashboardEndpoints.dropUnloggedTables, async ({ body, auth: caller }) => {
     const auth = requireAuth(caller);
-    const search = await db.selectFrom('search_sessions').select(['user_id', 'set_id', 'status']).where('id', '=', body.sessionid).executeTakeFirst();
+    const search = await db
+      .selectFrom('search_sessions')
+      .select(['user_id', 'set_id', 'status'])
+      .where('id', '=', body.sessionid)
+      .executeTakeFirst();
     if (!search) return { dropped: 0 };
     assertSelf(auth, search.user_id);
     if (search.status === 'dropped' || search.status === 'expired') return { dropped: 0 };

@@ -21,7 +21,17 @@ type Db = Kysely<Database>;
 
 const name = (first: string, last: string) => `${first} ${last}`.trim();
 
-function holder(row: { id: number; user_id: number; email: string; first_name: string; last_name: string; role_name: string; start_date: Date; end_date: Date; mfa_enrolled: boolean }): AdminRoleHolder {
+function holder(row: {
+  id: number;
+  user_id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  role_name: string;
+  start_date: Date;
+  end_date: Date;
+  mfa_enrolled: boolean;
+}): AdminRoleHolder {
   return {
     subscriptionId: row.id,
     userId: row.user_id,
@@ -46,7 +56,12 @@ function holdersQuery(db: Db) {
 
 /** Holders whose period has not ended, by role then address. */
 export async function listAdminRoles(db: Db): Promise<AdminRoleHolders> {
-  const rows = await holdersQuery(db).where('s.end_date', '>', sql<Date>`now()`).orderBy('s.role_name').orderBy('u.email').orderBy('s.start_date').execute();
+  const rows = await holdersQuery(db)
+    .where('s.end_date', '>', sql<Date>`now()`)
+    .orderBy('s.role_name')
+    .orderBy('u.email')
+    .orderBy('s.start_date')
+    .execute();
   return { rows: rows.map(holder) };
 }
 
@@ -68,13 +83,19 @@ export async function grantAdminRole(db: Db, actor: AuditActor, grant: AdminRole
   const start = grant.startDate ? startInstant(grant.startDate) : new Date(now);
   const end = endInstant(grant.endDate);
   if (end.getTime() <= now) throw badRequest('The end date must be in the future.', { field: 'endDate' });
-  if (end.getTime() <= start.getTime()) throw badRequest('The end date (the last day, inclusive) must not be before the start date.', { field: 'endDate' });
+  if (end.getTime() <= start.getTime())
+    throw badRequest('The end date (the last day, inclusive) must not be before the start date.', { field: 'endDate' });
   if (end.getTime() - Math.max(start.getTime(), now) > ADMIN_ROLE_MAX_DAYS * DAY_MS) {
     throw badRequest(`An admin role may be granted for at most ${ADMIN_ROLE_MAX_DAYS} days at once.`, { field: 'endDate' });
   }
   return db.transaction().execute(async (trx) => {
     // Locked so that two grants to one user cannot both pass the overlap check.
-    const user = await trx.selectFrom('users').select(['id', 'email', 'active']).where('id', '=', grant.userId).forUpdate().executeTakeFirst();
+    const user = await trx
+      .selectFrom('users')
+      .select(['id', 'email', 'active'])
+      .where('id', '=', grant.userId)
+      .forUpdate()
+      .executeTakeFirst();
     if (!user) throw notFound(`There is no user ${grant.userId}.`);
     if (!user.active) throw badRequest(`${user.email} is deactivated: reactivate the account first.`, { field: 'userId' });
     const overlapping = await trx
@@ -91,10 +112,21 @@ export async function grantAdminRole(db: Db, actor: AuditActor, grant: AdminRole
         code: ERROR_CODES.conflict,
       });
     }
-    const position = await trx.selectFrom('subscriptions').select(sql<number>`coalesce(max(position), 0) + 1`.as('next')).where('user_id', '=', user.id).executeTakeFirstOrThrow();
+    const position = await trx
+      .selectFrom('subscriptions')
+      .select(sql<number>`coalesce(max(position), 0) + 1`.as('next'))
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
     const row = await trx
       .insertInto('subscriptions')
-      .values({ user_id: user.id, role_name: grant.role, contract_id: 'ADMIN-ROLE', start_date: start, end_date: end, position: position.next })
+      .values({
+        user_id: user.id,
+        role_name: grant.role,
+        contract_id: 'ADMIN-ROLE',
+        start_date: start,
+        end_date: end,
+        position: position.next,
+      })
       .returning(['id'])
       .executeTakeFirstOrThrow();
     const created = await holdersQuery(trx).where('s.id', '=', row.id).executeTakeFirstOrThrow();
@@ -131,7 +163,9 @@ export async function revokeAdminRole(db: Db, actor: AuditActor, subscriptionId:
         .execute();
       if (!others.some((o) => o.id !== row.id)) {
         const who = row.user_id === actor.userId ? 'You are' : `${row.email} is`;
-        throw badRequest(`${who} the last super admin with an active account: grant SUPER_ADMIN to someone else (or reactivate their account) before revoking this one.`);
+        throw badRequest(
+          `${who} the last super admin with an active account: grant SUPER_ADMIN to someone else (or reactivate their account) before revoking this one.`,
+        );
       }
     }
     await trx

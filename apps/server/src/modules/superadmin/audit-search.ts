@@ -33,7 +33,8 @@ function filters(query: AuditQuery) {
     }
     if (query.from) all.push(eb('created_at', '>=', startInstant(query.from)));
     // A plain date includes that whole day (up to its 24:00, excluded); a date-time is the last instant included.
-    if (query.to) all.push(PLAIN_DATE.test(query.to) ? eb('created_at', '<', endInstant(query.to)) : eb('created_at', '<=', new Date(query.to)));
+    if (query.to)
+      all.push(PLAIN_DATE.test(query.to) ? eb('created_at', '<', endInstant(query.to)) : eb('created_at', '<=', new Date(query.to)));
     return eb.and(all);
   };
 }

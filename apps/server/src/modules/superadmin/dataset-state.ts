@@ -13,7 +13,16 @@ import { refreshTreeCounts } from '../trees/tree-refresh.ts';
 type Db = Kysely<Database>;
 
 /** The main tables of the knowledge base, as the data-set tab counts them. */
-const COUNTED = ['structures', 'compounds', 'activities', 'assays', 'documents', 'targets', 'clinical_compounds', 'lookup_entries'] as const;
+const COUNTED = [
+  'structures',
+  'compounds',
+  'activities',
+  'assays',
+  'documents',
+  'targets',
+  'clinical_compounds',
+  'lookup_entries',
+] as const;
 /** Above this many rows (planner's estimate) a server's table is not counted exactly: count(*) reads it all. */
 const EXACT_COUNT_UP_TO = 1_000_000;
 
@@ -39,7 +48,16 @@ async function tableCounts(db: Db, kind: DatabaseKind): Promise<DatasetState['co
 
 /** Rebuilds the data derived from the knowledge base, in the background, one at a time per server. */
 export class DerivedDataRebuild {
-  private job: RebuildJob = { state: 'idle', step: null, percent: 0, startedAt: null, finishedAt: null, startedBy: null, log: [], error: null };
+  private job: RebuildJob = {
+    state: 'idle',
+    step: null,
+    percent: 0,
+    startedAt: null,
+    finishedAt: null,
+    startedBy: null,
+    log: [],
+    error: null,
+  };
   private running: Promise<void> | null = null;
   /** Who is starting a rebuild (its audit row is being written), else null. */
   private starting: string | null = null;
@@ -64,7 +82,10 @@ export class DerivedDataRebuild {
     if (this.running || this.starting) {
       const by = this.running ? this.job.startedBy : this.starting;
       const step = this.running ? (this.job.step ?? 'starting') : 'starting';
-      throw new HttpError(409, { message: `A rebuild started by ${by ?? 'someone'} is still running (${step}). Wait for it to finish.`, code: ERROR_CODES.conflict });
+      throw new HttpError(409, {
+        message: `A rebuild started by ${by ?? 'someone'} is still running (${step}). Wait for it to finish.`,
+        code: ERROR_CODES.conflict,
+      });
     }
     // Claimed before the first await: a second request meanwhile gets the 409 above.
     this.starting = startedBy;
@@ -128,7 +149,11 @@ export class DerivedDataRebuild {
     const fingerprints = this.stage('Structure fingerprints', 80, 95);
     if (this.fillFingerprints) {
       const filled = await this.fillFingerprints((done, total) => fingerprints(total ? done / total : 1));
-      this.done(filled === 0 ? 'Every readable structure has its fingerprints.' : `Fingerprints computed for ${filled.toLocaleString('en-GB')} structures in ${seconds(started)} s.`);
+      this.done(
+        filled === 0
+          ? 'Every readable structure has its fingerprints.'
+          : `Fingerprints computed for ${filled.toLocaleString('en-GB')} structures in ${seconds(started)} s.`,
+      );
     }
 
     this.stage('Structure index', 95, 100);
@@ -148,10 +173,17 @@ export async function datasetState(db: Db, kind: DatabaseKind, engine: ChemEngin
     db.selectFrom('app_settings').select('value').where('key', '=', 'dataset_label').executeTakeFirst(),
     db.selectFrom('data_sources').select(['name', 'is_demo']).orderBy('name').limit(50).execute(),
     tableCounts(db, kind),
-    db.selectFrom('kb_load_checkpoints').select((eb) => eb.fn.max('updated_at').as('at')).executeTakeFirst(),
+    db
+      .selectFrom('kb_load_checkpoints')
+      .select((eb) => eb.fn.max('updated_at').as('at'))
+      .executeTakeFirst(),
     db
       .selectFrom('structures')
-      .select([sql<number>`count(*)::int`.as('n'), sql<number>`count(morgan_fp)::int`.as('morgan'), sql<number>`count(pattern_fp)::int`.as('pattern')])
+      .select([
+        sql<number>`count(*)::int`.as('n'),
+        sql<number>`count(morgan_fp)::int`.as('morgan'),
+        sql<number>`count(pattern_fp)::int`.as('pattern'),
+      ])
       .executeTakeFirstOrThrow(),
     db.selectFrom('structure_scaffolds').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
     db.selectFrom('tree_refresh_state').select('refreshed_at').executeTakeFirst(),

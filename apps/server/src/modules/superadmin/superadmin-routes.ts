@@ -80,5 +80,7 @@ export function registerSuperAdminRoutes(app: FastifyInstance, m: SuperAdminModu
     await updateSettings(db, m.settings, auditActor(request), body);
     return settingsState(db, m.settings, m.mail);
   });
-  registerEndpoint(app, superAdminEndpoints.testMail, async ({ auth }) => ({ message: await sendTestMail(m.mailer, requireAuth(auth), m.serverName, m.mail) }));
+  registerEndpoint(app, superAdminEndpoints.testMail, async ({ auth }) => ({
+    message: await sendTestMail(m.mailer, requireAuth(auth), m.serverName, m.mail),
+  }));
 }

@@ -22,7 +22,11 @@ export interface MailSetup {
 }
 
 /** Open sessions of every user, most recently active first. */
-export async function openSessions(db: Db, caller: AuthContext, query: { q?: string | undefined; page: number; pageSize: number }): Promise<OpenSessions> {
+export async function openSessions(
+  db: Db,
+  caller: AuthContext,
+  query: { q?: string | undefined; page: number; pageSize: number },
+): Promise<OpenSessions> {
   const base = db
     .selectFrom('user_sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
@@ -55,7 +59,13 @@ export async function openSessions(db: Db, caller: AuthContext, query: { q?: str
 }
 
 /** Closes another user's (or the caller's other) session; its next request answers 401. */
-export async function closeSession(db: Db, sessions: SessionRepository, caller: AuthContext, actor: AuditActor, sessionId: string): Promise<string> {
+export async function closeSession(
+  db: Db,
+  sessions: SessionRepository,
+  caller: AuthContext,
+  actor: AuditActor,
+  sessionId: string,
+): Promise<string> {
   if (sessionId === caller.sessionId) throw badRequest('This is your own session: log out instead.');
   const row = await db
     .selectFrom('user_sessions as s')

@@ -4,7 +4,16 @@ import { sql } from 'kysely';
 import { PRODUCT_SLUG } from '@kb/contracts/auth';
 import type { Role } from '@kb/contracts/roles';
 import { ROLES, demoEmailForRole } from '@kb/contracts/roles';
-import type { AdminRoleHolder, AdminRoleHolders, AuditPage, DatasetState, OpenSessions, RebuildJob, SettingsState, UserSearchResult } from '@kb/contracts/superadmin';
+import type {
+  AdminRoleHolder,
+  AdminRoleHolders,
+  AuditPage,
+  DatasetState,
+  OpenSessions,
+  RebuildJob,
+  SettingsState,
+  UserSearchResult,
+} from '@kb/contracts/superadmin';
 import { superAdminEndpoints } from '@kb/contracts/superadmin';
 import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
@@ -19,8 +28,10 @@ describe.each(DATABASES)('super admin on %s', (kind) => {
   let superAdmin: Record<string, string>;
   const call = (options: InjectOptions) => t.call(options);
   const get = (url: string, headers = superAdmin) => call({ method: 'GET', url, headers });
-  const post = (url: string, payload: unknown = {}, headers = superAdmin) => call({ method: 'POST', url, headers, payload: payload as Record<string, unknown> });
-  const put = (url: string, payload: unknown, headers = superAdmin) => call({ method: 'PUT', url, headers, payload: payload as Record<string, unknown> });
+  const post = (url: string, payload: unknown = {}, headers = superAdmin) =>
+    call({ method: 'POST', url, headers, payload: payload as Record<string, unknown> });
+  const put = (url: string, payload: unknown, headers = superAdmin) =>
+    call({ method: 'PUT', url, headers, payload: payload as Record<string, unknown> });
   const auditRows = async (query: string) => (await get(`/api/superadmin/audit?${query}`)).data as unknown as AuditPage;
   const userId = async (email: string) => {
     const found = (await get(`/api/superadmin/users?q=${encodeURIComponent(email)}`)).data as unknown as UserSearchResult;
@@ -50,11 +61,23 @@ describe.each(DATABASES)('super admin on %s', (kind) => {
       }
     }
     for (const c of calls) expect((await call(c)).statusCode, `${c.method} ${c.url}`).toBe(401);
-    const before = await t.database.db.selectFrom('subscriptions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await t.database.db
+      .selectFrom('subscriptions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const gostar = authHeaders(await t.login(demoEmailForRole('GOSTAR_ADMIN')));
-    const target = await t.database.db.selectFrom('users').select('id').where('email', '=', demoEmailForRole('FULL_USER')).executeTakeFirstOrThrow();
-    expect((await post('/api/superadmin/admin-roles', { userId: target.id, role: 'GOSTAR_ADMIN', endDate: inOneYear() }, gostar)).statusCode).toBe(403);
-    const after = await t.database.db.selectFrom('subscriptions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const target = await t.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', demoEmailForRole('FULL_USER'))
+      .executeTakeFirstOrThrow();
+    expect(
+      (await post('/api/superadmin/admin-roles', { userId: target.id, role: 'GOSTAR_ADMIN', endDate: inOneYear() }, gostar)).statusCode,
+    ).toBe(403);
+    const after = await t.database.db
+      .selectFrom('subscriptions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });
 
@@ -103,7 +126,9 @@ describe.each(DATABASES)('super admin on %s', (kind) => {
     expect((await post('/api/superadmin/admin-roles', { userId: id, role: 'FULL_USER', endDate: inOneYear() })).statusCode).toBe(400);
     expect((await post('/api/superadmin/admin-roles', { userId: id, role: 'GOSTAR_ADMIN', endDate: '2001-01-01' })).statusCode).toBe(400);
     expect((await post('/api/superadmin/admin-roles', { userId: id, role: 'GOSTAR_ADMIN', endDate: 'soon' })).statusCode).toBe(400);
-    expect((await post('/api/superadmin/admin-roles', { userId: 999_999, role: 'GOSTAR_ADMIN', endDate: inOneYear() })).statusCode).toBe(404);
+    expect((await post('/api/superadmin/admin-roles', { userId: 999_999, role: 'GOSTAR_ADMIN', endDate: inOneYear() })).statusCode).toBe(
+      404,
+    );
     expect((await auditRows('')).total).toBe(before);
   });
 
@@ -121,12 +146,17 @@ describe.each(DATABASES)('super admin on %s', (kind) => {
     expect(closed.statusCode).toBe(200);
     expect((await get('/api/profile', victim)).statusCode).toBe(401);
     expect((await post(`/api/superadmin/sessions/${login.sessionId}/close`)).statusCode).toBe(404);
-    const row = await t.database.db.selectFrom('user_sessions').select('close_reason').where('id', '=', login.sessionId).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('user_sessions')
+      .select('close_reason')
+      .where('id', '=', login.sessionId)
+      .executeTakeFirstOrThrow();
     expect(row.close_reason).toBe('closed_by_admin');
     const audit = await auditRows(`action=session.close&target=${login.sessionId}`);
     expect(audit.total).toBe(1);
 
-    const mine = (await get(`/api/superadmin/sessions?q=${encodeURIComponent(demoEmailForRole('SUPER_ADMIN'))}`)).data as unknown as OpenSessions;
+    const mine = (await get(`/api/superadmin/sessions?q=${encodeURIComponent(demoEmailForRole('SUPER_ADMIN'))}`))
+      .data as unknown as OpenSessions;
     const own = mine.rows.find((r) => r.current);
     expect(own).toBeDefined();
     expect((await post(`/api/superadmin/sessions/${own!.sessionId}/close`)).statusCode).toBe(400);
@@ -155,7 +185,13 @@ describe.each(DATABASES)('super admin on %s', (kind) => {
 
   it('applies a lower login limit at the next login, without a restart, with one audit row', async () => {
     const email = 'lowcredit@demo.test';
-    const wrong = (ip: string) => call({ method: 'POST', url: `/api/pub/${PRODUCT_SLUG}/generate-token`, payload: { username: email, password: 'not the password' }, remoteAddress: ip });
+    const wrong = (ip: string) =>
+      call({
+        method: 'POST',
+        url: `/api/pub/${PRODUCT_SLUG}/generate-token`,
+        payload: { username: email, password: 'not the password' },
+        remoteAddress: ip,
+      });
     // Default (5 per account and address): two wrong passwords do not lock the account.
     const first = freshAddress();
     for (let i = 0; i < 2; i++) expect((await wrong(first)).data.code).toBe('BAD_CREDENTIALS');
@@ -171,7 +207,11 @@ describe.each(DATABASES)('super admin on %s', (kind) => {
 
     const audit = await auditRows('targetType=setting');
     expect(audit.total).toBe(1);
-    expect(audit.rows[0]).toMatchObject({ action: 'setting.update', before: { loginPerAccountAddress: 5 }, after: { loginPerAccountAddress: 2, exportBackgroundFromRows: 5_000 } });
+    expect(audit.rows[0]).toMatchObject({
+      action: 'setting.update',
+      before: { loginPerAccountAddress: 5 },
+      after: { loginPerAccountAddress: 2, exportBackgroundFromRows: 5_000 },
+    });
     // Writing the same values again is no change: no audit row.
     expect((await put('/api/superadmin/settings', { loginPerAccountAddress: 2 })).statusCode).toBe(200);
     expect((await auditRows('targetType=setting')).total).toBe(1);
@@ -207,8 +247,12 @@ describe.each(DATABASES)('super admin on %s', (kind) => {
     const db = t.database.db;
     // A real failure of the audit write: the database refuses the row (a trigger of this test).
     await sql`CREATE FUNCTION refuse_rebuild_audit() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN IF NEW.action = 'dataset.rebuild' THEN RAISE EXCEPTION 'audit refused by the test'; END IF; RETURN NEW; END $$`.execute(db);
-    await sql`CREATE TRIGGER refuse_rebuild_audit BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION refuse_rebuild_audit()`.execute(db);
+                BEGIN IF NEW.action = 'dataset.rebuild' THEN RAISE EXCEPTION 'audit refused by the test'; END IF; RETURN NEW; END $$`.execute(
+      db,
+    );
+    await sql`CREATE TRIGGER refuse_rebuild_audit BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION refuse_rebuild_audit()`.execute(
+      db,
+    );
     try {
       const res = await post('/api/superadmin/dataset/rebuild');
       expect(res.statusCode).toBe(500);
@@ -256,7 +300,12 @@ describe.each(DATABASES)('super admin on %s', (kind) => {
     const res = await post('/api/superadmin/mail/test');
     expect(res.statusCode).toBe(200);
     // The newest mail to the super admin (their two-step set-up was mailed to them before).
-    const mail = await t.database.db.selectFrom('outbox').select(['subject']).where('recipient', '=', demoEmailForRole('SUPER_ADMIN')).orderBy('id', 'desc').executeTakeFirst();
+    const mail = await t.database.db
+      .selectFrom('outbox')
+      .select(['subject'])
+      .where('recipient', '=', demoEmailForRole('SUPER_ADMIN'))
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
     expect(mail?.subject).toBe('Test mail from the knowledge base');
     const state = (await get('/api/superadmin/settings')).data as unknown as SettingsState;
     expect(state.mail).toMatchObject({ smtpConfigured: false });
@@ -264,7 +313,9 @@ describe.each(DATABASES)('super admin on %s', (kind) => {
   });
 
   it('refuses to revoke the last super admin, and lets another super admin do it once there are two', async () => {
-    const own = ((await get('/api/superadmin/admin-roles')).data as unknown as AdminRoleHolders).rows.find((r) => r.email === demoEmailForRole('SUPER_ADMIN') && r.role === 'SUPER_ADMIN');
+    const own = ((await get('/api/superadmin/admin-roles')).data as unknown as AdminRoleHolders).rows.find(
+      (r) => r.email === demoEmailForRole('SUPER_ADMIN') && r.role === 'SUPER_ADMIN',
+    );
     expect(own).toBeDefined();
     expect(own!.mfaEnrolled).toBe(true);
     const refused = await post(`/api/superadmin/admin-roles/${own!.subscriptionId}/revoke`);
@@ -280,7 +331,9 @@ describe.each(DATABASES)('super admin on %s', (kind) => {
     // The second revokes the first; the first held no other role, so their session ends.
     expect((await post(`/api/superadmin/admin-roles/${own!.subscriptionId}/revoke`, {}, secondHeaders)).statusCode).toBe(200);
     expect((await get('/api/superadmin/overview')).statusCode).toBe(401);
-    const mine = ((await get('/api/superadmin/admin-roles', secondHeaders)).data as unknown as AdminRoleHolders).rows.find((r) => r.email === second && r.role === 'SUPER_ADMIN');
+    const mine = ((await get('/api/superadmin/admin-roles', secondHeaders)).data as unknown as AdminRoleHolders).rows.find(
+      (r) => r.email === second && r.role === 'SUPER_ADMIN',
+    );
     const last = await post(`/api/superadmin/admin-roles/${mine!.subscriptionId}/revoke`, {}, secondHeaders);
     expect(last.statusCode).toBe(400);
     expect(String(last.data.message)).toMatch(/You are the last super admin/);

@@ -50,10 +50,14 @@ export async function resolveTargetTerms(
   options: { wordJoinThreshold?: number } = {},
 ): Promise<ResolvedTerm[]> {
   // Read every text first: a refused term fails the call before any query.
-  const texts = terms.map((term, n) => (isTextTerm(term) ? { n, text: readTargetText(term) } : null)).filter((t): t is { n: number; text: TargetText } => t !== null);
+  const texts = terms
+    .map((term, n) => (isTextTerm(term) ? { n, text: readTargetText(term) } : null))
+    .filter((t): t is { n: number; text: TargetText } => t !== null);
   const patterns = texts.filter((t) => t.text.pattern).length;
   if (patterns > MAX_PATTERN_TERMS) {
-    throw new TargetTextError(`${patterns.toLocaleString('en-US')} target terms with wildcards: at most ${MAX_PATTERN_TERMS} at a time. Pick targets or families from the suggestions, or split the list.`);
+    throw new TargetTextError(
+      `${patterns.toLocaleString('en-US')} target terms with wildcards: at most ${MAX_PATTERN_TERMS} at a time. Pick targets or families from the suggestions, or split the list.`,
+    );
   }
   const found = terms.map(() => new Set<number>());
   const add = (rows: readonly Pair[]) => {
@@ -66,10 +70,24 @@ export async function resolveTargetTerms(
     const identified = await identifierMatches(trx, texts);
     add(identified);
     for (const row of identified) hit.add(row.n);
-    add(await textMatches(trx, texts.filter((t) => !hit.has(t.n)), options));
+    add(
+      await textMatches(
+        trx,
+        texts.filter((t) => !hit.has(t.n)),
+        options,
+      ),
+    );
   });
   return terms.map((term, n) => ({
-    match: term.ids?.length ? 'picked' : term.classIds?.length ? 'family' : hit.has(n) ? 'identifier' : /[*?]/.test(term.label) ? 'pattern' : 'text',
+    match: term.ids?.length
+      ? 'picked'
+      : term.classIds?.length
+        ? 'family'
+        : hit.has(n)
+          ? 'identifier'
+          : /[*?]/.test(term.label)
+            ? 'pattern'
+            : 'text',
     ids: [...found[n]!].sort((a, b) => a - b),
   }));
 }
@@ -117,7 +135,7 @@ async function familyTargets(db: Db, terms: readonly Pick<TargetTerm, 'classIds'
 
 /** The text terms as one table `k`, one array per column. */
 function termTable(texts: readonly { n: number; text: TargetText }[]) {
-  const column = <T,>(get: (t: TargetText) => T) => texts.map((t) => get(t.text));
+  const column = <T>(get: (t: TargetText) => T) => texts.map((t) => get(t.text));
   const has = (category: string) => column((t) => t.categories.has(category as never));
   return sql`SELECT * FROM unnest(${texts.map((t) => t.n)}::int[], ${column((t) => t.text)}::text[], ${column((t) => t.upper)}::text[],
       ${column((t) => t.like)}::text[], ${column((t) => t.likeUpper)}::text[], ${column((t) => t.words)}::text[],
@@ -143,7 +161,9 @@ async function identifierMatches(db: Db, texts: readonly { n: number; text: Targ
     UNION SELECT k.n, t.target_id FROM k JOIN targets t ON t.chembl_id = k.upper WHERE k.c_name
     UNION SELECT k.n, t.target_id FROM k JOIN targets t
       ON t.entrez_gene_id = (CASE WHEN k.text ~ '^[0-9]{1,15}$' THEN k.text::bigint END) WHERE k.c_entrez
-    UNION SELECT k.n, p.target_id FROM k JOIN (SELECT target_id, upper(unnest(pdb_ids)) AS pdb FROM targets) p ON p.pdb = k.upper WHERE k.c_pdb`.execute(db);
+    UNION SELECT k.n, p.target_id FROM k JOIN (SELECT target_id, upper(unnest(pdb_ids)) AS pdb FROM targets) p ON p.pdb = k.upper WHERE k.c_pdb`.execute(
+    db,
+  );
   return rows;
 }
 
@@ -164,7 +184,11 @@ const startsWith = (column: ReturnType<typeof sql.raw>) => sql`(${column} ~>=~ k
  * families whose name does, with everything under them. A shorter text: names, synonyms and family
  * names equal to it. A pattern's `*` and `?` are wildcards; it matches a whole value or whole words.
  */
-async function textMatches(db: Db, texts: readonly { n: number; text: TargetText }[], options: { wordJoinThreshold?: number } = {}): Promise<Pair[]> {
+async function textMatches(
+  db: Db,
+  texts: readonly { n: number; text: TargetText }[],
+  options: { wordJoinThreshold?: number } = {},
+): Promise<Pair[]> {
   if (texts.length === 0) return [];
   const has = (test: (t: TargetText) => boolean) => texts.some((t) => test(t.text));
   const named = (t: TargetText) => t.categories.has('name');
@@ -183,27 +207,37 @@ async function textMatches(db: Db, texts: readonly { n: number; text: TargetText
   // Prefixes (texts without wildcards): gene symbols, names, synonyms that start with the text.
   if (has((t) => t.fuzzy && !t.pattern)) {
     const plain = sql`k.fuzzy AND NOT k.pattern`;
-    parts.push(sql`SELECT k.n, t.target_id FROM k JOIN targets t ON ${startsWith(sql.raw('lower(t.gene_symbol)'))} WHERE ${plain} AND (k.c_name OR k.c_gene)`);
+    parts.push(
+      sql`SELECT k.n, t.target_id FROM k JOIN targets t ON ${startsWith(sql.raw('lower(t.gene_symbol)'))} WHERE ${plain} AND (k.c_name OR k.c_gene)`,
+    );
     parts.push(sql`SELECT k.n, s.target_id FROM k JOIN target_synonyms s ON ${startsWith(sql.raw('lower(s.synonym)'))}
       WHERE ${plain} AND ((k.c_name AND s.syn_type <> ${ACCESSION}) OR (k.c_gene AND ${geneSynonyms}))`);
     parts.push(sql`SELECT k.n, t.target_id FROM k JOIN targets t ON ${startsWith(sql.raw('lower(t.name)'))} WHERE ${plain} AND k.c_name`);
   }
   // Patterns: the whole lower-cased value (gene symbols, gene-symbol synonyms, accessions), or whole words (names, synonyms).
   if (has((t) => t.pattern)) {
-    parts.push(sql`SELECT k.n, t.target_id FROM k JOIN targets t ON lower(t.gene_symbol) LIKE k.lk WHERE k.pattern AND (k.c_name OR k.c_gene)`);
+    parts.push(
+      sql`SELECT k.n, t.target_id FROM k JOIN targets t ON lower(t.gene_symbol) LIKE k.lk WHERE k.pattern AND (k.c_name OR k.c_gene)`,
+    );
     parts.push(sql`SELECT k.n, s.target_id FROM k JOIN target_synonyms s ON lower(s.synonym) LIKE k.lk
       WHERE k.pattern AND ((k.c_gene AND ${geneSynonyms}) OR ((k.c_name OR k.c_uniprot) AND s.syn_type = ${ACCESSION}))`);
-    parts.push(sql`SELECT k.n, t.target_id FROM k JOIN targets t ON t.uniprot_id LIKE k.lk_upper WHERE k.pattern AND (k.c_name OR k.c_uniprot)`);
+    parts.push(
+      sql`SELECT k.n, t.target_id FROM k JOIN targets t ON t.uniprot_id LIKE k.lk_upper WHERE k.pattern AND (k.c_name OR k.c_uniprot)`,
+    );
   }
   // Whole words of names and synonyms (and patterns over them), on the values lower-cased once.
   if (has((t) => t.fuzzy && named(t))) {
     ctes.push(sql`wv AS MATERIALIZED (SELECT target_id, lower(name) AS v FROM targets
       UNION ALL SELECT target_id, lower(synonym) FROM target_synonyms WHERE syn_type <> ${ACCESSION})`);
     const scanned = joinWords ? sql`k.pattern` : sql`TRUE`;
-    parts.push(sql`SELECT k.n, wv.target_id FROM k JOIN wv ON (k.pattern OR strpos(wv.v, k.text) > 0) AND wv.v ~ k.words WHERE k.fuzzy AND k.c_name AND ${scanned}`);
+    parts.push(
+      sql`SELECT k.n, wv.target_id FROM k JOIN wv ON (k.pattern OR strpos(wv.v, k.text) > 0) AND wv.v ~ k.words WHERE k.fuzzy AND k.c_name AND ${scanned}`,
+    );
     if (joinWords) {
       // Every match of a text as whole words holds the text's first word as a whole word of the value.
-      ctes.push(sql`ww AS MATERIALIZED (SELECT DISTINCT target_id, v, w FROM wv CROSS JOIN LATERAL regexp_split_to_table(wv.v, '[^[:alnum:]]+') AS w WHERE w <> '')`);
+      ctes.push(
+        sql`ww AS MATERIALIZED (SELECT DISTINCT target_id, v, w FROM wv CROSS JOIN LATERAL regexp_split_to_table(wv.v, '[^[:alnum:]]+') AS w WHERE w <> '')`,
+      );
       parts.push(sql`SELECT k.n, ww.target_id FROM k JOIN ww ON ww.w = substring(k.text FROM '[[:alnum:]]+')
         WHERE k.fuzzy AND NOT k.pattern AND k.c_name AND ww.v ~ k.words`);
     }
@@ -236,7 +270,9 @@ async function withoutJit<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> 
     });
   } catch (error) {
     if ((error as { code?: unknown }).code === '57014') {
-      throw new TargetTextError(`Matching these target texts took longer than ${RESOLVE_TIME_LIMIT_MS / 1000} s: use fewer wildcards or longer texts, or pick targets from the suggestions.`);
+      throw new TargetTextError(
+        `Matching these target texts took longer than ${RESOLVE_TIME_LIMIT_MS / 1000} s: use fewer wildcards or longer texts, or pick targets from the suggestions.`,
+      );
     }
     throw error;
   }

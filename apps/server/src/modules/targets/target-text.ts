@@ -40,7 +40,10 @@ export interface TargetText {
 /** A term the rules refuse (a wildcard with too little text around it); the message says why. */
 export class TargetTextError extends Error {
   /** `message` names the term; `reason` does not (an upload report shows it beside the term). */
-  constructor(message: string, readonly reason: string = message) {
+  constructor(
+    message: string,
+    readonly reason: string = message,
+  ) {
     super(message);
   }
 }
@@ -69,7 +72,10 @@ export function readTargetText(term: Pick<TargetTerm, 'label' | 'targetCategorie
   }
   const wildcards = [...text.replace(/\*+/g, '*')].filter((c) => c === '*' || c === '?').length;
   if (wildcards > MAX_WILDCARDS_PER_TERM) {
-    throw new TargetTextError(`“${term.label.trim()}” has ${wildcards} wildcards: at most ${MAX_WILDCARDS_PER_TERM} in one term.`, `at most ${MAX_WILDCARDS_PER_TERM} wildcards in one term`);
+    throw new TargetTextError(
+      `“${term.label.trim()}” has ${wildcards} wildcards: at most ${MAX_WILDCARDS_PER_TERM} in one term.`,
+      `at most ${MAX_WILDCARDS_PER_TERM} wildcards in one term`,
+    );
   }
   const categories = new Set<TargetCategory>(term.targetCategories?.length ? term.targetCategories : ['name']);
   if (!pattern) {

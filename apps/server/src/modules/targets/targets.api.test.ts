@@ -30,18 +30,63 @@ describe.each(DATABASES)('target text and families on %s', (kind) => {
     const db = t.database.db;
     login = await t.login(demoEmailForRole('FULL_USER'));
     // Under the demo's Enzyme > Transferase (PARP1's family): a family of its own for PARP2.
-    const transferase = await db.selectFrom('target_classes').select(['class_id', 'level']).where('name', '=', 'Transferase').executeTakeFirstOrThrow();
-    const artd = await db.insertInto('target_classes').values({ parent_id: transferase.class_id, name: 'ADP-ribosyltransferase', level: transferase.level + 1 }).returning('class_id').executeTakeFirstOrThrow();
+    const transferase = await db
+      .selectFrom('target_classes')
+      .select(['class_id', 'level'])
+      .where('name', '=', 'Transferase')
+      .executeTakeFirstOrThrow();
+    const artd = await db
+      .insertInto('target_classes')
+      .values({ parent_id: transferase.class_id, name: 'ADP-ribosyltransferase', level: transferase.level + 1 })
+      .returning('class_id')
+      .executeTakeFirstOrThrow();
     const structure = await db.selectFrom('structures').select('str_id').orderBy('str_id').executeTakeFirstOrThrow();
     const add = async (name: string, gene: string, classId: number | null, synonyms: [string, string][], activities: number) => {
-      const row = await db.insertInto('targets').values({ name, gene_symbol: gene, organism: 'Homo sapiens', class_id: classId }).returning('target_id').executeTakeFirstOrThrow();
-      if (synonyms.length) await db.insertInto('target_synonyms').values(synonyms.map(([synonym, syn_type]) => ({ target_id: row.target_id, synonym, syn_type }))).execute();
+      const row = await db
+        .insertInto('targets')
+        .values({ name, gene_symbol: gene, organism: 'Homo sapiens', class_id: classId })
+        .returning('target_id')
+        .executeTakeFirstOrThrow();
+      if (synonyms.length)
+        await db
+          .insertInto('target_synonyms')
+          .values(synonyms.map(([synonym, syn_type]) => ({ target_id: row.target_id, synonym, syn_type })))
+          .execute();
       if (activities) {
-        await db.insertInto('activities').values(Array.from({ length: activities }, () => ({ str_id: structure.str_id, target_id: row.target_id, std_activity_type: 'IC50', standard_uom: 'nM' }))).execute();
+        await db
+          .insertInto('activities')
+          .values(
+            Array.from({ length: activities }, () => ({
+              str_id: structure.str_id,
+              target_id: row.target_id,
+              std_activity_type: 'IC50',
+              standard_uom: 'nM',
+            })),
+          )
+          .execute();
       }
     };
-    await add('Poly [ADP-ribose] polymerase 2', 'PARP2', artd.class_id, [['PARP-2', 'synonym'], ['Q9UGN5', 'UniProt accession'], ['ADPRT2', 'gene symbol other']], 3);
-    await add('Tankyrase-1', 'TNKS', null, [['PARP5A', 'gene symbol other'], ['Tankyrase I', 'synonym']], 2);
+    await add(
+      'Poly [ADP-ribose] polymerase 2',
+      'PARP2',
+      artd.class_id,
+      [
+        ['PARP-2', 'synonym'],
+        ['Q9UGN5', 'UniProt accession'],
+        ['ADPRT2', 'gene symbol other'],
+      ],
+      3,
+    );
+    await add(
+      'Tankyrase-1',
+      'TNKS',
+      null,
+      [
+        ['PARP5A', 'gene symbol other'],
+        ['Tankyrase I', 'synonym'],
+      ],
+      2,
+    );
     await add('Tankyrase-2', 'TNKS2', null, [['PARP 5B', 'synonym']], 4);
     // Decoys: "parp" inside longer words only.
     await add('Sparpin kinase-like protein', 'SPRPN', null, [['XPARPX', 'synonym']], 1);
@@ -49,7 +94,12 @@ describe.each(DATABASES)('target text and families on %s', (kind) => {
   afterAll(() => t?.close());
 
   const headers = () => authHeaders(login);
-  const genesOf = async (symbols: string[]) => (await sql<{ target_id: number }>`SELECT target_id FROM targets WHERE gene_symbol = ANY(${symbols}::text[]) ORDER BY 1`.execute(t.database.db)).rows.map((r) => Number(r.target_id));
+  const genesOf = async (symbols: string[]) =>
+    (
+      await sql<{ target_id: number }>`SELECT target_id FROM targets WHERE gene_symbol = ANY(${symbols}::text[]) ORDER BY 1`.execute(
+        t.database.db,
+      )
+    ).rows.map((r) => Number(r.target_id));
 
   async function resolve(targets: Partial<TargetTerm>[], limit?: number) {
     return t.call({ method: 'POST', url: RESOLVE, headers: headers(), payload: { targets, ...(limit === undefined ? {} : { limit }) } });
@@ -77,15 +127,35 @@ describe.each(DATABASES)('target text and families on %s', (kind) => {
   }
 
   const CASES: { name: string; term: Partial<TargetTerm>; genes: string[]; match: string }[] = [
-    { name: 'prefix of gene symbols, synonyms and whole-word synonyms', term: { label: 'PARP' }, genes: ['PARP1', 'PARP2', 'TNKS', 'TNKS2'], match: 'text' },
-    { name: 'wildcard over gene symbols, synonyms and name words', term: { label: 'PARP*' }, genes: ['PARP1', 'PARP2', 'TNKS', 'TNKS2'], match: 'pattern' },
+    {
+      name: 'prefix of gene symbols, synonyms and whole-word synonyms',
+      term: { label: 'PARP' },
+      genes: ['PARP1', 'PARP2', 'TNKS', 'TNKS2'],
+      match: 'text',
+    },
+    {
+      name: 'wildcard over gene symbols, synonyms and name words',
+      term: { label: 'PARP*' },
+      genes: ['PARP1', 'PARP2', 'TNKS', 'TNKS2'],
+      match: 'pattern',
+    },
     { name: 'one-character wildcard', term: { label: 'TNKS?' }, genes: ['TNKS2'], match: 'pattern' },
     { name: 'family by name, with the families under it', term: { label: 'transferase' }, genes: ['PARP1', 'PARP2'], match: 'text' },
-    { name: 'whole word of a synonym ("Tankyrase I") and prefix of names', term: { label: 'tankyrase' }, genes: ['TNKS', 'TNKS2'], match: 'text' },
+    {
+      name: 'whole word of a synonym ("Tankyrase I") and prefix of names',
+      term: { label: 'tankyrase' },
+      genes: ['TNKS', 'TNKS2'],
+      match: 'text',
+    },
     { name: 'whole words inside names', term: { label: 'polymerase' }, genes: ['PARP1', 'PARP2'], match: 'text' },
     { name: 'an exact gene symbol is that target only', term: { label: 'PARP1' }, genes: ['PARP1'], match: 'identifier' },
     { name: 'an exact UniProt accession kept as a synonym', term: { label: 'q9ugn5' }, genes: ['PARP2'], match: 'identifier' },
-    { name: 'gene field: symbols and aliases starting with the text', term: { label: 'ADPRT', targetCategories: ['gene'] }, genes: ['PARP2'], match: 'text' },
+    {
+      name: 'gene field: symbols and aliases starting with the text',
+      term: { label: 'ADPRT', targetCategories: ['gene'] },
+      genes: ['PARP2'],
+      match: 'text',
+    },
     { name: 'a short text matches names and synonyms exactly only', term: { label: 'X1' }, genes: [], match: 'text' },
   ];
 
@@ -105,7 +175,17 @@ describe.each(DATABASES)('target text and families on %s', (kind) => {
   });
 
   it('gives the same answer scanning each text and joining the words of the values (many texts, uploads)', async () => {
-    const labels = [...CASES.map((c) => c.term.label!), 'receptor', 'protein kinase', 'kinase', 'tyrosine-protein kin', '[adp-ribose] polymerase', 'D2 receptor', 'x2 receptor', 'factor'];
+    const labels = [
+      ...CASES.map((c) => c.term.label!),
+      'receptor',
+      'protein kinase',
+      'kinase',
+      'tyrosine-protein kin',
+      '[adp-ribose] polymerase',
+      'D2 receptor',
+      'x2 receptor',
+      'factor',
+    ];
     const terms = labels.map((label) => ({ label, targetCategories: [...ANY_FIELD] }));
     const scanned = await resolveTargetTerms(t.database.db, terms, { wordJoinThreshold: 1_000 });
     const joined = await resolveTargetTerms(t.database.db, terms, { wordJoinThreshold: 0 });
@@ -119,7 +199,11 @@ describe.each(DATABASES)('target text and families on %s', (kind) => {
   });
 
   it('counts a picked family (class ids) as the targets of the family and everything under it', async () => {
-    const enzyme = await t.database.db.selectFrom('target_classes').select('class_id').where('name', '=', 'Transferase').executeTakeFirstOrThrow();
+    const enzyme = await t.database.db
+      .selectFrom('target_classes')
+      .select('class_id')
+      .where('name', '=', 'Transferase')
+      .executeTakeFirstOrThrow();
     const term = { label: 'Transferase', classIds: [enzyme.class_id] };
     const body = (await resolve([term])).data as unknown as TargetResolveResponse;
     const expectedIds = await genesOf(['PARP1', 'PARP2']);
@@ -128,14 +212,27 @@ describe.each(DATABASES)('target text and families on %s', (kind) => {
   });
 
   it('answers the count of several terms together (each target once) and what each term stands for, listing by name up to the limit', async () => {
-    const terms = [{ label: 'EGFR', targetCategories: [...ANY_FIELD] }, { label: 'P00533', targetCategories: [...ANY_FIELD] }, { label: 'JAK', targetCategories: [...ANY_FIELD] }];
+    const terms = [
+      { label: 'EGFR', targetCategories: [...ANY_FIELD] },
+      { label: 'P00533', targetCategories: [...ANY_FIELD] },
+      { label: 'JAK', targetCategories: [...ANY_FIELD] },
+    ];
     const res = await resolve(terms, 2);
     expect(res.statusCode, res.body).toBe(200);
     const body = res.data as unknown as TargetResolveResponse;
     expect(body.count).toBe(3);
-    expect(body.terms.map((x) => [x.match, x.count])).toEqual([['identifier', 1], ['identifier', 1], ['text', 2]]);
+    expect(body.terms.map((x) => [x.match, x.count])).toEqual([
+      ['identifier', 1],
+      ['identifier', 1],
+      ['text', 2],
+    ]);
     expect(body.targets).toHaveLength(2);
-    expect(body.targets[0]).toMatchObject({ name: 'Epidermal growth factor receptor', gene_symbol: 'EGFR', uniprot_id: 'P00533', organism: 'Homo sapiens' });
+    expect(body.targets[0]).toMatchObject({
+      name: 'Epidermal growth factor receptor',
+      gene_symbol: 'EGFR',
+      uniprot_id: 'P00533',
+      organism: 'Homo sapiens',
+    });
     // The search uses exactly these targets.
     expect((await counts(terms)).actidscount).toBe((await expectedFor(await genesOf(['EGFR', 'JAK2', 'JAK3']))).activities);
   });
@@ -152,7 +249,12 @@ describe.each(DATABASES)('target text and families on %s', (kind) => {
     expect(short.statusCode).toBe(400);
     expect(short.data.message).toMatch(/too short for a wildcard/);
     // The search refuses the same term, naming the row.
-    const search = await t.call({ method: 'POST', url: '/api/guidedsearch/count', headers: headers(), payload: { searchcriteria: { rows: [{ selectedOption: 'target', targets: [{ label: '*a*' }] }] } } });
+    const search = await t.call({
+      method: 'POST',
+      url: '/api/guidedsearch/count',
+      headers: headers(),
+      payload: { searchcriteria: { rows: [{ selectedOption: 'target', targets: [{ label: '*a*' }] }] } },
+    });
     expect(search.statusCode).toBe(400);
     expect(search.data.message).toMatch(/^Row 1 \(target\): .*too short for a wildcard/);
     // Wildcards are regular expressions over every name: bounded per term and per call.
@@ -184,7 +286,11 @@ describe.each(DATABASES)('target text and families on %s', (kind) => {
     expect(res.statusCode, res.body).toBe(200);
     const body = res.data as unknown as UploadValidateResponse;
     const egfr = await genesOf(['EGFR']);
-    expect(body.valid.map((v) => [v.term, v.ids])).toEqual([['EGFR', egfr], ['P00533', egfr], ['PARP', await genesOf(['PARP1', 'PARP2', 'TNKS', 'TNKS2'])]]);
+    expect(body.valid.map((v) => [v.term, v.ids])).toEqual([
+      ['EGFR', egfr],
+      ['P00533', egfr],
+      ['PARP', await genesOf(['PARP1', 'PARP2', 'TNKS', 'TNKS2'])],
+    ]);
     expect(body.invalid).toEqual([{ term: '*a', reason: 'a wildcard needs at least 3 letters or digits besides * and ?' }]);
     expect(body.unidentified).toEqual(['no such target zz']);
   });

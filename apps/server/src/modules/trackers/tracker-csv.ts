@@ -1,5 +1,12 @@
 import { TRACKER_CSV_MAX_ROWS } from '@kb/contracts/admin-trackers';
-import type { DatasetTrackerRow, ExportTrackerRow, LoginTrackerRow, SearchTrackerRow, TermTrackerRow, Tracker } from '@kb/contracts/admin-trackers';
+import type {
+  DatasetTrackerRow,
+  ExportTrackerRow,
+  LoginTrackerRow,
+  SearchTrackerRow,
+  TermTrackerRow,
+  Tracker,
+} from '@kb/contracts/admin-trackers';
 import { csvText } from '@kb/contracts/csv';
 import type { CsvValue } from '@kb/contracts/csv';
 
@@ -93,7 +100,9 @@ export function toCsv<T extends Tracker>(tracker: T, rows: readonly RowOf<T>[], 
   const lines: Cell[][] = [columns.map((c) => c.header)];
   for (const row of rows) lines.push(columns.map((c) => c.cell(row)));
   if (total > rows.length) {
-    lines.push([`Cut at ${TRACKER_CSV_MAX_ROWS.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows: narrow the filters (dates) to export the rest.`]);
+    lines.push([
+      `Cut at ${TRACKER_CSV_MAX_ROWS.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows: narrow the filters (dates) to export the rest.`,
+    ]);
   }
   return csvText(lines);
 }

@@ -126,7 +126,12 @@ export function isTrackerSort(tracker: Tracker, sort: string): boolean {
 }
 
 /** One page of a tracker's rows (raw, snake_case) with the total of the filter. */
-export async function trackerRows(db: Db, tracker: Tracker, filters: TrackerFilters, window: TrackerWindow): Promise<{ rows: Record<string, unknown>[]; total: number }> {
+export async function trackerRows(
+  db: Db,
+  tracker: Tracker,
+  filters: TrackerFilters,
+  window: TrackerWindow,
+): Promise<{ rows: Record<string, unknown>[]; total: number }> {
   const def = TRACKERS[tracker];
   const column = def.sorts[window.sort] ?? def.sorts.date ?? def.id;
   const dir = sql.raw(window.dir === 'asc' ? 'asc' : 'desc');

@@ -29,6 +29,10 @@ export function registerTrackerRoutes(app: FastifyInstance, db: Kysely<Database>
   });
 
   registerEndpoint(app, trackerEndpoints.termCandidates, ({ params, query }) => trackers.candidates(params.termId, query.q));
-  registerEndpoint(app, trackerEndpoints.resolveTerm, ({ params, body, request }) => trackers.resolve(auditActor(request), params.termId, body));
-  registerEndpoint(app, trackerEndpoints.rejectTerm, ({ params, body, request }) => trackers.reject(auditActor(request), params.termId, body.note));
+  registerEndpoint(app, trackerEndpoints.resolveTerm, ({ params, body, request }) =>
+    trackers.resolve(auditActor(request), params.termId, body),
+  );
+  registerEndpoint(app, trackerEndpoints.rejectTerm, ({ params, body, request }) =>
+    trackers.reject(auditActor(request), params.termId, body.note),
+  );
 }

@@ -18,7 +18,14 @@ import type { Database } from '../../db/schema.ts';
 import { HttpError, badRequest, notFound } from '../../http/errors.ts';
 import { recordAudit } from '../audit/audit-log.ts';
 import type { AuditActor } from '../audit/audit-log.ts';
-import { curationCandidates, curationEntity, curationKey, curationTarget, isUploadListType, saveCuratedSynonym } from '../uploads/term-curation.ts';
+import {
+  curationCandidates,
+  curationEntity,
+  curationKey,
+  curationTarget,
+  isUploadListType,
+  saveCuratedSynonym,
+} from '../uploads/term-curation.ts';
 import { isTrackerSort, openTwins, reportedTerm, organisations, trackerRows, writeCuration } from './tracker-queries.ts';
 import type { TrackerFilters } from './tracker-queries.ts';
 import { toCsv } from './tracker-csv.ts';
@@ -33,7 +40,10 @@ const num = (value: unknown): number => Number(value);
 function counts(value: unknown): Record<string, number> | null {
   const parsed = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
   if (!parsed || typeof parsed !== 'object') return null;
-  return Object.fromEntries(Object.entries(parsed as Record<string, unknown>).filter(([, v]) => typeof v === 'number')) as Record<string, number>;
+  return Object.fromEntries(Object.entries(parsed as Record<string, unknown>).filter(([, v]) => typeof v === 'number')) as Record<
+    string,
+    number
+  >;
 }
 
 const user = (r: Raw) => ({ userEmail: str(r.user_email), organisation: str(r.organisation) });
@@ -113,7 +123,10 @@ export interface TrackerListQuery extends TrackerFilters {
 export class TrackerService {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async list<T extends Tracker>(tracker: T, query: TrackerListQuery): Promise<{ rows: RowOf<T>[]; total: number; page: number; pageSize: number }> {
+  async list<T extends Tracker>(
+    tracker: T,
+    query: TrackerListQuery,
+  ): Promise<{ rows: RowOf<T>[]; total: number; page: number; pageSize: number }> {
     const { page, pageSize, sort, dir, ...filters } = query;
     const { rows, total } = await trackerRows(this.db, tracker, filters, { sort, dir, limit: pageSize, offset: (page - 1) * pageSize });
     const map = ROW_MAPPERS[tracker] as (r: Raw) => RowOf<T>;
@@ -123,9 +136,14 @@ export class TrackerService {
   /** The filtered rows of a tracker as CSV (at most TRACKER_CSV_MAX_ROWS; a last line says when cut). */
   async csv(tracker: Tracker, query: TrackerCsvQuery): Promise<string> {
     const { sort = TRACKER_SORTS[tracker][0], dir, ...filters } = query;
-    if (!isTrackerSort(tracker, sort)) throw badRequest(`The ${tracker} tracker sorts by ${TRACKER_SORTS[tracker].join(', ')}; not by "${sort}".`);
+    if (!isTrackerSort(tracker, sort))
+      throw badRequest(`The ${tracker} tracker sorts by ${TRACKER_SORTS[tracker].join(', ')}; not by "${sort}".`);
     const { rows, total } = await trackerRows(this.db, tracker, filters, { sort, dir, limit: TRACKER_CSV_MAX_ROWS, offset: 0 });
-    return toCsv(tracker, rows.map((r) => ROW_MAPPERS[tracker](r)), total);
+    return toCsv(
+      tracker,
+      rows.map((r) => ROW_MAPPERS[tracker](r)),
+      total,
+    );
   }
 
   async organisations(): Promise<{ rows: { id: number; name: string }[] }> {
@@ -147,19 +165,37 @@ export class TrackerService {
       const term = await termOrThrow(trx, termId, true);
       const key = curationKey(term.listType, term.term);
       if ('invalid' in key) {
-        throw badRequest(`"${term.term}" is ${key.invalid} for a ${term.listType} list, so no upload could identify it: reject it instead.`);
+        throw badRequest(
+          `"${term.term}" is ${key.invalid} for a ${term.listType} list, so no upload could identify it: reject it instead.`,
+        );
       }
       const entity = curationEntity(term.listType);
       const target = await curationTarget(trx, term.listType, request.targetId);
-      if (!target) throw badRequest(`There is no ${CURATION_ENTITY_LABELS[entity]} "${request.targetId}" for a ${term.listType} term. Pick one from the suggestions.`);
-      await saveCuratedSynonym(trx, { kind: key.kind, key: key.key, matchId: target.id, label: target.label, term: term.term, createdBy: actor.userId });
+      if (!target)
+        throw badRequest(
+          `There is no ${CURATION_ENTITY_LABELS[entity]} "${request.targetId}" for a ${term.listType} term. Pick one from the suggestions.`,
+        );
+      await saveCuratedSynonym(trx, {
+        kind: key.kind,
+        key: key.key,
+        matchId: target.id,
+        label: target.label,
+        term: term.term,
+        createdBy: actor.userId,
+      });
       const twins = (await openTwins(trx, termId, term.listType, term.term)).filter((t) => {
         const k = curationKey(term.listType, t.term);
         return !('invalid' in k) && k.kind === key.kind && k.key === key.key;
       });
       const ids = [termId, ...twins.map((t) => t.term_id)];
       const note = request.note?.trim() || null;
-      await writeCuration(trx, ids, { status: 'resolved', note, curatedBy: actor.userId, resolvedId: String(target.id), resolvedLabel: target.label });
+      await writeCuration(trx, ids, {
+        status: 'resolved',
+        note,
+        curatedBy: actor.userId,
+        resolvedId: String(target.id),
+        resolvedLabel: target.label,
+      });
       await recordAudit(trx, actor, {
         action: 'term.resolve',
         targetType: 'term',
@@ -170,7 +206,11 @@ export class TrackerService {
       });
       return { twins: twins.length, label: target.label };
     });
-    return this.curationAnswer(termId, `Resolved: the term now means ${closed.label}; the next upload of its list identifies it.`, closed.twins);
+    return this.curationAnswer(
+      termId,
+      `Resolved: the term now means ${closed.label}; the next upload of its list identifies it.`,
+      closed.twins,
+    );
   }
 
   /** Rejects a reported term (it stays unidentified), with the other open reports of the same text; one audit row. */
@@ -195,7 +235,8 @@ export class TrackerService {
   }
 
   private async curationAnswer(termId: number, message: string, alsoClosed: number): Promise<CurationResponse> {
-    const more = alsoClosed > 0 ? ` ${alsoClosed === 1 ? 'One other report' : `${alsoClosed} other reports`} of the same term closed with it.` : '';
+    const more =
+      alsoClosed > 0 ? ` ${alsoClosed === 1 ? 'One other report' : `${alsoClosed} other reports`} of the same term closed with it.` : '';
     return { message: message + more, row: await this.termRow(termId), alsoClosed };
   }
 

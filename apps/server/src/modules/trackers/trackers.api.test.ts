@@ -20,11 +20,16 @@ describe.each(DATABASES)('trackers on %s', (kind) => {
   let fullUser: LoginResult;
   let orgId: number;
   const get = (url: string, login: LoginResult = kbAdmin) => t.call({ method: 'GET', url, headers: authHeaders(login) });
-  const post = (url: string, payload: unknown, login: LoginResult = kbAdmin) => t.call({ method: 'POST', url, headers: authHeaders(login), payload: payload as object });
+  const post = (url: string, payload: unknown, login: LoginResult = kbAdmin) =>
+    t.call({ method: 'POST', url, headers: authHeaders(login), payload: payload as object });
   const db = () => t.database.db;
 
   async function upload(listType: string, terms: string[]): Promise<UploadValidateResponse> {
-    const res = await post(VALIDATE, { listType, fileName: 'terms.txt', contentBase64: Buffer.from(terms.join('\n')).toString('base64') }, fullUser);
+    const res = await post(
+      VALIDATE,
+      { listType, fileName: 'terms.txt', contentBase64: Buffer.from(terms.join('\n')).toString('base64') },
+      fullUser,
+    );
     expect(res.statusCode, res.body).toBe(200);
     return res.data as unknown as UploadValidateResponse;
   }
@@ -48,13 +53,33 @@ describe.each(DATABASES)('trackers on %s', (kind) => {
     // Logins on fixed days by a user of a known organisation, one with a name a spreadsheet would run.
     const org = await db().insertInto('organisations').values({ name: 'Tracker Test Org' }).returning('id').executeTakeFirstOrThrow();
     orgId = org.id;
-    const user = await db().selectFrom('users').select('id').where('email', '=', demoEmailForRole('EVALUATE_USER')).executeTakeFirstOrThrow();
+    const user = await db()
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', demoEmailForRole('EVALUATE_USER'))
+      .executeTakeFirstOrThrow();
     await db().updateTable('users').set({ organisation_id: orgId }).where('id', '=', user.id).execute();
-    await db().insertInto('login_attempts').values([
-      { user_id: user.id, username: demoEmailForRole('EVALUATE_USER'), ip_address: '10.0.0.1', login_date: '2020-01-05T23:30:00Z', failed: false },
-      { user_id: user.id, username: demoEmailForRole('EVALUATE_USER'), ip_address: '10.0.0.2', login_date: '2020-01-10T08:00:00Z', failed: true, failure_reason: 'bad password' },
-      { user_id: null, username: '=HYPERLINK("x")', ip_address: '10.0.0.3', login_date: '2020-01-06T00:00:00Z', failed: true },
-    ]).execute();
+    await db()
+      .insertInto('login_attempts')
+      .values([
+        {
+          user_id: user.id,
+          username: demoEmailForRole('EVALUATE_USER'),
+          ip_address: '10.0.0.1',
+          login_date: '2020-01-05T23:30:00Z',
+          failed: false,
+        },
+        {
+          user_id: user.id,
+          username: demoEmailForRole('EVALUATE_USER'),
+          ip_address: '10.0.0.2',
+          login_date: '2020-01-10T08:00:00Z',
+          failed: true,
+          failure_reason: 'bad password',
+        },
+        { user_id: null, username: '=HYPERLINK("x")', ip_address: '10.0.0.3', login_date: '2020-01-06T00:00:00Z', failed: true },
+      ])
+      .execute();
   }, 300_000);
   afterAll(() => t?.close());
 
@@ -141,7 +166,13 @@ describe.each(DATABASES)('trackers on %s', (kind) => {
     const listed = await get(`/api/admin/trackers/searches?user=${encodeURIComponent(demoEmailForRole('FULL_USER'))}`, flatAdmin);
     expect(listed.statusCode).toBe(200);
     expect(listed.data.rows).toEqual([
-      expect.objectContaining({ id: row.id, userEmail: demoEmailForRole('FULL_USER'), summary: 'Activity type: Ki', counts: row.counts, failed: false }),
+      expect.objectContaining({
+        id: row.id,
+        userEmail: demoEmailForRole('FULL_USER'),
+        summary: 'Activity type: Ki',
+        counts: row.counts,
+        failed: false,
+      }),
     ]);
     const csv = await get(`/api/admin/trackers/csv/searches?user=${encodeURIComponent('full-user')}`);
     expect(csv.body.split('\r\n')[1]).toContain(',Activity type: Ki,');
@@ -149,25 +180,75 @@ describe.each(DATABASES)('trackers on %s', (kind) => {
 
   it('lists exports with their downloads and flat-file downloads with the dataset type', async () => {
     const user = await db().selectFrom('users').select('id').where('email', '=', demoEmailForRole('FULL_USER')).executeTakeFirstOrThrow();
-    const job = await db().insertInto('export_jobs').values({
-      user_id: user.id, search_session_id: crypto.randomUUID(), set_id: 1, tab: 'activitiestab', format: 'csv', columns: '[]', row_count: 42, credits: 42, status: 'done', file_name: 'acts.csv',
-    }).returning('id').executeTakeFirstOrThrow();
-    await db().insertInto('download_logs').values([
-      { user_id: user.id, kind: 'export', export_id: job.id, description: 'export', file_name: 'acts.csv', credits: 42, created_at: '2021-03-04T10:00:00Z' },
-      { user_id: user.id, kind: 'dataset', description: 'Flat file', file_name: 'kb-2021.zip', file_size: 1234, created_at: '2021-03-04T11:00:00Z' },
-    ]).execute();
+    const job = await db()
+      .insertInto('export_jobs')
+      .values({
+        user_id: user.id,
+        search_session_id: crypto.randomUUID(),
+        set_id: 1,
+        tab: 'activitiestab',
+        format: 'csv',
+        columns: '[]',
+        row_count: 42,
+        credits: 42,
+        status: 'done',
+        file_name: 'acts.csv',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db()
+      .insertInto('download_logs')
+      .values([
+        {
+          user_id: user.id,
+          kind: 'export',
+          export_id: job.id,
+          description: 'export',
+          file_name: 'acts.csv',
+          credits: 42,
+          created_at: '2021-03-04T10:00:00Z',
+        },
+        {
+          user_id: user.id,
+          kind: 'dataset',
+          description: 'Flat file',
+          file_name: 'kb-2021.zip',
+          file_size: 1234,
+          created_at: '2021-03-04T11:00:00Z',
+        },
+      ])
+      .execute();
     const exports = await get(`/api/admin/trackers/exports?user=full-user&sort=records`);
-    expect(exports.data.rows).toEqual([expect.objectContaining({ id: job.id, records: 42, credits: 42, format: 'csv', status: 'done', fileName: 'acts.csv', downloads: 1, lastDownloadAt: '2021-03-04T10:00:00.000Z' })]);
+    expect(exports.data.rows).toEqual([
+      expect.objectContaining({
+        id: job.id,
+        records: 42,
+        credits: 42,
+        format: 'csv',
+        status: 'done',
+        fileName: 'acts.csv',
+        downloads: 1,
+        lastDownloadAt: '2021-03-04T10:00:00.000Z',
+      }),
+    ]);
     const datasets = await get('/api/admin/trackers/datasets?from=2021-03-04&to=2021-03-04', flatAdmin);
-    expect(datasets.data).toMatchObject({ total: 1, rows: [{ fileName: 'kb-2021.zip', fileSize: 1234, datasetType: null, userEmail: demoEmailForRole('FULL_USER') }] });
+    expect(datasets.data).toMatchObject({
+      total: 1,
+      rows: [{ fileName: 'kb-2021.zip', fileSize: 1234, datasetType: null, userEmail: demoEmailForRole('FULL_USER') }],
+    });
   });
 
   it('resolves a reported term into a synonym the next upload identifies, with one audit row', async () => {
-    const { rows } = await sql<{ str_id: number; name: string }>`select str_id, name from compounds where name is not null and str_id is not null order by gvk_id limit 1`.execute(db());
+    const { rows } = await sql<{
+      str_id: number;
+      name: string;
+    }>`select str_id, name from compounds where name is not null and str_id is not null order by gvk_id limit 1`.execute(db());
     const compound = rows[0]!;
     const first = await upload('compoundname', ['Curated-Name-1', 'Rejected-Name-1']);
     expect(first.unidentified).toEqual(['Curated-Name-1', 'Rejected-Name-1']);
-    expect((await post(REPORT, { user_id: fullUser.id, listType: 'compoundname', terms: first.unidentified }, fullUser)).statusCode).toBe(200);
+    expect((await post(REPORT, { user_id: fullUser.id, listType: 'compoundname', terms: first.unidentified }, fullUser)).statusCode).toBe(
+      200,
+    );
     const termId = await reportedTermId('Curated-Name-1');
 
     const candidates = await get(`/api/admin/trackers/terms/${termId}/candidates?q=${encodeURIComponent(compound.name.slice(0, 6))}`);
@@ -187,10 +268,20 @@ describe.each(DATABASES)('trackers on %s', (kind) => {
     const resolved = await post(`/api/admin/trackers/terms/${termId}/resolve`, { targetId: compound.str_id, note: 'Trade name' });
     expect(resolved.statusCode, resolved.body).toBe(200);
     const answer = resolved.data as unknown as CurationResponse;
-    expect(answer.row).toMatchObject({ id: termId, status: 'resolved', note: 'Trade name', curatedBy: demoEmailForRole('GOSTAR_ADMIN'), resolvedTo: { id: compound.str_id } });
+    expect(answer.row).toMatchObject({
+      id: termId,
+      status: 'resolved',
+      note: 'Trade name',
+      curatedBy: demoEmailForRole('GOSTAR_ADMIN'),
+      resolvedTo: { id: compound.str_id },
+    });
     const audit = await auditRows(termId);
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ action: 'term.resolve', actor_email: demoEmailForRole('GOSTAR_ADMIN'), target_label: 'compoundname: Curated-Name-1' });
+    expect(audit[0]).toMatchObject({
+      action: 'term.resolve',
+      actor_email: demoEmailForRole('GOSTAR_ADMIN'),
+      target_label: 'compoundname: Curated-Name-1',
+    });
 
     // The same list again (any case): identified now, as the structure picked.
     const again = await upload('compoundname', ['curated-name-1', 'Rejected-Name-1']);
@@ -206,7 +297,12 @@ describe.each(DATABASES)('trackers on %s', (kind) => {
     const termId = await reportedTermId('Rejected-Name-1');
     const rejected = await post(`/api/admin/trackers/terms/${termId}/reject`, { note: 'Not a compound' }, flatAdmin);
     expect(rejected.statusCode, rejected.body).toBe(200);
-    expect((rejected.data as unknown as CurationResponse).row).toMatchObject({ status: 'rejected', note: 'Not a compound', resolvedTo: null, curatedBy: demoEmailForRole('FLAT_FILE_ADMIN') });
+    expect((rejected.data as unknown as CurationResponse).row).toMatchObject({
+      status: 'rejected',
+      note: 'Not a compound',
+      resolvedTo: null,
+      curatedBy: demoEmailForRole('FLAT_FILE_ADMIN'),
+    });
     const audit = await auditRows(termId);
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ action: 'term.reject', actor_email: demoEmailForRole('FLAT_FILE_ADMIN') });
@@ -218,7 +314,8 @@ describe.each(DATABASES)('trackers on %s', (kind) => {
 
   it('resolves a text-list term to the canonical text, and closes other open reports of the same term', async () => {
     expect((await upload('activitytype', ['Kii'])).unidentified).toEqual(['Kii']);
-    for (let i = 0; i < 2; i++) expect((await post(REPORT, { user_id: fullUser.id, listType: 'activitytype', terms: ['Kii'] }, fullUser)).statusCode).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await post(REPORT, { user_id: fullUser.id, listType: 'activitytype', terms: ['Kii'] }, fullUser)).statusCode).toBe(200);
     const termId = await reportedTermId('Kii');
     const res = await post(`/api/admin/trackers/terms/${termId}/resolve`, { targetId: 'Ki' });
     expect(res.statusCode, res.body).toBe(200);

@@ -95,7 +95,10 @@ const RULES: Record<TreeKey, Rule[]> = {
   bibliography: [
     [re('([JPO])'), (m) => ({ kind: 'source', source: source(m[1]) })],
     [re('([JPO])n:(.*)'), (m) => ({ kind: 'sourceName', source: source(m[1]), name: text(m[2]) })],
-    [re('([JPO])y:(\\d{0,4}):(.*)'), (m) => ({ kind: 'sourceYear', source: source(m[1]), year: m[2] ? int(m[2]) : null, name: text(m[3]) })],
+    [
+      re('([JPO])y:(\\d{0,4}):(.*)'),
+      (m) => ({ kind: 'sourceYear', source: source(m[1]), year: m[2] ? int(m[2]) : null, name: text(m[3]) }),
+    ],
   ],
 };
 

@@ -36,12 +36,21 @@ function targetMatch(nodes: ParsedNode[]): TreeMatch {
   const allUnclassified = unclassified.some((n) => n.targetType === null);
   const types = allUnclassified ? [] : unclassified.map((n) => n.targetType as string);
   const parts = [
-    ...when(pick(nodes, 'class').map((n) => n.id), (ids) =>
-      sql<boolean>`a.target_id in (select t.target_id from targets t where t.class_id in ${subtree(HIERARCHIES.targetClasses, ids)})`),
-    ...when(pick(nodes, 'target').map((n) => n.id), (ids) => sql<boolean>`a.target_id = any(${ids}::bigint[])`),
+    ...when(
+      pick(nodes, 'class').map((n) => n.id),
+      (ids) =>
+        sql<boolean>`a.target_id in (select t.target_id from targets t where t.class_id in ${subtree(HIERARCHIES.targetClasses, ids)})`,
+    ),
+    ...when(
+      pick(nodes, 'target').map((n) => n.id),
+      (ids) => sql<boolean>`a.target_id = any(${ids}::bigint[])`,
+    ),
     ...(allUnclassified ? [sql<boolean>`a.target_id in (select t.target_id from targets t where t.class_id is null)`] : []),
-    ...when(types, (list) =>
-      sql<boolean>`a.target_id in (select t.target_id from targets t where t.class_id is null and t.target_type = any(${list}::text[]))`),
+    ...when(
+      types,
+      (list) =>
+        sql<boolean>`a.target_id in (select t.target_id from targets t where t.class_id is null and t.target_type = any(${list}::text[]))`,
+    ),
   ];
   return { activity: anyOf(parts) };
 }
@@ -52,7 +61,9 @@ function pathwayMatch(nodes: ParsedNode[]): TreeMatch {
   // orthologues written "Egfr" (mouse, rat) share their human gene's pathways.
   const genes = pick(nodes, 'gene').map((n) => n.gene.toUpperCase());
   const geneSets = [
-    ...(pathways.length > 0 ? [sql`select pg.gene_symbol from pathway_genes pg where pg.pathway_id in ${subtree(HIERARCHIES.pathways, pathways)}`] : []),
+    ...(pathways.length > 0
+      ? [sql`select pg.gene_symbol from pathway_genes pg where pg.pathway_id in ${subtree(HIERARCHIES.pathways, pathways)}`]
+      : []),
     ...(genes.length > 0 ? [sql`select unnest(${genes}::text[])`] : []),
   ];
   return {
@@ -65,17 +76,25 @@ function pathwayMatch(nodes: ParsedNode[]): TreeMatch {
 function clinicalPhaseMatch(nodes: ParsedNode[]): TreeMatch {
   const statusNodes = pick(nodes, 'phaseStatus');
   const clinical = anyOf([
-    ...when(pick(nodes, 'phase').map((n) => n.phase), (phases) => sql<boolean>`coalesce(cc.highest_phase_id, 0) = any(${phases}::int[])`),
-    ...when(statusNodes, (list) => sql<boolean>`(coalesce(cc.highest_phase_id, 0), coalesce(cc.status_id, 0))
-      in (select * from unnest(${list.map((n) => n.phase)}::int[], ${list.map((n) => n.status)}::int[]))`),
+    ...when(
+      pick(nodes, 'phase').map((n) => n.phase),
+      (phases) => sql<boolean>`coalesce(cc.highest_phase_id, 0) = any(${phases}::int[])`,
+    ),
+    ...when(
+      statusNodes,
+      (list) => sql<boolean>`(coalesce(cc.highest_phase_id, 0), coalesce(cc.status_id, 0))
+      in (select * from unnest(${list.map((n) => n.phase)}::int[], ${list.map((n) => n.status)}::int[]))`,
+    ),
   ]);
   return { clinical, structures: sql`select cc.str_id from clinical_compounds cc where cc.str_id is not null and ${clinical}` };
 }
 
 function indicationMatch(nodes: ParsedNode[]): TreeMatch {
   const ids = pick(nodes, 'indication').map((n) => n.id);
-  const clinical = anyOf([sql<boolean>`cc.clinical_compound_id in (select cci.clinical_compound_id
-    from clinical_compound_indications cci where cci.indication_id in ${subtree(HIERARCHIES.indications, ids)})`]);
+  const clinical = anyOf([
+    sql<boolean>`cc.clinical_compound_id in (select cci.clinical_compound_id
+    from clinical_compound_indications cci where cci.indication_id in ${subtree(HIERARCHIES.indications, ids)})`,
+  ]);
   return { clinical, structures: sql`select cc.str_id from clinical_compounds cc where cc.str_id is not null and ${clinical}` };
 }
 
@@ -83,9 +102,15 @@ function assayMethodMatch(nodes: ParsedNode[]): TreeMatch {
   const methods = pick(nodes, 'assayMethod');
   return {
     activity: anyOf([
-      ...when(pick(nodes, 'assayType').map((n) => n.assayType), (types) => sql<boolean>`ay.assay_type = any(${types}::text[])`),
-      ...when(methods, (list) => sql<boolean>`(ay.assay_type, coalesce(ay.assay_method_name, ''))
-        in (select * from unnest(${list.map((n) => n.assayType)}::text[], ${list.map((n) => n.method)}::text[]))`),
+      ...when(
+        pick(nodes, 'assayType').map((n) => n.assayType),
+        (types) => sql<boolean>`ay.assay_type = any(${types}::text[])`,
+      ),
+      ...when(
+        methods,
+        (list) => sql<boolean>`(ay.assay_type, coalesce(ay.assay_method_name, ''))
+        in (select * from unnest(${list.map((n) => n.assayType)}::text[], ${list.map((n) => n.method)}::text[]))`,
+      ),
     ]),
   };
 }
@@ -94,11 +119,20 @@ function bibliographyMatch(nodes: ParsedNode[]): TreeMatch {
   const names = pick(nodes, 'sourceName');
   const years = pick(nodes, 'sourceYear');
   const documentParts = [
-    ...when(pick(nodes, 'source').map((n) => n.source), (sources) => sql<boolean>`${docSource} = any(${sources}::text[])`),
-    ...when(names, (list) => sql<boolean>`(${docSource}, ${docName})
-      in (select * from unnest(${list.map((n) => n.source)}::text[], ${list.map((n) => n.name)}::text[]))`),
-    ...when(years, (list) => sql<boolean>`(${docSource}, ${docName}, ${docYear})
-      in (select * from unnest(${list.map((n) => n.source)}::text[], ${list.map((n) => n.name)}::text[], ${list.map((n) => (n.year === null ? '' : String(n.year)))}::text[]))`),
+    ...when(
+      pick(nodes, 'source').map((n) => n.source),
+      (sources) => sql<boolean>`${docSource} = any(${sources}::text[])`,
+    ),
+    ...when(
+      names,
+      (list) => sql<boolean>`(${docSource}, ${docName})
+      in (select * from unnest(${list.map((n) => n.source)}::text[], ${list.map((n) => n.name)}::text[]))`,
+    ),
+    ...when(
+      years,
+      (list) => sql<boolean>`(${docSource}, ${docName}, ${docYear})
+      in (select * from unnest(${list.map((n) => n.source)}::text[], ${list.map((n) => n.name)}::text[], ${list.map((n) => (n.year === null ? '' : String(n.year)))}::text[]))`,
+    ),
   ];
   return { activity: anyOf([sql<boolean>`a.ref_id in (select d.ref_id from documents d where ${anyOf(documentParts)})`]) };
 }
@@ -118,13 +152,22 @@ export function treeSelectionMatch(tree: TreeKey, nodeIds: readonly string[]): T
     case 'indication':
       return indicationMatch(nodes);
     case 'sourceontology':
-      return { activity: anyOf([sql<boolean>`ay.taxonomy_id in ${subtree(HIERARCHIES.taxonomy, pick(nodes, 'taxon').map((n) => n.id))}`]) };
+      return {
+        activity: anyOf([
+          sql<boolean>`ay.taxonomy_id in ${subtree(
+            HIERARCHIES.taxonomy,
+            pick(nodes, 'taxon').map((n) => n.id),
+          )}`,
+        ]),
+      };
     case 'activityendpoint':
     case 'adme':
     case 'toxicity': {
       const ids = pick(nodes, 'endpoint').map((n) => n.id);
       // Only endpoints of this tree: an id of another endpoint tree selects nothing here.
-      return { activity: anyOf([activityEndpointIn(() => subtree(HIERARCHIES.endpoints, ids, sql<boolean>`tree = ${ENDPOINT_TREE[tree]}`))]) };
+      return {
+        activity: anyOf([activityEndpointIn(() => subtree(HIERARCHIES.endpoints, ids, sql<boolean>`tree = ${ENDPOINT_TREE[tree]}`))]),
+      };
     }
     case 'pathways':
       return pathwayMatch(nodes);

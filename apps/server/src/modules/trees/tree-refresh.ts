@@ -289,23 +289,31 @@ export async function refreshTreeCounts(
   onProgress?: (progress: TreeRefreshProgress) => void,
 ): Promise<TreeRefreshSummary> {
   const started = performance.now();
-  return db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
-    // First statement, before the snapshot is taken: a refresh that waited sees the one before it.
-    await sql`lock table tree_nodes in share row exclusive mode`.execute(trx);
-    // The distinct counts sort or hash tens of millions of (node, structure) pairs at ChEMBL scale.
-    await sql`set local work_mem = '128MB'`.execute(trx);
-    const fingerprint = await knowledgeBaseFingerprint(trx);
-    await sql`delete from tree_nodes`.execute(trx);
-    await targetPairs.execute(trx);
-    for (const [i, step] of STEPS.entries()) {
-      const stepStarted = performance.now();
-      await step.statement.execute(trx);
-      onProgress?.({ trees: step.trees, step: i + 1, steps: STEPS.length, seconds: (performance.now() - stepStarted) / 1000 });
-    }
-    const durationMs = Math.round(performance.now() - started);
-    await sql`insert into tree_refresh_state (singleton, fingerprint, refreshed_at, duration_ms) values (true, ${fingerprint}, now(), ${durationMs})
-      on conflict (singleton) do update set fingerprint = excluded.fingerprint, refreshed_at = excluded.refreshed_at, duration_ms = excluded.duration_ms`.execute(trx);
-    const nodes = await trx.selectFrom('tree_nodes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    return { nodes: Number(nodes.n), seconds: durationMs / 1000, fingerprint };
-  });
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      // First statement, before the snapshot is taken: a refresh that waited sees the one before it.
+      await sql`lock table tree_nodes in share row exclusive mode`.execute(trx);
+      // The distinct counts sort or hash tens of millions of (node, structure) pairs at ChEMBL scale.
+      await sql`set local work_mem = '128MB'`.execute(trx);
+      const fingerprint = await knowledgeBaseFingerprint(trx);
+      await sql`delete from tree_nodes`.execute(trx);
+      await targetPairs.execute(trx);
+      for (const [i, step] of STEPS.entries()) {
+        const stepStarted = performance.now();
+        await step.statement.execute(trx);
+        onProgress?.({ trees: step.trees, step: i + 1, steps: STEPS.length, seconds: (performance.now() - stepStarted) / 1000 });
+      }
+      const durationMs = Math.round(performance.now() - started);
+      await sql`insert into tree_refresh_state (singleton, fingerprint, refreshed_at, duration_ms) values (true, ${fingerprint}, now(), ${durationMs})
+      on conflict (singleton) do update set fingerprint = excluded.fingerprint, refreshed_at = excluded.refreshed_at, duration_ms = excluded.duration_ms`.execute(
+        trx,
+      );
+      const nodes = await trx
+        .selectFrom('tree_nodes')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return { nodes: Number(nodes.n), seconds: durationMs / 1000, fingerprint };
+    });
 }

@@ -100,7 +100,9 @@ export class TreeService {
   }
 
   private async node(tree: TreeKey, id: string): Promise<NodeRow | undefined> {
-    const { rows } = await sql<NodeRow>`select ${nodeColumns} from tree_nodes n where n.tree = ${tree} and n.node_id = ${id}`.execute(this.db);
+    const { rows } = await sql<NodeRow>`select ${nodeColumns} from tree_nodes n where n.tree = ${tree} and n.node_id = ${id}`.execute(
+      this.db,
+    );
     return rows[0];
   }
 
@@ -130,7 +132,10 @@ export class TreeService {
       order by lower(n.label) = lower(${term}) desc, lower(n.label) like lower(${pattern.slice(1)}) escape '\\' desc,
         n.structure_count desc, lower(n.label) collate "C", n.node_id collate "C"
       limit ${limit}`.execute(this.db);
-    const ancestors = await this.ancestors(tree, hits.flatMap((h) => (h.parent_id ? [h.parent_id] : [])));
+    const ancestors = await this.ancestors(
+      tree,
+      hits.flatMap((h) => (h.parent_id ? [h.parent_id] : [])),
+    );
     return hits.map((hit) => {
       const path: { id: string; label: string }[] = [];
       const seen = new Set<string>();

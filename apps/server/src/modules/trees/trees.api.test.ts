@@ -42,7 +42,10 @@ class Expected {
   }
 
   async hierarchy(table: 'target_classes' | 'indications' | 'taxonomy' | 'endpoints' | 'pathways', id: string) {
-    const { rows } = await sql<{ id: number; parent: number | null }>`select ${sql.ref(id)} as id, parent_id as parent from ${sql.table(table)}`.execute(this.db);
+    const { rows } = await sql<{
+      id: number;
+      parent: number | null;
+    }>`select ${sql.ref(id)} as id, parent_id as parent from ${sql.table(table)}`.execute(this.db);
     return rows;
   }
 
@@ -55,8 +58,9 @@ class Expected {
         if (id.startsWith('t')) return this.strCount(sql<boolean>`target_id = ${num(id)}`);
         if (id.startsWith('u')) {
           const type = id.startsWith('u:') ? id.slice(2) : null;
-          const targets = (await db.selectFrom('targets').select(['target_id', 'class_id', 'target_type']).execute())
-            .filter((r) => r.class_id === null && (type === null || r.target_type === type));
+          const targets = (await db.selectFrom('targets').select(['target_id', 'class_id', 'target_type']).execute()).filter(
+            (r) => r.class_id === null && (type === null || r.target_type === type),
+          );
           return this.strCount(sql<boolean>`target_id = any(${targets.map((r) => r.target_id)}::bigint[])`);
         }
         const classes = descendants(await this.hierarchy('target_classes', 'class_id'), num(id));
@@ -80,8 +84,11 @@ class Expected {
       case 'toxicity': {
         const ids = descendants(await this.hierarchy('endpoints', 'endpoint_id'), num(id));
         const types = await db.selectFrom('activity_types').select('name').where('endpoint_id', 'in', ids).execute();
-        const assays = await db.selectFrom('assays').select('assay_id')
-          .where((eb) => eb.or([eb('pk_endpoint_id', 'in', ids), eb('tox_endpoint_id', 'in', ids)])).execute();
+        const assays = await db
+          .selectFrom('assays')
+          .select('assay_id')
+          .where((eb) => eb.or([eb('pk_endpoint_id', 'in', ids), eb('tox_endpoint_id', 'in', ids)]))
+          .execute();
         return this.strCount(sql<boolean>`endpoint_id = any(${ids}::int[])
           or (endpoint_id is null and std_activity_type = any(${types.map((r) => r.name)}::text[]))
           or assay_id = any(${assays.map((a) => a.assay_id)}::bigint[])`);
@@ -91,28 +98,42 @@ class Expected {
         let genes: string[] = gene ? [gene] : [];
         if (!gene) {
           const ids = descendants(await this.hierarchy('pathways', 'pathway_id'), Number(pathway));
-          genes = (await db.selectFrom('pathway_genes').select('gene_symbol').where('pathway_id', 'in', ids).execute()).map((r) => r.gene_symbol);
+          genes = (await db.selectFrom('pathway_genes').select('gene_symbol').where('pathway_id', 'in', ids).execute()).map(
+            (r) => r.gene_symbol,
+          );
         }
-        const targets = (await db.selectFrom('targets').select(['target_id', 'gene_symbol']).execute())
-          .filter((r) => r.gene_symbol !== null && genes.includes(r.gene_symbol.toUpperCase()));
+        const targets = (await db.selectFrom('targets').select(['target_id', 'gene_symbol']).execute()).filter(
+          (r) => r.gene_symbol !== null && genes.includes(r.gene_symbol.toUpperCase()),
+        );
         return this.strCount(sql<boolean>`target_id = any(${targets.map((r) => r.target_id)}::bigint[])`);
       }
       case 'clinicalphase': {
         const [, phase, status] = /^ph(\d+)(?::st(\d+))?$/.exec(id) ?? [];
         const cc = await db.selectFrom('clinical_compounds').select(['highest_phase_id', 'status_id', 'str_id']).execute();
-        return new Set(cc.filter((c) => (c.highest_phase_id ?? 0) === Number(phase) && (status === undefined || (c.status_id ?? 0) === Number(status)) && c.str_id !== null)
-          .map((c) => c.str_id)).size;
+        return new Set(
+          cc
+            .filter(
+              (c) =>
+                (c.highest_phase_id ?? 0) === Number(phase) &&
+                (status === undefined || (c.status_id ?? 0) === Number(status)) &&
+                c.str_id !== null,
+            )
+            .map((c) => c.str_id),
+        ).size;
       }
       case 'assaymethodname': {
         const [, type, method] = /^[tm]:([^:]+)(?::(.*))?$/s.exec(id) ?? [];
-        const assays = (await db.selectFrom('assays').select(['assay_id', 'assay_type', 'assay_method_name']).execute())
-          .filter((a) => a.assay_type === type && (method === undefined || (a.assay_method_name ?? '') === method));
+        const assays = (await db.selectFrom('assays').select(['assay_id', 'assay_type', 'assay_method_name']).execute()).filter(
+          (a) => a.assay_type === type && (method === undefined || (a.assay_method_name ?? '') === method),
+        );
         return this.strCount(sql<boolean>`assay_id = any(${assays.map((a) => a.assay_id)}::bigint[])`);
       }
       case 'bibliography': {
         const [, source, nameOfLevel2, docYear, nameOfLevel3] = /^([JPO])(?:n:(.*)|y:(\d*):(.*))?$/s.exec(id) ?? [];
         const docName = nameOfLevel2 ?? nameOfLevel3;
-        const docs = (await db.selectFrom('documents').select(['ref_id', 'ref_type', 'journal_patent_name', 'country_code', 'year']).execute()).filter((d) => {
+        const docs = (
+          await db.selectFrom('documents').select(['ref_id', 'ref_type', 'journal_patent_name', 'country_code', 'year']).execute()
+        ).filter((d) => {
           const s = d.ref_type === 'journal' ? 'J' : d.ref_type === 'patent' ? 'P' : 'O';
           const n = (s === 'P' ? d.country_code : d.journal_patent_name) ?? '';
           return s === source && (docName === undefined || n === docName) && (docYear === undefined || String(d.year ?? '') === docYear);
@@ -172,7 +193,10 @@ describe.each(DATABASES)('tree views on %s', (kind) => {
     for (const tree of TREE_KEYS) {
       const answer = await children(tree, 'root');
       expect(answer.nodes.length, tree).toBeGreaterThan(0);
-      expect(answer.nodes.some((n) => n.count > 0), `${tree} has data`).toBe(true);
+      expect(
+        answer.nodes.some((n) => n.count > 0),
+        `${tree} has data`,
+      ).toBe(true);
     }
     const targetTop = await children('target', 'root');
     const topClasses = await t.database.db.selectFrom('target_classes').select('name').where('parent_id', 'is', null).execute();
@@ -198,7 +222,11 @@ describe.each(DATABASES)('tree views on %s', (kind) => {
 
   it('lists the other trees from their vocabularies', async () => {
     const db = t.database.db;
-    const endpointCounts = await db.selectFrom('endpoints').select(['tree', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('tree').execute();
+    const endpointCounts = await db
+      .selectFrom('endpoints')
+      .select(['tree', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('tree')
+      .execute();
     const endpointsOf = (tree: string) => Number(endpointCounts.find((e) => e.tree === tree)?.n);
     expect((await walk('activityendpoint')).length).toBe(endpointsOf('activity'));
     expect((await walk('adme')).length).toBe(endpointsOf('pk'));
@@ -211,7 +239,11 @@ describe.each(DATABASES)('tree views on %s', (kind) => {
     for (const p of pathwayRows) expect(pathways.find((n) => n.id === `p${p.pathway_id}`)?.label).toBe(p.name);
     // Every demo target's gene sits in at least one pathway (the curated vocabulary covers them).
     const genes = (await db.selectFrom('targets').select('gene_symbol').execute()).map((r) => r.gene_symbol);
-    for (const gene of genes) expect(pathways.some((n) => n.id.endsWith(`:${gene}`)), `${gene} in a pathway`).toBe(true);
+    for (const gene of genes)
+      expect(
+        pathways.some((n) => n.id.endsWith(`:${gene}`)),
+        `${gene} in a pathway`,
+      ).toBe(true);
 
     const phases = await walk('clinicalphase');
     for (const p of await db.selectFrom('clinical_phases').select(['phase_id', 'name']).execute()) {
@@ -220,7 +252,10 @@ describe.each(DATABASES)('tree views on %s', (kind) => {
     const bibliography = await walk('bibliography');
     for (const d of await db.selectFrom('documents').select(['ref_type', 'journal_patent_name', 'country_code', 'year']).execute()) {
       const id = d.ref_type === 'patent' ? `Py:${d.year}:${d.country_code}` : `Jy:${d.year}:${d.journal_patent_name}`;
-      expect(bibliography.some((n) => n.id === id), id).toBe(true);
+      expect(
+        bibliography.some((n) => n.id === id),
+        id,
+      ).toBe(true);
     }
     const methods = await walk('assaymethodname');
     const methodRows = await db.selectFrom('assays').select(['assay_type', 'assay_method_name']).distinct().execute();
@@ -249,24 +284,40 @@ describe.each(DATABASES)('tree views on %s', (kind) => {
     expect(res.statusCode).toBe(200);
     const items = (res.data as { items: { node: TreeNode; path: { id: string; label: string }[] }[] }).items;
     const all = await walk('target');
-    expect(items.map((i) => i.node.id).sort()).toEqual(all.filter((n) => n.label.toLowerCase().includes('kinase')).map((n) => n.id).sort());
+    expect(items.map((i) => i.node.id).sort()).toEqual(
+      all
+        .filter((n) => n.label.toLowerCase().includes('kinase'))
+        .map((n) => n.id)
+        .sort(),
+    );
     expect(items[0]?.node.label).toBe('Kinase'); // exact match first
     for (const { node, path } of items) {
       // Expanding the path level by level reaches the node.
       let parent = 'root';
       for (const step of [...path, { id: node.id, label: node.label }]) {
         const level = await children('target', parent);
-        expect(level.nodes.map((n) => n.id), `${step.label} under ${parent}`).toContain(step.id);
+        expect(
+          level.nodes.map((n) => n.id),
+          `${step.label} under ${parent}`,
+        ).toContain(step.id);
         parent = step.id;
       }
     }
-    const limited = await t.call({ method: 'GET', url: '/api/security/treeview/target/search?term=kinase&limit=2', headers: authHeaders(login) });
+    const limited = await t.call({
+      method: 'GET',
+      url: '/api/security/treeview/target/search?term=kinase&limit=2',
+      headers: authHeaders(login),
+    });
     expect((limited.data.items as unknown[]).length).toBe(2);
   });
 
   it('takes LIKE wildcards in a search term literally', async () => {
     const search = async (tree: TreeKey, term: string) => {
-      const res = await t.call({ method: 'GET', url: `/api/security/treeview/${tree}/search?term=${enc(term)}`, headers: authHeaders(login) });
+      const res = await t.call({
+        method: 'GET',
+        url: `/api/security/treeview/${tree}/search?term=${enc(term)}`,
+        headers: authHeaders(login),
+      });
       expect(res.statusCode).toBe(200);
       return (res.data.items as { node: TreeNode }[]).map((i) => i.node.label);
     };
@@ -282,7 +333,12 @@ describe.each(DATABASES)('tree views on %s', (kind) => {
   it('finds nodes by a list of names: labels, gene symbols, UniProt and MeSH ids; reports the rest', async () => {
     const db = t.database.db;
     const post = async (tree: TreeKey, names: string[]) => {
-      const res = await t.call({ method: 'POST', url: `/api/security/treeview/${tree}/bynamelist`, headers: authHeaders(login), payload: { names } });
+      const res = await t.call({
+        method: 'POST',
+        url: `/api/security/treeview/${tree}/bynamelist`,
+        headers: authHeaders(login),
+        payload: { names },
+      });
       expect(res.statusCode).toBe(200);
       return res.data as { found: { name: string; node: TreeNode }[]; notFound: string[] };
     };
@@ -331,7 +387,12 @@ describe.each(DATABASES)('tree views on %s', (kind) => {
     expect((await get('/api/guidedsearch/toxicity/treeview/x1')).statusCode).toBe(400);
     expect((await get('/api/security/treeview/genes/root')).statusCode).toBe(400);
     expect((await get('/api/security/treeview/target/search?term=')).statusCode).toBe(400);
-    const emptyList = await t.call({ method: 'POST', url: '/api/security/treeview/target/bynamelist', headers: authHeaders(login), payload: { names: [] } });
+    const emptyList = await t.call({
+      method: 'POST',
+      url: '/api/security/treeview/target/bynamelist',
+      headers: authHeaders(login),
+      payload: { names: [] },
+    });
     expect(emptyList.statusCode).toBe(400);
   });
 
@@ -359,7 +420,9 @@ describe.each(DATABASES)('tree views on %s', (kind) => {
         return new Set(rows.map((r) => Number(r.str_id)));
       }
       const { rows } = await sql<{ str_id: number }>`select distinct s.str_id from (${m.structures}) s`.execute(db);
-      const viaClinical = await sql<{ n: number }>`select count(distinct cc.str_id)::int as n from clinical_compounds cc where ${m.clinical}`.execute(db);
+      const viaClinical = await sql<{
+        n: number;
+      }>`select count(distinct cc.str_id)::int as n from clinical_compounds cc where ${m.clinical}`.execute(db);
       expect(viaClinical.rows[0]?.n).toBe(rows.length);
       return new Set(rows.map((r) => Number(r.str_id)));
     }
@@ -431,11 +494,30 @@ describe.each(DATABASES)('tree views on %s', (kind) => {
 
     it('files records without a classification under "not reported" nodes, counted and matched like the rest', async () => {
       const db = t.database.db;
-      const str = await db.insertInto('structures').values({ smiles: 'CCN', canonical_smiles: 'CCN' }).returning('str_id').executeTakeFirstOrThrow();
-      const target = await db.insertInto('targets').values({ name: 'Test protein complex', target_type: 'PROTEIN COMPLEX' }).returning('target_id').executeTakeFirstOrThrow();
-      const doc = await db.insertInto('documents').values({ ref_type: 'book', title: 'A book without publisher or year' }).returning('ref_id').executeTakeFirstOrThrow();
-      const assay = await db.insertInto('assays').values({ assay_type: 'unassigned', target_id: target.target_id, ref_id: doc.ref_id }).returning('assay_id').executeTakeFirstOrThrow();
-      await db.insertInto('activities').values({ str_id: str.str_id, target_id: target.target_id, assay_id: assay.assay_id, ref_id: doc.ref_id }).execute();
+      const str = await db
+        .insertInto('structures')
+        .values({ smiles: 'CCN', canonical_smiles: 'CCN' })
+        .returning('str_id')
+        .executeTakeFirstOrThrow();
+      const target = await db
+        .insertInto('targets')
+        .values({ name: 'Test protein complex', target_type: 'PROTEIN COMPLEX' })
+        .returning('target_id')
+        .executeTakeFirstOrThrow();
+      const doc = await db
+        .insertInto('documents')
+        .values({ ref_type: 'book', title: 'A book without publisher or year' })
+        .returning('ref_id')
+        .executeTakeFirstOrThrow();
+      const assay = await db
+        .insertInto('assays')
+        .values({ assay_type: 'unassigned', target_id: target.target_id, ref_id: doc.ref_id })
+        .returning('assay_id')
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('activities')
+        .values({ str_id: str.str_id, target_id: target.target_id, assay_id: assay.assay_id, ref_id: doc.ref_id })
+        .execute();
       await db.insertInto('clinical_compounds').values({ str_id: str.str_id, drug_name: 'TEST-0001' }).execute();
       await refreshTreeCounts(db);
       walked.clear();
@@ -458,7 +540,9 @@ describe.each(DATABASES)('tree views on %s', (kind) => {
         expect(node?.count).toBe(await expected.count(tree, id));
         const m = treeSelectionMatch(tree, [id]);
         const query = m.activity
-          ? sql<{ n: number }>`select count(distinct a.str_id)::int as n from activities a left join assays ay on ay.assay_id = a.assay_id where ${m.activity}`
+          ? sql<{
+              n: number;
+            }>`select count(distinct a.str_id)::int as n from activities a left join assays ay on ay.assay_id = a.assay_id where ${m.activity}`
           : sql<{ n: number }>`select count(distinct str_id)::int as n from (${m.structures}) s`;
         expect((await query.execute(db)).rows[0]?.n, `${tree} ${id} matched`).toBe(1);
       }
@@ -469,10 +553,15 @@ describe.each(DATABASES)('tree views on %s', (kind) => {
       const service = new TreeService(db, { staleCheckMs: 0 });
       const kinase = (await walk('target')).find((n) => n.label === 'Kinase') as TreeNode;
       const egfr = await db.selectFrom('targets').select('target_id').where('gene_symbol', '=', 'EGFR').executeTakeFirstOrThrow();
-      const countOf = async () => (await service.children('target', kinase.parentid as string)).nodes.find((n) => n.id === kinase.id)?.count;
+      const countOf = async () =>
+        (await service.children('target', kinase.parentid as string)).nodes.find((n) => n.id === kinase.id)?.count;
       expect(await countOf()).toBe(kinase.count);
       // A new structure measured on EGFR (a kinase).
-      const str = await db.insertInto('structures').values({ smiles: 'CCO', canonical_smiles: 'CCO' }).returning('str_id').executeTakeFirstOrThrow();
+      const str = await db
+        .insertInto('structures')
+        .values({ smiles: 'CCO', canonical_smiles: 'CCO' })
+        .returning('str_id')
+        .executeTakeFirstOrThrow();
       await db.insertInto('activities').values({ str_id: str.str_id, target_id: egfr.target_id, std_activity_type: 'IC50' }).execute();
       expect(await countOf()).toBe(kinase.count); // change seen; a load may still be running
       await countOf(); // unchanged since the last check: the rebuild starts in the background

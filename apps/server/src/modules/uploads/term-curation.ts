@@ -120,7 +120,14 @@ export async function saveCuratedSynonym(
 ): Promise<void> {
   await trx
     .insertInto('curated_synonyms')
-    .values({ lookup_kind: entry.kind, lookup_key: entry.key, match_id: String(entry.matchId), label: entry.label, term: entry.term, created_by: entry.createdBy })
+    .values({
+      lookup_kind: entry.kind,
+      lookup_key: entry.key,
+      match_id: String(entry.matchId),
+      label: entry.label,
+      term: entry.term,
+      created_by: entry.createdBy,
+    })
     .onConflict((oc) =>
       oc.columns(['lookup_kind', 'lookup_key']).doUpdateSet({
         match_id: String(entry.matchId),

@@ -2,7 +2,19 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import { UPLOAD_MAX_BYTES, UPLOAD_MAX_TERMS } from '@kb/contracts/uploads';
-import { UploadFileError, baseName, cellText, checkWorkbookArchive, decodeBase64, formatOf, listCells, readUpload, readUploadCells, readWorkbookRows, sniffDelimiter } from './upload-file-parser.ts';
+import {
+  UploadFileError,
+  baseName,
+  cellText,
+  checkWorkbookArchive,
+  decodeBase64,
+  formatOf,
+  listCells,
+  readUpload,
+  readUploadCells,
+  readWorkbookRows,
+  sniffDelimiter,
+} from './upload-file-parser.ts';
 
 const text = (s: string) => Buffer.from(s, 'utf8');
 
@@ -49,7 +61,10 @@ describe('text files', () => {
   });
 
   it('drops a UTF-8 byte-order mark and reads UTF-16 text with one (Excel "Unicode Text")', async () => {
-    expect(await readUploadCells('a.txt', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), text('Müller A.\n')]))).toEqual(['Müller A.', '']);
+    expect(await readUploadCells('a.txt', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), text('Müller A.\n')]))).toEqual([
+      'Müller A.',
+      '',
+    ]);
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('EGFR\r\nJAK2', 'utf16le')]);
     expect(await readUploadCells('a.txt', utf16)).toEqual(['EGFR', 'JAK2']);
   });
@@ -67,7 +82,9 @@ describe('text files', () => {
 
   it('refuses an empty file and one over the size limit', async () => {
     await expect(readUploadCells('a.txt', Buffer.alloc(0))).rejects.toThrow('"a.txt" is empty.');
-    await expect(readUploadCells('a.txt', Buffer.alloc(UPLOAD_MAX_BYTES + 1, 0x31))).rejects.toThrow('a file of search terms may be at most 2 MB');
+    await expect(readUploadCells('a.txt', Buffer.alloc(UPLOAD_MAX_BYTES + 1, 0x31))).rejects.toThrow(
+      'a file of search terms may be at most 2 MB',
+    );
   });
 });
 
@@ -97,7 +114,13 @@ describe('CSV files', () => {
   });
 
   it('takes the leftmost column that holds a value', () => {
-    expect(listCells([['', 'x', 'n1'], ['', 'y', 'n2'], ['', '', '']])).toEqual(['x', 'y']);
+    expect(
+      listCells([
+        ['', 'x', 'n1'],
+        ['', 'y', 'n2'],
+        ['', '', ''],
+      ]),
+    ).toEqual(['x', 'y']);
     expect(listCells([])).toEqual([]);
   });
 
@@ -162,7 +185,10 @@ describe('Excel workbooks', () => {
 /** A workbook written by hand: `sheet` is the sheet's XML body, `sharedStrings` (optional) its table's. */
 async function handMadeWorkbook(sheetData: string, sharedStrings?: string): Promise<Buffer> {
   const base = await JSZip.loadAsync(await workbook((wb) => wb.addWorksheet('terms').addRow(['x'])));
-  base.file('xl/worksheets/sheet1.xml', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${sheetData}</sheetData></worksheet>`);
+  base.file(
+    'xl/worksheets/sheet1.xml',
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${sheetData}</sheetData></worksheet>`,
+  );
   if (sharedStrings !== undefined) base.file('xl/sharedStrings.xml', sharedStrings);
   return base.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 1 } });
 }
@@ -197,7 +223,11 @@ describe('limits', () => {
     expect(bytes.length).toBeLessThan(UPLOAD_MAX_BYTES);
     await expect(readWorkbookRows(bytes)).rejects.toThrow('The workbook unpacks to more than 64 MB');
     // The same archive declaring every member tiny: the inflated size is what counts.
-    for (let at = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])); at >= 0; at = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), at + 4)) {
+    for (
+      let at = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+      at >= 0;
+      at = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), at + 4)
+    ) {
       bytes.writeUInt32LE(100, at + 24);
     }
     expect(() => checkWorkbookArchive(bytes)).not.toThrow();

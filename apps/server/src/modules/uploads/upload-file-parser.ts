@@ -53,7 +53,8 @@ export function formatOf(fileName: string): UploadFormat {
   const ext = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
   const known = UPLOAD_EXTENSIONS.find((e) => e === ext);
   if (known) return known;
-  if (ext === 'xls') throw new UploadFileError('Old Excel files (.xls) cannot be read. Save the sheet as .xlsx or .csv and upload it again.');
+  if (ext === 'xls')
+    throw new UploadFileError('Old Excel files (.xls) cannot be read. Save the sheet as .xlsx or .csv and upload it again.');
   const what = ext ? `is a .${ext} file` : 'has no extension';
   throw new UploadFileError(`Only .txt, .csv and .xlsx files can be uploaded; "${name}" ${what}.`);
 }
@@ -224,7 +225,9 @@ interface WorkbookArchive {
 }
 
 const tooBigUnpacked = () =>
-  new UploadFileError(`The workbook unpacks to more than ${megabytes(MAX_UNPACKED_BYTES)}. Upload the list of terms on its own, as .xlsx, .csv or .txt.`);
+  new UploadFileError(
+    `The workbook unpacks to more than ${megabytes(MAX_UNPACKED_BYTES)}. Upload the list of terms on its own, as .xlsx, .csv or .txt.`,
+  );
 
 /**
  * Refuses what is not a zip archive, and archives that declare more unpacked data than a list of
@@ -326,7 +329,10 @@ interface SheetReader extends AsyncIterable<ExcelJS.Row> {
  * rows is refused after reading UPLOAD_MAX_TERMS + 1 of them, never held whole.
  */
 export async function readWorkbookRows(bytes: Buffer, fileName = 'The workbook'): Promise<string[][]> {
-  const rows = await readWorkbookLines(bytes, { tooMany: () => tooManyLines(fileName, UPLOAD_MAX_TERMS, 'rows', false), maxRows: UPLOAD_MAX_TERMS });
+  const rows = await readWorkbookLines(bytes, {
+    tooMany: () => tooManyLines(fileName, UPLOAD_MAX_TERMS, 'rows', false),
+    maxRows: UPLOAD_MAX_TERMS,
+  });
   return rows.map((row) => row.cells);
 }
 

@@ -52,7 +52,9 @@ export class UploadParserThread {
   read(fileName: string, contentBase64: string): Promise<string[]> {
     if (this.closed) return Promise.reject(new Error('The upload reader is closed.'));
     if (this.waiting.length >= this.limits.maxWaiting) {
-      return Promise.reject(tooManyRequests('The server is reading many uploaded files at the moment. Upload yours again in a few seconds.', 5));
+      return Promise.reject(
+        tooManyRequests('The server is reading many uploaded files at the moment. Upload yours again in a few seconds.', 5),
+      );
     }
     return new Promise<string[]>((resolve, reject) => {
       this.waiting.push({ id: this.nextId++, fileName, contentBase64, resolve, reject });
@@ -81,7 +83,11 @@ export class UploadParserThread {
     const worker = this.ensureWorker();
     this.timer = setTimeout(() => {
       const name = baseName(job.fileName);
-      this.fail(new UploadFileError(`"${name}" took more than ${this.limits.timeoutMs / 1000} seconds to read. Upload the list of terms on its own, as .txt or .csv.`));
+      this.fail(
+        new UploadFileError(
+          `"${name}" took more than ${this.limits.timeoutMs / 1000} seconds to read. Upload the list of terms on its own, as .txt or .csv.`,
+        ),
+      );
     }, this.limits.timeoutMs);
     worker.postMessage({ id: job.id, fileName: job.fileName, contentBase64: job.contentBase64 });
   }
@@ -121,7 +127,9 @@ export class UploadParserThread {
     const memory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
     this.fail(
       memory
-        ? new UploadFileError(`"${baseName(job.fileName)}" needs more memory to read than a list of terms can. Upload the list of terms on its own, as .txt or .csv.`)
+        ? new UploadFileError(
+            `"${baseName(job.fileName)}" needs more memory to read than a list of terms can. Upload the list of terms on its own, as .txt or .csv.`,
+          )
         : error,
     );
   }

@@ -30,7 +30,9 @@ interface MatchRow {
 const numbers = (keys: readonly string[]) => keys.filter((k) => k.length <= 15).map(Number);
 
 /** The first compound name of structure `s` (its label), else its formula. */
-const structureLabel = sql<string | null>`coalesce((select c.name from compounds c where c.str_id = s.str_id and c.name is not null order by c.gvk_id limit 1), s.mol_formula)`;
+const structureLabel = sql<
+  string | null
+>`coalesce((select c.name from compounds c where c.str_id = s.str_id and c.name is not null order by c.gvk_id limit 1), s.mol_formula)`;
 
 const targetLabel = sql<string>`t.name || coalesce(' (' || t.organism || ')', '')`;
 
@@ -48,14 +50,19 @@ function matchQuery(kind: LookupKind, keys: readonly string[]): RawBuilder<Match
     }
     case 'cas':
       // CAS numbers sit on compound records, and as synonyms where a source lists them that way.
-      return overKeys(keys, sql`select k.key, c.str_id as id, c.name as label
+      return overKeys(
+        keys,
+        sql`select k.key, c.str_id as id, c.name as label
           from k join compounds c on c.cas_number = k.key where c.str_id is not null
         union
         select k.key, c.str_id, coalesce(c.name, cs.synonym)
           from k join compound_synonyms cs on lower(cs.synonym) = lower(k.key)
-          join compounds c on c.gvk_id = cs.gvk_id where c.str_id is not null`);
+          join compounds c on c.gvk_id = cs.gvk_id where c.str_id is not null`,
+      );
     case 'compoundname':
-      return overKeys(keys, sql`select k.key, c.str_id as id, c.name as label
+      return overKeys(
+        keys,
+        sql`select k.key, c.str_id as id, c.name as label
           from k join compounds c on lower(c.name) = k.key where c.str_id is not null
         union
         select k.key, c.str_id, coalesce(c.name, cs.synonym)
@@ -63,7 +70,8 @@ function matchQuery(kind: LookupKind, keys: readonly string[]): RawBuilder<Match
           join compounds c on c.gvk_id = cs.gvk_id where c.str_id is not null
         union
         select k.key, cc.str_id, cc.drug_name
-          from k join clinical_compounds cc on lower(cc.drug_name) = k.key where cc.str_id is not null`);
+          from k join clinical_compounds cc on lower(cc.drug_name) = k.key where cc.str_id is not null`,
+      );
     case 'inchikey':
       return sql<MatchRow>`select s.inchikey as key, s.str_id as id, ${structureLabel} as label
         from structures s where s.inchikey = any(${[...keys]}::text[])`;
@@ -174,7 +182,8 @@ function joinLabels(labels: readonly string[]): string | null {
   return labels.length > 3 ? `${shown} (+${labels.length - 3} more)` : shown;
 }
 
-const byId = (a: number | string, b: number | string) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b)));
+const byId = (a: number | string, b: number | string) =>
+  typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b));
 
 function groupMatches(kind: LookupKind, rows: readonly MatchRow[], into: Map<string, TermMatch>): void {
   const grouped = new Map<string, Map<number | string, string | null>>();
@@ -192,7 +201,13 @@ function groupMatches(kind: LookupKind, rows: readonly MatchRow[], into: Map<str
 }
 
 /** The category of the search's Target row each target list is (docs/search-semantics.md "Target text and families"). */
-const TARGET_LIST_CATEGORY: Partial<Record<LookupKind, TargetCategory>> = { target: 'name', uniprot: 'uniprot', gene: 'gene', entrez: 'entrez', pdb: 'pdb' };
+const TARGET_LIST_CATEGORY: Partial<Record<LookupKind, TargetCategory>> = {
+  target: 'name',
+  uniprot: 'uniprot',
+  gene: 'gene',
+  entrez: 'entrez',
+  pdb: 'pdb',
+};
 
 /**
  * Target lists: each key resolved exactly as a Target row resolves the same text (identifiers
@@ -200,7 +215,10 @@ const TARGET_LIST_CATEGORY: Partial<Record<LookupKind, TargetCategory>> = { targ
  * upload reported.
  */
 async function targetMatches(db: Kysely<Database>, category: TargetCategory, keys: readonly string[]): Promise<MatchRow[]> {
-  const resolved = await resolveTargetTerms(db, keys.map((key) => ({ label: key, targetCategories: [category] })));
+  const resolved = await resolveTargetTerms(
+    db,
+    keys.map((key) => ({ label: key, targetCategories: [category] })),
+  );
   const ids = [...new Set(resolved.flatMap((r) => r.ids))];
   if (ids.length === 0) return [];
   const label = category === 'gene' ? sql`coalesce(t.gene_symbol || ': ', '') || ${targetLabel}` : targetLabel;

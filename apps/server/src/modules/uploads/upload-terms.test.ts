@@ -47,7 +47,10 @@ describe('checkTerm', () => {
   });
 
   it('checks the form of an InChIKey and upper-cases it', () => {
-    expect(checkTerm('inchikey', 'InChIKey=bsynrymutxbxsq-uhfffaoysa-n')).toMatchObject({ kind: 'inchikey', key: 'BSYNRYMUTXBXSQ-UHFFFAOYSA-N' });
+    expect(checkTerm('inchikey', 'InChIKey=bsynrymutxbxsq-uhfffaoysa-n')).toMatchObject({
+      kind: 'inchikey',
+      key: 'BSYNRYMUTXBXSQ-UHFFFAOYSA-N',
+    });
     expect(checkTerm('inchikey', 'BSYNRYMUTXBXSQ')).toMatchObject({ invalid: expect.stringContaining('not an InChIKey') });
   });
 

@@ -42,9 +42,7 @@ export function splitTerms(cells: Iterable<string>): string[] {
 /** What a term is looked up as: its own list, or CAS for a CAS number in a structure-id list. */
 export type LookupKind = UploadListType;
 
-export type TermCheck =
-  | { term: string; invalid: string }
-  | { term: string; kind: LookupKind; key: string };
+export type TermCheck = { term: string; invalid: string } | { term: string; kind: LookupKind; key: string };
 
 /** https://doi.org/…, http://dx.doi.org/… and "doi:" are ways of writing the same DOI. */
 function doiKey(term: string): string {
@@ -79,7 +77,9 @@ export function checkTerm(listType: UploadListType, term: string): TermCheck {
   switch (listType) {
     case 'inchikey': {
       const key = term.replace(/^InChIKey=/i, '').toUpperCase();
-      return INCHIKEY.test(key) ? { term, kind: listType, key } : { term, invalid: 'not an InChIKey (14, 10 and 1 letters separated by hyphens)' };
+      return INCHIKEY.test(key)
+        ? { term, kind: listType, key }
+        : { term, invalid: 'not an InChIKey (14, 10 and 1 letters separated by hyphens)' };
     }
     case 'patent': {
       // "US 8,513,270 B2", "US-8513270-B2" and "US8513270B2" are one patent number.

@@ -30,7 +30,8 @@ async function xlsxColumn(count: number, value: (i: number) => number | string):
 }
 
 /** Ids as the API answers them: sorted, numbers or text. */
-const sorted = (ids: (number | string)[]) => [...ids].sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b))));
+const sorted = (ids: (number | string)[]) =>
+  [...ids].sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b))));
 
 describe.each(DATABASES)('uploaded lists of search terms on %s', (kind) => {
   let t: TestApp;
@@ -44,7 +45,12 @@ describe.each(DATABASES)('uploaded lists of search terms on %s', (kind) => {
 
   async function upload(listType: UploadListType, fileName: string, content: Buffer | string) {
     const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-    return t.call({ method: 'POST', url: VALIDATE, headers: authHeaders(login), payload: { listType, fileName, contentBase64: bytes.toString('base64') } });
+    return t.call({
+      method: 'POST',
+      url: VALIDATE,
+      headers: authHeaders(login),
+      payload: { listType, fileName, contentBase64: bytes.toString('base64') },
+    });
   }
 
   async function validUpload(listType: UploadListType, fileName: string, content: Buffer | string): Promise<UploadValidateResponse> {
@@ -60,7 +66,9 @@ describe.each(DATABASES)('uploaded lists of search terms on %s', (kind) => {
   }
 
   it('checks a txt list of PubMed ids: valid ids resolve to references, letters are invalid, unknown numbers unidentified', async () => {
-    const { rows: docs } = await sql<{ pubmed_id: number }>`select pubmed_id from documents where pubmed_id is not null order by ref_id limit 3`.execute(t.database.db);
+    const { rows: docs } = await sql<{
+      pubmed_id: number;
+    }>`select pubmed_id from documents where pubmed_id is not null order by ref_id limit 3`.execute(t.database.db);
     const [a, b, c] = docs.map((d) => String(d.pubmed_id));
     const { rows: maxRows } = await sql<{ n: number }>`select max(pubmed_id) + 1000 as n from documents`.execute(t.database.db);
     const unknown = String(maxRows[0]?.n);
@@ -83,8 +91,15 @@ describe.each(DATABASES)('uploaded lists of search terms on %s', (kind) => {
   });
 
   it('keeps CAS numbers of a csv structure-id list apart and resolves them as CAS', async () => {
-    const { rows } = await sql<{ str_id: number; gvk_id: number }>`select str_id, gvk_id from compounds where str_id is not null order by gvk_id limit 3`.execute(t.database.db);
-    const [s1, s2, s3] = rows as [{ str_id: number; gvk_id: number }, { str_id: number; gvk_id: number }, { str_id: number; gvk_id: number }];
+    const { rows } = await sql<{
+      str_id: number;
+      gvk_id: number;
+    }>`select str_id, gvk_id from compounds where str_id is not null order by gvk_id limit 3`.execute(t.database.db);
+    const [s1, s2, s3] = rows as [
+      { str_id: number; gvk_id: number },
+      { str_id: number; gvk_id: number },
+      { str_id: number; gvk_id: number },
+    ];
     await sql`update compounds set cas_number = '50-78-2' where gvk_id = ${s3.gvk_id}`.execute(t.database.db);
     const { rows: maxRows } = await sql<{ n: number }>`select max(str_id) + 5 as n from structures`.execute(t.database.db);
     const missing = String(maxRows[0]?.n);
@@ -108,7 +123,13 @@ describe.each(DATABASES)('uploaded lists of search terms on %s', (kind) => {
     // The same CAS numbers as a CAS list resolve to their structures.
     const cas = await validUpload('cas', 'cas.txt', '50-78-2\n58-08-2\n');
     expect(cas.casNumbers).toBeUndefined();
-    expect(cas.valid).toEqual([{ term: '50-78-2', ids: await ids(sql`select distinct str_id from compounds where cas_number = '50-78-2'`), label: expect.any(String) }]);
+    expect(cas.valid).toEqual([
+      {
+        term: '50-78-2',
+        ids: await ids(sql`select distinct str_id from compounds where cas_number = '50-78-2'`),
+        label: expect.any(String),
+      },
+    ]);
     expect(cas.unidentified).toEqual(['58-08-2']);
   });
 
@@ -130,8 +151,12 @@ describe.each(DATABASES)('uploaded lists of search terms on %s', (kind) => {
   });
 
   it('checks an xlsx list of compound names against compound and development-compound names', async () => {
-    const { rows: names } = await sql<{ name: string }>`select name from compounds where name is not null order by gvk_id desc limit 2`.execute(t.database.db);
-    const { rows: drugs } = await sql<{ drug_name: string }>`select drug_name from clinical_compounds order by clinical_compound_id limit 1`.execute(t.database.db);
+    const { rows: names } = await sql<{
+      name: string;
+    }>`select name from compounds where name is not null order by gvk_id desc limit 2`.execute(t.database.db);
+    const { rows: drugs } = await sql<{
+      drug_name: string;
+    }>`select drug_name from clinical_compounds order by clinical_compound_id limit 1`.execute(t.database.db);
     const terms = [names[0]?.name.toLowerCase(), names[1]?.name, drugs[0]?.drug_name, 'unobtainium'] as string[];
     const body = await validUpload('compoundname', 'names.xlsx', await xlsx(terms.map((n) => [n])));
     expect(body.unidentified).toEqual(['unobtainium']);
@@ -145,14 +170,23 @@ describe.each(DATABASES)('uploaded lists of search terms on %s', (kind) => {
   });
 
   /** One known term per list type, with the ids it must resolve to computed here in plain SQL. */
-  const cases: { listType: UploadListType; term: string | ((db: TestApp) => Promise<string>); expected: (term: string) => ReturnType<typeof sql> }[] = [
+  const cases: {
+    listType: UploadListType;
+    term: string | ((db: TestApp) => Promise<string>);
+    expected: (term: string) => ReturnType<typeof sql>;
+  }[] = [
     { listType: 'uniprot', term: 'p00533', expected: () => sql`select target_id from targets where uniprot_id = 'P00533'` },
     { listType: 'gene', term: 'Jak2', expected: () => sql`select target_id from targets where gene_symbol = 'JAK2'` },
     { listType: 'entrez', term: '1956', expected: () => sql`select target_id from targets where entrez_gene_id = 1956` },
     { listType: 'pdb', term: '4hjo', expected: () => sql`select target_id from targets where '4HJO' = any(pdb_ids)` },
     {
       listType: 'inchikey',
-      term: async (app) => (await sql<{ k: string }>`select lower(inchikey) as k from structures where inchikey is not null order by str_id limit 1`.execute(app.database.db)).rows[0]?.k ?? '',
+      term: async (app) =>
+        (
+          await sql<{ k: string }>`select lower(inchikey) as k from structures where inchikey is not null order by str_id limit 1`.execute(
+            app.database.db,
+          )
+        ).rows[0]?.k ?? '',
       expected: (term) => sql`select str_id from structures where inchikey = upper(${term})`,
     },
     {
@@ -162,7 +196,8 @@ describe.each(DATABASES)('uploaded lists of search terms on %s', (kind) => {
     },
     {
       listType: 'doi',
-      term: async (app) => `https://doi.org/${(await sql<{ d: string }>`select upper(doi) as d from documents where doi is not null order by ref_id limit 1`.execute(app.database.db)).rows[0]?.d}`,
+      term: async (app) =>
+        `https://doi.org/${(await sql<{ d: string }>`select upper(doi) as d from documents where doi is not null order by ref_id limit 1`.execute(app.database.db)).rows[0]?.d}`,
       expected: (term) => sql`select ref_id from documents where lower(doi) = lower(${term.replace('https://doi.org/', '')})`,
     },
     {
@@ -172,12 +207,16 @@ describe.each(DATABASES)('uploaded lists of search terms on %s', (kind) => {
     },
     {
       listType: 'author',
-      term: async (app) => (await sql<{ n: string }>`select upper(name) as n from document_authors order by ref_id, position limit 1`.execute(app.database.db)).rows[0]?.n ?? '',
+      term: async (app) =>
+        (await sql<{ n: string }>`select upper(name) as n from document_authors order by ref_id, position limit 1`.execute(app.database.db))
+          .rows[0]?.n ?? '',
       expected: (term) => sql`select distinct name from document_authors where lower(name) = lower(${term})`,
     },
     {
       listType: 'company',
-      term: async (app) => (await sql<{ n: string }>`select lower(name) as n from companies order by company_id limit 1`.execute(app.database.db)).rows[0]?.n ?? '',
+      term: async (app) =>
+        (await sql<{ n: string }>`select lower(name) as n from companies order by company_id limit 1`.execute(app.database.db)).rows[0]
+          ?.n ?? '',
       expected: (term) => sql`select company_id from companies where lower(name) = ${term}`,
     },
     { listType: 'indication', term: 'asthma', expected: () => sql`select indication_id from indications where lower(name) = 'asthma'` },
@@ -185,17 +224,30 @@ describe.each(DATABASES)('uploaded lists of search terms on %s', (kind) => {
     { listType: 'activitytype', term: 'ic50', expected: () => sql`select name from activity_types where lower(name) = 'ic50'` },
     {
       listType: 'mechanism',
-      term: async (app) => (await sql<{ m: string }>`select lower(activity_mechanism) as m from activities where activity_mechanism is not null limit 1`.execute(app.database.db)).rows[0]?.m ?? '',
-      expected: (term) => sql`select name from action_types where lower(name) = ${term} union select distinct activity_mechanism from activities where lower(activity_mechanism) = ${term}`,
+      term: async (app) =>
+        (
+          await sql<{
+            m: string;
+          }>`select lower(activity_mechanism) as m from activities where activity_mechanism is not null limit 1`.execute(app.database.db)
+        ).rows[0]?.m ?? '',
+      expected: (term) =>
+        sql`select name from action_types where lower(name) = ${term} union select distinct activity_mechanism from activities where lower(activity_mechanism) = ${term}`,
     },
     {
       listType: 'category',
-      term: async (app) => (await sql<{ c: string }>`select upper(compound_category) as c from compounds where compound_category is not null limit 1`.execute(app.database.db)).rows[0]?.c ?? '',
+      term: async (app) =>
+        (
+          await sql<{ c: string }>`select upper(compound_category) as c from compounds where compound_category is not null limit 1`.execute(
+            app.database.db,
+          )
+        ).rows[0]?.c ?? '',
       expected: (term) => sql`select distinct compound_category from compounds where lower(compound_category) = lower(${term})`,
     },
     {
       listType: 'source',
-      term: async (app) => (await sql<{ n: string }>`select name as n from taxonomy order by taxonomy_id desc limit 1`.execute(app.database.db)).rows[0]?.n ?? '',
+      term: async (app) =>
+        (await sql<{ n: string }>`select name as n from taxonomy order by taxonomy_id desc limit 1`.execute(app.database.db)).rows[0]?.n ??
+        '',
       expected: (term) => sql`select taxonomy_id from taxonomy where lower(name) = lower(${term})`,
     },
   ];
@@ -204,7 +256,12 @@ describe.each(DATABASES)('uploaded lists of search terms on %s', (kind) => {
     const value = typeof term === 'string' ? term : await term(t);
     expect(value).not.toBe('');
     // Well-formed for its list, and in no knowledge base.
-    const unknown = listType === 'inchikey' ? 'AAAAAAAAAAAAAA-BBBBBBBBBB-C' : ['entrez', 'refid', 'year'].includes(listType) ? '999999999999' : `zz-no-such-${listType}-zz`;
+    const unknown =
+      listType === 'inchikey'
+        ? 'AAAAAAAAAAAAAA-BBBBBBBBBB-C'
+        : ['entrez', 'refid', 'year'].includes(listType)
+          ? '999999999999'
+          : `zz-no-such-${listType}-zz`;
     const body = await validUpload(listType, `${listType}.txt`, `${value}\n${unknown}\nbad term!|${value}\n`);
     const want = await ids(expected(value));
     expect(want.length, `${listType} has test data`).toBeGreaterThan(0);
@@ -223,11 +280,17 @@ describe.each(DATABASES)('uploaded lists of search terms on %s', (kind) => {
       values ('patent', 'Upload test patent', 'US-8513270-B2', 'US') returning ref_id`.execute(t.database.db);
     const refId = rows[0]?.ref_id as number;
     const { rows: demo } = await sql<{ patent_no: string; country_code: string }>`select patent_no, country_code from documents
-      where patent_no is not null and country_code is not null and patent_no like country_code || '%' order by ref_id limit 1`.execute(t.database.db);
+      where patent_no is not null and country_code is not null and patent_no like country_code || '%' order by ref_id limit 1`.execute(
+      t.database.db,
+    );
     const demoNo = demo[0]?.patent_no as string;
     const withoutCountry = demoNo.slice((demo[0]?.country_code as string).length);
 
-    const body = await validUpload('patent', 'patents.txt', ['US8513270', '8513270-B2', 'us 8,513,270 b2', withoutCountry, 'XX-0000001'].join('\n'));
+    const body = await validUpload(
+      'patent',
+      'patents.txt',
+      ['US8513270', '8513270-B2', 'us 8,513,270 b2', withoutCountry, 'XX-0000001'].join('\n'),
+    );
     expect(body.unidentified).toEqual(['XX-0000001']);
     expect(body.valid.slice(0, 3).map((v) => v.ids)).toEqual([[refId], [refId], [refId]]);
     expect(body.valid[3]).toMatchObject({ term: withoutCountry });
@@ -269,10 +332,14 @@ describe.each(DATABASES)('uploaded lists of search terms on %s', (kind) => {
     expect(sheet.length).toBeLessThanOrEqual(UPLOAD_MAX_BYTES);
     const wide = await upload('pubmed', 'big.xlsx', sheet);
     expect(wide.statusCode, wide.body).toBe(400);
-    expect(wide.data.message).toBe('"big.xlsx" has more than 100,000 rows; a term list may have at most 100,000. Split it into several lists.');
+    expect(wide.data.message).toBe(
+      '"big.xlsx" has more than 100,000 rows; a term list may have at most 100,000. Split it into several lists.',
+    );
 
     // The server is fine afterwards: a small list still resolves.
-    const { rows } = await sql<{ pubmed_id: number }>`select pubmed_id from documents where pubmed_id is not null order by ref_id limit 1`.execute(t.database.db);
+    const { rows } = await sql<{
+      pubmed_id: number;
+    }>`select pubmed_id from documents where pubmed_id is not null order by ref_id limit 1`.execute(t.database.db);
     const after = await validUpload('pubmed', 'one.csv', `${rows[0]?.pubmed_id}\n`);
     expect(after.valid).toHaveLength(1);
   }, 120_000);
@@ -316,7 +383,10 @@ describe.each(DATABASES)('uploaded lists of search terms on %s', (kind) => {
   it('refuses malformed and hostile files with 400 and a message', async () => {
     const binaryCsv = Buffer.concat([Buffer.from('123\n'), Buffer.from(Array.from({ length: 4096 }, (_, i) => i % 256))]);
     const zipBomb = await JSZip.loadAsync(await xlsx([['a']]));
-    zipBomb.file('xl/sharedStrings.xml', `<sst>${'<si><t>aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa</t></si>'.repeat(1_000_000)}</sst>`);
+    zipBomb.file(
+      'xl/sharedStrings.xml',
+      `<sst>${'<si><t>aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa</t></si>'.repeat(1_000_000)}</sst>`,
+    );
     const bomb = await zipBomb.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 6 } });
     const cases: [string, Buffer | string, RegExp][] = [
       ['ids.csv', binaryCsv, /looks like a binary file/],
@@ -341,30 +411,58 @@ describe.each(DATABASES)('uploaded lists of search terms on %s', (kind) => {
 
   it('downloads unidentified terms as a text file, one per line', async () => {
     const terms = ['58-08-2', 'unobtainium', 'Ünïcode name', 'x|y'];
-    const res = await t.call({ method: 'POST', url: DOWNLOAD, headers: authHeaders(login), payload: { listType: 'compoundname', fileName: 'names.xlsx', terms } });
+    const res = await t.call({
+      method: 'POST',
+      url: DOWNLOAD,
+      headers: authHeaders(login),
+      payload: { listType: 'compoundname', fileName: 'names.xlsx', terms },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
-    expect(res.headers['content-disposition']).toBe("attachment; filename=\"unidentified-compoundname.txt\"; filename*=UTF-8''unidentified-compoundname.txt");
+    expect(res.headers['content-disposition']).toBe(
+      'attachment; filename="unidentified-compoundname.txt"; filename*=UTF-8\'\'unidentified-compoundname.txt',
+    );
     expect(res.body.split('\n')).toEqual([...terms, '']);
   });
 
   it('saves reported terms under the caller’s id and refuses another user’s id', async () => {
     const terms = ['58-08-2', 'unobtainium', ' unobtainium ', 'zz-new-term'];
-    const payload = { user_id: login.id, listType: 'compoundname', fileName: 'C:\\fakepath\\names.xlsx', terms, comment: 'Please add these.' };
+    const payload = {
+      user_id: login.id,
+      listType: 'compoundname',
+      fileName: 'C:\\fakepath\\names.xlsx',
+      terms,
+      comment: 'Please add these.',
+    };
     const res = await t.call({ method: 'POST', url: REPORT, headers: authHeaders(login), payload });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.data.message).toBe('Thank you: 3 terms were sent to the curation team.');
-    const report = await t.database.db.selectFrom('term_reports').selectAll().where('user_id', '=', login.id).orderBy('report_id', 'desc').executeTakeFirstOrThrow();
+    const report = await t.database.db
+      .selectFrom('term_reports')
+      .selectAll()
+      .where('user_id', '=', login.id)
+      .orderBy('report_id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(report).toMatchObject({ list_type: 'compoundname', file_name: 'names.xlsx', comment: 'Please add these.', term_count: 3 });
     expect(report.created_at).toBeInstanceOf(Date);
-    const saved = await t.database.db.selectFrom('reported_terms').select(['position', 'term']).where('report_id', '=', report.report_id).orderBy('position').execute();
+    const saved = await t.database.db
+      .selectFrom('reported_terms')
+      .select(['position', 'term'])
+      .where('report_id', '=', report.report_id)
+      .orderBy('position')
+      .execute();
     expect(saved).toEqual([
       { position: 1, term: '58-08-2' },
       { position: 2, term: 'unobtainium' },
       { position: 3, term: 'zz-new-term' },
     ]);
 
-    const other = await t.call({ method: 'POST', url: REPORT, headers: authHeaders(login), payload: { ...payload, user_id: login.id + 1 } });
+    const other = await t.call({
+      method: 'POST',
+      url: REPORT,
+      headers: authHeaders(login),
+      payload: { ...payload, user_id: login.id + 1 },
+    });
     expect(other.statusCode).toBe(403);
     expect(other.data.message).toBe('You may only report terms as yourself.');
     const count = await t.database.db.selectFrom('term_reports').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();

@@ -167,7 +167,14 @@ export async function endingSoon(db: Db, limit: number) {
  * organisation: the joins see one row per active user, not one per event).
  */
 export async function topOrganisations(db: Db, p: PeriodBounds, limit: number) {
-  const { rows } = await sql<{ organisation_id: number; name: string; active_users: number; logins: number; searches: number; exports: number }>`
+  const { rows } = await sql<{
+    organisation_id: number;
+    name: string;
+    active_users: number;
+    logins: number;
+    searches: number;
+    exports: number;
+  }>`
     WITH per_user AS (
       SELECT user_id, sum(logins)::int AS logins, sum(searches)::int AS searches, sum(exports)::int AS exports
       FROM (

@@ -99,7 +99,12 @@ export class UsageService {
     ]);
     // Both lists hold every day of the period in order; session-only users are listed for their days only.
     const sessionUsers = new Map(sessionOnly.map((row) => [row.day, row.users]));
-    const daily = logins.map((row, index) => ({ ...row, ...events[index]!, day: row.day, active_users: row.logged_in + (sessionUsers.get(row.day) ?? 0) }));
+    const daily = logins.map((row, index) => ({
+      ...row,
+      ...events[index]!,
+      day: row.day,
+      active_users: row.logged_in + (sessionUsers.get(row.day) ?? 0),
+    }));
     const sum = (pick: (row: (typeof daily)[number]) => number) => daily.reduce((total, row) => total + pick(row), 0);
     return {
       period: { from: period.from, to: period.to, days: period.days },
@@ -143,7 +148,12 @@ export class UsageService {
         searches: r.searches,
         exports: r.exports,
       })),
-      failedLoginAddresses: addresses.map((r) => ({ ipAddress: r.ip_address, attempts: r.attempts, accounts: r.accounts, lastAt: r.last_at.toISOString() })),
+      failedLoginAddresses: addresses.map((r) => ({
+        ipAddress: r.ip_address,
+        attempts: r.attempts,
+        accounts: r.accounts,
+        lastAt: r.last_at.toISOString(),
+      })),
     };
   }
 
@@ -181,7 +191,13 @@ export class UsageService {
       organisation,
       period: periodOut,
       seats: { users: seats.users, activeUsers: seats.active_users, seatsTaken: seats.seats_taken, seats: organisation.seats },
-      credits: { granted: credits.granted, spent: credits.spent, adjusted: credits.adjusted, spentInPeriod: credits.spent_in_period, balance: credits.balance },
+      credits: {
+        granted: credits.granted,
+        spent: credits.spent,
+        adjusted: credits.adjusted,
+        spentInPeriod: credits.spent_in_period,
+        balance: credits.balance,
+      },
       users: users.map((u) => ({
         userId: u.id,
         email: u.email,

@@ -55,12 +55,23 @@ describe.each(DATABASES)('usage dashboards on %s', (kind) => {
     ids.acme = await org('Acme Bio', 5);
     ids.beta = await org('Beta Labs', null);
     ids.demo = (await db.selectFrom('organisations').select('id').where('name', '=', DEMO_ORGANISATION.name).executeTakeFirstOrThrow()).id;
-    const demoHash = (await db.selectFrom('users').select('password_hash').where('email', '=', demoEmailForRole('FULL_USER')).executeTakeFirstOrThrow()).password_hash;
+    const demoHash = (
+      await db.selectFrom('users').select('password_hash').where('email', '=', demoEmailForRole('FULL_USER')).executeTakeFirstOrThrow()
+    ).password_hash;
     const user = async (email: string, organisationId: number | null, credits: number, active = true) =>
       (
         await db
           .insertInto('users')
-          .values({ email, first_name: email.slice(0, 2).toUpperCase(), last_name: 'Test', organisation_id: organisationId, credit_balance: credits, active, password_hash: demoHash, is_new_user: false })
+          .values({
+            email,
+            first_name: email.slice(0, 2).toUpperCase(),
+            last_name: 'Test',
+            organisation_id: organisationId,
+            credit_balance: credits,
+            active,
+            password_hash: demoHash,
+            is_new_user: false,
+          })
           .returning('id')
           .executeTakeFirstOrThrow()
       ).id;
@@ -95,9 +106,18 @@ describe.each(DATABASES)('usage dashboards on %s', (kind) => {
     await login(ids.b1, 'b1@beta.test', '2026-01-10T08:00:00Z', true, '10.0.0.7');
     await login(ids.a1, 'a1@acme.test', '2026-01-12T00:00:00Z', false); // the day after
     // n1 stays logged in from the evening of the 7th to 01:00 on the 9th: active on three days.
-    await db.insertInto('user_sessions').values({ user_id: ids.n1, created_at: '2026-01-07T23:00:00Z', last_activity_at: '2026-01-09T01:00:00Z', closed_at: '2026-01-09T01:30:00Z' }).execute();
+    await db
+      .insertInto('user_sessions')
+      .values({
+        user_id: ids.n1,
+        created_at: '2026-01-07T23:00:00Z',
+        last_activity_at: '2026-01-09T01:00:00Z',
+        closed_at: '2026-01-09T01:30:00Z',
+      })
+      .execute();
 
-    const search = (userId: number, at: string) => db.insertInto('search_log').values({ user_id: userId, summary: 'test', duration_ms: 5, created_at: at }).execute();
+    const search = (userId: number, at: string) =>
+      db.insertInto('search_log').values({ user_id: userId, summary: 'test', duration_ms: 5, created_at: at }).execute();
     for (const at of ['2026-01-05T10:01:00Z', '2026-01-05T10:02:00Z', '2026-01-05T10:03:00Z']) await search(ids.a1, at);
     await search(ids.b1, '2026-01-06T12:00:00Z');
     await search(ids.a2, '2026-01-11T23:59:59Z');
@@ -108,14 +128,34 @@ describe.each(DATABASES)('usage dashboards on %s', (kind) => {
         await db
           .insertInto('export_jobs')
           .values({
-            user_id: userId, search_session_id: '00000000-0000-4000-8000-000000000001', set_id: 1, tab: 'structuretab', format: 'csv',
-            columns: JSON.stringify(['str_id']), row_count: credits, credits, status, file_name: 'x.csv', created_at: at, refunded: status === 'failed',
+            user_id: userId,
+            search_session_id: '00000000-0000-4000-8000-000000000001',
+            set_id: 1,
+            tab: 'structuretab',
+            format: 'csv',
+            columns: JSON.stringify(['str_id']),
+            row_count: credits,
+            credits,
+            status,
+            file_name: 'x.csv',
+            created_at: at,
+            refunded: status === 'failed',
           })
           .returning('id')
           .executeTakeFirstOrThrow()
       ).id;
-    const ledger = (userId: number, delta: number, kind: 'opening' | 'grant' | 'export' | 'refund' | 'adjustment', at: string, balanceAfter: number, jobId: number | null = null) =>
-      db.insertInto('credit_ledger').values({ user_id: userId, delta, kind, created_at: at, balance_after: balanceAfter, export_job_id: jobId }).execute();
+    const ledger = (
+      userId: number,
+      delta: number,
+      kind: 'opening' | 'grant' | 'export' | 'refund' | 'adjustment',
+      at: string,
+      balanceAfter: number,
+      jobId: number | null = null,
+    ) =>
+      db
+        .insertInto('credit_ledger')
+        .values({ user_id: userId, delta, kind, created_at: at, balance_after: balanceAfter, export_job_id: jobId })
+        .execute();
     await ledger(ids.a1, 100, 'opening', '2026-01-01T00:00:00Z', 100);
     await ledger(ids.a2, 50, 'grant', '2026-01-02T00:00:00Z', 50);
     await ledger(ids.b1, 25, 'opening', '2026-01-01T00:00:00Z', 25);
@@ -196,14 +236,35 @@ describe.each(DATABASES)('usage dashboards on %s', (kind) => {
       expect(usage.endingSoon.within7Days).toBe(1);
       expect(usage.endingSoon.within30Days).toBe(2);
       expect(usage.endingSoon.rows.map(({ endDate: _endDate, subscriptionId: _id, ...row }) => row)).toEqual([
-        { userId: ids.a1, email: 'a1@acme.test', name: 'A1 Test', organisationId: ids.acme, organisationName: 'Acme Bio', role: 'FULL_USER', daysLeft: 3 },
-        { userId: ids.a2, email: 'a2@acme.test', name: 'A2 Test', organisationId: ids.acme, organisationName: 'Acme Bio', role: 'EVALUATE_USER', daysLeft: 20 },
+        {
+          userId: ids.a1,
+          email: 'a1@acme.test',
+          name: 'A1 Test',
+          organisationId: ids.acme,
+          organisationName: 'Acme Bio',
+          role: 'FULL_USER',
+          daysLeft: 3,
+        },
+        {
+          userId: ids.a2,
+          email: 'a2@acme.test',
+          name: 'A2 Test',
+          organisationId: ids.acme,
+          organisationName: 'Acme Bio',
+          role: 'EVALUATE_USER',
+          daysLeft: 20,
+        },
       ]);
     });
 
     it('answers presets ending today, one row per day', async () => {
       const today = new Date().toISOString().slice(0, 10);
-      for (const [period, days] of [['7d', 7], ['30d', 30], ['90d', 90], ['1y', 365]] as const) {
+      for (const [period, days] of [
+        ['7d', 7],
+        ['30d', 30],
+        ['90d', 90],
+        ['1y', 365],
+      ] as const) {
         const usage = (await get(`/api/admin/usage?period=${period}`, headers.GOSTAR_ADMIN)).data as unknown as AdminUsage;
         expect(usage.period.to).toBe(today);
         expect(usage.period.days).toBe(days);
@@ -240,7 +301,10 @@ describe.each(DATABASES)('usage dashboards on %s', (kind) => {
         expect(res.statusCode, role).toBe(200);
         const dashboard = res.data as unknown as ClientDashboard;
         expect(dashboard.organisation, role).toMatchObject({ id: ids.demo, name: DEMO_ORGANISATION.name, seats: DEMO_ORGANISATION.seats });
-        expect(dashboard.users.map((u) => u.email), role).toContain(demoEmailForRole(role));
+        expect(
+          dashboard.users.map((u) => u.email),
+          role,
+        ).toContain(demoEmailForRole(role));
       }
       // Naming one's own organisation is the same.
       const own = await get(`/api/admin/client-dashboard?organisationId=${ids.demo}`, headers.FULL_USER);
@@ -298,12 +362,14 @@ describe.each(DATABASES)('usage dashboards on %s', (kind) => {
         const res = await get('/api/admin/client-dashboard/organisations?q=acme', headers[role]);
         expect(res.statusCode, role).toBe(role === 'GOSTAR_ADMIN' || role === 'SUPER_ADMIN' ? 200 : 403);
       }
-      const found = (await get('/api/admin/client-dashboard/organisations?q=ACME', headers.GOSTAR_ADMIN)).data as unknown as ClientOrganisations;
+      const found = (await get('/api/admin/client-dashboard/organisations?q=ACME', headers.GOSTAR_ADMIN))
+        .data as unknown as ClientOrganisations;
       expect(found).toEqual({ rows: [{ id: ids.acme, name: 'Acme Bio', users: 3, active: true }], total: 1 });
       const all = (await get('/api/admin/client-dashboard/organisations', headers.GOSTAR_ADMIN)).data as unknown as ClientOrganisations;
       expect(all.rows.map((r) => r.name)).toEqual(['Acme Bio', 'Beta Labs', DEMO_ORGANISATION.name]);
       // % and _ are searched as text, not as patterns.
-      const literal = (await get('/api/admin/client-dashboard/organisations?q=%25', headers.GOSTAR_ADMIN)).data as unknown as ClientOrganisations;
+      const literal = (await get('/api/admin/client-dashboard/organisations?q=%25', headers.GOSTAR_ADMIN))
+        .data as unknown as ClientOrganisations;
       expect(literal.total).toBe(0);
     });
   });
@@ -319,10 +385,18 @@ describe.each(DATABASES)('usage dashboards on %s', (kind) => {
 
     it('when configured answers the key, the hash id and the organisation, and the policy allows its hosts', async () => {
       // A second server on the same database and token secret, with analytics configured.
-      const config = loadConfig({ JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256', SERVER_NAME: 'test', PENDO_API_KEY: 'pk-test-123' });
+      const config = loadConfig({
+        JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256',
+        SERVER_NAME: 'test',
+        PENDO_API_KEY: 'pk-test-123',
+      });
       const app = await buildApp({ config, database: t.database });
       try {
-        const full = await t.database.db.selectFrom('users').select(['user_hash_id']).where('email', '=', demoEmailForRole('FULL_USER')).executeTakeFirstOrThrow();
+        const full = await t.database.db
+          .selectFrom('users')
+          .select(['user_hash_id'])
+          .where('email', '=', demoEmailForRole('FULL_USER'))
+          .executeTakeFirstOrThrow();
         const res = await app.inject({ method: 'GET', url: '/api/dashboard/pendodetails/fetch', headers: headers.FULL_USER });
         expect(res.statusCode).toBe(200);
         expect(JSON.parse(res.body)).toEqual({

@@ -34,7 +34,12 @@ export function formatDate(value: string | null): string {
  */
 export function formatLastDay(end: string | null): string {
   if (!end || !Number.isFinite(Date.parse(end))) return '—';
-  return new Date(`${lastDay(end)}T00:00:00.000Z`).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: '2-digit', timeZone: 'UTC' });
+  return new Date(`${lastDay(end)}T00:00:00.000Z`).toLocaleDateString(undefined, {
+    year: 'numeric',
+    month: 'short',
+    day: '2-digit',
+    timeZone: 'UTC',
+  });
 }
 
 /** Spec §3: the login-history `failed` flag is displayed inverted, as "successful attempt". */

@@ -8,7 +8,18 @@
 const MICRO = '\u00b5';
 
 const SUPERSCRIPT: Readonly<Record<string, string>> = {
-  '0': '⁰', '1': '¹', '2': '²', '3': '³', '4': '⁴', '5': '⁵', '6': '⁶', '7': '⁷', '8': '⁸', '9': '⁹', '-': '⁻', '+': '⁺',
+  '0': '⁰',
+  '1': '¹',
+  '2': '²',
+  '3': '³',
+  '4': '⁴',
+  '5': '⁵',
+  '6': '⁶',
+  '7': '⁷',
+  '8': '⁸',
+  '9': '⁹',
+  '-': '⁻',
+  '+': '⁺',
 };
 
 function superscript(exponent: string): string {
@@ -113,6 +124,9 @@ export function formatUnitsInText(text: string | null | undefined): string {
   if (text === null || text === undefined) return '';
   return text
     .replace(/\u03bc/g, MICRO)
-    .replace(/(\d)(\s?)(uM|uL|ul|ug|umol|microM|micromolar|microL|microl|microg|micromol|ml|hrs|hr)\b/g, (_, digit: string, space: string, token: string) => `${digit}${space}${wordOf(token)}`)
+    .replace(
+      /(\d)(\s?)(uM|uL|ul|ug|umol|microM|micromolar|microL|microl|microg|micromol|ml|hrs|hr)\b/g,
+      (_, digit: string, space: string, token: string) => `${digit}${space}${wordOf(token)}`,
+    )
     .replace(/(\d)(\s?)deg(?:rees?)?\.?\s*C\b/gi, '$1$2°C');
 }

@@ -41,7 +41,9 @@ export function AppHeader({ navbarOpened, onToggleNavbar }: { navbarOpened?: boo
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap" component="nav" aria-label="Main">
       <Group gap="sm" wrap="nowrap" style={{ flex: 1, minWidth: 0 }}>
-        {onToggleNavbar && <Burger opened={navbarOpened ?? false} onClick={onToggleNavbar} hiddenFrom="sm" size="sm" aria-label="Toggle search navigation" />}
+        {onToggleNavbar && (
+          <Burger opened={navbarOpened ?? false} onClick={onToggleNavbar} hiddenFrom="sm" size="sm" aria-label="Toggle search navigation" />
+        )}
         <Anchor component={Link} to={loggedIn ? landingFor(currentRole) : '/login'} underline="never" c="inherit">
           <Group gap={6} wrap="nowrap">
             <IconFlask size={24} aria-hidden />

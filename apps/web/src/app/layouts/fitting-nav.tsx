@@ -84,7 +84,11 @@ export function FittingNav({ items }: { items: readonly NavItem[] }) {
         </Menu>
       )}
       {/* The ruler: every link as it would be drawn, out of sight and out of the accessibility tree. */}
-      <div ref={measure} aria-hidden="true" style={{ position: 'absolute', visibility: 'hidden', pointerEvents: 'none', display: 'flex', gap: GAP_PX, left: 0, top: 0 }}>
+      <div
+        ref={measure}
+        aria-hidden="true"
+        style={{ position: 'absolute', visibility: 'hidden', pointerEvents: 'none', display: 'flex', gap: GAP_PX, left: 0, top: 0 }}
+      >
         {items.map((item) => (
           <span key={item.path} className={classes.navLink} data-measure="link">
             {item.label}

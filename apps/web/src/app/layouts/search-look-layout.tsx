@@ -84,7 +84,12 @@ function SearchNavbar() {
 export function SearchLookLayout() {
   const [opened, { toggle }] = useDisclosure(false);
   return (
-    <AppShell header={{ height: 60 }} navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md" data-look="search">
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+      data-look="search"
+    >
       <AppShell.Header>
         <AppHeader navbarOpened={opened} onToggleNavbar={toggle} />
       </AppShell.Header>

@@ -19,7 +19,15 @@ export function SubscriptionWarning() {
   const warnings = warningsFor(query.data);
   if (warnings.length === 0) return null;
   return (
-    <Alert data-testid="subscription-warning" color="orange" variant="light" icon={<IconAlertTriangle size={18} />} title="Subscription" mb="md" role="status">
+    <Alert
+      data-testid="subscription-warning"
+      color="orange"
+      variant="light"
+      icon={<IconAlertTriangle size={18} />}
+      title="Subscription"
+      mb="md"
+      role="status"
+    >
       <Stack gap={2}>
         {warnings.map((text) => (
           <Text key={text} size="sm">

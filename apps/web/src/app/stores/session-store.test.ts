@@ -46,7 +46,15 @@ describe('session store', () => {
     const access = deriveProfileAccess(profile);
     useSessionStore.getState().completeLogin({ result, profile, access, tokenRoles: ['FULL_USER', 'GOSTAR_ADMIN'] });
     const state = useSessionStore.getState();
-    expect(state).toMatchObject({ isLogin: true, token: 'main', nodeToken: 'node', jwtokenForNodeAPI: 'node', username: 'multi@demo.test', userId: 7, sessionId: 'sess' });
+    expect(state).toMatchObject({
+      isLogin: true,
+      token: 'main',
+      nodeToken: 'node',
+      jwtokenForNodeAPI: 'node',
+      username: 'multi@demo.test',
+      userId: 7,
+      sessionId: 'sess',
+    });
     expect(state.userRoles).toEqual(['FULL_USER', 'GOSTAR_ADMIN']);
     expect(state.currentUserRole).toBe('GOSTAR_ADMIN');
     expect(isLoggedIn(state)).toBe(true);
@@ -62,7 +70,14 @@ describe('session store', () => {
 
   it('restores tokens and e-mail from the browser as logged in without roles', () => {
     useSessionStore.getState().restoreFromBrowser({ token: 't', username: 'u@demo.test', nodeToken: 'n' });
-    expect(useSessionStore.getState()).toMatchObject({ isLogin: true, token: 't', username: 'u@demo.test', nodeToken: 'n', userRoles: [], currentUserRole: null });
+    expect(useSessionStore.getState()).toMatchObject({
+      isLogin: true,
+      token: 't',
+      username: 'u@demo.test',
+      nodeToken: 'n',
+      userRoles: [],
+      currentUserRole: null,
+    });
   });
 
   it('resets every registered store at once', () => {

@@ -104,7 +104,13 @@ export const useSessionStore = create<SessionState>()(
         set({ ...INITIAL_SESSION, ...tokenValues(result), isLogin: true, profile, access, userRoles: roles, currentUserRole: current });
       },
       completePendingLogin: ({ result, tokenRoles }) =>
-        set({ ...INITIAL_SESSION, ...tokenValues(result), isLogin: true, userRoles: tokenRoles, currentUserRole: tokenRoles.at(-1) ?? null }),
+        set({
+          ...INITIAL_SESSION,
+          ...tokenValues(result),
+          isLogin: true,
+          userRoles: tokenRoles,
+          currentUserRole: tokenRoles.at(-1) ?? null,
+        }),
       restoreFromBrowser: ({ token, username, nodeToken }) =>
         set({ ...INITIAL_SESSION, isLogin: true, token, username, nodeToken, jwtokenForNodeAPI: nodeToken }),
       setUsername: (username) => set({ username }),
@@ -118,7 +124,17 @@ export const useSessionStore = create<SessionState>()(
       name: 'kb-session',
       storage: createJSONStorage(() => sessionStore()),
       partialize: (state): SessionValues => {
-        const { acceptTokens: _a, completeLogin: _c, completePendingLogin: _cp, restoreFromBrowser: _r, setUsername: _u, setCurrentRole: _s, passSecondFactor: _p, reset: _x, ...values } = state;
+        const {
+          acceptTokens: _a,
+          completeLogin: _c,
+          completePendingLogin: _cp,
+          restoreFromBrowser: _r,
+          setUsername: _u,
+          setCurrentRole: _s,
+          passSecondFactor: _p,
+          reset: _x,
+          ...values
+        } = state;
         return values;
       },
     },

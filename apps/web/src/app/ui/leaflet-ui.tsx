@@ -1,4 +1,19 @@
-import { ActionIcon, Alert, Anchor, Button, Card, CopyButton, Group, Skeleton, Stack, Table, Text, Title, Tooltip, UnstyledButton } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  CopyButton,
+  Group,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Title,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
 import { IconCheck, IconChevronDown, IconChevronUp, IconCopy, IconExternalLink, IconLink, IconSelector } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { isApiRequestError } from '../api-client.ts';
@@ -8,9 +23,29 @@ import type { SortDirection } from './use-sorted-rows.ts';
 import { formatCount } from '../format/count-format.ts';
 
 /** One titled block of a leaflet; `id` lets the page link to it. */
-export function LeafletSection({ id, title, meta, actions, children }: { id: string; title: string; meta?: ReactNode; actions?: ReactNode; children: ReactNode }) {
+export function LeafletSection({
+  id,
+  title,
+  meta,
+  actions,
+  children,
+}: {
+  id: string;
+  title: string;
+  meta?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
   return (
-    <Card withBorder radius="md" padding="lg" component="section" aria-labelledby={`${id}-title`} id={id} data-testid={`leaflet-section-${id}`}>
+    <Card
+      withBorder
+      radius="md"
+      padding="lg"
+      component="section"
+      aria-labelledby={`${id}-title`}
+      id={id}
+      data-testid={`leaflet-section-${id}`}
+    >
       <Group justify="space-between" align="flex-start" mb="sm" wrap="wrap" gap="xs">
         <Stack gap={2}>
           <Title order={2} size="h4" id={`${id}-title`}>
@@ -52,8 +87,21 @@ export function CopyLinkButton({ path }: { path: string }) {
   return (
     <CopyButton value={`${window.location.origin}${path}`} timeout={1500}>
       {({ copied, copy }) => (
-        <Tooltip label={copied ? 'Copied' : 'A link that lasts: it opens this leaflet for any colleague who may see leaflets'} withArrow multiline w={260}>
-          <Button size="compact-sm" variant="light" color={copied ? 'teal' : 'gray'} leftSection={copied ? <IconCheck size={14} /> : <IconLink size={14} />} onClick={copy} data-testid="copy-permanent-link" data-link={path}>
+        <Tooltip
+          label={copied ? 'Copied' : 'A link that lasts: it opens this leaflet for any colleague who may see leaflets'}
+          withArrow
+          multiline
+          w={260}
+        >
+          <Button
+            size="compact-sm"
+            variant="light"
+            color={copied ? 'teal' : 'gray'}
+            leftSection={copied ? <IconCheck size={14} /> : <IconLink size={14} />}
+            onClick={copy}
+            data-testid="copy-permanent-link"
+            data-link={path}
+          >
             {copied ? 'Link copied' : 'Copy link'}
           </Button>
         </Tooltip>
@@ -91,7 +139,11 @@ export function SortableTh({
   const Icon = !active ? IconSelector : direction === 'asc' ? IconChevronUp : IconChevronDown;
   return (
     <Table.Th aria-sort={active ? (direction === 'asc' ? 'ascending' : 'descending') : 'none'} ta={align}>
-      <UnstyledButton onClick={onSort} aria-label={`Sort by ${label}`} style={{ display: 'inline-flex', alignItems: 'center', gap: 4, fontWeight: 600 }}>
+      <UnstyledButton
+        onClick={onSort}
+        aria-label={`Sort by ${label}`}
+        style={{ display: 'inline-flex', alignItems: 'center', gap: 4, fontWeight: 600 }}
+      >
         {label}
         <Icon size={14} aria-hidden />
       </UnstyledButton>

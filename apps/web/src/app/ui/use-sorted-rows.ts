@@ -13,7 +13,10 @@ export function compareValues(a: SortValue, b: SortValue, direction: SortDirecti
   if (a === null && b === null) return 0;
   if (a === null) return 1;
   if (b === null) return -1;
-  const order = typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b), undefined, { numeric: true, sensitivity: 'base' });
+  const order =
+    typeof a === 'number' && typeof b === 'number'
+      ? a - b
+      : String(a).localeCompare(String(b), undefined, { numeric: true, sensitivity: 'base' });
   return direction === 'asc' ? order : -order;
 }
 
@@ -26,6 +29,10 @@ export function useSortedRows<T, K extends string>(rows: readonly T[], value: (r
     [rows, value, sort],
   );
   const toggle = (column: K, firstDirection: SortDirection = 'asc') =>
-    setSort((current) => (current.column === column ? { column, direction: current.direction === 'asc' ? 'desc' : 'asc' } : { column, direction: firstDirection }));
+    setSort((current) =>
+      current.column === column
+        ? { column, direction: current.direction === 'asc' ? 'desc' : 'asc' }
+        : { column, direction: firstDirection },
+    );
   return { sorted, sort, toggle };
 }

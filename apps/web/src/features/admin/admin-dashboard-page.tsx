@@ -33,7 +33,18 @@ function Stat({ label, value, testId }: { label: string; value: number; testId: 
 }
 
 const ENDING_COLUMNS: readonly DataColumn<EndingSubscription>[] = [
-  { key: 'user', header: 'User', cell: (row) => (<><Text size="sm">{row.name || row.email}</Text><Text size="xs" c="dimmed">{row.email}</Text></>) },
+  {
+    key: 'user',
+    header: 'User',
+    cell: (row) => (
+      <>
+        <Text size="sm">{row.name || row.email}</Text>
+        <Text size="xs" c="dimmed">
+          {row.email}
+        </Text>
+      </>
+    ),
+  },
   {
     key: 'organisation',
     header: 'Organisation',
@@ -85,7 +96,13 @@ const ADDRESS_COLUMNS: readonly DataColumn<FailedLoginAddress>[] = [
 function useDailySeries(usage: AdminUsage) {
   return useMemo(() => {
     const days = usage.daily.map((d) => d.day);
-    const pick = (name: string, kind: UsageSeries['kind'], color: string, get: (d: AdminUsage['daily'][number]) => number, stack?: string): UsageSeries => ({
+    const pick = (
+      name: string,
+      kind: UsageSeries['kind'],
+      color: string,
+      get: (d: AdminUsage['daily'][number]) => number,
+      stack?: string,
+    ): UsageSeries => ({
       name,
       kind,
       color,
@@ -95,7 +112,10 @@ function useDailySeries(usage: AdminUsage) {
     return {
       days,
       active: [pick('Active users', 'line', COLORS.active, (d) => d.activeUsers)],
-      logins: [pick('Successful', 'bar', COLORS.ok, (d) => d.logins, 'logins'), pick('Failed', 'bar', COLORS.failed, (d) => d.failedLogins, 'logins')],
+      logins: [
+        pick('Successful', 'bar', COLORS.ok, (d) => d.logins, 'logins'),
+        pick('Failed', 'bar', COLORS.failed, (d) => d.failedLogins, 'logins'),
+      ],
       searches: [pick('Searches', 'bar', COLORS.searches, (d) => d.searches)],
       exports: [pick('Exports', 'bar', COLORS.exports, (d) => d.exports)],
       credits: [pick('Credits spent', 'bar', COLORS.credits, (d) => d.creditsSpent)],
@@ -121,12 +141,36 @@ function UsageView({ usage }: { usage: AdminUsage }) {
         <Stat label="Credits spent" value={t.creditsSpent} testId="stat-credits" />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <UsageChart title="Active users per day" total={`${formatCount(t.activeUsers)} in the period`} days={s.days} series={s.active} testId="chart-active-users" />
-        <UsageChart title="Logins per day" total={`${formatCount(t.logins)} successful, ${formatCount(t.failedLogins)} failed`} days={s.days} series={s.logins} testId="chart-logins" />
+        <UsageChart
+          title="Active users per day"
+          total={`${formatCount(t.activeUsers)} in the period`}
+          days={s.days}
+          series={s.active}
+          testId="chart-active-users"
+        />
+        <UsageChart
+          title="Logins per day"
+          total={`${formatCount(t.logins)} successful, ${formatCount(t.failedLogins)} failed`}
+          days={s.days}
+          series={s.logins}
+          testId="chart-logins"
+        />
         <UsageChart title="Searches per day" total={formatCount(t.searches)} days={s.days} series={s.searches} testId="chart-searches" />
         <UsageChart title="Exports per day" total={formatCount(t.exports)} days={s.days} series={s.exports} testId="chart-exports" />
-        <UsageChart title="Credits spent per day" total={`${formatCount(t.creditsSpent)} (refunds deducted)`} days={s.days} series={s.credits} testId="chart-credits" />
-        <UsageChart title="Failed logins per day" total={formatCount(t.failedLogins)} days={s.days} series={s.failed} testId="chart-failed-logins" />
+        <UsageChart
+          title="Credits spent per day"
+          total={`${formatCount(t.creditsSpent)} (refunds deducted)`}
+          days={s.days}
+          series={s.credits}
+          testId="chart-credits"
+        />
+        <UsageChart
+          title="Failed logins per day"
+          total={formatCount(t.failedLogins)}
+          days={s.days}
+          series={s.failed}
+          testId="chart-failed-logins"
+        />
       </SimpleGrid>
       <Card withBorder radius="md" padding="lg">
         <Group justify="space-between" mb="sm" wrap="wrap">

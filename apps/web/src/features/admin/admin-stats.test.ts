@@ -12,7 +12,9 @@ describe('usage dashboard period', () => {
 
   it('writes a period into the address, keeping the other parameters', () => {
     const current = new URLSearchParams('organisationId=7&period=7d');
-    expect(periodParams({ from: '2026-01-05', to: '2026-01-11' }, current).toString()).toBe('organisationId=7&from=2026-01-05&to=2026-01-11');
+    expect(periodParams({ from: '2026-01-05', to: '2026-01-11' }, current).toString()).toBe(
+      'organisationId=7&from=2026-01-05&to=2026-01-11',
+    );
     expect(periodParams({ period: '1y' }, new URLSearchParams('from=2026-01-05&to=2026-01-11')).toString()).toBe('period=1y');
   });
 

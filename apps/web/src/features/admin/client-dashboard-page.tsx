@@ -36,7 +36,18 @@ const USER_COLUMNS: readonly DataColumn<ClientUser>[] = [
       </>
     ),
   },
-  { key: 'state', header: 'Account', cell: (row) => (row.active ? 'Active' : <Badge color="gray" variant="light">Deactivated</Badge>) },
+  {
+    key: 'state',
+    header: 'Account',
+    cell: (row) =>
+      row.active ? (
+        'Active'
+      ) : (
+        <Badge color="gray" variant="light">
+          Deactivated
+        </Badge>
+      ),
+  },
   {
     key: 'subscriptions',
     header: 'Subscriptions',
@@ -47,7 +58,10 @@ const USER_COLUMNS: readonly DataColumn<ClientUser>[] = [
         <Stack gap={2}>
           {row.subscriptions.map((s, index) => (
             <Badge key={index} color={STATUS_COLOR[s.status]} variant="light" tt="none" data-testid="client-subscription">
-              {roleLabel(s.role)} · {s.status === 'scheduled' ? `from ${formatDate(s.startDate)}` : `${s.status === 'ended' ? 'ended' : 'until'} ${formatLastDay(s.endDate)}`}
+              {roleLabel(s.role)} ·{' '}
+              {s.status === 'scheduled'
+                ? `from ${formatDate(s.startDate)}`
+                : `${s.status === 'ended' ? 'ended' : 'until'} ${formatLastDay(s.endDate)}`}
             </Badge>
           ))}
         </Stack>
@@ -100,10 +114,30 @@ function OrganisationView({ dashboard }: { dashboard: ClientDashboard & { organi
         )}
       </Group>
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }}>
-        <Figure label="Seats taken" value={seats.seats === null ? formatCount(seats.seatsTaken) : `${formatCount(seats.seatsTaken)} / ${formatCount(seats.seats)}`} hint={seatsLabel(seats.seatsTaken, seats.seats)} testId="client-seats" />
-        <Figure label="Users" value={formatCount(seats.users)} hint={`${formatCount(seats.activeUsers)} with a running subscription`} testId="client-users" />
-        <Figure label="Credits granted" value={formatCount(credits.granted)} hint={credits.adjusted === 0 ? 'all time' : `adjusted by ${formatCount(credits.adjusted)}`} testId="client-credits-granted" />
-        <Figure label="Credits spent" value={formatCount(credits.spent)} hint={`${formatCount(credits.spentInPeriod)} in this period`} testId="client-credits-spent" />
+        <Figure
+          label="Seats taken"
+          value={seats.seats === null ? formatCount(seats.seatsTaken) : `${formatCount(seats.seatsTaken)} / ${formatCount(seats.seats)}`}
+          hint={seatsLabel(seats.seatsTaken, seats.seats)}
+          testId="client-seats"
+        />
+        <Figure
+          label="Users"
+          value={formatCount(seats.users)}
+          hint={`${formatCount(seats.activeUsers)} with a running subscription`}
+          testId="client-users"
+        />
+        <Figure
+          label="Credits granted"
+          value={formatCount(credits.granted)}
+          hint={credits.adjusted === 0 ? 'all time' : `adjusted by ${formatCount(credits.adjusted)}`}
+          testId="client-credits-granted"
+        />
+        <Figure
+          label="Credits spent"
+          value={formatCount(credits.spent)}
+          hint={`${formatCount(credits.spentInPeriod)} in this period`}
+          testId="client-credits-spent"
+        />
         <Figure label="Credit balance" value={formatCount(credits.balance)} hint="all users together" testId="client-credits-balance" />
       </SimpleGrid>
       <UsageChart
@@ -118,7 +152,14 @@ function OrganisationView({ dashboard }: { dashboard: ClientDashboard & { organi
         <Title order={4} mb="sm">
           Users, subscriptions and last logins
         </Title>
-        <DataTable columns={USER_COLUMNS} rows={users} rowKey={(row) => row.userId} minWidth={760} testId="client-users-table" empty="This organisation has no users yet." />
+        <DataTable
+          columns={USER_COLUMNS}
+          rows={users}
+          rowKey={(row) => row.userId}
+          minWidth={760}
+          testId="client-users-table"
+          empty="This organisation has no users yet."
+        />
         {users.length < seats.users && (
           <Text size="xs" c="dimmed" mt="xs">
             The first {formatCount(users.length)} of {formatCount(seats.users)} users by e-mail are listed.
@@ -130,14 +171,29 @@ function OrganisationView({ dashboard }: { dashboard: ClientDashboard & { organi
 }
 
 /** Administrators pick any organisation: a searchable list filled from the server as they type. */
-function OrganisationPicker({ value, valueName, onChange }: { value: number | undefined; valueName: string | null; onChange: (id: number | undefined) => void }) {
+function OrganisationPicker({
+  value,
+  valueName,
+  onChange,
+}: {
+  value: number | undefined;
+  valueName: string | null;
+  onChange: (id: number | undefined) => void;
+}) {
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search, 250);
-  const options = useQuery({ ...endpointQuery(usageEndpoints.clientOrganisations, { query: { q: q || undefined } }), placeholderData: keepPreviousData });
-  const data = (options.data?.rows ?? []).map((row) => ({ value: String(row.id), label: `${row.name} (${formatCount(row.users)} users)${row.active ? '' : ' · inactive'}` }));
+  const options = useQuery({
+    ...endpointQuery(usageEndpoints.clientOrganisations, { query: { q: q || undefined } }),
+    placeholderData: keepPreviousData,
+  });
+  const data = (options.data?.rows ?? []).map((row) => ({
+    value: String(row.id),
+    label: `${row.name} (${formatCount(row.users)} users)${row.active ? '' : ' · inactive'}`,
+  }));
   // Keep the chosen organisation in the list while a search shows others (or before the list
   // arrives), named as its dashboard names it.
-  if (value !== undefined && !data.some((d) => d.value === String(value))) data.unshift({ value: String(value), label: valueName ?? `Organisation ${value}` });
+  if (value !== undefined && !data.some((d) => d.value === String(value)))
+    data.unshift({ value: String(value), label: valueName ?? `Organisation ${value}` });
   return (
     <Select
       label="Organisation"
@@ -228,7 +284,11 @@ export function ClientDashboardPage() {
             {isAdmin && (
               <OrganisationPicker
                 value={organisationId}
-                valueName={dashboard.data?.organisation && dashboard.data.organisation.id === organisationId ? dashboard.data.organisation.name : null}
+                valueName={
+                  dashboard.data?.organisation && dashboard.data.organisation.id === organisationId
+                    ? dashboard.data.organisation.name
+                    : null
+                }
                 onChange={onOrganisation}
               />
             )}

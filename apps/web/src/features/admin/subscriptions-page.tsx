@@ -16,7 +16,10 @@ export function SubscriptionsPage() {
   const [tab, setTab] = useState<Tab>('users');
   return (
     <>
-      <PageHeader title="Subscriptions" description="Users, their subscriptions and download credits, the organisations they belong to, and onboarding from a file." />
+      <PageHeader
+        title="Subscriptions"
+        description="Users, their subscriptions and download credits, the organisations they belong to, and onboarding from a file."
+      />
       <Tabs value={tab} onChange={(value) => setTab((value as Tab | null) ?? 'users')} keepMounted={false}>
         <Tabs.List mb="md">
           <Tabs.Tab value="users" leftSection={<IconUsers size={16} />}>

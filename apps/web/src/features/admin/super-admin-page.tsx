@@ -25,7 +25,10 @@ export function SuperAdminPage() {
   const tab = SUPERADMIN_TABS.some((item) => item.value === params.get('tab')) ? params.get('tab') : 'overview';
   return (
     <>
-      <PageHeader title="Super admin" description="System overview, admin roles, the audit log, open sessions, the data set, release imports and run-time settings." />
+      <PageHeader
+        title="Super admin"
+        description="System overview, admin roles, the audit log, open sessions, the data set, release imports and run-time settings."
+      />
       <Tabs value={tab} onChange={(value) => setParams(value ? { tab: value } : {}, { replace: true })} keepMounted={false}>
         <Tabs.List mb="md">
           {SUPERADMIN_TABS.map((item) => (

@@ -16,9 +16,16 @@ export function NewRowsBanner({ sessionId }: { sessionId: string }) {
   if (!window) return null;
   const when = window.loadFinishedAt ? ` (${formatDateTime(window.loadFinishedAt)})` : '';
   return (
-    <Alert color="blue" variant="light" icon={<IconBellRinging size={18} />} title={`New in ${window.loadLabel}${when}`} data-testid="new-rows-banner">
+    <Alert
+      color="blue"
+      variant="light"
+      icon={<IconBellRinging size={18} />}
+      title={`New in ${window.loadLabel}${when}`}
+      data-testid="new-rows-banner"
+    >
       <Text size="sm">
-        These results hold only the rows that data update brought in for your saved search. Run the search again from the search page to see all of its rows.
+        These results hold only the rows that data update brought in for your saved search. Run the search again from the search page to see
+        all of its rows.
       </Text>
     </Alert>
   );

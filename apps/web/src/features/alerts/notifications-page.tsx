@@ -15,11 +15,29 @@ import { invalidateNotifications } from './alert-queries.ts';
 
 const PAGE_SIZE = 20;
 
-function NotificationCard({ notification, mayOpenAlerts, onRead, reading }: { notification: AppNotification; mayOpenAlerts: boolean; onRead: () => void; reading: boolean }) {
+function NotificationCard({
+  notification,
+  mayOpenAlerts,
+  onRead,
+  reading,
+}: {
+  notification: AppNotification;
+  mayOpenAlerts: boolean;
+  onRead: () => void;
+  reading: boolean;
+}) {
   const unread = notification.readAt === null;
   const openable = notification.kind === 'alert' && notification.link !== null && notification.criteriaId !== null && mayOpenAlerts;
   return (
-    <Card withBorder radius="md" padding="md" data-testid="notification" data-unread={unread} data-id={notification.id} aria-label={notification.title}>
+    <Card
+      withBorder
+      radius="md"
+      padding="md"
+      data-testid="notification"
+      data-unread={unread}
+      data-id={notification.id}
+      aria-label={notification.title}
+    >
       <Group justify="space-between" align="flex-start" wrap="nowrap">
         <Stack gap={4}>
           <Group gap="xs">
@@ -47,7 +65,13 @@ function NotificationCard({ notification, mayOpenAlerts, onRead, reading }: { no
         <Group gap="xs" wrap="nowrap">
           {openable && (
             // Opening marks the alert read (the server does it with the run).
-            <Button component={Link} to={notification.link!} size="xs" leftSection={<IconExternalLink size={14} />} data-testid="open-new-rows">
+            <Button
+              component={Link}
+              to={notification.link!}
+              size="xs"
+              leftSection={<IconExternalLink size={14} />}
+              data-testid="open-new-rows"
+            >
               Open the new rows
             </Button>
           )}
@@ -86,7 +110,13 @@ export function NotificationsPage() {
         title="Notifications"
         description="Alerts on new data for your saved searches, and other messages. Switch “Alert me” on a saved search in the search page (My saved searches)."
         actions={
-          <Button variant="default" leftSection={<IconChecks size={16} />} disabled={unread === 0} loading={markAll.isPending} onClick={() => markAll.mutate()}>
+          <Button
+            variant="default"
+            leftSection={<IconChecks size={16} />}
+            disabled={unread === 0}
+            loading={markAll.isPending}
+            onClick={() => markAll.mutate()}
+          >
             Mark all read
           </Button>
         }
@@ -96,7 +126,11 @@ export function NotificationsPage() {
           {message}
         </Text>
       )}
-      <QueryView query={query} isEmpty={(data) => data.total === 0} empty="No notifications yet. When a saved search with “Alert me” finds new rows after a data update, it appears here.">
+      <QueryView
+        query={query}
+        isEmpty={(data) => data.total === 0}
+        empty="No notifications yet. When a saved search with “Alert me” finds new rows after a data update, it appears here."
+      >
         {(data) => (
           <Stack gap="sm">
             <Text size="sm" c="dimmed" aria-live="polite">
@@ -111,7 +145,9 @@ export function NotificationsPage() {
                 reading={markRead.isPending && markRead.variables === notification.id}
               />
             ))}
-            {data.total > PAGE_SIZE && <Pagination total={Math.ceil(data.total / PAGE_SIZE)} value={page} onChange={setPage} aria-label="Notification pages" />}
+            {data.total > PAGE_SIZE && (
+              <Pagination total={Math.ceil(data.total / PAGE_SIZE)} value={page} onChange={setPage} aria-label="Notification pages" />
+            )}
           </Stack>
         )}
       </QueryView>

@@ -45,7 +45,11 @@ export function AnalyzersHome() {
         </Card>
         <Stack gap="xs">
           <Text fw={600}>Your saved analyses</Text>
-          <QueryView query={saved} isEmpty={(data) => data.analyses.length === 0} empty="No saved analysis yet. Save one from the analyzer board with “Save analysis”.">
+          <QueryView
+            query={saved}
+            isEmpty={(data) => data.analyses.length === 0}
+            empty="No saved analysis yet. Save one from the analyzer board with “Save analysis”."
+          >
             {(data) => (
               <DataTable
                 testId="saved-analyses"
@@ -62,9 +66,22 @@ export function AnalyzersHome() {
                       </Anchor>
                     ),
                   },
-                  { key: 'summary', header: 'Search', cell: (analysis) => <Text size="sm" lineClamp={2}>{analysis.summary ?? '—'}</Text> },
+                  {
+                    key: 'summary',
+                    header: 'Search',
+                    cell: (analysis) => (
+                      <Text size="sm" lineClamp={2}>
+                        {analysis.summary ?? '—'}
+                      </Text>
+                    ),
+                  },
                   { key: 'tab', header: 'Tab', cell: (analysis) => resultTabLabel(analysis.config.tab) ?? analysis.config.tab },
-                  { key: 'saved', header: 'Saved', cell: (analysis) => dateFormat.format(new Date(analysis.createdAt)), cellProps: { style: { whiteSpace: 'nowrap' } } },
+                  {
+                    key: 'saved',
+                    header: 'Saved',
+                    cell: (analysis) => dateFormat.format(new Date(analysis.createdAt)),
+                    cellProps: { style: { whiteSpace: 'nowrap' } },
+                  },
                 ]}
               />
             )}

@@ -39,7 +39,17 @@ function Problem({ title, children, search = true }: { title: string; children: 
 }
 
 /** The session is checked once for the whole board: an expired search is one message, not five. */
-function SessionBoard({ scope, sessionId, tab, analysis }: { scope: ResultsScope; sessionId: string; tab: AnalyzerTab; analysis: StoredAnalysis | null }) {
+function SessionBoard({
+  scope,
+  sessionId,
+  tab,
+  analysis,
+}: {
+  scope: ResultsScope;
+  sessionId: string;
+  tab: AnalyzerTab;
+  analysis: StoredAnalysis | null;
+}) {
   const session = useQuery({ ...sessionQuery(sessionId), retry: false });
   const [charts, setCharts] = useState<AnalyzerChartConfig[]>(analysis?.config.charts ?? defaultCharts(tab));
   if (session.isPending) return <Skeleton height={360} radius="md" aria-label="Loading the search" />;
@@ -48,8 +58,9 @@ function SessionBoard({ scope, sessionId, tab, analysis }: { scope: ResultsScope
     if (problem === 'expired' && analysis) {
       return (
         <Problem title="The search of this analysis has expired">
-          Search results are kept for 24 hours after their last use. Run the search again{analysis.summary ? ` (${analysis.summary})` : ''}, open Analyzers from its results and save the
-          analysis again; its charts were: {analysis.config.charts.map((c) => c.chart).join(', ')}.
+          Search results are kept for 24 hours after their last use. Run the search again{analysis.summary ? ` (${analysis.summary})` : ''},
+          open Analyzers from its results and save the analysis again; its charts were:{' '}
+          {analysis.config.charts.map((c) => c.chart).join(', ')}.
         </Problem>
       );
     }
@@ -75,9 +86,12 @@ function SessionBoard({ scope, sessionId, tab, analysis }: { scope: ResultsScope
 function SavedBoard({ id, tab }: { id: number; tab: AnalyzerTab }) {
   const query = useSavedAnalysis(id);
   if (query.isPending) return <Skeleton height={360} radius="md" aria-label="Loading the analysis" />;
-  if (query.isError) return <QueryErrorAlert error={query.error} onRetry={() => void query.refetch()} title="Could not open the analysis" />;
+  if (query.isError)
+    return <QueryErrorAlert error={query.error} onRetry={() => void query.refetch()} title="Could not open the analysis" />;
   const analysis = query.data.analyses[0]!;
-  return <SessionBoard key={analysis.id} scope="search" sessionId={analysis.sessionid} tab={analysis.config.tab ?? tab} analysis={analysis} />;
+  return (
+    <SessionBoard key={analysis.id} scope="search" sessionId={analysis.sessionid} tab={analysis.config.tab ?? tab} analysis={analysis} />
+  );
 }
 
 /** Spec §2 /analyzers/{tabid}: charts over the rows of a results tab, as filtered in the grid. */
@@ -96,7 +110,12 @@ function AnalyzerTabPage({ tabid }: { tabid: string }) {
         description="Charts over the rows of the tab as filtered in the results. Drag a rectangle on the scatter to select rows."
         actions={
           <Group gap="xs">
-            <Button component={Link} to={`${RESULTS_BASE[scope]}/${tab ?? 'structuretab'}`} variant="default" leftSection={<IconTable size={16} />}>
+            <Button
+              component={Link}
+              to={`${RESULTS_BASE[scope]}/${tab ?? 'structuretab'}`}
+              variant="default"
+              leftSection={<IconTable size={16} />}
+            >
               Back to the results
             </Button>
             {/* The saved analyses are an export role's page (EVALUATE_USER would land on a refusal). */}
@@ -117,7 +136,9 @@ function AnalyzerTabPage({ tabid }: { tabid: string }) {
       ) : scopeSessionId ? (
         <SessionBoard key={`${scopeSessionId}:${tab}`} scope={scope} sessionId={scopeSessionId} tab={tab} analysis={null} />
       ) : (
-        <Problem title="No search results to chart">The analyzers chart the results of a search. Run a search, then open Analyzers from its results.</Problem>
+        <Problem title="No search results to chart">
+          The analyzers chart the results of a search. Run a search, then open Analyzers from its results.
+        </Problem>
       )}
     </>
   );

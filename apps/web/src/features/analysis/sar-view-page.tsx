@@ -43,11 +43,17 @@ function SarSession({ sessionId, resultsTo }: { sessionId: string; resultsTo: st
       </Stack>
     );
   }
-  if (data.isError) return isNotFound(data.error) ? <OpenFromResults resultsTo={resultsTo} /> : <QueryErrorAlert title="The SAR view could not be opened" error={data.error} onRetry={() => void data.refetch()} />;
+  if (data.isError)
+    return isNotFound(data.error) ? (
+      <OpenFromResults resultsTo={resultsTo} />
+    ) : (
+      <QueryErrorAlert title="The SAR view could not be opened" error={data.error} onRetry={() => void data.refetch()} />
+    );
   return (
     <Stack gap="sm">
       <Text size="sm" c="dimmed" data-testid="sar-source">
-        {countNoun(data.data.compounds, 'compound')} and {countNoun(data.data.activities, ACTIVITY)} from the {resultTabLabel(data.data.tab) ?? data.data.tab} tab
+        {countNoun(data.data.compounds, 'compound')} and {countNoun(data.data.activities, ACTIVITY)} from the{' '}
+        {resultTabLabel(data.data.tab) ?? data.data.tab} tab
       </Text>
       <SarWorkspace key={`${sessionId}/${data.data.createdAt}`} sessionId={sessionId} data={data.data} />
     </Stack>
@@ -73,14 +79,23 @@ function SarTabPage({ tab }: { tab: SarSourceTab }) {
               </Button>
             )}
             {mayOpen('/analyzers/:tabid') && (
-              <Button component={Link} to={`/analyzers/${tab}${source === 'selection' ? '?from=selection' : ''}`} variant="default" leftSection={<IconChartDots size={16} />}>
+              <Button
+                component={Link}
+                to={`/analyzers/${tab}${source === 'selection' ? '?from=selection' : ''}`}
+                variant="default"
+                leftSection={<IconChartDots size={16} />}
+              >
                 Analyzers
               </Button>
             )}
           </Group>
         }
       />
-      {sessionId === null ? <OpenFromResults resultsTo="/search" /> : <SarSession key={sessionId} sessionId={sessionId} resultsTo={resultsTo} />}
+      {sessionId === null ? (
+        <OpenFromResults resultsTo="/search" />
+      ) : (
+        <SarSession key={sessionId} sessionId={sessionId} resultsTo={resultsTo} />
+      )}
     </>
   );
 }
@@ -95,11 +110,11 @@ export function SarViewPage() {
       <>
         <PageHeader title="SAR view" />
         <Alert color="orange" variant="light" role="alert">
-          The SAR view opens from the Structures or Activities tab; “{tabid}” is not one of them. <Link to="/sarview">About the SAR view</Link>
+          The SAR view opens from the Structures or Activities tab; “{tabid}” is not one of them.{' '}
+          <Link to="/sarview">About the SAR view</Link>
         </Alert>
       </>
     );
   }
   return <SarTabPage tab={tab.data} />;
 }
-

@@ -5,7 +5,9 @@ import { confirmProblem, passwordProblem } from './password-form.ts';
 
 describe('login errors', () => {
   it('returns the server message of a 403', () => {
-    expect(loginErrorMessage(new ApiRequestError({ status: 403, message: 'Your subscription has ended.', code: 'SUBSCRIPTION_INACTIVE' }))).toBe('Your subscription has ended.');
+    expect(
+      loginErrorMessage(new ApiRequestError({ status: 403, message: 'Your subscription has ended.', code: 'SUBSCRIPTION_INACTIVE' })),
+    ).toBe('Your subscription has ended.');
   });
 
   it('returns a rate-limit text with the wait of a 429', () => {

@@ -42,7 +42,14 @@ export function ChangePasswordPage() {
               {errorMessage(mutation.error)}
             </Alert>
           )}
-          <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="Current password" autoComplete="current-password" required key={form.key('currentPassword')} {...form.getInputProps('currentPassword')} />
+          <PasswordInput
+            visibilityToggleButtonProps={TOGGLE_PROPS}
+            label="Current password"
+            autoComplete="current-password"
+            required
+            key={form.key('currentPassword')}
+            {...form.getInputProps('currentPassword')}
+          />
           <NewPasswordFields form={form} field="newPassword" confirmLabel="Confirm new password" />
           <Button type="submit" loading={mutation.isPending}>
             Change password

@@ -81,7 +81,10 @@ export function LoginPage() {
 
   if (step.kind === 'enrol' || step.kind === 'recovery-codes') {
     return (
-      <AuthCard title="Two-step login" subtitle="Your account has administrator roles: set up an authenticator app on your phone to finish logging in.">
+      <AuthCard
+        title="Two-step login"
+        subtitle="Your account has administrator roles: set up an authenticator app on your phone to finish logging in."
+      >
         {step.kind === 'enrol' ? (
           <MfaEnrolment onConfirmed={(codes) => setStep({ kind: 'recovery-codes', codes })} />
         ) : (
@@ -112,8 +115,22 @@ export function LoginPage() {
               {error}
             </Alert>
           )}
-          <TextInput label="E-mail" type="email" autoComplete="username" required key={form.key('username')} {...form.getInputProps('username')} />
-          <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label="Password" autoComplete="current-password" required key={form.key('password')} {...form.getInputProps('password')} />
+          <TextInput
+            label="E-mail"
+            type="email"
+            autoComplete="username"
+            required
+            key={form.key('username')}
+            {...form.getInputProps('username')}
+          />
+          <PasswordInput
+            visibilityToggleButtonProps={TOGGLE_PROPS}
+            label="Password"
+            autoComplete="current-password"
+            required
+            key={form.key('password')}
+            {...form.getInputProps('password')}
+          />
           <Button type="submit" loading={submitting} fullWidth mt="xs">
             Log in
           </Button>

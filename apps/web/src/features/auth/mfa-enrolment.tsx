@@ -23,8 +23,8 @@ export function MfaEnrolment({ onConfirmed }: { onConfirmed: (codes: string[]) =
     return (
       <Stack gap="sm">
         <Text>
-          Set up an authenticator app (for example Google Authenticator, Microsoft Authenticator or 1Password) before you use
-          administrator pages. You need your phone for the next steps.
+          Set up an authenticator app (for example Google Authenticator, Microsoft Authenticator or 1Password) before you use administrator
+          pages. You need your phone for the next steps.
         </Text>
         {start.isError && (
           <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert">

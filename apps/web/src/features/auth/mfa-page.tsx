@@ -45,7 +45,10 @@ export function MfaPage() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: endpointKey(mfaEndpoints.status, {}) });
 
   return (
-    <AuthCard title="Two-step login" subtitle="Accounts with administrator roles log in with a code from an authenticator app on your phone as well as their password.">
+    <AuthCard
+      title="Two-step login"
+      subtitle="Accounts with administrator roles log in with a code from an authenticator app on your phone as well as their password."
+    >
       <QueryView query={query}>
         {(status) => {
           if (codes) {
@@ -96,12 +99,11 @@ function Enrolled({ status, onRegenerated }: { status: MfaStatus; onRegenerated:
         Two-step login is on for your account.
       </Alert>
       <Text>
-        Recovery codes left: <strong>{left}</strong> of {RECOVERY_CODE_COUNT}.
-        {left <= 3 && ' Replace them before they run out.'}
+        Recovery codes left: <strong>{left}</strong> of {RECOVERY_CODE_COUNT}.{left <= 3 && ' Replace them before they run out.'}
       </Text>
       <Text size="sm" c="dimmed">
-        Lost your phone? Log in with a recovery code, then ask a super administrator to reset your authenticator so you can set up
-        the new phone.
+        Lost your phone? Log in with a recovery code, then ask a super administrator to reset your authenticator so you can set up the new
+        phone.
       </Text>
       {replacing ? (
         <MfaCodeForm

@@ -12,7 +12,17 @@ interface FormFields {
  * password shows them (set-up, password link, change of password). Validation stays with the form
  * (password-form.ts).
  */
-export function NewPasswordFields({ form, field, label = 'New password', confirmLabel = 'Confirm password' }: { form: FormFields; field: string; label?: string; confirmLabel?: string }) {
+export function NewPasswordFields({
+  form,
+  field,
+  label = 'New password',
+  confirmLabel = 'Confirm password',
+}: {
+  form: FormFields;
+  field: string;
+  label?: string;
+  confirmLabel?: string;
+}) {
   return (
     <>
       <PasswordInput
@@ -24,7 +34,14 @@ export function NewPasswordFields({ form, field, label = 'New password', confirm
         key={form.key(field)}
         {...form.getInputProps(field)}
       />
-      <PasswordInput visibilityToggleButtonProps={TOGGLE_PROPS} label={confirmLabel} autoComplete="new-password" required key={form.key('confirm')} {...form.getInputProps('confirm')} />
+      <PasswordInput
+        visibilityToggleButtonProps={TOGGLE_PROPS}
+        label={confirmLabel}
+        autoComplete="new-password"
+        required
+        key={form.key('confirm')}
+        {...form.getInputProps('confirm')}
+      />
     </>
   );
 }

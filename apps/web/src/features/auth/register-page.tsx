@@ -24,7 +24,10 @@ export function RegisterPage() {
   });
 
   return (
-    <AuthCard title="Register" subtitle="We e-mail you a link to set your password. Your subscription is activated by your account manager.">
+    <AuthCard
+      title="Register"
+      subtitle="We e-mail you a link to set your password. Your subscription is activated by your account manager."
+    >
       {mutation.isSuccess ? (
         <Stack gap="sm">
           <Alert color="green" role="status" data-testid="register-success">
@@ -43,11 +46,28 @@ export function RegisterPage() {
               </Alert>
             )}
             <Group grow align="flex-start">
-              <TextInput label="First name" autoComplete="given-name" required key={form.key('firstName')} {...form.getInputProps('firstName')} />
-              <TextInput label="Last name" autoComplete="family-name" required key={form.key('lastName')} {...form.getInputProps('lastName')} />
+              <TextInput
+                label="First name"
+                autoComplete="given-name"
+                required
+                key={form.key('firstName')}
+                {...form.getInputProps('firstName')}
+              />
+              <TextInput
+                label="Last name"
+                autoComplete="family-name"
+                required
+                key={form.key('lastName')}
+                {...form.getInputProps('lastName')}
+              />
             </Group>
             <TextInput label="E-mail" type="email" autoComplete="email" required key={form.key('email')} {...form.getInputProps('email')} />
-            <TextInput label="Organisation" autoComplete="organization" key={form.key('organisation')} {...form.getInputProps('organisation')} />
+            <TextInput
+              label="Organisation"
+              autoComplete="organization"
+              key={form.key('organisation')}
+              {...form.getInputProps('organisation')}
+            />
             <Button type="submit" loading={mutation.isPending} fullWidth mt="xs">
               Register
             </Button>

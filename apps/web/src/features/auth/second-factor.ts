@@ -22,7 +22,10 @@ export async function confirmEnrolment(code: string): Promise<RecoveryCodes> {
 /** What a failed code step says: the server's words, a wait for 429. */
 export function codeErrorMessage(error: unknown): string {
   if (error instanceof ApiRequestError) {
-    if (error.status === 429) return error.retryAfterSeconds === undefined ? error.message : `Too many wrong codes. Try again in ${formatWait(error.retryAfterSeconds)}.`;
+    if (error.status === 429)
+      return error.retryAfterSeconds === undefined
+        ? error.message
+        : `Too many wrong codes. Try again in ${formatWait(error.retryAfterSeconds)}.`;
     if (error.status === 0) return 'The server cannot be reached. Check your connection and try again.';
     return error.message || WRONG_CODE_MESSAGE;
   }

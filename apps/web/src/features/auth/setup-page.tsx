@@ -89,9 +89,14 @@ export function SetupPage() {
   }
 
   return (
-    <AuthCard title="Set up this server" subtitle="Create the first super administrator with the one-time set-up token printed on the server console.">
+    <AuthCard
+      title="Set up this server"
+      subtitle="Create the first super administrator with the one-time set-up token printed on the server console."
+    >
       <form
-        onSubmit={form.onSubmit(({ token, email: address, firstName, lastName, password }) => mutation.mutate({ token: token.trim(), email: address.trim(), firstName, lastName, password }))}
+        onSubmit={form.onSubmit(({ token, email: address, firstName, lastName, password }) =>
+          mutation.mutate({ token: token.trim(), email: address.trim(), firstName, lastName, password }),
+        )}
         noValidate
       >
         <Stack gap="sm">
@@ -100,9 +105,22 @@ export function SetupPage() {
               {errorMessage(mutation.error)}
             </Alert>
           )}
-          <TextInput label="Set-up token" description="Printed at each start while no super administrator can log in; it works once." required autoComplete="off" key={form.key('token')} {...form.getInputProps('token')} />
+          <TextInput
+            label="Set-up token"
+            description="Printed at each start while no super administrator can log in; it works once."
+            required
+            autoComplete="off"
+            key={form.key('token')}
+            {...form.getInputProps('token')}
+          />
           <TextInput label="E-mail" type="email" autoComplete="email" required key={form.key('email')} {...form.getInputProps('email')} />
-          <TextInput label="First name" autoComplete="given-name" required key={form.key('firstName')} {...form.getInputProps('firstName')} />
+          <TextInput
+            label="First name"
+            autoComplete="given-name"
+            required
+            key={form.key('firstName')}
+            {...form.getInputProps('firstName')}
+          />
           <TextInput label="Last name" autoComplete="family-name" required key={form.key('lastName')} {...form.getInputProps('lastName')} />
           <NewPasswordFields form={form} field="password" label="Password" />
           <Button type="submit" loading={mutation.isPending} fullWidth>

@@ -42,7 +42,9 @@ export function VerifyAccountPage() {
     return (
       <AuthCard title="Set your password">
         <Alert color="red" role="alert" data-testid="verify-invalid">
-          {invalid ? 'This link is invalid or has expired. Links can be used once and are valid for a limited time.' : errorMessage(info.error)}
+          {invalid
+            ? 'This link is invalid or has expired. Links can be used once and are valid for a limited time.'
+            : errorMessage(info.error)}
         </Alert>
         <Anchor component={Link} to="/forgot-password" size="sm">
           Request a new link
@@ -51,7 +53,8 @@ export function VerifyAccountPage() {
     );
   }
 
-  const purpose = info.data.purpose === 'register' ? 'Choose a password to activate your account' : 'Choose a new password for your account';
+  const purpose =
+    info.data.purpose === 'register' ? 'Choose a password to activate your account' : 'Choose a new password for your account';
   return (
     <AuthCard title="Set your password" subtitle={`${purpose}: ${info.data.email}`}>
       {mutation.isSuccess ? (

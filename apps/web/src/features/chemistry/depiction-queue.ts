@@ -30,10 +30,13 @@ function pump(): void {
     next.start();
   }
   if (waiting.length && started.length >= MAX_PER_MINUTE && timer === null) {
-    timer = setTimeout(() => {
-      timer = null;
-      pump();
-    }, started[0]! + MINUTE_MS - now + 10);
+    timer = setTimeout(
+      () => {
+        timer = null;
+        pump();
+      },
+      started[0]! + MINUTE_MS - now + 10,
+    );
   }
 }
 

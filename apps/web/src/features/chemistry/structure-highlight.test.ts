@@ -7,7 +7,10 @@ describe('structure highlight in leaflet links', () => {
     const href = structureLeafletHref(42, smarts);
     expect(href.startsWith('/leaflet/structure/42?highlight=')).toBe(true);
     expect(parseHighlight(new URL(href, 'http://x').searchParams)).toEqual(smarts);
-    expect(parseHighlight(new URL(structureLeafletHref(7, { kind: 'smiles', text: 'c1ccccc1O' }), 'http://x').searchParams)).toEqual({ kind: 'smiles', text: 'c1ccccc1O' });
+    expect(parseHighlight(new URL(structureLeafletHref(7, { kind: 'smiles', text: 'c1ccccc1O' }), 'http://x').searchParams)).toEqual({
+      kind: 'smiles',
+      text: 'c1ccccc1O',
+    });
   });
 
   it('links without a highlight when the search has none, or it is too long for a drawing', () => {

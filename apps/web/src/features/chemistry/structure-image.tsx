@@ -18,7 +18,8 @@ const DEPICTION_KEY = endpointKey(chemistryEndpoints.depiction);
 queryClient.getQueryCache().subscribe((event) => {
   if (event.type !== 'removed') return;
   const key = event.query.queryKey;
-  if (key[0] === DEPICTION_KEY[0] && key[1] === DEPICTION_KEY[1] && typeof event.query.state.data === 'string') URL.revokeObjectURL(event.query.state.data);
+  if (key[0] === DEPICTION_KEY[0] && key[1] === DEPICTION_KEY[1] && typeof event.query.state.data === 'string')
+    URL.revokeObjectURL(event.query.state.data);
 });
 
 export interface StructureImageProps {
@@ -41,7 +42,17 @@ export interface StructureImageProps {
  * it). The SVG is shown through an <img> of a blob URL: it is fetched with the session's headers,
  * and an image can never run script, whatever the drawing holds.
  */
-export function StructureImage({ strId, smiles, smarts, highlight, highlightKind = 'smarts', highlightMode = 'match', width, height, alt }: StructureImageProps) {
+export function StructureImage({
+  strId,
+  smiles,
+  smarts,
+  highlight,
+  highlightKind = 'smarts',
+  highlightMode = 'match',
+  width,
+  height,
+  alt,
+}: StructureImageProps) {
   const query: DepictionParams = {
     ...(strId !== undefined ? { strId } : smarts ? { smarts } : { smiles: smiles ?? '' }),
     ...(highlight ? { highlight } : {}),
@@ -54,7 +65,8 @@ export function StructureImage({ strId, smiles, smarts, highlight, highlightKind
   const image = useQuery({
     queryKey: endpointKey(chemistryEndpoints.depiction, { query }),
     // Asked for once near the screen, in the bounded line of depiction-queue.ts (no 429 for a long list).
-    queryFn: async ({ signal }) => URL.createObjectURL(await queuedDepiction(() => downloadApi(chemistryEndpoints.depiction, { query }, { signal }), signal)),
+    queryFn: async ({ signal }) =>
+      URL.createObjectURL(await queuedDepiction(() => downloadApi(chemistryEndpoints.depiction, { query }, { signal }), signal)),
     enabled: near.seen,
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 10 * 60_000,

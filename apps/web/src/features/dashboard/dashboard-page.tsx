@@ -39,7 +39,13 @@ function CloseOtherSessionsButton() {
     onError: (error) => notifications.show({ color: 'red', message: errorMessage(error) }),
   });
   return (
-    <Button variant="default" leftSection={<IconPlugConnectedX size={16} />} loading={mutation.isPending} disabled={userId === null || sessionId === null} onClick={() => mutation.mutate()}>
+    <Button
+      variant="default"
+      leftSection={<IconPlugConnectedX size={16} />}
+      loading={mutation.isPending}
+      disabled={userId === null || sessionId === null}
+      onClick={() => mutation.mutate()}
+    >
       Close my other sessions
     </Button>
   );

@@ -1,4 +1,18 @@
-import { Alert, Button, Card, FileInput, Group, MultiSelect, Progress, Select, SimpleGrid, Stack, Text, Textarea, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Card,
+  FileInput,
+  Group,
+  MultiSelect,
+  Progress,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconUpload } from '@tabler/icons-react';
@@ -12,7 +26,6 @@ import { endpointKey } from '../../app/query.ts';
 import { ROLE_LABELS } from '../../app/role-labels.ts';
 import { FLAT_FILE_ACCEPT, uploadProblem, uploadQueryOf } from './dataset-upload.ts';
 import { formatBytes } from '../../app/format/display-format.ts';
-
 
 interface UploadValues {
   file: File | null;
@@ -73,7 +86,14 @@ export function DatasetUploadForm() {
               key={form.key('file')}
               {...form.getInputProps('file')}
             />
-            <Select label="Dataset type" data={DATASET_TYPES} withAsterisk data-testid="dataset-upload-type" key={form.key('datasetType')} {...form.getInputProps('datasetType')} />
+            <Select
+              label="Dataset type"
+              data={DATASET_TYPES}
+              withAsterisk
+              data-testid="dataset-upload-type"
+              key={form.key('datasetType')}
+              {...form.getInputProps('datasetType')}
+            />
             <MultiSelect
               label="For subscriptions of"
               data={DATASET_ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }))}
@@ -82,7 +102,14 @@ export function DatasetUploadForm() {
               key={form.key('roles')}
               {...form.getInputProps('roles')}
             />
-            <Textarea label="Description" autosize minRows={1} maxRows={4} key={form.key('description')} {...form.getInputProps('description')} />
+            <Textarea
+              label="Description"
+              autosize
+              minRows={1}
+              maxRows={4}
+              key={form.key('description')}
+              {...form.getInputProps('description')}
+            />
           </SimpleGrid>
           {upload.isPending && (
             <Stack gap={4} role="status" aria-live="polite">

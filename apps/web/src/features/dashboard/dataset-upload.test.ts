@@ -18,7 +18,9 @@ describe('flat-file upload checks', () => {
 
   it('refuses empty and oversized files before sending them', () => {
     expect(uploadProblem({ name: 'a.csv', size: 0 })).toBe('“a.csv” is empty.');
-    expect(uploadProblem({ name: 'big.zip', size: FLAT_FILE_MAX_BYTES + 1 })).toBe('“big.zip” (256 MB) is over the 256 MB a dataset may be.');
+    expect(uploadProblem({ name: 'big.zip', size: FLAT_FILE_MAX_BYTES + 1 })).toBe(
+      '“big.zip” (256 MB) is over the 256 MB a dataset may be.',
+    );
   });
 
   it('refuses a name subscribers could not safely receive, with the server’s words', () => {
@@ -33,7 +35,9 @@ describe('flat-file upload checks', () => {
   });
 
   it('sends the roles as a list and the description trimmed', () => {
-    expect(uploadQueryOf('a.csv', { datasetType: 'Structures', roles: ['FULL_USER', 'EVALUATE_USER'], description: '  Q3 release ' })).toEqual({
+    expect(
+      uploadQueryOf('a.csv', { datasetType: 'Structures', roles: ['FULL_USER', 'EVALUATE_USER'], description: '  Q3 release ' }),
+    ).toEqual({
       datasetType: 'Structures',
       fileName: 'a.csv',
       roles: ['FULL_USER', 'EVALUATE_USER'],

@@ -22,7 +22,8 @@ export function uploadProblem(file: { name: string; size: number }): string | nu
   const nameProblem = datasetFileNameProblem(file.name);
   if (nameProblem) return nameProblem;
   if (file.size === 0) return `“${file.name}” is empty.`;
-  if (file.size > FLAT_FILE_MAX_BYTES) return `“${file.name}” (${formatBytes(file.size)}) is over the ${formatBytes(FLAT_FILE_MAX_BYTES)} a dataset may be.`;
+  if (file.size > FLAT_FILE_MAX_BYTES)
+    return `“${file.name}” (${formatBytes(file.size)}) is over the ${formatBytes(FLAT_FILE_MAX_BYTES)} a dataset may be.`;
   const extension = fileExtension(file.name);
   if (!(FLAT_FILE_EXTENSIONS as readonly string[]).includes(extension)) {
     return `“${file.name}” is not a dataset file. Upload one of: ${FLAT_FILE_EXTENSIONS.map((allowed) => `.${allowed}`).join(', ')}.`;

@@ -26,7 +26,14 @@ function DownloadDatasetButton({ dataset }: { dataset: Dataset }) {
     onError: (error) => notifications.show({ color: 'red', title: 'The dataset could not be downloaded', message: errorMessage(error) }),
   });
   return (
-    <Button size="compact-sm" variant="light" leftSection={<IconDownload size={14} />} loading={download.isPending} onClick={() => download.mutate()} data-testid="dataset-download">
+    <Button
+      size="compact-sm"
+      variant="light"
+      leftSection={<IconDownload size={14} />}
+      loading={download.isPending}
+      onClick={() => download.mutate()}
+      data-testid="dataset-download"
+    >
       Download
     </Button>
   );
@@ -122,15 +129,25 @@ function DatasetsTable({ rows, admin }: { rows: readonly Dataset[]; admin: boole
 export function DatasetsTab() {
   const username = useSessionStore((state) => state.username);
   const admin = useHasRole('FLAT_FILE_ADMIN');
-  const query = useQuery({ ...endpointQuery(datasetEndpoints.list, { query: { userName: username ?? undefined } }), enabled: username !== null });
+  const query = useQuery({
+    ...endpointQuery(datasetEndpoints.list, { query: { userName: username ?? undefined } }),
+    enabled: username !== null,
+  });
   return (
     <Stack gap="md">
       {admin && <DatasetUploadForm />}
       <QueryView query={query}>
         {(data) =>
           !data.havingFlatFileAccess && !admin ? (
-            <Alert color="gray" variant="light" icon={<IconLock size={18} />} title="No flat files in your subscription" data-testid="datasets-no-access">
-              Your subscription does not include flat files. Contact your account manager to add them, or ask for specific data under Requests for data.
+            <Alert
+              color="gray"
+              variant="light"
+              icon={<IconLock size={18} />}
+              title="No flat files in your subscription"
+              data-testid="datasets-no-access"
+            >
+              Your subscription does not include flat files. Contact your account manager to add them, or ask for specific data under
+              Requests for data.
             </Alert>
           ) : data.rows.length === 0 ? (
             <EmptyState>No flat-file datasets yet. Datasets shared with your subscription will appear here.</EmptyState>

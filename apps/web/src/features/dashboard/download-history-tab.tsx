@@ -9,7 +9,13 @@ import { useSaveFile } from '../export/export-job-card.tsx';
 import { formatCount } from '../../app/format/count-format.ts';
 import { formatBytes, formatDateTime } from '../../app/format/display-format.ts';
 
-const STATUS_COLORS: Record<string, string> = { done: 'green.8', downloaded: 'green.8', queued: 'dimmed', running: 'blue', deleted: 'dimmed' };
+const STATUS_COLORS: Record<string, string> = {
+  done: 'green.8',
+  downloaded: 'green.8',
+  queued: 'dimmed',
+  running: 'blue',
+  deleted: 'dimmed',
+};
 
 /** The history's status is free text ("done", "downloaded", "failed (credits returned)"…): a failure of any wording is red. */
 function statusColor(status: string): string {
@@ -39,7 +45,11 @@ function DownloadAgainButton({ row }: { row: DownloadHistoryRow }) {
 export function DownloadHistoryTab() {
   const query = useQuery(endpointQuery(exportEndpoints.downloadHistory, {}));
   return (
-    <QueryView query={query} isEmpty={(data) => data.rows.length === 0} empty="No downloads yet. Every export and flat-file download you make, with the credits it used, will appear here.">
+    <QueryView
+      query={query}
+      isEmpty={(data) => data.rows.length === 0}
+      empty="No downloads yet. Every export and flat-file download you make, with the credits it used, will appear here."
+    >
       {(data) => (
         <Stack gap="sm">
           <Text size="sm" data-testid="history-balance" data-value={data.creditBalance}>

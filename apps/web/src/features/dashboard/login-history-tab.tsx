@@ -17,7 +17,15 @@ export function LoginHistoryTab() {
   const query = useQuery(endpointQuery(dashboardEndpoints.loginHistory, {}));
   return (
     <QueryView query={query} isEmpty={(data) => data.rows.length === 0} empty="No logins recorded yet.">
-      {(data) => <DataTable columns={COLUMNS} rows={data.rows} rowKey={(row, index) => `${row.loginDate}-${index}`} minWidth={600} testId="login-history-table" />}
+      {(data) => (
+        <DataTable
+          columns={COLUMNS}
+          rows={data.rows}
+          rowKey={(row, index) => `${row.loginDate}-${index}`}
+          minWidth={600}
+          testId="login-history-table"
+        />
+      )}
     </QueryView>
   );
 }

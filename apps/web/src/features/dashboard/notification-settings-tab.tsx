@@ -13,9 +13,21 @@ import { QueryView } from '../../app/ui/query-view.tsx';
 type SettingsValues = Omit<NotificationSettings, 'notificationSettingsId'>;
 
 const SWITCHES: readonly { key: keyof SettingsValues; label: string; description: string }[] = [
-  { key: 'is_notification_email', label: 'E-mail notifications', description: 'Receive notifications by e-mail at all. Turn off to silence every e-mail below.' },
-  { key: 'notificationSystemEmail', label: 'System e-mails', description: 'Maintenance windows, security notices and changes to your subscription.' },
-  { key: 'notificationDatabaseEmail', label: 'Database update e-mails', description: 'A message when a new knowledge-base release or flat-file dataset is available.' },
+  {
+    key: 'is_notification_email',
+    label: 'E-mail notifications',
+    description: 'Receive notifications by e-mail at all. Turn off to silence every e-mail below.',
+  },
+  {
+    key: 'notificationSystemEmail',
+    label: 'System e-mails',
+    description: 'Maintenance windows, security notices and changes to your subscription.',
+  },
+  {
+    key: 'notificationDatabaseEmail',
+    label: 'Database update e-mails',
+    description: 'A message when a new knowledge-base release or flat-file dataset is available.',
+  },
 ];
 
 function SettingsForm({ userId, settings }: { userId: number; settings: NotificationSettings }) {
@@ -77,7 +89,10 @@ function SettingsForm({ userId, settings }: { userId: number; settings: Notifica
 
 export function NotificationSettingsTab() {
   const userId = useSessionStore((state) => state.userId);
-  const query = useQuery({ ...endpointQuery(dashboardEndpoints.notificationSettings, { body: { id: userId ?? 0 } }), enabled: userId !== null });
+  const query = useQuery({
+    ...endpointQuery(dashboardEndpoints.notificationSettings, { body: { id: userId ?? 0 } }),
+    enabled: userId !== null,
+  });
   if (userId === null) return null;
   return <QueryView query={query}>{(settings) => <SettingsForm userId={userId} settings={settings} />}</QueryView>;
 }

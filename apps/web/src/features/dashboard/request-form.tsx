@@ -28,7 +28,8 @@ export function RequestFormModal({ opened, onClose, onCreated }: { opened: boole
     },
   });
   const create = useMutation({
-    mutationFn: ({ datasetType, description }: RequestValues) => callApi(datasetEndpoints.createRequest, { body: { datasetType: datasetType!, description: description.trim() } }),
+    mutationFn: ({ datasetType, description }: RequestValues) =>
+      callApi(datasetEndpoints.createRequest, { body: { datasetType: datasetType!, description: description.trim() } }),
     onSuccess: () => {
       notifications.show({ color: 'green', message: 'Your request was sent. Its status will change here as it is handled.' });
       form.reset();
@@ -45,7 +46,15 @@ export function RequestFormModal({ opened, onClose, onCreated }: { opened: boole
     <Modal opened={opened} onClose={onClose} title="New request for data" centered>
       <form onSubmit={form.onSubmit((values) => create.mutate(values))}>
         <Stack gap="sm">
-          <Select label="Dataset type" data={DATASET_TYPES} withAsterisk data-autofocus data-testid="request-type" key={form.key('datasetType')} {...form.getInputProps('datasetType')} />
+          <Select
+            label="Dataset type"
+            data={DATASET_TYPES}
+            withAsterisk
+            data-autofocus
+            data-testid="request-type"
+            key={form.key('datasetType')}
+            {...form.getInputProps('datasetType')}
+          />
           <Textarea
             label="What do you need?"
             description="The records, fields, filters or time span you need, in a sentence or two."

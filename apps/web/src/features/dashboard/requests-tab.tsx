@@ -15,7 +15,13 @@ import { useHasRole } from './use-roles.ts';
 import { DataTable } from '../../app/ui/data-table.tsx';
 import type { DataColumn } from '../../app/ui/data-table.tsx';
 
-const STATUS_COLORS: Record<DataRequestStatus, string> = { pending: 'yellow', in_progress: 'blue', fulfilled: 'green', rejected: 'red', cancelled: 'gray' };
+const STATUS_COLORS: Record<DataRequestStatus, string> = {
+  pending: 'yellow',
+  in_progress: 'blue',
+  fulfilled: 'green',
+  rejected: 'red',
+  cancelled: 'gray',
+};
 /** What an administrator can move an open request to. */
 const ADMIN_MOVES = ['in_progress', 'fulfilled', 'rejected'] as const;
 
@@ -26,8 +32,13 @@ export function isOpenRequest(status: DataRequestStatus): boolean {
 function useRequestChange() {
   const queryClient = useQueryClient();
   const refresh = () => void queryClient.invalidateQueries({ queryKey: endpointKey(datasetEndpoints.requests) });
-  const onError = (error: unknown) => notifications.show({ color: 'red', title: 'The request could not be changed', message: errorMessage(error) });
-  const cancel = useMutation({ mutationFn: (id: number) => callApi(datasetEndpoints.cancelRequest, { body: { id } }), onSuccess: refresh, onError });
+  const onError = (error: unknown) =>
+    notifications.show({ color: 'red', title: 'The request could not be changed', message: errorMessage(error) });
+  const cancel = useMutation({
+    mutationFn: (id: number) => callApi(datasetEndpoints.cancelRequest, { body: { id } }),
+    onSuccess: refresh,
+    onError,
+  });
   const move = useMutation({
     mutationFn: (change: { id: number; status: (typeof ADMIN_MOVES)[number] }) => callApi(datasetEndpoints.updateRequest, { body: change }),
     onSuccess: refresh,
@@ -38,13 +49,21 @@ function useRequestChange() {
 
 function RequestActions({ request, admin, change }: { request: DataRequest; admin: boolean; change: ReturnType<typeof useRequestChange> }) {
   if (!isOpenRequest(request.status)) return null;
-  const busy = (change.cancel.isPending && change.cancel.variables === request.id) || (change.move.isPending && change.move.variables?.id === request.id);
+  const busy =
+    (change.cancel.isPending && change.cancel.variables === request.id) ||
+    (change.move.isPending && change.move.variables?.id === request.id);
   return (
     <Group gap={6} wrap="nowrap">
       {admin && (
         <Menu position="bottom-end" withinPortal>
           <Menu.Target>
-            <Button size="compact-sm" variant="light" rightSection={<IconChevronDown size={14} />} loading={busy} data-testid="request-status-menu">
+            <Button
+              size="compact-sm"
+              variant="light"
+              rightSection={<IconChevronDown size={14} />}
+              loading={busy}
+              data-testid="request-status-menu"
+            >
               Set status
             </Button>
           </Menu.Target>

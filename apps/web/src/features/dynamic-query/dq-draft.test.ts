@@ -21,7 +21,10 @@ describe('dynamic query drafts', () => {
     const draft = draftForEntity(activities);
     draft.columns = ['smiles', 'act_id'];
     const value = newFilter(activities.columns.find((c) => c.key === 'activity_value')!);
-    draft.filters = [{ ...value, operator: 'between', value: '1', value2: '10' }, { ...newFilter(activities.columns.find((c) => c.key === 'std_activity_type')!), operator: 'in', values: 'Ki, IC50' }];
+    draft.filters = [
+      { ...value, operator: 'between', value: '1', value2: '10' },
+      { ...newFilter(activities.columns.find((c) => c.key === 'std_activity_type')!), operator: 'in', values: 'Ki, IC50' },
+    ];
     draft.sort = { column: 'activity_value', direction: 'desc' };
     const query = toQuery(draft, activities);
     expect(query).toEqual({

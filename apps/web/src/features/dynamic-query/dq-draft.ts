@@ -73,7 +73,12 @@ function toFilter(draft: FilterDraft, column: DqColumnInfo | undefined): DqFilte
     case 'one':
       return { column: draft.column, operator: draft.operator, value: typedValue(type, draft.value) };
     case 'two':
-      return { column: draft.column, operator: draft.operator, value: typedValue(type, draft.value), value2: typedValue(type, draft.value2) };
+      return {
+        column: draft.column,
+        operator: draft.operator,
+        value: typedValue(type, draft.value),
+        value2: typedValue(type, draft.value2),
+      };
     case 'list':
       return { column: draft.column, operator: draft.operator, values: splitList(draft.values).map((value) => typedValue(type, value)) };
   }
@@ -84,5 +89,10 @@ export function toQuery(draft: QueryDraft, entity: DqEntityInfo): DqQuery {
   const byKey = new Map(entity.columns.map((column) => [column.key, column]));
   // The grid shows columns in the entity's order, whatever order they were ticked in.
   const columns = entity.columns.filter((column) => draft.columns.includes(column.key)).map((column) => column.key);
-  return { entity: draft.entity, columns, filters: draft.filters.map((filter) => toFilter(filter, byKey.get(filter.column))), sort: draft.sort };
+  return {
+    entity: draft.entity,
+    columns,
+    filters: draft.filters.map((filter) => toFilter(filter, byKey.get(filter.column))),
+    sort: draft.sort,
+  };
 }

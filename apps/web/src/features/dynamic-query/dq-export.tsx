@@ -14,7 +14,9 @@ export function DqExport({ query, rows, capped, hasStructure }: { query: DqQuery
       formats={formats}
       rows={rows}
       noun="row"
-      refusal={tooMany ? `One dynamic-query export holds at most ${formatCount(DQ_LIMITS.maxExportRows)} rows: add a filter to export.` : null}
+      refusal={
+        tooMany ? `One dynamic-query export holds at most ${formatCount(DQ_LIMITS.maxExportRows)} rows: add a filter to export.` : null
+      }
       start={(format, expectedCredits) => callApi(dynamicQueryEndpoints.export, { body: { ...query, format, expectedCredits } })}
       testId="dq-export"
     />

@@ -69,7 +69,9 @@ const MEASURED_ENTITIES = new Set(['activities', 'structures', 'compounds', 'cli
 function SmilesCell({ data, value }: CustomCellRendererProps<Row>) {
   if (typeof value !== 'string' || value === '') return null;
   const strId = wholeId(data?.str_id);
-  const drawing = (size: { width: number; height: number }) => <StructureImage smiles={value} width={size.width} height={size.height} alt={`Structure ${value}`} />;
+  const drawing = (size: { width: number; height: number }) => (
+    <StructureImage smiles={value} width={size.width} height={size.height} alt={`Structure ${value}`} />
+  );
   const image = (
     <HoverCard openDelay={250} closeDelay={50} position="right-start" shadow="md" withinPortal>
       <HoverCard.Target>
@@ -94,7 +96,14 @@ function MeasurementsCell({ data, context }: CustomCellRendererProps<Row> & { co
   const open = context.onOpenMeasurements;
   return (
     <Tooltip label="Every measurement of this row’s compound" openDelay={300}>
-      <ActionIcon size="sm" variant="subtle" onClick={() => open(subject)} aria-label="Every measurement of this row’s compound" aria-haspopup="dialog" data-testid="dq-open-measurements">
+      <ActionIcon
+        size="sm"
+        variant="subtle"
+        onClick={() => open(subject)}
+        aria-label="Every measurement of this row’s compound"
+        aria-haspopup="dialog"
+        data-testid="dq-open-measurements"
+      >
         <IconListNumbers size={14} />
       </ActionIcon>
     </Tooltip>
@@ -119,7 +128,15 @@ function columnDef(column: DqColumnInfo, sort: DqSort | null | undefined): ColDe
     minWidth: numeric ? 100 : 140,
     flex: column.type === 'text' ? 1 : undefined,
   };
-  if (isSmilesColumn(column)) return { ...base, cellRenderer: SmilesCell, flex: undefined, width: DRAWING.width + 24, minWidth: DRAWING.width + 24, cellStyle: { display: 'flex', alignItems: 'center' } };
+  if (isSmilesColumn(column))
+    return {
+      ...base,
+      cellRenderer: SmilesCell,
+      flex: undefined,
+      width: DRAWING.width + 24,
+      minWidth: DRAWING.width + 24,
+      cellStyle: { display: 'flex', alignItems: 'center' },
+    };
   // Units as a chemist writes them (display only: the query and its export keep the stored text).
   const unit = column.type === 'text' && column.key.endsWith('_uom');
   return {

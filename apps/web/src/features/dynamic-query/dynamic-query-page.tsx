@@ -29,7 +29,10 @@ export function DynamicQueryPage() {
   const tables = useQuery(endpointQuery(dynamicQueryEndpoints.getTableColumns, { body: {} }));
   return (
     <Stack gap="md">
-      <PageHeader title="Dynamic query" description="Query a table of the knowledge base directly: choose a table and its columns, filter on any column by its type, sort, and export the rows." />
+      <PageHeader
+        title="Dynamic query"
+        description="Query a table of the knowledge base directly: choose a table and its columns, filter on any column by its type, sort, and export the rows."
+      />
       <QueryView query={tables} isEmpty={(data) => data.entities.length === 0} empty="No tables to query." skeletonRows={6}>
         {(data) => <QueryWorkspace entities={data.entities} />}
       </QueryView>
@@ -57,7 +60,11 @@ function QueryWorkspace({ entities }: { entities: DqEntityInfo[] }) {
 
   const run = (next: Partial<Applied> = {}) => setApplied((current) => ({ query, page: 0, pageSize: current?.pageSize ?? 25, ...next }));
   const result = useQuery({
-    ...endpointQuery(dynamicQueryEndpoints.run, { body: applied ? { ...applied.query, page: applied.page, pageSize: applied.pageSize } : { entity: '', columns: [], filters: [], page: 0, pageSize: 25 } }),
+    ...endpointQuery(dynamicQueryEndpoints.run, {
+      body: applied
+        ? { ...applied.query, page: applied.page, pageSize: applied.pageSize }
+        : { entity: '', columns: [], filters: [], page: 0, pageSize: 25 },
+    }),
     enabled: applied !== null,
     // Paging keeps the previous page in the grid (greyed) until the next arrives.
     placeholderData: keepPreviousData,
@@ -91,7 +98,11 @@ function QueryWorkspace({ entities }: { entities: DqEntityInfo[] }) {
                 w={260}
                 data-testid="dq-entity"
               />
-              <Checkbox.Group label={`Columns (${draft.columns.length} of ${entity.columns.length}; at most ${DQ_LIMITS.maxColumns})`} value={draft.columns} onChange={(columns) => setDraft((d) => ({ ...d, columns }))}>
+              <Checkbox.Group
+                label={`Columns (${draft.columns.length} of ${entity.columns.length}; at most ${DQ_LIMITS.maxColumns})`}
+                value={draft.columns}
+                onChange={(columns) => setDraft((d) => ({ ...d, columns }))}
+              >
                 <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing={6} mt={6} data-testid="dq-columns">
                   {entity.columns.map((column) => (
                     <Checkbox
@@ -125,7 +136,9 @@ function QueryWorkspace({ entities }: { entities: DqEntityInfo[] }) {
                   value={draft.sort?.column ?? null}
                   clearable
                   searchable
-                  onChange={(column) => setDraft((d) => ({ ...d, sort: column ? { column, direction: d.sort?.direction ?? 'asc' } : null }))}
+                  onChange={(column) =>
+                    setDraft((d) => ({ ...d, sort: column ? { column, direction: d.sort?.direction ?? 'asc' } : null }))
+                  }
                   w={230}
                   data-testid="dq-sort-column"
                 />
@@ -138,10 +151,18 @@ function QueryWorkspace({ entities }: { entities: DqEntityInfo[] }) {
                   ]}
                   value={draft.sort?.direction ?? 'asc'}
                   disabled={!draft.sort}
-                  onChange={(direction) => setDraft((d) => (d.sort ? { ...d, sort: { ...d.sort, direction: direction as 'asc' | 'desc' } } : d))}
+                  onChange={(direction) =>
+                    setDraft((d) => (d.sort ? { ...d, sort: { ...d.sort, direction: direction as 'asc' | 'desc' } } : d))
+                  }
                   data-testid="dq-sort-direction"
                 />
-                <Button type="submit" leftSection={<IconPlayerPlay size={16} />} disabled={problem !== null} loading={result.isFetching} data-testid="dq-run">
+                <Button
+                  type="submit"
+                  leftSection={<IconPlayerPlay size={16} />}
+                  disabled={problem !== null}
+                  loading={result.isFetching}
+                  data-testid="dq-run"
+                >
                   Run query
                 </Button>
               </Group>
@@ -180,7 +201,10 @@ function QueryWorkspace({ entities }: { entities: DqEntityInfo[] }) {
         ) : (
           <Stack gap="sm" data-testid="dq-results">
             <Text size="sm" fw={600} data-testid="dq-row-count" data-rows={result.data.rowCount} aria-live="polite">
-              {result.data.rowCountCapped ? `More than ${formatCount(result.data.rowCount)} rows` : `${formatCount(result.data.rowCount)} ${result.data.rowCount === 1 ? 'row' : 'rows'}`} in {appliedEntity?.label ?? applied.query.entity}
+              {result.data.rowCountCapped
+                ? `More than ${formatCount(result.data.rowCount)} rows`
+                : `${formatCount(result.data.rowCount)} ${result.data.rowCount === 1 ? 'row' : 'rows'}`}{' '}
+              in {appliedEntity?.label ?? applied.query.entity}
             </Text>
             {result.data.rowCount === 0 ? (
               <Alert color="gray" variant="light">
@@ -203,10 +227,17 @@ function QueryWorkspace({ entities }: { entities: DqEntityInfo[] }) {
                   rowCount={Math.min(result.data.rowCount, (DQ_LIMITS.maxPage + 1) * applied.pageSize)}
                   disabled={result.isFetching}
                   onPage={(page) => setApplied({ ...applied, page })}
-                  onPageSize={(pageSize) => setApplied({ ...applied, page: 0, pageSize: PAGE_SIZES.includes(pageSize as never) ? pageSize : 25 })}
+                  onPageSize={(pageSize) =>
+                    setApplied({ ...applied, page: 0, pageSize: PAGE_SIZES.includes(pageSize as never) ? pageSize : 25 })
+                  }
                 />
                 {mayExport ? (
-                  <DqExport query={applied.query} rows={result.data.rowCount} capped={result.data.rowCountCapped} hasStructure={appliedEntity?.hasStructure ?? false} />
+                  <DqExport
+                    query={applied.query}
+                    rows={result.data.rowCount}
+                    capped={result.data.rowCountCapped}
+                    hasStructure={appliedEntity?.hasStructure ?? false}
+                  />
                 ) : (
                   <Text size="xs" c="dimmed">
                     Exports are part of the full and download-evaluation subscriptions.

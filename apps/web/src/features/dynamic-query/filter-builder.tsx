@@ -13,7 +13,19 @@ function inputType(type: DqColumnInfo['type']): string {
   return 'text';
 }
 
-function FilterRow({ entity, filter, index, onChange, onRemove }: { entity: DqEntityInfo; filter: FilterDraft; index: number; onChange: (next: FilterDraft) => void; onRemove: () => void }) {
+function FilterRow({
+  entity,
+  filter,
+  index,
+  onChange,
+  onRemove,
+}: {
+  entity: DqEntityInfo;
+  filter: FilterDraft;
+  index: number;
+  onChange: (next: FilterDraft) => void;
+  onRemove: () => void;
+}) {
   const column = entity.columns.find((c) => c.key === filter.column) ?? entity.columns[0]!;
   const arity = operatorArity(filter.operator);
   const label = `Filter ${index + 1}`;
@@ -90,7 +102,15 @@ function FilterRow({ entity, filter, index, onChange, onRemove }: { entity: DqEn
 }
 
 /** Typed filters, all of which a row must meet (AND); each offers only its column type's operators. */
-export function FilterBuilder({ entity, filters, onChange }: { entity: DqEntityInfo; filters: FilterDraft[]; onChange: (filters: FilterDraft[]) => void }) {
+export function FilterBuilder({
+  entity,
+  filters,
+  onChange,
+}: {
+  entity: DqEntityInfo;
+  filters: FilterDraft[];
+  onChange: (filters: FilterDraft[]) => void;
+}) {
   return (
     <Stack gap="xs">
       {filters.length === 0 && (

@@ -44,8 +44,24 @@ export function SavedQueries({ current, onOpen }: { current: DqQuery | null; onO
         }}
       >
         <Group gap="xs" align="flex-end" wrap="nowrap">
-          <TextInput size="xs" label="Save this query as" placeholder="name" value={name} maxLength={DQ_LIMITS.maxNameLength} onChange={(event) => setName(event.currentTarget.value)} style={{ flex: 1 }} data-testid="dq-save-name" />
-          <Button size="xs" type="submit" leftSection={<IconDeviceFloppy size={14} />} disabled={!current || !name.trim()} loading={save.isPending} data-testid="dq-save">
+          <TextInput
+            size="xs"
+            label="Save this query as"
+            placeholder="name"
+            value={name}
+            maxLength={DQ_LIMITS.maxNameLength}
+            onChange={(event) => setName(event.currentTarget.value)}
+            style={{ flex: 1 }}
+            data-testid="dq-save-name"
+          />
+          <Button
+            size="xs"
+            type="submit"
+            leftSection={<IconDeviceFloppy size={14} />}
+            disabled={!current || !name.trim()}
+            loading={save.isPending}
+            data-testid="dq-save"
+          >
             Save
           </Button>
         </Group>
@@ -55,15 +71,26 @@ export function SavedQueries({ current, onOpen }: { current: DqQuery | null; onO
           <Stack gap={4} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
             {data.queries.map((saved) => (
               <Group key={saved.id} component="li" justify="space-between" wrap="nowrap" gap="xs" data-testid="dq-saved-query">
-                <UnstyledButton onClick={() => open.mutate(saved.id)} aria-label={`Open the saved query ${saved.name}`} style={{ flex: 1, minWidth: 0 }}>
+                <UnstyledButton
+                  onClick={() => open.mutate(saved.id)}
+                  aria-label={`Open the saved query ${saved.name}`}
+                  style={{ flex: 1, minWidth: 0 }}
+                >
                   <Text size="sm" fw={500} truncate>
                     {saved.name}
                   </Text>
                   <Text size="xs" c="dimmed">
-                    {dqEntity(saved.query.entity)?.label ?? saved.query.entity} · {saved.query.columns.length} columns · {saved.query.filters.length} filters
+                    {dqEntity(saved.query.entity)?.label ?? saved.query.entity} · {saved.query.columns.length} columns ·{' '}
+                    {saved.query.filters.length} filters
                   </Text>
                 </UnstyledButton>
-                <ActionIcon variant="subtle" color="red" aria-label={`Delete the saved query ${saved.name}`} loading={remove.isPending && remove.variables === saved.id} onClick={() => remove.mutate(saved.id)}>
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  aria-label={`Delete the saved query ${saved.name}`}
+                  loading={remove.isPending && remove.variables === saved.id}
+                  onClick={() => remove.mutate(saved.id)}
+                >
                   <IconTrash size={16} />
                 </ActionIcon>
               </Group>

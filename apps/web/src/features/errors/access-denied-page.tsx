@@ -19,7 +19,9 @@ export function AccessDeniedPage() {
   const from = params.get(FROM_PARAM);
   const route = turnedAwayFrom(from);
   const text = deniedText(route, current, held);
-  const onward = mayOpen('/dashboard') ? { to: '/dashboard', label: 'Go to your dashboard' } : { to: landingFor(current), label: 'Go to your start page' };
+  const onward = mayOpen('/dashboard')
+    ? { to: '/dashboard', label: 'Go to your dashboard' }
+    : { to: landingFor(current), label: 'Go to your start page' };
   return (
     <Center py={80} data-page="access-denied" data-route="/accessdenied">
       <Stack align="center" gap="sm" maw={520}>

@@ -12,7 +12,9 @@ describe('access-denied wording', () => {
   it('names the page and says it is not part of the subscription', () => {
     const text = deniedText(route('/sarview'), 'EVALUATE_USER', ['EVALUATE_USER']);
     expect(text.headline).toBe('SAR view (/sarview) is not part of your subscription.');
-    expect(text.detail).toBe('Your current role, Evaluation user, does not include it. It comes with Full user or Download evaluator subscriptions; ask your administrator to extend yours.');
+    expect(text.detail).toBe(
+      'Your current role, Evaluation user, does not include it. It comes with Full user or Download evaluator subscriptions; ask your administrator to extend yours.',
+    );
   });
 
   it('suggests switching role when another held role includes the page', () => {

@@ -29,10 +29,14 @@ export function deniedText(route: WebRoute | null, current: Role | null, held: r
   const headline = `${nameOf(route)} is not part of your subscription.`;
   const allowed = route ? rolesOf(route) : [];
   const switchTo = allowed.find((role) => role !== current && held.includes(role));
-  if (switchTo) return { headline, detail: `Your ${ROLE_LABELS[switchTo]} subscription includes it: switch to that role in the header to open it.` };
+  if (switchTo)
+    return { headline, detail: `Your ${ROLE_LABELS[switchTo]} subscription includes it: switch to that role in the header to open it.` };
   const yours = current ? `Your current role, ${ROLE_LABELS[current]}, does not include it.` : 'Your subscription does not include it.';
   if (allowed.length === 0) return { headline, detail: yours };
-  return { headline, detail: `${yours} It comes with ${listOf(allowed.map((role) => ROLE_LABELS[role]))} subscriptions; ask your administrator to extend yours.` };
+  return {
+    headline,
+    detail: `${yours} It comes with ${listOf(allowed.map((role) => ROLE_LABELS[role]))} subscriptions; ask your administrator to extend yours.`,
+  };
 }
 
 /** "A", "A or B", "A, B or C". */
@@ -45,6 +49,7 @@ function listOf(names: readonly string[]): string {
 export function adminRedirectNotice(route: WebRoute, current: Role | null): string {
   const role = current ? ROLE_LABELS[current] : 'your role';
   const allowed = rolesOf(route).map((r) => ROLE_LABELS[r]);
-  const whose = allowed.length > 0 ? ` is only open to the ${listOf(allowed)} ${pluralNoun(allowed.length, 'role')}` : ' is not open to your role';
+  const whose =
+    allowed.length > 0 ? ` is only open to the ${listOf(allowed)} ${pluralNoun(allowed.length, 'role')}` : ' is not open to your role';
   return `${route.title} (${route.path})${whose}, so as ${role} you were brought to your dashboard instead.`;
 }

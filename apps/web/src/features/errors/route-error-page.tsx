@@ -4,7 +4,11 @@ import { isRouteErrorResponse, useRouteError } from 'react-router';
 /** Shown when rendering a page throws; the rest of the app stays usable. */
 export function RouteErrorPage() {
   const error = useRouteError();
-  const detail = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : error instanceof Error ? error.message : String(error);
+  const detail = isRouteErrorResponse(error)
+    ? `${error.status} ${error.statusText}`
+    : error instanceof Error
+      ? error.message
+      : String(error);
   return (
     <Center py={80} data-page="error">
       <Stack align="center" gap="sm">

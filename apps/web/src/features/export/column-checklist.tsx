@@ -37,7 +37,14 @@ export function ColumnChecklist({ columns, chosen, onToggle, onAll, onNone, onDe
         </Group>
       </Group>
       {columns.length > 12 && (
-        <TextInput size="xs" placeholder="Find a column" aria-label="Find a column" leftSection={<IconSearch size={14} />} value={filter} onChange={(event) => setFilter(event.currentTarget.value)} />
+        <TextInput
+          size="xs"
+          placeholder="Find a column"
+          aria-label="Find a column"
+          leftSection={<IconSearch size={14} />}
+          value={filter}
+          onChange={(event) => setFilter(event.currentTarget.value)}
+        />
       )}
       <ScrollArea.Autosize mah={360} type="auto" offsetScrollbars>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing={6} verticalSpacing={6} role="group" aria-label="Columns to export">

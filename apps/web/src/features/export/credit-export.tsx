@@ -51,7 +51,11 @@ export function CreditExport<F extends ExportFormat>({ formats, rows, noun, star
     },
   });
   const short = balance.data !== undefined && balance.data.downloadBalance < credits;
-  const why = refusal ?? (short ? `This export needs ${countNoun(credits, 'download credit')} and your balance is ${formatCount(balance.data?.downloadBalance ?? 0)}.` : null);
+  const why =
+    refusal ??
+    (short
+      ? `This export needs ${countNoun(credits, 'download credit')} and your balance is ${formatCount(balance.data?.downloadBalance ?? 0)}.`
+      : null);
   return (
     <Stack gap={6} data-testid={testId}>
       <Group gap="xs" wrap="wrap">

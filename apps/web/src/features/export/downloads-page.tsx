@@ -69,7 +69,11 @@ export function DownloadsPage() {
                 )}
               </Group>
               {jobs.length === 0 ? (
-                <EmptyState>{tab ? `No exports of the ${tab.label} tab yet.` : 'No exports yet. Export rows of your results and the files will be listed here.'}</EmptyState>
+                <EmptyState>
+                  {tab
+                    ? `No exports of the ${tab.label} tab yet.`
+                    : 'No exports yet. Export rows of your results and the files will be listed here.'}
+                </EmptyState>
               ) : (
                 <ExportsTable jobs={jobs} />
               )}

@@ -50,7 +50,8 @@ export function ExportCost({ query }: { query: UseQueryResult<ExportDataCount> }
         <Group gap={6} c="dimmed">
           <IconClockHour4 size={14} />
           <Text size="xs">
-            {formatCount(cost.backgroundFromRows)} records or more run in the background: a progress bar shows how far it got, and the file waits under Downloads.
+            {formatCount(cost.backgroundFromRows)} records or more run in the background: a progress bar shows how far it got, and the file
+            waits under Downloads.
           </Text>
         </Group>
       )}

@@ -21,8 +21,12 @@ export async function saveStoredFile(fileId: number, fileName: string): Promise<
  */
 export async function invalidateCredits(): Promise<void> {
   await Promise.all(
-    [authEndpoints.subscriptionSummary, authEndpoints.subscriptionRequired, exportEndpoints.jobs, exportEndpoints.downloadHistory, exportEndpoints.exportDataCount].map((endpoint) =>
-      queryClient.invalidateQueries({ queryKey: endpointKey(endpoint) }),
-    ),
+    [
+      authEndpoints.subscriptionSummary,
+      authEndpoints.subscriptionRequired,
+      exportEndpoints.jobs,
+      exportEndpoints.downloadHistory,
+      exportEndpoints.exportDataCount,
+    ].map((endpoint) => queryClient.invalidateQueries({ queryKey: endpointKey(endpoint) })),
   );
 }

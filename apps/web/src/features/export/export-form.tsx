@@ -23,7 +23,15 @@ import { countNoun } from '../../app/format/plural.ts';
 const FORMAT_SHORT: Record<ExportFormat, string> = { csv: 'CSV', xlsx: 'XLSX', sdf: 'SDF' };
 
 /** Which tab to export, each with its rows after filters (the session already holds the counts). */
-function TabPicker({ tab, tabCounts, onTab }: { tab: ResultTabKey; tabCounts: ResultsSession['tabCounts']; onTab: (tab: ResultTabKey) => void }) {
+function TabPicker({
+  tab,
+  tabCounts,
+  onTab,
+}: {
+  tab: ResultTabKey;
+  tabCounts: ResultsSession['tabCounts'];
+  onTab: (tab: ResultTabKey) => void;
+}) {
   const navigate = useNavigate();
   const { search } = useLocation();
   const data = RESULT_TABS.map((entry) => {
@@ -60,7 +68,11 @@ function RowsPicker({ draft, rowCount }: { draft: ExportDraft; rowCount: number 
         />
         <Radio
           value="all"
-          label={goto ? 'Whole tab (as filtered, the related rows shown)' : `Whole tab (as filtered${rowCount === null ? '' : `, ${countNoun(rowCount, 'row')}`})`}
+          label={
+            goto
+              ? 'Whole tab (as filtered, the related rows shown)'
+              : `Whole tab (as filtered${rowCount === null ? '' : `, ${countNoun(rowCount, 'row')}`})`
+          }
           data-testid="export-rows-all"
         />
       </Stack>
@@ -96,7 +108,17 @@ function FormatPicker({ tab, format, onChange }: { tab: ResultTabKey; format: Ex
 }
 
 /** The export of one results session: what to write, what it costs, and the job once started. */
-export function ExportForm({ source, sessionId, session, tab }: { source: ResultsScope; sessionId: string; session: ResultsSession; tab: ResultTabKey }) {
+export function ExportForm({
+  source,
+  sessionId,
+  session,
+  tab,
+}: {
+  source: ResultsScope;
+  sessionId: string;
+  session: ResultsSession;
+  tab: ResultTabKey;
+}) {
   const draft = useExportDraft(source, sessionId, tab);
   const exporter = useStartExport();
   const rowCount = session.tabCounts[tab] ?? null;
@@ -104,7 +126,8 @@ export function ExportForm({ source, sessionId, session, tab }: { source: Result
   // A tab without structures cannot be written as SDF (the choice switches when the tab changes; this covers the back button).
   const format = formatForTab(draft.format, tab);
   // While the price is being asked again (after a 409 among others) the figures on screen may be stale.
-  const blocked = !cost || !cost.allowed || draft.costQuery.isPlaceholderData || draft.costQuery.isFetching || draft.chosenColumns.length === 0;
+  const blocked =
+    !cost || !cost.allowed || draft.costQuery.isPlaceholderData || draft.costQuery.isFetching || draft.chosenColumns.length === 0;
 
   // The credits the user saw: when the rows changed since, the server answers 409 rather than charge another price.
   const submit = () => cost && exporter.start({ ...draft.scope, format, columns: draft.chosenColumns, expectedCredits: cost.credits });
@@ -147,7 +170,13 @@ export function ExportForm({ source, sessionId, session, tab }: { source: Result
               color="red"
               variant="light"
               icon={<IconAlertCircle size={18} />}
-              title={status === 402 ? 'Not enough download credits' : status === 409 ? 'The rows changed: check the new price' : 'The export could not start'}
+              title={
+                status === 402
+                  ? 'Not enough download credits'
+                  : status === 409
+                    ? 'The rows changed: check the new price'
+                    : 'The export could not start'
+              }
               role="alert"
               data-testid="export-error"
               withCloseButton
@@ -158,7 +187,13 @@ export function ExportForm({ source, sessionId, session, tab }: { source: Result
             </Alert>
           )}
           <Group>
-            <Button leftSection={<IconFileExport size={16} />} onClick={submit} loading={exporter.starting} disabled={blocked} data-testid="export-submit">
+            <Button
+              leftSection={<IconFileExport size={16} />}
+              onClick={submit}
+              loading={exporter.starting}
+              disabled={blocked}
+              data-testid="export-submit"
+            >
               Export {FORMAT_SHORT[format]}
             </Button>
           </Group>

@@ -53,7 +53,8 @@ export function ExportJobCard({ started, saveWhenDone = false }: { started: Expo
           <>
             <JobProgress job={job} testId="export-job-progress" />
             <Text size="xs" c="dimmed">
-              Large exports run in the background. You can leave this page; the file will be listed under <Link to={`/downloads/${job.tab}`}>Downloads</Link>.
+              Large exports run in the background. You can leave this page; the file will be listed under{' '}
+              <Link to={`/downloads/${job.tab}`}>Downloads</Link>.
             </Text>
           </>
         )}
@@ -73,8 +74,9 @@ export function ExportJobCard({ started, saveWhenDone = false }: { started: Expo
                 Download
               </Button>
               <Text size="xs" c="dimmed">
-                {countNoun(job.rows, 'record')} · {countNoun(job.credits, 'credit')} used{job.fileSize === null ? '' : ` · ${formatBytes(job.fileSize)}`} · your balance is now{' '}
-                {formatCount(job.creditBalance)}. Downloading it again is free.
+                {countNoun(job.rows, 'record')} · {countNoun(job.credits, 'credit')} used
+                {job.fileSize === null ? '' : ` · ${formatBytes(job.fileSize)}`} · your balance is now {formatCount(job.creditBalance)}.
+                Downloading it again is free.
               </Text>
             </Group>
           ))}
@@ -86,7 +88,15 @@ export function ExportJobCard({ started, saveWhenDone = false }: { started: Expo
 }
 
 /** What a start-export call came to: why it could not start, or the card of the job it started. */
-export function ExportStartOutcome({ error, job, saveWhenDone = false }: { error: unknown; job: ExportJob | undefined; saveWhenDone?: boolean }) {
+export function ExportStartOutcome({
+  error,
+  job,
+  saveWhenDone = false,
+}: {
+  error: unknown;
+  job: ExportJob | undefined;
+  saveWhenDone?: boolean;
+}) {
   return (
     <>
       {error != null && (

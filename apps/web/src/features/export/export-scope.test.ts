@@ -19,8 +19,21 @@ import {
 } from './export-scope.ts';
 import type { SimilaritySort } from '../results/tab-state.ts';
 
-const column = (key: string, order: number, hidden = false): ResultColumn => ({ key, label: key, type: 'text', order, hidden, sortable: true });
-const columns = [column('smiles', 2), column('str_id', 1), column('psa', 3, true), column('similarity', 4, true), { ...column('innerGrids', 5), type: 'json' as const }];
+const column = (key: string, order: number, hidden = false): ResultColumn => ({
+  key,
+  label: key,
+  type: 'text',
+  order,
+  hidden,
+  sortable: true,
+});
+const columns = [
+  column('smiles', 2),
+  column('str_id', 1),
+  column('psa', 3, true),
+  column('similarity', 4, true),
+  { ...column('innerGrids', 5), type: 'json' as const },
+];
 
 describe('export scope', () => {
   it('opens the tab of the route by key or call path, else the structures tab', () => {
@@ -43,9 +56,21 @@ describe('export scope', () => {
   });
 
   it('sends the selection and the go-to narrowing the grid shows, and no selection for the whole tab', () => {
-    const state = { selection: { selectAll: false, selectedIds: [1, 2], unselectedIds: [] }, goto: { strIdList: [7, 8], fromTab: 'structuretab' } };
-    expect(exportScopeOf('s-1', 'activitiestab', 'selected', state)).toEqual({ sessionid: 's-1', tab: 'activitiestab', selection: state.selection, strIdList: [7, 8] });
-    expect(exportScopeOf('s-1', 'activitiestab', 'all', { ...state, goto: null })).toEqual({ sessionid: 's-1', tab: 'activitiestab', selection: null });
+    const state = {
+      selection: { selectAll: false, selectedIds: [1, 2], unselectedIds: [] },
+      goto: { strIdList: [7, 8], fromTab: 'structuretab' },
+    };
+    expect(exportScopeOf('s-1', 'activitiestab', 'selected', state)).toEqual({
+      sessionid: 's-1',
+      tab: 'activitiestab',
+      selection: state.selection,
+      strIdList: [7, 8],
+    });
+    expect(exportScopeOf('s-1', 'activitiestab', 'all', { ...state, goto: null })).toEqual({
+      sessionid: 's-1',
+      tab: 'activitiestab',
+      selection: null,
+    });
   });
 
   it('narrows select all and the whole tab by the similarity window the grid shows', () => {
@@ -59,7 +84,13 @@ describe('export scope', () => {
       minValue: 0.6,
       maxValue: null,
     });
-    expect(exportScopeOf('s-1', 'activitiestab', 'all', { selection: EMPTY_SELECTION, goto: { strIdList: [7], fromTab: 'structuretab' }, similarity: { ...similarity, min: null, max: 0.9 } })).toEqual({
+    expect(
+      exportScopeOf('s-1', 'activitiestab', 'all', {
+        selection: EMPTY_SELECTION,
+        goto: { strIdList: [7], fromTab: 'structuretab' },
+        similarity: { ...similarity, min: null, max: 0.9 },
+      }),
+    ).toEqual({
       sessionid: 's-1',
       tab: 'activitiestab',
       selection: null,
@@ -77,7 +108,11 @@ describe('export scope', () => {
     expect(similarityWindowOf({ similarity: null })).toBeNull();
     expect(similarityWindowOf({})).toBeNull();
     expect(similarityWindowOf({ similarity: { ...similarity, min: 0, max: 1 } })).toEqual({ sortSmiles: 'CCO', minValue: 0, maxValue: 1 });
-    expect(exportScopeOf('s-1', 'structuretab', 'all', { selection: EMPTY_SELECTION, goto: null, similarity })).toEqual({ sessionid: 's-1', tab: 'structuretab', selection: null });
+    expect(exportScopeOf('s-1', 'structuretab', 'all', { selection: EMPTY_SELECTION, goto: null, similarity })).toEqual({
+      sessionid: 's-1',
+      tab: 'structuretab',
+      selection: null,
+    });
   });
 
   it('counts a select-all selection against the row count when it is known', () => {

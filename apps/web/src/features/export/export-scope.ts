@@ -87,7 +87,9 @@ export function formatForTab(format: ExportFormat, tab: ResultTabKey): ExportFor
 export function selectedRowsLabel(selection: TabSelection, rowCount: number | null): string {
   if (!selection.selectAll) return `Selected rows (${formatCount(selection.selectedIds.length)})`;
   if (rowCount !== null) return `Selected rows (${formatCount(Math.max(0, rowCount - selection.unselectedIds.length))})`;
-  return selection.unselectedIds.length === 0 ? 'Selected rows (all)' : `Selected rows (all but ${formatCount(selection.unselectedIds.length)})`;
+  return selection.unselectedIds.length === 0
+    ? 'Selected rows (all)'
+    : `Selected rows (all but ${formatCount(selection.unselectedIds.length)})`;
 }
 
 /** The columns an export offers (never the similarity score or the inner grids), in the grid's order. */
@@ -125,7 +127,10 @@ export const JOB_POLL_MS = 1000;
  * job, and never once the query failed (a 403, 404 or 500 will not mend itself every second; the
  * page shows the error and a retry, which restarts the polling when it succeeds).
  */
-export function jobPollInterval<T>(state: { status: 'pending' | 'error' | 'success'; data: T | undefined }, active: (data: T) => boolean): number | false {
+export function jobPollInterval<T>(
+  state: { status: 'pending' | 'error' | 'success'; data: T | undefined },
+  active: (data: T) => boolean,
+): number | false {
   if (state.status === 'error') return false;
   return state.data !== undefined && active(state.data) ? JOB_POLL_MS : false;
 }

@@ -24,7 +24,12 @@ export function JobProgress({ job, testId }: { job: ExportJob; testId?: string }
   const percent = clampPercent(job.progress);
   return (
     <Stack gap={4} data-testid={testId} data-progress={Math.floor(percent)}>
-      <Progress value={percent} animated={isActiveJob(job)} striped={isActiveJob(job)} aria-label={`Export progress ${Math.floor(percent)}%`} />
+      <Progress
+        value={percent}
+        animated={isActiveJob(job)}
+        striped={isActiveJob(job)}
+        aria-label={`Export progress ${Math.floor(percent)}%`}
+      />
       <Text size="xs" c="dimmed">
         {jobProgressLabel(job)}
       </Text>
@@ -40,7 +45,9 @@ export function JobFailure({ job }: { job: ExportJob }) {
         {job.error ?? 'The export failed.'}
       </Text>
       <Text size="xs" c="dimmed">
-        {job.refunded ? `The ${countNoun(job.credits, 'credit')} it used ${pluralNoun(job.credits, { one: 'was', other: 'were' })} returned to your balance.` : 'Its credits are being returned to your balance.'}
+        {job.refunded
+          ? `The ${countNoun(job.credits, 'credit')} it used ${pluralNoun(job.credits, { one: 'was', other: 'were' })} returned to your balance.`
+          : 'Its credits are being returned to your balance.'}
       </Text>
     </Stack>
   );

@@ -24,7 +24,10 @@ export function useExportDraft(source: ResultsScope, sessionId: string, tab: Res
   const [columnsByTab, setColumnsByTab] = useState<Partial<Record<ResultTabKey, string[]>>>({});
   const [format, setFormat] = useState<ExportFormat>('csv');
 
-  const columns = useMemo(() => exportableColumns(metadataQuery.data?.tabs.find((entry) => entry.tab === tab)?.columns ?? []), [metadataQuery.data, tab]);
+  const columns = useMemo(
+    () => exportableColumns(metadataQuery.data?.tabs.find((entry) => entry.tab === tab)?.columns ?? []),
+    [metadataQuery.data, tab],
+  );
   const defaults = useMemo(() => defaultExportColumns(columns, columnChoices), [columns, columnChoices]);
   const chosenColumns = columnsByTab[tab] ?? defaults;
 

@@ -29,7 +29,11 @@ export function useStartExport() {
         await saveStoredFile(started.fileId, started.fileName);
       } catch (error) {
         // The export is paid for and stored: the job card's Download button tries again for free.
-        notifications.show({ color: 'red', title: 'The file could not be downloaded', message: `${errorMessage(error)} Use Download to try again.` });
+        notifications.show({
+          color: 'red',
+          title: 'The file could not be downloaded',
+          message: `${errorMessage(error)} Use Download to try again.`,
+        });
       }
     },
   });

@@ -7,7 +7,9 @@ import { KEYWORDS } from './keywords.ts';
 export function KeywordsPage() {
   const [filter, setFilter] = useState('');
   const needle = filter.trim().toLowerCase();
-  const rows = KEYWORDS.filter((keyword) => !needle || `${keyword.field} ${keyword.group} ${keyword.meaning}`.toLowerCase().includes(needle));
+  const rows = KEYWORDS.filter(
+    (keyword) => !needle || `${keyword.field} ${keyword.group} ${keyword.meaning}`.toLowerCase().includes(needle),
+  );
   return (
     <>
       <PageHeader

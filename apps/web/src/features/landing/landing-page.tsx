@@ -8,7 +8,9 @@ import { PageHeader } from '../../app/ui/page-header.tsx';
 import { SearchPage } from '../search/search-page.tsx';
 
 /** Pages worth linking from the landing card (no parameterised or error routes). */
-const LINKABLE = WEB_ROUTES.filter((route) => !route.path.includes(':') && !['/', '/login', '/register', '/accessdenied', '/forgot-password'].includes(route.path));
+const LINKABLE = WEB_ROUTES.filter(
+  (route) => !route.path.includes(':') && !['/', '/login', '/register', '/accessdenied', '/forgot-password'].includes(route.path),
+);
 
 /** `/`: the search page for the search roles, otherwise the pages the current role may open. */
 export function LandingPage() {

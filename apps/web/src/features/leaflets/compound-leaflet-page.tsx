@@ -16,7 +16,10 @@ import { LeafletPredictionSection } from '../prediction/leaflet-prediction-secti
 
 /** The name a chemist knows the compound by: a drug name, a record's name, an INN, else its id. */
 export function compoundTitle(leaflet: CompoundLeaflet): string {
-  const named = leaflet.development[0]?.drug_name ?? leaflet.compounds.find((c) => c.name)?.name ?? leaflet.synonyms.find((s) => /inn/i.test(s.syn_type))?.synonym;
+  const named =
+    leaflet.development[0]?.drug_name ??
+    leaflet.compounds.find((c) => c.name)?.name ??
+    leaflet.synonyms.find((s) => /inn/i.test(s.syn_type))?.synonym;
   if (named) return named;
   if (leaflet.structure) return `Structure ${leaflet.structure.str_id}`;
   return `${LEAFLET_ID_TYPE_LABELS[leaflet.requested.idType]} ${leaflet.requested.id}`;
@@ -35,7 +38,12 @@ function SectionLinks({ leaflet }: { leaflet: CompoundLeaflet }) {
   return (
     <Group gap={4} aria-label="Sections of this leaflet" role="navigation">
       {SECTIONS.filter(([id]) => id !== 'properties' || leaflet.properties).map(([id, label]) => (
-        <Button key={id} size="compact-sm" variant="subtle" onClick={() => document.getElementById(id)?.scrollIntoView({ behavior: 'smooth', block: 'start' })}>
+        <Button
+          key={id}
+          size="compact-sm"
+          variant="subtle"
+          onClick={() => document.getElementById(id)?.scrollIntoView({ behavior: 'smooth', block: 'start' })}
+        >
           {label}
         </Button>
       ))}
@@ -47,7 +55,8 @@ function description(leaflet: CompoundLeaflet): string {
   const parts = ['Compound leaflet'];
   if (leaflet.structure) parts.push(`structure ${leaflet.structure.str_id}`);
   if (leaflet.structure?.mol_formula) parts.push(leaflet.structure.mol_formula);
-  if (leaflet.requested.idType !== 'structure') parts.push(`opened from ${LEAFLET_ID_TYPE_LABELS[leaflet.requested.idType]} ${leaflet.requested.id}`);
+  if (leaflet.requested.idType !== 'structure')
+    parts.push(`opened from ${LEAFLET_ID_TYPE_LABELS[leaflet.requested.idType]} ${leaflet.requested.id}`);
   return parts.join(' · ');
 }
 
@@ -83,7 +92,13 @@ function CompoundLeafletView({ leaflet }: { leaflet: CompoundLeaflet }) {
       <Grid gap="md" align="stretch">
         {leaflet.properties && (
           <Grid.Col span={{ base: 12, lg: 5 }}>
-            <PropertySection properties={leaflet.properties} measured={leaflet.measured} onOpen={(value) => measurements.open({ idType, id, targetId: value.target_id ?? 'none', type: value.std_activity_type, label: title })} />
+            <PropertySection
+              properties={leaflet.properties}
+              measured={leaflet.measured}
+              onOpen={(value) =>
+                measurements.open({ idType, id, targetId: value.target_id ?? 'none', type: value.std_activity_type, label: title })
+              }
+            />
           </Grid.Col>
         )}
         <Grid.Col span={{ base: 12, lg: leaflet.properties ? 7 : 12 }}>
@@ -92,7 +107,14 @@ function CompoundLeafletView({ leaflet }: { leaflet: CompoundLeaflet }) {
       </Grid>
       <TargetActivitySection
         activities={leaflet.activities}
-        onOpen={(group) => measurements.open({ idType, id, targetId: group.target_id ?? 'none', label: `${title} ${group.target_id === null ? 'without a target' : `on ${group.target_name ?? ''}`}` })}
+        onOpen={(group) =>
+          measurements.open({
+            idType,
+            id,
+            targetId: group.target_id ?? 'none',
+            label: `${title} ${group.target_id === null ? 'without a target' : `on ${group.target_name ?? ''}`}`,
+          })
+        }
       />
       {leaflet.structure && <LeafletPredictionSection smiles={leaflet.structure.canonical_smiles} />}
       <DevelopmentSection development={leaflet.development} />

@@ -29,7 +29,8 @@ function identifiersOf(structure: Structure): Identifier[] {
     { key: 'mol_formula', label: 'Formula', value: structure.mol_formula },
   ];
   // The source's own SMILES only when it says something the canonical form does not.
-  if (structure.smiles !== structure.canonical_smiles) list.push({ key: 'smiles', label: 'SMILES as reported', value: structure.smiles, mono: true });
+  if (structure.smiles !== structure.canonical_smiles)
+    list.push({ key: 'smiles', label: 'SMILES as reported', value: structure.smiles, mono: true });
   return list;
 }
 
@@ -72,8 +73,9 @@ export function CompoundOverview({ leaflet, title }: { leaflet: CompoundLeaflet;
   if (!structure) {
     return (
       <Alert color="gray" variant="light" icon={<IconInfoCircle size={18} />} title="No structure" data-testid="leaflet-no-structure">
-        This {leaflet.requested.idType === 'dcm' ? 'development compound' : 'compound record'} has no chemical structure in the knowledge base (for example a
-        biologic or a mixture), so there is no depiction, identifiers or computed properties. Its records, activities and development data follow.
+        This {leaflet.requested.idType === 'dcm' ? 'development compound' : 'compound record'} has no chemical structure in the knowledge
+        base (for example a biologic or a mixture), so there is no depiction, identifiers or computed properties. Its records, activities
+        and development data follow.
       </Alert>
     );
   }
@@ -92,7 +94,8 @@ export function CompoundOverview({ leaflet, title }: { leaflet: CompoundLeaflet;
             />
             {highlight && (
               <Text size="xs" c="dimmed" maw={340} data-testid="leaflet-highlight-note">
-                Highlighted: the substructure of your search ({highlight.text.length > 60 ? `${highlight.text.slice(0, 60)}…` : highlight.text}).
+                Highlighted: the substructure of your search (
+                {highlight.text.length > 60 ? `${highlight.text.slice(0, 60)}…` : highlight.text}).
               </Text>
             )}
           </Paper>
@@ -110,7 +113,13 @@ export function CompoundOverview({ leaflet, title }: { leaflet: CompoundLeaflet;
  * property a source measures as an activity (solubility, logD, pKa), shown when the knowledge base
  * holds such measurements of the compound.
  */
-const PROPERTY_ROWS: Array<{ key: keyof LeafletProperties; label: string; quantity: Quantity; unit?: string; measured?: MeasuredPropertyKey }> = [
+const PROPERTY_ROWS: Array<{
+  key: keyof LeafletProperties;
+  label: string;
+  quantity: Quantity;
+  unit?: string;
+  measured?: MeasuredPropertyKey;
+}> = [
   { key: 'mol_weight', label: 'Molecular weight', quantity: 'molecularWeight', unit: 'g/mol' },
   { key: 'exact_mass', label: 'Exact mass', quantity: 'exactMass', unit: 'Da' },
   { key: 'logp_calc', label: 'cLogP (Crippen)', quantity: 'descriptor' },
@@ -127,7 +136,12 @@ const PROPERTY_ROWS: Array<{ key: keyof LeafletProperties; label: string; quanti
 /** "J Med Chem (2012) · ChEMBL": where a measured value comes from, linked to its reference leaflet. */
 function MeasuredSource({ value }: { value: MeasuredValue }) {
   const source = [value.reference, value.data_source].filter(Boolean).join(' · ');
-  if (value.ref_id === null) return source ? <Text size="xs" c="dimmed" ta="right">{source}</Text> : null;
+  if (value.ref_id === null)
+    return source ? (
+      <Text size="xs" c="dimmed" ta="right">
+        {source}
+      </Text>
+    ) : null;
   return (
     <Anchor component={Link} to={referenceLeafletLink(value.ref_id)} size="xs" c="dimmed" ta="right" data-testid="measured-source">
       {source || `Reference ${value.ref_id}`}
@@ -143,10 +157,25 @@ function MeasuredValues({ measured, onOpen }: { measured: MeasuredProperty; onOp
       {measured.values.map((value) => (
         <Stack key={value.act_id} gap={0} align="flex-end">
           <Group gap={6} wrap="nowrap" justify="flex-end">
-            <Badge size="xs" variant="light" color="teal" tt="none" style={{ flexShrink: 0 }} title={`Measured (${value.std_activity_type}${value.parameter ? `, ${value.parameter}` : ''})`}>
+            <Badge
+              size="xs"
+              variant="light"
+              color="teal"
+              tt="none"
+              style={{ flexShrink: 0 }}
+              title={`Measured (${value.std_activity_type}${value.parameter ? `, ${value.parameter}` : ''})`}
+            >
               measured
             </Badge>
-            <Anchor component="button" type="button" size="sm" style={{ whiteSpace: 'nowrap' }} onClick={() => onOpen(value)} title="Show every measurement of this type" data-testid="measured-value">
+            <Anchor
+              component="button"
+              type="button"
+              size="sm"
+              style={{ whiteSpace: 'nowrap' }}
+              onClick={() => onOpen(value)}
+              title="Show every measurement of this type"
+              data-testid="measured-value"
+            >
               {formatActivityValue(value.std_act_prefix, value.activity_value, value.standard_uom)}
             </Anchor>
           </Group>
@@ -166,9 +195,21 @@ function MeasuredValues({ measured, onOpen }: { measured: MeasuredProperty; onOp
  * Computed properties, and the measured ones: logD, pKa and solubility from a source's value or
  * from the compound's measurements (physicochemical assays), said as "measured" with their source.
  */
-export function PropertySection({ properties, measured, onOpen }: { properties: LeafletProperties; measured: MeasuredProperty[]; onOpen: (value: MeasuredValue) => void }) {
+export function PropertySection({
+  properties,
+  measured,
+  onOpen,
+}: {
+  properties: LeafletProperties;
+  measured: MeasuredProperty[];
+  onOpen: (value: MeasuredValue) => void;
+}) {
   return (
-    <LeafletSection id="properties" title="Properties" meta="Computed with RDKit; logD, pKa and solubility as a source gives them or as measured in assays.">
+    <LeafletSection
+      id="properties"
+      title="Properties"
+      meta="Computed with RDKit; logD, pKa and solubility as a source gives them or as measured in assays."
+    >
       <Table data-testid="leaflet-properties" verticalSpacing={4} striped>
         <Table.Tbody>
           {PROPERTY_ROWS.map((row) => {

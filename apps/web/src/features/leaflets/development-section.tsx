@@ -57,7 +57,9 @@ function DrugCard({ drug }: { drug: DevelopmentCompound }) {
         <Fact label="Approval year">{drug.approval_year ?? '—'}</Fact>
         <Fact label="Dose">{drug.drug_dose ?? '—'}</Fact>
         <Fact label="Last significant update">{formatIsoDate(drug.last_significant_update)}</Fact>
-        <Fact label="Companies">{drug.companies.length === 0 ? '—' : drug.companies.map((c) => (c.country ? `${c.name} (${c.country})` : c.name)).join(', ')}</Fact>
+        <Fact label="Companies">
+          {drug.companies.length === 0 ? '—' : drug.companies.map((c) => (c.country ? `${c.name} (${c.country})` : c.name)).join(', ')}
+        </Fact>
       </SimpleGrid>
       {drug.reason_with_drawn && (
         <Text size="sm" c="red.8" mb="sm">

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { citationLine, formatActivityValue, formatIsoDate, formatPotency, ligandEfficiencyText, parseCompoundRoute, parseReferenceRoute, referenceLeafletPath } from './leaflet-format.ts';
+import {
+  citationLine,
+  formatActivityValue,
+  formatIsoDate,
+  formatPotency,
+  ligandEfficiencyText,
+  parseCompoundRoute,
+  parseReferenceRoute,
+  referenceLeafletPath,
+} from './leaflet-format.ts';
 import { compareValues } from '../../app/ui/use-sorted-rows.ts';
 
 describe('leaflet links', () => {
@@ -16,7 +25,12 @@ describe('leaflet links', () => {
     expect(parseReferenceRoute('none', '12')).toEqual({ ok: true, refId: 12, sessionId: null, sidProblem: null });
     expect(parseReferenceRoute(null, '12')).toEqual({ ok: true, refId: 12, sessionId: null, sidProblem: null });
     expect(parseReferenceRoute(uuid, '12')).toEqual({ ok: true, refId: 12, sessionId: uuid, sidProblem: null });
-    expect(parseReferenceRoute('x', '1')).toMatchObject({ ok: true, refId: 1, sessionId: null, sidProblem: expect.stringMatching(/“x”\) is not a search id/) });
+    expect(parseReferenceRoute('x', '1')).toMatchObject({
+      ok: true,
+      refId: 1,
+      sessionId: null,
+      sidProblem: expect.stringMatching(/“x”\) is not a search id/),
+    });
     expect(parseReferenceRoute(uuid, 'x')).toMatchObject({ ok: false, message: expect.stringMatching(/not a reference id/) });
   });
 
@@ -40,11 +54,24 @@ describe('leaflet values', () => {
 
   it('cites an article and a patent', () => {
     const base = { reference: null, volume: null, issue: null, start_page: null, end_page: null, patent_no: null };
-    expect(citationLine({ ...base, ref_type: 'journal', journal_patent_name: 'J Med Chem', year: 2012, volume: '55', issue: '3', start_page: '100', end_page: '112' })).toBe(
-      'J Med Chem (2012) 55(3):100-112',
+    expect(
+      citationLine({
+        ...base,
+        ref_type: 'journal',
+        journal_patent_name: 'J Med Chem',
+        year: 2012,
+        volume: '55',
+        issue: '3',
+        start_page: '100',
+        end_page: '112',
+      }),
+    ).toBe('J Med Chem (2012) 55(3):100-112');
+    expect(citationLine({ ...base, ref_type: 'patent', journal_patent_name: 'USPTO', year: 2012, patent_no: 'US2012001234' })).toBe(
+      'US2012001234 (USPTO, 2012)',
     );
-    expect(citationLine({ ...base, ref_type: 'patent', journal_patent_name: 'USPTO', year: 2012, patent_no: 'US2012001234' })).toBe('US2012001234 (USPTO, 2012)');
-    expect(citationLine({ ...base, ref_type: 'journal', journal_patent_name: null, year: null, reference: 'Stored citation' })).toBe('Stored citation');
+    expect(citationLine({ ...base, ref_type: 'journal', journal_patent_name: null, year: null, reference: 'Stored citation' })).toBe(
+      'Stored citation',
+    );
   });
 
   it('reads a calendar date in UTC and sorts unknown values last both ways', () => {

@@ -26,7 +26,9 @@ export function parseCompoundRoute(idType: string | undefined, id: string | unde
  * `/leafletreference/{sid}/{rid}`. The search part is optional context: one that is not a search
  * id at all (`sidProblem`) is left out and said in words, never a reason not to show the reference.
  */
-export type ReferenceRoute = { ok: true; refId: number; sessionId: string | null; sidProblem: string | null } | { ok: false; message: string };
+export type ReferenceRoute =
+  | { ok: true; refId: number; sessionId: string | null; sidProblem: string | null }
+  | { ok: false; message: string };
 
 export function parseReferenceRoute(sid: string | null | undefined, rid: string | undefined): ReferenceRoute {
   const refId = parseId(rid);
@@ -34,7 +36,12 @@ export function parseReferenceRoute(sid: string | null | undefined, rid: string 
   const sessionId = sessionIdFromSid(sid);
   if (sessionId !== null && !SESSION_ID_PATTERN.test(sessionId)) {
     const shown = sessionId.length > 40 ? `${sessionId.slice(0, 40)}…` : sessionId;
-    return { ok: true, refId, sessionId: null, sidProblem: `The search named in this link (“${shown}”) is not a search id, so the reference is shown without a search.` };
+    return {
+      ok: true,
+      refId,
+      sessionId: null,
+      sidProblem: `The search named in this link (“${shown}”) is not a search id, so the reference is shown without a search.`,
+    };
   }
   return { ok: true, refId, sessionId, sidProblem: null };
 }
@@ -86,7 +93,10 @@ export function pubmedUrl(pubmedId: number): string {
   return `https://pubmed.ncbi.nlm.nih.gov/${pubmedId}/`;
 }
 
-type CitationFields = Pick<ReferenceDocument, 'ref_type' | 'journal_patent_name' | 'year' | 'volume' | 'issue' | 'start_page' | 'end_page' | 'patent_no' | 'reference'>;
+type CitationFields = Pick<
+  ReferenceDocument,
+  'ref_type' | 'journal_patent_name' | 'year' | 'volume' | 'issue' | 'start_page' | 'end_page' | 'patent_no' | 'reference'
+>;
 
 /**
  * One citation line: "J Med Chem (2012) 55(3):100-112" for an article, "US2012001234 (USPTO, 2012)"

@@ -21,8 +21,11 @@ const NUMERIC = { fontVariantNumeric: 'tabular-nums' } as const;
 /** "Gefitinib on EGFR (Epidermal growth factor receptor)", "structure 12 without a target". */
 function titleOf(list: MeasurementList | undefined, subject: MeasurementSubject): string {
   if (!list) return subject.label ? `Measurements of ${subject.label}` : 'Measurements';
-  const compound = list.compound.name ?? (list.compound.str_id !== null ? `structure ${list.compound.str_id}` : `${list.compound.idType} ${list.compound.id}`);
-  if (list.targetScope === 'target' && list.target) return `${compound} on ${list.target.name}${list.target.gene_symbol ? ` (${list.target.gene_symbol})` : ''}`;
+  const compound =
+    list.compound.name ??
+    (list.compound.str_id !== null ? `structure ${list.compound.str_id}` : `${list.compound.idType} ${list.compound.id}`);
+  if (list.targetScope === 'target' && list.target)
+    return `${compound} on ${list.target.name}${list.target.gene_symbol ? ` (${list.target.gene_symbol})` : ''}`;
   if (list.targetScope === 'none') return `${compound} without a target`;
   return `${compound} on every target`;
 }
@@ -38,7 +41,8 @@ function publishedText(m: Measurement): string | null {
 
 function conditionText(c: MeasurementCondition): string {
   const relation = c.relation && c.relation !== '=' ? `${c.relation} ` : '';
-  const amount = c.value === null ? '' : `${relation}${formatNumber(c.value, { maxFractionDigits: 3 })}${c.unit ? ` ${formatUnit(c.unit)}` : ''}`;
+  const amount =
+    c.value === null ? '' : `${relation}${formatNumber(c.value, { maxFractionDigits: 3 })}${c.unit ? ` ${formatUnit(c.unit)}` : ''}`;
   return [c.text ? formatUnitsInText(c.text) : null, amount || null].filter(Boolean).join(' ');
 }
 
@@ -47,7 +51,9 @@ function ValueCell({ m }: { m: Measurement }) {
   return (
     <Stack gap={0} align="flex-end">
       <Text size="sm" fw={500} style={{ ...NUMERIC, whiteSpace: 'nowrap' }} data-testid="measurement-value">
-        {m.activity_value === null && m.activity_text ? m.activity_text : formatActivityValue(m.std_act_prefix, m.activity_value, m.standard_uom)}
+        {m.activity_value === null && m.activity_text
+          ? m.activity_text
+          : formatActivityValue(m.std_act_prefix, m.activity_value, m.standard_uom)}
       </Text>
       {published && (
         <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }} title="As published">
@@ -97,7 +103,10 @@ function AssayCell({ m }: { m: Measurement }) {
 }
 
 function ConditionsCell({ m }: { m: Measurement }) {
-  const lines = [...(m.parameter ? [{ label: 'Parameter', text: formatUnitsInText(m.parameter) }] : []), ...m.conditions.map((c) => ({ label: c.label, text: conditionText(c) }))];
+  const lines = [
+    ...(m.parameter ? [{ label: 'Parameter', text: formatUnitsInText(m.parameter) }] : []),
+    ...m.conditions.map((c) => ({ label: c.label, text: conditionText(c) })),
+  ];
   if (lines.length === 0 && !m.activity_remarks && !m.data_validity_comment) {
     return (
       <Text size="xs" c="dimmed">
@@ -143,7 +152,9 @@ function ReferenceCell({ m }: { m: Measurement }) {
         {m.ref_title ?? m.reference ?? `Reference ${m.ref_id}`}
       </Anchor>
       <Text size="xs" c="dimmed">
-        {[m.ref_title ? m.reference : null, m.compound_label ? `compound ${m.compound_label}` : null, m.data_source].filter(Boolean).join(' · ')}
+        {[m.ref_title ? m.reference : null, m.compound_label ? `compound ${m.compound_label}` : null, m.data_source]
+          .filter(Boolean)
+          .join(' · ')}
       </Text>
     </Stack>
   );
@@ -165,7 +176,13 @@ function MeasurementRow({ m, withTarget }: { m: Measurement; withTarget: boolean
       <Table.Td>
         <Text size="sm">{m.std_activity_type ?? '—'}</Text>
         {!m.standardised && (
-          <Badge size="xs" color="orange" variant="light" tt="none" title="The source could not standardise this activity: type, relation, value and unit are as published">
+          <Badge
+            size="xs"
+            color="orange"
+            variant="light"
+            tt="none"
+            title="The source could not standardise this activity: type, relation, value and unit are as published"
+          >
             Standardised: no
           </Badge>
         )}
@@ -218,7 +235,15 @@ function TypeChips({ list, type, onType }: { list: MeasurementList; type: string
   );
 }
 
-function MeasurementTable({ list, view, onSort }: { list: MeasurementList; view: MeasurementView; onSort: (sort: MeasurementSort, first: 'asc' | 'desc') => void }) {
+function MeasurementTable({
+  list,
+  view,
+  onSort,
+}: {
+  list: MeasurementList;
+  view: MeasurementView;
+  onSort: (sort: MeasurementSort, first: 'asc' | 'desc') => void;
+}) {
   const withTarget = list.targetScope === 'all';
   const th = (sort: MeasurementSort, label: string, first: 'asc' | 'desc', align: 'left' | 'right' = 'left') => (
     <SortableTh label={label} align={align} active={view.sort === sort} direction={view.direction} onSort={() => onSort(sort, first)} />
@@ -258,7 +283,8 @@ function MeasurementListBody({ subject, onTitle }: { subject: MeasurementSubject
   const list = query.data;
   const title = titleOf(list, subject);
   useEffect(() => onTitle?.(title), [title, onTitle]);
-  if (query.isError && !list) return <QueryErrorAlert error={query.error} onRetry={() => void query.refetch()} title="Could not load the measurements" />;
+  if (query.isError && !list)
+    return <QueryErrorAlert error={query.error} onRetry={() => void query.refetch()} title="Could not load the measurements" />;
   if (!list) {
     return (
       <Group gap="xs" role="status">
@@ -291,7 +317,12 @@ function MeasurementListBody({ subject, onTitle }: { subject: MeasurementSubject
               Open the compound leaflet
             </Anchor>
             {list.target?.uniprot_id && (
-              <Anchor href={`https://www.uniprot.org/uniprotkb/${encodeURIComponent(list.target.uniprot_id)}`} target="_blank" rel="noopener noreferrer" size="xs">
+              <Anchor
+                href={`https://www.uniprot.org/uniprotkb/${encodeURIComponent(list.target.uniprot_id)}`}
+                target="_blank"
+                rel="noopener noreferrer"
+                size="xs"
+              >
                 UniProt {list.target.uniprot_id}
               </Anchor>
             )}
@@ -321,7 +352,15 @@ function MeasurementListBody({ subject, onTitle }: { subject: MeasurementSubject
           {list.matching === 0 ? '' : `Rows ${formatCount(first)}–${formatCount(last)} of ${formatCount(list.matching)}`}
           {query.isFetching ? ' · updating…' : ''}
         </Text>
-        {pages > 1 && <Pagination total={pages} value={view.page + 1} onChange={(page) => setView((current) => ({ ...current, page: page - 1 }))} size="sm" aria-label="Pages of measurements" />}
+        {pages > 1 && (
+          <Pagination
+            total={pages}
+            value={view.page + 1}
+            onChange={(page) => setView((current) => ({ ...current, page: page - 1 }))}
+            size="sm"
+            aria-label="Pages of measurements"
+          />
+        )}
       </Group>
     </Stack>
   );

@@ -63,7 +63,14 @@ function ActivityRow({ activity, marks }: { activity: ReferenceActivity; marks: 
       <Table.Td>
         <Text size="sm">{activity.std_activity_type ?? '—'}</Text>
         {!activity.standardised && (
-          <Badge size="xs" color="orange" variant="light" tt="none" title="ChEMBL could not standardise this activity: type, relation, value and unit are as published" data-testid="not-standardised">
+          <Badge
+            size="xs"
+            color="orange"
+            variant="light"
+            tt="none"
+            title="ChEMBL could not standardise this activity: type, relation, value and unit are as published"
+            data-testid="not-standardised"
+          >
             Standardised: no
           </Badge>
         )}
@@ -108,7 +115,13 @@ function ActivityRow({ activity, marks }: { activity: ReferenceActivity; marks: 
 }
 
 /** The activities the reference reports, a page at a time, by compound. */
-export function ReferenceActivitiesSection({ activities, inSearchOnly }: { activities: ReferenceLeaflet['activities']; inSearchOnly: boolean }) {
+export function ReferenceActivitiesSection({
+  activities,
+  inSearchOnly,
+}: {
+  activities: ReferenceLeaflet['activities'];
+  inSearchOnly: boolean;
+}) {
   const [page, setPage] = useState(1);
   const pages = Math.max(1, Math.ceil(activities.rows.length / PAGE_SIZE));
   // A new filter may leave fewer pages than the one open.
@@ -146,7 +159,8 @@ export function ReferenceActivitiesSection({ activities, inSearchOnly }: { activ
           {pages > 1 && (
             <Group justify="space-between">
               <Text size="xs" c="dimmed">
-                Rows {formatCount((current - 1) * PAGE_SIZE + 1)}–{formatCount((current - 1) * PAGE_SIZE + rows.length)} of {formatCount(activities.rows.length)}
+                Rows {formatCount((current - 1) * PAGE_SIZE + 1)}–{formatCount((current - 1) * PAGE_SIZE + rows.length)} of{' '}
+                {formatCount(activities.rows.length)}
               </Text>
               <Pagination total={pages} value={current} onChange={setPage} size="sm" aria-label="Pages of activities" />
             </Group>

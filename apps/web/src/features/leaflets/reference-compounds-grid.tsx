@@ -15,7 +15,14 @@ const PAGE = 24;
 function CompoundTile({ compound }: { compound: ReferenceCompound }) {
   const name = compound.name ?? `Structure ${compound.str_id}`;
   return (
-    <Paper withBorder radius="md" p="xs" data-testid="reference-compound" data-str-id={compound.str_id} data-in-search={String(compound.in_search)}>
+    <Paper
+      withBorder
+      radius="md"
+      p="xs"
+      data-testid="reference-compound"
+      data-str-id={compound.str_id}
+      data-in-search={String(compound.in_search)}
+    >
       <Stack gap={6} align="center">
         <Link to={structureLeafletPath(compound.str_id)} aria-label={`Open the leaflet of ${name}`}>
           <StructureImage strId={compound.str_id} width={180} height={135} alt={name} />
@@ -42,7 +49,13 @@ function CompoundTile({ compound }: { compound: ReferenceCompound }) {
 }
 
 /** The structures the reference reports, drawn, each opening its compound leaflet. */
-export function ReferenceCompoundsSection({ compounds, inSearchOnly }: { compounds: ReferenceLeaflet['compounds']; inSearchOnly: boolean }) {
+export function ReferenceCompoundsSection({
+  compounds,
+  inSearchOnly,
+}: {
+  compounds: ReferenceLeaflet['compounds'];
+  inSearchOnly: boolean;
+}) {
   const [shown, setShown] = useState(PAGE);
   const visible = compounds.rows.slice(0, shown);
   const listed = inSearchOnly ? (compounds.inSearch ?? 0) : compounds.total;

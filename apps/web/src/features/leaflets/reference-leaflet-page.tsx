@@ -19,7 +19,8 @@ const SID_PARAM = 'sid';
 
 const SEARCH_NOTES: Record<ReferenceSearchNote, string> = {
   'not-yours': 'Opened without your search: the search in this link is not one of yours, so the whole reference is shown.',
-  unknown: 'Opened without your search: the search in this link is no longer known (it may have been deleted), so the whole reference is shown.',
+  unknown:
+    'Opened without your search: the search in this link is no longer known (it may have been deleted), so the whole reference is shown.',
 };
 
 /** Why the search the link names is not used (another user's, unknown, not a search id): one quiet line. */
@@ -35,14 +36,30 @@ function SearchNote({ text }: { text: string }) {
  * The search the reference was opened from: how much of the reference it holds, and the switch
  * that keeps only that part. A search whose result sets are gone (expired, dropped) says so.
  */
-function SearchBanner({ leaflet, onlyInSearch, onChange, updating }: { leaflet: ReferenceLeaflet; onlyInSearch: boolean; onChange: (only: boolean) => void; updating: boolean }) {
+function SearchBanner({
+  leaflet,
+  onlyInSearch,
+  onChange,
+  updating,
+}: {
+  leaflet: ReferenceLeaflet;
+  onlyInSearch: boolean;
+  onChange: (only: boolean) => void;
+  updating: boolean;
+}) {
   const session = leaflet.session;
   if (!session) return null;
   if (!session.ready) {
     return (
-      <Alert color="yellow" variant="light" icon={<IconInfoCircle size={18} />} title="The search’s results are no longer kept" data-testid="search-banner">
-        This reference was opened from a search{session.summary ? ` (“${session.summary}”)` : ''} whose results are {session.status}. Run the search again to see which
-        of these compounds and activities it finds.
+      <Alert
+        color="yellow"
+        variant="light"
+        icon={<IconInfoCircle size={18} />}
+        title="The search’s results are no longer kept"
+        data-testid="search-banner"
+      >
+        This reference was opened from a search{session.summary ? ` (“${session.summary}”)` : ''} whose results are {session.status}. Run
+        the search again to see which of these compounds and activities it finds.
       </Alert>
     );
   }
@@ -164,5 +181,13 @@ export function ReferenceLeafletPage() {
       </LeafletProblemPage>
     );
   }
-  return <ReferenceLeafletView leaflet={query.data} onlyInSearch={onlyInSearch} onChange={setOnly} updating={query.isPlaceholderData} sidProblem={route.sidProblem} />;
+  return (
+    <ReferenceLeafletView
+      leaflet={query.data}
+      onlyInSearch={onlyInSearch}
+      onChange={setOnly}
+      updating={query.isPlaceholderData}
+      sidProblem={route.sidProblem}
+    />
+  );
 }

@@ -12,7 +12,15 @@ function ReferenceItem({ reference }: { reference: LeafletReferenceRow }) {
   // The stored citation carries volume and pages, which this list does not fetch.
   const citation = reference.reference ?? citationLine({ ...reference, volume: null, issue: null, start_page: null, end_page: null });
   return (
-    <Paper withBorder radius="md" p="sm" component="li" data-testid="leaflet-reference" data-ref-id={reference.ref_id} style={{ listStyle: 'none' }}>
+    <Paper
+      withBorder
+      radius="md"
+      p="sm"
+      component="li"
+      data-testid="leaflet-reference"
+      data-ref-id={reference.ref_id}
+      style={{ listStyle: 'none' }}
+    >
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
         <Stack gap={4} style={{ minWidth: 0 }}>
           <Anchor component={Link} to={referenceLeafletPath(reference.ref_id)} fw={500} size="sm" lineClamp={2}>
@@ -25,7 +33,9 @@ function ReferenceItem({ reference }: { reference: LeafletReferenceRow }) {
           )}
           <Group gap="sm">
             {reference.doi && <ExternalLink href={doiUrl(reference.doi)}>DOI {reference.doi}</ExternalLink>}
-            {reference.pubmed_id !== null && <ExternalLink href={pubmedUrl(reference.pubmed_id)}>PubMed {reference.pubmed_id}</ExternalLink>}
+            {reference.pubmed_id !== null && (
+              <ExternalLink href={pubmedUrl(reference.pubmed_id)}>PubMed {reference.pubmed_id}</ExternalLink>
+            )}
           </Group>
         </Stack>
         <Stack gap={4} align="flex-end" style={{ flexShrink: 0 }}>
@@ -45,7 +55,11 @@ function ReferenceItem({ reference }: { reference: LeafletReferenceRow }) {
 /** Journal articles and patents that report the compound, newest first, each opening its reference leaflet. */
 export function ReferenceListSection({ references }: { references: CompoundLeaflet['references'] }) {
   return (
-    <LeafletSection id="references" title="References" meta={references.total > 0 ? `${formatCount(references.total)} reporting the compound, newest first` : undefined}>
+    <LeafletSection
+      id="references"
+      title="References"
+      meta={references.total > 0 ? `${formatCount(references.total)} reporting the compound, newest first` : undefined}
+    >
       {references.rows.length === 0 ? (
         <EmptyState>No references report this compound.</EmptyState>
       ) : (

@@ -53,7 +53,9 @@ function TargetCell({ group }: { group: TargetGroup }) {
             {group.gene_symbol}
           </Badge>
         )}
-        {group.uniprot_id && <ExternalLink href={`https://www.uniprot.org/uniprotkb/${encodeURIComponent(group.uniprot_id)}`}>{group.uniprot_id}</ExternalLink>}
+        {group.uniprot_id && (
+          <ExternalLink href={`https://www.uniprot.org/uniprotkb/${encodeURIComponent(group.uniprot_id)}`}>{group.uniprot_id}</ExternalLink>
+        )}
         {group.organism && (
           <Text size="xs" c="dimmed" fs="italic">
             {group.organism}
@@ -72,7 +74,13 @@ function TargetTable({ groups, onOpen }: { groups: TargetGroup[]; onOpen: (group
   const value = useCallback((group: TargetGroup, column: Column) => sortValue(group, column), []);
   const { sorted, sort, toggle } = useSortedRows<TargetGroup, Column>(groups, value, { column: 'activities', direction: 'desc' });
   const th = (column: Column, label: string, firstDirection: 'asc' | 'desc', align: 'left' | 'right' = 'right') => (
-    <SortableTh label={label} align={align} active={sort.column === column} direction={sort.direction} onSort={() => toggle(column, firstDirection)} />
+    <SortableTh
+      label={label}
+      align={align}
+      active={sort.column === column}
+      direction={sort.direction}
+      onSort={() => toggle(column, firstDirection)}
+    />
   );
   return (
     <Table.ScrollContainer minWidth={720}>
@@ -137,7 +145,13 @@ function TargetTable({ groups, onOpen }: { groups: TargetGroup[]; onOpen: (group
 }
 
 /** Activities grouped by target, most measured first; each column sorts; a row opens its measurements. */
-export function TargetActivitySection({ activities, onOpen }: { activities: CompoundLeaflet['activities']; onOpen: (group: TargetGroup) => void }) {
+export function TargetActivitySection({
+  activities,
+  onOpen,
+}: {
+  activities: CompoundLeaflet['activities'];
+  onOpen: (group: TargetGroup) => void;
+}) {
   const withoutTarget = activities.groupsTotal > activities.targetsTotal ? ' and in assays without a target' : '';
   const meta =
     activities.total === 0

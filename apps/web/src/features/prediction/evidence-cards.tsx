@@ -11,10 +11,28 @@ const DRAWING = { width: 200, height: 140 };
 function EvidenceCard({ compound, targetName }: { compound: EvidenceCompound; targetName: string }) {
   const potency = evidencePotency(compound);
   return (
-    <Paper withBorder radius="sm" p={6} data-testid="prediction-evidence" data-str-id={compound.strId} aria-label={`Structure ${compound.strId}: Tanimoto ${formatScore(compound.similarity)}, ${potency}`} component="article">
+    <Paper
+      withBorder
+      radius="sm"
+      p={6}
+      data-testid="prediction-evidence"
+      data-str-id={compound.strId}
+      aria-label={`Structure ${compound.strId}: Tanimoto ${formatScore(compound.similarity)}, ${potency}`}
+      component="article"
+    >
       <Stack gap={4}>
-        <Anchor component={Link} to={structureLeafletLink(compound.strId)} aria-label={`Open the leaflet of structure ${compound.strId}`} display="block">
-          <StructureImage strId={compound.strId} width={DRAWING.width} height={DRAWING.height} alt={`structure ${compound.strId}, an active of ${targetName}`} />
+        <Anchor
+          component={Link}
+          to={structureLeafletLink(compound.strId)}
+          aria-label={`Open the leaflet of structure ${compound.strId}`}
+          display="block"
+        >
+          <StructureImage
+            strId={compound.strId}
+            width={DRAWING.width}
+            height={DRAWING.height}
+            alt={`structure ${compound.strId}, an active of ${targetName}`}
+          />
         </Anchor>
         <Group gap={6} justify="space-between" wrap="nowrap">
           <Anchor component={Link} to={structureLeafletLink(compound.strId)} size="xs" fw={600} data-testid="prediction-evidence-leaflet">
@@ -30,7 +48,13 @@ function EvidenceCard({ compound, targetName }: { compound: EvidenceCompound; ta
           {potency}
         </Text>
         {compound.refId !== null ? (
-          <Anchor component={Link} to={referenceLeafletLink(compound.refId)} size="xs" lineClamp={2} title={compound.reference ?? undefined}>
+          <Anchor
+            component={Link}
+            to={referenceLeafletLink(compound.refId)}
+            size="xs"
+            lineClamp={2}
+            title={compound.reference ?? undefined}
+          >
             {compound.reference ?? `Reference ${compound.refId}`}
           </Anchor>
         ) : (

@@ -39,7 +39,13 @@ function StatusLine({ status }: { status: ModelStatus }) {
         )}
       </Group>
       {status.message && (
-        <Alert variant="light" color={status.state === 'failed' ? 'red' : 'blue'} p="xs" role={status.state === 'failed' ? 'alert' : 'status'} data-testid="prediction-model-message">
+        <Alert
+          variant="light"
+          color={status.state === 'failed' ? 'red' : 'blue'}
+          p="xs"
+          role={status.state === 'failed' ? 'alert' : 'status'}
+          data-testid="prediction-model-message"
+        >
           <Text size="sm">{status.message}</Text>
         </Alert>
       )}
@@ -73,7 +79,9 @@ export function ModelAdminCard() {
     mutationFn: async () => {
       if (!chosen.model || !chosen.parsedTargets) throw new Error('Choose the model file and its target list.');
       const modelBase64 = bytesToBase64(new Uint8Array(await chosen.model.arrayBuffer()));
-      return callApi(predictionEndpoints.installModel, { body: { name: name.trim() || defaultModelName(chosen.model.name), modelBase64, targets: chosen.parsedTargets } });
+      return callApi(predictionEndpoints.installModel, {
+        body: { name: name.trim() || defaultModelName(chosen.model.name), modelBase64, targets: chosen.parsedTargets },
+      });
     },
     onSuccess: (next) => {
       setStatus(next);
@@ -103,7 +111,12 @@ export function ModelAdminCard() {
       return;
     }
     const parsed = parseModelTargets(await file.text(), file.name, file.size);
-    setChosen((current) => ({ ...current, targets: parsed.ok ? file : null, parsedTargets: parsed.ok ? parsed.value : null, problem: parsed.ok ? null : parsed.message }));
+    setChosen((current) => ({
+      ...current,
+      targets: parsed.ok ? file : null,
+      parsedTargets: parsed.ok ? parsed.value : null,
+      problem: parsed.ok ? null : parsed.message,
+    }));
   };
   const busy = install.isPending || reload.isPending;
   const error = install.error ?? reload.error;
@@ -114,7 +127,8 @@ export function ModelAdminCard() {
         Target-prediction model
       </Title>
       <Text size="sm" c="dimmed" mb="sm">
-        The ChEMBL multitask neural network adds a probability per target to the similarity ensemble, which predicts without it. Install the model file with its target list, or place both in the model folder and reload.
+        The ChEMBL multitask neural network adds a probability per target to the similarity ensemble, which predicts without it. Install the
+        model file with its target list, or place both in the model folder and reload.
       </Text>
       <Stack gap="md">
         <QueryView query={status} skeletonRows={1}>
@@ -140,7 +154,11 @@ export function ModelAdminCard() {
             value={chosen.targets}
             onChange={(file) => void chooseTargets(file)}
             clearable
-            description={chosen.parsedTargets ? `${countNoun(chosen.parsedTargets.length, 'target')}, in the order of the model's outputs` : "Its ChEMBL target ids, in the order of the model's outputs"}
+            description={
+              chosen.parsedTargets
+                ? `${countNoun(chosen.parsedTargets.length, 'target')}, in the order of the model's outputs`
+                : "Its ChEMBL target ids, in the order of the model's outputs"
+            }
             data-testid="prediction-model-targets"
           />
           <TextInput
@@ -158,15 +176,34 @@ export function ModelAdminCard() {
           </Alert>
         )}
         <Group gap="sm">
-          <Button leftSection={<IconFileUpload size={16} />} disabled={!chosen.model || !chosen.parsedTargets || reload.isPending} loading={install.isPending} onClick={() => install.mutate()} data-testid="prediction-model-install">
+          <Button
+            leftSection={<IconFileUpload size={16} />}
+            disabled={!chosen.model || !chosen.parsedTargets || reload.isPending}
+            loading={install.isPending}
+            onClick={() => install.mutate()}
+            data-testid="prediction-model-install"
+          >
             Install the model
           </Button>
-          <Button variant="default" leftSection={<IconRefresh size={16} />} loading={reload.isPending} disabled={busy && !reload.isPending} onClick={() => reload.mutate()} data-testid="prediction-model-reload">
+          <Button
+            variant="default"
+            leftSection={<IconRefresh size={16} />}
+            loading={reload.isPending}
+            disabled={busy && !reload.isPending}
+            onClick={() => reload.mutate()}
+            data-testid="prediction-model-reload"
+          >
             Reload from folder
           </Button>
         </Group>
         {error && (
-          <Alert color="red" variant="light" role="alert" title={install.error ? 'The model was not installed' : 'The model folder could not be read'} data-testid="prediction-model-error">
+          <Alert
+            color="red"
+            variant="light"
+            role="alert"
+            title={install.error ? 'The model was not installed' : 'The model folder could not be read'}
+            data-testid="prediction-model-error"
+          >
             {errorMessage(error)}
           </Alert>
         )}

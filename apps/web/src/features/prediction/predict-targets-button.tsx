@@ -26,13 +26,24 @@ export function PredictTargetsButton({ row }: { row: RowStructure }) {
   const [opened, setOpened] = useState<PredictionStructure | null>(null);
   const structure = predictionStructureOf(row);
   const button = (
-    <Button size="xs" variant="light" leftSection={<IconTargetArrow size={14} />} disabled={!structure} onClick={() => setOpened(structure)} data-testid="predict-targets">
+    <Button
+      size="xs"
+      variant="light"
+      leftSection={<IconTargetArrow size={14} />}
+      disabled={!structure}
+      onClick={() => setOpened(structure)}
+      data-testid="predict-targets"
+    >
       Predict targets
     </Button>
   );
   return (
     <>
-      {structure ? button : <Tooltip label="Draw a structure, or type SMILES or a molfile, to predict its targets">{<span>{button}</span>}</Tooltip>}
+      {structure ? (
+        button
+      ) : (
+        <Tooltip label="Draw a structure, or type SMILES or a molfile, to predict its targets">{<span>{button}</span>}</Tooltip>
+      )}
       <Drawer
         opened={opened !== null}
         onClose={() => setOpened(null)}

@@ -16,7 +16,6 @@ import { NUMERIC, chemblTargetUrl, formatEValue, formatPotencyOf, formatScore, m
 import { usePredictedTargets, useSearchTargetActives } from './use-prediction.ts';
 import type { PredictionStructure } from './use-prediction.ts';
 
-
 type Column = 'combined' | 'target' | 'similarity' | 'multitask';
 
 function sortValue(target: PredictedTarget, column: Column): SortValue {
@@ -51,10 +50,15 @@ export function ModelNote({ model }: { model: ModelStatus }) {
     );
   }
   return (
-    <Alert variant="light" color={model.state === 'failed' ? 'orange' : 'blue'} p="xs" data-testid="prediction-model-note" data-state={model.state} title={model.state === 'failed' ? 'The multitask model could not be used' : 'No multitask model installed'}>
-      <Text size="xs">
-        {model.message ?? 'The similarity ensemble predicts from the measured data alone.'}
-      </Text>
+    <Alert
+      variant="light"
+      color={model.state === 'failed' ? 'orange' : 'blue'}
+      p="xs"
+      data-testid="prediction-model-note"
+      data-state={model.state}
+      title={model.state === 'failed' ? 'The multitask model could not be used' : 'No multitask model installed'}
+    >
+      <Text size="xs">{model.message ?? 'The similarity ensemble predicts from the measured data alone.'}</Text>
     </Alert>
   );
 }
@@ -108,7 +112,12 @@ function MultitaskCell({ multitask, model }: { multitask: PredictedTarget['multi
           {formatScore(multitask.probability)}
         </Text>
         <Progress value={multitask.probability * 100} size="xs" color="grape" aria-hidden />
-        <Tooltip label="The probability's lift over the knowledge base's own structures (z), and how many targets would be lifted this far by chance (E)" withArrow multiline w={280}>
+        <Tooltip
+          label="The probability's lift over the knowledge base's own structures (z), and how many targets would be lifted this far by chance (E)"
+          withArrow
+          multiline
+          w={280}
+        >
           <Text size="xs" c="dimmed" w="fit-content">
             z {multitask.zScore.toFixed(1)} · E {formatEValue(multitask.eValue)}
           </Text>
@@ -137,14 +146,22 @@ function ScoreCell({ score }: { score: number }) {
 function MeasuredCell({ measured, thresholdNm }: { measured: PredictedTarget['measured']; thresholdNm: number }) {
   if (!measured) return null;
   return (
-    <Tooltip label={`Measured for this compound on the target: ${countNoun(measured.count, { one: 'potency', other: 'potencies' })}, the best ${formatPotencyOf(measured.activityType, measured.bestNm)}; active means ${thresholdText(thresholdNm)}`} withArrow multiline w={260}>
+    <Tooltip
+      label={`Measured for this compound on the target: ${countNoun(measured.count, { one: 'potency', other: 'potencies' })}, the best ${formatPotencyOf(measured.activityType, measured.bestNm)}; active means ${thresholdText(thresholdNm)}`}
+      withArrow
+      multiline
+      w={260}
+    >
       <Badge
         size="sm"
         variant={measured.active ? 'filled' : 'light'}
         color={measured.active ? 'green' : 'gray'}
         tt="none"
         // The whole value must show: a badge cut to "(act…" hides whether it is active.
-        styles={{ root: { height: 'auto', maxWidth: 'none', paddingBlock: 2 }, label: { whiteSpace: 'normal', overflow: 'visible', lineHeight: 1.3 } }}
+        styles={{
+          root: { height: 'auto', maxWidth: 'none', paddingBlock: 2 },
+          label: { whiteSpace: 'normal', overflow: 'visible', lineHeight: 1.3 },
+        }}
         data-testid="prediction-measured"
       >
         {measuredText(measured)}
@@ -157,7 +174,14 @@ function MeasuredCell({ measured, thresholdNm }: { measured: PredictedTarget['me
 function TargetLinks({ target, onSearch, searching }: { target: PredictedTarget; onSearch: () => void; searching: boolean }) {
   return (
     <Group gap="xs">
-      <Button size="compact-xs" variant="light" leftSection={<IconSearch size={12} />} onClick={onSearch} loading={searching} data-testid="prediction-search-actives">
+      <Button
+        size="compact-xs"
+        variant="light"
+        leftSection={<IconSearch size={12} />}
+        onClick={onSearch}
+        loading={searching}
+        data-testid="prediction-search-actives"
+      >
         Search its measured actives ({thresholdText(target.thresholdNm)})
       </Button>
       {target.chemblId && <ExternalLink href={chemblTargetUrl(target.chemblId)}>{target.chemblId} in ChEMBL</ExternalLink>}
@@ -182,7 +206,13 @@ function PredictionTable({ answer }: { answer: PredictTargetsResponse }) {
       return next;
     });
   const th = (column: Column, label: string, align: 'left' | 'right' = 'left') => (
-    <SortableTh label={label} align={align} active={sort.column === column} direction={sort.direction} onSort={() => toggle(column, 'asc')} />
+    <SortableTh
+      label={label}
+      align={align}
+      active={sort.column === column}
+      direction={sort.direction}
+      onSort={() => toggle(column, 'asc')}
+    />
   );
   return (
     <Stack gap="xs">
@@ -208,7 +238,12 @@ function PredictionTable({ answer }: { answer: PredictTargetsResponse }) {
               const detailId = `prediction-evidence-${key.replace(/[^A-Za-z0-9_-]/g, '_')}`;
               return (
                 <Fragment key={key}>
-                  <Table.Tr data-testid="prediction-target" data-target-id={target.targetId ?? ''} data-rank={target.ranks.combined} bg={open ? 'var(--mantine-color-gray-0)' : undefined}>
+                  <Table.Tr
+                    data-testid="prediction-target"
+                    data-target-id={target.targetId ?? ''}
+                    data-rank={target.ranks.combined}
+                    bg={open ? 'var(--mantine-color-gray-0)' : undefined}
+                  >
                     <Table.Td>
                       <ActionIcon
                         variant="subtle"
@@ -250,9 +285,22 @@ function PredictionTable({ answer }: { answer: PredictTargetsResponse }) {
                         <Stack gap="xs">
                           <Group justify="space-between" gap="xs">
                             <Text size="xs" c="dimmed">
-                              {target.evidence.length > 0 ? `The ${countNoun(target.evidence.length, 'nearest measured active')} of ${target.name}` : 'Evidence'}
+                              {target.evidence.length > 0
+                                ? `The ${countNoun(target.evidence.length, 'nearest measured active')} of ${target.name}`
+                                : 'Evidence'}
                             </Text>
-                            <TargetLinks target={target} searching={actives.running === target.targetId} onSearch={() => void actives.open({ targetId: target.targetId, name: target.name, geneSymbol: target.geneSymbol, thresholdNm: target.thresholdNm })} />
+                            <TargetLinks
+                              target={target}
+                              searching={actives.running === target.targetId}
+                              onSearch={() =>
+                                void actives.open({
+                                  targetId: target.targetId,
+                                  name: target.name,
+                                  geneSymbol: target.geneSymbol,
+                                  thresholdNm: target.thresholdNm,
+                                })
+                              }
+                            />
                           </Group>
                           <EvidenceCards evidence={target.evidence} targetName={target.name} />
                         </Stack>
@@ -272,10 +320,15 @@ function PredictionTable({ answer }: { answer: PredictTargetsResponse }) {
 /** A line on what the answer rests on: the query's nearest active, the ensemble's data, the time. */
 function AnswerSummary({ answer }: { answer: PredictTargetsResponse }) {
   const { domain, ensemble } = answer;
-  const nearest = domain.nearestSimilarity !== null ? `nearest measured active Tc ${formatScore(domain.nearestSimilarity)}` : `no measured active with Tc ≥ ${formatScore(domain.scanMin)}`;
+  const nearest =
+    domain.nearestSimilarity !== null
+      ? `nearest measured active Tc ${formatScore(domain.nearestSimilarity)}`
+      : `no measured active with Tc ≥ ${formatScore(domain.scanMin)}`;
   return (
     <Text size="xs" c="dimmed" data-testid="prediction-summary">
-      {countNoun(answer.targets.length, 'target')} · {nearest} · ensemble over {countNoun(ensemble.actives, 'active')} of {countNoun(ensemble.targets, 'target')} (hits at Tc ≥ {formatScore(ensemble.threshold)}) · {formatCount(Math.round(answer.elapsedMs))} ms
+      {countNoun(answer.targets.length, 'target')} · {nearest} · ensemble over {countNoun(ensemble.actives, 'active')} of{' '}
+      {countNoun(ensemble.targets, 'target')} (hits at Tc ≥ {formatScore(ensemble.threshold)}) · {formatCount(Math.round(answer.elapsedMs))}{' '}
+      ms
     </Text>
   );
 }
@@ -286,15 +339,23 @@ export function PredictionAnswer({ answer, showQuery = false }: { answer: Predic
     <Stack gap="sm" data-testid="prediction-answer" data-in-domain={answer.domain.inDomain}>
       <PredictionDisclaimer />
       {!answer.domain.inDomain && (
-        <Alert variant="light" color="orange" icon={<IconAlertTriangle size={18} />} title="Unlike the measured data" role="alert" data-testid="prediction-domain-warning">
-          <Text size="sm">{answer.domain.message ?? 'No measured active of the knowledge base is similar to this structure: treat every prediction with caution.'}</Text>
+        <Alert
+          variant="light"
+          color="orange"
+          icon={<IconAlertTriangle size={18} />}
+          title="Unlike the measured data"
+          role="alert"
+          data-testid="prediction-domain-warning"
+        >
+          <Text size="sm">
+            {answer.domain.message ??
+              'No measured active of the knowledge base is similar to this structure: treat every prediction with caution.'}
+          </Text>
         </Alert>
       )}
       {answer.model.state !== 'installed' ? <ModelNote model={answer.model} /> : null}
       <Group gap="md" align="flex-start" wrap="nowrap">
-        {showQuery && (
-          <StructureImage smiles={answer.query.smiles} width={180} height={120} alt="the query structure" />
-        )}
+        {showQuery && <StructureImage smiles={answer.query.smiles} width={180} height={120} alt="the query structure" />}
         <Stack gap={4} style={{ flex: 1 }}>
           <AnswerSummary answer={answer} />
           {answer.model.state === 'installed' && <ModelNote model={answer.model} />}
@@ -305,13 +366,17 @@ export function PredictionAnswer({ answer, showQuery = false }: { answer: Predic
           )}
           {answer.modelOnlyInTop10 > 0 && (
             <Text size="xs" c="dimmed">
-              The model also ranks {countNoun(answer.modelOnlyInTop10, 'target')} this knowledge base holds no active of among its 10 best; they are not listed (no name, evidence or search here).
+              The model also ranks {countNoun(answer.modelOnlyInTop10, 'target')} this knowledge base holds no active of among its 10 best;
+              they are not listed (no name, evidence or search here).
             </Text>
           )}
         </Stack>
       </Group>
       {answer.targets.length === 0 ? (
-        <EmptyState>No target is predicted: no measured active is similar enough{answer.model.state === 'installed' ? ' and the model gives no target a probability worth listing' : ''}.</EmptyState>
+        <EmptyState>
+          No target is predicted: no measured active is similar enough
+          {answer.model.state === 'installed' ? ' and the model gives no target a probability worth listing' : ''}.
+        </EmptyState>
       ) : (
         <PredictionTable answer={answer} />
       )}

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { SearchCriteriaSchema } from '@kb/contracts/search';
-import { evidencePotency, formatEValue, formatNanomolar, measuredText, pActivityLabel, targetActivesCriteria } from './prediction-format.ts';
+import {
+  evidencePotency,
+  formatEValue,
+  formatNanomolar,
+  measuredText,
+  pActivityLabel,
+  targetActivesCriteria,
+} from './prediction-format.ts';
 
 describe('prediction formats', () => {
   it('writes E-values as SEA prints them: tiny ones in exponent form, others with two significant digits', () => {
@@ -24,7 +31,9 @@ describe('prediction formats', () => {
     expect(pActivityLabel('KI')).toBe('pKi');
     expect(pActivityLabel('Potency')).toBe('pActivity');
     expect(evidencePotency({ activityType: 'IC50', relation: '<', valueNm: 12, pActivity: 7.92 })).toBe('IC50 < 12 nM · pIC50 7.92');
-    expect(measuredText({ bestNm: 63, pActivity: 7.2, activityType: 'IC50', count: 2, active: false })).toBe('measured: pIC50 7.20 (inactive)');
+    expect(measuredText({ bestNm: 63, pActivity: 7.2, activityType: 'IC50', count: 2, active: false })).toBe(
+      'measured: pIC50 7.20 (inactive)',
+    );
   });
 
   it('searches a target’s actives as that target AND a potency at or below its family’s threshold', () => {
@@ -32,6 +41,9 @@ describe('prediction formats', () => {
     expect(SearchCriteriaSchema.safeParse(criteria).success).toBe(true);
     const [target, activity] = criteria.rows;
     expect(target).toMatchObject({ selectedOption: 'target', operator: 'AND', targets: [{ ids: [42] }] });
-    expect(activity?.selectedOption === 'activitytypes' && activity.activities.every((a) => a.prefix === '<=' && a.minValue === 30 && a.activityUom === 'nM')).toBe(true);
+    expect(
+      activity?.selectedOption === 'activitytypes' &&
+        activity.activities.every((a) => a.prefix === '<=' && a.minValue === 30 && a.activityUom === 'nM'),
+    ).toBe(true);
   });
 });

@@ -115,7 +115,13 @@ export function targetActivesCriteria(target: { targetId: number; name: string; 
       {
         selectedOption: 'activitytypes',
         operator: null,
-        activities: ACTIVE_POTENCY_TYPES.map((activityType) => ({ activityType, activityUom: 'nM', prefix: '<=' as const, minValue: target.thresholdNm, maxValue: null })),
+        activities: ACTIVE_POTENCY_TYPES.map((activityType) => ({
+          activityType,
+          activityUom: 'nM',
+          prefix: '<=' as const,
+          minValue: target.thresholdNm,
+          maxValue: null,
+        })),
       },
     ],
   };
@@ -127,6 +133,12 @@ export function targetActivesSummary(target: { name: string; geneSymbol: string 
 }
 
 /** Badge colours of the target families (panel and selection alike). */
-export const FAMILY_COLORS: Record<TargetFamily, string> = { kinase: 'blue', gpcr: 'grape', 'nuclear receptor': 'teal', 'ion channel': 'orange', other: 'gray' };
+export const FAMILY_COLORS: Record<TargetFamily, string> = {
+  kinase: 'blue',
+  gpcr: 'grape',
+  'nuclear receptor': 'teal',
+  'ion channel': 'orange',
+  other: 'gray',
+};
 /** Figures in columns line up. */
 export const NUMERIC = { fontVariantNumeric: 'tabular-nums' } as const;

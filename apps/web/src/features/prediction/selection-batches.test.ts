@@ -4,7 +4,11 @@ import type { TabPage } from '@kb/contracts/results';
 import { runBatches, selectedStructures, splitBatches } from './selection-batches.ts';
 
 const model = { state: 'not-installed', name: null, targets: 0, message: null } as const;
-const answer = (ids: number[]): PredictBatchResponse => ({ predictions: ids.map((strId) => ({ strId, error: null, inDomain: true, targets: [] })), model, elapsedMs: 1 });
+const answer = (ids: number[]): PredictBatchResponse => ({
+  predictions: ids.map((strId) => ({ strId, error: null, inDomain: true, targets: [] })),
+  model,
+  elapsedMs: 1,
+});
 const page = (ids: number[]) => ({ data: ids.map((str_id) => ({ str_id })) }) as unknown as TabPage;
 
 describe('a selection predicted in batches', () => {
@@ -27,7 +31,11 @@ describe('a selection predicted in batches', () => {
 
   it('reports progress after each batch and keeps every answer', async () => {
     const seen: number[] = [];
-    const result = await runBatches(Array.from({ length: 120 }, (_, i) => i + 1), async (ids) => answer(ids), { signal: new AbortController().signal, onProgress: (p) => seen.push(p.done) });
+    const result = await runBatches(
+      Array.from({ length: 120 }, (_, i) => i + 1),
+      async (ids) => answer(ids),
+      { signal: new AbortController().signal, onProgress: (p) => seen.push(p.done) },
+    );
     expect(result.predictions).toHaveLength(120);
     expect(seen.at(-1)).toBe(120);
     expect(seen).toHaveLength(3);
@@ -36,11 +44,15 @@ describe('a selection predicted in batches', () => {
   it('stops sending when cancelled', async () => {
     const controller = new AbortController();
     let calls = 0;
-    const run = runBatches(Array.from({ length: 500 }, (_, i) => i + 1), async (ids) => {
-      calls += 1;
-      if (calls === 2) controller.abort();
-      return answer(ids);
-    }, { signal: controller.signal, onProgress: () => undefined, concurrency: 1 });
+    const run = runBatches(
+      Array.from({ length: 500 }, (_, i) => i + 1),
+      async (ids) => {
+        calls += 1;
+        if (calls === 2) controller.abort();
+        return answer(ids);
+      },
+      { signal: controller.signal, onProgress: () => undefined, concurrency: 1 },
+    );
     await expect(run).rejects.toThrow();
     expect(calls).toBe(2);
   });

@@ -18,7 +18,6 @@ import { useSearchTargetActives } from './use-prediction.ts';
 import type { SelectionRun } from './use-selection-prediction.ts';
 import { SELECTION_TARGET_LIMIT, useSelectionPrediction } from './use-selection-prediction.ts';
 
-
 /** Below this best score a target of the selection is a weak prediction (hidden by default). */
 const WEAK_SCORE = 0.1;
 
@@ -31,7 +30,10 @@ function sortValue(target: AggregatedTarget, column: Column): SortValue {
 function RunProgress({ run, onCancel }: { run: SelectionRun; onCancel: () => void }) {
   const busy = run.status === 'resolving' || run.status === 'running';
   const percent = run.total > 0 ? (run.done / run.total) * 100 : 0;
-  const label = run.status === 'resolving' ? 'Reading the selected structures…' : `${formatCount(run.done)} of ${countNoun(run.total, 'structure')} predicted`;
+  const label =
+    run.status === 'resolving'
+      ? 'Reading the selected structures…'
+      : `${formatCount(run.done)} of ${countNoun(run.total, 'structure')} predicted`;
   return (
     <Stack gap={4} data-testid="selection-prediction-progress" data-status={run.status} data-done={run.done} data-total={run.total}>
       <Group justify="space-between" gap="xs">
@@ -40,7 +42,14 @@ function RunProgress({ run, onCancel }: { run: SelectionRun; onCancel: () => voi
           {run.status === 'cancelled' && ' — cancelled; the table covers the structures answered before'}
         </Text>
         {busy && (
-          <Button size="compact-sm" variant="default" color="red" leftSection={<IconPlayerStop size={14} />} onClick={onCancel} data-testid="selection-prediction-cancel">
+          <Button
+            size="compact-sm"
+            variant="default"
+            color="red"
+            leftSection={<IconPlayerStop size={14} />}
+            onClick={onCancel}
+            data-testid="selection-prediction-cancel"
+          >
             Cancel
           </Button>
         )}
@@ -62,14 +71,17 @@ function AggregateTable({ targets, compounds }: { targets: AggregatedTarget[]; c
   // A target no compound scores well on is noise in an off-target view: set aside unless asked for.
   const weak = targets.filter((target) => target.bestScore < WEAK_SCORE).length;
   const [strongOnly, setStrongOnly] = useState(true);
-  const shown = useMemo(
-    () => targets.filter((target) => !strongOnly || target.bestScore >= WEAK_SCORE),
-    [targets, strongOnly],
-  );
+  const shown = useMemo(() => targets.filter((target) => !strongOnly || target.bestScore >= WEAK_SCORE), [targets, strongOnly]);
   const { sorted, sort, toggle } = useSortedRows<AggregatedTarget, Column>(shown, value, { column: 'predicted', direction: 'desc' });
   const actives = useSearchTargetActives();
   const th = (column: Column, label: string, align: 'left' | 'right' = 'right') => (
-    <SortableTh label={label} align={align} active={sort.column === column} direction={sort.direction} onSort={() => toggle(column, column === 'target' ? 'asc' : 'desc')} />
+    <SortableTh
+      label={label}
+      align={align}
+      active={sort.column === column}
+      direction={sort.direction}
+      onSort={() => toggle(column, column === 'target' ? 'asc' : 'desc')}
+    />
   );
   return (
     <Stack gap="xs">
@@ -87,7 +99,12 @@ function AggregateTable({ targets, compounds }: { targets: AggregatedTarget[]; c
       {sorted.length === 0 && <EmptyState>Every target is hidden by the switches above.</EmptyState>}
       <Table.ScrollContainer minWidth={760}>
         {actives.confirmDialog}
-        <Table verticalSpacing={6} highlightOnHover data-testid="selection-prediction-table" aria-label="Targets predicted for the selection">
+        <Table
+          verticalSpacing={6}
+          highlightOnHover
+          data-testid="selection-prediction-table"
+          aria-label="Targets predicted for the selection"
+        >
           <Table.Thead>
             <Table.Tr>
               {th('target', 'Target', 'left')}
@@ -146,7 +163,14 @@ function AggregateTable({ targets, compounds }: { targets: AggregatedTarget[]; c
                       leftSection={<IconSearch size={12} />}
                       loading={actives.running === target.targetId}
                       aria-label={`Search the measured actives of ${target.name}`}
-                      onClick={() => void actives.open({ targetId: target.targetId, name: target.name, geneSymbol: target.geneSymbol, thresholdNm: ACTIVE_THRESHOLD_NM[target.family] })}
+                      onClick={() =>
+                        void actives.open({
+                          targetId: target.targetId,
+                          name: target.name,
+                          geneSymbol: target.geneSymbol,
+                          thresholdNm: ACTIVE_THRESHOLD_NM[target.family],
+                        })
+                      }
                     >
                       Actives
                     </Button>
@@ -170,14 +194,16 @@ function RunNotes({ run }: { run: SelectionRun }) {
       {run.selected > PREDICTION_SELECTION_MAX && (
         <Alert variant="light" color="yellow" p="xs" data-testid="selection-prediction-capped">
           <Text size="sm">
-            {countNoun(run.selected, 'structure')} are selected: the first {formatCount(PREDICTION_SELECTION_MAX)} (in the tab's order) are predicted, at most {formatCount(PREDICTION_SELECTION_MAX)} at a time. Narrow the selection for the others.
+            {countNoun(run.selected, 'structure')} are selected: the first {formatCount(PREDICTION_SELECTION_MAX)} (in the tab's order) are
+            predicted, at most {formatCount(PREDICTION_SELECTION_MAX)} at a time. Narrow the selection for the others.
           </Text>
         </Alert>
       )}
       {(failed > 0 || outside > 0) && (
         <Text size="xs" c="dimmed">
           {failed > 0 && `${countNoun(failed, 'structure')} could not be predicted. `}
-          {outside > 0 && `${countNoun(outside, 'structure')} ${outside === 1 ? 'is' : 'are'} unlike the measured data (their predictions are weak).`}
+          {outside > 0 &&
+            `${countNoun(outside, 'structure')} ${outside === 1 ? 'is' : 'are'} unlike the measured data (their predictions are weak).`}
         </Text>
       )}
       {run.model && run.model.state !== 'installed' && (
@@ -218,19 +244,40 @@ export function SelectionPrediction({ tab, sessionId, state, count, rowCount }: 
     setOpened(false);
   };
   const answered = run.predictions.filter((p) => p.error === null).length;
-  const showTable = run.status === 'done' || run.status === 'cancelled' || run.status === 'failed' || (run.status === 'running' && run.done > 0);
+  const showTable =
+    run.status === 'done' || run.status === 'cancelled' || run.status === 'failed' || (run.status === 'running' && run.done > 0);
   const overCap = count > PREDICTION_SELECTION_MAX;
   return (
     <>
       <Tooltip
-        label={count === 0 ? 'Tick structures to predict their targets' : overCap ? `The first ${formatCount(PREDICTION_SELECTION_MAX)} of the ${countNoun(count, 'selected structure')} are predicted` : `Which targets the ${countNoun(count, 'ticked structure')} probably hit`}
+        label={
+          count === 0
+            ? 'Tick structures to predict their targets'
+            : overCap
+              ? `The first ${formatCount(PREDICTION_SELECTION_MAX)} of the ${countNoun(count, 'selected structure')} are predicted`
+              : `Which targets the ${countNoun(count, 'ticked structure')} probably hit`
+        }
         withArrow
       >
-        <Button size="xs" variant="default" leftSection={<IconTargetArrow size={14} />} disabled={count === 0} onClick={open} data-testid="predict-selection">
+        <Button
+          size="xs"
+          variant="default"
+          leftSection={<IconTargetArrow size={14} />}
+          disabled={count === 0}
+          onClick={open}
+          data-testid="predict-selection"
+        >
           Predict targets for selection
         </Button>
       </Tooltip>
-      <Drawer opened={opened} onClose={close} position="right" size="min(1100px, 96vw)" title={`Predicted targets of ${countNoun(Math.min(count, PREDICTION_SELECTION_MAX), 'selected structure')}`} data-testid="selection-prediction">
+      <Drawer
+        opened={opened}
+        onClose={close}
+        position="right"
+        size="min(1100px, 96vw)"
+        title={`Predicted targets of ${countNoun(Math.min(count, PREDICTION_SELECTION_MAX), 'selected structure')}`}
+        data-testid="selection-prediction"
+      >
         <Stack gap="sm">
           <PredictionDisclaimer />
           <RunProgress run={run} onCancel={cancel} />
@@ -247,11 +294,14 @@ export function SelectionPrediction({ tab, sessionId, state, count, rowCount }: 
           <RunNotes run={run} />
           {showTable &&
             (aggregated.length === 0 ? (
-              run.status === 'done' ? <EmptyState>No target is predicted for these structures.</EmptyState> : null
+              run.status === 'done' ? (
+                <EmptyState>No target is predicted for these structures.</EmptyState>
+              ) : null
             ) : (
               <>
                 <Text size="xs" c="dimmed">
-                  Each compound's {formatCount(SELECTION_TARGET_LIMIT)} best targets, summed over {countNoun(answered, 'compound')}: "unmeasured" counts compounds predicted for a target they were never measured on — hypotheses to test.
+                  Each compound's {formatCount(SELECTION_TARGET_LIMIT)} best targets, summed over {countNoun(answered, 'compound')}:
+                  "unmeasured" counts compounds predicted for a target they were never measured on — hypotheses to test.
                 </Text>
                 <AggregateTable targets={aggregated} compounds={answered} />
               </>

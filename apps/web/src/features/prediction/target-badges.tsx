@@ -4,7 +4,15 @@ import type { TargetFamily } from '@kb/contracts/prediction';
 import { FAMILY_COLORS, familyLabel, thresholdText } from './prediction-format.ts';
 
 /** A predicted target's gene symbol, family (with what counts as active in it) and organism: the panel and the selection alike. */
-export function TargetBadges({ geneSymbol, family, organism = null }: { geneSymbol: string | null; family: TargetFamily; organism?: string | null }) {
+export function TargetBadges({
+  geneSymbol,
+  family,
+  organism = null,
+}: {
+  geneSymbol: string | null;
+  family: TargetFamily;
+  organism?: string | null;
+}) {
   return (
     <Group gap={6}>
       {geneSymbol && (
@@ -12,7 +20,10 @@ export function TargetBadges({ geneSymbol, family, organism = null }: { geneSymb
           {geneSymbol}
         </Badge>
       )}
-      <Tooltip label={`An active of a ${familyLabel(family).toLowerCase()} target: potency ${thresholdText(ACTIVE_THRESHOLD_NM[family])}`} withArrow>
+      <Tooltip
+        label={`An active of a ${familyLabel(family).toLowerCase()} target: potency ${thresholdText(ACTIVE_THRESHOLD_NM[family])}`}
+        withArrow
+      >
         <Badge size="xs" variant="outline" color={FAMILY_COLORS[family]} tt="none">
           {familyLabel(family)}
         </Badge>

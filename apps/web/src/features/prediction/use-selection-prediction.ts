@@ -55,7 +55,12 @@ export function useSelectionPrediction() {
       const { strIds, selected } = await selectedStructures(
         selection,
         rowCount,
-        (page, signal) => callApi(resultsEndpoints.tabRows, { params: { tab: 'structuretab' }, body: { ...tabRequestBody(sessionId, state), ...page } }, { signal }),
+        (page, signal) =>
+          callApi(
+            resultsEndpoints.tabRows,
+            { params: { tab: 'structuretab' }, body: { ...tabRequestBody(sessionId, state), ...page } },
+            { signal },
+          ),
         own.signal,
       );
       setRun({ ...IDLE, status: 'running', total: strIds.length, selected });
@@ -63,10 +68,15 @@ export function useSelectionPrediction() {
         setRun({ ...IDLE, status: 'done', selected });
         return;
       }
-      const result = await runBatches(strIds, (batch, signal) => callApi(predictionEndpoints.predictBatch, { body: { strIds: batch, limit: SELECTION_TARGET_LIMIT } }, { signal }), {
-        signal: own.signal,
-        onProgress: (progress) => setRun((current) => ({ ...current, ...progress })),
-      });
+      const result = await runBatches(
+        strIds,
+        (batch, signal) =>
+          callApi(predictionEndpoints.predictBatch, { body: { strIds: batch, limit: SELECTION_TARGET_LIMIT } }, { signal }),
+        {
+          signal: own.signal,
+          onProgress: (progress) => setRun((current) => ({ ...current, ...progress })),
+        },
+      );
       setRun((current) => ({ ...current, ...result, status: 'done' }));
     } catch (error) {
       if (own.signal.aborted && controller.current === own) setRun((current) => ({ ...current, status: 'cancelled' }));

@@ -12,7 +12,8 @@ export function tabRowsQuery(tab: ResultTabKey, body: TabRequest) {
   return {
     queryKey: endpointKey(resultsEndpoints.tabRows, input),
     // TanStack Query refuses undefined data: the 204 is kept as null.
-    queryFn: async ({ signal }: { signal: AbortSignal }): Promise<TabPage | null> => (await callApi(resultsEndpoints.tabRows, input, { signal })) ?? null,
+    queryFn: async ({ signal }: { signal: AbortSignal }): Promise<TabPage | null> =>
+      (await callApi(resultsEndpoints.tabRows, input, { signal })) ?? null,
   };
 }
 

@@ -4,7 +4,8 @@ import { selectTabState, useResultsStore } from './results-store.ts';
 import { resetAllStores } from '../../app/stores/store-registry.ts';
 
 const store = () => useResultsStore.getState();
-const tabOf = (scope: 'search' | 'selection', session: string, tab: 'structuretab' | 'activitiestab' = 'structuretab') => selectTabState(store(), scope, session, tab);
+const tabOf = (scope: 'search' | 'selection', session: string, tab: 'structuretab' | 'activitiestab' = 'structuretab') =>
+  selectTabState(store(), scope, session, tab);
 
 describe('results store (spec §4 results tab state)', () => {
   beforeEach(() => resetAllStores());
@@ -18,7 +19,11 @@ describe('results store (spec §4 results tab state)', () => {
   });
 
   it('starts every tab afresh for a new session of the scope', () => {
-    store().updateTab('search', 's1', 'structuretab', (state) => ({ ...state, pageNumber: 3, selection: toggleRow(state.selection, 1, true) }));
+    store().updateTab('search', 's1', 'structuretab', (state) => ({
+      ...state,
+      pageNumber: 3,
+      selection: toggleRow(state.selection, 1, true),
+    }));
     expect(tabOf('search', 's2')).toBe(INITIAL_TAB_STATE);
     store().updateTab('search', 's2', 'activitiestab', (state) => ({ ...state, pageSize: 50 }));
     // The first session's tabs are gone, not merely hidden.

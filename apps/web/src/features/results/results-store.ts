@@ -67,7 +67,12 @@ export function relatedStructures(state: Pick<ResultsState, 'scopes'>, sessionId
   return null;
 }
 
-export function selectTabState(state: Pick<ResultsState, 'scopes'>, scope: ResultsScope, sessionId: string | null, tab: ResultTabKey): TabState {
+export function selectTabState(
+  state: Pick<ResultsState, 'scopes'>,
+  scope: ResultsScope,
+  sessionId: string | null,
+  tab: ResultTabKey,
+): TabState {
   const held = state.scopes[scope];
   if (sessionId === null || held.sessionId !== sessionId) return INITIAL_TAB_STATE;
   return held.tabs[tab] ?? INITIAL_TAB_STATE;
@@ -98,7 +103,12 @@ export const useResultsStore = create<ResultsState>()(
       name: 'kb-results',
       version: 1,
       storage: createJSONStorage(() => sessionStore()),
-      partialize: (state) => ({ scopes: state.scopes, columnChoices: state.columnChoices, density: state.density, selectionSearch: state.selectionSearch }),
+      partialize: (state) => ({
+        scopes: state.scopes,
+        columnChoices: state.columnChoices,
+        density: state.density,
+        selectionSearch: state.selectionSearch,
+      }),
     },
   ),
 );

@@ -65,7 +65,8 @@ export function ResultsTabPanel({ scope, sessionId, tab, structureQuery }: Resul
   const openMeasurements = useCallback(
     (row: ResultRow) => {
       const actId = idOf(row.act_id);
-      if (actId !== null) openMeasurementList({ actId, label: typeof row.protein === 'string' ? `this compound on ${row.protein}` : 'this compound' });
+      if (actId !== null)
+        openMeasurementList({ actId, label: typeof row.protein === 'string' ? `this compound on ${row.protein}` : 'this compound' });
     },
     [openMeasurementList],
   );
@@ -75,13 +76,25 @@ export function ResultsTabPanel({ scope, sessionId, tab, structureQuery }: Resul
   const exportTo = useMayOpen()('/export/:tabid') ? `/export/${tab}${scope === 'selection' ? '?from=selection' : ''}` : null;
 
   const context: ResultsGridContextValue = useMemo(
-    () => ({ scope, sessionId, tab, idColumn, rowCount: view.rowCount, updateTab: update, openDetails: setDetailRow, openMeasurements, density, highlight }),
+    () => ({
+      scope,
+      sessionId,
+      tab,
+      idColumn,
+      rowCount: view.rowCount,
+      updateTab: update,
+      openDetails: setDetailRow,
+      openMeasurements,
+      density,
+      highlight,
+    }),
     [scope, sessionId, tab, idColumn, view.rowCount, update, openMeasurements, density, highlight],
   );
   const count = selectedCount(state.selection, view.rowCount);
   const canSortBySimilarity = columns.columns.some((column) => column.key === SIMILARITY_COLUMN);
 
-  if (columns.error) return <QueryErrorAlert title="The columns of this tab could not load" error={columns.error} onRetry={columns.retry} />;
+  if (columns.error)
+    return <QueryErrorAlert title="The columns of this tab could not load" error={columns.error} onRetry={columns.retry} />;
 
   return (
     <Stack gap="sm" data-testid="results-tab" data-tab={tab}>
@@ -111,7 +124,12 @@ export function ResultsTabPanel({ scope, sessionId, tab, structureQuery }: Resul
             />
           )}
           <DensityControl />
-          <ColumnChooser columns={columns.columns} onToggle={columns.toggle} onReset={() => void columns.reset()} resetting={columns.resetting} />
+          <ColumnChooser
+            columns={columns.columns}
+            onToggle={columns.toggle}
+            onReset={() => void columns.reset()}
+            resetting={columns.resetting}
+          />
         </Group>
       </Group>
       {state.goto && <GotoBanner goto={state.goto} running={viewAll.running} onViewAll={() => void viewAll.viewAll()} />}
@@ -126,7 +144,14 @@ export function ResultsTabPanel({ scope, sessionId, tab, structureQuery }: Resul
         <EmptyState>{view.empty ? 'No rows in this tab' : 'This tab could not be loaded.'}</EmptyState>
       ) : (
         <>
-          <ResultsGrid context={context} columns={columns.columns} rows={view.page?.data ?? []} loading={view.fetching} sort={view.sort} onSortChange={view.setSort} />
+          <ResultsGrid
+            context={context}
+            columns={columns.columns}
+            rows={view.page?.data ?? []}
+            loading={view.fetching}
+            sort={view.sort}
+            onSortChange={view.setSort}
+          />
           <PaginationBar
             pageNumber={state.pageNumber}
             pageSize={state.pageSize}
@@ -138,7 +163,11 @@ export function ResultsTabPanel({ scope, sessionId, tab, structureQuery }: Resul
         </>
       )}
       {measurements.drawer}
-      <InnerGridsDrawer row={detailRow} title={`Details of ${tabInfo(tab)?.entity ?? 'row'} ${detailRow?.[idColumn] ?? ''}`} onClose={() => setDetailRow(null)} />
+      <InnerGridsDrawer
+        row={detailRow}
+        title={`Details of ${tabInfo(tab)?.entity ?? 'row'} ${detailRow?.[idColumn] ?? ''}`}
+        onClose={() => setDetailRow(null)}
+      />
     </Stack>
   );
 }

@@ -52,7 +52,19 @@ function TabsBar({ scope, session, tab }: { scope: ResultsScope; session: Result
 }
 
 /** A ready session: header, banners, the filters on the left and the tab on the right. */
-function ReadyWorkspace({ scope, sessionId, session, tab, tabid }: { scope: ResultsScope; sessionId: string; session: ResultsSession; tab: ResultTabKey | null; tabid: string | undefined }) {
+function ReadyWorkspace({
+  scope,
+  sessionId,
+  session,
+  tab,
+  tabid,
+}: {
+  scope: ResultsScope;
+  sessionId: string;
+  session: ResultsSession;
+  tab: ResultTabKey | null;
+  tabid: string | undefined;
+}) {
   // New filters change every tab's rows and counts; the tab starts again from its first page.
   const filtersChanged = useCallback(() => {
     if (tab) useResultsStore.getState().updateTab(scope, sessionId, tab, (current) => ({ ...current, pageNumber: START_PAGE }));
@@ -81,7 +93,13 @@ function ReadyWorkspace({ scope, sessionId, session, tab, tabid }: { scope: Resu
                 “{tabid}” is not a results tab. Choose one of the tabs above.
               </Alert>
             ) : (
-              <ResultsTabPanel key={`${sessionId}:${tab}`} scope={scope} sessionId={sessionId} tab={tab} structureQuery={session.structureQuery} />
+              <ResultsTabPanel
+                key={`${sessionId}:${tab}`}
+                scope={scope}
+                sessionId={sessionId}
+                tab={tab}
+                structureQuery={session.structureQuery}
+              />
             )}
           </Stack>
         </section>
@@ -99,7 +117,8 @@ export function ResultsWorkspace({ scope }: { scope: ResultsScope }) {
   const view = useResultsSession(scope);
   const title = scope === 'search' ? 'Results' : 'New search results';
 
-  if (view.kind === 'ready') return <ReadyWorkspace scope={scope} sessionId={view.sessionId} session={view.session} tab={routeTab(tabid)} tabid={tabid} />;
+  if (view.kind === 'ready')
+    return <ReadyWorkspace scope={scope} sessionId={view.sessionId} session={view.session} tab={routeTab(tabid)} tabid={tabid} />;
   return (
     <Stack gap="md" data-testid="results-workspace" data-scope={scope}>
       <Title order={2}>{title}</Title>

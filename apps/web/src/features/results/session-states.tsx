@@ -36,7 +36,10 @@ export function SessionLoadingState({ running }: { running: boolean }) {
 }
 
 const PROBLEM_TEXT = {
-  expired: { title: 'These results have expired', detail: 'Results are kept for a while after a search; run the search again to see them.' },
+  expired: {
+    title: 'These results have expired',
+    detail: 'Results are kept for a while after a search; run the search again to see them.',
+  },
   forbidden: { title: 'These results belong to another user', detail: 'Run the search again to get results of your own.' },
   missing: { title: 'These results were not found', detail: 'The search may never have finished. Run it again.' },
   unfinished: { title: 'This search has no results to show', detail: 'It is still running, failed or was cancelled. Run it again.' },
@@ -48,7 +51,15 @@ export function SessionProblemAlert({ scope, view }: { scope: ResultsScope; view
   const { rerun, running } = useRerunSearch(scope, view.session?.searchcriteria, view.session?.summary);
   const text = PROBLEM_TEXT[view.problem];
   return (
-    <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} />} title={text.title} role="alert" data-testid="session-problem" data-problem={view.problem}>
+    <Alert
+      color="orange"
+      variant="light"
+      icon={<IconAlertTriangle size={18} />}
+      title={text.title}
+      role="alert"
+      data-testid="session-problem"
+      data-problem={view.problem}
+    >
       <Stack gap="xs" align="flex-start">
         <Text size="sm">{(view.problem === 'failed' || view.problem === 'unfinished') && view.message ? view.message : text.detail}</Text>
         <Group gap="xs">

@@ -62,8 +62,18 @@ describe('results tab request (spec §3 tab params)', () => {
 
   it('sends the similarity sort (SMILES, category, window) and sorts by the similarity column while it is on', () => {
     const body = tabRequestBody(SESSION, { ...INITIAL_TAB_STATE, sortOrder: { column: 'str_id', direction: 'asc' }, similarity });
-    expect(body).toMatchObject({ sortSmiles: 'c1ccccc1O', smilesSortCategory: 'similarity', minValue: 0.4, maxValue: null, sortOrder: { column: 'similarity', direction: 'desc' } });
-    const off = tabRequestBody(SESSION, { ...INITIAL_TAB_STATE, sortOrder: { column: 'str_id', direction: 'asc' }, similarity: { ...similarity, status: false } });
+    expect(body).toMatchObject({
+      sortSmiles: 'c1ccccc1O',
+      smilesSortCategory: 'similarity',
+      minValue: 0.4,
+      maxValue: null,
+      sortOrder: { column: 'similarity', direction: 'desc' },
+    });
+    const off = tabRequestBody(SESSION, {
+      ...INITIAL_TAB_STATE,
+      sortOrder: { column: 'str_id', direction: 'asc' },
+      similarity: { ...similarity, status: false },
+    });
     expect(off).not.toHaveProperty('sortSmiles');
     expect(off.sortOrder).toEqual({ column: 'str_id', direction: 'asc' });
   });

@@ -27,7 +27,11 @@ export function rerunCriteria(scope: ResultsScope, sessionCriteria: SearchCriter
  * through the search flow in a new session. A search is put back into the builder first, so a
  * failure leaves it ready to edit on the search page; a selection search runs its own flow.
  */
-export function useRerunSearch(scope: ResultsScope, sessionCriteria: SearchCriteria | null | undefined, summary: string | null | undefined) {
+export function useRerunSearch(
+  scope: ResultsScope,
+  sessionCriteria: SearchCriteria | null | undefined,
+  summary: string | null | undefined,
+) {
   const navigate = useNavigate();
   const [running, setRunning] = useState(false);
 

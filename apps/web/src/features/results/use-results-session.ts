@@ -31,7 +31,8 @@ export function useResultsSession(scope: ResultsScope): SessionView {
   const query = useQuery({ ...sessionQuery(sessionId ?? ''), enabled: sessionId !== null && !searching, retry: false });
   if (sessionId === null) return { kind: 'none' };
   if (searching) return { kind: 'running', sessionId };
-  if (query.isError && !query.data) return { kind: 'problem', sessionId, problem: sessionProblem(query.error), message: query.error.message, session: null };
+  if (query.isError && !query.data)
+    return { kind: 'problem', sessionId, problem: sessionProblem(query.error), message: query.error.message, session: null };
   if (!query.data) return { kind: 'loading', sessionId };
   return { kind: 'ready', sessionId, session: query.data };
 }

@@ -35,13 +35,17 @@ export interface TabView {
 export function useTabView(scope: ResultsScope, sessionId: string, tab: ResultTabKey): TabView {
   const state = useResultsStore((store) => selectTabState(store, scope, sessionId, tab));
   const updateTab = useResultsStore((store) => store.updateTab);
-  const update = useCallback((change: (current: TabState) => TabState) => updateTab(scope, sessionId, tab, change), [updateTab, scope, sessionId, tab]);
+  const update = useCallback(
+    (change: (current: TabState) => TabState) => updateTab(scope, sessionId, tab, change),
+    [updateTab, scope, sessionId, tab],
+  );
 
   const body = useMemo(() => tabRequestBody(sessionId, state), [sessionId, state]);
   const query = useQuery({
     ...tabRowsQuery(tab, body),
     // While the next page or sort loads, the rows of the same tab stay (the grid shows its loading overlay).
-    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[2] as { params?: { tab?: string } } | undefined)?.params?.tab === tab ? previous : undefined,
+    placeholderData: (previous, previousQuery) =>
+      (previousQuery?.queryKey[2] as { params?: { tab?: string } } | undefined)?.params?.tab === tab ? previous : undefined,
     retry: false,
   });
 

@@ -61,7 +61,11 @@ function RecentSearches({ searches }: { searches: RecentSearch[] }) {
     if (!search.searchcriteria) return;
     const { rows, dirty } = useSearchBuilderStore.getState();
     if (dirty && rows.some(rowHasValue)) {
-      const ok = await confirm({ title: 'Run this search again?', detail: 'The rows in your search builder have not been searched or saved and will be replaced.', confirmLabel: 'Replace and run' });
+      const ok = await confirm({
+        title: 'Run this search again?',
+        detail: 'The rows in your search builder have not been searched or saved and will be replaced.',
+        confirmLabel: 'Replace and run',
+      });
       if (!ok) return;
     }
     setFailure(null);
@@ -73,7 +77,8 @@ function RecentSearches({ searches }: { searches: RecentSearch[] }) {
     else if (outcome.kind === 'failed') setFailure(outcome.message);
   };
 
-  if (searches.length === 0) return <EmptyState>No searches yet. Your searches will be listed here to run again with one click.</EmptyState>;
+  if (searches.length === 0)
+    return <EmptyState>No searches yet. Your searches will be listed here to run again with one click.</EmptyState>;
   return (
     <Stack gap="xs">
       {confirmDialog}

@@ -67,12 +67,17 @@ export function findSearchOption(group: string | null, option: string | null): {
 }
 
 /** The row an option of the builder adds: an option of its own, or a tree-view row of one tree. */
-export function rowKindOf(group: SearchGroup, option: SearchOption): { selectedOption: Exclude<SelectedOption, 'treeview'> } | { selectedOption: 'treeview'; tree: TreeView } | null {
+export function rowKindOf(
+  group: SearchGroup,
+  option: SearchOption,
+): { selectedOption: Exclude<SelectedOption, 'treeview'> } | { selectedOption: 'treeview'; tree: TreeView } | null {
   if (group.key === 'treeview') {
     const tree = option.treeSource ? treeViewForSource(option.treeSource) : null;
     return tree ? { selectedOption: 'treeview', tree } : null;
   }
-  return ROW_OPTIONS.includes(option.key as Exclude<SelectedOption, 'treeview'>) ? { selectedOption: option.key as Exclude<SelectedOption, 'treeview'> } : null;
+  return ROW_OPTIONS.includes(option.key as Exclude<SelectedOption, 'treeview'>)
+    ? { selectedOption: option.key as Exclude<SelectedOption, 'treeview'> }
+    : null;
 }
 
 const ROW_OPTIONS: readonly Exclude<SelectedOption, 'treeview'>[] = [

@@ -39,7 +39,11 @@ function useLoadIntoBuilder(confirm: ReturnType<typeof useConfirm>[0]) {
   return async (loaded: LoadedSearch, options: { ask?: boolean } = {}): Promise<boolean> => {
     const { rows, dirty } = useSearchBuilderStore.getState();
     if ((options.ask ?? true) && dirty && rows.some(rowHasValue)) {
-      const ok = await confirm({ title: `Open “${loaded.name}”?`, detail: 'Your current rows have not been searched or saved and will be replaced.', confirmLabel: 'Replace my rows' });
+      const ok = await confirm({
+        title: `Open “${loaded.name}”?`,
+        detail: 'Your current rows have not been searched or saved and will be replaced.',
+        confirmLabel: 'Replace my rows',
+      });
       if (!ok) return false;
     }
     replaceRows(criteriaToDrafts(loaded.criteria));
@@ -53,7 +57,10 @@ function useLoadIntoBuilder(confirm: ReturnType<typeof useConfirm>[0]) {
  * Spec §4: a saved default search opens in an empty builder once per session; the navbar's
  * `?group=&option=` adds a row; `?criteria=` (from the home page) loads a saved search.
  */
-function useBuilderEntry(load: (loaded: LoadedSearch, options?: { ask?: boolean }) => Promise<boolean>, onError: (message: string) => void) {
+function useBuilderEntry(
+  load: (loaded: LoadedSearch, options?: { ask?: boolean }) => Promise<boolean>,
+  onError: (message: string) => void,
+) {
   const location = useLocation();
   const [params, setParams] = useSearchParams();
   const handled = useRef<string | null>(null);
@@ -70,7 +77,9 @@ function useBuilderEntry(load: (loaded: LoadedSearch, options?: { ask?: boolean 
     if (Number.isInteger(criteriaId) && criteriaId > 0) {
       void loadSavedCriteria(criteriaId)
         .then((loaded) => load(loaded))
-        .catch((error: unknown) => onError(`The saved search could not be opened: ${error instanceof Error ? error.message : String(error)}`));
+        .catch((error: unknown) =>
+          onError(`The saved search could not be opened: ${error instanceof Error ? error.message : String(error)}`),
+        );
     } else if (!kind && useSearchBuilderStore.getState().pristine) {
       useSearchBuilderStore.setState({ pristine: false });
       // A missing or failing default is not worth an error: the user simply starts empty.
@@ -146,7 +155,11 @@ export function SearchPage() {
   const clearAll = async () => {
     // Rows that were searched or saved can come back (recent searches, the saved query); others are asked about.
     if (useSearchBuilderStore.getState().dirty && rows.some(rowHasValue)) {
-      const ok = await confirm({ title: rows.length === 1 ? 'Clear the row?' : 'Clear every row?', detail: `${capitalize(allOf(rows.length, 'row'))} of this search will be removed.`, confirmLabel: rows.length === 1 ? 'Clear the row' : 'Clear all rows' });
+      const ok = await confirm({
+        title: rows.length === 1 ? 'Clear the row?' : 'Clear every row?',
+        detail: `${capitalize(allOf(rows.length, 'row'))} of this search will be removed.`,
+        confirmLabel: rows.length === 1 ? 'Clear the row' : 'Clear all rows',
+      });
       if (!ok) return;
     }
     clearRows();
@@ -163,7 +176,9 @@ export function SearchPage() {
         description="Build a search from rows joined by AND, OR and NOT, then count what matches across structures, compounds, activities, assays, references and clinical compounds."
         actions={
           <SavedQueryActions
-            current={() => (built.criteria ? { criteria: built.criteria } : { message: built.formError ?? 'There is nothing to save yet.' })}
+            current={() =>
+              built.criteria ? { criteria: built.criteria } : { message: built.formError ?? 'There is nothing to save yet.' }
+            }
             onLoad={async (loaded) => {
               if (await load(loaded)) {
                 setShowErrors(false);
@@ -175,7 +190,16 @@ export function SearchPage() {
         }
       />
       {pageError && (
-        <Alert color="red" variant="light" role="alert" title="That did not work" withCloseButton onClose={() => setPageError(null)} closeButtonLabel="Dismiss" data-testid="page-error">
+        <Alert
+          color="red"
+          variant="light"
+          role="alert"
+          title="That did not work"
+          withCloseButton
+          onClose={() => setPageError(null)}
+          closeButtonLabel="Dismiss"
+          data-testid="page-error"
+        >
           {pageError}
         </Alert>
       )}
@@ -198,12 +222,19 @@ export function SearchPage() {
                 >
                   Search
                 </Button>
-                <Button size="md" variant="default" leftSection={<IconX size={16} />} onClick={() => void clearAll()} disabled={rows.length === 0}>
+                <Button
+                  size="md"
+                  variant="default"
+                  leftSection={<IconX size={16} />}
+                  onClick={() => void clearAll()}
+                  disabled={rows.length === 0}
+                >
                   Clear all
                 </Button>
               </Group>
               <Text size="xs" c="dimmed">
-                <Kbd size="xs">Ctrl</Kbd> + <Kbd size="xs">Enter</Kbd> searches from any field; <Kbd size="xs">Alt</Kbd> + <Kbd size="xs">↑</Kbd>/<Kbd size="xs">↓</Kbd> moves a row.
+                <Kbd size="xs">Ctrl</Kbd> + <Kbd size="xs">Enter</Kbd> searches from any field; <Kbd size="xs">Alt</Kbd> +{' '}
+                <Kbd size="xs">↑</Kbd>/<Kbd size="xs">↓</Kbd> moves a row.
               </Text>
               {showErrors && formError && (
                 <Alert color="red" variant="light" role="alert" data-testid="form-error">

@@ -17,15 +17,27 @@ export function WhatsNewCard() {
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-label={`What's new in ${load.label}`} data-testid="whats-new">
       <Group justify="space-between" mb="sm">
-        <Title order={2} size="h4">What&apos;s new in {load.label}</Title>
-        <Text size="sm" c="dimmed">{load.kind === 'update' ? 'Release update' : load.kind === 'seed' ? 'Demo data' : 'First import'} · {formatDateTime(load.finishedAt)}</Text>
+        <Title order={2} size="h4">
+          What&apos;s new in {load.label}
+        </Title>
+        <Text size="sm" c="dimmed">
+          {load.kind === 'update' ? 'Release update' : load.kind === 'seed' ? 'Demo data' : 'First import'} ·{' '}
+          {formatDateTime(load.finishedAt)}
+        </Text>
       </Group>
       {changes.length === 0 ? (
-        <Text size="sm" c="dimmed">Nothing changed in this load.</Text>
+        <Text size="sm" c="dimmed">
+          Nothing changed in this load.
+        </Text>
       ) : (
         <Table>
           <Table.Thead>
-            <Table.Tr><Table.Th /><Table.Th ta="right">Added</Table.Th><Table.Th ta="right">Updated</Table.Th><Table.Th ta="right">Retired</Table.Th></Table.Tr>
+            <Table.Tr>
+              <Table.Th />
+              <Table.Th ta="right">Added</Table.Th>
+              <Table.Th ta="right">Updated</Table.Th>
+              <Table.Th ta="right">Retired</Table.Th>
+            </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {changes.map((c) => (

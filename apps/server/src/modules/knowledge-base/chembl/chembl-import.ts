@@ -29,28 +29,95 @@ export const CHEMBL_SOURCE_NAME = 'ChEMBL';
 /** Steps in dependency order: each one only looks up ids that earlier steps loaded. */
 export function createSteps(): Step[] {
   return [
-    sourceStep(), activityTypesStep(), actionTypesStep(), documentsStep(), targetClassesStep(), targetsStep(), assaysStep(),
-    moleculesStep(), synonymsStep(), activitiesStep(), clinicalStep(), indicationsStep(), mechanismsStep(), companiesStep(),
+    sourceStep(),
+    activityTypesStep(),
+    actionTypesStep(),
+    documentsStep(),
+    targetClassesStep(),
+    targetsStep(),
+    assaysStep(),
+    moleculesStep(),
+    synonymsStep(),
+    activitiesStep(),
+    clinicalStep(),
+    indicationsStep(),
+    mechanismsStep(),
+    companiesStep(),
     // Left out until issue 17; each reads only ids loaded above (targets, assays, compounds).
-    componentXrefStep(), cellDictionaryStep(), tissueDictionaryStep(), assayCellsStep(), assayParametersStep(), atcClassesStep(), moleculeAtcStep(),
+    componentXrefStep(),
+    cellDictionaryStep(),
+    tissueDictionaryStep(),
+    assayCellsStep(),
+    assayParametersStep(),
+    atcClassesStep(),
+    moleculeAtcStep(),
   ];
 }
 
 /** The ChEMBL tables the importer is meant to read (a partial release reports those it lacks). */
 export const EXPECTED_TABLES = [
-  'molecule_dictionary', 'compound_structures', 'compound_properties', 'compound_records', 'molecule_synonyms', 'molecule_hierarchy',
-  'target_dictionary', 'target_components', 'component_sequences', 'component_synonyms', 'protein_classification', 'component_class',
-  'assays', 'activities', 'docs', 'source', 'drug_indication', 'drug_mechanism', 'action_type', 'bioassay_ontology',
-  'activity_stds_lookup', 'products', 'formulations', 'ligand_eff',
-  'component_xref', 'cell_dictionary', 'tissue_dictionary', 'assay_parameters', 'atc_classification', 'molecule_atc_classification',
+  'molecule_dictionary',
+  'compound_structures',
+  'compound_properties',
+  'compound_records',
+  'molecule_synonyms',
+  'molecule_hierarchy',
+  'target_dictionary',
+  'target_components',
+  'component_sequences',
+  'component_synonyms',
+  'protein_classification',
+  'component_class',
+  'assays',
+  'activities',
+  'docs',
+  'source',
+  'drug_indication',
+  'drug_mechanism',
+  'action_type',
+  'bioassay_ontology',
+  'activity_stds_lookup',
+  'products',
+  'formulations',
+  'ligand_eff',
+  'component_xref',
+  'cell_dictionary',
+  'tissue_dictionary',
+  'assay_parameters',
+  'atc_classification',
+  'molecule_atc_classification',
 ];
 
 const READ_TABLES = new Set([
-  'source', 'activity_stds_lookup', 'action_type', 'docs', 'protein_classification', 'target_dictionary', 'target_components',
-  'component_sequences', 'component_synonyms', 'component_class', 'assays', 'bioassay_ontology', 'compound_structures',
-  'molecule_dictionary', 'molecule_hierarchy', 'molecule_synonyms', 'activities', 'drug_indication', 'drug_mechanism',
-  'formulations', 'products', 'ligand_eff', 'compound_records',
-  'component_xref', 'cell_dictionary', 'tissue_dictionary', 'assay_parameters', 'atc_classification', 'molecule_atc_classification',
+  'source',
+  'activity_stds_lookup',
+  'action_type',
+  'docs',
+  'protein_classification',
+  'target_dictionary',
+  'target_components',
+  'component_sequences',
+  'component_synonyms',
+  'component_class',
+  'assays',
+  'bioassay_ontology',
+  'compound_structures',
+  'molecule_dictionary',
+  'molecule_hierarchy',
+  'molecule_synonyms',
+  'activities',
+  'drug_indication',
+  'drug_mechanism',
+  'formulations',
+  'products',
+  'ligand_eff',
+  'compound_records',
+  'component_xref',
+  'cell_dictionary',
+  'tissue_dictionary',
+  'assay_parameters',
+  'atc_classification',
+  'molecule_atc_classification',
 ]);
 
 /** Why a present table is not read (tables not listed: no column of ours to put them in). */
@@ -106,7 +173,10 @@ export interface ImportSummary {
 const FIRST_LOAD = 'first-load';
 
 /** One checkpoint row per step (`table:<step>`) keeps the last source key loaded. */
-interface Checkpoint { lastKey: number | null; done: boolean }
+interface Checkpoint {
+  lastKey: number | null;
+  done: boolean;
+}
 
 export function jobName(file: ChemblFile): string {
   return `chembl:${path.basename(file.file)}:${file.sizeBytes}`;
@@ -118,24 +188,39 @@ async function readCheckpoints(db: Db, job: string): Promise<Map<string, Checkpo
 }
 
 async function writeCheckpoint(trx: Db, job: string, part: string, lastKey: number | null, done: boolean): Promise<void> {
-  await trx.insertInto('kb_load_checkpoints').values({ job, part, last_key: lastKey, done, updated_at: new Date() })
-    .onConflict((oc) => oc.columns(['job', 'part']).doUpdateSet({ last_key: lastKey, done, updated_at: new Date() })).execute();
+  await trx
+    .insertInto('kb_load_checkpoints')
+    .values({ job, part, last_key: lastKey, done, updated_at: new Date() })
+    .onConflict((oc) => oc.columns(['job', 'part']).doUpdateSet({ last_key: lastKey, done, updated_at: new Date() }))
+    .execute();
 }
 
 /** Shared vocabularies (units, phases ...) and the ChEMBL provenance row; ids for the mappers. */
 async function prepareContext(db: Db, file: ChemblFile, pool: ChemPool, release: ImportLoad): Promise<ImportContext> {
   const chemblSourceId = await db.transaction().execute(async (trx) => {
     await seedLookups(trx);
-    await trx.insertInto('data_sources').values({
-      name: CHEMBL_SOURCE_NAME, short_name: 'ChEMBL', url: 'https://www.ebi.ac.uk/chembl',
-      description: 'ChEMBL release (EMBL-EBI), CC BY-SA 3.0', is_demo: false,
-    }).onConflict((oc) => oc.doNothing()).execute();
-    return (await trx.selectFrom('data_sources').select('data_source_id').where('name', '=', CHEMBL_SOURCE_NAME).executeTakeFirstOrThrow()).data_source_id;
+    await trx
+      .insertInto('data_sources')
+      .values({
+        name: CHEMBL_SOURCE_NAME,
+        short_name: 'ChEMBL',
+        url: 'https://www.ebi.ac.uk/chembl',
+        description: 'ChEMBL release (EMBL-EBI), CC BY-SA 3.0',
+        is_demo: false,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    return (await trx.selectFrom('data_sources').select('data_source_id').where('name', '=', CHEMBL_SOURCE_NAME).executeTakeFirstOrThrow())
+      .data_source_id;
   });
   const phases = await db.selectFrom('clinical_phases').select(['phase_id', 'name']).execute();
   const statuses = await db.selectFrom('clinical_statuses').select(['status_id', 'name']).execute();
   return {
-    file, db, pool, chemblSourceId, release,
+    file,
+    db,
+    pool,
+    chemblSourceId,
+    release,
     sourceIds: await dataSourceIds(db),
     baoLabels: readBaoLabels(file),
     phaseIds: new Map(phases.map((p) => [p.name, p.phase_id])),
@@ -165,7 +250,13 @@ interface RunState {
  * Reads the next batch; on an unreadable page (corrupt/truncated file) retries with smaller batches
  * to load every row SQLite can still read before the damage, then gives up on that table.
  */
-function readSafely(step: Step, ctx: ImportContext, report: StepReport, afterKey: number | null, limit: { value: number }): ReadBatch | null {
+function readSafely(
+  step: Step,
+  ctx: ImportContext,
+  report: StepReport,
+  afterKey: number | null,
+  limit: { value: number },
+): ReadBatch | null {
   for (;;) {
     try {
       return step.read(ctx, report, afterKey, limit.value);
@@ -182,7 +273,10 @@ function readSafely(step: Step, ctx: ImportContext, report: StepReport, afterKey
   }
 }
 
-interface Pending { batch: ReadBatch; loader: Promise<Loader> }
+interface Pending {
+  batch: ReadBatch;
+  loader: Promise<Loader>;
+}
 
 /**
  * Batches prepared ahead of the one being loaded. With one, each RDKit worker idled at every batch's
@@ -203,8 +297,15 @@ function startBatch(batch: ReadBatch | null): Pending | null {
 
 /** Runs one step batch by batch: each batch and its checkpoint commit together (exactly-once resume). */
 async function runStep(
-  db: Db, ctx: ImportContext, job: string, step: Step, report: StepReport, start: number | null,
-  options: ImportOptions, state: RunState, progress: (read: number) => void,
+  db: Db,
+  ctx: ImportContext,
+  job: string,
+  step: Step,
+  report: StepReport,
+  start: number | null,
+  options: ImportOptions,
+  state: RunState,
+  progress: (read: number) => void,
 ): Promise<void> {
   const part = `table:${step.name}`;
   const limit = { value: options.batchSize ?? step.batchRows ?? 2_000 };
@@ -248,7 +349,10 @@ async function runStep(
 async function buildIndexesAfterRows(db: Db, job: string, table: string, report: StepReport): Promise<void> {
   const started = performance.now();
   const built = await buildDeferredIndexes(db, job);
-  if (built > 0) report.notes.push(`${built} secondary indexes of ${table} built after its rows, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  if (built > 0)
+    report.notes.push(
+      `${built} secondary indexes of ${table} built after its rows, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
 }
 
 function totalsOf(steps: StepReport[]): ImportSummary['totals'] {
@@ -296,8 +400,11 @@ function loadNotes(file: ChemblFile, complete: boolean, warnings: string[], repo
 }
 
 async function setDatasetLabel(db: Db, label: string): Promise<void> {
-  await db.insertInto('app_settings').values({ key: 'dataset_label', value: label })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value: label })).execute();
+  await db
+    .insertInto('app_settings')
+    .values({ key: 'dataset_label', value: label })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: label }))
+    .execute();
 }
 
 /**
@@ -337,9 +444,16 @@ export async function importChembl(handle: DatabaseHandle, filePath: string, opt
         report.status = 'already loaded';
         state.rowsRead += totals[i] ?? 0;
       } else if (!state.stopped) {
-        const progress = (read: number) => options.onProgress?.({
-          step: step.name, stepNumber: i + 1, steps: steps.length, read, total: totals[i] ?? 0, rowsRead: state.rowsRead, rowsTotal,
-        });
+        const progress = (read: number) =>
+          options.onProgress?.({
+            step: step.name,
+            stepNumber: i + 1,
+            steps: steps.length,
+            read,
+            total: totals[i] ?? 0,
+            rowsRead: state.rowsRead,
+            rowsTotal,
+          });
         const stepStarted = performance.now();
         try {
           const deferred = load.firstLoad ? DEFERRED_INDEX_TABLES[step.name] : undefined;
@@ -363,17 +477,26 @@ export async function importChembl(handle: DatabaseHandle, filePath: string, opt
     const complete = !state.stopped && reports.every((r) => r.status !== 'unreadable part' && r.status !== 'stopped');
     if (!state.stopped) await setDatasetLabel(db, datasetLabel);
     if (reports.some((r) => r.status === 'unreadable part')) {
-      warnings.push('parts of the file are unreadable (corrupt or truncated): what SQLite could read was loaded; see the steps marked "unreadable part"');
+      warnings.push(
+        'parts of the file are unreadable (corrupt or truncated): what SQLite could read was loaded; see the steps marked "unreadable part"',
+      );
     }
     // Retiring needs the whole release: never after a damaged file; per entity, never after a missing table.
     if (complete) await retireMissing(db, load, completeEntities(reports));
     if (complete) await writeCheckpoint(db, job, 'complete', null, true);
     const report = state.stopped ? null : await closeImportLoad(db, load, reports, complete, loadNotes(file, complete, warnings, reports));
     return {
-      file: file.file, job, datasetLabel, complete, stopped: state.stopped, warnings,
+      file: file.file,
+      job,
+      datasetLabel,
+      complete,
+      stopped: state.stopped,
+      warnings,
       missingTables: EXPECTED_TABLES.filter((t) => !hasTable(file, t)),
       tablesNotRead: tablesNotRead(file),
-      steps: reports, totals: totalsOf(reports), counts: await countKnowledgeBase(db),
+      steps: reports,
+      totals: totalsOf(reports),
+      counts: await countKnowledgeBase(db),
       seconds: (performance.now() - started) / 1000,
       load: { loadId: load.loadId, kind: load.kind, label: load.label, report },
     };

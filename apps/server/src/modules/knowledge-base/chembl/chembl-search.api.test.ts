@@ -39,14 +39,16 @@ describe.each(DATABASES)('searching ChEMBL activities without structure or stand
   };
   const target = (ids: number[], extra: Partial<SearchRowInput> = {}) =>
     ({ selectedOption: 'target', targets: [{ label: 'EGFR', ids }], ...extra }) as SearchRowInput;
-  const ic50 = (extra: Partial<SearchRowInput> = {}) => ({ selectedOption: 'activitytypes', activities: [{ activityType: 'IC50' }], ...extra }) as SearchRowInput;
+  const ic50 = (extra: Partial<SearchRowInput> = {}) =>
+    ({ selectedOption: 'activitytypes', activities: [{ activityType: 'IC50' }], ...extra }) as SearchRowInput;
 
   beforeAll(async () => {
     t = await startTestApp(kind);
     await importChembl(t.database, FIXTURE, { pool: fixture.pool() });
     me = await t.login(demoEmailForRole('FULL_USER'));
     egfr = (await t.database.db.selectFrom('targets').select('target_id').where('chembl_tid', '=', 9).executeTakeFirstOrThrow()).target_id;
-    gefitinib = (await t.database.db.selectFrom('compounds').select('str_id').where('chembl_molregno', '=', 2000).executeTakeFirstOrThrow()).str_id!;
+    gefitinib = (await t.database.db.selectFrom('compounds').select('str_id').where('chembl_molregno', '=', 2000).executeTakeFirstOrThrow())
+      .str_id!;
   }, 180_000);
   afterAll(() => t.close());
 
@@ -71,7 +73,10 @@ describe.each(DATABASES)('searching ChEMBL activities without structure or stand
     expect(await chemblIdsOf(notIc50.sessionid)).toEqual([31873]);
     expect(notIc50.counts).toMatchObject({ stridscount: 0, actidscount: 1, assayidscount: 1, gvkidscount: 1 });
     // EGFR NOT (structure gefitinib): a structure row never matches an activity without structure.
-    const notGefitinib = await run([target([egfr], { operator: 'NOT' }), { selectedOption: 'structure', strIds: [gefitinib] } as SearchRowInput]);
+    const notGefitinib = await run([
+      target([egfr], { operator: 'NOT' }),
+      { selectedOption: 'structure', strIds: [gefitinib] } as SearchRowInput,
+    ]);
     expect(await chemblIdsOf(notGefitinib.sessionid)).toEqual([31864, 31865, 31866, 31867, 31871, 31873]);
     expect(notGefitinib.counts.stridscount).toBe(1);
   });
@@ -85,11 +90,26 @@ describe.each(DATABASES)('searching ChEMBL activities without structure or stand
     const byChembl = new Map(ids.map((r) => [Number(r.chembl_activity_id), Number(r.act_id)]));
     const row = (chemblId: number) => rows.find((r) => r.act_id === byChembl.get(chemblId));
     expect(row(31873)).toMatchObject({ str_id: null, smiles: null, std_activity_type: 'EC50', standardised: 'yes' });
-    expect(row(31871)).toMatchObject({ std_activity_type: 'IC50', std_act_prefix: '<', activity_value: 30, standard_uom: 'nM', standardised: 'no' });
+    expect(row(31871)).toMatchObject({
+      std_activity_type: 'IC50',
+      std_act_prefix: '<',
+      activity_value: 30,
+      standard_uom: 'nM',
+      standardised: 'no',
+    });
     const columns = await t.call({ method: 'GET', url: '/api/results/metadata/getalltabcolumns/false', headers: authHeaders(me) });
-    const activityColumns = (columns.data.tabs as { tab: string; columns: { key: string; hidden: boolean }[] }[]).find((c) => c.tab === 'activitiestab')!.columns;
-    expect(activityColumns.filter((c) => ['standardised', 'bei', 'sei', 'le', 'lle'].includes(c.key)).map((c) => [c.key, c.hidden]))
-      .toEqual([['standardised', false], ['bei', true], ['sei', true], ['le', true], ['lle', true]]);
+    const activityColumns = (columns.data.tabs as { tab: string; columns: { key: string; hidden: boolean }[] }[]).find(
+      (c) => c.tab === 'activitiestab',
+    )!.columns;
+    expect(
+      activityColumns.filter((c) => ['standardised', 'bei', 'sei', 'le', 'lle'].includes(c.key)).map((c) => [c.key, c.hidden]),
+    ).toEqual([
+      ['standardised', false],
+      ['bei', true],
+      ['sei', true],
+      ['le', true],
+      ['lle', true],
+    ]);
   });
 
   it('lists structureless and not-standardised activities in the reference leaflet, with ligand efficiency', async () => {
@@ -100,8 +120,19 @@ describe.each(DATABASES)('searching ChEMBL activities without structure or stand
     const structureless = leaflet.activities.rows.filter((a) => a.str_id === null);
     expect(structureless.map((a) => a.std_activity_type).sort()).toEqual(['EC50', 'IC50', 'IC50']);
     expect(structureless.find((a) => a.std_activity_type === 'EC50')).toMatchObject({ compound_label: 'Peptide P1', standardised: true });
-    expect(leaflet.activities.rows.filter((a) => !a.standardised).map((a) => a.std_activity_type).sort()).toEqual(['IC50', 'Ki']);
-    expect(leaflet.activities.rows.find((a) => a.le !== null)).toMatchObject({ compound_label: 'gefitinib (compound 4)', bei: 16.71, sei: 10.09, le: 0.31, lle: 3.02 });
+    expect(
+      leaflet.activities.rows
+        .filter((a) => !a.standardised)
+        .map((a) => a.std_activity_type)
+        .sort(),
+    ).toEqual(['IC50', 'Ki']);
+    expect(leaflet.activities.rows.find((a) => a.le !== null)).toMatchObject({
+      compound_label: 'gefitinib (compound 4)',
+      bei: 16.71,
+      sei: 10.09,
+      le: 0.31,
+      lle: 3.02,
+    });
     // Reference compounds are structures: the structureless activities are not among them.
     expect(leaflet.compounds.rows.every((c) => c.str_id !== null)).toBe(true);
     expect(leaflet.activities.rows.at(-1)?.str_id).toBeNull();

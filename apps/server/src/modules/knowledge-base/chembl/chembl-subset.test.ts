@@ -25,10 +25,13 @@ import type { ImportSummary, StepReport } from './chembl-import.ts';
  * the importer's mapping code.
  * CHEMBL_SUBSET=/path/to/file.db points elsewhere; CHEMBL_SUBSET=off skips it.
  */
-const SUBSET = process.env.CHEMBL_SUBSET ?? path.resolve(import.meta.dirname, '../../../../../../../shared/data/chembl-subset/chembl_subset.db');
+const SUBSET =
+  process.env.CHEMBL_SUBSET ?? path.resolve(import.meta.dirname, '../../../../../../../shared/data/chembl-subset/chembl_subset.db');
 const available = process.env.CHEMBL_SUBSET !== 'off' && fs.existsSync(SUBSET);
 if (!available) {
-  console.warn(`Skipping the ChEMBL subset acceptance: ${process.env.CHEMBL_SUBSET === 'off' ? 'CHEMBL_SUBSET=off' : `${SUBSET} is absent`}.`);
+  console.warn(
+    `Skipping the ChEMBL subset acceptance: ${process.env.CHEMBL_SUBSET === 'off' ? 'CHEMBL_SUBSET=off' : `${SUBSET} is absent`}.`,
+  );
 }
 
 function step(summary: ImportSummary, name: string): StepReport {
@@ -130,14 +133,20 @@ describe.skipIf(!available)('ChEMBL import acceptance on the real subset (PGlite
       WHERE v IS NOT NULL AND u IN ('nM', 'mM', 'pM', 'M', 'fM', 'nmol/L', 'mmol/L', 'mol/L')`);
     expect(activities.info[ACTIVITY_REPORT.converted]).toBe(converted);
     // Ligand efficiency for every ligand_eff row; no compound_records table in the subset, reported.
-    expect(await pgCount('SELECT count(*) AS n FROM activities WHERE le IS NOT NULL OR bei IS NOT NULL OR sei IS NOT NULL OR lle IS NOT NULL'))
-      .toBe(count('SELECT count(*) FROM ligand_eff WHERE coalesce(le, bei, sei, lle) IS NOT NULL AND activity_id IN (SELECT activity_id FROM activities)'));
+    expect(
+      await pgCount('SELECT count(*) AS n FROM activities WHERE le IS NOT NULL OR bei IS NOT NULL OR sei IS NOT NULL OR lle IS NOT NULL'),
+    ).toBe(
+      count(
+        'SELECT count(*) FROM ligand_eff WHERE coalesce(le, bei, sei, lle) IS NOT NULL AND activity_id IN (SELECT activity_id FROM activities)',
+      ),
+    );
     expect(activities.notes.join()).toMatch(/compound_records \(whole table/);
   });
 
   it('maps a sample of activities field by field as SQL on the file says (type, relation, value, units, µM, pChEMBL, standardised, LE)', async () => {
     // Every 97th activity, plus 40 whose standard fields are empty and 40 of compounds without a structure.
-    const sample = sqlite.prepare(`
+    const sample = sqlite
+      .prepare(`
       SELECT a.activity_id, ${USED_TYPE} AS type, ${USED_RELATION} AS relation, ${USED_VALUE} AS value, ${USED_UNITS} AS units,
         a.pchembl_value AS pchembl, CASE WHEN ${NOT_STANDARDISED} THEN 0 ELSE 1 END AS standardised, le.le AS le, le.lle AS lle,
         CASE WHEN a.molregno IN (${WITH_STRUCTURE}) THEN 1 ELSE 0 END AS has_structure
@@ -146,11 +155,14 @@ describe.skipIf(!available)('ChEMBL import acceptance on the real subset (PGlite
         SELECT activity_id FROM activities WHERE activity_id % 97 = 0
         UNION SELECT activity_id FROM (SELECT activity_id FROM activities WHERE standard_type IS NULL ORDER BY activity_id LIMIT 40)
         UNION SELECT activity_id FROM (SELECT activity_id FROM activities WHERE molregno NOT IN (${WITH_STRUCTURE}) ORDER BY activity_id LIMIT 40))
-      ORDER BY a.activity_id`).all() as Record<string, unknown>[];
+      ORDER BY a.activity_id`)
+      .all() as Record<string, unknown>[];
     expect(sample.length).toBeGreaterThan(100);
     expect(sample.filter((r) => r.standardised === 0).length).toBeGreaterThanOrEqual(40);
     expect(sample.filter((r) => r.has_structure === 0).length).toBeGreaterThanOrEqual(40);
-    const { rows } = await sql<Record<string, unknown>>`SELECT chembl_activity_id, std_activity_type, std_act_prefix, activity_value, standard_uom,
+    const { rows } = await sql<
+      Record<string, unknown>
+    >`SELECT chembl_activity_id, std_activity_type, std_act_prefix, activity_value, standard_uom,
         micro_molarvalue, pchembl_value, standardised, le, lle, str_id IS NOT NULL AS has_structure
       FROM activities WHERE chembl_activity_id = ANY(${sample.map((r) => Number(r.activity_id))}::bigint[])`.execute(handle.db);
     const loaded = new Map(rows.map((r) => [Number(r.chembl_activity_id), r]));
@@ -159,21 +171,45 @@ describe.skipIf(!available)('ChEMBL import acceptance on the real subset (PGlite
       const actual = loaded.get(Number(expected.activity_id));
       const context = `activity ${String(expected.activity_id)}`;
       expect(actual, context).toBeDefined();
-      expect({
-        type: actual!.std_activity_type, relation: actual!.std_act_prefix, value: actual!.activity_value, units: actual!.standard_uom,
-        pchembl: actual!.pchembl_value, standardised: actual!.standardised, le: actual!.le, lle: actual!.lle, has_structure: actual!.has_structure,
-      }, context).toEqual({
-        type: expected.type, relation: expected.relation, value: expected.value === null ? null : Number(expected.value), units: expected.units,
-        pchembl: expected.pchembl === null ? null : Number(expected.pchembl), standardised: expected.standardised === 1,
-        le: expected.le === null ? null : Number(expected.le), lle: expected.lle === null ? null : Number(expected.lle), has_structure: expected.has_structure === 1,
+      expect(
+        {
+          type: actual!.std_activity_type,
+          relation: actual!.std_act_prefix,
+          value: actual!.activity_value,
+          units: actual!.standard_uom,
+          pchembl: actual!.pchembl_value,
+          standardised: actual!.standardised,
+          le: actual!.le,
+          lle: actual!.lle,
+          has_structure: actual!.has_structure,
+        },
+        context,
+      ).toEqual({
+        type: expected.type,
+        relation: expected.relation,
+        value: expected.value === null ? null : Number(expected.value),
+        units: expected.units,
+        pchembl: expected.pchembl === null ? null : Number(expected.pchembl),
+        standardised: expected.standardised === 1,
+        le: expected.le === null ? null : Number(expected.le),
+        lle: expected.lle === null ? null : Number(expected.lle),
+        has_structure: expected.has_structure === 1,
       });
       const f = factor[String(expected.units)];
-      if (f !== undefined && expected.value !== null) expect(Number(actual!.micro_molarvalue), context).toBeCloseTo(Number(expected.value) * f, 6);
+      if (f !== undefined && expected.value !== null)
+        expect(Number(actual!.micro_molarvalue), context).toBeCloseTo(Number(expected.value) * f, 6);
     }
   });
 
   it('counts targets × activity types in guided searches as SQL on the file does (CHEMBL203 × IC50 = 7,177)', async () => {
-    const cases: [string, string][] = [['CHEMBL203', 'IC50'], ['CHEMBL220', 'IC50'], ['CHEMBL3717', 'IC50'], ['CHEMBL4523', 'IC50'], ['CHEMBL2148', 'Ki'], ['CHEMBL203', 'Ki']];
+    const cases: [string, string][] = [
+      ['CHEMBL203', 'IC50'],
+      ['CHEMBL220', 'IC50'],
+      ['CHEMBL3717', 'IC50'],
+      ['CHEMBL4523', 'IC50'],
+      ['CHEMBL2148', 'Ki'],
+      ['CHEMBL203', 'Ki'],
+    ];
     const figures: Record<string, unknown>[] = [];
     for (const [chemblId, type] of cases) {
       const target = await handle.db.selectFrom('targets').select('target_id').where('chembl_id', '=', chemblId).executeTakeFirstOrThrow();
@@ -182,18 +218,24 @@ describe.skipIf(!available)('ChEMBL import acceptance on the real subset (PGlite
         { selectedOption: 'activitytypes', activities: [{ activityType: type }] },
       ] as SearchRowInput[];
       const answer = await t.call({
-        method: 'POST', url: '/api/guidedsearch/allresultscount', headers: authHeaders(login),
+        method: 'POST',
+        url: '/api/guidedsearch/allresultscount',
+        headers: authHeaders(login),
         payload: { searchcriteria: { rows }, sessionid: crypto.randomUUID() },
       });
       expect(answer.statusCode, answer.body).toBe(200);
       const counts = (answer.data.rows as SearchCounts[])[0]!;
-      const expected = sqlite.prepare(`SELECT count(*) AS activities, count(DISTINCT a.assay_id) AS assays, count(DISTINCT a.molregno) AS compounds,
+      const expected = sqlite
+        .prepare(`SELECT count(*) AS activities, count(DISTINCT a.assay_id) AS assays, count(DISTINCT a.molregno) AS compounds,
           count(DISTINCT CASE WHEN a.doc_id IN (SELECT doc_id FROM docs) THEN a.doc_id WHEN s.doc_id IN (SELECT doc_id FROM docs) THEN s.doc_id END) AS refs
         FROM activities a JOIN assays s ON s.assay_id = a.assay_id JOIN target_dictionary td ON td.tid = s.tid
-        WHERE td.chembl_id = ? AND lower(${USED_TYPE}) = lower(?)`).get(chemblId, type) as Record<string, number>;
+        WHERE td.chembl_id = ? AND lower(${USED_TYPE}) = lower(?)`)
+        .get(chemblId, type) as Record<string, number>;
       figures.push({ chemblId, type, ...expected });
-      expect({ activities: counts.actidscount, assays: counts.assayidscount, compounds: counts.gvkidscount, refs: counts.refidscount }, `${chemblId} × ${type}`)
-        .toEqual({ activities: expected.activities, assays: expected.assays, compounds: expected.compounds, refs: expected.refs });
+      expect(
+        { activities: counts.actidscount, assays: counts.assayidscount, compounds: counts.gvkidscount, refs: counts.refidscount },
+        `${chemblId} × ${type}`,
+      ).toEqual({ activities: expected.activities, assays: expected.assays, compounds: expected.compounds, refs: expected.refs });
     }
     console.log(`ChEMBL subset searches: ${JSON.stringify(figures)}`);
     expect(figures[0]).toMatchObject({ chemblId: 'CHEMBL203', type: 'IC50', activities: 7_177 });
@@ -201,7 +243,10 @@ describe.skipIf(!available)('ChEMBL import acceptance on the real subset (PGlite
 
   it('resolves target text as typed (whole words, prefix, wildcard) to the targets SQL on the file names, and counts their activities', async () => {
     // Names as the file has them; the rules of docs/search-semantics.md "Target text and families", in JavaScript.
-    const names = sqlite.prepare('SELECT tid, pref_name AS name FROM target_dictionary WHERE pref_name IS NOT NULL').all() as { tid: number; name: string }[];
+    const names = sqlite.prepare('SELECT tid, pref_name AS name FROM target_dictionary WHERE pref_name IS NOT NULL').all() as {
+      tid: number;
+      name: string;
+    }[];
     const words = (pattern: string) => new RegExp(`(^|[^\\p{L}\\p{N}])${pattern}($|[^\\p{L}\\p{N}])`, 'u');
     const cases: { label: string; matches: (name: string) => boolean }[] = [
       { label: 'acetylcholinesterase', matches: (n) => n.startsWith('acetylcholinesterase') || words('acetylcholinesterase').test(n) },
@@ -212,15 +257,24 @@ describe.skipIf(!available)('ChEMBL import acceptance on the real subset (PGlite
       const tids = names.filter((row) => c.matches(row.name.toLowerCase())).map((row) => row.tid);
       expect(tids.length, c.label).toBeGreaterThan(0);
       const term = { label: c.label, targetCategories: ['name', 'uniprot', 'gene', 'entrez', 'pdb'] };
-      const resolved = await t.call({ method: 'POST', url: '/api/search/targets/resolve', headers: authHeaders(login), payload: { targets: [term], limit: 0 } });
+      const resolved = await t.call({
+        method: 'POST',
+        url: '/api/search/targets/resolve',
+        headers: authHeaders(login),
+        payload: { targets: [term], limit: 0 },
+      });
       expect(resolved.statusCode, resolved.body).toBe(200);
       expect(resolved.data.count, c.label).toBe(tids.length);
       const answer = await t.call({
-        method: 'POST', url: '/api/guidedsearch/allresultscount', headers: authHeaders(login),
+        method: 'POST',
+        url: '/api/guidedsearch/allresultscount',
+        headers: authHeaders(login),
         payload: { searchcriteria: { rows: [{ selectedOption: 'target', targets: [term] }] }, sessionid: crypto.randomUUID() },
       });
       expect(answer.statusCode, answer.body).toBe(200);
-      const activities = count(`SELECT count(*) FROM activities a JOIN assays s ON s.assay_id = a.assay_id WHERE s.tid IN (${tids.join(',')})`);
+      const activities = count(
+        `SELECT count(*) FROM activities a JOIN assays s ON s.assay_id = a.assay_id WHERE s.tid IN (${tids.join(',')})`,
+      );
       figures.push({ label: c.label, targets: tids.length, activities });
       expect((answer.data.rows as SearchCounts[])[0]!.actidscount, c.label).toBe(activities);
     }
@@ -231,47 +285,98 @@ describe.skipIf(!available)('ChEMBL import acceptance on the real subset (PGlite
 
   it('loads every target, assay, document, synonym and development compound', async () => {
     expect(step(summary, 'target_dictionary').loaded.targets).toBe(count('SELECT count(*) FROM target_dictionary'));
-    expect(await pgCount('SELECT count(*) AS n FROM targets WHERE uniprot_id IS NOT NULL'))
-      .toBe(count('SELECT count(DISTINCT tc.tid) FROM target_components tc JOIN component_sequences cs ON cs.component_id = tc.component_id WHERE cs.accession IS NOT NULL'));
+    expect(await pgCount('SELECT count(*) AS n FROM targets WHERE uniprot_id IS NOT NULL')).toBe(
+      count(
+        'SELECT count(DISTINCT tc.tid) FROM target_components tc JOIN component_sequences cs ON cs.component_id = tc.component_id WHERE cs.accession IS NOT NULL',
+      ),
+    );
     expect(step(summary, 'assays').loaded.assays).toBe(count('SELECT count(*) FROM assays'));
-    expect(await pgCount('SELECT count(*) AS n FROM assays WHERE ref_id IS NOT NULL'))
-      .toBe(count('SELECT count(*) FROM assays WHERE doc_id IN (SELECT doc_id FROM docs)'));
+    expect(await pgCount('SELECT count(*) AS n FROM assays WHERE ref_id IS NOT NULL')).toBe(
+      count('SELECT count(*) FROM assays WHERE doc_id IN (SELECT doc_id FROM docs)'),
+    );
     expect(step(summary, 'docs').loaded.documents).toBe(count('SELECT count(*) FROM docs'));
     expect(step(summary, 'molecule_synonyms').loaded.compound_synonyms).toBe(count('SELECT count(*) FROM molecule_synonyms'));
-    expect(step(summary, 'development compounds').loaded.clinical_compounds)
-      .toBe(count('SELECT count(*) FROM molecule_dictionary WHERE max_phase > 0 OR molregno IN (SELECT molregno FROM drug_indication)'));
-    expect(step(summary, 'drug_indication').loaded.clinical_compound_indications)
-      .toBe(count('SELECT count(*) FROM (SELECT DISTINCT molregno, coalesce(mesh_heading, efo_term) FROM drug_indication)'));
+    expect(step(summary, 'development compounds').loaded.clinical_compounds).toBe(
+      count('SELECT count(*) FROM molecule_dictionary WHERE max_phase > 0 OR molregno IN (SELECT molregno FROM drug_indication)'),
+    );
+    expect(step(summary, 'drug_indication').loaded.clinical_compound_indications).toBe(
+      count('SELECT count(*) FROM (SELECT DISTINCT molregno, coalesce(mesh_heading, efo_term) FROM drug_indication)'),
+    );
     expect(summary.missingTables).toEqual(expect.arrayContaining(['compound_records', 'drug_mechanism', 'protein_classification']));
   });
 
   it('maps the facts of the subset README', async () => {
     const { db } = handle;
-    expect(await db.selectFrom('targets').select(['name', 'uniprot_id', 'target_type']).where('chembl_id', '=', 'CHEMBL203').executeTakeFirstOrThrow())
-      .toEqual({ name: 'Epidermal growth factor receptor', uniprot_id: 'P00533', target_type: 'SINGLE PROTEIN' });
-    const activity = await db.selectFrom('activities').innerJoin('compounds', 'compounds.gvk_id', 'activities.gvk_id')
-      .innerJoin('assays', 'assays.assay_id', 'activities.assay_id').innerJoin('documents', 'documents.ref_id', 'activities.ref_id')
-      .select(['compounds.chembl_id as molecule', 'std_activity_type', 'activity_value', 'standard_uom', 'micro_molarvalue', 'pchembl_value', 'assays.chembl_id as assay', 'documents.chembl_id as doc', 'year'])
-      .where('chembl_activity_id', '=', 33969).executeTakeFirstOrThrow();
+    expect(
+      await db
+        .selectFrom('targets')
+        .select(['name', 'uniprot_id', 'target_type'])
+        .where('chembl_id', '=', 'CHEMBL203')
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ name: 'Epidermal growth factor receptor', uniprot_id: 'P00533', target_type: 'SINGLE PROTEIN' });
+    const activity = await db
+      .selectFrom('activities')
+      .innerJoin('compounds', 'compounds.gvk_id', 'activities.gvk_id')
+      .innerJoin('assays', 'assays.assay_id', 'activities.assay_id')
+      .innerJoin('documents', 'documents.ref_id', 'activities.ref_id')
+      .select([
+        'compounds.chembl_id as molecule',
+        'std_activity_type',
+        'activity_value',
+        'standard_uom',
+        'micro_molarvalue',
+        'pchembl_value',
+        'assays.chembl_id as assay',
+        'documents.chembl_id as doc',
+        'year',
+      ])
+      .where('chembl_activity_id', '=', 33969)
+      .executeTakeFirstOrThrow();
     expect(activity).toEqual({
-      molecule: 'CHEMBL133897', std_activity_type: 'IC50', activity_value: 750, standard_uom: 'nM', micro_molarvalue: 0.75,
-      pchembl_value: 6.12, assay: 'CHEMBL643384', doc: 'CHEMBL1148382', year: 2004,
+      molecule: 'CHEMBL133897',
+      std_activity_type: 'IC50',
+      activity_value: 750,
+      standard_uom: 'nM',
+      micro_molarvalue: 0.75,
+      pchembl_value: 6.12,
+      assay: 'CHEMBL643384',
+      doc: 'CHEMBL1148382',
+      year: 2004,
     });
-    const aspirin = await db.selectFrom('clinical_compounds').innerJoin('clinical_phases', 'phase_id', 'highest_phase_id')
-      .select(['drug_name', 'approval_year', 'name']).where('chembl_molregno', '=', 1280).executeTakeFirstOrThrow();
+    const aspirin = await db
+      .selectFrom('clinical_compounds')
+      .innerJoin('clinical_phases', 'phase_id', 'highest_phase_id')
+      .select(['drug_name', 'approval_year', 'name'])
+      .where('chembl_molregno', '=', 1280)
+      .executeTakeFirstOrThrow();
     expect(aspirin).toEqual({ drug_name: 'ASPIRIN', approval_year: 1950, name: 'Launched' });
   });
 
   it('filters a target\'s results by structure exactly as the search with the structure row ANDed / NOTed (docs/results.md "Structure filter")', async () => {
     const target = await handle.db.selectFrom('targets').select('target_id').where('chembl_id', '=', 'CHEMBL203').executeTakeFirstOrThrow();
-    const targetRow = (operator: 'AND' | 'NOT' | null) => ({ selectedOption: 'target', operator, targets: [{ label: 'CHEMBL203', ids: [target.target_id] }] });
-    const filterRow = (kind: 'smiles' | 'smarts', value: string) => ({ selectedOption: 'structure', resultFilter: true, structure: { inputType: kind, value, category: 'substructure' } });
+    const targetRow = (operator: 'AND' | 'NOT' | null) => ({
+      selectedOption: 'target',
+      operator,
+      targets: [{ label: 'CHEMBL203', ids: [target.target_id] }],
+    });
+    const filterRow = (kind: 'smiles' | 'smarts', value: string) => ({
+      selectedOption: 'structure',
+      resultFilter: true,
+      structure: { inputType: kind, value, category: 'substructure' },
+    });
     const run = async (rows: unknown[]) => {
       const sessionid = crypto.randomUUID();
-      const answer = await t.call({ method: 'POST', url: '/api/guidedsearch/allresultscount', headers: authHeaders(login), payload: { searchcriteria: { rows }, sessionid } });
+      const answer = await t.call({
+        method: 'POST',
+        url: '/api/guidedsearch/allresultscount',
+        headers: authHeaders(login),
+        payload: { searchcriteria: { rows }, sessionid },
+      });
       expect(answer.statusCode, answer.body).toBe(200);
       const session = await handle.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow();
-      const { rows: ids } = await sql<{ id: number }>`SELECT str_id AS id FROM search_structures WHERE set_id = ${session.set_id} ORDER BY 1`.execute(handle.db);
+      const { rows: ids } = await sql<{
+        id: number;
+      }>`SELECT str_id AS id FROM search_structures WHERE set_id = ${session.set_id} ORDER BY 1`.execute(handle.db);
       return { counts: (answer.data.rows as SearchCounts[])[0]!, structures: ids.map((r) => Number(r.id)) };
     };
     await t.app.searchService.bitmapsReady();
@@ -285,12 +390,21 @@ describe.skipIf(!available)('ChEMBL import acceptance on the real subset (PGlite
       const { rows: smiles } = await sql<{ str_id: number; canonical_smiles: string }>`SELECT str_id, canonical_smiles FROM structures
         WHERE str_id = ANY(${all.structures}::bigint[]) ORDER BY str_id`.execute(handle.db);
       const figures: Record<string, number>[] = [];
-      for (const [kind, value] of [['smiles', 'c1ncnc2ccccc12'], ['smarts', '[NX3;H1]c1ncnc2ccccc12']] as const) {
+      for (const [kind, value] of [
+        ['smiles', 'c1ncnc2ccccc12'],
+        ['smarts', '[NX3;H1]c1ncnc2ccccc12'],
+      ] as const) {
         const query = kind === 'smarts' ? rdkit.get_qmol(value) : rdkit.get_mol(value);
-        const expected = smiles.filter((row) => {
-          const mol = rdkit.get_mol(row.canonical_smiles);
-          try { return mol !== null && mol.get_substruct_match(query!) !== '{}'; } finally { mol?.delete(); }
-        }).map((row) => Number(row.str_id));
+        const expected = smiles
+          .filter((row) => {
+            const mol = rdkit.get_mol(row.canonical_smiles);
+            try {
+              return mol !== null && mol.get_substruct_match(query!) !== '{}';
+            } finally {
+              mol?.delete();
+            }
+          })
+          .map((row) => Number(row.str_id));
         query?.delete();
         const before = StructureRowResolver.candidateSearches;
         const include = await run([targetRow('AND'), filterRow(kind, value)]);
@@ -326,7 +440,10 @@ describe.skipIf(!available)('ChEMBL import acceptance on the real subset (PGlite
       for (const query of SUBSTRUCTURE_QUERIES) {
         const expected = reference.substructure(query.kind, query.text);
         const hits = await engine.substructure({ kind: query.kind, text: query.text, desalt: true });
-        expect(Array.from(hits.ids).sort((a, b) => a - b), `${query.kind} ${query.text}`).toEqual(expected);
+        expect(
+          Array.from(hits.ids).sort((a, b) => a - b),
+          `${query.kind} ${query.text}`,
+        ).toEqual(expected);
         if (expected.length) nonEmpty += 1;
       }
       expect(nonEmpty).toBeGreaterThanOrEqual(30);

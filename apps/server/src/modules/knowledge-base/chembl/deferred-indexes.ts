@@ -28,8 +28,11 @@ export async function deferIndexes(db: Db, job: string, table: string): Promise<
       WHERE x.indrelid = ${table}::regclass AND NOT x.indisunique AND NOT x.indisprimary
       ORDER BY i.relname`.execute(trx);
     for (const index of rows) {
-      await trx.insertInto('kb_load_checkpoints').values({ job, part: PREFIX + index.definition, last_key: null, done: false, updated_at: new Date() })
-        .onConflict((oc) => oc.columns(['job', 'part']).doNothing()).execute();
+      await trx
+        .insertInto('kb_load_checkpoints')
+        .values({ job, part: PREFIX + index.definition, last_key: null, done: false, updated_at: new Date() })
+        .onConflict((oc) => oc.columns(['job', 'part']).doNothing())
+        .execute();
       await sql`DROP INDEX ${sql.id(index.name)}`.execute(trx);
     }
     return rows.length;
@@ -38,11 +41,17 @@ export async function deferIndexes(db: Db, job: string, table: string): Promise<
 
 /** Builds every index the job deferred and has not built yet; answers how many. */
 export async function buildDeferredIndexes(db: Db, job: string): Promise<number> {
-  const parts = await db.selectFrom('kb_load_checkpoints').select('part').where('job', '=', job).where('part', 'like', `${PREFIX}%`).execute();
+  const parts = await db
+    .selectFrom('kb_load_checkpoints')
+    .select('part')
+    .where('job', '=', job)
+    .where('part', 'like', `${PREFIX}%`)
+    .execute();
   for (const { part } of parts) {
     const definition = part.slice(PREFIX.length);
     // The definition is PostgreSQL's own (pg_get_indexdef), read from the catalog, never user input.
-    if (!/^CREATE INDEX \S+ ON \S+ USING /.test(definition)) throw new Error(`Not an index definition in the import's checkpoints: ${definition}`);
+    if (!/^CREATE INDEX \S+ ON \S+ USING /.test(definition))
+      throw new Error(`Not an index definition in the import's checkpoints: ${definition}`);
     await db.transaction().execute(async (trx) => {
       await sql.raw(definition.replace(/^CREATE INDEX /, 'CREATE INDEX IF NOT EXISTS ')).execute(trx);
       await trx.deleteFrom('kb_load_checkpoints').where('job', '=', job).where('part', '=', part).execute();

@@ -6,7 +6,12 @@ import type { SqlRow } from './sqlite-source.ts';
 /** Pure ChEMBL -> knowledge-base value mappings (docs/data-model.md, "Mapping from ChEMBL"). */
 
 const ASSAY_TYPES: Record<string, AssayType> = {
-  B: 'binding', F: 'functional', A: 'adme', T: 'toxicity', P: 'physicochemical', U: 'unassigned',
+  B: 'binding',
+  F: 'functional',
+  A: 'adme',
+  T: 'toxicity',
+  P: 'physicochemical',
+  U: 'unassigned',
 };
 
 export function assayType(code: unknown): AssayType {
@@ -62,7 +67,10 @@ export function citation(doc: SqlRow): string | null {
 export function splitAuthors(authors: unknown): string[] {
   const text = str(authors);
   if (!text) return [];
-  return text.split(/\s*[,;]\s*/).map((a) => a.replace(/\.$/, '').trim()).filter((a) => a !== '');
+  return text
+    .split(/\s*[,;]\s*/)
+    .map((a) => a.replace(/\.$/, '').trim())
+    .filter((a) => a !== '');
 }
 
 /** "US-2005-0123456-A1" / "US20050123456" -> "US". */
@@ -73,7 +81,12 @@ export function patentCountry(patentId: unknown): string | null {
 /** Concentration units to µM: ours plus spellings ChEMBL uses. */
 const TO_MICROMOLAR = new Map<string, number>([
   ...UNITS.filter((u) => u.toMicromolar !== null).map((u) => [u.unit, u.toMicromolar as number] as const),
-  ['µM', 1], ['fM', 1e-9], ['nmol/L', 0.001], ['umol/L', 1], ['mmol/L', 1000], ['mol/L', 1e6],
+  ['µM', 1],
+  ['fM', 1e-9],
+  ['nmol/L', 0.001],
+  ['umol/L', 1],
+  ['mmol/L', 1000],
+  ['mol/L', 1e6],
 ]);
 
 export function micromolarFactor(unit: unknown): number | null {
@@ -134,7 +147,10 @@ export function standardFields(r: SqlRow): StandardFields {
   const units = standardValue !== null ? standardUnits : publishedValue !== null ? str(r.units) : (standardUnits ?? str(r.units));
   const factor = micromolarFactor(units);
   return {
-    type, relation, value, units,
+    type,
+    relation,
+    value,
+    units,
     micromolar: value === null || factor === null ? null : value * factor,
     standardised: type === standardType && relation === standardRelation && publishedValue === null && units === standardUnits,
     converted: value !== null && factor !== null && factor !== 1,

@@ -19,7 +19,8 @@ export interface DemoDataFound {
 export async function findDemoData(db: Db): Promise<DemoDataFound | null> {
   const label = await db.selectFrom('app_settings').select('value').where('key', '=', 'dataset_label').executeTakeFirst();
   const datasetLabel = label?.value.startsWith('demo-') ? label.value : null;
-  const compounds = await db.selectFrom('compounds')
+  const compounds = await db
+    .selectFrom('compounds')
     .innerJoin('data_sources', 'data_sources.data_source_id', 'compounds.data_source_id')
     .where('data_sources.is_demo', '=', true)
     .select(sql<number>`count(*)::int`.as('n'))
@@ -36,7 +37,9 @@ export function mixedDataMessage(found: DemoDataFound): string {
     ...(found.demoCompounds > 0 ? [`${found.demoCompounds.toLocaleString('en')} demo compounds`] : []),
     ...(found.seedJobs.length > 0 ? [`demo seed run${found.seedJobs.length > 1 ? 's' : ''} ${found.seedJobs.join(', ')}`] : []),
   ];
-  return `Refused: this database already holds synthetic demo data (${signs.join('; ')}). Importing ChEMBL into it would ` +
+  return (
+    `Refused: this database already holds synthetic demo data (${signs.join('; ')}). Importing ChEMBL into it would ` +
     'mix synthetic and real records in every search. Import into an empty database (another DATA_DIR or --database-url), ' +
-    'or pass --allow-mixed to import anyway.';
+    'or pass --allow-mixed to import anyway.'
+  );
 }

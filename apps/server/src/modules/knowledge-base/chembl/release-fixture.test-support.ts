@@ -17,16 +17,47 @@ export function nextReleaseRows(): Rows {
     .filter((a) => a.activity_id !== 31867 && a.activity_id !== 31869)
     .map((a) => (a.activity_id === 31864 ? { ...a, standard_value: 20, value: 20 } : a));
   rows.activities.push({
-    activity_id: 31891, assay_id: 1000, doc_id: 100, molregno: 1280, standard_relation: '=', standard_value: 12, standard_units: 'nM',
-    standard_type: 'IC50', pchembl_value: 7.92, src_id: 1, type: 'IC50', relation: '=', value: 12, units: 'nM',
+    activity_id: 31891,
+    assay_id: 1000,
+    doc_id: 100,
+    molregno: 1280,
+    standard_relation: '=',
+    standard_value: 12,
+    standard_units: 'nM',
+    standard_type: 'IC50',
+    pchembl_value: 7.92,
+    src_id: 1,
+    type: 'IC50',
+    relation: '=',
+    value: 12,
+    units: 'nM',
   });
-  rows.molecule_dictionary = list('molecule_dictionary').filter((m) => m.molregno !== 2005)
+  rows.molecule_dictionary = list('molecule_dictionary')
+    .filter((m) => m.molregno !== 2005)
     .map((m) => (m.molregno === 2001 ? { ...m, pref_name: 'ASPIRIN ISOMER' } : m));
   rows.compound_structures = list('compound_structures').filter((m) => m.molregno !== 2005);
   rows.assays = list('assays').filter((a) => a.assay_id !== 1002);
   rows.target_dictionary = list('target_dictionary').map((t) => (t.tid === 50425 ? { ...t, pref_name: 'Plasmodium falciparum 3D7' } : t));
-  rows.target_dictionary.push({ tid: 200, target_type: 'SINGLE PROTEIN', pref_name: 'Cyclooxygenase-1', tax_id: 9606, organism: 'Homo sapiens', chembl_id: 'CHEMBL221' });
-  rows.docs = [...list('docs'), { doc_id: 102, chembl_id: 'CHEMBL4000001', title: 'COX-1 inhibitors revisited', doc_type: 'PUBLICATION', journal: 'Bioorg Med Chem Lett', year: 2024, src_id: 1 }];
+  rows.target_dictionary.push({
+    tid: 200,
+    target_type: 'SINGLE PROTEIN',
+    pref_name: 'Cyclooxygenase-1',
+    tax_id: 9606,
+    organism: 'Homo sapiens',
+    chembl_id: 'CHEMBL221',
+  });
+  rows.docs = [
+    ...list('docs'),
+    {
+      doc_id: 102,
+      chembl_id: 'CHEMBL4000001',
+      title: 'COX-1 inhibitors revisited',
+      doc_type: 'PUBLICATION',
+      journal: 'Bioorg Med Chem Lett',
+      year: 2024,
+      src_id: 1,
+    },
+  ];
   return rows;
 }
 
@@ -41,15 +72,46 @@ export function withDetailRows(rows: Rows): Rows {
   const molecules = new Set((rows.molecule_dictionary ?? []).map((m) => m.molregno));
   const parameters: Row[] = [
     { assay_param_id: 1, assay_id: 1000, type: 'TIME', relation: '=', value: 24, units: 'hr' },
-    { assay_param_id: 2, assay_id: 1000, type: 'DOSE', relation: '=', value: 10, units: 'uM', standard_type: 'DOSE', standard_relation: '=', standard_value: 10, standard_units: 'uM' },
+    {
+      assay_param_id: 2,
+      assay_id: 1000,
+      type: 'DOSE',
+      relation: '=',
+      value: 10,
+      units: 'uM',
+      standard_type: 'DOSE',
+      standard_relation: '=',
+      standard_value: 10,
+      standard_units: 'uM',
+    },
     { assay_param_id: 3, assay_id: 1002, type: 'TEMPERATURE', relation: '=', value: 25, units: 'degrees C' },
   ];
   rows.assay_parameters = parameters.filter((p) => assays.has(p.assay_id));
   rows.atc_classification = [
-    { who_name: 'acetylsalicylic acid', level1: 'N', level2: 'N02', level3: 'N02B', level4: 'N02BA', level5: 'N02BA01',
-      level1_description: 'NERVOUS SYSTEM', level2_description: 'ANALGESICS', level3_description: 'OTHER ANALGESICS AND ANTIPYRETICS', level4_description: 'Salicylic acid and derivatives' },
-    { who_name: 'ethanol', level1: 'V', level2: 'V03', level3: 'V03A', level4: 'V03AB', level5: 'V03AB16',
-      level1_description: 'VARIOUS', level2_description: 'ALL OTHER THERAPEUTIC PRODUCTS', level3_description: 'ALL OTHER THERAPEUTIC PRODUCTS', level4_description: 'Antidotes' },
+    {
+      who_name: 'acetylsalicylic acid',
+      level1: 'N',
+      level2: 'N02',
+      level3: 'N02B',
+      level4: 'N02BA',
+      level5: 'N02BA01',
+      level1_description: 'NERVOUS SYSTEM',
+      level2_description: 'ANALGESICS',
+      level3_description: 'OTHER ANALGESICS AND ANTIPYRETICS',
+      level4_description: 'Salicylic acid and derivatives',
+    },
+    {
+      who_name: 'ethanol',
+      level1: 'V',
+      level2: 'V03',
+      level3: 'V03A',
+      level4: 'V03AB',
+      level5: 'V03AB16',
+      level1_description: 'VARIOUS',
+      level2_description: 'ALL OTHER THERAPEUTIC PRODUCTS',
+      level3_description: 'ALL OTHER THERAPEUTIC PRODUCTS',
+      level4_description: 'Antidotes',
+    },
   ];
   const classified: Row[] = [
     { mol_atc_id: 1, level5: 'N02BA01', molregno: 1280 },

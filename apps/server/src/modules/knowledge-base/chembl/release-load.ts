@@ -54,9 +54,14 @@ function parseReport(raw: unknown): KbLoadReport | null {
 export async function openImportLoad(db: Db, file: ChemblFile, job: string, firstLoadBefore: boolean): Promise<ImportLoad> {
   const sourceFile = path.basename(file.file);
   const label = releaseLabel(file);
-  const running = await db.selectFrom('kb_loads').select(['load_id', 'kind', 'label', 'report'])
-    .where('status', '=', 'running').where('kind', 'in', ['import', 'update']).where('source_file', '=', sourceFile)
-    .orderBy('load_id', 'desc').executeTakeFirst();
+  const running = await db
+    .selectFrom('kb_loads')
+    .select(['load_id', 'kind', 'label', 'report'])
+    .where('status', '=', 'running')
+    .where('kind', 'in', ['import', 'update'])
+    .where('source_file', '=', sourceFile)
+    .orderBy('load_id', 'desc')
+    .executeTakeFirst();
   if (running) {
     const report = parseReport(running.report);
     const changes: Changes = {};
@@ -66,20 +71,45 @@ export async function openImportLoad(db: Db, file: ChemblFile, job: string, firs
     // again lets the end of this one retire correctly.
     const overtaken = firstLoadBefore && Boolean(await otherLoad(db, loadId));
     return {
-      job, loadId, kind: running.kind, label: running.label, changes, earlierSkipped: report?.quality?.skipped ?? [],
-      firstLoad: firstLoadBefore && !overtaken, rereadAll: overtaken,
+      job,
+      loadId,
+      kind: running.kind,
+      label: running.label,
+      changes,
+      earlierSkipped: report?.quality?.skipped ?? [],
+      firstLoad: firstLoadBefore && !overtaken,
+      rereadAll: overtaken,
     };
   }
-  const earlier = await db.selectFrom('kb_loads').select('load_id').where('kind', 'in', ['import', 'update'])
-    .where('status', 'in', ['complete', 'partial']).limit(1).executeTakeFirst();
+  const earlier = await db
+    .selectFrom('kb_loads')
+    .select('load_id')
+    .where('kind', 'in', ['import', 'update'])
+    .where('status', 'in', ['complete', 'partial'])
+    .limit(1)
+    .executeTakeFirst();
   const kind: KbLoadKind = earlier ? 'update' : 'import';
   const loadId = await beginLoad(db, { kind, label, sourceFile });
-  return { job, loadId, kind, label, changes: {}, earlierSkipped: [], firstLoad: kind === 'import' && await isFirstLoad(db, loadId), rereadAll: false };
+  return {
+    job,
+    loadId,
+    kind,
+    label,
+    changes: {},
+    earlierSkipped: [],
+    firstLoad: kind === 'import' && (await isFirstLoad(db, loadId)),
+    rereadAll: false,
+  };
 }
 
 function otherLoad(db: Db, loadId: number) {
-  return db.selectFrom('kb_loads').select('load_id').where('kind', 'in', ['import', 'update'])
-    .where('load_id', '<>', loadId).limit(1).executeTakeFirst();
+  return db
+    .selectFrom('kb_loads')
+    .select('load_id')
+    .where('kind', 'in', ['import', 'update'])
+    .where('load_id', '<>', loadId)
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /**
@@ -99,9 +129,11 @@ async function isFirstLoad(db: Db, loadId: number): Promise<boolean> {
 
 /** Real skips only: "already imported / present" (a re-run, a shared vocabulary row) is not a loss. */
 export function skippedOf(load: ImportLoad, steps: StepReport[]): SkippedRows[] {
-  const now = steps.flatMap((s) => Object.entries(s.skipped)
-    .filter(([reason]) => !/\balready (imported|present)\b/.test(reason))
-    .map(([reason, rows]) => ({ step: s.step, reason, rows })));
+  const now = steps.flatMap((s) =>
+    Object.entries(s.skipped)
+      .filter(([reason]) => !/\balready (imported|present)\b/.test(reason))
+      .map(([reason, rows]) => ({ step: s.step, reason, rows })),
+  );
   return mergeSkipped(load.earlierSkipped, now);
 }
 
@@ -109,14 +141,29 @@ export function skippedOf(load: ImportLoad, steps: StepReport[]): SkippedRows[] 
 export async function saveProgress(trx: Db, load: ImportLoad, steps: StepReport[]): Promise<void> {
   const report: KbLoadReport = {
     changes: Object.entries(load.changes).map(([entity, c]) => ({ entity, ...c, total: 0 })),
-    quality: { rowsPerEntity: [], activities: { total: 0, withStructure: 0, standardised: 0, unitConversions: 0 }, compounds: { total: 0, withStructure: 0 }, skipped: skippedOf(load, steps) },
+    quality: {
+      rowsPerEntity: [],
+      activities: { total: 0, withStructure: 0, standardised: 0, unitConversions: 0 },
+      compounds: { total: 0, withStructure: 0 },
+      skipped: skippedOf(load, steps),
+    },
     notes: ['import running'],
   };
-  await trx.updateTable('kb_loads').set({ report: JSON.stringify(report) }).where('load_id', '=', load.loadId).execute();
+  await trx
+    .updateTable('kb_loads')
+    .set({ report: JSON.stringify(report) })
+    .where('load_id', '=', load.loadId)
+    .execute();
 }
 
 /** Closes the load with its report: complete, or partial when parts of the file were unreadable. */
-export async function closeImportLoad(db: Db, load: ImportLoad, steps: StepReport[], complete: boolean, notes: string[]): Promise<KbLoadReport> {
+export async function closeImportLoad(
+  db: Db,
+  load: ImportLoad,
+  steps: StepReport[],
+  complete: boolean,
+  notes: string[],
+): Promise<KbLoadReport> {
   const report = await buildLoadReport(db, load.changes, skippedOf(load, steps), notes);
   await finishLoad(db, load.loadId, complete ? 'complete' : 'partial', report);
   return report;

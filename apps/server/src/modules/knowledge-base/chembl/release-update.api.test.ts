@@ -53,14 +53,16 @@ describe.each(DATABASES)('release update N -> N+1 on %s', (kind) => {
   const sessionid = crypto.randomUUID();
   const post = (url: string, payload: object) => t.call({ method: 'POST', url, headers: authHeaders(me), payload });
   const get = (url: string) => t.call({ method: 'GET', url, headers: authHeaders(me) });
-  const actId = async (chemblId: number) => (await t.database.db.selectFrom('activities').select('act_id')
-    .where('chembl_activity_id', '=', chemblId).executeTakeFirst())?.act_id;
+  const actId = async (chemblId: number) =>
+    (await t.database.db.selectFrom('activities').select('act_id').where('chembl_activity_id', '=', chemblId).executeTakeFirst())?.act_id;
   const importFile = async (file: string) => {
     const summary = await importChembl(t.database, file, { pool });
     await refreshDerivedData(t.database.db);
     return summary;
   };
-  const egfrSearch = (): SearchCriteriaInput => ({ rows: [{ selectedOption: 'target', targets: [{ label: 'EGFR', targetCategories: ['gene'], ids: [egfr] }] }] });
+  const egfrSearch = (): SearchCriteriaInput => ({
+    rows: [{ selectedOption: 'target', targets: [{ label: 'EGFR', targetCategories: ['gene'], ids: [egfr] }] }],
+  });
   const INHIBITION: SearchCriteriaInput = { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Inhibition' }] }] };
   const counts = async (criteria: SearchCriteriaInput) => {
     const answer = await post('/api/guidedsearch/count', { searchcriteria: criteria });
@@ -74,7 +76,9 @@ describe.each(DATABASES)('release update N -> N+1 on %s', (kind) => {
     t = await startTestApp(kind);
     me = await t.login(demoEmailForRole('FULL_USER'));
     first = await importFile(RELEASE_N);
-    egfr = Number((await t.database.db.selectFrom('targets').select('target_id').where('chembl_tid', '=', 9).executeTakeFirstOrThrow()).target_id);
+    egfr = Number(
+      (await t.database.db.selectFrom('targets').select('target_id').where('chembl_tid', '=', 9).executeTakeFirstOrThrow()).target_id,
+    );
     salt31867 = Number(await actId(31867));
     ethanol31869 = Number(await actId(31869));
     // Before the update: a saved search and an open session on EGFR.
@@ -115,18 +119,35 @@ describe.each(DATABASES)('release update N -> N+1 on %s', (kind) => {
   });
 
   it('stamps added activities and structures with their load, and keeps the first load on updated rows', async () => {
-    const rows = await t.database.db.selectFrom('activities').select(['chembl_activity_id', 'load_id']).orderBy('chembl_activity_id').execute();
+    const rows = await t.database.db
+      .selectFrom('activities')
+      .select(['chembl_activity_id', 'load_id'])
+      .orderBy('chembl_activity_id')
+      .execute();
     const loadOf = Object.fromEntries(rows.map((r) => [Number(r.chembl_activity_id), Number(r.load_id)]));
     expect(loadOf[31891]).toBe(update.load.loadId);
     expect(loadOf[31864]).toBe(first.load.loadId);
-    const changed = await t.database.db.selectFrom('activities').select(['activity_value', 'act_id']).where('chembl_activity_id', '=', 31864).executeTakeFirstOrThrow();
+    const changed = await t.database.db
+      .selectFrom('activities')
+      .select(['activity_value', 'act_id'])
+      .where('chembl_activity_id', '=', 31864)
+      .executeTakeFirstOrThrow();
     expect(changed.activity_value).toBe(20);
   });
 
   it('moves retired rows to kb_retired_rows and out of every search', async () => {
-    const archived = await t.database.db.selectFrom('kb_retired_rows').select(['table_name', 'source_key', 'retired_in_load']).orderBy('table_name').orderBy('source_key').execute();
+    const archived = await t.database.db
+      .selectFrom('kb_retired_rows')
+      .select(['table_name', 'source_key', 'retired_in_load'])
+      .orderBy('table_name')
+      .orderBy('source_key')
+      .execute();
     expect(archived.map((r) => `${r.table_name}:${r.source_key}`)).toEqual([
-      'activities:31867', 'activities:31869', 'assays:1002', 'compounds:2005', expect.stringMatching(/^structures:[0-9a-f]{32}$/),
+      'activities:31867',
+      'activities:31869',
+      'assays:1002',
+      'compounds:2005',
+      expect.stringMatching(/^structures:[0-9a-f]{32}$/),
     ]);
     expect(archived.every((r) => Number(r.retired_in_load) === update.load.loadId)).toBe(true);
     expect(await actId(31867)).toBeUndefined();
@@ -136,11 +157,17 @@ describe.each(DATABASES)('release update N -> N+1 on %s', (kind) => {
   });
 
   const details = async () => ({
-    parameters: (await t.database.db.selectFrom('assay_parameters').select('chembl_assay_param_id').orderBy('chembl_assay_param_id').execute())
-      .map((r) => Number(r.chembl_assay_param_id)),
-    atc: (await t.database.db.selectFrom('compound_atc').innerJoin('compounds', 'compounds.gvk_id', 'compound_atc.gvk_id')
-      .select(['compounds.chembl_molregno', 'compound_atc.atc_code']).orderBy('compound_atc.atc_code').execute())
-      .map((r) => `${Number(r.chembl_molregno)}:${r.atc_code}`),
+    parameters: (
+      await t.database.db.selectFrom('assay_parameters').select('chembl_assay_param_id').orderBy('chembl_assay_param_id').execute()
+    ).map((r) => Number(r.chembl_assay_param_id)),
+    atc: (
+      await t.database.db
+        .selectFrom('compound_atc')
+        .innerJoin('compounds', 'compounds.gvk_id', 'compound_atc.gvk_id')
+        .select(['compounds.chembl_molregno', 'compound_atc.atc_code'])
+        .orderBy('compound_atc.atc_code')
+        .execute()
+    ).map((r) => `${Number(r.chembl_molregno)}:${r.atc_code}`),
   });
 
   it('deletes the assay parameters and ATC classes of a retired assay or compound with it, and keeps the others', async () => {
@@ -154,7 +181,10 @@ describe.each(DATABASES)('release update N -> N+1 on %s', (kind) => {
   it('keeps a saved search opening and running, with the same target id', async () => {
     const detail = await get(`/api/bu/criteria/${criteriaId}`);
     expect(detail.statusCode, detail.body).toBe(200);
-    const run = await post('/api/guidedsearch/allresultscount', { searchcriteria: detail.data.searchcriteria as object, sessionid: crypto.randomUUID() });
+    const run = await post('/api/guidedsearch/allresultscount', {
+      searchcriteria: detail.data.searchcriteria as object,
+      sessionid: crypto.randomUUID(),
+    });
     expect(run.statusCode, run.body).toBe(200);
     const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM activities WHERE target_id = ${egfr}`.execute(t.database.db);
     expect(rows[0]!.n).toBeGreaterThan(0);
@@ -167,7 +197,9 @@ describe.each(DATABASES)('release update N -> N+1 on %s', (kind) => {
     const rows = page.data.data as Record<string, unknown>[];
     // The session was opened on N (the EGFR activities of N); 31867 is retired, 31864 updated in
     // place, 31891 is new in N+1 and not in the session: the rows are N's live EGFR activities.
-    const kept = await sql<{ act_id: number }>`SELECT act_id FROM activities WHERE target_id = ${egfr} AND load_id = ${first.load.loadId}`.execute(t.database.db);
+    const kept = await sql<{
+      act_id: number;
+    }>`SELECT act_id FROM activities WHERE target_id = ${egfr} AND load_id = ${first.load.loadId}`.execute(t.database.db);
     expect(kept.rows.map((r) => Number(r.act_id))).toContain(Number(await actId(31864)));
     expect(rows.map((r) => Number(r.act_id)).sort()).toEqual(kept.rows.map((r) => Number(r.act_id)).sort());
     expect(rows.map((r) => Number(r.act_id))).not.toContain(salt31867);

@@ -127,7 +127,13 @@ export async function upsertKeyed<T extends KeyedTable>(
  * the rows go in with one JSON statement per 5,000 rows and nothing is compared, restored or recorded
  * as seen (nothing older can be retired). Measured in docs/benchmarks.md, "Full release import".
  */
-async function insertFirst<T extends KeyedTable>(trx: Db, release: ReleaseState, report: StepReport, table: T, rows: Insertable<Database[T]>[]): Promise<void> {
+async function insertFirst<T extends KeyedTable>(
+  trx: Db,
+  release: ReleaseState,
+  report: StepReport,
+  table: T,
+  rows: Insertable<Database[T]>[],
+): Promise<void> {
   const inserted = await insertJsonBatched(trx, table, rows, { onConflictDoNothing: true, conflictKey: KEYED[table].key });
   change(release.changes, table).added += inserted;
   add(report.loaded, table, inserted);
@@ -146,11 +152,19 @@ export async function restoreStructures(trx: Db, md5s: string[], loadId: number)
 }
 
 /** Moves rows into the archive with one statement: DELETE ... RETURNING feeds the INSERT. */
-async function moveToArchive(db: Db, table: string, keyExpr: ReturnType<typeof sql>, where: ReturnType<typeof sql>, loadId: number): Promise<number> {
+async function moveToArchive(
+  db: Db,
+  table: string,
+  keyExpr: ReturnType<typeof sql>,
+  where: ReturnType<typeof sql>,
+  loadId: number,
+): Promise<number> {
   const result = await sql`WITH gone AS (DELETE FROM ${sql.table(table)} AS t WHERE ${where} RETURNING t.*)
     INSERT INTO kb_retired_rows (table_name, source_key, row, retired_in_load)
     SELECT ${table}, ${keyExpr}, to_jsonb(gone), ${loadId}::bigint FROM gone
-    ON CONFLICT (table_name, source_key) DO UPDATE SET row = EXCLUDED.row, retired_in_load = EXCLUDED.retired_in_load, retired_at = now()`.execute(db);
+    ON CONFLICT (table_name, source_key) DO UPDATE SET row = EXCLUDED.row, retired_in_load = EXCLUDED.retired_in_load, retired_at = now()`.execute(
+    db,
+  );
   return Number(result.numAffectedRows ?? 0);
 }
 
@@ -176,7 +190,13 @@ export async function retireMissing(db: Db, release: ReleaseState, complete: Set
       AND NOT EXISTS (SELECT 1 FROM compounds c WHERE c.str_id = t.str_id)
       AND NOT EXISTS (SELECT 1 FROM activities a WHERE a.str_id = t.str_id)
       AND NOT EXISTS (SELECT 1 FROM clinical_compounds c WHERE c.str_id = t.str_id)`;
-    change(release.changes, 'structures').retired += await moveToArchive(db, 'structures', sql`md5(gone.canonical_smiles)`, where, release.loadId);
+    change(release.changes, 'structures').retired += await moveToArchive(
+      db,
+      'structures',
+      sql`md5(gone.canonical_smiles)`,
+      where,
+      release.loadId,
+    );
   }
   await forgetSeen(db, release.job);
 }

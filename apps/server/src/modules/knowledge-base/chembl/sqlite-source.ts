@@ -58,8 +58,10 @@ function truncationOf(header: Buffer, sizeBytes: number): string | null {
   const pageCount = header.readUInt32BE(28);
   const expected = pageSize * pageCount;
   if (pageCount > 0 && sizeBytes < expected) {
-    return `the file is truncated: ${sizeBytes.toLocaleString('en')} of ${expected.toLocaleString('en')} bytes ` +
-      `(${Math.floor(sizeBytes / pageSize)} of ${pageCount} pages); loading what is still readable`;
+    return (
+      `the file is truncated: ${sizeBytes.toLocaleString('en')} of ${expected.toLocaleString('en')} bytes ` +
+      `(${Math.floor(sizeBytes / pageSize)} of ${pageCount} pages); loading what is still readable`
+    );
   }
   return null;
 }
@@ -122,11 +124,13 @@ export function openChemblFile(file: string): ChemblFile {
  */
 export function selectList(file: ChemblFile, table: string, alias: string, columns: readonly string[], missing: string[]): string {
   const present = file.tables.get(table);
-  return columns.map((column) => {
-    if (present?.has(column)) return `${alias}.${column} AS ${column}`;
-    missing.push(`${table}.${column}`);
-    return `NULL AS ${column}`;
-  }).join(', ');
+  return columns
+    .map((column) => {
+      if (present?.has(column)) return `${alias}.${column} AS ${column}`;
+      missing.push(`${table}.${column}`);
+      return `NULL AS ${column}`;
+    })
+    .join(', ');
 }
 
 export function hasTable(file: ChemblFile, table: string): boolean {

@@ -28,7 +28,11 @@ export interface StepReport {
 }
 
 /** Added / updated / retired rows of one entity in a load (release.ts). */
-export interface Change { added: number; updated: number; retired: number }
+export interface Change {
+  added: number;
+  updated: number;
+  retired: number;
+}
 export type Changes = Record<string, Change>;
 
 /** What one run of an import writes into: the load it belongs to and the changes so far. */
@@ -89,7 +93,18 @@ export interface Step {
 }
 
 export function newReport(step: Pick<Step, 'name' | 'source' | 'target'>): StepReport {
-  return { step: step.name, source: step.source, target: step.target, status: 'loaded', read: 0, seconds: 0, loaded: {}, skipped: {}, info: {}, notes: [] };
+  return {
+    step: step.name,
+    source: step.source,
+    target: step.target,
+    status: 'loaded',
+    read: 0,
+    seconds: 0,
+    loaded: {},
+    skipped: {},
+    info: {},
+    notes: [],
+  };
 }
 
 /** Counts a skipped row and maps it to no output row (for flatMap). */
@@ -163,7 +178,10 @@ export function keysetStep(def: KeysetStepDefinition): Step {
     return built;
   };
   return {
-    name: def.name, source: def.source, target: def.target, requires: def.requires,
+    name: def.name,
+    source: def.source,
+    target: def.target,
+    requires: def.requires,
     ...(def.requiresAny ? { requiresAny: def.requiresAny } : {}),
     ...(def.batchRows ? { batchRows: def.batchRows } : {}),
     total: (ctx) => countRows(ctx.file, build(ctx).countSql),
@@ -201,7 +219,10 @@ export interface WholeTableStepDefinition {
 /** Small vocabulary tables (hundreds of rows, tree order): one batch, checkpointed as done. */
 export function wholeTableStep(def: WholeTableStepDefinition): Step {
   return {
-    name: def.name, source: def.source, target: def.target, requires: def.requires,
+    name: def.name,
+    source: def.source,
+    target: def.target,
+    requires: def.requires,
     total: (ctx) => countRows(ctx.file, `SELECT count(*) FROM ${def.requires[0] ?? def.source}`),
     read(ctx, report, afterKey) {
       if (afterKey !== null) return null;

@@ -26,7 +26,8 @@ const XREF_WHERE = `(x.xref_src_db = '${PDB_SOURCE}' OR lower(x.xref_src_db) IN 
 function tidsByComponent(ctx: ImportContext, componentIds: number[]): Map<number, number[]> {
   const result = new Map<number, number[]>();
   if (componentIds.length === 0) return result;
-  const rows = ctx.file.db.prepare(`SELECT component_id, tid FROM target_components WHERE component_id IN (${componentIds.map(() => '?').join(', ')})`)
+  const rows = ctx.file.db
+    .prepare(`SELECT component_id, tid FROM target_components WHERE component_id IN (${componentIds.map(() => '?').join(', ')})`)
     .all(...componentIds) as SqlRow[];
   for (const r of rows) {
     const component = int(r.component_id) as number;
@@ -35,7 +36,10 @@ function tidsByComponent(ctx: ImportContext, componentIds: number[]): Map<number
   return result;
 }
 
-interface XrefPairs { tids: number[]; ids: string[] }
+interface XrefPairs {
+  tids: number[];
+  ids: string[];
+}
 
 /** Adds PDB ids to targets.pdb_ids (set union, upper case: the search compares upper case). */
 async function addPdbIds(trx: Db, pairs: XrefPairs): Promise<number> {
@@ -59,8 +63,15 @@ async function setEntrezIds(trx: Db, pairs: XrefPairs): Promise<number> {
 
 async function loadXrefs(trx: Db, ctx: ImportContext, report: StepReport, rows: SqlRow[]): Promise<void> {
   const tids = tidsByComponent(ctx, keysOf(rows, 'component_id'));
-  const known = new Set((await trx.selectFrom('targets').select('chembl_tid').where('chembl_tid', 'in', [...new Set([...tids.values()].flat()), -1]).execute())
-    .map((t) => Number(t.chembl_tid)));
+  const known = new Set(
+    (
+      await trx
+        .selectFrom('targets')
+        .select('chembl_tid')
+        .where('chembl_tid', 'in', [...new Set([...tids.values()].flat()), -1])
+        .execute()
+    ).map((t) => Number(t.chembl_tid)),
+  );
   const pdb: XrefPairs = { tids: [], ids: [] };
   const entrez: XrefPairs = { tids: [], ids: [] };
   for (const r of rows) {
@@ -84,26 +95,44 @@ async function loadXrefs(trx: Db, ctx: ImportContext, report: StepReport, rows: 
 }
 
 /** component_xref (PDBe; Entrez where present) -> targets.pdb_ids / targets.entrez_gene_id. */
-export const componentXrefStep = (): Step => keysetStep({
-  name: 'component_xref', source: 'component_xref (PDBe, Entrez), target_components', target: 'targets.pdb_ids, targets.entrez_gene_id',
-  requires: ['component_xref', 'target_components'], key: 'compxref_id',
-  query: (ctx, missing) => ({
-    sql: `SELECT ${selectList(ctx.file, 'component_xref', 'x', ['compxref_id', 'component_id', 'xref_src_db', 'xref_id'], missing)} ` +
-      `FROM component_xref x WHERE ${hasColumn(ctx.file, 'component_xref', 'xref_src_db') ? XREF_WHERE : '0'} AND x.compxref_id > ? ORDER BY x.compxref_id LIMIT ?`,
-    keyParams: 1,
-    countSql: `SELECT count(*) FROM component_xref x WHERE ${hasColumn(ctx.file, 'component_xref', 'xref_src_db') ? XREF_WHERE : '0'}`,
-  }),
-  prepare: async (ctx, report, rows) => (trx) => loadXrefs(trx, ctx, report, rows),
-});
+export const componentXrefStep = (): Step =>
+  keysetStep({
+    name: 'component_xref',
+    source: 'component_xref (PDBe, Entrez), target_components',
+    target: 'targets.pdb_ids, targets.entrez_gene_id',
+    requires: ['component_xref', 'target_components'],
+    key: 'compxref_id',
+    query: (ctx, missing) => ({
+      sql:
+        `SELECT ${selectList(ctx.file, 'component_xref', 'x', ['compxref_id', 'component_id', 'xref_src_db', 'xref_id'], missing)} ` +
+        `FROM component_xref x WHERE ${hasColumn(ctx.file, 'component_xref', 'xref_src_db') ? XREF_WHERE : '0'} AND x.compxref_id > ? ORDER BY x.compxref_id LIMIT ?`,
+      keyParams: 1,
+      countSql: `SELECT count(*) FROM component_xref x WHERE ${hasColumn(ctx.file, 'component_xref', 'xref_src_db') ? XREF_WHERE : '0'}`,
+    }),
+    prepare: async (ctx, report, rows) => (trx) => loadXrefs(trx, ctx, report, rows),
+  });
 
 // ------------------------------------------------------------------ ATC
 
 const ATC_COLUMNS = [
-  'level1', 'level1_description', 'level2', 'level2_description', 'level3', 'level3_description', 'level4', 'level4_description',
-  'level5', 'who_name',
+  'level1',
+  'level1_description',
+  'level2',
+  'level2_description',
+  'level3',
+  'level3_description',
+  'level4',
+  'level4_description',
+  'level5',
+  'who_name',
 ] as const;
 
-interface AtcNode { code: string; parent_code: string | null; level: number; name: string }
+interface AtcNode {
+  code: string;
+  parent_code: string | null;
+  level: number;
+  name: string;
+}
 
 /** The five levels of each atc_classification row as tree nodes, each code once, parents first. */
 export function atcNodes(rows: SqlRow[]): AtcNode[][] {
@@ -123,18 +152,25 @@ export function atcNodes(rows: SqlRow[]): AtcNode[][] {
 }
 
 /** atc_classification -> atc_classes (tree of five levels). */
-export const atcClassesStep = (): Step => wholeTableStep({
-  name: 'atc_classification', source: 'atc_classification', target: 'atc_classes', requires: ['atc_classification'],
-  query: (ctx, missing) => `SELECT ${selectList(ctx.file, 'atc_classification', 'c', ATC_COLUMNS, missing)} FROM atc_classification c ORDER BY c.level5`,
-  prepare: async (_ctx, report, rows) => async (trx) => {
-    for (const nodes of atcNodes(rows)) await insertNew(trx, report, 'atc_classes', nodes);
-  },
-});
+export const atcClassesStep = (): Step =>
+  wholeTableStep({
+    name: 'atc_classification',
+    source: 'atc_classification',
+    target: 'atc_classes',
+    requires: ['atc_classification'],
+    query: (ctx, missing) =>
+      `SELECT ${selectList(ctx.file, 'atc_classification', 'c', ATC_COLUMNS, missing)} FROM atc_classification c ORDER BY c.level5`,
+    prepare: async (_ctx, report, rows) => async (trx) => {
+      for (const nodes of atcNodes(rows)) await insertNew(trx, report, 'atc_classes', nodes);
+    },
+  });
 
 async function loadMoleculeAtc(trx: Db, report: StepReport, rows: SqlRow[]): Promise<void> {
   const compounds = await compoundsByMolregno(trx, keysOf(rows, 'molregno'));
   const codes = [...new Set(rows.map((r) => str(r.level5)).filter((c): c is string => c !== null))];
-  const known = new Set(codes.length === 0 ? [] : (await trx.selectFrom('atc_classes').select('code').where('code', 'in', codes).execute()).map((c) => c.code));
+  const known = new Set(
+    codes.length === 0 ? [] : (await trx.selectFrom('atc_classes').select('code').where('code', 'in', codes).execute()).map((c) => c.code),
+  );
   const mapped = rows.flatMap((r) => {
     const compound = compounds.get(int(r.molregno) ?? -1);
     const code = str(r.level5);
@@ -146,14 +182,19 @@ async function loadMoleculeAtc(trx: Db, report: StepReport, rows: SqlRow[]): Pro
 }
 
 /** molecule_atc_classification -> compound_atc. */
-export const moleculeAtcStep = (): Step => keysetStep({
-  name: 'molecule_atc_classification', source: 'molecule_atc_classification', target: 'compound_atc',
-  requires: ['molecule_atc_classification'], key: 'mol_atc_id',
-  query: (ctx, missing) => ({
-    sql: `SELECT ${selectList(ctx.file, 'molecule_atc_classification', 'm', ['mol_atc_id', 'level5', 'molregno'], missing)} ` +
-      'FROM molecule_atc_classification m WHERE m.mol_atc_id > ? ORDER BY m.mol_atc_id LIMIT ?',
-    keyParams: 1,
-    countSql: 'SELECT count(*) FROM molecule_atc_classification',
-  }),
-  prepare: async (_ctx, report, rows) => (trx) => loadMoleculeAtc(trx, report, rows),
-});
+export const moleculeAtcStep = (): Step =>
+  keysetStep({
+    name: 'molecule_atc_classification',
+    source: 'molecule_atc_classification',
+    target: 'compound_atc',
+    requires: ['molecule_atc_classification'],
+    key: 'mol_atc_id',
+    query: (ctx, missing) => ({
+      sql:
+        `SELECT ${selectList(ctx.file, 'molecule_atc_classification', 'm', ['mol_atc_id', 'level5', 'molregno'], missing)} ` +
+        'FROM molecule_atc_classification m WHERE m.mol_atc_id > ? ORDER BY m.mol_atc_id LIMIT ?',
+      keyParams: 1,
+      countSql: 'SELECT count(*) FROM molecule_atc_classification',
+    }),
+    prepare: async (_ctx, report, rows) => (trx) => loadMoleculeAtc(trx, report, rows),
+  });

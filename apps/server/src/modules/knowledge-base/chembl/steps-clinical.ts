@@ -8,7 +8,16 @@ import { add, keysOf, keysetStep, skip } from './step.ts';
 import { upsertKeyed } from './release.ts';
 import type { Db, ImportContext, Step, StepReport } from './step.ts';
 
-const CLINICAL_COLUMNS = ['molregno', 'chembl_id', 'pref_name', 'max_phase', 'first_approval', 'withdrawn_flag', 'withdrawn_reason', 'withdrawn_class'] as const;
+const CLINICAL_COLUMNS = [
+  'molregno',
+  'chembl_id',
+  'pref_name',
+  'max_phase',
+  'first_approval',
+  'withdrawn_flag',
+  'withdrawn_reason',
+  'withdrawn_class',
+] as const;
 
 /** A development compound: reached a clinical phase, or has an indication or a mechanism in the release. */
 function clinicalQuery(file: ChemblFile, missing: string[]) {
@@ -18,7 +27,8 @@ function clinicalQuery(file: ChemblFile, missing: string[]) {
   if (!file.tables.get('molecule_dictionary')?.has('max_phase')) conditions.shift();
   const where = conditions.length > 0 ? `(${conditions.join(' OR ')})` : 'false';
   return {
-    sql: `SELECT ${selectList(file, 'molecule_dictionary', 'md', CLINICAL_COLUMNS, missing)} FROM molecule_dictionary md ` +
+    sql:
+      `SELECT ${selectList(file, 'molecule_dictionary', 'md', CLINICAL_COLUMNS, missing)} FROM molecule_dictionary md ` +
       `WHERE ${where} AND md.molregno > ? ORDER BY md.molregno LIMIT ?`,
     keyParams: 1,
     countSql: `SELECT count(*) FROM molecule_dictionary md WHERE ${where}`,
@@ -34,8 +44,8 @@ async function loadClinical(trx: Db, ctx: ImportContext, report: StepReport, row
       str_id: compound?.str_id ?? null,
       gvk_id: compound?.gvk_id ?? null,
       drug_name: str(r.pref_name) ?? str(r.chembl_id) ?? `ChEMBL molregno ${int(r.molregno)}`,
-      highest_phase_id: phase ? ctx.phaseIds.get(phase) ?? null : null,
-      status_id: int(r.withdrawn_flag) === 1 ? ctx.statusIds.get('Withdrawn') ?? null : null,
+      highest_phase_id: phase ? (ctx.phaseIds.get(phase) ?? null) : null,
+      status_id: int(r.withdrawn_flag) === 1 ? (ctx.statusIds.get('Withdrawn') ?? null) : null,
       approval_year: int(r.first_approval),
       reason_with_drawn: str(r.withdrawn_reason),
       reason_with_drawn_category: str(r.withdrawn_class),
@@ -48,12 +58,16 @@ async function loadClinical(trx: Db, ctx: ImportContext, report: StepReport, row
 }
 
 /** molecule_dictionary (max_phase, first_approval, withdrawn_*) -> clinical_compounds. */
-export const clinicalStep = (): Step => keysetStep({
-  name: 'development compounds', source: 'molecule_dictionary (max_phase > 0, or in drug_indication / drug_mechanism)',
-  target: 'clinical_compounds', requires: ['molecule_dictionary'], key: 'molregno',
-  query: (ctx, missing) => clinicalQuery(ctx.file, missing),
-  prepare: async (ctx, report, rows) => (trx) => loadClinical(trx, ctx, report, rows),
-});
+export const clinicalStep = (): Step =>
+  keysetStep({
+    name: 'development compounds',
+    source: 'molecule_dictionary (max_phase > 0, or in drug_indication / drug_mechanism)',
+    target: 'clinical_compounds',
+    requires: ['molecule_dictionary'],
+    key: 'molregno',
+    query: (ctx, missing) => clinicalQuery(ctx.file, missing),
+    prepare: async (ctx, report, rows) => (trx) => loadClinical(trx, ctx, report, rows),
+  });
 
 /** Indications of a batch, flat (ChEMBL gives MeSH headings, not the MeSH tree): name -> id. */
 async function ensureIndications(trx: Db, rows: SqlRow[]): Promise<Map<string, number>> {
@@ -64,15 +78,25 @@ async function ensureIndications(trx: Db, rows: SqlRow[]): Promise<Map<string, n
   }
   if (byName.size === 0) return new Map();
   await insertBatched(trx, 'indications', [...byName.values()], { onConflictDoNothing: true });
-  const found = await trx.selectFrom('indications').select(['indication_id', 'name']).where('parent_id', 'is', null)
-    .where('name', 'in', [...byName.keys()]).execute();
+  const found = await trx
+    .selectFrom('indications')
+    .select(['indication_id', 'name'])
+    .where('parent_id', 'is', null)
+    .where('name', 'in', [...byName.keys()])
+    .execute();
   return new Map(found.map((f) => [f.name, f.indication_id]));
 }
 
 async function loadIndications(trx: Db, ctx: ImportContext, report: StepReport, rows: SqlRow[]): Promise<void> {
-  const before = await trx.selectFrom('indications').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const before = await trx
+    .selectFrom('indications')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   const indications = await ensureIndications(trx, rows);
-  const after = await trx.selectFrom('indications').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const after = await trx
+    .selectFrom('indications')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   add(report.loaded, 'indications', Number(after.n) - Number(before.n));
   const clinical = await clinicalByMolregno(trx, keysOf(rows, 'molregno'));
   const mapped = rows.flatMap((r) => {
@@ -81,10 +105,14 @@ async function loadIndications(trx: Db, ctx: ImportContext, report: StepReport, 
     if (indicationId === undefined) return skip(report, 'no MeSH heading or EFO term');
     if (clinicalId === undefined) return skip(report, 'molecule not in the file');
     const phase = phaseName(num(r.max_phase_for_ind));
-    return [{
-      clinical_compound_id: clinicalId, indication_id: indicationId,
-      phase_id: phase ? ctx.phaseIds.get(phase) ?? null : null, chembl_drugind_id: int(r.drugind_id),
-    }];
+    return [
+      {
+        clinical_compound_id: clinicalId,
+        indication_id: indicationId,
+        phase_id: phase ? (ctx.phaseIds.get(phase) ?? null) : null,
+        chembl_drugind_id: int(r.drugind_id),
+      },
+    ];
   });
   const inserted = await insertBatched(trx, 'clinical_compound_indications', mapped, { onConflictDoNothing: true });
   add(report.loaded, 'clinical_compound_indications', inserted);
@@ -92,17 +120,22 @@ async function loadIndications(trx: Db, ctx: ImportContext, report: StepReport, 
 }
 
 /** drug_indication -> indications + clinical_compound_indications. */
-export const indicationsStep = (): Step => keysetStep({
-  name: 'drug_indication', source: 'drug_indication', target: 'indications, clinical_compound_indications',
-  requires: ['drug_indication'], key: 'drugind_id',
-  query: (ctx, missing) => ({
-    sql: `SELECT ${selectList(ctx.file, 'drug_indication', 'di', ['drugind_id', 'molregno', 'max_phase_for_ind', 'mesh_id', 'mesh_heading', 'efo_id', 'efo_term'], missing)} ` +
-      'FROM drug_indication di WHERE di.drugind_id > ? ORDER BY di.drugind_id LIMIT ?',
-    keyParams: 1,
-    countSql: 'SELECT count(*) FROM drug_indication',
-  }),
-  prepare: async (ctx, report, rows) => (trx) => loadIndications(trx, ctx, report, rows),
-});
+export const indicationsStep = (): Step =>
+  keysetStep({
+    name: 'drug_indication',
+    source: 'drug_indication',
+    target: 'indications, clinical_compound_indications',
+    requires: ['drug_indication'],
+    key: 'drugind_id',
+    query: (ctx, missing) => ({
+      sql:
+        `SELECT ${selectList(ctx.file, 'drug_indication', 'di', ['drugind_id', 'molregno', 'max_phase_for_ind', 'mesh_id', 'mesh_heading', 'efo_id', 'efo_term'], missing)} ` +
+        'FROM drug_indication di WHERE di.drugind_id > ? ORDER BY di.drugind_id LIMIT ?',
+      keyParams: 1,
+      countSql: 'SELECT count(*) FROM drug_indication',
+    }),
+    prepare: async (ctx, report, rows) => (trx) => loadIndications(trx, ctx, report, rows),
+  });
 
 /** ChEMBL 0/1 flags as booleans (NULL stays unknown). */
 function flag(value: unknown): boolean | null {
@@ -131,7 +164,12 @@ async function setModeOfAction(trx: Db, report: StepReport, rows: SqlRow[]): Pro
 async function loadMechanisms(trx: Db, report: StepReport, rows: SqlRow[]): Promise<void> {
   const actionTypes = [...new Set(rows.map((r) => str(r.action_type)).filter((a): a is string => a !== null))];
   // action_types is a foreign key: a release without the action_type table still names them here.
-  await insertBatched(trx, 'action_types', actionTypes.map((name) => ({ name })), { onConflictDoNothing: true });
+  await insertBatched(
+    trx,
+    'action_types',
+    actionTypes.map((name) => ({ name })),
+    { onConflictDoNothing: true },
+  );
   const clinical = await clinicalByMolregno(trx, keysOf(rows, 'molregno'));
   const targets = await targetsByTid(trx, keysOf(rows, 'tid'));
   const mapped = rows.flatMap((r) => {
@@ -140,12 +178,21 @@ async function loadMechanisms(trx: Db, report: StepReport, rows: SqlRow[]): Prom
     const targetId = targets.get(int(r.tid) as number);
     if (clinicalId === undefined) return skip(report, 'molecule not in the file');
     if (targetId === undefined) return skip(report, 'target not in the file');
-    return [{
-      clinical_compound_id: clinicalId, target_id: targetId, action_type: str(r.action_type), mechanism: str(r.mechanism_of_action),
-      chembl_mec_id: int(r.mec_id), direct_interaction: flag(r.direct_interaction), molecular_mechanism: flag(r.molecular_mechanism),
-      disease_efficacy: flag(r.disease_efficacy), mechanism_comment: str(r.mechanism_comment), selectivity_comment: str(r.selectivity_comment),
-      binding_site_comment: str(r.binding_site_comment),
-    }];
+    return [
+      {
+        clinical_compound_id: clinicalId,
+        target_id: targetId,
+        action_type: str(r.action_type),
+        mechanism: str(r.mechanism_of_action),
+        chembl_mec_id: int(r.mec_id),
+        direct_interaction: flag(r.direct_interaction),
+        molecular_mechanism: flag(r.molecular_mechanism),
+        disease_efficacy: flag(r.disease_efficacy),
+        mechanism_comment: str(r.mechanism_comment),
+        selectivity_comment: str(r.selectivity_comment),
+        binding_site_comment: str(r.binding_site_comment),
+      },
+    ];
   });
   const inserted = await insertBatched(trx, 'clinical_compound_targets', mapped, { onConflictDoNothing: true });
   add(report.loaded, 'clinical_compound_targets', inserted);
@@ -154,34 +201,61 @@ async function loadMechanisms(trx: Db, report: StepReport, rows: SqlRow[]): Prom
 }
 
 const MECHANISM_COLUMNS = [
-  'mec_id', 'molregno', 'tid', 'action_type', 'mechanism_of_action', 'direct_interaction', 'molecular_mechanism', 'disease_efficacy',
-  'mechanism_comment', 'selectivity_comment', 'binding_site_comment',
+  'mec_id',
+  'molregno',
+  'tid',
+  'action_type',
+  'mechanism_of_action',
+  'direct_interaction',
+  'molecular_mechanism',
+  'disease_efficacy',
+  'mechanism_comment',
+  'selectivity_comment',
+  'binding_site_comment',
 ] as const;
 
 /** All mechanisms of the row's molecule, one text (ordered, distinct): the drug's mode of action. */
 function modeOfActionColumn(file: ChemblFile): string {
-  if (!hasColumn(file, 'drug_mechanism', 'mechanism_of_action') || !hasColumn(file, 'drug_mechanism', 'molregno')) return 'NULL AS mode_of_action';
-  return "(SELECT group_concat(moa, '; ') FROM (SELECT DISTINCT d.mechanism_of_action AS moa FROM drug_mechanism d " +
-    'WHERE d.molregno = m.molregno AND d.mechanism_of_action IS NOT NULL ORDER BY 1)) AS mode_of_action';
+  if (!hasColumn(file, 'drug_mechanism', 'mechanism_of_action') || !hasColumn(file, 'drug_mechanism', 'molregno'))
+    return 'NULL AS mode_of_action';
+  return (
+    "(SELECT group_concat(moa, '; ') FROM (SELECT DISTINCT d.mechanism_of_action AS moa FROM drug_mechanism d " +
+    'WHERE d.molregno = m.molregno AND d.mechanism_of_action IS NOT NULL ORDER BY 1)) AS mode_of_action'
+  );
 }
 
 /** drug_mechanism (+ action_type) -> clinical_compound_targets, clinical_compounds.mode_of_action. */
-export const mechanismsStep = (): Step => keysetStep({
-  name: 'drug_mechanism', source: 'drug_mechanism', target: 'clinical_compound_targets, clinical_compounds.mode_of_action, action_types',
-  requires: ['drug_mechanism'], key: 'mec_id',
-  query: (ctx, missing) => ({
-    sql: `SELECT ${selectList(ctx.file, 'drug_mechanism', 'm', MECHANISM_COLUMNS, missing)}, ${modeOfActionColumn(ctx.file)} ` +
-      'FROM drug_mechanism m WHERE m.mec_id > ? ORDER BY m.mec_id LIMIT ?',
-    keyParams: 1,
-    countSql: 'SELECT count(*) FROM drug_mechanism',
-  }),
-  prepare: async (_ctx, report, rows) => (trx) => loadMechanisms(trx, report, rows),
-});
+export const mechanismsStep = (): Step =>
+  keysetStep({
+    name: 'drug_mechanism',
+    source: 'drug_mechanism',
+    target: 'clinical_compound_targets, clinical_compounds.mode_of_action, action_types',
+    requires: ['drug_mechanism'],
+    key: 'mec_id',
+    query: (ctx, missing) => ({
+      sql:
+        `SELECT ${selectList(ctx.file, 'drug_mechanism', 'm', MECHANISM_COLUMNS, missing)}, ${modeOfActionColumn(ctx.file)} ` +
+        'FROM drug_mechanism m WHERE m.mec_id > ? ORDER BY m.mec_id LIMIT ?',
+      keyParams: 1,
+      countSql: 'SELECT count(*) FROM drug_mechanism',
+    }),
+    prepare: async (_ctx, report, rows) => (trx) => loadMechanisms(trx, report, rows),
+  });
 
 async function loadCompanies(trx: Db, report: StepReport, rows: SqlRow[]): Promise<void> {
   const names = [...new Set(rows.map((r) => str(r.applicant_full_name)).filter((n): n is string => n !== null))];
-  add(report.loaded, 'companies', await insertBatched(trx, 'companies', names.map((name) => ({ name })), { onConflictDoNothing: true }));
-  const companies = names.length === 0 ? [] : await trx.selectFrom('companies').select(['company_id', 'name']).where('name', 'in', names).execute();
+  add(
+    report.loaded,
+    'companies',
+    await insertBatched(
+      trx,
+      'companies',
+      names.map((name) => ({ name })),
+      { onConflictDoNothing: true },
+    ),
+  );
+  const companies =
+    names.length === 0 ? [] : await trx.selectFrom('companies').select(['company_id', 'name']).where('name', 'in', names).execute();
   const companyIds = new Map(companies.map((c) => [c.name, c.company_id]));
   const clinical = await clinicalByMolregno(trx, keysOf(rows, 'molregno'));
   const mapped = rows.flatMap((r) => {
@@ -197,15 +271,20 @@ async function loadCompanies(trx: Db, report: StepReport, rows: SqlRow[]): Promi
 }
 
 /** formulations + products (applicant) -> companies + clinical_compound_companies. */
-export const companiesStep = (): Step => keysetStep({
-  name: 'formulations', source: 'formulations, products', target: 'companies, clinical_compound_companies',
-  requires: ['formulations', 'products'], key: 'formulation_id',
-  query: (ctx, missing) => ({
-    sql: `SELECT ${selectList(ctx.file, 'formulations', 'f', ['formulation_id', 'molregno'], missing)}, ` +
-      `${selectList(ctx.file, 'products', 'p', ['applicant_full_name'], missing)} ` +
-      'FROM formulations f LEFT JOIN products p ON p.product_id = f.product_id WHERE f.formulation_id > ? ORDER BY f.formulation_id LIMIT ?',
-    keyParams: 1,
-    countSql: 'SELECT count(*) FROM formulations',
-  }),
-  prepare: async (_ctx, report, rows) => (trx) => loadCompanies(trx, report, rows),
-});
+export const companiesStep = (): Step =>
+  keysetStep({
+    name: 'formulations',
+    source: 'formulations, products',
+    target: 'companies, clinical_compound_companies',
+    requires: ['formulations', 'products'],
+    key: 'formulation_id',
+    query: (ctx, missing) => ({
+      sql:
+        `SELECT ${selectList(ctx.file, 'formulations', 'f', ['formulation_id', 'molregno'], missing)}, ` +
+        `${selectList(ctx.file, 'products', 'p', ['applicant_full_name'], missing)} ` +
+        'FROM formulations f LEFT JOIN products p ON p.product_id = f.product_id WHERE f.formulation_id > ? ORDER BY f.formulation_id LIMIT ?',
+      keyParams: 1,
+      countSql: 'SELECT count(*) FROM formulations',
+    }),
+    prepare: async (_ctx, report, rows) => (trx) => loadCompanies(trx, report, rows),
+  });

@@ -8,8 +8,22 @@ import { upsertKeyed } from './release.ts';
 import type { Db, ImportContext, Step, StepReport } from './step.ts';
 
 const DOC_COLUMNS = [
-  'doc_id', 'chembl_id', 'journal', 'year', 'volume', 'issue', 'first_page', 'last_page', 'pubmed_id', 'doi', 'title',
-  'doc_type', 'authors', 'abstract', 'patent_id', 'src_id',
+  'doc_id',
+  'chembl_id',
+  'journal',
+  'year',
+  'volume',
+  'issue',
+  'first_page',
+  'last_page',
+  'pubmed_id',
+  'doi',
+  'title',
+  'doc_type',
+  'authors',
+  'abstract',
+  'patent_id',
+  'src_id',
 ] as const;
 
 function mapDocument(ctx: ImportContext, r: SqlRow) {
@@ -36,32 +50,43 @@ function mapDocument(ctx: ImportContext, r: SqlRow) {
 }
 
 /** docs -> documents + document_authors (authors in their printed order). */
-export const documentsStep = (): Step => keysetStep({
-  name: 'docs', source: 'docs', target: 'documents, document_authors', requires: ['docs'], key: 'doc_id',
-  query: tableKeysetQuery('docs', 'd', 'doc_id', DOC_COLUMNS),
-  prepare: async (ctx, report, rows) => async (trx) => {
-    const mapped = rows.map((r) => mapDocument(ctx, r));
-    await upsertKeyed(trx, ctx.release, report, 'documents', mapped);
-    const refIds = await documentsByChemblId(trx, keysOf(rows, 'doc_id'));
-    const authors = rows.flatMap((r) => {
-      const refId = refIds.get(int(r.doc_id) ?? -1);
-      return refId === undefined ? [] : splitAuthors(r.authors).map((name, i) => ({ ref_id: refId, position: i + 1, name }));
-    });
-    add(report.loaded, 'document_authors', await insertBatched(trx, 'document_authors', authors, { onConflictDoNothing: true }));
-  },
-});
+export const documentsStep = (): Step =>
+  keysetStep({
+    name: 'docs',
+    source: 'docs',
+    target: 'documents, document_authors',
+    requires: ['docs'],
+    key: 'doc_id',
+    query: tableKeysetQuery('docs', 'd', 'doc_id', DOC_COLUMNS),
+    prepare: async (ctx, report, rows) => async (trx) => {
+      const mapped = rows.map((r) => mapDocument(ctx, r));
+      await upsertKeyed(trx, ctx.release, report, 'documents', mapped);
+      const refIds = await documentsByChemblId(trx, keysOf(rows, 'doc_id'));
+      const authors = rows.flatMap((r) => {
+        const refId = refIds.get(int(r.doc_id) ?? -1);
+        return refId === undefined ? [] : splitAuthors(r.authors).map((name, i) => ({ ref_id: refId, position: i + 1, name }));
+      });
+      add(report.loaded, 'document_authors', await insertBatched(trx, 'document_authors', authors, { onConflictDoNothing: true }));
+    },
+  });
 
-interface Component { tid: number; componentId: number; accession: string | null }
+interface Component {
+  tid: number;
+  componentId: number;
+  accession: string | null;
+}
 
 /** Components of a batch of targets, first component first (its accession/gene name the target's). */
 function readComponents(file: ChemblFile, tids: number[]): Map<number, Component[]> {
   const byTid = new Map<number, Component[]>();
   if (!hasTable(file, 'target_components') || !hasTable(file, 'component_sequences')) return byTid;
-  const rows = file.db.prepare(
-    'SELECT tc.tid AS tid, cs.component_id AS component_id, cs.accession AS accession FROM target_components tc ' +
-    'JOIN component_sequences cs ON cs.component_id = tc.component_id WHERE tc.tid IN (SELECT value FROM json_each(?)) ' +
-    'ORDER BY tc.tid, cs.component_id',
-  ).all(JSON.stringify(tids)) as SqlRow[];
+  const rows = file.db
+    .prepare(
+      'SELECT tc.tid AS tid, cs.component_id AS component_id, cs.accession AS accession FROM target_components tc ' +
+        'JOIN component_sequences cs ON cs.component_id = tc.component_id WHERE tc.tid IN (SELECT value FROM json_each(?)) ' +
+        'ORDER BY tc.tid, cs.component_id',
+    )
+    .all(JSON.stringify(tids)) as SqlRow[];
   for (const r of rows) {
     const tid = int(r.tid) as number;
     byTid.set(tid, [...(byTid.get(tid) ?? []), { tid, componentId: int(r.component_id) as number, accession: str(r.accession) }]);
@@ -73,9 +98,11 @@ function readComponentSynonyms(file: ChemblFile, componentIds: number[]): Map<nu
   const byComponent = new Map<number, { synonym: string; type: string }[]>();
   if (!hasTable(file, 'component_synonyms') || componentIds.length === 0) return byComponent;
   const order = hasColumn(file, 'component_synonyms', 'compsyn_id') ? 'compsyn_id' : 'rowid';
-  const rows = file.db.prepare(
-    `SELECT component_id, component_synonym, syn_type FROM component_synonyms WHERE component_id IN (SELECT value FROM json_each(?)) ORDER BY ${order}`,
-  ).all(JSON.stringify(componentIds)) as SqlRow[];
+  const rows = file.db
+    .prepare(
+      `SELECT component_id, component_synonym, syn_type FROM component_synonyms WHERE component_id IN (SELECT value FROM json_each(?)) ORDER BY ${order}`,
+    )
+    .all(JSON.stringify(componentIds)) as SqlRow[];
   for (const r of rows) {
     const synonym = str(r.component_synonym);
     if (!synonym) continue;
@@ -90,12 +117,16 @@ function readComponentSynonyms(file: ChemblFile, componentIds: number[]): Map<nu
 async function readComponentClasses(trx: Db, file: ChemblFile, componentIds: number[]): Promise<Map<number, number>> {
   const result = new Map<number, number>();
   if (!hasTable(file, 'component_class') || componentIds.length === 0) return result;
-  const rows = file.db.prepare('SELECT component_id, protein_class_id FROM component_class WHERE component_id IN (SELECT value FROM json_each(?))')
+  const rows = file.db
+    .prepare('SELECT component_id, protein_class_id FROM component_class WHERE component_id IN (SELECT value FROM json_each(?))')
     .all(JSON.stringify(componentIds)) as SqlRow[];
   const chemblClassIds = keysOf(rows, 'protein_class_id');
   if (chemblClassIds.length === 0) return result;
-  const classes = await trx.selectFrom('target_classes').select(['chembl_class_id', 'class_id', 'level'])
-    .where('chembl_class_id', 'in', chemblClassIds).execute();
+  const classes = await trx
+    .selectFrom('target_classes')
+    .select(['chembl_class_id', 'class_id', 'level'])
+    .where('chembl_class_id', 'in', chemblClassIds)
+    .execute();
   const byChembl = new Map(classes.map((c) => [Number(c.chembl_class_id), c]));
   const level = new Map<number, number>();
   for (const r of rows) {
@@ -118,7 +149,7 @@ async function loadTargets(trx: Db, ctx: ImportContext, report: StepReport, rows
   const classes = await readComponentClasses(trx, ctx.file, componentIds);
   const mapped = rows.map((r) => {
     const first = components.get(int(r.tid) as number)?.[0];
-    const gene = first ? synonyms.get(first.componentId)?.find((s) => s.type === 'gene symbol')?.synonym ?? null : null;
+    const gene = first ? (synonyms.get(first.componentId)?.find((s) => s.type === 'gene symbol')?.synonym ?? null) : null;
     return {
       name: str(r.pref_name) ?? str(r.chembl_id) ?? `ChEMBL target ${int(r.tid)}`,
       target_type: str(r.target_type) ?? 'UNCHECKED',
@@ -126,7 +157,7 @@ async function loadTargets(trx: Db, ctx: ImportContext, report: StepReport, rows
       uniprot_id: first?.accession ?? null,
       organism: str(r.organism),
       tax_id: int(r.tax_id),
-      class_id: first ? classes.get(first.componentId) ?? null : null,
+      class_id: first ? (classes.get(first.componentId) ?? null) : null,
       data_source_id: ctx.chemblSourceId,
       chembl_id: str(r.chembl_id),
       chembl_tid: int(r.tid),
@@ -147,21 +178,38 @@ async function loadTargets(trx: Db, ctx: ImportContext, report: StepReport, rows
 }
 
 /** target_dictionary (+ target_components, component_sequences, component_synonyms, component_class) -> targets. */
-export const targetsStep = (): Step => keysetStep({
-  name: 'target_dictionary', source: 'target_dictionary, target_components, component_sequences, component_synonyms, component_class',
-  target: 'targets, target_synonyms', requires: ['target_dictionary'], key: 'tid',
-  query: (ctx, missing) => {
-    for (const t of ['target_components', 'component_sequences', 'component_synonyms', 'component_class']) {
-      if (!hasTable(ctx.file, t)) missing.push(`${t} (whole table)`);
-    }
-    return tableKeysetQuery('target_dictionary', 't', 'tid', TARGET_COLUMNS)(ctx, missing);
-  },
-  prepare: async (ctx, report, rows) => (trx) => loadTargets(trx, ctx, report, rows),
-});
+export const targetsStep = (): Step =>
+  keysetStep({
+    name: 'target_dictionary',
+    source: 'target_dictionary, target_components, component_sequences, component_synonyms, component_class',
+    target: 'targets, target_synonyms',
+    requires: ['target_dictionary'],
+    key: 'tid',
+    query: (ctx, missing) => {
+      for (const t of ['target_components', 'component_sequences', 'component_synonyms', 'component_class']) {
+        if (!hasTable(ctx.file, t)) missing.push(`${t} (whole table)`);
+      }
+      return tableKeysetQuery('target_dictionary', 't', 'tid', TARGET_COLUMNS)(ctx, missing);
+    },
+    prepare: async (ctx, report, rows) => (trx) => loadTargets(trx, ctx, report, rows),
+  });
 
 const ASSAY_COLUMNS = [
-  'assay_id', 'doc_id', 'tid', 'description', 'assay_type', 'assay_test_type', 'assay_organism', 'assay_strain', 'assay_tissue',
-  'assay_cell_type', 'assay_subcellular_fraction', 'confidence_score', 'src_id', 'chembl_id', 'bao_format',
+  'assay_id',
+  'doc_id',
+  'tid',
+  'description',
+  'assay_type',
+  'assay_test_type',
+  'assay_organism',
+  'assay_strain',
+  'assay_tissue',
+  'assay_cell_type',
+  'assay_subcellular_fraction',
+  'confidence_score',
+  'src_id',
+  'chembl_id',
+  'bao_format',
 ] as const;
 
 async function loadAssays(trx: Db, ctx: ImportContext, report: StepReport, rows: SqlRow[]): Promise<void> {
@@ -181,24 +229,37 @@ async function loadAssays(trx: Db, ctx: ImportContext, report: StepReport, rows:
       organism: str(r.assay_organism),
       strain: str(r.assay_strain),
       tissue,
-      bao_format: bao ? ctx.baoLabels.get(bao) ?? bao : null,
+      bao_format: bao ? (ctx.baoLabels.get(bao) ?? bao) : null,
       confidence_score: int(r.confidence_score),
       chembl_id: str(r.chembl_id),
       chembl_assay_id: int(r.assay_id),
     };
   });
-  add(report.info, 'document not in the file (assay kept without reference)', mapped.filter((a, i) => a.ref_id === null && int(rows[i]?.doc_id) !== null).length);
-  add(report.info, 'target not in the file (assay kept without target)', mapped.filter((a, i) => a.target_id === null && int(rows[i]?.tid) !== null).length);
+  add(
+    report.info,
+    'document not in the file (assay kept without reference)',
+    mapped.filter((a, i) => a.ref_id === null && int(rows[i]?.doc_id) !== null).length,
+  );
+  add(
+    report.info,
+    'target not in the file (assay kept without target)',
+    mapped.filter((a, i) => a.target_id === null && int(rows[i]?.tid) !== null).length,
+  );
   await upsertKeyed(trx, ctx.release, report, 'assays', mapped);
 }
 
 /** assays (+ bioassay_ontology labels) -> assays. */
-export const assaysStep = (): Step => keysetStep({
-  name: 'assays', source: 'assays, bioassay_ontology', target: 'assays', requires: ['assays'], key: 'assay_id',
-  batchRows: 10_000,
-  query: tableKeysetQuery('assays', 'a', 'assay_id', ASSAY_COLUMNS),
-  prepare: async (ctx, report, rows) => (trx) => loadAssays(trx, ctx, report, rows),
-});
+export const assaysStep = (): Step =>
+  keysetStep({
+    name: 'assays',
+    source: 'assays, bioassay_ontology',
+    target: 'assays',
+    requires: ['assays'],
+    key: 'assay_id',
+    batchRows: 10_000,
+    query: tableKeysetQuery('assays', 'a', 'assay_id', ASSAY_COLUMNS),
+    prepare: async (ctx, report, rows) => (trx) => loadAssays(trx, ctx, report, rows),
+  });
 
 /** bioassay_ontology is a label dictionary for assays.bao_format: read into memory, not a table of ours. */
 export function readBaoLabels(file: ChemblFile): Map<string, string> {
@@ -210,4 +271,3 @@ export function readBaoLabels(file: ChemblFile): Map<string, string> {
     return new Map();
   }
 }
-

@@ -55,25 +55,33 @@ function moleculesQuery(file: ChemblFile, missing: string[]) {
   const hasCs = hasTable(file, 'compound_structures');
   const hasMh = hasCs && hasTable(file, 'molecule_hierarchy');
   const molfile = (alias: string) =>
-    !hasColumn(file, 'compound_structures', 'molfile') ? 'NULL' :
-      hasColumn(file, 'compound_structures', 'canonical_smiles') ? `CASE WHEN ${alias}.canonical_smiles IS NULL THEN ${alias}.molfile END` : `${alias}.molfile`;
+    !hasColumn(file, 'compound_structures', 'molfile')
+      ? 'NULL'
+      : hasColumn(file, 'compound_structures', 'canonical_smiles')
+        ? `CASE WHEN ${alias}.canonical_smiles IS NULL THEN ${alias}.molfile END`
+        : `${alias}.molfile`;
   const md = hasTable(file, 'molecule_dictionary');
   const select = [
     'k.molregno AS molregno',
-    md ? selectList(file, 'molecule_dictionary', 'md', ['chembl_id', 'pref_name', 'molecule_type', 'natural_product'], missing)
+    md
+      ? selectList(file, 'molecule_dictionary', 'md', ['chembl_id', 'pref_name', 'molecule_type', 'natural_product'], missing)
       : 'NULL AS chembl_id, NULL AS pref_name, NULL AS molecule_type, NULL AS natural_product',
-    hasCs ? selectList(file, 'compound_structures', 'cs', ['canonical_smiles', 'standard_inchi', 'standard_inchi_key'], missing)
+    hasCs
+      ? selectList(file, 'compound_structures', 'cs', ['canonical_smiles', 'standard_inchi', 'standard_inchi_key'], missing)
       : 'NULL AS canonical_smiles, NULL AS standard_inchi, NULL AS standard_inchi_key',
     `${hasCs ? molfile('cs') : 'NULL'} AS molfile`,
-    hasMh ? `mh.parent_molregno AS parent_molregno, pcs.canonical_smiles AS parent_smiles, ${molfile('pcs')} AS parent_molfile`
+    hasMh
+      ? `mh.parent_molregno AS parent_molregno, pcs.canonical_smiles AS parent_smiles, ${molfile('pcs')} AS parent_molfile`
       : 'NULL AS parent_molregno, NULL AS parent_smiles, NULL AS parent_molfile',
   ].join(', ');
   if (!hasMh) missing.push('molecule_hierarchy (whole table: salts without a structure stay without one)');
   const joins = [
     md ? 'LEFT JOIN molecule_dictionary md ON md.molregno = k.molregno' : '',
     hasCs ? 'LEFT JOIN compound_structures cs ON cs.molregno = k.molregno' : '',
-    hasMh ? 'LEFT JOIN molecule_hierarchy mh ON mh.molregno = k.molregno AND mh.parent_molregno <> k.molregno ' +
-      'LEFT JOIN compound_structures pcs ON pcs.molregno = mh.parent_molregno' : '',
+    hasMh
+      ? 'LEFT JOIN molecule_hierarchy mh ON mh.molregno = k.molregno AND mh.parent_molregno <> k.molregno ' +
+        'LEFT JOIN compound_structures pcs ON pcs.molregno = mh.parent_molregno'
+      : '',
   ].join(' ');
   return {
     sql: `SELECT ${select} FROM (${keys} ORDER BY 1 LIMIT ?) k ${joins} ORDER BY k.molregno`,
@@ -85,9 +93,12 @@ function moleculesQuery(file: ChemblFile, missing: string[]) {
 /** The stored structure of each molregno an earlier load brought: as given, its InChI and canonical form. */
 async function earlierStructures(db: Db, molregnos: number[]): Promise<Map<number, { smiles: string; canonical: string }>> {
   if (molregnos.length === 0) return new Map();
-  const rows = await db.selectFrom('compounds').innerJoin('structures', 'structures.str_id', 'compounds.str_id')
+  const rows = await db
+    .selectFrom('compounds')
+    .innerJoin('structures', 'structures.str_id', 'compounds.str_id')
     .select(['compounds.chembl_molregno', 'structures.smiles', 'structures.canonical_smiles'])
-    .where('compounds.chembl_molregno', 'in', molregnos).execute();
+    .where('compounds.chembl_molregno', 'in', molregnos)
+    .execute();
   return new Map(rows.map((r) => [Number(r.chembl_molregno), { smiles: r.smiles, canonical: r.canonical_smiles }]));
 }
 
@@ -137,7 +148,7 @@ async function loadMolecules(trx: Db, ctx: ImportContext, report: StepReport, ro
   // A structure retired by an earlier release comes back with its str_id; new ones carry this load.
   const restoredStructures = ctx.release.firstLoad ? 0 : await restoreStructures(trx, [...structures.keys()].map(md5), ctx.release.loadId);
   const stamped = [...structures.values()].map((s) => ({ ...s, load_id: ctx.release.loadId }));
-  const insertedStructures = await insertBatched(trx, 'structures', stamped, { onConflictDoNothing: true }) + restoredStructures;
+  const insertedStructures = (await insertBatched(trx, 'structures', stamped, { onConflictDoNothing: true })) + restoredStructures;
   add(report.loaded, 'structures', insertedStructures);
   change(ctx.release.changes, 'structures').added += insertedStructures;
   const canonicals = new Set(results.flatMap((r) => (r?.canonical ? [r.canonical] : [])));
@@ -148,7 +159,7 @@ async function loadMolecules(trx: Db, ctx: ImportContext, report: StepReport, ro
     else if (!result.canonical) add(report.skipped, 'unparsable structure (compound kept without structure)');
     else if (result.input.origin === 'parent') add(report.info, 'structure of the parent molecule (molecule_hierarchy)');
     return {
-      str_id: result?.canonical ? strIds.get(result.canonical) ?? null : null,
+      str_id: result?.canonical ? (strIds.get(result.canonical) ?? null) : null,
       name: str(r.pref_name),
       compound_category: compoundCategory(r.molecule_type, r.natural_product),
       data_source_id: ctx.chemblSourceId,
@@ -165,40 +176,66 @@ async function loadMolecules(trx: Db, ctx: ImportContext, report: StepReport, ro
  * compound_structures + molecule_dictionary (+ molecule_hierarchy) -> structures + compounds. Every
  * molregno becomes a compound; its structure is RDKit-canonicalised and deduplicated.
  */
-export const moleculesStep = (): Step => keysetStep({
-  name: 'molecules', source: 'compound_structures, molecule_dictionary, molecule_hierarchy', target: 'structures, compounds',
-  requires: [], requiresAny: ['compound_structures', 'molecule_dictionary'], key: 'molregno',
-  query: (ctx, missing) => moleculesQuery(ctx.file, missing),
-  prepare: prepareMolecules,
-});
+export const moleculesStep = (): Step =>
+  keysetStep({
+    name: 'molecules',
+    source: 'compound_structures, molecule_dictionary, molecule_hierarchy',
+    target: 'structures, compounds',
+    requires: [],
+    requiresAny: ['compound_structures', 'molecule_dictionary'],
+    key: 'molregno',
+    query: (ctx, missing) => moleculesQuery(ctx.file, missing),
+    prepare: prepareMolecules,
+  });
 
 /** molecule_synonyms -> compound_synonyms. */
-export const synonymsStep = (): Step => keysetStep({
-  name: 'molecule_synonyms', source: 'molecule_synonyms', target: 'compound_synonyms', requires: ['molecule_synonyms'], key: 'molsyn_id',
-  query: (ctx, missing) => ({
-    sql: `SELECT ${selectList(ctx.file, 'molecule_synonyms', 's', ['molsyn_id', 'molregno', 'syn_type', 'synonyms'], missing)} ` +
-      'FROM molecule_synonyms s WHERE s.molsyn_id > ? ORDER BY s.molsyn_id LIMIT ?',
-    keyParams: 1,
-    countSql: 'SELECT count(*) FROM molecule_synonyms',
-  }),
-  prepare: async (_ctx, report, rows) => async (trx) => {
-    const compounds = await compoundsByMolregno(trx, keysOf(rows, 'molregno'));
-    const mapped = rows.flatMap((r) => {
-      const compound = compounds.get(int(r.molregno) ?? -1);
-      const synonym = str(r.synonyms);
-      if (!synonym) return skip(report, 'empty synonym');
-      if (!compound) return skip(report, 'molecule not in the file');
-      return [{ gvk_id: compound.gvk_id, synonym, syn_type: str(r.syn_type) ?? 'synonym', chembl_molsyn_id: int(r.molsyn_id) }];
-    });
-    const inserted = await insertBatched(trx, 'compound_synonyms', mapped, { onConflictDoNothing: true });
-    add(report.loaded, 'compound_synonyms', inserted);
-    add(report.skipped, 'already imported (or same synonym and type twice)', mapped.length - inserted);
-  },
-});
+export const synonymsStep = (): Step =>
+  keysetStep({
+    name: 'molecule_synonyms',
+    source: 'molecule_synonyms',
+    target: 'compound_synonyms',
+    requires: ['molecule_synonyms'],
+    key: 'molsyn_id',
+    query: (ctx, missing) => ({
+      sql:
+        `SELECT ${selectList(ctx.file, 'molecule_synonyms', 's', ['molsyn_id', 'molregno', 'syn_type', 'synonyms'], missing)} ` +
+        'FROM molecule_synonyms s WHERE s.molsyn_id > ? ORDER BY s.molsyn_id LIMIT ?',
+      keyParams: 1,
+      countSql: 'SELECT count(*) FROM molecule_synonyms',
+    }),
+    prepare: async (_ctx, report, rows) => async (trx) => {
+      const compounds = await compoundsByMolregno(trx, keysOf(rows, 'molregno'));
+      const mapped = rows.flatMap((r) => {
+        const compound = compounds.get(int(r.molregno) ?? -1);
+        const synonym = str(r.synonyms);
+        if (!synonym) return skip(report, 'empty synonym');
+        if (!compound) return skip(report, 'molecule not in the file');
+        return [{ gvk_id: compound.gvk_id, synonym, syn_type: str(r.syn_type) ?? 'synonym', chembl_molsyn_id: int(r.molsyn_id) }];
+      });
+      const inserted = await insertBatched(trx, 'compound_synonyms', mapped, { onConflictDoNothing: true });
+      add(report.loaded, 'compound_synonyms', inserted);
+      add(report.skipped, 'already imported (or same synonym and type twice)', mapped.length - inserted);
+    },
+  });
 
 const ACTIVITY_COLUMNS = [
-  'activity_id', 'assay_id', 'doc_id', 'molregno', 'standard_relation', 'standard_value', 'standard_units', 'standard_type',
-  'activity_comment', 'data_validity_comment', 'pchembl_value', 'src_id', 'type', 'relation', 'value', 'units', 'text_value',
+  'activity_id',
+  'assay_id',
+  'doc_id',
+  'molregno',
+  'standard_relation',
+  'standard_value',
+  'standard_units',
+  'standard_type',
+  'activity_comment',
+  'data_validity_comment',
+  'pchembl_value',
+  'src_id',
+  'type',
+  'relation',
+  'value',
+  'units',
+  'text_value',
   'action_type',
 ] as const;
 /** ChEMBL ligand_eff, one row per activity (activity_id): binding/surface/ligand/lipophilic efficiency. */
@@ -231,7 +268,9 @@ function activitiesQuery(file: ChemblFile, missing: string[]): string {
     joins.push('LEFT JOIN compound_records cr ON cr.record_id = a.record_id');
   } else {
     select.push('NULL AS compound_name');
-    missing.push(hasTable(file, 'compound_records') ? 'activities.record_id' : 'compound_records (whole table: no compound name in the reference)');
+    missing.push(
+      hasTable(file, 'compound_records') ? 'activities.record_id' : 'compound_records (whole table: no compound name in the reference)',
+    );
   }
   return `SELECT ${select.join(', ')} FROM activities a ${joins.join(' ')} WHERE a.activity_id > ? ORDER BY a.activity_id LIMIT ?`;
 }
@@ -293,15 +332,17 @@ async function prepareActivities(ctx: ImportContext, report: StepReport, rows: S
     const standard = standardFields(r);
     if (!standard.standardised) add(tally.info, ACTIVITY_REPORT.notStandardised);
     if (standard.converted) add(tally.info, ACTIVITY_REPORT.converted);
-    return [{
-      ...mapActivity(ctx, r, standard),
-      str_id: compound.str_id,
-      gvk_id: compound.gvk_id,
-      assay_id: assay?.assay_id ?? null,
-      ref_id: refIds.get(int(r.doc_id) ?? -1) ?? assay?.ref_id ?? null,
-      target_id: assay?.target_id ?? null,
-      load_id: ctx.release.loadId,
-    }];
+    return [
+      {
+        ...mapActivity(ctx, r, standard),
+        str_id: compound.str_id,
+        gvk_id: compound.gvk_id,
+        assay_id: assay?.assay_id ?? null,
+        ref_id: refIds.get(int(r.doc_id) ?? -1) ?? assay?.ref_id ?? null,
+        target_id: assay?.target_id ?? null,
+        load_id: ctx.release.loadId,
+      },
+    ];
   });
   return async (trx) => {
     applyTally(report, tally);
@@ -313,14 +354,19 @@ async function prepareActivities(ctx: ImportContext, report: StepReport, rows: S
  * activities (+ ligand_eff, compound_records) -> activities: standard_* -> std_* (published fields
  * where ChEMBL could not standardise), µM, ligand efficiency, the compound's name in the reference.
  */
-export const activitiesStep = (): Step => keysetStep({
-  name: 'activities', source: 'activities, ligand_eff, compound_records', target: 'activities', requires: ['activities'], key: 'activity_id',
-  // 20 M rows in a release: fewer, larger transactions (each also writes its checkpoint and progress).
-  batchRows: 10_000,
-  query: (ctx, missing) => ({
-    sql: activitiesQuery(ctx.file, missing),
-    keyParams: 1,
-    countSql: 'SELECT count(*) FROM activities',
-  }),
-  prepare: prepareActivities,
-});
+export const activitiesStep = (): Step =>
+  keysetStep({
+    name: 'activities',
+    source: 'activities, ligand_eff, compound_records',
+    target: 'activities',
+    requires: ['activities'],
+    key: 'activity_id',
+    // 20 M rows in a release: fewer, larger transactions (each also writes its checkpoint and progress).
+    batchRows: 10_000,
+    query: (ctx, missing) => ({
+      sql: activitiesQuery(ctx.file, missing),
+      keyParams: 1,
+      countSql: 'SELECT count(*) FROM activities',
+    }),
+    prepare: prepareActivities,
+  });

@@ -8,7 +8,6 @@ import { ensureDemoVocabulary } from './vocabulary.ts';
 import { STR_PER_CHUNK, buildChunk, chunkAnalogues } from './series.ts';
 import type { Vocabulary } from './vocabulary.ts';
 
-
 /** A migrated database; `drop` closes it (and drops its private schema on a server). */
 async function openMigrated(kind: DatabaseKind): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
   const { handle, close } = await openTestDatabase(kind);
@@ -16,8 +15,14 @@ async function openMigrated(kind: DatabaseKind): Promise<{ handle: DatabaseHandl
 }
 
 const FAKE_VOCAB: Vocabulary = {
-  dataSourceId: 1, targetIdByGene: new Map([['EGFR', 1]]), endpointIdByName: new Map(), companyIds: [1, 2],
-  strains: new Map(), indicationIdsByGene: new Map(), phaseIdByName: new Map(), statusIdByName: new Map(),
+  dataSourceId: 1,
+  targetIdByGene: new Map([['EGFR', 1]]),
+  endpointIdByName: new Map(),
+  companyIds: [1, 2],
+  strains: new Map(),
+  indicationIdsByGene: new Map(),
+  phaseIdByName: new Map(),
+  statusIdByName: new Map(),
 };
 
 describe('demo generator (pure part)', () => {
@@ -31,7 +36,10 @@ describe('demo generator (pure part)', () => {
 
   it('builds the same rows for the same seed and different rows for another seed', async () => {
     const analogues = chunkAnalogues(3);
-    const props = await pool.compute(analogues.map((a) => a.smiles), { inchi: false, fingerprints: false });
+    const props = await pool.compute(
+      analogues.map((a) => a.smiles),
+      { inchi: false, fingerprints: false },
+    );
     const a = buildChunk(7, 3, analogues, props, FAKE_VOCAB);
     const b = buildChunk(7, 3, analogues, props, FAKE_VOCAB);
     const c = buildChunk(8, 3, analogues, props, FAKE_VOCAB);
@@ -42,7 +50,10 @@ describe('demo generator (pure part)', () => {
   it('enumerates only SMILES that RDKit parses, with no duplicate structure inside a chunk', async () => {
     for (const chunk of [0, 10, 2_499]) {
       const analogues = chunkAnalogues(chunk);
-      const props = await pool.compute(analogues.map((a) => a.smiles), { inchi: false, fingerprints: false });
+      const props = await pool.compute(
+        analogues.map((a) => a.smiles),
+        { inchi: false, fingerprints: false },
+      );
       expect(props.every((p) => p !== null)).toBe(true);
       expect(new Set(props.map((p) => p?.canonical_smiles)).size).toBe(analogues.length);
     }
@@ -71,15 +82,26 @@ describe.each(DATABASES)('demo seed on %s', (kind) => {
 
   it('loads a chunk of 1,000 structures with about ten activities each, labelled DEMO', async () => {
     const { db } = handle;
-    const s = await db.selectFrom('structures').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const a = await db.selectFrom('activities').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const s = await db
+      .selectFrom('structures')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const a = await db
+      .selectFrom('activities')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(s.n)).toBe(1_000);
     expect(Number(a.n)).toBeGreaterThan(9_000);
     const titles = await db.selectFrom('documents').select('title').execute();
     expect(titles.every((t) => t.title?.startsWith('[DEMO]'))).toBe(true);
     const types = await db.selectFrom('assays').select('assay_type').distinct().execute();
     expect(types.map((t) => t.assay_type).sort()).toEqual(['adme', 'binding', 'functional', 'physicochemical', 'toxicity']);
-    const degraders = await db.selectFrom('activities').select(['degrader', 'ligase_name']).where('degrader', 'is not', null).distinct().execute();
+    const degraders = await db
+      .selectFrom('activities')
+      .select(['degrader', 'ligase_name'])
+      .where('degrader', 'is not', null)
+      .distinct()
+      .execute();
     expect(degraders.length).toBeGreaterThan(0);
   });
 
@@ -102,10 +124,13 @@ describe.each(DATABASES)('demo seed on %s', (kind) => {
 
   it('carries a structure-activity trend: primary potency depends on the R1 substituent', async () => {
     // Mean pChEMBL of primary IC50/Ki results, per series and smiles prefix, must spread > 1 log unit.
-    const rows = await handle.db.selectFrom('activities')
+    const rows = await handle.db
+      .selectFrom('activities')
       .innerJoin('assays', 'assays.assay_id', 'activities.assay_id')
       .select(['activities.pchembl_value', 'activities.ref_id'])
-      .where('assays.assay_position', '=', 'primary').where('activities.pchembl_value', 'is not', null).execute();
+      .where('assays.assay_position', '=', 'primary')
+      .where('activities.pchembl_value', 'is not', null)
+      .execute();
     const values = rows.map((r) => r.pchembl_value as number);
     expect(Math.max(...values) - Math.min(...values)).toBeGreaterThan(2);
     const { sarPotency } = await import('./series.ts');
@@ -125,23 +150,69 @@ describe.each(DATABASES)('demo seed on %s', (kind) => {
     props[0] = first[0] ?? null;
     const rows = buildChunk(42, 50, analogues, props, vocab);
     await db.transaction().execute((trx) => loadChunk(trx, rows));
-    const compound = await db.selectFrom('compounds').select('str_id').where('gvk_id', '=', 50 * STR_PER_CHUNK + 1).executeTakeFirstOrThrow();
+    const compound = await db
+      .selectFrom('compounds')
+      .select('str_id')
+      .where('gvk_id', '=', 50 * STR_PER_CHUNK + 1)
+      .executeTakeFirstOrThrow();
     expect(Number(compound.str_id)).toBe(1);
-    const acts = await db.selectFrom('activities').select('str_id').distinct().where('gvk_id', '=', 50 * STR_PER_CHUNK + 1).execute();
+    const acts = await db
+      .selectFrom('activities')
+      .select('str_id')
+      .distinct()
+      .where('gvk_id', '=', 50 * STR_PER_CHUNK + 1)
+      .execute();
     expect(acts.map((a) => Number(a.str_id))).toEqual([1]);
-    const dup = await db.selectFrom('structures').select('str_id').where('str_id', '=', 50 * STR_PER_CHUNK + 1).execute();
+    const dup = await db
+      .selectFrom('structures')
+      .select('str_id')
+      .where('str_id', '=', 50 * STR_PER_CHUNK + 1)
+      .execute();
     expect(dup).toEqual([]);
-    await db.deleteFrom('clinical_compound_companies').where('clinical_compound_id', '>', 50 * 40).execute();
-    await db.deleteFrom('clinical_compound_indications').where('clinical_compound_id', '>', 50 * 40).execute();
-    await db.deleteFrom('clinical_compound_targets').where('clinical_compound_id', '>', 50 * 40).execute();
-    await db.deleteFrom('clinical_compounds').where('clinical_compound_id', '>', 50 * 40).execute();
-    await db.deleteFrom('activities').where('act_id', '>', 50 * 40_000).execute();
-    await db.deleteFrom('compounds').where('gvk_id', '>', 50 * STR_PER_CHUNK).execute();
-    await db.deleteFrom('structures').where('str_id', '>', 50 * STR_PER_CHUNK).execute();
-    await db.deleteFrom('assays').where('assay_id', '>', 50 * 960).execute();
-    await db.deleteFrom('document_companies').where('ref_id', '>', 50 * 40).execute();
-    await db.deleteFrom('document_authors').where('ref_id', '>', 50 * 40).execute();
-    await db.deleteFrom('documents').where('ref_id', '>', 50 * 40).execute();
+    await db
+      .deleteFrom('clinical_compound_companies')
+      .where('clinical_compound_id', '>', 50 * 40)
+      .execute();
+    await db
+      .deleteFrom('clinical_compound_indications')
+      .where('clinical_compound_id', '>', 50 * 40)
+      .execute();
+    await db
+      .deleteFrom('clinical_compound_targets')
+      .where('clinical_compound_id', '>', 50 * 40)
+      .execute();
+    await db
+      .deleteFrom('clinical_compounds')
+      .where('clinical_compound_id', '>', 50 * 40)
+      .execute();
+    await db
+      .deleteFrom('activities')
+      .where('act_id', '>', 50 * 40_000)
+      .execute();
+    await db
+      .deleteFrom('compounds')
+      .where('gvk_id', '>', 50 * STR_PER_CHUNK)
+      .execute();
+    await db
+      .deleteFrom('structures')
+      .where('str_id', '>', 50 * STR_PER_CHUNK)
+      .execute();
+    await db
+      .deleteFrom('assays')
+      .where('assay_id', '>', 50 * 960)
+      .execute();
+    await db
+      .deleteFrom('document_companies')
+      .where('ref_id', '>', 50 * 40)
+      .execute();
+    await db
+      .deleteFrom('document_authors')
+      .where('ref_id', '>', 50 * 40)
+      .execute();
+    await db
+      .deleteFrom('documents')
+      .where('ref_id', '>', 50 * 40)
+      .execute();
   }, 60_000);
 
   it('resumes: a second run adds only the missing chunk, a repeated run adds nothing', async () => {
@@ -158,7 +229,10 @@ describe.each(DATABASES)('demo seed on %s', (kind) => {
     expect(loads).toEqual([{ load_id: expect.anything(), kind: 'seed', label: 'demo-S', status: 'running', source_file: 'seed:S:42' }]);
     const loadId = Number(loads[0]?.load_id);
     for (const table of ['activities', 'structures'] as const) {
-      const { rows } = await sql<{ n: number; stamped: number }>`SELECT count(*)::int AS n, count(*) FILTER (WHERE load_id = ${loadId})::int AS stamped
+      const { rows } = await sql<{
+        n: number;
+        stamped: number;
+      }>`SELECT count(*)::int AS n, count(*) FILTER (WHERE load_id = ${loadId})::int AS stamped
         FROM ${sql.table(table)}`.execute(handle.db);
       expect(rows[0]?.stamped, table).toBe(rows[0]?.n);
     }

@@ -64,8 +64,11 @@ async function insertStructures(db: Kysely<Database>, rows: ChunkRows): Promise<
   const ours = new Map(rows.structures.map((s) => [s.canonical_smiles, Number(s.str_id)]));
   // md5(canonical_smiles) is the unique index; PostgreSQL's md5 of text is the md5 of its UTF-8 bytes.
   const hashes = [...ours.keys()].map((smiles) => crypto.createHash('md5').update(smiles, 'utf8').digest('hex'));
-  const stored = await db.selectFrom('structures').select(['str_id', 'canonical_smiles'])
-    .where(sql<boolean>`md5(canonical_smiles) = ANY(${hashes}::text[])`).execute();
+  const stored = await db
+    .selectFrom('structures')
+    .select(['str_id', 'canonical_smiles'])
+    .where(sql<boolean>`md5(canonical_smiles) = ANY(${hashes}::text[])`)
+    .execute();
   const moved = new Map<number, number>();
   for (const row of stored) {
     const mine = ours.get(row.canonical_smiles);
@@ -103,11 +106,18 @@ export async function loadChunk(db: Kysely<Database>, rows: ChunkRows): Promise<
 /** Explicit ids do not move identity sequences; move them so later inserts (imports) never collide. */
 async function syncSequences(db: Kysely<Database>): Promise<void> {
   const keys: [string, string][] = [
-    ['structures', 'str_id'], ['compounds', 'gvk_id'], ['activities', 'act_id'], ['assays', 'assay_id'],
-    ['documents', 'ref_id'], ['clinical_compounds', 'clinical_compound_id'], ['targets', 'target_id'],
+    ['structures', 'str_id'],
+    ['compounds', 'gvk_id'],
+    ['activities', 'act_id'],
+    ['assays', 'assay_id'],
+    ['documents', 'ref_id'],
+    ['clinical_compounds', 'clinical_compound_id'],
+    ['targets', 'target_id'],
   ];
   for (const [table, column] of keys) {
-    await sql`SELECT setval(pg_get_serial_sequence(${table}, ${column}), greatest(1, (SELECT coalesce(max(${sql.ref(column)}), 0) FROM ${sql.table(table)})))`.execute(db);
+    await sql`SELECT setval(pg_get_serial_sequence(${table}, ${column}), greatest(1, (SELECT coalesce(max(${sql.ref(column)}), 0) FROM ${sql.table(table)})))`.execute(
+      db,
+    );
   }
 }
 
@@ -161,7 +171,10 @@ export async function seedDemoKnowledgeBase(handle: DatabaseHandle, options: See
       for (const row of rows.activities) row.load_id = loadId;
       await db.transaction().execute(async (trx) => {
         await loadChunk(trx, rows);
-        await trx.insertInto('kb_load_checkpoints').values({ job, part: `chunk:${chunk}`, done: true }).execute();
+        await trx
+          .insertInto('kb_load_checkpoints')
+          .values({ job, part: `chunk:${chunk}`, done: true })
+          .execute();
       });
       structures += rows.structures.length;
       activities += rows.activities.length;
@@ -176,9 +189,16 @@ export async function seedDemoKnowledgeBase(handle: DatabaseHandle, options: See
     return { skipped: false, datasetLabel, counts: await countKnowledgeBase(db), seconds: (performance.now() - started) / 1000 };
   }
   await db.transaction().execute(async (trx) => {
-    await trx.insertInto('kb_load_checkpoints').values({ job, part: 'complete', done: true }).onConflict((oc) => oc.doNothing()).execute();
-    await trx.insertInto('app_settings').values({ key: 'dataset_label', value: datasetLabel })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ value: datasetLabel })).execute();
+    await trx
+      .insertInto('kb_load_checkpoints')
+      .values({ job, part: 'complete', done: true })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    await trx
+      .insertInto('app_settings')
+      .values({ key: 'dataset_label', value: datasetLabel })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value: datasetLabel }))
+      .execute();
   });
   await finishSeedLoad(db, loadId);
   return { skipped: false, datasetLabel, counts: await countKnowledgeBase(db), seconds: (performance.now() - started) / 1000 };
@@ -186,8 +206,14 @@ export async function seedDemoKnowledgeBase(handle: DatabaseHandle, options: See
 
 /** The running seed load of this job (a resumed seed continues it), or a new one. */
 async function seedLoad(db: Kysely<Database>, job: string, label: string): Promise<number> {
-  const running = await db.selectFrom('kb_loads').select('load_id').where('kind', '=', 'seed').where('status', '=', 'running')
-    .where('source_file', '=', job).orderBy('load_id', 'desc').executeTakeFirst();
+  const running = await db
+    .selectFrom('kb_loads')
+    .select('load_id')
+    .where('kind', '=', 'seed')
+    .where('status', '=', 'running')
+    .where('source_file', '=', job)
+    .orderBy('load_id', 'desc')
+    .executeTakeFirst();
   return running ? Number(running.load_id) : beginLoad(db, { kind: 'seed', label, sourceFile: job });
 }
 

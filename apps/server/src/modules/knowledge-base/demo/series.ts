@@ -1,6 +1,11 @@
 import type { Insertable } from 'kysely';
 import type {
-  ActivitiesTable, AssaysTable, ClinicalCompoundsTable, CompoundsTable, DocumentsTable, StructuresTable,
+  ActivitiesTable,
+  AssaysTable,
+  ClinicalCompoundsTable,
+  CompoundsTable,
+  DocumentsTable,
+  StructuresTable,
 } from '../../../db/kb-schema.ts';
 import type { ComputedStructure } from '../chem/chem-pool.ts';
 import { INITIALS, JOURNALS, PATENT_OFFICES, SCAFFOLDS, SUBSTITUENTS, SURNAMES, TARGETS } from './catalog.ts';
@@ -19,7 +24,9 @@ const ASSAYS_PER_SERIES = 24;
 const ASSAYS_PER_CHUNK = SERIES_PER_CHUNK * ASSAYS_PER_SERIES;
 
 /** Degrader scaffolds have small spaces; when a series would run past it, it borrows the top of a big one. */
-const BIG_SCAFFOLDS = SCAFFOLDS.map((s, i) => ({ s, i })).filter(({ s }) => !s.degrader).map(({ i }) => i);
+const BIG_SCAFFOLDS = SCAFFOLDS.map((s, i) => ({ s, i }))
+  .filter(({ s }) => !s.degrader)
+  .map(({ i }) => i);
 
 export function seriesPlan(globalSeries: number): { scaffoldIndex: number; firstN: number } {
   const scaffoldIndex = globalSeries % SCAFFOLDS.length;
@@ -83,12 +90,30 @@ interface Ctx {
 
 interface SeriesAssay {
   id: number;
-  kind: 'primary' | 'offtarget' | 'panel' | 'cell' | 'degradation' | 'dmax' | 'papp' | 'solubility' | 'clint' | 'herg' | 'cc50' | 'logd' | 'invivo';
+  kind:
+    | 'primary'
+    | 'offtarget'
+    | 'panel'
+    | 'cell'
+    | 'degradation'
+    | 'dmax'
+    | 'papp'
+    | 'solubility'
+    | 'clint'
+    | 'herg'
+    | 'cc50'
+    | 'logd'
+    | 'invivo';
   gene: string | null;
   type: string;
 }
 
-function documentFor(ctx: Ctx, refId: number, scaffold: DemoScaffold, gene: string): { doc: Insertable<DocumentsTable>; authors: string[] } {
+function documentFor(
+  ctx: Ctx,
+  refId: number,
+  scaffold: DemoScaffold,
+  gene: string,
+): { doc: Insertable<DocumentsTable>; authors: string[] } {
   const { rng } = ctx;
   const year = rng.int(2000, 2024);
   const authors = Array.from({ length: rng.int(3, 8) }, () => `${rng.pick(SURNAMES)} ${rng.pick(INITIALS)}`);
@@ -98,9 +123,16 @@ function documentFor(ctx: Ctx, refId: number, scaffold: DemoScaffold, gene: stri
     const number = `${office.country}${year}${String(refId % 1_000_000).padStart(6, '0')}`;
     return {
       doc: {
-        ref_id: refId, ref_type: 'patent', title, journal_patent_name: office.name, year, patent_no: number,
-        country_code: office.country, application_type: rng.pick(office.applicationTypes),
-        reference: `${number} (DEMO patent, ${year})`, data_source_id: ctx.vocab.dataSourceId,
+        ref_id: refId,
+        ref_type: 'patent',
+        title,
+        journal_patent_name: office.name,
+        year,
+        patent_no: number,
+        country_code: office.country,
+        application_type: rng.pick(office.applicationTypes),
+        reference: `${number} (DEMO patent, ${year})`,
+        data_source_id: ctx.vocab.dataSourceId,
       },
       authors,
     };
@@ -110,11 +142,21 @@ function documentFor(ctx: Ctx, refId: number, scaffold: DemoScaffold, gene: stri
   const start = rng.int(1, 9000);
   return {
     doc: {
-      ref_id: refId, ref_type: 'journal', title, journal_patent_name: journal.name, year, volume, issue: String(rng.int(1, 24)),
-      start_page: String(start), end_page: String(start + rng.int(5, 20)), issn_no: journal.issn,
+      ref_id: refId,
+      ref_type: 'journal',
+      title,
+      journal_patent_name: journal.name,
+      year,
+      volume,
+      issue: String(rng.int(1, 24)),
+      start_page: String(start),
+      end_page: String(start + rng.int(5, 20)),
+      issn_no: journal.issn,
       // 10.5555 is the DOI test prefix and 9xxxxxxx PubMed ids are unassigned: demo references never resolve.
-      doi: `10.5555/demo.${refId}`, pubmed_id: 90_000_000 + refId,
-      reference: `${journal.name} ${year}, ${volume}, ${start}`, data_source_id: ctx.vocab.dataSourceId,
+      doi: `10.5555/demo.${refId}`,
+      pubmed_id: 90_000_000 + refId,
+      reference: `${journal.name} ${year}, ${volume}, ${start}`,
+      data_source_id: ctx.vocab.dataSourceId,
     },
     authors,
   };
@@ -124,11 +166,26 @@ function assayRow(ctx: Ctx, a: SeriesAssay, refId: number, scaffold: DemoScaffol
   const { rng, vocab } = ctx;
   const target = a.gene ? TARGETS.find((t) => t.gene === a.gene) : undefined;
   const base: Insertable<AssaysTable> = {
-    assay_id: a.id, ref_id: refId, target_id: a.gene ? (vocab.targetIdByGene.get(a.gene) ?? null) : null,
-    data_source_id: vocab.dataSourceId, common_name: a.gene, organism: 'Homo sapiens', assay_type: 'binding',
-    buffer: 'HEPES', buffer_conc: 50, buffer_uom: 'mM', buffer_prefix: '=', ph: 7.4,
-    temperature: 25, temperature_uom: 'C', temperature_prefix: '=', incubation_time: 60, incubation_time_uom: 'min', incubation_time_prefix: '=',
-    assay_position: a.kind === 'primary' ? 'primary' : 'secondary', confidence_score: 9,
+    assay_id: a.id,
+    ref_id: refId,
+    target_id: a.gene ? (vocab.targetIdByGene.get(a.gene) ?? null) : null,
+    data_source_id: vocab.dataSourceId,
+    common_name: a.gene,
+    organism: 'Homo sapiens',
+    assay_type: 'binding',
+    buffer: 'HEPES',
+    buffer_conc: 50,
+    buffer_uom: 'mM',
+    buffer_prefix: '=',
+    ph: 7.4,
+    temperature: 25,
+    temperature_uom: 'C',
+    temperature_prefix: '=',
+    incubation_time: 60,
+    incubation_time_uom: 'min',
+    incubation_time_prefix: '=',
+    assay_position: a.kind === 'primary' ? 'primary' : 'secondary',
+    confidence_score: 9,
   };
   const cell = (name: string) => {
     const strain = vocab.strains.get(name);
@@ -139,39 +196,142 @@ function assayRow(ctx: Ctx, a: SeriesAssay, refId: number, scaffold: DemoScaffol
     case 'primary':
     case 'offtarget':
       return {
-        ...base, assay_type: 'binding', enzyme_cell_assay: 'enzyme',
+        ...base,
+        assay_type: 'binding',
+        enzyme_cell_assay: 'enzyme',
         description: `${isGpcr ? 'Displacement of radioligand from' : 'Inhibition of'} human ${target?.name} (${a.gene})`,
-        assay_method_name: isGpcr ? 'Radioligand binding' : 'HTRF', target_profile: a.kind === 'primary' ? 'primary target' : 'selectivity',
+        assay_method_name: isGpcr ? 'Radioligand binding' : 'HTRF',
+        target_profile: a.kind === 'primary' ? 'primary target' : 'selectivity',
         ...(isGpcr
           ? { radio_ligand: '[3H]-spiperone', radio_ligand_conc: 0.5, radio_ligand_uom: 'nM', radio_ligand_prefix: '=' }
           : { substrate: 'ATP', substrate_conc: 10, substrate_uom: 'uM', substrate_prefix: '=' }),
-        in_presence_of: 'BSA', in_presence_of_conc: 0.1, in_presence_of_uom: '%', in_presence_of_prefix: '=',
+        in_presence_of: 'BSA',
+        in_presence_of_conc: 0.1,
+        in_presence_of_uom: '%',
+        in_presence_of_prefix: '=',
         ...(a.gene === 'EGFR' && rng.chance(0.4)
           ? { mutant: 'T790M', wild_type: false, residue_name: 'THR', residue_position: 790, residue_change: 'T790M' }
           : { wild_type: true }),
       };
     case 'panel':
-      return { ...base, assay_type: 'binding', enzyme_cell_assay: 'enzyme', assay_method_name: 'Mobility shift', target_profile: 'panel', description: `Inhibition of ${a.gene} at 1 uM (selectivity panel)` };
+      return {
+        ...base,
+        assay_type: 'binding',
+        enzyme_cell_assay: 'enzyme',
+        assay_method_name: 'Mobility shift',
+        target_profile: 'panel',
+        description: `Inhibition of ${a.gene} at 1 uM (selectivity panel)`,
+      };
     case 'cell':
-      return { ...base, ...cell(rng.pick(['A431', 'HCT116', 'MCF-7', 'K562'])), assay_type: 'functional', assay_method_name: 'CellTiter-Glo', temperature: 37, incubation_time: 72, incubation_time_uom: 'h', description: `Antiproliferative activity (${a.gene}-dependent cells)` };
+      return {
+        ...base,
+        ...cell(rng.pick(['A431', 'HCT116', 'MCF-7', 'K562'])),
+        assay_type: 'functional',
+        assay_method_name: 'CellTiter-Glo',
+        temperature: 37,
+        incubation_time: 72,
+        incubation_time_uom: 'h',
+        description: `Antiproliferative activity (${a.gene}-dependent cells)`,
+      };
     case 'degradation':
     case 'dmax':
-      return { ...base, ...cell('HEK293'), assay_type: 'functional', assay_method_name: 'HiBiT lysate luminescence', temperature: 37, incubation_time: 24, incubation_time_uom: 'h', description: `Degradation of ${a.gene} via ${scaffold.degrader?.ligase} (${a.type})`, co_administered: a.kind === 'dmax' ? 'MG-132 control' : null };
+      return {
+        ...base,
+        ...cell('HEK293'),
+        assay_type: 'functional',
+        assay_method_name: 'HiBiT lysate luminescence',
+        temperature: 37,
+        incubation_time: 24,
+        incubation_time_uom: 'h',
+        description: `Degradation of ${a.gene} via ${scaffold.degrader?.ligase} (${a.type})`,
+        co_administered: a.kind === 'dmax' ? 'MG-132 control' : null,
+      };
     case 'papp':
-      return { ...base, ...cell('Caco-2'), target_id: null, common_name: null, assay_type: 'adme', assay_method_name: 'Caco-2 monolayer', temperature: 37, pk_endpoint_id: vocab.endpointIdByName.get('Caco-2 Papp') ?? null, description: 'Apparent permeability A to B in Caco-2 cells' };
+      return {
+        ...base,
+        ...cell('Caco-2'),
+        target_id: null,
+        common_name: null,
+        assay_type: 'adme',
+        assay_method_name: 'Caco-2 monolayer',
+        temperature: 37,
+        pk_endpoint_id: vocab.endpointIdByName.get('Caco-2 Papp') ?? null,
+        description: 'Apparent permeability A to B in Caco-2 cells',
+      };
     case 'solubility':
-      return { ...base, target_id: null, common_name: null, assay_type: 'physicochemical', assay_method_name: 'Nephelometry', buffer: 'PBS', buffer_conc: 10, pk_endpoint_id: vocab.endpointIdByName.get('Kinetic solubility') ?? null, description: 'Kinetic solubility in PBS pH 7.4' };
+      return {
+        ...base,
+        target_id: null,
+        common_name: null,
+        assay_type: 'physicochemical',
+        assay_method_name: 'Nephelometry',
+        buffer: 'PBS',
+        buffer_conc: 10,
+        pk_endpoint_id: vocab.endpointIdByName.get('Kinetic solubility') ?? null,
+        description: 'Kinetic solubility in PBS pH 7.4',
+      };
     case 'clint':
-      return { ...base, target_id: null, common_name: null, assay_type: 'adme', enzyme_cell_assay: 'tissue', tissue: 'liver microsomes', cells_cellline_organ: 'Liver', assay_method_name: 'LC-MS/MS', temperature: 37, pk_endpoint_id: vocab.endpointIdByName.get('Intrinsic clearance') ?? null, description: 'Intrinsic clearance in human liver microsomes' };
+      return {
+        ...base,
+        target_id: null,
+        common_name: null,
+        assay_type: 'adme',
+        enzyme_cell_assay: 'tissue',
+        tissue: 'liver microsomes',
+        cells_cellline_organ: 'Liver',
+        assay_method_name: 'LC-MS/MS',
+        temperature: 37,
+        pk_endpoint_id: vocab.endpointIdByName.get('Intrinsic clearance') ?? null,
+        description: 'Intrinsic clearance in human liver microsomes',
+      };
     case 'herg':
-      return { ...base, ...cell('HEK293'), assay_type: 'toxicity', assay_method_name: 'Automated patch clamp', tox_endpoint_id: vocab.endpointIdByName.get('hERG inhibition') ?? null, description: 'Inhibition of hERG current in HEK293 cells' };
+      return {
+        ...base,
+        ...cell('HEK293'),
+        assay_type: 'toxicity',
+        assay_method_name: 'Automated patch clamp',
+        tox_endpoint_id: vocab.endpointIdByName.get('hERG inhibition') ?? null,
+        description: 'Inhibition of hERG current in HEK293 cells',
+      };
     case 'cc50':
-      return { ...base, ...cell('HepG2'), target_id: null, common_name: null, assay_type: 'toxicity', assay_method_name: 'CellTiter-Glo', tox_endpoint_id: vocab.endpointIdByName.get('CC50') ?? null, description: 'Cytotoxicity in HepG2 cells' };
+      return {
+        ...base,
+        ...cell('HepG2'),
+        target_id: null,
+        common_name: null,
+        assay_type: 'toxicity',
+        assay_method_name: 'CellTiter-Glo',
+        tox_endpoint_id: vocab.endpointIdByName.get('CC50') ?? null,
+        description: 'Cytotoxicity in HepG2 cells',
+      };
     case 'logd':
-      return { ...base, target_id: null, common_name: null, assay_type: 'physicochemical', assay_method_name: 'Shake-flask', buffer: 'PBS', description: 'LogD octanol/PBS pH 7.4' };
+      return {
+        ...base,
+        target_id: null,
+        common_name: null,
+        assay_type: 'physicochemical',
+        assay_method_name: 'Shake-flask',
+        buffer: 'PBS',
+        description: 'LogD octanol/PBS pH 7.4',
+      };
     case 'invivo': {
       const rat = vocab.strains.get('Sprague-Dawley');
-      return { ...base, target_id: null, common_name: null, assay_type: 'adme', enzyme_cell_assay: 'in vivo', organism: 'Rattus norvegicus', strain: 'Sprague-Dawley', taxonomy_id: rat?.id ?? null, cells_cellline_organ: 'Plasma', assay_method_name: 'LC-MS/MS', temperature: null, pk_endpoint_id: vocab.endpointIdByName.get(a.type === 'CL' ? 'Plasma clearance' : a.type === 'F' ? 'Bioavailability' : 'Half-life') ?? null, description: `Pharmacokinetics in rat: ${a.type}` };
+      return {
+        ...base,
+        target_id: null,
+        common_name: null,
+        assay_type: 'adme',
+        enzyme_cell_assay: 'in vivo',
+        organism: 'Rattus norvegicus',
+        strain: 'Sprague-Dawley',
+        taxonomy_id: rat?.id ?? null,
+        cells_cellline_organ: 'Plasma',
+        assay_method_name: 'LC-MS/MS',
+        temperature: null,
+        pk_endpoint_id:
+          vocab.endpointIdByName.get(a.type === 'CL' ? 'Plasma clearance' : a.type === 'F' ? 'Bioavailability' : 'Half-life') ?? null,
+        description: `Pharmacokinetics in rat: ${a.type}`,
+      };
     }
   }
 }
@@ -226,7 +386,10 @@ function measure(a: SeriesAssay, an: Analogue, props: ComputedStructure, rng: Rn
   switch (a.kind) {
     case 'primary':
     case 'offtarget':
-      return concentration(a.type, sarPotency(an.scaffoldIndex, a.gene ?? '', an.r, an.linker) - (a.kind === 'offtarget' ? 1.2 : 0) + noise());
+      return concentration(
+        a.type,
+        sarPotency(an.scaffoldIndex, a.gene ?? '', an.r, an.linker) - (a.kind === 'offtarget' ? 1.2 : 0) + noise(),
+      );
     case 'cell':
       return concentration(a.type, sarPotency(an.scaffoldIndex, a.gene ?? '', an.r, an.linker) - 0.7 + 0.1 * logp + noise());
     case 'degradation':
@@ -235,15 +398,31 @@ function measure(a: SeriesAssay, an: Analogue, props: ComputedStructure, rng: Rn
     case 'dmax': {
       const p = sarPotency(an.scaffoldIndex, a.gene ?? '', an.r, an.linker) - (a.kind === 'panel' ? 1.5 : 0) + noise();
       const pct = Math.min(100, Math.max(0, 100 / (1 + 10 ** (6 - p)) + 4 * rng.normal()));
-      return { type: a.type, prefix: '=', value: round(pct, 3), uom: '%', pchembl: null, param: a.kind === 'panel' ? '@ 1 uM' : 'at 1 uM, 24 h' };
+      return {
+        type: a.type,
+        prefix: '=',
+        value: round(pct, 3),
+        uom: '%',
+        pchembl: null,
+        param: a.kind === 'panel' ? '@ 1 uM' : 'at 1 uM, 24 h',
+      };
     }
     case 'papp':
-      return { type: 'Papp', prefix: '=', value: round(10 ** (1.3 + 0.15 * logp - 0.008 * props.psa + noise())), uom: '10^-6 cm/s', pchembl: null, param: 'A to B' };
+      return {
+        type: 'Papp',
+        prefix: '=',
+        value: round(10 ** (1.3 + 0.15 * logp - 0.008 * props.psa + noise())),
+        uom: '10^-6 cm/s',
+        pchembl: null,
+        param: 'A to B',
+      };
     case 'clint':
       return { type: 'CLint', prefix: '=', value: round(10 ** (0.6 + 0.3 * logp + noise())), uom: 'uL/min/mg', pchembl: null, param: null };
     case 'solubility': {
       const s = 10 ** (2.6 - 0.55 * logp + noise());
-      return s > 200 ? { type: 'Solubility', prefix: '>', value: 200, uom: 'uM', pchembl: null, param: 'pH 7.4' } : { type: 'Solubility', prefix: '=', value: round(s), uom: 'uM', pchembl: null, param: 'pH 7.4' };
+      return s > 200
+        ? { type: 'Solubility', prefix: '>', value: 200, uom: 'uM', pchembl: null, param: 'pH 7.4' }
+        : { type: 'Solubility', prefix: '=', value: round(s), uom: 'uM', pchembl: null, param: 'pH 7.4' };
     }
     case 'herg':
       return concentration('IC50', 4.1 + 0.45 * logp + noise());
@@ -252,8 +431,24 @@ function measure(a: SeriesAssay, an: Analogue, props: ComputedStructure, rng: Rn
     case 'logd':
       return { type: 'LogD', prefix: '=', value: round(logp - 0.6 + noise(), 3), uom: null, pchembl: null, param: 'pH 7.4' };
     case 'invivo':
-      if (a.type === 'CL') return { type: 'CL', prefix: '=', value: round(10 ** (0.8 + 0.15 * logp + noise())), uom: 'mL/min/kg', pchembl: null, param: 'i.v.' };
-      if (a.type === 'F') return { type: 'F', prefix: '=', value: round(Math.min(100, Math.max(1, 60 - 0.25 * props.psa + 20 * rng.normal()))), uom: '%', pchembl: null, param: 'p.o.' };
+      if (a.type === 'CL')
+        return {
+          type: 'CL',
+          prefix: '=',
+          value: round(10 ** (0.8 + 0.15 * logp + noise())),
+          uom: 'mL/min/kg',
+          pchembl: null,
+          param: 'i.v.',
+        };
+      if (a.type === 'F')
+        return {
+          type: 'F',
+          prefix: '=',
+          value: round(Math.min(100, Math.max(1, 60 - 0.25 * props.psa + 20 * rng.normal()))),
+          uom: '%',
+          pchembl: null,
+          param: 'p.o.',
+        };
       return { type: 'T1/2', prefix: '=', value: round(10 ** (0.2 + 0.1 * logp + noise())), uom: 'h', pchembl: null, param: 'p.o.' };
   }
 }
@@ -262,10 +457,25 @@ function measure(a: SeriesAssay, an: Analogue, props: ComputedStructure, rng: Rn
  * Builds every row of one chunk from the analogues and their RDKit properties. Pure and
  * deterministic for (seed, chunk): the basis of resumable, order-independent L loads.
  */
-export function buildChunk(seed: number, chunk: number, analogues: Analogue[], props: (ComputedStructure | null)[], vocab: Vocabulary): ChunkRows {
+export function buildChunk(
+  seed: number,
+  chunk: number,
+  analogues: Analogue[],
+  props: (ComputedStructure | null)[],
+  vocab: Vocabulary,
+): ChunkRows {
   const rows: ChunkRows = {
-    documents: [], authors: [], documentCompanies: [], structures: [], compounds: [], assays: [], activities: [],
-    clinical: [], clinicalTargets: [], clinicalIndications: [], clinicalCompanies: [],
+    documents: [],
+    authors: [],
+    documentCompanies: [],
+    structures: [],
+    compounds: [],
+    assays: [],
+    activities: [],
+    clinical: [],
+    clinicalTargets: [],
+    clinicalIndications: [],
+    clinicalCompanies: [],
   };
   let act = chunk * ACT_PER_CHUNK;
   const strByCanonical = new Map<string, number>();
@@ -298,7 +508,11 @@ export function buildChunk(seed: number, chunk: number, analogues: Analogue[], p
       const gvkId = chunk * STR_PER_CHUNK + idx + 1;
       const label = `${c + 1}${'abcdefgh'[rng.int(0, 7)]}`;
       rows.compounds.push({
-        gvk_id: gvkId, str_id: strId, name: `DEMO-${scaffold.code}-${gvkId}`, ref_id: refId, data_source_id: vocab.dataSourceId,
+        gvk_id: gvkId,
+        str_id: strId,
+        name: `DEMO-${scaffold.code}-${gvkId}`,
+        ref_id: refId,
+        data_source_id: vocab.dataSourceId,
         compound_category: scaffold.degrader ? `${scaffold.degrader.kind} degrader` : 'synthetic small molecule',
       });
       inSeries.push({ strId, gvkId, an });
@@ -310,18 +524,35 @@ export function buildChunk(seed: number, chunk: number, analogues: Analogue[], p
         if (!m) continue;
         const published = doc.ref_type === 'journal' && m.uom === 'nM' && rng.chance(0.3);
         rows.activities.push({
-          act_id: ctx.nextAct(), str_id: strId, gvk_id: gvkId, assay_id: a.id, ref_id: refId,
-          target_id: a.gene ? (vocab.targetIdByGene.get(a.gene) ?? null) : null, data_source_id: vocab.dataSourceId,
-          ligase_name: scaffold.degrader?.ligase ?? null, degrader: scaffold.degrader?.kind ?? null,
-          std_activity_type: m.type, std_act_prefix: m.prefix, activity_value: m.value, standard_uom: m.uom,
-          micro_molarvalue: m.uom === 'nM' ? m.value / 1000 : m.uom === 'uM' ? m.value : null, pchembl_value: m.pchembl,
+          act_id: ctx.nextAct(),
+          str_id: strId,
+          gvk_id: gvkId,
+          assay_id: a.id,
+          ref_id: refId,
+          target_id: a.gene ? (vocab.targetIdByGene.get(a.gene) ?? null) : null,
+          data_source_id: vocab.dataSourceId,
+          ligase_name: scaffold.degrader?.ligase ?? null,
+          degrader: scaffold.degrader?.kind ?? null,
+          std_activity_type: m.type,
+          std_act_prefix: m.prefix,
+          activity_value: m.value,
+          standard_uom: m.uom,
+          micro_molarvalue: m.uom === 'nM' ? m.value / 1000 : m.uom === 'uM' ? m.value : null,
+          pchembl_value: m.pchembl,
           activity_remarks: m.prefix === '>' ? 'inactive at highest concentration tested' : null,
-          activity_mechanism: a.kind === 'primary' || a.kind === 'cell' ? scaffold.mechanism : null, parameter: m.param,
-          activity_type: m.type, activity_prefix: m.prefix, activity: published ? m.value / 1000 : m.value,
-          activity_uom: published ? 'uM' : m.uom, measured: 'measured', sd: m.pchembl !== null && rng.chance(0.3) ? round(m.value * 0.2 * rng.next(), 2) : null,
+          activity_mechanism: a.kind === 'primary' || a.kind === 'cell' ? scaffold.mechanism : null,
+          parameter: m.param,
+          activity_type: m.type,
+          activity_prefix: m.prefix,
+          activity: published ? m.value / 1000 : m.value,
+          activity_uom: published ? 'uM' : m.uom,
+          measured: 'measured',
+          sd: m.pchembl !== null && rng.chance(0.3) ? round(m.value * 0.2 * rng.next(), 2) : null,
           roa: a.kind === 'invivo' ? (m.param === 'i.v.' ? 'intravenous' : 'oral') : null,
-          dose: a.kind === 'invivo' ? (m.param === 'i.v.' ? 1 : 10) : null, dose_prefix: a.kind === 'invivo' ? '=' : null,
-          dose_uom: a.kind === 'invivo' ? 'mg/kg' : null, compound_name_reference: label,
+          dose: a.kind === 'invivo' ? (m.param === 'i.v.' ? 1 : 10) : null,
+          dose_prefix: a.kind === 'invivo' ? '=' : null,
+          dose_uom: a.kind === 'invivo' ? 'mg/kg' : null,
+          compound_name_reference: label,
           endpoint_id: vocab.endpointIdByName.get(m.type === 'Inhibition' ? 'Percent inhibition' : m.type) ?? null,
         });
       }
@@ -333,29 +564,60 @@ export function buildChunk(seed: number, chunk: number, analogues: Analogue[], p
 
 /** About one series in five yields a development candidate: its most potent analogue. */
 function addDevelopmentCompound(
-  rows: ChunkRows, ctx: Ctx, refId: number, scaffold: DemoScaffold, gene: string, company: number,
+  rows: ChunkRows,
+  ctx: Ctx,
+  refId: number,
+  scaffold: DemoScaffold,
+  gene: string,
+  company: number,
   inSeries: { strId: number; gvkId: number; an: Analogue }[],
 ): void {
   const { rng, vocab } = ctx;
   if (!rng.chance(0.2) || inSeries.length === 0) return;
-  const best = inSeries.reduce((a, b) => (sarPotency(b.an.scaffoldIndex, gene, b.an.r, b.an.linker) > sarPotency(a.an.scaffoldIndex, gene, a.an.r, a.an.linker) ? b : a));
-  const phase = rng.pick(['Preclinical', 'Preclinical', 'Phase I', 'Phase I', 'Phase II', 'Phase II', 'Phase III', 'Launched', 'Withdrawn']);
+  const best = inSeries.reduce((a, b) =>
+    sarPotency(b.an.scaffoldIndex, gene, b.an.r, b.an.linker) > sarPotency(a.an.scaffoldIndex, gene, a.an.r, a.an.linker) ? b : a,
+  );
+  const phase = rng.pick([
+    'Preclinical',
+    'Preclinical',
+    'Phase I',
+    'Phase I',
+    'Phase II',
+    'Phase II',
+    'Phase III',
+    'Launched',
+    'Withdrawn',
+  ]);
   const status = phase === 'Withdrawn' ? 'Withdrawn' : rng.pick(['Active', 'Active', 'Discontinued', 'No development reported']);
   const year = 2005 + rng.int(0, 19);
   const id = refId;
   const r1 = SUBSTITUENTS[best.an.r[0] ?? 0];
   rows.clinical.push({
-    clinical_compound_id: id, str_id: best.strId, gvk_id: best.gvkId, drug_name: `DEMO-${scaffold.code}${String(id).padStart(5, '0')}`,
-    highest_phase_id: vocab.phaseIdByName.get(phase) ?? null, status_id: vocab.statusIdByName.get(status) ?? null,
+    clinical_compound_id: id,
+    str_id: best.strId,
+    gvk_id: best.gvkId,
+    drug_name: `DEMO-${scaffold.code}${String(id).padStart(5, '0')}`,
+    highest_phase_id: vocab.phaseIdByName.get(phase) ?? null,
+    status_id: vocab.statusIdByName.get(status) ?? null,
     approval_year: phase === 'Launched' || phase === 'Withdrawn' ? year : null,
-    mode_of_action: `${gene} ${scaffold.mechanism.toLowerCase()}`, drug_dose: `${rng.pick([5, 10, 25, 50, 100, 200])} mg ${rng.pick(['once daily', 'twice daily'])}`,
-    remarks: `[DEMO] Optimised from ${scaffold.name} series (R1 = ${r1})`, last_significant_update: `${year}-${String(rng.int(1, 12)).padStart(2, '0')}-15`,
+    mode_of_action: `${gene} ${scaffold.mechanism.toLowerCase()}`,
+    drug_dose: `${rng.pick([5, 10, 25, 50, 100, 200])} mg ${rng.pick(['once daily', 'twice daily'])}`,
+    remarks: `[DEMO] Optimised from ${scaffold.name} series (R1 = ${r1})`,
+    last_significant_update: `${year}-${String(rng.int(1, 12)).padStart(2, '0')}-15`,
     reason_with_drawn: phase === 'Withdrawn' ? 'Hepatotoxicity signals in post-marketing surveillance' : null,
-    reason_with_drawn_category: phase === 'Withdrawn' ? 'Safety' : null, data_source_id: vocab.dataSourceId,
+    reason_with_drawn_category: phase === 'Withdrawn' ? 'Safety' : null,
+    data_source_id: vocab.dataSourceId,
   });
   const targetId = vocab.targetIdByGene.get(gene);
-  if (targetId !== undefined) rows.clinicalTargets.push({ clinical_compound_id: id, target_id: targetId, action_type: scaffold.mechanism, mechanism: `${gene} ${scaffold.mechanism.toLowerCase()}` });
+  if (targetId !== undefined)
+    rows.clinicalTargets.push({
+      clinical_compound_id: id,
+      target_id: targetId,
+      action_type: scaffold.mechanism,
+      mechanism: `${gene} ${scaffold.mechanism.toLowerCase()}`,
+    });
   const phaseId = vocab.phaseIdByName.get(phase) ?? 1;
-  for (const ind of (vocab.indicationIdsByGene.get(gene) ?? []).slice(0, 2)) rows.clinicalIndications.push({ clinical_compound_id: id, indication_id: ind, phase_id: phaseId });
+  for (const ind of (vocab.indicationIdsByGene.get(gene) ?? []).slice(0, 2))
+    rows.clinicalIndications.push({ clinical_compound_id: id, indication_id: ind, phase_id: phaseId });
   rows.clinicalCompanies.push({ clinical_compound_id: id, company_id: company });
 }

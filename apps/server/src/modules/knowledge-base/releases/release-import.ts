@@ -19,7 +19,17 @@ import { refreshDerivedData } from '../derived-data.ts';
  */
 
 const IDLE: ReleaseImportJob = {
-  state: 'idle', file: null, startedBy: null, startedAt: null, finishedAt: null, step: null, rowsRead: 0, rowsTotal: 0, percent: 0, loadId: null, error: null,
+  state: 'idle',
+  file: null,
+  startedBy: null,
+  startedAt: null,
+  finishedAt: null,
+  step: null,
+  rowsRead: 0,
+  rowsTotal: 0,
+  percent: 0,
+  loadId: null,
+  error: null,
 };
 
 /** The .db files of the folder (none when it does not exist yet), newest first. */
@@ -74,12 +84,16 @@ export class ReleaseImportRunner {
    */
   async start(startedBy: string, request: ReleaseImportRequest, beforeStart: (file: string) => Promise<void>): Promise<ReleaseImportJob> {
     if (this.running || this.starting) {
-      throw new HttpError(409, { message: `An import of ${this.job.file ?? 'a release'} is running (${this.job.step ?? 'starting'}). Wait for it to finish.`, code: ERROR_CODES.conflict });
+      throw new HttpError(409, {
+        message: `An import of ${this.job.file ?? 'a release'} is running (${this.job.step ?? 'starting'}). Wait for it to finish.`,
+        code: ERROR_CODES.conflict,
+      });
     }
     this.starting = true;
     try {
       const listed = await listReleaseFiles(this.folder);
-      if (!listed.files.some((f) => f.name === request.file)) throw badRequest(`${request.file} is not one of the release files in the import folder.`);
+      if (!listed.files.some((f) => f.name === request.file))
+        throw badRequest(`${request.file} is not one of the release files in the import folder.`);
       const file = path.join(this.folder, request.file);
       try {
         openChemblFile(file).close();
@@ -88,10 +102,20 @@ export class ReleaseImportRunner {
       }
       const demo = await findDemoData(this.database.db);
       if (demo && !request.allowMixed) {
-        throw new HttpError(409, { message: mixedDataMessage(demo).replace('pass --allow-mixed', 'tick "allow mixing with demo data"'), code: ERROR_CODES.conflict });
+        throw new HttpError(409, {
+          message: mixedDataMessage(demo).replace('pass --allow-mixed', 'tick "allow mixing with demo data"'),
+          code: ERROR_CODES.conflict,
+        });
       }
       await beforeStart(request.file);
-      this.job = { ...IDLE, state: 'running', file: request.file, startedBy, startedAt: new Date().toISOString(), step: 'Opening the file' };
+      this.job = {
+        ...IDLE,
+        state: 'running',
+        file: request.file,
+        startedBy,
+        startedAt: new Date().toISOString(),
+        step: 'Opening the file',
+      };
       this.running = withDbPriority('bulk', () => this.run(file))
         .catch((error: unknown) => {
           const message = error instanceof Error ? error.message : String(error);
@@ -118,7 +142,9 @@ export class ReleaseImportRunner {
     this.job = { ...this.job, loadId: summary.load.loadId, step: 'Derived data (autocomplete terms, tree counts)', percent: 95 };
     await refreshDerivedData(this.database.db);
     await this.options.refreshStructureIndex?.();
-    const incomplete = summary.complete ? null : 'Parts of the file could not be read: what could be read was loaded and nothing was retired (see the load report).';
+    const incomplete = summary.complete
+      ? null
+      : 'Parts of the file could not be read: what could be read was loaded and nothing was retired (see the load report).';
     this.job = { ...this.job, state: 'done', step: null, percent: 100, finishedAt: new Date().toISOString(), error: incomplete };
   }
 }

@@ -35,7 +35,12 @@ describe.each(DATABASES)('knowledge-base release endpoints on %s', (kind) => {
   });
 
   it('answers 401 without a session and 403 to other roles', async () => {
-    for (const [method, url] of [['GET', '/api/superadmin/kb/files'], ['POST', '/api/superadmin/kb/import'], ['GET', '/api/superadmin/kb/import'], ['GET', '/api/superadmin/kb/loads']] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/superadmin/kb/files'],
+      ['POST', '/api/superadmin/kb/import'],
+      ['GET', '/api/superadmin/kb/import'],
+      ['GET', '/api/superadmin/kb/loads'],
+    ] as const) {
       expect((await call(method, url, undefined, method === 'POST' ? { file: 'chembl_99.db' } : undefined)).statusCode).toBe(401);
       expect((await call(method, url, user, method === 'POST' ? { file: 'chembl_99.db' } : undefined)).statusCode).toBe(403);
     }
@@ -79,7 +84,10 @@ describe.each(DATABASES)('knowledge-base release endpoints on %s', (kind) => {
     expect(update.statusCode, update.body).toBe(200);
     await t.app.releaseImport.settled();
     const loads = (await call('GET', '/api/superadmin/kb/loads', admin)).data.loads as KbLoad[];
-    expect(loads.map((l) => [l.kind, l.label, l.status])).toEqual([['update', 'chembl_99_1', 'complete'], ['import', 'chembl_99', 'complete']]);
+    expect(loads.map((l) => [l.kind, l.label, l.status])).toEqual([
+      ['update', 'chembl_99_1', 'complete'],
+      ['import', 'chembl_99', 'complete'],
+    ]);
     expect(loads[0]?.report?.changes.find((c) => c.entity === 'activities')).toMatchObject({ added: 1, updated: 1, retired: 2 });
     // N+1 of the fixture: 10 activities of N (one skipped: molecule not in the file), 2 retired, 1 added.
     expect(loads[0]?.report?.quality?.activities.total).toBe(9);
@@ -87,7 +95,12 @@ describe.each(DATABASES)('knowledge-base release endpoints on %s', (kind) => {
     const news = (await call('GET', '/api/kb/whatsnew', user)).data.load as KbLoad;
     expect(news).toMatchObject({ loadId: loads[0]?.loadId, label: 'chembl_99_1', kind: 'update' });
 
-    const audit = await t.database.db.selectFrom('audit_log').select(['action', 'target_label']).where('action', '=', 'dataset.import').orderBy('id').execute();
+    const audit = await t.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'target_label'])
+      .where('action', '=', 'dataset.import')
+      .orderBy('id')
+      .execute();
     expect(audit.map((a) => a.target_label)).toEqual(['ChEMBL release chembl_99.db', 'ChEMBL release chembl_99_1.db']);
   });
 });
@@ -110,14 +123,29 @@ describe.each(DATABASES)('release import over demo data on %s', (kind) => {
   it('refuses to mix with demo data (409) unless allowMixed is set; the knowledge-base counts then include the release', async () => {
     // The whole-knowledge-base counts are cached: asked once before, they must not stay stale after.
     const before = await t.app.searchService.defaultCounts();
-    const refused = await t.call({ method: 'POST', url: '/api/superadmin/kb/import', headers: authHeaders(admin), payload: { file: 'chembl_99.db' } });
+    const refused = await t.call({
+      method: 'POST',
+      url: '/api/superadmin/kb/import',
+      headers: authHeaders(admin),
+      payload: { file: 'chembl_99.db' },
+    });
     expect(refused.statusCode).toBe(409);
     expect(String(refused.data.message)).toContain('allow mixing with demo data');
-    const allowed = await t.call({ method: 'POST', url: '/api/superadmin/kb/import', headers: authHeaders(admin), payload: { file: 'chembl_99.db', allowMixed: true } });
+    const allowed = await t.call({
+      method: 'POST',
+      url: '/api/superadmin/kb/import',
+      headers: authHeaders(admin),
+      payload: { file: 'chembl_99.db', allowMixed: true },
+    });
     expect(allowed.statusCode, allowed.body).toBe(200);
     await t.app.releaseImport.settled();
     expect(t.app.releaseImport.status()).toMatchObject({ state: 'done' });
-    const { rows } = await sql<{ structures: number; activities: number }>`SELECT (SELECT count(*)::int FROM structures) AS structures, (SELECT count(*)::int FROM activities) AS activities`.execute(t.database.db);
+    const { rows } = await sql<{
+      structures: number;
+      activities: number;
+    }>`SELECT (SELECT count(*)::int FROM structures) AS structures, (SELECT count(*)::int FROM activities) AS activities`.execute(
+      t.database.db,
+    );
     const after = await t.app.searchService.defaultCounts();
     expect(after.actIdsCount).toBeGreaterThan(before.actIdsCount);
     expect([after.strIdsCount, after.actIdsCount]).toEqual([rows[0]!.structures, rows[0]!.activities]);

@@ -15,7 +15,12 @@ declare module 'fastify' {
 }
 
 /** Release files, imports and loads (SUPER_ADMIN), and "what's new" for the search roles. */
-export function registerReleaseRoutes(app: FastifyInstance, database: DatabaseHandle, importDir: string, options: ReleaseImportOptions = {}): void {
+export function registerReleaseRoutes(
+  app: FastifyInstance,
+  database: DatabaseHandle,
+  importDir: string,
+  options: ReleaseImportOptions = {},
+): void {
   const { db } = database;
   const runner = new ReleaseImportRunner(database, importDir, options);
   app.decorate('releaseImport', runner);
@@ -31,7 +36,8 @@ export function registerReleaseRoutes(app: FastifyInstance, database: DatabaseHa
         targetId: null,
         targetLabel: `ChEMBL release ${file}`,
         after: { file, allowMixed: body.allowMixed },
-      }));
+      }),
+    );
   });
   registerEndpoint(app, kbReleaseEndpoints.importStatus, async () => runner.status());
   registerEndpoint(app, kbReleaseEndpoints.loads, async () => ({ loads: await listLoads(db) }));

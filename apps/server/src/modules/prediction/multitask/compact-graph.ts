@@ -1,23 +1,10 @@
-import {
-  DataType,
-  bytesOf,
-  decodeModel,
-  dimsOf,
-  encodeModel,
-  floatTensor,
-  floatsOf,
-  int64,
-  node,
-  tensor,
-} from './onnx-proto.ts';
+import { DataType, bytesOf, decodeModel, dimsOf, encodeModel, floatTensor, floatsOf, int64, node, tensor } from './onnx-proto.ts';
 import type { OnnxGraph, OnnxModel, OnnxNode, OnnxTensor } from './onnx-proto.ts';
 
 /** The name of the one output of a compacted model: the heads' probabilities in head order. */
 export const COMPACT_OUTPUT = 'probabilities';
 
-export type CompactResult =
-  | { compacted: true; model: Uint8Array; heads: string[] }
-  | { compacted: false; reason: string };
+export type CompactResult = { compacted: true; model: Uint8Array; heads: string[] } | { compacted: false; reason: string };
 
 /** One quantised single-output head, as ONNX Runtime's dynamic quantiser writes it for `Linear(K, 1)` then Sigmoid. */
 interface Head {
@@ -78,7 +65,10 @@ function rewrite(model: OnnxModel): { model: Uint8Array; heads: string[] } {
   const graph = model.graph;
   check(!!graph, 'the model has no graph');
   check(model.functions.length === 0 && model.trainingInfo.length === 0, 'the model has functions or training information');
-  check(graph.sparseInitializer.length === 0 && graph.quantizationAnnotation.length === 0, 'the graph has sparse initialisers or quantisation annotations');
+  check(
+    graph.sparseInitializer.length === 0 && graph.quantizationAnnotation.length === 0,
+    'the graph has sparse initialisers or quantisation annotations',
+  );
   check(graph.output.length >= 2, 'the graph has fewer than two outputs');
 
   const initializers = new Map(graph.initializer.map((t) => [t.name ?? '', t]));
@@ -130,7 +120,10 @@ function rewrite(model: OnnxModel): { model: Uint8Array; heads: string[] } {
   const heads: Head[] = graph.output.map((out) => {
     const output = out.name ?? '';
     const sigmoid = producer.get(output);
-    check(!!sigmoid && sigmoid.opType === 'Sigmoid' && sigmoid.output.length === 1 && sigmoid.attribute.length === 0, `output "${output}" is not made by Sigmoid`);
+    check(
+      !!sigmoid && sigmoid.opType === 'Sigmoid' && sigmoid.output.length === 1 && sigmoid.attribute.length === 0,
+      `output "${output}" is not made by Sigmoid`,
+    );
     check((consumers.get(output) ?? []).length === 0, `output "${output}" is read by other nodes`);
     const add = onlyFor(sigmoid.input[0]!, sigmoid, 'Add');
     const [biasName, scaledName] = other(add, (name) => initializers.has(name));
@@ -141,7 +134,10 @@ function rewrite(model: OnnxModel): { model: Uint8Array; heads: string[] } {
     const castFirst = producer.get(first)?.opType === 'Cast';
     const cast = onlyFor(castFirst ? first : second, mulOut, 'Cast');
     const mulScales = onlyFor(castFirst ? second : first, mulOut, 'Mul');
-    check(cast.attribute.length === 1 && cast.attribute[0]!.name === 'to' && int64(cast.attribute[0]!.i) === DataType.FLOAT, `Cast "${cast.name}" does not cast to float`);
+    check(
+      cast.attribute.length === 1 && cast.attribute[0]!.name === 'to' && int64(cast.attribute[0]!.i) === DataType.FLOAT,
+      `Cast "${cast.name}" does not cast to float`,
+    );
     const [weightScaleName, hiddenScale] = other(mulScales, (name) => initializers.has(name));
     const weightScale = scalar(constant(weightScaleName));
     const matmul = onlyFor(cast.input[0]!, cast, 'MatMulInteger');
@@ -152,11 +148,17 @@ function rewrite(model: OnnxModel): { model: Uint8Array; heads: string[] } {
     const dims = dimsOf(weightTensor);
     check(!!weight && dims.length === 2 && dims[1] === 1, `the weight "${weightName}" is not one int8 column`);
     const zp = bytesOf(constant(weightZpName));
-    check(!!zp && zp.type === weight.type && zp.values.length === 1, `the zero point "${weightZpName}" is not one value of the weight's type`);
+    check(
+      !!zp && zp.type === weight.type && zp.values.length === 1,
+      `the zero point "${weightZpName}" is not one value of the weight's type`,
+    );
 
     const quantizer = producer.get(hiddenQ);
     check(!!quantizer && quantizer.opType === 'DynamicQuantizeLinear', `"${hiddenQ}" is not made by DynamicQuantizeLinear`);
-    check(quantizer.output[0] === hiddenQ && quantizer.output[1] === hiddenScale && quantizer.output[2] === hiddenZp, `head "${output}" does not read one quantised hidden layer`);
+    check(
+      quantizer.output[0] === hiddenQ && quantizer.output[1] === hiddenScale && quantizer.output[2] === hiddenZp,
+      `head "${output}" does not read one quantised hidden layer`,
+    );
     shared ??= { quantized: hiddenQ, scale: hiddenScale, zeroPoint: hiddenZp, width: dims[0]! };
     check(shared.quantized === hiddenQ && shared.width === dims[0], `head "${output}" reads another hidden layer`);
 
@@ -173,7 +175,10 @@ function rewrite(model: OnnxModel): { model: Uint8Array; heads: string[] } {
   });
   const hidden = shared as Shared | null;
   check(hidden !== null, 'no heads');
-  check(heads.every((h) => h.weightType === heads[0]!.weightType), 'the heads mix int8 and uint8 weights');
+  check(
+    heads.every((h) => h.weightType === heads[0]!.weightType),
+    'the heads mix int8 and uint8 weights',
+  );
 
   const T = heads.length;
   const K = hidden.width;
@@ -201,7 +206,10 @@ function rewrite(model: OnnxModel): { model: Uint8Array; heads: string[] } {
     scaled: `${prefix}/scaled`,
     logits: `${prefix}/logits`,
   };
-  check(![...Object.values(names), COMPACT_OUTPUT].some((n) => producer.has(n) || initializers.has(n) || graphInputs.has(n)), 'the graph already uses the compacted names');
+  check(
+    ![...Object.values(names), COMPACT_OUTPUT].some((n) => producer.has(n) || initializers.has(n) || graphInputs.has(n)),
+    'the graph already uses the compacted names',
+  );
 
   const castNode = node('Cast', [names.q], [names.cast], `${prefix}/Cast`);
   castNode.attribute.push({ name: 'to', type: 2, i: DataType.FLOAT, floats: [], ints: [], strings: [], tensors: [], graphs: [] });
@@ -220,8 +228,16 @@ function rewrite(model: OnnxModel): { model: Uint8Array; heads: string[] } {
       ...graph.initializer.filter((t) => !removedInits.has(t.name ?? '')),
       tensor(names.weights, heads[0]!.weightType, [K, T], weights),
       tensor(names.zeroPoints, heads[0]!.weightType, sameZeroPoint ? [] : [T], zeroPoints),
-      floatTensor(names.weightScales, [T], Float32Array.from(heads, (h) => h.weightScale)),
-      floatTensor(names.biases, [T], Float32Array.from(heads, (h) => h.bias)),
+      floatTensor(
+        names.weightScales,
+        [T],
+        Float32Array.from(heads, (h) => h.weightScale),
+      ),
+      floatTensor(
+        names.biases,
+        [T],
+        Float32Array.from(heads, (h) => h.bias),
+      ),
     ],
     output: [{ name: COMPACT_OUTPUT, type: { tensorType: { elemType: DataType.FLOAT, shape: { dim: [{ dimValue: T }] } } } }],
     valueInfo: graph.valueInfo.filter((v) => !removedValues.has(v.name ?? '')),

@@ -14,7 +14,8 @@ import { mulberry32 } from '../../knowledge-base/demo/mulberry32.mjs';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../../../../../..');
 const MODEL_DIR = path.resolve(REPO_ROOT, '../shared/models/chembl-multitask');
-const modelPresent = existsSync(path.join(MODEL_DIR, 'chembl_37_multitask_q8.onnx')) && existsSync(path.join(MODEL_DIR, 'targets_37_all.json'));
+const modelPresent =
+  existsSync(path.join(MODEL_DIR, 'chembl_37_multitask_q8.onnx')) && existsSync(path.join(MODEL_DIR, 'targets_37_all.json'));
 if (!modelPresent) console.warn(`multitask model tests skipped: ../shared/models absent (no ChEMBL 37 model in ${MODEL_DIR})`);
 
 /**
@@ -22,11 +23,37 @@ if (!modelPresent) console.warn(`multitask model tests skipped: ../shared/models
  * 2022.09.3, `AllChem.GetMorganFingerprintAsBitVect(mol, 2, nBits=1024).GetOnBits()`.
  */
 const REFERENCE_FINGERPRINTS = {
-  erlotinib: { smiles: 'COCCOc1cc2ncnc(Nc3cccc(C#C)c3)c2cc1OCCOC', on1024: [13, 15, 33, 64, 73, 80, 102, 128, 133, 149, 191, 202, 231, 329, 333, 343, 356, 378, 428, 486, 489, 491, 494, 605, 624, 627, 673, 674, 676, 695, 703, 708, 710, 726, 747, 780, 786, 794, 841, 849, 875, 888, 893, 915, 946, 974, 1005] },
-  imatinib: { smiles: 'Cc1ccc(NC(=O)c2ccc(CN3CCN(C)CC3)cc2)cc1Nc1nccc(-c2cccnc2)n1', on1024: [14, 19, 33, 61, 64, 74, 80, 121, 128, 136, 184, 191, 200, 207, 212, 257, 310, 356, 361, 367, 378, 399, 428, 437, 456, 458, 486, 491, 511, 541, 555, 558, 562, 579, 641, 650, 658, 659, 667, 673, 698, 726, 730, 736, 741, 747, 767, 771, 784, 787, 792, 795, 807, 831, 842, 843, 849, 875, 893, 926, 932, 935, 954, 980, 1012] },
-  risperidone: { smiles: 'Cc1nc2n(c(=O)c1CCN1CCC(c3noc4cc(F)ccc34)CC1)CCCC2', on1024: [4, 30, 33, 63, 80, 91, 92, 105, 112, 121, 169, 179, 218, 219, 237, 248, 265, 301, 310, 314, 333, 356, 374, 378, 386, 421, 439, 456, 458, 463, 472, 504, 518, 556, 622, 628, 630, 642, 646, 650, 656, 698, 699, 709, 714, 726, 767, 784, 802, 831, 849, 875, 885, 904, 926, 935, 974, 976, 987, 1010, 1019] },
-  caffeine: { smiles: 'Cn1c(=O)c2c(ncn2C)n(C)c1=O', on1024: [0, 33, 121, 179, 234, 283, 314, 330, 356, 378, 385, 400, 416, 428, 463, 493, 504, 564, 650, 672, 771, 849, 932, 935] },
-  aspirin: { smiles: 'CC(=O)Oc1ccccc1C(=O)O', on1024: [11, 23, 33, 64, 175, 356, 386, 389, 423, 444, 456, 592, 650, 695, 705, 726, 751, 807, 849, 893, 909, 946, 967, 1017] },
+  erlotinib: {
+    smiles: 'COCCOc1cc2ncnc(Nc3cccc(C#C)c3)c2cc1OCCOC',
+    on1024: [
+      13, 15, 33, 64, 73, 80, 102, 128, 133, 149, 191, 202, 231, 329, 333, 343, 356, 378, 428, 486, 489, 491, 494, 605, 624, 627, 673, 674,
+      676, 695, 703, 708, 710, 726, 747, 780, 786, 794, 841, 849, 875, 888, 893, 915, 946, 974, 1005,
+    ],
+  },
+  imatinib: {
+    smiles: 'Cc1ccc(NC(=O)c2ccc(CN3CCN(C)CC3)cc2)cc1Nc1nccc(-c2cccnc2)n1',
+    on1024: [
+      14, 19, 33, 61, 64, 74, 80, 121, 128, 136, 184, 191, 200, 207, 212, 257, 310, 356, 361, 367, 378, 399, 428, 437, 456, 458, 486, 491,
+      511, 541, 555, 558, 562, 579, 641, 650, 658, 659, 667, 673, 698, 726, 730, 736, 741, 747, 767, 771, 784, 787, 792, 795, 807, 831, 842,
+      843, 849, 875, 893, 926, 932, 935, 954, 980, 1012,
+    ],
+  },
+  risperidone: {
+    smiles: 'Cc1nc2n(c(=O)c1CCN1CCC(c3noc4cc(F)ccc34)CC1)CCCC2',
+    on1024: [
+      4, 30, 33, 63, 80, 91, 92, 105, 112, 121, 169, 179, 218, 219, 237, 248, 265, 301, 310, 314, 333, 356, 374, 378, 386, 421, 439, 456,
+      458, 463, 472, 504, 518, 556, 622, 628, 630, 642, 646, 650, 656, 698, 699, 709, 714, 726, 767, 784, 802, 831, 849, 875, 885, 904, 926,
+      935, 974, 976, 987, 1010, 1019,
+    ],
+  },
+  caffeine: {
+    smiles: 'Cn1c(=O)c2c(ncn2C)n(C)c1=O',
+    on1024: [0, 33, 121, 179, 234, 283, 314, 330, 356, 378, 385, 400, 416, 428, 463, 493, 504, 564, 650, 672, 771, 849, 932, 935],
+  },
+  aspirin: {
+    smiles: 'CC(=O)Oc1ccccc1C(=O)O',
+    on1024: [11, 23, 33, 64, 175, 356, 386, 389, 423, 444, 456, 592, 650, 695, 705, 726, 751, 807, 849, 893, 909, 946, 967, 1017],
+  },
 } as const;
 type Molecule = keyof typeof REFERENCE_FINGERPRINTS;
 
@@ -37,13 +64,47 @@ type Molecule = keyof typeof REFERENCE_FINGERPRINTS;
  * model ranks low: README.md "What the numbers say").
  */
 const REFERENCE_PROBABILITIES: Record<Molecule, [string, number][]> = {
-  erlotinib: [['CHEMBL4794', 0.982751], ['CHEMBL1899', 0.9630346], ['CHEMBL4360', 0.959078], ['CHEMBL4600', 0.0019433], ['CHEMBL2208', 0.0016573], ['CHEMBL203', 0.2838464]],
-  imatinib: [['CHEMBL5879', 0.9876729], ['CHEMBL4794', 0.9742633], ['CHEMBL4518', 0.9498439], ['CHEMBL2208', 0.0096722], ['CHEMBL4816', 0.0088775], ['CHEMBL1862', 0.0893752]],
-  risperidone: [['CHEMBL4360', 0.9940751], ['CHEMBL4478', 0.9923246], ['CHEMBL4794', 0.9906384], ['CHEMBL4482', 0.005566], ['CHEMBL3720', 0.0026301], ['CHEMBL217', 0.5710326]],
-  caffeine: [['CHEMBL3751648', 0.9475641], ['CHEMBL4360', 0.9462745], ['CHEMBL1899', 0.9423911], ['CHEMBL3797', 0.0014893], ['CHEMBL1293316', 0.0005395], ['CHEMBL251', 0.1570941]],
-  aspirin: [['CHEMBL5160', 0.9555914], ['CHEMBL1899', 0.9265385], ['CHEMBL4794', 0.8656554], ['CHEMBL3797', 0.0017457], ['CHEMBL4123', 0.001628], ['CHEMBL221', 0.3343088]],
+  erlotinib: [
+    ['CHEMBL4794', 0.982751],
+    ['CHEMBL1899', 0.9630346],
+    ['CHEMBL4360', 0.959078],
+    ['CHEMBL4600', 0.0019433],
+    ['CHEMBL2208', 0.0016573],
+    ['CHEMBL203', 0.2838464],
+  ],
+  imatinib: [
+    ['CHEMBL5879', 0.9876729],
+    ['CHEMBL4794', 0.9742633],
+    ['CHEMBL4518', 0.9498439],
+    ['CHEMBL2208', 0.0096722],
+    ['CHEMBL4816', 0.0088775],
+    ['CHEMBL1862', 0.0893752],
+  ],
+  risperidone: [
+    ['CHEMBL4360', 0.9940751],
+    ['CHEMBL4478', 0.9923246],
+    ['CHEMBL4794', 0.9906384],
+    ['CHEMBL4482', 0.005566],
+    ['CHEMBL3720', 0.0026301],
+    ['CHEMBL217', 0.5710326],
+  ],
+  caffeine: [
+    ['CHEMBL3751648', 0.9475641],
+    ['CHEMBL4360', 0.9462745],
+    ['CHEMBL1899', 0.9423911],
+    ['CHEMBL3797', 0.0014893],
+    ['CHEMBL1293316', 0.0005395],
+    ['CHEMBL251', 0.1570941],
+  ],
+  aspirin: [
+    ['CHEMBL5160', 0.9555914],
+    ['CHEMBL1899', 0.9265385],
+    ['CHEMBL4794', 0.8656554],
+    ['CHEMBL3797', 0.0017457],
+    ['CHEMBL4123', 0.001628],
+    ['CHEMBL221', 0.3343088],
+  ],
 };
-
 
 /** A stored-style 2,048-bit fingerprint with about `bits` bits set. */
 function randomFingerprint(next: () => number, bits = 45): Uint8Array {
@@ -64,7 +125,12 @@ function onBits(values: Float32Array): number[] {
 // single-output heads), built here so the compaction and the fallback are tested without the file.
 
 function int8Tensor(name: string, dims: number[], values: number[]): OnnxTensor {
-  return tensor(name, DataType.INT8, dims, Uint8Array.from(values, (v) => v & 0xff));
+  return tensor(
+    name,
+    DataType.INT8,
+    dims,
+    Uint8Array.from(values, (v) => v & 0xff),
+  );
 }
 
 function valueInfo(name: string, dims: number[]): OnnxValueInfo {
@@ -368,7 +434,10 @@ describe.skipIf(!modelPresent)('the ChEMBL 37 multitask model (../shared/models/
       for (const [target, probability] of expected) {
         expect(p[model.targets.indexOf(target)], `${name} on ${target}`).toBeCloseTo(probability, 4);
       }
-      const top = [...p.keys()].sort((a, b) => p[b]! - p[a]!).slice(0, 3).map((i) => model.targets[i]);
+      const top = [...p.keys()]
+        .sort((a, b) => p[b]! - p[a]!)
+        .slice(0, 3)
+        .map((i) => model.targets[i]);
       expect(top, name).toEqual(expected.slice(0, 3).map(([target]) => target));
     }
   });

@@ -61,7 +61,8 @@ export interface MultitaskModel {
  * byte i >> 3, bit i & 7 (least significant first), as RDKit MinimalLib writes them.
  */
 export function morgan1024(morgan2048: Uint8Array): Float32Array {
-  if (morgan2048.length !== FP_BITS / 8) throw new RangeError(`a Morgan fingerprint of ${FP_BITS} bits has ${FP_BITS / 8} bytes, not ${morgan2048.length}`);
+  if (morgan2048.length !== FP_BITS / 8)
+    throw new RangeError(`a Morgan fingerprint of ${FP_BITS} bits has ${FP_BITS / 8} bytes, not ${morgan2048.length}`);
   const out = new Float32Array(MODEL_BITS);
   const half = MODEL_BITS / 8;
   for (let j = 0; j < half; j++) {
@@ -74,11 +75,16 @@ export function morgan1024(morgan2048: Uint8Array): Float32Array {
 
 /** Checks a target list: ChEMBL ids, none twice. */
 export function checkTargets(targets: unknown): string[] {
-  if (!Array.isArray(targets) || targets.length === 0) throw new ModelFileError('The target list must be a JSON array of target ChEMBL ids');
-  if (targets.length > MAX_TARGETS) throw new ModelFileError(`The target list has ${targets.length} ids; at most ${MAX_TARGETS} are accepted`);
+  if (!Array.isArray(targets) || targets.length === 0)
+    throw new ModelFileError('The target list must be a JSON array of target ChEMBL ids');
+  if (targets.length > MAX_TARGETS)
+    throw new ModelFileError(`The target list has ${targets.length} ids; at most ${MAX_TARGETS} are accepted`);
   const seen = new Set<string>();
   targets.forEach((id, index) => {
-    if (typeof id !== 'string' || !CHEMBL_ID.test(id)) throw new ModelFileError(`Entry ${index + 1} of the target list (${JSON.stringify(id).slice(0, 40)}) is not a ChEMBL id such as CHEMBL203`);
+    if (typeof id !== 'string' || !CHEMBL_ID.test(id))
+      throw new ModelFileError(
+        `Entry ${index + 1} of the target list (${JSON.stringify(id).slice(0, 40)}) is not a ChEMBL id such as CHEMBL203`,
+      );
     if (seen.has(id)) throw new ModelFileError(`The target list names ${id} twice`);
     seen.add(id);
   });
@@ -102,14 +108,18 @@ function planFor(decoded: OnnxModel, targets: readonly string[]): { input: strin
   if (!graph || graph.node.length === 0) throw new ModelFileError('The file is not an ONNX model (it has no graph)');
   const constants = new Set(graph.initializer.map((t) => t.name));
   const inputs = graph.input.filter((i) => !constants.has(i.name));
-  if (inputs.length !== 1) throw new ModelFileError(`The model has ${inputs.length} inputs; a target-prediction model has one, the Morgan fingerprint`);
+  if (inputs.length !== 1)
+    throw new ModelFileError(`The model has ${inputs.length} inputs; a target-prediction model has one, the Morgan fingerprint`);
   const input = inputs[0]!;
   const inShape = shapeOf(input);
-  if (input.type?.tensorType?.elemType !== DataType.FLOAT || !inShape) throw new ModelFileError(`The model's input "${input.name}" is not a float tensor`);
+  if (input.type?.tensorType?.elemType !== DataType.FLOAT || !inShape)
+    throw new ModelFileError(`The model's input "${input.name}" is not a float tensor`);
   const width = inShape[inShape.length - 1];
   const rankOk = inShape.length === 1 || (inShape.length === 2 && (inShape[0] === null || inShape[0] === 1));
   if (!rankOk || width !== MODEL_BITS) {
-    throw new ModelFileError(`The model's input "${input.name}" has the shape ${describe(inShape)}; it must take one Morgan fingerprint of ${MODEL_BITS} bits ([${MODEL_BITS}] or [1, ${MODEL_BITS}])`);
+    throw new ModelFileError(
+      `The model's input "${input.name}" has the shape ${describe(inShape)}; it must take one Morgan fingerprint of ${MODEL_BITS} bits ([${MODEL_BITS}] or [1, ${MODEL_BITS}])`,
+    );
   }
   const inputShape = inShape.length === 1 ? [MODEL_BITS] : [1, MODEL_BITS];
 
@@ -118,18 +128,23 @@ function planFor(decoded: OnnxModel, targets: readonly string[]): { input: strin
     const shape = shapeOf(outputs[0]!);
     const size = shape?.[shape.length - 1];
     if (size !== targets.length) {
-      throw new ModelFileError(`The model's one output "${outputs[0]!.name}" has ${size ?? 'an unknown number of'} values (shape ${describe(shape)}) but the target list has ${targets.length} ids`);
+      throw new ModelFileError(
+        `The model's one output "${outputs[0]!.name}" has ${size ?? 'an unknown number of'} values (shape ${describe(shape)}) but the target list has ${targets.length} ids`,
+      );
     }
     return { input: input.name ?? '', inputShape, outputs: { kind: 'single', name: outputs[0]!.name ?? '' } };
   }
-  if (outputs.length !== targets.length) throw new ModelFileError(`The model has ${outputs.length} outputs but the target list has ${targets.length} ids`);
+  if (outputs.length !== targets.length)
+    throw new ModelFileError(`The model has ${outputs.length} outputs but the target list has ${targets.length} ids`);
   const outputNames = outputs.map((o) => o.name ?? '');
   const byName = new Set(outputNames);
   // Outputs named by ChEMBL ids are matched by name; a list in another order is still right.
   const names = targets.every((t) => byName.has(t)) ? [...targets] : outputNames;
   if (names === outputNames && outputNames.some((n) => CHEMBL_ID.test(n))) {
     const missing = targets.filter((t) => !byName.has(t));
-    throw new ModelFileError(`The model's outputs are named by ChEMBL ids but ${missing.length} ids of the target list (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}) are not among them`);
+    throw new ModelFileError(
+      `The model's outputs are named by ChEMBL ids but ${missing.length} ids of the target list (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}) are not among them`,
+    );
   }
   return { input: input.name ?? '', inputShape, outputs: { kind: 'per-target', names } };
 }
@@ -147,7 +162,8 @@ async function createSession(bytes: Uint8Array): Promise<ort.InferenceSession> {
  */
 export async function loadMultitaskModel(files: ModelFiles, options: { compact?: boolean } = {}): Promise<MultitaskModel> {
   const targets = checkTargets(files.targets);
-  if (files.model.byteLength > MAX_MODEL_BYTES) throw new ModelFileError(`The model file has ${files.model.byteLength} bytes; at most ${MAX_MODEL_BYTES} are accepted`);
+  if (files.model.byteLength > MAX_MODEL_BYTES)
+    throw new ModelFileError(`The model file has ${files.model.byteLength} bytes; at most ${MAX_MODEL_BYTES} are accepted`);
   let decoded: OnnxModel;
   try {
     decoded = decodeModel(files.model);
@@ -228,7 +244,8 @@ async function wrap(
 
   try {
     const probe = await run(new Float32Array(MODEL_BITS));
-    if (probe.some((p) => !(p >= 0 && p <= 1))) throw new ModelFileError('The model gives values outside 0–1 on an empty fingerprint; it does not give probabilities');
+    if (probe.some((p) => !(p >= 0 && p <= 1)))
+      throw new ModelFileError('The model gives values outside 0–1 on an empty fingerprint; it does not give probabilities');
   } catch (error) {
     await session.release();
     if (error instanceof ModelFileError) throw error;
@@ -310,7 +327,7 @@ function parseJson(bytes: Buffer, file: string): unknown {
   }
 }
 
-async function readFolderOnce(dir: string): Promise<ModelFiles & { targets: string[] } | null> {
+async function readFolderOnce(dir: string): Promise<(ModelFiles & { targets: string[] }) | null> {
   let entries: string[];
   try {
     const info = await stat(dir);
@@ -324,9 +341,11 @@ async function readFolderOnce(dir: string): Promise<ModelFiles & { targets: stri
   let manifest: FolderManifest = {};
   if (entries.includes(MANIFEST)) {
     const parsed = parseJson(await readBounded(path.join(dir, MANIFEST), MAX_MODEL_JSON_BYTES, 'The file'), MANIFEST);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ModelFileError(`${MANIFEST} must hold an object such as {"name": "ChEMBL 37 multitask"}`);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new ModelFileError(`${MANIFEST} must hold an object such as {"name": "ChEMBL 37 multitask"}`);
     manifest = parsed as FolderManifest;
-    if (manifest.name !== undefined && (typeof manifest.name !== 'string' || !manifest.name.trim())) throw new ModelFileError(`The "name" of ${MANIFEST} must be a non-empty text`);
+    if (manifest.name !== undefined && (typeof manifest.name !== 'string' || !manifest.name.trim()))
+      throw new ModelFileError(`The "name" of ${MANIFEST} must be a non-empty text`);
   }
 
   let modelFile: string;
@@ -342,17 +361,27 @@ async function readFolderOnce(dir: string): Promise<ModelFiles & { targets: stri
     targetsFile = manifest.targets!;
     // Files placed by hand beside an installed model: which one is meant is not for us to guess
     // (for a moment during an install, too, until the previous model's files are removed).
-    const others = entries.filter((f) => f !== modelFile && f !== targetsFile && (f.toLowerCase().endsWith('.onnx') || /^targets.*\.json$/i.test(f)));
+    const others = entries.filter(
+      (f) => f !== modelFile && f !== targetsFile && (f.toLowerCase().endsWith('.onnx') || /^targets.*\.json$/i.test(f)),
+    );
     if (others.length > 0) {
-      throw new ModelFileError(`The folder holds ${others.join(', ')} beside the installed ${modelFile}; remove one model (and model.json with the installed one)`, true);
+      throw new ModelFileError(
+        `The folder holds ${others.join(', ')} beside the installed ${modelFile}; remove one model (and model.json with the installed one)`,
+        true,
+      );
     }
   } else {
     const models = entries.filter((f) => f.toLowerCase().endsWith('.onnx'));
     if (models.length === 0) return null;
-    if (models.length > 1) throw new ModelFileError(`The folder holds ${models.length} .onnx files (${models.join(', ')}); keep only the one to use`, true);
+    if (models.length > 1)
+      throw new ModelFileError(`The folder holds ${models.length} .onnx files (${models.join(', ')}); keep only the one to use`, true);
     const lists = entries.filter((f) => /^targets.*\.json$/i.test(f));
     if (lists.length === 0) throw new ModelFileError(`The folder has the model ${models[0]} but no targets*.json list of its target ids`);
-    if (lists.length > 1) throw new ModelFileError(`The folder holds ${lists.length} target lists (${lists.join(', ')}); keep only the one that belongs to ${models[0]}`, true);
+    if (lists.length > 1)
+      throw new ModelFileError(
+        `The folder holds ${lists.length} target lists (${lists.join(', ')}); keep only the one that belongs to ${models[0]}`,
+        true,
+      );
     modelFile = models[0]!;
     targetsFile = lists[0]!;
   }
@@ -361,11 +390,18 @@ async function readFolderOnce(dir: string): Promise<ModelFiles & { targets: stri
   const targetBytes = await readBounded(path.join(dir, targetsFile), MAX_TARGETS_BYTES, 'The target list');
   if (manifest.sha256) {
     if (manifest.sha256.model !== sha256(model) || manifest.sha256.targets !== sha256(targetBytes)) {
-      throw new ModelFileError(`${modelFile} or ${targetsFile} is not the file ${MANIFEST} describes (it was replaced by hand, or is being written)`, true);
+      throw new ModelFileError(
+        `${modelFile} or ${targetsFile} is not the file ${MANIFEST} describes (it was replaced by hand, or is being written)`,
+        true,
+      );
     }
   }
   const targets = checkTargets(parseJson(targetBytes, targetsFile));
-  return { model: new Uint8Array(model.buffer, model.byteOffset, model.byteLength), targets, name: manifest.name?.trim() || modelNameFromFile(modelFile) };
+  return {
+    model: new Uint8Array(model.buffer, model.byteOffset, model.byteLength),
+    targets,
+    name: manifest.name?.trim() || modelNameFromFile(modelFile),
+  };
 }
 
 /**
@@ -415,6 +451,8 @@ export async function writeModelFolder(dir: string, files: ModelFiles): Promise<
     await Promise.all(temps.map((t) => rm(t, { force: true })));
     throw error;
   }
-  const stale = (await readdir(dir)).filter((f) => f !== MODEL_FILE && f !== TARGETS_FILE && (f.toLowerCase().endsWith('.onnx') || /^targets.*\.json$/i.test(f)));
+  const stale = (await readdir(dir)).filter(
+    (f) => f !== MODEL_FILE && f !== TARGETS_FILE && (f.toLowerCase().endsWith('.onnx') || /^targets.*\.json$/i.test(f)),
+  );
   await Promise.all(stale.map((f) => rm(path.join(dir, f), { force: true })));
 }

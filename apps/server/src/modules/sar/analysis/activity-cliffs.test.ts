@@ -5,7 +5,7 @@ import type { Cliff, CliffItem } from './activity-cliffs.ts';
 /** A random 2,048-bit fingerprint near `base` (a few bits flipped): similar compounds in families. */
 function randomItems(n: number, seed: number): CliffItem[] {
   let state = seed;
-  const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const bases = Array.from({ length: Math.max(1, n >> 4) }, () => {
     const fp = new Uint8Array(256);
     for (let k = 0; k < 45; k++) fp[Math.floor(random() * 256)]! |= 1 << Math.floor(random() * 8);
@@ -79,7 +79,9 @@ describe('activity cliffs', () => {
     const started = performance.now();
     const got = activityCliffs(items, { minSimilarity: 0.8, minDelta: 1, limit: 200 });
     const ms = performance.now() - started;
-    console.log(`activity cliffs: 2,000 compounds, ${got.compared.toLocaleString('en-US')} pairs, ${got.total} cliffs in ${ms.toFixed(0)} ms`);
+    console.log(
+      `activity cliffs: 2,000 compounds, ${got.compared.toLocaleString('en-US')} pairs, ${got.total} cliffs in ${ms.toFixed(0)} ms`,
+    );
     expect(got.total).toBeGreaterThan(0);
     expect(ms).toBeLessThan(1_000);
   });

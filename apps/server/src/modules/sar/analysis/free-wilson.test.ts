@@ -26,7 +26,8 @@ describe('Free-Wilson', () => {
     const { result } = fit;
     expect(result.compounds).toBe(11);
     expect(result.r2).toBeCloseTo(1, 9);
-    const c = (label: string, smiles: string | null) => result.contributions.find((x) => x.label === label && x.smiles === smiles)!.contribution;
+    const c = (label: string, smiles: string | null) =>
+      result.contributions.find((x) => x.label === label && x.smiles === smiles)!.contribution;
     for (const [smiles, value] of Object.entries(R1)) expect(c('R1', smiles) - c('R1', null)).toBeCloseTo(value, 6);
     for (const [smiles, value] of Object.entries(R2)) expect(c('R2', smiles) - c('R2', null)).toBeCloseTo(value, 6);
     expect(result.intercept).toBeCloseTo(additiveSeries().reduce((s, r) => s + r.value, 0) / 11, 9);

@@ -44,7 +44,6 @@ interface Position {
   columns: Map<string | null, number>;
 }
 
-
 function positions(rows: readonly FreeWilsonRow[]): { positions: Position[]; columns: number } {
   const labels = [...new Set(rows.flatMap((row) => Object.keys(row.rgroups)))].sort(byRGroupLabel);
   let columns = 0;
@@ -54,7 +53,9 @@ function positions(rows: readonly FreeWilsonRow[]): { positions: Position[]; col
       const level = row.rgroups[label] ?? null;
       levels.set(level, (levels.get(level) ?? 0) + 1);
     }
-    const reference = levels.has(null) ? null : [...levels.entries()].sort((p, q) => q[1] - p[1] || String(p[0]).localeCompare(String(q[0])))[0]![0];
+    const reference = levels.has(null)
+      ? null
+      : [...levels.entries()].sort((p, q) => q[1] - p[1] || String(p[0]).localeCompare(String(q[0])))[0]![0];
     const cols = new Map<string | null, number>();
     for (const level of levels.keys()) if (level !== reference) cols.set(level, columns++);
     return { label, levels, reference, columns: cols };
@@ -140,7 +141,8 @@ function bestCombinations(sorted: { label: string; levels: { smiles: string | nu
   return out;
 }
 
-const comboKey = (labels: readonly string[], rgroups: Record<string, string | null>) => JSON.stringify(labels.map((label) => rgroups[label] ?? null));
+const comboKey = (labels: readonly string[], rgroups: Record<string, string | null>) =>
+  JSON.stringify(labels.map((label) => rgroups[label] ?? null));
 
 /** The rows whose every R-group occurs in at least FREE_WILSON_MIN_OCCURRENCES of them (repeated: dropping a row can make another group rare). */
 function withoutRareGroups(rows: readonly FreeWilsonRow[]): readonly FreeWilsonRow[] {
@@ -160,11 +162,17 @@ function withoutRareGroups(rows: readonly FreeWilsonRow[]): readonly FreeWilsonR
  * The fit, or a note saying why there is none. `note` beside a result says which compounds were
  * left out (R-groups seen only once).
  */
-export function freeWilson(rows: readonly FreeWilsonRow[], options: { best?: number } = {}): { result: FreeWilson; note: string | null } | { note: string } {
+export function freeWilson(
+  rows: readonly FreeWilsonRow[],
+  options: { best?: number } = {},
+): { result: FreeWilson; note: string | null } | { note: string } {
   const valued = rows.filter((row) => Number.isFinite(row.value));
   const usable = withoutRareGroups(valued);
   const leftOut = valued.length - usable.length;
-  const leftOutText = leftOut > 0 ? `${countedNoun(leftOut, 'compound', 'compounds')} with an R-group seen in only one compound ${leftOut === 1 ? 'is' : 'are'} left out of the fit.` : null;
+  const leftOutText =
+    leftOut > 0
+      ? `${countedNoun(leftOut, 'compound', 'compounds')} with an R-group seen in only one compound ${leftOut === 1 ? 'is' : 'are'} left out of the fit.`
+      : null;
   if (usable.length < FREE_WILSON_MIN_COMPOUNDS) {
     return {
       note: `Free-Wilson needs at least ${FREE_WILSON_MIN_COMPOUNDS} decomposed compounds with a value whose R-groups each occur in ${FREE_WILSON_MIN_OCCURRENCES} compounds or more; there ${usable.length === 1 ? 'is' : 'are'} ${usable.length}.${leftOutText ? ` ${leftOutText}` : ''}`,
@@ -173,17 +181,23 @@ export function freeWilson(rows: readonly FreeWilsonRow[], options: { best?: num
   const { positions: pos, columns: p } = positions(usable);
   if (p === 0) return { note: 'Free-Wilson needs an R-group position that varies; every compound has the same R-groups.' };
   if (p > FREE_WILSON_MAX_COLUMNS) {
-    return { note: `Free-Wilson fits at most ${FREE_WILSON_MAX_COLUMNS.toLocaleString('en-US')} distinct R-groups; this set has ${p.toLocaleString('en-US')}. Narrow the set or choose a larger core.` };
+    return {
+      note: `Free-Wilson fits at most ${FREE_WILSON_MAX_COLUMNS.toLocaleString('en-US')} distinct R-groups; this set has ${p.toLocaleString('en-US')}. Narrow the set or choose a larger core.`,
+    };
   }
   if (usable.length <= p + 1) {
     return {
       note: `Free-Wilson needs more compounds than R-group terms to say anything: ${countedNoun(usable.length, 'compound', 'compounds')} for ${countedNoun(p, 'term', 'terms')} would fit exactly. Choose a core that leaves fewer distinct R-groups, or a larger set.${leftOutText ? ` ${leftOutText}` : ''}`,
     };
   }
-  const design = usable.map((row) => Int32Array.from(pos.flatMap((position) => {
-    const col = position.columns.get(row.rgroups[position.label] ?? null);
-    return col === undefined ? [] : [col];
-  })));
+  const design = usable.map((row) =>
+    Int32Array.from(
+      pos.flatMap((position) => {
+        const col = position.columns.get(row.rgroups[position.label] ?? null);
+        return col === undefined ? [] : [col];
+      }),
+    ),
+  );
   const values = Float64Array.from(usable, (row) => row.value);
   const beta = fit(design, values, p);
   const n = usable.length;
@@ -198,12 +212,15 @@ export function freeWilson(rows: readonly FreeWilsonRow[], options: { best?: num
     for (const [level, count] of position.levels) centre += (raw(level) * count) / n;
     return {
       label: position.label,
-      levels: [...position.levels.entries()].map(([smiles, count]) => ({ smiles, n: count, contribution: raw(smiles) - centre })).sort((x, y) => y.contribution - x.contribution),
+      levels: [...position.levels.entries()]
+        .map(([smiles, count]) => ({ smiles, n: count, contribution: raw(smiles) - centre }))
+        .sort((x, y) => y.contribution - x.contribution),
     };
   });
   const labels = pos.map((position) => position.label);
   const contributionOf = new Map(levels.map((l) => [l.label, new Map(l.levels.map((v) => [v.smiles, v.contribution]))]));
-  const predict = (rgroups: Record<string, string | null>) => labels.reduce((s, label) => s + (contributionOf.get(label)!.get(rgroups[label] ?? null) ?? 0), mean);
+  const predict = (rgroups: Record<string, string | null>) =>
+    labels.reduce((s, label) => s + (contributionOf.get(label)!.get(rgroups[label] ?? null) ?? 0), mean);
   let ssRes = 0;
   let ssTot = 0;
   usable.forEach((row) => {
@@ -222,7 +239,9 @@ export function freeWilson(rows: readonly FreeWilsonRow[], options: { best?: num
       compounds: n,
       r2: ssTot > 0 ? 1 - ssRes / ssTot : 1,
       intercept: mean,
-      contributions: levels.flatMap((l) => l.levels.map((v) => ({ label: l.label, smiles: v.smiles, contribution: v.contribution, n: v.n }))),
+      contributions: levels.flatMap((l) =>
+        l.levels.map((v) => ({ label: l.label, smiles: v.smiles, contribution: v.contribution, n: v.n })),
+      ),
       best,
     },
   };

@@ -12,7 +12,10 @@ import type { PairItem } from './matched-pairs.ts';
  * scaffold molfile) in ../shared/data/chembl-subset/supplementary/, through the real engine.
  * RDKit's Contrib/FreeWilson README reports "In Training set: 628" for this scaffold.
  */
-const SERIES = path.resolve(import.meta.dirname, '../../../../../../../shared/data/chembl-subset/supplementary/rdkit_freewilson_CHEMBL2321810');
+const SERIES = path.resolve(
+  import.meta.dirname,
+  '../../../../../../../shared/data/chembl-subset/supplementary/rdkit_freewilson_CHEMBL2321810',
+);
 const present = fs.existsSync(path.join(SERIES, 'CHEMBL2321810.smi'));
 if (!present) console.warn(`Skipping the FreeWilson series tests: ${SERIES} is absent (the shared data set is not on this machine).`);
 
@@ -25,15 +28,24 @@ describe.skipIf(!present)('SAR on the FreeWilson series (CHEMBL2321810)', () => 
     // SAR work reads no structure index: no database.
     engine = new RdkitChemEngine(undefined as never, { workers: 2 });
     const values = new Map(
-      fs.readFileSync(path.join(SERIES, 'CHEMBL2321810_act.csv'), 'utf8').trim().split('\n').slice(1).map((line) => {
-        const [name, act] = line.split(',');
-        return [Number(name), Number(act)] as const;
-      }),
+      fs
+        .readFileSync(path.join(SERIES, 'CHEMBL2321810_act.csv'), 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => {
+          const [name, act] = line.split(',');
+          return [Number(name), Number(act)] as const;
+        }),
     );
-    compounds = fs.readFileSync(path.join(SERIES, 'CHEMBL2321810.smi'), 'utf8').trim().split('\n').map((line) => {
-      const [smiles, id] = line.trim().split(/\s+/);
-      return { id: Number(id), smiles: smiles!, value: values.get(Number(id))! };
-    });
+    compounds = fs
+      .readFileSync(path.join(SERIES, 'CHEMBL2321810.smi'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const [smiles, id] = line.trim().split(/\s+/);
+        return { id: Number(id), smiles: smiles!, value: values.get(Number(id))! };
+      });
   });
   afterAll(async () => {
     await engine.close();
@@ -42,13 +54,20 @@ describe.skipIf(!present)('SAR on the FreeWilson series (CHEMBL2321810)', () => 
   it('decomposes 628 compounds on the shipped scaffold (as RDKit’s contrib) and fits Free-Wilson', async () => {
     expect(compounds).toHaveLength(1_017);
     const scaffold = fs.readFileSync(path.join(SERIES, 'CHEMBL2321810_scaffold.mol'), 'utf8');
-    const result = await engine.decompose([{ kind: 'molfile', text: scaffold, desalt: false }], compounds.map((c) => c.smiles));
-    const rows = result.rows.flatMap((row, i) => (row ? [{ strId: compounds[i]!.id, rgroups: row.rgroups, value: compounds[i]!.value }] : []));
+    const result = await engine.decompose(
+      [{ kind: 'molfile', text: scaffold, desalt: false }],
+      compounds.map((c) => c.smiles),
+    );
+    const rows = result.rows.flatMap((row, i) =>
+      row ? [{ strId: compounds[i]!.id, rgroups: row.rgroups, value: compounds[i]!.value }] : [],
+    );
     expect(rows).toHaveLength(628);
     expect(result.labels).toEqual(['R1', 'R3', 'R10']);
     const fit = freeWilson(rows, { best: 5 });
     if (!('result' in fit)) throw new Error(fit.note);
-    console.log(`FreeWilson series: ${rows.length} of 1,017 decomposed on the shipped scaffold (${result.strategy}); Free-Wilson over ${fit.result.compounds} compounds (R-groups seen twice or more): R² = ${fit.result.r2.toFixed(3)} over ${fit.result.contributions.length} R-groups; best predicted ${fit.result.best[0]!.predicted.toFixed(2)}`);
+    console.log(
+      `FreeWilson series: ${rows.length} of 1,017 decomposed on the shipped scaffold (${result.strategy}); Free-Wilson over ${fit.result.compounds} compounds (R-groups seen twice or more): R² = ${fit.result.r2.toFixed(3)} over ${fit.result.contributions.length} R-groups; best predicted ${fit.result.best[0]!.predicted.toFixed(2)}`,
+    );
     // Independently: the compounds whose every R-group occurs in two or more of the kept compounds
     // (repeated until stable), as the fit's rule says.
     let kept = rows;
@@ -69,9 +88,14 @@ describe.skipIf(!present)('SAR on the FreeWilson series (CHEMBL2321810)', () => 
   });
 
   it('decomposes at least 95 % on a generalised core', async () => {
-    const result = await engine.decompose([{ kind: 'smiles', text: GENERALISED_CORE, desalt: false }], compounds.map((c) => c.smiles));
+    const result = await engine.decompose(
+      [{ kind: 'smiles', text: GENERALISED_CORE, desalt: false }],
+      compounds.map((c) => c.smiles),
+    );
     const fitted = result.rows.filter(Boolean).length;
-    console.log(`FreeWilson series: ${fitted} of 1,017 (${((100 * fitted) / 1017).toFixed(1)} %) decomposed on ${GENERALISED_CORE} (${result.strategy}), labels ${result.labels.join(' ')}`);
+    console.log(
+      `FreeWilson series: ${fitted} of 1,017 (${((100 * fitted) / 1017).toFixed(1)} %) decomposed on ${GENERALISED_CORE} (${result.strategy}), labels ${result.labels.join(' ')}`,
+    );
     expect(fitted / compounds.length).toBeGreaterThanOrEqual(0.95);
     // Every row goes back together into its compound.
     for (const i of [0, 100, 500, 1000]) {
@@ -107,9 +131,12 @@ describe.skipIf(!present)('SAR on the FreeWilson series (CHEMBL2321810)', () => 
       const [x, y] = key.split('>>') as [string, string];
       const deltas = [...pairs.values()];
       const mean = deltas.reduce((s, d) => s + d, 0) / deltas.length;
-      return mean < 0 ? { from: y, to: x, pairs: deltas.length, meanDelta: -mean } : { from: x, to: y, pairs: deltas.length, meanDelta: mean };
+      return mean < 0
+        ? { from: y, to: x, pairs: deltas.length, meanDelta: -mean }
+        : { from: x, to: y, pairs: deltas.length, meanDelta: mean };
     });
-    const summary = (list: { from: string; to: string; pairs: number; meanDelta: number }[]) => list.map((t) => `${t.from}>>${t.to} ${t.pairs} ${t.meanDelta.toFixed(9)}`).sort();
+    const summary = (list: { from: string; to: string; pairs: number; meanDelta: number }[]) =>
+      list.map((t) => `${t.from}>>${t.to} ${t.pairs} ${t.meanDelta.toFixed(9)}`).sort();
     expect(got.total).toBe(expected.length);
     expect(summary(got.transformations)).toEqual(summary(expected));
     expect(got.total).toBeGreaterThan(5);
@@ -129,7 +156,10 @@ describe.skipIf(!present)('SAR on the FreeWilson series (CHEMBL2321810)', () => 
   it('draws the difference of every activity cliff, a page of 50 within its time budget', async () => {
     const fps: Uint8Array[] = [];
     for (const c of compounds) fps.push((await engine.describe({ kind: 'smiles', text: c.smiles, desalt: false })).morgan!);
-    const found = activityCliffs(compounds.map((c, i) => ({ strId: c.id, fp: fps[i]!, value: c.value })), { minSimilarity: 0.8, minDelta: 1, limit: 200 });
+    const found = activityCliffs(
+      compounds.map((c, i) => ({ strId: c.id, fp: fps[i]!, value: c.value })),
+      { minSimilarity: 0.8, minDelta: 1, limit: 200 },
+    );
     expect(found.cliffs.length).toBeGreaterThan(50);
     const kinds: Record<string, number> = {};
     for (let at = 0; at < found.cliffs.length; at += 50) {
@@ -142,7 +172,9 @@ describe.skipIf(!present)('SAR on the FreeWilson series (CHEMBL2321810)', () => 
       expect(differences.every((d) => d !== null && d.a.length > 0 && d.b.length > 0)).toBe(true);
       for (const d of differences) kinds[d!.kind] = (kinds[d!.kind] ?? 0) + 1;
     }
-    console.log(`FreeWilson series: ${found.total} cliffs (${found.cliffs.length} listed), every difference drawn: ${JSON.stringify(kinds)}`);
+    console.log(
+      `FreeWilson series: ${found.total} cliffs (${found.cliffs.length} listed), every difference drawn: ${JSON.stringify(kinds)}`,
+    );
   }, 180_000);
 
   it('finds the matched pairs of all 1,017 compounds in every environment radius, the second time from the cut cache', async () => {
@@ -156,10 +188,16 @@ describe.skipIf(!present)('SAR on the FreeWilson series (CHEMBL2321810)', () => 
         const found = matchedPairs(items, { minPairs: 2, limit: 200, radius });
         const pairMs = Date.now() - t;
         expect(found.total).toBeGreaterThan(0);
-        expect(found.transformations.every((x) => x.pairs >= 2 && x.minDelta <= x.medianDelta && x.medianDelta <= x.maxDelta && x.deltas.length > 0)).toBe(true);
+        expect(
+          found.transformations.every(
+            (x) => x.pairs >= 2 && x.minDelta <= x.medianDelta && x.medianDelta <= x.maxDelta && x.deltas.length > 0,
+          ),
+        ).toBe(true);
         if (radius > 0) expect(found.transformations.every((x) => x.environment.startsWith('[*:1]'))).toBe(true);
         expect(pairMs).toBeLessThan(2_000);
-        console.log(`FreeWilson series, round ${round}: cuts ${cutMs} ms; pairs at radius ${radius}: ${found.total} transformations in ${pairMs} ms`);
+        console.log(
+          `FreeWilson series, round ${round}: cuts ${cutMs} ms; pairs at radius ${radius}: ${found.total} transformations in ${pairMs} ms`,
+        );
       }
       if (round === 2) expect(cutMs).toBeLessThan(500);
     }

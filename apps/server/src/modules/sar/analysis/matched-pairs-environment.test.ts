@@ -56,7 +56,15 @@ describe('matched pairs by environment', () => {
   it('pools every H → Cl at radius 0 and splits them by environment at radius 1', () => {
     const none = matchedPairs(items, { minPairs: 1, limit: 10, radius: 0 });
     expect(none.transformations).toHaveLength(1);
-    expect(none.transformations[0]).toMatchObject({ from: '[*:1][H]', to: '[*:1]Cl', environment: '', pairs: 3, minDelta: -1, maxDelta: 2, medianDelta: 1 });
+    expect(none.transformations[0]).toMatchObject({
+      from: '[*:1][H]',
+      to: '[*:1]Cl',
+      environment: '',
+      pairs: 3,
+      minDelta: -1,
+      maxDelta: 2,
+      medianDelta: 1,
+    });
     expect(none.transformations[0]!.meanDelta).toBeCloseTo(2 / 3);
     const r1 = matchedPairs(items, { minPairs: 1, limit: 10, radius: 1 });
     expect(r1.transformations.map((t) => [t.environment, t.from, t.to, t.pairs, t.meanDelta])).toEqual([

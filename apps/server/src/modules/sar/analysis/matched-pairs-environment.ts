@@ -62,12 +62,25 @@ export function parseSmiles(smiles: string): Graph | null {
       if (!match) return null;
       const symbol = match[2]!;
       const chargeText = match[5] ?? '';
-      const charge = chargeText === '' ? 0 : (chargeText[0] === '+' ? 1 : -1) * (/\d/.test(chargeText) ? Number(chargeText.slice(1)) : chargeText.length);
-      add({ symbol: symbol === '*' ? '*' : symbol[0]!.toUpperCase() + symbol.slice(1), aromatic: symbol !== '*' && symbol[0] === symbol[0]!.toLowerCase(), charge, dummy: symbol === '*' });
+      const charge =
+        chargeText === ''
+          ? 0
+          : (chargeText[0] === '+' ? 1 : -1) * (/\d/.test(chargeText) ? Number(chargeText.slice(1)) : chargeText.length);
+      add({
+        symbol: symbol === '*' ? '*' : symbol[0]!.toUpperCase() + symbol.slice(1),
+        aromatic: symbol !== '*' && symbol[0] === symbol[0]!.toLowerCase(),
+        charge,
+        dummy: symbol === '*',
+      });
       i = end + 1;
     } else if (ORGANIC.test(smiles.slice(i))) {
       const symbol = ORGANIC.exec(smiles.slice(i))![1]!;
-      add({ symbol: symbol[0]!.toUpperCase() + symbol.slice(1), aromatic: symbol[0] === symbol[0]!.toLowerCase(), charge: 0, dummy: false });
+      add({
+        symbol: symbol[0]!.toUpperCase() + symbol.slice(1),
+        aromatic: symbol[0] === symbol[0]!.toLowerCase(),
+        charge: 0,
+        dummy: false,
+      });
       i += symbol.length;
     } else if (ch === '*') {
       add({ symbol: '*', aromatic: false, charge: 0, dummy: true });
@@ -139,12 +152,15 @@ export function cutEnvironment(constant: string, radius: number): string | null 
   const label = (at: number) => {
     const atom = graph.atoms[at]!;
     const symbol = atom.aromatic ? atom.symbol.toLowerCase() : atom.symbol;
-    const charge = atom.charge === 0 ? '' : atom.charge > 0 ? `+${atom.charge > 1 ? atom.charge : ''}` : `-${atom.charge < -1 ? -atom.charge : ''}`;
+    const charge =
+      atom.charge === 0 ? '' : atom.charge > 0 ? `+${atom.charge > 1 ? atom.charge : ''}` : `-${atom.charge < -1 ? -atom.charge : ''}`;
     return `[${symbol}${charge};D${graph.neighbours[at]!.length};${inRing[at] ? 'R' : '!R'}]`;
   };
   const tree = (at: number, parent: number, depth: number): string => {
     if (depth >= radius) return label(at);
-    const branches = graph.neighbours[at]!.filter(([next]) => next !== parent).map(([next, bond]) => bond + tree(next, at, depth + 1)).sort();
+    const branches = graph.neighbours[at]!.filter(([next]) => next !== parent)
+      .map(([next, bond]) => bond + tree(next, at, depth + 1))
+      .sort();
     return label(at) + branches.map((branch, i) => (i < branches.length - 1 ? `(${branch})` : branch)).join('');
   };
   const root = dummies[0]!;

@@ -5,7 +5,11 @@ import type { PairItem } from './matched-pairs.ts';
 /** Compounds made of one constant part and one variable part each (synthetic cuts). */
 function series(constant: string, variables: readonly string[], perVariable: number, start = 0): PairItem[] {
   return variables.flatMap((variable, v) =>
-    Array.from({ length: perVariable }, (_, k) => ({ strId: start + v * perVariable + k + 1, value: v + k / 10, cuts: [{ constant, variable }] })),
+    Array.from({ length: perVariable }, (_, k) => ({
+      strId: start + v * perVariable + k + 1,
+      value: v + k / 10,
+      cuts: [{ constant, variable }],
+    })),
   );
 }
 
@@ -31,7 +35,11 @@ describe('matched pairs, bounded', () => {
 
   it('leaves out the constant parts that would make more than MAX_PAIRS pairs, and says so', () => {
     // One constant shared by 800 variants of 1 compound each: 319,600 pairs (over the bound); a small series beside it.
-    const crowded = series('c1ccccc1[*:1]', Array.from({ length: 800 }, (_, i) => `[*:1]${'C'.repeat(1 + (i % 40))}${'N'.repeat(Math.floor(i / 40))}`), 1);
+    const crowded = series(
+      'c1ccccc1[*:1]',
+      Array.from({ length: 800 }, (_, i) => `[*:1]${'C'.repeat(1 + (i % 40))}${'N'.repeat(Math.floor(i / 40))}`),
+      1,
+    );
     expect((800 * 799) / 2).toBeGreaterThan(MAX_PAIRS);
     const small = series('CCCC[*:1]', ['[*:1]F', '[*:1]Cl'], 2, 10_000);
     const started = Date.now();

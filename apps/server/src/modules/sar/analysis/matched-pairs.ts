@@ -130,7 +130,8 @@ function collect(items: readonly PairItem[], radius: number): { buckets: Map<str
         const [y, ys] = entries[j]!;
         const key = `${environment}|${x}>>${y}`;
         let bucket = buckets.get(key);
-        if (!bucket) buckets.set(key, (bucket = { x, y, environment, deltas: [], seen: new Set(), n: 0, sum: 0, sumSquares: 0, examples: [] }));
+        if (!bucket)
+          buckets.set(key, (bucket = { x, y, environment, deltas: [], seen: new Set(), n: 0, sum: 0, sumSquares: 0, examples: [] }));
         for (const a of xs) for (const b of ys) if (a !== b) addPair(bucket, { a, b, constant, delta: items[b]!.value - items[a]!.value });
       }
     }
@@ -158,7 +159,10 @@ function summarise(bucket: Bucket): Transformation {
   deltas.sort((p, q) => p - q);
   const middle = deltas.length >> 1;
   const median = deltas.length % 2 ? deltas[middle]! : (deltas[middle - 1]! + deltas[middle]!) / 2;
-  const shown = deltas.length <= MAX_DELTAS ? deltas : Array.from({ length: MAX_DELTAS }, (_, i) => deltas[Math.round((i * (deltas.length - 1)) / (MAX_DELTAS - 1))]!);
+  const shown =
+    deltas.length <= MAX_DELTAS
+      ? deltas
+      : Array.from({ length: MAX_DELTAS }, (_, i) => deltas[Math.round((i * (deltas.length - 1)) / (MAX_DELTAS - 1))]!);
   return {
     from,
     to,
@@ -186,7 +190,10 @@ export interface MatchedPairsOptions {
 }
 
 /** Transformations seen in at least `minPairs` compound pairs, most pairs first (then larger mean Δ). */
-export function matchedPairs(items: readonly PairItem[], options: MatchedPairsOptions): { total: number; transformations: Transformation[]; note: string | null } {
+export function matchedPairs(
+  items: readonly PairItem[],
+  options: MatchedPairsOptions,
+): { total: number; transformations: Transformation[]; note: string | null } {
   const { buckets, skipped } = collect(items, options.radius ?? 0);
   const kept: Transformation[] = [];
   const sign = options.sign ?? 'any';
@@ -197,7 +204,24 @@ export function matchedPairs(items: readonly PairItem[], options: MatchedPairsOp
     if (sign === 'mixed' && !(t.minDelta < 0 && t.maxDelta > 0)) continue;
     kept.push(t);
   }
-  kept.sort((p, q) => q.pairs - p.pairs || q.meanDelta - p.meanDelta || (p.from < q.from ? -1 : p.from > q.from ? 1 : p.to < q.to ? -1 : p.to > q.to ? 1 : p.environment < q.environment ? -1 : p.environment > q.environment ? 1 : 0));
+  kept.sort(
+    (p, q) =>
+      q.pairs - p.pairs ||
+      q.meanDelta - p.meanDelta ||
+      (p.from < q.from
+        ? -1
+        : p.from > q.from
+          ? 1
+          : p.to < q.to
+            ? -1
+            : p.to > q.to
+              ? 1
+              : p.environment < q.environment
+                ? -1
+                : p.environment > q.environment
+                  ? 1
+                  : 0),
+  );
   const note =
     skipped > 0
       ? `${skipped.toLocaleString('en-US')} constant part${skipped === 1 ? ' shared by very many compounds was' : 's shared by very many compounds were'} left out: together they make over ${MAX_PAIRS.toLocaleString('en-US')} pairs. Narrow the set (fewer compounds, or one series) to see them.`

@@ -38,7 +38,14 @@ export interface ActivityFields {
 
 /** The columns to read for the fields (read with the activities' links, so positions agree), and how to assemble them. */
 export function activityFieldColumns(): { specs: ColumnSpec[]; assemble: (arrays: ColumnArray[]) => ActivityFields } {
-  const [types, uoms, prefixes, mechanisms, degraders, ligases] = Array.from({ length: 6 }, () => new Vocabulary()) as [Vocabulary, Vocabulary, Vocabulary, Vocabulary, Vocabulary, Vocabulary];
+  const [types, uoms, prefixes, mechanisms, degraders, ligases] = Array.from({ length: 6 }, () => new Vocabulary()) as [
+    Vocabulary,
+    Vocabulary,
+    Vocabulary,
+    Vocabulary,
+    Vocabulary,
+    Vocabulary,
+  ];
   const specs: ColumnSpec[] = [
     { kind: 'string', expr: sql`lower(std_activity_type)`, vocabulary: types },
     { kind: 'string', expr: sql.ref('standard_uom'), vocabulary: uoms },
@@ -114,7 +121,17 @@ function termActivities(fields: ActivityFields, term: ActivityTermMatch): Uint32
       const v = values[act]!;
       // NaN (NULL) fails every comparison, as SQL's unknown does.
       const pass =
-        test.op === '<' ? v < min : test.op === '<=' ? v <= min : test.op === '>' ? v > min : test.op === '>=' ? v >= min : test.op === '=' ? v === min : v >= min && v <= max;
+        test.op === '<'
+          ? v < min
+          : test.op === '<='
+            ? v <= min
+            : test.op === '>'
+              ? v > min
+              : test.op === '>='
+                ? v >= min
+                : test.op === '='
+                  ? v === min
+                  : v >= min && v <= max;
       if (!pass || allowed![fields.prefix[act]!] !== 1) continue;
     }
     out[n++] = act;
@@ -144,7 +161,11 @@ export function matchActivityFields(fields: ActivityFields, match: ActivityField
       return scan(fields.mechanism, flagsOf(fields.mechanisms, match.mechanisms));
     case 'degrader': {
       const ligases = match.ligases ? flagsOf(fields.ligases, match.ligases) : null;
-      return scan(fields.degrader, flagsOf(fields.degraders, match.types), ligases ? (act) => ligases[fields.ligase[act]!] === 1 : undefined);
+      return scan(
+        fields.degrader,
+        flagsOf(fields.degraders, match.types),
+        ligases ? (act) => ligases[fields.ligase[act]!] === 1 : undefined,
+      );
     }
   }
 }

@@ -18,13 +18,19 @@ describe.each(DATABASES)('bitmap counts on %s', (kind) => {
   let t: TestApp;
   let login: LoginResult;
   let target: { target_id: number; gene_symbol: string; n: number };
-  const rowsOf = () => [{ selectedOption: 'target', targets: [{ label: target.gene_symbol, ids: [target.target_id] }] }] as SearchRowInput[];
-  const count = (rows: SearchRowInput[]) => t.call({ method: 'POST', url: '/api/guidedsearch/count', headers: authHeaders(login), payload: { searchcriteria: { rows } } });
+  const rowsOf = () =>
+    [{ selectedOption: 'target', targets: [{ label: target.gene_symbol, ids: [target.target_id] }] }] as SearchRowInput[];
+  const count = (rows: SearchRowInput[]) =>
+    t.call({ method: 'POST', url: '/api/guidedsearch/count', headers: authHeaders(login), payload: { searchcriteria: { rows } } });
 
   beforeAll(async () => {
     t = await startTestApp(kind, { SEARCH_BITMAPS: '1', SEARCH_ACTIVITY_CAP: String(CAP) }, { demoChunks: 1 });
     login = await t.login(demoEmailForRole('FULL_USER'));
-    const { rows } = await sql<{ target_id: number; gene_symbol: string; n: number }>`SELECT t.target_id, t.gene_symbol, count(*)::int AS n FROM targets t JOIN activities a USING (target_id)
+    const { rows } = await sql<{
+      target_id: number;
+      gene_symbol: string;
+      n: number;
+    }>`SELECT t.target_id, t.gene_symbol, count(*)::int AS n FROM targets t JOIN activities a USING (target_id)
       WHERE t.gene_symbol IS NOT NULL GROUP BY 1, 2 HAVING count(*) < ${CAP} ORDER BY count(*) DESC LIMIT 1`.execute(t.database.db);
     target = rows[0]!;
   }, 120_000);
@@ -46,14 +52,20 @@ describe.each(DATABASES)('bitmap counts on %s', (kind) => {
     expect((before.data.rows as SearchCounts[])[0]!.actidscount).toBe(target.n);
     // A release adds one activity on the target (a copy of one of its activities) and ends its load.
     await sql`INSERT INTO activities (str_id, gvk_id, assay_id, ref_id, target_id, std_activity_type, std_act_prefix, activity_value, standard_uom)
-      SELECT str_id, gvk_id, assay_id, ref_id, target_id, std_activity_type, std_act_prefix, activity_value, standard_uom FROM activities WHERE target_id = ${target.target_id} LIMIT 1`.execute(t.database.db);
+      SELECT str_id, gvk_id, assay_id, ref_id, target_id, std_activity_type, std_act_prefix, activity_value, standard_uom FROM activities WHERE target_id = ${target.target_id} LIMIT 1`.execute(
+      t.database.db,
+    );
     // While a load runs, its committed rows are counted too: on the SQL path, not from columns read before it.
-    const running = await sql<{ load_id: number }>`INSERT INTO kb_loads (kind, label, status) VALUES ('update', 'test release', 'running') RETURNING load_id`.execute(t.database.db);
+    const running = await sql<{
+      load_id: number;
+    }>`INSERT INTO kb_loads (kind, label, status) VALUES ('update', 'test release', 'running') RETURNING load_id`.execute(t.database.db);
     const sqlBefore = t.app.searchService.countPaths.sql;
     const during = await count(rowsOf());
     expect((during.data.rows as SearchCounts[])[0]!.actidscount).toBe(target.n + 1);
     expect(t.app.searchService.countPaths.sql).toBe(sqlBefore + 1);
-    await sql`UPDATE kb_loads SET status = 'complete', finished_at = now() WHERE load_id = ${running.rows[0]!.load_id}`.execute(t.database.db);
+    await sql`UPDATE kb_loads SET status = 'complete', finished_at = now() WHERE load_id = ${running.rows[0]!.load_id}`.execute(
+      t.database.db,
+    );
     // At once: while the columns are read again, the count is answered on the SQL path...
     const paths = { ...t.app.searchService.countPaths };
     const meanwhile = await count(rowsOf());
@@ -69,7 +81,9 @@ describe.each(DATABASES)('bitmap counts on %s', (kind) => {
   it('keeps the same structures as SQL for a stored NaN and a NULL property (NaN sorts above every number in PostgreSQL)', async () => {
     const db = t.database.db;
     // A release sets one structure's weight to NaN and another's to NULL, and ends its load.
-    const loaded = await sql<{ load_id: number }>`INSERT INTO kb_loads (kind, label, status) VALUES ('update', 'property fix', 'running') RETURNING load_id`.execute(db);
+    const loaded = await sql<{
+      load_id: number;
+    }>`INSERT INTO kb_loads (kind, label, status) VALUES ('update', 'property fix', 'running') RETURNING load_id`.execute(db);
     await sql`UPDATE structures SET mol_weight = 'NaN' WHERE str_id = (SELECT min(str_id) FROM structures)`.execute(db);
     await sql`UPDATE structures SET mol_weight = NULL WHERE str_id = (SELECT max(str_id) FROM structures)`.execute(db);
     await sql`UPDATE kb_loads SET status = 'complete', finished_at = now() WHERE load_id = ${loaded.rows[0]!.load_id}`.execute(db);
@@ -80,7 +94,10 @@ describe.each(DATABASES)('bitmap counts on %s', (kind) => {
       const bitmaps = t.app.searchService.countPaths.bitmaps;
       const answer = await count([{ selectedOption: 'structure', properties }]);
       expect(t.app.searchService.countPaths.bitmaps).toBe(bitmaps + 1);
-      const where = [properties.molmin !== undefined ? sql`mol_weight >= ${properties.molmin}` : sql`TRUE`, properties.molmax !== undefined ? sql`mol_weight <= ${properties.molmax}` : sql`TRUE`];
+      const where = [
+        properties.molmin !== undefined ? sql`mol_weight >= ${properties.molmin}` : sql`TRUE`,
+        properties.molmax !== undefined ? sql`mol_weight <= ${properties.molmax}` : sql`TRUE`,
+      ];
       const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM structures WHERE ${sql.join(where, sql` AND `)}`.execute(db);
       expect(answer.statusCode, answer.body).toBe(200);
       expect((answer.data.rows as SearchCounts[])[0]!.stridscount, JSON.stringify(properties)).toBe(rows[0]!.n);

@@ -48,9 +48,19 @@ async function ids(db: Db, query: RawBuilder<unknown>): Promise<RoaringBitmap32>
  * The queries that read a row's sets, in the order of `RowSets` (null: nothing to read). A linked
  * row reads its few targets, documents or assays (or the activity ids themselves).
  */
-export function rowSetQueries(row: CompiledRow, propertiesInMemory = true): [RawBuilder<unknown> | null, RawBuilder<unknown> | null, RawBuilder<unknown> | null] {
+export function rowSetQueries(
+  row: CompiledRow,
+  propertiesInMemory = true,
+): [RawBuilder<unknown> | null, RawBuilder<unknown> | null, RawBuilder<unknown> | null] {
   // A row on the activity's own fields, or on assay types, is evaluated in memory: nothing to read at the activity level.
-  const activities = row.fields || row.assayTypes ? null : row.link ? row.link.ids : row.activity ? sql`SELECT a.act_id FROM ${ACTIVITY_FROM} WHERE ${row.activity}` : null;
+  const activities =
+    row.fields || row.assayTypes
+      ? null
+      : row.link
+        ? row.link.ids
+        : row.activity
+          ? sql`SELECT a.act_id FROM ${ACTIVITY_FROM} WHERE ${row.activity}`
+          : null;
   return [
     activities,
     // Property bounds tested in memory: only the row's other parts are read.
@@ -63,7 +73,11 @@ export function rowSetQueries(row: CompiledRow, propertiesInMemory = true): [Raw
 function linkedActivities(columns: KbColumns, link: NonNullable<CompiledRow['link']>, ids: RoaringBitmap32): RoaringBitmap32 {
   if (link.column === 'act_id') return new RoaringBitmap32(positionsOf(columns.actIds, ids));
   const links: Links =
-    link.column === 'target_id' ? { index: columns.byTarget, forward: columns.actTarget } : link.column === 'ref_id' ? { index: columns.byRef, forward: columns.actRef } : { index: columns.byAssay, forward: columns.actAssay };
+    link.column === 'target_id'
+      ? { index: columns.byTarget, forward: columns.actTarget }
+      : link.column === 'ref_id'
+        ? { index: columns.byRef, forward: columns.actRef }
+        : { index: columns.byAssay, forward: columns.actAssay };
   return childrenOfAll(links, ids);
 }
 
@@ -81,10 +95,14 @@ export async function readRowSets(db: Db, columns: KbColumns, row: CompiledRow):
     : row.assayTypes
       ? childrenOfAll({ index: columns.byAssay, forward: columns.actAssay }, assaysOfTypes(columns, row.assayTypes))
       : read && row.link
-      ? linkedActivities(columns, row.link, read)
-      : read && new RoaringBitmap32(positionsOf(columns.actIds, read));
+        ? linkedActivities(columns, row.link, read)
+        : read && new RoaringBitmap32(positionsOf(columns.actIds, read));
   // Direct matches are judged over the structures table (`s.str_id IN (...)`).
-  return { activities: activities ?? null, direct: direct ? RoaringBitmap32.and(direct, columns.allStructures) : null, clinical: clinical ?? null };
+  return {
+    activities: activities ?? null,
+    direct: direct ? RoaringBitmap32.and(direct, columns.allStructures) : null,
+    clinical: clinical ?? null,
+  };
 }
 
 /** The assays of some types (as `sa.assay_type = ANY(types)`: exact, NULL never matching); the column is indexed by assay id. */
@@ -192,7 +210,7 @@ async function evaluateLevels(db: Db, columns: KbColumns, compiled: { expr: Expr
   const sets: RowSets[] = [];
   for (const row of rows) sets.push(await source(db, columns, row));
   const empty = new RoaringBitmap32();
-  const memo = <T,>(make: (i: number) => T) => {
+  const memo = <T>(make: (i: number) => T) => {
     const cache = new Map<number, T>();
     return (i: number) => {
       if (!cache.has(i)) cache.set(i, make(i));
@@ -201,7 +219,11 @@ async function evaluateLevels(db: Db, columns: KbColumns, compiled: { expr: Expr
   };
   // Levels (docs/search-semantics.md "How rows combine"): a structure row on an activity means
   // "the activity's structure matches"; on a structure, an activity row means "has a matching activity".
-  const activityLeaf = memo((i) => sets[i]!.activities ?? (sets[i]!.direct ? childrenOfAll({ index: columns.byStructure, forward: columns.actStr }, sets[i]!.direct!) : empty));
+  const activityLeaf = memo(
+    (i) =>
+      sets[i]!.activities ??
+      (sets[i]!.direct ? childrenOfAll({ index: columns.byStructure, forward: columns.actStr }, sets[i]!.direct!) : empty),
+  );
   const structureLeaf = memo((i) => {
     const own = sets[i]!.activities ? linked(columns.actStr, sets[i]!.activities!) : empty;
     return sets[i]!.direct ? RoaringBitmap32.or(own, sets[i]!.direct!) : own;
@@ -223,14 +245,25 @@ function judgedStructures(columns: KbColumns, expr: Expr, levels: Awaited<Return
  * Only the structures of a compiled search (no activity cap, no other sets): the candidates of a
  * last structure row (SearchService.structuresOf).
  */
-export async function bitmapStructures(db: Db, columns: KbColumns, compiled: { expr: Expr; rows: CompiledRow[] }, source: RowSetSource = readRowSets): Promise<RoaringBitmap32> {
+export async function bitmapStructures(
+  db: Db,
+  columns: KbColumns,
+  compiled: { expr: Expr; rows: CompiledRow[] },
+  source: RowSetSource = readRowSets,
+): Promise<RoaringBitmap32> {
   const levels = await evaluateLevels(db, columns, compiled, source);
   if (hasNot(compiled.expr)) return judgedStructures(columns, compiled.expr, levels);
   return RoaringBitmap32.or(linked(columns.actStr, levels.matching), levels.direct);
 }
 
 /** Counts a compiled search from the in-memory columns; throws the activity-cap error as the SQL path does. */
-export async function bitmapSearch(db: Db, columns: KbColumns, compiled: { expr: Expr; rows: CompiledRow[] }, cap: number, source: RowSetSource = readRowSets): Promise<BitmapSearchResult> {
+export async function bitmapSearch(
+  db: Db,
+  columns: KbColumns,
+  compiled: { expr: Expr; rows: CompiledRow[] },
+  cap: number,
+  source: RowSetSource = readRowSets,
+): Promise<BitmapSearchResult> {
   const { expr, rows } = compiled;
   const levels = await evaluateLevels(db, columns, compiled, source);
   const { matching, direct, clinicalLeaf } = levels;

@@ -19,7 +19,8 @@ interface CachedRow {
   bytes: number;
 }
 
-const sizeOf = (sets: RowSets) => [sets.activities, sets.direct, sets.clinical].reduce((sum, b) => sum + (b ? b.getSerializationSizeInBytes('croaring') : 0), 0);
+const sizeOf = (sets: RowSets) =>
+  [sets.activities, sets.direct, sets.clinical].reduce((sum, b) => sum + (b ? b.getSerializationSizeInBytes('croaring') : 0), 0);
 
 export type BitmapIndexOptions = LoadOptions;
 
@@ -100,11 +101,17 @@ export class BitmapIndex {
   /** A row's sets, from the cache when the same row was read on the same version (a `RowSetSource`). */
   readonly rowSets = async (db: Kysely<Database>, columns: KbColumns, row: CompiledRow): Promise<RowSets> => {
     // The same ids mean other activities through another column (a target's id is not a document's).
-    const key = [row.link?.column ?? 'predicate', JSON.stringify(row.fields ?? null), JSON.stringify(row.properties?.bounds ?? null), JSON.stringify(row.assayTypes ?? null), ...rowSetQueries(row).map((query) => {
+    const key = [
+      row.link?.column ?? 'predicate',
+      JSON.stringify(row.fields ?? null),
+      JSON.stringify(row.properties?.bounds ?? null),
+      JSON.stringify(row.assayTypes ?? null),
+      ...rowSetQueries(row).map((query) => {
         if (!query) return '';
         const compiled = query.compile(db);
         return `${compiled.sql}\u0001${JSON.stringify(compiled.parameters)}`;
-      })].join('\u0000');
+      }),
+    ].join('\u0000');
     // Structure-search hits live in a table under a one-run id: never asked again.
     if (key.includes('structure_hits')) return readRowSets(db, columns, row);
     if (this.rowsVersion !== columns.version) this.forgetRows(columns.version);

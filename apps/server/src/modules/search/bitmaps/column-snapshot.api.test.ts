@@ -15,8 +15,20 @@ import type { KbColumns } from './kb-columns.ts';
 function readParts(columns: KbColumns) {
   const { fields } = columns;
   return {
-    arrays: [columns.actIds, columns.actStr, columns.actGvk, columns.actAssay, columns.actRef, columns.actTarget, columns.gvkStr, columns.gvkRef, columns.clinicalStr].map((a) => Array.from(a)),
-    fields: [fields.type, fields.uom, fields.prefix, fields.value, fields.micro, fields.mechanism, fields.degrader, fields.ligase].map((a) => Array.from(a)),
+    arrays: [
+      columns.actIds,
+      columns.actStr,
+      columns.actGvk,
+      columns.actAssay,
+      columns.actRef,
+      columns.actTarget,
+      columns.gvkStr,
+      columns.gvkRef,
+      columns.clinicalStr,
+    ].map((a) => Array.from(a)),
+    fields: [fields.type, fields.uom, fields.prefix, fields.value, fields.micro, fields.mechanism, fields.degrader, fields.ligase].map(
+      (a) => Array.from(a),
+    ),
     vocabularies: [fields.types, fields.uoms, fields.prefixes, fields.mechanisms, fields.degraders, fields.ligases].map((v) => v.names),
     all: [columns.allActivities, columns.allStructures, columns.allClinical].map((b) => b.toArray()),
     byTarget: [Array.from(columns.byTarget.start), Array.from(columns.byTarget.ids)],
@@ -33,7 +45,11 @@ describe.each(ONE_DATABASE)('search column snapshot on %s', (kind) => {
   let dir: string;
   let file: string;
   const errors: unknown[] = [];
-  const load = async () => loadKbColumns(t.database.db, await loadsVersion(t.database.db), { snapshotFile: file, onError: (_message, error) => errors.push(error) });
+  const load = async () =>
+    loadKbColumns(t.database.db, await loadsVersion(t.database.db), {
+      snapshotFile: file,
+      onError: (_message, error) => errors.push(error),
+    });
   /** The background write of a read from the database, finished. */
   const written = async () => {
     for (let i = 0; i < 200 && !fs.existsSync(file); i++) await new Promise((resolve) => setTimeout(resolve, 25));
@@ -90,7 +106,9 @@ describe.each(ONE_DATABASE)('search column snapshot on %s', (kind) => {
     const db = t.database.db;
     const loadId = await beginLoad(db, { kind: 'update', label: 'snapshot test' });
     await sql`INSERT INTO activities (str_id, gvk_id, assay_id, ref_id, target_id, std_activity_type, activity_value, load_id)
-      SELECT str_id, gvk_id, assay_id, ref_id, target_id, std_activity_type, activity_value, ${loadId}::bigint FROM activities ORDER BY act_id LIMIT 10`.execute(db);
+      SELECT str_id, gvk_id, assay_id, ref_id, target_id, std_activity_type, activity_value, ${loadId}::bigint FROM activities ORDER BY act_id LIMIT 10`.execute(
+      db,
+    );
     await finishLoad(db, loadId, 'complete', { changes: [], quality: null, notes: [] });
     const modified = fs.statSync(file).mtimeMs;
     const after = await load();
@@ -126,7 +144,7 @@ describe.each(ONE_DATABASE)('search column snapshot on %s', (kind) => {
 });
 
 describe('search column snapshot file', () => {
-  it('reads back a file whose last part is not a multiple of 8 bytes long (an imported release\'s columns)', async () => {
+  it("reads back a file whose last part is not a multiple of 8 bytes long (an imported release's columns)", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-snapshot-odd-'));
     try {
       const file = path.join(dir, 'columns.bin');

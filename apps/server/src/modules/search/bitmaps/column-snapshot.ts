@@ -39,10 +39,14 @@ interface Header {
 
 /** The key a snapshot must carry to be used: what the columns were read from. */
 export function snapshotKey(parts: readonly (string | number)[]): string {
-  return crypto.createHash('sha256').update(JSON.stringify([FORMAT, ...parts])).digest('hex');
+  return crypto
+    .createHash('sha256')
+    .update(JSON.stringify([FORMAT, ...parts]))
+    .digest('hex');
 }
 
-const kindOf = (array: StoredArray): Header['arrays'][number]['kind'] => (array instanceof Int32Array ? 'i32' : array instanceof Float64Array ? 'f64' : 'u16');
+const kindOf = (array: StoredArray): Header['arrays'][number]['kind'] =>
+  array instanceof Int32Array ? 'i32' : array instanceof Float64Array ? 'f64' : 'u16';
 const SHORT = 'The search column snapshot is shorter than its header says.';
 const align = (n: number) => Math.ceil(n / 8) * 8;
 const bytesOf = (array: ArrayBufferView) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
@@ -86,8 +90,6 @@ export async function writeSnapshot(file: string, key: string, content: Snapshot
   }
 }
 
-
-
 /** The snapshot's content when it exists and carries `key`; else null. */
 export async function readSnapshot(file: string, key: string): Promise<SnapshotContent | null> {
   let handle: fs.promises.FileHandle;
@@ -115,7 +117,8 @@ export async function readSnapshot(file: string, key: string): Promise<SnapshotC
     let position = align(4 + json.length);
     let part = 0;
     const checked = (bytes: Uint8Array) => {
-      if (zlib.crc32(bytes) !== header.crc[part++]) throw new Error(`The search column snapshot is damaged (part ${part} fails its checksum).`);
+      if (zlib.crc32(bytes) !== header.crc[part++])
+        throw new Error(`The search column snapshot is damaged (part ${part} fails its checksum).`);
     };
     const arrays: StoredArray[] = [];
     for (const { kind, length } of header.arrays) {

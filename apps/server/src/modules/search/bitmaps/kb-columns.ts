@@ -80,7 +80,10 @@ interface ColumnsRead {
   allStructures: RoaringBitmap32;
 }
 
-const activitySpecs = (fields: ReturnType<typeof activityFieldColumns>) => [...ints('str_id', 'gvk_id', 'assay_id', 'ref_id', 'target_id'), ...fields.specs];
+const activitySpecs = (fields: ReturnType<typeof activityFieldColumns>) => [
+  ...ints('str_id', 'gvk_id', 'assay_id', 'ref_id', 'target_id'),
+  ...fields.specs,
+];
 
 /** What is read per assay: its type (assay rows on types alone are evaluated in memory). */
 const assaySpecs = (): ColumnSpec[] => [{ kind: 'string', expr: sql.ref('assay_type'), vocabulary: new Vocabulary() }];
@@ -99,10 +102,21 @@ async function readFromDatabase(db: Db, specs: Specs, max: MaxIds): Promise<Colu
   const [assayType] = (await readColumns(db, 'assays', 'assay_id', specs.assay, max.assay)) as Uint16Array[];
   const [gvkStr, gvkRef] = (await readColumns(db, 'compounds', 'gvk_id', ints('str_id', 'ref_id'), max.gvk)) as Int32Array[];
   const allClinical = new RoaringBitmap32();
-  const [clinicalStr] = (await readColumns(db, 'clinical_compounds', 'clinical_compound_id', ints('str_id'), max.clinical, (ids) => allClinical.addMany(ids))) as Int32Array[];
+  const [clinicalStr] = (await readColumns(db, 'clinical_compounds', 'clinical_compound_id', ints('str_id'), max.clinical, (ids) =>
+    allClinical.addMany(ids),
+  )) as Int32Array[];
   const allStructures = new RoaringBitmap32();
   await readColumns(db, 'structures', 'str_id', [], max.str, (ids) => allStructures.addMany(ids));
-  return { actIds: activities.ids, activityColumns: activities.columns, gvkStr: gvkStr!, gvkRef: gvkRef!, clinicalStr: clinicalStr!, assayType: assayType!, allClinical, allStructures };
+  return {
+    actIds: activities.ids,
+    activityColumns: activities.columns,
+    gvkStr: gvkStr!,
+    gvkRef: gvkRef!,
+    clinicalStr: clinicalStr!,
+    assayType: assayType!,
+    allClinical,
+    allStructures,
+  };
 }
 
 const allSpecs = (specs: Specs) => [...specs.activity, ...specs.assay];
@@ -167,11 +181,29 @@ interface MaxIds {
  * own definitions (a changed expression or coding makes older snapshots unusable).
  */
 async function sourceKey(db: Db, version: string, max: MaxIds, specs: Specs): Promise<string> {
-  const { rows } = await sql<{ name: string; port: number | null; migration: string | null }>`SELECT current_database() AS name, inet_server_port() AS port,
+  const { rows } = await sql<{
+    name: string;
+    port: number | null;
+    migration: string | null;
+  }>`SELECT current_database() AS name, inet_server_port() AS port,
       (SELECT max(name) FROM kysely_migration) AS migration`.execute(db);
   const row = rows[0];
-  const definitions = [...specs.activity.map((spec) => `activity ${spec.kind}:${spec.expr.compile(db).sql}`), ...specs.assay.map((spec) => `assay ${spec.kind}:${spec.expr.compile(db).sql}`)];
-  return snapshotKey([version, row?.name ?? '', row?.port ?? 0, row?.migration ?? '', max.act, max.gvk, max.str, max.clinical, max.assay, ...definitions]);
+  const definitions = [
+    ...specs.activity.map((spec) => `activity ${spec.kind}:${spec.expr.compile(db).sql}`),
+    ...specs.assay.map((spec) => `assay ${spec.kind}:${spec.expr.compile(db).sql}`),
+  ];
+  return snapshotKey([
+    version,
+    row?.name ?? '',
+    row?.port ?? 0,
+    row?.migration ?? '',
+    max.act,
+    max.gvk,
+    max.str,
+    max.clinical,
+    max.assay,
+    ...definitions,
+  ]);
 }
 
 export interface LoadedColumns {
@@ -195,7 +227,8 @@ export interface LoadOptions {
 
 export async function loadKbColumns(db: Db, version: string, options: LoadOptions = {}): Promise<LoadedColumns> {
   const snapshotFile = options.snapshotFile ?? null;
-  const onSnapshotError = (error: unknown) => options.onError?.('The search column snapshot was not used or not written; the columns come from the database', error);
+  const onSnapshotError = (error: unknown) =>
+    options.onError?.('The search column snapshot was not used or not written; the columns come from the database', error);
   const [act, gvk, str, clinical, assay] = await Promise.all([
     maxId(db, 'activities', 'act_id'),
     maxId(db, 'compounds', 'gvk_id'),
@@ -214,13 +247,39 @@ export async function loadKbColumns(db: Db, version: string, options: LoadOption
     : null;
   const read = stored ?? (await readFromDatabase(db, specs, max));
   if (key && !stored) writeSnapshot(snapshotFile!, key, toSnapshot(read, specs)).catch(onSnapshotError);
-  const propertySnapshot = key ? { file: path.join(path.dirname(snapshotFile!), PROPERTY_SNAPSHOT), key: snapshotKey([key, PROPERTY_SNAPSHOT]), onError: (error: unknown) => options.onError?.('The structure property snapshot was not used or not written; the properties come from the database', error) } : null;
-  const properties = new StructurePropertyColumns(db, max.str, (error) => options.onError?.('Reading the structure property columns failed; property rows are counted in SQL', error), propertySnapshot);
+  const propertySnapshot = key
+    ? {
+        file: path.join(path.dirname(snapshotFile!), PROPERTY_SNAPSHOT),
+        key: snapshotKey([key, PROPERTY_SNAPSHOT]),
+        onError: (error: unknown) =>
+          options.onError?.('The structure property snapshot was not used or not written; the properties come from the database', error),
+      }
+    : null;
+  const properties = new StructurePropertyColumns(
+    db,
+    max.str,
+    (error) => options.onError?.('Reading the structure property columns failed; property rows are counted in SQL', error),
+    propertySnapshot,
+  );
   return { columns: assemble(version, read, specs, max.str, fieldColumns, properties), source: stored ? 'snapshot' : 'database' };
 }
 
-function assemble(version: string, read: ColumnsRead, specs: Specs, maxStr: number, fieldColumns: ReturnType<typeof activityFieldColumns>, properties: StructurePropertyColumns): KbColumns {
-  const [actStr, actGvk, actAssay, actRef, actTarget, ...fieldArrays] = read.activityColumns as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, ...ColumnArray[]];
+function assemble(
+  version: string,
+  read: ColumnsRead,
+  specs: Specs,
+  maxStr: number,
+  fieldColumns: ReturnType<typeof activityFieldColumns>,
+  properties: StructurePropertyColumns,
+): KbColumns {
+  const [actStr, actGvk, actAssay, actRef, actTarget, ...fieldArrays] = read.activityColumns as [
+    Int32Array,
+    Int32Array,
+    Int32Array,
+    Int32Array,
+    Int32Array,
+    ...ColumnArray[],
+  ];
   const allActivities = new RoaringBitmap32();
   if (read.actIds.length) allActivities.addRange(0, read.actIds.length);
   return {

@@ -39,6 +39,8 @@ describe('links of large sets', () => {
     expect(Array.from(keptActivities(actStr, matching, structures, ACTIVITIES))).toEqual(expected);
     expect(() => keptActivities(actStr, matching, structures, expected.length - 1)).toThrow();
     expect(keptActivities(actStr, matching, structures, expected.length).size).toBe(expected.length);
-    expect(keptActivities(actStr, matching, new RoaringBitmap32(), ACTIVITIES).size).toBe(expected.filter((act) => actStr[act] === 0).length);
+    expect(keptActivities(actStr, matching, new RoaringBitmap32(), ACTIVITIES).size).toBe(
+      expected.filter((act) => actStr[act] === 0).length,
+    );
   });
 });

@@ -32,7 +32,9 @@ describe('rows read in memory or from the database', () => {
   });
 
   it('an assay row with a method or assay ids still reads its few assays', async () => {
-    expect(await activityRead({ selectedOption: 'assay', assayTypes: ['toxicity'], methodNames: ['Automated patch clamp'] })).not.toBeNull();
+    expect(
+      await activityRead({ selectedOption: 'assay', assayTypes: ['toxicity'], methodNames: ['Automated patch clamp'] }),
+    ).not.toBeNull();
     expect(await activityRead({ selectedOption: 'assay', assayIds: [1, 2] })).not.toBeNull();
   });
 });

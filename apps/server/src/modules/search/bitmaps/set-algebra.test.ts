@@ -6,7 +6,8 @@ import { evaluateSets } from './set-algebra.ts';
 /** Rows as id sets over the universe 1..10, combined left to right as the builder shows them. */
 const universe = RoaringBitmap32.fromRange(1, 11);
 const rows = [new RoaringBitmap32([1, 2, 3, 4]), new RoaringBitmap32([3, 4, 5]), new RoaringBitmap32([4, 9])];
-const evaluate = (...operators: ('AND' | 'OR' | 'NOT')[]) => evaluateSets(buildExpression([...operators, null]), (i) => rows[i]!, universe).toArray();
+const evaluate = (...operators: ('AND' | 'OR' | 'NOT')[]) =>
+  evaluateSets(buildExpression([...operators, null]), (i) => rows[i]!, universe).toArray();
 
 describe('search expressions over id sets', () => {
   it('reads AND as intersection, OR as union and NOT as "and not", left to right without precedence', () => {
@@ -22,6 +23,10 @@ describe('search expressions over id sets', () => {
   it('never changes the rows it reads (they may be cached between searches)', () => {
     evaluate('NOT', 'OR');
     evaluate('OR', 'OR');
-    expect(rows.map((r) => r.toArray())).toEqual([[1, 2, 3, 4], [3, 4, 5], [4, 9]]);
+    expect(rows.map((r) => r.toArray())).toEqual([
+      [1, 2, 3, 4],
+      [3, 4, 5],
+      [4, 9],
+    ]);
   });
 });

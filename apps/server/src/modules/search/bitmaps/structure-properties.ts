@@ -57,12 +57,22 @@ export class StructurePropertyColumns {
 
   private async readArrays(): Promise<Float64Array[]> {
     const snapshot = this.snapshot;
-    const stored = snapshot ? await readSnapshot(snapshot.file, snapshot.key).then((content) => content && this.fitting(content.arrays)).catch((error: unknown) => (snapshot.onError(error), null)) : null;
+    const stored = snapshot
+      ? await readSnapshot(snapshot.file, snapshot.key)
+          .then((content) => content && this.fitting(content.arrays))
+          .catch((error: unknown) => (snapshot.onError(error), null))
+      : null;
     if (stored) {
       this.source = 'snapshot';
       return stored;
     }
-    const arrays = (await readColumns(this.db, 'structures', 'str_id', COLUMNS.map((column) => ({ kind: 'float', expr: sql.ref(column) })), this.maxStr)) as Float64Array[];
+    const arrays = (await readColumns(
+      this.db,
+      'structures',
+      'str_id',
+      COLUMNS.map((column) => ({ kind: 'float', expr: sql.ref(column) })),
+      this.maxStr,
+    )) as Float64Array[];
     this.source = 'database';
     // In the background: a failed write only costs the next start its speed.
     if (snapshot) writeSnapshot(snapshot.file, snapshot.key, { arrays, vocabularies: [], bitmaps: [] }).catch(snapshot.onError);
@@ -71,7 +81,8 @@ export class StructurePropertyColumns {
 
   /** The stored arrays when they are what a read now would give (count, kind, length); never the wrong fields. */
   private fitting(arrays: readonly ArrayBufferView[]): Float64Array[] {
-    const fits = arrays.length === COLUMNS.length && arrays.every((array) => array instanceof Float64Array && array.length === this.maxStr + 1);
+    const fits =
+      arrays.length === COLUMNS.length && arrays.every((array) => array instanceof Float64Array && array.length === this.maxStr + 1);
     if (!fits) throw new Error('The structure property snapshot does not fit the columns read now; reading the database.');
     return arrays as Float64Array[];
   }

@@ -73,7 +73,13 @@ export interface WrittenActivityRows {
 }
 
 /** Fills the sets of `setId` (inside the caller's transaction) from a bitmap search; answers its counts and the activity rows written. */
-export async function writeSetsFromBitmaps(trx: Db, setId: number, columns: KbColumns, sets: BitmapSearchResult, kind: DatabaseKind): Promise<{ counts: SearchCounts; rows: WrittenActivityRows }> {
+export async function writeSetsFromBitmaps(
+  trx: Db,
+  setId: number,
+  columns: KbColumns,
+  sets: BitmapSearchResult,
+  kind: DatabaseKind,
+): Promise<{ counts: SearchCounts; rows: WrittenActivityRows }> {
   const activities = sets.activities.toUint32Array();
   // Each link column over the search's activities, by position.
   const overActivities = (link: Int32Array) => Int32Array.from(activities, (position) => link[position]!);
@@ -101,8 +107,14 @@ export async function writeSetsFromBitmaps(trx: Db, setId: number, columns: KbCo
   // Assays and references keep how many of the search's activities they hold (results columns); a
   // reference reached only through a compound record holds none.
   const [assays, assayCounts] = withActivityCounts(sets.assays, columns.actAssay, activities);
-  await insertColumns(trx, kind, 'search_assays', setId, [{ name: 'assay_id', values: assays }, { name: 'activities', values: assayCounts }]);
+  await insertColumns(trx, kind, 'search_assays', setId, [
+    { name: 'assay_id', values: assays },
+    { name: 'activities', values: assayCounts },
+  ]);
   const [references, referenceCounts] = withActivityCounts(sets.references, columns.actRef, activities);
-  await insertColumns(trx, kind, 'search_references', setId, [{ name: 'ref_id', values: references }, { name: 'activities', values: referenceCounts }]);
+  await insertColumns(trx, kind, 'search_references', setId, [
+    { name: 'ref_id', values: references },
+    { name: 'activities', values: referenceCounts },
+  ]);
   return { counts: sets.counts, rows };
 }

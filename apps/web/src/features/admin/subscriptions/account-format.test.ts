@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { addOneYear, endDateInput, formatCreditDelta, formatDay, formatLastDay, GRANTABLE_ROLES, isCalendarDay, renewalEndDate, subscriptionTone, toDateInput, toneText } from './account-format.ts';
+import {
+  addOneYear,
+  endDateInput,
+  formatCreditDelta,
+  formatDay,
+  formatLastDay,
+  GRANTABLE_ROLES,
+  isCalendarDay,
+  renewalEndDate,
+  subscriptionTone,
+  toDateInput,
+  toneText,
+} from './account-format.ts';
 
 const now = Date.parse('2030-06-01T12:00:00.000Z');
 const inDays = (days: number) => new Date(now + days * 24 * 60 * 60 * 1000).toISOString();

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ApiRequestError } from '../../../app/api-client.ts';
 import type { UserCreateFormValues } from './account-forms.ts';
-import { apiErrorField, EMPTY_ORGANISATION, extendDateError, toCreditChange, toOrganisationInput, toOrganisationUpdate, toUserCreate, userFieldOf } from './account-forms.ts';
+import {
+  apiErrorField,
+  EMPTY_ORGANISATION,
+  extendDateError,
+  toCreditChange,
+  toOrganisationInput,
+  toOrganisationUpdate,
+  toUserCreate,
+  userFieldOf,
+} from './account-forms.ts';
 
 const user: UserCreateFormValues = {
   email: ' Ada@Example.ORG ',
@@ -17,7 +26,10 @@ const user: UserCreateFormValues = {
 
 describe('organisation form', () => {
   it('sends an empty seats field as "no limit" and an empty contact as none', () => {
-    expect(toOrganisationInput({ ...EMPTY_ORGANISATION, name: 'Acme' })).toEqual({ ok: true, value: { name: 'Acme', seats: null, contactEmail: null, notes: '' } });
+    expect(toOrganisationInput({ ...EMPTY_ORGANISATION, name: 'Acme' })).toEqual({
+      ok: true,
+      value: { name: 'Acme', seats: null, contactEmail: null, notes: '' },
+    });
   });
 
   it('refuses a missing name, a fractional seat count and a bad contact address, each at its field', () => {
@@ -30,25 +42,54 @@ describe('organisation form', () => {
   });
 
   it('carries the active flag and "1,000" seats on an edit', () => {
-    expect(toOrganisationUpdate({ ...EMPTY_ORGANISATION, name: 'Acme', seats: '1,000', active: false })).toMatchObject({ ok: true, value: { seats: 1000, active: false } });
+    expect(toOrganisationUpdate({ ...EMPTY_ORGANISATION, name: 'Acme', seats: '1,000', active: false })).toMatchObject({
+      ok: true,
+      value: { seats: 1000, active: false },
+    });
   });
 });
 
 describe('create-user form', () => {
   it('builds the request body: trimmed lower-case e-mail, the organisation as a number, no subscription or credits when left empty', () => {
-    expect(toUserCreate(user)).toEqual({ ok: true, value: { email: 'ada@example.org', firstName: 'Ada', lastName: 'Lovelace', organisationId: 7, invite: true } });
+    expect(toUserCreate(user)).toEqual({
+      ok: true,
+      value: { email: 'ada@example.org', firstName: 'Ada', lastName: 'Lovelace', organisationId: 7, invite: true },
+    });
   });
 
   it('adds the subscription and opening credits when given', () => {
-    const result = toUserCreate({ ...user, organisationId: null, role: 'FULL_USER', startDate: '2030-01-01', endDate: '2030-12-31', credits: '500' });
+    const result = toUserCreate({
+      ...user,
+      organisationId: null,
+      role: 'FULL_USER',
+      startDate: '2030-01-01',
+      endDate: '2030-12-31',
+      credits: '500',
+    });
     expect(result).toEqual({
       ok: true,
-      value: { email: 'ada@example.org', firstName: 'Ada', lastName: 'Lovelace', organisationId: null, invite: true, subscription: { role: 'FULL_USER', startDate: '2030-01-01', endDate: '2030-12-31' }, credits: 500 },
+      value: {
+        email: 'ada@example.org',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        organisationId: null,
+        invite: true,
+        subscription: { role: 'FULL_USER', startDate: '2030-01-01', endDate: '2030-12-31' },
+        credits: 500,
+      },
     });
   });
 
   it('puts each problem at its field: e-mail, names, end before start, credits', () => {
-    const result = toUserCreate({ ...user, email: 'not-an-address', firstName: '', role: 'FULL_USER', startDate: '2030-05-01', endDate: '2030-04-01', credits: '-3' });
+    const result = toUserCreate({
+      ...user,
+      email: 'not-an-address',
+      firstName: '',
+      role: 'FULL_USER',
+      startDate: '2030-05-01',
+      endDate: '2030-04-01',
+      credits: '-3',
+    });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors).toMatchObject({
@@ -72,16 +113,37 @@ describe('create-user form', () => {
 
 describe('credit form', () => {
   it('adds credits as a grant and adjusts either way', () => {
-    expect(toCreditChange({ mode: 'add', amount: '1,000', reason: 'Annual top-up' })).toEqual({ ok: true, value: { kind: 'grant', delta: 1000, reason: 'Annual top-up' } });
-    expect(toCreditChange({ mode: 'adjust', amount: '-250', reason: 'Refund reversed' })).toEqual({ ok: true, value: { kind: 'adjustment', delta: -250, reason: 'Refund reversed' } });
+    expect(toCreditChange({ mode: 'add', amount: '1,000', reason: 'Annual top-up' })).toEqual({
+      ok: true,
+      value: { kind: 'grant', delta: 1000, reason: 'Annual top-up' },
+    });
+    expect(toCreditChange({ mode: 'adjust', amount: '-250', reason: 'Refund reversed' })).toEqual({
+      ok: true,
+      value: { kind: 'adjustment', delta: -250, reason: 'Refund reversed' },
+    });
   });
 
   it('refuses zero, a negative addition, too many credits and a missing reason', () => {
-    expect(toCreditChange({ mode: 'adjust', amount: '0', reason: 'x' })).toMatchObject({ ok: false, errors: { amount: 'Credits must not be zero.' } });
-    expect(toCreditChange({ mode: 'add', amount: '-5', reason: 'x' })).toMatchObject({ ok: false, errors: { amount: expect.stringMatching(/Adjust/) } });
-    expect(toCreditChange({ mode: 'add', amount: '10000001', reason: 'x' })).toMatchObject({ ok: false, errors: { amount: expect.stringMatching(/^At most 10,000,000/) } });
-    expect(toCreditChange({ mode: 'add', amount: '10', reason: ' ' })).toMatchObject({ ok: false, errors: { reason: expect.stringMatching(/^Give a reason/) } });
-    expect(toCreditChange({ mode: 'add', amount: 'ten', reason: 'x' })).toMatchObject({ ok: false, errors: { amount: 'Credits must be a whole number.' } });
+    expect(toCreditChange({ mode: 'adjust', amount: '0', reason: 'x' })).toMatchObject({
+      ok: false,
+      errors: { amount: 'Credits must not be zero.' },
+    });
+    expect(toCreditChange({ mode: 'add', amount: '-5', reason: 'x' })).toMatchObject({
+      ok: false,
+      errors: { amount: expect.stringMatching(/Adjust/) },
+    });
+    expect(toCreditChange({ mode: 'add', amount: '10000001', reason: 'x' })).toMatchObject({
+      ok: false,
+      errors: { amount: expect.stringMatching(/^At most 10,000,000/) },
+    });
+    expect(toCreditChange({ mode: 'add', amount: '10', reason: ' ' })).toMatchObject({
+      ok: false,
+      errors: { reason: expect.stringMatching(/^Give a reason/) },
+    });
+    expect(toCreditChange({ mode: 'add', amount: 'ten', reason: 'x' })).toMatchObject({
+      ok: false,
+      errors: { amount: 'Credits must be a whole number.' },
+    });
   });
 });
 
@@ -99,12 +161,21 @@ describe('extend date', () => {
 
 describe('apiErrorField', () => {
   it('names the field of a request-validation 400, in the form’s terms', () => {
-    const error = new ApiRequestError({ status: 400, code: 'VALIDATION', message: 'Invalid date (subscription.endDate)', details: [{ instancePath: '/subscription/endDate', message: 'Invalid date' }] });
+    const error = new ApiRequestError({
+      status: 400,
+      code: 'VALIDATION',
+      message: 'Invalid date (subscription.endDate)',
+      details: [{ instancePath: '/subscription/endDate', message: 'Invalid date' }],
+    });
     expect(apiErrorField(error, userFieldOf)).toBe('endDate');
   });
 
   it('answers null for a 400 that names no field and for other statuses', () => {
-    expect(apiErrorField(new ApiRequestError({ status: 400, code: 'VALIDATION', message: 'That e-mail address already has an account.' }))).toBeNull();
-    expect(apiErrorField(new ApiRequestError({ status: 409, code: 'CONFLICT', message: 'x', details: [{ instancePath: '/email' }] }))).toBeNull();
+    expect(
+      apiErrorField(new ApiRequestError({ status: 400, code: 'VALIDATION', message: 'That e-mail address already has an account.' })),
+    ).toBeNull();
+    expect(
+      apiErrorField(new ApiRequestError({ status: 409, code: 'CONFLICT', message: 'x', details: [{ instancePath: '/email' }] })),
+    ).toBeNull();
   });
 });

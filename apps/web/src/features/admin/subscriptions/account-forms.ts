@@ -1,6 +1,12 @@
 import type { z } from 'zod';
 import type { CreditChange, OrganisationInput, OrganisationUpdate, SubscriptionGrant, UserCreate } from '@kb/contracts/admin-accounts';
-import { CreditChangeSchema, OrganisationInputSchema, OrganisationUpdateSchema, SubscriptionGrantSchema, UserCreateSchema } from '@kb/contracts/admin-accounts';
+import {
+  CreditChangeSchema,
+  OrganisationInputSchema,
+  OrganisationUpdateSchema,
+  SubscriptionGrantSchema,
+  UserCreateSchema,
+} from '@kb/contracts/admin-accounts';
 import type { Role } from '@kb/contracts/roles';
 import { isApiRequestError } from '../../../app/api-client.ts';
 import { isCalendarDay } from './account-format.ts';
@@ -52,7 +58,8 @@ export const EMPTY_ORGANISATION: OrganisationFormValues = { name: '', seats: '',
 function organisationBody(values: OrganisationFormValues): { body: OrganisationInput; errors: FieldErrors } {
   const seats = parseWholeNumber(values.seats);
   const errors: FieldErrors = {};
-  if (seats !== null && !(Number.isInteger(seats) && seats >= 1)) errors.seats = 'Seats must be a whole number of at least 1, or empty for no limit.';
+  if (seats !== null && !(Number.isInteger(seats) && seats >= 1))
+    errors.seats = 'Seats must be a whole number of at least 1, or empty for no limit.';
   const body: OrganisationInput = {
     name: values.name,
     seats: seats === null || Number.isNaN(seats) ? null : seats,
@@ -99,7 +106,8 @@ function dateErrors(values: GrantFormValues): FieldErrors {
   if (values.startDate !== '' && !isCalendarDay(values.startDate)) errors.startDate = 'Enter the start date as a date (YYYY-MM-DD).';
   if (values.endDate === '') errors.endDate = 'Choose the end date.';
   else if (!isCalendarDay(values.endDate)) errors.endDate = 'Enter the end date as a date (YYYY-MM-DD).';
-  else if (values.startDate !== '' && isCalendarDay(values.startDate) && values.endDate < values.startDate) errors.endDate = 'The end date (the last day) must not be before the start date.';
+  else if (values.startDate !== '' && isCalendarDay(values.startDate) && values.endDate < values.startDate)
+    errors.endDate = 'The end date (the last day) must not be before the start date.';
   return errors;
 }
 
@@ -164,7 +172,8 @@ export function toUserCreate(values: UserCreateFormValues): FormResult<UserCreat
     errors.role = 'Choose a role for these dates, or clear the dates.';
   }
   const credits = parseWholeNumber(values.credits);
-  if (credits !== null && !(Number.isInteger(credits) && credits >= 1)) errors.credits = 'Opening credits must be a whole number of at least 1, or empty.';
+  if (credits !== null && !(Number.isInteger(credits) && credits >= 1))
+    errors.credits = 'Opening credits must be a whole number of at least 1, or empty.';
   const body = {
     email: values.email,
     firstName: values.firstName,
@@ -192,8 +201,13 @@ export interface CreditFormValues {
 export function toCreditChange(values: CreditFormValues): FormResult<CreditChange> {
   const amount = parseWholeNumber(values.amount);
   if (amount === null) return { ok: false, errors: { amount: 'Enter a number of credits.', ...reasonError(values.reason) } };
-  if (values.mode === 'add' && amount < 0) return { ok: false, errors: { amount: 'Added credits must be positive; use “Adjust” to take credits away.' } };
-  return parseWith(CreditChangeSchema, { kind: values.mode === 'add' ? 'grant' : 'adjustment', delta: amount, reason: values.reason }, (path) => (path === 'delta' ? 'amount' : path));
+  if (values.mode === 'add' && amount < 0)
+    return { ok: false, errors: { amount: 'Added credits must be positive; use “Adjust” to take credits away.' } };
+  return parseWith(
+    CreditChangeSchema,
+    { kind: values.mode === 'add' ? 'grant' : 'adjustment', delta: amount, reason: values.reason },
+    (path) => (path === 'delta' ? 'amount' : path),
+  );
 }
 
 function reasonError(reason: string): FieldErrors {
@@ -213,7 +227,8 @@ export function apiErrorField(error: unknown, rename: (path: string) => string =
   let path: string | null = null;
   if (Array.isArray(details)) {
     const first = details[0] as { instancePath?: unknown } | undefined;
-    if (first && typeof first.instancePath === 'string' && first.instancePath !== '') path = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    if (first && typeof first.instancePath === 'string' && first.instancePath !== '')
+      path = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
   } else if (details && typeof details === 'object' && 'field' in details) {
     const field = (details as { field: unknown }).field;
     if (typeof field === 'string') path = field;

@@ -75,8 +75,9 @@ export function BulkImportPanel() {
   return (
     <Stack gap="md" maw={960}>
       <Text size="sm">
-        A file with a header row — {IMPORT_COLUMNS.join(', ')} — and one user a row. Role is a role code (FULL_USER, EVALUATE_USER, …), dates are YYYY-MM-DD, contract is the contract reference (may be left empty), invite is yes or no. Check the file first:
-        if any row is wrong nothing is created.
+        A file with a header row — {IMPORT_COLUMNS.join(', ')} — and one user a row. Role is a role code (FULL_USER, EVALUATE_USER, …),
+        dates are YYYY-MM-DD, contract is the contract reference (may be left empty), invite is yes or no. Check the file first: if any row
+        is wrong nothing is created.
       </Text>
       <Group gap="sm">
         <FileButton accept={ACCEPT} resetRef={resetRef} onChange={choose}>
@@ -105,7 +106,12 @@ export function BulkImportPanel() {
           <Text size="sm" fw={500}>
             {file.name}
           </Text>
-          <Button onClick={() => run.mutate({ chosen: file, dryRun: true })} loading={run.isPending && run.variables.dryRun} disabled={run.isPending} data-testid="import-check">
+          <Button
+            onClick={() => run.mutate({ chosen: file, dryRun: true })}
+            loading={run.isPending && run.variables.dryRun}
+            disabled={run.isPending}
+            data-testid="import-check"
+          >
             Check
           </Button>
           <Button
@@ -131,7 +137,14 @@ export function BulkImportPanel() {
             {importSummary(report.report, report.dryRun)}
           </Alert>
           {report.report.rows.length > 0 ? (
-            <DataTable columns={REPORT_COLUMNS} rows={report.report.rows} rowKey={(row) => `${row.line}-${row.email}`} rowData={(row) => ({ 'data-status': row.status })} minWidth={640} verticalSpacing={4} />
+            <DataTable
+              columns={REPORT_COLUMNS}
+              rows={report.report.rows}
+              rowKey={(row) => `${row.line}-${row.email}`}
+              rowData={(row) => ({ 'data-status': row.status })}
+              minWidth={640}
+              verticalSpacing={4}
+            />
           ) : (
             <List size="sm">
               <List.Item>The file has no user rows under its header.</List.Item>

@@ -21,17 +21,23 @@ describe('checkImportFile', () => {
   it('refuses another type, an empty file and a larger one, naming the file', () => {
     expect(checkImportFile({ name: 'users.txt', size: 10 })).toBe('“users.txt” is not a .csv or .xlsx file.');
     expect(checkImportFile({ name: 'users.csv', size: 0 })).toBe('“users.csv” is empty.');
-    expect(checkImportFile({ name: 'big.csv', size: 3 * 1024 * 1024 })).toMatch(/^“big.csv” is 3.0 MB; an onboarding file may be at most 2 MB/);
+    expect(checkImportFile({ name: 'big.csv', size: 3 * 1024 * 1024 })).toMatch(
+      /^“big.csv” is 3.0 MB; an onboarding file may be at most 2 MB/,
+    );
   });
 });
 
 describe('importSummary', () => {
   const row = (status: 'created' | 'ready' | 'error') => ({ line: 2, email: 'a@b.c', status, message: '' });
   it('says nothing was created when a row is wrong', () => {
-    expect(importSummary({ created: 0, errors: 2, rows: [row('error'), row('error'), row('ready')] }, true)).toBe('2 rows have a problem: nothing was created. Fix the file and check it again.');
+    expect(importSummary({ created: 0, errors: 2, rows: [row('error'), row('error'), row('ready')] }, true)).toBe(
+      '2 rows have a problem: nothing was created. Fix the file and check it again.',
+    );
   });
   it('counts the rows a check found ready, and the users a run created', () => {
-    expect(importSummary({ created: 0, errors: 0, rows: [row('ready'), row('ready')] }, true)).toBe('2 rows are ready. Press “Create users” to create them.');
+    expect(importSummary({ created: 0, errors: 0, rows: [row('ready'), row('ready')] }, true)).toBe(
+      '2 rows are ready. Press “Create users” to create them.',
+    );
     expect(importSummary({ created: 1, errors: 0, rows: [row('created')] }, false)).toBe('1 user created.');
   });
 });

@@ -9,10 +9,32 @@ import { countNoun } from '../../../app/format/plural.ts';
  */
 
 /** The header row the server reads (contract: UserImportRequestSchema), in the template's order. */
-export const IMPORT_COLUMNS = ['email', 'first name', 'last name', 'organisation', 'role', 'start date', 'end date', 'contract', 'credits', 'invite'] as const;
+export const IMPORT_COLUMNS = [
+  'email',
+  'first name',
+  'last name',
+  'organisation',
+  'role',
+  'start date',
+  'end date',
+  'contract',
+  'credits',
+  'invite',
+] as const;
 
 /** One example row under the header, showing each column's format (replace it with real rows). */
-const EXAMPLE_ROW = ['ada.lovelace@example.org', 'Ada', 'Lovelace', 'Example Labs', 'FULL_USER', '2027-01-01', '2027-12-31', 'CT-2027-014', '500', 'yes'];
+const EXAMPLE_ROW = [
+  'ada.lovelace@example.org',
+  'Ada',
+  'Lovelace',
+  'Example Labs',
+  'FULL_USER',
+  '2027-01-01',
+  '2027-12-31',
+  'CT-2027-014',
+  '500',
+  'yes',
+];
 
 const IMPORT_EXTENSIONS = ['csv', 'xlsx'] as const;
 

@@ -2,7 +2,19 @@ import { Group, Pagination, Text } from '@mantine/core';
 import { formatCount } from '../../../app/format/count-format.ts';
 
 /** "51–100 of 240" and the page buttons of a list paged on the server. */
-export function ListPager({ page, pageSize, total, onPage, label }: { page: number; pageSize: number; total: number; onPage: (page: number) => void; label: string }) {
+export function ListPager({
+  page,
+  pageSize,
+  total,
+  onPage,
+  label,
+}: {
+  page: number;
+  pageSize: number;
+  total: number;
+  onPage: (page: number) => void;
+  label: string;
+}) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const last = Math.min(total, page * pageSize);

@@ -22,7 +22,15 @@ function valuesOf(organisation: Organisation | null): OrganisationFormValues {
 }
 
 /** Creates an organisation (`organisation` null) or edits one. */
-export function OrganisationFormModal({ opened, organisation, onClose }: { opened: boolean; organisation: Organisation | null; onClose: () => void }) {
+export function OrganisationFormModal({
+  opened,
+  organisation,
+  onClose,
+}: {
+  opened: boolean;
+  organisation: Organisation | null;
+  onClose: () => void;
+}) {
   const refresh = useRefreshAccounts();
   const form = useForm<OrganisationFormValues>({ initialValues: valuesOf(organisation) });
   const save = useMutation({
@@ -69,16 +77,22 @@ export function OrganisationFormModal({ opened, organisation, onClose }: { opene
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <TextInput label="Name" withAsterisk maxLength={200} data-autofocus key={form.key('name')} {...form.getInputProps('name')} />
-          <TextInput label="Seats" description="Users it may have; empty for no limit." inputMode="numeric" key={form.key('seats')} {...form.getInputProps('seats')} />
-          <TextInput label="Contact e-mail" type="email" maxLength={254} key={form.key('contactEmail')} {...form.getInputProps('contactEmail')} />
+          <TextInput
+            label="Seats"
+            description="Users it may have; empty for no limit."
+            inputMode="numeric"
+            key={form.key('seats')}
+            {...form.getInputProps('seats')}
+          />
+          <TextInput
+            label="Contact e-mail"
+            type="email"
+            maxLength={254}
+            key={form.key('contactEmail')}
+            {...form.getInputProps('contactEmail')}
+          />
           <Textarea label="Notes" autosize minRows={2} maxLength={2000} key={form.key('notes')} {...form.getInputProps('notes')} />
-          {organisation && (
-            <Switch
-              label="Active"
-              key={form.key('active')}
-              {...form.getInputProps('active', { type: 'checkbox' })}
-            />
-          )}
+          {organisation && <Switch label="Active" key={form.key('active')} {...form.getInputProps('active', { type: 'checkbox' })} />}
           {dialogError && (
             <Alert color="red" variant="light" role="alert">
               {dialogError}

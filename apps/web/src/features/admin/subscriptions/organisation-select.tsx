@@ -38,7 +38,8 @@ export function OrganisationSelect({
       names.current.set(String(row.id), row.name);
       return { value: String(row.id), label: row.active ? row.name : `${row.name} (inactive)` };
     });
-    if (value && !options.some((option) => option.value === value)) options.unshift({ value, label: names.current.get(value) ?? `Organisation ${value}` });
+    if (value && !options.some((option) => option.value === value))
+      options.unshift({ value, label: names.current.get(value) ?? `Organisation ${value}` });
     return options;
   }, [query.data, value]);
   return (
@@ -51,7 +52,9 @@ export function OrganisationSelect({
       clearable
       searchValue={search}
       onSearchChange={setSearch}
-      nothingFoundMessage={query.isFetching ? 'Searching…' : query.isError ? 'Could not load the organisations.' : 'No organisation matches.'}
+      nothingFoundMessage={
+        query.isFetching ? 'Searching…' : query.isError ? 'Could not load the organisations.' : 'No organisation matches.'
+      }
     />
   );
 }

@@ -60,7 +60,11 @@ export function OrganisationsPanel() {
       cell: (row) => {
         const over = row.seats !== null && row.activeUsers > row.seats;
         return (
-          <Text size="sm" c={over ? 'red' : undefined} title={over ? 'More seats taken than it has' : 'Accounts not deactivated, invited ones included'}>
+          <Text
+            size="sm"
+            c={over ? 'red' : undefined}
+            title={over ? 'More seats taken than it has' : 'Accounts not deactivated, invited ones included'}
+          >
             {formatCount(row.activeUsers)} / {seatsText(row)} ({formatCount(row.users)})
           </Text>
         );
@@ -107,7 +111,11 @@ export function OrganisationsPanel() {
           New organisation
         </Button>
       </Group>
-      <QueryView query={query} isEmpty={(data) => data.total === 0 && !q} empty="No organisations yet. Create the first one with “New organisation”.">
+      <QueryView
+        query={query}
+        isEmpty={(data) => data.total === 0 && !q}
+        empty="No organisations yet. Create the first one with “New organisation”."
+      >
         {(data) => (
           <div aria-busy={query.isFetching}>
             <DataTable

@@ -25,7 +25,10 @@ export function GrantSubscriptionModal({ user, opened, onClose }: { user: AdminU
   const grant = useMutation({
     mutationFn: (body: SubscriptionGrant) => callApi(adminAccountEndpoints.grantSubscription, { params: { userId: user.userId }, body }),
     onSuccess: (saved, body) => {
-      notifications.show({ color: 'green', message: `${roleLabel(body.role)} granted to ${saved.email} until ${formatDay(body.endDate)}.` });
+      notifications.show({
+        color: 'green',
+        message: `${roleLabel(body.role)} granted to ${saved.email} until ${formatDay(body.endDate)}.`,
+      });
       refresh(saved);
       onClose();
     },
@@ -68,10 +71,22 @@ export function GrantSubscriptionModal({ user, opened, onClose }: { user: AdminU
             }}
           />
           <SimpleGrid cols={2}>
-            <TextInput label="Start date" description="Empty: from now." type="date" key={form.key('startDate')} {...form.getInputProps('startDate')} />
+            <TextInput
+              label="Start date"
+              description="Empty: from now."
+              type="date"
+              key={form.key('startDate')}
+              {...form.getInputProps('startDate')}
+            />
             <TextInput label="End date" withAsterisk type="date" key={form.key('endDate')} {...form.getInputProps('endDate')} />
           </SimpleGrid>
-          <TextInput label="Contract" description="Optional reference of the contract." maxLength={100} key={form.key('contractId')} {...form.getInputProps('contractId')} />
+          <TextInput
+            label="Contract"
+            description="Optional reference of the contract."
+            maxLength={100}
+            key={form.key('contractId')}
+            {...form.getInputProps('contractId')}
+          />
           <Checkbox
             label="Flat-file access"
             disabled={!flatFileCapable}
@@ -104,7 +119,8 @@ export function ExtendSubscriptionModal({ subscription, onClose }: { subscriptio
   const [endDate, setEndDate] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const extend = useMutation({
-    mutationFn: ({ id, endDate: day }: { id: number; endDate: string }) => callApi(adminAccountEndpoints.updateSubscription, { params: { subscriptionId: id }, body: { endDate: day } }),
+    mutationFn: ({ id, endDate: day }: { id: number; endDate: string }) =>
+      callApi(adminAccountEndpoints.updateSubscription, { params: { subscriptionId: id }, body: { endDate: day } }),
     onSuccess: (saved, { endDate: day }) => {
       notifications.show({ color: 'green', message: `The subscription of ${saved.email} now ends on ${formatDay(day)}.` });
       refresh(saved);

@@ -23,7 +23,12 @@ function actionCopy(action: Action, user: AdminUser): { label: string } & Confir
         danger: true,
       };
     case 'reactivate':
-      return { label: 'Reactivate', title: 'Reactivate the account', detail: `${user.email} may log in again (with a running subscription).`, confirmLabel: 'Reactivate' };
+      return {
+        label: 'Reactivate',
+        title: 'Reactivate the account',
+        detail: `${user.email} may log in again (with a running subscription).`,
+        confirmLabel: 'Reactivate',
+      };
     case 'closeSessions':
       return {
         label: 'Close sessions',
@@ -40,7 +45,12 @@ function actionCopy(action: Action, user: AdminUser): { label: string } & Confir
         confirmLabel: 'Send link',
       };
     case 'liftLockout':
-      return { label: 'Lift lock-out', title: 'Lift the login lock-out', detail: `The failed-login limit is reset for ${user.email}, who may try to log in again at once.`, confirmLabel: 'Lift lock-out' };
+      return {
+        label: 'Lift lock-out',
+        title: 'Lift the login lock-out',
+        detail: `The failed-login limit is reset for ${user.email}, who may try to log in again at once.`,
+        confirmLabel: 'Lift lock-out',
+      };
   }
 }
 

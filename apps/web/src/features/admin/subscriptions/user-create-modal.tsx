@@ -14,12 +14,30 @@ import { apiErrorField, toUserCreate, userFieldOf } from './account-forms.ts';
 import { useRefreshAccounts } from './account-queries.ts';
 import { OrganisationSelect } from './organisation-select.tsx';
 
-const EMPTY: UserCreateFormValues = { email: '', firstName: '', lastName: '', organisationId: null, invite: true, role: '', startDate: '', endDate: '', credits: '' };
+const EMPTY: UserCreateFormValues = {
+  email: '',
+  firstName: '',
+  lastName: '',
+  organisationId: null,
+  invite: true,
+  role: '',
+  startDate: '',
+  endDate: '',
+  credits: '',
+};
 
 export const GRANTABLE_ROLE_OPTIONS = GRANTABLE_ROLES.map((role) => ({ value: role, label: roleLabel(role) }));
 
 /** A new user: names, organisation, the invitation, and optionally a subscription and opening credits. */
-export function UserCreateModal({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: (user: AdminUser) => void }) {
+export function UserCreateModal({
+  opened,
+  onClose,
+  onCreated,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  onCreated: (user: AdminUser) => void;
+}) {
   const refresh = useRefreshAccounts();
   const form = useForm<UserCreateFormValues>({ initialValues: EMPTY });
   const create = useMutation({
@@ -28,7 +46,9 @@ export function UserCreateModal({ opened, onClose, onCreated }: { opened: boolea
       notifications.show({
         color: 'green',
         title: 'User created',
-        message: body.invite ? `${user.email} was created; the registration link was e-mailed.` : `${user.email} was created. Send the password link from their page when ready.`,
+        message: body.invite
+          ? `${user.email} was created; the registration link was e-mailed.`
+          : `${user.email} was created. Send the password link from their page when ready.`,
       });
       refresh(user);
       onCreated(user);
@@ -64,12 +84,26 @@ export function UserCreateModal({ opened, onClose, onCreated }: { opened: boolea
     <Modal opened={opened} onClose={onClose} title="New user" size="lg" centered>
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
-          <TextInput label="E-mail" type="email" withAsterisk maxLength={254} data-autofocus key={form.key('email')} {...form.getInputProps('email')} />
+          <TextInput
+            label="E-mail"
+            type="email"
+            withAsterisk
+            maxLength={254}
+            data-autofocus
+            key={form.key('email')}
+            {...form.getInputProps('email')}
+          />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput label="First name" withAsterisk maxLength={100} key={form.key('firstName')} {...form.getInputProps('firstName')} />
             <TextInput label="Last name" withAsterisk maxLength={100} key={form.key('lastName')} {...form.getInputProps('lastName')} />
           </SimpleGrid>
-          <OrganisationSelect label="Organisation" placeholder="None" data-testid="user-organisation" key={form.key('organisationId')} {...form.getInputProps('organisationId')} />
+          <OrganisationSelect
+            label="Organisation"
+            placeholder="None"
+            data-testid="user-organisation"
+            key={form.key('organisationId')}
+            {...form.getInputProps('organisationId')}
+          />
           <Checkbox
             label="E-mail the registration link now"
             description="The user sets their password through it. Otherwise send it later from the user’s page."
@@ -93,12 +127,24 @@ export function UserCreateModal({ opened, onClose, onCreated }: { opened: boolea
                 }}
               />
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <TextInput label="Start date" description="Empty: from now." type="date" key={form.key('startDate')} {...form.getInputProps('startDate')} />
+                <TextInput
+                  label="Start date"
+                  description="Empty: from now."
+                  type="date"
+                  key={form.key('startDate')}
+                  {...form.getInputProps('startDate')}
+                />
                 <TextInput label="End date" type="date" key={form.key('endDate')} {...form.getInputProps('endDate')} />
               </SimpleGrid>
             </Stack>
           </Fieldset>
-          <TextInput label="Opening credits" description="Download credits to start with; empty for none." inputMode="numeric" key={form.key('credits')} {...form.getInputProps('credits')} />
+          <TextInput
+            label="Opening credits"
+            description="Download credits to start with; empty for none."
+            inputMode="numeric"
+            key={form.key('credits')}
+            {...form.getInputProps('credits')}
+          />
           {dialogError && (
             <Alert color="red" variant="light" role="alert">
               {dialogError}

@@ -23,7 +23,16 @@ const LEDGER_PAGE = 10;
 const LEDGER_COLUMNS: readonly DataColumn<CreditEntry>[] = [
   { key: 'when', header: 'When', cell: (row) => formatMoment(row.createdAt), cellProps: { style: { whiteSpace: 'nowrap' } } },
   { key: 'kind', header: 'Kind', cell: (row) => CREDIT_KIND_LABEL[row.kind] },
-  { key: 'delta', header: 'Credits', align: 'right', cell: (row) => <Text size="sm" c={row.delta < 0 ? 'red' : 'green'}>{formatCreditDelta(row.delta)}</Text> },
+  {
+    key: 'delta',
+    header: 'Credits',
+    align: 'right',
+    cell: (row) => (
+      <Text size="sm" c={row.delta < 0 ? 'red' : 'green'}>
+        {formatCreditDelta(row.delta)}
+      </Text>
+    ),
+  },
   { key: 'after', header: 'Balance', align: 'right', cell: (row) => formatCount(row.balanceAfter) },
   { key: 'reason', header: 'Reason', cell: (row) => row.reason || (row.exportJobId !== null ? `Export job ${row.exportJobId}` : '—') },
   { key: 'by', header: 'By', cell: (row) => row.actorEmail ?? 'the user' },
@@ -37,7 +46,10 @@ function CreditModal({ user, mode, onClose }: { user: AdminUser; mode: CreditFor
   const change = useMutation({
     mutationFn: (body: CreditChange) => callApi(adminAccountEndpoints.changeCredits, { params: { userId: user.userId }, body }),
     onSuccess: (ledger, body) => {
-      notifications.show({ color: 'green', message: `${formatCreditDelta(body.delta)} credits for ${user.email}: the balance is ${formatCount(ledger.balance)}.` });
+      notifications.show({
+        color: 'green',
+        message: `${formatCreditDelta(body.delta)} credits for ${user.email}: the balance is ${formatCount(ledger.balance)}.`,
+      });
       refresh();
       onClose();
     },
@@ -76,36 +88,51 @@ function CreditModal({ user, mode, onClose }: { user: AdminUser; mode: CreditFor
   });
   const errorField = apiErrorField(change.error);
   return (
-    <NestedModal opened={mode !== null} onClose={onClose} title={mode === 'adjust' ? `Adjust the credits of ${user.email}` : `Add credits for ${user.email}`} centered zIndex={300}>
-        <form onSubmit={submit} noValidate>
-          <Stack gap="sm">
-            <TextInput
-              label="Credits"
-              description={mode === 'adjust' ? 'A negative number takes credits away, e.g. -250.' : 'The number of download credits to add.'}
-              withAsterisk
-              inputMode="numeric"
-              data-autofocus
-              key={form.key('amount')}
-              {...form.getInputProps('amount')}
-            />
-            <Textarea label="Reason" description="Kept in the ledger and the audit log." withAsterisk autosize minRows={2} maxLength={500} key={form.key('reason')} {...form.getInputProps('reason')} />
-            {change.isError && errorField !== 'delta' && errorField !== 'reason' && (
-              <Alert color="red" variant="light" role="alert">
-                {errorMessage(change.error)}
-              </Alert>
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={change.isPending} data-testid="credits-submit">
-                {mode === 'adjust' ? 'Adjust' : 'Add credits'}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-        {confirmDialog}
-      </NestedModal>
+    <NestedModal
+      opened={mode !== null}
+      onClose={onClose}
+      title={mode === 'adjust' ? `Adjust the credits of ${user.email}` : `Add credits for ${user.email}`}
+      centered
+      zIndex={300}
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <TextInput
+            label="Credits"
+            description={mode === 'adjust' ? 'A negative number takes credits away, e.g. -250.' : 'The number of download credits to add.'}
+            withAsterisk
+            inputMode="numeric"
+            data-autofocus
+            key={form.key('amount')}
+            {...form.getInputProps('amount')}
+          />
+          <Textarea
+            label="Reason"
+            description="Kept in the ledger and the audit log."
+            withAsterisk
+            autosize
+            minRows={2}
+            maxLength={500}
+            key={form.key('reason')}
+            {...form.getInputProps('reason')}
+          />
+          {change.isError && errorField !== 'delta' && errorField !== 'reason' && (
+            <Alert color="red" variant="light" role="alert">
+              {errorMessage(change.error)}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={change.isPending} data-testid="credits-submit">
+              {mode === 'adjust' ? 'Adjust' : 'Add credits'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+      {confirmDialog}
+    </NestedModal>
   );
 }
 
@@ -140,7 +167,14 @@ export function UserCredits({ user }: { user: AdminUser }) {
       <QueryView query={ledger} isEmpty={(data) => data.total === 0} empty="No credit movements yet." skeletonRows={3}>
         {(data) => (
           <>
-            <DataTable columns={LEDGER_COLUMNS} rows={data.rows} rowKey={(row) => row.id} minWidth={640} testId="credit-ledger" verticalSpacing={4} />
+            <DataTable
+              columns={LEDGER_COLUMNS}
+              rows={data.rows}
+              rowKey={(row) => row.id}
+              minWidth={640}
+              testId="credit-ledger"
+              verticalSpacing={4}
+            />
             {pages > 1 && (
               <Group justify="flex-end" gap="xs">
                 <Button size="compact-xs" variant="default" disabled={page <= 1} onClick={() => setPage(page - 1)}>

@@ -38,7 +38,11 @@ export function UserDetailsForm({ user }: { user: AdminUser }) {
     },
   });
   const submit = form.onSubmit((values) => {
-    const body = { firstName: values.firstName, lastName: values.lastName, organisationId: values.organisationId ? Number(values.organisationId) : null };
+    const body = {
+      firstName: values.firstName,
+      lastName: values.lastName,
+      organisationId: values.organisationId ? Number(values.organisationId) : null,
+    };
     const parsed = UserUpdateSchema.safeParse(body);
     if (!parsed.success) {
       // The contract's own "too short" message is generic: name the field.
@@ -58,7 +62,13 @@ export function UserDetailsForm({ user }: { user: AdminUser }) {
           <TextInput label="First name" withAsterisk maxLength={100} key={form.key('firstName')} {...form.getInputProps('firstName')} />
           <TextInput label="Last name" withAsterisk maxLength={100} key={form.key('lastName')} {...form.getInputProps('lastName')} />
         </SimpleGrid>
-        <OrganisationSelect label="Organisation" placeholder="None" initialName={user.organisationName} key={form.key('organisationId')} {...form.getInputProps('organisationId')} />
+        <OrganisationSelect
+          label="Organisation"
+          placeholder="None"
+          initialName={user.organisationName}
+          key={form.key('organisationId')}
+          {...form.getInputProps('organisationId')}
+        />
         {save.isError && !(errorField && errorField in form.values) && (
           <Alert color="red" variant="light" role="alert">
             {errorMessage(save.error)}

@@ -43,7 +43,8 @@ export function UserDrawer({ userId, onClose }: { userId: number | null; onClose
                     <AccountStateBadges user={user} />
                   </Group>
                   <Text size="sm" c="dimmed">
-                    Last login {formatMoment(user.lastLoginAt)} · {formatCount(user.openSessions)} open {user.openSessions === 1 ? 'session' : 'sessions'} · created {formatMoment(user.createdAt)}
+                    Last login {formatMoment(user.lastLoginAt)} · {formatCount(user.openSessions)} open{' '}
+                    {user.openSessions === 1 ? 'session' : 'sessions'} · created {formatMoment(user.createdAt)}
                   </Text>
                 </Stack>
                 <UserDetailsForm key={user.userId} user={user} />

@@ -31,13 +31,17 @@ export function UserSubscriptions({ user }: { user: AdminUser }) {
     mutationFn: ({ subscription, endDate }: { subscription: AdminSubscription; endDate: string }) =>
       callApi(adminAccountEndpoints.updateSubscription, { params: { subscriptionId: subscription.id }, body: { endDate } }),
     onSuccess: (saved, { subscription, endDate }) => {
-      notifications.show({ color: 'green', message: `${roleLabel(subscription.roleName)} of ${saved.email} renewed until ${formatDay(endDate)}.` });
+      notifications.show({
+        color: 'green',
+        message: `${roleLabel(subscription.roleName)} of ${saved.email} renewed until ${formatDay(endDate)}.`,
+      });
       refresh(saved);
     },
     onError: onError('The subscription was not renewed'),
   });
   const end = useMutation({
-    mutationFn: (subscription: AdminSubscription) => callApi(adminAccountEndpoints.endSubscription, { params: { subscriptionId: subscription.id }, body: {} }),
+    mutationFn: (subscription: AdminSubscription) =>
+      callApi(adminAccountEndpoints.endSubscription, { params: { subscriptionId: subscription.id }, body: {} }),
     onSuccess: (saved, subscription) => {
       notifications.show({ color: 'green', message: `${roleLabel(subscription.roleName)} of ${saved.email} has ended.` });
       refresh(saved);
@@ -69,7 +73,12 @@ export function UserSubscriptions({ user }: { user: AdminUser }) {
   const busy = renew.isPending || end.isPending;
   const columns: readonly DataColumn<AdminSubscription>[] = [
     { key: 'role', header: 'Role', cell: (row) => roleLabel(row.roleName), cellProps: { style: { whiteSpace: 'nowrap' } } },
-    { key: 'period', header: 'Period', cell: (row) => `${formatDay(row.startDate)} – ${formatLastDay(row.endDate)}`, cellProps: { style: { whiteSpace: 'nowrap' } } },
+    {
+      key: 'period',
+      header: 'Period',
+      cell: (row) => `${formatDay(row.startDate)} – ${formatLastDay(row.endDate)}`,
+      cellProps: { style: { whiteSpace: 'nowrap' } },
+    },
     {
       key: 'status',
       header: 'Status',
@@ -103,7 +112,14 @@ export function UserSubscriptions({ user }: { user: AdminUser }) {
             </>
           )}
           {row.status !== 'ended' && (
-            <Button size="compact-xs" variant="light" color="red" disabled={busy} onClick={() => void askEnd(row)} data-testid="end-subscription">
+            <Button
+              size="compact-xs"
+              variant="light"
+              color="red"
+              disabled={busy}
+              onClick={() => void askEnd(row)}
+              data-testid="end-subscription"
+            >
               End now
             </Button>
           )}
@@ -125,7 +141,14 @@ export function UserSubscriptions({ user }: { user: AdminUser }) {
           No subscription: the user cannot use the product until one is granted.
         </Text>
       ) : (
-        <DataTable columns={columns} rows={user.subscriptions} rowKey={(row) => row.id} rowData={(row) => ({ 'data-role': row.roleName })} minWidth={640} testId="user-subscriptions" />
+        <DataTable
+          columns={columns}
+          rows={user.subscriptions}
+          rowKey={(row) => row.id}
+          rowData={(row) => ({ 'data-role': row.roleName })}
+          minWidth={640}
+          testId="user-subscriptions"
+        />
       )}
       <GrantSubscriptionModal user={user} opened={granting} onClose={() => setGranting(false)} />
       <ExtendSubscriptionModal subscription={extending} onClose={() => setExtending(null)} />

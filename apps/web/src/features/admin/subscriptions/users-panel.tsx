@@ -36,7 +36,19 @@ const STATUS_OPTIONS: { value: Status; label: string }[] = [
 const ROLE_OPTIONS = ROLES.map((role) => ({ value: role, label: roleLabel(role) }));
 
 /** A column header that sorts the list on the server; says its order to screen readers. */
-function SortHeader({ label, sort, current, direction, onSort }: { label: string; sort: Sort; current: Sort; direction: 'asc' | 'desc'; onSort: (sort: Sort) => void }) {
+function SortHeader({
+  label,
+  sort,
+  current,
+  direction,
+  onSort,
+}: {
+  label: string;
+  sort: Sort;
+  current: Sort;
+  direction: 'asc' | 'desc';
+  onSort: (sort: Sort) => void;
+}) {
   const active = sort === current;
   const Arrow = direction === 'asc' ? IconArrowUp : IconArrowDown;
   return (
@@ -92,24 +104,51 @@ export function UsersPanel() {
     }
     setPage(1);
   };
-  const header = (label: string, key: Sort): ReactNode => <SortHeader label={label} sort={key} current={sort} direction={direction} onSort={onSort} />;
+  const header = (label: string, key: Sort): ReactNode => (
+    <SortHeader label={label} sort={key} current={sort} direction={direction} onSort={onSort} />
+  );
 
   const columns: readonly DataColumn<AdminUser>[] = [
     {
       key: 'email',
       header: header('E-mail', 'email'),
       cell: (row) => (
-        <Button variant="subtle" size="compact-sm" px={4} onClick={() => setOpenUserId(row.userId)} aria-label={`Open ${row.email}`} data-testid="open-user">
+        <Button
+          variant="subtle"
+          size="compact-sm"
+          px={4}
+          onClick={() => setOpenUserId(row.userId)}
+          aria-label={`Open ${row.email}`}
+          data-testid="open-user"
+        >
           {row.email}
         </Button>
       ),
     },
     { key: 'name', header: header('Name', 'name'), cell: (row) => fullName(row) },
-    { key: 'organisation', header: header('Organisation', 'organisation'), cell: (row) => row.organisationName ?? <Text size="sm" c="dimmed">none</Text> },
+    {
+      key: 'organisation',
+      header: header('Organisation', 'organisation'),
+      cell: (row) =>
+        row.organisationName ?? (
+          <Text size="sm" c="dimmed">
+            none
+          </Text>
+        ),
+    },
     { key: 'state', header: 'Account', cell: (row) => <AccountStateBadges user={row} /> },
-    { key: 'subscriptions', header: header('Roles and end dates', 'endDate'), cell: (row) => <SubscriptionBadges subscriptions={row.subscriptions} /> },
+    {
+      key: 'subscriptions',
+      header: header('Roles and end dates', 'endDate'),
+      cell: (row) => <SubscriptionBadges subscriptions={row.subscriptions} />,
+    },
     { key: 'credits', header: header('Credits', 'credits'), align: 'right', cell: (row) => formatCount(row.creditBalance) },
-    { key: 'lastLogin', header: header('Last login', 'lastLogin'), cell: (row) => formatMoment(row.lastLoginAt), cellProps: { style: { whiteSpace: 'nowrap' } } },
+    {
+      key: 'lastLogin',
+      header: header('Last login', 'lastLogin'),
+      cell: (row) => formatMoment(row.lastLoginAt),
+      cellProps: { style: { whiteSpace: 'nowrap' } },
+    },
     { key: 'sessions', header: 'Sessions', align: 'right', cell: (row) => formatCount(row.openSessions) },
   ];
 
@@ -125,13 +164,33 @@ export function UsersPanel() {
           w={260}
         />
         <OrganisationSelect label="Organisation" placeholder="Any" value={organisationId} onChange={filter(setOrganisationId)} w={220} />
-        <Select label="Role" placeholder="Any" data={ROLE_OPTIONS} value={role} onChange={(value) => filter(setRole)(value as Role | null)} clearable w={190} />
-        <Select label="Status" placeholder="Any" data={STATUS_OPTIONS} value={status} onChange={(value) => filter(setStatus)(value as Status | null)} clearable w={230} />
+        <Select
+          label="Role"
+          placeholder="Any"
+          data={ROLE_OPTIONS}
+          value={role}
+          onChange={(value) => filter(setRole)(value as Role | null)}
+          clearable
+          w={190}
+        />
+        <Select
+          label="Status"
+          placeholder="Any"
+          data={STATUS_OPTIONS}
+          value={status}
+          onChange={(value) => filter(setStatus)(value as Status | null)}
+          clearable
+          w={230}
+        />
         <Button ml="auto" leftSection={<IconUserPlus size={16} />} onClick={() => setCreating(true)} data-testid="new-user">
           New user
         </Button>
       </Group>
-      <QueryView query={query} isEmpty={(data) => data.total === 0 && !filtered} empty="No users yet. Create one with “New user” or onboard a file.">
+      <QueryView
+        query={query}
+        isEmpty={(data) => data.total === 0 && !filtered}
+        empty="No users yet. Create one with “New user” or onboard a file."
+      >
         {(data) => (
           <div aria-busy={query.isFetching}>
             <DataTable

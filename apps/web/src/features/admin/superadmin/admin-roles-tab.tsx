@@ -20,7 +20,12 @@ import { QueryView } from '../../../app/ui/query-view.tsx';
  * the chosen end date, so the day is that of the moment just before, in UTC.
  */
 function lastDay(endDate: string): string {
-  return new Date(Date.parse(endDate) - 1).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: '2-digit', timeZone: 'UTC' });
+  return new Date(Date.parse(endDate) - 1).toLocaleDateString(undefined, {
+    year: 'numeric',
+    month: 'short',
+    day: '2-digit',
+    timeZone: 'UTC',
+  });
 }
 
 /** The first day of a role period (UTC, as stored). */
@@ -46,7 +51,10 @@ function GrantForm() {
   const grant = useMutation({
     mutationFn: () => callApi(superAdminEndpoints.grantAdminRole, { body: { userId: Number(userId), role: role as AdminRole, endDate } }),
     onSuccess: (holder) => {
-      notifications.show({ color: 'green', message: `${holder.email} now holds ${roleLabel(holder.role)} to ${lastDay(holder.endDate)} (inclusive).` });
+      notifications.show({
+        color: 'green',
+        message: `${holder.email} now holds ${roleLabel(holder.role)} to ${lastDay(holder.endDate)} (inclusive).`,
+      });
       setUserId(null);
       setSearch('');
       setRole(null);
@@ -54,7 +62,11 @@ function GrantForm() {
       void client.invalidateQueries({ queryKey: endpointKey(adminEndpoints.superAdminOverview) });
     },
   });
-  const options = (users.data?.rows ?? []).map((u) => ({ value: String(u.userId), label: u.active ? u.email : `${u.email} (deactivated)`, disabled: !u.active }));
+  const options = (users.data?.rows ?? []).map((u) => ({
+    value: String(u.userId),
+    label: u.active ? u.email : `${u.email} (deactivated)`,
+    disabled: !u.active,
+  }));
 
   return (
     <Card withBorder radius="md" padding="lg">
@@ -78,7 +90,9 @@ function GrantForm() {
             value={userId}
             onChange={setUserId}
             filter={({ options: all }) => all}
-            nothingFoundMessage={debounced.length < 2 ? 'Type at least two characters' : users.isFetching ? 'Searching…' : 'No user has such an address'}
+            nothingFoundMessage={
+              debounced.length < 2 ? 'Type at least two characters' : users.isFetching ? 'Searching…' : 'No user has such an address'
+            }
             w={320}
             data-testid="grant-user"
           />
@@ -91,8 +105,20 @@ function GrantForm() {
             w={220}
             data-testid="grant-role"
           />
-          <TextInput label="Until (end of day)" type="date" value={endDate} onChange={(event) => setEndDate(event.currentTarget.value)} w={180} data-testid="grant-end" />
-          <Button type="submit" leftSection={<IconShieldPlus size={16} />} loading={grant.isPending} disabled={!userId || !role || !endDate}>
+          <TextInput
+            label="Until (end of day)"
+            type="date"
+            value={endDate}
+            onChange={(event) => setEndDate(event.currentTarget.value)}
+            w={180}
+            data-testid="grant-end"
+          />
+          <Button
+            type="submit"
+            leftSection={<IconShieldPlus size={16} />}
+            loading={grant.isPending}
+            disabled={!userId || !role || !endDate}
+          >
             Grant
           </Button>
         </Group>
@@ -132,7 +158,8 @@ function RevokeDialog({ holder, onClose }: { holder: AdminRoleHolder | null; onC
       {holder && (
         <Stack>
           <Text size="sm">
-            End {roleLabel(holder.role)} of <b>{holder.email}</b> now? Their next request is refused on {roleLabel(holder.role)} pages and calls.
+            End {roleLabel(holder.role)} of <b>{holder.email}</b> now? Their next request is refused on {roleLabel(holder.role)} pages and
+            calls.
           </Text>
           {revoke.isError && (
             <Alert color="red" variant="light" role="alert">
@@ -176,8 +203,8 @@ function ResetMfaDialog({ holder, onClose }: { holder: AdminRoleHolder | null; o
       {holder && (
         <Stack>
           <Text size="sm">
-            Remove the authenticator app and the recovery codes of <b>{holder.email}</b>? Do this only when they lost both, and after checking who
-            asks. Their open sessions leave the administrator pages until they set up an authenticator again.
+            Remove the authenticator app and the recovery codes of <b>{holder.email}</b>? Do this only when they lost both, and after
+            checking who asks. Their open sessions leave the administrator pages until they set up an authenticator again.
           </Text>
           {reset.isError && (
             <Alert color="red" variant="light" role="alert">
@@ -208,7 +235,15 @@ export function AdminRolesTab() {
     { key: 'role', header: 'Role', cell: (row) => roleLabel(row.role) },
     { key: 'start', header: 'From', cell: (row) => firstDay(row.startDate) },
     { key: 'end', header: 'Until (inclusive)', cell: (row) => lastDay(row.endDate) },
-    { key: 'status', header: 'Status', cell: (row) => <Badge variant="light" color={row.status === 'active' ? 'green' : 'gray'}>{row.status}</Badge> },
+    {
+      key: 'status',
+      header: 'Status',
+      cell: (row) => (
+        <Badge variant="light" color={row.status === 'active' ? 'green' : 'gray'}>
+          {row.status}
+        </Badge>
+      ),
+    },
     {
       key: 'mfa',
       header: 'Two-step login',
@@ -231,12 +266,24 @@ export function AdminRolesTab() {
               variant="default"
               onClick={() => setResetting(row)}
               disabled={own || !row.mfaEnrolled}
-              title={own ? 'You cannot reset your own two-step login: use a recovery code, or ask another super admin.' : row.mfaEnrolled ? undefined : 'No authenticator is set up.'}
+              title={
+                own
+                  ? 'You cannot reset your own two-step login: use a recovery code, or ask another super admin.'
+                  : row.mfaEnrolled
+                    ? undefined
+                    : 'No authenticator is set up.'
+              }
               aria-label={`Reset two-step login of ${row.email}`}
             >
               Reset two-step login
             </Button>
-            <Button size="xs" variant="light" color="red" onClick={() => setRevoking(row)} aria-label={`Revoke ${row.role} of ${row.email}`}>
+            <Button
+              size="xs"
+              variant="light"
+              color="red"
+              onClick={() => setRevoking(row)}
+              aria-label={`Revoke ${row.role} of ${row.email}`}
+            >
               Revoke
             </Button>
           </Group>

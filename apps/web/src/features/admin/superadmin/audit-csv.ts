@@ -16,7 +16,18 @@ export function auditCsv(rows: readonly AuditRow[]): string {
     const changes = auditChanges(row.before, row.after);
     // The stored values and field paths: a program reading the file gets 1000 and an ISO instant, not "1,000" and "31 Mar 2027".
     for (const change of changes.length ? changes : [{ field: '', storedBefore: null, storedAfter: null }]) {
-      lines.push([row.createdAt, row.actorEmail, row.action, row.targetType, row.targetId, row.targetLabel, change.field, change.storedBefore, change.storedAfter, row.ipAddress]);
+      lines.push([
+        row.createdAt,
+        row.actorEmail,
+        row.action,
+        row.targetType,
+        row.targetId,
+        row.targetLabel,
+        change.field,
+        change.storedBefore,
+        change.storedAfter,
+        row.ipAddress,
+      ]);
     }
   }
   return csvText(lines);

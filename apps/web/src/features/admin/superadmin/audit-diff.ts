@@ -56,7 +56,8 @@ export function auditValue(value: unknown, key = ''): string | null {
     if (ISO_INSTANT.test(value)) return formatMoment(value);
     return value;
   }
-  if (Array.isArray(value) && value.every((item) => !isRecord(item) && !Array.isArray(item))) return value.map((item) => auditValue(item, key) ?? '—').join(', ');
+  if (Array.isArray(value) && value.every((item) => !isRecord(item) && !Array.isArray(item)))
+    return value.map((item) => auditValue(item, key) ?? '—').join(', ');
   return JSON.stringify(value);
 }
 
@@ -90,6 +91,11 @@ export function auditChanges(before: unknown, after: unknown): AuditChange[] {
     .filter((change) => change.storedBefore !== change.storedAfter)
     .map((change) => {
       const key = change.field.split('.').at(-1)!;
-      return { ...change, label: change.field.split('.').map(words).join(' · '), before: auditValue(left.get(change.field), key), after: auditValue(right.get(change.field), key) };
+      return {
+        ...change,
+        label: change.field.split('.').map(words).join(' · '),
+        before: auditValue(left.get(change.field), key),
+        after: auditValue(right.get(change.field), key),
+      };
     });
 }

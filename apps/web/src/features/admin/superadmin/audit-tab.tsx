@@ -19,7 +19,12 @@ const PAGE_SIZE = 25;
 
 function Changes({ row }: { row: AuditRow }) {
   const changes = auditChanges(row.before, row.after);
-  if (changes.length === 0) return <Text size="xs" c="dimmed">—</Text>;
+  if (changes.length === 0)
+    return (
+      <Text size="xs" c="dimmed">
+        —
+      </Text>
+    );
   return (
     <Stack gap={2}>
       {changes.map((change) => (
@@ -45,7 +50,11 @@ const COLUMNS: readonly DataColumn<AuditRow>[] = [
     ),
     cellProps: { style: { whiteSpace: 'nowrap' } },
   },
-  { key: 'target', header: 'Target', cell: (row) => row.targetLabel ?? (row.targetId ? `${row.targetType} ${row.targetId}` : row.targetType) },
+  {
+    key: 'target',
+    header: 'Target',
+    cell: (row) => row.targetLabel ?? (row.targetId ? `${row.targetType} ${row.targetId}` : row.targetType),
+  },
   { key: 'changes', header: 'Before → after', cell: (row) => <Changes row={row} /> },
 ];
 
@@ -74,21 +83,55 @@ export function AuditTab() {
     ...(to ? { to } : {}),
   };
   const result = useQuery({ ...endpointQuery(superAdminEndpoints.audit, { query }), placeholderData: keepPreviousData });
-  const filter = <T,>(set: (value: T) => void) => (value: T) => {
-    set(value);
-    setPage(1);
-  };
+  const filter =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setPage(1);
+    };
 
   return (
     <Stack>
       <Group align="flex-end" wrap="wrap" gap="sm">
-        <TextInput label="Search" placeholder="Any text" value={text} onChange={(e) => filter(setText)(e.currentTarget.value)} w={200} data-testid="audit-search" />
-        <TextInput label="By" placeholder="Administrator’s e-mail" value={actor} onChange={(e) => filter(setActor)(e.currentTarget.value)} w={200} />
-        <TextInput label="Action" placeholder="e.g. role or role.grant" value={action} onChange={(e) => filter(setAction)(e.currentTarget.value)} w={170} />
-        <Select label="Target" placeholder="Any" clearable data={[...AUDIT_TARGET_TYPES]} value={targetType} onChange={filter(setTargetType)} w={140} />
+        <TextInput
+          label="Search"
+          placeholder="Any text"
+          value={text}
+          onChange={(e) => filter(setText)(e.currentTarget.value)}
+          w={200}
+          data-testid="audit-search"
+        />
+        <TextInput
+          label="By"
+          placeholder="Administrator’s e-mail"
+          value={actor}
+          onChange={(e) => filter(setActor)(e.currentTarget.value)}
+          w={200}
+        />
+        <TextInput
+          label="Action"
+          placeholder="e.g. role or role.grant"
+          value={action}
+          onChange={(e) => filter(setAction)(e.currentTarget.value)}
+          w={170}
+        />
+        <Select
+          label="Target"
+          placeholder="Any"
+          clearable
+          data={[...AUDIT_TARGET_TYPES]}
+          value={targetType}
+          onChange={filter(setTargetType)}
+          w={140}
+        />
         <TextInput label="From" type="date" value={from} onChange={(e) => filter(setFrom)(e.currentTarget.value)} w={150} />
         <TextInput label="To" type="date" value={to} onChange={(e) => filter(setTo)(e.currentTarget.value)} w={150} />
-        <Button variant="default" leftSection={<IconDownload size={16} />} disabled={!result.data?.rows.length} onClick={() => result.data && downloadCsv(result.data.rows)}>
+        <Button
+          variant="default"
+          leftSection={<IconDownload size={16} />}
+          disabled={!result.data?.rows.length}
+          onClick={() => result.data && downloadCsv(result.data.rows)}
+        >
           CSV of this page
         </Button>
       </Group>
@@ -98,8 +141,17 @@ export function AuditTab() {
             <Text size="sm" c="dimmed">
               {formatCount(data.total)} {data.total === 1 ? 'entry' : 'entries'}, newest first
             </Text>
-            <DataTable columns={COLUMNS} rows={data.rows} rowKey={(row) => row.id} minWidth={900} testId="audit-log" rowData={(row) => ({ 'data-action': row.action })} />
-            {data.total > PAGE_SIZE && <Pagination total={Math.ceil(data.total / PAGE_SIZE)} value={page} onChange={setPage} aria-label="Audit log pages" />}
+            <DataTable
+              columns={COLUMNS}
+              rows={data.rows}
+              rowKey={(row) => row.id}
+              minWidth={900}
+              testId="audit-log"
+              rowData={(row) => ({ 'data-action': row.action })}
+            />
+            {data.total > PAGE_SIZE && (
+              <Pagination total={Math.ceil(data.total / PAGE_SIZE)} value={page} onChange={setPage} aria-label="Audit log pages" />
+            )}
           </>
         )}
       </QueryView>

@@ -54,8 +54,8 @@ function RebuildCard({ initial }: { initial: RebuildJob }) {
         Derived data
       </Title>
       <Text size="sm" mb="sm">
-        Rebuilds the autocomplete terms and the tree counts from the knowledge base, computes missing structure fingerprints and refreshes the structure index. Searches keep working on the old data
-        while it runs; run it after loading data by hand.
+        Rebuilds the autocomplete terms and the tree counts from the knowledge base, computes missing structure fingerprints and refreshes
+        the structure index. Searches keep working on the old data while it runs; run it after loading data by hand.
       </Text>
       <Group>
         <Button leftSection={<IconRefresh size={16} />} loading={start.isPending} disabled={running} onClick={() => start.mutate()}>
@@ -134,7 +134,9 @@ function DatasetCards({ data }: { data: DatasetState }) {
               <Row label="With substructure fingerprint">{share(index.withPatternFingerprint, index.structures)}</Row>
               <Row label="With scaffold (SAR cache)">{share(index.withScaffold, index.structures)}</Row>
               <Row label="Search engine on this server">
-                {index.engine.state === 'idle' ? 'not loaded yet (loads at the first structure search)' : `${index.engine.state}: ${share(index.engine.loaded, index.engine.total)}`}
+                {index.engine.state === 'idle'
+                  ? 'not loaded yet (loads at the first structure search)'
+                  : `${index.engine.state}: ${share(index.engine.loaded, index.engine.total)}`}
               </Row>
               <Row label="Tree counts built">{formatDateTime(data.treesRefreshedAt)}</Row>
               <Row label="Autocomplete entries">{formatCount(data.lookupEntries)}</Row>

@@ -41,13 +41,20 @@ function chartOption(changes: NonNullable<KbLoad['report']>['changes']): UsageCh
 /** One load's report: what changed per entity, then the data-quality report. */
 export function LoadReport({ load }: { load: KbLoad }) {
   const report = load.report;
-  if (!report) return <Text c="dimmed" size="sm">No report yet: the load is {load.status}.</Text>;
+  if (!report)
+    return (
+      <Text c="dimmed" size="sm">
+        No report yet: the load is {load.status}.
+      </Text>
+    );
   const q = report.quality;
   return (
     <Stack data-testid="load-report">
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
         <Card withBorder radius="md" padding="md">
-          <Title order={4} size="h5" mb="xs">What changed</Title>
+          <Title order={4} size="h5" mb="xs">
+            What changed
+          </Title>
           <Table striped data-testid="load-changes">
             <Table.Thead>
               <Table.Tr>
@@ -77,28 +84,59 @@ export function LoadReport({ load }: { load: KbLoad }) {
       </SimpleGrid>
       {q && (
         <Card withBorder radius="md" padding="md" data-testid="load-quality">
-          <Title order={4} size="h5" mb="xs">Data quality</Title>
+          <Title order={4} size="h5" mb="xs">
+            Data quality
+          </Title>
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <Table>
               <Table.Tbody>
-                <Table.Tr><Table.Td>Activities with a structure</Table.Td><Table.Td ta="right">{pct(q.activities.withStructure, q.activities.total)} ({formatCount(q.activities.withStructure)} of {formatCount(q.activities.total)})</Table.Td></Table.Tr>
-                <Table.Tr><Table.Td>Activities standardised</Table.Td><Table.Td ta="right">{pct(q.activities.standardised, q.activities.total)}</Table.Td></Table.Tr>
-                <Table.Tr><Table.Td>Unit conversions to µM</Table.Td><Table.Td ta="right">{formatCount(q.activities.unitConversions)}</Table.Td></Table.Tr>
-                <Table.Tr><Table.Td>Compounds with a structure</Table.Td><Table.Td ta="right">{pct(q.compounds.withStructure, q.compounds.total)} ({formatCount(q.compounds.withStructure)} of {formatCount(q.compounds.total)})</Table.Td></Table.Tr>
+                <Table.Tr>
+                  <Table.Td>Activities with a structure</Table.Td>
+                  <Table.Td ta="right">
+                    {pct(q.activities.withStructure, q.activities.total)} ({formatCount(q.activities.withStructure)} of{' '}
+                    {formatCount(q.activities.total)})
+                  </Table.Td>
+                </Table.Tr>
+                <Table.Tr>
+                  <Table.Td>Activities standardised</Table.Td>
+                  <Table.Td ta="right">{pct(q.activities.standardised, q.activities.total)}</Table.Td>
+                </Table.Tr>
+                <Table.Tr>
+                  <Table.Td>Unit conversions to µM</Table.Td>
+                  <Table.Td ta="right">{formatCount(q.activities.unitConversions)}</Table.Td>
+                </Table.Tr>
+                <Table.Tr>
+                  <Table.Td>Compounds with a structure</Table.Td>
+                  <Table.Td ta="right">
+                    {pct(q.compounds.withStructure, q.compounds.total)} ({formatCount(q.compounds.withStructure)} of{' '}
+                    {formatCount(q.compounds.total)})
+                  </Table.Td>
+                </Table.Tr>
                 {q.rowsPerEntity.map((r) => (
-                  <Table.Tr key={r.entity}><Table.Td>{entityLabel(r.entity)} rows</Table.Td><Table.Td ta="right">{formatCount(r.rows)}</Table.Td></Table.Tr>
+                  <Table.Tr key={r.entity}>
+                    <Table.Td>{entityLabel(r.entity)} rows</Table.Td>
+                    <Table.Td ta="right">{formatCount(r.rows)}</Table.Td>
+                  </Table.Tr>
                 ))}
               </Table.Tbody>
             </Table>
             <div>
-              <Text fw={600} size="sm" mb={4}>Rows skipped, and why</Text>
+              <Text fw={600} size="sm" mb={4}>
+                Rows skipped, and why
+              </Text>
               {q.skipped.length === 0 ? (
-                <Text size="sm" c="dimmed">None.</Text>
+                <Text size="sm" c="dimmed">
+                  None.
+                </Text>
               ) : (
                 <Table data-testid="load-skipped">
                   <Table.Tbody>
                     {q.skipped.map((s) => (
-                      <Table.Tr key={`${s.step}:${s.reason}`}><Table.Td>{s.step}</Table.Td><Table.Td>{s.reason}</Table.Td><Table.Td ta="right">{formatCount(s.rows)}</Table.Td></Table.Tr>
+                      <Table.Tr key={`${s.step}:${s.reason}`}>
+                        <Table.Td>{s.step}</Table.Td>
+                        <Table.Td>{s.reason}</Table.Td>
+                        <Table.Td ta="right">{formatCount(s.rows)}</Table.Td>
+                      </Table.Tr>
                     ))}
                   </Table.Tbody>
                 </Table>
@@ -109,7 +147,11 @@ export function LoadReport({ load }: { load: KbLoad }) {
       )}
       {report.notes.length > 0 && (
         <Stack gap={2}>
-          {report.notes.map((note) => <Text key={note} size="sm" c="dimmed">{note}</Text>)}
+          {report.notes.map((note) => (
+            <Text key={note} size="sm" c="dimmed">
+              {note}
+            </Text>
+          ))}
         </Stack>
       )}
     </Stack>

@@ -25,14 +25,22 @@ function ImportStatus({ job }: { job: ReleaseImportJob }) {
         <Badge color={job.state === 'failed' ? 'red' : job.state === 'done' ? 'green' : 'blue'} variant="light">
           {running ? 'Importing' : job.state === 'done' ? 'Done' : 'Failed'}
         </Badge>
-        <Text size="sm">{job.file}{job.step ? ` — ${job.step}` : ''}</Text>
+        <Text size="sm">
+          {job.file}
+          {job.step ? ` — ${job.step}` : ''}
+        </Text>
       </Group>
       <Progress value={job.percent} animated={running} aria-label="Import progress" />
       <Text size="xs" c="dimmed">
-        {formatCount(job.rowsRead)} of {formatCount(job.rowsTotal)} rows read · started {formatDateTime(job.startedAt)} by {job.startedBy ?? '—'}
+        {formatCount(job.rowsRead)} of {formatCount(job.rowsTotal)} rows read · started {formatDateTime(job.startedAt)} by{' '}
+        {job.startedBy ?? '—'}
         {job.finishedAt ? `, finished ${formatDateTime(job.finishedAt)}` : ''}
       </Text>
-      {job.error && <Alert color={job.state === 'failed' ? 'red' : 'yellow'} variant="light" role="alert">{job.error}</Alert>}
+      {job.error && (
+        <Alert color={job.state === 'failed' ? 'red' : 'yellow'} variant="light" role="alert">
+          {job.error}
+        </Alert>
+      )}
     </Stack>
   );
 }
@@ -65,7 +73,8 @@ function ReleaseFilesCard() {
   const importFile = async (file: ReleaseFile) => {
     const ok = await confirm({
       title: `Import ${file.name}?`,
-      detail: 'Rows of the release are added or updated; rows of an earlier ChEMBL release that this one no longer has are retired (kept aside, left out of searches). Searches keep working while it runs; it can take long for a full release.',
+      detail:
+        'Rows of the release are added or updated; rows of an earlier ChEMBL release that this one no longer has are retired (kept aside, left out of searches). Searches keep working while it runs; it can take long for a full release.',
       confirmLabel: 'Import',
     });
     if (ok) start.mutate(file.name);
@@ -74,14 +83,27 @@ function ReleaseFilesCard() {
   return (
     <Card withBorder radius="md" padding="lg" data-testid="release-files">
       {confirmDialog}
-      <Title order={4} mb="xs">Release files</Title>
-      <QueryView query={files} isEmpty={(data) => data.files.length === 0} empty="No .db files in the import folder yet. Copy a ChEMBL SQLite release there (see Loading a new release in the administration guide).">
+      <Title order={4} mb="xs">
+        Release files
+      </Title>
+      <QueryView
+        query={files}
+        isEmpty={(data) => data.files.length === 0}
+        empty="No .db files in the import folder yet. Copy a ChEMBL SQLite release there (see Loading a new release in the administration guide)."
+      >
         {(data) => (
           <>
-            <Text size="sm" c="dimmed" mb="xs">Import folder: <code>{data.folder}</code></Text>
+            <Text size="sm" c="dimmed" mb="xs">
+              Import folder: <code>{data.folder}</code>
+            </Text>
             <Table striped>
               <Table.Thead>
-                <Table.Tr><Table.Th>File</Table.Th><Table.Th ta="right">Size</Table.Th><Table.Th>Modified</Table.Th><Table.Th /></Table.Tr>
+                <Table.Tr>
+                  <Table.Th>File</Table.Th>
+                  <Table.Th ta="right">Size</Table.Th>
+                  <Table.Th>Modified</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
                 {data.files.map((file) => (
@@ -90,7 +112,13 @@ function ReleaseFilesCard() {
                     <Table.Td ta="right">{megabytes(file.sizeBytes)}</Table.Td>
                     <Table.Td>{formatDateTime(file.modifiedAt)}</Table.Td>
                     <Table.Td ta="right">
-                      <Button size="xs" leftSection={<IconDatabaseImport size={14} />} disabled={running || start.isPending} onClick={() => void importFile(file)} aria-label={`Import ${file.name}`}>
+                      <Button
+                        size="xs"
+                        leftSection={<IconDatabaseImport size={14} />}
+                        disabled={running || start.isPending}
+                        onClick={() => void importFile(file)}
+                        aria-label={`Import ${file.name}`}
+                      >
                         Import / update
                       </Button>
                     </Table.Td>
@@ -101,10 +129,18 @@ function ReleaseFilesCard() {
           </>
         )}
       </QueryView>
-      <Checkbox mt="sm" checked={allowMixed} onChange={(e) => setAllowMixed(e.currentTarget.checked)}
+      <Checkbox
+        mt="sm"
+        checked={allowMixed}
+        onChange={(e) => setAllowMixed(e.currentTarget.checked)}
         label="Allow mixing with demo data"
-        description="Only for trying things out: synthetic demo records and real ChEMBL records would look alike in every search." />
-      {start.isError && <Alert color="red" variant="light" mt="sm" role="alert">{errorMessage(start.error)}</Alert>}
+        description="Only for trying things out: synthetic demo records and real ChEMBL records would look alike in every search."
+      />
+      {start.isError && (
+        <Alert color="red" variant="light" mt="sm" role="alert">
+          {errorMessage(start.error)}
+        </Alert>
+      )}
       {job && <ImportStatus job={job} />}
     </Card>
   );
@@ -117,7 +153,9 @@ function LoadsCard() {
   const [selected, setSelected] = useState<number | null>(null);
   return (
     <Card withBorder radius="md" padding="lg" data-testid="loads">
-      <Title order={4} mb="xs">Loads</Title>
+      <Title order={4} mb="xs">
+        Loads
+      </Title>
       <QueryView query={loads} isEmpty={(data) => data.loads.length === 0} empty="No loads recorded yet.">
         {(data) => {
           const shown = data.loads.find((l) => l.loadId === selected) ?? data.loads[0];
@@ -125,14 +163,30 @@ function LoadsCard() {
             <Stack>
               <Table highlightOnHover>
                 <Table.Thead>
-                  <Table.Tr><Table.Th>#</Table.Th><Table.Th>Kind</Table.Th><Table.Th>Release</Table.Th><Table.Th>Started</Table.Th><Table.Th>Finished</Table.Th><Table.Th>Status</Table.Th></Table.Tr>
+                  <Table.Tr>
+                    <Table.Th>#</Table.Th>
+                    <Table.Th>Kind</Table.Th>
+                    <Table.Th>Release</Table.Th>
+                    <Table.Th>Started</Table.Th>
+                    <Table.Th>Finished</Table.Th>
+                    <Table.Th>Status</Table.Th>
+                  </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
                   {data.loads.map((load) => (
-                    <Table.Tr key={load.loadId} data-load={load.loadId} aria-selected={load.loadId === shown?.loadId}
-                      bg={load.loadId === shown?.loadId ? 'var(--mantine-color-blue-light)' : undefined}>
+                    <Table.Tr
+                      key={load.loadId}
+                      data-load={load.loadId}
+                      aria-selected={load.loadId === shown?.loadId}
+                      bg={load.loadId === shown?.loadId ? 'var(--mantine-color-blue-light)' : undefined}
+                    >
                       <Table.Td>
-                        <Button variant="subtle" size="compact-sm" onClick={() => setSelected(load.loadId)} aria-label={`Show the report of load ${load.loadId}`}>
+                        <Button
+                          variant="subtle"
+                          size="compact-sm"
+                          onClick={() => setSelected(load.loadId)}
+                          aria-label={`Show the report of load ${load.loadId}`}
+                        >
                           {load.loadId}
                         </Button>
                       </Table.Td>
@@ -140,17 +194,25 @@ function LoadsCard() {
                       <Table.Td>{load.label}</Table.Td>
                       <Table.Td>{formatDateTime(load.startedAt)}</Table.Td>
                       <Table.Td>{formatDateTime(load.finishedAt)}</Table.Td>
-                      <Table.Td><Badge color={STATUS_COLOR[load.status]} variant="light">{load.status}</Badge></Table.Td>
+                      <Table.Td>
+                        <Badge color={STATUS_COLOR[load.status]} variant="light">
+                          {load.status}
+                        </Badge>
+                      </Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>
               </Table>
               {shown ? (
                 <>
-                  <Title order={5}>Report of load {shown.loadId}: {shown.kind} {shown.label}</Title>
+                  <Title order={5}>
+                    Report of load {shown.loadId}: {shown.kind} {shown.label}
+                  </Title>
                   <LoadReport load={shown} />
                 </>
-              ) : <EmptyState>Choose a load.</EmptyState>}
+              ) : (
+                <EmptyState>Choose a load.</EmptyState>
+              )}
             </Stack>
           );
         }}

@@ -21,7 +21,10 @@ export function SessionsTab() {
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const [q] = useDebouncedValue(search.trim(), 300);
-  const query = useQuery({ ...endpointQuery(superAdminEndpoints.sessions, { query: { page, pageSize: PAGE_SIZE, ...(q ? { q } : {}) } }), placeholderData: keepPreviousData });
+  const query = useQuery({
+    ...endpointQuery(superAdminEndpoints.sessions, { query: { page, pageSize: PAGE_SIZE, ...(q ? { q } : {}) } }),
+    placeholderData: keepPreviousData,
+  });
   const close = useMutation({
     mutationFn: (sessionId: string) => callApi(superAdminEndpoints.closeSession, { params: { sessionId } }),
     onSuccess: (result) => {
@@ -50,7 +53,12 @@ export function SessionsTab() {
         ),
     },
     { key: 'started', header: 'Started', cell: (row) => formatDateTime(row.startedAt), cellProps: { style: { whiteSpace: 'nowrap' } } },
-    { key: 'last', header: 'Last activity', cell: (row) => formatDateTime(row.lastActivityAt), cellProps: { style: { whiteSpace: 'nowrap' } } },
+    {
+      key: 'last',
+      header: 'Last activity',
+      cell: (row) => formatDateTime(row.lastActivityAt),
+      cellProps: { style: { whiteSpace: 'nowrap' } },
+    },
     {
       key: 'action',
       header: 'Close',
@@ -59,7 +67,14 @@ export function SessionsTab() {
         row.current ? (
           <Badge variant="light">This session</Badge>
         ) : (
-          <Button size="xs" variant="light" color="red" loading={close.isPending && close.variables === row.sessionId} onClick={() => close.mutate(row.sessionId)} aria-label={`Close the session of ${row.email}`}>
+          <Button
+            size="xs"
+            variant="light"
+            color="red"
+            loading={close.isPending && close.variables === row.sessionId}
+            onClick={() => close.mutate(row.sessionId)}
+            aria-label={`Close the session of ${row.email}`}
+          >
             Close
           </Button>
         ),
@@ -83,10 +98,20 @@ export function SessionsTab() {
         {(data) => (
           <>
             <Text size="sm" c="dimmed">
-              {formatCount(data.total)} open {data.total === 1 ? 'session' : 'sessions'}, most recently active first. A closed session’s next request is refused and its user must log in again.
+              {formatCount(data.total)} open {data.total === 1 ? 'session' : 'sessions'}, most recently active first. A closed session’s
+              next request is refused and its user must log in again.
             </Text>
-            <DataTable columns={columns} rows={data.rows} rowKey={(row) => row.sessionId} minWidth={900} testId="open-sessions" rowData={(row) => ({ 'data-email': row.email, 'data-session': row.sessionId })} />
-            {data.total > PAGE_SIZE && <Pagination total={Math.ceil(data.total / PAGE_SIZE)} value={page} onChange={setPage} aria-label="Session pages" />}
+            <DataTable
+              columns={columns}
+              rows={data.rows}
+              rowKey={(row) => row.sessionId}
+              minWidth={900}
+              testId="open-sessions"
+              rowData={(row) => ({ 'data-email': row.email, 'data-session': row.sessionId })}
+            />
+            {data.total > PAGE_SIZE && (
+              <Pagination total={Math.ceil(data.total / PAGE_SIZE)} value={page} onChange={setPage} aria-label="Session pages" />
+            )}
           </>
         )}
       </QueryView>

@@ -18,7 +18,10 @@ function SettingsForm({ state }: { state: SettingsState }) {
   const changed = SETTING_KEYS.filter((key) => draft[key] !== state.values[key]);
   const save = useMutation({
     // Sent as typed: the server checks every bound and answers 400 with the reason.
-    mutationFn: () => callApi(superAdminEndpoints.updateSettings, { body: Object.fromEntries(changed.map((key) => [key, draft[key]])) as Partial<RuntimeSettings> }),
+    mutationFn: () =>
+      callApi(superAdminEndpoints.updateSettings, {
+        body: Object.fromEntries(changed.map((key) => [key, draft[key]])) as Partial<RuntimeSettings>,
+      }),
     onSuccess: (next) => {
       client.setQueryData(endpointKey(superAdminEndpoints.settings, {}), next);
       setDraft({ ...next.values });
@@ -58,7 +61,8 @@ function SettingsForm({ state }: { state: SettingsState }) {
           Login limits
         </Title>
         <Text size="sm" c="dimmed" mb="sm">
-          Wrong passwords allowed before a login is refused (429) for a while. The per-account limits do not apply on an address the account recently logged in from.
+          Wrong passwords allowed before a login is refused (429) for a while. The per-account limits do not apply on an address the account
+          recently logged in from.
         </Text>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>{LOGIN_KEYS.map(field)}</SimpleGrid>
         <Title order={4} mt="lg" mb="xs">

@@ -20,11 +20,26 @@ const entityLabel = (listType: string) => {
 const listLabel = (listType: string) => UPLOAD_LIST_LABELS[listType as UploadListType] ?? listType;
 
 export const TERM_COLUMNS: TrackerColumn<TermTrackerRow>[] = [
-  { key: 'term', header: 'Term', sort: 'term', cell: (r) => <Text size="sm" fw={500} data-testid="term-text">{r.term}</Text> },
+  {
+    key: 'term',
+    header: 'Term',
+    sort: 'term',
+    cell: (r) => (
+      <Text size="sm" fw={500} data-testid="term-text">
+        {r.term}
+      </Text>
+    ),
+  },
   { key: 'listType', header: 'List type', sort: 'listType', cell: (r) => listLabel(r.listType) },
   { key: 'user', header: 'Reported by', sort: 'user', cell: (r) => r.userEmail ?? '—' },
   { key: 'organisation', header: 'Organisation', cell: (r) => r.organisation ?? '—' },
-  { key: 'date', header: 'Reported', sort: 'date', cell: (r) => formatDateTime(r.createdAt), cellProps: { style: { whiteSpace: 'nowrap' } } },
+  {
+    key: 'date',
+    header: 'Reported',
+    sort: 'date',
+    cell: (r) => formatDateTime(r.createdAt),
+    cellProps: { style: { whiteSpace: 'nowrap' } },
+  },
   { key: 'comment', header: 'Comment', cell: (r) => [r.fileName, r.comment].filter(Boolean).join(' — ') || '—' },
   {
     key: 'status',
@@ -36,7 +51,11 @@ export const TERM_COLUMNS: TrackerColumn<TermTrackerRow>[] = [
           {r.status}
         </Badge>
         {r.resolvedTo && <Text size="xs">→ {r.resolvedTo.label ?? r.resolvedTo.id}</Text>}
-        {r.note && <Text size="xs" c="dimmed">“{r.note}”</Text>}
+        {r.note && (
+          <Text size="xs" c="dimmed">
+            “{r.note}”
+          </Text>
+        )}
         {r.curatedBy && (
           <Text size="xs" c="dimmed">
             {r.curatedBy}, {formatDateTime(r.curatedAt)}
@@ -87,7 +106,10 @@ function CurationDialog({ row, action, onClose }: { row: TermTrackerRow; action:
   const mutation = useMutation({
     mutationFn: (): Promise<CurationResponse> =>
       action === 'resolve'
-        ? callApi(trackerEndpoints.resolveTerm, { params: { termId: row.id }, body: { targetId: pickedId!, ...(note.trim() ? { note } : {}) } })
+        ? callApi(trackerEndpoints.resolveTerm, {
+            params: { termId: row.id },
+            body: { targetId: pickedId!, ...(note.trim() ? { note } : {}) },
+          })
         : callApi(trackerEndpoints.rejectTerm, { params: { termId: row.id }, body: note.trim() ? { note } : {} }),
     onSuccess: async (answer) => {
       notifications.show({ color: 'green', title: action === 'resolve' ? 'Term resolved' : 'Term rejected', message: answer.message });
@@ -116,12 +138,28 @@ function CurationDialog({ row, action, onClose }: { row: TermTrackerRow; action:
             value={picked?.value ?? null}
             onChange={(value) => setPicked(options.find((o) => o.value === value) ?? null)}
             filter={({ options: all }) => all}
-            nothingFoundMessage={debounced ? (candidates.isFetching ? 'Searching…' : candidates.isError ? errorMessage(candidates.error) : `No ${what} matches`) : `Type to search`}
+            nothingFoundMessage={
+              debounced
+                ? candidates.isFetching
+                  ? 'Searching…'
+                  : candidates.isError
+                    ? errorMessage(candidates.error)
+                    : `No ${what} matches`
+                : `Type to search`
+            }
             data-testid="curation-target"
             data-autofocus
           />
         )}
-        <Textarea label="Note" description="Kept with the decision and in the audit log" value={note} onChange={(e) => setNote(e.currentTarget.value)} maxLength={1000} autosize minRows={2} />
+        <Textarea
+          label="Note"
+          description="Kept with the decision and in the audit log"
+          value={note}
+          onChange={(e) => setNote(e.currentTarget.value)}
+          maxLength={1000}
+          autosize
+          minRows={2}
+        />
         {mutation.isError && (
           <Alert color="red" role="alert">
             {errorMessage(mutation.error)}

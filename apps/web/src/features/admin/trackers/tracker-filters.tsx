@@ -68,7 +68,14 @@ export function TrackerFilters({ state, children }: { state: TrackerFilterState;
         disabled={organisations.isPending}
         w={220}
       />
-      <TextInput label="From" type="date" value={state.from} onChange={(event) => state.setFrom(event.currentTarget.value)} error={state.dateError} w={160} />
+      <TextInput
+        label="From"
+        type="date"
+        value={state.from}
+        onChange={(event) => state.setFrom(event.currentTarget.value)}
+        error={state.dateError}
+        w={160}
+      />
       <TextInput label="To" type="date" value={state.to} onChange={(event) => state.setTo(event.currentTarget.value)} w={160} />
       {children}
       <Button variant="subtle" onClick={state.clear} disabled={!anySet}>

@@ -44,7 +44,13 @@ export interface TrackerListInput extends TrackerFilterValues {
 function SortHeader({ label, active, dir, onSort }: { label: ReactNode; active: boolean; dir: Dir; onSort: () => void }) {
   const Icon = !active ? IconArrowsSort : dir === 'asc' ? IconArrowUp : IconArrowDown;
   return (
-    <UnstyledButton onClick={onSort} aria-label={`Sort by ${String(label)}`} fw={600} fz="sm" style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
+    <UnstyledButton
+      onClick={onSort}
+      aria-label={`Sort by ${String(label)}`}
+      fw={600}
+      fz="sm"
+      style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}
+    >
       {label}
       <Icon size={14} aria-hidden />
     </UnstyledButton>
@@ -107,7 +113,10 @@ export function TrackerTable<Row>({
   };
   const shown: DataColumn<Row>[] = columns.map((column) =>
     column.sort
-      ? { ...column, header: <SortHeader label={column.header} active={sort === column.sort} dir={dir} onSort={() => onSort(column.sort!)} /> }
+      ? {
+          ...column,
+          header: <SortHeader label={column.header} active={sort === column.sort} dir={dir} onSort={() => onSort(column.sort!)} />,
+        }
       : column,
   );
 
@@ -146,7 +155,14 @@ export function TrackerTable<Row>({
       <QueryView query={query} isEmpty={(data) => data.rows.length === 0} empty={empty}>
         {(data) => (
           <>
-            <DataTable columns={shown} rows={data.rows} rowKey={rowKey} minWidth={minWidth} testId={`${tracker}-table`} rowData={(row) => ({ 'data-row-id': rowKey(row) })} />
+            <DataTable
+              columns={shown}
+              rows={data.rows}
+              rowKey={rowKey}
+              minWidth={minWidth}
+              testId={`${tracker}-table`}
+              rowData={(row) => ({ 'data-row-id': rowKey(row) })}
+            />
             {data.total > PAGE_SIZE && (
               <Group justify="center" mt="md">
                 <Pagination total={Math.ceil(data.total / PAGE_SIZE)} value={page} onChange={setPage} aria-label={`${tracker} pages`} />

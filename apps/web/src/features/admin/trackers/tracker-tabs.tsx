@@ -51,18 +51,36 @@ const COUNT_LABELS: [string, string][] = [
 const SEARCH_COLUMNS: TrackerColumn<SearchTrackerRow>[] = [
   ...user<SearchTrackerRow>(),
   { key: 'date', header: 'Date', sort: 'date', cell: (r) => formatDateTime(r.createdAt), cellProps: nowrap },
-  { key: 'criteria', header: 'Criteria', cell: (r) => <Text size="sm" lineClamp={3} title={r.summary}>{r.summary}</Text>, cellProps: { style: { minWidth: 240 } } },
+  {
+    key: 'criteria',
+    header: 'Criteria',
+    cell: (r) => (
+      <Text size="sm" lineClamp={3} title={r.summary}>
+        {r.summary}
+      </Text>
+    ),
+    cellProps: { style: { minWidth: 240 } },
+  },
   {
     key: 'counts',
     header: 'Counts',
     cell: (r) =>
       r.failed ? (
-        <Badge color="red" variant="light">Failed</Badge>
+        <Badge color="red" variant="light">
+          Failed
+        </Badge>
       ) : (
         <Text size="xs">{COUNT_LABELS.map(([key, label]) => `${formatCount(r.counts?.[key] ?? 0)} ${label}`).join(', ')}</Text>
       ),
   },
-  { key: 'duration', header: 'Duration', sort: 'duration', align: 'right', cell: (r) => `${(r.durationMs / 1000).toFixed(1)} s`, cellProps: nowrap },
+  {
+    key: 'duration',
+    header: 'Duration',
+    sort: 'duration',
+    align: 'right',
+    cell: (r) => `${(r.durationMs / 1000).toFixed(1)} s`,
+    cellProps: nowrap,
+  },
 ];
 
 const EXPORT_COLUMNS: TrackerColumn<ExportTrackerRow>[] = [
@@ -73,7 +91,12 @@ const EXPORT_COLUMNS: TrackerColumn<ExportTrackerRow>[] = [
   { key: 'records', header: 'Records', sort: 'records', align: 'right', cell: (r) => formatCount(r.records) },
   { key: 'credits', header: 'Credits', sort: 'credits', align: 'right', cell: (r) => formatCount(r.credits) },
   { key: 'status', header: 'Status', sort: 'status', cell: (r) => r.status },
-  { key: 'downloads', header: 'Downloads', align: 'right', cell: (r) => (r.downloads === 0 ? '0' : `${formatCount(r.downloads)} (last ${formatDateTime(r.lastDownloadAt)})`) },
+  {
+    key: 'downloads',
+    header: 'Downloads',
+    align: 'right',
+    cell: (r) => (r.downloads === 0 ? '0' : `${formatCount(r.downloads)} (last ${formatDateTime(r.lastDownloadAt)})`),
+  },
 ];
 
 const DATASET_COLUMNS: TrackerColumn<DatasetTrackerRow>[] = [

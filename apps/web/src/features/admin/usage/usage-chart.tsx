@@ -27,7 +27,14 @@ export function usageChartOption(days: readonly string[], series: readonly Usage
     series: series.map((s) =>
       s.kind === 'bar'
         ? { type: 'bar', name: s.name, data: [...s.values], stack: s.stack, itemStyle: { color: s.color }, barMaxWidth: 24 }
-        : { type: 'line', name: s.name, data: [...s.values], showSymbol: days.length <= 31, itemStyle: { color: s.color }, lineStyle: { color: s.color } },
+        : {
+            type: 'line',
+            name: s.name,
+            data: [...s.values],
+            showSymbol: days.length <= 31,
+            itemStyle: { color: s.color },
+            lineStyle: { color: s.color },
+          },
     ),
   };
 }
@@ -36,7 +43,21 @@ export function usageChartOption(days: readonly string[], series: readonly Usage
  * A card with a title, the period's total and a chart. The figures are also given as text (the
  * total, and the chart's aria-label) for readers who cannot see the chart.
  */
-export function UsageChart({ title, total, days, series, testId, height = 220 }: { title: string; total: string; days: readonly string[]; series: readonly UsageSeries[]; testId: string; height?: number }) {
+export function UsageChart({
+  title,
+  total,
+  days,
+  series,
+  testId,
+  height = 220,
+}: {
+  title: string;
+  total: string;
+  days: readonly string[];
+  series: readonly UsageSeries[];
+  testId: string;
+  height?: number;
+}) {
   const option = useMemo(() => usageChartOption(days, series), [days, series]);
   const ref = useUsageChart(option);
   const description = `${title}: ${total}, ${days.length} points from ${days[0] ?? '—'} to ${days.at(-1) ?? '—'}.`;

@@ -11,7 +11,9 @@ import { useChartInstance } from '../../results/charts/use-chart-instance.ts';
 // cheap at this size. Loaded with the usage pages only.
 registerEcharts([LineChart, BarChart, GridComponent, TooltipComponent, LegendComponent, SVGRenderer]);
 
-export type UsageChartOption = ComposeOption<LineSeriesOption | BarSeriesOption | GridComponentOption | TooltipComponentOption | LegendComponentOption>;
+export type UsageChartOption = ComposeOption<
+  LineSeriesOption | BarSeriesOption | GridComponentOption | TooltipComponentOption | LegendComponentOption
+>;
 
 /** An ECharts instance for the usage pages' charts (useChartInstance with SVG); put the ref on a div with a height. */
 export function useUsageChart(option: UsageChartOption) {

@@ -45,7 +45,9 @@ export function AnalyzerBoard({ scope, sessionId, tab, charts, onChange }: Board
 
   return (
     <Stack gap="md">
-      {brushed.ids.length > 0 && <SelectionBar scope={scope} sessionId={sessionId} tab={tab} brushed={brushed} onClear={() => setBrushed(NONE)} />}
+      {brushed.ids.length > 0 && (
+        <SelectionBar scope={scope} sessionId={sessionId} tab={tab} brushed={brushed} onClear={() => setBrushed(NONE)} />
+      )}
       <SimpleGrid cols={{ base: 1, xl: 2 }} spacing="md">
         {indexed.filter(({ config }) => !wide(config)).map(({ config, index }) => card(config, index))}
       </SimpleGrid>

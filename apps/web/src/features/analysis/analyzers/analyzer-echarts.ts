@@ -17,7 +17,20 @@ import { useChartInstance } from '../../results/charts/use-chart-instance.ts';
 
 // The analyzers draw up to 20,000 points: canvas, not the results panel's SVG bars (one DOM node
 // per point would be slow), plus the brush, heatmap, box plot and treemap pieces (loaded with this page only).
-registerEcharts([ScatterChart, BarChart, BoxplotChart, HeatmapChart, TreemapChart, GridComponent, TooltipComponent, LegendComponent, VisualMapComponent, BrushComponent, ToolboxComponent, CanvasRenderer]);
+registerEcharts([
+  ScatterChart,
+  BarChart,
+  BoxplotChart,
+  HeatmapChart,
+  TreemapChart,
+  GridComponent,
+  TooltipComponent,
+  LegendComponent,
+  VisualMapComponent,
+  BrushComponent,
+  ToolboxComponent,
+  CanvasRenderer,
+]);
 
 export type AnalyzerChartOption = ComposeOption<
   | ScatterSeriesOption
@@ -72,7 +85,12 @@ export function useAnalyzerChart(option: AnalyzerChartOption, events: AnalyzerCh
       instance.on('mouseover', (params) => {
         const event = (params as { event?: { offsetX?: number; offsetY?: number } }).event;
         if (typeof params.dataIndex === 'number') {
-          handlers.current.onHover?.({ seriesIndex: params.seriesIndex ?? 0, dataIndex: params.dataIndex, x: event?.offsetX ?? 0, y: event?.offsetY ?? 0 });
+          handlers.current.onHover?.({
+            seriesIndex: params.seriesIndex ?? 0,
+            dataIndex: params.dataIndex,
+            x: event?.offsetX ?? 0,
+            y: event?.offsetY ?? 0,
+          });
         }
       });
       instance.on('mouseout', () => handlers.current.onHover?.(null));

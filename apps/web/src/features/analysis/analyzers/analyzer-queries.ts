@@ -5,11 +5,16 @@ import { callApi } from '../../../app/api-client.ts';
 import { endpointKey, queryClient } from '../../../app/query.ts';
 
 /** One analyzer chart of a session's tab; a new config is a new query (the previous one stays cached). */
-export function useVisualization<K extends AnalyzerChartConfig['chart']>(sessionId: string, tab: AnalyzerTab, config: Extract<AnalyzerChartConfig, { chart: K }>) {
+export function useVisualization<K extends AnalyzerChartConfig['chart']>(
+  sessionId: string,
+  tab: AnalyzerTab,
+  config: Extract<AnalyzerChartConfig, { chart: K }>,
+) {
   const body = { sessionid: sessionId, tab, config };
   return useQuery({
     queryKey: endpointKey(analyzerEndpoints.visualization, { body }),
-    queryFn: ({ signal }) => callApi(analyzerEndpoints.visualization, { body }, { signal }) as Promise<Extract<VisualizationResponse, { chart: K }>>,
+    queryFn: ({ signal }) =>
+      callApi(analyzerEndpoints.visualization, { body }, { signal }) as Promise<Extract<VisualizationResponse, { chart: K }>>,
     retry: false,
     staleTime: 60_000,
   });

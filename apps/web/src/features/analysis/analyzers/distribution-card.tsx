@@ -14,7 +14,12 @@ import { MeasurePicker } from './measure-picker.tsx';
 type DistributionConfig = z.infer<typeof DistributionConfigSchema>;
 type DistributionData = z.infer<typeof DistributionDataSchema>;
 
-const GROUPING_LABELS: Record<DistributionConfig['groupBy'], string> = { target: 'Target', assayType: 'Assay type', year: 'Year', activityType: 'Activity type' };
+const GROUPING_LABELS: Record<DistributionConfig['groupBy'], string> = {
+  target: 'Target',
+  assayType: 'Assay type',
+  year: 'Year',
+  activityType: 'Activity type',
+};
 
 const short = (label: string) => (label.length > 28 ? `${label.slice(0, 27)}…` : label);
 
@@ -43,7 +48,14 @@ function histogramOption(data: DistributionData): AnalyzerChartOption {
     grid: { left: 56, right: 24, top: 56, bottom: 64 },
     legend: { type: 'scroll', top: 0, data: data.groups.map((g) => short(g.label)) },
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-    xAxis: { type: 'category', data: bins, name: ANALYZER_MEASURE_LABELS[data.measure], nameLocation: 'middle', nameGap: 44, axisLabel: { rotate: 30 } },
+    xAxis: {
+      type: 'category',
+      data: bins,
+      name: ANALYZER_MEASURE_LABELS[data.measure],
+      nameLocation: 'middle',
+      nameGap: 44,
+      axisLabel: { rotate: 30 },
+    },
     yAxis: { type: 'value', name: 'Values' },
     series: data.groups.map((g) => ({ type: 'bar', stack: 'all', name: short(g.label), data: g.histogram })),
   } as AnalyzerChartOption;
@@ -52,10 +64,27 @@ function histogramOption(data: DistributionData): AnalyzerChartOption {
 function DistributionChartView({ data, view }: { data: DistributionData; view: 'box' | 'histogram' }) {
   const option = useMemo(() => (view === 'box' ? boxOption(data) : histogramOption(data)), [data, view]);
   const container = useAnalyzerChart(option);
-  return <div ref={container} role="img" aria-label={view === 'box' ? 'Box plots per group' : 'Histogram per group'} style={{ width: '100%', height: CHART_PX }} />;
+  return (
+    <div
+      ref={container}
+      role="img"
+      aria-label={view === 'box' ? 'Box plots per group' : 'Histogram per group'}
+      style={{ width: '100%', height: CHART_PX }}
+    />
+  );
 }
 
-export function DistributionCard({ sessionId, tab, config, onChange }: { sessionId: string; tab: AnalyzerTab; config: DistributionConfig; onChange: (config: DistributionConfig) => void }) {
+export function DistributionCard({
+  sessionId,
+  tab,
+  config,
+  onChange,
+}: {
+  sessionId: string;
+  tab: AnalyzerTab;
+  config: DistributionConfig;
+  onChange: (config: DistributionConfig) => void;
+}) {
   const query = useVisualization<'distribution'>(sessionId, tab, config);
   const [view, setView] = useState<'box' | 'histogram'>('box');
   return (

@@ -54,14 +54,33 @@ function heatmapOption(data: HeatmapData): AnalyzerChartOption {
         return `${target.name}${target.inSearch ? ' (the search’s rows)' : ''}<br/>Compound ${data.compounds[c]!.strId}: median pActivity ${formatPchembl(value)} (${countNoun(n, 'activity')})<br/>Click to see the structure`;
       },
     },
-    xAxis: { type: 'category', name: 'Compounds (most measured first)', nameLocation: 'middle', nameGap: 12, data: data.compounds.map((c) => String(c.strId)), axisLabel: { show: false } },
+    xAxis: {
+      type: 'category',
+      name: 'Compounds (most measured first)',
+      nameLocation: 'middle',
+      nameGap: 12,
+      data: data.compounds.map((c) => String(c.strId)),
+      axisLabel: { show: false },
+    },
     yAxis: {
       type: 'category',
       data: data.targets.map(targetLabel),
       axisLabel: { rich: { searched: { fontWeight: 'bold', color: '#1864ab' } } },
       splitLine: { show: true, lineStyle: { color: '#f1f3f5' } },
     },
-    visualMap: { dimension: 2, min: Math.min(...values), max: Math.max(...values), calculable: true, orient: 'horizontal', left: 'center', bottom: 0, itemHeight: 160, text: ['pActivity', ''], formatter: (value: number) => formatPchembl(value), inRange: { color: ['#f1eef6', '#74a9cf', '#045a8d'] } },
+    visualMap: {
+      dimension: 2,
+      min: Math.min(...values),
+      max: Math.max(...values),
+      calculable: true,
+      orient: 'horizontal',
+      left: 'center',
+      bottom: 0,
+      itemHeight: 160,
+      text: ['pActivity', ''],
+      formatter: (value: number) => formatPchembl(value),
+      inRange: { color: ['#f1eef6', '#74a9cf', '#045a8d'] },
+    },
     series: [{ type: 'heatmap', data: data.cells.map((cell) => [cell.c, cell.t, cell.value, cell.n]) }],
   } as AnalyzerChartOption;
 }
@@ -96,7 +115,14 @@ function HeatmapView({ data }: { data: HeatmapData }) {
   const container = useAnalyzerChart(option, { onClick: ({ dataIndex }) => setPicked(data.cells[dataIndex] ?? null) });
   return (
     <Stack gap="xs">
-      <div ref={container} role="img" aria-label="Target by compound heatmap" data-testid="heatmap-canvas" data-targets={data.targets.length} style={{ width: '100%', height: Math.max(CHART_PX, 60 + data.targets.length * 22) }} />
+      <div
+        ref={container}
+        role="img"
+        aria-label="Target by compound heatmap"
+        data-testid="heatmap-canvas"
+        data-targets={data.targets.length}
+        style={{ width: '100%', height: Math.max(CHART_PX, 60 + data.targets.length * 22) }}
+      />
       {picked && <CellDetail data={data} cell={picked} />}
     </Stack>
   );

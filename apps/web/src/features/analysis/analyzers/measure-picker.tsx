@@ -50,7 +50,10 @@ export function MeasurePicker<N extends boolean = false>({
   /** Called with the measure and its endpoint (null: "None" on a nullable picker). */
   onPick?: (picked: PickedMeasure | null) => void;
 }) {
-  const plain: ComboboxItem[] = [...(nullable ? [{ value: '', label: 'None' }] : []), ...tabMeasures(tab).map((m) => ({ value: m, label: ANALYZER_MEASURE_LABELS[m] }))];
+  const plain: ComboboxItem[] = [
+    ...(nullable ? [{ value: '', label: 'None' }] : []),
+    ...tabMeasures(tab).map((m) => ({ value: m, label: ANALYZER_MEASURE_LABELS[m] })),
+  ];
   const offered = [...(endpoints ?? [])];
   // The chart's endpoint stays choosable even when the list no longer has it (a saved analysis).
   if (endpoint && !offered.some((e) => e.targetId === endpoint.targetId && e.activityType === endpoint.activityType)) {

@@ -8,7 +8,17 @@ import { callApi, errorMessage } from '../../../app/api-client.ts';
 import { invalidateSavedAnalyses, useSavedAnalyses } from './analyzer-queries.ts';
 
 /** Saves the board under a name; saving under a name already used replaces that analysis (said before). */
-export function SaveAnalysis({ sessionId, tab, charts, initialName }: { sessionId: string; tab: AnalyzerTab; charts: AnalyzerChartConfig[]; initialName: string }) {
+export function SaveAnalysis({
+  sessionId,
+  tab,
+  charts,
+  initialName,
+}: {
+  sessionId: string;
+  tab: AnalyzerTab;
+  charts: AnalyzerChartConfig[];
+  initialName: string;
+}) {
   const [opened, setOpened] = useState(false);
   const [name, setName] = useState(initialName);
   const [saving, setSaving] = useState(false);

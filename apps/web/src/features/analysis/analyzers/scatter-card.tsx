@@ -45,11 +45,40 @@ function scatterOption(data: ScatterData, series: ScatterSeries[]): AnalyzerChar
     animation: false,
     // The colour legend gets a column of its own right of the plot, never over the points.
     grid: { left: 56, right: legendRight, top: 36, bottom: 48 },
-    toolbox: { right: legendRight, feature: { brush: { type: ['rect', 'clear'], title: { rect: 'Select a rectangle', clear: 'Clear the selection' } } } },
-    brush: { xAxisIndex: 0, yAxisIndex: 0, brushMode: 'single', throttleType: 'debounce', throttleDelay: 200, inBrush: { opacity: 1 }, outOfBrush: { opacity: 0.15 } },
+    toolbox: {
+      right: legendRight,
+      feature: { brush: { type: ['rect', 'clear'], title: { rect: 'Select a rectangle', clear: 'Clear the selection' } } },
+    },
+    brush: {
+      xAxisIndex: 0,
+      yAxisIndex: 0,
+      brushMode: 'single',
+      throttleType: 'debounce',
+      throttleDelay: 200,
+      inBrush: { opacity: 1 },
+      outOfBrush: { opacity: 0.15 },
+    },
     // The hover card (scatter-hover.tsx) shows the point with its drawing instead of ECharts' tooltip.
-    xAxis: { type: 'value', name: label(data.x), nameLocation: 'middle', nameGap: 28, scale: true, min: data.xBounds?.min, max: data.xBounds?.max, axisLabel: measureAxisLabel(data.x) },
-    yAxis: { type: 'value', name: label(data.y), nameLocation: 'middle', nameGap: 40, scale: true, min: data.yBounds?.min, max: data.yBounds?.max, axisLabel: measureAxisLabel(data.y) },
+    xAxis: {
+      type: 'value',
+      name: label(data.x),
+      nameLocation: 'middle',
+      nameGap: 28,
+      scale: true,
+      min: data.xBounds?.min,
+      max: data.xBounds?.max,
+      axisLabel: measureAxisLabel(data.x),
+    },
+    yAxis: {
+      type: 'value',
+      name: label(data.y),
+      nameLocation: 'middle',
+      nameGap: 40,
+      scale: true,
+      min: data.yBounds?.min,
+      max: data.yBounds?.max,
+      axisLabel: measureAxisLabel(data.y),
+    },
     ...(data.color && data.colorBounds
       ? {
           visualMap: {
@@ -99,7 +128,13 @@ function ScatterChartView({ data, onSelect }: { data: ScatterData; onSelect: (ro
           {data.colorMissing > 0 ? ' (grey: no value)' : ''}
         </Text>
       )}
-      <div ref={container} role="img" aria-label={scatterLabel(data)} data-testid="scatter-canvas" style={{ width: '100%', height: CHART_PX }} />
+      <div
+        ref={container}
+        role="img"
+        aria-label={scatterLabel(data)}
+        data-testid="scatter-canvas"
+        style={{ width: '100%', height: CHART_PX }}
+      />
       {hover && <ScatterHoverCard data={data} hover={hover} boxWidth={container.current?.clientWidth ?? 0} />}
     </div>
   );

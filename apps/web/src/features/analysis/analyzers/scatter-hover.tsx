@@ -30,7 +30,12 @@ export function ScatterHoverCard({ data, hover, boxWidth }: { data: ScatterData;
     [measureName(data.x, data.endpoint), formatMeasure(point.x, data.x)],
     [measureName(data.y, data.endpoint), formatMeasure(point.y, data.y)],
     // A structure not measured on the colour's endpoint says so rather than a blank.
-    ...(data.color ? ([[measureName(data.color, data.endpoint), point.c == null ? 'no value' : formatMeasure(point.c, data.color)]] as [string, string][]) : []),
+    ...(data.color
+      ? ([[measureName(data.color, data.endpoint), point.c == null ? 'no value' : formatMeasure(point.c, data.color)]] as [
+          string,
+          string,
+        ][])
+      : []),
   ];
   return (
     <Paper
@@ -56,14 +61,16 @@ export function ScatterHoverCard({ data, hover, boxWidth }: { data: ScatterData;
           </Text>
         )}
         {/* A measure on an axis and as the colour is written once. */}
-        {rows.filter(([label], i) => rows.findIndex(([other]) => other === label) === i).map(([label, value]) => (
-          <Text key={label} size="xs">
-            <Text span c="dimmed" size="xs">
-              {label}:
-            </Text>{' '}
-            {value}
-          </Text>
-        ))}
+        {rows
+          .filter(([label], i) => rows.findIndex(([other]) => other === label) === i)
+          .map(([label, value]) => (
+            <Text key={label} size="xs">
+              <Text span c="dimmed" size="xs">
+                {label}:
+              </Text>{' '}
+              {value}
+            </Text>
+          ))}
       </Stack>
     </Paper>
   );

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { brushedRows, pointsInside, scatterNote, selectionStatus } from './scatter-points.ts';
 
-const base = { chart: 'scatter' as const, x: 'mw' as const, y: 'pactivity' as const, color: null, endpoint: null, colorMissing: 0, xBounds: null, yBounds: null, colorBounds: null };
+const base = {
+  chart: 'scatter' as const,
+  x: 'mw' as const,
+  y: 'pactivity' as const,
+  color: null,
+  endpoint: null,
+  colorMissing: 0,
+  xBounds: null,
+  yBounds: null,
+  colorBounds: null,
+};
 
 describe('scatter points', () => {
   it('keeps the points inside a brushed rectangle, bounds included, whichever way it was dragged', () => {
@@ -19,7 +29,9 @@ describe('scatter points', () => {
     expect(scatterNote({ ...base, total: 750_000, missing: 12, sampled: true, points }, 'activitiestab')).toBe(
       'Sampled 20,000 of 750,000 points (a fixed random sample); the axes cover all of them. 12 activities without both values left out. Drag a rectangle over points to select their rows.',
     );
-    expect(scatterNote({ ...base, total: 1, missing: 0, sampled: false, points: points.slice(0, 1) }, 'structuretab')).toBe('1 structure drawn. Drag a rectangle over points to select their rows.');
+    expect(scatterNote({ ...base, total: 1, missing: 0, sampled: false, points: points.slice(0, 1) }, 'structuretab')).toBe(
+      '1 structure drawn. Drag a rectangle over points to select their rows.',
+    );
   });
 
   it('names the endpoint when structures are left out or drawn grey for want of its pActivity', () => {
@@ -28,7 +40,12 @@ describe('scatter points', () => {
     expect(scatterNote({ ...base, endpoint, total: 1, missing: 2711, sampled: false, points }, 'structuretab')).toBe(
       '1 structure drawn. 2,711 structures without both values left out (no pActivity on EGFR · IC50, or no value of the other measure). Drag a rectangle over points to select their rows.',
     );
-    expect(scatterNote({ ...base, y: 'clogp', color: 'pactivity', endpoint, colorMissing: 40, total: 50, missing: 0, sampled: false, points }, 'structuretab')).toBe(
+    expect(
+      scatterNote(
+        { ...base, y: 'clogp', color: 'pactivity', endpoint, colorMissing: 40, total: 50, missing: 0, sampled: false, points },
+        'structuretab',
+      ),
+    ).toBe(
       '50 structures drawn. 40 structures drawn grey (no pActivity on EGFR · IC50). Drag a rectangle over points to select their rows.',
     );
   });

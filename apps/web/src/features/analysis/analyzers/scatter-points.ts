@@ -56,7 +56,10 @@ export function selectionStatus(brushed: BrushedRows, tab: AnalyzerTab): string 
 }
 
 /** Points inside a brushed rectangle (bounds included, in either drag direction). */
-export function pointsInside<P extends { x: number; y: number }>(points: readonly P[], area: { x: [number, number]; y: [number, number] }): P[] {
+export function pointsInside<P extends { x: number; y: number }>(
+  points: readonly P[],
+  area: { x: [number, number]; y: [number, number] },
+): P[] {
   const [x0, x1] = [Math.min(...area.x), Math.max(...area.x)];
   const [y0, y1] = [Math.min(...area.y), Math.max(...area.y)];
   return points.filter((p) => p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1);

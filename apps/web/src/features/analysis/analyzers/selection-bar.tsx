@@ -12,7 +12,19 @@ import { selectionStatus } from './scatter-points.ts';
  * Rows brushed on the scatter, as a selection of the tab: a new search by selection (the results
  * page's own flow) or the SAR view of these rows (the results toolbar's own way in).
  */
-export function SelectionBar({ scope, sessionId, tab, brushed, onClear }: { scope: ResultsScope; sessionId: string; tab: AnalyzerTab; brushed: BrushedRows; onClear: () => void }) {
+export function SelectionBar({
+  scope,
+  sessionId,
+  tab,
+  brushed,
+  onClear,
+}: {
+  scope: ResultsScope;
+  sessionId: string;
+  tab: AnalyzerTab;
+  brushed: BrushedRows;
+  onClear: () => void;
+}) {
   const selection = { selectAll: false, selectedIds: brushed.ids, unselectedIds: [] };
   // The grid's own ticks are left as they are: the brushed rows are a selection of their own.
   const newSearch = useNewSearchBySelection({ scope, sessionId, tab, state: { ...INITIAL_TAB_STATE, selection }, update: () => undefined });
@@ -28,7 +40,13 @@ export function SelectionBar({ scope, sessionId, tab, brushed, onClear }: { scop
           <Button size="xs" leftSection={<IconSearch size={14} />} loading={newSearch.running} onClick={() => void newSearch.start()}>
             New search by selection
           </Button>
-          <Button size="xs" variant="default" leftSection={<IconChartDots3 size={14} />} loading={sar.opening} onClick={() => void sar.open({ selection })}>
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconChartDots3 size={14} />}
+            loading={sar.opening}
+            onClick={() => void sar.open({ selection })}
+          >
             Open in SAR view
           </Button>
           <Button size="xs" variant="subtle" color="gray" leftSection={<IconX size={14} />} onClick={onClear}>

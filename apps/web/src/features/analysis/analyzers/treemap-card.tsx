@@ -44,7 +44,9 @@ export function TreemapCard({ sessionId, tab }: { sessionId: string; tab: Analyz
       query={query}
       isEmpty={(data) => data.root.length === 0}
       empty="No activity of this tab has a target."
-      note={(data) => `${countNoun(data.total, 'compound')} in all; a compound tested on targets of two classes counts in both. Click a class to look inside.`}
+      note={(data) =>
+        `${countNoun(data.total, 'compound')} in all; a compound tested on targets of two classes counts in both. Click a class to look inside.`
+      }
     >
       {(data) => <TreemapView data={data} />}
     </ChartFrame>

@@ -7,7 +7,30 @@ import { endpointQuery } from '../../../app/query.ts';
 export const CLIFFS_PER_PAGE = CLIFF_PAGE_MAX;
 
 /** One page of the activity cliffs (ranked by SALI), each pair with what differs; `core` (the SAR table's, a SMILES) seeds the pairs' MCS. */
-export function useSarCliffs(sessionId: string, endpoint: SarEndpoint | null, minSimilarity: number, minDelta: number, page: number, core: string | null, enabled: boolean) {
-  const body = { sessionid: sessionId, endpoint: endpoint ?? { targetId: 1, activityType: '' }, minSimilarity, minDelta, limit: 200, offset: page * CLIFFS_PER_PAGE, pageSize: CLIFFS_PER_PAGE, core };
-  return useQuery({ ...endpointQuery(sarCliffsEndpoints.sarCliffs, { body }), enabled: enabled && endpoint !== null, staleTime: Number.POSITIVE_INFINITY, retry: false, placeholderData: keepPreviousData });
+export function useSarCliffs(
+  sessionId: string,
+  endpoint: SarEndpoint | null,
+  minSimilarity: number,
+  minDelta: number,
+  page: number,
+  core: string | null,
+  enabled: boolean,
+) {
+  const body = {
+    sessionid: sessionId,
+    endpoint: endpoint ?? { targetId: 1, activityType: '' },
+    minSimilarity,
+    minDelta,
+    limit: 200,
+    offset: page * CLIFFS_PER_PAGE,
+    pageSize: CLIFFS_PER_PAGE,
+    core,
+  };
+  return useQuery({
+    ...endpointQuery(sarCliffsEndpoints.sarCliffs, { body }),
+    enabled: enabled && endpoint !== null,
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+    placeholderData: keepPreviousData,
+  });
 }

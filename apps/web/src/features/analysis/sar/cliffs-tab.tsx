@@ -32,11 +32,28 @@ const MEMBER_HEIGHT = 220;
  * A pair member: what lies outside the part it shares with the other compound is coloured (what
  * differs). The leaflet links carry the SAR table's core.
  */
-function Member({ member, common, highlight }: { member: ActivityCliff['a']; common: string | null; highlight: StructureHighlight | null }) {
-  const drawn = common ? { highlight: { kind: 'smarts' as const, text: common }, highlightMode: 'rest' as const } : { highlight, highlightMode: 'match' as const };
+function Member({
+  member,
+  common,
+  highlight,
+}: {
+  member: ActivityCliff['a'];
+  common: string | null;
+  highlight: StructureHighlight | null;
+}) {
+  const drawn = common
+    ? { highlight: { kind: 'smarts' as const, text: common }, highlightMode: 'rest' as const }
+    : { highlight, highlightMode: 'match' as const };
   return (
     <Stack gap={2} align="center">
-      <CompoundDrawing strId={member.strId} {...drawn} leafletHighlight={highlight} width={MEMBER_WIDTH} height={MEMBER_HEIGHT} hover={{ width: 640, height: 400 }} />
+      <CompoundDrawing
+        strId={member.strId}
+        {...drawn}
+        leafletHighlight={highlight}
+        width={MEMBER_WIDTH}
+        height={MEMBER_HEIGHT}
+        hover={{ width: 640, height: 400 }}
+      />
       <Anchor component={Link} to={structureLeafletHref(member.strId, highlight)} size="sm">
         Structure {member.strId}
       </Anchor>
@@ -114,16 +131,49 @@ export function CliffsTab({ sessionId, endpoint, minSimilarity, minDelta, onThre
   return (
     <Stack gap="sm">
       <Group gap="md" align="flex-end">
-        <NumberInput label="Similarity at least" description="Tanimoto, Morgan r=2" min={0.5} max={1} step={0.05} decimalScale={2} value={minSimilarity} onChange={(value) => typeof value === 'number' && onThresholds({ minSimilarity: value })} w={170} data-testid="sar-cliff-similarity" />
-        <NumberInput label="Δ activity at least" description="|difference|" min={0} max={10} step={0.5} decimalScale={2} value={minDelta} onChange={(value) => typeof value === 'number' && onThresholds({ minDelta: value })} w={170} data-testid="sar-cliff-delta" />
+        <NumberInput
+          label="Similarity at least"
+          description="Tanimoto, Morgan r=2"
+          min={0.5}
+          max={1}
+          step={0.05}
+          decimalScale={2}
+          value={minSimilarity}
+          onChange={(value) => typeof value === 'number' && onThresholds({ minSimilarity: value })}
+          w={170}
+          data-testid="sar-cliff-similarity"
+        />
+        <NumberInput
+          label="Δ activity at least"
+          description="|difference|"
+          min={0}
+          max={10}
+          step={0.5}
+          decimalScale={2}
+          value={minDelta}
+          onChange={(value) => typeof value === 'number' && onThresholds({ minDelta: value })}
+          w={170}
+          data-testid="sar-cliff-delta"
+        />
       </Group>
-      <QueryView query={cliffs} isEmpty={(data) => data.cliffs.length === 0} empty="No pair of compounds passes both thresholds: lower the similarity or the Δ." skeletonRows={4}>
+      <QueryView
+        query={cliffs}
+        isEmpty={(data) => data.cliffs.length === 0}
+        empty="No pair of compounds passes both thresholds: lower the similarity or the Δ."
+        skeletonRows={4}
+      >
         {(data) => {
           const pages = Math.ceil(data.listed / CLIFFS_PER_PAGE);
           const pager =
             pages > 1 ? (
               <Group gap="sm">
-                <Pagination total={pages} value={page + 1} onChange={(value) => setPage(value - 1)} size="sm" data-testid="sar-cliffs-pages" />
+                <Pagination
+                  total={pages}
+                  value={page + 1}
+                  onChange={(value) => setPage(value - 1)}
+                  size="sm"
+                  data-testid="sar-cliffs-pages"
+                />
                 {cliffs.isFetching && (
                   <Badge variant="light" color="gray" data-testid="sar-cliffs-page-loading">
                     Drawing the differences…

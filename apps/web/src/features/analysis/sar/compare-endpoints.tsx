@@ -53,7 +53,11 @@ export function CompareEndpoints({ options, endpoint, more, differences, onChang
     onChange({ moreEndpoints: next, differences: kept });
   };
 
-  const toggle = (d: SarDifference) => onChange({ moreEndpoints: [...more], differences: isOn(d) ? differences.filter((x) => x.a !== d.a || x.b !== d.b) : [...differences, d] });
+  const toggle = (d: SarDifference) =>
+    onChange({
+      moreEndpoints: [...more],
+      differences: isOn(d) ? differences.filter((x) => x.a !== d.a || x.b !== d.b) : [...differences, d],
+    });
 
   return (
     <Stack gap={6} data-testid="sar-compare">
@@ -79,7 +83,13 @@ export function CompareEndpoints({ options, endpoint, more, differences, onChang
           {pairs.length ? (
             <Group gap={6} role="group" aria-label="Difference columns">
               {pairs.map((d) => (
-                <Chip key={`${d.a}-${d.b}`} size="xs" checked={isOn(d)} onChange={() => toggle(d)} data-testid={`sar-difference-${endpointLetter(d.a)}${endpointLetter(d.b)}`}>
+                <Chip
+                  key={`${d.a}-${d.b}`}
+                  size="xs"
+                  checked={isOn(d)}
+                  onChange={() => toggle(d)}
+                  data-testid={`sar-difference-${endpointLetter(d.a)}${endpointLetter(d.b)}`}
+                >
                   {endpointLetter(d.a)} − {endpointLetter(d.b)}
                 </Chip>
               ))}
@@ -90,7 +100,13 @@ export function CompareEndpoints({ options, endpoint, more, differences, onChang
             </Text>
           )}
           <Text size="xs" c="dimmed">
-            {all.map((e, index) => `${endpointLetter(index)} = ${optionOf(e)?.activityType ?? e.activityType} · ${optionOf(e)?.targetName ?? `target ${e.targetId}`}`).join('; ')}. A − B &gt; 0: more active on A.
+            {all
+              .map(
+                (e, index) =>
+                  `${endpointLetter(index)} = ${optionOf(e)?.activityType ?? e.activityType} · ${optionOf(e)?.targetName ?? `target ${e.targetId}`}`,
+              )
+              .join('; ')}
+            . A − B &gt; 0: more active on A.
           </Text>
         </Stack>
       )}

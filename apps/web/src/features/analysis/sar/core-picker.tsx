@@ -35,7 +35,17 @@ function coreOfDrawing(drawing: StructureDrawing, wasSmarts: boolean): SarCoreIn
   return { kind: 'molfile', text: drawing.molfile };
 }
 
-function SuggestedCoreCard({ core, picked, disabled, onToggle }: { core: SuggestedCore; picked: boolean; disabled: boolean; onToggle: () => void }) {
+function SuggestedCoreCard({
+  core,
+  picked,
+  disabled,
+  onToggle,
+}: {
+  core: SuggestedCore;
+  picked: boolean;
+  disabled: boolean;
+  onToggle: () => void;
+}) {
   return (
     <UnstyledButton
       onClick={onToggle}
@@ -45,7 +55,12 @@ function SuggestedCoreCard({ core, picked, disabled, onToggle }: { core: Suggest
       data-testid="sar-suggested-core"
       style={{ opacity: disabled && !picked ? 0.5 : 1 }}
     >
-      <Card withBorder padding={6} radius="md" style={{ borderColor: picked ? 'var(--mantine-color-blue-6)' : undefined, borderWidth: picked ? 2 : 1 }}>
+      <Card
+        withBorder
+        padding={6}
+        radius="md"
+        style={{ borderColor: picked ? 'var(--mantine-color-blue-6)' : undefined, borderWidth: picked ? 2 : 1 }}
+      >
         <Group justify="space-between" gap={4} mb={2}>
           <Badge size="xs" variant="light" color={core.source === 'mcs' ? 'grape' : 'blue'}>
             {core.source === 'mcs' ? 'MCS' : 'Scaffold'}
@@ -74,7 +89,8 @@ export function CorePicker({ suggestions, cores, onChange, coreError }: CorePick
   // The core being edited (its index; cores.length: a new one), or null when the editor is closed.
   const [editing, setEditing] = useState<number | null>(null);
   const full = cores.length >= SAR_MAX_CORES;
-  const toggle = (core: SarCoreInput) => onChange(cores.some((c) => sameCore(c, core)) ? cores.filter((c) => !sameCore(c, core)) : [...cores, core]);
+  const toggle = (core: SarCoreInput) =>
+    onChange(cores.some((c) => sameCore(c, core)) ? cores.filter((c) => !sameCore(c, core)) : [...cores, core]);
   const editingCore = editing !== null ? cores[editing] : undefined;
   const initial: StructureText | null = editingCore ? { format: editingCore.kind, value: editingCore.text } : null;
 
@@ -89,7 +105,14 @@ export function CorePicker({ suggestions, cores, onChange, coreError }: CorePick
             Pick a suggested core or draw one (up to {SAR_MAX_CORES}); R-groups are what each compound has beyond it.
           </Text>
         </div>
-        <Button size="xs" variant="default" leftSection={<IconPlus size={14} />} onClick={() => setEditing(cores.length)} disabled={full} data-testid="sar-draw-core">
+        <Button
+          size="xs"
+          variant="default"
+          leftSection={<IconPlus size={14} />}
+          onClick={() => setEditing(cores.length)}
+          disabled={full}
+          data-testid="sar-draw-core"
+        >
           Draw a core
         </Button>
       </Group>
@@ -141,10 +164,23 @@ export function CorePicker({ suggestions, cores, onChange, coreError }: CorePick
               <Group gap={4} wrap="nowrap">
                 <CoreDrawing core={core} width={90} height={60} />
                 <Stack gap={2}>
-                  <Button size="compact-xs" variant="subtle" leftSection={<IconPencil size={12} />} onClick={() => setEditing(index)} aria-label={`Edit core ${index + 1}`}>
+                  <Button
+                    size="compact-xs"
+                    variant="subtle"
+                    leftSection={<IconPencil size={12} />}
+                    onClick={() => setEditing(index)}
+                    aria-label={`Edit core ${index + 1}`}
+                  >
                     Edit
                   </Button>
-                  <Button size="compact-xs" variant="subtle" color="gray" leftSection={<IconX size={12} />} onClick={() => onChange(cores.filter((_, i) => i !== index))} aria-label={`Remove core ${index + 1}`}>
+                  <Button
+                    size="compact-xs"
+                    variant="subtle"
+                    color="gray"
+                    leftSection={<IconX size={12} />}
+                    onClick={() => onChange(cores.filter((_, i) => i !== index))}
+                    aria-label={`Remove core ${index + 1}`}
+                  >
                     Remove
                   </Button>
                 </Stack>
@@ -154,7 +190,14 @@ export function CorePicker({ suggestions, cores, onChange, coreError }: CorePick
         </Group>
       )}
       {coreError && (
-        <Alert color="red" variant="light" icon={<IconAlertCircle size={16} />} title="This core cannot be used" role="alert" data-testid="sar-core-error">
+        <Alert
+          color="red"
+          variant="light"
+          icon={<IconAlertCircle size={16} />}
+          title="This core cannot be used"
+          role="alert"
+          data-testid="sar-core-error"
+        >
           {coreError}
         </Alert>
       )}

@@ -17,13 +17,23 @@ export function endpointGroupsData(options: readonly SarEndpointOption[], exclud
   return (['set', 'knowledgeBase'] as const)
     .map((scope) => ({
       group: SCOPE_GROUPS[scope],
-      items: options.filter((option) => option.scope === scope && !exclude.some((e) => sameEndpoint(e, option))).map((option) => ({ value: endpointValue(option), label: optionLabel(option) })),
+      items: options
+        .filter((option) => option.scope === scope && !exclude.some((e) => sameEndpoint(e, option)))
+        .map((option) => ({ value: endpointValue(option), label: optionLabel(option) })),
     }))
     .filter((group) => group.items.length > 0);
 }
 
 /** The first endpoint the SAR view studies: its compounds are the table's rows. */
-export function EndpointPicker({ options, value, onChange }: { options: readonly SarEndpointOption[]; value: SarEndpoint | null; onChange: (endpoint: SarEndpoint) => void }) {
+export function EndpointPicker({
+  options,
+  value,
+  onChange,
+}: {
+  options: readonly SarEndpointOption[];
+  value: SarEndpoint | null;
+  onChange: (endpoint: SarEndpoint) => void;
+}) {
   const chosen = value ? parseEndpointValue(endpointValue(value), options) : null;
   return (
     <div>
@@ -74,7 +84,8 @@ export function EndpointPicker({ options, value, onChange }: { options: readonly
       )}
       {chosen && !chosen.molar && (
         <Alert mt="xs" color="yellow" variant="light" icon={<IconInfoCircle size={16} />} maw={460} p="xs">
-          {chosen.activityType} is not in molar units: its values are used as published, not converted to pActivity, and ligand efficiency and LipE are not computed.
+          {chosen.activityType} is not in molar units: its values are used as published, not converted to pActivity, and ligand efficiency
+          and LipE are not computed.
         </Alert>
       )}
     </div>

@@ -55,7 +55,12 @@ function PositionCard({ label, items }: { label: string; items: Contribution[] }
             </Group>
           ))}
         </Stack>
-        <div ref={chart} style={{ height: items.length * ROW, flex: 1, minWidth: 160 }} aria-label={`Contributions at ${label}`} role="img" />
+        <div
+          ref={chart}
+          style={{ height: items.length * ROW, flex: 1, minWidth: 160 }}
+          aria-label={`Contributions at ${label}`}
+          role="img"
+        />
       </Group>
     </Card>
   );
@@ -63,16 +68,34 @@ function PositionCard({ label, items }: { label: string; items: Contribution[] }
 
 function VirtualDrawing({ core, rgroups }: { core: string; rgroups: Record<string, string | null> }) {
   const virtual = useVirtualCompound(core, rgroups, true);
-  if (!virtual.data) return <Text size="xs" c="dimmed">{virtual.isError ? 'Could not be built' : '…'}</Text>;
+  if (!virtual.data)
+    return (
+      <Text size="xs" c="dimmed">
+        {virtual.isError ? 'Could not be built' : '…'}
+      </Text>
+    );
   return <StructureImage smiles={virtual.data.smiles} width={140} height={90} alt={`Virtual compound ${virtual.data.smiles}`} />;
 }
 
 /** Free-Wilson: what each R-group adds to activity, R², and the best predicted combinations. */
-export function FreeWilsonTab({ table, measure, onMeasure }: { table: SarTable; measure: SarMeasure; onMeasure: (measure: SarMeasure) => void }) {
+export function FreeWilsonTab({
+  table,
+  measure,
+  onMeasure,
+}: {
+  table: SarTable;
+  measure: SarMeasure;
+  onMeasure: (measure: SarMeasure) => void;
+}) {
   const first = measure.kind === 'endpoint' && measure.index === 0;
-  const fit = first ? { freeWilson: table.freeWilson, note: table.freeWilsonNote } : (table.fits.find((f) => sameMeasure(f.measure, measure)) ?? { freeWilson: null, note: null });
+  const fit = first
+    ? { freeWilson: table.freeWilson, note: table.freeWilsonNote }
+    : (table.fits.find((f) => sameMeasure(f.measure, measure)) ?? { freeWilson: null, note: null });
   const fw = fit.freeWilson;
-  const unit = measure.kind === 'difference' ? `pActivity ${measureShortLabel(table, measure)}` : (table.endpoints[measure.index] ?? table.endpoint).unit;
+  const unit =
+    measure.kind === 'difference'
+      ? `pActivity ${measureShortLabel(table, measure)}`
+      : (table.endpoints[measure.index] ?? table.endpoint).unit;
   const byLabel = useMemo(() => {
     const groups = new Map<string, Contribution[]>();
     for (const item of fw?.contributions ?? []) groups.set(item.label, [...(groups.get(item.label) ?? []), item]);

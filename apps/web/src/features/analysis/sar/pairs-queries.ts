@@ -14,5 +14,10 @@ export interface PairsFilter {
 
 export function useSarPairs(sessionId: string, endpoint: SarEndpoint | null, filter: PairsFilter, enabled: boolean) {
   const body = { sessionid: sessionId, endpoint: endpoint ?? { targetId: 1, activityType: '' }, ...filter, limit: 200 };
-  return useQuery({ ...endpointQuery(sarPairsEndpoints.sarPairs, { body }), enabled: enabled && endpoint !== null, staleTime: Number.POSITIVE_INFINITY, retry: false });
+  return useQuery({
+    ...endpointQuery(sarPairsEndpoints.sarPairs, { body }),
+    enabled: enabled && endpoint !== null,
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
 }

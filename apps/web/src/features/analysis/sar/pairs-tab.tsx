@@ -40,13 +40,24 @@ function DeltaDistribution({ transformation }: { transformation: Transformation 
         <title>{label}</title>
         {counts.map((count, i) =>
           count > 0 ? (
-            <rect key={i} x={i * barWidth + 1} y={height - 12 - (count / top) * (height - 14)} width={barWidth - 2} height={(count / top) * (height - 14)} fill={(i + 0.5) / bins < 0.5 ? 'var(--mantine-color-red-5)' : 'var(--mantine-color-teal-6)'} />
+            <rect
+              key={i}
+              x={i * barWidth + 1}
+              y={height - 12 - (count / top) * (height - 14)}
+              width={barWidth - 2}
+              height={(count / top) * (height - 14)}
+              fill={(i + 0.5) / bins < 0.5 ? 'var(--mantine-color-red-5)' : 'var(--mantine-color-teal-6)'}
+            />
           ) : null,
         )}
         <line x1={width / 2} x2={width / 2} y1={0} y2={height - 12} stroke="var(--mantine-color-gray-6)" strokeDasharray="2 2" />
         <line x1={0} x2={width} y1={height - 12} y2={height - 12} stroke="var(--mantine-color-gray-4)" />
-        <text x={0} y={height - 1} fontSize={9} fill="var(--mantine-color-dimmed)">{signedValue(-reach)}</text>
-        <text x={width} y={height - 1} fontSize={9} textAnchor="end" fill="var(--mantine-color-dimmed)">{signedValue(reach)}</text>
+        <text x={0} y={height - 1} fontSize={9} fill="var(--mantine-color-dimmed)">
+          {signedValue(-reach)}
+        </text>
+        <text x={width} y={height - 1} fontSize={9} textAnchor="end" fill="var(--mantine-color-dimmed)">
+          {signedValue(reach)}
+        </text>
       </svg>
     </Stack>
   );
@@ -57,8 +68,21 @@ function PairRow({ pair }: { pair: Transformation['examples'][number] }) {
   const changed = constantQuery(pair.constant);
   const member = (m: typeof pair.a) => (
     <Stack gap={2} align="center">
-      <Anchor component={Link} to={structureLeafletHref(m.strId, null)} aria-label={`Open the leaflet of structure ${m.strId}`} display="block">
-        <StructureImage strId={m.strId} highlight={changed} highlightKind="smiles" highlightMode="rest" width={190} height={130} alt={`Structure ${m.strId}`} />
+      <Anchor
+        component={Link}
+        to={structureLeafletHref(m.strId, null)}
+        aria-label={`Open the leaflet of structure ${m.strId}`}
+        display="block"
+      >
+        <StructureImage
+          strId={m.strId}
+          highlight={changed}
+          highlightKind="smiles"
+          highlightMode="rest"
+          width={190}
+          height={130}
+          alt={`Structure ${m.strId}`}
+        />
       </Anchor>
       <Text size="sm">
         <Anchor component={Link} to={structureLeafletHref(m.strId, null)}>
@@ -89,7 +113,13 @@ function TransformationRow({ transformation }: { transformation: Transformation 
   return (
     <Card withBorder padding="xs" data-testid="sar-transformation">
       <Group gap="sm" wrap="nowrap">
-        <Button variant="subtle" size="compact-sm" onClick={() => setOpen((v) => !v)} aria-expanded={open} aria-label={`${open ? 'Hide' : 'Show'} the ${countNoun(transformation.pairs, 'pair')} of ${transformation.from} to ${transformation.to}`}>
+        <Button
+          variant="subtle"
+          size="compact-sm"
+          onClick={() => setOpen((v) => !v)}
+          aria-expanded={open}
+          aria-label={`${open ? 'Hide' : 'Show'} the ${countNoun(transformation.pairs, 'pair')} of ${transformation.from} to ${transformation.to}`}
+        >
           {open ? <IconChevronDown size={16} /> : <IconChevronRight size={16} />}
         </Button>
         <RGroupDrawing smiles={transformation.from} width={110} height={70} />
@@ -102,10 +132,18 @@ function TransformationRow({ transformation }: { transformation: Transformation 
             mean Δ {signedValue(transformation.meanDelta)} · median {signedValue(transformation.medianDelta)}
           </Text>
           <Text size="sm" c="dimmed">
-            {countNoun(transformation.pairs, 'pair')} · sd {sarValue(transformation.sdDelta)} · {signedValue(transformation.minDelta)} to {signedValue(transformation.maxDelta)}
+            {countNoun(transformation.pairs, 'pair')} · sd {sarValue(transformation.sdDelta)} · {signedValue(transformation.minDelta)} to{' '}
+            {signedValue(transformation.maxDelta)}
           </Text>
           {transformation.environment && (
-            <Text size="xs" ff="monospace" c="dimmed" title="The constant part around the cut" data-testid="sar-transformation-environment" style={{ wordBreak: 'break-all' }}>
+            <Text
+              size="xs"
+              ff="monospace"
+              c="dimmed"
+              title="The constant part around the cut"
+              data-testid="sar-transformation-environment"
+              style={{ wordBreak: 'break-all' }}
+            >
               at {transformation.environment}
             </Text>
           )}
@@ -126,7 +164,10 @@ function TransformationRow({ transformation }: { transformation: Transformation 
             {transformation.examples.length < transformation.pairs && (
               <Table.Tr>
                 <Table.Td colSpan={4}>
-                  <Text size="xs" c="dimmed">{`${transformation.examples.length} of the ${transformation.pairs} pairs are listed; the mean and spread count them all.`}</Text>
+                  <Text
+                    size="xs"
+                    c="dimmed"
+                  >{`${transformation.examples.length} of the ${transformation.pairs} pairs are listed; the mean and spread count them all.`}</Text>
                 </Table.Td>
               </Table.Tr>
             )}
@@ -141,7 +182,17 @@ function TransformationRow({ transformation }: { transformation: Transformation 
 }
 
 /** Matched molecular pairs: single-cut transformations in their environment and what they do to activity. */
-export function PairsTab({ sessionId, endpoint, minPairs, onMinPairs }: { sessionId: string; endpoint: SarEndpoint; minPairs: number; onMinPairs: (minPairs: number) => void }) {
+export function PairsTab({
+  sessionId,
+  endpoint,
+  minPairs,
+  onMinPairs,
+}: {
+  sessionId: string;
+  endpoint: SarEndpoint;
+  minPairs: number;
+  onMinPairs: (minPairs: number) => void;
+}) {
   const [radius, setRadius] = useState(0);
   const [minMeanDelta, setMinMeanDelta] = useState(0);
   const [sign, setSign] = useState<PairsFilter['sign']>('any');
@@ -149,19 +200,61 @@ export function PairsTab({ sessionId, endpoint, minPairs, onMinPairs }: { sessio
   return (
     <Stack gap="sm">
       <Group gap="md" align="flex-end">
-        <NumberInput label="Seen in at least" description="pairs per transformation" min={1} max={100} step={1} allowDecimal={false} value={minPairs} onChange={(value) => typeof value === 'number' && value >= 1 && onMinPairs(value)} w={170} data-testid="sar-min-pairs" />
-        <NumberInput label="|mean Δ| at least" description="activity change" min={0} max={10} step={0.5} decimalScale={2} value={minMeanDelta} onChange={(value) => typeof value === 'number' && value >= 0 && setMinMeanDelta(value)} w={150} data-testid="sar-pairs-min-mean" />
+        <NumberInput
+          label="Seen in at least"
+          description="pairs per transformation"
+          min={1}
+          max={100}
+          step={1}
+          allowDecimal={false}
+          value={minPairs}
+          onChange={(value) => typeof value === 'number' && value >= 1 && onMinPairs(value)}
+          w={170}
+          data-testid="sar-min-pairs"
+        />
+        <NumberInput
+          label="|mean Δ| at least"
+          description="activity change"
+          min={0}
+          max={10}
+          step={0.5}
+          decimalScale={2}
+          value={minMeanDelta}
+          onChange={(value) => typeof value === 'number' && value >= 0 && setMinMeanDelta(value)}
+          w={150}
+          data-testid="sar-pairs-min-mean"
+        />
         <Stack gap={4}>
           <Text size="sm" fw={500}>
             Pairs agree
           </Text>
-          <SegmentedControl size="xs" value={sign} onChange={(value) => setSign(value as PairsFilter['sign'])} data={[{ value: 'any', label: 'Any' }, { value: 'consistent', label: 'All the same way' }, { value: 'mixed', label: 'Mixed' }]} data-testid="sar-pairs-sign" />
+          <SegmentedControl
+            size="xs"
+            value={sign}
+            onChange={(value) => setSign(value as PairsFilter['sign'])}
+            data={[
+              { value: 'any', label: 'Any' },
+              { value: 'consistent', label: 'All the same way' },
+              { value: 'mixed', label: 'Mixed' },
+            ]}
+            data-testid="sar-pairs-sign"
+          />
         </Stack>
         <Stack gap={4}>
           <Text size="sm" fw={500}>
             Environment
           </Text>
-          <SegmentedControl size="xs" value={String(radius)} onChange={(value) => setRadius(Number(value))} data={[{ value: '0', label: 'None' }, { value: '1', label: 'Radius 1' }, { value: '2', label: 'Radius 2' }]} data-testid="sar-pairs-radius" />
+          <SegmentedControl
+            size="xs"
+            value={String(radius)}
+            onChange={(value) => setRadius(Number(value))}
+            data={[
+              { value: '0', label: 'None' },
+              { value: '1', label: 'Radius 1' },
+              { value: '2', label: 'Radius 2' },
+            ]}
+            data-testid="sar-pairs-radius"
+          />
         </Stack>
       </Group>
       <PairsList sessionId={sessionId} endpoint={endpoint} filter={filter} />
@@ -199,9 +292,13 @@ function PairsList({ sessionId, endpoint, filter }: { sessionId: string; endpoin
       </Stack>
     );
   }
-  if (pairs.isError) return <QueryErrorAlert title="The matched pairs could not be found" error={pairs.error} onRetry={() => void pairs.refetch()} />;
+  if (pairs.isError)
+    return <QueryErrorAlert title="The matched pairs could not be found" error={pairs.error} onRetry={() => void pairs.refetch()} />;
   const data = pairs.data;
-  if (!data || data.transformations.length === 0) return <EmptyState>{`No transformation is seen in ${countNoun(minPairs, 'pair')} or more among these compounds${minPairs > 1 || filter.minMeanDelta > 0 || filter.sign !== 'any' ? ': lower the number of pairs or loosen the filters' : ''}.`}</EmptyState>;
+  if (!data || data.transformations.length === 0)
+    return (
+      <EmptyState>{`No transformation is seen in ${countNoun(minPairs, 'pair')} or more among these compounds${minPairs > 1 || filter.minMeanDelta > 0 || filter.sign !== 'any' ? ': lower the number of pairs or loosen the filters' : ''}.`}</EmptyState>
+    );
   return (
     <Stack gap="xs" data-testid="sar-pairs">
       <Group gap="xs">
@@ -219,7 +316,10 @@ function PairsList({ sessionId, endpoint, filter }: { sessionId: string; endpoin
         </Alert>
       )}
       {data.transformations.map((transformation) => (
-        <TransformationRow key={`${transformation.environment}|${transformation.from}>${transformation.to}`} transformation={transformation} />
+        <TransformationRow
+          key={`${transformation.environment}|${transformation.from}>${transformation.to}`}
+          transformation={transformation}
+        />
       ))}
     </Stack>
   );

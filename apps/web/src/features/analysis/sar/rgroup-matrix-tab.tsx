@@ -7,7 +7,18 @@ import { countNoun } from '../../../app/format/plural.ts';
 import { structureLeafletHref } from '../../chemistry/structure-highlight.ts';
 import { StructureImage } from '../../chemistry/structure-image.tsx';
 import type { ValueRange } from './sar-model.ts';
-import { activityColour, activityText, buildMatrix, defaultAxes, endpointLetter, measureShortLabel, measureValue, rgroupValue, sarValue, valueRange } from './sar-model.ts';
+import {
+  activityColour,
+  activityText,
+  buildMatrix,
+  defaultAxes,
+  endpointLetter,
+  measureShortLabel,
+  measureValue,
+  rgroupValue,
+  sarValue,
+  valueRange,
+} from './sar-model.ts';
 import { useVirtualCompound } from './sar-queries.ts';
 import { ActivityLegend, MeasurePicker, RGroupDrawing } from './sar-parts.tsx';
 import { coreHighlights } from './sar-table-tab.tsx';
@@ -19,7 +30,12 @@ const CELL = { width: 96, height: 64 };
 function VirtualCompound({ core, rgroups }: { core: string; rgroups: Record<string, string | null> }) {
   const virtual = useVirtualCompound(core, rgroups, true);
   if (virtual.isPending) return <StructureImage smiles="" width={220} height={160} alt="Virtual compound loading" />;
-  if (virtual.isError) return <Text size="sm" c="red">{errorMessage(virtual.error)}</Text>;
+  if (virtual.isError)
+    return (
+      <Text size="sm" c="red">
+        {errorMessage(virtual.error)}
+      </Text>
+    );
   return (
     <Stack gap={4} data-testid="sar-virtual">
       <StructureImage smiles={virtual.data.smiles} width={220} height={160} alt={`Virtual compound ${virtual.data.smiles}`} />
@@ -59,9 +75,28 @@ function EmptyCell({ core, rgroups, label }: { core: string; rgroups: Record<str
   );
 }
 
-function MadeCell({ rows, value, range, highlight }: { rows: SarRow[]; value: number; range: ValueRange | null; highlight: Parameters<typeof structureLeafletHref>[1] }) {
+function MadeCell({
+  rows,
+  value,
+  range,
+  highlight,
+}: {
+  rows: SarRow[];
+  value: number;
+  range: ValueRange | null;
+  highlight: Parameters<typeof structureLeafletHref>[1];
+}) {
   const colour = range ? activityColour(value, range) : { background: 'var(--mantine-color-gray-1)', color: 'inherit' };
-  const style = { ...colour, width: CELL.width, height: CELL.height, borderRadius: 4, display: 'flex', alignItems: 'center', justifyContent: 'center', flexDirection: 'column' as const };
+  const style = {
+    ...colour,
+    width: CELL.width,
+    height: CELL.height,
+    borderRadius: 4,
+    display: 'flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    flexDirection: 'column' as const,
+  };
   const body = (
     <>
       <Text size="sm" fw={600} inherit>
@@ -77,7 +112,14 @@ function MadeCell({ rows, value, range, highlight }: { rows: SarRow[]; value: nu
   if (rows.length === 1) {
     const row = rows[0]!;
     return (
-      <Anchor component={Link} to={structureLeafletHref(row.strId, highlight)} style={style} underline="never" aria-label={`Structure ${row.strId}: ${activityText(row.activity)}. Open its leaflet`} data-testid="sar-matrix-cell">
+      <Anchor
+        component={Link}
+        to={structureLeafletHref(row.strId, highlight)}
+        style={style}
+        underline="never"
+        aria-label={`Structure ${row.strId}: ${activityText(row.activity)}. Open its leaflet`}
+        data-testid="sar-matrix-cell"
+      >
         {body}
       </Anchor>
     );
@@ -85,7 +127,11 @@ function MadeCell({ rows, value, range, highlight }: { rows: SarRow[]; value: nu
   return (
     <Menu withinPortal position="bottom">
       <Menu.Target>
-        <UnstyledButton style={style} aria-label={`${countNoun(rows.length, 'compound')}, median ${sarValue(value)}. Choose one to open`} data-testid="sar-matrix-cell">
+        <UnstyledButton
+          style={style}
+          aria-label={`${countNoun(rows.length, 'compound')}, median ${sarValue(value)}. Choose one to open`}
+          data-testid="sar-matrix-cell"
+        >
           {body}
         </UnstyledButton>
       </Menu.Target>
@@ -116,7 +162,13 @@ export function RGroupMatrixTab({ table, measure, onMeasure, axes, onAxes }: RGr
   const [core, setCore] = useState(0);
   const range = useMemo(() => valueRange(table.rows.flatMap((row) => measureValue(row, measure) ?? [])), [table, measure]);
   const labels = table.labels;
-  const chosen = axes && labels.includes(axes[0]) && labels.includes(axes[1]) ? axes : defaultAxes(table.rows.filter((row) => row.core === core), labels);
+  const chosen =
+    axes && labels.includes(axes[0]) && labels.includes(axes[1])
+      ? axes
+      : defaultAxes(
+          table.rows.filter((row) => row.core === core),
+          labels,
+        );
   if (!chosen) {
     return (
       <Alert color="gray" variant="light" data-testid="sar-matrix-none">
@@ -136,12 +188,42 @@ export function RGroupMatrixTab({ table, measure, onMeasure, axes, onAxes }: RGr
     <Stack gap="sm">
       <Group gap="md" align="flex-end">
         <MeasurePicker table={table} value={measure} onChange={onMeasure} />
-        <Select label="Rows" data={options} value={yLabel} onChange={(value) => value && onAxes([value, value === xLabel ? yLabel : xLabel])} w={110} allowDeselect={false} data-testid="sar-matrix-rows" />
-        <Select label="Columns" data={options} value={xLabel} onChange={(value) => value && onAxes([value === yLabel ? xLabel : yLabel, value])} w={110} allowDeselect={false} data-testid="sar-matrix-columns" />
+        <Select
+          label="Rows"
+          data={options}
+          value={yLabel}
+          onChange={(value) => value && onAxes([value, value === xLabel ? yLabel : xLabel])}
+          w={110}
+          allowDeselect={false}
+          data-testid="sar-matrix-rows"
+        />
+        <Select
+          label="Columns"
+          data={options}
+          value={xLabel}
+          onChange={(value) => value && onAxes([value === yLabel ? xLabel : yLabel, value])}
+          w={110}
+          allowDeselect={false}
+          data-testid="sar-matrix-columns"
+        />
         {table.cores.length > 1 && (
-          <Select label="Core" data={table.cores.map((c, index) => ({ value: String(index), label: `Core ${index + 1} (${countNoun(c.compounds, 'compound')})` }))} value={String(core)} onChange={(value) => setCore(Number(value ?? 0))} w={200} allowDeselect={false} />
+          <Select
+            label="Core"
+            data={table.cores.map((c, index) => ({
+              value: String(index),
+              label: `Core ${index + 1} (${countNoun(c.compounds, 'compound')})`,
+            }))}
+            value={String(core)}
+            onChange={(value) => setCore(Number(value ?? 0))}
+            w={200}
+            allowDeselect={false}
+          />
         )}
-        <ActivityLegend range={range} unit={measureShortLabel(table, measure)} higher={measure.kind === 'difference' ? `more active on ${endpointLetter(table.differences[measure.index]!.a)}` : 'more active'} />
+        <ActivityLegend
+          range={range}
+          unit={measureShortLabel(table, measure)}
+          higher={measure.kind === 'difference' ? `more active on ${endpointLetter(table.differences[measure.index]!.a)}` : 'more active'}
+        />
         <Text size="xs" c="dimmed">
           + : not made (click to draw the virtual compound)
         </Text>
@@ -178,7 +260,11 @@ export function RGroupMatrixTab({ table, measure, onMeasure, axes, onAxes }: RGr
                   return (
                     <td key={columnGroup}>
                       {cell.value === null ? (
-                        <EmptyCell core={coreSmiles} rgroups={{ [yLabel]: rgroupValue(rowGroup), [xLabel]: rgroupValue(columnGroup) }} label={`${yLabel} ${rowGroup}, ${xLabel} ${columnGroup}`} />
+                        <EmptyCell
+                          core={coreSmiles}
+                          rgroups={{ [yLabel]: rgroupValue(rowGroup), [xLabel]: rgroupValue(columnGroup) }}
+                          label={`${yLabel} ${rowGroup}, ${xLabel} ${columnGroup}`}
+                        />
                       ) : (
                         <MadeCell rows={cell.rows} value={cell.value} range={range} highlight={highlight} />
                       )}

@@ -23,7 +23,9 @@ export function SarExport({ sessionId, run, compounds }: SarExportProps) {
       rows={compounds}
       noun="compound"
       note="R-groups are written as SMILES (Excel) or as data fields of each molecule (SDF); every endpoint and difference column of the table is included."
-      start={(format, expectedCredits) => callApi(sarEndpoints.sarExport, { body: { sessionid: sessionId, ...runBody(run), format, expectedCredits } })}
+      start={(format, expectedCredits) =>
+        callApi(sarEndpoints.sarExport, { body: { sessionid: sessionId, ...runBody(run), format, expectedCredits } })
+      }
       testId="sar-export"
     />
   );

@@ -5,7 +5,20 @@ import { activityColour, activityText, buildMatrix, coreHighlight, defaultAxes, 
 function row(strId: number, rgroups: Record<string, string | null>, value: number, other: number | null = null): SarRow {
   const activity = { value, n: 1, min: value, max: value };
   const second = other === null ? null : { value: other, n: 1, min: other, max: other };
-  return { strId, smiles: 'C', core: 0, rgroups, activity, mw: null, clogp: null, heavyAtoms: null, le: null, lipe: null, values: [activity, second], differences: [second ? value - second.value : null] };
+  return {
+    strId,
+    smiles: 'C',
+    core: 0,
+    rgroups,
+    activity,
+    mw: null,
+    clogp: null,
+    heavyAtoms: null,
+    le: null,
+    lipe: null,
+    values: [activity, second],
+    differences: [second ? value - second.value : null],
+  };
 }
 
 describe('SAR view model', () => {
@@ -29,13 +42,22 @@ describe('SAR view model', () => {
   });
 
   it('chooses the two R positions with the most distinct groups as the matrix axes', () => {
-    const rows = [row(1, { R1: 'C[*:1]', R2: null, R3: 'F[*:3]' }, 6), row(2, { R1: 'C[*:1]', R2: 'O[*:2]', R3: 'Cl[*:3]' }, 7), row(3, { R1: 'N[*:1]', R2: 'S[*:2]', R3: 'Br[*:3]' }, 8)];
+    const rows = [
+      row(1, { R1: 'C[*:1]', R2: null, R3: 'F[*:3]' }, 6),
+      row(2, { R1: 'C[*:1]', R2: 'O[*:2]', R3: 'Cl[*:3]' }, 7),
+      row(3, { R1: 'N[*:1]', R2: 'S[*:2]', R3: 'Br[*:3]' }, 8),
+    ];
     expect(defaultAxes(rows, ['R1', 'R2', 'R3'])).toEqual(['R2', 'R3']);
     expect(defaultAxes(rows, ['R1'])).toBeNull();
   });
 
   it('fills the matrix with the median of each combination and leaves unmade ones empty', () => {
-    const rows = [row(1, { R1: 'C[*:1]', R2: null }, 6), row(2, { R1: 'C[*:1]', R2: null }, 8), row(3, { R1: 'N[*:1]', R2: 'O[*:2]' }, 5), row(4, { R1: 'C[*:1]', R2: 'O[*:2]' }, 7)];
+    const rows = [
+      row(1, { R1: 'C[*:1]', R2: null }, 6),
+      row(2, { R1: 'C[*:1]', R2: null }, 8),
+      row(3, { R1: 'N[*:1]', R2: 'O[*:2]' }, 5),
+      row(4, { R1: 'C[*:1]', R2: 'O[*:2]' }, 7),
+    ];
     const matrix = buildMatrix(rows, 'R1', 'R2');
     expect(matrix.y).toEqual(['C[*:1]', 'N[*:1]']);
     expect(matrix.x).toEqual(['H', 'O[*:2]']);

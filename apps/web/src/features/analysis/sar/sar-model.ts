@@ -47,14 +47,24 @@ export function measureShortLabel(table: SarTable, measure: SarMeasure): string 
     return `${endpointLetter(d.a)} − ${endpointLetter(d.b)}`;
   }
   const endpoint = table.endpoints[measure.index] ?? table.endpoint;
-  return table.endpoints.length > 1 ? `${endpointLetter(measure.index)}: ${endpoint.molar ? 'pActivity' : endpoint.unit}` : endpoint.molar ? 'pActivity' : endpoint.unit;
+  return table.endpoints.length > 1
+    ? `${endpointLetter(measure.index)}: ${endpoint.molar ? 'pActivity' : endpoint.unit}`
+    : endpoint.molar
+      ? 'pActivity'
+      : endpoint.unit;
 }
 
 /** The measures a table offers the matrix and the Free-Wilson fit: each endpoint, then each difference. */
 export function tableMeasures(table: SarTable): { measure: SarMeasure; label: string }[] {
   return [
-    ...table.endpoints.map((endpoint, index) => ({ measure: { kind: 'endpoint' as const, index }, label: `${table.endpoints.length > 1 ? `${endpointLetter(index)}: ` : ''}${endpointName(endpoint)}` })),
-    ...table.differences.map((d, index) => ({ measure: { kind: 'difference' as const, index }, label: `${endpointLetter(d.a)} − ${endpointLetter(d.b)}: difference in pActivity` })),
+    ...table.endpoints.map((endpoint, index) => ({
+      measure: { kind: 'endpoint' as const, index },
+      label: `${table.endpoints.length > 1 ? `${endpointLetter(index)}: ` : ''}${endpointName(endpoint)}`,
+    })),
+    ...table.differences.map((d, index) => ({
+      measure: { kind: 'difference' as const, index },
+      label: `${endpointLetter(d.a)} − ${endpointLetter(d.b)}: difference in pActivity`,
+    })),
   ];
 }
 
@@ -183,7 +193,13 @@ function byFrequency(rows: readonly SarRow[], label: string): string[] {
  * out (their R positions mean something else). A cell holds every compound with that pair of
  * groups, whatever its other positions.
  */
-export function buildMatrix(rows: readonly SarRow[], yLabel: string, xLabel: string, core = 0, measure: SarMeasure = { kind: 'endpoint', index: 0 }): RGroupMatrix {
+export function buildMatrix(
+  rows: readonly SarRow[],
+  yLabel: string,
+  xLabel: string,
+  core = 0,
+  measure: SarMeasure = { kind: 'endpoint', index: 0 },
+): RGroupMatrix {
   const onCore = rows.filter((row) => row.core === core && measureValue(row, measure) !== null);
   const cells = new Map<string, SarRow[]>();
   for (const row of onCore) {

@@ -12,7 +12,12 @@ import { HYDROGEN, sameMeasure, scaleGradient, tableMeasures } from './sar-model
 export function ActivityLegend({ range, unit, higher = 'more active' }: { range: ValueRange | null; unit: string; higher?: string }) {
   if (!range) return null;
   return (
-    <Group gap={6} wrap="nowrap" data-testid="sar-legend" aria-label={`Colour scale of ${unit}: dark purple ${formatNumber(range.min)}, yellow ${formatNumber(range.max)}`}>
+    <Group
+      gap={6}
+      wrap="nowrap"
+      data-testid="sar-legend"
+      aria-label={`Colour scale of ${unit}: dark purple ${formatNumber(range.min)}, yellow ${formatNumber(range.max)}`}
+    >
       <Text size="xs">{formatNumber(range.min)}</Text>
       <Box w={140} h={10} style={{ background: scaleGradient(), borderRadius: 3 }} />
       <Text size="xs">{formatNumber(range.max)}</Text>
@@ -49,12 +54,35 @@ export interface CompoundDrawingProps {
   hover?: { width: number; height: number };
 }
 
-export function CompoundDrawing({ strId, highlight, highlightMode = 'match', leafletHighlight = highlight, width, height, hover = { width: 300, height: 220 } }: CompoundDrawingProps) {
-  const drawing = (w: number, h: number) => <StructureImage strId={strId} highlight={highlight?.text ?? null} highlightKind={highlight?.kind ?? 'smarts'} highlightMode={highlightMode} width={w} height={h} alt={`Structure ${strId}`} />;
+export function CompoundDrawing({
+  strId,
+  highlight,
+  highlightMode = 'match',
+  leafletHighlight = highlight,
+  width,
+  height,
+  hover = { width: 300, height: 220 },
+}: CompoundDrawingProps) {
+  const drawing = (w: number, h: number) => (
+    <StructureImage
+      strId={strId}
+      highlight={highlight?.text ?? null}
+      highlightKind={highlight?.kind ?? 'smarts'}
+      highlightMode={highlightMode}
+      width={w}
+      height={h}
+      alt={`Structure ${strId}`}
+    />
+  );
   return (
     <HoverCard openDelay={300} closeDelay={50} position="right-start" shadow="md" withinPortal>
       <HoverCard.Target>
-        <Anchor component={Link} to={structureLeafletHref(strId, leafletHighlight)} aria-label={`Open the leaflet of structure ${strId}`} display="block">
+        <Anchor
+          component={Link}
+          to={structureLeafletHref(strId, leafletHighlight)}
+          aria-label={`Open the leaflet of structure ${strId}`}
+          display="block"
+        >
           {drawing(width, height)}
         </Anchor>
       </HoverCard.Target>

@@ -77,4 +77,3 @@ export function useVirtualCompound(core: string, rgroups: Record<string, string 
     retry: false,
   });
 }
-

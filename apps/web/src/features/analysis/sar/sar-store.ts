@@ -85,7 +85,20 @@ export const useSarStore = create<SarState>()(
       name: 'kb-sar-view',
       version: 1,
       storage: createJSONStorage(() => sessionStore()),
-      partialize: ({ key, endpoint, moreEndpoints, differences, cores, run, minSimilarity, minDelta, minPairs, activeTab, matrixAxes, measure }) => ({
+      partialize: ({
+        key,
+        endpoint,
+        moreEndpoints,
+        differences,
+        cores,
+        run,
+        minSimilarity,
+        minDelta,
+        minPairs,
+        activeTab,
+        matrixAxes,
+        measure,
+      }) => ({
         key,
         endpoint,
         moreEndpoints,

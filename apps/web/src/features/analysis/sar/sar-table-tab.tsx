@@ -17,7 +17,18 @@ import type { GridDensity } from '../../results/results-store.ts';
 import { useResultsStore } from '../../results/results-store.ts';
 import { DensityControl } from '../../results/toolbar/density-control.tsx';
 import type { ValueRange } from './sar-model.ts';
-import { activityColour, activityText, coreHighlight, endpointLetter, endpointName, measureShortLabel, measureValue, sarValue, signedValue, valueRange } from './sar-model.ts';
+import {
+  activityColour,
+  activityText,
+  coreHighlight,
+  endpointLetter,
+  endpointName,
+  measureShortLabel,
+  measureValue,
+  sarValue,
+  signedValue,
+  valueRange,
+} from './sar-model.ts';
 import { ActivityLegend, CompoundDrawing, RGroupDrawing } from './sar-parts.tsx';
 
 type Cell = CustomCellRendererProps<SarRow>;
@@ -53,7 +64,12 @@ function CompoundCell({ data, context }: Cell & { context: TableContext }) {
 function IdCell({ data, context }: Cell & { context: TableContext }) {
   if (!data) return null;
   return (
-    <Anchor component={Link} to={structureLeafletHref(data.strId, context.highlights[data.core] ?? null)} size="sm" data-testid="sar-compound-link">
+    <Anchor
+      component={Link}
+      to={structureLeafletHref(data.strId, context.highlights[data.core] ?? null)}
+      size="sm"
+      data-testid="sar-compound-link"
+    >
       {data.strId}
     </Anchor>
   );
@@ -73,8 +89,20 @@ function activityRenderer(endpoint: number) {
     const range = context.ranges.endpoints[endpoint] ?? null;
     const colour = range ? activityColour(activity.value, range) : null;
     return (
-      <UnstyledButton w="100%" onClick={() => context.openMeasurements(data, endpoint)} aria-label={`${activityText(activity)}: show every measurement of compound ${data.strId}`} title="Show every measurement behind this value">
-        <Text size="sm" px={6} w="100%" style={{ ...(colour ?? {}), borderRadius: 4, lineHeight: '24px' }} data-testid={endpoint === 0 ? 'sar-activity' : `sar-activity-${endpoint}`} data-colour={colour?.background}>
+      <UnstyledButton
+        w="100%"
+        onClick={() => context.openMeasurements(data, endpoint)}
+        aria-label={`${activityText(activity)}: show every measurement of compound ${data.strId}`}
+        title="Show every measurement behind this value"
+      >
+        <Text
+          size="sm"
+          px={6}
+          w="100%"
+          style={{ ...(colour ?? {}), borderRadius: 4, lineHeight: '24px' }}
+          data-testid={endpoint === 0 ? 'sar-activity' : `sar-activity-${endpoint}`}
+          data-colour={colour?.background}
+        >
           {activityText(activity)}
         </Text>
       </UnstyledButton>
@@ -96,7 +124,14 @@ function differenceRenderer(index: number) {
     const range = context.ranges.differences[index] ?? null;
     const colour = range ? activityColour(value, range) : null;
     return (
-      <Text size="sm" px={6} w="100%" style={{ ...(colour ?? {}), borderRadius: 4, lineHeight: '24px' }} data-testid={`sar-difference-${index}`} data-value={value}>
+      <Text
+        size="sm"
+        px={6}
+        w="100%"
+        style={{ ...(colour ?? {}), borderRadius: 4, lineHeight: '24px' }}
+        data-testid={`sar-difference-${index}`}
+        data-value={value}
+      >
         {signedValue(value)}
       </Text>
     );
@@ -106,7 +141,9 @@ function differenceRenderer(index: number) {
 function rgroupRenderer(label: string) {
   return function RGroupCell({ data, context }: Cell & { context: TableContext }) {
     if (!data) return null;
-    return <RGroupDrawing smiles={data.rgroups[label] ?? null} width={Math.min(110, context.drawing.width)} height={context.drawing.height} />;
+    return (
+      <RGroupDrawing smiles={data.rgroups[label] ?? null} width={Math.min(110, context.drawing.width)} height={context.drawing.height} />
+    );
   };
 }
 
@@ -116,7 +153,8 @@ const numberColumn = (field: 'mw' | 'clogp' | 'le' | 'lipe', headerName: string,
   headerTooltip,
   width: 96,
   filter: 'agNumberColumnFilter',
-  valueFormatter: ({ value }) => (field === 'mw' ? formatQuantity(value as number | null, 'molecularWeight') : typeof value === 'number' ? sarValue(value) : NO_NUMBER),
+  valueFormatter: ({ value }) =>
+    field === 'mw' ? formatQuantity(value as number | null, 'molecularWeight') : typeof value === 'number' ? sarValue(value) : NO_NUMBER,
   type: 'numericColumn',
 });
 
@@ -170,7 +208,9 @@ function columnsOf(table: SarTable, drawingWidth: number): ColDef<SarRow>[] {
 /** The colour scale of every endpoint and difference column, each over its own values. */
 function measureRanges(table: SarTable): TableContext['ranges'] {
   return {
-    endpoints: table.endpoints.map((_, index) => valueRange(table.rows.flatMap((row) => measureValue(row, { kind: 'endpoint', index }) ?? []))),
+    endpoints: table.endpoints.map((_, index) =>
+      valueRange(table.rows.flatMap((row) => measureValue(row, { kind: 'endpoint', index }) ?? [])),
+    ),
     differences: table.differences.map((_, index) => valueRange(table.rows.flatMap((row) => row.differences[index] ?? []))),
   };
 }
@@ -199,7 +239,11 @@ function EndpointsKey({ table, ranges }: { table: SarTable; ranges: TableContext
           <Text size="sm" w={560} truncate="end" title={difference.label}>
             Difference in pActivity · {countNoun(count({ kind: 'difference', index }), 'compound')} measured on both
           </Text>
-          <ActivityLegend range={ranges.differences[index] ?? null} unit={`${endpointLetter(difference.a)} − ${endpointLetter(difference.b)}`} higher={`more active on ${endpointLetter(difference.a)}`} />
+          <ActivityLegend
+            range={ranges.differences[index] ?? null}
+            unit={`${endpointLetter(difference.a)} − ${endpointLetter(difference.b)}`}
+            higher={`more active on ${endpointLetter(difference.a)}`}
+          />
         </Group>
       ))}
     </Stack>
@@ -261,12 +305,21 @@ export function SarTableTab({ table }: { table: SarTable }) {
   const openMeasurements = useCallback(
     (row: SarRow, index: number) => {
       const { targetId, targetName, activityType } = endpoints[index] ?? endpoints[0]!;
-      openMeasurementList({ idType: 'structure', id: row.strId, targetId, type: activityType, label: `structure ${row.strId} on ${targetName}` });
+      openMeasurementList({
+        idType: 'structure',
+        id: row.strId,
+        targetId,
+        type: activityType,
+        label: `structure ${row.strId} on ${targetName}`,
+      });
     },
     [openMeasurementList, endpoints],
   );
   const ranges = useMemo(() => measureRanges(table), [table]);
-  const context: TableContext = useMemo(() => ({ highlights, ranges, drawing: layout.structure, openMeasurements }), [highlights, ranges, layout.structure, openMeasurements]);
+  const context: TableContext = useMemo(
+    () => ({ highlights, ranges, drawing: layout.structure, openMeasurements }),
+    [highlights, ranges, layout.structure, openMeasurements],
+  );
   const theme = useMemo(() => resultsGridTheme.withParams({ rowHeight: layout.rowHeight }), [layout.rowHeight]);
   const height = Math.min(640, 56 + table.rows.length * layout.rowHeight);
   const openLeaflet = (event: CellKeyDownEvent<SarRow>) => {
@@ -274,7 +327,8 @@ export function SarTableTab({ table }: { table: SarTable }) {
     if (key !== 'Enter' || !event.data) return;
     // Enter on the activity opens the measurements behind it; on any other cell the compound's leaflet.
     const column = event.column.getColId();
-    if (column === 'activity' || column.startsWith('activity-')) openMeasurements(event.data, column === 'activity' ? 0 : Number(column.slice('activity-'.length)));
+    if (column === 'activity' || column.startsWith('activity-'))
+      openMeasurements(event.data, column === 'activity' ? 0 : Number(column.slice('activity-'.length)));
     else navigate(structureLeafletHref(event.data.strId, highlights[event.data.core] ?? null));
   };
 
@@ -283,7 +337,8 @@ export function SarTableTab({ table }: { table: SarTable }) {
       <Group justify="space-between">
         <Group gap="md">
           <Text size="sm" data-testid="sar-table-count" data-value={table.rows.length}>
-            {countNoun(table.rows.length, 'compound')} on {countNoun(table.cores.length, 'core')} · {table.labels.join(', ') || 'no R positions'}
+            {countNoun(table.rows.length, 'compound')} on {countNoun(table.cores.length, 'core')} ·{' '}
+            {table.labels.join(', ') || 'no R positions'}
           </Text>
           {table.endpoints.length === 1 && <ActivityLegend range={ranges.endpoints[0] ?? null} unit={formatUnit(table.endpoint.unit)} />}
         </Group>
@@ -312,4 +367,3 @@ export function SarTableTab({ table }: { table: SarTable }) {
     </Stack>
   );
 }
-

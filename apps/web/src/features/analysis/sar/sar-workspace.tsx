@@ -44,7 +44,14 @@ function RunProgress({ progress, onCancel }: { progress: SarProgress | undefined
         <Text size="sm">
           {PHASES[progress?.phase ?? 'idle']} {progress && progress.total > 0 ? `${progress.done} of ${progress.total}` : ''}
         </Text>
-        <Button size="compact-sm" variant="default" color="red" leftSection={<IconPlayerStop size={14} />} onClick={onCancel} data-testid="sar-cancel">
+        <Button
+          size="compact-sm"
+          variant="default"
+          color="red"
+          leftSection={<IconPlayerStop size={14} />}
+          onClick={onCancel}
+          data-testid="sar-cancel"
+        >
           Cancel
         </Button>
       </Group>
@@ -105,9 +112,11 @@ export function SarWorkspace({ sessionId, data }: SarWorkspaceProps) {
     update({ run: null });
     setStopped(true);
   };
-  const upToDate = run !== null && JSON.stringify(runBody(run)) === JSON.stringify(runBody({ endpoint: run.endpoint, moreEndpoints, differences, cores }));
+  const upToDate =
+    run !== null && JSON.stringify(runBody(run)) === JSON.stringify(runBody({ endpoint: run.endpoint, moreEndpoints, differences, cores }));
 
-  const tableContent = (render: (value: SarTable) => ReactNode, what: string) => (table.data ? render(table.data) : running ? <Skeleton h={240} /> : <NeedsTable what={what} />);
+  const tableContent = (render: (value: SarTable) => ReactNode, what: string) =>
+    table.data ? render(table.data) : running ? <Skeleton h={240} /> : <NeedsTable what={what} />;
 
   return (
     <Stack gap="md">
@@ -121,10 +130,23 @@ export function SarWorkspace({ sessionId, data }: SarWorkspaceProps) {
               update({ endpoint: next, moreEndpoints: [], differences: [], measure: null, run: null });
             }}
           />
-          {endpoint && <CompareEndpoints options={options} endpoint={endpoint} more={moreEndpoints} differences={differences} onChange={(change) => update(change)} />}
+          {endpoint && (
+            <CompareEndpoints
+              options={options}
+              endpoint={endpoint}
+              more={moreEndpoints}
+              differences={differences}
+              onChange={(change) => update(change)}
+            />
+          )}
           {endpoint && (
             <CorePicker
-              suggestions={{ data: suggestions.data, pending: suggestions.isPending, error: suggestions.error, retry: () => void suggestions.refetch() }}
+              suggestions={{
+                data: suggestions.data,
+                pending: suggestions.isPending,
+                error: suggestions.error,
+                retry: () => void suggestions.refetch(),
+              }}
               cores={cores}
               onChange={setCores}
               coreError={table.isError && isCoreError(table.error) ? errorMessage(table.error) : null}
@@ -132,7 +154,12 @@ export function SarWorkspace({ sessionId, data }: SarWorkspaceProps) {
           )}
           {endpoint && (
             <Group gap="sm">
-              <Button leftSection={<IconPlayerPlay size={16} />} disabled={cores.length === 0 || running || upToDate} onClick={start} data-testid="sar-run">
+              <Button
+                leftSection={<IconPlayerPlay size={16} />}
+                disabled={cores.length === 0 || running || upToDate}
+                onClick={start}
+                data-testid="sar-run"
+              >
                 {run ? 'Build the table again' : 'Build the SAR table'}
               </Button>
               {cores.length === 0 && (
@@ -168,7 +195,12 @@ export function SarWorkspace({ sessionId, data }: SarWorkspaceProps) {
       </Card>
 
       {endpoint ? (
-        <Tabs value={activeTab} onChange={(value) => value && update({ activeTab: value as SarTabKey })} keepMounted={false} data-testid="sar-tabs">
+        <Tabs
+          value={activeTab}
+          onChange={(value) => value && update({ activeTab: value as SarTabKey })}
+          keepMounted={false}
+          data-testid="sar-tabs"
+        >
           <Tabs.List>
             {SAR_TABS.map((tab) => (
               <Tabs.Tab key={tab} value={tab} data-testid={`sar-tab-${tab}`}>
@@ -177,26 +209,59 @@ export function SarWorkspace({ sessionId, data }: SarWorkspaceProps) {
             ))}
           </Tabs.List>
           <Tabs.Panel value="table" pt="md">
-            {tableContent((value) => <SarTableTab table={value} />, 'the compounds and their R-groups')}
+            {tableContent(
+              (value) => (
+                <SarTableTab table={value} />
+              ),
+              'the compounds and their R-groups',
+            )}
           </Tabs.Panel>
           <Tabs.Panel value="matrix" pt="md">
             {tableContent(
-              (value) => <RGroupMatrixTab table={value} measure={measureOf(value, store.measure ?? null)} onMeasure={(measure) => update({ measure })} axes={store.matrixAxes} onAxes={(matrixAxes) => update({ matrixAxes })} />,
+              (value) => (
+                <RGroupMatrixTab
+                  table={value}
+                  measure={measureOf(value, store.measure ?? null)}
+                  onMeasure={(measure) => update({ measure })}
+                  axes={store.matrixAxes}
+                  onAxes={(matrixAxes) => update({ matrixAxes })}
+                />
+              ),
               'the R-group matrix',
             )}
           </Tabs.Panel>
           <Tabs.Panel value="freewilson" pt="md">
-            {tableContent((value) => <FreeWilsonTab table={value} measure={measureOf(value, store.measure ?? null)} onMeasure={(measure) => update({ measure })} />, 'the Free-Wilson analysis')}
+            {tableContent(
+              (value) => (
+                <FreeWilsonTab
+                  table={value}
+                  measure={measureOf(value, store.measure ?? null)}
+                  onMeasure={(measure) => update({ measure })}
+                />
+              ),
+              'the Free-Wilson analysis',
+            )}
           </Tabs.Panel>
           <Tabs.Panel value="cliffs" pt="md">
-            <CliffsTab sessionId={sessionId} endpoint={endpoint} minSimilarity={store.minSimilarity} minDelta={store.minDelta} onThresholds={update} highlight={highlight} />
+            <CliffsTab
+              sessionId={sessionId}
+              endpoint={endpoint}
+              minSimilarity={store.minSimilarity}
+              minDelta={store.minDelta}
+              onThresholds={update}
+              highlight={highlight}
+            />
           </Tabs.Panel>
           <Tabs.Panel value="pairs" pt="md">
             <PairsTab sessionId={sessionId} endpoint={endpoint} minPairs={store.minPairs} onMinPairs={(minPairs) => update({ minPairs })} />
           </Tabs.Panel>
         </Tabs>
       ) : (
-        <EmptyState>{options.length ? 'Choose an endpoint to start.' : 'None of these compounds has an activity with a value: there is nothing to relate the structures to.'}</EmptyState>
+        <EmptyState>
+          {options.length
+            ? 'Choose an endpoint to start.'
+            : 'None of these compounds has an activity with a value: there is nothing to relate the structures to.'}
+        </EmptyState>
       )}
     </Stack>
   );

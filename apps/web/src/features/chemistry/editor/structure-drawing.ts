@@ -59,7 +59,10 @@ export function ketcherErrorMessage(error: unknown): string {
  */
 export function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the chemistry engine of the editor did not answer; reload the page and try again')), ms);
+    const timer = setTimeout(
+      () => reject(new Error('the chemistry engine of the editor did not answer; reload the page and try again')),
+      ms,
+    );
     promise.then(
       (value) => {
         clearTimeout(timer);

@@ -77,7 +77,9 @@ function EditorBody({ initial: initialProp, onClose, onApply }: BodyProps) {
         (error: unknown) => {
           if (!mounted.current) return;
           // The row keeps its value; the user may still draw from scratch.
-          setMessage(`The current ${FORMAT_LABELS[initial?.format ?? 'smiles']} could not be loaded into the editor: ${ketcherErrorMessage(error)}`);
+          setMessage(
+            `The current ${FORMAT_LABELS[initial?.format ?? 'smiles']} could not be loaded into the editor: ${ketcherErrorMessage(error)}`,
+          );
           setReady(true);
         },
       );
@@ -114,7 +116,13 @@ function EditorBody({ initial: initialProp, onClose, onApply }: BodyProps) {
   if (state.status === 'failed') {
     return (
       <Stack>
-        <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} title="The structure editor could not be loaded" role="alert">
+        <Alert
+          color="red"
+          variant="light"
+          icon={<IconAlertCircle size={18} />}
+          title="The structure editor could not be loaded"
+          role="alert"
+        >
           <Text size="sm">Try again in a moment; meanwhile you can type SMILES or paste a molfile into the row.</Text>
           <Text size="xs" c="dimmed" mt={4}>
             {state.message}
@@ -138,14 +146,29 @@ function EditorBody({ initial: initialProp, onClose, onApply }: BodyProps) {
       <Box pos="relative" h="calc(100dvh - 15rem)" mih={480} data-testid="structure-editor-canvas">
         {state.status === 'ready' && <state.Canvas onInit={handleInit} onError={handleError} />}
         {!ready && (
-          <Stack pos="absolute" inset={0} align="center" justify="center" bg="var(--mantine-color-body)" style={{ zIndex: 1 }} role="status">
+          <Stack
+            pos="absolute"
+            inset={0}
+            align="center"
+            justify="center"
+            bg="var(--mantine-color-body)"
+            style={{ zIndex: 1 }}
+            role="status"
+          >
             <Loader />
             <Text size="sm">Loading the structure editor…</Text>
           </Stack>
         )}
       </Box>
       {message && (
-        <Alert color="orange" variant="light" icon={<IconAlertCircle size={18} />} role="alert" withCloseButton onClose={() => setMessage(null)}>
+        <Alert
+          color="orange"
+          variant="light"
+          icon={<IconAlertCircle size={18} />}
+          role="alert"
+          withCloseButton
+          onClose={() => setMessage(null)}
+        >
           {message}
         </Alert>
       )}

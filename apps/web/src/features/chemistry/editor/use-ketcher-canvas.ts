@@ -4,10 +4,7 @@ import type { KetcherCanvasProps } from './ketcher-canvas.tsx';
 
 type Canvas = ComponentType<KetcherCanvasProps>;
 
-export type KetcherCanvasState =
-  | { status: 'loading' }
-  | { status: 'ready'; Canvas: Canvas }
-  | { status: 'failed'; message: string };
+export type KetcherCanvasState = { status: 'loading' } | { status: 'ready'; Canvas: Canvas } | { status: 'failed'; message: string };
 
 // Shared by every editor of the page: the chunk is fetched once. A failed fetch is forgotten so
 // that "Try again" fetches anew (after a deployment the old chunk name no longer exists).

@@ -70,7 +70,12 @@ export function binInRange(item: ChartItem, min: number | null, max: number | nu
 }
 
 /** The histogram of a Range chart; bins inside the chosen range are darker. Ticks and tooltips round the bin edges. */
-export function rangeChartOption(items: readonly ChartItem[], min: number | null, max: number | null, style: NumberStyle = {}): BarChartOption {
+export function rangeChartOption(
+  items: readonly ChartItem[],
+  min: number | null,
+  max: number | null,
+  style: NumberStyle = {},
+): BarChartOption {
   const anyBound = min !== null || max !== null;
   const tooltipOf = (index: number) => {
     const item = items[index];
@@ -83,7 +88,11 @@ export function rangeChartOption(items: readonly ChartItem[], min: number | null
       type: 'category',
       data: items.map((_, index) => String(index)),
       axisTick: { show: false },
-      axisLabel: { hideOverlap: true, fontSize: 10, formatter: (_value: string, index: number) => (items[index] ? binTick(items[index], style) : '') },
+      axisLabel: {
+        hideOverlap: true,
+        fontSize: 10,
+        formatter: (_value: string, index: number) => (items[index] ? binTick(items[index], style) : ''),
+      },
     },
     yAxis: { type: 'value', show: false },
     tooltip: { trigger: 'item', confine: true, formatter: (params) => tooltipOf((params as { dataIndex: number }).dataIndex) },
@@ -91,7 +100,10 @@ export function rangeChartOption(items: readonly ChartItem[], min: number | null
       {
         type: 'bar',
         barCategoryGap: '8%',
-        data: items.map((item) => ({ value: item.count, itemStyle: { color: barColor(anyBound && binInRange(item, min, max), anyBound, 'include') } })),
+        data: items.map((item) => ({
+          value: item.count,
+          itemStyle: { color: barColor(anyBound && binInRange(item, min, max), anyBound, 'include') },
+        })),
       },
     ],
   };

@@ -40,7 +40,12 @@ export function ChartCardHeader({ title, description, sort, onSort, refreshing, 
             </Menu.Target>
             <Menu.Dropdown>
               {CHART_SORTS.map((option) => (
-                <Menu.Item key={option.key} onClick={() => onSort(option.key)} rightSection={option.key === sort ? <IconCheck size={12} /> : null} aria-current={option.key === sort ? 'true' : undefined}>
+                <Menu.Item
+                  key={option.key}
+                  onClick={() => onSort(option.key)}
+                  rightSection={option.key === sort ? <IconCheck size={12} /> : null}
+                  aria-current={option.key === sort ? 'true' : undefined}
+                >
                   {option.label}
                 </Menu.Item>
               ))}

@@ -81,7 +81,12 @@ function ChartBody({ props, data, draft, setDraft }: ChartBodyProps) {
           onItems={(items) => props.onLabels(chart.chartKey, items)}
         />
       )}
-      <PickedValues values={draft.values} mode={draft.mode} labels={props.labels} onRemove={(value) => setDraft((current) => toggleValue(current, value))} />
+      <PickedValues
+        values={draft.values}
+        mode={draft.mode}
+        labels={props.labels}
+        onRemove={(value) => setDraft((current) => toggleValue(current, value))}
+      />
     </>
   );
 }
@@ -121,9 +126,27 @@ export function ChartCard(props: ChartCardProps) {
   };
 
   return (
-    <Paper withBorder p="xs" radius="md" data-testid="chart-card" data-chart={chart.chartKey} aria-busy={data.loading || data.refreshing} aria-label={chart.chartLabel} component="section">
+    <Paper
+      withBorder
+      p="xs"
+      radius="md"
+      data-testid="chart-card"
+      data-chart={chart.chartKey}
+      aria-busy={data.loading || data.refreshing}
+      aria-label={chart.chartLabel}
+      component="section"
+    >
       <Stack gap={6}>
-        <MissingLabels sessionId={sessionId} tab={tab} chartKey={chart.chartKey} values={draft.values} labels={props.labels} shown={chartData} enabled={data.data !== undefined && !data.refreshing} onLabels={onLabels} />
+        <MissingLabels
+          sessionId={sessionId}
+          tab={tab}
+          chartKey={chart.chartKey}
+          values={draft.values}
+          labels={props.labels}
+          shown={chartData}
+          enabled={data.data !== undefined && !data.refreshing}
+          onLabels={onLabels}
+        />
         <ChartCardHeader
           title={chart.chartLabel}
           description={chart.description}

@@ -21,7 +21,13 @@ export function ChartChooser() {
             <Checkbox.Group value={enabled} onChange={setEnabled} label="Charts to show" aria-label="Charts to show">
               <Stack gap={6} mt={6}>
                 {CHART_CATALOGUE.map((chart) => (
-                  <Checkbox key={chart.chartKey} value={chart.chartKey} size="xs" label={chart.chartLabel} description={chart.description} />
+                  <Checkbox
+                    key={chart.chartKey}
+                    value={chart.chartKey}
+                    size="xs"
+                    label={chart.chartLabel}
+                    description={chart.description}
+                  />
                 ))}
               </Stack>
             </Checkbox.Group>

@@ -17,11 +17,18 @@ describe('building an AppliedFilter from a chart selection', () => {
   it('turns picked bars into an include list, or an exclude list in exclude mode', () => {
     const picked = toggleValue(toggleValue(EMPTY_DRAFT, 'Binding'), 'ADME');
     expect(filterFromDraft('assaytype', 'List', picked)).toEqual({ chartKey: 'assaytype', include: ['Binding', 'ADME'] });
-    expect(filterFromDraft('assaytype', 'List', { ...picked, mode: 'exclude' })).toEqual({ chartKey: 'assaytype', exclude: ['Binding', 'ADME'] });
+    expect(filterFromDraft('assaytype', 'List', { ...picked, mode: 'exclude' })).toEqual({
+      chartKey: 'assaytype',
+      exclude: ['Binding', 'ADME'],
+    });
   });
 
   it('turns a range into minValue and maxValue, leaving an open bound null', () => {
-    expect(filterFromDraft('year', 'Range', { ...EMPTY_DRAFT, min: 2010, max: 2015 })).toEqual({ chartKey: 'year', minValue: 2010, maxValue: 2015 });
+    expect(filterFromDraft('year', 'Range', { ...EMPTY_DRAFT, min: 2010, max: 2015 })).toEqual({
+      chartKey: 'year',
+      minValue: 2010,
+      maxValue: 2015,
+    });
     expect(filterFromDraft('year', 'Range', { ...EMPTY_DRAFT, min: 2010 })).toEqual({ chartKey: 'year', minValue: 2010, maxValue: null });
   });
 
@@ -43,8 +50,18 @@ describe('building an AppliedFilter from a chart selection', () => {
 
 describe('starting from the applied filter', () => {
   it('reads the mode and values of an applied include or exclude filter', () => {
-    expect(draftFromApplied({ chartKey: 'assaytype', exclude: ['ADME'] })).toEqual({ mode: 'exclude', values: ['ADME'], min: null, max: null });
-    expect(draftFromApplied({ chartKey: 'year', minValue: 2000, maxValue: null })).toEqual({ mode: 'include', values: [], min: 2000, max: null });
+    expect(draftFromApplied({ chartKey: 'assaytype', exclude: ['ADME'] })).toEqual({
+      mode: 'exclude',
+      values: ['ADME'],
+      min: null,
+      max: null,
+    });
+    expect(draftFromApplied({ chartKey: 'year', minValue: 2000, maxValue: null })).toEqual({
+      mode: 'include',
+      values: [],
+      min: 2000,
+      max: null,
+    });
     expect(draftFromApplied(null)).toEqual(EMPTY_DRAFT);
   });
 
@@ -61,7 +78,10 @@ describe('the filter list of a tab', () => {
   const assay = { chartKey: 'assaytype', include: ['Binding'] };
 
   it('replaces one chart in place and keeps the other charts, since the server replaces the whole list', () => {
-    expect(replaceChartFilter([year, assay], 'year', { chartKey: 'year', minValue: 2000, maxValue: null })).toEqual([{ chartKey: 'year', minValue: 2000, maxValue: null }, assay]);
+    expect(replaceChartFilter([year, assay], 'year', { chartKey: 'year', minValue: 2000, maxValue: null })).toEqual([
+      { chartKey: 'year', minValue: 2000, maxValue: null },
+      assay,
+    ]);
     expect(replaceChartFilter([year], 'assaytype', assay)).toEqual([year, assay]);
   });
 
@@ -90,13 +110,23 @@ describe('the filter list of a tab', () => {
 
 describe('describing filters', () => {
   it('names the chart and the values of a chip, with labels where known', () => {
-    expect(describeFilter({ chartKey: 'bibliographyrefid', include: [12, 15] }, new Map([['12', 'J Med Chem 2010']]))).toBe('References: J Med Chem 2010, 15');
-    expect(describeFilter({ chartKey: 'assaytype', exclude: ['ADME', 'Toxicity', 'Binding', 'Functional'] })).toBe('Assay type: not ADME, Toxicity, Binding +1 more');
+    expect(describeFilter({ chartKey: 'bibliographyrefid', include: [12, 15] }, new Map([['12', 'J Med Chem 2010']]))).toBe(
+      'References: J Med Chem 2010, 15',
+    );
+    expect(describeFilter({ chartKey: 'assaytype', exclude: ['ADME', 'Toxicity', 'Binding', 'Functional'] })).toBe(
+      'Assay type: not ADME, Toxicity, Binding +1 more',
+    );
     expect(describeFilter({ chartKey: 'year', minValue: 2010, maxValue: 2015 })).toBe('Publication year: 2010–2015');
     expect(describeFilter({ chartKey: 'logp', minValue: null, maxValue: 3.5 })).toBe('cLogP: ≤ 3.5');
   });
 
   it('lists the values the server ignored by chart', () => {
-    expect(describeIgnored([{ chartKey: 'assaytype', values: ['Gone'] }, { chartKey: 'year', values: [] }, { chartKey: 'mystery', values: [1, 2] }])).toBe('Assay type: Gone; mystery: 1, 2');
+    expect(
+      describeIgnored([
+        { chartKey: 'assaytype', values: ['Gone'] },
+        { chartKey: 'year', values: [] },
+        { chartKey: 'mystery', values: [1, 2] },
+      ]),
+    ).toBe('Assay type: Gone; mystery: 1, 2');
   });
 });

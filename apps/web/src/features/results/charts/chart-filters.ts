@@ -55,7 +55,9 @@ export function draftProblem(draft: ChartDraft): string | null {
 
 /** Picks or unpicks one value. */
 export function toggleValue(draft: ChartDraft, value: ChartValue): ChartDraft {
-  const values = draft.values.some((picked) => sameValue(picked, value)) ? draft.values.filter((picked) => !sameValue(picked, value)) : [...draft.values, value];
+  const values = draft.values.some((picked) => sameValue(picked, value))
+    ? draft.values.filter((picked) => !sameValue(picked, value))
+    : [...draft.values, value];
   return { ...draft, values };
 }
 
@@ -69,14 +71,25 @@ export function hasValue(values: readonly ChartValue[], value: ChartValue): bool
 }
 
 /** True when applying the draft would change what the server applied for this chart. */
-export function draftDiffers(chartKey: string, chartType: ChartType, draft: ChartDraft, applied: AppliedFilter | null | undefined): boolean {
+export function draftDiffers(
+  chartKey: string,
+  chartType: ChartType,
+  draft: ChartDraft,
+  applied: AppliedFilter | null | undefined,
+): boolean {
   return filterSignature(filterFromDraft(chartKey, chartType, draft)) !== filterSignature(applied ? { ...applied, tab: undefined } : null);
 }
 
 function filterSignature(filter: AppliedFilter | null): string {
   if (!filter) return '';
   const sorted = (values: ChartValue[] | undefined) => (values?.length ? values.map(String).sort() : null);
-  return JSON.stringify([filter.chartKey, sorted(filter.include), sorted(filter.exclude), filter.minValue ?? null, filter.maxValue ?? null]);
+  return JSON.stringify([
+    filter.chartKey,
+    sorted(filter.include),
+    sorted(filter.exclude),
+    filter.minValue ?? null,
+    filter.maxValue ?? null,
+  ]);
 }
 
 /**

@@ -25,7 +25,11 @@ describe('show more', () => {
 
 describe('enabled charts', () => {
   it('lists the known enabled charts in chart order and skips keys this version does not have', () => {
-    expect(enabledDefinitions(['assaytype', 'source', 'bibliographyrefid', 'year']).map((chart) => chart.chartKey)).toEqual(['bibliographyrefid', 'year', 'assaytype']);
+    expect(enabledDefinitions(['assaytype', 'source', 'bibliographyrefid', 'year']).map((chart) => chart.chartKey)).toEqual([
+      'bibliographyrefid',
+      'year',
+      'assaytype',
+    ]);
   });
 });
 

@@ -15,11 +15,27 @@ export function chartRequest(
   maxCount: number,
   strIdList?: readonly number[] | null,
 ): ChartRequest {
-  return { sessionid, type: tab, charttype: chartKey, resetFlg: false, sortType: sort.sortType, sortOrder: sort.sortOrder, maxCount, ...(strIdList?.length ? { strIdList: [...strIdList] } : {}) };
+  return {
+    sessionid,
+    type: tab,
+    charttype: chartKey,
+    resetFlg: false,
+    sortType: sort.sortType,
+    sortOrder: sort.sortOrder,
+    maxCount,
+    ...(strIdList?.length ? { strIdList: [...strIdList] } : {}),
+  };
 }
 
 /** The left-hand filter search of one List chart. */
-export function valueSearchInput(sessionid: string, tab: ResultTabKey, chartType: ChartType, chartKey: string, search: string, maxCount: number) {
+export function valueSearchInput(
+  sessionid: string,
+  tab: ResultTabKey,
+  chartType: ChartType,
+  chartKey: string,
+  search: string,
+  maxCount: number,
+) {
   return {
     params: { chartType, chartKey },
     body: { sessionid, type: tab, search, sortType: 'count' as const, sortOrder: 'desc' as const, maxCount },
@@ -50,7 +66,10 @@ function bodyMatches(query: Query, sessionid: string, tab?: ResultTabKey): boole
 export async function refreshAfterFilters(client: QueryClient, sessionid: string, tab?: ResultTabKey): Promise<void> {
   await Promise.all([
     client.invalidateQueries({ queryKey: endpointKey(chartEndpoints.chart), predicate: (query) => bodyMatches(query, sessionid, tab) }),
-    client.invalidateQueries({ queryKey: endpointKey(chartEndpoints.leftHandFilter), predicate: (query) => bodyMatches(query, sessionid, tab) }),
+    client.invalidateQueries({
+      queryKey: endpointKey(chartEndpoints.leftHandFilter),
+      predicate: (query) => bodyMatches(query, sessionid, tab),
+    }),
     client.invalidateQueries({ queryKey: endpointKey(resultsEndpoints.session, sessionInput(sessionid)) }),
   ]);
 }

@@ -3,7 +3,14 @@ import type { ChartItem } from '@kb/contracts/charts';
 import { buildChartTree, descendantIds, pathsToPicked, toggleTreeNode, treeCheckState } from './chart-tree.ts';
 
 const item = (id: number, parentId: number | null, label = `node ${id}`): ChartItem => ({ id, label, count: id, parentId });
-const items = [item(1, null, 'Enzymes'), item(2, 1, 'Kinases'), item(3, 2, 'EGFR'), item(4, 2, 'ABL1'), item(5, null, 'Receptors'), item(6, 1, 'Proteases')];
+const items = [
+  item(1, null, 'Enzymes'),
+  item(2, 1, 'Kinases'),
+  item(3, 2, 'EGFR'),
+  item(4, 2, 'ABL1'),
+  item(5, null, 'Receptors'),
+  item(6, 1, 'Proteases'),
+];
 
 describe('building a tree chart from parentId', () => {
   it('nests nodes under their parents and keeps the server order among siblings', () => {
@@ -27,7 +34,10 @@ describe('building a tree chart from parentId', () => {
   });
 
   it('matches parent ids given as text to numeric ids', () => {
-    const roots = buildChartTree([{ id: 1, label: 'a', count: 1, parentId: null }, { id: 2, label: 'b', count: 1, parentId: '1' }]);
+    const roots = buildChartTree([
+      { id: 1, label: 'a', count: 1, parentId: null },
+      { id: 2, label: 'b', count: 1, parentId: '1' },
+    ]);
     expect(roots[0]!.children.map((child) => child.item.id)).toEqual([2]);
   });
 });

@@ -43,7 +43,14 @@ export function ChartsPanel({ sessionId, tab, onFiltersChanged }: ChartsPanelPro
         </Title>
         <Group gap={4}>
           <ChartChooser />
-          <Button size="compact-xs" variant="subtle" color="red" leftSection={<IconFilterOff size={14} />} disabled={!tabFilters.anyFilters || busy} onClick={() => void tabFilters.resetAll()}>
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            color="red"
+            leftSection={<IconFilterOff size={14} />}
+            disabled={!tabFilters.anyFilters || busy}
+            onClick={() => void tabFilters.resetAll()}
+          >
             Reset all
           </Button>
         </Group>
@@ -63,7 +70,12 @@ export function ChartsPanel({ sessionId, tab, onFiltersChanged }: ChartsPanelPro
             onLabels={remember}
           />
         ))}
-      <AppliedFilterChips filters={filters} labelsOf={labelsOf} disabled={busy} onRemove={(chartKey) => void applyFilters(replaceChartFilter(filters, chartKey, null))} />
+      <AppliedFilterChips
+        filters={filters}
+        labelsOf={labelsOf}
+        disabled={busy}
+        onRemove={(chartKey) => void applyFilters(replaceChartFilter(filters, chartKey, null))}
+      />
       {status === 'pending' && (
         <Text size="xs" c="dimmed" role="status">
           Preparing the charts of this search…

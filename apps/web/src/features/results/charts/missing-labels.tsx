@@ -29,7 +29,9 @@ interface MissingLabelsProps {
 export function MissingLabels({ sessionId, tab, chartKey, values, labels, shown = [], enabled, onLabels }: MissingLabelsProps) {
   const missing = values.some((value) => !labels.has(String(value)) && !shown.some((item) => sameValue(item.id, value)));
   const lookup = useQuery({
-    ...endpointQuery(chartEndpoints.chart, { body: { ...chartRequest(sessionId, tab, chartKey, { sortType: 'label', sortOrder: 'asc' }, MAX_CHART_VALUES), resetFlg: true } }),
+    ...endpointQuery(chartEndpoints.chart, {
+      body: { ...chartRequest(sessionId, tab, chartKey, { sortType: 'label', sortOrder: 'asc' }, MAX_CHART_VALUES), resetFlg: true },
+    }),
     enabled: enabled && missing,
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,

@@ -19,7 +19,14 @@ export function PickedValues({ values, mode, labels, onRemove }: PickedValuesPro
       {values.map((value) => {
         const label = labels.get(String(value)) ?? String(value);
         return (
-          <Pill key={String(value)} size="xs" withRemoveButton onRemove={() => onRemove(value)} data-value={String(value)} removeButtonProps={{ 'aria-label': `Unpick ${label}` }}>
+          <Pill
+            key={String(value)}
+            size="xs"
+            withRemoveButton
+            onRemove={() => onRemove(value)}
+            data-value={String(value)}
+            removeButtonProps={{ 'aria-label': `Unpick ${label}` }}
+          >
             {label}
           </Pill>
         );

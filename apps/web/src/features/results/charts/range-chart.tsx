@@ -18,9 +18,20 @@ interface RangeChartProps {
 }
 
 function Histogram({ chart, min, max }: { chart: ChartResponse; min: number | null; max: number | null }) {
-  const option = useMemo(() => rangeChartOption(chart.chartData, min, max, rangeStyle(chart.chartKey)), [chart.chartData, chart.chartKey, min, max]);
+  const option = useMemo(
+    () => rangeChartOption(chart.chartData, min, max, rangeStyle(chart.chartKey)),
+    [chart.chartData, chart.chartKey, min, max],
+  );
   const container = useECharts(option);
-  return <div ref={container} data-testid="histogram" role="img" aria-label={`${chart.chartLabel} histogram`} style={{ width: '100%', height: HISTOGRAM_PX }} />;
+  return (
+    <div
+      ref={container}
+      data-testid="histogram"
+      role="img"
+      aria-label={`${chart.chartLabel} histogram`}
+      style={{ width: '100%', height: HISTOGRAM_PX }}
+    />
+  );
 }
 
 /** The number a NumberInput answers, or null when it is empty or not a number yet ("-", "1e"). */

@@ -39,7 +39,9 @@ describe('Range chart labels', () => {
   });
 
   it('rounds the bounds of an applied range filter', () => {
-    expect(describeFilter({ chartKey: 'molweight', minValue: 297.38300000000004, maxValue: 450 })).toBe('Molecular weight: 297.38–450 g/mol');
+    expect(describeFilter({ chartKey: 'molweight', minValue: 297.38300000000004, maxValue: 450 })).toBe(
+      'Molecular weight: 297.38–450 g/mol',
+    );
     expect(describeFilter({ chartKey: 'logp', minValue: -1.2345, maxValue: null })).toBe('cLogP: ≥ -1.23');
   });
 });

@@ -34,7 +34,13 @@ function TreeChartNode({ node, level, ancestorPicked, picked, expanded, onExpand
     <li role="treeitem" aria-expanded={hasChildren ? open : undefined} aria-selected={state === 'checked'} data-value={id}>
       <Group gap={4} wrap="nowrap" pl={level * INDENT_PX}>
         {hasChildren ? (
-          <ActionIcon size="xs" variant="subtle" color="gray" onClick={() => onExpand(id)} aria-label={`${open ? 'Close' : 'Open'} ${node.item.label}`}>
+          <ActionIcon
+            size="xs"
+            variant="subtle"
+            color="gray"
+            onClick={() => onExpand(id)}
+            aria-label={`${open ? 'Close' : 'Open'} ${node.item.label}`}
+          >
             {open ? <IconChevronDown size={12} /> : <IconChevronRight size={12} />}
           </ActionIcon>
         ) : (

@@ -35,7 +35,8 @@ export function useChartInstance(option: EChartsCoreOption, binding: ChartBindin
     const instance = init(element, null, { renderer: latest.current.renderer });
     chart.current = instance;
     instance.on('click', (params) => {
-      if (typeof params.dataIndex === 'number') latest.current.onClick?.({ seriesIndex: params.seriesIndex ?? 0, dataIndex: params.dataIndex });
+      if (typeof params.dataIndex === 'number')
+        latest.current.onClick?.({ seriesIndex: params.seriesIndex ?? 0, dataIndex: params.dataIndex });
     });
     latest.current.listen?.(instance);
     // The page's columns and card heights change; ECharts does not watch its box.

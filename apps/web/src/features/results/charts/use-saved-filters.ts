@@ -39,7 +39,13 @@ export function useSavedFilters(session: ResultsSession | undefined, onChanged: 
           const text = describeIgnored(answer.ignored);
           if (text) ignored.push(text);
         }
-        if (ignored.length > 0) notifications.show({ color: 'yellow', autoClose: false, title: 'Some saved filter values are not in these results', message: `Left out: ${ignored.join('; ')}` });
+        if (ignored.length > 0)
+          notifications.show({
+            color: 'yellow',
+            autoClose: false,
+            title: 'Some saved filter values are not in these results',
+            message: `Left out: ${ignored.join('; ')}`,
+          });
       } catch (error) {
         notifications.show({ color: 'red', title: 'The saved query’s filters were not applied', message: errorMessage(error) });
       } finally {

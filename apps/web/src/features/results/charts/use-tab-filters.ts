@@ -40,7 +40,13 @@ export function useTabFilters(sessionid: string, tab: ResultTabKey, onChanged: (
     mutationFn: (next: AppliedFilter[]) => callApi(resultsEndpoints.applyFilters, { params: { tab }, body: { sessionid, filters: next } }),
     onSuccess: (answer) => {
       const ignored = describeIgnored(answer.ignored);
-      if (ignored) notifications.show({ color: 'yellow', autoClose: false, title: 'Some values are no longer in these results', message: `Left out: ${ignored}` });
+      if (ignored)
+        notifications.show({
+          color: 'yellow',
+          autoClose: false,
+          title: 'Some values are no longer in these results',
+          message: `Left out: ${ignored}`,
+        });
       // The answer is the new truth for this tab: show it at once, then refetch what depends on it.
       client.setQueryData<ResultsSession>(endpointKey(resultsEndpoints.session, sessionInput(sessionid)), (old) =>
         old ? { ...old, filters: { ...old.filters, [tab]: answer.filters }, tabCounts: { ...old.tabCounts, [tab]: answer.rowCount } } : old,
@@ -70,7 +76,15 @@ export function useTabFilters(sessionid: string, tab: ResultTabKey, onChanged: (
     anyFilters,
     busy: apply.isPending || resetAll.isPending,
     /** Sends the tab's whole filter list (the server replaces it). */
-    applyFilters: (next: AppliedFilter[]) => apply.mutateAsync(next).then(() => true, () => false),
-    resetAll: () => resetAll.mutateAsync().then(() => true, () => false),
+    applyFilters: (next: AppliedFilter[]) =>
+      apply.mutateAsync(next).then(
+        () => true,
+        () => false,
+      ),
+    resetAll: () =>
+      resetAll.mutateAsync().then(
+        () => true,
+        () => false,
+      ),
   };
 }

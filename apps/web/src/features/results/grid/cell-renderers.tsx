@@ -37,7 +37,14 @@ export function StructureCell({ data, value }: CellProps) {
   const source = strId !== null ? { strId } : { smiles };
   const alt = strId !== null ? `Structure ${strId}` : `Structure ${smiles ?? ''}`;
   const drawing = (size: { width: number; height: number }) => (
-    <StructureImage {...source} highlight={highlight?.text ?? null} highlightKind={highlight?.kind ?? 'smiles'} width={size.width} height={size.height} alt={alt} />
+    <StructureImage
+      {...source}
+      highlight={highlight?.text ?? null}
+      highlightKind={highlight?.kind ?? 'smiles'}
+      width={size.width}
+      height={size.height}
+      alt={alt}
+    />
   );
   const small = drawing(DENSITY_LAYOUT[density].structure);
   const image =
@@ -55,7 +62,13 @@ export function StructureCell({ data, value }: CellProps) {
     );
   if (strId === null) return image;
   return (
-    <Anchor component={Link} to={structureLeafletHref(strId, highlight)} aria-label={`Open the leaflet of structure ${strId}`} data-testid="structure-link" display="block">
+    <Anchor
+      component={Link}
+      to={structureLeafletHref(strId, highlight)}
+      aria-label={`Open the leaflet of structure ${strId}`}
+      data-testid="structure-link"
+      display="block"
+    >
       {image}
     </Anchor>
   );
@@ -65,7 +78,14 @@ export function StructureCell({ data, value }: CellProps) {
 export function StandardisedCell({ value }: CellProps) {
   if (value === 'no') {
     return (
-      <Badge size="sm" color="orange" variant="light" tt="none" title="ChEMBL could not standardise this activity: type, prefix, value and unit are as published" data-testid="not-standardised">
+      <Badge
+        size="sm"
+        color="orange"
+        variant="light"
+        tt="none"
+        title="ChEMBL could not standardise this activity: type, prefix, value and unit are as published"
+        data-testid="not-standardised"
+      >
         Standardised: no
       </Badge>
     );
@@ -119,7 +139,14 @@ export function ActivityValueCell({ data, value, colDef }: CellProps) {
         {text}
       </Text>
       <Tooltip label="Every measurement of this compound on this target" openDelay={300}>
-        <ActionIcon size="sm" variant="subtle" onClick={() => openMeasurements(data)} aria-label="Every measurement of this compound on this target" aria-haspopup="dialog" data-testid="open-measurements">
+        <ActionIcon
+          size="sm"
+          variant="subtle"
+          onClick={() => openMeasurements(data)}
+          aria-label="Every measurement of this compound on this target"
+          aria-haspopup="dialog"
+          data-testid="open-measurements"
+        >
           <IconListNumbers size={14} />
         </ActionIcon>
       </Tooltip>
@@ -140,7 +167,14 @@ export function InnerGridsCell({ data, value }: CellProps) {
   }
   const rows = grids.reduce((sum, grid) => sum + grid.rows.length, 0);
   return (
-    <Button size="compact-xs" variant="light" leftSection={<IconListDetails size={14} />} onClick={() => openDetails(data)} aria-haspopup="dialog" data-testid="open-details">
+    <Button
+      size="compact-xs"
+      variant="light"
+      leftSection={<IconListDetails size={14} />}
+      onClick={() => openDetails(data)}
+      aria-haspopup="dialog"
+      data-testid="open-details"
+    >
       {grids.length === 1 ? countNoun(rows, 'row') : `${grids.length} tables`}
     </Button>
   );

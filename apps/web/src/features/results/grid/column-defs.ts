@@ -2,7 +2,16 @@ import type { ColDef, SuppressHeaderKeyboardEventParams } from 'ag-grid-communit
 import type { CellValue, ResultRow, SortOrder } from '@kb/contracts/results';
 import { SIMILARITY_COLUMN } from '@kb/contracts/results';
 import type { GridDensity } from '../results-store.ts';
-import { ActivityValueCell, InnerGridsCell, ReferenceIdCell, SelectAllHeader, SelectCell, StandardisedCell, StructureCell, StructureIdCell } from './cell-renderers.tsx';
+import {
+  ActivityValueCell,
+  InnerGridsCell,
+  ReferenceIdCell,
+  SelectAllHeader,
+  SelectCell,
+  StandardisedCell,
+  StructureCell,
+  StructureIdCell,
+} from './cell-renderers.tsx';
 import { DENSITY_LAYOUT, isPinnedLeft } from './grid-layout.ts';
 import type { ShownColumn } from './result-columns.ts';
 import { formatCell } from './result-columns.ts';
@@ -11,7 +20,13 @@ import { formatCell } from './result-columns.ts';
 const centred = { display: 'flex', alignItems: 'center' } as const;
 
 /** Short codes (relation, unit, type) need no more room: the potency columns fit beside the drawing. */
-const NARROW_TEXT: Record<string, number> = { std_act_prefix: 84, standard_uom: 84, std_activity_type: 124, activity_prefix: 84, activity_uom: 84 };
+const NARROW_TEXT: Record<string, number> = {
+  std_act_prefix: 84,
+  standard_uom: 84,
+  std_activity_type: 124,
+  activity_prefix: 84,
+  activity_uom: 84,
+};
 
 export const SELECT_COLUMN_ID = '__select';
 
@@ -71,7 +86,13 @@ function valueColumn(column: ShownColumn, sort: SortOrder | null, { density, idC
   const text = (value: CellValue | undefined) => formatCell(value ?? null, column);
   switch (column.type) {
     case 'structure':
-      return { ...base, cellRenderer: StructureCell, cellStyle: centred, width: DENSITY_LAYOUT[density].structure.width + 20, resizable: false };
+      return {
+        ...base,
+        cellRenderer: StructureCell,
+        cellStyle: centred,
+        width: DENSITY_LAYOUT[density].structure.width + 20,
+        resizable: false,
+      };
     case 'json':
       return { ...base, cellRenderer: InnerGridsCell, cellStyle: centred, width: 130 };
     case 'integer':
@@ -79,8 +100,21 @@ function valueColumn(column: ShownColumn, sort: SortOrder | null, { density, idC
       if (column.key === 'str_id') return { ...base, cellRenderer: StructureIdCell, cellStyle: centred, width: 104 };
       if (column.key === 'ref_id') return { ...base, cellRenderer: ReferenceIdCell, cellStyle: centred, width: 96 };
       // The potency a chemist reads a row for: beside it, every measurement of the compound on the target.
-      if (column.key === 'activity_value') return { ...base, type: 'rightAligned', cellRenderer: ActivityValueCell, cellStyle: { ...centred, justifyContent: 'flex-end' }, width: 132, tooltipValueGetter: ({ value }) => text(value) || null };
-      return { ...base, type: 'rightAligned', valueFormatter: ({ value }) => text(value), width: column.key === SIMILARITY_COLUMN ? 112 : pinned ? 96 : 116 };
+      if (column.key === 'activity_value')
+        return {
+          ...base,
+          type: 'rightAligned',
+          cellRenderer: ActivityValueCell,
+          cellStyle: { ...centred, justifyContent: 'flex-end' },
+          width: 132,
+          tooltipValueGetter: ({ value }) => text(value) || null,
+        };
+      return {
+        ...base,
+        type: 'rightAligned',
+        valueFormatter: ({ value }) => text(value),
+        width: column.key === SIMILARITY_COLUMN ? 112 : pinned ? 96 : 116,
+      };
     default: {
       if (column.key === 'standardised') return { ...base, cellRenderer: StandardisedCell, cellStyle: centred, width: 150 };
       const narrow = NARROW_TEXT[column.key];

@@ -26,7 +26,12 @@ function InnerGridTable({ grid }: { grid: InnerGrid }) {
               {grid.rows.map((row, index) => (
                 <Table.Tr key={index}>
                   {grid.columns.map((column) => (
-                    <Table.Td key={column.key}>{formatCell(row[column.key] ?? null, { key: column.key, type: typeof row[column.key] === 'number' ? 'number' : 'text' })}</Table.Td>
+                    <Table.Td key={column.key}>
+                      {formatCell(row[column.key] ?? null, {
+                        key: column.key,
+                        type: typeof row[column.key] === 'number' ? 'number' : 'text',
+                      })}
+                    </Table.Td>
                   ))}
                 </Table.Tr>
               ))}

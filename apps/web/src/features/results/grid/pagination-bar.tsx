@@ -39,7 +39,9 @@ export function PaginationBar({ pageNumber, pageSize, rowCount, disabled, onPage
           siblings={1}
           boundaries={1}
           getItemProps={(page) => ({ 'aria-label': `Page ${page}` })}
-          getControlProps={(control) => ({ 'aria-label': { first: 'First page', last: 'Last page', next: 'Next page', previous: 'Previous page' }[control] })}
+          getControlProps={(control) => ({
+            'aria-label': { first: 'First page', last: 'Last page', next: 'Next page', previous: 'Previous page' }[control],
+          })}
         />
       </Group>
     </Group>

@@ -2,8 +2,20 @@ import { describe, expect, it } from 'vitest';
 import type { ResultColumn } from '@kb/contracts/results';
 import { formatCell, idOf, parseInnerGrids, shownColumns } from './result-columns.ts';
 
-const column = (key: string, order: number, hidden = false, type: ResultColumn['type'] = 'text'): ResultColumn => ({ key, label: key, type, order, hidden, sortable: true });
-const columns = [column('mol_weight', 2, false, 'number'), column('str_id', 0, false, 'integer'), column('pka_value', 3, true, 'number'), column('similarity', 9, true, 'number')];
+const column = (key: string, order: number, hidden = false, type: ResultColumn['type'] = 'text'): ResultColumn => ({
+  key,
+  label: key,
+  type,
+  order,
+  hidden,
+  sortable: true,
+});
+const columns = [
+  column('mol_weight', 2, false, 'number'),
+  column('str_id', 0, false, 'integer'),
+  column('pka_value', 3, true, 'number'),
+  column('similarity', 9, true, 'number'),
+];
 
 describe('shown columns (spec §3: order, hidden by default)', () => {
   it('orders the columns and shows the defaults', () => {
@@ -22,14 +34,25 @@ describe('shown columns (spec §3: order, hidden by default)', () => {
   });
 
   it('reveals the hidden similarity column during a similarity sort, sortable only then (spec §4)', () => {
-    expect(shownColumns(columns, undefined, false).find((c) => c.key === 'similarity')).toMatchObject({ visible: false, sortable: false, locked: false });
+    expect(shownColumns(columns, undefined, false).find((c) => c.key === 'similarity')).toMatchObject({
+      visible: false,
+      sortable: false,
+      locked: false,
+    });
     const during = shownColumns(columns, { similarity: false }, true).find((c) => c.key === 'similarity');
     expect(during).toMatchObject({ visible: true, locked: true, sortable: true });
   });
 
   it("shows a similarity search's own score by default, sortable, and lets the user hide it", () => {
-    expect(shownColumns(columns, undefined, false, true).find((c) => c.key === 'similarity')).toMatchObject({ visible: true, sortable: true, locked: false });
-    expect(shownColumns(columns, { similarity: false }, false, true).find((c) => c.key === 'similarity')).toMatchObject({ visible: false, sortable: true });
+    expect(shownColumns(columns, undefined, false, true).find((c) => c.key === 'similarity')).toMatchObject({
+      visible: true,
+      sortable: true,
+      locked: false,
+    });
+    expect(shownColumns(columns, { similarity: false }, false, true).find((c) => c.key === 'similarity')).toMatchObject({
+      visible: false,
+      sortable: true,
+    });
   });
 });
 

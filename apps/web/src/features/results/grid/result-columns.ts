@@ -21,13 +21,23 @@ export interface ShownColumn extends ResultColumn {
  * a similarity sort: it is shown, and sortable, while one is on (spec §4). A similarity search
  * (`searchScored`) fills it with its own score: shown by default there, and sortable.
  */
-export function shownColumns(columns: readonly ResultColumn[], choices: ColumnChoices | undefined, similarityOn: boolean, searchScored = false): ShownColumn[] {
+export function shownColumns(
+  columns: readonly ResultColumn[],
+  choices: ColumnChoices | undefined,
+  similarityOn: boolean,
+  searchScored = false,
+): ShownColumn[] {
   return [...columns]
     .sort((a, b) => a.order - b.order)
     .map((column) => {
       if (column.key !== SIMILARITY_COLUMN) return { ...column, visible: choices?.[column.key] ?? !column.hidden, locked: false };
       const chosen = choices?.[column.key] ?? (searchScored || !column.hidden);
-      return { ...column, visible: similarityOn || chosen, locked: similarityOn, sortable: column.sortable && (similarityOn || searchScored) };
+      return {
+        ...column,
+        visible: similarityOn || chosen,
+        locked: similarityOn,
+        sortable: column.sortable && (similarityOn || searchScored),
+      };
     });
 }
 

@@ -51,7 +51,10 @@ export function ResultsGrid({ context, columns, rows, loading, sort, onSortChang
   const hasStructure = columns.some((column) => column.visible && column.type === 'structure');
   const rowHeight = rowHeightOf(density, hasStructure);
   const theme = useMemo(() => resultsGridTheme.withParams({ rowHeight }), [rowHeight]);
-  const getRowId = useCallback((params: GetRowIdParams<ResultRow>) => String(params.data[idColumn] ?? JSON.stringify(params.data)), [idColumn]);
+  const getRowId = useCallback(
+    (params: GetRowIdParams<ResultRow>) => String(params.data[idColumn] ?? JSON.stringify(params.data)),
+    [idColumn],
+  );
   const sortChanged = useCallback(
     (event: SortChangedEvent<ResultRow>) => {
       // Only the user's clicks: column updates from new props also announce a sort change.
@@ -62,7 +65,12 @@ export function ResultsGrid({ context, columns, rows, loading, sort, onSortChang
 
   return (
     <ResultsGridContext.Provider value={context}>
-      <div data-testid="results-grid" data-density={density} aria-busy={loading} style={{ width: '100%', height: gridHeight(rows.length, rowHeight) }}>
+      <div
+        data-testid="results-grid"
+        data-density={density}
+        aria-busy={loading}
+        style={{ width: '100%', height: gridHeight(rows.length, rowHeight) }}
+      >
         <AgGridReact<ResultRow>
           rowData={rows}
           columnDefs={columnDefs}

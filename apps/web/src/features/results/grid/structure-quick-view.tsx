@@ -18,9 +18,25 @@ export function StructureQuickView({ strId }: { strId: number }) {
   const view = useQuery({ ...endpointQuery(resultsEndpoints.tabularView, { params: { id: strId } }), enabled: opened });
   const dcm = useQuery({ ...endpointQuery(leafletEndpoints.findDcmOrNot, { params: { id: strId } }), enabled: opened });
   return (
-    <Popover opened={opened} onChange={setOpened} onDismiss={() => setOpened(false)} trapFocus returnFocus width={380} position="right-start" withArrow shadow="md">
+    <Popover
+      opened={opened}
+      onChange={setOpened}
+      onDismiss={() => setOpened(false)}
+      trapFocus
+      returnFocus
+      width={380}
+      position="right-start"
+      withArrow
+      shadow="md"
+    >
       <Popover.Target>
-        <ActionIcon variant="subtle" size="sm" aria-label={`Quick view of structure ${strId}`} onClick={() => setOpened((o) => !o)} data-testid="structure-quick-view">
+        <ActionIcon
+          variant="subtle"
+          size="sm"
+          aria-label={`Quick view of structure ${strId}`}
+          onClick={() => setOpened((o) => !o)}
+          data-testid="structure-quick-view"
+        >
           <IconEye size={14} />
         </ActionIcon>
       </Popover.Target>

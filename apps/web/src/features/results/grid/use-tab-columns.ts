@@ -21,7 +21,10 @@ export function useTabColumns(tab: ResultTabKey, similarityOn: boolean, searchSc
   const [resetting, setResetting] = useState(false);
 
   const metadata = query.data?.tabs.find((entry) => entry.tab === tab)?.columns;
-  const columns: ShownColumn[] = useMemo(() => (metadata ? shownColumns(metadata, choices, similarityOn, searchScored) : []), [metadata, choices, similarityOn, searchScored]);
+  const columns: ShownColumn[] = useMemo(
+    () => (metadata ? shownColumns(metadata, choices, similarityOn, searchScored) : []),
+    [metadata, choices, similarityOn, searchScored],
+  );
 
   /** "Reset columns": the server's defaults again (`resetAllFlag` true), the user's choices dropped. */
   const reset = async () => {

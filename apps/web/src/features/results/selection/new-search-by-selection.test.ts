@@ -8,7 +8,9 @@ import { runNewSearchBySelection } from './new-search-by-selection.ts';
 
 const OLD = '11111111-1111-4111-8111-111111111111';
 const NEW = '22222222-2222-4222-8222-222222222222';
-const criteria: SearchCriteria = { rows: [{ selectedOption: 'selection', operator: null, fileName: null, entity: 'activity', ids: [3, 4], label: '2 activities' }] };
+const criteria: SearchCriteria = {
+  rows: [{ selectedOption: 'selection', operator: null, fileName: null, entity: 'activity', ids: [3, 4], label: '2 activities' }],
+};
 const counts = { stridscount: 2, gvkidscount: 2, actidscount: 2, assayidscount: 1, refidscount: 1, clinicalcompoundidscount: 0 };
 
 class FakeError extends Error {
@@ -33,7 +35,12 @@ function fakeApi(handlers: Record<string, (input: { params?: unknown; body?: unk
 }
 
 const happy = {
-  [resultsEndpoints.newSearchBy.path]: () => ({ searchcriteria: criteria, entity: 'activity', selected: 2, summary: '2 activities of a search' }),
+  [resultsEndpoints.newSearchBy.path]: () => ({
+    searchcriteria: criteria,
+    entity: 'activity',
+    selected: 2,
+    summary: '2 activities of a search',
+  }),
   [searchEndpoints.selectionActivityLogs.path]: () => ({ sessionid: NEW, table: 'activities', rows: 2 }),
   [searchEndpoints.selectionAssayLogs.path]: () => ({ sessionid: NEW, table: 'assays', rows: 1 }),
   [searchEndpoints.newSearchBySelectionCount.path]: () => ({ rows: [counts], sessionid: NEW }),
@@ -43,18 +50,36 @@ describe('new search by selection', () => {
   it('builds the search from the selection, then runs it in a new session: logs, then counts', async () => {
     const api = fakeApi(happy);
     const selection = { selectAll: true, selectedIds: [], unselectedIds: [9] };
-    const result = await runNewSearchBySelection({ tab: 'activitiestab', sessionid: OLD, selection, strIdList: [100, 101] }, { call: api.call, newSessionId: () => NEW });
+    const result = await runNewSearchBySelection(
+      { tab: 'activitiestab', sessionid: OLD, selection, strIdList: [100, 101] },
+      { call: api.call, newSessionId: () => NEW },
+    );
 
     expect(result).toEqual({ sessionId: NEW, criteria, summary: '2 activities of a search', counts });
-    expect(api.calls[0]).toEqual({ path: resultsEndpoints.newSearchBy.path, params: { tab: 'activitiestab' }, body: { sessionid: OLD, selection, strIdList: [100, 101] } });
-    expect(api.calls.slice(1, 3).map((c) => c.path).sort()).toEqual([searchEndpoints.selectionActivityLogs.path, searchEndpoints.selectionAssayLogs.path].sort());
+    expect(api.calls[0]).toEqual({
+      path: resultsEndpoints.newSearchBy.path,
+      params: { tab: 'activitiestab' },
+      body: { sessionid: OLD, selection, strIdList: [100, 101] },
+    });
+    expect(
+      api.calls
+        .slice(1, 3)
+        .map((c) => c.path)
+        .sort(),
+    ).toEqual([searchEndpoints.selectionActivityLogs.path, searchEndpoints.selectionAssayLogs.path].sort());
     for (const log of api.calls.slice(1, 3)) expect(log.body).toEqual({ searchpostobject: criteria, sessionid: NEW });
-    expect(api.calls[3]).toMatchObject({ path: searchEndpoints.newSearchBySelectionCount.path, body: { searchcriteria: criteria, sessionid: NEW } });
+    expect(api.calls[3]).toMatchObject({
+      path: searchEndpoints.newSearchBySelectionCount.path,
+      body: { searchcriteria: criteria, sessionid: NEW },
+    });
   });
 
   it('sends no strIdList when the tab is not restricted', async () => {
     const api = fakeApi(happy);
-    await runNewSearchBySelection({ tab: 'structuretab', sessionid: OLD, selection: { selectAll: false, selectedIds: [1], unselectedIds: [] } }, { call: api.call, newSessionId: () => NEW });
+    await runNewSearchBySelection(
+      { tab: 'structuretab', sessionid: OLD, selection: { selectAll: false, selectedIds: [1], unselectedIds: [] } },
+      { call: api.call, newSessionId: () => NEW },
+    );
     expect(api.calls[0]?.body).not.toHaveProperty('strIdList');
   });
 
@@ -66,7 +91,10 @@ describe('new search by selection', () => {
       },
     });
     let asked = false;
-    const run = runNewSearchBySelection({ tab: 'structuretab', sessionid: OLD, selection: { selectAll: false, selectedIds: [], unselectedIds: [] } }, { call: api.call, newSessionId: () => ((asked = true), NEW) });
+    const run = runNewSearchBySelection(
+      { tab: 'structuretab', sessionid: OLD, selection: { selectAll: false, selectedIds: [], unselectedIds: [] } },
+      { call: api.call, newSessionId: () => ((asked = true), NEW) },
+    );
     await expect(run).rejects.toThrow('Select at least one row');
     expect(asked).toBe(false);
     expect(api.calls).toHaveLength(1);
@@ -74,7 +102,10 @@ describe('new search by selection', () => {
 
   it('answers no counts when the count call has no rows (the old counts are not invented)', async () => {
     const api = fakeApi({ ...happy, [searchEndpoints.newSearchBySelectionCount.path]: () => ({ rows: [], sessionid: NEW }) });
-    const result = await runNewSearchBySelection({ tab: 'structuretab', sessionid: OLD, selection: { selectAll: false, selectedIds: [1], unselectedIds: [] } }, { call: api.call, newSessionId: () => NEW });
+    const result = await runNewSearchBySelection(
+      { tab: 'structuretab', sessionid: OLD, selection: { selectAll: false, selectedIds: [1], unselectedIds: [] } },
+      { call: api.call, newSessionId: () => NEW },
+    );
     expect(result.counts).toBeNull();
   });
 });

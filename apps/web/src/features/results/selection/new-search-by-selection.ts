@@ -35,12 +35,22 @@ export interface SelectionSearchDeps {
  * Runs a selection search in a new session, as the search flow runs any search: the activity and
  * assay sets, then the counts. Also what "Run the search again" does for an expired selection session.
  */
-export async function runSelectionSession(criteria: SearchCriteria, deps: SelectionSearchDeps): Promise<{ sessionId: string; counts: SearchCounts | null }> {
+export async function runSelectionSession(
+  criteria: SearchCriteria,
+  deps: SelectionSearchDeps,
+): Promise<{ sessionId: string; counts: SearchCounts | null }> {
   const { call, signal } = deps;
   const sessionId = deps.newSessionId();
   const logBody = { body: { searchpostobject: criteria, sessionid: sessionId } };
-  await Promise.all([call(searchEndpoints.selectionActivityLogs, logBody, { signal }), call(searchEndpoints.selectionAssayLogs, logBody, { signal })]);
-  const answer = await call(searchEndpoints.newSearchBySelectionCount, { body: { searchcriteria: criteria, sessionid: sessionId } }, { signal });
+  await Promise.all([
+    call(searchEndpoints.selectionActivityLogs, logBody, { signal }),
+    call(searchEndpoints.selectionAssayLogs, logBody, { signal }),
+  ]);
+  const answer = await call(
+    searchEndpoints.newSearchBySelectionCount,
+    { body: { searchcriteria: criteria, sessionid: sessionId } },
+    { signal },
+  );
   return { sessionId, counts: answer?.rows[0] ?? null };
 }
 

@@ -19,7 +19,10 @@ import { countNoun } from '../../../app/format/plural.ts';
 import { ACTIVITY } from '../../../app/format/nouns.ts';
 
 /** Where each scope's results live. */
-export const RESULTS_BASE: Record<ResultsScope, '/results' | '/new-search-results'> = { search: '/results', selection: '/new-search-results' };
+export const RESULTS_BASE: Record<ResultsScope, '/results' | '/new-search-results'> = {
+  search: '/results',
+  selection: '/new-search-results',
+};
 
 interface TabRef {
   scope: ResultsScope;
@@ -55,14 +58,18 @@ export function useNewSearchBySelection({ sessionId, tab, state, update }: TabRe
         { call: callApi, newSessionId: newSearchSessionId },
       );
       // The recent-searches list and the results header show this summary; losing it must not fail the search.
-      void callApi(searchEndpoints.sessionSummarySave, { body: { sessionid: result.sessionId, summary: result.summary } }).catch(() => undefined);
+      void callApi(searchEndpoints.sessionSummarySave, { body: { sessionid: result.sessionId, summary: result.summary } }).catch(
+        () => undefined,
+      );
       useResultsStore.getState().resetScope('selection', result.sessionId);
       useResultsStore.getState().setSelectionSearch({ criteria: result.criteria, summary: result.summary });
       useSearchSessionStore.getState().setSelectionSessionId(result.sessionId);
       update((current) => ({ ...current, selection: EMPTY_SELECTION }));
       notifications.show({
         color: 'green',
-        message: result.counts ? `${result.summary}: ${countNoun(result.counts.stridscount, 'structure')}, ${countNoun(result.counts.actidscount, ACTIVITY)}.` : result.summary,
+        message: result.counts
+          ? `${result.summary}: ${countNoun(result.counts.stridscount, 'structure')}, ${countNoun(result.counts.actidscount, ACTIVITY)}.`
+          : result.summary,
       });
       navigate(`${RESULTS_BASE.selection}/structuretab`);
     } catch (error) {
@@ -88,8 +95,14 @@ export function useGotoTab({ scope, sessionId, tab, state }: TabRef) {
   const goto = async (toTab: ResultTabKey) => {
     setRunning(true);
     try {
-      const answer = await callApi(resultsEndpoints.gotoTab, { body: { sessionid: sessionId, fromTab: tab, toTab, ids: state.selection.selectedIds } });
-      updateTab(scope, sessionId, answer.tab, (current) => ({ ...current, pageNumber: START_PAGE, goto: { strIdList: answer.strIdList, fromTab: tab, rowCount: answer.rowCount } }));
+      const answer = await callApi(resultsEndpoints.gotoTab, {
+        body: { sessionid: sessionId, fromTab: tab, toTab, ids: state.selection.selectedIds },
+      });
+      updateTab(scope, sessionId, answer.tab, (current) => ({
+        ...current,
+        pageNumber: START_PAGE,
+        goto: { strIdList: answer.strIdList, fromTab: tab, rowCount: answer.rowCount },
+      }));
       navigate(`${RESULTS_BASE[scope]}/${answer.tab}`);
     } catch (error) {
       notifications.show({ color: 'red', title: `Could not open ${resultTabLabel(toTab) ?? toTab}`, message: errorMessage(error) });

@@ -68,7 +68,15 @@ export function StructureFilterPanel({ scope, session, tab }: { scope: ResultsSc
             Structure filter
           </Text>
           {filter.active && (
-            <Button size="compact-xs" variant="subtle" color="red" leftSection={<IconFilterOff size={14} />} loading={filter.running && !editing} onClick={() => void filter.remove()} data-testid="structure-filter-remove">
+            <Button
+              size="compact-xs"
+              variant="subtle"
+              color="red"
+              leftSection={<IconFilterOff size={14} />}
+              loading={filter.running && !editing}
+              onClick={() => void filter.remove()}
+              data-testid="structure-filter-remove"
+            >
               Remove
             </Button>
           )}
@@ -99,7 +107,13 @@ export function StructureFilterPanel({ scope, session, tab }: { scope: ResultsSc
           </Alert>
         )}
       </Stack>
-      <Modal opened={editing} onClose={() => setEditing(false)} title="Filter the results by structure" size="xl" data-testid="structure-filter-modal">
+      <Modal
+        opened={editing}
+        onClose={() => setEditing(false)}
+        title="Filter the results by structure"
+        size="xl"
+        data-testid="structure-filter-modal"
+      >
         <Stack gap="sm">
           <SegmentedControl
             aria-label="Keep or leave out"
@@ -122,7 +136,8 @@ export function StructureFilterPanel({ scope, session, tab }: { scope: ResultsSc
             </Alert>
           )}
           <Text size="xs" c="dimmed">
-            The filter searches only the structures of these results; every tab and its counts follow, and your chart filters stay. Saving the search keeps it.
+            The filter searches only the structures of these results; every tab and its counts follow, and your chart filters stay. Saving
+            the search keeps it.
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setEditing(false)}>

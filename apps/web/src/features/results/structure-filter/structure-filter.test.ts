@@ -48,6 +48,8 @@ describe('structure filter of the results', () => {
 
   it('says what the filter keeps', () => {
     expect(describeStructureFilter(pyridine, 'include')).toBe('Structures containing c1ccncc1');
-    expect(describeStructureFilter({ ...pyridine, properties: { molmin: 200, molmax: 400 } }, 'exclude')).toBe('Leaving out structures containing c1ccncc1 with 2 property bounds');
+    expect(describeStructureFilter({ ...pyridine, properties: { molmin: 200, molmax: 400 } }, 'exclude')).toBe(
+      'Leaving out structures containing c1ccncc1 with 2 property bounds',
+    );
   });
 });

@@ -28,7 +28,9 @@ export function splitStructureFilter(criteria: SearchCriteria): SplitCriteria {
 /** The search with `row` as its results filter (replacing one it had). */
 export function withStructureFilter(criteria: SearchCriteria, row: StructureFilterRow, mode: StructureFilterMode): SearchCriteria {
   const { base } = splitStructureFilter(criteria);
-  const joined = base.rows.map((r, index) => (index === base.rows.length - 1 ? { ...r, operator: mode === 'exclude' ? ('NOT' as const) : ('AND' as const) } : r));
+  const joined = base.rows.map((r, index) =>
+    index === base.rows.length - 1 ? { ...r, operator: mode === 'exclude' ? ('NOT' as const) : ('AND' as const) } : r,
+  );
   return { ...base, rows: [...joined, { ...row, operator: null, resultFilter: true }] };
 }
 

@@ -41,7 +41,13 @@ export function useStructureFilter(scope: ResultsScope, session: ResultsSession,
     const outcome = await runSearch(next, describeSearch(next), { keepOpenSession: true });
     if (outcome.kind === 'counts' || outcome.kind === 'no-data') return true;
     // Nothing is lost: the builder goes back to the search that is still open in the results.
-    useSearchBuilderStore.setState({ rows: before.rows, lastRun: before.lastRun, counts: before.lastRun?.counts ?? null, status: 'idle', error: null });
+    useSearchBuilderStore.setState({
+      rows: before.rows,
+      lastRun: before.lastRun,
+      counts: before.lastRun?.counts ?? null,
+      status: 'idle',
+      error: null,
+    });
     if (outcome.kind === 'failed') setError(outcome.message);
     return false;
   };
@@ -86,7 +92,8 @@ export function useStructureFilter(scope: ResultsScope, session: ResultsSession,
     clearError: () => setError(null),
     /** False when this browser no longer knows the search (the filter cannot be built). */
     available: criteria !== null,
-    apply: (row: StructureFilterRow, mode: StructureFilterMode) => (criteria ? run(withStructureFilter(criteria, row, mode)) : Promise.resolve(false)),
+    apply: (row: StructureFilterRow, mode: StructureFilterMode) =>
+      criteria ? run(withStructureFilter(criteria, row, mode)) : Promise.resolve(false),
     remove: () => (split?.filter ? run(split.base) : Promise.resolve(false)),
   };
 }

@@ -39,20 +39,35 @@ function SarEntryButtons({ scope, sessionId, tab, state, count }: SarEntryProps 
   const sar = useOpenSarView({ scope, sessionId, tab });
   const from = scope === 'selection' ? '?from=selection' : '';
   const rows = count > 0 ? `the ${countNoun(count, 'ticked row')}` : 'all rows of this tab, as filtered';
-  const open = () => sar.open({ selection: count > 0 ? state.selection : null, ...(state.goto ? { strIdList: state.goto.strIdList } : {}) });
+  const open = () =>
+    sar.open({ selection: count > 0 ? state.selection : null, ...(state.goto ? { strIdList: state.goto.strIdList } : {}) });
 
   return (
     <Group gap="xs">
       {mayOpen('/sarview/:tabid') && (
         <Tooltip label={`Study ${rows} in the SAR view: R-groups, activity cliffs, matched pairs`}>
-          <Button size="xs" variant="default" leftSection={<IconFlask size={14} />} loading={sar.opening} onClick={() => void open()} data-testid="open-sar-view">
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconFlask size={14} />}
+            loading={sar.opening}
+            onClick={() => void open()}
+            data-testid="open-sar-view"
+          >
             {count > 0 ? 'SAR view of selected' : 'SAR view'}
           </Button>
         </Tooltip>
       )}
       {mayOpen('/analyzers/:tabid') && (
         <Tooltip label="Charts over the rows of this tab">
-          <Button size="xs" variant="default" component={Link} to={`/analyzers/${tab}${from}`} leftSection={<IconChartDots size={14} />} data-testid="open-analyzers">
+          <Button
+            size="xs"
+            variant="default"
+            component={Link}
+            to={`/analyzers/${tab}${from}`}
+            leftSection={<IconChartDots size={14} />}
+            data-testid="open-analyzers"
+          >
             Analyzers
           </Button>
         </Tooltip>

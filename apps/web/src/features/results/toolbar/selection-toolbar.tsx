@@ -29,7 +29,17 @@ export interface SelectionToolbarProps {
 }
 
 /** Spec §4 selection count, and what can be done with the selected rows. */
-export function SelectionToolbar({ tab, selection, count, searching, going, onClear, onNewSearch, onGoto, exportTo }: SelectionToolbarProps) {
+export function SelectionToolbar({
+  tab,
+  selection,
+  count,
+  searching,
+  going,
+  onClear,
+  onNewSearch,
+  onGoto,
+  exportTo,
+}: SelectionToolbarProps) {
   const none = count === 0;
   // "Go to" sends the ids themselves: a select-all over every page has none to send.
   const gotoBlocked = selection.selectAll ? 'Tick rows one by one to show their related rows' : none ? 'Select rows first' : null;
@@ -43,13 +53,26 @@ export function SelectionToolbar({ tab, selection, count, searching, going, onCl
           Clear
         </Button>
       )}
-      <Button size="xs" leftSection={<IconSearch size={14} />} onClick={onNewSearch} loading={searching} data-testid="new-search-by-selection">
+      <Button
+        size="xs"
+        leftSection={<IconSearch size={14} />}
+        onClick={onNewSearch}
+        loading={searching}
+        data-testid="new-search-by-selection"
+      >
         New search by selection
       </Button>
       <Menu position="bottom-start" withinPortal>
         <Menu.Target>
           <Tooltip label={gotoBlocked} disabled={gotoBlocked === null}>
-            <Button size="xs" variant="default" rightSection={<IconChevronDown size={14} />} disabled={gotoBlocked !== null} loading={going} data-testid="goto-menu">
+            <Button
+              size="xs"
+              variant="default"
+              rightSection={<IconChevronDown size={14} />}
+              disabled={gotoBlocked !== null}
+              loading={going}
+              data-testid="goto-menu"
+            >
               Show related rows
             </Button>
           </Tooltip>

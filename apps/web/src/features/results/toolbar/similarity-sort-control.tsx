@@ -16,7 +16,19 @@ export interface SimilaritySortControlProps {
 const numberOrNull = (value: string | number): number | null => (value === '' || value === null ? null : Number(value));
 
 /** The form of a similarity sort: SMILES, an optional 0–1 window and the order; the server's message stays beside the input. */
-function SimilarityForm({ initial, error, applying, onApply, onInput }: { initial: SimilaritySort | null; error: string | null; applying: boolean; onApply: SimilaritySortControlProps['onApply']; onInput: () => void }) {
+function SimilarityForm({
+  initial,
+  error,
+  applying,
+  onApply,
+  onInput,
+}: {
+  initial: SimilaritySort | null;
+  error: string | null;
+  applying: boolean;
+  onApply: SimilaritySortControlProps['onApply'];
+  onInput: () => void;
+}) {
   const [smiles, setSmiles] = useState(initial?.smiles ?? '');
   const [min, setMin] = useState<number | null>(initial?.min ?? null);
   const [max, setMax] = useState<number | null>(initial?.max ?? null);
@@ -42,8 +54,24 @@ function SimilarityForm({ initial, error, applying, onApply, onInput }: { initia
           data-testid="similarity-smiles"
         />
         <Group grow gap="xs">
-          <NumberInput label="Min" min={0} max={1} step={0.05} decimalScale={3} value={min ?? ''} onChange={(value) => setMin(numberOrNull(value))} />
-          <NumberInput label="Max" min={0} max={1} step={0.05} decimalScale={3} value={max ?? ''} onChange={(value) => setMax(numberOrNull(value))} />
+          <NumberInput
+            label="Min"
+            min={0}
+            max={1}
+            step={0.05}
+            decimalScale={3}
+            value={min ?? ''}
+            onChange={(value) => setMin(numberOrNull(value))}
+          />
+          <NumberInput
+            label="Max"
+            min={0}
+            max={1}
+            step={0.05}
+            decimalScale={3}
+            value={max ?? ''}
+            onChange={(value) => setMax(numberOrNull(value))}
+          />
         </Group>
         <SegmentedControl
           size="xs"
@@ -71,7 +99,13 @@ export function SimilaritySortControl({ similarity, error, applying, onApply, on
     <Group gap={6} wrap="nowrap">
       <Popover opened={opened} onChange={setOpened} position="bottom-start" shadow="md" width={320} trapFocus withinPortal keepMounted>
         <Popover.Target>
-          <Button size="xs" variant={on ? 'light' : 'default'} leftSection={<IconArrowsSort size={14} />} onClick={() => setOpened((value) => !value)} data-testid="similarity-sort">
+          <Button
+            size="xs"
+            variant={on ? 'light' : 'default'}
+            leftSection={<IconArrowsSort size={14} />}
+            onClick={() => setOpened((value) => !value)}
+            data-testid="similarity-sort"
+          >
             Sort by similarity
           </Button>
         </Popover.Target>
@@ -96,7 +130,13 @@ export function SimilaritySortControl({ similarity, error, applying, onApply, on
         </Text>
       )}
       {on && similarity && (
-        <Badge variant="light" tt="none" size="lg" rightSection={<CloseButton size="xs" aria-label="Stop sorting by similarity" onClick={onClear} />} data-testid="similarity-badge">
+        <Badge
+          variant="light"
+          tt="none"
+          size="lg"
+          rightSection={<CloseButton size="xs" aria-label="Stop sorting by similarity" onClick={onClear} />}
+          data-testid="similarity-badge"
+        >
           <Text size="xs" span maw={220} truncate>
             Similar to {similarity.smiles}
           </Text>

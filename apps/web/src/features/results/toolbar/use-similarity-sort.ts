@@ -19,7 +19,12 @@ export interface SimilarityInput {
  * page is fetched before the tab state changes, so an invalid SMILES (400) leaves the rows, the
  * input and the message on screen instead of an empty tab.
  */
-export function useSimilaritySort(sessionId: string, tab: ResultTabKey, state: TabState, update: (change: (state: TabState) => TabState) => void) {
+export function useSimilaritySort(
+  sessionId: string,
+  tab: ResultTabKey,
+  state: TabState,
+  update: (change: (state: TabState) => TabState) => void,
+) {
   const [error, setError] = useState<string | null>(null);
   const [applying, setApplying] = useState(false);
 
@@ -49,7 +54,11 @@ export function useSimilaritySort(sessionId: string, tab: ResultTabKey, state: T
 
   const clear = () => {
     setError(null);
-    update((current) => ({ ...current, pageNumber: START_PAGE, similarity: current.similarity ? { ...current.similarity, status: false } : null }));
+    update((current) => ({
+      ...current,
+      pageNumber: START_PAGE,
+      similarity: current.similarity ? { ...current.similarity, status: false } : null,
+    }));
   };
 
   return { similarity: state.similarity, error, applying, apply, clear, clearError: () => setError(null) };

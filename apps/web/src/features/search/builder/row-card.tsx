@@ -43,7 +43,15 @@ function SelectionRowView({ draft }: { draft: SelectionDraft }) {
 }
 
 /** The editor of a draft's option; `update` is narrowed to that option. */
-function RowEditor({ draft, errors, update }: { draft: RowDraft; errors: FieldErrors; update: (change: (draft: RowDraft) => RowDraft) => void }) {
+function RowEditor({
+  draft,
+  errors,
+  update,
+}: {
+  draft: RowDraft;
+  errors: FieldErrors;
+  update: (change: (draft: RowDraft) => RowDraft) => void;
+}) {
   const props = <O extends SelectedOption>(d: DraftOf<O>): EditorProps<O> => ({
     draft: d,
     errors,
@@ -141,12 +149,24 @@ export function RowCard({ draft, index, count, errors, empty, update, onMove, on
           <Group gap={4} wrap="nowrap">
             <UploadButton kinds={kinds} busy={upload.busy} onUploaded={upload.upload} />
             <Tooltip label="Move up (Alt+↑)">
-              <ActionIcon variant="subtle" color="gray" aria-label={`Move row ${index + 1} up`} disabled={index === 0} onClick={() => onMove(-1)}>
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                aria-label={`Move row ${index + 1} up`}
+                disabled={index === 0}
+                onClick={() => onMove(-1)}
+              >
                 <IconArrowUp size={16} />
               </ActionIcon>
             </Tooltip>
             <Tooltip label="Move down (Alt+↓)">
-              <ActionIcon variant="subtle" color="gray" aria-label={`Move row ${index + 1} down`} disabled={index === count - 1} onClick={() => onMove(1)}>
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                aria-label={`Move row ${index + 1} down`}
+                disabled={index === count - 1}
+                onClick={() => onMove(1)}
+              >
                 <IconArrowDown size={16} />
               </ActionIcon>
             </Tooltip>
@@ -171,7 +191,15 @@ export function RowCard({ draft, index, count, errors, empty, update, onMove, on
 }
 
 /** The operator joining a row to the next (spec §4: default AND; the last row shows none). */
-export function OperatorControl({ value, onChange, between }: { value: SearchOperator | null; onChange: (operator: SearchOperator) => void; between: [number, number] }): ReactNode {
+export function OperatorControl({
+  value,
+  onChange,
+  between,
+}: {
+  value: SearchOperator | null;
+  onChange: (operator: SearchOperator) => void;
+  between: [number, number];
+}): ReactNode {
   return (
     <Center>
       <SegmentedControl

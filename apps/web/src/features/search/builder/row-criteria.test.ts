@@ -39,35 +39,53 @@ describe('row → criteria conversion', () => {
   });
 
   it('drops similarity bounds unless the category is similarity, and checks them when it is', () => {
-    const sub = toCriteriaRow(draft('structure', { inputType: 'smiles', value: 'c1ccccc1', category: 'substructure', similarityMin: 0.9, similarityMax: 0.1 }));
+    const sub = toCriteriaRow(
+      draft('structure', { inputType: 'smiles', value: 'c1ccccc1', category: 'substructure', similarityMin: 0.9, similarityMax: 0.1 }),
+    );
     expect(sub.row).toMatchObject({ structure: { similarityMin: null, similarityMax: null } });
-    const sim = toCriteriaRow(draft('structure', { inputType: 'smiles', value: 'c1ccccc1', category: 'similarity', similarityMin: 0.9, similarityMax: 0.1 }));
+    const sim = toCriteriaRow(
+      draft('structure', { inputType: 'smiles', value: 'c1ccccc1', category: 'similarity', similarityMin: 0.9, similarityMax: 0.1 }),
+    );
     expect(sim.errors['structure.similarityMin']).toBe('Minimum similarity is above the maximum');
   });
 
   it('sends "nearest only" with a similarity row, not with other categories nor from a results filter, and checks it', () => {
     const smiles = { inputType: 'smiles' as const, value: 'c1ccccc1' };
-    expect(toCriteriaRow(draft('structure', { ...smiles, category: 'similarity', similarityNearest: 50 })).row).toMatchObject({ structure: { similarityNearest: 50 } });
-    expect(toCriteriaRow(draft('structure', { ...smiles, category: 'substructure', similarityNearest: 50 })).row).toMatchObject({ structure: { similarityNearest: null } });
-    expect(toCriteriaRow(draft('structure', { ...smiles, category: 'similarity', similarityNearest: 50, resultFilter: true })).row).toMatchObject({ structure: { similarityNearest: null } });
+    expect(toCriteriaRow(draft('structure', { ...smiles, category: 'similarity', similarityNearest: 50 })).row).toMatchObject({
+      structure: { similarityNearest: 50 },
+    });
+    expect(toCriteriaRow(draft('structure', { ...smiles, category: 'substructure', similarityNearest: 50 })).row).toMatchObject({
+      structure: { similarityNearest: null },
+    });
+    expect(
+      toCriteriaRow(draft('structure', { ...smiles, category: 'similarity', similarityNearest: 50, resultFilter: true })).row,
+    ).toMatchObject({ structure: { similarityNearest: null } });
     const tooMany = toCriteriaRow(draft('structure', { ...smiles, category: 'similarity', similarityNearest: 20_000 }));
     expect(tooMany.row).toBeNull();
     expect(tooMany.errors['structure.similarityNearest']).toMatch(/1 to 10,000 nearest/);
     // Restored from saved criteria as it was sent.
-    const restored = criteriaToDrafts({ rows: [toCriteriaRow(draft('structure', { ...smiles, category: 'similarity', similarityNearest: 50 })).row!] })[0]!;
+    const restored = criteriaToDrafts({
+      rows: [toCriteriaRow(draft('structure', { ...smiles, category: 'similarity', similarityNearest: 50 })).row!],
+    })[0]!;
     expect(restored).toMatchObject({ category: 'similarity', similarityNearest: 50 });
   });
 
   it('refuses the R prefix without both values and a range whose minimum is above its maximum', () => {
-    const missing = toCriteriaRow(draft('activitytypes', { activities: [{ ...emptyActivityTerm(), activityType: 'IC50', prefix: 'R', minValue: 1 }] }));
+    const missing = toCriteriaRow(
+      draft('activitytypes', { activities: [{ ...emptyActivityTerm(), activityType: 'IC50', prefix: 'R', minValue: 1 }] }),
+    );
     expect(missing.errors['activities.0.minValue']).toBe('A range (R) needs both a minimum and a maximum');
-    const reversed = toCriteriaRow(draft('activitytypes', { activities: [{ ...emptyActivityTerm(), activityType: 'IC50', prefix: 'R', minValue: 10, maxValue: 1 }] }));
+    const reversed = toCriteriaRow(
+      draft('activitytypes', { activities: [{ ...emptyActivityTerm(), activityType: 'IC50', prefix: 'R', minValue: 10, maxValue: 1 }] }),
+    );
     expect(reversed.errors['activities.0.minValue']).toBe('The minimum is above the maximum');
   });
 
   it('points activity errors at the term the user sees even when empty terms before it are dropped', () => {
     const result = toCriteriaRow(
-      draft('activitytypes', { activities: [emptyActivityTerm(), { ...emptyActivityTerm(), activityType: 'Ki', prefix: 'R', minValue: 5, maxValue: 2 }] }),
+      draft('activitytypes', {
+        activities: [emptyActivityTerm(), { ...emptyActivityTerm(), activityType: 'Ki', prefix: 'R', minValue: 5, maxValue: 2 }],
+      }),
     );
     expect(Object.keys(result.errors)).toEqual(['activities.1.minValue']);
   });
@@ -100,20 +118,43 @@ describe('row → criteria conversion', () => {
   });
 
   it('upper-cases patent country codes and sends a year range', () => {
-    const result = toCriteriaRow(draft('bibliography', { patents: [{ countryCode: 'wo', patentNo: '2015001', year: null }], fromYear: 2010, toYear: 2015 }));
-    expect(result.row).toMatchObject({ patents: [{ countryCode: 'WO', patentNo: '2015001', year: null }], yearRange: { fromYear: 2010, toYear: 2015 } });
+    const result = toCriteriaRow(
+      draft('bibliography', { patents: [{ countryCode: 'wo', patentNo: '2015001', year: null }], fromYear: 2010, toYear: 2015 }),
+    );
+    expect(result.row).toMatchObject({
+      patents: [{ countryCode: 'WO', patentNo: '2015001', year: null }],
+      yearRange: { fromYear: 2010, toYear: 2015 },
+    });
     const reversed = toCriteriaRow(draft('bibliography', { fromYear: 2016, toYear: 2015 }));
     expect(reversed.errors['yearRange.fromYear']).toBe('The from-year is after the to-year');
   });
 
   it('sends picked company ids as ids and typed names as names', () => {
-    const result = toCriteriaRow(draft('company', { companies: [{ id: 4, label: 'Pfizer' }, { id: 'Acme Bio', label: 'Acme Bio' }] }));
+    const result = toCriteriaRow(
+      draft('company', {
+        companies: [
+          { id: 4, label: 'Pfizer' },
+          { id: 'Acme Bio', label: 'Acme Bio' },
+        ],
+      }),
+    );
     expect(result.row).toMatchObject({ companyIds: [4], companyNames: ['Acme Bio'] });
   });
 
   it('sends the ids of every selected tree node with their labels', () => {
-    const tree: RowDraft = { ...(newDraft('treeview', 'SourceOntologyTreeView') as DraftOf<'treeview'>), nodes: [{ id: '10', label: 'Bacteria', ids: ['10'] }, { id: '11', label: 'Fungi', ids: ['11'] }] };
-    expect(toCriteriaRow(tree).row).toMatchObject({ selectedOption: 'treeview', tree: 'SourceOntologyTreeView', nodeIds: ['10', '11'], labels: ['Bacteria', 'Fungi'] });
+    const tree: RowDraft = {
+      ...(newDraft('treeview', 'SourceOntologyTreeView') as DraftOf<'treeview'>),
+      nodes: [
+        { id: '10', label: 'Bacteria', ids: ['10'] },
+        { id: '11', label: 'Fungi', ids: ['11'] },
+      ],
+    };
+    expect(toCriteriaRow(tree).row).toMatchObject({
+      selectedOption: 'treeview',
+      tree: 'SourceOntologyTreeView',
+      nodeIds: ['10', '11'],
+      labels: ['Bacteria', 'Fungi'],
+    });
   });
 
   it('asks for a degrader type when only ligases were given', () => {
@@ -202,7 +243,15 @@ describe('building the criteria', () => {
 
   it('round-trips through saved criteria', () => {
     const rows: RowDraft[] = [
-      draft('structure', { inputType: 'smiles', value: 'CCO', category: 'similarity', similarityMin: 0.7, similarityMax: 1, operator: 'OR', strIds: ['5'] }),
+      draft('structure', {
+        inputType: 'smiles',
+        value: 'CCO',
+        category: 'similarity',
+        similarityMin: 0.7,
+        similarityMax: 1,
+        operator: 'OR',
+        strIds: ['5'],
+      }),
       draft('target', { targets: [{ label: 'EGFR', targetCategories: ['gene'], operator: '|', displayValue: 'EGFR · P00533', ids: [3] }] }),
       draft('activitytypes', { activities: [{ activityType: 'IC50', activityUom: 'nM', prefix: 'R', minValue: 1, maxValue: 100 }] }),
     ];

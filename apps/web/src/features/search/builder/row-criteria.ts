@@ -53,7 +53,10 @@ export function digitIds(values: readonly string[]): { ids: number[]; invalid: s
 }
 
 function invalidIdsMessage(what: string, invalid: readonly string[]): string {
-  const shown = invalid.slice(0, 3).map((text) => `“${text}”`).join(', ');
+  const shown = invalid
+    .slice(0, 3)
+    .map((text) => `“${text}”`)
+    .join(', ');
   const more = invalid.length > 3 ? ` and ${invalid.length - 3} more` : '';
   return `${what} are whole numbers: remove ${shown}${more}`;
 }
@@ -117,7 +120,8 @@ function structureCandidate(draft: StructureDraft): Candidate {
   const strIds = digitIds(draft.strIds);
   if (strIds.invalid.length > 0) errors.strIds = invalidIdsMessage('Structure ids', strIds.invalid);
   const casNumbers = cleanTexts(draft.casNumbers);
-  if (!structure && !hasProperties && strIds.ids.length === 0 && casNumbers.length === 0 && strIds.invalid.length === 0) return { row: null, errors };
+  if (!structure && !hasProperties && strIds.ids.length === 0 && casNumbers.length === 0 && strIds.invalid.length === 0)
+    return { row: null, errors };
   return {
     row: {
       selectedOption: 'structure',
@@ -138,15 +142,25 @@ function bibliographyCandidate(draft: BibliographyDraft): Candidate {
   const pubmed = digitIds(draft.pubmedIds);
   if (pubmed.invalid.length > 0) errors.pubmedIds = invalidIdsMessage('PubMed ids', pubmed.invalid);
   const patents = keepFilled(draft.patents, (p) => Boolean(p.countryCode.trim() || p.patentNo.trim() || p.year !== null));
-  const journals = keepFilled(draft.journals, (j) => Boolean(j.journalName.trim() || j.volume.trim() || j.issue.trim() || j.pageNo.trim() || j.year !== null));
+  const journals = keepFilled(draft.journals, (j) =>
+    Boolean(j.journalName.trim() || j.volume.trim() || j.issue.trim() || j.pageNo.trim() || j.year !== null),
+  );
   const refIds = pickedIds(draft.documents);
   const dois = cleanTexts(draft.dois);
   const authors = cleanTexts(draft.authors);
   const companies = cleanTexts(draft.companies);
   const hasYears = draft.fromYear !== null || draft.toYear !== null;
   const filled =
-    refIds.length + pubmed.ids.length + pubmed.invalid.length + dois.length + patents.kept.length + journals.kept.length + authors.length + companies.length + draft.sources.length > 0 ||
-    hasYears;
+    refIds.length +
+      pubmed.ids.length +
+      pubmed.invalid.length +
+      dois.length +
+      patents.kept.length +
+      journals.kept.length +
+      authors.length +
+      companies.length +
+      draft.sources.length >
+      0 || hasYears;
   if (!filled) return { row: null, errors };
   return {
     row: {
@@ -156,9 +170,17 @@ function bibliographyCandidate(draft: BibliographyDraft): Candidate {
       refIds: nonEmpty(refIds),
       pubmedIds: nonEmpty(pubmed.ids),
       dois: nonEmpty(dois),
-      patents: nonEmpty(patents.kept.map((p) => ({ countryCode: text(p.countryCode)?.toUpperCase(), year: p.year, patentNo: text(p.patentNo) }))),
+      patents: nonEmpty(
+        patents.kept.map((p) => ({ countryCode: text(p.countryCode)?.toUpperCase(), year: p.year, patentNo: text(p.patentNo) })),
+      ),
       journals: nonEmpty(
-        journals.kept.map((j) => ({ journalName: text(j.journalName), year: j.year, volume: text(j.volume), issue: text(j.issue), pageNo: text(j.pageNo) })),
+        journals.kept.map((j) => ({
+          journalName: text(j.journalName),
+          year: j.year,
+          volume: text(j.volume),
+          issue: text(j.issue),
+          pageNo: text(j.pageNo),
+        })),
       ),
       authors: nonEmpty(authors),
       yearRange: hasYears ? { fromYear: draft.fromYear, toYear: draft.toYear } : null,
@@ -174,14 +196,32 @@ function companyCandidate(draft: CompanyDraft): Candidate {
   const ids = pickedIds(draft.companies);
   const names = pickedNames(draft.companies);
   if (ids.length + names.length === 0) return { row: null, errors: {} };
-  return { row: { selectedOption: 'company', operator: draft.operator, fileName: draft.fileName ?? null, companyIds: nonEmpty(ids), companyNames: nonEmpty(names) }, errors: {} };
+  return {
+    row: {
+      selectedOption: 'company',
+      operator: draft.operator,
+      fileName: draft.fileName ?? null,
+      companyIds: nonEmpty(ids),
+      companyNames: nonEmpty(names),
+    },
+    errors: {},
+  };
 }
 
 function degraderCandidate(draft: DegraderDraft): Candidate {
   const ligases = cleanTexts(draft.ligases);
   if (draft.degraderTypes.length === 0 && ligases.length === 0) return { row: null, errors: {} };
   const errors: FieldErrors = draft.degraderTypes.length === 0 ? { degraderTypes: 'Choose monovalent, bivalent or both' } : {};
-  return { row: { selectedOption: 'degrader', operator: draft.operator, fileName: draft.fileName ?? null, degraderTypes: [...draft.degraderTypes], ligases: nonEmpty(ligases) }, errors };
+  return {
+    row: {
+      selectedOption: 'degrader',
+      operator: draft.operator,
+      fileName: draft.fileName ?? null,
+      degraderTypes: [...draft.degraderTypes],
+      ligases: nonEmpty(ligases),
+    },
+    errors,
+  };
 }
 
 function sourceCandidate(draft: SourceDraft): Candidate {
@@ -206,14 +246,22 @@ function indicationCandidate(draft: IndicationDraft): Candidate {
   const names = pickedNames(draft.indications);
   if (ids.length + names.length === 0) return { row: null, errors: {} };
   return {
-    row: { selectedOption: 'indication', operator: draft.operator, fileName: draft.fileName ?? null, indicationIds: nonEmpty(ids), indicationNames: nonEmpty(names) },
+    row: {
+      selectedOption: 'indication',
+      operator: draft.operator,
+      fileName: draft.fileName ?? null,
+      indicationIds: nonEmpty(ids),
+      indicationNames: nonEmpty(names),
+    },
     errors: {},
   };
 }
 
 function activityCandidate(draft: ActivityDraft): Candidate {
   const errors: FieldErrors = {};
-  const terms = keepFilled(draft.activities, (t) => Boolean(t.activityType.trim() || t.activityUom.trim() || t.prefix || t.minValue !== null || t.maxValue !== null));
+  const terms = keepFilled(draft.activities, (t) =>
+    Boolean(t.activityType.trim() || t.activityUom.trim() || t.prefix || t.minValue !== null || t.maxValue !== null),
+  );
   if (terms.kept.length === 0) return { row: null, errors };
   terms.kept.forEach((term, index) => {
     if (!term.activityType.trim()) errors[`activities.${terms.origin[index]}.activityType`] = 'Choose an activity type';
@@ -242,7 +290,14 @@ function treeCandidate(draft: TreeDraft): Candidate {
   if (draft.nodes.length === 0) return { row: null, errors: {} };
   const nodeIds = [...new Set(draft.nodes.flatMap((node) => (node.ids.length > 0 ? node.ids : [node.id])))];
   return {
-    row: { selectedOption: 'treeview', operator: draft.operator, fileName: draft.fileName ?? null, tree: draft.tree, nodeIds, labels: draft.nodes.map((node) => node.label) },
+    row: {
+      selectedOption: 'treeview',
+      operator: draft.operator,
+      fileName: draft.fileName ?? null,
+      tree: draft.tree,
+      nodeIds,
+      labels: draft.nodes.map((node) => node.label),
+    },
     errors: {},
   };
 }
@@ -259,7 +314,12 @@ function textsCandidate(draft: RowDraft): Candidate {
     case 'assay': {
       const methodNames = cleanTexts(draft.methodNames);
       const filled = draft.assayTypes.length > 0 || methodNames.length > 0;
-      return { row: filled ? { ...base, selectedOption: 'assay', assayTypes: nonEmpty([...draft.assayTypes]), methodNames: nonEmpty(methodNames) } : null, errors: {} };
+      return {
+        row: filled
+          ? { ...base, selectedOption: 'assay', assayTypes: nonEmpty([...draft.assayTypes]), methodNames: nonEmpty(methodNames) }
+          : null,
+        errors: {},
+      };
     }
     case 'activitymechanism': {
       const mechanisms = cleanTexts(draft.mechanisms);
@@ -277,7 +337,14 @@ function textsCandidate(draft: RowDraft): Candidate {
 /** Rows picked in the results: read-only, kept as long as they name any ids. */
 function selectionCandidate(draft: SelectionDraft): Candidate {
   if (!draft.ids.length) return { row: null, errors: {} };
-  const row: SearchRowInput = { selectedOption: 'selection', operator: draft.operator, fileName: draft.fileName ?? null, entity: draft.entity, ids: [...draft.ids], ...(draft.label ? { label: draft.label } : {}) };
+  const row: SearchRowInput = {
+    selectedOption: 'selection',
+    operator: draft.operator,
+    fileName: draft.fileName ?? null,
+    entity: draft.entity,
+    ids: [...draft.ids],
+    ...(draft.label ? { label: draft.label } : {}),
+  };
   return { row, errors: {} };
 }
 
@@ -388,13 +455,21 @@ export function buildCriteria(drafts: readonly RowDraft[]): BuiltSearch {
   }
   const errorCount = Object.keys(rowErrors).length;
   if (errorCount > 0) {
-    const formError = errorCount === 1 ? 'Correct the marked field before searching.' : `Correct the marked fields in ${errorCount} rows before searching.`;
+    const formError =
+      errorCount === 1 ? 'Correct the marked field before searching.' : `Correct the marked fields in ${errorCount} rows before searching.`;
     return { criteria: null, rowErrors, included, skipped, formError };
   }
   if (rows.length === 0) {
-    return { criteria: null, rowErrors, included, skipped, formError: drafts.length === 0 ? 'Add a search row first.' : 'Enter a value in at least one row.' };
+    return {
+      criteria: null,
+      rowErrors,
+      included,
+      skipped,
+      formError: drafts.length === 0 ? 'Add a search row first.' : 'Enter a value in at least one row.',
+    };
   }
   const parsed = SearchCriteriaSchema.safeParse({ rows: clearLastOperator(rows) });
-  if (!parsed.success) return { criteria: null, rowErrors, included, skipped, formError: parsed.error.issues[0]?.message ?? 'The search is not valid.' };
+  if (!parsed.success)
+    return { criteria: null, rowErrors, included, skipped, formError: parsed.error.issues[0]?.message ?? 'The search is not valid.' };
   return { criteria: parsed.data, rowErrors, included, skipped, formError: null };
 }

@@ -18,7 +18,9 @@ describe('a selection row from the results', () => {
 
   it('is summarised by what was selected, or by the label the results gave it', () => {
     expect(describeSearch(selection)).toBe('Selected 3 activities');
-    const labelled: SearchCriteria = { rows: [{ ...selection.rows[0]!, label: '3 activities of search “EGFR”' } as SearchCriteria['rows'][number]] };
+    const labelled: SearchCriteria = {
+      rows: [{ ...selection.rows[0]!, label: '3 activities of search “EGFR”' } as SearchCriteria['rows'][number]],
+    };
     expect(describeSearch(labelled)).toBe('3 activities of search “EGFR”');
   });
 

@@ -7,7 +7,8 @@ import { newRowKey } from './row-drafts.ts';
  * builder can edit. Id lists travel without their labels, so restored picks read "#id".
  */
 
-const idItems = (ids: readonly (number | string)[] | undefined, what: string): PickedItem[] => (ids ?? []).map((id) => ({ id, label: `${what} #${id}` }));
+const idItems = (ids: readonly (number | string)[] | undefined, what: string): PickedItem[] =>
+  (ids ?? []).map((id) => ({ id, label: `${what} #${id}` }));
 const nameItems = (names: readonly string[] | undefined): PickedItem[] => (names ?? []).map((name) => ({ id: name, label: name }));
 
 export function rowToDraft(row: SearchRow): RowDraft {
@@ -46,7 +47,13 @@ export function rowToDraft(row: SearchRow): RowDraft {
         pubmedIds: (row.pubmedIds ?? []).map(String),
         dois: [...(row.dois ?? [])],
         patents: (row.patents ?? []).map((p) => ({ countryCode: p.countryCode ?? '', year: p.year ?? null, patentNo: p.patentNo ?? '' })),
-        journals: (row.journals ?? []).map((j) => ({ journalName: j.journalName ?? '', year: j.year ?? null, volume: j.volume ?? '', issue: j.issue ?? '', pageNo: j.pageNo ?? '' })),
+        journals: (row.journals ?? []).map((j) => ({
+          journalName: j.journalName ?? '',
+          year: j.year ?? null,
+          volume: j.volume ?? '',
+          issue: j.issue ?? '',
+          pageNo: j.pageNo ?? '',
+        })),
         authors: [...(row.authors ?? [])],
         fromYear: row.yearRange?.fromYear ?? null,
         toYear: row.yearRange?.toYear ?? null,
@@ -67,12 +74,22 @@ export function rowToDraft(row: SearchRow): RowDraft {
         strains: (row.strains ?? []).map((s) => ({ genus: s.genus ?? '', species: s.species ?? '', strainType: s.strainType ?? '' })),
       };
     case 'indication':
-      return { ...base, selectedOption: 'indication', indications: [...idItems(row.indicationIds, 'Indication'), ...nameItems(row.indicationNames)] };
+      return {
+        ...base,
+        selectedOption: 'indication',
+        indications: [...idItems(row.indicationIds, 'Indication'), ...nameItems(row.indicationNames)],
+      };
     case 'activitytypes':
       return {
         ...base,
         selectedOption: 'activitytypes',
-        activities: row.activities.map((a) => ({ activityType: a.activityType, activityUom: a.activityUom ?? '', prefix: a.prefix ?? null, minValue: a.minValue ?? null, maxValue: a.maxValue ?? null })),
+        activities: row.activities.map((a) => ({
+          activityType: a.activityType,
+          activityUom: a.activityUom ?? '',
+          prefix: a.prefix ?? null,
+          minValue: a.minValue ?? null,
+          maxValue: a.maxValue ?? null,
+        })),
       };
     case 'assay':
       return { ...base, selectedOption: 'assay', assayTypes: [...(row.assayTypes ?? [])], methodNames: [...(row.methodNames ?? [])] };
@@ -97,5 +114,8 @@ export function rowToDraft(row: SearchRow): RowDraft {
 
 /** Every row of saved criteria as drafts; the last row shows no operator (spec §4). */
 export function criteriaToDrafts(criteria: SearchCriteria): RowDraft[] {
-  return criteria.rows.map((row, index, rows) => ({ ...rowToDraft(row), operator: index === rows.length - 1 ? null : (row.operator ?? 'AND') }));
+  return criteria.rows.map((row, index, rows) => ({
+    ...rowToDraft(row),
+    operator: index === rows.length - 1 ? null : (row.operator ?? 'AND'),
+  }));
 }

@@ -38,7 +38,13 @@ describe('search builder store', () => {
     store().markClean();
     store().updateRow(key, (row) => ({ ...(row as DraftOf<'clinicalphase'>), phases: ['Launched'] }));
     expect(store().dirty).toBe(true);
-    store().finishRun({ sessionId: 's', criteria: { rows: [] }, summary: '', counts: { structures: 1, compounds: 1, activities: 1, assays: 1, references: 1, clinicalCompounds: 1 }, ranAt: '' });
+    store().finishRun({
+      sessionId: 's',
+      criteria: { rows: [] },
+      summary: '',
+      counts: { structures: 1, compounds: 1, activities: 1, assays: 1, references: 1, clinicalCompounds: 1 },
+      ranAt: '',
+    });
     expect(store().dirty).toBe(false);
   });
 

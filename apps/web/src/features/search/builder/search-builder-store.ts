@@ -79,7 +79,8 @@ export const useSearchBuilderStore = create<BuilderValues & BuilderActions>()(
       },
       updateRow: (key, update) =>
         set((state) => ({ rows: state.rows.map((row) => (row.key === key ? update(row) : row)), pristine: false, dirty: true })),
-      setOperator: (key, operator) => set((state) => ({ rows: state.rows.map((row) => (row.key === key ? { ...row, operator } : row)), dirty: true })),
+      setOperator: (key, operator) =>
+        set((state) => ({ rows: state.rows.map((row) => (row.key === key ? { ...row, operator } : row)), dirty: true })),
       removeRow: (key) => {
         const index = get().rows.findIndex((row) => row.key === key);
         const draft = get().rows[index];

@@ -17,7 +17,11 @@ export function focusRow(key: string): void {
     const row = document.getElementById(`row-${key}`);
     if (!row) return;
     row.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
-    row.querySelector<HTMLElement>('input:not([type="hidden"]):not([disabled]):not([tabindex="-1"]), textarea, [role="treeitem"][tabindex="0"]')?.focus({ preventScroll: true });
+    row
+      .querySelector<HTMLElement>(
+        'input:not([type="hidden"]):not([disabled]):not([tabindex="-1"]), textarea, [role="treeitem"][tabindex="0"]',
+      )
+      ?.focus({ preventScroll: true });
   });
 }
 
@@ -131,7 +135,13 @@ export function SearchBuilder({ built, showErrors }: { built: BuiltSearch; showE
             }}
             onRemove={() => remove(draft.key)}
           />
-          {index < rows.length - 1 && <OperatorControl value={draft.operator} onChange={(operator) => setOperator(draft.key, operator)} between={[index + 1, index + 2]} />}
+          {index < rows.length - 1 && (
+            <OperatorControl
+              value={draft.operator}
+              onChange={(operator) => setOperator(draft.key, operator)}
+              between={[index + 1, index + 2]}
+            />
+          )}
         </Fragment>
       ))}
       <AddRowPanel onAdd={add} compact={rows.length > 0} />

@@ -30,7 +30,14 @@ export function CountsTable({ figures, linked, testId }: { figures: CountFigures
               </Table.Td>
               <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
                 {linked && value > 0 ? (
-                  <Anchor component={Link} to={`/results/${item.tab}`} fw={600} size="sm" aria-label={`${formatCount(value)} ${item.label.toLowerCase()}: open the results`} data-value={value}>
+                  <Anchor
+                    component={Link}
+                    to={`/results/${item.tab}`}
+                    fw={600}
+                    size="sm"
+                    aria-label={`${formatCount(value)} ${item.label.toLowerCase()}: open the results`}
+                    data-value={value}
+                  >
                     {formatCount(value)}
                   </Anchor>
                 ) : (
@@ -87,7 +94,14 @@ export function CountsPanel({ onCancel }: { onCancel: () => void }) {
   const stale = counts !== null && freshness !== 'current' && !running;
 
   return (
-    <Card withBorder radius="md" padding="md" data-testid="counts-panel" data-counts={counts === null ? 'knowledge-base' : stale ? 'last-run' : 'this-search'} aria-busy={running}>
+    <Card
+      withBorder
+      radius="md"
+      padding="md"
+      data-testid="counts-panel"
+      data-counts={counts === null ? 'knowledge-base' : stale ? 'last-run' : 'this-search'}
+      aria-busy={running}
+    >
       <Group justify="space-between" mb={4}>
         <Title order={2} size="h5">
           {counts === null ? 'Knowledge base' : stale ? 'Last search run' : 'This search'}
@@ -123,24 +137,39 @@ export function CountsPanel({ onCancel }: { onCancel: () => void }) {
         </Alert>
       )}
       {status === 'failed' && error && (
-        <Alert color={error === ACTIVITY_CAP_MESSAGE ? 'orange' : 'red'} variant="light" icon={<IconAlertTriangle size={18} />} role="alert" mb="xs" data-testid="search-error">
+        <Alert
+          color={error === ACTIVITY_CAP_MESSAGE ? 'orange' : 'red'}
+          variant="light"
+          icon={<IconAlertTriangle size={18} />}
+          role="alert"
+          mb="xs"
+          data-testid="search-error"
+        >
           {error}
         </Alert>
       )}
       <div style={{ opacity: running ? 0.5 : stale ? 0.75 : 1, transition: 'opacity 150ms' }}>
-        {counts === null ? <KnowledgeBaseCounts /> : <CountsTable figures={counts} linked={status !== 'failed' && !running} testId="search-counts" />}
+        {counts === null ? (
+          <KnowledgeBaseCounts />
+        ) : (
+          <CountsTable figures={counts} linked={status !== 'failed' && !running} testId="search-counts" />
+        )}
       </div>
-      {counts !== null && status !== 'failed' && !running && lastRun && (
-        Object.values(counts).some((value) => value > 0) ? (
+      {counts !== null &&
+        status !== 'failed' &&
+        !running &&
+        lastRun &&
+        (Object.values(counts).some((value) => value > 0) ? (
           <Button component={Link} to="/results/structuretab" fullWidth mt="sm" variant="light">
             {stale ? 'View the last run’s results' : 'View results'}
           </Button>
         ) : (
           <Text size="sm" c="dimmed" mt="xs" data-testid="no-matches">
-            {stale ? 'Nothing matched the last search run.' : 'Nothing matches this search. Try OR instead of AND, fewer rows, or wider ranges.'}
+            {stale
+              ? 'Nothing matched the last search run.'
+              : 'Nothing matches this search. Try OR instead of AND, fewer rows, or wider ranges.'}
           </Text>
-        )
-      )}
+        ))}
     </Card>
   );
 }

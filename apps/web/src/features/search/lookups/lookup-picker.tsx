@@ -47,7 +47,13 @@ export function ChipPills({ chips, onRemove }: { chips: readonly PickerChip[]; o
   return (
     <>
       {visible.map((chip) => (
-        <Pill key={chip.key} withRemoveButton onRemove={() => onRemove(chip.key)} title={chip.title ?? chip.label} removeButtonProps={{ 'aria-label': `Remove ${chip.label}` }}>
+        <Pill
+          key={chip.key}
+          withRemoveButton
+          onRemove={() => onRemove(chip.key)}
+          title={chip.title ?? chip.label}
+          removeButtonProps={{ 'aria-label': `Remove ${chip.label}` }}
+        >
           {chip.label}
         </Pill>
       ))}

@@ -16,11 +16,17 @@ type GetLookup = (typeof lookupEndpoints)['target'];
 type PostLookup = (typeof lookupEndpoints)['targetByName'];
 
 function getSource(endpoint: GetLookup): LookupSource {
-  return { key: endpoint.path, fetch: async (term, signal) => (await callApi(endpoint, { query: { term, limit: LOOKUP_LIMIT } }, { signal })).items };
+  return {
+    key: endpoint.path,
+    fetch: async (term, signal) => (await callApi(endpoint, { query: { term, limit: LOOKUP_LIMIT } }, { signal })).items,
+  };
 }
 
 function postSource(endpoint: PostLookup): LookupSource {
-  return { key: endpoint.path, fetch: async (term, signal) => (await callApi(endpoint, { body: { term, limit: LOOKUP_LIMIT } }, { signal })).items };
+  return {
+    key: endpoint.path,
+    fetch: async (term, signal) => (await callApi(endpoint, { body: { term, limit: LOOKUP_LIMIT } }, { signal })).items,
+  };
 }
 
 /** Every look-up of the builder (spec §7 "Autocomplete"). */
@@ -62,7 +68,7 @@ export const TARGET_LOOKUP: Record<TargetField, LookupSource> = {
 export function activityUomSource(activityType: string): LookupSource {
   return {
     key: `${lookupEndpoints.activityUom.path}?type=${activityType}`,
-    fetch: async (term, signal) => (await callApi(lookupEndpoints.activityUom, { body: { activityType, term, limit: LOOKUP_LIMIT } }, { signal })).items,
+    fetch: async (term, signal) =>
+      (await callApi(lookupEndpoints.activityUom, { body: { activityType, term, limit: LOOKUP_LIMIT } }, { signal })).items,
   };
 }
-

@@ -30,7 +30,11 @@ export function PickedLookupPicker({
   return (
     <LookupPicker
       {...props}
-      chips={items.map((item) => ({ key: keyOf(item), label: item.label, title: item.detail ? `${item.label} — ${item.detail}` : item.label }))}
+      chips={items.map((item) => ({
+        key: keyOf(item),
+        label: item.label,
+        title: item.detail ? `${item.label} — ${item.detail}` : item.label,
+      }))}
       onPick={(result) => add({ id: result.id, label: result.label, detail: result.detail ?? null })}
       onFree={allowFree ? (text) => add({ id: text, label: text }) : undefined}
       onRemove={(key) => onChange(items.filter((item) => keyOf(item) !== key))}

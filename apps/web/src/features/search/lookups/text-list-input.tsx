@@ -30,7 +30,17 @@ function split(text: string, splitOnSpace: boolean): string[] {
  * A list of typed entries (ids, DOIs, authors): Enter, comma or a pasted list adds them; Backspace
  * removes the last. Long lists (uploads) show the first entries and a "+N more" switch.
  */
-export function TextListInput({ label, description, placeholder, values, onChange, splitOnSpace = false, error, rightOfLabel, ...rest }: TextListInputProps) {
+export function TextListInput({
+  label,
+  description,
+  placeholder,
+  values,
+  onChange,
+  splitOnSpace = false,
+  error,
+  rightOfLabel,
+  ...rest
+}: TextListInputProps) {
   const [draft, setDraft] = useState('');
   const add = (text: string) => {
     const entries = split(text, splitOnSpace);

@@ -28,5 +28,11 @@ export function useLookup(source: LookupSource, term: string, options: { enabled
   const settling = wanted && (debounced !== typed || !enabled || query.isFetching || query.isPlaceholderData);
   /** The items are the server's answer for exactly the current text: only then may "no matches" be said. */
   const answered = wanted && !settling && query.isSuccess;
-  return { items: enabled ? (query.data ?? []) : [], loading: settling, answered, error: enabled && query.isError ? query.error : null, term: debounced };
+  return {
+    items: enabled ? (query.data ?? []) : [],
+    loading: settling,
+    answered,
+    error: enabled && query.isError ? query.error : null,
+    term: debounced,
+  };
 }

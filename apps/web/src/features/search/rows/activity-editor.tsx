@@ -11,7 +11,21 @@ import type { EditorProps } from './editor-props.ts';
 const ANY = 'any';
 const PREFIX_LABELS: Record<ActivityPrefix, string> = { '<': '<', '<=': '≤', '>': '>', '>=': '≥', '=': '=', R: 'Range (R)' };
 
-function ActivityLine({ term, index, errors, onChange, onRemove, removable }: { term: ActivityTermDraft; index: number; errors: Record<string, string>; onChange: (term: ActivityTermDraft) => void; onRemove: () => void; removable: boolean }) {
+function ActivityLine({
+  term,
+  index,
+  errors,
+  onChange,
+  onRemove,
+  removable,
+}: {
+  term: ActivityTermDraft;
+  index: number;
+  errors: Record<string, string>;
+  onChange: (term: ActivityTermDraft) => void;
+  onRemove: () => void;
+  removable: boolean;
+}) {
   const at = (field: string) => errors[`activities.${index}.${field}`];
   const type = term.activityType.trim();
   return (
@@ -72,7 +86,13 @@ function ActivityLine({ term, index, errors, onChange, onRemove, removable }: { 
         />
       )}
       {removable && (
-        <ActionIcon variant="subtle" color="gray" mt={index === 0 ? 28 : 4} aria-label={`Remove activity type ${index + 1}`} onClick={onRemove}>
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          mt={index === 0 ? 28 : 4}
+          aria-label={`Remove activity type ${index + 1}`}
+          onClick={onRemove}
+        >
           <IconTrash size={16} />
         </ActionIcon>
       )}
@@ -95,7 +115,13 @@ export function ActivityEditor({ draft, errors, update }: EditorProps<'activityt
           onRemove={() => update((d) => ({ ...d, activities: d.activities.filter((_, i) => i !== index) }))}
         />
       ))}
-      <Button size="compact-xs" variant="subtle" w="fit-content" leftSection={<IconPlus size={14} />} onClick={() => update((d) => ({ ...d, activities: [...d.activities, emptyActivityTerm()] }))}>
+      <Button
+        size="compact-xs"
+        variant="subtle"
+        w="fit-content"
+        leftSection={<IconPlus size={14} />}
+        onClick={() => update((d) => ({ ...d, activities: [...d.activities, emptyActivityTerm()] }))}
+      >
         Add activity type
       </Button>
     </Stack>

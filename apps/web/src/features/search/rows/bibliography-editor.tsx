@@ -52,12 +52,24 @@ function PatentRows({ draft, errors, update }: EditorProps<'bibliography'>) {
               onNumberChange={(year) => set(index, { ...patent, year })}
               error={errors[`patents.${index}.year`]}
             />
-            <ActionIcon variant="subtle" color="gray" mt={4} aria-label={`Remove patent ${index + 1}`} onClick={() => update((d) => ({ ...d, patents: d.patents.filter((_, i) => i !== index) }))}>
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              mt={4}
+              aria-label={`Remove patent ${index + 1}`}
+              onClick={() => update((d) => ({ ...d, patents: d.patents.filter((_, i) => i !== index) }))}
+            >
               <IconTrash size={16} />
             </ActionIcon>
           </Group>
         ))}
-        <Button size="compact-xs" variant="subtle" leftSection={<IconPlus size={14} />} onClick={() => update((d) => ({ ...d, patents: [...d.patents, emptyPatent()] }))} w="fit-content">
+        <Button
+          size="compact-xs"
+          variant="subtle"
+          leftSection={<IconPlus size={14} />}
+          onClick={() => update((d) => ({ ...d, patents: [...d.patents, emptyPatent()] }))}
+          w="fit-content"
+        >
           Add patent
         </Button>
       </Stack>
@@ -101,12 +113,24 @@ function JournalRows({ draft, errors, update }: EditorProps<'bibliography'>) {
                 error={errors[`journals.${index}.${field}`]}
               />
             ))}
-            <ActionIcon variant="subtle" color="gray" mt={4} aria-label={`Remove journal ${index + 1}`} onClick={() => update((d) => ({ ...d, journals: d.journals.filter((_, i) => i !== index) }))}>
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              mt={4}
+              aria-label={`Remove journal ${index + 1}`}
+              onClick={() => update((d) => ({ ...d, journals: d.journals.filter((_, i) => i !== index) }))}
+            >
               <IconTrash size={16} />
             </ActionIcon>
           </Group>
         ))}
-        <Button size="compact-xs" variant="subtle" leftSection={<IconPlus size={14} />} onClick={() => update((d) => ({ ...d, journals: [...d.journals, emptyJournal()] }))} w="fit-content">
+        <Button
+          size="compact-xs"
+          variant="subtle"
+          leftSection={<IconPlus size={14} />}
+          onClick={() => update((d) => ({ ...d, journals: [...d.journals, emptyJournal()] }))}
+          w="fit-content"
+        >
           Add journal citation
         </Button>
       </Stack>
@@ -149,7 +173,13 @@ export function BibliographyEditor(props: EditorProps<'bibliography'>) {
       <PatentRows {...props} />
       <JournalRows {...props} />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextListInput label="Authors" placeholder="e.g. Smith J" values={draft.authors} onChange={(authors) => update((d) => ({ ...d, authors }))} error={errors.authors} />
+        <TextListInput
+          label="Authors"
+          placeholder="e.g. Smith J"
+          values={draft.authors}
+          onChange={(authors) => update((d) => ({ ...d, authors }))}
+          error={errors.authors}
+        />
         <TextLookupPicker
           label="Companies"
           placeholder="Assignee or affiliation"

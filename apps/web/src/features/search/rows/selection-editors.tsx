@@ -26,7 +26,10 @@ export function CompanyEditor({ draft, errors, update }: EditorProps<'company'>)
   );
 }
 
-const DEGRADER_LABELS: Record<DegraderType, string> = { monovalent: 'Monovalent degraders (molecular glues)', bivalent: 'Bivalent degraders (PROTACs)' };
+const DEGRADER_LABELS: Record<DegraderType, string> = {
+  monovalent: 'Monovalent degraders (molecular glues)',
+  bivalent: 'Bivalent degraders (PROTACs)',
+};
 
 export function DegraderEditor({ draft, errors, update }: EditorProps<'degrader'>) {
   return (
@@ -68,12 +71,43 @@ export function ClinicalPhaseEditor({ draft, errors, update }: EditorProps<'clin
   );
 }
 
-function StrainRow({ strain, index, onChange, onRemove }: { strain: StrainDraft; index: number; onChange: (strain: StrainDraft) => void; onRemove: () => void }) {
+function StrainRow({
+  strain,
+  index,
+  onChange,
+  onRemove,
+}: {
+  strain: StrainDraft;
+  index: number;
+  onChange: (strain: StrainDraft) => void;
+  onRemove: () => void;
+}) {
   return (
     <Group gap="xs" align="flex-start" wrap="wrap">
-      <LookupTextInput w={180} aria-label={`Strain ${index + 1} genus`} placeholder="Genus" source={LOOKUPS.strainGenus} value={strain.genus} onChange={(genus) => onChange({ ...strain, genus })} />
-      <LookupTextInput w={180} aria-label={`Strain ${index + 1} species`} placeholder="Species" source={LOOKUPS.strainSpecies} value={strain.species} onChange={(species) => onChange({ ...strain, species })} />
-      <LookupTextInput w={180} aria-label={`Strain ${index + 1} strain`} placeholder="Strain" source={LOOKUPS.strainStrain} value={strain.strainType} onChange={(strainType) => onChange({ ...strain, strainType })} />
+      <LookupTextInput
+        w={180}
+        aria-label={`Strain ${index + 1} genus`}
+        placeholder="Genus"
+        source={LOOKUPS.strainGenus}
+        value={strain.genus}
+        onChange={(genus) => onChange({ ...strain, genus })}
+      />
+      <LookupTextInput
+        w={180}
+        aria-label={`Strain ${index + 1} species`}
+        placeholder="Species"
+        source={LOOKUPS.strainSpecies}
+        value={strain.species}
+        onChange={(species) => onChange({ ...strain, species })}
+      />
+      <LookupTextInput
+        w={180}
+        aria-label={`Strain ${index + 1} strain`}
+        placeholder="Strain"
+        source={LOOKUPS.strainStrain}
+        value={strain.strainType}
+        onChange={(strainType) => onChange({ ...strain, strainType })}
+      />
       <ActionIcon variant="subtle" color="gray" mt={4} aria-label={`Remove strain ${index + 1}`} onClick={onRemove}>
         <IconTrash size={16} />
       </ActionIcon>
@@ -104,7 +138,13 @@ export function SourceEditor({ draft, errors, update }: EditorProps<'source'>) {
               onRemove={() => update((d) => ({ ...d, strains: d.strains.filter((_, i) => i !== index) }))}
             />
           ))}
-          <Button size="compact-xs" variant="subtle" leftSection={<IconPlus size={14} />} w="fit-content" onClick={() => update((d) => ({ ...d, strains: [...d.strains, emptyStrain()] }))}>
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            leftSection={<IconPlus size={14} />}
+            w="fit-content"
+            onClick={() => update((d) => ({ ...d, strains: [...d.strains, emptyStrain()] }))}
+          >
             Add strain
           </Button>
         </Stack>

@@ -1,7 +1,27 @@
-import { ActionIcon, Button, Collapse, Group, SegmentedControl, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Button,
+  Collapse,
+  Group,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Textarea,
+  Tooltip,
+} from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconLock, IconLockOpen, IconPencil } from '@tabler/icons-react';
 import { useState } from 'react';
-import { MAX_SIMILARITY_NEAREST, PROPERTY_DEFAULTS, PROPERTY_FIELDS, RULE_OF_FIVE, RULE_OF_THREE, defaultStructureCategory } from '@kb/contracts/search';
+import {
+  MAX_SIMILARITY_NEAREST,
+  PROPERTY_DEFAULTS,
+  PROPERTY_FIELDS,
+  RULE_OF_FIVE,
+  RULE_OF_THREE,
+  defaultStructureCategory,
+} from '@kb/contracts/search';
 import type { PropertyColumn } from '@kb/contracts/search';
 import type { PropertyField, StructureCategory, StructureDraft, StructureInputType } from '../builder/row-drafts.ts';
 import { LOOKUPS } from '../lookups/lookup-sources.ts';
@@ -117,7 +137,11 @@ function StructureValueField({ draft, errors, update }: EditorProps<'structure'>
         leftSection={<IconLock size={14} aria-hidden />}
         rightSection={
           <Tooltip label="Unlock to edit">
-            <ActionIcon variant="subtle" aria-label="Unlock the structure value to edit it" onClick={() => update((d) => ({ ...d, readOnly: false }))}>
+            <ActionIcon
+              variant="subtle"
+              aria-label="Unlock the structure value to edit it"
+              onClick={() => update((d) => ({ ...d, readOnly: false }))}
+            >
               <IconLockOpen size={16} />
             </ActionIcon>
           </Tooltip>
@@ -213,10 +237,22 @@ export function StructureEditor(props: EditorProps<'structure'>) {
           onChange={(value) => {
             const inputType = value as StructureInputType;
             // Spec §5: each input has its own default category; a locked look-up value does not carry over.
-            update((d) => ({ ...d, inputType, category: defaultStructureCategory(inputType), readOnly: false, value: d.readOnly ? '' : d.value }));
+            update((d) => ({
+              ...d,
+              inputType,
+              category: defaultStructureCategory(inputType),
+              readOnly: false,
+              value: d.readOnly ? '' : d.value,
+            }));
           }}
         />
-        <Button size="xs" variant="default" leftSection={<IconPencil size={14} />} onClick={() => setDrawing(true)} data-testid="draw-structure">
+        <Button
+          size="xs"
+          variant="default"
+          leftSection={<IconPencil size={14} />}
+          onClick={() => setDrawing(true)}
+          data-testid="draw-structure"
+        >
           Draw
         </Button>
         <PredictTargetsButton row={draft} />

@@ -39,12 +39,27 @@ function summary(data: { complete: boolean; total: number | null; hits: Structur
   return `More than ${formatCount(data.hits.length)} structures: the first ${formatCount(data.hits.length)} are shown; the search counts them all · ${time}`;
 }
 
-function HitTiles({ hits, highlight, highlightKind }: { hits: StructureHit[]; highlight: string | null; highlightKind: 'smiles' | 'smarts' }) {
+function HitTiles({
+  hits,
+  highlight,
+  highlightKind,
+}: {
+  hits: StructureHit[];
+  highlight: string | null;
+  highlightKind: 'smiles' | 'smarts';
+}) {
   return (
     <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs">
       {hits.map((hit) => (
         <Paper key={hit.strId} withBorder p={4} radius="sm" data-testid="structure-preview-hit">
-          <StructureImage strId={hit.strId} highlight={highlight} highlightKind={highlightKind} width={TILE.width} height={TILE.height} alt={hit.name ?? `structure ${hit.strId}`} />
+          <StructureImage
+            strId={hit.strId}
+            highlight={highlight}
+            highlightKind={highlightKind}
+            width={TILE.width}
+            height={TILE.height}
+            alt={hit.name ?? `structure ${hit.strId}`}
+          />
           <Text size="xs" truncate title={hit.name ?? undefined}>
             {hit.name ?? `#${hit.strId}`}
             {hit.similarity !== null && ` · ${hit.similarity.toFixed(2)}`}
@@ -65,7 +80,12 @@ function InchikeyPreview({ value }: { value: string }) {
     retry: false,
   });
   if (!isInchikeyOrSkeleton(key)) return null;
-  if (found.isError) return <Alert color="red" variant="light">{errorMessage(found.error)}</Alert>;
+  if (found.isError)
+    return (
+      <Alert color="red" variant="light">
+        {errorMessage(found.error)}
+      </Alert>
+    );
   if (!found.data) return <Loader size="xs" aria-label="Looking up the InChIKey" />;
   const { match, structures, more } = found.data;
   const howMany = `${more ? 'more than ' : ''}${formatCount(structures.length)}`;

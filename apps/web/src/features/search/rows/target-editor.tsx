@@ -36,7 +36,14 @@ const termKey = (term: TargetTerm): string =>
 /** A look-up answer as a term: a family by its class id, a target by its id. */
 function pickedTerm(field: TargetField, item: LookupResult): TargetTerm {
   const family = typeof item.id === 'string' ? FAMILY_ID.exec(item.id) : null;
-  if (family) return { label: item.label, targetCategories: ['name'], operator: '|', displayValue: `${item.label} (family)`, classIds: [Number(family[1])] };
+  if (family)
+    return {
+      label: item.label,
+      targetCategories: ['name'],
+      operator: '|',
+      displayValue: `${item.label} (family)`,
+      classIds: [Number(family[1])],
+    };
   return {
     label: item.label,
     targetCategories: categoryOf(field, item),
@@ -52,7 +59,8 @@ export function TargetEditor({ draft, errors, update }: EditorProps<'target'>) {
   const categories: TargetCategory[] = draft.field === 'any' ? [...TARGET_CATEGORIES] : [draft.field];
   const [typed, setTyped] = useState('');
   const typedCounts = useTypedTargetCounts(typed, categories);
-  const add = (term: TargetTerm) => update((d) => (d.targets.some((t) => termKey(t) === termKey(term)) ? d : { ...d, targets: [...d.targets, term] }));
+  const add = (term: TargetTerm) =>
+    update((d) => (d.targets.some((t) => termKey(t) === termKey(term)) ? d : { ...d, targets: [...d.targets, term] }));
   return (
     <Stack gap="sm">
       <Select
@@ -69,7 +77,11 @@ export function TargetEditor({ draft, errors, update }: EditorProps<'target'>) {
           description="Any of these targets matches. Pick a target or a family from the suggestions, or use the text as typed: a family name, a prefix (JAK) or a wildcard (JAK*, CDK?) stands for every target it matches."
           placeholder={field.placeholder}
           source={TARGET_LOOKUP[draft.field]}
-          chips={draft.targets.map((term) => ({ key: termKey(term), label: term.displayValue ?? term.label, title: `${term.label} (${term.classIds?.length ? 'family' : term.targetCategories.join(', ')})` }))}
+          chips={draft.targets.map((term) => ({
+            key: termKey(term),
+            label: term.displayValue ?? term.label,
+            title: `${term.label} (${term.classIds?.length ? 'family' : term.targetCategories.join(', ')})`,
+          }))}
           onPick={(item) => add(pickedTerm(draft.field, item))}
           onSearchChange={setTyped}
           freeLabel={(text) => (
@@ -80,7 +92,17 @@ export function TargetEditor({ draft, errors, update }: EditorProps<'target'>) {
           )}
           freeChoices={(text) =>
             typedCounts.asPrefix
-              ? [{ text: `${text}*`, label: <>Use “{text}*”: every target starting with “{text}”<TypedCount loading={false} error={null} count={typedCounts.asPrefix.count} /></> }]
+              ? [
+                  {
+                    text: `${text}*`,
+                    label: (
+                      <>
+                        Use “{text}*”: every target starting with “{text}”
+                        <TypedCount loading={false} error={null} count={typedCounts.asPrefix.count} />
+                      </>
+                    ),
+                  },
+                ]
               : []
           }
           onFree={(text) => add({ label: text, targetCategories: categories, operator: '|', displayValue: text })}

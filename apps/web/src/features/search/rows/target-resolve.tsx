@@ -49,7 +49,10 @@ export function useTypedTargetCounts(text: string, categories: TargetTerm['targe
   const [debounced] = useDebouncedValue(typed, LOOKUP_DEBOUNCE_MS);
   const prefix = !/[*?]/.test(debounced) && letters(debounced) >= 3;
   const terms: TargetTerm[] = debounced
-    ? [{ label: debounced, targetCategories: categories, operator: '|' }, ...(prefix ? [{ label: `${debounced}*`, targetCategories: categories, operator: '|' as const }] : [])]
+    ? [
+        { label: debounced, targetCategories: categories, operator: '|' },
+        ...(prefix ? [{ label: `${debounced}*`, targetCategories: categories, operator: '|' as const }] : []),
+      ]
     : [];
   const query = useResolve(terms, 0, debounced.length > 0);
   const current = debounced === typed && !query.isFetching && !query.isPlaceholderData;
@@ -67,10 +70,27 @@ export function useTypedTargetCounts(text: string, categories: TargetTerm['targe
 
 /** "— stands for 4 targets" beside an as-typed choice. */
 export function TypedCount({ loading, error, count }: { loading: boolean; error: string | null; count: number | undefined }) {
-  if (loading) return <Text span size="xs" c="dimmed"> — counting…</Text>;
-  if (error) return <Text span size="xs" c="red"> — {error}</Text>;
+  if (loading)
+    return (
+      <Text span size="xs" c="dimmed">
+        {' '}
+        — counting…
+      </Text>
+    );
+  if (error)
+    return (
+      <Text span size="xs" c="red">
+        {' '}
+        — {error}
+      </Text>
+    );
   if (count === undefined) return null;
-  return <Text span size="xs" c={count === 0 ? 'orange' : 'dimmed'}> — {count === 0 ? 'matches no target' : `stands for ${countNoun(count, 'target')}`}</Text>;
+  return (
+    <Text span size="xs" c={count === 0 ? 'orange' : 'dimmed'}>
+      {' '}
+      — {count === 0 ? 'matches no target' : `stands for ${countNoun(count, 'target')}`}
+    </Text>
+  );
 }
 
 /** "Stands for 14 targets": the row's terms together; a click lists them (name, gene, UniProt, organism). */
@@ -103,7 +123,14 @@ export function TargetRowSummary({ terms }: { terms: TargetTerm[] }) {
             ) : (
               <>
                 Stands for{' '}
-                <Anchor component="button" type="button" size="xs" onClick={() => setOpen(true)} data-testid="target-row-count-open" data-count={data.count}>
+                <Anchor
+                  component="button"
+                  type="button"
+                  size="xs"
+                  onClick={() => setOpen(true)}
+                  data-testid="target-row-count-open"
+                  data-count={data.count}
+                >
                   {countNoun(data.count, 'target')}
                 </Anchor>
               </>
@@ -112,7 +139,13 @@ export function TargetRowSummary({ terms }: { terms: TargetTerm[] }) {
         )}
         {data && query.isFetching && <Loader size={10} />}
       </Group>
-      <Modal opened={open && !!data} onClose={() => setOpen(false)} title={data ? `The row stands for ${countNoun(data.count, 'target')}` : ''} size="lg" centered>
+      <Modal
+        opened={open && !!data}
+        onClose={() => setOpen(false)}
+        title={data ? `The row stands for ${countNoun(data.count, 'target')}` : ''}
+        size="lg"
+        centered
+      >
         {data && (
           <>
             <Table striped withTableBorder fz="xs" data-testid="target-row-list">

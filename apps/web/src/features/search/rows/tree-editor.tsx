@@ -14,7 +14,12 @@ export function TreeEditor({ draft, errors, update }: EditorProps<'treeview'>) {
   return (
     <Stack gap="xs">
       <TreePanel view={draft.tree} selected={draft.nodes} onToggle={(pick) => update((d) => ({ ...d, nodes: toggle(d.nodes, pick) }))} />
-      <NamesSelector view={draft.tree} onFound={(picks) => update((d) => ({ ...d, nodes: [...d.nodes, ...picks.filter((pick) => !d.nodes.some((node) => node.id === pick.id))] }))} />
+      <NamesSelector
+        view={draft.tree}
+        onFound={(picks) =>
+          update((d) => ({ ...d, nodes: [...d.nodes, ...picks.filter((pick) => !d.nodes.some((node) => node.id === pick.id))] }))
+        }
+      />
       <Group gap={6} aria-live="polite" data-testid="tree-selection">
         {draft.nodes.length === 0 ? (
           <Text size="xs" c="dimmed">
@@ -26,7 +31,12 @@ export function TreeEditor({ draft, errors, update }: EditorProps<'treeview'>) {
               Selected:
             </Text>
             {draft.nodes.map((node) => (
-              <Pill key={node.id} withRemoveButton onRemove={() => update((d) => ({ ...d, nodes: d.nodes.filter((n) => n.id !== node.id) }))} removeButtonProps={{ 'aria-label': `Remove ${node.label}` }}>
+              <Pill
+                key={node.id}
+                withRemoveButton
+                onRemove={() => update((d) => ({ ...d, nodes: d.nodes.filter((n) => n.id !== node.id) }))}
+                removeButtonProps={{ 'aria-label': `Remove ${node.label}` }}
+              >
                 {node.label}
                 {node.count !== undefined ? ` (${formatCount(node.count)})` : ''}
               </Pill>

@@ -7,7 +7,9 @@ import type { SearchCriteria } from '@kb/contracts/search';
 import type { CallFn } from './search-flow.ts';
 import { isCancellation, runSearchFlow } from './search-flow.ts';
 
-const criteria: SearchCriteria = { rows: [{ selectedOption: 'activitymechanism', operator: null, fileName: null, mechanisms: ['Inhibitor'] }] };
+const criteria: SearchCriteria = {
+  rows: [{ selectedOption: 'activitymechanism', operator: null, fileName: null, mechanisms: ['Inhibitor'] }],
+};
 const counts = { stridscount: 10, gvkidscount: 12, actidscount: 300, assayidscount: 40, refidscount: 5, clinicalcompoundidscount: 1 };
 
 class FakeError extends Error {
@@ -78,7 +80,12 @@ describe('search flow (spec §4)', () => {
         throw new FakeError(ACTIVITY_CAP_MESSAGE, 400);
       },
     });
-    expect(await runSearchFlow(criteria, deps(api.call).deps)).toEqual({ kind: 'failed', sessionId: 'session-1', message: ACTIVITY_CAP_MESSAGE, capped: true });
+    expect(await runSearchFlow(criteria, deps(api.call).deps)).toEqual({
+      kind: 'failed',
+      sessionId: 'session-1',
+      message: ACTIVITY_CAP_MESSAGE,
+      capped: true,
+    });
     expect(api.calls.map((c) => c.path)).not.toContain(searchEndpoints.allResultsCount.path);
   });
 
@@ -89,7 +96,11 @@ describe('search flow (spec §4)', () => {
         throw new FakeError('Substructure search is not available yet.', 400);
       },
     });
-    expect(await runSearchFlow(criteria, deps(api.call).deps)).toMatchObject({ kind: 'failed', message: 'Substructure search is not available yet.', capped: false });
+    expect(await runSearchFlow(criteria, deps(api.call).deps)).toMatchObject({
+      kind: 'failed',
+      message: 'Substructure search is not available yet.',
+      capped: false,
+    });
   });
 
   it('swallows a chart-status failure and still counts (spec §8)', async () => {
@@ -107,7 +118,9 @@ describe('search flow (spec §4)', () => {
     const api = fakeApi({
       ...happy,
       [searchEndpoints.structureLogs.path]: (_, signal) =>
-        new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(new FakeError(CANCELLED_MESSAGES.byNewRequest, 0, 'CANCELLED')))),
+        new Promise((_resolve, reject) =>
+          signal?.addEventListener('abort', () => reject(new FakeError(CANCELLED_MESSAGES.byNewRequest, 0, 'CANCELLED'))),
+        ),
     });
     const pending = runSearchFlow(criteria, deps(api.call, controller.signal).deps);
     controller.abort();

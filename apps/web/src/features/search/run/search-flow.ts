@@ -5,7 +5,11 @@ import { ACTIVITY_CAP_MESSAGE } from '@kb/contracts/search';
 import type { SearchCounts, SearchCriteria } from '@kb/contracts/search';
 
 /** The API client's call signature (callApi in the app, a fake in tests). */
-export type CallFn = <E extends Endpoint>(endpoint: E, input: EndpointInput<E>, options?: { signal?: AbortSignal }) => Promise<EndpointResponse<E>>;
+export type CallFn = <E extends Endpoint>(
+  endpoint: E,
+  input: EndpointInput<E>,
+  options?: { signal?: AbortSignal },
+) => Promise<EndpointResponse<E>>;
 
 export type SearchOutcome =
   | { kind: 'counts'; sessionId: string; counts: SearchCounts }
@@ -29,7 +33,11 @@ export interface SearchFlowDeps {
 export function isCancellation(error: unknown, signal?: AbortSignal): boolean {
   if (signal?.aborted) return true;
   if (!(error instanceof Error)) return false;
-  return error.name === 'AbortError' || (Object.values(CANCELLED_MESSAGES) as string[]).includes(error.message) || (error as { code?: unknown }).code === 'CANCELLED';
+  return (
+    error.name === 'AbortError' ||
+    (Object.values(CANCELLED_MESSAGES) as string[]).includes(error.message) ||
+    (error as { code?: unknown }).code === 'CANCELLED'
+  );
 }
 
 function failureMessage(error: unknown): string {

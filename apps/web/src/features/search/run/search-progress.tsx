@@ -27,7 +27,10 @@ export function SearchProgress() {
   const data = progress.data;
   if (data?.status === 'running' && data.phase === 'queued') {
     const ahead = data.queuePosition ?? 0;
-    const label = ahead === 0 ? 'Waiting for a free search slot: yours is next' : `Waiting for a free search slot: ${countNoun(ahead, SEARCH)} ahead of yours`;
+    const label =
+      ahead === 0
+        ? 'Waiting for a free search slot: yours is next'
+        : `Waiting for a free search slot: ${countNoun(ahead, SEARCH)} ahead of yours`;
     return (
       <Stack gap={2} mb="xs" data-testid="search-progress">
         <Progress value={100} size="sm" aria-label={label} animated striped color="gray" />

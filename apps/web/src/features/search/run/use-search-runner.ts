@@ -18,7 +18,11 @@ const SUMMARY_MAX = 20_000;
 let inFlight: AbortController | null = null;
 
 /** Spec §4 "Search flow" wired to the app: loader, stores, the session summary afterwards. */
-export async function runSearch(criteria: SearchCriteria, summary: string, options: { keepOpenSession?: boolean } = {}): Promise<SearchOutcome> {
+export async function runSearch(
+  criteria: SearchCriteria,
+  summary: string,
+  options: { keepOpenSession?: boolean } = {},
+): Promise<SearchOutcome> {
   inFlight?.abort();
   const controller = new AbortController();
   inFlight = controller;
@@ -35,10 +39,17 @@ export async function runSearch(criteria: SearchCriteria, summary: string, optio
       // (a results filter that fails leaves the results as they were).
       onSessionId: (id) => (options.keepOpenSession ? undefined : useSearchSessionStore.getState().setSearchSessionId(id)),
     });
-    if (options.keepOpenSession && (outcome.kind === 'counts' || outcome.kind === 'no-data')) useSearchSessionStore.getState().setSearchSessionId(outcome.sessionId);
+    if (options.keepOpenSession && (outcome.kind === 'counts' || outcome.kind === 'no-data'))
+      useSearchSessionStore.getState().setSearchSessionId(outcome.sessionId);
     if (outcome.kind === 'counts') {
       const text = summary.length > SUMMARY_MAX ? `${summary.slice(0, SUMMARY_MAX - 1)}…` : summary;
-      store.finishRun({ sessionId: outcome.sessionId, criteria, summary: text, counts: searchFigures(outcome.counts), ranAt: new Date().toISOString() });
+      store.finishRun({
+        sessionId: outcome.sessionId,
+        criteria,
+        summary: text,
+        counts: searchFigures(outcome.counts),
+        ranAt: new Date().toISOString(),
+      });
       // The recent-searches list shows this summary; losing it must not fail the search.
       void callApi(searchEndpoints.sessionSummarySave, { body: { sessionid: outcome.sessionId, summary: text } })
         .catch(() => undefined)

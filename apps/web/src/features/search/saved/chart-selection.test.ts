@@ -11,7 +11,12 @@ describe('charts of an opened saved query (spec §4, §9)', () => {
 
   it('lets up to four saved charts replace defaults one for one', () => {
     expect(chartsForSavedQuery(filters('target'))).toEqual(['target', 'bibliographyrefid', 'bibliography', 'year']);
-    expect(chartsForSavedQuery(filters('target', 'indication', 'source', 'company'))).toEqual(['target', 'indication', 'source', 'company']);
+    expect(chartsForSavedQuery(filters('target', 'indication', 'source', 'company'))).toEqual([
+      'target',
+      'indication',
+      'source',
+      'company',
+    ]);
   });
 
   it('does not show a default twice when the query filtered it', () => {

@@ -1,7 +1,32 @@
 import { QueryErrorAlert } from '../../../app/ui/query-view.tsx';
-import { ActionIcon, Alert, Badge, Button, Checkbox, Drawer, FileButton, Group, Menu, Modal, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Drawer,
+  FileButton,
+  Group,
+  Menu,
+  Modal,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconDeviceFloppy, IconDots, IconDownload, IconFolderOpen, IconList, IconStar, IconStarFilled, IconTrash } from '@tabler/icons-react';
+import {
+  IconDeviceFloppy,
+  IconDots,
+  IconDownload,
+  IconFolderOpen,
+  IconList,
+  IconStar,
+  IconStarFilled,
+  IconTrash,
+} from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import type { FormEvent, ReactNode } from 'react';
@@ -48,9 +73,21 @@ function NameDialog({
     <Modal opened={opened} onClose={onClose} title={title} centered>
       <form onSubmit={submit}>
         <Stack gap="sm">
-          <TextInput label="Name" placeholder="e.g. EGFR inhibitors, IC50 < 100 nM" maxLength={200} required data-autofocus value={name} onChange={(event) => setName(event.currentTarget.value)} />
+          <TextInput
+            label="Name"
+            placeholder="e.g. EGFR inhibitors, IC50 < 100 nM"
+            maxLength={200}
+            required
+            data-autofocus
+            value={name}
+            onChange={(event) => setName(event.currentTarget.value)}
+          />
           {withDefault && (
-            <Checkbox label="Make it my default search (opened in an empty search page)" checked={makeDefault} onChange={(event) => setMakeDefault(event.currentTarget.checked)} />
+            <Checkbox
+              label="Make it my default search (opened in an empty search page)"
+              checked={makeDefault}
+              onChange={(event) => setMakeDefault(event.currentTarget.checked)}
+            />
           )}
           {error && (
             <Alert color="red" variant="light" role="alert">
@@ -118,7 +155,10 @@ export function SavedQueryActions({ current, onLoad, onError }: SavedQueryAction
       markClean();
       void queryClient.invalidateQueries({ queryKey: endpointKey(searchEndpoints.criteriaFetch) });
       void queryClient.invalidateQueries({ queryKey: endpointKey(searchEndpoints.home) });
-      notifications.show({ color: 'green', message: `Saved “${saved.criteria_name}” to your account${saved.is_active ? ' as your default search' : ''}.` });
+      notifications.show({
+        color: 'green',
+        message: `Saved “${saved.criteria_name}” to your account${saved.is_active ? ' as your default search' : ''}.`,
+      });
     },
   });
 
@@ -266,7 +306,12 @@ export function SavedCriteriaList({ onLoad }: { onLoad: (loaded: LoadedSearch) =
   });
   const [confirmDelete, setConfirmDelete] = useState<CriteriaOption | null>(null);
 
-  if (list.isPending) return <Text size="sm" c="dimmed">Loading your saved searches…</Text>;
+  if (list.isPending)
+    return (
+      <Text size="sm" c="dimmed">
+        Loading your saved searches…
+      </Text>
+    );
   if (list.isError) {
     return <QueryErrorAlert title="Your saved searches could not load" error={list.error} onRetry={() => void list.refetch()} />;
   }
@@ -316,13 +361,22 @@ export function SavedCriteriaList({ onLoad }: { onLoad: (loaded: LoadedSearch) =
               </Table.Td>
               <Table.Td>
                 <RowActions option={option}>
-                  <Button size="compact-xs" variant="light" loading={load.isPending && load.variables?.criteria_id === option.criteria_id} onClick={() => load.mutate(option)}>
+                  <Button
+                    size="compact-xs"
+                    variant="light"
+                    loading={load.isPending && load.variables?.criteria_id === option.criteria_id}
+                    onClick={() => load.mutate(option)}
+                  >
                     Load
                   </Button>
                   <Tooltip label={option.is_active ? 'Your default search' : 'Make it my default search'}>
                     <ActionIcon
                       variant="subtle"
-                      aria-label={option.is_active ? `${option.criteria_name} is your default search` : `Make ${option.criteria_name} my default search`}
+                      aria-label={
+                        option.is_active
+                          ? `${option.criteria_name} is your default search`
+                          : `Make ${option.criteria_name} my default search`
+                      }
                       disabled={option.is_active}
                       loading={makeDefault.isPending && makeDefault.variables?.criteria_id === option.criteria_id}
                       onClick={() => makeDefault.mutate(option)}
@@ -330,7 +384,12 @@ export function SavedCriteriaList({ onLoad }: { onLoad: (loaded: LoadedSearch) =
                       {option.is_active ? <IconStarFilled size={16} /> : <IconStar size={16} />}
                     </ActionIcon>
                   </Tooltip>
-                  <ActionIcon variant="subtle" color="red" aria-label={`Delete ${option.criteria_name}`} onClick={() => setConfirmDelete(option)}>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={`Delete ${option.criteria_name}`}
+                    onClick={() => setConfirmDelete(option)}
+                  >
                     <IconTrash size={16} />
                   </ActionIcon>
                 </RowActions>

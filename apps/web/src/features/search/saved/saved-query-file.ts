@@ -34,6 +34,11 @@ export function parseSavedQueryText(text: string): SavedQueryParse {
 export function savedQueryFileName(name: string): string {
   // Control characters go with the rest (no-control-regex forbids writing them in a pattern).
   const printable = [...name].filter((char) => char.charCodeAt(0) >= 32).join('');
-  const base = printable.trim().replace(/[\\/:*?"<>|]+/g, '-').replace(/\s+/g, ' ').slice(0, 100) || 'search';
+  const base =
+    printable
+      .trim()
+      .replace(/[\\/:*?"<>|]+/g, '-')
+      .replace(/\s+/g, ' ')
+      .slice(0, 100) || 'search';
   return base.toLowerCase().endsWith('.json') ? base : `${base}.json`;
 }

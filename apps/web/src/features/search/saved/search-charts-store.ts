@@ -50,7 +50,11 @@ export const useSearchChartsStore = create<ChartsState>()(
     {
       name: 'kb-search-charts',
       storage: createJSONStorage(() => sessionStore()),
-      partialize: (state) => ({ enabledCharts: state.enabledCharts, appliedFilters: state.appliedFilters, pendingFilters: state.pendingFilters }),
+      partialize: (state) => ({
+        enabledCharts: state.enabledCharts,
+        appliedFilters: state.appliedFilters,
+        pendingFilters: state.pendingFilters,
+      }),
     },
   ),
 );

@@ -28,9 +28,15 @@ function describeStructure(row: Extract<SearchRow, { selectedOption: 'structure'
   const parts: string[] = [];
   const query = row.structure;
   if (query) {
-    const bounds = query.category === 'similarity' && (query.similarityMin != null || query.similarityMax != null) ? ` ${range(query.similarityMin, query.similarityMax)}` : '';
-    const similarity = query.category === 'similarity' && query.similarityNearest ? `${bounds}, nearest ${formatCount(query.similarityNearest)}` : bounds;
-    parts.push(`${query.inputType === 'inchikey' ? 'InChIKey' : query.inputType === 'name' ? 'name' : query.inputType.toUpperCase()} “${query.value.length > 60 ? `${query.value.slice(0, 57)}…` : query.value}” (${query.category}${similarity})`);
+    const bounds =
+      query.category === 'similarity' && (query.similarityMin != null || query.similarityMax != null)
+        ? ` ${range(query.similarityMin, query.similarityMax)}`
+        : '';
+    const similarity =
+      query.category === 'similarity' && query.similarityNearest ? `${bounds}, nearest ${formatCount(query.similarityNearest)}` : bounds;
+    parts.push(
+      `${query.inputType === 'inchikey' ? 'InChIKey' : query.inputType === 'name' ? 'name' : query.inputType.toUpperCase()} “${query.value.length > 60 ? `${query.value.slice(0, 57)}…` : query.value}” (${query.category}${similarity})`,
+    );
   }
   if (row.properties) {
     const props = Object.entries(row.properties).filter(([, value]) => value != null);
@@ -43,12 +49,17 @@ function describeStructure(row: Extract<SearchRow, { selectedOption: 'structure'
 
 function describeBibliography(row: Extract<SearchRow, { selectedOption: 'bibliography' }>, draft: RowDraft | undefined): string {
   const parts: string[] = [];
-  const documents = draft?.selectedOption === 'bibliography' ? draft.documents.map((item) => item.label) : (row.refIds ?? []).map((id) => `#${id}`);
+  const documents =
+    draft?.selectedOption === 'bibliography' ? draft.documents.map((item) => item.label) : (row.refIds ?? []).map((id) => `#${id}`);
   if (documents.length) parts.push(`documents ${list(documents)}`);
   if (row.pubmedIds?.length) parts.push(`PubMed ${list(row.pubmedIds)}`);
   if (row.dois?.length) parts.push(`DOI ${list(row.dois)}`);
-  if (row.patents?.length) parts.push(`patents ${list(row.patents.map((p) => [p.countryCode, p.patentNo, p.year].filter(Boolean).join(' ')))}`);
-  if (row.journals?.length) parts.push(`journals ${list(row.journals.map((j) => [j.journalName, j.year, j.volume && `vol. ${j.volume}`, j.issue && `issue ${j.issue}`, j.pageNo && `p. ${j.pageNo}`].filter(Boolean).join(' ')))}`);
+  if (row.patents?.length)
+    parts.push(`patents ${list(row.patents.map((p) => [p.countryCode, p.patentNo, p.year].filter(Boolean).join(' ')))}`);
+  if (row.journals?.length)
+    parts.push(
+      `journals ${list(row.journals.map((j) => [j.journalName, j.year, j.volume && `vol. ${j.volume}`, j.issue && `issue ${j.issue}`, j.pageNo && `p. ${j.pageNo}`].filter(Boolean).join(' ')))}`,
+    );
   if (row.authors?.length) parts.push(`authors ${list(row.authors)}`);
   if (row.yearRange) parts.push(`years ${range(row.yearRange.fromYear, row.yearRange.toYear)}`);
   if (row.companies?.length) parts.push(`companies ${list(row.companies)}`);
@@ -73,7 +84,10 @@ export function describeRow(row: SearchRow, draft?: RowDraft): string {
       case 'structure':
         return describeStructure(row);
       case 'target':
-        return list(row.targets.map((t) => t.displayValue ?? t.label), ' | ');
+        return list(
+          row.targets.map((t) => t.displayValue ?? t.label),
+          ' | ',
+        );
       case 'bibliography':
         return describeBibliography(row, draft);
       case 'company':

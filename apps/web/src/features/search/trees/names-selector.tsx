@@ -58,7 +58,8 @@ export function NamesSelector({ view, onFound }: { view: TreeView; onFound: (pic
                   .slice(0, 20)
                   .map((hit) => hit.node.label)
                   .join(', ')}.`}
-              {find.data.notFound.length > 0 && ` Not found: ${find.data.notFound.slice(0, 20).join(', ')}${find.data.notFound.length > 20 ? ` and ${find.data.notFound.length - 20} more` : ''}.`}
+              {find.data.notFound.length > 0 &&
+                ` Not found: ${find.data.notFound.slice(0, 20).join(', ')}${find.data.notFound.length > 20 ? ` and ${find.data.notFound.length - 20} more` : ''}.`}
             </Text>
           )}
           <Group justify="flex-end">

@@ -1,4 +1,18 @@
-import { ActionIcon, Anchor, Box, Button, Checkbox, Group, Loader, Paper, ScrollArea, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import {
+  ActionIcon,
+  Anchor,
+  Box,
+  Button,
+  Checkbox,
+  Group,
+  Loader,
+  Paper,
+  ScrollArea,
+  Stack,
+  Text,
+  TextInput,
+  UnstyledButton,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconChevronDown, IconChevronRight, IconSearch, IconX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -149,7 +163,14 @@ function TreeItem({ node, level }: { node: TreeNode; level: number }) {
         ) : (
           <span className={classes.spacer} />
         )}
-        <Checkbox size="xs" tabIndex={-1} aria-hidden checked={selected} disabled={!selectable} onChange={() => tree.toggleSelected(node)} />
+        <Checkbox
+          size="xs"
+          tabIndex={-1}
+          aria-hidden
+          checked={selected}
+          disabled={!selectable}
+          onChange={() => tree.toggleSelected(node)}
+        />
         <UnstyledButton tabIndex={-1} className={classes.label} disabled={!selectable} onClick={() => tree.toggleSelected(node)}>
           <Text size="sm" span>
             {node.label}
@@ -262,7 +283,15 @@ function SearchHits({ hits, onReveal }: { hits: TreeSearchHit[]; onReveal: (hit:
  * each node shows how many structures have data under it, a search finds entries anywhere in the
  * tree, and any number of entries can be selected (a selected entry includes everything below it).
  */
-export function TreePanel({ view, selected, onToggle }: { view: TreeView; selected: readonly TreePick[]; onToggle: (pick: TreePick) => void }) {
+export function TreePanel({
+  view,
+  selected,
+  onToggle,
+}: {
+  view: TreeView;
+  selected: readonly TreePick[];
+  onToggle: (pick: TreePick) => void;
+}) {
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set());
   const [focusedId, setFocusedId] = useState<string | null>(null);
   const [revealId, setRevealId] = useState<string | null>(null);
@@ -302,7 +331,11 @@ export function TreePanel({ view, selected, onToggle }: { view: TreeView; select
   const onKeyDown = useTreeKeys(context);
 
   // The first node takes the tab stop until the user moves it.
-  const rootData = useQuery({ queryKey: ['tree', view, TREE_ROOT], queryFn: ({ signal }) => fetchTreeChildren(view, TREE_ROOT, signal), staleTime: 10 * 60_000 });
+  const rootData = useQuery({
+    queryKey: ['tree', view, TREE_ROOT],
+    queryFn: ({ signal }) => fetchTreeChildren(view, TREE_ROOT, signal),
+    staleTime: 10 * 60_000,
+  });
   useEffect(() => {
     if (focusedId === null && rootData.data?.nodes[0]) setFocusedId(rootData.data.nodes[0].id);
   }, [focusedId, rootData.data]);

@@ -8,7 +8,11 @@ import { numberOrNull } from '../rows/editor-props.ts';
  * while the draft holds the number it reads, and follows the draft when something else sets it
  * (a Rule of 5 preset, a loaded query).
  */
-export function DraftNumberInput({ value, onNumberChange, ...props }: Omit<NumberInputProps, 'value' | 'onChange'> & { value: number | null; onNumberChange: (value: number | null) => void }) {
+export function DraftNumberInput({
+  value,
+  onNumberChange,
+  ...props
+}: Omit<NumberInputProps, 'value' | 'onChange'> & { value: number | null; onNumberChange: (value: number | null) => void }) {
   const [raw, setRaw] = useState<string | number>(value ?? '');
   useEffect(() => {
     setRaw((current) => (numberOrNull(current) === value ? current : (value ?? '')));

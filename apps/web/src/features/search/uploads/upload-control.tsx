@@ -24,7 +24,15 @@ async function validateFile(kind: UploadKind, file: File): Promise<UploadValidat
 }
 
 /** "Upload file" for a list-type row; one menu entry per list the row accepts. */
-export function UploadButton({ kinds, onUploaded, busy }: { kinds: readonly UploadKind[]; onUploaded: (file: File, kind: UploadKind) => void; busy: boolean }) {
+export function UploadButton({
+  kinds,
+  onUploaded,
+  busy,
+}: {
+  kinds: readonly UploadKind[];
+  onUploaded: (file: File, kind: UploadKind) => void;
+  busy: boolean;
+}) {
   // Which list the next chosen file is; a ref, as the file dialog answers after the menu closed.
   const kind = useRef<UploadKind | null>(null);
   // Cleared after each file so that choosing the same file again (after fixing it) uploads it again.
@@ -39,7 +47,14 @@ export function UploadButton({ kinds, onUploaded, busy }: { kinds: readonly Uplo
     return (
       <FileButton accept={ACCEPT} resetRef={resetRef} onChange={(file) => chosen(file, single)}>
         {(props) => (
-          <Button {...props} size="compact-xs" variant="light" leftSection={<IconFileUpload size={14} />} loading={busy} aria-label={`Upload a file of ${single.label.toLowerCase()}`}>
+          <Button
+            {...props}
+            size="compact-xs"
+            variant="light"
+            leftSection={<IconFileUpload size={14} />}
+            loading={busy}
+            aria-label={`Upload a file of ${single.label.toLowerCase()}`}
+          >
             Upload file
           </Button>
         )}
@@ -80,7 +95,9 @@ export function UploadReport({ result, onDismiss }: { result: UploadValidateResp
   const userId = useSessionStore((state) => state.userId);
   const download = useMutation({
     mutationFn: async () => {
-      const blob = await downloadApi(uploadEndpoints.unreportedTermsDownload, { body: { listType: result.listType, fileName: result.fileName, terms: result.unidentified } });
+      const blob = await downloadApi(uploadEndpoints.unreportedTermsDownload, {
+        body: { listType: result.listType, fileName: result.fileName, terms: result.unidentified },
+      });
       saveBlob(blob, `unidentified-${result.fileName.replace(/\.[^.]+$/, '')}.txt`);
     },
   });
@@ -161,7 +178,11 @@ export function UploadReport({ result, onDismiss }: { result: UploadValidateResp
               ))}
             </List>
           </ScrollArea.Autosize>
-          {result.invalid.length > LISTED && <Text size="xs" c="dimmed">and {formatCount(result.invalid.length - LISTED)} more</Text>}
+          {result.invalid.length > LISTED && (
+            <Text size="xs" c="dimmed">
+              and {formatCount(result.invalid.length - LISTED)} more
+            </Text>
+          )}
         </Stack>
       )}
 
@@ -175,7 +196,13 @@ export function UploadReport({ result, onDismiss }: { result: UploadValidateResp
             {result.unidentified.length > LISTED ? ` and ${formatCount(result.unidentified.length - LISTED)} more` : ''}
           </Text>
           <Group gap="xs">
-            <Button size="compact-xs" variant="default" leftSection={<IconDownload size={14} />} loading={download.isPending} onClick={() => download.mutate()}>
+            <Button
+              size="compact-xs"
+              variant="default"
+              leftSection={<IconDownload size={14} />}
+              loading={download.isPending}
+              onClick={() => download.mutate()}
+            >
               Download unidentified terms
             </Button>
             <Button
@@ -234,7 +261,16 @@ export function useRowUpload(onValid: (result: UploadValidateResponse) => void) 
 /** The error of a failed upload, shown in the row; the row keeps everything it had. */
 export function UploadError({ message, onDismiss }: { message: string; onDismiss: () => void }) {
   return (
-    <Alert color="red" variant="light" title="The file was not used" withCloseButton onClose={onDismiss} role="alert" data-testid="upload-error" closeButtonLabel="Dismiss">
+    <Alert
+      color="red"
+      variant="light"
+      title="The file was not used"
+      withCloseButton
+      onClose={onDismiss}
+      role="alert"
+      data-testid="upload-error"
+      closeButtonLabel="Dismiss"
+    >
       {message}
     </Alert>
   );

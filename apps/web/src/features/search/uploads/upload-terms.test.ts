@@ -54,8 +54,13 @@ describe('adding uploaded terms to a row', () => {
   it('turns uploaded gene symbols into target terms of the gene category', () => {
     const row = { ...newDraft('target'), field: 'gene' } as DraftOf<'target'>;
     expect(uploadKindsFor(row)).toEqual([{ listType: 'gene', label: 'Gene symbols' }]);
-    const next = applyUpload(row, response({ listType: 'gene', valid: [{ term: 'EGFR', ids: [7, '8'], label: 'Epidermal growth factor receptor' }] })) as DraftOf<'target'>;
-    expect(next.targets).toEqual([{ label: 'EGFR', targetCategories: ['gene'], operator: '|', displayValue: 'Epidermal growth factor receptor', ids: [7, 8] }]);
+    const next = applyUpload(
+      row,
+      response({ listType: 'gene', valid: [{ term: 'EGFR', ids: [7, '8'], label: 'Epidermal growth factor receptor' }] }),
+    ) as DraftOf<'target'>;
+    expect(next.targets).toEqual([
+      { label: 'EGFR', targetCategories: ['gene'], operator: '|', displayValue: 'Epidermal growth factor receptor', ids: [7, 8] },
+    ]);
   });
 
   it('makes terms that resolve to the same targets one chip, keeping the first label and naming the merged terms', () => {
@@ -81,27 +86,53 @@ describe('adding uploaded terms to a row', () => {
       { term: 'parp family', into: 'PARP' },
     ]);
     // A chip already in the row takes the uploaded terms for the same target, too.
-    const picked = { ...newDraft('target'), targets: [{ label: 'EGFR', targetCategories: ['gene'], operator: '|', displayValue: 'EGFR · picked', ids: [7] }] } as DraftOf<'target'>;
-    const again = applyUpload(picked, response({ listType: 'uniprot', valid: [{ term: 'P00533', ids: [7], label: egfr }] })) as DraftOf<'target'>;
-    expect(again.targets).toEqual([{ label: 'EGFR', targetCategories: ['gene'], operator: '|', displayValue: 'EGFR · picked · also P00533', ids: [7] }]);
+    const picked = {
+      ...newDraft('target'),
+      targets: [{ label: 'EGFR', targetCategories: ['gene'], operator: '|', displayValue: 'EGFR · picked', ids: [7] }],
+    } as DraftOf<'target'>;
+    const again = applyUpload(
+      picked,
+      response({ listType: 'uniprot', valid: [{ term: 'P00533', ids: [7], label: egfr }] }),
+    ) as DraftOf<'target'>;
+    expect(again.targets).toEqual([
+      { label: 'EGFR', targetCategories: ['gene'], operator: '|', displayValue: 'EGFR · picked · also P00533', ids: [7] },
+    ]);
   });
 
   it('resolves uploaded patent numbers to documents', () => {
-    const next = applyUpload(newDraft('bibliography'), response({ listType: 'patent', valid: [{ term: 'US8000000', ids: [31], label: 'US 8,000,000 B2' }] })) as DraftOf<'bibliography'>;
+    const next = applyUpload(
+      newDraft('bibliography'),
+      response({ listType: 'patent', valid: [{ term: 'US8000000', ids: [31], label: 'US 8,000,000 B2' }] }),
+    ) as DraftOf<'bibliography'>;
     expect(next.documents).toEqual([{ id: 31, label: 'US 8,000,000 B2' }]);
   });
 
   it('replaces the blank activity line with one line per uploaded type', () => {
     const next = applyUpload(
       newDraft('activitytypes'),
-      response({ listType: 'activitytype', valid: [{ term: 'ic50', ids: [], label: 'IC50' }, { term: 'Ki', ids: [], label: null }] }),
+      response({
+        listType: 'activitytype',
+        valid: [
+          { term: 'ic50', ids: [], label: 'IC50' },
+          { term: 'Ki', ids: [], label: null },
+        ],
+      }),
     ) as DraftOf<'activitytypes'>;
     expect(next.activities.map((a) => a.activityType)).toEqual(['IC50', 'Ki']);
   });
 
   it('adds nothing that is already in the row', () => {
     const row = { ...newDraft('company'), companies: [{ id: 4, label: 'Pfizer' }] } as DraftOf<'company'>;
-    const next = applyUpload(row, response({ listType: 'company', valid: [{ term: 'pfizer', ids: [4], label: 'Pfizer' }, { term: 'Acme', ids: [], label: null }] })) as DraftOf<'company'>;
+    const next = applyUpload(
+      row,
+      response({
+        listType: 'company',
+        valid: [
+          { term: 'pfizer', ids: [4], label: 'Pfizer' },
+          { term: 'Acme', ids: [], label: null },
+        ],
+      }),
+    ) as DraftOf<'company'>;
     expect(next.companies).toEqual([
       { id: 4, label: 'Pfizer' },
       { id: 'Acme', label: 'Acme' },

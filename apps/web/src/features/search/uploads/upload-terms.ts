@@ -10,7 +10,14 @@ export interface UploadKind {
   label: string;
 }
 
-const TARGET_LIST: Record<TargetField, UploadListType> = { any: 'target', name: 'target', uniprot: 'uniprot', gene: 'gene', entrez: 'entrez', pdb: 'pdb' };
+const TARGET_LIST: Record<TargetField, UploadListType> = {
+  any: 'target',
+  name: 'target',
+  uniprot: 'uniprot',
+  gene: 'gene',
+  entrez: 'entrez',
+  pdb: 'pdb',
+};
 const TARGET_CATEGORY = { target: 'name', uniprot: 'uniprot', gene: 'gene', entrez: 'entrez', pdb: 'pdb' } as const;
 
 /** The lists a row can take from a file (spec §2: files of search terms). */
@@ -22,7 +29,15 @@ export function uploadKindsFor(draft: RowDraft): UploadKind[] {
         { listType: 'cas', label: 'CAS numbers' },
       ];
     case 'target':
-      return [{ listType: TARGET_LIST[draft.field], label: draft.field === 'any' || draft.field === 'name' ? 'Target names' : `${draft.field === 'gene' ? 'Gene symbols' : draft.field === 'pdb' ? 'PDB ids' : draft.field === 'entrez' ? 'Entrez gene ids' : 'UniProt accessions'}` }];
+      return [
+        {
+          listType: TARGET_LIST[draft.field],
+          label:
+            draft.field === 'any' || draft.field === 'name'
+              ? 'Target names'
+              : `${draft.field === 'gene' ? 'Gene symbols' : draft.field === 'pdb' ? 'PDB ids' : draft.field === 'entrez' ? 'Entrez gene ids' : 'UniProt accessions'}`,
+        },
+      ];
     case 'bibliography':
       return [
         { listType: 'pubmed', label: 'PubMed ids' },
@@ -76,7 +91,9 @@ export function bytesToBase64(bytes: Uint8Array): string {
 
 type ValidTerm = UploadValidateResponse['valid'][number];
 
-const addTexts = (current: readonly string[], extra: readonly string[]): string[] => [...new Set([...current, ...extra.map((t) => t.trim()).filter(Boolean)])];
+const addTexts = (current: readonly string[], extra: readonly string[]): string[] => [
+  ...new Set([...current, ...extra.map((t) => t.trim()).filter(Boolean)]),
+];
 
 function addPicked(current: readonly PickedItem[], extra: readonly PickedItem[]): PickedItem[] {
   const seen = new Set(current.map((item) => String(item.id)));
@@ -97,7 +114,8 @@ function termItems(term: ValidTerm): PickedItem[] {
 }
 
 const termText = (term: ValidTerm): string => term.label ?? term.term;
-const numericIds = (term: ValidTerm): number[] => term.ids.flatMap((id) => (typeof id === 'number' ? [id] : /^\d+$/.test(id) ? [Number(id)] : []));
+const numericIds = (term: ValidTerm): number[] =>
+  term.ids.flatMap((id) => (typeof id === 'number' ? [id] : /^\d+$/.test(id) ? [Number(id)] : []));
 
 /**
  * Adds the valid terms of an upload to the row they were uploaded for. Invalid and unidentified
@@ -108,10 +126,20 @@ export function applyUpload(draft: RowDraft, result: UploadValidateResponse): Ro
   const withFile = { ...draft, fileName: result.fileName };
   switch (withFile.selectedOption) {
     case 'structure':
-      if (result.listType === 'cas') return { ...withFile, casNumbers: addTexts(withFile.casNumbers, valid.map((t) => t.term)) };
+      if (result.listType === 'cas')
+        return {
+          ...withFile,
+          casNumbers: addTexts(
+            withFile.casNumbers,
+            valid.map((t) => t.term),
+          ),
+        };
       return {
         ...withFile,
-        strIds: addTexts(withFile.strIds, valid.map((t) => t.term)),
+        strIds: addTexts(
+          withFile.strIds,
+          valid.map((t) => t.term),
+        ),
         casNumbers: addTexts(withFile.casNumbers, result.casNumbers ?? []),
       };
     case 'target': {
@@ -121,7 +149,13 @@ export function applyUpload(draft: RowDraft, result: UploadValidateResponse): Ro
     case 'bibliography':
       switch (result.listType) {
         case 'pubmed':
-          return { ...withFile, pubmedIds: addTexts(withFile.pubmedIds, valid.map((t) => t.term)) };
+          return {
+            ...withFile,
+            pubmedIds: addTexts(
+              withFile.pubmedIds,
+              valid.map((t) => t.term),
+            ),
+          };
         case 'doi':
           return { ...withFile, dois: addTexts(withFile.dois, valid.map(termText)) };
         case 'author':
@@ -130,7 +164,13 @@ export function applyUpload(draft: RowDraft, result: UploadValidateResponse): Ro
           return { ...withFile, companies: addTexts(withFile.companies, valid.map(termText)) };
         default:
           // Patent numbers and document ids resolve to documents.
-          return { ...withFile, documents: addPicked(withFile.documents, valid.flatMap((t) => numericIds(t).map((id) => ({ id, label: termText(t) })))) };
+          return {
+            ...withFile,
+            documents: addPicked(
+              withFile.documents,
+              valid.flatMap((t) => numericIds(t).map((id) => ({ id, label: termText(t) }))),
+            ),
+          };
       }
     case 'company':
       return { ...withFile, companies: addPicked(withFile.companies, valid.flatMap(termItems)) };
@@ -139,9 +179,13 @@ export function applyUpload(draft: RowDraft, result: UploadValidateResponse): Ro
     case 'source':
       return { ...withFile, taxonomy: addPicked(withFile.taxonomy, valid.flatMap(termItems)) };
     case 'activitytypes': {
-      const filled = withFile.activities.filter((a) => a.activityType.trim() || a.prefix || a.minValue !== null || a.maxValue !== null || a.activityUom.trim());
+      const filled = withFile.activities.filter(
+        (a) => a.activityType.trim() || a.prefix || a.minValue !== null || a.maxValue !== null || a.activityUom.trim(),
+      );
       const have = new Set(filled.map((a) => a.activityType));
-      const added = [...new Set(valid.map(termText))].filter((type) => !have.has(type)).map((activityType) => ({ ...emptyActivityTerm(), activityType }));
+      const added = [...new Set(valid.map(termText))]
+        .filter((type) => !have.has(type))
+        .map((activityType) => ({ ...emptyActivityTerm(), activityType }));
       return { ...withFile, activities: [...filled, ...added] };
     }
     case 'activitymechanism':
@@ -167,7 +211,11 @@ export interface MergedTargetTerm {
  * P00533) become one chip, which keeps the first label and mentions the terms merged into it.
  * Terms without ids (the server resolved nothing) are added once per text.
  */
-export function mergeTargetTerms(current: readonly TargetTerm[], valid: readonly ValidTerm[], category: TargetTerm['targetCategories'][number]): { terms: TargetTerm[]; merged: MergedTargetTerm[] } {
+export function mergeTargetTerms(
+  current: readonly TargetTerm[],
+  valid: readonly ValidTerm[],
+  category: TargetTerm['targetCategories'][number],
+): { terms: TargetTerm[]; merged: MergedTargetTerm[] } {
   const terms = [...current];
   const byKey = new Map<string, number>();
   const texts = new Set(current.map((t) => `${t.label}\u0000${t.targetCategories.join(',')}`));
@@ -191,7 +239,13 @@ export function mergeTargetTerms(current: readonly TargetTerm[], valid: readonly
       continue;
     }
     if (key !== null) byKey.set(key, terms.length);
-    terms.push({ label: term.term, targetCategories: [category], operator: '|', displayValue: termText(term), ...(ids.length > 0 ? { ids } : {}) });
+    terms.push({
+      label: term.term,
+      targetCategories: [category],
+      operator: '|',
+      displayValue: termText(term),
+      ...(ids.length > 0 ? { ids } : {}),
+    });
   }
   return { terms, merged };
 }
