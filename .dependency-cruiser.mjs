@@ -15,7 +15,7 @@ const MODULES = 'apps/server/src/modules';
  * module). The arrows point one way: the map must stay acyclic, which is checked below, so a
  * cycle between modules cannot be added by widening it.
  */
-const MODULE_DEPENDENCIES = {
+export const MODULE_DEPENDENCIES = {
   admin: ['audit', 'auth', 'credits', 'sessions', 'uploads'],
   alerts: ['auth', 'knowledge-base', 'search'],
   analyzers: ['chemistry', 'results', 'sar'],
@@ -52,7 +52,7 @@ const MODULE_DEPENDENCIES = {
  * The files of a module other modules may import: its public surface. Everything else is the
  * module's own business. A module another module depends on must name at least one.
  */
-const PUBLIC_FILES = {
+export const PUBLIC_FILES = {
   audit: ['audit-log.ts', 'audit-tables.ts'],
   auth: ['auth-service.ts', 'mailer.ts'],
   credits: ['credit-ledger.ts', 'credit-tables.ts'],
@@ -86,6 +86,35 @@ const PUBLIC_FILES = {
  */
 const TEST_FILES = '(\\.test\\.ts$|\\.test-support\\.ts$|^apps/server/test/)';
 
+const WEB = 'apps/web/src';
+
+/**
+ * The web app's feature folders in layers, lowest first (docs/architecture.md "The web app's
+ * layers"). A feature imports only features of lower layers, never one of its own layer nor above:
+ * where a lower feature shows something of a higher one (search's structure editor offers target
+ * prediction; a results tab offers prediction of its selection and an activity's measurement list),
+ * it declares a slot and the page that mounts it hands the component in (apps/web/src/pages/).
+ */
+export const WEB_FEATURE_LAYERS = [
+  ['chemistry', 'errors', 'info'],
+  ['auth'],
+  ['alerts'],
+  ['search'],
+  ['results'],
+  ['export'],
+  ['prediction'],
+  ['leaflets'],
+  ['analysis', 'dynamic-query'],
+  ['admin', 'dashboard'],
+];
+
+/**
+ * The app shell: routing, layouts and the session's timers. It mounts pages and features; the rest
+ * of apps/web/src/app/ (api client, stores, formats, ui, grid and chart set-up) is the base every
+ * feature builds on, and imports no feature.
+ */
+const WEB_SHELL = `^${WEB}/(main\\.tsx$|app/(router\\.tsx|pages\\.tsx|token-refresh\\.ts|guard-loader\\.ts|idle-timer\\.ts)$|app/layouts/)`;
+
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
 
 function assertAcyclic(graph) {
@@ -117,8 +146,35 @@ function assertComplete() {
   }
 }
 
+function assertWebComplete() {
+  // A new feature folder must be given its layer before it passes lint.
+  const folder = path.join(ROOT, WEB, 'features');
+  if (!fs.existsSync(folder)) return;
+  const layered = new Set(WEB_FEATURE_LAYERS.flat());
+  const missing = fs
+    .readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !layered.has(entry.name))
+    .map((entry) => entry.name);
+  if (missing.length)
+    throw new Error(`.dependency-cruiser.mjs: give these web features a layer in WEB_FEATURE_LAYERS: ${missing.join(', ')}`);
+}
+
 assertAcyclic(MODULE_DEPENDENCIES);
 assertComplete();
+assertWebComplete();
+
+const webLayerRules = WEB_FEATURE_LAYERS.flatMap((layer, depth) => {
+  const below = WEB_FEATURE_LAYERS.slice(0, depth).flat();
+  return layer.map((name) => ({
+    name: `web-feature-layers:${name}`,
+    comment: below.length
+      ? `the ${name} feature may import only features of lower layers: ${below.join(', ')} (WEB_FEATURE_LAYERS); a page hands it anything from above through a slot`
+      : `the ${name} feature imports no other feature (WEB_FEATURE_LAYERS)`,
+    severity: 'error',
+    from: { path: `^${WEB}/features/${escape(name)}/`, pathNot: '\\.test\\.tsx?$' },
+    to: { path: `^${WEB}/features/`, pathNot: `^${WEB}/features/(${[name, ...below].map(escape).join('|')})/` },
+  }));
+});
 
 const moduleDirectionRules = Object.entries(MODULE_DEPENDENCIES).map(([name, deps]) => ({
   name: `module-direction:${name}`,
@@ -150,6 +206,22 @@ export default {
     },
     ...moduleDirectionRules,
     ...publicFileRules,
+    ...webLayerRules,
+    {
+      name: 'web-base-not-features',
+      comment:
+        'apps/web/src/app/ outside the shell (router, pages, layouts, session timers) is the base features build on: it imports no feature or page',
+      severity: 'error',
+      from: { path: `^${WEB}/app/`, pathNot: [WEB_SHELL, '\\.test\\.tsx?$'] },
+      to: { path: `^${WEB}/(features|pages)/` },
+    },
+    {
+      name: 'web-features-not-pages',
+      comment: 'pages compose features (apps/web/src/pages/) and the shell mounts pages: a feature imports neither',
+      severity: 'error',
+      from: { path: `^${WEB}/features/`, pathNot: '\\.test\\.tsx?$' },
+      to: { path: [`^${WEB}/pages/`, WEB_SHELL] },
+    },
     {
       name: 'chembl-importer-not-demo',
       comment: 'the real ChEMBL importer shares only knowledge-base/*.ts (vocabulary, counts, bulk) with the demo generator',
@@ -199,13 +271,6 @@ export default {
       severity: 'error',
       from: { path: '^packages/contracts/' },
       to: { path: '^apps/' },
-    },
-    {
-      name: 'web-stores-not-features',
-      comment: 'app/stores depend on contracts and app-level code; features depend on stores, never the reverse',
-      severity: 'error',
-      from: { path: '^apps/web/src/app/stores/', pathNot: '\\.test\\.tsx?$' },
-      to: { path: '^apps/web/src/features/' },
     },
   ],
   options: {

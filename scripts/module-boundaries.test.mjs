@@ -54,6 +54,14 @@ const ALLOWED = {
   'apps/web/src/features/search/search-page.ts': ['apps/web/src/app/stores/search-store.ts'],
   'apps/web/src/app/stores/search-store.ts': ['apps/web/src/app/format/count-format.ts'],
   'apps/web/src/app/format/count-format.ts': [],
+  // Features import lower layers only; pages compose them; the shell mounts pages.
+  'apps/web/src/features/search/rows/structure-actions.tsx': [],
+  'apps/web/src/features/prediction/predict-targets-button.tsx': ['apps/web/src/features/search/rows/structure-actions.tsx'],
+  'apps/web/src/pages/search-page.tsx': [
+    'apps/web/src/features/search/search-page.ts',
+    'apps/web/src/features/prediction/predict-targets-button.tsx',
+  ],
+  'apps/web/src/app/pages.tsx': ['apps/web/src/pages/search-page.tsx'],
 };
 
 afterAll(() => {
@@ -78,6 +86,12 @@ describe('module boundaries (.dependency-cruiser.mjs)', () => {
         [`${S}/knowledge-base/chembl/mapping.ts`]: [`${S}/knowledge-base/demo/demo-seed.ts`],
         'apps/server/src/http/auth-hook.ts': [`${S}/search/search-service.ts`],
         'apps/web/src/app/stores/results-store.ts': ['apps/web/src/features/results/tab-state.ts'],
+        // Search is below prediction: the editor may not mount prediction's button itself.
+        'apps/web/src/features/search/rows/structure-editor.tsx': ['apps/web/src/features/prediction/predict-targets-button.tsx'],
+        // Prediction and leaflets share no layer order the other way round either.
+        'apps/web/src/features/prediction/target-list.tsx': ['apps/web/src/features/leaflets/leaflet.tsx'],
+        'apps/web/src/features/leaflets/leaflet.tsx': [],
+        'apps/web/src/features/results/grid.tsx': ['apps/web/src/pages/search-page.tsx'],
         'apps/web/src/features/results/tab-state.ts': [],
         'apps/web/src/features/results/api.ts': [`${S}/search/search-service.ts`],
         [`${S}/trees/tree-a.ts`]: [`${S}/trees/tree-b.ts`],
@@ -90,12 +104,16 @@ describe('module boundaries (.dependency-cruiser.mjs)', () => {
       'module-public-files:chemistry',
       'chembl-importer-not-demo',
       'infrastructure-below-modules',
-      'web-stores-not-features',
+      'web-base-not-features',
+      'web-feature-layers:search',
+      'web-feature-layers:prediction',
+      'web-features-not-pages',
       'web-not-server',
       'no-circular',
     ])
       expect(result.output, rule).toContain(`error ${rule}:`);
     // Allowed imports in the same tree are not reported.
     expect(result.output).not.toContain('module-direction:search');
+    expect(result.output).not.toContain('web-feature-layers:leaflets');
   }, 60_000);
 });

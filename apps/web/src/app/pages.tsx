@@ -7,14 +7,14 @@ import type { ComponentType } from 'react';
 export type PageLoader = () => Promise<ComponentType>;
 
 export const PAGE_BY_PATH: Readonly<Record<string, PageLoader>> = {
-  '/': () => import('../features/landing/landing-page.tsx').then((m) => m.LandingPage),
-  '/search': () => import('../features/search/search-page.tsx').then((m) => m.SearchPage),
+  '/': () => import('../pages/landing-page.tsx').then((m) => m.LandingPage),
+  '/search': () => import('../pages/search-page.tsx').then((m) => m.SearchPage),
   '/login': () => import('../features/auth/login-page.tsx').then((m) => m.LoginPage),
   '/register': () => import('../features/auth/register-page.tsx').then((m) => m.RegisterPage),
-  '/results': () => import('../features/results/results-page.tsx').then((m) => m.ResultsPage),
-  '/results/:tabid': () => import('../features/results/results-page.tsx').then((m) => m.ResultsPage),
-  '/new-search-results': () => import('../features/results/results-page.tsx').then((m) => m.NewSearchResultsPage),
-  '/new-search-results/:tabid': () => import('../features/results/results-page.tsx').then((m) => m.NewSearchResultsPage),
+  '/results': () => import('../pages/results-page.tsx').then((m) => m.ResultsPage),
+  '/results/:tabid': () => import('../pages/results-page.tsx').then((m) => m.ResultsPage),
+  '/new-search-results': () => import('../pages/results-page.tsx').then((m) => m.NewSearchResultsPage),
+  '/new-search-results/:tabid': () => import('../pages/results-page.tsx').then((m) => m.NewSearchResultsPage),
   '/sarview': () => import('../features/analysis/sar-view-page.tsx').then((m) => m.SarViewPage),
   '/sarview/:tabid': () => import('../features/analysis/sar-view-page.tsx').then((m) => m.SarViewPage),
   '/analyzers': () => import('../features/analysis/analyzers-page.tsx').then((m) => m.AnalyzersPage),

@@ -3,13 +3,7 @@ import { IconTargetArrow } from '@tabler/icons-react';
 import { useState } from 'react';
 import { PredictedTargetsPanel } from './predicted-targets-panel.tsx';
 import type { PredictionStructure } from './use-prediction.ts';
-
-/** What a search row holds, as far as a prediction needs it. */
-export interface RowStructure {
-  inputType: string;
-  value: string;
-  feature: 'desalted' | 'asis';
-}
+import type { RowStructure } from '../search/rows/structure-actions.tsx';
 
 /** The row's structure as the prediction takes it; null for a name, InChIKey or SMARTS (no one structure to predict for). */
 export function predictionStructureOf(row: RowStructure): PredictionStructure | null {

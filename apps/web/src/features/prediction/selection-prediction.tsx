@@ -3,14 +3,13 @@ import { IconAlertTriangle, IconPlayerStop, IconSearch, IconTargetArrow } from '
 import { useCallback, useMemo, useState } from 'react';
 import { ACTIVE_THRESHOLD_NM, PREDICTION_SELECTION_MAX } from '@kb/contracts/prediction';
 import type { AggregatedTarget } from '@kb/contracts/prediction';
-import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { formatCount } from '../../app/format/count-format.ts';
 import { countNoun } from '../../app/format/plural.ts';
 import { EmptyState } from '../../app/ui/query-view.tsx';
 import { SortableTh } from '../../app/ui/leaflet-ui.tsx';
 import { useSortedRows } from '../../app/ui/use-sorted-rows.ts';
 import type { SortValue } from '../../app/ui/use-sorted-rows.ts';
-import type { TabState } from '../results/tab-state.ts';
+import type { SelectionToolProps } from '../results/results-slots.tsx';
 import { PredictionDisclaimer } from './predicted-targets-panel.tsx';
 import { TargetBadges } from './target-badges.tsx';
 import { NUMERIC, formatScore } from './prediction-format.ts';
@@ -215,15 +214,8 @@ function RunNotes({ run }: { run: SelectionRun }) {
   );
 }
 
-export interface SelectionPredictionProps {
-  tab: ResultTabKey;
-  sessionId: string;
-  state: TabState;
-  /** Rows ticked in the tab. */
-  count: number;
-  /** Rows of the tab (resolves "select all"). */
-  rowCount: number;
-}
+/** A selection tool of the results toolbar (the results page hands it in: pages/results-page.tsx). */
+export type SelectionPredictionProps = SelectionToolProps;
 
 /**
  * "Predict targets for selection" on the Structures tab: the ticked structures' predicted targets

@@ -25,8 +25,8 @@ import { SimilaritySortControl } from './toolbar/similarity-sort-control.tsx';
 import { useSimilaritySort } from './toolbar/use-similarity-sort.ts';
 import { useTabView } from './use-tab-view.ts';
 import { idOf } from './grid/result-columns.ts';
-import { useMeasurementList } from '../leaflets/measurement-list.tsx';
-import { SelectionPrediction } from '../prediction/selection-prediction.tsx';
+import type { MeasurementRequest } from './results-slots.tsx';
+import { useResultsSlots } from './results-slots.tsx';
 
 export interface ResultsTabPanelProps {
   scope: ResultsScope;
@@ -59,17 +59,14 @@ export function ResultsTabPanel({ scope, sessionId, tab, structureQuery }: Resul
   const goto = useGotoTab(tabRef);
   const viewAll = useViewAll({ sessionId, tab, update });
   const [detailRow, setDetailRow] = useState<ResultRow | null>(null);
-  const measurements = useMeasurementList();
-  const { open: openMeasurementList } = measurements;
+  const { selectionTools, MeasurementDrawer } = useResultsSlots();
+  const [measurementSubject, setMeasurementSubject] = useState<MeasurementRequest | null>(null);
   // An activity row stands for its compound and target: the list of every measurement of the pair.
-  const openMeasurements = useCallback(
-    (row: ResultRow) => {
-      const actId = idOf(row.act_id);
-      if (actId !== null)
-        openMeasurementList({ actId, label: typeof row.protein === 'string' ? `this compound on ${row.protein}` : 'this compound' });
-    },
-    [openMeasurementList],
-  );
+  const openMeasurements = useCallback((row: ResultRow) => {
+    const actId = idOf(row.act_id);
+    if (actId !== null)
+      setMeasurementSubject({ actId, label: typeof row.protein === 'string' ? `this compound on ${row.protein}` : 'this compound' });
+  }, []);
   const idColumn = tabInfo(tab)?.idColumn ?? 'id';
   // The export page reads this tab's selection and "go to" from the results store; a new search by
   // selection tells it which results to read.
@@ -112,7 +109,9 @@ export function ResultsTabPanel({ scope, sessionId, tab, structureQuery }: Resul
         />
         <Group gap="xs">
           <SarEntry scope={scope} sessionId={sessionId} tab={tab} state={state} count={count} />
-          <SelectionPrediction tab={tab} sessionId={sessionId} state={state} count={count} rowCount={view.rowCount} />
+          {selectionTools.map((Tool, index) => (
+            <Tool key={index} tab={tab} sessionId={sessionId} state={state} count={count} rowCount={view.rowCount} />
+          ))}
           {canSortBySimilarity && (
             <SimilaritySortControl
               similarity={state.similarity}
@@ -162,7 +161,7 @@ export function ResultsTabPanel({ scope, sessionId, tab, structureQuery }: Resul
           />
         </>
       )}
-      {measurements.drawer}
+      {MeasurementDrawer && <MeasurementDrawer subject={measurementSubject} onClose={() => setMeasurementSubject(null)} />}
       <InnerGridsDrawer
         row={detailRow}
         title={`Details of ${tabInfo(tab)?.entity ?? 'row'} ${detailRow?.[idColumn] ?? ''}`}

@@ -33,7 +33,7 @@ import type { StructureDrawing, StructureText } from '../../chemistry/editor/str
 import type { EditorProps } from './editor-props.ts';
 import { PropertyCount, rangeHint, usePropertyRanges } from './property-ranges.tsx';
 import { StructureHitsPreview } from './structure-preview.tsx';
-import { PredictTargetsButton } from '../../prediction/predict-targets-button.tsx';
+import { useStructureActions } from './structure-actions.tsx';
 
 const INPUT_TYPES: { value: StructureInputType; label: string; placeholder: string }[] = [
   { value: 'name', label: 'Name', placeholder: 'Compound name or synonym, e.g. imatinib' },
@@ -221,6 +221,7 @@ export function StructureEditor(props: EditorProps<'structure'>) {
   const propertyCount = Object.values(draft.properties).filter((value) => value != null).length;
   const [showProperties, setShowProperties] = useState(propertyCount > 0);
   const [drawing, setDrawing] = useState(false);
+  const actions = useStructureActions();
   const preset = (rule: Partial<Record<PropertyField, number | null>>) => {
     update((d) => ({ ...d, properties: { ...rule } }));
     setShowProperties(true);
@@ -255,7 +256,9 @@ export function StructureEditor(props: EditorProps<'structure'>) {
         >
           Draw
         </Button>
-        <PredictTargetsButton row={draft} />
+        {actions.map((Action, index) => (
+          <Action key={index} row={draft} />
+        ))}
       </Group>
 
       <StructureValueField {...props} />

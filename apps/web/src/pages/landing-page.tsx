@@ -2,10 +2,10 @@ import { Anchor, Card, List, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { WEB_ROUTES, roleMayOpen } from '@kb/contracts/routes';
 import type { WebRoute } from '@kb/contracts/routes';
-import { ROLE_LABELS } from '../../app/role-labels.ts';
-import { useSessionStore } from '../../app/stores/session-store.ts';
-import { PageHeader } from '../../app/ui/page-header.tsx';
-import { SearchPage } from '../search/search-page.tsx';
+import { ROLE_LABELS } from '../app/role-labels.ts';
+import { useSessionStore } from '../app/stores/session-store.ts';
+import { PageHeader } from '../app/ui/page-header.tsx';
+import { SearchPage } from './search-page.tsx';
 
 /** Pages worth linking from the landing card (no parameterised or error routes). */
 const LINKABLE = WEB_ROUTES.filter(

@@ -1,0 +1,14 @@
+import type { ResultsSlots } from '../features/results/results-slots.tsx';
+import type { StructureAction } from '../features/search/rows/structure-actions.tsx';
+import { lazySlot } from './slot-components.tsx';
+
+/** Beside every structure editor: "Predict targets" for the drawn or typed structure. */
+export const STRUCTURE_ACTIONS: readonly StructureAction[] = [
+  lazySlot(() => import('../features/prediction/predict-targets-button.tsx').then((m) => m.PredictTargetsButton)),
+];
+
+/** In every results tab: target prediction of the selection, and an activity row's measurement list. */
+export const RESULTS_SLOTS: ResultsSlots = {
+  selectionTools: [lazySlot(() => import('../features/prediction/selection-prediction.tsx').then((m) => m.SelectionPrediction))],
+  MeasurementDrawer: lazySlot(() => import('../features/leaflets/measurement-list.tsx').then((m) => m.MeasurementListDrawer)),
+};
