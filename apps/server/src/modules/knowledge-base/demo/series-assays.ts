@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { AssaysTable, DocumentsTable } from '../../../db/kb-schema.ts';
-import { INITIALS, JOURNALS, PATENT_OFFICES, SURNAMES, TARGETS } from './catalog.ts';
+import { INITIALS, JOURNALS, PATENT_OFFICES, SURNAMES } from './catalog.ts';
+import { TARGETS } from './catalog-targets.ts';
 import type { DemoScaffold } from './catalog.ts';
 import type { Rng } from './random.ts';
 import type { Vocabulary } from './vocabulary.ts';

@@ -3,7 +3,8 @@ import { CHEMBL_ID_SYNONYM } from '@kb/contracts/targets';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import { endpointMap, ensurePath, seedLookups } from '../lookup-vocabulary.ts';
-import { COMPANIES, INDICATIONS, TARGETS, TAXONOMY } from './catalog.ts';
+import { COMPANIES, INDICATIONS, TAXONOMY } from './catalog.ts';
+import { TARGETS } from './catalog-targets.ts';
 
 export const DEMO_SOURCE_NAME = 'DEMO synthetic knowledge base';
 
