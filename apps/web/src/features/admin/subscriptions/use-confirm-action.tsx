@@ -1,6 +1,6 @@
 import { Button, Group, Text } from '@mantine/core';
 import { NestedModal } from './nested-dialogs.tsx';
-import { useCallback, useRef, useState } from 'react';
+import { usePendingConfirmation } from '../../../app/ui/confirm-dialog.tsx';
 import type { ReactNode } from 'react';
 
 export interface ConfirmOptions {
@@ -12,32 +12,13 @@ export interface ConfirmOptions {
   danger?: boolean;
 }
 
-interface Pending extends ConfirmOptions {
-  resolve: (ok: boolean) => void;
-}
-
 /**
  * A confirmation before an account change: `confirm()` resolves true on the confirm button, false
- * on Cancel, Escape or closing. The confirm button has the focus, so Enter confirms.
+ * on Cancel, Escape or closing. The confirm button has the focus, so Enter confirms. It opens above
+ * the account's own dialog (NestedModal).
  */
 export function useConfirmAction(): [(options: ConfirmOptions) => Promise<boolean>, ReactNode] {
-  const [pending, setPending] = useState<Pending | null>(null);
-  const pendingRef = useRef<Pending | null>(null);
-  const confirm = useCallback(
-    (options: ConfirmOptions) =>
-      new Promise<boolean>((resolve) => {
-        pendingRef.current?.resolve(false);
-        const next = { ...options, resolve };
-        pendingRef.current = next;
-        setPending(next);
-      }),
-    [],
-  );
-  const close = (ok: boolean) => {
-    pendingRef.current?.resolve(ok);
-    pendingRef.current = null;
-    setPending(null);
-  };
+  const { pending, confirm, close } = usePendingConfirmation<ConfirmOptions>();
   const dialog = (
     <NestedModal opened={pending !== null} onClose={() => close(false)} title={pending?.title} centered zIndex={400}>
       <Text size="sm">{pending?.detail}</Text>
