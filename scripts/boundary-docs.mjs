@@ -17,7 +17,11 @@ export const END = '<!-- boundaries:end -->';
 export function floors(graph) {
   const floor = new Map();
   const of = (name) => {
-    if (!floor.has(name)) floor.set(name, (graph[name] ?? []).reduce((top, dep) => Math.max(top, of(dep) + 1), 0));
+    if (!floor.has(name))
+      floor.set(
+        name,
+        (graph[name] ?? []).reduce((top, dep) => Math.max(top, of(dep) + 1), 0),
+      );
     return floor.get(name);
   };
   for (const name of Object.keys(graph)) of(name);
@@ -40,7 +44,9 @@ function serverPicture() {
   const top = Math.max(...floor.values());
   const lines = ['```mermaid', 'flowchart BT'];
   for (let level = 0; level <= top; level++) {
-    const members = Object.keys(MODULE_DEPENDENCIES).filter((name) => floor.get(name) === level).sort();
+    const members = Object.keys(MODULE_DEPENDENCIES)
+      .filter((name) => floor.get(name) === level)
+      .sort();
     lines.push(`  subgraph F${level}["floor ${level}"]`, ...members.map((name) => `    ${id(name)}["${name}"]`), '  end');
   }
   for (const [name, deps] of Object.entries(MODULE_DEPENDENCIES)) for (const dep of deps) lines.push(`  ${id(name)} --> ${id(dep)}`);

@@ -17,7 +17,8 @@ describe('docs/architecture.md module boundaries', () => {
     for (const name of Object.keys(MODULE_DEPENDENCIES)) expect(text).toContain(`| ${name} |`);
     for (const name of WEB_FEATURE_LAYERS.flat()) expect(text).toMatch(new RegExp(`\\| (\\S+, )*${name}(, \\S+)* \\|`));
     const floor = floors(MODULE_DEPENDENCIES);
-    for (const [name, deps] of Object.entries(MODULE_DEPENDENCIES)) for (const dep of deps) expect(floor.get(name)).toBeGreaterThan(floor.get(dep));
+    for (const [name, deps] of Object.entries(MODULE_DEPENDENCIES))
+      for (const dep of deps) expect(floor.get(name)).toBeGreaterThan(floor.get(dep));
     expect(text.endsWith(END)).toBe(true);
   });
 });

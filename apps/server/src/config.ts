@@ -171,7 +171,7 @@ function mode(value: string | undefined): AppConfig['mode'] {
  * Whether the server is this machine's alone: it listens on loopback, no reverse proxy forwards to
  * it (TRUST_PROXY) and its public address, when set, is this machine.
  */
-export function servesThisMachineOnly(env: NodeJS.ProcessEnv, host: string): boolean {
+function servesThisMachineOnly(env: NodeJS.ProcessEnv, host: string): boolean {
   const publicHost = env.PUBLIC_URL ? (URL.parse(env.PUBLIC_URL)?.hostname ?? '') : 'localhost';
   return isLoopback(host) && !bool(env.TRUST_PROXY, false) && isLoopback(publicHost.replace(/^\[|\]$/g, ''));
 }

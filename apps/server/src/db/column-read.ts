@@ -15,7 +15,7 @@ import type { Database } from './schema.ts';
 type Db = Kysely<Database>;
 
 /** Rows read per query: bounded memory per round trip, whatever the table's size. */
-export const CHUNK_IDS = 500_000;
+const CHUNK_IDS = 500_000;
 
 /** Chunk queries in flight at once (a PostgreSQL server runs them on separate backends; PGlite one after another). */
 const READ_AHEAD = 2;

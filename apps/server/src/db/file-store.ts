@@ -8,7 +8,7 @@ import type { Database } from './schema.ts';
  * datasets. Any API process serves any file, and a file is only served once `complete`.
  */
 
-export const CHUNK_BYTES = 1024 * 1024;
+const CHUNK_BYTES = 1024 * 1024;
 
 export interface NewFile {
   purpose: 'export' | 'dataset';

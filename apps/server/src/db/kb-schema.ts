@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * Kysely table types of the knowledge base (migration 0002_knowledge_base.sql; docs/data-model.md).
@@ -14,7 +14,7 @@ type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 type DateColumn = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
-export interface DataSourcesTable {
+interface DataSourcesTable {
   data_source_id: Generated<number>;
   name: string;
   short_name: Opt<Nullable<string>>;
@@ -24,14 +24,14 @@ export interface DataSourcesTable {
   chembl_src_id: Opt<Nullable<number>>;
 }
 
-export interface CompaniesTable {
+interface CompaniesTable {
   company_id: Generated<number>;
   name: string;
   address: Opt<Nullable<string>>;
   country: Opt<Nullable<string>>;
 }
 
-export interface TaxonomyTable {
+interface TaxonomyTable {
   taxonomy_id: Generated<number>;
   parent_id: Opt<Nullable<number>>;
   rank: string;
@@ -42,7 +42,7 @@ export interface TaxonomyTable {
   ncbi_tax_id: Opt<Nullable<number>>;
 }
 
-export interface TargetClassesTable {
+interface TargetClassesTable {
   class_id: Generated<number>;
   parent_id: Opt<Nullable<number>>;
   name: string;
@@ -50,7 +50,7 @@ export interface TargetClassesTable {
   chembl_class_id: Opt<Nullable<number>>;
 }
 
-export interface TargetsTable {
+interface TargetsTable {
   target_id: Generated<number>;
   name: string;
   target_type: Generated<string>;
@@ -66,7 +66,7 @@ export interface TargetsTable {
   chembl_tid: Opt<Nullable<number>>;
 }
 
-export interface TargetSynonymsTable {
+interface TargetSynonymsTable {
   target_id: number;
   synonym: string;
   syn_type: Generated<string>;
@@ -108,7 +108,7 @@ export interface CompoundsTable {
   chembl_molregno: Opt<Nullable<number>>;
 }
 
-export interface CompoundSynonymsTable {
+interface CompoundSynonymsTable {
   gvk_id: number;
   synonym: string;
   syn_type: Generated<string>;
@@ -138,46 +138,46 @@ export interface DocumentsTable {
   chembl_doc_id: Opt<Nullable<number>>;
 }
 
-export interface DocumentAuthorsTable {
+interface DocumentAuthorsTable {
   ref_id: number;
   position: number;
   name: string;
 }
 
-export interface DocumentCompaniesTable {
+interface DocumentCompaniesTable {
   ref_id: number;
   company_id: number;
 }
 
-export type EndpointTree = 'activity' | 'pk' | 'toxicity';
+type EndpointTree = 'activity' | 'pk' | 'toxicity';
 
-export interface EndpointsTable {
+interface EndpointsTable {
   endpoint_id: Generated<number>;
   parent_id: Opt<Nullable<number>>;
   tree: EndpointTree;
   name: string;
 }
 
-export interface UnitsTable {
+interface UnitsTable {
   unit: string;
   kind: string;
   to_micromolar: Opt<Nullable<number>>;
 }
 
-export interface ActivityTypesTable {
+interface ActivityTypesTable {
   name: string;
   description: Opt<Nullable<string>>;
   standard_unit: Opt<Nullable<string>>;
   endpoint_id: Opt<Nullable<number>>;
 }
 
-export interface ActionTypesTable {
+interface ActionTypesTable {
   name: string;
   description: Opt<Nullable<string>>;
   parent_type: Opt<Nullable<string>>;
 }
 
-export interface IndicationsTable {
+interface IndicationsTable {
   indication_id: Generated<number>;
   parent_id: Opt<Nullable<number>>;
   name: string;
@@ -185,13 +185,13 @@ export interface IndicationsTable {
   efo_id: Opt<Nullable<string>>;
 }
 
-export interface ClinicalPhasesTable {
+interface ClinicalPhasesTable {
   phase_id: number;
   name: string;
   sort_order: number;
 }
 
-export interface ClinicalStatusesTable {
+interface ClinicalStatusesTable {
   status_id: number;
   name: string;
 }
@@ -323,7 +323,7 @@ export interface ClinicalCompoundsTable {
   chembl_molregno: Opt<Nullable<number>>;
 }
 
-export interface ClinicalCompoundTargetsTable {
+interface ClinicalCompoundTargetsTable {
   clinical_compound_id: number;
   target_id: number;
   action_type: Opt<Nullable<string>>;
@@ -339,7 +339,7 @@ export interface ClinicalCompoundTargetsTable {
 }
 
 /** ChEMBL assay_parameters (migration 0024). */
-export interface AssayParametersTable {
+interface AssayParametersTable {
   assay_param_id: Generated<number>;
   assay_id: number;
   param_type: string;
@@ -357,21 +357,21 @@ export interface AssayParametersTable {
 }
 
 /** WHO ATC classification tree, levels 1-5 (migration 0024). */
-export interface AtcClassesTable {
+interface AtcClassesTable {
   code: string;
   parent_code: Opt<Nullable<string>>;
   level: number;
   name: string;
 }
 
-export interface CompoundAtcTable {
+interface CompoundAtcTable {
   gvk_id: number;
   atc_code: string;
   chembl_mol_atc_id: Opt<Nullable<number>>;
 }
 
 /** ChEMBL cell_dictionary (migration 0024). */
-export interface CellLinesTable {
+interface CellLinesTable {
   cell_line_id: Generated<number>;
   name: string;
   description: Opt<Nullable<string>>;
@@ -388,7 +388,7 @@ export interface CellLinesTable {
 }
 
 /** ChEMBL tissue_dictionary (migration 0024). */
-export interface TissuesTable {
+interface TissuesTable {
   tissue_id: Generated<number>;
   name: string;
   uberon_id: Opt<Nullable<string>>;
@@ -399,19 +399,19 @@ export interface TissuesTable {
   chembl_tissue_id: Opt<Nullable<number>>;
 }
 
-export interface ClinicalCompoundIndicationsTable {
+interface ClinicalCompoundIndicationsTable {
   clinical_compound_id: number;
   indication_id: number;
   phase_id: Opt<Nullable<number>>;
   chembl_drugind_id: Opt<Nullable<number>>;
 }
 
-export interface ClinicalCompoundCompaniesTable {
+interface ClinicalCompoundCompaniesTable {
   clinical_compound_id: number;
   company_id: number;
 }
 
-export interface KbLoadCheckpointsTable {
+interface KbLoadCheckpointsTable {
   job: string;
   part: string;
   last_key: Opt<Nullable<number>>;
@@ -420,7 +420,7 @@ export interface KbLoadCheckpointsTable {
 }
 
 /** One seed, import or release update of the knowledge base (migration 0022). */
-export interface KbLoadsTable {
+interface KbLoadsTable {
   load_id: Generated<number>;
   kind: 'seed' | 'import' | 'update';
   label: string;
@@ -434,7 +434,7 @@ export interface KbLoadsTable {
 }
 
 /** A row retired by a release update, kept whole (migration 0025). */
-export interface KbRetiredRowsTable {
+interface KbRetiredRowsTable {
   table_name: string;
   source_key: string;
   row: unknown;
@@ -443,7 +443,7 @@ export interface KbRetiredRowsTable {
 }
 
 /** Source keys met by an import job (migration 0025): what retiring compares against. */
-export interface KbImportSeenTable {
+interface KbImportSeenTable {
   job: string;
   entity: string;
   key: number;
@@ -486,9 +486,3 @@ export interface KnowledgeBaseTables {
   kb_retired_rows: KbRetiredRowsTable;
   kb_import_seen: KbImportSeenTable;
 }
-
-export type Structure = Selectable<StructuresTable>;
-export type NewStructure = Insertable<StructuresTable>;
-export type NewActivity = Insertable<ActivitiesTable>;
-export type NewAssay = Insertable<AssaysTable>;
-export type NewDocument = Insertable<DocumentsTable>;

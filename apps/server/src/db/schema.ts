@@ -11,19 +11,19 @@ import type { CreditTables } from '../modules/credits/credit-tables.ts';
 import type { AdminTables } from '../modules/admin/admin-tables.ts';
 import type { MfaTables } from '../modules/auth/mfa-tables.ts';
 import type { DynamicQueryTables } from '../modules/dynamic-query/dq-tables.ts';
-import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { KnowledgeBaseTables } from './kb-schema.ts';
 
 /** Timestamps come back as Date, may be written as Date or ISO string, and default in SQL. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
-export interface AppSettingsTable {
+interface AppSettingsTable {
   key: string;
   value: string;
 }
 
-export interface UsersTable {
+interface UsersTable {
   id: Generated<number>;
   user_hash_id: Generated<string>;
   email: string;
@@ -43,7 +43,7 @@ export interface UsersTable {
   lockout_lifted_at: NullableTimestamp;
 }
 
-export interface SubscriptionsTable {
+interface SubscriptionsTable {
   id: Generated<number>;
   user_id: number;
   role_name: string;
@@ -58,7 +58,7 @@ export interface SubscriptionsTable {
   ended_by: number | null;
 }
 
-export interface UserSessionsTable {
+interface UserSessionsTable {
   id: Generated<string>;
   user_id: number;
   created_at: Timestamp;
@@ -71,7 +71,7 @@ export interface UserSessionsTable {
   mfa_passed_at: NullableTimestamp;
 }
 
-export interface LoginAttemptsTable {
+interface LoginAttemptsTable {
   id: Generated<string>;
   user_id: number | null;
   username: string;
@@ -83,7 +83,7 @@ export interface LoginAttemptsTable {
   session_id: string | null;
 }
 
-export interface VerificationCodesTable {
+interface VerificationCodesTable {
   code_hash: string;
   user_id: number;
   purpose: 'register' | 'reset';
@@ -93,7 +93,7 @@ export interface VerificationCodesTable {
 }
 
 /** Requests for a password link, with or without an account behind the address (0010). */
-export interface LinkRequestsTable {
+interface LinkRequestsTable {
   id: Generated<string>;
   email: string;
   purpose: 'register' | 'forgot';
@@ -101,7 +101,7 @@ export interface LinkRequestsTable {
   requested_at: Timestamp;
 }
 
-export interface OutboxTable {
+interface OutboxTable {
   id: Generated<string>;
   recipient: string;
   subject: string;
@@ -111,7 +111,7 @@ export interface OutboxTable {
   error: string | null;
 }
 
-export interface NotificationSettingsTable {
+interface NotificationSettingsTable {
   id: Generated<number>;
   user_id: number;
   notification_system_email: Generated<boolean>;
@@ -120,7 +120,7 @@ export interface NotificationSettingsTable {
   updated_at: Timestamp;
 }
 
-export interface NotificationsTable {
+interface NotificationsTable {
   id: Generated<string>;
   user_id: number;
   title: string;
@@ -185,7 +185,3 @@ export interface Database
   notifications: NotificationsTable;
   search_sessions: SearchSessionsTable;
 }
-
-export type User = Selectable<UsersTable>;
-export type Subscription = Selectable<SubscriptionsTable>;
-export type UserSession = Selectable<UserSessionsTable>;

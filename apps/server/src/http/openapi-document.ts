@@ -20,7 +20,7 @@ z.globalRegistry.add(TreeNodeSchema, { id: 'TreeNode' });
 z.globalRegistry.add(TreemapNodeSchema, { id: 'TreemapNode' });
 
 /** The two token headers a signed-in call sends; either one identifies the session (http/auth-hook.ts). */
-export const SECURITY_SCHEMES = {
+const SECURITY_SCHEMES = {
   nodeToken: {
     type: 'http',
     scheme: 'bearer',
@@ -144,7 +144,7 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
  * OpenAPI 3.0 `nullable` needs a `type` beside it; zod's union with null comes out as
  * `{ nullable, anyOf: [...] }`. Moving `nullable` into each branch says the same and is valid.
  */
-export function nullableIntoBranches(node: unknown): void {
+function nullableIntoBranches(node: unknown): void {
   if (Array.isArray(node)) {
     for (const item of node) nullableIntoBranches(item);
     return;

@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
  * - nothing may frame the app (`frame-ancestors 'none'`: clickjacking), no plugins, forms and
  *   `<base>` only to this origin.
  */
-export const CONTENT_SECURITY_POLICY = {
+const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
   scriptSrcAttr: ["'none'"],
@@ -41,7 +41,7 @@ export interface AnalyticsHosts {
  * The policy, with the analytics agent's two hosts added only when analytics is configured: the
  * agent script from its host, its events and guide requests to the data host, their images.
  */
-export function contentSecurityPolicy(analytics: AnalyticsHosts | null): Record<string, string[]> {
+function contentSecurityPolicy(analytics: AnalyticsHosts | null): Record<string, string[]> {
   const directives: Record<string, string[]> = Object.fromEntries(
     Object.entries(CONTENT_SECURITY_POLICY).map(([key, list]) => [key, [...list]]),
   );
@@ -61,7 +61,7 @@ export function contentSecurityPolicy(analytics: AnalyticsHosts | null): Record<
  * runs under the policy of its own script's answer, so the exception is confined to it: the worker
  * has no DOM, and the pages keep a policy without eval.
  */
-export const INDIGO_WORKER_PATH = /^\/assets\/indigoWorker-[\w-]+\.js$/;
+const INDIGO_WORKER_PATH = /^\/assets\/indigoWorker-[\w-]+\.js$/;
 export const INDIGO_WORKER_POLICY =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'; connect-src 'self'; object-src 'none'; base-uri 'self'";
 

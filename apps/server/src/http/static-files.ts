@@ -13,7 +13,7 @@ const HASHED_ASSET = /^assets\/[^/]+-[\w-]{8}\.[a-z0-9]+(\.br|\.gz)?$/i;
 
 export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 /** May be stored, but must be revalidated (a 304 through its ETag) before each use. */
-export const REVALIDATE_CACHE_CONTROL = 'no-cache';
+const REVALIDATE_CACHE_CONTROL = 'no-cache';
 
 /** The Cache-Control of a file of the web app, by its path relative to the build's root. */
 export function cacheControlFor(relativePath: string): string {

@@ -244,7 +244,7 @@ export type UploadTransport = (request: UploadRequest) => Promise<Response>;
  * The browser's transport for uploads. XMLHttpRequest, not fetch: only it reports how much of the
  * request body has been sent, which a 256 MiB flat file needs for a progress bar.
  */
-export const xhrUploadTransport: UploadTransport = (request) =>
+const xhrUploadTransport: UploadTransport = (request) =>
   new Promise<Response>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open(request.method, request.url);

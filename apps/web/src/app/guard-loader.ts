@@ -10,7 +10,7 @@ import { resetAllStores } from './stores/store-registry.ts';
  * Applies the pure guard before a route renders: redirects, or restores the session from
  * browser storage, re-fetches the profile to rebuild roles, and decides again.
  */
-export async function runGuard(route: WebRoute | null, url: URL): Promise<Response | null> {
+async function runGuard(route: WebRoute | null, url: URL): Promise<Response | null> {
   for (let attempt = 0; attempt < 2; attempt += 1) {
     const decision = decideRoute({
       pathname: url.pathname,

@@ -4,7 +4,7 @@ import { logOutIdle } from '../features/auth/auth-service.ts';
 import { useSessionStore } from './stores/session-store.ts';
 
 /** Events that count as user activity. */
-export const ACTIVITY_EVENTS = ['mousemove', 'mousedown', 'keydown', 'touchstart', 'scroll', 'wheel'] as const;
+const ACTIVITY_EVENTS = ['mousemove', 'mousedown', 'keydown', 'touchstart', 'scroll', 'wheel'] as const;
 
 export interface IdleTimer {
   /** Records activity now. Cheap: no timer is rescheduled on every mouse move. */

@@ -1,7 +1,7 @@
 import { nprogress } from '@mantine/nprogress';
 
 /** Spec §9 "Loader stop delay 100 ms". */
-export const LOADER_STOP_DELAY_MS = 100;
+const LOADER_STOP_DELAY_MS = 100;
 
 let stopTimer: ReturnType<typeof setTimeout> | undefined;
 

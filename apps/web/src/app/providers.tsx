@@ -16,7 +16,7 @@ const theme = createTheme({
 });
 
 /** Spec §9: notifications at the bottom, closing after 5000 ms. */
-export const NOTIFICATION_AUTO_CLOSE_MS = 5000;
+const NOTIFICATION_AUTO_CLOSE_MS = 5000;
 
 export function AppProviders({ children }: { children: ReactNode }) {
   return (

@@ -29,7 +29,7 @@ export interface GuardInput {
   browser: BrowserSession;
 }
 
-export type RedirectReason =
+type RedirectReason =
   | 'login-required'
   | 'node-token-missing'
   | 'role-mismatch'
@@ -63,12 +63,12 @@ const DASHBOARD_ACCESS = WEB_ROUTES.find((route) => route.path === '/dashboard')
 export const FROM_PARAM = 'from';
 
 /** `/accessdenied?from=/sarview`: the denied page names the page that is not part of the subscription. */
-export function accessDeniedUrl(pathname: string): string {
+function accessDeniedUrl(pathname: string): string {
   return `/accessdenied?${new URLSearchParams({ [FROM_PARAM]: pathname })}`;
 }
 
 /** `/dashboard?from=/admin/subscriptions`: the dashboard says why an administrator landed there. */
-export function adminDashboardUrl(pathname: string): string {
+function adminDashboardUrl(pathname: string): string {
   return `/dashboard?${new URLSearchParams({ [FROM_PARAM]: pathname })}`;
 }
 
@@ -88,7 +88,7 @@ export function landingFor(role: Role | null): string {
 }
 
 /** Spec §4: logged in means the store has isLogin and a token. */
-export function sessionIsLoggedIn(session: Pick<GuardSession, 'isLogin' | 'token'>): boolean {
+function sessionIsLoggedIn(session: Pick<GuardSession, 'isLogin' | 'token'>): boolean {
   return session.isLogin && Boolean(session.token);
 }
 

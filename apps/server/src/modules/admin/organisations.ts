@@ -73,7 +73,7 @@ export async function listOrganisations(
   return { rows: rows.map(toOrganisation), total: count.n };
 }
 
-export async function organisation(db: Db, id: number): Promise<Organisation> {
+async function organisation(db: Db, id: number): Promise<Organisation> {
   const row = await selectOrganisations(db).where('o.id', '=', id).executeTakeFirst();
   if (!row) throw notFound(`There is no organisation ${id}.`);
   return toOrganisation(row);

@@ -50,7 +50,7 @@ async function assertNoOverlap(trx: Db, userId: number, role: string, start: Dat
 }
 
 /** The user row locked for the change; 404 when there is none. */
-export async function lockUser(trx: Db, userId: number) {
+async function lockUser(trx: Db, userId: number) {
   const user = await trx
     .selectFrom('users')
     .select(['id', 'email', 'active', 'password_hash'])

@@ -19,7 +19,7 @@ import { adminUser } from './user-queries.ts';
 type Db = Kysely<Database>;
 
 /** 409 when the address already has an account. */
-export async function assertEmailFree(trx: Db, email: string): Promise<void> {
+async function assertEmailFree(trx: Db, email: string): Promise<void> {
   const taken = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
   if (taken) throw conflict(`${email} already has an account (user ${taken.id}).`, { field: 'email', userId: taken.id });
 }

@@ -43,9 +43,9 @@ type TreemapData = z.infer<typeof TreemapDataSchema>;
 type ScaffoldsData = z.infer<typeof ScaffoldsDataSchema>;
 
 /** Bins of a distribution's histogram (the same edges for every group). */
-export const HISTOGRAM_BINS = 20;
+const HISTOGRAM_BINS = 20;
 /** Most distinct structures whose scaffolds are computed; above, a fixed random sample of this many. */
-export const SCAFFOLD_MAX_STRUCTURES = 5_000;
+const SCAFFOLD_MAX_STRUCTURES = 5_000;
 
 const num = (value: unknown): number => Number(value);
 const bounds = (min: unknown, max: unknown) => (min == null || max == null ? null : { min: num(min), max: num(max) });
@@ -68,7 +68,7 @@ type ResolvedEndpoint = AnalyzerEndpoint & { targetName: string };
  * is not in the knowledge base is a 400 (an endpoint nothing was measured on draws no point, and the
  * note says so).
  */
-export async function scatterEndpoint(db: Db, tab: TabScope['tab'], config: ScatterConfig): Promise<ResolvedEndpoint | null> {
+async function scatterEndpoint(db: Db, tab: TabScope['tab'], config: ScatterConfig): Promise<ResolvedEndpoint | null> {
   const usesPActivity = [config.x, config.y, config.color].includes('pactivity');
   if (tab === 'activitiestab') {
     if (config.endpoint) {
@@ -226,7 +226,7 @@ export async function distribution(db: Db, scope: TabScope, config: z.infer<type
 }
 
 /** HISTOGRAM_BINS + 1 equal-width edges from lo to hi (hi = lo + 1 when every value is the same). */
-export function histogramEdges(lo: number, hi: number): number[] {
+function histogramEdges(lo: number, hi: number): number[] {
   const width = (hi - lo) / HISTOGRAM_BINS;
   return Array.from({ length: HISTOGRAM_BINS + 1 }, (_, i) => Number((lo + i * width).toPrecision(12)));
 }

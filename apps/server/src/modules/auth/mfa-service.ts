@@ -62,7 +62,7 @@ function recoveryHash(box: SecretBox, userId: number, code: string): string {
 }
 
 /** Whether roles need the second factor: any admin role. */
-export function needsSecondFactor(roles: readonly string[]): boolean {
+function needsSecondFactor(roles: readonly string[]): boolean {
   return roles.some((role) => (ADMIN_ROLES as readonly string[]).includes(role));
 }
 

@@ -9,7 +9,7 @@ import { DEMO_PASSWORD } from '@kb/contracts/roles';
  * and the login limits that is out of reach online, and it refuses every password of the common
  * (breach-derived) list, dictionary words with a digit appended, keyboard walks and repetitions.
  */
-export const MIN_PASSWORD_SCORE = 3;
+const MIN_PASSWORD_SCORE = 3;
 
 /**
  * Characters zxcvbn looks at. Its matching grows faster than linearly with length (a 128-character

@@ -276,7 +276,7 @@ function binGroups(groups: readonly Group[], integer: boolean) {
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
 /** Spec §9 sorts: A-Z / Z-A by label, least / most results by count (ties by label). */
-export function sortItems(items: ChartItem[], order: { sortType: 'label' | 'count'; sortOrder: 'asc' | 'desc' }): ChartItem[] {
+function sortItems(items: ChartItem[], order: { sortType: 'label' | 'count'; sortOrder: 'asc' | 'desc' }): ChartItem[] {
   const sign = order.sortOrder === 'asc' ? 1 : -1;
   const byLabel = (a: ChartItem, b: ChartItem) => collator.compare(a.label, b.label);
   // Equal labels (two references "Kim T. 2019, J. Med. Chem.") are ordered by id: the same order

@@ -1,7 +1,7 @@
 import type { ChartItem } from '@kb/contracts/charts';
 
 /** Range bins: about 20 of them, a round width (1, 2, 5 × 10^k; whole years for years). */
-export function binWidth(min: number, max: number, integer: boolean): number {
+function binWidth(min: number, max: number, integer: boolean): number {
   const span = max - min;
   if (span <= 0) return 1;
   const raw = span / 20;

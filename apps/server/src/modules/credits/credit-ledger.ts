@@ -41,7 +41,7 @@ export class CreditBalanceTooHigh extends Error {
 }
 
 /** There is no such user (deleted meanwhile); nothing was written. */
-export class CreditUserMissing extends Error {}
+class CreditUserMissing extends Error {}
 
 /**
  * Moves credits. Call it inside a transaction (`db.transaction().execute(trx => changeCredits(trx, …))`):

@@ -33,7 +33,7 @@ const JOINS: Record<DqJoin, { table: string; key: string; foreignKey: string }> 
 const joinAlias = (join: DqJoin) => `j_${join}`;
 
 /** The column's value expression (a date as YYYY-MM-DD text when selected). */
-export function columnExpr(column: DqColumn): Sql {
+function columnExpr(column: DqColumn): Sql {
   return sql.ref(`${column.via ? joinAlias(column.via) : BASE}.${column.field}`) as Sql;
 }
 
@@ -77,7 +77,7 @@ function listParam(column: DqColumn, values: readonly DqFilterValue[]): Sql {
 }
 
 /** One filter as a condition; the query was checked (operator fits type, values fit) before. */
-export function filterCondition(column: DqColumn, filter: DqFilter): Sql {
+function filterCondition(column: DqColumn, filter: DqFilter): Sql {
   const expr = columnExpr(column);
   const value = () => param(column, filter.value!);
   switch (filter.operator) {

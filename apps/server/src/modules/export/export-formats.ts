@@ -19,7 +19,7 @@ export interface ExportColumn {
 }
 
 /** Where a writer's bytes go (a stored file being written). */
-export interface ByteSink {
+interface ByteSink {
   write(data: Buffer | string): Promise<void>;
 }
 

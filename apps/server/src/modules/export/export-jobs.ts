@@ -12,7 +12,7 @@ import { withDbPriority } from '../../db/db-priority.ts';
  * start; after MAX_ATTEMPTS it fails and its credits are returned.
  */
 
-export const MAX_ATTEMPTS = 3;
+const MAX_ATTEMPTS = 3;
 /** How often expired export files are removed. */
 const SWEEP_MS = 60 * 60 * 1000;
 /** How long a request waits for its small export when a runner's loop took it first, and how often it looks. */

@@ -49,7 +49,7 @@ export function exportableColumns(tab: ResultTabKey): ExportColumn[] {
 }
 
 /** The chosen columns in the chosen order; unknown keys are a 400 naming the ones that exist. */
-export function chosenColumns(tab: ResultTabKey, keys: readonly string[]): ExportColumn[] {
+function chosenColumns(tab: ResultTabKey, keys: readonly string[]): ExportColumn[] {
   const available = exportableColumns(tab);
   const byKey = new Map(available.map((column) => [column.key, column]));
   const unknown = keys.filter((key) => !byKey.has(key));
@@ -589,7 +589,7 @@ function preparedBatch(rows: readonly ResultRow[], after: number, size: number):
 }
 
 /** The job is no longer this process's to write (taken over or failed meanwhile). */
-export class ExportAbandoned extends Error {}
+class ExportAbandoned extends Error {}
 
 function refusalError(refusal: { status: number; message: string }): HttpError {
   return new HttpError(refusal.status, {

@@ -33,7 +33,7 @@ export const SOURCE_CODES = ['J', 'P', 'O'] as const;
 
 type Db = Kysely<Database>;
 
-export async function readKbDictionaries(db: Db, version: string): Promise<KbDictionaries> {
+async function readKbDictionaries(db: Db, version: string): Promise<KbDictionaries> {
   // Activity and structure ids are only checked: session rows carry them (memory-filters.ts writes
   // activity ids back; the Structures tab's charts group by structure).
   const [maxAssay, maxRef, maxTarget] = await Promise.all([

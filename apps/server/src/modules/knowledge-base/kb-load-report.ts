@@ -10,12 +10,12 @@ import { countKnowledgeBase } from './kb-counts.ts';
  */
 
 /** Entities of the report, in the order the UI shows them. */
-export const REPORT_ENTITIES = ['structures', 'compounds', 'activities', 'assays', 'documents', 'targets', 'clinical_compounds'] as const;
+const REPORT_ENTITIES = ['structures', 'compounds', 'activities', 'assays', 'documents', 'targets', 'clinical_compounds'] as const;
 
 export type ChangeCounts = Record<string, { added: number; updated: number; retired: number }>;
 
 /** Added / updated / retired per entity (from the load) with the live total after it. */
-export async function entityChanges(db: Kysely<Database>, changes: ChangeCounts): Promise<EntityChange[]> {
+async function entityChanges(db: Kysely<Database>, changes: ChangeCounts): Promise<EntityChange[]> {
   const totals = await countKnowledgeBase(db);
   return REPORT_ENTITIES.map((entity) => ({
     entity,
@@ -32,7 +32,7 @@ export async function entityChanges(db: Kysely<Database>, changes: ChangeCounts)
  * the published type, relation, value and units stand in and the row is marked).
  * "Unit conversion": a µM value computed from another unit.
  */
-export async function dataQuality(db: Kysely<Database>, skipped: SkippedRows[]): Promise<DataQuality> {
+async function dataQuality(db: Kysely<Database>, skipped: SkippedRows[]): Promise<DataQuality> {
   const totals = await countKnowledgeBase(db);
   const acts = await sql<{ total: number; with_structure: number; standardised: number; converted: number }>`
     SELECT count(*)::int AS total,

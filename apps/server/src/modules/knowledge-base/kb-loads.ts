@@ -48,7 +48,7 @@ type LoadRow = {
 
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 
-export function toKbLoad(row: LoadRow): KbLoad {
+function toKbLoad(row: LoadRow): KbLoad {
   const raw = typeof row.report === 'string' ? JSON.parse(row.report) : row.report;
   const report = raw == null ? null : KbLoadReportSchema.safeParse(raw);
   return {

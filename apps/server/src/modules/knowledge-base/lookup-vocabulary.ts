@@ -11,7 +11,7 @@ import type { Database } from '../../db/schema.ts';
 type Db = Kysely<Database>;
 
 /** Endpoint trees (name paths, root first) per tree kind. */
-export const ENDPOINTS: { tree: 'activity' | 'pk' | 'toxicity'; path: string[] }[] = [
+const ENDPOINTS: { tree: 'activity' | 'pk' | 'toxicity'; path: string[] }[] = [
   { tree: 'activity', path: ['Potency', 'Inhibition', 'IC50'] },
   { tree: 'activity', path: ['Potency', 'Binding affinity', 'Ki'] },
   { tree: 'activity', path: ['Potency', 'Binding affinity', 'Kd'] },
@@ -47,7 +47,7 @@ export const UNITS: { unit: string; kind: string; toMicromolar: number | null }[
   { unit: 'ug/mL', kind: 'mass concentration', toMicromolar: null },
 ];
 
-export const ACTIVITY_TYPES: { name: string; description: string; unit: string | null; endpoint: string }[] = [
+const ACTIVITY_TYPES: { name: string; description: string; unit: string | null; endpoint: string }[] = [
   { name: 'IC50', description: 'Concentration required for 50% inhibition', unit: 'nM', endpoint: 'IC50' },
   { name: 'Ki', description: 'Inhibition constant', unit: 'nM', endpoint: 'Ki' },
   { name: 'Kd', description: 'Dissociation constant', unit: 'nM', endpoint: 'Kd' },
@@ -65,18 +65,9 @@ export const ACTIVITY_TYPES: { name: string; description: string; unit: string |
   { name: 'LogD', description: 'Measured distribution coefficient octanol/buffer pH 7.4', unit: null, endpoint: 'Kinetic solubility' },
 ];
 
-export const ACTION_TYPES = [
-  'INHIBITOR',
-  'ANTAGONIST',
-  'AGONIST',
-  'PARTIAL AGONIST',
-  'INVERSE AGONIST',
-  'MODULATOR',
-  'DEGRADER',
-  'BLOCKER',
-];
+const ACTION_TYPES = ['INHIBITOR', 'ANTAGONIST', 'AGONIST', 'PARTIAL AGONIST', 'INVERSE AGONIST', 'MODULATOR', 'DEGRADER', 'BLOCKER'];
 
-export const CLINICAL_PHASES = [
+const CLINICAL_PHASES = [
   'Preclinical',
   'Phase I',
   'Phase II',
@@ -87,7 +78,7 @@ export const CLINICAL_PHASES = [
   'Clinical Phase Unknown',
   'Withdrawn',
 ];
-export const CLINICAL_STATUSES = ['Active', 'Discontinued', 'Suspended', 'Withdrawn', 'No development reported'];
+const CLINICAL_STATUSES = ['Active', 'Discontinued', 'Suspended', 'Withdrawn', 'No development reported'];
 
 /** Inserts a tree path node by node (idempotent) and returns the leaf id. */
 export async function ensurePath(

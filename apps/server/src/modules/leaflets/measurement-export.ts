@@ -14,7 +14,7 @@ import type { MeasurementService, ResolvedSelection } from './measurement-servic
  * page writes "µM" where the knowledge base holds "uM"; a file keeps what the source said), and
  * the reference leaflet's permanent link.
  */
-export const MEASUREMENT_EXPORT_COLUMNS: readonly ExportColumn[] = [
+const MEASUREMENT_EXPORT_COLUMNS: readonly ExportColumn[] = [
   { key: 'act_id', label: 'Activity id', type: 'integer' },
   { key: 'str_id', label: 'Structure id', type: 'integer' },
   { key: 'compound_label', label: 'Compound label in reference', type: 'text' },
@@ -55,7 +55,7 @@ export const MEASUREMENT_EXPORT_COLUMNS: readonly ExportColumn[] = [
 ];
 
 /** "pH 7.4; Substrate ATP = 10 uM": a measurement's conditions as one cell, units as stored. */
-export function conditionsText(conditions: readonly MeasurementCondition[]): string {
+function conditionsText(conditions: readonly MeasurementCondition[]): string {
   return conditions
     .map((c) => {
       const amount = [c.relation && c.relation !== '=' ? c.relation : null, c.value === null ? null : String(c.value), c.unit]

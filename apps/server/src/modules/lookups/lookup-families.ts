@@ -12,9 +12,9 @@ import type { Tier } from './lookup-queries.ts';
  */
 
 /** Families offered per look-up, at most. */
-export const FAMILY_SUGGESTIONS = 5;
+const FAMILY_SUGGESTIONS = 5;
 /** Look-up items of families carry this id prefix (`family:12`); target items have numeric ids. */
-export const FAMILY_ID_PREFIX = 'family:';
+const FAMILY_ID_PREFIX = 'family:';
 
 interface FamilyRow {
   class_id: number;

@@ -6,7 +6,7 @@
  * Changing the lists changes the codes: the look-up tables are then rebuilt on first use.
  */
 
-export const LOOKUP_KINDS = [
+const LOOKUP_KINDS = [
   'target',
   'structure',
   'document',

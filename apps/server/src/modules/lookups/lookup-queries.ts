@@ -26,7 +26,7 @@ export interface TermScope {
  * candidates ("a", "demo") walks the kind's items best first instead (lookup_terms_rank_idx) and
  * stops at the limit: with that many matches, the walk finds them quickly.
  */
-export const CANDIDATE_CAP = 2000;
+const CANDIDATE_CAP = 2000;
 
 const ids = (values: readonly number[]) => sql.join(values.map((v) => sql.lit(v)));
 /** The term as tokens store it: lower case, compared byte-wise like the C-collated token column. */

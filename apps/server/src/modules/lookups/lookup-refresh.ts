@@ -7,7 +7,7 @@ import { EXCLUDED_CLINICAL_PHASES, LOOKUP_FIELDS, TOKEN_LENGTH, kindId } from '.
  * The look-up tables as the migration (0004_lookups.sql) creates them, for a name suffix: a
  * refresh builds `<table>_next` and renames it into place. A test checks both give the same tables.
  */
-export function lookupDdl(suffix = ''): { tables: string[]; indexes: string[] } {
+function lookupDdl(suffix = ''): { tables: string[]; indexes: string[] } {
   return {
     tables: [
       `CREATE TABLE lookup_entries${suffix} (

@@ -4,7 +4,7 @@
  */
 
 /** Which (kind, field) a field_id stands for. */
-export interface LookupFieldsTable {
+interface LookupFieldsTable {
   field_id: number;
   kind_id: number;
   kind: string;
@@ -30,7 +30,7 @@ export interface LookupEntriesTable {
 }
 
 /** A token of an entry: its whole value (word = false) or a suffix starting at a word inside it. */
-export interface LookupTermsTable {
+interface LookupTermsTable {
   kind_id: number;
   field_id: number;
   word: boolean;
@@ -42,7 +42,7 @@ export interface LookupTermsTable {
 }
 
 /** Units used with an activity type, with how many activities use them. */
-export interface LookupUnitsTable {
+interface LookupUnitsTable {
   activity_type: string;
   unit: string;
   activities: number;

@@ -53,7 +53,7 @@ async function classPaths(db: Kysely<Database>): Promise<Map<number, string[]>> 
 }
 
 /** Protein targets with their family and threshold. */
-export async function readEnsembleTargets(db: Kysely<Database>): Promise<{ targets: EnsembleTarget[]; ids: number[] }> {
+async function readEnsembleTargets(db: Kysely<Database>): Promise<{ targets: EnsembleTarget[]; ids: number[] }> {
   const paths = await classPaths(db);
   // A ChEMBL import's targets carry their id in chembl_id; others (the demo catalog) as a synonym.
   const { rows } = await sql<TargetRow>`SELECT t.target_id, t.name, t.gene_symbol, t.organism, t.class_id,

@@ -6,7 +6,7 @@ import type { MultitaskModel } from './multitask/multitask-model.ts';
  * Where a model comes from: said wherever no model is installed. The folder's path is the
  * server's own business: only the super admin's answers name it (`dir`).
  */
-export function modelSourceMessage(dir: string | null): string {
+function modelSourceMessage(dir: string | null): string {
   return (
     'No target-prediction model is installed; the similarity ensemble predicts without it. To add the ChEMBL multitask model (MIT licence), ' +
     'download chembl_NN_multitask_q8.onnx and targets_NN_all.json from github.com/chembl/chembl_multitask_model (folder trained_models/chembl_NN/) ' +

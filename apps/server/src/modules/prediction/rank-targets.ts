@@ -30,7 +30,7 @@ export interface RankedTargets {
   modelOnlyInTop10: number;
 }
 
-export const targetKey = (target: number) => `t${target}`;
+const targetKey = (target: number) => `t${target}`;
 
 /**
  * The three orders of a structure's targets and their fusion (combine.ts), for the service and the

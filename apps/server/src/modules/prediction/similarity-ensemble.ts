@@ -105,7 +105,7 @@ export function activeIndexOf(set: ActiveSet, strId: number): number {
 }
 
 /** Targets in the set with at least one active. */
-export function scoredTargetCount(set: ActiveSet): number {
+function scoredTargetCount(set: ActiveSet): number {
   let count = 0;
   for (const n of set.activesPerTarget) if (n > 0) count += 1;
   return count;
@@ -130,9 +130,9 @@ export interface Background {
 }
 
 /** A fallback used only until a background is estimated (and by tests). */
-export const DEFAULT_BACKGROUND: Background = { meanScale: 0.01, meanExponent: 0.5, sdScale: 0.06, sdExponent: 0.5, queries: 0 };
+const DEFAULT_BACKGROUND: Background = { meanScale: 0.01, meanExponent: 0.5, sdScale: 0.06, sdExponent: 0.5, queries: 0 };
 
-export interface EvidenceRef {
+interface EvidenceRef {
   strId: number;
   similarity: number;
   nm: number;
@@ -150,7 +150,7 @@ export interface TargetScore {
 }
 
 /** Actives per target counted into the raw score (the nearest ones; Infinity = SEA's sum over all). */
-export const RAW_TOP_K = 5;
+const RAW_TOP_K = 5;
 
 export interface ScoreOptions {
   topK?: number;
@@ -209,7 +209,7 @@ export function scoreTargets(
  * that rewards targets with many moderately similar actives over the one whose actives include the
  * query's close analogues, so the sum is cut at the nearest few (docs/prediction.md).
  */
-export function rawScore(similarities: readonly number[], threshold: number, topK: number): number {
+function rawScore(similarities: readonly number[], threshold: number, topK: number): number {
   let sum = 0;
   for (let k = 0; k < similarities.length && k < topK; k++) {
     if (similarities[k]! < threshold) break;
@@ -219,7 +219,7 @@ export function rawScore(similarities: readonly number[], threshold: number, top
 }
 
 /** Targets with a hit first, by lower E (equal E, both below double precision: higher z); then by the nearest active. */
-export function byEnsembleRank(a: TargetScore, b: TargetScore): number {
+function byEnsembleRank(a: TargetScore, b: TargetScore): number {
   const hitsFirst = Number(b.hits > 0) - Number(a.hits > 0);
   if (hitsFirst !== 0) return hitsFirst;
   if (a.hits > 0 && a.eValue !== b.eValue) return a.eValue - b.eValue;

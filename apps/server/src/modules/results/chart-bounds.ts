@@ -14,7 +14,7 @@ import type { ColumnType, Dimension } from './chart-dimensions.ts';
  */
 
 const SAFE = Number.MAX_SAFE_INTEGER;
-export const INTEGER_RANGES: Record<'int2' | 'int4' | 'int8', readonly [number, number]> = {
+const INTEGER_RANGES: Record<'int2' | 'int4' | 'int8', readonly [number, number]> = {
   int2: [-32_768, 32_767],
   int4: [-2_147_483_648, 2_147_483_647],
   int8: [-SAFE, SAFE],

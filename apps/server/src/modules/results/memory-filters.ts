@@ -59,7 +59,7 @@ function passes(d: KbDictionaries, tests: readonly RowTest[], rows: SessionRows,
 }
 
 /** The session's rows as the filters read them (one packed read; sets do not change once written). */
-export function readFilterRows(db: Kysely<Database>, setId: number): Promise<SessionRows> {
+function readFilterRows(db: Kysely<Database>, setId: number): Promise<SessionRows> {
   return readSetRows(db, setId, ['act_id']);
 }
 

@@ -22,7 +22,7 @@ export type ResultSession = Selectable<SearchSessionsTable>;
 const TOUCH_AFTER_MS = 5 * 60_000;
 const MAX_STR_ID_TTL_MS = 10_000;
 
-export function sessionGone(message: string): HttpError {
+function sessionGone(message: string): HttpError {
   return new HttpError(410, { message, code: ERROR_CODES.notFound });
 }
 

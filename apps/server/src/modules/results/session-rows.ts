@@ -22,7 +22,7 @@ import type { SessionRows } from './row-values.ts';
 const BYTES_PER_ROW = 20;
 
 /** Memory the entries may hold in all: 13 M rows, about 18 sessions at the 750,000-activity cap. */
-export const SESSION_ROWS_BUDGET = 256 * 1024 * 1024;
+const SESSION_ROWS_BUDGET = 256 * 1024 * 1024;
 
 interface Entry {
   mark: string;

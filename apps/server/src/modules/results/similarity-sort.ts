@@ -23,7 +23,7 @@ const POPCOUNT = Uint8Array.from({ length: 256 }, (_, byte) => {
 });
 
 /** Tanimoto of two fingerprints of equal length. */
-export function tanimoto(a: Uint8Array, b: Uint8Array): number {
+function tanimoto(a: Uint8Array, b: Uint8Array): number {
   let both = 0;
   let either = 0;
   for (let i = 0; i < a.length; i++) {
@@ -45,7 +45,7 @@ export interface SimilaritySort {
 /** Fingerprints read and scored per batch: memory stays flat however large the set. */
 const BATCH = 20_000;
 /** Largest structure set a similarity sort scores (about 1 s of work on one core). */
-export const MAX_SIMILARITY_STRUCTURES = 250_000;
+const MAX_SIMILARITY_STRUCTURES = 250_000;
 
 async function computeStructureSimilarity(db: Kysely<Database>, setId: number, key: string, query: Uint8Array): Promise<void> {
   let after = 0;

@@ -11,7 +11,7 @@ import { ChemInputError } from '../chemistry/chem-engine.ts';
  */
 
 /** The structure queries of rows that add rows to the results (a row after a NOT removes them: nothing of it is shown). */
-export function positiveStructureQueries(criteria: SearchCriteria | null): StructureQuery[] {
+function positiveStructureQueries(criteria: SearchCriteria | null): StructureQuery[] {
   if (!criteria) return [];
   return criteria.rows.flatMap((row, index) => {
     const negated = index > 0 && criteria.rows[index - 1]?.operator === 'NOT';

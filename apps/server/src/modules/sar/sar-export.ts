@@ -8,7 +8,7 @@ import { SMILES_FIELD, TITLE_FIELD } from '../export/export-formats.ts';
  * labels: R1, R2 …), the value with n and spread, MW, cLogP, LE, LipE, the structure id and its
  * SMILES. In an SDF each row is a molecule record (the compound) with these as data fields.
  */
-export function sarExportColumns(table: SarTable): ExportColumn[] {
+function sarExportColumns(table: SarTable): ExportColumn[] {
   const several = table.endpoints.length > 1;
   const endpointColumns = table.endpoints.flatMap((endpoint, index): ExportColumn[] => {
     const value = endpoint.molar ? 'pActivity' : `${endpoint.activityType} (${endpoint.unit || 'as published'})`;

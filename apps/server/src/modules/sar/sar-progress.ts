@@ -34,9 +34,9 @@ interface Running {
   controller: AbortController;
 }
 
-export const SAR_CANCELLED_MESSAGE = 'The SAR work was cancelled.';
+const SAR_CANCELLED_MESSAGE = 'The SAR work was cancelled.';
 
-export function sarCancelled(): HttpError {
+function sarCancelled(): HttpError {
   return new HttpError(409, { message: SAR_CANCELLED_MESSAGE, code: ERROR_CODES.conflict });
 }
 

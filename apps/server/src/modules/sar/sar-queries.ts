@@ -10,7 +10,7 @@ import { SAR_SET_TABLES } from './sar-tables.ts';
 export type SarSetRow = Selectable<Database['sar_sets']>;
 
 /** Most endpoints a SAR data answer lists (most compounds first). */
-export const MAX_ENDPOINTS = 200;
+const MAX_ENDPOINTS = 200;
 
 /** A tab's rows as the results service scopes them: `FROM from join WHERE where`, with the row's structure id. */
 export interface RowsSql {

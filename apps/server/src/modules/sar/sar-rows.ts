@@ -9,7 +9,7 @@ const LE_FACTOR = 1.37;
  * Heavy atoms of a SMILES when the structure row has none stored: bracket atoms other than
  * hydrogen, and the organic-subset atoms outside brackets (two-letter Cl and Br first).
  */
-export function heavyAtomsOfSmiles(smiles: string): number {
+function heavyAtomsOfSmiles(smiles: string): number {
   let count = 0;
   const outside = smiles.replace(/\[([^\]]*)\]/g, (_, atom: string) => {
     if (!/^\d*H(?![a-z])/.test(atom)) count++;

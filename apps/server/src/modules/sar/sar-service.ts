@@ -460,14 +460,14 @@ function checkedDifferences(endpoints: readonly EndpointInfo[], asked: readonly 
 }
 
 /** A − B of the two medians (without binary noise: 7.3 − 6.1 is 1.2, not 1.1999999999999993); null when either is missing. */
-export function difference(values: readonly (SarActivity | null)[], { a, b }: SarDifference): number | null {
+function difference(values: readonly (SarActivity | null)[], { a, b }: SarDifference): number | null {
   const x = values[a];
   const y = values[b];
   return x && y ? Math.round((x.value - y.value) * 1e6) / 1e6 : null;
 }
 
 /** A row's value of a measure: an endpoint's median or a difference. */
-export function measureValue(row: SarRow, measure: SarMeasure): number | null {
+function measureValue(row: SarRow, measure: SarMeasure): number | null {
   return measure.kind === 'endpoint' ? (row.values[measure.index]?.value ?? null) : (row.differences[measure.index] ?? null);
 }
 

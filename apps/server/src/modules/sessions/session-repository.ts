@@ -10,10 +10,10 @@ import type { SessionCheck, SessionChecker } from '../../http/auth-hook.ts';
  * The moment before which a session's last activity makes it idle: such a session is refused (and
  * closed) at its next request, so every "open sessions" list leaves it out, however old its row.
  */
-export const IDLE_CUTOFF = sql<Date>`now() - make_interval(secs => ${IDLE_TIMEOUT_MS / 1000})`;
+const IDLE_CUTOFF = sql<Date>`now() - make_interval(secs => ${IDLE_TIMEOUT_MS / 1000})`;
 
 /** The moment before which a session's login makes it expired (ASVS 3.3.2): refused and closed at its next request. */
-export const EXPIRY_CUTOFF = sql<Date>`now() - make_interval(secs => ${SESSION_MAX_AGE_MS / 1000})`;
+const EXPIRY_CUTOFF = sql<Date>`now() - make_interval(secs => ${SESSION_MAX_AGE_MS / 1000})`;
 
 /**
  * "Open" as every list, count and check of sessions means it: not closed, not idle, not past its

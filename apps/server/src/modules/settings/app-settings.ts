@@ -14,7 +14,7 @@ import type { Database } from '../../db/schema.ts';
 
 const PREFIX = 'setting:';
 /** How long read values are kept (other processes pick up a change within this). */
-export const SETTINGS_CACHE_MS = 5_000;
+const SETTINGS_CACHE_MS = 5_000;
 
 export interface LoginLimitSettings {
   perAccountAddress: number;
@@ -31,7 +31,7 @@ export interface SettingDefaults {
   exportBackgroundFromRows: number;
 }
 
-export function defaultSettings(defaults: SettingDefaults): RuntimeSettings {
+function defaultSettings(defaults: SettingDefaults): RuntimeSettings {
   const l = defaults.loginLimits;
   return {
     loginPerAccountAddress: l.perAccountAddress,

@@ -38,10 +38,10 @@ interface Pair {
  * name and synonym (no index helps a `*` inside a word), so they are bounded like the structure
  * queries of a search. An upload of a list, a row and the resolve call share the limit.
  */
-export const MAX_PATTERN_TERMS = 50;
+const MAX_PATTERN_TERMS = 50;
 
 /** A resolver statement running longer than this is cancelled and the call refused in words (SQLSTATE 57014). */
-export const RESOLVE_TIME_LIMIT_MS = 60_000;
+const RESOLVE_TIME_LIMIT_MS = 60_000;
 
 /** Resolves each term (throws TargetTextError for a refused term or call: a wildcard with too little text, too many wildcards, too slow). */
 export async function resolveTargetTerms(
@@ -173,7 +173,7 @@ async function identifierMatches(db: Db, texts: readonly { n: number; text: Targ
  * uploads); below it each text scans the lower-cased values (about 6 ms a text after a fixed 30 ms).
  * Both give the same answer (targets.api.test.ts runs the rules both ways).
  */
-export const WORD_JOIN_THRESHOLD = 12;
+const WORD_JOIN_THRESHOLD = 12;
 
 /** Prefix of a lower-cased column over the text, as a range its `lower(x) text_pattern_ops` index answers. */
 const startsWith = (column: ReturnType<typeof sql.raw>) => sql`(${column} ~>=~ k.text AND ${column} ~<~ (k.text || chr(1114111)))`;

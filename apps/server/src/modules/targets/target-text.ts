@@ -7,9 +7,9 @@ import { escapeLike } from '../../db/like-pattern.ts';
  */
 
 /** Letters and digits a text needs before prefixes, whole words and family names apply ("JAK" yes, "AR" no). */
-export const FUZZY_MIN_LETTERS = 3;
+const FUZZY_MIN_LETTERS = 3;
 /** Wildcards one term may hold: each `*` is a `.*` in the whole-word expression run on every name and synonym. */
-export const MAX_WILDCARDS_PER_TERM = 4;
+const MAX_WILDCARDS_PER_TERM = 4;
 
 export type TargetCategory = (typeof TARGET_CATEGORIES)[number];
 

@@ -48,7 +48,7 @@ function counts(value: unknown): Record<string, number> | null {
 
 const user = (r: Raw) => ({ userEmail: str(r.user_email), organisation: str(r.organisation) });
 
-export const ROW_MAPPERS = {
+const ROW_MAPPERS = {
   logins: (r: Raw): LoginTrackerRow => ({
     id: num(r.id),
     ...user(r),

@@ -28,7 +28,7 @@ export type ParsedNode =
   | { kind: 'sourceName'; source: BibliographySource; name: string }
   | { kind: 'sourceYear'; source: BibliographySource; name: string; year: number | null };
 
-export type BibliographySource = 'J' | 'P' | 'O';
+type BibliographySource = 'J' | 'P' | 'O';
 
 /** How each tree is called in messages (the names of the search builder). */
 export const TREE_NAMES: Record<TreeKey, string> = {

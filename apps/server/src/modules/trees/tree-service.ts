@@ -9,7 +9,7 @@ import type { TreeRefreshSummary } from './tree-refresh.ts';
 import { containsPattern } from '../../db/like-pattern.ts';
 
 /** The id a client sends for the top level of a tree. */
-export const ROOT_ID = 'root';
+const ROOT_ID = 'root';
 
 interface NodeRow {
   node_id: string;

@@ -3,7 +3,7 @@ import type { ColumnType, Generated } from 'kysely';
 /** Kysely types of the tables the trees module's migration (0005_trees.sql) adds; `Database` (db/schema.ts) extends this. */
 
 /** Curated pathway vocabulary: categories (parent_id NULL) > pathways. */
-export interface PathwaysTable {
+interface PathwaysTable {
   pathway_id: Generated<number>;
   parent_id: number | null;
   name: string;
@@ -13,13 +13,13 @@ export interface PathwaysTable {
 }
 
 /** Members of a pathway by official (HGNC, upper-case) gene symbol. */
-export interface PathwayGenesTable {
+interface PathwayGenesTable {
   pathway_id: number;
   gene_symbol: string;
 }
 
 /** The materialised nodes of every tree with their structure counts (rebuilt by refreshTreeCounts). */
-export interface TreeNodesTable {
+interface TreeNodesTable {
   tree: string;
   node_id: string;
   parent_id: string | null;
@@ -28,7 +28,7 @@ export interface TreeNodesTable {
   structure_count: ColumnType<number, number | undefined, number>;
 }
 
-export interface TreeRefreshStateTable {
+interface TreeRefreshStateTable {
   singleton: ColumnType<boolean, boolean | undefined, boolean>;
   fingerprint: string;
   refreshed_at: ColumnType<Date, Date | string | undefined, Date | string>;

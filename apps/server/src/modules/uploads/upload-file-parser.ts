@@ -156,7 +156,7 @@ export function sniffDelimiter(text: string): ',' | ';' | '\t' {
   return ',';
 }
 
-export function readCsvRows(text: string): string[][] {
+function readCsvRows(text: string): string[][] {
   try {
     return parseCsv(text, {
       delimiter: sniffDelimiter(text),

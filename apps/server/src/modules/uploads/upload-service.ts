@@ -19,7 +19,7 @@ type ReportTermsRequest = z.infer<typeof ReportTermsRequestSchema>;
  * Terms as lines of a text file: trimmed, one line each (a line break inside a term would make two
  * lines), blanks and repeats dropped, order kept.
  */
-export function termLines(terms: readonly string[]): string[] {
+function termLines(terms: readonly string[]): string[] {
   const lines = new Set<string>();
   for (const term of terms) {
     const line = term.replace(/[\r\n]+/g, ' ').trim();

@@ -3,7 +3,7 @@ import type { ColumnType, Generated } from 'kysely';
 /** Kysely types of the tables of migration 0006_uploads.sql; `Database` (db/schema.ts) extends this. */
 
 /** One sending of unidentified terms to the curation team. */
-export interface TermReportsTable {
+interface TermReportsTable {
   report_id: Generated<number>;
   user_id: number;
   list_type: string;
@@ -14,7 +14,7 @@ export interface TermReportsTable {
 }
 
 /** The terms of a report, in the order they were sent. */
-export interface ReportedTermsTable {
+interface ReportedTermsTable {
   report_id: number;
   position: number;
   term: string;
@@ -29,7 +29,7 @@ export interface ReportedTermsTable {
 }
 
 /** Migration 0018: a reported term resolved by a curator, read by the upload resolver. */
-export interface CuratedSynonymsTable {
+interface CuratedSynonymsTable {
   id: Generated<number>;
   lookup_kind: string;
   lookup_key: string;

@@ -10,12 +10,12 @@ import { TargetTextError, readTargetText } from '../targets/target-text.ts';
 
 /** The download of unidentified terms takes at most this many; an upload may not give more. */
 export const MAX_UPLOAD_TERMS = UPLOAD_MAX_TERMS;
-export const MAX_TERM_LENGTH = UPLOAD_MAX_TERM_LENGTH;
+const MAX_TERM_LENGTH = UPLOAD_MAX_TERM_LENGTH;
 /** How much of an overlong term the answer repeats: enough to find it in the file. */
 const OVERLONG_SHOWN = 200;
 
 /** A CAS registry number: 2-7 digits, 2 digits, a check digit. */
-export const CAS_NUMBER = /^\d{2,7}-\d{2}-\d$/;
+const CAS_NUMBER = /^\d{2,7}-\d{2}-\d$/;
 const INCHIKEY = /^[A-Z]{14}-[A-Z]{10}-[A-Z]$/;
 const DIGITS = /^\d+$/;
 /** Lists of targets: resolved as a Target row resolves its text (modules/targets). */

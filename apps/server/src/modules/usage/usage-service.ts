@@ -41,7 +41,7 @@ import {
 } from './usage-queries.ts';
 
 /** Users one client-dashboard answer lists (the seat counts cover all of them). */
-export const CLIENT_USER_ROWS = 1000;
+const CLIENT_USER_ROWS = 1000;
 
 /** The product-analytics settings (config.ts `pendo`): off without an API key. */
 export interface PendoConfig {
@@ -53,7 +53,7 @@ export interface PendoConfig {
 const DEFAULT_DAYS = USAGE_PRESETS['30d'];
 
 /** The period a query asks for, as days and instants; presets end today (UTC). */
-export function resolvePeriod(query: UsagePeriodQuery, now: Date = new Date()): PeriodBounds & UsagePeriod {
+function resolvePeriod(query: UsagePeriodQuery, now: Date = new Date()): PeriodBounds & UsagePeriod {
   const today = now.toISOString().slice(0, 10);
   const to = query.to ?? today;
   const from = query.from ?? periodStart(to, query.period ? USAGE_PRESETS[query.period] : DEFAULT_DAYS);

@@ -30,7 +30,7 @@ export interface SessionValues {
   secondFactor: SecondFactorState | null;
 }
 
-export interface SessionActions {
+interface SessionActions {
   /** Holds the tokens of a fresh login so that the next calls of the login flow carry them. */
   acceptTokens: (result: LoginResult) => void;
   /** Completes the login: profile, roles and the confirmed login result. */

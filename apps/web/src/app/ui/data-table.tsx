@@ -15,7 +15,7 @@ export interface DataColumn<Row> {
 }
 
 /** `data-*` attributes of a row (what browser tests and styles find rows by). */
-export type RowData = Record<`data-${string}`, string | number | undefined>;
+type RowData = Record<`data-${string}`, string | number | undefined>;
 
 export interface DataTableProps<Row> {
   columns: readonly DataColumn<Row>[];

@@ -9,7 +9,7 @@ import { USAGE_MAX_DAYS, USAGE_PRESETS, periodDays } from '@kb/contracts/admin-u
 
 /** The presets in the order the picker shows them. */
 export const PRESETS: readonly UsagePreset[] = ['7d', '30d', '90d', '1y'];
-export const DEFAULT_PRESET: UsagePreset = '30d';
+const DEFAULT_PRESET: UsagePreset = '30d';
 
 const isPreset = (value: string | null): value is UsagePreset => value !== null && value in USAGE_PRESETS;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;

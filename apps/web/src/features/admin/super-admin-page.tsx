@@ -10,7 +10,7 @@ import { SessionsTab } from './superadmin/sessions-tab.tsx';
 import { SettingsTab } from './superadmin/settings-tab.tsx';
 
 /** The tabs of /superadmin, in order; `?tab=` keeps the open one in the address. */
-export const SUPERADMIN_TABS = [
+const SUPERADMIN_TABS = [
   { value: 'overview', label: 'Overview' },
   { value: 'roles', label: 'Admin roles' },
   { value: 'audit', label: 'Audit log' },

@@ -17,7 +17,7 @@ import { ProfileTab } from './profile-tab.tsx';
 import { RequestsTab } from './requests-tab.tsx';
 
 /** Spec §2 dashboard sections, in order. */
-export const DASHBOARD_TABS = [
+const DASHBOARD_TABS = [
   { value: 'datasets', label: 'Datasets' },
   { value: 'requests', label: 'Requests for data' },
   { value: 'login-history', label: 'Login history' },

@@ -25,7 +25,7 @@ const STATUS_COLORS: Record<DataRequestStatus, string> = {
 /** What an administrator can move an open request to. */
 const ADMIN_MOVES = ['in_progress', 'fulfilled', 'rejected'] as const;
 
-export function isOpenRequest(status: DataRequestStatus): boolean {
+function isOpenRequest(status: DataRequestStatus): boolean {
   return OPEN_REQUEST_STATUSES.includes(status);
 }
 

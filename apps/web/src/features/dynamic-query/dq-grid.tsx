@@ -23,7 +23,7 @@ const DRAWING = { width: 120, height: 56 } as const;
 const MEASUREMENTS_COLUMN = '__measurements';
 
 /** Columns that hold a structure's SMILES (structures' own, or read through the structure join). */
-export function isSmilesColumn(column: Pick<DqColumnInfo, 'key' | 'type'>): boolean {
+function isSmilesColumn(column: Pick<DqColumnInfo, 'key' | 'type'>): boolean {
   return column.type === 'text' && (column.key === 'smiles' || column.key === 'canonical_smiles');
 }
 
@@ -36,7 +36,7 @@ function wholeId(value: unknown): number | null {
  * target; a structure, compound record or development compound all of its measurements. Null for
  * rows of other tables, or when the query did not select the ids.
  */
-export function measurementSubjectOf(entity: string, row: Row): MeasurementSubject | null {
+function measurementSubjectOf(entity: string, row: Row): MeasurementSubject | null {
   const strId = wholeId(row.str_id);
   switch (entity) {
     case 'activities': {

@@ -11,7 +11,7 @@ import { endpointQuery } from '../../app/query.ts';
 import { ExportStartOutcome } from './export-job-card.tsx';
 import { invalidateCredits, saveStoredFile } from './export-files.ts';
 
-export const FORMAT_LABELS: Readonly<Record<ExportFormat, string>> = { csv: 'CSV', xlsx: 'Excel (XLSX)', sdf: 'SDF' };
+const FORMAT_LABELS: Readonly<Record<ExportFormat, string>> = { csv: 'CSV', xlsx: 'Excel (XLSX)', sdf: 'SDF' };
 
 export interface CreditExportProps<F extends ExportFormat> {
   /** The formats offered, the first chosen at first. */

@@ -6,8 +6,6 @@ import { endpointQuery } from '../../app/query.ts';
 import { invalidateCredits } from './export-files.ts';
 import { isActiveJob, jobPollInterval } from './export-scope.ts';
 
-export { JOB_POLL_MS } from './export-scope.ts';
-
 /**
  * One export as it moves on: the job the start call answered, then polled every second while
  * queued or running. When it ends, the balance and the lists are refreshed (a failed job's

@@ -15,7 +15,7 @@ import { useCompoundLeaflet } from './use-leaflets.ts';
 import { LeafletPredictionSection } from '../prediction/leaflet-prediction-section.tsx';
 
 /** The name a chemist knows the compound by: a drug name, a record's name, an INN, else its id. */
-export function compoundTitle(leaflet: CompoundLeaflet): string {
+function compoundTitle(leaflet: CompoundLeaflet): string {
   const named =
     leaflet.development[0]?.drug_name ??
     leaflet.compounds.find((c) => c.name)?.name ??

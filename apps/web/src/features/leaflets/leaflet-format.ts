@@ -7,7 +7,7 @@ import { formatUnit } from '../../app/format/unit-format.ts';
 export type CompoundRoute = { ok: true; idType: LeafletIdType; id: number } | { ok: false; message: string };
 
 /** Positive whole ids only: "12" → 12; "12a", "0", "-3" → null. */
-export function parseId(value: string | undefined): number | null {
+function parseId(value: string | undefined): number | null {
   if (!value || !/^\d{1,15}$/.test(value)) return null;
   const id = Number(value);
   return id > 0 ? id : null;

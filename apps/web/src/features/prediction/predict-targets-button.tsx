@@ -6,7 +6,7 @@ import type { PredictionStructure } from './use-prediction.ts';
 import type { RowStructure } from '../search/rows/structure-actions.tsx';
 
 /** The row's structure as the prediction takes it; null for a name, InChIKey or SMARTS (no one structure to predict for). */
-export function predictionStructureOf(row: RowStructure): PredictionStructure | null {
+function predictionStructureOf(row: RowStructure): PredictionStructure | null {
   if ((row.inputType !== 'smiles' && row.inputType !== 'molfile') || !row.value.trim()) return null;
   return { kind: row.inputType, text: row.value, desalt: row.feature === 'desalted' };
 }

@@ -41,7 +41,7 @@ export function PredictionDisclaimer() {
 }
 
 /** What the multitask model adds, or why it adds nothing (not installed, failed): the ensemble predicts either way. */
-export function ModelNote({ model }: { model: ModelStatus }) {
+function ModelNote({ model }: { model: ModelStatus }) {
   if (model.state === 'installed') {
     return (
       <Text size="xs" c="dimmed" data-testid="prediction-model-note" data-state={model.state}>
@@ -334,7 +334,7 @@ function AnswerSummary({ answer }: { answer: PredictTargetsResponse }) {
 }
 
 /** The prediction for one structure: disclaimer, domain warning, model note and the targets with their evidence. */
-export function PredictionAnswer({ answer, showQuery = false }: { answer: PredictTargetsResponse; showQuery?: boolean }) {
+function PredictionAnswer({ answer, showQuery = false }: { answer: PredictTargetsResponse; showQuery?: boolean }) {
   return (
     <Stack gap="sm" data-testid="prediction-answer" data-in-domain={answer.domain.inDomain}>
       <PredictionDisclaimer />

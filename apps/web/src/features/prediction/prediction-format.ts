@@ -60,7 +60,7 @@ export function pActivityLabel(activityType: string | null): string {
 }
 
 /** "pIC50 7.92". */
-export function formatPActivity(activityType: string | null, pActivity: number): string {
+function formatPActivity(activityType: string | null, pActivity: number): string {
   return `${pActivityLabel(activityType)} ${formatQuantity(pActivity, 'pActivity')}`;
 }
 
@@ -84,7 +84,7 @@ export function familyLabel(family: TargetFamily): string {
 }
 
 /** The name a target is shown by: its gene symbol beside its name when it has one. */
-export function targetLabel(target: { name: string; geneSymbol: string | null }): string {
+function targetLabel(target: { name: string; geneSymbol: string | null }): string {
   return target.geneSymbol ? `${target.name} (${target.geneSymbol})` : target.name;
 }
 
@@ -97,7 +97,7 @@ export function chemblTargetUrl(chemblId: string): string {
  * The potency types the similarity ensemble counts as actives (the server's POTENCY_TYPES, as the
  * search's activity rows spell them): a search with them finds what the ensemble compared with.
  */
-export const ACTIVE_POTENCY_TYPES = ['IC50', 'Ki', 'Kd', 'EC50', 'XC50', 'AC50', 'Potency'] as const;
+const ACTIVE_POTENCY_TYPES = ['IC50', 'Ki', 'Kd', 'EC50', 'XC50', 'AC50', 'Potency'] as const;
 
 /**
  * The search for a target's measured actives: the target (by id, exactly that one) AND a potency

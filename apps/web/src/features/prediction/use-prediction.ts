@@ -14,7 +14,7 @@ import { useConfirm } from '../../app/ui/confirm-dialog.tsx';
 import { targetActivesCriteria, targetActivesSummary } from './prediction-format.ts';
 
 /** Targets a panel lists (the best by the combined rank). */
-export const PANEL_TARGET_LIMIT = 15;
+const PANEL_TARGET_LIMIT = 15;
 
 /** A drawn or typed structure as the prediction call takes it. */
 export type PredictionStructure = EndpointInput<typeof predictionEndpoints.predictTargets>['body']['structure'];

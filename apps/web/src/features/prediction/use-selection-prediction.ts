@@ -11,7 +11,7 @@ import { runBatches, selectedStructures } from './selection-batches.ts';
 /** Targets answered per structure of a selection (the aggregate counts how many compounds have each). */
 export const SELECTION_TARGET_LIMIT = 10;
 
-export type SelectionRunStatus = 'idle' | 'resolving' | 'running' | 'done' | 'cancelled' | 'failed';
+type SelectionRunStatus = 'idle' | 'resolving' | 'running' | 'done' | 'cancelled' | 'failed';
 
 export interface SelectionRun {
   status: SelectionRunStatus;

@@ -1,2 +1,2 @@
 /** Spec §2 "Results tabs": the contract's list, named here for the pages that link to a tab. */
-export { RESULT_TABS, resultTabLabel } from '@kb/contracts/result-tabs';
+export { resultTabLabel } from '@kb/contracts/result-tabs';

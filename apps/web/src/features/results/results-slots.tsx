@@ -20,7 +20,7 @@ export interface MeasurementRequest {
   label: string;
 }
 
-export interface MeasurementDrawerProps {
+interface MeasurementDrawerProps {
   subject: MeasurementRequest | null;
   onClose: () => void;
 }

@@ -29,10 +29,10 @@ export type ColumnChoices = Record<string, boolean>;
 
 /** Row height of the results grids: compact (small drawings, many rows) or comfortable (big drawings). */
 export type GridDensity = 'compact' | 'comfortable';
-export const DEFAULT_GRID_DENSITY: GridDensity = 'compact';
+const DEFAULT_GRID_DENSITY: GridDensity = 'compact';
 
 /** The search a selection session ran, kept to run it again once the session expired. */
-export interface SelectionSearch {
+interface SelectionSearch {
   criteria: SearchCriteria;
   summary: string;
 }

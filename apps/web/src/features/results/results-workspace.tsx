@@ -19,7 +19,7 @@ import { NewRowsBanner } from '../alerts/new-rows-banner.tsx';
 import { StructureFilterPanel } from './structure-filter/structure-filter-panel.tsx';
 
 /** Spec §2: structuretab opens when the route names no tab. */
-export const DEFAULT_TAB: ResultTabKey = 'structuretab';
+const DEFAULT_TAB: ResultTabKey = 'structuretab';
 
 /** The tab of the route: the default without one, null for a name that is no tab. */
 function routeTab(tabid: string | undefined): ResultTabKey | null {

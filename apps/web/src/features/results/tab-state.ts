@@ -47,7 +47,7 @@ export const EMPTY_SELECTION: TabSelection = { selectAll: false, selectedIds: []
  * Rows a tab asks for at first. The API's default page (10, spec §3) is less than a compact grid
  * shows on one screen; 25 fills it (issue 14: at least 15 activity rows per screen).
  */
-export const GRID_PAGE_SIZE = 25;
+const GRID_PAGE_SIZE = 25;
 
 export const INITIAL_TAB_STATE: TabState = {
   pageNumber: START_PAGE,

@@ -24,10 +24,10 @@ import { atcClassesStep, componentXrefStep, moleculeAtcStep } from './steps-clas
 export { NotChemblFileError } from './sqlite-source.ts';
 export type { StepReport } from './step.ts';
 
-export const CHEMBL_SOURCE_NAME = 'ChEMBL';
+const CHEMBL_SOURCE_NAME = 'ChEMBL';
 
 /** Steps in dependency order: each one only looks up ids that earlier steps loaded. */
-export function createSteps(): Step[] {
+function createSteps(): Step[] {
   return [
     sourceStep(),
     activityTypesStep(),
@@ -178,7 +178,7 @@ interface Checkpoint {
   done: boolean;
 }
 
-export function jobName(file: ChemblFile): string {
+function jobName(file: ChemblFile): string {
   return `chembl:${path.basename(file.file)}:${file.sizeBytes}`;
 }
 

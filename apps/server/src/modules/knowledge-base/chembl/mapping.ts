@@ -93,11 +93,6 @@ export function micromolarFactor(unit: unknown): number | null {
   return TO_MICROMOLAR.get(str(unit) ?? '') ?? null;
 }
 
-export function toMicromolar(value: number | null, unit: unknown): number | null {
-  const factor = micromolarFactor(unit);
-  return value === null || factor === null ? null : value * factor;
-}
-
 /** ChEMBL max_phase (4, 3, 2, 1, 0.5 early phase 1, -1 unknown) -> our clinical_phases.name. */
 export function phaseName(maxPhase: number | null): string | null {
   if (maxPhase === null) return null;

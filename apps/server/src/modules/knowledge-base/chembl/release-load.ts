@@ -26,7 +26,7 @@ export interface ImportLoad extends ReleaseState {
 }
 
 /** The release's name from its `version` table (ChEMBL_35), else the file name without extension. */
-export function releaseLabel(file: ChemblFile): string {
+function releaseLabel(file: ChemblFile): string {
   if (hasTable(file, 'version')) {
     try {
       const row = file.db.prepare('SELECT name FROM version LIMIT 1').get() as { name?: unknown } | undefined;
@@ -128,7 +128,7 @@ async function isFirstLoad(db: Db, loadId: number): Promise<boolean> {
 }
 
 /** Real skips only: "already imported / present" (a re-run, a shared vocabulary row) is not a loss. */
-export function skippedOf(load: ImportLoad, steps: StepReport[]): SkippedRows[] {
+function skippedOf(load: ImportLoad, steps: StepReport[]): SkippedRows[] {
   const now = steps.flatMap((s) =>
     Object.entries(s.skipped)
       .filter(([reason]) => !/\balready (imported|present)\b/.test(reason))

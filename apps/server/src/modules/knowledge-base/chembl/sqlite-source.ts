@@ -11,7 +11,7 @@ export class NotChemblFileError extends Error {
 }
 
 /** Any of these tables makes a file a ChEMBL release (a partial one is fine). */
-export const CORE_TABLES = ['molecule_dictionary', 'compound_structures', 'activities'] as const;
+const CORE_TABLES = ['molecule_dictionary', 'compound_structures', 'activities'] as const;
 
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\u0000', 'latin1');
 

@@ -144,7 +144,7 @@ export function keysOf(rows: SqlRow[], column: string): number[] {
 }
 
 /** The SQL text of a keyset step: built once per import (it depends on the file's columns). */
-export interface KeysetQuery {
+interface KeysetQuery {
   sql: string;
   /** How many times the `afterKey` parameter appears before the LIMIT parameter. */
   keyParams: number;

@@ -135,7 +135,7 @@ interface AtcNode {
 }
 
 /** The five levels of each atc_classification row as tree nodes, each code once, parents first. */
-export function atcNodes(rows: SqlRow[]): AtcNode[][] {
+function atcNodes(rows: SqlRow[]): AtcNode[][] {
   const levels: Map<string, AtcNode>[] = [new Map(), new Map(), new Map(), new Map(), new Map()];
   for (const r of rows) {
     let parent: string | null = null;

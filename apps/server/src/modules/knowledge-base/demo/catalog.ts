@@ -6,7 +6,7 @@
  * in ../lookup-vocabulary.ts, where the ChEMBL importer reads it too.
  */
 
-export type DegraderKind = 'monovalent' | 'bivalent';
+type DegraderKind = 'monovalent' | 'bivalent';
 
 /**
  * A scaffold template: `{R1}`.. are substituent slots (always written as a branch), `{L}` a raw

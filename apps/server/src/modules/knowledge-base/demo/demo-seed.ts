@@ -8,7 +8,7 @@ import type { ComputedStructure } from '../chem/chem-pool.ts';
 import { insertJsonBatched } from '../bulk.ts';
 import { countKnowledgeBase } from '../kb-counts.ts';
 import type { KnowledgeBaseCounts } from '../kb-counts.ts';
-import { STR_PER_CHUNK, buildChunk, chunkAnalogues } from './series.ts';
+import { buildChunk, chunkAnalogues } from './series.ts';
 import type { ChunkRows } from './series.ts';
 import { ensureDemoVocabulary } from './vocabulary.ts';
 import { beginLoad, finishLoad } from '../kb-loads.ts';
@@ -223,5 +223,3 @@ async function finishSeedLoad(db: Kysely<Database>, loadId: number): Promise<voi
   const changes = Object.fromEntries(Object.entries(counts).map(([entity, n]) => [entity, { added: n, updated: 0, retired: 0 }]));
   await finishLoad(db, loadId, 'complete', await buildLoadReport(db, changes, [], ['synthetic demo data (clearly labelled DEMO)']));
 }
-
-export { STR_PER_CHUNK };

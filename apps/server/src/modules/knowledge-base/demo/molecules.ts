@@ -24,7 +24,7 @@ export function comboSpace(scaffold: DemoScaffold): number {
 }
 
 /** Writes the analogue SMILES; each slot gets its own ring-closure number. */
-export function assemble(scaffold: DemoScaffold, r: number[], linker: number | null): string {
+function assemble(scaffold: DemoScaffold, r: number[], linker: number | null): string {
   let smiles = scaffold.template;
   r.forEach((sub, i) => {
     const group = (SUBSTITUENTS[sub] as string).replaceAll('?', `%9${i + 1}`);

@@ -18,8 +18,8 @@ import { assayRow, documentFor, seriesAssays } from './series-assays.ts';
 import type { Ctx, SeriesAssay } from './series-assays.ts';
 
 /** Fixed chunk geometry: ids are derived from the chunk number, so chunks load in any order. */
-export const SERIES_PER_CHUNK = 40;
-export const COMPOUNDS_PER_SERIES = 25;
+const SERIES_PER_CHUNK = 40;
+const COMPOUNDS_PER_SERIES = 25;
 export const STR_PER_CHUNK = SERIES_PER_CHUNK * COMPOUNDS_PER_SERIES;
 const ACT_PER_CHUNK = 40_000;
 const ASSAYS_PER_SERIES = 24;
@@ -30,7 +30,7 @@ const BIG_SCAFFOLDS = SCAFFOLDS.map((s, i) => ({ s, i }))
   .filter(({ s }) => !s.degrader)
   .map(({ i }) => i);
 
-export function seriesPlan(globalSeries: number): { scaffoldIndex: number; firstN: number } {
+function seriesPlan(globalSeries: number): { scaffoldIndex: number; firstN: number } {
   const scaffoldIndex = globalSeries % SCAFFOLDS.length;
   const ordinal = Math.floor(globalSeries / SCAFFOLDS.length);
   const scaffold = SCAFFOLDS[scaffoldIndex] as DemoScaffold;

@@ -6,7 +6,7 @@ import { endpointMap, ensurePath, seedLookups } from '../lookup-vocabulary.ts';
 import { COMPANIES, INDICATIONS, TAXONOMY } from './catalog.ts';
 import { TARGETS } from './catalog-targets.ts';
 
-export const DEMO_SOURCE_NAME = 'DEMO synthetic knowledge base';
+const DEMO_SOURCE_NAME = 'DEMO synthetic knowledge base';
 
 /** Ids of the vocabulary rows the series generator refers to. */
 export interface Vocabulary {

@@ -9,10 +9,10 @@ import type { OnnxModel } from './onnx-proto.ts';
 import { CHEMBL_TARGET_ID, MODEL_FILE_MAX_BYTES, MODEL_TARGETS_MAX, MODEL_TARGETS_MAX_BYTES } from '@kb/contracts/prediction';
 
 /** Bits of the model's input: RDKit `GetMorganFingerprintAsBitVect(mol, 2, nBits=1024)`. */
-export const MODEL_BITS = 1024;
+const MODEL_BITS = 1024;
 /** Bounds on what a model folder or an upload may hold, checked before anything is read. */
-export const MAX_MODEL_BYTES = MODEL_FILE_MAX_BYTES;
-export const MAX_TARGETS_BYTES = MODEL_TARGETS_MAX_BYTES;
+const MAX_MODEL_BYTES = MODEL_FILE_MAX_BYTES;
+const MAX_TARGETS_BYTES = MODEL_TARGETS_MAX_BYTES;
 const MAX_MODEL_JSON_BYTES = 64 * 1024;
 const MAX_TARGETS = MODEL_TARGETS_MAX;
 const CHEMBL_ID = CHEMBL_TARGET_ID;
@@ -74,7 +74,7 @@ export function morgan1024(morgan2048: Uint8Array): Float32Array {
 }
 
 /** Checks a target list: ChEMBL ids, none twice. */
-export function checkTargets(targets: unknown): string[] {
+function checkTargets(targets: unknown): string[] {
   if (!Array.isArray(targets) || targets.length === 0)
     throw new ModelFileError('The target list must be a JSON array of target ChEMBL ids');
   if (targets.length > MAX_TARGETS)

@@ -157,7 +157,7 @@ export interface OnnxNode {
   docString?: string;
 }
 
-export interface OnnxAttribute {
+interface OnnxAttribute {
   name?: string;
   type?: number;
   f?: number;

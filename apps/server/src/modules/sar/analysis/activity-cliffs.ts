@@ -25,7 +25,7 @@ export interface Cliff {
  * Identical fingerprints (similarity 1: stereoisomers, salts, tautomers) would divide by zero:
  * 1 − similarity is taken as at least this, so their SALI is 100·|Δ| and they rank first.
  */
-export const SALI_MIN_DISTANCE = 0.01;
+const SALI_MIN_DISTANCE = 0.01;
 
 export function sali(delta: number, similarity: number): number {
   return Math.abs(delta) / Math.max(1 - similarity, SALI_MIN_DISTANCE);

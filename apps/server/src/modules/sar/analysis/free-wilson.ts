@@ -22,18 +22,18 @@ export interface FreeWilsonRow {
 }
 
 /** Fewer compounds than this: no fit (a note instead). */
-export const FREE_WILSON_MIN_COMPOUNDS = 5;
+const FREE_WILSON_MIN_COMPOUNDS = 5;
 /**
  * An R-group seen in fewer compounds than this is left out of the fit with its compounds: a group
  * seen once is fitted exactly by its own term (the residual is 0 whatever the others are), which
  * says nothing about the group and inflates R² — a set of singletons fits "perfectly".
  */
-export const FREE_WILSON_MIN_OCCURRENCES = 2;
+const FREE_WILSON_MIN_OCCURRENCES = 2;
 /** Relative ridge term: small enough to leave identifiable contributions as least squares finds them. */
 const RIDGE = 1e-8;
 const DEFAULT_BEST = 10;
 /** Most indicator columns fitted: the p × p normal equations cost p³/3 on the server's main thread (500: about 0.05 s; 2,000 was 3 s). */
-export const FREE_WILSON_MAX_COLUMNS = 500;
+const FREE_WILSON_MAX_COLUMNS = 500;
 
 interface Position {
   label: string;

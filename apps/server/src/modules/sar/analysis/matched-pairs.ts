@@ -15,7 +15,7 @@ export interface PairItem {
   cuts: readonly SingleCut[];
 }
 
-export interface PairExample {
+interface PairExample {
   /** Indexes into the items: `a` carries `from`, `b` carries `to`. */
   a: number;
   b: number;
@@ -51,7 +51,7 @@ export const MAX_PAIRS = 300_000;
 /** Example pairs kept per transformation (the first found, shown largest Δ first); `pairs` counts all. */
 export const MAX_EXAMPLES = 100;
 /** Δ values answered per transformation for its distribution (quantiles of all when there are more). */
-export const MAX_DELTAS = 200;
+const MAX_DELTAS = 200;
 
 /** Pairs of one transformation, keyed by its text-ordered variables (x < y); a pair is stored as x → y. */
 interface Bucket {

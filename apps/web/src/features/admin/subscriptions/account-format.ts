@@ -28,7 +28,7 @@ export const TONE_COLOR: Readonly<Record<EndTone, string>> = {
 };
 
 /** Whole days from `now` until `iso` (rounded up: ending later today is 1 day), negative once past. */
-export function daysUntil(iso: string, now: number = Date.now()): number {
+function daysUntil(iso: string, now: number = Date.now()): number {
   const time = Date.parse(iso);
   if (!Number.isFinite(time)) return Number.NaN;
   return Math.ceil((time - now) / DAY_MS);

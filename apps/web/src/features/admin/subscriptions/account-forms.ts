@@ -36,7 +36,7 @@ function parseWith<T>(schema: z.ZodType<T>, data: unknown, rename?: (path: strin
 }
 
 /** A whole number typed into a text field: null when empty, NaN when not a whole number. */
-export function parseWholeNumber(text: string): number | null {
+function parseWholeNumber(text: string): number | null {
   const trimmed = text.trim().replace(/[,\s]/g, '');
   if (trimmed === '') return null;
   return /^[-+]?\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;

@@ -4,7 +4,7 @@ import { roleLabel } from '../../../app/role-labels.ts';
 import { STATE_BADGE, subscriptionTone, TONE_COLOR, toneText } from './account-format.ts';
 
 /** A subscription as a badge: the role's name and how its end stands, coloured by how near the end is. */
-export function SubscriptionBadge({ subscription }: { subscription: AdminSubscription }) {
+function SubscriptionBadge({ subscription }: { subscription: AdminSubscription }) {
   const tone = subscriptionTone(subscription);
   return (
     <Badge

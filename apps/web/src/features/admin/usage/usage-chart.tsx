@@ -15,7 +15,7 @@ export interface UsageSeries {
 }
 
 /** The ECharts option of one usage chart: days (or weeks) along x, counts up y, a legend when there are several series. */
-export function usageChartOption(days: readonly string[], series: readonly UsageSeries[]): UsageChartOption {
+function usageChartOption(days: readonly string[], series: readonly UsageSeries[]): UsageChartOption {
   const withYear = spansYears(days);
   return {
     animation: false,

@@ -23,14 +23,14 @@ function targetLabel(target: HeatmapData['targets'][number]): string {
 }
 
 /** "EGFR" / "EGFR and ERBB2" / "3 targets": the targets of the search's rows among those drawn. */
-export function searchedTargets(data: Pick<HeatmapData, 'targets'>): string {
+function searchedTargets(data: Pick<HeatmapData, 'targets'>): string {
   const names = data.targets.filter((t) => t.inSearch).map((t) => t.name);
   if (names.length > 2) return countNoun(names.length, 'target');
   return names.join(' and ');
 }
 
 /** What the heatmap shows, in words: where the cells come from and which rows are the search's. */
-export function heatmapNote(data: Pick<HeatmapData, 'targets' | 'compounds' | 'otherTargets' | 'cellsFrom'>): string {
+function heatmapNote(data: Pick<HeatmapData, 'targets' | 'compounds' | 'otherTargets' | 'cellsFrom'>): string {
   const compounds = countNoun(data.compounds.length, 'compound');
   const parts = [
     `The ${compounds} of the tab most measured, on the ${countNoun(data.targets.length, 'target')} they were measured on most.`,

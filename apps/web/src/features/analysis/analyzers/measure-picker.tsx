@@ -6,7 +6,7 @@ import { formatCount } from '../../../app/format/count-format.ts';
 import { endpointName } from './measure-format.ts';
 
 /** Measures a tab has: the Structures tab has no activity of its own (pActivity is offered per endpoint, year not at all). */
-export function tabMeasures(tab: AnalyzerTab): readonly AnalyzerMeasure[] {
+function tabMeasures(tab: AnalyzerTab): readonly AnalyzerMeasure[] {
   return tab === 'structuretab' ? STRUCTURE_MEASURES : ANALYZER_MEASURES;
 }
 

@@ -7,7 +7,7 @@ import { endpointName } from './measure-format.ts';
 type ScatterData = z.infer<typeof ScatterDataSchema>;
 
 /** What the points are: one per row of the tab. */
-export function rowNoun(tab: AnalyzerTab) {
+function rowNoun(tab: AnalyzerTab) {
   return tab === 'structuretab' ? 'structure' : { one: 'activity', other: 'activities' };
 }
 

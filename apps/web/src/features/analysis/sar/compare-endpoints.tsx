@@ -15,7 +15,7 @@ export interface CompareEndpointsProps {
 }
 
 /** Every pair of pActivity endpoints, A − B before A − C before B − C: the difference columns one may add. */
-export function differencePairs(molar: readonly boolean[]): SarDifference[] {
+function differencePairs(molar: readonly boolean[]): SarDifference[] {
   const pairs: SarDifference[] = [];
   for (let a = 0; a < molar.length; a++) for (let b = a + 1; b < molar.length; b++) if (molar[a] && molar[b]) pairs.push({ a, b });
   return pairs;

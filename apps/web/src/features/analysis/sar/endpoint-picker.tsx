@@ -5,12 +5,12 @@ import { formatCount } from '../../../app/format/count-format.ts';
 import { countNoun } from '../../../app/format/plural.ts';
 import { endpointOf, endpointValue, parseEndpointValue, sameEndpoint } from './sar-model.ts';
 
-export function optionLabel(option: SarEndpointOption): string {
+function optionLabel(option: SarEndpointOption): string {
   return `${option.targetName} · ${option.activityType} — ${countNoun(option.compounds, 'compound')}${option.scope === 'knowledgeBase' ? ' (all measurements)' : ''}`;
 }
 
 /** Where an endpoint's values come from, as the picker groups them. */
-export const SCOPE_GROUPS = { set: 'In these rows', knowledgeBase: 'Every measurement of these compounds' } as const;
+const SCOPE_GROUPS = { set: 'In these rows', knowledgeBase: 'Every measurement of these compounds' } as const;
 
 /** The picker's options: the rows' endpoints, then those of every measurement of the compounds (most compounds first in each, the server's order). */
 export function endpointGroupsData(options: readonly SarEndpointOption[], exclude: readonly SarEndpoint[] = []) {

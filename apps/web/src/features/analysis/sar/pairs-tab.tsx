@@ -19,7 +19,7 @@ import { useSarPairs } from './pairs-queries.ts';
 import { RGroupDrawing } from './sar-parts.tsx';
 
 /** The constant part without its attachment point: drawn with highlightMode 'rest', what was changed is coloured. */
-export function constantQuery(constant: string): string {
+function constantQuery(constant: string): string {
   return constant.replace(/-?\[\*:\d+\]/g, '').replace(/\(\)/g, '');
 }
 

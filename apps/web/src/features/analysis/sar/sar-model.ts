@@ -169,7 +169,7 @@ export function defaultAxes(rows: readonly SarRow[], labels: readonly string[]):
   return [ranked[0]!.label, ranked[1]!.label];
 }
 
-export interface MatrixCell {
+interface MatrixCell {
   rows: SarRow[];
   /** Median of the compounds' values (null: an unmade combination). */
   value: number | null;

@@ -7,7 +7,7 @@ import { callApi, isApiRequestError } from '../../../app/api-client.ts';
 import { endpointQuery } from '../../../app/query.ts';
 
 /** How often the progress of a running table or pairs computation is asked. */
-export const SAR_PROGRESS_POLL_MS = 500;
+const SAR_PROGRESS_POLL_MS = 500;
 
 /** The SAR data of a session; 404 means setSarData was never called for it (not an error to retry). */
 export function useSarData(sessionId: string) {

@@ -8,9 +8,9 @@ import { registerStoreReset } from '../../../app/stores/store-registry.ts';
 export const SAR_TABS = ['table', 'matrix', 'freewilson', 'cliffs', 'pairs'] as const;
 export type SarTabKey = (typeof SAR_TABS)[number];
 
-export const DEFAULT_MIN_SIMILARITY = 0.8;
-export const DEFAULT_MIN_DELTA = 1;
-export const DEFAULT_MIN_PAIRS = 2;
+const DEFAULT_MIN_SIMILARITY = 0.8;
+const DEFAULT_MIN_DELTA = 1;
+const DEFAULT_MIN_PAIRS = 2;
 
 /**
  * What the user chose in the SAR view of one search session and source tab: the endpoint, the

@@ -1,7 +1,7 @@
 import type { Ketcher } from 'ketcher-core';
 
 /** Text formats a structure query can be handed to the editor in. */
-export type StructureTextFormat = 'smiles' | 'molfile' | 'smarts';
+type StructureTextFormat = 'smiles' | 'molfile' | 'smarts';
 
 /** A query structure as text, to be loaded into the editor. */
 export interface StructureText {

@@ -22,7 +22,7 @@ export interface ChartDraft {
 export const EMPTY_DRAFT: ChartDraft = { mode: 'include', values: [], min: null, max: null };
 
 /** The tab a saved-query filter applies to: the one it names, else Activities (contract AppliedFilter.tab). */
-export const DEFAULT_FILTER_TAB: ResultTabKey = 'activitiestab';
+const DEFAULT_FILTER_TAB: ResultTabKey = 'activitiestab';
 
 /** The draft an applied filter stands for (the panel starts from what the server applied). */
 export function draftFromApplied(applied: AppliedFilter | null | undefined): ChartDraft {

@@ -12,12 +12,8 @@ export function sortParams(key: ChartSortKey = DEFAULT_CHART_SORT): ChartSortPar
   return { sortType: sort.sortType, sortOrder: sort.sortOrder };
 }
 
-export function sortLabel(key: ChartSortKey): string {
-  return CHART_SORTS.find((option) => option.key === key)?.label ?? key;
-}
-
 /** "Show more" steps: each press asks for the next one, up to the server's limit. */
-export const MAX_COUNT_STEPS = [DEFAULT_CHART_MAX_COUNT, 50, 200, MAX_CHART_VALUES] as const;
+const MAX_COUNT_STEPS = [DEFAULT_CHART_MAX_COUNT, 50, 200, MAX_CHART_VALUES] as const;
 
 /** The next, larger number of values to ask for, or null when `current` is already the most. */
 export function nextMaxCount(current: number): number | null {

@@ -3,7 +3,6 @@ import { chartEndpoints } from '@kb/contracts/charts';
 import type { ChartRequest, ChartType } from '@kb/contracts/charts';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { resultsEndpoints } from '@kb/contracts/results';
-import { searchEndpoints } from '@kb/contracts/search-api';
 import { endpointKey } from '../../../app/query.ts';
 
 /** The request of one chart card. */
@@ -73,5 +72,3 @@ export async function refreshAfterFilters(client: QueryClient, sessionid: string
     client.invalidateQueries({ queryKey: endpointKey(resultsEndpoints.session, sessionInput(sessionid)) }),
   ]);
 }
-
-export const statusKey = (sessionid: string) => endpointKey(searchEndpoints.chartDataStatus, statusInput(sessionid));

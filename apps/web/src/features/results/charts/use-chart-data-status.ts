@@ -4,7 +4,7 @@ import { endpointQuery } from '../../../app/query.ts';
 import { statusInput } from './chart-queries.ts';
 
 /** How often a pending chart-data status is asked again. */
-export const STATUS_POLL_MS = 1_000;
+const STATUS_POLL_MS = 1_000;
 
 export type ChartDataState = 'checking' | 'pending' | 'ready' | 'none';
 

@@ -13,11 +13,6 @@ import { refreshAfterFilters, sessionInput } from './chart-queries.ts';
 
 const NO_FILTERS: AppliedFilter[] = [];
 
-export interface ApplyFiltersResult {
-  rowCount: number;
-  filters: AppliedFilter[];
-}
-
 /**
  * The filters of one tab as the server holds them (`resultsEndpoints.session`, so a reload shows
  * them), and the calls that change them: apply the tab's whole list, or reset every tab.

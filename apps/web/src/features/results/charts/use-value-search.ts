@@ -8,7 +8,7 @@ import { endpointQuery } from '../../../app/query.ts';
 import { valueSearchInput } from './chart-queries.ts';
 
 /** Values a value search lists (the server gives up to 500). */
-export const VALUE_SEARCH_MAX = 100;
+const VALUE_SEARCH_MAX = 100;
 const TYPING_PAUSE_MS = 300;
 
 /**

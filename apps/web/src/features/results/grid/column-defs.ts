@@ -28,7 +28,7 @@ const NARROW_TEXT: Record<string, number> = {
   activity_uom: 84,
 };
 
-export const SELECT_COLUMN_ID = '__select';
+const SELECT_COLUMN_ID = '__select';
 
 /** Enter or Space on the focused header of the tick-box column ticks it, as a click would. */
 function headerKeyToggles(params: SuppressHeaderKeyboardEventParams<ResultRow>): boolean {

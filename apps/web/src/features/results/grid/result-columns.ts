@@ -46,7 +46,7 @@ export function shownColumns(
  * weight 481.60, cLogP 4.37, a measured value as measured (342.123 nM, 0.00123 µM), counts with
  * thousands separators, ids and years as they are; an empty cell for a value that is not a number.
  */
-export function formatColumnNumber(value: number, column: Pick<ResultColumn, 'key' | 'type'>): string {
+function formatColumnNumber(value: number, column: Pick<ResultColumn, 'key' | 'type'>): string {
   if (!Number.isFinite(value)) return '';
   const quantity = quantityOfColumn(column.key, column.type === 'integer' ? 'integer' : 'number');
   // An integer column holding a fraction (an average, say) is written as measured, not rounded away.
@@ -54,7 +54,7 @@ export function formatColumnNumber(value: number, column: Pick<ResultColumn, 'ke
 }
 
 /** Columns that hold a unit (standard_uom, activity_uom, dose_uom, substrate_uom …; an inner grid's units). */
-export function isUnitColumn(key: string): boolean {
+function isUnitColumn(key: string): boolean {
   return key.endsWith('_uom') || key === 'units' || key === 'standard_units' || key === 'unit';
 }
 

@@ -24,7 +24,7 @@ import { countNoun } from '../../../app/format/plural.ts';
 
 export type StructureInputType = (typeof STRUCTURE_INPUT_TYPES)[number];
 export type StructureCategory = (typeof STRUCTURE_CATEGORIES)[number];
-export type StructureFeature = (typeof STRUCTURE_FEATURES)[number];
+type StructureFeature = (typeof STRUCTURE_FEATURES)[number];
 export type PropertyField = (typeof PROPERTY_FIELDS)[keyof typeof PROPERTY_FIELDS][number];
 export type ActivityPrefix = (typeof ACTIVITY_PREFIXES)[number];
 export type BibliographySource = (typeof BIBLIOGRAPHY_SOURCES)[number];
@@ -32,7 +32,7 @@ export type DegraderType = (typeof DEGRADER_TYPES)[number];
 export type AssayType = (typeof ASSAY_TYPES)[number];
 
 /** A number field: null while empty. */
-export type NumberDraft = number | null;
+type NumberDraft = number | null;
 
 /** An item picked from an autocomplete (or typed and confirmed), kept with its label for display. */
 export interface PickedItem {
@@ -71,7 +71,7 @@ export interface StructureDraft extends DraftBase {
   resultFilter?: boolean;
 }
 
-export interface TargetDraft extends DraftBase {
+interface TargetDraft extends DraftBase {
   selectedOption: 'target';
   field: TargetField;
   targets: TargetTerm[];
@@ -116,7 +116,7 @@ export interface DegraderDraft extends DraftBase {
   ligases: string[];
 }
 
-export interface ClinicalPhaseDraft extends DraftBase {
+interface ClinicalPhaseDraft extends DraftBase {
   selectedOption: 'clinicalphase';
   phases: string[];
 }
@@ -151,18 +151,18 @@ export interface ActivityDraft extends DraftBase {
   activities: ActivityTermDraft[];
 }
 
-export interface AssayDraft extends DraftBase {
+interface AssayDraft extends DraftBase {
   selectedOption: 'assay';
   assayTypes: AssayType[];
   methodNames: string[];
 }
 
-export interface MechanismDraft extends DraftBase {
+interface MechanismDraft extends DraftBase {
   selectedOption: 'activitymechanism';
   mechanisms: string[];
 }
 
-export interface CategoryDraft extends DraftBase {
+interface CategoryDraft extends DraftBase {
   selectedOption: 'compoundcategories';
   categories: string[];
 }

@@ -15,7 +15,7 @@ import { registerStoreReset } from '../../../app/stores/store-registry.ts';
  */
 
 /** A search that ran: what was asked and what came back. */
-export interface SearchRun {
+interface SearchRun {
   sessionId: string;
   criteria: SearchCriteria;
   summary: string;
@@ -23,7 +23,7 @@ export interface SearchRun {
   ranAt: string;
 }
 
-export type RunStatus = 'idle' | 'running' | 'failed';
+type RunStatus = 'idle' | 'running' | 'failed';
 
 interface BuilderValues {
   rows: RowDraft[];

@@ -26,7 +26,7 @@ export function focusRow(key: string): void {
 }
 
 /** Spec §2 "Search builder": the three groupings, each option adding a row. */
-export function AddRowPanel({ onAdd, compact }: { onAdd: (option: SelectedOption, tree?: TreeView) => void; compact: boolean }) {
+function AddRowPanel({ onAdd, compact }: { onAdd: (option: SelectedOption, tree?: TreeView) => void; compact: boolean }) {
   return (
     <Card withBorder radius="md" padding={compact ? 'sm' : 'lg'} data-testid="add-row-panel">
       <Title order={2} size="h5" mb="xs">

@@ -17,7 +17,7 @@ import type { CountsFreshness } from './counts-freshness.ts';
 import { countsFreshness } from './counts-freshness.ts';
 
 /** Six figures; for a search each is a link to the results tab listing it (when there is anything to list). */
-export function CountsTable({ figures, linked, testId }: { figures: CountFigures; linked: boolean; testId: string }) {
+function CountsTable({ figures, linked, testId }: { figures: CountFigures; linked: boolean; testId: string }) {
   return (
     <Table verticalSpacing={6} data-testid={testId}>
       <Table.Tbody>

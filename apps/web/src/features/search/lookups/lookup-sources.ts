@@ -10,7 +10,7 @@ export interface LookupSource {
 }
 
 /** Suggestions asked for per keystroke (the server caps at 100). */
-export const LOOKUP_LIMIT = 20;
+const LOOKUP_LIMIT = 20;
 
 type GetLookup = (typeof lookupEndpoints)['target'];
 type PostLookup = (typeof lookupEndpoints)['targetByName'];

@@ -10,11 +10,6 @@ export interface EditorProps<O extends SelectedOption> {
   update: (change: (draft: DraftOf<O>) => DraftOf<O>) => void;
 }
 
-/** The message of a field, or of any field below it (`activities.0` covers `activities.0.minValue`). */
-export function fieldError(errors: FieldErrors, path: string): string | undefined {
-  return errors[path];
-}
-
 /** Number inputs answer '' while empty; drafts hold null then. */
 export function numberOrNull(value: string | number): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;

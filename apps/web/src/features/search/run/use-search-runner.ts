@@ -67,7 +67,7 @@ export async function runSearch(
 }
 
 /** Stops the search in flight (the user pressed Cancel), here and on the server. */
-export function cancelSearch(): void {
+function cancelSearch(): void {
   if (!inFlight) return;
   const sessionid = useSearchSessionStore.getState().searchSessionId;
   // Aborting our requests does not stop the server's work; this does (a long structure search).

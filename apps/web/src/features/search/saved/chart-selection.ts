@@ -3,7 +3,7 @@ import type { AppliedFilter } from '@kb/contracts/search';
 /** Spec §4 "Charts": the four charts enabled by default, in chart order. */
 export const DEFAULT_CHART_KEYS: readonly string[] = ['bibliographyrefid', 'bibliography', 'year', 'assaytype'];
 /** Spec §9: charts enabled by default. */
-export const DEFAULT_CHART_COUNT = 4;
+const DEFAULT_CHART_COUNT = 4;
 
 /**
  * The charts to enable when a saved query is opened (spec §4, §9): its filtered charts come first.

@@ -274,7 +274,7 @@ function RowActions({ option, children }: { option: CriteriaOption; children: Re
 }
 
 /** The saved searches of the account: load, make default, delete (spec §3 "Criteria options"). */
-export function SavedCriteriaList({ onLoad }: { onLoad: (loaded: LoadedSearch) => Promise<void> }) {
+function SavedCriteriaList({ onLoad }: { onLoad: (loaded: LoadedSearch) => Promise<void> }) {
   const queryClient = useQueryClient();
   const list = useQuery(endpointQuery(searchEndpoints.criteriaFetch, {}));
   const [message, setMessage] = useState<string | null>(null);

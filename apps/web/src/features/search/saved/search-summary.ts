@@ -76,7 +76,7 @@ function picked(draft: RowDraft | undefined, ids: readonly number[] | undefined,
 }
 
 /** One clause: "Target/Enzyme/Protein: EGFR | ERBB2"; a selection says what was selected ("Selected 12 activities"). */
-export function describeRow(row: SearchRow, draft?: RowDraft): string {
+function describeRow(row: SearchRow, draft?: RowDraft): string {
   if (row.selectedOption === 'selection') return row.label || `Selected ${selectionCountText(row.entity, row.ids.length)}`;
   const label = row.selectedOption === 'treeview' ? `${TREE_LABELS[row.tree]} tree` : OPTION_LABELS[row.selectedOption];
   const detail = (() => {

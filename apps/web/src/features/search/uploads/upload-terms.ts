@@ -211,7 +211,7 @@ export interface MergedTargetTerm {
  * P00533) become one chip, which keeps the first label and mentions the terms merged into it.
  * Terms without ids (the server resolved nothing) are added once per text.
  */
-export function mergeTargetTerms(
+function mergeTargetTerms(
   current: readonly TargetTerm[],
   valid: readonly ValidTerm[],
   category: TargetTerm['targetCategories'][number],
