@@ -20,7 +20,7 @@ import { filtersInMemory, presenceInRows, writeFilteredActivities } from './memo
 import { SessionRowsCache } from './session-rows.ts';
 import type { KbDictionaries, KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
 import { prepareSimilaritySort } from './similarity-sort.ts';
-import { hasSimilarityRow, structureQueryOf } from './structure-query.ts';
+import { hasSimilarityRow, structureQueryOf } from './structure-rows-shown.ts';
 import type { SimilaritySort } from './similarity-sort.ts';
 import { activityInnerGrids, assayInnerGrids } from './inner-grids.ts';
 import { filteredRowCounts, newlyAdded, readySession, sameFilters, saveFilters, sessionCounts, sessionFilters } from './result-sessions.ts';

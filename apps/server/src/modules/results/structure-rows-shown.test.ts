@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchCriteria, StructureQuery } from '@kb/contracts/search';
-import { hasSimilarityRow, substructureQuery } from './structure-query.ts';
+import { hasSimilarityRow, substructureQuery } from './structure-rows-shown.ts';
 
 const structure = (query: Partial<StructureQuery>, operator: 'AND' | 'OR' | 'NOT' | null = 'AND') => ({
   selectedOption: 'structure' as const,
