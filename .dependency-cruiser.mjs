@@ -109,11 +109,11 @@ export const WEB_FEATURE_LAYERS = [
 ];
 
 /**
- * The app shell: routing, layouts and the session's timers. It mounts pages and features; the rest
- * of apps/web/src/app/ (api client, stores, formats, ui, grid and chart set-up) is the base every
- * feature builds on, and imports no feature.
+ * The app shell (apps/web/src/shell/ and main.tsx): routing, the route → page table, layouts and the
+ * session's timers. It mounts pages and features; apps/web/src/app/ (api client, stores, formats,
+ * ui, grid and chart set-up) is the base every feature builds on, and imports no feature.
  */
-const WEB_SHELL = `^${WEB}/(main\\.tsx$|app/(router\\.tsx|pages\\.tsx|token-refresh\\.ts|guard-loader\\.ts|idle-timer\\.ts)$|app/layouts/)`;
+const WEB_SHELL = `^${WEB}/(main\\.tsx$|shell/)`;
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
 
@@ -209,11 +209,10 @@ export default {
     ...webLayerRules,
     {
       name: 'web-base-not-features',
-      comment:
-        'apps/web/src/app/ outside the shell (router, pages, layouts, session timers) is the base features build on: it imports no feature or page',
+      comment: 'apps/web/src/app/ is the base features build on: it imports no feature, page or shell file',
       severity: 'error',
-      from: { path: `^${WEB}/app/`, pathNot: [WEB_SHELL, '\\.test\\.tsx?$'] },
-      to: { path: `^${WEB}/(features|pages)/` },
+      from: { path: `^${WEB}/app/`, pathNot: '\\.test\\.tsx?$' },
+      to: { path: [`^${WEB}/(features|pages)/`, WEB_SHELL] },
     },
     {
       name: 'web-features-not-pages',
@@ -221,6 +220,13 @@ export default {
       severity: 'error',
       from: { path: `^${WEB}/features/`, pathNot: '\\.test\\.tsx?$' },
       to: { path: [`^${WEB}/pages/`, WEB_SHELL] },
+    },
+    {
+      name: 'web-pages-not-shell',
+      comment: 'the shell mounts pages: a page does not import the shell',
+      severity: 'error',
+      from: { path: `^${WEB}/pages/`, pathNot: '\\.test\\.tsx?$' },
+      to: { path: WEB_SHELL },
     },
     {
       name: 'chembl-importer-not-demo',

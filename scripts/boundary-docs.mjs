@@ -65,7 +65,7 @@ function webTable() {
 function webPicture() {
   const lines = ['```mermaid', 'flowchart BT', '  base["app/ base: api client, stores, format, ui, grid, charts"]'];
   WEB_FEATURE_LAYERS.forEach((layer, depth) => lines.push(`  L${depth}["${layer.join(' · ')}"]`));
-  lines.push('  pages["pages/: compose features, hand slots down"]', '  shell["app/ shell: router, layouts, session timers"]');
+  lines.push('  pages["pages/: compose features, hand slots down"]', '  shell["shell/: router, layouts, session timers"]');
   lines.push('  L0 --> base');
   for (let depth = 1; depth < WEB_FEATURE_LAYERS.length; depth++) lines.push(`  L${depth} --> L${depth - 1}`);
   lines.push(`  pages --> L${WEB_FEATURE_LAYERS.length - 1}`, '  shell --> pages', '```');

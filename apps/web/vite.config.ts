@@ -49,7 +49,7 @@ export default defineConfig({
     chunkSizeWarningLimit: 1500,
     rolldownOptions: {
       output: {
-        // Each page is its own chunk (app/pages.tsx); left alone, the code the pages share would be
+        // Each page is its own chunk (shell/pages.tsx); left alone, the code the pages share would be
         // cut into some forty files of a few hundred bytes (one per Mantine component), each its
         // own request. The libraries every page uses go into one chunk, cached across releases
         // that do not update them; the heavy ones (Ketcher, AG Grid, ECharts) stay with the pages

@@ -5,7 +5,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { AppProviders } from './app/providers.tsx';
-import { createAppRouter } from './app/router.tsx';
+import { createAppRouter } from './shell/router.tsx';
 import { reloadOnStaleBuild } from './app/stale-build.ts';
 
 reloadOnStaleBuild();

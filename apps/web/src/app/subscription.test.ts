@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { daysUntil, warningsFor } from './subscription.ts';
-import { refreshDelayMs } from './token-refresh.ts';
+import { refreshDelayMs } from '../shell/token-refresh.ts';
 
 const now = Date.parse('2030-01-01T12:00:00.000Z');
 

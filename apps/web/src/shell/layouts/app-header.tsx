@@ -4,10 +4,10 @@ import { Link, useNavigate } from 'react-router';
 import { isRole } from '@kb/contracts/roles';
 import { logOut } from '../../features/auth/auth-service.ts';
 import { NotificationBell } from '../../features/alerts/notification-bell.tsx';
-import { landingFor } from '../route-guard.ts';
-import { ROLE_LABELS } from '../role-labels.ts';
-import { isLoggedIn, useSessionStore } from '../stores/session-store.ts';
-import { useMayOpen } from '../use-route-access.ts';
+import { landingFor } from '../../app/route-guard.ts';
+import { ROLE_LABELS } from '../../app/role-labels.ts';
+import { isLoggedIn, useSessionStore } from '../../app/stores/session-store.ts';
+import { useMayOpen } from '../../app/use-route-access.ts';
 import type { NavItem } from './fitting-nav.tsx';
 import { FittingNav } from './fitting-nav.tsx';
 

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { TOKEN_REFRESH_MARGIN_SECONDS } from '@kb/contracts/session';
 import { regenerateTokens } from '../features/auth/auth-service.ts';
-import { useSessionStore } from './stores/session-store.ts';
+import { useSessionStore } from '../app/stores/session-store.ts';
 
 /** Milliseconds until the tokens should be regenerated (the margin before expiry), never negative. */
 export function refreshDelayMs(tokenExpiresAt: string, now: number = Date.now()): number | null {

@@ -2,9 +2,9 @@ import { Alert, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { authEndpoints } from '@kb/contracts/api';
-import { endpointQuery } from '../query.ts';
-import { isLoggedIn, useSessionStore } from '../stores/session-store.ts';
-import { warningsFor } from '../subscription.ts';
+import { endpointQuery } from '../../app/query.ts';
+import { isLoggedIn, useSessionStore } from '../../app/stores/session-store.ts';
+import { warningsFor } from '../../app/subscription.ts';
 
 /** Spec §9: a persistent banner when the end date is under 7 days away or 100 or fewer downloads remain. */
 export function SubscriptionWarning() {

@@ -2,7 +2,7 @@ import { Center, Loader } from '@mantine/core';
 import { useEffect } from 'react';
 import { Outlet, useLocation, useMatches } from 'react-router';
 import { useIdleLogout } from '../idle-timer.ts';
-import { usePendo } from '../pendo.ts';
+import { usePendo } from '../../app/pendo.ts';
 import { useTokenRefresh } from '../token-refresh.ts';
 
 export interface RouteHandle {

@@ -2,7 +2,7 @@ import { AppShell, NavLink as MantineNavLink, ScrollArea, Text } from '@mantine/
 import { useDisclosure } from '@mantine/hooks';
 import { Link, Outlet, useLocation, useSearchParams } from 'react-router';
 import { SEARCH_GROUPS } from '../../features/search/search-options.ts';
-import { useMayOpen } from '../use-route-access.ts';
+import { useMayOpen } from '../../app/use-route-access.ts';
 import { AppHeader } from './app-header.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { SubscriptionWarning } from './subscription-warning.tsx';

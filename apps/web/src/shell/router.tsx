@@ -8,8 +8,8 @@ import { guardLoader } from './guard-loader.ts';
 import { OtherLookLayout } from './layouts/other-look-layout.tsx';
 import { AppLoading, RootLayout } from './layouts/root-layout.tsx';
 import type { RouteHandle } from './layouts/root-layout.tsx';
-import { registerNavigator } from './navigation.ts';
-import { startPageLoader, stopPageLoader } from './page-loader.ts';
+import { registerNavigator } from '../app/navigation.ts';
+import { startPageLoader, stopPageLoader } from '../app/page-loader.ts';
 import { PAGE_BY_PATH, SELF_MARKED_PATHS } from './pages.tsx';
 
 function toRouteObject(route: WebRoute): RouteObject {

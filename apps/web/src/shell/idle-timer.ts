@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { IDLE_TIMEOUT_MS } from '@kb/contracts/session';
 import { logOutIdle } from '../features/auth/auth-service.ts';
-import { useSessionStore } from './stores/session-store.ts';
+import { useSessionStore } from '../app/stores/session-store.ts';
 
 /** Events that count as user activity. */
 const ACTIVITY_EVENTS = ['mousemove', 'mousedown', 'keydown', 'touchstart', 'scroll', 'wheel'] as const;

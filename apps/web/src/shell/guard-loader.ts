@@ -1,10 +1,10 @@
 import { redirect } from 'react-router';
 import type { WebRoute } from '@kb/contracts/routes';
 import { rebuildRestoredSession } from '../features/auth/auth-service.ts';
-import { readBrowserSession, setBrowserLoginFlag } from './browser-session.ts';
-import { decideRoute } from './route-guard.ts';
-import { useSessionStore } from './stores/session-store.ts';
-import { resetAllStores } from './stores/store-registry.ts';
+import { readBrowserSession, setBrowserLoginFlag } from '../app/browser-session.ts';
+import { decideRoute } from '../app/route-guard.ts';
+import { useSessionStore } from '../app/stores/session-store.ts';
+import { resetAllStores } from '../app/stores/store-registry.ts';
 
 /**
  * Applies the pure guard before a route renders: redirects, or restores the session from
