@@ -1,4 +1,6 @@
 import { Anchor, Box, Divider, List, Stack } from '@mantine/core';
+import { useEffect } from 'react';
+import { useLocation } from 'react-router';
 import { PageHeader } from '../../app/ui/page-header.tsx';
 import { InfoSection } from './info-section.tsx';
 import { USER_MANUAL_CHAPTERS } from './user-manual-chapters.ts';
@@ -10,6 +12,16 @@ import { ManualMarkdown } from './user-manual-markdown.tsx';
  * each under its title.
  */
 export function UserManualPage() {
+  const { hash } = useLocation();
+  // A link to a chapter from elsewhere (/usermanual#sar-view) arrives before this page's code has
+  // loaded, so the browser found nothing to scroll to: scroll once the chapters are there. A frame
+  // later, because the root layout's effect, which runs after this one, scrolls a new page to the top.
+  useEffect(() => {
+    if (hash.length <= 1) return;
+    const frame = requestAnimationFrame(() => document.getElementById(hash.slice(1))?.scrollIntoView());
+    return () => cancelAnimationFrame(frame);
+  }, [hash]);
+
   return (
     <Stack gap="lg" maw={880}>
       <PageHeader
