@@ -4,7 +4,7 @@ import Markdown from 'react-markdown';
 import { MemoryRouter, matchPath } from 'react-router';
 import remarkGfm from 'remark-gfm';
 import { describe, expect, it } from 'vitest';
-import { PAGE_BY_PATH } from '../../app/pages.tsx';
+import { PAGE_BY_PATH } from '../../shell/pages.tsx';
 import { USER_MANUAL_CHAPTERS, headingId, parseChapter } from './user-manual-chapters.ts';
 import { ManualMarkdown, linkKind } from './user-manual-markdown.tsx';
 import { UserManualPage } from './user-manual-page.tsx';
