@@ -34,9 +34,9 @@ describe.each(DATABASES)('structure filter inside results on %s', (kind) => {
     const picked = await sql<{ s: string }>`SELECT s.canonical_smiles AS s FROM structures s JOIN activities a USING (str_id)
       WHERE a.target_id = ${targets[0]!.target_id} ORDER BY s.str_id LIMIT 1`.execute(t.database.db);
     someSmiles = picked.rows[0]!.s;
-    await t.app.searchService.bitmapsReady();
+    await t.app.services.search.bitmapsReady();
     // Every case takes the restricted path, however much of this small index the search covers.
-    t.app.searchService.structureCandidatesMaxShare = 1;
+    t.app.services.search.structureCandidatesMaxShare = 1;
   }, 240_000);
   afterAll(() => t?.close());
 
@@ -111,13 +111,13 @@ describe.each(DATABASES)('structure filter inside results on %s', (kind) => {
   it.each(cases)('%s: equals the plain search with the row ANDed / NOTed', async (_name, baseOf, join, make) => {
     const base = baseOf();
     const rows = [...base.slice(0, -1), { ...base.at(-1)!, operator: join }, make()];
-    t.app.searchService.structureCandidates = true;
+    t.app.services.search.structureCandidates = true;
     const restrictedBefore = StructureRowResolver.candidateSearches;
     const filtered = await run(rows);
     expect(StructureRowResolver.candidateSearches).toBe(restrictedBefore + 1);
-    t.app.searchService.structureCandidates = false;
+    t.app.services.search.structureCandidates = false;
     const plain = await run(rows);
-    t.app.searchService.structureCandidates = true;
+    t.app.services.search.structureCandidates = true;
     expect(StructureRowResolver.candidateSearches).toBe(restrictedBefore + 1);
     expect(filtered.counts).toEqual(plain.counts);
     expect(filtered.structures).toEqual(plain.structures);
@@ -138,7 +138,7 @@ describe.each(DATABASES)('structure filter inside results on %s', (kind) => {
   });
 
   it('searches the whole index when the other rows leave most of it (the same answer, less to send)', async () => {
-    t.app.searchService.structureCandidatesMaxShare = 0.5;
+    t.app.services.search.structureCandidatesMaxShare = 0.5;
     const all = await sql<{ n: number }>`SELECT count(*)::int AS n FROM structures`.execute(t.database.db);
     const before = StructureRowResolver.candidateSearches;
     const broad = await run([
@@ -155,7 +155,7 @@ describe.each(DATABASES)('structure filter inside results on %s', (kind) => {
         activities: [{ activityType: 'IC50' }, { activityType: 'Ki' }, { activityType: 'EC50' }, { activityType: 'Kd' }],
       } as SearchRowInput,
     ]);
-    t.app.searchService.structureCandidatesMaxShare = 1;
+    t.app.services.search.structureCandidatesMaxShare = 1;
     expect(base.structures.length * 2).toBeGreaterThan(all.rows[0]!.n);
     expect(StructureRowResolver.candidateSearches).toBe(before);
     expect(broad.structures.length).toBeGreaterThan(0);

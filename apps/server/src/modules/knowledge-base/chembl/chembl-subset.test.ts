@@ -379,8 +379,8 @@ describe.skipIf(!available)('ChEMBL import acceptance on the real subset (PGlite
       }>`SELECT str_id AS id FROM search_structures WHERE set_id = ${session.set_id} ORDER BY 1`.execute(handle.db);
       return { counts: (answer.data.rows as SearchCounts[])[0]!, structures: ids.map((r) => Number(r.id)) };
     };
-    await t.app.searchService.bitmapsReady();
-    const service = t.app.searchService;
+    await t.app.services.search.bitmapsReady();
+    const service = t.app.services.search;
     const share = service.structureCandidatesMaxShare;
     service.structureCandidatesMaxShare = 1; // EGFR's structures are a small share anyway; this pins the restricted path
     try {
@@ -432,7 +432,7 @@ describe.skipIf(!available)('ChEMBL import acceptance on the real subset (PGlite
     const reference = await ChemReference.load(handle.db);
     // The app's own engine (two workers, as a server on this machine): the structure filter above
     // loaded its index of the imported structures already, and a second engine would load it again.
-    const engine = t.app.chemEngine;
+    const engine = t.app.services.chemEngine;
     try {
       await engine.ready();
       expect(engine.status().loaded).toBe(reference.structures.length);
