@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import path from 'node:path';
 import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -17,26 +16,15 @@ import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerTextGuard } from './http/text-guard.ts';
 import { registerWebApp } from './http/static-files.ts';
 import { openApiOptions } from './http/openapi-document.ts';
-import { Admission } from './http/admission.ts';
-import { TokenService } from './http/tokens.ts';
-import { SessionRepository } from './modules/sessions/session-repository.ts';
 import { registerSessionRoutes } from './modules/sessions/session-routes.ts';
-import { AuthService } from './modules/auth/auth-service.ts';
-import { LoginLimiter } from './modules/auth/login-limiter.ts';
-import { Mailer } from './modules/auth/mailer.ts';
 import { registerAuthRoutes } from './modules/auth/auth-routes.ts';
-import { MfaService } from './modules/auth/mfa-service.ts';
-import { SecretBox } from './modules/auth/mfa-secret-box.ts';
 import { registerMfaRoutes } from './modules/auth/mfa-routes.ts';
-import { AccountService } from './modules/dashboard/account-service.ts';
 import { registerDashboardRoutes } from './modules/dashboard/dashboard-routes.ts';
 import { registerAdminRoutes } from './modules/admin/admin-routes.ts';
 import { registerAdminAccountRoutes } from './modules/admin/admin-account-routes.ts';
 import { registerTrackerRoutes } from './modules/trackers/tracker-routes.ts';
 import { registerUsageRoutes } from './modules/usage/usage-routes.ts';
 import { registerHealthRoutes } from './modules/health/health-routes.ts';
-import { StartupReadiness } from './modules/health/readiness.ts';
-import { FirstAdminSetup } from './modules/auth/first-admin.ts';
 import { registerFirstAdminRoutes } from './modules/auth/first-admin-routes.ts';
 import { registerLookupRoutes } from './modules/lookups/lookup-routes.ts';
 import { registerTreeRoutes } from './modules/trees/tree-routes.ts';
@@ -47,26 +35,19 @@ import { registerChemistryRoutes } from './modules/chemistry/chemistry-routes.ts
 import { registerLeafletRoutes } from './modules/leaflets/leaflet-routes.ts';
 import { registerResultsRoutes } from './modules/results/results-routes.ts';
 import { registerExportRoutes } from './modules/export/export-routes.ts';
-import { ExportService } from './modules/export/export-service.ts';
-import { ExportJobRunner } from './modules/export/export-jobs.ts';
-import { FileStore } from './db/file-store.ts';
-import { DatasetService } from './modules/datasets/dataset-service.ts';
 import { registerDatasetRoutes } from './modules/datasets/dataset-routes.ts';
 import { registerChartRoutes } from './modules/charts/chart-routes.ts';
-import { KbDictionaryCache } from './modules/knowledge-base/kb-dictionaries.ts';
-import { loadsState, structuresRevision } from './modules/knowledge-base/kb-loads.ts';
+import { loadsState } from './modules/knowledge-base/kb-loads.ts';
 import { registerSarRoutes } from './modules/sar/sar-routes.ts';
 import { registerDynamicQueryRoutes } from './modules/dynamic-query/dq-routes.ts';
 import { registerAnalyzerRoutes } from './modules/analyzers/analyzer-routes.ts';
 import { registerPredictionRoutes } from './modules/prediction/prediction-routes.ts';
-import type { PredictionService } from './modules/prediction/prediction-service.ts';
-import { RdkitChemEngine } from './modules/chemistry/rdkit-engine.ts';
-import { AppSettings } from './modules/settings/app-settings.ts';
 import { registerSuperAdminRoutes } from './modules/superadmin/superadmin-routes.ts';
 import { registerAlertRoutes } from './modules/alerts/alert-routes.ts';
 import { registerReleaseRoutes } from './modules/knowledge-base/releases/release-routes.ts';
-import { fillMissingFingerprints } from './modules/knowledge-base/fill-fingerprints.ts';
 import type { DatasetSize } from './modules/health/health-routes.ts';
+import { buildServices, stopServicesOnClose } from './services.ts';
+import type { AppServices } from './services.ts';
 
 export interface RegisteredRoute {
   method: string;
@@ -78,12 +59,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route with its declared access: the access-matrix test and the docs read it. */
     registeredRoutes: RegisteredRoute[];
-    /** Target prediction: main.ts warms its actives and background once the structure index is ready. */
-    prediction: PredictionService;
-    /** Assay, reference and target values in memory for charts and filters (null: SEARCH_BITMAPS=0). */
-    kbDictionaries: KbDictionaryCache | null;
-    /** What the server still prepares after it listens (main.ts adds the parts; `GET /api/health/ready`). */
-    readiness: StartupReadiness;
+    /**
+     * The services of this instance (services.ts), built once by buildApp: main.ts starts their
+     * background work through it and tests inspect them. Routes get theirs as arguments instead.
+     */
+    services: AppServices;
   }
 }
 
@@ -92,32 +72,6 @@ export interface BuildAppOptions {
   database: DatabaseHandle;
   /** Pino options or false; tests pass false. */
   logger?: boolean | object;
-}
-
-/** The token secret: from the environment, else generated once and shared through the database. */
-async function tokenSecret(config: AppConfig, database: DatabaseHandle): Promise<string> {
-  if (config.jwtSecret) return config.jwtSecret;
-  const generated = crypto.randomBytes(48).toString('base64url');
-  await database.db
-    .insertInto('app_settings')
-    .values({ key: 'jwt_secret', value: generated })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .execute();
-  const row = await database.db.selectFrom('app_settings').select('value').where('key', '=', 'jwt_secret').executeTakeFirstOrThrow();
-  return row.value;
-}
-
-/** Key material of the TOTP secrets: MFA_SECRET_KEY, else generated once and kept in the database. */
-async function mfaKey(config: AppConfig, database: DatabaseHandle): Promise<string> {
-  if (config.mfaSecretKey) return config.mfaSecretKey;
-  const generated = crypto.randomBytes(48).toString('base64url');
-  await database.db
-    .insertInto('app_settings')
-    .values({ key: 'mfa_secret_key', value: generated })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .execute();
-  const row = await database.db.selectFrom('app_settings').select('value').where('key', '=', 'mfa_secret_key').executeTakeFirstOrThrow();
-  return row.value;
 }
 
 /**
@@ -215,164 +169,71 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
     await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
   }
 
+  // The composition root: every service is built once here and handed to the routes that use it;
+  // no route registration builds a long-lived service or looks one up on `app` (docs/architecture.md
+  // "Start-up and composition"). main.ts and tests reach the same instances through `app.services`.
+  const services = await buildServices(config, database, app.log);
+  app.decorate('services', services);
   const db = database.db;
-  const tokens = new TokenService(await tokenSecret(config, database));
-  const sessions = new SessionRepository(db);
-  registerAuthHook(app, tokens, sessions);
+  registerAuthHook(app, services.tokens, services.sessions);
   registerTextGuard(app);
-  app.decorate('admission', new Admission(config.admission));
-  app.addHook('onClose', async () => app.admission.close());
+  // Read per request by registerEndpoint (request.server.admission), so set before any endpoint.
+  app.decorate('admission', services.admission);
+  // Shutdown: Fastify runs onClose hooks one at a time, last registered first. These two run last,
+  // after the structure engine closes (the chemistry routes' hook) and after stopServicesOnClose.
+  app.addHook('onClose', async () => services.admission.close());
+  // Mail written after an answer is not lost when the server stops.
+  app.addHook('onClose', async () => services.auth.flushMail());
 
-  // Run-time settings a super admin changes (login limits, export background threshold).
-  const settings = new AppSettings(db, { loginLimits: config.loginLimits, exportBackgroundFromRows: config.exports.backgroundFromRows });
-  const mailer = new Mailer(db, app.log, config.mail);
-  // The second step's wrong-code limits follow the run-time login limits: the same per account and
-  // address, window and known addresses; its account ceiling is tighter than the passwords' (a code
-  // has 6 digits), twice the per-address count.
-  const mfa = new MfaService(
-    db,
-    new SecretBox(await mfaKey(config, database)),
-    async () => {
-      const limits = await settings.loginLimits();
-      return {
-        perAccountAddress: limits.perAccountAddress,
-        windowMinutes: limits.windowMinutes,
-        perAccount: 2 * limits.perAccountAddress,
-        accountWindowMinutes: limits.accountWindowMinutes,
-        knownAddressDays: limits.knownAddressDays,
-      };
-    },
-    (mail) => mailer.sendLater(mail),
-  );
-  const auth = new AuthService({
-    db,
-    tokens,
-    sessions,
-    limiter: new LoginLimiter(db, () => settings.loginLimits()),
-    mailer,
-    mfa,
-    serverName: config.serverName,
-    publicUrl: config.publicUrl,
-    demoPasswordAccepted: config.demoAccounts,
-  });
-  registerAuthRoutes(app, auth);
-  registerFirstAdminRoutes(app, new FirstAdminSetup(db, config.demoAccounts));
-  registerMfaRoutes(app, mfa);
-  registerSessionRoutes(app, db, sessions, tokens);
-  registerDashboardRoutes(app, new AccountService(db));
-  registerAdminRoutes(app, db, database.kind);
-  registerAdminAccountRoutes(app, { db, auth, sessions });
-  registerTrackerRoutes(app, db);
-  registerUsageRoutes(app, db, config.pendo);
-  // Worker threads start on first use (tests never pay for them); main.ts starts the index load.
-  const chemEngine = new RdkitChemEngine(db, {
-    ...(config.chemistry.workers > 0 ? { workers: config.chemistry.workers } : {}),
-    shardSize: config.chemistry.shardSize,
-    refreshIntervalMs: config.chemistry.refreshSeconds * 1000,
-    requestTimeLimitMs: config.chemistry.requestTimeLimitMs,
-    stepTimeLimitMs: config.chemistry.stepTimeLimitMs,
-    workerNice: config.chemistry.workerNice,
-    log: (message) => app.log.info(message),
-    revision: () => structuresRevision(db),
-    ...(config.searchColumnSnapshot
-      ? {
-          snapshot: {
-            file: path.join(config.dataDir, 'cache', 'structure-index.bin'),
-            version: async () => {
-              const loads = await loadsState(db);
-              return loads.loading ? null : `${loads.version} ${await structuresRevision(db)}`;
-            },
-            onError: (message: string, error: unknown) => app.log.warn({ err: error }, message),
-          },
-        }
-      : {}),
-  });
-  registerChemistryRoutes(app, db, chemEngine, config.chemistry.searchTimeLimitSeconds * 1000);
+  // Routes in their historical order: registeredRoutes (the access matrix, the docs) keeps it.
+  registerAuthRoutes(app, services.auth);
+  registerFirstAdminRoutes(app, services.firstAdminSetup);
+  registerMfaRoutes(app, services.mfa);
+  registerSessionRoutes(app, db, services.sessions, services.tokens, services.search);
+  registerDashboardRoutes(app, services.accounts);
+  registerAdminRoutes(app, services.admin);
+  registerAdminAccountRoutes(app, { db, auth: services.auth, sessions: services.sessions });
+  registerTrackerRoutes(app, services.trackers);
+  registerUsageRoutes(app, services.usage);
+  registerChemistryRoutes(app, db, services.chemEngine, config.chemistry.searchTimeLimitSeconds * 1000);
+  // After the chemistry routes' hook that closes the structure engine, so that these stop first.
+  stopServicesOnClose(app, services);
   registerTargetRoutes(app, db);
-  registerSearchRoutes(app, db, chemEngine, {
-    activityCap: config.searchActivityCap,
-    structureTimeLimitMs: config.chemistry.searchTimeLimitSeconds * 1000,
-    // One server per PGlite data directory: a running search of any other instance is a dead one.
-    singleProcess: database.kind === 'pglite',
-    bitmapCounts: config.searchBitmaps,
-    databaseKind: database.kind,
-    columnSnapshotFile: config.searchColumnSnapshot ? path.join(config.dataDir, 'cache', 'search-columns.bin') : null,
-    onBitmapsError: (message, error) => app.log.warn({ err: error }, message),
-    log: (message) => app.log.info(message),
-    heartbeatMs: config.searchHeartbeatMs,
-  });
-  // Alerts on new data (issue 17): main.ts starts the polling check.
-  registerAlertRoutes(app, db, app.searchService, {
-    pollMs: config.alertPollMs,
-    publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
-    sendMail: (mail) => mailer.send(mail),
-    log: { info: (message) => app.log.info(message), error: (message, error) => app.log.error({ err: error }, message) },
-  });
-  // Assay, reference and target values in memory (SEARCH_BITMAPS): charts and Activities filters
-  // on them are counted without joins; main.ts reads them at start.
-  const dictionaries = config.searchBitmaps ? new KbDictionaryCache(db) : null;
-  app.decorate('kbDictionaries', dictionaries);
-  const results = registerResultsRoutes(app, db, chemEngine, dictionaries);
-  registerChartRoutes(app, db, results, dictionaries);
-  registerAnalyzerRoutes(app, db, results, chemEngine);
-  app.decorate(
-    'prediction',
-    registerPredictionRoutes(app, { db, engine: chemEngine, modelDir: config.predictionModelDir, log: (message) => app.log.info(message) }),
-  );
-  const files = new FileStore(db);
-  const datasets = new DatasetService(db, files);
-  const exportSettings = { ...config.exports, currentBackgroundFromRows: () => settings.exportBackgroundFromRows() };
-  const exports = new ExportService(
-    db,
-    results,
-    files,
-    (smiles) => chemEngine.molblocks(smiles),
-    exportSettings,
-    (error, jobId) => app.log.error({ err: error, jobId }, 'export failed'),
-  );
-  const runner = new ExportJobRunner(db, exports, config.exports, (error) => app.log.error({ err: error }, 'export loop failed'));
+  registerSearchRoutes(app, { db, search: services.search, saved: services.savedQueries, admission: services.admission });
+  registerAlertRoutes(app, services.alerts);
+  registerResultsRoutes(app, services.results);
+  registerChartRoutes(app, services.charts);
+  registerAnalyzerRoutes(app, services.analyzers);
+  registerPredictionRoutes(app, { service: services.prediction, models: services.predictionModels });
+  const { exports, exportJobs: runner, files, datasets } = services;
   registerExportRoutes(app, { exports, runner, files, datasets });
-  registerLeafletRoutes(app, { db, exports, runner, publicUrl: config.publicUrl ?? `http://localhost:${config.port}` });
-  registerDatasetRoutes(app, datasets);
-  registerSarRoutes(app, {
-    db,
-    results,
-    engine: chemEngine,
+  registerLeafletRoutes(app, {
+    leaflets: services.leaflets,
+    measurements: services.measurements,
+    searchSessions: services.search,
     exports,
     runner,
-    databaseKind: database.kind,
-    heartbeatMs: config.searchHeartbeatMs,
+    publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
   });
-  registerDynamicQueryRoutes(app, { db, exports, runner });
-  app.addHook('onClose', async () => runner.stop());
+  registerDatasetRoutes(app, datasets);
+  registerSarRoutes(app, { sar: services.sar, cliffs: services.sarCliffs, pairs: services.sarPairs, exports, runner });
+  registerDynamicQueryRoutes(app, { service: services.dynamicQuery, exports, runner });
   registerLookupRoutes(app, db);
-  registerTreeRoutes(app, db);
-  registerUploadRoutes(app, db);
+  registerTreeRoutes(app, services.trees);
+  registerUploadRoutes(app, services.uploads);
   registerSuperAdminRoutes(app, {
     db,
     kind: database.kind,
-    sessions,
-    settings,
-    mailer,
+    sessions: services.sessions,
+    settings: services.settings,
+    mailer: services.mailer,
     mail: { smtpConfigured: config.mail.smtpUrl !== undefined, from: config.mail.from },
     serverName: config.serverName,
-    engine: chemEngine,
-    fillFingerprints: (onProgress) => fillMissingFingerprints(db, { onProgress }),
-    log: (message) => app.log.error(message),
+    engine: services.chemEngine,
+    rebuild: services.derivedDataRebuild,
   });
-  registerReleaseRoutes(app, database, config.kbImportDir, {
-    refreshStructureIndex: async () => {
-      if (chemEngine.status().state === 'idle') return;
-      await chemEngine.refresh();
-      // Target prediction reads the new actives and backgrounds now, not at the first user's query.
-      void app.prediction
-        .warm()
-        .catch((error: unknown) => app.log.error({ err: error }, 'preparing target prediction after the load failed'));
-    },
-    log: (message) => app.log.error(message),
-  });
-  app.decorate('readiness', new StartupReadiness());
-  registerHealthRoutes(app, database.kind, config.serverName, datasetSizes(database), () => database.failure(), app.readiness);
+  registerReleaseRoutes(app, db, config.kbImportDir, services.releaseImport);
+  registerHealthRoutes(app, database.kind, config.serverName, datasetSizes(database), () => database.failure(), services.readiness);
 
   registerWebApp(app, config.webDist);
   return app;

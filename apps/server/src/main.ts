@@ -45,7 +45,8 @@ async function main(): Promise<void> {
 
   // The structure index loads beside the API (searches by structure wait for it; nothing else does).
   // Started before listening: it is the last part of a start-up, and listening takes no time.
-  app.chemEngine.start();
+  const { services } = app;
+  services.chemEngine.start();
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -54,55 +55,55 @@ async function main(): Promise<void> {
     '',
     `KB Search is running at http://localhost:${port}  (database: ${where})`,
     ...(config.apiDocs ? [`API documentation: http://localhost:${port}/api/docs`] : []),
-    ...(await startupSafetyLines(config, app.firstAdminSetup, (config.publicUrl ?? `http://localhost:${port}`).replace(/\/+$/, ''))),
+    ...(await startupSafetyLines(config, services.firstAdminSetup, (config.publicUrl ?? `http://localhost:${port}`).replace(/\/+$/, ''))),
   ];
   console.log(lines.join('\n') + '\n');
   // The bitmap engine's columns (SEARCH_BITMAPS): counts use the SQL path until they are read.
   // Since the process started (`npm run bench -- startup` reads these lines).
   const sinceStart = () => `${(performance.now() / 1000).toFixed(1)} s after start`;
   // Each is a part of readiness (`GET /api/health/ready`): a balancer sends users once all are done.
-  const { readiness } = app;
+  const { readiness } = services;
   readiness.track(
     'search columns',
-    app.searchService
+    services.search
       .bitmapsReady()
-      .then((on) => on && console.log(`Search bitmaps ready, ${sinceStart()} (columns from the ${app.searchService.bitmapsSource})`)),
+      .then((on) => on && console.log(`Search bitmaps ready, ${sinceStart()} (columns from the ${services.search.bitmapsSource})`)),
     (error) => console.error('Reading the search bitmaps failed; counts use SQL', error),
   );
   // The charts' and filters' dictionaries likewise (counted in SQL until they are read).
-  if (app.kbDictionaries) {
+  if (services.kbDictionaries) {
     readiness.track(
       'chart dictionaries',
-      app.kbDictionaries.current().then(() => console.log(`Chart and filter dictionaries ready, ${sinceStart()}`)),
+      services.kbDictionaries.current().then(() => console.log(`Chart and filter dictionaries ready, ${sinceStart()}`)),
       (error) => console.error('Reading the chart dictionaries failed; charts use SQL', error),
     );
   }
-  readiness.watch('structure index', () => app.chemEngine.startupState());
+  readiness.watch('structure index', () => services.chemEngine.startupState());
   // Target prediction: the actives, the ensemble's background and the model, once the index is in.
   readiness.track(
     'target prediction',
-    app.chemEngine
+    services.chemEngine
       .ready()
-      .then(() => app.prediction.warm())
+      .then(() => services.prediction.warm())
       .then(() => console.log(`Target prediction ready, ${sinceStart()}`)),
     (error) => console.error('Preparing target prediction failed; it is tried again at the first prediction', error),
   );
   // Background exports: queued ones, and ones a stopped process left half-written, are taken up now.
-  app.exportJobs.start();
+  services.exportJobs.start();
   // Alerts on new data: checks finished loads now and every ALERT_POLL_MS (also loads made by a command-line import).
-  app.alertChecker.start();
+  services.alertChecker.start();
   if (config.seedDemo) {
     // Under a lock shared by every server on the database: the next one to get it finds the demo
     // data there (or resumes it, when the first was stopped half-way) instead of seeding it twice.
     const seeding = withStartupLock(database, 'kb:seed-demo-data', async () => {
       await seedKnowledgeBaseInBackground(config, database, () => {
-        app.searchService.invalidateDefaultCounts();
+        services.search.invalidateDefaultCounts();
         readiness.track(
           'seeded structures indexed',
-          app.chemEngine
+          services.chemEngine
             .refresh()
             // Target prediction reads the seeded actives and backgrounds now, not at the first query.
-            .then(() => app.prediction.warm()),
+            .then(() => services.prediction.warm()),
           (error) => console.error('Loading the structure index or preparing target prediction failed', error),
         );
       });

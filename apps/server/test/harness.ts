@@ -97,7 +97,7 @@ export async function startTestApp(kind: DatabaseKind, env: NodeJS.ProcessEnv = 
       SEARCH_RUN_PATH.test(String(options.url)) &&
       typeof data.sessionid === 'string'
     ) {
-      await app.searchService.settled(data.sessionid);
+      await app.services.search.settled(data.sessionid);
     }
     return Object.assign(response, { data });
   };

@@ -1,27 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { alertEndpoints } from '@kb/contracts/alerts';
-import type { Database } from '../../db/schema.ts';
 import { registerEndpoint, requireAuth } from '../../http/endpoint-route.ts';
-import type { SearchService } from '../search/search-service.ts';
-import { AlertChecker } from './alert-check.ts';
-import type { AlertCheckOptions } from './alert-check.ts';
-import { AlertService } from './alert-service.ts';
+import type { AlertService } from './alert-service.ts';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The alert check; main.ts starts its polling (tests call `checkNow`). */
-    alertChecker: AlertChecker;
-  }
-}
-
-/** Registers the alert and notification endpoints (packages/contracts/src/alerts.ts) and the alert check. */
-export function registerAlertRoutes(app: FastifyInstance, db: Kysely<Database>, search: SearchService, options: AlertCheckOptions): void {
-  const alerts = new AlertService(db, search);
-  const checker = new AlertChecker(db, search, options);
-  app.decorate('alertChecker', checker);
-  app.addHook('onClose', () => checker.stop());
-
+/** Registers the alert and notification endpoints (packages/contracts/src/alerts.ts); the alert check runs apart (services.ts). */
+export function registerAlertRoutes(app: FastifyInstance, alerts: AlertService): void {
   registerEndpoint(app, alertEndpoints.savedSearchAlerts, async ({ auth }) => ({
     rows: await alerts.savedSearchAlerts(requireAuth(auth)),
   }));

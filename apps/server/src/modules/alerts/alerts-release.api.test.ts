@@ -63,7 +63,7 @@ describe.each(DATABASES)('alerts raised by a release update on %s', (kind) => {
     me = await t.login(demoEmailForRole('FULL_USER'));
     await importFile(RELEASE_N);
     // The server's poll has seen release N before anyone asks for alerts.
-    expect(await t.app.alertChecker.checkNow()).toMatchObject({ loads: 1, notified: 0 });
+    expect(await t.app.services.alertChecker.checkNow()).toMatchObject({ loads: 1, notified: 0 });
     const saved = await post('/api/security/allmapping/search/variable/save', {
       name: 'IC50 watch',
       makeDefault: false,
@@ -89,7 +89,7 @@ describe.each(DATABASES)('alerts raised by a release update on %s', (kind) => {
     const expected = rows[0]!.n;
     expect(expected).toBe(1);
 
-    const summary = await t.app.alertChecker.checkNow();
+    const summary = await t.app.services.alertChecker.checkNow();
     expect(summary).toMatchObject({ loads: 1, notified: 1, failed: 0 });
     const raised = await alertNotifications();
     expect(raised).toHaveLength(1);
@@ -107,7 +107,7 @@ describe.each(DATABASES)('alerts raised by a release update on %s', (kind) => {
   });
 
   it('raises nothing on a second check', async () => {
-    expect(await t.app.alertChecker.checkNow()).toMatchObject({ loads: 0, notified: 0 });
+    expect(await t.app.services.alertChecker.checkNow()).toMatchObject({ loads: 0, notified: 0 });
     expect(await alertNotifications()).toHaveLength(1);
   });
 
@@ -115,7 +115,7 @@ describe.each(DATABASES)('alerts raised by a release update on %s', (kind) => {
     const again = await importFile(RELEASE_N1);
     expect(again.load.kind).toBe('update');
     expect(again.load.loadId).not.toBe(updateLoad);
-    expect(await t.app.alertChecker.checkNow()).toMatchObject({ loads: 1, notified: 0 });
+    expect(await t.app.services.alertChecker.checkNow()).toMatchObject({ loads: 1, notified: 0 });
     expect(await alertNotifications()).toHaveLength(1);
   });
 });

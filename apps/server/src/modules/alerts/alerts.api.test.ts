@@ -112,7 +112,7 @@ describe.each(DATABASES)('alerts on new data for saved searches on %s', (kind) =
     }>`SELECT count(*)::int AS n FROM activities WHERE load_id = ${loadId} AND std_activity_type = 'Ki'`.execute(t.database.db);
     expect(expected[0]!.n).toBe(3);
 
-    const summary = await t.app.alertChecker.checkNow();
+    const summary = await t.app.services.alertChecker.checkNow();
     expect(summary).toMatchObject({ loads: 1, failed: 0 });
     const mine = await alertNotifications(kiAlert);
     expect(mine).toHaveLength(1);
@@ -140,10 +140,10 @@ describe.each(DATABASES)('alerts on new data for saved searches on %s', (kind) =
   });
 
   it('never notifies twice: a second check, and a re-check of the same load after a crash, add nothing', async () => {
-    expect(await t.app.alertChecker.checkNow()).toMatchObject({ loads: 0, notified: 0 });
+    expect(await t.app.services.alertChecker.checkNow()).toMatchObject({ loads: 0, notified: 0 });
     // As if the process died after notifying but before marking the load checked.
     await t.database.db.updateTable('kb_loads').set({ alerts_checked_at: null }).where('load_id', '=', loadId).execute();
-    expect(await t.app.alertChecker.checkNow()).toMatchObject({ loads: 1, notified: 0 });
+    expect(await t.app.services.alertChecker.checkNow()).toMatchObject({ loads: 1, notified: 0 });
     expect(await alertNotifications(kiAlert)).toHaveLength(1);
     expect(await alertNotifications(theirKi)).toHaveLength(1);
   });
@@ -236,7 +236,7 @@ describe.each(DATABASES)('alerts on new data for saved searches on %s', (kind) =
   it('raises nothing once the alert is off, and marks every notification read', async () => {
     expect((await post(`/api/alerts/saved-searches/${kiAlert}`, { alert: false })).statusCode).toBe(200);
     await loadNewKiActivities(t.database.db, 2, 'Release 3 (test)');
-    await t.app.alertChecker.checkNow();
+    await t.app.services.alertChecker.checkNow();
     expect(await alertNotifications(kiAlert)).toHaveLength(1);
     // The other user's alert is still on: the new load's two activities are theirs to see.
     const theirs = await alertNotifications(theirKi);
@@ -260,13 +260,13 @@ describe.each(DATABASES)('alerts on new data for saved searches on %s', (kind) =
     await t.database.db.updateTable('structures').set({ load_id: window }).where('str_id', '=', b!).execute();
     await finishLoad(t.database.db, window, 'complete', { changes: [], quality: null, notes: [] });
     const criteria = (await import('@kb/contracts/search')).SearchCriteriaSchema.parse(byIds);
-    const all = await t.app.searchService.countOnly(criteria);
-    const fresh = await t.app.searchService.countOnly(criteria, { loadWindow: { afterLoad: window - 1, upToLoad: window } });
+    const all = await t.app.services.search.countOnly(criteria);
+    const fresh = await t.app.services.search.countOnly(criteria, { loadWindow: { afterLoad: window - 1, upToLoad: window } });
     expect(all.stridscount).toBe(2);
     expect(fresh.stridscount).toBe(1);
     // Their activities came with earlier loads: none of them is new.
     expect(fresh.actidscount).toBe(0);
-    const later = await t.app.searchService.countOnly(criteria, { loadWindow: { afterLoad: window, upToLoad: window + 5 } });
+    const later = await t.app.services.search.countOnly(criteria, { loadWindow: { afterLoad: window, upToLoad: window + 5 } });
     expect(later.stridscount).toBe(0);
   });
 });

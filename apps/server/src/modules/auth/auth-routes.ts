@@ -59,6 +59,4 @@ export function registerAuthRoutes(app: FastifyInstance, auth: AuthService): voi
 
   // The first login of an unknown address must not take longer than later ones (the dummy hash).
   primePasswordCheck();
-  // Mail written after an answer is not lost when the server stops.
-  app.addHook('onClose', async () => auth.flushMail());
 }

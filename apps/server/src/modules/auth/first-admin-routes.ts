@@ -3,20 +3,12 @@ import { setupEndpoints } from '@kb/contracts/setup';
 import { registerEndpoint } from '../../http/endpoint-route.ts';
 import type { FirstAdminSetup } from './first-admin.ts';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The first super administrator's set-up token: main.ts prints it when one is needed. */
-    firstAdminSetup: FirstAdminSetup;
-  }
-}
-
 /** Per-address ceiling: the token has 192 random bits, and the call hashes a password. */
 const SETUP_RATE = { max: 20, timeWindow: '1 minute' } as const;
 const STATUS_RATE = { max: 60, timeWindow: '1 minute' } as const;
 
 /** The set-up calls of contracts setup.ts. */
 export function registerFirstAdminRoutes(app: FastifyInstance, setup: FirstAdminSetup): void {
-  app.decorate('firstAdminSetup', setup);
   // Public and unauthenticated: limited per address too (its answer is also kept a few seconds).
   registerEndpoint(app, setupEndpoints.status, async () => setup.status(), { rateLimit: STATUS_RATE });
   registerEndpoint(

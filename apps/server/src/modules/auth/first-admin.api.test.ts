@@ -44,7 +44,7 @@ describe.each(DATABASES)('first super administrator and demo passwords off on %s
   it('makes the first super administrator once with the set-up token; a wrong or used token is refused', async () => {
     expect((await t.call({ method: 'GET', url: '/api/pub/setup' })).data).toEqual({ required: false });
     // The demo super admin still holds the demo password, which is refused here: nobody can log in as super admin.
-    const token = await t.app.firstAdminSetup.issueTokenIfNeeded();
+    const token = await t.app.services.firstAdminSetup.issueTokenIfNeeded();
     expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect((await t.call({ method: 'GET', url: '/api/pub/setup' })).data).toEqual({ required: true });
 
@@ -70,7 +70,7 @@ describe.each(DATABASES)('first super administrator and demo passwords off on %s
     const again = await setup({ ...admin, token, email: 'second.admin@example.org' });
     expect(again.statusCode).toBe(403);
     expect((await t.call({ method: 'GET', url: '/api/pub/setup' })).data).toEqual({ required: false });
-    expect(await t.app.firstAdminSetup.issueTokenIfNeeded()).toBeNull();
+    expect(await t.app.services.firstAdminSetup.issueTokenIfNeeded()).toBeNull();
   });
 
   it("voids every other server's token once one set-up is done, even when no super admin can log in later", async () => {

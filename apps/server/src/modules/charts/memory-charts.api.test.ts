@@ -66,8 +66,8 @@ describe.each(DATABASES)('charts counted in memory on %s', (kind) => {
     await unsettle(t, Object.values(sessions));
     dictionaries = new KbDictionaryCache(t.database.db);
     await dictionaries.current();
-    inSql = new ChartService(t.database.db, t.app.resultsService, null);
-    inMemory = new ChartService(t.database.db, t.app.resultsService, dictionaries);
+    inSql = new ChartService(t.database.db, t.app.services.results, null);
+    inMemory = new ChartService(t.database.db, t.app.services.results, dictionaries);
   }, 600_000);
   afterAll(() => t?.close());
 

@@ -7,13 +7,6 @@ import type { ChemEngine } from './chem-engine.ts';
 import { DepictionService } from './depictions.ts';
 import { StructureLookups } from './structure-lookups.ts';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The chemistry engine (structure index, search, depiction). */
-    chemEngine: ChemEngine;
-  }
-}
-
 /** Depictions one user may ask for in a minute (the web client stays under it: 500). */
 export const DEPICTIONS_PER_MINUTE = 600;
 
@@ -29,7 +22,6 @@ function etagMatches(header: string | undefined, etag: string): boolean {
 
 /** Registers the chemistry calls of the contract (packages/contracts/src/chemistry.ts). */
 export function registerChemistryRoutes(app: FastifyInstance, db: Kysely<Database>, engine: ChemEngine, timeLimitMs = 120_000): void {
-  app.decorate('chemEngine', engine);
   app.addHook('onClose', () => engine.close());
   const depictions = new DepictionService(engine, db);
   const lookups = new StructureLookups(engine, db, timeLimitMs);

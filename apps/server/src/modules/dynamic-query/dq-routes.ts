@@ -1,26 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { dynamicQueryEndpoints } from '@kb/contracts/dynamic-query';
-import type { Database } from '../../db/schema.ts';
 import { registerEndpoint, requireAuth } from '../../http/endpoint-route.ts';
 import type { ExportService } from '../export/export-service.ts';
 import type { ExportJobRunner } from '../export/export-jobs.ts';
-import type { DqSettings } from './dq-service.ts';
-import { DEFAULT_DQ_SETTINGS, DynamicQueryService } from './dq-service.ts';
+import type { DynamicQueryService } from './dq-service.ts';
 
 export interface DynamicQueryModule {
-  db: Kysely<Database>;
+  service: DynamicQueryService;
+  /** A query's export goes through the export jobs and credits. */
   exports: ExportService;
   runner: ExportJobRunner;
-  settings?: DqSettings;
 }
 
 /** Registers the dynamic query's endpoints (packages/contracts/src/dynamic-query.ts; docs/dynamic-query.md). */
-export function registerDynamicQueryRoutes(
-  app: FastifyInstance,
-  { db, exports, runner, settings = DEFAULT_DQ_SETTINGS }: DynamicQueryModule,
-): DynamicQueryService {
-  const service = new DynamicQueryService(db, exports, settings);
+export function registerDynamicQueryRoutes(app: FastifyInstance, { service, exports, runner }: DynamicQueryModule): void {
   registerEndpoint(app, dynamicQueryEndpoints.getTableColumns, async ({ body }) => service.tableColumns(body.entity));
   registerEndpoint(app, dynamicQueryEndpoints.run, async ({ body }) => service.run(body));
   registerEndpoint(app, dynamicQueryEndpoints.listSaved, async ({ auth }) => service.listSaved(requireAuth(auth)));
@@ -35,5 +28,4 @@ export function registerDynamicQueryRoutes(
     else await runner.runNow(jobId);
     return exports.job(caller, jobId);
   });
-  return service;
 }

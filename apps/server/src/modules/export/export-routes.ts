@@ -9,14 +9,6 @@ import type { FileStore, StoredFile } from '../../db/file-store.ts';
 import type { ExportJobRunner } from './export-jobs.ts';
 import type { ExportService } from './export-service.ts';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Background exports: main.ts starts it, tests drain it. */
-    exportJobs: ExportJobRunner;
-    exportService: ExportService;
-  }
-}
-
 /** A file the caller may have: their own export, or a dataset of their subscription (403 otherwise). */
 async function fileForCaller(auth: AuthContext, fileId: number, files: FileStore, datasets: DatasetService): Promise<StoredFile> {
   const file = await files.get(fileId);
@@ -50,9 +42,6 @@ export interface ExportModule {
 
 /** Registers the export and download endpoints of the contract (packages/contracts/src/exports.ts). */
 export function registerExportRoutes(app: FastifyInstance, { exports, runner, files, datasets }: ExportModule): void {
-  app.decorate('exportJobs', runner);
-  app.decorate('exportService', exports);
-
   registerEndpoint(app, exportEndpoints.exportDataCount, async ({ body, auth }) => exports.count(requireAuth(auth), body));
 
   registerEndpoint(app, exportEndpoints.start, async ({ body, auth }) => {

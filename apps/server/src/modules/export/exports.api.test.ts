@@ -364,7 +364,7 @@ describe.each(DATABASES)('exports on %s', (kind) => {
     expect(total!.n).toBeGreaterThan(BACKGROUND_FROM);
     const before = await balanceOf(me.username);
     // This process's loop is stopped: the job waits in the queue for whoever takes it.
-    await t.app.exportJobs.stop();
+    await t.app.services.exportJobs.stop();
     const answer = await start({ tab: 'activitiestab', selection: null, format: 'csv', columns: ['act_id', 'std_activity_type'] });
     expect(answer.statusCode, answer.body).toBe(200);
     const queued = answer.data as unknown as Job;
@@ -385,8 +385,8 @@ describe.each(DATABASES)('exports on %s', (kind) => {
       .where('id', '=', queued.id)
       .execute();
     // The dead process's claim is gone: a writer holding any other claim changes nothing.
-    await t.app.exportService.run(queued.id, crypto.randomUUID());
-    await t.app.exportService.fail(queued.id, 'stale writer', crypto.randomUUID());
+    await t.app.services.exports.run(queued.id, crypto.randomUUID());
+    await t.app.services.exports.fail(queued.id, 'stale writer', crypto.randomUUID());
     expect(
       await t.database.db
         .selectFrom('export_jobs')
@@ -395,7 +395,7 @@ describe.each(DATABASES)('exports on %s', (kind) => {
         .executeTakeFirstOrThrow(),
     ).toEqual({ status: 'running', rows_written: 25, refunded: false });
     // Another process (or this one restarted) takes it over and writes it from the start.
-    const restarted = new ExportJobRunner(t.database.db, t.app.exportService, { staleSeconds: 0.2, pollMs: 50 });
+    const restarted = new ExportJobRunner(t.database.db, t.app.services.exports, { staleSeconds: 0.2, pollMs: 50 });
     expect(await restarted.drain()).toBeGreaterThanOrEqual(1);
     const done = (await get(`/api/export/jobs/${queued.id}`)).data as unknown as Job;
     expect(done).toMatchObject({ status: 'done', rowsWritten: total!.n, progress: 100, refunded: false });
@@ -411,7 +411,7 @@ describe.each(DATABASES)('exports on %s', (kind) => {
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where('id', '=', done.fileId!)
       .execute();
-    expect(await t.app.exportService.sweepExpiredFiles()).toBeGreaterThanOrEqual(1);
+    expect(await t.app.services.exports.sweepExpiredFiles()).toBeGreaterThanOrEqual(1);
     expect((await download(done.fileId!)).statusCode).toBe(404);
     expect(((await get('/api/exportlogs/export')).data.rows as Json[]).find((r) => r.exportId === queued.id)).toMatchObject({
       fileId: null,
@@ -423,7 +423,7 @@ describe.each(DATABASES)('exports on %s', (kind) => {
     const own = crypto.randomUUID();
     expect((await post('/api/guidedsearch/allresultscount', { searchcriteria: KI, sessionid: own })).statusCode).toBe(200);
     const before = await balanceOf(me.username);
-    await t.app.exportJobs.stop(); // the job stays queued until the search is dropped
+    await t.app.services.exportJobs.stop(); // the job stays queued until the search is dropped
     const answer = await post('/api/export/start', {
       sessionid: own,
       tab: 'activitiestab',
@@ -434,7 +434,7 @@ describe.each(DATABASES)('exports on %s', (kind) => {
     const job = answer.data as unknown as Job;
     expect(await balanceOf(me.username)).toBe(before - job.credits);
     expect((await post('/api/dashboard/dropunloggedtables', { sessionid: own })).statusCode).toBe(200);
-    await new ExportJobRunner(t.database.db, t.app.exportService, { staleSeconds: 0.2, pollMs: 50 }).drain();
+    await new ExportJobRunner(t.database.db, t.app.services.exports, { staleSeconds: 0.2, pollMs: 50 }).drain();
     const failed = (await get(`/api/export/jobs/${job.id}`)).data as unknown as Job;
     expect(failed).toMatchObject({ status: 'failed', refunded: true, fileId: null });
     expect(failed.error).toMatch(/expired or was run again.*credits were returned/);
@@ -444,7 +444,7 @@ describe.each(DATABASES)('exports on %s', (kind) => {
   });
 
   it('answers an export done when another runner took it first: the request waits for that run (the browser saves the file at once)', async () => {
-    await t.app.exportJobs.stop(); // the job stays queued
+    await t.app.services.exportJobs.stop(); // the job stays queued
     const answer = await start({ tab: 'activitiestab', selection: null, format: 'csv', columns: ['act_id'] });
     const job = answer.data as unknown as Job;
     expect(job.status).toBe('queued');
@@ -456,10 +456,10 @@ describe.each(DATABASES)('exports on %s', (kind) => {
       .where('id', '=', job.id)
       .execute();
     let answered = false;
-    const request = t.app.exportJobs.runNow(job.id).then(() => (answered = true));
+    const request = t.app.services.exportJobs.runNow(job.id).then(() => (answered = true));
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(answered).toBe(false);
-    await t.app.exportService.run(job.id, claim);
+    await t.app.services.exports.run(job.id, claim);
     await request;
     expect((await get(`/api/export/jobs/${job.id}`)).data).toMatchObject({ status: 'done', rowsWritten: job.rows, progress: 100 });
   });

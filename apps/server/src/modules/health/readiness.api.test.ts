@@ -17,7 +17,7 @@ describe.each(ONE_DATABASE)('GET /api/health/ready on %s', (kind) => {
 
   it('answers 503 while a part warms and 200 once it is done, without a session', async () => {
     let finish!: () => void;
-    t.app.readiness.track('search columns', new Promise<void>((resolve) => (finish = resolve)));
+    t.app.services.readiness.track('search columns', new Promise<void>((resolve) => (finish = resolve)));
     const warming = await t.call({ method: 'GET', url: '/api/health/ready' });
     expect(warming.statusCode).toBe(503);
     expect(ReadinessResponseSchema.parse(warming.data)).toMatchObject({

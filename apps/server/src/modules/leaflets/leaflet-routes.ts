@@ -1,20 +1,27 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { leafletEndpoints } from '@kb/contracts/leaflets';
 import type { ReferenceSearchNote } from '@kb/contracts/leaflets';
-import type { Database } from '../../db/schema.ts';
 import { HttpError } from '../../http/errors.ts';
 import { registerEndpoint, requireAuth } from '../../http/endpoint-route.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
 import type { ExportJobRunner } from '../export/export-jobs.ts';
 import type { ExportService } from '../export/export-service.ts';
-import { LeafletService } from './leaflet-service.ts';
-import type { LeafletSession } from './leaflet-service.ts';
+import type { LeafletService, LeafletSession } from './leaflet-service.ts';
 import { exportMeasurements } from './measurement-export.ts';
-import { MeasurementService } from './measurement-service.ts';
+import type { MeasurementService } from './measurement-service.ts';
+
+/**
+ * The search sessions a reference is opened from: modules/search's SearchService, passed in by
+ * app.ts (declared here because leaflets do not import search; see .dependency-cruiser.mjs).
+ */
+export interface LeafletSearchSessions {
+  keptSession(auth: AuthContext, sessionId: string): Promise<{ id: string; status: string; set_id: number; summary: string | null } | null>;
+}
 
 export interface LeafletModule {
-  db: Kysely<Database>;
+  leaflets: LeafletService;
+  measurements: MeasurementService;
+  searchSessions: LeafletSearchSessions;
   /** The measurement list's export goes through the export jobs and credits. */
   exports: ExportService;
   runner: ExportJobRunner;
@@ -23,13 +30,13 @@ export interface LeafletModule {
 }
 
 /** Registers the leaflet endpoints of the contract (packages/contracts/src/leaflets.ts). */
-export function registerLeafletRoutes(app: FastifyInstance, { db, exports, runner, publicUrl }: LeafletModule): void {
-  const leaflets = new LeafletService(db);
-  const measurements = new MeasurementService(db);
-
+export function registerLeafletRoutes(
+  app: FastifyInstance,
+  { leaflets, measurements, searchSessions, exports, runner, publicUrl }: LeafletModule,
+): void {
   /**
    * The search a reference was opened from, when it is the caller's own (sets lost in a crash are
-   * re-run first: searchService.keptSession). Another user's search (a colleague opening a shared
+   * re-run first: SearchService.keptSession). Another user's search (a colleague opening a shared
    * link) or an unknown one is not an error: the whole reference opens, and the note says why.
    */
   const sessionOf = async (
@@ -38,7 +45,7 @@ export function registerLeafletRoutes(app: FastifyInstance, { db, exports, runne
   ): Promise<{ session: LeafletSession | null; note: ReferenceSearchNote | null }> => {
     if (sessionId === undefined) return { session: null, note: null };
     try {
-      const session = await app.searchService.keptSession(auth, sessionId);
+      const session = await searchSessions.keptSession(auth, sessionId);
       if (!session) return { session: null, note: 'unknown' };
       return { session: { id: session.id, status: session.status, setId: session.set_id, summary: session.summary }, note: null };
     } catch (error) {

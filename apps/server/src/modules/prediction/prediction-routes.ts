@@ -1,22 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { predictionEndpoints } from '@kb/contracts/prediction';
-import type { Database } from '../../db/schema.ts';
 import { clientGoneSignal, registerEndpoint } from '../../http/endpoint-route.ts';
 import { badRequest } from '../../http/errors.ts';
 import { ChemInputError, isChemStopped } from '../chemistry/chem-engine.ts';
-import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import { chemInputMessage, chemQueryOf } from '../chemistry/chem-query.ts';
-import { ModelRegistry } from './model-registry.ts';
+import type { ModelRegistry } from './model-registry.ts';
 import { ModelFileError } from './multitask/multitask-model.ts';
-import { PredictionService } from './prediction-service.ts';
+import type { PredictionService } from './prediction-service.ts';
 
-export interface PredictionRouteOptions {
-  db: Kysely<Database>;
-  engine: ChemEngine;
-  /** The model folder (PREDICTION_MODEL_DIR). */
-  modelDir: string;
-  log?: (message: string) => void;
+export interface PredictionModule {
+  service: PredictionService;
+  /** The installed model (PREDICTION_MODEL_DIR): status, install and reload. */
+  models: ModelRegistry;
 }
 
 /** A prediction stopped (its caller left, or RDKit's time limit on the query) answers 400 in words; other errors pass on. */
@@ -25,14 +20,8 @@ function stoppedOr(error: unknown): unknown {
   return error;
 }
 
-/** Registers target prediction (packages/contracts/src/prediction.ts); returns the service so main.ts can warm it. */
-export function registerPredictionRoutes(app: FastifyInstance, options: PredictionRouteOptions): PredictionService {
-  const models = new ModelRegistry(options.modelDir, options.log);
-  const service = new PredictionService(options.db, options.engine, models, options.log);
-  app.addHook('onClose', async () => {
-    await Promise.all([models.close(), service.close()]);
-  });
-
+/** Registers target prediction (packages/contracts/src/prediction.ts); main.ts warms the service. */
+export function registerPredictionRoutes(app: FastifyInstance, { service, models }: PredictionModule): void {
   registerEndpoint(app, predictionEndpoints.predictTargets, async ({ body, reply }) => {
     const input = { inputType: body.structure.kind, value: body.structure.text };
     const query = chemQueryOf({ ...input, feature: body.structure.desalt ? 'desalted' : 'asis' });
@@ -73,5 +62,4 @@ export function registerPredictionRoutes(app: FastifyInstance, options: Predicti
     await models.model();
     return models.status(true);
   });
-  return service;
 }

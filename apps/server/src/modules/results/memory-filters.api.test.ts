@@ -53,8 +53,8 @@ describe.each(DATABASES)('Activities filters in memory on %s', (kind) => {
       secondFactor: { passed: false, enrolled: false },
     };
     await unsettle(t, [sessionid]);
-    await t.app.kbDictionaries!.current();
-    inSql = new ResultsService(db, t.app.searchService, t.app.chemEngine, null);
+    await t.app.services.kbDictionaries!.current();
+    inSql = new ResultsService(db, t.app.services.search, t.app.services.chemEngine, null);
   }, 600_000);
   afterAll(() => t?.close());
 
@@ -73,7 +73,7 @@ describe.each(DATABASES)('Activities filters in memory on %s', (kind) => {
   }
 
   it('keeps the same activities as the SQL path for every kind of filter', async () => {
-    const memory = t.app.resultsService;
+    const memory = t.app.services.results;
     const [assayType, otherType] = await values('ay.assay_type');
     const [organism] = await values('ay.organism');
     const targets = await values('sa.target_id');
@@ -150,7 +150,7 @@ describe.each(DATABASES)('Activities filters in memory on %s', (kind) => {
       { chartKey: 'assaytype', exclude: ['no such assay type', assayType!, NO_VALUE_ID] },
       { chartKey: 'bibliography', include: ['P', 'no such source'] },
     ];
-    const viaMemory = await t.app.resultsService.applyFilters(auth, 'activitiestab', sessionid, filters);
+    const viaMemory = await t.app.services.results.applyFilters(auth, 'activitiestab', sessionid, filters);
     const viaSql = await inSql.applyFilters(auth, 'activitiestab', sessionid, filters);
     expect(viaMemory.ignored).toEqual(viaSql.ignored);
     expect(viaMemory.filters).toEqual(viaSql.filters);
@@ -159,7 +159,7 @@ describe.each(DATABASES)('Activities filters in memory on %s', (kind) => {
   });
 
   it('the memory path was the one taken: rows tested and values found through the dictionaries', async () => {
-    const d = await t.app.kbDictionaries!.current();
+    const d = await t.app.services.kbDictionaries!.current();
     const years = d.refYear;
     const assayTypes = d.assayType;
     // No reference has a year: a year range (no values to look for) keeps no row.
@@ -167,12 +167,12 @@ describe.each(DATABASES)('Activities filters in memory on %s', (kind) => {
     // No assay has a type: an assay type is then not in the results, and is reported so.
     d.assayType = new Uint16Array(assayTypes.length);
     try {
-      const ranged = await t.app.resultsService.applyFilters(auth, 'activitiestab', sessionid, [
+      const ranged = await t.app.services.results.applyFilters(auth, 'activitiestab', sessionid, [
         { chartKey: 'year', minValue: 1900, maxValue: 2100 },
       ]);
       expect(ranged.rowCount).toBe(0);
       const [assayType] = await values('ay.assay_type');
-      const typed = await t.app.resultsService.applyFilters(auth, 'activitiestab', sessionid, [
+      const typed = await t.app.services.results.applyFilters(auth, 'activitiestab', sessionid, [
         { chartKey: 'assaytype', include: [assayType!] },
       ]);
       expect(typed.ignored).toEqual([{ chartKey: 'assaytype', values: [assayType] }]);
@@ -194,15 +194,15 @@ describe.each(DATABASES)('Activities filters in memory on %s', (kind) => {
       { chartKey: 'assaytype', include: [assayType!] },
       { chartKey: 'bibliography', include: ['J', 'P'] },
     ];
-    const first = await t.app.resultsService.applyFilters(auth, 'activitiestab', sessionid, filters);
+    const first = await t.app.services.results.applyFilters(auth, 'activitiestab', sessionid, filters);
     expect(first.rowCount).toBeGreaterThan(0);
     const written = await writes();
     expect(written).toHaveLength(1);
-    const again = await t.app.resultsService.applyFilters(auth, 'activitiestab', sessionid, filters);
+    const again = await t.app.services.results.applyFilters(auth, 'activitiestab', sessionid, filters);
     expect(again.rowCount).toBe(first.rowCount);
     expect(again.filters).toEqual(first.filters);
     expect(await writes(), 'not rewritten').toEqual(written);
-    const changed = await t.app.resultsService.applyFilters(auth, 'activitiestab', sessionid, [filters[0]!]);
+    const changed = await t.app.services.results.applyFilters(auth, 'activitiestab', sessionid, [filters[0]!]);
     expect(changed.rowCount).toBeGreaterThanOrEqual(first.rowCount);
     expect(await writes()).not.toEqual(written);
     expect(changed.rowCount).toBe((await filteredIds()).length);

@@ -26,5 +26,5 @@ export async function unsettle(t: TestApp, sessionIds: readonly string[]): Promi
   await sql`UPDATE assays SET organism = NULL WHERE assay_id % 5 = 0`.execute(db);
   await sql`UPDATE documents SET year = NULL WHERE ref_id % 7 = 0`.execute(db);
   // Rows held since the searches wrote them no longer say what the sets hold (nothing but a test edits a set).
-  t.app.resultsService.sessionRows.clear();
+  t.app.services.results.sessionRows.clear();
 }

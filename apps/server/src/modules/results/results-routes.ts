@@ -1,31 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { resultsEndpoints } from '@kb/contracts/results';
 import { RESULT_TABS } from '@kb/contracts/result-tabs';
-import type { Database } from '../../db/schema.ts';
 import { registerEndpoint, requireAuth } from '../../http/endpoint-route.ts';
-import type { ChemEngine } from '../chemistry/chem-engine.ts';
-import { ResultsService } from './results-service.ts';
-import type { KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
+import type { ResultsService } from './results-service.ts';
 import { columnMetadata } from './tab-columns.ts';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The results workspace over search sessions: charts and exports read rows through it. */
-    resultsService: ResultsService;
-  }
-}
-
 /** Registers the results endpoints of the contract (packages/contracts/src/results.ts). */
-export function registerResultsRoutes(
-  app: FastifyInstance,
-  db: Kysely<Database>,
-  engine: ChemEngine,
-  dictionaries: KbDictionaryCache | null,
-): ResultsService {
-  const results = new ResultsService(db, app.searchService, engine, dictionaries);
-  app.decorate('resultsService', results);
-
+export function registerResultsRoutes(app: FastifyInstance, results: ResultsService): void {
   registerEndpoint(app, resultsEndpoints.tabColumns, async ({ params }) => ({
     resetAll: params.resetAllFlag,
     tabs: RESULT_TABS.map((tab) => ({ tab: tab.key, label: tab.label, columns: columnMetadata(tab.key) })),
@@ -51,5 +32,4 @@ export function registerResultsRoutes(
   );
   registerEndpoint(app, resultsEndpoints.viewAll, async ({ body, auth }) => results.viewAll(requireAuth(auth), body.sessionid, body.tab));
   registerEndpoint(app, resultsEndpoints.tabularView, async ({ params }) => results.tabularView(params.id));
-  return results;
 }

@@ -53,7 +53,7 @@ describe.each(DATABASES)('Session rows held in memory on %s', (kind) => {
     setIds.other = await run(sessions.other, IC50);
     // The demo seed's load ended, as a finished seed leaves it: charts count in memory only then.
     await sql`UPDATE kb_loads SET status = 'complete', finished_at = now() WHERE status = 'running'`.execute(t.database.db);
-    await t.app.kbDictionaries!.current();
+    await t.app.services.kbDictionaries!.current();
   }, 600_000);
   afterAll(() => t?.close());
 
@@ -135,11 +135,11 @@ describe.each(DATABASES)('Session rows held in memory on %s', (kind) => {
   });
 
   it('holds the rows a search run wrote from the bitmaps, without reading them back', async () => {
-    const service = t.app.resultsService;
+    const service = t.app.services.results;
     service.sessionRows.clear();
-    const early = t.app.searchService.countPaths.early;
+    const early = t.app.services.search.countPaths.early;
     const setId = await run(sessions.other, KI);
-    expect(t.app.searchService.countPaths.early, 'the run wrote its sets from the bitmaps').toBeGreaterThan(early);
+    expect(t.app.services.search.countPaths.early, 'the run wrote its sets from the bitmaps').toBeGreaterThan(early);
     expect(service.sessionRows.heldBytes).toBeGreaterThan(0);
     const table = await fromTable(setId);
     // The table changes behind the held rows' back: what comes back was held, not read.
@@ -149,7 +149,7 @@ describe.each(DATABASES)('Session rows held in memory on %s', (kind) => {
   }, 120_000);
 
   it('the unfiltered Activities charts fill the results service’s rows, which a filter then reads', async () => {
-    const service = t.app.resultsService;
+    const service = t.app.services.results;
     service.sessionRows.clear();
     const chart = await t.call({
       method: 'POST',

@@ -670,10 +670,10 @@ describe.each(VARIANTS)('guided search corpus on %s, %s', (kind, _path, variant)
     const criteria: SearchCriteriaInput = { rows };
     if (variant.path === 'bitmap counts') {
       // Columns read first: without them the count would be answered on the SQL path (checked below).
-      await t.app.searchService.bitmapsReady();
-      return { counts: await t.app.searchService.countOnly(SearchCriteriaSchema.parse(criteria)), setId: null };
+      await t.app.services.search.bitmapsReady();
+      return { counts: await t.app.services.search.countOnly(SearchCriteriaSchema.parse(criteria)), setId: null };
     }
-    if (variant.path === 'search page on bitmaps') await t.app.searchService.bitmapsReady();
+    if (variant.path === 'search page on bitmaps') await t.app.services.search.bitmapsReady();
     const res = await t.call({
       method: 'POST',
       url: '/api/guidedsearch/allresultscount',
@@ -698,7 +698,7 @@ describe.each(VARIANTS)('guided search corpus on %s, %s', (kind, _path, variant)
         throw new Error(`results: ${page.statusCode} ${page.body}`);
       expect(page.statusCode === 204 ? 0 : (page.data as { rowCount: number }).rowCount).toBe(counts.actidscount);
     }
-    await t.app.searchService.settled(sessionid);
+    await t.app.services.search.settled(sessionid);
     const session = await t.database.db
       .selectFrom('search_sessions')
       .select('set_id')
@@ -751,10 +751,10 @@ describe.each(VARIANTS)('guided search corpus on %s, %s', (kind, _path, variant)
     expect(nonEmpty).toBeGreaterThanOrEqual(38);
     // Every bitmap-path case was counted by the bitmap engine, none fell back to SQL.
     if (variant.path === 'bitmap counts')
-      expect(t.app.searchService.countPaths).toEqual({ bitmaps: cases(fixture).length, sql: 0, early: 0 });
+      expect(t.app.services.search.countPaths).toEqual({ bitmaps: cases(fixture).length, sql: 0, early: 0 });
     // The search page's runs answered their counts from the bitmaps before writing the sets.
     // (and wrote their sets from them); with SEARCH_BITMAPS=0 every set was written in SQL.
-    if (variant.path === 'search page on bitmaps') expect(t.app.searchService.countPaths.early).toBe(cases(fixture).length);
-    if (variant.path === 'search sets') expect(t.app.searchService.countPaths.early).toBe(0);
+    if (variant.path === 'search page on bitmaps') expect(t.app.services.search.countPaths.early).toBe(cases(fixture).length);
+    if (variant.path === 'search sets') expect(t.app.services.search.countPaths.early).toBe(0);
   }, 300_000);
 });

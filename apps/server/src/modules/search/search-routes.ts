@@ -3,31 +3,21 @@ import type { Kysely } from 'kysely';
 import { searchEndpoints } from '@kb/contracts/search-api';
 import type { Database } from '../../db/schema.ts';
 import { registerEndpoint, requireAuth } from '../../http/endpoint-route.ts';
-import { SavedQueryService } from './saved-queries.ts';
-import type { ChemEngine } from '../chemistry/chem-engine.ts';
-import { SearchService } from './search-service.ts';
-import type { SearchServiceOptions, SessionKind } from './search-service.ts';
+import type { Admission } from '../../http/admission.ts';
+import type { SavedQueryService } from './saved-queries.ts';
+import type { SearchService, SessionKind } from './search-service.ts';
 import { attachmentHeader } from '../../http/attachment.ts';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The search sessions service: results, charts and exports read the sets it builds. */
-    searchService: SearchService;
-  }
+export interface SearchModule {
+  db: Kysely<Database>;
+  search: SearchService;
+  saved: SavedQueryService;
+  /** Turns for heavy calls: the progress call reports a waiting search's place in line. */
+  admission: Admission;
 }
 
 /** Registers the search and count endpoints of the contract (packages/contracts/src/search-api.ts). */
-export function registerSearchRoutes(
-  app: FastifyInstance,
-  db: Kysely<Database>,
-  engine: ChemEngine,
-  options: SearchServiceOptions = {},
-): void {
-  const search = new SearchService(db, engine, options);
-  const saved = new SavedQueryService(db, search);
-  app.decorate('searchService', search);
-  app.addHook('onClose', () => search.close());
-
+export function registerSearchRoutes(app: FastifyInstance, { db, search, saved, admission }: SearchModule): void {
   registerEndpoint(app, searchEndpoints.count, async ({ body }) => ({ rows: [await search.countOnly(body.searchcriteria)] }));
 
   const sessionCount =
@@ -82,7 +72,7 @@ export function registerSearchRoutes(
     const caller = requireAuth(auth);
     // Waiting for a turn (http/admission.ts): its place in line. Turns are per user, so another
     // user's session id is never found here and goes on to the ownership check.
-    const ahead = app.admission.position('search', caller.userId, params.sessionid);
+    const ahead = admission.position('search', caller.userId, params.sessionid);
     if (ahead !== null)
       return {
         sessionid: params.sessionid,

@@ -3,23 +3,36 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoginResult } from '@kb/contracts/auth';
 import { demoEmailForRole } from '@kb/contracts/roles';
-import type { SearchCounts, SearchRowInput } from '@kb/contracts/search';
-import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
+import { SearchCriteriaSchema } from '@kb/contracts/search';
+import type { SearchRowInput } from '@kb/contracts/search';
+import { DATABASES, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { StructureRowResolver } from './structure-query.ts';
+import type { SearchService } from './search-service.ts';
+import type { AuthContext } from '../../http/auth-hook.ts';
+import { callerOf, searchServiceBeside } from '../../../test/search-services.ts';
 
 /**
  * The structure filter of the results (docs/results.md "Structure filter") is the search with a
  * last structure row joined by AND (include) or NOT (exclude), whose chemistry runs only on the
- * structures the other rows leave. Each case here is run twice through the API on the same
- * database: with that restriction, and with it switched off (the engine searches the whole index:
- * the plain AND / NOT search). Counts and the kept ids must be identical.
+ * structures the other rows leave. Each case here is run twice on the same database and structure
+ * engine as the app's own search service: by a search service with that restriction (whatever share
+ * of the index the other rows leave), and by one built without it (`structureCandidates: false`:
+ * the engine searches the whole index, the plain AND / NOT search). Counts and the kept ids must be
+ * identical.
  */
 describe.each(DATABASES)('structure filter inside results on %s', (kind) => {
   let t: TestApp;
   let me: LoginResult;
   let targets: { target_id: number; gene_symbol: string }[];
   let someSmiles: string;
+  let auth: AuthContext;
+  /** Every case takes the restricted path, however much of this small index the search covers. */
+  let restricted: SearchService;
+  /** The reference: no restriction. */
+  let plain: SearchService;
+  /** As the app builds it (the restriction up to half of the index). */
+  let defaults: SearchService;
 
   beforeAll(async () => {
     t = await startTestApp(kind, {}, { demoChunks: 2 });
@@ -34,28 +47,28 @@ describe.each(DATABASES)('structure filter inside results on %s', (kind) => {
     const picked = await sql<{ s: string }>`SELECT s.canonical_smiles AS s FROM structures s JOIN activities a USING (str_id)
       WHERE a.target_id = ${targets[0]!.target_id} ORDER BY s.str_id LIMIT 1`.execute(t.database.db);
     someSmiles = picked.rows[0]!.s;
-    await t.app.searchService.bitmapsReady();
-    // Every case takes the restricted path, however much of this small index the search covers.
-    t.app.searchService.structureCandidatesMaxShare = 1;
+    auth = callerOf(me);
+    restricted = await searchServiceBeside(t, { structureCandidatesMaxShare: 1 });
+    plain = await searchServiceBeside(t, { structureCandidates: false });
+    defaults = t.app.services.search;
+    await defaults.bitmapsReady();
   }, 240_000);
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await restricted?.close();
+    await plain?.close();
+    await t?.close();
+  });
 
   const target = (i: number, operator: 'AND' | 'OR' | 'NOT' | null = null): SearchRowInput =>
     ({ selectedOption: 'target', operator, targets: [{ label: targets[i]!.gene_symbol, ids: [targets[i]!.target_id] }] }) as SearchRowInput;
   const filterRow = (structure: Record<string, unknown>, properties?: Record<string, number>): SearchRowInput =>
     ({ selectedOption: 'structure', resultFilter: true, structure, ...(properties ? { properties } : {}) }) as SearchRowInput;
 
-  /** Runs the rows in a new session; its counts and kept ids. */
-  async function run(rows: SearchRowInput[]) {
+  /** Runs the rows in a new session of `service` (by default the restricted one), sets written; its counts and kept ids. */
+  async function run(rows: SearchRowInput[], service: SearchService = restricted) {
     const sessionid = crypto.randomUUID();
-    const answer = await t.call({
-      method: 'POST',
-      url: '/api/guidedsearch/allresultscount',
-      headers: authHeaders(me),
-      payload: { searchcriteria: { rows }, sessionid },
-    });
-    expect(answer.statusCode, answer.body).toBe(200);
-    const counts = (answer.data.rows as SearchCounts[])[0]!;
+    const counts = await service.run(auth, sessionid, SearchCriteriaSchema.parse({ rows }));
+    await service.settled(sessionid);
     const session = await t.database.db
       .selectFrom('search_sessions')
       .select('set_id')
@@ -111,17 +124,14 @@ describe.each(DATABASES)('structure filter inside results on %s', (kind) => {
   it.each(cases)('%s: equals the plain search with the row ANDed / NOTed', async (_name, baseOf, join, make) => {
     const base = baseOf();
     const rows = [...base.slice(0, -1), { ...base.at(-1)!, operator: join }, make()];
-    t.app.searchService.structureCandidates = true;
     const restrictedBefore = StructureRowResolver.candidateSearches;
     const filtered = await run(rows);
     expect(StructureRowResolver.candidateSearches).toBe(restrictedBefore + 1);
-    t.app.searchService.structureCandidates = false;
-    const plain = await run(rows);
-    t.app.searchService.structureCandidates = true;
+    const reference = await run(rows, plain);
     expect(StructureRowResolver.candidateSearches).toBe(restrictedBefore + 1);
-    expect(filtered.counts).toEqual(plain.counts);
-    expect(filtered.structures).toEqual(plain.structures);
-    expect(filtered.activities).toEqual(plain.activities);
+    expect(filtered.counts).toEqual(reference.counts);
+    expect(filtered.structures).toEqual(reference.structures);
+    expect(filtered.activities).toEqual(reference.activities);
   });
 
   it('narrows: an include and its exclude split the search exactly, and neither is empty for a common ring', async () => {
@@ -138,24 +148,25 @@ describe.each(DATABASES)('structure filter inside results on %s', (kind) => {
   });
 
   it('searches the whole index when the other rows leave most of it (the same answer, less to send)', async () => {
-    t.app.searchService.structureCandidatesMaxShare = 0.5;
     const all = await sql<{ n: number }>`SELECT count(*)::int AS n FROM structures`.execute(t.database.db);
     const before = StructureRowResolver.candidateSearches;
-    const broad = await run([
-      {
-        selectedOption: 'activitytypes',
-        operator: 'AND',
-        activities: [{ activityType: 'IC50' }, { activityType: 'Ki' }, { activityType: 'EC50' }, { activityType: 'Kd' }],
-      } as SearchRowInput,
-      filterRow({ inputType: 'smiles', value: 'c1ccncc1', category: 'substructure' }),
-    ]);
+    const broad = await run(
+      [
+        {
+          selectedOption: 'activitytypes',
+          operator: 'AND',
+          activities: [{ activityType: 'IC50' }, { activityType: 'Ki' }, { activityType: 'EC50' }, { activityType: 'Kd' }],
+        } as SearchRowInput,
+        filterRow({ inputType: 'smiles', value: 'c1ccncc1', category: 'substructure' }),
+      ],
+      defaults,
+    );
     const base = await run([
       {
         selectedOption: 'activitytypes',
         activities: [{ activityType: 'IC50' }, { activityType: 'Ki' }, { activityType: 'EC50' }, { activityType: 'Kd' }],
       } as SearchRowInput,
     ]);
-    t.app.searchService.structureCandidatesMaxShare = 1;
     expect(base.structures.length * 2).toBeGreaterThan(all.rows[0]!.n);
     expect(StructureRowResolver.candidateSearches).toBe(before);
     expect(broad.structures.length).toBeGreaterThan(0);

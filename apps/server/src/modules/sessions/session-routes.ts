@@ -8,13 +8,20 @@ import { registerEndpoint, requireAuth } from '../../http/endpoint-route.ts';
 import { badRequest, forbidden, notFound } from '../../http/errors.ts';
 import type { TokenService } from '../../http/tokens.ts';
 import type { SessionRepository } from './session-repository.ts';
+import type { SearchService } from '../search/search-service.ts';
 
 /** A body's user_id must be the caller: one user never acts on another's sessions. */
 function assertSelf(auth: AuthContext, userId: number): void {
   if (auth.userId !== userId) throw forbidden('You may only act on your own sessions.');
 }
 
-export function registerSessionRoutes(app: FastifyInstance, db: Kysely<Database>, sessions: SessionRepository, tokens: TokenService): void {
+export function registerSessionRoutes(
+  app: FastifyInstance,
+  db: Kysely<Database>,
+  sessions: SessionRepository,
+  tokens: TokenService,
+  searches: SearchService,
+): void {
   registerEndpoint(app, authEndpoints.validateSession, async ({ auth: caller, request }) => {
     const auth = requireAuth(caller);
     const header = request.headers.authorization ?? request.headers.javaauthorization;
@@ -85,7 +92,7 @@ export function registerSessionRoutes(app: FastifyInstance, db: Kysely<Database>
     assertSelf(auth, search.user_id);
     if (search.status === 'dropped' || search.status === 'expired') return { dropped: 0 };
     // The sets go; the session row stays as a recent search (modules/search).
-    await app.searchService.dropSets(search.set_id, body.sessionid);
+    await searches.dropSets(search.set_id, body.sessionid);
     return { dropped: 1 };
   });
 }

@@ -10,7 +10,8 @@ import type { SessionRepository } from '../sessions/session-repository.ts';
 import type { AppSettings } from '../settings/app-settings.ts';
 import { findUsers, grantAdminRole, listAdminRoles, revokeAdminRole } from './admin-roles.ts';
 import { searchAudit } from './audit-search.ts';
-import { DerivedDataRebuild, datasetState } from './dataset-state.ts';
+import { datasetState } from './dataset-state.ts';
+import type { DerivedDataRebuild } from './dataset-state.ts';
 import type { MailSetup } from './superadmin-service.ts';
 import { closeSession, openSessions, sendTestMail, settingsState, updateSettings } from './superadmin-service.ts';
 import { auditActor, recordAudit } from '../audit/audit-log.ts';
@@ -24,23 +25,13 @@ export interface SuperAdminModule {
   mail: MailSetup;
   serverName: string;
   engine: ChemEngine;
-  fillFingerprints: ((onProgress: (done: number, total: number) => void) => Promise<number>) | null;
-  log: (message: string) => void;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The derived-data rebuild of this process (tests wait for it). */
-    derivedDataRebuild: DerivedDataRebuild;
-  }
+  /** The derived-data rebuild of this process (built in services.ts, which waits for it on close). */
+  rebuild: DerivedDataRebuild;
 }
 
 /** Registers the super-admin endpoints (SUPER_ADMIN only: the endpoint declarations say so). */
 export function registerSuperAdminRoutes(app: FastifyInstance, m: SuperAdminModule): void {
-  const { db } = m;
-  const rebuild = new DerivedDataRebuild(db, m.engine, m.fillFingerprints, m.log);
-  app.decorate('derivedDataRebuild', rebuild);
-  app.addHook('onClose', async () => rebuild.settled());
+  const { db, rebuild } = m;
 
   registerEndpoint(app, superAdminEndpoints.adminRoles, () => listAdminRoles(db));
   registerEndpoint(app, superAdminEndpoints.findUsers, ({ query }) => findUsers(db, query.q));

@@ -256,7 +256,7 @@ describe.each(DATABASES)('super admin on %s', (kind) => {
     try {
       const res = await post('/api/superadmin/dataset/rebuild');
       expect(res.statusCode).toBe(500);
-      await t.app.derivedDataRebuild.settled();
+      await t.app.services.derivedDataRebuild.settled();
       expect(((await get('/api/superadmin/dataset/rebuild')).data as unknown as RebuildJob).state).toBe('idle');
     } finally {
       await sql`DROP TRIGGER refuse_rebuild_audit ON audit_log`.execute(db);
@@ -279,7 +279,7 @@ describe.each(DATABASES)('super admin on %s', (kind) => {
     expect((started.data as unknown as RebuildJob).state).toBe('running');
     const again = await post('/api/superadmin/dataset/rebuild');
     expect(again.statusCode).toBe(409);
-    await t.app.derivedDataRebuild.settled();
+    await t.app.services.derivedDataRebuild.settled();
     const job = (await get('/api/superadmin/dataset/rebuild')).data as unknown as RebuildJob;
     expect(job).toMatchObject({ state: 'done', percent: 100, error: null, startedBy: demoEmailForRole('SUPER_ADMIN') });
     expect(job.log.some((line) => line.startsWith('Fingerprints computed for 1 structures'))).toBe(true);

@@ -1,15 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { trackerEndpoints } from '@kb/contracts/admin-trackers';
-import type { Database } from '../../db/schema.ts';
 import { registerEndpoint } from '../../http/endpoint-route.ts';
 import { auditActor } from '../audit/audit-log.ts';
-import { TrackerService } from './tracker-service.ts';
+import type { TrackerService } from './tracker-service.ts';
 import { attachmentHeader } from '../../http/attachment.ts';
 
 /** Registers the trackers of `/admin/trackers` (packages/contracts/src/admin-trackers.ts); access is the contract's. */
-export function registerTrackerRoutes(app: FastifyInstance, db: Kysely<Database>): void {
-  const trackers = new TrackerService(db);
+export function registerTrackerRoutes(app: FastifyInstance, trackers: TrackerService): void {
   registerEndpoint(app, trackerEndpoints.logins, ({ query }) => trackers.list('logins', query));
   registerEndpoint(app, trackerEndpoints.searches, ({ query }) => trackers.list('searches', query));
   registerEndpoint(app, trackerEndpoints.exports, ({ query }) => trackers.list('exports', query));

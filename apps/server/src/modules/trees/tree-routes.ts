@@ -1,17 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { treeEndpoints } from '@kb/contracts/trees';
-import type { Database } from '../../db/schema.ts';
 import { registerEndpoint } from '../../http/endpoint-route.ts';
-import { TreeService } from './tree-service.ts';
+import type { TreeService } from './tree-service.ts';
 
 /** Registers the trees endpoints of the contract (packages/contracts/src/trees.ts). */
-export function registerTreeRoutes(app: FastifyInstance, db: Kysely<Database>): void {
-  const trees = new TreeService(db, {
-    onRefreshError: (error) => app.log.error({ err: error }, 'tree count refresh failed; the trees keep their previous counts'),
-  });
-  app.addHook('onClose', () => trees.idle());
-
+export function registerTreeRoutes(app: FastifyInstance, trees: TreeService): void {
   registerEndpoint(app, treeEndpoints.children, ({ params }) => trees.children(params.tree, params.id));
   registerEndpoint(app, treeEndpoints.adme, ({ params }) => trees.children('adme', params.id));
   registerEndpoint(app, treeEndpoints.toxicity, ({ params }) => trees.children('toxicity', params.id));

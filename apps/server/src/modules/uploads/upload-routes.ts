@@ -1,17 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { uploadEndpoints } from '@kb/contracts/api';
-import type { Database } from '../../db/schema.ts';
 import { registerEndpoint, requireAuth } from '../../http/endpoint-route.ts';
 import { forbidden } from '../../http/errors.ts';
-import { UploadService, unidentifiedTermsText } from './upload-service.ts';
+import { unidentifiedTermsText } from './upload-service.ts';
+import type { UploadService } from './upload-service.ts';
 import { attachmentHeader } from '../../http/attachment.ts';
 
 /** Registers the uploads endpoints of the contract (packages/contracts/src/uploads.ts). */
-export function registerUploadRoutes(app: FastifyInstance, db: Kysely<Database>): void {
-  const uploads = new UploadService(db);
-  app.addHook('onClose', () => uploads.close());
-
+export function registerUploadRoutes(app: FastifyInstance, uploads: UploadService): void {
   registerEndpoint(app, uploadEndpoints.validate, async ({ body }) => uploads.validate(body));
 
   // A file answer (responseType): sent as it is, not through the JSON serialiser.

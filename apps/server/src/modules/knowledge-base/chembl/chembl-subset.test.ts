@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../../db/database.ts';
 import type { LoginResult } from '@kb/contracts/auth';
 import { demoEmailForRole } from '@kb/contracts/roles';
+import { SearchCriteriaSchema } from '@kb/contracts/search';
 import type { SearchCounts, SearchRowInput } from '@kb/contracts/search';
 import { authHeaders, startTestApp } from '../../../../test/harness.ts';
 import type { TestApp } from '../../../../test/harness.ts';
@@ -15,6 +16,8 @@ import { importChembl } from './chembl-import.ts';
 import { ACTIVITY_REPORT } from './steps-molecules.ts';
 import { ChemReference, SUBSTRUCTURE_QUERIES } from '../../../../test/chem-reference.ts';
 import { StructureRowResolver } from '../../search/structure-query.ts';
+import type { SearchService } from '../../search/search-service.ts';
+import { callerOf, searchServiceBeside } from '../../../../test/search-services.ts';
 import type { ImportSummary, StepReport } from './chembl-import.ts';
 
 /**
@@ -364,25 +367,21 @@ describe.skipIf(!available)('ChEMBL import acceptance on the real subset (PGlite
       resultFilter: true,
       structure: { inputType: kind, value, category: 'substructure' },
     });
-    const run = async (rows: unknown[]) => {
+    // EGFR's structures are a small share anyway; maxShare 1 pins the restricted path. The reference
+    // runs come from a service built without the restriction (the engine searches the whole index).
+    const restricted = await searchServiceBeside(t, { structureCandidatesMaxShare: 1 });
+    const plain = await searchServiceBeside(t, { structureCandidates: false });
+    const caller = callerOf(login);
+    const run = async (rows: unknown[], service: SearchService = restricted) => {
       const sessionid = crypto.randomUUID();
-      const answer = await t.call({
-        method: 'POST',
-        url: '/api/guidedsearch/allresultscount',
-        headers: authHeaders(login),
-        payload: { searchcriteria: { rows }, sessionid },
-      });
-      expect(answer.statusCode, answer.body).toBe(200);
+      const counts = await service.run(caller, sessionid, SearchCriteriaSchema.parse({ rows }));
+      await service.settled(sessionid);
       const session = await handle.db.selectFrom('search_sessions').select('set_id').where('id', '=', sessionid).executeTakeFirstOrThrow();
       const { rows: ids } = await sql<{
         id: number;
       }>`SELECT str_id AS id FROM search_structures WHERE set_id = ${session.set_id} ORDER BY 1`.execute(handle.db);
-      return { counts: (answer.data.rows as SearchCounts[])[0]!, structures: ids.map((r) => Number(r.id)) };
+      return { counts, structures: ids.map((r) => Number(r.id)) };
     };
-    await t.app.searchService.bitmapsReady();
-    const service = t.app.searchService;
-    const share = service.structureCandidatesMaxShare;
-    service.structureCandidatesMaxShare = 1; // EGFR's structures are a small share anyway; this pins the restricted path
     try {
       const all = await run([targetRow(null)]);
       // Independently: RDKit on the SMILES of EGFR's structures, one by one.
@@ -410,10 +409,8 @@ describe.skipIf(!available)('ChEMBL import acceptance on the real subset (PGlite
         const include = await run([targetRow('AND'), filterRow(kind, value)]);
         const exclude = await run([targetRow('NOT'), filterRow(kind, value)]);
         expect(StructureRowResolver.candidateSearches, value).toBe(before + 2);
-        service.structureCandidates = false;
-        const plainInclude = await run([targetRow('AND'), filterRow(kind, value)]);
-        const plainExclude = await run([targetRow('NOT'), filterRow(kind, value)]);
-        service.structureCandidates = true;
+        const plainInclude = await run([targetRow('AND'), filterRow(kind, value)], plain);
+        const plainExclude = await run([targetRow('NOT'), filterRow(kind, value)], plain);
         expect(include.structures, value).toEqual(expected);
         expect(include, value).toEqual(plainInclude);
         expect(exclude, value).toEqual(plainExclude);
@@ -423,8 +420,8 @@ describe.skipIf(!available)('ChEMBL import acceptance on the real subset (PGlite
       }
       console.log(`ChEMBL subset structure filter on CHEMBL203: ${JSON.stringify(figures)}`);
     } finally {
-      service.structureCandidates = true;
-      service.structureCandidatesMaxShare = share;
+      await restricted.close();
+      await plain.close();
     }
   }, 600_000);
 
@@ -432,7 +429,7 @@ describe.skipIf(!available)('ChEMBL import acceptance on the real subset (PGlite
     const reference = await ChemReference.load(handle.db);
     // The app's own engine (two workers, as a server on this machine): the structure filter above
     // loaded its index of the imported structures already, and a second engine would load it again.
-    const engine = t.app.chemEngine;
+    const engine = t.app.services.chemEngine;
     try {
       await engine.ready();
       expect(engine.status().loaded).toBe(reference.structures.length);

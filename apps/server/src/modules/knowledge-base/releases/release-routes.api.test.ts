@@ -74,7 +74,7 @@ describe.each(DATABASES)('knowledge-base release endpoints on %s', (kind) => {
     expect(started.data).toMatchObject({ state: 'running', file: 'chembl_99.db' });
     const second = await call('POST', '/api/superadmin/kb/import', admin, { file: 'chembl_99_1.db' });
     expect(second.statusCode).toBe(409);
-    await t.app.releaseImport.settled();
+    await t.app.services.releaseImport.settled();
     const done = (await call('GET', '/api/superadmin/kb/import', admin)).data as unknown as ReleaseImportJob;
     expect(done).toMatchObject({ state: 'done', percent: 100, error: null });
     expect(done.rowsRead).toBeGreaterThan(0);
@@ -82,7 +82,7 @@ describe.each(DATABASES)('knowledge-base release endpoints on %s', (kind) => {
 
     const update = await call('POST', '/api/superadmin/kb/import', admin, { file: 'chembl_99_1.db' });
     expect(update.statusCode, update.body).toBe(200);
-    await t.app.releaseImport.settled();
+    await t.app.services.releaseImport.settled();
     const loads = (await call('GET', '/api/superadmin/kb/loads', admin)).data.loads as KbLoad[];
     expect(loads.map((l) => [l.kind, l.label, l.status])).toEqual([
       ['update', 'chembl_99_1', 'complete'],
@@ -122,7 +122,7 @@ describe.each(DATABASES)('release import over demo data on %s', (kind) => {
 
   it('refuses to mix with demo data (409) unless allowMixed is set; the knowledge-base counts then include the release', async () => {
     // The whole-knowledge-base counts are cached: asked once before, they must not stay stale after.
-    const before = await t.app.searchService.defaultCounts();
+    const before = await t.app.services.search.defaultCounts();
     const refused = await t.call({
       method: 'POST',
       url: '/api/superadmin/kb/import',
@@ -138,15 +138,15 @@ describe.each(DATABASES)('release import over demo data on %s', (kind) => {
       payload: { file: 'chembl_99.db', allowMixed: true },
     });
     expect(allowed.statusCode, allowed.body).toBe(200);
-    await t.app.releaseImport.settled();
-    expect(t.app.releaseImport.status()).toMatchObject({ state: 'done' });
+    await t.app.services.releaseImport.settled();
+    expect(t.app.services.releaseImport.status()).toMatchObject({ state: 'done' });
     const { rows } = await sql<{
       structures: number;
       activities: number;
     }>`SELECT (SELECT count(*)::int FROM structures) AS structures, (SELECT count(*)::int FROM activities) AS activities`.execute(
       t.database.db,
     );
-    const after = await t.app.searchService.defaultCounts();
+    const after = await t.app.services.search.defaultCounts();
     expect(after.actIdsCount).toBeGreaterThan(before.actIdsCount);
     expect([after.strIdsCount, after.actIdsCount]).toEqual([rows[0]!.structures, rows[0]!.activities]);
   });

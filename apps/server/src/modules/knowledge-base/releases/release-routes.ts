@@ -1,31 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { kbReleaseEndpoints } from '@kb/contracts/kb-loads';
-import type { DatabaseHandle } from '../../../db/database.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
 import { registerEndpoint, requireAuth } from '../../../http/endpoint-route.ts';
 import { auditActor, recordAudit } from '../../audit/audit-log.ts';
 import { latestFinishedLoad, listLoads } from '../kb-loads.ts';
-import { ReleaseImportRunner, listReleaseFiles } from './release-import.ts';
-import type { ReleaseImportOptions } from './release-import.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The release import of this process (tests wait for it). */
-    releaseImport: ReleaseImportRunner;
-  }
-}
+import { listReleaseFiles } from './release-import.ts';
+import type { ReleaseImportRunner } from './release-import.ts';
 
 /** Release files, imports and loads (SUPER_ADMIN), and "what's new" for the search roles. */
-export function registerReleaseRoutes(
-  app: FastifyInstance,
-  database: DatabaseHandle,
-  importDir: string,
-  options: ReleaseImportOptions = {},
-): void {
-  const { db } = database;
-  const runner = new ReleaseImportRunner(database, importDir, options);
-  app.decorate('releaseImport', runner);
-  app.addHook('onClose', async () => runner.settled());
-
+export function registerReleaseRoutes(app: FastifyInstance, db: Kysely<Database>, importDir: string, runner: ReleaseImportRunner): void {
   registerEndpoint(app, kbReleaseEndpoints.releaseFiles, () => listReleaseFiles(importDir));
   registerEndpoint(app, kbReleaseEndpoints.startImport, async ({ body, auth, request }) => {
     const caller = requireAuth(auth);

@@ -37,16 +37,16 @@ describe.each(DATABASES)('bitmap counts on %s', (kind) => {
   afterAll(() => t?.close());
 
   it('answers the activity cap with the same 400 as the SQL path', async () => {
-    await t.app.searchService.bitmapsReady();
-    const bitmapCounts = t.app.searchService.countPaths.bitmaps;
+    await t.app.services.search.bitmapsReady();
+    const bitmapCounts = t.app.services.search.countPaths.bitmaps;
     const all = await count([{ selectedOption: 'activitytypes', activities: [{ activityType: 'IC50' }] }]);
     expect(all.statusCode).toBe(400);
     expect(all.data).toMatchObject({ message: ACTIVITY_CAP_MESSAGE, code: ERROR_CODES.validation });
-    expect(t.app.searchService.countPaths.bitmaps).toBe(bitmapCounts + 1);
+    expect(t.app.services.search.countPaths.bitmaps).toBe(bitmapCounts + 1);
   });
 
   it('counts rows a load brought in once the load has ended', async () => {
-    await t.app.searchService.bitmapsReady();
+    await t.app.services.search.bitmapsReady();
     const before = await count(rowsOf());
     expect(before.statusCode, before.body).toBe(200);
     expect((before.data.rows as SearchCounts[])[0]!.actidscount).toBe(target.n);
@@ -59,23 +59,23 @@ describe.each(DATABASES)('bitmap counts on %s', (kind) => {
     const running = await sql<{
       load_id: number;
     }>`INSERT INTO kb_loads (kind, label, status) VALUES ('update', 'test release', 'running') RETURNING load_id`.execute(t.database.db);
-    const sqlBefore = t.app.searchService.countPaths.sql;
+    const sqlBefore = t.app.services.search.countPaths.sql;
     const during = await count(rowsOf());
     expect((during.data.rows as SearchCounts[])[0]!.actidscount).toBe(target.n + 1);
-    expect(t.app.searchService.countPaths.sql).toBe(sqlBefore + 1);
+    expect(t.app.services.search.countPaths.sql).toBe(sqlBefore + 1);
     await sql`UPDATE kb_loads SET status = 'complete', finished_at = now() WHERE load_id = ${running.rows[0]!.load_id}`.execute(
       t.database.db,
     );
     // At once: while the columns are read again, the count is answered on the SQL path...
-    const paths = { ...t.app.searchService.countPaths };
+    const paths = { ...t.app.services.search.countPaths };
     const meanwhile = await count(rowsOf());
     expect((meanwhile.data.rows as SearchCounts[])[0]!.actidscount).toBe(target.n + 1);
-    expect(t.app.searchService.countPaths.sql).toBe(paths.sql + 1);
+    expect(t.app.services.search.countPaths.sql).toBe(paths.sql + 1);
     // ...and once they are read, by the bitmaps, with the new activity.
-    await t.app.searchService.bitmapsReady();
+    await t.app.services.search.bitmapsReady();
     const after = await count(rowsOf());
     expect((after.data.rows as SearchCounts[])[0]!.actidscount).toBe(target.n + 1);
-    expect(t.app.searchService.countPaths.bitmaps).toBe(paths.bitmaps + 1);
+    expect(t.app.services.search.countPaths.bitmaps).toBe(paths.bitmaps + 1);
   });
 
   it('keeps the same structures as SQL for a stored NaN and a NULL property (NaN sorts above every number in PostgreSQL)', async () => {
@@ -87,13 +87,13 @@ describe.each(DATABASES)('bitmap counts on %s', (kind) => {
     await sql`UPDATE structures SET mol_weight = 'NaN' WHERE str_id = (SELECT min(str_id) FROM structures)`.execute(db);
     await sql`UPDATE structures SET mol_weight = NULL WHERE str_id = (SELECT max(str_id) FROM structures)`.execute(db);
     await sql`UPDATE kb_loads SET status = 'complete', finished_at = now() WHERE load_id = ${loaded.rows[0]!.load_id}`.execute(db);
-    await t.app.searchService.bitmapsReady();
+    await t.app.services.search.bitmapsReady();
     // (Narrow ranges: this file's activity cap is 300.) Above every weight only the NaN one is kept.
     const expected: number[] = [];
     for (const properties of [{ molmin: 100_000 }, { molmax: 1 }, { molmin: 300, molmax: 303 }]) {
-      const bitmaps = t.app.searchService.countPaths.bitmaps;
+      const bitmaps = t.app.services.search.countPaths.bitmaps;
       const answer = await count([{ selectedOption: 'structure', properties }]);
-      expect(t.app.searchService.countPaths.bitmaps).toBe(bitmaps + 1);
+      expect(t.app.services.search.countPaths.bitmaps).toBe(bitmaps + 1);
       const where = [
         properties.molmin !== undefined ? sql`mol_weight >= ${properties.molmin}` : sql`TRUE`,
         properties.molmax !== undefined ? sql`mol_weight <= ${properties.molmax}` : sql`TRUE`,
