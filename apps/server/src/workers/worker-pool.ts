@@ -20,7 +20,7 @@ export interface WorkerPoolOptions<Out> extends Omit<WorkerThreadOptions<Out>, '
 interface Job {
   message: object;
   transfer?: Transferable[];
-  context: unknown;
+  context?: unknown;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
 }

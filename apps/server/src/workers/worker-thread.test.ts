@@ -111,7 +111,7 @@ describe('WorkerPool', () => {
       ...base,
       size: 1,
       lazy: true,
-      timeoutMs: 300,
+      timeoutMs: 2_000,
       timeoutError: (context) => new Error(`${String(context)} took too long`),
     });
     const stuck = pool.request({ op: 'hang' }, { context: 'the hang' });

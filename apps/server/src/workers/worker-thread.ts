@@ -11,11 +11,20 @@ import type { ResourceLimits, Transferable } from 'node:worker_threads';
  * `In` is what the thread is sent (without the request id, which is added under `idKey`), `Out`
  * what it sends back (replies and any other message).
  */
+/** A message read as the reply to request `id`: settled with `value`, or rejected with `error`. */
+export interface ThreadReply {
+  id: number;
+  value?: unknown;
+  error?: Error | undefined;
+}
+
 export interface WorkerThreadOptions<Out> {
   /** The worker's module (a `.mjs` beside its site: threads start without the TypeScript loader). */
   url: URL;
-  /** What it is called in errors: "The {name} stopped (exit code 1)." */
+  /** What it is called in errors: "The {name} stopped (exit code 1).", "The {name} was closed." */
   name: string;
+  /** The error message when the thread exits by itself (default: "The {name} stopped (exit code {code})."). */
+  exitMessage?: (code: number) => string;
   workerData?: unknown;
   resourceLimits?: ResourceLimits;
   /** The thread's Node flags (default: the process's own, as Node does). */
@@ -38,7 +47,7 @@ export interface WorkerThreadOptions<Out> {
    * null when it is not a reply (it goes to `onMessage`). Default: a message carrying a numeric
    * `idKey` is the reply, whole.
    */
-  reply?: (message: Out) => { id: number; value?: unknown; error?: Error } | null;
+  reply?: (message: Out) => ThreadReply | null;
   /** Messages that are neither the ready message nor a reply. */
   onMessage?: (message: Out) => void;
   /**
@@ -88,7 +97,7 @@ export class WorkerThread<In extends object, Out = unknown> {
     this.ready.catch(() => undefined);
     this.notStarted = started.reject;
     if (!options.isReady) started.resolve();
-    const readReply = options.reply ?? ((message: Out) => this.defaultReply(message));
+    const readReply = options.reply ?? ((message: Out): ThreadReply | null => this.defaultReply(message));
     this.worker.on('message', (message: Out) => {
       if (this.stopped) return;
       if (options.isReady?.(message)) return started.resolve();
@@ -111,7 +120,7 @@ export class WorkerThread<In extends object, Out = unknown> {
       if (!this.closedByUs) options.onLost?.(cause);
     };
     this.worker.on('error', lost);
-    this.worker.on('exit', (code) => lost(new Error(`The ${options.name} stopped (exit code ${code}).`)));
+    this.worker.on('exit', (code) => lost(new Error(options.exitMessage?.(code) ?? `The ${options.name} stopped (exit code ${code}).`)));
   }
 
   /** Why the thread stopped (an error, an exit, or `close`), null while it runs. */
@@ -135,16 +144,17 @@ export class WorkerThread<In extends object, Out = unknown> {
   }
 
   /**
-   * Sends `message` with the next request id and resolves with its reply's value. Rejects at once
-   * when the thread is gone, and when it errs or exits before answering.
+   * Sends `message` with the next request id (under `options.idKey`, default the thread's) and
+   * resolves with its reply's value. Rejects at once when the thread is gone, and when it errs or
+   * exits before answering.
    */
-  request<R>(message: In, options: { transfer?: Transferable[]; context?: unknown } = {}): Promise<R> {
+  request<R>(message: In, options: { transfer?: Transferable[]; context?: unknown; idKey?: string } = {}): Promise<R> {
     if (this.stopped) return Promise.reject(this.options.lostError?.(this.stopped, options.context, 0) ?? this.stopped);
     const id = this.nextId++;
     return new Promise<R>((resolve, reject) => {
       if (this.pending.size === 0 && this.options.keepAlive === 'while-busy') this.worker.ref();
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, context: options.context });
-      this.worker.postMessage({ ...message, [this.idKey]: id }, options.transfer);
+      this.worker.postMessage({ ...message, [options.idKey ?? this.idKey]: id }, options.transfer);
     });
   }
 
@@ -174,7 +184,7 @@ export class WorkerThread<In extends object, Out = unknown> {
     await this.worker.terminate();
   }
 
-  private defaultReply(message: Out): { id: number; value: unknown } | null {
+  private defaultReply(message: Out): ThreadReply | null {
     const id = (message as Record<string, unknown> | null)?.[this.idKey];
     return typeof id === 'number' ? { id, value: message } : null;
   }
