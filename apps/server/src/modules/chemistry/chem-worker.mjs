@@ -4,8 +4,8 @@
 // warm-fragments.mjs and jobs.mjs (searches), depict.mjs, and for SAR sar-molecules.mjs, rgroups.mjs,
 // scaffolds.mjs, pair-differences.mjs and mmpa.mjs.
 // Plain JavaScript: a worker thread starts without the tsx/vitest transforms, and a TypeScript
-// worker (Node's own type stripping) was measured slower to start (README.md "Files"). Message
-// shapes are typed in worker-protocol.ts.
+// worker (Node's own type stripping) was measured slower to start (README.md "Why the worker is
+// JavaScript"). Message shapes are typed in worker-protocol.ts.
 //
 // Each worker owns some shards of the structure index. A shard holds its stored SMILES, its
 // substructure screen (the pattern fingerprints bit by bit: substructure-screen.mjs) and, in

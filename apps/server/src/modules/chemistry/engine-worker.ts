@@ -5,7 +5,7 @@ import { compiledRdkit } from './wasm-compile.ts';
 import { BUSY_REQUEST, BUSY_STEP } from './worker-protocol.ts';
 import type { FromWorker, RdkitModuleMessage, ReplyTo, ToWorker, WorkerData, WorkerRequest } from './worker-protocol.ts';
 
-/** The chemistry worker's entry (the dispatcher of worker/: README.md "Files"). */
+/** The chemistry worker's entry: the dispatcher of worker/ (README.md, its file table). */
 const WORKER_URL = new URL('./chem-worker.mjs', import.meta.url);
 
 /** Why a worker went away, and what it was running then. */

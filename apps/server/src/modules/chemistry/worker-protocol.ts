@@ -1,7 +1,8 @@
 /**
  * Messages between the engine (main thread) and the chemistry worker (chem-worker.mjs and its
  * parts in worker/). The worker is plain JavaScript (a TypeScript worker measured slower to start:
- * README.md "Files"), so these types are the only statement of the shapes: keep both sides in step.
+ * README.md "Why the worker is JavaScript"), so these types are the only statement of the shapes:
+ * keep both sides in step.
  */
 import type { ChemQuery, PairDifference } from './chem-engine.ts';
 
@@ -38,9 +39,9 @@ export interface WorkerData {
    * message; `module: null` when it could not compile it: the worker then compiles its own).
    */
   sharedRdkit?: boolean;
-  /** Compute the frequent fragments' answers for every shard while idle (chem-worker.mjs, "known answers"). */
+  /** Compute the frequent fragments' answers for every shard while idle (worker/known-answers.mjs, worker/warm-fragments.mjs). */
   warmFragments?: boolean;
-  /** Keep the answers of the last queries asked (chem-worker.mjs, "known answers"). */
+  /** Keep the answers of the last queries asked (worker/known-answers.mjs, worker/warm-fragments.mjs). */
   keepRecentAnswers?: boolean;
   /** This thread's nice value (Linux; 0 or absent: left as it is). */
   nice?: number;

@@ -5,7 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import initRDKitModule from '@rdkit/rdkit';
 import { applyNice } from '../../../workers/thread-nice.mjs';
 
-// What this worker is running, for the engine's watchdog (rdkit-engine.ts): [kind, id] as Int32
+// What this worker is running, for the engine's watchdog (engine-pool.ts): [kind, id] as Int32
 // (kind 0 idle, 1 request, 2 job step) and the start time (Date.now()) as Float64 at byte 8.
 const HEARTBEAT = workerData?.heartbeat ? new Int32Array(workerData.heartbeat, 0, 2) : null;
 
