@@ -245,9 +245,9 @@ export default {
     {
       name: 'infrastructure-below-modules',
       comment:
-        'db/ and http/ serve every module and import none; db/schema.ts composes the table types each module declares in its *-tables.ts',
+        'db/, http/ and workers/ serve every module and import none; db/schema.ts composes the table types each module declares in its *-tables.ts',
       severity: 'error',
-      from: { path: '^apps/server/src/(db|http)/', pathNot: TEST_FILES },
+      from: { path: '^apps/server/src/(db|http|workers)/', pathNot: TEST_FILES },
       to: { path: `^${MODULES}/`, pathNot: `^${MODULES}/[^/]+/[a-z-]+-tables\\.ts$` },
     },
     {

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { CompiledQuery, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import type { DatabaseConnection, Dialect, Driver, Kysely, QueryResult, TransactionSettings } from 'kysely';
 import { currentDbPriority, currentInteractiveScope } from './db-priority.ts';
 import type { InteractiveScope } from './db-priority.ts';
+import { WorkerThread } from '../workers/worker-thread.ts';
 
 const WORKER_URL = new URL('./pglite-worker.mjs', import.meta.url);
 
@@ -53,69 +53,45 @@ function pgliteArtifacts(): Promise<PgliteArtifacts | null> {
   return artifacts;
 }
 
+type Request = { op: 'query' | 'exec' | 'dump' | 'close'; sql?: string; params?: readonly unknown[]; file?: string };
+
 /**
  * Embedded PGlite in its own worker thread (pglite-worker.mjs): statements run there, so a long one
  * no longer stops the server's event loop. The same calls as PGlite's own client (`query`, `exec`,
- * `close`), answered by messages.
+ * `close`), answered by messages (workers/worker-thread.ts: ids, replies, a stopped thread's
+ * statements rejected).
  */
 export class PGliteWorkerClient {
-  private readonly pending = new Map<number, { resolve: (r: Reply['result']) => void; reject: (e: Error) => void }>();
-  private nextId = 1;
-  private stoppedWith: Error | null = null;
   closed = false;
 
   /** Why the database thread stopped when it was not closed (a crash, out of memory), else null. */
   get failure(): Error | null {
-    return this.closed ? null : this.stoppedWith;
+    return this.closed ? null : this.thread.failure;
   }
 
-  private readonly ready: Promise<void>;
-
-  private constructor(private readonly worker: Worker) {
-    let started!: { resolve: () => void; reject: (error: Error) => void };
-    this.ready = new Promise((resolve, reject) => {
-      started = { resolve, reject };
-    });
-    worker.on('message', (reply: Reply) => {
-      if (reply.ready) return started.resolve();
-      if (reply.id === undefined) return;
-      const waiter = this.pending.get(reply.id);
-      this.pending.delete(reply.id);
-      if (reply.error) waiter?.reject(new EmbeddedDatabaseError(reply.error));
-      else waiter?.resolve(reply.result);
-    });
-    const stopped = (error: Error) => {
-      this.stoppedWith ??= error;
-      started.reject(error);
-      for (const waiter of this.pending.values()) waiter.reject(error);
-      this.pending.clear();
-    };
-    worker.on('error', stopped);
-    worker.on('exit', (code) => stopped(new Error(`The embedded database thread stopped (exit code ${code}).`)));
-  }
+  private constructor(private readonly thread: WorkerThread<Request, Reply>) {}
 
   /**
    * Starts the thread and opens the database in it: in memory when `dataDir` is unset, from
    * `image` (a file `dumpTo` wrote) when one is given.
    */
   static async start(dataDir: string | undefined, image?: string): Promise<PGliteWorkerClient> {
-    const client = new PGliteWorkerClient(new Worker(WORKER_URL, { workerData: { dataDir, image, ...(await pgliteArtifacts()) } }));
-    await client.ready;
-    return client;
+    const thread = new WorkerThread<Request, Reply>({
+      url: WORKER_URL,
+      name: 'embedded database thread',
+      workerData: { dataDir, image, ...(await pgliteArtifacts()) },
+      isReady: (reply) => reply.ready === true,
+      reply: (reply) =>
+        reply.id === undefined
+          ? null
+          : { id: reply.id, value: reply.result, error: reply.error ? new EmbeddedDatabaseError(reply.error) : undefined },
+    });
+    await thread.ready;
+    return new PGliteWorkerClient(thread);
   }
 
-  private send(message: {
-    op: 'query' | 'exec' | 'dump' | 'close';
-    sql?: string;
-    params?: readonly unknown[];
-    file?: string;
-  }): Promise<Reply['result']> {
-    if (this.stoppedWith) return Promise.reject(this.stoppedWith);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, ...message });
-    });
+  private send(message: Request): Promise<Reply['result']> {
+    return this.thread.request<Reply['result']>(message);
   }
 
   async query<R>(sql: string, params: readonly unknown[] = []): Promise<{ rows: R[]; affectedRows?: number }> {
@@ -136,7 +112,7 @@ export class PGliteWorkerClient {
     if (this.closed) return;
     this.closed = true;
     await this.send({ op: 'close' }).catch(() => undefined);
-    await this.worker.terminate();
+    await this.thread.close();
   }
 }
 

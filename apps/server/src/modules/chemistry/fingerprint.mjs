@@ -1,6 +1,6 @@
 // The one definition of the fingerprints the knowledge base stores and the search engine compares
 // (docs/architecture.md "Module boundaries"). Seeding and import (knowledge-base/chem/rdkit-worker.mjs)
-// write them into `structures`; the search workers (chem-worker.mjs) fingerprint queries with the
+// write them into `structures`; the search workers (chem-worker.mjs, worker/query.mjs) fingerprint queries with the
 // same settings and read the stored ones (index-loader.ts), and results/similarity-sort.ts compares
 // them. Should these drift apart, similarity silently ranks against a different fingerprint and
 // the substructure screen drops true hits, so every writer and reader of stored fingerprints

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RdkitChemEngine } from './rdkit-engine.ts';
 
 /*
- * The matched-pair cuts (chem-worker.mjs `fragmentsOf`) take RDKit's halves as written and read
+ * The matched-pair cuts (worker/mmpa.mjs `fragmentsOf`) take RDKit's halves as written and read
  * only halves with stereo again; the reference (`fragmentsOfReference`, test hooks) reads every
  * half again as the worker did before. Both must give the same cuts, in the same order.
  */

@@ -11,7 +11,7 @@
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import { WorkerThread } from '../../workers/worker-thread.ts';
 import { FP_BYTES } from './fingerprint.mjs';
 import { emptySlices } from './bit-slices.mjs';
 import { QUERY_LIMITS, measureLineNotation } from './query-limits.ts';
@@ -37,19 +37,31 @@ function chemblSmiles(): string[] {
 
 type Outcome = { ms: number; result: 'ok' | 'refused' | 'error' | 'hang'; detail?: string };
 
+type Message = Record<string, unknown>;
+
 class Probe {
-  private worker: Worker | null = null;
-  private seq = 1;
+  private thread: WorkerThread<Message, Message> | null = null;
   constructor(private readonly library: string[]) {}
 
-  private async fresh(): Promise<Worker> {
-    if (this.worker) return this.worker;
-    const worker = new Worker(WORKER_URL);
-    await new Promise<void>((resolve) => worker.once('message', () => resolve()));
+  private async fresh(): Promise<WorkerThread<Message, Message>> {
+    if (this.thread) return this.thread;
+    const thread = new WorkerThread<Message, Message>({
+      url: WORKER_URL,
+      name: 'chemistry worker',
+      idKey: 'requestId',
+      isReady: (m) => m.type === 'ready',
+      // Requests answer with `reply`; a search (its id is its jobId) ends with `done` or `failed`.
+      reply: (m) =>
+        m.type === 'reply'
+          ? { id: m.requestId as number, value: m }
+          : m.type === 'done' || m.type === 'failed'
+            ? { id: m.jobId as number, value: m }
+            : null,
+    });
+    await thread.ready;
     const n = this.library.length;
     const shard = {
       type: 'addShard',
-      requestId: 0,
       shardId: 0,
       count: n,
       ids: Float64Array.from(this.library.keys()),
@@ -59,52 +71,25 @@ class Probe {
       pattern: new Uint8Array(n * FP_BYTES),
       hasPattern: new Uint8Array(n),
     };
-    await this.call(worker, shard, (m) => m.type === 'reply');
-    this.worker = worker;
-    return worker;
-  }
-
-  private call(
-    worker: Worker,
-    message: Record<string, unknown>,
-    done: (m: Record<string, unknown>) => boolean,
-  ): Promise<Record<string, unknown>> {
-    return new Promise((resolve, reject) => {
-      const onMessage = (m: Record<string, unknown>) => {
-        if (!done(m)) return;
-        worker.off('message', onMessage);
-        worker.off('exit', onExit);
-        resolve(m);
-      };
-      const onExit = (code: number) => {
-        worker.off('message', onMessage);
-        reject(new Error(`worker exited (${code})`));
-      };
-      worker.on('message', onMessage);
-      worker.once('exit', onExit);
-      worker.postMessage(message);
-    });
+    await thread.request(shard);
+    this.thread = thread;
+    return thread;
   }
 
   async run(what: 'describe' | 'substructure' | 'depict', kind: string, text: string): Promise<Outcome> {
-    const worker = await this.fresh();
-    const id = this.seq++;
+    const thread = await this.fresh();
     const message =
       what === 'describe'
-        ? { type: 'describe', requestId: id, query: { kind, text, desalt: false } }
+        ? { type: 'describe', query: { kind, text, desalt: false } }
         : what === 'depict'
-          ? { type: 'depict', requestId: id, kind, text, width: 300, height: 200, highlight: null }
-          : { type: 'substructure', jobId: id, query: { kind, text, desalt: false }, limit: 0 };
+          ? { type: 'depict', kind, text, width: 300, height: 200, highlight: null }
+          : { type: 'substructure', query: { kind, text, desalt: false }, limit: 0 };
     const started = performance.now();
     let timer: NodeJS.Timeout | undefined;
     const hang = new Promise<Outcome>((resolve) => {
       timer = setTimeout(() => resolve({ ms: HANG_MS, result: 'hang' }), HANG_MS);
     });
-    const answer = this.call(
-      worker,
-      message,
-      (m) => m.requestId === id || (m.jobId === id && (m.type === 'done' || m.type === 'failed')),
-    ).then(
+    const answer = thread.request<Message>(message, { idKey: what === 'substructure' ? 'jobId' : 'requestId' }).then(
       (m): Outcome => {
         const ms = performance.now() - started;
         const result = m.result as { ok?: boolean; error?: string; internal?: boolean } | undefined;
@@ -122,9 +107,9 @@ class Probe {
   }
 
   async reset(): Promise<void> {
-    const worker = this.worker;
-    this.worker = null;
-    await worker?.terminate();
+    const thread = this.thread;
+    this.thread = null;
+    await thread?.close();
   }
 }
 

@@ -4,7 +4,7 @@ import { byRGroupLabel } from '@kb/contracts/sar';
 /**
  * The engine's SAR work around RDKit (docs/sar.md): its limits, the choice of the decomposition's
  * matching strategy, and the assembly of what the worker returns. Pure functions: the worker calls
- * live in rdkit-engine.ts, the RDKit calls in chem-worker.mjs.
+ * live in engine-sar.ts, the RDKit calls in worker/ (rgroups.mjs, scaffolds.mjs, pair-differences.mjs, mmpa.mjs).
  */
 
 /** Most SMILES one SAR call takes (the SAR view's limit, SAR_MAX_COMPOUNDS in the contracts). */

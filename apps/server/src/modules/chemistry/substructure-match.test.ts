@@ -305,7 +305,7 @@ describe('substructure match of molecule queries equals RDKit', () => {
 
   it('a molecule query found in another (read as a stored structure) matches, by RDKit, every structure the other matches', () => {
     // The workers take every structure holding a frequent fragment as a hit of a query found in
-    // that fragment, without matching it (chem-worker.mjs, "known answers").
+    // that fragment, without matching it (worker/known-answers.mjs, worker/warm-fragments.mjs).
     const targets = withSubset(1500);
     const library = libraryOf(targets);
     const matchesOf = (text: string) => {

@@ -1,6 +1,8 @@
 /**
- * Messages between the engine (main thread) and chem-worker.mjs. The worker is plain JavaScript,
- * so these types are the only statement of the shapes: keep both sides in step.
+ * Messages between the engine (main thread) and the chemistry worker (chem-worker.mjs and its
+ * parts in worker/). The worker is plain JavaScript (a TypeScript worker measured slower to start:
+ * README.md "Why the worker is JavaScript"), so these types are the only statement of the shapes:
+ * keep both sides in step.
  */
 import type { ChemQuery, PairDifference } from './chem-engine.ts';
 
@@ -37,9 +39,9 @@ export interface WorkerData {
    * message; `module: null` when it could not compile it: the worker then compiles its own).
    */
   sharedRdkit?: boolean;
-  /** Compute the frequent fragments' answers for every shard while idle (chem-worker.mjs, "known answers"). */
+  /** Compute the frequent fragments' answers for every shard while idle (worker/known-answers.mjs, worker/warm-fragments.mjs). */
   warmFragments?: boolean;
-  /** Keep the answers of the last queries asked (chem-worker.mjs, "known answers"). */
+  /** Keep the answers of the last queries asked (worker/known-answers.mjs, worker/warm-fragments.mjs). */
   keepRecentAnswers?: boolean;
   /** This thread's nice value (Linux; 0 or absent: left as it is). */
   nice?: number;
@@ -189,3 +191,55 @@ export interface SarReply {
   cuts?: { constant: string; variable: string }[][];
   smiles?: string;
 }
+
+/** A molblocks batch's reply. */
+export interface MolblocksReply {
+  ok: boolean;
+  blocks?: (string | null)[];
+  error?: string;
+}
+
+/** A depiction's reply. */
+export interface DepictReply {
+  ok: boolean;
+  svg?: string;
+  error?: string;
+  internal?: boolean;
+  tooManyAtoms?: number;
+}
+
+/** A shard build's reply (`ok: false` only when it could not be built). */
+export interface AddShardReply {
+  added?: number;
+  ok?: boolean;
+  error?: string;
+}
+
+/** Each request's reply, by the request's `type`: `ReplyTo<M>` is what a request M is answered with. */
+export interface Replies {
+  addShard: AddShardReply;
+  dropShards: Record<string, never>;
+  describe: DescribeReply;
+  molblocks: MolblocksReply;
+  depict: DepictReply;
+  rgdStart: SarReply;
+  rgdAdd: SarReply;
+  rgdFinish: SarReply;
+  rgdDrop: SarReply;
+  rgdLabel: SarReply;
+  rgdChunk: SarReply;
+  rgdCore: SarReply;
+  scaffolds: SarReply;
+  mcs: SarReply;
+  pairDifferences: SarReply;
+  contains: SarReply;
+  fragments: SarReply;
+  zip: SarReply;
+  /** Test hooks: traps or spins, never answers. */
+  test: never;
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** A request as the engine writes it: the worker pool adds its `requestId`. */
+export type WorkerRequest = DistributiveOmit<Extract<ToWorker, { requestId: number }>, 'requestId'>;
+export type ReplyTo<M extends { type: keyof Replies }> = Replies[M['type']];

@@ -1,14 +1,20 @@
 import os from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { FP_BYTES } from '../chemistry/fingerprint.mjs';
 import type { Neighbour } from './similarity-ensemble.ts';
+import { WorkerThread } from '../../workers/worker-thread.ts';
 
 const WORKER_URL = new URL('./active-scan-worker.mjs', import.meta.url);
 /** Active structures whose fingerprints one database read fetches. */
 const READ_PAGE = 10_000;
+
+/** What active-scan-worker.mjs is asked (the request id is added by WorkerThread). */
+type ScanRequest =
+  | { type: 'append'; fps: Uint8Array }
+  | { type: 'load'; rowFrom: number | undefined; block: number | undefined }
+  | { type: 'scan'; queries: Uint8Array; min: number };
 
 interface WorkerReply {
   id: number;
@@ -17,6 +23,8 @@ interface WorkerReply {
   rows?: Uint32Array;
   sims?: Float64Array;
   ends?: Uint32Array;
+  /** load: bits set over the part's rows. */
+  postings?: number;
 }
 
 /** Fingerprints of a page's rows, back to back (a row without one stays all zero: no bits). */
@@ -38,52 +46,31 @@ class FingerprintPage {
   }
 }
 
-/** One worker and its part of the rows. */
+/** One worker and its part of the rows (workers/worker-thread.ts: ids, replies, a lost thread's requests rejected). */
 class ScanPart {
-  private readonly pending = new Map<number, { resolve: (reply: WorkerReply) => void; reject: (error: Error) => void }>();
-  private nextId = 1;
-  private failure: Error | null = null;
-
-  constructor(private readonly worker: Worker) {
+  private readonly thread = new WorkerThread<ScanRequest, WorkerReply>({
+    url: WORKER_URL,
+    name: "target prediction's scan worker",
+    reply: (reply) => ({
+      id: reply.id,
+      value: reply,
+      error: reply.ok ? undefined : new Error(`Target prediction's scan failed: ${reply.error ?? 'unknown error'}`),
+    }),
+    exitMessage: (code) => `Target prediction's scan worker stopped (exit code ${code}).`,
     // An idle scan never keeps a process alive (a retiring one may still wait on its timer); a call does.
-    worker.unref();
-    worker.on('message', (reply: WorkerReply) => {
-      const waiting = this.pending.get(reply.id);
-      if (!waiting) return;
-      this.pending.delete(reply.id);
-      if (this.pending.size === 0) worker.unref();
-      if (reply.ok) waiting.resolve(reply);
-      else waiting.reject(new Error(`Target prediction's scan failed: ${reply.error ?? 'unknown error'}`));
-    });
-    const fail = (error: Error) => {
-      this.failure = error;
-      for (const waiting of this.pending.values()) waiting.reject(error);
-      this.pending.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`Target prediction's scan worker stopped (exit code ${code}).`)));
-  }
+    keepAlive: 'while-busy',
+  });
 
   get broken(): boolean {
-    return this.failure !== null;
+    return this.thread.gone;
   }
 
-  call(message: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<WorkerReply> {
-    if (this.failure) return Promise.reject(this.failure);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      if (this.pending.size === 0) this.worker.ref();
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ ...message, id }, transfer);
-    });
+  call(message: ScanRequest, transfer: ArrayBuffer[] = []): Promise<WorkerReply> {
+    return this.thread.request<WorkerReply>(message, { transfer });
   }
 
   async close(): Promise<void> {
-    this.worker.removeAllListeners('exit');
-    this.failure ??= new Error("Target prediction's scan worker stopped (closed).");
-    for (const waiting of this.pending.values()) waiting.reject(this.failure);
-    this.pending.clear();
-    await this.worker.terminate();
+    await this.thread.close(new Error("Target prediction's scan worker stopped (closed)."));
   }
 }
 
@@ -112,7 +99,7 @@ export class ActiveScan {
   static async build(db: Kysely<Database>, strIds: Float64Array, options: { workers?: number; block?: number } = {}): Promise<ActiveScan> {
     const partCount = Math.max(1, options.workers ?? defaultWorkers(strIds.length));
     const bounds = Array.from({ length: partCount + 1 }, (_, p) => Math.round((p * strIds.length) / partCount));
-    const parts = Array.from({ length: partCount }, () => new ScanPart(new Worker(WORKER_URL)));
+    const parts = Array.from({ length: partCount }, () => new ScanPart());
     try {
       // Each page's rows go to their part's worker as soon as they are read: this thread holds one page.
       const sent: Promise<WorkerReply>[] = [];
@@ -138,7 +125,7 @@ export class ActiveScan {
       const loaded = await Promise.all(
         parts.map((scanPart, p) => scanPart.call({ type: 'load', rowFrom: bounds[p], block: options.block })),
       );
-      const postings = loaded.reduce((sum, reply) => sum + Number((reply as unknown as { postings: number }).postings), 0);
+      const postings = loaded.reduce((sum, reply) => sum + Number(reply.postings), 0);
       return new ActiveScan(parts, strIds, postings, missing);
     } catch (error) {
       await Promise.all(parts.map((p) => p.close()));

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { WorkerPool } from '../../../workers/worker-pool.ts';
 
 /** What RDKit computes for one valid structure (column names of `structures`). */
 export interface ComputedStructure {
@@ -26,90 +26,55 @@ export interface ComputeOptions {
   fingerprints?: boolean;
 }
 
+interface WorkerRequest {
+  smiles: string[];
+  options: ComputeOptions;
+}
+
 interface WorkerReply {
   id?: number;
   ready?: boolean;
   results?: (ComputedStructure | null)[];
 }
 
-interface Pending {
-  resolve: (results: (ComputedStructure | null)[]) => void;
-  reject: (error: Error) => void;
-}
-
 const WORKER_URL = new URL('./rdkit-worker.mjs', import.meta.url);
 
 /**
- * A pool of RDKit worker threads. Computing properties is CPU-bound WASM work (≈10 ms per
- * drug-sized molecule), so it runs beside the database work of the main thread, on every core.
- * Replies are matched by request id, never by order.
+ * A pool of RDKit worker threads (workers/worker-pool.ts). Computing properties is CPU-bound WASM
+ * work (≈10 ms per drug-sized molecule), so it runs beside the database work of the main thread,
+ * on every core. Replies are matched by request id, never by order.
  */
 export class ChemPool {
-  private readonly workers: Worker[] = [];
-  private readonly ready: Promise<void>[] = [];
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
-  private turn = 0;
+  private readonly pool: WorkerPool<WorkerRequest, WorkerReply>;
 
   constructor(size: number = defaultPoolSize()) {
-    for (let i = 0; i < Math.max(1, size); i++) this.spawn();
+    this.pool = new WorkerPool<WorkerRequest, WorkerReply>({
+      url: WORKER_URL,
+      name: 'RDKit property worker',
+      size: Math.max(1, size),
+      isReady: (message) => message.ready === true,
+      reply: (message) => (message.id === undefined ? null : { id: message.id, value: message.results ?? [] }),
+    });
   }
 
   get size(): number {
-    return this.workers.length;
-  }
-
-  private spawn(): void {
-    const worker = new Worker(WORKER_URL);
-    this.ready.push(
-      new Promise<void>((resolve, reject) => {
-        worker.once('error', reject);
-        const onReady = (message: WorkerReply) => {
-          if (message.ready) {
-            worker.off('message', onReady);
-            resolve();
-          }
-        };
-        worker.on('message', onReady);
-      }),
-    );
-    worker.on('message', (message: WorkerReply) => {
-      if (message.id === undefined) return;
-      const waiting = this.pending.get(message.id);
-      this.pending.delete(message.id);
-      waiting?.resolve(message.results ?? []);
-    });
-    worker.on('error', (error) => {
-      for (const waiting of this.pending.values()) waiting.reject(error);
-      this.pending.clear();
-    });
-    this.workers.push(worker);
+    return this.pool.size;
   }
 
   /** Computes every SMILES in order; null where RDKit cannot parse it. */
   async compute(smiles: string[], options: ComputeOptions = {}): Promise<(ComputedStructure | null)[]> {
-    await Promise.all(this.ready);
+    await this.pool.ready();
     if (smiles.length === 0) return [];
-    const share = Math.ceil(smiles.length / this.workers.length);
+    const share = Math.ceil(smiles.length / this.pool.size);
     const parts: Promise<(ComputedStructure | null)[]>[] = [];
     for (let start = 0; start < smiles.length; start += share) {
-      parts.push(this.send(smiles.slice(start, start + share), options));
+      parts.push(this.pool.request({ smiles: smiles.slice(start, start + share), options }));
     }
     return (await Promise.all(parts)).flat();
   }
 
-  private send(smiles: string[], options: ComputeOptions): Promise<(ComputedStructure | null)[]> {
-    const id = this.nextId++;
-    const worker = this.workers[this.turn++ % this.workers.length] as Worker;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, smiles, options });
-    });
-  }
-
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.terminate()));
-    this.workers.length = 0;
+    await this.pool.close();
   }
 }
 
