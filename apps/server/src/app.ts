@@ -49,7 +49,7 @@ import type { DatasetSize } from './modules/health/health-routes.ts';
 import { buildServices, stopServicesOnClose } from './services.ts';
 import type { AppServices } from './services.ts';
 
-export interface RegisteredRoute {
+interface RegisteredRoute {
   method: string;
   url: string;
   access: ApiAccess | undefined;

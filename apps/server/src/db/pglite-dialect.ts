@@ -17,7 +17,7 @@ interface Reply {
 }
 
 /** An error PGlite raised, with its SQLSTATE `code` and fields as the pg driver gives them. */
-export class EmbeddedDatabaseError extends Error {
+class EmbeddedDatabaseError extends Error {
   constructor(fields: { message: string } & Record<string, unknown>) {
     super(fields.message);
     Object.assign(this, fields);

@@ -14,7 +14,7 @@ export interface Abuse {
 
 const ATOM_LINE = (i: number) => `${(i * 1.5).toFixed(4).padStart(10)}    0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0\n`;
 const BOND_LINE = (a: number, b: number) => `${String(a).padStart(3)}${String(b).padStart(3)}  1  0\n`;
-export function v2000(atoms: number, declared = atoms, bonds = true): string {
+function v2000(atoms: number, declared = atoms, bonds = true): string {
   const lines = Array.from({ length: atoms }, (_, i) => ATOM_LINE(i)).join('');
   const bondLines = bonds ? Array.from({ length: Math.max(0, atoms - 1) }, (_, i) => BOND_LINE(i + 1, i + 2)).join('') : '';
   const nb = bonds ? Math.max(0, atoms - 1) : 0;

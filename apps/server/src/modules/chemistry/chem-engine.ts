@@ -66,7 +66,7 @@ export interface StructureHits {
   screen?: { candidates: number; byRdkit: number };
 }
 
-export type HighlightMode = 'match' | 'rest';
+type HighlightMode = 'match' | 'rest';
 
 export interface DepictOptions {
   width: number;

@@ -8,7 +8,7 @@ import { DepictionService } from './depictions.ts';
 import { StructureLookups } from './structure-lookups.ts';
 
 /** Depictions one user may ask for in a minute (the web client stays under it: 500). */
-export const DEPICTIONS_PER_MINUTE = 600;
+const DEPICTIONS_PER_MINUTE = 600;
 
 function depictionRateKey(request: FastifyRequest): string {
   return request.auth ? `user:${request.auth.userId}` : `ip:${request.ip}`;

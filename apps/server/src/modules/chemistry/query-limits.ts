@@ -163,7 +163,7 @@ export function molfileAtoms(text: string): number {
 }
 
 /** Measures a query's text; a molfile only by its size and declared atoms. */
-export function measureQuery(kind: QueryKind, text: string): QueryMeasure {
+function measureQuery(kind: QueryKind, text: string): QueryMeasure {
   if (kind !== 'molfile') return measureLineNotation(text);
   return {
     length: Buffer.byteLength(text, 'utf8'),

@@ -17,11 +17,11 @@ export const SAR_CHUNK = 100;
  * `NoSymmetrization` (~1 ms a compound), so a large SAR view stays inside its time budget. One
  * SMILES or molfile core takes the parallel path (symmetry resolved at every size; docs/sar.md).
  */
-export const GREEDY_MAX_COMPOUNDS = 500;
+const GREEDY_MAX_COMPOUNDS = 500;
 /** Compounds the MCS is searched over (evenly spread over the set) and its time limit. */
-export const MCS_SAMPLE = 100;
-export const MCS_DEFAULT_SECONDS = 2;
-export const MCS_MAX_SECONDS = 5;
+const MCS_SAMPLE = 100;
+const MCS_DEFAULT_SECONDS = 2;
+const MCS_MAX_SECONDS = 5;
 
 export function tooManySmiles(n: number): string {
   return `${n.toLocaleString('en-US')} structures were given; the SAR work takes at most ${SAR_MAX_SMILES.toLocaleString('en-US')} at once. Narrow the set (filter or tick fewer rows).`;

@@ -36,11 +36,6 @@ export const RING_BOND_COUNTS = 5;
 /** Columns of a query atom's table: min(ring bonds, 4) × 256 + atomic number × 2 + aromatic flag. */
 export const ATOM_COLUMNS = RING_BOND_COUNTS * 256;
 
-/** The table column of an RDKit bond type. */
-export function bondColumn(type) {
-  return BOND_COLUMN[type];
-}
-
 /**
  * A SMILES query as a molecule these rules match exactly as RDKit, or null when RDKit must match
  * it: a dummy atom, a radical (RDKit's trusted reading gives stored atoms none, so such a query

@@ -148,7 +148,7 @@ export type FromWorker =
   /** RDKit trapped (the module is no longer trusted) while serving this request or job; the worker then ends. */
   | { type: 'trap'; requestId?: number; jobId?: number; error: string };
 
-export interface DescribeReply {
+interface DescribeReply {
   ok: boolean;
   error?: string;
   /** The error is RDKit failing, not the input being unreadable. */
@@ -193,14 +193,14 @@ export interface SarReply {
 }
 
 /** A molblocks batch's reply. */
-export interface MolblocksReply {
+interface MolblocksReply {
   ok: boolean;
   blocks?: (string | null)[];
   error?: string;
 }
 
 /** A depiction's reply. */
-export interface DepictReply {
+interface DepictReply {
   ok: boolean;
   svg?: string;
   error?: string;
@@ -209,14 +209,14 @@ export interface DepictReply {
 }
 
 /** A shard build's reply (`ok: false` only when it could not be built). */
-export interface AddShardReply {
+interface AddShardReply {
   added?: number;
   ok?: boolean;
   error?: string;
 }
 
 /** Each request's reply, by the request's `type`: `ReplyTo<M>` is what a request M is answered with. */
-export interface Replies {
+interface Replies {
   addShard: AddShardReply;
   dropShards: Record<string, never>;
   describe: DescribeReply;

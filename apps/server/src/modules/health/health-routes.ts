@@ -19,7 +19,7 @@ const SIZE_TTL_MS = 5_000;
  * first call waits. Health must answer at once while the database is busy (a load balancer would
  * otherwise take a busy server for a dead one), and counting 20 M activities is not free.
  */
-export function staleWhileRevalidate<T>(read: () => Promise<T>, ttlMs: number): () => Promise<T> {
+function staleWhileRevalidate<T>(read: () => Promise<T>, ttlMs: number): () => Promise<T> {
   let value: { at: number; data: T } | null = null;
   let refreshing: Promise<T> | null = null;
   const refresh = () => {

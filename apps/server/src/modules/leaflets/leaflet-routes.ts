@@ -14,7 +14,7 @@ import type { MeasurementService } from './measurement-service.ts';
  * The search sessions a reference is opened from: modules/search's SearchService, passed in by
  * app.ts (declared here because leaflets do not import search; see .dependency-cruiser.mjs).
  */
-export interface LeafletSearchSessions {
+interface LeafletSearchSessions {
   keptSession(auth: AuthContext, sessionId: string): Promise<{ id: string; status: string; set_id: number; summary: string | null } | null>;
 }
 

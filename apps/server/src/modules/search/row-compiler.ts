@@ -49,7 +49,7 @@ export interface CompiledRow {
 export type PrefixRule = 'notGreater' | 'notLess' | 'equal';
 
 /** One comparison of an activity's value, computed once and rendered both as SQL and in memory. */
-export interface ValueTest {
+interface ValueTest {
   column: 'activity_value' | 'micro_molarvalue';
   op: '<' | '<=' | '>' | '>=' | '=' | 'R';
   /** In the column's unit (a concentration is scaled to µM). */
@@ -72,7 +72,7 @@ export type ActivityFieldMatch =
   | { kind: 'degrader'; types: string[]; ligases: string[] | null };
 
 /** An activity predicate `a.<column> IN (ids)`; `ids` selects one column. */
-export interface ActivityLink {
+interface ActivityLink {
   column: 'act_id' | 'target_id' | 'ref_id' | 'assay_id';
   ids: RawBuilder<unknown>;
 }
@@ -414,7 +414,7 @@ function compileSelectionRow(row: Extract<SearchRow, { selectedOption: 'selectio
 }
 
 /** The target ids a Target row's terms stand for together (modules/targets `resolveTargetIds`). */
-export type TargetTermResolver = (terms: readonly TargetTerm[]) => Promise<number[]>;
+type TargetTermResolver = (terms: readonly TargetTerm[]) => Promise<number[]>;
 
 export interface CompileContext {
   structures: StructureQueryResolver;

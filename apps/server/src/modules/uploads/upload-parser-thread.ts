@@ -25,7 +25,7 @@ export interface UploadParserLimits {
   idleMs: number;
 }
 
-export const UPLOAD_PARSER_LIMITS: UploadParserLimits = { timeoutMs: 30_000, maxHeapMb: 256, maxWaiting: 8, idleMs: 60_000 };
+const UPLOAD_PARSER_LIMITS: UploadParserLimits = { timeoutMs: 30_000, maxHeapMb: 256, maxWaiting: 8, idleMs: 60_000 };
 
 type Request = { fileName: string; contentBase64: string };
 type Reply = { id: number; terms: string[] } | { id: number; error: string; userFacing: boolean };

@@ -79,6 +79,6 @@ export class ChemPool {
 }
 
 /** All cores: the main thread mostly waits on the database while workers compute. */
-export function defaultPoolSize(): number {
+function defaultPoolSize(): number {
   return Math.max(1, os.availableParallelism());
 }

@@ -19,7 +19,7 @@ import { readFully, removeStaleTemporaries, writeFully } from '../../../db/local
 const FORMAT = 2;
 
 /** Typed arrays as read (int ids and links, doubles, string codes). */
-export type StoredArray = Int32Array | Float64Array | Uint16Array;
+type StoredArray = Int32Array | Float64Array | Uint16Array;
 
 export interface SnapshotContent {
   arrays: StoredArray[];
