@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_USERS } from '../src/seed/demo-users.ts';
+import { DEMO_USERS } from '../src/modules/auth/demo-accounts.ts';
 import { DATABASES } from './harness.ts';
 import { TEST_RUN_ENV, imageFolder, openTestDatabase } from './test-databases.ts';
 import type { TestDatabase } from './test-databases.ts';

@@ -1,62 +1,11 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import type { Role } from '@kb/contracts/roles';
-import { DEMO_PASSWORD, ROLES, demoEmailForRole } from '@kb/contracts/roles';
+import { DEMO_PASSWORD } from '@kb/contracts/roles';
 import type { Database } from '../db/schema.ts';
+import { DEMO_USERS } from '../modules/auth/demo-accounts.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
 import { changeCredits } from '../modules/credits/credit-ledger.ts';
 import { seedDemoOrganisation } from './demo-organisation.ts';
-
-export interface DemoUser {
-  email: string;
-  firstName: string;
-  lastName: string;
-  role: Role;
-  /** Days until the subscription ends; negative means it has ended. */
-  endsInDays: number;
-  credits: number;
-  flatFile: boolean;
-  note: string;
-}
-
-const titleCase = (word: string) => word.charAt(0) + word.slice(1).toLowerCase();
-
-/** One login per role of spec §6, plus an expired and a low-credit account (issue: foundation). */
-export const DEMO_USERS: readonly DemoUser[] = [
-  ...ROLES.map((role) => {
-    const [first = role, ...rest] = role.split('_');
-    return {
-      email: demoEmailForRole(role),
-      firstName: titleCase(first),
-      lastName: `${rest.map(titleCase).join(' ')} (demo)`.trim(),
-      role,
-      endsInDays: 365,
-      credits: role === 'FULL_USER' || role === 'DOWNLOAD_EVALUATOR' ? 5000 : 500,
-      flatFile: role === 'FULL_USER',
-      note: role,
-    } satisfies DemoUser;
-  }),
-  {
-    email: 'expired@demo.test',
-    firstName: 'Expired',
-    lastName: 'Subscription (demo)',
-    role: 'FULL_USER',
-    endsInDays: -10,
-    credits: 500,
-    flatFile: false,
-    note: 'subscription ended',
-  },
-  {
-    email: 'lowcredit@demo.test',
-    firstName: 'Low',
-    lastName: 'Credit (demo)',
-    role: 'FULL_USER',
-    endsInDays: 3,
-    credits: 50,
-    flatFile: false,
-    note: '50 credits, ends in 3 days',
-  },
-];
 
 /**
  * Adds the demo users that are missing (existing accounts are left as they are) and, on a first

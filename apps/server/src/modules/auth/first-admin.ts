@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { DEMO_PASSWORD } from '@kb/contracts/roles';
-import { DEMO_USERS } from '../../seed/demo-users.ts';
+import { DEMO_USERS } from './demo-accounts.ts';
 import type { FirstSuperAdminRequest, FirstSuperAdminResult, SetupStatus } from '@kb/contracts/setup';
 import type { Database } from '../../db/schema.ts';
 import { ERROR_CODES } from '@kb/contracts/errors';

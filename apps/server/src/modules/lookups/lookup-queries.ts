@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Kysely, RawBuilder } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { TOKEN_LENGTH } from './lookup-fields.ts';
-import type { LookupEntriesTable } from './lookup-tables.ts';
+import type { LookupEntriesTable } from '../../db/tables/lookup-tables.ts';
 
 type Db = Kysely<Database>;
 

@@ -3,7 +3,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Sql } from '../results/tab-model.ts';
 import type { SarEndpointScope, SarSourceTab } from '@kb/contracts/sar';
 import type { Database } from '../../db/schema.ts';
-import { SAR_SET_TABLES } from './sar-tables.ts';
+import { SAR_SET_TABLES } from '../../db/tables/sar-tables.ts';
 
 /** SQL of the SAR view (migration 0013): writing a session's SAR set and reading its values. */
 

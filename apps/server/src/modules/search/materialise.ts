@@ -3,7 +3,7 @@ import type { Kysely, RawBuilder } from 'kysely';
 import type { SearchCounts, SearchCriteria } from '@kb/contracts/search';
 import { ACTIVITY_CAP, ACTIVITY_CAP_MESSAGE } from '@kb/contracts/search';
 import type { Database } from '../../db/schema.ts';
-import { SEARCH_SET_TABLES } from './search-tables.ts';
+import { SEARCH_SET_TABLES } from '../../db/tables/search-tables.ts';
 import { HttpError } from '../../http/errors.ts';
 import { ERROR_CODES } from '@kb/contracts/errors';
 import { asSql, buildExpression, hasNot, renderExpression } from './expression.ts';

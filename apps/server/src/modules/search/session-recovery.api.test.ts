@@ -7,7 +7,7 @@ import { demoEmailForRole } from '@kb/contracts/roles';
 import type { LoginResult } from '@kb/contracts/auth';
 import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
-import { SEARCH_SET_TABLES } from './search-tables.ts';
+import { SEARCH_SET_TABLES } from '../../db/tables/search-tables.ts';
 
 /**
  * How a session whose sets were lost, or whose run's process died, is brought back (in process;

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { DatabaseKind } from '../../db/database.ts';
-import { SEARCH_SET_TABLES } from './search-tables.ts';
+import { SEARCH_SET_TABLES } from '../../db/tables/search-tables.ts';
 
 /**
  * Dead rows of the set tables reclaimed where nothing else reclaims them.

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import { IDLE_TIMEOUT_MS, SESSION_MAX_AGE_MS } from '@kb/contracts/session';
 import type { Database } from '../../db/schema.ts';
-import { SEARCH_SET_TABLES } from '../search/search-tables.ts';
+import { SEARCH_SET_TABLES } from '../../db/tables/search-tables.ts';
 import type { SessionCheck, SessionChecker } from '../../http/auth-hook.ts';
 
 /**
