@@ -50,9 +50,10 @@ class Probe {
       name: 'chemistry worker',
       idKey: 'requestId',
       isReady: (m) => m.type === 'ready',
-      // Requests answer with `reply`; a search (its id is its jobId) ends with `done` or `failed`.
+      // Requests answer with `reply` (or `trap`, RDKit's own text, just before the worker exits);
+      // a search (its id is its jobId) ends with `done` or `failed`.
       reply: (m) =>
-        m.type === 'reply'
+        m.type === 'reply' || m.type === 'trap'
           ? { id: m.requestId as number, value: m }
           : m.type === 'done' || m.type === 'failed'
             ? { id: m.jobId as number, value: m }
