@@ -9,7 +9,7 @@ import type { TestDatabase } from '../../../../test/harness.ts';
 import { ChemPool } from '../chem/chem-pool.ts';
 import { EXPECTED_TABLES, importChembl } from './chembl-import.ts';
 import type { ImportSummary } from './chembl-import.ts';
-import { CHEMBL_COLUMNS } from './fixture.test-support.ts';
+import { CHEMBL_COLUMNS } from './fixture-schema.test-support.ts';
 import { ACTIVITY_REPORT } from './steps-molecules.ts';
 import { generateRelease, NOT_GENERATED } from '../../../../../../bench/support/chembl-release/generate.ts';
 import type { GenerateResult } from '../../../../../../bench/support/chembl-release/generate.ts';
