@@ -52,6 +52,15 @@ export interface EarlyCounts {
 
 export type CompiledCriteria = Awaited<ReturnType<typeof compileCriteria>>;
 
+/** Stable hash of criteria (and of a load window): the same search in the same session is not run twice. */
+export function criteriaHash(criteria: SearchCriteria, loadWindow: LoadWindow | null = null): string {
+  const window = loadWindow ? `|loads:${loadWindow.afterLoad}:${loadWindow.upToLoad}` : '';
+  return crypto
+    .createHash('sha256')
+    .update(JSON.stringify(criteria) + window)
+    .digest('hex');
+}
+
 class RollbackWith extends Error {
   constructor(readonly counts: SearchCounts) {
     super('rollback');
@@ -255,6 +264,17 @@ export class SearchRunner {
       }),
     );
     return { counts, written };
+  }
+
+  /** The rows of one of a set's tables. */
+  async tableRows(setId: number, table: 'structures' | 'activities' | 'assays'): Promise<number> {
+    const name = table === 'structures' ? 'search_structures' : table === 'activities' ? 'search_activities' : 'search_assays';
+    const row = await this.db
+      .selectFrom(name)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('set_id', '=', setId)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
   }
 
   /** Fresh statistics of the set tables after a large search (at most once a minute; analyseSets). */

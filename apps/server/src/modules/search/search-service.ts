@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { DefaultCounts, SearchCounts, SearchCriteria, SearchProgress } from '@kb/contracts/search';
@@ -17,7 +16,7 @@ import { writeSearchLog } from './search-log.ts';
 import { loadsVersion } from '../knowledge-base/kb-loads.ts';
 import type { WrittenActivityRows } from './bitmaps/write-sets.ts';
 import { SetVacuum } from './set-vacuum.ts';
-import { SearchRunner } from './search-run.ts';
+import { SearchRunner, criteriaHash } from './search-run.ts';
 import type { SearchRunOptions } from './search-run.ts';
 import { SessionLifecycle, sessionWindow } from './session-lifecycle.ts';
 import type { SessionKind, SessionState } from './session-lifecycle.ts';
@@ -48,15 +47,6 @@ interface InFlight {
   promise: Promise<SearchCounts>;
   /** The sets written and the session ready (or the run's failure). */
   done: Promise<SearchCounts>;
-}
-
-/** Stable hash of criteria (and of a load window): the same search in the same session is not run twice. */
-function criteriaHash(criteria: SearchCriteria, loadWindow: LoadWindow | null = null): string {
-  const window = loadWindow ? `|loads:${loadWindow.afterLoad}:${loadWindow.upToLoad}` : '';
-  return crypto
-    .createHash('sha256')
-    .update(JSON.stringify(criteria) + window)
-    .digest('hex');
 }
 
 /**
@@ -354,14 +344,9 @@ export class SearchService {
     return this.sessions.owned(auth, sessionId);
   }
 
-  async tableRows(setId: number, table: 'structures' | 'activities' | 'assays'): Promise<number> {
-    const name = table === 'structures' ? 'search_structures' : table === 'activities' ? 'search_activities' : 'search_assays';
-    const row = await this.db
-      .selectFrom(name)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('set_id', '=', setId)
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
+  /** The rows of one of a set's tables (the log calls' answers). */
+  tableRows(setId: number, table: 'structures' | 'activities' | 'assays'): Promise<number> {
+    return this.runner.tableRows(setId, table);
   }
 
   /** Counts of the whole knowledge base; cached briefly (a full count of 20 M activities is not free). */
