@@ -74,15 +74,12 @@ describe('activity cliffs', () => {
     expect(got.total).toBeGreaterThanOrEqual(1);
   });
 
-  it('is fast: 2,000 compounds (2 M pairs) well under a second', () => {
+  // Its speed is measured by `npm run bench -- sar-cliffs-pairs`, not here (a timed test fails on a busy machine).
+  it('compares every pair of 2,000 compounds and keeps the limit', () => {
     const items = randomItems(2_000, 11);
-    const started = performance.now();
     const got = activityCliffs(items, { minSimilarity: 0.8, minDelta: 1, limit: 200 });
-    const ms = performance.now() - started;
-    console.log(
-      `activity cliffs: 2,000 compounds, ${got.compared.toLocaleString('en-US')} pairs, ${got.total} cliffs in ${ms.toFixed(0)} ms`,
-    );
+    expect(got.compared).toBe((2_000 * 1_999) / 2);
     expect(got.total).toBeGreaterThan(0);
-    expect(ms).toBeLessThan(1_000);
+    expect(got.cliffs.length).toBe(Math.min(200, got.total));
   });
 });
