@@ -52,6 +52,8 @@ import { usageEndpoints } from './admin-usage.ts';
 import { alertEndpoints } from './alerts.ts';
 import { predictionEndpoints } from './prediction.ts';
 import { setupEndpoints } from './setup.ts';
+import { workspaceEndpoints } from './workspace.ts';
+import { sheetEndpoints } from './sheet.ts';
 
 /**
  * The API of spec §7. Paths: every call lives under `/api`; a spec path that already starts with
@@ -282,6 +284,8 @@ export {
   dynamicQueryEndpoints,
   predictionEndpoints,
   setupEndpoints,
+  workspaceEndpoints,
+  sheetEndpoints,
 };
 
 /** Every endpoint group with its title: the access-matrix test, the API doc and OpenAPI read this one list. */
@@ -297,6 +301,8 @@ export const API_GROUPS: ReadonlyArray<readonly [string, Record<string, Endpoint
   ['Charts and filters', chartEndpoints],
   ['SAR view', { ...sarEndpoints, ...sarCliffsEndpoints, ...sarPairsEndpoints }],
   ['Analyzers', analyzerEndpoints],
+  ['Workspace: collections, saved result sets, history, sharing', workspaceEndpoints],
+  ['Compound × endpoint sheet', sheetEndpoints],
   ['Target prediction', predictionEndpoints],
   ['Leaflets', leafletEndpoints],
   ['Exports and downloads', exportEndpoints],

@@ -98,7 +98,7 @@ export const EXPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
  * structures it lists), a dynamic query's rows (`api/dynamicquery/export`) or a measurement list
  * (`api/security/leafletview/measurements/export`; its `tab` is the activities it lists).
  */
-export const EXPORT_SOURCES = ['results', 'sar', 'dynamicquery', 'measurements'] as const;
+export const EXPORT_SOURCES = ['results', 'sar', 'dynamicquery', 'measurements', 'sheet'] as const;
 export type ExportSource = (typeof EXPORT_SOURCES)[number];
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
 

@@ -63,6 +63,11 @@ export const WEB_ROUTES: readonly WebRoute[] = [
   { path: '/account/mfa', access: 'authenticated', look: 'other', title: 'Two-step login' },
   { path: '/notifications', access: 'authenticated', look: 'other', title: 'Notifications' },
   { path: '/notifications/:id', access: SEARCH_ROLES, look: 'other', title: 'Open an alert' },
+  // The workspace (issue 59; docs/workspace.md): collections, saved result sets, history; the sheet.
+  { path: '/workspace', access: SEARCH_ROLES, look: 'other', title: 'Workspace' },
+  { path: '/workspace/collections/:id', access: SEARCH_ROLES, look: 'other', title: 'Collection' },
+  { path: '/workspace/result-sets/:id', access: SEARCH_ROLES, look: 'other', title: 'Saved result set' },
+  { path: '/sheet', access: SEARCH_ROLES, look: 'other', title: 'Compound sheet' },
   { path: '/accessdenied', access: 'public', look: 'other', title: 'Page not found' },
 ];
 

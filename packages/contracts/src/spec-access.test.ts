@@ -57,6 +57,11 @@ const SPEC_ROUTES: Readonly<Record<string, Openers>> = {
   '/account/mfa': 'any logged-in role', // issue 16: admin second factor; says "not needed" to other roles
   '/notifications': 'any logged-in role', // issue 17: the notifications of the header's bell
   '/notifications/:id': SEARCH, // issue 17: opens an alert's new rows in the results
+  // Issue 59: the workspace and the compound sheet, for the roles that search.
+  '/workspace': SEARCH,
+  '/workspace/collections/:id': SEARCH,
+  '/workspace/result-sets/:id': SEARCH,
+  '/sheet': SEARCH,
   '/accessdenied': 'public', // "n/a": shown to anyone sent there
 };
 
@@ -244,9 +249,36 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
     calls: ['GET /api/prediction/model'],
   },
   {
+    why: 'issue 59: the workspace (collections, saved result sets, history, sharing) and the compound sheet, for the roles that search',
+    openers: SEARCH,
+    calls: [
+      'GET /api/workspace/colleagues',
+      'GET /api/workspace/collections',
+      'POST /api/workspace/collections',
+      'GET /api/workspace/collections/:id',
+      'PUT /api/workspace/collections/:id',
+      'DELETE /api/workspace/collections/:id',
+      'GET /api/workspace/collections/:id/items',
+      'POST /api/workspace/collections/:id/items',
+      'POST /api/workspace/collections/:id/items/remove',
+      'POST /api/workspace/collections/:id/upload',
+      'PUT /api/workspace/collections/:id/sharing',
+      'GET /api/workspace/result-sets',
+      'POST /api/workspace/result-sets',
+      'GET /api/workspace/result-sets/:id',
+      'PUT /api/workspace/result-sets/:id',
+      'DELETE /api/workspace/result-sets/:id',
+      'PUT /api/workspace/result-sets/:id/sharing',
+      'GET /api/workspace/history',
+      'POST /api/sheet/endpoints',
+      'POST /api/sheet/page',
+    ],
+  },
+  {
     why: '/export (EVALUATE_USER cannot export, spec §6)',
     openers: EXPORT,
     calls: [
+      'POST /api/sheet/export',
       'POST /api/guidedsearch/exportdatacount',
       'POST /api/export/start',
       'POST /api/sar/export',

@@ -11,6 +11,7 @@ import type { CreditTables } from './tables/credit-tables.ts';
 import type { AdminTables } from './tables/admin-tables.ts';
 import type { MfaTables } from './tables/mfa-tables.ts';
 import type { DynamicQueryTables } from './tables/dq-tables.ts';
+import type { WorkspaceTables } from './tables/workspace-tables.ts';
 import type { ColumnType, Generated } from 'kysely';
 import type { KnowledgeBaseTables } from './kb-schema.ts';
 
@@ -172,7 +173,8 @@ export interface Database
     CreditTables,
     AdminTables,
     MfaTables,
-    DynamicQueryTables {
+    DynamicQueryTables,
+    WorkspaceTables {
   app_settings: AppSettingsTable;
   users: UsersTable;
   subscriptions: SubscriptionsTable;
