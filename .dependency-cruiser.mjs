@@ -104,6 +104,7 @@ export const WEB_FEATURE_LAYERS = [
   ['export'],
   ['prediction'],
   ['leaflets'],
+  ['workspace'],
   ['analysis', 'dynamic-query'],
   ['admin', 'dashboard'],
 ];

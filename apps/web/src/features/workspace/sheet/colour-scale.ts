@@ -1,0 +1,59 @@
+/**
+ * The colour of a sheet cell on its column's scale: viridis (perceptually even, readable by most
+ * colour-blind readers) from the column's lowest value (dark blue-violet) to its highest (yellow).
+ * The colour is mixed with white so that the dark numbers stay readable on every step; the scale
+ * spans the values on screen, which is what the eye compares.
+ */
+
+/** Viridis at nine even steps (matplotlib's table). */
+const VIRIDIS: readonly (readonly [number, number, number])[] = [
+  [68, 1, 84],
+  [71, 44, 122],
+  [59, 81, 139],
+  [44, 113, 142],
+  [33, 144, 141],
+  [39, 173, 129],
+  [92, 200, 99],
+  [170, 220, 50],
+  [253, 231, 37],
+];
+
+/** How much of the viridis colour is kept (the rest is white): enough to see, light enough to read. */
+const STRENGTH = 0.45;
+
+export interface ColumnRange {
+  min: number;
+  max: number;
+}
+
+/** The smallest and largest finite values, or null when there are none. */
+export function columnRange(values: readonly (number | null | undefined)[]): ColumnRange | null {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const value of values) {
+    if (value === null || value === undefined || !Number.isFinite(value)) continue;
+    min = Math.min(min, value);
+    max = Math.max(max, value);
+  }
+  return min <= max ? { min, max } : null;
+}
+
+/** The viridis colour at `t` (0–1), as [r, g, b]. */
+export function viridisAt(t: number): [number, number, number] {
+  const clamped = Math.min(1, Math.max(0, Number.isFinite(t) ? t : 0));
+  const position = clamped * (VIRIDIS.length - 1);
+  const low = Math.floor(position);
+  const high = Math.min(VIRIDIS.length - 1, low + 1);
+  const share = position - low;
+  const a = VIRIDIS[low]!;
+  const b = VIRIDIS[high]!;
+  return [0, 1, 2].map((i) => Math.round(a[i]! + (b[i]! - a[i]!) * share)) as [number, number, number];
+}
+
+/** The cell background for `value` on `range` (a column of one value sits in the middle). */
+export function cellColour(value: number | null | undefined, range: ColumnRange | null): string | undefined {
+  if (value === null || value === undefined || !Number.isFinite(value) || !range) return undefined;
+  const t = range.max === range.min ? 0.5 : (value - range.min) / (range.max - range.min);
+  const [r, g, b] = viridisAt(t).map((channel) => Math.round(255 - (255 - channel) * STRENGTH));
+  return `rgb(${r}, ${g}, ${b})`;
+}
