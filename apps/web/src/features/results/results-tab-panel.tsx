@@ -59,7 +59,7 @@ export function ResultsTabPanel({ scope, sessionId, tab, structureQuery }: Resul
   const goto = useGotoTab(tabRef);
   const viewAll = useViewAll({ sessionId, tab, update });
   const [detailRow, setDetailRow] = useState<ResultRow | null>(null);
-  const { selectionTools, MeasurementDrawer } = useResultsSlots();
+  const { selectionTools, resultsTools, MeasurementDrawer } = useResultsSlots();
   const [measurementSubject, setMeasurementSubject] = useState<MeasurementRequest | null>(null);
   // An activity row stands for its compound and target: the list of every measurement of the pair.
   const openMeasurements = useCallback((row: ResultRow) => {
@@ -111,6 +111,9 @@ export function ResultsTabPanel({ scope, sessionId, tab, structureQuery }: Resul
           <SarEntry scope={scope} sessionId={sessionId} tab={tab} state={state} count={count} />
           {selectionTools.map((Tool, index) => (
             <Tool key={index} tab={tab} sessionId={sessionId} state={state} count={count} rowCount={view.rowCount} />
+          ))}
+          {resultsTools.map((Tool, index) => (
+            <Tool key={index} scope={scope} tab={tab} sessionId={sessionId} state={state} count={count} rowCount={view.rowCount} />
           ))}
           {canSortBySimilarity && (
             <SimilaritySortControl

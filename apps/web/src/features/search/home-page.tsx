@@ -218,9 +218,15 @@ export function HomePage() {
         title="Home"
         description="The knowledge base at a glance, your recent and saved searches, and the documents added last."
         actions={
-          <Button component={Link} to="/search" leftSection={<IconSearch size={16} />}>
-            New search
-          </Button>
+          <Group gap="xs">
+            {/* A plain link: the workspace sits above search, which cannot import it. */}
+            <Button component={Link} to="/workspace" variant="default" data-testid="home-workspace">
+              Workspace: collections, saved sets, history
+            </Button>
+            <Button component={Link} to="/search" leftSection={<IconSearch size={16} />}>
+              New search
+            </Button>
+          </Group>
         }
       />
       <QueryView query={query} skeletonRows={6}>

@@ -35,7 +35,15 @@ export function NameDialog({ opened, onClose, ...props }: NameDialogProps) {
   );
 }
 
-function NameForm({ label = 'Name', initial = '', submitLabel, busy, children, onSubmit, onClose }: Omit<NameDialogProps, 'opened' | 'title'>) {
+function NameForm({
+  label = 'Name',
+  initial = '',
+  submitLabel,
+  busy,
+  children,
+  onSubmit,
+  onClose,
+}: Omit<NameDialogProps, 'opened' | 'title'>) {
   const [name, setName] = useState(initial);
   const [touched, setTouched] = useState(false);
   const error = touched ? nameError(name) : null;

@@ -21,7 +21,13 @@ export function visibilityLabel(visibility: Visibility, people?: number): string
 
 export function VisibilityBadge({ visibility, people }: { visibility: Visibility; people?: number }) {
   const icon =
-    visibility === 'private' ? <IconLock size={12} /> : visibility === 'organisation' ? <IconBuilding size={12} /> : <IconUsers size={12} />;
+    visibility === 'private' ? (
+      <IconLock size={12} />
+    ) : visibility === 'organisation' ? (
+      <IconBuilding size={12} />
+    ) : (
+      <IconUsers size={12} />
+    );
   const color = visibility === 'private' ? 'gray' : visibility === 'organisation' ? 'teal' : 'blue';
   return (
     <Badge variant="light" color={color} tt="none" leftSection={icon} data-testid="visibility-badge" data-visibility={visibility}>

@@ -10,7 +10,12 @@ export function CopyWorkspaceLink({ path }: { path: string }) {
   return (
     <CopyButton value={`${window.location.origin}${path}`} timeout={1500}>
       {({ copied, copy }) => (
-        <Tooltip label={copied ? 'Copied' : 'A permanent link: it opens for you and the colleagues it is shared with'} withArrow multiline w={260}>
+        <Tooltip
+          label={copied ? 'Copied' : 'A permanent link: it opens for you and the colleagues it is shared with'}
+          withArrow
+          multiline
+          w={260}
+        >
           <Button
             size="xs"
             variant="light"

@@ -6,7 +6,9 @@ import { INITIAL_TAB_STATE } from '../results/tab-state.ts';
 import type { ResultsPageSnapshot } from './result-set-state.ts';
 import { buildResultSetState, changeNotice, readSavedView, restoredTabStates } from './result-set-state.ts';
 
-const CRITERIA = SearchCriteriaSchema.parse({ rows: [{ selectedOption: 'target', operator: null, targets: [{ ids: [42], label: 'EGFR' }] }] });
+const CRITERIA = SearchCriteriaSchema.parse({
+  rows: [{ selectedOption: 'target', operator: null, targets: [{ ids: [42], label: 'EGFR' }] }],
+});
 const COUNTS = { stridscount: 120, actidscount: 900, assayidscount: 40, refidscount: 12, clinicalcompoundidscount: 2, gvkidscount: 110 };
 
 function session(overrides: Partial<ResultsSession> = {}): ResultsSession {

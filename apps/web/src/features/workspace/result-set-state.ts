@@ -96,7 +96,11 @@ export type BuiltState = { ok: true; state: ResultSetState; droppedSelection: bo
  */
 export function buildResultSetState(page: ResultsPageSnapshot): BuiltState {
   const criteria = page.session.searchcriteria;
-  if (!criteria) return { ok: false, message: 'This results session does not say what was searched, so it cannot be saved. Run the search again first.' };
+  if (!criteria)
+    return {
+      ok: false,
+      message: 'This results session does not say what was searched, so it cannot be saved. Run the search again first.',
+    };
   const summary = page.session.summary;
   const build = (keepSelection: boolean): ResultSetState => ({
     scope: page.scope,

@@ -71,7 +71,8 @@ export function useCreateCollection() {
 
 export function useAddItems() {
   return useMutation({
-    mutationFn: ({ id, source }: { id: number; source: CompoundSource }) => callApi(workspaceEndpoints.addItems, { params: { id }, body: { source } }),
+    mutationFn: ({ id, source }: { id: number; source: CompoundSource }) =>
+      callApi(workspaceEndpoints.addItems, { params: { id }, body: { source } }),
     onSuccess: () => void refreshCollections(),
     onError: failed('The compounds were not added'),
   });
@@ -79,7 +80,8 @@ export function useAddItems() {
 
 export function useRemoveItems() {
   return useMutation({
-    mutationFn: ({ id, strIds }: { id: number; strIds: number[] }) => callApi(workspaceEndpoints.removeItems, { params: { id }, body: { strIds } }),
+    mutationFn: ({ id, strIds }: { id: number; strIds: number[] }) =>
+      callApi(workspaceEndpoints.removeItems, { params: { id }, body: { strIds } }),
     onSuccess: () => void refreshCollections(),
     onError: failed('The compounds were not removed'),
   });
@@ -88,10 +90,10 @@ export function useRemoveItems() {
 /** Rename (both kinds); the caller says which. */
 export function useRename(kind: WorkspaceKind) {
   return useMutation({
-    mutationFn: ({ id, name }: { id: number; name: string }) =>
-      kind === 'collection'
-        ? callApi(workspaceEndpoints.updateCollection, { params: { id }, body: { name } })
-        : callApi(workspaceEndpoints.updateResultSet, { params: { id }, body: { name } }),
+    mutationFn: async ({ id, name }: { id: number; name: string }): Promise<void> => {
+      if (kind === 'collection') await callApi(workspaceEndpoints.updateCollection, { params: { id }, body: { name } });
+      else await callApi(workspaceEndpoints.updateResultSet, { params: { id }, body: { name } });
+    },
     onSuccess: () => void (kind === 'collection' ? refreshCollections() : refreshResultSets()),
     onError: failed('The new name was not saved'),
   });
@@ -99,10 +101,10 @@ export function useRename(kind: WorkspaceKind) {
 
 export function useDelete(kind: WorkspaceKind) {
   return useMutation({
-    mutationFn: (id: number) =>
-      kind === 'collection'
-        ? callApi(workspaceEndpoints.deleteCollection, { params: { id } })
-        : callApi(workspaceEndpoints.deleteResultSet, { params: { id } }),
+    mutationFn: async (id: number): Promise<void> => {
+      if (kind === 'collection') await callApi(workspaceEndpoints.deleteCollection, { params: { id } });
+      else await callApi(workspaceEndpoints.deleteResultSet, { params: { id } });
+    },
     onSuccess: () => void (kind === 'collection' ? refreshCollections() : refreshResultSets()),
     onError: failed('It was not deleted'),
   });
@@ -110,10 +112,10 @@ export function useDelete(kind: WorkspaceKind) {
 
 export function useShare(kind: WorkspaceKind) {
   return useMutation({
-    mutationFn: ({ id, sharing }: { id: number; sharing: SharingRequest }) =>
-      kind === 'collection'
-        ? callApi(workspaceEndpoints.shareCollection, { params: { id }, body: sharing })
-        : callApi(workspaceEndpoints.shareResultSet, { params: { id }, body: sharing }),
+    mutationFn: async ({ id, sharing }: { id: number; sharing: SharingRequest }): Promise<void> => {
+      if (kind === 'collection') await callApi(workspaceEndpoints.shareCollection, { params: { id }, body: sharing });
+      else await callApi(workspaceEndpoints.shareResultSet, { params: { id }, body: sharing });
+    },
     onSuccess: () => void (kind === 'collection' ? refreshCollections() : refreshResultSets()),
     onError: failed('The sharing was not changed'),
   });

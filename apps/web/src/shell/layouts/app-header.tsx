@@ -15,6 +15,7 @@ import { FittingNav } from './fitting-nav.tsx';
 const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Search', path: '/search' },
   { label: 'Results', path: '/results' },
+  { label: 'Workspace', path: '/workspace' },
   { label: 'Dynamic query', path: '/dynamicquery' },
   { label: 'Downloads', path: '/downloads' },
   { label: 'Dashboard', path: '/dashboard' },

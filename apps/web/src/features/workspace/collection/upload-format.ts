@@ -26,6 +26,7 @@ export function guessUploadFormat(text: string, fileName = ''): UploadFormat {
 /** Why the text cannot be sent, or null: empty, or over the upload's size. */
 export function uploadTextError(text: string): string | null {
   if (!text.trim()) return 'Paste or choose a file with at least one compound.';
-  if (new TextEncoder().encode(text).length > COLLECTION_UPLOAD_MAX_BYTES) return 'The text is larger than 5 MB: split it into smaller uploads.';
+  if (new TextEncoder().encode(text).length > COLLECTION_UPLOAD_MAX_BYTES)
+    return 'The text is larger than 5 MB: split it into smaller uploads.';
   return null;
 }

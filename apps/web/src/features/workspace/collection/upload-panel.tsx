@@ -104,7 +104,9 @@ export function UploadReport({ result }: { result: CollectionUploadResult }) {
                 {result.unmatched.map((line) => (
                   <Table.Tr key={line.line}>
                     <Table.Td>{line.line}</Table.Td>
-                    <Table.Td style={{ fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12, wordBreak: 'break-all' }}>{line.text}</Table.Td>
+                    <Table.Td style={{ fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12, wordBreak: 'break-all' }}>
+                      {line.text}
+                    </Table.Td>
                     <Table.Td>
                       <Text size="xs">{line.reason}</Text>
                     </Table.Td>
@@ -123,7 +125,10 @@ export function UploadReport({ result }: { result: CollectionUploadResult }) {
 export function useUpload() {
   return useMutation({
     mutationFn: ({ id, text, format, fileName }: { id: number; text: string; format: UploadFormat; fileName?: string }) =>
-      callApi(workspaceEndpoints.uploadItems, { params: { id }, body: { text, format, ...(fileName ? { fileName: fileName.slice(0, 300) } : {}) } }),
+      callApi(workspaceEndpoints.uploadItems, {
+        params: { id },
+        body: { text, format, ...(fileName ? { fileName: fileName.slice(0, 300) } : {}) },
+      }),
     onSuccess: () => void refreshCollections(),
   });
 }

@@ -59,7 +59,8 @@ function useSaveEntry() {
         ),
       });
     },
-    onError: (error) => notifications.show({ color: 'red', title: 'The result set was not saved', message: errorMessage(error), autoClose: false }),
+    onError: (error) =>
+      notifications.show({ color: 'red', title: 'The result set was not saved', message: errorMessage(error), autoClose: false }),
   });
 }
 
@@ -94,7 +95,8 @@ export function HistoryList() {
     {
       key: 'counts',
       header: 'Found',
-      cell: (row) => (row.counts ? `${formatCount(row.counts.stridscount)} structures · ${formatCount(row.counts.actidscount)} activities` : '—'),
+      cell: (row) =>
+        row.counts ? `${formatCount(row.counts.stridscount)} structures · ${formatCount(row.counts.actidscount)} activities` : '—',
       cellProps: { style: { whiteSpace: 'nowrap' } },
     },
     {

@@ -48,7 +48,13 @@ export function OwnedMenu({ kind, item, onDeleted }: { kind: WorkspaceKind; item
     <>
       <Menu position="bottom-end" withinPortal>
         <Menu.Target>
-          <ActionIcon variant="subtle" color="gray" aria-label={`More actions for ${item.name}`} data-testid="owned-menu" loading={remove.isPending}>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            aria-label={`More actions for ${item.name}`}
+            data-testid="owned-menu"
+            loading={remove.isPending}
+          >
             <IconDots size={16} />
           </ActionIcon>
         </Menu.Target>

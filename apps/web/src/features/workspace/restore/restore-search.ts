@@ -78,7 +78,10 @@ function applyView(scope: ResultsScope, sessionId: string, filters: readonly App
   const results = useResultsStore.getState();
   results.resetScope(scope, sessionId);
   if (view) {
-    for (const [tab, state] of Object.entries(restoredTabStates(view)) as [ResultTabKey, NonNullable<ReturnType<typeof restoredTabStates>[ResultTabKey]>][])
+    for (const [tab, state] of Object.entries(restoredTabStates(view)) as [
+      ResultTabKey,
+      NonNullable<ReturnType<typeof restoredTabStates>[ResultTabKey]>,
+    ][])
       results.updateTab(scope, sessionId, tab, () => state);
     results.resetColumnChoices();
     for (const [tab, choices] of Object.entries(view.columns) as [ResultTabKey, Record<string, boolean>][])
@@ -92,7 +95,10 @@ function applyView(scope: ResultsScope, sessionId: string, filters: readonly App
   charts.setEnabledCharts(view && view.charts.length > 0 ? view.charts : chartsForSavedQuery(filters));
 }
 
-export async function restoreSearch(request: RestoreRequest, onStep: (step: RestoreStep) => void = () => undefined): Promise<RestoredSearch> {
+export async function restoreSearch(
+  request: RestoreRequest,
+  onStep: (step: RestoreStep) => void = () => undefined,
+): Promise<RestoredSearch> {
   onStep('search');
   const { sessionId, counts } = await runAgain(request);
   onStep('filters');

@@ -29,7 +29,12 @@ export function useRestore() {
       const restored = await restoreSearch(request, setStep);
       before?.(restored);
       if (restored.ignored)
-        notifications.show({ color: 'yellow', autoClose: false, title: 'Some saved filter values are not in these results', message: `Left out: ${restored.ignored}` });
+        notifications.show({
+          color: 'yellow',
+          autoClose: false,
+          title: 'Some saved filter values are not in these results',
+          message: `Left out: ${restored.ignored}`,
+        });
       navigate(`${RESULTS_BASE[restored.scope]}/${tab}`);
       return true;
     } catch (failure) {

@@ -45,12 +45,17 @@ export function SharingDialog({ target, onClose }: { target: SharingTarget | nul
 
 /** The current sharing comes with the object's detail (the lists do not carry it). */
 function SharingLoader({ target, onClose }: { target: SharingTarget; onClose: () => void }) {
-  const detail = useQuery(
-    target.kind === 'collection'
-      ? endpointQuery(workspaceEndpoints.collection, { params: { id: target.id } })
-      : endpointQuery(workspaceEndpoints.resultSet, { params: { id: target.id } }),
-  );
-  if (detail.isError) return <QueryErrorAlert error={detail.error} onRetry={() => void detail.refetch()} title="The sharing could not load" />;
+  const collection = useQuery({
+    ...endpointQuery(workspaceEndpoints.collection, { params: { id: target.id } }),
+    enabled: target.kind === 'collection',
+  });
+  const resultSet = useQuery({
+    ...endpointQuery(workspaceEndpoints.resultSet, { params: { id: target.id } }),
+    enabled: target.kind === 'resultSet',
+  });
+  const detail = target.kind === 'collection' ? collection : resultSet;
+  if (detail.isError)
+    return <QueryErrorAlert error={detail.error} onRetry={() => void detail.refetch()} title="The sharing could not load" />;
   if (!detail.data) return <Text size="sm">Loading the current sharing…</Text>;
   return <SharingForm target={target} sharing={detail.data.sharing} onClose={onClose} />;
 }
@@ -120,7 +125,8 @@ function SharingForm({ target, sharing, onClose }: { target: SharingTarget; shar
 
 function describeDraft(draft: SharingDraft): string {
   if (draft.visibility === 'private') return 'private';
-  if (draft.visibility === 'organisation') return `shared with your organisation (${draft.organisationAccess === 'edit' ? 'can edit' : 'can view'})`;
+  if (draft.visibility === 'organisation')
+    return `shared with your organisation (${draft.organisationAccess === 'edit' ? 'can edit' : 'can view'})`;
   return `shared with ${draft.people.length} colleague${draft.people.length === 1 ? '' : 's'}`;
 }
 
@@ -189,7 +195,12 @@ function PeopleEditor({ draft, onChange }: { draft: SharingDraft; onChange: (dra
                   />
                 </Table.Td>
                 <Table.Td w={40}>
-                  <ActionIcon variant="subtle" color="gray" onClick={() => remove(person.userId)} aria-label={`Stop sharing with ${person.name}`}>
+                  <ActionIcon
+                    variant="subtle"
+                    color="gray"
+                    onClick={() => remove(person.userId)}
+                    aria-label={`Stop sharing with ${person.name}`}
+                  >
                     <IconTrash size={14} />
                   </ActionIcon>
                 </Table.Td>

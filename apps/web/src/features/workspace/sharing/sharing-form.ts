@@ -11,7 +11,9 @@ export const PRIVATE_DRAFT: SharingDraft = { visibility: 'private', organisation
 
 /** The draft a dialog opens with: the object's current sharing. */
 export function draftOf(sharing: Sharing | null): SharingDraft {
-  return sharing ? { visibility: sharing.visibility, organisationAccess: sharing.organisationAccess, people: sharing.people } : PRIVATE_DRAFT;
+  return sharing
+    ? { visibility: sharing.visibility, organisationAccess: sharing.organisationAccess, people: sharing.people }
+    : PRIVATE_DRAFT;
 }
 
 /** Why the draft cannot be saved, or null. */

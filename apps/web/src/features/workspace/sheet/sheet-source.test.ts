@@ -8,7 +8,10 @@ const parse = (query: string, lookup: (token: string) => PickedRows | null = non
 
 describe('parseSheetSource', () => {
   it('reads a results tab of a session, Structures by default', () => {
-    expect(parse(`session=${SESSION}&tab=activitiestab`)).toEqual({ ok: true, source: { kind: 'session', sessionid: SESSION, tab: 'activitiestab' } });
+    expect(parse(`session=${SESSION}&tab=activitiestab`)).toEqual({
+      ok: true,
+      source: { kind: 'session', sessionid: SESSION, tab: 'activitiestab' },
+    });
     expect(parse(`session=${SESSION}`)).toEqual({ ok: true, source: { kind: 'session', sessionid: SESSION, tab: 'structuretab' } });
   });
 

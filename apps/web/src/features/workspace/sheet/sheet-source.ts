@@ -33,7 +33,8 @@ function fail(message: string): ParsedSheetSource {
 function parseIds(text: string): ParsedSheetSource {
   const parts = text.split(/[\s,]+/).filter(Boolean);
   if (parts.length === 0) return fail('The address names no structure ids.');
-  if (parts.length > MAX_IDS_IN_ADDRESS) return fail(`An address holds at most ${MAX_IDS_IN_ADDRESS.toLocaleString('en-US')} ids; use a collection for more.`);
+  if (parts.length > MAX_IDS_IN_ADDRESS)
+    return fail(`An address holds at most ${MAX_IDS_IN_ADDRESS.toLocaleString('en-US')} ids; use a collection for more.`);
   const ids = parts.map(Number);
   if (ids.some((id) => !Number.isInteger(id) || id <= 0)) return fail('Structure ids are whole numbers above zero.');
   return { ok: true, source: { kind: 'ids', strIds: [...new Set(ids)] } };
@@ -45,7 +46,8 @@ function parseSession(params: URLSearchParams, lookup: PickedRowsLookup): Parsed
   if (!tab.success) return fail(`“${params.get('tab')}” is not a results tab.`);
   const token = params.get('pick');
   const picked = token ? lookup(token) : null;
-  if (token && !picked) return fail('The ticked rows of this link were kept in another browser tab; open the sheet again from the results.');
+  if (token && !picked)
+    return fail('The ticked rows of this link were kept in another browser tab; open the sheet again from the results.');
   const candidate = {
     kind: 'session' as const,
     sessionid,
@@ -75,7 +77,9 @@ export function parseSheetSource(params: URLSearchParams, lookup: PickedRowsLook
   const collection = params.get('collection');
   if (collection !== null) {
     const id = Number(collection);
-    return Number.isInteger(id) && id > 0 ? { ok: true, source: { kind: 'collection', collectionId: id } } : fail('The collection id must be a whole number above zero.');
+    return Number.isInteger(id) && id > 0
+      ? { ok: true, source: { kind: 'collection', collectionId: id } }
+      : fail('The collection id must be a whole number above zero.');
   }
   const ids = params.get('ids');
   if (ids !== null) return parseIds(ids);

@@ -1,0 +1,202 @@
+import { Anchor, Box, Checkbox, Stack, Table, Text } from '@mantine/core';
+import type { CustomCellRendererProps, CustomTooltipProps } from 'ag-grid-react';
+import { createContext, useContext } from 'react';
+import { Link } from 'react-router';
+import { structureLeafletLink } from '@kb/contracts/leaflets';
+import type { Qualifier, SheetCell, SheetRow } from '@kb/contracts/sheet';
+import { StructureImage } from '../../chemistry/structure-image.tsx';
+import { BLANK, cellDetails, formatQualified, formatSheetNumber } from './cell-format.ts';
+import type { ColumnRange } from './colour-scale.ts';
+import { cellColour } from './colour-scale.ts';
+
+/** What the cells share: the colour range of each column on screen, the ticked rows. */
+export interface SheetGridContextValue {
+  ranges: ReadonlyMap<string, ColumnRange | null>;
+  ticked: ReadonlySet<number>;
+  onTick: (strIds: number[], on: boolean) => void;
+  pageIds: readonly number[];
+}
+
+export const SheetGridContext = createContext<SheetGridContextValue>({
+  ranges: new Map(),
+  ticked: new Set(),
+  onTick: () => undefined,
+  pageIds: [],
+});
+
+export const STRUCTURE_SIZE = { width: 150, height: 96 } as const;
+
+export function StructureCell({ data }: CustomCellRendererProps<SheetRow>) {
+  if (!data) return null;
+  return (
+    <Anchor
+      component={Link}
+      to={structureLeafletLink(data.strId)}
+      display="block"
+      aria-label={`Open the leaflet of structure ${data.strId}`}
+    >
+      <StructureImage strId={data.strId} width={STRUCTURE_SIZE.width} height={STRUCTURE_SIZE.height} alt={`Structure ${data.strId}`} />
+    </Anchor>
+  );
+}
+
+export function IdCell({ data }: CustomCellRendererProps<SheetRow>) {
+  if (!data) return null;
+  return (
+    <Stack gap={0} justify="center" h="100%">
+      <Text size="sm" fw={500} style={{ fontVariantNumeric: 'tabular-nums' }}>
+        {data.strId}
+      </Text>
+      {data.name && (
+        <Text size="xs" c="dimmed" lineClamp={2} title={data.name} style={{ whiteSpace: 'normal', lineHeight: 1.2 }}>
+          {data.name}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+export function TickCell({ data }: CustomCellRendererProps<SheetRow>) {
+  const { ticked, onTick } = useContext(SheetGridContext);
+  if (!data) return null;
+  return (
+    <Checkbox
+      size="xs"
+      aria-label={`Tick structure ${data.strId}`}
+      checked={ticked.has(data.strId)}
+      onChange={(event) => onTick([data.strId], event.currentTarget.checked)}
+      data-testid="sheet-tick"
+    />
+  );
+}
+
+export function TickHeader() {
+  const { ticked, onTick, pageIds } = useContext(SheetGridContext);
+  const all = pageIds.length > 0 && pageIds.every((id) => ticked.has(id));
+  const some = pageIds.some((id) => ticked.has(id));
+  return (
+    <Checkbox
+      size="xs"
+      aria-label="Tick every compound of this page"
+      checked={all}
+      indeterminate={some && !all}
+      onChange={(event) => onTick([...pageIds], event.currentTarget.checked)}
+      data-testid="sheet-tick-page"
+    />
+  );
+}
+
+/** A value with its qualifier; a censored one (only a bound is known) in italics, so it is never read as exact. */
+function QualifiedValue({ value, qualifier }: { value: number; qualifier: Qualifier }) {
+  const censored = qualifier !== '=';
+  return (
+    <Text
+      span
+      size="sm"
+      fs={censored ? 'italic' : undefined}
+      fw={censored ? 400 : 500}
+      style={{ fontVariantNumeric: 'tabular-nums' }}
+      data-qualifier={qualifier}
+      title={
+        censored
+          ? qualifier === '>'
+            ? 'Only a bound: at least this value (censored)'
+            : 'Only a bound: at most this value (censored)'
+          : undefined
+      }
+    >
+      {formatQualified(value, qualifier)}
+    </Text>
+  );
+}
+
+/** The cell's colour box: the column's scale behind the value, the whole cell filled. */
+function Coloured({ colId, value, children }: { colId: string; value: number | null; children: React.ReactNode }) {
+  const { ranges } = useContext(SheetGridContext);
+  const background = cellColour(value, ranges.get(colId) ?? null);
+  return (
+    <Box
+      h="100%"
+      px={8}
+      style={{ background, display: 'flex', alignItems: 'center', justifyContent: 'flex-end', color: 'var(--mantine-color-dark-9)' }}
+    >
+      {children}
+    </Box>
+  );
+}
+
+function Blank() {
+  return (
+    <Text span size="sm" c="dimmed" aria-label="No value">
+      {BLANK}
+    </Text>
+  );
+}
+
+export function EndpointCell({ value, column }: CustomCellRendererProps<SheetRow, SheetCell | null>) {
+  const colId = column?.getColId() ?? '';
+  if (!value)
+    return (
+      <Coloured colId={colId} value={null}>
+        {<Blank />}
+      </Coloured>
+    );
+  return (
+    <Coloured colId={colId} value={value.value}>
+      <QualifiedValue value={value.value} qualifier={value.qualifier} />
+    </Coloured>
+  );
+}
+
+export function DifferenceCell({ value, column }: CustomCellRendererProps<SheetRow, { value: number; qualifier: Qualifier } | null>) {
+  const colId = column?.getColId() ?? '';
+  if (!value)
+    return (
+      <Coloured colId={colId} value={null}>
+        {<Blank />}
+      </Coloured>
+    );
+  return (
+    <Coloured colId={colId} value={value.value}>
+      <QualifiedValue value={value.value} qualifier={value.qualifier} />
+    </Coloured>
+  );
+}
+
+export function PropertyCell({ value }: CustomCellRendererProps<SheetRow, number | null>) {
+  const integer = value !== null && value !== undefined && Number.isInteger(value);
+  return (
+    <Text span size="sm" style={{ fontVariantNumeric: 'tabular-nums' }} c={value === null || value === undefined ? 'dimmed' : undefined}>
+      {value === null || value === undefined ? BLANK : integer ? String(value) : formatSheetNumber(value)}
+    </Text>
+  );
+}
+
+/** The hover of an endpoint cell: every aggregate, n, censored count, SD and range; then how to see the measurements. */
+export function CellTooltip({ value }: CustomTooltipProps<SheetRow, SheetCell | null>) {
+  if (!value) return null;
+  return (
+    <Box
+      p="xs"
+      bg="white"
+      style={{ border: '1px solid var(--mantine-color-gray-4)', borderRadius: 6, boxShadow: 'var(--mantine-shadow-md)' }}
+      data-testid="sheet-cell-tooltip"
+    >
+      <Table withRowBorders={false} verticalSpacing={1} horizontalSpacing={6} fz="xs">
+        <Table.Tbody>
+          {cellDetails(value).map((line) => (
+            <Table.Tr key={line.label}>
+              <Table.Td c="dimmed">{line.label}</Table.Td>
+              <Table.Td ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
+                {line.value}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <Text size="xs" c="dimmed" mt={4}>
+        Click or press Enter for the measurements
+      </Text>
+    </Box>
+  );
+}

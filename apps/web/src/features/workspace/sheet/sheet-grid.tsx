@@ -1,0 +1,188 @@
+import '../../../app/grid/ag-grid-setup.ts';
+import type { CellClickedEvent, CellKeyDownEvent, ColDef, SortChangedEvent } from 'ag-grid-community';
+import { AgGridReact } from 'ag-grid-react';
+import { useCallback, useMemo } from 'react';
+import type { SheetPage, SheetRow } from '@kb/contracts/sheet';
+import { SHEET_PROPERTY_LABELS } from '@kb/contracts/sheet';
+import type { SheetProperty } from '@kb/contracts/sheet';
+import { formatCount } from '../../../app/format/count-format.ts';
+import { resultsGridTheme } from '../../../app/grid/ag-grid-setup.ts';
+import { columnRange } from './colour-scale.ts';
+import type { SheetGridContextValue } from './sheet-cells.tsx';
+import {
+  CellTooltip,
+  DifferenceCell,
+  EndpointCell,
+  IdCell,
+  PropertyCell,
+  STRUCTURE_SIZE,
+  SheetGridContext,
+  StructureCell,
+  TickCell,
+  TickHeader,
+} from './sheet-cells.tsx';
+
+const ROW_HEIGHT = STRUCTURE_SIZE.height + 8;
+const theme = resultsGridTheme.withParams({ rowHeight: ROW_HEIGHT, cellHorizontalPadding: 6 });
+/** The server sorts; the grid only shows the arrow (its own comparison must never reorder the page). */
+const KEEP_ORDER = () => 0;
+
+export interface SheetGridProps {
+  page: SheetPage;
+  loading: boolean;
+  sort: { column: string; direction: 'asc' | 'desc' } | null;
+  onSort: (column: string | null, direction: 'asc' | 'desc' | null) => void;
+  ticked: ReadonlySet<number>;
+  onTick: (strIds: number[], on: boolean) => void;
+  /** A cell of endpoint `index` of a row: its measurements. */
+  onOpenCell: (row: SheetRow, index: number) => void;
+}
+
+/** Short header of an endpoint: the gene symbol (or the label) and the unit, the whole label on hover. */
+function endpointColumns(page: SheetPage): ColDef<SheetRow>[] {
+  return page.columns.map((column, index) => ({
+    colId: `e${index}`,
+    headerName: `${column.geneSymbol ? `${column.endpoint.activityType} · ${column.geneSymbol}` : column.label} (${column.unit})`,
+    headerTooltip: `${column.label} — ${column.unit}; ${formatCount(column.withValue)} of ${formatCount(page.compounds)} compounds have a value${column.note ? `. ${column.note}` : ''}`,
+    valueGetter: (params) => params.data?.cells[index] ?? null,
+    cellRenderer: EndpointCell,
+    tooltipValueGetter: (params) => params.value ?? undefined,
+    tooltipComponent: CellTooltip,
+    cellClass: 'sheet-endpoint-cell',
+    cellStyle: { padding: 0 },
+    width: 150,
+    minWidth: 110,
+    sortable: true,
+    comparator: KEEP_ORDER,
+    wrapHeaderText: true,
+    autoHeaderHeight: true,
+  }));
+}
+
+function differenceColumns(page: SheetPage): ColDef<SheetRow>[] {
+  return page.differences.map((difference, index) => ({
+    colId: `d${index}`,
+    headerName: difference.label,
+    headerTooltip: `${difference.label}: ${formatCount(difference.withValue)} compounds have both values`,
+    valueGetter: (params) => params.data?.differences[index] ?? null,
+    cellRenderer: DifferenceCell,
+    cellStyle: { padding: 0 },
+    width: 150,
+    sortable: true,
+    comparator: KEEP_ORDER,
+    wrapHeaderText: true,
+    autoHeaderHeight: true,
+  }));
+}
+
+function propertyColumns(properties: readonly string[]): ColDef<SheetRow>[] {
+  return properties.map((key) => ({
+    colId: key,
+    headerName: SHEET_PROPERTY_LABELS[key as SheetProperty] ?? key,
+    valueGetter: (params) => params.data?.properties[key] ?? null,
+    cellRenderer: PropertyCell,
+    type: 'rightAligned',
+    width: 96,
+    sortable: true,
+    comparator: KEEP_ORDER,
+  }));
+}
+
+function buildColumns(page: SheetPage, properties: readonly string[], sort: SheetGridProps['sort']): ColDef<SheetRow>[] {
+  const columns: ColDef<SheetRow>[] = [
+    { colId: 'tick', headerComponent: TickHeader, cellRenderer: TickCell, width: 44, pinned: 'left', sortable: false, resizable: false },
+    {
+      colId: 'structure',
+      headerName: 'Structure',
+      cellRenderer: StructureCell,
+      width: STRUCTURE_SIZE.width + 14,
+      pinned: 'left',
+      sortable: false,
+    },
+    {
+      colId: 'strId',
+      headerName: 'Structure id',
+      cellRenderer: IdCell,
+      width: 140,
+      pinned: 'left',
+      sortable: true,
+      comparator: KEEP_ORDER,
+    },
+    ...endpointColumns(page),
+    ...differenceColumns(page),
+    ...propertyColumns(properties),
+  ];
+  return columns.map((column) => ({ ...column, sort: sort && column.colId === sort.column ? sort.direction : null }));
+}
+
+/**
+ * The sheet's page in AG Grid: one row per compound, the structure and id pinned on the left, then
+ * the endpoints, the differences and the properties. Sorting is the server's (blanks last either
+ * way); a click or Enter on an endpoint cell opens its measurements.
+ */
+export function SheetGrid({ page, loading, sort, onSort, ticked, onTick, onOpenCell }: SheetGridProps) {
+  const properties = useMemo(() => Object.keys(page.rows[0]?.properties ?? {}), [page.rows]);
+  const columnDefs = useMemo(() => buildColumns(page, properties, sort), [page, properties, sort]);
+  const context: SheetGridContextValue = useMemo(() => {
+    const ranges = new Map<string, ReturnType<typeof columnRange>>();
+    page.columns.forEach((_, index) => ranges.set(`e${index}`, columnRange(page.rows.map((row) => row.cells[index]?.value))));
+    page.differences.forEach((_, index) => ranges.set(`d${index}`, columnRange(page.rows.map((row) => row.differences[index]?.value))));
+    return { ranges, ticked, onTick, pageIds: page.rows.map((row) => row.strId) };
+  }, [page, ticked, onTick]);
+
+  const sortChanged = useCallback(
+    (event: SortChangedEvent<SheetRow>) => {
+      if (event.source !== 'uiColumnSorted') return;
+      const sorted = event.api.getColumnState().find((state) => state.sort);
+      onSort(sorted?.colId ?? null, sorted?.sort ?? null);
+    },
+    [onSort],
+  );
+  const endpointIndex = (colId: string | undefined) => {
+    const match = /^e(\d+)$/.exec(colId ?? '');
+    return match ? Number(match[1]) : null;
+  };
+  const cellClicked = useCallback(
+    (event: CellClickedEvent<SheetRow>) => {
+      const index = endpointIndex(event.column.getColId());
+      if (index !== null && event.data && event.data.cells[index]) onOpenCell(event.data, index);
+    },
+    [onOpenCell],
+  );
+  const cellKey = useCallback(
+    (event: CellKeyDownEvent<SheetRow>) => {
+      const keyboard = event.event;
+      if (!(keyboard instanceof KeyboardEvent) || keyboard.key !== 'Enter') return;
+      const index = endpointIndex(event.column.getColId());
+      if (index !== null && event.data && event.data.cells[index]) onOpenCell(event.data, index);
+    },
+    [onOpenCell],
+  );
+
+  // The grid is as tall as its rows (up to about a screen), so a short page leaves no empty box.
+  const height = Math.min(Math.max(page.rows.length, 3) * ROW_HEIGHT + 90, 1400);
+  return (
+    <SheetGridContext.Provider value={context}>
+      <div data-testid="sheet-grid" aria-busy={loading} data-rows={page.rows.length} style={{ width: '100%', height }}>
+        <AgGridReact<SheetRow>
+          rowData={page.rows}
+          columnDefs={columnDefs}
+          defaultColDef={{ cellDataType: false, resizable: true, suppressHeaderMenuButton: true, suppressMovable: true }}
+          getRowId={(params) => String(params.data.strId)}
+          theme={theme}
+          context={context}
+          loading={loading}
+          suppressMultiSort
+          suppressColumnVirtualisation
+          ensureDomOrder
+          enableCellTextSelection
+          tooltipShowDelay={300}
+          tooltipInteraction={false}
+          onSortChanged={sortChanged}
+          onCellClicked={cellClicked}
+          onCellKeyDown={cellKey}
+        />
+      </div>
+    </SheetGridContext.Provider>
+  );
+}
