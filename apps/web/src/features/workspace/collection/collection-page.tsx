@@ -19,6 +19,7 @@ import { sheetHref } from '../sheet/sheet-source.ts';
 import { isNotFound, useCollection, useDelete, useRemoveItems, useRename } from '../workspace-queries.ts';
 import { CollectionItems } from './collection-items.tsx';
 import { UploadPanel } from './upload-panel.tsx';
+import { toggleIds } from '../tick-set.ts';
 
 /** /workspace/collections/:id — one collection's compounds and what its owner or an editor can do with them. */
 export function CollectionPage() {
@@ -75,12 +76,7 @@ function CollectionView({ collection }: { collection: CollectionDetail }) {
   const rename = useRename('collection');
   const deletion = useDelete('collection');
 
-  const toggle = (strIds: number[], on: boolean) =>
-    setTicked((current) => {
-      const next = new Set(current);
-      for (const strId of strIds) on ? next.add(strId) : next.delete(strId);
-      return next;
-    });
+  const toggle = (strIds: number[], on: boolean) => setTicked((current) => toggleIds(current, strIds, on));
   const removeTicked = () =>
     remove.mutate(
       { id: collection.id, strIds: [...ticked] },

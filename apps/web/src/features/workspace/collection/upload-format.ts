@@ -1,4 +1,5 @@
-import { COLLECTION_UPLOAD_MAX_BYTES, COLLECTION_UPLOAD_FORMATS } from '@kb/contracts/workspace';
+import type { COLLECTION_UPLOAD_FORMATS } from '@kb/contracts/workspace';
+import { COLLECTION_UPLOAD_MAX_BYTES } from '@kb/contracts/workspace';
 
 export type UploadFormat = (typeof COLLECTION_UPLOAD_FORMATS)[number];
 

@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Text, VisuallyHidden } from '@mantine/core';
+import { Anchor, Button, Group, VisuallyHidden } from '@mantine/core';
 import { IconTable } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { CollectionSummary } from '@kb/contracts/workspace';

@@ -28,6 +28,7 @@ import { SheetGrid } from './sheet-grid.tsx';
 import { parseSheetSource } from './sheet-source.ts';
 import { AggregateChoice, DifferenceBuilder, EndpointPicker, PropertyChoice } from './sheet-settings.tsx';
 import { useSheetPage, useSheetSuggestions } from './use-sheet-data.ts';
+import { toggleIds } from '../tick-set.ts';
 
 /** /sheet?…: the compound × endpoint sheet of the source the address names (sheet-source.ts). */
 export function SheetPage() {
@@ -118,15 +119,7 @@ function Sheet({ source }: { source: SheetSource }) {
   const [subject, setSubject] = useState<MeasurementSubject | null>(null);
   const mayExport = useMayOpen()('/export');
 
-  const onTick = useCallback(
-    (strIds: number[], on: boolean) =>
-      setTicked((current) => {
-        const next = new Set(current);
-        for (const strId of strIds) on ? next.add(strId) : next.delete(strId);
-        return next;
-      }),
-    [],
-  );
+  const onTick = useCallback((strIds: number[], on: boolean) => setTicked((current) => toggleIds(current, strIds, on)), []);
   const onSort = useCallback(
     (column: string | null, direction: 'asc' | 'desc' | null) =>
       setConfig((current) => ({ ...current, sort: column && direction ? { column, direction } : null, page: 0 })),
