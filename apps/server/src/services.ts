@@ -38,6 +38,7 @@ import { SarCliffs } from './modules/sar/sar-cliffs.ts';
 import { SarPairs } from './modules/sar/sar-pairs.ts';
 import { SarJobs } from './modules/sar/sar-progress.ts';
 import { SarService } from './modules/sar/sar-service.ts';
+import { CompoundSources } from './modules/workspace/compound-source.ts';
 import { SavedQueryService } from './modules/search/saved-queries.ts';
 import { SearchService } from './modules/search/search-service.ts';
 import { SessionRepository } from './modules/sessions/session-repository.ts';
@@ -93,6 +94,8 @@ export interface AppServices {
   sar: SarService;
   sarCliffs: SarCliffs;
   sarPairs: SarPairs;
+  /** The compounds a collection or sheet names (ids, a results tab, a collection), with the workspace's access rule. */
+  compoundSources: CompoundSources;
   // Files, exports and what exports for others.
   files: FileStore;
   datasets: DatasetService;
@@ -281,6 +284,7 @@ export async function buildServices(config: AppConfig, database: DatabaseHandle,
     sar,
     sarCliffs: new SarCliffs(sar, db, chemEngine),
     sarPairs: new SarPairs(sar, chemEngine, db),
+    compoundSources: new CompoundSources(db, results),
     files,
     datasets,
     exports,
