@@ -46,6 +46,10 @@ export const MODULE_DEPENDENCIES = {
   trees: [],
   uploads: ['targets'],
   usage: [],
+  // Issue 59: collections, saved result sets, history and sharing; a collection's compounds come from results tabs.
+  workspace: ['audit', 'chemistry', 'knowledge-base', 'results'],
+  // The compound × endpoint sheet: its compounds from a source (workspace), values as the SAR view's pActivity, exports charged.
+  sheet: ['export', 'results', 'sar', 'workspace'],
 };
 
 /**
@@ -77,6 +81,7 @@ export const PUBLIC_FILES = {
   targets: ['target-resolver.ts', 'target-text.ts'],
   trees: ['tree-match.ts', 'tree-refresh.ts'],
   uploads: ['term-curation.ts', 'upload-file-parser.ts'],
+  workspace: ['compound-source.ts', 'workspace-access.ts'],
 };
 
 /**

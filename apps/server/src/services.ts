@@ -38,6 +38,8 @@ import { SarCliffs } from './modules/sar/sar-cliffs.ts';
 import { SarPairs } from './modules/sar/sar-pairs.ts';
 import { SarJobs } from './modules/sar/sar-progress.ts';
 import { SarService } from './modules/sar/sar-service.ts';
+import { CompoundSources } from './modules/workspace/compound-source.ts';
+import { SheetService } from './modules/sheet/sheet-service.ts';
 import { SavedQueryService } from './modules/search/saved-queries.ts';
 import { SearchService } from './modules/search/search-service.ts';
 import { SessionRepository } from './modules/sessions/session-repository.ts';
@@ -93,6 +95,10 @@ export interface AppServices {
   sar: SarService;
   sarCliffs: SarCliffs;
   sarPairs: SarPairs;
+  /** The compounds a collection or sheet names (ids, a results tab, a collection), with the workspace's access rule. */
+  compoundSources: CompoundSources;
+  /** The compound × endpoint sheet (its columns kept in memory, per server). */
+  sheet: SheetService;
   // Files, exports and what exports for others.
   files: FileStore;
   datasets: DatasetService;
@@ -228,6 +234,7 @@ export async function buildServices(config: AppConfig, database: DatabaseHandle,
     (error, jobId) => log.error({ err: error, jobId }, 'export failed'),
   );
   const exportJobs = new ExportJobRunner(db, exports, config.exports, (error) => log.error({ err: error }, 'export loop failed'));
+  const compoundSources = new CompoundSources(db, results);
   const sar = new SarService(
     db,
     results,
@@ -281,6 +288,8 @@ export async function buildServices(config: AppConfig, database: DatabaseHandle,
     sar,
     sarCliffs: new SarCliffs(sar, db, chemEngine),
     sarPairs: new SarPairs(sar, chemEngine, db),
+    compoundSources,
+    sheet: new SheetService(db, compoundSources, exports),
     files,
     datasets,
     exports,
