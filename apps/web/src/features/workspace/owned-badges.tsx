@@ -13,7 +13,7 @@ export function OwnerText({ owner, mine }: { owner: Person; mine: boolean }) {
 }
 
 /** What the visibility badge says: "Private", "Shared with 3", "Organisation". */
-export function visibilityLabel(visibility: Visibility, people?: number): string {
+function visibilityLabel(visibility: Visibility, people?: number): string {
   if (visibility === 'private') return 'Private';
   if (visibility === 'organisation') return 'Organisation';
   return people === undefined ? 'Shared with colleagues' : `Shared with ${people}`;

@@ -35,7 +35,7 @@ const SavedTabSchema = z.object({
   similarity: SimilaritySchema.nullable().catch(null),
   selection: SelectionSchema.catch(EMPTY_SELECTION),
 });
-export type SavedTab = z.infer<typeof SavedTabSchema>;
+type SavedTab = z.infer<typeof SavedTabSchema>;
 
 const TAB_KEYS = RESULT_TABS.map((tab) => tab.key) as [ResultTabKey, ...ResultTabKey[]];
 

@@ -7,7 +7,7 @@ import { EmptyState, QueryErrorAlert } from '../../../app/ui/query-view.tsx';
 import { StructureImage } from '../../chemistry/structure-image.tsx';
 import { useCollectionItems } from '../workspace-queries.ts';
 
-export const ITEMS_PAGE_SIZE = 25;
+const ITEMS_PAGE_SIZE = 25;
 
 export interface CollectionItemsProps {
   collectionId: number;

@@ -7,7 +7,7 @@ export interface SharingDraft {
   people: (Person & { access: ShareAccess })[];
 }
 
-export const PRIVATE_DRAFT: SharingDraft = { visibility: 'private', organisationAccess: 'read', people: [] };
+const PRIVATE_DRAFT: SharingDraft = { visibility: 'private', organisationAccess: 'read', people: [] };
 
 /** The draft a dialog opens with: the object's current sharing. */
 export function draftOf(sharing: Sharing | null): SharingDraft {

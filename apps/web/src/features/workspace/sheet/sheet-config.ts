@@ -38,7 +38,7 @@ export const INITIAL_SHEET_CONFIG: SheetConfig = {
 };
 
 /** Endpoints the sheet opens with when none are chosen: the most covered. */
-export const DEFAULT_ENDPOINT_COUNT = 3;
+const DEFAULT_ENDPOINT_COUNT = 3;
 
 /** One key per endpoint (target or assay × activity type): the picker's value. */
 export function endpointKey(endpoint: SheetEndpoint): string {
