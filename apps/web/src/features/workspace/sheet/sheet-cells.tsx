@@ -6,19 +6,15 @@ import { structureLeafletLink } from '@kb/contracts/leaflets';
 import type { Qualifier, SheetCell, SheetRow } from '@kb/contracts/sheet';
 import { StructureImage } from '../../chemistry/structure-image.tsx';
 import { BLANK, cellDetails, formatQualified, formatSheetNumber } from './cell-format.ts';
-import type { ColumnRange } from './colour-scale.ts';
-import { cellColour } from './colour-scale.ts';
 
-/** What the cells share: the colour range of each column on screen, the ticked rows. */
+/** What the cells share: the ticked rows and the page's ids. */
 export interface SheetGridContextValue {
-  ranges: ReadonlyMap<string, ColumnRange | null>;
   ticked: ReadonlySet<number>;
   onTick: (strIds: number[], on: boolean) => void;
   pageIds: readonly number[];
 }
 
 export const SheetGridContext = createContext<SheetGridContextValue>({
-  ranges: new Map(),
   ticked: new Set(),
   onTick: () => undefined,
   pageIds: [],
@@ -110,21 +106,6 @@ function QualifiedValue({ value, qualifier }: { value: number; qualifier: Qualif
   );
 }
 
-/** The cell's colour box: the column's scale behind the value, the whole cell filled. */
-function Coloured({ colId, value, children }: { colId: string; value: number | null; children: React.ReactNode }) {
-  const { ranges } = useContext(SheetGridContext);
-  const background = cellColour(value, ranges.get(colId) ?? null);
-  return (
-    <Box
-      h="100%"
-      px={8}
-      style={{ background, display: 'flex', alignItems: 'center', justifyContent: 'flex-end', color: 'var(--mantine-color-dark-9)' }}
-    >
-      {children}
-    </Box>
-  );
-}
-
 function Blank() {
   return (
     <Text span size="sm" c="dimmed" aria-label="No value">
@@ -133,34 +114,10 @@ function Blank() {
   );
 }
 
-export function EndpointCell({ value, column }: CustomCellRendererProps<SheetRow, SheetCell | null>) {
-  const colId = column?.getColId() ?? '';
-  if (!value)
-    return (
-      <Coloured colId={colId} value={null}>
-        {<Blank />}
-      </Coloured>
-    );
-  return (
-    <Coloured colId={colId} value={value.value}>
-      <QualifiedValue value={value.value} qualifier={value.qualifier} />
-    </Coloured>
-  );
-}
-
-export function DifferenceCell({ value, column }: CustomCellRendererProps<SheetRow, { value: number; qualifier: Qualifier } | null>) {
-  const colId = column?.getColId() ?? '';
-  if (!value)
-    return (
-      <Coloured colId={colId} value={null}>
-        {<Blank />}
-      </Coloured>
-    );
-  return (
-    <Coloured colId={colId} value={value.value}>
-      <QualifiedValue value={value.value} qualifier={value.qualifier} />
-    </Coloured>
-  );
+/** An endpoint or difference cell (its colour is the column's cellStyle, sheet-grid.tsx). */
+export function ValueCell({ value }: CustomCellRendererProps<SheetRow, { value: number; qualifier: Qualifier } | null>) {
+  if (!value) return <Blank />;
+  return <QualifiedValue value={value.value} qualifier={value.qualifier} />;
 }
 
 export function PropertyCell({ value }: CustomCellRendererProps<SheetRow, number | null>) {
@@ -173,7 +130,10 @@ export function PropertyCell({ value }: CustomCellRendererProps<SheetRow, number
 }
 
 /** The hover of an endpoint cell: every aggregate, n, censored count, SD and range; then how to see the measurements. */
-export function CellTooltip({ value }: CustomTooltipProps<SheetRow, SheetCell | null>) {
+export function CellTooltip({ data, column }: CustomTooltipProps<SheetRow>) {
+  // The cell is read from the row: the tooltip's own value is the text screen readers get.
+  const match = /^e(\d+)$/.exec(column && 'getColId' in column ? column.getColId() : '');
+  const value: SheetCell | null | undefined = match ? data?.cells[Number(match[1])] : null;
   if (!value) return null;
   return (
     <Box

@@ -7,12 +7,12 @@ import { SHEET_PROPERTY_LABELS } from '@kb/contracts/sheet';
 import type { SheetProperty } from '@kb/contracts/sheet';
 import { formatCount } from '../../../app/format/count-format.ts';
 import { resultsGridTheme } from '../../../app/grid/ag-grid-setup.ts';
-import { columnRange } from './colour-scale.ts';
+import type { ColumnRange } from './colour-scale.ts';
+import { cellColour, columnRange } from './colour-scale.ts';
+import { cellDetails } from './cell-format.ts';
 import type { SheetGridContextValue } from './sheet-cells.tsx';
 import {
   CellTooltip,
-  DifferenceCell,
-  EndpointCell,
   IdCell,
   PropertyCell,
   STRUCTURE_SIZE,
@@ -20,6 +20,7 @@ import {
   StructureCell,
   TickCell,
   TickHeader,
+  ValueCell,
 } from './sheet-cells.tsx';
 
 const ROW_HEIGHT = STRUCTURE_SIZE.height + 8;
@@ -38,40 +39,60 @@ export interface SheetGridProps {
   onOpenCell: (row: SheetRow, index: number) => void;
 }
 
-/** Short header of an endpoint: the gene symbol (or the label) and the unit, the whole label on hover. */
+/** The column's colour behind each value (viridis over the values on this page; blanks stay white). */
+function colourStyle(range: ColumnRange | null) {
+  return (params: { value: { value: number } | null | undefined }) => ({
+    padding: '0 8px',
+    background: cellColour(params.value?.value ?? null, range) ?? 'transparent',
+    color: 'var(--mantine-color-dark-9)',
+  });
+}
+
+const VALUE_COLUMN: ColDef<SheetRow> = {
+  cellRenderer: ValueCell,
+  type: 'rightAligned',
+  width: 132,
+  minWidth: 96,
+  sortable: true,
+  comparator: KEEP_ORDER,
+  wrapHeaderText: true,
+  autoHeaderHeight: true,
+};
+
+/** Short header of an endpoint: activity type and gene symbol (the unit when it is not pActivity), the whole label on hover. */
 function endpointColumns(page: SheetPage): ColDef<SheetRow>[] {
-  return page.columns.map((column, index) => ({
-    colId: `e${index}`,
-    headerName: `${column.geneSymbol ? `${column.endpoint.activityType} · ${column.geneSymbol}` : column.label} (${column.unit})`,
-    headerTooltip: `${column.label} — ${column.unit}; ${formatCount(column.withValue)} of ${formatCount(page.compounds)} compounds have a value${column.note ? `. ${column.note}` : ''}`,
-    valueGetter: (params) => params.data?.cells[index] ?? null,
-    cellRenderer: EndpointCell,
-    tooltipValueGetter: (params) => params.value ?? undefined,
-    tooltipComponent: CellTooltip,
-    cellClass: 'sheet-endpoint-cell',
-    cellStyle: { padding: 0 },
-    width: 150,
-    minWidth: 110,
-    sortable: true,
-    comparator: KEEP_ORDER,
-    wrapHeaderText: true,
-    autoHeaderHeight: true,
-  }));
+  return page.columns.map((column, index) => {
+    const name = column.geneSymbol ? `${column.endpoint.activityType} · ${column.geneSymbol}` : column.label;
+    const range = columnRange(page.rows.map((row) => row.cells[index]?.value));
+    return {
+      ...VALUE_COLUMN,
+      colId: `e${index}`,
+      headerName: column.molar ? name : `${name} (${column.unit})`,
+      headerTooltip: `${column.label} — ${column.unit}; ${formatCount(column.withValue)} of ${formatCount(page.compounds)} compounds have a value${column.note ? `. ${column.note}` : ''}`,
+      valueGetter: (params) => params.data?.cells[index] ?? null,
+      cellStyle: colourStyle(range),
+      // A short text for screen readers; the tooltip component draws the table.
+      tooltipValueGetter: (params) => {
+        const cell = params.data?.cells[index];
+        return cell
+          ? cellDetails(cell)
+              .map((line) => `${line.label} ${line.value}`)
+              .join(', ')
+          : undefined;
+      },
+      tooltipComponent: CellTooltip,
+    } satisfies ColDef<SheetRow>;
+  });
 }
 
 function differenceColumns(page: SheetPage): ColDef<SheetRow>[] {
   return page.differences.map((difference, index) => ({
+    ...VALUE_COLUMN,
     colId: `d${index}`,
     headerName: difference.label,
     headerTooltip: `${difference.label}: ${formatCount(difference.withValue)} compounds have both values`,
     valueGetter: (params) => params.data?.differences[index] ?? null,
-    cellRenderer: DifferenceCell,
-    cellStyle: { padding: 0 },
-    width: 150,
-    sortable: true,
-    comparator: KEEP_ORDER,
-    wrapHeaderText: true,
-    autoHeaderHeight: true,
+    cellStyle: colourStyle(columnRange(page.rows.map((row) => row.differences[index]?.value))),
   }));
 }
 
@@ -123,12 +144,10 @@ function buildColumns(page: SheetPage, properties: readonly string[], sort: Shee
 export function SheetGrid({ page, loading, sort, onSort, ticked, onTick, onOpenCell }: SheetGridProps) {
   const properties = useMemo(() => Object.keys(page.rows[0]?.properties ?? {}), [page.rows]);
   const columnDefs = useMemo(() => buildColumns(page, properties, sort), [page, properties, sort]);
-  const context: SheetGridContextValue = useMemo(() => {
-    const ranges = new Map<string, ReturnType<typeof columnRange>>();
-    page.columns.forEach((_, index) => ranges.set(`e${index}`, columnRange(page.rows.map((row) => row.cells[index]?.value))));
-    page.differences.forEach((_, index) => ranges.set(`d${index}`, columnRange(page.rows.map((row) => row.differences[index]?.value))));
-    return { ranges, ticked, onTick, pageIds: page.rows.map((row) => row.strId) };
-  }, [page, ticked, onTick]);
+  const context: SheetGridContextValue = useMemo(
+    () => ({ ticked, onTick, pageIds: page.rows.map((row) => row.strId) }),
+    [page, ticked, onTick],
+  );
 
   const sortChanged = useCallback(
     (event: SortChangedEvent<SheetRow>) => {
@@ -177,6 +196,7 @@ export function SheetGrid({ page, loading, sort, onSort, ticked, onTick, onOpenC
           ensureDomOrder
           enableCellTextSelection
           tooltipShowDelay={300}
+          headerHeight={52}
           tooltipInteraction={false}
           onSortChanged={sortChanged}
           onCellClicked={cellClicked}

@@ -13,6 +13,7 @@ const AGGREGATE_OPTIONS: { value: SheetAggregate; label: string }[] = [
   { value: 'best', label: 'Best' },
 ];
 
+/** "IC50 · EGFR · 1,204 compounds": the count in the list only, so the chosen pills stay short. */
 function optionLabel(option: SheetEndpointOption): string {
   return `${option.label} · ${formatCount(option.compounds)} compounds`;
 }
@@ -33,7 +34,7 @@ export function EndpointPicker({
   for (const option of config.endpoints) byKey.set(endpointKey(option.endpoint), option);
   const group = (label: string, options: readonly SheetEndpointOption[]) => ({
     group: label,
-    items: options.map((option) => ({ value: endpointKey(option.endpoint), label: optionLabel(option) })),
+    items: options.map((option) => ({ value: endpointKey(option.endpoint), label: option.label })),
   });
   return (
     <MultiSelect
@@ -46,6 +47,10 @@ export function EndpointPicker({
       hidePickedOptions
       limit={200}
       data={[group('Targets', suggestions.targets), group('Assays', suggestions.assays)]}
+      renderOption={({ option }) => {
+        const known = byKey.get(option.value);
+        return known ? optionLabel(known) : option.label;
+      }}
       value={config.endpoints.map((option) => endpointKey(option.endpoint))}
       onChange={(keys) =>
         onChange(
