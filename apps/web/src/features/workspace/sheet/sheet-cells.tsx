@@ -1,6 +1,6 @@
 import { Anchor, Box, Checkbox, Stack, Table, Text } from '@mantine/core';
 import type { CustomCellRendererProps, CustomTooltipProps } from 'ag-grid-react';
-import { createContext, useContext } from 'react';
+import { createContext, useContext, useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { structureLeafletLink } from '@kb/contracts/leaflets';
 import type { Qualifier, SheetCell, SheetRow } from '@kb/contracts/sheet';
@@ -52,17 +52,41 @@ export function IdCell({ data }: CustomCellRendererProps<SheetRow>) {
   );
 }
 
+/**
+ * A tick box pressed without moving the page: focusing it made the grid focus its cell and scroll
+ * that fully into view, which moved a half-visible row's box from under the pointer between press
+ * and release (no click). The press takes no focus (the click still ticks; Tab still reaches it),
+ * and the grid does not see it. A native listener: React's own handlers run after the grid's.
+ */
+function useOwnPress() {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const keep = (event: MouseEvent) => {
+      event.preventDefault();
+      event.stopPropagation();
+    };
+    element.addEventListener('mousedown', keep);
+    return () => element.removeEventListener('mousedown', keep);
+  }, []);
+  return ref;
+}
+
 export function TickCell({ data }: CustomCellRendererProps<SheetRow>) {
   const { ticked, onTick } = useContext(SheetGridContext);
+  const ref = useOwnPress();
   if (!data) return null;
   return (
-    <Checkbox
-      size="xs"
-      aria-label={`Tick structure ${data.strId}`}
-      checked={ticked.has(data.strId)}
-      onChange={(event) => onTick([data.strId], event.currentTarget.checked)}
-      data-testid="sheet-tick"
-    />
+    <div ref={ref}>
+      <Checkbox
+        size="xs"
+        aria-label={`Tick structure ${data.strId}`}
+        checked={ticked.has(data.strId)}
+        onChange={(event) => onTick([data.strId], event.currentTarget.checked)}
+        data-testid="sheet-tick"
+      />
+    </div>
   );
 }
 

@@ -178,11 +178,9 @@ export function SheetGrid({ page, loading, sort, onSort, ticked, onTick, onOpenC
     [onOpenCell],
   );
 
-  // The grid is as tall as its rows (up to about a screen), so a short page leaves no empty box.
-  const height = Math.min(Math.max(page.rows.length, 3) * ROW_HEIGHT + 90, 1400);
   return (
     <SheetGridContext.Provider value={context}>
-      <div data-testid="sheet-grid" aria-busy={loading} data-rows={page.rows.length} style={{ width: '100%', height }}>
+      <div data-testid="sheet-grid" aria-busy={loading} data-rows={page.rows.length} style={{ width: '100%' }}>
         <AgGridReact<SheetRow>
           rowData={page.rows}
           columnDefs={columnDefs}
@@ -192,7 +190,12 @@ export function SheetGrid({ page, loading, sort, onSort, ticked, onTick, onOpenC
           context={context}
           loading={loading}
           suppressMultiSort
+          // The page scrolls, not the grid: a click on a half-visible row's tick box must not scroll the
+          // grid under the pointer (a cell taking focus scrolls its own viewport into view).
+          domLayout="autoHeight"
           suppressColumnVirtualisation
+          // Every row of the page in the DOM (at most 500): ticks, find-in-page and the keyboard reach them all.
+          suppressRowVirtualisation
           ensureDomOrder
           enableCellTextSelection
           tooltipShowDelay={300}
