@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cellColour, columnRange, viridisAt } from './colour-scale.ts';
+import { cellColour, columnScale, viridisAt } from './colour-scale.ts';
 
 /** Relative luminance (WCAG) of "rgb(r, g, b)". */
 function luminance(colour: string): number {
@@ -11,9 +11,24 @@ function luminance(colour: string): number {
 }
 
 describe('the sheet colour scale', () => {
-  it('spans the finite values of a column', () => {
-    expect(columnRange([5, null, 7.5, undefined, 6, Number.NaN])).toEqual({ min: 5, max: 7.5 });
-    expect(columnRange([null, undefined])).toBeNull();
+  it('spans the finite values of a column of another measure', () => {
+    expect(columnScale('other', [5, null, 7.5, undefined, 6, Number.NaN])).toEqual({ min: 5, max: 7.5 });
+    expect(columnScale('other', [null, undefined])).toBeNull();
+  });
+
+  it('puts pActivity on one scale, 4 to 10, widened by values outside it', () => {
+    expect(columnScale('pactivity', [4.5, 4.51])).toEqual({ min: 4, max: 10 });
+    expect(columnScale('pactivity', [3.2, 11])).toEqual({ min: 3.2, max: 11 });
+    const scale = columnScale('pactivity', [4.5, 4.51]);
+    // Near-equal potencies look alike (at most 2 of 255 apart in any channel).
+    const channels = (value: number) => (cellColour(value, scale)!.match(/\d+/g) ?? []).map(Number);
+    const [a, b] = [channels(4.5), channels(4.51)];
+    expect(Math.max(...a.map((channel, i) => Math.abs(channel - b[i]!)))).toBeLessThanOrEqual(2);
+  });
+
+  it('centres differences on 0, at least ±2', () => {
+    expect(columnScale('difference', [-0.4, 1.2])).toEqual({ min: -2, max: 2 });
+    expect(columnScale('difference', [-3.5, 1])).toEqual({ min: -3.5, max: 3.5 });
   });
 
   it('runs viridis from violet to yellow, clamped', () => {

@@ -1,8 +1,10 @@
 /**
  * The colour of a sheet cell on its column's scale: viridis (perceptually even, readable by most
- * colour-blind readers) from the column's lowest value (dark blue-violet) to its highest (yellow).
- * The colour is mixed with white so that the dark numbers stay readable on every step; the scale
- * spans the values on screen, which is what the eye compares.
+ * colour-blind readers) from low (dark blue-violet) to high (yellow), mixed with white so that the
+ * dark numbers stay readable on every step. pActivity sits on one fixed scale, 4 to 10 (100 µM to
+ * 0.1 nM), so a colour means the same potency in every column, page and sort — a range over the
+ * page made 4.50 and 4.51 look far apart. Differences are centred on 0 (at least ±2); other
+ * measures (%, …) span the values on screen.
  */
 
 /** Viridis at nine even steps (matplotlib's table). */
@@ -27,7 +29,7 @@ export interface ColumnRange {
 }
 
 /** The smallest and largest finite values, or null when there are none. */
-export function columnRange(values: readonly (number | null | undefined)[]): ColumnRange | null {
+function columnRange(values: readonly (number | null | undefined)[]): ColumnRange | null {
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
   for (const value of values) {
@@ -36,6 +38,24 @@ export function columnRange(values: readonly (number | null | undefined)[]): Col
     max = Math.max(max, value);
   }
   return min <= max ? { min, max } : null;
+}
+
+/** pActivity's fixed scale (widened when a value lies outside it). */
+const PACTIVITY_RANGE: ColumnRange = { min: 4, max: 10 };
+const DIFFERENCE_HALF_WIDTH = 2;
+
+export type ColumnKind = 'pactivity' | 'difference' | 'other';
+
+/** The range a column's colours span, from its kind and the values on screen (null: nothing to colour). */
+export function columnScale(kind: ColumnKind, values: readonly (number | null | undefined)[]): ColumnRange | null {
+  const range = columnRange(values);
+  if (!range) return null;
+  if (kind === 'pactivity') return { min: Math.min(PACTIVITY_RANGE.min, range.min), max: Math.max(PACTIVITY_RANGE.max, range.max) };
+  if (kind === 'difference') {
+    const half = Math.max(DIFFERENCE_HALF_WIDTH, Math.abs(range.min), Math.abs(range.max));
+    return { min: -half, max: half };
+  }
+  return range;
 }
 
 /** The viridis colour at `t` (0–1), as [r, g, b]. */

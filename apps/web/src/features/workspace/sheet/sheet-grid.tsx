@@ -8,7 +8,7 @@ import type { SheetProperty } from '@kb/contracts/sheet';
 import { formatCount } from '../../../app/format/count-format.ts';
 import { resultsGridTheme } from '../../../app/grid/ag-grid-setup.ts';
 import type { ColumnRange } from './colour-scale.ts';
-import { cellColour, columnRange } from './colour-scale.ts';
+import { cellColour, columnScale } from './colour-scale.ts';
 import { cellDetails } from './cell-format.ts';
 import type { SheetGridContextValue } from './sheet-cells.tsx';
 import {
@@ -63,7 +63,10 @@ const VALUE_COLUMN: ColDef<SheetRow> = {
 function endpointColumns(page: SheetPage): ColDef<SheetRow>[] {
   return page.columns.map((column, index) => {
     const name = column.geneSymbol ? `${column.endpoint.activityType} · ${column.geneSymbol}` : column.label;
-    const range = columnRange(page.rows.map((row) => row.cells[index]?.value));
+    const range = columnScale(
+      column.molar ? 'pactivity' : 'other',
+      page.rows.map((row) => row.cells[index]?.value),
+    );
     return {
       ...VALUE_COLUMN,
       colId: `e${index}`,
@@ -92,7 +95,12 @@ function differenceColumns(page: SheetPage): ColDef<SheetRow>[] {
     headerName: difference.label,
     headerTooltip: `${difference.label}: ${formatCount(difference.withValue)} compounds have both values`,
     valueGetter: (params) => params.data?.differences[index] ?? null,
-    cellStyle: colourStyle(columnRange(page.rows.map((row) => row.differences[index]?.value))),
+    cellStyle: colourStyle(
+      columnScale(
+        'difference',
+        page.rows.map((row) => row.differences[index]?.value),
+      ),
+    ),
   }));
 }
 

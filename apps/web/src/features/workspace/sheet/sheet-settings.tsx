@@ -156,7 +156,7 @@ export function DifferenceBuilder({ config, onChange }: { config: SheetConfig; o
           {config.endpoints[difference.a]?.label} − {config.endpoints[difference.b]?.label}
         </Badge>
       ))}
-      <Group gap={6} align="flex-end" wrap="nowrap">
+      <Group gap={6} align="center" wrap="nowrap">
         <Select
           size="xs"
           placeholder="A"
