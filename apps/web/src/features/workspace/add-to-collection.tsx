@@ -1,12 +1,11 @@
 import { Alert, Button, Group, Modal, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import type { CompoundSource } from '@kb/contracts/workspace';
 import { formatCount } from '../../app/format/count-format.ts';
 import { countNoun } from '../../app/format/plural.ts';
 import { nameError } from './name-dialog.tsx';
-import { workspaceLink } from './permanent-link.tsx';
+import { ToastLink, workspaceLink } from './permanent-link.tsx';
 import { useAddItems, useCollections, useCreateCollection } from './workspace-queries.ts';
 
 export interface AddToCollectionProps {
@@ -24,9 +23,9 @@ function announce(name: string, id: number, added: number, already: number, tota
     message: (
       <Text size="sm">
         {countNoun(added, 'compound')} added{already > 0 ? `, ${formatCount(already)} already in it` : ''}; it holds {formatCount(total)}.{' '}
-        <Link to={workspaceLink('collection', id)} data-testid="added-collection-link">
+        <ToastLink to={workspaceLink('collection', id)} testId="added-collection-link">
           Open the collection
-        </Link>
+        </ToastLink>
       </Text>
     ),
   });

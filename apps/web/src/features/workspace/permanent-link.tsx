@@ -1,4 +1,6 @@
-import { Button, CopyButton, Tooltip } from '@mantine/core';
+import { Anchor, Button, CopyButton, Tooltip } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { navigateTo } from '../../app/navigation.ts';
 import { IconCheck, IconLink } from '@tabler/icons-react';
 
 /** The link of a collection or saved result set; it opens for whoever it is shared with, and is a not-found page for anyone else. */
@@ -30,5 +32,26 @@ export function CopyWorkspaceLink({ path }: { path: string }) {
         </Tooltip>
       )}
     </CopyButton>
+  );
+}
+
+/**
+ * A link inside a notification. Notifications render outside the router, where its <Link> cannot
+ * work: this one is a plain link that navigates in the app when clicked (a new tab still opens it).
+ */
+export function ToastLink({ to, children, testId }: { to: string; children: ReactNode; testId?: string }) {
+  return (
+    <Anchor
+      href={to}
+      size="sm"
+      data-testid={testId}
+      onClick={(event) => {
+        if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+        event.preventDefault();
+        navigateTo(to);
+      }}
+    >
+      {children}
+    </Anchor>
   );
 }

@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { IconChevronDown, IconDeviceFloppy, IconFolderPlus, IconTable } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import type { ResultsSession } from '@kb/contracts/results';
 import type { CompoundSource } from '@kb/contracts/workspace';
@@ -17,7 +17,7 @@ import { useResultsStore } from '../results/results-store.ts';
 import { useSearchChartsStore } from '../search/saved/search-charts-store.ts';
 import { AddToCollectionDialog } from './add-to-collection.tsx';
 import { NameDialog } from './name-dialog.tsx';
-import { workspaceLink } from './permanent-link.tsx';
+import { ToastLink, workspaceLink } from './permanent-link.tsx';
 import { buildResultSetState } from './result-set-state.ts';
 import { keepPickedRows } from './sheet/picked-rows.ts';
 import { sheetHref } from './sheet/sheet-source.ts';
@@ -71,10 +71,10 @@ function useSaveResultSet(props: ResultsToolProps, session: ResultsSession | und
         message: (
           <Text size="sm">
             Its permanent link:{' '}
-            <Link to={link} data-testid="saved-set-link">
+            <ToastLink to={link} testId="saved-set-link">
               {window.location.origin}
               {link}
-            </Link>
+            </ToastLink>
             {droppedSelection ? '. The ticked rows were too many to keep and were left out.' : ''}
           </Text>
         ),

@@ -3,7 +3,6 @@ import { notifications } from '@mantine/notifications';
 import { IconDeviceFloppy, IconHistory } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import type { HistoryEntry } from '@kb/contracts/workspace';
 import { HISTORY_LIMIT, workspaceEndpoints } from '@kb/contracts/workspace';
 import { callApi, errorMessage } from '../../../app/api-client.ts';
@@ -15,7 +14,7 @@ import { QueryView } from '../../../app/ui/query-view.tsx';
 import { describeFilter } from '../../results/charts/chart-filters.ts';
 import { describeSearch } from '../../search/saved/search-summary.ts';
 import { NameDialog } from '../name-dialog.tsx';
-import { workspaceLink } from '../permanent-link.tsx';
+import { ToastLink, workspaceLink } from '../permanent-link.tsx';
 import { RESTORE_STEP_TEXT, useRestore } from '../restore/use-restore.ts';
 import { refreshResultSets, useHistory } from '../workspace-queries.ts';
 
@@ -52,9 +51,9 @@ function useSaveEntry() {
         message: (
           <Text size="sm">
             “{saved.name}” is kept at{' '}
-            <Link to={workspaceLink('resultSet', saved.id)} data-testid="saved-set-link">
+            <ToastLink to={workspaceLink('resultSet', saved.id)} testId="saved-set-link">
               {workspaceLink('resultSet', saved.id)}
-            </Link>
+            </ToastLink>
           </Text>
         ),
       });
