@@ -96,7 +96,7 @@ export function UploadReport({ result }: { result: CollectionUploadResult }) {
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th w={70}>Line</Table.Th>
-                  <Table.Th>Text</Table.Th>
+                  <Table.Th miw={240}>Text</Table.Th>
                   <Table.Th>Why</Table.Th>
                 </Table.Tr>
               </Table.Thead>

@@ -111,7 +111,7 @@ export function HistoryList() {
             {row.filters.map((filter) => describeFilter(filter)).join('; ')}
           </Text>
         ),
-      cellProps: { maw: 280 },
+      cellProps: { miw: 200, maw: 300 },
     },
     {
       key: 'actions',
