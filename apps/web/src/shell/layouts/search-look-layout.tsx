@@ -11,6 +11,7 @@ import { SubscriptionWarning } from './subscription-warning.tsx';
 // results tab). The client dashboard is open to every logged-in role.
 const QUICK_LINKS: readonly { label: string; path: string }[] = [
   { label: 'Results', path: '/results' },
+  { label: 'Workspace', path: '/workspace' },
   { label: 'SAR view', path: '/sarview' },
   { label: 'Analyzers', path: '/analyzers' },
   { label: 'Dynamic query', path: '/dynamicquery' },
