@@ -46,7 +46,9 @@ async function logOutAndIn(): Promise<void> {
 async function moveToOtherOrganisation(email: string): Promise<void> {
   const admin = await ApiSession.logIn(server().baseUrl, 'GOSTAR_ADMIN');
   const organisation = await admin.call(adminAccountEndpoints.createOrganisation, { body: { name: `E2E Elsewhere ${suffix}`, seats: 5 } });
-  const users = await admin.call(adminAccountEndpoints.users, { query: { q: email, page: 1, pageSize: 10, sort: 'email', direction: 'asc' } });
+  const users = await admin.call(adminAccountEndpoints.users, {
+    query: { q: email, page: 1, pageSize: 10, sort: 'email', direction: 'asc' },
+  });
   const user = users.rows.find((row) => row.email === email);
   if (!user) throw new Error(`${email} is not among the users`);
   await admin.call(adminAccountEndpoints.updateUser, { params: { userId: user.userId }, body: { organisationId: organisation.id } });
