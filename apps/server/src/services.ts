@@ -39,6 +39,11 @@ import { SarPairs } from './modules/sar/sar-pairs.ts';
 import { SarJobs } from './modules/sar/sar-progress.ts';
 import { SarService } from './modules/sar/sar-service.ts';
 import { CompoundSources } from './modules/workspace/compound-source.ts';
+import { CollectionUpload } from './modules/workspace/collection-upload.ts';
+import { CollectionsService } from './modules/workspace/collections-service.ts';
+import { WorkspaceHistory } from './modules/workspace/history.ts';
+import { ResultSetsService } from './modules/workspace/result-sets-service.ts';
+import { WorkspaceSharing } from './modules/workspace/workspace-sharing.ts';
 import { SavedQueryService } from './modules/search/saved-queries.ts';
 import { SearchService } from './modules/search/search-service.ts';
 import { SessionRepository } from './modules/sessions/session-repository.ts';
@@ -96,6 +101,14 @@ export interface AppServices {
   sarPairs: SarPairs;
   /** The compounds a collection or sheet names (ids, a results tab, a collection), with the workspace's access rule. */
   compoundSources: CompoundSources;
+  /** The workspace (docs/workspace.md): collections, their uploads, saved result sets, sharing, history. */
+  workspace: {
+    collections: CollectionsService;
+    upload: CollectionUpload;
+    resultSets: ResultSetsService;
+    sharing: WorkspaceSharing;
+    history: WorkspaceHistory;
+  };
   // Files, exports and what exports for others.
   files: FileStore;
   datasets: DatasetService;
@@ -243,6 +256,9 @@ export async function buildServices(config: AppConfig, database: DatabaseHandle,
       onError: (error) => log.warn({ err: error }, 'SAR progress not shared'),
     }),
   );
+  const compoundSources = new CompoundSources(db, results);
+  const workspaceSharing = new WorkspaceSharing(db);
+  const collections = new CollectionsService(db, compoundSources, workspaceSharing);
 
   return {
     admission: new Admission(config.admission),
@@ -284,7 +300,14 @@ export async function buildServices(config: AppConfig, database: DatabaseHandle,
     sar,
     sarCliffs: new SarCliffs(sar, db, chemEngine),
     sarPairs: new SarPairs(sar, chemEngine, db),
-    compoundSources: new CompoundSources(db, results),
+    compoundSources,
+    workspace: {
+      collections,
+      upload: new CollectionUpload(db, chemEngine, collections),
+      resultSets: new ResultSetsService(db, workspaceSharing),
+      sharing: workspaceSharing,
+      history: new WorkspaceHistory(db),
+    },
     files,
     datasets,
     exports,
