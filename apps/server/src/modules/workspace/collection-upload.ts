@@ -17,7 +17,7 @@ import { requireEdit } from './workspace-objects.ts';
 type UploadRequest = z.infer<typeof CollectionUploadRequestSchema>;
 
 /** One entry of an upload: a line (SMILES, ids) or a record (SDF), numbered from 1. */
-export interface UploadEntry {
+interface UploadEntry {
   line: number;
   /** What the report shows: the line, or the record's title line. */
   text: string;
@@ -25,7 +25,7 @@ export interface UploadEntry {
   value: string;
 }
 
-export const NOT_IN_KB = 'not in the knowledge base';
+const NOT_IN_KB = 'not in the knowledge base';
 const NOT_AN_ID = 'not a structure id (an id is a whole number)';
 /** Structures RDKit reads at once (the engine's workers share them). */
 const CANONICAL_CONCURRENCY = 8;
@@ -40,7 +40,7 @@ const shown = (text: string) => (text.length > SHOWN ? `${text.slice(0, SHOWN - 
  * lines and `#` comments are skipped. SDF: records ended by `$$$$`. Ids: whole numbers, one or more
  * a line (separated by white space, commas or semicolons).
  */
-export function uploadEntries(format: UploadRequest['format'], text: string): UploadEntry[] {
+function uploadEntries(format: UploadRequest['format'], text: string): UploadEntry[] {
   const entries: UploadEntry[] = [];
   if (format === 'sdf') {
     const records = text.split(/^\$\$\$\$[^\S\n]*\r?$/m);

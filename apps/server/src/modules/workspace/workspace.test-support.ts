@@ -10,8 +10,8 @@ import type { TestApp } from '../../../test/harness.ts';
  * someone of no organisation. Real accounts with a running FULL_USER subscription, logged in
  * through the API.
  */
-export const PEOPLE = ['owner', 'reader', 'editor', 'bystander', 'outsider', 'loner'] as const;
-export type PersonKey = (typeof PEOPLE)[number];
+const PEOPLE = ['owner', 'reader', 'editor', 'bystander', 'outsider', 'loner'] as const;
+type PersonKey = (typeof PEOPLE)[number];
 
 export interface WorkspacePeople {
   orgId: number;
