@@ -32,6 +32,12 @@ const CANONICAL_CONCURRENCY = 8;
 /** Canonical SMILES looked up per query. */
 const LOOKUP_BATCH = 1000;
 const SHOWN = 200;
+/**
+ * The longest an upload's structures are read: past it the upload is refused and nothing added.
+ * A file of ordinary structures reads in seconds (20,000 at a few hundred a second per worker);
+ * this bounds a file of pathological ones, each within the engine's limits but slow.
+ */
+const READ_TIME_LIMIT_MS = 120_000;
 
 const shown = (text: string) => (text.length > SHOWN ? `${text.slice(0, SHOWN - 1)}…` : text);
 
@@ -172,9 +178,15 @@ export class CollectionUpload {
     desalt: boolean,
   ): Promise<({ smiles: string } | { error: string })[]> {
     const out: ({ smiles: string } | { error: string })[] = new Array(entries.length);
+    const deadline = Date.now() + READ_TIME_LIMIT_MS;
     let next = 0;
     const worker = async () => {
       for (let index = next++; index < entries.length; index = next++) {
+        if (Date.now() > deadline) {
+          throw badRequest(
+            `Reading the file's structures took longer than ${READ_TIME_LIMIT_MS / 60_000} minutes; nothing was added. Split it into smaller files.`,
+          );
+        }
         const entry = entries[index]!;
         if (kind === 'molfile' && !/M {2}END/.test(entry.value)) {
           out[index] = { error: 'not a molfile: the record has no "M  END" line' };

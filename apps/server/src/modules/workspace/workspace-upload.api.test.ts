@@ -72,6 +72,17 @@ describe.each(DATABASES)('workspace collection uploads on %s', (kind) => {
     expect(await upload(id, 'smiles', known[0]!.smiles)).toMatchObject({ entries: 1, matched: 1, changed: 0, unchanged: 1, compounds: 3 });
   });
 
+  it('inputs the engine refuses (too long, too many atoms) or cannot read are reported, never a failure of the file', async () => {
+    const id = await newCollection();
+    const result = await upload(id, 'smiles', ['C'.repeat(2_001), 'C'.repeat(300), 'c1ccccc1[Xx]', 'C(((((C', known[0]!.smiles].join('\n'));
+    expect(result).toMatchObject({ entries: 5, matched: 1, unmatchedCount: 4, changed: 1, compounds: 1 });
+    expect(result.unmatched.map((row) => row.line)).toEqual([1, 2, 3, 4]);
+    expect(result.unmatched[0]!.reason).toMatch(/2,001 characters.*at most 2,000/);
+    expect(result.unmatched[1]!.reason).toMatch(/atoms/);
+    expect(result.unmatched[0]!.text.length).toBeLessThanOrEqual(200);
+    for (const row of result.unmatched.slice(2)) expect(row.reason).toMatch(/^RDKit could not read the SMILES/);
+  });
+
   it('SDF: records split on $$$$, molfiles read by RDKit; a record that is no molfile is reported by number and title', async () => {
     const id = await newCollection();
     const blocks = await t.app.services.chemEngine.molblocks([known[3]!.smiles, known[4]!.smiles]);
