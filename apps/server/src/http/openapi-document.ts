@@ -68,6 +68,9 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
     'Making the first super administrator of a server without demo accounts, with the one-time token its console prints.',
   'Usage dashboards': 'Platform and client usage figures.',
   'Alerts and notifications': 'Alerts on saved searches and the notifications they raise.',
+  'Workspace: collections, saved result sets, history, sharing':
+    'Collections of compounds and saved results pages, owned and shared inside the organisation; the history of searches.',
+  'Compound × endpoint sheet': 'One row per compound and one column per endpoint, over a result set or a collection; its export.',
   System: 'Liveness.',
 };
 
