@@ -39,6 +39,7 @@ import { registerDatasetRoutes } from './modules/datasets/dataset-routes.ts';
 import { registerChartRoutes } from './modules/charts/chart-routes.ts';
 import { loadsState } from './modules/knowledge-base/kb-loads.ts';
 import { registerSarRoutes } from './modules/sar/sar-routes.ts';
+import { registerSheetRoutes } from './modules/sheet/sheet-routes.ts';
 import { registerDynamicQueryRoutes } from './modules/dynamic-query/dq-routes.ts';
 import { registerAnalyzerRoutes } from './modules/analyzers/analyzer-routes.ts';
 import { registerPredictionRoutes } from './modules/prediction/prediction-routes.ts';
@@ -218,6 +219,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   });
   registerDatasetRoutes(app, datasets);
   registerSarRoutes(app, { sar: services.sar, cliffs: services.sarCliffs, pairs: services.sarPairs, exports, runner });
+  registerSheetRoutes(app, { sheet: services.sheet, exports, runner });
   registerDynamicQueryRoutes(app, { service: services.dynamicQuery, exports, runner });
   registerWorkspaceRoutes(app, services.workspace);
   registerLookupRoutes(app, db);

@@ -44,6 +44,7 @@ import { CollectionsService } from './modules/workspace/collections-service.ts';
 import { WorkspaceHistory } from './modules/workspace/history.ts';
 import { ResultSetsService } from './modules/workspace/result-sets-service.ts';
 import { WorkspaceSharing } from './modules/workspace/workspace-sharing.ts';
+import { SheetService } from './modules/sheet/sheet-service.ts';
 import { SavedQueryService } from './modules/search/saved-queries.ts';
 import { SearchService } from './modules/search/search-service.ts';
 import { SessionRepository } from './modules/sessions/session-repository.ts';
@@ -109,6 +110,8 @@ export interface AppServices {
     sharing: WorkspaceSharing;
     history: WorkspaceHistory;
   };
+  /** The compound × endpoint sheet (its columns kept in memory, per server). */
+  sheet: SheetService;
   // Files, exports and what exports for others.
   files: FileStore;
   datasets: DatasetService;
@@ -244,6 +247,7 @@ export async function buildServices(config: AppConfig, database: DatabaseHandle,
     (error, jobId) => log.error({ err: error, jobId }, 'export failed'),
   );
   const exportJobs = new ExportJobRunner(db, exports, config.exports, (error) => log.error({ err: error }, 'export loop failed'));
+  const compoundSources = new CompoundSources(db, results);
   const sar = new SarService(
     db,
     results,
@@ -256,7 +260,6 @@ export async function buildServices(config: AppConfig, database: DatabaseHandle,
       onError: (error) => log.warn({ err: error }, 'SAR progress not shared'),
     }),
   );
-  const compoundSources = new CompoundSources(db, results);
   const workspaceSharing = new WorkspaceSharing(db);
   const collections = new CollectionsService(db, compoundSources, workspaceSharing);
 
@@ -308,6 +311,7 @@ export async function buildServices(config: AppConfig, database: DatabaseHandle,
       sharing: workspaceSharing,
       history: new WorkspaceHistory(db),
     },
+    sheet: new SheetService(db, compoundSources, exports),
     files,
     datasets,
     exports,

@@ -22,6 +22,8 @@ export const SHEET_MAX_DIFFERENCES = 10;
 /** Most endpoints a suggestion lists (most compounds covered first), each kind. */
 export const SHEET_MAX_SUGGESTIONS = 200;
 export const SHEET_PAGE_SIZE = { default: 50, max: 500 } as const;
+/** Most rows one export of a sheet holds (its rows are kept with the job, as a SAR table's). */
+export const SHEET_EXPORT_MAX_ROWS = 50_000;
 
 /** A sheet's compounds: a results tab's rows (their structures), ids, or a collection. */
 export const SheetSourceSchema = CompoundSourceSchema;

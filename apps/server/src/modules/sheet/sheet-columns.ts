@@ -1,0 +1,101 @@
+import type { SheetAggregate, SheetCell, SheetEndpoint, SheetEndpointOption } from '@kb/contracts/sheet';
+import { isMolarUnit } from '../sar/analysis/pactivity.ts';
+import type { EndpointGroupRow, MeasurementRow } from './sheet-queries.ts';
+import type { Point } from './sheet-values.ts';
+import { aggregateCell, molarPoint, plainPoint } from './sheet-values.ts';
+
+/**
+ * One endpoint's column over a sheet's compounds: the cell of every compound measured there, by
+ * its position in the sheet's sorted ids. Cells are computed once (with every aggregate in them);
+ * what a cell shows for another aggregate is read from its fields (`shown`).
+ */
+export interface EndpointColumn {
+  endpoint: SheetEndpoint;
+  molar: boolean;
+  /** `pActivity`, or the unit of a non-molar endpoint's values. */
+  unit: string;
+  cells: Map<number, SheetCell>;
+  /** Measurements left out: in another unit, or with a relation that says nothing (`~`). */
+  leftOut: number;
+  measurements: number;
+}
+
+export function endpointKey(endpoint: SheetEndpoint): string {
+  return endpoint.kind === 'target' ? `t:${endpoint.targetId}:${endpoint.activityType}` : `a:${endpoint.assayId}:${endpoint.activityType}`;
+}
+
+/** An endpoint's values are pActivity when any measurement has a pChEMBL or a molar unit (as the SAR view decides). */
+function isMolar(rows: readonly MeasurementRow[]): boolean {
+  return rows.some((row) => row.pchembl_value != null || isMolarUnit(row.standard_uom));
+}
+
+/** The most frequent unit of the measurements with a value (ties: alphabetical, for a stable answer). */
+function commonUnit(rows: readonly MeasurementRow[]): string | null {
+  const counts = new Map<string | null, number>();
+  for (const row of rows) if (row.activity_value != null) counts.set(row.standard_uom, (counts.get(row.standard_uom) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || String(a[0]).localeCompare(String(b[0])))[0]?.[0] ?? null;
+}
+
+/** Builds a column from the endpoint's measurements (in str_id order) and the sheet's sorted ids. */
+export function buildColumn(endpoint: SheetEndpoint, strIds: readonly number[], rows: readonly MeasurementRow[]): EndpointColumn {
+  const molar = isMolar(rows);
+  const unit = molar ? null : commonUnit(rows);
+  const cells = new Map<number, SheetCell>();
+  let leftOut = 0;
+  let position = 0;
+  let points: Point[] = [];
+  const flush = (strId: number) => {
+    if (!points.length) return;
+    while (position < strIds.length && strIds[position]! < strId) position++;
+    const cell = aggregateCell(points, 'median', molar);
+    if (cell && strIds[position] === strId) cells.set(position, cell);
+    points = [];
+  };
+  let current = -1;
+  for (const row of rows) {
+    if (row.str_id !== current) {
+      flush(current);
+      current = row.str_id;
+    }
+    const m = { pchembl: row.pchembl_value, value: row.activity_value, units: row.standard_uom, relation: row.std_act_prefix };
+    const point = molar ? molarPoint(m) : plainPoint(m, unit);
+    if (point) points.push(point);
+    else leftOut++;
+  }
+  flush(current);
+  return { endpoint, molar, unit: molar ? 'pActivity' : (unit ?? ''), cells, leftOut, measurements: rows.length };
+}
+
+/** What a cell shows for the chosen aggregate. */
+export function shown(cell: SheetCell, aggregate: SheetAggregate): SheetCell {
+  if (aggregate === 'best') return { ...cell, value: cell.best, qualifier: cell.bestQualifier };
+  if (aggregate === 'geomean' && cell.geomean != null) return { ...cell, value: cell.geomean, qualifier: '=' };
+  return cell;
+}
+
+/** "IC50 · EGFR" for a target, "IC50 · assay 1234: Inhibition of EGFR…" for an assay. */
+export function endpointLabel(
+  endpoint: SheetEndpoint,
+  names: { labelName: string | null; targetName: string | null; geneSymbol: string | null },
+): string {
+  if (endpoint.kind === 'target')
+    return `${endpoint.activityType} · ${names.geneSymbol || names.targetName || `target ${endpoint.targetId}`}`;
+  const text = names.labelName ? `: ${names.labelName.length > 60 ? `${names.labelName.slice(0, 57)}…` : names.labelName}` : '';
+  return `${endpoint.activityType} · assay ${endpoint.assayId}${text}`;
+}
+
+export function optionOf(kind: SheetEndpoint['kind'], row: EndpointGroupRow): SheetEndpointOption {
+  const endpoint: SheetEndpoint =
+    kind === 'target'
+      ? { kind, targetId: row.key, activityType: row.activity_type }
+      : { kind, assayId: row.key, activityType: row.activity_type };
+  return {
+    endpoint,
+    label: endpointLabel(endpoint, { labelName: row.label_name, targetName: row.target_name, geneSymbol: row.gene_symbol }),
+    targetName: row.target_name,
+    geneSymbol: row.gene_symbol,
+    compounds: row.compounds,
+    activities: row.activities,
+    molar: row.with_pchembl > 0 || row.units.some((unit) => isMolarUnit(unit)),
+  };
+}
