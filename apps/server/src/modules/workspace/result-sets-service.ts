@@ -7,7 +7,8 @@ import { SixCountsSchema } from '@kb/contracts/search';
 import { ResultTabKeySchema } from '@kb/contracts/result-tabs';
 import type { Database } from '../../db/schema.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
-import { badRequest } from '../../http/errors.ts';
+import { HttpError, badRequest } from '../../http/errors.ts';
+import { ERROR_CODES } from '@kb/contracts/errors';
 import { loadsVersion } from '../knowledge-base/kb-loads.ts';
 import { objectRights } from './workspace-access.ts';
 import { checkOwnedLimit, ownedRow, ownedRows, ownedShape, requireEdit, requireOwner } from './workspace-objects.ts';
@@ -78,7 +79,14 @@ export class ResultSetsService {
       mine ? this.sharing.sharingOf('result_set', id) : Promise.resolve(null),
       kbVersion(this.db),
     ]);
-    return { ...summary(row, auth.userId), state: ResultSetStateSchema.parse(parseJson(row.state)), sharing, currentKbVersion };
+    const state = ResultSetStateSchema.safeParse(parseJson(row.state));
+    if (!state.success) {
+      throw new HttpError(409, {
+        message: `Saved result set ${id} was saved in a form this version cannot restore: run its search again and save it anew.`,
+        code: ERROR_CODES.conflict,
+      });
+    }
+    return { ...summary(row, auth.userId), state: state.data, sharing, currentKbVersion };
   }
 
   async save(auth: AuthContext, request: { name: string; description: string; state: ResultSetState }): Promise<ResultSetDetail> {
