@@ -75,13 +75,15 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
 };
 
 /**
- * The operation name prefix of a group: its title up to " and " or " (", camel-cased
+ * The operation name prefix of a group: its title up to " and ", " (" or ":", camel-cased (URL-safe letters and digits)
  * ("Search and counts" → `search`, "SAR view" → `sarView`, "Knowledge-base releases" → `knowledgeBaseReleases`).
  */
 export function domainOf(title: string): string {
-  const head = title.split(/ and | \(/)[0] ?? title;
+  // "Workspace: collections, …" → `workspace`; "Compound × endpoint sheet" → `compoundEndpointSheet`.
+  const head = title.split(/ and | \(|:/)[0] ?? title;
   return head
     .split(/[\s-]+/)
+    .map((word) => word.replace(/[^A-Za-z0-9]/g, ''))
     .filter(Boolean)
     .map((word, index) => (index === 0 ? word.toLowerCase() : word.charAt(0).toUpperCase() + word.slice(1).toLowerCase()))
     .join('');
