@@ -182,6 +182,10 @@ describe.each(DATABASES)('workspace collections on %s', (kind) => {
     expect(renamed.data).toMatchObject({ name: 'Renamed by a colleague', canEdit: true, sharing: null });
     expect((await api.del(`${C}/${made.id}`, p.logins.bystander)).statusCode).toBe(403);
     expect((await auditRows(made.id)).map((row) => row.action)).toEqual(['collection.share', 'collection.share']);
+    // Someone of no organisation has nobody to share with.
+    const lonely = await create(p.logins.loner, { name: 'Alone' });
+    expect((await share(lonely.id, p.logins.loner, { visibility: 'organisation' })).statusCode).toBe(400);
+    expect((await share(lonely.id, p.logins.loner, { visibility: 'private' })).statusCode).toBe(200);
     // Back to private: colleagues lose it at once.
     expect((await share(made.id, p.logins.owner, { visibility: 'private' })).statusCode).toBe(200);
     expect((await api.get(`${C}/${made.id}`, p.logins.bystander)).statusCode).toBe(404);
