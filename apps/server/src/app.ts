@@ -46,6 +46,7 @@ import { registerPredictionRoutes } from './modules/prediction/prediction-routes
 import { registerSuperAdminRoutes } from './modules/superadmin/superadmin-routes.ts';
 import { registerAlertRoutes } from './modules/alerts/alert-routes.ts';
 import { registerReleaseRoutes } from './modules/knowledge-base/releases/release-routes.ts';
+import { registerWorkspaceRoutes } from './modules/workspace/workspace-routes.ts';
 import type { DatasetSize } from './modules/health/health-routes.ts';
 import { buildServices, stopServicesOnClose } from './services.ts';
 import type { AppServices } from './services.ts';
@@ -220,6 +221,7 @@ export async function buildApp({ config, database, logger = false }: BuildAppOpt
   registerSarRoutes(app, { sar: services.sar, cliffs: services.sarCliffs, pairs: services.sarPairs, exports, runner });
   registerSheetRoutes(app, { sheet: services.sheet, exports, runner });
   registerDynamicQueryRoutes(app, { service: services.dynamicQuery, exports, runner });
+  registerWorkspaceRoutes(app, services.workspace);
   registerLookupRoutes(app, db);
   registerTreeRoutes(app, services.trees);
   registerUploadRoutes(app, services.uploads);

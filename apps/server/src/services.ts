@@ -39,6 +39,11 @@ import { SarPairs } from './modules/sar/sar-pairs.ts';
 import { SarJobs } from './modules/sar/sar-progress.ts';
 import { SarService } from './modules/sar/sar-service.ts';
 import { CompoundSources } from './modules/workspace/compound-source.ts';
+import { CollectionUpload } from './modules/workspace/collection-upload.ts';
+import { CollectionsService } from './modules/workspace/collections-service.ts';
+import { WorkspaceHistory } from './modules/workspace/history.ts';
+import { ResultSetsService } from './modules/workspace/result-sets-service.ts';
+import { WorkspaceSharing } from './modules/workspace/workspace-sharing.ts';
 import { SheetService } from './modules/sheet/sheet-service.ts';
 import { SavedQueryService } from './modules/search/saved-queries.ts';
 import { SearchService } from './modules/search/search-service.ts';
@@ -97,6 +102,14 @@ export interface AppServices {
   sarPairs: SarPairs;
   /** The compounds a collection or sheet names (ids, a results tab, a collection), with the workspace's access rule. */
   compoundSources: CompoundSources;
+  /** The workspace (docs/workspace.md): collections, their uploads, saved result sets, sharing, history. */
+  workspace: {
+    collections: CollectionsService;
+    upload: CollectionUpload;
+    resultSets: ResultSetsService;
+    sharing: WorkspaceSharing;
+    history: WorkspaceHistory;
+  };
   /** The compound × endpoint sheet (its columns kept in memory, per server). */
   sheet: SheetService;
   // Files, exports and what exports for others.
@@ -247,6 +260,8 @@ export async function buildServices(config: AppConfig, database: DatabaseHandle,
       onError: (error) => log.warn({ err: error }, 'SAR progress not shared'),
     }),
   );
+  const workspaceSharing = new WorkspaceSharing(db);
+  const collections = new CollectionsService(db, compoundSources, workspaceSharing);
 
   return {
     admission: new Admission(config.admission),
@@ -289,6 +304,13 @@ export async function buildServices(config: AppConfig, database: DatabaseHandle,
     sarCliffs: new SarCliffs(sar, db, chemEngine),
     sarPairs: new SarPairs(sar, chemEngine, db),
     compoundSources,
+    workspace: {
+      collections,
+      upload: new CollectionUpload(db, chemEngine, collections),
+      resultSets: new ResultSetsService(db, workspaceSharing),
+      sharing: workspaceSharing,
+      history: new WorkspaceHistory(db),
+    },
     sheet: new SheetService(db, compoundSources, exports),
     files,
     datasets,

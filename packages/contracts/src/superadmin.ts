@@ -78,6 +78,8 @@ export const AUDIT_TARGET_TYPES = [
   'term',
   'dataset',
   'mfa',
+  'collection',
+  'result_set',
 ] as const;
 
 export const AuditQuerySchema = z

@@ -21,6 +21,8 @@ export const WORK_CLASS_OF_CALL: Readonly<Record<string, WorkClass>> = {
   // Target prediction scans the structure index once per structure (a batch: up to 50).
   'POST /api/prediction/targets': 'structure',
   'POST /api/prediction/targets/batch': 'structure',
+  // An upload into a collection reads up to 20,000 SMILES or molfiles with RDKit.
+  'POST /api/workspace/collections/:id/upload': 'structure',
   'POST /api/results/chart': 'chart',
   'POST /api/security/lhsf/chart/:chartType/:chartKey': 'chart',
   'POST /api/results/applyfilters/:tab': 'chart',

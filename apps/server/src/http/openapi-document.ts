@@ -68,17 +68,22 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
     'Making the first super administrator of a server without demo accounts, with the one-time token its console prints.',
   'Usage dashboards': 'Platform and client usage figures.',
   'Alerts and notifications': 'Alerts on saved searches and the notifications they raise.',
+  'Workspace: collections, saved result sets, history, sharing':
+    'Collections of compounds and saved results pages, owned and shared inside the organisation; the history of searches.',
+  'Compound × endpoint sheet': 'One row per compound and one column per endpoint, over a result set or a collection; its export.',
   System: 'Liveness.',
 };
 
 /**
- * The operation name prefix of a group: its title up to " and " or " (", camel-cased
+ * The operation name prefix of a group: its title up to " and ", " (" or ":", camel-cased (URL-safe letters and digits)
  * ("Search and counts" → `search`, "SAR view" → `sarView`, "Knowledge-base releases" → `knowledgeBaseReleases`).
  */
 export function domainOf(title: string): string {
-  const head = title.split(/ and | \(/)[0] ?? title;
+  // "Workspace: collections, …" → `workspace`; "Compound × endpoint sheet" → `compoundEndpointSheet`.
+  const head = title.split(/ and | \(|:/)[0] ?? title;
   return head
     .split(/[\s-]+/)
+    .map((word) => word.replace(/[^A-Za-z0-9]/g, ''))
     .filter(Boolean)
     .map((word, index) => (index === 0 ? word.toLowerCase() : word.charAt(0).toUpperCase() + word.slice(1).toLowerCase()))
     .join('');

@@ -24,7 +24,19 @@ export function auditActor(request: FastifyRequest): AuditActor {
 export interface AuditEntry {
   /** Dotted verb, e.g. `subscription.grant`, `credits.adjust`, `user.deactivate`. */
   action: string;
-  targetType: 'organisation' | 'user' | 'subscription' | 'credits' | 'session' | 'role' | 'setting' | 'term' | 'dataset' | 'mfa';
+  targetType:
+    | 'organisation'
+    | 'user'
+    | 'subscription'
+    | 'credits'
+    | 'session'
+    | 'role'
+    | 'setting'
+    | 'term'
+    | 'dataset'
+    | 'mfa'
+    | 'collection'
+    | 'result_set';
   targetId: string | number | null;
   /** What a reader recognises the target by (an address, a name). */
   targetLabel?: string | null;

@@ -151,10 +151,7 @@ export class SheetService {
     checkRequest(request);
     const strIds = await this.compounds(auth, request.source);
     const key = idsKey(strIds);
-    const [facts, columns] = await Promise.all([
-      this.factsOf(key, strIds),
-      Promise.all(request.endpoints.map((e) => this.columnOf(key, strIds, e))),
-    ]);
+    const [facts, columns] = await Promise.all([this.factsOf(key, strIds), this.columnsOf(key, strIds, request.endpoints)]);
     const differences = request.differences.map(({ a, b }) => {
       for (const index of [a, b]) {
         if (!columns[index]!.column.molar)
@@ -179,21 +176,29 @@ export class SheetService {
     return facts;
   }
 
-  private async columnOf(key: string, strIds: readonly number[], endpoint: SheetEndpoint): Promise<ColumnWithInfo> {
-    const cacheKey = `${key}|${endpointKey(endpoint)}`;
-    const cached = this.columns.get(cacheKey);
-    if (cached) return cached;
-    const names = await endpointNames(this.db, endpoint);
-    if (!names)
-      throw badRequest(`There is no ${endpoint.kind === 'target' ? `target ${endpoint.targetId}` : `assay ${endpoint.assayId}`}.`, {
-        field: 'endpoints',
-      });
-    const rows = await endpointMeasurements(this.db, strIds, endpoint);
-    const column = buildColumn(endpoint, strIds, rows);
-    const label = endpointLabel(endpoint, names);
-    const built = { column, info: columnInfo(column, label, names, rows.length) };
-    this.columns.set(cacheKey, built, column.cells.size + 1);
-    return built;
+  /** The endpoints' columns: those kept are reused, the others read in one pass over the compounds' activities. */
+  private async columnsOf(key: string, strIds: readonly number[], endpoints: readonly SheetEndpoint[]): Promise<ColumnWithInfo[]> {
+    const keys = endpoints.map((endpoint) => `${key}|${endpointKey(endpoint)}`);
+    const found = keys.map((cacheKey) => this.columns.get(cacheKey));
+    const missing = endpoints.filter((_, i) => !found[i]);
+    if (!missing.length) return found as ColumnWithInfo[];
+    const names = await Promise.all(missing.map((endpoint) => endpointNames(this.db, endpoint)));
+    names.forEach((name, i) => {
+      const endpoint = missing[i]!;
+      if (!name)
+        throw badRequest(`There is no ${endpoint.kind === 'target' ? `target ${endpoint.targetId}` : `assay ${endpoint.assayId}`}.`, {
+          field: 'endpoints',
+        });
+    });
+    const rows = await endpointMeasurements(this.db, strIds, missing);
+    const built = missing.map((endpoint, i) => {
+      const own = rows.filter((row) => row.endpoint === i);
+      const column = buildColumn(endpoint, strIds, own);
+      const info = columnInfo(column, endpointLabel(endpoint, names[i]!), names[i]!, own.length);
+      this.columns.set(`${key}|${endpointKey(endpoint)}`, { column, info }, column.cells.size + 1);
+      return { column, info };
+    });
+    return found.map((kept) => kept ?? built.shift()!);
   }
 
   private differenceCount(sheet: BuiltSheet, d: { a: number; b: number }, request: SheetRequest): number {
