@@ -1,4 +1,5 @@
 import { Anchor, Button, Group, Text, VisuallyHidden } from '@mantine/core';
+import { IconTable } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { ResultSetSummary } from '@kb/contracts/workspace';
 import { tabInfo } from '@kb/contracts/result-tabs';
@@ -48,6 +49,16 @@ const COLUMNS: readonly DataColumn<ResultSetSummary>[] = [
       <Group gap={4} wrap="nowrap" justify="flex-end">
         <Button size="compact-xs" variant="default" component={Link} to={workspaceLink('resultSet', row.id)} data-testid="result-set-open">
           Open
+        </Button>
+        <Button
+          size="compact-xs"
+          variant="light"
+          leftSection={<IconTable size={12} />}
+          component={Link}
+          to={`${workspaceLink('resultSet', row.id)}?as=sheet`}
+          data-testid="result-set-sheet"
+        >
+          Open as sheet
         </Button>
         <OwnedMenu kind="resultSet" item={row} />
       </Group>

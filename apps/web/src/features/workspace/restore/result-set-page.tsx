@@ -2,9 +2,10 @@ import { Alert, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantin
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import type { ResultSetDetail } from '@kb/contracts/workspace';
 import { workspaceEndpoints } from '@kb/contracts/workspace';
+import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { tabInfo } from '@kb/contracts/result-tabs';
 import { formatDateTime } from '../../../app/format/display-format.ts';
 import { endpointQuery } from '../../../app/query.ts';
@@ -12,6 +13,7 @@ import { QueryErrorAlert } from '../../../app/ui/query-view.tsx';
 import { NotSharedPage, idOfParam } from '../not-shared.tsx';
 import { OwnerText, VisibilityBadge } from '../owned-badges.tsx';
 import { changeNotice, readSavedView } from '../result-set-state.ts';
+import { sheetHref } from '../sheet/sheet-source.ts';
 import { isNotFound } from '../workspace-queries.ts';
 import { RESTORE_STEP_TEXT, useRestore } from './use-restore.ts';
 
@@ -45,8 +47,15 @@ export function ResultSetPage() {
   return <Restoring set={detail.data} />;
 }
 
+/** The tab a restored set's sheet opens on: its own when its rows are compounds, else Structures. */
+function sheetTab(tab: ResultTabKey): ResultTabKey {
+  return tab === 'activitiestab' ? tab : 'structuretab';
+}
+
 function Restoring({ set }: { set: ResultSetDetail }) {
   const { restore, step, error } = useRestore();
+  // `?as=sheet` ("Open as sheet" in the list): the restored search's rows open as a compound sheet.
+  const asSheet = useSearchParams()[0].get('as') === 'sheet';
   const started = useRef(false);
 
   const run = () => {
@@ -71,6 +80,7 @@ function Restoring({ set }: { set: ResultSetDetail }) {
             message: notice,
           });
       },
+      asSheet ? (restored) => sheetHref({ kind: 'session', sessionid: restored.sessionId, tab: sheetTab(state.tab) }) : undefined,
     );
   };
 
@@ -107,7 +117,8 @@ function Restoring({ set }: { set: ResultSetDetail }) {
           <Group gap="sm" role="status" data-testid="restore-progress">
             <Loader size="sm" />
             <Text size="sm">
-              {step ? RESTORE_STEP_TEXT[step] : 'Starting…'} It opens on the {tabInfo(set.tab)?.label ?? set.tab} tab.
+              {step ? RESTORE_STEP_TEXT[step] : 'Starting…'}{' '}
+              {asSheet ? 'It opens as a compound sheet.' : `It opens on the ${tabInfo(set.tab)?.label ?? set.tab} tab.`}
             </Text>
           </Group>
         )}

@@ -23,7 +23,13 @@ export function useRestore() {
   const [step, setStep] = useState<RestoreStep | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const restore = async (request: RestoreRequest, tab: ResultTabKey, before?: (restored: RestoredSearch) => void): Promise<boolean> => {
+  /** `to`: where to go once restored (default: the results on `tab`). */
+  const restore = async (
+    request: RestoreRequest,
+    tab: ResultTabKey,
+    before?: (restored: RestoredSearch) => void,
+    to?: (restored: RestoredSearch) => string,
+  ): Promise<boolean> => {
     setError(null);
     try {
       const restored = await restoreSearch(request, setStep);
@@ -35,7 +41,7 @@ export function useRestore() {
           title: 'Some saved filter values are not in these results',
           message: `Left out: ${restored.ignored}`,
         });
-      navigate(`${RESULTS_BASE[restored.scope]}/${tab}`);
+      navigate(to ? to(restored) : `${RESULTS_BASE[restored.scope]}/${tab}`);
       return true;
     } catch (failure) {
       setError(errorMessage(failure));
