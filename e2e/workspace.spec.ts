@@ -93,15 +93,18 @@ describe('the sheet and collections', () => {
     await expect.poll(() => pills.allInnerTexts()).toEqual(expect.arrayContaining(['IC50 · JAK2', 'Ki · JAK2']));
     expect(await pills.count()).toBe(3);
 
-    const sorted = page.waitForRequest(
-      (request) => request.url().endsWith('/api/sheet/page') && request.postDataJSON()?.sort?.column === 'e0',
+    // Waited for before the click: the answer can come before a later wait would start.
+    const sorted = page.waitForResponse(
+      (response) => response.url().endsWith('/api/sheet/page') && response.request().postDataJSON()?.sort?.column === 'e0',
     );
     await page.locator('.ag-header-cell[col-id="e0"] .ag-header-cell-label').click();
-    const body = (await sorted).postDataJSON() as { sort: { column: string; direction: string }; endpoints: unknown[] };
+    const answer = await sorted;
+    expect(answer.ok()).toBe(true);
+    const body = answer.request().postDataJSON() as { sort: { column: string; direction: string }; endpoints: unknown[] };
     expect(body.sort).toEqual({ column: 'e0', direction: 'asc' });
     expect(body.endpoints).toHaveLength(3);
     // Ascending, blanks last: the first page's values never go down.
-    await page.waitForResponse((response) => response.url().endsWith('/api/sheet/page') && response.ok());
+    await page.locator('[data-testid="sheet-grid"][aria-busy="false"]').waitFor();
     await page.waitForTimeout(500);
     const values = (await page.locator('[data-testid="sheet-grid"] .ag-row .ag-cell[col-id="e0"]').allInnerTexts())
       .map((text) => text.replace(/[<>]/g, '').trim())
