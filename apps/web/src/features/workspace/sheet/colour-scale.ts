@@ -41,7 +41,7 @@ function columnRange(values: readonly (number | null | undefined)[]): ColumnRang
 }
 
 /** pActivity's fixed scale (widened when a value lies outside it). */
-const PACTIVITY_RANGE: ColumnRange = { min: 4, max: 10 };
+export const PACTIVITY_RANGE: ColumnRange = { min: 4, max: 10 };
 const DIFFERENCE_HALF_WIDTH = 2;
 
 export type ColumnKind = 'pactivity' | 'difference' | 'other';
@@ -76,4 +76,11 @@ export function cellColour(value: number | null | undefined, range: ColumnRange 
   const t = range.max === range.min ? 0.5 : (value - range.min) / (range.max - range.min);
   const [r, g, b] = viridisAt(t).map((channel) => Math.round(255 - (255 - channel) * STRENGTH));
   return `rgb(${r}, ${g}, ${b})`;
+}
+
+/** A CSS gradient of the cell colours from low to high (the legend). */
+export function scaleGradient(steps = 8): string {
+  const range = { min: 0, max: 1 };
+  const stops = Array.from({ length: steps + 1 }, (_, i) => `${cellColour(i / steps, range)} ${Math.round((i / steps) * 100)}%`);
+  return `linear-gradient(to right, ${stops.join(', ')})`;
 }

@@ -18,6 +18,7 @@ import { MeasurementListDrawer } from '../../leaflets/measurement-list.tsx';
 import { PaginationBar } from '../../results/grid/pagination-bar.tsx';
 import { AddToCollectionDialog } from '../add-to-collection.tsx';
 import { workspaceLink } from '../permanent-link.tsx';
+import { ColourLegend } from './colour-legend.tsx';
 import { readPickedRows } from './picked-rows.ts';
 import type { FilterableColumn } from './range-filter.tsx';
 import { RangeFilters } from './range-filter.tsx';
@@ -197,11 +198,14 @@ function Sheet({ source }: { source: SheetSource }) {
             </Group>
             {mayExport && data && <SheetExport source={source} config={config} rows={data.rowCount} />}
           </Group>
-          <RangeFilters
-            columns={filterableColumns(data, config)}
-            filters={config.filters}
-            onSet={(column, min, max) => setConfig((current) => setRangeFilter(current, column, min, max))}
-          />
+          <Group justify="space-between" gap="sm" wrap="wrap">
+            <RangeFilters
+              columns={filterableColumns(data, config)}
+              filters={config.filters}
+              onSet={(column, min, max) => setConfig((current) => setRangeFilter(current, column, min, max))}
+            />
+            <ColourLegend />
+          </Group>
           <SheetBody
             page={page}
             config={config}
