@@ -133,18 +133,22 @@ export async function endpointMeasurements(
   const targets = endpoints.flatMap((e) => (e.kind === 'target' ? [e.targetId] : []));
   const assays = endpoints.flatMap((e) => (e.kind === 'assay' ? [e.assayId] : []));
   // One text for all rows (a row a line, tab-separated): 400,000 rows as objects cost Node seconds to build at M.
-  const { rows } = await probing(db, (trx) =>
-    sql<{
-      packed: string | null;
-    }>`SELECT string_agg(concat(a.str_id, E'\t', a.target_id, E'\t', a.assay_id, E'\t', a.std_activity_type, E'\t',
+  const read = (part: readonly number[]) =>
+    probing(db, (trx) =>
+      sql<{
+        packed: string | null;
+      }>`SELECT string_agg(concat(a.str_id, E'\t', a.target_id, E'\t', a.assay_id, E'\t', a.std_activity_type, E'\t',
         a.pchembl_value, E'\t', a.activity_value, E'\t', translate(a.standard_uom, E'\t\n', '  '), E'\t', translate(a.std_act_prefix, E'\t\n', '  ')),
         E'\n' ORDER BY a.str_id, a.act_id) AS packed
-    FROM ${idsTable(strIds)} JOIN activities a ON a.str_id = ids.str_id
+    FROM ${idsTable(part)} JOIN activities a ON a.str_id = ids.str_id
     WHERE a.std_activity_type = ANY(${types}::text[]) AND (a.pchembl_value IS NOT NULL OR a.activity_value IS NOT NULL)
       AND (a.target_id = ANY(${targets}::bigint[]) OR a.assay_id = ANY(${assays}::bigint[]))`.execute(trx),
-  );
+    ).then((result) => result.rows[0]?.packed);
+  // A large sheet reads its two halves on two connections at once (PostgreSQL probes and packs; PGlite has one and takes them in turn).
+  const parts = strIds.length > 20_000 ? [strIds.slice(0, strIds.length >> 1), strIds.slice(strIds.length >> 1)] : [strIds];
+  const packed = await Promise.all(parts.map(read));
   const out: MeasurementRow[] = [];
-  for (const line of unpack(rows[0]?.packed)) {
+  for (const line of packed.flatMap(unpack)) {
     const [strId, targetId, assayId, type, pchembl, value, units, prefix] = line;
     const measurement = {
       str_id: Number(strId),
