@@ -129,6 +129,13 @@ export const DepictionQuerySchema = z
     highlightKind: z.enum(['smiles', 'smarts']).default('smarts'),
     /** match: the highlight query's atoms and bonds are coloured; rest: everything outside its matches (what differs from it). */
     highlightMode: z.enum(['match', 'rest']).default('match'),
+    /**
+     * A core or query (SMILES or SMARTS, as highlightKind says of the highlight) to lay the drawing out
+     * like: its matched atoms are placed as the template is drawn, so a series reads in one orientation.
+     * A structure it does not match is drawn as usual.
+     */
+    align: z.string().max(HIGHLIGHT_MAX_CHARS).optional(),
+    alignKind: z.enum(['smiles', 'smarts']).default('smarts'),
     w: Dimension.default(240),
     h: Dimension.default(180),
   })

@@ -78,6 +78,8 @@ export interface DepictOptions {
   highlight?: { kind: 'smiles' | 'smarts'; text: string; mode?: HighlightMode } | null;
   /** A stored structure (canonical SMILES from the database): checked against looser limits than a query. */
   stored?: boolean;
+  /** A template (SMILES or SMARTS) whose matched atoms are laid out as the template is drawn. */
+  align?: { kind: 'smiles' | 'smarts'; text: string } | null;
 }
 
 export interface EngineStatus {

@@ -335,6 +335,25 @@ describe.each(DATABASES)('chemistry API on %s', (kind) => {
     expect((await depiction('other')).statusCode).toBe(400);
   });
 
+  it('lays a drawing out like a template (align), and leaves a structure it does not match as drawn', async () => {
+    const draw = (smiles: string, align?: string) =>
+      get(
+        `/api/chemistry/depiction?smiles=${encodeURIComponent(smiles)}${align ? `&align=${encodeURIComponent(align)}&alignKind=smiles` : ''}`,
+      );
+    const gefitinib = 'COc1cc2ncnc(Nc3ccc(F)c(Cl)c3)c2cc1OCCCN1CCOCC1';
+    const plain = await draw(gefitinib);
+    const aligned = await draw(gefitinib, 'c1ccc2ncncc2c1');
+    expect(aligned.statusCode).toBe(200);
+    expect(aligned.headers.etag).not.toBe(plain.headers.etag);
+    // The same atoms and bonds, placed elsewhere.
+    expect(aligned.body).not.toBe(plain.body);
+    expect(orange(aligned.body)).toEqual({ atoms: [], bonds: [] });
+    // A template it does not contain: RDKit's own layout, the same picture.
+    const unmatched = await draw(gefitinib, 'C1CCCCCCCCC1');
+    expect(unmatched.statusCode).toBe(200);
+    expect(unmatched.body).toBe(plain.body);
+  });
+
   it('reports the progress of a running structure search and cancels it (409, nothing kept)', async () => {
     const sessionid = crypto.randomUUID();
     // A search slow enough to watch: a long generic path inside a recursive SMARTS, which the

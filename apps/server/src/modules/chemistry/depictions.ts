@@ -16,6 +16,7 @@ interface Resolved {
   /** A stored structure (by id): looser limits than a typed one. */
   stored: boolean;
   highlight: { kind: 'smiles' | 'smarts'; text: string; mode: 'match' | 'rest' } | null;
+  align: { kind: 'smiles' | 'smarts'; text: string } | null;
   width: number;
   height: number;
 }
@@ -37,7 +38,7 @@ export class DepictionService {
   async resolve(query: DepictionParams): Promise<{ input: Resolved; etag: string }> {
     // The mode is part of `input`, hence of the ETag and the cache key: both modes of one picture coexist.
     const highlight = query.highlight ? { kind: query.highlightKind, text: query.highlight, mode: query.highlightMode } : null;
-    const size = { width: query.w, height: query.h };
+    const size = { width: query.w, height: query.h, align: query.align ? { kind: query.alignKind, text: query.align } : null };
     let input: Resolved;
     if (query.strId !== undefined) {
       const row = await this.db.selectFrom('structures').select('canonical_smiles').where('str_id', '=', query.strId).executeTakeFirst();
@@ -65,7 +66,7 @@ export class DepictionService {
     try {
       svg = await this.engine.depict(
         { kind: input.kind, text: input.text },
-        { width: input.width, height: input.height, highlight: input.highlight, stored: input.stored },
+        { width: input.width, height: input.height, highlight: input.highlight, stored: input.stored, align: input.align },
       );
     } catch (error) {
       // A limit, a trap or the watchdog: the message is whole.

@@ -299,6 +299,7 @@ export class RdkitChemEngine implements ChemEngine {
     const limits = options.stored ? this.storedLimits : this.queryLimits;
     checkQueryLimits(input.kind, input.text, limits, options.stored ? 'drawn structure' : 'structure query');
     if (options.highlight) checkQueryLimits(options.highlight.kind, options.highlight.text, this.queryLimits, 'highlight');
+    if (options.align) checkQueryLimits(options.align.kind, options.align.text, this.queryLimits, 'alignment template');
     const reply = await this.pool.call({
       type: 'depict',
       kind: input.kind,
@@ -308,6 +309,7 @@ export class RdkitChemEngine implements ChemEngine {
       highlight: options.highlight
         ? { kind: options.highlight.kind, text: options.highlight.text, mode: options.highlight.mode ?? 'match' }
         : null,
+      align: options.align ? { kind: options.align.kind, text: options.align.text } : null,
       maxAtoms: limits.atoms,
     });
     if (!reply.ok || !reply.svg) {

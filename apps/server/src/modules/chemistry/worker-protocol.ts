@@ -87,6 +87,8 @@ export type ToWorker =
       height: number;
       /** mode 'rest': colour the atoms and bonds outside every match. */
       highlight: { kind: 'smiles' | 'smarts'; text: string; mode: 'match' | 'rest' } | null;
+      /** Lay the drawing out like this template (absent: RDKit's own layout). */
+      align?: { kind: 'smiles' | 'smarts'; text: string } | null;
       maxAtoms: number;
     }
   /** SAR work (one decomposition is opened, fed in chunks and finished on one worker). */

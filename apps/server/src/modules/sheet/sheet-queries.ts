@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { SheetEndpoint } from '@kb/contracts/sheet';
 import { SHEET_MAX_SUGGESTIONS } from '@kb/contracts/sheet';
 import type { Database } from '../../db/schema.ts';
+import { badRequest } from '../../http/errors.ts';
 
 /**
  * SQL of the sheet (docs/workspace.md "The sheet"). Every read is by the sheet's structure ids
@@ -13,6 +14,11 @@ import type { Database } from '../../db/schema.ts';
 /** The ids as one array parameter, unnested: one plan whatever their number (an `IN` list of 100,000 would be parsed anew). */
 const idsTable = (strIds: readonly number[]) => sql`unnest(${[...strIds]}::bigint[]) AS ids(str_id)`;
 
+/** Longest read of a sheet (PostgreSQL's statement_timeout inside its transaction). */
+const READ_TIMEOUT_MS = 60_000;
+/** PostgreSQL's SQLSTATE for a statement cancelled by statement_timeout. */
+const QUERY_CANCELED = '57014';
+
 /**
  * Runs reads by the sheet's ids as index probes, one per id. Given the ids as an array, the
  * planner knows their number but not that they are few of the table's rows per target: it hashes
@@ -21,14 +27,21 @@ const idsTable = (strIds: readonly number[]) => sql`unnest(${[...strIds]}::bigin
  * for the suggestions (880 ms against 200 ms).
  */
 async function probing<T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-  return db.transaction().execute(async (trx) => {
-    await sql`SET LOCAL enable_hashjoin = off`.execute(trx);
-    await sql`SET LOCAL enable_mergejoin = off`.execute(trx);
-    await sql`SET LOCAL enable_seqscan = off`.execute(trx);
-    await sql`SET LOCAL enable_bitmapscan = off`.execute(trx);
-    await sql`SET LOCAL max_parallel_workers_per_gather = 0`.execute(trx);
-    return fn(trx);
-  });
+  try {
+    return await db.transaction().execute(async (trx) => {
+      // One round trip; the time-out because no sheet read may hold a connection and a core for minutes, whatever it was asked.
+      await sql`SELECT set_config('statement_timeout', ${String(READ_TIMEOUT_MS)}, true), set_config('enable_hashjoin', 'off', true),
+        set_config('enable_mergejoin', 'off', true), set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true),
+        set_config('max_parallel_workers_per_gather', '0', true)`.execute(trx);
+      return fn(trx);
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code === QUERY_CANCELED)
+      throw badRequest(
+        `Reading this sheet took longer than ${READ_TIMEOUT_MS / 1000} s. Choose fewer compounds (filter the results or tick rows) or fewer endpoints.`,
+      );
+    throw error;
+  }
 }
 
 /** A measurement usable for a value: it has an activity type and a value or a pChEMBL. */
@@ -133,18 +146,22 @@ export async function endpointMeasurements(
   const targets = endpoints.flatMap((e) => (e.kind === 'target' ? [e.targetId] : []));
   const assays = endpoints.flatMap((e) => (e.kind === 'assay' ? [e.assayId] : []));
   // One text for all rows (a row a line, tab-separated): 400,000 rows as objects cost Node seconds to build at M.
-  const { rows } = await probing(db, (trx) =>
-    sql<{
-      packed: string | null;
-    }>`SELECT string_agg(concat(a.str_id, E'\t', a.target_id, E'\t', a.assay_id, E'\t', a.std_activity_type, E'\t',
+  const read = (part: readonly number[]) =>
+    probing(db, (trx) =>
+      sql<{
+        packed: string | null;
+      }>`SELECT string_agg(concat(a.str_id, E'\t', a.target_id, E'\t', a.assay_id, E'\t', a.std_activity_type, E'\t',
         a.pchembl_value, E'\t', a.activity_value, E'\t', translate(a.standard_uom, E'\t\n', '  '), E'\t', translate(a.std_act_prefix, E'\t\n', '  ')),
         E'\n' ORDER BY a.str_id, a.act_id) AS packed
-    FROM ${idsTable(strIds)} JOIN activities a ON a.str_id = ids.str_id
+    FROM ${idsTable(part)} JOIN activities a ON a.str_id = ids.str_id
     WHERE a.std_activity_type = ANY(${types}::text[]) AND (a.pchembl_value IS NOT NULL OR a.activity_value IS NOT NULL)
       AND (a.target_id = ANY(${targets}::bigint[]) OR a.assay_id = ANY(${assays}::bigint[]))`.execute(trx),
-  );
+    ).then((result) => result.rows[0]?.packed);
+  // A large sheet reads its two halves on two connections at once (PostgreSQL probes and packs; PGlite has one and takes them in turn).
+  const parts = strIds.length > 20_000 ? [strIds.slice(0, strIds.length >> 1), strIds.slice(strIds.length >> 1)] : [strIds];
+  const packed = await Promise.all(parts.map(read));
   const out: MeasurementRow[] = [];
-  for (const line of unpack(rows[0]?.packed)) {
+  for (const line of packed.flatMap(unpack)) {
     const [strId, targetId, assayId, type, pchembl, value, units, prefix] = line;
     const measurement = {
       str_id: Number(strId),

@@ -32,6 +32,9 @@ export interface StructureImageProps {
   highlightKind?: 'smiles' | 'smarts';
   /** match (default): colour the highlight's match; rest: colour everything outside it (what differs from it). */
   highlightMode?: 'match' | 'rest';
+  /** A core or query to lay the drawing out like (a series in one orientation); it does not colour anything. */
+  align?: string | null;
+  alignKind?: 'smiles' | 'smarts';
   width: number;
   height: number;
   alt: string;
@@ -49,6 +52,8 @@ export function StructureImage({
   highlight,
   highlightKind = 'smarts',
   highlightMode = 'match',
+  align,
+  alignKind = 'smarts',
   width,
   height,
   alt,
@@ -58,6 +63,8 @@ export function StructureImage({
     ...(highlight ? { highlight } : {}),
     highlightKind,
     highlightMode,
+    ...(align ? { align } : {}),
+    alignKind,
     w: width,
     h: height,
   };

@@ -31,6 +31,27 @@ function highlightOf(mol, highlight) {
   }
 }
 
+/**
+ * Lays the molecule out like the template (a core or the search's query): the matched atoms take
+ * the template's 2D positions, the rest is placed around them (RDKit's generate_aligned_coords).
+ * A template that does not read or match leaves RDKit's own layout.
+ */
+function alignTo(mol, align) {
+  if (!align) return;
+  const template = align.kind === 'smarts' ? RD.get_qmol(align.text) : RD.get_mol(align.text);
+  if (!template) return;
+  try {
+    // Laying out against a template it does not contain would still move the drawing: leave it.
+    if (mol.get_substruct_match(template) === '{}') return;
+    template.set_new_coords();
+    mol.generate_aligned_coords(template, JSON.stringify({ acceptFailure: true, allowRGroups: true }));
+  } catch {
+    // A template RDKit cannot lay out: the molecule keeps its own layout.
+  } finally {
+    template.delete();
+  }
+}
+
 export function depict(message) {
   LOG.clear_buffer();
   // An MCS (elements and bond orders only) is drawn as the molecule it describes, not as a query of grey atoms.
@@ -46,6 +67,7 @@ export function depict(message) {
     return { ok: false, error: 'too many atoms', tooManyAtoms: atoms };
   }
   try {
+    alignTo(mol, message.align);
     const details = { width: message.width, height: message.height, clearBackground: false, addStereoAnnotation: true };
     const marks = highlightOf(mol, message.highlight);
     if (marks) Object.assign(details, marks, { highlightColour: [1, 0.55, 0.1] });
