@@ -7,14 +7,22 @@ import type { Qualifier, SheetCell, SheetRow } from '@kb/contracts/sheet';
 import { StructureImage } from '../../chemistry/structure-image.tsx';
 import { BLANK, cellDetails, formatQualified, formatSheetNumber } from './cell-format.ts';
 
-/** What the cells share: the ticked rows and the page's ids. */
+/** A core or query the drawings are laid out like (null: each drawn on its own). */
+export interface DrawingAlignment {
+  text: string;
+  kind: 'smiles' | 'smarts';
+}
+
+/** What the cells share: the ticked rows, the page's ids, and how the drawings are aligned. */
 export interface SheetGridContextValue {
+  align: DrawingAlignment | null;
   ticked: ReadonlySet<number>;
   onTick: (strIds: number[], on: boolean) => void;
   pageIds: readonly number[];
 }
 
 export const SheetGridContext = createContext<SheetGridContextValue>({
+  align: null,
   ticked: new Set(),
   onTick: () => undefined,
   pageIds: [],
@@ -23,6 +31,7 @@ export const SheetGridContext = createContext<SheetGridContextValue>({
 export const STRUCTURE_SIZE = { width: 150, height: 96 } as const;
 
 export function StructureCell({ data }: CustomCellRendererProps<SheetRow>) {
+  const { align } = useContext(SheetGridContext);
   if (!data) return null;
   return (
     <Anchor
@@ -31,7 +40,14 @@ export function StructureCell({ data }: CustomCellRendererProps<SheetRow>) {
       display="block"
       aria-label={`Open the leaflet of structure ${data.strId}`}
     >
-      <StructureImage strId={data.strId} width={STRUCTURE_SIZE.width} height={STRUCTURE_SIZE.height} alt={`Structure ${data.strId}`} />
+      <StructureImage
+        strId={data.strId}
+        align={align?.text ?? null}
+        alignKind={align?.kind}
+        width={STRUCTURE_SIZE.width}
+        height={STRUCTURE_SIZE.height}
+        alt={`Structure ${data.strId}`}
+      />
     </Anchor>
   );
 }

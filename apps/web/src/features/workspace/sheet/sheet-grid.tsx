@@ -10,7 +10,7 @@ import { resultsGridTheme } from '../../../app/grid/ag-grid-setup.ts';
 import type { ColumnRange } from './colour-scale.ts';
 import { cellColour, columnScale } from './colour-scale.ts';
 import { cellDetails } from './cell-format.ts';
-import type { SheetGridContextValue } from './sheet-cells.tsx';
+import type { DrawingAlignment, SheetGridContextValue } from './sheet-cells.tsx';
 import {
   CellTooltip,
   IdCell,
@@ -35,6 +35,8 @@ export interface SheetGridProps {
   onSort: (column: string | null, direction: 'asc' | 'desc' | null) => void;
   ticked: ReadonlySet<number>;
   onTick: (strIds: number[], on: boolean) => void;
+  /** The core or query the drawings are laid out like. */
+  align: DrawingAlignment | null;
   /** A cell of endpoint `index` of a row: its measurements. */
   onOpenCell: (row: SheetRow, index: number) => void;
 }
@@ -149,12 +151,12 @@ function buildColumns(page: SheetPage, properties: readonly string[], sort: Shee
  * the endpoints, the differences and the properties. Sorting is the server's (blanks last either
  * way); a click or Enter on an endpoint cell opens its measurements.
  */
-export function SheetGrid({ page, loading, sort, onSort, ticked, onTick, onOpenCell }: SheetGridProps) {
+export function SheetGrid({ page, loading, sort, onSort, ticked, onTick, onOpenCell, align }: SheetGridProps) {
   const properties = useMemo(() => Object.keys(page.rows[0]?.properties ?? {}), [page.rows]);
   const columnDefs = useMemo(() => buildColumns(page, properties, sort), [page, properties, sort]);
   const context: SheetGridContextValue = useMemo(
-    () => ({ ticked, onTick, pageIds: page.rows.map((row) => row.strId) }),
-    [page, ticked, onTick],
+    () => ({ align, ticked, onTick, pageIds: page.rows.map((row) => row.strId) }),
+    [align, page, ticked, onTick],
   );
 
   const sortChanged = useCallback(

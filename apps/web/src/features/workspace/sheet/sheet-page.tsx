@@ -18,6 +18,7 @@ import { MeasurementListDrawer } from '../../leaflets/measurement-list.tsx';
 import { PaginationBar } from '../../results/grid/pagination-bar.tsx';
 import { AddToCollectionDialog } from '../add-to-collection.tsx';
 import { workspaceLink } from '../permanent-link.tsx';
+import { useDrawingAlignment } from './alignment.tsx';
 import { ColourLegend } from './colour-legend.tsx';
 import { readPickedRows } from './picked-rows.ts';
 import type { FilterableColumn } from './range-filter.tsx';
@@ -25,6 +26,7 @@ import { RangeFilters } from './range-filter.tsx';
 import type { SheetConfig } from './sheet-config.ts';
 import { INITIAL_SHEET_CONFIG, defaultEndpoints, setRangeFilter, withEndpoints } from './sheet-config.ts';
 import { SheetExport } from './sheet-export.tsx';
+import type { DrawingAlignment } from './sheet-cells.tsx';
 import { SheetGrid } from './sheet-grid.tsx';
 import { parseSheetSource } from './sheet-source.ts';
 import { AggregateChoice, DifferenceBuilder, EndpointPicker, PropertyChoice } from './sheet-settings.tsx';
@@ -119,6 +121,8 @@ function Sheet({ source }: { source: SheetSource }) {
   const [adding, setAdding] = useState(false);
   const [subject, setSubject] = useState<MeasurementSubject | null>(null);
   const mayExport = useMayOpen()('/export');
+  const alignment = useDrawingAlignment(source);
+  const { align } = alignment;
 
   const onTick = useCallback((strIds: number[], on: boolean) => setTicked((current) => toggleIds(current, strIds, on)), []);
   const onSort = useCallback(
@@ -165,6 +169,7 @@ function Sheet({ source }: { source: SheetSource }) {
             <AggregateChoice config={config} onChange={setConfig} />
             <DifferenceBuilder config={config} onChange={setConfig} />
             <PropertyChoice config={config} onChange={setConfig} />
+            {alignment.input}
           </Stack>
         </Paper>
         <Stack gap="sm" style={{ minWidth: 0 }}>
@@ -214,6 +219,7 @@ function Sheet({ source }: { source: SheetSource }) {
             onTick={onTick}
             onSort={onSort}
             onOpenCell={onOpenCell}
+            align={align}
           />
         </Stack>
       </div>
@@ -235,6 +241,7 @@ function SheetBody({
   onTick,
   onSort,
   onOpenCell,
+  align,
 }: {
   page: ReturnType<typeof useSheetPage>;
   config: SheetConfig;
@@ -243,6 +250,7 @@ function SheetBody({
   onTick: (strIds: number[], on: boolean) => void;
   onSort: (column: string | null, direction: 'asc' | 'desc' | null) => void;
   onOpenCell: (row: SheetRow, index: number) => void;
+  align: DrawingAlignment | null;
 }) {
   if (page.isError && !page.data)
     return (
@@ -284,6 +292,7 @@ function SheetBody({
           ticked={ticked}
           onTick={onTick}
           onOpenCell={onOpenCell}
+          align={align}
         />
       )}
       <PaginationBar
