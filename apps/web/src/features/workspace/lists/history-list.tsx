@@ -89,14 +89,14 @@ export function HistoryList() {
           {summaryOf(row)}
         </Text>
       ),
-      cellProps: { miw: 260, maw: 460 },
+      cellProps: { miw: 220, maw: 420 },
     },
     {
       key: 'counts',
       header: 'Found',
       cell: (row) =>
         row.counts ? `${formatCount(row.counts.stridscount)} structures · ${formatCount(row.counts.actidscount)} activities` : '—',
-      cellProps: { style: { whiteSpace: 'nowrap' } },
+      cellProps: { miw: 150 },
     },
     {
       key: 'filters',
@@ -111,7 +111,7 @@ export function HistoryList() {
             {row.filters.map((filter) => describeFilter(filter)).join('; ')}
           </Text>
         ),
-      cellProps: { miw: 200, maw: 300 },
+      cellProps: { miw: 170, maw: 280 },
     },
     {
       key: 'actions',
