@@ -14,6 +14,8 @@ import { badRequest } from '../../http/errors.ts';
 /** The ids as one array parameter, unnested: one plan whatever their number (an `IN` list of 100,000 would be parsed anew). */
 const idsTable = (strIds: readonly number[]) => sql`unnest(${[...strIds]}::bigint[]) AS ids(str_id)`;
 
+/** From this many compounds a sheet reads its measurements as two halves on two connections. */
+const HALVES_FROM = 20_000;
 /** Longest read of a sheet (PostgreSQL's statement_timeout inside its transaction). */
 const READ_TIMEOUT_MS = 60_000;
 /** PostgreSQL's SQLSTATE for a statement cancelled by statement_timeout. */
@@ -135,6 +137,7 @@ export async function endpointMeasurements(
   db: Kysely<Database>,
   strIds: readonly number[],
   endpoints: readonly SheetEndpoint[],
+  halvesFrom = HALVES_FROM,
 ): Promise<MeasurementRow[]> {
   if (!endpoints.length || !strIds.length) return [];
   const index = new Map<string, number[]>();
@@ -158,7 +161,7 @@ export async function endpointMeasurements(
       AND (a.target_id = ANY(${targets}::bigint[]) OR a.assay_id = ANY(${assays}::bigint[]))`.execute(trx),
     ).then((result) => result.rows[0]?.packed);
   // A large sheet reads its two halves on two connections at once (PostgreSQL probes and packs; PGlite has one and takes them in turn).
-  const parts = strIds.length > 20_000 ? [strIds.slice(0, strIds.length >> 1), strIds.slice(strIds.length >> 1)] : [strIds];
+  const parts = strIds.length > halvesFrom ? [strIds.slice(0, strIds.length >> 1), strIds.slice(strIds.length >> 1)] : [strIds];
   const packed = await Promise.all(parts.map(read));
   const out: MeasurementRow[] = [];
   for (const line of packed.flatMap(unpack)) {

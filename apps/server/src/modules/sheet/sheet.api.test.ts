@@ -7,6 +7,7 @@ import type { SheetEndpoint, SheetPage, SheetRequestInput, SheetSuggestResponse 
 import type { ExportJob } from '@kb/contracts/exports';
 import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
+import { endpointMeasurements } from './sheet-queries.ts';
 
 /**
  * The compound × endpoint sheet (docs/workspace.md "The sheet") on the demo knowledge base: its
@@ -207,6 +208,15 @@ describe.each(DATABASES)('compound sheet on %s', (kind) => {
     const byIds = answer.data as unknown as SheetPage;
     expect(byIds.compounds).toBe(ids.length);
     expect(byIds.rows.map((row) => row.cells)).toEqual(sheet.rows.map((row) => row.cells));
+  });
+
+  it('reads a large sheet as two halves with the same rows, in the same order, as one read', async () => {
+    const sheet = await page({ endpoints, pageSize: 500 });
+    const ids = sheet.rows.map((row) => row.strId).sort((a, b) => a - b);
+    const whole = await endpointMeasurements(t.database.db, ids, endpoints);
+    const halves = await endpointMeasurements(t.database.db, ids, endpoints, 10);
+    expect(whole.length).toBeGreaterThan(0);
+    expect(halves).toEqual(whole);
   });
 
   it('exports the filtered, sorted rows at one credit a row, with qualifiers', async () => {
