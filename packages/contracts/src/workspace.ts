@@ -88,6 +88,8 @@ const OwnedShape = {
   /** The caller may change it (owner, or a colleague with edit access). */
   canEdit: z.boolean(),
   visibility: VisibilitySchema,
+  /** For the owner: how many colleagues are named on it (the list says "Shared with 3"); null for a colleague. */
+  sharedWith: z.number().int().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 };

@@ -29,6 +29,7 @@ export interface OwnedRow {
   access: ShareAccess;
   owner_email: string;
   owner_name: string;
+  shared_with: number;
 }
 
 /** A person as the workspace shows them: "First Last", or the e-mail when no name was given. */
@@ -50,7 +51,8 @@ export async function ownedRows<T extends object>(
   const access = accessSql(kind, userId);
   const { rows } = await sql<OwnedRow & T>`SELECT * FROM (
       SELECT o.id, o.owner_id, o.name, o.description, o.visibility, o.org_access, o.created_at, o.updated_at,
-        ${access} AS access, u.email AS owner_email, ${personSql('u')} AS owner_name, ${options.columns}
+        ${access} AS access, u.email AS owner_email, ${personSql('u')} AS owner_name,
+        (SELECT count(*)::int FROM workspace_shares s WHERE s.object_kind = ${kind} AND s.object_id = o.id) AS shared_with, ${options.columns}
       FROM ${sql.table(TABLES[kind])} o JOIN users u ON u.id = o.owner_id
       WHERE ${options.id === undefined ? candidates(userId) : sql`o.id = ${options.id}`}) seen
     WHERE seen.access IS NOT NULL
@@ -93,6 +95,8 @@ export function ownedShape(row: OwnedRow, userId: number) {
     mine: row.owner_id === userId,
     canEdit: row.access === 'edit',
     visibility: row.visibility,
+    // Who else is named is the owner's business (a colleague sees only the visibility).
+    sharedWith: row.owner_id === userId ? Number(row.shared_with) : null,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };

@@ -113,7 +113,17 @@ describe.each(DATABASES)('workspace collections on %s', (kind) => {
     });
 
     const readerView = await api.get(`${C}/${made.id}`, p.logins.reader);
-    expect(readerView.data).toMatchObject({ mine: false, canEdit: false, sharing: null, visibility: 'people', compounds: 5 });
+    expect(readerView.data).toMatchObject({
+      mine: false,
+      canEdit: false,
+      sharing: null,
+      sharedWith: null,
+      visibility: 'people',
+      compounds: 5,
+    });
+    // The owner's list says how many are named; a colleague's does not.
+    const ownerList = await api.get(C, p.logins.owner);
+    expect((ownerList.data.rows as { id: number; sharedWith: number | null }[]).find((row) => row.id === made.id)?.sharedWith).toBe(2);
     expect(await statuses(made.id, p.logins.reader)).toEqual({
       get: 200,
       items: 200,

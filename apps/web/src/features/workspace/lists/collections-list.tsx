@@ -26,7 +26,11 @@ const COLUMNS: readonly DataColumn<CollectionSummary>[] = [
   },
   { key: 'compounds', header: 'Compounds', align: 'right', cell: (row) => formatCount(row.compounds) },
   { key: 'owner', header: 'Owner', cell: (row) => <OwnerText owner={row.owner} mine={row.mine} /> },
-  { key: 'visibility', header: 'Visibility', cell: (row) => <VisibilityBadge visibility={row.visibility} /> },
+  {
+    key: 'visibility',
+    header: 'Visibility',
+    cell: (row) => <VisibilityBadge visibility={row.visibility} people={row.sharedWith ?? undefined} />,
+  },
   { key: 'updated', header: 'Updated', cell: (row) => formatDateTime(row.updatedAt), cellProps: { style: { whiteSpace: 'nowrap' } } },
   {
     key: 'actions',

@@ -40,7 +40,11 @@ const COLUMNS: readonly DataColumn<ResultSetSummary>[] = [
   },
   { key: 'tab', header: 'Opens on', cell: (row) => tabInfo(row.tab)?.label ?? row.tab },
   { key: 'owner', header: 'Owner', cell: (row) => <OwnerText owner={row.owner} mine={row.mine} /> },
-  { key: 'visibility', header: 'Visibility', cell: (row) => <VisibilityBadge visibility={row.visibility} /> },
+  {
+    key: 'visibility',
+    header: 'Visibility',
+    cell: (row) => <VisibilityBadge visibility={row.visibility} people={row.sharedWith ?? undefined} />,
+  },
   { key: 'updated', header: 'Updated', cell: (row) => formatDateTime(row.updatedAt), cellProps: { style: { whiteSpace: 'nowrap' } } },
   {
     key: 'actions',
