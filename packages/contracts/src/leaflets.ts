@@ -418,6 +418,8 @@ const MeasurementSelectionShape = {
   actId: PositiveId.optional(),
   /** Default: `all` with an id, the activity's own target with an actId. */
   targetId: MeasurementTargetSchema.optional(),
+  /** Only the measurements of this assay (a sheet's assay column). */
+  assayId: PositiveId.optional(),
   /** Only this activity type (std_activity_type), e.g. IC50. */
   type: z.string().trim().min(1, 'type must not be empty').max(100, 'type is at most 100 characters').optional(),
   sort: z.enum(MEASUREMENT_SORTS, { message: `sort must be one of ${MEASUREMENT_SORTS.join(', ')}` }).default('value'),
@@ -523,7 +525,9 @@ export const MeasurementListSchema = z.object({
     .nullable(),
   /** The activity type the list is limited to, if any. */
   type: Str,
-  /** Measurements of the compound on the target(s), all types. */
+  /** The assay the list is limited to, if any. */
+  assayId: z.number().int().nullable(),
+  /** Measurements of the compound on the target(s) (and the assay, when given), all types. */
   total: z.number().int(),
   /** Of those, the ones listed (of `type` when given; else `total`). */
   matching: z.number().int(),

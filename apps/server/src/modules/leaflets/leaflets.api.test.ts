@@ -374,6 +374,14 @@ describe.each(DATABASES)('leaflets API on %s', (kind) => {
     const typed = await measurements(`id=${strId}&targetId=${targetId}&type=${encodeURIComponent(type!)}`);
     expect([typed.total, typed.matching, typed.type]).toEqual([expected.length, count, type]);
     expect(typed.rows.every((r) => r.std_activity_type === type)).toBe(true);
+
+    // One assay only (a sheet's assay column), on every target: counted as SQL counts them.
+    const [assay] = await all(sql<{ assay_id: number; n: number }>`SELECT assay_id::int AS assay_id, count(*)::int AS n FROM activities
+      WHERE str_id = ${strId} AND assay_id IS NOT NULL GROUP BY assay_id ORDER BY count(*) DESC, assay_id LIMIT 1`);
+    const byAssay = await measurements(`id=${strId}&targetId=all&assayId=${assay!.assay_id}&pageSize=${MEASUREMENT_LIMITS.maxPageSize}`);
+    expect([byAssay.total, byAssay.assayId]).toEqual([assay!.n, assay!.assay_id]);
+    expect(byAssay.rows.every((r) => r.assay_id === assay!.assay_id)).toBe(true);
+    expect(list.assayId).toBeNull();
   });
 
   it('shows what a chemist reads a measurement by: published and standard values, assay, organism, cell line, conditions, the reference’s permanent link', async () => {

@@ -20,6 +20,7 @@ export interface MeasurementSelection {
   id?: number | undefined;
   actId?: number | undefined;
   targetId?: MeasurementTarget | undefined;
+  assayId?: number | undefined;
   type?: string | undefined;
   sort: MeasurementSort;
   direction: 'asc' | 'desc';
@@ -32,6 +33,7 @@ export interface ResolvedSelection {
   targetScope: MeasurementList['targetScope'];
   target: MeasurementList['target'];
   type: string | null;
+  assayId: number | null;
   sort: MeasurementSort;
   direction: 'asc' | 'desc';
 }
@@ -185,6 +187,7 @@ export class MeasurementService {
       targetScope: typeof target === 'number' ? 'target' : target,
       target: targetRow,
       type: selection.type ?? null,
+      assayId: selection.assayId ?? null,
       sort: selection.sort,
       direction: selection.direction,
     };
@@ -206,6 +209,7 @@ export class MeasurementService {
     const parts: Sql[] = [activityFilter(resolved.scope)];
     if (resolved.targetScope === 'target') parts.push(sql`a.target_id = ${resolved.target!.target_id}`);
     else if (resolved.targetScope === 'none') parts.push(sql`a.target_id IS NULL`);
+    if (resolved.assayId !== null) parts.push(sql`a.assay_id = ${resolved.assayId}`);
     if (withType && resolved.type !== null) parts.push(sql`a.std_activity_type = ${resolved.type}`);
     return sql.join(parts, sql` AND `);
   }
@@ -287,6 +291,7 @@ export class MeasurementService {
       targetScope: resolved.targetScope,
       target: resolved.target,
       type: resolved.type,
+      assayId: resolved.assayId,
       ...counts,
       sort: resolved.sort,
       direction: resolved.direction,

@@ -14,6 +14,8 @@ export interface MeasurementSubject {
   targetId?: MeasurementTarget;
   /** Open on one activity type (a SAR table's endpoint). */
   type?: string;
+  /** Only this assay's measurements (a sheet's assay column). */
+  assayId?: number;
   /** Said in the title while the list loads ("Gefitinib on EGFR"). */
   label?: string;
 }
@@ -34,6 +36,7 @@ export function measurementSelection(subject: MeasurementSubject, view: Pick<Mea
     id: subject.actId === undefined ? subject.id : undefined,
     actId: subject.actId,
     targetId: subject.targetId,
+    assayId: subject.assayId,
     type: view.type ?? undefined,
     sort: view.sort,
     direction: view.direction,

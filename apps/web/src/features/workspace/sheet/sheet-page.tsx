@@ -98,8 +98,9 @@ function measurementSubject(row: SheetRow, page: SheetPageData, index: number): 
   return {
     idType: 'structure',
     id: row.strId,
-    // The list filters by target: an assay column's measurements are listed on every target, of its activity type.
+    // An assay column lists that assay's measurements, whatever their target.
     targetId: endpoint.kind === 'target' ? endpoint.targetId : 'all',
+    ...(endpoint.kind === 'assay' ? { assayId: endpoint.assayId } : {}),
     type: endpoint.activityType,
     label: `${row.name ?? `structure ${row.strId}`} on ${column.label}`,
   };
