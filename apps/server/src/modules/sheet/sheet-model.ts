@@ -1,4 +1,4 @@
-import type { SheetAggregate, SheetCell, SheetColumnInfo } from '@kb/contracts/sheet';
+import type { SheetAggregate, SheetCell, SheetColumnInfo, SheetProperty } from '@kb/contracts/sheet';
 import type { EndpointColumn } from './sheet-columns.ts';
 import { shown } from './sheet-columns.ts';
 import type { FactsRow } from './sheet-queries.ts';
@@ -29,3 +29,14 @@ export function cellAt(column: EndpointColumn, position: number, aggregate: Shee
 export function differenceAt(sheet: BuiltSheet, d: { a: number; b: number }, position: number, aggregate: SheetAggregate): Point | null {
   return difference(cellAt(sheet.columns[d.a]!.column, position, aggregate), cellAt(sheet.columns[d.b]!.column, position, aggregate));
 }
+
+/** The field of a compound's facts that holds each property. */
+export const PROPERTY_FIELD: Record<SheetProperty, keyof FactsRow> = {
+  mw: 'mw',
+  clogp: 'clogp',
+  psa: 'psa',
+  hbd: 'hbd',
+  hba: 'hba',
+  rotb: 'rotb',
+  heavyAtoms: 'heavy_atoms',
+};

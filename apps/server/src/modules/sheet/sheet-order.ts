@@ -1,7 +1,7 @@
 import type { SheetAggregate, SheetFilter, SheetProperty, SheetRequest } from '@kb/contracts/sheet';
 import { SHEET_PROPERTIES } from '@kb/contracts/sheet';
 import type { BuiltSheet } from './sheet-model.ts';
-import { differenceAt } from './sheet-model.ts';
+import { PROPERTY_FIELD, differenceAt } from './sheet-model.ts';
 import { shown } from './sheet-columns.ts';
 
 /**
@@ -19,21 +19,12 @@ export interface SheetView {
 type Reader = (position: number) => number;
 
 const PROPERTY_KEYS: ReadonlySet<string> = new Set(SHEET_PROPERTIES);
-const FIELD: Record<SheetProperty, keyof BuiltSheet['facts'][number]> = {
-  mw: 'mw',
-  clogp: 'clogp',
-  psa: 'psa',
-  hbd: 'hbd',
-  hba: 'hba',
-  rotb: 'rotb',
-  heavyAtoms: 'heavy_atoms',
-};
 
 /** A column's value at a position, NaN for a blank. */
 function reader(sheet: BuiltSheet, column: string, aggregate: SheetAggregate): Reader {
   if (column === 'strId') return (position) => sheet.strIds[position]!;
   if (PROPERTY_KEYS.has(column)) {
-    const field = FIELD[column as SheetProperty];
+    const field = PROPERTY_FIELD[column as SheetProperty];
     return (position) => {
       const value = sheet.facts[position]?.[field];
       return value == null ? Number.NaN : Number(value);

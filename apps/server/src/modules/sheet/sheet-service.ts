@@ -23,7 +23,7 @@ import { buildColumn, endpointKey, endpointLabel, optionOf } from './sheet-colum
 import type { FactsRow } from './sheet-queries.ts';
 import { assayGroups, compoundFacts, endpointMeasurements, endpointNames, pageCompounds, targetGroups } from './sheet-queries.ts';
 import type { BuiltSheet, ColumnWithInfo } from './sheet-model.ts';
-import { cellAt, differenceAt } from './sheet-model.ts';
+import { PROPERTY_FIELD, cellAt, differenceAt } from './sheet-model.ts';
 import type { SheetView } from './sheet-order.ts';
 import { orderRows } from './sheet-order.ts';
 import { sheetExportRows } from './sheet-export.ts';
@@ -39,16 +39,6 @@ import { sheetExportRows } from './sheet-export.ts';
 const CELL_BUDGET = 2_000_000;
 /** Compounds' properties kept across sheets (rows). */
 const FACT_BUDGET = 1_000_000;
-
-const PROPERTY_FIELD: Record<SheetProperty, keyof FactsRow> = {
-  mw: 'mw',
-  clogp: 'clogp',
-  psa: 'psa',
-  hbd: 'hbd',
-  hba: 'hba',
-  rotb: 'rotb',
-  heavyAtoms: 'heavy_atoms',
-};
 
 export class SheetService {
   private readonly columns = new CostLru<ColumnWithInfo>(CELL_BUDGET);
