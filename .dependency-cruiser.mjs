@@ -48,8 +48,9 @@ export const MODULE_DEPENDENCIES = {
   usage: [],
   // Issue 59: collections, saved result sets, history and sharing; a collection's compounds come from results tabs.
   workspace: ['audit', 'chemistry', 'knowledge-base', 'results'],
-  // The compound × endpoint sheet: its compounds from a source (workspace), values as the SAR view's pActivity, exports charged.
-  sheet: ['export', 'results', 'sar', 'workspace'],
+  // The compound × endpoint sheet: its compounds from a source (workspace), values as the SAR view's pActivity, exports charged,
+  // measurements read from the search's columns in memory when they are current.
+  sheet: ['export', 'results', 'sar', 'search', 'workspace'],
 };
 
 /**

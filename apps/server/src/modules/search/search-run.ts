@@ -178,6 +178,14 @@ export class SearchRunner {
     return true;
   }
 
+  /**
+   * The knowledge base's columns when they are current (null while they are read, or with no
+   * bitmap engine): other modules read them instead of the database (the sheet, modules/sheet).
+   */
+  columnsIfCurrent(): Promise<KbColumns | null> {
+    return this.bitmaps ? this.bitmaps.ifCurrent() : Promise.resolve(null);
+  }
+
   /** Where the bitmap engine's columns were last read from (null: not read, or no engine). */
   get bitmapsSource(): 'database' | 'snapshot' | null {
     return this.bitmaps?.lastSource ?? null;

@@ -15,6 +15,10 @@ import type { StructureRowResolver } from './structure-query.ts';
 import { writeSearchLog } from './search-log.ts';
 import { loadsVersion } from '../knowledge-base/kb-loads.ts';
 import type { WrittenActivityRows } from './bitmaps/write-sets.ts';
+import type { KbColumns } from './bitmaps/kb-columns.ts';
+
+/** What other modules read of the columns in memory (the sheet): `columnsIfCurrent`. */
+export type { KbColumns } from './bitmaps/kb-columns.ts';
 import { SetVacuum } from './set-vacuum.ts';
 import { SearchRunner, criteriaHash } from './search-run.ts';
 import type { SearchRunOptions } from './search-run.ts';
@@ -109,6 +113,11 @@ export class SearchService {
   /** Reads the bitmap columns (structure properties included) if they are not current, and says whether counts will use them. */
   bitmapsReady(): Promise<boolean> {
     return this.runner.bitmapsReady();
+  }
+
+  /** The knowledge base's columns in memory when they are current (search-run.ts `columnsIfCurrent`). */
+  columnsIfCurrent(): Promise<KbColumns | null> {
+    return this.runner.columnsIfCurrent();
   }
 
   /** Where the bitmap engine's columns were last read from (null: not read, or no engine). */

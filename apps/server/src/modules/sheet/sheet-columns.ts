@@ -20,19 +20,21 @@ export interface EndpointColumn {
   measurements: number;
 }
 
+/** What identifies an endpoint: its target or assay and its type, without case (IC50 and ic50 are one column). */
 export function endpointKey(endpoint: SheetEndpoint): string {
-  return endpoint.kind === 'target' ? `t:${endpoint.targetId}:${endpoint.activityType}` : `a:${endpoint.assayId}:${endpoint.activityType}`;
+  const type = endpoint.activityType.toLowerCase();
+  return endpoint.kind === 'target' ? `t:${endpoint.targetId}:${type}` : `a:${endpoint.assayId}:${type}`;
 }
 
 /** An endpoint's values are pActivity when any measurement has a pChEMBL or a molar unit (as the SAR view decides). */
 function isMolar(rows: readonly MeasurementRow[]): boolean {
-  return rows.some((row) => row.pchembl_value != null || isMolarUnit(row.standard_uom));
+  return rows.some((row) => row.pchembl != null || isMolarUnit(row.units));
 }
 
 /** The most frequent unit of the measurements with a value (ties: alphabetical, for a stable answer). */
 function commonUnit(rows: readonly MeasurementRow[]): string | null {
   const counts = new Map<string | null, number>();
-  for (const row of rows) if (row.activity_value != null) counts.set(row.standard_uom, (counts.get(row.standard_uom) ?? 0) + 1);
+  for (const row of rows) if (row.value != null) counts.set(row.units, (counts.get(row.units) ?? 0) + 1);
   return [...counts].sort((a, b) => b[1] - a[1] || String(a[0]).localeCompare(String(b[0])))[0]?.[0] ?? null;
 }
 
@@ -57,8 +59,7 @@ export function buildColumn(endpoint: SheetEndpoint, strIds: readonly number[], 
       flush(current);
       current = row.str_id;
     }
-    const m = { pchembl: row.pchembl_value, value: row.activity_value, units: row.standard_uom, relation: row.std_act_prefix };
-    const point = molar ? molarPoint(m) : plainPoint(m, unit);
+    const point = molar ? molarPoint(row) : plainPoint(row, unit);
     if (point) points.push(point);
     else leftOut++;
   }

@@ -49,6 +49,23 @@ async function probing<T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => P
 /** A measurement usable for a value: it has an activity type and a value or a pChEMBL. */
 const USABLE = sql`a.std_activity_type IS NOT NULL AND (a.pchembl_value IS NOT NULL OR a.activity_value IS NOT NULL)`;
 
+/**
+ * Measurements of one target × type or assay × type among a sheet's compounds, counted. Types are
+ * grouped without case (`typeKey`, lower-cased, as the columns in memory hold them); the type as
+ * written is `activityType` when the read knows it, else that of the activity `sampleActId`.
+ */
+export interface EndpointGroup {
+  key: number;
+  typeKey: string;
+  activityType?: string;
+  sampleActId?: number;
+  compounds: number;
+  activities: number;
+  with_pchembl: number;
+  units: (string | null)[];
+}
+
+/** A group with the names that label it (the suggestions' rows). */
 export interface EndpointGroupRow {
   key: number;
   activity_type: string;
@@ -61,39 +78,84 @@ export interface EndpointGroupRow {
   units: (string | null)[];
 }
 
-/** Target × activity type of the compounds' measurements, most compounds first. */
-export async function targetGroups(db: Kysely<Database>, strIds: readonly number[]): Promise<EndpointGroupRow[]> {
+/**
+ * Target × type (or assay × type) of the compounds' usable measurements from the database, most
+ * compounds first (ties: most measurements, then key and type), as sheet-memory.ts `memoryGroups` counts them.
+ */
+export async function sqlGroups(db: Kysely<Database>, strIds: readonly number[], kind: SheetEndpoint['kind']): Promise<EndpointGroup[]> {
+  const column = kind === 'target' ? sql.ref('a.target_id') : sql.ref('a.assay_id');
   const { rows } = await probing(db, (trx) =>
-    sql<EndpointGroupRow>`SELECT g.target_id AS key, g.activity_type, t.name AS label_name, t.name AS target_name,
-      t.gene_symbol, g.compounds, g.activities, g.with_pchembl, g.units
-    FROM (SELECT a.target_id, a.std_activity_type AS activity_type, count(DISTINCT a.str_id)::int AS compounds, count(*)::int AS activities,
-        count(a.pchembl_value)::int AS with_pchembl, array_agg(DISTINCT a.standard_uom) AS units
+    sql<EndpointGroup>`SELECT ${column} AS key, lower(a.std_activity_type) AS "typeKey", min(a.std_activity_type) AS "activityType",
+        count(DISTINCT a.str_id)::int AS compounds, count(*)::int AS activities, count(a.pchembl_value)::int AS with_pchembl,
+        array_agg(DISTINCT a.standard_uom) AS units
       FROM ${idsTable(strIds)} JOIN activities a ON a.str_id = ids.str_id
-      WHERE a.target_id IS NOT NULL AND ${USABLE}
-      GROUP BY a.target_id, a.std_activity_type
-      ORDER BY compounds DESC, activities DESC LIMIT ${SHEET_MAX_SUGGESTIONS}) g
-    JOIN targets t ON t.target_id = g.target_id
-    ORDER BY g.compounds DESC, g.activities DESC, t.name, g.activity_type`.execute(trx),
+      WHERE ${column} IS NOT NULL AND ${USABLE}
+      GROUP BY 1, 2
+      ORDER BY compounds DESC, activities DESC, 1, lower(a.std_activity_type) COLLATE "C" LIMIT ${SHEET_MAX_SUGGESTIONS}`.execute(trx),
   );
   return rows.map((row) => ({ ...row, key: Number(row.key) }));
 }
 
-/** Assay × activity type of the compounds' measurements, most compounds first. */
-export async function assayGroups(db: Kysely<Database>, strIds: readonly number[]): Promise<EndpointGroupRow[]> {
-  const { rows } = await probing(db, (trx) =>
-    sql<EndpointGroupRow>`SELECT g.assay_id AS key, g.activity_type, s.description AS label_name, t.name AS target_name,
-      t.gene_symbol, g.compounds, g.activities, g.with_pchembl, g.units
-    FROM (SELECT a.assay_id, a.std_activity_type AS activity_type, count(DISTINCT a.str_id)::int AS compounds, count(*)::int AS activities,
-        count(a.pchembl_value)::int AS with_pchembl, array_agg(DISTINCT a.standard_uom) AS units
-      FROM ${idsTable(strIds)} JOIN activities a ON a.str_id = ids.str_id
-      WHERE a.assay_id IS NOT NULL AND ${USABLE}
-      GROUP BY a.assay_id, a.std_activity_type
-      ORDER BY compounds DESC, activities DESC LIMIT ${SHEET_MAX_SUGGESTIONS}) g
-    JOIN assays s ON s.assay_id = g.assay_id
-    LEFT JOIN targets t ON t.target_id = s.target_id
-    ORDER BY g.compounds DESC, g.activities DESC, g.assay_id, g.activity_type`.execute(trx),
+/**
+ * The groups with their targets' or assays' names and their types as written, in the order the
+ * picker shows them: most compounds first, then most measurements, then by target name (or assay
+ * id) and type. A group whose target or assay is gone is left out.
+ */
+export async function labelGroups(
+  db: Kysely<Database>,
+  kind: SheetEndpoint['kind'],
+  groups: readonly EndpointGroup[],
+): Promise<EndpointGroupRow[]> {
+  if (!groups.length) return [];
+  const keys = [...new Set(groups.map((group) => group.key))];
+  const samples = groups.flatMap((group) =>
+    group.activityType === undefined && group.sampleActId !== undefined ? [group.sampleActId] : [],
   );
-  return rows.map((row) => ({ ...row, key: Number(row.key) }));
+  const [names, written] = await Promise.all([
+    kind === 'target'
+      ? sql<NameRow>`SELECT t.target_id AS key, t.name AS label_name, t.name AS target_name, t.gene_symbol
+          FROM targets t WHERE t.target_id = ANY(${keys}::bigint[])`.execute(db)
+      : sql<NameRow>`SELECT s.assay_id AS key, s.description AS label_name, t.name AS target_name, t.gene_symbol
+          FROM assays s LEFT JOIN targets t ON t.target_id = s.target_id WHERE s.assay_id = ANY(${keys}::bigint[])`.execute(db),
+    samples.length
+      ? sql<{ act_id: number; std_activity_type: string }>`SELECT act_id, std_activity_type FROM activities
+          WHERE act_id = ANY(${samples}::bigint[])`.execute(db)
+      : Promise.resolve({ rows: [] }),
+  ]);
+  const nameOf = new Map(names.rows.map((row) => [Number(row.key), row]));
+  const typeOf = new Map(written.rows.map((row) => [Number(row.act_id), row.std_activity_type]));
+  const rows = groups.flatMap((group): EndpointGroupRow[] => {
+    const name = nameOf.get(group.key);
+    if (!name) return [];
+    const activityType =
+      group.activityType ?? (group.sampleActId !== undefined ? typeOf.get(group.sampleActId) : undefined) ?? group.typeKey;
+    const { key, compounds, activities, with_pchembl, units } = group;
+    return [
+      {
+        key,
+        activity_type: activityType,
+        label_name: name.label_name,
+        target_name: name.target_name,
+        gene_symbol: name.gene_symbol,
+        compounds,
+        activities,
+        with_pchembl,
+        units,
+      },
+    ];
+  });
+  const tie = (a: EndpointGroupRow, b: EndpointGroupRow) =>
+    kind === 'target' ? (a.target_name ?? '').localeCompare(b.target_name ?? '') : a.key - b.key;
+  return rows.sort(
+    (a, b) => b.compounds - a.compounds || b.activities - a.activities || tie(a, b) || a.activity_type.localeCompare(b.activity_type),
+  );
+}
+
+interface NameRow {
+  key: number;
+  label_name: string | null;
+  target_name: string | null;
+  gene_symbol: string | null;
 }
 
 /** What names an endpoint that was asked for (it may have no measurement among these compounds). */
@@ -117,13 +179,12 @@ export async function endpointNames(
 }
 
 export interface MeasurementRow {
-  /** The endpoint's index in the list asked for. */
-  endpoint: number;
   str_id: number;
-  pchembl_value: number | null;
-  activity_value: number | null;
-  standard_uom: string | null;
-  std_act_prefix: string | null;
+  /** pchembl_value, activity_value, standard_uom and std_act_prefix: a sheet-values.ts `Measurement` as it is. */
+  pchembl: number | null;
+  value: number | null;
+  units: string | null;
+  relation: string | null;
 }
 
 /**
@@ -138,14 +199,16 @@ export async function endpointMeasurements(
   strIds: readonly number[],
   endpoints: readonly SheetEndpoint[],
   halvesFrom = HALVES_FROM,
-): Promise<MeasurementRow[]> {
-  if (!endpoints.length || !strIds.length) return [];
+): Promise<MeasurementRow[][]> {
+  const out: MeasurementRow[][] = endpoints.map(() => []);
+  if (!endpoints.length || !strIds.length) return out;
   const index = new Map<string, number[]>();
   endpoints.forEach((e, i) => {
-    const key = e.kind === 'target' ? `t${e.targetId}|${e.activityType}` : `a${e.assayId}|${e.activityType}`;
+    const type = e.activityType.toLowerCase();
+    const key = e.kind === 'target' ? `t${e.targetId}|${type}` : `a${e.assayId}|${type}`;
     index.set(key, [...(index.get(key) ?? []), i]);
   });
-  const types = [...new Set(endpoints.map((e) => e.activityType))];
+  const types = [...new Set(endpoints.map((e) => e.activityType.toLowerCase()))];
   const targets = endpoints.flatMap((e) => (e.kind === 'target' ? [e.targetId] : []));
   const assays = endpoints.flatMap((e) => (e.kind === 'assay' ? [e.assayId] : []));
   // One text for all rows (a row a line, tab-separated): 400,000 rows as objects cost Node seconds to build at M.
@@ -153,28 +216,27 @@ export async function endpointMeasurements(
     probing(db, (trx) =>
       sql<{
         packed: string | null;
-      }>`SELECT string_agg(concat(a.str_id, E'\t', a.target_id, E'\t', a.assay_id, E'\t', a.std_activity_type, E'\t',
+      }>`SELECT string_agg(concat(a.str_id, E'\t', a.target_id, E'\t', a.assay_id, E'\t', lower(a.std_activity_type), E'\t',
         a.pchembl_value, E'\t', a.activity_value, E'\t', translate(a.standard_uom, E'\t\n', '  '), E'\t', translate(a.std_act_prefix, E'\t\n', '  ')),
         E'\n' ORDER BY a.str_id, a.act_id) AS packed
     FROM ${idsTable(part)} JOIN activities a ON a.str_id = ids.str_id
-    WHERE a.std_activity_type = ANY(${types}::text[]) AND (a.pchembl_value IS NOT NULL OR a.activity_value IS NOT NULL)
+    WHERE lower(a.std_activity_type) = ANY(${types}::text[]) AND (a.pchembl_value IS NOT NULL OR a.activity_value IS NOT NULL)
       AND (a.target_id = ANY(${targets}::bigint[]) OR a.assay_id = ANY(${assays}::bigint[]))`.execute(trx),
     ).then((result) => result.rows[0]?.packed);
   // A large sheet reads its two halves on two connections at once (PostgreSQL probes and packs; PGlite has one and takes them in turn).
   const parts = strIds.length > halvesFrom ? [strIds.slice(0, strIds.length >> 1), strIds.slice(strIds.length >> 1)] : [strIds];
   const packed = await Promise.all(parts.map(read));
-  const out: MeasurementRow[] = [];
   for (const line of packed.flatMap(unpack)) {
     const [strId, targetId, assayId, type, pchembl, value, units, prefix] = line;
     const measurement = {
       str_id: Number(strId),
-      pchembl_value: numberOrNull(pchembl),
-      activity_value: numberOrNull(value),
-      standard_uom: textOrNull(units),
-      std_act_prefix: textOrNull(prefix),
+      pchembl: numberOrNull(pchembl),
+      value: numberOrNull(value),
+      units: textOrNull(units),
+      relation: textOrNull(prefix),
     };
     for (const key of [`t${targetId}|${type}`, `a${assayId}|${type}`])
-      for (const endpoint of index.get(key) ?? []) out.push({ endpoint, ...measurement });
+      for (const endpoint of index.get(key) ?? []) out[endpoint]!.push(measurement);
   }
   return out;
 }

@@ -21,7 +21,9 @@ import { CostLru, idsKey } from './sheet-cache.ts';
 import type { EndpointColumn } from './sheet-columns.ts';
 import { buildColumn, endpointKey, endpointLabel, optionOf } from './sheet-columns.ts';
 import type { FactsRow } from './sheet-queries.ts';
-import { assayGroups, compoundFacts, endpointMeasurements, endpointNames, pageCompounds, targetGroups } from './sheet-queries.ts';
+import { compoundFacts, endpointMeasurements, endpointNames, labelGroups, pageCompounds, sqlGroups } from './sheet-queries.ts';
+import { memoryFacts, memoryGroups, memoryMeasurements } from './sheet-memory.ts';
+import type { KbColumns } from '../search/search-service.ts';
 import type { BuiltSheet, ColumnWithInfo } from './sheet-model.ts';
 import { PROPERTY_FIELD, cellAt, differenceAt } from './sheet-model.ts';
 import type { SheetView } from './sheet-order.ts';
@@ -48,13 +50,22 @@ export class SheetService {
     private readonly db: Kysely<Database>,
     private readonly sources: CompoundSources,
     private readonly exports: ExportService,
+    /**
+     * The knowledge base's columns in memory when they are current (the search's bitmap engine):
+     * measurements are then read from them; else (being read, or no engine) from the database.
+     */
+    private readonly kbColumns: () => Promise<KbColumns | null> = () => Promise.resolve(null),
   ) {}
 
   /** `POST /api/sheet/endpoints`: what the source's compounds were measured on, most compounds first. */
   async suggest(auth: AuthContext, source: SheetSource): Promise<SheetSuggestResponse> {
     const strIds = await this.compounds(auth, source);
     if (!strIds.length) return { compounds: 0, targets: [], assays: [] };
-    const [targets, assays] = await Promise.all([targetGroups(this.db, strIds), assayGroups(this.db, strIds)]);
+    const columns = await this.kbColumns();
+    const [target, assay] = columns
+      ? [memoryGroups(columns, strIds, 'target'), memoryGroups(columns, strIds, 'assay')]
+      : await Promise.all([sqlGroups(this.db, strIds, 'target'), sqlGroups(this.db, strIds, 'assay')]);
+    const [targets, assays] = await Promise.all([labelGroups(this.db, 'target', target), labelGroups(this.db, 'assay', assay)]);
     return {
       compounds: strIds.length,
       targets: targets.map((row) => optionOf('target', row)),
@@ -158,12 +169,17 @@ export class SheetService {
   private async factsOf(key: string, strIds: readonly number[]): Promise<FactsRow[]> {
     const cached = this.facts.get(key);
     if (cached) return cached;
+    const columns = await this.kbColumns();
+    const facts = (columns && memoryFacts(columns, strIds)) || (await this.readFacts(strIds));
+    this.facts.set(key, facts, facts.length);
+    return facts;
+  }
+
+  private async readFacts(strIds: readonly number[]): Promise<FactsRow[]> {
     const rows = await compoundFacts(this.db, strIds);
     // Positions must line up with the ids: a structure deleted meanwhile keeps an empty row.
     const byId = new Map(rows.map((row) => [row.str_id, row]));
-    const facts = strIds.map((id) => byId.get(id) ?? emptyFacts(id));
-    this.facts.set(key, facts, facts.length);
-    return facts;
+    return strIds.map((id) => byId.get(id) ?? emptyFacts(id));
   }
 
   /** The endpoints' columns: those kept are reused, the others read in one pass over the compounds' activities. */
@@ -180,9 +196,10 @@ export class SheetService {
           field: 'endpoints',
         });
     });
-    const rows = await endpointMeasurements(this.db, strIds, missing);
+    const columns = await this.kbColumns();
+    const rows = columns ? memoryMeasurements(columns, strIds, missing) : await endpointMeasurements(this.db, strIds, missing);
     const built = missing.map((endpoint, i) => {
-      const own = rows.filter((row) => row.endpoint === i);
+      const own = rows[i]!;
       const column = buildColumn(endpoint, strIds, own);
       const info = columnInfo(column, endpointLabel(endpoint, names[i]!), names[i]!, own.length);
       this.columns.set(`${key}|${endpointKey(endpoint)}`, { column, info }, column.cells.size + 1);

@@ -102,31 +102,35 @@ export function aggregateCell(points: readonly Point[], shown: SheetAggregate, m
   const best = bestPoint(exact, lower, upper);
   const mean = exact.length ? exact.reduce((s, v) => s + v, 0) / exact.length : null;
   const med = exact.length ? median(exact) : null;
-  const cell: SheetCell = {
-    value: 0,
-    qualifier: '=',
+  const geomean = molar
+    ? mean
+    : // pActivity's mean is the −log10 of the concentrations' geometric mean; a plain value's mean otherwise.
+      exact.length && exact.every((v) => v > 0)
+      ? Math.exp(exact.reduce((s, v) => s + Math.log(v), 0) / exact.length)
+      : mean;
+  // What the cell shows: the chosen aggregate, or with only censored values the most informative
+  // bound ("> 8" says more than "< 5" of a potency). Built once: a sheet makes a cell per compound and endpoint.
+  const shownPoint: Point =
+    shown === 'best'
+      ? best
+      : exact.length
+        ? { value: (shown === 'geomean' ? geomean : med)!, qualifier: '=' }
+        : lower.length
+          ? { value: Math.max(...lower), qualifier: '>' }
+          : { value: Math.min(...upper), qualifier: '<' };
+  return {
+    value: shownPoint.value,
+    qualifier: shownPoint.qualifier,
     n: points.length,
     censored: lower.length + upper.length,
     median: med,
-    // pActivity's mean is the −log10 of the concentrations' geometric mean; a plain value's mean otherwise.
-    geomean: molar
-      ? mean
-      : exact.length && exact.every((v) => v > 0)
-        ? Math.exp(exact.reduce((s, v) => s + Math.log(v), 0) / exact.length)
-        : mean,
+    geomean,
     best: best.value,
     bestQualifier: best.qualifier,
     sd: mean == null ? null : sampleSd(exact, mean),
     min: exact.length ? exact[0]! : null,
     max: exact.length ? exact[exact.length - 1]! : null,
   };
-  if (shown === 'best') return { ...cell, value: best.value, qualifier: best.qualifier };
-  if (exact.length) return { ...cell, value: (shown === 'geomean' ? cell.geomean : med)! };
-  // Only censored values: the most informative bound ("> 8" says more than "< 5" of a potency).
-  const bound = lower.length
-    ? { value: Math.max(...lower), qualifier: '>' as const }
-    : { value: Math.min(...upper), qualifier: '<' as const };
-  return { ...cell, ...bound };
 }
 
 /**

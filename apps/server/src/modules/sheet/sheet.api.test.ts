@@ -7,7 +7,8 @@ import type { SheetEndpoint, SheetPage, SheetRequestInput, SheetSuggestResponse 
 import type { ExportJob } from '@kb/contracts/exports';
 import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
-import { endpointMeasurements } from './sheet-queries.ts';
+import { compoundFacts, endpointMeasurements, sqlGroups } from './sheet-queries.ts';
+import { memoryFacts, memoryGroups, memoryMeasurements } from './sheet-memory.ts';
 
 /**
  * The compound × endpoint sheet (docs/workspace.md "The sheet") on the demo knowledge base: its
@@ -87,6 +88,10 @@ describe.each(DATABASES)('compound sheet on %s', (kind) => {
       searchcriteria: { rows: [{ selectedOption: 'target', targets: [{ label: 'top', ids: [targetId] }] }] },
     });
     expect(run.statusCode, run.body).toBe(200);
+    // The columns in memory are current: the sheet reads its measurements from them (sheet-memory.ts),
+    // and the cells below are checked against the raw activities; the test after them checks that
+    // the database's reads (while the columns are being read) give the same rows.
+    expect(await t.app.services.search.bitmapsReady()).toBe(true);
   }, 300_000);
   afterAll(() => t?.close());
 
@@ -217,6 +222,39 @@ describe.each(DATABASES)('compound sheet on %s', (kind) => {
     const halves = await endpointMeasurements(t.database.db, ids, endpoints, 10);
     expect(whole.length).toBeGreaterThan(0);
     expect(halves).toEqual(whole);
+  });
+
+  it('reads the same groups and measurements from the columns in memory as from the database', async () => {
+    const columns = await t.app.services.search.columnsIfCurrent();
+    expect(columns, 'the columns are current').not.toBeNull();
+    const sheet = await page({ endpoints, pageSize: 500 });
+    const ids = sheet.rows.map((row) => row.strId).sort((a, b) => a - b);
+    // An assay endpoint, and a type written in another case, beside the three target endpoints.
+    const [assay] = await sqlGroups(t.database.db, ids, 'assay');
+    const mixed: SheetEndpoint[] = [...endpoints, { kind: 'assay', assayId: assay!.key, activityType: assay!.activityType!.toUpperCase() }];
+    const fromDatabase = await endpointMeasurements(t.database.db, ids, mixed);
+    expect(fromDatabase[3]!.length).toBeGreaterThan(0);
+    expect(memoryMeasurements(columns!, ids, mixed)).toEqual(fromDatabase);
+    for (const kind of ['target', 'assay'] as const) {
+      const strip = (
+        groups: { key: number; typeKey: string; compounds: number; activities: number; with_pchembl: number; units: (string | null)[] }[],
+      ) =>
+        groups.map(({ key, typeKey, compounds, activities, with_pchembl, units }) => ({
+          key,
+          typeKey,
+          compounds,
+          activities,
+          with_pchembl,
+          units: [...units].sort(),
+        }));
+      const inMemory = strip(memoryGroups(columns!, ids, kind));
+      expect(inMemory.length).toBeGreaterThan(0);
+      expect(inMemory).toEqual(strip(await sqlGroups(t.database.db, ids, kind)));
+    }
+    await columns!.properties.read();
+    const facts = memoryFacts(columns!, ids);
+    expect(facts).toEqual(await compoundFacts(t.database.db, ids));
+    expect(facts!.some((row) => row.heavy_atoms != null && row.mw != null)).toBe(true);
   });
 
   it('exports the filtered, sorted rows at one credit a row, with qualifiers', async () => {

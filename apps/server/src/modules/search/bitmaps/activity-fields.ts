@@ -34,6 +34,11 @@ export interface ActivityFields {
   degraders: Vocabulary;
   ligase: Uint16Array;
   ligases: Vocabulary;
+  /**
+   * pchembl_value (NaN = NULL). No search row tests it: the compound sheet aggregates it in memory
+   * (modules/sheet/sheet-memory.ts) instead of reading a million activities per 100,000 compounds.
+   */
+  pchembl: Float64Array;
 }
 
 /** The columns to read for the fields (read with the activities' links, so positions agree), and how to assemble them. */
@@ -55,9 +60,10 @@ export function activityFieldColumns(): { specs: ColumnSpec[]; assemble: (arrays
     { kind: 'string', expr: sql`lower(activity_mechanism)`, vocabulary: mechanisms },
     { kind: 'string', expr: sql.ref('degrader'), vocabulary: degraders },
     { kind: 'string', expr: sql`lower(ligase_name)`, vocabulary: ligases },
+    { kind: 'float', expr: sql.ref('pchembl_value') },
   ];
   const assemble = (arrays: ColumnArray[]): ActivityFields => {
-    const [type, uom, prefix, value, micro, mechanism, degrader, ligase] = arrays;
+    const [type, uom, prefix, value, micro, mechanism, degrader, ligase, pchembl] = arrays;
     return {
       type: type as Uint16Array,
       types,
@@ -74,6 +80,7 @@ export function activityFieldColumns(): { specs: ColumnSpec[]; assemble: (arrays
       degraders,
       ligase: ligase as Uint16Array,
       ligases,
+      pchembl: pchembl as Float64Array,
     };
   };
   return { specs, assemble };

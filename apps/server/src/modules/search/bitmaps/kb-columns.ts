@@ -22,7 +22,7 @@ import type { SnapshotContent } from './column-snapshot.ts';
  * record: this is rebuilt from it after every load (see `loadsVersion`).
  *
  * Memory at L (26.6 M activities, 2.5 M structures): five Int32Arrays over the activity ids
- * (≈ 530 MB), five reverse lists (≈ 560 MB), and the activity fields (≈ 800 MB, activity-fields.ts).
+ * (≈ 530 MB), five reverse lists (≈ 560 MB), and the activity fields (≈ 1,010 MB with pChEMBL, activity-fields.ts).
  */
 export interface KbColumns {
   /** The kb_loads version the columns were read at. */

@@ -8,7 +8,9 @@ import type { PropertyBound } from '../../chemistry/property-predicate.ts';
 import { RoaringBitmap32 } from './roaring.ts';
 import { readSnapshot, writeSnapshot } from './column-snapshot.ts';
 
-const COLUMNS = Object.keys(PROPERTY_FIELDS) as PropertyColumn[];
+/** What is held: the columns property rows test, and the heavy atom count the compound sheet shows (modules/sheet). */
+export type HeldProperty = PropertyColumn | 'heavy_atoms';
+const COLUMNS: HeldProperty[] = [...(Object.keys(PROPERTY_FIELDS) as PropertyColumn[]), 'heavy_atoms'];
 
 /** A failed read is not tried again sooner (each try reads every structure's properties). */
 const RETRY_AFTER_MS = 60_000;
@@ -16,12 +18,12 @@ const RETRY_AFTER_MS = 60_000;
 /**
  * Structure properties (molecular weight, cLogP, PSA, donors, …) in memory for the bitmap engine
  * (issue 18): a property row tested in SQL scanned every structure (1.1 s cold at L for a weight
- * and cLogP range); here it is one pass over an array. The nine columns (≈ 180 MB at L) are read
+ * and cLogP range); here it is one pass over an array. The nine columns and the heavy atom count the sheet shows (≈ 200 MB at L) are read
  * in one pass after the other columns, once per knowledge-base version; until then property rows
  * are tested in SQL, as every row is while the columns are read.
  */
 export class StructurePropertyColumns {
-  private values: Map<PropertyColumn, Float64Array> | null = null;
+  private values: Map<HeldProperty, Float64Array> | null = null;
   private reading: Promise<void> | null = null;
   private failedAt = 0;
   /** Where the values were last read from (null: not yet). */
@@ -94,7 +96,7 @@ export class StructurePropertyColumns {
   }
 
   /** Each column indexed by str_id (NaN: no value, or no such structure); null until read. */
-  get loaded(): ReadonlyMap<PropertyColumn, Float64Array> | null {
+  get loaded(): ReadonlyMap<HeldProperty, Float64Array> | null {
     return this.values;
   }
 }
@@ -103,7 +105,7 @@ export class StructurePropertyColumns {
  * The structures whose properties lie within every bound, as `s.<column> >= min AND … <= max` in
  * SQL: a missing value (NaN) fails every comparison, as NULL does.
  */
-export function matchProperties(columns: ReadonlyMap<PropertyColumn, Float64Array>, bounds: PropertyBound[] | 'none'): RoaringBitmap32 {
+export function matchProperties(columns: ReadonlyMap<HeldProperty, Float64Array>, bounds: PropertyBound[] | 'none'): RoaringBitmap32 {
   if (bounds === 'none') return new RoaringBitmap32();
   let candidates: Int32Array | null = null;
   for (const { column, min, max } of bounds) {
