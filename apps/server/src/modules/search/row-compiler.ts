@@ -444,7 +444,7 @@ function collectionNotShared(rowName: string): string {
  * The structure ids of a collection for the user the search runs for (the caller, or the owner of
  * an alert or a recovered session); null when it does not exist or is not shared with them.
  */
-export type CollectionResolver = (collectionId: number) => Promise<number[] | null>;
+type CollectionResolver = (collectionId: number) => Promise<number[] | null>;
 
 /** The target ids a Target row's terms stand for together (modules/targets `resolveTargetIds`). */
 type TargetTermResolver = (terms: readonly TargetTerm[]) => Promise<number[]>;

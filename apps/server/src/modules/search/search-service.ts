@@ -17,11 +17,11 @@ import { loadsVersion } from '../knowledge-base/kb-loads.ts';
 import type { WrittenActivityRows } from './bitmaps/write-sets.ts';
 import { SetVacuum } from './set-vacuum.ts';
 import { SearchRunner, criteriaHash } from './search-run.ts';
-import type { CollectionMembers, CountOptions, SearchRunOptions } from './search-run.ts';
+import type { CountOptions, SearchRunOptions } from './search-run.ts';
 import { SessionLifecycle, sessionWindow } from './session-lifecycle.ts';
 import type { SessionKind, SessionState } from './session-lifecycle.ts';
 
-export type { CollectionMembers, CountOptions, LoadWindow, SessionKind, SessionState };
+export type { CountOptions, LoadWindow, SessionKind, SessionState };
 
 const DEFAULT_COUNTS_TTL_MS = 5 * 60_000;
 
