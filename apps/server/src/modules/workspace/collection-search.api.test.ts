@@ -222,6 +222,26 @@ describe.each(DATABASES)('searching by collection on %s', (kind) => {
     expect((await counted(mover.login, [inCollection(id)])).stridscount).toBe(50);
   });
 
+  it('is a row of the search criteria in the OpenAPI document', async () => {
+    const answer = await t.call({ method: 'GET', url: '/api/docs/json' });
+    expect(answer.statusCode).toBe(200);
+    /** Every schema object in the document whose `selectedOption` is the constant `collection`. */
+    const rows: Record<string, unknown>[] = [];
+    const visit = (node: unknown): void => {
+      if (!node || typeof node !== 'object') return;
+      const record = node as Record<string, unknown>;
+      const option = (record.properties as Record<string, { const?: unknown; enum?: unknown[] }> | undefined)?.selectedOption;
+      if (option && (option.const === 'collection' || option.enum?.includes('collection'))) rows.push(record);
+      for (const value of Object.values(record)) visit(value);
+    };
+    visit(answer.data);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows[0]).toMatchObject({
+      required: expect.arrayContaining(['selectedOption', 'collectionId']),
+      properties: { collectionId: { type: 'integer' }, label: { type: 'string', maxLength: 500 } },
+    });
+  });
+
   it('counts for the user it is given, and refuses a collection row counted for nobody', async () => {
     const criteria = SearchCriteriaSchema.parse({ rows: [inCollection(collectionId)] });
     const search = t.app.services.search;
