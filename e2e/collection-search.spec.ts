@@ -87,9 +87,7 @@ describe('searching by collection', () => {
     await select.click();
     await select.fill(collectionName.slice(0, 12));
     await page.getByRole('option', { name: new RegExp(collectionName) }).click();
-    await expect
-      .poll(() => collectionRow.getByTestId('collection-row-size').getAttribute('data-value'))
-      .toBe(String(members.length));
+    await expect.poll(() => collectionRow.getByTestId('collection-row-size').getAttribute('data-value')).toBe(String(members.length));
 
     const target = await search.addRow('Add Target/Enzyme/Protein row');
     await search.pick(target, 'Targets', 'JAK2', /JAK2/);
