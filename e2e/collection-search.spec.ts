@@ -108,6 +108,7 @@ describe('searching by collection', () => {
   it('opens the SAR view of the collection from its page, with every compound of it', async () => {
     await page.goto(`/workspace/collections/${collectionId}`);
     await page.getByTestId('collection-page').waitFor();
+    await screenshot(page, 'collection-search-page');
     await page.getByTestId('collection-sar').click();
     await page.waitForURL('**/sarview/structuretab', { timeout: 60_000 });
     await expect
