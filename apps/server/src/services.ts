@@ -39,6 +39,7 @@ import { SarPairs } from './modules/sar/sar-pairs.ts';
 import { SarJobs } from './modules/sar/sar-progress.ts';
 import { SarService } from './modules/sar/sar-service.ts';
 import { CompoundSources } from './modules/workspace/compound-source.ts';
+import { collectionMembers } from './modules/workspace/collection-members.ts';
 import { CollectionUpload } from './modules/workspace/collection-upload.ts';
 import { CollectionsService } from './modules/workspace/collections-service.ts';
 import { WorkspaceHistory } from './modules/workspace/history.ts';
@@ -228,6 +229,8 @@ export async function buildServices(config: AppConfig, database: DatabaseHandle,
     onBitmapsError: (message, error) => log.warn({ err: error }, message),
     log: (message) => log.info(message),
     heartbeatMs: config.searchHeartbeatMs,
+    // "In collection" rows: the workspace reads a collection's members with its access rule, for whom the search runs.
+    collectionMembers: (userId, collectionId) => collectionMembers(db, userId, collectionId),
   });
   // Assay, reference and target values in memory (SEARCH_BITMAPS): charts and Activities filters
   // on them are counted without joins; main.ts reads them at start.

@@ -2,6 +2,7 @@ import type { LoginResult } from '@kb/contracts/auth';
 import type { AuthContext } from '../src/http/auth-hook.ts';
 import { SearchService } from '../src/modules/search/search-service.ts';
 import type { SearchServiceOptions } from '../src/modules/search/search-service.ts';
+import { collectionMembers } from '../src/modules/workspace/collection-members.ts';
 import type { TestApp } from './harness.ts';
 
 /**
@@ -15,6 +16,7 @@ export async function searchServiceBeside(t: TestApp, options: SearchServiceOpti
     bitmapCounts: t.config.searchBitmaps,
     databaseKind: t.database.kind,
     singleProcess: t.database.kind === 'pglite',
+    collectionMembers: (userId, collectionId) => collectionMembers(t.database.db, userId, collectionId),
     ...options,
   });
   // Its bitmap columns read now, as the app's are once a test has waited for them.

@@ -371,6 +371,19 @@ export const SelectionRowSchema = RowBase.extend({
   label: z.string().max(500).optional(),
 });
 
+/**
+ * "In collection …": the structures of a workspace collection (docs/workspace.md) the caller may
+ * read. A reference, not a copy: the search reads the collection's members when it runs, so a
+ * saved search, an alert or a re-run follows the collection as it is then. Structure-level, like
+ * a selection of structures (docs/search-semantics.md).
+ */
+export const CollectionRowSchema = RowBase.extend({
+  selectedOption: z.literal('collection'),
+  collectionId: z.number().int().positive(),
+  /** The collection's name when the row was made, for summaries ("In collection “Kinase hits”"). */
+  label: z.string().max(500).optional(),
+});
+
 export const SearchRowSchema = z.discriminatedUnion('selectedOption', [
   StructureRowSchema,
   TargetRowSchema,
@@ -386,6 +399,7 @@ export const SearchRowSchema = z.discriminatedUnion('selectedOption', [
   CategoryRowSchema,
   TreeRowSchema,
   SelectionRowSchema,
+  CollectionRowSchema,
 ]);
 export type SearchRow = z.infer<typeof SearchRowSchema>;
 export type SearchRowInput = z.input<typeof SearchRowSchema>;

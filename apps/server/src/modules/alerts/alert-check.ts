@@ -153,7 +153,11 @@ export class AlertChecker {
   private async checkOne(saved: AlertingSearch, load: KbLoad): Promise<'none' | 'notified' | 'mailed' | 'raced'> {
     const sinceLoad = saved.alert_since_load == null ? 0 : Number(saved.alert_since_load);
     const criteria = SearchCriteriaSchema.parse(typeof saved.criteria === 'string' ? JSON.parse(saved.criteria) : saved.criteria);
-    const counts = await this.search.countOnly(criteria, { loadWindow: { afterLoad: sinceLoad, upToLoad: load.loadId } });
+    // Counted for the alert's owner: an "In collection" row reads only collections they may read now.
+    const counts = await this.search.countOnly(criteria, {
+      userId: saved.user_id,
+      loadWindow: { afterLoad: sinceLoad, upToLoad: load.loadId },
+    });
     const facts: AlertFacts = { criteriaName: saved.criteria_name, counts, loadLabel: load.label, loadFinishedAt: load.finishedAt };
     const notificationId = await this.db.transaction().execute(async (trx) => {
       // Compare and set: only the check that still sees the start it counted from moves it.

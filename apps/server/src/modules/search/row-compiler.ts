@@ -413,6 +413,39 @@ function compileSelectionRow(row: Extract<SearchRow, { selectedOption: 'selectio
   }
 }
 
+/**
+ * An "In collection" row: the collection's structures, matched directly like a selection of
+ * structures, so it combines with every other row (AND / OR / NOT) as that does and the bitmap
+ * engine reads it the same way. The members are read when the search runs, for the caller (or the
+ * owner of a background run); a collection that is not there for them is refused with one message
+ * whether it exists or not, so ids cannot be probed. An empty collection matches nothing.
+ */
+async function compileCollectionRow(
+  row: Extract<SearchRow, { selectedOption: 'collection' }>,
+  name: string,
+  collections: CollectionResolver | undefined,
+): Promise<CompiledRow> {
+  if (!collections) throw badRequest(`${name}: searching by collection is not available here.`);
+  const members = await collections(row.collectionId);
+  if (!members) throw badRequest(collectionNotShared(name), { field: 'collectionId' });
+  return {
+    activity: null,
+    direct: sql`SELECT s2.str_id FROM structures s2 WHERE s2.str_id = ${anyBigint(members)}`,
+    clinical: null,
+  };
+}
+
+/** The one answer for a collection that does not exist and one that is not shared with the caller. */
+function collectionNotShared(rowName: string): string {
+  return `${rowName}: this collection does not exist or is not shared with you.`;
+}
+
+/**
+ * The structure ids of a collection for the user the search runs for (the caller, or the owner of
+ * an alert or a recovered session); null when it does not exist or is not shared with them.
+ */
+type CollectionResolver = (collectionId: number) => Promise<number[] | null>;
+
 /** The target ids a Target row's terms stand for together (modules/targets `resolveTargetIds`). */
 type TargetTermResolver = (terms: readonly TargetTerm[]) => Promise<number[]>;
 
@@ -426,6 +459,8 @@ export interface CompileContext {
   targets: TargetTermResolver;
   /** µM factor per concentration unit (units.to_micromolar). */
   unitFactors: ReadonlyMap<string, number>;
+  /** "In collection" rows: the members, read with the access of the user the search runs for (unset: such rows are refused). */
+  collections?: CollectionResolver;
 }
 
 export async function compileRow(
@@ -481,5 +516,7 @@ export async function compileRow(
       return compileTreeRow(row);
     case 'selection':
       return compileSelectionRow(row);
+    case 'collection':
+      return compileCollectionRow(row, name, ctx.collections);
   }
 }

@@ -25,6 +25,18 @@ describe('criteriaSummary', () => {
     );
   });
 
+  it('names a collection row by the name it was made with, else by its id', () => {
+    expect(
+      summary({
+        rows: [
+          { selectedOption: 'collection', collectionId: 7, label: 'Kinase hits', operator: 'NOT' },
+          { selectedOption: 'target', targets: [{ label: 'EGFR' }] },
+        ],
+      }),
+    ).toBe('In collection "Kinase hits" NOT Target: EGFR');
+    expect(summary({ rows: [{ selectedOption: 'collection', collectionId: 7 }] })).toBe('In collection #7');
+  });
+
   it('is cut to the stored length', () => {
     const rows = Array.from({ length: 50 }, (_, i) => ({
       selectedOption: 'compoundcategories' as const,

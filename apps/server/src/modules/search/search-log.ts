@@ -26,6 +26,7 @@ const OPTION_LABELS: Record<SearchRow['selectedOption'], string> = {
   compoundcategories: 'Compound category',
   treeview: 'Tree',
   selection: 'Selection',
+  collection: 'In collection',
 };
 
 function list(values: readonly (string | number | null | undefined)[]): string {
@@ -83,17 +84,27 @@ function detail(row: SearchRow): string {
       return `${row.tree}: ${list(row.labels?.length ? row.labels : row.nodeIds)}`;
     case 'selection':
       return `${row.ids.length} ${row.entity}`;
+    case 'collection':
+      return collectionName(row);
   }
+}
+
+/** `"Kinase hits"` (the name the row was made with), else `#12`. */
+function collectionName(row: Extract<SearchRow, { selectedOption: 'collection' }>): string {
+  return row.label ? `"${row.label.slice(0, 60)}"` : `#${row.collectionId}`;
+}
+
+/** One row in words: `Target: EGFR`; a collection row reads `In collection "Kinase hits"`. */
+function clause(row: SearchRow): string {
+  if (row.selectedOption === 'collection') return `${OPTION_LABELS.collection} ${collectionName(row)}`;
+  const what = detail(row);
+  return what ? `${OPTION_LABELS[row.selectedOption]}: ${what}` : OPTION_LABELS[row.selectedOption];
 }
 
 /** A short human text of the criteria, e.g. "Target: EGFR AND Activity type: IC50" (bounded length). */
 export function criteriaSummary(criteria: SearchCriteria): string {
   const text = criteria.rows
-    .map((row, index) => {
-      const what = detail(row);
-      const clause = what ? `${OPTION_LABELS[row.selectedOption]}: ${what}` : OPTION_LABELS[row.selectedOption];
-      return index < criteria.rows.length - 1 ? `${clause} ${row.operator ?? 'AND'}` : clause;
-    })
+    .map((row, index) => (index < criteria.rows.length - 1 ? `${clause(row)} ${row.operator ?? 'AND'}` : clause(row)))
     .join(' ')
     .replace(/\s+/g, ' ')
     .trim();

@@ -18,7 +18,9 @@ export interface SearchModule {
 
 /** Registers the search and count endpoints of the contract (packages/contracts/src/search-api.ts). */
 export function registerSearchRoutes(app: FastifyInstance, { db, search, saved, admission }: SearchModule): void {
-  registerEndpoint(app, searchEndpoints.count, async ({ body }) => ({ rows: [await search.countOnly(body.searchcriteria)] }));
+  registerEndpoint(app, searchEndpoints.count, async ({ body, auth }) => ({
+    rows: [await search.countOnly(body.searchcriteria, { userId: requireAuth(auth).userId })],
+  }));
 
   const sessionCount =
     (kind: SessionKind) =>

@@ -42,6 +42,22 @@ export interface SearchRunOptions {
   structureCandidates?: boolean;
   /** Above this share of the indexed structures the engine searches everything (default 0.5; the same answer; tests use 1). */
   structureCandidatesMaxShare?: number;
+  /**
+   * The members of a collection as user `userId` may read them (null: not there for them), for
+   * "In collection" rows. The workspace module answers it (services.ts wires it); without it such
+   * rows are refused.
+   */
+  collectionMembers?: CollectionMembers;
+}
+
+/** Structure ids of collection `collectionId` for user `userId`; null when it does not exist or is not shared with them. */
+export type CollectionMembers = (userId: number, collectionId: number) => Promise<number[] | null>;
+
+export interface CountOptions {
+  /** Only rows first brought in by these loads count (alerts). */
+  loadWindow?: LoadWindow | null;
+  /** Whom the count is for (the caller, or an alert's owner): "In collection" rows read only their collections. */
+  userId?: number | null;
 }
 
 /** A search counted from the bitmaps before its sets were written: the sets are written from it. */
@@ -82,6 +98,7 @@ export class SearchRunner {
   /** How id lists are sent to the database (binary int4[] on a server, text to PGlite); results use it too. */
   readonly databaseKind: DatabaseKind;
   private readonly onBitmapsError: SearchRunOptions['onBitmapsError'];
+  private readonly collectionMembers: CollectionMembers | null;
   private readonly writtenListeners: ((setId: number, mark: string, rows: WrittenActivityRows) => void)[] = [];
   /**
    * Count calls answered by each path since start, and search runs answered early from the bitmaps
@@ -101,6 +118,7 @@ export class SearchRunner {
     // Text arrays when not told: both drivers take them.
     this.databaseKind = options.databaseKind ?? 'pglite';
     this.onBitmapsError = options.onBitmapsError;
+    this.collectionMembers = options.collectionMembers ?? null;
     this.bitmaps = options.bitmapCounts
       ? new BitmapIndex(db, {
           snapshotFile: options.columnSnapshotFile ?? null,
@@ -109,8 +127,13 @@ export class SearchRunner {
       : null;
   }
 
-  /** How the rows of a search are compiled; with a run, its structure search reports progress to it and stops with it. */
-  async context(run?: LiveRun): Promise<{ ctx: CompileContext; structures: StructureRowResolver }> {
+  /**
+   * How the rows of a search are compiled; with a run, its structure search reports progress to it
+   * and stops with it. `userId` is whom the search runs for (the caller; the owner of an alert or
+   * of a session re-run): "In collection" rows read only collections that user may read, and none
+   * without one.
+   */
+  async context(userId: number | null, run?: LiveRun): Promise<{ ctx: CompileContext; structures: StructureRowResolver }> {
     const units = await this.db.selectFrom('units').select(['unit', 'to_micromolar']).where('to_micromolar', 'is not', null).execute();
     const structures = new StructureRowResolver(this.engine, this.db, {
       timeLimitMs: this.structureTimeLimitMs,
@@ -135,6 +158,8 @@ export class SearchRunner {
       unitFactors: new Map(units.map((u) => [u.unit, Number(u.to_micromolar)])),
       structuresOf: (compiled) => this.structuresOf(compiled),
     };
+    const members = this.collectionMembers;
+    if (members) ctx.collections = async (collectionId) => (userId === null ? null : members(userId, collectionId));
     return { ctx, structures };
   }
 
@@ -193,10 +218,11 @@ export class SearchRunner {
 
   /**
    * Counts without keeping a session (`api/guidedsearch/count`): the sets are built and rolled back.
-   * With a load window, only rows first brought in by those loads count (alerts).
+   * With a load window, only rows first brought in by those loads count (alerts); `userId` is whom
+   * it counts for ("In collection" rows read that user's collections; without one they are refused).
    */
-  async countOnly(criteria: SearchCriteria, options: { loadWindow?: LoadWindow | null } = {}): Promise<SearchCounts> {
-    const { ctx, structures } = await this.context();
+  async countOnly(criteria: SearchCriteria, options: CountOptions = {}): Promise<SearchCounts> {
+    const { ctx, structures } = await this.context(options.userId ?? null);
     try {
       const compiled = await compileCriteria(criteria, ctx);
       // Alert windows (new since a load) stay on the SQL path: the columns hold no load ids.

@@ -21,11 +21,11 @@ import type { KbColumns } from './bitmaps/kb-columns.ts';
 export type { KbColumns } from './bitmaps/kb-columns.ts';
 import { SetVacuum } from './set-vacuum.ts';
 import { SearchRunner, criteriaHash } from './search-run.ts';
-import type { SearchRunOptions } from './search-run.ts';
+import type { CountOptions, SearchRunOptions } from './search-run.ts';
 import { SessionLifecycle, sessionWindow } from './session-lifecycle.ts';
 import type { SessionKind, SessionState } from './session-lifecycle.ts';
 
-export type { LoadWindow, SessionKind, SessionState };
+export type { CountOptions, LoadWindow, SessionKind, SessionState };
 
 const DEFAULT_COUNTS_TTL_MS = 5 * 60_000;
 
@@ -127,9 +127,10 @@ export class SearchService {
 
   /**
    * Counts without keeping a session (`api/guidedsearch/count`): the sets are built and rolled back.
-   * With a load window, only rows first brought in by those loads count (alerts).
+   * With a load window, only rows first brought in by those loads count (alerts); `userId` is whom
+   * it counts for ("In collection" rows read that user's collections; without one they are refused).
    */
-  countOnly(criteria: SearchCriteria, options: { loadWindow?: LoadWindow | null } = {}): Promise<SearchCounts> {
+  countOnly(criteria: SearchCriteria, options: CountOptions = {}): Promise<SearchCounts> {
     return this.runner.countOnly(criteria, options);
   }
 
@@ -185,8 +186,11 @@ export class SearchService {
     );
     // Counts not given early are the written sets' (a failure rejects both).
     const counts = Promise.race([promise, done]);
-    // Nobody may wait for the sets of a search whose counts were answered early.
+    // Nobody may wait for the sets of a search whose counts were answered early, nor for the counts
+    // of a re-run (`until: 'sets'`): a failure is the caller's through the promise returned, and an
+    // unhandled rejection would end the process.
     done.catch(() => undefined);
+    counts.catch(() => undefined);
     this.runs.set(key, { userId, promise: counts, done });
     return until === 'counts' ? counts : done;
   }
@@ -246,7 +250,7 @@ export class SearchService {
         this.sessions.forget(sessionId, run);
         return await this.runOnce(userId, sessionId, criteria, hash, loadWindow, onCounts);
       }
-      const prepared = await this.runner.context(run);
+      const prepared = await this.runner.context(userId, run);
       structures = prepared.structures;
       const compiled = await compileCriteria(criteria, prepared.ctx);
       // Alert windows (new since a load) stay on the SQL path: the columns hold no load ids.

@@ -25,6 +25,7 @@ export const SEARCH_GROUPS: readonly SearchGroup[] = [
       { key: 'target', label: 'Target/Enzyme/Protein', hint: 'Name, UniProt ID, Gene ID, PDB id, official gene name or Entrez gene id' },
       { key: 'bibliography', label: 'Bibliography', hint: 'Patent, PubMed ID, DOI, journal, author, year range or company' },
       { key: 'company', label: 'Company', hint: 'Companies named in references and development records' },
+      { key: 'collection', label: 'In collection', hint: 'The compounds of one of your collections, or of one shared with you' },
     ],
   },
   {
@@ -93,4 +94,5 @@ const ROW_OPTIONS: readonly Exclude<SelectedOption, 'treeview'>[] = [
   'assay',
   'activitymechanism',
   'compoundcategories',
+  'collection',
 ];

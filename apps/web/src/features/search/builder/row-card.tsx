@@ -9,6 +9,7 @@ import type { SelectionDraft } from './row-drafts.ts';
 import { rowTitle, selectionCountText } from './row-drafts.ts';
 import { ActivityEditor } from '../rows/activity-editor.tsx';
 import { BibliographyEditor } from '../rows/bibliography-editor.tsx';
+import { CollectionEditor } from '../rows/collection-editor.tsx';
 import type { EditorProps } from '../rows/editor-props.ts';
 import {
   AssayEditor,
@@ -86,6 +87,8 @@ function RowEditor({
       return <TreeEditor {...props(draft)} />;
     case 'selection':
       return <SelectionRowView draft={draft} />;
+    case 'collection':
+      return <CollectionEditor {...props(draft)} />;
   }
 }
 

@@ -4,6 +4,7 @@ import type { SearchCriteria, SearchOperator, SearchRow, SearchRowInput, Structu
 import type {
   ActivityDraft,
   BibliographyDraft,
+  CollectionDraft,
   CompanyDraft,
   DegraderDraft,
   IndicationDraft,
@@ -348,6 +349,19 @@ function selectionCandidate(draft: SelectionDraft): Candidate {
   return { row, errors: {} };
 }
 
+/** A collection row, once a collection is chosen; its name goes along for the summaries. */
+function collectionCandidate(draft: CollectionDraft): Candidate {
+  if (draft.collectionId === null) return { row: null, errors: {} };
+  const row: SearchRowInput = {
+    selectedOption: 'collection',
+    operator: draft.operator,
+    fileName: draft.fileName ?? null,
+    collectionId: draft.collectionId,
+    ...(draft.label ? { label: draft.label.slice(0, 500) } : {}),
+  };
+  return { row, errors: {} };
+}
+
 function candidate(draft: RowDraft): Candidate {
   switch (draft.selectedOption) {
     case 'structure':
@@ -368,6 +382,8 @@ function candidate(draft: RowDraft): Candidate {
       return treeCandidate(draft);
     case 'selection':
       return selectionCandidate(draft);
+    case 'collection':
+      return collectionCandidate(draft);
     default:
       return textsCandidate(draft);
   }

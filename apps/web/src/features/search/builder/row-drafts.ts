@@ -193,6 +193,18 @@ export interface SelectionDraft extends DraftBase {
   label: string;
 }
 
+/**
+ * "In collection …": one of the user's collections (owned or shared), by id. The name is kept for
+ * the row and the summaries; the search reads the collection's members when it runs.
+ */
+export interface CollectionDraft extends DraftBase {
+  selectedOption: 'collection';
+  /** Null until a collection is chosen (the row is then empty and left out). */
+  collectionId: number | null;
+  /** The collection's name when it was chosen ('' until then). */
+  label: string;
+}
+
 export type RowDraft =
   | StructureDraft
   | TargetDraft
@@ -207,7 +219,8 @@ export type RowDraft =
   | MechanismDraft
   | CategoryDraft
   | TreeDraft
-  | SelectionDraft;
+  | SelectionDraft
+  | CollectionDraft;
 
 export type DraftOf<O extends SelectedOption> = Extract<RowDraft, { selectedOption: O }>;
 
@@ -296,6 +309,8 @@ export function newDraft(option: SelectedOption, tree?: TreeView): RowDraft {
     case 'selection':
       // Only a new search by selection fills one; an empty one stays out of the search.
       return { ...base, selectedOption: 'selection', entity: 'structure', ids: [], label: '' };
+    case 'collection':
+      return { ...base, selectedOption: 'collection', collectionId: null, label: '' };
   }
 }
 
@@ -315,6 +330,7 @@ export const OPTION_LABELS: Record<SelectedOption, string> = {
   compoundcategories: 'Compound Categories',
   treeview: 'Tree View',
   selection: 'Selection from results',
+  collection: 'In collection',
 };
 
 /** What the rows of each kind of record are called ("12 activities"). */

@@ -35,3 +35,35 @@ describe('a selection row from the results', () => {
     expect(buildCriteria([draft]).criteria).toBeNull();
   });
 });
+
+describe('an "In collection" row', () => {
+  const inCollection: SearchCriteria = {
+    rows: [
+      { selectedOption: 'collection', operator: 'NOT', fileName: null, collectionId: 42, label: 'Kinase hits' },
+      { selectedOption: 'target', operator: null, fileName: null, targets: [{ label: 'EGFR', targetCategories: ['name'], operator: '|' }] },
+    ],
+  };
+
+  it('is left out until a collection is chosen, then sent as a reference with its name', () => {
+    const draft = newDraft('collection');
+    expect(draft).toMatchObject({ selectedOption: 'collection', collectionId: null });
+    expect(buildCriteria([draft]).criteria).toBeNull();
+    const chosen = { ...draft, collectionId: 42, label: 'Kinase hits' };
+    expect(buildCriteria([chosen]).criteria?.rows).toEqual([
+      { selectedOption: 'collection', operator: null, fileName: null, collectionId: 42, label: 'Kinase hits' },
+    ]);
+  });
+
+  it('is restored, summarised by the collection’s name, and runs again as the same row', () => {
+    const drafts = criteriaToDrafts(inCollection);
+    expect(drafts[0]).toMatchObject({ selectedOption: 'collection', collectionId: 42, label: 'Kinase hits', operator: 'NOT' });
+    expect(rowTitle(drafts[0]!)).toBe('In collection');
+    expect(describeSearch(inCollection)).toBe('In collection "Kinase hits" NOT Target/Enzyme/Protein: EGFR');
+    expect(buildCriteria(drafts).criteria?.rows[0]).toEqual(inCollection.rows[0]);
+  });
+
+  it('is summarised by its id when it came without a name', () => {
+    const bare: SearchCriteria = { rows: [{ selectedOption: 'collection', operator: null, fileName: null, collectionId: 7 }] };
+    expect(describeSearch(bare)).toBe('In collection #7');
+  });
+});

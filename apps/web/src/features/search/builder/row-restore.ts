@@ -109,6 +109,8 @@ export function rowToDraft(row: SearchRow): RowDraft {
     }
     case 'selection':
       return { ...base, selectedOption: 'selection', entity: row.entity, ids: [...row.ids], label: row.label ?? '' };
+    case 'collection':
+      return { ...base, selectedOption: 'collection', collectionId: row.collectionId, label: row.label ?? '' };
   }
 }
 

@@ -75,9 +75,16 @@ function picked(draft: RowDraft | undefined, ids: readonly number[] | undefined,
   return [...(ids ?? []).map((id) => `#${id}`), ...(names ?? [])];
 }
 
+/** `In collection "Kinase hits"`: the name the row was made with (the draft's when at hand), else the id. */
+function collectionClause(row: { collectionId: number; label?: string | undefined }, draft?: RowDraft): string {
+  const name = (draft?.selectedOption === 'collection' && draft.label) || row.label;
+  return `${OPTION_LABELS.collection} ${name ? `"${name}"` : `#${row.collectionId}`}`;
+}
+
 /** One clause: "Target/Enzyme/Protein: EGFR | ERBB2"; a selection says what was selected ("Selected 12 activities"). */
 function describeRow(row: SearchRow, draft?: RowDraft): string {
   if (row.selectedOption === 'selection') return row.label || `Selected ${selectionCountText(row.entity, row.ids.length)}`;
+  if (row.selectedOption === 'collection') return collectionClause(row, draft);
   const label = row.selectedOption === 'treeview' ? `${TREE_LABELS[row.tree]} tree` : OPTION_LABELS[row.selectedOption];
   const detail = (() => {
     switch (row.selectedOption) {

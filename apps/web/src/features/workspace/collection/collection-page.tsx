@@ -1,13 +1,15 @@
-import { Badge, Button, Collapse, Group, Paper, Stack, Text } from '@mantine/core';
+import { Badge, Button, Collapse, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconPencil, IconShare, IconTable, IconTrash, IconUpload } from '@tabler/icons-react';
+import { IconChartDots, IconFlask, IconPencil, IconSearch, IconShare, IconTable, IconTrash, IconUpload } from '@tabler/icons-react';
 import { useState } from 'react';
+import type { ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { CollectionDetail } from '@kb/contracts/workspace';
 import { formatCount } from '../../../app/format/count-format.ts';
 import { formatDateTime } from '../../../app/format/display-format.ts';
 import { countNoun } from '../../../app/format/plural.ts';
 import { PageHeader } from '../../../app/ui/page-header.tsx';
+import { useMayOpen } from '../../../app/use-route-access.ts';
 import { QueryErrorAlert } from '../../../app/ui/query-view.tsx';
 import { ConfirmButton } from '../../export/confirm-button.tsx';
 import { NameDialog } from '../name-dialog.tsx';
@@ -19,6 +21,8 @@ import { sheetHref } from '../sheet/sheet-source.ts';
 import { isNotFound, useCollection, useDelete, useRemoveItems, useRename } from '../workspace-queries.ts';
 import { CollectionItems } from './collection-items.tsx';
 import { UploadPanel } from './upload-panel.tsx';
+import { useCollectionSearch } from './use-collection-search.ts';
+import type { CollectionDestination } from './use-collection-search.ts';
 import { toggleIds } from '../tick-set.ts';
 
 /** /workspace/collections/:id — one collection's compounds and what its owner or an editor can do with them. */
@@ -65,6 +69,39 @@ function CollectionFacts({ collection }: { collection: CollectionDetail }) {
   );
 }
 
+/**
+ * Search, SAR view, Analyzers: the search `[In collection X]`, landing on its results, the SAR view
+ * or the analyzers of its Structures tab. An empty collection has nothing to open.
+ */
+function CollectionSearchButtons({ collection }: { collection: CollectionDetail }) {
+  const mayOpen = useMayOpen();
+  const search = useCollectionSearch(collection);
+  const empty = collection.compounds === 0;
+  const button = (destination: CollectionDestination, label: string, icon: ReactNode, hint: string) => (
+    <Tooltip label={empty ? 'The collection is empty: add compounds first' : hint}>
+      <Button
+        variant="default"
+        leftSection={icon}
+        disabled={empty || (search.running !== null && search.running !== destination)}
+        loading={search.running === destination}
+        onClick={() => void search.open(destination)}
+        data-testid={`collection-${destination}`}
+      >
+        {label}
+      </Button>
+    </Tooltip>
+  );
+  return (
+    <>
+      {search.confirmDialog}
+      {button('results', 'Search', <IconSearch size={16} />, 'Search its compounds: combine it with other rows on the search page')}
+      {mayOpen('/sarview/:tabid') &&
+        button('sar', 'SAR view', <IconFlask size={16} />, 'Study its compounds in the SAR view: R-groups, activity cliffs, matched pairs')}
+      {mayOpen('/analyzers/:tabid') && button('analyzers', 'Analyzers', <IconChartDots size={16} />, 'Charts over its compounds')}
+    </>
+  );
+}
+
 function CollectionView({ collection }: { collection: CollectionDetail }) {
   const navigate = useNavigate();
   const [page, setPage] = useState(0);
@@ -108,6 +145,7 @@ function CollectionView({ collection }: { collection: CollectionDetail }) {
             >
               Open as sheet
             </Button>
+            <CollectionSearchButtons collection={collection} />
             <CopyWorkspaceLink path={workspaceLink('collection', collection.id)} />
           </Group>
         }
