@@ -14,6 +14,38 @@ describe('sheet values', () => {
     expect(plainPoint({ pchembl: null, value: 40, units: 'ug/mL', relation: '=' }, '%')).toBeNull();
   });
 
+  it('gives one measurement the cell every aggregate reads, exact or censored', () => {
+    expect(aggregateCell([{ value: 7.5, qualifier: '=' }], 'median', true)).toEqual({
+      value: 7.5,
+      qualifier: '=',
+      n: 1,
+      censored: 0,
+      median: 7.5,
+      geomean: 7.5,
+      best: 7.5,
+      bestQualifier: '=',
+      sd: null,
+      min: 7.5,
+      max: 7.5,
+    });
+    for (const qualifier of ['>', '<'] as const) {
+      const cell = aggregateCell([{ value: 5, qualifier }], 'median', true)!;
+      expect(cell).toMatchObject({
+        value: 5,
+        qualifier,
+        n: 1,
+        censored: 1,
+        median: null,
+        geomean: null,
+        best: 5,
+        bestQualifier: qualifier,
+      });
+      expect(aggregateCell([{ value: 5, qualifier }], 'best', true)).toEqual(cell);
+    }
+    // A plain value's geometric mean of one value is that value (as exp(log v)).
+    expect(aggregateCell([{ value: 40, qualifier: '=' }], 'geomean', false)!.value).toBeCloseTo(40, 12);
+  });
+
   it('aggregates exact values only and counts the censored ones', () => {
     const cell = aggregateCell(
       [
