@@ -44,8 +44,11 @@ const columns = values.read === 'memory' ? (await loadKbColumns(db, await loadsV
 const columnsReadMs = Math.round(performance.now() - columnsStarted);
 // An id list needs neither a search session nor an export: those services are not used.
 const newSheet = () =>
-  new SheetService(db, new CompoundSources(db, undefined as unknown as ResultsService), undefined as unknown as ExportService, () =>
-    Promise.resolve(columns),
+  new SheetService(
+    db,
+    new CompoundSources(db, undefined as unknown as ResultsService, () => Promise.resolve(columns?.allStructures ?? null)),
+    undefined as unknown as ExportService,
+    () => Promise.resolve(columns),
   );
 
 async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {

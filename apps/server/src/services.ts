@@ -250,7 +250,7 @@ export async function buildServices(config: AppConfig, database: DatabaseHandle,
     (error, jobId) => log.error({ err: error, jobId }, 'export failed'),
   );
   const exportJobs = new ExportJobRunner(db, exports, config.exports, (error) => log.error({ err: error }, 'export loop failed'));
-  const compoundSources = new CompoundSources(db, results);
+  const compoundSources = new CompoundSources(db, results, async () => (await search.columnsIfCurrent())?.allStructures ?? null);
   const sar = new SarService(
     db,
     results,

@@ -18,6 +18,12 @@ export class CompoundSources {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly results: ResultsService,
+    /**
+     * Every structure id of the knowledge base, when the search's columns in memory are current
+     * (null otherwise): ids are then checked there instead of probed in the database, which a
+     * sheet of 100,000 ids paid on every sort and page (≈ 300 ms).
+     */
+    private readonly structuresInMemory: () => Promise<{ has(id: number): boolean } | null> = () => Promise.resolve(null),
   ) {}
 
   async strIds(auth: AuthContext, source: CompoundSource, max: number, what: string): Promise<number[]> {
@@ -50,6 +56,8 @@ export class CompoundSources {
   /** The given ids that are structures of the knowledge base (others are dropped), sorted. */
   private async knownStructures(strIds: readonly number[]): Promise<number[]> {
     if (!strIds.length) return [];
+    const known = await this.structuresInMemory();
+    if (known) return [...new Set(strIds)].filter((id) => known.has(id)).sort((a, b) => a - b);
     // Probed one by one through the primary key: `= ANY(array)` of 100,000 ids took 1.2 s at M, the join a tenth.
     const { rows } = await sql<{ str_id: number }>`SELECT DISTINCT s.str_id FROM unnest(${[...new Set(strIds)]}::bigint[]) AS ids(str_id)
       JOIN structures s ON s.str_id = ids.str_id ORDER BY s.str_id`.execute(this.db);
