@@ -1,20 +1,20 @@
 import type { SheetAggregate, SheetCell, SheetEndpoint, SheetEndpointOption } from '@kb/contracts/sheet';
 import { isMolarUnit } from '../sar/analysis/pactivity.ts';
 import type { EndpointGroupRow, MeasurementRow } from './sheet-queries.ts';
-import type { Point } from './sheet-values.ts';
-import { aggregateCell, molarPoint, plainPoint } from './sheet-values.ts';
+import { molarPoint, plainPoint } from './sheet-values.ts';
+import { ColumnCells, QUALIFIER_CODE } from './sheet-cells.ts';
 
 /**
  * One endpoint's column over a sheet's compounds: the cell of every compound measured there, by
- * its position in the sheet's sorted ids. Cells are computed once (with every aggregate in them);
- * what a cell shows for another aggregate is read from its fields (`shown`).
+ * its position in the sheet's sorted ids. A cell is computed when first read (sheet-cells.ts), with
+ * every aggregate in it; what it shows for another aggregate is read from its fields (`shown`).
  */
 export interface EndpointColumn {
   endpoint: SheetEndpoint;
   molar: boolean;
   /** `pActivity`, or the unit of a non-molar endpoint's values. */
   unit: string;
-  cells: Map<number, SheetCell>;
+  cells: ColumnCells;
   /** Measurements left out: in another unit, or with a relation that says nothing (`~`). */
   leftOut: number;
   measurements: number;
@@ -38,32 +38,56 @@ function commonUnit(rows: readonly MeasurementRow[]): string | null {
   return [...counts].sort((a, b) => b[1] - a[1] || String(a[0]).localeCompare(String(b[0])))[0]?.[0] ?? null;
 }
 
-/** Builds a column from the endpoint's measurements (in str_id order) and the sheet's sorted ids. */
+/**
+ * Builds a column from the endpoint's measurements (in str_id order) and the sheet's sorted ids:
+ * each measurement becomes a point (or is left out), kept by compound; cells are made on demand.
+ */
 export function buildColumn(endpoint: SheetEndpoint, strIds: readonly number[], rows: readonly MeasurementRow[]): EndpointColumn {
   const molar = isMolar(rows);
   const unit = molar ? null : commonUnit(rows);
-  const cells = new Map<number, SheetCell>();
+  const values = new Float64Array(rows.length);
+  const qualifiers = new Uint8Array(rows.length);
+  const positions: number[] = [];
+  const starts: number[] = [];
+  let n = 0;
   let leftOut = 0;
+  let censoredOnly = 0;
   let position = 0;
-  let points: Point[] = [];
-  const flush = (strId: number) => {
-    if (!points.length) return;
-    while (position < strIds.length && strIds[position]! < strId) position++;
-    const cell = aggregateCell(points, 'median', molar);
-    if (cell && strIds[position] === strId) cells.set(position, cell);
-    points = [];
-  };
   let current = -1;
+  let segmentStart = 0;
+  let hasExact = false;
+  // Ends the current compound's points: kept when it has any and is one of the sheet's compounds.
+  const close = () => {
+    if (current < 0 || n === segmentStart) return;
+    while (position < strIds.length && strIds[position]! < current) position++;
+    if (strIds[position] !== current) {
+      n = segmentStart;
+      return;
+    }
+    positions.push(position);
+    starts.push(segmentStart);
+    if (!hasExact) censoredOnly++;
+  };
   for (const row of rows) {
     if (row.str_id !== current) {
-      flush(current);
+      close();
       current = row.str_id;
+      segmentStart = n;
+      hasExact = false;
     }
     const point = molar ? molarPoint(row) : plainPoint(row, unit);
-    if (point) points.push(point);
-    else leftOut++;
+    if (!point) {
+      leftOut++;
+      continue;
+    }
+    values[n] = point.value;
+    qualifiers[n] = QUALIFIER_CODE[point.qualifier];
+    if (point.qualifier === '=') hasExact = true;
+    n++;
   }
-  flush(current);
+  close();
+  starts.push(n);
+  const cells = new ColumnCells(molar, Int32Array.from(positions), Int32Array.from(starts), values, qualifiers, censoredOnly);
   return { endpoint, molar, unit: molar ? 'pActivity' : (unit ?? ''), cells, leftOut, measurements: rows.length };
 }
 

@@ -257,8 +257,7 @@ function columnInfo(
   names: { targetName: string | null; geneSymbol: string | null },
   measurements: number,
 ): SheetColumnInfo {
-  let censoredOnly = 0;
-  for (const cell of column.cells.values()) if (cell.median == null) censoredOnly++;
+  const censoredOnly = column.cells.censoredOnly;
   const notes = [
     column.molar
       ? 'pActivity (−log10 molar): pChEMBL where given, else the standard value converted; a censored concentration flips (IC50 < 10 nM is pIC50 > 8).'
