@@ -296,7 +296,9 @@ describe('the SAR view of a search', () => {
   it('keeps the view over a reload', async () => {
     await page.reload();
     await expect.poll(() => page.getByRole('tab', { selected: true }).textContent(), { timeout: 30_000 }).toBe('Matched pairs');
-    await page.getByTestId('sar-tab-freewilson').click();
+    // The reloaded page computes its pairs again; on a loaded CI machine the tabs took more than the
+    // default 10 s to be clickable (stable) once (CI run of 2026-11-28), so this click may wait longer.
+    await page.getByTestId('sar-tab-freewilson').click({ timeout: 45_000 });
     // The glue series has many R-groups made once: Free-Wilson fits only the compounds whose
     // groups occur twice or more, and says how many it left out (or why it cannot fit at all).
     const fit = page.getByTestId('sar-free-wilson');
