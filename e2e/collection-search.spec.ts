@@ -9,8 +9,7 @@ import type { ApiSession } from './support/api-session.ts';
 import { screenshot, useBrowser } from './support/browser.ts';
 import { firstPage, useLoggedInUser } from './support/logged-in.ts';
 import { ResultsPage } from './support/pages/results-page.ts';
-import { SearchPage } from './support/pages/search-page.ts';
-import type { ShownCounts } from './support/pages/search-page.ts';
+import { SearchPage, apiCounts } from './support/pages/search-page.ts';
 import { useSeededServer } from './support/seeded-server.ts';
 
 /*
@@ -37,21 +36,6 @@ let api: ApiSession;
 let page: Page;
 let collectionId: number;
 let members: number[];
-
-/** The six counts the API gives for criteria, in a session of its own. */
-async function apiCounts(criteria: SearchCriteria): Promise<ShownCounts> {
-  const answer = await api.call(searchEndpoints.allResultsCount, { body: { searchcriteria: criteria, sessionid: crypto.randomUUID() } });
-  const row = answer.rows[0];
-  if (!row) throw new Error('The API answered no counts');
-  return {
-    structures: row.stridscount,
-    compounds: row.gvkidscount,
-    activities: row.actidscount,
-    assays: row.assayidscount,
-    references: row.refidscount,
-    clinicalCompounds: row.clinicalcompoundidscount,
-  };
-}
 
 beforeAll(async () => {
   api = user().api;
@@ -94,11 +78,11 @@ describe('searching by collection', () => {
     const { criteria } = await search.search();
     expect(criteria.rows[0]).toMatchObject({ selectedOption: 'collection', collectionId, label: collectionName, operator: 'AND' });
     const shown = await search.searchCounts();
-    expect(shown).toEqual(await apiCounts(criteria));
+    expect(shown).toEqual(await apiCounts(api, criteria));
     const bySelection: SearchCriteria = {
       rows: [{ selectedOption: 'selection', operator: 'AND', entity: 'structure', ids: members }, criteria.rows[1]!],
     } as SearchCriteria;
-    expect(shown).toEqual(await apiCounts(bySelection));
+    expect(shown).toEqual(await apiCounts(api, bySelection));
     // Every JAK2 structure is in the collection, the twenty by id mostly not measured on JAK2.
     expect(shown.structures).toBeGreaterThan(0);
     expect(shown.structures).toBeLessThan(members.length);

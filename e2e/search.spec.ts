@@ -11,8 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiSession } from './support/api-session.ts';
 import { screenshot, useBrowser } from './support/browser.ts';
 import { useLoggedInUser, useSearchPageEachTest } from './support/logged-in.ts';
-import type { ShownCounts } from './support/pages/search-page.ts';
-import { readCounts } from './support/pages/search-page.ts';
+import { apiCounts, readCounts } from './support/pages/search-page.ts';
 import type { SearchPage } from './support/pages/search-page.ts';
 import { useSeededServer } from './support/seeded-server.ts';
 
@@ -40,21 +39,6 @@ const searchTab = useSearchPageEachTest(user);
 let api: ApiSession;
 let page: Page;
 let search: SearchPage;
-
-/** The six counts the API gives for criteria, in a session of its own. */
-async function apiCounts(criteria: SearchCriteria): Promise<ShownCounts> {
-  const answer = await api.call(searchEndpoints.allResultsCount, { body: { searchcriteria: criteria, sessionid: crypto.randomUUID() } });
-  const row = answer.rows[0];
-  if (!row) throw new Error('The API answered no counts');
-  return {
-    structures: row.stridscount,
-    compounds: row.gvkidscount,
-    activities: row.actidscount,
-    assays: row.assayidscount,
-    references: row.refidscount,
-    clinicalCompounds: row.clinicalcompoundidscount,
-  };
-}
 
 /** Saved searches of the demo user are removed again: a default search would open in every later tab. */
 async function deleteSavedSearches(): Promise<void> {
@@ -117,7 +101,7 @@ describe('building and running a search', () => {
     expect(criteria.rows[2]).toMatchObject({ strIds: [1, 2, 3] });
 
     const shown = await search.searchCounts();
-    expect(shown).toEqual(await apiCounts(criteria));
+    expect(shown).toEqual(await apiCounts(api, criteria));
     expect(shown.structures).toBeGreaterThan(0);
     // Thousands separators, and a link to the results tab of each figure.
     const structuresLink = page.getByTestId('search-counts').locator('[data-count="structures"] a');

@@ -1,10 +1,27 @@
+import crypto from 'node:crypto';
 import type { Locator, Page, Request } from 'playwright-core';
 import { searchEndpoints } from '@kb/contracts/search-api';
 import type { SearchCriteria } from '@kb/contracts/search';
 import { AppPage } from './app-page.ts';
+import type { ApiSession } from '../api-session.ts';
 
 /** The six figures of the counts panel, by the page's `data-count` keys. */
 export type ShownCounts = Record<'structures' | 'compounds' | 'activities' | 'assays' | 'references' | 'clinicalCompounds', number>;
+
+/** The six counts the API gives for criteria, in a session of its own (what the page should show for them). */
+export async function apiCounts(api: ApiSession, criteria: SearchCriteria): Promise<ShownCounts> {
+  const answer = await api.call(searchEndpoints.allResultsCount, { body: { searchcriteria: criteria, sessionid: crypto.randomUUID() } });
+  const row = answer.rows[0];
+  if (!row) throw new Error('The API answered no counts');
+  return {
+    structures: row.stridscount,
+    compounds: row.gvkidscount,
+    activities: row.actidscount,
+    assays: row.assayidscount,
+    references: row.refidscount,
+    clinicalCompounds: row.clinicalcompoundidscount,
+  };
+}
 
 /**
  * /search: rows added from the "add a row" panel (buttons named "Add <option> row"), each row a
