@@ -391,7 +391,7 @@ function compileSelectionRow(row: Extract<SearchRow, { selectedOption: 'selectio
   const ids = anyBigint(row.ids);
   switch (row.entity) {
     case 'structure':
-      return { activity: null, direct: sql`SELECT s2.str_id FROM structures s2 WHERE s2.str_id = ${ids}`, clinical: null };
+      return structureIdsRow(row.ids);
     case 'activity':
       return { ...linked('act_id', sql`SELECT unnest(${row.ids.map(Number)}::bigint[])`), direct: null, clinical: null };
     case 'assay':
@@ -428,11 +428,12 @@ async function compileCollectionRow(
   if (!collections) throw badRequest(`${name}: searching by collection is not available here.`);
   const members = await collections(row.collectionId);
   if (!members) throw badRequest(collectionNotShared(name), { field: 'collectionId' });
-  return {
-    activity: null,
-    direct: sql`SELECT s2.str_id FROM structures s2 WHERE s2.str_id = ${anyBigint(members)}`,
-    clinical: null,
-  };
+  return structureIdsRow(members);
+}
+
+/** A row of structures given by id (ticked in a tab, or a collection's): matched directly, unknown ids matching nothing. */
+function structureIdsRow(strIds: readonly number[]): CompiledRow {
+  return { activity: null, direct: sql`SELECT s2.str_id FROM structures s2 WHERE s2.str_id = ${anyBigint(strIds)}`, clinical: null };
 }
 
 /** The one answer for a collection that does not exist and one that is not shared with the caller. */

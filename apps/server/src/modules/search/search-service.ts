@@ -16,16 +16,14 @@ import { writeSearchLog } from './search-log.ts';
 import { loadsVersion } from '../knowledge-base/kb-loads.ts';
 import type { WrittenActivityRows } from './bitmaps/write-sets.ts';
 import type { KbColumns } from './bitmaps/kb-columns.ts';
-
-/** What other modules read of the columns in memory (the sheet): `columnsIfCurrent`. */
-export type { KbColumns } from './bitmaps/kb-columns.ts';
 import { SetVacuum } from './set-vacuum.ts';
 import { SearchRunner, criteriaHash } from './search-run.ts';
 import type { CountOptions, SearchRunOptions } from './search-run.ts';
 import { SessionLifecycle, sessionWindow } from './session-lifecycle.ts';
 import type { SessionKind, SessionState } from './session-lifecycle.ts';
 
-export type { CountOptions, LoadWindow, SessionKind, SessionState };
+// KbColumns: what other modules (the sheet) read of the columns in memory, through `columnsIfCurrent`.
+export type { CountOptions, KbColumns, LoadWindow, SessionKind, SessionState };
 
 const DEFAULT_COUNTS_TTL_MS = 5 * 60_000;
 
