@@ -6,10 +6,7 @@ import { predictionEndpoints } from '@kb/contracts/prediction';
 import type { EndpointInput } from '@kb/contracts/endpoint';
 import { errorMessage } from '../../app/api-client.ts';
 import { endpointQuery } from '../../app/query.ts';
-import { rowHasValue } from '../search/builder/row-criteria.ts';
-import { criteriaToDrafts } from '../search/builder/row-restore.ts';
-import { useSearchBuilderStore } from '../search/builder/search-builder-store.ts';
-import { runSearch } from '../search/run/use-search-runner.ts';
+import { mayReplaceRows, replaceAndRun } from '../search/run/replace-and-run.ts';
 import { useConfirm } from '../../app/ui/confirm-dialog.tsx';
 import { targetActivesCriteria, targetActivesSummary } from './prediction-format.ts';
 
@@ -58,20 +55,11 @@ export function useSearchTargetActives() {
   const [confirm, confirmDialog] = useConfirm();
 
   const open = async (target: ActivesTarget) => {
-    const { rows, dirty } = useSearchBuilderStore.getState();
-    if (dirty && rows.some(rowHasValue)) {
-      const ok = await confirm({
-        title: `Search the actives of ${target.name}?`,
-        detail: 'The rows in your search builder have not been searched or saved and will be replaced by this search.',
-        confirmLabel: 'Replace and search',
-      });
-      if (!ok) return;
-    }
+    if (!(await mayReplaceRows(confirm, `Search the actives of ${target.name}?`))) return;
     const criteria = targetActivesCriteria(target);
     setRunning(target.targetId);
     try {
-      useSearchBuilderStore.getState().replaceRows(criteriaToDrafts(criteria));
-      const outcome = await runSearch(criteria, targetActivesSummary(target));
+      const outcome = await replaceAndRun(criteria, targetActivesSummary(target));
       if (outcome.kind === 'counts' || outcome.kind === 'no-data') navigate('/results/structuretab');
       // The search page shows why it failed, next to the rows.
       else if (outcome.kind === 'failed') navigate('/search');

@@ -5,10 +5,7 @@ import type { SearchCriteria } from '@kb/contracts/search';
 import { errorMessage } from '../../../app/api-client.ts';
 import { useConfirm } from '../../../app/ui/confirm-dialog.tsx';
 import { setSarRows } from '../../results/toolbar/use-open-sar-view.ts';
-import { rowHasValue } from '../../search/builder/row-criteria.ts';
-import { criteriaToDrafts } from '../../search/builder/row-restore.ts';
-import { useSearchBuilderStore } from '../../search/builder/search-builder-store.ts';
-import { runSearch } from '../../search/run/use-search-runner.ts';
+import { mayReplaceRows, replaceAndRun } from '../../search/run/replace-and-run.ts';
 import { describeSearch } from '../../search/saved/search-summary.ts';
 
 /** Where a collection's search lands: its results, the SAR view or the analyzers of its Structures tab. */
@@ -42,20 +39,11 @@ export function useCollectionSearch(collection: { id: number; name: string }) {
   const [confirm, confirmDialog] = useConfirm();
 
   const open = async (destination: CollectionDestination) => {
-    const { rows, dirty } = useSearchBuilderStore.getState();
-    if (dirty && rows.some(rowHasValue)) {
-      const ok = await confirm({
-        title: `Search “${collection.name}”?`,
-        detail: 'The rows in your search builder have not been searched or saved and will be replaced by this search.',
-        confirmLabel: 'Replace and search',
-      });
-      if (!ok) return;
-    }
+    if (!(await mayReplaceRows(confirm, `Search “${collection.name}”?`))) return;
     const criteria = collectionCriteria(collection);
     setRunning(destination);
     try {
-      useSearchBuilderStore.getState().replaceRows(criteriaToDrafts(criteria));
-      const outcome = await runSearch(criteria, describeSearch(criteria));
+      const outcome = await replaceAndRun(criteria, describeSearch(criteria));
       if (outcome.kind === 'cancelled') return;
       if (outcome.kind === 'failed') {
         notifications.show({ color: 'red', title: 'The collection could not be searched', message: outcome.message, autoClose: false });
