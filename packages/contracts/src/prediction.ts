@@ -44,6 +44,19 @@ export const PREDICTION_BATCH_MAX = 50;
 /** A selection's size at most (the web sends it in batches). */
 export const PREDICTION_SELECTION_MAX = 1_000;
 
+/**
+ * A target is listed when its calibrated probability of "active on this target" is at least this
+ * (docs/prediction.md "Probabilities"); below it for every target, the answer is "no target
+ * predicted with confidence". A caller may ask for weaker ones (`minProbability`).
+ */
+export const PREDICTION_CONFIDENT_PROBABILITY = 0.2;
+/** Model-only targets (no actives in the knowledge base) are shown when the model's lift reaches this E-value or lower. */
+export const PREDICTION_MODEL_ONLY_MAX_E = 0.1;
+/** Model-only targets shown at most. */
+export const PREDICTION_MODEL_ONLY_MAX = 10;
+/** Nearest measured compounds shown when nothing is predicted with confidence. */
+export const PREDICTION_NEAREST_MAX = 5;
+
 export const PREDICTION_DISCLAIMER =
   'Predictions are hypotheses from similar measured compounds and a machine-learning model, not measurements: confirm them by experiment.';
 
@@ -62,8 +75,10 @@ export const PredictionStructureSchema = z.object({
 
 export const PredictTargetsRequestSchema = z.object({
   structure: PredictionStructureSchema,
-  /** Targets to list (the best by the combined rank). */
+  /** Targets to list (the most probable first). */
   limit: z.number().int().min(1).max(PREDICTION_LIMIT_MAX).default(15),
+  /** Only targets with a calibrated probability at least this (0 lists every candidate). */
+  minProbability: z.number().min(0).max(1).default(PREDICTION_CONFIDENT_PROBABILITY),
 });
 export type PredictTargetsRequest = z.input<typeof PredictTargetsRequestSchema>;
 
@@ -75,6 +90,8 @@ export const PredictBatchRequestSchema = z.object({
     .max(PREDICTION_BATCH_MAX, `At most ${PREDICTION_BATCH_MAX} structures per call; send a larger selection in batches`),
   /** Targets to answer per structure. */
   limit: z.number().int().min(1).max(PREDICTION_LIMIT_MAX).default(10),
+  /** Only targets with a calibrated probability at least this. */
+  minProbability: z.number().min(0).max(1).default(PREDICTION_CONFIDENT_PROBABILITY),
 });
 export type PredictBatchRequest = z.input<typeof PredictBatchRequestSchema>;
 
@@ -108,7 +125,7 @@ export const MeasuredOnTargetSchema = z.object({
 });
 
 export const PredictedTargetSchema = z.object({
-  /** The knowledge base's target (only targets it holds with actives are listed). */
+  /** The knowledge base's target (only targets it holds with actives are listed here; the model's others are `modelOnly`). */
   targetId: z.number().int(),
   chemblId: z.string().nullable(),
   name: z.string(),
@@ -116,6 +133,13 @@ export const PredictedTargetSchema = z.object({
   organism: z.string().nullable(),
   family: TargetFamilySchema,
   thresholdNm: z.number(),
+  /**
+   * The calibrated probability that the query is active on the target (at or below the family's
+   * threshold), from both predictors and the target's own applicability domain, fitted on the
+   * knowledge base's compounds with their documents held out (docs/prediction.md "Probabilities").
+   * The list is ordered by it.
+   */
+  probability: z.number(),
   /**
    * Rank by each order (1 = best) and combined; null where an order has nothing for it: `nearest`
    * by the nearest active's Tanimoto, `similarity` by the ensemble's E-value, `multitask` by the
@@ -127,28 +151,37 @@ export const PredictedTargetSchema = z.object({
     similarity: z.number().int().nullable(),
     multitask: z.number().int().nullable(),
   }),
-  /** 0–1: the fused rank score the list is ordered by (1 = first in all three orders). */
-  score: z.number(),
+  /** The target's own applicability domain: how near its nearest active is, and how much data it rests on. */
+  domain: z.object({
+    /** Tanimoto of the target's nearest active (a different parent than the query); null below the scan's minimum. */
+    nearestSimilarity: z.number().nullable(),
+    /** Active compounds (distinct parents are counted once in the evidence, not here). */
+    actives: z.number().int(),
+    /** Documents its actives come from (each active in its first document). */
+    documents: z.number().int(),
+  }),
   similarity: z
     .object({
       /** Expected number of targets scoring this well by chance (lower is stronger); null when no active reaches the ensemble's threshold. */
       eValue: z.number().nullable(),
-      /** Sum of Tanimoto over the target's actives at or above the ensemble's threshold. */
+      /** Sum of Tanimoto over the target's nearest actives (one per parent) at or above the ensemble's threshold. */
       rawScore: z.number(),
       maxSimilarity: z.number(),
       /** Actives of the target in the knowledge base (by the family threshold). */
       actives: z.number().int(),
-      /** Its actives at or above the ensemble's threshold. */
+      /** Its actives (distinct parents) at or above the ensemble's threshold. */
       hits: z.number().int(),
+      /** The ensemble's own calibrated probability (nearest active and E-value alone). */
+      probability: z.number(),
     })
     .nullable(),
   /**
-   * The model's raw probability, and how far the query lifts it above what the knowledge base's own
-   * structures get on this target (z-score of the logit; its E-value): the model ranks by the lift,
-   * since raw probabilities do not compare across targets.
+   * The model's raw output, how far the query lifts it above what the knowledge base's own
+   * structures get on this target (z-score of the logit; its E-value), and the model's own
+   * calibrated probability (from the lift): raw outputs do not compare across targets.
    */
-  multitask: z.object({ probability: z.number(), zScore: z.number(), eValue: z.number() }).nullable(),
-  /** The nearest actives of the target: why it is predicted. */
+  multitask: z.object({ rawProbability: z.number(), zScore: z.number(), eValue: z.number(), probability: z.number() }).nullable(),
+  /** The nearest actives of the target (one per parent structure): why it is predicted. */
   evidence: z.array(EvidenceCompoundSchema),
   /** The query compound's own measurements on the target (it is in the knowledge base and was measured). */
   measured: MeasuredOnTargetSchema.nullable(),
@@ -166,6 +199,61 @@ export const PredictionDomainSchema = z.object({
   /** The warning shown when out of domain. */
   message: z.string().nullable(),
 });
+
+/** A target of the knowledge base a model-only target corresponds to. */
+export const RelatedTargetSchema = z.object({
+  targetId: z.number().int(),
+  chemblId: z.string().nullable(),
+  name: z.string(),
+  organism: z.string().nullable(),
+  /**
+   * `same protein`: the same UniProt accession in another target record; `component`: the protein
+   * is a component of this complex, fusion or family (Bcr/Abl and ABL1), or the other way round;
+   * `orthologue`: the same protein name in another organism.
+   */
+  relation: z.enum(['same protein', 'component', 'orthologue']),
+  /** Actives of that target in the knowledge base. */
+  actives: z.number().int(),
+});
+
+/** A target of the model with no actives in the knowledge base, significant by the model's lift. */
+export const ModelOnlyTargetSchema = z.object({
+  chemblId: z.string(),
+  /** Its name and organism when the knowledge base holds the target record (without actives); null otherwise. */
+  name: z.string().nullable(),
+  organism: z.string().nullable(),
+  /** The model's own calibrated probability (from the lift; calibrated on the knowledge base's model targets). */
+  probability: z.number(),
+  rawProbability: z.number(),
+  zScore: z.number(),
+  eValue: z.number(),
+  related: z.array(RelatedTargetSchema),
+});
+export type ModelOnlyTarget = z.infer<typeof ModelOnlyTargetSchema>;
+
+/** A measured compound near the query (shown when no target is predicted with confidence). */
+export const NearestCompoundSchema = z.object({
+  strId: z.number().int(),
+  smiles: z.string(),
+  similarity: z.number(),
+  /** Targets it is active on, most potent first (at most 3). */
+  activeOn: z.array(z.object({ targetId: z.number().int(), name: z.string(), valueNm: z.number(), pActivity: z.number() })),
+});
+export type NearestCompound = z.infer<typeof NearestCompoundSchema>;
+
+/** How the probabilities were calibrated (docs/prediction.md "Probabilities"). */
+export const CalibrationInfoSchema = z.object({
+  /** `knowledge base`: fitted on this knowledge base's actives with their documents held out; `default`: too few for a fit, the coefficients fitted on the ChEMBL subset. */
+  source: z.enum(['knowledge base', 'default']),
+  queries: z.number().int(),
+  pairs: z.number().int(),
+  positives: z.number().int(),
+  /** Brier score of the fit on its own held-out pairs (lower is better); null for the default. */
+  brier: z.number().nullable(),
+  /** The probability a listed target reaches at least. */
+  threshold: z.number(),
+});
+export type CalibrationInfo = z.infer<typeof CalibrationInfoSchema>;
 
 export const ModelStatusSchema = z.object({
   state: z.enum(['installed', 'not-installed', 'failed']),
@@ -187,9 +275,15 @@ export const PredictTargetsResponseSchema = z.object({
   model: ModelStatusSchema,
   /** Targets with measurements for the query compound that are not in `targets`. */
   measuredElsewhere: z.number().int(),
-  /** Of the model's 10 best targets, how many the knowledge base holds no active of (not listed: no name, evidence or search here). */
-  modelOnlyInTop10: z.number().int(),
+  /** Targets at or above `calibration.threshold`, most probable first. */
   targets: z.array(PredictedTargetSchema),
+  /** Candidates (with a near active or the model's lift) below the threshold, not listed. */
+  belowThreshold: z.number().int(),
+  /** Set when no target reaches the threshold: "no target predicted with confidence", with the nearest measured compounds. */
+  abstention: z.object({ message: z.string(), nearest: z.array(NearestCompoundSchema) }).nullable(),
+  /** The model's significant targets that have no actives here (no measurements in this knowledge base). */
+  modelOnly: z.array(ModelOnlyTargetSchema),
+  calibration: CalibrationInfoSchema,
   /** Active pairs, targets and the background the similarity ensemble used. */
   ensemble: z.object({ targets: z.number().int(), actives: z.number().int(), threshold: z.number() }),
   disclaimer: z.string(),
@@ -203,6 +297,8 @@ export const BatchPredictionSchema = z.object({
   /** Null when the structure could not be predicted (unknown id, unreadable); `error` says why. */
   error: z.string().nullable(),
   inDomain: z.boolean(),
+  /** No target reached the threshold (no confident prediction for this compound). */
+  abstained: z.boolean(),
   targets: z.array(
     z.object({
       targetId: z.number().int(),
@@ -210,9 +306,11 @@ export const BatchPredictionSchema = z.object({
       name: z.string(),
       geneSymbol: z.string().nullable(),
       family: TargetFamilySchema,
-      score: z.number(),
+      /** Calibrated probability of "active on this target" (the order). */
+      probability: z.number(),
       eValue: z.number().nullable(),
-      probability: z.number().nullable(),
+      /** The model's raw output, null without a model or for a target not the model's. */
+      modelProbability: z.number().nullable(),
       /** The compound was measured on the target (any potency). */
       measured: z.boolean(),
     }),
@@ -242,12 +340,12 @@ export interface AggregatedTarget {
   measured: number;
   /** Predicted but never measured: the off-target hypotheses. */
   unmeasured: number;
-  /** Mean combined score over the compounds predicting it, and the best. */
-  meanScore: number;
-  bestScore: number;
+  /** Mean calibrated probability over the compounds predicting it, and the best. */
+  meanProbability: number;
+  bestProbability: number;
 }
 
-/** Sums batch answers per target, most compounds first (ties: best score). Pure: the web and scripts share it. */
+/** Sums batch answers per target (only the targets each compound predicts with confidence), most compounds first (ties: best probability). Pure: the web and scripts share it. */
 export function aggregatePredictions(predictions: readonly BatchPrediction[]): AggregatedTarget[] {
   const byKey = new Map<string, AggregatedTarget & { total: number }>();
   for (const prediction of predictions) {
@@ -265,8 +363,8 @@ export function aggregatePredictions(predictions: readonly BatchPrediction[]): A
           predicted: 0,
           measured: 0,
           unmeasured: 0,
-          meanScore: 0,
-          bestScore: 0,
+          meanProbability: 0,
+          bestProbability: 0,
           total: 0,
         };
         byKey.set(key, entry);
@@ -274,13 +372,13 @@ export function aggregatePredictions(predictions: readonly BatchPrediction[]): A
       entry.predicted += 1;
       if (target.measured) entry.measured += 1;
       else entry.unmeasured += 1;
-      entry.total += target.score;
-      entry.bestScore = Math.max(entry.bestScore, target.score);
+      entry.total += target.probability;
+      entry.bestProbability = Math.max(entry.bestProbability, target.probability);
     }
   }
   return [...byKey.values()]
-    .map(({ total, ...entry }) => ({ ...entry, meanScore: entry.predicted > 0 ? total / entry.predicted : 0 }))
-    .sort((a, b) => b.predicted - a.predicted || b.bestScore - a.bestScore || a.name.localeCompare(b.name));
+    .map(({ total, ...entry }) => ({ ...entry, meanProbability: entry.predicted > 0 ? total / entry.predicted : 0 }))
+    .sort((a, b) => b.predicted - a.predicted || b.bestProbability - a.bestProbability || a.name.localeCompare(b.name));
 }
 
 // ---------------------------------------------------------------- model administration
