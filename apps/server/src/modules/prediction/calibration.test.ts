@@ -19,9 +19,8 @@ function synthetic(count: number, seed = 7): LabelledPair[] {
   const random = mulberry32(seed);
   return Array.from({ length: count }, (_, k) => {
     const nearest = random();
-    // Targets of more documents are a little more often right at the same similarity.
     const documents = 1 + Math.floor(random() * 100);
-    const active = random() < sigmoid(10 * nearest - 6.5 + 0.5 * Math.log10(1 + documents));
+    const active = random() < sigmoid(10 * nearest - 6);
     return { nearest, ensembleZ: nearest > 0.3 ? 20 * (nearest - 0.3) : null, modelZ: null, actives: 50, documents, active, query: k % 97 };
   });
 }
@@ -33,9 +32,10 @@ describe('calibration', () => {
       pairs.map((pair) => [pair.nearest]),
       pairs.map((pair) => Number(pair.active)),
     );
-    // Without the documents' term the intercept absorbs its mean (0.5 · ~1.6): the slope stays near 10.
     expect(w[0]).toBeGreaterThan(8);
     expect(w[0]).toBeLessThan(12);
+    expect(w[1]).toBeGreaterThan(-7.2);
+    expect(w[1]).toBeLessThan(-4.8);
   });
 
   it('fits probabilities that match the observed rates (reliability) better than a constant', () => {
@@ -58,7 +58,7 @@ describe('calibration', () => {
     expect(fit.ece).toBeLessThan(0.05);
   });
 
-  it('keeps every probability in [0, 1], each predictor’s monotone in its score, and gives a target of two actives from one paper less', () => {
+  it('keeps every probability in [0, 1], each predictor’s monotone in its score, and gives a target of two actives less', () => {
     const calibration = fitCalibration(synthetic(4000), false)!;
     let previous = -1;
     for (let z = -3; z <= 40; z += 0.5) {
@@ -69,6 +69,8 @@ describe('calibration', () => {
     }
     const many = probabilities(calibration, { nearest: 0.7, ensembleZ: 8, modelZ: null, actives: 500, documents: 80 });
     const one = probabilities(calibration, { nearest: 0.7, ensembleZ: 8, modelZ: null, actives: 2, documents: 1 });
+    // The target's size is no input: only the shrinkage tells the two apart.
+    expect(one.logistic).toBe(many.logistic);
     expect(one.probability).toBeLessThan(many.probability);
     // Two actives keep two thirds of their probability; the rest is the base rate.
     expect(shrink(0.9, 2, 0.03)).toBeCloseTo((2 * 0.9 + 0.03) / 3, 12);

@@ -338,6 +338,13 @@ describe.each(DATABASES)('target prediction API on %s', (kind) => {
       expect(egfr?.ranks.multitask).toBeGreaterThan(0);
       expect(result.targets.some((target) => target.multitask !== null && target.similarity === null)).toBe(true);
 
+      // With the model too, structures unlike every active get no confident target (the model's outputs alone are weak evidence).
+      for (const text of [OUT_OF_DOMAIN, 'O']) {
+        const alone = (await predict({ structure: { kind: 'smiles', text } })).data as unknown as PredictTargetsResponse;
+        expect(alone.targets, text).toEqual([]);
+        expect(alone.abstention?.message, text).toMatch(/No target predicted with confidence/);
+      }
+
       // The model's own targets: significant by lift, none of them a target with actives here.
       expect(result.modelOnly.length).toBeGreaterThan(0);
       const held = new Set(
