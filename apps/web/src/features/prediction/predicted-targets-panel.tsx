@@ -541,7 +541,7 @@ function AnswerSummary({ answer }: { answer: PredictTargetsResponse }) {
  * their probabilities and evidence — or, when none reaches the threshold, "no target predicted with
  * confidence" with the nearest measured compounds — and the model's targets with no data here.
  */
-function PredictionAnswer({
+export function PredictionAnswer({
   answer,
   showQuery,
   weaker,

@@ -42,7 +42,7 @@ export const E_VALUE_READING =
   'E-value: how many targets would score this well by chance; below 0.01 is strong, above 1 means no better than chance.';
 
 /** Fewer actives than this make a target's prediction rest on little data (a caution is shown). */
-export const FEW_ACTIVES = 5;
+const FEW_ACTIVES = 5;
 
 /**
  * The caution for a target whose data is thin: "rests on 1 paper", "rests on 3 actives", "rests on
