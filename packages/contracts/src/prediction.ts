@@ -215,6 +215,7 @@ export const RelatedTargetSchema = z.object({
   /** Actives of that target in the knowledge base. */
   actives: z.number().int(),
 });
+export type RelatedTarget = z.infer<typeof RelatedTargetSchema>;
 
 /** A target of the model with no actives in the knowledge base, significant by the model's lift. */
 export const ModelOnlyTargetSchema = z.object({
