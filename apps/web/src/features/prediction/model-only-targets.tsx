@@ -1,15 +1,13 @@
 import { Anchor, Badge, Group, Progress, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { PREDICTION_MODEL_ONLY_MAX_E } from '@kb/contracts/prediction';
-import type { ModelOnlyTarget, PredictTargetsResponse } from '@kb/contracts/prediction';
+import type { PredictTargetsResponse, RelatedTarget } from '@kb/contracts/prediction';
 import { countNoun } from '../../app/format/plural.ts';
 import { ExternalLink } from '../../app/ui/leaflet-ui.tsx';
 import { NUMERIC, chemblTargetUrl, formatEValue, formatProbability, formatScore, thresholdText } from './prediction-format.ts';
 import { useSearchTargetActives } from './use-prediction.ts';
 
-type Related = ModelOnlyTarget['related'][number];
-
 /** How a knowledge-base target relates to the model's: said in words a pharmacologist uses. */
-const RELATION_TEXT: Record<Related['relation'], string> = {
+const RELATION_TEXT: Record<RelatedTarget['relation'], string> = {
   'same protein': 'the same protein in another target record',
   component: 'a component of it, or a complex it is part of',
   orthologue: 'an orthologue: the same protein in another organism',
@@ -20,13 +18,13 @@ const RELATION_TEXT: Record<Related['relation'], string> = {
  * pressing it searches its measured actives (its family's threshold is known when it is also a
  * listed prediction) or else every measurement of it.
  */
-function RelatedTarget({
+function RelatedTargetLink({
   related,
   thresholdNm,
   searching,
   onSearch,
 }: {
-  related: Related;
+  related: RelatedTarget;
   thresholdNm: number | null;
   searching: boolean;
   onSearch: () => void;
@@ -165,7 +163,7 @@ export function ModelOnlyTargets({ answer }: { answer: PredictTargetsResponse })
                       {target.related.map((related) => {
                         const thresholdNm = thresholds.get(related.targetId) ?? null;
                         return (
-                          <RelatedTarget
+                          <RelatedTargetLink
                             key={`${related.targetId}-${related.relation}`}
                             related={related}
                             thresholdNm={thresholdNm}
