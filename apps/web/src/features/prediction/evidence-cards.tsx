@@ -5,6 +5,7 @@ import { referenceLeafletLink, structureLeafletLink } from '@kb/contracts/leafle
 import type { EvidenceCompound, NearestCompound } from '@kb/contracts/prediction';
 import { formatQuantity } from '../../app/format/number-format.ts';
 import { StructureImage } from '../chemistry/structure-image.tsx';
+import classes from './evidence-cards.module.css';
 import { NUMERIC, evidencePotency, formatNanomolar, formatScore } from './prediction-format.ts';
 
 const DRAWING = { width: 200, height: 140 };
@@ -31,7 +32,13 @@ function CompoundCard({
   return (
     <Paper withBorder radius="sm" p={6} data-testid={testId} data-str-id={strId} aria-label={label} component="article">
       <Stack gap={4}>
-        <Anchor component={Link} to={structureLeafletLink(strId)} aria-label={`Open the leaflet of structure ${strId}`} display="block">
+        <Anchor
+          component={Link}
+          to={structureLeafletLink(strId)}
+          aria-label={`Open the leaflet of structure ${strId}`}
+          display="block"
+          className={classes.drawing}
+        >
           <StructureImage strId={strId} width={DRAWING.width} height={DRAWING.height} alt={alt} />
         </Anchor>
         <Group gap={6} justify="space-between" wrap="nowrap">
