@@ -497,10 +497,17 @@ function BelowThresholdLine({ count, threshold, onShow }: { count: number; thres
   );
 }
 
-/** Shown while the weaker candidates are listed: they are hypotheses, not predictions with confidence. */
+/**
+ * Shown while the weaker candidates are listed: they are hypotheses, not predictions with confidence.
+ * It takes the focus when it appears: the button that asked for it is gone, and a keyboard or screen
+ * reader user lands on what the list now is.
+ */
 function HypothesesBanner({ threshold, onBack }: { threshold: number; onBack: () => void }) {
+  const focus = useCallback((element: HTMLDivElement | null) => element?.focus(), []);
   return (
     <Alert
+      ref={focus}
+      tabIndex={-1}
       variant="light"
       color="yellow"
       icon={<IconAlertTriangle size={18} />}
