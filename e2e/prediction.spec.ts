@@ -411,7 +411,12 @@ describe('predicted targets on a leaflet and for a selection', () => {
     // How many compounds have no confident target, as the API answers them.
     const abstained = batch.predictions.filter((p) => p.error === null && p.abstained).length;
     const summary = drawer.getByTestId('selection-prediction-abstained');
-    expect(await summary.innerText()).toMatch(new RegExp(`^${abstained} of 3 compounds: no target predicted with confidence`));
+    expect(await summary.getAttribute('data-abstained')).toBe(String(abstained));
+    expect(await summary.innerText()).toMatch(
+      abstained === 0
+        ? /^All 3 compounds have a target predicted with confidence$/
+        : new RegExp(`^${abstained} of 3 compounds: no target predicted with confidence`),
+    );
 
     const targets = drawer.getByTestId('selection-prediction-target');
     expect(await targets.count()).toBe(aggregated.length);

@@ -192,12 +192,16 @@ function RunNotes({ run }: { run: SelectionRun }) {
       )}
       {answered > 0 && (
         <Text size="sm" data-testid="selection-prediction-abstained" data-abstained={abstained} data-answered={answered} style={NUMERIC}>
-          {formatCount(abstained)} of {countNoun(answered, 'compound')}: no target predicted with confidence
-          {abstained > 0 && (
-            <Text span size="xs" c="dimmed">
-              {' '}
-              (none reaches {formatProbability(PREDICTION_CONFIDENT_PROBABILITY)}; they count in no target below)
-            </Text>
+          {abstained === 0 ? (
+            `${answered === 1 ? 'The compound has' : `All ${countNoun(answered, 'compound')} have`} a target predicted with confidence`
+          ) : (
+            <>
+              {formatCount(abstained)} of {countNoun(answered, 'compound')}: no target predicted with confidence
+              <Text span size="xs" c="dimmed">
+                {' '}
+                (none reaches {formatProbability(PREDICTION_CONFIDENT_PROBABILITY)}; they count in no target below)
+              </Text>
+            </>
           )}
         </Text>
       )}
