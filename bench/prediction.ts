@@ -33,12 +33,16 @@ import {
   activeIndexOf,
   buildActiveSet,
   fitBackground,
+  withParents,
   nearestActive,
   rawScoresOf,
   scoreTargets,
 } from '../apps/server/src/modules/prediction/similarity-ensemble.ts';
 import type { ActivePair, ActiveSet, Background, Neighbour } from '../apps/server/src/modules/prediction/similarity-ensemble.ts';
 import { summary, writeResult } from './support/bench-kit.ts';
+import { fitCalibration } from '../apps/server/src/modules/prediction/calibration.ts';
+import { calibrationFigures, crossFitted, defaultCoefficients, labelled } from './support/prediction-calibration.ts';
+import type { EvaluatedCompound } from './support/prediction-calibration.ts';
 import { TanimotoScan, readSubset } from './support/prediction-data.ts';
 import { RecallTally, keyOf, seededRandom, shuffled } from './support/prediction-rank.ts';
 import type { TargetKey } from './support/prediction-rank.ts';
@@ -53,6 +57,8 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     'min-compounds': { type: 'string', default: '3' },
     background: { type: 'string', default: String(BACKGROUND_QUERIES) },
+    /** Also write every split's evaluated compounds and their candidates' features (for studying the calibration offline). */
+    'dump-pairs': { type: 'string' },
   },
 });
 const docCount = values.docs === undefined || values.docs === 'all' ? Infinity : Number.parseInt(values.docs, 10);
@@ -146,19 +152,36 @@ async function estimateModelBackground(m: MultitaskModel, strIds: readonly numbe
   return { mean, sd };
 }
 
-/** Targets by their single most similar active among the neighbours (the 1-NN baseline). */
-function nearestNeighbourRanking(neighbours: readonly Neighbour[], set: ActiveSet, exclude: (strId: number) => boolean): TargetKey[] {
+/** Targets by their single most similar active among the neighbours (the 1-NN baseline), forms of the query's parent left out. */
+function nearestNeighbourRanking(
+  neighbours: readonly Neighbour[],
+  set: ActiveSet,
+  exclude: (strId: number) => boolean,
+  excludeParent: number | null,
+): TargetKey[] {
   const best = new Map<number, number>();
   for (const neighbour of neighbours) {
     if (exclude(neighbour.strId)) continue;
     const at = activeIndexOf(set, neighbour.strId);
-    if (at < 0) continue;
+    if (at < 0 || (excludeParent !== null && set.parentOf[at] === excludeParent)) continue;
     for (let k = set.offsets[at]!; k < set.offsets[at + 1]!; k++) {
       const target = set.targetOf[k]!;
       if ((best.get(target) ?? -1) < neighbour.similarity) best.set(target, neighbour.similarity);
     }
   }
   return [...best.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([target]) => keyOf(target, null));
+}
+
+/** A structure's parent (its InChI's first component, parent-key.ts); null: none known. */
+const parentOf = (strId: number): number | null => {
+  const parent = data.parents[strId - 1];
+  return parent === undefined || Number.isNaN(parent) ? null : parent;
+};
+const SCAFFOLD_FOLDS = 5;
+function hashText(text: string): number {
+  let h = 0x811c9dc5;
+  for (let k = 0; k < text.length; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
+  return h >>> 0;
 }
 
 // ---- the folds
@@ -219,44 +242,53 @@ const nameOfKey = (key: TargetKey) => {
   return `${target.name} (${target.chemblId}${target.organism && target.organism !== 'Homo sapiens' ? `, ${target.organism}` : ''})`;
 };
 
-for (const [foldIndex, doc] of heldOut.entries()) {
-  if (foldIndex % 50 === 0) progress(`fold ${foldIndex + 1}/${heldOut.length}`);
+/**
+ * One fold of a validation split: `testSet` (structure → its true targets) held out entirely, and
+ * every record `heldOutRecord` says. The document split also feeds the predictors' recall tallies;
+ * every split collects its compounds' candidates for the calibration figures.
+ */
+async function runFold(
+  split: ValidationSplit,
+  testSet: Map<number, Set<number>>,
+  heldOutRecord: (docId: number | null) => boolean,
+  group: number,
+) {
   const foldStarted = performance.now();
-  const testSet = inDoc.get(doc)!;
-  // Training actives: best potency per (structure, target) without the document and the test structures.
+  // Training actives: best potency per (structure, target) without the held-out records and the test structures.
   const best = new Map<number, ActivePair>();
   for (const record of data.records) {
-    if (record.docId === doc || testSet.has(record.strId)) continue;
+    if (heldOutRecord(record.docId) || testSet.has(record.strId)) continue;
     const key = record.strId * 65_536 + record.target;
     const known = best.get(key);
-    if (!known || record.nm < known.nm) best.set(key, { strId: record.strId, target: record.target, nm: record.nm });
+    if (!known || record.nm < known.nm) best.set(key, { strId: record.strId, target: record.target, nm: record.nm, docId: record.docId });
   }
-  const set = buildActiveSet(data.targets, [...best.values()]);
+  const set = withParents(buildActiveSet(data.targets, [...best.values()]), parentOf);
   const background = fitBackground(
     backgroundSample
       .filter((query) => !testSet.has(query.strId))
-      .map((query) => rawScoresOf(query.neighbours, set, (id) => query.siblings.has(id))),
+      .map((query) => rawScoresOf(query.neighbours, set, (id) => query.siblings.has(id), undefined, undefined, parentOf(query.strId))),
     set.activesPerTarget,
   );
-  backgrounds.push(background);
+  if (split === 'document') backgrounds.push(background);
   const scored = [...set.activesPerTarget.keys()].filter((t) => set.activesPerTarget[t]! > 0);
-  scoredTargetsPerFold.push(scored.length);
+  if (split === 'document') scoredTargetsPerFold.push(scored.length);
   const popularity = scored.sort((a, b) => set.activesPerTarget[b]! - set.activesPerTarget[a]! || a - b).map((t) => keyOf(t, null));
   const scoredKeys = new Set(popularity);
   timings.foldSetupMs.push(performance.now() - foldStarted);
 
   for (const [strId, trueTargets] of testSet) {
-    evaluated += 1;
+    if (split === 'document') evaluated += 1;
     let started = performance.now();
     const wide = scan.neighboursOf(strId, NN_SCAN_MIN, false);
     timings.scanMs.push(performance.now() - started);
     // What the service's structure-index scan would answer.
     const neighbours = wide.filter((neighbour) => neighbour.similarity >= SCAN_MIN_SIMILARITY);
     const exclude = (id: number) => id === strId;
+    const excludeParent = parentOf(strId);
 
     started = performance.now();
-    const ensemble = scoreTargets(neighbours, set, background, { exclude, evidence: PREDICTION_EVIDENCE_MAX });
-    const nearest = nearestActive(neighbours, set, exclude);
+    const ensemble = scoreTargets(neighbours, set, background, { exclude, excludeParent, evidence: PREDICTION_EVIDENCE_MAX });
+    const nearest = nearestActive(neighbours, set, exclude, excludeParent);
     timings.ensembleMs.push(performance.now() - started);
 
     let outputs: ModelOutputs | null = null;
@@ -272,14 +304,30 @@ for (const [foldIndex, doc] of heldOut.entries()) {
     }
     started = performance.now();
     // The product's combined list (rank-targets.ts), with or without the model.
-    const combined = rankTargets(set, ensemble, outputs, (chemblId) => targetOfChemblId(chemblId) ?? undefined).ranked.map(
-      (entry) => entry.key,
-    );
+    const candidates = rankTargets(set, ensemble, outputs, (chemblId) => targetOfChemblId(chemblId) ?? undefined).ranked;
+    const combined = candidates.map((entry) => entry.key);
     timings.combineMs.push(performance.now() - started);
+    const inDomainHere = nearest !== null && nearest.similarity >= PREDICTION_DOMAIN_MIN_SIMILARITY;
+    const compounds = evaluatedBySplit.get(split) ?? [];
+    compounds.push({
+      query: compounds.length,
+      group,
+      truth: [...trueTargets],
+      candidates: candidates.map((entry) => ({ target: entry.target, features: entry.features })),
+      inDomain: inDomainHere,
+    });
+    evaluatedBySplit.set(split, compounds);
+    const fusionTally = splitFusion.get(split) ?? new RecallTally();
+    fusionTally.add(
+      combined,
+      [...trueTargets].map((t) => keyOf(t, null)),
+    );
+    splitFusion.set(split, fusionTally);
+    if (split !== 'document') continue;
 
     const rankings: Partial<Record<Predictor, TargetKey[]>> = {
       ensemble: ensemble.map((score) => keyOf(score.target, null)),
-      nearestNeighbour: nearestNeighbourRanking(wide, set, exclude),
+      nearestNeighbour: nearestNeighbourRanking(wide, set, exclude, excludeParent),
       popularity,
       combined,
     };
@@ -343,6 +391,62 @@ for (const [foldIndex, doc] of heldOut.entries()) {
     }
   }
 }
+
+type ValidationSplit = 'document' | 'temporal' | 'scaffold';
+const evaluatedBySplit = new Map<ValidationSplit, EvaluatedCompound[]>();
+/** The rank fusion's recall (the order before calibration) per split. */
+const splitFusion = new Map<ValidationSplit, RecallTally>();
+const splitInfo: Record<string, unknown> = {};
+
+// ---- split 1: leave one document out
+for (const [foldIndex, doc] of heldOut.entries()) {
+  if (foldIndex % 50 === 0) progress(`document fold ${foldIndex + 1}/${heldOut.length}`);
+  await runFold('document', inDoc.get(doc)!, (docId) => docId === doc, doc);
+}
+
+// ---- split 2: temporal — the documents up to a year predict the structures first measured active later
+let cut: number | null = null;
+{
+  const years = eligible
+    .map((doc) => data.yearOfDoc.get(doc))
+    .filter((year): year is number => year !== undefined)
+    .sort((a, b) => a - b);
+  cut = years[Math.floor(years.length * 0.8)] ?? null;
+  if (cut !== null) {
+    const later = (docId: number | null) => docId !== null && (data.yearOfDoc.get(docId) ?? -Infinity) > cut;
+    const earlierStructures = new Set(data.records.filter((record) => !later(record.docId)).map((record) => record.strId));
+    const testSet = new Map<number, Set<number>>();
+    for (const record of data.records) {
+      if (!later(record.docId) || earlierStructures.has(record.strId)) continue;
+      const targets = testSet.get(record.strId) ?? new Set<number>();
+      targets.add(record.target);
+      testSet.set(record.strId, targets);
+    }
+    progress(`temporal split: documents after ${cut} held out, ${testSet.size} structures first active in them`);
+    splitInfo.temporal = { trainingUpToYear: cut, testStructures: testSet.size };
+    await runFold('temporal', testSet, later, 0);
+  }
+}
+
+// ---- split 3: scaffold — five folds of Bemis–Murcko scaffolds, every structure of a fold's scaffolds held out
+{
+  // Every structure active on something: a fold's scaffolds leave the training data entirely.
+  const testStructures = [...activeAnywhere.keys()].sort((a, b) => a - b);
+  const { scaffolds } = await import('../apps/server/src/modules/chemistry/worker/scaffolds.mjs');
+  const found = (scaffolds({ smiles: testStructures.map((strId) => data.smiles[strId - 1]!) }) as { scaffolds: (string | null)[] })
+    .scaffolds;
+  const foldOfScaffold = (scaffold: string | null, strId: number) => hashText(scaffold ?? `acyclic ${strId}`) % SCAFFOLD_FOLDS;
+  const truthOf = (strId: number) => new Set(activeAnywhere.get(strId) ?? new Set<number>());
+  splitInfo.scaffold = { folds: SCAFFOLD_FOLDS, structures: testStructures.length, scaffolds: new Set(found.filter(Boolean)).size };
+  for (let fold = 0; fold < SCAFFOLD_FOLDS; fold++) {
+    progress(`scaffold fold ${fold + 1}/${SCAFFOLD_FOLDS}`);
+    const testSet = new Map<number, Set<number>>();
+    testStructures.forEach((strId, k) => {
+      if (foldOfScaffold(found[k] ?? null, strId) === fold) testSet.set(strId, truthOf(strId));
+    });
+    await runFold('scaffold', testSet, () => false, fold);
+  }
+}
 await model?.close();
 
 // ---- figures
@@ -385,6 +489,39 @@ const notes = [
   "The multitask model (ChEMBL 37) was trained on ChEMBL data that contains these very compounds and documents, so its figures (and the combination's) are optimistic: leakage this benchmark cannot remove. A hint of its size: the model's out-of-domain recall (no training active of the subset at Tanimoto >= 0.3) against its in-domain recall.",
   `The model ranks all its ${model?.targets.length ?? 0} outputs by the service's z-score and is scored only on true targets that are model targets (${modelTargetsInSubset} of the subset's targets); multitaskOnSubsetTargets keeps only its outputs that are targets with actives in the fold (the ensemble's candidates), a fairer comparison with the ensemble; multitaskRawProbability ranks by the raw probability (not the product: how ChEMBL's own demo lists them). EGFR's export has no documents, so EGFR is never a held-out truth (its actives are always in training).`,
 ];
+// ---- calibration: fitted on folds of the document split, judged on the others (and on the other splits)
+const lodo = evaluatedBySplit.get('document') ?? [];
+const withModel = model !== null;
+/** The same compounds as a knowledge base without a model sees them: the model's candidates and lift gone. */
+const withoutModelView = (compounds: readonly EvaluatedCompound[]): EvaluatedCompound[] =>
+  compounds.map((compound) => ({
+    ...compound,
+    candidates: compound.candidates
+      .filter((candidate) => candidate.features.nearest > 0)
+      .map((candidate) => ({ ...candidate, features: { ...candidate.features, modelZ: null } })),
+  }));
+const lodoFit = fitCalibration(labelled(lodo), withModel);
+const earlierFit =
+  cut === null
+    ? null
+    : fitCalibration(labelled(lodo.filter((compound) => (data.yearOfDoc.get(compound.group) ?? Infinity) <= cut!)), withModel);
+const calibration = {
+  document: calibrationFigures(lodo, crossFitted(lodo, withModel)),
+  documentWithoutModel: calibrationFigures(withoutModelView(lodo), crossFitted(withoutModelView(lodo), false)),
+  temporal: evaluatedBySplit.has('temporal') ? calibrationFigures(evaluatedBySplit.get('temporal')!, () => earlierFit) : null,
+  scaffold: evaluatedBySplit.has('scaffold') ? calibrationFigures(evaluatedBySplit.get('scaffold')!, () => lodoFit) : null,
+  notes: [
+    'Pairs: every candidate target of each evaluated compound (a training active at Tanimoto >= the scan minimum, or a model output on a target with actives), labelled active when the compound is active on it in the held-out data (unmeasured pairs count as inactive, so the observed rates are lower bounds).',
+    "document: 5-fold cross-fitting by held-out document (a fold's calibration never saw its documents); documentWithoutModel: the same as a knowledge base without a model sees it; temporal: fitted on the document split's compounds of documents up to the cut year, judged on the structures first active later; scaffold: fitted on all document-split pairs (its coefficients saw these structures' documents; 8 numbers), judged on structures whose scaffold fold was held out.",
+  ],
+};
+if (values['dump-pairs']) fs.writeFileSync(values['dump-pairs'], JSON.stringify(Object.fromEntries(evaluatedBySplit)));
+const splitRecall = Object.fromEntries([...splitFusion.entries()].map(([split, tallied]) => [split, { rankFusion: tallied.figures() }]));
+const defaultCalibration = {
+  withModel: withModel ? defaultCoefficients(lodo, true) : null,
+  withoutModel: defaultCoefficients(withoutModelView(lodo), false),
+};
+
 const git = (...args: string[]) => spawnSync('git', args, { cwd: root, encoding: 'utf8' }).stdout?.trim() ?? '';
 const result = {
   date: new Date().toISOString(),
@@ -447,6 +584,9 @@ const result = {
     note: 'p50/p95/max over folds, each ×1000',
   },
   figures,
+  calibration,
+  splits: { ...splitInfo, recall: splitRecall },
+  defaultCalibration,
   combinedFirstWithoutActivesShare: model ? Number((combinedFirstModelOnly / Math.max(1, evaluated)).toFixed(3)) : null,
   perTarget: perTargetFigures,
   /** The most frequent wrong first targets (true → first), per predictor. */
@@ -477,6 +617,12 @@ const result = {
   notes,
 };
 const file = writeResult('prediction', result);
+function calibratedTriple(figures: {
+  recall: { all: { recallAt1: number | null; recallAt5: number | null; recallAt10: number | null } };
+}): string {
+  const f = figures.recall.all;
+  return `${f.recallAt1}/${f.recallAt5}/${f.recallAt10}`;
+}
 const out = fig('ensemble', 'outOfDomain', 'allTargets');
 const t = result.timingsPerCompoundMs;
 console.log(
@@ -489,5 +635,8 @@ console.log(
       : '; multitask skipped (no model in ../shared/models)') +
     `; out of domain (${((1 - shareIn) * 100).toFixed(0)}%, ${out?.compounds ?? 0}): ensemble ${triple('ensemble', 'outOfDomain', 'allTargets')}, NN ${triple('nearestNeighbour', 'outOfDomain', 'allTargets')}` +
     (model ? `, multitask ${triple('multitask', 'outOfDomain', 'modelTargets')} (trained on ChEMBL 37: leaked)` : '') +
+    `; calibrated order ${calibratedTriple(calibration.document)} (Brier ${calibration.document.combined.brier}, ECE ${calibration.document.combined.ece}, no confident target ${calibration.document.abstainedShare}, confident first right ${calibration.document.confidentFirstRight})` +
+    (calibration.temporal ? `; temporal ${calibratedTriple(calibration.temporal)} (ECE ${calibration.temporal.combined.ece})` : '') +
+    (calibration.scaffold ? `; scaffold ${calibratedTriple(calibration.scaffold)} (ECE ${calibration.scaffold.combined.ece})` : '') +
     `; per compound p50 ensemble ${t.ensembleScoring.p50} ms (+ scan ${t.scan.p50} ms), model ${t.model.p50} ms, combine ${t.combine.p50} ms → ${file}`,
 );

@@ -7,6 +7,7 @@ import { ACTIVE_THRESHOLD_NM } from '@kb/contracts/prediction';
 import { MORGAN_SETTINGS, FP_BYTES } from '../../apps/server/src/modules/chemistry/fingerprint.mjs';
 import { standardFields } from '../../apps/server/src/modules/knowledge-base/chembl/mapping.ts';
 import { ACTIVE_RELATIONS, POTENCY_TYPES, PROTEIN_TARGET_TYPES } from '../../apps/server/src/modules/prediction/active-index.ts';
+import { parentOfInchi } from '../../apps/server/src/modules/prediction/parent-key.ts';
 import { targetFamily } from '../../apps/server/src/modules/prediction/target-family.ts';
 import type { EnsembleTarget, Neighbour } from '../../apps/server/src/modules/prediction/similarity-ensemble.ts';
 
@@ -29,6 +30,10 @@ export interface SubsetData {
   smiles: string[];
   /** Fingerprints of the structures, FP_BYTES each: str_id k at (k − 1)·FP_BYTES. */
   fingerprints: Uint8Array;
+  /** The parent of each structure (parent-key.ts, from RDKit's InChI as the knowledge base stores it): str_id k at k − 1; NaN: none. */
+  parents: Float64Array;
+  /** Publication year per document (for the temporal split); absent: unknown. */
+  yearOfDoc: Map<number, number>;
   /** Per document, every structure with an activity in it (any type or value): the background's siblings. */
   structuresOfDoc: Map<number, Set<number>>;
   docsOfStructure: Map<number, Set<number>>;
@@ -103,6 +108,7 @@ export async function readSubset(file: string, progress: (message: string) => vo
     const byCanonical = new Map<string, number>();
     const smiles: string[] = [];
     const prints: Uint8Array[] = [];
+    const parentList: number[] = [];
     let unparsable = 0;
     let withoutStructure = 0;
     for (const [index, molecule] of molecules.entries()) {
@@ -125,6 +131,7 @@ export async function readSubset(file: string, progress: (message: string) => vo
           byCanonical.set(canonical, strId);
           smiles.push(canonical);
           prints.push(new Uint8Array(mol.get_morgan_fp_as_uint8array(MORGAN_SETTINGS)));
+          parentList.push(parentOfInchi(mol.get_inchi()) ?? Number.NaN);
         }
         strIdOf.set(molecule.molregno, strId);
       } finally {
@@ -134,6 +141,9 @@ export async function readSubset(file: string, progress: (message: string) => vo
     const fingerprints = new Uint8Array(prints.length * FP_BYTES);
     prints.forEach((fp, k) => fingerprints.set(fp, k * FP_BYTES));
     const fingerprintMs = performance.now() - started;
+    const yearOfDoc = new Map<number, number>();
+    for (const row of db.prepare('SELECT doc_id, year FROM docs WHERE year IS NOT NULL').all() as { doc_id: number; year: number }[])
+      yearOfDoc.set(row.doc_id, row.year);
 
     const activities = db
       .prepare(
@@ -181,6 +191,8 @@ export async function readSubset(file: string, progress: (message: string) => vo
       records,
       smiles,
       fingerprints,
+      parents: Float64Array.from(parentList),
+      yearOfDoc,
       structuresOfDoc,
       docsOfStructure,
       counts: {

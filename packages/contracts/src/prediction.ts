@@ -50,8 +50,11 @@ export const PREDICTION_SELECTION_MAX = 1_000;
  * predicted with confidence". A caller may ask for weaker ones (`minProbability`).
  */
 export const PREDICTION_CONFIDENT_PROBABILITY = 0.2;
-/** Model-only targets (no actives in the knowledge base) are shown when the model's lift reaches this E-value or lower. */
-export const PREDICTION_MODEL_ONLY_MAX_E = 0.1;
+/**
+ * Model-only targets (no actives in the knowledge base) are shown when the model's lift reaches
+ * this E-value or lower: no more than one of its targets is expected to be lifted this high by chance.
+ */
+export const PREDICTION_MODEL_ONLY_MAX_E = 1;
 /** Model-only targets shown at most. */
 export const PREDICTION_MODEL_ONLY_MAX = 10;
 /** Nearest measured compounds shown when nothing is predicted with confidence. */

@@ -21,6 +21,8 @@ export interface DescribedQuery {
   atoms: number;
   /** Morgan r=2 fingerprint (molecule queries): the similarity query. */
   morgan?: Uint8Array;
+  /** Standard InChI of the (desalted) molecule, when asked for (`describe(query, { inchi: true })`). */
+  inchi?: string;
 }
 
 export interface EngineProgress {
@@ -159,7 +161,7 @@ export interface ChemEngine {
   ready(signal?: AbortSignal, onWait?: (progress: EngineProgress) => void): Promise<void>;
   /** Loads structures added since the last load (imports, seeds). */
   refresh(): Promise<void>;
-  describe(query: ChemQuery): Promise<DescribedQuery>;
+  describe(query: ChemQuery, options?: { inchi?: boolean }): Promise<DescribedQuery>;
   substructure(query: ChemQuery, options?: SearchOptions): Promise<StructureHits>;
   similarity(query: ChemQuery, range: { min: number; max: number }, options?: SearchOptions): Promise<StructureHits>;
   depict(input: { kind: 'smiles' | 'smarts' | 'molfile'; text: string }, options: DepictOptions): Promise<string>;

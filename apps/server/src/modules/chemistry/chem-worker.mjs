@@ -94,7 +94,11 @@ function handle(message) {
       break;
     }
     case 'describe':
-      parentPort.postMessage({ type: 'reply', requestId: message.requestId, result: describe(message.query, message.maxAtoms ?? 0) });
+      parentPort.postMessage({
+        type: 'reply',
+        requestId: message.requestId,
+        result: describe(message.query, message.maxAtoms ?? 0, message.inchi === true),
+      });
       break;
     case 'molblocks':
       parentPort.postMessage({ type: 'reply', requestId: message.requestId, result: molblocks(message) });

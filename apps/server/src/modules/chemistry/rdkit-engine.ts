@@ -284,15 +284,15 @@ export class RdkitChemEngine implements ChemEngine {
     })().catch(() => undefined);
   }
 
-  async describe(query: ChemQuery): Promise<DescribedQuery> {
+  async describe(query: ChemQuery, options: { inchi?: boolean } = {}): Promise<DescribedQuery> {
     checkQueryLimits(query.kind, query.text, this.queryLimits);
-    const reply = await this.pool.call({ type: 'describe', query, maxAtoms: this.queryLimits.atoms });
+    const reply = await this.pool.call({ type: 'describe', query, maxAtoms: this.queryLimits.atoms, inchi: options.inchi === true });
     if (!reply.ok) {
       if (reply.tooManyAtoms) throw new ChemQueryRefused(atomsMessage(reply.tooManyAtoms, this.queryLimits.atoms));
       if (reply.internal) throw new Error(reply.error ?? 'RDKit failed.');
       throw new ChemInputError(reply.error ?? 'RDKit could not read the query.');
     }
-    return { smiles: reply.smiles, smarts: reply.smarts, atoms: reply.atoms ?? 0, morgan: reply.morgan };
+    return { smiles: reply.smiles, smarts: reply.smarts, atoms: reply.atoms ?? 0, morgan: reply.morgan, inchi: reply.inchi };
   }
 
   async depict(input: { kind: 'smiles' | 'smarts' | 'molfile'; text: string }, options: DepictOptions): Promise<string> {

@@ -76,7 +76,7 @@ export type ToWorker =
   | { type: 'cancel'; jobId: number }
   /** The index is in: compute the frequent fragments' answers while idle, from now on. */
   | { type: 'warmFragments' }
-  | { type: 'describe'; requestId: number; query: ChemQuery; maxAtoms: number }
+  | { type: 'describe'; requestId: number; query: ChemQuery; maxAtoms: number; inchi?: boolean }
   | { type: 'molblocks'; requestId: number; smiles: string[] }
   | {
       type: 'depict';
@@ -161,6 +161,7 @@ interface DescribeReply {
   smarts?: string;
   atoms?: number;
   morgan?: Uint8Array;
+  inchi?: string;
 }
 
 /** Replies of the SAR requests: `ok: false` with RDKit's message (`internal`: RDKit failing, not the input). */

@@ -95,9 +95,11 @@ export async function readActiveSet(db: Kysely<Database>): Promise<ActiveSet> {
   // Thresholds travel as text arrays: PGlite and node-postgres both take them.
   const idList = `{${ids.join(',')}}`;
   const thresholds = `{${targets.map((target) => target.thresholdNm / 1000).join(',')}}`;
-  const { rows } = await sql<{ str_id: string | number; target_id: string | number; um: number }>`
+  // A document the pair was measured active in (the first by id), for the targets' document counts.
+  const { rows } = await sql<{ str_id: string | number; target_id: string | number; um: number; ref_id: string | number | null }>`
     WITH thr AS (SELECT * FROM unnest(${idList}::bigint[], ${thresholds}::float8[]) AS t(target_id, um))
-    SELECT a.str_id, a.target_id, min(a.micro_molarvalue) AS um
+    SELECT a.str_id, a.target_id, min(a.micro_molarvalue) AS um,
+      min(a.ref_id) AS ref_id
     FROM activities a JOIN thr ON thr.target_id = a.target_id
     WHERE ${potencyPredicate()} AND a.micro_molarvalue <= thr.um AND a.str_id IS NOT NULL
     GROUP BY a.str_id, a.target_id
@@ -105,10 +107,12 @@ export async function readActiveSet(db: Kysely<Database>): Promise<ActiveSet> {
   const pairStr = new Float64Array(rows.length);
   const targetOf = new Uint32Array(rows.length);
   const nmOf = new Float64Array(rows.length);
+  const docOf = new Float64Array(rows.length);
   rows.forEach((row, k) => {
     pairStr[k] = Number(row.str_id);
     targetOf[k] = indexOf.get(Number(row.target_id))!;
     nmOf[k] = row.um * 1000;
+    docOf[k] = row.ref_id === null ? Number.NaN : Number(row.ref_id);
   });
-  return activeSetOfColumns(targets, pairStr, targetOf, nmOf);
+  return activeSetOfColumns(targets, pairStr, targetOf, nmOf, docOf);
 }

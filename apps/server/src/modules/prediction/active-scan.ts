@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { FP_BYTES } from '../chemistry/fingerprint.mjs';
+import { parentOfInchi } from './parent-key.ts';
 import type { Neighbour } from './similarity-ensemble.ts';
 import { WorkerThread } from '../../workers/worker-thread.ts';
 
@@ -89,7 +90,16 @@ export class ActiveScan {
     readonly postings: number,
     /** Structures of `strIds` with no stored fingerprint (their rows are empty: never a neighbour). */
     readonly withoutFingerprint: ReadonlySet<number>,
+    /** The parent (parent-key.ts) of each structure of `strIds`, read with its fingerprint; NaN: no InChI stored. */
+    readonly parentOf: Float64Array,
   ) {}
+
+  /** The parent of an active structure, or null (none known: it is its own). */
+  parentOfStructure(strId: number): number | null {
+    const at = sortedIndexOf(this.strIds, strId);
+    const parent = at < 0 ? Number.NaN : this.parentOf[at]!;
+    return Number.isNaN(parent) ? null : parent;
+  }
 
   /**
    * Reads the fingerprints of `strIds` (ascending) and builds the parts' indexes: `workers` parts
@@ -104,6 +114,7 @@ export class ActiveScan {
       // Each page's rows go to their part's worker as soon as they are read: this thread holds one page.
       const sent: Promise<WorkerReply>[] = [];
       const missing = new Set<number>();
+      const parentOf = new Float64Array(strIds.length).fill(Number.NaN);
       let part = 0;
       for (let from = 0; from < strIds.length; from += READ_PAGE) {
         const ids = strIds.subarray(from, Math.min(strIds.length, from + READ_PAGE));
@@ -115,9 +126,10 @@ export class ActiveScan {
             list = new FingerprintPage(ids.length);
             while (from + k >= bounds[part + 1]!) part += 1;
           }
-          const fp = fps.get(ids[k]!) ?? null;
-          if (!fp) missing.add(ids[k]!);
-          list.add(fp);
+          const row = fps.get(ids[k]!);
+          if (!row) missing.add(ids[k]!);
+          if (row?.parent != null) parentOf[from + k] = row.parent;
+          list.add(row?.fp ?? null);
         }
         sent.push(sendPage(parts[part]!, list));
       }
@@ -126,7 +138,7 @@ export class ActiveScan {
         parts.map((scanPart, p) => scanPart.call({ type: 'load', rowFrom: bounds[p], block: options.block })),
       );
       const postings = loaded.reduce((sum, reply) => sum + Number(reply.postings), 0);
-      return new ActiveScan(parts, strIds, postings, missing);
+      return new ActiveScan(parts, strIds, postings, missing, parentOf);
     } catch (error) {
       await Promise.all(parts.map((p) => p.close()));
       throw error;
@@ -182,13 +194,30 @@ export function storedFingerprint(base64: string | null): Uint8Array | null {
   return fp.length === FP_BYTES ? fp : null;
 }
 
-async function readFingerprints(db: Kysely<Database>, ids: Float64Array): Promise<Map<number, Uint8Array>> {
-  const { rows } = await sql<{ str_id: string | number; fp: string | null }>`SELECT str_id, encode(morgan_fp, 'base64') AS fp
+/** The fingerprints of a page of structures, with their parents (from the stored InChI). */
+async function readFingerprints(db: Kysely<Database>, ids: Float64Array): Promise<Map<number, { fp: Uint8Array; parent: number | null }>> {
+  const { rows } = await sql<{
+    str_id: string | number;
+    fp: string | null;
+    inchi: string | null;
+  }>`SELECT str_id, encode(morgan_fp, 'base64') AS fp, inchi
     FROM structures WHERE str_id = ANY(${`{${ids.join(',')}}`}::bigint[]) AND morgan_fp IS NOT NULL`.execute(db);
-  const result = new Map<number, Uint8Array>();
+  const result = new Map<number, { fp: Uint8Array; parent: number | null }>();
   for (const row of rows) {
     const fp = storedFingerprint(row.fp);
-    if (fp) result.set(Number(row.str_id), fp);
+    if (fp) result.set(Number(row.str_id), { fp, parent: parentOfInchi(row.inchi) });
   }
   return result;
+}
+
+function sortedIndexOf(values: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = values.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid] === value) return mid;
+    if (values[mid]! < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }

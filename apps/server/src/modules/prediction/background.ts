@@ -3,12 +3,14 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { storedFingerprint } from './active-scan.ts';
 import type { ActiveScan } from './active-scan.ts';
-import { ENSEMBLE_THRESHOLD, fitBackground, rawScoresOf } from './similarity-ensemble.ts';
+import { ENSEMBLE_THRESHOLD, activeIndexOf, fitBackground, rawScoresOf } from './similarity-ensemble.ts';
 import type { ActiveSet, Background } from './similarity-ensemble.ts';
 
 /** Random structures whose scores against every target make the background. */
 export const BACKGROUND_QUERIES = 200;
 const SETTING_KEY = 'prediction_background';
+/** Changes when the raw score changes (v2: one evidence slot per parent), so that a stored fit is estimated again. */
+const LAYOUT = 'v2';
 /** Documents with more structures than this are not a query's series (documentSiblings). */
 const SIBLING_DOCUMENT_MAX = 5_000;
 
@@ -24,7 +26,7 @@ export async function estimateBackground(db: Kysely<Database>, scan: ActiveScan,
   const stored = await db.selectFrom('app_settings').select('value').where('key', '=', SETTING_KEY).executeTakeFirst();
   if (stored) {
     const parsed = parseStored(stored.value);
-    if (parsed && parsed.version === version) return parsed.background;
+    if (parsed && parsed.version === `${LAYOUT}|${version}`) return parsed.background;
   }
   const sample = (await sampleStructures(db, BACKGROUND_QUERIES)).filter((row) => row.morgan !== null);
   const siblings = await documentSiblings(
@@ -38,10 +40,18 @@ export async function estimateBackground(db: Kysely<Database>, scan: ActiveScan,
   );
   const rawScores = sample.map(({ strId }, k) => {
     const own = siblings.get(strId);
-    return rawScoresOf(found[k]!, set, (id) => id === strId || (own?.has(id) ?? false));
+    const at = activeIndexOf(set, strId);
+    return rawScoresOf(
+      found[k]!,
+      set,
+      (id) => id === strId || (own?.has(id) ?? false),
+      undefined,
+      undefined,
+      at < 0 ? null : set.parentOf[at]!,
+    );
   });
   const background = fitBackground(rawScores, set.activesPerTarget);
-  const value = JSON.stringify({ version, background });
+  const value = JSON.stringify({ version: `${LAYOUT}|${version}`, background });
   await db
     .insertInto('app_settings')
     .values({ key: SETTING_KEY, value })
@@ -68,7 +78,7 @@ export async function sampleStructures(
  * SIBLING_DOCUMENT_MAX structures: a screening deposition of 100,000 compounds is no series, and
  * would make this read unbounded.
  */
-async function documentSiblings(db: Kysely<Database>, strIds: readonly number[]): Promise<Map<number, Set<number>>> {
+export async function documentSiblings(db: Kysely<Database>, strIds: readonly number[]): Promise<Map<number, Set<number>>> {
   const result = new Map<number, Set<number>>();
   if (strIds.length === 0) return result;
   const { rows } = await sql<{ q: string | number; s: string | number }>`

@@ -26,7 +26,7 @@ export function registerPredictionRoutes(app: FastifyInstance, { service, models
     const input = { inputType: body.structure.kind, value: body.structure.text };
     const query = chemQueryOf({ ...input, feature: body.structure.desalt ? 'desalted' : 'asis' });
     try {
-      return await service.predict(query, body.limit, clientGoneSignal(reply));
+      return await service.predict(query, { limit: body.limit, minProbability: body.minProbability }, clientGoneSignal(reply));
     } catch (error) {
       if (error instanceof ChemInputError) throw badRequest(chemInputMessage(input, error.message));
       throw stoppedOr(error);
@@ -35,7 +35,7 @@ export function registerPredictionRoutes(app: FastifyInstance, { service, models
 
   registerEndpoint(app, predictionEndpoints.predictBatch, async ({ body, reply }) => {
     try {
-      return await service.predictBatch(body.strIds, body.limit, clientGoneSignal(reply));
+      return await service.predictBatch(body.strIds, { limit: body.limit, minProbability: body.minProbability }, clientGoneSignal(reply));
     } catch (error) {
       throw stoppedOr(error);
     }

@@ -1,9 +1,19 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import { PREDICTION_DISCLAIMER, PREDICTION_DOMAIN_MIN_SIMILARITY, PREDICTION_EVIDENCE_MAX } from '@kb/contracts/prediction';
+import {
+  PREDICTION_DISCLAIMER,
+  PREDICTION_DOMAIN_MIN_SIMILARITY,
+  PREDICTION_EVIDENCE_MAX,
+  PREDICTION_MODEL_ONLY_MAX,
+  PREDICTION_MODEL_ONLY_MAX_E,
+  PREDICTION_NEAREST_MAX,
+} from '@kb/contracts/prediction';
 import type {
   BatchPrediction,
+  CalibrationInfo,
   EvidenceCompound,
+  ModelOnlyTarget,
+  NearestCompound,
   PredictBatchResponse,
   PredictTargetsResponse,
   PredictedTarget,
@@ -15,21 +25,30 @@ import type { ChemEngine, ChemQuery } from '../chemistry/chem-engine.ts';
 import { loadsState } from '../knowledge-base/kb-loads.ts';
 import { ActiveScan, storedFingerprint } from './active-scan.ts';
 import { potencyPredicate, readActiveSet } from './active-index.ts';
+import { calibrationFor } from './calibration-sample.ts';
+import { modelProbability, probabilities } from './calibration.ts';
+import type { Calibration, PairProbabilities } from './calibration.ts';
 import { estimateModelBackground, modelZ } from './model-background.ts';
+import { parentOfInchi } from './parent-key.ts';
 import { rankTargets } from './rank-targets.ts';
-import type { ModelOutputs, RankedTarget } from './rank-targets.ts';
+import type { ModelOnlyOutput, ModelOutputs, RankedTarget } from './rank-targets.ts';
 import type { ModelBackground } from './model-background.ts';
 import type { MultitaskModel } from './multitask/multitask-model.ts';
 import type { ModelRegistry } from './model-registry.ts';
 import { estimateBackground } from './background.ts';
-import { ENSEMBLE_THRESHOLD, nearestActive, scoreTargets, withoutStructures } from './similarity-ensemble.ts';
+import {
+  ENSEMBLE_THRESHOLD,
+  SCAN_MIN_SIMILARITY,
+  nearestActive,
+  nearestActives,
+  scoreTargets,
+  withParents,
+  withoutStructures,
+} from './similarity-ensemble.ts';
 import type { ActiveSet, Background, EnsembleTarget, Neighbour } from './similarity-ensemble.ts';
+import { TargetRelations } from './target-relations.ts';
 
-/**
- * Similarities below this are not searched: the ensemble counts nothing below its threshold, and
- * the domain's nearest active matters only up to the domain's.
- */
-export const SCAN_MIN_SIMILARITY = Math.min(ENSEMBLE_THRESHOLD, PREDICTION_DOMAIN_MIN_SIMILARITY);
+export { SCAN_MIN_SIMILARITY };
 
 interface EnsembleData {
   version: string;
@@ -40,6 +59,13 @@ interface EnsembleData {
   /** Ensemble target index by ChEMBL id (mapping the model's outputs). */
   byChemblId: Map<string, number>;
   byTargetId: Map<number, number>;
+  /** Read when first asked (a model-only target to describe). */
+  relations: Promise<TargetRelations> | null;
+}
+
+/** A candidate target with its calibrated probabilities. */
+interface Scored extends RankedTarget {
+  p: PairProbabilities;
 }
 
 interface Prediction {
@@ -47,19 +73,29 @@ interface Prediction {
   strId: number | null;
   neighbours: Neighbour[];
   nearest: Neighbour | null;
-  ranked: RankedTarget[];
-  modelOnlyInTop10: number;
+  /** Every candidate, most probable first. */
+  scored: Scored[];
+  modelOnly: ModelOnlyOutput[];
+  calibration: Calibration;
+  parent: number | null;
+}
+
+interface Listing {
+  limit: number;
+  minProbability: number;
 }
 
 /**
  * Target prediction (docs/prediction.md): the similarity ensemble over the knowledge base's actives
- * and the multitask model, combined. Neighbours come from the structure index's similarity scan;
- * the actives and the ensemble's background are kept per knowledge-base version.
+ * and the multitask model, calibrated into one probability per target. Neighbours come from the
+ * actives' own scan; the actives, the ensemble's background and the calibration are kept per
+ * knowledge-base version (and model).
  */
 export class PredictionService {
   private data: Promise<EnsembleData> | null = null;
   private readonly retiring = new Set<ActiveScan>();
   private modelBackground: { model: MultitaskModel; version: string; background: Promise<ModelBackground> } | null = null;
+  private calibration: { key: string; calibration: Promise<Calibration> } | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -68,24 +104,30 @@ export class PredictionService {
     private readonly log: (message: string) => void = () => {},
   ) {}
 
-  /** Reads the actives and estimates the background now (server start), so the first user does not wait. */
+  /** Reads the actives, estimates the backgrounds and fits the calibration now (server start), so the first user does not wait. */
   async warm(): Promise<void> {
     const [data, model] = await Promise.all([this.ensemble(), this.models.model()]);
     if (model) await this.backgroundOf(model, data.version);
+    await this.calibrationOf(data);
   }
 
-  async predict(query: ChemQuery, limit: number, signal: AbortSignal = new AbortController().signal): Promise<PredictTargetsResponse> {
+  async predict(query: ChemQuery, listing: Listing, signal: AbortSignal = new AbortController().signal): Promise<PredictTargetsResponse> {
     const started = performance.now();
     const data = await this.ensemble();
     if (query.kind === 'smarts')
       throw new ChemInputError('Target prediction compares whole molecules: enter a SMILES or a molfile, not a SMARTS pattern.');
-    const described = await this.engine.describe(query);
+    const described = await this.engine.describe(query, { inchi: true });
     if (!described.morgan) throw new ChemInputError('RDKit could not compute a fingerprint for the query.');
     const smiles = described.smiles ?? query.text;
     const strId = await this.storedStructure(smiles);
     const [neighbours] = await this.scan(data, [described.morgan], signal);
-    const prediction = await this.rank(data, { smiles, strId, morgan: described.morgan }, neighbours!, limit);
-    const top = prediction.ranked.slice(0, limit);
+    const prediction = await this.rank(
+      data,
+      { smiles, strId, morgan: described.morgan, parent: parentOfInchi(described.inchi) },
+      neighbours!,
+    );
+    const confident = prediction.scored.filter((entry) => entry.p.probability >= listing.minProbability);
+    const top = confident.slice(0, listing.limit);
     const measured =
       prediction.strId !== null ? await this.measuredOn(data, [prediction.strId]) : new Map<number, Map<number, MeasuredRow>>();
     const own =
@@ -98,6 +140,7 @@ export class PredictionService {
         : prediction.nearest.similarity < PREDICTION_DOMAIN_MIN_SIMILARITY
           ? `The nearest active compound in the knowledge base has a Tanimoto of ${prediction.nearest.similarity.toFixed(2)} (below ${PREDICTION_DOMAIN_MIN_SIMILARITY}): this structure is unlike the measured data, and the predictions are extrapolations.`
           : null;
+    const threshold = listing.minProbability;
     return {
       query: { smiles: prediction.smiles, strId: prediction.strId },
       domain: {
@@ -110,10 +153,19 @@ export class PredictionService {
       },
       model: this.models.status(),
       measuredElsewhere: [...own.keys()].filter((target) => !listedTargets.has(target)).length,
-      modelOnlyInTop10: prediction.modelOnlyInTop10,
       targets: top.map((entry, index) =>
         this.describeTarget(data, entry, index + 1, evidence.get(entry.key) ?? [], own.get(entry.target) ?? null),
       ),
+      belowThreshold: prediction.scored.length - confident.length,
+      abstention:
+        confident.length === 0
+          ? {
+              message: `No target predicted with confidence: no target reaches a probability of ${Math.round(threshold * 100)} % for this structure. The nearest measured compounds are shown instead.`,
+              nearest: await this.nearestCompounds(data, prediction),
+            }
+          : null,
+      modelOnly: await this.describeModelOnly(data, prediction),
+      calibration: calibrationInfo(prediction.calibration, threshold),
       ensemble: {
         targets: data.set.targets.filter((_, t) => data.set.activesPerTarget[t]! > 0).length,
         actives: data.set.targetOf.length,
@@ -130,7 +182,7 @@ export class PredictionService {
    */
   async predictBatch(
     strIds: readonly number[],
-    limit: number,
+    listing: Listing,
     signal: AbortSignal = new AbortController().signal,
   ): Promise<PredictBatchResponse> {
     const started = performance.now();
@@ -160,16 +212,29 @@ export class PredictionService {
     for (const strId of strIds) {
       const row = stored.get(strId);
       const neighbours = neighboursOf.get(strId);
-      if (!row) predictions.push({ strId, error: `There is no structure ${strId} in the knowledge base.`, inDomain: false, targets: [] });
+      if (!row)
+        predictions.push({
+          strId,
+          error: `There is no structure ${strId} in the knowledge base.`,
+          inDomain: false,
+          abstained: false,
+          targets: [],
+        });
       else if (!neighbours || !row.morgan)
-        predictions.push({ strId, error: errors.get(strId) ?? `Structure ${strId} could not be predicted.`, inDomain: false, targets: [] });
+        predictions.push({
+          strId,
+          error: errors.get(strId) ?? `Structure ${strId} could not be predicted.`,
+          inDomain: false,
+          abstained: false,
+          targets: [],
+        });
       else
         predictions.push(
           this.batchEntry(
             data,
-            await this.rank(data, { smiles: row.smiles, strId, morgan: row.morgan }, neighbours, limit),
+            await this.rank(data, { smiles: row.smiles, strId, morgan: row.morgan, parent: row.parent }, neighbours),
             measured.get(strId),
-            limit,
+            listing,
           ),
         );
     }
@@ -180,13 +245,15 @@ export class PredictionService {
     data: EnsembleData,
     prediction: Prediction,
     measured: Map<number, MeasuredRow> | undefined,
-    limit: number,
+    listing: Listing,
   ): BatchPrediction {
+    const confident = prediction.scored.filter((entry) => entry.p.probability >= listing.minProbability);
     return {
       strId: prediction.strId!,
       error: null,
       inDomain: (prediction.nearest?.similarity ?? 0) >= PREDICTION_DOMAIN_MIN_SIMILARITY,
-      targets: prediction.ranked.slice(0, limit).map((entry) => {
+      abstained: confident.length === 0,
+      targets: confident.slice(0, listing.limit).map((entry) => {
         const target = data.set.targets[entry.target]!;
         return {
           targetId: target.targetId,
@@ -194,9 +261,9 @@ export class PredictionService {
           name: target.name,
           geneSymbol: target.geneSymbol,
           family: target.family,
-          score: entry.score,
+          probability: entry.p.probability,
           eValue: ensembleEValue(entry),
-          probability: entry.probability,
+          modelProbability: entry.probability,
           measured: measured?.has(entry.target) ?? false,
         };
       }),
@@ -212,27 +279,123 @@ export class PredictionService {
     return found;
   }
 
-  /** Both predictors and the combination for one structure and its active neighbours. */
+  /** Both predictors, calibrated, for one structure and its active neighbours: every candidate, most probable first. */
   private async rank(
     data: EnsembleData,
-    query: { smiles: string; strId: number | null; morgan: Uint8Array },
+    query: { smiles: string; strId: number | null; morgan: Uint8Array; parent: number | null },
     neighbours: Neighbour[],
-    limit: number,
   ): Promise<Prediction> {
-    const { smiles, strId } = query;
-    // The compound's own measurements are shown as measured, never used as evidence for it.
+    const { smiles, strId, parent } = query;
+    // The compound's own measurements (and its other forms') are shown as measured, never used as evidence for it.
     const exclude = (id: number) => id === strId;
-    const ensemble = scoreTargets(neighbours, data.set, data.background, { exclude, evidence: PREDICTION_EVIDENCE_MAX });
+    const ensemble = scoreTargets(neighbours, data.set, data.background, {
+      exclude,
+      excludeParent: parent,
+      evidence: PREDICTION_EVIDENCE_MAX,
+    });
     const outputs = await this.modelOutputs(data, query.morgan);
-    const { ranked, modelOnlyInTop10 } = rankTargets(data.set, ensemble, outputs, (chemblId) => data.byChemblId.get(chemblId));
+    const { ranked, modelOnly } = rankTargets(
+      data.set,
+      ensemble,
+      outputs,
+      (chemblId) => data.byChemblId.get(chemblId),
+      PREDICTION_MODEL_ONLY_MAX_E,
+    );
+    const calibration = await this.calibrationOf(data);
+    const scored = ranked
+      .map((entry): Scored => Object.assign(entry, { p: probabilities(calibration, entry.features) }))
+      .sort((a, b) => b.p.probability - a.p.probability || b.p.logistic - a.p.logistic || a.target - b.target);
     return {
       smiles,
       strId,
       neighbours,
-      nearest: nearestActive(neighbours, data.set, exclude),
-      ranked: ranked.slice(0, Math.max(limit, 1)),
-      modelOnlyInTop10,
+      nearest: nearestActive(neighbours, data.set, exclude, parent),
+      scored,
+      modelOnly: modelOnly.slice(0, PREDICTION_MODEL_ONLY_MAX),
+      calibration,
+      parent,
     };
+  }
+
+  /** The calibration for this version and the model installed now (calibration-sample.ts), fitted once. */
+  private async calibrationOf(data: EnsembleData): Promise<Calibration> {
+    const model = await this.models.model();
+    const key = `${data.version}|${model?.name ?? ''}|${model ? model.targets.length : 0}`;
+    if (this.calibration?.key === key) return this.calibration.calibration;
+    const calibration = calibrationFor({
+      db: this.db,
+      scan: data.scan,
+      set: data.set,
+      background: data.background,
+      version: data.version,
+      modelName: model ? `${model.name}|${model.targets.length}` : null,
+      modelOutputs: (morgan) => this.modelOutputs(data, morgan),
+      targetOfChemblId: (chemblId) => data.byChemblId.get(chemblId),
+    });
+    const entry = { key, calibration };
+    this.calibration = entry;
+    calibration.then(
+      (fitted) =>
+        this.log(
+          `target prediction: probabilities calibrated (${fitted.source}) on ${fitted.pairs} pairs of ${fitted.queries} structures, ${fitted.positives} active${fitted.brier !== null ? `, Brier ${fitted.brier.toFixed(3)}` : ''}`,
+        ),
+      () => {
+        if (this.calibration === entry) this.calibration = null;
+      },
+    );
+    return calibration;
+  }
+
+  /** The nearest measured actives (one per parent) with what each is active on: shown when nothing is predicted with confidence. */
+  private async nearestCompounds(data: EnsembleData, prediction: Prediction): Promise<NearestCompound[]> {
+    const exclude = (id: number) => id === prediction.strId;
+    const nearest = nearestActives(prediction.neighbours, data.set, PREDICTION_NEAREST_MAX, exclude, prediction.parent);
+    if (nearest.length === 0) return [];
+    const { rows } = await sql<{ str_id: string | number; smiles: string }>`SELECT str_id, canonical_smiles AS smiles FROM structures
+      WHERE str_id = ANY(${`{${nearest.map((n) => n.strId).join(',')}}`}::bigint[])`.execute(this.db);
+    const smilesOf = new Map(rows.map((row) => [Number(row.str_id), row.smiles]));
+    const { set } = data;
+    return nearest.map(({ strId, similarity, at }) => {
+      const pairs: { target: number; nm: number }[] = [];
+      for (let k = set.offsets[at]!; k < set.offsets[at + 1]!; k++) pairs.push({ target: set.targetOf[k]!, nm: set.nmOf[k]! });
+      return {
+        strId,
+        smiles: smilesOf.get(strId) ?? '',
+        similarity,
+        activeOn: pairs
+          .sort((a, b) => a.nm - b.nm || a.target - b.target)
+          .slice(0, 3)
+          .map(({ target, nm }) => ({
+            targetId: set.targets[target]!.targetId,
+            name: set.targets[target]!.name,
+            valueNm: nm,
+            pActivity: pActivity(nm),
+          })),
+      };
+    });
+  }
+
+  /** The model's significant targets without actives here, with their records and related targets (target-relations.ts). */
+  private async describeModelOnly(data: EnsembleData, prediction: Prediction): Promise<ModelOnlyTarget[]> {
+    if (prediction.modelOnly.length === 0) return [];
+    data.relations ??= TargetRelations.read(this.db, data.set);
+    const relations = await data.relations.catch((error: unknown) => {
+      data.relations = null;
+      throw error;
+    });
+    return prediction.modelOnly.map((output) => {
+      const record = relations.describe(output.chemblId);
+      return {
+        chemblId: output.chemblId,
+        name: record.name,
+        organism: record.organism,
+        probability: modelProbability(prediction.calibration, output.z) ?? 0,
+        rawProbability: output.probability,
+        zScore: output.z,
+        eValue: output.eValue,
+        related: record.related,
+      };
+    });
   }
 
   /**
@@ -272,7 +435,7 @@ export class PredictionService {
 
   private describeTarget(
     data: EnsembleData,
-    entry: RankedTarget,
+    entry: Scored,
     rank: number,
     evidence: EvidenceCompound[],
     measured: MeasuredRow | null,
@@ -287,8 +450,13 @@ export class PredictionService {
       organism: target.organism,
       family,
       thresholdNm,
+      probability: entry.p.probability,
       ranks: { combined: rank, nearest: entry.nearestRank, similarity: entry.ensembleRank, multitask: entry.modelRank },
-      score: entry.score,
+      domain: {
+        nearestSimilarity: entry.ensemble ? entry.ensemble.maxSimilarity : null,
+        actives: entry.features.actives,
+        documents: entry.features.documents,
+      },
       similarity: entry.ensemble
         ? {
             eValue: ensembleEValue(entry),
@@ -296,10 +464,13 @@ export class PredictionService {
             maxSimilarity: entry.ensemble.maxSimilarity,
             actives: data.set.activesPerTarget[entry.ensemble.target]!,
             hits: entry.ensemble.hits,
+            probability: entry.p.ensemble,
           }
         : null,
       multitask:
-        entry.probability !== null ? { probability: entry.probability, zScore: entry.modelZ ?? 0, eValue: entry.modelE ?? 0 } : null,
+        entry.probability !== null
+          ? { rawProbability: entry.probability, zScore: entry.modelZ ?? 0, eValue: entry.modelE ?? 0, probability: entry.p.model ?? 0 }
+          : null,
       evidence,
       measured: measured
         ? {
@@ -424,7 +595,8 @@ export class PredictionService {
     const started = performance.now();
     const read = await readActiveSet(this.db);
     const scan = await ActiveScan.build(this.db, read.strIds);
-    const set = withoutStructures(read, scan.withoutFingerprint);
+    // Each structure's parent from its stored InChI, read with its fingerprint (parent-key.ts).
+    const set = withParents(withoutStructures(read, scan.withoutFingerprint), (strId) => scan.parentOfStructure(strId));
     let background: Background;
     try {
       background = await estimateBackground(this.db, scan, set, version);
@@ -441,7 +613,7 @@ export class PredictionService {
     this.log(
       `target prediction: ${set.targetOf.length} active pairs on ${set.strIds.length} structures, background from ${background.queries} queries, ${scan.postings.toLocaleString('en-US')} fingerprint bits indexed, in ${Math.round(performance.now() - started)} ms`,
     );
-    return { version, set, scan, background, byChemblId, byTargetId };
+    return { version, set, scan, background, byChemblId, byTargetId, relations: null };
   }
 }
 
@@ -458,6 +630,12 @@ function pActivity(nm: number): number {
   return Math.round((9 - Math.log10(nm)) * 100) / 100;
 }
 
+/** How the probabilities were calibrated, as the answer states it. */
+function calibrationInfo(calibration: Calibration, threshold: number): CalibrationInfo {
+  const { source, queries, pairs, positives, brier } = calibration;
+  return { source, queries, pairs, positives, brier, threshold };
+}
+
 /** The ensemble's E-value of a listed target; null when no active reaches its threshold. */
 function ensembleEValue(entry: RankedTarget): number | null {
   const score = entry.ensemble;
@@ -467,6 +645,7 @@ function ensembleEValue(entry: RankedTarget): number | null {
 interface StoredStructure {
   smiles: string;
   morgan: Uint8Array | null;
+  parent: number | null;
 }
 
 /** SMILES and stored Morgan fingerprint of these structures (absent: no such structure). */
@@ -475,7 +654,13 @@ async function storedFingerprints(db: Kysely<Database>, strIds: readonly number[
     str_id: string | number;
     canonical_smiles: string;
     fp: string | null;
-  }>`SELECT str_id, canonical_smiles, encode(morgan_fp, 'base64') AS fp
+    inchi: string | null;
+  }>`SELECT str_id, canonical_smiles, encode(morgan_fp, 'base64') AS fp, inchi
     FROM structures WHERE str_id = ANY(${`{${strIds.join(',')}}`}::bigint[])`.execute(db);
-  return new Map(rows.map((row) => [Number(row.str_id), { smiles: row.canonical_smiles, morgan: storedFingerprint(row.fp) }]));
+  return new Map(
+    rows.map((row) => [
+      Number(row.str_id),
+      { smiles: row.canonical_smiles, morgan: storedFingerprint(row.fp), parent: parentOfInchi(row.inchi) },
+    ]),
+  );
 }

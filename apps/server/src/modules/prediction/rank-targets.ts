@@ -1,3 +1,4 @@
+import type { PairFeatures } from './calibration.ts';
 import { fuseRankings, modelEValue } from './combine.ts';
 import type { ActiveSet, TargetScore } from './similarity-ensemble.ts';
 
@@ -21,13 +22,26 @@ export interface RankedTarget {
   modelE: number | null;
   /** Rank by the model among the targets the knowledge base holds with actives. */
   modelRank: number | null;
+  /** The rank fusion's score (combine.ts): the order before calibration, kept for comparison in the benchmark. */
   score: number;
+  /** What the calibration reads (calibration.ts). */
+  features: PairFeatures;
+}
+
+/** A model output whose target the knowledge base holds no active of. */
+export interface ModelOnlyOutput {
+  output: number;
+  chemblId: string;
+  probability: number;
+  z: number;
+  eValue: number;
 }
 
 export interface RankedTargets {
+  /** Every candidate (a near active or a model output), in the rank fusion's order. */
   ranked: RankedTarget[];
-  /** Of the model's 10 best targets over all its outputs, those the knowledge base holds no active of (left out). */
-  modelOnlyInTop10: number;
+  /** The model's outputs on targets without actives here, by lift (best first), E-value at most `modelOnlyMaxE`. */
+  modelOnly: ModelOnlyOutput[];
 }
 
 const targetKey = (target: number) => `t${target}`;
@@ -44,6 +58,7 @@ export function rankTargets(
   ensemble: readonly TargetScore[],
   outputs: ModelOutputs | null,
   targetOfChemblId: (chemblId: string) => number | undefined,
+  modelOnlyMaxE = 0,
 ): RankedTargets {
   const byTarget = new Map<number, RankedTarget>();
   const entry = (target: number): RankedTarget => {
@@ -60,6 +75,13 @@ export function rankTargets(
         modelE: null,
         modelRank: null,
         score: 0,
+        features: {
+          nearest: 0,
+          ensembleZ: null,
+          modelZ: null,
+          actives: set.activesPerTarget[target]!,
+          documents: set.documentsPerTarget[target]!,
+        },
       };
       byTarget.set(target, found);
     }
@@ -70,7 +92,7 @@ export function rankTargets(
     (a, b) => b.maxSimilarity - a.maxSimilarity || (a.evidence[0]?.nm ?? Infinity) - (b.evidence[0]?.nm ?? Infinity) || a.target - b.target,
   );
   const model: number[] = [];
-  let modelOnlyInTop10 = 0;
+  const modelOnly: ModelOnlyOutput[] = [];
   if (outputs) {
     const { z, probabilities, targets } = outputs;
     // A non-finite output (a broken model file) is no answer for that target.
@@ -81,10 +103,14 @@ export function rankTargets(
       const target = targetOfChemblId(targets[output]!);
       return target !== undefined && set.activesPerTarget[target]! > 0 ? target : undefined;
     };
-    modelOnlyInTop10 = order.slice(0, 10).filter((output) => held(output) === undefined).length;
     for (const output of order) {
       const target = held(output);
-      if (target === undefined) continue;
+      if (target === undefined) {
+        const eValue = modelEValue(z[output]!, targets.length);
+        if (eValue <= modelOnlyMaxE)
+          modelOnly.push({ output, chemblId: targets[output]!, probability: probabilities[output]!, z: z[output]!, eValue });
+        continue;
+      }
       const found = entry(target);
       if (found.probability !== null) continue;
       found.probability = probabilities[output]!;
@@ -99,14 +125,18 @@ export function rankTargets(
     model: model.map(targetKey),
   });
   return {
-    ranked: fused.map((f) =>
-      Object.assign(entry(Number(f.key.slice(1))), {
+    ranked: fused.map((f) => {
+      const found = entry(Number(f.key.slice(1)));
+      found.features.nearest = found.ensemble?.maxSimilarity ?? 0;
+      found.features.ensembleZ = found.ensemble && found.ensemble.hits > 0 ? found.ensemble.zScore : null;
+      found.features.modelZ = found.modelZ;
+      return Object.assign(found, {
         score: f.score,
         nearestRank: f.nearestRank,
         ensembleRank: f.ensembleRank,
         modelRank: f.modelRank,
-      }),
-    ),
-    modelOnlyInTop10,
+      });
+    }),
+    modelOnly,
   };
 }

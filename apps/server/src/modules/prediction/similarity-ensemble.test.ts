@@ -4,7 +4,9 @@ import {
   buildActiveSet,
   extremeValuePValue,
   withoutStructures,
+  withParents,
   fitBackground,
+  SMALL_TARGET_ACTIVES,
   nearestActive,
   rawScoresOf,
   scoreTargets,
@@ -106,6 +108,46 @@ describe('similarity ensemble', () => {
       (id) => id === 1,
     );
     expect(Array.from(raw)).toEqual([0.4, 0.4, 0]);
+  });
+
+  it('gives each parent one evidence slot and never counts the query’s own parent', () => {
+    // Structures 1 and 2 are forms of one parent (a free base and its salt); 3 is another compound.
+    const parented = withParents(set, (strId) => (strId === 1 || strId === 2 ? -7 : null));
+    const neighbours = [
+      { strId: 1, similarity: 0.8 },
+      { strId: 2, similarity: 0.78 },
+      { strId: 3, similarity: 0.5 },
+    ];
+    const a = scoreTargets(neighbours, parented, background).find((s) => s.target === 0)!;
+    expect(a.evidence.map((e) => e.strId)).toEqual([1, 3]);
+    expect(a.hits).toBe(2);
+    expect(a.rawScore).toBeCloseTo(1.3, 12);
+    // A query that is a form of parent −7: neither form is its evidence, nor its nearest active.
+    const own = scoreTargets(neighbours, parented, background, { excludeParent: -7 }).find((s) => s.target === 0)!;
+    expect(own.evidence.map((e) => e.strId)).toEqual([3]);
+    expect(nearestActive(neighbours, parented, undefined, -7)?.strId).toBe(3);
+    expect(Array.from(rawScoresOf(neighbours, parented, () => false))).toEqual([1.3, 0.5, 0]);
+    expect(Array.from(rawScoresOf(neighbours, parented, () => false, undefined, undefined, -7))).toEqual([0.5, 0.5, 0]);
+    // Dropping structures keeps the others' parents.
+    expect(Array.from(withoutStructures(parented, new Set([3])).parentOf.slice(0, 2))).toEqual([-7, -7]);
+  });
+
+  it('counts each target’s documents, a pair without one as its own', () => {
+    const withDocs = buildActiveSet(targets, [
+      { strId: 1, target: 0, nm: 5, docId: 10 },
+      { strId: 2, target: 0, nm: 5, docId: 10 },
+      { strId: 3, target: 0, nm: 5, docId: 11 },
+      { strId: 4, target: 1, nm: 5, docId: null },
+      { strId: 5, target: 1, nm: 5 },
+    ]);
+    expect(Array.from(withDocs.documentsPerTarget)).toEqual([2, 2, 0]);
+  });
+
+  it('takes a small target’s spread as if it had SMALL_TARGET_ACTIVES actives', () => {
+    expect(zScore(0.9, 2, background)).toBeCloseTo(zScore(0.9, 2, background), 12);
+    const sd = background.sdScale * Math.pow(SMALL_TARGET_ACTIVES, background.sdExponent);
+    expect(zScore(0.9, 2, background)).toBeCloseTo((0.9 - background.meanScale * 2) / sd, 12);
+    expect(zScore(0.9, 40, background)).toBeCloseTo((0.9 - background.meanScale * 40) / (background.sdScale * Math.sqrt(40)), 12);
   });
 
   it('fuses the three orders by weighted reciprocal rank, the nearest active counting double', () => {

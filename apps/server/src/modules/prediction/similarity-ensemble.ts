@@ -1,3 +1,4 @@
+import { PREDICTION_DOMAIN_MIN_SIMILARITY } from '@kb/contracts/prediction';
 import type { TargetFamily } from '@kb/contracts/prediction';
 
 /**
@@ -10,6 +11,11 @@ import type { TargetFamily } from '@kb/contracts/prediction';
 
 /** Tanimoto at or above which a neighbour counts into a target's raw score. */
 export const ENSEMBLE_THRESHOLD = 0.3;
+/**
+ * Similarities below this are not searched: the ensemble counts nothing below its threshold, and
+ * the domain's nearest active matters only up to the domain's.
+ */
+export const SCAN_MIN_SIMILARITY = Math.min(ENSEMBLE_THRESHOLD, PREDICTION_DOMAIN_MIN_SIMILARITY);
 /** Euler–Mascheroni constant: −Γ′(1) in the extreme-value distribution of the z-scores. */
 const EULER_GAMMA = 0.5772156649;
 
@@ -28,6 +34,8 @@ export interface ActivePair {
   strId: number;
   target: number;
   nm: number;
+  /** The document of that measurement, when known. */
+  docId?: number | null;
 }
 
 /**
@@ -40,7 +48,21 @@ export interface ActiveSet {
   offsets: Uint32Array;
   targetOf: Uint32Array;
   nmOf: Float64Array;
+  /** A document each pair was measured active in (NaN: none known). */
+  docOf: Float64Array;
   activesPerTarget: Uint32Array;
+  /**
+   * Documents each target's actives come from (each pair counted in one document it was active in;
+   * a pair without a document counts as a document of its own): how much independent
+   * evidence a target rests on (small targets shrink, docs/prediction.md "Small targets").
+   */
+  documentsPerTarget: Uint32Array;
+  /**
+   * The parent of each structure of `strIds` (parent-key.ts: salts, solvates, charges and stereo
+   * forms share it); by default each structure is its own. Forms of one parent are one piece of
+   * evidence, and the query's own forms are never evidence for it.
+   */
+  parentOf: Float64Array;
 }
 
 export function buildActiveSet(targets: EnsembleTarget[], pairs: readonly ActivePair[]): ActiveSet {
@@ -50,11 +72,18 @@ export function buildActiveSet(targets: EnsembleTarget[], pairs: readonly Active
     Float64Array.from(sorted, (pair) => pair.strId),
     Uint32Array.from(sorted, (pair) => pair.target),
     Float64Array.from(sorted, (pair) => pair.nm),
+    Float64Array.from(sorted, (pair) => pair.docId ?? Number.NaN),
   );
 }
 
 /** The same from columns already in ascending str_id (as the database answers them), without objects per pair. */
-export function activeSetOfColumns(targets: EnsembleTarget[], pairStr: Float64Array, targetOf: Uint32Array, nmOf: Float64Array): ActiveSet {
+export function activeSetOfColumns(
+  targets: EnsembleTarget[],
+  pairStr: Float64Array,
+  targetOf: Uint32Array,
+  nmOf: Float64Array,
+  docOf: Float64Array = new Float64Array(pairStr.length).fill(Number.NaN),
+): ActiveSet {
   const strIds: number[] = [];
   const offsets: number[] = [];
   const activesPerTarget = new Uint32Array(targets.length);
@@ -68,7 +97,38 @@ export function activeSetOfColumns(targets: EnsembleTarget[], pairStr: Float64Ar
     activesPerTarget[targetOf[index]!]! += 1;
   }
   offsets.push(pairStr.length);
-  return { targets, strIds: Float64Array.from(strIds), offsets: Uint32Array.from(offsets), targetOf, nmOf, activesPerTarget };
+  const ids = Float64Array.from(strIds);
+  return {
+    targets,
+    strIds: ids,
+    offsets: Uint32Array.from(offsets),
+    targetOf,
+    nmOf,
+    docOf,
+    activesPerTarget,
+    documentsPerTarget: documentsPerTarget(targets.length, targetOf, docOf),
+    parentOf: ids.slice(),
+  };
+}
+
+function documentsPerTarget(targetCount: number, targetOf: Uint32Array, docOf: Float64Array): Uint32Array {
+  const documents = new Uint32Array(targetCount);
+  const seen = new Set<string>();
+  for (let pair = 0; pair < targetOf.length; pair++) {
+    const doc = docOf[pair]!;
+    if (!Number.isNaN(doc)) {
+      const key = `${targetOf[pair]}:${doc}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
+    documents[targetOf[pair]!]! += 1;
+  }
+  return documents;
+}
+
+/** The set with each structure's parent (`parentOf(strId)`; null: its own). */
+export function withParents(set: ActiveSet, parentOf: (strId: number) => number | null): ActiveSet {
+  return { ...set, parentOf: Float64Array.from(set.strIds, (strId) => parentOf(strId) ?? strId) };
 }
 
 /**
@@ -77,17 +137,20 @@ export function activeSetOfColumns(targets: EnsembleTarget[], pairStr: Float64Ar
  */
 export function withoutStructures(set: ActiveSet, strIds: ReadonlySet<number>): ActiveSet {
   if (strIds.size === 0) return set;
-  const kept: { strId: number; pair: number }[] = [];
+  const kept: { strId: number; pair: number; parent: number }[] = [];
   set.strIds.forEach((strId, k) => {
     if (strIds.has(strId)) return;
-    for (let pair = set.offsets[k]!; pair < set.offsets[k + 1]!; pair++) kept.push({ strId, pair });
+    for (let pair = set.offsets[k]!; pair < set.offsets[k + 1]!; pair++) kept.push({ strId, pair, parent: set.parentOf[k]! });
   });
-  return activeSetOfColumns(
+  const rebuilt = activeSetOfColumns(
     set.targets,
     Float64Array.from(kept, (row) => row.strId),
     Uint32Array.from(kept, (row) => set.targetOf[row.pair]!),
     Float64Array.from(kept, (row) => set.nmOf[row.pair]!),
+    Float64Array.from(kept, (row) => set.docOf[row.pair]!),
   );
+  const parents = new Map(kept.map((row) => [row.strId, row.parent]));
+  return withParents(rebuilt, (strId) => parents.get(strId) ?? null);
 }
 
 /** Position of `strId` in `set.strIds`, or -1 when it is active on nothing. */
@@ -136,6 +199,7 @@ interface EvidenceRef {
   strId: number;
   similarity: number;
   nm: number;
+  parent: number;
 }
 
 export interface TargetScore {
@@ -156,8 +220,39 @@ export interface ScoreOptions {
   topK?: number;
   /** Structures that must not count (the query itself; a held-out document's compounds). */
   exclude?: (strId: number) => boolean;
+  /** The query's parent (parent-key.ts): its salts and stereo forms are never its evidence. */
+  excludeParent?: number | null;
   evidence?: number;
   threshold?: number;
+}
+
+/**
+ * The active neighbours that may count for a query: not excluded, not a form of the query's
+ * parent, each with its index in the set.
+ */
+function* countedNeighbours(
+  neighbours: readonly Neighbour[],
+  set: ActiveSet,
+  exclude: ((strId: number) => boolean) | undefined,
+  excludeParent: number | null | undefined,
+): Generator<{ neighbour: Neighbour; at: number }> {
+  for (const neighbour of neighbours) {
+    if (exclude?.(neighbour.strId)) continue;
+    const at = activeIndexOf(set, neighbour.strId);
+    if (at < 0) continue;
+    if (excludeParent !== undefined && excludeParent !== null && set.parentOf[at] === excludeParent) continue;
+    yield { neighbour, at };
+  }
+}
+
+/** The most similar form of each parent, in the order given (most similar first). */
+function onePerParent<T extends { parent: number }>(sorted: readonly T[]): T[] {
+  const seen = new Set<number>();
+  return sorted.filter((entry) => {
+    if (seen.has(entry.parent)) return false;
+    seen.add(entry.parent);
+    return true;
+  });
 }
 
 /** Raw score, z-score and E-value of every target one of whose actives is among the neighbours; best first. */
@@ -170,10 +265,7 @@ export function scoreTargets(
   const threshold = options.threshold ?? ENSEMBLE_THRESHOLD;
   const evidenceMax = options.evidence ?? 5;
   const byTarget = new Map<number, TargetScore>();
-  for (const neighbour of neighbours) {
-    if (options.exclude?.(neighbour.strId)) continue;
-    const at = activeIndexOf(set, neighbour.strId);
-    if (at < 0) continue;
+  for (const { neighbour, at } of countedNeighbours(neighbours, set, options.exclude, options.excludeParent)) {
     for (let k = set.offsets[at]!; k < set.offsets[at + 1]!; k++) {
       const target = set.targetOf[k]!;
       let score = byTarget.get(target);
@@ -181,13 +273,15 @@ export function scoreTargets(
         score = { target, rawScore: 0, hits: 0, maxSimilarity: 0, zScore: 0, eValue: Infinity, evidence: [] };
         byTarget.set(target, score);
       }
-      score.evidence.push({ strId: neighbour.strId, similarity: neighbour.similarity, nm: set.nmOf[k]! });
+      score.evidence.push({ strId: neighbour.strId, similarity: neighbour.similarity, nm: set.nmOf[k]!, parent: set.parentOf[at]! });
     }
   }
   const targetCount = Math.max(1, scoredTargetCount(set));
   const scores = [...byTarget.values()];
   for (const score of scores) {
     score.evidence.sort((a, b) => b.similarity - a.similarity || a.nm - b.nm || a.strId - b.strId);
+    // One slot per parent: a salt and its free base are one compound's evidence, not two.
+    score.evidence = onePerParent(score.evidence);
     score.maxSimilarity = score.evidence[0]?.similarity ?? 0;
     score.hits = score.evidence.filter((e) => e.similarity >= threshold).length;
     score.rawScore = rawScore(
@@ -227,10 +321,17 @@ function byEnsembleRank(a: TargetScore, b: TargetScore): number {
   return b.maxSimilarity - a.maxSimilarity || a.target - b.target;
 }
 
+/**
+ * A target's spread is taken as if it had at least this many actives: with two actives the
+ * background's spread is so narrow that one analogue gives an E-value of 1e-15 (docs/prediction.md
+ * "Small targets"); the mean stays the target's own.
+ */
+export const SMALL_TARGET_ACTIVES = 10;
+
 export function zScore(raw: number, actives: number, background: Background): number {
   const n = Math.max(actives, 1);
   const mean = background.meanScale * Math.pow(n, background.meanExponent);
-  const sd = Math.max(background.sdScale * Math.pow(n, background.sdExponent), 1e-3);
+  const sd = Math.max(background.sdScale * Math.pow(Math.max(n, SMALL_TARGET_ACTIVES), background.sdExponent), 1e-3);
   return (raw - mean) / sd;
 }
 
@@ -293,34 +394,50 @@ export function rawScoresOf(
   exclude: (strId: number) => boolean,
   threshold = ENSEMBLE_THRESHOLD,
   topK = RAW_TOP_K,
+  excludeParent: number | null = null,
 ): Float64Array {
-  const perTarget = new Map<number, number[]>();
-  for (const neighbour of neighbours) {
-    if (neighbour.similarity < threshold || exclude(neighbour.strId)) continue;
-    const at = activeIndexOf(set, neighbour.strId);
-    if (at < 0) continue;
+  const perTarget = new Map<number, { similarity: number; parent: number }[]>();
+  for (const { neighbour, at } of countedNeighbours(neighbours, set, exclude, excludeParent)) {
+    if (neighbour.similarity < threshold) continue;
     for (let k = set.offsets[at]!; k < set.offsets[at + 1]!; k++) {
       const list = perTarget.get(set.targetOf[k]!) ?? [];
-      list.push(neighbour.similarity);
+      list.push({ similarity: neighbour.similarity, parent: set.parentOf[at]! });
       perTarget.set(set.targetOf[k]!, list);
     }
   }
   const raw = new Float64Array(set.targets.length);
   for (const [target, list] of perTarget)
     raw[target] = rawScore(
-      list.sort((a, b) => b - a),
+      onePerParent(list.sort((a, b) => b.similarity - a.similarity)).map((entry) => entry.similarity),
       threshold,
       topK,
     );
   return raw;
 }
 
-/** The most similar active structure among the neighbours (the applicability domain's measure). */
-export function nearestActive(neighbours: readonly Neighbour[], set: ActiveSet, exclude?: (strId: number) => boolean): Neighbour | null {
+/** The most similar active structure among the neighbours (the applicability domain's measure), not a form of the query's parent. */
+export function nearestActive(
+  neighbours: readonly Neighbour[],
+  set: ActiveSet,
+  exclude?: (strId: number) => boolean,
+  excludeParent: number | null = null,
+): Neighbour | null {
   let best: Neighbour | null = null;
-  for (const neighbour of neighbours) {
-    if (exclude?.(neighbour.strId) || activeIndexOf(set, neighbour.strId) < 0) continue;
+  for (const { neighbour } of countedNeighbours(neighbours, set, exclude, excludeParent))
     if (!best || neighbour.similarity > best.similarity) best = neighbour;
-  }
   return best;
+}
+
+/** The nearest active neighbours (one per parent, not forms of the query's), most similar first, with their index in the set. */
+export function nearestActives(
+  neighbours: readonly Neighbour[],
+  set: ActiveSet,
+  count: number,
+  exclude?: (strId: number) => boolean,
+  excludeParent: number | null = null,
+): { strId: number; similarity: number; at: number; parent: number }[] {
+  const found = [...countedNeighbours(neighbours, set, exclude, excludeParent)]
+    .map(({ neighbour, at }) => ({ strId: neighbour.strId, similarity: neighbour.similarity, at, parent: set.parentOf[at]! }))
+    .sort((a, b) => b.similarity - a.similarity || a.strId - b.strId);
+  return onePerParent(found).slice(0, count);
 }

@@ -55,7 +55,7 @@ export function queryMol(query, maxAtoms = 0) {
   return { mol };
 }
 
-export function describe(query, maxAtoms) {
+export function describe(query, maxAtoms, withInchi = false) {
   const built = queryMol(query, maxAtoms);
   if (built.error) return { ok: false, error: built.error, tooManyAtoms: built.tooManyAtoms };
   const { mol } = built;
@@ -66,6 +66,8 @@ export function describe(query, maxAtoms) {
     } else {
       result.smiles = mol.get_smiles();
       result.morgan = new Uint8Array(mol.get_morgan_fp_as_uint8array(MORGAN_SETTINGS));
+      // Standard InChI (target prediction's parent key); empty when RDKit cannot write one.
+      if (withInchi) result.inchi = mol.get_inchi() || undefined;
     }
     return result;
   } finally {

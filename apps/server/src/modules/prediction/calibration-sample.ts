@@ -1,0 +1,116 @@
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { ActiveScan } from './active-scan.ts';
+import { storedFingerprint } from './active-scan.ts';
+import { documentSiblings } from './background.ts';
+import { fitCalibration } from './calibration.ts';
+import type { Calibration, LabelledPair } from './calibration.ts';
+import { DEFAULT_CALIBRATION } from './calibration-default.ts';
+import { rankTargets } from './rank-targets.ts';
+import type { ModelOutputs } from './rank-targets.ts';
+import { SCAN_MIN_SIMILARITY, activeIndexOf, scoreTargets } from './similarity-ensemble.ts';
+import type { ActiveSet, Background } from './similarity-ensemble.ts';
+
+/** Active structures whose predictions, with their documents held out, the calibration is fitted on. */
+const CALIBRATION_QUERIES = 400;
+const SETTING_KEY = 'prediction_calibration';
+/** Changes when the features or the fit change, so that a stored fit is not read by other code. */
+const LAYOUT = 'v1';
+
+export interface CalibrationInputs {
+  db: Kysely<Database>;
+  scan: ActiveScan;
+  set: ActiveSet;
+  background: Background;
+  version: string;
+  /** The model's name, or null without one (the fit then leaves the model out). */
+  modelName: string | null;
+  modelOutputs: (morgan: Uint8Array) => Promise<ModelOutputs | null>;
+  targetOfChemblId: (chemblId: string) => number | undefined;
+}
+
+/**
+ * The calibration for the knowledge base as it is (docs/prediction.md "Probabilities"): active
+ * structures taken at regular intervals, each predicted as the service predicts a query but
+ * without the structures of its own documents (and its own parent's forms), labelled by the
+ * targets it is measured active on. Kept in app_settings per knowledge-base version and model, so
+ * a restart does not fit again. Too few actives (a small demo): the default coefficients.
+ */
+export async function calibrationFor(inputs: CalibrationInputs): Promise<Calibration> {
+  const { db, version, modelName } = inputs;
+  const key = `${LAYOUT}|${version}|${modelName ?? ''}`;
+  const stored = await db.selectFrom('app_settings').select('value').where('key', '=', SETTING_KEY).executeTakeFirst();
+  const parsed = stored ? parseStored(stored.value) : null;
+  if (parsed && parsed.key === key) return parsed.calibration;
+  const pairs = await labelledPairs(inputs);
+  const calibration = fitCalibration(pairs, modelName !== null) ?? defaultCalibration(modelName !== null, pairs);
+  const value = JSON.stringify({ key, calibration });
+  await db
+    .insertInto('app_settings')
+    .values({ key: SETTING_KEY, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute();
+  return calibration;
+}
+
+function defaultCalibration(withModel: boolean, pairs: readonly LabelledPair[]): Calibration {
+  const base = withModel ? DEFAULT_CALIBRATION.withModel : DEFAULT_CALIBRATION.withoutModel;
+  return {
+    ...base,
+    queries: new Set(pairs.map((pair) => pair.query)).size,
+    pairs: pairs.length,
+    positives: pairs.filter((pair) => pair.active).length,
+  };
+}
+
+/** Every candidate target of each sampled active structure, labelled active or not. */
+async function labelledPairs(inputs: CalibrationInputs): Promise<LabelledPair[]> {
+  const { db, scan, set, background } = inputs;
+  const step = Math.max(1, Math.floor(set.strIds.length / CALIBRATION_QUERIES));
+  const strIds: number[] = [];
+  for (let k = 0; k < set.strIds.length && strIds.length < CALIBRATION_QUERIES; k += step) strIds.push(set.strIds[k]!);
+  if (strIds.length === 0) return [];
+  const fingerprints = await readFingerprints(db, strIds);
+  const queries = strIds.filter((strId) => fingerprints.has(strId));
+  const siblings = await documentSiblings(db, queries);
+  const found = await scan.neighbours(
+    queries.map((strId) => fingerprints.get(strId)!),
+    SCAN_MIN_SIMILARITY,
+  );
+  const pairs: LabelledPair[] = [];
+  for (const [q, strId] of queries.entries()) {
+    const at = activeIndexOf(set, strId);
+    const activeOn = new Set<number>();
+    for (let k = set.offsets[at]!; k < set.offsets[at + 1]!; k++) activeOn.add(set.targetOf[k]!);
+    const own = siblings.get(strId);
+    const exclude = (id: number) => id === strId || (own?.has(id) ?? false);
+    const ensemble = scoreTargets(found[q]!, set, background, { exclude, excludeParent: set.parentOf[at]!, evidence: 1 });
+    const outputs = await inputs.modelOutputs(fingerprints.get(strId)!);
+    const { ranked } = rankTargets(set, ensemble, outputs, inputs.targetOfChemblId);
+    for (const entry of ranked) pairs.push({ ...entry.features, active: activeOn.has(entry.target), query: q });
+  }
+  return pairs;
+}
+
+async function readFingerprints(db: Kysely<Database>, strIds: readonly number[]): Promise<Map<number, Uint8Array>> {
+  const { rows } = await sql<{ str_id: string | number; fp: string | null }>`SELECT str_id, encode(morgan_fp, 'base64') AS fp
+    FROM structures WHERE str_id = ANY(${`{${strIds.join(',')}}`}::bigint[])`.execute(db);
+  const result = new Map<number, Uint8Array>();
+  for (const row of rows) {
+    const fp = storedFingerprint(row.fp);
+    if (fp) result.set(Number(row.str_id), fp);
+  }
+  return result;
+}
+
+function parseStored(value: string): { key: string; calibration: Calibration } | null {
+  try {
+    const parsed = JSON.parse(value) as { key?: unknown; calibration?: Calibration };
+    const c = parsed.calibration;
+    if (typeof parsed.key !== 'string' || !c || !Array.isArray(c.combined) || !c.combined.every(Number.isFinite)) return null;
+    return { key: parsed.key, calibration: c };
+  } catch {
+    return null;
+  }
+}
