@@ -102,9 +102,10 @@ export function ModelOnlyTargets({ answer }: { answer: PredictTargetsResponse })
           Model only: no measurements in this knowledge base
         </Title>
         <Text size="xs" c="dimmed">
-          Targets the multitask model lifts significantly (E ≤ {formatEValue(PREDICTION_MODEL_ONLY_MAX_E)}) that this knowledge base holds
-          no active of: no evidence here, so they are not in the list above. The probability is the model’s own, calibrated from its lift;
-          the knowledge base’s targets of the same protein, a component or an orthologue are linked.
+          Targets the multitask model lifts beyond chance (E ≤ {formatEValue(PREDICTION_MODEL_ONLY_MAX_E)}: no more than one of its targets
+          is expected to be lifted this high by chance) that this knowledge base holds no active of. With no evidence here they are not in
+          the list above; the probability is the model’s own, calibrated from its lift. The knowledge base’s targets of the same protein, a
+          component or an orthologue are linked.
         </Text>
       </div>
       <Table.ScrollContainer minWidth={700}>
