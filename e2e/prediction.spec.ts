@@ -202,7 +202,7 @@ describe('predicted targets of a structure row', () => {
       expect(model).toContain('Raw outputs do not compare across targets');
       expect(await detail.getByTestId('prediction-detail-raw').innerText()).toMatch(/^(\d\.\d\d|< 0\.01)$/);
     } else expect(model).toMatch(/Not one of the model’s targets|No model installed/);
-    await shot('panel', drawer.getByTestId('prediction-calibration'), 0);
+    await shot('panel');
 
     // Sorting by the similarity ensemble puts its best rank first; Probability sorts highest first again.
     await drawer.getByRole('button', { name: 'Sort by Similarity ensemble' }).click();
@@ -229,7 +229,11 @@ describe('predicted targets of a structure row', () => {
     for (const smiles of [PERFLUORO, WATER]) {
       const answer = await predict(smiles);
       expect(answer.domain.inDomain, smiles).toBe(false);
-      expect(answer.targets, smiles).toEqual([]);
+      // Nothing measured is like it: no target may reach the confidence threshold.
+      expect(
+        answer.targets.map((t) => `${t.name}: ${t.probability}`),
+        `${smiles} is unlike every measured active, yet targets reach ${answer.calibration.threshold}`,
+      ).toEqual([]);
       expect(answer.abstention, smiles).not.toBeNull();
 
       const drawer = await predictFromSearchRow(smiles);
@@ -240,7 +244,10 @@ describe('predicted targets of a structure row', () => {
       // No ranked list: the state says so, with the server's reason and the nearest measured compounds.
       const state = drawer.getByTestId('prediction-abstention');
       expect(await state.getByRole('heading').innerText()).toBe('No target predicted with confidence');
-      expect(await state.getByTestId('prediction-abstention-message').innerText()).toBe(answer.abstention!.message);
+      // The server's reason, read once under the title (the title is not repeated).
+      const reason = await state.getByTestId('prediction-abstention-message').innerText();
+      expect(reason.length).toBeGreaterThan(10);
+      expect(answer.abstention!.message.toLowerCase()).toContain(reason.toLowerCase());
       expect(await drawer.getByTestId('prediction-table').count()).toBe(0);
       const nearest = state.getByTestId('prediction-nearest');
       expect(await nearest.count()).toBe(answer.abstention!.nearest.length);
@@ -301,15 +308,12 @@ describe('predicted targets of a structure row', () => {
       await page.keyboard.press('Escape');
       return;
     }
-    let found: { smiles: string; answer: PredictTargetsResponse } | undefined;
-    for (const smiles of Object.values(DRUGS)) {
-      const answer = await predict(smiles);
-      expect(answer.model.state).toBe('installed');
-      if (answer.modelOnly.length > 0) {
-        found = { smiles, answer };
-        break;
-      }
-    }
+    // The drug whose model-only targets have related knowledge-base targets, else the first with any.
+    const answers = await Promise.all(Object.values(DRUGS).map(async (smiles) => ({ smiles, answer: await predict(smiles) })));
+    for (const { answer } of answers) expect(answer.model.state).toBe('installed');
+    const found =
+      answers.find(({ answer }) => answer.modelOnly.some((t) => t.related.length > 0)) ??
+      answers.find(({ answer }) => answer.modelOnly.length > 0);
     expect(found, 'a model-only target for erlotinib or propranolol').toBeDefined();
     const { smiles, answer } = found!;
 

@@ -3,7 +3,7 @@ import { IconBulb, IconQuestionMark } from '@tabler/icons-react';
 import type { PredictTargetsResponse } from '@kb/contracts/prediction';
 import { countNoun } from '../../app/format/plural.ts';
 import { NearestCompoundCards } from './evidence-cards.tsx';
-import { formatProbability } from './prediction-format.ts';
+import { ABSTENTION_TITLE, abstentionDetail, formatProbability } from './prediction-format.ts';
 
 /**
  * "No target predicted with confidence": in place of a ranked list when no target reaches the
@@ -32,10 +32,10 @@ export function AbstentionState({
           </ThemeIcon>
           <Stack gap={4} style={{ flex: 1 }}>
             <Title order={3} size="h4" id="prediction-abstention-title">
-              No target predicted with confidence
+              {ABSTENTION_TITLE}
             </Title>
             <Text size="sm" data-testid="prediction-abstention-message">
-              {abstention.message}
+              {abstentionDetail(abstention.message)}
             </Text>
           </Stack>
         </Group>

@@ -110,7 +110,7 @@ describe('the predicted-targets panel', () => {
       },
       belowThreshold: 4,
       abstention: {
-        message: 'No target reaches 20 %.',
+        message: 'No target predicted with confidence: no target reaches 20 %.',
         nearest: [
           {
             strId: 77,
@@ -124,7 +124,9 @@ describe('the predicted-targets panel', () => {
     const html = render(answer);
     const shown = text(html);
     expect(shown).toContain('No target predicted with confidence');
+    // The server's reason reads once under the title.
     expect(shown).toContain('No target reaches 20 %.');
+    expect(shown.match(/No target predicted with confidence/gi)).toHaveLength(1);
     expect(html).not.toContain('data-testid="prediction-table"');
     expect(html).toContain('href="/leaflet/structure/77"');
     expect(shown).toContain('Carbonic anhydrase II');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SearchCriteriaSchema } from '@kb/contracts/search';
 import {
+  abstentionDetail,
   evidencePotency,
   formatEValue,
   formatNanomolar,
@@ -72,5 +73,12 @@ describe('prediction formats', () => {
     expect(SearchCriteriaSchema.safeParse(criteria).success).toBe(true);
     expect(criteria.rows).toHaveLength(1);
     expect(criteria.rows[0]).toMatchObject({ selectedOption: 'target', operator: null, targets: [{ ids: [7] }] });
+  });
+
+  it('writes the abstention message under its title without repeating the title', () => {
+    expect(abstentionDetail('No target predicted with confidence: no target reaches a probability of 20 %.')).toBe(
+      'No target reaches a probability of 20 %.',
+    );
+    expect(abstentionDetail('Nothing measured is near this structure.')).toBe('Nothing measured is near this structure.');
   });
 });

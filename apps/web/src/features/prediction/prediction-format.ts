@@ -37,6 +37,19 @@ export function formatProbability(value: number | null | undefined): string {
   return `${Math.round(Math.min(percent, 100))}\u00a0%`;
 }
 
+/** The title of the state shown when no target reaches the threshold. */
+export const ABSTENTION_TITLE = 'No target predicted with confidence';
+
+/**
+ * The server's abstention message under that title: without the title when the message opens with
+ * it ("No target predicted with confidence: no target reaches…" reads once, not twice).
+ */
+export function abstentionDetail(message: string): string {
+  const prefix = new RegExp(`^\\s*${ABSTENTION_TITLE}\\s*[:.;,—–-]?\\s*`, 'i');
+  const rest = message.replace(prefix, '');
+  return rest ? rest.charAt(0).toUpperCase() + rest.slice(1) : message;
+}
+
 /** How to read an E-value, said once where one is shown. */
 export const E_VALUE_READING =
   'E-value: how many targets would score this well by chance; below 0.01 is strong, above 1 means no better than chance.';

@@ -111,7 +111,8 @@ function AggregateTable({ targets, compounds }: { targets: AggregatedTarget[]; c
           <Table.Tbody>
             {sorted.map((target) => (
               <Table.Tr key={target.key} data-testid="selection-prediction-target" data-target-id={target.targetId ?? ''}>
-                <Table.Td>
+                {/* The name keeps room to read on one or two lines; the figures' headers wrap instead. */}
+                <Table.Td miw={220}>
                   <Stack gap={2}>
                     <Text size="sm" fw={500} lh={1.3}>
                       {target.name}
