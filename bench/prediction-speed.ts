@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { PREDICTION_BATCH_MAX } from '@kb/contracts/prediction';
+import { PREDICTION_BATCH_MAX, PREDICTION_CONFIDENT_PROBABILITY } from '@kb/contracts/prediction';
 import { openBenchDatabase, summary, writeResult } from './support/bench-kit.ts';
 import { RdkitChemEngine } from '../apps/server/src/modules/chemistry/rdkit-engine.ts';
 import { ModelRegistry } from '../apps/server/src/modules/prediction/model-registry.ts';
@@ -45,8 +45,8 @@ const [indexMs] = await time(async () => {
   engine.start();
   await engine.ready();
 });
-// The background is kept per knowledge-base version: drop it so the cold start is measured whole.
-await db.deleteFrom('app_settings').where('key', '=', 'prediction_background').execute();
+// The background and the calibration are kept per knowledge-base version: drop them so the cold start is measured whole.
+await db.deleteFrom('app_settings').where('key', 'in', ['prediction_background', 'prediction_calibration']).execute();
 const [warmMs] = await time(() => service.warm());
 const model = models.status();
 
@@ -68,7 +68,7 @@ let inDomain = 0;
 for (const row of singles) {
   const query = { kind: 'smiles' as const, text: row.canonical_smiles, desalt: true };
   const [similarityMs] = await time(() => engine.similarity(query, { min: 0.7, max: 1 }));
-  const [predictMs, answer] = await time(() => service.predict(query, 15));
+  const [predictMs, answer] = await time(() => service.predict(query, { limit: 15, minProbability: PREDICTION_CONFIDENT_PROBABILITY }));
   times.similarity.push(similarityMs);
   times.predict.push(predictMs);
   if (answer.domain.inDomain) inDomain += 1;
@@ -76,7 +76,7 @@ for (const row of singles) {
 
 const [selectionMs] = await time(async () => {
   for (let at = 0; at < selection.length; at += PREDICTION_BATCH_MAX)
-    await service.predictBatch(selection.slice(at, at + PREDICTION_BATCH_MAX), 10);
+    await service.predictBatch(selection.slice(at, at + PREDICTION_BATCH_MAX), { limit: 10, minProbability: PREDICTION_CONFIDENT_PROBABILITY });
 });
 
 const s = { predict: summary(times.predict), similarity: summary(times.similarity) };
