@@ -54,7 +54,11 @@ let api: ApiSession;
 let context: BrowserContext;
 let page: Page;
 
-const shot = (name: string, target?: Locator, above = 0) => windowShot(page, `prediction-${name}`, target, above);
+/** A screenshot of the window, the pointer moved away first (a tooltip under it would cover what is shown). */
+async function shot(name: string, target?: Locator, above = 0): Promise<void> {
+  await page.mouse.move(0, 0);
+  await windowShot(page, `prediction-${name}`, target, above);
+}
 
 beforeAll(async () => {
   ({ api, context } = user());
@@ -346,6 +350,9 @@ describe('predicted targets of a structure row', () => {
       }
     }
     expect(await fitsHorizontally(section.getByTestId('prediction-model-only-table'))).toBe(true);
+    // The list's opened evidence closed: the section in view with the list above it.
+    const opened = drawer.locator('[data-testid="prediction-expand"][aria-expanded="true"]');
+    while ((await opened.count()) > 0) await opened.first().click();
     await shot('model-only', section, 80);
 
     // A related target's link is a new search of that target: its measurements, or its actives when listed above.
