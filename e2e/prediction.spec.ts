@@ -90,7 +90,12 @@ function expectedPercent(probability: number): number {
 
 /** Types SMILES into a new structure row of the search page and opens its predicted targets. */
 async function predictFromSearchRow(smiles: string): Promise<Locator> {
-  if (await page.getByTestId('prediction-drawer').isVisible()) await page.keyboard.press('Escape');
+  // A drawer left open by the previous case closes first (its closing transition must end: one drawer at a time).
+  const open = page.getByTestId('prediction-drawer');
+  if ((await open.count()) > 0) {
+    await page.keyboard.press('Escape');
+    await expect.poll(() => open.count()).toBe(0);
+  }
   const search = new SearchPage(page);
   await search.openSearch();
   const row = await search.addRow('Add Structure row');
