@@ -90,10 +90,10 @@ function expectedPercent(probability: number): number {
 
 /** Types SMILES into a new structure row of the search page and opens its predicted targets. */
 async function predictFromSearchRow(smiles: string): Promise<Locator> {
-  // A drawer left open by the previous case closes first (its closing transition must end: one drawer at a time).
-  const open = page.getByTestId('prediction-drawer');
+  // A drawer left open by the previous case closes first (each structure row has its own; one shows at a time).
+  const open = page.getByTestId('prediction-drawer').filter({ visible: true });
   if ((await open.count()) > 0) {
-    await page.keyboard.press('Escape');
+    await open.getByRole('button', { name: 'Close the predicted targets' }).click();
     await expect.poll(() => open.count()).toBe(0);
   }
   const search = new SearchPage(page);
@@ -102,7 +102,7 @@ async function predictFromSearchRow(smiles: string): Promise<Locator> {
   await row.getByRole('radiogroup', { name: 'Structure input' }).getByText('SMILES', { exact: true }).click();
   await row.getByRole('textbox', { name: 'SMILES' }).fill(smiles);
   await row.getByTestId('predict-targets').click();
-  const drawer = page.getByTestId('prediction-drawer');
+  const drawer = page.getByTestId('prediction-drawer').filter({ visible: true });
   await drawer.getByTestId('prediction-answer').waitFor({ timeout: 30_000 });
   return drawer;
 }
@@ -320,14 +320,12 @@ describe('predicted targets of a structure row', () => {
     await banner.getByTestId('prediction-confident-only').click();
     await drawer.locator('[data-testid="prediction-answer"][data-hypotheses="false"]').waitFor();
     expect(await drawer.getByTestId('prediction-abstention').count()).toBe(answer.abstention ? 1 : 0);
-    await page.keyboard.press('Escape');
   });
 
   it('lists a drug’s model-only targets, with the knowledge base’s related targets, when the model is installed', async () => {
     if (!MODEL_INSTALLED) {
       const drawer = await predictFromSearchRow(DRUGS.erlotinib);
       expect(await drawer.getByTestId('prediction-model-only').count()).toBe(0);
-      await page.keyboard.press('Escape');
       return;
     }
     // The drug whose model-only targets have related knowledge-base targets, else the first with any.
