@@ -88,10 +88,15 @@ function expectedPercent(probability: number): number {
   return Math.round(percent);
 }
 
+/** The prediction drawer that is open (each structure row has its own): the one holding its dialog. */
+function openDrawer(): Locator {
+  return page.getByTestId('prediction-drawer').filter({ has: page.getByRole('dialog') });
+}
+
 /** Types SMILES into a new structure row of the search page and opens its predicted targets. */
 async function predictFromSearchRow(smiles: string): Promise<Locator> {
-  // A drawer left open by the previous case closes first (each structure row has its own; one shows at a time).
-  const open = page.getByTestId('prediction-drawer').filter({ visible: true });
+  // A drawer left open by the previous case closes first (one shows at a time).
+  const open = openDrawer();
   if ((await open.count()) > 0) {
     await open.getByRole('button', { name: 'Close the predicted targets' }).click();
     await expect.poll(() => open.count()).toBe(0);
@@ -102,7 +107,7 @@ async function predictFromSearchRow(smiles: string): Promise<Locator> {
   await row.getByRole('radiogroup', { name: 'Structure input' }).getByText('SMILES', { exact: true }).click();
   await row.getByRole('textbox', { name: 'SMILES' }).fill(smiles);
   await row.getByTestId('predict-targets').click();
-  const drawer = page.getByTestId('prediction-drawer').filter({ visible: true });
+  const drawer = openDrawer();
   await drawer.getByTestId('prediction-answer').waitFor({ timeout: 30_000 });
   return drawer;
 }
