@@ -54,10 +54,26 @@ let api: ApiSession;
 let context: BrowserContext;
 let page: Page;
 
-/** A screenshot of the window, the pointer moved away first (a tooltip under it would cover what is shown). */
+/**
+ * A screenshot of the window, the pointer moved away first (a tooltip under it would cover what is
+ * shown); with `target`, scrolled to it first — in the drawer's own scroll, `above` pixels under
+ * its sticky title.
+ */
 async function shot(name: string, target?: Locator, above = 0): Promise<void> {
   await page.mouse.move(0, 0);
-  await windowShot(page, `prediction-${name}`, target, above);
+  if (target)
+    await target.first().evaluate((element, pixels) => {
+      element.scrollIntoView({ block: 'start' });
+      for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+        const { overflowY } = getComputedStyle(parent);
+        if ((overflowY === 'auto' || overflowY === 'scroll') && parent.scrollHeight > parent.clientHeight) {
+          parent.scrollBy(0, -pixels);
+          return;
+        }
+      }
+      window.scrollBy(0, -pixels);
+    }, above);
+  await windowShot(page, `prediction-${name}`, undefined, 0);
 }
 
 beforeAll(async () => {
