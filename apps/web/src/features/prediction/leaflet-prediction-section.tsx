@@ -15,7 +15,7 @@ export function LeafletPredictionSection({ smiles }: { smiles: string }) {
     <LeafletSection
       id="prediction"
       title="Predicted targets"
-      meta="Targets this compound probably hits, from its nearest measured neighbours and the multitask model, with the evidence"
+      meta="How probable it is that this compound is active on each target, from its nearest measured neighbours and the multitask model, with the evidence"
       actions={
         <Button
           size="compact-sm"

@@ -1,8 +1,25 @@
-import { ActionIcon, Alert, Badge, Button, Group, Progress, Skeleton, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  Progress,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
 import { IconAlertTriangle, IconChevronDown, IconChevronRight, IconInfoCircle, IconSearch } from '@tabler/icons-react';
 import { Fragment, useCallback, useState } from 'react';
-import { PREDICTION_DISCLAIMER } from '@kb/contracts/prediction';
-import type { ModelStatus, PredictTargetsResponse, PredictedTarget } from '@kb/contracts/prediction';
+import type { ReactNode } from 'react';
+import { PREDICTION_CONFIDENT_PROBABILITY, PREDICTION_DISCLAIMER } from '@kb/contracts/prediction';
+import type { CalibrationInfo, ModelStatus, PredictTargetsResponse, PredictedTarget } from '@kb/contracts/prediction';
 import { formatCount } from '../../app/format/count-format.ts';
 import { countNoun } from '../../app/format/plural.ts';
 import { EmptyState, QueryErrorAlert } from '../../app/ui/query-view.tsx';
@@ -10,18 +27,31 @@ import { StructureImage } from '../chemistry/structure-image.tsx';
 import { ExternalLink, SortableTh } from '../../app/ui/leaflet-ui.tsx';
 import { useSortedRows } from '../../app/ui/use-sorted-rows.ts';
 import type { SortValue } from '../../app/ui/use-sorted-rows.ts';
+import { AbstentionState } from './abstention-state.tsx';
 import { EvidenceCards } from './evidence-cards.tsx';
-import { TargetBadges } from './target-badges.tsx';
-import { NUMERIC, chemblTargetUrl, formatEValue, formatPotencyOf, formatScore, measuredText, thresholdText } from './prediction-format.ts';
+import { ModelOnlyTargets } from './model-only-targets.tsx';
+import { TargetBadges, ThinDataBadge } from './target-badges.tsx';
+import {
+  E_VALUE_READING,
+  NUMERIC,
+  chemblTargetUrl,
+  formatEValue,
+  formatPotencyOf,
+  formatProbability,
+  formatScore,
+  measuredText,
+  thinDataCaution,
+  thresholdText,
+} from './prediction-format.ts';
 import { usePredictedTargets, useSearchTargetActives } from './use-prediction.ts';
 import type { PredictionStructure } from './use-prediction.ts';
 
-type Column = 'combined' | 'target' | 'similarity' | 'multitask';
+type Column = 'probability' | 'target' | 'similarity' | 'multitask';
 
 function sortValue(target: PredictedTarget, column: Column): SortValue {
   switch (column) {
-    case 'combined':
-      return target.ranks.combined;
+    case 'probability':
+      return target.probability;
     case 'target':
       return target.name;
     case 'similarity':
@@ -30,6 +60,9 @@ function sortValue(target: PredictedTarget, column: Column): SortValue {
       return target.ranks.multitask;
   }
 }
+
+/** A column's first sort: probabilities highest first; names A–Z; the predictors' ranks best first. */
+const FIRST_DIRECTION: Record<Column, 'asc' | 'desc'> = { probability: 'desc', target: 'asc', similarity: 'asc', multitask: 'asc' };
 
 /** Says predictions are hypotheses: always on screen with them. */
 export function PredictionDisclaimer() {
@@ -63,13 +96,38 @@ function ModelNote({ model }: { model: ModelStatus }) {
   );
 }
 
-function TargetCell({ target }: { target: PredictedTarget }) {
+/** The bar colour of a probability: strong, confident, or below the threshold (a hypothesis only). */
+function probabilityColor(probability: number, threshold: number): string {
+  if (probability < threshold) return 'gray';
+  return probability >= 0.5 ? 'teal' : 'blue';
+}
+
+function ProbabilityCell({ probability, threshold }: { probability: number; threshold: number }) {
+  const below = probability < threshold;
   return (
-    <Stack gap={2}>
+    <Stack gap={3} style={NUMERIC} w={84}>
+      <Text size="md" fw={700} lh={1.1} c={below ? 'dimmed' : undefined} data-testid="prediction-probability">
+        {formatProbability(probability)}
+      </Text>
+      <Progress value={probability * 100} size="sm" color={probabilityColor(probability, threshold)} aria-hidden />
+      {below && (
+        <Text size="xs" c="dimmed" lh={1.2}>
+          hypothesis
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+function TargetCell({ target }: { target: PredictedTarget }) {
+  const caution = thinDataCaution(target.domain);
+  return (
+    <Stack gap={3}>
       <Text size="sm" fw={500} lh={1.3}>
         {target.name}
       </Text>
       <TargetBadges geneSymbol={target.geneSymbol} family={target.family} organism={target.organism} />
+      {caution && <ThinDataBadge caution={caution} />}
     </Stack>
   );
 }
@@ -83,11 +141,11 @@ function SimilarityCell({ similarity, threshold }: { similarity: PredictedTarget
     );
   }
   // Without a hit at the ensemble's threshold there is no E-value to read, only the nearest active.
-  const scored = similarity.hits > 0 && Number.isFinite(similarity.eValue);
+  const scored = similarity.hits > 0 && similarity.eValue !== null && Number.isFinite(similarity.eValue);
   return (
     <Stack gap={0} style={NUMERIC}>
       {scored ? (
-        <Tooltip label="E-value: how many targets would score this well by chance (lower is stronger)" withArrow>
+        <Tooltip label={E_VALUE_READING} withArrow multiline w={300}>
           <Text size="sm" fw={600} data-testid="prediction-evalue" w="fit-content">
             E {formatEValue(similarity.eValue)}
           </Text>
@@ -107,21 +165,20 @@ function SimilarityCell({ similarity, threshold }: { similarity: PredictedTarget
 function MultitaskCell({ multitask, model }: { multitask: PredictedTarget['multitask']; model: ModelStatus }) {
   if (multitask) {
     return (
-      <Stack gap={2} style={NUMERIC}>
-        <Text size="sm" fw={600}>
-          {formatScore(multitask.probability)}
-        </Text>
-        <Progress value={multitask.probability * 100} size="xs" color="grape" aria-hidden />
+      <Stack gap={0} style={NUMERIC}>
         <Tooltip
-          label="The probability's lift over the knowledge base's own structures (z), and how many targets would be lifted this far by chance (E)"
+          label="The model's lift over this knowledge base's own compounds: how many targets would be lifted this far by chance (E), and the z-score"
           withArrow
           multiline
-          w={280}
+          w={300}
         >
-          <Text size="xs" c="dimmed" w="fit-content">
-            z {multitask.zScore.toFixed(1)} · E {formatEValue(multitask.eValue)}
+          <Text size="sm" fw={600} w="fit-content" data-testid="prediction-model-evalue">
+            E {formatEValue(multitask.eValue)}
           </Text>
         </Tooltip>
+        <Text size="xs" c="dimmed">
+          z {multitask.zScore.toFixed(1)} · own {formatProbability(multitask.probability)}
+        </Text>
       </Stack>
     );
   }
@@ -129,17 +186,6 @@ function MultitaskCell({ multitask, model }: { multitask: PredictedTarget['multi
     <Text size="xs" c="dimmed">
       —{model.state === 'installed' ? ' not a model target' : ''}
     </Text>
-  );
-}
-
-function ScoreCell({ score }: { score: number }) {
-  return (
-    <Stack gap={2} style={NUMERIC} miw={64}>
-      <Text size="sm" fw={700}>
-        {formatScore(score)}
-      </Text>
-      <Progress value={score * 100} size="xs" aria-hidden />
-    </Stack>
   );
 }
 
@@ -170,6 +216,108 @@ function MeasuredCell({ measured, thresholdNm }: { measured: PredictedTarget['me
   );
 }
 
+/** One block of a target's detail: a heading, its figures and how to read them. */
+function DetailBlock({ title, testId, children }: { title: string; testId: string; children: ReactNode }) {
+  return (
+    <Paper withBorder radius="sm" p="xs" bg="white" data-testid={testId}>
+      <Stack gap={4}>
+        <Text size="xs" fw={700} tt="uppercase" c="dimmed">
+          {title}
+        </Text>
+        {children}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** A figure of the detail: "E-value 3e-12". */
+function Figure({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <Text size="sm" style={NUMERIC}>
+      {label}{' '}
+      <Text span fw={600} data-testid={testId}>
+        {value}
+      </Text>
+    </Text>
+  );
+}
+
+/**
+ * Why a target is predicted, predictor by predictor, and what its data rests on: the ensemble's
+ * E-value and own probability, the model's raw output, lift and own probability, the target's own
+ * applicability domain (its nearest active, actives, papers) with a caution when that is thin.
+ */
+function TargetDetail({ target, answer }: { target: PredictedTarget; answer: PredictTargetsResponse }) {
+  const { similarity, multitask, domain } = target;
+  const caution = thinDataCaution(domain);
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="xs" data-testid="prediction-target-why">
+      <DetailBlock title="Similarity ensemble" testId="prediction-detail-ensemble">
+        {similarity ? (
+          <>
+            <Figure
+              label="E-value"
+              value={similarity.hits > 0 && similarity.eValue !== null ? formatEValue(similarity.eValue) : 'none'}
+              testId="prediction-detail-evalue"
+            />
+            <Figure label="Its own probability" value={formatProbability(similarity.probability)} />
+            <Text size="xs" c="dimmed" style={NUMERIC}>
+              {formatCount(similarity.hits)} of its {countNoun(similarity.actives, 'active')} at Tc ≥{' '}
+              {formatScore(answer.ensemble.threshold)}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {E_VALUE_READING}
+            </Text>
+          </>
+        ) : (
+          <Text size="sm" c="dimmed">
+            No active of this target at Tc ≥ {formatScore(answer.ensemble.threshold)}: the ensemble has no evidence for it.
+          </Text>
+        )}
+      </DetailBlock>
+      <DetailBlock title="Multitask model" testId="prediction-detail-model">
+        {multitask ? (
+          <>
+            <Figure label="Its own probability" value={formatProbability(multitask.probability)} />
+            <Figure label="Raw output" value={formatScore(multitask.rawProbability)} testId="prediction-detail-raw" />
+            <Figure label="Lift" value={`z ${multitask.zScore.toFixed(1)} · E ${formatEValue(multitask.eValue)}`} />
+            <Text size="xs" c="dimmed">
+              Raw outputs do not compare across targets (each target's output has its own base rate); the lift over this knowledge base's
+              own compounds, and the probability calibrated from it, do.
+            </Text>
+          </>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {answer.model.state === 'installed' ? 'Not one of the model’s targets.' : 'No model installed: the ensemble alone predicts.'}
+          </Text>
+        )}
+      </DetailBlock>
+      <DetailBlock title="This target’s data" testId="prediction-detail-domain">
+        <Figure
+          label="Nearest active"
+          value={
+            domain.nearestSimilarity === null
+              ? `below Tc ${formatScore(answer.domain.scanMin)}`
+              : `Tc ${formatScore(domain.nearestSimilarity)}`
+          }
+        />
+        <Text size="sm" style={NUMERIC}>
+          {countNoun(domain.actives, 'active')} from {countNoun(domain.documents, 'paper')}
+        </Text>
+        {caution ? (
+          <Alert variant="light" color="yellow" p={6} icon={<IconAlertTriangle size={16} />} data-testid="prediction-thin-data">
+            <Text size="xs">This prediction {caution}: one laboratory’s assay and chemotype decide it. Read it with caution.</Text>
+          </Alert>
+        ) : (
+          <Text size="xs" c="dimmed">
+            The nearer the nearest active and the more papers behind the target, the more its probability can be trusted.
+          </Text>
+        )}
+      </DetailBlock>
+    </SimpleGrid>
+  );
+}
+
 /** The actions of a target: its measured actives as a new search, and its ChEMBL page. */
 function TargetLinks({ target, onSearch, searching }: { target: PredictedTarget; onSearch: () => void; searching: boolean }) {
   return (
@@ -191,9 +339,12 @@ function TargetLinks({ target, onSearch, searching }: { target: PredictedTarget;
 
 const keyOf = (target: PredictedTarget) => String(target.targetId);
 
-function PredictionTable({ answer }: { answer: PredictTargetsResponse }) {
+function PredictionTable({ answer, threshold }: { answer: PredictTargetsResponse; threshold: number }) {
   const value = useCallback((target: PredictedTarget, column: Column) => sortValue(target, column), []);
-  const { sorted, sort, toggle } = useSortedRows<PredictedTarget, Column>(answer.targets, value, { column: 'combined', direction: 'asc' });
+  const { sorted, sort, toggle } = useSortedRows<PredictedTarget, Column>(answer.targets, value, {
+    column: 'probability',
+    direction: 'desc',
+  });
   // The best target with measured evidence opens with it: the first thing a chemist wants to see is why.
   const first = answer.targets.find((target) => target.evidence.length > 0) ?? answer.targets[0];
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(first ? [keyOf(first)] : []));
@@ -205,115 +356,174 @@ function PredictionTable({ answer }: { answer: PredictTargetsResponse }) {
       else next.add(key);
       return next;
     });
-  const th = (column: Column, label: string, align: 'left' | 'right' = 'left') => (
+  const th = (column: Column, label: string) => (
     <SortableTh
       label={label}
-      align={align}
       active={sort.column === column}
       direction={sort.direction}
-      onSort={() => toggle(column, 'asc')}
+      onSort={() => toggle(column, FIRST_DIRECTION[column])}
     />
   );
   return (
-    <Stack gap="xs">
-      <Table.ScrollContainer minWidth={820}>
-        {actives.confirmDialog}
-        <Table verticalSpacing={6} data-testid="prediction-table" aria-label="Predicted targets, best first">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={36}>
-                <VisuallyHidden>Evidence</VisuallyHidden>
-              </Table.Th>
-              {th('combined', 'Combined')}
-              {th('target', 'Target')}
-              {th('similarity', 'Similarity ensemble')}
-              {th('multitask', 'Multitask model')}
-              <Table.Th>Measured</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {sorted.map((target) => {
-              const key = keyOf(target);
-              const open = expanded.has(key);
-              const detailId = `prediction-evidence-${key.replace(/[^A-Za-z0-9_-]/g, '_')}`;
-              return (
-                <Fragment key={key}>
-                  <Table.Tr
-                    data-testid="prediction-target"
-                    data-target-id={target.targetId ?? ''}
-                    data-rank={target.ranks.combined}
-                    bg={open ? 'var(--mantine-color-gray-0)' : undefined}
-                  >
-                    <Table.Td>
-                      <ActionIcon
-                        variant="subtle"
-                        color="gray"
-                        onClick={() => toggleRow(key)}
-                        aria-expanded={open}
-                        aria-controls={detailId}
-                        aria-label={`${open ? 'Hide' : 'Show'} the evidence for ${target.name}`}
-                        data-testid="prediction-expand"
-                      >
-                        {open ? <IconChevronDown size={16} /> : <IconChevronRight size={16} />}
-                      </ActionIcon>
-                    </Table.Td>
-                    <Table.Td style={NUMERIC}>
-                      <Group gap={8} wrap="nowrap">
-                        <Text size="xs" c="dimmed" w={22} ta="right">
-                          #{target.ranks.combined}
-                        </Text>
-                        <ScoreCell score={target.score} />
-                      </Group>
-                    </Table.Td>
-                    <Table.Td>
-                      <TargetCell target={target} />
-                    </Table.Td>
-                    <Table.Td>
-                      <SimilarityCell similarity={target.similarity} threshold={answer.ensemble.threshold} />
-                    </Table.Td>
-                    <Table.Td>
-                      <MultitaskCell multitask={target.multitask} model={answer.model} />
-                    </Table.Td>
-                    <Table.Td>
-                      <MeasuredCell measured={target.measured} thresholdNm={target.thresholdNm} />
+    <Table.ScrollContainer minWidth={700}>
+      {actives.confirmDialog}
+      <Table verticalSpacing={6} data-testid="prediction-table" aria-label="Predicted targets, most probable first">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th w={36}>
+              <VisuallyHidden>Evidence</VisuallyHidden>
+            </Table.Th>
+            {th('probability', 'Probability')}
+            {th('target', 'Target')}
+            {th('similarity', 'Similarity ensemble')}
+            {th('multitask', 'Multitask model')}
+            <Table.Th>Measured</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {sorted.map((target) => {
+            const key = keyOf(target);
+            const open = expanded.has(key);
+            const detailId = `prediction-evidence-${key.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+            return (
+              <Fragment key={key}>
+                <Table.Tr
+                  data-testid="prediction-target"
+                  data-target-id={target.targetId}
+                  data-rank={answer.targets.indexOf(target) + 1}
+                  data-probability={target.probability}
+                  bg={open ? 'var(--mantine-color-gray-0)' : undefined}
+                >
+                  <Table.Td>
+                    <ActionIcon
+                      variant="subtle"
+                      color="gray"
+                      onClick={() => toggleRow(key)}
+                      aria-expanded={open}
+                      aria-controls={detailId}
+                      aria-label={`${open ? 'Hide' : 'Show'} the evidence for ${target.name}`}
+                      data-testid="prediction-expand"
+                    >
+                      {open ? <IconChevronDown size={16} /> : <IconChevronRight size={16} />}
+                    </ActionIcon>
+                  </Table.Td>
+                  <Table.Td>
+                    <ProbabilityCell probability={target.probability} threshold={threshold} />
+                  </Table.Td>
+                  <Table.Td>
+                    <TargetCell target={target} />
+                  </Table.Td>
+                  <Table.Td>
+                    <SimilarityCell similarity={target.similarity} threshold={answer.ensemble.threshold} />
+                  </Table.Td>
+                  <Table.Td>
+                    <MultitaskCell multitask={target.multitask} model={answer.model} />
+                  </Table.Td>
+                  <Table.Td>
+                    <MeasuredCell measured={target.measured} thresholdNm={target.thresholdNm} />
+                  </Table.Td>
+                </Table.Tr>
+                {open && (
+                  <Table.Tr id={detailId} data-testid="prediction-target-detail" bg="var(--mantine-color-gray-0)">
+                    <Table.Td />
+                    <Table.Td colSpan={5} pb="md">
+                      <Stack gap="xs">
+                        <TargetDetail target={target} answer={answer} />
+                        <Group justify="space-between" gap="xs">
+                          <Text size="xs" c="dimmed">
+                            {target.evidence.length > 0
+                              ? `The ${countNoun(target.evidence.length, 'nearest measured active')} of ${target.name}`
+                              : 'Evidence'}
+                          </Text>
+                          <TargetLinks
+                            target={target}
+                            searching={actives.running === target.targetId}
+                            onSearch={() =>
+                              void actives.open({
+                                targetId: target.targetId,
+                                name: target.name,
+                                geneSymbol: target.geneSymbol,
+                                thresholdNm: target.thresholdNm,
+                              })
+                            }
+                          />
+                        </Group>
+                        <EvidenceCards evidence={target.evidence} targetName={target.name} />
+                      </Stack>
                     </Table.Td>
                   </Table.Tr>
-                  {open && (
-                    <Table.Tr id={detailId} data-testid="prediction-target-detail">
-                      <Table.Td />
-                      <Table.Td colSpan={5} pb="md">
-                        <Stack gap="xs">
-                          <Group justify="space-between" gap="xs">
-                            <Text size="xs" c="dimmed">
-                              {target.evidence.length > 0
-                                ? `The ${countNoun(target.evidence.length, 'nearest measured active')} of ${target.name}`
-                                : 'Evidence'}
-                            </Text>
-                            <TargetLinks
-                              target={target}
-                              searching={actives.running === target.targetId}
-                              onSearch={() =>
-                                void actives.open({
-                                  targetId: target.targetId,
-                                  name: target.name,
-                                  geneSymbol: target.geneSymbol,
-                                  thresholdNm: target.thresholdNm,
-                                })
-                              }
-                            />
-                          </Group>
-                          <EvidenceCards evidence={target.evidence} targetName={target.name} />
-                        </Stack>
-                      </Table.Td>
-                    </Table.Tr>
-                  )}
-                </Fragment>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    </Stack>
+                )}
+              </Fragment>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** How the probabilities were calibrated, in a sentence: what a listed probability means. */
+function CalibrationNote({ calibration }: { calibration: CalibrationInfo }) {
+  const fit =
+    calibration.source === 'knowledge base'
+      ? `Fitted on ${countNoun(calibration.queries, 'compound')} of this knowledge base (${countNoun(calibration.pairs, 'compound–target pair')}, ${countNoun(calibration.positives, 'active')})${calibration.brier !== null ? `; Brier score ${calibration.brier.toFixed(3)} on held-out pairs (lower is better)` : ''}.`
+      : 'This knowledge base has too few measured compounds for a fit of its own: the coefficients fitted on a ChEMBL subset are used.';
+  return (
+    <Group gap={6} wrap="nowrap" align="flex-start" data-testid="prediction-calibration" data-source={calibration.source}>
+      <Text size="sm">
+        Probability that the compound is active on the target (at or below the family’s threshold), calibrated on{' '}
+        {calibration.source === 'knowledge base'
+          ? 'this knowledge base’s compounds with their own papers held out.'
+          : 'a ChEMBL subset’s compounds with their own papers held out (this knowledge base has too few of its own).'}
+      </Text>
+      <Tooltip label={fit} withArrow multiline w={320}>
+        <ActionIcon variant="subtle" color="gray" size="sm" aria-label={`How the probabilities were calibrated: ${fit}`}>
+          <IconInfoCircle size={16} />
+        </ActionIcon>
+      </Tooltip>
+    </Group>
+  );
+}
+
+/** "3 weaker candidates below 20 % not shown — Show": the targets the threshold left out, on request. */
+function BelowThresholdLine({ count, threshold, onShow }: { count: number; threshold: number; onShow: () => void }) {
+  return (
+    <Text size="xs" c="dimmed" data-testid="prediction-below-threshold" data-count={count}>
+      {countNoun(count, 'weaker candidate')} below {formatProbability(threshold)} not shown —{' '}
+      <Anchor component="button" type="button" size="xs" onClick={onShow} data-testid="prediction-show-weaker">
+        Show
+      </Anchor>
+    </Text>
+  );
+}
+
+/**
+ * Shown while the weaker candidates are listed: they are hypotheses, not predictions with confidence.
+ * It takes the focus when it appears: the button that asked for it is gone, and a keyboard or screen
+ * reader user lands on what the list now is.
+ */
+function HypothesesBanner({ threshold, onBack }: { threshold: number; onBack: () => void }) {
+  const focus = useCallback((element: HTMLDivElement | null) => element?.focus(), []);
+  return (
+    <Alert
+      ref={focus}
+      tabIndex={-1}
+      variant="light"
+      color="yellow"
+      icon={<IconAlertTriangle size={18} />}
+      title="Below the confidence threshold: hypotheses only"
+      data-testid="prediction-hypotheses-banner"
+    >
+      <Group justify="space-between" gap="xs">
+        <Text size="sm">
+          Every candidate is listed, including those below {formatProbability(threshold)} (grey bars): each is a weak hypothesis, not a
+          prediction.
+        </Text>
+        <Button size="compact-xs" variant="default" onClick={onBack} data-testid="prediction-confident-only">
+          Show confident predictions only
+        </Button>
+      </Group>
+    </Alert>
   );
 }
 
@@ -326,17 +536,41 @@ function AnswerSummary({ answer }: { answer: PredictTargetsResponse }) {
       : `no measured active with Tc ≥ ${formatScore(domain.scanMin)}`;
   return (
     <Text size="xs" c="dimmed" data-testid="prediction-summary">
-      {countNoun(answer.targets.length, 'target')} · {nearest} · ensemble over {countNoun(ensemble.actives, 'active')} of{' '}
+      {countNoun(answer.targets.length, 'target')} listed · {nearest} · ensemble over {countNoun(ensemble.actives, 'active')} of{' '}
       {countNoun(ensemble.targets, 'target')} (hits at Tc ≥ {formatScore(ensemble.threshold)}) · {formatCount(Math.round(answer.elapsedMs))}{' '}
       ms
     </Text>
   );
 }
 
-/** The prediction for one structure: disclaimer, domain warning, model note and the targets with their evidence. */
-function PredictionAnswer({ answer, showQuery = false }: { answer: PredictTargetsResponse; showQuery?: boolean }) {
+/**
+ * The prediction for one structure: disclaimer, domain warning, model note, then the targets with
+ * their probabilities and evidence — or, when none reaches the threshold, "no target predicted with
+ * confidence" with the nearest measured compounds — and the model's targets with no data here.
+ */
+export function PredictionAnswer({
+  answer,
+  showQuery,
+  weaker,
+  onWeaker,
+}: {
+  answer: PredictTargetsResponse;
+  showQuery: boolean;
+  /** The weaker candidates were asked for (every candidate, `minProbability` 0). */
+  weaker: boolean;
+  onWeaker: (weaker: boolean) => void;
+}) {
+  // Asked for every candidate, the answer's threshold is 0: the confident one is still the product's.
+  const threshold = weaker ? PREDICTION_CONFIDENT_PROBABILITY : answer.calibration.threshold;
+  const abstained = answer.targets.length === 0 || (answer.abstention !== null && !weaker);
   return (
-    <Stack gap="sm" data-testid="prediction-answer" data-in-domain={answer.domain.inDomain}>
+    <Stack
+      gap="sm"
+      data-testid="prediction-answer"
+      data-in-domain={answer.domain.inDomain}
+      data-abstained={abstained}
+      data-hypotheses={weaker}
+    >
       <PredictionDisclaimer />
       {!answer.domain.inDomain && (
         <Alert
@@ -364,31 +598,39 @@ function PredictionAnswer({ answer, showQuery = false }: { answer: PredictTarget
               This compound is also measured on {countNoun(answer.measuredElsewhere, 'target')} not listed here.
             </Text>
           )}
-          {answer.modelOnlyInTop10 > 0 && (
-            <Text size="xs" c="dimmed">
-              The model also ranks {countNoun(answer.modelOnlyInTop10, 'target')} this knowledge base holds no active of among its 10 best;
-              they are not listed (no name, evidence or search here).
-            </Text>
-          )}
         </Stack>
       </Group>
-      {answer.targets.length === 0 ? (
-        <EmptyState>
-          No target is predicted: no measured active is similar enough
-          {answer.model.state === 'installed' ? ' and the model gives no target a probability worth listing' : ''}.
-        </EmptyState>
+      {weaker && answer.targets.length > 0 && <HypothesesBanner threshold={threshold} onBack={() => onWeaker(false)} />}
+      {abstained ? (
+        answer.abstention ? (
+          <AbstentionState
+            abstention={answer.abstention}
+            belowThreshold={weaker ? 0 : answer.belowThreshold}
+            threshold={threshold}
+            onShowWeaker={() => onWeaker(true)}
+          />
+        ) : (
+          <EmptyState>No target is predicted: no measured active is similar enough and the model lifts no target.</EmptyState>
+        )
       ) : (
-        <PredictionTable answer={answer} />
+        <Stack gap="xs">
+          <CalibrationNote calibration={answer.calibration} />
+          <PredictionTable key={weaker ? 'all' : 'confident'} answer={answer} threshold={threshold} />
+          {!weaker && answer.belowThreshold > 0 && (
+            <BelowThresholdLine count={answer.belowThreshold} threshold={threshold} onShow={() => onWeaker(true)} />
+          )}
+        </Stack>
       )}
+      {answer.model.state === 'installed' && answer.modelOnly.length > 0 && <ModelOnlyTargets answer={answer} />}
     </Stack>
   );
 }
 
-function PredictionLoading() {
+function PredictionLoading({ weaker }: { weaker: boolean }) {
   return (
     <Stack gap={6} aria-busy="true" aria-label="Predicting targets" data-testid="prediction-loading">
       <Text size="sm" c="dimmed">
-        Comparing with the measured actives…
+        {weaker ? 'Listing every candidate, the weaker ones too…' : 'Comparing with the measured actives…'}
       </Text>
       {Array.from({ length: 5 }, (_, index) => (
         <Skeleton key={index} height={36} radius="sm" />
@@ -399,18 +641,20 @@ function PredictionLoading() {
 
 /** The "Predicted targets" panel for a structure: asks the server and shows the answer with its loading and error states. */
 export function PredictedTargetsPanel({ structure, showQuery = false }: { structure: PredictionStructure; showQuery?: boolean }) {
-  const query = usePredictedTargets(structure);
+  // The confident targets first; the weaker candidates (every one, minProbability 0) only when asked for.
+  const [weaker, setWeaker] = useState(false);
+  const query = usePredictedTargets(structure, true, weaker ? 0 : PREDICTION_CONFIDENT_PROBABILITY);
   return (
     <Stack gap="sm" data-testid="predicted-targets">
       {query.isPending ? (
         <>
           <PredictionDisclaimer />
-          <PredictionLoading />
+          <PredictionLoading weaker={weaker} />
         </>
       ) : query.isError ? (
         <QueryErrorAlert title="The targets could not be predicted" error={query.error} onRetry={() => void query.refetch()} />
       ) : (
-        <PredictionAnswer answer={query.data} showQuery={showQuery} />
+        <PredictionAnswer answer={query.data} showQuery={showQuery} weaker={weaker} onWeaker={setWeaker} />
       )}
     </Stack>
   );

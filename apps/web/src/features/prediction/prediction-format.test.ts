@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { SearchCriteriaSchema } from '@kb/contracts/search';
 import {
+  abstentionDetail,
   evidencePotency,
   formatEValue,
   formatNanomolar,
+  formatProbability,
   measuredText,
   pActivityLabel,
   targetActivesCriteria,
+  targetMeasurementsCriteria,
+  thinDataCaution,
 } from './prediction-format.ts';
 
 describe('prediction formats', () => {
@@ -17,6 +21,23 @@ describe('prediction formats', () => {
     expect(formatEValue(1.234)).toBe('1.2');
     expect(formatEValue(0)).toBe('0');
     expect(formatEValue(Number.NaN)).toBe('—');
+  });
+
+  it('writes calibrated probabilities as whole percents, never a small one as 0 % nor a large one as certain', () => {
+    expect(formatProbability(0.62)).toBe('62\u00a0%');
+    expect(formatProbability(0.2)).toBe('20\u00a0%');
+    expect(formatProbability(0.004)).toBe('< 1\u00a0%');
+    expect(formatProbability(0)).toBe('0\u00a0%');
+    expect(formatProbability(0.997)).toBe('> 99\u00a0%');
+    expect(formatProbability(1)).toBe('100\u00a0%');
+    expect(formatProbability(null)).toBe('—');
+  });
+
+  it('cautions about a target that rests on one paper or fewer than five actives', () => {
+    expect(thinDataCaution({ actives: 40, documents: 1 })).toBe('rests on 1 paper');
+    expect(thinDataCaution({ actives: 3, documents: 2 })).toBe('rests on 3 actives');
+    expect(thinDataCaution({ actives: 1, documents: 1 })).toBe('rests on 1 paper and 1 active');
+    expect(thinDataCaution({ actives: 5, documents: 2 })).toBeNull();
   });
 
   it('writes potencies in the unit a chemist reads them in', () => {
@@ -45,5 +66,19 @@ describe('prediction formats', () => {
       activity?.selectedOption === 'activitytypes' &&
         activity.activities.every((a) => a.prefix === '<=' && a.minValue === 30 && a.activityUom === 'nM'),
     ).toBe(true);
+  });
+
+  it('searches every measurement of a target whose family is not known here', () => {
+    const criteria = targetMeasurementsCriteria({ targetId: 7, name: 'Tyrosine-protein kinase ABL1' });
+    expect(SearchCriteriaSchema.safeParse(criteria).success).toBe(true);
+    expect(criteria.rows).toHaveLength(1);
+    expect(criteria.rows[0]).toMatchObject({ selectedOption: 'target', operator: null, targets: [{ ids: [7] }] });
+  });
+
+  it('writes the abstention message under its title without repeating the title', () => {
+    expect(abstentionDetail('No target predicted with confidence: no target reaches a probability of 20 %.')).toBe(
+      'No target reaches a probability of 20 %.',
+    );
+    expect(abstentionDetail('Nothing measured is near this structure.')).toBe('Nothing measured is near this structure.');
   });
 });

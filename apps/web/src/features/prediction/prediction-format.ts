@@ -2,6 +2,7 @@ import { TARGET_FAMILY_LABELS } from '@kb/contracts/prediction';
 import type { EvidenceCompound, PredictedTarget, TargetFamily } from '@kb/contracts/prediction';
 import type { SearchCriteria } from '@kb/contracts/search';
 import { NO_NUMBER, formatQuantity } from '../../app/format/number-format.ts';
+import { countNoun } from '../../app/format/plural.ts';
 
 /**
  * How target predictions are written for a chemist (docs/prediction.md): E-values as SEA prints
@@ -21,6 +22,54 @@ export function formatEValue(value: number | null | undefined): string {
     return `${mantissa}e${Number(exponent)}`;
   }
   return twoSignificant.format(value);
+}
+
+/**
+ * A calibrated probability as a percentage: "62 %" (whole percents are all a calibration carries).
+ * A small but real probability never reads as 0 %, nor a large one as certain. The space is a
+ * no-break space: "62" and "%" never part at a line end.
+ */
+export function formatProbability(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value) || value < 0) return NO_NUMBER;
+  const percent = value * 100;
+  if (percent > 0 && percent < 0.5) return '< 1\u00a0%';
+  if (percent < 100 && percent >= 99.5) return '> 99\u00a0%';
+  return `${Math.round(Math.min(percent, 100))}\u00a0%`;
+}
+
+/** The title of the state shown when no target reaches the threshold. */
+export const ABSTENTION_TITLE = 'No target predicted with confidence';
+
+/**
+ * The server's abstention message under that title: without the title when the message opens with
+ * it ("No target predicted with confidence: no target reaches…" reads once, not twice).
+ */
+export function abstentionDetail(message: string): string {
+  const prefix = new RegExp(`^\\s*${ABSTENTION_TITLE}\\s*[:.;,—–-]?\\s*`, 'i');
+  const rest = message.replace(prefix, '');
+  return rest ? rest.charAt(0).toUpperCase() + rest.slice(1) : message;
+}
+
+/** How to read an E-value, said once where one is shown. */
+export const E_VALUE_READING =
+  'E-value: how many targets would score this well by chance; below 0.01 is strong, above 1 means no better than chance.';
+
+/** Fewer actives than this make a target's prediction rest on little data (a caution is shown). */
+const FEW_ACTIVES = 5;
+
+/**
+ * The caution for a target whose data is thin: "rests on 1 paper", "rests on 3 actives", "rests on
+ * 1 paper and 3 actives"; null when it rests on two papers or more and at least FEW_ACTIVES actives.
+ * One paper is one laboratory's assay and chemotype: its prediction is only as good as that paper.
+ */
+export function thinDataCaution(domain: { actives: number; documents: number }): string | null {
+  const onePaper = domain.documents <= 1;
+  const fewActives = domain.actives < FEW_ACTIVES;
+  if (!onePaper && !fewActives) return null;
+  const papers = domain.documents === 0 ? 'no named paper' : countNoun(domain.documents, 'paper');
+  const actives = countNoun(domain.actives, 'active');
+  if (onePaper && fewActives) return `rests on ${papers} and ${actives}`;
+  return `rests on ${onePaper ? papers : actives}`;
 }
 
 /** A score or probability in [0, 1], two decimals as the product writes ratios. */
@@ -125,6 +174,27 @@ export function targetActivesCriteria(target: { targetId: number; name: string; 
       },
     ],
   };
+}
+
+/**
+ * The search for every measurement of a target (a knowledge-base target related to a model-only one,
+ * whose family, and so its "active" threshold, the answer does not carry).
+ */
+export function targetMeasurementsCriteria(target: { targetId: number; name: string }): SearchCriteria {
+  return {
+    rows: [
+      {
+        selectedOption: 'target',
+        operator: null,
+        targets: [{ label: target.name, displayValue: target.name, targetCategories: ['name'], operator: '|', ids: [target.targetId] }],
+      },
+    ],
+  };
+}
+
+/** The summary a search of a target's measurements is listed under. */
+export function targetMeasurementsSummary(target: { name: string }): string {
+  return `Measurements on ${target.name}`;
 }
 
 /** The summary a search of a target's actives is listed under (recent searches, the results header). */

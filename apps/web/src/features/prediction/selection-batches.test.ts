@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { PredictBatchResponse } from '@kb/contracts/prediction';
 import type { TabPage } from '@kb/contracts/results';
-import { runBatches, selectedStructures, splitBatches } from './selection-batches.ts';
+import type { BatchPrediction } from '@kb/contracts/prediction';
+import { runBatches, selectedStructures, splitBatches, tallyPredictions } from './selection-batches.ts';
 
 const model = { state: 'not-installed', name: null, targets: 0, message: null } as const;
 const answer = (ids: number[]): PredictBatchResponse => ({
-  predictions: ids.map((strId) => ({ strId, error: null, inDomain: true, targets: [] })),
+  predictions: ids.map((strId) => ({ strId, error: null, inDomain: true, abstained: true, targets: [] })),
   model,
   elapsedMs: 1,
 });
@@ -55,5 +56,26 @@ describe('a selection predicted in batches', () => {
     );
     await expect(run).rejects.toThrow();
     expect(calls).toBe(2);
+  });
+
+  it('counts the compounds no target is predicted for with confidence apart from those that failed', () => {
+    const target = {
+      targetId: 1,
+      chemblId: 'CHEMBL203',
+      name: 'Epidermal growth factor receptor erbB1',
+      geneSymbol: 'EGFR',
+      family: 'kinase' as const,
+      probability: 0.62,
+      eValue: 1e-9,
+      modelProbability: 0.28,
+      measured: false,
+    };
+    const predictions: BatchPrediction[] = [
+      { strId: 1, error: null, inDomain: true, abstained: false, targets: [target] },
+      { strId: 2, error: null, inDomain: true, abstained: true, targets: [] },
+      { strId: 3, error: null, inDomain: false, abstained: true, targets: [] },
+      { strId: 4, error: 'Structure 4 is not in the knowledge base', inDomain: false, abstained: true, targets: [] },
+    ];
+    expect(tallyPredictions(predictions)).toEqual({ answered: 3, failed: 1, outside: 1, abstained: 2 });
   });
 });

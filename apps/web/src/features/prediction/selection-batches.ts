@@ -53,6 +53,33 @@ export async function selectedStructures(
   return { strIds, selected: Math.max(selected, strIds.length) };
 }
 
+/** What a selection's answers rest on: answered, unreadable, outside the domain, and without a confident target. */
+export interface PredictionTally {
+  /** Structures predicted (no error). */
+  answered: number;
+  /** Structures that could not be predicted (unknown id, unreadable). */
+  failed: number;
+  /** Answered structures unlike the measured data. */
+  outside: number;
+  /** Answered structures no target reaches the threshold for ("no target predicted with confidence"). */
+  abstained: number;
+}
+
+/** Counts a selection's answers for the notes above its table. */
+export function tallyPredictions(predictions: readonly BatchPrediction[]): PredictionTally {
+  const tally: PredictionTally = { answered: 0, failed: 0, outside: 0, abstained: 0 };
+  for (const prediction of predictions) {
+    if (prediction.error !== null) {
+      tally.failed += 1;
+      continue;
+    }
+    tally.answered += 1;
+    if (!prediction.inDomain) tally.outside += 1;
+    if (prediction.abstained || prediction.targets.length === 0) tally.abstained += 1;
+  }
+  return tally;
+}
+
 export interface BatchProgress {
   done: number;
   total: number;

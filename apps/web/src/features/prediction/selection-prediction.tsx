@@ -1,7 +1,7 @@
-import { Alert, Badge, Button, Drawer, Group, Progress, Stack, Switch, Table, Text, Tooltip } from '@mantine/core';
+import { Alert, Badge, Button, Drawer, Group, Progress, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconPlayerStop, IconSearch, IconTargetArrow } from '@tabler/icons-react';
-import { useCallback, useMemo, useState } from 'react';
-import { ACTIVE_THRESHOLD_NM, PREDICTION_SELECTION_MAX } from '@kb/contracts/prediction';
+import { useCallback, useState } from 'react';
+import { ACTIVE_THRESHOLD_NM, PREDICTION_CONFIDENT_PROBABILITY, PREDICTION_SELECTION_MAX } from '@kb/contracts/prediction';
 import type { AggregatedTarget } from '@kb/contracts/prediction';
 import { formatCount } from '../../app/format/count-format.ts';
 import { countNoun } from '../../app/format/plural.ts';
@@ -12,15 +12,13 @@ import type { SortValue } from '../../app/ui/use-sorted-rows.ts';
 import type { SelectionToolProps } from '../results/results-slots.tsx';
 import { PredictionDisclaimer } from './predicted-targets-panel.tsx';
 import { TargetBadges } from './target-badges.tsx';
-import { NUMERIC, formatScore } from './prediction-format.ts';
+import { NUMERIC, formatProbability } from './prediction-format.ts';
+import { tallyPredictions } from './selection-batches.ts';
 import { useSearchTargetActives } from './use-prediction.ts';
 import type { SelectionRun } from './use-selection-prediction.ts';
 import { SELECTION_TARGET_LIMIT, useSelectionPrediction } from './use-selection-prediction.ts';
 
-/** Below this best score a target of the selection is a weak prediction (hidden by default). */
-const WEAK_SCORE = 0.1;
-
-type Column = 'target' | 'predicted' | 'measured' | 'unmeasured' | 'meanScore' | 'bestScore';
+type Column = 'target' | 'predicted' | 'measured' | 'unmeasured' | 'meanProbability' | 'bestProbability';
 
 function sortValue(target: AggregatedTarget, column: Column): SortValue {
   return column === 'target' ? target.name : target[column];
@@ -65,13 +63,20 @@ function RunProgress({ run, onCancel }: { run: SelectionRun; onCancel: () => voi
   );
 }
 
+function ProbabilityFigure({ probability, testId }: { probability: number; testId: string }) {
+  return (
+    <Stack gap={3} align="flex-end" style={NUMERIC}>
+      <Text size="sm" fw={600} data-testid={testId}>
+        {formatProbability(probability)}
+      </Text>
+      <Progress value={probability * 100} size="xs" w={56} color={probability >= 0.5 ? 'teal' : 'blue'} aria-hidden />
+    </Stack>
+  );
+}
+
 function AggregateTable({ targets, compounds }: { targets: AggregatedTarget[]; compounds: number }) {
   const value = useCallback((target: AggregatedTarget, column: Column) => sortValue(target, column), []);
-  // A target no compound scores well on is noise in an off-target view: set aside unless asked for.
-  const weak = targets.filter((target) => target.bestScore < WEAK_SCORE).length;
-  const [strongOnly, setStrongOnly] = useState(true);
-  const shown = useMemo(() => targets.filter((target) => !strongOnly || target.bestScore >= WEAK_SCORE), [targets, strongOnly]);
-  const { sorted, sort, toggle } = useSortedRows<AggregatedTarget, Column>(shown, value, { column: 'predicted', direction: 'desc' });
+  const { sorted, sort, toggle } = useSortedRows<AggregatedTarget, Column>(targets, value, { column: 'predicted', direction: 'desc' });
   const actives = useSearchTargetActives();
   const th = (column: Column, label: string, align: 'left' | 'right' = 'right') => (
     <SortableTh
@@ -84,19 +89,7 @@ function AggregateTable({ targets, compounds }: { targets: AggregatedTarget[]; c
   );
   return (
     <Stack gap="xs">
-      <Group gap="lg">
-        {weak > 0 && (
-          <Switch
-            size="sm"
-            checked={strongOnly}
-            onChange={(event) => setStrongOnly(event.currentTarget.checked)}
-            label={`Hide weak predictions (best score below ${formatScore(WEAK_SCORE)}: ${countNoun(weak, 'target')})`}
-            data-testid="selection-prediction-strong-only"
-          />
-        )}
-      </Group>
-      {sorted.length === 0 && <EmptyState>Every target is hidden by the switches above.</EmptyState>}
-      <Table.ScrollContainer minWidth={760}>
+      <Table.ScrollContainer minWidth={720}>
         {actives.confirmDialog}
         <Table
           verticalSpacing={6}
@@ -110,15 +103,16 @@ function AggregateTable({ targets, compounds }: { targets: AggregatedTarget[]; c
               {th('predicted', 'Compounds predicted')}
               {th('measured', 'Of which measured')}
               {th('unmeasured', 'Unmeasured (hypotheses)')}
-              {th('meanScore', 'Mean score')}
-              {th('bestScore', 'Best score')}
+              {th('meanProbability', 'Mean probability')}
+              {th('bestProbability', 'Best probability')}
               <Table.Th />
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {sorted.map((target) => (
               <Table.Tr key={target.key} data-testid="selection-prediction-target" data-target-id={target.targetId ?? ''}>
-                <Table.Td>
+                {/* The name keeps room to read on one or two lines; the figures' headers wrap instead. */}
+                <Table.Td miw={220}>
                   <Stack gap={2}>
                     <Text size="sm" fw={500} lh={1.3}>
                       {target.name}
@@ -148,11 +142,11 @@ function AggregateTable({ targets, compounds }: { targets: AggregatedTarget[]; c
                     </Text>
                   )}
                 </Table.Td>
-                <Table.Td ta="right" style={NUMERIC}>
-                  {formatScore(target.meanScore)}
+                <Table.Td ta="right">
+                  <ProbabilityFigure probability={target.meanProbability} testId="selection-prediction-mean" />
                 </Table.Td>
-                <Table.Td ta="right" style={NUMERIC}>
-                  {formatScore(target.bestScore)}
+                <Table.Td ta="right">
+                  <ProbabilityFigure probability={target.bestProbability} testId="selection-prediction-best" />
                 </Table.Td>
                 <Table.Td ta="right">
                   <Tooltip label={`A new search: the measured actives of ${target.name}`} withArrow>
@@ -184,10 +178,9 @@ function AggregateTable({ targets, compounds }: { targets: AggregatedTarget[]; c
   );
 }
 
-/** What a finished (or stopped) run rests on: structures answered, unreadable, outside the domain. */
+/** What a finished (or stopped) run rests on: structures answered, unreadable, outside the domain, without a confident target. */
 function RunNotes({ run }: { run: SelectionRun }) {
-  const failed = run.predictions.filter((p) => p.error !== null).length;
-  const outside = run.predictions.filter((p) => p.error === null && !p.inDomain).length;
+  const { answered, failed, outside, abstained } = tallyPredictions(run.predictions);
   return (
     <Stack gap={4}>
       {run.selected > PREDICTION_SELECTION_MAX && (
@@ -197,6 +190,21 @@ function RunNotes({ run }: { run: SelectionRun }) {
             predicted, at most {formatCount(PREDICTION_SELECTION_MAX)} at a time. Narrow the selection for the others.
           </Text>
         </Alert>
+      )}
+      {answered > 0 && (
+        <Text size="sm" data-testid="selection-prediction-abstained" data-abstained={abstained} data-answered={answered} style={NUMERIC}>
+          {abstained === 0 ? (
+            `${answered === 1 ? 'The compound has' : `All ${countNoun(answered, 'compound')} have`} a target predicted with confidence`
+          ) : (
+            <>
+              {formatCount(abstained)} of {countNoun(answered, 'compound')}: no target predicted with confidence
+              <Text span size="xs" c="dimmed">
+                {' '}
+                (none reaches {formatProbability(PREDICTION_CONFIDENT_PROBABILITY)}; they count in no target below)
+              </Text>
+            </>
+          )}
+        </Text>
       )}
       {(failed > 0 || outside > 0) && (
         <Text size="xs" c="dimmed">
@@ -287,13 +295,15 @@ export function SelectionPrediction({ tab, sessionId, state, count, rowCount }: 
           {showTable &&
             (aggregated.length === 0 ? (
               run.status === 'done' ? (
-                <EmptyState>No target is predicted for these structures.</EmptyState>
+                <EmptyState>No target is predicted with confidence for these structures.</EmptyState>
               ) : null
             ) : (
               <>
                 <Text size="xs" c="dimmed">
-                  Each compound's {formatCount(SELECTION_TARGET_LIMIT)} best targets, summed over {countNoun(answered, 'compound')}:
-                  "unmeasured" counts compounds predicted for a target they were never measured on — hypotheses to test.
+                  Each compound's targets predicted with a probability of at least {formatProbability(PREDICTION_CONFIDENT_PROBABILITY)}{' '}
+                  (its {formatCount(SELECTION_TARGET_LIMIT)} most probable at most), summed over {countNoun(answered, 'compound')}; the
+                  probabilities are the mean and the best over the compounds predicting the target. "Unmeasured" counts compounds predicted
+                  for a target they were never measured on — hypotheses to test.
                 </Text>
                 <AggregateTable targets={aggregated} compounds={answered} />
               </>

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { aggregatePredictions, predictionEndpoints } from '@kb/contracts/prediction';
+import { PREDICTION_CONFIDENT_PROBABILITY, aggregatePredictions, predictionEndpoints } from '@kb/contracts/prediction';
 import type { AggregatedTarget, BatchPrediction, ModelStatus } from '@kb/contracts/prediction';
 import { resultsEndpoints } from '@kb/contracts/results';
 import type { Selection } from '@kb/contracts/results';
@@ -71,7 +71,11 @@ export function useSelectionPrediction() {
       const result = await runBatches(
         strIds,
         (batch, signal) =>
-          callApi(predictionEndpoints.predictBatch, { body: { strIds: batch, limit: SELECTION_TARGET_LIMIT } }, { signal }),
+          callApi(
+            predictionEndpoints.predictBatch,
+            { body: { strIds: batch, limit: SELECTION_TARGET_LIMIT, minProbability: PREDICTION_CONFIDENT_PROBABILITY } },
+            { signal },
+          ),
         {
           signal: own.signal,
           onProgress: (progress) => setRun((current) => ({ ...current, ...progress })),
