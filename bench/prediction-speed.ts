@@ -76,7 +76,10 @@ for (const row of singles) {
 
 const [selectionMs] = await time(async () => {
   for (let at = 0; at < selection.length; at += PREDICTION_BATCH_MAX)
-    await service.predictBatch(selection.slice(at, at + PREDICTION_BATCH_MAX), { limit: 10, minProbability: PREDICTION_CONFIDENT_PROBABILITY });
+    await service.predictBatch(selection.slice(at, at + PREDICTION_BATCH_MAX), {
+      limit: 10,
+      minProbability: PREDICTION_CONFIDENT_PROBABILITY,
+    });
 });
 
 const s = { predict: summary(times.predict), similarity: summary(times.similarity) };
