@@ -221,3 +221,26 @@ function sortedIndexOf(values: Float64Array, value: number): number {
   }
   return -1;
 }
+
+export interface StoredStructure {
+  smiles: string;
+  morgan: Uint8Array | null;
+  parent: number | null;
+}
+
+/** SMILES, stored Morgan fingerprint and parent (from the stored InChI) of these structures (absent: no such structure). */
+export async function storedStructures(db: Kysely<Database>, strIds: readonly number[]): Promise<Map<number, StoredStructure>> {
+  const { rows } = await sql<{
+    str_id: string | number;
+    canonical_smiles: string;
+    fp: string | null;
+    inchi: string | null;
+  }>`SELECT str_id, canonical_smiles, encode(morgan_fp, 'base64') AS fp, inchi
+    FROM structures WHERE str_id = ANY(${`{${strIds.join(',')}}`}::bigint[])`.execute(db);
+  return new Map(
+    rows.map((row) => [
+      Number(row.str_id),
+      { smiles: row.canonical_smiles, morgan: storedFingerprint(row.fp), parent: parentOfInchi(row.inchi) },
+    ]),
+  );
+}

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { storedFingerprint } from './active-scan.ts';
+import { keep, readKept } from './kept-fits.ts';
 import type { ActiveScan } from './active-scan.ts';
 import { ENSEMBLE_THRESHOLD, activeIndexOf, fitBackground, rawScoresOf } from './similarity-ensemble.ts';
 import type { ActiveSet, Background } from './similarity-ensemble.ts';
@@ -23,9 +24,9 @@ const SIBLING_DOCUMENT_MAX = 5_000;
  * app_settings, so a restart does not estimate it again.
  */
 export async function estimateBackground(db: Kysely<Database>, scan: ActiveScan, set: ActiveSet, version: string): Promise<Background> {
-  const stored = await db.selectFrom('app_settings').select('value').where('key', '=', SETTING_KEY).executeTakeFirst();
+  const stored = await readKept(db, SETTING_KEY);
   if (stored) {
-    const parsed = parseStored(stored.value);
+    const parsed = parseStored(stored);
     if (parsed && parsed.version === `${LAYOUT}|${version}`) return parsed.background;
   }
   const sample = (await sampleStructures(db, BACKGROUND_QUERIES)).filter((row) => row.morgan !== null);
@@ -51,12 +52,7 @@ export async function estimateBackground(db: Kysely<Database>, scan: ActiveScan,
     );
   });
   const background = fitBackground(rawScores, set.activesPerTarget);
-  const value = JSON.stringify({ version: `${LAYOUT}|${version}`, background });
-  await db
-    .insertInto('app_settings')
-    .values({ key: SETTING_KEY, value })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
-    .execute();
+  await keep(db, SETTING_KEY, JSON.stringify({ version: `${LAYOUT}|${version}`, background }));
   return background;
 }
 

@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { ActiveScan } from './active-scan.ts';
-import { storedFingerprint } from './active-scan.ts';
+import { storedStructures } from './active-scan.ts';
+import { keep, readKept } from './kept-fits.ts';
 import { documentSiblings } from './background.ts';
 import { fitCalibration } from './calibration.ts';
 import type { Calibration, LabelledPair } from './calibration.ts';
@@ -40,17 +40,12 @@ export interface CalibrationInputs {
 export async function calibrationFor(inputs: CalibrationInputs): Promise<Calibration> {
   const { db, version, modelName } = inputs;
   const key = `${LAYOUT}|${version}|${modelName ?? ''}`;
-  const stored = await db.selectFrom('app_settings').select('value').where('key', '=', SETTING_KEY).executeTakeFirst();
-  const parsed = stored ? parseStored(stored.value) : null;
+  const stored = await readKept(db, SETTING_KEY);
+  const parsed = stored ? parseStored(stored) : null;
   if (parsed && parsed.key === key) return parsed.calibration;
   const pairs = await labelledPairs(inputs);
   const calibration = fitCalibration(pairs, modelName !== null) ?? defaultCalibration(modelName !== null, pairs);
-  const value = JSON.stringify({ key, calibration });
-  await db
-    .insertInto('app_settings')
-    .values({ key: SETTING_KEY, value })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
-    .execute();
+  await keep(db, SETTING_KEY, JSON.stringify({ key, calibration }));
   return calibration;
 }
 
@@ -71,8 +66,9 @@ async function labelledPairs(inputs: CalibrationInputs): Promise<LabelledPair[]>
   const strIds: number[] = [];
   for (let k = 0; k < set.strIds.length && strIds.length < CALIBRATION_QUERIES; k += step) strIds.push(set.strIds[k]!);
   if (strIds.length === 0) return [];
-  const fingerprints = await readFingerprints(db, strIds);
-  const queries = strIds.filter((strId) => fingerprints.has(strId));
+  const stored = await storedStructures(db, strIds);
+  const queries = strIds.filter((strId) => stored.get(strId)?.morgan);
+  const fingerprints = new Map(queries.map((strId) => [strId, stored.get(strId)!.morgan!]));
   const siblings = await documentSiblings(db, queries);
   const found = await scan.neighbours(
     queries.map((strId) => fingerprints.get(strId)!),
@@ -91,17 +87,6 @@ async function labelledPairs(inputs: CalibrationInputs): Promise<LabelledPair[]>
     for (const entry of ranked) pairs.push({ ...entry.features, active: activeOn.has(entry.target), query: q });
   }
   return pairs;
-}
-
-async function readFingerprints(db: Kysely<Database>, strIds: readonly number[]): Promise<Map<number, Uint8Array>> {
-  const { rows } = await sql<{ str_id: string | number; fp: string | null }>`SELECT str_id, encode(morgan_fp, 'base64') AS fp
-    FROM structures WHERE str_id = ANY(${`{${strIds.join(',')}}`}::bigint[])`.execute(db);
-  const result = new Map<number, Uint8Array>();
-  for (const row of rows) {
-    const fp = storedFingerprint(row.fp);
-    if (fp) result.set(Number(row.str_id), fp);
-  }
-  return result;
 }
 
 function parseStored(value: string): { key: string; calibration: Calibration } | null {

@@ -23,7 +23,7 @@ import { ChemInputError, ChemSearchCancelled } from '../chemistry/chem-engine.ts
 import { byCanonicalSmiles } from '../chemistry/chem-query.ts';
 import type { ChemEngine, ChemQuery } from '../chemistry/chem-engine.ts';
 import { loadsState } from '../knowledge-base/kb-loads.ts';
-import { ActiveScan, storedFingerprint } from './active-scan.ts';
+import { ActiveScan, storedStructures } from './active-scan.ts';
 import { potencyPredicate, readActiveSet } from './active-index.ts';
 import { calibrationFor } from './calibration-sample.ts';
 import { modelProbability, probabilities } from './calibration.ts';
@@ -187,7 +187,7 @@ export class PredictionService {
   ): Promise<PredictBatchResponse> {
     const started = performance.now();
     const data = await this.ensemble();
-    const stored = await storedFingerprints(this.db, strIds);
+    const stored = await storedStructures(this.db, strIds);
     const measured = await this.measuredOn(data, [...stored.keys()]);
     // A structure stored without a fingerprint is fingerprinted from its SMILES (RDKit may refuse it).
     const errors = new Map<number, string>();
@@ -640,27 +640,4 @@ function calibrationInfo(calibration: Calibration, threshold: number): Calibrati
 function ensembleEValue(entry: RankedTarget): number | null {
   const score = entry.ensemble;
   return score && score.hits > 0 && Number.isFinite(score.eValue) ? score.eValue : null;
-}
-
-interface StoredStructure {
-  smiles: string;
-  morgan: Uint8Array | null;
-  parent: number | null;
-}
-
-/** SMILES and stored Morgan fingerprint of these structures (absent: no such structure). */
-async function storedFingerprints(db: Kysely<Database>, strIds: readonly number[]): Promise<Map<number, StoredStructure>> {
-  const { rows } = await sql<{
-    str_id: string | number;
-    canonical_smiles: string;
-    fp: string | null;
-    inchi: string | null;
-  }>`SELECT str_id, canonical_smiles, encode(morgan_fp, 'base64') AS fp, inchi
-    FROM structures WHERE str_id = ANY(${`{${strIds.join(',')}}`}::bigint[])`.execute(db);
-  return new Map(
-    rows.map((row) => [
-      Number(row.str_id),
-      { smiles: row.canonical_smiles, morgan: storedFingerprint(row.fp), parent: parentOfInchi(row.inchi) },
-    ]),
-  );
 }
