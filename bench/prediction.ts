@@ -23,14 +23,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PREDICTION_DOMAIN_MIN_SIMILARITY, PREDICTION_EVIDENCE_MAX } from '@kb/contracts/prediction';
 import { BACKGROUND_QUERIES } from '../apps/server/src/modules/prediction/background.ts';
-import { logit, modelZ } from '../apps/server/src/modules/prediction/model-background.ts';
-import type { ModelBackground } from '../apps/server/src/modules/prediction/model-background.ts';
+import { modelZ } from '../apps/server/src/modules/prediction/model-background.ts';
 import { loadMultitaskModel, readModelFolder } from '../apps/server/src/modules/prediction/multitask/multitask-model.ts';
 import type { MultitaskModel } from '../apps/server/src/modules/prediction/multitask/multitask-model.ts';
 import { SCAN_MIN_SIMILARITY } from '../apps/server/src/modules/prediction/prediction-service.ts';
 import {
   ENSEMBLE_THRESHOLD,
-  activeIndexOf,
   buildActiveSet,
   fitBackground,
   withParents,
@@ -38,13 +36,14 @@ import {
   rawScoresOf,
   scoreTargets,
 } from '../apps/server/src/modules/prediction/similarity-ensemble.ts';
-import type { ActivePair, ActiveSet, Background, Neighbour } from '../apps/server/src/modules/prediction/similarity-ensemble.ts';
+import type { ActivePair, Background, Neighbour } from '../apps/server/src/modules/prediction/similarity-ensemble.ts';
 import { summary, writeResult } from './support/bench-kit.ts';
 import { fitCalibration } from '../apps/server/src/modules/prediction/calibration.ts';
 import { calibrationFigures, crossFitted, defaultCoefficients, labelled } from './support/prediction-calibration.ts';
 import type { EvaluatedCompound } from './support/prediction-calibration.ts';
 import { TanimotoScan, readSubset } from './support/prediction-data.ts';
 import { RecallTally, keyOf, seededRandom, shuffled } from './support/prediction-rank.ts';
+import { estimateModelBackground, hashText, nearestNeighbourRanking } from './support/prediction-baselines.ts';
 import type { TargetKey } from './support/prediction-rank.ts';
 import { rankTargets } from '../apps/server/src/modules/prediction/rank-targets.ts';
 import { FUSION_K, FUSION_WEIGHTS } from '../apps/server/src/modules/prediction/combine.ts';
@@ -129,48 +128,9 @@ for (let strId = 1; strId <= data.smiles.length && backgroundSample.length < bac
 const modelBackground = model
   ? await estimateModelBackground(
       model,
-      backgroundSample.map((query) => query.strId),
+      backgroundSample.map((query) => scan.fingerprint(query.strId, data.fingerprints)),
     )
   : null;
-
-/** model-background.ts estimateModelBackground's arithmetic, on fingerprints of the bench's sample instead of the database's. */
-async function estimateModelBackground(m: MultitaskModel, strIds: readonly number[]): Promise<ModelBackground> {
-  const T = m.targets.length;
-  const sum = new Float64Array(T);
-  const squares = new Float64Array(T);
-  for (const strId of strIds) {
-    const probabilities = await m.predict(scan.fingerprint(strId, data.fingerprints));
-    for (let t = 0; t < T; t++) {
-      const value = logit(probabilities[t]!);
-      sum[t]! += value;
-      squares[t]! += value * value;
-    }
-  }
-  const n = strIds.length;
-  const mean = Float64Array.from(sum, (s) => (n > 0 ? s / n : 0));
-  const sd = Float64Array.from(squares, (s, t) => (n > 1 ? Math.sqrt(Math.max(0, s / n - mean[t]! * mean[t]!)) : 1));
-  return { mean, sd };
-}
-
-/** Targets by their single most similar active among the neighbours (the 1-NN baseline), forms of the query's parent left out. */
-function nearestNeighbourRanking(
-  neighbours: readonly Neighbour[],
-  set: ActiveSet,
-  exclude: (strId: number) => boolean,
-  excludeParent: number | null,
-): TargetKey[] {
-  const best = new Map<number, number>();
-  for (const neighbour of neighbours) {
-    if (exclude(neighbour.strId)) continue;
-    const at = activeIndexOf(set, neighbour.strId);
-    if (at < 0 || (excludeParent !== null && set.parentOf[at] === excludeParent)) continue;
-    for (let k = set.offsets[at]!; k < set.offsets[at + 1]!; k++) {
-      const target = set.targetOf[k]!;
-      if ((best.get(target) ?? -1) < neighbour.similarity) best.set(target, neighbour.similarity);
-    }
-  }
-  return [...best.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([target]) => keyOf(target, null));
-}
 
 /** A structure's parent (its InChI's first component, parent-key.ts); null: none known. */
 const parentOf = (strId: number): number | null => {
@@ -178,12 +138,6 @@ const parentOf = (strId: number): number | null => {
   return parent === undefined || Number.isNaN(parent) ? null : parent;
 };
 const SCAFFOLD_FOLDS = 5;
-function hashText(text: string): number {
-  let h = 0x811c9dc5;
-  for (let k = 0; k < text.length; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
-  return h >>> 0;
-}
-
 // ---- the folds
 type Predictor =
   | 'ensemble'

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import {
   PREDICTION_DISCLAIMER,
@@ -20,16 +19,17 @@ import type {
 } from '@kb/contracts/prediction';
 import type { Database } from '../../db/schema.ts';
 import { ChemInputError, ChemSearchCancelled } from '../chemistry/chem-engine.ts';
-import { byCanonicalSmiles } from '../chemistry/chem-query.ts';
 import type { ChemEngine, ChemQuery } from '../chemistry/chem-engine.ts';
 import { loadsState } from '../knowledge-base/kb-loads.ts';
 import { ActiveScan, storedStructures } from './active-scan.ts';
-import { potencyPredicate, readActiveSet } from './active-index.ts';
+import { readActiveSet } from './active-index.ts';
 import { calibrationFor } from './calibration-sample.ts';
 import { modelProbability, probabilities } from './calibration.ts';
 import type { Calibration, PairProbabilities } from './calibration.ts';
 import { estimateModelBackground, modelZ } from './model-background.ts';
 import { parentOfInchi } from './parent-key.ts';
+import { pActivity, readEvidence, readMeasured, smilesOf, storedStructureId } from './prediction-records.ts';
+import type { MeasuredRow } from './prediction-records.ts';
 import { rankTargets } from './rank-targets.ts';
 import type { ModelOnlyOutput, ModelOutputs, RankedTarget } from './rank-targets.ts';
 import type { ModelBackground } from './model-background.ts';
@@ -119,7 +119,7 @@ export class PredictionService {
     const described = await this.engine.describe(query, { inchi: true });
     if (!described.morgan) throw new ChemInputError('RDKit could not compute a fingerprint for the query.');
     const smiles = described.smiles ?? query.text;
-    const strId = await this.storedStructure(smiles);
+    const strId = await storedStructureId(this.db, smiles);
     const [neighbours] = await this.scan(data, [described.morgan], signal);
     const prediction = await this.rank(
       data,
@@ -129,10 +129,12 @@ export class PredictionService {
     const confident = prediction.scored.filter((entry) => entry.p.probability >= listing.minProbability);
     const top = confident.slice(0, listing.limit);
     const measured =
-      prediction.strId !== null ? await this.measuredOn(data, [prediction.strId]) : new Map<number, Map<number, MeasuredRow>>();
+      prediction.strId !== null
+        ? await readMeasured(this.db, data.byTargetId, [prediction.strId])
+        : new Map<number, Map<number, MeasuredRow>>();
     const own =
       prediction.strId !== null ? (measured.get(prediction.strId) ?? new Map<number, MeasuredRow>()) : new Map<number, MeasuredRow>();
-    const evidence = await this.evidenceOf(data, top);
+    const evidence = await readEvidence(this.db, data.set, top);
     const listedTargets = new Set(top.map((entry) => entry.target));
     const domainMessage =
       prediction.nearest === null
@@ -188,7 +190,7 @@ export class PredictionService {
     const started = performance.now();
     const data = await this.ensemble();
     const stored = await storedStructures(this.db, strIds);
-    const measured = await this.measuredOn(data, [...stored.keys()]);
+    const measured = await readMeasured(this.db, data.byTargetId, [...stored.keys()]);
     // A structure stored without a fingerprint is fingerprinted from its SMILES (RDKit may refuse it).
     const errors = new Map<number, string>();
     for (const [strId, row] of stored) {
@@ -351,16 +353,17 @@ export class PredictionService {
     const exclude = (id: number) => id === prediction.strId;
     const nearest = nearestActives(prediction.neighbours, data.set, PREDICTION_NEAREST_MAX, exclude, prediction.parent);
     if (nearest.length === 0) return [];
-    const { rows } = await sql<{ str_id: string | number; smiles: string }>`SELECT str_id, canonical_smiles AS smiles FROM structures
-      WHERE str_id = ANY(${`{${nearest.map((n) => n.strId).join(',')}}`}::bigint[])`.execute(this.db);
-    const smilesOf = new Map(rows.map((row) => [Number(row.str_id), row.smiles]));
+    const smiles = await smilesOf(
+      this.db,
+      nearest.map((n) => n.strId),
+    );
     const { set } = data;
     return nearest.map(({ strId, similarity, at }) => {
       const pairs: { target: number; nm: number }[] = [];
       for (let k = set.offsets[at]!; k < set.offsets[at + 1]!; k++) pairs.push({ target: set.targetOf[k]!, nm: set.nmOf[k]! });
       return {
         strId,
-        smiles: smilesOf.get(strId) ?? '',
+        smiles: smiles.get(strId) ?? '',
         similarity,
         activeOn: pairs
           .sort((a, b) => a.nm - b.nm || a.target - b.target)
@@ -428,11 +431,6 @@ export class PredictionService {
     return background;
   }
 
-  private async storedStructure(canonical: string): Promise<number | null> {
-    const { rows } = await sql<{ str_id: string | number }>`${byCanonicalSmiles(canonical)} LIMIT 1`.execute(this.db);
-    return rows[0] ? Number(rows[0].str_id) : null;
-  }
-
   private describeTarget(
     data: EnsembleData,
     entry: Scored,
@@ -482,73 +480,6 @@ export class PredictionService {
           }
         : null,
     };
-  }
-
-  /** The evidence compounds of the listed targets: SMILES and the best measurement behind each (with its document). */
-  private async evidenceOf(data: EnsembleData, top: readonly RankedTarget[]): Promise<Map<string, EvidenceCompound[]>> {
-    const wanted = top.flatMap((entry) =>
-      entry.ensemble
-        ? entry.ensemble.evidence.map((ref) => ({ key: entry.key, targetId: data.set.targets[entry.ensemble!.target]!.targetId, ref }))
-        : [],
-    );
-    const result = new Map<string, EvidenceCompound[]>();
-    if (wanted.length === 0) return result;
-    const strIds = [...new Set(wanted.map((w) => w.ref.strId))];
-    const targetIds = [...new Set(wanted.map((w) => w.targetId))];
-    const { rows } = await sql<{
-      str_id: string | number;
-      target_id: string | number;
-      smiles: string;
-      type: string | null;
-      relation: string | null;
-      um: number;
-      ref_id: string | number | null;
-      reference: string | null;
-    }>`
-      SELECT DISTINCT ON (a.str_id, a.target_id) a.str_id, a.target_id, s.canonical_smiles AS smiles, a.std_activity_type AS type,
-        a.std_act_prefix AS relation, a.micro_molarvalue AS um, a.ref_id,
-        coalesce(d.reference, d.title, nullif(concat_ws(' ', d.journal_patent_name, d.year::text), ''), d.chembl_id) AS reference
-      FROM activities a JOIN structures s ON s.str_id = a.str_id LEFT JOIN documents d ON d.ref_id = a.ref_id
-      WHERE a.str_id = ANY(${`{${strIds.join(',')}}`}::bigint[]) AND a.target_id = ANY(${`{${targetIds.join(',')}}`}::bigint[]) AND ${potencyPredicate()}
-      ORDER BY a.str_id, a.target_id, a.micro_molarvalue, a.act_id`.execute(this.db);
-    const byPair = new Map(rows.map((row) => [`${Number(row.str_id)}:${Number(row.target_id)}`, row]));
-    for (const { key, targetId, ref } of wanted) {
-      const row = byPair.get(`${ref.strId}:${targetId}`);
-      if (!row) continue;
-      const list = result.get(key) ?? [];
-      list.push({
-        strId: ref.strId,
-        smiles: row.smiles,
-        similarity: ref.similarity,
-        activityType: row.type,
-        relation: row.relation,
-        valueNm: row.um * 1000,
-        pActivity: pActivity(row.um * 1000),
-        refId: row.ref_id === null ? null : Number(row.ref_id),
-        reference: row.reference,
-      });
-      result.set(key, list);
-    }
-    return result;
-  }
-
-  /** The potency measurements of these structures per ensemble target (best value, type, count). */
-  private async measuredOn(data: EnsembleData, strIds: readonly number[]): Promise<Map<number, Map<number, MeasuredRow>>> {
-    const result = new Map<number, Map<number, MeasuredRow>>();
-    if (strIds.length === 0) return result;
-    const { rows } = await sql<{ str_id: string | number; target_id: string | number; um: number; n: number; type: string | null }>`
-      SELECT a.str_id, a.target_id, min(a.micro_molarvalue) AS um, count(*)::int AS n,
-        (array_agg(a.std_activity_type ORDER BY a.micro_molarvalue))[1] AS type
-      FROM activities a WHERE a.str_id = ANY(${`{${strIds.join(',')}}`}::bigint[]) AND a.target_id IS NOT NULL AND ${potencyPredicate()}
-      GROUP BY a.str_id, a.target_id`.execute(this.db);
-    for (const row of rows) {
-      const target = data.byTargetId.get(Number(row.target_id));
-      if (target === undefined) continue;
-      const perStructure = result.get(Number(row.str_id)) ?? new Map<number, MeasuredRow>();
-      perStructure.set(target, { nm: row.um * 1000, count: row.n, type: row.type });
-      result.set(Number(row.str_id), perStructure);
-    }
-    return result;
   }
 
   /** Actives and background for the knowledge base as it is now (read again after each load). */
@@ -619,16 +550,6 @@ export class PredictionService {
 
 /** How long a replaced version's scan stays up for the predictions that started on it. */
 const RETIRE_AFTER_MS = 60_000;
-
-interface MeasuredRow {
-  nm: number;
-  count: number;
-  type: string | null;
-}
-
-function pActivity(nm: number): number {
-  return Math.round((9 - Math.log10(nm)) * 100) / 100;
-}
 
 /** How the probabilities were calibrated, as the answer states it. */
 function calibrationInfo(calibration: Calibration, threshold: number): CalibrationInfo {

@@ -1,9 +1,10 @@
-import { Anchor, Badge, Group, Progress, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { PREDICTION_MODEL_ONLY_MAX_E } from '@kb/contracts/prediction';
 import type { PredictTargetsResponse, RelatedTarget } from '@kb/contracts/prediction';
 import { countNoun } from '../../app/format/plural.ts';
 import { ExternalLink } from '../../app/ui/leaflet-ui.tsx';
-import { NUMERIC, chemblTargetUrl, formatEValue, formatProbability, formatScore, thresholdText } from './prediction-format.ts';
+import { NUMERIC, chemblTargetUrl, formatEValue, formatScore, thresholdText } from './prediction-format.ts';
+import { ProbabilityBar } from './prediction-cells.tsx';
 import { useSearchTargetActives } from './use-prediction.ts';
 
 /** How a knowledge-base target relates to the model's: said in words a pharmacologist uses. */
@@ -136,12 +137,7 @@ export function ModelOnlyTargets({ answer }: { answer: PredictTargetsResponse })
                   </Stack>
                 </Table.Td>
                 <Table.Td>
-                  <Stack gap={3} w={84} style={NUMERIC}>
-                    <Text size="sm" fw={700} data-testid="prediction-model-only-probability">
-                      {formatProbability(target.probability)}
-                    </Text>
-                    <Progress value={target.probability * 100} size="sm" color="grape" aria-hidden />
-                  </Stack>
+                  <ProbabilityBar probability={target.probability} color="grape" testId="prediction-model-only-probability" />
                 </Table.Td>
                 <Table.Td style={NUMERIC}>
                   <Tooltip label="The model's raw output for this target: it does not compare across targets" withArrow multiline w={260}>

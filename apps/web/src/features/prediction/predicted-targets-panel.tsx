@@ -2,11 +2,9 @@ import {
   ActionIcon,
   Alert,
   Anchor,
-  Badge,
   Button,
   Group,
   Paper,
-  Progress,
   SimpleGrid,
   Skeleton,
   Stack,
@@ -30,16 +28,14 @@ import type { SortValue } from '../../app/ui/use-sorted-rows.ts';
 import { AbstentionState } from './abstention-state.tsx';
 import { EvidenceCards } from './evidence-cards.tsx';
 import { ModelOnlyTargets } from './model-only-targets.tsx';
-import { TargetBadges, ThinDataBadge } from './target-badges.tsx';
+import { MeasuredCell, MultitaskCell, ProbabilityBar, SimilarityCell, TargetCell } from './prediction-cells.tsx';
 import {
   E_VALUE_READING,
   NUMERIC,
   chemblTargetUrl,
   formatEValue,
-  formatPotencyOf,
   formatProbability,
   formatScore,
-  measuredText,
   thinDataCaution,
   thresholdText,
 } from './prediction-format.ts';
@@ -93,126 +89,6 @@ function ModelNote({ model }: { model: ModelStatus }) {
     >
       <Text size="xs">{model.message ?? 'The similarity ensemble predicts from the measured data alone.'}</Text>
     </Alert>
-  );
-}
-
-/** The bar colour of a probability: strong, confident, or below the threshold (a hypothesis only). */
-function probabilityColor(probability: number, threshold: number): string {
-  if (probability < threshold) return 'gray';
-  return probability >= 0.5 ? 'teal' : 'blue';
-}
-
-function ProbabilityCell({ probability, threshold }: { probability: number; threshold: number }) {
-  const below = probability < threshold;
-  return (
-    <Stack gap={3} style={NUMERIC} w={84}>
-      <Text size="md" fw={700} lh={1.1} c={below ? 'dimmed' : undefined} data-testid="prediction-probability">
-        {formatProbability(probability)}
-      </Text>
-      <Progress value={probability * 100} size="sm" color={probabilityColor(probability, threshold)} aria-hidden />
-      {below && (
-        <Text size="xs" c="dimmed" lh={1.2}>
-          hypothesis
-        </Text>
-      )}
-    </Stack>
-  );
-}
-
-function TargetCell({ target }: { target: PredictedTarget }) {
-  const caution = thinDataCaution(target.domain);
-  return (
-    <Stack gap={3}>
-      <Text size="sm" fw={500} lh={1.3}>
-        {target.name}
-      </Text>
-      <TargetBadges geneSymbol={target.geneSymbol} family={target.family} organism={target.organism} />
-      {caution && <ThinDataBadge caution={caution} />}
-    </Stack>
-  );
-}
-
-function SimilarityCell({ similarity, threshold }: { similarity: PredictedTarget['similarity']; threshold: number }) {
-  if (!similarity) {
-    return (
-      <Text size="xs" c="dimmed">
-        no similar active
-      </Text>
-    );
-  }
-  // Without a hit at the ensemble's threshold there is no E-value to read, only the nearest active.
-  const scored = similarity.hits > 0 && similarity.eValue !== null && Number.isFinite(similarity.eValue);
-  return (
-    <Stack gap={0} style={NUMERIC}>
-      {scored ? (
-        <Tooltip label={E_VALUE_READING} withArrow multiline w={300}>
-          <Text size="sm" fw={600} data-testid="prediction-evalue" w="fit-content">
-            E {formatEValue(similarity.eValue)}
-          </Text>
-        </Tooltip>
-      ) : (
-        <Text size="xs" c="dimmed">
-          no active at Tc ≥ {formatScore(threshold)}
-        </Text>
-      )}
-      <Text size="xs" c="dimmed">
-        max Tc {formatScore(similarity.maxSimilarity)} · {formatCount(similarity.hits)}/{formatCount(similarity.actives)} actives
-      </Text>
-    </Stack>
-  );
-}
-
-function MultitaskCell({ multitask, model }: { multitask: PredictedTarget['multitask']; model: ModelStatus }) {
-  if (multitask) {
-    return (
-      <Stack gap={0} style={NUMERIC}>
-        <Tooltip
-          label="The model's lift over this knowledge base's own compounds: how many targets would be lifted this far by chance (E), and the z-score"
-          withArrow
-          multiline
-          w={300}
-        >
-          <Text size="sm" fw={600} w="fit-content" data-testid="prediction-model-evalue">
-            E {formatEValue(multitask.eValue)}
-          </Text>
-        </Tooltip>
-        <Text size="xs" c="dimmed">
-          z {multitask.zScore.toFixed(1)} · own {formatProbability(multitask.probability)}
-        </Text>
-      </Stack>
-    );
-  }
-  return (
-    <Text size="xs" c="dimmed">
-      —{model.state === 'installed' ? ' not a model target' : ''}
-    </Text>
-  );
-}
-
-function MeasuredCell({ measured, thresholdNm }: { measured: PredictedTarget['measured']; thresholdNm: number }) {
-  if (!measured) return null;
-  return (
-    <Tooltip
-      label={`Measured for this compound on the target: ${countNoun(measured.count, { one: 'potency', other: 'potencies' })}, the best ${formatPotencyOf(measured.activityType, measured.bestNm)}; active means ${thresholdText(thresholdNm)}`}
-      withArrow
-      multiline
-      w={260}
-    >
-      <Badge
-        size="sm"
-        variant={measured.active ? 'filled' : 'light'}
-        color={measured.active ? 'green' : 'gray'}
-        tt="none"
-        // The whole value must show: a badge cut to "(act…" hides whether it is active.
-        styles={{
-          root: { height: 'auto', maxWidth: 'none', paddingBlock: 2 },
-          label: { whiteSpace: 'normal', overflow: 'visible', lineHeight: 1.3 },
-        }}
-        data-testid="prediction-measured"
-      >
-        {measuredText(measured)}
-      </Badge>
-    </Tooltip>
   );
 }
 
@@ -408,7 +284,7 @@ function PredictionTable({ answer, threshold }: { answer: PredictTargetsResponse
                     </ActionIcon>
                   </Table.Td>
                   <Table.Td>
-                    <ProbabilityCell probability={target.probability} threshold={threshold} />
+                    <ProbabilityBar probability={target.probability} threshold={threshold} testId="prediction-probability" />
                   </Table.Td>
                   <Table.Td>
                     <TargetCell target={target} />

@@ -13,6 +13,7 @@ import type { SelectionToolProps } from '../results/results-slots.tsx';
 import { PredictionDisclaimer } from './predicted-targets-panel.tsx';
 import { TargetBadges } from './target-badges.tsx';
 import { NUMERIC, formatProbability } from './prediction-format.ts';
+import { ProbabilityBar } from './prediction-cells.tsx';
 import { tallyPredictions } from './selection-batches.ts';
 import { useSearchTargetActives } from './use-prediction.ts';
 import type { SelectionRun } from './use-selection-prediction.ts';
@@ -59,17 +60,6 @@ function RunProgress({ run, onCancel }: { run: SelectionRun; onCancel: () => voi
         aria-label="Prediction progress"
         aria-valuenow={Math.round(percent)}
       />
-    </Stack>
-  );
-}
-
-function ProbabilityFigure({ probability, testId }: { probability: number; testId: string }) {
-  return (
-    <Stack gap={3} align="flex-end" style={NUMERIC}>
-      <Text size="sm" fw={600} data-testid={testId}>
-        {formatProbability(probability)}
-      </Text>
-      <Progress value={probability * 100} size="xs" w={56} color={probability >= 0.5 ? 'teal' : 'blue'} aria-hidden />
     </Stack>
   );
 }
@@ -143,10 +133,10 @@ function AggregateTable({ targets, compounds }: { targets: AggregatedTarget[]; c
                   )}
                 </Table.Td>
                 <Table.Td ta="right">
-                  <ProbabilityFigure probability={target.meanProbability} testId="selection-prediction-mean" />
+                  <ProbabilityBar probability={target.meanProbability} compact testId="selection-prediction-mean" />
                 </Table.Td>
                 <Table.Td ta="right">
-                  <ProbabilityFigure probability={target.bestProbability} testId="selection-prediction-best" />
+                  <ProbabilityBar probability={target.bestProbability} compact testId="selection-prediction-best" />
                 </Table.Td>
                 <Table.Td ta="right">
                   <Tooltip label={`A new search: the measured actives of ${target.name}`} withArrow>
