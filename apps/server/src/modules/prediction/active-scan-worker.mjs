@@ -4,6 +4,7 @@
 // row; here each row costs the few query bits it shares, and one last pass over a counter array.
 // Plain JavaScript on purpose: worker threads load it without tsx.
 import { parentPort } from 'node:worker_threads';
+import { TopCollector, activeRows } from './active-tops.mjs';
 
 const FP_BITS = 2048;
 const FP_BYTES = FP_BITS / 8;
@@ -20,8 +21,11 @@ let rows = null;
 let pops = null;
 /** Shared bits per row of the block being scanned (zeroed as it is read). */
 let counts = null;
-/** This part's first row in the whole index. */
-let first = 0;
+/** Each row's number in the whole index (a part holds whole parents, not a range of rows). */
+let globalRows = null;
+/** The rows' actives and parents for scoring (`attach`), and a collector per kept size. */
+let actives = null;
+let collectors = new Map();
 
 /** The part's rows as they arrive, page by page, until `load` indexes them. */
 let pages = [];
@@ -31,7 +35,7 @@ let pages = [];
  * bit lists: row r of the page has bits[offsets[r] .. offsets[r + 1]]. Done here, not in the
  * reading thread, so the parts' workers take it in parallel while the next page is read.
  */
-function append({ fps }) {
+function append({ fps, rows: pageRows }) {
   const count = fps.length / FP_BYTES;
   const offsets = new Uint32Array(count + 1);
   let bits = new Uint16Array(count * 64);
@@ -50,7 +54,7 @@ function append({ fps }) {
     }
     offsets[r + 1] = used;
   }
-  pages.push({ offsets, bits: bits.slice(0, used) });
+  pages.push({ offsets, bits: bits.slice(0, used), rows: pageRows });
   return {};
 }
 
@@ -59,7 +63,7 @@ function append({ fps }) {
  * then lets them go: the rows arrive a page at a time, so neither thread ever holds every row's bit
  * list twice.
  */
-function load({ rowFrom, block }) {
+function load({ block }) {
   if (block) BLOCK = block;
   const n = pages.reduce((sum, page) => sum + page.offsets.length - 1, 0);
   const postings = pages.reduce((sum, page) => sum + page.bits.length, 0);
@@ -86,38 +90,42 @@ function load({ rowFrom, block }) {
       for (let k = offsets[i]; k < offsets[i + 1]; k++) rows[fill[base + bits[k]]++] = local;
     }
   }
+  globalRows = new Uint32Array(n);
+  let at = 0;
+  for (const page of pages) {
+    globalRows.set(page.rows, at);
+    at += page.rows.length;
+  }
   pages = [];
   counts = new Uint16Array(Math.min(BLOCK, Math.max(n, 1)));
-  first = rowFrom;
+  hitRows = new Uint32Array(Math.max(n, 1));
+  hitSims = new Float64Array(Math.max(n, 1));
   return { rows: n, postings, blocks };
 }
 
+/** The neighbours of the query being scanned: local rows and their Tanimoto, `hitCount` of them. */
+let hitRows = null;
+let hitSims = null;
+let hitCount = 0;
+const queryBits = new Uint16Array(FP_BITS);
+
 /**
- * Rows of this part with a Tanimoto of at least `min` to each query (fingerprints of FP_BYTES,
- * back to back), as global row numbers with their Tanimoto, and where each query's rows end.
- * Tanimoto is computed as the structure index computes it (common / union, in double precision),
- * so both answer the same neighbours.
+ * Fills hitRows/hitSims with this part's rows at a Tanimoto of at least `min` to query `q` of
+ * `queries` (fingerprints of FP_BYTES, back to back). Tanimoto is computed as the structure index
+ * computes it (common / union, in double precision), so both answer the same neighbours.
  */
-function scan({ queries, min }) {
-  const count = queries.length / FP_BYTES;
-  const found = [];
-  const sims = [];
-  const ends = new Uint32Array(count);
-  const queryBits = new Uint16Array(FP_BITS);
-  for (let q = 0; q < count; q++) {
-    let qPop = 0;
-    for (let j = 0; j < FP_BYTES; j++) {
-      const byte = queries[q * FP_BYTES + j];
-      if (byte === 0) continue;
-      for (let i = 0; i < 8; i++) if (byte & (1 << i)) queryBits[qPop++] = j * 8 + i;
-    }
-    if (qPop > 0) for (let block = 0; block * BLOCK < pops.length; block++) scanBlock(block, queryBits, qPop, min, found, sims);
-    ends[q] = found.length;
+function scanQuery(queries, q, min) {
+  let qPop = 0;
+  for (let j = 0; j < FP_BYTES; j++) {
+    const byte = queries[q * FP_BYTES + j];
+    if (byte === 0) continue;
+    for (let i = 0; i < 8; i++) if (byte & (1 << i)) queryBits[qPop++] = j * 8 + i;
   }
-  return { rows: Uint32Array.from(found), sims: Float64Array.from(sims), ends };
+  hitCount = 0;
+  if (qPop > 0) for (let block = 0; block * BLOCK < pops.length; block++) scanBlock(block, qPop, min);
 }
 
-function scanBlock(block, queryBits, qPop, min, found, sims) {
+function scanBlock(block, qPop, min) {
   const base = block * FP_BITS;
   for (let k = 0; k < qPop; k++) {
     const bit = base + queryBits[k];
@@ -131,10 +139,90 @@ function scanBlock(block, queryBits, qPop, min, found, sims) {
     counts[r] = 0;
     const sim = common / (qPop + pops[from + r] - common);
     if (sim >= min) {
-      found.push(first + from + r);
-      sims.push(sim);
+      hitRows[hitCount] = from + r;
+      hitSims[hitCount++] = sim;
     }
   }
+}
+
+/** Every neighbour of each query, as global row numbers with their Tanimoto, and where each query's rows end. */
+function scan({ queries, min }) {
+  const count = queries.length / FP_BYTES;
+  const found = [];
+  const sims = [];
+  const ends = new Uint32Array(count);
+  for (let q = 0; q < count; q++) {
+    scanQuery(queries, q, min);
+    for (let k = 0; k < hitCount; k++) {
+      found.push(globalRows[hitRows[k]]);
+      sims.push(hitSims[k]);
+    }
+    ends[q] = found.length;
+  }
+  return { rows: Uint32Array.from(found), sims: Float64Array.from(sims), ends };
+}
+
+/** The rows' structures, parents and active pairs, in this part's row order (active-scan.ts attach). */
+function attach(message) {
+  actives = activeRows(message);
+  collectors = new Map();
+  return {};
+}
+
+/**
+ * Each query's tops (active-tops.mjs) instead of its neighbours: the query's own structure
+ * (`excludeIds`, with any others it must not count, such as its documents' series) and the forms
+ * of its parent (`excludeParents`, NaN: none) never count.
+ */
+function score({ queries, min, threshold, keep, nearest, excludeParents, excludeEnds, excludeIds }) {
+  if (!actives) throw new Error('the actives were not attached');
+  const key = `${keep}|${nearest}|${threshold}`;
+  let collector = collectors.get(key);
+  if (!collector) collectors.set(key, (collector = new TopCollector(actives, keep, nearest, threshold)));
+  const out = {
+    target: [],
+    hits: [],
+    evEnd: [],
+    evSim: [],
+    evNm: [],
+    evStr: [],
+    evParent: [],
+    targetEnd: [],
+    nearSim: [],
+    nearStr: [],
+    nearParent: [],
+    nearEnd: [],
+  };
+  const { strIds, parents, pairStart } = actives;
+  const count = queries.length / FP_BYTES;
+  for (let q = 0; q < count; q++) {
+    scanQuery(queries, q, min);
+    const parent = excludeParents[q];
+    const from = q === 0 ? 0 : excludeEnds[q - 1];
+    const excluded = excludeEnds[q] > from ? new Set(excludeIds.subarray(from, excludeEnds[q])) : null;
+    for (let k = 0; k < hitCount; k++) {
+      const r = hitRows[k];
+      if (pairStart[r + 1] === pairStart[r] || parents[r] === parent || excluded?.has(strIds[r])) continue;
+      collector.offer(r, hitSims[k]);
+    }
+    collector.finish(out);
+  }
+  return {
+    tops: {
+      target: Uint32Array.from(out.target),
+      hits: Uint32Array.from(out.hits),
+      evEnd: Uint32Array.from(out.evEnd),
+      evSim: Float64Array.from(out.evSim),
+      evNm: Float64Array.from(out.evNm),
+      evStr: Float64Array.from(out.evStr),
+      evParent: Float64Array.from(out.evParent),
+      targetEnd: Uint32Array.from(out.targetEnd),
+      nearSim: Float64Array.from(out.nearSim),
+      nearStr: Float64Array.from(out.nearStr),
+      nearParent: Float64Array.from(out.nearParent),
+      nearEnd: Uint32Array.from(out.nearEnd),
+    },
+  };
 }
 
 parentPort.on('message', (message) => {
@@ -143,6 +231,14 @@ parentPort.on('message', (message) => {
       parentPort.postMessage({ id: message.id, ok: true, ...append(message) });
     } else if (message.type === 'load') {
       parentPort.postMessage({ id: message.id, ok: true, ...load(message) });
+    } else if (message.type === 'attach') {
+      parentPort.postMessage({ id: message.id, ok: true, ...attach(message) });
+    } else if (message.type === 'score') {
+      const answer = score(message);
+      parentPort.postMessage(
+        { id: message.id, ok: true, ...answer },
+        Object.values(answer.tops).map((array) => array.buffer),
+      );
     } else if (message.type === 'scan') {
       const answer = scan(message);
       parentPort.postMessage({ id: message.id, ok: true, ...answer }, [answer.rows.buffer, answer.sims.buffer, answer.ends.buffer]);

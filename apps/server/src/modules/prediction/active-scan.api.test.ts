@@ -4,7 +4,13 @@ import { DATABASES, openTestDatabase } from '../../../test/harness.ts';
 import type { TestDatabase } from '../../../test/harness.ts';
 import { RdkitChemEngine } from '../chemistry/rdkit-engine.ts';
 import { structuresRevision } from '../knowledge-base/kb-loads.ts';
+import initRDKitModule from '@rdkit/rdkit';
+import { MORGAN_SETTINGS } from '../chemistry/fingerprint.mjs';
+import { beginLoad, finishLoad } from '../knowledge-base/kb-loads.ts';
 import { ActiveScan } from './active-scan.ts';
+import { readActiveSet } from './active-index.ts';
+import { activeIndexOf, topsOfNeighbours, withParents, withoutStructures } from './similarity-ensemble.ts';
+import type { ActiveTops } from './similarity-ensemble.ts';
 
 /*
  * The prediction's own scan (inverted indexes in worker threads) against the structure index's
@@ -17,6 +23,7 @@ describe.each(DATABASES)('active-structure scan on %s', (kind) => {
   let database: TestDatabase;
   let engine: RdkitChemEngine;
   let every: Float64Array;
+  let saltsAdded = false;
 
   beforeAll(async () => {
     database = await openTestDatabase(kind, { demoChunks: 1 });
@@ -71,6 +78,102 @@ describe.each(DATABASES)('active-structure scan on %s', (kind) => {
         }
         // Not a comparison of empty lists.
         expect(compared).toBeGreaterThan(smiles.length);
+      } finally {
+        await scan.close();
+      }
+    },
+  );
+
+  it.each([
+    { workers: 1, block: undefined },
+    { workers: 2, block: undefined },
+    { workers: 3, block: 64 },
+  ])(
+    'gathers in its workers exactly the tops the plain rule gathers from the neighbours (salt forms as one parent), in $workers part(s)',
+    async (options) => {
+      const db = database.handle.db;
+      // Salt forms of a few actives, active where their free bases are: parents with several forms.
+      if (!saltsAdded) {
+        saltsAdded = true;
+        const { rows: picks } = await sql<{ str_id: number; canonical_smiles: string }>`
+          SELECT DISTINCT ON (s.str_id) s.str_id::int AS str_id, s.canonical_smiles FROM activities a JOIN structures s ON s.str_id = a.str_id
+          WHERE a.micro_molarvalue <= 0.005 AND upper(a.std_activity_type) IN ('IC50','KI') AND coalesce(a.std_act_prefix, '=') = '='
+            AND s.canonical_smiles NOT LIKE '%.%' AND s.inchi IS NOT NULL ORDER BY s.str_id LIMIT 6`.execute(db);
+        const rdkit = await initRDKitModule();
+        const load = await beginLoad(db, { kind: 'import', label: 'salt forms (scan test)' });
+        for (const [k, pick] of picks.entries()) {
+          for (const suffix of k % 2 === 0 ? ['.Cl'] : ['.Cl', '.O']) {
+            const smiles = `${pick.canonical_smiles}${suffix}`;
+            const mol = rdkit.get_mol(smiles)!;
+            const inserted = await db
+              .insertInto('structures')
+              .values({
+                smiles,
+                canonical_smiles: smiles,
+                inchi: mol.get_inchi(),
+                morgan_fp: new Uint8Array(mol.get_morgan_fp_as_uint8array(MORGAN_SETTINGS)),
+                load_id: load,
+              })
+              .returning('str_id')
+              .executeTakeFirstOrThrow();
+            mol.delete();
+            await sql`INSERT INTO activities (str_id, target_id, ref_id, std_activity_type, std_act_prefix, activity_value, standard_uom, micro_molarvalue, load_id)
+              SELECT ${inserted.str_id}, target_id, ref_id, std_activity_type, std_act_prefix, activity_value * ${1 + k / 10}, standard_uom, micro_molarvalue * ${1 + k / 10}, ${load}
+              FROM activities WHERE str_id = ${pick.str_id}`.execute(db);
+          }
+        }
+        await finishLoad(db, load, 'complete', { changes: [], quality: null, notes: [] });
+      }
+      const read = await readActiveSet(db);
+      const scan = await ActiveScan.build(db, read.strIds, options);
+      try {
+        const set = withParents(withoutStructures(read, scan.withoutFingerprint), (strId) => scan.parentOfStructure(strId));
+        const parents = new Map<number, number>();
+        for (const parent of set.parentOf) parents.set(parent, (parents.get(parent) ?? 0) + 1);
+        expect(
+          [...parents.values()].some((forms) => forms > 1),
+          'some parent has several forms',
+        ).toBe(true);
+        await scan.attach(set);
+        // Stored actives (their own structure and parent excluded; one with a long list excluded), and typed structures.
+        const stored = await sql<{ str_id: number; fp: Uint8Array }>`
+          SELECT str_id::int AS str_id, morgan_fp AS fp FROM structures WHERE str_id = ANY(${`{${[...set.strIds]
+            .filter((_, k) => k % 7 === 0)
+            .slice(0, 16)
+            .join(',')}}`}::bigint[])
+            OR canonical_smiles LIKE '%.Cl' OR canonical_smiles LIKE '%.Cl.O' ORDER BY str_id`.execute(db);
+        const typed = await Promise.all(
+          (await querySmiles(4)).map(async (text) => (await engine.describe({ kind: 'smiles', text, desalt: false })).morgan!),
+        );
+        const queries = [
+          ...stored.rows.map((row, k) => {
+            const at = activeIndexOf(set, row.str_id);
+            const exclude = k === 1 ? [...set.strIds].filter((_, j) => j % 3 === 0) : [row.str_id];
+            return { fingerprint: new Uint8Array(row.fp), exclude, excludeParent: at < 0 ? null : set.parentOf[at]! };
+          }),
+          ...typed.map((fingerprint) => ({ fingerprint, exclude: [], excludeParent: null })),
+        ];
+        const shape = { min: 0.3, threshold: 0.35, keep: 5, nearest: 4 };
+        const tops = await scan.score(queries, shape);
+        const neighbours = await scan.neighbours(
+          queries.map((query) => query.fingerprint),
+          shape.min,
+        );
+        const sorted = (value: ActiveTops) => ({ ...value, targets: [...value.targets].sort((a, b) => a.target - b.target) });
+        let compared = 0;
+        for (const [q, query] of queries.entries()) {
+          const excluded = new Set(query.exclude);
+          const expected = topsOfNeighbours(neighbours[q]!, set, {
+            exclude: (id) => excluded.has(id),
+            excludeParent: query.excludeParent,
+            threshold: shape.threshold,
+            keep: shape.keep,
+            nearest: shape.nearest,
+          });
+          expect(sorted(tops[q]!), `query ${q}`).toEqual(sorted(expected));
+          compared += expected.targets.length;
+        }
+        expect(compared).toBeGreaterThan(queries.length);
       } finally {
         await scan.close();
       }

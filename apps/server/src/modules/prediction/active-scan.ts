@@ -4,18 +4,62 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { FP_BYTES } from '../chemistry/fingerprint.mjs';
 import { parentOfInchi } from './parent-key.ts';
-import type { Neighbour } from './similarity-ensemble.ts';
+import { activeIndexOf, mergeTops } from './similarity-ensemble.ts';
+import type { ActiveSet, ActiveTops, EvidenceRef, NearActive, Neighbour, TargetTop } from './similarity-ensemble.ts';
 import { WorkerThread } from '../../workers/worker-thread.ts';
 
 const WORKER_URL = new URL('./active-scan-worker.mjs', import.meta.url);
+/** One query of `ActiveScan.score`: its fingerprint, the structures that must not count for it, and its parent (whose forms never count). */
+export interface ScoreQuery {
+  fingerprint: Uint8Array;
+  exclude: readonly number[];
+  excludeParent: number | null;
+}
+
 /** Active structures whose fingerprints one database read fetches. */
 const READ_PAGE = 10_000;
 
 /** What active-scan-worker.mjs is asked (the request id is added by WorkerThread). */
 type ScanRequest =
-  | { type: 'append'; fps: Uint8Array }
-  | { type: 'load'; rowFrom: number | undefined; block: number | undefined }
-  | { type: 'scan'; queries: Uint8Array; min: number };
+  | { type: 'append'; fps: Uint8Array; rows: Uint32Array }
+  | { type: 'load'; block: number | undefined }
+  | { type: 'scan'; queries: Uint8Array; min: number }
+  | {
+      type: 'attach';
+      strIds: Float64Array;
+      parents: Float64Array;
+      pairStart: Uint32Array;
+      pairTarget: Uint32Array;
+      pairNm: Float64Array;
+      targetCount: number;
+    }
+  | {
+      type: 'score';
+      queries: Uint8Array;
+      min: number;
+      threshold: number;
+      keep: number;
+      nearest: number;
+      excludeParents: Float64Array;
+      excludeEnds: Uint32Array;
+      excludeIds: Float64Array;
+    };
+
+/** A part's tops for a batch of queries (active-tops.mjs finish), back to back. */
+interface PartTops {
+  target: Uint32Array;
+  hits: Uint32Array;
+  evEnd: Uint32Array;
+  evSim: Float64Array;
+  evNm: Float64Array;
+  evStr: Float64Array;
+  evParent: Float64Array;
+  targetEnd: Uint32Array;
+  nearSim: Float64Array;
+  nearStr: Float64Array;
+  nearParent: Float64Array;
+  nearEnd: Uint32Array;
+}
 
 interface WorkerReply {
   id: number;
@@ -26,24 +70,28 @@ interface WorkerReply {
   ends?: Uint32Array;
   /** load: bits set over the part's rows. */
   postings?: number;
+  tops?: PartTops;
 }
 
-/** Fingerprints of a page's rows, back to back (a row without one stays all zero: no bits). */
+/** Fingerprints of a page's rows for one part, back to back, with each row's number in the whole index (a row without one stays all zero: no bits). */
 class FingerprintPage {
   private readonly fps: Uint8Array;
-  private rows = 0;
+  private readonly rows: Uint32Array;
+  private count = 0;
 
   constructor(capacity: number) {
     this.fps = new Uint8Array(capacity * FP_BYTES);
+    this.rows = new Uint32Array(capacity);
   }
 
-  add(fp: Uint8Array | null): void {
-    if (fp?.length === FP_BYTES) this.fps.set(fp, this.rows * FP_BYTES);
-    this.rows += 1;
+  add(row: number, fp: Uint8Array | null): void {
+    if (fp?.length === FP_BYTES) this.fps.set(fp, this.count * FP_BYTES);
+    this.rows[this.count] = row;
+    this.count += 1;
   }
 
-  take(): Uint8Array {
-    return this.fps.slice(0, this.rows * FP_BYTES);
+  take(): { fps: Uint8Array; rows: Uint32Array } {
+    return { fps: this.fps.slice(0, this.count * FP_BYTES), rows: this.rows.slice(0, this.count) };
   }
 }
 
@@ -92,6 +140,8 @@ export class ActiveScan {
     readonly withoutFingerprint: ReadonlySet<number>,
     /** The parent (parent-key.ts) of each structure of `strIds`, read with its fingerprint; NaN: no InChI stored. */
     readonly parentOf: Float64Array,
+    /** Each part's rows (numbers in `strIds`), in the part's own order. */
+    private readonly partRows: Uint32Array[],
   ) {}
 
   /** The parent of an active structure, or null (none known: it is its own). */
@@ -108,41 +158,107 @@ export class ActiveScan {
    */
   static async build(db: Kysely<Database>, strIds: Float64Array, options: { workers?: number; block?: number } = {}): Promise<ActiveScan> {
     const partCount = Math.max(1, options.workers ?? defaultWorkers(strIds.length));
-    const bounds = Array.from({ length: partCount + 1 }, (_, p) => Math.round((p * strIds.length) / partCount));
     const parts = Array.from({ length: partCount }, () => new ScanPart());
     try {
-      // Each page's rows go to their part's worker as soon as they are read: this thread holds one page.
+      // Each page's rows go to their parts' workers as soon as they are read: this thread holds one page.
       const sent: Promise<WorkerReply>[] = [];
       const missing = new Set<number>();
       const parentOf = new Float64Array(strIds.length).fill(Number.NaN);
-      let part = 0;
+      const partRows: number[][] = parts.map(() => []);
       for (let from = 0; from < strIds.length; from += READ_PAGE) {
         const ids = strIds.subarray(from, Math.min(strIds.length, from + READ_PAGE));
         const fps = await readFingerprints(db, ids);
-        let list = new FingerprintPage(ids.length);
+        const pages = parts.map(() => new FingerprintPage(ids.length));
         for (let k = 0; k < ids.length; k++) {
-          if (from + k >= bounds[part + 1]!) {
-            sent.push(sendPage(parts[part]!, list));
-            list = new FingerprintPage(ids.length);
-            while (from + k >= bounds[part + 1]!) part += 1;
-          }
           const row = fps.get(ids[k]!);
           if (!row) missing.add(ids[k]!);
           if (row?.parent != null) parentOf[from + k] = row.parent;
-          list.add(row?.fp ?? null);
+          // A parent's forms share a part, so that each part counts its parents alone (active-tops.mjs).
+          const part = partOf(row?.parent ?? ids[k]!, partCount);
+          pages[part]!.add(from + k, row?.fp ?? null);
+          partRows[part]!.push(from + k);
         }
-        sent.push(sendPage(parts[part]!, list));
+        pages.forEach((page, p) => sent.push(sendPage(parts[p]!, page)));
       }
       await Promise.all(sent);
-      const loaded = await Promise.all(
-        parts.map((scanPart, p) => scanPart.call({ type: 'load', rowFrom: bounds[p], block: options.block })),
-      );
+      const loaded = await Promise.all(parts.map((scanPart) => scanPart.call({ type: 'load', block: options.block })));
       const postings = loaded.reduce((sum, reply) => sum + Number(reply.postings), 0);
-      return new ActiveScan(parts, strIds, postings, missing, parentOf);
+      return new ActiveScan(
+        parts,
+        strIds,
+        postings,
+        missing,
+        parentOf,
+        partRows.map((rows) => Uint32Array.from(rows)),
+      );
     } catch (error) {
       await Promise.all(parts.map((p) => p.close()));
       throw error;
     }
+  }
+
+  /**
+   * Gives each part its rows' actives (targets and potencies) and parents from `set`, whose
+   * structures are this scan's (less any without a fingerprint): `score` needs them.
+   */
+  async attach(set: ActiveSet): Promise<void> {
+    await Promise.all(
+      this.parts.map((part, p) => {
+        const rows = this.partRows[p]!;
+        const strIds = new Float64Array(rows.length);
+        const parents = new Float64Array(rows.length);
+        const ats = new Int32Array(rows.length);
+        const pairStart = new Uint32Array(rows.length + 1);
+        for (let i = 0; i < rows.length; i++) {
+          const strId = this.strIds[rows[i]!]!;
+          const at = activeIndexOf(set, strId);
+          strIds[i] = strId;
+          ats[i] = at;
+          parents[i] = at < 0 ? strId : set.parentOf[at]!;
+          pairStart[i + 1] = pairStart[i]! + (at < 0 ? 0 : set.offsets[at + 1]! - set.offsets[at]!);
+        }
+        const pairTarget = new Uint32Array(pairStart[rows.length]!);
+        const pairNm = new Float64Array(pairTarget.length);
+        for (let i = 0; i < rows.length; i++) {
+          const at = ats[i]!;
+          if (at < 0) continue;
+          pairTarget.set(set.targetOf.subarray(set.offsets[at]!, set.offsets[at + 1]!), pairStart[i]!);
+          pairNm.set(set.nmOf.subarray(set.offsets[at]!, set.offsets[at + 1]!), pairStart[i]!);
+        }
+        const message = { type: 'attach' as const, strIds, parents, pairStart, pairTarget, pairNm, targetCount: set.targets.length };
+        return part.call(message, [strIds.buffer, parents.buffer, pairStart.buffer, pairTarget.buffer, pairNm.buffer]);
+      }),
+    );
+  }
+
+  /**
+   * Per query, its tops (similarity-ensemble.ts ActiveTops): each target's `keep` nearest actives
+   * from Tanimoto `min` on, one per parent, with its number of parents at `threshold` or above, and
+   * the `nearest` nearest actives overall — gathered in the parts' workers, so that only these
+   * cross to this thread (docs/prediction.md "Speed"). Needs `attach` first.
+   */
+  async score(
+    queries: readonly ScoreQuery[],
+    options: { min: number; threshold: number; keep: number; nearest: number },
+  ): Promise<ActiveTops[]> {
+    const packed = new Uint8Array(queries.length * FP_BYTES);
+    queries.forEach((query, q) => packed.set(query.fingerprint.subarray(0, FP_BYTES), q * FP_BYTES));
+    const excludeParents = Float64Array.from(queries, (query) => query.excludeParent ?? Number.NaN);
+    const excludeEnds = new Uint32Array(queries.length);
+    let total = 0;
+    queries.forEach((query, q) => (excludeEnds[q] = total += query.exclude.length));
+    const excludeIds = new Float64Array(total);
+    queries.forEach((query, q) => excludeIds.set(query.exclude, q === 0 ? 0 : excludeEnds[q - 1]!));
+    const replies = await Promise.all(
+      this.parts.map((part) => part.call({ type: 'score', queries: packed, ...options, excludeParents, excludeEnds, excludeIds })),
+    );
+    return queries.map((_, q) =>
+      mergeTops(
+        replies.map((reply) => topsOf(reply.tops!, q)),
+        options.keep,
+        options.nearest,
+      ),
+    );
   }
 
   get broken(): boolean {
@@ -175,8 +291,29 @@ export class ActiveScan {
 
 /** A page of rows to its part's worker (moved, not copied), which turns them into bit lists. */
 function sendPage(part: ScanPart, page: FingerprintPage): Promise<WorkerReply> {
-  const fps = page.take();
-  return part.call({ type: 'append', fps }, [fps.buffer as ArrayBuffer]);
+  const { fps, rows } = page.take();
+  return part.call({ type: 'append', fps, rows }, [fps.buffer as ArrayBuffer, rows.buffer as ArrayBuffer]);
+}
+
+/** The part of a parent key (parent-key.ts: a negative hash) or of a structure that is its own parent. */
+function partOf(key: number, parts: number): number {
+  return Math.abs(key) % parts;
+}
+
+/** Query `q`'s tops in one part's reply. */
+function topsOf(tops: PartTops, q: number): ActiveTops {
+  const targets: TargetTop[] = [];
+  const targetFrom = q === 0 ? 0 : tops.targetEnd[q - 1]!;
+  for (let t = targetFrom; t < tops.targetEnd[q]!; t++) {
+    const evidence: EvidenceRef[] = [];
+    for (let k = t === 0 ? 0 : tops.evEnd[t - 1]!; k < tops.evEnd[t]!; k++)
+      evidence.push({ strId: tops.evStr[k]!, similarity: tops.evSim[k]!, nm: tops.evNm[k]!, parent: tops.evParent[k]! });
+    targets.push({ target: tops.target[t]!, hits: tops.hits[t]!, evidence });
+  }
+  const nearest: NearActive[] = [];
+  for (let k = q === 0 ? 0 : tops.nearEnd[q - 1]!; k < tops.nearEnd[q]!; k++)
+    nearest.push({ strId: tops.nearStr[k]!, similarity: tops.nearSim[k]!, parent: tops.nearParent[k]! });
+  return { targets, nearest };
 }
 
 /** One part per core, none smaller than 20,000 actives (a message costs more than scanning that few). */

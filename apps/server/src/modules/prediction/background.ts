@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema.ts';
 import { storedFingerprint } from './active-scan.ts';
 import { keep, readKept } from './kept-fits.ts';
 import type { ActiveScan } from './active-scan.ts';
-import { ENSEMBLE_THRESHOLD, activeIndexOf, fitBackground, rawScoresOf } from './similarity-ensemble.ts';
+import { ENSEMBLE_THRESHOLD, RAW_TOP_K, activeIndexOf, fitBackground, rawScoresOfTops } from './similarity-ensemble.ts';
 import type { ActiveSet, Background } from './similarity-ensemble.ts';
 
 /** Random structures whose scores against every target make the background. */
@@ -34,23 +34,15 @@ export async function estimateBackground(db: Kysely<Database>, scan: ActiveScan,
     db,
     sample.map((row) => row.strId),
   );
-  // Their stored fingerprints, scanned in one message (a structure stored without one is not part of the sample).
-  const found = await scan.neighbours(
-    sample.map((row) => row.morgan!),
-    ENSEMBLE_THRESHOLD,
+  // Their stored fingerprints, scored in the scan workers in one message (a structure stored without one is not part of the sample).
+  const found = await scan.score(
+    sample.map(({ strId, morgan }) => {
+      const at = activeIndexOf(set, strId);
+      return { fingerprint: morgan!, exclude: [strId, ...(siblings.get(strId) ?? [])], excludeParent: at < 0 ? null : set.parentOf[at]! };
+    }),
+    { min: ENSEMBLE_THRESHOLD, threshold: ENSEMBLE_THRESHOLD, keep: RAW_TOP_K, nearest: 0 },
   );
-  const rawScores = sample.map(({ strId }, k) => {
-    const own = siblings.get(strId);
-    const at = activeIndexOf(set, strId);
-    return rawScoresOf(
-      found[k]!,
-      set,
-      (id) => id === strId || (own?.has(id) ?? false),
-      undefined,
-      undefined,
-      at < 0 ? null : set.parentOf[at]!,
-    );
-  });
+  const rawScores = found.map((tops) => rawScoresOfTops(tops.targets, set));
   const background = fitBackground(rawScores, set.activesPerTarget);
   await keep(db, SETTING_KEY, JSON.stringify({ version: `${LAYOUT}|${version}`, background }));
   return background;

@@ -9,7 +9,7 @@ import type { Calibration, LabelledPair } from './calibration.ts';
 import { DEFAULT_CALIBRATION } from './calibration-default.ts';
 import { rankTargets } from './rank-targets.ts';
 import type { ModelOutputs } from './rank-targets.ts';
-import { SCAN_MIN_SIMILARITY, activeIndexOf, scoreTargets } from './similarity-ensemble.ts';
+import { ENSEMBLE_THRESHOLD, RAW_TOP_K, SCAN_MIN_SIMILARITY, activeIndexOf, scoresOfTops } from './similarity-ensemble.ts';
 import type { ActiveSet, Background } from './similarity-ensemble.ts';
 
 /** Active structures whose predictions, with their documents held out, the calibration is fitted on. */
@@ -70,18 +70,20 @@ async function labelledPairs(inputs: CalibrationInputs): Promise<LabelledPair[]>
   const queries = strIds.filter((strId) => stored.get(strId)?.morgan);
   const fingerprints = new Map(queries.map((strId) => [strId, stored.get(strId)!.morgan!]));
   const siblings = await documentSiblings(db, queries);
-  const found = await scan.neighbours(
-    queries.map((strId) => fingerprints.get(strId)!),
-    SCAN_MIN_SIMILARITY,
+  const found = await scan.score(
+    queries.map((strId) => ({
+      fingerprint: fingerprints.get(strId)!,
+      exclude: [strId, ...(siblings.get(strId) ?? [])],
+      excludeParent: set.parentOf[activeIndexOf(set, strId)]!,
+    })),
+    { min: SCAN_MIN_SIMILARITY, threshold: ENSEMBLE_THRESHOLD, keep: RAW_TOP_K, nearest: 0 },
   );
   const pairs: LabelledPair[] = [];
   for (const [q, strId] of queries.entries()) {
     const at = activeIndexOf(set, strId);
     const activeOn = new Set<number>();
     for (let k = set.offsets[at]!; k < set.offsets[at + 1]!; k++) activeOn.add(set.targetOf[k]!);
-    const own = siblings.get(strId);
-    const exclude = (id: number) => id === strId || (own?.has(id) ?? false);
-    const ensemble = scoreTargets(found[q]!, set, background, { exclude, excludeParent: set.parentOf[at]!, evidence: 1 });
+    const ensemble = scoresOfTops(found[q]!.targets, set, background, { evidence: 1 });
     const outputs = await inputs.modelOutputs(fingerprints.get(strId)!);
     const { ranked } = rankTargets(set, ensemble, outputs, inputs.targetOfChemblId);
     for (const entry of ranked) pairs.push({ ...entry.features, active: activeOn.has(entry.target), query: q });

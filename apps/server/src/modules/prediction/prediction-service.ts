@@ -22,6 +22,7 @@ import { ChemInputError, ChemSearchCancelled } from '../chemistry/chem-engine.ts
 import type { ChemEngine, ChemQuery } from '../chemistry/chem-engine.ts';
 import { loadsState } from '../knowledge-base/kb-loads.ts';
 import { ActiveScan, storedStructures } from './active-scan.ts';
+import type { ScoreQuery } from './active-scan.ts';
 import { readActiveSet } from './active-index.ts';
 import { calibrationFor } from './calibration-sample.ts';
 import { modelProbability, probabilities } from './calibration.ts';
@@ -38,14 +39,14 @@ import type { ModelRegistry } from './model-registry.ts';
 import { estimateBackground } from './background.ts';
 import {
   ENSEMBLE_THRESHOLD,
+  RAW_TOP_K,
   SCAN_MIN_SIMILARITY,
-  nearestActive,
-  nearestActives,
-  scoreTargets,
+  activeIndexOf,
+  scoresOfTops,
   withParents,
   withoutStructures,
 } from './similarity-ensemble.ts';
-import type { ActiveSet, Background, EnsembleTarget, Neighbour } from './similarity-ensemble.ts';
+import type { ActiveSet, ActiveTops, Background, EnsembleTarget, NearActive } from './similarity-ensemble.ts';
 import { TargetRelations } from './target-relations.ts';
 
 export { SCAN_MIN_SIMILARITY };
@@ -71,8 +72,9 @@ interface Scored extends RankedTarget {
 interface Prediction {
   smiles: string;
   strId: number | null;
-  neighbours: Neighbour[];
-  nearest: Neighbour | null;
+  /** The nearest actives (one per parent, not the query's own forms), most similar first. */
+  nearestActives: NearActive[];
+  nearest: NearActive | null;
   /** Every candidate, most probable first. */
   scored: Scored[];
   modelOnly: ModelOnlyOutput[];
@@ -120,12 +122,13 @@ export class PredictionService {
     if (!described.morgan) throw new ChemInputError('RDKit could not compute a fingerprint for the query.');
     const smiles = described.smiles ?? query.text;
     const strId = await storedStructureId(this.db, smiles);
-    const [neighbours] = await this.scan(data, [described.morgan], signal);
-    const prediction = await this.rank(
+    const parent = parentOfInchi(described.inchi);
+    const [tops] = await this.score(
       data,
-      { smiles, strId, morgan: described.morgan, parent: parentOfInchi(described.inchi) },
-      neighbours!,
+      [{ fingerprint: described.morgan, exclude: strId === null ? [] : [strId], excludeParent: parent }],
+      signal,
     );
+    const prediction = await this.rank(data, { smiles, strId, morgan: described.morgan, parent }, tops!);
     const confident = prediction.scored.filter((entry) => entry.p.probability >= listing.minProbability);
     const top = confident.slice(0, listing.limit);
     const measured =
@@ -204,16 +207,16 @@ export class PredictionService {
       }
     }
     const scanned = strIds.filter((strId) => stored.get(strId)?.morgan);
-    const found = await this.scan(
+    const found = await this.score(
       data,
-      scanned.map((strId) => stored.get(strId)!.morgan!),
+      scanned.map((strId) => ({ fingerprint: stored.get(strId)!.morgan!, exclude: [strId], excludeParent: stored.get(strId)!.parent })),
       signal,
     );
-    const neighboursOf = new Map(scanned.map((strId, k) => [strId, found[k]!]));
+    const topsOf = new Map(scanned.map((strId, k) => [strId, found[k]!]));
     const predictions: BatchPrediction[] = [];
     for (const strId of strIds) {
       const row = stored.get(strId);
-      const neighbours = neighboursOf.get(strId);
+      const tops = topsOf.get(strId);
       if (!row)
         predictions.push({
           strId,
@@ -222,7 +225,7 @@ export class PredictionService {
           abstained: false,
           targets: [],
         });
-      else if (!neighbours || !row.morgan)
+      else if (!tops || !row.morgan)
         predictions.push({
           strId,
           error: errors.get(strId) ?? `Structure ${strId} could not be predicted.`,
@@ -234,7 +237,7 @@ export class PredictionService {
         predictions.push(
           this.batchEntry(
             data,
-            await this.rank(data, { smiles: row.smiles, strId, morgan: row.morgan, parent: row.parent }, neighbours),
+            await this.rank(data, { smiles: row.smiles, strId, morgan: row.morgan, parent: row.parent }, tops),
             measured.get(strId),
             listing,
           ),
@@ -272,29 +275,32 @@ export class PredictionService {
     };
   }
 
-  /** Active neighbours of each fingerprint from the scan's threshold on; a caller that left stops the work. */
-  private async scan(data: EnsembleData, fingerprints: Uint8Array[], signal: AbortSignal): Promise<Neighbour[][]> {
+  /**
+   * Each query's tops (the evidence per target and the nearest actives) from the scan's threshold
+   * on, gathered in the scan workers; a caller that left stops the work.
+   */
+  private async score(data: EnsembleData, queries: ScoreQuery[], signal: AbortSignal): Promise<ActiveTops[]> {
     if (signal.aborted) throw new ChemSearchCancelled('The prediction was cancelled.');
-    if (fingerprints.length === 0) return [];
-    const found = await data.scan.neighbours(fingerprints, SCAN_MIN_SIMILARITY);
+    if (queries.length === 0) return [];
+    const found = await data.scan.score(queries, {
+      min: SCAN_MIN_SIMILARITY,
+      threshold: ENSEMBLE_THRESHOLD,
+      keep: Math.max(RAW_TOP_K, PREDICTION_EVIDENCE_MAX),
+      nearest: PREDICTION_NEAREST_MAX,
+    });
     if (signal.aborted) throw new ChemSearchCancelled('The prediction was cancelled.');
     return found;
   }
 
-  /** Both predictors, calibrated, for one structure and its active neighbours: every candidate, most probable first. */
+  /** Both predictors, calibrated, for one structure and its tops: every candidate, most probable first. */
   private async rank(
     data: EnsembleData,
     query: { smiles: string; strId: number | null; morgan: Uint8Array; parent: number | null },
-    neighbours: Neighbour[],
+    tops: ActiveTops,
   ): Promise<Prediction> {
     const { smiles, strId, parent } = query;
-    // The compound's own measurements (and its other forms') are shown as measured, never used as evidence for it.
-    const exclude = (id: number) => id === strId;
-    const ensemble = scoreTargets(neighbours, data.set, data.background, {
-      exclude,
-      excludeParent: parent,
-      evidence: PREDICTION_EVIDENCE_MAX,
-    });
+    // The compound's own measurements (and its other forms') are shown as measured, never used as evidence for it (excluded in the scan).
+    const ensemble = scoresOfTops(tops.targets, data.set, data.background, { evidence: PREDICTION_EVIDENCE_MAX });
     const outputs = await this.modelOutputs(data, query.morgan);
     const { ranked, modelOnly } = rankTargets(
       data.set,
@@ -310,8 +316,8 @@ export class PredictionService {
     return {
       smiles,
       strId,
-      neighbours,
-      nearest: nearestActive(neighbours, data.set, exclude, parent),
+      nearestActives: tops.nearest,
+      nearest: tops.nearest[0] ?? null,
       scored,
       modelOnly: modelOnly.slice(0, PREDICTION_MODEL_ONLY_MAX),
       calibration,
@@ -350,15 +356,15 @@ export class PredictionService {
 
   /** The nearest measured actives (one per parent) with what each is active on: shown when nothing is predicted with confidence. */
   private async nearestCompounds(data: EnsembleData, prediction: Prediction): Promise<NearestCompound[]> {
-    const exclude = (id: number) => id === prediction.strId;
-    const nearest = nearestActives(prediction.neighbours, data.set, PREDICTION_NEAREST_MAX, exclude, prediction.parent);
+    const nearest = prediction.nearestActives;
     if (nearest.length === 0) return [];
     const smiles = await smilesOf(
       this.db,
       nearest.map((n) => n.strId),
     );
     const { set } = data;
-    return nearest.map(({ strId, similarity, at }) => {
+    return nearest.map(({ strId, similarity }) => {
+      const at = activeIndexOf(set, strId);
       const pairs: { target: number; nm: number }[] = [];
       for (let k = set.offsets[at]!; k < set.offsets[at + 1]!; k++) pairs.push({ target: set.targetOf[k]!, nm: set.nmOf[k]! });
       return {
@@ -530,6 +536,7 @@ export class PredictionService {
     const set = withParents(withoutStructures(read, scan.withoutFingerprint), (strId) => scan.parentOfStructure(strId));
     let background: Background;
     try {
+      await scan.attach(set);
       background = await estimateBackground(this.db, scan, set, version);
     } catch (error) {
       await scan.close();

@@ -195,7 +195,7 @@ export interface Background {
 /** A fallback used only until a background is estimated (and by tests). */
 const DEFAULT_BACKGROUND: Background = { meanScale: 0.01, meanExponent: 0.5, sdScale: 0.06, sdExponent: 0.5, queries: 0 };
 
-interface EvidenceRef {
+export interface EvidenceRef {
   strId: number;
   similarity: number;
   nm: number;
@@ -214,7 +214,7 @@ export interface TargetScore {
 }
 
 /** Actives per target counted into the raw score (the nearest ones; Infinity = SEA's sum over all). */
-const RAW_TOP_K = 5;
+export const RAW_TOP_K = 5;
 
 export interface ScoreOptions {
   topK?: number;
@@ -226,23 +226,52 @@ export interface ScoreOptions {
   threshold?: number;
 }
 
+/** A target's evidence for one query: its nearest actives (one per parent, best first) and how many of its parents reach the threshold. */
+export interface TargetTop {
+  target: number;
+  /** Parents of the target's actives at or above the ensemble's threshold. */
+  hits: number;
+  /** At most the `keep` asked for, in the evidence order (evidenceOrder). */
+  evidence: EvidenceRef[];
+}
+
+/** A nearest active structure of a query (one per parent). */
+export interface NearActive {
+  strId: number;
+  similarity: number;
+  parent: number;
+}
+
 /**
- * The active neighbours that may count for a query: not excluded, not a form of the query's
- * parent, each with its index in the set.
+ * All the ensemble needs of one query's neighbours: every target's top (TargetTop) and the
+ * nearest actives overall, most similar first. The scan workers gather it where the neighbours
+ * are found (active-tops.mjs); `topsOfNeighbours` is the same rule over a list of neighbours.
  */
-function* countedNeighbours(
-  neighbours: readonly Neighbour[],
-  set: ActiveSet,
-  exclude: ((strId: number) => boolean) | undefined,
-  excludeParent: number | null | undefined,
-): Generator<{ neighbour: Neighbour; at: number }> {
-  for (const neighbour of neighbours) {
-    if (exclude?.(neighbour.strId)) continue;
-    const at = activeIndexOf(set, neighbour.strId);
-    if (at < 0) continue;
-    if (excludeParent !== undefined && excludeParent !== null && set.parentOf[at] === excludeParent) continue;
-    yield { neighbour, at };
-  }
+export interface ActiveTops {
+  targets: TargetTop[];
+  nearest: NearActive[];
+}
+
+export interface TopsOptions {
+  /** Structures that must not count (the query itself; a held-out document's compounds). */
+  exclude?: ((strId: number) => boolean) | undefined;
+  /** The query's parent (parent-key.ts): its salts and stereo forms are never its evidence. */
+  excludeParent?: number | null | undefined;
+  threshold?: number;
+  /** Evidence kept per target (at least the raw score's RAW_TOP_K). */
+  keep?: number;
+  /** Nearest actives kept overall. */
+  nearest?: number;
+}
+
+/** The evidence order: more similar first; then the more potent measurement; then the lower str_id. */
+function evidenceOrder(a: EvidenceRef, b: EvidenceRef): number {
+  return b.similarity - a.similarity || a.nm - b.nm || a.strId - b.strId;
+}
+
+/** The nearest actives' order: more similar first, then the lower str_id. */
+function nearOrder(a: NearActive, b: NearActive): number {
+  return b.similarity - a.similarity || a.strId - b.strId;
 }
 
 /** The most similar form of each parent, in the order given (most similar first). */
@@ -255,6 +284,68 @@ function onePerParent<T extends { parent: number }>(sorted: readonly T[]): T[] {
   });
 }
 
+/**
+ * The tops of one query from its neighbours, plainly: every neighbour that may count (not
+ * excluded, not a form of the query's parent, active on something), each target's list sorted and
+ * cut to one entry per parent. The reference for the scan workers' streaming version, and what
+ * the benchmark scores its held-out folds with.
+ */
+export function topsOfNeighbours(neighbours: readonly Neighbour[], set: ActiveSet, options: TopsOptions = {}): ActiveTops {
+  const threshold = options.threshold ?? ENSEMBLE_THRESHOLD;
+  const keep = options.keep ?? RAW_TOP_K;
+  const perTarget = new Map<number, EvidenceRef[]>();
+  const near: NearActive[] = [];
+  const { exclude, excludeParent } = options;
+  for (const neighbour of neighbours) {
+    if (exclude?.(neighbour.strId)) continue;
+    const at = activeIndexOf(set, neighbour.strId);
+    if (at < 0) continue;
+    const parent = set.parentOf[at]!;
+    if (excludeParent !== undefined && excludeParent !== null && parent === excludeParent) continue;
+    near.push({ strId: neighbour.strId, similarity: neighbour.similarity, parent });
+    for (let k = set.offsets[at]!; k < set.offsets[at + 1]!; k++) {
+      const list = perTarget.get(set.targetOf[k]!) ?? [];
+      list.push({ strId: neighbour.strId, similarity: neighbour.similarity, nm: set.nmOf[k]!, parent });
+      perTarget.set(set.targetOf[k]!, list);
+    }
+  }
+  const targets = [...perTarget.entries()].map(([target, list]): TargetTop => {
+    const evidence = onePerParent(list.sort(evidenceOrder));
+    return { target, hits: evidence.filter((e) => e.similarity >= threshold).length, evidence: evidence.slice(0, keep) };
+  });
+  return { targets, nearest: onePerParent(near.sort(nearOrder)).slice(0, options.nearest ?? Infinity) };
+}
+
+/**
+ * Tops gathered apart over structures with no parent in common (the scan's parts) as one: hits add
+ * up, the evidence and the nearest are merged and cut again.
+ */
+export function mergeTops(parts: readonly ActiveTops[], keep: number, nearest: number): ActiveTops {
+  if (parts.length === 1) return parts[0]!;
+  const byTarget = new Map<number, TargetTop>();
+  for (const part of parts)
+    for (const top of part.targets) {
+      const known = byTarget.get(top.target);
+      if (!known) byTarget.set(top.target, { ...top, evidence: [...top.evidence] });
+      else {
+        known.hits += top.hits;
+        known.evidence = [...known.evidence, ...top.evidence].sort(evidenceOrder).slice(0, keep);
+      }
+    }
+  return {
+    targets: [...byTarget.values()],
+    nearest: parts
+      .flatMap((part) => part.nearest)
+      .sort(nearOrder)
+      .slice(0, nearest),
+  };
+}
+
+export interface ScoreOptions extends TopsOptions {
+  topK?: number;
+  evidence?: number;
+}
+
 /** Raw score, z-score and E-value of every target one of whose actives is among the neighbours; best first. */
 export function scoreTargets(
   neighbours: readonly Neighbour[],
@@ -262,39 +353,39 @@ export function scoreTargets(
   background: Background,
   options: ScoreOptions = {},
 ): TargetScore[] {
+  const keep = Math.max(options.topK ?? RAW_TOP_K, options.evidence ?? 5);
+  return scoresOfTops(topsOfNeighbours(neighbours, set, { ...options, keep, nearest: 0 }).targets, set, background, options);
+}
+
+/** Raw score, z-score and E-value of every target of a query's tops; best first (the evidence cut to `evidence`). */
+export function scoresOfTops(
+  tops: readonly TargetTop[],
+  set: ActiveSet,
+  background: Background,
+  options: { threshold?: number; topK?: number; evidence?: number } = {},
+): TargetScore[] {
   const threshold = options.threshold ?? ENSEMBLE_THRESHOLD;
   const evidenceMax = options.evidence ?? 5;
-  const byTarget = new Map<number, TargetScore>();
-  for (const { neighbour, at } of countedNeighbours(neighbours, set, options.exclude, options.excludeParent)) {
-    for (let k = set.offsets[at]!; k < set.offsets[at + 1]!; k++) {
-      const target = set.targetOf[k]!;
-      let score = byTarget.get(target);
-      if (!score) {
-        score = { target, rawScore: 0, hits: 0, maxSimilarity: 0, zScore: 0, eValue: Infinity, evidence: [] };
-        byTarget.set(target, score);
-      }
-      score.evidence.push({ strId: neighbour.strId, similarity: neighbour.similarity, nm: set.nmOf[k]!, parent: set.parentOf[at]! });
-    }
-  }
   const targetCount = Math.max(1, scoredTargetCount(set));
-  const scores = [...byTarget.values()];
-  for (const score of scores) {
-    score.evidence.sort((a, b) => b.similarity - a.similarity || a.nm - b.nm || a.strId - b.strId);
-    // One slot per parent: a salt and its free base are one compound's evidence, not two.
-    score.evidence = onePerParent(score.evidence);
-    score.maxSimilarity = score.evidence[0]?.similarity ?? 0;
-    score.hits = score.evidence.filter((e) => e.similarity >= threshold).length;
-    score.rawScore = rawScore(
-      score.evidence.map((e) => e.similarity),
-      threshold,
-      options.topK ?? RAW_TOP_K,
-    );
-    const n = set.activesPerTarget[score.target]!;
-    score.zScore = zScore(score.rawScore, n, background);
-    score.eValue = score.hits > 0 ? extremeValuePValue(score.zScore) * targetCount : Infinity;
-    score.evidence.length = Math.min(score.evidence.length, evidenceMax);
-  }
-  return scores.sort(byEnsembleRank);
+  return tops
+    .map((top): TargetScore => {
+      const raw = rawScore(
+        top.evidence.map((e) => e.similarity),
+        threshold,
+        options.topK ?? RAW_TOP_K,
+      );
+      const z = zScore(raw, set.activesPerTarget[top.target]!, background);
+      return {
+        target: top.target,
+        rawScore: raw,
+        hits: top.hits,
+        maxSimilarity: top.evidence[0]?.similarity ?? 0,
+        zScore: z,
+        eValue: top.hits > 0 ? extremeValuePValue(z) * targetCount : Infinity,
+        evidence: top.evidence.slice(0, evidenceMax),
+      };
+    })
+    .sort(byEnsembleRank);
 }
 
 /**
@@ -387,7 +478,24 @@ function powerLaw(points: readonly [number, number][], defaultScale: number, def
   return { scale: Math.exp(my - exponent * mx), exponent };
 }
 
-/** Raw scores per target of one query's neighbours (a background sample), dense over the targets. */
+/** Raw scores per target of one query's tops (a background sample), dense over the targets. */
+export function rawScoresOfTops(
+  tops: readonly TargetTop[],
+  set: ActiveSet,
+  threshold = ENSEMBLE_THRESHOLD,
+  topK = RAW_TOP_K,
+): Float64Array {
+  const raw = new Float64Array(set.targets.length);
+  for (const top of tops)
+    raw[top.target] = rawScore(
+      top.evidence.map((e) => e.similarity),
+      threshold,
+      topK,
+    );
+  return raw;
+}
+
+/** Raw scores per target of one query's neighbours, dense over the targets. */
 export function rawScoresOf(
   neighbours: readonly Neighbour[],
   set: ActiveSet,
@@ -396,23 +504,9 @@ export function rawScoresOf(
   topK = RAW_TOP_K,
   excludeParent: number | null = null,
 ): Float64Array {
-  const perTarget = new Map<number, { similarity: number; parent: number }[]>();
-  for (const { neighbour, at } of countedNeighbours(neighbours, set, exclude, excludeParent)) {
-    if (neighbour.similarity < threshold) continue;
-    for (let k = set.offsets[at]!; k < set.offsets[at + 1]!; k++) {
-      const list = perTarget.get(set.targetOf[k]!) ?? [];
-      list.push({ similarity: neighbour.similarity, parent: set.parentOf[at]! });
-      perTarget.set(set.targetOf[k]!, list);
-    }
-  }
-  const raw = new Float64Array(set.targets.length);
-  for (const [target, list] of perTarget)
-    raw[target] = rawScore(
-      onePerParent(list.sort((a, b) => b.similarity - a.similarity)).map((entry) => entry.similarity),
-      threshold,
-      topK,
-    );
-  return raw;
+  const counted = neighbours.filter((neighbour) => neighbour.similarity >= threshold);
+  const { targets } = topsOfNeighbours(counted, set, { exclude, excludeParent, threshold, keep: topK, nearest: 0 });
+  return rawScoresOfTops(targets, set, threshold, topK);
 }
 
 /** The most similar active structure among the neighbours (the applicability domain's measure), not a form of the query's parent. */
@@ -422,22 +516,6 @@ export function nearestActive(
   exclude?: (strId: number) => boolean,
   excludeParent: number | null = null,
 ): Neighbour | null {
-  let best: Neighbour | null = null;
-  for (const { neighbour } of countedNeighbours(neighbours, set, exclude, excludeParent))
-    if (!best || neighbour.similarity > best.similarity) best = neighbour;
-  return best;
-}
-
-/** The nearest active neighbours (one per parent, not forms of the query's), most similar first, with their index in the set. */
-export function nearestActives(
-  neighbours: readonly Neighbour[],
-  set: ActiveSet,
-  count: number,
-  exclude?: (strId: number) => boolean,
-  excludeParent: number | null = null,
-): { strId: number; similarity: number; at: number; parent: number }[] {
-  const found = [...countedNeighbours(neighbours, set, exclude, excludeParent)]
-    .map(({ neighbour, at }) => ({ strId: neighbour.strId, similarity: neighbour.similarity, at, parent: set.parentOf[at]! }))
-    .sort((a, b) => b.similarity - a.similarity || a.strId - b.strId);
-  return onePerParent(found).slice(0, count);
+  const [nearest] = topsOfNeighbours(neighbours, set, { exclude, excludeParent, keep: 0, nearest: 1 }).nearest;
+  return nearest ? { strId: nearest.strId, similarity: nearest.similarity } : null;
 }
