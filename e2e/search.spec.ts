@@ -262,7 +262,7 @@ describe('saved queries', () => {
     await search.pick(target, 'Targets', 'EGFR', /epidermal growth factor receptor/i);
     const activity = await search.addRow('Add Activity Types row');
     await activity.getByLabel('Activity type 1').fill('IC50');
-    await activity.getByLabel('Prefix 1').click();
+    await activity.getByLabel('Relation 1').click();
     await page.getByRole('option', { name: 'Range (R)' }).click();
     await activity.getByLabel('Minimum 1').fill('1');
     await activity.getByLabel('Maximum 1').fill('100');

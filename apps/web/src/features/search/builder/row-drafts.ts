@@ -257,9 +257,10 @@ export function newDraft(option: SelectedOption, tree?: TreeView): RowDraft {
       return {
         ...base,
         selectedOption: 'structure',
-        inputType: 'name',
+        // A chemist's structure row is mostly SMILES (pasted or drawn); Name is one click away.
+        inputType: 'smiles',
         value: '',
-        category: defaultStructureCategory('name'),
+        category: defaultStructureCategory('smiles'),
         feature: 'desalted',
         similarityMin: null,
         similarityMax: null,

@@ -4,7 +4,12 @@ import { newDraft } from '../builder/row-drafts.ts';
 import { buildCriteria } from '../builder/row-criteria.ts';
 import { countsFreshness } from './counts-freshness.ts';
 
-const aspirin = (): DraftOf<'structure'> => ({ ...(newDraft('structure') as DraftOf<'structure'>), value: 'aspirin' });
+const aspirin = (): DraftOf<'structure'> => ({
+  ...(newDraft('structure') as DraftOf<'structure'>),
+  inputType: 'name',
+  category: 'exact',
+  value: 'aspirin',
+});
 
 describe('whose counts the panel shows', () => {
   const rows = [aspirin()];

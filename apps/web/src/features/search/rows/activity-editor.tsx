@@ -55,8 +55,9 @@ function ActivityLine({
       />
       <Select
         w={120}
-        label={index === 0 ? 'Value' : undefined}
-        aria-label={`Prefix ${index + 1}`}
+        // The comparison of the measured value (<, ≤, =, ≥, >, a range): the number is the next field.
+        label={index === 0 ? 'Relation' : undefined}
+        aria-label={`Relation ${index + 1}`}
         data={[{ value: ANY, label: 'Any value' }, ...ACTIVITY_PREFIXES.map((prefix) => ({ value: prefix, label: PREFIX_LABELS[prefix] }))]}
         value={term.prefix ?? ANY}
         allowDeselect={false}
