@@ -19,6 +19,8 @@ let editor: StructureEditorModal;
 beforeAll(async () => {
   // One login for the file; every test opens its own tab, which starts with an empty builder.
   context = await newAppContext(browser());
+  // Ctrl+V pastes what the test put on the system clipboard.
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const first = await context.newPage();
   await new LoginPage(first).logInAs('FULL_USER');
   await first.close();
@@ -64,12 +66,33 @@ function isBenzene(smiles: string): boolean {
   return (atoms === 'cccccc' && doubleBonds === 0) || (atoms === 'CCCCCC' && doubleBonds === 3);
 }
 
+/** Pyridine, in whichever form Ketcher writes it: five carbons and one nitrogen in one ring. */
+function isPyridine(smiles: string): boolean {
+  const ringLabels = smiles.match(/[0-9]/g) ?? [];
+  return ringLabels.length === 2 && [...smiles.replace(/[0-9=]/g, '').toUpperCase()].sort().join('') === 'CCCCCN';
+}
+
+/** Ethanol as a V2000 molfile whose name line is blank, as many tools write it. */
+const ETHANOL_MOLFILE = [
+  '',
+  '  manual',
+  '',
+  '  3  2  0  0  0  0  0  0  0  0999 V2000',
+  '    0.0000    0.0000    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0',
+  '    1.2990    0.7500    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0',
+  '    2.5981    0.0000    0.0000 O   0  0  0  0  0  0  0  0  0  0  0  0',
+  '  1  2  1  0',
+  '  2  3  1  0',
+  'M  END',
+].join('\n');
+
 describe('the structure editor of a Structure row', () => {
-  it('downloads Ketcher only when opened, and returns a drawn benzene ring to a name row as SMILES', async () => {
+  it('downloads Ketcher only when opened, and returns a drawn benzene ring to a new row, which starts on SMILES', async () => {
     const fetched: string[] = [];
     page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
     const row = await search.addRow('Add Structure row');
-    expect(await rowChoices(row)).toEqual({ input: 'name', category: 'exact' });
+    // A new Structure row starts on SMILES, with SMILES's own default category (Name is one click away).
+    expect(await rowChoices(row)).toEqual({ input: 'smiles', category: 'substructure' });
     const isKetcher = (path: string) => /ketcher|indigo|\.wasm$/i.test(path);
     expect(fetched.filter(isKetcher), 'nothing of Ketcher before the editor is opened').toEqual([]);
 
@@ -78,7 +101,6 @@ describe('the structure editor of a Structure row', () => {
     await screenshot(page, 'structure-editor-benzene');
     await editor.useStructure();
 
-    // A name row becomes a SMILES row with SMILES's own default category.
     expect(await rowChoices(row)).toEqual({ input: 'smiles', category: 'substructure' });
     const smiles = await row.getByRole('textbox', { name: 'SMILES' }).inputValue();
     expect(isBenzene(smiles), `the row's SMILES "${smiles}" is benzene`).toBe(true);
@@ -144,7 +166,64 @@ describe('the structure editor of a Structure row', () => {
     await expect.poll(() => editor.messages()).toEqual([expect.stringContaining('The drawing is empty')]);
     expect(await editor.dialog().isVisible()).toBe(true);
     await editor.cancel();
+    expect(await rowChoices(row)).toEqual({ input: 'smiles', category: 'substructure' });
+  });
+
+  it('turns a name row into a SMILES row when a drawing is used', async () => {
+    const row = await search.addRow('Add Structure row');
+    await row.getByRole('radiogroup', { name: 'Structure input' }).getByText('Name', { exact: true }).click();
     expect(await rowChoices(row)).toEqual({ input: 'name', category: 'exact' });
+    await editor.openFrom(row);
+    await editor.drawBenzene();
+    await editor.useStructure();
+    expect(await rowChoices(row)).toEqual({ input: 'smiles', category: 'substructure' });
+    expect(isBenzene(await row.getByRole('textbox', { name: 'SMILES' }).inputValue())).toBe(true);
+  });
+
+  it('places SMILES pasted onto the canvas with Ctrl+V, uses it, and the search runs with it', async () => {
+    const row = await search.addRow('Add Structure row');
+    await editor.openFrom(row);
+    await editor.pasteWithKeyboard('c1ccncc1', 'canvas');
+    // Placed, not floating under the pointer: moving to "Use structure" keeps it.
+    await expect.poll(() => editor.pasteStatus().innerText(), { timeout: 60_000 }).toMatch(/Placed on the canvas/);
+    await editor.useStructure();
+    const smiles = await row.getByRole('textbox', { name: 'SMILES' }).inputValue();
+    expect(isPyridine(smiles), smiles).toBe(true);
+
+    const { criteria } = await search.search();
+    await search.searchCounts();
+    const sent = criteria.rows[0];
+    expect(sent?.selectedOption).toBe('structure');
+    expect((sent as { structure?: unknown } | undefined)?.structure).toMatchObject({ inputType: 'smiles', value: smiles, category: 'substructure' });
+  });
+
+  it('places SMILES pasted into the “Paste SMILES / molfile” field, in place of the drawing, and uses it', async () => {
+    const row = await search.addRow('Add Structure row');
+    await editor.openFrom(row);
+    await editor.drawBenzene();
+    await editor.pasteWithKeyboard('c1ccncc1', 'field');
+    await expect.poll(() => editor.pasteStatus().innerText(), { timeout: 60_000 }).toMatch(/Placed on the canvas/);
+    expect(await editor.pasteField().inputValue()).toBe('c1ccncc1');
+    await screenshot(page, 'structure-editor-paste-1280x800');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await screenshot(page, 'structure-editor-paste-1440x900');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await editor.useStructure();
+    // The pasted pyridine replaced the benzene ring: the row holds pyridine alone.
+    const smiles = await row.getByRole('textbox', { name: 'SMILES' }).inputValue();
+    expect(isPyridine(smiles), smiles).toBe(true);
+
+    const { criteria } = await search.search();
+    const sent = criteria.rows[0];
+    expect((sent as { structure?: unknown } | undefined)?.structure).toMatchObject({ inputType: 'smiles', value: smiles });
+  });
+
+  it('uses a molfile typed into the paste field and never placed, rather than calling the canvas empty', async () => {
+    const row = await search.addRow('Add Structure row');
+    await editor.openFrom(row);
+    await editor.pasteField().fill(ETHANOL_MOLFILE);
+    await editor.useStructure();
+    expect(['CCO', 'OCC']).toContain(await row.getByRole('textbox', { name: 'SMILES' }).inputValue());
   });
 
   it('returns a molfile to a Molfile row and a SMARTS query to a SMARTS row', async () => {

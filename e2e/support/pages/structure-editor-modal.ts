@@ -71,6 +71,33 @@ export class StructureEditorModal {
     await ketcherDialog.waitFor({ state: 'detached' });
   }
 
+  /** The "Paste SMILES / molfile" field beside the canvas. */
+  pasteField(): Locator {
+    return this.dialog().getByRole('textbox', { name: 'Paste SMILES / molfile' });
+  }
+
+  /** What the field beside the canvas says about the last paste ("Placed on the canvas: ready to use."). */
+  pasteStatus(): Locator {
+    return this.dialog().getByTestId('structure-paste-status');
+  }
+
+  /**
+   * Puts `text` on the system clipboard and presses Ctrl+V with the focus in `where`: the canvas
+   * (clicked first, as a user does) or the paste field. The context needs clipboard permissions.
+   */
+  async pasteWithKeyboard(text: string, where: 'canvas' | 'field'): Promise<void> {
+    await this.page.evaluate((value) => navigator.clipboard.writeText(value), text);
+    if (where === 'canvas') {
+      const canvas = this.canvas();
+      const box = await canvas.boundingBox();
+      if (!box) throw new Error('The Ketcher canvas has no size');
+      await canvas.click({ position: { x: box.width * 0.8, y: box.height * 0.8 } });
+    } else {
+      await this.pasteField().click();
+    }
+    await this.page.keyboard.press('Control+V');
+  }
+
   /** Clicks "Use structure" without waiting: the dialog may stay open with a message. */
   async clickUseStructure(): Promise<void> {
     await this.dialog().getByTestId('use-structure').click();

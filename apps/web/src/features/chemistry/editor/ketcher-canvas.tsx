@@ -7,6 +7,7 @@ import 'ketcher-react/dist/index.css';
 import type { Ketcher } from 'ketcher-core';
 import { Editor } from 'ketcher-react';
 import type { ButtonsConfig } from 'ketcher-react';
+import { useEffect, useRef } from 'react';
 import { StandaloneStructServiceProvider } from 'ketcher-standalone/dist/binaryWasm';
 
 // One provider for the page: the binaryWasm entry starts Indigo's worker when it is imported, and
@@ -42,17 +43,46 @@ export interface KetcherCanvasProps {
   onInit: (ketcher: Ketcher) => void;
   /** Ketcher's own errors (a paste it cannot read, a failed conversion). */
   onError: (message: string) => void;
+  /** Text pasted onto the canvas (Ctrl+V): the caller places it as a structure. */
+  onPasteText: (text: string) => void;
 }
 
-export default function KetcherCanvas({ onInit, onError }: KetcherCanvasProps) {
+/** Typing in a field (Ketcher's Open dialog, an atom label): its paste is the field's own. */
+function pastesIntoField(): boolean {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLElement) || active.hasAttribute('data-cliparea')) return false;
+  return active.tagName === 'TEXTAREA' || active.tagName === 'INPUT' || active.isContentEditable;
+}
+
+export default function KetcherCanvas({ onInit, onError, onPasteText }: KetcherCanvasProps) {
+  const wrapper = useRef<HTMLDivElement>(null);
+  const onPaste = useRef(onPasteText);
+  onPaste.current = onPasteText;
+  useEffect(() => {
+    const element = wrapper.current;
+    if (!element) return;
+    // Capture phase, above Ketcher's own listener (on its root, below this wrapper): Ketcher would
+    // read the clipboard and float the structure under the pointer until a click drops it.
+    const listener = (event: ClipboardEvent) => {
+      const text = event.clipboardData?.getData('text/plain') ?? '';
+      if (event.defaultPrevented || pastesIntoField() || text.trim() === '') return;
+      event.preventDefault();
+      event.stopPropagation();
+      onPaste.current(text);
+    };
+    element.addEventListener('paste', listener, { capture: true });
+    return () => element.removeEventListener('paste', listener, { capture: true });
+  }, []);
   return (
-    <Editor
-      staticResourcesUrl=""
-      structServiceProvider={structServiceProvider}
-      errorHandler={onError}
-      onInit={onInit}
-      buttons={HIDDEN}
-      disableMacromoleculesEditor
-    />
+    <div ref={wrapper} style={{ height: '100%' }}>
+      <Editor
+        staticResourcesUrl=""
+        structServiceProvider={structServiceProvider}
+        errorHandler={onError}
+        onInit={onInit}
+        buttons={HIDDEN}
+        disableMacromoleculesEditor
+      />
+    </div>
   );
 }

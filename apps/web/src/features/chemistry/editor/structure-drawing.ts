@@ -75,3 +75,62 @@ export function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
     );
   });
 }
+
+/**
+ * Text pasted or typed as a structure, as Indigo should read it: one line (SMILES) is trimmed; a
+ * molfile keeps its leading lines, because its first line (the name) may be blank and its counts
+ * line must stay the fourth. Null: nothing to place.
+ */
+export function structureTextOf(raw: string): string | null {
+  if (raw.trim() === '') return null;
+  const text = raw.replace(/\r\n?/g, '\n');
+  return text.trim().includes('\n') ? text.trimEnd() : text.trim();
+}
+
+/**
+ * Puts a pasted structure on the canvas as a placed structure, through Ketcher's API: on an empty
+ * canvas it becomes the drawing (`setMolecule`), next to a drawing it is added beside it
+ * (`addFragment`). Ketcher's own paste instead floats the structure under the pointer until a
+ * click drops it, and drops nothing when the pointer leaves the canvas (towards "Use structure").
+ */
+export async function placeStructureText(ketcher: Ketcher, text: string, replace = false): Promise<'set' | 'added'> {
+  if (replace || ketcher.editor.struct().isBlank()) {
+    await ketcher.setMolecule(text);
+    return 'set';
+  }
+  await ketcher.addFragment(text);
+  return 'added';
+}
+
+/** What Ketcher's paste tool holds while a structure floats under the pointer (not in its types). */
+interface FloatingPasteTool {
+  struct: ReturnType<Ketcher['editor']['struct']>;
+  isSingleContractedGroup: unknown;
+  /** Takes back the preview drawn under the pointer, if one is shown. */
+  cancel?: () => void;
+}
+
+function floatingPaste(ketcher: Ketcher): FloatingPasteTool | null {
+  const tool = (ketcher.editor as unknown as { tool?: () => unknown }).tool?.();
+  if (!tool || typeof tool !== 'object' || !('struct' in tool) || !('isSingleContractedGroup' in tool)) return null;
+  const { struct } = tool as FloatingPasteTool;
+  return struct && typeof struct.isBlank === 'function' && !struct.isBlank() ? (tool as FloatingPasteTool) : null;
+}
+
+/**
+ * A structure still floating from Ketcher's own paste (its toolbar's paste, Ctrl+Alt+V) is placed
+ * before the drawing is read, so "Use structure" never loses it: it becomes the drawing on an empty
+ * canvas and is added beside a drawing otherwise. Answers whether there was one.
+ */
+export function placeFloatingPaste(ketcher: Ketcher): boolean {
+  const tool = floatingPaste(ketcher);
+  if (!tool) return false;
+  const editor = ketcher.editor;
+  tool.cancel?.();
+  const floating = tool.struct.clone();
+  if (editor.struct().isBlank()) editor.struct(floating);
+  else editor.structToAddFragment(floating);
+  // The paste tool would float the same structure again on the next pointer move.
+  (editor as unknown as { tool: (name: string) => unknown }).tool('select');
+  return true;
+}

@@ -1,10 +1,18 @@
-import { Alert, Box, Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Box, Button, Group, Loader, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useWindowEvent } from '@mantine/hooks';
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { Ketcher } from 'ketcher-core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { StructureDrawing, StructureText } from './structure-drawing.ts';
-import { DRAWING_PROBLEM_MESSAGES, ketcherErrorMessage, readDrawing, withDeadline } from './structure-drawing.ts';
+import {
+  DRAWING_PROBLEM_MESSAGES,
+  ketcherErrorMessage,
+  placeFloatingPaste,
+  placeStructureText,
+  readDrawing,
+  structureTextOf,
+  withDeadline,
+} from './structure-drawing.ts';
 import { useKetcherCanvas } from './use-ketcher-canvas.ts';
 
 export interface StructureEditorModalProps {
@@ -53,6 +61,10 @@ function EditorBody({ initial: initialProp, onClose, onApply }: BodyProps) {
   const [ready, setReady] = useState(false);
   const [reading, setReading] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
+  // What was pasted last, said under the field ("Placed on the canvas…"); cleared by the next action.
+  const [placed, setPlaced] = useState<string | null>(null);
+  const [pasteField, setPasteField] = useState('');
+  const [placing, setPlacing] = useState(false);
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
@@ -96,12 +108,41 @@ function EditorBody({ initial: initialProp, onClose, onApply }: BodyProps) {
     if (mounted.current) setMessage(error);
   }, []);
 
+  /**
+   * A pasted structure lands on the canvas placed, ready to use (Ctrl+V on the canvas adds it beside
+   * a drawing; the paste field replaces the drawing). Errors of Indigo (text it cannot read) are shown.
+   */
+  const place = async (raw: string, replace: boolean): Promise<boolean> => {
+    const ketcher = ketcherRef.current;
+    const text = structureTextOf(raw);
+    if (!ketcher || text === null) return false;
+    setPlacing(true);
+    setMessage(null);
+    setPlaced(null);
+    try {
+      const how = await withDeadline(placeStructureText(ketcher, text, replace), INDIGO_DEADLINE_MS);
+      if (mounted.current) setPlaced(how === 'set' ? 'Placed on the canvas: ready to use.' : 'Added beside the drawing: ready to use.');
+      return true;
+    } catch (error) {
+      if (mounted.current) setMessage(`The pasted text is not a structure the editor can read: ${ketcherErrorMessage(error)}`);
+      return false;
+    } finally {
+      if (mounted.current) setPlacing(false);
+    }
+  };
+
   const apply = async () => {
     const ketcher = ketcherRef.current;
     if (!ketcher) return;
     setReading(true);
     setMessage(null);
     try {
+      // Nothing pasted is lost: a structure still floating from Ketcher's own paste is dropped, and
+      // text left in the paste field is placed when the canvas is empty.
+      placeFloatingPaste(ketcher);
+      if (ketcher.editor.struct().isBlank() && structureTextOf(pasteField) !== null) {
+        if (!(await place(pasteField, true))) return;
+      }
       const drawing = await withDeadline(readDrawing(ketcher, initial?.format === 'smarts'), INDIGO_DEADLINE_MS);
       if (!mounted.current) return;
       if (typeof drawing === 'string') setMessage(DRAWING_PROBLEM_MESSAGES[drawing]);
@@ -141,25 +182,37 @@ function EditorBody({ initial: initialProp, onClose, onApply }: BodyProps) {
   return (
     <Stack gap="sm">
       <Text size="sm" c="dimmed">
-        Draw a structure, or paste SMILES or a molfile onto the canvas (Ctrl+V, or Open… in the toolbar).
+        Draw a structure, or paste SMILES or a molfile: onto the canvas (Ctrl+V) or into the field beside it.
       </Text>
-      <Box pos="relative" h="calc(100dvh - 15rem)" mih={480} data-testid="structure-editor-canvas">
-        {state.status === 'ready' && <state.Canvas onInit={handleInit} onError={handleError} />}
-        {!ready && (
-          <Stack
-            pos="absolute"
-            inset={0}
-            align="center"
-            justify="center"
-            bg="var(--mantine-color-body)"
-            style={{ zIndex: 1 }}
-            role="status"
-          >
-            <Loader />
-            <Text size="sm">Loading the structure editor…</Text>
-          </Stack>
-        )}
-      </Box>
+      <Group align="stretch" gap="sm" wrap="nowrap">
+        <Box pos="relative" h="calc(100dvh - 15rem)" mih={480} style={{ flex: 1, minWidth: 0 }} data-testid="structure-editor-canvas">
+          {state.status === 'ready' && (
+            <state.Canvas onInit={handleInit} onError={handleError} onPasteText={(text) => void place(text, false)} />
+          )}
+          {!ready && (
+            <Stack
+              pos="absolute"
+              inset={0}
+              align="center"
+              justify="center"
+              bg="var(--mantine-color-body)"
+              style={{ zIndex: 1 }}
+              role="status"
+            >
+              <Loader />
+              <Text size="sm">Loading the structure editor…</Text>
+            </Stack>
+          )}
+        </Box>
+        <PasteField
+          value={pasteField}
+          onChange={setPasteField}
+          onPlace={(text) => void place(text, true)}
+          disabled={!ready}
+          placing={placing}
+          placed={placed}
+        />
+      </Group>
       {message && (
         <Alert
           color="orange"
@@ -180,6 +233,65 @@ function EditorBody({ initial: initialProp, onClose, onApply }: BodyProps) {
           Use structure
         </Button>
       </Group>
+    </Stack>
+  );
+}
+
+/**
+ * "Paste SMILES / molfile": a paste into the field goes straight onto the canvas in place of the
+ * drawing; typed text goes there with "Place on canvas" (or Ctrl+Enter), or with "Use structure".
+ */
+function PasteField({
+  value,
+  onChange,
+  onPlace,
+  disabled,
+  placing,
+  placed,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  onPlace: (text: string) => void;
+  disabled: boolean;
+  placing: boolean;
+  placed: string | null;
+}) {
+  return (
+    <Stack gap="xs" w={240} style={{ flexShrink: 0 }} data-testid="structure-paste">
+      <Textarea
+        label="Paste SMILES / molfile"
+        description="A paste here replaces the drawing."
+        placeholder="e.g. c1ccncc1"
+        autosize
+        minRows={4}
+        maxRows={14}
+        spellCheck={false}
+        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 } }}
+        value={value}
+        disabled={disabled}
+        onChange={(event) => onChange(event.currentTarget.value)}
+        onPaste={(event) => {
+          const text = event.clipboardData.getData('text/plain');
+          if (text.trim() === '') return;
+          // The whole field becomes the paste: a structure is one text, not text spliced into another.
+          event.preventDefault();
+          onChange(text);
+          onPlace(text);
+        }}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+            event.preventDefault();
+            onPlace(value);
+          }
+        }}
+        data-testid="structure-paste-field"
+      />
+      <Button size="xs" variant="light" onClick={() => onPlace(value)} disabled={disabled || value.trim() === ''} loading={placing}>
+        Place on canvas
+      </Button>
+      <Text size="xs" c="dimmed" role="status" aria-live="polite" data-testid="structure-paste-status">
+        {placed ?? 'Ctrl+V on the canvas adds the structure beside the drawing.'}
+      </Text>
     </Stack>
   );
 }
