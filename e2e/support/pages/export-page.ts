@@ -46,7 +46,8 @@ function recordProgressBars(selector: string): void {
  * `export-rows-all`), the format (`export-format`), the column checklist (`export-columns`, one
  * checkbox per column labelled as the grid labels it), the cost line (`export-cost` with
  * `data-rows` / `data-credits`, `export-balance`), the refusal (`export-not-allowed`), the Export
- * button (`export-submit`) and the card of the job just started (`export-job`, `data-status`, its
+ * button (`export-submit`) with its credit question (`export-question`, `export-confirm`,
+ * `export-cancel`) and the card of the job just started (`export-job`, `data-status`, its
  * progress bar `export-job-progress` and its `export-download` button).
  */
 export class ExportPage extends AppPage {
@@ -127,13 +128,28 @@ export class ExportPage extends AppPage {
     return this.page.getByTestId('export-not-allowed');
   }
 
-  /** Clicks Export and answers the job the start call answered (its file is saved by the page when it is done at once). */
+  /** The credit question Export opens ("Export 3 activities as CSV for 3 download credits? …"). */
+  question(): Locator {
+    return this.page.getByTestId('export-question');
+  }
+
+  /** Clicks Export: the question opens, nothing is started. */
+  async ask(): Promise<void> {
+    await this.submitButton().click();
+    await this.question().waitFor();
+  }
+
+  /**
+   * Clicks Export, answers the credit question with Export, and answers the job the start call
+   * answered (its file is saved by the page when it is done at once).
+   */
   async start(): Promise<ExportJob> {
+    await this.ask();
     const [response] = await Promise.all([
       this.page.waitForResponse((r) => new URL(r.url()).pathname === exportEndpoints.start.path && r.request().method() === 'POST', {
         timeout: 60_000,
       }),
-      this.submitButton().click(),
+      this.page.getByTestId('export-confirm').click(),
     ]);
     return jobOf(response);
   }

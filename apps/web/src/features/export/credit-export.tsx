@@ -1,13 +1,14 @@
-import { Button, Group, Popover, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Group, SegmentedControl, Stack, Text } from '@mantine/core';
 import { IconFileExport } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { authEndpoints } from '@kb/contracts/api';
 import type { ExportFormat, ExportJob } from '@kb/contracts/exports';
-import { CREDIT_RULE_TEXT, exportCredits } from '@kb/contracts/exports';
+import { exportCredits } from '@kb/contracts/exports';
 import { formatCount } from '../../app/format/count-format.ts';
 import { countNoun } from '../../app/format/plural.ts';
 import { endpointQuery } from '../../app/query.ts';
+import { CreditQuestion } from './credit-question.tsx';
 import { ExportStartOutcome } from './export-job-card.tsx';
 import { invalidateCredits, saveStoredFile } from './export-files.ts';
 
@@ -30,13 +31,12 @@ export interface CreditExportProps<F extends ExportFormat> {
 }
 
 /**
- * Every export that spends download credits (dynamic query, SAR table, measurement list; the
- * results tabs have their export page): the price and the balance beside the button, one question
- * with the format before any credit is spent, then the job's card. A small file is written while
+ * The exports outside the export page that spend download credits (dynamic query, SAR table,
+ * measurement list, sheet): the price and the balance beside the button, the one credit question
+ * (`CreditQuestion`, also the export page's) with the format, then the job's card. A small file is written while
  * the request waits and saved at once; a larger one is saved when its job is done.
  */
 export function CreditExport<F extends ExportFormat>({ formats, rows, noun, start, refusal, note, testId }: CreditExportProps<F>) {
-  const [opened, setOpened] = useState(false);
   const [picked, setFormat] = useState<F>(formats[0]!);
   // The formats can change under the choice (a dynamic query without structures offers no SDF).
   const format = formats.includes(picked) ? picked : formats[0]!;
@@ -59,58 +59,34 @@ export function CreditExport<F extends ExportFormat>({ formats, rows, noun, star
   return (
     <Stack gap={6} data-testid={testId}>
       <Group gap="xs" wrap="wrap">
-        <Popover opened={opened} onChange={setOpened} trapFocus returnFocus withArrow position="bottom-start" shadow="md">
-          <Popover.Target>
-            <Button
-              size="xs"
-              variant="default"
-              leftSection={<IconFileExport size={14} />}
-              loading={run.isPending}
-              disabled={rows === 0 || why !== null}
-              onClick={() => setOpened((open) => !open)}
-              data-testid={`${testId}-open`}
-            >
-              Export…
-            </Button>
-          </Popover.Target>
-          <Popover.Dropdown maw={360}>
-            <Stack gap="xs">
-              {formats.length > 1 && (
-                <SegmentedControl
-                  size="xs"
-                  aria-label="File format"
-                  value={format}
-                  onChange={(value) => setFormat(value as F)}
-                  data={formats.map((value) => ({ value, label: FORMAT_LABELS[value] }))}
-                  data-testid={`${testId}-format`}
-                />
-              )}
-              <Text size="sm" data-testid={`${testId}-question`}>
-                Export {countNoun(rows, noun)} as {FORMAT_LABELS[format]} for <strong>{countNoun(credits, 'download credit')}</strong>?
-                {balance.data ? ` Your balance is ${formatCount(balance.data.downloadBalance)}.` : ''}
-              </Text>
-              <Text size="xs" c="dimmed">
-                {CREDIT_RULE_TEXT}
-                {note ? ` ${note}` : ''}
-              </Text>
-              <Group justify="flex-end" gap="xs">
-                <Button size="xs" variant="default" onClick={() => setOpened(false)}>
-                  Cancel
-                </Button>
-                <Button
-                  size="xs"
-                  data-testid={`${testId}-confirm`}
-                  onClick={() => {
-                    setOpened(false);
-                    run.mutate(format);
-                  }}
-                >
-                  Export
-                </Button>
-              </Group>
-            </Stack>
-          </Popover.Dropdown>
-        </Popover>
+        <CreditQuestion
+          label="Export…"
+          size="xs"
+          variant="default"
+          leftSection={<IconFileExport size={14} />}
+          loading={run.isPending}
+          disabled={rows === 0 || why !== null}
+          rows={rows}
+          noun={noun}
+          formatLabel={FORMAT_LABELS[format]}
+          credits={credits}
+          balance={balance.data?.downloadBalance}
+          note={note}
+          onConfirm={() => run.mutate(format)}
+          testId={testId}
+          choices={
+            formats.length > 1 && (
+              <SegmentedControl
+                size="xs"
+                aria-label="File format"
+                value={format}
+                onChange={(value) => setFormat(value as F)}
+                data={formats.map((value) => ({ value, label: FORMAT_LABELS[value] }))}
+                data-testid={`${testId}-format`}
+              />
+            )
+          }
+        />
         <Text size="xs" c={why ? 'orange' : 'dimmed'} data-testid={`${testId}-cost`} data-credits={credits}>
           {why ?? `${countNoun(rows, 'record')} · ${countNoun(credits, 'credit')}`}
           {!why && balance.data ? ` · your balance ${formatCount(balance.data.downloadBalance)}` : ''}

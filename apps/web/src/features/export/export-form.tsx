@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Group, Radio, SegmentedControl, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Card, Group, Radio, SegmentedControl, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconFileExport } from '@tabler/icons-react';
 import { useLocation, useNavigate } from 'react-router';
 import type { ExportFormat } from '@kb/contracts/exports';
@@ -12,6 +12,7 @@ import { QueryView } from '../../app/ui/query-view.tsx';
 import { formatCount } from '../../app/format/count-format.ts';
 import { ColumnChecklist } from './column-checklist.tsx';
 import { ExportCost } from './export-cost.tsx';
+import { CreditQuestion } from './credit-question.tsx';
 import { ExportJobCard } from './export-job-card.tsx';
 import type { RowsChoice } from './export-scope.ts';
 import { SDF_NEEDS_STRUCTURES, formatForTab, sdfAllowed, selectedRowsLabel } from './export-scope.ts';
@@ -19,8 +20,18 @@ import type { ExportDraft } from './use-export-draft.ts';
 import { useExportDraft } from './use-export-draft.ts';
 import { useStartExport } from './use-start-export.ts';
 import { countNoun } from '../../app/format/plural.ts';
+import type { NounForms } from '../../app/format/plural.ts';
 
 const FORMAT_SHORT: Record<ExportFormat, string> = { csv: 'CSV', xlsx: 'XLSX', sdf: 'SDF' };
+const CREDIT_FORMAT_LABELS: Record<ExportFormat, string> = { csv: 'CSV', xlsx: 'Excel (XLSX)', sdf: 'SDF' };
+/** What one record of a tab is, for the credit question ("Export 646 activities as CSV…"). */
+const TAB_RECORD_NOUNS: Record<ResultTabKey, string | NounForms> = {
+  structuretab: 'structure',
+  activitiestab: { one: 'activity', other: 'activities' },
+  assaytab: 'assay',
+  developmentcompoundstab: 'development compound',
+  documentstab: 'document',
+};
 
 /** Which tab to export, each with its rows after filters (the session already holds the counts). */
 function TabPicker({
@@ -187,15 +198,21 @@ export function ExportForm({
             </Alert>
           )}
           <Group>
-            <Button
+            {/* The same question as every export that spends credits: the price before anything is spent. */}
+            <CreditQuestion
+              label={`Export ${FORMAT_SHORT[format]}`}
               leftSection={<IconFileExport size={16} />}
-              onClick={submit}
               loading={exporter.starting}
               disabled={blocked}
-              data-testid="export-submit"
-            >
-              Export {FORMAT_SHORT[format]}
-            </Button>
+              rows={cost?.rows ?? 0}
+              noun={TAB_RECORD_NOUNS[tab]}
+              formatLabel={CREDIT_FORMAT_LABELS[format]}
+              credits={cost?.credits ?? 0}
+              balance={cost?.creditBalance}
+              onConfirm={submit}
+              testId="export"
+              buttonTestId="export-submit"
+            />
           </Group>
         </Stack>
       </Card>
