@@ -1,10 +1,10 @@
-import { Alert, Button, Group, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Skeleton, Stack, Text } from '@mantine/core';
 import { IconSearch, IconTable } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Fragment, useState } from 'react';
+import { Link, Navigate, useLocation, useParams, useSearchParams } from 'react-router';
 import type { AnalyzerChartConfig, AnalyzerTab, StoredAnalysis } from '@kb/contracts/analyzers';
-import { AnalyzerTabSchema } from '@kb/contracts/analyzers';
+import { ANALYZER_TABS, AnalyzerTabSchema } from '@kb/contracts/analyzers';
 import { PageHeader } from '../../app/ui/page-header.tsx';
 import { QueryErrorAlert } from '../../app/ui/query-view.tsx';
 import { useMayOpen } from '../../app/use-route-access.ts';
@@ -18,6 +18,7 @@ import { AnalyzerBoard } from './analyzers/analyzer-board.tsx';
 import { useSavedAnalysis } from './analyzers/analyzer-queries.ts';
 import { defaultCharts } from './analyzers/default-charts.ts';
 import { SaveAnalysis } from './analyzers/save-analysis.tsx';
+import { analyzerTabOf } from './analyzer-aliases.ts';
 import { AnalyzersHome } from './analyzers-home.tsx';
 
 /** Why the board cannot be drawn, with the way forward. */
@@ -97,6 +98,7 @@ function SavedBoard({ id, tab }: { id: number; tab: AnalyzerTab }) {
 /** Spec §2 /analyzers/{tabid}: charts over the rows of a results tab, as filtered in the grid. */
 function AnalyzerTabPage({ tabid }: { tabid: string }) {
   const [params] = useSearchParams();
+  const { search } = useLocation();
   const scope = exportSourceOf(params.get('from'));
   const scopeSessionId = useScopeSessionId(scope);
   const parsed = AnalyzerTabSchema.safeParse(tabid);
@@ -128,8 +130,17 @@ function AnalyzerTabPage({ tabid }: { tabid: string }) {
         }
       />
       {!tab ? (
-        <Problem title="No analyzer for this tab" search={false}>
-          The analyzers chart the Structures and Activities tabs. Open them from one of those tabs of your results.
+        <Problem title={`There is no analyzer “${tabid}”`} search={false}>
+          The analyzers chart the Structures and Activities tabs:{' '}
+          {ANALYZER_TABS.map((real, index) => (
+            <Fragment key={real}>
+              {index > 0 && ' and '}
+              <Anchor component={Link} to={`/analyzers/${real}${search}`} data-testid="analyzer-real-link">
+                {resultTabLabel(real)} ({`/analyzers/${real}`})
+              </Anchor>
+            </Fragment>
+          ))}
+          .
         </Problem>
       ) : Number.isFinite(analysisId) && analysisId > 0 ? (
         <SavedBoard id={analysisId} tab={tab} />
@@ -146,5 +157,10 @@ function AnalyzerTabPage({ tabid }: { tabid: string }) {
 
 export function AnalyzersPage() {
   const { tabid } = useParams();
-  return tabid === undefined ? <AnalyzersHome /> : <AnalyzerTabPage tabid={tabid} />;
+  const { search } = useLocation();
+  if (tabid === undefined) return <AnalyzersHome />;
+  // An old or misspelt address (`activitytab`, `structures`) goes to the analyzer it means.
+  const meant = analyzerTabOf(tabid);
+  if (meant !== null && meant !== tabid) return <Navigate to={`/analyzers/${meant}${search}`} replace />;
+  return <AnalyzerTabPage tabid={tabid} />;
 }
