@@ -10,6 +10,7 @@ import { AppLoading, RootLayout } from './layouts/root-layout.tsx';
 import type { RouteHandle } from './layouts/root-layout.tsx';
 import { registerNavigator } from '../app/navigation.ts';
 import { startPageLoader, stopPageLoader } from '../app/page-loader.ts';
+import { scopeNotificationsToPages } from '../app/page-notifications.ts';
 import { PAGE_BY_PATH, SELF_MARKED_PATHS } from './pages.tsx';
 
 function toRouteObject(route: WebRoute): RouteObject {
@@ -64,6 +65,8 @@ export const routes: RouteObject[] = [
 export function createAppRouter() {
   const router = createBrowserRouter(routes, { basename: '/' });
   registerNavigator((to, options) => router.navigate(to, options));
+  // A toast belongs to the page it was shown on: leaving the page ends it.
+  scopeNotificationsToPages(router);
 
   // Spec §2/§9: the loading bar starts before each navigation and stops 100 ms after it.
   let navigating = false;
