@@ -194,7 +194,11 @@ describe('the structure editor of a Structure row', () => {
     await search.searchCounts();
     const sent = criteria.rows[0];
     expect(sent?.selectedOption).toBe('structure');
-    expect((sent as { structure?: unknown } | undefined)?.structure).toMatchObject({ inputType: 'smiles', value: smiles, category: 'substructure' });
+    expect((sent as { structure?: unknown } | undefined)?.structure).toMatchObject({
+      inputType: 'smiles',
+      value: smiles,
+      category: 'substructure',
+    });
   });
 
   it('places SMILES pasted into the “Paste SMILES / molfile” field, in place of the drawing, and uses it', async () => {

@@ -10,8 +10,12 @@ function draft<O extends Exclude<RowDraft['selectedOption'], 'treeview'>>(option
 }
 
 describe('row → criteria conversion', () => {
+  it('starts a new Structure row on SMILES, searched as a substructure', () => {
+    expect(newDraft('structure')).toMatchObject({ inputType: 'smiles', category: 'substructure', feature: 'desalted', value: '' });
+  });
+
   it('sends a name search as exact, desalted, with the read-only marker of a look-up', () => {
-    const result = toCriteriaRow(draft('structure', { value: ' aspirin ', readOnly: true }));
+    const result = toCriteriaRow(draft('structure', { inputType: 'name', category: 'exact', value: ' aspirin ', readOnly: true }));
     expect(result.errors).toEqual({});
     expect(result.row).toMatchObject({
       selectedOption: 'structure',
