@@ -107,6 +107,8 @@ describe('analyzer addresses', () => {
 
 describe('toasts', () => {
   it('ends a toast of the search page when the user goes to another page', async () => {
+    // A tab of its own starts with an empty builder (the rows of the export's search stay in the first).
+    const page = await context.newPage();
     const search = new SearchPage(page);
     await search.openSearch();
     await search.addRow('Add Structure row');
@@ -120,5 +122,6 @@ describe('toasts', () => {
     await page.getByRole('link', { name: 'Dashboard', exact: true }).first().click();
     await page.waitForURL((url) => url.pathname.startsWith('/dashboard'));
     await expect.poll(() => toast.count(), { timeout: 2_000, message: 'the search page’s toast ended with the page' }).toBe(0);
+    await page.close();
   });
 });

@@ -184,9 +184,26 @@ describe('the structure editor of a Structure row', () => {
     const row = await search.addRow('Add Structure row');
     await editor.openFrom(row);
     await editor.pasteWithKeyboard('c1ccncc1', 'canvas');
-    // Placed, not floating under the pointer: moving to "Use structure" keeps it.
-    await expect.poll(() => editor.pasteStatus().innerText(), { timeout: 60_000 }).toMatch(/Placed on the canvas/);
-    await editor.useStructure();
+    // Straight to "Use structure", as the chemist did: the pointer leaves the canvas, and the paste
+    // must not float away with it ("The drawing is empty").
+    await editor.clickUseStructure();
+    // Whichever comes first: the editor closes with the structure, or it stays with a message.
+    await Promise.race([
+      editor
+        .dialog()
+        .waitFor({ state: 'detached', timeout: 60_000 })
+        .catch(() => undefined),
+      editor
+        .dialog()
+        .getByRole('alert')
+        .first()
+        .waitFor({ timeout: 60_000 })
+        .catch(() => undefined),
+    ]);
+    expect((await editor.dialog().count()) === 0 ? [] : await editor.messages(), 'no message: the editor closed with the paste').toEqual(
+      [],
+    );
+    await editor.dialog().waitFor({ state: 'detached', timeout: 60_000 });
     const smiles = await row.getByRole('textbox', { name: 'SMILES' }).inputValue();
     expect(isPyridine(smiles), smiles).toBe(true);
 

@@ -112,7 +112,13 @@ function EditorBody({ initial: initialProp, onClose, onApply }: BodyProps) {
    * A pasted structure lands on the canvas placed, ready to use (Ctrl+V on the canvas adds it beside
    * a drawing; the paste field replaces the drawing). Errors of Indigo (text it cannot read) are shown.
    */
-  const place = async (raw: string, replace: boolean): Promise<boolean> => {
+  const placing$ = useRef<Promise<boolean>>(Promise.resolve(true));
+  const place = (raw: string, replace: boolean): Promise<boolean> => {
+    // "Use structure" waits for a placement under way (Indigo reads the text in its worker).
+    placing$.current = placeNow(raw, replace);
+    return placing$.current;
+  };
+  const placeNow = async (raw: string, replace: boolean): Promise<boolean> => {
     const ketcher = ketcherRef.current;
     const text = structureTextOf(raw);
     if (!ketcher || text === null) return false;
@@ -139,6 +145,7 @@ function EditorBody({ initial: initialProp, onClose, onApply }: BodyProps) {
     try {
       // Nothing pasted is lost: a structure still floating from Ketcher's own paste is dropped, and
       // text left in the paste field is placed when the canvas is empty.
+      await placing$.current;
       placeFloatingPaste(ketcher);
       if (ketcher.editor.struct().isBlank() && structureTextOf(pasteField) !== null) {
         if (!(await place(pasteField, true))) return;
