@@ -216,7 +216,24 @@ function scan({ queries, min }) {
 function attach(message) {
   actives = activeRows(message);
   collectors = new Map();
+  excludedRow = null;
   return {};
+}
+
+/** Rows a query must not count (score), 1 while it is scored. */
+let excludedRow = null;
+
+/** The row of a structure in this part (its rows are in ascending str_id), or -1. */
+function rowOfStructure(strIds, strId) {
+  let lo = 0;
+  let hi = strIds.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (strIds[mid] === strId) return mid;
+    if (strIds[mid] < strId) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 /**
@@ -244,17 +261,26 @@ function score({ queries, min, threshold, keep, nearest, excludeParents, exclude
     nearEnd: [],
   };
   const { strIds, parents, pairStart } = actives;
+  excludedRow ??= new Uint8Array(strIds.length);
   const count = queries.length / FP_BYTES;
   for (let q = 0; q < count; q++) {
     scanQuery(queries, q, min);
     const parent = excludeParents[q];
-    const from = q === 0 ? 0 : excludeEnds[q - 1];
-    const excluded = excludeEnds[q] > from ? new Set(excludeIds.subarray(from, excludeEnds[q])) : null;
+    // The query's excluded structures as this part's rows, marked for the pass and cleared after it.
+    const marked = [];
+    for (let k = q === 0 ? 0 : excludeEnds[q - 1]; k < excludeEnds[q]; k++) {
+      const r = rowOfStructure(strIds, excludeIds[k]);
+      if (r >= 0 && excludedRow[r] === 0) {
+        excludedRow[r] = 1;
+        marked.push(r);
+      }
+    }
     for (let k = 0; k < hitCount; k++) {
       const r = hitRows[k];
-      if (pairStart[r + 1] === pairStart[r] || parents[r] === parent || excluded?.has(strIds[r])) continue;
+      if (pairStart[r + 1] === pairStart[r] || parents[r] === parent || excludedRow[r] === 1) continue;
       collector.offer(r, hitSims[k]);
     }
+    for (const r of marked) excludedRow[r] = 0;
     collector.finish(out);
   }
   return {
