@@ -13,7 +13,7 @@ import type { EndpointInfo } from './sar-values.ts';
 export type MeasuredSets = readonly ReadonlySet<number>[];
 
 /** Compounds of the first endpoint measured on both `a` and `b`. */
-export function measuredOnBoth(measured: MeasuredSets, a: number, b: number): number {
+function measuredOnBoth(measured: MeasuredSets, a: number, b: number): number {
   let n = 0;
   for (const strId of measured[0]!) if (measured[a]!.has(strId) && measured[b]!.has(strId)) n++;
   return n;

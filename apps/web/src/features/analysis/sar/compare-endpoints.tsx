@@ -24,7 +24,7 @@ export function overlapOf(overlap: SarOverlapResponse | undefined, { a, b }: Sar
 }
 
 /** Why a difference column would be empty: the server's refusal, said before building. */
-export function emptyDifferenceMessage({ a, b }: SarDifference): string {
+function emptyDifferenceMessage({ a, b }: SarDifference): string {
   const among = a === 0 ? '' : ` of ${endpointLetter(0)}`;
   return `${endpointLetter(a)} − ${endpointLetter(b)} would be empty: no compound${among} is measured on both ${endpointLetter(a)} and ${endpointLetter(b)}. Untick it, or choose endpoints measured on the same compounds.`;
 }
