@@ -45,7 +45,7 @@ const SAR_LAYOUT: Record<GridDensity, { rowHeight: number; structure: { width: n
 };
 
 /** An R-group's drawing: small groups, so narrower than the compound's. */
-const RGROUP_WIDTH = 90;
+const RGROUP_WIDTH = 86;
 
 /** The highlight of each core of the table (its attachment points dropped). */
 export function coreHighlights(table: SarTable): StructureHighlight[] {
@@ -101,7 +101,7 @@ function activityRenderer(endpoint: number) {
         title="Show every measurement behind this value"
       >
         <div
-          style={{ ...(colour ?? {}), borderRadius: 4, padding: '2px 6px', width: '100%', lineHeight: 1.3 }}
+          style={{ ...(colour ?? {}), borderRadius: 4, padding: '2px 5px', width: '100%', lineHeight: 1.3 }}
           data-testid={endpoint === 0 ? 'sar-activity' : `sar-activity-${endpoint}`}
           data-colour={colour?.background}
         >
@@ -161,13 +161,22 @@ function rgroupRenderer(label: string) {
   };
 }
 
-const numberColumn = (field: 'mw' | 'clogp' | 'le' | 'lipe', headerName: string, headerTooltip: string): ColDef<SarRow> => ({
+/**
+ * A property column; `minWidth` leaves its header room beside the sort and filter icons (sized to
+ * the label: "cLogP" wider than "LE"), so that the columns fit a 1,280-px window without a header
+ * broken across lines.
+ */
+const numberColumn = (
+  field: 'mw' | 'clogp' | 'le' | 'lipe',
+  headerName: string,
+  headerTooltip: string,
+  minWidth: number,
+): ColDef<SarRow> => ({
   field,
   headerName,
   headerTooltip,
-  // Room for the header ("cLogP") beside its sort and filter icons without wrapping.
-  width: 88,
-  minWidth: 80,
+  width: minWidth + 8,
+  minWidth,
   filter: 'agNumberColumnFilter',
   comparator: blanksLast,
   valueFormatter: ({ value }) =>
@@ -206,9 +215,10 @@ function columnsOf(table: SarTable, drawingWidth: number): ColDef<SarRow>[] {
         headerTooltip: `${endpointName(endpoint)}: median of the compound’s measurements, with their number and spread; click a value for every measurement behind it`,
         valueGetter: ({ data }) => (data ? measureValue(data, { kind: 'endpoint', index }) : null),
         cellRenderer: activityRenderer(index),
-        // Room for "n=3, 6.90–7.50" under the median.
+        // Room for "n=3, 6.90–7.50" under the median: the cell's own padding is narrow, its coloured box has one.
         width: 136,
         minWidth: 116,
+        cellStyle: { display: 'flex', alignItems: 'center', paddingLeft: 4, paddingRight: 4 },
         filter: 'agNumberColumnFilter',
         comparator: blanksLast,
         ...(index === 0 ? { sort: 'desc' as const } : {}),
@@ -221,17 +231,17 @@ function columnsOf(table: SarTable, drawingWidth: number): ColDef<SarRow>[] {
         headerTooltip: `pActivity ${difference.label}: above 0, more active on ${endpointLetter(difference.a)}`,
         valueGetter: ({ data }) => data?.differences[index] ?? null,
         cellRenderer: differenceRenderer(index),
-        width: 104,
-        minWidth: 100,
+        width: 108,
+        minWidth: 108,
         filter: 'agNumberColumnFilter',
         comparator: blanksLast,
         type: 'numericColumn',
       }),
     ),
-    numberColumn('mw', 'MW', 'Molecular weight (g/mol)'),
-    numberColumn('clogp', 'cLogP', 'Calculated logP'),
-    numberColumn('le', 'LE', 'Ligand efficiency: 1.37 × pActivity / heavy atoms (kcal/mol per heavy atom)'),
-    numberColumn('lipe', 'LipE', 'Lipophilic efficiency: pActivity − cLogP'),
+    numberColumn('mw', 'MW', 'Molecular weight (g/mol)', 80),
+    numberColumn('clogp', 'cLogP', 'Calculated logP', 96),
+    numberColumn('le', 'LE', 'Ligand efficiency: 1.37 × pActivity / heavy atoms (kcal/mol per heavy atom)', 76),
+    numberColumn('lipe', 'LipE', 'Lipophilic efficiency: pActivity − cLogP', 86),
   ];
 }
 
