@@ -265,7 +265,7 @@ function EndpointsKey({ table, ranges }: { table: SarTable; ranges: TableContext
           <Text size="sm" fw={600} w={44}>
             {endpointLetter(index)}
           </Text>
-          <Text size="sm" w={560} truncate="end" title={endpointName(endpoint)}>
+          <Text size="sm" w={720} truncate="end" title={endpointName(endpoint)}>
             {endpointName(endpoint)} · {countNoun(count({ kind: 'endpoint', index }), 'compound')}
           </Text>
           <ActivityLegend range={ranges.endpoints[index] ?? null} unit={formatUnit(endpoint.unit)} />
@@ -276,7 +276,7 @@ function EndpointsKey({ table, ranges }: { table: SarTable; ranges: TableContext
           <Text size="sm" fw={600} w={44}>
             {measureShortLabel(table, { kind: 'difference', index })}
           </Text>
-          <Text size="sm" w={560} truncate="end" title={difference.label}>
+          <Text size="sm" w={720} truncate="end" title={difference.label}>
             Difference in pActivity · {countNoun(count({ kind: 'difference', index }), 'compound')} measured on both
           </Text>
           <ActivityLegend
