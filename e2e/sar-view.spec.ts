@@ -165,6 +165,9 @@ describe('the SAR view of a search', () => {
       most,
       `a second target among ${data.measuredEndpoints.map((e) => `${e.targetName} · ${e.activityType}`).join(', ')}`,
     ).toBeGreaterThan(2);
+    // The set-up folded when the table was built: open it again to add an endpoint.
+    expect(await page.getByTestId('sar-setup-toggle').getAttribute('aria-expanded')).toBe('false');
+    await page.getByTestId('sar-setup-toggle').click();
     await page.getByTestId('sar-more-endpoints').click();
     await page.getByTestId('sar-more-endpoints').fill(other!.targetName.slice(0, 12));
     await page

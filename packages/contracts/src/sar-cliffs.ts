@@ -28,9 +28,15 @@ export type CliffDifference = z.infer<typeof CliffDifferenceSchema>;
 
 export const SarCliffsRequestSchema = z.object({
   sessionid: SessionIdSchema,
+  /** The endpoint whose values are compared; with `minus`, the difference column endpoint − minus. */
   endpoint: SarEndpointSchema,
+  /**
+   * Cliffs on a difference column (selectivity): pActivity on `endpoint` − pActivity on `minus`,
+   * over the compounds measured on both. Both must be molar endpoints.
+   */
+  minus: SarEndpointSchema.nullish(),
   /** Tanimoto on Morgan r=2, 2,048 bits (the similarity search's fingerprint). */
-  minSimilarity: z.number().min(0.5).max(1).default(0.8),
+  minSimilarity: z.number().min(0.5).max(1).default(0.7),
   minDelta: z.number().min(0).max(10).default(1),
   limit: z.number().int().min(1).max(1_000).default(200),
   /** The page of the ranked list answered, with each pair's difference (docs/sar.md "Activity cliffs"). */

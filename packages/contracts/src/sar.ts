@@ -131,6 +131,25 @@ export const SarCoresResponseSchema = z.object({
 });
 export type SarCoresResponse = z.infer<typeof SarCoresResponseSchema>;
 
+// ---------------------------------------------------------------- endpoints measured together
+
+export const SarOverlapRequestSchema = z.object({
+  sessionid: SessionIdSchema,
+  /** The first endpoint (A): the table's rows are its compounds, so the overlaps are counted among them. */
+  endpoint: SarEndpointSchema,
+  moreEndpoints: z
+    .array(SarEndpointSchema)
+    .min(1)
+    .max(SAR_MAX_ENDPOINTS - 1, `At most ${SAR_MAX_ENDPOINTS} endpoints in one table`),
+});
+export const SarOverlapResponseSchema = z.object({
+  /** Compounds of A with a value (the rows a table can have). */
+  compounds: z.number().int(),
+  /** Every pair of endpoints (a < b, indices as in a difference): the compounds of A with a value on both. */
+  pairs: z.array(z.object({ a: z.number().int(), b: z.number().int(), compounds: z.number().int() })),
+});
+export type SarOverlapResponse = z.infer<typeof SarOverlapResponseSchema>;
+
 // ---------------------------------------------------------------- the SAR table
 
 /** A difference column: pActivity of endpoint `a` − pActivity of endpoint `b` (indices into the table's endpoints, 0 = `endpoint`). */
@@ -208,10 +227,21 @@ export const SarUnmatchedSchema = z.object({
   reason: z.string(),
 });
 
+/**
+ * Fewer compounds per Free-Wilson term than this, and R² says little: a fit with nearly as many
+ * terms as compounds matches its own data whatever the groups do (the page warns; q² says more).
+ */
+export const FREE_WILSON_MIN_COMPOUNDS_PER_TERM = 3;
+
 export const FreeWilsonSchema = z.object({
   /** Compounds in the fit. */
   compounds: z.number().int(),
+  /** Fitted terms: one indicator per R-group at a position, each position's reference group excepted. */
+  terms: z.number().int(),
+  /** On the compounds fitted. */
   r2: z.number(),
+  /** Leave-one-out cross-validated q² = 1 − PRESS / SS(total): how well a compound left out is predicted by the rest. */
+  q2: z.number(),
   /** Mean pActivity the contributions are relative to. */
   intercept: z.number(),
   contributions: z.array(z.object({ label: z.string(), smiles: z.string().nullable(), contribution: z.number(), n: z.number().int() })),
@@ -321,6 +351,15 @@ export const sarEndpoints = {
     summary: 'Suggested cores of the SAR data: the most frequent Murcko scaffolds and the MCS, with how many compounds each covers.',
     body: SarCoresRequestSchema,
     response: SarCoresResponseSchema,
+  }),
+  sarOverlap: defineEndpoint({
+    method: 'POST',
+    path: '/api/sar/overlap',
+    access: SEARCH_ROLES,
+    summary:
+      'How many compounds of the first endpoint are measured on both endpoints of each pair: a difference column (A − B) needs at least one.',
+    body: SarOverlapRequestSchema,
+    response: SarOverlapResponseSchema,
   }),
   sarTable: defineEndpoint({
     method: 'POST',

@@ -8,6 +8,7 @@ import type { SearchCriteriaInput } from '@kb/contracts/search';
 import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { ChemReference } from '../../../test/chem-reference.ts';
+import initRDKitModule from '@rdkit/rdkit';
 
 /*
  * The chemistry calls and structure rows through the API, on one demo chunk (1,000 structures):
@@ -352,6 +353,50 @@ describe.each(DATABASES)('chemistry API on %s', (kind) => {
     const unmatched = await draw(gefitinib, 'C1CCCCCCCCC1');
     expect(unmatched.statusCode).toBe(200);
     expect(unmatched.body).toBe(plain.body);
+  });
+
+  it('draws two compounds laid out on one SMARTS template (their common part) with that part in the same orientation', async () => {
+    // Two quinazolines of a cliff, and their MCS (RDKit FMCS, rings match rings) as the SAR view's cliffs draw them.
+    const a = 'Cc1ccc(Nc2ncnc3cc(OC)c(OCCCN4CCOCC4)cc23)cc1Cl';
+    const b = 'COc1cc2ncnc(Nc3cccc(C#C)c3)c2cc1OC';
+    const rd = await initRDKitModule();
+    const list = new rd.MolList();
+    for (const smiles of [a, b]) {
+      const mol = rd.get_mol(smiles)!;
+      list.append(mol);
+      mol.delete();
+    }
+    const common = (JSON.parse(rd.get_mcs_as_json(list, JSON.stringify({ RingMatchesRingOnly: true }))) as { smarts: string }).smarts;
+    list.delete();
+    /** The direction (mod 180°) of each drawn bond of the common part, in the template's bond order. */
+    const directions = async (smiles: string, align: boolean) => {
+      const answer = await get(
+        `/api/chemistry/depiction?smiles=${encodeURIComponent(smiles)}&w=300&h=200${align ? `&align=${encodeURIComponent(common)}&alignKind=smarts` : ''}`,
+      );
+      expect(answer.statusCode, answer.body).toBe(200);
+      const mol = rd.get_mol(smiles)!;
+      const query = rd.get_qmol(common)!;
+      const match = JSON.parse(mol.get_substruct_match(query)) as { bonds: number[] };
+      mol.delete();
+      query.delete();
+      expect(match.bonds.length).toBeGreaterThan(10);
+      return match.bonds.map((bond) => {
+        const path = answer.body.match(
+          new RegExp(`class='bond-${bond} atom-\\d+ atom-\\d+' d='M ([\\d.]+),([\\d.]+) L ([\\d.]+),([\\d.]+)`),
+        );
+        expect(path, `bond ${bond} drawn`).not.toBeNull();
+        const angle = Math.atan2(Number(path![4]) - Number(path![2]), Number(path![3]) - Number(path![1]));
+        return (angle + 2 * Math.PI) % Math.PI;
+      });
+    };
+    /** The largest difference in degrees between the two drawings' directions of the same bond. */
+    const apart = (x: number[], y: number[]) =>
+      Math.max(...x.map((v, i) => Math.min(Math.abs(v - y[i]!), Math.PI - Math.abs(v - y[i]!)) * (180 / Math.PI)));
+    const aligned = apart(await directions(a, true), await directions(b, true));
+    const plain = apart(await directions(a, false), await directions(b, false));
+    expect(aligned).toBeLessThan(3);
+    // Each in its own layout, the pair was drawn in two orientations (the issue this fixes).
+    expect(plain).toBeGreaterThan(20);
   });
 
   it('reports the progress of a running structure search and cancels it (409, nothing kept)', async () => {

@@ -191,6 +191,16 @@ describe('chemistry engine: SAR operations', () => {
     expect(await engine.mcs(['CCO'])).toBeNull();
   });
 
+  it('answers the MCS of a series with a pyrrole-type NH (a JAK pyrrolopyrimidine) as the molecule, hydrogen on that nitrogen', async () => {
+    // The MCS SMARTS says nothing of hydrogens: written as a molecule its pyrrole ring would not
+    // kekulize, and the core was drawn as a query (grey, with ring-bond marks) instead.
+    const series = ['C', 'CC', 'OC', 'Cl', 'C#N', 'F'].map((r) => `c1nc(N2CCC(${r})CC2)c2cc[nH]c2n1`);
+    const mcs = await engine.mcs(series);
+    expect(mcs?.smarts).toContain('[#7]');
+    expect(mcs?.smiles).toBe('c1nc(N2CCCCC2)c2cc[nH]c2n1');
+    expect(await engine.contains({ kind: 'smiles', text: mcs!.smiles!, desalt: false }, series)).toEqual(series.map(() => true));
+  });
+
   it('cuts single acyclic bonds into constant and small variable parts', async () => {
     const [cuts] = await engine.fragments(['O=C(Nc1ccc(Cl)cc1)c1ccccn1']);
     expect(cuts).toContainEqual({ constant: 'O=C(Nc1ccc([*:1])cc1)c1ccccn1', variable: 'Cl[*:1]' });

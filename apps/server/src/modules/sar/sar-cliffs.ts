@@ -4,7 +4,9 @@ import type { ActivityCliff, SarCliffsRequestSchema, SarCliffsResponse } from '@
 import type { Database } from '../../db/schema.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
 import type { ChemEngine, PairDifference } from '../chemistry/chem-engine.ts';
+import { badRequest } from '../../http/errors.ts';
 import { activityCliffs } from './analysis/activity-cliffs.ts';
+import { noOverlapMessage } from './sar-overlap.ts';
 import { morganFingerprints } from './sar-queries.ts';
 import { coreInput } from './sar-service.ts';
 import type { SarService } from './sar-service.ts';
@@ -57,6 +59,7 @@ export class SarCliffs {
       set.set_id,
       new Date(set.created_at).getTime(),
       request.endpoint,
+      request.minus ?? null,
       request.minSimilarity,
       request.minDelta,
       request.limit,
@@ -90,27 +93,59 @@ export class SarCliffs {
 
   /** The ranked list (Tanimoto on the stored Morgan fingerprints), without differences. */
   private async rankedList(set: Awaited<ReturnType<SarService['sarSet']>>['set'], request: CliffsRequest): Promise<RankedList> {
-    const data = await this.sar.endpointData(set, request.endpoint);
+    const valued = await this.valuedCompounds(set, request);
     const fps = await morganFingerprints(
       this.db,
-      data.compounds.map((c) => c.facts.str_id),
+      valued.map((c) => c.strId),
     );
-    const members = data.compounds.filter((c) => fps.has(c.facts.str_id));
-    const items = members.map((c) => ({ strId: c.facts.str_id, fp: fps.get(c.facts.str_id)!, value: c.value.activity.value }));
+    const members = valued.filter((c) => fps.has(c.strId));
+    const items = members.map((c) => ({ strId: c.strId, fp: fps.get(c.strId)!, value: c.activity.value }));
     const found = activityCliffs(items, { minSimilarity: request.minSimilarity, minDelta: request.minDelta, limit: request.limit });
-    const member = (index: number) => ({
-      strId: members[index]!.facts.str_id,
-      smiles: members[index]!.facts.smiles,
-      activity: members[index]!.value.activity,
-    });
     const cliffs = found.cliffs.map((cliff) => {
       // The more active compound first.
-      const [a, b] =
-        members[cliff.a]!.value.activity.value >= members[cliff.b]!.value.activity.value ? [cliff.a, cliff.b] : [cliff.b, cliff.a];
-      return { a: member(a), b: member(b), similarity: cliff.similarity, delta: cliff.delta, sali: cliff.sali };
+      const [a, b] = members[cliff.a]!.activity.value >= members[cliff.b]!.activity.value ? [cliff.a, cliff.b] : [cliff.b, cliff.a];
+      return { a: members[a]!, b: members[b]!, similarity: cliff.similarity, delta: cliff.delta, sali: cliff.sali };
     });
     return { compounds: items.length, compared: found.compared, total: found.total, cliffs };
   }
+
+  /**
+   * The compounds compared and their values: the endpoint's medians, or with `minus` the difference
+   * column endpoint − minus over the compounds measured on both (two pActivity endpoints; none
+   * measured on both is a 400 in words, as the table refuses such a column).
+   */
+  private async valuedCompounds(
+    set: Awaited<ReturnType<SarService['sarSet']>>['set'],
+    request: CliffsRequest,
+  ): Promise<RankedCliff['a'][]> {
+    const data = await this.sar.endpointData(set, request.endpoint);
+    const own = data.compounds.map((c) => ({ strId: c.facts.str_id, smiles: c.facts.smiles, activity: c.value.activity }));
+    if (!request.minus) return own;
+    if (endpointKey(request.minus) === endpointKey(request.endpoint))
+      throw badRequest('A difference needs two different endpoints: choose another one to subtract.', { field: 'minus' });
+    const minus = await this.sar.endpointValues(set, request.minus);
+    for (const info of [data.info, minus.info]) {
+      if (!info.molar)
+        throw badRequest(
+          `${info.activityType} on ${info.targetName} is not in molar units, so it has no pActivity to subtract. Cliffs on a difference need two pActivity endpoints.`,
+          { field: 'minus' },
+        );
+    }
+    const other = new Map(minus.values.map((v) => [v.strId, v.activity.value]));
+    const both = own.flatMap((c) => {
+      const b = other.get(c.strId);
+      if (b === undefined) return [];
+      // The difference of the two medians, without binary noise (as the table's column).
+      const value = Math.round((c.activity.value - b) * 1e6) / 1e6;
+      return [{ ...c, activity: { value, n: 1, min: value, max: value } }];
+    });
+    if (!both.length) throw badRequest(noOverlapMessage([data.info, minus.info], { a: 0, b: 1 }), { field: 'minus' });
+    return both;
+  }
+}
+
+function endpointKey(endpoint: CliffsRequest['endpoint']): string {
+  return `${endpoint.scope ?? 'set'}:${endpoint.targetId}:${endpoint.activityType}`;
 }
 
 /**

@@ -23,6 +23,7 @@ export function registerSarRoutes(app: FastifyInstance, { sar, cliffs, pairs, ex
   registerEndpoint(app, sarEndpoints.setSarData, async ({ body, auth }) => sar.setSarData(requireAuth(auth), body));
   registerEndpoint(app, sarEndpoints.sarData, async ({ params, auth }) => sar.data(requireAuth(auth), params.sessionid));
   registerEndpoint(app, sarEndpoints.sarCores, async ({ body, auth }) => sar.cores(requireAuth(auth), body));
+  registerEndpoint(app, sarEndpoints.sarOverlap, async ({ body, auth }) => sar.overlap(requireAuth(auth), body));
   registerEndpoint(app, sarEndpoints.sarTable, async ({ body, auth }) => sar.table(requireAuth(auth), body));
   registerEndpoint(app, sarEndpoints.sarProgress, async ({ params, auth }) => sar.progress(requireAuth(auth), params.sessionid));
   registerEndpoint(app, sarEndpoints.sarCancel, async ({ params, auth }) => sar.cancel(requireAuth(auth), params.sessionid));

@@ -15,7 +15,13 @@ import type {
 } from '@kb/contracts/sar';
 import { SAR_MAX_COMPOUNDS } from '@kb/contracts/sar';
 import type { z } from 'zod';
-import type { SarCoresRequestSchema, SarExportRequestSchema, SarTableRequest } from '@kb/contracts/sar';
+import type {
+  SarCoresRequestSchema,
+  SarExportRequestSchema,
+  SarOverlapRequestSchema,
+  SarOverlapResponse,
+  SarTableRequest,
+} from '@kb/contracts/sar';
 import type { Database } from '../../db/schema.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
 import { HttpError, badRequest, forbidden, notFound } from '../../http/errors.ts';
@@ -36,6 +42,7 @@ import type { CompoundValue, EndpointInfo } from './sar-values.ts';
 import { compoundValues, endpointOption, isMolarGroup } from './sar-values.ts';
 import { sarRow } from './sar-rows.ts';
 import { sarExportRows } from './sar-export.ts';
+import { overlapOf, refuseEmptyDifferences } from './sar-overlap.ts';
 
 /**
  * The SAR view (docs/sar.md): the rows a user put into it from a results tab, studied against one
@@ -57,6 +64,7 @@ const NARROW_HINT = 'Tick fewer rows, or filter the tab by target or activity ty
 
 type CoresRequest = z.infer<typeof SarCoresRequestSchema>;
 type ExportRequest = z.infer<typeof SarExportRequestSchema>;
+type OverlapRequest = z.infer<typeof SarOverlapRequestSchema>;
 
 /** An endpoint's compounds with their facts and values, in str_id order. */
 export interface EndpointData {
@@ -141,8 +149,8 @@ export class SarService {
     return { session, set };
   }
 
-  /** The endpoint's compounds with a value (400 when none has one). */
-  async endpointData(set: SarSetRow, endpoint: SarEndpoint): Promise<EndpointData> {
+  /** The endpoint's values by compound (400 when none has one), without the compounds' facts. */
+  async endpointValues(set: SarSetRow, endpoint: SarEndpoint): Promise<{ info: EndpointInfo; values: CompoundValue[] }> {
     const scope = endpoint.scope ?? 'set';
     const { targetName, rows } = await endpointMeasurements(this.db, set.set_id, { ...endpoint, scope });
     const molar = isMolarGroup({
@@ -160,6 +168,12 @@ export class SarService {
         { field: 'endpoint' },
       );
     }
+    return { info, values };
+  }
+
+  /** The endpoint's compounds with a value (400 when none has one). */
+  async endpointData(set: SarSetRow, endpoint: SarEndpoint): Promise<EndpointData> {
+    const { info, values } = await this.endpointValues(set, endpoint);
     const facts = new Map(
       (
         await compoundFacts(
@@ -170,6 +184,16 @@ export class SarService {
       ).map((f) => [f.str_id, f]),
     );
     return { info, compounds: values.flatMap((value) => (facts.has(value.strId) ? [{ facts: facts.get(value.strId)!, value }] : [])) };
+  }
+
+  /** `api/sar/overlap`: for each pair of endpoints, the first endpoint's compounds measured on both (what a difference column would hold). */
+  async overlap(auth: AuthContext, request: OverlapRequest): Promise<SarOverlapResponse> {
+    const { set } = await this.sarSet(auth, request.sessionid);
+    const all = [request.endpoint, ...request.moreEndpoints];
+    const measured = await Promise.all(
+      all.map(async (endpoint) => new Set((await this.endpointValues(set, endpoint)).values.map((v) => v.strId))),
+    );
+    return overlapOf(measured);
   }
 
   // ------------------------------------------------------------ cores
@@ -260,6 +284,11 @@ export class SarService {
     const more = await this.moreEndpointsData(set, request);
     const endpoints = [data.info, ...more.map((m) => m.info)];
     const differences = checkedDifferences(endpoints, request.differences ?? []);
+    // Before any decomposition: an A − B that no compound can have is refused, not built empty.
+    refuseEmptyDifferences(endpoints, differences, [
+      new Set(data.compounds.map((c) => c.facts.str_id)),
+      ...more.map((m) => new Set(m.values.keys())),
+    ]);
     const smiles = data.compounds.map((c) => c.facts.smiles);
     const decomposition = await this.jobs.run(auth.userId, request.sessionid, 'decompose', (job) =>
       this.chemInput(request.cores, () => this.engine.decompose(cores, smiles, { signal: job.signal, onProgress: job.progress })),

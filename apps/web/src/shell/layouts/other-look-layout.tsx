@@ -7,8 +7,9 @@ import { SubscriptionWarning } from './subscription-warning.tsx';
 
 /** Spec §2 "other-page look": header, a centred content column and a footer. */
 export function OtherLookLayout() {
-  // The results workspace and the compound sheet (settings beside a wide grid) need the whole window.
-  const wide = /^\/(results|new-search-results|sheet)(\/|$)/.test(useLocation().pathname);
+  // The results workspace, the compound sheet (settings beside a wide grid) and a SAR view tab (a
+  // table of drawn R-groups, several endpoints and their differences) need the whole window.
+  const wide = /^\/(results|new-search-results|sheet|sarview\/[^/]+)(\/|$)/.test(useLocation().pathname);
   return (
     <AppShell header={{ height: 60 }} padding={0} data-look="other">
       <AppShell.Header>

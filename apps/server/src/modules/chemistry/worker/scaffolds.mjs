@@ -103,7 +103,9 @@ export function mcs(message) {
 /**
  * An MCS SMARTS (elements, bond orders, ring membership) as the molecule it describes: canonical
  * SMILES, so it can be drawn with its elements and bonds; null when it is no molecule (a partial
- * aromatic ring, a query feature).
+ * aromatic ring, a query feature). An MCS says nothing of hydrogens, so an aromatic ring with a
+ * pyrrole-type nitrogen (the pyrrolopyrimidine of a JAK series, an indole, an imidazole) does not
+ * kekulize as written: each aromatic nitrogen in turn is given its hydrogen until RDKit reads it.
  */
 export function moleculeOfSmarts(smarts) {
   const q = RD.get_qmol(smarts);
@@ -115,7 +117,51 @@ export function moleculeOfSmarts(smarts) {
     q.delete();
   }
   if (!text || text.includes('*')) return null;
-  return canonical(text);
+  const plain = canonical(text);
+  if (plain) return plain;
+  // Of the nitrogens that make it readable, the one that keeps the ring system aromatic (an NH on
+  // the wrong nitrogen reads as a tautomer whose rings are no longer aromatic).
+  let best = null;
+  for (const at of aromaticNitrogens(text).slice(0, MAX_NH_TRIALS)) {
+    const withH = canonical(`${text.slice(0, at)}[nH]${text.slice(at + 1)}`);
+    if (withH && (!best || aromaticBonds(withH) > aromaticBonds(best))) best = withH;
+  }
+  return best;
+}
+
+/** Aromatic bonds of a molecule (RDKit's JSON): the right tautomer keeps every ring bond of the MCS aromatic. */
+function aromaticBonds(smiles) {
+  const mol = RD.get_mol(smiles);
+  if (!mol) return 0;
+  try {
+    const ext = (JSON.parse(mol.get_json()).molecules?.[0]?.extensions ?? []).find((e) => e.name === 'rdkitRepresentation');
+    return ext?.aromaticBonds?.length ?? 0;
+  } finally {
+    mol.delete();
+  }
+}
+
+/** Aromatic nitrogens tried for a hydrogen: an MCS core has a handful. */
+const MAX_NH_TRIALS = 12;
+
+/**
+ * Where a bare `N` bonded by an aromatic bond stands in RDKit's SMILES of a query (`C1:N:C…`,
+ * aromatic atoms written upper case with `:` bonds): preceded by `:` (or `(:`), or followed by `:`
+ * after its ring-closure digits.
+ */
+function aromaticNitrogens(text) {
+  const found = [];
+  let inBracket = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i];
+    if (c === '[') inBracket = true;
+    else if (c === ']') inBracket = false;
+    else if (c === 'N' && !inBracket && text[i + 1] !== 'a' && text[i + 1] !== 'e' && text[i + 1] !== 'i' && text[i + 1] !== 'b') {
+      const after = text.slice(i + 1).replace(/^(?:\d|%\d\d)+/, '');
+      if (text[i - 1] === ':' || after.startsWith(':')) found.push(i);
+    }
+  }
+  return found;
 }
 
 /** A SMARTS written only with elements (`[#6]`, `[#7&R]`, `[#8&!R]`) and bond orders — an MCS — is a molecule. */

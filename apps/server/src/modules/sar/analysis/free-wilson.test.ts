@@ -26,6 +26,8 @@ describe('Free-Wilson', () => {
     const { result } = fit;
     expect(result.compounds).toBe(11);
     expect(result.r2).toBeCloseTo(1, 9);
+    // Exactly additive: each compound left out is predicted exactly by the others.
+    expect(result.q2).toBeCloseTo(1, 6);
     const c = (label: string, smiles: string | null) =>
       result.contributions.find((x) => x.label === label && x.smiles === smiles)!.contribution;
     for (const [smiles, value] of Object.entries(R1)) expect(c('R1', smiles) - c('R1', null)).toBeCloseTo(value, 6);
@@ -76,6 +78,47 @@ describe('Free-Wilson', () => {
     const fit = freeWilson(rows);
     expect(fit).toHaveProperty('note');
     expect('result' in fit).toBe(false);
+  });
+
+  it('cross-validates by leaving one out: q² equals refitting without each compound in turn', () => {
+    // Three positions, each group in at least three compounds (so every refit keeps every term), noisy values.
+    const rows: FreeWilsonRow[] = Array.from({ length: 40 }, (_, i) => {
+      const rgroups = { R1: ['A', 'B', 'C', null][i % 4]!, R2: ['X', 'Y', null][(i * 7) % 3]!, R3: ['P', null][Math.floor(i / 3) % 2]! };
+      const noise = Math.sin(i * 12.9898) * 0.4;
+      return { strId: i, rgroups, value: 6 + (rgroups.R1 === 'A' ? 1 : 0) + (rgroups.R2 === 'Y' ? -0.5 : 0) + noise };
+    });
+    const fit = freeWilson(rows);
+    if (!('result' in fit)) throw new Error(fit.note);
+    expect(fit.result.terms).toBe(3 + 2 + 1);
+    let press = 0;
+    let ssTot = 0;
+    const mean = rows.reduce((s, r) => s + r.value, 0) / rows.length;
+    for (const [i, row] of rows.entries()) {
+      const other = freeWilson(rows.filter((_, j) => j !== i));
+      if (!('result' in other)) throw new Error(other.note);
+      const contribution = (label: string) =>
+        other.result.contributions.find((x) => x.label === label && x.smiles === (row.rgroups[label] ?? null))!.contribution;
+      const predicted = other.result.intercept + contribution('R1') + contribution('R2') + contribution('R3');
+      press += (row.value - predicted) ** 2;
+      ssTot += (row.value - mean) ** 2;
+    }
+    expect(fit.result.q2).toBeCloseTo(1 - press / ssTot, 6);
+    expect(fit.result.q2).toBeLessThan(fit.result.r2);
+    expect(fit.result.q2).toBeGreaterThan(0.3);
+  });
+
+  it('gives a q² far under R² when the terms nearly match the compounds (each group in two compounds, values noise)', () => {
+    // 12 groups at R1, 12 at R2, each in two of 24 compounds: 22 terms for 24 compounds, values without any structure.
+    const rows = Array.from({ length: 24 }, (_, i) => ({
+      strId: i,
+      rgroups: { R1: `a${i % 12}`, R2: `b${(i * 5 + Math.floor(i / 12)) % 12}` },
+      value: 5 + Math.sin(i * 78.233) * 1.5,
+    }));
+    const fit = freeWilson(rows);
+    if (!('result' in fit)) throw new Error(fit.note);
+    expect(fit.result.terms).toBe(22);
+    expect(fit.result.r2).toBeGreaterThan(0.8);
+    expect(fit.result.q2).toBeLessThan(0);
   });
 
   it('gives a note, not an error, when there is nothing to fit', () => {

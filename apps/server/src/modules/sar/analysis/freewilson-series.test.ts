@@ -66,7 +66,7 @@ describe.skipIf(!present)('SAR on the FreeWilson series (CHEMBL2321810)', () => 
     const fit = freeWilson(rows, { best: 5 });
     if (!('result' in fit)) throw new Error(fit.note);
     console.log(
-      `FreeWilson series: ${rows.length} of 1,017 decomposed on the shipped scaffold (${result.strategy}); Free-Wilson over ${fit.result.compounds} compounds (R-groups seen twice or more): R² = ${fit.result.r2.toFixed(3)} over ${fit.result.contributions.length} R-groups; best predicted ${fit.result.best[0]!.predicted.toFixed(2)}`,
+      `FreeWilson series: ${rows.length} of 1,017 decomposed on the shipped scaffold (${result.strategy}); Free-Wilson over ${fit.result.compounds} compounds (R-groups seen twice or more): R² = ${fit.result.r2.toFixed(3)}, q² (leave-one-out) = ${fit.result.q2.toFixed(3)} over ${fit.result.terms} terms (${fit.result.contributions.length} R-groups); best predicted ${fit.result.best[0]!.predicted.toFixed(2)}`,
     );
     // Independently: the compounds whose every R-group occurs in two or more of the kept compounds
     // (repeated until stable), as the fit's rule says.
@@ -83,6 +83,9 @@ describe.skipIf(!present)('SAR on the FreeWilson series (CHEMBL2321810)', () => 
     expect(fit.note).toContain(`${628 - kept.length} compounds with an R-group seen in only one compound are left out`);
     expect(fit.result.r2).toBeGreaterThan(0.6);
     expect(fit.result.r2).toBeLessThan(1);
+    // Cross-validated: a compound left out is predicted less well than the fitted ones.
+    expect(fit.result.q2).toBeLessThan(fit.result.r2);
+    expect(fit.result.q2).toBeGreaterThan(0.3);
     expect(fit.result.intercept).toBeCloseTo(kept.reduce((s, r) => s + r.value, 0) / kept.length, 6);
     expect(fit.result.best).toHaveLength(5);
   });

@@ -6,10 +6,11 @@ import { endpointQuery } from '../../../app/query.ts';
 /** Cliffs shown per page: each page's differences are computed when it is opened. */
 export const CLIFFS_PER_PAGE = CLIFF_PAGE_MAX;
 
-/** One page of the activity cliffs (ranked by SALI), each pair with what differs; `core` (the SAR table's, a SMILES) seeds the pairs' MCS. */
+/** One page of the activity cliffs (ranked by SALI) of an endpoint, or of the difference endpoint − minus, each pair with what differs; `core` (the SAR table's, a SMILES) seeds the pairs' MCS. */
 export function useSarCliffs(
   sessionId: string,
   endpoint: SarEndpoint | null,
+  minus: SarEndpoint | null,
   minSimilarity: number,
   minDelta: number,
   page: number,
@@ -19,6 +20,7 @@ export function useSarCliffs(
   const body = {
     sessionid: sessionId,
     endpoint: endpoint ?? { targetId: 1, activityType: '' },
+    minus,
     minSimilarity,
     minDelta,
     limit: 200,

@@ -1,15 +1,15 @@
-import { Anchor, Badge, Card, Group, NumberInput, Pagination, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Card, Group, NumberInput, Pagination, Select, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useDebouncedValue } from '@mantine/hooks';
 import { Link } from 'react-router';
 import type { StructureHighlight } from '@kb/contracts/results';
-import type { SarEndpoint } from '@kb/contracts/sar';
+import type { SarEndpoint, SarMeasure } from '@kb/contracts/sar';
 import type { ActivityCliff, CliffDifference } from '@kb/contracts/sar-cliffs';
 import { formatCount } from '../../../app/format/count-format.ts';
 import { countNoun } from '../../../app/format/plural.ts';
 import { QueryView } from '../../../app/ui/query-view.tsx';
 import { structureLeafletHref } from '../../chemistry/structure-highlight.ts';
-import { activityText, sarValue } from './sar-model.ts';
+import { activityText, sameMeasure, sarValue, signedValue } from './sar-model.ts';
 import { CLIFFS_PER_PAGE, useSarCliffs } from './cliffs-queries.ts';
 import { CompoundDrawing } from './sar-parts.tsx';
 
@@ -30,16 +30,23 @@ const MEMBER_HEIGHT = 220;
 
 /**
  * A pair member: what lies outside the part it shares with the other compound is coloured (what
- * differs). The leaflet links carry the SAR table's core.
+ * differs). Both members are laid out on that common part (RDKit's aligned coordinates from one
+ * template), so the shared core sits in the same orientation in both drawings; without one, on the
+ * SAR core when they contain it. The leaflet links carry the SAR table's core.
  */
 function Member({
   member,
   common,
+  aligned,
   highlight,
+  difference,
 }: {
   member: ActivityCliff['a'];
   common: string | null;
+  aligned: StructureHighlight | null;
   highlight: StructureHighlight | null;
+  /** The cliffs compare a difference column: the member's value is that difference. */
+  difference: boolean;
 }) {
   const drawn = common
     ? { highlight: { kind: 'smarts' as const, text: common }, highlightMode: 'rest' as const }
@@ -49,6 +56,7 @@ function Member({
       <CompoundDrawing
         strId={member.strId}
         {...drawn}
+        align={aligned}
         leafletHighlight={highlight}
         width={MEMBER_WIDTH}
         height={MEMBER_HEIGHT}
@@ -57,21 +65,33 @@ function Member({
       <Anchor component={Link} to={structureLeafletHref(member.strId, highlight)} size="sm">
         Structure {member.strId}
       </Anchor>
-      <Text size="sm">{activityText(member.activity)}</Text>
+      <Text size="sm">{difference ? `Δ pActivity ${signedValue(member.activity.value)}` : activityText(member.activity)}</Text>
     </Stack>
   );
 }
 
-function CliffCard({ cliff, rank, highlight }: { cliff: ActivityCliff; rank: number; highlight: StructureHighlight | null }) {
+function CliffCard({
+  cliff,
+  rank,
+  highlight,
+  onDifference,
+}: {
+  cliff: ActivityCliff;
+  rank: number;
+  highlight: StructureHighlight | null;
+  onDifference: boolean;
+}) {
   const difference = cliff.difference;
   const note = difference ? DIFFERENCE_NOTE[difference.kind] : null;
+  // One template for both: the pair's common substructure, else the SAR core (a drawing that does not contain it keeps its own layout).
+  const aligned: StructureHighlight | null = cliff.common ? { kind: 'smarts', text: cliff.common } : highlight;
   return (
-    <Card withBorder padding="sm" data-testid="sar-cliff" data-difference={difference?.kind ?? 'none'}>
+    <Card withBorder padding="sm" data-testid="sar-cliff" data-difference={difference?.kind ?? 'none'} data-aligned={aligned?.text ?? ''}>
       <Group justify="space-between" wrap="nowrap" align="center">
         <Text size="sm" c="dimmed" w={36}>
           #{rank}
         </Text>
-        <Member member={cliff.a} common={difference?.a ?? null} highlight={highlight} />
+        <Member member={cliff.a} common={difference?.a ?? null} aligned={aligned} highlight={highlight} difference={onDifference} />
         <Stack gap={2} align="center" miw={150}>
           <Text size="sm">similarity {sarValue(cliff.similarity)}</Text>
           <Text size="sm" fw={600}>
@@ -91,7 +111,7 @@ function CliffCard({ cliff, rank, highlight }: { cliff: ActivityCliff; rank: num
             </Text>
           )}
         </Stack>
-        <Member member={cliff.b} common={difference?.b ?? null} highlight={highlight} />
+        <Member member={cliff.b} common={difference?.b ?? null} aligned={aligned} highlight={highlight} difference={onDifference} />
       </Group>
     </Card>
   );
@@ -109,9 +129,20 @@ function seedCore(highlight: StructureHighlight | null): string | null {
   return /\[#\d|[&;,!~]/.test(highlight.text) ? null : highlight.text;
 }
 
+/** What the cliffs can compare: an endpoint of the SAR view (A, B …) or a difference column (endpoint − minus). */
+export interface CliffsChoice {
+  measure: SarMeasure;
+  label: string;
+  endpoint: SarEndpoint;
+  minus: SarEndpoint | null;
+}
+
 export interface CliffsTabProps {
   sessionId: string;
-  endpoint: SarEndpoint;
+  /** The endpoints and difference columns of the view (the first: A). */
+  choices: readonly CliffsChoice[];
+  choice: SarMeasure | null;
+  onChoice: (measure: SarMeasure) => void;
   minSimilarity: number;
   minDelta: number;
   onThresholds: (change: { minSimilarity?: number; minDelta?: number }) => void;
@@ -120,17 +151,36 @@ export interface CliffsTabProps {
 }
 
 /** Activity cliffs: similar compounds with very different activity, ranked by SALI. */
-export function CliffsTab({ sessionId, endpoint, minSimilarity, minDelta, onThresholds, highlight }: CliffsTabProps) {
+export function CliffsTab({ sessionId, choices, choice, onChoice, minSimilarity, minDelta, onThresholds, highlight }: CliffsTabProps) {
   const [similarity] = useDebouncedValue(minSimilarity, 400);
   const [delta] = useDebouncedValue(minDelta, 400);
   const [page, setPage] = useState(0);
-  // New thresholds make a new ranking: back to its first page.
-  useEffect(() => setPage(0), [similarity, delta, endpoint]);
+  const chosen = (choice && choices.find((c) => sameMeasure(c.measure, choice))) || choices[0]!;
+  const key = (m: SarMeasure) => `${m.kind}:${m.index}`;
+  const onDifference = chosen.minus !== null;
+  // New thresholds or values make a new ranking: back to its first page.
+  const valuesKey = JSON.stringify([chosen.endpoint, chosen.minus]);
+  useEffect(() => setPage(0), [similarity, delta, valuesKey]);
   const core = seedCore(highlight);
-  const cliffs = useSarCliffs(sessionId, endpoint, similarity, delta, page, core, true);
+  const cliffs = useSarCliffs(sessionId, chosen.endpoint, chosen.minus, similarity, delta, page, core, true);
   return (
     <Stack gap="sm">
       <Group gap="md" align="flex-end">
+        {choices.length > 1 && (
+          <Select
+            label="Values"
+            description="An endpoint, or a difference column (selectivity)"
+            data={choices.map((c) => ({ value: key(c.measure), label: c.label }))}
+            value={key(chosen.measure)}
+            onChange={(picked) => {
+              const found = choices.find((c) => key(c.measure) === picked);
+              if (found) onChoice(found.measure);
+            }}
+            allowDeselect={false}
+            w={420}
+            data-testid="sar-cliff-measure"
+          />
+        )}
         <NumberInput
           label="Similarity at least"
           description="Tanimoto, Morgan r=2"
@@ -192,11 +242,18 @@ export function CliffsTab({ sessionId, endpoint, minSimilarity, minDelta, onThre
                 <Text span c="orange.7" fw={700}>
                   Orange
                 </Text>{' '}
-                = what differs from the other compound of the pair (outside what the two share).
+                = what differs from the other compound of the pair (outside what the two share). Both are drawn in one orientation, laid out
+                on what they share.
               </Text>
               {pager}
               {data.cliffs.map((cliff, index) => (
-                <CliffCard key={`${cliff.a.strId}-${cliff.b.strId}`} cliff={cliff} rank={data.offset + index + 1} highlight={highlight} />
+                <CliffCard
+                  key={`${cliff.a.strId}-${cliff.b.strId}`}
+                  cliff={cliff}
+                  rank={data.offset + index + 1}
+                  highlight={highlight}
+                  onDifference={onDifference}
+                />
               ))}
               {pager}
             </Stack>

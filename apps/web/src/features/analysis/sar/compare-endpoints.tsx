@@ -1,6 +1,8 @@
 import { Chip, Group, MultiSelect, Stack, Text } from '@mantine/core';
-import type { SarDifference, SarEndpoint, SarEndpointOption } from '@kb/contracts/sar';
+import type { SarDifference, SarEndpoint, SarEndpointOption, SarOverlapResponse } from '@kb/contracts/sar';
 import { SAR_MAX_ENDPOINTS } from '@kb/contracts/sar';
+import { formatCount } from '../../../app/format/count-format.ts';
+import { countNoun } from '../../../app/format/plural.ts';
 import { endpointGroupsData } from './endpoint-picker.tsx';
 import { endpointLetter, endpointOf, endpointValue, parseEndpointValue } from './sar-model.ts';
 
@@ -11,7 +13,20 @@ export interface CompareEndpointsProps {
   /** B, C, D. */
   more: readonly SarEndpoint[];
   differences: readonly SarDifference[];
+  /** Compounds of A measured on both endpoints of each pair (undefined while asked). */
+  overlap: SarOverlapResponse | undefined;
   onChange: (change: { moreEndpoints: SarEndpoint[]; differences: SarDifference[] }) => void;
+}
+
+/** Compounds of A measured on both endpoints of a difference; undefined while unknown. */
+export function overlapOf(overlap: SarOverlapResponse | undefined, { a, b }: SarDifference): number | undefined {
+  return overlap?.pairs.find((p) => (p.a === a && p.b === b) || (p.a === b && p.b === a))?.compounds;
+}
+
+/** Why a difference column would be empty: the server's refusal, said before building. */
+function emptyDifferenceMessage({ a, b }: SarDifference): string {
+  const among = a === 0 ? '' : ` of ${endpointLetter(0)}`;
+  return `${endpointLetter(a)} − ${endpointLetter(b)} would be empty: no compound${among} is measured on both ${endpointLetter(a)} and ${endpointLetter(b)}. Untick it, or choose endpoints measured on the same compounds.`;
 }
 
 /** Every pair of pActivity endpoints, A − B before A − C before B − C: the difference columns one may add. */
@@ -26,7 +41,7 @@ function differencePairs(molar: readonly boolean[]): SarDifference[] {
  * between them — selectivity is pActivity on the target minus pActivity on the anti-target. A new
  * endpoint brings its difference from A, the column a chemist asks for first.
  */
-export function CompareEndpoints({ options, endpoint, more, differences, onChange }: CompareEndpointsProps) {
+export function CompareEndpoints({ options, endpoint, more, differences, overlap, onChange }: CompareEndpointsProps) {
   const all = [endpoint, ...more];
   const optionOf = (e: SarEndpoint) => parseEndpointValue(endpointValue(e), options);
   const molar = all.map((e) => optionOf(e)?.molar ?? false);
@@ -82,17 +97,31 @@ export function CompareEndpoints({ options, endpoint, more, differences, onChang
           </Text>
           {pairs.length ? (
             <Group gap={6} role="group" aria-label="Difference columns">
-              {pairs.map((d) => (
-                <Chip
-                  key={`${d.a}-${d.b}`}
-                  size="xs"
-                  checked={isOn(d)}
-                  onChange={() => toggle(d)}
-                  data-testid={`sar-difference-${endpointLetter(d.a)}${endpointLetter(d.b)}`}
-                >
-                  {endpointLetter(d.a)} − {endpointLetter(d.b)}
-                </Chip>
-              ))}
+              {pairs.map((d) => {
+                const both = overlapOf(overlap, d);
+                const letters = `${endpointLetter(d.a)}${endpointLetter(d.b)}`;
+                return (
+                  <Chip
+                    key={`${d.a}-${d.b}`}
+                    size="xs"
+                    checked={isOn(d)}
+                    // A pair no compound was measured on both of is offered only to be unticked.
+                    disabled={both === 0 && !isOn(d)}
+                    color={both === 0 ? 'red' : undefined}
+                    onChange={() => toggle(d)}
+                    data-testid={`sar-difference-${letters}`}
+                    data-both={both ?? ''}
+                    title={
+                      both === undefined
+                        ? undefined
+                        : `${countNoun(both, 'compound')} of ${endpointLetter(0)} measured on both ${endpointLetter(d.a)} and ${endpointLetter(d.b)}`
+                    }
+                  >
+                    {endpointLetter(d.a)} − {endpointLetter(d.b)} ·{' '}
+                    {both === undefined ? '…' : both === 0 ? 'none on both' : `${formatCount(both)} on both`}
+                  </Chip>
+                );
+              })}
             </Group>
           ) : (
             <Text size="xs" c="dimmed">
@@ -106,8 +135,16 @@ export function CompareEndpoints({ options, endpoint, more, differences, onChang
                   `${endpointLetter(index)} = ${optionOf(e)?.activityType ?? e.activityType} · ${optionOf(e)?.targetName ?? `target ${e.targetId}`}`,
               )
               .join('; ')}
-            . A − B &gt; 0: more active on A.
+            . A − B &gt; 0: more active on A. “On both”: compounds of A measured on both endpoints of the pair, the rows a difference column
+            can fill.
           </Text>
+          {differences
+            .filter((d) => overlapOf(overlap, d) === 0)
+            .map((d) => (
+              <Text key={`${d.a}-${d.b}`} size="sm" c="red.8" role="alert" data-testid="sar-difference-empty">
+                {emptyDifferenceMessage(d)}
+              </Text>
+            ))}
         </Stack>
       )}
     </Stack>

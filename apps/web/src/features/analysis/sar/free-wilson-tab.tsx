@@ -2,6 +2,7 @@ import { Alert, Anchor, Badge, Card, Group, SimpleGrid, Stack, Table, Text } fro
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import type { FreeWilson, SarMeasure, SarTable } from '@kb/contracts/sar';
+import { FREE_WILSON_MIN_COMPOUNDS_PER_TERM } from '@kb/contracts/sar';
 import { countNoun } from '../../../app/format/plural.ts';
 import { structureLeafletHref } from '../../chemistry/structure-highlight.ts';
 import type { BarChartOption } from '../../../app/charts/echarts-setup.ts';
@@ -118,14 +119,33 @@ export function FreeWilsonTab({
     <Stack gap="md" data-testid="sar-free-wilson">
       {picker}
       <Group gap="md">
-        <Badge size="lg" variant="light" data-testid="sar-fw-r2">
+        <Badge size="lg" variant="light" data-testid="sar-fw-r2" title="R²: how well the fit matches the compounds it was fitted on">
           R² {sarValue(fw.r2)}
         </Badge>
-        <Text size="sm">
-          {countNoun(fw.compounds, 'compound')} fitted · contributions relative to the mean {unit} {sarValue(fw.intercept)}
+        <Badge
+          size="lg"
+          variant="light"
+          color={fw.q2 < 0.5 ? 'orange' : 'teal'}
+          data-testid="sar-fw-q2"
+          data-value={fw.q2}
+          title="q² (leave-one-out): each compound predicted by the fit of all the others — how well the model predicts a compound it has not seen"
+        >
+          q² {sarValue(fw.q2)} (leave-one-out)
+        </Badge>
+        <Text size="sm" data-testid="sar-fw-terms">
+          {countNoun(fw.compounds, 'compound')} fitted with {countNoun(fw.terms, 'term')} · contributions relative to the mean {unit}{' '}
+          {sarValue(fw.intercept)}
           {table.cores.length > 1 ? ' · on the first core' : ''}
         </Text>
       </Group>
+      {fw.compounds < FREE_WILSON_MIN_COMPOUNDS_PER_TERM * fw.terms && (
+        <Alert color="orange" variant="light" data-testid="sar-fw-warning" title="Nearly as many terms as compounds">
+          {countNoun(fw.terms, 'term')} for {countNoun(fw.compounds, 'compound')} — fewer than {FREE_WILSON_MIN_COMPOUNDS_PER_TERM}{' '}
+          compounds per term: a fit this flexible matches its own compounds whatever the groups do, so R² {sarValue(fw.r2)} overstates it.
+          Read q² {sarValue(fw.q2)}, and trust contributions with a larger n. A larger core (fewer distinct R-groups) or more compounds give
+          a firmer fit.
+        </Alert>
+      )}
       {fit.note && (
         <Alert color="gray" variant="light" data-testid="sar-fw-note">
           {fit.note} Contributions come from groups seen in at least two compounds (n).

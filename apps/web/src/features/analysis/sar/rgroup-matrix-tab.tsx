@@ -96,15 +96,23 @@ function MadeCell({
     alignItems: 'center',
     justifyContent: 'center',
     flexDirection: 'column' as const,
+    overflow: 'hidden',
+    padding: '0 4px',
   };
+  // The cell's text stays inside it (one line each, cut with an ellipsis); the whole is its tooltip.
+  const line = { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', maxWidth: '100%' } as const;
+  const title =
+    rows.length > 1
+      ? `${countNoun(rows.length, 'compound')}, median ${sarValue(value)}`
+      : `Structure ${rows[0]!.strId}: ${sarValue(value)}`;
   const body = (
     <>
-      <Text size="sm" fw={600} inherit>
+      <Text size="sm" fw={600} inherit style={line}>
         {sarValue(value)}
       </Text>
       {rows.length > 1 && (
-        <Text size="xs" inherit>
-          {countNoun(rows.length, 'compound')}
+        <Text size="xs" inherit style={line}>
+          n={rows.length}
         </Text>
       )}
     </>
@@ -118,6 +126,7 @@ function MadeCell({
         style={style}
         underline="never"
         aria-label={`Structure ${row.strId}: ${activityText(row.activity)}. Open its leaflet`}
+        title={title}
         data-testid="sar-matrix-cell"
       >
         {body}
@@ -130,6 +139,7 @@ function MadeCell({
         <UnstyledButton
           style={style}
           aria-label={`${countNoun(rows.length, 'compound')}, median ${sarValue(value)}. Choose one to open`}
+          title={title}
           data-testid="sar-matrix-cell"
         >
           {body}

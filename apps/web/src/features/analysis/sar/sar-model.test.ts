@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { SarRow } from '@kb/contracts/sar';
-import { activityColour, activityText, buildMatrix, coreHighlight, defaultAxes, measureValue, median, scalePosition } from './sar-model.ts';
+import {
+  activityColour,
+  activityText,
+  blanksLast,
+  buildMatrix,
+  coreHighlight,
+  defaultAxes,
+  measureValue,
+  median,
+  scalePosition,
+  tableFootnote,
+} from './sar-model.ts';
 
 function row(strId: number, rgroups: Record<string, string | null>, value: number, other: number | null = null): SarRow {
   const activity = { value, n: 1, min: value, max: value };
@@ -83,5 +94,28 @@ describe('SAR view model', () => {
     expect(difference.cell('a', 'x').rows.map((r) => r.strId)).toEqual([1]);
     expect(difference.cell('b', 'x').value).toBeCloseTo(-0.5, 9);
     expect(buildMatrix(rows, 'R1', 'R2').cell('a', 'x').value).toBe(7.5);
+  });
+});
+
+describe('the SAR table’s number columns and footnote', () => {
+  it('sorts blanks last in both directions', () => {
+    const values = [7.2, null, 5.1, undefined, 8.4];
+    // AG Grid sorts ascending with the comparator and reverses it for descending.
+    const ascending = [...values].sort((a, b) => blanksLast(a, b, null, null, false));
+    const descending = [...values].sort((a, b) => -blanksLast(a, b, null, null, true));
+    expect(ascending.slice(0, 3)).toEqual([5.1, 7.2, 8.4]);
+    expect(descending.slice(0, 3)).toEqual([8.4, 7.2, 5.1]);
+    expect(ascending.slice(3).every((v) => v == null)).toBe(true);
+    expect(descending.slice(3).every((v) => v == null)).toBe(true);
+  });
+
+  it('says what the endpoints’ notes share once and each one’s counts lettered', () => {
+    const shared = 'Values are pActivity (−log10 molar): pChEMBL where given. Several measurements of a compound: their median.';
+    const note = tableFootnote([
+      { note: `${shared} 3 qualified values ('<', '>') left out.` },
+      { note: `${shared} 1 qualified value ('<', '>') left out.` },
+    ]);
+    expect(note).toBe(`${shared} A: 3 qualified values ('<', '>') left out. B: 1 qualified value ('<', '>') left out.`);
+    expect(tableFootnote([{ note: shared }])).toBe(shared);
   });
 });

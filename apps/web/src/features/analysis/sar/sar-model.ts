@@ -240,3 +240,38 @@ export function pickedCoreHighlight(core: { kind: string; text: string } | undef
   if (!core || core.kind === 'molfile') return null;
   return { kind: 'smarts', text: coreHighlight(core.text) };
 }
+
+/**
+ * AG Grid comparator of a number column: numbers in order, a blank (no value: not measured there,
+ * no difference) last whichever way the column is sorted — AG Grid reverses the comparator for a
+ * descending sort, so a blank compares as the smallest then.
+ */
+export function blanksLast(
+  a: number | null | undefined,
+  b: number | null | undefined,
+  _nodeA: unknown,
+  _nodeB: unknown,
+  descending: boolean,
+): number {
+  const blankA = a == null || Number.isNaN(a);
+  const blankB = b == null || Number.isNaN(b);
+  if (blankA && blankB) return 0;
+  if (blankA) return descending ? -1 : 1;
+  if (blankB) return descending ? 1 : -1;
+  return a - b;
+}
+
+/**
+ * The table's footnote: what the endpoints' notes share, said once, then what is each endpoint's
+ * own (its counts of values left out), lettered when there are several — two near-identical notes
+ * with different counts read as a contradiction.
+ */
+export function tableFootnote(endpoints: readonly Pick<SarTableEndpoint, 'note'>[]): string {
+  const sentences = endpoints.map((e) => (e.note ?? '').split(/(?<=\.)\s+(?=[A-Z0-9])/).filter(Boolean));
+  const shared = (sentences[0] ?? []).filter((s) => sentences.every((list) => list.includes(s)));
+  const own = sentences.flatMap((list, index) => {
+    const rest = list.filter((s) => !shared.includes(s));
+    return rest.length ? [endpoints.length > 1 ? `${endpointLetter(index)}: ${rest.join(' ')}` : rest.join(' ')] : [];
+  });
+  return [...shared, ...own].join(' ');
+}

@@ -48,6 +48,8 @@ export interface CompoundDrawingProps {
   highlightMode?: 'match' | 'rest';
   /** The highlight the leaflet link carries; the drawn one by default. */
   leafletHighlight?: StructureHighlight | null;
+  /** A substructure to lay the drawing out by (RDKit's aligned coordinates): two compounds drawn with one template share its orientation. */
+  align?: StructureHighlight | null;
   width: number;
   height: number;
   /** The drawing on hover: larger than the one in place (a card's drug-sized compound needs more than 300 × 220). */
@@ -59,6 +61,7 @@ export function CompoundDrawing({
   highlight,
   highlightMode = 'match',
   leafletHighlight = highlight,
+  align = null,
   width,
   height,
   hover = { width: 300, height: 220 },
@@ -69,6 +72,8 @@ export function CompoundDrawing({
       highlight={highlight?.text ?? null}
       highlightKind={highlight?.kind ?? 'smarts'}
       highlightMode={highlightMode}
+      align={align?.text ?? null}
+      alignKind={align?.kind ?? 'smarts'}
       width={w}
       height={h}
       alt={`Structure ${strId}`}

@@ -26,6 +26,20 @@ export function useSarCores(sessionId: string, endpoint: SarEndpoint | null) {
   });
 }
 
+/**
+ * For each pair of the chosen endpoints, how many compounds of the first are measured on both: a
+ * difference column needs at least one (the server refuses an empty one).
+ */
+export function useSarOverlap(sessionId: string, endpoint: SarEndpoint | null, more: readonly SarEndpoint[]) {
+  const body = { sessionid: sessionId, endpoint: endpoint ?? { targetId: 1, activityType: '' }, moreEndpoints: [...more] };
+  return useQuery({
+    ...endpointQuery(sarEndpoints.sarOverlap, { body }),
+    enabled: endpoint !== null && more.length > 0,
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+}
+
 /** The SAR table of the run the user asked for (kept in the SAR store, so a reload asks again). */
 export function useSarTable(sessionId: string, run: SarRun | null) {
   const body = { sessionid: sessionId, ...runBody(run ?? { endpoint: { targetId: 1, activityType: '' }, cores: [] }) };

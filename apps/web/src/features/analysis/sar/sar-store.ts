@@ -8,7 +8,8 @@ import { registerStoreReset } from '../../../app/stores/store-registry.ts';
 export const SAR_TABS = ['table', 'matrix', 'freewilson', 'cliffs', 'pairs'] as const;
 export type SarTabKey = (typeof SAR_TABS)[number];
 
-const DEFAULT_MIN_SIMILARITY = 0.8;
+/** Cliff thresholds: measured on the demo data (docs/sar.md "Activity cliffs"), 0.8 found none or a handful in a 500-compound series. */
+const DEFAULT_MIN_SIMILARITY = 0.7;
 const DEFAULT_MIN_DELTA = 1;
 const DEFAULT_MIN_PAIRS = 2;
 
@@ -37,6 +38,8 @@ export interface SarChoices {
   matrixAxes: [string, string] | null;
   /** What the matrix and the Free-Wilson fit read (null: the first endpoint). */
   measure: SarMeasure | null;
+  /** What the activity cliffs compare: an endpoint (A, B …) or a difference column (null: A). */
+  cliffsMeasure: SarMeasure | null;
 }
 
 /** A table as asked for. Stored before several endpoints existed, a run has no `moreEndpoints` or `differences`: read them with runBody. */
@@ -67,6 +70,7 @@ const INITIAL: SarChoices = {
   activeTab: 'table',
   matrixAxes: null,
   measure: null,
+  cliffsMeasure: null,
 };
 
 export function sarKey(sessionId: string, tab: string): string {
@@ -98,6 +102,7 @@ export const useSarStore = create<SarState>()(
         activeTab,
         matrixAxes,
         measure,
+        cliffsMeasure,
       }) => ({
         key,
         endpoint,
@@ -111,6 +116,7 @@ export const useSarStore = create<SarState>()(
         minPairs,
         activeTab,
         matrixAxes,
+        cliffsMeasure,
       }),
     },
   ),

@@ -20,6 +20,7 @@ import type { ValueRange } from './sar-model.ts';
 import {
   activityColour,
   activityText,
+  blanksLast,
   coreHighlight,
   endpointLetter,
   endpointName,
@@ -27,6 +28,7 @@ import {
   measureValue,
   sarValue,
   signedValue,
+  tableFootnote,
   valueRange,
 } from './sar-model.ts';
 import { ActivityLegend, CompoundDrawing, RGroupDrawing } from './sar-parts.tsx';
@@ -41,6 +43,9 @@ const SAR_LAYOUT: Record<GridDensity, { rowHeight: number; structure: { width: n
   compact: { rowHeight: 72, structure: { width: 150, height: 64 } },
   comfortable: { rowHeight: 122, structure: { width: 170, height: 110 } },
 };
+
+/** An R-group's drawing: small groups, so narrower than the compound's. */
+const RGROUP_WIDTH = 86;
 
 /** The highlight of each core of the table (its attachment points dropped). */
 export function coreHighlights(table: SarTable): StructureHighlight[] {
@@ -95,16 +100,21 @@ function activityRenderer(endpoint: number) {
         aria-label={`${activityText(activity)}: show every measurement of compound ${data.strId}`}
         title="Show every measurement behind this value"
       >
-        <Text
-          size="sm"
-          px={6}
-          w="100%"
-          style={{ ...(colour ?? {}), borderRadius: 4, lineHeight: '24px' }}
+        <div
+          style={{ ...(colour ?? {}), borderRadius: 4, padding: '2px 5px', width: '100%', lineHeight: 1.3 }}
           data-testid={endpoint === 0 ? 'sar-activity' : `sar-activity-${endpoint}`}
           data-colour={colour?.background}
         >
-          {activityText(activity)}
-        </Text>
+          {/* The median first; its n and spread below it, so the column stays narrow. */}
+          <Text size="sm" fw={600} span display="block">
+            {sarValue(activity.value)}
+          </Text>
+          {activity.n > 1 && (
+            <Text size="xs" span display="block" style={{ whiteSpace: 'nowrap' }}>
+              n={activity.n}, {sarValue(activity.min)}–{sarValue(activity.max)}
+            </Text>
+          )}
+        </div>
       </UnstyledButton>
     );
   };
@@ -142,17 +152,33 @@ function rgroupRenderer(label: string) {
   return function RGroupCell({ data, context }: Cell & { context: TableContext }) {
     if (!data) return null;
     return (
-      <RGroupDrawing smiles={data.rgroups[label] ?? null} width={Math.min(110, context.drawing.width)} height={context.drawing.height} />
+      <RGroupDrawing
+        smiles={data.rgroups[label] ?? null}
+        width={Math.min(RGROUP_WIDTH, context.drawing.width)}
+        height={context.drawing.height}
+      />
     );
   };
 }
 
-const numberColumn = (field: 'mw' | 'clogp' | 'le' | 'lipe', headerName: string, headerTooltip: string): ColDef<SarRow> => ({
+/**
+ * A property column; `minWidth` leaves its header room beside the sort and filter icons (sized to
+ * the label: "cLogP" wider than "LE"), so that the columns fit a 1,280-px window without a header
+ * broken across lines.
+ */
+const numberColumn = (
+  field: 'mw' | 'clogp' | 'le' | 'lipe',
+  headerName: string,
+  headerTooltip: string,
+  minWidth: number,
+): ColDef<SarRow> => ({
   field,
   headerName,
   headerTooltip,
-  width: 96,
+  width: minWidth + 8,
+  minWidth,
   filter: 'agNumberColumnFilter',
+  comparator: blanksLast,
   valueFormatter: ({ value }) =>
     field === 'mw' ? formatQuantity(value as number | null, 'molecularWeight') : typeof value === 'number' ? sarValue(value) : NO_NUMBER,
   type: 'numericColumn',
@@ -160,8 +186,16 @@ const numberColumn = (field: 'mw' | 'clogp' | 'le' | 'lipe', headerName: string,
 
 function columnsOf(table: SarTable, drawingWidth: number): ColDef<SarRow>[] {
   return [
-    { field: 'strId', headerName: 'ID', width: 90, cellRenderer: IdCell, filter: 'agNumberColumnFilter', pinned: 'left' },
-    { colId: 'structure', headerName: 'Structure', width: drawingWidth + 24, cellRenderer: CompoundCell, sortable: false, pinned: 'left' },
+    { field: 'strId', headerName: 'ID', width: 76, minWidth: 60, cellRenderer: IdCell, filter: 'agNumberColumnFilter', pinned: 'left' },
+    {
+      colId: 'structure',
+      headerName: 'Structure',
+      width: drawingWidth + 24,
+      minWidth: drawingWidth + 24,
+      cellRenderer: CompoundCell,
+      sortable: false,
+      pinned: 'left',
+    },
     ...table.labels.map(
       (label): ColDef<SarRow> => ({
         colId: `rgroup-${label}`,
@@ -169,7 +203,8 @@ function columnsOf(table: SarTable, drawingWidth: number): ColDef<SarRow>[] {
         headerTooltip: `${label}: the group at this position of the core (H: none)`,
         valueGetter: ({ data }) => data?.rgroups[label] ?? 'H',
         cellRenderer: rgroupRenderer(label),
-        width: Math.min(110, drawingWidth) + 24,
+        width: Math.min(RGROUP_WIDTH, drawingWidth) + 24,
+        minWidth: Math.min(RGROUP_WIDTH, drawingWidth) + 24,
         filter: 'agTextColumnFilter',
       }),
     ),
@@ -180,9 +215,12 @@ function columnsOf(table: SarTable, drawingWidth: number): ColDef<SarRow>[] {
         headerTooltip: `${endpointName(endpoint)}: median of the compound’s measurements, with their number and spread; click a value for every measurement behind it`,
         valueGetter: ({ data }) => (data ? measureValue(data, { kind: 'endpoint', index }) : null),
         cellRenderer: activityRenderer(index),
-        // Room for "7.20 (n=3, 6.90–7.50)".
-        width: 220,
+        // Room for "n=3, 6.90–7.50" under the median: the cell's own padding is narrow, its coloured box has one.
+        width: 136,
+        minWidth: 116,
+        cellStyle: { display: 'flex', alignItems: 'center', paddingLeft: 4, paddingRight: 4 },
         filter: 'agNumberColumnFilter',
+        comparator: blanksLast,
         ...(index === 0 ? { sort: 'desc' as const } : {}),
       }),
     ),
@@ -193,15 +231,17 @@ function columnsOf(table: SarTable, drawingWidth: number): ColDef<SarRow>[] {
         headerTooltip: `pActivity ${difference.label}: above 0, more active on ${endpointLetter(difference.a)}`,
         valueGetter: ({ data }) => data?.differences[index] ?? null,
         cellRenderer: differenceRenderer(index),
-        width: 110,
+        width: 108,
+        minWidth: 108,
         filter: 'agNumberColumnFilter',
+        comparator: blanksLast,
         type: 'numericColumn',
       }),
     ),
-    numberColumn('mw', 'MW', 'Molecular weight (g/mol)'),
-    numberColumn('clogp', 'cLogP', 'Calculated logP'),
-    numberColumn('le', 'LE', 'Ligand efficiency: 1.37 × pActivity / heavy atoms (kcal/mol per heavy atom)'),
-    numberColumn('lipe', 'LipE', 'Lipophilic efficiency: pActivity − cLogP'),
+    numberColumn('mw', 'MW', 'Molecular weight (g/mol)', 80),
+    numberColumn('clogp', 'cLogP', 'Calculated logP', 96),
+    numberColumn('le', 'LE', 'Ligand efficiency: 1.37 × pActivity / heavy atoms (kcal/mol per heavy atom)', 76),
+    numberColumn('lipe', 'LipE', 'Lipophilic efficiency: pActivity − cLogP', 86),
   ];
 }
 
@@ -225,7 +265,7 @@ function EndpointsKey({ table, ranges }: { table: SarTable; ranges: TableContext
           <Text size="sm" fw={600} w={44}>
             {endpointLetter(index)}
           </Text>
-          <Text size="sm" w={560} truncate="end" title={endpointName(endpoint)}>
+          <Text size="sm" w={720} truncate="end" title={endpointName(endpoint)}>
             {endpointName(endpoint)} · {countNoun(count({ kind: 'endpoint', index }), 'compound')}
           </Text>
           <ActivityLegend range={ranges.endpoints[index] ?? null} unit={formatUnit(endpoint.unit)} />
@@ -236,7 +276,7 @@ function EndpointsKey({ table, ranges }: { table: SarTable; ranges: TableContext
           <Text size="sm" fw={600} w={44}>
             {measureShortLabel(table, { kind: 'difference', index })}
           </Text>
-          <Text size="sm" w={560} truncate="end" title={difference.label}>
+          <Text size="sm" w={720} truncate="end" title={difference.label}>
             Difference in pActivity · {countNoun(count({ kind: 'difference', index }), 'compound')} measured on both
           </Text>
           <ActivityLegend
@@ -352,18 +392,28 @@ export function SarTableTab({ table }: { table: SarTable }) {
           columnDefs={columns}
           context={context}
           getRowId={({ data }) => String(data.strId)}
-          defaultColDef={{ sortable: true, resizable: true, cellStyle: { display: 'flex', alignItems: 'center' } }}
+          // Headers wrap ("A: pActivity" on two lines in a narrow column) instead of being cut.
+          defaultColDef={{
+            sortable: true,
+            resizable: true,
+            wrapHeaderText: true,
+            autoHeaderHeight: true,
+            cellStyle: { display: 'flex', alignItems: 'center' },
+          }}
           onCellKeyDown={openLeaflet}
           tooltipShowDelay={300}
+          // The columns share the page's width (each no narrower than its minimum): no sideways scroll while they fit.
+          autoSizeStrategy={{ type: 'fitGridWidth' }}
+          // …and again when the window is resized or the density changes the columns.
+          onGridSizeChanged={({ api }) => api.sizeColumnsToFit()}
+          onNewColumnsLoaded={({ api }) => api.sizeColumnsToFit()}
         />
       </div>
       <UnmatchedList table={table} />
       {measurements.drawer}
-      {[...new Set(table.endpoints.map((e) => e.note).filter(Boolean))].map((note) => (
-        <Text key={note} size="xs" c="dimmed">
-          {note}
-        </Text>
-      ))}
+      <Text size="xs" c="dimmed" data-testid="sar-table-note">
+        {tableFootnote(table.endpoints)}
+      </Text>
     </Stack>
   );
 }

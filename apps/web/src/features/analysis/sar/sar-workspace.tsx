@@ -1,23 +1,24 @@
-import { Alert, Button, Card, Group, Progress, Skeleton, Stack, Tabs, Text } from '@mantine/core';
-import { IconAlertCircle, IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
+import { Alert, Button, Card, Collapse, Group, Progress, Skeleton, Stack, Tabs, Text } from '@mantine/core';
+import { IconAlertCircle, IconChevronDown, IconChevronUp, IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useEffect, useMemo, useState } from 'react';
-import type { SarCoreInput, SarData, SarEndpoint, SarProgress, SarTable } from '@kb/contracts/sar';
+import type { SarCoreInput, SarData, SarDifference, SarEndpoint, SarEndpointOption, SarProgress, SarTable } from '@kb/contracts/sar';
 import { sarEndpoints } from '@kb/contracts/sar';
 import { errorMessage, isApiRequestError } from '../../../app/api-client.ts';
 import { EmptyState } from '../../../app/ui/query-view.tsx';
 import { useMayOpen } from '../../../app/use-route-access.ts';
 import { CliffsTab } from './cliffs-tab.tsx';
+import type { CliffsChoice } from './cliffs-tab.tsx';
 import { CorePicker } from './core-picker.tsx';
 import { EndpointPicker } from './endpoint-picker.tsx';
 import { FreeWilsonTab } from './free-wilson-tab.tsx';
 import { PairsTab } from './pairs-tab.tsx';
 import { RGroupMatrixTab } from './rgroup-matrix-tab.tsx';
 import { SarExport } from './sar-export.tsx';
-import { CompareEndpoints } from './compare-endpoints.tsx';
-import { measureOf, pickedCoreHighlight, sameEndpoint } from './sar-model.ts';
-import { runBody, useCancelSar, useSarCores, useSarProgress, useSarTable } from './sar-queries.ts';
-import type { SarTabKey } from './sar-store.ts';
+import { CompareEndpoints, overlapOf } from './compare-endpoints.tsx';
+import { endpointLetter, endpointName, measureOf, pickedCoreHighlight, sameEndpoint } from './sar-model.ts';
+import { runBody, useCancelSar, useSarCores, useSarOverlap, useSarProgress, useSarTable } from './sar-queries.ts';
+import type { SarRun, SarTabKey } from './sar-store.ts';
 import { SAR_TABS, sarKey, useSarStore } from './sar-store.ts';
 import { SarTableTab, coreHighlights } from './sar-table-tab.tsx';
 
@@ -60,9 +61,62 @@ function RunProgress({ progress, onCancel }: { progress: SarProgress | undefined
   );
 }
 
-/** An invalid core answers 400 with RDKit's message: it belongs beside the cores, not in a general alert. */
+/**
+ * An invalid core answers 400 with RDKit's message (details.field 'cores'): it belongs beside the
+ * cores; any other refusal (an empty difference column, an endpoint without values) in the alert.
+ */
 function isCoreError(error: unknown): boolean {
-  return isApiRequestError(error) && error.status === 400;
+  if (!isApiRequestError(error) || error.status !== 400) return false;
+  const details = error.details as { field?: unknown } | null | undefined;
+  return details?.field === 'cores';
+}
+
+/** What the folded set-up says: the endpoints (A, B …) and the cores of the table on screen. */
+function setupSummary(run: SarRun | null, options: readonly SarEndpointOption[]): string {
+  if (!run) return '';
+  const endpoints = [run.endpoint, ...(run.moreEndpoints ?? [])].map((e, index) => {
+    const option = options.find((o) => sameEndpoint(o, e));
+    return `${endpointLetter(index)} = ${option ? endpointName(option) : `${e.activityType} · target ${e.targetId}`}`;
+  });
+  const differences = (run.differences ?? []).map((d) => `${endpointLetter(d.a)} − ${endpointLetter(d.b)}`);
+  return [
+    ...endpoints,
+    ...(differences.length ? [differences.join(', ')] : []),
+    `${run.cores.length} ${run.cores.length === 1 ? 'core' : 'cores'}`,
+  ].join(' · ');
+}
+
+/** The endpoints (A, B …) and difference columns the cliffs can compare, named as the table names them. */
+function cliffsChoices(
+  options: readonly SarEndpointOption[],
+  endpoints: readonly SarEndpoint[],
+  differences: readonly SarDifference[],
+): CliffsChoice[] {
+  const name = (e: SarEndpoint) => {
+    const option = options.find((o) => sameEndpoint(o, e));
+    return option ? endpointName(option) : `${e.activityType} · target ${e.targetId}`;
+  };
+  const several = endpoints.length > 1;
+  return [
+    ...endpoints.map((e, index) => ({
+      measure: { kind: 'endpoint' as const, index },
+      label: `${several ? `${endpointLetter(index)}: ` : ''}${name(e)}`,
+      endpoint: e,
+      minus: null,
+    })),
+    ...differences.flatMap((d, index) =>
+      endpoints[d.a] && endpoints[d.b]
+        ? [
+            {
+              measure: { kind: 'difference' as const, index },
+              label: `${endpointLetter(d.a)} − ${endpointLetter(d.b)}: difference in pActivity`,
+              endpoint: endpoints[d.a]!,
+              minus: endpoints[d.b]!,
+            },
+          ]
+        : [],
+    ),
+  ];
 }
 
 function NeedsTable({ what }: { what: string }) {
@@ -92,7 +146,15 @@ export function SarWorkspace({ sessionId, data }: SarWorkspaceProps) {
   const activeTab = mine ? store.activeTab : 'table';
 
   const suggestions = useSarCores(sessionId, endpoint);
+  const overlap = useSarOverlap(sessionId, endpoint, moreEndpoints);
+  // A difference column no compound of A has a value for is refused here, as the server refuses it.
+  const emptyDifference = differences.some((d) => overlapOf(overlap.data, d) === 0);
   const table = useSarTable(sessionId, run);
+  // The set-up folds once a table is on screen (the table gets the room); it opens again on demand.
+  const [setupOpen, setSetupOpen] = useState(run === null);
+  useEffect(() => {
+    if (table.data) setSetupOpen(false);
+  }, [table.data]);
   const running = table.isFetching;
   const progress = useSarProgress(sessionId, running);
   const cancel = useCancelSar(sessionId);
@@ -103,7 +165,7 @@ export function SarWorkspace({ sessionId, data }: SarWorkspaceProps) {
 
   const setCores = (next: SarCoreInput[]) => update({ cores: next });
   const start = () => {
-    if (!endpoint || cores.length === 0) return;
+    if (!endpoint || cores.length === 0 || emptyDifference) return;
     setStopped(false);
     update({ run: { endpoint, moreEndpoints, differences, cores } });
   };
@@ -120,78 +182,113 @@ export function SarWorkspace({ sessionId, data }: SarWorkspaceProps) {
 
   return (
     <Stack gap="md">
-      <Card withBorder padding="md" radius="md">
-        <Stack gap="md">
-          <EndpointPicker
-            options={options}
-            value={endpoint}
-            onChange={(next) => {
-              setStopped(false);
-              update({ endpoint: next, moreEndpoints: [], differences: [], measure: null, run: null });
-            }}
-          />
-          {endpoint && (
-            <CompareEndpoints
+      <Card withBorder padding="md" radius="md" data-testid="sar-setup">
+        {table.data && (
+          <Group justify="space-between" wrap="nowrap" mb={setupOpen ? 'md' : 0}>
+            <Text size="sm" truncate="end" title={setupSummary(run, options)} data-testid="sar-setup-summary">
+              <Text span fw={600}>
+                Set-up:
+              </Text>{' '}
+              {setupSummary(run, options)}
+            </Text>
+            <Button
+              size="compact-sm"
+              variant="subtle"
+              rightSection={setupOpen ? <IconChevronUp size={14} /> : <IconChevronDown size={14} />}
+              onClick={() => setSetupOpen((open) => !open)}
+              aria-expanded={setupOpen}
+              data-testid="sar-setup-toggle"
+              style={{ flexShrink: 0 }}
+            >
+              {setupOpen ? 'Fold the set-up' : 'Change the set-up'}
+            </Button>
+          </Group>
+        )}
+        <Collapse expanded={setupOpen || !table.data}>
+          <Stack gap="md">
+            <EndpointPicker
               options={options}
-              endpoint={endpoint}
-              more={moreEndpoints}
-              differences={differences}
-              onChange={(change) => update(change)}
-            />
-          )}
-          {endpoint && (
-            <CorePicker
-              suggestions={{
-                data: suggestions.data,
-                pending: suggestions.isPending,
-                error: suggestions.error,
-                retry: () => void suggestions.refetch(),
+              value={endpoint}
+              onChange={(next) => {
+                setStopped(false);
+                update({ endpoint: next, moreEndpoints: [], differences: [], measure: null, run: null });
               }}
-              cores={cores}
-              onChange={setCores}
-              coreError={table.isError && isCoreError(table.error) ? errorMessage(table.error) : null}
             />
-          )}
-          {endpoint && (
-            <Group gap="sm">
-              <Button
-                leftSection={<IconPlayerPlay size={16} />}
-                disabled={cores.length === 0 || running || upToDate}
-                onClick={start}
-                data-testid="sar-run"
+            {endpoint && (
+              <CompareEndpoints
+                options={options}
+                endpoint={endpoint}
+                more={moreEndpoints}
+                differences={differences}
+                overlap={overlap.data}
+                onChange={(change) => update(change)}
+              />
+            )}
+            {endpoint && (
+              <CorePicker
+                suggestions={{
+                  data: suggestions.data,
+                  pending: suggestions.isPending,
+                  error: suggestions.error,
+                  retry: () => void suggestions.refetch(),
+                }}
+                cores={cores}
+                onChange={setCores}
+                coreError={table.isError && isCoreError(table.error) ? errorMessage(table.error) : null}
+              />
+            )}
+            {endpoint && (
+              <Group gap="sm">
+                <Button
+                  leftSection={<IconPlayerPlay size={16} />}
+                  disabled={cores.length === 0 || running || upToDate || emptyDifference}
+                  onClick={start}
+                  data-testid="sar-run"
+                >
+                  {run ? 'Build the table again' : 'Build the SAR table'}
+                </Button>
+                {cores.length === 0 && (
+                  <Text size="sm" c="dimmed">
+                    Pick or draw a core first.
+                  </Text>
+                )}
+                {table.data && (
+                  <Text size="xs" c="dimmed">
+                    Built in {(table.data.durationMs / 1000).toFixed(1)} s
+                  </Text>
+                )}
+              </Group>
+            )}
+            {running && <RunProgress progress={progress.data} onCancel={() => void stop()} />}
+            {stopped && !running && (
+              <Alert
+                color="gray"
+                variant="light"
+                icon={<IconPlayerStop size={18} />}
+                title="Stopped"
+                role="status"
+                data-testid="sar-stopped"
               >
-                {run ? 'Build the table again' : 'Build the SAR table'}
-              </Button>
-              {cores.length === 0 && (
-                <Text size="sm" c="dimmed">
-                  Pick or draw a core first.
+                The SAR table was stopped before it was built. Choose “Build the SAR table” to build it again.
+              </Alert>
+            )}
+            {table.isError && !isCoreError(table.error) && (
+              <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} title="The SAR table could not be built" role="alert">
+                <Text size="sm" mb="xs">
+                  {errorMessage(table.error)}
                 </Text>
-              )}
-              {table.data && (
-                <Text size="xs" c="dimmed">
-                  Built in {(table.data.durationMs / 1000).toFixed(1)} s
-                </Text>
-              )}
-            </Group>
-          )}
-          {running && <RunProgress progress={progress.data} onCancel={() => void stop()} />}
-          {stopped && !running && (
-            <Alert color="gray" variant="light" icon={<IconPlayerStop size={18} />} title="Stopped" role="status" data-testid="sar-stopped">
-              The SAR table was stopped before it was built. Choose “Build the SAR table” to build it again.
-            </Alert>
-          )}
-          {table.isError && !isCoreError(table.error) && (
-            <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} title="The SAR table could not be built" role="alert">
-              <Text size="sm" mb="xs">
-                {errorMessage(table.error)}
-              </Text>
-              <Button size="xs" variant="light" color="red" onClick={() => void table.refetch()}>
-                Try again
-              </Button>
-            </Alert>
-          )}
-          {mayExport && table.data && endpoint && run && <SarExport sessionId={sessionId} run={run} compounds={table.data.rows.length} />}
-        </Stack>
+                <Button size="xs" variant="light" color="red" onClick={() => void table.refetch()}>
+                  Try again
+                </Button>
+              </Alert>
+            )}
+          </Stack>
+        </Collapse>
+        {mayExport && table.data && endpoint && run && (
+          <div style={{ marginTop: 'var(--mantine-spacing-sm)' }}>
+            <SarExport sessionId={sessionId} run={run} compounds={table.data.rows.length} />
+          </div>
+        )}
       </Card>
 
       {endpoint ? (
@@ -245,7 +342,9 @@ export function SarWorkspace({ sessionId, data }: SarWorkspaceProps) {
           <Tabs.Panel value="cliffs" pt="md">
             <CliffsTab
               sessionId={sessionId}
-              endpoint={endpoint}
+              choices={cliffsChoices(options, [endpoint, ...moreEndpoints], differences)}
+              choice={store.cliffsMeasure ?? null}
+              onChoice={(cliffsMeasure) => update({ cliffsMeasure })}
               minSimilarity={store.minSimilarity}
               minDelta={store.minDelta}
               onThresholds={update}
