@@ -25,8 +25,9 @@ let api: ApiSession;
 let page: Page;
 let results: ResultsPage;
 
-/** RDKit's highlight colour in the depictions (chem-worker highlightColour [1, 0.55, 0.1]). */
+/** RDKit's highlight colours: the orange of large drawings ([1, 0.55, 0.1]) and the light one of compact grid drawings ([1, 0.82, 0.6]). */
 const HIGHLIGHT = /#FF8C19/i;
+const LIGHT_HIGHLIGHT = /#FFD199/i;
 const POTENCY = ['std_activity_type', 'std_act_prefix', 'activity_value', 'standard_uom', 'pchembl_value'];
 
 /** Runs a search through the API and opens its results in the browser's tab. */
@@ -142,10 +143,10 @@ describe('the Activities grid at 1440 × 900', () => {
     await openResultsOf({ rows: [{ selectedOption: 'assay', operator: null, fileName: null, assayTypes: ['binding'] }] }, 'activitiestab');
   }, 120_000);
 
-  it('shows at least 15 whole rows on a screen, compact by default, with the potency in sight', async () => {
+  it('shows at least 12 whole rows on a screen, compact by default, with the potency in sight', async () => {
     expect(await results.grid().getAttribute('data-density')).toBe('compact');
     await scrollGridIntoView();
-    expect(await fullyVisibleRows()).toBeGreaterThanOrEqual(15);
+    expect(await fullyVisibleRows()).toBeGreaterThanOrEqual(12);
 
     // Type, relation, value, unit and pActivity lie inside the grid's visible width, unscrolled.
     expect(await scrollLeft()).toBe(0);
@@ -180,10 +181,10 @@ describe('the Activities grid at 1440 × 900', () => {
     await expect.poll(() => firstRowHeight()).toBe(compact);
   });
 
-  it('keeps the id and structure columns pinned on the left while the others scroll sideways', async () => {
-    const pinned = ['act_id', 'str_id', 'smiles'];
+  it('keeps the structure id and drawing pinned on the left while the others (the activity id too) scroll sideways', async () => {
+    const pinned = ['str_id', 'smiles'];
     const before = Object.fromEntries(
-      await Promise.all([...pinned, 'protein'].map(async (colId) => [colId, await leftOf(colId)] as const)),
+      await Promise.all([...pinned, 'pchembl_value'].map(async (colId) => [colId, await leftOf(colId)] as const)),
     );
     await scrollGridIntoView();
     const viewport = (await results.grid().locator('.ag-grid-viewport').boundingBox())!;
@@ -191,10 +192,10 @@ describe('the Activities grid at 1440 × 900', () => {
     await page.mouse.wheel(600, 0);
     await expect.poll(() => scrollLeft()).toBeGreaterThan(100);
     for (const colId of pinned) expect(await leftOf(colId), colId).toBeCloseTo(before[colId]!, 0);
-    expect(await leftOf('protein')).toBeLessThan(before.protein! - 100);
+    expect(await leftOf('pchembl_value')).toBeLessThan(before.pchembl_value! - 100);
     // The pinned cells of a row stay in place too, beside its scrolled cells.
-    const cell = results.grid().locator('.ag-row[row-index="0"] .ag-cell[col-id="act_id"]');
-    expect((await cell.boundingBox())!.x).toBeCloseTo(before.act_id!, 0);
+    const cell = results.grid().locator('.ag-row[row-index="0"] .ag-cell[col-id="str_id"]');
+    expect((await cell.boundingBox())!.x).toBeCloseTo(before.str_id!, 0);
     expect(await cell.innerText()).toMatch(/^\d+$/);
     await page.mouse.wheel(-600, 0);
     await expect.poll(() => scrollLeft()).toBe(0);
@@ -338,7 +339,9 @@ describe('structure searches in the grids', () => {
     );
     await highlighted;
     const image = results.grid().getByTestId('structure-image').first();
-    expect(await drawingOf(image)).toMatch(HIGHLIGHT);
+    const compact = await drawingOf(image);
+    expect(compact).toMatch(LIGHT_HIGHLIGHT);
+    expect(compact).not.toMatch(HIGHLIGHT);
     await screenshot(page, 'results-workflow-substructure');
 
     const [strId] = await results.rowIds();

@@ -177,7 +177,10 @@ export const HeatmapDataSchema = z.object({
    */
   cellsFrom: z.literal('knowledgeBase'),
   /** `inSearch`: the tab's rows of these compounds include activities on this target. */
-  targets: z.array(z.object({ id: z.number().int(), name: z.string(), inSearch: z.boolean() })),
+  /** `geneSymbol`: the short name the heatmap labels a target by (the full name on hover). */
+  targets: z.array(
+    z.object({ id: z.number().int(), name: z.string(), geneSymbol: z.string().nullable().optional(), inSearch: z.boolean() }),
+  ),
   /** The tab's most measured compounds (by their rows with a target and a pActivity). */
   compounds: z.array(z.object({ strId: z.number().int(), smiles: z.string() })),
   /** Targets the compounds were measured on beyond the `targets` shown (left out). */

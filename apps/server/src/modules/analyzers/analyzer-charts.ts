@@ -260,6 +260,7 @@ export async function heatmap(db: Db, scope: TabScope, config: z.infer<typeof He
     med: number | null;
     n: number;
     name: string | null;
+    gene_symbol: string | null;
     in_search: boolean | null;
     all_targets: number;
   }>`
@@ -268,15 +269,20 @@ export async function heatmap(db: Db, scope: TabScope, config: z.infer<typeof He
       g AS (SELECT t, count(*) AS n FROM m GROUP BY t),
       tt AS (SELECT t, n FROM g ORDER BY n DESC, t LIMIT ${config.targets}),
       searched AS (SELECT DISTINCT sa.target_id AS t FROM ${rows.from} WHERE ${rows.where} AND sa.str_id = ANY(${ids}::bigint[]) AND sa.target_id IS NOT NULL)
-    SELECT 't' AS kind, tt.t, NULL::bigint AS c, NULL::float8 AS med, tt.n::int AS n, tg.name, (tt.t IN (SELECT t FROM searched)) AS in_search,
+    SELECT 't' AS kind, tt.t, NULL::bigint AS c, NULL::float8 AS med, tt.n::int AS n, tg.name, tg.gene_symbol, (tt.t IN (SELECT t FROM searched)) AS in_search,
         (SELECT count(*) FROM g)::int AS all_targets
       FROM tt LEFT JOIN targets tg ON tg.target_id = tt.t
     UNION ALL
-    SELECT 'x', m.t, m.c, percentile_cont(0.5) WITHIN GROUP (ORDER BY m.p), count(*)::int, NULL, NULL, 0
+    SELECT 'x', m.t, m.c, percentile_cont(0.5) WITHIN GROUP (ORDER BY m.p), count(*)::int, NULL, NULL, NULL, 0
       FROM m JOIN tt ON tt.t = m.t GROUP BY m.t, m.c
     ORDER BY 1 DESC, 5 DESC, 2`.execute(db);
   const targetRows = found.filter((r) => r.kind === 't');
-  const targets = targetRows.map((r) => ({ id: num(r.t), name: r.name ?? `Target ${r.t}`, inSearch: r.in_search === true }));
+  const targets = targetRows.map((r) => ({
+    id: num(r.t),
+    name: r.name ?? `Target ${r.t}`,
+    geneSymbol: r.gene_symbol,
+    inSearch: r.in_search === true,
+  }));
   if (!targets.length) return empty;
   const tIndex = new Map(targets.map((x, i) => [x.id, i]));
   const cIndex = new Map(compounds.map((x, i) => [x.strId, i]));

@@ -7,7 +7,7 @@ import { ChemInputError, ChemQueryRefused } from './chem-engine.ts';
 import type { ChemEngine } from './chem-engine.ts';
 
 /** Bump when the drawing options change: cached copies in browsers are then redrawn. */
-const DRAWING_VERSION = 'rdkit-svg-1';
+const DRAWING_VERSION = 'rdkit-svg-2';
 const CACHE_ENTRIES = 5000;
 
 interface Resolved {

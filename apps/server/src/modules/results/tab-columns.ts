@@ -53,6 +53,13 @@ const STRUCTURE_COLUMNS: ColumnDef[] = [
   col('str_id', 'Str ID', 'integer', sql`ss.str_id`),
   col('smiles', 'Structure', 'structure', sql`s.canonical_smiles`, perRow),
   col('compound_name', 'Name', 'text', firstName(sql`ss.str_id`), perRow),
+  col(
+    'activities',
+    'Activities (this search)',
+    'integer',
+    (x) => sql`(SELECT count(*)::int FROM search_activities sa2 WHERE sa2.set_id = ${set(x)} AND sa2.str_id = ss.str_id)`,
+    perRow,
+  ),
   col('mol_weight', 'Mol. weight', 'number', sql`s.mol_weight`),
   col('mol_formula', 'Formula', 'text', sql`s.mol_formula`),
   col('logp_calc', 'cLogP', 'number', sql`s.logp_calc`),
@@ -64,40 +71,37 @@ const STRUCTURE_COLUMNS: ColumnDef[] = [
   col('pka_value', 'pKa', 'number', sql`s.pka_value`, hidden),
   col('solubility', 'Solubility (log mol/L)', 'number', sql`s.solubility`, hidden),
   col('inchikey', 'InChIKey', 'text', sql`s.inchikey`, hidden),
-  col(
-    'activities',
-    'Activities (this search)',
-    'integer',
-    (x) => sql`(SELECT count(*)::int FROM search_activities sa2 WHERE sa2.set_id = ${set(x)} AND sa2.str_id = ss.str_id)`,
-    perRow,
-  ),
   similarity(sql`ss.similarity`),
 ];
 
 const ACTIVITY_COLUMNS: ColumnDef[] = [
-  col('act_id', 'Act ID', 'integer', sql`sa.act_id`),
+  // Read by its compound, target and potency (issue: the target was the 12th column, off screen at
+  // 1,280 px): structure, target, then type, relation, value, unit and pChEMBL, then the assay and
+  // the reference; the activity's own id comes after them (docs/results.md "Reading the grid").
   col('str_id', 'Str ID', 'integer', sql`sa.str_id`),
   col('smiles', 'Structure', 'structure', sql`s.canonical_smiles`, perRow),
-  // The potency first, beside the structure: type, relation, value, unit and pActivity are what a
-  // chemist reads a row for, and they fit on a laptop screen without scrolling sideways.
-  col('std_activity_type', 'Activity type', 'text', sql`a.std_activity_type`),
-  col('std_act_prefix', 'Prefix', 'text', sql`a.std_act_prefix`),
+  // The grid shows the gene symbol (or a short name) and the full name on hover; exports keep the name.
+  col('protein', 'Target', 'text', sql`t.name`),
+  col('std_activity_type', 'Type', 'text', sql`a.std_activity_type`),
+  col('std_act_prefix', 'Relation', 'text', sql`a.std_act_prefix`),
   col('activity_value', 'Value', 'number', sql`a.activity_value`),
   col('standard_uom', 'Unit', 'text', sql`a.standard_uom`),
   col('pchembl_value', 'pChEMBL', 'number', sql`a.pchembl_value`),
-  col('micro_molarvalue', 'Value (µM)', 'number', sql`a.micro_molarvalue`),
-  // "no": ChEMBL could not standardise the activity; type, prefix, value and unit are the published ones.
-  col('standardised', 'Standardised', 'text', sql`CASE WHEN a.standardised THEN 'yes' ELSE 'no' END`),
-  col('protein', 'Target', 'text', sql`t.name`),
-  col('activity_mechanism', 'Mechanism', 'text', sql`a.activity_mechanism`),
   col('assay_type', 'Assay type', 'text', sql`ay.assay_type`),
   col('enzyme_cell_assay', 'Enzyme / cell', 'text', sql`ay.enzyme_cell_assay`),
+  col('reference', 'Reference', 'text', sql`d.reference`),
+  col('act_id', 'Act ID', 'integer', sql`sa.act_id`),
+  // The molar value in the unit a chemist reads it in (nM below 1 µM); sorted by the µM value.
+  col('micro_molarvalue', 'Molar value', 'number', sql`a.micro_molarvalue`),
+  // "no": ChEMBL could not standardise the activity; type, prefix, value and unit are the published ones.
+  col('standardised', 'Standardised', 'text', sql`CASE WHEN a.standardised THEN 'yes' ELSE 'no' END`),
+  col('activity_mechanism', 'Mechanism', 'text', sql`a.activity_mechanism`),
+  col('source', 'Source organism', 'text', sql`ay.organism`),
+  col('gene_symbol', 'Target gene symbol', 'text', sql`t.gene_symbol`, hidden),
   col('assay_method_name', 'Assay method', 'text', sql`ay.assay_method_name`, hidden),
   col('cells_cellline_organ', 'Cells / organ', 'text', sql`ay.cells_cellline_organ`, hidden),
-  col('source', 'Source organism', 'text', sql`ay.organism`),
   col('ligase_name', 'E3 ligase', 'text', sql`a.ligase_name`, hidden),
   col('degrader', 'Degrader', 'text', sql`a.degrader`, hidden),
-  col('reference', 'Reference', 'text', sql`d.reference`),
   col('ref_id', 'Ref ID', 'integer', sql`a.ref_id`, hidden),
   col('assay_id', 'Assay ID', 'integer', sql`a.assay_id`, hidden),
   col('activity_remarks', 'Remarks', 'text', sql`a.activity_remarks`, hidden),
@@ -125,9 +129,10 @@ const ACTIVITY_COLUMNS: ColumnDef[] = [
 const ASSAY_COLUMNS: ColumnDef[] = [
   col('assay_id', 'Assay ID', 'integer', sql`sy.assay_id`),
   col('description', 'Description', 'text', sql`ay.description`),
+  col('common_name', 'Target / common name', 'text', sql`coalesce(ay.common_name, t.name)`),
+  col('activities', 'Activities (this search)', 'integer', sql`sy.activities`),
   col('assay_type', 'Assay type', 'text', sql`ay.assay_type`),
   col('enzyme_cell_assay', 'Enzyme / cell', 'text', sql`ay.enzyme_cell_assay`),
-  col('common_name', 'Target / common name', 'text', sql`coalesce(ay.common_name, t.name)`),
   col('assay_method_name', 'Method', 'text', sql`ay.assay_method_name`),
   col('organism', 'Organism', 'text', sql`ay.organism`, hidden),
   ...conditionColumns('in_presence_of', 'In presence of'),
@@ -161,7 +166,6 @@ const ASSAY_COLUMNS: ColumnDef[] = [
     ORDER BY p.param_type, p.assay_param_id) FROM assay_parameters p WHERE p.assay_id = sy.assay_id)`,
     { hidden: true, sortable: false },
   ),
-  col('activities', 'Activities (this search)', 'integer', sql`sy.activities`),
   col('innerGrids', 'Activities', 'json', sql`NULL::text`, perRow),
   similarity(sql`sy.similarity`),
 ];
@@ -170,10 +174,11 @@ const agg = (query: Sql) => sql`(SELECT string_agg(x, '; ') FROM (${query}) q(x)
 
 const DOCUMENT_COLUMNS: ColumnDef[] = [
   col('ref_id', 'Ref ID', 'integer', sql`sr.ref_id`),
-  col('ref_type', 'Type', 'text', sql`d.ref_type`),
   col('reference', 'Reference', 'text', sql`d.reference`),
-  col('title', 'Title', 'text', sql`d.title`),
   col('year', 'Year', 'integer', sql`d.year`),
+  col('title', 'Title', 'text', sql`d.title`),
+  col('activities', 'Activities (this search)', 'integer', sql`sr.activities`),
+  col('ref_type', 'Type', 'text', sql`d.ref_type`),
   col('journal_patent_name', 'Journal / patent office', 'text', sql`d.journal_patent_name`),
   col(
     'authors',
@@ -209,7 +214,6 @@ const DOCUMENT_COLUMNS: ColumnDef[] = [
   col('issn_no', 'ISSN', 'text', sql`d.issn_no`, hidden),
   col('patent_no', 'Patent no.', 'text', sql`d.patent_no`),
   col('application_type', 'Application type', 'text', sql`d.application_type`, hidden),
-  col('activities', 'Activities (this search)', 'integer', sql`sr.activities`),
   similarity(sql`sr.similarity`),
 ];
 
@@ -218,6 +222,7 @@ const DEVELOPMENT_COLUMNS: ColumnDef[] = [
   col('str_id', 'Str ID', 'integer', sql`cc.str_id`),
   col('smiles', 'Structure', 'structure', sql`s.canonical_smiles`, perRow),
   col('drug_name', 'Drug name', 'text', sql`cc.drug_name`),
+  col('highest_phase', 'Highest phase', 'text', sql`p.name`),
   col(
     'targets',
     'Targets',
@@ -227,7 +232,6 @@ const DEVELOPMENT_COLUMNS: ColumnDef[] = [
     ),
     perRow,
   ),
-  col('highest_phase', 'Highest phase', 'text', sql`p.name`),
   col('approval_year', 'Approval year', 'integer', sql`cc.approval_year`),
   col('mode_of_action', 'Mode of action', 'text', sql`cc.mode_of_action`),
   col(

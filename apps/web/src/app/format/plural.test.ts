@@ -9,6 +9,14 @@ describe('counted nouns', () => {
     expect(countNoun(1234, 'value')).toBe('1,234 values');
   });
 
+  it('writes the regular English plurals of nouns ending in a consonant and y, or in s, x, ch, sh', () => {
+    expect(countNoun(2, 'activity')).toBe('2 activities');
+    expect(countNoun(1, 'activity')).toBe('1 activity');
+    expect(countNoun(2, 'day')).toBe('2 days');
+    expect(countNoun(3, 'search')).toBe('3 searches');
+    expect(countNoun(2, 'target')).toBe('2 targets');
+  });
+
   it('takes irregular forms', () => {
     const activity = { one: 'activity', other: 'activities' };
     expect(countNoun(1, activity)).toBe('1 activity');

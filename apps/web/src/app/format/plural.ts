@@ -8,9 +8,15 @@ export interface NounForms {
 
 const rules = new Intl.PluralRules('en-US');
 
-/** Regular nouns take an "s"; pass the forms for the others ("activity" / "activities"). */
+/**
+ * English plurals of regular nouns: "activity" → "activities" (a consonant before the y), "search" →
+ * "searches", "target" → "targets" (the heatmap once said "2 activitys"); pass the forms for others.
+ */
 function formsOf(noun: string | NounForms): NounForms {
-  return typeof noun === 'string' ? { one: noun, other: `${noun}s` } : noun;
+  if (typeof noun !== 'string') return noun;
+  if (/[^aeiou]y$/i.test(noun)) return { one: noun, other: `${noun.slice(0, -1)}ies` };
+  if (/(s|x|z|ch|sh)$/i.test(noun)) return { one: noun, other: `${noun}es` };
+  return { one: noun, other: `${noun}s` };
 }
 
 /** The form of a noun for a count, without the number: 1 → "row", 0 or 2 → "rows". */

@@ -52,6 +52,21 @@ function alignTo(mol, align) {
   }
 }
 
+/** The highlight orange of drawings large enough to carry it (leaflets, previews, hovers). */
+const HIGHLIGHT = [1, 0.55, 0.1];
+/**
+ * A drawing a row of a grid holds (under 80 px high) is read for its atoms: a light highlight, thin
+ * and close to the bonds, colours the match without hiding them, and atom labels keep a readable
+ * size (RDKit shrinks them with the drawing, to 6 px by default).
+ */
+const SMALL_DRAWING_HEIGHT = 80;
+const SMALL = {
+  highlightColour: [1, 0.82, 0.6],
+  highlightRadius: 0.25,
+  highlightBondWidthMultiplier: 5,
+};
+const SMALL_TEXT = { minFontSize: 9, bondLineWidth: 1, padding: 0.03 };
+
 export function depict(message) {
   LOG.clear_buffer();
   // An MCS (elements and bond orders only) is drawn as the molecule it describes, not as a query of grey atoms.
@@ -68,9 +83,11 @@ export function depict(message) {
   }
   try {
     alignTo(mol, message.align);
-    const details = { width: message.width, height: message.height, clearBackground: false, addStereoAnnotation: true };
+    const small = message.height < SMALL_DRAWING_HEIGHT;
+    const details = { width: message.width, height: message.height, clearBackground: false, addStereoAnnotation: !small };
+    if (small) Object.assign(details, SMALL_TEXT);
     const marks = highlightOf(mol, message.highlight);
-    if (marks) Object.assign(details, marks, { highlightColour: [1, 0.55, 0.1] });
+    if (marks) Object.assign(details, marks, small ? SMALL : { highlightColour: HIGHLIGHT });
     return { ok: true, svg: mol.get_svg_with_highlights(JSON.stringify(details)) };
   } finally {
     mol.delete();

@@ -4,7 +4,9 @@ import { Link } from 'react-router';
 import type { z } from 'zod';
 import type { AnalyzerTab, HeatmapConfigSchema, HeatmapDataSchema } from '@kb/contracts/analyzers';
 import { formatPchembl } from '../../../app/format/number-format.ts';
+import { ACTIVITY } from '../../../app/format/nouns.ts';
 import { countNoun } from '../../../app/format/plural.ts';
+import { targetLabel as shortTargetLabel } from '../../../app/format/target-label.ts';
 import { StructureImage } from '../../chemistry/structure-image.tsx';
 import { structureLeafletPath } from '../../leaflets/leaflet-format.ts';
 import type { AnalyzerChartOption } from './analyzer-echarts.ts';
@@ -16,11 +18,20 @@ type HeatmapConfig = z.infer<typeof HeatmapConfigSchema>;
 type HeatmapData = z.infer<typeof HeatmapDataSchema>;
 type Cell = HeatmapData['cells'][number];
 
-/** A target's row label: cut to fit, and marked when the search's rows are on it. */
+/**
+ * A target's row label: its gene symbol or a short name (four "Tyrosine-protein kinase …" cut to
+ * one width read alike), marked when the search's rows are on it; the full name is in the tooltip.
+ */
 function targetLabel(target: HeatmapData['targets'][number]): string {
-  const name = target.name.length > 24 ? `${target.name.slice(0, 23)}…` : target.name;
+  const name = shortTargetLabel(target.name, target.geneSymbol);
   return target.inSearch ? `{searched|${name} ●}` : name;
 }
+
+/** Grey, hatched: a compound never measured on a target, told apart from a low pActivity. */
+const NO_DATA_STYLE = {
+  color: '#f8f9fa',
+  decal: { symbol: 'rect', symbolSize: 1, dashArrayX: [1, 0], dashArrayY: [1, 3], rotation: -Math.PI / 4, color: '#adb5bd' },
+};
 
 /** "EGFR" / "EGFR and ERBB2" / "3 targets": the targets of the search's rows among those drawn. */
 function searchedTargets(data: Pick<HeatmapData, 'targets'>): string {
@@ -42,16 +53,33 @@ function heatmapNote(data: Pick<HeatmapData, 'targets' | 'compounds' | 'otherTar
   return parts.join(' ');
 }
 
+/** The (compound, target) pairs without a measurement. */
+function noDataCells(data: HeatmapData): Array<[number, number]> {
+  const measured = new Set(data.cells.map((cell) => `${cell.c}:${cell.t}`));
+  const missing: Array<[number, number]> = [];
+  data.compounds.forEach((_, c) => {
+    data.targets.forEach((_, t) => {
+      if (!measured.has(`${c}:${t}`)) missing.push([c, t]);
+    });
+  });
+  return missing;
+}
+
 function heatmapOption(data: HeatmapData): AnalyzerChartOption {
   const values = data.cells.map((c) => c.value);
   return {
     animation: false,
-    grid: { left: 160, right: 24, top: 16, bottom: 80 },
+    // Room for a gene symbol or short name (at most 22 characters), never a cut full name.
+    grid: { left: 150, right: 24, top: 16, bottom: 80 },
+    legend: { data: ['No data'], bottom: 0, left: 0, itemWidth: 16, itemHeight: 12 },
     tooltip: {
       formatter: (p: unknown) => {
-        const [c, t, value, n] = (p as { value: [number, number, number, number] }).value;
+        const params = p as { seriesIndex: number; value: [number, number, number, number] };
+        const [c, t, value, n] = params.value;
         const target = data.targets[t]!;
-        return `${target.name}${target.inSearch ? ' (the search’s rows)' : ''}<br/>Compound ${data.compounds[c]!.strId}: median pActivity ${formatPchembl(value)} (${countNoun(n, 'activity')})<br/>Click to see the structure`;
+        const head = `${target.name}${target.inSearch ? ' (the search’s rows)' : ''}<br/>Compound ${data.compounds[c]!.strId}`;
+        if (params.seriesIndex === 1) return `${head}: no measurement`;
+        return `${head}: median pActivity ${formatPchembl(value)} (${countNoun(n, ACTIVITY)})<br/>Click to see the structure`;
       },
     },
     xAxis: {
@@ -69,6 +97,7 @@ function heatmapOption(data: HeatmapData): AnalyzerChartOption {
       splitLine: { show: true, lineStyle: { color: '#f1f3f5' } },
     },
     visualMap: {
+      seriesIndex: 0,
       dimension: 2,
       min: Math.min(...values),
       max: Math.max(...values),
@@ -81,7 +110,10 @@ function heatmapOption(data: HeatmapData): AnalyzerChartOption {
       formatter: (value: number) => formatPchembl(value),
       inRange: { color: ['#f1eef6', '#74a9cf', '#045a8d'] },
     },
-    series: [{ type: 'heatmap', data: data.cells.map((cell) => [cell.c, cell.t, cell.value, cell.n]) }],
+    series: [
+      { type: 'heatmap', name: 'pActivity', data: data.cells.map((cell) => [cell.c, cell.t, cell.value, cell.n]) },
+      { type: 'heatmap', name: 'No data', data: noDataCells(data), itemStyle: NO_DATA_STYLE },
+    ],
   } as AnalyzerChartOption;
 }
 
@@ -98,7 +130,7 @@ function CellDetail({ data, cell }: { data: HeatmapData; cell: Cell }) {
             {data.targets[cell.t]!.inSearch ? ' (the search’s rows)' : ''}
           </Text>
           <Text size="sm">
-            Compound {compound.strId}: median pActivity {formatPchembl(cell.value)} over {countNoun(cell.n, 'activity')}
+            Compound {compound.strId}: median pActivity {formatPchembl(cell.value)} over {countNoun(cell.n, ACTIVITY)}
           </Text>
           <Anchor component={Link} to={structureLeafletPath(compound.strId)} size="sm">
             Open the compound leaflet
@@ -112,7 +144,9 @@ function CellDetail({ data, cell }: { data: HeatmapData; cell: Cell }) {
 function HeatmapView({ data }: { data: HeatmapData }) {
   const option = useMemo(() => heatmapOption(data), [data]);
   const [picked, setPicked] = useState<Cell | null>(null);
-  const container = useAnalyzerChart(option, { onClick: ({ dataIndex }) => setPicked(data.cells[dataIndex] ?? null) });
+  const container = useAnalyzerChart(option, {
+    onClick: ({ seriesIndex, dataIndex }) => setPicked(seriesIndex === 0 ? (data.cells[dataIndex] ?? null) : null),
+  });
   return (
     <Stack gap="xs">
       <div

@@ -19,7 +19,8 @@ type CellProps = CustomCellRendererProps<ResultRow, CellValue>;
 
 /**
  * The structure of a row, linked to its compound leaflet (drawn from its SMILES when the row has no
- * structure id). A substructure search's query is highlighted, here and in the leaflet it links to.
+ * structure id). A substructure search's query is highlighted (and the drawing laid out like it),
+ * here and in the leaflet it links to.
  * Compact drawings are small: hovering shows the structure large.
  */
 export function StructureCell({ data, value }: CellProps) {
@@ -41,6 +42,9 @@ export function StructureCell({ data, value }: CellProps) {
       {...source}
       highlight={highlight?.text ?? null}
       highlightKind={highlight?.kind ?? 'smiles'}
+      // Hits of a structure search are laid out like the query, so the shared part reads alike row after row.
+      align={highlight?.text ?? null}
+      alignKind={highlight?.kind ?? 'smiles'}
       width={size.width}
       height={size.height}
       alt={alt}

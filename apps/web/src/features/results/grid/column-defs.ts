@@ -15,20 +15,34 @@ import {
 import { DENSITY_LAYOUT, isPinnedLeft } from './grid-layout.ts';
 import type { ShownColumn } from './result-columns.ts';
 import { formatCell } from './result-columns.ts';
+import { targetLabel } from '../../../app/format/target-label.ts';
 
 /** Cells drawn by a component sit in the middle of the row, as the text cells do. */
 const centred = { display: 'flex', alignItems: 'center' } as const;
 
-/** Short codes (relation, unit, type) need no more room: the potency columns fit beside the drawing. */
+/**
+ * Short codes (relation, unit, type, a target's gene symbol) need no more room: the target and the
+ * potency columns fit beside the drawing at 1,280 px. Wide enough for what they hold in ChEMBL
+ * ("10⁻⁶ cm/s", "Inhibition"); the e2e readability spec measures that no cell is clipped.
+ */
 const NARROW_TEXT: Record<string, number> = {
-  std_act_prefix: 84,
-  standard_uom: 84,
-  std_activity_type: 124,
+  protein: 96,
+  std_act_prefix: 92,
+  standard_uom: 96,
+  std_activity_type: 92,
   activity_prefix: 84,
-  activity_uom: 84,
+  activity_uom: 96,
 };
 
+/** Text columns whose values are short enough to show whole (a journal reference). */
+const WHOLE_TEXT: Record<string, number> = { reference: 250 };
+
 const SELECT_COLUMN_ID = '__select';
+
+function geneSymbolOf(row: ResultRow | undefined): string | null {
+  const symbol = row?.gene_symbol;
+  return typeof symbol === 'string' ? symbol : null;
+}
 
 /** Enter or Space on the focused header of the tick-box column ticks it, as a click would. */
 function headerKeyToggles(params: SuppressHeaderKeyboardEventParams<ResultRow>): boolean {
@@ -97,7 +111,7 @@ function valueColumn(column: ShownColumn, sort: SortOrder | null, { density, idC
       return { ...base, cellRenderer: InnerGridsCell, cellStyle: centred, width: 130 };
     case 'integer':
     case 'number':
-      if (column.key === 'str_id') return { ...base, cellRenderer: StructureIdCell, cellStyle: centred, width: 104 };
+      if (column.key === 'str_id') return { ...base, cellRenderer: StructureIdCell, cellStyle: centred, width: 84 };
       if (column.key === 'ref_id') return { ...base, cellRenderer: ReferenceIdCell, cellStyle: centred, width: 96 };
       // The potency a chemist reads a row for: beside it, every measurement of the compound on the target.
       if (column.key === 'activity_value')
@@ -106,19 +120,27 @@ function valueColumn(column: ShownColumn, sort: SortOrder | null, { density, idC
           type: 'rightAligned',
           cellRenderer: ActivityValueCell,
           cellStyle: { ...centred, justifyContent: 'flex-end' },
-          width: 132,
+          width: 112,
           tooltipValueGetter: ({ value }) => text(value) || null,
         };
       return {
         ...base,
         type: 'rightAligned',
         valueFormatter: ({ value }) => text(value),
-        width: column.key === SIMILARITY_COLUMN ? 112 : pinned ? 96 : 116,
+        width: column.key === SIMILARITY_COLUMN ? 112 : column.key === 'pchembl_value' ? 92 : pinned ? 96 : 116,
       };
     default: {
+      // A target by its gene symbol (or a short name), the full name on hover.
+      if (column.key === 'protein')
+        return {
+          ...base,
+          valueFormatter: ({ value, data }) => targetLabel(typeof value === 'string' ? value : null, geneSymbolOf(data)),
+          tooltipValueGetter: ({ value }) => (typeof value === 'string' && value ? value : null),
+          width: NARROW_TEXT.protein,
+        };
       if (column.key === 'standardised') return { ...base, cellRenderer: StandardisedCell, cellStyle: centred, width: 150 };
       const narrow = NARROW_TEXT[column.key];
-      const width = narrow !== undefined ? { width: narrow } : { width: 180, minWidth: 100, maxWidth: 480 };
+      const width = narrow !== undefined ? { width: narrow } : { width: WHOLE_TEXT[column.key] ?? 180, minWidth: 100, maxWidth: 480 };
       return { ...base, valueFormatter: ({ value }) => text(value), tooltipValueGetter: ({ value }) => text(value) || null, ...width };
     }
   }

@@ -18,12 +18,13 @@ export interface DensityLayout {
 }
 
 /**
- * Compact: a 112 × 42 drawing (enough to recognise a scaffold; hovering it shows it large) and
- * 46 px rows, so 15 and more activity rows fit a 1440 × 900 screen. Comfortable: the 160 × 110 drawings
- * a structure can be read from without hovering.
+ * Compact: a 136 × 54 drawing, the smallest at which atom labels (drawn at 9 px at least, with a
+ * light highlight: chemistry/worker/depict.mjs) still read — 112 × 42 was unreadable — and 58 px
+ * rows, so 12 activity rows fit a 1440 × 900 screen; hovering shows the drawing large.
+ * Comfortable: the 160 × 110 drawings a structure can be read from without hovering.
  */
 export const DENSITY_LAYOUT: Record<GridDensity, DensityLayout> = {
-  compact: { rowHeight: 46, plainRowHeight: 34, structure: { width: 112, height: 42 } },
+  compact: { rowHeight: 58, plainRowHeight: 34, structure: { width: 136, height: 54 } },
   comfortable: { rowHeight: 122, plainRowHeight: 44, structure: { width: 160, height: 110 } },
 };
 
@@ -38,12 +39,15 @@ export function rowHeightOf(density: GridDensity, hasStructure: boolean): number
 }
 
 /**
- * What a row is read by stays in place while the rest scrolls sideways: the tab's own id, the
- * structure id and the drawing, and the similarity score when it is shown (a similarity search or
- * sort is read by it; it is the tab's last column, so unpinned it would be out of sight).
+ * What a row is read by stays in place while the rest scrolls sideways: the structure id and the
+ * drawing, the tab's own id on tabs without structures (an activity is read by its compound and
+ * target, not its number: its id scrolls, so the target and potency fit a 1,280 px screen), and
+ * the similarity score when it is shown (a similarity search or sort is read by it; it is the
+ * tab's last column, so unpinned it would be out of sight).
  */
 export function isPinnedLeft(column: Pick<ShownColumn, 'key' | 'type'>, idColumn: string): boolean {
-  return column.key === idColumn || column.key === 'str_id' || column.type === 'structure' || column.key === SIMILARITY_COLUMN;
+  const idPinned = column.key === idColumn && idColumn !== 'act_id';
+  return idPinned || column.key === 'str_id' || column.type === 'structure' || column.key === SIMILARITY_COLUMN;
 }
 
 /** The header row and a horizontal scroll bar, around the rows. */

@@ -60,8 +60,11 @@ describe('cell text', () => {
   it('formats numbers for reading, each quantity with its digits, and leaves identifiers alone', () => {
     expect(formatCell(1234567, { key: 'activities', type: 'integer' })).toBe('1,234,567');
     expect(formatCell(342.12345, { key: 'activity_value', type: 'number' })).toBe('342.123');
-    expect(formatCell(0.000012, { key: 'activity_value', type: 'number' })).toBe('1.2E-5');
-    expect(formatCell(0.04567, { key: 'micro_molarvalue', type: 'number' })).toBe('0.0457');
+    // Never E-notation; the molar value in the unit of its size.
+    expect(formatCell(0.000012, { key: 'activity_value', type: 'number' })).toBe('0.000012');
+    expect(formatCell(0.04567, { key: 'micro_molarvalue', type: 'number' })).toBe('45.7 nM');
+    expect(formatCell(0.000241, { key: 'micro_molarvalue', type: 'number' })).toBe('0.241 nM');
+    expect(formatCell(3.5, { key: 'micro_molarvalue', type: 'number' })).toBe('3.5 µM');
     // A column of one quantity reads evenly: 481.60 under 485.59, pChEMBL 7.20 under 7.35.
     expect(formatCell(481.6, { key: 'mol_weight', type: 'number' })).toBe('481.60');
     expect(formatCell(485.588, { key: 'mol_weight', type: 'number' })).toBe('485.59');

@@ -2,6 +2,7 @@ import type { CellValue, InnerGrid, ResultColumn } from '@kb/contracts/results';
 import { InnerGridsSchema, SIMILARITY_COLUMN } from '@kb/contracts/results';
 import { formatQuantity, quantityOfColumn } from '@kb/contracts/quantities';
 import type { ColumnChoices } from '../results-store.ts';
+import { formatMolar, formatPlainSignificant } from '../../../app/format/molar-format.ts';
 import { formatUnit, formatUnitsInText } from '../../../app/format/unit-format.ts';
 
 /**
@@ -48,7 +49,11 @@ export function shownColumns(
  */
 function formatColumnNumber(value: number, column: Pick<ResultColumn, 'key' | 'type'>): string {
   if (!Number.isFinite(value)) return '';
+  if (column.key === 'micro_molarvalue') return formatMolar(value);
   const quantity = quantityOfColumn(column.key, column.type === 'integer' ? 'integer' : 'number');
+  // A grid never shows E-notation: a tiny or huge measured value is written out with three significant digits.
+  const size = Math.abs(value);
+  if (quantity === 'measured' && size > 0 && (size < 1e-3 || size >= 1e12)) return formatPlainSignificant(value);
   // An integer column holding a fraction (an average, say) is written as measured, not rounded away.
   return formatQuantity(value, quantity === 'count' && !Number.isInteger(value) ? 'measured' : quantity);
 }
