@@ -227,6 +227,7 @@ const SPEC_API: ReadonlyArray<{ why: string; openers: Openers; calls: readonly s
       'GET /api/sar/data/:sessionid',
       'POST /api/sar/cores',
       'POST /api/sar/table',
+      'POST /api/sar/overlap',
       'GET /api/sar/progress/:sessionid',
       'POST /api/sar/cancel/:sessionid',
       'POST /api/sar/cliffs',
