@@ -135,7 +135,9 @@ describe.each(DATABASES)('results workspace on %s', (kind) => {
     expect((beyond.data.details as Json).lastPage).toBe(Math.ceil(counts.assayidscount! / 10) - 1);
     const unknown = await page('activitiestab', { sortOrder: { column: 'drop table', direction: 'asc' } });
     expect(unknown.statusCode).toBe(400);
-    expect(unknown.data.message).toMatch(/Cannot sort the Activities tab by "drop table"\. Sortable columns: str_id, protein, .*\bact_id\b/);
+    expect(unknown.data.message).toMatch(
+      /Cannot sort the Activities tab by "drop table"\. Sortable columns: str_id, protein, .*\bact_id\b/,
+    );
     expect((await page('documentstab', { sortOrder: { column: 'authors', direction: 'asc' } })).statusCode).toBe(400);
     expect((await page('activitiestab', { sortOrder: { column: 'similarity', direction: 'desc' } })).statusCode).toBe(400);
     expect((await page('nosuchtab')).statusCode).toBe(400);
