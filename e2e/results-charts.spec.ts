@@ -24,6 +24,9 @@ const user = useLoggedInUser(server, browser, 'FULL_USER', { firstPage: 'close' 
 const searchTab = useSearchPageEachTest(user);
 
 const TAB = 'activitiestab';
+/** A value as the chart's tooltip and value search name it: its short label (a gene symbol) first when it has one. */
+const fullName = (item: { label: string; short?: string | null }) =>
+  item.short && item.short !== item.label ? `${item.short} · ${item.label}` : item.label;
 const ASSAY_SEARCH: SearchCriteria = { rows: [{ selectedOption: 'assay', operator: null, assayTypes: ['binding', 'functional'] }] };
 
 let api: ApiSession;
@@ -220,8 +223,11 @@ describe('charts that filter the results', () => {
     });
     await charts.waitForChart('target');
     expect(await target.getByTestId('bar-chart').getAttribute('aria-label')).toBe(
-      `Target: ${byName.chartData.map((item) => `${item.label} ${item.count}`).join(', ')}`,
+      `Target: ${byName.chartData.map((item) => `${fullName(item)} ${item.count}`).join(', ')}`,
     );
+    // The axis names a target by its gene symbol (four "Tyrosine-protein kinase …" cut to one width read alike).
+    const axisTexts = await target.locator('[data-testid="bar-chart"] svg text').allInnerTexts();
+    for (const item of byName.chartData.filter((i) => i.short)) expect(axisTexts).toContain(item.short);
 
     // The value search finds a target by name (the last one A-Z); the one picked is excluded.
     expect(byName.chartData.length).toBeGreaterThan(1);
@@ -229,7 +235,7 @@ describe('charts that filter the results', () => {
     await target.getByLabel('Filter Target values').fill(wanted.label.slice(0, 12));
     await target
       .getByTestId('value-search-results')
-      .getByRole('checkbox', { name: `${wanted.label} (${wanted.count})` })
+      .getByRole('checkbox', { name: `${fullName(wanted)} (${wanted.count})` })
       .check();
     const picked = await charts.picked('target');
     expect(picked.values).toEqual([String(wanted.id)]);

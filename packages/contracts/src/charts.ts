@@ -145,6 +145,11 @@ export const MAX_CHART_VALUES = 500;
 export const ChartItemSchema = z.object({
   id: z.union([z.string(), z.number()]),
   label: z.string(),
+  /**
+   * A short label for a crowded axis (a target's gene symbol; null: the value has none, shorten the
+   * label). Absent on charts whose labels are short enough already. The label stays the full name.
+   */
+  short: z.string().nullable().optional(),
   count: z.number().int(),
   from: z.number().nullable().optional(),
   to: z.number().nullable().optional(),
@@ -194,7 +199,7 @@ export type ChartResponse = z.infer<typeof ChartResponseSchema>;
 export const LhsfRequestSchema = z.object({
   sessionid: SessionIdSchema,
   type: ResultTabKeySchema,
-  /** Only values whose label contains this text. */
+  /** Only values whose label (or short label: a target's gene symbol) contains this text. */
   search: z.string().trim().max(200).optional(),
   sortOrder: z.enum(['asc', 'desc']).default('desc'),
   sortType: z.enum(['label', 'count']).default('count'),

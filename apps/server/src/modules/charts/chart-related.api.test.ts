@@ -85,4 +85,31 @@ describe.each(DATABASES)('charts of related rows on %s', (kind) => {
     const documents = await chart('documentstab', 'bibliography', strIds);
     expect(documents.rows).toBe(refs.rows[0]!.n);
   });
+
+  it('gives each target bar its gene symbol as a short label (null without one), and finds targets by it', async () => {
+    const targets = await chart('activitiestab', 'target');
+    expect(targets.chartData.length).toBeGreaterThan(0);
+    const ids = targets.chartData.map((item) => Number(item.id)).filter(Number.isFinite);
+    const { rows } = await sql<{ target_id: string; name: string; gene_symbol: string | null }>`
+      SELECT target_id::text, name, gene_symbol FROM targets WHERE target_id = ANY(${ids}::bigint[])`.execute(t.database.db);
+    const known = new Map(rows.map((r) => [r.target_id, r]));
+    for (const item of targets.chartData) {
+      const row = known.get(String(item.id));
+      if (!row) continue;
+      expect(item.label).toBe(row.name);
+      expect(item.short).toBe(row.gene_symbol?.trim() || null);
+    }
+    const withSymbol = targets.chartData.find((item) => item.short);
+    expect(withSymbol, 'the demo search reaches targets with gene symbols').toBeDefined();
+    const answer = await t.call({
+      method: 'POST',
+      url: '/api/security/lhsf/chart/List/target',
+      headers: authHeaders(me),
+      payload: { sessionid, type: 'activitiestab', maxCount: 500, search: withSymbol!.short!.toLowerCase() },
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect((answer.data as unknown as ChartResponse).chartData.map((item) => item.id)).toContain(withSymbol!.id);
+    // Charts without short names send none: the client keeps their labels.
+    expect((await chart('activitiestab', 'assaytype')).chartData.every((item) => item.short === undefined)).toBe(true);
+  });
 });

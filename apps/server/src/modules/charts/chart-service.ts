@@ -185,7 +185,8 @@ export class ChartService {
     let items = await this.label(db, dimension, groups);
     if (query.search) {
       const text = query.search.toLowerCase();
-      items = items.filter((item) => item.label.toLowerCase().includes(text));
+      // A target is found by its gene symbol too ("jak2"), as its bar shows it.
+      items = items.filter((item) => item.label.toLowerCase().includes(text) || !!item.short?.toLowerCase().includes(text));
     }
     return { chartData: sortItems(items, query).slice(0, query.maxCount), distinct: items.length, rows: all };
   }
@@ -196,8 +197,13 @@ export class ChartService {
     return groups.map((g) => {
       if (g.v == null) return { id: NO_VALUE_ID, label: NO_VALUE_LABEL, count: g.n };
       const key = String(g.v);
-      const label = labels?.get(key) ?? BIBLIOGRAPHY_LABELS[key] ?? key;
-      return { id: typeof g.v === 'number' ? g.v : key, label, count: g.n };
+      const named = labels?.get(key);
+      const id = typeof g.v === 'number' ? g.v : key;
+      if (named)
+        return named.short === undefined
+          ? { id, label: named.label, count: g.n }
+          : { id, label: named.label, short: named.short, count: g.n };
+      return { id, label: BIBLIOGRAPHY_LABELS[key] ?? key, count: g.n };
     });
   }
 

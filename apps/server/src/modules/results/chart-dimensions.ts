@@ -24,7 +24,7 @@ export interface Dimension {
   column: ColumnType;
   joins?: Sql;
   /** Labels of some values (id-valued charts); text-valued charts are their own labels. */
-  labels?: (db: Kysely<Database>, ids: readonly (string | number)[]) => Promise<Map<string, string>>;
+  labels?: (db: Kysely<Database>, ids: readonly (string | number)[]) => Promise<Map<string, ValueLabel>>;
   /** Tree charts: the table and its key, a node stands for itself and its descendants. */
   tree?: { table: 'target_classes' | 'indications'; key: 'class_id' | 'indication_id' };
 }
@@ -39,13 +39,25 @@ export function listBindType(dimension: Dimension): 'bigint' | 'text' | 'float8'
   return dimension.column === 'text' ? 'text' : isIntegerColumn(dimension.column) ? 'bigint' : 'float8';
 }
 
-/** Labels by id from a small table: `SELECT key, label FROM table WHERE key = ANY(ids)`. */
+/** A value's name, and the short one a crowded axis shows (a target's gene symbol), when it has one. */
+interface ValueLabel {
+  label: string;
+  short?: string | null;
+}
+
+/**
+ * Labels by id from a small table: `SELECT key AS id, label[, short] FROM table WHERE key = ANY(ids)`.
+ * A query that selects `short` gives every value one (null where the row has none), so the client
+ * knows the chart offers short labels and shortens the others itself.
+ */
 function labelsFrom(query: (ids: number[]) => Sql) {
   return async (db: Kysely<Database>, ids: readonly (string | number)[]) => {
     const numeric = ids.map(Number).filter(Number.isFinite);
-    if (!numeric.length) return new Map<string, string>();
-    const { rows } = await sql<{ id: string; label: string }>`${query(numeric)}`.execute(db);
-    return new Map(rows.map((row) => [String(row.id), row.label]));
+    if (!numeric.length) return new Map<string, ValueLabel>();
+    const { rows } = await sql<{ id: string; label: string; short?: string | null }>`${query(numeric)}`.execute(db);
+    return new Map(
+      rows.map((row) => [String(row.id), row.short === undefined ? { label: row.label } : { label: row.label, short: row.short }]),
+    );
   };
 }
 
@@ -80,7 +92,11 @@ export const DIMENSIONS: Record<string, Dimension> = {
     type: 'List',
     value: sql`t.target_id`,
     column: 'int8',
-    labels: labelsFrom((list) => sql`SELECT target_id::text AS id, name AS label FROM targets WHERE target_id = ${ids(list)}`),
+    // Four "Tyrosine-protein kinase …" bars cut to one width read alike; their gene symbols do not.
+    labels: labelsFrom(
+      (list) =>
+        sql`SELECT target_id::text AS id, name AS label, nullif(btrim(gene_symbol), '') AS short FROM targets WHERE target_id = ${ids(list)}`,
+    ),
   },
   targetclass: {
     level: 'target',

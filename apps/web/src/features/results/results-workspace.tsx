@@ -1,4 +1,5 @@
-import { Alert, Stack, Tabs, Title } from '@mantine/core';
+import { Alert, Stack, Tabs, Title, Tooltip } from '@mantine/core';
+import { IconFilter } from '@tabler/icons-react';
 import { useCallback } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
@@ -7,6 +8,7 @@ import type { ResultsSession } from '@kb/contracts/results';
 import type { ResultsScope } from './results-store.ts';
 import { useResultsStore } from './results-store.ts';
 import { formatCount } from '../../app/format/count-format.ts';
+import { countNoun } from '../../app/format/plural.ts';
 import { ChartsPanel } from './charts/charts-panel.tsx';
 import { NewStructuresBanner, ResultsHeader } from './results-header.tsx';
 import classes from './results-layout.module.css';
@@ -39,8 +41,24 @@ function TabsBar({ scope, session, tab }: { scope: ResultsScope; session: Result
         {RESULT_TABS.map((entry) => {
           const rows = session.tabCounts[entry.key];
           const shown = shownOf(entry.key);
+          const filters = session.filters[entry.key]?.length ?? 0;
           return (
-            <Tabs.Tab key={entry.key} value={entry.key} data-testid={`tab-${entry.key}`} data-count={rows ?? ''} data-shown={shown ?? ''}>
+            <Tabs.Tab
+              key={entry.key}
+              value={entry.key}
+              data-testid={`tab-${entry.key}`}
+              data-count={rows ?? ''}
+              data-shown={shown ?? ''}
+              data-filters={filters}
+              // Filters narrow one tab each: the funnel says which tabs they narrow.
+              rightSection={
+                filters > 0 ? (
+                  <Tooltip label={`${countNoun(filters, 'filter')} on this tab`}>
+                    <IconFilter size={14} aria-label={`${countNoun(filters, 'filter')} on this tab`} data-testid="tab-filtered" />
+                  </Tooltip>
+                ) : undefined
+              }
+            >
               {entry.label}
               {rows !== undefined && (shown !== undefined ? ` (${formatCount(shown)} of ${formatCount(rows)})` : ` (${formatCount(rows)})`)}
             </Tabs.Tab>

@@ -39,8 +39,9 @@ export function AnalyzerBoard({ scope, sessionId, tab, charts, onChange }: Board
         return <ScaffoldsCard key={index} sessionId={sessionId} tab={tab} config={config} />;
     }
   };
-  // Scaffolds and the heatmap need the page's width; the other charts sit two by two on a wide screen.
-  const wide = (config: AnalyzerChartConfig) => config.chart === 'scaffolds' || config.chart === 'heatmap';
+  // The scatter, scaffolds and the heatmap need the page's width (a scatter's points and its colour
+  // legend beside them); the other charts sit two by two on a wide screen.
+  const wide = (config: AnalyzerChartConfig) => config.chart === 'scatter' || config.chart === 'scaffolds' || config.chart === 'heatmap';
   const indexed = charts.map((config, index) => ({ config, index }));
 
   return (

@@ -11,12 +11,13 @@ import type {
 } from 'echarts/components';
 import { use as registerEcharts } from 'echarts/core';
 import type { ComposeOption } from 'echarts/core';
-import { CanvasRenderer } from 'echarts/renderers';
+import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
 import { useChartInstance } from '../../results/charts/use-chart-instance.ts';
 
 // The analyzers draw up to 20,000 points: canvas, not the results panel's SVG bars (one DOM node
-// per point would be slow), plus the brush, heatmap, box plot and treemap pieces (loaded with this page only).
+// per point would be slow), plus the brush, heatmap, box plot and treemap pieces (loaded with this
+// page only). The heatmap (at most 60 × 200 cells) is SVG, its labels part of the page.
 registerEcharts([
   ScatterChart,
   BarChart,
@@ -30,6 +31,7 @@ registerEcharts([
   BrushComponent,
   ToolboxComponent,
   CanvasRenderer,
+  SVGRenderer,
 ]);
 
 export type AnalyzerChartOption = ComposeOption<
@@ -53,6 +55,8 @@ export interface AnalyzerChartEvents {
   onBrush?: (area: { x: [number, number]; y: [number, number] } | null) => void;
   /** Turn the rectangle brush on with the chart (drag to select). */
   brushOnStart?: boolean;
+  /** SVG for a chart of a few hundred marks whose labels a test measures (the heatmap); canvas (the default) for thousands of points. */
+  renderer?: 'svg' | 'canvas';
   /** The pointer over a datum (its index and where, in pixels of the chart's box), or off every datum (null). */
   onHover?: (hover: { seriesIndex: number; dataIndex: number; x: number; y: number } | null) => void;
 }
@@ -74,7 +78,7 @@ export function useAnalyzerChart(option: AnalyzerChartOption, events: AnalyzerCh
     handlers.current = events;
   });
   return useChartInstance(option, {
-    renderer: 'canvas',
+    renderer: events.renderer ?? 'canvas',
     onClick: events.onClick,
     listen: (instance) => {
       // brushEnd fires once per drag; `brush` with no area is the clear button.

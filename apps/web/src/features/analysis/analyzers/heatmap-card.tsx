@@ -13,6 +13,8 @@ import type { AnalyzerChartOption } from './analyzer-echarts.ts';
 import { useAnalyzerChart } from './analyzer-echarts.ts';
 import { useVisualization } from './analyzer-queries.ts';
 import { CHART_PX, ChartFrame } from './chart-frame.tsx';
+import type { HeatmapHover } from './heatmap-hover.tsx';
+import { HeatmapHoverCard } from './heatmap-hover.tsx';
 
 type HeatmapConfig = z.infer<typeof HeatmapConfigSchema>;
 type HeatmapData = z.infer<typeof HeatmapDataSchema>;
@@ -72,16 +74,6 @@ function heatmapOption(data: HeatmapData): AnalyzerChartOption {
     // Room for a gene symbol or short name (at most 22 characters), never a cut full name.
     grid: { left: 150, right: 24, top: 16, bottom: 80 },
     legend: { data: ['No data'], bottom: 0, left: 0, itemWidth: 16, itemHeight: 12 },
-    tooltip: {
-      formatter: (p: unknown) => {
-        const params = p as { seriesIndex: number; value: [number, number, number, number] };
-        const [c, t, value, n] = params.value;
-        const target = data.targets[t]!;
-        const head = `${target.name}${target.inSearch ? ' (the search’s rows)' : ''}<br/>Compound ${data.compounds[c]!.strId}`;
-        if (params.seriesIndex === 1) return `${head}: no measurement`;
-        return `${head}: median pActivity ${formatPchembl(value)} (${countNoun(n, ACTIVITY)})<br/>Click to see the structure`;
-      },
-    },
     xAxis: {
       type: 'category',
       name: 'Compounds (most measured first)',
@@ -112,7 +104,8 @@ function heatmapOption(data: HeatmapData): AnalyzerChartOption {
     },
     series: [
       { type: 'heatmap', name: 'pActivity', data: data.cells.map((cell) => [cell.c, cell.t, cell.value, cell.n]) },
-      { type: 'heatmap', name: 'No data', data: noDataCells(data), itemStyle: NO_DATA_STYLE },
+      // A value (0, outside the colour scale's series) or ECharts skips the cell as empty and draws nothing.
+      { type: 'heatmap', name: 'No data', data: noDataCells(data).map(([c, t]) => [c, t, 0]), itemStyle: NO_DATA_STYLE },
     ],
   } as AnalyzerChartOption;
 }
@@ -142,13 +135,24 @@ function CellDetail({ data, cell }: { data: HeatmapData; cell: Cell }) {
 }
 
 function HeatmapView({ data }: { data: HeatmapData }) {
-  const option = useMemo(() => heatmapOption(data), [data]);
+  const { option, missing } = useMemo(() => ({ option: heatmapOption(data), missing: noDataCells(data) }), [data]);
   const [picked, setPicked] = useState<Cell | null>(null);
+  const [hover, setHover] = useState<HeatmapHover | null>(null);
   const container = useAnalyzerChart(option, {
+    // SVG: at most 60 × 200 cells, and its labels are text a test can measure for overlap.
+    renderer: 'svg',
     onClick: ({ seriesIndex, dataIndex }) => setPicked(seriesIndex === 0 ? (data.cells[dataIndex] ?? null) : null),
+    // Series 0 holds the measured cells, series 1 the (compound, target) pairs without a measurement.
+    onHover: (at) => {
+      if (!at) return setHover(null);
+      const cell = at.seriesIndex === 0 ? (data.cells[at.dataIndex] ?? null) : null;
+      const pair = cell ? [cell.c, cell.t] : missing[at.dataIndex];
+      setHover(pair ? { c: pair[0]!, t: pair[1]!, cell, x: at.x, y: at.y } : null);
+    },
   });
   return (
-    <Stack gap="xs">
+    <Stack gap="xs" style={{ position: 'relative' }}>
+      {hover && <HeatmapHoverCard data={data} hover={hover} boxWidth={container.current?.clientWidth ?? 0} />}
       <div
         ref={container}
         role="img"

@@ -1,4 +1,5 @@
-import { Group, Text } from '@mantine/core';
+import { ActionIcon, Group, Modal, Text, Tooltip } from '@mantine/core';
+import { IconMaximize } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import type { z } from 'zod';
 import type { AnalyzerTab, ScatterConfigSchema, ScatterDataSchema } from '@kb/contracts/analyzers';
@@ -18,11 +19,21 @@ type ScatterConfig = z.infer<typeof ScatterConfigSchema>;
 type ScatterData = z.infer<typeof ScatterDataSchema>;
 type ScatterSeries = Extract<NonNullable<AnalyzerChartOption['series']>, readonly unknown[]>[number];
 
+/** The point size of a crowded plot (more than 5,000 points, drawn in ECharts' large mode). */
+const SMALLEST_POINT_PX = 6;
+/** The plot's height in its card (it spans the board's width): taller than the other charts' CHART_PX. */
+const SCATTER_PX = Math.round(CHART_PX * 1.25);
+
 /**
  * The points as ECharts series: with a colour, the points without a colour value (a structure not
  * measured on the endpoint) are a grey series of their own under the coloured one — ECharts' colour
  * scale would not draw them at all. `pointIndex[series][i]` is the point's index in `data.points`.
  */
+/** Points of a crowded plot (more than 5,000, in ECharts' large mode) are smaller, never under 6 px: a smaller one cannot be seen, let alone hovered. */
+function pointPx(data: ScatterData): number {
+  return data.points.length > 5000 ? SMALLEST_POINT_PX : 8;
+}
+
 function scatterSeries(data: ScatterData): { series: ScatterSeries[]; pointIndex: number[][] } {
   const all = data.points.map((_, i) => i);
   const grey = data.color ? all.filter((i) => data.points[i]!.c === null) : [];
@@ -30,7 +41,7 @@ function scatterSeries(data: ScatterData): { series: ScatterSeries[]; pointIndex
   const large = data.points.length > 5000;
   const series = (indexes: number[], color: string): ScatterSeries => ({
     type: 'scatter',
-    symbolSize: large ? 3 : 6,
+    symbolSize: pointPx(data),
     large,
     itemStyle: { color, opacity: 0.7 },
     data: indexes.map((i) => [data.points[i]!.x, data.points[i]!.y, data.points[i]!.c ?? 0]),
@@ -67,7 +78,8 @@ function scatterOption(data: ScatterData, series: ScatterSeries[]): AnalyzerChar
       scale: true,
       min: data.xBounds?.min,
       max: data.xBounds?.max,
-      axisLabel: measureAxisLabel(data.x),
+      // Bounds at the data's own extremes (272.31) sit a hair from the next round tick (300): not written.
+      axisLabel: { ...measureAxisLabel(data.x), showMinLabel: !data.xBounds, showMaxLabel: !data.xBounds },
     },
     yAxis: {
       type: 'value',
@@ -77,7 +89,8 @@ function scatterOption(data: ScatterData, series: ScatterSeries[]): AnalyzerChar
       scale: true,
       min: data.yBounds?.min,
       max: data.yBounds?.max,
-      axisLabel: measureAxisLabel(data.y),
+      // Bounds at the data's own extremes (272.31) sit a hair from the next round tick (300): not written.
+      axisLabel: { ...measureAxisLabel(data.y), showMinLabel: !data.yBounds, showMaxLabel: !data.yBounds },
     },
     ...(data.color && data.colorBounds
       ? {
@@ -108,7 +121,18 @@ function scatterLabel(data: ScatterData): string {
   return `Scatter plot of ${name(data.y)} against ${name(data.x)}${data.color ? `, coloured by ${name(data.color)}` : ''}`;
 }
 
-function ScatterChartView({ data, onSelect }: { data: ScatterData; onSelect: (rows: BrushedRows) => void }) {
+function ScatterChartView({
+  data,
+  onSelect,
+  height = SCATTER_PX,
+  testId = 'scatter-canvas',
+}: {
+  data: ScatterData;
+  onSelect: (rows: BrushedRows) => void;
+  /** Pixels, or a CSS length (full screen: the window's height less the modal's title). */
+  height?: number | string;
+  testId?: string;
+}) {
   const { option, pointIndex } = useMemo(() => {
     const { series, pointIndex } = scatterSeries(data);
     return { option: scatterOption(data, series), pointIndex };
@@ -132,8 +156,9 @@ function ScatterChartView({ data, onSelect }: { data: ScatterData; onSelect: (ro
         ref={container}
         role="img"
         aria-label={scatterLabel(data)}
-        data-testid="scatter-canvas"
-        style={{ width: '100%', height: CHART_PX }}
+        data-testid={testId}
+        data-point-px={pointPx(data)}
+        style={{ width: '100%', height }}
       />
       {hover && <ScatterHoverCard data={data} hover={hover} boxWidth={container.current?.clientWidth ?? 0} />}
     </div>
@@ -164,6 +189,8 @@ export function ScatterCard({
     onChange({ ...next, endpoint: usesPActivity ? endpoint : null } as ScatterConfig);
   };
   const pickerProps = { tab, endpoints: offered, endpoint: query.data?.endpoint ?? config.endpoint };
+  const [fullScreen, setFullScreen] = useState(false);
+  const hasPoints = (query.data?.total ?? 0) > 0;
   return (
     <ChartFrame
       title="Scatter"
@@ -174,6 +201,18 @@ export function ScatterCard({
           <MeasurePicker label="X axis" {...pickerProps} value={config.x} onPick={pick('x')} />
           <MeasurePicker label="Y axis" {...pickerProps} value={config.y} onPick={pick('y')} />
           <MeasurePicker label="Colour" {...pickerProps} nullable value={config.color} onPick={pick('color')} />
+          <Tooltip label="Open full screen">
+            <ActionIcon
+              variant="default"
+              size="lg"
+              aria-label="Open the scatter full screen"
+              disabled={!hasPoints}
+              onClick={() => setFullScreen(true)}
+              style={{ alignSelf: 'flex-end' }}
+            >
+              <IconMaximize size={18} />
+            </ActionIcon>
+          </Tooltip>
         </Group>
       }
       isEmpty={(data) => data.total === 0}
@@ -184,7 +223,21 @@ export function ScatterCard({
       }
       note={(data) => scatterNote(data, tab)}
     >
-      {(data) => <ScatterChartView data={data} onSelect={onSelect} />}
+      {(data) => (
+        <>
+          <ScatterChartView data={data} onSelect={onSelect} />
+          {/* The same plot over the whole window: brushing there selects as on the card. */}
+          <Modal
+            opened={fullScreen}
+            onClose={() => setFullScreen(false)}
+            fullScreen
+            title={scatterLabel(data)}
+            data-testid="scatter-full-screen"
+          >
+            <ScatterChartView data={data} onSelect={onSelect} height="calc(100vh - 110px)" testId="scatter-canvas-full" />
+          </Modal>
+        </>
+      )}
     </ChartFrame>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BAR_COLORS, barColor, binInRange, listChartOption } from './bar-options.ts';
+import { BAR_COLORS, barColor, barLabel, binInRange, fullLabel, listChartOption } from './bar-options.ts';
 
 describe('bar colours', () => {
   it('marks included bars and dims the others, marks excluded bars and keeps the others plain', () => {
@@ -37,5 +37,20 @@ describe('list chart option', () => {
       [5, BAR_COLORS.dimmed],
       [3, BAR_COLORS.include],
     ]);
+  });
+});
+
+describe('bar labels', () => {
+  it('shows a target by its gene symbol, a target without one by its last words, other values as they are', () => {
+    const jak2 = { id: 1, label: 'Tyrosine-protein kinase JAK2', short: 'JAK2', count: 4 };
+    const complex = { id: 2, label: 'Cyclin-dependent kinase 2/cyclin A complex', short: null, count: 2 };
+    const reference = { id: 3, label: 'Kim T. 2019, J. Med. Chem.', count: 1 };
+    expect(barLabel(jak2)).toBe('JAK2');
+    expect(barLabel(complex)).toBe('…2/cyclin A complex');
+    expect(barLabel(reference)).toBe(reference.label);
+    expect(fullLabel(jak2)).toBe('JAK2 · Tyrosine-protein kinase JAK2');
+    expect(fullLabel(complex)).toBe(complex.label);
+    const yAxis = listChartOption([jak2, complex], [], 'include').yAxis as { axisLabel: { formatter: (v: string, i: number) => string } };
+    expect([0, 1].map((i) => yAxis.axisLabel.formatter(String(i), i))).toEqual(['JAK2', '…2/cyclin A complex']);
   });
 });

@@ -3,6 +3,7 @@ import type { ChartItem } from '@kb/contracts/charts';
 import { formatCount } from '../../../app/format/count-format.ts';
 import type { NumberStyle } from '../../../app/format/number-format.ts';
 import { pluralNoun } from '../../../app/format/plural.ts';
+import { targetLabel } from '../../../app/format/target-label.ts';
 import type { ChartValue, PickMode } from './chart-filters.ts';
 import { hasValue } from './chart-filters.ts';
 import type { BarChartOption } from '../../../app/charts/echarts-setup.ts';
@@ -26,9 +27,22 @@ export function barColor(picked: boolean, anyPicked: boolean, mode: PickMode): s
   return anyPicked && mode === 'include' ? BAR_COLORS.dimmed : BAR_COLORS.plain;
 }
 
+/**
+ * A bar's label on its axis: the short label the server sends for crowded names (a target's gene
+ * symbol, else the target's name cut to its distinguishing last words), or the label itself.
+ */
+export function barLabel(item: ChartItem): string {
+  return item.short === undefined ? item.label : targetLabel(item.label, item.short);
+}
+
+/** The full name of a value, with its short label first when the axis shows that instead: "JAK2 · Tyrosine-protein kinase JAK2". */
+export function fullLabel(item: ChartItem): string {
+  return item.short && item.short !== item.label ? `${item.short} · ${item.label}` : item.label;
+}
+
 /** Tooltips are HTML: labels come from the knowledge base and must not become markup. */
 function tooltipText(item: ChartItem): string {
-  return `${format.encodeHTML(item.label)}<br/><b>${formatCount(item.count)}</b> ${pluralNoun(item.count, 'row')}`;
+  return `${format.encodeHTML(fullLabel(item))}<br/><b>${formatCount(item.count)}</b> ${pluralNoun(item.count, 'row')}`;
 }
 
 /**
@@ -47,7 +61,11 @@ export function listChartOption(items: readonly ChartItem[], picked: readonly Ch
       inverse: true,
       data: items.map((_, index) => String(index)),
       axisTick: { show: false },
-      axisLabel: { width: LABEL_WIDTH_PX, overflow: 'truncate', formatter: (_value: string, index: number) => items[index]?.label ?? '' },
+      axisLabel: {
+        width: LABEL_WIDTH_PX,
+        overflow: 'truncate',
+        formatter: (_value: string, index: number) => (items[index] ? barLabel(items[index]) : ''),
+      },
     },
     tooltip: { trigger: 'item', confine: true, formatter: (params) => tooltipText(items[(params as { dataIndex: number }).dataIndex]!) },
     series: [

@@ -8,6 +8,7 @@ import { ChartCard } from './chart-card.tsx';
 import { ChartChooser } from './chart-chooser.tsx';
 import { replaceChartFilter } from './chart-filters.ts';
 import { enabledDefinitions } from './chart-options.ts';
+import { FilterScopeNote } from './filter-scope-note.tsx';
 import { MissingLabels } from './missing-labels.tsx';
 import { useChartDataStatus } from './use-chart-data-status.ts';
 import { useSavedFilters } from './use-saved-filters.ts';
@@ -76,6 +77,7 @@ export function ChartsPanel({ sessionId, tab, onFiltersChanged }: ChartsPanelPro
         disabled={busy}
         onRemove={(chartKey) => void applyFilters(replaceChartFilter(filters, chartKey, null))}
       />
+      {tabFilters.session.data && <FilterScopeNote session={tabFilters.session.data} tab={tab} busy={busy} onChanged={onFiltersChanged} />}
       {status === 'pending' && (
         <Text size="xs" c="dimmed" role="status">
           Preparing the charts of this search…

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { ChartItem } from '@kb/contracts/charts';
-import { BAR_ROW_PX, listChartOption } from './bar-options.ts';
+import { BAR_ROW_PX, fullLabel, listChartOption } from './bar-options.ts';
 import type { ChartValue, PickMode } from './chart-filters.ts';
 import { useECharts } from './use-echarts.ts';
 
@@ -24,7 +24,7 @@ export function ListChart({ label, items, picked, mode, onToggle }: ListChartPro
       ref={container}
       data-testid="bar-chart"
       role="img"
-      aria-label={`${label}: ${items.map((item) => `${item.label} ${item.count}`).join(', ')}`}
+      aria-label={`${label}: ${items.map((item) => `${fullLabel(item)} ${item.count}`).join(', ')}`}
       style={{ width: '100%', height: items.length * BAR_ROW_PX + 12 }}
     />
   );

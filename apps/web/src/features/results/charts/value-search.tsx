@@ -8,6 +8,7 @@ import { formatCount } from '../../../app/format/count-format.ts';
 import type { ChartValue } from './chart-filters.ts';
 import { hasValue } from './chart-filters.ts';
 import { useValueSearch } from './use-value-search.ts';
+import { fullLabel } from './bar-options.ts';
 
 interface ValueSearchProps {
   sessionId: string;
@@ -59,7 +60,7 @@ export function ValueSearch({ sessionId, tab, chartKey, chartType, chartLabel, p
                   size="xs"
                   checked={hasValue(picked, item.id)}
                   onChange={() => onToggle(item)}
-                  label={`${item.label} (${formatCount(item.count)})`}
+                  label={`${fullLabel(item)} (${formatCount(item.count)})`}
                   data-value={String(item.id)}
                 />
               ))}
