@@ -226,7 +226,9 @@ describe('charts that filter the results', () => {
       `Target: ${byName.chartData.map((item) => `${fullName(item)} ${item.count}`).join(', ')}`,
     );
     // The axis names a target by its gene symbol (four "Tyrosine-protein kinase …" cut to one width read alike).
-    const axisTexts = await target.locator('[data-testid="bar-chart"] svg text').allInnerTexts();
+    const axisTexts = await target
+      .locator('[data-testid="bar-chart"] svg text')
+      .evaluateAll((texts) => texts.map((text) => (text.textContent ?? '').trim()));
     for (const item of byName.chartData.filter((i) => i.short)) expect(axisTexts).toContain(item.short);
 
     // The value search finds a target by name (the last one A-Z); the one picked is excluded.
