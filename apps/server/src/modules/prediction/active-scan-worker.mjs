@@ -44,7 +44,7 @@ function popcount(x) {
 }
 /** Bits per row (0: no fingerprint, never a neighbour). */
 let pops = null;
-/** Shared bits per row of the block being scanned (zeroed as it is read). */
+/** Shared bits per row of the block being scanned (set to its start at each block). */
 let counts = null;
 /** Each row's number in the whole index (a part holds whole parents, not a range of rows). */
 let globalRows = null;
@@ -215,7 +215,8 @@ function scanBlock(block, qPop, min) {
     if (slot === UNMASKED) lacked += lacking[base + queryBits[k]];
     else qMask |= 1 << slot;
   }
-  if (lacked > 0) counts.fill(lacked, 0, n);
+  // Every row starts at the bits it shares by lacking them; the pass below only reads the counters.
+  counts.fill(lacked, 0, n);
   for (let k = 0; k < qPop; k++) {
     const bit = base + queryBits[k];
     if (lacking[bit]) for (let p = start[bit], end = start[bit + 1]; p < end; p++) counts[rows[p]] -= 1;
@@ -223,7 +224,6 @@ function scanBlock(block, qPop, min) {
   }
   for (let r = 0; r < n; r++) {
     let common = counts[r];
-    if (common !== 0) counts[r] = 0;
     if (qMask !== 0) common += popcount(masks[from + r] & qMask);
     if (common === 0) continue;
     const pop = pops[from + r];
