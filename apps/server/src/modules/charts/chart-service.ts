@@ -199,10 +199,8 @@ export class ChartService {
       const key = String(g.v);
       const named = labels?.get(key);
       const id = typeof g.v === 'number' ? g.v : key;
-      if (named)
-        return named.short === undefined
-          ? { id, label: named.label, count: g.n }
-          : { id, label: named.label, short: named.short, count: g.n };
+      // A label query that selects a short label gives every value one (chart-dimensions.ts labelsFrom).
+      if (named) return { id, ...named, count: g.n };
       return { id, label: BIBLIOGRAPHY_LABELS[key] ?? key, count: g.n };
     });
   }

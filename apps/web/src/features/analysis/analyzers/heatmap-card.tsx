@@ -67,7 +67,7 @@ function noDataCells(data: HeatmapData): Array<[number, number]> {
   return missing;
 }
 
-function heatmapOption(data: HeatmapData): AnalyzerChartOption {
+function heatmapOption(data: HeatmapData, missing: ReadonlyArray<[number, number]>): AnalyzerChartOption {
   const values = data.cells.map((c) => c.value);
   return {
     animation: false,
@@ -105,7 +105,7 @@ function heatmapOption(data: HeatmapData): AnalyzerChartOption {
     series: [
       { type: 'heatmap', name: 'pActivity', data: data.cells.map((cell) => [cell.c, cell.t, cell.value, cell.n]) },
       // A value (0, outside the colour scale's series) or ECharts skips the cell as empty and draws nothing.
-      { type: 'heatmap', name: 'No data', data: noDataCells(data).map(([c, t]) => [c, t, 0]), itemStyle: NO_DATA_STYLE },
+      { type: 'heatmap', name: 'No data', data: missing.map(([c, t]) => [c, t, 0]), itemStyle: NO_DATA_STYLE },
     ],
   } as AnalyzerChartOption;
 }
@@ -135,7 +135,10 @@ function CellDetail({ data, cell }: { data: HeatmapData; cell: Cell }) {
 }
 
 function HeatmapView({ data }: { data: HeatmapData }) {
-  const { option, missing } = useMemo(() => ({ option: heatmapOption(data), missing: noDataCells(data) }), [data]);
+  const { option, missing } = useMemo(() => {
+    const missing = noDataCells(data);
+    return { option: heatmapOption(data, missing), missing };
+  }, [data]);
   const [picked, setPicked] = useState<Cell | null>(null);
   const [hover, setHover] = useState<HeatmapHover | null>(null);
   const container = useAnalyzerChart(option, {

@@ -1,10 +1,11 @@
-import { Paper, Stack, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import type { z } from 'zod';
 import type { HeatmapDataSchema } from '@kb/contracts/analyzers';
 import { formatPchembl } from '../../../app/format/number-format.ts';
 import { ACTIVITY } from '../../../app/format/nouns.ts';
 import { countNoun } from '../../../app/format/plural.ts';
 import { StructureImage } from '../../chemistry/structure-image.tsx';
+import { PointerCard } from './pointer-card.tsx';
 
 type HeatmapData = z.infer<typeof HeatmapDataSchema>;
 
@@ -28,32 +29,21 @@ export function HeatmapHoverCard({ data, hover, boxWidth }: { data: HeatmapData;
   const compound = data.compounds[hover.c];
   const target = data.targets[hover.t];
   if (!compound || !target) return null;
-  const left = hover.x + 16 + CARD_W > boxWidth ? Math.max(0, hover.x - 16 - CARD_W) : hover.x + 16;
   return (
-    <Paper
-      withBorder
-      shadow="md"
-      p={8}
-      w={CARD_W}
-      style={{ position: 'absolute', left, top: Math.max(0, hover.y - 60), pointerEvents: 'none', zIndex: 2 }}
-      data-testid="heatmap-hover"
-      data-str-id={compound.strId}
-    >
-      <Stack gap={4}>
-        <StructureImage strId={compound.strId} width={184} height={120} alt={`structure ${compound.strId}`} />
-        <Text size="xs" fw={600}>
-          Compound {compound.strId}
-        </Text>
-        <Text size="xs">
-          {target.name}
-          {target.inSearch ? ' (the search’s rows)' : ''}
-        </Text>
-        <Text size="xs" c={hover.cell ? undefined : 'dimmed'}>
-          {hover.cell
-            ? `Median pActivity ${formatPchembl(hover.cell.value)} over ${countNoun(hover.cell.n, ACTIVITY)}`
-            : 'No measurement on this target'}
-        </Text>
-      </Stack>
-    </Paper>
+    <PointerCard x={hover.x} y={hover.y} boxWidth={boxWidth} width={CARD_W} above={60} testId="heatmap-hover" strId={compound.strId}>
+      <StructureImage strId={compound.strId} width={184} height={120} alt={`structure ${compound.strId}`} />
+      <Text size="xs" fw={600}>
+        Compound {compound.strId}
+      </Text>
+      <Text size="xs">
+        {target.name}
+        {target.inSearch ? ' (the search’s rows)' : ''}
+      </Text>
+      <Text size="xs" c={hover.cell ? undefined : 'dimmed'}>
+        {hover.cell
+          ? `Median pActivity ${formatPchembl(hover.cell.value)} over ${countNoun(hover.cell.n, ACTIVITY)}`
+          : 'No measurement on this target'}
+      </Text>
+    </PointerCard>
   );
 }

@@ -1,7 +1,8 @@
-import { Paper, Stack, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import type { z } from 'zod';
 import type { ScatterDataSchema } from '@kb/contracts/analyzers';
 import { StructureImage } from '../../chemistry/structure-image.tsx';
+import { PointerCard } from './pointer-card.tsx';
 import { formatMeasure, measureName } from './measure-format.ts';
 
 type ScatterData = z.infer<typeof ScatterDataSchema>;
@@ -25,7 +26,6 @@ const DRAWING_H = 130;
 export function ScatterHoverCard({ data, hover, boxWidth }: { data: ScatterData; hover: ScatterHover; boxWidth: number }) {
   const point = data.points[hover.dataIndex];
   if (!point) return null;
-  const left = hover.x + 16 + CARD_W > boxWidth ? Math.max(0, hover.x - 16 - CARD_W) : hover.x + 16;
   const rows: [string, string][] = [
     [measureName(data.x, data.endpoint), formatMeasure(point.x, data.x)],
     [measureName(data.y, data.endpoint), formatMeasure(point.y, data.y)],
@@ -38,40 +38,30 @@ export function ScatterHoverCard({ data, hover, boxWidth }: { data: ScatterData;
       : []),
   ];
   return (
-    <Paper
-      withBorder
-      shadow="md"
-      p={8}
-      w={CARD_W}
-      style={{ position: 'absolute', left, top: Math.max(0, hover.y - 40), pointerEvents: 'none', zIndex: 2 }}
-      data-testid="scatter-hover"
-      data-str-id={point.s ?? undefined}
-    >
-      <Stack gap={4}>
-        {point.s !== null ? (
-          <StructureImage strId={point.s} width={DRAWING_W} height={DRAWING_H} alt={`structure ${point.s}`} />
-        ) : (
-          <Text size="xs" c="dimmed">
-            No structure recorded
+    <PointerCard x={hover.x} y={hover.y} boxWidth={boxWidth} width={CARD_W} above={40} testId="scatter-hover" strId={point.s}>
+      {point.s !== null ? (
+        <StructureImage strId={point.s} width={DRAWING_W} height={DRAWING_H} alt={`structure ${point.s}`} />
+      ) : (
+        <Text size="xs" c="dimmed">
+          No structure recorded
+        </Text>
+      )}
+      {point.s !== null && (
+        <Text size="xs" fw={600}>
+          Structure {point.s}
+        </Text>
+      )}
+      {/* A measure on an axis and as the colour is written once. */}
+      {rows
+        .filter(([label], i) => rows.findIndex(([other]) => other === label) === i)
+        .map(([label, value]) => (
+          <Text key={label} size="xs">
+            <Text span c="dimmed" size="xs">
+              {label}:
+            </Text>{' '}
+            {value}
           </Text>
-        )}
-        {point.s !== null && (
-          <Text size="xs" fw={600}>
-            Structure {point.s}
-          </Text>
-        )}
-        {/* A measure on an axis and as the colour is written once. */}
-        {rows
-          .filter(([label], i) => rows.findIndex(([other]) => other === label) === i)
-          .map(([label, value]) => (
-            <Text key={label} size="xs">
-              <Text span c="dimmed" size="xs">
-                {label}:
-              </Text>{' '}
-              {value}
-            </Text>
-          ))}
-      </Stack>
-    </Paper>
+        ))}
+    </PointerCard>
   );
 }
