@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { PREDICTION_BATCH_MAX, PREDICTION_CONFIDENT_PROBABILITY } from '@kb/contracts/prediction';
+import { PREDICTION_BATCH_CONCURRENCY, PREDICTION_BATCH_MAX, PREDICTION_CONFIDENT_PROBABILITY } from '@kb/contracts/prediction';
 import { openBenchDatabase, summary, writeResult } from './support/bench-kit.ts';
 import { RdkitChemEngine } from '../apps/server/src/modules/chemistry/rdkit-engine.ts';
 import { ModelRegistry } from '../apps/server/src/modules/prediction/model-registry.ts';
@@ -74,12 +74,19 @@ for (const row of singles) {
   if (answer.domain.inDomain) inDomain += 1;
 }
 
+// Batches are sent as the web's selection view sends them (selection-batches.ts runBatches): a few in flight.
 const [selectionMs] = await time(async () => {
-  for (let at = 0; at < selection.length; at += PREDICTION_BATCH_MAX)
-    await service.predictBatch(selection.slice(at, at + PREDICTION_BATCH_MAX), {
-      limit: 10,
-      minProbability: PREDICTION_CONFIDENT_PROBABILITY,
-    });
+  let next = 0;
+  const sender = async () => {
+    for (let at = next; at < selection.length; at = next) {
+      next += PREDICTION_BATCH_MAX;
+      await service.predictBatch(selection.slice(at, at + PREDICTION_BATCH_MAX), {
+        limit: 10,
+        minProbability: PREDICTION_CONFIDENT_PROBABILITY,
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: PREDICTION_BATCH_CONCURRENCY }, sender));
 });
 
 const s = { predict: summary(times.predict), similarity: summary(times.similarity) };

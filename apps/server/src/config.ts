@@ -50,6 +50,14 @@ export interface AppConfig {
   /** SEARCH_BITMAPS: count searches from id bitmaps in memory (issue 18). */
   searchBitmaps: boolean;
   /**
+   * SEARCH_SETS (issue 62; docs/results.md "Sets held in memory"): 'memory' (default) holds a
+   * search's sets in this server's memory and writes the set tables only when a reader joins them;
+   * 'tables' writes them with every search (as before).
+   */
+  searchSets: 'memory' | 'tables';
+  /** SEARCH_SETS_BUDGET_MB: memory the held sets may take (default 512). */
+  searchSetsBudgetBytes: number;
+  /**
    * SEARCH_COLUMN_SNAPSHOT (default on): keep the bitmap engine's columns, the structure properties
    * and the structure index's shards in `<DATA_DIR>/cache/` between starts, used only for the same data.
    */
@@ -251,6 +259,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: env.LOG_LEVEL || 'info',
     // Count searches from id bitmaps in memory (issue 18) instead of writing their sets.
     searchBitmaps: bool(env.SEARCH_BITMAPS, true),
+    searchSets: env.SEARCH_SETS === 'tables' ? 'tables' : 'memory',
+    searchSetsBudgetBytes: Math.max(16, int(env.SEARCH_SETS_BUDGET_MB, 512)) * 1024 * 1024,
     searchColumnSnapshot: bool(env.SEARCH_COLUMN_SNAPSHOT, true),
     searchHeartbeatMs: Math.max(100, int(env.SEARCH_HEARTBEAT_MS, 2_000)),
     trustProxy: bool(env.TRUST_PROXY, false),

@@ -224,6 +224,8 @@ export async function buildServices(config: AppConfig, database: DatabaseHandle,
     // One server per PGlite data directory: a running search of any other instance is a dead one.
     singleProcess: database.kind === 'pglite',
     bitmapCounts: config.searchBitmaps,
+    sets: config.searchSets,
+    setsBudgetBytes: config.searchSetsBudgetBytes,
     databaseKind: database.kind,
     columnSnapshotFile: config.searchColumnSnapshot ? path.join(config.dataDir, 'cache', 'search-columns.bin') : null,
     onBitmapsError: (message, error) => log.warn({ err: error }, message),

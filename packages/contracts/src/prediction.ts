@@ -41,6 +41,11 @@ export const PREDICTION_LIMIT_MAX = 50;
 export const PREDICTION_EVIDENCE_MAX = 5;
 /** Structures per batch call (a selection is sent in batches, with progress between them). */
 export const PREDICTION_BATCH_MAX = 50;
+/**
+ * Batch calls a client keeps in flight for one selection: the server ranks one batch's answers on
+ * its main thread while the scan workers score the next (docs/prediction.md "Speed").
+ */
+export const PREDICTION_BATCH_CONCURRENCY = 2;
 /** A selection's size at most (the web sends it in batches). */
 export const PREDICTION_SELECTION_MAX = 1_000;
 

@@ -12,4 +12,8 @@ export interface SessionResultColumns {
   /** Applied chart filters per tab key. */
   filters: ColumnType<unknown, string | undefined, string>;
   kb_max_str_id: number | null;
+  /** 0034: which run's answer the session's sets are (a server holding sets in memory checks it). */
+  sets_version: string | null;
+  /** 0034: the kb_loads version that run read (the sets are recomputed from the criteria only at this version). */
+  kb_version: string | null;
 }

@@ -5,7 +5,8 @@ import { NO_VALUE_ID, NO_VALUE_LABEL, chartDefinition } from '@kb/contracts/char
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import type { Database } from '../../db/schema.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
-import { badRequest } from '../../http/errors.ts';
+import { HttpError, badRequest } from '../../http/errors.ts';
+import { ERROR_CODES } from '@kb/contracts/errors';
 import type { ResultsService } from '../results/results-service.ts';
 import { sessionFilters } from '../results/result-sessions.ts';
 import { factsFor } from '../results/tab-model.ts';
@@ -16,7 +17,7 @@ import { BIBLIOGRAPHY_LABELS, isIntegerColumn } from '../results/chart-dimension
 import { ChartBatches, sqlBatch } from './chart-batch.ts';
 import type { ChartBatch, Group } from './chart-batch.ts';
 import { isRowValueChart } from '../results/row-values.ts';
-import type { RowValueChart } from '../results/row-values.ts';
+import type { RowValueChart, SessionRows } from '../results/row-values.ts';
 import type { ResultSession } from '../results/result-sessions.ts';
 import type { KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
 import { memoryBatch, readBatchRows } from './memory-batch.ts';
@@ -67,13 +68,16 @@ export class ChartService {
       });
     }
     const dimension = dimensionOf(query.chartKey);
-    const session = await this.results.session(auth, query.sessionid);
+    // A chart counted from the session's sets in memory needs no set table; any other reads them.
+    let session = await this.results.session(auth, query.sessionid, 'definition');
+    const heldRows = (await this.countsHeldRows(query, session)) ? await this.results.heldActivityRows(session) : null;
+    if (!heldRows) session = await this.results.session(auth, query.sessionid);
     const filters = sessionFilters(session)[query.tab];
     const applied = filters.find((f) => f.chartKey === query.chartKey) ?? null;
     const facts = factsFor(query.tab, dimension.level, session.set_id);
     const where = this.where(query, session.set_id, facts, filters.length > 0);
     const base = { tab: query.tab, ...definition, applied, maxCount: query.maxCount };
-    const batch = isRowValueChart(query.chartKey) ? await this.batchFor(query, session, where) : null;
+    const batch = isRowValueChart(query.chartKey) ? await this.batchFor(query, session, where, heldRows) : null;
     if (batch) return { ...base, ...(await this.fromBatch(batch, dimension, query.chartKey as RowValueChart, query)) };
     return this.results.withWorkMem(async (trx) => {
       if (dimension.type === 'Range') return { ...base, ...(await this.range(trx, facts, dimension, where)) };
@@ -94,11 +98,19 @@ export class ChartService {
    * tabs when the dictionaries are current, else in one SQL scan on the Activities tab; null for
    * the other tabs (each chart its own query). A failed memory count falls back to SQL.
    */
-  private async batchFor(query: ChartQuery, session: ResultSession, where: Sql): Promise<ChartBatch | null> {
+  /** Whether the chart is counted in memory over all of the session's rows (a batched chart, no filter, no "go to"). */
+  private async countsHeldRows(query: ChartQuery, session: ResultSession): Promise<boolean> {
+    const unfiltered = query.resetFlg || sessionFilters(session)[query.tab].length === 0;
+    const batched = query.tab === 'activitiestab' || query.tab === 'structuretab';
+    if (!batched || !unfiltered || query.strIdList?.length || !isRowValueChart(query.chartKey)) return false;
+    return (await this.dictionaries?.ifCurrent()) != null;
+  }
+
+  private async batchFor(query: ChartQuery, session: ResultSession, where: Sql, heldRows: SessionRows | null): Promise<ChartBatch | null> {
     // The session's search (criteria_hash) and the tab's filters decide the rows counted.
     const filters = query.resetFlg ? [] : sessionFilters(session)[query.tab];
     const related = query.strIdList?.length ? query.strIdList.join(',') : '';
-    const rowsKey = `${query.tab}:${session.set_id}:${session.criteria_hash}:${query.resetFlg}:${JSON.stringify(filters)}:${related}`;
+    const rowsKey = `${query.tab}:${session.set_id}:${session.criteria_hash}:${session.sets_version}:${query.resetFlg}:${JSON.stringify(filters)}:${related}`;
     const tab = query.tab;
     if (tab === 'activitiestab' || tab === 'structuretab') {
       const dictionaries = await this.dictionaries?.ifCurrent();
@@ -106,15 +118,26 @@ export class ChartService {
         try {
           // Unfiltered: the session's rows as the results service keeps them (filters read the same).
           const rows = () =>
-            filters.length || related ? readBatchRows(this.db, tab, where) : this.results.sessionRows.rows(session.set_id);
+            filters.length || related
+              ? readBatchRows(this.db, tab, where)
+              : heldRows
+                ? Promise.resolve(heldRows)
+                : this.results.sessionRows.rows(session.set_id);
           return await this.batches.get(`memory:${dictionaries.version}:${rowsKey}`, async () =>
             memoryBatch(dictionaries, tab, await rows()),
           );
         } catch (error) {
+          // Rows held in memory have no set table to count in SQL instead.
+          if (heldRows) throw error;
           this.onMemoryFailure(error);
         }
       }
     }
+    if (heldRows)
+      throw new HttpError(409, {
+        message: 'The knowledge base changed while this chart was counted. Reload the results.',
+        code: ERROR_CODES.conflict,
+      });
     return tab === 'activitiestab' ? this.batches.get(`sql:${rowsKey}`, () => sqlBatch(this.db, session.set_id, where)) : null;
   }
 

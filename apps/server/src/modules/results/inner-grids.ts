@@ -27,7 +27,7 @@ const ACTIVITY_GRID_COLUMNS = [
   { key: 'standard_uom', label: 'Unit' },
 ];
 
-const ACTIVITIES_PER_ASSAY = 20;
+export const ACTIVITIES_PER_ASSAY = 20;
 
 /** ChEMBL assay_parameters: published and standardised (migration 0024). */
 const PARAMETER_GRID_COLUMNS = [
@@ -81,8 +81,17 @@ export async function activityInnerGrids(db: Kysely<Database>, actIds: readonly 
 }
 
 /** innerGrids of assay rows: the assay's activities within the session, keyed by assay_id. */
-export async function assayInnerGrids(db: Kysely<Database>, setId: number, assayIds: readonly number[]): Promise<Map<number, string>> {
+export async function assayInnerGrids(
+  db: Kysely<Database>,
+  setId: number,
+  assayIds: readonly number[],
+  /** Sets held in memory: each assay's first activities in the search (memory-pages.ts), instead of probing the set table. */
+  heldMembers?: ReadonlyMap<number, readonly number[]>,
+): Promise<Map<number, string>> {
   if (!assayIds.length) return new Map();
+  const inSearch = heldMembers
+    ? sql`a.act_id = ANY(${[...heldMembers.values()].flat()}::bigint[])`
+    : sql`(SELECT true FROM search_activities sa WHERE sa.set_id = ${setId}::bigint AND sa.act_id = a.act_id)`;
   // Per assay through activities(assay_id) then a primary-key probe of the set: an assay has few
   // activities, the set may have 750,000. OFFSET 0 keeps the optimiser from serving
   // "ORDER BY act_id LIMIT 21" by walking the 26-million-row primary key (22 s at L); the probe is a
@@ -93,7 +102,7 @@ export async function assayInnerGrids(db: Kysely<Database>, setId: number, assay
     FROM unnest(${[...assayIds]}::bigint[]) AS x(owner)
     CROSS JOIN LATERAL (SELECT q.* FROM (SELECT a.act_id, a.str_id, a.std_activity_type, a.std_act_prefix, a.activity_value, a.standard_uom
         FROM activities a WHERE a.assay_id = x.owner
-          AND (SELECT true FROM search_activities sa WHERE sa.set_id = ${setId}::bigint AND sa.act_id = a.act_id)
+          AND ${inSearch}
         OFFSET 0) q
       ORDER BY q.act_id LIMIT ${ACTIVITIES_PER_ASSAY + 1}) r`.execute(db);
   const byAssay = new Map<number, ResultRow[]>();

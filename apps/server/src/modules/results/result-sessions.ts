@@ -9,7 +9,7 @@ import { RESULT_TAB_KEYS } from '@kb/contracts/result-tabs';
 import type { Database, SearchSessionsTable } from '../../db/schema.ts';
 import { HttpError, notFound } from '../../http/errors.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
-import type { SearchService } from '../search/search-service.ts';
+import type { SearchService, SessionNeed } from '../search/search-service.ts';
 
 /**
  * The search session a results call reads: the caller's own (another user's answers 403), run to
@@ -31,9 +31,11 @@ export async function readySession(
   search: SearchService,
   auth: AuthContext,
   sessionId: string,
+  /** 'definition': the caller reads the sets from memory, so sets not in the tables are not written for it. */
+  need: SessionNeed = 'tables',
 ): Promise<ResultSession> {
   // Sets lost in a crash (or a run whose process died) are rebuilt first; this call waits for that.
-  const session = await search.keptSession(auth, sessionId);
+  const session = await search.keptSession(auth, sessionId, need);
   if (!session || (session.status === 'new' && session.abandoned))
     throw notFound('There is no search with this session id. Run the search from the search page.');
   switch (session.status) {

@@ -9,7 +9,9 @@ import type { Database } from '../../db/schema.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
 import { HttpError, badRequest, notFound } from '../../http/errors.ts';
 import { ERROR_CODES } from '@kb/contracts/errors';
-import type { SearchService } from '../search/search-service.ts';
+import type { SearchService, SessionNeed } from '../search/search-service.ts';
+import type { HeldSets } from '../search/session-sets.ts';
+import { assayActivities, heldRowCount, heldSetRelation, pageIds, structureActivityCounts } from './memory-pages.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import { TAB_MODELS, strIdRestriction, structuresOfRows } from './tab-model.ts';
 import type { Sql } from './tab-model.ts';
@@ -22,7 +24,7 @@ import type { KbDictionaries, KbDictionaryCache } from '../knowledge-base/kb-dic
 import { prepareSimilaritySort } from './similarity-sort.ts';
 import { hasSimilarityRow, structureQueryOf } from './structure-rows-shown.ts';
 import type { SimilaritySort } from './similarity-sort.ts';
-import { activityInnerGrids, assayInnerGrids } from './inner-grids.ts';
+import { ACTIVITIES_PER_ASSAY, activityInnerGrids, assayInnerGrids } from './inner-grids.ts';
 import { filteredRowCounts, newlyAdded, readySession, sameFilters, saveFilters, sessionCounts, sessionFilters } from './result-sessions.ts';
 import type { ResultSession } from './result-sessions.ts';
 import { validateFilters } from './filter-validation.ts';
@@ -83,9 +85,20 @@ export class ResultsService {
     if (dictionaries) search.onSetsWritten((setId, mark, rows) => this.sessionRows.hold(setId, mark, rows));
   }
 
-  async session(auth: AuthContext, sessionId: string): Promise<ResultSession> {
-    const session = await readySession(this.db, this.search, auth, sessionId);
-    return this.ensureFiltered(session);
+  /** The caller's ready session; with 'definition' its sets may be only in memory (`heldSets`), else they are in the set tables. */
+  async session(auth: AuthContext, sessionId: string, need: SessionNeed = 'tables'): Promise<ResultSession> {
+    const session = await readySession(this.db, this.search, auth, sessionId, need);
+    return need === 'tables' ? this.ensureFiltered(session) : session;
+  }
+
+  /** The session's activity rows from its sets in memory (charts, filters), or null: read them from the set tables. */
+  heldActivityRows(session: ResultSession): Promise<SessionRows | null> {
+    return this.search.heldActivityRows(session);
+  }
+
+  /** The session's sets from memory (held or recomputed, search-service.ts `heldSets`), or null: read the set tables. */
+  heldSets(session: ResultSession): Promise<HeldSets | null> {
+    return this.search.heldSets(session);
   }
 
   /**
@@ -266,6 +279,8 @@ export class ResultsService {
 
   /** One page of a tab (spec §7 `POST /api/results/{tab}`); null when the tab has no rows (answered 204). */
   async page(auth: AuthContext, tab: ResultTabKey, request: TabRequest): Promise<TabPage | null> {
+    const fromMemory = await this.heldPage(tab, await this.session(auth, request.sessionid, 'definition'), request);
+    if (fromMemory !== undefined) return fromMemory;
     const session = await this.session(auth, request.sessionid);
     const setId = session.set_id;
     const filters = sessionFilters(session)[tab];
@@ -278,17 +293,7 @@ export class ResultsService {
     };
     const rowCount = await this.rowCount(tab, session, scope);
     if (rowCount === 0) return null;
-    const lastPage = Math.max(0, Math.ceil(rowCount / request.pageSize) - 1);
-    if (request.pageNumber > lastPage) {
-      throw badRequest(
-        `Page ${request.pageNumber + 1} is beyond the last page (${lastPage + 1}) of this tab (${rowCount} rows, ${request.pageSize} per page).`,
-        {
-          field: 'pageNumber',
-          lastPage,
-          rowCount,
-        },
-      );
-    }
+    checkPageExists(rowCount, request);
     const data = await this.readPage(tab, setId, scope, expr, order, request);
     return {
       tab,
@@ -303,6 +308,47 @@ export class ResultsService {
     };
   }
 
+  /**
+   * A page in the set's key order with nothing narrowing the tab, from the session's sets held in
+   * memory (memory-pages.ts): undefined when it cannot be (sorted by another column, filtered,
+   * "go to", a similarity sort or search, sets not in memory), and the tables path answers.
+   */
+  private async heldPage(tab: ResultTabKey, session: ResultSession, request: TabRequest): Promise<TabPage | null | undefined> {
+    const model = TAB_MODELS[tab];
+    const order: SortOrder = request.sortOrder ?? { column: model.defaultSort, direction: 'asc' };
+    const filters = sessionFilters(session)[tab];
+    const narrowed = filters.length > 0 || !!request.strIdList?.length || !!request.sortSmiles;
+    if (narrowed || order.column !== model.defaultSort || hasSimilarityRow((session.criteria as SearchCriteria | null) ?? null))
+      return undefined;
+    const held = await this.heldSets(session);
+    if (!held) return undefined;
+    const rowCount = heldRowCount(held, tab);
+    if (rowCount === 0) return null;
+    checkPageExists(rowCount, request);
+    const ids = pageIds(held, tab, request.pageNumber, request.pageSize, order.direction);
+    const columnOf = columnDef(tab, order.column)!;
+    const set = heldSetRelation(held, tab, ids);
+    // The relation holds the page's rows only: its first page, in the same order.
+    const rows = await this.readPage(tab, session.set_id, { filters: [] }, columnOf.value(0), order, { ...request, pageNumber: 0 }, set);
+    const data =
+      tab === 'structuretab'
+        ? withStructureActivities(rows, structureActivityCounts(held, ids))
+        : tab === 'assaytab'
+          ? await this.withInnerGrids(tab, session.set_id, rows, assayActivities(held, ids, ACTIVITIES_PER_ASSAY + 1))
+          : await this.withInnerGrids(tab, session.set_id, rows);
+    return {
+      tab,
+      data,
+      rowCount,
+      pageNumber: request.pageNumber,
+      pageSize: request.pageSize,
+      sortOrder: order,
+      similaritySort: null,
+      filters,
+      strIdNewlyAddedStatus: await newlyAdded(this.db, session),
+    };
+  }
+
   private async readPage(
     tab: ResultTabKey,
     setId: number,
@@ -310,6 +356,8 @@ export class ResultsService {
     sortExpr: Sql,
     order: SortOrder,
     request: TabRequest,
+    /** The set table's stand-in (sets held in memory); its inner grids are then the caller's. */
+    set?: Sql,
   ): Promise<ResultRow[]> {
     const model = TAB_MODELS[tab];
     const { where, join } = this.scope(tab, setId, scope);
@@ -323,18 +371,23 @@ export class ResultsService {
     const rows = await this.withWorkMem(async (trx) => {
       const result = await sql<ResultRow>`WITH page AS (
           SELECT ${model.entity} AS page_id, ${sortExpr} AS sort_key
-          FROM ${model.from(setId)} ${join} WHERE ${where}
+          FROM ${model.from(setId, set)} ${join} WHERE ${where}
           ORDER BY sort_key ${dir} NULLS LAST, page_id ${dir}
           LIMIT ${request.pageSize} OFFSET ${request.pageNumber * request.pageSize})
-        SELECT ${sql.join(columns)} FROM page JOIN ${model.from(setId)} ON ${model.entity} = page.page_id ${join}
+        SELECT ${sql.join(columns)} FROM page JOIN ${model.from(setId, set)} ON ${model.entity} = page.page_id ${join}
         WHERE ${model.where(setId)}
         ORDER BY page.sort_key ${dir} NULLS LAST, page.page_id ${dir}`.execute(trx);
       return result.rows;
     });
-    return this.withInnerGrids(tab, setId, rows);
+    return set ? rows : this.withInnerGrids(tab, setId, rows);
   }
 
-  private async withInnerGrids(tab: ResultTabKey, setId: number, rows: ResultRow[]): Promise<ResultRow[]> {
+  private async withInnerGrids(
+    tab: ResultTabKey,
+    setId: number,
+    rows: ResultRow[],
+    heldMembers?: ReadonlyMap<number, readonly number[]>,
+  ): Promise<ResultRow[]> {
     if (tab === 'activitiestab') {
       const grids = await activityInnerGrids(
         this.db,
@@ -347,6 +400,7 @@ export class ResultsService {
         this.db,
         setId,
         rows.map((row) => Number(row.assay_id)),
+        heldMembers,
       );
       return rows.map((row) => ({ ...row, innerGrids: grids.get(Number(row.assay_id)) ?? '[]' }));
     }
@@ -537,3 +591,18 @@ const ENTITY_NOUNS: Record<ResultEntity, [string, string]> = {
   clinicalcompound: ['development compound', 'development compounds'],
   reference: ['reference', 'references'],
 };
+
+/** A page past the last is refused, saying which page is last (the web client moves there). */
+function checkPageExists(rowCount: number, request: TabRequest): void {
+  const lastPage = Math.max(0, Math.ceil(rowCount / request.pageSize) - 1);
+  if (request.pageNumber <= lastPage) return;
+  throw badRequest(
+    `Page ${request.pageNumber + 1} is beyond the last page (${lastPage + 1}) of this tab (${rowCount} rows, ${request.pageSize} per page).`,
+    { field: 'pageNumber', lastPage, rowCount },
+  );
+}
+
+/** The Structures tab's "Activities (this search)" counted in memory (its column definition counts the set table's rows). */
+function withStructureActivities(rows: ResultRow[], counts: ReadonlyMap<number, number>): ResultRow[] {
+  return rows.map((row) => ({ ...row, activities: counts.get(Number(row.str_id)) ?? 0 }));
+}

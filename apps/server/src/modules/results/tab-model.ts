@@ -24,8 +24,11 @@ export interface Facts {
 
 export interface TabModel {
   key: ResultTabKey;
-  /** The tab's rows joined to everything its columns read; filtered by `where`. */
-  from(setId: number): Sql;
+  /**
+   * The tab's rows joined to everything its columns read; filtered by `where`. `set`: a relation
+   * standing for the set table, with its alias and columns (sets held in memory, memory-pages.ts).
+   */
+  from(setId: number, set?: Sql): Sql;
   where(setId: number): Sql;
   /** The row id (the tab's idColumn). */
   entity: Sql;
@@ -40,7 +43,7 @@ const id = (setId: number) => sql`${setId}::bigint`;
 export const TAB_MODELS: Record<ResultTabKey, TabModel> = {
   structuretab: {
     key: 'structuretab',
-    from: () => sql`search_structures ss JOIN structures s ON s.str_id = ss.str_id`,
+    from: (_, set = sql`search_structures ss`) => sql`${set} JOIN structures s ON s.str_id = ss.str_id`,
     where: (setId) => sql`ss.set_id = ${id(setId)}`,
     entity: sql`ss.str_id`,
     strId: sql`ss.str_id`,
@@ -48,7 +51,7 @@ export const TAB_MODELS: Record<ResultTabKey, TabModel> = {
   },
   activitiestab: {
     key: 'activitiestab',
-    from: () => sql`search_activities sa JOIN activities a ON a.act_id = sa.act_id
+    from: (_, set = sql`search_activities sa`) => sql`${set} JOIN activities a ON a.act_id = sa.act_id
       LEFT JOIN assays ay ON ay.assay_id = a.assay_id
       LEFT JOIN targets t ON t.target_id = a.target_id
       LEFT JOIN documents d ON d.ref_id = a.ref_id
@@ -60,7 +63,8 @@ export const TAB_MODELS: Record<ResultTabKey, TabModel> = {
   },
   assaytab: {
     key: 'assaytab',
-    from: () => sql`search_assays sy JOIN assays ay ON ay.assay_id = sy.assay_id LEFT JOIN targets t ON t.target_id = ay.target_id`,
+    from: (_, set = sql`search_assays sy`) =>
+      sql`${set} JOIN assays ay ON ay.assay_id = sy.assay_id LEFT JOIN targets t ON t.target_id = ay.target_id`,
     where: (setId) => sql`sy.set_id = ${id(setId)}`,
     entity: sql`sy.assay_id`,
     strId: null,
@@ -68,7 +72,10 @@ export const TAB_MODELS: Record<ResultTabKey, TabModel> = {
   },
   developmentcompoundstab: {
     key: 'developmentcompoundstab',
-    from: () => sql`search_clinical_compounds scc JOIN clinical_compounds cc ON cc.clinical_compound_id = scc.clinical_compound_id
+    from: (
+      _,
+      set = sql`search_clinical_compounds scc`,
+    ) => sql`${set} JOIN clinical_compounds cc ON cc.clinical_compound_id = scc.clinical_compound_id
       LEFT JOIN clinical_phases p ON p.phase_id = cc.highest_phase_id
       LEFT JOIN clinical_statuses st ON st.status_id = cc.status_id
       LEFT JOIN structures s ON s.str_id = cc.str_id`,
@@ -79,7 +86,7 @@ export const TAB_MODELS: Record<ResultTabKey, TabModel> = {
   },
   documentstab: {
     key: 'documentstab',
-    from: () => sql`search_references sr JOIN documents d ON d.ref_id = sr.ref_id`,
+    from: (_, set = sql`search_references sr`) => sql`${set} JOIN documents d ON d.ref_id = sr.ref_id`,
     where: (setId) => sql`sr.set_id = ${id(setId)}`,
     entity: sql`sr.ref_id`,
     strId: null,

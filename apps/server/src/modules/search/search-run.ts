@@ -268,15 +268,20 @@ export class SearchRunner {
   async writeSets(job: {
     setId: number;
     hash: string;
-    compiled: CompiledCriteria;
+    /** The criteria compiled (asked only when the sets are not written from the early counts). */
+    compile: () => Promise<CompiledCriteria>;
     early: EarlyCounts | null;
-    similarityHitIds: readonly number[];
+    /** `early` are sets held in memory (session-sets.ts): this answer, written out as it is even after a load. */
+    heldAnswer?: boolean;
+    similarityHitIds: () => readonly number[];
     loadWindow: LoadWindow | null;
     signal: AbortSignal;
-    commit: (trx: Kysely<Database>, counts: SearchCounts) => Promise<void>;
+    /** `fromEarly`: the sets written are the early counts' (the same answer), not found again in SQL. */
+    commit: (trx: Kysely<Database>, counts: SearchCounts, fromEarly: boolean) => Promise<void>;
   }): Promise<{ counts: SearchCounts; written: { mark: string; rows: WrittenActivityRows } | null }> {
     const { setId, early } = job;
-    const fromBitmaps = early && (await this.bitmaps!.stillCurrent(early.columns)) ? early : null;
+    const fromBitmaps = early && (job.heldAnswer || (await this.stillCurrent(early.columns))) ? early : null;
+    const compiled = fromBitmaps ? null : await job.compile();
     let written: { mark: string; rows: WrittenActivityRows } | null = null;
     const counts = await withSetsLane(() =>
       this.db.transaction().execute(async (trx) => {
@@ -286,18 +291,36 @@ export class SearchRunner {
           : null;
         const result = fromMemory
           ? fromMemory.counts
-          : await materialiseSets(trx, setId, job.compiled, this.activityCap, { loadWindow: job.loadWindow });
-        await copySimilarities(trx, setId, job.similarityHitIds);
+          : await materialiseSets(trx, setId, compiled!, this.activityCap, { loadWindow: job.loadWindow });
+        await copySimilarities(trx, setId, job.similarityHitIds());
         // Cancelled while the sets were being built: roll them back.
         if (job.signal.aborted) throw searchCancelled();
         // Sets, mark and `ready` commit together: a ready session has its mark unless a crash took both.
         const mark = await markSets(trx, setId, job.hash);
         if (fromMemory) written = { mark, rows: fromMemory.rows };
-        await job.commit(trx, result);
+        await job.commit(trx, result, fromMemory !== null);
         return result;
       }),
     );
     return { counts, written };
+  }
+
+  /**
+   * A run's end without writing its sets (they are held in memory, session-sets.ts): the set id's
+   * old rows cleared (a search run before in this session) and `commit` (the session's `ready`) in
+   * one transaction; a cancel meanwhile rolls it back.
+   */
+  async commitWithoutSets(setId: number, signal: AbortSignal, commit: (trx: Kysely<Database>) => Promise<void>): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await clearSets(trx, setId);
+      if (signal.aborted) throw searchCancelled();
+      await commit(trx);
+    });
+  }
+
+  /** Whether columns read earlier are still the knowledge base's (no load ended or running since). */
+  async stillCurrent(columns: KbColumns): Promise<boolean> {
+    return this.bitmaps ? this.bitmaps.stillCurrent(columns) : false;
   }
 
   /** The rows of one of a set's tables. */

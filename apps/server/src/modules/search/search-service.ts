@@ -1,8 +1,10 @@
+import crypto from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { DefaultCounts, SearchCounts, SearchCriteria, SearchProgress } from '@kb/contracts/search';
 import { SearchCriteriaSchema } from '@kb/contracts/search';
-import type { Database } from '../../db/schema.ts';
+import type { Database, SearchSessionsTable } from '../../db/schema.ts';
 import { forbidden } from '../../http/errors.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
 import { withDbPriority } from '../../db/db-priority.ts';
@@ -21,6 +23,9 @@ import { SearchRunner, criteriaHash } from './search-run.ts';
 import type { CountOptions, SearchRunOptions } from './search-run.ts';
 import { SessionLifecycle, sessionWindow } from './session-lifecycle.ts';
 import type { SessionKind, SessionState } from './session-lifecycle.ts';
+import { SessionSetStore } from './session-sets.ts';
+import type { HeldSets } from './session-sets.ts';
+import type { CompiledCriteria, EarlyCounts } from './search-run.ts';
 
 // KbColumns: what other modules (the sheet) read of the columns in memory, through `columnsIfCurrent`.
 export type { CountOptions, KbColumns, LoadWindow, SessionKind, SessionState };
@@ -39,7 +44,19 @@ export interface SearchServiceOptions extends SearchRunOptions {
   heartbeatMs?: number;
   /** Housekeeping worth a line in the log (set tables vacuumed where autovacuum does not run). */
   log?: (message: string) => void;
+  /**
+   * Where a search's sets live once its counts came from the bitmaps (docs/results.md "Sets held in
+   * memory"): 'memory' holds them in this process (`setsBudgetBytes`) and writes the set tables only
+   * when a reader needs them; 'tables' writes them with every run (the reference path of the parity
+   * tests and benchmarks). Default 'tables'; the server runs with 'memory' (services.ts).
+   */
+  sets?: 'memory' | 'tables';
+  /** Memory the held sets may take (session-sets.ts, default SESSION_SETS_BUDGET). */
+  setsBudgetBytes?: number;
 }
+
+/** What a results call needs of a session: its sets in the set tables (SQL joins them), or its definition only (read from memory). */
+export type SessionNeed = 'tables' | 'definition';
 
 /** A run in flight in this process, shared by the calls that ask for the same search. */
 interface InFlight {
@@ -80,6 +97,12 @@ export class SearchService {
   readonly owner: string;
   /** Count calls answered by each path since start, and runs answered early from the bitmaps: tests and benchmarks read it. */
   readonly countPaths: { bitmaps: number; sql: number; early: number };
+  /** Sets held in memory (null: every run writes the set tables). */
+  private readonly held: SessionSetStore | null;
+  /** Recomputations of a session's sets from its definition in flight, per set id (one at a time). */
+  private readonly recomputing = new Map<number, Promise<HeldSets | null>>();
+  /** Sets answered from memory since start (held, of which recomputed) and runs that wrote the set tables: tests and benchmarks read it. */
+  readonly setPaths = { held: 0, recomputed: 0, written: 0 };
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -98,6 +121,7 @@ export class SearchService {
     this.countPaths = this.runner.countPaths;
     this.log = options.log;
     this.vacuum = new SetVacuum(db, this.databaseKind, options.log ? { log: options.log } : {});
+    this.held = options.sets === 'memory' ? new SessionSetStore(options.setsBudgetBytes) : null;
   }
 
   /**
@@ -179,7 +203,7 @@ export class SearchService {
     }
     let early: ((counts: SearchCounts) => void) | null = null;
     const promise = new Promise<SearchCounts>((resolve) => (early = resolve));
-    const done = this.runOnce(userId, sessionId, criteria, hash, loadWindow, (counts) => early!(counts)).finally(() =>
+    const done = this.runOnce(userId, sessionId, criteria, hash, loadWindow, until === 'sets', (counts) => early!(counts)).finally(() =>
       this.runs.delete(key),
     );
     // Counts not given early are the written sets' (a failure rejects both).
@@ -206,8 +230,11 @@ export class SearchService {
   /**
    * One run of a session's search: the session taken (`running`), the criteria compiled, the counts
    * answered early from the bitmaps when they can be (`onCounts`; results calls, on any server, then
-   * wait for the sets through `run_recovery` instead of answering "still running"), the sets
-   * written with the session `ready`, or the session `failed` / `cancelled`.
+   * wait for the sets through `run_recovery` instead of answering "still running"), the session
+   * `ready` with its sets held in memory (sets 'memory', when the bitmaps counted it and no
+   * similarity scores need writing) or written to the set tables, or the session `failed` /
+   * `cancelled`. `needTables`: a reader joins the set tables, so they are written (from the sets
+   * held in memory when they are this answer's).
    */
   private async runOnce(
     userId: number,
@@ -215,17 +242,19 @@ export class SearchService {
     criteria: SearchCriteria,
     hash: string,
     loadWindow: LoadWindow | null,
+    needTables: boolean,
     onCounts?: (counts: SearchCounts) => void,
   ): Promise<SearchCounts> {
     // Another process runs this very search: wait for it rather than build the same sets twice.
     const session = await this.sessions.afterOtherRuns(sessionId, hash);
     if (!session || session.user_id !== userId) throw forbidden('This search session belongs to another user.');
-    if (session.criteria_hash === hash && session.status === 'ready' && session.sets_kept) {
+    if (session.criteria_hash === hash && session.status === 'ready' && (session.sets_kept || (this.held && !needTables))) {
       await this.sessions.touch(sessionId);
-      return readCounts(this.db, session.set_id);
+      return storedCounts(session) ?? readCounts(this.db, session.set_id);
     }
-    // The same search again after its sets were lost (or its process died): rebuild them and keep
-    // what the user did in its results (their filters are re-applied by the results on first read).
+    // The same search again after its sets were lost (or its process died, or a reader needs the
+    // tables of sets held in memory): rebuild them and keep what the user did in its results
+    // (their filters are re-applied by the results on first read).
     const recovery = session.criteria_hash === hash && (session.status === 'ready' || session.abandoned);
     const startedAt = performance.now();
     // One search_log row per run the user asked for (a recovery re-builds a search already logged).
@@ -244,47 +273,60 @@ export class SearchService {
     let structures: StructureRowResolver | null = null;
     try {
       if (!(await this.sessions.start(session, criteria, hash, recovery, loadWindow))) {
-        // Another process (or call) took the session first: share its outcome, or supersede it.
+        // Someone else took the session meanwhile: look again.
         this.sessions.forget(sessionId, run);
-        return await this.runOnce(userId, sessionId, criteria, hash, loadWindow, onCounts);
+        return await this.runOnce(userId, sessionId, criteria, hash, loadWindow, needTables, onCounts);
       }
-      const prepared = await this.runner.context(userId, run);
-      structures = prepared.structures;
-      const compiled = await compileCriteria(criteria, prepared.ctx);
-      // Alert windows (new since a load) stay on the SQL path: the columns hold no load ids.
-      const early = onCounts && !loadWindow ? await this.runner.countEarly(compiled) : null;
+      // Compiled once, and only when needed: sets held in memory are written out without it.
+      let compiling: Promise<CompiledCriteria> | null = null;
+      const compile = () =>
+        (compiling ??= this.runner.context(userId, run).then((prepared) => {
+          structures = prepared.structures;
+          return compileCriteria(criteria, prepared.ctx);
+        }));
+      const held = recovery ? await this.heldAnswer(session) : null;
+      let early: EarlyCounts | null = held ? { columns: held.columns, sets: held.sets } : null;
+      if (!early && !loadWindow) early = await this.runner.countEarly(await compile());
       if (early) {
-        await this.sessions.countedEarly(sessionId, hash);
-        this.countPaths.early++;
-        onCounts!(early.sets.counts);
+        if (!held) {
+          await this.sessions.countedEarly(sessionId, hash);
+          this.countPaths.early++;
+        }
+        onCounts?.(early.sets.counts);
       }
       run.progress = { ...run.progress, phase: 'sets' };
+      const similarityHitIds = () => (structures as StructureRowResolver | null)?.similarityHitIds ?? [];
+      if (this.held && early && !needTables && !recovery && similarityHitIds().length === 0) {
+        const counts = await this.commitHeld(session.set_id, sessionId, hash, early, run.controller.signal);
+        await log(counts);
+        this.housekeeping();
+        return counts;
+      }
       const { counts, written } = await this.runner.writeSets({
         setId: session.set_id,
         hash,
-        compiled,
+        compile,
         early,
-        similarityHitIds: prepared.structures.similarityHitIds,
+        heldAnswer: held !== null,
+        similarityHitIds,
         loadWindow,
         signal: run.controller.signal,
-        commit: (trx, result) => this.sessions.finish(trx, sessionId, hash, result),
+        // Written from the early counts: the same answer as held (its version kept), else a new one.
+        commit: (trx, result, fromEarly) =>
+          this.sessions.finish(trx, sessionId, hash, result, {
+            version: held && fromEarly ? held.version : crypto.randomUUID(),
+            kbVersion: fromEarly ? early!.columns.version : null,
+          }),
       });
       if (written) this.runner.announceWritten(session.set_id, written);
+      this.setPaths.written++;
       await this.runner.analyse(counts);
       await log(counts);
-      // Housekeeping must never fail a search (nor, unhandled, the process).
-      this.purgeExpired()
-        .catch(() => undefined)
-        .then(() => (this.stopping ? [] : this.vacuum.maybe()))
-        .catch((error: unknown) =>
-          this.log?.(
-            `vacuuming the set tables failed (tried again after a later search): ${error instanceof Error ? error.message : String(error)}`,
-          ),
-        );
+      this.housekeeping();
       return counts;
     } catch (error) {
       const cancelled = run.controller.signal.aborted;
-      // A stopping server leaves the session `running`: the next process finds it abandoned and re-runs it.
+      // A process shutting down leaves the session `running`; the next one finds it abandoned.
       if (!this.stopping) {
         await this.sessions.fail(
           sessionId,
@@ -297,7 +339,92 @@ export class SearchService {
       throw cancelled ? searchCancelled() : error;
     } finally {
       this.sessions.end(sessionId, run);
-      await structures?.cleanup().catch(() => undefined);
+      await (structures as StructureRowResolver | null)?.cleanup().catch(() => undefined);
+    }
+  }
+
+  /** A run's end with its sets held here: the session `ready` under a new answer version, nothing written but the session row. */
+  private async commitHeld(setId: number, sessionId: string, hash: string, early: EarlyCounts, signal: AbortSignal): Promise<SearchCounts> {
+    const version = crypto.randomUUID();
+    const { counts } = early.sets;
+    await this.runner.commitWithoutSets(setId, signal, (trx) =>
+      this.sessions.finish(trx, sessionId, hash, counts, { version, kbVersion: early.columns.version }),
+    );
+    this.held!.hold({ setId, criteriaHash: hash, version, sets: early.sets, columns: early.columns });
+    return counts;
+  }
+
+  /** Expired sessions dropped and the set tables vacuumed, after a run (failures only logged). */
+  private housekeeping(): void {
+    this.purgeExpired()
+      .catch(() => undefined)
+      .then(() => (this.stopping ? [] : this.vacuum.maybe()))
+      .catch((error: unknown) =>
+        this.log?.(
+          `vacuuming the set tables failed (tried again after a later search): ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
+  }
+
+  /**
+   * The session's sets from memory (sets 'memory'): held here, else recomputed from its definition
+   * (criteria, owner, knowledge-base version) — the same answer by construction, and checked: the
+   * recomputed counts must equal the stored ones. Null when they cannot be (no bitmap engine, the
+   * knowledge base changed since the run, a load window, similarity scores, a session not ready):
+   * the caller reads the set tables instead (`keptSession` with 'tables').
+   */
+  async heldSets(session: Selectable<SearchSessionsTable>): Promise<HeldSets | null> {
+    if (!this.held || session.status !== 'ready') return null;
+    const found = await this.heldAnswer(session);
+    if (found) this.setPaths.held++;
+    return found;
+  }
+
+  /** The activities of the session's held sets with their links (charts, filters), or null as `heldSets`. */
+  async heldActivityRows(session: Selectable<SearchSessionsTable>): Promise<WrittenActivityRows | null> {
+    const held = await this.heldSets(session);
+    return held ? this.held!.activityRows(held.setId, held.criteriaHash, held.version) : null;
+  }
+
+  /** The held sets of this session's answer, recomputed when this process does not hold them. */
+  private async heldAnswer(session: Selectable<SearchSessionsTable>): Promise<HeldSets | null> {
+    if (!this.held || !session.sets_version || !session.criteria_hash) return null;
+    const held = this.held.get(session.set_id, session.criteria_hash, session.sets_version);
+
+    // Held sets stay this answer whatever loads ran since: their positions are their own columns'.
+    if (held) return held;
+    let recompute = this.recomputing.get(session.set_id);
+    if (!recompute) {
+      recompute = this.recompute(session).finally(() => this.recomputing.delete(session.set_id));
+      this.recomputing.set(session.set_id, recompute);
+    }
+    const found = await recompute;
+    return found?.version === session.sets_version && found.criteriaHash === session.criteria_hash ? found : null;
+  }
+
+  private async recompute(session: Selectable<SearchSessionsTable>): Promise<HeldSets | null> {
+    const columns = await this.runner.columnsIfCurrent();
+    const criteria = SearchCriteriaSchema.safeParse(session.criteria);
+    const stored = storedCounts(session);
+    if (!columns || columns.version !== session.kb_version || !criteria.success || !stored || sessionWindow(session)) return null;
+    const { ctx, structures } = await this.runner.context(session.user_id);
+    try {
+      const compiled = await compileCriteria(criteria.data, ctx);
+      if (structures.similarityHitIds.length > 0) return null;
+      const early = await this.runner.countEarly(compiled);
+      if (!early || !isDeepStrictEqual(early.sets.counts, stored)) return null;
+      const held: HeldSets = {
+        setId: session.set_id,
+        criteriaHash: session.criteria_hash!,
+        version: session.sets_version!,
+        sets: early.sets,
+        columns: early.columns,
+      };
+      this.held!.hold(held);
+      this.setPaths.recomputed++;
+      return held;
+    } finally {
+      await structures.cleanup().catch(() => undefined);
     }
   }
 
@@ -307,22 +434,23 @@ export class SearchService {
    * its stored criteria, and this call waits for that run (so does one joining a recovery already
    * under way). A session still running normally is answered as it is (`running`).
    */
-  async keptSession(auth: AuthContext, sessionId: string): Promise<SessionState | null> {
+  async keptSession(auth: AuthContext, sessionId: string, need: SessionNeed = 'tables'): Promise<SessionState | null> {
     const session = await this.state(sessionId);
     if (session && session.user_id !== auth.userId) throw forbidden('This search session belongs to another user.');
-    return this.keep(session);
+    return this.keep(session, need);
   }
 
   /** As `keptSession`, for work that already holds the session's owner (a background export). */
-  async keptSessionById(sessionId: string): Promise<SessionState | null> {
-    return this.keep(await this.state(sessionId));
+  async keptSessionById(sessionId: string, need: SessionNeed = 'tables'): Promise<SessionState | null> {
+    return this.keep(await this.state(sessionId), need);
   }
 
-  private async keep(first: SessionState | null): Promise<SessionState | null> {
+  /** With 'definition', a ready session whose sets are not in the tables is answered as it is (its sets come from memory). */
+  private async keep(first: SessionState | null, need: SessionNeed): Promise<SessionState | null> {
     let session = first;
     // Bounded: a re-run that fails leaves the session `failed`, which is answered as such.
     for (let attempt = 0; session && attempt < 3; attempt++) {
-      const lost = session.status === 'ready' && !session.sets_kept;
+      const lost = session.status === 'ready' && !session.sets_kept && (need === 'tables' || !this.held);
       const recovering = session.status === 'running' && session.run_recovery;
       if (!lost && !recovering && !session.abandoned) return session;
       const criteria = SearchCriteriaSchema.safeParse(session.criteria);
@@ -399,4 +527,9 @@ export class SearchService {
     this.stopping = true;
     this.sessions.close();
   }
+}
+
+/** The counts a session stored when it ran (null before). */
+function storedCounts(session: Selectable<SearchSessionsTable>): SearchCounts | null {
+  return (session.counts as SearchCounts | null) ?? null;
 }

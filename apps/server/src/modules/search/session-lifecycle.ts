@@ -312,11 +312,29 @@ export class SessionLifecycle {
       .execute();
   }
 
-  /** `ready` with its counts, in the transaction that wrote the sets and their mark; 409 when run again with other criteria meanwhile. */
-  async finish(trx: Kysely<Database>, sessionId: string, hash: string, counts: SearchCounts): Promise<void> {
+  /**
+   * `ready` with its counts and which answer its sets are (`answer`: session-sets.ts), in the
+   * transaction that wrote the sets and their mark (or, with sets held in memory, that cleared the
+   * old ones); 409 when run again with other criteria meanwhile.
+   */
+  async finish(
+    trx: Kysely<Database>,
+    sessionId: string,
+    hash: string,
+    counts: SearchCounts,
+    answer: { version: string; kbVersion: string | null },
+  ): Promise<void> {
     const done = await trx
       .updateTable('search_sessions')
-      .set({ status: 'ready', counts: JSON.stringify(counts), last_used_at: new Date(), run_heartbeat_at: null, run_recovery: false })
+      .set({
+        status: 'ready',
+        counts: JSON.stringify(counts),
+        last_used_at: new Date(),
+        run_heartbeat_at: null,
+        run_recovery: false,
+        sets_version: answer.version,
+        kb_version: answer.kbVersion,
+      })
       .where('id', '=', sessionId)
       .where('status', '=', 'running')
       .where('criteria_hash', '=', hash)

@@ -35,7 +35,8 @@ describe.each(DATABASES)('structure filter inside results on %s', (kind) => {
   let defaults: SearchService;
 
   beforeAll(async () => {
-    t = await startTestApp(kind, {}, { demoChunks: 2 });
+    // Each run's sets are read back from the set tables, so the app writes them with every run.
+    t = await startTestApp(kind, { SEARCH_SETS: 'tables' }, { demoChunks: 2 });
     me = await t.login(demoEmailForRole('FULL_USER'));
     targets = (
       await sql<{

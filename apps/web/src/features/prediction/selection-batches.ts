@@ -1,4 +1,4 @@
-import { PREDICTION_BATCH_MAX, PREDICTION_SELECTION_MAX } from '@kb/contracts/prediction';
+import { PREDICTION_BATCH_CONCURRENCY, PREDICTION_BATCH_MAX, PREDICTION_SELECTION_MAX } from '@kb/contracts/prediction';
 import type { BatchPrediction, ModelStatus, PredictBatchResponse } from '@kb/contracts/prediction';
 import { MAX_PAGE_SIZE, START_PAGE } from '@kb/contracts/result-tabs';
 import type { Selection, TabPage, TabRequest } from '@kb/contracts/results';
@@ -120,7 +120,7 @@ export async function runBatches(
       throw error;
     }
   };
-  // Two at a time: the server answers one while the browser sends the next, without crowding it.
-  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 2, batches.length) }, worker));
+  // A few at a time: the server ranks one while its scan workers score the next, without crowding it.
+  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? PREDICTION_BATCH_CONCURRENCY, batches.length) }, worker));
   return progress;
 }

@@ -72,6 +72,24 @@ export interface WrittenActivityRows {
   target: Int32Array;
 }
 
+/** Each link column over a search's activities, by position. */
+function linkOver(positions: Uint32Array): (link: Int32Array) => Int32Array {
+  return (link) => Int32Array.from(positions, (position) => link[position]!);
+}
+
+/** A search's activities (positions in `columns`) with their structure, assay, reference and target, as the set table's rows. */
+export function activityRowsOver(columns: KbColumns, positions: Uint32Array): WrittenActivityRows {
+  const over = linkOver(positions);
+  return {
+    count: positions.length,
+    act: over(columns.actIds),
+    str: over(columns.actStr),
+    assay: over(columns.actAssay),
+    ref: over(columns.actRef),
+    target: over(columns.actTarget),
+  };
+}
+
 /** Fills the sets of `setId` (inside the caller's transaction) from a bitmap search; answers its counts and the activity rows written. */
 export async function writeSetsFromBitmaps(
   trx: Db,
@@ -81,16 +99,8 @@ export async function writeSetsFromBitmaps(
   kind: DatabaseKind,
 ): Promise<{ counts: SearchCounts; rows: WrittenActivityRows }> {
   const activities = sets.activities.toUint32Array();
-  // Each link column over the search's activities, by position.
-  const overActivities = (link: Int32Array) => Int32Array.from(activities, (position) => link[position]!);
-  const rows: WrittenActivityRows = {
-    count: activities.length,
-    act: overActivities(columns.actIds),
-    str: overActivities(columns.actStr),
-    assay: overActivities(columns.actAssay),
-    ref: overActivities(columns.actRef),
-    target: overActivities(columns.actTarget),
-  };
+  const overActivities = linkOver(activities);
+  const rows = activityRowsOver(columns, activities);
   const link = (name: string, values: Int32Array): Column => ({ name, values, zeroIsNull: true });
   await insertColumns(trx, kind, 'search_activities', setId, [
     { name: 'act_id', values: rows.act },

@@ -1,0 +1,200 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import type { SearchCriteria, SearchCriteriaInput } from '@kb/contracts/search';
+import { SearchCriteriaSchema } from '@kb/contracts/search';
+import { demoEmailForRole } from '@kb/contracts/roles';
+import type { LoginResult } from '@kb/contracts/auth';
+import type { ResultTabKey } from '@kb/contracts/result-tabs';
+import { RESULT_TAB_KEYS } from '@kb/contracts/result-tabs';
+import type { TabPage } from '@kb/contracts/results';
+import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
+import type { TestApp } from '../../../test/harness.ts';
+import { callerOf, searchServiceBeside } from '../../../test/search-services.ts';
+import type { SearchService } from '../search/search-service.ts';
+import { ResultsService } from './results-service.ts';
+import { ChartService } from '../charts/chart-service.ts';
+import { KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
+import { SEARCH_SET_TABLES } from '../../db/tables/search-tables.ts';
+
+/**
+ * Sets held in memory (issue 62; docs/results.md "Sets held in memory") against the set tables:
+ * the app holds a search's sets in memory (SEARCH_SETS=memory, the default), a service beside it
+ * writes them to the tables as before; every tab's pages (both directions, several page sizes,
+ * inner grids included) and the Activities and Structures charts must be equal, row for row. A
+ * second server that never saw the search recomputes the same sets from the session's
+ * definition; nothing is written to the set tables until a reader joins them.
+ */
+const CASES: Record<string, SearchCriteriaInput> = {
+  'activity type': { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }] }] },
+  'value range': {
+    rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'uM', prefix: '<', minValue: 1 }] }],
+  },
+  'assay type OR mechanism': {
+    rows: [
+      { selectedOption: 'assay', assayTypes: ['binding'], operator: 'OR' },
+      { selectedOption: 'activitymechanism', mechanisms: ['Inhibitor'] },
+    ],
+  },
+  'NOT with properties': {
+    rows: [
+      { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50' }], operator: 'NOT' },
+      { selectedOption: 'structure', properties: { molmin: 300, logpmax: 3 } },
+    ],
+  },
+};
+/** Charts counted from the sets in memory (row-values.ts), and one counted in SQL over the set tables. */
+const MEMORY_CHARTS = ['target', 'year', 'assaytype', 'bibliography', 'organism'];
+const SQL_CHART = 'activitytype';
+
+describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
+  let t: TestApp;
+  let me: LoginResult;
+  let tables: SearchService;
+  let tablesResults: ResultsService;
+  let tablesCharts: ChartService;
+  const post = (url: string, payload: object) => t.call({ method: 'POST', url, headers: authHeaders(me), payload });
+  const setRows = async (setId: number) => {
+    let rows = 0;
+    for (const table of SEARCH_SET_TABLES) {
+      const { rows: found } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)} WHERE set_id = ${setId}`.execute(
+        t.database.db,
+      );
+      rows += found[0]!.n;
+    }
+    return rows;
+  };
+  const session = (id: string) => t.database.db.selectFrom('search_sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  /** Both paths' searches of `input`: the app's (held in memory) and the service's beside it (tables). */
+  const searchBoth = async (input: SearchCriteriaInput) => {
+    const criteria: SearchCriteria = SearchCriteriaSchema.parse(input);
+    const memoryId = crypto.randomUUID();
+    const answer = await post('/api/guidedsearch/allresultscount', { searchcriteria: input, sessionid: memoryId });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const tablesId = crypto.randomUUID();
+    await tables.run(callerOf(me), tablesId, criteria);
+    // Counted early from the bitmaps, its sets are written after the answer.
+    await tables.settled(tablesId);
+    return { memoryId, tablesId, counts: (answer.data.rows as Record<string, number>[])[0]! };
+  };
+  const memoryPage = async (tab: ResultTabKey, body: object) => {
+    const answer = await post(`/api/results/${tab}`, body);
+    expect([200, 204], answer.body).toContain(answer.statusCode);
+    return answer.statusCode === 204 ? null : (answer.data as unknown as TabPage);
+  };
+  /** Every page of every tab (a few sizes, both directions) of the two sessions, equal. */
+  const expectSamePages = async (memoryId: string, tablesId: string, results: ResultsService = tablesResults) => {
+    for (const tab of RESULT_TAB_KEYS) {
+      for (const { pageSize, direction } of [
+        { pageSize: 7, direction: 'asc' as const },
+        { pageSize: 50, direction: 'desc' as const },
+      ]) {
+        const key = (await results.page(callerOf(me), tab, { sessionid: tablesId, pageNumber: 0, pageSize })) ?? null;
+        const sortOrder = { column: key?.sortOrder.column ?? 'str_id', direction };
+        for (let pageNumber = 0; pageNumber < 3; pageNumber++) {
+          const reference = await results
+            .page(callerOf(me), tab, { sessionid: tablesId, pageNumber, pageSize, sortOrder })
+            .catch(() => null);
+          const held = await memoryPage(tab, { sessionid: memoryId, pageNumber, pageSize, sortOrder }).catch(() => null);
+          if (!reference) break;
+          expect(held?.rowCount, `${tab} rows`).toBe(reference.rowCount);
+          expect(held?.data, `${tab} page ${pageNumber} of ${pageSize} ${direction}`).toEqual(reference.data);
+        }
+      }
+    }
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp(kind, {}, { demoChunks: 2 });
+    me = await t.login(demoEmailForRole('FULL_USER'));
+    // The partial demo seed leaves its load running; finished, the knowledge base is at rest, as a
+    // server's usually is (charts are counted in memory only then).
+    await sql`UPDATE kb_loads SET status = 'complete', finished_at = now() WHERE finished_at IS NULL`.execute(t.database.db);
+    tables = await searchServiceBeside(t, { sets: 'tables' });
+    const dictionaries = new KbDictionaryCache(t.database.db);
+    tablesResults = new ResultsService(t.database.db, tables, t.app.services.chemEngine, dictionaries);
+    tablesCharts = new ChartService(t.database.db, tablesResults, dictionaries);
+    // The app's bitmap columns and dictionaries, read as a server reads them at start.
+    await t.app.services.search.bitmapsReady();
+    await t.app.services.kbDictionaries?.current();
+    await dictionaries.current();
+  }, 180_000);
+  afterAll(async () => {
+    await tables?.close();
+    await t?.close();
+  });
+
+  it.each(Object.keys(CASES))('%s: pages and charts from memory equal the set tables, with nothing written', async (name) => {
+    const { memoryId, tablesId, counts } = await searchBoth(CASES[name]!);
+    const held = await session(memoryId);
+    expect(held.status).toBe('ready');
+    expect(held.sets_version).toBeTruthy();
+    expect(await setRows(Number(held.set_id))).toBe(0);
+    expect(Number((await session(tablesId)).set_id)).not.toBe(Number(held.set_id));
+    expect(await setRows(Number((await session(tablesId)).set_id))).toBeGreaterThan(0);
+    await expectSamePages(memoryId, tablesId);
+    const expectSameChart = async (tab: string, chartKey: string) => {
+      const query = {
+        tab: tab as ResultTabKey,
+        chartKey,
+        resetFlg: false,
+        sortType: 'count' as const,
+        sortOrder: 'desc' as const,
+        maxCount: 500,
+      };
+      const reference = await tablesCharts.chart(callerOf(me), { ...query, sessionid: tablesId });
+      const answer = await post('/api/results/chart', { sessionid: memoryId, type: tab, charttype: chartKey, maxCount: 500 });
+      expect(answer.statusCode, answer.body).toBe(200);
+      expect(answer.data.chartData, `${tab} ${chartKey}`).toEqual(reference.chartData);
+      expect(answer.data.rows).toBe(reference.rows);
+    };
+    for (const tab of ['activitiestab', 'structuretab']) for (const chartKey of MEMORY_CHARTS) await expectSameChart(tab, chartKey);
+    // Pages and these charts read nothing from the set tables: still none written.
+    expect(await setRows(Number(held.set_id))).toBe(0);
+    expect(counts.actidscount).toBe(((await session(tablesId)).counts as Record<string, number>).actidscount);
+    // A chart counted in SQL has the sets written first, then answers the same.
+    await expectSameChart('activitiestab', SQL_CHART);
+    if (counts.actidscount > 0) expect(await setRows(Number(held.set_id))).toBeGreaterThan(0);
+    await expectSamePages(memoryId, tablesId);
+  });
+
+  it('writes the set tables when a reader joins them, then answers the same from memory and from the tables', async () => {
+    const { memoryId, tablesId } = await searchBoth(CASES['activity type']!);
+    const before = await session(memoryId);
+    // A filter joins the set tables: they are written now, from the sets held (the same answer, same version).
+    const filtered = await post('/api/results/applyfilters/assaytab', { sessionid: memoryId, filters: [] });
+    expect(filtered.statusCode, filtered.body).toBe(200);
+    const after = await session(memoryId);
+    expect(await setRows(Number(after.set_id))).toBeGreaterThan(0);
+    expect(after.sets_version).toBe(before.sets_version);
+    expect(after.counts).toEqual(before.counts);
+    await expectSamePages(memoryId, tablesId);
+  });
+
+  it('a server that never saw the search recomputes the same sets from its definition; not after the knowledge base changed', async () => {
+    const { memoryId, tablesId } = await searchBoth(CASES['assay type OR mechanism']!);
+    const other = await searchServiceBeside(t, { sets: 'memory' });
+    try {
+      const otherResults = new ResultsService(t.database.db, other, t.app.services.chemEngine, new KbDictionaryCache(t.database.db));
+      for (const tab of RESULT_TAB_KEYS) {
+        const reference = await tablesResults.page(callerOf(me), tab, { sessionid: tablesId, pageNumber: 0, pageSize: 20 });
+        const recomputed = await otherResults.page(callerOf(me), tab, { sessionid: memoryId, pageNumber: 0, pageSize: 20 });
+        expect(recomputed?.data, tab).toEqual(reference?.data);
+      }
+      expect(other.setPaths.recomputed).toBe(1);
+      expect(await setRows(Number((await session(memoryId)).set_id))).toBe(0);
+      // Another knowledge-base version than the run's: not recomputed from memory (the tables are written instead).
+      await t.database.db.updateTable('search_sessions').set({ kb_version: 'another version' }).where('id', '=', memoryId).execute();
+      const fresh = await session(memoryId);
+      const third = await searchServiceBeside(t, { sets: 'memory' });
+      try {
+        expect(await third.heldSets(fresh)).toBeNull();
+        expect(third.setPaths.recomputed).toBe(0);
+      } finally {
+        await third.close();
+      }
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -1,0 +1,118 @@
+import type { BitmapSearchResult } from './bitmaps/bitmap-counts.ts';
+import type { KbColumns } from './bitmaps/kb-columns.ts';
+import { activityRowsOver } from './bitmaps/write-sets.ts';
+import type { WrittenActivityRows } from './bitmaps/write-sets.ts';
+
+/**
+ * A search session's six sets as the bitmap engine computed them, held in this server's memory
+ * instead of being written to the set tables (issue 62; docs/results.md "Sets held in memory").
+ * `version` is the run's answer (search_sessions.sets_version): an entry answers only a session
+ * whose row names the same version and criteria, so a session re-run elsewhere is never answered
+ * from old sets.
+ */
+export interface HeldSets {
+  setId: number;
+  criteriaHash: string;
+  version: string;
+  sets: BitmapSearchResult;
+  /** The columns the sets were computed on: activity positions are theirs. */
+  columns: KbColumns;
+}
+
+/** Memory the held sets may take in all, by default: about 300 sessions at the 750,000-activity cap. */
+export const SESSION_SETS_BUDGET = 512 * 1024 * 1024;
+
+interface Entry {
+  held: HeldSets;
+  bytes: number;
+  /** The activities' links (charts, filters), made on first use and counted in `bytes` then. */
+  rows: WrittenActivityRows | null;
+}
+
+/** Bytes of the activity rows made from a held set: five int32 links an activity. */
+const ROW_BYTES = 20;
+
+/**
+ * Held sets per set id, least recently used first out when over the budget (an evicted session
+ * is recomputed from its definition when next read, or read from the set tables once written).
+ */
+export class SessionSetStore {
+  /** A Map keeps insertion order: a hit is moved to the end, eviction takes from the front. */
+  private readonly entries = new Map<number, Entry>();
+  private bytes = 0;
+
+  constructor(private readonly budget = SESSION_SETS_BUDGET) {}
+
+  /** The sets of this set id for this run's answer, or null. */
+  get(setId: number, criteriaHash: string | null, version: string | null): HeldSets | null {
+    const entry = this.touch(setId, criteriaHash, version);
+    return entry?.held ?? null;
+  }
+
+  /** Holds a run's sets (replacing any earlier answer of the same set id). */
+  hold(held: HeldSets): void {
+    this.forget(held.setId);
+    const entry: Entry = { held, bytes: setBytes(held.sets), rows: null };
+    this.entries.set(held.setId, entry);
+    this.bytes += entry.bytes;
+    this.evict(held.setId);
+  }
+
+  /**
+   * The held set's activities with their structure, assay, reference and target (as the set
+   * tables' rows would give them), made once per entry; null when the set is not held.
+   */
+  activityRows(setId: number, criteriaHash: string | null, version: string | null): WrittenActivityRows | null {
+    const entry = this.touch(setId, criteriaHash, version);
+    if (!entry) return null;
+    if (!entry.rows) {
+      entry.rows = activityRowsOver(entry.held.columns, entry.held.sets.activities.toUint32Array());
+      entry.bytes += entry.rows.count * ROW_BYTES;
+      this.bytes += entry.rows.count * ROW_BYTES;
+      this.evict(setId);
+    }
+    return entry.rows;
+  }
+
+  forget(setId: number): void {
+    const entry = this.entries.get(setId);
+    if (!entry) return;
+    this.entries.delete(setId);
+    this.bytes -= entry.bytes;
+  }
+
+  /** Bytes held (the bench and tests report it). */
+  get heldBytes(): number {
+    return this.bytes;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private touch(setId: number, criteriaHash: string | null, version: string | null): Entry | null {
+    const entry = this.entries.get(setId);
+    if (!entry || version === null || entry.held.version !== version || entry.held.criteriaHash !== criteriaHash) return null;
+    this.entries.delete(setId);
+    this.entries.set(setId, entry);
+    return entry;
+  }
+
+  private evict(keep: number): void {
+    for (const [setId, entry] of this.entries) {
+      if (this.bytes <= this.budget) return;
+      if (setId === keep) continue;
+      this.entries.delete(setId);
+      this.bytes -= entry.bytes;
+    }
+  }
+}
+
+/** Serialized size of the six bitmaps: what they take in memory, within a few per cent. */
+function setBytes(sets: BitmapSearchResult): number {
+  const { structures, activities, compounds, assays, references, clinical } = sets;
+  return [structures, activities, compounds, assays, references, clinical].reduce(
+    (sum, bitmap) => sum + bitmap.getSerializationSizeInBytes(false),
+    0,
+  );
+}
