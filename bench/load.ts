@@ -471,6 +471,7 @@ try {
   const benchLoop = monitorEventLoopDelay({ resolution: 10 });
   benchLoop.enable();
   const lanes = databaseUrl ? await sampleLanes(databaseUrl) : null;
+  const writtenBefore = databaseUrl ? await setRowsWritten(databaseUrl) : null;
   const crowd = Array.from({ length: users }, async (_, i) => {
     // The evaluation user (the third demo account) may not export.
     const account = accounts[i % accounts.length]!;
@@ -485,6 +486,9 @@ try {
   await Promise.all([probe(server.baseUrl, until), ...crowd]);
   benchLoop.disable();
   const laneOccupancy = await lanes?.stop();
+  // Statistics reach pg_stat_user_tables when a backend's transaction ends (at most a second later).
+  await sleep(2_000);
+  const writtenAfter = databaseUrl ? await setRowsWritten(databaseUrl) : null;
 
   const kinds: Kind[] = ['search', 'structureSearch', 'preview', 'page', 'chart', 'export', 'health', 'login'];
   const loaded = Object.fromEntries(kinds.map((k) => [k, figures(k)]));
@@ -508,6 +512,13 @@ try {
       p99: Number((benchLoop.percentile(99) / 1e6).toFixed(1)),
       max: Number((benchLoop.max / 1e6).toFixed(1)),
     },
+    // Issue 62: where the searches' sets live (the server's SEARCH_SETS), and the rows written to
+    // the set tables (inserted, updated or deleted, from pg_stat_user_tables) per search run.
+    sets: process.env.SEARCH_SETS === 'tables' ? 'tables' : 'memory',
+    setRowsPerSearch:
+      writtenBefore !== null && writtenAfter !== null
+        ? Math.round((writtenAfter - writtenBefore) / Math.max(1, loaded.search!.n + loaded.structureSearch!.n))
+        : null,
     healthP95Ratio: ratio(loaded.health!.p95, reference.health.p95),
     loginP95Ratio: ratio(loaded.login!.p95, reference.login.p95),
   };
@@ -517,6 +528,7 @@ try {
     `load ${result.database} (${mix} mix) ${users} users on ${accounts.length} accounts ${seconds} s: errors ${errorsTotal}; health p95 ${loaded.health!.p95} ms (idle ${reference.health.p95}, ×${result.healthP95Ratio}); ` +
       `login p95 ${loaded.login!.p95} ms (idle ${reference.login.p95}, ×${result.loginP95Ratio}; probe in its own thread); ` +
       `bench thread's event-loop delay p99 ${result.benchEventLoopDelayMs.p99} ms; ` +
+      `sets ${result.sets}, set-table rows written per search ${result.setRowsPerSearch ?? 'n/a'}; ` +
       kinds
         .filter((k) => k !== 'health' && k !== 'login')
         .map((k) => `${k} n ${loaded[k]!.n} p95 ${loaded[k]!.p95}`)
@@ -531,4 +543,32 @@ try {
   if (errorsTotal > 0) console.error(JSON.stringify(errorSamples, null, 2));
 } finally {
   await server.stop();
+}
+
+/** Rows inserted, updated and deleted so far in the set tables and what derives from them (PostgreSQL's statistics). */
+async function setRowsWritten(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>(
+      `SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::text AS n FROM pg_stat_user_tables
+        WHERE relname = ANY($1::text[])`,
+      [
+        [
+          'search_structures',
+          'search_activities',
+          'search_compounds',
+          'search_assays',
+          'search_references',
+          'search_clinical_compounds',
+          'search_set_marks',
+          'result_filtered',
+          'result_similarity',
+        ],
+      ],
+    );
+    return Number(rows[0]?.n ?? 0);
+  } finally {
+    await client.end();
+  }
 }

@@ -1,9 +1,9 @@
-// `npm run bench -- prediction-speed [--database-url postgres://...] [--queries 60] [--selection 1000] [--model-dir DIR]`:
+// `npm run bench -- prediction-speed [--database-url postgres://...] [--queries 60] [--selection 1000] [--concurrency 2] [--model-dir DIR]`:
 // how long target prediction takes (issue 38: one structure < 300 ms p95 at M, a selection of
 // 1,000 < 10 s). Cold start (actives read and background estimated), then single structures typed
 // as SMILES (the search page's panel) — each beside a plain similarity search ≥ 0.7 of the same
 // structure in the same round, the reference the ratio is taken against — then a selection in
-// batches of 50, as the web sends it. The model is the one in --model-dir, else
+// batches of 50, `--concurrency` at a time as the web sends them. The model is the one in --model-dir, else
 // ../shared/models/chembl-multitask when present, else none (the ensemble alone).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,11 +21,14 @@ const { values } = parseArgs({
     'database-url': { type: 'string' },
     queries: { type: 'string', default: '60' },
     selection: { type: 'string', default: '1000' },
+    concurrency: { type: 'string', default: String(PREDICTION_BATCH_CONCURRENCY) },
     'model-dir': { type: 'string' },
   },
 });
 const queries = Number.parseInt(values.queries ?? '60', 10);
 const selectionSize = Number.parseInt(values.selection ?? '1000', 10);
+/** Batch calls in flight (the web's PREDICTION_BATCH_CONCURRENCY; 1: one after the other, as this bench sent them before). */
+const concurrency = Math.max(1, Number.parseInt(values.concurrency ?? String(PREDICTION_BATCH_CONCURRENCY), 10));
 const sharedModels = path.resolve(import.meta.dirname, '../../shared/models/chembl-multitask');
 const modelDir = values['model-dir'] ?? (fs.existsSync(sharedModels) ? sharedModels : path.resolve('/nonexistent-model-folder'));
 
@@ -86,7 +89,7 @@ const [selectionMs] = await time(async () => {
       });
     }
   };
-  await Promise.all(Array.from({ length: PREDICTION_BATCH_CONCURRENCY }, sender));
+  await Promise.all(Array.from({ length: concurrency }, sender));
 });
 
 const s = { predict: summary(times.predict), similarity: summary(times.similarity) };
@@ -101,6 +104,7 @@ const result = {
   inDomain: `${inDomain}/${singles.length}`,
   selection: {
     structures: selection.length,
+    concurrency,
     ms: Math.round(selectionMs),
     perStructureMs: Number((selectionMs / Math.max(selection.length, 1)).toFixed(1)),
   },
@@ -109,7 +113,7 @@ const file = writeResult('prediction-speed', result);
 console.log(
   `prediction-speed (${handle.kind}, ${counts[0]!.structures.toLocaleString('en-US')} structures, model ${model.state === 'installed' ? model.name : 'none'}): ` +
     `cold start ${Math.round(warmMs)} ms; one structure p50 ${s.predict.p50} / p95 ${s.predict.p95} ms (similarity ≥ 0.7 of the same p50 ${s.similarity.p50} ms, ×${result.ratioP50}); ` +
-    `selection of ${selection.length} ${(selectionMs / 1000).toFixed(1)} s (${result.selection.perStructureMs} ms each); in domain ${result.inDomain} → ${file}`,
+    `selection of ${selection.length} (${concurrency} batches in flight) ${(selectionMs / 1000).toFixed(1)} s (${result.selection.perStructureMs} ms each); in domain ${result.inDomain} → ${file}`,
 );
 await models.close();
 await engine.close();

@@ -417,7 +417,10 @@ export class ResultsService {
 
   /** The session as the results page opens it. */
   async overview(auth: AuthContext, sessionId: string): Promise<ResultsSession> {
-    const session = await this.session(auth, sessionId);
+    // Unfiltered, every tab's count is the stored one: the sets need not be in the tables for it.
+    const first = await this.session(auth, sessionId, 'definition');
+    const filtered = RESULT_TAB_KEYS.some((tab) => sessionFilters(first)[tab].length > 0);
+    const session = filtered ? await this.session(auth, sessionId) : first;
     return {
       sessionid: session.id,
       kind: session.kind === 'selection' ? 'selection' : 'search',

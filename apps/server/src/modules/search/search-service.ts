@@ -409,7 +409,10 @@ export class SearchService {
     if (!columns || columns.version !== session.kb_version || !criteria.success || !stored || sessionWindow(session)) return null;
     const { ctx, structures } = await this.runner.context(session.user_id);
     try {
-      const compiled = await compileCriteria(criteria.data, ctx);
+      // A definition that no longer compiles for its owner (a collection they may not read now):
+      // not from memory; the tables path re-runs it and says why it fails.
+      const compiled = await compileCriteria(criteria.data, ctx).catch(() => null);
+      if (!compiled) return null;
       if (structures.similarityHitIds.length > 0) return null;
       const early = await this.runner.countEarly(compiled);
       if (!early || !isDeepStrictEqual(early.sets.counts, stored)) return null;
@@ -515,6 +518,7 @@ export class SearchService {
 
   /** Drops a session's sets (spec `dropunloggedtables`); the row stays as a recent search. */
   dropSets(setId: number, sessionId: string, status: 'dropped' | 'expired' = 'dropped'): Promise<void> {
+    this.held?.forget(setId);
     return this.sessions.dropSets(setId, sessionId, status);
   }
 

@@ -7,6 +7,8 @@ import { SearchCriteriaSchema } from '@kb/contracts/search';
 import { DATABASES, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { SEARCH_SET_TABLES } from '../../db/tables/search-tables.ts';
+import { callerOf, searchServiceBeside } from '../../../test/search-services.ts';
+import { ResultsService } from '../results/results-service.ts';
 import { caller, workspacePeople } from './workspace.test-support.ts';
 import type { WorkspacePeople } from './workspace.test-support.ts';
 
@@ -201,7 +203,8 @@ describe.each(DATABASES)('searching by collection on %s', (kind) => {
     expect(answer.statusCode).toBe(400);
     expect(answer.data.message).toBe(NOT_SHARED);
 
-    // Its session's sets lost (as after a crash): the re-run is for the session's owner, who may no longer read it.
+    // Its session's sets lost (as after a crash: the tables emptied, and read by a server that does
+    // not hold them in memory): neither recomputed nor re-run for its owner, who may no longer read it.
     const { set_id: setId } = await db
       .selectFrom('search_sessions')
       .select('set_id')
@@ -209,7 +212,15 @@ describe.each(DATABASES)('searching by collection on %s', (kind) => {
       .executeTakeFirstOrThrow();
     for (const table of [...SEARCH_SET_TABLES, 'search_set_marks'] as const)
       await sql`DELETE FROM ${sql.table(table)} WHERE set_id = ${Number(setId)}`.execute(db);
-    await api.get(`/api/results/session/${before.sessionid}`, mover.login);
+    const restarted = await searchServiceBeside(t, { sets: 'memory' });
+    try {
+      const results = new ResultsService(db, restarted, t.app.services.chemEngine);
+      const page = { sessionid: before.sessionid, pageNumber: 0, pageSize: 10 };
+      await expect(results.page(callerOf(mover.login), 'structuretab', page)).rejects.toThrow(NOT_SHARED);
+      expect(restarted.setPaths.recomputed).toBe(0);
+    } finally {
+      await restarted.close();
+    }
     const state = await db
       .selectFrom('search_sessions')
       .select(['status', 'error'])
