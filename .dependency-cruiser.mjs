@@ -76,7 +76,7 @@ export const PUBLIC_FILES = {
     'tab-model.ts',
   ],
   sar: ['analysis/pactivity.ts'],
-  search: ['search-service.ts'],
+  search: ['search-service.ts', 'session-sets.ts'],
   sessions: ['session-repository.ts'],
   settings: ['app-settings.ts'],
   targets: ['target-resolver.ts', 'target-text.ts'],

@@ -44,6 +44,7 @@ import { PRODUCT_SLUG } from '@kb/contracts/auth';
 import { DEMO_PASSWORD } from '@kb/contracts/roles';
 import { AUTH_HEADERS } from '@kb/contracts/session';
 import { freePort } from '../apps/server/test/server-process.ts';
+import { SEARCH_SET_TABLES } from '../apps/server/src/db/tables/search-tables.ts';
 import { summary, writeResult } from './support/bench-kit.ts';
 import { sampleLanes } from './support/lane-sampler.ts';
 
@@ -553,19 +554,7 @@ async function setRowsWritten(url: string): Promise<number> {
     const { rows } = await client.query<{ n: string }>(
       `SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::text AS n FROM pg_stat_user_tables
         WHERE relname = ANY($1::text[])`,
-      [
-        [
-          'search_structures',
-          'search_activities',
-          'search_compounds',
-          'search_assays',
-          'search_references',
-          'search_clinical_compounds',
-          'search_set_marks',
-          'result_filtered',
-          'result_similarity',
-        ],
-      ],
+      [[...SEARCH_SET_TABLES, 'search_set_marks', 'result_filtered', 'result_similarity']],
     );
     return Number(rows[0]?.n ?? 0);
   } finally {

@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import type { SortOrder } from '@kb/contracts/results';
-import type { HeldSets } from '../search/session-sets.ts';
-import { childrenOf } from '../search/bitmaps/reverse-index.ts';
-import type { RoaringBitmap32 } from '../search/bitmaps/roaring.ts';
+import { heldActivityCounts, heldActivityLinks, heldPageIds, heldRowCount } from '../search/session-sets.ts';
+import type { HeldKind, HeldSets } from '../search/session-sets.ts';
 import type { Sql } from './tab-model.ts';
 
 /**
@@ -14,86 +13,34 @@ import type { Sql } from './tab-model.ts';
  * (tab-columns.ts) and inner grids read the same values whichever way the sets are kept.
  */
 
-/** The tab's rows of a held set, as ids of the tab's row (activities: positions, see `pageIds`). */
-function tabBitmap(held: HeldSets, tab: ResultTabKey): RoaringBitmap32 {
-  const { sets } = held;
-  switch (tab) {
-    case 'structuretab':
-      return sets.structures;
-    case 'activitiestab':
-      return sets.activities;
-    case 'assaytab':
-      return sets.assays;
-    case 'documentstab':
-      return sets.references;
-    case 'developmentcompoundstab':
-      return sets.clinical;
-  }
+const KIND_OF_TAB: Record<ResultTabKey, HeldKind> = {
+  structuretab: 'structures',
+  activitiestab: 'activities',
+  assaytab: 'assays',
+  documentstab: 'references',
+  developmentcompoundstab: 'clinical',
+};
+
+/** Rows of the tab in the held sets. */
+export function heldTabRows(held: HeldSets, tab: ResultTabKey): number {
+  return heldRowCount(held, KIND_OF_TAB[tab]);
 }
 
-/** Rows of the tab in the held set. */
-export function heldRowCount(held: HeldSets, tab: ResultTabKey): number {
-  return tabBitmap(held, tab).size;
-}
-
-/**
- * The ids of one page in key order (ascending or descending), as the tables path's default sort
- * gives them. Activities are held by position, in ascending act_id, so their order is the ids'.
- */
-export function pageIds(
+/** The ids of one page of the tab in its key order. */
+export function heldTabPage(
   held: HeldSets,
   tab: ResultTabKey,
   pageNumber: number,
   pageSize: number,
   direction: SortOrder['direction'],
 ): number[] {
-  const bitmap = tabBitmap(held, tab);
-  const total = bitmap.size;
-  const skip = pageNumber * pageSize;
-  if (skip >= total) return [];
-  const count = Math.min(pageSize, total - skip);
-  const offset = direction === 'asc' ? skip : total - skip - count;
-  const values = Array.from(bitmap.rangeUint32Array(new Uint32Array(count), offset, count));
-  if (direction === 'desc') values.reverse();
-  return tab === 'activitiestab' ? values.map((position) => held.columns.actIds[position]!) : values;
+  return heldPageIds(held, KIND_OF_TAB[tab], pageNumber, pageSize, direction);
 }
 
-/** Positions of an activity id in the held columns (ascending act_id), or -1. */
-function positionOf(held: HeldSets, actId: number): number {
-  const ids = held.columns.actIds;
-  let lo = 0;
-  let hi = ids.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ids[mid] === actId) return mid;
-    if (ids[mid]! < actId) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
-
-/** Activity positions of `index`'s parent `id` that are in the held set, ascending. */
-function inSet(held: HeldSets, children: Int32Array): number[] {
-  const found: number[] = [];
-  for (const position of children) if (held.sets.activities.has(position)) found.push(position);
-  return found;
-}
-
-/** The set's activities of each structure (the Structures tab's "Activities (this search)"). */
+/** The Structures tab's "Activities (this search)" per structure (its column definition counts the set table's rows). */
 export function structureActivityCounts(held: HeldSets, strIds: readonly number[]): Map<number, number> {
-  return new Map(strIds.map((strId) => [strId, inSet(held, childrenOf(held.columns.byStructure, strId)).length]));
-}
-
-/** The first `limit` act_ids of each assay in the held set, ascending (an assay row's inner grid). */
-export function assayActivities(held: HeldSets, assayIds: readonly number[], limit: number): Map<number, number[]> {
-  return new Map(
-    assayIds.map((assayId) => [
-      assayId,
-      inSet(held, childrenOf(held.columns.byAssay, assayId))
-        .slice(0, limit)
-        .map((position) => held.columns.actIds[position]!),
-    ]),
-  );
+  const counts = heldActivityCounts(held, 'structure', strIds);
+  return new Map(strIds.map((strId, i) => [strId, counts[i]!]));
 }
 
 const nullIfZero = (values: readonly number[]) => values.map((value) => (value === 0 ? null : value));
@@ -106,28 +53,24 @@ const nullIfZero = (values: readonly number[]) => values.map((value) => (value =
  */
 export function heldSetRelation(held: HeldSets, tab: ResultTabKey, ids: readonly number[]): Sql {
   const setId = sql`${held.setId}::bigint`;
+  const idArray = sql`${[...ids]}::bigint[]`;
   switch (tab) {
     case 'structuretab':
-      return sql`(SELECT ${setId} AS set_id, u.str_id, NULL::real AS similarity FROM unnest(${[...ids]}::bigint[]) AS u(str_id)) ss`;
+      return sql`(SELECT ${setId} AS set_id, u.str_id, NULL::real AS similarity FROM unnest(${idArray}) AS u(str_id)) ss`;
     case 'developmentcompoundstab':
-      return sql`(SELECT ${setId} AS set_id, u.clinical_compound_id FROM unnest(${[...ids]}::bigint[]) AS u(clinical_compound_id)) scc`;
+      return sql`(SELECT ${setId} AS set_id, u.clinical_compound_id FROM unnest(${idArray}) AS u(clinical_compound_id)) scc`;
     case 'activitiestab': {
-      const { columns } = held;
-      const positions = ids.map((actId) => positionOf(held, actId));
-      const link = (array: Int32Array) => nullIfZero(positions.map((position) => (position < 0 ? 0 : array[position]!)));
+      const links = heldActivityLinks(held, ids);
+      const column = (values: number[]) => sql`${nullIfZero(values)}::bigint[]`;
       return sql`(SELECT ${setId} AS set_id, u.act_id, u.str_id, u.gvk_id, u.assay_id, u.ref_id, u.target_id, NULL::real AS similarity
-        FROM unnest(${[...ids]}::bigint[], ${link(columns.actStr)}::bigint[], ${link(columns.actGvk)}::bigint[], ${link(columns.actAssay)}::bigint[],
-          ${link(columns.actRef)}::bigint[], ${link(columns.actTarget)}::bigint[]) AS u(act_id, str_id, gvk_id, assay_id, ref_id, target_id)) sa`;
+        FROM unnest(${idArray}, ${column(links.str)}, ${column(links.gvk)}, ${column(links.assay)}, ${column(links.ref)}, ${column(links.target)})
+          AS u(act_id, str_id, gvk_id, assay_id, ref_id, target_id)) sa`;
     }
-    case 'assaytab': {
-      const counts = ids.map((assayId) => inSet(held, childrenOf(held.columns.byAssay, assayId)).length);
+    case 'assaytab':
       return sql`(SELECT ${setId} AS set_id, u.assay_id, u.activities, NULL::real AS similarity
-        FROM unnest(${[...ids]}::bigint[], ${counts}::int[]) AS u(assay_id, activities)) sy`;
-    }
-    case 'documentstab': {
-      const counts = ids.map((refId) => inSet(held, childrenOf(held.columns.byRef, refId)).length);
+        FROM unnest(${idArray}, ${heldActivityCounts(held, 'assay', ids)}::int[]) AS u(assay_id, activities)) sy`;
+    case 'documentstab':
       return sql`(SELECT ${setId} AS set_id, u.ref_id, u.activities, NULL::real AS similarity
-        FROM unnest(${[...ids]}::bigint[], ${counts}::int[]) AS u(ref_id, activities)) sr`;
-    }
+        FROM unnest(${idArray}, ${heldActivityCounts(held, 'reference', ids)}::int[]) AS u(ref_id, activities)) sr`;
   }
 }

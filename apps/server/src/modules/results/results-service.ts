@@ -10,8 +10,9 @@ import type { AuthContext } from '../../http/auth-hook.ts';
 import { HttpError, badRequest, notFound } from '../../http/errors.ts';
 import { ERROR_CODES } from '@kb/contracts/errors';
 import type { SearchService, SessionNeed } from '../search/search-service.ts';
+import { heldAssayActivities } from '../search/session-sets.ts';
 import type { HeldSets } from '../search/session-sets.ts';
-import { assayActivities, heldRowCount, heldSetRelation, pageIds, structureActivityCounts } from './memory-pages.ts';
+import { heldSetRelation, heldTabPage, heldTabRows, structureActivityCounts } from './memory-pages.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import { TAB_MODELS, strIdRestriction, structuresOfRows } from './tab-model.ts';
 import type { Sql } from './tab-model.ts';
@@ -295,15 +296,24 @@ export class ResultsService {
     if (rowCount === 0) return null;
     checkPageExists(rowCount, request);
     const data = await this.readPage(tab, setId, scope, expr, order, request);
+    const similaritySort = similarity
+      ? { smiles: similarity.smiles, minValue: request.minValue ?? 0, maxValue: request.maxValue ?? 1 }
+      : null;
+    return this.pageAnswer(tab, session, request, { data, rowCount, sortOrder: order, similaritySort, filters });
+  }
+
+  /** A page's answer (spec §7), however its rows were read. */
+  private async pageAnswer(
+    tab: ResultTabKey,
+    session: ResultSession,
+    request: TabRequest,
+    read: Pick<TabPage, 'data' | 'rowCount' | 'sortOrder' | 'similaritySort' | 'filters'>,
+  ): Promise<TabPage> {
     return {
       tab,
-      data,
-      rowCount,
+      ...read,
       pageNumber: request.pageNumber,
       pageSize: request.pageSize,
-      sortOrder: order,
-      similaritySort: similarity ? { smiles: similarity.smiles, minValue: request.minValue ?? 0, maxValue: request.maxValue ?? 1 } : null,
-      filters,
       strIdNewlyAddedStatus: await newlyAdded(this.db, session),
     };
   }
@@ -322,10 +332,10 @@ export class ResultsService {
       return undefined;
     const held = await this.heldSets(session);
     if (!held) return undefined;
-    const rowCount = heldRowCount(held, tab);
+    const rowCount = heldTabRows(held, tab);
     if (rowCount === 0) return null;
     checkPageExists(rowCount, request);
-    const ids = pageIds(held, tab, request.pageNumber, request.pageSize, order.direction);
+    const ids = heldTabPage(held, tab, request.pageNumber, request.pageSize, order.direction);
     const columnOf = columnDef(tab, order.column)!;
     const set = heldSetRelation(held, tab, ids);
     // The relation holds the page's rows only: its first page, in the same order.
@@ -334,19 +344,9 @@ export class ResultsService {
       tab === 'structuretab'
         ? withStructureActivities(rows, structureActivityCounts(held, ids))
         : tab === 'assaytab'
-          ? await this.withInnerGrids(tab, session.set_id, rows, assayActivities(held, ids, ACTIVITIES_PER_ASSAY + 1))
+          ? await this.withInnerGrids(tab, session.set_id, rows, heldAssayActivities(held, ids, ACTIVITIES_PER_ASSAY + 1))
           : await this.withInnerGrids(tab, session.set_id, rows);
-    return {
-      tab,
-      data,
-      rowCount,
-      pageNumber: request.pageNumber,
-      pageSize: request.pageSize,
-      sortOrder: order,
-      similaritySort: null,
-      filters,
-      strIdNewlyAddedStatus: await newlyAdded(this.db, session),
-    };
+    return this.pageAnswer(tab, session, request, { data, rowCount, sortOrder: order, similaritySort: null, filters });
   }
 
   private async readPage(

@@ -154,7 +154,7 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
     expect(counts.actidscount).toBe(((await session(tablesId)).counts as Record<string, number>).actidscount);
     // A chart counted in SQL has the sets written first, then answers the same.
     await expectSameChart('activitiestab', SQL_CHART);
-    if (counts.actidscount > 0) expect(await setRows(Number(held.set_id))).toBeGreaterThan(0);
+    if ((counts.actidscount ?? 0) > 0) expect(await setRows(Number(held.set_id))).toBeGreaterThan(0);
     await expectSamePages(memoryId, tablesId);
   });
 

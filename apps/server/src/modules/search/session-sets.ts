@@ -1,4 +1,6 @@
 import type { BitmapSearchResult } from './bitmaps/bitmap-counts.ts';
+import { childrenOf } from './bitmaps/reverse-index.ts';
+import type { ReverseIndex } from './bitmaps/reverse-index.ts';
 import type { KbColumns } from './bitmaps/kb-columns.ts';
 import { activityRowsOver } from './bitmaps/write-sets.ts';
 import type { WrittenActivityRows } from './bitmaps/write-sets.ts';
@@ -20,7 +22,7 @@ export interface HeldSets {
 }
 
 /** Memory the held sets may take in all, by default: about 300 sessions at the 750,000-activity cap. */
-export const SESSION_SETS_BUDGET = 512 * 1024 * 1024;
+const SESSION_SETS_BUDGET = 512 * 1024 * 1024;
 
 interface Entry {
   held: HeldSets;
@@ -114,5 +116,92 @@ function setBytes(sets: BitmapSearchResult): number {
   return [structures, activities, compounds, assays, references, clinical].reduce(
     (sum, bitmap) => sum + bitmap.getSerializationSizeInBytes(false),
     0,
+  );
+}
+
+// ------------------------------------------------------------------ reading held sets (results/memory-pages.ts)
+
+/** The six sets by what their ids are. */
+export type HeldKind = 'structures' | 'activities' | 'assays' | 'references' | 'clinical';
+
+/** Rows of one set. */
+export function heldRowCount(held: HeldSets, kind: HeldKind): number {
+  return held.sets[kind].size;
+}
+
+/**
+ * The ids of one page of a set in key order (ascending or descending), as the set tables' primary
+ * key gives them. Activities are held by position, in ascending act_id, so their order is the ids'.
+ */
+export function heldPageIds(held: HeldSets, kind: HeldKind, pageNumber: number, pageSize: number, direction: 'asc' | 'desc'): number[] {
+  const bitmap = held.sets[kind];
+  const total = bitmap.size;
+  const skip = pageNumber * pageSize;
+  if (skip >= total) return [];
+  const count = Math.min(pageSize, total - skip);
+  const offset = direction === 'asc' ? skip : total - skip - count;
+  const values = Array.from(bitmap.rangeUint32Array(new Uint32Array(count), offset, count));
+  if (direction === 'desc') values.reverse();
+  return kind === 'activities' ? values.map((position) => held.columns.actIds[position]!) : values;
+}
+
+/** The position of an activity id in the held columns (ascending act_id), or -1. */
+function positionOf(held: HeldSets, actId: number): number {
+  const ids = held.columns.actIds;
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ids[mid] === actId) return mid;
+    if (ids[mid]! < actId) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/** Each activity's structure, compound record, assay, reference and target (0: none, the tables' NULL). */
+export function heldActivityLinks(held: HeldSets, actIds: readonly number[]) {
+  const { columns } = held;
+  const positions = actIds.map((actId) => positionOf(held, actId));
+  const link = (array: Int32Array) => positions.map((position) => (position < 0 ? 0 : array[position]!));
+  return {
+    str: link(columns.actStr),
+    gvk: link(columns.actGvk),
+    assay: link(columns.actAssay),
+    ref: link(columns.actRef),
+    target: link(columns.actTarget),
+  };
+}
+
+/** What an activity count is per: a structure, an assay or a reference (their activities in the columns). */
+export type ActivityParent = 'structure' | 'assay' | 'reference';
+
+function parentIndex(held: HeldSets, parent: ActivityParent): ReverseIndex {
+  const { columns } = held;
+  return parent === 'structure' ? columns.byStructure : parent === 'assay' ? columns.byAssay : columns.byRef;
+}
+
+/** The held set's activity positions among `children`, ascending. */
+function inSet(held: HeldSets, children: Int32Array): number[] {
+  const found: number[] = [];
+  for (const position of children) if (held.sets.activities.has(position)) found.push(position);
+  return found;
+}
+
+/** Each parent's number of the set's activities ("Activities (this search)"). */
+export function heldActivityCounts(held: HeldSets, parent: ActivityParent, ids: readonly number[]): number[] {
+  const index = parentIndex(held, parent);
+  return ids.map((id) => inSet(held, childrenOf(index, id)).length);
+}
+
+/** The first `limit` act_ids of each assay in the held set, ascending (an assay row's inner grid). */
+export function heldAssayActivities(held: HeldSets, assayIds: readonly number[], limit: number): Map<number, number[]> {
+  return new Map(
+    assayIds.map((assayId) => [
+      assayId,
+      inSet(held, childrenOf(held.columns.byAssay, assayId))
+        .slice(0, limit)
+        .map((position) => held.columns.actIds[position]!),
+    ]),
   );
 }

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { RoaringBitmap32 } from './bitmaps/roaring.ts';
+import { reverseIndex } from './bitmaps/reverse-index.ts';
+import type { KbColumns } from './bitmaps/kb-columns.ts';
+import type { BitmapSearchResult } from './bitmaps/bitmap-counts.ts';
+import { SessionSetStore, heldActivityCounts, heldActivityLinks, heldPageIds } from './session-sets.ts';
+import type { HeldSets } from './session-sets.ts';
+
+/** Six activities (ids 10, 20, … by position) of structures 1–3, on assays 7 and 8. */
+function columnsOf(): KbColumns {
+  const actStr = Int32Array.from([1, 1, 2, 3, 3, 3]);
+  const actAssay = Int32Array.from([7, 8, 7, 8, 8, 0]);
+  return {
+    actIds: Int32Array.from([10, 20, 30, 40, 50, 60]),
+    actStr,
+    actGvk: Int32Array.from([100, 100, 200, 300, 300, 300]),
+    actAssay,
+    actRef: Int32Array.from([5, 5, 0, 6, 6, 6]),
+    actTarget: Int32Array.from([9, 9, 9, 0, 9, 9]),
+    byStructure: reverseIndex(actStr),
+    byAssay: reverseIndex(actAssay),
+    byRef: reverseIndex(Int32Array.from([5, 5, 0, 6, 6, 6])),
+  } as unknown as KbColumns;
+}
+
+function heldOf(setId: number, activities: number[], version = 'v1', hash = 'h'): HeldSets {
+  const bitmap = (values: number[]) => new RoaringBitmap32(values);
+  const sets: BitmapSearchResult = {
+    counts: {} as BitmapSearchResult['counts'],
+    structures: bitmap([1, 2, 3]),
+    activities: bitmap(activities),
+    compounds: bitmap([]),
+    assays: bitmap([7, 8]),
+    references: bitmap([5, 6]),
+    clinical: bitmap([]),
+  };
+  return { setId, criteriaHash: hash, version, sets, columns: columnsOf() };
+}
+
+describe('sets held in memory', () => {
+  it('answers a set only for the same answer version and criteria', () => {
+    const store = new SessionSetStore();
+    const held = heldOf(1, [0, 1, 2]);
+    store.hold(held);
+    expect(store.get(1, 'h', 'v1')).toBe(held);
+    expect(store.get(1, 'h', 'v2')).toBeNull();
+    expect(store.get(1, 'other', 'v1')).toBeNull();
+    expect(store.get(1, 'h', null)).toBeNull();
+    store.hold(heldOf(1, [0], 'v2'));
+    expect(store.get(1, 'h', 'v1'), 'a new answer replaces the old').toBeNull();
+  });
+
+  it('evicts the least recently used beyond its budget, never the one just held', () => {
+    const one = heldOf(1, [0, 1, 2, 3, 4, 5]);
+    const bytes = [
+      one.sets.structures,
+      one.sets.activities,
+      one.sets.compounds,
+      one.sets.assays,
+      one.sets.references,
+      one.sets.clinical,
+    ].reduce((sum, b) => sum + b.getSerializationSizeInBytes(false), 0);
+    const store = new SessionSetStore(bytes * 2);
+    store.hold(one);
+    store.hold(heldOf(2, [0, 1, 2, 3, 4, 5]));
+    expect(store.get(1, 'h', 'v1'), 'used: now the most recent').not.toBeNull();
+    store.hold(heldOf(3, [0, 1, 2, 3, 4, 5]));
+    expect(store.size).toBe(2);
+    expect(store.get(2, 'h', 'v1')).toBeNull();
+    expect(store.get(1, 'h', 'v1')).not.toBeNull();
+    expect(store.get(3, 'h', 'v1')).not.toBeNull();
+  });
+
+  it('pages a set in key order both ways, activities as their ids', () => {
+    const held = heldOf(1, [0, 2, 3, 5]);
+    expect(heldPageIds(held, 'activities', 0, 3, 'asc')).toEqual([10, 30, 40]);
+    expect(heldPageIds(held, 'activities', 1, 3, 'asc')).toEqual([60]);
+    expect(heldPageIds(held, 'activities', 0, 3, 'desc')).toEqual([60, 40, 30]);
+    expect(heldPageIds(held, 'activities', 1, 3, 'desc')).toEqual([10]);
+    expect(heldPageIds(held, 'activities', 2, 3, 'asc')).toEqual([]);
+    expect(heldPageIds(held, 'structures', 0, 2, 'desc')).toEqual([3, 2]);
+  });
+
+  it('gives an activity its links and counts only the set activities of a structure, assay or reference', () => {
+    const held = heldOf(1, [0, 2, 3, 5]);
+    expect(heldActivityLinks(held, [30, 60, 999])).toEqual({
+      str: [2, 3, 0],
+      gvk: [200, 300, 0],
+      assay: [7, 0, 0],
+      ref: [0, 6, 0],
+      target: [9, 9, 0],
+    });
+    expect(heldActivityCounts(held, 'structure', [1, 2, 3, 4])).toEqual([1, 1, 2, 0]);
+    expect(heldActivityCounts(held, 'assay', [7, 8])).toEqual([2, 1]);
+    expect(heldActivityCounts(held, 'reference', [5, 6])).toEqual([1, 2]);
+  });
+
+  it('makes the activity rows once and counts them in its memory', () => {
+    const store = new SessionSetStore();
+    store.hold(heldOf(1, [1, 4]));
+    const before = store.heldBytes;
+    const rows = store.activityRows(1, 'h', 'v1')!;
+    expect(Array.from(rows.act)).toEqual([20, 50]);
+    expect(Array.from(rows.str)).toEqual([1, 3]);
+    expect(store.activityRows(1, 'h', 'v1')).toBe(rows);
+    expect(store.heldBytes).toBe(before + 2 * 20);
+  });
+});
