@@ -354,7 +354,7 @@ export class SearchService {
     return counts;
   }
 
-  /** Expired sessions dropped and the set tables vacuumed, after a run (failures only logged). */
+  /** Expired sessions dropped and the set tables vacuumed, after a run: never failing it (nor, unhandled, the process). */
   private housekeeping(): void {
     this.purgeExpired()
       .catch(() => undefined)
@@ -390,7 +390,6 @@ export class SearchService {
   private async heldAnswer(session: Selectable<SearchSessionsTable>): Promise<HeldSets | null> {
     if (!this.held || !session.sets_version || !session.criteria_hash) return null;
     const held = this.held.get(session.set_id, session.criteria_hash, session.sets_version);
-
     // Held sets stay this answer whatever loads ran since: their positions are their own columns'.
     if (held) return held;
     let recompute = this.recomputing.get(session.set_id);
