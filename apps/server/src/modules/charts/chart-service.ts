@@ -70,13 +70,17 @@ export class ChartService {
     const dimension = dimensionOf(query.chartKey);
     // A chart counted from the session's sets in memory needs no set table; any other reads them.
     let session = await this.results.session(auth, query.sessionid, 'definition');
-    const heldRows = (await this.countsHeldRows(query, session)) ? await this.results.heldActivityRows(session) : null;
-    if (!heldRows) session = await this.results.session(auth, query.sessionid);
+    const overAll = await this.overAllRowsInMemory(query, session);
+    const heldRows = overAll && isRowValueChart(query.chartKey) ? await this.results.heldActivityRows(session) : null;
+    const heldTypes = overAll && query.chartKey === 'activitytype' ? await this.heldTypeGroups(query, session) : null;
+    if (!heldRows && !heldTypes) session = await this.results.session(auth, query.sessionid);
     const filters = sessionFilters(session)[query.tab];
     const applied = filters.find((f) => f.chartKey === query.chartKey) ?? null;
     const facts = factsFor(query.tab, dimension.level, session.set_id);
     const where = this.where(query, session.set_id, facts, filters.length > 0);
     const base = { tab: query.tab, ...definition, applied, maxCount: query.maxCount };
+    if (heldTypes)
+      return { ...base, ...(await this.present(this.db, dimension, heldTypes.groups, heldTypes.rows, query)), min: null, max: null };
     const batch = isRowValueChart(query.chartKey) ? await this.batchFor(query, session, where, heldRows) : null;
     if (batch) return { ...base, ...(await this.fromBatch(batch, dimension, query.chartKey as RowValueChart, query)) };
     return this.results.withWorkMem(async (trx) => {
@@ -98,12 +102,33 @@ export class ChartService {
    * tabs when the dictionaries are current, else in one SQL scan on the Activities tab; null for
    * the other tabs (each chart its own query). A failed memory count falls back to SQL.
    */
-  /** Whether the chart is counted in memory over all of the session's rows (a batched chart, no filter, no "go to"). */
-  private async countsHeldRows(query: ChartQuery, session: ResultSession): Promise<boolean> {
+  /**
+   * Whether the chart may be counted in memory over all of the session's rows: the Activities or
+   * Structures tab, no filter, no "go to", a chart of one value per activity, the dictionaries current.
+   */
+  private async overAllRowsInMemory(query: ChartQuery, session: ResultSession): Promise<boolean> {
     const unfiltered = query.resetFlg || sessionFilters(session)[query.tab].length === 0;
     const batched = query.tab === 'activitiestab' || query.tab === 'structuretab';
-    if (!batched || !unfiltered || query.strIdList?.length || !isRowValueChart(query.chartKey)) return false;
+    const perActivity = isRowValueChart(query.chartKey) || query.chartKey === 'activitytype';
+    if (!batched || !unfiltered || query.strIdList?.length || !perActivity) return false;
     return (await this.dictionaries?.ifCurrent()) != null;
+  }
+
+  /**
+   * The activity-type chart's groups from the sets in memory, each type named as stored (the
+   * dictionaries' spellings); null when a type's spelling is not known for sure: counted in SQL.
+   */
+  private async heldTypeGroups(query: ChartQuery, session: ResultSession): Promise<{ groups: Group[]; rows: number } | null> {
+    const spellings = (await this.dictionaries?.ifCurrent())?.activityTypes;
+    const held = spellings ? await this.results.heldActivityTypeGroups(session, query.tab === 'structuretab') : null;
+    if (!spellings || !held) return null;
+    const groups: Group[] = [];
+    for (const [lower, n] of held.groups) {
+      const stored = lower === null ? null : spellings.get(lower);
+      if (stored === undefined) return null;
+      groups.push({ v: stored, n });
+    }
+    return { groups, rows: held.rows };
   }
 
   private async batchFor(query: ChartQuery, session: ResultSession, where: Sql, heldRows: SessionRows | null): Promise<ChartBatch | null> {

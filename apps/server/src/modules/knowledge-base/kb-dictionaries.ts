@@ -26,6 +26,12 @@ export interface KbDictionaries {
   refYear: Float64Array;
   /** Target id → 1 when the target exists (an activity's target_id has no foreign key). */
   targetExists: Uint8Array;
+  /**
+   * Each activity type as stored (the `activitytype` chart groups by it) under its lower-cased name
+   * (the search columns hold lower(std_activity_type)); null when two spellings share one lower-cased
+   * name, and that chart is counted in SQL.
+   */
+  activityTypes: ReadonlyMap<string, string> | null;
 }
 
 /** Bibliography sources as the chart names them (chart-dimensions.ts `bibliography`). */
@@ -74,6 +80,7 @@ async function readKbDictionaries(db: Db, version: string): Promise<KbDictionari
   await readColumns(db, 'targets', 'target_id', [], maxTarget, (ids) => ids.forEach((id) => (targetExists[id] = 1)));
   return {
     version,
+    activityTypes: await readActivityTypes(db),
     assayType: assayType!,
     assayTypes,
     assayOrganism: assayOrganism!,
@@ -82,6 +89,25 @@ async function readKbDictionaries(db: Db, version: string): Promise<KbDictionari
     refYear: refYear as Float64Array,
     targetExists,
   };
+}
+
+/**
+ * The distinct activity types, by a loose scan of activities_type_value_idx (one index probe per
+ * type: a few hundred, not a pass over 26 M activities), under their lower-cased names.
+ */
+async function readActivityTypes(db: Db): Promise<Map<string, string> | null> {
+  const { rows } = await sql<{ v: string }>`WITH RECURSIVE t(v) AS (
+      (SELECT std_activity_type FROM activities WHERE std_activity_type IS NOT NULL ORDER BY std_activity_type LIMIT 1)
+      UNION ALL
+      SELECT (SELECT a.std_activity_type FROM activities a WHERE a.std_activity_type > t.v ORDER BY a.std_activity_type LIMIT 1)
+      FROM t WHERE t.v IS NOT NULL)
+    SELECT v FROM t WHERE v IS NOT NULL`.execute(db);
+  const types = new Map<string, string>();
+  for (const { v } of rows) {
+    if (types.has(v.toLowerCase())) return null;
+    types.set(v.toLowerCase(), v);
+  }
+  return types;
 }
 
 /**

@@ -10,7 +10,7 @@ import type { AuthContext } from '../../http/auth-hook.ts';
 import { HttpError, badRequest, notFound } from '../../http/errors.ts';
 import { ERROR_CODES } from '@kb/contracts/errors';
 import type { SearchService, SessionNeed } from '../search/search-service.ts';
-import { heldAssayActivities } from '../search/session-sets.ts';
+import { heldActivityTypeGroups, heldAssayActivities } from '../search/session-sets.ts';
 import type { HeldSets } from '../search/session-sets.ts';
 import { heldSetRelation, heldTabPage, heldTabRows, structureActivityCounts } from './memory-pages.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
@@ -95,6 +95,15 @@ export class ResultsService {
   /** The session's activity rows from its sets in memory (charts, filters), or null: read them from the set tables. */
   heldActivityRows(session: ResultSession): Promise<SessionRows | null> {
     return this.search.heldActivityRows(session);
+  }
+
+  /**
+   * The `activitytype` chart's groups from the session's sets in memory (session-sets.ts; types
+   * lower-cased as the search columns hold them), or null: count it in SQL over the set tables.
+   */
+  async heldActivityTypeGroups(session: ResultSession, perStructure: boolean): Promise<ReturnType<typeof heldActivityTypeGroups> | null> {
+    const held = await this.heldSets(session);
+    return held ? heldActivityTypeGroups(held, perStructure) : null;
   }
 
   /** The session's sets from memory (held or recomputed, search-service.ts `heldSets`), or null: read the set tables. */

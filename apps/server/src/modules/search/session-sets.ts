@@ -205,3 +205,36 @@ export function heldAssayActivities(held: HeldSets, assayIds: readonly number[],
     ]),
   );
 }
+
+/**
+ * The held activities' types (lower-cased, as the search columns hold them; null: none) with, per
+ * type, its activities — or, `perStructure`, its structures (each once) — and the rows in all: the
+ * `activitytype` chart's groups, as its SQL counts them over the set tables.
+ */
+export function heldActivityTypeGroups(held: HeldSets, perStructure: boolean): { groups: Map<string | null, number>; rows: number } {
+  const { type, types } = held.columns.fields;
+  const positions = held.sets.activities.toUint32Array();
+  const counts = new Map<number, number>();
+  if (!perStructure) {
+    for (const position of positions) counts.set(type[position]!, (counts.get(type[position]!) ?? 0) + 1);
+    return { groups: namedCounts(counts, types.names), rows: positions.length };
+  }
+  // Distinct (type, structure) pairs; activities without a structure are no Structures row.
+  const structuresOf = new Map<number, Set<number>>();
+  const structures = new Set<number>();
+  for (const position of positions) {
+    const strId = held.columns.actStr[position]!;
+    if (strId === 0) continue;
+    structures.add(strId);
+    const code = type[position]!;
+    let set = structuresOf.get(code);
+    if (!set) structuresOf.set(code, (set = new Set()));
+    set.add(strId);
+  }
+  for (const [code, set] of structuresOf) counts.set(code, set.size);
+  return { groups: namedCounts(counts, types.names), rows: structures.size };
+}
+
+function namedCounts(counts: ReadonlyMap<number, number>, names: readonly (string | null)[]): Map<string | null, number> {
+  return new Map([...counts].map(([code, n]) => [names[code] ?? null, n]));
+}
