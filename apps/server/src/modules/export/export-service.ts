@@ -179,10 +179,21 @@ export class ExportService {
     return null;
   }
 
+  /**
+   * The session and its export scope: ticked rows from the sets held in memory when they can be
+   * (no set table read or written), else over the set tables.
+   */
+  private async sessionScope(auth: AuthContext, scope: ExportScope): Promise<{ session: ResultSession; scope: ScopeSql }> {
+    const first = await this.results.session(auth, scope.sessionid, 'definition');
+    const held = await this.results.heldSelectionScope(scope.tab, first, scope.selection ?? null, scope);
+    if (held) return { session: first, scope: held };
+    const session = await this.results.session(auth, scope.sessionid);
+    return { session, scope: await this.scopeSql(session, scope) };
+  }
+
   /** Spec `exportdatacount`: what an export would hold and cost. */
   async count(auth: AuthContext, scope: ExportScope): Promise<ExportDataCount> {
-    const session = await this.results.session(auth, scope.sessionid);
-    const rows = await this.countRows(await this.scopeSql(session, scope));
+    const rows = await this.countRows((await this.sessionScope(auth, scope)).scope);
     const balance = await this.balance(auth.userId);
     const refusal = this.refusal(rows, balance);
     const backgroundFromRows = await this.backgroundFromRows();
@@ -211,8 +222,7 @@ export class ExportService {
       );
     }
     const columns = chosenColumns(request.tab, request.columns);
-    const session = await this.results.session(auth, request.sessionid);
-    const scope = await this.scopeSql(session, request);
+    const { session, scope } = await this.sessionScope(auth, request);
     const counted = await this.countRows(scope);
     const early = this.refusal(counted, await this.balance(auth.userId));
     if (early) throw refusalError(early);
@@ -443,8 +453,12 @@ export class ExportService {
     const tab = job.tab;
     // A crash may have emptied the sets since the rows were fixed: they are rebuilt (same criteria) first.
     // A job without a session (a dynamic query's) holds all its rows in its payload.
+    // Its rows are read from the session's sets in memory when they are there, else from the set tables.
+    let session: ResultSession | null = null;
     if (job.search_session_id !== null) {
-      const session = await this.results.keptSessionById(job.search_session_id);
+      session = await this.results.keptSessionById(job.search_session_id, 'definition');
+      if (session?.status === 'ready' && !(await this.results.heldSets(session)))
+        session = await this.results.keptSessionById(job.search_session_id);
       if (!session || session.status !== 'ready' || Number(session.set_id) !== Number(job.set_id)) {
         throw new HttpError(410, { message: 'The search this export came from has expired or was run again.', code: ERROR_CODES.conflict });
       }
@@ -475,7 +489,7 @@ export class ExportService {
       ? async (after: number) => preparedBatch(prepared.rows, after, this.settings.batchRows)
       : async (after: number) => {
           const ids = await this.nextIds(job.id, after);
-          return ids.length ? { ids, rows: await this.readRows(tab, Number(job.set_id), ids, columns, format === 'sdf') } : null;
+          return ids.length ? { ids, rows: await this.readRows(tab, Number(job.set_id), ids, columns, format === 'sdf', session) } : null;
         };
     // The next batch is read while this one is written (for an SDF, while RDKit lays it out).
     let pending = load(0);
@@ -535,8 +549,16 @@ export class ExportService {
   }
 
   /** The chosen columns of some rows of a tab, in id order (and their structure's SMILES for an SDF). */
-  private async readRows(tab: ResultTabKey, setId: number, ids: readonly number[], columns: readonly ExportColumn[], withSmiles: boolean) {
+  private async readRows(
+    tab: ResultTabKey,
+    setId: number,
+    ids: readonly number[],
+    columns: readonly ExportColumn[],
+    withSmiles: boolean,
+    session: ResultSession | null,
+  ) {
     const model = TAB_MODELS[tab];
+    const held = session ? await this.results.heldRowsRelation(tab, session, ids) : null;
     const defs = new Map(TAB_COLUMNS[tab].map((column) => [column.key, column]));
     const values = columns.map((column) => sql`${defs.get(column.key)!.value(setId)} AS ${sql.ref(column.key)}`);
     const extra = [sql`${model.entity} AS ${sql.ref(TITLE_FIELD)}`];
@@ -544,9 +566,11 @@ export class ExportService {
       extra.push(sql`(SELECT st.canonical_smiles FROM structures st WHERE st.str_id = ${model.strId}) AS ${sql.ref(SMILES_FIELD)}`);
     return this.results.withWorkMem(async (trx) => {
       const { rows } = await sql<ResultRow>`SELECT ${sql.join([...values, ...extra])}
-        FROM ${model.from(setId)} WHERE ${model.where(setId)} AND ${model.entity} = ANY(${[...ids]}::bigint[])
+        FROM ${held?.from ?? model.from(setId)} WHERE ${model.where(setId)} AND ${model.entity} = ANY(${[...ids]}::bigint[])
         ORDER BY ${model.entity}`.execute(trx);
-      return rows;
+      const counts = held?.structureActivities;
+      if (!counts || !columns.some((column) => column.key === 'activities')) return rows;
+      return rows.map((row) => ({ ...row, activities: counts.get(Number(row[TITLE_FIELD])) ?? 0 }));
     });
   }
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import type { SortOrder } from '@kb/contracts/results';
-import { heldActivityCounts, heldActivityLinks, heldPageIds, heldRowCount } from '../search/session-sets.ts';
+import { heldActivityCounts, heldActivityLinks, heldHas, heldPageIds, heldRowCount } from '../search/session-sets.ts';
 import type { HeldKind, HeldSets } from '../search/session-sets.ts';
 import type { Sql } from './tab-model.ts';
 
@@ -35,6 +35,11 @@ export function heldTabPage(
   direction: SortOrder['direction'],
 ): number[] {
   return heldPageIds(held, KIND_OF_TAB[tab], pageNumber, pageSize, direction);
+}
+
+/** Which of these ids of the tab's rows are in the held sets, in the order given. */
+export function heldTabMembers(held: HeldSets, tab: ResultTabKey, ids: readonly number[]): number[] {
+  return ids.filter((id) => heldHas(held, KIND_OF_TAB[tab], id));
 }
 
 /** The Structures tab's "Activities (this search)" per structure (its column definition counts the set table's rows). */

@@ -12,7 +12,7 @@ import { ERROR_CODES } from '@kb/contracts/errors';
 import type { SearchService, SessionNeed } from '../search/search-service.ts';
 import { heldActivityTypeGroups, heldAssayActivities } from '../search/session-sets.ts';
 import type { HeldSets } from '../search/session-sets.ts';
-import { heldSetRelation, heldTabPage, heldTabRows, structureActivityCounts } from './memory-pages.ts';
+import { heldSetRelation, heldTabMembers, heldTabPage, heldTabRows, structureActivityCounts } from './memory-pages.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import { TAB_MODELS, strIdRestriction, structuresOfRows } from './tab-model.ts';
 import type { Sql } from './tab-model.ts';
@@ -115,8 +115,8 @@ export class ResultsService {
    * A session for work its owner started earlier (a background export): no caller to check, the
    * sets rebuilt first if a crash lost them. Null when the session is gone.
    */
-  async keptSessionById(sessionId: string): Promise<ResultSession | null> {
-    return this.search.keptSessionById(sessionId);
+  async keptSessionById(sessionId: string, need: SessionNeed = 'tables'): Promise<ResultSession | null> {
+    return this.search.keptSessionById(sessionId, need);
   }
 
   /**
@@ -503,6 +503,46 @@ export class ResultsService {
    * window narrow it) minus the unselected; otherwise the ticked ids that are rows of this tab in
    * this session (ids from elsewhere are ignored). New search by selection and exports share it.
    */
+  /**
+   * The rows of an explicit selection (ticked rows, nothing else narrowing the tab) from the
+   * session's sets in memory: a stand-in of the set table holding the selected rows that are in
+   * the search (memory-pages.ts), so counting and exporting them reads no set table. Null: use
+   * `selectionScope` over the set tables.
+   */
+  async heldSelectionScope(
+    tab: ResultTabKey,
+    session: ResultSession,
+    selection: Selection | null,
+    narrowing: Narrowing,
+  ): Promise<{ from: Sql; join: Sql; where: Sql } | null> {
+    const explicit = selection && !selection.selectAll && selection.selectedIds.length > 0;
+    const narrowed = sessionFilters(session)[tab].length > 0 || !!narrowing.strIdList?.length || !!narrowing.sortSmiles;
+    if (!explicit || narrowed) return null;
+    const held = await this.heldSets(session);
+    if (!held) return null;
+    const model = TAB_MODELS[tab];
+    const members = heldTabMembers(held, tab, selection.selectedIds);
+    return { from: model.from(session.set_id, heldSetRelation(held, tab, members)), join: sql``, where: model.where(session.set_id) };
+  }
+
+  /**
+   * Rows of a tab by id from the session's sets in memory, as the set table's stand-in (the export
+   * writer's batches); null when they are not in memory. The Structures tab's per-row activity
+   * count is given apart (its column counts the set table's rows).
+   */
+  async heldRowsRelation(
+    tab: ResultTabKey,
+    session: ResultSession,
+    ids: readonly number[],
+  ): Promise<{ from: Sql; structureActivities: ReadonlyMap<number, number> | null } | null> {
+    const held = await this.heldSets(session);
+    if (!held) return null;
+    return {
+      from: TAB_MODELS[tab].from(session.set_id, heldSetRelation(held, tab, ids)),
+      structureActivities: tab === 'structuretab' ? structureActivityCounts(held, ids) : null,
+    };
+  }
+
   async selectionScope(
     tab: ResultTabKey,
     session: ResultSession,

@@ -159,6 +159,14 @@ function positionOf(held: HeldSets, actId: number): number {
   return -1;
 }
 
+/** Whether a row of a set (an activity by its id) is in it. */
+export function heldHas(held: HeldSets, kind: HeldKind, id: number): boolean {
+  if (!Number.isSafeInteger(id) || id < 0 || id > 0xffffffff) return false;
+  if (kind !== 'activities') return held.sets[kind].has(id);
+  const position = positionOf(held, id);
+  return position >= 0 && held.sets.activities.has(position);
+}
+
 /** Each activity's structure, compound record, assay, reference and target (0: none, the tables' NULL). */
 export function heldActivityLinks(held: HeldSets, actIds: readonly number[]) {
   const { columns } = held;
