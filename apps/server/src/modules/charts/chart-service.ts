@@ -19,7 +19,7 @@ import type { ChartBatch, Group } from './chart-batch.ts';
 import { isRowValueChart } from '../results/row-values.ts';
 import type { RowValueChart, SessionRows } from '../results/row-values.ts';
 import type { ResultSession } from '../results/result-sessions.ts';
-import type { KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
+import type { KbDictionaries, KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
 import { memoryBatch, readBatchRows } from './memory-batch.ts';
 import type { Dimension } from '../results/chart-dimensions.ts';
 import { binItems, binOf, rangeLayout } from './range-bins.ts';
@@ -70,9 +70,10 @@ export class ChartService {
     const dimension = dimensionOf(query.chartKey);
     // A chart counted from the session's sets in memory needs no set table; any other reads them.
     let session = await this.results.session(auth, query.sessionid, 'definition');
-    const overAll = await this.overAllRowsInMemory(query, session);
-    const heldRows = overAll && isRowValueChart(query.chartKey) ? await this.results.heldActivityRows(session) : null;
-    const heldTypes = overAll && query.chartKey === 'activitytype' ? await this.heldTypeGroups(query, session) : null;
+    // The dictionaries are asked once (each asking reads the knowledge base's load state).
+    const inMemory = await this.overAllRowsInMemory(query, session);
+    const heldRows = inMemory && isRowValueChart(query.chartKey) ? await this.results.heldActivityRows(session) : null;
+    const heldTypes = inMemory && query.chartKey === 'activitytype' ? await this.heldTypeGroups(query, session, inMemory) : null;
     if (!heldRows && !heldTypes) session = await this.results.session(auth, query.sessionid);
     const filters = sessionFilters(session)[query.tab];
     const applied = filters.find((f) => f.chartKey === query.chartKey) ?? null;
@@ -81,7 +82,7 @@ export class ChartService {
     const base = { tab: query.tab, ...definition, applied, maxCount: query.maxCount };
     if (heldTypes)
       return { ...base, ...(await this.present(this.db, dimension, heldTypes.groups, heldTypes.rows, query)), min: null, max: null };
-    const batch = isRowValueChart(query.chartKey) ? await this.batchFor(query, session, where, heldRows) : null;
+    const batch = isRowValueChart(query.chartKey) ? await this.batchFor(query, session, where, heldRows, inMemory) : null;
     if (batch) return { ...base, ...(await this.fromBatch(batch, dimension, query.chartKey as RowValueChart, query)) };
     return this.results.withWorkMem(async (trx) => {
       if (dimension.type === 'Range') return { ...base, ...(await this.range(trx, facts, dimension, where)) };
@@ -104,22 +105,27 @@ export class ChartService {
    */
   /**
    * Whether the chart may be counted in memory over all of the session's rows: the Activities or
-   * Structures tab, no filter, no "go to", a chart of one value per activity, the dictionaries current.
+   * Structures tab, no filter, no "go to", a chart of one value per activity, the dictionaries current
+   * (answered: null when it may not).
    */
-  private async overAllRowsInMemory(query: ChartQuery, session: ResultSession): Promise<boolean> {
+  private async overAllRowsInMemory(query: ChartQuery, session: ResultSession): Promise<KbDictionaries | null> {
     const unfiltered = query.resetFlg || sessionFilters(session)[query.tab].length === 0;
     const batched = query.tab === 'activitiestab' || query.tab === 'structuretab';
     const perActivity = isRowValueChart(query.chartKey) || query.chartKey === 'activitytype';
-    if (!batched || !unfiltered || query.strIdList?.length || !perActivity) return false;
-    return (await this.dictionaries?.ifCurrent()) != null;
+    if (!batched || !unfiltered || query.strIdList?.length || !perActivity) return null;
+    return (await this.dictionaries?.ifCurrent()) ?? null;
   }
 
   /**
    * The activity-type chart's groups from the sets in memory, each type named as stored (the
    * dictionaries' spellings); null when a type's spelling is not known for sure: counted in SQL.
    */
-  private async heldTypeGroups(query: ChartQuery, session: ResultSession): Promise<{ groups: Group[]; rows: number } | null> {
-    const spellings = (await this.dictionaries?.ifCurrent())?.activityTypes;
+  private async heldTypeGroups(
+    query: ChartQuery,
+    session: ResultSession,
+    dictionaries: KbDictionaries,
+  ): Promise<{ groups: Group[]; rows: number } | null> {
+    const spellings = dictionaries.activityTypes;
     const held = spellings ? await this.results.heldActivityTypeGroups(session, query.tab === 'structuretab') : null;
     if (!spellings || !held) return null;
     const groups: Group[] = [];
@@ -131,14 +137,21 @@ export class ChartService {
     return { groups, rows: held.rows };
   }
 
-  private async batchFor(query: ChartQuery, session: ResultSession, where: Sql, heldRows: SessionRows | null): Promise<ChartBatch | null> {
+  private async batchFor(
+    query: ChartQuery,
+    session: ResultSession,
+    where: Sql,
+    heldRows: SessionRows | null,
+    /** The dictionaries when the caller already asked for them. */
+    current: KbDictionaries | null,
+  ): Promise<ChartBatch | null> {
     // The session's search (criteria_hash) and the tab's filters decide the rows counted.
     const filters = query.resetFlg ? [] : sessionFilters(session)[query.tab];
     const related = query.strIdList?.length ? query.strIdList.join(',') : '';
     const rowsKey = `${query.tab}:${session.set_id}:${session.criteria_hash}:${session.sets_version}:${query.resetFlg}:${JSON.stringify(filters)}:${related}`;
     const tab = query.tab;
     if (tab === 'activitiestab' || tab === 'structuretab') {
-      const dictionaries = await this.dictionaries?.ifCurrent();
+      const dictionaries = current ?? (await this.dictionaries?.ifCurrent());
       if (dictionaries) {
         try {
           // Unfiltered: the session's rows as the results service keeps them (filters read the same).
