@@ -63,7 +63,7 @@ export const PUBLIC_FILES = {
   credits: ['credit-ledger.ts'],
   chemistry: ['chem-engine.ts', 'chem-query.ts', 'property-predicate.ts', 'fingerprint.mjs', 'scaffold-cache.ts', 'cut-cache.ts'],
   datasets: ['dataset-service.ts'],
-  export: ['export-formats.ts', 'export-jobs.ts', 'export-service.ts'],
+  export: ['export-columns.ts', 'export-formats.ts', 'export-jobs.ts', 'export-service.ts'],
   'knowledge-base': ['kb-dictionaries.ts', 'kb-loads.ts'],
   lookups: ['lookup-refresh.ts'],
   results: [

@@ -13,7 +13,8 @@ import { activitySearchOfSize, benchUser, openBenchDatabase, writeResult } from 
 import { SearchService } from '../apps/server/src/modules/search/search-service.ts';
 import { RdkitChemEngine } from '../apps/server/src/modules/chemistry/rdkit-engine.ts';
 import { ResultsService } from '../apps/server/src/modules/results/results-service.ts';
-import { ExportService, exportableColumns } from '../apps/server/src/modules/export/export-service.ts';
+import { exportableColumns } from '../apps/server/src/modules/export/export-columns.ts';
+import { ExportService } from '../apps/server/src/modules/export/export-service.ts';
 import { ExportJobRunner } from '../apps/server/src/modules/export/export-jobs.ts';
 import { FileStore } from '../apps/server/src/db/file-store.ts';
 import { TAB_MODELS } from '../apps/server/src/modules/results/tab-model.ts';

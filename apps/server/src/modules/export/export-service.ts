@@ -9,7 +9,7 @@ import type {
   ExportSource,
   DownloadHistoryRow,
 } from '@kb/contracts/exports';
-import { EXPORT_FILE_DAYS, MAX_EXPORT_ROWS, exportCredits, isExportableColumn } from '@kb/contracts/exports';
+import { EXPORT_FILE_DAYS, MAX_EXPORT_ROWS, exportCredits } from '@kb/contracts/exports';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { tabInfo } from '@kb/contracts/result-tabs';
 import type { ResultRow } from '@kb/contracts/results';
@@ -21,6 +21,7 @@ import type { ResultsService } from '../results/results-service.ts';
 import type { ResultSession } from '../results/result-sessions.ts';
 import { TAB_MODELS } from '../results/tab-model.ts';
 import { TAB_COLUMNS } from '../results/tab-columns.ts';
+import { chosenColumns, exportFileName } from './export-columns.ts';
 import type { ExportColumn } from './export-formats.ts';
 import { CONTENT_TYPES, SMILES_FIELD, TITLE_FIELD, createFormatWriter } from './export-formats.ts';
 import type { FileStore } from '../../db/file-store.ts';
@@ -39,36 +40,7 @@ export interface ExportSettings {
   currentBackgroundFromRows?: () => Promise<number>;
 }
 
-const FORMAT_EXTENSIONS: Record<ExportFormat, string> = { csv: 'csv', xlsx: 'xlsx', sdf: 'sdf' };
-
 type ScopeSql = Awaited<ReturnType<ResultsService['selectionScope']>>;
-
-/** Columns a tab can export (the contract's isExportableColumn). */
-export function exportableColumns(tab: ResultTabKey): ExportColumn[] {
-  return TAB_COLUMNS[tab].filter(isExportableColumn).map(({ key, label, type }) => ({ key, label, type }));
-}
-
-/** The chosen columns in the chosen order; unknown keys are a 400 naming the ones that exist. */
-function chosenColumns(tab: ResultTabKey, keys: readonly string[]): ExportColumn[] {
-  const available = exportableColumns(tab);
-  const byKey = new Map(available.map((column) => [column.key, column]));
-  const unknown = keys.filter((key) => !byKey.has(key));
-  if (unknown.length) {
-    throw badRequest(
-      `The ${tabInfo(tab)!.label} tab has no column ${unknown.map((key) => `"${key}"`).join(', ')}. Columns: ${available.map((c) => c.key).join(', ')}.`,
-      {
-        field: 'columns',
-        available: available.map((c) => c.key),
-      },
-    );
-  }
-  return [...new Set(keys)].map((key) => byKey.get(key)!);
-}
-
-function exportFileName(label: string, format: ExportFormat, id: number, when: Date): string {
-  const day = when.toISOString().slice(0, 10);
-  return `${label.toLowerCase().replace(/\s+/g, '-')}-export-${id}-${day}.${FORMAT_EXTENSIONS[format]}`;
-}
 
 /**
  * Rows computed by another module, exported through the same jobs, credits and history: each row
