@@ -30,7 +30,7 @@ export interface SearchTables {
   search_compounds: { set_id: number; gvk_id: number };
   search_assays: { set_id: number; assay_id: number; activities: Generated<number | null>; similarity: Generated<number | null> };
   search_references: { set_id: number; ref_id: number; activities: Generated<number | null>; similarity: Generated<number | null> };
-  search_clinical_compounds: { set_id: number; clinical_compound_id: number };
+  search_clinical_compounds: { set_id: number; clinical_compound_id: number; similarity: Generated<number | null> };
   /** One row per set whose rows are kept (migration 0011): written with the sets, lost with them. */
   search_set_marks: { set_id: number; criteria_hash: string; written_at: Timestamp };
   saved_criteria: {

@@ -1,8 +1,16 @@
 import { sql } from 'kysely';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import type { SortOrder } from '@kb/contracts/results';
-import { heldActivityCounts, heldActivityLinks, heldHas, heldPageIds, heldRowCount } from '../search/session-sets.ts';
-import type { HeldKind, HeldSets } from '../search/session-sets.ts';
+import {
+  heldActivityCounts,
+  heldActivityLinks,
+  heldHas,
+  heldPageIds,
+  heldRowCount,
+  heldScores,
+  scoreOrder,
+} from '../search/session-sets.ts';
+import type { HeldKind, HeldSets, ScoreOrder } from '../search/session-sets.ts';
 import type { Sql } from './tab-model.ts';
 
 /**
@@ -37,6 +45,16 @@ export function heldTabPage(
   return heldPageIds(held, KIND_OF_TAB[tab], pageNumber, pageSize, direction);
 }
 
+/** The tab's rows in the order of their similarity column (a similarity search's), made once per held answer by `keep`. */
+export function heldScoreOrder(
+  held: HeldSets,
+  tab: ResultTabKey,
+  keep: (key: string, make: () => { value: ScoreOrder; bytes: number }) => ScoreOrder,
+): ScoreOrder {
+  const kind = KIND_OF_TAB[tab];
+  return keep(`score order ${kind}`, () => scoreOrder(held, kind));
+}
+
 /** Which of these ids of the tab's rows are in the held sets, in the order given. */
 export function heldTabMembers(held: HeldSets, tab: ResultTabKey, ids: readonly number[]): number[] {
   return ids.filter((id) => heldHas(held, KIND_OF_TAB[tab], id));
@@ -53,29 +71,31 @@ const nullIfZero = (values: readonly number[]) => values.map((value) => (value =
 /**
  * The page's rows as the tab's set table would hold them, with the table's alias (tab-model.ts):
  * `set_id` constant, the links of an activity from the held columns (0 there is the tables' NULL),
- * an assay's or reference's number of the set's activities counted in memory, no similarity (a
- * search with similarity scores keeps its sets in the tables).
+ * an assay's or reference's number of the set's activities counted in memory, the similarity
+ * column from the scores held with the sets (null in searches without a similarity row).
  */
 export function heldSetRelation(held: HeldSets, tab: ResultTabKey, ids: readonly number[]): Sql {
   const setId = sql`${held.setId}::bigint`;
   const idArray = sql`${[...ids]}::bigint[]`;
+  const scores = sql`${heldScores(held, KIND_OF_TAB[tab], ids)}::real[]`;
   switch (tab) {
     case 'structuretab':
-      return sql`(SELECT ${setId} AS set_id, u.str_id, NULL::real AS similarity FROM unnest(${idArray}) AS u(str_id)) ss`;
+      return sql`(SELECT ${setId} AS set_id, u.str_id, u.similarity FROM unnest(${idArray}, ${scores}) AS u(str_id, similarity)) ss`;
     case 'developmentcompoundstab':
-      return sql`(SELECT ${setId} AS set_id, u.clinical_compound_id FROM unnest(${idArray}) AS u(clinical_compound_id)) scc`;
+      return sql`(SELECT ${setId} AS set_id, u.clinical_compound_id, u.similarity
+        FROM unnest(${idArray}, ${scores}) AS u(clinical_compound_id, similarity)) scc`;
     case 'activitiestab': {
       const links = heldActivityLinks(held, ids);
       const column = (values: number[]) => sql`${nullIfZero(values)}::bigint[]`;
-      return sql`(SELECT ${setId} AS set_id, u.act_id, u.str_id, u.gvk_id, u.assay_id, u.ref_id, u.target_id, NULL::real AS similarity
-        FROM unnest(${idArray}, ${column(links.str)}, ${column(links.gvk)}, ${column(links.assay)}, ${column(links.ref)}, ${column(links.target)})
-          AS u(act_id, str_id, gvk_id, assay_id, ref_id, target_id)) sa`;
+      return sql`(SELECT ${setId} AS set_id, u.act_id, u.str_id, u.gvk_id, u.assay_id, u.ref_id, u.target_id, u.similarity
+        FROM unnest(${idArray}, ${column(links.str)}, ${column(links.gvk)}, ${column(links.assay)}, ${column(links.ref)}, ${column(links.target)}, ${scores})
+          AS u(act_id, str_id, gvk_id, assay_id, ref_id, target_id, similarity)) sa`;
     }
     case 'assaytab':
-      return sql`(SELECT ${setId} AS set_id, u.assay_id, u.activities, NULL::real AS similarity
-        FROM unnest(${idArray}, ${heldActivityCounts(held, 'assay', ids)}::int[]) AS u(assay_id, activities)) sy`;
+      return sql`(SELECT ${setId} AS set_id, u.assay_id, u.activities, u.similarity
+        FROM unnest(${idArray}, ${heldActivityCounts(held, 'assay', ids)}::int[], ${scores}) AS u(assay_id, activities, similarity)) sy`;
     case 'documentstab':
-      return sql`(SELECT ${setId} AS set_id, u.ref_id, u.activities, NULL::real AS similarity
-        FROM unnest(${idArray}, ${heldActivityCounts(held, 'reference', ids)}::int[]) AS u(ref_id, activities)) sr`;
+      return sql`(SELECT ${setId} AS set_id, u.ref_id, u.activities, u.similarity
+        FROM unnest(${idArray}, ${heldActivityCounts(held, 'reference', ids)}::int[], ${scores}) AS u(ref_id, activities, similarity)) sr`;
   }
 }

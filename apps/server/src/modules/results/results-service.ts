@@ -10,9 +10,9 @@ import type { AuthContext } from '../../http/auth-hook.ts';
 import { HttpError, badRequest, notFound } from '../../http/errors.ts';
 import { ERROR_CODES } from '@kb/contracts/errors';
 import type { SearchService, SessionNeed } from '../search/search-service.ts';
-import { heldActivityTypeGroups, heldAssayActivities } from '../search/session-sets.ts';
+import { heldActivityTypeGroups, heldAssayActivities, scoredPageIds } from '../search/session-sets.ts';
 import type { HeldSets } from '../search/session-sets.ts';
-import { heldSetRelation, heldTabMembers, heldTabPage, heldTabRows, structureActivityCounts } from './memory-pages.ts';
+import { heldScoreOrder, heldSetRelation, heldTabMembers, heldTabPage, heldTabRows, structureActivityCounts } from './memory-pages.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import { TAB_MODELS, strIdRestriction, structuresOfRows } from './tab-model.ts';
 import type { Sql } from './tab-model.ts';
@@ -328,23 +328,34 @@ export class ResultsService {
   }
 
   /**
-   * A page in the set's key order with nothing narrowing the tab, from the session's sets held in
-   * memory (memory-pages.ts): undefined when it cannot be (sorted by another column, filtered,
-   * "go to", a similarity sort or search, sets not in memory), and the tables path answers.
+   * A page in the set's key order — or, a similarity search's, in its score order — with nothing
+   * narrowing the tab, from the session's sets held in memory (memory-pages.ts): undefined when it
+   * cannot be (sorted by another column, filtered, "go to", a similarity sort, sets not in memory),
+   * and the tables path answers.
    */
   private async heldPage(tab: ResultTabKey, session: ResultSession, request: TabRequest): Promise<TabPage | null | undefined> {
     const model = TAB_MODELS[tab];
-    const order: SortOrder = request.sortOrder ?? { column: model.defaultSort, direction: 'asc' };
+    // A similarity search's rows are in score order unless the user sorts them otherwise (`sortOf`).
+    const scored = hasSimilarityRow((session.criteria as SearchCriteria | null) ?? null);
+    const order: SortOrder =
+      request.sortOrder ?? (scored ? { column: SIMILARITY_COLUMN, direction: 'desc' } : { column: model.defaultSort, direction: 'asc' });
+    const byScore = scored && order.column === SIMILARITY_COLUMN;
     const filters = sessionFilters(session)[tab];
     const narrowed = filters.length > 0 || !!request.strIdList?.length || !!request.sortSmiles;
-    if (narrowed || order.column !== model.defaultSort || hasSimilarityRow((session.criteria as SearchCriteria | null) ?? null))
-      return undefined;
+    if (narrowed || (order.column !== model.defaultSort && !byScore)) return undefined;
     const held = await this.heldSets(session);
     if (!held) return undefined;
     const rowCount = heldTabRows(held, tab);
     if (rowCount === 0) return null;
     checkPageExists(rowCount, request);
-    const ids = heldTabPage(held, tab, request.pageNumber, request.pageSize, order.direction);
+    const ids = byScore
+      ? scoredPageIds(
+          heldScoreOrder(held, tab, (key, make) => this.search.heldDerived(held, key, make)),
+          request.pageNumber,
+          request.pageSize,
+          order.direction,
+        )
+      : heldTabPage(held, tab, request.pageNumber, request.pageSize, order.direction);
     const columnOf = columnDef(tab, order.column)!;
     const set = heldSetRelation(held, tab, ids);
     // The relation holds the page's rows only: its first page, in the same order.

@@ -16,6 +16,7 @@ import { ResultsService } from './results-service.ts';
 import { ChartService } from '../charts/chart-service.ts';
 import { KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
 import { SEARCH_SET_TABLES } from '../../db/tables/search-tables.ts';
+import { TAB_MODELS } from './tab-model.ts';
 
 /**
  * Sets held in memory (issue 62; docs/results.md "Sets held in memory") against the set tables:
@@ -82,24 +83,35 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
     expect([200, 204], answer.body).toContain(answer.statusCode);
     return answer.statusCode === 204 ? null : (answer.data as unknown as TabPage);
   };
-  /** Every page of every tab (a few sizes, both directions) of the two sessions, equal. */
+  /** The first pages of one tab in one order, equal on both sessions. */
+  const expectSameOrder = async (
+    ids: { memoryId: string; tablesId: string },
+    results: ResultsService,
+    tab: ResultTabKey,
+    sortOrder: { column: string; direction: 'asc' | 'desc' },
+    pageSize: number,
+  ) => {
+    for (let pageNumber = 0; pageNumber < 3; pageNumber++) {
+      const reference = await results
+        .page(callerOf(me), tab, { sessionid: ids.tablesId, pageNumber, pageSize, sortOrder })
+        .catch(() => null);
+      const held = await memoryPage(tab, { sessionid: ids.memoryId, pageNumber, pageSize, sortOrder }).catch(() => null);
+      if (!reference) break;
+      expect(held?.rowCount, `${tab} rows`).toBe(reference.rowCount);
+      expect(held?.data, `${tab} page ${pageNumber} of ${pageSize} by ${sortOrder.column} ${sortOrder.direction}`).toEqual(reference.data);
+    }
+  };
+  /** Every page of every tab (a few sizes, both directions; by score too in a similarity search) of the two sessions, equal. */
   const expectSamePages = async (memoryId: string, tablesId: string, results: ResultsService = tablesResults) => {
     for (const tab of RESULT_TAB_KEYS) {
       for (const { pageSize, direction } of [
         { pageSize: 7, direction: 'asc' as const },
         { pageSize: 50, direction: 'desc' as const },
       ]) {
-        const key = (await results.page(callerOf(me), tab, { sessionid: tablesId, pageNumber: 0, pageSize })) ?? null;
-        const sortOrder = { column: key?.sortOrder.column ?? 'str_id', direction };
-        for (let pageNumber = 0; pageNumber < 3; pageNumber++) {
-          const reference = await results
-            .page(callerOf(me), tab, { sessionid: tablesId, pageNumber, pageSize, sortOrder })
-            .catch(() => null);
-          const held = await memoryPage(tab, { sessionid: memoryId, pageNumber, pageSize, sortOrder }).catch(() => null);
-          if (!reference) break;
-          expect(held?.rowCount, `${tab} rows`).toBe(reference.rowCount);
-          expect(held?.data, `${tab} page ${pageNumber} of ${pageSize} ${direction}`).toEqual(reference.data);
-        }
+        const first = (await results.page(callerOf(me), tab, { sessionid: tablesId, pageNumber: 0, pageSize })) ?? null;
+        // The default order (a similarity search's: its score) and the set's key order.
+        const columns = new Set([first?.sortOrder.column ?? 'str_id', TAB_MODELS[tab].defaultSort]);
+        for (const column of columns) await expectSameOrder({ memoryId, tablesId }, results, tab, { column, direction }, pageSize);
       }
     }
   };
@@ -157,6 +169,35 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
     if ((counts.actidscount ?? 0) > 0) expect(await setRows(Number(held.set_id))).toBeGreaterThan(0);
     await expectSamePages(memoryId, tablesId);
   });
+
+  it('a similarity search: every tab in score order and in key order from memory, with nothing written; then written out with its scores', async () => {
+    // The demo structure with the most activities, and what resembles it (or has a Ki).
+    const { rows } = await sql<{
+      smiles: string;
+    }>`SELECT s.canonical_smiles AS smiles FROM structures s JOIN activities a ON a.str_id = s.str_id
+      GROUP BY s.str_id, s.canonical_smiles ORDER BY count(*) DESC, s.str_id LIMIT 1`.execute(t.database.db);
+    const similar = { inputType: 'smiles', value: rows[0]!.smiles, category: 'similarity', similarityMin: 0.3 } as const;
+    const input: SearchCriteriaInput = {
+      rows: [
+        { selectedOption: 'structure', structure: { feature: 'desalted', ...similar }, operator: 'OR' },
+        { selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }] },
+      ],
+    };
+    const { memoryId, tablesId, counts } = await searchBoth(input);
+    expect(counts.stridscount).toBeGreaterThan(1);
+    const setId = Number((await session(memoryId)).set_id);
+    expect(await setRows(setId)).toBe(0);
+    await expectSamePages(memoryId, tablesId);
+    const scored = await memoryPage('structuretab', { sessionid: memoryId, pageNumber: 0, pageSize: 5 });
+    expect(scored?.sortOrder).toEqual({ column: 'similarity', direction: 'desc' });
+    expect(scored?.data[0]?.similarity).toBe(1);
+    expect(await setRows(setId)).toBe(0);
+    // A filter joins the set tables: written from memory with the scores held, the same pages.
+    const filtered = await post('/api/results/applyfilters/assaytab', { sessionid: memoryId, filters: [] });
+    expect(filtered.statusCode, filtered.body).toBe(200);
+    expect(await setRows(setId)).toBeGreaterThan(0);
+    await expectSamePages(memoryId, tablesId);
+  }, 180_000);
 
   it('writes the set tables when a reader joins them, then answers the same from memory and from the tables', async () => {
     const { memoryId, tablesId } = await searchBoth(CASES['activity type']!);

@@ -37,15 +37,11 @@ function conditionColumns(name: string, label: string): ColumnDef[] {
   ];
 }
 
-const similarity = (value: Sql | ((setId: number) => Sql)) => col(SIMILARITY_COLUMN, 'Similarity', 'number', value, hidden);
 /**
- * The score a similarity row of the search gave a structure (search_structures.similarity; null in
- * searches without one). Activities, assays and references keep their score in their own set
- * (written with the sets, search-service.ts `copySimilarities`); development compounds are few and
- * look theirs up.
+ * The score a similarity row of the search gave the row's structure (null in searches without one):
+ * every tab keeps it in its own set (search-run.ts `copySimilarities`, or the held sets' scores).
  */
-const searchSimilarityOf = (strId: Sql) => (x: number) =>
-  sql`(SELECT ssx.similarity FROM search_structures ssx WHERE ssx.set_id = ${set(x)} AND ssx.str_id = ${strId})`;
+const similarity = (value: Sql | ((setId: number) => Sql)) => col(SIMILARITY_COLUMN, 'Similarity', 'number', value, hidden);
 const firstName = (strId: Sql) =>
   sql`(SELECT c.name FROM compounds c WHERE c.str_id = ${strId} AND c.name IS NOT NULL ORDER BY c.gvk_id LIMIT 1)`;
 
@@ -249,7 +245,7 @@ const DEVELOPMENT_COLUMNS: ColumnDef[] = [
   col('last_significant_update', 'Last significant update', 'date', sql`to_char(cc.last_significant_update, 'YYYY-MM-DD')`),
   col('reason_with_drawn', 'Reason withdrawn', 'text', sql`cc.reason_with_drawn`, hidden),
   col('reason_with_drawn_category', 'Withdrawal category', 'text', sql`cc.reason_with_drawn_category`, hidden),
-  similarity(searchSimilarityOf(sql`cc.str_id`)),
+  similarity(sql`scc.similarity`),
 ];
 
 export const TAB_COLUMNS: Record<ResultTabKey, readonly ColumnDef[]> = {

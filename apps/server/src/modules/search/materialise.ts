@@ -57,7 +57,17 @@ function renderLevels(expr: Expr, rows: readonly CompiledRow[]): Levels {
   };
 }
 
-export async function compileCriteria(criteria: SearchCriteria, ctx: CompileContext): Promise<{ expr: Expr; rows: CompiledRow[] }> {
+/**
+ * A search's rows compiled, with how the SQL path gets what they read that is only in memory: the
+ * chemistry engine's hits (written to `structure_hits` by `writeHits`, in the SQL's transaction).
+ */
+export interface CompiledSearch {
+  expr: Expr;
+  rows: CompiledRow[];
+  writeHits?: (db: Kysely<Database>) => Promise<void>;
+}
+
+export async function compileCriteria(criteria: SearchCriteria, ctx: CompileContext): Promise<CompiledSearch> {
   const rows: CompiledRow[] = [];
   const restricted = restrictsLastRow(criteria) && ctx.structuresOf;
   const upTo = restricted ? criteria.rows.length - 1 : criteria.rows.length;
@@ -72,7 +82,7 @@ export async function compileCriteria(criteria: SearchCriteria, ctx: CompileCont
   }
   // The last row's operator is cleared (spec §4): only operators between rows count.
   const expr = buildExpression(criteria.rows.map((r) => r.operator));
-  return { expr, rows };
+  return { expr, rows, writeHits: (db) => ctx.structures.writeHits(db) };
 }
 
 /** A last row searched by the chemistry engine (substructure, SMARTS, similarity), joined to the rows before by AND or NOT. */
@@ -228,10 +238,12 @@ function restrictToLoads(levels: Levels, window: LoadWindow): Levels {
 export async function materialiseSets(
   trx: Kysely<Database>,
   setId: number,
-  compiled: { expr: Expr; rows: CompiledRow[] },
+  compiled: CompiledSearch,
   cap: number = ACTIVITY_CAP,
   options: { loadWindow?: LoadWindow | null } = {},
 ): Promise<SearchCounts> {
+  // The engine's hits, which the rows' SQL reads from structure_hits.
+  await compiled.writeHits?.(trx);
   // Row sets are tested with `IN (subquery)`: with the default 4 MB of work memory PostgreSQL gives
   // up hashing a set of a few hundred thousand ids and re-runs the subquery per structure (a NOT
   // search at L ran for minutes). Only this transaction gets more.

@@ -43,6 +43,14 @@ export interface CompiledRow {
    * finds those assays from their type in memory (KbColumns `assayType`) instead of reading them.
    */
   assayTypes?: string[];
+  /**
+   * A structure row whose structure query the chemistry engine answered: its hits (str_ids) in
+   * memory, which the bitmap engine intersects with the row's other parts — `lists` (the id lists
+   * as SQL, null: none) and the property bounds (`properties`), or `others`, both as SQL (null:
+   * neither) while the property columns are not read. `direct` renders the whole row over
+   * `structure_hits`, which only the SQL path reads (after `StructureQueryResolver.writeHits`).
+   */
+  engine?: { hits: Float64Array; lists: RawBuilder<unknown> | null; others: RawBuilder<unknown> | null };
 }
 
 /** Which relations (std_act_prefix, NULL counting as '=') a value comparison admits: a censored '>10' never satisfies '<'. */
@@ -102,8 +110,8 @@ async function compileStructureRow(
   resolver: StructureQueryResolver,
   candidates: Float64Array | null,
 ): Promise<CompiledRow> {
-  const sets: Sql[] = [];
-  if (row.structure) sets.push(await resolver.resolve(row.structure, { candidates }));
+  const resolved = row.structure ? await resolver.resolve(row.structure, { candidates }) : null;
+  const sets: Sql[] = resolved ? [resolved.sql] : [];
   const lists: Sql[] = [];
   if (nonEmpty(row.strIds)) lists.push(sql`SELECT s.str_id FROM structures s WHERE s.str_id = ${anyBigint(row.strIds)}`);
   if (nonEmpty(row.casNumbers)) {
@@ -112,14 +120,19 @@ async function compileStructureRow(
       UNION SELECT c.str_id FROM compound_synonyms cs JOIN compounds c ON c.gvk_id = cs.gvk_id
       WHERE lower(cs.synonym) = ${anyText(cas)} AND c.str_id IS NOT NULL`);
   }
-  if (lists.length) sets.push(sql.join(lists, sql` UNION `));
+  const listed = lists.length ? sql.join(lists, sql` UNION `) : null;
+  if (listed) sets.push(listed);
   const bounds = row.properties ? propertyBounds(row.properties) : [];
   const predicate = boundsPredicate(bounds);
+  const inRange = predicate ? sql`SELECT s.str_id FROM structures s WHERE ${predicate}` : null;
   const others = intersect(sets);
   if (!predicate && !others) throw badRequest(`${name} has no value: enter a structure, a property range, structure ids or CAS numbers.`);
   // Every part given must hold (a query AND a property range AND the id list).
-  const direct = intersect(predicate ? [...sets, sql`SELECT s.str_id FROM structures s WHERE ${predicate}`] : sets)!;
-  return { activity: null, direct, clinical: null, ...(predicate ? { properties: { bounds, others } } : {}) };
+  const direct = intersect(inRange ? [...sets, inRange] : sets)!;
+  const engine = resolved?.hits
+    ? { engine: { hits: resolved.hits, lists: listed, others: intersect([listed, inRange].filter((part) => part !== null)) } }
+    : {};
+  return { activity: null, direct, clinical: null, ...(predicate ? { properties: { bounds, others } } : {}), ...engine };
 }
 
 /** The structures every one of `sets` holds (null for none). */

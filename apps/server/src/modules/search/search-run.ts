@@ -13,6 +13,7 @@ import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import type { CompileContext, CompiledRow } from './row-compiler.ts';
 import type { Expr } from './expression.ts';
 import { StructureRowResolver, searchCancelled } from './structure-query.ts';
+import type { StructureScores } from './structure-query.ts';
 import { BitmapIndex } from './bitmaps/bitmap-index.ts';
 import { bitmapSearch, bitmapStructures } from './bitmaps/bitmap-counts.ts';
 import type { BitmapSearchResult } from './bitmaps/bitmap-counts.ts';
@@ -273,7 +274,8 @@ export class SearchRunner {
     early: EarlyCounts | null;
     /** `early` are sets held in memory (session-sets.ts): this answer, written out as it is even after a load. */
     heldAnswer?: boolean;
-    similarityHitIds: () => readonly number[];
+    /** The structures' scores of the similarity rows: the run's engine hits', or the ones held with the sets (null: none). */
+    similarities: () => StructureScores | null;
     loadWindow: LoadWindow | null;
     signal: AbortSignal;
     /** `fromEarly`: the sets written are the early counts' (the same answer), not found again in SQL. */
@@ -292,7 +294,7 @@ export class SearchRunner {
         const result = fromMemory
           ? fromMemory.counts
           : await materialiseSets(trx, setId, compiled!, this.activityCap, { loadWindow: job.loadWindow });
-        await copySimilarities(trx, setId, job.similarityHitIds());
+        await copySimilarities(trx, setId, job.similarities());
         // Cancelled while the sets were being built: roll them back.
         if (job.signal.aborted) throw searchCancelled();
         // Sets, mark and `ready` commit together: a ready session has its mark unless a crash took both.
@@ -369,17 +371,22 @@ async function analyseSets(db: Kysely<Database>, counts: SearchCounts): Promise<
 }
 
 /**
- * Similarity rows: each structure keeps its best Tanimoto, each activity its structure's, and each
- * assay and reference the best of its activities, so that every tab of the search can show and
- * sort by the score from its own set (one pass here instead of a lookup per row in every page).
+ * Similarity rows: each structure keeps its best Tanimoto, each activity and development compound
+ * its structure's, and each assay and reference the best of its activities, so that every tab of
+ * the search can show and sort by the score from its own set (one pass here instead of a lookup per
+ * row in every page). The structures' scores are the run's (its engine hits) or, when sets held in
+ * memory are written out, the ones held with them.
  */
-async function copySimilarities(trx: Kysely<Database>, setId: number, hitIds: readonly number[]): Promise<void> {
-  if (hitIds.length === 0) return;
-  await sql`UPDATE search_structures ss SET similarity = h.similarity
-    FROM (SELECT str_id, max(similarity) AS similarity FROM structure_hits WHERE hit_id = ANY(${[...hitIds]}::bigint[]) GROUP BY str_id) h
+async function copySimilarities(trx: Kysely<Database>, setId: number, source: StructureScores | null): Promise<void> {
+  if (!source) return;
+  const scores = sql`SELECT u.str_id, u.similarity FROM unnest(${Array.from(source.strIds)}::bigint[], ${Array.from(source.scores)}::real[]) AS u(str_id, similarity)`;
+  await sql`UPDATE search_structures ss SET similarity = h.similarity FROM (${scores}) h
     WHERE ss.set_id = ${setId} AND ss.str_id = h.str_id`.execute(trx);
   await sql`UPDATE search_activities sa SET similarity = ss.similarity FROM search_structures ss
     WHERE sa.set_id = ${setId} AND ss.set_id = ${setId} AND ss.str_id = sa.str_id AND ss.similarity IS NOT NULL`.execute(trx);
+  await sql`UPDATE search_clinical_compounds scc SET similarity = ss.similarity FROM clinical_compounds cc, search_structures ss
+    WHERE scc.set_id = ${setId} AND cc.clinical_compound_id = scc.clinical_compound_id
+      AND ss.set_id = ${setId} AND ss.str_id = cc.str_id AND ss.similarity IS NOT NULL`.execute(trx);
   const best = (key: 'assay_id' | 'ref_id') => sql`SELECT ${sql.ref(key)} AS id, max(similarity) AS similarity FROM search_activities
     WHERE set_id = ${setId} AND similarity IS NOT NULL AND ${sql.ref(key)} IS NOT NULL GROUP BY ${sql.ref(key)}`;
   await sql`UPDATE search_assays sy SET similarity = m.similarity FROM (${best('assay_id')}) m

@@ -13,7 +13,7 @@ import { compileCriteria, readCounts } from './materialise.ts';
 import type { LoadWindow } from './materialise.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import { searchCancelled } from './structure-query.ts';
-import type { StructureRowResolver } from './structure-query.ts';
+import type { StructureRowResolver, StructureScores } from './structure-query.ts';
 import { writeSearchLog } from './search-log.ts';
 import { loadsVersion } from '../knowledge-base/kb-loads.ts';
 import type { WrittenActivityRows } from './bitmaps/write-sets.ts';
@@ -295,9 +295,10 @@ export class SearchService {
         onCounts?.(early.sets.counts);
       }
       run.progress = { ...run.progress, phase: 'sets' };
-      const similarityHitIds = () => (structures as StructureRowResolver | null)?.similarityHitIds ?? [];
-      if (this.held && early && !needTables && !recovery && similarityHitIds().length === 0) {
-        const counts = await this.commitHeld(session.set_id, sessionId, hash, early, run.controller.signal);
+      const resolver = () => structures as StructureRowResolver | null;
+      if (this.held && early && !needTables && !recovery) {
+        const scores = resolver()?.similarityScores() ?? null;
+        const counts = await this.commitHeld(session.set_id, sessionId, hash, { ...early, scores }, run.controller.signal);
         await log(counts);
         this.housekeeping();
         return counts;
@@ -308,7 +309,8 @@ export class SearchService {
         compile,
         early,
         heldAnswer: held !== null,
-        similarityHitIds,
+        // Sets held in memory are written out with the scores held with them; a run's with its engine hits'.
+        similarities: () => (held ? held.scores : (resolver()?.similarityScores() ?? null)),
         loadWindow,
         signal: run.controller.signal,
         // Written from the early counts: the same answer as held (its version kept), else a new one.
@@ -344,13 +346,19 @@ export class SearchService {
   }
 
   /** A run's end with its sets held here: the session `ready` under a new answer version, nothing written but the session row. */
-  private async commitHeld(setId: number, sessionId: string, hash: string, early: EarlyCounts, signal: AbortSignal): Promise<SearchCounts> {
+  private async commitHeld(
+    setId: number,
+    sessionId: string,
+    hash: string,
+    early: EarlyCounts & { scores: StructureScores | null },
+    signal: AbortSignal,
+  ): Promise<SearchCounts> {
     const version = crypto.randomUUID();
     const { counts } = early.sets;
     await this.runner.commitWithoutSets(setId, signal, (trx) =>
       this.sessions.finish(trx, sessionId, hash, counts, { version, kbVersion: early.columns.version }),
     );
-    this.held!.hold({ setId, criteriaHash: hash, version, sets: early.sets, columns: early.columns });
+    this.held!.hold({ setId, criteriaHash: hash, version, sets: early.sets, columns: early.columns, scores: early.scores });
     return counts;
   }
 
@@ -386,6 +394,14 @@ export class SearchService {
     return held ? this.held!.activityRows(held.setId, held.criteriaHash, held.version) : null;
   }
 
+  /**
+   * A value made once from held sets and kept with them in the sets' memory budget (a tab's order
+   * by score, session-sets.ts `derived`); made afresh when they are not held.
+   */
+  heldDerived<T>(held: HeldSets, key: string, make: () => { value: T; bytes: number }): T {
+    return this.held ? this.held.derived(held, key, make) : make().value;
+  }
+
   /** The held sets of this session's answer, recomputed when this process does not hold them. */
   private async heldAnswer(session: Selectable<SearchSessionsTable>): Promise<HeldSets | null> {
     if (!this.held || !session.sets_version || !session.criteria_hash) return null;
@@ -412,7 +428,6 @@ export class SearchService {
       // not from memory; the tables path re-runs it and says why it fails.
       const compiled = await compileCriteria(criteria.data, ctx).catch(() => null);
       if (!compiled) return null;
-      if (structures.similarityHitIds.length > 0) return null;
       const early = await this.runner.countEarly(compiled);
       if (!early || !isDeepStrictEqual(early.sets.counts, stored)) return null;
       const held: HeldSets = {
@@ -421,6 +436,7 @@ export class SearchService {
         version: session.sets_version!,
         sets: early.sets,
         columns: early.columns,
+        scores: structures.similarityScores(),
       };
       this.held!.hold(held);
       this.setPaths.recomputed++;

@@ -34,7 +34,7 @@ function heldOf(setId: number, activities: number[], version = 'v1', hash = 'h')
     references: bitmap([5, 6]),
     clinical: bitmap([]),
   };
-  return { setId, criteriaHash: hash, version, sets, columns: columnsOf() };
+  return { setId, criteriaHash: hash, version, sets, columns: columnsOf(), scores: null };
 }
 
 describe('sets held in memory', () => {

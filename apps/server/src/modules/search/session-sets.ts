@@ -4,6 +4,7 @@ import type { ReverseIndex } from './bitmaps/reverse-index.ts';
 import type { KbColumns } from './bitmaps/kb-columns.ts';
 import { activityRowsOver } from './bitmaps/write-sets.ts';
 import type { WrittenActivityRows } from './bitmaps/write-sets.ts';
+import type { StructureScores } from './structure-query.ts';
 
 /**
  * A search session's six sets as the bitmap engine computed them, held in this server's memory
@@ -19,6 +20,8 @@ export interface HeldSets {
   sets: BitmapSearchResult;
   /** The columns the sets were computed on: activity positions are theirs. */
   columns: KbColumns;
+  /** The similarity rows' best score per structure (null: the search has none). */
+  scores: StructureScores | null;
 }
 
 /** Memory the held sets may take in all, by default: about 300 sessions at the 750,000-activity cap. */
@@ -27,8 +30,8 @@ const SESSION_SETS_BUDGET = 512 * 1024 * 1024;
 interface Entry {
   held: HeldSets;
   bytes: number;
-  /** The activities' links (charts, filters), made on first use and counted in `bytes` then. */
-  rows: WrittenActivityRows | null;
+  /** Values made from the sets on first use (activity links, a tab's order by score), counted in `bytes` then. */
+  derived: Map<string, unknown>;
 }
 
 /** Bytes of the activity rows made from a held set: five int32 links an activity. */
@@ -54,7 +57,7 @@ export class SessionSetStore {
   /** Holds a run's sets (replacing any earlier answer of the same set id). */
   hold(held: HeldSets): void {
     this.forget(held.setId);
-    const entry: Entry = { held, bytes: setBytes(held.sets), rows: null };
+    const entry: Entry = { held, bytes: setBytes(held.sets) + scoreBytes(held.scores), derived: new Map() };
     this.entries.set(held.setId, entry);
     this.bytes += entry.bytes;
     this.evict(held.setId);
@@ -67,13 +70,26 @@ export class SessionSetStore {
   activityRows(setId: number, criteriaHash: string | null, version: string | null): WrittenActivityRows | null {
     const entry = this.touch(setId, criteriaHash, version);
     if (!entry) return null;
-    if (!entry.rows) {
-      entry.rows = activityRowsOver(entry.held.columns, entry.held.sets.activities.toUint32Array());
-      entry.bytes += entry.rows.count * ROW_BYTES;
-      this.bytes += entry.rows.count * ROW_BYTES;
-      this.evict(setId);
-    }
-    return entry.rows;
+    return this.derived(entry.held, 'activity rows', () => {
+      const rows = activityRowsOver(entry.held.columns, entry.held.sets.activities.toUint32Array());
+      return { value: rows, bytes: rows.count * ROW_BYTES };
+    });
+  }
+
+  /**
+   * A value made once from held sets and kept with them, its bytes counted in the budget; made
+   * afresh each time (not kept) when these sets are no longer held.
+   */
+  derived<T>(held: HeldSets, key: string, make: () => { value: T; bytes: number }): T {
+    const entry = this.entries.get(held.setId);
+    if (!entry || entry.held !== held) return make().value;
+    if (entry.derived.has(key)) return entry.derived.get(key) as T;
+    const { value, bytes } = make();
+    entry.derived.set(key, value);
+    entry.bytes += bytes;
+    this.bytes += bytes;
+    this.evict(held.setId);
+    return value;
   }
 
   forget(setId: number): void {
@@ -108,6 +124,10 @@ export class SessionSetStore {
       this.bytes -= entry.bytes;
     }
   }
+}
+
+function scoreBytes(scores: StructureScores | null): number {
+  return scores ? scores.strIds.byteLength + scores.scores.byteLength : 0;
 }
 
 /** Serialized size of the six bitmaps: what they take in memory, within a few per cent. */
@@ -245,4 +265,122 @@ export function heldActivityTypeGroups(held: HeldSets, perStructure: boolean): {
 
 function namedCounts(counts: ReadonlyMap<number, number>, names: readonly (string | null)[]): Map<string | null, number> {
   return new Map([...counts].map(([code, n]) => [names[code] ?? null, n]));
+}
+
+// ------------------------------------------------------------------ similarity scores of held sets
+
+/** The score of a structure of the set (NaN: none, the tables' NULL), float4 as stored. */
+function structureScore(held: HeldSets, strId: number): number {
+  const { scores } = held;
+  if (!scores || strId <= 0 || !held.sets.structures.has(strId)) return Number.NaN;
+  const ids = scores.strIds;
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ids[mid] === strId) return scores.scores[mid]!;
+    if (ids[mid]! < strId) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return Number.NaN;
+}
+
+/** Each assay's or reference's best score over the set's activities (search-run.ts `copySimilarities`). */
+function bestOfActivities(held: HeldSets, link: Int32Array): Map<number, number> {
+  const best = new Map<number, number>();
+  for (const position of held.sets.activities) {
+    const parent = link[position]!;
+    const score = structureScore(held, held.columns.actStr[position]!);
+    if (parent === 0 || Number.isNaN(score)) continue;
+    const before = best.get(parent);
+    if (before === undefined || score > before) best.set(parent, score);
+  }
+  return best;
+}
+
+/**
+ * The similarity column of some rows of a set, as the set tables hold it after `copySimilarities`:
+ * a structure's own score, an activity's and a development compound's their structure's, an
+ * assay's and a reference's the best of their activities in the set. Null where there is none.
+ */
+export function heldScores(held: HeldSets, kind: HeldKind, ids: readonly number[]): (number | null)[] {
+  const { columns } = held;
+  const orNull = (score: number) => (Number.isNaN(score) ? null : score);
+  if (!held.scores) return ids.map(() => null);
+  switch (kind) {
+    case 'structures':
+      return ids.map((strId) => orNull(structureScore(held, strId)));
+    case 'activities':
+      return ids.map((actId) => {
+        const position = positionOf(held, actId);
+        return position < 0 ? null : orNull(structureScore(held, columns.actStr[position]!));
+      });
+    case 'clinical':
+      return ids.map((id) => orNull(structureScore(held, id < columns.clinicalStr.length ? columns.clinicalStr[id]! : 0)));
+    case 'assays':
+    case 'references': {
+      const index = kind === 'assays' ? columns.byAssay : columns.byRef;
+      return ids.map((id) => {
+        let best = Number.NaN;
+        for (const position of inSet(held, childrenOf(index, id))) {
+          const score = structureScore(held, columns.actStr[position]!);
+          // `score <= NaN` is false: the first score found is taken.
+          if (!Number.isNaN(score) && !(score <= best)) best = score;
+        }
+        return orNull(best);
+      });
+    }
+  }
+}
+
+/**
+ * A set's rows in the order of its similarity column: `scored` by score then id, ascending, and
+ * `unscored` by id — as `ORDER BY similarity <dir> NULLS LAST, id <dir>` reads them (descending:
+ * both lists from their ends; rows without a score last either way).
+ */
+export interface ScoreOrder {
+  scored: Float64Array;
+  unscored: Float64Array;
+}
+
+/** The set's ids in ascending id order with their scores (NaN: none). */
+function idsWithScores(held: HeldSets, kind: HeldKind): { ids: Float64Array; scores: Float32Array } {
+  const { columns } = held;
+  if (kind === 'activities') {
+    const positions = held.sets.activities.toUint32Array();
+    const ids = Float64Array.from(positions, (position) => columns.actIds[position]!);
+    return { ids, scores: Float32Array.from(positions, (position) => structureScore(held, columns.actStr[position]!)) };
+  }
+  const ids = Float64Array.from(held.sets[kind].toUint32Array());
+  if (kind === 'structures') return { ids, scores: Float32Array.from(ids, (strId) => structureScore(held, strId)) };
+  if (kind === 'clinical') {
+    const strOf = (id: number) => (id < columns.clinicalStr.length ? columns.clinicalStr[id]! : 0);
+    return { ids, scores: Float32Array.from(ids, (id) => structureScore(held, strOf(id))) };
+  }
+  const best = bestOfActivities(held, kind === 'assays' ? columns.actAssay : columns.actRef);
+  return { ids, scores: Float32Array.from(ids, (id) => best.get(id) ?? Number.NaN) };
+}
+
+/** The set's rows in similarity order (made once per held answer and tab through `derived`). */
+export function scoreOrder(held: HeldSets, kind: HeldKind): { value: ScoreOrder; bytes: number } {
+  const { ids, scores } = idsWithScores(held, kind);
+  const scoredAt: number[] = [];
+  const unscored: number[] = [];
+  for (let i = 0; i < ids.length; i++) (Number.isNaN(scores[i]!) ? unscored : scoredAt).push(i);
+  // Ids ascend already: a stable sort by score keeps equal scores in id order.
+  scoredAt.sort((a, b) => scores[a]! - scores[b]! || a - b);
+  const value = { scored: Float64Array.from(scoredAt, (i) => ids[i]!), unscored: Float64Array.from(unscored, (i) => ids[i]!) };
+  return { value, bytes: ids.length * 8 };
+}
+
+/** One page of ids in similarity order (`scoreOrder`), descending or ascending. */
+export function scoredPageIds(order: ScoreOrder, pageNumber: number, pageSize: number, direction: 'asc' | 'desc'): number[] {
+  const { scored, unscored } = order;
+  const total = scored.length + unscored.length;
+  const page: number[] = [];
+  for (let i = pageNumber * pageSize; i < Math.min(total, (pageNumber + 1) * pageSize); i++) {
+    if (direction === 'asc') page.push(i < scored.length ? scored[i]! : unscored[i - scored.length]!);
+    else page.push(i < scored.length ? scored[scored.length - 1 - i]! : unscored[unscored.length - 1 - (i - scored.length)]!);
+  }
+  return page;
 }

@@ -20,13 +20,34 @@ import {
   tooGenericMessage,
 } from '../chemistry/chem-query.ts';
 
-/** Turns the structure part of a structure row into a query selecting the matching str_ids. */
+/**
+ * The structures a structure query matches: as a query selecting str_ids, and — when the chemistry
+ * engine searched them — its hits in memory, which the bitmap engine reads instead (the query then
+ * reads `structure_hits`, written only when SQL runs it: `writeHits`).
+ */
+export interface ResolvedStructures {
+  sql: RawBuilder<unknown>;
+  hits: Float64Array | null;
+}
+
+/** Turns the structure part of a structure row into the str_ids it matches. */
 export interface StructureQueryResolver {
   /** `candidates` (ascending str_ids): only these can match — the structures the rest of the search leaves (see compileCriteria). */
-  resolve(query: StructureQuery, options?: { candidates?: Float64Array | null }): Promise<RawBuilder<unknown>>;
+  resolve(query: StructureQuery, options?: { candidates?: Float64Array | null }): Promise<ResolvedStructures>;
+  /** Writes the engine hits of the queries resolved so far to `structure_hits`, for SQL that reads them (materialise.ts). */
+  writeHits(db: Kysely<Database>): Promise<void>;
 }
 
 const HIT_BATCH = 50_000;
+
+/**
+ * The best Tanimoto of each structure a search's similarity rows found, ascending by str_id, in
+ * float4 as the set tables keep it (search_structures.similarity): held with sets kept in memory.
+ */
+export interface StructureScores {
+  strIds: Uint32Array;
+  scores: Float32Array;
+}
 
 export const searchCancelled = () => new HttpError(409, { message: SEARCH_CANCELLED_MESSAGE, code: ERROR_CODES.conflict });
 
@@ -40,11 +61,13 @@ export interface StructureRunOptions {
 /**
  * Structure rows of one search run: names and InChIKeys by SQL index, exact SMILES / molfiles by
  * RDKit canonical SMILES, substructure / SMARTS / similarity through the chemistry engine. Engine
- * hits go to `structure_hits` under a fresh id for the run's SQL and are removed by `cleanup()`.
+ * hits stay in memory for the bitmap engine; the SQL path has them written to `structure_hits`
+ * under a fresh id (`writeHits`), removed by `cleanup()`.
  */
 export class StructureRowResolver implements StructureQueryResolver {
-  /** Hit sets of similarity rows: their Tanimoto values are copied onto the result set. */
-  readonly similarityHitIds: number[] = [];
+  /** The engine's hits of this run per hit id, until the run ends. */
+  private readonly hits = new Map<number, StructureHits>();
+  /** Hit ids written to `structure_hits` (removed by `cleanup`). */
   private readonly hitIds: number[] = [];
 
   constructor(
@@ -56,20 +79,27 @@ export class StructureRowResolver implements StructureQueryResolver {
   /** Engine searches given candidates, since start (tests and benchmarks check the path taken). */
   static candidateSearches = 0;
 
-  async resolve(query: StructureQuery, options: { candidates?: Float64Array | null } = {}): Promise<RawBuilder<unknown>> {
-    if (query.inputType === 'name') return byName(query.value.trim(), query.category);
-    if (query.inputType === 'inchikey') return byInchikey(checkedInchikey(query.value), query.category === 'exact');
+  async resolve(query: StructureQuery, options: { candidates?: Float64Array | null } = {}): Promise<ResolvedStructures> {
+    const bySql = (found: RawBuilder<unknown>) => ({ sql: found, hits: null });
+    if (query.inputType === 'name') return bySql(byName(query.value.trim(), query.category));
+    if (query.inputType === 'inchikey') return bySql(byInchikey(checkedInchikey(query.value), query.category === 'exact'));
     const chem = chemQueryOf(query);
     if (chem.kind === 'smarts' && query.category === 'exact') throw badRequest(SMARTS_NOT_EXACT_MESSAGE);
     if (chem.kind === 'smarts' && query.category === 'similarity') throw badRequest(SMARTS_NOT_SIMILAR_MESSAGE);
-    if (query.category === 'exact') return byCanonicalSmiles(await this.canonical(query, chem));
-    const hitId = crypto.randomInt(1, 2 ** 47);
-    // Registered before writing: a failure half-way still has its rows cleaned up.
-    this.hitIds.push(hitId);
+    if (query.category === 'exact') return bySql(byCanonicalSmiles(await this.canonical(query, chem)));
     const hits = await this.search(query, chem, options.candidates ?? null);
-    await storeHits(this.db, hitId, hits);
-    if (hits.similarities) this.similarityHitIds.push(hitId);
-    return sql`SELECT str_id FROM structure_hits WHERE hit_id = ${hitId}`;
+    const hitId = crypto.randomInt(1, 2 ** 47);
+    this.hits.set(hitId, hits);
+    return { sql: sql`SELECT str_id FROM structure_hits WHERE hit_id = ${hitId}`, hits: hits.ids };
+  }
+
+  async writeHits(db: Kysely<Database>): Promise<void> {
+    for (const [hitId, hits] of this.hits) {
+      // Registered before writing: a failure half-way still has its rows cleaned up. Written again
+      // by a later SQL pass (another transaction) without duplicates.
+      if (!this.hitIds.includes(hitId)) this.hitIds.push(hitId);
+      await storeHits(db, hitId, hits);
+    }
   }
 
   private async canonical(query: StructureQuery, chem: ChemQuery): Promise<string> {
@@ -109,6 +139,22 @@ export class StructureRowResolver implements StructureQueryResolver {
       }
       throw error;
     }
+  }
+
+  /** The best score of each structure over this run's similarity rows; null when it has none. */
+  similarityScores(): StructureScores | null {
+    const similarityHits = [...this.hits.values()].filter((hits) => hits.similarities);
+    if (similarityHits.length === 0) return null;
+    const best = new Map<number, number>();
+    for (const { ids, similarities } of similarityHits) {
+      for (let i = 0; i < ids.length; i++) {
+        const score = Math.fround(similarities![i]!);
+        const before = best.get(ids[i]!);
+        if (before === undefined || score > before) best.set(ids[i]!, score);
+      }
+    }
+    const strIds = Uint32Array.from(best.keys()).sort();
+    return { strIds, scores: Float32Array.from(strIds, (strId) => best.get(strId)!) };
   }
 
   /** Removes this run's hits (they are copied into the search's sets by then). */

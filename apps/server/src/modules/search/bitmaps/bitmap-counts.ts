@@ -61,10 +61,18 @@ export function rowSetQueries(
         : row.activity
           ? sql`SELECT a.act_id FROM ${ACTIVITY_FROM} WHERE ${row.activity}`
           : null;
+  // Engine hits are in memory (`readRowSets`): only the row's other parts are read.
+  const direct = row.engine
+    ? row.properties && propertiesInMemory
+      ? row.engine.lists
+      : row.engine.others
+    : row.properties && propertiesInMemory
+      ? row.properties.others
+      : row.direct;
   return [
     activities,
     // Property bounds tested in memory: only the row's other parts are read.
-    row.properties && propertiesInMemory ? row.properties.others : row.direct,
+    direct,
     row.clinical ? sql`SELECT cc.clinical_compound_id FROM clinical_compounds cc WHERE ${row.clinical}` : null,
   ];
 }
@@ -89,7 +97,9 @@ export async function readRowSets(db: Db, columns: KbColumns, row: CompiledRow):
   if (row.properties && !properties) columns.properties.readSoon();
   const [read, directRead, clinical] = await Promise.all(rowSetQueries(row, !!properties).map((query) => (query ? ids(db, query) : null)));
   const inRange = properties ? matchProperties(properties, row.properties!.bounds) : null;
-  const direct = inRange && directRead ? RoaringBitmap32.and(inRange, directRead) : (inRange ?? directRead);
+  const hits = row.engine ? new RoaringBitmap32(Uint32Array.from(row.engine.hits)) : null;
+  const parts = [hits, inRange, directRead].filter((part): part is RoaringBitmap32 => part != null);
+  const direct = parts.length ? parts.reduce((all, part) => RoaringBitmap32.and(all, part)) : null;
   const activities = row.fields
     ? matchActivityFields(columns.fields, row.fields)
     : row.assayTypes

@@ -100,6 +100,8 @@ export class BitmapIndex {
 
   /** A row's sets, from the cache when the same row was read on the same version (a `RowSetSource`). */
   readonly rowSets = async (db: Kysely<Database>, columns: KbColumns, row: CompiledRow): Promise<RowSets> => {
+    // The chemistry engine's hits are one run's: never asked again.
+    if (row.engine) return readRowSets(db, columns, row);
     // The same ids mean other activities through another column (a target's id is not a document's).
     const key = [
       row.link?.column ?? 'predicate',

@@ -12,7 +12,7 @@ import { rowSetQueries } from './bitmap-counts.ts';
  * (seconds at L) fails here.
  */
 const ctx: CompileContext = {
-  structures: { resolve: () => Promise.reject(new Error('no structure rows here')) },
+  structures: { resolve: () => Promise.reject(new Error('no structure rows here')), writeHits: async () => undefined },
   // Target terms resolve to their own ids here (the resolver is tested in modules/targets).
   targets: (terms) => Promise.resolve(terms.flatMap((term) => term.ids ?? [])),
   unitFactors: new Map([['nM', 0.001]]),
