@@ -554,7 +554,7 @@ async function setRowsWritten(url: string): Promise<number> {
     const { rows } = await client.query<{ n: string }>(
       `SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::text AS n FROM pg_stat_user_tables
         WHERE relname = ANY($1::text[])`,
-      [[...SEARCH_SET_TABLES, 'search_set_marks', 'result_filtered', 'result_similarity']],
+      [[...SEARCH_SET_TABLES, 'search_set_marks', 'result_filtered', 'result_similarity', 'structure_hits']],
     );
     return Number(rows[0]?.n ?? 0);
   } finally {
