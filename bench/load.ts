@@ -21,6 +21,10 @@
  * and the per-user admission limits (2 searches at once per account) do not queue seven people
  * behind one account's searches.
  *
+ * `--think S` (issue 62): each user pauses 0.5–1.5 × S seconds between two actions (users start
+ * spread over one pause), as people read a page before the next: `--users 100 --think 10
+ * --accounts 100` is the hundred-user mix. The crowd logs in 50 accounts a minute.
+ *
  * `--server-cpu-prof DIR` writes a V8 CPU profile of the server's main thread (whole run) into DIR.
  * The crowd starts once `GET /api/health/ready` answers 200, as a load balancer would send users.
  *
@@ -61,6 +65,10 @@ const referenceSeconds = Number(arg('reference-seconds') ?? 20);
 const mix = arg('mix') === 'L' ? 'L' : 'S';
 const DEMO_ACCOUNTS = ['full-user@demo.test', 'download-evaluator@demo.test', 'evaluate-user@demo.test'];
 const accountCount = Math.max(1, Number(arg('accounts') ?? DEMO_ACCOUNTS.length));
+/** Mean pause of a user between two actions (0: none, every user acts back to back). */
+const thinkSeconds = Math.max(0, Number(arg('think') ?? 0));
+/** Crowd logins per minute: under the per-address ceiling of 60 account calls a minute (all users share 127.0.0.1). */
+const LOGINS_PER_MINUTE = 50;
 
 // ------------------------------------------------------------------ the server
 
@@ -456,11 +464,18 @@ try {
   // of 60 account calls a minute, so the probe starts in the next minute (below).
   const accounts = await crowdAccounts();
   const clients: Client[] = [];
-  for (const email of accounts) clients.push(await Client.login(server.baseUrl, email));
+  let minuteStarted = Date.now();
+  for (const [i, email] of accounts.entries()) {
+    if (i > 0 && i % LOGINS_PER_MINUTE === 0) {
+      await sleep(Math.max(0, minuteStarted + 61_000 - Date.now()));
+      minuteStarted = Date.now();
+    }
+    clients.push(await Client.login(server.baseUrl, email));
+  }
   const readiness = await serverReady(server.baseUrl);
   const readySeconds = Math.round((Date.now() - startedAt) / 1000);
   console.error(`server ready at ${server.baseUrl} after ${readySeconds} s (${readiness}); reference probe for ${referenceSeconds} s`);
-  await sleep(Math.max(0, startedAt + 61_000 - Date.now()));
+  await sleep(Math.max(0, minuteStarted + 61_000 - Date.now()));
   await probe(server.baseUrl, Date.now() + referenceSeconds * 1000);
   const reference = { health: figures('health'), login: figures('login') };
   timings.clear();
@@ -482,7 +497,13 @@ try {
       session: null,
       rowCounts: new Map(),
     };
-    while (Date.now() < until) await act(user);
+    // With think time the users start spread over one pause, and pause 0.5–1.5 times its mean between actions.
+    const pause = () => sleep(Math.min(thinkSeconds * 1000 * (0.5 + Math.random()), Math.max(0, until - Date.now())));
+    if (thinkSeconds) await sleep(Math.random() * thinkSeconds * 1000);
+    while (Date.now() < until) {
+      await act(user);
+      if (thinkSeconds) await pause();
+    }
   });
   await Promise.all([probe(server.baseUrl, until), ...crowd]);
   benchLoop.disable();
@@ -500,6 +521,7 @@ try {
     mix,
     users,
     accounts: accounts.length,
+    thinkSeconds,
     seconds,
     readySeconds,
     readiness,
@@ -526,7 +548,7 @@ try {
   const file = writeResult('load', result);
   const errorsTotal = kinds.reduce((n, k) => n + (errors.get(k)?.length ?? 0), 0);
   console.log(
-    `load ${result.database} (${mix} mix) ${users} users on ${accounts.length} accounts ${seconds} s: errors ${errorsTotal}; health p95 ${loaded.health!.p95} ms (idle ${reference.health.p95}, ×${result.healthP95Ratio}); ` +
+    `load ${result.database} (${mix} mix) ${users} users on ${accounts.length} accounts${thinkSeconds ? `, thinking ${thinkSeconds} s` : ''} ${seconds} s: errors ${errorsTotal}; health p95 ${loaded.health!.p95} ms (idle ${reference.health.p95}, ×${result.healthP95Ratio}); ` +
       `login p95 ${loaded.login!.p95} ms (idle ${reference.login.p95}, ×${result.loginP95Ratio}; probe in its own thread); ` +
       `bench thread's event-loop delay p99 ${result.benchEventLoopDelayMs.p99} ms; ` +
       `sets ${result.sets}, set-table rows written per search ${result.setRowsPerSearch ?? 'n/a'}; ` +
