@@ -26,8 +26,9 @@ const lineCount = (text) => text.split('\n').length - (text.endsWith('\n') ? 1 :
 function sourceFiles(dir) {
   const found = [];
   for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
-    if (['node_modules', 'dist', 'results'].includes(entry.name)) continue;
     const relative = path.posix.join(dir, entry.name);
+    // bench/results holds the benchmarks' output, not source (a module named results is source).
+    if (['node_modules', 'dist'].includes(entry.name) || relative === 'bench/results') continue;
     if (entry.isDirectory()) found.push(...sourceFiles(relative));
     else if (SOURCE.test(entry.name) && !EXEMPT.some((rule) => rule.test(relative))) found.push(relative);
   }
@@ -38,6 +39,8 @@ describe('source file size', () => {
   it(`keeps every production source file at ${MAX_LINES} lines or fewer`, () => {
     const files = ['apps', 'packages', 'scripts', 'bench'].flatMap(sourceFiles);
     expect(files.length).toBeGreaterThan(500);
+    // Every module is scanned, one named results too (its folder was once skipped with bench/results).
+    expect(files).toContain('apps/server/src/modules/results/results-service.ts');
     const over = files
       .map((file) => ({ file, lines: lineCount(fs.readFileSync(path.join(ROOT, file), 'utf8')) }))
       .filter(({ lines }) => lines > MAX_LINES)

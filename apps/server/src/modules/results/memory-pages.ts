@@ -1,16 +1,22 @@
 import { sql } from 'kysely';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
-import type { SortOrder } from '@kb/contracts/results';
+import type { ResultRow, SortOrder } from '@kb/contracts/results';
 import {
   heldActivityCounts,
   heldActivityLinks,
   heldHas,
+  heldIds,
+  heldIdsWithActivityCounts,
   heldPageIds,
   heldRowCount,
   heldScores,
   scoreOrder,
+  scoredPageIds,
 } from '../search/session-sets.ts';
-import type { HeldKind, HeldSets, ScoreOrder } from '../search/session-sets.ts';
+import type { HeldKind, HeldSets } from '../search/session-sets.ts';
+import type { DatabaseKind } from '../../db/database.ts';
+import { int4ArrayParam } from '../../db/array-param.ts';
+import { TAB_MODELS } from './tab-model.ts';
 import type { Sql } from './tab-model.ts';
 
 /**
@@ -34,25 +40,39 @@ export function heldTabRows(held: HeldSets, tab: ResultTabKey): number {
   return heldRowCount(held, KIND_OF_TAB[tab]);
 }
 
-/** The ids of one page of the tab in its key order. */
-export function heldTabPage(
-  held: HeldSets,
-  tab: ResultTabKey,
-  pageNumber: number,
-  pageSize: number,
-  direction: SortOrder['direction'],
-): number[] {
-  return heldPageIds(held, KIND_OF_TAB[tab], pageNumber, pageSize, direction);
+/** What a held page keeps with the held sets, made once per answer (search-service.ts `heldDerived`, `heldDerivedAsync`). */
+export interface HeldKeeper {
+  keep<T>(key: string, make: () => { value: T; bytes: number }): T;
+  keepAsync<T>(key: string, make: () => { value: Promise<T>; bytes: number }): Promise<T>;
 }
 
-/** The tab's rows in the order of their similarity column (a similarity search's), made once per held answer by `keep`. */
-export function heldScoreOrder(
+/**
+ * The ids of one page of a held tab in `order`: a range of the set in key order, of its score order
+ * (`byScore`: a similarity search's, `scoreOrder`), or of every row sorted once by the column in SQL
+ * (`sortAll`, over `heldWholeRelation`) — the two last kept with the held sets, 8 bytes a row.
+ */
+export async function heldOrderedPage(
   held: HeldSets,
   tab: ResultTabKey,
-  keep: (key: string, make: () => { value: ScoreOrder; bytes: number }) => ScoreOrder,
-): ScoreOrder {
+  order: SortOrder,
+  byScore: boolean,
+  page: { pageNumber: number; pageSize: number },
+  keeper: HeldKeeper,
+  sortAll: () => Promise<Float64Array>,
+): Promise<number[]> {
+  const { pageNumber, pageSize } = page;
   const kind = KIND_OF_TAB[tab];
-  return keep(`score order ${kind}`, () => scoreOrder(held, kind));
+  if (byScore)
+    return scoredPageIds(
+      keeper.keep(`score order ${kind}`, () => scoreOrder(held, kind)),
+      pageNumber,
+      pageSize,
+      order.direction,
+    );
+  if (order.column === TAB_MODELS[tab].defaultSort) return heldPageIds(held, kind, pageNumber, pageSize, order.direction);
+  const key = `column order ${kind} ${order.column} ${order.direction}`;
+  const ids = await keeper.keepAsync(key, () => ({ value: sortAll(), bytes: heldRowCount(held, kind) * 8 }));
+  return Array.from(ids.subarray(pageNumber * pageSize, (pageNumber + 1) * pageSize));
 }
 
 /** Which of these ids of the tab's rows are in the held sets, in the order given. */
@@ -64,6 +84,12 @@ export function heldTabMembers(held: HeldSets, tab: ResultTabKey, ids: readonly 
 export function structureActivityCounts(held: HeldSets, strIds: readonly number[]): Map<number, number> {
   const counts = heldActivityCounts(held, 'structure', strIds);
   return new Map(strIds.map((strId, i) => [strId, counts[i]!]));
+}
+
+/** A Structures page's rows with "Activities (this search)" counted in memory (its column definition counts the set table's rows). */
+export function withHeldStructureActivities(held: HeldSets, rows: ResultRow[], strIds: readonly number[]): ResultRow[] {
+  const counts = structureActivityCounts(held, strIds);
+  return rows.map((row) => ({ ...row, activities: counts.get(Number(row.str_id)) ?? 0 }));
 }
 
 const nullIfZero = (values: readonly number[]) => values.map((value) => (value === 0 ? null : value));
@@ -97,5 +123,37 @@ export function heldSetRelation(held: HeldSets, tab: ResultTabKey, ids: readonly
     case 'documentstab':
       return sql`(SELECT ${setId} AS set_id, u.ref_id, u.activities, u.similarity
         FROM unnest(${idArray}, ${heldActivityCounts(held, 'reference', ids)}::int[], ${scores}) AS u(ref_id, activities, similarity)) sr`;
+  }
+}
+
+/**
+ * The tab's whole set as the set table's stand-in, for SQL that orders every row (a sort by a
+ * column): the ids sent as one int4[] (binary to a PostgreSQL server), an activity's links read
+ * from the activities table by its key (the values the set table copies from it), an assay's and a
+ * reference's number of the set's activities counted in memory. No similarity: a similarity
+ * search's score order comes from memory (`heldOrderedPage`).
+ */
+export function heldWholeRelation(held: HeldSets, tab: ResultTabKey, kind: DatabaseKind): Sql {
+  const setId = sql`${held.setId}::bigint`;
+  const ints = (values: Int32Array) => sql`${int4ArrayParam(values, kind)}::int[]`;
+  switch (tab) {
+    case 'structuretab':
+      return sql`(SELECT ${setId} AS set_id, u.str_id, NULL::real AS similarity FROM unnest(${ints(heldIds(held, 'structures'))}) AS u(str_id)) ss`;
+    case 'developmentcompoundstab':
+      return sql`(SELECT ${setId} AS set_id, u.clinical_compound_id, NULL::real AS similarity
+        FROM unnest(${ints(heldIds(held, 'clinical'))}) AS u(clinical_compound_id)) scc`;
+    case 'activitiestab':
+      return sql`(SELECT ${setId} AS set_id, a0.act_id, a0.str_id, a0.gvk_id, a0.assay_id, a0.ref_id, a0.target_id, NULL::real AS similarity
+        FROM unnest(${ints(heldIds(held, 'activities'))}) AS u(act_id) JOIN activities a0 ON a0.act_id = u.act_id) sa`;
+    case 'assaytab': {
+      const [ids, counts] = heldIdsWithActivityCounts(held, 'assays');
+      return sql`(SELECT ${setId} AS set_id, u.assay_id, u.activities, NULL::real AS similarity
+        FROM unnest(${ints(ids)}, ${ints(counts)}) AS u(assay_id, activities)) sy`;
+    }
+    case 'documentstab': {
+      const [ids, counts] = heldIdsWithActivityCounts(held, 'references');
+      return sql`(SELECT ${setId} AS set_id, u.ref_id, u.activities, NULL::real AS similarity
+        FROM unnest(${ints(ids)}, ${ints(counts)}) AS u(ref_id, activities)) sr`;
+    }
   }
 }

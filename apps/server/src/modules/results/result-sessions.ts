@@ -108,6 +108,20 @@ export function sessionCounts(session: ResultSession): SearchCounts | null {
   return (session.counts as SearchCounts | null) ?? null;
 }
 
+/** Which stored count is the unfiltered row count of a tab. */
+const COUNT_OF_TAB = {
+  structuretab: 'stridscount',
+  activitiestab: 'actidscount',
+  assaytab: 'assayidscount',
+  developmentcompoundstab: 'clinicalcompoundidscount',
+  documentstab: 'refidscount',
+} as const;
+
+/** A tab's unfiltered row count as stored when the session ran (null before). */
+export function storedTabCount(session: ResultSession, tab: ResultTabKey): number | null {
+  return sessionCounts(session)?.[COUNT_OF_TAB[tab]] ?? null;
+}
+
 /** Highest structure id per database, re-read every few seconds (one index probe). */
 const maxStrIds = new WeakMap<Kysely<Database>, { at: number; value: number }>();
 

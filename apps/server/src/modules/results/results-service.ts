@@ -7,49 +7,55 @@ import type { ResultEntity, ResultTabKey } from '@kb/contracts/result-tabs';
 import { RESULT_TAB_KEYS, tabInfo } from '@kb/contracts/result-tabs';
 import type { Database } from '../../db/schema.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
-import { HttpError, badRequest, notFound } from '../../http/errors.ts';
+import { HttpError, badRequest } from '../../http/errors.ts';
 import { ERROR_CODES } from '@kb/contracts/errors';
 import type { SearchService, SessionNeed } from '../search/search-service.ts';
-import { heldActivityTypeGroups, heldAssayActivities, scoredPageIds } from '../search/session-sets.ts';
+import { heldActivityTypeGroups, heldAssayActivities } from '../search/session-sets.ts';
 import type { HeldSets } from '../search/session-sets.ts';
-import { heldScoreOrder, heldSetRelation, heldTabMembers, heldTabPage, heldTabRows, structureActivityCounts } from './memory-pages.ts';
+import {
+  heldOrderedPage,
+  heldSetRelation,
+  heldWholeRelation,
+  heldTabMembers,
+  heldTabRows,
+  structureActivityCounts,
+  withHeldStructureActivities,
+} from './memory-pages.ts';
+import type { HeldKeeper } from './memory-pages.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
-import { TAB_MODELS, strIdRestriction, structuresOfRows } from './tab-model.ts';
+import { TAB_MODELS, structuresOfRows } from './tab-model.ts';
 import type { Sql } from './tab-model.ts';
-import { TAB_COLUMNS, columnDef, columnMetadata } from './tab-columns.ts';
-import { filteredIdsQuery, filteredRestriction } from './tab-filters.ts';
+import { TAB_COLUMNS, columnDef } from './tab-columns.ts';
 import type { SessionRows } from './row-values.ts';
-import { filtersInMemory, presenceInRows, writeFilteredActivities } from './memory-filters.ts';
+import { filtersInMemory, presenceInRows } from './memory-filters.ts';
 import { SessionRowsCache } from './session-rows.ts';
-import type { KbDictionaries, KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
+import type { KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
 import { prepareSimilaritySort } from './similarity-sort.ts';
 import { hasSimilarityRow, structureQueryOf } from './structure-rows-shown.ts';
 import type { SimilaritySort } from './similarity-sort.ts';
 import { ACTIVITIES_PER_ASSAY, activityInnerGrids, assayInnerGrids } from './inner-grids.ts';
-import { filteredRowCounts, newlyAdded, readySession, sameFilters, saveFilters, sessionCounts, sessionFilters } from './result-sessions.ts';
+import {
+  filteredRowCounts,
+  newlyAdded,
+  readySession,
+  sameFilters,
+  sessionCounts,
+  saveFilters,
+  sessionFilters,
+  storedTabCount,
+} from './result-sessions.ts';
 import type { ResultSession } from './result-sessions.ts';
 import { validateFilters } from './filter-validation.ts';
+import { FilteredRows } from './filtered-rows.ts';
+import { rowScopeSql } from './row-scope.ts';
+import type { RowScope } from './row-scope.ts';
+import { tabularView } from './tabular-view.ts';
 
 /**
  * The results workspace over one search session (docs/results.md): tab pages, row counts, filters,
  * selections and navigation. Every query reads the session's sets, so what a tab, a chart and a
  * selection show of one search agrees.
  */
-
-/** Which stored count is the unfiltered row count of a tab. */
-const COUNT_OF_TAB = {
-  structuretab: 'stridscount',
-  activitiestab: 'actidscount',
-  assaytab: 'assayidscount',
-  developmentcompoundstab: 'clinicalcompoundidscount',
-  documentstab: 'refidscount',
-} as const;
-
-interface RowScope {
-  filters: readonly AppliedFilter[];
-  strIdList?: readonly number[] | undefined;
-  similarity?: { sort: SimilaritySort; min: number | null; max: number | null } | null;
-}
 
 /** What narrows the rows a "select all" stands for, besides the tab's filters. */
 export interface Narrowing {
@@ -58,8 +64,6 @@ export interface Narrowing {
   minValue?: number | null | undefined;
   maxValue?: number | null | undefined;
 }
-
-const and = (parts: readonly Sql[]) => sql.join(parts, sql` AND `);
 
 /**
  * Settings of the results' transactions: memory to hash id sets of a few hundred thousand, and no
@@ -73,6 +77,8 @@ async function setQuerySettings(trx: Kysely<Database>): Promise<void> {
 export class ResultsService {
   /** Sessions' activity rows held between the charts and filters that read them all. */
   readonly sessionRows: SessionRowsCache;
+  /** The rows of filtered tabs (result_filtered). */
+  private readonly filtered: FilteredRows;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -82,6 +88,7 @@ export class ResultsService {
     private readonly dictionaries: KbDictionaryCache | null = null,
   ) {
     this.sessionRows = new SessionRowsCache(db, search.databaseKind);
+    this.filtered = new FilteredRows(db, search.databaseKind, dictionaries, (session, fn) => this.lockedSession(session, fn));
     // Rows are held for the memory paths (charts and filters with the dictionaries) only.
     if (dictionaries) search.onSetsWritten((setId, mark, rows) => this.sessionRows.hold(setId, mark, rows));
   }
@@ -89,7 +96,7 @@ export class ResultsService {
   /** The caller's ready session; with 'definition' its sets may be only in memory (`heldSets`), else they are in the set tables. */
   async session(auth: AuthContext, sessionId: string, need: SessionNeed = 'tables'): Promise<ResultSession> {
     const session = await readySession(this.db, this.search, auth, sessionId, need);
-    return need === 'tables' ? this.ensureFiltered(session) : session;
+    return need === 'tables' ? this.filtered.ensure(session) : session;
   }
 
   /** The session's activity rows from its sets in memory (charts, filters), or null: read them from the set tables. */
@@ -138,102 +145,18 @@ export class ResultsService {
     });
   }
 
-  /**
-   * The filtered rows of every filtered tab are in result_filtered (UNLOGGED: a database crash
-   * empties it; the filters in the session row say what to rebuild). A search re-run after its sets
-   * were lost keeps its filters but not their row counts (`_rows`): those are counted again here,
-   * over the rebuilt sets, before any count is answered.
-   */
-  private async ensureFiltered(session: ResultSession): Promise<ResultSession> {
-    const filters = sessionFilters(session);
-    const rows = filteredRowCounts(session);
-    let current = session;
-    for (const tab of RESULT_TAB_KEYS) {
-      if (!filters[tab].length) continue;
-      const counted = rows[tab] !== undefined;
-      if (counted && !rows[tab]) continue;
-      if (counted && (await this.hasFilteredRows(this.db, session.set_id, tab))) continue;
-      const dictionaries = filtersInMemory(tab, filters[tab]) ? await this.currentDictionaries() : null;
-      current = await this.lockedSession(current, async (trx, fresh) => {
-        const freshRows = filteredRowCounts(fresh);
-        // Another request may have rebuilt them while this one waited for the lock.
-        if (freshRows[tab] !== undefined && (!freshRows[tab] || (await this.hasFilteredRows(trx, fresh.set_id, tab)))) return fresh;
-        const all = sessionFilters(fresh);
-        const n = await this.materialiseFiltered(trx, fresh.set_id, tab, all[tab], dictionaries);
-        const next = { ...freshRows, [tab]: n };
-        await saveFilters(trx, fresh.id, all, next);
-        return { ...fresh, filters: { ...all, _rows: next } };
-      });
-    }
-    return current;
-  }
-
-  private async hasFilteredRows(db: Kysely<Database>, setId: number, tab: ResultTabKey): Promise<boolean> {
-    const { rows } = await sql<{
-      one: number;
-    }>`SELECT 1 AS one FROM result_filtered WHERE set_id = ${setId}::bigint AND tab = ${tab} LIMIT 1`.execute(db);
-    return rows.length > 0;
-  }
-
-  /**
-   * The dictionaries when they are current, asked before a locked transaction (on PGlite the
-   * transaction holds the one connection: a query outside it would wait for it for ever).
-   */
-  private async currentDictionaries(): Promise<KbDictionaries | null> {
-    return (await this.dictionaries?.ifCurrent()) ?? null;
-  }
-
-  /**
-   * Writes the rows of a tab that pass its filters (inside the caller's locked transaction);
-   * answers how many. With current `dictionaries`, Activities filters are evaluated in memory.
-   */
-  private async materialiseFiltered(
-    trx: Kysely<Database>,
-    setId: number,
-    tab: ResultTabKey,
-    filters: readonly AppliedFilter[],
-    dictionaries: KbDictionaries | null,
-    sessionRows?: SessionRows,
-  ): Promise<number> {
-    await sql`DELETE FROM result_filtered WHERE set_id = ${setId}::bigint AND tab = ${tab}`.execute(trx);
-    if (!filters.length) return 0;
-    if (dictionaries && filtersInMemory(tab, filters))
-      return writeFilteredActivities(trx, dictionaries, setId, filters, this.search.databaseKind, sessionRows);
-    // One packed row (migration 0029), an empty array when nothing passed (as the memory path writes).
-    const { rows } = await sql<{ n: number }>`INSERT INTO result_filtered (set_id, tab, ids)
-        SELECT ${setId}::bigint, ${tab}, coalesce(array_agg(f.id), '{}') FROM (${filteredIdsQuery(tab, setId, filters)}) f
-      RETURNING cardinality(ids) AS n`.execute(trx);
-    return rows[0]?.n ?? 0;
-  }
-
-  /** The WHERE of a tab's rows within a scope, and the join a similarity sort needs. */
-  private scope(tab: ResultTabKey, setId: number, scope: RowScope): { where: Sql; join: Sql } {
-    const model = TAB_MODELS[tab];
-    const parts = [model.where(setId)];
-    if (scope.filters.length) parts.push(filteredRestriction(tab, setId, model.entity));
-    if (scope.strIdList?.length) parts.push(strIdRestriction(tab, setId, scope.strIdList));
-    let join = sql``;
-    if (scope.similarity) {
-      const { sort, min, max } = scope.similarity;
-      join = sql`LEFT JOIN result_similarity rs ON rs.set_id = ${setId}::bigint AND rs.query_key = ${sort.key} AND rs.id = ${sort.idOf}`;
-      if (min != null) parts.push(sql`rs.similarity >= ${min}`);
-      if (max != null) parts.push(sql`rs.similarity <= ${max}`);
-    }
-    return { where: and(parts), join };
-  }
-
   /** Rows of a tab in a scope; the stored count when nothing narrows it. */
   async rowCount(tab: ResultTabKey, session: ResultSession, scope: RowScope): Promise<number> {
     const narrowed =
       scope.filters.length > 0 ||
       !!scope.strIdList?.length ||
       (scope.similarity && (scope.similarity.min != null || scope.similarity.max != null));
-    const counts = sessionCounts(session);
-    if (!narrowed && counts) return counts[COUNT_OF_TAB[tab]];
+    const stored = storedTabCount(session, tab);
+    if (!narrowed && stored !== null) return stored;
     const onlyFilters = !scope.strIdList?.length && !scope.similarity;
-    const stored = filteredRowCounts(session)[tab];
-    if (onlyFilters && stored != null) return stored;
-    const { where, join } = this.scope(tab, session.set_id, scope);
+    const filtered = filteredRowCounts(session)[tab];
+    if (onlyFilters && filtered != null) return filtered;
+    const { where, join } = rowScopeSql(tab, session.set_id, scope);
     return this.withWorkMem(async (trx) => {
       const { rows } = await sql<{
         n: number;
@@ -342,31 +265,41 @@ export class ResultsService {
     const byScore = scored && order.column === SIMILARITY_COLUMN;
     const filters = sessionFilters(session)[tab];
     const narrowed = filters.length > 0 || !!request.strIdList?.length || !!request.sortSmiles;
-    if (narrowed || (order.column !== model.defaultSort && !byScore)) return undefined;
+    const columnOf = columnDef(tab, order.column);
+    // Another sortable column (a similarity one only in a similarity search: `sortOf` says why not otherwise).
+    if (narrowed || !columnOf?.sortable || (order.column === SIMILARITY_COLUMN && !byScore)) return undefined;
     const held = await this.heldSets(session);
     if (!held) return undefined;
     const rowCount = heldTabRows(held, tab);
     if (rowCount === 0) return null;
     checkPageExists(rowCount, request);
-    const ids = byScore
-      ? scoredPageIds(
-          heldScoreOrder(held, tab, (key, make) => this.search.heldDerived(held, key, make)),
-          request.pageNumber,
-          request.pageSize,
-          order.direction,
-        )
-      : heldTabPage(held, tab, request.pageNumber, request.pageSize, order.direction);
-    const columnOf = columnDef(tab, order.column)!;
+    const keeper: HeldKeeper = {
+      keep: (key, make) => this.search.heldDerived(held, key, make),
+      keepAsync: (key, make) => this.search.heldDerivedAsync(held, key, make),
+    };
+    const ids = await heldOrderedPage(held, tab, order, byScore, request, keeper, () => this.sortHeld(held, tab, order, columnOf.value(0)));
     const set = heldSetRelation(held, tab, ids);
     // The relation holds the page's rows only: its first page, in the same order.
     const rows = await this.readPage(tab, session.set_id, { filters: [] }, columnOf.value(0), order, { ...request, pageNumber: 0 }, set);
     const data =
       tab === 'structuretab'
-        ? withStructureActivities(rows, structureActivityCounts(held, ids))
+        ? withHeldStructureActivities(held, rows, ids)
         : tab === 'assaytab'
           ? await this.withInnerGrids(tab, session.set_id, rows, heldAssayActivities(held, ids, ACTIVITIES_PER_ASSAY + 1))
           : await this.withInnerGrids(tab, session.set_id, rows);
     return this.pageAnswer(tab, session, request, { data, rowCount, sortOrder: order, similaritySort: null, filters });
+  }
+
+  /** Every id of a held set in one column's order, sorted in SQL over the whole set sent as a parameter (nothing written). */
+  private async sortHeld(held: HeldSets, tab: ResultTabKey, order: SortOrder, sortExpr: Sql): Promise<Float64Array> {
+    const model = TAB_MODELS[tab];
+    const dir = sql.raw(order.direction === 'desc' ? 'DESC' : 'ASC');
+    const relation = heldWholeRelation(held, tab, this.search.databaseKind);
+    const { rows } = await this.withWorkMem((trx) =>
+      sql<{ id: number }>`SELECT ${model.entity} AS id FROM ${model.from(held.setId, relation)} WHERE ${model.where(held.setId)}
+        ORDER BY ${sortExpr} ${dir} NULLS LAST, ${model.entity} ${dir}`.execute(trx),
+    );
+    return Float64Array.from(rows, (row) => Number(row.id));
   }
 
   private async readPage(
@@ -380,7 +313,7 @@ export class ResultsService {
     set?: Sql,
   ): Promise<ResultRow[]> {
     const model = TAB_MODELS[tab];
-    const { where, join } = this.scope(tab, setId, scope);
+    const { where, join } = rowScopeSql(tab, setId, scope);
     const dir = sql.raw(order.direction === 'desc' ? 'DESC' : 'ASC');
     const columns = TAB_COLUMNS[tab].map((column) => {
       const value = column.key === SIMILARITY_COLUMN && scope.similarity ? sql`rs.similarity` : column.value(setId);
@@ -462,7 +395,7 @@ export class ResultsService {
     // Filters evaluated in memory read the session's rows once (or not at all when the charts or
     // an earlier filter read them): for which values are in the search, then for the rows that
     // pass. The lock below refuses a set re-run meanwhile for other criteria.
-    const dictionaries = filtersInMemory(tab, requested) ? await this.currentDictionaries() : null;
+    const dictionaries = filtersInMemory(tab, requested) ? await this.filtered.currentDictionaries() : null;
     const sessionRows = dictionaries ? await this.sessionRows.rows(session.set_id) : undefined;
     const { kept, ignored } = await validateFilters(
       this.db,
@@ -480,7 +413,7 @@ export class ResultsService {
       const written = rows[tab];
       if (applied.length && written !== undefined && sameFilters(all[tab], applied)) return written;
       all[tab] = applied;
-      const filtered = await this.materialiseFiltered(
+      const filtered = await this.filtered.write(
         trx,
         fresh.set_id,
         tab,
@@ -491,7 +424,7 @@ export class ResultsService {
       if (applied.length) rows[tab] = filtered;
       else delete rows[tab];
       await saveFilters(trx, sessionId, all, rows);
-      return applied.length ? filtered : (sessionCounts(fresh)?.[COUNT_OF_TAB[tab]] ?? 0);
+      return applied.length ? filtered : (storedTabCount(fresh, tab) ?? 0);
     });
     const message = ignored.length
       ? `Some filter values are not in these results any more and were left out: ${ignored.map((i) => `${i.chartKey} ${i.values.join(', ')}`).join('; ')}.`
@@ -565,7 +498,7 @@ export class ResultsService {
       narrowing.sortSmiles && (narrowing.minValue != null || narrowing.maxValue != null)
         ? await this.similarity(session, tab, narrowing.sortSmiles)
         : null;
-    const { where, join } = this.scope(tab, session.set_id, {
+    const { where, join } = rowScopeSql(tab, session.set_id, {
       filters: sessionFilters(session)[tab],
       strIdList: narrowing.strIdList,
       similarity: sort ? { sort, min: narrowing.minValue ?? null, max: narrowing.maxValue ?? null } : null,
@@ -633,17 +566,9 @@ export class ResultsService {
     return { tab, rowCount: await this.rowCount(tab, session, { filters: sessionFilters(session)[tab] }) };
   }
 
-  /** Spec `tabularview/strid/{id}`: one structure as a Structures-tab row (knowledge-base wide). */
-  async tabularView(strId: number) {
-    const columns = TAB_COLUMNS.structuretab.filter((c) => c.key !== SIMILARITY_COLUMN && c.key !== 'activities');
-    const values = columns.map((c) => sql`${c.value(0)} AS ${sql.ref(c.key)}`);
-    const { rows } = await sql<ResultRow>`SELECT ${sql.join(values)},
-        (SELECT count(*)::int FROM activities a WHERE a.str_id = s.str_id) AS activities
-      FROM structures s CROSS JOIN LATERAL (SELECT s.str_id) ss WHERE s.str_id = ${strId}`.execute(this.db);
-    const row = rows[0];
-    if (!row) throw notFound(`There is no structure ${strId}.`);
-    const metadata = columnMetadata('structuretab').filter((c) => c.key !== SIMILARITY_COLUMN);
-    return { strId, columns: metadata.map((c) => (c.key === 'activities' ? { ...c, label: 'Activities' } : c)), row };
+  /** Spec `tabularview/strid/{id}` (tabular-view.ts). */
+  tabularView(strId: number) {
+    return tabularView(this.db, strId);
   }
 }
 
@@ -663,9 +588,4 @@ function checkPageExists(rowCount: number, request: TabRequest): void {
     `Page ${request.pageNumber + 1} is beyond the last page (${lastPage + 1}) of this tab (${rowCount} rows, ${request.pageSize} per page).`,
     { field: 'pageNumber', lastPage, rowCount },
   );
-}
-
-/** The Structures tab's "Activities (this search)" counted in memory (its column definition counts the set table's rows). */
-function withStructureActivities(rows: ResultRow[], counts: ReadonlyMap<number, number>): ResultRow[] {
-  return rows.map((row) => ({ ...row, activities: counts.get(Number(row.str_id)) ?? 0 }));
 }

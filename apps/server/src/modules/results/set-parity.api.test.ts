@@ -17,6 +17,7 @@ import { ChartService } from '../charts/chart-service.ts';
 import { KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
 import { SEARCH_SET_TABLES } from '../../db/tables/search-tables.ts';
 import { TAB_MODELS } from './tab-model.ts';
+import { TAB_COLUMNS } from './tab-columns.ts';
 
 /**
  * Sets held in memory (issue 62; docs/results.md "Sets held in memory") against the set tables:
@@ -90,8 +91,9 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
     tab: ResultTabKey,
     sortOrder: { column: string; direction: 'asc' | 'desc' },
     pageSize: number,
+    pages = 3,
   ) => {
-    for (let pageNumber = 0; pageNumber < 3; pageNumber++) {
+    for (let pageNumber = 0; pageNumber < pages; pageNumber++) {
       const reference = await results
         .page(callerOf(me), tab, { sessionid: ids.tablesId, pageNumber, pageSize, sortOrder })
         .catch(() => null);
@@ -198,6 +200,23 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
     expect(await setRows(setId)).toBeGreaterThan(0);
     await expectSamePages(memoryId, tablesId);
   }, 180_000);
+
+  it('sorts every tab by each of its sortable columns from memory, both ways, with nothing written', async () => {
+    const { memoryId, tablesId } = await searchBoth(CASES['assay type OR mechanism']!);
+    const setId = Number((await session(memoryId)).set_id);
+    for (const tab of RESULT_TAB_KEYS) {
+      const columns = TAB_COLUMNS[tab].filter(
+        (column) => column.sortable && column.key !== 'similarity' && column.key !== TAB_MODELS[tab].defaultSort,
+      );
+      for (const column of columns) {
+        for (const direction of ['asc', 'desc'] as const) {
+          // The second page: the order past its first rows (ties broken by id) too.
+          await expectSameOrder({ memoryId, tablesId }, tablesResults, tab, { column: column.key, direction }, 20, 2);
+        }
+      }
+    }
+    expect(await setRows(setId)).toBe(0);
+  }, 300_000);
 
   it('writes the set tables when a reader joins them, then answers the same from memory and from the tables', async () => {
     const { memoryId, tablesId } = await searchBoth(CASES['activity type']!);

@@ -402,6 +402,16 @@ export class SearchService {
     return this.held ? this.held.derived(held, key, make) : make().value;
   }
 
+  /**
+   * As `heldDerived`, for a value made by async work (a sort in SQL): a failure is not kept, the
+   * next call makes it again.
+   */
+  heldDerivedAsync<T>(held: HeldSets, key: string, make: () => { value: Promise<T>; bytes: number }): Promise<T> {
+    const value = this.heldDerived(held, key, make);
+    value.catch(() => this.held?.forgetDerived(held, key));
+    return value;
+  }
+
   /** The held sets of this session's answer, recomputed when this process does not hold them. */
   private async heldAnswer(session: Selectable<SearchSessionsTable>): Promise<HeldSets | null> {
     if (!this.held || !session.sets_version || !session.criteria_hash) return null;

@@ -2,7 +2,7 @@ import type { BitmapSearchResult } from './bitmaps/bitmap-counts.ts';
 import { childrenOf } from './bitmaps/reverse-index.ts';
 import type { ReverseIndex } from './bitmaps/reverse-index.ts';
 import type { KbColumns } from './bitmaps/kb-columns.ts';
-import { activityRowsOver } from './bitmaps/write-sets.ts';
+import { activityRowsOver, withActivityCounts } from './bitmaps/write-sets.ts';
 import type { WrittenActivityRows } from './bitmaps/write-sets.ts';
 import type { StructureScores } from './structure-query.ts';
 
@@ -31,7 +31,7 @@ interface Entry {
   held: HeldSets;
   bytes: number;
   /** Values made from the sets on first use (activity links, a tab's order by score), counted in `bytes` then. */
-  derived: Map<string, unknown>;
+  derived: Map<string, { value: unknown; bytes: number }>;
 }
 
 /** Bytes of the activity rows made from a held set: five int32 links an activity. */
@@ -83,13 +83,24 @@ export class SessionSetStore {
   derived<T>(held: HeldSets, key: string, make: () => { value: T; bytes: number }): T {
     const entry = this.entries.get(held.setId);
     if (!entry || entry.held !== held) return make().value;
-    if (entry.derived.has(key)) return entry.derived.get(key) as T;
+    const found = entry.derived.get(key);
+    if (found) return found.value as T;
     const { value, bytes } = make();
-    entry.derived.set(key, value);
+    entry.derived.set(key, { value, bytes });
     entry.bytes += bytes;
     this.bytes += bytes;
     this.evict(held.setId);
     return value;
+  }
+
+  /** Forgets a derived value (one whose making failed: made again next time). */
+  forgetDerived(held: HeldSets, key: string): void {
+    const entry = this.entries.get(held.setId);
+    const found = entry?.held === held ? entry.derived.get(key) : undefined;
+    if (!entry || !found) return;
+    entry.derived.delete(key);
+    entry.bytes -= found.bytes;
+    this.bytes -= found.bytes;
   }
 
   forget(setId: number): void {
@@ -177,6 +188,19 @@ function positionOf(held: HeldSets, actId: number): number {
     else hi = mid - 1;
   }
   return -1;
+}
+
+/** Every id of one set, ascending (activities by act_id). */
+export function heldIds(held: HeldSets, kind: HeldKind): Int32Array {
+  if (kind !== 'activities') return Int32Array.from(held.sets[kind].toUint32Array());
+  const actIds = held.columns.actIds;
+  return Int32Array.from(held.sets.activities.toUint32Array(), (position) => actIds[position]!);
+}
+
+/** Every assay or reference of the set with its number of the set's activities (as the set tables hold them). */
+export function heldIdsWithActivityCounts(held: HeldSets, kind: 'assays' | 'references'): [Int32Array, Int32Array] {
+  const link = kind === 'assays' ? held.columns.actAssay : held.columns.actRef;
+  return withActivityCounts(held.sets[kind], link, held.sets.activities.toUint32Array());
 }
 
 /** Whether a row of a set (an activity by its id) is in it. */

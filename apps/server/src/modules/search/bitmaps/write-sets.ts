@@ -48,7 +48,7 @@ async function insertColumns(trx: Db, kind: DatabaseKind, table: string, setId: 
 }
 
 /** The ids of `bitmap` with how many of the search's activities link to each (0 for none). */
-function withActivityCounts(bitmap: RoaringBitmap32, link: Int32Array, activities: Uint32Array): [Int32Array, Int32Array] {
+export function withActivityCounts(bitmap: RoaringBitmap32, link: Int32Array, activities: Uint32Array): [Int32Array, Int32Array] {
   const ids = Int32Array.from(bitmap.toUint32Array());
   // A counter per id up to the highest one written (an Int32Array, not a Map of a million entries).
   const counts = new Int32Array(ids.length ? ids[ids.length - 1]! + 1 : 0);

@@ -1,0 +1,96 @@
+import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { AppliedFilter } from '@kb/contracts/search';
+import type { ResultTabKey } from '@kb/contracts/result-tabs';
+import { RESULT_TAB_KEYS } from '@kb/contracts/result-tabs';
+import type { Database } from '../../db/schema.ts';
+import type { DatabaseKind } from '../../db/database.ts';
+import type { KbDictionaries, KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
+import { filteredIdsQuery } from './tab-filters.ts';
+import type { SessionRows } from './row-values.ts';
+import { filtersInMemory, writeFilteredActivities } from './memory-filters.ts';
+import { filteredRowCounts, saveFilters, sessionFilters } from './result-sessions.ts';
+import type { ResultSession } from './result-sessions.ts';
+
+/**
+ * The rows of a session's filtered tabs, one packed id array per tab in result_filtered
+ * (docs/results.md "Filters"): written when filters are applied, rebuilt when a crash emptied them.
+ */
+export class FilteredRows {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly databaseKind: DatabaseKind,
+    /** Knowledge-base values in memory: the Activities tab's filters on them are evaluated without joins (null: in SQL). */
+    private readonly dictionaries: KbDictionaryCache | null,
+    /** Runs work holding the session row (ResultsService `lockedSession`). */
+    private readonly lock: <T>(session: ResultSession, fn: (trx: Kysely<Database>, fresh: ResultSession) => Promise<T>) => Promise<T>,
+  ) {}
+
+  /**
+   * The filtered rows of every filtered tab are in result_filtered (UNLOGGED: a database crash
+   * empties it; the filters in the session row say what to rebuild). A search re-run after its sets
+   * were lost keeps its filters but not their row counts (`_rows`): those are counted again here,
+   * over the rebuilt sets, before any count is answered.
+   */
+  async ensure(session: ResultSession): Promise<ResultSession> {
+    const filters = sessionFilters(session);
+    const rows = filteredRowCounts(session);
+    let current = session;
+    for (const tab of RESULT_TAB_KEYS) {
+      if (!filters[tab].length) continue;
+      const counted = rows[tab] !== undefined;
+      if (counted && !rows[tab]) continue;
+      if (counted && (await this.hasRows(this.db, session.set_id, tab))) continue;
+      const dictionaries = filtersInMemory(tab, filters[tab]) ? await this.currentDictionaries() : null;
+      current = await this.lock(current, async (trx, fresh) => {
+        const freshRows = filteredRowCounts(fresh);
+        // Another request may have rebuilt them while this one waited for the lock.
+        if (freshRows[tab] !== undefined && (!freshRows[tab] || (await this.hasRows(trx, fresh.set_id, tab)))) return fresh;
+        const all = sessionFilters(fresh);
+        const n = await this.write(trx, fresh.set_id, tab, all[tab], dictionaries);
+        const next = { ...freshRows, [tab]: n };
+        await saveFilters(trx, fresh.id, all, next);
+        return { ...fresh, filters: { ...all, _rows: next } };
+      });
+    }
+    return current;
+  }
+
+  private async hasRows(db: Kysely<Database>, setId: number, tab: ResultTabKey): Promise<boolean> {
+    const { rows } = await sql<{
+      one: number;
+    }>`SELECT 1 AS one FROM result_filtered WHERE set_id = ${setId}::bigint AND tab = ${tab} LIMIT 1`.execute(db);
+    return rows.length > 0;
+  }
+
+  /**
+   * The dictionaries when they are current, asked before a locked transaction (on PGlite the
+   * transaction holds the one connection: a query outside it would wait for it for ever).
+   */
+  async currentDictionaries(): Promise<KbDictionaries | null> {
+    return (await this.dictionaries?.ifCurrent()) ?? null;
+  }
+
+  /**
+   * Writes the rows of a tab that pass its filters (inside the caller's locked transaction);
+   * answers how many. With current `dictionaries`, Activities filters are evaluated in memory.
+   */
+  async write(
+    trx: Kysely<Database>,
+    setId: number,
+    tab: ResultTabKey,
+    filters: readonly AppliedFilter[],
+    dictionaries: KbDictionaries | null,
+    sessionRows?: SessionRows,
+  ): Promise<number> {
+    await sql`DELETE FROM result_filtered WHERE set_id = ${setId}::bigint AND tab = ${tab}`.execute(trx);
+    if (!filters.length) return 0;
+    if (dictionaries && filtersInMemory(tab, filters))
+      return writeFilteredActivities(trx, dictionaries, setId, filters, this.databaseKind, sessionRows);
+    // One packed row (migration 0029), an empty array when nothing passed (as the memory path writes).
+    const { rows } = await sql<{ n: number }>`INSERT INTO result_filtered (set_id, tab, ids)
+        SELECT ${setId}::bigint, ${tab}, coalesce(array_agg(f.id), '{}') FROM (${filteredIdsQuery(tab, setId, filters)}) f
+      RETURNING cardinality(ids) AS n`.execute(trx);
+    return rows[0]?.n ?? 0;
+  }
+}
