@@ -201,13 +201,16 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
     await expectSamePages(memoryId, tablesId);
   }, 180_000);
 
-  it('sorts every tab by each of its sortable columns from memory, both ways, with nothing written', async () => {
+  it('sorts every tab by a column of each type from memory, both ways, with nothing written', async () => {
     const { memoryId, tablesId } = await searchBoth(CASES['assay type OR mechanism']!);
     const setId = Number((await session(memoryId)).set_id);
     for (const tab of RESULT_TAB_KEYS) {
-      const columns = TAB_COLUMNS[tab].filter(
+      // One sortable column of each type (text, number, integer, date …): the sort's SQL is the
+      // column's, the same on both paths; what differs is where the set comes from.
+      const sortable = TAB_COLUMNS[tab].filter(
         (column) => column.sortable && column.key !== 'similarity' && column.key !== TAB_MODELS[tab].defaultSort,
       );
+      const columns = [...new Map(sortable.map((column) => [column.type, column])).values()];
       for (const column of columns) {
         for (const direction of ['asc', 'desc'] as const) {
           // The second page: the order past its first rows (ties broken by id) too.
@@ -216,7 +219,7 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
       }
     }
     expect(await setRows(setId)).toBe(0);
-  }, 300_000);
+  }, 180_000);
 
   it('writes the set tables when a reader joins them, then answers the same from memory and from the tables', async () => {
     const { memoryId, tablesId } = await searchBoth(CASES['activity type']!);
