@@ -176,18 +176,22 @@ export function heldPageIds(held: HeldSets, kind: HeldKind, pageNumber: number, 
   return kind === 'activities' ? values.map((position) => held.columns.actIds[position]!) : values;
 }
 
-/** The position of an activity id in the held columns (ascending act_id), or -1. */
-function positionOf(held: HeldSets, actId: number): number {
-  const ids = held.columns.actIds;
+/** The index of `value` in an ascending array, or -1. */
+function indexOfSorted(values: ArrayLike<number>, value: number): number {
   let lo = 0;
-  let hi = ids.length - 1;
+  let hi = values.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
-    if (ids[mid] === actId) return mid;
-    if (ids[mid]! < actId) lo = mid + 1;
+    if (values[mid] === value) return mid;
+    if (values[mid]! < value) lo = mid + 1;
     else hi = mid - 1;
   }
   return -1;
+}
+
+/** The position of an activity id in the held columns (ascending act_id), or -1. */
+function positionOf(held: HeldSets, actId: number): number {
+  return indexOfSorted(held.columns.actIds, actId);
 }
 
 /** Every id of one set, ascending (activities by act_id). */
@@ -297,15 +301,8 @@ function namedCounts(counts: ReadonlyMap<number, number>, names: readonly (strin
 function structureScore(held: HeldSets, strId: number): number {
   const { scores } = held;
   if (!scores || strId <= 0 || !held.sets.structures.has(strId)) return Number.NaN;
-  const ids = scores.strIds;
-  let lo = 0;
-  let hi = ids.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ids[mid] === strId) return scores.scores[mid]!;
-    if (ids[mid]! < strId) lo = mid + 1;
-    else hi = mid - 1;
-  }
+  const at = indexOfSorted(scores.strIds, strId);
+  if (at >= 0) return scores.scores[at]!;
   return Number.NaN;
 }
 
