@@ -42,12 +42,16 @@ function popcount(x) {
   x = (x + (x >>> 4)) & 0x0f0f0f0f;
   return Math.imul(x, 0x01010101) >>> 24;
 }
-/** Bits per row (0: no fingerprint, never a neighbour). */
+/** Bits per index row (0: no fingerprint, never a neighbour), ascending. */
 let pops = null;
 /** Shared bits per row of the block being scanned (set to its start at each block). */
 let counts = null;
 /** Each row's number in the whole index (a part holds whole parents, not a range of rows). */
 let globalRows = null;
+/** The arrival row of each index row (the index orders rows by bit count). */
+let arrival = null;
+/** Per block, where its runs of one bit count end (`bitCountRuns`). */
+let runEnds = null;
 /** The rows' actives and parents for scoring (`attach`), and a collector per kept size. */
 let actives = null;
 let collectors = new Map();
@@ -95,23 +99,25 @@ function maskLongestLists(blockOf, size, having) {
 /**
  * Builds the inverted index from the pages received (count per block and bit, prefix sums, fill),
  * then lets them go: the rows arrive a page at a time, so neither thread ever holds every row's bit
- * list twice.
+ * list twice. The index keeps the rows ordered by bit count (`arrival` maps back): a block's rows
+ * then come in runs of one count, each judged against one bar (scanBlock), and a block's lists
+ * are those of alike rows.
  */
 function load({ block }) {
   if (block) BLOCK = block;
-  const n = pages.reduce((sum, page) => sum + page.offsets.length - 1, 0);
+  const rowsOf = arrivedRows();
+  const n = rowsOf.pop.length;
   const postings = pages.reduce((sum, page) => sum + page.bits.length, 0);
   const blocks = Math.ceil(n / BLOCK);
+  arrival = byBitCount(rowsOf.pop);
+  pops = new Uint16Array(n);
+  for (let r = 0; r < n; r++) pops[r] = rowsOf.pop[arrival[r]];
+  runEnds = bitCountRuns(blocks);
   // Rows per block and bit having it, then which bits a block lists by the rows lacking them.
   const having = new Uint32Array(blocks * FP_BITS);
-  pops = new Uint16Array(n);
-  let r = 0;
-  for (const { offsets, bits } of pages) {
-    for (let i = 0; i + 1 < offsets.length; i++, r++) {
-      const base = Math.floor(r / BLOCK) * FP_BITS;
-      pops[r] = offsets[i + 1] - offsets[i];
-      for (let k = offsets[i]; k < offsets[i + 1]; k++) having[base + bits[k]] += 1;
-    }
+  for (let r = 0; r < n; r++) {
+    const base = Math.floor(r / BLOCK) * FP_BITS;
+    rowsOf.each(arrival[r], (bit) => (having[base + bit] += 1));
   }
   lacking = new Uint8Array(blocks * FP_BITS);
   maskSlot = new Uint8Array(blocks * FP_BITS).fill(UNMASKED);
@@ -137,28 +143,26 @@ function load({ block }) {
   rows = new Uint16Array(start[blocks * FP_BITS]);
   masks = new Int32Array(n);
   const has = new Uint8Array(FP_BITS);
-  r = 0;
-  for (const { offsets, bits } of pages) {
-    for (let i = 0; i + 1 < offsets.length; i++, r++) {
-      const blockOf = Math.floor(r / BLOCK);
-      const base = blockOf * FP_BITS;
-      const local = r - blockOf * BLOCK;
-      for (let k = offsets[i]; k < offsets[i + 1]; k++) {
-        has[bits[k]] = 1;
-        const slot = maskSlot[base + bits[k]];
-        if (slot !== UNMASKED) masks[r] |= 1 << slot;
-        else if (!lacking[base + bits[k]]) rows[fill[base + bits[k]]++] = local;
-      }
-      for (const bit of lackingBits[blockOf]) if (!has[bit]) rows[fill[base + bit]++] = local;
-      for (let k = offsets[i]; k < offsets[i + 1]; k++) has[bits[k]] = 0;
-    }
+  for (let r = 0; r < n; r++) {
+    const blockOf = Math.floor(r / BLOCK);
+    const base = blockOf * FP_BITS;
+    const local = r - blockOf * BLOCK;
+    rowsOf.each(arrival[r], (bit) => {
+      has[bit] = 1;
+      const slot = maskSlot[base + bit];
+      if (slot !== UNMASKED) masks[r] |= 1 << slot;
+      else if (!lacking[base + bit]) rows[fill[base + bit]++] = local;
+    });
+    for (const bit of lackingBits[blockOf]) if (!has[bit]) rows[fill[base + bit]++] = local;
+    rowsOf.each(arrival[r], (bit) => (has[bit] = 0));
   }
-  globalRows = new Uint32Array(n);
+  const arrivedGlobal = new Uint32Array(n);
   let at = 0;
   for (const page of pages) {
-    globalRows.set(page.rows, at);
+    arrivedGlobal.set(page.rows, at);
     at += page.rows.length;
   }
+  globalRows = Uint32Array.from(arrival, (a) => arrivedGlobal[a]);
   pages = [];
   counts = new Uint16Array(Math.min(BLOCK, Math.max(n, 1)));
   hitRows = new Uint32Array(Math.max(n, 1));
@@ -166,7 +170,51 @@ function load({ block }) {
   return { rows: n, postings, listed: rows.length, blocks };
 }
 
-/** The neighbours of the query being scanned: local rows and their Tanimoto, `hitCount` of them. */
+/** The received pages' rows in arrival order: each row's bit count, and its bits one by one. */
+function arrivedRows() {
+  const n = pages.reduce((sum, page) => sum + page.offsets.length - 1, 0);
+  const pageOf = new Uint32Array(n);
+  const indexIn = new Uint32Array(n);
+  const pop = new Uint16Array(n);
+  let r = 0;
+  pages.forEach(({ offsets }, p) => {
+    for (let i = 0; i + 1 < offsets.length; i++, r++) {
+      pageOf[r] = p;
+      indexIn[r] = i;
+      pop[r] = offsets[i + 1] - offsets[i];
+    }
+  });
+  const each = (row, visit) => {
+    const { offsets, bits } = pages[pageOf[row]];
+    for (let k = offsets[indexIn[row]], end = offsets[indexIn[row] + 1]; k < end; k++) visit(bits[k]);
+  };
+  return { pop, each };
+}
+
+/** Arrival rows ordered by bit count, ties in arrival order (a counting sort). */
+function byBitCount(pop) {
+  const first = new Uint32Array(FP_BITS + 2);
+  for (const count of pop) first[count + 1] += 1;
+  for (let count = 0; count <= FP_BITS; count++) first[count + 1] += first[count];
+  const order = new Uint32Array(pop.length);
+  for (let r = 0; r < pop.length; r++) order[first[pop[r]]++] = r;
+  return order;
+}
+
+/** Where each run of one bit count ends inside each block (rows in a block's own numbering). */
+function bitCountRuns(blocks) {
+  const ends = [];
+  for (let blockOf = 0; blockOf < blocks; blockOf++) {
+    const from = blockOf * BLOCK;
+    const size = Math.min(BLOCK, pops.length - from);
+    const list = [];
+    for (let r = 1; r <= size; r++) if (r === size || pops[from + r] !== pops[from + r - 1]) list.push(r);
+    ends.push(Uint32Array.from(list));
+  }
+  return ends;
+}
+
+/** The neighbours of the query being scanned: rows and their Tanimoto, `hitCount` of them (ascending rows). */
 let hitRows = null;
 let hitSims = null;
 let hitCount = 0;
@@ -215,25 +263,41 @@ function scanBlock(block, qPop, min) {
     if (slot === UNMASKED) lacked += lacking[base + queryBits[k]];
     else qMask |= 1 << slot;
   }
+  // The arrays in locals: the loops below are the hot path of every prediction.
+  const counter = counts;
+  const listed = rows;
   // Every row starts at the bits it shares by lacking them; the pass below only reads the counters.
-  counts.fill(lacked, 0, n);
+  counter.fill(lacked, 0, n);
   for (let k = 0; k < qPop; k++) {
     const bit = base + queryBits[k];
-    if (lacking[bit]) for (let p = start[bit], end = start[bit + 1]; p < end; p++) counts[rows[p]] -= 1;
-    else for (let p = start[bit], end = start[bit + 1]; p < end; p++) counts[rows[p]] += 1;
+    const end = start[bit + 1];
+    if (lacking[bit]) for (let p = start[bit]; p < end; p++) counter[listed[p]] -= 1;
+    else for (let p = start[bit]; p < end; p++) counter[listed[p]] += 1;
   }
-  for (let r = 0; r < n; r++) {
-    let common = counts[r];
-    if (qMask !== 0) common += popcount(masks[from + r] & qMask);
-    if (common === 0) continue;
+  const rowMasks = masks;
+  const maskedBits = popcount(qMask);
+  const ends = runEnds[block];
+  let found = hitCount;
+  let r = 0;
+  for (let run = 0; run < ends.length; run++) {
+    const end = ends[run];
     const pop = pops[from + r];
-    if (common < needed[pop]) continue;
-    const sim = common / (qPop + pop - common);
-    if (sim >= min) {
-      hitRows[hitCount] = from + r;
-      hitSims[hitCount++] = sim;
+    const need = needed[pop];
+    // The masked bits add at most the query's own: most rows fall short without counting them.
+    const bar = need - maskedBits;
+    for (; r < end; r++) {
+      let common = counter[r];
+      if (common < bar) continue;
+      common += popcount(rowMasks[from + r] & qMask);
+      if (common < need) continue;
+      const sim = common / (qPop + pop - common);
+      if (sim >= min) {
+        hitRows[found] = from + r;
+        hitSims[found++] = sim;
+      }
     }
   }
+  hitCount = found;
 }
 
 /** Every neighbour of each query, as global row numbers with their Tanimoto, and where each query's rows end. */
@@ -253,18 +317,49 @@ function scan({ queries, min }) {
   return { rows: Uint32Array.from(found), sims: Float64Array.from(sims), ends };
 }
 
-/** The rows' structures, parents and active pairs, in this part's row order (active-scan.ts attach). */
+/**
+ * The rows' structures, parents and active pairs (active-scan.ts attach, in the order the rows
+ * arrived), kept in the index's order: a query's neighbours come in ascending rows, so scoring
+ * them reads these arrays front to back instead of jumping about.
+ */
 function attach(message) {
-  actives = activeRows(message);
+  if (!arrival) throw new Error('the index is not loaded');
+  arrivedStrIds = message.strIds;
+  indexOfArrival = new Uint32Array(arrival.length);
+  for (let r = 0; r < arrival.length; r++) indexOfArrival[arrival[r]] = r;
+  actives = activeRows(inIndexOrder(message));
   collectors = new Map();
   excludedRow = null;
   return {};
 }
 
+/** Structures of the rows in arrival order (ascending str_id) and each arrival row's row: how exclusions find their rows. */
+let arrivedStrIds = null;
+let indexOfArrival = null;
+
+function inIndexOrder({ strIds, parents, pairStart, pairTarget, pairNm, targetCount }) {
+  const n = arrival.length;
+  const ordered = { strIds: new Float64Array(n), parents: new Float64Array(n), pairStart: new Uint32Array(n + 1), targetCount };
+  for (let r = 0; r < n; r++) {
+    const a = arrival[r];
+    ordered.strIds[r] = strIds[a];
+    ordered.parents[r] = parents[a];
+    ordered.pairStart[r + 1] = ordered.pairStart[r] + pairStart[a + 1] - pairStart[a];
+  }
+  ordered.pairTarget = new Uint32Array(ordered.pairStart[n]);
+  ordered.pairNm = new Float64Array(ordered.pairStart[n]);
+  for (let r = 0; r < n; r++) {
+    const a = arrival[r];
+    ordered.pairTarget.set(pairTarget.subarray(pairStart[a], pairStart[a + 1]), ordered.pairStart[r]);
+    ordered.pairNm.set(pairNm.subarray(pairStart[a], pairStart[a + 1]), ordered.pairStart[r]);
+  }
+  return ordered;
+}
+
 /** Rows a query must not count (score), 1 while it is scored. */
 let excludedRow = null;
 
-/** The row of a structure in this part (its rows are in ascending str_id), or -1. */
+/** The arrival row of a structure in this part (they arrive in ascending str_id), or -1. */
 function rowOfStructure(strIds, strId) {
   let lo = 0;
   let hi = strIds.length - 1;
@@ -301,8 +396,7 @@ function score({ queries, min, threshold, keep, nearest, excludeParents, exclude
     nearParent: [],
     nearEnd: [],
   };
-  const { strIds, parents, pairStart } = actives;
-  excludedRow ??= new Uint8Array(strIds.length);
+  excludedRow ??= new Uint8Array(actives.strIds.length);
   const count = queries.length / FP_BYTES;
   for (let q = 0; q < count; q++) {
     scanQuery(queries, q, min);
@@ -310,17 +404,14 @@ function score({ queries, min, threshold, keep, nearest, excludeParents, exclude
     // The query's excluded structures as this part's rows, marked for the pass and cleared after it.
     const marked = [];
     for (let k = q === 0 ? 0 : excludeEnds[q - 1]; k < excludeEnds[q]; k++) {
-      const r = rowOfStructure(strIds, excludeIds[k]);
+      const a = rowOfStructure(arrivedStrIds, excludeIds[k]);
+      const r = a < 0 ? -1 : indexOfArrival[a];
       if (r >= 0 && excludedRow[r] === 0) {
         excludedRow[r] = 1;
         marked.push(r);
       }
     }
-    for (let k = 0; k < hitCount; k++) {
-      const r = hitRows[k];
-      if (pairStart[r + 1] === pairStart[r] || parents[r] === parent || excludedRow[r] === 1) continue;
-      collector.offer(r, hitSims[k]);
-    }
+    collector.offerAll(hitRows, hitSims, hitCount, parent, excludedRow);
     for (const r of marked) excludedRow[r] = 0;
     collector.finish(out);
   }

@@ -64,6 +64,37 @@ export class TopCollector {
     this.groups = [];
   }
 
+  /**
+   * A query's neighbours (`rows`/`sims`, the first `count`) less those that may not count: rows of
+   * the query's `parent`, rows marked in `excluded`, rows active on nothing. The hot loop of every
+   * prediction at ChEMBL size (tens of thousands of neighbours a query): the arrays are held in
+   * locals, and an entry that cannot enter a full list or the nearest is dropped before any call.
+   */
+  offerAll(rows, sims, count, parent, excluded) {
+    const { pairStart, pairTarget, pairNm, strIds, parents, groupOf } = this.rows;
+    const { threshold, keep, hits, count: kept, sim: keptSim, nearestMax, nearSim } = this;
+    for (let k = 0; k < count; k++) {
+      const r = rows[k];
+      const from = pairStart[r];
+      const to = pairStart[r + 1];
+      if (from === to || parents[r] === parent || excluded[r] === 1) continue;
+      const sim = sims[k];
+      if (groupOf[r] >= 0) {
+        this.offer(r, sim);
+        continue;
+      }
+      for (let p = from; p < to; p++) {
+        const target = pairTarget[p];
+        if (sim >= threshold) hits[target] += 1;
+        // A full list whose last entry is more similar keeps it (ties go on to the full order).
+        if (kept[target] === keep && sim < keptSim[target * keep + keep - 1]) continue;
+        this.place(target, sim, pairNm[p], strIds[r], parents[r]);
+      }
+      if (this.nearCount === nearestMax && (nearestMax === 0 || sim < nearSim[nearestMax - 1])) continue;
+      this.near(sim, strIds[r], parents[r]);
+    }
+  }
+
   /** A neighbour row that may count (exclusions already applied). */
   offer(r, sim) {
     const group = this.rows.groupOf[r];
@@ -111,6 +142,11 @@ export class TopCollector {
 
   entry(target, sim, nm, str, parent) {
     if (sim >= this.threshold) this.hits[target] += 1;
+    this.place(target, sim, nm, str, parent);
+  }
+
+  /** Puts an entry in its target's list, in order, if it is among the `keep` best. */
+  place(target, sim, nm, str, parent) {
     const keep = this.keep;
     const base = target * keep;
     const count = this.count[target];
