@@ -71,6 +71,7 @@ export const PUBLIC_FILES = {
     'result-sessions.ts',
     'results-service.ts',
     'row-values.ts',
+    'set-source.ts',
     'tab-columns.ts',
     'tab-filters.ts',
     'tab-model.ts',

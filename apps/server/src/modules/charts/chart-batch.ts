@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { levelJoin } from '../results/tab-model.ts';
+import { tabSet } from '../results/set-source.ts';
+import type { SetSource } from '../results/set-source.ts';
 import type { Sql } from '../results/tab-model.ts';
 import { DIMENSIONS } from '../results/chart-dimensions.ts';
 import type { RangeAnswer } from './range-bins.ts';
@@ -32,13 +34,13 @@ export interface ChartBatch {
 const TTL_MS = 30_000;
 const MAX_ENTRIES = 20;
 
-export async function sqlBatch(db: Kysely<Database>, setId: number, where: Sql): Promise<ChartBatch> {
+export async function sqlBatch(db: Kysely<Database>, sets: SetSource, where: Sql): Promise<ChartBatch> {
   const values = ROW_VALUE_CHARTS.map((key) => DIMENSIONS[key]!.value);
   const columns = values.map((value, i) => sql`${value} AS ${sql.ref(`c${i}`)}`);
   const { rows } = await sql<
     Record<string, string | number | null> & { g: number; n: number }
   >`SELECT GROUPING(${sql.join(values)}) AS g, ${sql.join(columns)}, count(*)::int AS n
-    FROM search_activities sa ${levelJoin('reference', setId)} ${levelJoin('assay', setId)} ${levelJoin('target', setId)}
+    FROM ${tabSet('activitiestab', sets)} ${levelJoin('reference', sets)} ${levelJoin('assay', sets)} ${levelJoin('target', sets)}
     WHERE ${where}
     GROUP BY GROUPING SETS (${sql.join(values.map((value) => sql`(${value})`))}, ())`.execute(db);
   // GROUPING() sets a bit (first argument = highest bit) for every expression not grouped by.

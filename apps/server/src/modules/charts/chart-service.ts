@@ -10,6 +10,8 @@ import { ERROR_CODES } from '@kb/contracts/errors';
 import type { ResultsService } from '../results/results-service.ts';
 import { sessionFilters } from '../results/result-sessions.ts';
 import { factsFor } from '../results/tab-model.ts';
+import { setTables } from '../results/set-source.ts';
+import type { SetSource } from '../results/set-source.ts';
 import type { Facts, Sql } from '../results/tab-model.ts';
 import { dimensionOf, filteredRestriction } from '../results/tab-filters.ts';
 import { rowsOfStructures } from '../results/tab-model.ts';
@@ -74,15 +76,16 @@ export class ChartService {
     const inMemory = await this.overAllRowsInMemory(query, session);
     const heldRows = inMemory && isRowValueChart(query.chartKey) ? await this.results.heldActivityRows(session) : null;
     const heldTypes = inMemory && query.chartKey === 'activitytype' ? await this.heldTypeGroups(query, session, inMemory) : null;
-    if (!heldRows && !heldTypes) session = await this.results.session(auth, query.sessionid);
+    let sets: SetSource = setTables(session.set_id);
+    if (!heldRows && !heldTypes) ({ session, sets } = await this.results.sessionAndSets(auth, query.sessionid));
     const filters = sessionFilters(session)[query.tab];
     const applied = filters.find((f) => f.chartKey === query.chartKey) ?? null;
-    const facts = factsFor(query.tab, dimension.level, session.set_id);
-    const where = this.where(query, session.set_id, facts, filters.length > 0);
+    const facts = factsFor(query.tab, dimension.level, sets);
+    const where = this.where(query, sets, facts, filters.length > 0);
     const base = { tab: query.tab, ...definition, applied, maxCount: query.maxCount };
     if (heldTypes)
       return { ...base, ...(await this.present(this.db, dimension, heldTypes.groups, heldTypes.rows, query)), min: null, max: null };
-    const batch = isRowValueChart(query.chartKey) ? await this.batchFor(query, session, where, heldRows, inMemory) : null;
+    const batch = isRowValueChart(query.chartKey) ? await this.batchFor(query, session, sets, where, heldRows, inMemory) : null;
     if (batch) return { ...base, ...(await this.fromBatch(batch, dimension, query.chartKey as RowValueChart, query)) };
     return this.results.withWorkMem(async (trx) => {
       if (dimension.type === 'Range') return { ...base, ...(await this.range(trx, facts, dimension, where)) };
@@ -140,6 +143,7 @@ export class ChartService {
   private async batchFor(
     query: ChartQuery,
     session: ResultSession,
+    sets: SetSource,
     where: Sql,
     heldRows: SessionRows | null,
     /** The dictionaries when the caller already asked for them. */
@@ -156,8 +160,8 @@ export class ChartService {
         try {
           // Unfiltered: the session's rows as the results service keeps them (filters read the same).
           const rows = () =>
-            filters.length || related
-              ? readBatchRows(this.db, tab, where)
+            filters.length || related || sets.inMemory
+              ? readBatchRows(this.db, tab, where, sets)
               : heldRows
                 ? Promise.resolve(heldRows)
                 : this.results.sessionRows.rows(session.set_id);
@@ -176,7 +180,7 @@ export class ChartService {
         message: 'The knowledge base changed while this chart was counted. Reload the results.',
         code: ERROR_CODES.conflict,
       });
-    return tab === 'activitiestab' ? this.batches.get(`sql:${rowsKey}`, () => sqlBatch(this.db, session.set_id, where)) : null;
+    return tab === 'activitiestab' ? this.batches.get(`sql:${rowsKey}`, () => sqlBatch(this.db, sets, where)) : null;
   }
 
   /** A batched chart out of its batch: Range charts binned (or binned already), List charts presented. */
@@ -190,10 +194,10 @@ export class ChartService {
   }
 
   /** The tab's rows the chart counts: those passing its filters, or all of them with resetFlg. */
-  private where(query: ChartQuery, setId: number, facts: Facts, filtered: boolean): Sql {
+  private where(query: ChartQuery, sets: SetSource, facts: Facts, filtered: boolean): Sql {
     const parts = [facts.where];
-    if (filtered && !query.resetFlg) parts.push(filteredRestriction(query.tab, setId, facts.entity));
-    if (query.strIdList?.length) parts.push(sql`${facts.entity} IN (${rowsOfStructures(query.tab, setId, query.strIdList)})`);
+    if (filtered && !query.resetFlg) parts.push(filteredRestriction(query.tab, sets.setId, facts.entity));
+    if (query.strIdList?.length) parts.push(sql`${facts.entity} IN (${rowsOfStructures(query.tab, sets, query.strIdList)})`);
     return sql.join(parts, sql` AND `);
   }
 

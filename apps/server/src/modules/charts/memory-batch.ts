@@ -8,6 +8,8 @@ import type { ChartBatch, Group } from './chart-batch.ts';
 import type { KbDictionaries } from '../knowledge-base/kb-dictionaries.ts';
 import { binItems, binOf, rangeLayout } from './range-bins.ts';
 import type { RangeAnswer } from './range-bins.ts';
+import { tabSet } from '../results/set-source.ts';
+import type { SetSource } from '../results/set-source.ts';
 
 /**
  * The batched charts (chart-batch.ts) counted in memory: the session's activity rows are read
@@ -142,8 +144,13 @@ function binStructures(values: readonly number[], owners: readonly number[], int
 }
 
 /** The rows of the Activities or Structures tab `where` keeps (filters included), as the batch counts them. */
-export function readBatchRows(db: Kysely<Database>, tab: 'activitiestab' | 'structuretab', where: Sql): Promise<SessionRows> {
-  return readSessionRows(db, where, tab === 'structuretab' ? ['str_id'] : []);
+export function readBatchRows(
+  db: Kysely<Database>,
+  tab: 'activitiestab' | 'structuretab',
+  where: Sql,
+  sets: SetSource,
+): Promise<SessionRows> {
+  return readSessionRows(db, where, tab === 'structuretab' ? ['str_id'] : [], tabSet('activitiestab', sets));
 }
 
 /** The batch of the Activities or Structures tab over `rows` (the Structures tab needs their structure ids). */

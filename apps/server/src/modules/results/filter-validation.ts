@@ -10,6 +10,7 @@ import { badRequest } from '../../http/errors.ts';
 import { dimensionOf, isActive } from './tab-filters.ts';
 import type { FilterValue } from './tab-filters.ts';
 import { factsFor } from './tab-model.ts';
+import type { SetSource } from './set-source.ts';
 
 /**
  * Checks filters before a tab keeps them: unknown charts, bounds and values that do not fit the
@@ -25,7 +26,7 @@ export interface FilterCheck {
 async function presentValues(
   db: Kysely<Database>,
   tab: ResultTabKey,
-  setId: number,
+  sets: SetSource,
   chartKey: string,
   values: readonly FilterValue[],
 ): Promise<Set<string>> {
@@ -42,7 +43,7 @@ async function presentValues(
     for (const row of rows) present.add(row.v);
     return present;
   }
-  const facts = factsFor(tab, dimension.level, setId);
+  const facts = factsFor(tab, dimension.level, sets);
   // One EXISTS per value: a value in the results is found at its first row, so checking costs
   // little unless a value is absent (the rare stale filter).
   const bind = listBindType(dimension);
@@ -77,11 +78,11 @@ export type Presence = (chartKey: string, values: readonly FilterValue[]) => Pro
 export async function validateFilters(
   db: Kysely<Database>,
   tab: ResultTabKey,
-  setId: number,
+  sets: SetSource,
   filters: readonly AppliedFilter[],
   presence?: Presence,
 ): Promise<FilterCheck> {
-  const present = presence ?? ((chartKey, values) => presentValues(db, tab, setId, chartKey, values));
+  const present = presence ?? ((chartKey, values) => presentValues(db, tab, sets, chartKey, values));
   const kept: AppliedFilter[] = [];
   const ignored: FilterCheck['ignored'] = [];
   for (const filter of filters) {

@@ -11,6 +11,7 @@ import type { SessionRows } from './row-values.ts';
 import { filtersInMemory, writeFilteredActivities } from './memory-filters.ts';
 import { filteredRowCounts, saveFilters, sessionFilters } from './result-sessions.ts';
 import type { ResultSession } from './result-sessions.ts';
+import type { SetSource } from './set-source.ts';
 
 /**
  * The rows of a session's filtered tabs, one packed id array per tab in result_filtered
@@ -32,7 +33,7 @@ export class FilteredRows {
    * were lost keeps its filters but not their row counts (`_rows`): those are counted again here,
    * over the rebuilt sets, before any count is answered.
    */
-  async ensure(session: ResultSession): Promise<ResultSession> {
+  async ensure(session: ResultSession, sets: SetSource, heldRows?: () => Promise<SessionRows | null>): Promise<ResultSession> {
     const filters = sessionFilters(session);
     const rows = filteredRowCounts(session);
     let current = session;
@@ -42,12 +43,14 @@ export class FilteredRows {
       if (counted && !rows[tab]) continue;
       if (counted && (await this.hasRows(this.db, session.set_id, tab))) continue;
       const dictionaries = filtersInMemory(tab, filters[tab]) ? await this.currentDictionaries() : null;
+      // Sets held in memory give their rows from memory; the set tables' are read in the transaction.
+      const heldSessionRows = dictionaries && heldRows ? ((await heldRows()) ?? undefined) : undefined;
       current = await this.lock(current, async (trx, fresh) => {
         const freshRows = filteredRowCounts(fresh);
         // Another request may have rebuilt them while this one waited for the lock.
         if (freshRows[tab] !== undefined && (!freshRows[tab] || (await this.hasRows(trx, fresh.set_id, tab)))) return fresh;
         const all = sessionFilters(fresh);
-        const n = await this.write(trx, fresh.set_id, tab, all[tab], dictionaries);
+        const n = await this.write(trx, sets, tab, all[tab], dictionaries, heldSessionRows);
         const next = { ...freshRows, [tab]: n };
         await saveFilters(trx, fresh.id, all, next);
         return { ...fresh, filters: { ...all, _rows: next } };
@@ -77,20 +80,35 @@ export class FilteredRows {
    */
   async write(
     trx: Kysely<Database>,
-    setId: number,
+    sets: SetSource,
     tab: ResultTabKey,
     filters: readonly AppliedFilter[],
     dictionaries: KbDictionaries | null,
     sessionRows?: SessionRows,
   ): Promise<number> {
+    const setId = sets.setId;
     await sql`DELETE FROM result_filtered WHERE set_id = ${setId}::bigint AND tab = ${tab}`.execute(trx);
     if (!filters.length) return 0;
     if (dictionaries && filtersInMemory(tab, filters))
       return writeFilteredActivities(trx, dictionaries, setId, filters, this.databaseKind, sessionRows);
     // One packed row (migration 0029), an empty array when nothing passed (as the memory path writes).
     const { rows } = await sql<{ n: number }>`INSERT INTO result_filtered (set_id, tab, ids)
-        SELECT ${setId}::bigint, ${tab}, coalesce(array_agg(f.id), '{}') FROM (${filteredIdsQuery(tab, setId, filters)}) f
+        SELECT ${setId}::bigint, ${tab}, coalesce(array_agg(f.id), '{}') FROM (${filteredIdsQuery(tab, sets, filters)}) f
       RETURNING cardinality(ids) AS n`.execute(trx);
     return rows[0]?.n ?? 0;
   }
+}
+
+/** A filtered tab's stored rows (result_filtered): the ids that passed, or (`complement`) those that did not; null when none are stored. */
+export async function storedFilteredRows(
+  db: Kysely<Database>,
+  setId: number,
+  tab: ResultTabKey,
+): Promise<{ ids: number[]; complement: boolean } | null> {
+  const { rows } = await sql<{
+    ids: (string | number)[];
+    complement: boolean;
+  }>`SELECT ids, complement FROM result_filtered WHERE set_id = ${setId}::bigint AND tab = ${tab}`.execute(db);
+  const row = rows[0];
+  return row ? { ids: row.ids.map(Number), complement: row.complement } : null;
 }

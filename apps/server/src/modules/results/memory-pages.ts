@@ -11,12 +11,14 @@ import {
   heldRowCount,
   heldScores,
   scoreOrder,
+  scoreOrderWithin,
   scoredPageIds,
 } from '../search/session-sets.ts';
 import type { HeldKind, HeldSets } from '../search/session-sets.ts';
 import type { DatabaseKind } from '../../db/database.ts';
 import { int4ArrayParam } from '../../db/array-param.ts';
 import { TAB_MODELS } from './tab-model.ts';
+import type { SetSource, SetTable } from './set-source.ts';
 import type { Sql } from './tab-model.ts';
 
 /**
@@ -46,6 +48,21 @@ export interface HeldKeeper {
   keepAsync<T>(key: string, make: () => { value: Promise<T>; bytes: number }): Promise<T>;
 }
 
+/** Some rows of a held tab, ascending (a filtered tab's: `heldFilteredIds`), with what names them in the kept orders. */
+export interface HeldSubset {
+  key: string;
+  ids: Int32Array;
+}
+
+/**
+ * The rows of a held tab that passed its filters, ascending: `stored` is the tab's result_filtered
+ * row, the ids that passed or (`complement`) those that did not.
+ */
+export function heldFilteredIds(held: HeldSets, tab: ResultTabKey, stored: { ids: readonly number[]; complement: boolean }): Int32Array {
+  const listed = new Set(stored.ids);
+  return heldIds(held, KIND_OF_TAB[tab]).filter((id) => listed.has(id) !== stored.complement);
+}
+
 /**
  * The ids of one page of a held tab in `order`: a range of the set in key order, of its score order
  * (`byScore`: a similarity search's, `scoreOrder`), or of every row sorted once by the column in SQL
@@ -59,20 +76,33 @@ export async function heldOrderedPage(
   page: { pageNumber: number; pageSize: number },
   keeper: HeldKeeper,
   sortAll: () => Promise<Float64Array>,
+  /** Only these rows (a filtered tab's), or all. */
+  subset: HeldSubset | null = null,
 ): Promise<number[]> {
   const { pageNumber, pageSize } = page;
   const kind = KIND_OF_TAB[tab];
-  if (byScore)
-    return scoredPageIds(
-      keeper.keep(`score order ${kind}`, () => scoreOrder(held, kind)),
-      pageNumber,
-      pageSize,
-      order.direction,
-    );
-  if (order.column === TAB_MODELS[tab].defaultSort) return heldPageIds(held, kind, pageNumber, pageSize, order.direction);
-  const key = `column order ${kind} ${order.column} ${order.direction}`;
-  const ids = await keeper.keepAsync(key, () => ({ value: sortAll(), bytes: heldRowCount(held, kind) * 8 }));
+  const within = subset ? ` ${subset.key}` : '';
+  if (byScore) {
+    const whole = keeper.keep(`score order ${kind}`, () => scoreOrder(held, kind));
+    const ordered = subset ? keeper.keep(`score order ${kind}${within}`, () => scoreOrderWithin(whole, subset.ids)) : whole;
+    return scoredPageIds(ordered, pageNumber, pageSize, order.direction);
+  }
+  if (order.column === TAB_MODELS[tab].defaultSort)
+    return subset
+      ? pageOfSorted(subset.ids, pageNumber, pageSize, order.direction)
+      : heldPageIds(held, kind, pageNumber, pageSize, order.direction);
+  const key = `column order ${kind} ${order.column} ${order.direction}${within}`;
+  const ids = await keeper.keepAsync(key, () => ({ value: sortAll(), bytes: (subset?.ids.length ?? heldRowCount(held, kind)) * 8 }));
   return Array.from(ids.subarray(pageNumber * pageSize, (pageNumber + 1) * pageSize));
+}
+
+/** One page of ascending ids, read either way. */
+function pageOfSorted(ids: Int32Array, pageNumber: number, pageSize: number, direction: 'asc' | 'desc'): number[] {
+  const from = pageNumber * pageSize;
+  const to = Math.min(ids.length, from + pageSize);
+  const page: number[] = [];
+  for (let i = from; i < to; i++) page.push(direction === 'asc' ? ids[i]! : ids[ids.length - 1 - i]!);
+  return page;
 }
 
 /** Which of these ids of the tab's rows are in the held sets, in the order given. */
@@ -126,34 +156,83 @@ export function heldSetRelation(held: HeldSets, tab: ResultTabKey, ids: readonly
   }
 }
 
+const KIND_OF_TABLE: Record<SetTable, HeldKind> = {
+  search_structures: 'structures',
+  search_activities: 'activities',
+  search_assays: 'assays',
+  search_references: 'references',
+  search_clinical_compounds: 'clinical',
+};
+
 /**
- * The tab's whole set as the set table's stand-in, for SQL that orders every row (a sort by a
- * column): the ids sent as one int4[] (binary to a PostgreSQL server), an activity's links read
- * from the activities table by its key (the values the set table copies from it), an assay's and a
- * reference's number of the set's activities counted in memory. No similarity: a similarity
- * search's score order comes from memory (`heldOrderedPage`).
+ * The session's sets held in memory as the set tables' stand-ins (set-source.ts), for SQL over whole
+ * sets — a sort by a column, a filter, a chart counted in SQL: each set sent as one int4[] (binary
+ * to a PostgreSQL server), an activity's links read from the activities table by its key (the
+ * values the set table copies from it), an assay's and a reference's number of the set's
+ * activities counted in memory, a similarity search's scores from memory. `only` narrows one set
+ * to some of its rows (a filtered tab's, ascending). Each relation is built once per source.
  */
-export function heldWholeRelation(held: HeldSets, tab: ResultTabKey, kind: DatabaseKind): Sql {
+export function heldSetSource(held: HeldSets, kind: DatabaseKind, only?: { table: SetTable; ids: Int32Array }): SetSource {
+  const made = new Map<SetTable, Sql>();
+  const body = (table: SetTable): Sql => {
+    let relation = made.get(table);
+    if (!relation) made.set(table, (relation = heldRelationBody(held, table, kind, only?.table === table ? only.ids : null)));
+    return relation;
+  };
+  return { setId: held.setId, inMemory: true, table: (table, alias) => sql`(${body(table)}) ${sql.raw(alias)}` };
+}
+
+function heldRelationBody(held: HeldSets, table: SetTable, kind: DatabaseKind, only: Int32Array | null): Sql {
+  const setKind = KIND_OF_TABLE[table];
   const setId = sql`${held.setId}::bigint`;
   const ints = (values: Int32Array) => sql`${int4ArrayParam(values, kind)}::int[]`;
-  switch (tab) {
-    case 'structuretab':
-      return sql`(SELECT ${setId} AS set_id, u.str_id, NULL::real AS similarity FROM unnest(${ints(heldIds(held, 'structures'))}) AS u(str_id)) ss`;
-    case 'developmentcompoundstab':
-      return sql`(SELECT ${setId} AS set_id, u.clinical_compound_id, NULL::real AS similarity
-        FROM unnest(${ints(heldIds(held, 'clinical'))}) AS u(clinical_compound_id)) scc`;
-    case 'activitiestab':
-      return sql`(SELECT ${setId} AS set_id, a0.act_id, a0.str_id, a0.gvk_id, a0.assay_id, a0.ref_id, a0.target_id, NULL::real AS similarity
-        FROM unnest(${ints(heldIds(held, 'activities'))}) AS u(act_id) JOIN activities a0 ON a0.act_id = u.act_id) sa`;
-    case 'assaytab': {
-      const [ids, counts] = heldIdsWithActivityCounts(held, 'assays');
-      return sql`(SELECT ${setId} AS set_id, u.assay_id, u.activities, NULL::real AS similarity
-        FROM unnest(${ints(ids)}, ${ints(counts)}) AS u(assay_id, activities)) sy`;
+  // `unnest(ids[, counts][, scores]) AS u(key[, activities][, similarity])`, and the similarity column.
+  const rows = (key: string, ids: Int32Array, counts: Int32Array | null) => {
+    const lists = [ints(ids), ...(counts ? [ints(counts)] : [])];
+    const names = [key, ...(counts ? ['activities'] : [])];
+    if (held.scores) {
+      lists.push(sql`${heldScores(held, setKind, Array.from(ids))}::real[]`);
+      names.push('similarity');
     }
-    case 'documentstab': {
-      const [ids, counts] = heldIdsWithActivityCounts(held, 'references');
-      return sql`(SELECT ${setId} AS set_id, u.ref_id, u.activities, NULL::real AS similarity
-        FROM unnest(${ints(ids)}, ${ints(counts)}) AS u(ref_id, activities)) sr`;
+    const similarity = held.scores ? sql`u.similarity` : sql`NULL::real`;
+    return { from: sql`unnest(${sql.join(lists)}) AS u(${sql.raw(names.join(', '))})`, similarity };
+  };
+  switch (table) {
+    case 'search_structures': {
+      const u = rows('str_id', only ?? heldIds(held, 'structures'), null);
+      return sql`SELECT ${setId} AS set_id, u.str_id, ${u.similarity} AS similarity FROM ${u.from}`;
+    }
+    case 'search_clinical_compounds': {
+      const u = rows('clinical_compound_id', only ?? heldIds(held, 'clinical'), null);
+      return sql`SELECT ${setId} AS set_id, u.clinical_compound_id, ${u.similarity} AS similarity FROM ${u.from}`;
+    }
+    case 'search_activities': {
+      const u = rows('act_id', only ?? heldIds(held, 'activities'), null);
+      return sql`SELECT ${setId} AS set_id, a0.act_id, a0.str_id, a0.gvk_id, a0.assay_id, a0.ref_id, a0.target_id, ${u.similarity} AS similarity
+        FROM ${u.from} JOIN activities a0 ON a0.act_id = u.act_id`;
+    }
+    case 'search_assays':
+    case 'search_references': {
+      const [ids, counts] = narrowed(heldIdsWithActivityCounts(held, setKind as 'assays' | 'references'), only);
+      const key = table === 'search_assays' ? 'assay_id' : 'ref_id';
+      const u = rows(key, ids, counts);
+      return sql`SELECT ${setId} AS set_id, u.${sql.raw(key)}, u.activities, ${u.similarity} AS similarity FROM ${u.from}`;
     }
   }
+}
+
+/** Ids with their counts, kept to those in `only` (ascending, as the ids are). */
+function narrowed([ids, counts]: [Int32Array, Int32Array], only: Int32Array | null): [Int32Array, Int32Array] {
+  if (!only) return [ids, counts];
+  const at: number[] = [];
+  for (let k = 0, j = 0; k < ids.length && j < only.length; ) {
+    if (ids[k]! < only[j]!) k++;
+    else if (ids[k]! > only[j]!) j++;
+    else {
+      at.push(k);
+      k++;
+      j++;
+    }
+  }
+  return [Int32Array.from(at, (k) => ids[k]!), Int32Array.from(at, (k) => counts[k]!)];
 }

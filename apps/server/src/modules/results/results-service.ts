@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { AppliedFilter, SearchCriteria } from '@kb/contracts/search';
-import type { ResultRow, ResultsSession, Selection, SortOrder, TabPage, TabRequest } from '@kb/contracts/results';
+import type { ResultsSession, Selection, SortOrder, TabPage, TabRequest } from '@kb/contracts/results';
 import { MAX_SELECTION, SIMILARITY_COLUMN } from '@kb/contracts/results';
 import type { ResultEntity, ResultTabKey } from '@kb/contracts/result-tabs';
 import { RESULT_TAB_KEYS, tabInfo } from '@kb/contracts/result-tabs';
@@ -10,17 +10,9 @@ import type { AuthContext } from '../../http/auth-hook.ts';
 import { HttpError, badRequest } from '../../http/errors.ts';
 import { ERROR_CODES } from '@kb/contracts/errors';
 import type { SearchService, SessionNeed } from '../search/search-service.ts';
-import { heldActivityTypeGroups, heldAssayActivities } from '../search/session-sets.ts';
+import { heldActivityTypeGroups } from '../search/session-sets.ts';
 import type { HeldSets } from '../search/session-sets.ts';
-import {
-  heldOrderedPage,
-  heldSetRelation,
-  heldWholeRelation,
-  heldTabMembers,
-  heldTabRows,
-  structureActivityCounts,
-  withHeldStructureActivities,
-} from './memory-pages.ts';
+import { heldOrderedPage, heldSetRelation, heldSetSource, heldTabMembers, heldTabRows, structureActivityCounts } from './memory-pages.ts';
 import type { HeldKeeper } from './memory-pages.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import { TAB_MODELS, structuresOfRows } from './tab-model.ts';
@@ -33,7 +25,6 @@ import type { KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
 import { prepareSimilaritySort } from './similarity-sort.ts';
 import { hasSimilarityRow, structureQueryOf } from './structure-rows-shown.ts';
 import type { SimilaritySort } from './similarity-sort.ts';
-import { ACTIVITIES_PER_ASSAY, activityInnerGrids, assayInnerGrids } from './inner-grids.ts';
 import {
   filteredRowCounts,
   newlyAdded,
@@ -47,7 +38,10 @@ import {
 import type { ResultSession } from './result-sessions.ts';
 import { validateFilters } from './filter-validation.ts';
 import { FilteredRows } from './filtered-rows.ts';
+import { TabPageReader } from './tab-page-reader.ts';
 import { rowScopeSql } from './row-scope.ts';
+import { setTables, tabSet } from './set-source.ts';
+import type { SetSource } from './set-source.ts';
 import type { RowScope } from './row-scope.ts';
 import { tabularView } from './tabular-view.ts';
 
@@ -74,11 +68,21 @@ async function setQuerySettings(trx: Kysely<Database>): Promise<void> {
   await sql`SET LOCAL jit = off`.execute(trx);
 }
 
+/** A session with where its sets are read from (`ResultsService.sessionAndSets`). */
+export interface SessionSets {
+  session: ResultSession;
+  sets: SetSource;
+  /** The sets held in memory that `sets` reads, or null: the set tables. */
+  held: HeldSets | null;
+}
+
 export class ResultsService {
   /** Sessions' activity rows held between the charts and filters that read them all. */
   readonly sessionRows: SessionRowsCache;
   /** The rows of filtered tabs (result_filtered). */
   private readonly filtered: FilteredRows;
+  /** Tab pages' rows (tab-page-reader.ts). */
+  private readonly pages: TabPageReader;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -89,6 +93,7 @@ export class ResultsService {
   ) {
     this.sessionRows = new SessionRowsCache(db, search.databaseKind);
     this.filtered = new FilteredRows(db, search.databaseKind, dictionaries, (session, fn) => this.lockedSession(session, fn));
+    this.pages = new TabPageReader(db, search, this.filtered, (fn) => this.withWorkMem(fn));
     // Rows are held for the memory paths (charts and filters with the dictionaries) only.
     if (dictionaries) search.onSetsWritten((setId, mark, rows) => this.sessionRows.hold(setId, mark, rows));
   }
@@ -96,7 +101,29 @@ export class ResultsService {
   /** The caller's ready session; with 'definition' its sets may be only in memory (`heldSets`), else they are in the set tables. */
   async session(auth: AuthContext, sessionId: string, need: SessionNeed = 'tables'): Promise<ResultSession> {
     const session = await readySession(this.db, this.search, auth, sessionId, need);
-    return need === 'tables' ? this.filtered.ensure(session) : session;
+    return need === 'tables' ? this.filtered.ensure(session, setTables(session.set_id)) : session;
+  }
+
+  /**
+   * The caller's ready session and where its sets are read from (set-source.ts): the sets held in
+   * memory when they are (nothing is written), else the set tables (written first when the sets
+   * were only in memory and cannot be recomputed here). Filtered tabs' rows are rebuilt if lost.
+   */
+  async sessionAndSets(auth: AuthContext, sessionId: string): Promise<SessionSets> {
+    const first = await this.session(auth, sessionId, 'definition');
+    const held = await this.heldSets(first);
+    if (!held) {
+      const session = await this.session(auth, sessionId);
+      return { session, sets: setTables(session.set_id), held: null };
+    }
+    const sets = heldSetSource(held, this.search.databaseKind);
+    return { session: await this.filtered.ensure(first, sets, () => this.heldActivityRows(first)), sets, held };
+  }
+
+  /** The session's activity rows as the filters read them: from the held sets, else from the set tables. */
+  private async activityRows(session: ResultSession, held: HeldSets | null): Promise<SessionRows> {
+    const fromMemory = held ? await this.heldActivityRows(session) : null;
+    return fromMemory ?? this.sessionRows.rows(session.set_id);
   }
 
   /** The session's activity rows from its sets in memory (charts, filters), or null: read them from the set tables. */
@@ -146,7 +173,7 @@ export class ResultsService {
   }
 
   /** Rows of a tab in a scope; the stored count when nothing narrows it. */
-  async rowCount(tab: ResultTabKey, session: ResultSession, scope: RowScope): Promise<number> {
+  async rowCount(tab: ResultTabKey, session: ResultSession, scope: RowScope, sets: SetSource = setTables(session.set_id)): Promise<number> {
     const narrowed =
       scope.filters.length > 0 ||
       !!scope.strIdList?.length ||
@@ -156,11 +183,11 @@ export class ResultsService {
     const onlyFilters = !scope.strIdList?.length && !scope.similarity;
     const filtered = filteredRowCounts(session)[tab];
     if (onlyFilters && filtered != null) return filtered;
-    const { where, join } = rowScopeSql(tab, session.set_id, scope);
+    const { where, join } = rowScopeSql(tab, sets, scope);
     return this.withWorkMem(async (trx) => {
       const { rows } = await sql<{
         n: number;
-      }>`SELECT count(*)::int AS n FROM ${TAB_MODELS[tab].from(session.set_id)} ${join} WHERE ${where}`.execute(trx);
+      }>`SELECT count(*)::int AS n FROM ${TAB_MODELS[tab].from(session.set_id, tabSet(tab, sets))} ${join} WHERE ${where}`.execute(trx);
       return rows[0]?.n ?? 0;
     });
   }
@@ -205,29 +232,34 @@ export class ResultsService {
   }
 
   /** A similarity sort's rows, computed (once) under the session lock; null without a SMILES. */
-  private async similarity(session: ResultSession, tab: ResultTabKey, smiles: string | null | undefined): Promise<SimilaritySort | null> {
+  private async similarity(
+    session: ResultSession,
+    tab: ResultTabKey,
+    smiles: string | null | undefined,
+    sets: SetSource,
+  ): Promise<SimilaritySort | null> {
     if (!smiles) return null;
-    return this.lockedSession(session, (trx) => prepareSimilaritySort(trx, this.engine, session.set_id, tab, smiles));
+    return this.lockedSession(session, (trx) => prepareSimilaritySort(trx, this.engine, sets, tab, smiles));
   }
 
   /** One page of a tab (spec §7 `POST /api/results/{tab}`); null when the tab has no rows (answered 204). */
   async page(auth: AuthContext, tab: ResultTabKey, request: TabRequest): Promise<TabPage | null> {
     const fromMemory = await this.heldPage(tab, await this.session(auth, request.sessionid, 'definition'), request);
     if (fromMemory !== undefined) return fromMemory;
-    const session = await this.session(auth, request.sessionid);
-    const setId = session.set_id;
+    const { session, sets, held } = await this.sessionAndSets(auth, request.sessionid);
     const filters = sessionFilters(session)[tab];
-    const similarity = await this.similarity(session, tab, request.sortSmiles);
+    const similarity = await this.similarity(session, tab, request.sortSmiles, sets);
     const { order, expr } = this.sortOf(tab, session, request, similarity);
     const scope: RowScope = {
       filters,
       strIdList: request.strIdList,
       similarity: similarity ? { sort: similarity, min: request.minValue ?? null, max: request.maxValue ?? null } : null,
     };
-    const rowCount = await this.rowCount(tab, session, scope);
+    const rowCount = await this.rowCount(tab, session, scope, sets);
     if (rowCount === 0) return null;
     checkPageExists(rowCount, request);
-    const data = await this.readPage(tab, setId, scope, expr, order, request);
+    const rows = await this.pages.readPage(tab, sets, scope, expr, order, request);
+    const data = held ? await this.pages.withHeldColumns(tab, held, rows) : await this.pages.withInnerGrids(tab, session.set_id, rows);
     const similaritySort = similarity
       ? { smiles: similarity.smiles, minValue: request.minValue ?? 0, maxValue: request.maxValue ?? 1 }
       : null;
@@ -251,10 +283,10 @@ export class ResultsService {
   }
 
   /**
-   * A page in the set's key order — or, a similarity search's, in its score order — with nothing
-   * narrowing the tab, from the session's sets held in memory (memory-pages.ts): undefined when it
-   * cannot be (sorted by another column, filtered, "go to", a similarity sort, sets not in memory),
-   * and the tables path answers.
+   * A page from the session's sets held in memory (memory-pages.ts), its rows only its filters'
+   * (result_filtered, applied to the held set): in the set's key order, a similarity search's score
+   * order, or any sortable column's. Undefined when it cannot be ("go to", a similarity sort, sets
+   * not in memory): the SQL path answers.
    */
   private async heldPage(tab: ResultTabKey, session: ResultSession, request: TabRequest): Promise<TabPage | null | undefined> {
     const model = TAB_MODELS[tab];
@@ -264,107 +296,35 @@ export class ResultsService {
       request.sortOrder ?? (scored ? { column: SIMILARITY_COLUMN, direction: 'desc' } : { column: model.defaultSort, direction: 'asc' });
     const byScore = scored && order.column === SIMILARITY_COLUMN;
     const filters = sessionFilters(session)[tab];
-    const narrowed = filters.length > 0 || !!request.strIdList?.length || !!request.sortSmiles;
+    const narrowed = !!request.strIdList?.length || !!request.sortSmiles;
     const columnOf = columnDef(tab, order.column);
     // Another sortable column (a similarity one only in a similarity search: `sortOf` says why not otherwise).
     if (narrowed || !columnOf?.sortable || (order.column === SIMILARITY_COLUMN && !byScore)) return undefined;
     const held = await this.heldSets(session);
     if (!held) return undefined;
-    const rowCount = heldTabRows(held, tab);
-    if (rowCount === 0) return null;
-    checkPageExists(rowCount, request);
     const keeper: HeldKeeper = {
       keep: (key, make) => this.search.heldDerived(held, key, make),
       keepAsync: (key, make) => this.search.heldDerivedAsync(held, key, make),
     };
-    const ids = await heldOrderedPage(held, tab, order, byScore, request, keeper, () => this.sortHeld(held, tab, order, columnOf.value(0)));
+    const subset = filters.length ? await this.pages.heldFiltered(session, held, tab, filters, keeper) : null;
+    const rowCount = subset ? subset.ids.length : heldTabRows(held, tab);
+    if (rowCount === 0) return null;
+    checkPageExists(rowCount, request);
+    const sortAll = () => this.pages.sortHeld(held, tab, order, columnOf.value(0), subset?.ids);
+    const ids = await heldOrderedPage(held, tab, order, byScore, request, keeper, sortAll, subset);
     const set = heldSetRelation(held, tab, ids);
     // The relation holds the page's rows only: its first page, in the same order.
-    const rows = await this.readPage(tab, session.set_id, { filters: [] }, columnOf.value(0), order, { ...request, pageNumber: 0 }, set);
-    const data =
-      tab === 'structuretab'
-        ? withHeldStructureActivities(held, rows, ids)
-        : tab === 'assaytab'
-          ? await this.withInnerGrids(tab, session.set_id, rows, heldAssayActivities(held, ids, ACTIVITIES_PER_ASSAY + 1))
-          : await this.withInnerGrids(tab, session.set_id, rows);
+    const page = { ...request, pageNumber: 0 };
+    const rows = await this.pages.readPage(tab, setTables(session.set_id), { filters: [] }, columnOf.value(0), order, page, set);
+    const data = await this.pages.withHeldColumns(tab, held, rows);
     return this.pageAnswer(tab, session, request, { data, rowCount, sortOrder: order, similaritySort: null, filters });
   }
 
-  /** Every id of a held set in one column's order, sorted in SQL over the whole set sent as a parameter (nothing written). */
-  private async sortHeld(held: HeldSets, tab: ResultTabKey, order: SortOrder, sortExpr: Sql): Promise<Float64Array> {
-    const model = TAB_MODELS[tab];
-    const dir = sql.raw(order.direction === 'desc' ? 'DESC' : 'ASC');
-    const relation = heldWholeRelation(held, tab, this.search.databaseKind);
-    const { rows } = await this.withWorkMem((trx) =>
-      sql<{ id: number }>`SELECT ${model.entity} AS id FROM ${model.from(held.setId, relation)} WHERE ${model.where(held.setId)}
-        ORDER BY ${sortExpr} ${dir} NULLS LAST, ${model.entity} ${dir}`.execute(trx),
-    );
-    return Float64Array.from(rows, (row) => Number(row.id));
-  }
-
-  private async readPage(
-    tab: ResultTabKey,
-    setId: number,
-    scope: RowScope,
-    sortExpr: Sql,
-    order: SortOrder,
-    request: TabRequest,
-    /** The set table's stand-in (sets held in memory); its inner grids are then the caller's. */
-    set?: Sql,
-  ): Promise<ResultRow[]> {
-    const model = TAB_MODELS[tab];
-    const { where, join } = rowScopeSql(tab, setId, scope);
-    const dir = sql.raw(order.direction === 'desc' ? 'DESC' : 'ASC');
-    const columns = TAB_COLUMNS[tab].map((column) => {
-      const value = column.key === SIMILARITY_COLUMN && scope.similarity ? sql`rs.similarity` : column.value(setId);
-      return sql`${value} AS ${sql.ref(column.key)}`;
-    });
-    // The page's ids first (sorted, limited), then its columns for those rows only: per-row lists
-    // and counts are computed for ten rows, not for the whole set.
-    const rows = await this.withWorkMem(async (trx) => {
-      const result = await sql<ResultRow>`WITH page AS (
-          SELECT ${model.entity} AS page_id, ${sortExpr} AS sort_key
-          FROM ${model.from(setId, set)} ${join} WHERE ${where}
-          ORDER BY sort_key ${dir} NULLS LAST, page_id ${dir}
-          LIMIT ${request.pageSize} OFFSET ${request.pageNumber * request.pageSize})
-        SELECT ${sql.join(columns)} FROM page JOIN ${model.from(setId, set)} ON ${model.entity} = page.page_id ${join}
-        WHERE ${model.where(setId)}
-        ORDER BY page.sort_key ${dir} NULLS LAST, page.page_id ${dir}`.execute(trx);
-      return result.rows;
-    });
-    return set ? rows : this.withInnerGrids(tab, setId, rows);
-  }
-
-  private async withInnerGrids(
-    tab: ResultTabKey,
-    setId: number,
-    rows: ResultRow[],
-    heldMembers?: ReadonlyMap<number, readonly number[]>,
-  ): Promise<ResultRow[]> {
-    if (tab === 'activitiestab') {
-      const grids = await activityInnerGrids(
-        this.db,
-        rows.map((row) => Number(row.act_id)),
-      );
-      return rows.map((row) => ({ ...row, innerGrids: grids.get(Number(row.act_id)) ?? '[]' }));
-    }
-    if (tab === 'assaytab') {
-      const grids = await assayInnerGrids(
-        this.db,
-        setId,
-        rows.map((row) => Number(row.assay_id)),
-        heldMembers,
-      );
-      return rows.map((row) => ({ ...row, innerGrids: grids.get(Number(row.assay_id)) ?? '[]' }));
-    }
-    return rows;
-  }
-
   /** Filtered row count of every tab. */
-  async tabCounts(session: ResultSession): Promise<Record<ResultTabKey, number>> {
+  async tabCounts(session: ResultSession, sets: SetSource = setTables(session.set_id)): Promise<Record<ResultTabKey, number>> {
     const filters = sessionFilters(session);
     const entries = [];
-    for (const tab of RESULT_TAB_KEYS) entries.push([tab, await this.rowCount(tab, session, { filters: filters[tab] })] as const);
+    for (const tab of RESULT_TAB_KEYS) entries.push([tab, await this.rowCount(tab, session, { filters: filters[tab] }, sets)] as const);
     return Object.fromEntries(entries) as Record<ResultTabKey, number>;
   }
 
@@ -373,7 +333,7 @@ export class ResultsService {
     // Unfiltered, every tab's count is the stored one: the sets need not be in the tables for it.
     const first = await this.session(auth, sessionId, 'definition');
     const filtered = RESULT_TAB_KEYS.some((tab) => sessionFilters(first)[tab].length > 0);
-    const session = filtered ? await this.session(auth, sessionId) : first;
+    const { session, sets } = filtered ? await this.sessionAndSets(auth, sessionId) : { session: first, sets: setTables(first.set_id) };
     return {
       sessionid: session.id,
       kind: session.kind === 'selection' ? 'selection' : 'search',
@@ -383,7 +343,7 @@ export class ResultsService {
       counts: sessionCounts(session),
       searchcriteria: (session.criteria as SearchCriteria | null) ?? null,
       filters: sessionFilters(session),
-      tabCounts: await this.tabCounts(session),
+      tabCounts: await this.tabCounts(session, sets),
       strIdNewlyAddedStatus: await newlyAdded(this.db, session),
       structureQuery: await structureQueryOf(this.engine, (session.criteria as SearchCriteria | null) ?? null),
     };
@@ -391,16 +351,16 @@ export class ResultsService {
 
   /** Replaces a tab's filters; values that no longer exist in the search are dropped and reported. */
   async applyFilters(auth: AuthContext, tab: ResultTabKey, sessionId: string, requested: readonly AppliedFilter[]) {
-    const session = await this.session(auth, sessionId);
+    const { session, sets, held } = await this.sessionAndSets(auth, sessionId);
     // Filters evaluated in memory read the session's rows once (or not at all when the charts or
     // an earlier filter read them): for which values are in the search, then for the rows that
     // pass. The lock below refuses a set re-run meanwhile for other criteria.
     const dictionaries = filtersInMemory(tab, requested) ? await this.filtered.currentDictionaries() : null;
-    const sessionRows = dictionaries ? await this.sessionRows.rows(session.set_id) : undefined;
+    const sessionRows = dictionaries ? await this.activityRows(session, held) : undefined;
     const { kept, ignored } = await validateFilters(
       this.db,
       tab,
-      session.set_id,
+      sets,
       requested,
       dictionaries && sessionRows ? presenceInRows(dictionaries, sessionRows) : undefined,
     );
@@ -415,7 +375,7 @@ export class ResultsService {
       all[tab] = applied;
       const filtered = await this.filtered.write(
         trx,
-        fresh.set_id,
+        sets,
         tab,
         applied,
         dictionaries,
@@ -433,7 +393,7 @@ export class ResultsService {
   }
 
   async resetAllFilters(auth: AuthContext, sessionId: string) {
-    const session = await this.session(auth, sessionId);
+    const session = await this.session(auth, sessionId, 'definition');
     await this.lockedSession(session, async (trx, fresh) => {
       await sql`DELETE FROM result_filtered WHERE set_id = ${fresh.set_id}::bigint`.execute(trx);
       await trx.updateTable('search_sessions').set({ filters: '{}' }).where('id', '=', sessionId).execute();
@@ -492,18 +452,19 @@ export class ResultsService {
     session: ResultSession,
     selection: Selection | null,
     narrowing: Narrowing,
+    sets: SetSource = setTables(session.set_id),
   ): Promise<{ from: Sql; join: Sql; where: Sql }> {
     const model = TAB_MODELS[tab];
     const sort =
       narrowing.sortSmiles && (narrowing.minValue != null || narrowing.maxValue != null)
-        ? await this.similarity(session, tab, narrowing.sortSmiles)
+        ? await this.similarity(session, tab, narrowing.sortSmiles, sets)
         : null;
-    const { where, join } = rowScopeSql(tab, session.set_id, {
+    const { where, join } = rowScopeSql(tab, sets, {
       filters: sessionFilters(session)[tab],
       strIdList: narrowing.strIdList,
       similarity: sort ? { sort, min: narrowing.minValue ?? null, max: narrowing.maxValue ?? null } : null,
     });
-    const from = model.from(session.set_id);
+    const from = model.from(session.set_id, tabSet(tab, sets));
     if (!selection) return { from, join, where };
     if (selection.selectAll)
       return { from, join, where: sql`${where} AND ${model.entity} <> ALL(${[...selection.unselectedIds]}::bigint[])` };
@@ -511,9 +472,14 @@ export class ResultsService {
   }
 
   /** Ids of the rows a selection stands for (at most MAX_SELECTION). */
-  private async selectedIds(tab: ResultTabKey, session: ResultSession, selection: Selection, narrowing: Narrowing): Promise<number[]> {
+  private async selectedIds(
+    tab: ResultTabKey,
+    { session, sets }: SessionSets,
+    selection: Selection,
+    narrowing: Narrowing,
+  ): Promise<number[]> {
     if (!selection.selectAll && !selection.selectedIds.length) return [];
-    const { from, join, where } = await this.selectionScope(tab, session, selection, narrowing);
+    const { from, join, where } = await this.selectionScope(tab, session, selection, narrowing, sets);
     const rows = await this.withWorkMem(async (trx) => {
       const result = await sql<{
         id: number;
@@ -529,10 +495,11 @@ export class ResultsService {
 
   /** Spec `newsearchby/{tab}`: the selected rows as a new search (one selection row). */
   async newSearchBy(auth: AuthContext, tab: ResultTabKey, sessionId: string, selection: Selection, narrowing: Narrowing = {}) {
-    const session = await this.session(auth, sessionId);
     const selectedCount = selection.selectAll ? 1 : selection.selectedIds.length;
     if (selectedCount === 0) throw badRequest('Select at least one row to start a new search from.', { field: 'selection' });
-    const ids = (await this.selectedIds(tab, session, selection, narrowing)).sort((a, b) => a - b);
+    const read = await this.sessionAndSets(auth, sessionId);
+    const { session } = read;
+    const ids = (await this.selectedIds(tab, read, selection, narrowing)).sort((a, b) => a - b);
     if (ids.length === 0)
       throw badRequest('None of the selected rows are in these results (any more). Select rows again.', { field: 'selection' });
     const info = tabInfo(tab)!;
@@ -545,10 +512,8 @@ export class ResultsService {
 
   /** Spec `navigation/goto`: the structures of some rows, to open another tab with (strIdList). */
   async goto(auth: AuthContext, sessionId: string, fromTab: ResultTabKey, toTab: ResultTabKey, ids: readonly number[]) {
-    const session = await this.session(auth, sessionId);
-    const { rows } = await sql<{ str_id: number }>`${structuresOfRows(fromTab, session.set_id, ids)} LIMIT ${MAX_SELECTION + 1}`.execute(
-      this.db,
-    );
+    const { session, sets } = await this.sessionAndSets(auth, sessionId);
+    const { rows } = await sql<{ str_id: number }>`${structuresOfRows(fromTab, sets, ids)} LIMIT ${MAX_SELECTION + 1}`.execute(this.db);
     if (rows.length > MAX_SELECTION)
       throw badRequest(`These rows have more than ${MAX_SELECTION.toLocaleString('en-US')} structures; choose fewer rows to go to.`, {
         field: 'ids',
@@ -556,14 +521,14 @@ export class ResultsService {
     const strIdList = rows.map((row) => Number(row.str_id)).sort((a, b) => a - b);
     if (!strIdList.length)
       throw badRequest('None of these rows are in these results, or they have no structure to go to.', { field: 'ids' });
-    const rowCount = await this.rowCount(toTab, session, { filters: sessionFilters(session)[toTab], strIdList });
+    const rowCount = await this.rowCount(toTab, session, { filters: sessionFilters(session)[toTab], strIdList }, sets);
     return { tab: toTab, strIdList, rowCount };
   }
 
   /** Spec `navigation/viewall`: every row of a tab again (its filters still apply). */
   async viewAll(auth: AuthContext, sessionId: string, tab: ResultTabKey) {
-    const session = await this.session(auth, sessionId);
-    return { tab, rowCount: await this.rowCount(tab, session, { filters: sessionFilters(session)[tab] }) };
+    const { session, sets } = await this.sessionAndSets(auth, sessionId);
+    return { tab, rowCount: await this.rowCount(tab, session, { filters: sessionFilters(session)[tab] }, sets) };
   }
 
   /** Spec `tabularview/strid/{id}` (tabular-view.ts). */

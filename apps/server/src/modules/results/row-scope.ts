@@ -5,6 +5,7 @@ import { TAB_MODELS, strIdRestriction } from './tab-model.ts';
 import type { Sql } from './tab-model.ts';
 import { filteredRestriction } from './tab-filters.ts';
 import type { SimilaritySort } from './similarity-sort.ts';
+import type { SetSource } from './set-source.ts';
 
 /** Which rows of a tab a request reads: the tab's filters, a "go to" (strIdList), a similarity window. */
 export interface RowScope {
@@ -16,11 +17,12 @@ export interface RowScope {
 const and = (parts: readonly Sql[]) => sql.join(parts, sql` AND `);
 
 /** The WHERE of a tab's rows within a scope, and the join a similarity sort needs. */
-export function rowScopeSql(tab: ResultTabKey, setId: number, scope: RowScope): { where: Sql; join: Sql } {
+export function rowScopeSql(tab: ResultTabKey, sets: SetSource, scope: RowScope): { where: Sql; join: Sql } {
   const model = TAB_MODELS[tab];
+  const setId = sets.setId;
   const parts = [model.where(setId)];
   if (scope.filters.length) parts.push(filteredRestriction(tab, setId, model.entity));
-  if (scope.strIdList?.length) parts.push(strIdRestriction(tab, setId, scope.strIdList));
+  if (scope.strIdList?.length) parts.push(strIdRestriction(tab, sets, scope.strIdList));
   let join = sql``;
   if (scope.similarity) {
     const { sort, min, max } = scope.similarity;

@@ -109,11 +109,17 @@ export function keyOfValue(d: KbDictionaries, chart: RowValueChart, value: strin
  * "Issue 18, ninth step"). The halves of a large read already run on two connections at once
  * (session-rows.ts).
  */
-export async function readSessionRows(db: Kysely<Database>, where: Sql, ids: readonly ('str_id' | 'act_id')[] = []): Promise<SessionRows> {
+export async function readSessionRows(
+  db: Kysely<Database>,
+  where: Sql,
+  ids: readonly ('str_id' | 'act_id')[] = [],
+  /** The set table's stand-in (sets held in memory, set-source.ts), or the table. */
+  activities: Sql = sql`search_activities sa`,
+): Promise<SessionRows> {
   const int = (column: string) => ({ kind: 'int' as const, expr: sql`LEAST(${sql.ref(`sa.${column}`)}, 2147483647)` });
   const columns = [int('assay_id'), int('ref_id'), int('target_id'), ...ids.map(int)];
   const [assay, ref, target, ...extra] = (await withSettings(db, SET_READ_SETTINGS, (reader) =>
-    readPacked(reader, sql`FROM search_activities sa WHERE ${where}`, columns),
+    readPacked(reader, sql`FROM ${activities} WHERE ${where}`, columns),
   )) as Int32Array[];
   const idColumn = (name: 'str_id' | 'act_id') => (ids.includes(name) ? extra[ids.indexOf(name)]! : null);
   return { count: assay!.length, assay: assay!, ref: ref!, target: target!, str: idColumn('str_id'), act: idColumn('act_id') };

@@ -25,7 +25,9 @@ import { TAB_COLUMNS } from './tab-columns.ts';
  * writes them to the tables as before; every tab's pages (both directions, several page sizes,
  * inner grids included) and the Activities and Structures charts must be equal, row for row. A
  * second server that never saw the search recomputes the same sets from the session's
- * definition; nothing is written to the set tables until a reader joins them.
+ * definition. Filters, charts counted in SQL and every page read the held sets (as relations sent
+ * with the SQL, set-source.ts): nothing is written to the set tables unless a reader that still
+ * needs them asks (`ResultsService.session` with its tables).
  */
 const CASES: Record<string, SearchCriteriaInput> = {
   'activity type': { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }] }] },
@@ -45,7 +47,7 @@ const CASES: Record<string, SearchCriteriaInput> = {
     ],
   },
 };
-/** Charts counted from the sets in memory (row-values.ts), and one counted in SQL over the set tables. */
+/** Charts counted from the sets in memory (row-values.ts), and one counted in SQL (over the held sets as relations). */
 const MEMORY_CHARTS = ['target', 'year', 'assaytype', 'bibliography', 'organism', 'activitytype'];
 const SQL_CHART = 'mechanism';
 
@@ -163,13 +165,12 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
       expect(answer.data.rows).toBe(reference.rows);
     };
     for (const tab of ['activitiestab', 'structuretab']) for (const chartKey of MEMORY_CHARTS) await expectSameChart(tab, chartKey);
-    // Pages and these charts read nothing from the set tables: still none written.
-    expect(await setRows(Number(held.set_id))).toBe(0);
     expect(counts.actidscount).toBe(((await session(tablesId)).counts as Record<string, number>).actidscount);
-    // A chart counted in SQL has the sets written first, then answers the same.
+    // A chart counted in SQL reads the held sets as relations: the same answer.
     await expectSameChart('activitiestab', SQL_CHART);
-    if ((counts.actidscount ?? 0) > 0) expect(await setRows(Number(held.set_id))).toBeGreaterThan(0);
-    await expectSamePages(memoryId, tablesId);
+    await expectSameChart('assaytab', 'targetclass');
+    // Pages and charts read nothing from the set tables: none written.
+    expect(await setRows(Number(held.set_id))).toBe(0);
   });
 
   it('a similarity search: every tab in score order and in key order from memory, with nothing written; then written out with its scores', async () => {
@@ -194,11 +195,67 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
     expect(scored?.sortOrder).toEqual({ column: 'similarity', direction: 'desc' });
     expect(scored?.data[0]?.similarity).toBe(1);
     expect(await setRows(setId)).toBe(0);
-    // A filter joins the set tables: written from memory with the scores held, the same pages.
-    const filtered = await post('/api/results/applyfilters/assaytab', { sessionid: memoryId, filters: [] });
-    expect(filtered.statusCode, filtered.body).toBe(200);
+    // A reader that needs the set tables has them written from memory with the scores held: the same pages.
+    await t.app.services.results.session(callerOf(me), memoryId);
     expect(await setRows(setId)).toBeGreaterThan(0);
     await expectSamePages(memoryId, tablesId);
+  }, 180_000);
+
+  it('filters every tab from memory, with nothing written: counts, pages, sorts and charts equal the set tables', async () => {
+    const { memoryId, tablesId } = await searchBoth(CASES['assay type OR mechanism']!);
+    const setId = Number((await session(memoryId)).set_id);
+    const chartOf = (sessionid: string, tab: ResultTabKey, chartKey: string) =>
+      tablesCharts.chart(callerOf(me), { sessionid, tab, chartKey, resetFlg: false, sortType: 'count', sortOrder: 'desc', maxCount: 50 });
+    const topValue = async (tab: ResultTabKey, chartKey: string) => (await chartOf(tablesId, tab, chartKey)).chartData[0]?.id;
+    // Per tab: an include on a chart of one value per activity (counted in memory on the Activities
+    // tab), one reaching the tab's rows through their activities, an exclude, a range.
+    const year = await chartOf(tablesId, 'activitiestab', 'year');
+    const filters: Record<ResultTabKey, object[]> = {
+      activitiestab: [
+        { chartKey: 'assaytype', include: [await topValue('activitiestab', 'assaytype')] },
+        { chartKey: 'year', minValue: year.min, maxValue: Math.round(((year.min ?? 0) + (year.max ?? 0)) / 2) },
+      ],
+      structuretab: [{ chartKey: 'target', include: [await topValue('structuretab', 'target')] }],
+      assaytab: [{ chartKey: 'mechanism', exclude: [await topValue('assaytab', 'mechanism')] }],
+      documentstab: [{ chartKey: 'targetclass', include: [await topValue('documentstab', 'targetclass')] }],
+      developmentcompoundstab: [{ chartKey: 'phase', include: [await topValue('developmentcompoundstab', 'phase')] }],
+    };
+    let narrowed = 0;
+    for (const tab of RESULT_TAB_KEYS) {
+      const wanted = filters[tab].filter((filter) => !('include' in filter) || (filter.include as unknown[])[0] !== undefined);
+      if (!wanted.length) continue;
+      const reference = await tablesResults.applyFilters(callerOf(me), tab, tablesId, wanted as never);
+      const applied = await post(`/api/results/applyfilters/${tab}`, { sessionid: memoryId, filters: wanted });
+      expect(applied.statusCode, applied.body).toBe(200);
+      expect(applied.data.rowCount, `${tab} filtered rows`).toBe(reference.rowCount);
+      expect(applied.data.filters).toEqual(reference.filters);
+      if (reference.rowCount > 0) narrowed++;
+    }
+    // Most tabs have filters that keep some of their rows.
+    expect(narrowed).toBeGreaterThanOrEqual(3);
+    expect(await setRows(setId)).toBe(0);
+    // Every tab's pages, key order both ways; a column sort of the filtered rows; the charts of filtered tabs.
+    await expectSamePages(memoryId, tablesId);
+    for (const tab of RESULT_TAB_KEYS) {
+      const column = TAB_COLUMNS[tab].find((c) => c.sortable && c.type === 'text' && c.key !== TAB_MODELS[tab].defaultSort);
+      if (column) await expectSameOrder({ memoryId, tablesId }, tablesResults, tab, { column: column.key, direction: 'desc' }, 10, 2);
+    }
+    for (const [tab, chartKey] of [
+      ['activitiestab', 'target'],
+      ['activitiestab', 'mechanism'],
+      ['structuretab', 'assaytype'],
+      ['assaytab', 'organism'],
+    ] as const) {
+      const reference = await chartOf(tablesId, tab, chartKey);
+      const answer = await post('/api/results/chart', { sessionid: memoryId, type: tab, charttype: chartKey, maxCount: 50 });
+      expect(answer.statusCode, answer.body).toBe(200);
+      expect(answer.data.chartData, `${tab} ${chartKey}`).toEqual(reference.chartData);
+      expect(answer.data.rows).toBe(reference.rows);
+    }
+    const overview = await t.call({ method: 'GET', url: `/api/results/session/${memoryId}`, headers: authHeaders(me) });
+    expect(overview.statusCode, overview.body).toBe(200);
+    expect(overview.data.tabCounts).toEqual((await tablesResults.overview(callerOf(me), tablesId)).tabCounts);
+    expect(await setRows(setId)).toBe(0);
   }, 180_000);
 
   it('sorts every tab by a column of each type from memory, both ways, with nothing written', async () => {
@@ -221,12 +278,11 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
     expect(await setRows(setId)).toBe(0);
   }, 180_000);
 
-  it('writes the set tables when a reader joins them, then answers the same from memory and from the tables', async () => {
+  it('writes the set tables when a reader needs them, then answers the same from memory and from the tables', async () => {
     const { memoryId, tablesId } = await searchBoth(CASES['activity type']!);
     const before = await session(memoryId);
-    // A filter joins the set tables: they are written now, from the sets held (the same answer, same version).
-    const filtered = await post('/api/results/applyfilters/assaytab', { sessionid: memoryId, filters: [] });
-    expect(filtered.statusCode, filtered.body).toBe(200);
+    // A reader that joins the set tables has them written now, from the sets held (the same answer, same version).
+    await t.app.services.results.session(callerOf(me), memoryId);
     const after = await session(memoryId);
     expect(await setRows(Number(after.set_id))).toBeGreaterThan(0);
     expect(after.sets_version).toBe(before.sets_version);
@@ -266,9 +322,8 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
     const fromMemory = await exportAll();
     expect(Object.keys(fromMemory).length).toBeGreaterThan(2);
     expect(await setRows(setId)).toBe(0);
-    // A chart counted in SQL has the tables written; the same exports then read them.
-    const chart = await post('/api/results/chart', { sessionid: memoryId, type: 'activitiestab', charttype: SQL_CHART, maxCount: 50 });
-    expect(chart.statusCode, chart.body).toBe(200);
+    // Once a reader has the tables written, the same exports read them.
+    await t.app.services.results.session(callerOf(me), memoryId);
     expect(await setRows(setId)).toBeGreaterThan(0);
     expect(await exportAll()).toEqual(fromMemory);
   });

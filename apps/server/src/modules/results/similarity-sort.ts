@@ -7,6 +7,7 @@ import { badRequest } from '../../http/errors.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import { ChemInputError } from '../chemistry/chem-engine.ts';
 import type { Sql } from './tab-model.ts';
+import type { SetSource } from './set-source.ts';
 
 /**
  * "Sort by similarity" of a results tab (spec §3 `sortSmiles`, §4): the Tanimoto similarity (Morgan
@@ -47,11 +48,12 @@ const BATCH = 20_000;
 /** Largest structure set a similarity sort scores (about 1 s of work on one core). */
 const MAX_SIMILARITY_STRUCTURES = 250_000;
 
-async function computeStructureSimilarity(db: Kysely<Database>, setId: number, key: string, query: Uint8Array): Promise<void> {
+async function computeStructureSimilarity(db: Kysely<Database>, sets: SetSource, key: string, query: Uint8Array): Promise<void> {
+  const setId = sets.setId;
   let after = 0;
   for (;;) {
     const { rows } = await sql<{ str_id: number; fp: Uint8Array | null }>`SELECT ss.str_id, s.morgan_fp AS fp
-      FROM search_structures ss JOIN structures s ON s.str_id = ss.str_id
+      FROM ${sets.table('search_structures', 'ss')} JOIN structures s ON s.str_id = ss.str_id
       WHERE ss.set_id = ${setId}::bigint AND ss.str_id > ${after} ORDER BY ss.str_id LIMIT ${BATCH}`.execute(db);
     if (!rows.length) return;
     after = Number(rows.at(-1)!.str_id);
@@ -72,15 +74,15 @@ async function computeStructureSimilarity(db: Kysely<Database>, setId: number, k
 /** Best similarity of each assay / reference over its activities' structures in the search. */
 async function aggregate(
   db: Kysely<Database>,
-  setId: number,
+  sets: SetSource,
   key: string,
   structureKey: string,
   column: 'assay_id' | 'ref_id',
 ): Promise<void> {
   await sql`INSERT INTO result_similarity (set_id, query_key, id, similarity)
-    SELECT ${setId}::bigint, ${key}, sa.${sql.ref(column)}, max(rs.similarity)
-    FROM search_activities sa JOIN result_similarity rs ON rs.set_id = sa.set_id AND rs.query_key = ${structureKey} AND rs.id = sa.str_id
-    WHERE sa.set_id = ${setId}::bigint AND sa.${sql.ref(column)} IS NOT NULL
+    SELECT ${sets.setId}::bigint, ${key}, sa.${sql.ref(column)}, max(rs.similarity)
+    FROM ${sets.table('search_activities', 'sa')} JOIN result_similarity rs ON rs.set_id = sa.set_id AND rs.query_key = ${structureKey} AND rs.id = sa.str_id
+    WHERE sa.set_id = ${sets.setId}::bigint AND sa.${sql.ref(column)} IS NOT NULL
     GROUP BY sa.${sql.ref(column)}`.execute(db);
 }
 
@@ -95,10 +97,11 @@ async function has(db: Kysely<Database>, setId: number, key: string): Promise<bo
 export async function prepareSimilaritySort(
   db: Kysely<Database>,
   engine: ChemEngine,
-  setId: number,
+  sets: SetSource,
   tab: ResultTabKey,
   smiles: string,
 ): Promise<SimilaritySort> {
+  const setId = sets.setId;
   let described;
   try {
     described = await engine.describe({ kind: 'smiles', text: smiles, desalt: true });
@@ -113,7 +116,9 @@ export async function prepareSimilaritySort(
   const structureKey = `str:${hash}`;
   // `db` is the caller's transaction holding the session row: a sort is written whole or not at all.
   if (!(await has(db, setId, structureKey))) {
-    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM search_structures WHERE set_id = ${setId}::bigint`.execute(db);
+    const { rows } = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM ${sets.table('search_structures', 'ss')} WHERE ss.set_id = ${setId}::bigint`.execute(db);
     const structures = rows[0]?.n ?? 0;
     if (structures > MAX_SIMILARITY_STRUCTURES) {
       throw badRequest(
@@ -123,10 +128,10 @@ export async function prepareSimilaritySort(
     }
     // One similarity sort per search is kept: a new SMILES replaces the previous one.
     await sql`DELETE FROM result_similarity WHERE set_id = ${setId}::bigint`.execute(db);
-    await computeStructureSimilarity(db, setId, structureKey, morgan);
+    await computeStructureSimilarity(db, sets, structureKey, morgan);
   }
   const derived = async (key: string, column: 'assay_id' | 'ref_id') => {
-    if (!(await has(db, setId, key))) await aggregate(db, setId, key, structureKey, column);
+    if (!(await has(db, setId, key))) await aggregate(db, sets, key, structureKey, column);
   };
   switch (tab) {
     case 'assaytab': {

@@ -7,6 +7,8 @@ import { DIMENSIONS, listBindType } from './chart-dimensions.ts';
 import type { Dimension } from './chart-dimensions.ts';
 import { TAB_MODELS, factsFor, levelJoin } from './tab-model.ts';
 import type { Sql } from './tab-model.ts';
+import { tabSet } from './set-source.ts';
+import type { SetSource } from './set-source.ts';
 
 /**
  * Chart filters as SQL (docs/results.md "Filters"): a row of a tab passes an include filter when it
@@ -61,8 +63,8 @@ function valueMatch(dimension: Dimension, values: readonly FilterValue[]): Sql {
 }
 
 /** Ids of the tab's rows whose records satisfy `condition`. */
-function rowsWhere(tab: ResultTabKey, setId: number, dimension: Dimension, condition: Sql): Sql {
-  const facts = factsFor(tab, dimension.level, setId);
+function rowsWhere(tab: ResultTabKey, sets: SetSource, dimension: Dimension, condition: Sql): Sql {
+  const facts = factsFor(tab, dimension.level, sets);
   return sql`SELECT ${facts.entity} FROM ${facts.from} ${dimension.joins ?? sql``} WHERE ${facts.where} AND ${facts.entity} IS NOT NULL AND ${condition}`;
 }
 
@@ -71,18 +73,18 @@ function rowsWhere(tab: ResultTabKey, setId: number, dimension: Dimension, condi
  * filter keeps, EXCEPT the rows an exclude filter names. Set operations hash whole id sets, which
  * stays fast however wrong the optimiser's guess about a fresh set's size is.
  */
-export function filteredIdsQuery(tab: ResultTabKey, setId: number, filters: readonly AppliedFilter[]): Sql {
-  if (tab === 'activitiestab' && filters.every((f) => singleValued(dimensionOf(f.chartKey)))) return activitiesInOnePass(setId, filters);
+export function filteredIdsQuery(tab: ResultTabKey, sets: SetSource, filters: readonly AppliedFilter[]): Sql {
+  if (tab === 'activitiestab' && filters.every((f) => singleValued(dimensionOf(f.chartKey)))) return activitiesInOnePass(sets, filters);
   const model = TAB_MODELS[tab];
-  let query: Sql = sql`SELECT ${model.entity} AS id FROM ${model.from(setId)} WHERE ${model.where(setId)}`;
+  let query: Sql = sql`SELECT ${model.entity} AS id FROM ${model.from(sets.setId, tabSet(tab, sets))} WHERE ${model.where(sets.setId)}`;
   for (const filter of filters) {
     const dimension = dimensionOf(filter.chartKey);
     if (filter.include?.length)
-      query = sql`(${query}) INTERSECT (${rowsWhere(tab, setId, dimension, valueMatch(dimension, filter.include))})`;
-    if (filter.exclude?.length) query = sql`(${query}) EXCEPT (${rowsWhere(tab, setId, dimension, valueMatch(dimension, filter.exclude))})`;
+      query = sql`(${query}) INTERSECT (${rowsWhere(tab, sets, dimension, valueMatch(dimension, filter.include))})`;
+    if (filter.exclude?.length) query = sql`(${query}) EXCEPT (${rowsWhere(tab, sets, dimension, valueMatch(dimension, filter.exclude))})`;
     if (filter.minValue != null || filter.maxValue != null) {
       const bounds: Sql[] = [sql`${dimension.value} IS NOT NULL`, ...rangeConditions(dimension, filter)];
-      query = sql`(${query}) INTERSECT (${rowsWhere(tab, setId, dimension, sql.join(bounds, sql` AND `))})`;
+      query = sql`(${query}) INTERSECT (${rowsWhere(tab, sets, dimension, sql.join(bounds, sql` AND `))})`;
     }
   }
   return query;
@@ -98,17 +100,17 @@ function singleValued(dimension: Dimension): boolean {
  * joined once and every filter a condition on the row (a 750,000-row set filters in well under a
  * second; the set operations above hash it once per filter).
  */
-function activitiesInOnePass(setId: number, filters: readonly AppliedFilter[]): Sql {
+function activitiesInOnePass(sets: SetSource, filters: readonly AppliedFilter[]): Sql {
   const levels = [...new Set(filters.map((f) => dimensionOf(f.chartKey).level))];
-  const joins = levels.map((level) => (level === 'activity' ? sql`JOIN activities a ON a.act_id = sa.act_id` : levelJoin(level, setId)));
-  const conditions: Sql[] = [sql`sa.set_id = ${setId}::bigint`];
+  const joins = levels.map((level) => (level === 'activity' ? sql`JOIN activities a ON a.act_id = sa.act_id` : levelJoin(level, sets)));
+  const conditions: Sql[] = [sql`sa.set_id = ${sets.setId}::bigint`];
   for (const filter of filters) {
     const dimension = dimensionOf(filter.chartKey);
     if (filter.include?.length) conditions.push(valueMatch(dimension, filter.include));
     if (filter.exclude?.length) conditions.push(sql`NOT coalesce(${valueMatch(dimension, filter.exclude)}, false)`);
     conditions.push(...rangeConditions(dimension, filter));
   }
-  return sql`SELECT sa.act_id AS id FROM search_activities sa ${sql.join(joins, sql` `)} WHERE ${sql.join(conditions, sql` AND `)}`;
+  return sql`SELECT sa.act_id AS id FROM ${tabSet('activitiestab', sets)} ${sql.join(joins, sql` `)} WHERE ${sql.join(conditions, sql` AND `)}`;
 }
 
 /**

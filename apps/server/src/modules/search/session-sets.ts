@@ -394,6 +394,12 @@ export function scoreOrder(held: HeldSets, kind: HeldKind): { value: ScoreOrder;
   return { value, bytes: ids.length * 8 };
 }
 
+/** A similarity order kept to some of its ids (`within`, ascending): a filtered tab's. */
+export function scoreOrderWithin(order: ScoreOrder, within: ArrayLike<number>): { value: ScoreOrder; bytes: number } {
+  const keep = (ids: Float64Array) => ids.filter((id) => indexOfSorted(within, id) >= 0);
+  return { value: { scored: keep(order.scored), unscored: keep(order.unscored) }, bytes: within.length * 8 };
+}
+
 /** One page of ids in similarity order (`scoreOrder`), descending or ascending. */
 export function scoredPageIds(order: ScoreOrder, pageNumber: number, pageSize: number, direction: 'asc' | 'desc'): number[] {
   const { scored, unscored } = order;
