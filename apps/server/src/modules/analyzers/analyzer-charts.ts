@@ -102,7 +102,7 @@ export async function scatter(db: Db, scope: TabScope, config: ScatterConfig, ma
   const c = config.color ? measureSql(scope.tab, config.color, endpoint !== null) : sql`NULL::float8`;
   const tab = tabRows(scope);
   // A Structures-tab pActivity: each structure's median on the endpoint, joined to the tab's rows.
-  const rows = endpoint ? { ...tab, from: sql`${tab.from} ${endpointJoin(scope.setId, endpoint)}` } : tab;
+  const rows = endpoint ? { ...tab, from: sql`${tab.from} ${endpointJoin(scope.sets, endpoint)}` } : tab;
   // Count and bounds in one aggregate over the rows (a plain query, so PostgreSQL runs it in parallel).
   const {
     rows: [stats],

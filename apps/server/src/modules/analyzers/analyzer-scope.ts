@@ -6,6 +6,8 @@ import { MOLAR } from '../sar/analysis/pactivity.ts';
 import { TAB_MODELS } from '../results/tab-model.ts';
 import type { Sql } from '../results/tab-model.ts';
 import { filteredRestriction } from '../results/tab-filters.ts';
+import { tabSet } from '../results/set-source.ts';
+import type { SetSource } from '../results/set-source.ts';
 
 /**
  * The rows an analyzer chart reads (docs/sar.md "Analyzers"): the rows of one results tab of a
@@ -15,6 +17,8 @@ import { filteredRestriction } from '../results/tab-filters.ts';
 export interface TabScope {
   tab: AnalyzerTab;
   setId: number;
+  /** Where the session's sets are read (held in memory, or the set tables). */
+  sets: SetSource;
   /** The tab has applied filters: restrict to the rows that passed them. */
   filtered: boolean;
 }
@@ -24,7 +28,7 @@ export function tabRows(scope: TabScope): { from: Sql; where: Sql; entity: Sql }
   const model = TAB_MODELS[scope.tab];
   const parts = [model.where(scope.setId)];
   if (scope.filtered) parts.push(filteredRestriction(scope.tab, scope.setId, model.entity));
-  return { from: model.from(scope.setId), where: sql.join(parts, sql` AND `), entity: model.entity };
+  return { from: model.from(scope.setId, tabSet(scope.tab, scope.sets)), where: sql.join(parts, sql` AND `), entity: model.entity };
 }
 
 /**
@@ -39,7 +43,7 @@ export function tabActivities(scope: TabScope): { from: Sql; where: Sql } {
   }
   const structures = tabRows(scope);
   return {
-    from: sql`search_activities sa`,
+    from: tabSet('activitiestab', scope.sets),
     where: sql`sa.set_id = ${set} AND sa.str_id IN (SELECT ${structures.entity} FROM ${structures.from} WHERE ${structures.where})`,
   };
 }
@@ -49,7 +53,7 @@ export function tabStructures(scope: TabScope): Sql {
   if (scope.tab === 'activitiestab' && !scope.filtered) {
     // The structures of an unfiltered Activities tab are in the set's own rows: no join to the
     // 750,000 activities behind them (that join was 1.5 s of the cached scaffold chart).
-    return sql`SELECT DISTINCT sa.str_id FROM search_activities sa WHERE sa.set_id = ${scope.setId}::bigint AND sa.str_id IS NOT NULL`;
+    return sql`SELECT DISTINCT sa.str_id FROM ${tabSet('activitiestab', scope.sets)} WHERE sa.set_id = ${scope.setId}::bigint AND sa.str_id IS NOT NULL`;
   }
   const rows = tabRows(scope);
   const strId = TAB_MODELS[scope.tab].strId!;
@@ -111,10 +115,10 @@ export function measureSql(tab: AnalyzerTab, measure: AnalyzerMeasure, withEndpo
  * (a qualified value, a unit that is not molar) are left out of the median; a structure with none
  * has no value. Aggregated in SQL: one row per structure leaves the subquery.
  */
-export function endpointJoin(setId: number, endpoint: AnalyzerEndpoint): Sql {
+export function endpointJoin(sets: SetSource, endpoint: AnalyzerEndpoint): Sql {
   return sql`LEFT JOIN (SELECT m.str_id, percentile_cont(0.5) WITHIN GROUP (ORDER BY m.p) AS p
-      FROM (SELECT sa.str_id, (${PACTIVITY_SQL})::float8 AS p FROM search_activities sa JOIN activities a ON a.act_id = sa.act_id
-        WHERE sa.set_id = ${setId}::bigint AND sa.target_id = ${endpoint.targetId}::bigint AND a.std_activity_type = ${endpoint.activityType}) m
+      FROM (SELECT sa.str_id, (${PACTIVITY_SQL})::float8 AS p FROM ${tabSet('activitiestab', sets)} JOIN activities a ON a.act_id = sa.act_id
+        WHERE sa.set_id = ${sets.setId}::bigint AND sa.target_id = ${endpoint.targetId}::bigint AND a.std_activity_type = ${endpoint.activityType}) m
       WHERE m.p IS NOT NULL GROUP BY m.str_id) ep ON ep.str_id = ss.str_id`;
 }
 

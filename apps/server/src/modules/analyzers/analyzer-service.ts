@@ -37,8 +37,8 @@ export class AnalyzerService {
 
   /** The ready session's tab (403 / 404 / 409 / 410 as every results call), its filters materialised. */
   private async scope(auth: AuthContext, sessionid: string, tab: TabScope['tab']): Promise<TabScope> {
-    const session = await this.results.session(auth, sessionid);
-    return { tab, setId: Number(session.set_id), filtered: sessionFilters(session)[tab].length > 0 };
+    const { session, sets } = await this.results.sessionAndSets(auth, sessionid);
+    return { tab, setId: Number(session.set_id), sets, filtered: sessionFilters(session)[tab].length > 0 };
   }
 
   async visualization(auth: AuthContext, request: VisualizationRequest): Promise<VisualizationResponse> {
@@ -76,7 +76,7 @@ export class AnalyzerService {
    */
   async store(auth: AuthContext, request: z.infer<typeof StoreAnalysisRequestSchema>): Promise<StoredAnalysis> {
     // Only a search the caller may read can be saved (and its summary is the one kept).
-    const session = await this.results.session(auth, request.sessionid);
+    const session = await this.results.session(auth, request.sessionid, 'definition');
     const { rows: counted } = await sql<{ n: number | string }>`SELECT count(*) AS n FROM saved_analyses
       WHERE user_id = ${auth.userId} AND name <> ${request.name}`.execute(this.db);
     if (Number(counted[0]?.n ?? 0) >= SAVED_ANALYSES_MAX) {

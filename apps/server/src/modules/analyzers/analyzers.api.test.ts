@@ -7,6 +7,7 @@ import { SCATTER_MAX_POINTS } from '@kb/contracts/analyzers';
 import type { LoginResult } from '@kb/contracts/auth';
 import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
+import { callerOf } from '../../../test/search-services.ts';
 import { scatter } from './analyzer-charts.ts';
 import { SAVED_ANALYSES_MAX } from './analyzer-service.ts';
 
@@ -93,6 +94,8 @@ describe.each(DATABASES)('analyzers on %s', (kind) => {
     const id = crypto.randomUUID();
     const answer = await post('/api/guidedsearch/allresultscount', { searchcriteria: criteria, sessionid: id }, login);
     expect(answer.statusCode, answer.body).toBe(200);
+    // The references below read the set tables: the sets (held in memory, which the analyzers read) are written for them.
+    await t.app.services.results.session(callerOf(login), id);
     return id;
   };
 
@@ -143,7 +146,9 @@ describe.each(DATABASES)('analyzers on %s', (kind) => {
   it('samples a scatter above the limit: the limit of points, a fixed sample, bounds over all rows', async () => {
     // The production limit stays 20,000; the demo session is smaller, so the chart function is called with a lower one.
     expect(SCATTER_MAX_POINTS).toBe(20_000);
-    const scope = { tab: 'activitiestab' as const, setId, filtered: false };
+    // The sets as the app reads them (held in memory, or the set tables).
+    const { sets } = await t.app.services.results.sessionAndSets(callerOf(me), sessionid);
+    const scope = { tab: 'activitiestab' as const, setId, sets, filtered: false };
     const config = { chart: 'scatter' as const, x: 'mw' as const, y: 'pactivity' as const, color: null, endpoint: null };
     const full = await scatter(t.database.db, scope, config);
     const small = await scatter(t.database.db, scope, config, 50);
@@ -277,7 +282,6 @@ describe.each(DATABASES)('analyzers on %s', (kind) => {
       GROUP BY sa.target_id ORDER BY count(DISTINCT a.target_id) DESC, sa.target_id LIMIT 1`.execute(t.database.db);
     const target = Number(picked[0]!.t);
     const single = await run({ rows: [{ selectedOption: 'target', targets: [{ label: `target ${target}`, ids: [target] }] }] });
-    // The analyzer first: it has the session's sets written (they are held in memory until a reader joins them), then read here.
     const answer = await visualize({ chart: 'heatmap', targets: 10, compounds: 30 }, 'activitiestab', me, single);
     expect(answer.statusCode, answer.body).toBe(200);
     const { rows } =

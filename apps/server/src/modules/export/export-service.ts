@@ -17,7 +17,7 @@ import { ERROR_CODES } from '@kb/contracts/errors';
 import type { Database } from '../../db/schema.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
 import { HttpError, badRequest, forbidden, notFound } from '../../http/errors.ts';
-import type { ResultsService } from '../results/results-service.ts';
+import type { ResultsService, SessionSets } from '../results/results-service.ts';
 import type { ResultSession } from '../results/result-sessions.ts';
 import { TAB_MODELS } from '../results/tab-model.ts';
 import { TAB_COLUMNS } from '../results/tab-columns.ts';
@@ -118,11 +118,11 @@ export class ExportService {
   }
 
   /** The rows an export scope stands for, as SQL pieces of the results service. */
-  private async scopeSql(session: ResultSession, scope: ExportScope) {
+  private async scopeSql({ session, sets }: SessionSets, scope: ExportScope) {
     if (scope.selection && !scope.selection.selectAll && scope.selection.selectedIds.length === 0) {
       throw badRequest('Select at least one row to export, or export the whole tab.', { field: 'selection' });
     }
-    return this.results.selectionScope(scope.tab, session, scope.selection, scope);
+    return this.results.selectionScope(scope.tab, session, scope.selection, scope, sets);
   }
 
   private async countRows({ from, join, where }: ScopeSql): Promise<number> {
@@ -153,14 +153,15 @@ export class ExportService {
 
   /**
    * The session and its export scope: ticked rows from the sets held in memory when they can be
-   * (no set table read or written), else over the set tables.
+   * (no set table read or written), else over the session's sets — held in memory as relations, or
+   * the set tables (results-service.ts `sessionAndSets`).
    */
   private async sessionScope(auth: AuthContext, scope: ExportScope): Promise<{ session: ResultSession; scope: ScopeSql }> {
     const first = await this.results.session(auth, scope.sessionid, 'definition');
     const held = await this.results.heldSelectionScope(scope.tab, first, scope.selection ?? null, scope);
     if (held) return { session: first, scope: held };
-    const session = await this.results.session(auth, scope.sessionid);
-    return { session, scope: await this.scopeSql(session, scope) };
+    const read = await this.results.sessionAndSets(auth, scope.sessionid);
+    return { session: read.session, scope: await this.scopeSql(read, scope) };
   }
 
   /** Spec `exportdatacount`: what an export would hold and cost. */

@@ -3,6 +3,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Sql } from '../results/tab-model.ts';
 import type { SarEndpointScope, SarSourceTab } from '@kb/contracts/sar';
 import type { Database } from '../../db/schema.ts';
+import type { SetSource } from '../results/set-source.ts';
 import { SAR_SET_TABLES } from '../../db/tables/sar-tables.ts';
 
 /** SQL of the SAR view (migration 0013): writing a session's SAR set and reading its values. */
@@ -34,11 +35,12 @@ export async function countStructures(trx: Kysely<Database>, rows: RowsSql): Pro
  */
 export async function writeSarSet(
   trx: Kysely<Database>,
-  setId: number,
+  sets: SetSource,
   sessionId: string,
   tab: SarSourceTab,
   rows: RowsSql,
 ): Promise<SarSetRow> {
+  const setId = sets.setId;
   for (const table of SAR_SET_TABLES) await trx.deleteFrom(table).where('set_id', '=', setId).execute();
   await sql`INSERT INTO sar_set_structures (set_id, str_id)
     SELECT DISTINCT ${setId}::bigint, ${rows.strId} FROM ${rows.from} ${rows.join} WHERE ${rows.where} AND ${rows.strId} IS NOT NULL`.execute(
@@ -52,7 +54,7 @@ export async function writeSarSet(
     );
   } else {
     await sql`INSERT INTO sar_set_activities (set_id, act_id, str_id, target_id)
-      SELECT ${setId}::bigint, sa.act_id, sa.str_id, sa.target_id FROM search_activities sa
+      SELECT ${setId}::bigint, sa.act_id, sa.str_id, sa.target_id FROM ${sets.table('search_activities', 'sa')}
       JOIN sar_set_structures x ON x.set_id = ${setId}::bigint AND x.str_id = sa.str_id
       WHERE sa.set_id = ${setId}::bigint`.execute(trx);
   }

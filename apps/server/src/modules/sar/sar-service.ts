@@ -87,12 +87,12 @@ export class SarService {
 
   /** `api/results/setSarData`: the tab's rows (ticked or all as filtered) become the session's SAR set. */
   async setSarData(auth: AuthContext, request: SetSarDataRequest): Promise<SarData> {
-    const session = await this.results.session(auth, request.sessionid);
+    const { session, sets } = await this.results.sessionAndSets(auth, request.sessionid);
     const selection = request.selection ?? null;
     if (selection && !selection.selectAll && selection.selectedIds.length === 0) {
       throw badRequest('Tick at least one row to study in the SAR view, or open it with all rows of the tab.', { field: 'selection' });
     }
-    const scope = await this.results.selectionScope(request.tab, session, selection, { strIdList: request.strIdList });
+    const scope = await this.results.selectionScope(request.tab, session, selection, { strIdList: request.strIdList }, sets);
     const rows = { ...scope, strId: TAB_MODELS[request.tab].strId! };
     const set = await this.results.lockedSession(session, async (trx, fresh) => {
       const compounds = await countStructures(trx, rows);
@@ -103,7 +103,7 @@ export class SarService {
         );
       }
       if (compounds === 0) throw badRequest('None of these rows has a structure to study. Choose other rows.', { field: 'selection' });
-      return writeSarSet(trx, fresh.set_id, fresh.id, request.tab, rows);
+      return writeSarSet(trx, sets, fresh.id, request.tab, rows);
     });
     this.forgetTables(session.id);
     return this.answerData(set);
@@ -143,7 +143,8 @@ export class SarService {
 
   /** The caller's SAR set of a search session (404 before setSarData). */
   async sarSet(auth: AuthContext, sessionId: string): Promise<{ session: ResultSession; set: SarSetRow }> {
-    const session = await this.results.session(auth, sessionId);
+    // The SAR set is its own rows: the search's sets need not be in the set tables for it.
+    const session = await this.results.session(auth, sessionId, 'definition');
     const set = await readSarSet(this.db, session.set_id);
     if (!set) throw notFound('This search has no SAR data yet: open the SAR view from its Structures or Activities tab.');
     return { session, set };

@@ -67,12 +67,12 @@ export class CompoundSources {
   private async sessionStructures(auth: AuthContext, source: Extract<CompoundSource, { kind: 'session' }>, max: number): Promise<number[]> {
     const strId = TAB_MODELS[source.tab].strId;
     if (!strId) throw badRequest('Compounds come from the Structures, Activities or Development Compounds tab.', { field: 'tab' });
-    const session = await this.results.session(auth, source.sessionid);
+    const { session, sets } = await this.results.sessionAndSets(auth, source.sessionid);
     const selection = source.selection ?? null;
     if (selection && !selection.selectAll && selection.selectedIds.length === 0) {
       throw badRequest('Tick at least one row, or take every row of the tab.', { field: 'selection' });
     }
-    const { from, join, where } = await this.results.selectionScope(source.tab, session, selection, { strIdList: source.strIdList });
+    const { from, join, where } = await this.results.selectionScope(source.tab, session, selection, { strIdList: source.strIdList }, sets);
     return this.results.withWorkMem(async (trx) => {
       const { rows } = await sql<{ str_id: number }>`SELECT DISTINCT ${strId} AS str_id FROM ${from} ${join}
         WHERE ${where} AND ${strId} IS NOT NULL ORDER BY 1 LIMIT ${max + 1}`.execute(trx);

@@ -295,6 +295,8 @@ describe.each(DATABASES)('workspace collections on %s', (kind) => {
     });
     expect(run.statusCode, run.body).toBe(200);
     const fromTab = await create(p.logins.owner, { name: 'Ki compounds', source: { kind: 'session', sessionid, tab: 'structuretab' } });
+    // The reference below reads the set tables: the search's sets (held in memory) are written for it.
+    await t.app.services.results.session(callerOf(p.logins.owner), sessionid);
     const { rows } = await sql<{ n: number }>`SELECT count(DISTINCT ss.str_id)::int AS n FROM search_structures ss
       JOIN search_sessions s ON s.set_id = ss.set_id WHERE s.id = ${sessionid}`.execute(t.database.db);
     expect(rows[0]!.n).toBeGreaterThan(10);
