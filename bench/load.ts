@@ -2,7 +2,8 @@
  * `npm run bench -- load [-- --database-url URL] [--seconds 300] [--users 20] [--data-dir DIR] [--mix S|L]`
  *
  * A crowd against the real server (issue "hardening"): `--users` simulated users on three accounts
- * mix guided searches (some with structure rows), structure previews, paging, charts and small
+ * mix guided searches (some with structure rows), structure previews, paging, filters (a chart's
+ * top value applied, the first page read, then cleared), charts and small
  * exports for `--seconds`, while a probe calls `/api/health` every 200 ms and logs in every 1.2 s
  * (under the per-address ceiling of 60 public account calls a minute), in a worker thread of its
  * own so that its figures are the server's and not the time this thread spends reading the crowd's
@@ -232,7 +233,7 @@ class Client {
 
 // ------------------------------------------------------------------ what users do
 
-type Kind = 'search' | 'structureSearch' | 'preview' | 'page' | 'chart' | 'export' | 'health' | 'login';
+type Kind = 'search' | 'structureSearch' | 'preview' | 'page' | 'filter' | 'chart' | 'export' | 'health' | 'login';
 const timings = new Map<Kind, number[]>();
 const errors = new Map<Kind, string[]>();
 
@@ -392,7 +393,8 @@ async function act(user: UserState): Promise<void> {
     if (answer?.rowCount !== undefined) user.rowCounts.set(`${user.session}:${tab}`, answer.rowCount);
     return;
   }
-  if (roll < 0.9 || !user.canExport) {
+  if (roll < 0.82) return filterTab(user);
+  if (roll < 0.92 || !user.canExport) {
     const chart = pick(['activitytype', 'year', 'target', 'assaytype', 'bibliography']);
     await timed('chart', () =>
       user.client.post('/api/results/chart', { sessionid: user.session, type: 'activitiestab', charttype: chart, maxCount: 50 }),
@@ -414,6 +416,30 @@ async function act(user: UserState): Promise<void> {
     })) as { fileId: number | null; status: string };
     if (job.fileId) await user.client.post('/api/dashboard/downloadfile', { fileId: job.fileId });
   });
+}
+
+/**
+ * A filter as the web applies one: the tab's chart read first (not timed: it is the chart kind's),
+ * its most frequent value applied, the tab's first page read — the user's wait, timed as one —
+ * then the filter cleared again (not timed) so the session's other pages stay unfiltered.
+ */
+async function filterTab(user: UserState): Promise<void> {
+  const [tab, chartKey] = pick([
+    ['activitiestab', 'assaytype'],
+    ['activitiestab', 'target'],
+    ['structuretab', 'target'],
+    ['assaytab', 'organism'],
+  ] as const);
+  const chart = (await user.client
+    .post('/api/results/chart', { sessionid: user.session, type: tab, charttype: chartKey, maxCount: 10 })
+    .catch(() => null)) as { chartData?: { id: string | number }[] } | null;
+  const value = chart?.chartData?.[0]?.id;
+  if (value === undefined) return;
+  await timed('filter', async () => {
+    await user.client.post(`/api/results/applyfilters/${tab}`, { sessionid: user.session, filters: [{ chartKey, include: [value] }] });
+    await user.client.post(`/api/results/${tab}`, { sessionid: user.session, pageNumber: 0, pageSize: 50 });
+  });
+  await user.client.post(`/api/results/applyfilters/${tab}`, { sessionid: user.session, filters: [] }).catch(() => null);
 }
 
 /**
@@ -512,7 +538,7 @@ try {
   await sleep(2_000);
   const writtenAfter = databaseUrl ? await setRowsWritten(databaseUrl) : null;
 
-  const kinds: Kind[] = ['search', 'structureSearch', 'preview', 'page', 'chart', 'export', 'health', 'login'];
+  const kinds: Kind[] = ['search', 'structureSearch', 'preview', 'page', 'filter', 'chart', 'export', 'health', 'login'];
   const loaded = Object.fromEntries(kinds.map((k) => [k, figures(k)]));
   const errorSamples = Object.fromEntries([...errors].map(([k, list]) => [k, [...new Set(list)].slice(0, 5)]));
   const ratio = (a: number, b: number) => Number((a / Math.max(b, 0.1)).toFixed(1));
@@ -540,7 +566,12 @@ try {
     sets: process.env.SEARCH_SETS === 'tables' ? 'tables' : 'memory',
     setRowsPerSearch:
       writtenBefore !== null && writtenAfter !== null
-        ? Math.round((writtenAfter - writtenBefore) / Math.max(1, loaded.search!.n + loaded.structureSearch!.n))
+        ? Math.round((writtenAfter.sets - writtenBefore.sets) / Math.max(1, loaded.search!.n + loaded.structureSearch!.n))
+        : null,
+    // The filtered tabs' packed rows (and any similarity sort) per filter applied or cleared.
+    derivedRowsPerFilter:
+      writtenBefore !== null && writtenAfter !== null
+        ? Number(((writtenAfter.derived - writtenBefore.derived) / Math.max(1, 2 * loaded.filter!.n)).toFixed(1))
         : null,
     healthP95Ratio: ratio(loaded.health!.p95, reference.health.p95),
     loginP95Ratio: ratio(loaded.login!.p95, reference.login.p95),
@@ -551,7 +582,7 @@ try {
     `load ${result.database} (${mix} mix) ${users} users on ${accounts.length} accounts${thinkSeconds ? `, thinking ${thinkSeconds} s` : ''} ${seconds} s: errors ${errorsTotal}; health p95 ${loaded.health!.p95} ms (idle ${reference.health.p95}, ×${result.healthP95Ratio}); ` +
       `login p95 ${loaded.login!.p95} ms (idle ${reference.login.p95}, ×${result.loginP95Ratio}; probe in its own thread); ` +
       `bench thread's event-loop delay p99 ${result.benchEventLoopDelayMs.p99} ms; ` +
-      `sets ${result.sets}, set-table rows written per search ${result.setRowsPerSearch ?? 'n/a'}; ` +
+      `sets ${result.sets}, set-table rows written per search ${result.setRowsPerSearch ?? 'n/a'}, filtered-row writes per filter change ${result.derivedRowsPerFilter ?? 'n/a'}; ` +
       kinds
         .filter((k) => k !== 'health' && k !== 'login')
         .map((k) => `${k} n ${loaded[k]!.n} p95 ${loaded[k]!.p95}`)
@@ -568,17 +599,27 @@ try {
   await server.stop();
 }
 
-/** Rows inserted, updated and deleted so far in the set tables and what derives from them (PostgreSQL's statistics). */
-async function setRowsWritten(url: string): Promise<number> {
+/**
+ * Rows inserted, updated and deleted so far (PostgreSQL's statistics) in the set tables and what a
+ * search writes with them (`sets`), and in what the user's filters and similarity sorts derive
+ * from them (`derived`: result_filtered, one packed row per filtered tab; result_similarity).
+ */
+async function setRowsWritten(url: string): Promise<{ sets: number; derived: number }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ n: string }>(
-      `SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::text AS n FROM pg_stat_user_tables
-        WHERE relname = ANY($1::text[])`,
-      [[...SEARCH_SET_TABLES, 'search_set_marks', 'result_filtered', 'result_similarity', 'structure_hits']],
-    );
-    return Number(rows[0]?.n ?? 0);
+    const written = async (tables: string[]) => {
+      const { rows } = await client.query<{ n: string }>(
+        `SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::text AS n FROM pg_stat_user_tables
+          WHERE relname = ANY($1::text[])`,
+        [tables],
+      );
+      return Number(rows[0]?.n ?? 0);
+    };
+    return {
+      sets: await written([...SEARCH_SET_TABLES, 'search_set_marks', 'structure_hits']),
+      derived: await written(['result_filtered', 'result_similarity']),
+    };
   } finally {
     await client.end();
   }
