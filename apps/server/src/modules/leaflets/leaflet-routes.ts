@@ -6,7 +6,7 @@ import { registerEndpoint, requireAuth } from '../../http/endpoint-route.ts';
 import type { AuthContext } from '../../http/auth-hook.ts';
 import type { ExportJobRunner } from '../export/export-jobs.ts';
 import type { ExportService } from '../export/export-service.ts';
-import type { LeafletService, LeafletSession } from './leaflet-service.ts';
+import type { LeafletService, LeafletSession, SearchMembership } from './leaflet-service.ts';
 import { exportMeasurements } from './measurement-export.ts';
 import type { MeasurementService } from './measurement-service.ts';
 
@@ -15,7 +15,13 @@ import type { MeasurementService } from './measurement-service.ts';
  * app.ts (declared here because leaflets do not import search; see .dependency-cruiser.mjs).
  */
 interface LeafletSearchSessions {
-  keptSession(auth: AuthContext, sessionId: string): Promise<{ id: string; status: string; set_id: number; summary: string | null } | null>;
+  keptSession(
+    auth: AuthContext,
+    sessionId: string,
+    need?: 'definition' | 'tables',
+  ): Promise<{ id: string; status: string; set_id: number; summary: string | null } | null>;
+  /** Which structures and activities are in the session's sets held in memory; null when they are not held. */
+  heldMembership(session: { id: string; status: string; set_id: number }): Promise<SearchMembership | null>;
 }
 
 export interface LeafletModule {
@@ -45,9 +51,12 @@ export function registerLeafletRoutes(
   ): Promise<{ session: LeafletSession | null; note: ReferenceSearchNote | null }> => {
     if (sessionId === undefined) return { session: null, note: null };
     try {
-      const session = await searchSessions.keptSession(auth, sessionId);
+      // The search's sets held in memory answer "in this search"; else its set tables are read.
+      let session = await searchSessions.keptSession(auth, sessionId, 'definition');
       if (!session) return { session: null, note: 'unknown' };
-      return { session: { id: session.id, status: session.status, setId: session.set_id, summary: session.summary }, note: null };
+      const members = session.status === 'ready' ? await searchSessions.heldMembership(session) : null;
+      if (session.status === 'ready' && !members) session = (await searchSessions.keptSession(auth, sessionId)) ?? session;
+      return { session: { id: session.id, status: session.status, setId: session.set_id, summary: session.summary, members }, note: null };
     } catch (error) {
       if (error instanceof HttpError && error.statusCode === 403) return { session: null, note: 'not-yours' };
       throw error;

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import { LEAFLET_LIMITS, MEASURED_PROPERTIES, referenceLeafletLink } from '@kb/contracts/leaflets';
 import type {
   CompoundLeaflet,
@@ -22,12 +22,22 @@ import { badRequest, notFound } from '../../http/errors.ts';
 import type { LeafletScope } from './leaflet-scope.ts';
 import { activityFilter, clinicalFilter, compoundFilter, compoundLeafletLink, requireStructure, resolveScope } from './leaflet-scope.ts';
 
+type Sql = RawBuilder<unknown>;
+
 /** The search a reference leaflet was opened from, once its owner was checked. */
 export interface LeafletSession {
   id: string;
   status: string;
   setId: number;
   summary: string | null;
+  /** The search's sets held in memory (nothing in its set tables), or null: join the set tables. */
+  members: SearchMembership | null;
+}
+
+/** Membership in a search's sets held in memory (search/session-sets.ts `heldHas`). */
+export interface SearchMembership {
+  structure(strId: number): boolean;
+  activity(actId: number): boolean;
 }
 
 /**
@@ -46,6 +56,8 @@ interface ReferenceFilter {
   refId: number;
   /** Set id of a ready search, else null (no marks). */
   setId: number | null;
+  /** The search's sets in memory, or null: its set tables. */
+  members: SearchMembership | null;
   inSearchOnly: boolean;
 }
 
@@ -369,7 +381,12 @@ export class LeafletService {
       );
     }
     const document = await this.documentRow(refId);
-    const filter: ReferenceFilter = { refId, setId: ready && session ? session.setId : null, inSearchOnly };
+    const filter: ReferenceFilter = {
+      refId,
+      setId: ready && session ? session.setId : null,
+      members: ready && session ? session.members : null,
+      inSearchOnly,
+    };
     const [authors, companies, compounds, activities] = await Promise.all([
       this.authors(refId),
       this.documentCompanies(refId),
@@ -416,11 +433,40 @@ export class LeafletService {
   }
 
   /**
+   * The "in this search" mark of a reference's rows (`id` names the row's structure or activity):
+   * none without a ready search; with the search's sets in memory, the reference's rows found in
+   * them, sent as a list (a reference has at most some thousands); else a probe of the set table.
+   */
+  private async searchMark(
+    filter: ReferenceFilter,
+    of: 'structure' | 'activity',
+    id: Sql,
+    joinTable: (table: Sql) => Sql,
+  ): Promise<{ value: Sql; join: Sql }> {
+    if (filter.setId === null) return { value: sql`NULL::boolean`, join: sql`` };
+    const members = filter.members;
+    if (!members) {
+      const table = of === 'structure' ? sql`search_structures` : sql`search_activities`;
+      return { value: of === 'structure' ? sql`ss.str_id IS NOT NULL` : sql`sa.act_id IS NOT NULL`, join: joinTable(table) };
+    }
+    const { rows } = await referenceIds(filter.refId, of).execute(this.db);
+    const isMember = of === 'structure' ? members.structure : members.activity;
+    const inSearch = rows.map((row) => Number(row.id)).filter((value) => isMember(value));
+    return { value: sql`(${id} = ANY(${inSearch}::bigint[]))`, join: sql`` };
+  }
+
+  /**
    * Structures the reference reports: those of its activities (activities_ref_idx) and of the
    * compound records it first reported. The in-search mark is a primary-key probe of the set.
    */
   private async referenceCompounds(filter: ReferenceFilter): Promise<ReferenceLeaflet['compounds']> {
     const { refId, setId } = filter;
+    const mark = await this.searchMark(
+      filter,
+      'structure',
+      sql`m.str_id`,
+      (table) => sql`LEFT JOIN ${table} ss ON ss.set_id = ${setId} AND ss.str_id = m.str_id`,
+    );
     const reported = sql`
       WITH reported AS (
         SELECT a.str_id, count(*)::int AS activity_count, min(a.compound_name_reference) AS label, min(a.gvk_id) AS gvk_id
@@ -430,9 +476,8 @@ export class LeafletService {
       ), merged AS (
         SELECT str_id, sum(activity_count)::int AS activity_count, min(label) AS label, min(gvk_id) AS gvk_id FROM reported GROUP BY str_id
       ), marked AS (
-        SELECT m.*, ${setId === null ? sql`NULL::boolean` : sql`ss.str_id IS NOT NULL`} AS in_search
-        FROM merged m
-        ${setId === null ? sql`` : sql`LEFT JOIN search_structures ss ON ss.set_id = ${setId} AND ss.str_id = m.str_id`}
+        SELECT m.*, ${mark.value} AS in_search
+        FROM merged m ${mark.join}
       )`;
     const counts = await sql<{ total: number; in_search: number }>`${reported}
       SELECT count(*)::int AS total, (count(*) FILTER (WHERE in_search))::int AS in_search FROM marked`.execute(this.db);
@@ -455,13 +500,18 @@ export class LeafletService {
    */
   private async referenceActivities(filter: ReferenceFilter): Promise<ReferenceLeaflet['activities']> {
     const { refId, setId } = filter;
+    const mark = await this.searchMark(
+      filter,
+      'activity',
+      sql`r.act_id`,
+      (table) => sql`LEFT JOIN ${table} sa ON sa.set_id = ${setId} AND sa.act_id = r.act_id`,
+    );
     const marked = sql`
       WITH of_ref AS MATERIALIZED (
         SELECT a.act_id, a.str_id FROM activities a WHERE a.ref_id = ${refId}
       ), marked AS (
-        SELECT r.act_id, r.str_id, ${setId === null ? sql`NULL::boolean` : sql`sa.act_id IS NOT NULL`} AS in_search
-        FROM of_ref r
-        ${setId === null ? sql`` : sql`LEFT JOIN search_activities sa ON sa.set_id = ${setId} AND sa.act_id = r.act_id`}
+        SELECT r.act_id, r.str_id, ${mark.value} AS in_search
+        FROM of_ref r ${mark.join}
       )`;
     const counts = await sql<{ total: number; in_search: number }>`${marked}
       SELECT count(*)::int AS total, (count(*) FILTER (WHERE in_search))::int AS in_search FROM marked`.execute(this.db);
@@ -480,6 +530,14 @@ export class LeafletService {
       ORDER BY page.str_id NULLS LAST, page.act_id`.execute(this.db);
     return partOf(counts.rows[0], setId, rows);
   }
+}
+
+/** The reference's structures (of its activities and compound records) or activities: the rows a mark is asked for. */
+function referenceIds(refId: number, of: 'structure' | 'activity') {
+  return of === 'structure'
+    ? sql<{ id: number }>`SELECT a.str_id AS id FROM activities a WHERE a.ref_id = ${refId} AND a.str_id IS NOT NULL
+        UNION SELECT c.str_id FROM compounds c WHERE c.ref_id = ${refId} AND c.str_id IS NOT NULL`
+    : sql<{ id: number }>`SELECT a.act_id AS id FROM activities a WHERE a.ref_id = ${refId}`;
 }
 
 function partOf<T>(counts: { total: number; in_search: number } | undefined, setId: number | null, rows: T[]) {

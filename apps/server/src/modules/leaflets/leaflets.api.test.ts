@@ -280,6 +280,26 @@ describe.each(DATABASES)('leaflets API on %s', (kind) => {
     expect(only.compounds.rows.map((c) => c.str_id)).toEqual(leaflet.compounds.rows.filter((c) => c.in_search).map((c) => c.str_id));
     expect(only.activities.rows.map((a) => a.act_id)).toEqual(leaflet.activities.rows.filter((a) => a.in_search).map((a) => a.act_id));
     expect(only.compounds.total).toBe(leaflet.compounds.total);
+
+    // The partial demo load still runs, so that search's sets were written at once (the set tables
+    // answered). With the knowledge base at rest a search's sets stay in memory, and they answer.
+    await sql`UPDATE kb_loads SET status = 'complete', finished_at = now() WHERE finished_at IS NULL`.execute(t.database.db);
+    await t.app.services.search.bitmapsReady();
+    const heldId = crypto.randomUUID();
+    const again = await t.call({
+      method: 'POST',
+      url: '/api/guidedsearch/allresultscount',
+      headers: authHeaders(me),
+      payload: { searchcriteria: { rows: [{ selectedOption: 'structure', properties: { molmax: cut } }] }, sessionid: heldId },
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    const held = await reference(refId, `?sessionid=${heldId}`);
+    expect(held.compounds).toEqual(leaflet.compounds);
+    expect(held.activities).toEqual(leaflet.activities);
+    expect((await reference(refId, `?sessionid=${heldId}&inSearchOnly=true`)).compounds).toEqual(only.compounds);
+    const written = await one(sql<{ n: number }>`SELECT count(*)::int AS n FROM search_structures ss
+      JOIN search_sessions se ON se.set_id = ss.set_id WHERE se.id = ${heldId}`);
+    expect(written.n).toBe(0);
   });
 
   it('opens the whole reference for another user’s or an unknown search (no marks, a note why), and needs a ready search to filter (400)', async () => {

@@ -23,7 +23,7 @@ import { SearchRunner, criteriaHash } from './search-run.ts';
 import type { CountOptions, SearchRunOptions } from './search-run.ts';
 import { SessionLifecycle, sessionWindow } from './session-lifecycle.ts';
 import type { SessionKind, SessionState } from './session-lifecycle.ts';
-import { SessionSetStore } from './session-sets.ts';
+import { SessionSetStore, heldHas } from './session-sets.ts';
 import type { HeldSets } from './session-sets.ts';
 import type { CompiledCriteria, EarlyCounts } from './search-run.ts';
 
@@ -386,6 +386,15 @@ export class SearchService {
     const found = await this.heldAnswer(session);
     if (found) this.setPaths.held++;
     return found;
+  }
+
+  /** Which structures and activities are in the session's held sets (a reference leaflet's marks), or null as `heldSets`. */
+  async heldMembership(
+    session: Selectable<SearchSessionsTable>,
+  ): Promise<{ structure(strId: number): boolean; activity(actId: number): boolean } | null> {
+    const held = await this.heldSets(session);
+    if (!held) return null;
+    return { structure: (strId) => heldHas(held, 'structures', strId), activity: (actId) => heldHas(held, 'activities', actId) };
   }
 
   /** The activities of the session's held sets with their links (charts, filters), or null as `heldSets`. */
