@@ -165,6 +165,9 @@ function load({ block }) {
   globalRows = Uint32Array.from(arrival, (a) => arrivedGlobal[a]);
   pages = [];
   counts = new Uint16Array(Math.min(BLOCK, Math.max(n, 1)));
+  laneCounts = new Uint32Array(counts.length);
+  laneRows = Array.from({ length: LANES }, () => new Uint32Array(1024));
+  laneSims = Array.from({ length: LANES }, () => new Float64Array(1024));
   hitRows = new Uint32Array(Math.max(n, 1));
   hitSims = new Float64Array(Math.max(n, 1));
   return { rows: n, postings, listed: rows.length, blocks };
@@ -226,16 +229,22 @@ const queryBits = new Uint16Array(FP_BITS);
  * computes it (common / union, in double precision), so both answer the same neighbours.
  */
 function scanQuery(queries, q, min) {
-  let qPop = 0;
+  const qPop = bitsOf(queries, q, queryBits);
+  hitCount = 0;
+  if (qPop === 0) return;
+  sharedNeeded(qPop, min, needed);
+  for (let block = 0; block * BLOCK < pops.length; block++) scanBlock(block, qPop, min);
+}
+
+/** The bits of query `q` of `queries` into `into`, ascending; answers how many. */
+function bitsOf(queries, q, into) {
+  let count = 0;
   for (let j = 0; j < FP_BYTES; j++) {
     const byte = queries[q * FP_BYTES + j];
     if (byte === 0) continue;
-    for (let i = 0; i < 8; i++) if (byte & (1 << i)) queryBits[qPop++] = j * 8 + i;
+    for (let i = 0; i < 8; i++) if (byte & (1 << i)) into[count++] = j * 8 + i;
   }
-  hitCount = 0;
-  if (qPop === 0) return;
-  sharedNeeded(qPop, min);
-  for (let block = 0; block * BLOCK < pops.length; block++) scanBlock(block, qPop, min);
+  return count;
 }
 
 /**
@@ -244,11 +253,11 @@ function scanQuery(queries, q, min) {
  * only for the rows that reach it.
  */
 const needed = new Uint16Array(FP_BITS + 1);
-function sharedNeeded(qPop, min) {
+function sharedNeeded(qPop, min, table) {
   for (let pop = 0; pop <= FP_BITS; pop++) {
     let common = Math.max(1, Math.floor((min * (qPop + pop)) / (1 + min)) - 1);
     while (common <= Math.min(qPop, pop) && common / (qPop + pop - common) < min) common++;
-    needed[pop] = common;
+    table[pop] = common;
   }
 }
 
@@ -300,19 +309,138 @@ function scanBlock(block, qPop, min) {
   hitCount = found;
 }
 
+/**
+ * Four queries of a batch scanned at once ("lanes"): each row's counter holds four 8-bit counts,
+ * one per query, so a bit that several of the four have is walked once for all of them (a batch
+ * of analogues shares most of its bits), and the last pass reads each row once for four. A lane
+ * never counts above its query's bits (≤ LANE_MAX_BITS) nor below 0, so lanes never carry into
+ * each other and each byte's top bit is free: the pass tests all four lanes against their bars in
+ * one subtraction. A query of more bits, or none, is scanned alone (`scanQuery`). The neighbours
+ * and their Tanimoto are the same as `scanQuery`'s, in the same order (active-scan.api.test.ts).
+ */
+const LANES = 4;
+const LANE_MAX_BITS = 127;
+const laneNeeded = Array.from({ length: LANES }, () => new Uint16Array(FP_BITS + 1));
+const laneBits = Array.from({ length: LANES }, () => new Uint16Array(FP_BITS));
+const lanePop = new Int32Array(LANES);
+const laneMask = new Int32Array(LANES);
+const laneMasked = new Int32Array(LANES);
+/** Per bit of the four queries: one in each byte of the lanes that have it (0: none has it). */
+const laneAdd = new Uint32Array(FP_BITS);
+const unionBits = new Uint16Array(FP_BITS);
+let laneCounts = null;
+let laneRows = [];
+let laneSims = [];
+const laneFound = new Int32Array(LANES);
+
+/** Scans queries first … first + lanes − 1 and hands each one's neighbours (rows, Tanimoto, count) to `visit`, in order. */
+function scanLanes(queries, first, lanes, min, visit) {
+  let alone = lanes === 1;
+  for (let l = 0; l < lanes; l++) {
+    lanePop[l] = bitsOf(queries, first + l, laneBits[l]);
+    if (lanePop[l] === 0 || lanePop[l] > LANE_MAX_BITS) alone = true;
+  }
+  if (alone) {
+    for (let l = 0; l < lanes; l++) {
+      scanQuery(queries, first + l, min);
+      visit(l, hitRows, hitSims, hitCount);
+    }
+    return;
+  }
+  let unionCount = 0;
+  for (let l = 0; l < lanes; l++) {
+    sharedNeeded(lanePop[l], min, laneNeeded[l]);
+    laneFound[l] = 0;
+    for (let k = 0; k < lanePop[l]; k++) {
+      const bit = laneBits[l][k];
+      if (laneAdd[bit] === 0) unionBits[unionCount++] = bit;
+      laneAdd[bit] += 2 ** (8 * l);
+    }
+  }
+  for (let block = 0; block * BLOCK < pops.length; block++) scanLaneBlock(block, lanes, unionCount, min);
+  for (let k = 0; k < unionCount; k++) laneAdd[unionBits[k]] = 0;
+  for (let l = 0; l < lanes; l++) visit(l, laneRows[l], laneSims[l], laneFound[l]);
+}
+
+function scanLaneBlock(block, lanes, unionCount, min) {
+  const base = block * FP_BITS;
+  const from = block * BLOCK;
+  const n = Math.min(BLOCK, pops.length - from);
+  let lacked = 0;
+  laneMask.fill(0);
+  for (let k = 0; k < unionCount; k++) {
+    const bit = unionBits[k];
+    const slot = maskSlot[base + bit];
+    if (slot === UNMASKED) lacked += lacking[base + bit] * laneAdd[bit];
+    else for (let l = 0; l < lanes; l++) if ((laneAdd[bit] >>> (8 * l)) & 0xff) laneMask[l] |= 1 << slot;
+  }
+  for (let l = 0; l < LANES; l++) laneMasked[l] = l < lanes ? popcount(laneMask[l]) : 0;
+  const counter = laneCounts;
+  const listed = rows;
+  counter.fill(lacked, 0, n);
+  for (let k = 0; k < unionCount; k++) {
+    const bit = base + unionBits[k];
+    const add = laneAdd[unionBits[k]];
+    const end = start[bit + 1];
+    if (lacking[bit]) for (let p = start[bit]; p < end; p++) counter[listed[p]] -= add;
+    else for (let p = start[bit]; p < end; p++) counter[listed[p]] += add;
+  }
+  const ends = runEnds[block];
+  let r = 0;
+  for (let run = 0; run < ends.length; run++) {
+    const end = ends[run];
+    const pop = pops[from + r];
+    // Each lane's bar (as scanBlock's), at most 127; a lane without a query never passes.
+    let bars = 0;
+    for (let l = 0; l < LANES; l++) {
+      const bar = l < lanes ? Math.min(LANE_MAX_BITS, Math.max(0, laneNeeded[l][pop] - laneMasked[l])) : LANE_MAX_BITS;
+      bars += bar * 2 ** (8 * l);
+    }
+    for (; r < end; r++) {
+      const c = counter[r];
+      // Top bit of a lane's byte set: that lane's count is at its bar or above.
+      const passed = ((c | 0x80808080) - bars) & 0x80808080;
+      if (passed === 0) continue;
+      for (let l = 0; l < lanes; l++) {
+        if ((passed & (0x80 << (8 * l))) === 0) continue;
+        const common = ((c >>> (8 * l)) & 0xff) + popcount(masks[from + r] & laneMask[l]);
+        if (common < laneNeeded[l][pop]) continue;
+        const sim = common / (lanePop[l] + pop - common);
+        if (sim >= min) laneHit(l, from + r, sim);
+      }
+    }
+  }
+}
+
+function laneHit(l, row, sim) {
+  const at = laneFound[l];
+  if (at === laneRows[l].length) {
+    const grownRows = new Uint32Array(at * 2);
+    grownRows.set(laneRows[l]);
+    laneRows[l] = grownRows;
+    const grownSims = new Float64Array(at * 2);
+    grownSims.set(laneSims[l]);
+    laneSims[l] = grownSims;
+  }
+  laneRows[l][at] = row;
+  laneSims[l][at] = sim;
+  laneFound[l] = at + 1;
+}
+
 /** Every neighbour of each query, as global row numbers with their Tanimoto, and where each query's rows end. */
 function scan({ queries, min }) {
   const count = queries.length / FP_BYTES;
   const found = [];
   const sims = [];
   const ends = new Uint32Array(count);
-  for (let q = 0; q < count; q++) {
-    scanQuery(queries, q, min);
-    for (let k = 0; k < hitCount; k++) {
-      found.push(globalRows[hitRows[k]]);
-      sims.push(hitSims[k]);
-    }
-    ends[q] = found.length;
+  for (let q = 0; q < count; q += LANES) {
+    scanLanes(queries, q, Math.min(LANES, count - q), min, (l, rowsFound, simsFound, n) => {
+      for (let k = 0; k < n; k++) {
+        found.push(globalRows[rowsFound[k]]);
+        sims.push(simsFound[k]);
+      }
+      ends[q + l] = found.length;
+    });
   }
   return { rows: Uint32Array.from(found), sims: Float64Array.from(sims), ends };
 }
@@ -398,8 +526,7 @@ function score({ queries, min, threshold, keep, nearest, excludeParents, exclude
   };
   excludedRow ??= new Uint8Array(actives.strIds.length);
   const count = queries.length / FP_BYTES;
-  for (let q = 0; q < count; q++) {
-    scanQuery(queries, q, min);
+  const visit = (q, rowsFound, simsFound, n) => {
     const parent = excludeParents[q];
     // The query's excluded structures as this part's rows, marked for the pass and cleared after it.
     const marked = [];
@@ -411,10 +538,11 @@ function score({ queries, min, threshold, keep, nearest, excludeParents, exclude
         marked.push(r);
       }
     }
-    collector.offerAll(hitRows, hitSims, hitCount, parent, excludedRow);
+    collector.offerAll(rowsFound, simsFound, n, parent, excludedRow);
     for (const r of marked) excludedRow[r] = 0;
     collector.finish(out);
-  }
+  };
+  for (let q = 0; q < count; q += LANES) scanLanes(queries, q, Math.min(LANES, count - q), min, (l, ...found) => visit(q + l, ...found));
   return {
     tops: {
       target: Uint32Array.from(out.target),
