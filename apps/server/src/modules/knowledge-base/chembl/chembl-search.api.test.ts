@@ -6,6 +6,7 @@ import type { ReferenceLeaflet } from '@kb/contracts/leaflets';
 import { demoEmailForRole } from '@kb/contracts/roles';
 import type { SearchCounts, SearchRowInput } from '@kb/contracts/search';
 import { DATABASES, authHeaders, startTestApp } from '../../../../test/harness.ts';
+import { callerOf } from '../../../../test/search-services.ts';
 import type { TestApp } from '../../../../test/harness.ts';
 import { importChembl } from './chembl-import.ts';
 import { useChemblFixture } from './fixture-hooks.test-support.ts';
@@ -32,9 +33,8 @@ describe.each(DATABASES)('searching ChEMBL activities without structure or stand
   };
   /** ChEMBL activity ids of a session's activities set. */
   const chemblIdsOf = async (sessionid: string) => {
-    // A filter joins the set tables: a session's sets held in memory are written for it.
-    const filtered = await post('/api/results/applyfilters/activitiestab', { sessionid, filters: [] });
-    expect(filtered.statusCode, filtered.body).toBe(200);
+    // The query below reads the set tables: a session's sets held in memory are written for it.
+    await t.app.services.results.session(callerOf(me), sessionid);
     const { rows } = await sql<{ id: number }>`SELECT a.chembl_activity_id AS id FROM search_sessions ss
       JOIN search_activities sa ON sa.set_id = ss.set_id JOIN activities a ON a.act_id = sa.act_id
       WHERE ss.id = ${sessionid} ORDER BY 1`.execute(t.database.db);
