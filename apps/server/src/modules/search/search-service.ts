@@ -53,7 +53,11 @@ export interface SearchServiceOptions extends SearchRunOptions {
   sets?: 'memory' | 'tables';
   /** Memory the held sets may take (session-sets.ts, default SESSION_SETS_BUDGET). */
   setsBudgetBytes?: number;
+  /** How long sets computed before a load ended are kept in memory after it (default 30 minutes; session-sets.ts `retireOlder`). */
+  oldColumnsGraceMs?: number;
 }
+
+const OLD_COLUMNS_GRACE_MS = 30 * 60_000;
 
 /** What a results call needs of a session: its sets in the set tables (SQL joins them), or its definition only (read from memory). */
 export type SessionNeed = 'tables' | 'definition';
@@ -99,6 +103,7 @@ export class SearchService {
   readonly countPaths: { bitmaps: number; sql: number; early: number };
   /** Sets held in memory (null: every run writes the set tables). */
   private readonly held: SessionSetStore | null;
+  private readonly oldColumnsGraceMs: number;
   /** Recomputations of a session's sets from its definition in flight, per set id (one at a time). */
   private readonly recomputing = new Map<number, Promise<HeldSets | null>>();
   /** Sets answered from memory since start (held, of which recomputed) and runs that wrote the set tables: tests and benchmarks read it. */
@@ -122,6 +127,7 @@ export class SearchService {
     this.log = options.log;
     this.vacuum = new SetVacuum(db, this.databaseKind, options.log ? { log: options.log } : {});
     this.held = options.sets === 'memory' ? new SessionSetStore(options.setsBudgetBytes) : null;
+    this.oldColumnsGraceMs = options.oldColumnsGraceMs ?? OLD_COLUMNS_GRACE_MS;
   }
 
   /**
@@ -362,9 +368,11 @@ export class SearchService {
     return counts;
   }
 
-  /** Expired sessions dropped and the set tables vacuumed, after a run: never failing it (nor, unhandled, the process). */
+  /** Expired sessions dropped, sets on superseded columns retired, the set tables vacuumed, after a run: never failing it (nor, unhandled, the process). */
   private housekeeping(): void {
-    this.purgeExpired()
+    this.retireOlderSets()
+      .catch(() => undefined)
+      .then(() => this.purgeExpired())
       .catch(() => undefined)
       .then(() => (this.stopping ? [] : this.vacuum.maybe()))
       .catch((error: unknown) =>
@@ -372,6 +380,14 @@ export class SearchService {
           `vacuuming the set tables failed (tried again after a later search): ${error instanceof Error ? error.message : String(error)}`,
         ),
       );
+  }
+
+  /** Held sets computed on columns a load has superseded, forgotten OLD_COLUMNS_GRACE_MS after (session-sets.ts `retireOlder`). */
+  private async retireOlderSets(): Promise<void> {
+    const current = this.held ? await this.runner.columnsIfCurrent() : null;
+    if (!current) return;
+    const retired = this.held!.retireOlder(current.version, Date.now(), this.oldColumnsGraceMs);
+    if (retired) this.log?.(`${retired} search sessions computed before the last load were let go from memory (run again when read)`);
   }
 
   /**

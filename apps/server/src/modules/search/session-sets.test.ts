@@ -50,6 +50,24 @@ describe('sets held in memory', () => {
     expect(store.get(1, 'h', 'v1'), 'a new answer replaces the old').toBeNull();
   });
 
+  it('lets sets computed on superseded columns go once their grace has passed, and only those', () => {
+    const store = new SessionSetStore();
+    const old = heldOf(1, [0, 1]);
+    const current = heldOf(2, [2, 3]);
+    (old.columns as { version: string }).version = 'columns before the load';
+    (current.columns as { version: string }).version = 'columns now';
+    store.hold(old);
+    store.hold(current);
+    const minute = 60_000;
+    expect(store.retireOlder('columns now', 0, 30 * minute), 'first noticed: kept').toBe(0);
+    expect(store.retireOlder('columns now', 29 * minute, 30 * minute), 'within the grace').toBe(0);
+    expect(store.get(1, 'h', 'v1')).toBe(old);
+    expect(store.retireOlder('columns now', 30 * minute, 30 * minute)).toBe(1);
+    expect(store.get(1, 'h', 'v1')).toBeNull();
+    expect(store.get(2, 'h', 'v1')).toBe(current);
+    expect(store.size).toBe(1);
+  });
+
   it('evicts the least recently used beyond its budget, never the one just held', () => {
     const one = heldOf(1, [0, 1, 2, 3, 4, 5]);
     const bytes = [

@@ -30,6 +30,8 @@ const SESSION_SETS_BUDGET = 512 * 1024 * 1024;
 interface Entry {
   held: HeldSets;
   bytes: number;
+  /** When these sets were first seen computed on columns older than the knowledge base's (`retireOlder`). */
+  staleSince?: number;
   /** Values made from the sets on first use (activity links, a tab's order by score), counted in `bytes` then. */
   derived: Map<string, { value: unknown; bytes: number }>;
 }
@@ -101,6 +103,25 @@ export class SessionSetStore {
     entry.derived.delete(key);
     entry.bytes -= found.bytes;
     this.bytes -= found.bytes;
+  }
+
+  /**
+   * Sets computed on columns older than the knowledge base's current ones (`current`: their
+   * version) keep those columns in memory — about 1.9 GB at L — so that a load ending does not
+   * change a session's answer under its user. They are kept `graceMs` after this first notices
+   * them, then forgotten: the older columns go with the last of them, and such a session, read
+   * later, is run again on the knowledge base as it is (as an evicted one is). Answers how many went.
+   */
+  retireOlder(current: string, now: number, graceMs: number): number {
+    let retired = 0;
+    for (const [setId, entry] of this.entries) {
+      if (entry.held.columns.version === current) continue;
+      entry.staleSince ??= now;
+      if (now - entry.staleSince < graceMs) continue;
+      this.forget(setId);
+      retired++;
+    }
+    return retired;
   }
 
   forget(setId: number): void {
