@@ -182,7 +182,6 @@ describe.each(DATABASES)('search sessions after a crash on %s', (kind) => {
     expect(before.ids.structuretab).toHaveLength(flow.counts!.stridscount!);
 
     await server!.kill9();
-    const killedAt = Date.now();
     if (kind === 'pglite') {
       // What PGlite itself does: reopened after the kill, the UNLOGGED tables are empty and the
       // (logged) session row still says ready. This open runs that recovery; the server finds it done.
@@ -211,13 +210,13 @@ describe.each(DATABASES)('search sessions after a crash on %s', (kind) => {
     const again = await searchFlow(alice, sessionid, KI);
     expect(again.counts).toEqual(flow.counts);
     expect(again.activities.data.rows).toBe(flow.activities.data.rows);
-    // The sets were rebuilt (their mark is newer than the kill), once.
+    // The server holds sets in memory (SEARCH_SETS=memory): the new process recomputed them from
+    // the session's definition — the answers above are the same — and wrote no set table for them.
     if (kind === 'postgres') {
       const { rows } = await database!.admin(
         `SELECT m.written_at FROM search_set_marks m JOIN search_sessions s ON s.set_id = m.set_id WHERE s.id = '${sessionid}'`,
       );
-      expect(rows).toHaveLength(1);
-      expect(new Date(rows[0].written_at as string).getTime()).toBeGreaterThan(killedAt - 1_000);
+      expect(rows).toHaveLength(0);
     }
   }, 240_000);
 
