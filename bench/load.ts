@@ -49,7 +49,7 @@ import { PRODUCT_SLUG } from '@kb/contracts/auth';
 import { DEMO_PASSWORD } from '@kb/contracts/roles';
 import { AUTH_HEADERS } from '@kb/contracts/session';
 import { freePort } from '../apps/server/test/server-process.ts';
-import { SEARCH_SET_TABLES } from '../apps/server/src/db/tables/search-tables.ts';
+import { setRowsWritten } from './support/load-writes.ts';
 import { summary, writeResult } from './support/bench-kit.ts';
 import { sampleLanes } from './support/lane-sampler.ts';
 
@@ -597,30 +597,4 @@ try {
   if (errorsTotal > 0) console.error(JSON.stringify(errorSamples, null, 2));
 } finally {
   await server.stop();
-}
-
-/**
- * Rows inserted, updated and deleted so far (PostgreSQL's statistics) in the set tables and what a
- * search writes with them (`sets`), and in what the user's filters and similarity sorts derive
- * from them (`derived`: result_filtered, one packed row per filtered tab; result_similarity).
- */
-async function setRowsWritten(url: string): Promise<{ sets: number; derived: number }> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const written = async (tables: string[]) => {
-      const { rows } = await client.query<{ n: string }>(
-        `SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::text AS n FROM pg_stat_user_tables
-          WHERE relname = ANY($1::text[])`,
-        [tables],
-      );
-      return Number(rows[0]?.n ?? 0);
-    };
-    return {
-      sets: await written([...SEARCH_SET_TABLES, 'search_set_marks', 'structure_hits']),
-      derived: await written(['result_filtered', 'result_similarity']),
-    };
-  } finally {
-    await client.end();
-  }
 }
