@@ -109,8 +109,9 @@ export class ResultsService {
    * memory when they are (nothing is written), else the set tables (written first when the sets
    * were only in memory and cannot be recomputed here). Filtered tabs' rows are rebuilt if lost.
    */
-  async sessionAndSets(auth: AuthContext, sessionId: string): Promise<SessionSets> {
-    const first = await this.session(auth, sessionId, 'definition');
+  async sessionAndSets(auth: AuthContext, sessionId: string, read?: ResultSession): Promise<SessionSets> {
+    // `read`: the caller's session as just read with 'definition' (its owner checked), not read again.
+    const first = read ?? (await this.session(auth, sessionId, 'definition'));
     const held = await this.heldSets(first);
     if (!held) {
       const session = await this.session(auth, sessionId);
@@ -244,9 +245,10 @@ export class ResultsService {
 
   /** One page of a tab (spec §7 `POST /api/results/{tab}`); null when the tab has no rows (answered 204). */
   async page(auth: AuthContext, tab: ResultTabKey, request: TabRequest): Promise<TabPage | null> {
-    const fromMemory = await this.heldPage(tab, await this.session(auth, request.sessionid, 'definition'), request);
+    const definition = await this.session(auth, request.sessionid, 'definition');
+    const fromMemory = await this.heldPage(tab, definition, request);
     if (fromMemory !== undefined) return fromMemory;
-    const { session, sets, held } = await this.sessionAndSets(auth, request.sessionid);
+    const { session, sets, held } = await this.sessionAndSets(auth, request.sessionid, definition);
     const filters = sessionFilters(session)[tab];
     const similarity = await this.similarity(session, tab, request.sortSmiles, sets);
     const { order, expr } = this.sortOf(tab, session, request, similarity);
@@ -333,7 +335,9 @@ export class ResultsService {
     // Unfiltered, every tab's count is the stored one: the sets need not be in the tables for it.
     const first = await this.session(auth, sessionId, 'definition');
     const filtered = RESULT_TAB_KEYS.some((tab) => sessionFilters(first)[tab].length > 0);
-    const { session, sets } = filtered ? await this.sessionAndSets(auth, sessionId) : { session: first, sets: setTables(first.set_id) };
+    const { session, sets } = filtered
+      ? await this.sessionAndSets(auth, sessionId, first)
+      : { session: first, sets: setTables(first.set_id) };
     return {
       sessionid: session.id,
       kind: session.kind === 'selection' ? 'selection' : 'search',
