@@ -7,8 +7,9 @@ import type { Database } from '../../db/schema.ts';
 import type { DatabaseKind } from '../../db/database.ts';
 import type { KbDictionaries, KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
 import { filteredIdsQuery } from './tab-filters.ts';
-import type { SessionRows } from './row-values.ts';
-import { filtersInMemory, writeFilteredActivities } from './memory-filters.ts';
+import { readSetRows } from './row-values.ts';
+import { filterInMemory, filtersInMemory, writeFilterOutcome } from './memory-filters.ts';
+import type { FilterInput } from './memory-filters.ts';
 import { filteredRowCounts, saveFilters, sessionFilters } from './result-sessions.ts';
 import type { ResultSession } from './result-sessions.ts';
 import type { SetSource } from './set-source.ts';
@@ -21,7 +22,7 @@ export class FilteredRows {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly databaseKind: DatabaseKind,
-    /** Knowledge-base values in memory: the Activities tab's filters on them are evaluated without joins (null: in SQL). */
+    /** Knowledge-base values in memory: filters on them are evaluated without joins (memory-filters.ts; null: in SQL). */
     private readonly dictionaries: KbDictionaryCache | null,
     /** Runs work holding the session row (ResultsService `lockedSession`). */
     private readonly lock: <T>(session: ResultSession, fn: (trx: Kysely<Database>, fresh: ResultSession) => Promise<T>) => Promise<T>,
@@ -33,7 +34,7 @@ export class FilteredRows {
    * were lost keeps its filters but not their row counts (`_rows`): those are counted again here,
    * over the rebuilt sets, before any count is answered.
    */
-  async ensure(session: ResultSession, sets: SetSource, heldRows?: () => Promise<SessionRows | null>): Promise<ResultSession> {
+  async ensure(session: ResultSession, sets: SetSource, memory?: () => Promise<FilterInput | null>): Promise<ResultSession> {
     const filters = sessionFilters(session);
     const rows = filteredRowCounts(session);
     let current = session;
@@ -42,16 +43,16 @@ export class FilteredRows {
       const counted = rows[tab] !== undefined;
       if (counted && !rows[tab]) continue;
       if (counted && (await this.hasRows(this.db, session.set_id, tab))) continue;
-      const dictionaries = filtersInMemory(tab, filters[tab]) ? await this.currentDictionaries() : null;
       // Sets held in memory give their rows from memory; the set tables' are read in the transaction.
-      const heldSessionRows = dictionaries && heldRows ? ((await heldRows()) ?? undefined) : undefined;
+      const input = memory && filtersInMemory(tab, filters[tab], true) ? ((await memory()) ?? undefined) : undefined;
+      const dictionaries = filtersInMemory(tab, filters[tab], !!input?.tabIds) ? await this.currentDictionaries() : null;
       current = await this.lock(current, async (trx, fresh) => {
         const freshRows = filteredRowCounts(fresh);
         // Another request may have rebuilt them while this one waited for the lock.
         if (freshRows[tab] !== undefined && (!freshRows[tab] || (await this.hasRows(trx, fresh.set_id, tab)))) return fresh;
         const all = sessionFilters(fresh);
-        const n = await this.write(trx, sets, tab, all[tab], dictionaries, heldSessionRows);
-        const next = { ...freshRows, [tab]: n };
+        const { count } = await this.write(trx, sets, tab, all[tab], dictionaries ? { dictionaries, input } : null);
+        const next = { ...freshRows, [tab]: count };
         await saveFilters(trx, fresh.id, all, next);
         return { ...fresh, filters: { ...all, _rows: next } };
       });
@@ -76,26 +77,29 @@ export class FilteredRows {
 
   /**
    * Writes the rows of a tab that pass its filters (inside the caller's locked transaction);
-   * answers how many. With current `dictionaries`, Activities filters are evaluated in memory.
+   * answers how many, and with `memory` (current dictionaries, the filters `filtersInMemory`) the
+   * ids that passed, evaluated in memory over `memory.input` (or the set table's activities).
    */
   async write(
     trx: Kysely<Database>,
     sets: SetSource,
     tab: ResultTabKey,
     filters: readonly AppliedFilter[],
-    dictionaries: KbDictionaries | null,
-    sessionRows?: SessionRows,
-  ): Promise<number> {
+    memory: { dictionaries: KbDictionaries; input?: FilterInput } | null,
+  ): Promise<{ count: number; passed: Int32Array | null }> {
     const setId = sets.setId;
     await sql`DELETE FROM result_filtered WHERE set_id = ${setId}::bigint AND tab = ${tab}`.execute(trx);
-    if (!filters.length) return 0;
-    if (dictionaries && filtersInMemory(tab, filters))
-      return writeFilteredActivities(trx, dictionaries, setId, filters, this.databaseKind, sessionRows);
+    if (!filters.length) return { count: 0, passed: null };
+    if (memory && filtersInMemory(tab, filters, !!memory.input?.tabIds)) {
+      const input = memory.input ?? { rows: await readSetRows(trx, setId, ['act_id']), tabIds: null };
+      const outcome = filterInMemory(memory.dictionaries, tab, filters, input);
+      return { count: await writeFilterOutcome(trx, setId, tab, outcome, this.databaseKind), passed: outcome.passed };
+    }
     // One packed row (migration 0029), an empty array when nothing passed (as the memory path writes).
     const { rows } = await sql<{ n: number }>`INSERT INTO result_filtered (set_id, tab, ids)
         SELECT ${setId}::bigint, ${tab}, coalesce(array_agg(f.id), '{}') FROM (${filteredIdsQuery(tab, sets, filters)}) f
       RETURNING cardinality(ids) AS n`.execute(trx);
-    return rows[0]?.n ?? 0;
+    return { count: rows[0]?.n ?? 0, passed: null };
   }
 }
 

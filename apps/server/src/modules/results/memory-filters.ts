@@ -7,28 +7,128 @@ import type { DatabaseKind } from '../../db/database.ts';
 import { int4ArrayParam } from '../../db/array-param.ts';
 import type { KbDictionaries } from '../knowledge-base/kb-dictionaries.ts';
 import { NO_VALUE_ID } from '@kb/contracts/charts';
-import { NONE, isRowValueChart, keyOf, keyOfValue, readSetRows } from './row-values.ts';
+import { NONE, isRowValueChart, keyOf, keyOfLinks, keyOfValue } from './row-values.ts';
 import type { RowValueChart, SessionRows } from './row-values.ts';
 import type { Presence } from './filter-validation.ts';
 import type { FilterValue } from './tab-filters.ts';
 
 /**
- * The Activities tab's filters evaluated in memory (issue 18: applying two filters to a
- * 750,000-activity session took 1.8 s at L, most of it joining the set with the assays and
- * documents tables): the session's rows are read packed once, each filter tests the row's value
- * from the knowledge-base dictionaries, and the ids that pass are written to result_filtered. The
- * same rows say which filter values are in the search (filter-validation.ts asks it in SQL). The
- * rules are those of tab-filters.ts (`activitiesInOnePass`): include = the row's value is one of
- * them ("Not specified" = no value), exclude = it is none of them, a range = a value within it.
- * results/memory-filters.api.test.ts checks the rows written are the SQL path's.
+ * Filters on the charts of one value per activity (row-values.ts) evaluated in memory (issue 18:
+ * applying two filters to a 750,000-activity session took 1.8 s at L, most of it joining the set
+ * with the assays and documents tables; issue 62: a Structures filter over sets held in memory
+ * took 4.8 s at L, the held activity set unnested and joined to the activities table twice). The
+ * session's activity rows are read packed once, each filter tests a value from the
+ * knowledge-base dictionaries, and the ids that pass are written to result_filtered. The same rows
+ * say which filter values are in the search (filter-validation.ts asks it in SQL otherwise).
+ *
+ * The rules are those of tab-filters.ts: a row passes an include filter when one of its records
+ * has a picked value ("Not specified" = a record without one), an exclude filter when none has,
+ * a range when one has a value within it. A tab row's records (tab-model.ts `factsFor`) are its own
+ * for an assay's type and organism on the Assays tab and a reference's on the References tab, and
+ * otherwise the session's activities of the row (a structure's, an assay's, a reference's). The
+ * Development compounds tab and an assay's own target are left to SQL.
+ * results/memory-filters.api.test.ts and set-parity.api.test.ts check the rows are the SQL path's.
  */
 
-/** Filters this path can evaluate: the Activities tab, every filter on a chart of one value per row. */
-export function filtersInMemory(tab: ResultTabKey, filters: readonly AppliedFilter[]): boolean {
-  return tab === 'activitiestab' && filters.length > 0 && filters.every((f) => isRowValueChart(f.chartKey));
+/** What the memory path reads. */
+export interface FilterInput {
+  /** The session's activities with their links. */
+  rows: SessionRows;
+  /** A tab's row ids, ascending (from the sets held in memory); null when the sets are not held: only the Activities tab is filtered in memory then. */
+  tabIds: ((tab: ResultTabKey) => Int32Array) | null;
 }
 
-interface RowTest {
+/** Where a tab row's records of a chart are: the row's own record, the session's activities of the row, or (null) SQL only. */
+type Facts = 'own' | 'activities';
+
+const REFERENCE_CHARTS: ReadonlySet<RowValueChart> = new Set(['bibliographyrefid', 'bibliography', 'year']);
+
+function factsOf(tab: ResultTabKey, chart: RowValueChart): Facts | null {
+  switch (tab) {
+    case 'activitiestab':
+    case 'structuretab':
+      return 'activities';
+    case 'assaytab':
+      if (chart === 'target') return null; // the assay's own target: not in the dictionaries
+      return chart === 'assaytype' || chart === 'organism' ? 'own' : 'activities';
+    case 'documentstab':
+      return REFERENCE_CHARTS.has(chart) ? 'own' : 'activities';
+    case 'developmentcompoundstab':
+      return null;
+  }
+}
+
+/** Filters this path can evaluate: every filter on a chart of one value per activity, on a tab whose rows reach it in memory. */
+export function filtersInMemory(tab: ResultTabKey, filters: readonly AppliedFilter[], tabIdsHeld: boolean): boolean {
+  if (!filters.length || (tab !== 'activitiestab' && !tabIdsHeld)) return false;
+  return filters.every((f) => isRowValueChart(f.chartKey) && factsOf(tab, f.chartKey) !== null);
+}
+
+/** The row of `tab` an activity belongs to (0: none, an activity without a structure on the Structures tab). */
+function entityOf(tab: ResultTabKey, rows: SessionRows, k: number): number {
+  switch (tab) {
+    case 'structuretab':
+      return rows.str![k]!;
+    case 'assaytab':
+      return rows.assay[k]!;
+    case 'documentstab':
+      return rows.ref[k]!;
+    default:
+      return rows.act![k]!;
+  }
+}
+
+/** The key of a tab row's own record (an assay's on the Assays tab, a reference's on the References tab). */
+function ownKey(d: KbDictionaries, tab: ResultTabKey, chart: RowValueChart, id: number): number {
+  return tab === 'assaytab' ? keyOfLinks(d, chart, id, 0, 0) : keyOfLinks(d, chart, 0, id, 0);
+}
+
+/** Calls `visit(key, entity)` for each record of the tab's rows under the chart, until it answers true. */
+function eachFact(
+  d: KbDictionaries,
+  tab: ResultTabKey,
+  chart: RowValueChart,
+  input: FilterInput,
+  visit: (key: number, entity: number) => boolean | void,
+): void {
+  if (factsOf(tab, chart) === 'own') {
+    for (const id of input.tabIds!(tab)) if (visit(ownKey(d, tab, chart, id), id)) return;
+    return;
+  }
+  const { rows } = input;
+  for (let k = 0; k < rows.count; k++) {
+    const entity = entityOf(tab, rows, k);
+    if (entity !== 0 && visit(keyOf(d, chart, rows, k), entity)) return;
+  }
+}
+
+/**
+ * filter-validation.ts's question answered in memory: a value is in the search when some record of
+ * the tab's rows holds it ("Not specified" always is, as in SQL). The scan stops once every value was seen.
+ */
+export function presenceInMemory(d: KbDictionaries, tab: ResultTabKey, input: FilterInput): Presence {
+  return async (chartKey, values) => {
+    const chart = chartKey as RowValueChart;
+    const present = new Set<string>(values.includes(NO_VALUE_ID) ? [NO_VALUE_ID] : []);
+    const wanted = new Map<number, FilterValue[]>();
+    for (const value of values) {
+      const key = value === NO_VALUE_ID ? undefined : keyOfValue(d, chart, value);
+      if (key !== undefined && key !== NONE) wanted.set(key, [...(wanted.get(key) ?? []), value]);
+    }
+    if (!wanted.size) return present;
+    eachFact(d, tab, chart, input, (key) => {
+      const found = wanted.get(key);
+      if (!found) return false;
+      for (const value of found) present.add(String(value));
+      wanted.delete(key);
+      return wanted.size === 0;
+    });
+    return present;
+  };
+}
+
+/** One filter as key tests. */
+interface KeyTest {
   chart: RowValueChart;
   include: Set<number> | null;
   exclude: Set<number> | null;
@@ -46,57 +146,8 @@ function keys(d: KbDictionaries, chart: RowValueChart, values: readonly (string 
   return out;
 }
 
-function passes(d: KbDictionaries, tests: readonly RowTest[], rows: SessionRows, k: number): boolean {
-  for (const test of tests) {
-    const key = keyOf(d, test.chart, rows, k);
-    if (test.include && !test.include.has(key)) return false;
-    if (test.exclude?.has(key)) return false;
-    if ((test.min != null || test.max != null) && key === NONE) return false;
-    if (test.min != null && key < test.min) return false;
-    if (test.max != null && key > test.max) return false;
-  }
-  return true;
-}
-
-/** The session's rows as the filters read them (one packed read; sets do not change once written). */
-function readFilterRows(db: Kysely<Database>, setId: number): Promise<SessionRows> {
-  return readSetRows(db, setId, ['act_id']);
-}
-
-/**
- * filter-validation.ts's question answered from the rows: a value is in the search when some row
- * holds it ("Not specified" always is, as in SQL). The scan stops once every value was seen.
- */
-export function presenceInRows(d: KbDictionaries, rows: SessionRows): Presence {
-  return async (chartKey, values) => {
-    const chart = chartKey as RowValueChart;
-    const present = new Set<string>(values.includes(NO_VALUE_ID) ? [NO_VALUE_ID] : []);
-    const wanted = new Map<number, FilterValue[]>();
-    for (const value of values) {
-      const key = value === NO_VALUE_ID ? undefined : keyOfValue(d, chart, value);
-      if (key !== undefined && key !== NONE) wanted.set(key, [...(wanted.get(key) ?? []), value]);
-    }
-    for (let k = 0; k < rows.count && wanted.size > 0; k++) {
-      const key = keyOf(d, chart, rows, k);
-      const found = wanted.get(key);
-      if (!found) continue;
-      for (const value of found) present.add(String(value));
-      wanted.delete(key);
-    }
-    return present;
-  };
-}
-
-/** Writes the session's activities that pass `filters` into result_filtered (`rows`: read already); answers how many. */
-export async function writeFilteredActivities(
-  trx: Kysely<Database>,
-  d: KbDictionaries,
-  setId: number,
-  filters: readonly AppliedFilter[],
-  kind: DatabaseKind,
-  rows?: SessionRows,
-): Promise<number> {
-  const tests: RowTest[] = filters.map((f) => {
+function keyTests(d: KbDictionaries, filters: readonly AppliedFilter[]): KeyTest[] {
+  return filters.map((f) => {
     const chart = f.chartKey as RowValueChart;
     return {
       chart,
@@ -106,15 +157,119 @@ export async function writeFilteredActivities(
       max: f.maxValue ?? null,
     };
   });
-  const session = rows ?? (await readFilterRows(trx, setId));
+}
+
+const ranged = (test: KeyTest) => test.min != null || test.max != null;
+
+function inRange(test: KeyTest, key: number): boolean {
+  return key !== NONE && (test.min == null || key >= test.min) && (test.max == null || key <= test.max);
+}
+
+/** The rows of a tab that pass its filters, and those that do not, each ascending when the tab's ids are. */
+export interface FilterOutcome {
+  passed: Int32Array;
+  failed: Int32Array;
+}
+
+/** The Activities tab: an activity is its own one record, so each row is tested once, filter after filter. */
+function activitiesPassing(d: KbDictionaries, tests: readonly KeyTest[], rows: SessionRows): FilterOutcome {
   const passed: number[] = [];
   const failed: number[] = [];
-  for (let k = 0; k < session.count; k++) (passes(d, tests, session, k) ? passed : failed).push(session.act![k]!);
+  row: for (let k = 0; k < rows.count; k++) {
+    for (const test of tests) {
+      const key = keyOf(d, test.chart, rows, k);
+      if ((test.include && !test.include.has(key)) || test.exclude?.has(key) || (ranged(test) && !inRange(test, key))) {
+        failed.push(rows.act![k]!);
+        continue row;
+      }
+    }
+    passed.push(rows.act![k]!);
+  }
+  return { passed: Int32Array.from(passed), failed: Int32Array.from(failed) };
+}
+
+/** The index of `value` in ascending `values`, or -1. */
+function indexIn(values: Int32Array, value: number): number {
+  let lo = 0;
+  let hi = values.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = values[mid]!;
+    if (at === value) return mid;
+    if (at < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/**
+ * Another tab: each filter marks the tab rows one of whose records meets its include test, its
+ * exclude test and its range, then a row passes when marked by every include and range and by no
+ * exclude. The marks are per position in the tab's ascending ids.
+ */
+function rowsPassing(d: KbDictionaries, tab: ResultTabKey, tests: readonly KeyTest[], input: FilterInput): FilterOutcome {
+  const ids = input.tabIds!(tab);
+  const pass = new Uint8Array(ids.length).fill(1);
+  const marked = (meets: (key: number) => boolean, chart: RowValueChart): Uint8Array => {
+    const marks = new Uint8Array(ids.length);
+    eachFact(d, tab, chart, input, (key, entity) => {
+      if (!meets(key)) return;
+      const at = indexIn(ids, entity);
+      if (at >= 0) marks[at] = 1;
+    });
+    return marks;
+  };
+  for (const test of tests) {
+    const { include, exclude } = test;
+    if (include)
+      and(
+        pass,
+        marked((key) => include.has(key), test.chart),
+        true,
+      );
+    if (exclude)
+      and(
+        pass,
+        marked((key) => exclude.has(key), test.chart),
+        false,
+      );
+    if (ranged(test))
+      and(
+        pass,
+        marked((key) => inRange(test, key), test.chart),
+        true,
+      );
+  }
+  const passed: number[] = [];
+  const failed: number[] = [];
+  for (let i = 0; i < ids.length; i++) (pass[i] ? passed : failed).push(ids[i]!);
+  return { passed: Int32Array.from(passed), failed: Int32Array.from(failed) };
+}
+
+/** `pass[i]` kept where `marks[i]` is `wanted`. */
+function and(pass: Uint8Array, marks: Uint8Array, wanted: boolean): void {
+  for (let i = 0; i < pass.length; i++) if (!marks[i] === wanted) pass[i] = 0;
+}
+
+/** The rows of `tab` that pass `filters` (all of them `filtersInMemory`). */
+export function filterInMemory(d: KbDictionaries, tab: ResultTabKey, filters: readonly AppliedFilter[], input: FilterInput): FilterOutcome {
+  const tests = keyTests(d, filters);
+  return tab === 'activitiestab' ? activitiesPassing(d, tests, input.rows) : rowsPassing(d, tab, tests, input);
+}
+
+/** Writes a tab's filter outcome into result_filtered; answers how many rows passed. */
+export async function writeFilterOutcome(
+  trx: Kysely<Database>,
+  setId: number,
+  tab: ResultTabKey,
+  outcome: FilterOutcome,
+  kind: DatabaseKind,
+): Promise<number> {
   // One packed row (migration 0029), the smaller of the two lists (every filtered query hashes
   // it), sent as the search sets are (binary int4[] on a server): ids are 32-bit (the dictionaries check).
-  const complement = failed.length < passed.length;
-  const ids = Int32Array.from(complement ? failed : passed);
+  const complement = outcome.failed.length < outcome.passed.length;
+  const ids = complement ? outcome.failed : outcome.passed;
   await sql`INSERT INTO result_filtered (set_id, tab, ids, complement)
-    VALUES (${setId}::bigint, 'activitiestab', ${int4ArrayParam(ids, kind)}::int[]::bigint[], ${complement})`.execute(trx);
-  return passed.length;
+    VALUES (${setId}::bigint, ${tab}, ${int4ArrayParam(ids, kind)}::int[]::bigint[], ${complement})`.execute(trx);
+  return outcome.passed.length;
 }

@@ -20,6 +20,8 @@ import { int4ArrayParam } from '../../db/array-param.ts';
 import { TAB_MODELS } from './tab-model.ts';
 import type { SetSource, SetTable } from './set-source.ts';
 import type { Sql } from './tab-model.ts';
+import type { FilterInput } from './memory-filters.ts';
+import type { SessionRows } from './row-values.ts';
 
 /**
  * A tab's page from a session's sets held in memory (issue 62; docs/results.md "Sets held in
@@ -46,6 +48,22 @@ export function heldTabRows(held: HeldSets, tab: ResultTabKey): number {
 export interface HeldKeeper {
   keep<T>(key: string, make: () => { value: T; bytes: number }): T;
   keepAsync<T>(key: string, make: () => { value: Promise<T>; bytes: number }): Promise<T>;
+}
+
+/**
+ * What the filters evaluated in memory read (memory-filters.ts) from held sets: the session's
+ * activity rows, and each tab's row ids (made once per input).
+ */
+export function heldFilterInput(held: HeldSets, rows: SessionRows): FilterInput {
+  const made = new Map<ResultTabKey, Int32Array>();
+  return {
+    rows,
+    tabIds: (tab) => {
+      let ids = made.get(tab);
+      if (!ids) made.set(tab, (ids = heldIds(held, KIND_OF_TAB[tab])));
+      return ids;
+    },
+  };
 }
 
 /** Some rows of a held tab, ascending (a filtered tab's: `heldFilteredIds`), with what names them in the kept orders. */

@@ -12,14 +12,23 @@ import { ERROR_CODES } from '@kb/contracts/errors';
 import type { SearchService, SessionNeed } from '../search/search-service.ts';
 import { heldActivityTypeGroups } from '../search/session-sets.ts';
 import type { HeldSets } from '../search/session-sets.ts';
-import { heldOrderedPage, heldSetRelation, heldSetSource, heldTabMembers, heldTabRows, structureActivityCounts } from './memory-pages.ts';
+import {
+  heldFilterInput,
+  heldOrderedPage,
+  heldSetRelation,
+  heldSetSource,
+  heldTabMembers,
+  heldTabRows,
+  structureActivityCounts,
+} from './memory-pages.ts';
 import type { HeldKeeper } from './memory-pages.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import { TAB_MODELS, structuresOfRows } from './tab-model.ts';
 import type { Sql } from './tab-model.ts';
 import { TAB_COLUMNS, columnDef } from './tab-columns.ts';
 import type { SessionRows } from './row-values.ts';
-import { filtersInMemory, presenceInRows } from './memory-filters.ts';
+import { filtersInMemory, presenceInMemory } from './memory-filters.ts';
+import type { FilterInput } from './memory-filters.ts';
 import { SessionRowsCache } from './session-rows.ts';
 import type { KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
 import { prepareSimilaritySort } from './similarity-sort.ts';
@@ -118,13 +127,14 @@ export class ResultsService {
       return { session, sets: setTables(session.set_id), held: null };
     }
     const sets = heldSetSource(held, this.search.databaseKind);
-    return { session: await this.filtered.ensure(first, sets, () => this.heldActivityRows(first)), sets, held };
+    return { session: await this.filtered.ensure(first, sets, () => this.filterInput(first, held)), sets, held };
   }
 
-  /** The session's activity rows as the filters read them: from the held sets, else from the set tables. */
-  private async activityRows(session: ResultSession, held: HeldSets | null): Promise<SessionRows> {
+  /** What filters evaluated in memory read: the held sets' activities and tabs, else the set tables' activities. */
+  private async filterInput(session: ResultSession, held: HeldSets | null): Promise<FilterInput> {
     const fromMemory = held ? await this.heldActivityRows(session) : null;
-    return fromMemory ?? this.sessionRows.rows(session.set_id);
+    if (held && fromMemory) return heldFilterInput(held, fromMemory);
+    return { rows: await this.sessionRows.rows(session.set_id), tabIds: null };
   }
 
   /** The session's activity rows from its sets in memory (charts, filters), or null: read them from the set tables. */
@@ -359,37 +369,29 @@ export class ResultsService {
     // Filters evaluated in memory read the session's rows once (or not at all when the charts or
     // an earlier filter read them): for which values are in the search, then for the rows that
     // pass. The lock below refuses a set re-run meanwhile for other criteria.
-    const dictionaries = filtersInMemory(tab, requested) ? await this.filtered.currentDictionaries() : null;
-    const sessionRows = dictionaries ? await this.activityRows(session, held) : undefined;
-    const { kept, ignored } = await validateFilters(
-      this.db,
-      tab,
-      sets,
-      requested,
-      dictionaries && sessionRows ? presenceInRows(dictionaries, sessionRows) : undefined,
-    );
+    const dictionaries = filtersInMemory(tab, requested, !!held) ? await this.filtered.currentDictionaries() : null;
+    const input = dictionaries ? await this.filterInput(session, held) : undefined;
+    const memory = dictionaries ? { dictionaries, input } : null;
+    const presence =
+      dictionaries && input && filtersInMemory(tab, requested, !!input.tabIds) ? presenceInMemory(dictionaries, tab, input) : undefined;
+    const { kept, ignored } = await validateFilters(this.db, tab, sets, requested, presence);
     const applied = kept.map((filter) => ({ ...filter, tab }));
-    const rowCount = await this.lockedSession(session, async (trx, fresh) => {
+    const { rowCount, passed } = await this.lockedSession(session, async (trx, fresh) => {
       // The other tabs' filters as they are now (another apply may have changed them meanwhile).
       const all = sessionFilters(fresh);
       const rows = { ...filteredRowCounts(fresh) };
       // The same filters again (an Apply with nothing changed): their rows are written already.
       const written = rows[tab];
-      if (applied.length && written !== undefined && sameFilters(all[tab], applied)) return written;
+      if (applied.length && written !== undefined && sameFilters(all[tab], applied)) return { rowCount: written, passed: null };
       all[tab] = applied;
-      const filtered = await this.filtered.write(
-        trx,
-        sets,
-        tab,
-        applied,
-        dictionaries,
-        fresh.set_id === session.set_id ? sessionRows : undefined,
-      );
-      if (applied.length) rows[tab] = filtered;
+      const filtered = await this.filtered.write(trx, sets, tab, applied, fresh.set_id === session.set_id ? memory : null);
+      if (applied.length) rows[tab] = filtered.count;
       else delete rows[tab];
       await saveFilters(trx, sessionId, all, rows);
-      return applied.length ? filtered : (storedTabCount(fresh, tab) ?? 0);
+      return { rowCount: applied.length ? filtered.count : (storedTabCount(fresh, tab) ?? 0), passed: filtered.passed };
     });
+    // The first page after an Apply reads the passing rows from memory, not back from result_filtered.
+    if (held && passed) this.pages.keepFiltered(held, tab, applied, passed);
     const message = ignored.length
       ? `Some filter values are not in these results any more and were left out: ${ignored.map((i) => `${i.chartKey} ${i.values.join(', ')}`).join('; ')}.`
       : null;

@@ -37,8 +37,11 @@ export interface SessionRows {
 
 /** A row's value of each row-value chart, as a number key (NONE: no value). */
 export function keyOf(d: KbDictionaries, chart: RowValueChart, rows: SessionRows, k: number): number {
-  const ref = rows.ref[k]!;
-  const assay = rows.assay[k]!;
+  return keyOfLinks(d, chart, rows.assay[k]!, rows.ref[k]!, rows.target[k]!);
+}
+
+/** The key of the chart's value for an assay, reference and target (0: none): an activity's, or an assay's or reference's own. */
+export function keyOfLinks(d: KbDictionaries, chart: RowValueChart, assay: number, ref: number, target: number): number {
   switch (chart) {
     case 'bibliographyrefid':
       return d.refSource[ref] ? ref : NONE;
@@ -50,10 +53,8 @@ export function keyOf(d: KbDictionaries, chart: RowValueChart, rows: SessionRows
     }
     case 'assaytype':
       return d.assayType[assay] || NONE;
-    case 'target': {
-      const target = rows.target[k]!;
+    case 'target':
       return d.targetExists[target] ? target : NONE;
-    }
     case 'organism':
       return d.assayOrganism[assay] || NONE;
   }

@@ -8,7 +8,7 @@ import type { Database } from '../../db/schema.ts';
 import type { SearchService } from '../search/search-service.ts';
 import { heldAssayActivities } from '../search/session-sets.ts';
 import type { HeldSets } from '../search/session-sets.ts';
-import { heldFilteredIds, heldSetSource, heldTabRows, withHeldStructureActivities } from './memory-pages.ts';
+import { heldFilterInput, heldFilteredIds, heldSetSource, heldTabRows, withHeldStructureActivities } from './memory-pages.ts';
 import type { HeldKeeper, HeldSubset } from './memory-pages.ts';
 import { TAB_MODELS } from './tab-model.ts';
 import type { Sql } from './tab-model.ts';
@@ -21,6 +21,14 @@ import { rowScopeSql } from './row-scope.ts';
 import type { RowScope } from './row-scope.ts';
 import { TAB_SET, tabSet } from './set-source.ts';
 import type { SetSource } from './set-source.ts';
+
+/**
+ * What names a tab's filters in the values kept with held sets: the same for the filters as applied
+ * and as read back from the session row (whose jsonb orders an object's keys its own way).
+ */
+function filtersDescription(filters: readonly AppliedFilter[]): string {
+  return `filters ${JSON.stringify(filters.map((f) => [f.chartKey, f.include ?? null, f.exclude ?? null, f.minValue ?? null, f.maxValue ?? null]))}`;
+}
 
 /**
  * Reads a tab's page rows (results-service.ts `page`): the page's ids chosen in SQL or from the
@@ -47,12 +55,15 @@ export class TabPageReader {
     filters: readonly AppliedFilter[],
     keeper: HeldKeeper,
   ): Promise<HeldSubset> {
-    const key = `filters ${JSON.stringify(filters)}`;
+    const key = filtersDescription(filters);
     const read = async () => {
       let stored = await storedFilteredRows(this.db, held.setId, tab);
       if (!stored) {
         const sets = heldSetSource(held, this.search.databaseKind);
-        await this.filtered.ensure(session, sets, () => this.search.heldActivityRows(session));
+        await this.filtered.ensure(session, sets, async () => {
+          const rows = await this.search.heldActivityRows(session);
+          return rows && heldFilterInput(held, rows);
+        });
         stored = await storedFilteredRows(this.db, held.setId, tab);
       }
       // None stored after the rebuild: the filters passed no row.
@@ -60,6 +71,14 @@ export class TabPageReader {
     };
     const ids = await keeper.keepAsync(`filtered ${tab} ${key}`, () => ({ value: read(), bytes: heldTabRows(held, tab) * 4 }));
     return { key, ids };
+  }
+
+  /** Keeps the rows of a held tab that passed its filters as they were applied (ascending), for `heldFiltered` to find. */
+  keepFiltered(held: HeldSets, tab: ResultTabKey, filters: readonly AppliedFilter[], passed: Int32Array): void {
+    this.search.heldDerived(held, `filtered ${tab} ${filtersDescription(filters)}`, () => ({
+      value: Promise.resolve(passed),
+      bytes: passed.byteLength,
+    }));
   }
 
   /** Every id of a held set (or of `only` its rows) in one column's order, sorted in SQL over the set sent as a parameter (nothing written). */
