@@ -21,6 +21,7 @@ import type { KbColumns } from './bitmaps/kb-columns.ts';
 import { writeSetsFromBitmaps } from './bitmaps/write-sets.ts';
 import type { WrittenActivityRows } from './bitmaps/write-sets.ts';
 import type { LiveRun } from './session-lifecycle.ts';
+import type { HeldSets } from './session-sets.ts';
 
 export interface SearchRunOptions {
   /** Spec §5 cap (750,000); lowered only by tests that need to reach it on small data. */
@@ -83,6 +84,36 @@ class RollbackWith extends Error {
     super('rollback');
   }
 }
+
+/** A run's session as the runner sees it (session-lifecycle.ts keeps its states): where its sets go, how its answer is committed. */
+export interface RunTarget {
+  setId: number;
+  hash: string;
+  run: LiveRun;
+  /** Counts known before the sets are written: results calls, on any server, then wait for the sets. */
+  countedEarly(): Promise<void>;
+  /** The session `ready` under this answer, in the transaction that writes (or clears) its sets. */
+  finish(trx: Kysely<Database>, counts: SearchCounts, answer: { version: string; kbVersion: string | null }): Promise<void>;
+}
+
+/** What a run is asked: the search, for whom, and where its sets may stay. */
+export interface RunRequest {
+  criteria: SearchCriteria;
+  /** Whom it runs for ("In collection" rows read that user's collections). */
+  userId: number;
+  loadWindow: LoadWindow | null;
+  /** The session's sets held in memory, written out as they are (a reader needs the tables). */
+  heldAnswer: HeldSets | null;
+  /** Keep the sets in memory when the bitmaps counted them: nothing written but the session row. */
+  keepInMemory: boolean;
+  /** Told the counts as soon as they are known (before the sets are written). */
+  onCounts?: (counts: SearchCounts) => void;
+}
+
+/** What a run did: its sets kept in memory (to be held under `version`), or written to the set tables. */
+export type RunOutcome =
+  | { counts: SearchCounts; kept: Omit<HeldSets, 'setId' | 'criteriaHash'> }
+  | { counts: SearchCounts; written: { mark: string; rows: WrittenActivityRows } | null };
 
 /**
  * What a search computes, criteria → sets: the rows compiled (structure rows through the engine,
@@ -257,6 +288,68 @@ export class SearchRunner {
     const columns = this.bitmaps ? await this.bitmaps.ifCurrent() : null;
     if (!columns) return null;
     return { columns, sets: await bitmapSearch(this.db, columns, compiled, this.activityCap, this.bitmaps!.rowSets) };
+  }
+
+  /**
+   * One run, criteria → sets: the criteria compiled (once, and only when needed: sets held in
+   * memory are written out without it), counted early from the bitmaps when their columns are
+   * current (`onCounts`), then the sets kept in memory (`keepInMemory`) or written to the set tables
+   * in one transaction with the session's `ready` (`target.finish`). The engine's hits are cleaned up
+   * whatever happens.
+   */
+  async run(request: RunRequest, target: RunTarget): Promise<RunOutcome> {
+    const { run } = target;
+    let structures: StructureRowResolver | null = null;
+    let compiling: Promise<CompiledCriteria> | null = null;
+    const compile = () =>
+      (compiling ??= this.context(request.userId, run).then((prepared) => {
+        structures = prepared.structures;
+        return compileCriteria(request.criteria, prepared.ctx);
+      }));
+    const scoresOfRun = () => (structures as StructureRowResolver | null)?.similarityScores() ?? null;
+    try {
+      const held = request.heldAnswer;
+      let early: EarlyCounts | null = held ? { columns: held.columns, sets: held.sets } : null;
+      if (!early && !request.loadWindow) early = await this.countEarly(await compile());
+      if (early) {
+        if (!held) {
+          await target.countedEarly();
+          this.countPaths.early++;
+        }
+        request.onCounts?.(early.sets.counts);
+      }
+      run.progress = { ...run.progress, phase: 'sets' };
+      if (early && request.keepInMemory) {
+        const version = crypto.randomUUID();
+        const { columns, sets } = early;
+        await this.commitWithoutSets(target.setId, run.controller.signal, (trx) =>
+          target.finish(trx, sets.counts, { version, kbVersion: columns.version }),
+        );
+        return { counts: sets.counts, kept: { version, columns, sets, scores: scoresOfRun() } };
+      }
+      const { counts, written } = await this.writeSets({
+        setId: target.setId,
+        hash: target.hash,
+        compile,
+        early,
+        heldAnswer: held !== null,
+        // Sets held in memory are written out with the scores held with them; a run's with its engine hits'.
+        similarities: () => (held ? held.scores : scoresOfRun()),
+        loadWindow: request.loadWindow,
+        signal: run.controller.signal,
+        // Written from the early counts: the same answer as held (its version kept), else a new one.
+        commit: (trx, result, fromEarly) =>
+          target.finish(trx, result, {
+            version: held && fromEarly ? held.version : crypto.randomUUID(),
+            kbVersion: fromEarly ? early!.columns.version : null,
+          }),
+      });
+      if (written) this.announceWritten(target.setId, written);
+      await this.analyse(counts);
+      return { counts, written };
+    } finally {
+      await (structures as StructureRowResolver | null)?.cleanup().catch(() => undefined);
+    }
   }
 
   /**

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { sql } from 'kysely';
 import type { Kysely, Selectable } from 'kysely';
@@ -13,7 +12,6 @@ import { compileCriteria, readCounts } from './materialise.ts';
 import type { LoadWindow } from './materialise.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import { searchCancelled } from './structure-query.ts';
-import type { StructureRowResolver, StructureScores } from './structure-query.ts';
 import { writeSearchLog } from './search-log.ts';
 import { loadsVersion } from '../knowledge-base/kb-loads.ts';
 import type { WrittenActivityRows } from './bitmaps/write-sets.ts';
@@ -25,7 +23,6 @@ import { SessionLifecycle, sessionWindow } from './session-lifecycle.ts';
 import type { SessionKind, SessionState } from './session-lifecycle.ts';
 import { SessionSetStore, heldHas } from './session-sets.ts';
 import type { HeldSets } from './session-sets.ts';
-import type { CompiledCriteria, EarlyCounts } from './search-run.ts';
 
 // KbColumns: what other modules (the sheet) read of the columns in memory, through `columnsIfCurrent`.
 export type { CountOptions, KbColumns, LoadWindow, SessionKind, SessionState };
@@ -234,11 +231,11 @@ export class SearchService {
   }
 
   /**
-   * One run of a session's search: the session taken (`running`), the criteria compiled, the counts
-   * answered early from the bitmaps when they can be (`onCounts`; results calls, on any server, then
-   * wait for the sets through `run_recovery` instead of answering "still running"), the session
-   * `ready` with its sets held in memory (sets 'memory', when the bitmaps counted it and no
-   * similarity scores need writing) or written to the set tables, or the session `failed` /
+   * One run of a session's search: the session taken (`running`, session-lifecycle.ts `take`), the
+   * run (search-run.ts `run`: counts answered early from the bitmaps when they can be, `onCounts`;
+   * results calls, on any server, then wait for the sets through `run_recovery` instead of
+   * answering "still running"), the session `ready` with its sets held in memory (sets 'memory',
+   * when the bitmaps counted it) or written to the set tables, or the session `failed` /
    * `cancelled`. `needTables`: a reader joins the set tables, so they are written (from the sets
    * held in memory when they are this answer's).
    */
@@ -251,19 +248,14 @@ export class SearchService {
     needTables: boolean,
     onCounts?: (counts: SearchCounts) => void,
   ): Promise<SearchCounts> {
-    // Another process runs this very search: wait for it rather than build the same sets twice.
-    const session = await this.sessions.afterOtherRuns(sessionId, hash);
-    if (!session || session.user_id !== userId) throw forbidden('This search session belongs to another user.');
-    if (session.criteria_hash === hash && session.status === 'ready' && (session.sets_kept || (this.held && !needTables))) {
-      await this.sessions.touch(sessionId);
-      return storedCounts(session) ?? readCounts(this.db, session.set_id);
-    }
+    const reusable = (session: SessionState) => session.sets_kept || (this.held !== null && !needTables);
+    const taken = await this.sessions.take(sessionId, userId, criteria, hash, loadWindow, reusable);
+    if ('reused' in taken) return storedCounts(taken.reused) ?? readCounts(this.db, taken.reused.set_id);
     // The same search again after its sets were lost (or its process died, or a reader needs the
-    // tables of sets held in memory): rebuild them and keep what the user did in its results
-    // (their filters are re-applied by the results on first read).
-    const recovery = session.criteria_hash === hash && (session.status === 'ready' || session.abandoned);
+    // tables of sets held in memory): its sets rebuilt, what the user did in its results kept
+    // (their filters are re-applied by the results on first read), not logged again.
+    const { session, run, recovery } = taken;
     const startedAt = performance.now();
-    // One search_log row per run the user asked for (a recovery re-builds a search already logged).
     const log = (counts: SearchCounts | null) =>
       recovery
         ? Promise.resolve()
@@ -275,63 +267,24 @@ export class SearchService {
             durationMs: performance.now() - startedAt,
             failed: counts === null,
           });
-    const run = this.sessions.begin(sessionId, userId);
-    let structures: StructureRowResolver | null = null;
     try {
-      if (!(await this.sessions.start(session, criteria, hash, recovery, loadWindow))) {
-        // Someone else took the session meanwhile: look again.
-        this.sessions.forget(sessionId, run);
-        return await this.runOnce(userId, sessionId, criteria, hash, loadWindow, needTables, onCounts);
-      }
-      // Compiled once, and only when needed: sets held in memory are written out without it.
-      let compiling: Promise<CompiledCriteria> | null = null;
-      const compile = () =>
-        (compiling ??= this.runner.context(userId, run).then((prepared) => {
-          structures = prepared.structures;
-          return compileCriteria(criteria, prepared.ctx);
-        }));
-      const held = recovery ? await this.heldAnswer(session) : null;
-      let early: EarlyCounts | null = held ? { columns: held.columns, sets: held.sets } : null;
-      if (!early && !loadWindow) early = await this.runner.countEarly(await compile());
-      if (early) {
-        if (!held) {
-          await this.sessions.countedEarly(sessionId, hash);
-          this.countPaths.early++;
-        }
-        onCounts?.(early.sets.counts);
-      }
-      run.progress = { ...run.progress, phase: 'sets' };
-      const resolver = () => structures as StructureRowResolver | null;
-      if (this.held && early && !needTables && !recovery) {
-        const scores = resolver()?.similarityScores() ?? null;
-        const counts = await this.commitHeld(session.set_id, sessionId, hash, { ...early, scores }, run.controller.signal);
-        await log(counts);
-        this.housekeeping();
-        return counts;
-      }
-      const { counts, written } = await this.runner.writeSets({
-        setId: session.set_id,
-        hash,
-        compile,
-        early,
-        heldAnswer: held !== null,
-        // Sets held in memory are written out with the scores held with them; a run's with its engine hits'.
-        similarities: () => (held ? held.scores : (resolver()?.similarityScores() ?? null)),
-        loadWindow,
-        signal: run.controller.signal,
-        // Written from the early counts: the same answer as held (its version kept), else a new one.
-        commit: (trx, result, fromEarly) =>
-          this.sessions.finish(trx, sessionId, hash, result, {
-            version: held && fromEarly ? held.version : crypto.randomUUID(),
-            kbVersion: fromEarly ? early!.columns.version : null,
-          }),
-      });
-      if (written) this.runner.announceWritten(session.set_id, written);
-      this.setPaths.written++;
-      await this.runner.analyse(counts);
-      await log(counts);
+      const heldAnswer = recovery ? await this.heldAnswer(session) : null;
+      const keepInMemory = this.held !== null && !needTables && !recovery;
+      const outcome = await this.runner.run(
+        { criteria, userId, loadWindow, heldAnswer, keepInMemory, ...(onCounts ? { onCounts } : {}) },
+        {
+          setId: session.set_id,
+          hash,
+          run,
+          countedEarly: () => this.sessions.countedEarly(sessionId, hash),
+          finish: (trx, counts, answer) => this.sessions.finish(trx, sessionId, hash, counts, answer),
+        },
+      );
+      if ('kept' in outcome) this.held!.hold({ setId: session.set_id, criteriaHash: hash, ...outcome.kept });
+      else this.setPaths.written++;
+      await log(outcome.counts);
       this.housekeeping();
-      return counts;
+      return outcome.counts;
     } catch (error) {
       const cancelled = run.controller.signal.aborted;
       // A process shutting down leaves the session `running`; the next one finds it abandoned.
@@ -347,25 +300,7 @@ export class SearchService {
       throw cancelled ? searchCancelled() : error;
     } finally {
       this.sessions.end(sessionId, run);
-      await (structures as StructureRowResolver | null)?.cleanup().catch(() => undefined);
     }
-  }
-
-  /** A run's end with its sets held here: the session `ready` under a new answer version, nothing written but the session row. */
-  private async commitHeld(
-    setId: number,
-    sessionId: string,
-    hash: string,
-    early: EarlyCounts & { scores: StructureScores | null },
-    signal: AbortSignal,
-  ): Promise<SearchCounts> {
-    const version = crypto.randomUUID();
-    const { counts } = early.sets;
-    await this.runner.commitWithoutSets(setId, signal, (trx) =>
-      this.sessions.finish(trx, sessionId, hash, counts, { version, kbVersion: early.columns.version }),
-    );
-    this.held!.hold({ setId, criteriaHash: hash, version, sets: early.sets, columns: early.columns, scores: early.scores });
-    return counts;
   }
 
   /** Expired sessions dropped, sets on superseded columns retired, the set tables vacuumed, after a run: never failing it (nor, unhandled, the process). */

@@ -204,6 +204,36 @@ export class SessionLifecycle {
     return session;
   }
 
+  /**
+   * Takes the session for a run of `criteria` in this process, or finds it ready with them: waits
+   * for another process's run of the same search, refuses another user's session, answers a ready
+   * session that `reusable` accepts as it is (touched), and otherwise marks it `running` here —
+   * looking again when another call took it meanwhile. `recovery`: the same search again after its
+   * sets were lost or its process died (the user's filters are kept).
+   */
+  async take(
+    sessionId: string,
+    userId: number,
+    criteria: SearchCriteria,
+    hash: string,
+    loadWindow: LoadWindow | null,
+    reusable: (session: SessionState) => boolean,
+  ): Promise<{ reused: SessionState } | { session: SessionState; run: LiveRun; recovery: boolean }> {
+    for (;;) {
+      const session = await this.afterOtherRuns(sessionId, hash);
+      if (!session || session.user_id !== userId) throw forbidden('This search session belongs to another user.');
+      if (session.criteria_hash === hash && session.status === 'ready' && reusable(session)) {
+        await this.touch(sessionId);
+        return { reused: session };
+      }
+      const recovery = session.criteria_hash === hash && (session.status === 'ready' || session.abandoned);
+      const run = this.begin(sessionId, userId);
+      if (await this.start(session, criteria, hash, recovery, loadWindow)) return { session, run, recovery };
+      // Someone else took the session meanwhile: look again.
+      this.forget(sessionId, run);
+    }
+  }
+
   /** Is the process named in run_owner still working on this session? */
   private async runnerAlive(session: Selectable<SearchSessionsTable>, heartbeatAgeMs: number | null): Promise<boolean> {
     if (session.run_owner === this.owner) return this.runningHere(session.id);
