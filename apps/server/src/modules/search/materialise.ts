@@ -1,27 +1,27 @@
 import { sql } from 'kysely';
 import type { Kysely, RawBuilder } from 'kysely';
-import type { SearchCounts, SearchCriteria } from '@kb/contracts/search';
-import { ACTIVITY_CAP, ACTIVITY_CAP_MESSAGE } from '@kb/contracts/search';
+import type { SearchCounts } from '@kb/contracts/search';
+import { ACTIVITY_CAP } from '@kb/contracts/search';
 import type { Database } from '../../db/schema.ts';
 import { SEARCH_SET_TABLES } from '../../db/tables/search-tables.ts';
-import { HttpError } from '../../http/errors.ts';
-import { ERROR_CODES } from '@kb/contracts/errors';
-import { asSql, buildExpression, hasNot, renderExpression } from './expression.ts';
+import type { DatabaseKind } from '../../db/database.ts';
+import { asSql, hasNot, renderExpression } from './expression.ts';
 import type { Expr } from './expression.ts';
-import { compileRow } from './row-compiler.ts';
-import type { CompileContext, CompiledRow } from './row-compiler.ts';
+import { ACTIVITY_FROM } from './row-compiler.ts';
+import type { CompiledRow } from './row-compiler.ts';
+import { activityCapError } from './search-plan.ts';
+import type { CompiledSearch } from './search-plan.ts';
+import type { StructureScores } from './structure-query.ts';
+import { searchCancelled } from './structure-query.ts';
+import { writeSetsFromBitmaps } from './bitmaps/write-sets.ts';
+import type { WrittenActivityRows } from './bitmaps/write-sets.ts';
+import type { KbColumns } from './bitmaps/kb-columns.ts';
 
 /**
  * Runs a search into its id sets (the spec's "log tables"): structures, activities, compound
  * records, assays, references and clinical compounds of one set id. The rules are those of
  * docs/search-semantics.md; every later view (counts, tabs, charts, exports) reads these sets.
  */
-
-export const activityCapError = () =>
-  new HttpError(400, { message: ACTIVITY_CAP_MESSAGE, code: ERROR_CODES.validation, details: { cap: ACTIVITY_CAP } });
-
-/** The activities a row predicate reads: `a` with its assay `ay`. */
-export const ACTIVITY_FROM = sql`activities a LEFT JOIN assays ay ON ay.assay_id = a.assay_id`;
 
 interface Levels {
   /** Predicate on one activity `a`. */
@@ -55,48 +55,6 @@ function renderLevels(expr: Expr, rows: readonly CompiledRow[]): Levels {
     direct: renderExpression(expr, (i) => (row(i).direct ? sql<boolean>`s.str_id IN (${row(i).direct})` : null)),
     clinical: renderExpression(expr, (i) => row(i).clinical ?? sql<boolean>`cc.str_id IN (${existsSet(row(i))})`),
   };
-}
-
-/**
- * A search's rows compiled, with how the SQL path gets what they read that is only in memory: the
- * chemistry engine's hits (written to `structure_hits` by `writeHits`, in the SQL's transaction).
- */
-export interface CompiledSearch {
-  expr: Expr;
-  rows: CompiledRow[];
-  writeHits?: (db: Kysely<Database>) => Promise<void>;
-}
-
-export async function compileCriteria(criteria: SearchCriteria, ctx: CompileContext): Promise<CompiledSearch> {
-  const rows: CompiledRow[] = [];
-  const restricted = restrictsLastRow(criteria) && ctx.structuresOf;
-  const upTo = restricted ? criteria.rows.length - 1 : criteria.rows.length;
-  for (let index = 0; index < upTo; index++) rows.push(await compileRow(criteria.rows[index]!, index, ctx));
-  if (restricted) {
-    // `(rows before) AND S` and `(rows before) NOT S` keep only structures the rows before keep
-    // (docs/search-semantics.md "How rows combine"), so S need only be searched among those: a
-    // structure filter inside results searches the results' structures, not the whole index.
-    const before = { expr: buildExpression(criteria.rows.slice(0, upTo).map((r) => r.operator)), rows };
-    const candidates = await ctx.structuresOf!(before);
-    rows.push(await compileRow(criteria.rows[upTo]!, upTo, ctx, candidates));
-  }
-  // The last row's operator is cleared (spec §4): only operators between rows count.
-  const expr = buildExpression(criteria.rows.map((r) => r.operator));
-  return { expr, rows, writeHits: (db) => ctx.structures.writeHits(db) };
-}
-
-/** A last row searched by the chemistry engine (substructure, SMARTS, similarity), joined to the rows before by AND or NOT. */
-function restrictsLastRow(criteria: SearchCriteria): boolean {
-  const n = criteria.rows.length;
-  if (n < 2) return false;
-  const last = criteria.rows[n - 1]!;
-  if (last.selectedOption !== 'structure' || !last.structure) return false;
-  const query = last.structure;
-  if (query.inputType === 'name' || query.inputType === 'inchikey' || query.category === 'exact') return false;
-  // The N nearest of the whole knowledge base, whatever the other rows keep (search-semantics.md).
-  if (query.category === 'similarity' && query.similarityNearest) return false;
-  const joining = criteria.rows[n - 2]!.operator ?? 'AND';
-  return joining === 'AND' || joining === 'NOT';
 }
 
 async function insertActivities(trx: Kysely<Database>, setId: number, where: RawBuilder<boolean>, cap: number): Promise<void> {
@@ -275,4 +233,84 @@ export async function materialiseSets(
     compiled.rows.some((r) => r.clinical),
   );
   return readCounts(trx, setId);
+}
+
+/** What a run writes: its sets from the bitmaps' early counts (`fromBitmaps`) or found again in SQL (`compiled`). */
+export interface SetsToWrite {
+  setId: number;
+  hash: string;
+  fromBitmaps: { columns: KbColumns; sets: Parameters<typeof writeSetsFromBitmaps>[3] } | null;
+  compiled: CompiledSearch | null;
+  cap: number;
+  loadWindow: LoadWindow | null;
+  /** The structures' scores of the similarity rows (null: none). */
+  similarities: StructureScores | null;
+  databaseKind: DatabaseKind;
+  signal: AbortSignal;
+  /** The session's `ready`, in the same transaction; `fromEarly`: the sets are the early counts' (the same answer). */
+  commit: (trx: Kysely<Database>, counts: SearchCounts, fromEarly: boolean) => Promise<void>;
+}
+
+/**
+ * Writes a run's sets in the caller's transaction: the old rows of the set id cleared, the sets
+ * written (from memory, or in SQL), the similarities and the mark, then `commit` (the session's
+ * `ready`): sets, mark and `ready` commit together, so a ready session has its mark unless a crash
+ * took both. A cancel meanwhile rolls it all back. `written`: the activity rows when they came from memory.
+ */
+export async function writeSessionSets(
+  trx: Kysely<Database>,
+  job: SetsToWrite,
+): Promise<{ counts: SearchCounts; written: { mark: string; rows: WrittenActivityRows } | null }> {
+  const { setId, fromBitmaps } = job;
+  await clearSets(trx, setId);
+  const fromMemory = fromBitmaps ? await writeSetsFromBitmaps(trx, setId, fromBitmaps.columns, fromBitmaps.sets, job.databaseKind) : null;
+  const counts = fromMemory ? fromMemory.counts : await materialiseSets(trx, setId, job.compiled!, job.cap, { loadWindow: job.loadWindow });
+  await copySimilarities(trx, setId, job.similarities);
+  if (job.signal.aborted) throw searchCancelled();
+  const mark = await markSets(trx, setId, job.hash);
+  await job.commit(trx, counts, fromMemory !== null);
+  return { counts, written: fromMemory ? { mark, rows: fromMemory.rows } : null };
+}
+
+/**
+ * A run's end without writing its sets (they are held in memory, session-sets.ts): the set id's
+ * old rows cleared (a search run before in this session) and `commit` (the session's `ready`) in
+ * one transaction; a cancel meanwhile rolls it back.
+ */
+export async function commitWithoutSets(
+  db: Kysely<Database>,
+  setId: number,
+  signal: AbortSignal,
+  commit: (trx: Kysely<Database>) => Promise<void>,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await clearSets(trx, setId);
+    if (signal.aborted) throw searchCancelled();
+    await commit(trx);
+  });
+}
+
+/**
+ * Similarity rows: each structure keeps its best Tanimoto, each activity and development compound
+ * its structure's, and each assay and reference the best of its activities, so that every tab of
+ * the search can show and sort by the score from its own set (one pass here instead of a lookup per
+ * row in every page). The structures' scores are the run's (its engine hits) or, when sets held in
+ * memory are written out, the ones held with them.
+ */
+async function copySimilarities(trx: Kysely<Database>, setId: number, source: StructureScores | null): Promise<void> {
+  if (!source) return;
+  const scores = sql`SELECT u.str_id, u.similarity FROM unnest(${Array.from(source.strIds)}::bigint[], ${Array.from(source.scores)}::real[]) AS u(str_id, similarity)`;
+  await sql`UPDATE search_structures ss SET similarity = h.similarity FROM (${scores}) h
+    WHERE ss.set_id = ${setId} AND ss.str_id = h.str_id`.execute(trx);
+  await sql`UPDATE search_activities sa SET similarity = ss.similarity FROM search_structures ss
+    WHERE sa.set_id = ${setId} AND ss.set_id = ${setId} AND ss.str_id = sa.str_id AND ss.similarity IS NOT NULL`.execute(trx);
+  await sql`UPDATE search_clinical_compounds scc SET similarity = ss.similarity FROM clinical_compounds cc, search_structures ss
+    WHERE scc.set_id = ${setId} AND cc.clinical_compound_id = scc.clinical_compound_id
+      AND ss.set_id = ${setId} AND ss.str_id = cc.str_id AND ss.similarity IS NOT NULL`.execute(trx);
+  const best = (key: 'assay_id' | 'ref_id') => sql`SELECT ${sql.ref(key)} AS id, max(similarity) AS similarity FROM search_activities
+    WHERE set_id = ${setId} AND similarity IS NOT NULL AND ${sql.ref(key)} IS NOT NULL GROUP BY ${sql.ref(key)}`;
+  await sql`UPDATE search_assays sy SET similarity = m.similarity FROM (${best('assay_id')}) m
+    WHERE sy.set_id = ${setId} AND sy.assay_id = m.id`.execute(trx);
+  await sql`UPDATE search_references sr SET similarity = m.similarity FROM (${best('ref_id')}) m
+    WHERE sr.set_id = ${setId} AND sr.ref_id = m.id`.execute(trx);
 }

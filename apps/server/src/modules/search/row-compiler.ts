@@ -10,6 +10,9 @@ import type { StructureQueryResolver } from './structure-query.ts';
 import type { Expr } from './expression.ts';
 import { TargetTextError } from '../targets/target-text.ts';
 
+/** The activities a row predicate reads: `a` with its assay `ay`. */
+export const ACTIVITY_FROM = sql`activities a LEFT JOIN assays ay ON ay.assay_id = a.assay_id`;
+
 /**
  * One search row as SQL (docs/search-semantics.md, "What each row matches"). Aliases: `a`
  * activities, `ay` its assay (LEFT JOIN), `cc` clinical compounds.

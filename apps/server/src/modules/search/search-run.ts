@@ -6,19 +6,18 @@ import { ACTIVITY_CAP } from '@kb/contracts/search';
 import type { Database } from '../../db/schema.ts';
 import type { DatabaseKind } from '../../db/database.ts';
 import { withSetsLane } from '../../db/db-priority.ts';
-import { clearSets, compileCriteria, markSets, materialiseSets } from './materialise.ts';
+import { commitWithoutSets, materialiseSets, writeSessionSets } from './materialise.ts';
+import { compileCriteria } from './search-plan.ts';
 import type { LoadWindow } from './materialise.ts';
 import { resolveTargetIds } from '../targets/target-resolver.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import type { CompileContext, CompiledRow } from './row-compiler.ts';
 import type { Expr } from './expression.ts';
-import { StructureRowResolver, searchCancelled } from './structure-query.ts';
-import type { StructureScores } from './structure-query.ts';
+import { StructureRowResolver } from './structure-query.ts';
 import { BitmapIndex } from './bitmaps/bitmap-index.ts';
 import { bitmapSearch, bitmapStructures } from './bitmaps/bitmap-counts.ts';
 import type { BitmapSearchResult } from './bitmaps/bitmap-counts.ts';
 import type { KbColumns } from './bitmaps/kb-columns.ts';
-import { writeSetsFromBitmaps } from './bitmaps/write-sets.ts';
 import type { WrittenActivityRows } from './bitmaps/write-sets.ts';
 import type { LiveRun } from './session-lifecycle.ts';
 import type { HeldSets } from './session-sets.ts';
@@ -280,142 +279,78 @@ export class SearchRunner {
   }
 
   /**
-   * A run's counts from the bitmaps (when their columns are current), before its sets are written.
-   * A count over the activity cap throws here, as writing the sets would. Answers the sets found,
-   * to be written from memory (null: the columns are not current, and the SQL path counts and writes).
+   * One run, criteria → sets: the criteria compiled once into the search's plan (search-plan.ts;
+   * not at all when held sets are written out as they are), counted early from the bitmaps when
+   * their columns are current (`onCounts`), then the sets kept in memory (`keepInMemory`) or
+   * written to the set tables (materialise.ts) in one transaction with the session's `ready`
+   * (`target.finish`). The engine's hits are cleaned up whatever happens.
+   */
+  async run(request: RunRequest, target: RunTarget): Promise<RunOutcome> {
+    const { run } = target;
+    const held = request.heldAnswer;
+    // Alert windows (new since a load) stay on the SQL path: the columns hold no load ids.
+    const columns = held || request.loadWindow || !this.bitmaps ? null : await this.bitmaps.ifCurrent();
+    const { ctx, structures } = await this.context(request.userId, run);
+    try {
+      const compiled = held ? null : await compileCriteria(request.criteria, ctx);
+      const counted = columns && compiled ? await bitmapSearch(this.db, columns, compiled, this.activityCap, this.bitmaps!.rowSets) : null;
+      const early: EarlyCounts | null = held ?? (counted && { columns: columns!, sets: counted });
+      if (counted) {
+        await target.countedEarly();
+        this.countPaths.early++;
+      }
+      if (early) request.onCounts?.(early.sets.counts);
+      run.progress = { ...run.progress, phase: 'sets' };
+      const scores = held ? held.scores : structures.similarityScores();
+      if (early && request.keepInMemory) {
+        const version = crypto.randomUUID();
+        await commitWithoutSets(this.db, target.setId, run.controller.signal, (trx) =>
+          target.finish(trx, early.sets.counts, { version, kbVersion: early.columns.version }),
+        );
+        return { counts: early.sets.counts, kept: { version, columns: early.columns, sets: early.sets, scores } };
+      }
+      // From the early counts while their columns are still the knowledge base's (held sets are this answer whatever loads ran since).
+      const fromBitmaps = early && (held || (await this.bitmaps!.stillCurrent(early.columns))) ? early : null;
+      // Written in the sets lane (db/lane-pool.ts): sets written after early counts must not hold
+      // the connections the next searches' counts need.
+      const { counts, written } = await withSetsLane(() =>
+        this.db.transaction().execute((trx) =>
+          writeSessionSets(trx, {
+            setId: target.setId,
+            hash: target.hash,
+            fromBitmaps,
+            compiled: fromBitmaps ? null : compiled,
+            cap: this.activityCap,
+            loadWindow: request.loadWindow,
+            similarities: scores,
+            databaseKind: this.databaseKind,
+            signal: run.controller.signal,
+            // Written from the early counts: the same answer as held (its version kept), else a new one.
+            commit: (trx, result, fromEarly) =>
+              target.finish(trx, result, {
+                version: held && fromEarly ? held.version : crypto.randomUUID(),
+                kbVersion: fromEarly ? early!.columns.version : null,
+              }),
+          }),
+        ),
+      );
+      if (written) this.announceWritten(target.setId, written);
+      await this.analyse(counts);
+      return { counts, written };
+    } finally {
+      await structures.cleanup().catch(() => undefined);
+    }
+  }
+
+  /**
+   * A search's counts from the bitmaps (when their columns are current), as a run counts them
+   * early: a definition recomputed (search-service.ts `recompute`). A count over the activity cap
+   * throws. Null: the columns are not current.
    */
   async countEarly(compiled: CompiledCriteria): Promise<EarlyCounts | null> {
     const columns = this.bitmaps ? await this.bitmaps.ifCurrent() : null;
     if (!columns) return null;
     return { columns, sets: await bitmapSearch(this.db, columns, compiled, this.activityCap, this.bitmaps!.rowSets) };
-  }
-
-  /**
-   * One run, criteria → sets: the criteria compiled (once, and only when needed: sets held in
-   * memory are written out without it), counted early from the bitmaps when their columns are
-   * current (`onCounts`), then the sets kept in memory (`keepInMemory`) or written to the set tables
-   * in one transaction with the session's `ready` (`target.finish`). The engine's hits are cleaned up
-   * whatever happens.
-   */
-  async run(request: RunRequest, target: RunTarget): Promise<RunOutcome> {
-    const { run } = target;
-    let structures: StructureRowResolver | null = null;
-    let compiling: Promise<CompiledCriteria> | null = null;
-    const compile = () =>
-      (compiling ??= this.context(request.userId, run).then((prepared) => {
-        structures = prepared.structures;
-        return compileCriteria(request.criteria, prepared.ctx);
-      }));
-    const scoresOfRun = () => (structures as StructureRowResolver | null)?.similarityScores() ?? null;
-    try {
-      const held = request.heldAnswer;
-      let early: EarlyCounts | null = held ? { columns: held.columns, sets: held.sets } : null;
-      if (!early && !request.loadWindow) early = await this.countEarly(await compile());
-      if (early) {
-        if (!held) {
-          await target.countedEarly();
-          this.countPaths.early++;
-        }
-        request.onCounts?.(early.sets.counts);
-      }
-      run.progress = { ...run.progress, phase: 'sets' };
-      if (early && request.keepInMemory) {
-        const version = crypto.randomUUID();
-        const { columns, sets } = early;
-        await this.commitWithoutSets(target.setId, run.controller.signal, (trx) =>
-          target.finish(trx, sets.counts, { version, kbVersion: columns.version }),
-        );
-        return { counts: sets.counts, kept: { version, columns, sets, scores: scoresOfRun() } };
-      }
-      const { counts, written } = await this.writeSets({
-        setId: target.setId,
-        hash: target.hash,
-        compile,
-        early,
-        heldAnswer: held !== null,
-        // Sets held in memory are written out with the scores held with them; a run's with its engine hits'.
-        similarities: () => (held ? held.scores : scoresOfRun()),
-        loadWindow: request.loadWindow,
-        signal: run.controller.signal,
-        // Written from the early counts: the same answer as held (its version kept), else a new one.
-        commit: (trx, result, fromEarly) =>
-          target.finish(trx, result, {
-            version: held && fromEarly ? held.version : crypto.randomUUID(),
-            kbVersion: fromEarly ? early!.columns.version : null,
-          }),
-      });
-      if (written) this.announceWritten(target.setId, written);
-      await this.analyse(counts);
-      return { counts, written };
-    } finally {
-      await (structures as StructureRowResolver | null)?.cleanup().catch(() => undefined);
-    }
-  }
-
-  /**
-   * Writes the sets of one search in one transaction (in the sets lane, db/lane-pool.ts: sets
-   * written after early counts must not hold the connections the next searches' counts need): from
-   * the early counts while the bitmaps' columns are still the knowledge base's, else in SQL; then
-   * the similarities and the mark, and `commit` (the session's `ready`) in the same transaction. A
-   * cancel rolls it all back. `written`: the activity rows when they came from memory.
-   */
-  async writeSets(job: {
-    setId: number;
-    hash: string;
-    /** The criteria compiled (asked only when the sets are not written from the early counts). */
-    compile: () => Promise<CompiledCriteria>;
-    early: EarlyCounts | null;
-    /** `early` are sets held in memory (session-sets.ts): this answer, written out as it is even after a load. */
-    heldAnswer?: boolean;
-    /** The structures' scores of the similarity rows: the run's engine hits', or the ones held with the sets (null: none). */
-    similarities: () => StructureScores | null;
-    loadWindow: LoadWindow | null;
-    signal: AbortSignal;
-    /** `fromEarly`: the sets written are the early counts' (the same answer), not found again in SQL. */
-    commit: (trx: Kysely<Database>, counts: SearchCounts, fromEarly: boolean) => Promise<void>;
-  }): Promise<{ counts: SearchCounts; written: { mark: string; rows: WrittenActivityRows } | null }> {
-    const { setId, early } = job;
-    const fromBitmaps = early && (job.heldAnswer || (await this.stillCurrent(early.columns))) ? early : null;
-    const compiled = fromBitmaps ? null : await job.compile();
-    let written: { mark: string; rows: WrittenActivityRows } | null = null;
-    const counts = await withSetsLane(() =>
-      this.db.transaction().execute(async (trx) => {
-        await clearSets(trx, setId);
-        const fromMemory = fromBitmaps
-          ? await writeSetsFromBitmaps(trx, setId, fromBitmaps.columns, fromBitmaps.sets, this.databaseKind)
-          : null;
-        const result = fromMemory
-          ? fromMemory.counts
-          : await materialiseSets(trx, setId, compiled!, this.activityCap, { loadWindow: job.loadWindow });
-        await copySimilarities(trx, setId, job.similarities());
-        // Cancelled while the sets were being built: roll them back.
-        if (job.signal.aborted) throw searchCancelled();
-        // Sets, mark and `ready` commit together: a ready session has its mark unless a crash took both.
-        const mark = await markSets(trx, setId, job.hash);
-        if (fromMemory) written = { mark, rows: fromMemory.rows };
-        await job.commit(trx, result, fromMemory !== null);
-        return result;
-      }),
-    );
-    return { counts, written };
-  }
-
-  /**
-   * A run's end without writing its sets (they are held in memory, session-sets.ts): the set id's
-   * old rows cleared (a search run before in this session) and `commit` (the session's `ready`) in
-   * one transaction; a cancel meanwhile rolls it back.
-   */
-  async commitWithoutSets(setId: number, signal: AbortSignal, commit: (trx: Kysely<Database>) => Promise<void>): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await clearSets(trx, setId);
-      if (signal.aborted) throw searchCancelled();
-      await commit(trx);
-    });
-  }
-
-  /** Whether columns read earlier are still the knowledge base's (no load ended or running since). */
-  async stillCurrent(columns: KbColumns): Promise<boolean> {
-    return this.bitmaps ? this.bitmaps.stillCurrent(columns) : false;
   }
 
   /** The rows of one of a set's tables. */
@@ -461,29 +396,4 @@ async function analyseSets(db: Kysely<Database>, counts: SearchCounts): Promise<
       trx,
     );
   });
-}
-
-/**
- * Similarity rows: each structure keeps its best Tanimoto, each activity and development compound
- * its structure's, and each assay and reference the best of its activities, so that every tab of
- * the search can show and sort by the score from its own set (one pass here instead of a lookup per
- * row in every page). The structures' scores are the run's (its engine hits) or, when sets held in
- * memory are written out, the ones held with them.
- */
-async function copySimilarities(trx: Kysely<Database>, setId: number, source: StructureScores | null): Promise<void> {
-  if (!source) return;
-  const scores = sql`SELECT u.str_id, u.similarity FROM unnest(${Array.from(source.strIds)}::bigint[], ${Array.from(source.scores)}::real[]) AS u(str_id, similarity)`;
-  await sql`UPDATE search_structures ss SET similarity = h.similarity FROM (${scores}) h
-    WHERE ss.set_id = ${setId} AND ss.str_id = h.str_id`.execute(trx);
-  await sql`UPDATE search_activities sa SET similarity = ss.similarity FROM search_structures ss
-    WHERE sa.set_id = ${setId} AND ss.set_id = ${setId} AND ss.str_id = sa.str_id AND ss.similarity IS NOT NULL`.execute(trx);
-  await sql`UPDATE search_clinical_compounds scc SET similarity = ss.similarity FROM clinical_compounds cc, search_structures ss
-    WHERE scc.set_id = ${setId} AND cc.clinical_compound_id = scc.clinical_compound_id
-      AND ss.set_id = ${setId} AND ss.str_id = cc.str_id AND ss.similarity IS NOT NULL`.execute(trx);
-  const best = (key: 'assay_id' | 'ref_id') => sql`SELECT ${sql.ref(key)} AS id, max(similarity) AS similarity FROM search_activities
-    WHERE set_id = ${setId} AND similarity IS NOT NULL AND ${sql.ref(key)} IS NOT NULL GROUP BY ${sql.ref(key)}`;
-  await sql`UPDATE search_assays sy SET similarity = m.similarity FROM (${best('assay_id')}) m
-    WHERE sy.set_id = ${setId} AND sy.assay_id = m.id`.execute(trx);
-  await sql`UPDATE search_references sr SET similarity = m.similarity FROM (${best('ref_id')}) m
-    WHERE sr.set_id = ${setId} AND sr.ref_id = m.id`.execute(trx);
 }
