@@ -11,6 +11,7 @@ import { NONE, isRowValueChart, keyOf, keyOfLinks, keyOfValue } from './row-valu
 import type { RowValueChart, SessionRows } from './row-values.ts';
 import type { Presence } from './filter-validation.ts';
 import type { FilterValue } from './tab-filters.ts';
+import { indexOfSorted } from '../search/session-sets.ts';
 
 /**
  * Filters on the charts of one value per activity (row-values.ts) evaluated in memory (issue 18:
@@ -188,20 +189,6 @@ function activitiesPassing(d: KbDictionaries, tests: readonly KeyTest[], rows: S
   return { passed: Int32Array.from(passed), failed: Int32Array.from(failed) };
 }
 
-/** The index of `value` in ascending `values`, or -1. */
-function indexIn(values: Int32Array, value: number): number {
-  let lo = 0;
-  let hi = values.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const at = values[mid]!;
-    if (at === value) return mid;
-    if (at < value) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
-
 /**
  * Another tab: each filter marks the tab rows one of whose records meets its include test, its
  * exclude test and its range, then a row passes when marked by every include and range and by no
@@ -214,7 +201,7 @@ function rowsPassing(d: KbDictionaries, tab: ResultTabKey, tests: readonly KeyTe
     const marks = new Uint8Array(ids.length);
     eachFact(d, tab, chart, input, (key, entity) => {
       if (!meets(key)) return;
-      const at = indexIn(ids, entity);
+      const at = indexOfSorted(ids, entity);
       if (at >= 0) marks[at] = 1;
     });
     return marks;

@@ -198,7 +198,7 @@ export function heldPageIds(held: HeldSets, kind: HeldKind, pageNumber: number, 
 }
 
 /** The index of `value` in an ascending array, or -1. */
-function indexOfSorted(values: ArrayLike<number>, value: number): number {
+export function indexOfSorted(values: ArrayLike<number>, value: number): number {
   let lo = 0;
   let hi = values.length - 1;
   while (lo <= hi) {
