@@ -3,12 +3,10 @@
  *
  * A crowd against the real server (issue "hardening"): `--users` simulated users on three accounts
  * mix guided searches (some with structure rows), structure previews, paging, filters (a chart's
- * top value applied, the first page read, then cleared), charts and small
- * exports for `--seconds`, while a probe calls `/api/health` every 200 ms and logs in every 1.2 s
+ * top value applied, the first page read, then cleared), charts and small exports for `--seconds`, while a probe calls `/api/health` every 200 ms and logs in every 1.2 s
  * (under the per-address ceiling of 60 public account calls a minute), in a worker thread of its
  * own so that its figures are the server's and not the time this thread spends reading the crowd's
- * answers (whose event-loop delay the result reports too).
- * The same probe first runs alone for 20 s: the reference the loaded figures are compared with
+ * answers (whose event-loop delay the result reports too). The same probe first runs alone for 20 s: the reference the loaded figures are compared with
  * (ratios, since machines are noisy). Prints one line and writes bench/results/load-*.json.
  *
  * The server is started by this script on a free port (as the browser suite does): embedded PGlite
@@ -26,8 +24,8 @@
  * spread over one pause), as people read a page before the next: `--users 100 --think 10
  * --accounts 100` is the hundred-user mix. The crowd logs in 50 accounts a minute.
  *
- * `--server-cpu-prof DIR` writes a V8 CPU profile of the server's main thread (whole run) into DIR.
- * The crowd starts once `GET /api/health/ready` answers 200, as a load balancer would send users.
+ * `--server-cpu-prof DIR` writes a V8 CPU profile of the server's main thread (whole run) into DIR;
+ * the server's resident memory and its peak are reported. The crowd starts once `GET /api/health/ready` answers 200, as a load balancer would send users.
  *
  * `--mix L` (issue 18, for a large knowledge base such as demo L): searches that stay under the
  * activity cap at ChEMBL size, with targets read from the database — a target with an activity
@@ -52,6 +50,7 @@ import { freePort } from '../apps/server/test/server-process.ts';
 import { setRowsWritten } from './support/load-writes.ts';
 import { summary, writeResult } from './support/bench-kit.ts';
 import { sampleLanes } from './support/lane-sampler.ts';
+import { processMemory } from './support/process-memory.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 
@@ -83,7 +82,7 @@ async function ensureDatabase(url: string): Promise<void> {
   await admin.end();
 }
 
-async function startServer(): Promise<{ baseUrl: string; stop: () => Promise<void>; logFile: string }> {
+async function startServer(): Promise<{ baseUrl: string; stop: () => Promise<void>; logFile: string; pid?: number }> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = arg('data-dir') ?? fs.mkdtempSync(path.join(os.tmpdir(), 'kb-load-'));
@@ -139,7 +138,7 @@ async function startServer(): Promise<{ baseUrl: string; stop: () => Promise<voi
     }
     await sleep(1000);
   }
-  return { baseUrl, stop, logFile };
+  return { baseUrl, stop, logFile, pid: child.pid };
 }
 
 /**
@@ -573,6 +572,7 @@ try {
       writtenBefore !== null && writtenAfter !== null
         ? Number(((writtenAfter.derived - writtenBefore.derived) / Math.max(1, 2 * loaded.filter!.n)).toFixed(1))
         : null,
+    serverMemory: processMemory(server.pid),
     healthP95Ratio: ratio(loaded.health!.p95, reference.health.p95),
     loginP95Ratio: ratio(loaded.login!.p95, reference.login.p95),
   };
@@ -582,7 +582,7 @@ try {
     `load ${result.database} (${mix} mix) ${users} users on ${accounts.length} accounts${thinkSeconds ? `, thinking ${thinkSeconds} s` : ''} ${seconds} s: errors ${errorsTotal}; health p95 ${loaded.health!.p95} ms (idle ${reference.health.p95}, ×${result.healthP95Ratio}); ` +
       `login p95 ${loaded.login!.p95} ms (idle ${reference.login.p95}, ×${result.loginP95Ratio}; probe in its own thread); ` +
       `bench thread's event-loop delay p99 ${result.benchEventLoopDelayMs.p99} ms; ` +
-      `sets ${result.sets}, set-table rows written per search ${result.setRowsPerSearch ?? 'n/a'}, filtered-row writes per filter change ${result.derivedRowsPerFilter ?? 'n/a'}; ` +
+      `server RSS ${result.serverMemory?.rssMb ?? '?'} MB (peak ${result.serverMemory?.peakRssMb ?? '?'}); sets ${result.sets}, set-table rows written per search ${result.setRowsPerSearch ?? 'n/a'}, filtered-row writes per filter change ${result.derivedRowsPerFilter ?? 'n/a'}; ` +
       kinds
         .filter((k) => k !== 'health' && k !== 'login')
         .map((k) => `${k} n ${loaded[k]!.n} p95 ${loaded[k]!.p95}`)
