@@ -74,7 +74,11 @@ export class ChartService {
     let session = await this.results.session(auth, query.sessionid, 'definition');
     // The dictionaries are asked once (each asking reads the knowledge base's load state).
     const inMemory = await this.overAllRowsInMemory(query, session);
-    const heldRows = inMemory && isRowValueChart(query.chartKey) ? await this.results.heldActivityRows(session) : null;
+    const filteredInMemory = inMemory ? null : await this.filteredRowsInMemory(query, session);
+    const heldRows =
+      inMemory && isRowValueChart(query.chartKey)
+        ? await this.results.heldActivityRows(session)
+        : filteredInMemory && (await this.results.heldFilteredActivityRows(session, query.tab as 'activitiestab' | 'structuretab'));
     const heldTypes = inMemory && query.chartKey === 'activitytype' ? await this.heldTypeGroups(query, session, inMemory) : null;
     let sets: SetSource = setTables(session.set_id);
     if (!heldRows && !heldTypes) ({ session, sets } = await this.results.sessionAndSets(auth, query.sessionid));
@@ -85,7 +89,9 @@ export class ChartService {
     const base = { tab: query.tab, ...definition, applied, maxCount: query.maxCount };
     if (heldTypes)
       return { ...base, ...(await this.present(this.db, dimension, heldTypes.groups, heldTypes.rows, query)), min: null, max: null };
-    const batch = isRowValueChart(query.chartKey) ? await this.batchFor(query, session, sets, where, heldRows, inMemory) : null;
+    const batch = isRowValueChart(query.chartKey)
+      ? await this.batchFor(query, session, sets, where, heldRows || null, inMemory ?? filteredInMemory)
+      : null;
     if (batch) return { ...base, ...(await this.fromBatch(batch, dimension, query.chartKey as RowValueChart, query)) };
     return this.results.withWorkMem(async (trx) => {
       if (dimension.type === 'Range') return { ...base, ...(await this.range(trx, facts, dimension, where)) };
@@ -116,6 +122,18 @@ export class ChartService {
     const batched = query.tab === 'activitiestab' || query.tab === 'structuretab';
     const perActivity = isRowValueChart(query.chartKey) || query.chartKey === 'activitytype';
     if (!batched || !unfiltered || query.strIdList?.length || !perActivity) return null;
+    return (await this.dictionaries?.ifCurrent()) ?? null;
+  }
+
+  /**
+   * Whether a row-value chart of a filtered Activities or Structures tab may be counted in memory
+   * over the held rows that pass the filters (no "go to", the dictionaries current): answered, the
+   * dictionaries; null when it may not.
+   */
+  private async filteredRowsInMemory(query: ChartQuery, session: ResultSession): Promise<KbDictionaries | null> {
+    const batched = query.tab === 'activitiestab' || query.tab === 'structuretab';
+    if (!batched || query.resetFlg || query.strIdList?.length || !isRowValueChart(query.chartKey)) return null;
+    if (!sessionFilters(session)[query.tab].length) return null;
     return (await this.dictionaries?.ifCurrent()) ?? null;
   }
 
@@ -159,11 +177,12 @@ export class ChartService {
       if (dictionaries) {
         try {
           // Unfiltered: the session's rows as the results service keeps them (filters read the same).
+          // Held rows are the query's rows already: all of the session's, or those passing the tab's filters.
           const rows = () =>
-            filters.length || related || sets.inMemory
-              ? readBatchRows(this.db, tab, where, sets)
-              : heldRows
-                ? Promise.resolve(heldRows)
+            heldRows
+              ? Promise.resolve(heldRows)
+              : filters.length || related || sets.inMemory
+                ? readBatchRows(this.db, tab, where, sets)
                 : this.results.sessionRows.rows(session.set_id);
           return await this.batches.get(`memory:${dictionaries.version}:${rowsKey}`, async () =>
             memoryBatch(dictionaries, tab, await rows()),

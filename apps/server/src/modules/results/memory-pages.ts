@@ -10,6 +10,7 @@ import {
   heldPageIds,
   heldRowCount,
   heldScores,
+  indexOfSorted,
   scoreOrder,
   scoreOrderWithin,
   scoredPageIds,
@@ -63,6 +64,21 @@ export function heldFilterInput(held: HeldSets, rows: SessionRows): FilterInput 
       if (!ids) made.set(tab, (ids = heldIds(held, KIND_OF_TAB[tab])));
       return ids;
     },
+  };
+}
+
+/** The rows whose `column` value (an activity's or a structure's id) is one of `ids` (ascending). */
+export function heldRowsWithin(rows: SessionRows, column: Int32Array, ids: Int32Array): SessionRows {
+  const keep: number[] = [];
+  for (let k = 0; k < rows.count; k++) if (indexOfSorted(ids, column[k]!) >= 0) keep.push(k);
+  const pick = (values: Int32Array) => Int32Array.from(keep, (k) => values[k]!);
+  return {
+    count: keep.length,
+    act: rows.act && pick(rows.act),
+    str: rows.str && pick(rows.str),
+    assay: pick(rows.assay),
+    ref: pick(rows.ref),
+    target: pick(rows.target),
   };
 }
 

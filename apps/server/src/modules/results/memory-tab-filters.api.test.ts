@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { NO_VALUE_ID } from '@kb/contracts/charts';
 import type { AppliedFilter, SearchCriteriaInput } from '@kb/contracts/search';
@@ -13,6 +13,7 @@ import type { HeldSets } from '../search/session-sets.ts';
 import { ResultsService } from './results-service.ts';
 import { storedFilteredRows } from './filtered-rows.ts';
 import { heldFilteredIds } from './memory-pages.ts';
+import { ChartService } from '../charts/chart-service.ts';
 
 /**
  * Filters of the Structures, Assays and References tabs evaluated in memory over a search's sets
@@ -172,6 +173,36 @@ describe.each(DATABASES)('tab filters in memory on %s', (kind) => {
       d.refYear = years;
       d.assayOrganism = organisms;
     }
+  });
+
+  it('counts the charts of a filtered Activities or Structures tab from the held rows that pass, as SQL counts them', async () => {
+    const sqlCharts = new ChartService(t.database.db, inSql, null);
+    const fromHeld = vi.spyOn(t.app.services.results, 'heldFilteredActivityRows');
+    const cases: [ResultTabKey, AppliedFilter[]][] = [
+      ['structuretab', [{ chartKey: 'target', include: [targets[0]!] }]],
+      ['activitiestab', [{ chartKey: 'bibliography', include: ['J'] }]],
+    ];
+    for (const [tab, filters] of cases) {
+      const applied = await t.app.services.results.applyFilters(callerOf(me), tab, sessionid, filters);
+      expect(applied.rowCount, tab).toBeGreaterThan(0);
+      for (const chartKey of ['target', 'year', 'assaytype', 'bibliography', 'organism', 'bibliographyrefid']) {
+        const answer = await post('/api/results/chart', { sessionid, type: tab, charttype: chartKey, maxCount: 50 });
+        expect(answer.statusCode, answer.body).toBe(200);
+        const reference = await sqlCharts.chart(callerOf(me), {
+          sessionid,
+          tab,
+          chartKey,
+          resetFlg: false,
+          sortType: 'count',
+          sortOrder: 'desc',
+          maxCount: 50,
+        });
+        expect(answer.data.chartData, `${tab} ${chartKey}`).toEqual(reference.chartData);
+        expect(answer.data.rows, `${tab} ${chartKey}`).toBe(reference.rows);
+      }
+    }
+    expect(fromHeld).toHaveBeenCalled();
+    fromHeld.mockRestore();
   });
 
   it('answers the first page after an Apply with the rows that passed', async () => {

@@ -14,6 +14,7 @@ import { heldActivityTypeGroups } from '../search/session-sets.ts';
 import type { HeldSets } from '../search/session-sets.ts';
 import {
   heldFilterInput,
+  heldRowsWithin,
   heldOrderedPage,
   heldSetRelation,
   heldSetSource,
@@ -140,6 +141,31 @@ export class ResultsService {
   /** The session's activity rows from its sets in memory (charts, filters), or null: read them from the set tables. */
   heldActivityRows(session: ResultSession): Promise<SessionRows | null> {
     return this.search.heldActivityRows(session);
+  }
+
+  /**
+   * The held activity rows a filtered Activities or Structures tab counts in its charts: those of
+   * its rows that pass its filters (an activity, or a structure's activities), made once per
+   * filters and kept with the held sets; null when the sets are not held (the charts read SQL).
+   */
+  async heldFilteredActivityRows(session: ResultSession, tab: 'activitiestab' | 'structuretab'): Promise<SessionRows | null> {
+    const held = await this.heldSets(session);
+    const rows = held ? await this.heldActivityRows(session) : null;
+    if (!held || !rows) return null;
+    const keeper = this.keeperOf(held);
+    const subset = await this.pages.heldFiltered(session, held, tab, sessionFilters(session)[tab], keeper);
+    return keeper.keep(`filtered activity rows ${tab} ${subset.key}`, () => {
+      const within = heldRowsWithin(rows, tab === 'activitiestab' ? rows.act! : rows.str!, subset.ids);
+      return { value: within, bytes: within.count * 20 };
+    });
+  }
+
+  /** What a held page or chart keeps with the held sets (search-service.ts `heldDerived`). */
+  private keeperOf(held: HeldSets): HeldKeeper {
+    return {
+      keep: (key, make) => this.search.heldDerived(held, key, make),
+      keepAsync: (key, make) => this.search.heldDerivedAsync(held, key, make),
+    };
   }
 
   /**
@@ -314,10 +340,7 @@ export class ResultsService {
     if (narrowed || !columnOf?.sortable || (order.column === SIMILARITY_COLUMN && !byScore)) return undefined;
     const held = await this.heldSets(session);
     if (!held) return undefined;
-    const keeper: HeldKeeper = {
-      keep: (key, make) => this.search.heldDerived(held, key, make),
-      keepAsync: (key, make) => this.search.heldDerivedAsync(held, key, make),
-    };
+    const keeper = this.keeperOf(held);
     const subset = filters.length ? await this.pages.heldFiltered(session, held, tab, filters, keeper) : null;
     const rowCount = subset ? subset.ids.length : heldTabRows(held, tab);
     if (rowCount === 0) return null;

@@ -159,7 +159,7 @@ export async function clearSets(db: Kysely<Database>, setId: number): Promise<vo
  * empties them empties it too; its absence is how a ready session learns its sets are gone.
  * Answers the mark (its `written_at` as text), which names this write of the sets.
  */
-export async function markSets(trx: Kysely<Database>, setId: number, criteriaHash: string): Promise<string> {
+async function markSets(trx: Kysely<Database>, setId: number, criteriaHash: string): Promise<string> {
   const { rows } = await sql<{
     mark: string;
   }>`INSERT INTO search_set_marks (set_id, criteria_hash) VALUES (${setId}, ${criteriaHash}) RETURNING written_at::text AS mark`.execute(
