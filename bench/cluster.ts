@@ -359,7 +359,9 @@ const database = await preparedDatabase();
 const servers: ClusterServer[] = [];
 let balancer: Balancer | null = null;
 try {
-  const env = { CHEM_WORKERS: chemWorkers, TRUST_PROXY: 'true', LOG_LEVEL: 'warn' };
+  // Behind a proxy (TRUST_PROXY) the demo accounts are off unless asked for: the bench's accounts
+  // carry the demo password, so they are asked for (demo mode on this machine).
+  const env = { CHEM_WORKERS: chemWorkers, TRUST_PROXY: 'true', DEMO_ACCOUNTS: 'on', LOG_LEVEL: 'warn' };
   // One after the other: the first start writes the demo users the second then finds.
   for (const name of ['s1', 's2'])
     servers.push(await startClusterServer({ databaseUrl: database.url, logFile: path.join(workDir, `${name}.log`), env }));

@@ -24,7 +24,7 @@ export interface HeldSets {
   scores: StructureScores | null;
 }
 
-/** Memory the held sets may take in all, by default: about 300 sessions at the 750,000-activity cap. */
+/** Memory the held sets may take in all, by default: about 300 sessions' sets at the 750,000-activity cap, 30 with their activity rows made. */
 const SESSION_SETS_BUDGET = 512 * 1024 * 1024;
 
 interface Entry {
