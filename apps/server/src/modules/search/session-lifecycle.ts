@@ -228,7 +228,15 @@ export class SessionLifecycle {
       }
       const recovery = session.criteria_hash === hash && (session.status === 'ready' || session.abandoned);
       const run = this.begin(sessionId, userId);
-      if (await this.start(session, criteria, hash, recovery, loadWindow)) return { session, run, recovery };
+      let started = false;
+      try {
+        started = await this.start(session, criteria, hash, recovery, loadWindow);
+      } catch (error) {
+        // Not started: the run is over before it began (its heartbeat stops with the last one).
+        this.end(sessionId, run);
+        throw error;
+      }
+      if (started) return { session, run, recovery };
       // Someone else took the session meanwhile: look again.
       this.forget(sessionId, run);
     }
