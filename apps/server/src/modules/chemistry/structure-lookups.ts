@@ -1,16 +1,14 @@
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
-import { DEFAULT_SIMILARITY_MAX, DEFAULT_SIMILARITY_MIN, INCHIKEY_PATTERN } from '@kb/contracts/chemistry';
+import type { Kysely, RawBuilder } from 'kysely';
+import { INCHIKEY_PATTERN } from '@kb/contracts/chemistry';
 import type { PropertyRanges, StructureHit, StructurePreviewRequest, StructurePreviewResponse } from '@kb/contracts/chemistry';
 import type { StructureProperties } from '@kb/contracts/search';
 import { PROPERTY_FIELDS } from '@kb/contracts/search';
 import type { PropertyColumn } from '@kb/contracts/search';
 import type { Database } from '../../db/schema.ts';
-import { badRequest } from '../../http/errors.ts';
-import { ChemInputError, isChemStopped } from './chem-engine.ts';
-import type { ChemEngine, StructureHits } from './chem-engine.ts';
+import type { ChemEngine, DescribedQuery, StructureHits } from './chem-engine.ts';
 import { propertyPredicate } from './property-predicate.ts';
-import { SMARTS_NOT_EXACT_MESSAGE, SMARTS_NOT_SIMILAR_MESSAGE, chemInputMessage, chemQueryOf } from './chem-query.ts';
+import { askEngine, parseEngineAsk } from './chem-query.ts';
 
 const LOOKUP_LIMIT = 50;
 const RANGES_TTL_MS = 10 * 60_000;
@@ -36,51 +34,31 @@ export class StructureLookups {
 
   async preview(input: StructurePreviewRequest, signal: AbortSignal): Promise<StructurePreviewResponse> {
     const started = performance.now();
-    const chem = chemQueryOf(input);
-    if (chem.kind === 'smarts' && input.category === 'exact') throw badRequest(SMARTS_NOT_EXACT_MESSAGE);
-    if (chem.kind === 'smarts' && input.category === 'similarity') throw badRequest(SMARTS_NOT_SIMILAR_MESSAGE);
-    try {
-      let hits: StructureHits;
-      if (input.category === 'exact') {
-        const described = await this.engine.describe(chem);
-        const rows = await this.db
-          .selectFrom('structures')
-          .select('str_id')
-          .where(sql<boolean>`md5(canonical_smiles) = md5(${described.smiles ?? ''})`)
-          .execute();
-        const ids = Float64Array.from(rows, (r) => Number(r.str_id));
-        hits = { ids, complete: true, total: ids.length, searched: await this.structureCount(), query: described };
-      } else {
-        await this.engine.ready(signal);
-        const bounded = AbortSignal.any([signal, AbortSignal.timeout(this.previewLimitMs)]);
-        hits =
-          input.category === 'similarity'
-            ? await this.engine.similarity(
-                chem,
-                { min: input.similarityMin ?? DEFAULT_SIMILARITY_MIN, max: input.similarityMax ?? DEFAULT_SIMILARITY_MAX },
-                { limit: input.limit, signal: bounded, ...(input.similarityNearest ? { nearest: input.similarityNearest } : {}) },
-              )
-            : await this.engine.substructure(chem, { limit: input.limit, signal: bounded });
-      }
-      const described = hits.query ?? { atoms: 0 };
-      return {
-        query: { smiles: described.smiles ?? null, smarts: described.smarts ?? null },
-        hits: await this.describeHits(Array.from(hits.ids.subarray(0, input.limit)), hits.similarities),
-        complete: hits.complete,
-        total: hits.total,
-        searched: hits.searched,
-        indexSize: input.category === 'exact' ? hits.searched : this.engine.status().loaded,
-        elapsedMs: Math.round(performance.now() - started),
-      };
-    } catch (error) {
-      if (error instanceof ChemInputError) throw badRequest(chemInputMessage(input, error.message));
-      if (isChemStopped(error)) {
-        throw badRequest(
-          `The preview stopped after ${this.previewLimitMs / 1000} s: the query is too generic to preview. The search itself runs longer; add atoms or ring detail to make it faster.`,
-        );
-      }
-      throw error;
-    }
+    const answer = await askEngine(this.engine, parseEngineAsk(input), {
+      signal,
+      timeLimitMs: this.previewLimitMs,
+      limit: input.limit,
+      stoppedMessage: (limitMs) =>
+        `The preview stopped after ${limitMs / 1000} s: the query is too generic to preview. The search itself runs longer; add atoms or ring detail to make it faster.`,
+    });
+    const hits: StructureHits = 'hits' in answer ? answer.hits : await this.exactHits(answer.exact, answer.described);
+    const described = hits.query ?? { atoms: 0 };
+    return {
+      query: { smiles: described.smiles ?? null, smarts: described.smarts ?? null },
+      hits: await this.describeHits(Array.from(hits.ids.subarray(0, input.limit)), hits.similarities),
+      complete: hits.complete,
+      total: hits.total,
+      searched: hits.searched,
+      indexSize: input.category === 'exact' ? hits.searched : this.engine.status().loaded,
+      elapsedMs: Math.round(performance.now() - started),
+    };
+  }
+
+  /** An exact query's structures (by canonical SMILES, md5-indexed), as hits over every structure. */
+  private async exactHits(found: RawBuilder<unknown>, described: DescribedQuery): Promise<StructureHits> {
+    const { rows } = await sql<{ str_id: number }>`${found}`.execute(this.db);
+    const ids = Float64Array.from(rows, (r) => Number(r.str_id));
+    return { ids, complete: true, total: ids.length, searched: await this.structureCount(), query: described };
   }
 
   /** `key` is upper case, a whole key or its first block (checked by the contract). */

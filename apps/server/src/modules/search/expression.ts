@@ -35,7 +35,8 @@ export function hasNot(expr: Expr): boolean {
 /** A row's predicate at one level; null = the row cannot be true at this level (constant false). */
 export type RowPredicate = (index: number) => RawBuilder<boolean> | null;
 
-type Rendered = RawBuilder<boolean> | boolean;
+/** A predicate, or the constant it folds to. */
+export type Rendered = RawBuilder<boolean> | boolean;
 
 function renderNode(expr: Expr, predicate: RowPredicate): Rendered {
   switch (expr.kind) {
@@ -65,6 +66,30 @@ function renderNode(expr: Expr, predicate: RowPredicate): Rendered {
 /** The expression as SQL, or a constant when it folds to one. */
 export function renderExpression(expr: Expr, predicate: RowPredicate): Rendered {
   return renderNode(expr, predicate);
+}
+
+/** How the expression is rendered at one level: each row's predicate there, and what the whole must also hold (null: nothing). */
+export interface LevelRendering {
+  row: RowPredicate;
+  within?: RawBuilder<boolean> | null;
+}
+
+/**
+ * The expression rendered at every level at once (materialise.ts: activity, structure, direct,
+ * clinical), each ANDed with its `within` (a load window) unless it folds to false, and whether the
+ * search negates a row (NOT searches judge structures as a whole).
+ */
+export function renderLevels<L extends string>(
+  expr: Expr,
+  levels: Record<L, LevelRendering>,
+): { rendered: Record<L, Rendered>; negated: boolean } {
+  const rendered = {} as Record<L, Rendered>;
+  for (const level of Object.keys(levels) as L[]) {
+    const { row, within } = levels[level];
+    const whole = renderNode(expr, row);
+    rendered[level] = !within || whole === false ? whole : sql<boolean>`(${asSql(whole)} AND ${within})`;
+  }
+  return { rendered, negated: hasNot(expr) };
 }
 
 /** Renders a folded constant as SQL too, for places that need a predicate. */

@@ -5,8 +5,8 @@ import { ACTIVITY_CAP } from '@kb/contracts/search';
 import type { Database } from '../../db/schema.ts';
 import { SEARCH_SET_TABLES } from '../../db/tables/search-tables.ts';
 import type { DatabaseKind } from '../../db/database.ts';
-import { asSql, hasNot, renderExpression } from './expression.ts';
-import type { Expr } from './expression.ts';
+import { asSql, renderLevels } from './expression.ts';
+import type { Expr, Rendered } from './expression.ts';
 import { ACTIVITY_FROM } from './row-compiler.ts';
 import type { CompiledRow } from './row-compiler.ts';
 import { activityCapError } from './search-plan.ts';
@@ -25,13 +25,13 @@ import type { KbColumns } from './bitmaps/kb-columns.ts';
 
 interface Levels {
   /** Predicate on one activity `a`. */
-  activity: RawBuilder<boolean> | boolean;
+  activity: Rendered;
   /** Predicate on one structure `s`, every row judged by "has a matching activity or matches directly". */
-  structure: RawBuilder<boolean> | boolean;
+  structure: Rendered;
   /** Predicate on `s` with activity rows false: structures the search matches without any activity. */
-  direct: RawBuilder<boolean> | boolean;
+  direct: Rendered;
   /** Predicate on one clinical compound `cc`. */
-  clinical: RawBuilder<boolean> | boolean;
+  clinical: Rendered;
 }
 
 function existsSet(row: CompiledRow): RawBuilder<unknown> {
@@ -43,18 +43,29 @@ function existsSet(row: CompiledRow): RawBuilder<unknown> {
   return sql.join(parts, sql` UNION `);
 }
 
-function renderLevels(expr: Expr, rows: readonly CompiledRow[]): Levels {
+/**
+ * The search's predicates at each level (expression.ts renders the shape once for all four); with a
+ * load window, activities and direct structure matches only of those loads — `structure` stays the
+ * search's truth for a structure (NOT searches): its rows come in only through restricted
+ * activities or restricted direct matches.
+ */
+function renderSearchLevels(expr: Expr, rows: readonly CompiledRow[], window: LoadWindow | null): { levels: Levels; negated: boolean } {
   const row = (i: number) => rows[i]!;
-  return {
+  const inWindow = (alias: 'a' | 's') =>
+    window
+      ? sql<boolean>`(${sql.ref(`${alias}.load_id`)} > ${window.afterLoad} AND ${sql.ref(`${alias}.load_id`)} <= ${window.upToLoad})`
+      : null;
+  const { rendered, negated } = renderLevels(expr, {
     // A structure row never matches an activity without structure: FALSE, not NULL, so NOT of it holds.
-    activity: renderExpression(
-      expr,
-      (i) => row(i).activity ?? (row(i).direct ? sql<boolean>`(a.str_id IS NOT NULL AND a.str_id IN (${row(i).direct}))` : null),
-    ),
-    structure: renderExpression(expr, (i) => sql<boolean>`s.str_id IN (${existsSet(row(i))})`),
-    direct: renderExpression(expr, (i) => (row(i).direct ? sql<boolean>`s.str_id IN (${row(i).direct})` : null)),
-    clinical: renderExpression(expr, (i) => row(i).clinical ?? sql<boolean>`cc.str_id IN (${existsSet(row(i))})`),
-  };
+    activity: {
+      row: (i) => row(i).activity ?? (row(i).direct ? sql<boolean>`(a.str_id IS NOT NULL AND a.str_id IN (${row(i).direct}))` : null),
+      within: inWindow('a'),
+    },
+    structure: { row: (i) => sql<boolean>`s.str_id IN (${existsSet(row(i))})` },
+    direct: { row: (i) => (row(i).direct ? sql<boolean>`s.str_id IN (${row(i).direct})` : null), within: inWindow('s') },
+    clinical: { row: (i) => row(i).clinical ?? sql<boolean>`cc.str_id IN (${existsSet(row(i))})` },
+  });
+  return { levels: rendered, negated };
 }
 
 async function insertActivities(trx: Kysely<Database>, setId: number, where: RawBuilder<boolean>, cap: number): Promise<void> {
@@ -179,19 +190,6 @@ export interface LoadWindow {
   upToLoad: number;
 }
 
-/** The levels restricted to rows of the window: activities by their load, direct structure matches by theirs. */
-function restrictToLoads(levels: Levels, window: LoadWindow): Levels {
-  const inWindow = (alias: 'a' | 's') =>
-    sql<boolean>`(${sql.ref(`${alias}.load_id`)} > ${window.afterLoad} AND ${sql.ref(`${alias}.load_id`)} <= ${window.upToLoad})`;
-  return {
-    ...levels,
-    activity: levels.activity === false ? false : sql<boolean>`(${asSql(levels.activity)} AND ${inWindow('a')})`,
-    // `structure` stays the search's truth for a structure (NOT searches); its rows come in only
-    // through restricted activities or restricted direct matches.
-    direct: levels.direct === false ? false : sql<boolean>`(${asSql(levels.direct)} AND ${inWindow('s')})`,
-  };
-}
-
 /** Fills the six sets of `setId` (inside the caller's transaction) and answers their counts. */
 export async function materialiseSets(
   trx: Kysely<Database>,
@@ -206,9 +204,7 @@ export async function materialiseSets(
   // up hashing a set of a few hundred thousand ids and re-runs the subquery per structure (a NOT
   // search at L ran for minutes). Only this transaction gets more.
   await sql`SET LOCAL work_mem = '256MB'`.execute(trx);
-  const rendered = renderLevels(compiled.expr, compiled.rows);
-  const levels = options.loadWindow ? restrictToLoads(rendered, options.loadWindow) : rendered;
-  const negated = hasNot(compiled.expr);
+  const { levels, negated } = renderSearchLevels(compiled.expr, compiled.rows, options.loadWindow ?? null);
   const hasActivityRows = compiled.rows.some((r) => r.activity);
   if (negated) {
     await insertStructures(trx, setId, levels, true);

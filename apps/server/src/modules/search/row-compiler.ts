@@ -529,11 +529,11 @@ export async function compileRow(
           (SELECT cct.clinical_compound_id FROM clinical_compound_targets cct WHERE lower(cct.action_type) = ${anyText(lowerList(row.mechanisms))})`,
         clinical: null,
       };
-    case 'treeview':
-      return compileTreeRow(row);
     case 'selection':
       return compileSelectionRow(row);
     case 'collection':
       return compileCollectionRow(row, name, ctx.collections);
+    case 'treeview':
+      return compileTreeRow(row);
   }
 }

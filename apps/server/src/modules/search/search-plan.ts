@@ -31,20 +31,20 @@ export interface CompiledSearch {
 }
 
 export async function compileCriteria(criteria: SearchCriteria, ctx: CompileContext): Promise<CompiledSearch> {
-  const rows: CompiledRow[] = [];
   const restricted = restrictsLastRow(criteria) && ctx.structuresOf;
   const upTo = restricted ? criteria.rows.length - 1 : criteria.rows.length;
+  // The shapes first (the last row's operator is cleared, spec §4: only operators between rows count).
+  const expr = buildExpression(criteria.rows.map((r) => r.operator));
+  const exprBefore = buildExpression(criteria.rows.slice(0, upTo).map((r) => r.operator));
+  const rows: CompiledRow[] = [];
   for (let index = 0; index < upTo; index++) rows.push(await compileRow(criteria.rows[index]!, index, ctx));
   if (restricted) {
     // `(rows before) AND S` and `(rows before) NOT S` keep only structures the rows before keep
     // (docs/search-semantics.md "How rows combine"), so S need only be searched among those: a
     // structure filter inside results searches the results' structures, not the whole index.
-    const before = { expr: buildExpression(criteria.rows.slice(0, upTo).map((r) => r.operator)), rows };
-    const candidates = await ctx.structuresOf!(before);
+    const candidates = await ctx.structuresOf!({ expr: exprBefore, rows });
     rows.push(await compileRow(criteria.rows[upTo]!, upTo, ctx, candidates));
   }
-  // The last row's operator is cleared (spec §4): only operators between rows count.
-  const expr = buildExpression(criteria.rows.map((r) => r.operator));
   return { expr, rows, writeHits: (db) => ctx.structures.writeHits(db) };
 }
 

@@ -69,15 +69,6 @@ export interface EarlyCounts {
 
 export type CompiledCriteria = Awaited<ReturnType<typeof compileCriteria>>;
 
-/** Stable hash of criteria (and of a load window): the same search in the same session is not run twice. */
-export function criteriaHash(criteria: SearchCriteria, loadWindow: LoadWindow | null = null): string {
-  const window = loadWindow ? `|loads:${loadWindow.afterLoad}:${loadWindow.upToLoad}` : '';
-  return crypto
-    .createHash('sha256')
-    .update(JSON.stringify(criteria) + window)
-    .digest('hex');
-}
-
 class RollbackWith extends Error {
   constructor(readonly counts: SearchCounts) {
     super('rollback');
@@ -217,10 +208,6 @@ export class SearchRunner {
     this.writtenListeners.push(listener);
   }
 
-  announceWritten(setId: number, written: { mark: string; rows: WrittenActivityRows }): void {
-    for (const listener of this.writtenListeners) listener(setId, written.mark, written.rows);
-  }
-
   /** Reads the bitmap columns (structure properties included) if they are not current, and says whether counts will use them. */
   async bitmapsReady(): Promise<boolean> {
     if (!this.bitmaps) return false;
@@ -285,7 +272,7 @@ export class SearchRunner {
    * written to the set tables (materialise.ts) in one transaction with the session's `ready`
    * (`target.finish`). The engine's hits are cleaned up whatever happens.
    */
-  async run(request: RunRequest, target: RunTarget): Promise<RunOutcome> {
+  async runToSets(request: RunRequest, target: RunTarget): Promise<RunOutcome> {
     const { run } = target;
     const held = request.heldAnswer;
     // Alert windows (new since a load) stay on the SQL path: the columns hold no load ids.
@@ -334,7 +321,8 @@ export class SearchRunner {
           }),
         ),
       );
-      if (written) this.announceWritten(target.setId, written);
+      // Told here, not through a helper: the run's last step stays in the run (listeners: results/session-rows.ts).
+      if (written) for (const listener of this.writtenListeners) listener(target.setId, written.mark, written.rows);
       await this.analyse(counts);
       return { counts, written };
     } finally {

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Kysely, Selectable } from 'kysely';
 import type { DefaultCounts, SearchCounts, SearchCriteria, SearchProgress } from '@kb/contracts/search';
@@ -18,7 +19,7 @@ import { loadsVersion } from '../knowledge-base/kb-loads.ts';
 import type { WrittenActivityRows } from './bitmaps/write-sets.ts';
 import type { KbColumns } from './bitmaps/kb-columns.ts';
 import { SetVacuum } from './set-vacuum.ts';
-import { SearchRunner, criteriaHash } from './search-run.ts';
+import { SearchRunner } from './search-run.ts';
 import type { CountOptions, SearchRunOptions } from './search-run.ts';
 import { SessionLifecycle, sessionWindow } from './session-lifecycle.ts';
 import type { SessionKind, SessionState } from './session-lifecycle.ts';
@@ -182,9 +183,10 @@ export class SearchService {
     kind: SessionKind = 'search',
     loadWindow: LoadWindow | null = null,
   ): Promise<SearchCounts> {
+    const hash = criteriaHash(criteria, loadWindow);
     // Ownership before the in-flight runs: another user's call must not join (and learn) a run.
     await this.claim(auth, sessionId, kind);
-    return this.shared(auth.userId, sessionId, criteria, criteriaHash(criteria, loadWindow), loadWindow);
+    return this.shared(auth.userId, sessionId, criteria, hash, loadWindow);
   }
 
   /**
@@ -232,8 +234,8 @@ export class SearchService {
   }
 
   /**
-   * One run of a session's search: the session taken (`running`, session-lifecycle.ts `take`), the
-   * run (search-run.ts `run`: counts answered early from the bitmaps when they can be, `onCounts`;
+   * One run of a session's search: the session taken (`running`, session-lifecycle.ts `takeSession`), the
+   * run (search-run.ts `runToSets`: counts answered early from the bitmaps when they can be, `onCounts`;
    * results calls, on any server, then wait for the sets through `run_recovery` instead of
    * answering "still running"), the session `ready` with its sets held in memory (sets 'memory',
    * when the bitmaps counted it) or written to the set tables, or the session `failed` /
@@ -250,7 +252,7 @@ export class SearchService {
     onCounts?: (counts: SearchCounts) => void,
   ): Promise<SearchCounts> {
     const reusable = (session: SessionState) => session.sets_kept || (this.held !== null && !needTables);
-    const taken = await this.sessions.take(sessionId, userId, criteria, hash, loadWindow, reusable);
+    const taken = await this.sessions.takeSession(sessionId, userId, criteria, hash, loadWindow, reusable);
     if ('reused' in taken) return storedCounts(taken.reused) ?? readCounts(this.db, taken.reused.set_id);
     // The same search again after its sets were lost (or its process died, or a reader needs the
     // tables of sets held in memory): its sets rebuilt, what the user did in its results kept
@@ -271,7 +273,7 @@ export class SearchService {
     try {
       const heldAnswer = recovery ? await this.heldAnswer(session) : null;
       const keepInMemory = this.held !== null && !needTables && !recovery;
-      const outcome = await this.runner.run(
+      const outcome = await this.runner.runToSets(
         { criteria, userId, loadWindow, heldAnswer, keepInMemory, ...(onCounts ? { onCounts } : {}) },
         {
           setId: session.set_id,
@@ -522,4 +524,13 @@ export class SearchService {
 /** The counts a session stored when it ran (null before). */
 function storedCounts(session: Selectable<SearchSessionsTable>): SearchCounts | null {
   return (session.counts as SearchCounts | null) ?? null;
+}
+
+/** Stable hash of criteria (and of a load window): the same search in the same session is not run twice. */
+function criteriaHash(criteria: SearchCriteria, loadWindow: LoadWindow | null = null): string {
+  const window = loadWindow ? `|loads:${loadWindow.afterLoad}:${loadWindow.upToLoad}` : '';
+  return crypto
+    .createHash('sha256')
+    .update(JSON.stringify(criteria) + window)
+    .digest('hex');
 }

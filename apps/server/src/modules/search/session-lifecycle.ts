@@ -211,7 +211,7 @@ export class SessionLifecycle {
    * looking again when another call took it meanwhile. `recovery`: the same search again after its
    * sets were lost or its process died (the user's filters are kept).
    */
-  async take(
+  async takeSession(
     sessionId: string,
     userId: number,
     criteria: SearchCriteria,

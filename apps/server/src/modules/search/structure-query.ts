@@ -1,24 +1,13 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Kysely, RawBuilder } from 'kysely';
-import { DEFAULT_SIMILARITY_MAX, DEFAULT_SIMILARITY_MIN } from '@kb/contracts/chemistry';
 import type { StructureQuery } from '@kb/contracts/search';
 import { SEARCH_CANCELLED_MESSAGE } from '@kb/contracts/search';
 import { ERROR_CODES } from '@kb/contracts/errors';
 import type { Database } from '../../db/schema.ts';
-import { HttpError, badRequest } from '../../http/errors.ts';
-import { ChemInputError, isChemStopped } from '../chemistry/chem-engine.ts';
-import type { ChemEngine, ChemQuery, EngineProgress, StructureHits } from '../chemistry/chem-engine.ts';
-import {
-  SMARTS_NOT_EXACT_MESSAGE,
-  SMARTS_NOT_SIMILAR_MESSAGE,
-  byCanonicalSmiles,
-  byInchikey,
-  chemInputMessage,
-  chemQueryOf,
-  checkedInchikey,
-  tooGenericMessage,
-} from '../chemistry/chem-query.ts';
+import { HttpError } from '../../http/errors.ts';
+import type { ChemEngine, EngineProgress, StructureHits } from '../chemistry/chem-engine.ts';
+import { askEngine, lookupBySql, parseEngineAsk } from '../chemistry/chem-query.ts';
 
 /**
  * The structures a structure query matches: as a query selecting str_ids, and — when the chemistry
@@ -80,17 +69,16 @@ export class StructureRowResolver implements StructureQueryResolver {
   static candidateSearches = 0;
 
   async resolve(query: StructureQuery, options: { candidates?: Float64Array | null } = {}): Promise<ResolvedStructures> {
-    const bySql = (found: RawBuilder<unknown>) => ({ sql: found, hits: null });
-    if (query.inputType === 'name') return bySql(byName(query.value.trim(), query.category));
-    if (query.inputType === 'inchikey') return bySql(byInchikey(checkedInchikey(query.value), query.category === 'exact'));
-    const chem = chemQueryOf(query);
-    if (chem.kind === 'smarts' && query.category === 'exact') throw badRequest(SMARTS_NOT_EXACT_MESSAGE);
-    if (chem.kind === 'smarts' && query.category === 'similarity') throw badRequest(SMARTS_NOT_SIMILAR_MESSAGE);
-    if (query.category === 'exact') return bySql(byCanonicalSmiles(await this.canonical(query, chem)));
-    const hits = await this.search(query, chem, options.candidates ?? null);
+    const bySql = lookupBySql(query);
+    if (bySql) return { sql: bySql, hits: null };
+    const ask = parseEngineAsk(query);
+    const { candidates = null } = options;
+    if (candidates && ask.category !== 'exact') StructureRowResolver.candidateSearches++;
+    const answer = await askEngine(this.engine, ask, { ...this.options, candidates, cancelled: searchCancelled });
+    if ('exact' in answer) return { sql: answer.exact, hits: null };
     const hitId = crypto.randomInt(1, 2 ** 47);
-    this.hits.set(hitId, hits);
-    return { sql: sql`SELECT str_id FROM structure_hits WHERE hit_id = ${hitId}`, hits: hits.ids };
+    this.hits.set(hitId, answer.hits);
+    return { sql: sql`SELECT str_id FROM structure_hits WHERE hit_id = ${hitId}`, hits: answer.hits.ids };
   }
 
   async writeHits(db: Kysely<Database>): Promise<void> {
@@ -99,45 +87,6 @@ export class StructureRowResolver implements StructureQueryResolver {
       // by a later SQL pass (another transaction) without duplicates.
       if (!this.hitIds.includes(hitId)) this.hitIds.push(hitId);
       await storeHits(db, hitId, hits);
-    }
-  }
-
-  private async canonical(query: StructureQuery, chem: ChemQuery): Promise<string> {
-    try {
-      return (await this.engine.describe(chem)).smiles ?? '';
-    } catch (error) {
-      if (error instanceof ChemInputError) throw badRequest(chemInputMessage(query, error.message));
-      throw error;
-    }
-  }
-
-  private async search(query: StructureQuery, chem: ChemQuery, candidates: Float64Array | null): Promise<StructureHits> {
-    const { signal: userSignal, onProgress: report, timeLimitMs } = this.options;
-    let last: EngineProgress | null = null;
-    const onProgress = (progress: EngineProgress) => {
-      last = progress;
-      report?.(progress);
-    };
-    try {
-      // The time limit is the search's own: waiting for the index after a restart does not count.
-      await this.engine.ready(userSignal, onProgress);
-      const timeout = AbortSignal.timeout(timeLimitMs);
-      const signal = userSignal ? AbortSignal.any([userSignal, timeout]) : timeout;
-      const restricted = candidates ? { candidates } : {};
-      if (candidates) StructureRowResolver.candidateSearches++;
-      if (query.category === 'similarity') {
-        const range = { min: query.similarityMin ?? DEFAULT_SIMILARITY_MIN, max: query.similarityMax ?? DEFAULT_SIMILARITY_MAX };
-        const nearest = query.similarityNearest ? { nearest: query.similarityNearest } : {};
-        return await this.engine.similarity(chem, range, { signal, onProgress, ...restricted, ...nearest });
-      }
-      return await this.engine.substructure(chem, { signal, onProgress, ...restricted });
-    } catch (error) {
-      if (error instanceof ChemInputError) throw badRequest(chemInputMessage(query, error.message));
-      if (isChemStopped(error)) {
-        if (userSignal?.aborted) throw searchCancelled();
-        throw badRequest(tooGenericMessage(timeLimitMs, last));
-      }
-      throw error;
     }
   }
 
@@ -163,13 +112,6 @@ export class StructureRowResolver implements StructureQueryResolver {
     await this.db.deleteFrom('structure_hits').where('hit_id', 'in', this.hitIds).execute();
     this.hitIds.length = 0;
   }
-}
-
-function byName(name: string, category: StructureQuery['category']): RawBuilder<unknown> {
-  if (category !== 'exact') throw badRequest('Search by name finds the named compound itself: use the category "exact".');
-  const lower = name.toLowerCase();
-  return sql`SELECT c.str_id FROM compounds c WHERE lower(c.name) = ${lower} AND c.str_id IS NOT NULL
-    UNION SELECT c.str_id FROM compound_synonyms cs JOIN compounds c ON c.gvk_id = cs.gvk_id WHERE lower(cs.synonym) = ${lower} AND c.str_id IS NOT NULL`;
 }
 
 /** Writes hits in batches of bound arrays (one statement per 50,000 ids). */
