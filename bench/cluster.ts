@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- cluster [-- --size S|M] [--database-url URL] [--users 12] [--seconds 30] [--rounds 3] [--warmup 30] [--chem-workers 1] [--keep]`
+ * `npm run bench -- cluster [-- --size S|M|L] [--database-url URL] [--users 12] [--seconds 30] [--rounds 3] [--warmup 30] [--chem-workers 1] [--keep]`
  *
  * Scale-out (issue 18, docs/scaling.md): search throughput of one server against two servers
  * behind HAProxy, on one PostgreSQL database, on this machine.
@@ -13,7 +13,8 @@
  *   HAProxy (round robin, health check on /api/health) in front of both; its config in a temp dir.
  * - `--users` simulated users, each on its own FULL_USER account (admission limits are per user and
  *   per server: one shared account would measure those limits, not the servers), log in once, then
- *   loop without pause: a guided-search count of a new session (IC50, Ki, IC50 ≤ 1 µM, IC50 NOT Ki)
+ *   loop without pause: a guided-search count of a new session (IC50, Ki, IC50 ≤ 1 µM, IC50 NOT Ki;
+ *   at L, whose whole types pass the activity cap, the load bench's L searches, bench/support/large-mix.ts)
  *   and the first page of one of its tabs.
  * - `--rounds` times: `--seconds` against server 1 directly ("one"), then `--seconds` through
  *   HAProxy ("two"); alternating rounds spread the noise of other work on the machine over both,
@@ -33,6 +34,7 @@ import { freePort } from '../apps/server/test/server-process.ts';
 import { ClusterUser, createClusterDatabase, startClusterServer } from '../apps/server/test/cluster-support.ts';
 import type { Answer, ClusterDatabase, ClusterServer } from '../apps/server/test/cluster-support.ts';
 import { summary, writeResult } from './support/bench-kit.ts';
+import { largeMix } from './support/large-mix.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const HAPROXY = '/usr/sbin/haproxy';
@@ -189,7 +191,8 @@ async function startHaproxy(dir: string, servers: ClusterServer[]): Promise<Bala
 
 // ------------------------------------------------------------------ what users do
 
-const GUIDED = [
+/** Whole-type searches (S and M); at L they pass the 750,000-activity cap, so L uses the load bench's L mix (support/large-mix.ts). */
+let GUIDED: unknown[] = [
   { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'IC50' }] }] },
   { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }] }] },
   { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'uM', prefix: '<=', minValue: 1 }] }] },
@@ -367,6 +370,7 @@ try {
     servers.push(await startClusterServer({ databaseUrl: database.url, logFile: path.join(workDir, `${name}.log`), env }));
   balancer = await startHaproxy(workDir, servers);
   const emails = await benchAccounts(database);
+  if (size === 'L') GUIDED = (await largeMix(database.url)).guided;
   const sizes = await database.query<{ structures: number; activities: number }>(
     `SELECT (SELECT count(*)::int FROM structures) AS structures, (SELECT count(*)::int FROM activities) AS activities`,
   );

@@ -51,6 +51,7 @@ import { setRowsWritten } from './support/load-writes.ts';
 import { summary, writeResult } from './support/bench-kit.ts';
 import { sampleLanes } from './support/lane-sampler.ts';
 import { processMemory } from './support/process-memory.ts';
+import { largeMix } from './support/large-mix.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 
@@ -274,75 +275,6 @@ let STRUCTURES: unknown[] = [
   },
 ];
 
-/** The L mix (see the header), with targets and structures read from the database. */
-async function largeMix(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  // Gene symbols where the data has them (demo seeds); an imported generated release has none: names.
-  const targets = (
-    await client.query<{ target_id: string; label: string }>(
-      'SELECT target_id, coalesce(gene_symbol, name) AS label FROM targets ORDER BY gene_symbol IS NULL, target_id LIMIT 8',
-    )
-  ).rows;
-  const probes = (
-    await client.query<{ canonical_smiles: string }>('SELECT canonical_smiles FROM structures ORDER BY md5(str_id::text) LIMIT 4')
-  ).rows;
-  await client.end();
-  const t = (i: number) => ({ label: targets[i % targets.length]!.label, ids: [Number(targets[i % targets.length]!.target_id)] });
-  const ki = { selectedOption: 'activitytypes', activities: [{ activityType: 'Ki', activityUom: 'nM', prefix: '<=', minValue: 10 }] };
-  // Each under the activity cap at demo L (npm run bench -- search: 244 to 202,725 activities).
-  GUIDED = [
-    {
-      rows: [
-        { selectedOption: 'target', targets: [t(0)] },
-        { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'nM', prefix: '<', minValue: 100 }] },
-      ],
-    },
-    {
-      rows: [
-        {
-          selectedOption: 'activitytypes',
-          activities: [{ activityType: 'Ki', activityUom: 'nM', prefix: 'R', minValue: 1, maxValue: 10 }],
-        },
-      ],
-    },
-    {
-      rows: [
-        { selectedOption: 'target', targets: [t(3)], operator: 'NOT' },
-        { selectedOption: 'activitymechanism', mechanisms: ['INHIBITOR'] },
-      ],
-    },
-    { rows: [{ selectedOption: 'bibliography', sources: ['P'], yearRange: { fromYear: 2018, toYear: 2020 } }, ki] },
-    { rows: [{ selectedOption: 'clinicalphase', phases: ['Launched'] }] },
-    { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'DC50' }] }] },
-    {
-      rows: [
-        { selectedOption: 'activitymechanism', mechanisms: ['AGONIST'] },
-        { selectedOption: 'assay', assayTypes: ['functional'] },
-      ],
-    },
-    {
-      rows: [
-        { selectedOption: 'structure', properties: { molmin: 350, molmax: 400, logpmax: 3 } },
-        { selectedOption: 'activitytypes', activities: [{ activityType: 'IC50', activityUom: 'uM', prefix: '<', minValue: 1 }] },
-      ],
-    },
-  ];
-  STRUCTURES = [
-    // Under 1 % of demo L's structures each (npm run bench -- structure).
-    ...['C#Cc1cccc(N)c1', 'c1ccc(-c2ccncc2)nc1', 'NC1CC1'].map((value) => ({
-      rows: [{ selectedOption: 'structure', structure: { inputType: 'smiles', value, category: 'substructure' } }],
-    })),
-    ...probes.map((p) => ({
-      rows: [
-        {
-          selectedOption: 'structure',
-          structure: { inputType: 'smiles', value: p.canonical_smiles, category: 'similarity', similarityMin: 0.7 },
-        },
-      ],
-    })),
-  ];
-}
 const PREVIEWS = [
   { inputType: 'smiles', value: 'c1ccccc1', category: 'substructure', limit: 12 },
   { inputType: 'smarts', value: '[$(c1ccccc1)]-[$(c1ccncc1)]', category: 'substructure', limit: 12 },
@@ -477,7 +409,7 @@ function figures(kind: Kind) {
 
 if (mix === 'L') {
   if (!databaseUrl) throw new Error('--mix L reads its searches from the database: pass --database-url');
-  await largeMix(databaseUrl);
+  ({ guided: GUIDED, structures: STRUCTURES } = await largeMix(databaseUrl));
 }
 const server = await startServer();
 try {
