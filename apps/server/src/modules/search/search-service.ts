@@ -108,6 +108,11 @@ export class SearchService {
   /** Sets answered from memory since start (held, of which recomputed) and runs that wrote the set tables: tests and benchmarks read it. */
   readonly setPaths = { held: 0, recomputed: 0, written: 0 };
 
+  /** What the held sets take now (with what is kept with them) and how many sessions are held; null: sets are not held (benchmarks read it). */
+  get heldUsage(): { bytes: number; sessions: number } | null {
+    return this.held ? { bytes: this.held.heldBytes, sessions: this.held.size } : null;
+  }
+
   constructor(
     private readonly db: Kysely<Database>,
     engine: ChemEngine,
