@@ -78,7 +78,7 @@ export class ChartService {
     const heldRows =
       inMemory && isRowValueChart(query.chartKey)
         ? await this.results.heldActivityRows(session)
-        : filteredInMemory && (await this.results.heldFilteredActivityRows(session, query.tab as 'activitiestab' | 'structuretab'));
+        : filteredInMemory && (await this.results.heldFilteredActivityRows(session, filteredInMemory.tab));
     const heldTypes = inMemory && query.chartKey === 'activitytype' ? await this.heldTypeGroups(query, session, inMemory) : null;
     let sets: SetSource = setTables(session.set_id);
     if (!heldRows && !heldTypes) ({ session, sets } = await this.results.sessionAndSets(auth, query.sessionid));
@@ -90,7 +90,7 @@ export class ChartService {
     if (heldTypes)
       return { ...base, ...(await this.present(this.db, dimension, heldTypes.groups, heldTypes.rows, query)), min: null, max: null };
     const batch = isRowValueChart(query.chartKey)
-      ? await this.batchFor(query, session, sets, where, heldRows || null, inMemory ?? filteredInMemory)
+      ? await this.batchFor(query, session, sets, where, heldRows || null, inMemory ?? filteredInMemory?.dictionaries ?? null)
       : null;
     if (batch) return { ...base, ...(await this.fromBatch(batch, dimension, query.chartKey as RowValueChart, query)) };
     return this.results.withWorkMem(async (trx) => {
@@ -128,13 +128,18 @@ export class ChartService {
   /**
    * Whether a row-value chart of a filtered Activities or Structures tab may be counted in memory
    * over the held rows that pass the filters (no "go to", the dictionaries current): answered, the
-   * dictionaries; null when it may not.
+   * dictionaries and the tab (one of the two); null when it may not.
    */
-  private async filteredRowsInMemory(query: ChartQuery, session: ResultSession): Promise<KbDictionaries | null> {
-    const batched = query.tab === 'activitiestab' || query.tab === 'structuretab';
-    if (!batched || query.resetFlg || query.strIdList?.length || !isRowValueChart(query.chartKey)) return null;
-    if (!sessionFilters(session)[query.tab].length) return null;
-    return (await this.dictionaries?.ifCurrent()) ?? null;
+  private async filteredRowsInMemory(
+    query: ChartQuery,
+    session: ResultSession,
+  ): Promise<{ dictionaries: KbDictionaries; tab: 'activitiestab' | 'structuretab' } | null> {
+    const { tab } = query;
+    if (tab !== 'activitiestab' && tab !== 'structuretab') return null;
+    if (query.resetFlg || query.strIdList?.length || !isRowValueChart(query.chartKey)) return null;
+    if (!sessionFilters(session)[tab].length) return null;
+    const dictionaries = await this.dictionaries?.ifCurrent();
+    return dictionaries ? { dictionaries, tab } : null;
   }
 
   /**

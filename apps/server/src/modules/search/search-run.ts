@@ -277,9 +277,10 @@ export class SearchRunner {
     const held = request.heldAnswer;
     // Alert windows (new since a load) stay on the SQL path: the columns hold no load ids.
     const columns = held || request.loadWindow || !this.bitmaps ? null : await this.bitmaps.ifCurrent();
-    const { ctx, structures } = await this.context(request.userId, run);
+    // Held sets written out as they are need no plan (nor the units a plan reads).
+    const planning = held ? null : await this.context(request.userId, run);
     try {
-      const compiled = held ? null : await compileCriteria(request.criteria, ctx);
+      const compiled = planning ? await compileCriteria(request.criteria, planning.ctx) : null;
       const counted = columns && compiled ? await bitmapSearch(this.db, columns, compiled, this.activityCap, this.bitmaps!.rowSets) : null;
       const early: EarlyCounts | null = held ?? (counted && { columns: columns!, sets: counted });
       if (counted) {
@@ -288,7 +289,7 @@ export class SearchRunner {
       }
       if (early) request.onCounts?.(early.sets.counts);
       run.progress = { ...run.progress, phase: 'sets' };
-      const scores = held ? held.scores : structures.similarityScores();
+      const scores = held ? held.scores : (planning?.structures.similarityScores() ?? null);
       if (early && request.keepInMemory) {
         const version = crypto.randomUUID();
         await commitWithoutSets(this.db, target.setId, run.controller.signal, (trx) =>
@@ -326,7 +327,7 @@ export class SearchRunner {
       await this.analyse(counts);
       return { counts, written };
     } finally {
-      await structures.cleanup().catch(() => undefined);
+      await planning?.structures.cleanup().catch(() => undefined);
     }
   }
 
