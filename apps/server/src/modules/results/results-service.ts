@@ -116,19 +116,24 @@ export class ResultsService {
 
   /**
    * The caller's ready session and where its sets are read from (set-source.ts): the sets held in
-   * memory when they are (nothing is written), else the set tables (written first when the sets
-   * were only in memory and cannot be recomputed here). Filtered tabs' rows are rebuilt if lost.
+   * memory when they are (nothing is written) — recomputed from the session's definition, or run
+   * again and held when the knowledge base changed since (`rerunHeld`) — else the set tables (an
+   * alert's load window, sets not held in memory). Filtered tabs' rows are rebuilt if lost.
    */
   async sessionAndSets(auth: AuthContext, sessionId: string, read?: ResultSession): Promise<SessionSets> {
     // `read`: the caller's session as just read with 'definition' (its owner checked), not read again.
     const first = read ?? (await this.session(auth, sessionId, 'definition'));
-    const held = await this.heldSets(first);
+    const found = await this.heldSets(first);
+    const rerun = found ? null : await this.search.rerunHeld(first.id);
+    const held = found ?? rerun;
     if (!held) {
       const session = await this.session(auth, sessionId);
       return { session, sets: setTables(session.set_id), held: null };
     }
+    // Answered anew: its row (counts, version, the filters to apply again) is read again.
+    const session = rerun ? await this.session(auth, sessionId, 'definition') : first;
     const sets = heldSetSource(held, this.search.databaseKind);
-    return { session: await this.filtered.ensure(first, sets, () => this.filterInput(first, held)), sets, held };
+    return { session: await this.filtered.ensure(session, sets, () => this.filterInput(session, held)), sets, held };
   }
 
   /** What filters evaluated in memory read: the held sets' activities and tabs, else the set tables' activities. */

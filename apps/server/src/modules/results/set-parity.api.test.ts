@@ -328,7 +328,7 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
     expect(await exportAll()).toEqual(fromMemory);
   });
 
-  it('a server that never saw the search recomputes the same sets from its definition; not after the knowledge base changed', async () => {
+  it('a server that never saw the search recomputes the same sets from its definition; after the knowledge base changed, runs it again and holds it', async () => {
     const { memoryId, tablesId } = await searchBoth(CASES['assay type OR mechanism']!);
     const other = await searchServiceBeside(t, { sets: 'memory' });
     try {
@@ -347,6 +347,21 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
       try {
         expect(await third.heldSets(fresh)).toBeNull();
         expect(third.setPaths.recomputed).toBe(0);
+        // A reader there: the search is run again on the knowledge base as it is and held — the
+        // same pages (nothing changed in the data), no set table written, the session's version now current.
+        const thirdResults = new ResultsService(t.database.db, third, t.app.services.chemEngine, new KbDictionaryCache(t.database.db));
+        for (const tab of RESULT_TAB_KEYS) {
+          const reference = await tablesResults.page(callerOf(me), tab, { sessionid: tablesId, pageNumber: 0, pageSize: 20 });
+          const rerun = await thirdResults.page(callerOf(me), tab, { sessionid: memoryId, pageNumber: 0, pageSize: 20 });
+          expect(rerun?.data, tab).toEqual(reference?.data);
+        }
+        const after = await session(memoryId);
+        expect(after.kb_version).not.toBe('another version');
+        expect(after.sets_version).not.toBe(fresh.sets_version);
+        expect(after.counts).toEqual(fresh.counts);
+        expect(third.setPaths.written).toBe(0);
+        expect(await setRows(Number(after.set_id))).toBe(0);
+        expect(await third.heldSets(after)).not.toBeNull();
       } finally {
         await third.close();
       }

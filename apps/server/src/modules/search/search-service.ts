@@ -197,6 +197,8 @@ export class SearchService {
   /**
    * The run of this search in this process, started if there is none: its counts (`counts`, as soon
    * as they are known) or its sets written (`sets`: results, charts and exports read them).
+   * `rerunOf`: a ready answer (its `sets_version`) this server cannot recompute, run again and held
+   * (`rerunHeld`) — waited for like `sets`, but nothing written.
    */
   private shared(
     userId: number,
@@ -205,6 +207,7 @@ export class SearchService {
     hash: string,
     loadWindow: LoadWindow | null = null,
     until: 'counts' | 'sets' = 'counts',
+    rerunOf?: string | null,
   ): Promise<SearchCounts> {
     const key = `${sessionId}:${hash}`;
     const existing = this.runs.get(key);
@@ -214,7 +217,8 @@ export class SearchService {
     }
     let early: ((counts: SearchCounts) => void) | null = null;
     const promise = new Promise<SearchCounts>((resolve) => (early = resolve));
-    const done = this.runOnce(userId, sessionId, criteria, hash, loadWindow, until === 'sets', (counts) => early!(counts)).finally(() =>
+    const needTables = until === 'sets' && rerunOf === undefined;
+    const done = this.runOnce(userId, sessionId, criteria, hash, loadWindow, needTables, (counts) => early!(counts), rerunOf).finally(() =>
       this.runs.delete(key),
     );
     // Counts not given early are the written sets' (a failure rejects both).
@@ -245,7 +249,8 @@ export class SearchService {
    * answering "still running"), the session `ready` with its sets held in memory (sets 'memory',
    * when the bitmaps counted it) or written to the set tables, or the session `failed` /
    * `cancelled`. `needTables`: a reader joins the set tables, so they are written (from the sets
-   * held in memory when they are this answer's).
+   * held in memory when they are this answer's). `rerunOf`: the ready answer is run again and held
+   * unless another call answered it anew meanwhile (its version changed: that one is used).
    */
   private async runOnce(
     userId: number,
@@ -255,8 +260,11 @@ export class SearchService {
     loadWindow: LoadWindow | null,
     needTables: boolean,
     onCounts?: (counts: SearchCounts) => void,
+    rerunOf?: string | null,
   ): Promise<SearchCounts> {
-    const reusable = (session: SessionState) => session.sets_kept || (this.held !== null && !needTables);
+    const rerun = rerunOf !== undefined;
+    const reusable = (session: SessionState) =>
+      session.sets_kept || (rerun ? session.sets_version !== rerunOf : this.held !== null && !needTables);
     const taken = await this.sessions.takeSession(sessionId, userId, criteria, hash, loadWindow, reusable);
     if ('reused' in taken) return storedCounts(taken.reused) ?? readCounts(this.db, taken.reused.set_id);
     // The same search again after its sets were lost (or its process died, or a reader needs the
@@ -276,8 +284,9 @@ export class SearchService {
             failed: counts === null,
           });
     try {
-      const heldAnswer = recovery ? await this.heldAnswer(session) : null;
-      const keepInMemory = this.held !== null && !needTables && !recovery;
+      // A re-run is asked because the answer cannot be recomputed here: not tried again.
+      const heldAnswer = recovery && !rerun ? await this.heldAnswer(session) : null;
+      const keepInMemory = this.held !== null && !needTables && (!recovery || rerun);
       const outcome = await this.runner.runToSets(
         { criteria, userId, loadWindow, heldAnswer, keepInMemory, ...(onCounts ? { onCounts } : {}) },
         {
@@ -337,14 +346,39 @@ export class SearchService {
    * The session's sets from memory (sets 'memory'): held here, else recomputed from its definition
    * (criteria, owner, knowledge-base version) — the same answer by construction, and checked: the
    * recomputed counts must equal the stored ones. Null when they cannot be (no bitmap engine, the
-   * knowledge base changed since the run, a load window, similarity scores, a session not ready):
-   * the caller reads the set tables instead (`keptSession` with 'tables').
+   * knowledge base changed since the run, a load window, a session not ready): the caller runs it
+   * again and holds it (`rerunHeld`), or reads the set tables (`keptSession` with 'tables').
    */
   async heldSets(session: Selectable<SearchSessionsTable>): Promise<HeldSets | null> {
     if (!this.held || session.status !== 'ready') return null;
     const found = await this.heldAnswer(session);
     if (found) this.setPaths.held++;
     return found;
+  }
+
+  /**
+   * A ready session whose sets are in no set table and that this server cannot recompute as they
+   * were (the knowledge base changed since it ran): run again on the knowledge base as it is and
+   * held here — the answer the tables path gives when it re-runs it, without writing the tables.
+   * Its filters are kept (applied again on first read), it is not logged again. Null when it
+   * cannot be held (sets not held in memory, an alert's load window, criteria that do not parse, the
+   * run failed: the session row says why): the caller then reads the set tables (`keptSession`).
+   */
+  async rerunHeld(sessionId: string): Promise<HeldSets | null> {
+    const session = this.held ? await this.state(sessionId) : null;
+    if (!session || session.status !== 'ready' || session.sets_kept || sessionWindow(session) || !session.criteria_hash) return null;
+    const criteria = SearchCriteriaSchema.safeParse(session.criteria);
+    if (!criteria.success) return null;
+    try {
+      // A re-run is a search: bulk work on the database, behind logins and pages.
+      await withDbPriority('bulk', () =>
+        this.shared(session.user_id, session.id, criteria.data, session.criteria_hash!, null, 'sets', session.sets_version),
+      );
+    } catch {
+      return null;
+    }
+    const fresh = await this.state(session.id);
+    return fresh ? this.heldSets(fresh) : null;
   }
 
   /** Which structures and activities are in the session's held sets (a reference leaflet's marks), or null as `heldSets`. */
