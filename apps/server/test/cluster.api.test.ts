@@ -141,6 +141,31 @@ describe.skipIf(!SERVER_URL)(`two servers on one PostgreSQL database${SERVER_URL
   }, 120_000);
 
   /**
+   * A page asked of B right after A answered the counts (A still ending its run): B waits for A's
+   * answer and reads it from memory — recomputed there — instead of running the search again into
+   * the set tables (which it did, for about a third of the pages at L, before the wait kept to the
+   * sets in memory).
+   */
+  it('pages on B a search A has just counted, without writing any set table', async () => {
+    const user = await ClusterUser.logIn(a.baseUrl, demoEmailForRole('FULL_USER'));
+    const sessions: string[] = [];
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const sessionid = crypto.randomUUID();
+      sessions.push(sessionid);
+      const run = await user.call(a.baseUrl, 'POST', '/api/guidedsearch/allresultscount', { searchcriteria: KI, sessionid });
+      expect(run.status, run.text).toBe(200);
+      const page = await user.call(b.baseUrl, 'POST', '/api/results/activitiestab', { sessionid, pageNumber: 0, pageSize: 10 });
+      expect(page.status, page.text).toBe(200);
+      expect(page.data.rowCount).toBe((run.data.rows as Record<string, number>[])[0]!.actidscount);
+    }
+    const written = await database.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM search_set_marks m JOIN search_sessions s ON s.set_id = m.set_id WHERE s.id = ANY($1)`,
+      [sessions],
+    );
+    expect(written[0]!.n).toBe(0);
+  }, 120_000);
+
+  /**
    * The search page sends the count and the three log calls of a session at once; a load balancer
    * without affinity splits them over both servers. The first to take the session runs it; the
    * other waits for that run (SearchService.runOnce takes the session only from the state it read).

@@ -196,7 +196,9 @@ export class SearchService {
 
   /**
    * The run of this search in this process, started if there is none: its counts (`counts`, as soon
-   * as they are known) or its sets written (`sets`: results, charts and exports read them).
+   * as they are known), its sets written (`sets`: a reader joins the set tables), or its answer
+   * ready wherever its sets are (`ready`: a reader of held sets waiting for a run in progress, here
+   * or on another server, reuses its answer instead of running it again into the tables).
    * `rerunOf`: a ready answer (its `sets_version`) this server cannot recompute, run again and held
    * (`rerunHeld`) — waited for like `sets`, but nothing written.
    */
@@ -206,7 +208,7 @@ export class SearchService {
     criteria: SearchCriteria,
     hash: string,
     loadWindow: LoadWindow | null = null,
-    until: 'counts' | 'sets' = 'counts',
+    until: 'counts' | 'sets' | 'ready' = 'counts',
     rerunOf?: string | null,
   ): Promise<SearchCounts> {
     const key = `${sessionId}:${hash}`;
@@ -485,10 +487,13 @@ export class SearchService {
       if (!lost && !recovering && !session.abandoned) return session;
       const criteria = SearchCriteriaSchema.safeParse(session.criteria);
       if (!session.criteria_hash || !criteria.success) return session;
+      // Sets read from memory: a run in progress (counted early, here or on another server) is
+      // waited for and its answer used; only a reader of the tables has them written.
+      const until = need === 'definition' && this.held ? 'ready' : 'sets';
       try {
         // A re-run is a search: bulk work on the database, behind logins and pages.
         await withDbPriority('bulk', () =>
-          this.shared(session!.user_id, session!.id, criteria.data, session!.criteria_hash!, sessionWindow(session!), 'sets'),
+          this.shared(session!.user_id, session!.id, criteria.data, session!.criteria_hash!, sessionWindow(session!), until),
         );
       } catch {
         // The session row says what became of it (failed, cancelled, run again with other criteria).
