@@ -9,7 +9,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import type { ExportFormat } from '@kb/contracts/exports';
-import { activitySearchOfSize, benchUser, openBenchDatabase, writeResult } from './support/bench-kit.ts';
+import { activitySearchOfSize, benchUser, openBenchDatabase, time, writeResult } from './support/bench-kit.ts';
 import { SearchService } from '../apps/server/src/modules/search/search-service.ts';
 import { RdkitChemEngine } from '../apps/server/src/modules/chemistry/rdkit-engine.ts';
 import { ResultsService } from '../apps/server/src/modules/results/results-service.ts';
@@ -35,12 +35,6 @@ const batchRows = Number.parseInt(values.batch ?? '2000', 10);
 
 const handle = await openBenchDatabase(values['database-url']);
 const db = handle.db;
-
-async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
-  const started = performance.now();
-  const value = await fn();
-  return [performance.now() - started, value];
-}
 
 const engine = new RdkitChemEngine(db);
 const search = new SearchService(db, engine);

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { PREDICTION_BATCH_CONCURRENCY, PREDICTION_BATCH_MAX, PREDICTION_CONFIDENT_PROBABILITY } from '@kb/contracts/prediction';
-import { openBenchDatabase, summary, writeResult } from './support/bench-kit.ts';
+import { openBenchDatabase, summary, time, writeResult } from './support/bench-kit.ts';
 import { RdkitChemEngine } from '../apps/server/src/modules/chemistry/rdkit-engine.ts';
 import { ModelRegistry } from '../apps/server/src/modules/prediction/model-registry.ts';
 import { PredictionService } from '../apps/server/src/modules/prediction/prediction-service.ts';
@@ -44,12 +44,6 @@ const db = handle.db;
 const engine = new RdkitChemEngine(db);
 const models = new ModelRegistry(modelDir);
 const service = new PredictionService(db, engine, models);
-
-async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
-  const started = performance.now();
-  const value = await fn();
-  return [performance.now() - started, value];
-}
 
 const [indexMs] = await time(async () => {
   engine.start();

@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { TabRequestSchema } from '@kb/contracts/results';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { ResultSetStateSchema } from '@kb/contracts/workspace';
-import { activitySearchOfSize, benchUser, openBenchDatabase, writeResult } from './support/bench-kit.ts';
+import { activitySearchOfSize, benchUser, openBenchDatabase, time, writeResult } from './support/bench-kit.ts';
 import { RdkitChemEngine } from '../apps/server/src/modules/chemistry/rdkit-engine.ts';
 import { ChartService } from '../apps/server/src/modules/charts/chart-service.ts';
 import { KbDictionaryCache } from '../apps/server/src/modules/knowledge-base/kb-dictionaries.ts';
@@ -29,12 +29,6 @@ const wanted = Number.parseInt(values.activities ?? '200000', 10);
 const handle = await openBenchDatabase(values['database-url']);
 const db = handle.db;
 const TAB: ResultTabKey = 'activitiestab';
-
-async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
-  const started = performance.now();
-  const value = await fn();
-  return [performance.now() - started, value];
-}
 
 /** A server's search and results services (the bitmap engine's columns read first). */
 async function server() {

@@ -16,7 +16,7 @@ import { RESULT_TAB_KEYS } from '@kb/contracts/result-tabs';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { CHART_CATALOGUE } from '@kb/contracts/charts';
 import { TabRequestSchema } from '@kb/contracts/results';
-import { activitySearchOfSize, benchUser, openBenchDatabase, summary, writeResult } from './support/bench-kit.ts';
+import { activitySearchOfSize, benchUser, openBenchDatabase, summary, time, writeResult } from './support/bench-kit.ts';
 import { SearchService } from '../apps/server/src/modules/search/search-service.ts';
 import { RdkitChemEngine } from '../apps/server/src/modules/chemistry/rdkit-engine.ts';
 import { ResultsService } from '../apps/server/src/modules/results/results-service.ts';
@@ -38,12 +38,6 @@ const filterWanted = Math.min(ACTIVITY_CAP, Number.parseInt(values['filter-activ
 
 const handle = await openBenchDatabase(values['database-url']);
 const db = handle.db;
-
-async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
-  const started = performance.now();
-  const value = await fn();
-  return [performance.now() - started, value];
-}
 
 const engine = new RdkitChemEngine(db);
 // As the server runs it: counts and sets from the bitmaps, id lists sent as the database takes them.

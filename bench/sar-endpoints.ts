@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import type { SarEndpoint, SarTableRequest } from '@kb/contracts/sar';
 import { SearchCriteriaSchema } from '@kb/contracts/search';
-import { benchUser, openBenchDatabase, summary, writeResult } from './support/bench-kit.ts';
+import { benchUser, openBenchDatabase, summary, time, writeResult } from './support/bench-kit.ts';
 import { SearchService } from '../apps/server/src/modules/search/search-service.ts';
 import { RdkitChemEngine } from '../apps/server/src/modules/chemistry/rdkit-engine.ts';
 import { ResultsService } from '../apps/server/src/modules/results/results-service.ts';
@@ -38,12 +38,6 @@ const results = new ResultsService(db, search, engine);
 // The export service is not used by tables.
 const newSar = () => new SarService(db, results, engine, undefined as unknown as ExportService);
 const auth = await benchUser(db, 'sar-bench@bench.invalid');
-
-async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
-  const started = performance.now();
-  const value = await fn();
-  return [performance.now() - started, value];
-}
 
 // ---- the search: the target with the most IC50 compounds, its IC50 activities up to the value
 // that keeps about `--max-compounds` × 0.8 compounds (a SAR view holds at most 5,000)

@@ -11,7 +11,7 @@
 import crypto from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { TabRequestSchema } from '@kb/contracts/results';
-import { activitySearchOfSize, benchUser, openBenchDatabase, summary, writeResult } from './support/bench-kit.ts';
+import { activitySearchOfSize, benchUser, openBenchDatabase, summary, time, writeResult } from './support/bench-kit.ts';
 import { processMemory } from './support/process-memory.ts';
 import { RdkitChemEngine } from '../apps/server/src/modules/chemistry/rdkit-engine.ts';
 import { ChartService } from '../apps/server/src/modules/charts/chart-service.ts';
@@ -35,12 +35,6 @@ const handle = await openBenchDatabase(values['database-url']);
 const db = handle.db;
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 const rssMb = () => processMemory(process.pid) ?? { rssMb: mb(process.memoryUsage().rss), peakRssMb: 0 };
-
-async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
-  const started = performance.now();
-  const value = await fn();
-  return [performance.now() - started, value];
-}
 
 const engine = new RdkitChemEngine(db);
 const search = new SearchService(db, engine, {

@@ -26,6 +26,13 @@ export async function openBenchDatabase(url: string | undefined): Promise<Databa
   return handle;
 }
 
+/** How long `fn` took (ms), with its value. */
+export async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
+  const started = performance.now();
+  const value = await fn();
+  return [performance.now() - started, value];
+}
+
 export const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
 /** n, p50, p95 and max of timings in ms (one decimal). */
