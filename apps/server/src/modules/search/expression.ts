@@ -1,12 +1,11 @@
-import { sql } from 'kysely';
-import type { RawBuilder } from 'kysely';
 import type { SearchOperator } from '@kb/contracts/search';
 
 /**
  * The boolean shape of a search: rows joined left to right by their operators, without
  * precedence — `r1 OR r2 AND r3` is `(r1 OR r2) AND r3`, as the builder shows it — and NOT meaning
- * "and not". The same shape is rendered at each level (activity, structure, clinical compound)
- * with a different SQL predicate per row; see docs/search-semantics.md.
+ * "and not". The bitmap engine evaluates it over id sets (bitmaps/set-algebra.ts); the SQL path renders
+ * it at each level (activity, structure, clinical compound) with a different predicate per row
+ * (materialise.ts); see docs/search-semantics.md.
  */
 export type Expr =
   | { kind: 'row'; index: number }
@@ -32,67 +31,34 @@ export function hasNot(expr: Expr): boolean {
   return false;
 }
 
-/** A row's predicate at one level; null = the row cannot be true at this level (constant false). */
-export type RowPredicate = (index: number) => RawBuilder<boolean> | null;
+/**
+ * Whether the expression can hold at all when the rows `possible` says no to never hold there (the
+ * SQL path folds such rows to FALSE the same way, materialise.ts): the bitmap engine skips a level
+ * the SQL path would not render, e.g. direct structure matches of a search whose every path needs an activity.
+ */
+export function canHold(expr: Expr, possible: (index: number) => boolean): boolean {
+  return fold(expr, possible) !== false;
+}
 
-/** A predicate, or the constant it folds to. */
-export type Rendered = RawBuilder<boolean> | boolean;
-
-function renderNode(expr: Expr, predicate: RowPredicate): Rendered {
+/** A node folded to a constant, or 'open' when it depends on the rows' values. */
+function fold(expr: Expr, possible: (index: number) => boolean): boolean | 'open' {
   switch (expr.kind) {
     case 'const':
       return expr.value;
     case 'row':
-      return predicate(expr.index) ?? false;
+      return possible(expr.index) ? 'open' : false;
     case 'not': {
-      const inner = renderNode(expr.inner, predicate);
-      // Unknown (NULL) counts as "does not match": an activity without a mechanism is NOT an inhibitor.
-      return typeof inner === 'boolean' ? !inner : sql<boolean>`NOT coalesce((${inner}), false)`;
+      const inner = fold(expr.inner, possible);
+      return inner === 'open' ? 'open' : !inner;
     }
     case 'and':
     case 'or': {
-      const left = renderNode(expr.left, predicate);
-      const right = renderNode(expr.right, predicate);
+      const left = fold(expr.left, possible);
+      const right = fold(expr.right, possible);
       const isAnd = expr.kind === 'and';
-      // Constant folding keeps generated SQL small and lets us skip whole parts (e.g. the
-      // structure-only part of a search whose every path needs an activity).
       if (typeof left === 'boolean') return left === isAnd ? right : left;
       if (typeof right === 'boolean') return right === isAnd ? left : right;
-      return isAnd ? sql<boolean>`(${left} AND ${right})` : sql<boolean>`(${left} OR ${right})`;
+      return 'open';
     }
   }
-}
-
-/** The expression as SQL, or a constant when it folds to one. */
-export function renderExpression(expr: Expr, predicate: RowPredicate): Rendered {
-  return renderNode(expr, predicate);
-}
-
-/** How the expression is rendered at one level: each row's predicate there, and what the whole must also hold (null: nothing). */
-export interface LevelRendering {
-  row: RowPredicate;
-  within?: RawBuilder<boolean> | null;
-}
-
-/**
- * The expression rendered at every level at once (materialise.ts: activity, structure, direct,
- * clinical), each ANDed with its `within` (a load window) unless it folds to false, and whether the
- * search negates a row (NOT searches judge structures as a whole).
- */
-export function renderLevels<L extends string>(
-  expr: Expr,
-  levels: Record<L, LevelRendering>,
-): { rendered: Record<L, Rendered>; negated: boolean } {
-  const rendered = {} as Record<L, Rendered>;
-  for (const level of Object.keys(levels) as L[]) {
-    const { row, within } = levels[level];
-    const whole = renderNode(expr, row);
-    rendered[level] = !within || whole === false ? whole : sql<boolean>`(${asSql(whole)} AND ${within})`;
-  }
-  return { rendered, negated: hasNot(expr) };
-}
-
-/** Renders a folded constant as SQL too, for places that need a predicate. */
-export function asSql(rendered: Rendered): RawBuilder<boolean> {
-  return typeof rendered === 'boolean' ? (rendered ? sql<boolean>`TRUE` : sql<boolean>`FALSE`) : rendered;
 }

@@ -5,16 +5,18 @@ import { ACTIVITY_CAP } from '@kb/contracts/search';
 import type { Database } from '../../db/schema.ts';
 import { SEARCH_SET_TABLES } from '../../db/tables/search-tables.ts';
 import type { DatabaseKind } from '../../db/database.ts';
-import { asSql, renderLevels } from './expression.ts';
-import type { Expr, Rendered } from './expression.ts';
+import type { Expr } from './expression.ts';
 import { ACTIVITY_FROM } from './row-compiler.ts';
 import type { CompiledRow } from './row-compiler.ts';
 import { activityCapError } from './search-plan.ts';
 import type { CompiledSearch } from './search-plan.ts';
 import type { StructureScores } from './structure-query.ts';
 import { searchCancelled } from './structure-query.ts';
-import { writeSetsFromBitmaps } from './bitmaps/write-sets.ts';
-import type { WrittenActivityRows } from './bitmaps/write-sets.ts';
+import { activityRowsOver, linkOver, withActivityCounts } from './bitmaps/activity-rows.ts';
+import type { WrittenActivityRows } from './bitmaps/activity-rows.ts';
+import type { BitmapSearchResult } from './bitmaps/bitmap-counts.ts';
+import type { RoaringBitmap32 } from './bitmaps/roaring.ts';
+import { int4ArrayParam } from '../../db/array-param.ts';
 import type { KbColumns } from './bitmaps/kb-columns.ts';
 
 /**
@@ -22,6 +24,64 @@ import type { KbColumns } from './bitmaps/kb-columns.ts';
  * records, assays, references and clinical compounds of one set id. The rules are those of
  * docs/search-semantics.md; every later view (counts, tabs, charts, exports) reads these sets.
  */
+
+/* The expression in SQL (expression.ts is its shape): each row's predicate at a level, folded where constant. */
+
+/** A row's predicate at one level; null = the row cannot be true at this level (constant false). */
+type RowPredicate = (index: number) => RawBuilder<boolean> | null;
+
+/** A predicate, or the constant it folds to. */
+type Rendered = RawBuilder<boolean> | boolean;
+
+function renderNode(expr: Expr, predicate: RowPredicate): Rendered {
+  switch (expr.kind) {
+    case 'const':
+      return expr.value;
+    case 'row':
+      return predicate(expr.index) ?? false;
+    case 'not': {
+      const inner = renderNode(expr.inner, predicate);
+      // Unknown (NULL) counts as "does not match": an activity without a mechanism is NOT an inhibitor.
+      return typeof inner === 'boolean' ? !inner : sql<boolean>`NOT coalesce((${inner}), false)`;
+    }
+    case 'and':
+    case 'or': {
+      const left = renderNode(expr.left, predicate);
+      const right = renderNode(expr.right, predicate);
+      const isAnd = expr.kind === 'and';
+      // Constant folding keeps generated SQL small and lets us skip whole parts (e.g. the
+      // structure-only part of a search whose every path needs an activity).
+      if (typeof left === 'boolean') return left === isAnd ? right : left;
+      if (typeof right === 'boolean') return right === isAnd ? left : right;
+      return isAnd ? sql<boolean>`(${left} AND ${right})` : sql<boolean>`(${left} OR ${right})`;
+    }
+  }
+}
+
+/** How the expression is rendered at one level: each row's predicate there, and what the whole must also hold (null: nothing). */
+interface LevelRendering {
+  row: RowPredicate;
+  within?: RawBuilder<boolean> | null;
+}
+
+/**
+ * The expression rendered at every level at once (activity, structure, direct, clinical), each ANDed with its `within` (a load window) unless it folds to false, and whether the
+ * search negates a row (NOT searches judge structures as a whole).
+ */
+function renderLevels<L extends string>(expr: Expr, levels: Record<L, LevelRendering>): Record<L, Rendered> {
+  const rendered = {} as Record<L, Rendered>;
+  for (const level of Object.keys(levels) as L[]) {
+    const { row, within } = levels[level];
+    const whole = renderNode(expr, row);
+    rendered[level] = !within || whole === false ? whole : sql<boolean>`(${asSql(whole)} AND ${within})`;
+  }
+  return rendered;
+}
+
+/** Renders a folded constant as SQL too, for places that need a predicate. */
+function asSql(rendered: Rendered): RawBuilder<boolean> {
+  return typeof rendered === 'boolean' ? (rendered ? sql<boolean>`TRUE` : sql<boolean>`FALSE`) : rendered;
+}
 
 interface Levels {
   /** Predicate on one activity `a`. */
@@ -44,18 +104,18 @@ function existsSet(row: CompiledRow): RawBuilder<unknown> {
 }
 
 /**
- * The search's predicates at each level (expression.ts renders the shape once for all four); with a
+ * The search's predicates at each level (`renderLevels` renders the shape once for all four); with a
  * load window, activities and direct structure matches only of those loads — `structure` stays the
  * search's truth for a structure (NOT searches): its rows come in only through restricted
  * activities or restricted direct matches.
  */
-function renderSearchLevels(expr: Expr, rows: readonly CompiledRow[], window: LoadWindow | null): { levels: Levels; negated: boolean } {
+function renderSearchLevels(expr: Expr, rows: readonly CompiledRow[], window: LoadWindow | null): Levels {
   const row = (i: number) => rows[i]!;
   const inWindow = (alias: 'a' | 's') =>
     window
       ? sql<boolean>`(${sql.ref(`${alias}.load_id`)} > ${window.afterLoad} AND ${sql.ref(`${alias}.load_id`)} <= ${window.upToLoad})`
       : null;
-  const { rendered, negated } = renderLevels(expr, {
+  return renderLevels(expr, {
     // A structure row never matches an activity without structure: FALSE, not NULL, so NOT of it holds.
     activity: {
       row: (i) => row(i).activity ?? (row(i).direct ? sql<boolean>`(a.str_id IS NOT NULL AND a.str_id IN (${row(i).direct}))` : null),
@@ -65,7 +125,6 @@ function renderSearchLevels(expr: Expr, rows: readonly CompiledRow[], window: Lo
     direct: { row: (i) => (row(i).direct ? sql<boolean>`s.str_id IN (${row(i).direct})` : null), within: inWindow('s') },
     clinical: { row: (i) => row(i).clinical ?? sql<boolean>`cc.str_id IN (${existsSet(row(i))})` },
   });
-  return { levels: rendered, negated };
 }
 
 async function insertActivities(trx: Kysely<Database>, setId: number, where: RawBuilder<boolean>, cap: number): Promise<void> {
@@ -204,7 +263,8 @@ export async function materialiseSets(
   // up hashing a set of a few hundred thousand ids and re-runs the subquery per structure (a NOT
   // search at L ran for minutes). Only this transaction gets more.
   await sql`SET LOCAL work_mem = '256MB'`.execute(trx);
-  const { levels, negated } = renderSearchLevels(compiled.expr, compiled.rows, options.loadWindow ?? null);
+  const levels = renderSearchLevels(compiled.expr, compiled.rows, options.loadWindow ?? null);
+  const negated = compiled.negated;
   const hasActivityRows = compiled.rows.some((r) => r.activity);
   if (negated) {
     await insertStructures(trx, setId, levels, true);
@@ -247,6 +307,87 @@ export interface SetsToWrite {
   commit: (trx: Kysely<Database>, counts: SearchCounts, fromEarly: boolean) => Promise<void>;
 }
 
+/* The sets written from memory. */
+
+/**
+ * Rows per INSERT: bounded parameters whatever the set (a NOT search may hold every structure).
+ * Each statement's columns are built and sent to the socket in one go on the main thread, so this
+ * also bounds how long other calls wait: 250,000 rows (12 MB on the wire) made stretches of
+ * 50–100 ms in which a login or health check could not run (issue 39, sixth step).
+ */
+const ROWS_PER_INSERT = 50_000;
+
+/** One column to insert: its values, and whether 0 stands for NULL (a missing link). */
+interface Column {
+  name: string;
+  values: Int32Array;
+  zeroIsNull?: boolean;
+}
+
+/** Inserts the rows of equally long `columns` into a set table, ROWS_PER_INSERT at a time. */
+async function insertColumns(
+  trx: Kysely<Database>,
+  kind: DatabaseKind,
+  table: string,
+  setId: number,
+  columns: readonly Column[],
+): Promise<void> {
+  const length = columns[0]?.values.length ?? 0;
+  const names = columns.map((column) => sql.ref(column.name));
+  const aliases = columns.map((_, i) => sql.ref(`c${i}`));
+  const values = columns.map((column, i) => (column.zeroIsNull ? sql`nullif(${aliases[i]}, 0)` : aliases[i]!));
+  for (let from = 0; from < length; from += ROWS_PER_INSERT) {
+    const arrays = columns.map((column) => sql`${int4ArrayParam(column.values.subarray(from, from + ROWS_PER_INSERT), kind)}::int[]`);
+    await sql`INSERT INTO ${sql.table(table)} (set_id, ${sql.join(names)})
+      SELECT ${setId}::bigint, ${sql.join(values)} FROM unnest(${sql.join(arrays)}) AS t(${sql.join(aliases)})`.execute(trx);
+  }
+}
+
+/**
+ * Fills the sets of `setId` (inside the caller's transaction) from the bitmaps that counted the
+ * search (issue 18), instead of running its SQL a second time: the rows `materialiseSets` would
+ * write, with the same columns, taken from the id links in memory (bitmaps/activity-rows.ts). The
+ * database only inserts: at L a 728,366-activity search spent 8.2 s in the SQL path, most of it
+ * finding the rows again. Answers the counts and the activity rows written.
+ */
+async function writeSetsFromBitmaps(
+  trx: Kysely<Database>,
+  setId: number,
+  columns: KbColumns,
+  sets: BitmapSearchResult,
+  kind: DatabaseKind,
+): Promise<{ counts: SearchCounts; rows: WrittenActivityRows }> {
+  const activities = sets.activities.toUint32Array();
+  const overActivities = linkOver(activities);
+  const rows = activityRowsOver(columns, activities);
+  const link = (name: string, values: Int32Array): Column => ({ name, values, zeroIsNull: true });
+  await insertColumns(trx, kind, 'search_activities', setId, [
+    { name: 'act_id', values: rows.act },
+    link('str_id', rows.str),
+    link('gvk_id', overActivities(columns.actGvk)),
+    link('assay_id', rows.assay),
+    link('ref_id', rows.ref),
+    link('target_id', rows.target),
+  ]);
+  const ids = (bitmap: RoaringBitmap32) => Int32Array.from(bitmap.toUint32Array());
+  await insertColumns(trx, kind, 'search_structures', setId, [{ name: 'str_id', values: ids(sets.structures) }]);
+  await insertColumns(trx, kind, 'search_compounds', setId, [{ name: 'gvk_id', values: ids(sets.compounds) }]);
+  await insertColumns(trx, kind, 'search_clinical_compounds', setId, [{ name: 'clinical_compound_id', values: ids(sets.clinical) }]);
+  // Assays and references keep how many of the search's activities they hold (results columns); a
+  // reference reached only through a compound record holds none.
+  const [assays, assayCounts] = withActivityCounts(sets.assays, columns.actAssay, activities);
+  await insertColumns(trx, kind, 'search_assays', setId, [
+    { name: 'assay_id', values: assays },
+    { name: 'activities', values: assayCounts },
+  ]);
+  const [references, referenceCounts] = withActivityCounts(sets.references, columns.actRef, activities);
+  await insertColumns(trx, kind, 'search_references', setId, [
+    { name: 'ref_id', values: references },
+    { name: 'activities', values: referenceCounts },
+  ]);
+  return { counts: sets.counts, rows };
+}
+
 /**
  * Writes a run's sets in the caller's transaction: the old rows of the set id cleared, the sets
  * written (from memory, or in SQL), the similarities and the mark, then `commit` (the session's
@@ -259,13 +400,15 @@ export async function writeSessionSets(
 ): Promise<{ counts: SearchCounts; written: { mark: string; rows: WrittenActivityRows } | null }> {
   const { setId, fromBitmaps } = job;
   await clearSets(trx, setId);
-  const fromMemory = fromBitmaps ? await writeSetsFromBitmaps(trx, setId, fromBitmaps.columns, fromBitmaps.sets, job.databaseKind) : null;
-  const counts = fromMemory ? fromMemory.counts : await materialiseSets(trx, setId, job.compiled!, job.cap, { loadWindow: job.loadWindow });
+  // Found again in SQL, or written from memory (then with the activity rows written).
+  const { counts, rows } = fromBitmaps
+    ? await writeSetsFromBitmaps(trx, setId, fromBitmaps.columns, fromBitmaps.sets, job.databaseKind)
+    : { counts: await materialiseSets(trx, setId, job.compiled!, job.cap, { loadWindow: job.loadWindow }), rows: null };
   await copySimilarities(trx, setId, job.similarities);
   if (job.signal.aborted) throw searchCancelled();
   const mark = await markSets(trx, setId, job.hash);
-  await job.commit(trx, counts, fromMemory !== null);
-  return { counts, written: fromMemory ? { mark, rows: fromMemory.rows } : null };
+  await job.commit(trx, counts, rows !== null);
+  return { counts, written: rows ? { mark, rows } : null };
 }
 
 /**

@@ -4,7 +4,7 @@ import { ACTIVITY_CAP, ACTIVITY_CAP_MESSAGE } from '@kb/contracts/search';
 import { ERROR_CODES } from '@kb/contracts/errors';
 import { HttpError } from '../../http/errors.ts';
 import type { Database } from '../../db/schema.ts';
-import { buildExpression } from './expression.ts';
+import { buildExpression, hasNot } from './expression.ts';
 import type { Expr } from './expression.ts';
 import { compileRow } from './row-compiler.ts';
 import type { CompileContext, CompiledRow } from './row-compiler.ts';
@@ -27,6 +27,8 @@ export const activityCapError = () =>
 export interface CompiledSearch {
   expr: Expr;
   rows: CompiledRow[];
+  /** Whether the expression negates a row (NOT searches judge structures as a whole). */
+  negated: boolean;
   writeHits?: (db: Kysely<Database>) => Promise<void>;
 }
 
@@ -36,16 +38,16 @@ export async function compileCriteria(criteria: SearchCriteria, ctx: CompileCont
   // The shapes first (the last row's operator is cleared, spec §4: only operators between rows count).
   const expr = buildExpression(criteria.rows.map((r) => r.operator));
   const exprBefore = buildExpression(criteria.rows.slice(0, upTo).map((r) => r.operator));
+  const negated = hasNot(expr);
   const rows: CompiledRow[] = [];
-  for (let index = 0; index < upTo; index++) rows.push(await compileRow(criteria.rows[index]!, index, ctx));
-  if (restricted) {
-    // `(rows before) AND S` and `(rows before) NOT S` keep only structures the rows before keep
-    // (docs/search-semantics.md "How rows combine"), so S need only be searched among those: a
-    // structure filter inside results searches the results' structures, not the whole index.
-    const candidates = await ctx.structuresOf!({ expr: exprBefore, rows });
-    rows.push(await compileRow(criteria.rows[upTo]!, upTo, ctx, candidates));
+  for (let index = 0; index < criteria.rows.length; index++) {
+    // A restricted last row: `(rows before) AND S` and `(rows before) NOT S` keep only structures
+    // the rows before keep (docs/search-semantics.md "How rows combine"), so S need only be searched
+    // among those: a structure filter inside results searches the results' structures, not the whole index.
+    const candidates = restricted && index === upTo ? await ctx.structuresOf!({ expr: exprBefore, rows }) : null;
+    rows.push(await compileRow(criteria.rows[index]!, index, ctx, candidates));
   }
-  return { expr, rows, writeHits: (db) => ctx.structures.writeHits(db) };
+  return { expr, rows, negated, writeHits: (db) => ctx.structures.writeHits(db) };
 }
 
 /** A last row searched by the chemistry engine (substructure, SMARTS, similarity), joined to the rows before by AND or NOT. */

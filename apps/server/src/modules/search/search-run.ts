@@ -18,7 +18,7 @@ import { BitmapIndex } from './bitmaps/bitmap-index.ts';
 import { bitmapSearch, bitmapStructures } from './bitmaps/bitmap-counts.ts';
 import type { BitmapSearchResult } from './bitmaps/bitmap-counts.ts';
 import type { KbColumns } from './bitmaps/kb-columns.ts';
-import type { WrittenActivityRows } from './bitmaps/write-sets.ts';
+import type { WrittenActivityRows } from './bitmaps/activity-rows.ts';
 import type { LiveRun } from './session-lifecycle.ts';
 import type { HeldSets } from './session-sets.ts';
 
@@ -281,6 +281,7 @@ export class SearchRunner {
     const planning = held ? null : await this.context(request.userId, run);
     try {
       const compiled = planning ? await compileCriteria(request.criteria, planning.ctx) : null;
+      const scores = held ? held.scores : (planning?.structures.similarityScores() ?? null);
       const counted = columns && compiled ? await bitmapSearch(this.db, columns, compiled, this.activityCap, this.bitmaps!.rowSets) : null;
       const early: EarlyCounts | null = held ?? (counted && { columns: columns!, sets: counted });
       if (counted) {
@@ -289,7 +290,6 @@ export class SearchRunner {
       }
       if (early) request.onCounts?.(early.sets.counts);
       run.progress = { ...run.progress, phase: 'sets' };
-      const scores = held ? held.scores : (planning?.structures.similarityScores() ?? null);
       if (early && request.keepInMemory) {
         const version = crypto.randomUUID();
         await commitWithoutSets(this.db, target.setId, run.controller.signal, (trx) =>

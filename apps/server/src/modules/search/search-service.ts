@@ -16,7 +16,7 @@ import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import { searchCancelled } from './structure-query.ts';
 import { writeSearchLog } from './search-log.ts';
 import { loadsVersion } from '../knowledge-base/kb-loads.ts';
-import type { WrittenActivityRows } from './bitmaps/write-sets.ts';
+import type { WrittenActivityRows } from './bitmaps/activity-rows.ts';
 import type { KbColumns } from './bitmaps/kb-columns.ts';
 import { SetVacuum } from './set-vacuum.ts';
 import { SearchRunner } from './search-run.ts';

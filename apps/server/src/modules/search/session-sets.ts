@@ -2,8 +2,8 @@ import type { BitmapSearchResult } from './bitmaps/bitmap-counts.ts';
 import { childrenOf } from './bitmaps/reverse-index.ts';
 import type { ReverseIndex } from './bitmaps/reverse-index.ts';
 import type { KbColumns } from './bitmaps/kb-columns.ts';
-import { activityRowsOver, withActivityCounts } from './bitmaps/write-sets.ts';
-import type { WrittenActivityRows } from './bitmaps/write-sets.ts';
+import { activityRowsOver, withActivityCounts } from './bitmaps/activity-rows.ts';
+import type { WrittenActivityRows } from './bitmaps/activity-rows.ts';
 import type { StructureScores } from './structure-query.ts';
 
 /**

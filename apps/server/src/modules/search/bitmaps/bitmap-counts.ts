@@ -4,7 +4,7 @@ import { RoaringBitmap32 } from './roaring.ts';
 import type { SearchCounts } from '@kb/contracts/search';
 import type { Database } from '../../../db/schema.ts';
 import type { Expr } from '../expression.ts';
-import { hasNot, renderExpression } from '../expression.ts';
+import { canHold, hasNot } from '../expression.ts';
 import { ACTIVITY_FROM } from '../row-compiler.ts';
 import { activityCapError } from '../search-plan.ts';
 import type { CompiledRow } from '../row-compiler.ts';
@@ -12,9 +12,10 @@ import type { KbColumns } from './kb-columns.ts';
 import type { ReverseIndex } from './reverse-index.ts';
 import { childCount, childrenOf } from './reverse-index.ts';
 import { positionsOf, readPacked } from '../../../db/column-read.ts';
-import { evaluateSets } from './set-algebra.ts';
+import { evaluateSets, rowIndexes } from './set-algebra.ts';
 import { flagsOf, matchActivityFields, scan } from './activity-fields.ts';
 import { matchProperties } from './structure-properties.ts';
+import { MainThreadTurns, inChunks } from '../../../workers/main-thread-turns.ts';
 
 /**
  * The six counts of a search from id sets in memory (issue 18), by the rules of
@@ -79,7 +80,12 @@ export function rowSetQueries(
 }
 
 /** The activities of the ids a linked row read (targets, documents, assays, or activities). */
-function linkedActivities(columns: KbColumns, link: NonNullable<CompiledRow['link']>, ids: RoaringBitmap32): RoaringBitmap32 {
+function linkedActivities(
+  columns: KbColumns,
+  link: NonNullable<CompiledRow['link']>,
+  ids: RoaringBitmap32,
+  turns: MainThreadTurns,
+): Promise<RoaringBitmap32> | RoaringBitmap32 {
   if (link.column === 'act_id') return new RoaringBitmap32(positionsOf(columns.actIds, ids));
   const links: Links =
     link.column === 'target_id'
@@ -87,11 +93,12 @@ function linkedActivities(columns: KbColumns, link: NonNullable<CompiledRow['lin
       : link.column === 'ref_id'
         ? { index: columns.byRef, forward: columns.actRef }
         : { index: columns.byAssay, forward: columns.actAssay };
-  return childrenOfAll(links, ids);
+  return childrenOfAll(links, ids, turns);
 }
 
 /** Reads a row's sets from the database. */
 export async function readRowSets(db: Db, columns: KbColumns, row: CompiledRow): Promise<RowSets> {
+  const turns = new MainThreadTurns();
   // Property rows in SQL until the property columns are read (moments after the other columns):
   // then `directRead` is the whole row's SQL, else its parts other than the bounds.
   const properties = row.properties ? columns.properties.loaded : null;
@@ -104,9 +111,9 @@ export async function readRowSets(db: Db, columns: KbColumns, row: CompiledRow):
   const activities = row.fields
     ? matchActivityFields(columns.fields, row.fields)
     : row.assayTypes
-      ? childrenOfAll({ index: columns.byAssay, forward: columns.actAssay }, assaysOfTypes(columns, row.assayTypes))
+      ? await childrenOfAll({ index: columns.byAssay, forward: columns.actAssay }, assaysOfTypes(columns, row.assayTypes), turns)
       : read && row.link
-        ? linkedActivities(columns, row.link, read)
+        ? await linkedActivities(columns, row.link, read, turns)
         : read && new RoaringBitmap32(positionsOf(columns.actIds, read));
   // Direct matches are judged over the structures table (`s.str_id IN (...)`).
   return {
@@ -132,7 +139,7 @@ interface Links {
  * children are many (binding assays hold half the activities) one pass over the forward column
  * finds them already in order, instead of gathering millions of ids list by list.
  */
-function childrenOfAll({ index, forward }: Links, parents: RoaringBitmap32): RoaringBitmap32 {
+async function childrenOfAll({ index, forward }: Links, parents: RoaringBitmap32, turns: MainThreadTurns): Promise<RoaringBitmap32> {
   let total = 0;
   for (const parent of parents) total += childCount(index, parent);
   if (total > forward.length / 16) {
@@ -141,7 +148,9 @@ function childrenOfAll({ index, forward }: Links, parents: RoaringBitmap32): Roa
     for (const parent of parents) if (parent + 1 < wanted.length) wanted[parent] = 1;
     const found = new Int32Array(total);
     let at = 0;
-    for (let child = 0; child < forward.length && at < total; child++) if (wanted[forward[child]!] === 1) found[at++] = child;
+    await inChunks(forward.length, turns, (start, end) => {
+      for (let child = start; child < end && at < total; child++) if (wanted[forward[child]!] === 1) found[at++] = child;
+    });
     return new RoaringBitmap32(found.subarray(0, at));
   }
   const gathered = new Int32Array(total);
@@ -164,12 +173,26 @@ function byteFlags(ids: RoaringBitmap32): Uint8Array {
 /** Sets up to this size are linked through a sort (roaring's); larger ones through a byte per id. */
 const SMALL_SET = 65_536;
 
+/** The highest value of each link column, found once (columns never change once read: a load reads new ones). */
+const highest = new WeakMap<Int32Array, number>();
+
+function highestOf(link: Int32Array): number {
+  let max = highest.get(link);
+  if (max === undefined) {
+    max = 0;
+    for (let i = 0; i < link.length; i++) if (link[i]! > max) max = link[i]!;
+    highest.set(link, max);
+  }
+  return max;
+}
+
 /**
  * Distinct non-zero values of `link` over `ids` (the structures of some activities, their assays,
  * ...). A large set (millions of activities at L) marks each value in a byte per id and lists the
- * marks in order: no iterator, no sort (a 10.6 M-activity set: about 130 ms instead of 500-800).
+ * marks in order: no iterator, no sort (a 10.6 M-activity set: about 130 ms instead of 500-800),
+ * in chunks that give way to other calls (main-thread-turns.ts).
  */
-export function linked(link: Int32Array, ids: RoaringBitmap32): RoaringBitmap32 {
+export async function linked(link: Int32Array, ids: RoaringBitmap32, turns = new MainThreadTurns()): Promise<RoaringBitmap32> {
   const positions = ids.toUint32Array();
   if (positions.length <= SMALL_SET) {
     const values = new Uint32Array(positions.length);
@@ -180,28 +203,32 @@ export function linked(link: Int32Array, ids: RoaringBitmap32): RoaringBitmap32 
     }
     return new RoaringBitmap32(values.subarray(0, n));
   }
-  let max = 0;
-  for (let i = 0; i < positions.length; i++) max = Math.max(max, link[positions[i]!]!);
+  const max = highestOf(link);
   const seen = new Uint8Array(max + 1);
   let distinct = 0;
-  for (let i = 0; i < positions.length; i++) {
-    const value = link[positions[i]!]!;
-    if (value > 0 && seen[value] === 0) {
-      seen[value] = 1;
-      distinct++;
+  await inChunks(positions.length, turns, (start, end) => {
+    for (let i = start; i < end; i++) {
+      const value = link[positions[i]!]!;
+      if (value > 0 && seen[value] === 0) {
+        seen[value] = 1;
+        distinct++;
+      }
     }
-  }
+  });
   const out = new Uint32Array(distinct);
-  for (let value = 1, k = 0; value <= max; value++) if (seen[value] === 1) out[k++] = value;
+  let k = 0;
+  await inChunks(max + 1, turns, (start, end) => {
+    for (let value = Math.max(1, start); value < end; value++) if (seen[value] === 1) out[k++] = value;
+  });
   return new RoaringBitmap32(out);
 }
 
 /** Whether the direct-level expression can hold at all (as `levels.direct !== false` in materialise.ts). */
 function directPossible(expr: Expr, rows: readonly CompiledRow[]): boolean {
-  return renderExpression(expr, (i) => (rows[i]!.direct ? sql<boolean>`TRUE` : null)) !== false;
+  return canHold(expr, (i) => !!rows[i]!.direct);
 }
 
-/** A search's six sets in memory (write-sets.ts writes them as the session's sets). */
+/** A search's six sets in memory (materialise.ts `writeSetsFromBitmaps` writes them as the session's sets). */
 export interface BitmapSearchResult {
   counts: SearchCounts;
   /** Structure ids. */
@@ -215,41 +242,76 @@ export interface BitmapSearchResult {
   clinical: RoaringBitmap32;
 }
 
+/**
+ * Each row of `expr`'s bitmap at one level, made one after the other (each may take tens of
+ * milliseconds at L, and the thread gives way between them), as the sync leaf `evaluateSets` reads.
+ */
+async function leavesOf(
+  expr: Expr,
+  make: (index: number) => Promise<RoaringBitmap32> | RoaringBitmap32,
+  turns: MainThreadTurns,
+): Promise<(index: number) => RoaringBitmap32> {
+  const leaves = new Map<number, RoaringBitmap32>();
+  for (const index of rowIndexes(expr)) {
+    leaves.set(index, await make(index));
+    await turns.pause();
+  }
+  return (index) => leaves.get(index)!;
+}
+
 /** The leaves of a compiled search over the columns, and the activities and direct structures its expression keeps. */
-async function evaluateLevels(db: Db, columns: KbColumns, compiled: { expr: Expr; rows: CompiledRow[] }, source: RowSetSource) {
+async function evaluateLevels(
+  db: Db,
+  columns: KbColumns,
+  compiled: { expr: Expr; rows: CompiledRow[] },
+  source: RowSetSource,
+  turns: MainThreadTurns,
+) {
   const { expr, rows } = compiled;
   const sets: RowSets[] = [];
   for (const row of rows) sets.push(await source(db, columns, row));
   const empty = new RoaringBitmap32();
-  const memo = <T>(make: (i: number) => T) => {
-    const cache = new Map<number, T>();
-    return (i: number) => {
-      if (!cache.has(i)) cache.set(i, make(i));
-      return cache.get(i)!;
-    };
-  };
   // Levels (docs/search-semantics.md "How rows combine"): a structure row on an activity means
   // "the activity's structure matches"; on a structure, an activity row means "has a matching activity".
-  const activityLeaf = memo(
+  const activityLeaf = await leavesOf(
+    expr,
     (i) =>
       sets[i]!.activities ??
-      (sets[i]!.direct ? childrenOfAll({ index: columns.byStructure, forward: columns.actStr }, sets[i]!.direct!) : empty),
+      (sets[i]!.direct ? childrenOfAll({ index: columns.byStructure, forward: columns.actStr }, sets[i]!.direct!, turns) : empty),
+    turns,
   );
-  const structureLeaf = memo((i) => {
-    const own = sets[i]!.activities ? linked(columns.actStr, sets[i]!.activities!) : empty;
-    return sets[i]!.direct ? RoaringBitmap32.or(own, sets[i]!.direct!) : own;
-  });
-  const directLeaf = (i: number) => sets[i]!.direct ?? empty;
-  const clinicalLeaf = memo((i) => sets[i]!.clinical ?? clinicalOfStructures(columns, structureLeaf(i)));
   const matching = evaluateSets(expr, activityLeaf, columns.allActivities);
-  const direct = evaluateSets(expr, directLeaf, columns.allStructures);
-  return { structureLeaf, clinicalLeaf, matching, direct };
+  await turns.pause();
+  const direct = evaluateSets(expr, (i) => sets[i]!.direct ?? empty, columns.allStructures);
+  await turns.pause();
+  // The structure and development compound levels: only a search with NOT, or with development compound rows, judges on them.
+  const structureLeafMade = new Map<number, Promise<RoaringBitmap32>>();
+  const structureLeaf = (i: number) => {
+    let made = structureLeafMade.get(i);
+    if (!made) {
+      made = (async () => {
+        const own = sets[i]!.activities ? await linked(columns.actStr, sets[i]!.activities!, turns) : empty;
+        return sets[i]!.direct ? RoaringBitmap32.or(own, sets[i]!.direct!) : own;
+      })();
+      structureLeafMade.set(i, made);
+    }
+    return made;
+  };
+  const structureLeaves = () => leavesOf(expr, structureLeaf, turns);
+  const clinicalLeaves = () =>
+    leavesOf(expr, async (i) => sets[i]!.clinical ?? clinicalOfStructures(columns, await structureLeaf(i)), turns);
+  return { structureLeaves, clinicalLeaves, matching, direct };
 }
 
 /** The structures of a search with NOT: judged on the structure level, with a matching activity or a direct match. */
-function judgedStructures(columns: KbColumns, expr: Expr, levels: Awaited<ReturnType<typeof evaluateLevels>>): RoaringBitmap32 {
-  const judged = evaluateSets(expr, levels.structureLeaf, columns.allStructures);
-  return RoaringBitmap32.and(judged, RoaringBitmap32.or(linked(columns.actStr, levels.matching), levels.direct));
+async function judgedStructures(
+  columns: KbColumns,
+  expr: Expr,
+  levels: Awaited<ReturnType<typeof evaluateLevels>>,
+  turns: MainThreadTurns,
+): Promise<RoaringBitmap32> {
+  const judged = evaluateSets(expr, await levels.structureLeaves(), columns.allStructures);
+  return RoaringBitmap32.and(judged, RoaringBitmap32.or(await linked(columns.actStr, levels.matching, turns), levels.direct));
 }
 
 /**
@@ -262,9 +324,10 @@ export async function bitmapStructures(
   compiled: { expr: Expr; rows: CompiledRow[] },
   source: RowSetSource = readRowSets,
 ): Promise<RoaringBitmap32> {
-  const levels = await evaluateLevels(db, columns, compiled, source);
-  if (hasNot(compiled.expr)) return judgedStructures(columns, compiled.expr, levels);
-  return RoaringBitmap32.or(linked(columns.actStr, levels.matching), levels.direct);
+  const turns = new MainThreadTurns();
+  const levels = await evaluateLevels(db, columns, compiled, source, turns);
+  if (hasNot(compiled.expr)) return judgedStructures(columns, compiled.expr, levels, turns);
+  return RoaringBitmap32.or(await linked(columns.actStr, levels.matching, turns), levels.direct);
 }
 
 /** Counts a compiled search from the in-memory columns; throws the activity-cap error as the SQL path does. */
@@ -276,34 +339,36 @@ export async function bitmapSearch(
   source: RowSetSource = readRowSets,
 ): Promise<BitmapSearchResult> {
   const { expr, rows } = compiled;
-  const levels = await evaluateLevels(db, columns, compiled, source);
-  const { matching, direct, clinicalLeaf } = levels;
+  // Tens of milliseconds a step at L: the thread gives way between them (main-thread-turns.ts).
+  const turns = new MainThreadTurns();
+  const levels = await evaluateLevels(db, columns, compiled, source, turns);
+  const { matching, direct } = levels;
   let structures: RoaringBitmap32;
   let activities: RoaringBitmap32;
   let activityStructures: RoaringBitmap32;
   if (!hasNot(expr)) {
     activities = matching;
     if (activities.size > cap) throw activityCapError();
-    activityStructures = linked(columns.actStr, activities);
+    activityStructures = await linked(columns.actStr, activities, turns);
     structures = RoaringBitmap32.or(activityStructures, direct);
   } else {
-    structures = judgedStructures(columns, expr, levels);
+    structures = await judgedStructures(columns, expr, levels, turns);
     // An activity without a structure is kept when the expression holds for it (docs: "Activities without a structure").
-    activities = keptActivities(columns.actStr, matching, structures, cap);
-    activityStructures = linked(columns.actStr, activities);
+    activities = await keptActivities(columns.actStr, matching, structures, cap, turns);
+    activityStructures = await linked(columns.actStr, activities, turns);
   }
 
   const hasActivityRows = rows.some((r) => r.activity);
-  const compounds = hasActivityRows ? linked(columns.actGvk, activities) : new RoaringBitmap32();
+  const compounds = hasActivityRows ? await linked(columns.actGvk, activities, turns) : new RoaringBitmap32();
   if (!hasActivityRows || directPossible(expr, rows)) {
     // A structure matched without any result activity brings all of its compound records.
     const withoutActivity = hasActivityRows ? RoaringBitmap32.andNot(structures, activityStructures) : structures;
-    compounds.orInPlace(childrenOfAll({ index: columns.compoundsByStructure, forward: columns.gvkStr }, withoutActivity));
+    compounds.orInPlace(await childrenOfAll({ index: columns.compoundsByStructure, forward: columns.gvkStr }, withoutActivity, turns));
   }
-  const assays = linked(columns.actAssay, activities);
-  const references = RoaringBitmap32.or(linked(columns.actRef, activities), linked(columns.gvkRef, compounds));
+  const assays = await linked(columns.actAssay, activities, turns);
+  const references = RoaringBitmap32.or(await linked(columns.actRef, activities, turns), await linked(columns.gvkRef, compounds, turns));
   const hasClinicalRows = rows.some((r) => r.clinical);
-  const clinicalJudged = hasClinicalRows ? evaluateSets(expr, clinicalLeaf, columns.allClinical) : columns.allClinical;
+  const clinicalJudged = hasClinicalRows ? evaluateSets(expr, await levels.clinicalLeaves(), columns.allClinical) : columns.allClinical;
   const clinical = RoaringBitmap32.and(clinicalJudged, clinicalOfStructures(columns, structures));
   return {
     counts: {
@@ -324,18 +389,26 @@ export async function bitmapSearch(
 }
 
 /** The activities of `matching` whose structure is one of `structures`, or that have none; the cap's error past `cap`. */
-export function keptActivities(actStr: Int32Array, matching: RoaringBitmap32, structures: RoaringBitmap32, cap: number): RoaringBitmap32 {
+export async function keptActivities(
+  actStr: Int32Array,
+  matching: RoaringBitmap32,
+  structures: RoaringBitmap32,
+  cap: number,
+  turns = new MainThreadTurns(),
+): Promise<RoaringBitmap32> {
   // A byte per structure id: `has` on the bitmap for each of millions of activities is the slow part.
   const inStructures = byteFlags(structures);
   const positions = matching.toUint32Array();
   const kept = new Uint32Array(Math.min(positions.length, cap + 1));
   let n = 0;
-  for (let i = 0; i < positions.length; i++) {
-    const str = actStr[positions[i]!]!;
-    if (str !== 0 && inStructures[str] !== 1) continue;
-    kept[n++] = positions[i]!;
-    if (n > cap) throw activityCapError();
-  }
+  await inChunks(positions.length, turns, (start, end) => {
+    for (let i = start; i < end; i++) {
+      const str = actStr[positions[i]!]!;
+      if (str !== 0 && inStructures[str] !== 1) continue;
+      kept[n++] = positions[i]!;
+      if (n > cap) throw activityCapError();
+    }
+  });
   return new RoaringBitmap32(kept.subarray(0, n));
 }
 

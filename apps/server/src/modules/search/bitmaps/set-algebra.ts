@@ -30,3 +30,18 @@ export function evaluateSets(expr: Expr, leaf: (index: number) => RoaringBitmap3
 function evaluateLeafOrSet(expr: Expr, leaf: (index: number) => RoaringBitmap32, universe: RoaringBitmap32): RoaringBitmap32 {
   return expr.kind === 'row' ? leaf(expr.index) : evaluateSets(expr, leaf, universe);
 }
+
+/** The rows `expr` reads, each once, in the order it names them. */
+export function rowIndexes(expr: Expr): number[] {
+  switch (expr.kind) {
+    case 'const':
+      return [];
+    case 'row':
+      return [expr.index];
+    case 'not':
+      return rowIndexes(expr.inner);
+    case 'and':
+    case 'or':
+      return [...new Set([...rowIndexes(expr.left), ...rowIndexes(expr.right)])];
+  }
+}
