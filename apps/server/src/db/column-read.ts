@@ -225,26 +225,38 @@ export async function readDenseColumns(
   columns: readonly ColumnSpec[],
   maxId: number,
 ): Promise<{ ids: Int32Array; columns: ColumnArray[] }> {
-  const idChunks: Int32Array[] = [];
-  const valueChunks: ColumnArray[][] = columns.map(() => []);
-  await readChunks(db, table, id, columns, maxId, true, (ids, values) => {
-    idChunks.push(ids);
-    values.forEach((chunk, i) => valueChunks[i]!.push(chunk));
-  });
-  const rows = idChunks.reduce((sum, chunk) => sum + chunk.length, 0);
-  const concat = <T extends ColumnArray>(target: T, chunks: ColumnArray[]): T => {
-    let at = 0;
-    // Emptied as it goes: at most one column is held twice.
-    for (const chunk of chunks.splice(0)) {
-      target.set(chunk as never, at);
-      at += chunk.length;
+  // The arrays at their final size first, each chunk copied in as it comes: holding every chunk
+  // until the end and then concatenating held the activity columns once more than needed during
+  // the first start at L (the server's memory peak, docs/benchmarks.md issue 62).
+  const { rows: counted } = await sql<{
+    n: string;
+  }>`SELECT count(*)::text AS n FROM ${sql.table(table)} WHERE ${sql.ref(id)} <= ${maxId}`.execute(db);
+  let capacity = Number(counted[0]?.n ?? 0);
+  let ids = new Int32Array(capacity);
+  let arrays = columns.map((spec) => allocate(spec, capacity));
+  let at = 0;
+  await readChunks(db, table, id, columns, maxId, true, (chunkIds, values) => {
+    // Rows added since the count (a load running): grown, rarely.
+    if (at + chunkIds.length > capacity) {
+      capacity = Math.max(at + chunkIds.length, Math.ceil(capacity * 1.25));
+      ids = grown(ids, capacity);
+      arrays = arrays.map((array) => grown(array, capacity));
     }
-    return target;
-  };
-  return {
-    ids: concat(new Int32Array(rows), idChunks),
-    columns: columns.map((spec, i) => concat(allocate(spec, rows), valueChunks[i]!)),
-  };
+    ids.set(chunkIds, at);
+    values.forEach((chunk, i) => arrays[i]!.set(chunk as never, at));
+    at += chunkIds.length;
+  });
+  // Rows removed since the count: the arrays cut to the rows read.
+  if (at < capacity) return { ids: ids.slice(0, at), columns: arrays.map((array) => array.slice(0, at)) };
+  return { ids, columns: arrays };
+}
+
+/** A copy of `array` with room for `size` values (the new room zero, NaN for floats as `allocate` gives). */
+export function grown<T extends ColumnArray>(array: T, size: number): T {
+  const out = new (array.constructor as new (n: number) => T)(size);
+  if (out instanceof Float64Array) out.fill(Number.NaN, array.length);
+  out.set(array as never);
+  return out;
 }
 
 /**
