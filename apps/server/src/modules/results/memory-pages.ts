@@ -69,17 +69,35 @@ export function heldFilterInput(held: HeldSets, rows: SessionRows): FilterInput 
 
 /** The rows whose `column` value (an activity's or a structure's id) is one of `ids` (ascending). */
 export function heldRowsWithin(rows: SessionRows, column: Int32Array, ids: Int32Array): SessionRows {
-  const keep: number[] = [];
-  for (let k = 0; k < rows.count; k++) if (indexOfSorted(ids, column[k]!) >= 0) keep.push(k);
-  const pick = (values: Int32Array) => Int32Array.from(keep, (k) => values[k]!);
+  const inIds = membership(ids);
+  const keep = new Int32Array(rows.count);
+  let n = 0;
+  for (let k = 0; k < rows.count; k++) if (inIds(column[k]!)) keep[n++] = k;
+  const pick = (values: Int32Array) => {
+    const out = new Int32Array(n);
+    for (let i = 0; i < n; i++) out[i] = values[keep[i]!]!;
+    return out;
+  };
   return {
-    count: keep.length,
+    count: n,
     act: rows.act && pick(rows.act),
     str: rows.str && pick(rows.str),
     assay: pick(rows.assay),
     ref: pick(rows.ref),
     target: pick(rows.target),
   };
+}
+
+/** Ids up to this are tested by a byte per id; beyond (sparse activity ids), by a binary search. */
+const MAX_FLAGGED_ID = 16 * 1024 * 1024;
+
+/** A test of membership in ascending `ids`: a byte per id when the ids are small (structures), else a binary search. */
+function membership(ids: Int32Array): (id: number) => boolean {
+  const max = ids.length ? ids[ids.length - 1]! : 0;
+  if (max > MAX_FLAGGED_ID) return (id) => indexOfSorted(ids, id) >= 0;
+  const flags = new Uint8Array(max + 1);
+  for (let i = 0; i < ids.length; i++) flags[ids[i]!] = 1;
+  return (id) => flags[id] === 1;
 }
 
 /** Some rows of a held tab, ascending (a filtered tab's: `heldFilteredIds`), with what names them in the kept orders. */
@@ -93,8 +111,8 @@ export interface HeldSubset {
  * row, the ids that passed or (`complement`) those that did not.
  */
 export function heldFilteredIds(held: HeldSets, tab: ResultTabKey, stored: { ids: readonly number[]; complement: boolean }): Int32Array {
-  const listed = new Set(stored.ids);
-  return heldIds(held, KIND_OF_TAB[tab]).filter((id) => listed.has(id) !== stored.complement);
+  const listed = membership(Int32Array.from(stored.ids).sort());
+  return heldIds(held, KIND_OF_TAB[tab]).filter((id) => listed(id) !== stored.complement);
 }
 
 /**
