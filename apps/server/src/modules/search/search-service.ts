@@ -72,6 +72,16 @@ interface InFlight {
 }
 
 /**
+ * What a caller of a search's run waits for: its counts (`counts`, as soon as they are known), its
+ * sets written to the set tables (`tables`: a reader joins them), its answer ready wherever its sets
+ * are (`ready`: a reader of held sets waiting for a run in progress, here or on another server,
+ * reuses its answer instead of running it again into the tables), or a ready answer (its
+ * `sets_version`) this server cannot recompute run again and held (`rerunOf`, `rerunHeld`): waited
+ * for like `ready`, nothing written.
+ */
+type RunWait = 'counts' | 'tables' | 'ready' | { rerunOf: string | null };
+
+/**
  * Search sessions: owned by one user, identified by a client-made UUID, holding the id sets of
  * one search. The spec's three log calls and the count call arrive together for one session, so
  * one run is shared by all of them in this process; another process running the same search is
@@ -195,12 +205,8 @@ export class SearchService {
   }
 
   /**
-   * The run of this search in this process, started if there is none: its counts (`counts`, as soon
-   * as they are known), its sets written (`sets`: a reader joins the set tables), or its answer
-   * ready wherever its sets are (`ready`: a reader of held sets waiting for a run in progress, here
-   * or on another server, reuses its answer instead of running it again into the tables).
-   * `rerunOf`: a ready answer (its `sets_version`) this server cannot recompute, run again and held
-   * (`rerunHeld`) — waited for like `sets`, but nothing written.
+   * The run of this search in this process, started if there is none, and what the caller waits
+   * for (`RunWait`).
    */
   private shared(
     userId: number,
@@ -208,10 +214,10 @@ export class SearchService {
     criteria: SearchCriteria,
     hash: string,
     loadWindow: LoadWindow | null = null,
-    until: 'counts' | 'sets' | 'ready' = 'counts',
-    rerunOf?: string | null,
+    wait: RunWait = 'counts',
   ): Promise<SearchCounts> {
     const key = `${sessionId}:${hash}`;
+    const until = typeof wait === 'string' ? wait : 'ready';
     const existing = this.runs.get(key);
     if (existing) {
       if (existing.userId !== userId) return Promise.reject(forbidden('This search session belongs to another user.'));
@@ -219,14 +225,21 @@ export class SearchService {
     }
     let early: ((counts: SearchCounts) => void) | null = null;
     const promise = new Promise<SearchCounts>((resolve) => (early = resolve));
-    const needTables = until === 'sets' && rerunOf === undefined;
-    const done = this.runOnce(userId, sessionId, criteria, hash, loadWindow, needTables, (counts) => early!(counts), rerunOf).finally(() =>
-      this.runs.delete(key),
-    );
+    const rerunOf = typeof wait === 'string' ? undefined : wait.rerunOf;
+    const done = this.runOnce(
+      userId,
+      sessionId,
+      criteria,
+      hash,
+      loadWindow,
+      until === 'tables',
+      (counts) => early!(counts),
+      rerunOf,
+    ).finally(() => this.runs.delete(key));
     // Counts not given early are the written sets' (a failure rejects both).
     const counts = Promise.race([promise, done]);
     // Nobody may wait for the sets of a search whose counts were answered early, nor for the counts
-    // of a re-run (`until: 'sets'`): a failure is the caller's through the promise returned, and an
+    // of a re-run: a failure is the caller's through the promise returned, and an
     // unhandled rejection would end the process.
     done.catch(() => undefined);
     counts.catch(() => undefined);
@@ -374,7 +387,7 @@ export class SearchService {
     try {
       // A re-run is a search: bulk work on the database, behind logins and pages.
       await withDbPriority('bulk', () =>
-        this.shared(session.user_id, session.id, criteria.data, session.criteria_hash!, null, 'sets', session.sets_version),
+        this.shared(session.user_id, session.id, criteria.data, session.criteria_hash!, null, { rerunOf: session.sets_version }),
       );
     } catch {
       return null;
@@ -489,7 +502,7 @@ export class SearchService {
       if (!session.criteria_hash || !criteria.success) return session;
       // Sets read from memory: a run in progress (counted early, here or on another server) is
       // waited for and its answer used; only a reader of the tables has them written.
-      const until = need === 'definition' && this.held ? 'ready' : 'sets';
+      const until = need === 'definition' && this.held ? 'ready' : 'tables';
       try {
         // A re-run is a search: bulk work on the database, behind logins and pages.
         await withDbPriority('bulk', () =>
