@@ -233,21 +233,23 @@ export async function readDenseColumns(
   }>`SELECT count(*)::text AS n FROM ${sql.table(table)} WHERE ${sql.ref(id)} <= ${maxId}`.execute(db);
   let capacity = Number(counted[0]?.n ?? 0);
   let ids = new Int32Array(capacity);
-  let arrays = columns.map((spec) => allocate(spec, capacity));
+  const arrays = columns.map((spec) => allocate(spec, capacity));
   let at = 0;
   await readChunks(db, table, id, columns, maxId, true, (chunkIds, values) => {
     // Rows added since the count (a load running): grown, rarely.
     if (at + chunkIds.length > capacity) {
       capacity = Math.max(at + chunkIds.length, Math.ceil(capacity * 1.25));
+      // Column by column: each old one can go before the next is copied.
       ids = grown(ids, capacity);
-      arrays = arrays.map((array) => grown(array, capacity));
+      for (let i = 0; i < arrays.length; i++) arrays[i] = grown(arrays[i]!, capacity);
     }
     ids.set(chunkIds, at);
     values.forEach((chunk, i) => arrays[i]!.set(chunk as never, at));
     at += chunkIds.length;
   });
-  // Rows removed since the count: the arrays cut to the rows read.
-  if (at < capacity) return { ids: ids.slice(0, at), columns: arrays.map((array) => array.slice(0, at)) };
+  // Rows removed since the count (or room left by growing): views of the rows read, no copy (the
+  // snapshot writes a view's own bytes, column-snapshot.ts).
+  if (at < capacity) return { ids: ids.subarray(0, at), columns: arrays.map((array) => array.subarray(0, at)) };
   return { ids, columns: arrays };
 }
 

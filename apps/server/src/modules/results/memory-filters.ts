@@ -211,11 +211,16 @@ function activitiesPassing(d: KbDictionaries, tests: readonly KeyTest[], rows: S
   return split(rows.act!, pass);
 }
 
-/** Each id's position in the ascending `ids` (-1: not there), in an array indexed by id. */
-function positionsById(ids: Int32Array): Int32Array {
-  const positions = new Int32Array(ids.length ? ids[ids.length - 1]! + 1 : 0).fill(-1);
+/** Ids up to this find their position in an array indexed by id (64 MB at most); beyond (a stray large id), by a binary search. */
+const MAX_INDEXED_ID = 16 * 1024 * 1024;
+
+/** Each id's position in the ascending `ids` (-1: not there). */
+function positionsById(ids: Int32Array): (id: number) => number {
+  const max = ids.length ? ids[ids.length - 1]! : 0;
+  if (max > MAX_INDEXED_ID) return (id) => indexOfSorted(ids, id);
+  const positions = new Int32Array(max + 1).fill(-1);
   for (let i = 0; i < ids.length; i++) positions[ids[i]!] = i;
-  return positions;
+  return (id) => (id > 0 && id < positions.length ? positions[id]! : -1);
 }
 
 /**
@@ -226,7 +231,7 @@ function positionsById(ids: Int32Array): Int32Array {
 function rowsPassing(d: KbDictionaries, tab: ResultTabKey, tests: readonly KeyTest[], input: FilterInput): FilterOutcome {
   const ids = input.tabIds!(tab);
   const pass = new Uint8Array(ids.length).fill(1);
-  let positions: Int32Array | null = null;
+  let positionOf: ((id: number) => number) | null = null;
   const marked = (meetsKey: (key: number) => boolean, chart: RowValueChart): Uint8Array => {
     const marks = new Uint8Array(ids.length);
     if (factsOf(tab, chart) === 'own') {
@@ -239,10 +244,10 @@ function rowsPassing(d: KbDictionaries, tab: ResultTabKey, tests: readonly KeyTe
     // The session's activities of each row: their keys in one loop, each row's position by id.
     const { rows } = input;
     const { keys, none } = rowKeys(d, chart, rows);
-    positions ??= positionsById(ids);
+    positionOf ??= positionsById(ids);
     for (let k = 0; k < rows.count; k++) {
       const entity = entityOf(tab, rows, k);
-      const at = entity > 0 && entity < positions.length ? positions[entity]! : -1;
+      const at = entity > 0 ? positionOf(entity) : -1;
       if (at >= 0 && marks[at] === 0 && meetsKey(keys[k] === none ? NONE : keys[k]!)) marks[at] = 1;
     }
     return marks;

@@ -173,6 +173,22 @@ function byteFlags(ids: RoaringBitmap32): Uint8Array {
 /** Sets up to this size are linked through a sort (roaring's); larger ones through a byte per id. */
 const SMALL_SET = 65_536;
 
+/** Link values up to this are marked in a byte per value (64 MB at most). */
+const MAX_FLAGGED_VALUE = 64 * 1024 * 1024;
+
+/** The distinct non-zero values of `link` at `positions`, by roaring's sort (for columns with a stray large id). */
+async function sortedValues(link: Int32Array, positions: Uint32Array, turns: MainThreadTurns): Promise<RoaringBitmap32> {
+  const values = new Uint32Array(positions.length);
+  let n = 0;
+  await inChunks(positions.length, turns, (start, end) => {
+    for (let i = start; i < end; i++) {
+      const value = link[positions[i]!]!;
+      if (value > 0) values[n++] = value;
+    }
+  });
+  return new RoaringBitmap32(values.subarray(0, n));
+}
+
 /** The highest value of each link column, found once (columns never change once read: a load reads new ones). */
 const highest = new WeakMap<Int32Array, number>();
 
@@ -203,7 +219,10 @@ export async function linked(link: Int32Array, ids: RoaringBitmap32, turns = new
     }
     return new RoaringBitmap32(values.subarray(0, n));
   }
+  // A byte per value up to the column's highest: known once per column, and small unless a link
+  // without a foreign key holds a stray large id — then the set's own values are sorted instead.
   const max = highestOf(link);
+  if (max > MAX_FLAGGED_VALUE) return sortedValues(link, positions, turns);
   const seen = new Uint8Array(max + 1);
   let distinct = 0;
   await inChunks(positions.length, turns, (start, end) => {

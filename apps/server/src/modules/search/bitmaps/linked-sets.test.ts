@@ -44,4 +44,17 @@ describe('links of large sets', () => {
       expected.filter((act) => actStr[act] === 0).length,
     );
   });
+
+  it('linked: a stray largest id in a link column (no foreign key) is listed when in the set, and costs no byte per id', async () => {
+    const link = Int32Array.from(actStr);
+    link[5] = 2_147_483_647;
+    const without = pick(0.3);
+    without.remove(5);
+    const expected = new Set<number>();
+    for (const act of without) if (link[act]! > 0) expected.add(link[act]!);
+    expect(Array.from(await linked(link, without))).toEqual([...expected].sort((a, b) => a - b));
+    const withIt = without.clone();
+    withIt.add(5);
+    expect((await linked(link, withIt)).maximum()).toBe(2_147_483_647);
+  });
 });
