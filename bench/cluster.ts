@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- cluster [-- --size S|M|L] [--database-url URL] [--users 12] [--seconds 30] [--rounds 3] [--warmup 30] [--chem-workers 1] [--keep]`
+ * `npm run bench -- cluster [-- --size S|M|L] [--database-url URL] [--users 12] [--seconds 30] [--rounds 3] [--warmup 30] [--chem-workers 1] [--balance roundrobin|affinity] [--keep]`
  *
  * Scale-out (issue 18, docs/scaling.md): search throughput of one server against two servers
  * behind HAProxy, on one PostgreSQL database, on this machine.
@@ -10,7 +10,10 @@
  *   skipped). The default database is dropped at the end unless `--keep`; one named with
  *   `--database-url` is never dropped.
  * - Two server processes (the real main.ts, demo users on, no demo data seeding) on free ports, and
- *   HAProxy (round robin, health check on /api/health) in front of both; its config in a temp dir.
+ *   HAProxy (health check on /api/health) in front of both; its config in a temp dir. `--balance
+ *   roundrobin` (the default) spreads every call, so about half of a search's pages go to the server
+ *   that did not run it and recomputes its sets; `affinity` hashes the `email` header as
+ *   docs/scaling.md recommends (one user → one server), so a session's calls stay where it ran.
  * - `--users` simulated users, each on its own FULL_USER account (admission limits are per user and
  *   per server: one shared account would measure those limits, not the servers), log in once, then
  *   loop without pause: a guided-search count of a new session (IC50, Ki, IC50 ≤ 1 µM, IC50 NOT Ki;
@@ -53,6 +56,8 @@ const rounds = Number(arg('rounds') ?? 3);
 const chemWorkers = arg('chem-workers') ?? '1';
 const warmup = Number(arg('warmup') ?? 30);
 const keep = process.argv.includes('--keep');
+const balance = arg('balance') ?? 'roundrobin';
+if (!['roundrobin', 'affinity'].includes(balance)) throw new Error(`--balance must be roundrobin or affinity, not ${balance}`);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const say = (message: string) => console.error(`[cluster] ${message}`);
@@ -122,7 +127,7 @@ interface Balancer {
   config: string;
 }
 
-/** HAProxy in the foreground (-db) with its config in `dir`: round robin over the servers, /api/health/ready checked. */
+/** HAProxy in the foreground (-db) with its config in `dir`: `--balance` over the servers, /api/health/ready checked. */
 async function startHaproxy(dir: string, servers: ClusterServer[]): Promise<Balancer> {
   const [port, statsPort] = [await freePort(), await freePort()];
   const config = [
@@ -138,7 +143,7 @@ async function startHaproxy(dir: string, servers: ClusterServer[]): Promise<Bala
     `  bind 127.0.0.1:${port}`,
     '  default_backend kb_servers',
     'backend kb_servers',
-    '  balance roundrobin',
+    ...(balance === 'affinity' ? ['  balance hdr(email)', '  hash-type consistent'] : ['  balance roundrobin']),
     '  option httpchk GET /api/health/ready',
     '  http-check expect status 200',
     ...servers.map((server, i) => `  server s${i + 1} 127.0.0.1:${server.port} check inter 2s fall 3 rise 2`),
@@ -426,6 +431,7 @@ try {
     loadAverageBefore: loadBefore.map((n) => Number(n.toFixed(2))),
     loadAverageAfter: loadAfter.map((n) => Number(n.toFixed(2))),
     haproxy: haproxyVersion,
+    balance,
     haproxyConfig: balancer.config,
     one: single,
     two: double,
@@ -444,7 +450,7 @@ try {
     `${f.requestsPerSecond} req/s (${f.requests} in ${f.seconds} s; count p50/p95 ${f.count.p50}/${f.count.p95} ms, page p50/p95 ${f.page.p50}/${f.page.p95} ms, login p95 ${f.login.p95} ms, errors ${errors(f)}; ` +
     `CPU per call: servers ${f.cpuMsPerRequest.servers} ms, PostgreSQL ${f.cpuMsPerRequest.postgres} ms)`;
   console.log(
-    `cluster ${size} (${result.structures} structures) ${users} users ${rounds}×${seconds} s, ${result.cores} cores, load ${result.loadAverageBefore[0]}→${result.loadAverageAfter[0]}: ` +
+    `cluster ${size} (${result.structures} structures) ${users} users ${rounds}×${seconds} s, ${balance}, ${result.cores} cores, load ${result.loadAverageBefore[0]}→${result.loadAverageAfter[0]}: ` +
       `one server ${part(single)}; two behind HAProxy ${part(double)}; ratio two/one ×${ratio} pooled, per round ${roundRatios.map((r) => `×${r}`).join(' ')} (median ×${medianRatio}); ` +
       `spread ${throughHaproxy.map((s) => `${s.instance} ${s.answers}`).join(' / ')} (HAProxy ${Object.entries(haproxySent)
         .map(([k, v]) => `${k} ${v}`)
