@@ -301,7 +301,9 @@ export class SearchService {
     try {
       // A re-run is asked because the answer cannot be recomputed here: not tried again.
       const heldAnswer = recovery && !rerun ? await this.heldAnswer(session) : null;
-      const keepInMemory = this.held !== null && !needTables && (!recovery || rerun);
+      // Held unless a reader joins the tables, or held sets of this answer are written out as they are:
+      // a run whose process died, taken up here, is held like any other (nothing written).
+      const keepInMemory = this.held !== null && !needTables && (!heldAnswer || rerun);
       const outcome = await this.runner.runToSets(
         { criteria, userId, loadWindow, heldAnswer, keepInMemory, ...(onCounts ? { onCounts } : {}) },
         {
