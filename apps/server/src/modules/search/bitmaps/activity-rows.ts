@@ -11,14 +11,27 @@ import type { KbColumns } from './kb-columns.ts';
 /** The ids of `bitmap` with how many of the search's activities link to each (0 for none). */
 export function withActivityCounts(bitmap: RoaringBitmap32, link: Int32Array, activities: Uint32Array): [Int32Array, Int32Array] {
   const ids = Int32Array.from(bitmap.toUint32Array());
-  // A counter per id up to the highest one written (an Int32Array, not a Map of a million entries).
-  const counts = new Int32Array(ids.length ? ids[ids.length - 1]! + 1 : 0);
+  const highest = ids.length ? ids[ids.length - 1]! : 0;
+  // A counter per id up to the highest one written (an Int32Array, not a Map of a million entries),
+  // unless a link without a foreign key holds a stray large id: then a counter per id of the set.
+  if (highest > MAX_COUNTED_ID) {
+    const counted = new Map<number, number>();
+    for (const position of activities) {
+      const id = link[position]!;
+      if (id > 0) counted.set(id, (counted.get(id) ?? 0) + 1);
+    }
+    return [ids, ids.map((id) => counted.get(id) ?? 0)];
+  }
+  const counts = new Int32Array(highest + 1);
   for (const position of activities) {
     const id = link[position]!;
     if (id > 0 && id < counts.length) counts[id]! += 1;
   }
   return [ids, ids.map((id) => counts[id]!)];
 }
+
+/** Ids up to this are counted in an array indexed by id (64 MB at most). */
+const MAX_COUNTED_ID = 16 * 1024 * 1024;
 
 /**
  * The rows written to search_activities, as columns (0 where the table holds NULL): the results

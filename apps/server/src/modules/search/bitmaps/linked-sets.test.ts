@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RoaringBitmap32 } from './roaring.ts';
 import { keptActivities, linked } from './bitmap-counts.ts';
+import { withActivityCounts } from './activity-rows.ts';
 
 /**
  * The id links of large sets (bitmap-counts.ts): the search corpus runs on two demo chunks, whose
@@ -56,5 +57,18 @@ describe('links of large sets', () => {
     const withIt = without.clone();
     withIt.add(5);
     expect((await linked(link, withIt)).maximum()).toBe(2_147_483_647);
+  });
+});
+
+describe('activity counts per linked id', () => {
+  it('counts the activities of each id, a stray largest id too, without a counter per id up to it', () => {
+    const link = Int32Array.from([3, 3, 2_147_483_647, 0, 7, 3]);
+    const activities = Uint32Array.from([0, 1, 2, 3, 4, 5]);
+    const [ids, counts] = withActivityCounts(new RoaringBitmap32([3, 7, 2_147_483_647]), link, activities);
+    expect(Array.from(ids)).toEqual([3, 7, 2_147_483_647]);
+    expect(Array.from(counts)).toEqual([3, 1, 1]);
+    const [small, smallCounts] = withActivityCounts(new RoaringBitmap32([3, 7, 9]), link, activities);
+    expect(Array.from(small)).toEqual([3, 7, 9]);
+    expect(Array.from(smallCounts)).toEqual([3, 1, 0]);
   });
 });
