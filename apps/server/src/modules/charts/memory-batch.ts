@@ -1,12 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Sql } from '../results/tab-model.ts';
-import { MAX_DENSE_YEAR, NONE, ROW_VALUE_CHARTS, denseKeys, keyOf, readSessionRows, valueOf } from '../results/row-values.ts';
+import { NONE, ROW_VALUE_CHARTS, denseKeyBound, denseKeys, keyOf, readSessionRows, valueOf } from '../results/row-values.ts';
 import type { RowValueChart, SessionRows } from '../results/row-values.ts';
 import { DIMENSIONS, isIntegerColumn } from '../results/chart-dimensions.ts';
 import type { ChartBatch, Group } from './chart-batch.ts';
 import type { KbDictionaries } from '../knowledge-base/kb-dictionaries.ts';
-import { SOURCE_CODES } from '../knowledge-base/kb-dictionaries.ts';
 import { binItems, binOf, rangeLayout } from './range-bins.ts';
 import type { RangeAnswer } from './range-bins.ts';
 import { tabSet } from '../results/set-source.ts';
@@ -40,23 +39,6 @@ function groupsOf(d: KbDictionaries, chart: RowValueChart, dense: Int32Array | n
   return out;
 }
 
-/** One more than the highest key `denseKeys` can give for a chart (ids and codes of these dictionaries). */
-function keyBound(d: KbDictionaries, chart: RowValueChart): number {
-  switch (chart) {
-    case 'bibliographyrefid':
-    case 'bibliography':
-      return Math.max(d.refSource.length, SOURCE_CODES.length + 1);
-    case 'assaytype':
-      return d.assayTypes.names.length;
-    case 'organism':
-      return d.organisms.names.length;
-    case 'year':
-      return MAX_DENSE_YEAR;
-    case 'target':
-      return d.targetExists.length;
-  }
-}
-
 /** Activities tab: every row counted once per chart under its value. */
 function countActivities(d: KbDictionaries, rows: SessionRows): ChartBatch {
   const groups = new Map<RowValueChart, Group[]>();
@@ -65,7 +47,7 @@ function countActivities(d: KbDictionaries, rows: SessionRows): ChartBatch {
     const sparse = new Map<number, number>();
     let none = 0;
     if (keys) {
-      const dense = new Int32Array(keyBound(d, chart));
+      const dense = new Int32Array(denseKeyBound(d, chart));
       for (let k = 0; k < keys.length; k++) {
         const key = keys[k]!;
         if (key < 0) none++;
@@ -142,7 +124,7 @@ function countStructures(d: KbDictionaries, rows: SessionRows): ChartBatch {
       // Each structure's distinct values, binned once bounds are known (the year).
       const values: number[] = [];
       const owners: number[] = [];
-      const first = firstPerStructure(keys ? keyBound(d, chart) : null);
+      const first = firstPerStructure(keys ? denseKeyBound(d, chart) : null);
       for (let i = 0; i < order.length; i++) {
         const key = keys ? (keys[i]! < 0 ? NONE : keys[i]!) : keyOf(d, chart, rows, order[i]!);
         if (key === NONE || !first(key, owner[i]!)) continue;
@@ -153,7 +135,7 @@ function countStructures(d: KbDictionaries, rows: SessionRows): ChartBatch {
       continue;
     }
     if (!keys) throw new Error(`The ${chart} chart has no keys to count by`);
-    const bound = keyBound(d, chart);
+    const bound = denseKeyBound(d, chart);
     const dense = new Int32Array(bound);
     const stamp = new Int32Array(bound).fill(-1);
     let none = 0;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KbDictionaries } from '../knowledge-base/kb-dictionaries.ts';
-import { NONE, ROW_VALUE_CHARTS, denseKeys, keyOf } from './row-values.ts';
+import { NONE, ROW_VALUE_CHARTS, denseKeyBound, denseKeys, keyOf } from './row-values.ts';
 import type { SessionRows } from './row-values.ts';
 
 /**
@@ -16,6 +16,8 @@ function dictionaries(years: (i: number) => number): KbDictionaries {
     refSource: Uint8Array.from({ length: 30 }, (_, i) => pick(i, 4)),
     refYear: Float64Array.from({ length: 30 }, (_, i) => years(i)),
     targetExists: Uint8Array.from({ length: 20 }, (_, i) => (i % 3 ? 1 : 0)),
+    assayTypes: { names: [null, 'a', 'b', 'c'] },
+    organisms: { names: [null, 'o1', 'o2', 'o3', 'o4', 'o5'] },
   } as unknown as KbDictionaries;
 }
 
@@ -44,6 +46,7 @@ describe('dense chart keys', () => {
     expect(Array.from(denseKeys(d, chart, rows)!)).toEqual(expected(d, chart, [...Array(ROWS).keys()]));
     expect(Array.from(denseKeys(d, chart, rows, reversed)!)).toEqual(expected(d, chart, Array.from(reversed)));
     expect(Array.from(denseKeys(d, chart, rows)!)).toContain(-1);
+    expect(Math.max(...denseKeys(d, chart, rows)!)).toBeLessThan(denseKeyBound(d, chart));
   });
 
   it('leaves years that are not small whole numbers to keyOf', () => {

@@ -105,8 +105,25 @@ export function denseKeys(d: KbDictionaries, chart: RowValueChart, rows: Session
   }
 }
 
+/** One more than the highest key `denseKeys` can give for a chart (ids and codes of these dictionaries). */
+export function denseKeyBound(d: KbDictionaries, chart: RowValueChart): number {
+  switch (chart) {
+    case 'bibliographyrefid':
+    case 'bibliography':
+      return Math.max(d.refSource.length, SOURCE_CODES.length + 1);
+    case 'assaytype':
+      return d.assayTypes.names.length;
+    case 'organism':
+      return d.organisms.names.length;
+    case 'year':
+      return MAX_DENSE_YEAR;
+    case 'target':
+      return d.targetExists.length;
+  }
+}
+
 /** Years above this are not counted in an array indexed by year (`denseKeys`). */
-export const MAX_DENSE_YEAR = 4_000;
+const MAX_DENSE_YEAR = 4_000;
 
 const yearsChecked = new WeakMap<KbDictionaries, boolean>();
 
