@@ -34,6 +34,7 @@ import { PACTIVITY_SQL, tabRows } from '../apps/server/src/modules/analyzers/ana
 import type { TabScope } from '../apps/server/src/modules/analyzers/analyzer-scope.ts';
 import { RdkitChemEngine } from '../apps/server/src/modules/chemistry/rdkit-engine.ts';
 import { scaffoldsOf } from '../apps/server/src/modules/chemistry/scaffold-cache.ts';
+import { setTables } from '../apps/server/src/modules/results/set-source.ts';
 import { openBenchDatabase, summary, writeResult } from './support/bench-kit.ts';
 
 const { values } = parseArgs({
@@ -133,7 +134,7 @@ const { rows: sizes } = await sql<{
   (SELECT count(*)::int FROM search_activities WHERE set_id = ${ONE_TARGET_SET}) AS one_acts`.execute(db);
 
 const engine = new RdkitChemEngine(db);
-const scope = (tab: TabScope['tab'], setId = SET): TabScope => ({ tab, setId, filtered: false });
+const scope = (tab: TabScope['tab'], setId = SET): TabScope => ({ tab, setId, sets: setTables(setId), filtered: false });
 // The Structures tab's endpoint with the most structures (what the web offers first).
 const endpointStarted = performance.now();
 const { endpoints } = await db.transaction().execute((trx) => endpointOptions(trx, scope('structuretab')));
@@ -148,7 +149,7 @@ type Chart = {
   run?: (trx: Kysely<Database>) => Promise<Record<string, unknown>>;
 };
 const ALL_CHARTS: Chart[] = [
-  { name: 'scatter', tab: 'activitiestab', config: { chart: 'scatter', x: 'mw', y: 'pactivity', color: 'year' } },
+  { name: 'scatter', tab: 'activitiestab', config: { chart: 'scatter', x: 'mw', y: 'pactivity', color: 'year', endpoint: null } },
   { name: 'distribution', tab: 'activitiestab', config: { chart: 'distribution', measure: 'pactivity', groupBy: 'target', groups: 12 } },
   { name: 'heatmap', tab: 'activitiestab', config: { chart: 'heatmap', targets: 25, compounds: 60 } },
   { name: 'treemap', tab: 'activitiestab', config: { chart: 'treemap' } },

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- cluster [-- --size S|M|L] [--database-url URL] [--users 12] [--seconds 30] [--rounds 3] [--warmup 30] [--chem-workers 1] [--balance roundrobin|affinity] [--keep]`
+ * `npm run bench -- cluster [-- --size S|M|L] [--database-url URL] [--users 12] [--seconds 30] [--rounds 3] [--warmup 30] [--chem-workers 1] [--balance roundrobin|affinity] [--server-cpu-prof DIR] [--keep]`
  *
  * Scale-out (issue 18, docs/scaling.md): search throughput of one server against two servers
  * behind HAProxy, on one PostgreSQL database, on this machine.
@@ -24,6 +24,9 @@
  *   and the ratio is given pooled and per round (with their median).
  * - Through HAProxy, every answer's `x-kb-instance` header and HAProxy's own per-server counters
  *   (its stats page) must show both servers answering; the bench fails otherwise.
+ *
+ * - `--server-cpu-prof DIR`: each server's main thread profiled (V8 `--cpu-prof` through
+ *   NODE_OPTIONS, written into DIR when the server stops) to see what the other server's reads cost.
  *
  * Prints one line; writes bench/results/cluster-*.json.
  */
@@ -57,6 +60,7 @@ const chemWorkers = arg('chem-workers') ?? '1';
 const warmup = Number(arg('warmup') ?? 30);
 const keep = process.argv.includes('--keep');
 const balance = arg('balance') ?? 'roundrobin';
+const profileDir = arg('server-cpu-prof');
 if (!['roundrobin', 'affinity'].includes(balance)) throw new Error(`--balance must be roundrobin or affinity, not ${balance}`);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -369,7 +373,8 @@ let balancer: Balancer | null = null;
 try {
   // Behind a proxy (TRUST_PROXY) the demo accounts are off unless asked for: the bench's accounts
   // carry the demo password, so they are asked for (demo mode on this machine).
-  const env = { CHEM_WORKERS: chemWorkers, TRUST_PROXY: 'true', DEMO_ACCOUNTS: 'on', LOG_LEVEL: 'warn' };
+  const env: Record<string, string> = { CHEM_WORKERS: chemWorkers, TRUST_PROXY: 'true', DEMO_ACCOUNTS: 'on', LOG_LEVEL: 'warn' };
+  if (profileDir) env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${path.resolve(profileDir)}`;
   // One after the other: the first start writes the demo users the second then finds.
   for (const name of ['s1', 's2'])
     servers.push(await startClusterServer({ databaseUrl: database.url, logFile: path.join(workDir, `${name}.log`), env }));

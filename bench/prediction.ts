@@ -386,9 +386,10 @@ let cut: number | null = null;
 {
   // Every structure active on something: a fold's scaffolds leave the training data entirely.
   const testStructures = [...activeAnywhere.keys()].sort((a, b) => a - b);
-  const { scaffolds } = await import('../apps/server/src/modules/chemistry/worker/scaffolds.mjs');
-  const found = (scaffolds({ smiles: testStructures.map((strId) => data.smiles[strId - 1]!) }) as { scaffolds: (string | null)[] })
-    .scaffolds;
+  // The RDKit workers' JavaScript, run on this thread; typed by what is read of it (it has no declarations).
+  const scaffoldsModule = '../apps/server/src/modules/chemistry/worker/scaffolds.mjs';
+  const { scaffolds } = (await import(scaffoldsModule)) as { scaffolds(message: { smiles: string[] }): { scaffolds: (string | null)[] } };
+  const found = scaffolds({ smiles: testStructures.map((strId) => data.smiles[strId - 1]!) }).scaffolds;
   const foldOfScaffold = (scaffold: string | null, strId: number) => hashText(scaffold ?? `acyclic ${strId}`) % SCAFFOLD_FOLDS;
   const truthOf = (strId: number) => new Set(activeAnywhere.get(strId) ?? new Set<number>());
   splitInfo.scaffold = { folds: SCAFFOLD_FOLDS, structures: testStructures.length, scaffolds: new Set(found.filter(Boolean)).size };

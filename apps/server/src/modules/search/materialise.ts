@@ -209,18 +209,24 @@ export async function readCounts(db: Kysely<Database>, setId: number): Promise<S
   return rows[0]!;
 }
 
+/** Every table holding rows of a search's set id (`clearSets`). */
+const SET_ROW_TABLES = [
+  'search_set_marks',
+  ...SEARCH_SET_TABLES,
+  'result_similarity',
+  'result_filtered',
+  'sar_sets',
+  'sar_set_structures',
+  'sar_set_activities',
+] as const;
+
 export async function clearSets(db: Kysely<Database>, setId: number): Promise<void> {
-  // The mark first: whatever happens next, a set without its mark counts as lost, never as kept.
-  await db.deleteFrom('search_set_marks').where('set_id', '=', setId).execute();
-  for (const table of SEARCH_SET_TABLES) {
-    await db.deleteFrom(table).where('set_id', '=', setId).execute();
-  }
-  // Similarity sorts and filtered rows of the results are derived from the sets and go with them.
-  await db.deleteFrom('result_similarity').where('set_id', '=', setId).execute();
-  await db.deleteFrom('result_filtered').where('set_id', '=', setId).execute();
-  // The SAR view's rows (migration 0013) were taken from these sets.
-  for (const table of ['sar_sets', 'sar_set_structures', 'sar_set_activities'] as const)
-    await db.deleteFrom(table).where('set_id', '=', setId).execute();
+  // One statement, so one round trip instead of twelve (every search's end clears its set id) and
+  // atomic: a set is never left without its mark but with some of its rows. Beside the sets and
+  // their mark: the results' similarity sorts and filtered rows, and the SAR view's rows (migration
+  // 0013), all derived from these sets.
+  const deletes = SET_ROW_TABLES.map((table, i) => sql`${sql.raw(`d${i}`)} AS (DELETE FROM ${sql.table(table)} WHERE set_id = ${setId})`);
+  await sql`WITH ${sql.join(deletes)} SELECT 1`.execute(db);
 }
 
 /**

@@ -275,28 +275,35 @@ export class SearchRunner {
   async runToSets(request: RunRequest, target: RunTarget): Promise<RunOutcome> {
     const { run } = target;
     const held = request.heldAnswer;
-    // Alert windows (new since a load) stay on the SQL path: the columns hold no load ids.
-    const columns = held || request.loadWindow || !this.bitmaps ? null : await this.bitmaps.ifCurrent();
-    // Held sets written out as they are need no plan (nor the units a plan reads).
-    const planning = held ? null : await this.context(request.userId, run);
+    // Read at once (each wait for the database is also one for the main thread under load). Alert
+    // windows (new since a load) stay on the SQL path: the columns hold no load ids. Held sets
+    // written out as they are need no plan (nor the units a plan reads).
+    const [columns, planning] = await Promise.all([
+      held || request.loadWindow || !this.bitmaps ? null : this.bitmaps.ifCurrent(),
+      held ? null : this.context(request.userId, run),
+    ]);
     try {
       const compiled = planning ? await compileCriteria(request.criteria, planning.ctx) : null;
       const scores = held ? held.scores : (planning?.structures.similarityScores() ?? null);
       const counted = columns && compiled ? await bitmapSearch(this.db, columns, compiled, this.activityCap, this.bitmaps!.rowSets) : null;
       const early: EarlyCounts | null = held ?? (counted && { columns: columns!, sets: counted });
-      if (counted) {
-        await target.countedEarly();
-        this.countPaths.early++;
-      }
-      if (early) request.onCounts?.(early.sets.counts);
+      if (counted) this.countPaths.early++;
       run.progress = { ...run.progress, phase: 'sets' };
       if (early && request.keepInMemory) {
+        // Nothing long is left: the session is made `ready` first and the counts answered then, so
+        // a results call on any server finds it ready at once, instead of looking again for the
+        // run's end (session-lifecycle.ts `afterOtherRuns`, every 250 ms).
         const version = crypto.randomUUID();
         await commitWithoutSets(this.db, target.setId, run.controller.signal, (trx) =>
           target.finish(trx, early.sets.counts, { version, kbVersion: early.columns.version }),
         );
+        request.onCounts?.(early.sets.counts);
         return { counts: early.sets.counts, kept: { version, columns: early.columns, sets: early.sets, scores } };
       }
+      // The sets are written next (seconds at L): the counts are answered now, and results calls,
+      // on any server, wait for the sets (`run_recovery`) instead of answering "still running".
+      if (counted) await target.countedEarly();
+      if (early) request.onCounts?.(early.sets.counts);
       // From the early counts while their columns are still the knowledge base's (held sets are this answer whatever loads ran since).
       const fromBitmaps = early && (held || (await this.bitmaps!.stillCurrent(early.columns))) ? early : null;
       // Written in the sets lane (db/lane-pool.ts): sets written after early counts must not hold
@@ -332,13 +339,11 @@ export class SearchRunner {
   }
 
   /**
-   * A search's counts from the bitmaps (when their columns are current), as a run counts them
-   * early: a definition recomputed (search-service.ts `recompute`). A count over the activity cap
-   * throws. Null: the columns are not current.
+   * A search's sets on these columns, as a run counts them early: a definition recomputed on the
+   * columns of its knowledge-base version (search-service.ts `recompute`, which checked them
+   * current). A count over the activity cap throws.
    */
-  async countEarly(compiled: CompiledCriteria): Promise<EarlyCounts | null> {
-    const columns = this.bitmaps ? await this.bitmaps.ifCurrent() : null;
-    if (!columns) return null;
+  async countOn(columns: KbColumns, compiled: CompiledCriteria): Promise<EarlyCounts> {
     return { columns, sets: await bitmapSearch(this.db, columns, compiled, this.activityCap, this.bitmaps!.rowSets) };
   }
 

@@ -447,18 +447,20 @@ export class SearchService {
   }
 
   private async recompute(session: Selectable<SearchSessionsTable>): Promise<HeldSets | null> {
-    const columns = await this.runner.columnsIfCurrent();
     const criteria = SearchCriteriaSchema.safeParse(session.criteria);
     const stored = storedCounts(session);
-    if (!columns || columns.version !== session.kb_version || !criteria.success || !stored || sessionWindow(session)) return null;
-    const { ctx, structures } = await this.runner.context(session.user_id);
+    if (!criteria.success || !stored || sessionWindow(session)) return null;
+    // Both reads at once: under load each wait for the database is also a wait for the busy main
+    // thread, and this runs before the other server's first page of the session is answered.
+    const [columns, { ctx, structures }] = await Promise.all([this.runner.columnsIfCurrent(), this.runner.context(session.user_id)]);
     try {
+      if (!columns || columns.version !== session.kb_version) return null;
       // A definition that no longer compiles for its owner (a collection they may not read now):
       // not from memory; the tables path re-runs it and says why it fails.
       const compiled = await compileCriteria(criteria.data, ctx).catch(() => null);
       if (!compiled) return null;
-      const early = await this.runner.countEarly(compiled);
-      if (!early || !isDeepStrictEqual(early.sets.counts, stored)) return null;
+      const early = await this.runner.countOn(columns, compiled);
+      if (!isDeepStrictEqual(early.sets.counts, stored)) return null;
       const held: HeldSets = {
         setId: session.set_id,
         criteriaHash: session.criteria_hash!,

@@ -1,12 +1,13 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { ACTIVITY_CAP_MESSAGE, SAVED_QUERY_FORMAT } from '@kb/contracts/search';
+import { ACTIVITY_CAP_MESSAGE, SAVED_QUERY_FORMAT, SearchCriteriaSchema, SearchProgressSchema } from '@kb/contracts/search';
 import type { SearchCriteriaInput } from '@kb/contracts/search';
 import { demoEmailForRole } from '@kb/contracts/roles';
 import type { LoginResult } from '@kb/contracts/auth';
 import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
+import { SearchRunner } from './search-run.ts';
 
 const KI: SearchCriteriaInput = { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }] }] };
 const MONOVALENT_OR_AGONIST: SearchCriteriaInput = {
@@ -61,6 +62,50 @@ describe.each(DATABASES)('search sessions and counts on %s', (kind) => {
       .where('id', '=', sessionid)
       .execute();
     expect(runs).toHaveLength(1);
+  });
+
+  it('answers the counts of a search held in memory after its session is made ready: another server reading it next need not wait', async () => {
+    // The run itself, its session's two writes recorded in the order they happen.
+    const runner = new SearchRunner(t.database.db, t.app.services.chemEngine, { bitmapCounts: true, databaseKind: t.database.kind });
+    await runner.bitmapsReady();
+    const steps: string[] = [];
+    const outcome = await runner.runToSets(
+      {
+        criteria: SearchCriteriaSchema.parse(KI),
+        userId: me.id,
+        loadWindow: null,
+        heldAnswer: null,
+        keepInMemory: true,
+        onCounts: () => steps.push('counts answered'),
+      },
+      {
+        setId: -62_016,
+        hash: 'order-test',
+        run: {
+          userId: me.id,
+          controller: new AbortController(),
+          progress: SearchProgressSchema.parse({
+            sessionid: 'order-test',
+            status: 'running',
+            phase: null,
+            searched: 0,
+            total: 0,
+            hits: 0,
+            message: null,
+          }),
+        },
+        countedEarly: async () => {
+          steps.push('counted early');
+        },
+        finish: async () => {
+          steps.push('ready');
+        },
+      },
+    );
+    expect('kept' in outcome).toBe(true);
+    // Before: counted early, counts answered, then ready — a results call on another server in
+    // between found the session running and looked again 250 ms later.
+    expect(steps).toEqual(['ready', 'counts answered']);
   });
 
   it('answers the same five counts without a session (count) as with one (allresultscount)', async () => {
