@@ -74,8 +74,8 @@ export interface Narrowing {
  * JIT compilation — it spent 100–500 ms compiling queries that run in a few hundred (measured at L).
  */
 async function setQuerySettings(trx: Kysely<Database>): Promise<void> {
-  await sql`SET LOCAL work_mem = '128MB'`.execute(trx);
-  await sql`SET LOCAL jit = off`.execute(trx);
+  // Both in one statement (set_config(…, true) is SET LOCAL): one round trip fewer on every page.
+  await sql`SELECT set_config('work_mem', '128MB', true), set_config('jit', 'off', true)`.execute(trx);
 }
 
 /** A session with where its sets are read from (`ResultsService.sessionAndSets`). */

@@ -58,6 +58,13 @@ export interface SearchServiceOptions extends SearchRunOptions {
 
 const OLD_COLUMNS_GRACE_MS = 30 * 60_000;
 
+/**
+ * Housekeeping after a search at most this often per process: it is seven statements (expired
+ * sessions, stale structure hits, orphaned results rows), each a turn of the main thread and a
+ * connection, and sessions expire after a day — after every search it was churn under load.
+ */
+const HOUSEKEEPING_EVERY_MS = 60_000;
+
 /** What a results call needs of a session: its sets in the set tables (SQL joins them), or its definition only (read from memory). */
 export type SessionNeed = 'tables' | 'definition';
 
@@ -101,6 +108,7 @@ export class SearchService {
   private readonly runner: SearchRunner;
   private defaultCountsCache: { at: number; version: string; value: DefaultCounts } | null = null;
   private stopping = false;
+  private lastHousekeeping = Number.NEGATIVE_INFINITY;
   /** Reclaims the set tables' dead rows where autovacuum does not (search/set-vacuum.ts). */
   private readonly vacuum: SetVacuum;
   private readonly log: SearchServiceOptions['log'];
@@ -337,8 +345,10 @@ export class SearchService {
     }
   }
 
-  /** Expired sessions dropped, sets on superseded columns retired, the set tables vacuumed, after a run: never failing it (nor, unhandled, the process). */
+  /** Expired sessions dropped, sets on superseded columns retired, the set tables vacuumed, after a run (at most once a minute): never failing it (nor, unhandled, the process). */
   private housekeeping(): void {
+    if (Date.now() - this.lastHousekeeping < HOUSEKEEPING_EVERY_MS) return;
+    this.lastHousekeeping = Date.now();
     this.retireOlderSets()
       .catch(() => undefined)
       .then(() => this.purgeExpired())
