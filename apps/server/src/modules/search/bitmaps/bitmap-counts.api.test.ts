@@ -7,6 +7,12 @@ import { ACTIVITY_CAP_MESSAGE } from '@kb/contracts/search';
 import { ERROR_CODES } from '@kb/contracts/errors';
 import { DATABASES, authHeaders, startTestApp } from '../../../../test/harness.ts';
 import type { TestApp } from '../../../../test/harness.ts';
+import { SearchCriteriaSchema } from '@kb/contracts/search';
+import { SearchRunner } from '../search-run.ts';
+import { compileCriteria } from '../search-plan.ts';
+import type { CompiledRow } from '../row-compiler.ts';
+import { bitmapSearch, readRowSets } from './bitmap-counts.ts';
+import type { RowSetSource, RowSets } from './bitmap-counts.ts';
 
 /**
  * The bitmap engine behind the count call (SEARCH_BITMAPS=1): the activity cap answers as on the
@@ -105,5 +111,44 @@ describe.each(DATABASES)('bitmap counts on %s', (kind) => {
     }
     expect(expected[0]).toBe(1);
     expect(expected[2]).toBeGreaterThan(0);
+  });
+
+  it("makes a row at its other level once and keeps it with the row's sets: a NOT search again reuses it, same sets", async () => {
+    const runner = new SearchRunner(t.database.db, t.app.services.chemEngine, { bitmapCounts: true, databaseKind: t.database.kind });
+    await runner.bitmapsReady();
+    const columns = (await runner.columnsIfCurrent())!;
+    // A structure row (its activities level) NOT an activity row (its structures level).
+    const criteria = SearchCriteriaSchema.parse({
+      rows: [
+        { selectedOption: 'structure', properties: { molmin: 250, molmax: 450 }, operator: 'NOT' },
+        { selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }] },
+      ],
+    });
+    const { ctx, structures } = await runner.context(login.id);
+    const compiled = await compileCriteria(criteria, ctx);
+    await structures.cleanup();
+    // A cache by row, as the index's: the same row objects answer both runs.
+    const cached = new Map<CompiledRow, Promise<RowSets>>();
+    const source: RowSetSource = (db, cols, row) => {
+      if (!cached.has(row)) cached.set(row, readRowSets(db, cols, row));
+      return cached.get(row)!;
+    };
+    const first = await bitmapSearch(t.database.db, columns, compiled, 1e9, source);
+    const [structureRow, activityRow] = await Promise.all(compiled.rows.map((row) => cached.get(row)!));
+    const madeActivities = structureRow!.levels?.activities;
+    const madeStructures = activityRow!.levels?.structures;
+    expect(madeActivities?.value?.size).toBeGreaterThan(0);
+    expect(madeStructures?.value?.size).toBeGreaterThan(0);
+    const again = await bitmapSearch(t.database.db, columns, compiled, 1e9, source);
+    expect(structureRow!.levels?.activities).toBe(madeActivities);
+    expect(activityRow!.levels?.structures).toBe(madeStructures);
+    // The same sets as without any cache.
+    const fresh = await bitmapSearch(t.database.db, columns, compiled, 1e9, readRowSets);
+    for (const run of [first, again]) {
+      expect(run.counts).toEqual(fresh.counts);
+      expect(run.structures.toArray()).toEqual(fresh.structures.toArray());
+      expect(run.activities.toArray()).toEqual(fresh.activities.toArray());
+    }
+    expect(fresh.counts.stridscount).toBeGreaterThan(0);
   });
 });

@@ -35,6 +35,36 @@ export interface RowSets {
   direct: RoaringBitmap32 | null;
   /** Development compounds the row's clinical predicate holds for. */
   clinical: RoaringBitmap32 | null;
+  /**
+   * The row at the other level, made when a search first needs it (`rowLevel`) and kept with the
+   * row's sets, whose cache counts it once made (bitmap-index.ts): a structure row's activities,
+   * an activity row's structures. At L a property or mechanism row's millions of ids took tens of
+   * milliseconds to link again on every search combining it (a NOT search, a property row beside
+   * an activity row), on the server that ran it and on one recomputing it.
+   */
+  levels?: Partial<Record<'activities' | 'structures', RowLevel>>;
+}
+
+/** A row's set at another level: the promise shared by every search asking meanwhile, the set once made. */
+export interface RowLevel {
+  made: Promise<RoaringBitmap32>;
+  value?: RoaringBitmap32;
+}
+
+/** The row's set at `level`, made once (`make`) and kept on its sets; a failure is not kept. */
+function rowLevel(row: RowSets, level: 'activities' | 'structures', make: () => Promise<RoaringBitmap32>): Promise<RoaringBitmap32> {
+  const levels = (row.levels ??= {});
+  const kept = levels[level];
+  if (kept) return kept.made;
+  const made: RowLevel = { made: make() };
+  levels[level] = made;
+  made.made.then(
+    (value) => (made.value = value),
+    () => {
+      if (levels[level] === made) delete levels[level];
+    },
+  );
+  return made.made;
 }
 
 /** Where a row's sets come from: the index's cache in front of the database (bitmap-index.ts). */
@@ -296,7 +326,11 @@ async function evaluateLevels(
     expr,
     (i) =>
       sets[i]!.activities ??
-      (sets[i]!.direct ? childrenOfAll({ index: columns.byStructure, forward: columns.actStr }, sets[i]!.direct!, turns) : empty),
+      (sets[i]!.direct
+        ? rowLevel(sets[i]!, 'activities', () =>
+            childrenOfAll({ index: columns.byStructure, forward: columns.actStr }, sets[i]!.direct!, turns),
+          )
+        : empty),
     turns,
   );
   const matching = evaluateSets(expr, activityLeaf, columns.allActivities);
@@ -304,18 +338,11 @@ async function evaluateLevels(
   const direct = evaluateSets(expr, (i) => sets[i]!.direct ?? empty, columns.allStructures);
   await turns.pause();
   // The structure and development compound levels: only a search with NOT, or with development compound rows, judges on them.
-  const structureLeafMade = new Map<number, Promise<RoaringBitmap32>>();
-  const structureLeaf = (i: number) => {
-    let made = structureLeafMade.get(i);
-    if (!made) {
-      made = (async () => {
-        const own = sets[i]!.activities ? await linked(columns.actStr, sets[i]!.activities!, turns) : empty;
-        return sets[i]!.direct ? RoaringBitmap32.or(own, sets[i]!.direct!) : own;
-      })();
-      structureLeafMade.set(i, made);
-    }
-    return made;
-  };
+  const structureLeaf = (i: number) =>
+    rowLevel(sets[i]!, 'structures', async () => {
+      const own = sets[i]!.activities ? await linked(columns.actStr, sets[i]!.activities!, turns) : empty;
+      return sets[i]!.direct ? RoaringBitmap32.or(own, sets[i]!.direct!) : own;
+    });
   const structureLeaves = () => leavesOf(expr, structureLeaf, turns);
   const clinicalLeaves = () =>
     leavesOf(expr, async (i) => sets[i]!.clinical ?? clinicalOfStructures(columns, await structureLeaf(i)), turns);

@@ -19,8 +19,12 @@ interface CachedRow {
   bytes: number;
 }
 
+/** Bytes of a row's sets, with its other levels once made (bitmap-counts.ts `RowSets.levels`). */
 const sizeOf = (sets: RowSets) =>
-  [sets.activities, sets.direct, sets.clinical].reduce((sum, b) => sum + (b ? b.getSerializationSizeInBytes('croaring') : 0), 0);
+  [sets.activities, sets.direct, sets.clinical, sets.levels?.activities?.value, sets.levels?.structures?.value].reduce(
+    (sum, b) => sum + (b ? b.getSerializationSizeInBytes('croaring') : 0),
+    0,
+  );
 
 export type BitmapIndexOptions = LoadOptions;
 
@@ -121,6 +125,8 @@ export class BitmapIndex {
     if (cached) {
       this.rows.delete(key);
       this.rows.set(key, cached);
+      // Levels made by the searches since the last use are counted now (one use late, bounded).
+      cached.sets.then((sets) => this.recount(key, cached, sets)).catch(() => undefined);
       return cached.sets;
     }
     const entry: CachedRow = { sets: readRowSets(db, columns, row), bytes: 0 };
@@ -136,6 +142,15 @@ export class BitmapIndex {
       throw error;
     }
   };
+
+  /** The bytes of a cached row again (its levels may have been made since), while it is still cached. */
+  private recount(key: string, entry: CachedRow, sets: RowSets): void {
+    if (this.rows.get(key) !== entry) return;
+    const bytes = sizeOf(sets);
+    this.rowBytes += bytes - entry.bytes;
+    entry.bytes = bytes;
+    this.evict();
+  }
 
   private forgetRows(version: string): void {
     this.rows.clear();
