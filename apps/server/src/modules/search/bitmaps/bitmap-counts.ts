@@ -46,7 +46,7 @@ export interface RowSets {
 }
 
 /** A row's set at another level: the promise shared by every search asking meanwhile, the set once made. */
-export interface RowLevel {
+interface RowLevel {
   made: Promise<RoaringBitmap32>;
   value?: RoaringBitmap32;
 }
