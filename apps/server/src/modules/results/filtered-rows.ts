@@ -88,8 +88,11 @@ export class FilteredRows {
     memory: { dictionaries: KbDictionaries; input?: FilterInput } | null,
   ): Promise<{ count: number; passed: Int32Array | null }> {
     const setId = sets.setId;
-    await sql`DELETE FROM result_filtered WHERE set_id = ${setId}::bigint AND tab = ${tab}`.execute(trx);
-    if (!filters.length) return { count: 0, passed: null };
+    if (!filters.length) {
+      await sql`DELETE FROM result_filtered WHERE set_id = ${setId}::bigint AND tab = ${tab}`.execute(trx);
+      return { count: 0, passed: null };
+    }
+    // Otherwise the tab's row is replaced in place (an upsert on its key): no DELETE first.
     if (memory && filtersInMemory(tab, filters, !!memory.input?.tabIds)) {
       const input = memory.input ?? { rows: await readSetRows(trx, setId, ['act_id']), tabIds: null };
       const outcome = filterInMemory(memory.dictionaries, tab, filters, input);
@@ -98,6 +101,7 @@ export class FilteredRows {
     // One packed row (migration 0029), an empty array when nothing passed (as the memory path writes).
     const { rows } = await sql<{ n: number }>`INSERT INTO result_filtered (set_id, tab, ids)
         SELECT ${setId}::bigint, ${tab}, coalesce(array_agg(f.id), '{}') FROM (${filteredIdsQuery(tab, sets, filters)}) f
+      ON CONFLICT (set_id, tab) DO UPDATE SET ids = EXCLUDED.ids, complement = false
       RETURNING cardinality(ids) AS n`.execute(trx);
     return { count: rows[0]?.n ?? 0, passed: null };
   }

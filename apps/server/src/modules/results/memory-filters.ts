@@ -287,7 +287,7 @@ export function filterInMemory(d: KbDictionaries, tab: ResultTabKey, filters: re
   return tab === 'activitiestab' ? activitiesPassing(d, tests, input.rows) : rowsPassing(d, tab, tests, input);
 }
 
-/** Writes a tab's filter outcome into result_filtered; answers how many rows passed. */
+/** Writes (or replaces) a tab's filter outcome in result_filtered; answers how many rows passed. */
 export async function writeFilterOutcome(
   trx: Kysely<Database>,
   setId: number,
@@ -300,6 +300,7 @@ export async function writeFilterOutcome(
   const complement = outcome.failed.length < outcome.passed.length;
   const ids = complement ? outcome.failed : outcome.passed;
   await sql`INSERT INTO result_filtered (set_id, tab, ids, complement)
-    VALUES (${setId}::bigint, ${tab}, ${int4ArrayParam(ids, kind)}::int[]::bigint[], ${complement})`.execute(trx);
+    VALUES (${setId}::bigint, ${tab}, ${int4ArrayParam(ids, kind)}::int[]::bigint[], ${complement})
+    ON CONFLICT (set_id, tab) DO UPDATE SET ids = EXCLUDED.ids, complement = EXCLUDED.complement`.execute(trx);
   return outcome.passed.length;
 }
