@@ -356,7 +356,7 @@ export class SearchService {
       .then(() => (this.stopping ? [] : this.vacuum.maybe()))
       .catch((error: unknown) =>
         this.log?.(
-          `vacuuming the set tables failed (tried again after a later search): ${error instanceof Error ? error.message : String(error)}`,
+          `vacuuming the set tables failed (tried again after a later search, a minute on at the soonest): ${error instanceof Error ? error.message : String(error)}`,
         ),
       );
   }

@@ -43,6 +43,8 @@ export interface RowSets {
    * an activity row), on the server that ran it and on one recomputing it.
    */
   levels?: Partial<Record<'activities' | 'structures', RowLevel>>;
+  /** Told when a level is made (the index's cache counts its bytes then). */
+  onLevelMade?: () => void;
 }
 
 /** A row's set at another level: the promise shared by every search asking meanwhile, the set once made. */
@@ -59,7 +61,10 @@ function rowLevel(row: RowSets, level: 'activities' | 'structures', make: () => 
   const made: RowLevel = { made: make() };
   levels[level] = made;
   made.made.then(
-    (value) => (made.value = value),
+    (value) => {
+      made.value = value;
+      row.onLevelMade?.();
+    },
     () => {
       if (levels[level] === made) delete levels[level];
     },
@@ -340,7 +345,8 @@ async function evaluateLevels(
   // The structure and development compound levels: only a search with NOT, or with development compound rows, judges on them.
   const structureLeaf = (i: number) =>
     rowLevel(sets[i]!, 'structures', async () => {
-      const own = sets[i]!.activities ? await linked(columns.actStr, sets[i]!.activities!, turns) : empty;
+      // Kept with the row for later searches: its own bitmap, never this search's `empty`.
+      const own = sets[i]!.activities ? await linked(columns.actStr, sets[i]!.activities!, turns) : new RoaringBitmap32();
       return sets[i]!.direct ? RoaringBitmap32.or(own, sets[i]!.direct!) : own;
     });
   const structureLeaves = () => leavesOf(expr, structureLeaf, turns);

@@ -125,14 +125,14 @@ export class BitmapIndex {
     if (cached) {
       this.rows.delete(key);
       this.rows.set(key, cached);
-      // Levels made by the searches since the last use are counted now (one use late, bounded).
-      cached.sets.then((sets) => this.recount(key, cached, sets)).catch(() => undefined);
       return cached.sets;
     }
     const entry: CachedRow = { sets: readRowSets(db, columns, row), bytes: 0 };
     this.rows.set(key, entry);
     try {
       const sets = await entry.sets;
+      // A level made later (bitmap-counts.ts `rowLevel`) is counted when it is made.
+      sets.onLevelMade = () => this.recount(key, entry, sets);
       entry.bytes = sizeOf(sets);
       this.rowBytes += entry.bytes;
       this.evict();
@@ -143,7 +143,7 @@ export class BitmapIndex {
     }
   };
 
-  /** The bytes of a cached row again (its levels may have been made since), while it is still cached. */
+  /** The bytes of a cached row again (a level of it was just made), while it is still cached. */
   private recount(key: string, entry: CachedRow, sets: RowSets): void {
     if (this.rows.get(key) !== entry) return;
     const bytes = sizeOf(sets);
