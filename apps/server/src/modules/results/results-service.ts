@@ -55,12 +55,6 @@ import type { SetSource } from './set-source.ts';
 import type { RowScope } from './row-scope.ts';
 import { tabularView } from './tabular-view.ts';
 
-/**
- * The results workspace over one search session (docs/results.md): tab pages, row counts, filters,
- * selections and navigation. Every query reads the session's sets, so what a tab, a chart and a
- * selection show of one search agrees.
- */
-
 /** What narrows the rows a "select all" stands for, besides the tab's filters. */
 export interface Narrowing {
   strIdList?: readonly number[] | undefined;
@@ -69,16 +63,13 @@ export interface Narrowing {
   maxValue?: number | null | undefined;
 }
 
-/** Both settings in one expression (`set_config(…, true)` is SET LOCAL): one round trip, or none beside another statement. */
-const QUERY_SETTINGS = sql<string>`set_config('work_mem', '128MB', true) || set_config('jit', 'off', true)`;
-
 /**
  * Settings of the results' transactions: memory to hash id sets of a few hundred thousand, and no
  * JIT compilation — it spent 100–500 ms compiling queries that run in a few hundred (measured at L).
+ * Both in one expression (`set_config(…, true)` is SET LOCAL): one round trip, or none beside
+ * another statement.
  */
-async function setQuerySettings(trx: Kysely<Database>): Promise<void> {
-  await sql`SELECT ${QUERY_SETTINGS}`.execute(trx);
-}
+const QUERY_SETTINGS = sql<string>`set_config('work_mem', '128MB', true) || set_config('jit', 'off', true)`;
 
 /** A session with where its sets are read from (`ResultsService.sessionAndSets`). */
 export interface SessionSets {
@@ -88,6 +79,11 @@ export interface SessionSets {
   held: HeldSets | null;
 }
 
+/**
+ * The results workspace over one search session (docs/results.md): tab pages, row counts, filters,
+ * selections and navigation. Every query reads the session's sets, so what a tab, a chart and a
+ * selection show of one search agrees.
+ */
 export class ResultsService {
   /** Sessions' activity rows held between the charts and filters that read them all. */
   readonly sessionRows: SessionRowsCache;
@@ -204,7 +200,7 @@ export class ResultsService {
    */
   async lockedSession<T>(session: ResultSession, fn: (trx: Kysely<Database>, fresh: ResultSession) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(async (trx) => {
-      // The results' settings (`setQuerySettings`) made by the lock's own statement: one round trip
+      // The results' settings (`QUERY_SETTINGS`) made by the lock's own statement: one round trip
       // fewer on every Apply, under load each a wait for the main thread too. Set before the work
       // `fn` does (the statements after it), as SET LOCAL; without the row, nothing is done anyway.
       const locked = await trx
@@ -248,7 +244,7 @@ export class ResultsService {
   /** Filter subqueries hash sets of a few hundred thousand ids: give them memory (as the search does). */
   async withWorkMem<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(async (trx) => {
-      await setQuerySettings(trx);
+      await sql`SELECT ${QUERY_SETTINGS}`.execute(trx);
       return fn(trx);
     });
   }

@@ -1,6 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
 import crypto from 'node:crypto';
-import { sql } from 'kysely';
 import type { Kysely, Selectable } from 'kysely';
 import type { DefaultCounts, SearchCounts, SearchCriteria, SearchProgress } from '@kb/contracts/search';
 import { SearchCriteriaSchema } from '@kb/contracts/search';
@@ -15,10 +14,10 @@ import type { LoadWindow } from './materialise.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
 import { searchCancelled } from './structure-query.ts';
 import { writeSearchLog } from './search-log.ts';
-import { loadsVersion } from '../knowledge-base/kb-loads.ts';
 import type { WrittenActivityRows } from './bitmaps/activity-rows.ts';
 import type { KbColumns } from './bitmaps/kb-columns.ts';
 import { SetVacuum } from './set-vacuum.ts';
+import { KbCountsCache } from './default-counts.ts';
 import { SearchRunner } from './search-run.ts';
 import type { CountOptions, SearchRunOptions } from './search-run.ts';
 import { SessionLifecycle, sessionWindow } from './session-lifecycle.ts';
@@ -28,8 +27,6 @@ import type { HeldSets } from './session-sets.ts';
 
 // KbColumns: what other modules (the sheet) read of the columns in memory, through `columnsIfCurrent`.
 export type { CountOptions, KbColumns, LoadWindow, SessionKind, SessionState };
-
-const DEFAULT_COUNTS_TTL_MS = 5 * 60_000;
 
 export interface SearchServiceOptions extends SearchRunOptions {
   /**
@@ -106,7 +103,6 @@ export class SearchService {
   private readonly runs = new Map<string, InFlight>();
   private readonly sessions: SessionLifecycle;
   private readonly runner: SearchRunner;
-  private defaultCountsCache: { at: number; version: string; value: DefaultCounts } | null = null;
   private stopping = false;
   private lastHousekeeping = Number.NEGATIVE_INFINITY;
   /** Reclaims the set tables' dead rows where autovacuum does not (search/set-vacuum.ts). */
@@ -122,6 +118,7 @@ export class SearchService {
   private readonly held: SessionSetStore | null;
   private readonly oldColumnsGraceMs: number;
   /** Recomputations of a session's sets from its definition in flight, per set id (one at a time). */
+  private readonly kbCounts: KbCountsCache;
   private readonly recomputing = new Map<number, Promise<HeldSets | null>>();
   /** Sets answered from memory since start (held, of which recomputed) and runs that wrote the set tables: tests and benchmarks read it. */
   readonly setPaths = { held: 0, recomputed: 0, written: 0 };
@@ -137,6 +134,7 @@ export class SearchService {
     options: SearchServiceOptions = {},
   ) {
     this.runner = new SearchRunner(db, engine, options);
+    this.kbCounts = new KbCountsCache(db);
     this.sessions = new SessionLifecycle(db, {
       ...(options.singleProcess === undefined ? {} : { singleProcess: options.singleProcess }),
       ...(options.runStaleMs === undefined ? {} : { runStaleMs: options.runStaleMs }),
@@ -550,29 +548,14 @@ export class SearchService {
     return this.runner.tableRows(setId, table);
   }
 
-  /** Counts of the whole knowledge base; cached briefly (a full count of 20 M activities is not free). */
-  async defaultCounts(): Promise<DefaultCounts> {
-    // A load that ended (here, on another server or from the command line) makes the cache stale at once.
-    const version = await loadsVersion(this.db);
-    const cached = this.defaultCountsCache;
-    if (cached && cached.version === version && Date.now() - cached.at < DEFAULT_COUNTS_TTL_MS) return cached.value;
-    const { rows } = await sql<DefaultCounts>`SELECT
-        (SELECT count(*)::int FROM documents) AS "refIdsCount",
-        (SELECT count(*)::int FROM structures) AS "strIdsCount",
-        (SELECT count(*)::int FROM compounds) AS "gvkIdsCount",
-        (SELECT count(*)::int FROM activities) AS "actIdsCount",
-        (SELECT count(*)::int FROM assays) AS "assayIdsCount",
-        (SELECT count(*)::int FROM clinical_compounds) AS "clinicalCompoundIdsCount",
-        (SELECT count(*)::int FROM clinical_compounds cc JOIN clinical_phases p ON p.phase_id = cc.highest_phase_id
-          WHERE p.name = 'Launched') AS "drugIdsCount"`.execute(this.db);
-    const value = rows[0]!;
-    this.defaultCountsCache = { at: Date.now(), version, value };
-    return value;
+  /** Counts of the whole knowledge base (default-counts.ts). */
+  defaultCounts(): Promise<DefaultCounts> {
+    return this.kbCounts.get();
   }
 
   /** Forget cached knowledge-base counts (after a load). */
   invalidateDefaultCounts(): void {
-    this.defaultCountsCache = null;
+    this.kbCounts.invalidate();
   }
 
   /** Drops a session's sets (spec `dropunloggedtables`); the row stays as a recent search. */

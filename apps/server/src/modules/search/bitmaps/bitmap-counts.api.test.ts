@@ -10,7 +10,9 @@ import type { TestApp } from '../../../../test/harness.ts';
 import { SearchRunner } from '../search-run.ts';
 import { compileCriteria } from '../search-plan.ts';
 import type { CompiledRow } from '../row-compiler.ts';
+import { loadsState } from '../../knowledge-base/kb-loads.ts';
 import { bitmapSearch, readRowSets } from './bitmap-counts.ts';
+import { BitmapIndex } from './bitmap-index.ts';
 import type { RowSetSource, RowSets } from './bitmap-counts.ts';
 
 /**
@@ -81,6 +83,21 @@ describe.each(DATABASES)('bitmap counts on %s', (kind) => {
     const after = await count(rowsOf());
     expect((after.data.rows as SearchCounts[])[0]!.actidscount).toBe(target.n + 1);
     expect(t.app.services.search.countPaths.bitmaps).toBe(paths.bitmaps + 1);
+  });
+
+  it('reads the columns again when a load ends while a read begun during it is still under way', async () => {
+    const db = t.database.db;
+    const running = await sql<{
+      load_id: number;
+    }>`INSERT INTO kb_loads (kind, label, status) VALUES ('update', 'short release', 'running') RETURNING load_id`.execute(db);
+    // A fresh index (no read in the last minute): asked during the load, it starts reading its rows.
+    const index = new BitmapIndex(db);
+    expect(await index.ifCurrent()).toBeNull();
+    await sql`UPDATE kb_loads SET status = 'complete', finished_at = now() WHERE load_id = ${running.rows[0]!.load_id}`.execute(db);
+    // Asked again before that read ends: the answer is the columns after the load, not the read's.
+    const columns = await index.current();
+    expect(columns.version).toBe((await loadsState(db)).version);
+    expect(await index.ifCurrent()).toBe(columns);
   });
 
   it('keeps the same structures as SQL for a stored NaN and a NULL property (NaN sorts above every number in PostgreSQL)', async () => {

@@ -41,7 +41,7 @@ export type BitmapIndexOptions = LoadOptions;
  */
 export class BitmapIndex {
   private columns: KbColumns | null = null;
-  private reading: Promise<KbColumns> | null = null;
+  private reading: { version: string; columns: Promise<KbColumns> } | null = null;
   private readStartedAt = 0;
   private rows = new Map<string, CachedRow>();
   private rowsVersion = '';
@@ -87,19 +87,32 @@ export class BitmapIndex {
     return null;
   }
 
+  /**
+   * The columns of `version`, read once however many callers ask. A read of another version still
+   * under way (one started while a load ran) is let finish first, then this one is read: its
+   * answer would be the superseded columns.
+   */
   private read(version: string): Promise<KbColumns> {
-    if (!this.reading) {
-      this.readStartedAt = Date.now();
-      this.reading = loadKbColumns(this.db, version, this.options)
-        .then(({ columns, source }) => {
-          this.lastSource = source;
-          // Property rows are tested in SQL until these are in too.
-          columns.properties.readSoon();
-          return (this.columns = columns);
-        })
-        .finally(() => (this.reading = null));
-    }
-    return this.reading;
+    if (this.reading?.version === version) return this.reading.columns;
+    const before = this.reading?.columns.catch(() => undefined);
+    this.readStartedAt = Date.now();
+    const columns = (before ?? Promise.resolve()).then(() => {
+      if (this.columns?.version === version) return this.columns;
+      return loadKbColumns(this.db, version, this.options).then(({ columns: read, source }) => {
+        this.lastSource = source;
+        // Property rows are tested in SQL until these are in too.
+        read.properties.readSoon();
+        return (this.columns = read);
+      });
+    });
+    const reading = { version, columns };
+    this.reading = reading;
+    void columns
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.reading === reading) this.reading = null;
+      });
+    return columns;
   }
 
   /** A row's sets, from the cache when the same row was read on the same version (a `RowSetSource`). */
