@@ -10,6 +10,7 @@ import { binItems, binOf, rangeLayout } from './range-bins.ts';
 import type { RangeAnswer } from './range-bins.ts';
 import { tabSet } from '../results/set-source.ts';
 import type { SetSource } from '../results/set-source.ts';
+import { fitsIdArray } from '../../db/id-arrays.ts';
 
 /**
  * The batched charts (chart-batch.ts) counted in memory: the session's activity rows are read
@@ -66,9 +67,6 @@ function countActivities(d: KbDictionaries, rows: SessionRows): ChartBatch {
   return { rows: rows.count, groups, ranges: new Map() };
 }
 
-/** Structure ids up to this are grouped by a counting sort (an Int32Array of this length: 256 MB at most). */
-const MAX_COUNTED_ID = 64 * 1024 * 1024;
-
 /**
  * Row indexes ordered by structure (rows of one structure in row order): one pass then sees each
  * structure's rows together. A counting sort over the structure ids: at L, 728,366 rows took
@@ -78,7 +76,7 @@ function byStructure(str: Int32Array): Int32Array {
   let max = 0;
   for (let k = 0; k < str.length; k++) if (str[k]! > max) max = str[k]!;
   // An id far beyond any real one (a dangling id is read as the largest int4): compare instead.
-  if (max > MAX_COUNTED_ID) return Int32Array.from(str.keys()).sort((a, b) => str[a]! - str[b]! || a - b);
+  if (!fitsIdArray(max + 1, 4)) return Int32Array.from(str.keys()).sort((a, b) => str[a]! - str[b]! || a - b);
   // next[id]: where the next row of structure id goes.
   const next = new Int32Array(max + 2);
   for (let k = 0; k < str.length; k++) next[str[k]! + 1]! += 1;

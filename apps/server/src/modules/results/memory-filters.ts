@@ -5,6 +5,7 @@ import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import type { Database } from '../../db/schema.ts';
 import type { DatabaseKind } from '../../db/database.ts';
 import { int4ArrayParam } from '../../db/array-param.ts';
+import { fitsIdArray } from '../../db/id-arrays.ts';
 import type { KbDictionaries } from '../knowledge-base/kb-dictionaries.ts';
 import { NO_VALUE_ID } from '@kb/contracts/charts';
 import { NONE, denseKeys, isRowValueChart, keyOf, keyOfLinks, keyOfValue } from './row-values.ts';
@@ -211,13 +212,10 @@ function activitiesPassing(d: KbDictionaries, tests: readonly KeyTest[], rows: S
   return split(rows.act!, pass);
 }
 
-/** Ids up to this find their position in an array indexed by id (64 MB at most); beyond (a stray large id), by a binary search. */
-const MAX_INDEXED_ID = 16 * 1024 * 1024;
-
-/** Each id's position in the ascending `ids` (-1: not there). */
+/** Each id's position in the ascending `ids` (-1: not there): from an array indexed by id (id-arrays.ts), else (a stray large id) by a binary search. */
 function positionsById(ids: Int32Array): (id: number) => number {
   const max = ids.length ? ids[ids.length - 1]! : 0;
-  if (max > MAX_INDEXED_ID) return (id) => indexOfSorted(ids, id);
+  if (!fitsIdArray(max, 4)) return (id) => indexOfSorted(ids, id);
   const positions = new Int32Array(max + 1).fill(-1);
   for (let i = 0; i < ids.length; i++) positions[ids[i]!] = i;
   return (id) => (id > 0 && id < positions.length ? positions[id]! : -1);

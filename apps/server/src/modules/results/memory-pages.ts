@@ -16,6 +16,7 @@ import {
   scoredPageIds,
 } from '../search/session-sets.ts';
 import type { HeldKind, HeldSets } from '../search/session-sets.ts';
+import { fitsIdArray } from '../../db/id-arrays.ts';
 import type { DatabaseKind } from '../../db/database.ts';
 import { int4ArrayParam } from '../../db/array-param.ts';
 import { TAB_MODELS } from './tab-model.ts';
@@ -88,13 +89,10 @@ export function heldRowsWithin(rows: SessionRows, column: Int32Array, ids: Int32
   };
 }
 
-/** Ids up to this are tested by a byte per id; beyond (sparse activity ids), by a binary search. */
-const MAX_FLAGGED_ID = 16 * 1024 * 1024;
-
-/** A test of membership in ascending `ids`: a byte per id when the ids are small (structures), else a binary search. */
+/** A test of membership in ascending `ids`: a byte per id (id-arrays.ts), else (a stray large id) a binary search. */
 function membership(ids: Int32Array): (id: number) => boolean {
   const max = ids.length ? ids[ids.length - 1]! : 0;
-  if (max > MAX_FLAGGED_ID) return (id) => indexOfSorted(ids, id) >= 0;
+  if (!fitsIdArray(max, 1)) return (id) => indexOfSorted(ids, id) >= 0;
   const flags = new Uint8Array(max + 1);
   for (let i = 0; i < ids.length; i++) flags[ids[i]!] = 1;
   return (id) => flags[id] === 1;

@@ -1,5 +1,6 @@
 import type { RoaringBitmap32 } from './roaring.ts';
 import type { KbColumns } from './kb-columns.ts';
+import { fitsIdArray } from '../../../db/id-arrays.ts';
 
 /**
  * A search's activities with their links, and its assays' and references' numbers of them, made
@@ -14,7 +15,7 @@ export function withActivityCounts(bitmap: RoaringBitmap32, link: Int32Array, ac
   const highest = ids.length ? ids[ids.length - 1]! : 0;
   // A counter per id up to the highest one written (an Int32Array, not a Map of a million entries),
   // unless a link without a foreign key holds a stray large id: then a counter per id of the set.
-  if (highest > MAX_COUNTED_ID) {
+  if (!fitsIdArray(highest, 4)) {
     const counted = new Map<number, number>();
     for (const position of activities) {
       const id = link[position]!;
@@ -29,9 +30,6 @@ export function withActivityCounts(bitmap: RoaringBitmap32, link: Int32Array, ac
   }
   return [ids, ids.map((id) => counts[id]!)];
 }
-
-/** Ids up to this are counted in an array indexed by id (64 MB at most). */
-const MAX_COUNTED_ID = 16 * 1024 * 1024;
 
 /**
  * The rows written to search_activities, as columns (0 where the table holds NULL): the results

@@ -15,6 +15,7 @@ import { positionsOf, readPacked } from '../../../db/column-read.ts';
 import { evaluateSets, rowIndexes } from './set-algebra.ts';
 import { flagsOf, matchActivityFields, scan } from './activity-fields.ts';
 import { matchProperties } from './structure-properties.ts';
+import { fitsIdArray } from '../../../db/id-arrays.ts';
 import { MainThreadTurns, inChunks } from '../../../workers/main-thread-turns.ts';
 
 /**
@@ -208,9 +209,6 @@ function byteFlags(ids: RoaringBitmap32): Uint8Array {
 /** Sets up to this size are linked through a sort (roaring's); larger ones through a byte per id. */
 const SMALL_SET = 65_536;
 
-/** Link values up to this are marked in a byte per value (64 MB at most). */
-const MAX_FLAGGED_VALUE = 64 * 1024 * 1024;
-
 /** The distinct non-zero values of `link` at `positions`, by roaring's sort (for columns with a stray large id). */
 async function sortedValues(link: Int32Array, positions: Uint32Array, turns: MainThreadTurns): Promise<RoaringBitmap32> {
   const values = new Uint32Array(positions.length);
@@ -257,7 +255,7 @@ export async function linked(link: Int32Array, ids: RoaringBitmap32, turns = new
   // A byte per value up to the column's highest: known once per column, and small unless a link
   // without a foreign key holds a stray large id — then the set's own values are sorted instead.
   const max = highestOf(link);
-  if (max > MAX_FLAGGED_VALUE) return sortedValues(link, positions, turns);
+  if (!fitsIdArray(max, 1)) return sortedValues(link, positions, turns);
   const seen = new Uint8Array(max + 1);
   let distinct = 0;
   await inChunks(positions.length, turns, (start, end) => {
