@@ -83,7 +83,9 @@ export class BitmapIndex {
   async ifCurrent(): Promise<KbColumns | null> {
     const { version, loading } = await loadsState(this.db);
     if (this.columns?.version === version) return this.columns;
-    if (!loading || Date.now() - this.readStartedAt > READ_WHILE_LOADING_MS) this.read(version).catch(() => undefined);
+    // While a load runs, one read at a time (a read at L takes longer than the minute between two).
+    const readNow = !loading || (!this.reading && Date.now() - this.readStartedAt > READ_WHILE_LOADING_MS);
+    if (readNow) this.read(version).catch(() => undefined);
     return null;
   }
 
