@@ -41,6 +41,11 @@ const KIND_OF_TAB: Record<ResultTabKey, HeldKind> = {
   developmentcompoundstab: 'clinical',
 };
 
+/** What an unfiltered page of a tab reads of held sets (search-service.ts `heldSets`' need). */
+export function heldNeedOf(tab: ResultTabKey): HeldKind[] {
+  return ['structures', 'activities', KIND_OF_TAB[tab]];
+}
+
 /** Rows of the tab in the held sets. */
 export function heldTabRows(held: HeldSets, tab: ResultTabKey): number {
   return heldRowCount(held, KIND_OF_TAB[tab]);

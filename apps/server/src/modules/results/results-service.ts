@@ -11,7 +11,7 @@ import { HttpError, badRequest } from '../../http/errors.ts';
 import { ERROR_CODES } from '@kb/contracts/errors';
 import type { SearchService, SessionNeed } from '../search/search-service.ts';
 import { heldActivityTypeGroups } from '../search/session-sets.ts';
-import type { HeldSets } from '../search/session-sets.ts';
+import type { HeldSets, SetsNeed } from '../search/session-sets.ts';
 import {
   heldFilterInput,
   heldRowsWithin,
@@ -19,6 +19,7 @@ import {
   heldSetRelation,
   heldSetSource,
   heldTabMembers,
+  heldNeedOf,
   heldTabRows,
   structureActivityCounts,
 } from './memory-pages.ts';
@@ -176,13 +177,13 @@ export class ResultsService {
    * lower-cased as the search columns hold them), or null: count it in SQL over the set tables.
    */
   async heldActivityTypeGroups(session: ResultSession, perStructure: boolean): Promise<ReturnType<typeof heldActivityTypeGroups> | null> {
-    const held = await this.heldSets(session);
+    const held = await this.heldSets(session, ['activities']);
     return held ? heldActivityTypeGroups(held, perStructure) : null;
   }
 
   /** The session's sets from memory (held or recomputed, search-service.ts `heldSets`), or null: read the set tables. */
-  heldSets(session: ResultSession): Promise<HeldSets | null> {
-    return this.search.heldSets(session);
+  heldSets(session: ResultSession, need: SetsNeed = 'all'): Promise<HeldSets | null> {
+    return this.search.heldSets(session, need);
   }
 
   /**
@@ -350,7 +351,9 @@ export class ResultsService {
     const columnOf = columnDef(tab, order.column);
     // Another sortable column (a similarity one only in a similarity search: `sortOf` says why not otherwise).
     if (narrowed || !columnOf?.sortable || (order.column === SIMILARITY_COLUMN && !byScore)) return undefined;
-    const held = await this.heldSets(session);
+    // Unfiltered, a page reads its own tab's set (with the activities and structures): a server
+    // recomputing the session makes no other (filters may read any tab's).
+    const held = await this.heldSets(session, filters.length ? 'all' : heldNeedOf(tab));
     if (!held) return undefined;
     const keeper = this.keeperOf(held);
     const subset = filters.length ? await this.pages.heldFiltered(session, held, tab, filters, keeper) : null;
@@ -463,7 +466,7 @@ export class ResultsService {
     const explicit = selection && !selection.selectAll && selection.selectedIds.length > 0;
     const narrowed = sessionFilters(session)[tab].length > 0 || !!narrowing.strIdList?.length || !!narrowing.sortSmiles;
     if (!explicit || narrowed) return null;
-    const held = await this.heldSets(session);
+    const held = await this.heldSets(session, heldNeedOf(tab));
     if (!held) return null;
     const model = TAB_MODELS[tab];
     const members = heldTabMembers(held, tab, selection.selectedIds);
@@ -480,7 +483,7 @@ export class ResultsService {
     session: ResultSession,
     ids: readonly number[],
   ): Promise<{ from: Sql; structureActivities: ReadonlyMap<number, number> | null } | null> {
-    const held = await this.heldSets(session);
+    const held = await this.heldSets(session, heldNeedOf(tab));
     if (!held) return null;
     return {
       from: TAB_MODELS[tab].from(session.set_id, heldSetRelation(held, tab, ids)),

@@ -17,6 +17,7 @@ import { ChartService } from '../charts/chart-service.ts';
 import { KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
 import { SEARCH_SET_TABLES } from '../../db/tables/search-tables.ts';
 import { TAB_MODELS } from './tab-model.ts';
+import { SetsMadeOnRead } from '../search/bitmaps/sets-made-on-read.ts';
 import { TAB_COLUMNS } from './tab-columns.ts';
 
 /**
@@ -332,11 +333,45 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
     const { memoryId, tablesId } = await searchBoth(CASES['assay type OR mechanism']!);
     const other = await searchServiceBeside(t, { sets: 'memory' });
     try {
-      const otherResults = new ResultsService(t.database.db, other, t.app.services.chemEngine, new KbDictionaryCache(t.database.db));
+      const otherDictionaries = new KbDictionaryCache(t.database.db);
+      const otherResults = new ResultsService(t.database.db, other, t.app.services.chemEngine, otherDictionaries);
+      // A Structures page makes no linked set (compound records, assays, references) of a recompute.
+      const structures = await otherResults.page(callerOf(me), 'structuretab', { sessionid: memoryId, pageNumber: 0, pageSize: 20 });
+      const reference = await tablesResults.page(callerOf(me), 'structuretab', { sessionid: tablesId, pageNumber: 0, pageSize: 20 });
+      expect(structures?.data).toEqual(reference?.data);
+      const onRead = (await other.heldSets(await session(memoryId), ['structures']))!.sets as SetsMadeOnRead;
+      expect(onRead).toBeInstanceOf(SetsMadeOnRead);
+      expect((['compounds', 'assays', 'references'] as const).filter((kind) => onRead.isMade(kind))).toEqual([]);
       for (const tab of RESULT_TAB_KEYS) {
         const reference = await tablesResults.page(callerOf(me), tab, { sessionid: tablesId, pageNumber: 0, pageSize: 20 });
         const recomputed = await otherResults.page(callerOf(me), tab, { sessionid: memoryId, pageNumber: 0, pageSize: 20 });
         expect(recomputed?.data, tab).toEqual(reference?.data);
+      }
+      expect((['compounds', 'assays', 'references'] as const).filter((kind) => onRead.isMade(kind))).toEqual([
+        'compounds',
+        'assays',
+        'references',
+      ]);
+      // Charts on the recomputed sets (counted in memory and in SQL over them as relations): the set tables' answer.
+      const otherCharts = new ChartService(t.database.db, otherResults, otherDictionaries);
+      for (const [tab, chartKey] of [
+        ['activitiestab', 'target'],
+        ['activitiestab', SQL_CHART],
+        ['assaytab', 'targetclass'],
+        ['documentstab', 'year'],
+      ]) {
+        const query = {
+          tab: tab as ResultTabKey,
+          chartKey: chartKey!,
+          resetFlg: false,
+          sortType: 'count' as const,
+          sortOrder: 'desc' as const,
+          maxCount: 500,
+        };
+        const expected = await tablesCharts.chart(callerOf(me), { ...query, sessionid: tablesId });
+        expect((await otherCharts.chart(callerOf(me), { ...query, sessionid: memoryId })).chartData, `${tab} ${chartKey}`).toEqual(
+          expected.chartData,
+        );
       }
       expect(other.setPaths.recomputed).toBe(1);
       expect(await setRows(Number((await session(memoryId)).set_id))).toBe(0);

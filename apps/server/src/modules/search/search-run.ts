@@ -15,7 +15,7 @@ import type { CompileContext, CompiledRow } from './row-compiler.ts';
 import type { Expr } from './expression.ts';
 import { StructureRowResolver } from './structure-query.ts';
 import { BitmapIndex } from './bitmaps/bitmap-index.ts';
-import { bitmapSearch, bitmapStructures } from './bitmaps/bitmap-counts.ts';
+import { bitmapSearch, bitmapSearchOnRead, bitmapStructures } from './bitmaps/bitmap-counts.ts';
 import type { BitmapSearchResult } from './bitmaps/bitmap-counts.ts';
 import type { KbColumns } from './bitmaps/kb-columns.ts';
 import type { WrittenActivityRows } from './bitmaps/activity-rows.ts';
@@ -339,12 +339,13 @@ export class SearchRunner {
   }
 
   /**
-   * A search's sets on these columns, as a run counts them early: a definition recomputed on the
-   * columns of its knowledge-base version (search-service.ts `recompute`, which checked them
-   * current). A count over the activity cap throws.
+   * A search's sets on these columns, as a run counts them early, its linked sets made when first
+   * read (bitmap-counts.ts `bitmapSearchOnRead`; their counts the `stored` ones until then): a
+   * definition recomputed on the columns of its knowledge-base version (search-service.ts
+   * `recompute`, which checked them current). A count over the activity cap throws.
    */
-  async countOn(columns: KbColumns, compiled: CompiledCriteria): Promise<EarlyCounts> {
-    return { columns, sets: await bitmapSearch(this.db, columns, compiled, this.activityCap, this.bitmaps!.rowSets) };
+  async countOn(columns: KbColumns, compiled: CompiledCriteria, stored: SearchCounts): Promise<EarlyCounts> {
+    return { columns, sets: await bitmapSearchOnRead(this.db, columns, compiled, this.activityCap, stored, this.bitmaps!.rowSets) };
   }
 
   /** The rows of one of a set's tables. */

@@ -23,7 +23,7 @@ import type { CountOptions, SearchRunOptions } from './search-run.ts';
 import { SessionLifecycle, sessionWindow } from './session-lifecycle.ts';
 import type { SessionKind, SessionState } from './session-lifecycle.ts';
 import { SessionSetStore, heldHas } from './session-sets.ts';
-import type { HeldSets } from './session-sets.ts';
+import type { HeldSets, SetsNeed } from './session-sets.ts';
 
 // KbColumns: what other modules (the sheet) read of the columns in memory, through `columnsIfCurrent`.
 export type { CountOptions, KbColumns, LoadWindow, SessionKind, SessionState };
@@ -117,8 +117,8 @@ export class SearchService {
   /** Sets held in memory (null: every run writes the set tables). */
   private readonly held: SessionSetStore | null;
   private readonly oldColumnsGraceMs: number;
-  /** Recomputations of a session's sets from its definition in flight, per set id (one at a time). */
   private readonly kbCounts: KbCountsCache;
+  /** Recomputations of a session's sets from its definition in flight, per set id (one at a time). */
   private readonly recomputing = new Map<number, Promise<HeldSets | null>>();
   /** Sets answered from memory since start (held, of which recomputed) and runs that wrote the set tables: tests and benchmarks read it. */
   readonly setPaths = { held: 0, recomputed: 0, written: 0 };
@@ -372,11 +372,12 @@ export class SearchService {
    * (criteria, owner, knowledge-base version) — the same answer by construction, and checked: the
    * recomputed counts must equal the stored ones. Null when they cannot be (no bitmap engine, the
    * knowledge base changed since the run, a load window, a session not ready): the caller runs it
-   * again and holds it (`rerunHeld`), or reads the set tables (`keptSession` with 'tables').
+   * again and holds it (`rerunHeld`), or reads the set tables (`keptSession` with 'tables'). `need`:
+   * the sets the caller reads, made first if not yet (session-sets.ts `SetsNeed`; default all).
    */
-  async heldSets(session: Selectable<SearchSessionsTable>): Promise<HeldSets | null> {
+  async heldSets(session: Selectable<SearchSessionsTable>, need: SetsNeed = 'all'): Promise<HeldSets | null> {
     if (!this.held || session.status !== 'ready') return null;
-    const found = await this.heldAnswer(session);
+    const found = await this.heldAnswer(session, need);
     if (found) this.setPaths.held++;
     return found;
   }
@@ -410,14 +411,14 @@ export class SearchService {
   async heldMembership(
     session: Selectable<SearchSessionsTable>,
   ): Promise<{ structure(strId: number): boolean; activity(actId: number): boolean } | null> {
-    const held = await this.heldSets(session);
+    const held = await this.heldSets(session, ['structures', 'activities']);
     if (!held) return null;
     return { structure: (strId) => heldHas(held, 'structures', strId), activity: (actId) => heldHas(held, 'activities', actId) };
   }
 
   /** The activities of the session's held sets with their links (charts, filters), or null as `heldSets`. */
   async heldActivityRows(session: Selectable<SearchSessionsTable>): Promise<WrittenActivityRows | null> {
-    const held = await this.heldSets(session);
+    const held = await this.heldSets(session, ['activities']);
     return held ? this.held!.activityRows(held.setId, held.criteriaHash, held.version) : null;
   }
 
@@ -440,18 +441,24 @@ export class SearchService {
   }
 
   /** The held sets of this session's answer, recomputed when this process does not hold them. */
-  private async heldAnswer(session: Selectable<SearchSessionsTable>): Promise<HeldSets | null> {
+  private async heldAnswer(session: Selectable<SearchSessionsTable>, need: SetsNeed = 'all'): Promise<HeldSets | null> {
     if (!this.held || !session.sets_version || !session.criteria_hash) return null;
-    const held = this.held.get(session.set_id, session.criteria_hash, session.sets_version);
     // Held sets stay this answer whatever loads ran since: their positions are their own columns'.
-    if (held) return held;
-    let recompute = this.recomputing.get(session.set_id);
-    if (!recompute) {
-      recompute = this.recompute(session).finally(() => this.recomputing.delete(session.set_id));
-      this.recomputing.set(session.set_id, recompute);
+    let found = this.held.get(session.set_id, session.criteria_hash, session.sets_version);
+    if (!found) {
+      let recompute = this.recomputing.get(session.set_id);
+      if (!recompute) {
+        recompute = this.recompute(session).finally(() => this.recomputing.delete(session.set_id));
+        this.recomputing.set(session.set_id, recompute);
+      }
+      const recomputed = await recompute;
+      found = recomputed?.version === session.sets_version && recomputed.criteriaHash === session.criteria_hash ? recomputed : null;
     }
-    const found = await recompute;
-    return found?.version === session.sets_version && found.criteriaHash === session.criteria_hash ? found : null;
+    if (!found) return null;
+    if (await this.held.make(found, need)) return found;
+    // A made set that differs from the stored count: not this answer (the caller runs it again).
+    this.log?.(`search session ${session.id}: a recomputed set differs from its stored count; not held`);
+    return null;
   }
 
   private async recompute(session: Selectable<SearchSessionsTable>): Promise<HeldSets | null> {
@@ -467,7 +474,7 @@ export class SearchService {
       // not from memory; the tables path re-runs it and says why it fails.
       const compiled = await compileCriteria(criteria.data, ctx).catch(() => null);
       if (!compiled) return null;
-      const early = await this.runner.countOn(columns, compiled);
+      const early = await this.runner.countOn(columns, compiled, stored);
       if (!isDeepStrictEqual(early.sets.counts, stored)) return null;
       const held: HeldSets = {
         setId: session.set_id,

@@ -3,6 +3,8 @@ import { RoaringBitmap32 } from './bitmaps/roaring.ts';
 import { reverseIndex } from './bitmaps/reverse-index.ts';
 import type { KbColumns } from './bitmaps/kb-columns.ts';
 import type { BitmapSearchResult } from './bitmaps/bitmap-counts.ts';
+import { SetsMadeOnRead } from './bitmaps/sets-made-on-read.ts';
+import type { LinkedKind } from './bitmaps/sets-made-on-read.ts';
 import { SessionSetStore, heldActivityCounts, heldActivityLinks, heldPageIds } from './session-sets.ts';
 import type { HeldSets } from './session-sets.ts';
 
@@ -122,5 +124,61 @@ describe('sets held in memory', () => {
     expect(Array.from(rows.str)).toEqual([1, 3]);
     expect(store.activityRows(1, 'h', 'v1')).toBe(rows);
     expect(store.heldBytes).toBe(before + 2 * 20);
+  });
+
+  describe("a recompute's linked sets, made on first need", () => {
+    const counts = { stridscount: 3, actidscount: 3, gvkidscount: 2, assayidscount: 2, refidscount: 1, clinicalcompoundidscount: 0 };
+    /** A recomputed answer whose linked sets are made by `made` (and counted in `asked`). */
+    const recomputed = (setId: number, linked: Record<LinkedKind, number[]>, asked: LinkedKind[]) => {
+      const core = {
+        structures: new RoaringBitmap32([1, 2, 3]),
+        activities: new RoaringBitmap32([0, 1, 2]),
+        clinical: new RoaringBitmap32(),
+      };
+      const maker = (kind: LinkedKind) => {
+        asked.push(kind);
+        return Promise.resolve(new RoaringBitmap32(linked[kind]));
+      };
+      const sets = new SetsMadeOnRead(core, maker, counts);
+      return { ...heldOf(setId, [0, 1, 2]), sets };
+    };
+
+    it('makes only the sets a reader needs, once, and counts their bytes then', async () => {
+      const store = new SessionSetStore();
+      const asked: LinkedKind[] = [];
+      const held = recomputed(1, { compounds: [100, 200], assays: [7, 8], references: [5] }, asked);
+      store.hold(held);
+      const before = store.heldBytes;
+      expect(() => held.sets.assays, 'read before made').toThrow(/before they were made/);
+      expect(await store.make(held, ['structures', 'activities', 'structures'])).toBe(true);
+      expect(asked).toEqual([]);
+      expect(store.heldBytes).toBe(before);
+      expect(await store.make(held, ['assays'])).toBe(true);
+      expect(await store.make(held, ['assays'])).toBe(true);
+      expect(asked).toEqual(['assays']);
+      expect(held.sets.assays.toArray()).toEqual([7, 8]);
+      const withAssays = store.heldBytes;
+      expect(withAssays).toBeGreaterThan(before);
+      expect(await store.make(held, 'all')).toBe(true);
+      expect(asked.sort()).toEqual(['assays', 'compounds', 'references']);
+      expect(held.sets.references.toArray()).toEqual([5]);
+      expect(store.heldBytes).toBeGreaterThan(withAssays);
+      // Two readers at once count a set once.
+      const second = recomputed(2, { compounds: [100, 200], assays: [7, 8], references: [5] }, []);
+      store.hold(second);
+      const alone = store.heldBytes;
+      await Promise.all([store.make(second, ['assays']), store.make(second, ['assays'])]);
+      expect(store.heldBytes - alone).toBe(withAssays - before);
+    });
+
+    it("lets sets go whose made set differs from the stored count: they are not the session's answer", async () => {
+      const store = new SessionSetStore();
+      const held = recomputed(1, { compounds: [100, 200], assays: [7, 8, 9], references: [5] }, []);
+      store.hold(held);
+      expect(await store.make(held, ['structures'])).toBe(true);
+      expect(await store.make(held, ['assays'])).toBe(false);
+      expect(store.get(1, 'h', 'v1')).toBeNull();
+      expect(store.heldBytes).toBe(0);
+    });
   });
 });

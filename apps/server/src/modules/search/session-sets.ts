@@ -1,4 +1,6 @@
 import type { BitmapSearchResult } from './bitmaps/bitmap-counts.ts';
+import { SetsMadeOnRead } from './bitmaps/sets-made-on-read.ts';
+import type { LinkedKind } from './bitmaps/sets-made-on-read.ts';
 import { childrenOf } from './bitmaps/reverse-index.ts';
 import type { ReverseIndex } from './bitmaps/reverse-index.ts';
 import type { KbColumns } from './bitmaps/kb-columns.ts';
@@ -29,7 +31,10 @@ const SESSION_SETS_BUDGET = 512 * 1024 * 1024;
 
 interface Entry {
   held: HeldSets;
+  /** All it takes: `setsBytes` and the derived values'. */
   bytes: number;
+  /** The sets' and scores' bytes (grown as a recompute's linked sets are made: `make`). */
+  setsBytes: number;
   /** When these sets were first seen computed on columns older than the knowledge base's (`retireOlder`). */
   staleSince?: number;
   /** Values made from the sets on first use (activity links, a tab's order by score), counted in `bytes` then. */
@@ -59,10 +64,38 @@ export class SessionSetStore {
   /** Holds a run's sets (replacing any earlier answer of the same set id). */
   hold(held: HeldSets): void {
     this.forget(held.setId);
-    const entry: Entry = { held, bytes: setBytes(held.sets) + scoreBytes(held.scores), derived: new Map() };
+    const setsBytes = setBytes(held.sets) + scoreBytes(held.scores);
+    const entry: Entry = { held, bytes: setsBytes, setsBytes, derived: new Map() };
     this.entries.set(held.setId, entry);
     this.bytes += entry.bytes;
     this.evict(held.setId);
+  }
+
+  /**
+   * Makes the sets a reader needs of recomputed ones (bitmap-counts.ts `SetsMadeOnRead`: compound
+   * records, assays and references are made on first need), counting them in the budget. Sets a
+   * run computed are whole already. False when a made set differs from the session's stored count:
+   * these sets are then not its answer, and are let go.
+   */
+  async make(held: HeldSets, need: SetsNeed): Promise<boolean> {
+    if (!(held.sets instanceof SetsMadeOnRead)) return true;
+    const entry = this.entries.get(held.setId);
+    const made = await held.sets.make(linkedKindsOf(need)).then(
+      () => true,
+      () => false,
+    );
+    if (!entry || entry.held !== held || this.entries.get(held.setId) !== entry) return made;
+    if (!made) {
+      this.forget(held.setId);
+      return false;
+    }
+    // Measured again, not added: two readers making the same set at once count it once.
+    const setsBytes = setBytes(held.sets) + scoreBytes(held.scores);
+    entry.bytes += setsBytes - entry.setsBytes;
+    this.bytes += setsBytes - entry.setsBytes;
+    entry.setsBytes = setsBytes;
+    this.evict(held.setId);
+    return true;
   }
 
   /**
@@ -162,13 +195,26 @@ function scoreBytes(scores: StructureScores | null): number {
   return scores ? scores.strIds.byteLength + scores.scores.byteLength : 0;
 }
 
-/** Serialized size of the six bitmaps: what they take in memory, within a few per cent. */
+/** Serialized size of the six bitmaps (those made, of a recompute's): what they take in memory, within a few per cent. */
 function setBytes(sets: BitmapSearchResult): number {
-  const { structures, activities, compounds, assays, references, clinical } = sets;
-  return [structures, activities, compounds, assays, references, clinical].reduce(
+  const made = (kind: LinkedKind) => (sets instanceof SetsMadeOnRead && !sets.isMade(kind) ? [] : [sets[kind]]);
+  return [sets.structures, sets.activities, sets.clinical, ...LINKED_KINDS.flatMap(made)].reduce(
     (sum, bitmap) => sum + bitmap.getSerializationSizeInBytes(false),
     0,
   );
+}
+
+const LINKED_KINDS: readonly LinkedKind[] = ['compounds', 'assays', 'references'];
+
+/**
+ * What a reader of held sets needs made (`SessionSetStore.make`): every set (the default, and
+ * what writing them out, filters and SQL over whole sets read), or those of some tabs.
+ */
+export type SetsNeed = 'all' | readonly HeldKind[];
+
+function linkedKindsOf(need: SetsNeed): LinkedKind[] {
+  if (need === 'all') return [...LINKED_KINDS];
+  return need.filter((kind): kind is 'assays' | 'references' => kind === 'assays' || kind === 'references');
 }
 
 // ------------------------------------------------------------------ reading held sets (results/memory-pages.ts)

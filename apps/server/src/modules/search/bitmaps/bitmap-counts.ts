@@ -17,6 +17,8 @@ import { flagsOf, matchActivityFields, scan } from './activity-fields.ts';
 import { matchProperties } from './structure-properties.ts';
 import { fitsIdArray } from '../../../db/id-arrays.ts';
 import { MainThreadTurns, inChunks } from '../../../workers/main-thread-turns.ts';
+import { SetsMadeOnRead } from './sets-made-on-read.ts';
+import type { LinkedKind } from './sets-made-on-read.ts';
 
 /**
  * The six counts of a search from id sets in memory (issue 18), by the rules of
@@ -388,6 +390,44 @@ export async function bitmapSearch(
   cap: number,
   source: RowSetSource = readRowSets,
 ): Promise<BitmapSearchResult> {
+  const core = await coreSets(db, columns, compiled, cap, source);
+  const { structures, activities, clinical } = core;
+  const link = linkedSets(columns, compiled, core);
+  const [compounds, assays, references] = [await link('compounds'), await link('assays'), await link('references')];
+  return {
+    counts: {
+      stridscount: structures.size,
+      actidscount: activities.size,
+      gvkidscount: compounds.size,
+      assayidscount: assays.size,
+      refidscount: references.size,
+      clinicalcompoundidscount: clinical.size,
+    },
+    structures,
+    activities,
+    compounds,
+    assays,
+    references,
+    clinical,
+  };
+}
+
+/** A search's structures, activities and development compounds, with what its linked sets are made from. */
+interface CoreSets {
+  structures: RoaringBitmap32;
+  activities: RoaringBitmap32;
+  clinical: RoaringBitmap32;
+  /** The structures of the activities (a structure matched without one brings all of its compound records). */
+  activityStructures: RoaringBitmap32;
+}
+
+async function coreSets(
+  db: Db,
+  columns: KbColumns,
+  compiled: { expr: Expr; rows: CompiledRow[] },
+  cap: number,
+  source: RowSetSource,
+): Promise<CoreSets> {
   const { expr, rows } = compiled;
   // Tens of milliseconds a step at L: the thread gives way between them (main-thread-turns.ts).
   const turns = new MainThreadTurns();
@@ -407,35 +447,69 @@ export async function bitmapSearch(
     activities = await keptActivities(columns.actStr, matching, structures, cap, turns);
     activityStructures = await linked(columns.actStr, activities, turns);
   }
-
-  const hasActivityRows = rows.some((r) => r.activity);
-  const compounds = hasActivityRows ? await linked(columns.actGvk, activities, turns) : new RoaringBitmap32();
-  if (!hasActivityRows || directPossible(expr, rows)) {
-    // A structure matched without any result activity brings all of its compound records.
-    const withoutActivity = hasActivityRows ? RoaringBitmap32.andNot(structures, activityStructures) : structures;
-    compounds.orInPlace(await childrenOfAll({ index: columns.compoundsByStructure, forward: columns.gvkStr }, withoutActivity, turns));
-  }
-  const assays = await linked(columns.actAssay, activities, turns);
-  const references = RoaringBitmap32.or(await linked(columns.actRef, activities, turns), await linked(columns.gvkRef, compounds, turns));
   const hasClinicalRows = rows.some((r) => r.clinical);
   const clinicalJudged = hasClinicalRows ? evaluateSets(expr, await levels.clinicalLeaves(), columns.allClinical) : columns.allClinical;
   const clinical = RoaringBitmap32.and(clinicalJudged, clinicalOfStructures(columns, structures));
-  return {
-    counts: {
-      stridscount: structures.size,
-      actidscount: activities.size,
-      gvkidscount: compounds.size,
-      assayidscount: assays.size,
-      refidscount: references.size,
-      clinicalcompoundidscount: clinical.size,
-    },
-    structures,
-    activities,
-    compounds,
-    assays,
-    references,
-    clinical,
+  return { structures, activities, clinical, activityStructures };
+}
+
+/**
+ * A maker of the linked sets of a search (each made once, references after the compound records
+ * they also link from): about three quarters of a count's set algebra at L is this linking.
+ */
+function linkedSets(
+  columns: KbColumns,
+  { expr, rows }: { expr: Expr; rows: CompiledRow[] },
+  { structures, activities, activityStructures }: CoreSets,
+): (kind: LinkedKind) => Promise<RoaringBitmap32> {
+  const turns = new MainThreadTurns();
+  const hasActivityRows = rows.some((r) => r.activity);
+  const makeCompounds = async () => {
+    const compounds = hasActivityRows ? await linked(columns.actGvk, activities, turns) : new RoaringBitmap32();
+    if (!hasActivityRows || directPossible(expr, rows)) {
+      // A structure matched without any result activity brings all of its compound records.
+      const withoutActivity = hasActivityRows ? RoaringBitmap32.andNot(structures, activityStructures) : structures;
+      compounds.orInPlace(await childrenOfAll({ index: columns.compoundsByStructure, forward: columns.gvkStr }, withoutActivity, turns));
+    }
+    return compounds;
   };
+  const made = new Map<LinkedKind, Promise<RoaringBitmap32>>();
+  const make = (kind: LinkedKind): Promise<RoaringBitmap32> => {
+    let found = made.get(kind);
+    if (!found) {
+      found =
+        kind === 'compounds'
+          ? makeCompounds()
+          : kind === 'assays'
+            ? linked(columns.actAssay, activities, turns)
+            : (async () =>
+                RoaringBitmap32.or(
+                  await linked(columns.actRef, activities, turns),
+                  await linked(columns.gvkRef, await make('compounds'), turns),
+                ))();
+      made.set(kind, found);
+    }
+    return found;
+  };
+  return make;
+}
+
+/**
+ * A compiled search's sets with the linked ones (compound records, assays, references) made only
+ * when first asked for (`make`): a server recomputing a session another one ran
+ * (SearchService `recompute`) pays for the sets its reader needs — a Structures or Activities page
+ * none of them. Their counts are the stored ones until then; each made set is checked against it.
+ */
+export async function bitmapSearchOnRead(
+  db: Db,
+  columns: KbColumns,
+  compiled: { expr: Expr; rows: CompiledRow[] },
+  cap: number,
+  stored: SearchCounts,
+  source: RowSetSource = readRowSets,
+): Promise<SetsMadeOnRead> {
+  const core = await coreSets(db, columns, compiled, cap, source);
+  return new SetsMadeOnRead(core, linkedSets(columns, compiled, core), stored);
 }
 
 /** The activities of `matching` whose structure is one of `structures`, or that have none; the cap's error past `cap`. */
