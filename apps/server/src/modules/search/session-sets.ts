@@ -78,9 +78,10 @@ export class SessionSetStore {
    * these sets are then not its answer, and are let go.
    */
   async make(held: HeldSets, need: SetsNeed): Promise<boolean> {
-    if (!(held.sets instanceof SetsMadeOnRead)) return true;
+    const kinds = linkedKindsOf(need);
+    if (!(held.sets instanceof SetsMadeOnRead) || kinds.every((kind) => (held.sets as SetsMadeOnRead).isMade(kind))) return true;
     const entry = this.entries.get(held.setId);
-    const made = await held.sets.make(linkedKindsOf(need)).then(
+    const made = await held.sets.make(kinds).then(
       () => true,
       () => false,
     );

@@ -542,7 +542,7 @@ function clinicalOfStructures(columns: KbColumns, structures: RoaringBitmap32): 
   // `has` per development compound took 4 ms a search at L (5 s of a two-server run's profile).
   const { structures: withClinical, clinicalOf } = clinicalByStructure(columns);
   const out: number[] = [];
-  for (const str of RoaringBitmap32.and(structures, withClinical).toUint32Array()) out.push(...clinicalOf.get(str)!);
+  for (const str of RoaringBitmap32.and(structures, withClinical).toUint32Array()) for (const cc of clinicalOf.get(str)!) out.push(cc);
   return new RoaringBitmap32(out);
 }
 

@@ -33,7 +33,8 @@ export class SetsMadeOnRead {
 
   constructor(
     core: CoreSets,
-    private readonly maker: (kind: LinkedKind) => Promise<RoaringBitmap32>,
+    /** Let go once all three are made: it keeps the search's compiled rows and the activities' structures. */
+    private maker: ((kind: LinkedKind) => Promise<RoaringBitmap32>) | null,
     stored: SearchCounts,
   ) {
     ({ structures: this.structures, activities: this.activities, clinical: this.clinical } = core);
@@ -67,10 +68,11 @@ export class SetsMadeOnRead {
     // References link from the compound records too: those are made (and counted) first.
     for (const kind of kinds.includes('references') ? ['compounds' as const, ...kinds] : kinds) {
       if (this.made[kind]) continue;
-      const set = await this.maker(kind);
+      const set = await this.maker!(kind);
       if (set.size !== this.counts[LINKED_COUNT[kind]]) throw new Error(`The recomputed ${kind} differ from the session's stored count.`);
       this.made[kind] = set;
     }
+    if (this.made.compounds && this.made.assays && this.made.references) this.maker = null;
   }
 
   private read(kind: LinkedKind): RoaringBitmap32 {
