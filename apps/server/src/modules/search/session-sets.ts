@@ -1,5 +1,5 @@
 import type { BitmapSearchResult } from './bitmaps/bitmap-counts.ts';
-import { SetsMadeOnRead } from './bitmaps/sets-made-on-read.ts';
+import { LINKED_KINDS, SetsMadeOnRead } from './bitmaps/sets-made-on-read.ts';
 import type { LinkedKind } from './bitmaps/sets-made-on-read.ts';
 import { childrenOf } from './bitmaps/reverse-index.ts';
 import type { ReverseIndex } from './bitmaps/reverse-index.ts';
@@ -204,8 +204,6 @@ function setBytes(sets: BitmapSearchResult): number {
     0,
   );
 }
-
-const LINKED_KINDS: readonly LinkedKind[] = ['compounds', 'assays', 'references'];
 
 /**
  * What a reader of held sets needs made (`SessionSetStore.make`): every set (the default, and

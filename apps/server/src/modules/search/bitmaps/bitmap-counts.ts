@@ -540,28 +540,8 @@ export async function keptActivities(
 function clinicalOfStructures(columns: KbColumns, structures: RoaringBitmap32): RoaringBitmap32 {
   // The structures with a development compound first (one native AND), then their compounds: a
   // `has` per development compound took 4 ms a search at L (5 s of a two-server run's profile).
-  const { structures: withClinical, clinicalOf } = clinicalByStructure(columns);
   const out: number[] = [];
-  for (const str of RoaringBitmap32.and(structures, withClinical).toUint32Array()) for (const cc of clinicalOf.get(str)!) out.push(cc);
+  for (const str of RoaringBitmap32.and(structures, columns.clinicalStructures).toUint32Array())
+    for (const cc of childrenOf(columns.clinicalByStructure, str)) out.push(cc);
   return new RoaringBitmap32(out);
-}
-
-/** The structures that have a development compound, and each one's compounds: made once per columns. */
-const clinicalIndexes = new WeakMap<Int32Array, { structures: RoaringBitmap32; clinicalOf: Map<number, number[]> }>();
-
-function clinicalByStructure(columns: KbColumns): { structures: RoaringBitmap32; clinicalOf: Map<number, number[]> } {
-  let found = clinicalIndexes.get(columns.clinicalStr);
-  if (!found) {
-    const clinicalOf = new Map<number, number[]>();
-    for (const cc of columns.allClinical.toUint32Array()) {
-      const str = columns.clinicalStr[cc]!;
-      if (str <= 0) continue;
-      const list = clinicalOf.get(str);
-      if (list) list.push(cc);
-      else clinicalOf.set(str, [cc]);
-    }
-    found = { structures: new RoaringBitmap32(clinicalOf.keys()), clinicalOf };
-    clinicalIndexes.set(columns.clinicalStr, found);
-  }
-  return found;
 }

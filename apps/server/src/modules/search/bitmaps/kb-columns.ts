@@ -44,9 +44,12 @@ export interface KbColumns {
   /** Every assay's assay_type, coded by `assayTypes` (by assay_id; 0: NULL or no such assay). */
   assayType: Uint16Array;
   assayTypes: Vocabulary;
-  /** Structure → its activities, and → its compound records. */
+  /** Structure → its activities, → its compound records, and → its development compounds. */
   byStructure: ReverseIndex;
   compoundsByStructure: ReverseIndex;
+  clinicalByStructure: ReverseIndex;
+  /** The structures that have a development compound (a search's are found by one AND with it). */
+  clinicalStructures: RoaringBitmap32;
   /** Target, document and assay → their activities (rows of the form `a.<column> IN (ids)`). */
   byTarget: ReverseIndex;
   byRef: ReverseIndex;
@@ -297,6 +300,8 @@ function assemble(
     assayTypes: vocabulariesOf(specs.assay)[0]!,
     byStructure: reverseIndex(actStr, maxStr),
     compoundsByStructure: reverseIndex(read.gvkStr, maxStr),
+    clinicalByStructure: reverseIndex(read.clinicalStr),
+    clinicalStructures: new RoaringBitmap32(read.clinicalStr.filter((str) => str > 0)),
     byTarget: reverseIndex(actTarget),
     byRef: reverseIndex(actRef),
     byAssay: reverseIndex(actAssay),

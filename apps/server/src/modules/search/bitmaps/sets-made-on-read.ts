@@ -10,6 +10,8 @@ import type { RoaringBitmap32 } from './roaring.ts';
 /** The sets a search links from its activities and structures: made after the others, and only when read in a recompute. */
 export type LinkedKind = 'compounds' | 'assays' | 'references';
 
+export const LINKED_KINDS: readonly LinkedKind[] = ['compounds', 'assays', 'references'];
+
 /** The count of each linked set in `SearchCounts`. */
 const LINKED_COUNT: Record<LinkedKind, keyof SearchCounts> = {
   compounds: 'gvkidscount',
@@ -72,7 +74,7 @@ export class SetsMadeOnRead {
       if (set.size !== this.counts[LINKED_COUNT[kind]]) throw new Error(`The recomputed ${kind} differ from the session's stored count.`);
       this.made[kind] = set;
     }
-    if (this.made.compounds && this.made.assays && this.made.references) this.maker = null;
+    if (LINKED_KINDS.every((kind) => this.made[kind])) this.maker = null;
   }
 
   private read(kind: LinkedKind): RoaringBitmap32 {
