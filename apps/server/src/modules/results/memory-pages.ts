@@ -41,9 +41,13 @@ const KIND_OF_TAB: Record<ResultTabKey, HeldKind> = {
   developmentcompoundstab: 'clinical',
 };
 
-/** What an unfiltered page of a tab reads of held sets (search-service.ts `heldSets`' need). */
+/**
+ * What an unfiltered page of a tab reads of held sets (search-service.ts `heldSets`' need): its
+ * own set and the activities (a structure's, an assay's or a reference's activities in the search
+ * are counted from them).
+ */
 export function heldNeedOf(tab: ResultTabKey): HeldKind[] {
-  return ['structures', 'activities', KIND_OF_TAB[tab]];
+  return tab === 'activitiestab' ? ['activities'] : ['activities', KIND_OF_TAB[tab]];
 }
 
 /** Rows of the tab in the held sets. */

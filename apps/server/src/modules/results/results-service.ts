@@ -351,8 +351,8 @@ export class ResultsService {
     const columnOf = columnDef(tab, order.column);
     // Another sortable column (a similarity one only in a similarity search: `sortOf` says why not otherwise).
     if (narrowed || !columnOf?.sortable || (order.column === SIMILARITY_COLUMN && !byScore)) return undefined;
-    // Unfiltered, a page reads its own tab's set (with the activities and structures): a server
-    // recomputing the session makes no other (filters may read any tab's).
+    // Unfiltered, a page reads its own tab's set (with the activities): a server recomputing the
+    // session makes no other (filters may read any tab's).
     const held = await this.heldSets(session, filters.length ? 'all' : heldNeedOf(tab));
     if (!held) return undefined;
     const keeper = this.keeperOf(held);

@@ -17,7 +17,7 @@ import { ChartService } from '../charts/chart-service.ts';
 import { KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
 import { SEARCH_SET_TABLES } from '../../db/tables/search-tables.ts';
 import { TAB_MODELS } from './tab-model.ts';
-import { SetsMadeOnRead } from '../search/bitmaps/sets-made-on-read.ts';
+import { DERIVED_KINDS, SetsMadeOnRead } from '../search/bitmaps/sets-made-on-read.ts';
 import { TAB_COLUMNS } from './tab-columns.ts';
 
 /**
@@ -174,20 +174,23 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
     expect(await setRows(Number(held.set_id))).toBe(0);
   });
 
-  it('a similarity search: every tab in score order and in key order from memory, with nothing written; then written out with its scores', async () => {
-    // The demo structure with the most activities, and what resembles it (or has a Ki).
+  /** The demo structure with the most activities, and what resembles it (or has a Ki). */
+  const similarityInput = async (): Promise<SearchCriteriaInput> => {
     const { rows } = await sql<{
       smiles: string;
     }>`SELECT s.canonical_smiles AS smiles FROM structures s JOIN activities a ON a.str_id = s.str_id
       GROUP BY s.str_id, s.canonical_smiles ORDER BY count(*) DESC, s.str_id LIMIT 1`.execute(t.database.db);
     const similar = { inputType: 'smiles', value: rows[0]!.smiles, category: 'similarity', similarityMin: 0.3 } as const;
-    const input: SearchCriteriaInput = {
+    return {
       rows: [
         { selectedOption: 'structure', structure: { feature: 'desalted', ...similar }, operator: 'OR' },
         { selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }] },
       ],
     };
-    const { memoryId, tablesId, counts } = await searchBoth(input);
+  };
+
+  it('a similarity search: every tab in score order and in key order from memory, with nothing written; then written out with its scores', async () => {
+    const { memoryId, tablesId, counts } = await searchBoth(await similarityInput());
     expect(counts.stridscount).toBeGreaterThan(1);
     const setId = Number((await session(memoryId)).set_id);
     expect(await setRows(setId)).toBe(0);
@@ -335,23 +338,25 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
     try {
       const otherDictionaries = new KbDictionaryCache(t.database.db);
       const otherResults = new ResultsService(t.database.db, other, t.app.services.chemEngine, otherDictionaries);
-      // A Structures page makes no linked set (compound records, assays, references) of a recompute.
-      const structures = await otherResults.page(callerOf(me), 'structuretab', { sessionid: memoryId, pageNumber: 0, pageSize: 20 });
-      const reference = await tablesResults.page(callerOf(me), 'structuretab', { sessionid: tablesId, pageNumber: 0, pageSize: 20 });
-      expect(structures?.data).toEqual(reference?.data);
-      const onRead = (await other.heldSets(await session(memoryId), ['structures']))!.sets as SetsMadeOnRead;
+      // An Activities page makes no other set of a recompute; a Structures page the structures only.
+      const onRead = (await other.heldSets(await session(memoryId), ['activities']))!.sets as SetsMadeOnRead;
       expect(onRead).toBeInstanceOf(SetsMadeOnRead);
-      expect((['compounds', 'assays', 'references'] as const).filter((kind) => onRead.isMade(kind))).toEqual([]);
+      const madeSets = () => DERIVED_KINDS.filter((kind) => onRead.isMade(kind));
+      for (const [tab, made] of [
+        ['activitiestab', []],
+        ['structuretab', ['structures']],
+      ] as const) {
+        const reference = await tablesResults.page(callerOf(me), tab, { sessionid: tablesId, pageNumber: 0, pageSize: 20 });
+        const recomputed = await otherResults.page(callerOf(me), tab, { sessionid: memoryId, pageNumber: 0, pageSize: 20 });
+        expect(recomputed?.data, tab).toEqual(reference?.data);
+        expect(madeSets(), tab).toEqual(made);
+      }
       for (const tab of RESULT_TAB_KEYS) {
         const reference = await tablesResults.page(callerOf(me), tab, { sessionid: tablesId, pageNumber: 0, pageSize: 20 });
         const recomputed = await otherResults.page(callerOf(me), tab, { sessionid: memoryId, pageNumber: 0, pageSize: 20 });
         expect(recomputed?.data, tab).toEqual(reference?.data);
       }
-      expect((['compounds', 'assays', 'references'] as const).filter((kind) => onRead.isMade(kind))).toEqual([
-        'compounds',
-        'assays',
-        'references',
-      ]);
+      expect(madeSets()).toEqual([...DERIVED_KINDS]);
       // Charts on the recomputed sets (counted in memory and in SQL over them as relations): the set tables' answer.
       const otherCharts = new ChartService(t.database.db, otherResults, otherDictionaries);
       for (const [tab, chartKey] of [
@@ -404,4 +409,29 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
       await other.close();
     }
   });
+  it("a recomputed similarity search: every tab's pages in score order equal the set tables', its Activities pages making no other set", async () => {
+    const { memoryId, tablesId } = await searchBoth(await similarityInput());
+    const other = await searchServiceBeside(t, { sets: 'memory' });
+    try {
+      const otherResults = new ResultsService(t.database.db, other, t.app.services.chemEngine, new KbDictionaryCache(t.database.db));
+      /** The first pages of a tab in the search's default order (its score) on the recomputing server and from the tables. */
+      const expectSame = async (tab: ResultTabKey) => {
+        for (let pageNumber = 0; pageNumber < 3; pageNumber++) {
+          const request = { pageNumber, pageSize: 7 };
+          const reference = await tablesResults.page(callerOf(me), tab, { ...request, sessionid: tablesId }).catch(() => null);
+          const recomputed = await otherResults.page(callerOf(me), tab, { ...request, sessionid: memoryId }).catch(() => null);
+          expect(recomputed?.sortOrder, tab).toEqual(reference?.sortOrder);
+          expect(recomputed?.data, `${tab} page ${pageNumber}`).toEqual(reference?.data);
+          if (!reference) break;
+        }
+      };
+      await expectSame('activitiestab');
+      const onRead = (await other.heldSets(await session(memoryId), ['activities']))!.sets as SetsMadeOnRead;
+      expect(DERIVED_KINDS.filter((kind) => onRead.isMade(kind))).toEqual([]);
+      expect(other.setPaths.recomputed).toBe(1);
+      for (const tab of RESULT_TAB_KEYS) await expectSame(tab);
+    } finally {
+      await other.close();
+    }
+  }, 180_000);
 });

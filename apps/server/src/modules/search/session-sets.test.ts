@@ -4,7 +4,7 @@ import { reverseIndex } from './bitmaps/reverse-index.ts';
 import type { KbColumns } from './bitmaps/kb-columns.ts';
 import type { BitmapSearchResult } from './bitmaps/bitmap-counts.ts';
 import { SetsMadeOnRead } from './bitmaps/sets-made-on-read.ts';
-import type { LinkedKind } from './bitmaps/sets-made-on-read.ts';
+import type { DerivedKind } from './bitmaps/sets-made-on-read.ts';
 import { SessionSetStore, heldActivityCounts, heldActivityLinks, heldPageIds } from './session-sets.ts';
 import type { HeldSets } from './session-sets.ts';
 
@@ -126,45 +126,48 @@ describe('sets held in memory', () => {
     expect(store.heldBytes).toBe(before + 2 * 20);
   });
 
-  describe("a recompute's linked sets, made on first need", () => {
+  describe("a recompute's sets, all but the activities made on first need", () => {
     const counts = { stridscount: 3, actidscount: 3, gvkidscount: 2, assayidscount: 2, refidscount: 1, clinicalcompoundidscount: 0 };
-    /** A recomputed answer whose linked sets are made by `made` (and counted in `asked`). */
-    const recomputed = (setId: number, linked: Record<LinkedKind, number[]>, asked: LinkedKind[]) => {
-      const core = {
-        structures: new RoaringBitmap32([1, 2, 3]),
-        activities: new RoaringBitmap32([0, 1, 2]),
-        clinical: new RoaringBitmap32(),
-      };
-      const maker = (kind: LinkedKind) => {
+    const made = { structures: [1, 2, 3], clinical: [], compounds: [100, 200], assays: [7, 8], references: [5] };
+    /** A recomputed answer whose other sets are made from `sets` (each asked for recorded in `asked`). */
+    const recomputed = (setId: number, sets: Record<DerivedKind, number[]>, asked: DerivedKind[]) => {
+      const maker = (kind: DerivedKind) => {
         asked.push(kind);
-        return Promise.resolve(new RoaringBitmap32(linked[kind]));
+        return Promise.resolve(new RoaringBitmap32(sets[kind]));
       };
-      const sets = new SetsMadeOnRead(core, maker, counts);
-      return { ...heldOf(setId, [0, 1, 2]), sets };
+      return { ...heldOf(setId, [0, 1, 2]), sets: new SetsMadeOnRead(new RoaringBitmap32([0, 1, 2]), maker, counts) };
     };
 
-    it('makes only the sets a reader needs, once, and counts their bytes then', async () => {
+    it('makes only the sets a reader needs (and those they are made from), once, and counts their bytes then', async () => {
       const store = new SessionSetStore();
-      const asked: LinkedKind[] = [];
-      const held = recomputed(1, { compounds: [100, 200], assays: [7, 8], references: [5] }, asked);
+      const asked: DerivedKind[] = [];
+      const held = recomputed(1, made, asked);
       store.hold(held);
       const before = store.heldBytes;
-      expect(() => held.sets.assays, 'read before made').toThrow(/before they were made/);
-      expect(await store.make(held, ['structures', 'activities', 'structures'])).toBe(true);
-      expect(asked).toEqual([]);
+      expect(() => held.sets.structures, 'read before made').toThrow(/before they were made/);
+      expect(await store.make(held, ['activities'])).toBe(true);
+      expect(asked, 'an Activities page makes none').toEqual([]);
       expect(store.heldBytes).toBe(before);
       expect(await store.make(held, ['assays'])).toBe(true);
-      expect(await store.make(held, ['assays'])).toBe(true);
+      expect(await store.make(held, ['activities', 'assays'])).toBe(true);
       expect(asked).toEqual(['assays']);
       expect(held.sets.assays.toArray()).toEqual([7, 8]);
       const withAssays = store.heldBytes;
       expect(withAssays).toBeGreaterThan(before);
-      expect(await store.make(held, 'all')).toBe(true);
-      expect(asked.sort()).toEqual(['assays', 'compounds', 'references']);
+      expect(await store.make(held, ['references'])).toBe(true);
+      expect(asked, 'references after the compound records and structures they link from').toEqual([
+        'assays',
+        'structures',
+        'compounds',
+        'references',
+      ]);
+      expect(held.sets.structures.toArray()).toEqual([1, 2, 3]);
       expect(held.sets.references.toArray()).toEqual([5]);
       expect(store.heldBytes).toBeGreaterThan(withAssays);
+      expect(await store.make(held, 'all')).toBe(true);
+      expect(asked.slice(4)).toEqual(['clinical']);
       // Two readers at once count a set once.
-      const second = recomputed(2, { compounds: [100, 200], assays: [7, 8], references: [5] }, []);
+      const second = recomputed(2, made, []);
       store.hold(second);
       const alone = store.heldBytes;
       await Promise.all([store.make(second, ['assays']), store.make(second, ['assays'])]);
@@ -173,7 +176,7 @@ describe('sets held in memory', () => {
 
     it("lets sets go whose made set differs from the stored count: they are not the session's answer", async () => {
       const store = new SessionSetStore();
-      const held = recomputed(1, { compounds: [100, 200], assays: [7, 8, 9], references: [5] }, []);
+      const held = recomputed(1, { ...made, assays: [7, 8, 9] }, []);
       store.hold(held);
       expect(await store.make(held, ['structures'])).toBe(true);
       expect(await store.make(held, ['assays'])).toBe(false);

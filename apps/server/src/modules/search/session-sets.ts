@@ -1,6 +1,6 @@
 import type { BitmapSearchResult } from './bitmaps/bitmap-counts.ts';
-import { LINKED_KINDS, SetsMadeOnRead } from './bitmaps/sets-made-on-read.ts';
-import type { LinkedKind } from './bitmaps/sets-made-on-read.ts';
+import { DERIVED_KINDS, SetsMadeOnRead } from './bitmaps/sets-made-on-read.ts';
+import type { DerivedKind } from './bitmaps/sets-made-on-read.ts';
 import { childrenOf } from './bitmaps/reverse-index.ts';
 import type { ReverseIndex } from './bitmaps/reverse-index.ts';
 import type { KbColumns } from './bitmaps/kb-columns.ts';
@@ -72,13 +72,13 @@ export class SessionSetStore {
   }
 
   /**
-   * Makes the sets a reader needs of recomputed ones (bitmap-counts.ts `SetsMadeOnRead`: compound
-   * records, assays and references are made on first need), counting them in the budget. Sets a
+   * Makes the sets a reader needs of recomputed ones (sets-made-on-read.ts: every set but the
+   * activities is made on first need), counting them in the budget. Sets a
    * run computed are whole already. False when a made set differs from the session's stored count:
    * these sets are then not its answer, and are let go.
    */
   async make(held: HeldSets, need: SetsNeed): Promise<boolean> {
-    const kinds = linkedKindsOf(need);
+    const kinds = derivedKindsOf(need);
     if (!(held.sets instanceof SetsMadeOnRead) || kinds.every((kind) => (held.sets as SetsMadeOnRead).isMade(kind))) return true;
     const entry = this.entries.get(held.setId);
     const made = await held.sets.make(kinds).then(
@@ -198,11 +198,8 @@ function scoreBytes(scores: StructureScores | null): number {
 
 /** Serialized size of the six bitmaps (those made, of a recompute's): what they take in memory, within a few per cent. */
 function setBytes(sets: BitmapSearchResult): number {
-  const made = (kind: LinkedKind) => (sets instanceof SetsMadeOnRead && !sets.isMade(kind) ? [] : [sets[kind]]);
-  return [sets.structures, sets.activities, sets.clinical, ...LINKED_KINDS.flatMap(made)].reduce(
-    (sum, bitmap) => sum + bitmap.getSerializationSizeInBytes(false),
-    0,
-  );
+  const made = (kind: DerivedKind) => (sets instanceof SetsMadeOnRead && !sets.isMade(kind) ? [] : [sets[kind]]);
+  return [sets.activities, ...DERIVED_KINDS.flatMap(made)].reduce((sum, bitmap) => sum + bitmap.getSerializationSizeInBytes(false), 0);
 }
 
 /**
@@ -211,9 +208,9 @@ function setBytes(sets: BitmapSearchResult): number {
  */
 export type SetsNeed = 'all' | readonly HeldKind[];
 
-function linkedKindsOf(need: SetsNeed): LinkedKind[] {
-  if (need === 'all') return [...LINKED_KINDS];
-  return need.filter((kind): kind is 'assays' | 'references' => kind === 'assays' || kind === 'references');
+function derivedKindsOf(need: SetsNeed): DerivedKind[] {
+  if (need === 'all') return [...DERIVED_KINDS];
+  return need.filter((kind): kind is Exclude<HeldKind, 'activities'> => kind !== 'activities');
 }
 
 // ------------------------------------------------------------------ reading held sets (results/memory-pages.ts)
@@ -363,10 +360,15 @@ function namedCounts(counts: ReadonlyMap<number, number>, names: readonly (strin
 
 // ------------------------------------------------------------------ similarity scores of held sets
 
-/** The score of a structure of the set (NaN: none, the tables' NULL), float4 as stored. */
+/**
+ * The score of a structure of the set (NaN: none, the tables' NULL), float4 as stored. Every
+ * caller passes a structure of the set — one of its structures, or the structure of one of its
+ * activities or development compounds, which the set's structures hold by construction
+ * (bitmap-counts.ts) — so the structure set itself is not read: a recompute need not make it.
+ */
 function structureScore(held: HeldSets, strId: number): number {
   const { scores } = held;
-  if (!scores || strId <= 0 || !held.sets.structures.has(strId)) return Number.NaN;
+  if (!scores || strId <= 0) return Number.NaN;
   const at = indexOfSorted(scores.strIds, strId);
   if (at >= 0) return scores.scores[at]!;
   return Number.NaN;

@@ -9,16 +9,15 @@ import { ACTIVITY_FROM } from '../row-compiler.ts';
 import { activityCapError } from '../search-plan.ts';
 import type { CompiledRow } from '../row-compiler.ts';
 import type { KbColumns } from './kb-columns.ts';
-import type { ReverseIndex } from './reverse-index.ts';
-import { childCount, childrenOf } from './reverse-index.ts';
 import { positionsOf, readPacked } from '../../../db/column-read.ts';
 import { evaluateSets, rowIndexes } from './set-algebra.ts';
 import { flagsOf, matchActivityFields, scan } from './activity-fields.ts';
 import { matchProperties } from './structure-properties.ts';
-import { fitsIdArray } from '../../../db/id-arrays.ts';
-import { MainThreadTurns, inChunks } from '../../../workers/main-thread-turns.ts';
-import { SetsMadeOnRead } from './sets-made-on-read.ts';
-import type { LinkedKind } from './sets-made-on-read.ts';
+import { MainThreadTurns } from '../../../workers/main-thread-turns.ts';
+import { childrenOfAll, clinicalOfStructures, keptActivities, linked } from './id-links.ts';
+import type { Links } from './id-links.ts';
+import { DERIVED_KINDS, SetsMadeOnRead } from './sets-made-on-read.ts';
+import type { DerivedKind } from './sets-made-on-read.ts';
 
 /**
  * The six counts of a search from id sets in memory (issue 18), by the rules of
@@ -166,117 +165,6 @@ function assaysOfTypes(columns: KbColumns, types: readonly string[]): RoaringBit
   return scan(columns.assayType, flagsOf(columns.assayTypes, types));
 }
 
-/** A reverse list with the forward column it was built from (child → parent). */
-interface Links {
-  index: ReverseIndex;
-  forward: Int32Array;
-}
-
-/**
- * Every child of some parents (the activities of some structures, of some targets, ...). When the
- * children are many (binding assays hold half the activities) one pass over the forward column
- * finds them already in order, instead of gathering millions of ids list by list.
- */
-async function childrenOfAll({ index, forward }: Links, parents: RoaringBitmap32, turns: MainThreadTurns): Promise<RoaringBitmap32> {
-  let total = 0;
-  for (const parent of parents) total += childCount(index, parent);
-  if (total > forward.length / 16) {
-    const wanted = new Uint8Array(index.start.length);
-    // Parents as `childrenOf` sees them: one beyond the index has no children.
-    for (const parent of parents) if (parent + 1 < wanted.length) wanted[parent] = 1;
-    const found = new Int32Array(total);
-    let at = 0;
-    await inChunks(forward.length, turns, (start, end) => {
-      for (let child = start; child < end && at < total; child++) if (wanted[forward[child]!] === 1) found[at++] = child;
-    });
-    return new RoaringBitmap32(found.subarray(0, at));
-  }
-  const gathered = new Int32Array(total);
-  let at = 0;
-  for (const parent of parents) {
-    const children = childrenOf(index, parent);
-    gathered.set(children, at);
-    at += children.length;
-  }
-  return new RoaringBitmap32(gathered);
-}
-
-/** A byte per id up to the highest of `ids`: 1 for the ids in it (a test per id without `has`). */
-function byteFlags(ids: RoaringBitmap32): Uint8Array {
-  const flags = new Uint8Array(ids.size ? ids.maximum() + 1 : 1);
-  for (const id of ids.toUint32Array()) flags[id] = 1;
-  return flags;
-}
-
-/** Sets up to this size are linked through a sort (roaring's); larger ones through a byte per id. */
-const SMALL_SET = 65_536;
-
-/** The distinct non-zero values of `link` at `positions`, by roaring's sort (for columns with a stray large id). */
-async function sortedValues(link: Int32Array, positions: Uint32Array, turns: MainThreadTurns): Promise<RoaringBitmap32> {
-  const values = new Uint32Array(positions.length);
-  let n = 0;
-  await inChunks(positions.length, turns, (start, end) => {
-    for (let i = start; i < end; i++) {
-      const value = link[positions[i]!]!;
-      if (value > 0) values[n++] = value;
-    }
-  });
-  return new RoaringBitmap32(values.subarray(0, n));
-}
-
-/** The highest value of each link column, found once (columns never change once read: a load reads new ones). */
-const highest = new WeakMap<Int32Array, number>();
-
-function highestOf(link: Int32Array): number {
-  let max = highest.get(link);
-  if (max === undefined) {
-    max = 0;
-    for (let i = 0; i < link.length; i++) if (link[i]! > max) max = link[i]!;
-    highest.set(link, max);
-  }
-  return max;
-}
-
-/**
- * Distinct non-zero values of `link` over `ids` (the structures of some activities, their assays,
- * ...). A large set (millions of activities at L) marks each value in a byte per id and lists the
- * marks in order: no iterator, no sort (a 10.6 M-activity set: about 130 ms instead of 500-800),
- * in chunks that give way to other calls (main-thread-turns.ts).
- */
-export async function linked(link: Int32Array, ids: RoaringBitmap32, turns = new MainThreadTurns()): Promise<RoaringBitmap32> {
-  const positions = ids.toUint32Array();
-  if (positions.length <= SMALL_SET) {
-    const values = new Uint32Array(positions.length);
-    let n = 0;
-    for (let i = 0; i < positions.length; i++) {
-      const value = link[positions[i]!]!;
-      if (value > 0) values[n++] = value;
-    }
-    return new RoaringBitmap32(values.subarray(0, n));
-  }
-  // A byte per value up to the column's highest: known once per column, and small unless a link
-  // without a foreign key holds a stray large id — then the set's own values are sorted instead.
-  const max = highestOf(link);
-  if (!fitsIdArray(max, 1)) return sortedValues(link, positions, turns);
-  const seen = new Uint8Array(max + 1);
-  let distinct = 0;
-  await inChunks(positions.length, turns, (start, end) => {
-    for (let i = start; i < end; i++) {
-      const value = link[positions[i]!]!;
-      if (value > 0 && seen[value] === 0) {
-        seen[value] = 1;
-        distinct++;
-      }
-    }
-  });
-  const out = new Uint32Array(distinct);
-  let k = 0;
-  await inChunks(max + 1, turns, (start, end) => {
-    for (let value = Math.max(1, start); value < end; value++) if (seen[value] === 1) out[k++] = value;
-  });
-  return new RoaringBitmap32(out);
-}
-
 /** Whether the direct-level expression can hold at all (as `levels.direct !== false` in materialise.ts). */
 function directPossible(expr: Expr, rows: readonly CompiledRow[]): boolean {
   return canHold(expr, (i) => !!rows[i]!.direct);
@@ -390,10 +278,11 @@ export async function bitmapSearch(
   cap: number,
   source: RowSetSource = readRowSets,
 ): Promise<BitmapSearchResult> {
-  const core = await coreSets(db, columns, compiled, cap, source);
-  const { structures, activities, clinical } = core;
-  const link = linkedSets(columns, compiled, core);
-  const [compounds, assays, references] = [await link('compounds'), await link('assays'), await link('references')];
+  const { activities, make } = await searchSets(db, columns, compiled, cap, source);
+  const derived: Partial<Record<DerivedKind, RoaringBitmap32>> = {};
+  // One after the other, in DERIVED_KINDS' order (each may take tens of milliseconds at L).
+  for (const kind of DERIVED_KINDS) derived[kind] = await make(kind);
+  const { structures, clinical, compounds, assays, references } = derived as Record<DerivedKind, RoaringBitmap32>;
   return {
     counts: {
       stridscount: structures.size,
@@ -412,93 +301,86 @@ export async function bitmapSearch(
   };
 }
 
-/** A search's structures, activities and development compounds, with what its linked sets are made from. */
-interface CoreSets {
-  structures: RoaringBitmap32;
+/** A search's activities (what its activity cap is judged on), and the maker of its other sets. */
+interface SearchSets {
   activities: RoaringBitmap32;
-  clinical: RoaringBitmap32;
-  /** The structures of the activities (a structure matched without one brings all of its compound records). */
-  activityStructures: RoaringBitmap32;
+  make: (kind: DerivedKind) => Promise<RoaringBitmap32>;
 }
 
-async function coreSets(
+async function searchSets(
   db: Db,
   columns: KbColumns,
   compiled: { expr: Expr; rows: CompiledRow[] },
   cap: number,
   source: RowSetSource,
-): Promise<CoreSets> {
-  const { expr, rows } = compiled;
+): Promise<SearchSets> {
   // Tens of milliseconds a step at L: the thread gives way between them (main-thread-turns.ts).
   const turns = new MainThreadTurns();
   const levels = await evaluateLevels(db, columns, compiled, source, turns);
-  const { matching, direct } = levels;
-  let structures: RoaringBitmap32;
-  let activities: RoaringBitmap32;
-  let activityStructures: RoaringBitmap32;
-  if (!hasNot(expr)) {
-    activities = matching;
-    if (activities.size > cap) throw activityCapError();
-    activityStructures = await linked(columns.actStr, activities, turns);
-    structures = RoaringBitmap32.or(activityStructures, direct);
-  } else {
-    structures = await judgedStructures(columns, expr, levels, turns);
-    // An activity without a structure is kept when the expression holds for it (docs: "Activities without a structure").
-    activities = await keptActivities(columns.actStr, matching, structures, cap, turns);
-    activityStructures = await linked(columns.actStr, activities, turns);
+  if (!hasNot(compiled.expr)) {
+    // Without NOT the activities are the matching ones: no structure is needed to know them.
+    if (levels.matching.size > cap) throw activityCapError();
+    return { activities: levels.matching, make: derivedSets(columns, compiled, levels, levels.matching, null) };
   }
-  const hasClinicalRows = rows.some((r) => r.clinical);
-  const clinicalJudged = hasClinicalRows ? evaluateSets(expr, await levels.clinicalLeaves(), columns.allClinical) : columns.allClinical;
-  const clinical = RoaringBitmap32.and(clinicalJudged, clinicalOfStructures(columns, structures));
-  return { structures, activities, clinical, activityStructures };
+  const structures = await judgedStructures(columns, compiled.expr, levels, turns);
+  // An activity without a structure is kept when the expression holds for it (docs: "Activities without a structure").
+  const activities = await keptActivities(columns.actStr, levels.matching, structures, cap, turns);
+  return { activities, make: derivedSets(columns, compiled, levels, activities, structures) };
 }
 
 /**
- * A maker of the linked sets of a search (each made once, references after the compound records
- * they also link from): about three quarters of a count's set algebra at L is this linking.
+ * A maker of a search's sets beyond its activities, each made once when first asked for (those it
+ * links from first): linking millions of activities to their structures, compound records, assays
+ * and references is most of a count's set algebra at L. `judged`: a NOT search's structures,
+ * judged already to know its activities.
  */
-function linkedSets(
+function derivedSets(
   columns: KbColumns,
   { expr, rows }: { expr: Expr; rows: CompiledRow[] },
-  { structures, activities, activityStructures }: CoreSets,
-): (kind: LinkedKind) => Promise<RoaringBitmap32> {
+  levels: Awaited<ReturnType<typeof evaluateLevels>>,
+  activities: RoaringBitmap32,
+  judged: RoaringBitmap32 | null,
+): (kind: DerivedKind) => Promise<RoaringBitmap32> {
   const turns = new MainThreadTurns();
   const hasActivityRows = rows.some((r) => r.activity);
-  const makeCompounds = async () => {
-    const compounds = hasActivityRows ? await linked(columns.actGvk, activities, turns) : new RoaringBitmap32();
-    if (!hasActivityRows || directPossible(expr, rows)) {
-      // A structure matched without any result activity brings all of its compound records.
-      const withoutActivity = hasActivityRows ? RoaringBitmap32.andNot(structures, activityStructures) : structures;
-      compounds.orInPlace(await childrenOfAll({ index: columns.compoundsByStructure, forward: columns.gvkStr }, withoutActivity, turns));
-    }
-    return compounds;
-  };
-  const made = new Map<LinkedKind, Promise<RoaringBitmap32>>();
-  const make = (kind: LinkedKind): Promise<RoaringBitmap32> => {
-    let found = made.get(kind);
-    if (!found) {
-      found =
-        kind === 'compounds'
-          ? makeCompounds()
-          : kind === 'assays'
-            ? linked(columns.actAssay, activities, turns)
-            : (async () =>
-                RoaringBitmap32.or(
-                  await linked(columns.actRef, activities, turns),
-                  await linked(columns.gvkRef, await make('compounds'), turns),
-                ))();
-      made.set(kind, found);
-    }
+  const made = new Map<DerivedKind | 'activityStructures', Promise<RoaringBitmap32>>();
+  const once = (key: DerivedKind | 'activityStructures', build: () => Promise<RoaringBitmap32>) => {
+    let found = made.get(key);
+    if (!found) made.set(key, (found = build()));
     return found;
   };
+  // The structures of the activities (a structure matched without one brings all of its compound records).
+  const activityStructures = () => once('activityStructures', () => linked(columns.actStr, activities, turns));
+  const makers: Record<DerivedKind, () => Promise<RoaringBitmap32>> = {
+    structures: async () => judged ?? RoaringBitmap32.or(await activityStructures(), levels.direct),
+    clinical: async () => {
+      const clinicalJudged = rows.some((r) => r.clinical)
+        ? evaluateSets(expr, await levels.clinicalLeaves(), columns.allClinical)
+        : columns.allClinical;
+      return RoaringBitmap32.and(clinicalJudged, clinicalOfStructures(columns, await make('structures')));
+    },
+    compounds: async () => {
+      const compounds = hasActivityRows ? await linked(columns.actGvk, activities, turns) : new RoaringBitmap32();
+      if (!hasActivityRows || directPossible(expr, rows)) {
+        const structures = await make('structures');
+        const withoutActivity = hasActivityRows ? RoaringBitmap32.andNot(structures, await activityStructures()) : structures;
+        compounds.orInPlace(await childrenOfAll({ index: columns.compoundsByStructure, forward: columns.gvkStr }, withoutActivity, turns));
+      }
+      return compounds;
+    },
+    assays: () => linked(columns.actAssay, activities, turns),
+    references: async () =>
+      RoaringBitmap32.or(await linked(columns.actRef, activities, turns), await linked(columns.gvkRef, await make('compounds'), turns)),
+  };
+  const make = (kind: DerivedKind): Promise<RoaringBitmap32> => once(kind, makers[kind]);
   return make;
 }
 
 /**
- * A compiled search's sets with the linked ones (compound records, assays, references) made only
- * when first asked for (`make`): a server recomputing a session another one ran
- * (SearchService `recompute`) pays for the sets its reader needs — a Structures or Activities page
- * none of them. Their counts are the stored ones until then; each made set is checked against it.
+ * A compiled search's sets with all but the activities made only when first asked for
+ * (`SetsMadeOnRead.make`): a server recomputing a session another one ran (SearchService
+ * `recompute`) pays for the sets its reader needs — an Activities page none of them. Their counts
+ * are the stored ones until then; each made set is checked against it.
  */
 export async function bitmapSearchOnRead(
   db: Db,
@@ -508,40 +390,6 @@ export async function bitmapSearchOnRead(
   stored: SearchCounts,
   source: RowSetSource = readRowSets,
 ): Promise<SetsMadeOnRead> {
-  const core = await coreSets(db, columns, compiled, cap, source);
-  return new SetsMadeOnRead(core, linkedSets(columns, compiled, core), stored);
-}
-
-/** The activities of `matching` whose structure is one of `structures`, or that have none; the cap's error past `cap`. */
-export async function keptActivities(
-  actStr: Int32Array,
-  matching: RoaringBitmap32,
-  structures: RoaringBitmap32,
-  cap: number,
-  turns = new MainThreadTurns(),
-): Promise<RoaringBitmap32> {
-  // A byte per structure id: `has` on the bitmap for each of millions of activities is the slow part.
-  const inStructures = byteFlags(structures);
-  const positions = matching.toUint32Array();
-  const kept = new Uint32Array(Math.min(positions.length, cap + 1));
-  let n = 0;
-  await inChunks(positions.length, turns, (start, end) => {
-    for (let i = start; i < end; i++) {
-      const str = actStr[positions[i]!]!;
-      if (str !== 0 && inStructures[str] !== 1) continue;
-      kept[n++] = positions[i]!;
-      if (n > cap) throw activityCapError();
-    }
-  });
-  return new RoaringBitmap32(kept.subarray(0, n));
-}
-
-/** Development compounds whose structure is one of `structures`. */
-function clinicalOfStructures(columns: KbColumns, structures: RoaringBitmap32): RoaringBitmap32 {
-  // The structures with a development compound first (one native AND), then their compounds: a
-  // `has` per development compound took 4 ms a search at L (5 s of a two-server run's profile).
-  const out: number[] = [];
-  for (const str of RoaringBitmap32.and(structures, columns.clinicalStructures).toUint32Array())
-    for (const cc of childrenOf(columns.clinicalByStructure, str)) out.push(cc);
-  return new RoaringBitmap32(out);
+  const { activities, make } = await searchSets(db, columns, compiled, cap, source);
+  return new SetsMadeOnRead(activities, make, stored);
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { RoaringBitmap32 } from './roaring.ts';
-import { keptActivities, linked } from './bitmap-counts.ts';
+import { keptActivities, linked } from './id-links.ts';
 import { withActivityCounts } from './activity-rows.ts';
 
 /**
- * The id links of large sets (bitmap-counts.ts): the search corpus runs on two demo chunks, whose
+ * The id links of large sets (id-links.ts): the search corpus runs on two demo chunks, whose
  * sets are all small, so the path for millions of activities is checked here against plain sets.
  */
 function random(seed: number): () => number {

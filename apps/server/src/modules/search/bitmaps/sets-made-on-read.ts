@@ -3,49 +3,70 @@ import type { RoaringBitmap32 } from './roaring.ts';
 
 /**
  * A recomputed search's sets (bitmap-counts.ts `bitmapSearchOnRead`, for SearchService
- * `recompute`): structures, activities and development compounds made at once, the linked sets on
- * first need. Shaped as `BitmapSearchResult`.
+ * `recompute`): its activities made at once, every other set on first need. Shaped as
+ * `BitmapSearchResult`.
  */
 
-/** The sets a search links from its activities and structures: made after the others, and only when read in a recompute. */
-export type LinkedKind = 'compounds' | 'assays' | 'references';
+/** The sets a search makes from its activities (and each other), in the order they can be made: each after those it links from. */
+export type DerivedKind = 'structures' | 'clinical' | 'compounds' | 'assays' | 'references';
 
-export const LINKED_KINDS: readonly LinkedKind[] = ['compounds', 'assays', 'references'];
+export const DERIVED_KINDS: readonly DerivedKind[] = ['structures', 'clinical', 'compounds', 'assays', 'references'];
 
-/** The count of each linked set in `SearchCounts`. */
-const LINKED_COUNT: Record<LinkedKind, keyof SearchCounts> = {
+/**
+ * What each set is made from besides the activities: development compounds and compound records
+ * from the structures (a structure matched without an activity brings all of its compound
+ * records), references from the compound records too.
+ */
+const MADE_FROM: Record<DerivedKind, readonly DerivedKind[]> = {
+  structures: [],
+  clinical: ['structures'],
+  compounds: ['structures'],
+  assays: [],
+  references: ['compounds'],
+};
+
+/** The count of each derived set in `SearchCounts`. */
+const COUNT_OF: Record<DerivedKind, keyof SearchCounts> = {
+  structures: 'stridscount',
+  clinical: 'clinicalcompoundidscount',
   compounds: 'gvkidscount',
   assays: 'assayidscount',
   references: 'refidscount',
 };
 
-interface CoreSets {
-  structures: RoaringBitmap32;
-  activities: RoaringBitmap32;
-  clinical: RoaringBitmap32;
+/** `kinds` with every set they are made from, in `DERIVED_KINDS`' order. */
+function withSources(kinds: readonly DerivedKind[]): DerivedKind[] {
+  const wanted = new Set<DerivedKind>();
+  const add = (kind: DerivedKind): void => {
+    if (wanted.has(kind)) return;
+    wanted.add(kind);
+    MADE_FROM[kind].forEach(add);
+  };
+  kinds.forEach(add);
+  return DERIVED_KINDS.filter((kind) => wanted.has(kind));
 }
 
-/** `bitmapSearchOnRead`'s sets: reading a linked set before `make` has made it is a programming error, and throws. */
+/** `bitmapSearchOnRead`'s sets: reading a set before `make` has made it is a programming error, and throws. */
 export class SetsMadeOnRead {
   readonly counts: SearchCounts;
-  readonly structures: RoaringBitmap32;
-  readonly activities: RoaringBitmap32;
-  readonly clinical: RoaringBitmap32;
-  private readonly made: Partial<Record<LinkedKind, RoaringBitmap32>> = {};
+  private readonly made: Partial<Record<DerivedKind, RoaringBitmap32>> = {};
 
   constructor(
-    core: CoreSets,
-    /** Let go once all three are made: it keeps the search's compiled rows and the activities' structures. */
-    private maker: ((kind: LinkedKind) => Promise<RoaringBitmap32>) | null,
+    readonly activities: RoaringBitmap32,
+    /** Let go once every set is made: it keeps the search's compiled rows and levels. */
+    private maker: ((kind: DerivedKind) => Promise<RoaringBitmap32>) | null,
     stored: SearchCounts,
   ) {
-    ({ structures: this.structures, activities: this.activities, clinical: this.clinical } = core);
-    this.counts = {
-      ...stored,
-      stridscount: core.structures.size,
-      actidscount: core.activities.size,
-      clinicalcompoundidscount: core.clinical.size,
-    };
+    // The other counts are the stored ones, each checked when its set is made (`make`).
+    this.counts = { ...stored, actidscount: activities.size };
+  }
+
+  get structures(): RoaringBitmap32 {
+    return this.read('structures');
+  }
+
+  get clinical(): RoaringBitmap32 {
+    return this.read('clinical');
   }
 
   get compounds(): RoaringBitmap32 {
@@ -60,24 +81,24 @@ export class SetsMadeOnRead {
     return this.read('references');
   }
 
-  /** Whether a linked set is made (its bytes then count in the held sets' budget). */
-  isMade(kind: LinkedKind): boolean {
+  /** Whether a set is made (its bytes then count in the held sets' budget). */
+  isMade(kind: DerivedKind): boolean {
     return this.made[kind] !== undefined;
   }
 
-  /** Makes the linked sets asked for; throws when one differs from its stored count (then these sets are not the session's answer). */
-  async make(kinds: readonly LinkedKind[]): Promise<void> {
-    // References link from the compound records too: those are made (and counted) first.
-    for (const kind of kinds.includes('references') ? ['compounds' as const, ...kinds] : kinds) {
+  /** Makes the sets asked for; throws when one differs from its stored count (then these sets are not the session's answer). */
+  async make(kinds: readonly DerivedKind[]): Promise<void> {
+    // The sets a set is made from are made first, and each checked and counted as it is made.
+    for (const kind of withSources(kinds)) {
       if (this.made[kind]) continue;
       const set = await this.maker!(kind);
-      if (set.size !== this.counts[LINKED_COUNT[kind]]) throw new Error(`The recomputed ${kind} differ from the session's stored count.`);
+      if (set.size !== this.counts[COUNT_OF[kind]]) throw new Error(`The recomputed ${kind} differ from the session's stored count.`);
       this.made[kind] = set;
     }
-    if (LINKED_KINDS.every((kind) => this.made[kind])) this.maker = null;
+    if (DERIVED_KINDS.every((kind) => this.made[kind])) this.maker = null;
   }
 
-  private read(kind: LinkedKind): RoaringBitmap32 {
+  private read(kind: DerivedKind): RoaringBitmap32 {
     const set = this.made[kind];
     if (!set) throw new Error(`The ${kind} of recomputed sets were read before they were made (SearchService.heldSets' need).`);
     return set;
