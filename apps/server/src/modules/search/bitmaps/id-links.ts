@@ -12,6 +12,7 @@ import { MainThreadTurns, inChunks } from '../../../workers/main-thread-turns.ts
  * (activities to their structures, assays, references), and the development compounds of some
  * structures. Each works on millions of ids at L and gives way to other calls between chunks.
  */
+
 /** A reverse list with the forward column it was built from (child → parent). */
 export interface Links {
   index: ReverseIndex;
