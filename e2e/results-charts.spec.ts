@@ -141,12 +141,28 @@ describe('charts that filter the results', () => {
     await (await chooser).setFiles({ name: 'assays.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
     await expect.poll(() => search.rows().count()).toBe(1);
 
+    // The race CI once lost: the first page is answered before the saved filters are applied and
+    // reaches the browser only after them. It must not stay on screen (app/query.ts `refetchAfterChange`).
+    const pagePath = `**${resultsEndpoints.tabRows.path.replace(':tab', TAB)}`;
+    const filtersApplied = page.waitForResponse((r) => new URL(r.url()).pathname === `/api/results/applyfilters/${TAB}`, {
+      timeout: 60_000,
+    });
+    let held = 0;
+    await page.route(pagePath, async (route) => {
+      held += 1;
+      if (held > 1) return route.continue().catch(() => undefined);
+      const early = await route.fetch();
+      await filtersApplied;
+      await route.fulfill({ response: early }).catch(() => undefined);
+    });
     const { sessionid, criteria } = await searchAndOpenActivities();
     await expect.poll(() => charts.chips(), { timeout: 15_000 }).toEqual([{ chartKey: 'year', text: 'Publication year: 2005–2015' }]);
     // The warning stays until closed (the user must see that a saved value was left out).
     await page.getByText('Left out: Assay type: No such assay type').waitFor();
     const expected = await apiRowCount(criteria, [yearFilter]);
     await expect.poll(shownRowCounts, { timeout: 15_000 }).toEqual({ tab: expected, grid: expected });
+    expect(held).toBeGreaterThan(1);
+    await page.unroute(pagePath);
     expect((await api.call(resultsEndpoints.session, { params: { sessionid } })).filters[TAB]).toEqual([{ ...yearFilter, tab: TAB }]);
 
     // Once: a reload shows the server's filters and applies nothing again.

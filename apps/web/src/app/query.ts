@@ -1,4 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
+import type { InvalidateQueryFilters } from '@tanstack/react-query';
 import type { Endpoint, EndpointInput, EndpointResponse } from '@kb/contracts/endpoint';
 import { callApi, isApiRequestError } from './api-client.ts';
 import { registerStoreReset } from './stores/store-registry.ts';
@@ -28,4 +29,15 @@ export function endpointQuery<E extends Endpoint>(endpoint: E, input: EndpointIn
     queryKey: endpointKey(endpoint, input),
     queryFn: ({ signal }: { signal: AbortSignal }): Promise<EndpointResponse<E>> => callApi(endpoint, input, { signal }),
   };
+}
+
+/**
+ * After the server changed what some queries answer (filters applied, say): refetch them, and
+ * drop any answer still in flight first. `invalidateQueries` alone cancels an in-flight fetch only
+ * when its query already has data: a first fetch sent before the change (a tab's first page while
+ * a saved query's filters were being applied) would be kept, stale, with nothing fetching again.
+ */
+export async function refetchAfterChange(client: QueryClient, filters: InvalidateQueryFilters): Promise<void> {
+  await client.cancelQueries(filters);
+  await client.invalidateQueries(filters);
 }

@@ -2,7 +2,7 @@ import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import type { TabPage, TabRequest } from '@kb/contracts/results';
 import { resultsEndpoints } from '@kb/contracts/results';
 import { callApi, isApiRequestError } from '../../app/api-client.ts';
-import { endpointKey, endpointQuery, queryClient } from '../../app/query.ts';
+import { endpointKey, endpointQuery, queryClient, refetchAfterChange } from '../../app/query.ts';
 
 /** Query options and cache keys of the results calls, in one place so invalidation matches them. */
 
@@ -29,8 +29,8 @@ export function columnsQuery(reset = false) {
 /** After filters, a "go to" or "view all": every tab page and the session's per-tab counts are stale. */
 export async function invalidateResults(sessionid: string): Promise<void> {
   await Promise.all([
-    queryClient.invalidateQueries({ queryKey: endpointKey(resultsEndpoints.tabRows) }),
-    queryClient.invalidateQueries({ queryKey: endpointKey(resultsEndpoints.session, { params: { sessionid } }) }),
+    refetchAfterChange(queryClient, { queryKey: endpointKey(resultsEndpoints.tabRows) }),
+    refetchAfterChange(queryClient, { queryKey: endpointKey(resultsEndpoints.session, { params: { sessionid } }) }),
   ]);
 }
 

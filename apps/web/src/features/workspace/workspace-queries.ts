@@ -4,7 +4,7 @@ import type { Endpoint } from '@kb/contracts/endpoint';
 import { workspaceEndpoints } from '@kb/contracts/workspace';
 import type { CompoundSource, SharingRequest } from '@kb/contracts/workspace';
 import { callApi, errorMessage, isApiRequestError } from '../../app/api-client.ts';
-import { endpointKey, endpointQuery, queryClient } from '../../app/query.ts';
+import { endpointKey, endpointQuery, queryClient, refetchAfterChange } from '../../app/query.ts';
 
 /**
  * The workspace's calls as queries and mutations. Every change refreshes the lists it touches
@@ -20,7 +20,9 @@ export function isNotFound(error: unknown): boolean {
 }
 
 function invalidate(...endpoints: Endpoint[]): Promise<void> {
-  return Promise.all(endpoints.map((endpoint) => queryClient.invalidateQueries({ queryKey: endpointKey(endpoint) }))).then(() => undefined);
+  return Promise.all(endpoints.map((endpoint) => refetchAfterChange(queryClient, { queryKey: endpointKey(endpoint) }))).then(
+    () => undefined,
+  );
 }
 
 /** Refreshes every workspace list and object (after any change: names, counts and sharing show in several places). */

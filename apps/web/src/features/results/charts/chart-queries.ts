@@ -3,7 +3,7 @@ import { chartEndpoints } from '@kb/contracts/charts';
 import type { ChartRequest, ChartType } from '@kb/contracts/charts';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { resultsEndpoints } from '@kb/contracts/results';
-import { endpointKey } from '../../../app/query.ts';
+import { endpointKey, refetchAfterChange } from '../../../app/query.ts';
 
 /** The request of one chart card. */
 export function chartRequest(
@@ -59,16 +59,16 @@ function bodyMatches(query: Query, sessionid: string, tab?: ResultTabKey): boole
 
 /**
  * After the filters of a tab changed (or every tab's, without `tab`): its charts and value
- * searches count other rows now, and the session's filters and counts moved. Invalidating
- * refetches the charts on screen and cancels any of their requests still in flight.
+ * searches count other rows now, and the session's filters and counts moved: the charts on screen
+ * are fetched again, any of their requests still in flight dropped (it may predate the change).
  */
 export async function refreshAfterFilters(client: QueryClient, sessionid: string, tab?: ResultTabKey): Promise<void> {
   await Promise.all([
-    client.invalidateQueries({ queryKey: endpointKey(chartEndpoints.chart), predicate: (query) => bodyMatches(query, sessionid, tab) }),
-    client.invalidateQueries({
+    refetchAfterChange(client, { queryKey: endpointKey(chartEndpoints.chart), predicate: (query) => bodyMatches(query, sessionid, tab) }),
+    refetchAfterChange(client, {
       queryKey: endpointKey(chartEndpoints.leftHandFilter),
       predicate: (query) => bodyMatches(query, sessionid, tab),
     }),
-    client.invalidateQueries({ queryKey: endpointKey(resultsEndpoints.session, sessionInput(sessionid)) }),
+    refetchAfterChange(client, { queryKey: endpointKey(resultsEndpoints.session, sessionInput(sessionid)) }),
   ]);
 }
