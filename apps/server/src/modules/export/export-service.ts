@@ -430,7 +430,7 @@ export class ExportService {
     let session: ResultSession | null = null;
     if (job.search_session_id !== null) {
       session = await this.results.keptSessionById(job.search_session_id, 'definition');
-      if (session?.status === 'ready' && !(await this.results.heldSets(session)))
+      if (session?.status === 'ready' && !(await this.results.holdsTab(session, tab)))
         session = await this.results.keptSessionById(job.search_session_id);
       if (!session || session.status !== 'ready' || Number(session.set_id) !== Number(job.set_id)) {
         throw new HttpError(410, { message: 'The search this export came from has expired or was run again.', code: ERROR_CODES.conflict });

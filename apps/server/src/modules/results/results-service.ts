@@ -53,16 +53,8 @@ import { TabPageReader } from './tab-page-reader.ts';
 import { rowScopeSql } from './row-scope.ts';
 import { setTables, tabSet } from './set-source.ts';
 import type { SetSource } from './set-source.ts';
-import type { RowScope } from './row-scope.ts';
+import type { Narrowing, RowScope } from './row-scope.ts';
 import { tabularView } from './tabular-view.ts';
-
-/** What narrows the rows a "select all" stands for, besides the tab's filters. */
-export interface Narrowing {
-  strIdList?: readonly number[] | undefined;
-  sortSmiles?: string | null | undefined;
-  minValue?: number | null | undefined;
-  maxValue?: number | null | undefined;
-}
 
 /**
  * Settings of the results' transactions: memory to hash id sets of a few hundred thousand, and no
@@ -446,12 +438,6 @@ export class ResultsService {
   }
 
   /**
-   * The rows a selection stands for, as SQL: `FROM from join WHERE where`. Null selection = every
-   * row in scope; select all = every row the user is looking at (filters, a "go to" and a similarity
-   * window narrow it) minus the unselected; otherwise the ticked ids that are rows of this tab in
-   * this session (ids from elsewhere are ignored). New search by selection and exports share it.
-   */
-  /**
    * The rows of an explicit selection (ticked rows, nothing else narrowing the tab) from the
    * session's sets in memory: a stand-in of the set table holding the selected rows that are in
    * the search (memory-pages.ts), so counting and exporting them reads no set table. Null: use
@@ -473,6 +459,11 @@ export class ResultsService {
     return { from: model.from(session.set_id, heldSetRelation(held, tab, members)), join: sql``, where: model.where(session.set_id) };
   }
 
+  /** Whether a tab's rows can be read from the session's sets in memory (held, or recomputed with the sets the tab needs only). */
+  async holdsTab(session: ResultSession, tab: ResultTabKey): Promise<boolean> {
+    return (await this.heldSets(session, heldNeedOf(tab))) !== null;
+  }
+
   /**
    * Rows of a tab by id from the session's sets in memory, as the set table's stand-in (the export
    * writer's batches); null when they are not in memory. The Structures tab's per-row activity
@@ -491,6 +482,12 @@ export class ResultsService {
     };
   }
 
+  /**
+   * The rows a selection stands for, as SQL: `FROM from join WHERE where`. Null selection = every
+   * row in scope; select all = every row the user is looking at (filters, a "go to" and a similarity
+   * window narrow it) minus the unselected; otherwise the ticked ids that are rows of this tab in
+   * this session (ids from elsewhere are ignored). New search by selection and exports share it.
+   */
   async selectionScope(
     tab: ResultTabKey,
     session: ResultSession,

@@ -32,3 +32,11 @@ export function rowScopeSql(tab: ResultTabKey, sets: SetSource, scope: RowScope)
   }
   return { where: and(parts), join };
 }
+
+/** What narrows the rows a "select all" stands for, besides the tab's filters. */
+export interface Narrowing {
+  strIdList?: readonly number[] | undefined;
+  sortSmiles?: string | null | undefined;
+  minValue?: number | null | undefined;
+  maxValue?: number | null | undefined;
+}

@@ -351,6 +351,9 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
         expect(recomputed?.data, tab).toEqual(reference?.data);
         expect(madeSets(), tab).toEqual(made);
       }
+      // A background export of the Assays tab asks for its own set only (export-service.ts `write`).
+      expect(await otherResults.holdsTab(await session(memoryId), 'assaytab')).toBe(true);
+      expect(madeSets()).toEqual(['structures', 'assays']);
       for (const tab of RESULT_TAB_KEYS) {
         const reference = await tablesResults.page(callerOf(me), tab, { sessionid: tablesId, pageNumber: 0, pageSize: 20 });
         const recomputed = await otherResults.page(callerOf(me), tab, { sessionid: memoryId, pageNumber: 0, pageSize: 20 });

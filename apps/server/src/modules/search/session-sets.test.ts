@@ -138,6 +138,19 @@ describe('sets held in memory', () => {
       return { ...heldOf(setId, [0, 1, 2]), sets: new SetsMadeOnRead(new RoaringBitmap32([0, 1, 2]), maker, counts) };
     };
 
+    it('hands a maker the sets it is made from, made before it, and no other', async () => {
+      const read: string[] = [];
+      const maker = (kind: DerivedKind, source: (from: DerivedKind) => RoaringBitmap32) => {
+        if (kind === 'references') read.push(`references from ${source('compounds').toArray().join(',')}`);
+        if (kind === 'assays') source('structures');
+        return Promise.resolve(new RoaringBitmap32(made[kind]));
+      };
+      const sets = new SetsMadeOnRead(new RoaringBitmap32([0, 1, 2]), maker, counts);
+      await sets.make(['references']);
+      expect(read).toEqual(['references from 100,200']);
+      await expect(sets.make(['assays']), 'assays are made from the activities only').rejects.toThrow(/MADE_FROM names it not/);
+    });
+
     it('makes only the sets a reader needs (and those they are made from), once, and counts their bytes then', async () => {
       const store = new SessionSetStore();
       const asked: DerivedKind[] = [];

@@ -16,8 +16,8 @@ import { matchProperties } from './structure-properties.ts';
 import { MainThreadTurns } from '../../../workers/main-thread-turns.ts';
 import { childrenOfAll, clinicalOfStructures, keptActivities, linked } from './id-links.ts';
 import type { Links } from './id-links.ts';
-import { DERIVED_KINDS, SetsMadeOnRead } from './sets-made-on-read.ts';
-import type { DerivedKind } from './sets-made-on-read.ts';
+import { DERIVED_KINDS, SetsMadeOnRead, sourcesOf } from './sets-made-on-read.ts';
+import type { DerivedKind, SetMaker } from './sets-made-on-read.ts';
 
 /**
  * The six counts of a search from id sets in memory (issue 18), by the rules of
@@ -281,7 +281,7 @@ export async function bitmapSearch(
   const { activities, make } = await searchSets(db, columns, compiled, cap, source);
   const derived: Partial<Record<DerivedKind, RoaringBitmap32>> = {};
   // One after the other, in DERIVED_KINDS' order (each may take tens of milliseconds at L).
-  for (const kind of DERIVED_KINDS) derived[kind] = await make(kind);
+  for (const kind of DERIVED_KINDS) derived[kind] = await make(kind, sourcesOf(kind, derived));
   const { structures, clinical, compounds, assays, references } = derived as Record<DerivedKind, RoaringBitmap32>;
   return {
     counts: {
@@ -304,7 +304,7 @@ export async function bitmapSearch(
 /** A search's activities (what its activity cap is judged on), and the maker of its other sets. */
 interface SearchSets {
   activities: RoaringBitmap32;
-  make: (kind: DerivedKind) => Promise<RoaringBitmap32>;
+  make: SetMaker;
 }
 
 async function searchSets(
@@ -340,7 +340,7 @@ function derivedSets(
   levels: Awaited<ReturnType<typeof evaluateLevels>>,
   activities: RoaringBitmap32,
   judged: RoaringBitmap32 | null,
-): (kind: DerivedKind) => Promise<RoaringBitmap32> {
+): SetMaker {
   const turns = new MainThreadTurns();
   const hasActivityRows = rows.some((r) => r.activity);
   const made = new Map<DerivedKind | 'activityStructures', Promise<RoaringBitmap32>>();
@@ -351,29 +351,30 @@ function derivedSets(
   };
   // The structures of the activities (a structure matched without one brings all of its compound records).
   const activityStructures = () => once('activityStructures', () => linked(columns.actStr, activities, turns));
-  const makers: Record<DerivedKind, () => Promise<RoaringBitmap32>> = {
+  // Each maker reads the sets it is made from through `source` (MADE_FROM says which).
+  const makers: Record<DerivedKind, (source: (from: DerivedKind) => RoaringBitmap32) => Promise<RoaringBitmap32>> = {
     structures: async () => judged ?? RoaringBitmap32.or(await activityStructures(), levels.direct),
-    clinical: async () => {
+    clinical: async (source) => {
       const clinicalJudged = rows.some((r) => r.clinical)
         ? evaluateSets(expr, await levels.clinicalLeaves(), columns.allClinical)
         : columns.allClinical;
-      return RoaringBitmap32.and(clinicalJudged, clinicalOfStructures(columns, await make('structures')));
+      return RoaringBitmap32.and(clinicalJudged, clinicalOfStructures(columns, source('structures')));
     },
-    compounds: async () => {
+    compounds: async (source) => {
       const compounds = hasActivityRows ? await linked(columns.actGvk, activities, turns) : new RoaringBitmap32();
       if (!hasActivityRows || directPossible(expr, rows)) {
-        const structures = await make('structures');
+        const structures = source('structures');
         const withoutActivity = hasActivityRows ? RoaringBitmap32.andNot(structures, await activityStructures()) : structures;
         compounds.orInPlace(await childrenOfAll({ index: columns.compoundsByStructure, forward: columns.gvkStr }, withoutActivity, turns));
       }
       return compounds;
     },
     assays: () => linked(columns.actAssay, activities, turns),
-    references: async () =>
-      RoaringBitmap32.or(await linked(columns.actRef, activities, turns), await linked(columns.gvkRef, await make('compounds'), turns)),
+    references: async (source) =>
+      RoaringBitmap32.or(await linked(columns.actRef, activities, turns), await linked(columns.gvkRef, source('compounds'), turns)),
   };
-  const make = (kind: DerivedKind): Promise<RoaringBitmap32> => once(kind, makers[kind]);
-  return make;
+  // Concurrent readers asking for one set share its making.
+  return (kind, source) => once(kind, () => makers[kind](source));
 }
 
 /**

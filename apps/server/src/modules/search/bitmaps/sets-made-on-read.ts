@@ -15,7 +15,8 @@ export const DERIVED_KINDS: readonly DerivedKind[] = ['structures', 'clinical', 
 /**
  * What each set is made from besides the activities: development compounds and compound records
  * from the structures (a structure matched without an activity brings all of its compound
- * records), references from the compound records too.
+ * records), references from the compound records too. The one statement of it: a maker reads its
+ * sources through `sourcesOf`, which hands it only these, made (and checked) before it.
  */
 const MADE_FROM: Record<DerivedKind, readonly DerivedKind[]> = {
   structures: [],
@@ -33,6 +34,18 @@ const COUNT_OF: Record<DerivedKind, keyof SearchCounts> = {
   assays: 'assayidscount',
   references: 'refidscount',
 };
+
+/** Makes one set from the activities and, through `source`, the sets `MADE_FROM` names for it. */
+export type SetMaker = (kind: DerivedKind, source: (from: DerivedKind) => RoaringBitmap32) => Promise<RoaringBitmap32>;
+
+/** The sources a maker of `kind` may read: those `MADE_FROM` names, from the sets made so far. */
+export function sourcesOf(kind: DerivedKind, made: Partial<Record<DerivedKind, RoaringBitmap32>>): (from: DerivedKind) => RoaringBitmap32 {
+  return (from) => {
+    const set = MADE_FROM[kind].includes(from) ? made[from] : undefined;
+    if (!set) throw new Error(`The ${kind} were made from the ${from}: MADE_FROM names it not, or it is not made yet.`);
+    return set;
+  };
+}
 
 /** `kinds` with every set they are made from, in `DERIVED_KINDS`' order. */
 function withSources(kinds: readonly DerivedKind[]): DerivedKind[] {
@@ -54,7 +67,7 @@ export class SetsMadeOnRead {
   constructor(
     readonly activities: RoaringBitmap32,
     /** Let go once every set is made: it keeps the search's compiled rows and levels. */
-    private maker: ((kind: DerivedKind) => Promise<RoaringBitmap32>) | null,
+    private maker: SetMaker | null,
     stored: SearchCounts,
   ) {
     // The other counts are the stored ones, each checked when its set is made (`make`).
@@ -91,7 +104,7 @@ export class SetsMadeOnRead {
     // The sets a set is made from are made first, and each checked and counted as it is made.
     for (const kind of withSources(kinds)) {
       if (this.made[kind]) continue;
-      const set = await this.maker!(kind);
+      const set = await this.maker!(kind, sourcesOf(kind, this.made));
       if (set.size !== this.counts[COUNT_OF[kind]]) throw new Error(`The recomputed ${kind} differ from the session's stored count.`);
       this.made[kind] = set;
     }
