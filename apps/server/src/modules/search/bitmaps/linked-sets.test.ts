@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RoaringBitmap32 } from './roaring.ts';
-import { keptActivities, linked } from './id-links.ts';
+import { childrenOfAll, keptActivities, linked } from './id-links.ts';
+import { reverseIndex } from './reverse-index.ts';
+import { MainThreadTurns } from '../../../workers/main-thread-turns.ts';
 import { withActivityCounts } from './activity-rows.ts';
 
 /**
@@ -32,6 +34,16 @@ describe('links of large sets', () => {
     for (const act of activities) if (actStr[act]! > 0) expected.add(actStr[act]!);
     expect(activities.size > 65_536).toBe(share > 0.5);
     expect(Array.from(await linked(actStr, activities))).toEqual([...expected].sort((a, b) => a - b));
+  });
+
+  it.each([
+    ['few (list by list)', 0.001],
+    ['many (one pass over the column)', 0.4],
+  ])('childrenOfAll: every activity of %s structures, in order', async (_label, share) => {
+    const structures = new RoaringBitmap32(Array.from({ length: 150_000 }, (_, i) => i + 1).filter(() => next() < share));
+    const expected = Array.from({ length: ACTIVITIES }, (_, i) => i).filter((act) => actStr[act]! > 0 && structures.has(actStr[act]!));
+    const children = await childrenOfAll({ index: reverseIndex(actStr), forward: actStr }, structures, new MainThreadTurns());
+    expect(Array.from(children)).toEqual(expected);
   });
 
   it('keptActivities: activities of the kept structures or of none, and the cap', async () => {
