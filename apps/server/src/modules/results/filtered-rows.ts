@@ -95,7 +95,7 @@ export class FilteredRows {
     // Otherwise the tab's row is replaced in place (an upsert on its key): no DELETE first.
     if (memory && filtersInMemory(tab, filters, !!memory.input?.tabIds)) {
       const input = memory.input ?? { rows: await readSetRows(trx, setId, ['act_id']), tabIds: null };
-      const outcome = filterInMemory(memory.dictionaries, tab, filters, input);
+      const outcome = await filterInMemory(memory.dictionaries, tab, filters, input);
       return { count: await writeFilterOutcome(trx, setId, tab, outcome, this.databaseKind), passed: outcome.passed };
     }
     // One packed row (migration 0029), an empty array when nothing passed (as the memory path writes).

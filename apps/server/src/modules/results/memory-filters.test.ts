@@ -28,11 +28,11 @@ describe('filters in memory over a stray large row id', () => {
   };
   const input = { rows, tabIds: () => Int32Array.from([1, big]) };
 
-  it('keeps the reference whose activities hold the target, and only that one', () => {
-    const on2 = filterInMemory(d, 'documentstab', [{ chartKey: 'target', include: [2] }], input);
+  it('keeps the reference whose activities hold the target, and only that one', async () => {
+    const on2 = await filterInMemory(d, 'documentstab', [{ chartKey: 'target', include: [2] }], input);
     expect(Array.from(on2.passed)).toEqual([big]);
     expect(Array.from(on2.failed)).toEqual([1]);
-    const not3 = filterInMemory(d, 'documentstab', [{ chartKey: 'target', exclude: [3] }], input);
+    const not3 = await filterInMemory(d, 'documentstab', [{ chartKey: 'target', exclude: [3] }], input);
     expect(Array.from(not3.passed)).toEqual([big]);
   });
 });

@@ -13,6 +13,7 @@ import type { RowValueChart, SessionRows } from './row-values.ts';
 import type { Presence } from './filter-validation.ts';
 import type { FilterValue } from './tab-filters.ts';
 import { indexOfSorted } from '../search/session-sets.ts';
+import { MainThreadTurns } from '../../workers/main-thread-turns.ts';
 
 /**
  * Filters on the charts of one value per activity (row-values.ts) evaluated in memory (issue 18:
@@ -203,9 +204,15 @@ function split(ids: ArrayLike<number>, pass: Uint8Array): FilterOutcome {
 }
 
 /** The Activities tab: an activity is its own one record, so each row is tested once per filter. */
-function activitiesPassing(d: KbDictionaries, tests: readonly KeyTest[], rows: SessionRows): FilterOutcome {
+async function activitiesPassing(
+  d: KbDictionaries,
+  tests: readonly KeyTest[],
+  rows: SessionRows,
+  turns: MainThreadTurns,
+): Promise<FilterOutcome> {
   const pass = new Uint8Array(rows.count).fill(1);
   for (const test of tests) {
+    await turns.pause();
     const { keys, none } = rowKeys(d, test.chart, rows);
     for (let k = 0; k < rows.count; k++) if (pass[k] && !meets(test, keys[k] === none ? NONE : keys[k]!)) pass[k] = 0;
   }
@@ -226,7 +233,13 @@ function positionsById(ids: Int32Array): (id: number) => number {
  * exclude test and its range, then a row passes when marked by every include and range and by no
  * exclude. The marks are per position in the tab's ascending ids.
  */
-function rowsPassing(d: KbDictionaries, tab: ResultTabKey, tests: readonly KeyTest[], input: FilterInput): FilterOutcome {
+async function rowsPassing(
+  d: KbDictionaries,
+  tab: ResultTabKey,
+  tests: readonly KeyTest[],
+  input: FilterInput,
+  turns: MainThreadTurns,
+): Promise<FilterOutcome> {
   const ids = input.tabIds!(tab);
   const pass = new Uint8Array(ids.length).fill(1);
   let positionOf: ((id: number) => number) | null = null;
@@ -251,6 +264,7 @@ function rowsPassing(d: KbDictionaries, tab: ResultTabKey, tests: readonly KeyTe
     return marks;
   };
   for (const test of tests) {
+    await turns.pause();
     const { include, exclude } = test;
     if (include)
       and(
@@ -279,10 +293,19 @@ function and(pass: Uint8Array, marks: Uint8Array, wanted: boolean): void {
   for (let i = 0; i < pass.length; i++) if (!marks[i] === wanted) pass[i] = 0;
 }
 
-/** The rows of `tab` that pass `filters` (all of them `filtersInMemory`). */
-export function filterInMemory(d: KbDictionaries, tab: ResultTabKey, filters: readonly AppliedFilter[], input: FilterInput): FilterOutcome {
+/**
+ * The rows of `tab` that pass `filters` (all of them `filtersInMemory`). Each filter is a pass or
+ * two over up to 750,000 rows: the main thread gives way between filters.
+ */
+export function filterInMemory(
+  d: KbDictionaries,
+  tab: ResultTabKey,
+  filters: readonly AppliedFilter[],
+  input: FilterInput,
+): Promise<FilterOutcome> {
   const tests = keyTests(d, filters);
-  return tab === 'activitiestab' ? activitiesPassing(d, tests, input.rows) : rowsPassing(d, tab, tests, input);
+  const turns = new MainThreadTurns();
+  return tab === 'activitiestab' ? activitiesPassing(d, tests, input.rows, turns) : rowsPassing(d, tab, tests, input, turns);
 }
 
 /** Writes (or replaces) a tab's filter outcome in result_filtered; answers how many rows passed. */
