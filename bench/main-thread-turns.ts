@@ -7,8 +7,10 @@
  * the event loop) against the reference, each computation queueing its own `setImmediate` (issue
  * 62 up to session 20: every paused computation ran a slice before the loop polled again).
  * `--computations` run `--work` ms each of a loop over a typed array in 10 ms slices; meanwhile
- * chains of four real I/O waits (`fs.stat`, answered in the poll phase) start every 20 ms. Figures:
- * the chains' p50/p95 and the time until the last computation ends (what the gate costs them).
+ * a call of four real I/O waits (`fs.stat` on libuv's pool, answered in the poll phase) is due
+ * every 20 ms and timed from then. Figures: the calls' p50/p95 and the time until the last
+ * computation ends (what the gate costs them). Every computation pauses from the start, the gate's
+ * best case: the server's figures are the load bench's.
  */
 import fs from 'node:fs/promises';
 import { MainThreadTurns, SliceGate, type TurnGate, inChunks } from '../apps/server/src/workers/main-thread-turns.ts';
@@ -38,20 +40,22 @@ async function computation(gate: TurnGate): Promise<void> {
   await inChunks(WORK_MS, turns, () => busy(performance.now() + 1), 1);
 }
 
-async function chain(): Promise<number> {
-  const started = performance.now();
+/** A call due at `due` (it arrived then): timed from then, so the wait for the loop to notice it counts too. */
+async function chain(due: number): Promise<number> {
   for (let wait = 0; wait < 4; wait++) await fs.stat(import.meta.filename);
-  return performance.now() - started;
+  return performance.now() - due;
 }
 
 async function round(gate: TurnGate): Promise<{ chains: number[]; makespan: number }> {
   const chains: Promise<number>[] = [];
   const started = performance.now();
-  let running = true;
-  const timer = setInterval(() => running && chains.push(chain()), 20);
+  // One call due every 20 ms whatever the loop does: a late timer starts every call due since.
+  let due = started;
+  const timer = setInterval(() => {
+    for (; due <= performance.now(); due += 20) chains.push(chain(due));
+  }, 20);
   await Promise.all(Array.from({ length: COMPUTATIONS }, () => computation(gate)));
   const makespan = performance.now() - started;
-  running = false;
   clearInterval(timer);
   return { chains: await Promise.all(chains), makespan };
 }
@@ -60,13 +64,15 @@ const figures = {
   gate: { chains: [] as number[], makespan: [] as number[] },
   reference: { chains: [] as number[], makespan: [] as number[] },
 };
-await round(new SliceGate()); // warm-up
+// Warm-ups of both, then rounds alternated in both orders, so that neither runs only on a warmer machine.
+await round(eachOwnImmediate);
+await round(new SliceGate());
 for (let r = 0; r < ROUNDS; r++) {
-  // Alternated, so that neither runs only on a warmer machine.
-  for (const [name, gate] of [
+  const both = [
     ['reference', eachOwnImmediate],
     ['gate', new SliceGate()],
-  ] as const) {
+  ] as const;
+  for (const [name, gate] of r % 2 ? [...both].reverse() : both) {
     const { chains, makespan } = await round(gate);
     figures[name].chains.push(...chains);
     figures[name].makespan.push(makespan);
@@ -85,5 +91,5 @@ const result = {
 };
 const file = writeResult('main-thread-turns', result);
 console.log(
-  `main-thread-turns: ${COMPUTATIONS} computations of ${WORK_MS} ms; four I/O waits p50/p95 ${gate.chains.p50}/${gate.chains.p95} ms with the gate against ${reference.chains.p50}/${reference.chains.p95} ms (×${result.chainP95Ratio} at the p95); last computation ends after ${gate.makespan.p50} against ${reference.makespan.p50} ms (×${result.makespanRatio}) → ${file}`,
+  `main-thread-turns: ${COMPUTATIONS} computations of ${WORK_MS} ms; four I/O waits (n ${gate.chains.n} / ${reference.chains.n}) p50/p95 ${gate.chains.p50}/${gate.chains.p95} ms with the gate against ${reference.chains.p50}/${reference.chains.p95} ms (×${result.chainP95Ratio} at the p95); last computation ends after ${gate.makespan.p50} against ${reference.makespan.p50} ms (×${result.makespanRatio}) → ${file}`,
 );

@@ -9,10 +9,36 @@ import type { KbDictionaries, KbDictionaryCache } from '../knowledge-base/kb-dic
 import { filteredIdsQuery } from './tab-filters.ts';
 import { readSetRows } from './row-values.ts';
 import { filterInMemory, filtersInMemory, writeFilterOutcome } from './memory-filters.ts';
-import type { FilterInput } from './memory-filters.ts';
-import { filteredRowCounts, saveFilters, sessionFilters } from './result-sessions.ts';
+import type { FilterInput, FilterOutcome } from './memory-filters.ts';
+import { filteredRowCounts, sameFilters, saveFilters, sessionFilters } from './result-sessions.ts';
 import type { ResultSession } from './result-sessions.ts';
 import type { SetSource } from './set-source.ts';
+
+/**
+ * Filters evaluated in memory: the dictionaries, the session's rows (else the set table's
+ * activities, read in the transaction), and the outcome when it was found before the lock.
+ */
+export interface MemoryFilters {
+  dictionaries: KbDictionaries;
+  input?: FilterInput;
+  found?: { filters: readonly AppliedFilter[]; outcome: FilterOutcome };
+}
+
+/**
+ * The filters' outcome over rows already in memory, found before the caller takes the session's
+ * lock: evaluating gives the main thread away between filters (workers/main-thread-turns.ts), and
+ * a transaction held across those turns would hold the session row and a connection (PGlite's
+ * only one) while other calls' computations ran. Answers `memory` as it is when there is nothing
+ * to find first.
+ */
+export async function filtersBeforeLock(
+  tab: ResultTabKey,
+  filters: readonly AppliedFilter[],
+  memory: MemoryFilters | null,
+): Promise<MemoryFilters | null> {
+  if (!memory?.input || !filters.length || !filtersInMemory(tab, filters, !!memory.input.tabIds)) return memory;
+  return { ...memory, found: { filters, outcome: await filterInMemory(memory.dictionaries, tab, filters, memory.input) } };
+}
 
 /**
  * The rows of a session's filtered tabs, one packed id array per tab in result_filtered
@@ -46,12 +72,13 @@ export class FilteredRows {
       // Sets held in memory give their rows from memory; the set tables' are read in the transaction.
       const input = memory && filtersInMemory(tab, filters[tab], true) ? ((await memory()) ?? undefined) : undefined;
       const dictionaries = filtersInMemory(tab, filters[tab], !!input?.tabIds) ? await this.currentDictionaries() : null;
+      const inMemory = await filtersBeforeLock(tab, filters[tab], dictionaries ? { dictionaries, input } : null);
       current = await this.lock(current, async (trx, fresh) => {
         const freshRows = filteredRowCounts(fresh);
         // Another request may have rebuilt them while this one waited for the lock.
         if (freshRows[tab] !== undefined && (!freshRows[tab] || (await this.hasRows(trx, fresh.set_id, tab)))) return fresh;
         const all = sessionFilters(fresh);
-        const { count } = await this.write(trx, sets, tab, all[tab], dictionaries ? { dictionaries, input } : null);
+        const { count } = await this.write(trx, sets, tab, all[tab], inMemory);
         const next = { ...freshRows, [tab]: count };
         await saveFilters(trx, fresh.id, all, next);
         return { ...fresh, filters: { ...all, _rows: next } };
@@ -85,7 +112,7 @@ export class FilteredRows {
     sets: SetSource,
     tab: ResultTabKey,
     filters: readonly AppliedFilter[],
-    memory: { dictionaries: KbDictionaries; input?: FilterInput } | null,
+    memory: MemoryFilters | null,
   ): Promise<{ count: number; passed: Int32Array | null }> {
     const setId = sets.setId;
     if (!filters.length) {
@@ -94,8 +121,10 @@ export class FilteredRows {
     }
     // Otherwise the tab's row is replaced in place (an upsert on its key): no DELETE first.
     if (memory && filtersInMemory(tab, filters, !!memory.input?.tabIds)) {
-      const input = memory.input ?? { rows: await readSetRows(trx, setId, ['act_id']), tabIds: null };
-      const outcome = await filterInMemory(memory.dictionaries, tab, filters, input);
+      // Found before the lock for these very filters (another apply may have changed them since), else here.
+      const found = memory.found && sameFilters(memory.found.filters, filters) ? memory.found.outcome : null;
+      const input = found ? null : (memory.input ?? { rows: await readSetRows(trx, setId, ['act_id']), tabIds: null });
+      const outcome = found ?? (await filterInMemory(memory.dictionaries, tab, filters, input!));
       return { count: await writeFilterOutcome(trx, setId, tab, outcome, this.databaseKind), passed: outcome.passed };
     }
     // One packed row (migration 0029), an empty array when nothing passed (as the memory path writes).

@@ -48,7 +48,7 @@ import {
 } from './result-sessions.ts';
 import type { ResultSession } from './result-sessions.ts';
 import { validateFilters } from './filter-validation.ts';
-import { FilteredRows } from './filtered-rows.ts';
+import { FilteredRows, filtersBeforeLock } from './filtered-rows.ts';
 import { TabPageReader } from './tab-page-reader.ts';
 import { rowScopeSql } from './row-scope.ts';
 import { setTables, tabSet } from './set-source.ts';
@@ -406,6 +406,7 @@ export class ResultsService {
       dictionaries && input && filtersInMemory(tab, requested, !!input.tabIds) ? presenceInMemory(dictionaries, tab, input) : undefined;
     const { kept, ignored } = await validateFilters(this.db, tab, sets, requested, presence);
     const applied = kept.map((filter) => ({ ...filter, tab }));
+    const inMemory = await filtersBeforeLock(tab, applied, memory);
     const { rowCount, passed } = await this.lockedSession(session, async (trx, fresh) => {
       // The other tabs' filters as they are now (another apply may have changed them meanwhile).
       const all = sessionFilters(fresh);
@@ -414,7 +415,7 @@ export class ResultsService {
       const written = rows[tab];
       if (applied.length && written !== undefined && sameFilters(all[tab], applied)) return { rowCount: written, passed: null };
       all[tab] = applied;
-      const filtered = await this.filtered.write(trx, sets, tab, applied, fresh.set_id === session.set_id ? memory : null);
+      const filtered = await this.filtered.write(trx, sets, tab, applied, fresh.set_id === session.set_id ? inMemory : null);
       if (applied.length) rows[tab] = filtered.count;
       else delete rows[tab];
       await saveFilters(trx, sessionId, all, rows);
