@@ -51,7 +51,7 @@ describe('main-thread turns', () => {
     expect(gate.queued).toBe(0);
   });
 
-  it('a lone computation still gives way once a turn and finishes', async () => {
+  it('a lone computation at the gate covers every element and leaves nothing queued', async () => {
     const gate = new SliceGate();
     const covered: number[] = [];
     await inChunks(6, new MainThreadTurns(0, gate), (start, end) => covered.push(start, end), 2);

@@ -123,8 +123,14 @@ export class FilteredRows {
     if (memory && filtersInMemory(tab, filters, !!memory.input?.tabIds)) {
       // Found before the lock for these very filters (another apply may have changed them since), else here.
       const found = memory.found && sameFilters(memory.found.filters, filters) ? memory.found.outcome : null;
-      const input = found ? null : (memory.input ?? { rows: await readSetRows(trx, setId, ['act_id']), tabIds: null });
-      const outcome = found ?? (await filterInMemory(memory.dictionaries, tab, filters, input!));
+      const outcome =
+        found ??
+        (await filterInMemory(
+          memory.dictionaries,
+          tab,
+          filters,
+          memory.input ?? { rows: await readSetRows(trx, setId, ['act_id']), tabIds: null },
+        ));
       return { count: await writeFilterOutcome(trx, setId, tab, outcome, this.databaseKind), passed: outcome.passed };
     }
     // One packed row (migration 0029), an empty array when nothing passed (as the memory path writes).

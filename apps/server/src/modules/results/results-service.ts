@@ -406,7 +406,9 @@ export class ResultsService {
       dictionaries && input && filtersInMemory(tab, requested, !!input.tabIds) ? presenceInMemory(dictionaries, tab, input) : undefined;
     const { kept, ignored } = await validateFilters(this.db, tab, sets, requested, presence);
     const applied = kept.map((filter) => ({ ...filter, tab }));
-    const inMemory = await filtersBeforeLock(tab, applied, memory);
+    // Not for an Apply of the filters already written (answered under the lock without them).
+    const unchanged = filteredRowCounts(session)[tab] !== undefined && sameFilters(sessionFilters(session)[tab], applied);
+    const inMemory = unchanged ? memory : await filtersBeforeLock(tab, applied, memory);
     const { rowCount, passed } = await this.lockedSession(session, async (trx, fresh) => {
       // The other tabs' filters as they are now (another apply may have changed them meanwhile).
       const all = sessionFilters(fresh);
