@@ -91,10 +91,12 @@ type RunWait = 'counts' | 'tables' | 'ready' | { rerunOf: string | null };
  * one run is shared by all of them in this process; another process running the same search is
  * waited for through the database (status `running`, its owner and heartbeat).
  *
- * Crash consistency (docs/results.md "Sessions after a crash"): the sets are UNLOGGED and vanish in
- * a crash recovery while the session row says `ready`; a mark written with the sets tells. A ready
- * session without its mark, or a running one whose process is gone, is re-run from its stored
- * criteria before anything reads it (`keptSession`, and the reuse check of a run).
+ * Crash consistency (docs/results.md "Sessions after a crash"): sets held in memory (the default)
+ * are recomputed from the session's definition by whichever process reads them. Sets written to
+ * the UNLOGGED tables (a load window, `SEARCH_SETS=tables`) vanish in a crash recovery while the
+ * session row says `ready`; a mark written with the sets tells. A ready session without its mark,
+ * or a running one whose process is gone, is re-run from its stored criteria before anything
+ * reads it (`keptSession`, and the reuse check of a run).
  *
  * This class is the module's face and drives one run; the session row's states and the live runs
  * are session-lifecycle.ts, what a run computes (criteria → counts and sets) is search-run.ts.
