@@ -466,13 +466,21 @@ type CollectionResolver = (collectionId: number) => Promise<number[] | null>;
 /** The target ids a Target row's terms stand for together (modules/targets `resolveTargetIds`). */
 type TargetTermResolver = (terms: readonly TargetTerm[]) => Promise<number[]>;
 
+/** Compiled rows with their expression, and its shape found once when the plan is made (search-plan.ts). */
+export interface RowsPlan {
+  expr: Expr;
+  rows: CompiledRow[];
+  /** Whether the expression negates a row (NOT searches judge structures as a whole). */
+  negated: boolean;
+}
+
 export interface CompileContext {
   structures: StructureQueryResolver;
   /**
    * The structures a search's other rows leave, for a last structure row joined by AND or NOT
    * (compileCriteria): null when they cannot be had cheaply (the engine then searches everything).
    */
-  structuresOf?: (compiled: { expr: Expr; rows: CompiledRow[] }) => Promise<Float64Array | null>;
+  structuresOf?: (plan: RowsPlan) => Promise<Float64Array | null>;
   targets: TargetTermResolver;
   /** µM factor per concentration unit (units.to_micromolar). */
   unitFactors: ReadonlyMap<string, number>;

@@ -5,9 +5,8 @@ import { ERROR_CODES } from '@kb/contracts/errors';
 import { HttpError } from '../../http/errors.ts';
 import type { Database } from '../../db/schema.ts';
 import { buildExpression, hasNot } from './expression.ts';
-import type { Expr } from './expression.ts';
 import { compileRow } from './row-compiler.ts';
-import type { CompileContext, CompiledRow } from './row-compiler.ts';
+import type { CompileContext, CompiledRow, RowsPlan } from './row-compiler.ts';
 
 /**
  * A search's plan: its criteria compiled once — every row into what it reads (row-compiler.ts),
@@ -24,11 +23,7 @@ export const activityCapError = () =>
  * A search's rows compiled, with how the SQL path gets what they read that is only in memory: the
  * chemistry engine's hits (written to `structure_hits` by `writeHits`, in the SQL's transaction).
  */
-export interface CompiledSearch {
-  expr: Expr;
-  rows: CompiledRow[];
-  /** Whether the expression negates a row (NOT searches judge structures as a whole). */
-  negated: boolean;
+export interface CompiledSearch extends RowsPlan {
   writeHits?: (db: Kysely<Database>) => Promise<void>;
 }
 
@@ -39,12 +34,13 @@ export async function compileCriteria(criteria: SearchCriteria, ctx: CompileCont
   const expr = buildExpression(criteria.rows.map((r) => r.operator));
   const exprBefore = buildExpression(criteria.rows.slice(0, upTo).map((r) => r.operator));
   const negated = hasNot(expr);
+  const negatedBefore = hasNot(exprBefore);
   const rows: CompiledRow[] = [];
   for (let index = 0; index < criteria.rows.length; index++) {
     // A restricted last row: `(rows before) AND S` and `(rows before) NOT S` keep only structures
     // the rows before keep (docs/search-semantics.md "How rows combine"), so S need only be searched
     // among those: a structure filter inside results searches the results' structures, not the whole index.
-    const candidates = restricted && index === upTo ? await ctx.structuresOf!({ expr: exprBefore, rows }) : null;
+    const candidates = restricted && index === upTo ? await ctx.structuresOf!({ expr: exprBefore, rows, negated: negatedBefore }) : null;
     rows.push(await compileRow(criteria.rows[index]!, index, ctx, candidates));
   }
   return { expr, rows, negated, writeHits: (db) => ctx.structures.writeHits(db) };

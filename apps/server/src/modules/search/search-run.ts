@@ -11,8 +11,7 @@ import { compileCriteria } from './search-plan.ts';
 import type { LoadWindow } from './materialise.ts';
 import { resolveTargetIds } from '../targets/target-resolver.ts';
 import type { ChemEngine } from '../chemistry/chem-engine.ts';
-import type { CompileContext, CompiledRow } from './row-compiler.ts';
-import type { Expr } from './expression.ts';
+import type { CompileContext, RowsPlan } from './row-compiler.ts';
 import { StructureRowResolver } from './structure-query.ts';
 import { BitmapIndex } from './bitmaps/bitmap-index.ts';
 import { bitmapSearch, bitmapSearchOnRead, bitmapStructures } from './bitmaps/bitmap-counts.ts';
@@ -190,7 +189,7 @@ export class SearchRunner {
    * candidates of a last structure row joined by AND / NOT (materialise.ts compileCriteria). No
    * activity cap here: the whole search is capped when it is counted.
    */
-  private async structuresOf(compiled: { expr: Expr; rows: CompiledRow[] }): Promise<Float64Array | null> {
+  private async structuresOf(compiled: RowsPlan): Promise<Float64Array | null> {
     if (!this.structureCandidates) return null;
     const columns = this.bitmaps ? await this.bitmaps.ifCurrent() : null;
     if (!columns) return null;

@@ -4,13 +4,11 @@ import { RoaringBitmap32 } from './roaring.ts';
 import type { SearchCounts } from '@kb/contracts/search';
 import type { Database } from '../../../db/schema.ts';
 import type { Expr } from '../expression.ts';
-import { canHold, hasNot } from '../expression.ts';
 import { ACTIVITY_FROM } from '../row-compiler.ts';
 import { activityCapError } from '../search-plan.ts';
-import type { CompiledRow } from '../row-compiler.ts';
+import type { CompiledRow, RowsPlan } from '../row-compiler.ts';
 import type { KbColumns } from './kb-columns.ts';
 import { positionsOf, readPacked } from '../../../db/column-read.ts';
-import { evaluateSets, rowIndexes } from './set-algebra.ts';
 import { flagsOf, matchActivityFields, scan } from './activity-fields.ts';
 import { matchProperties } from './structure-properties.ts';
 import { MainThreadTurns } from '../../../workers/main-thread-turns.ts';
@@ -165,10 +163,94 @@ function assaysOfTypes(columns: KbColumns, types: readonly string[]): RoaringBit
   return scan(columns.assayType, flagsOf(columns.assayTypes, types));
 }
 
+// ---------------------------------------------------------------- the expression over id sets
+
+/*
+ * A search expression over id sets instead of SQL predicates: a row is the set of ids it holds for,
+ * AND is intersection, OR union, and NOT the complement within `universe` (every id of that
+ * level). Exact against the SQL rendering (expression.ts): there an unknown (NULL) row value only
+ * meets AND / OR, which are monotone, and NOT is coalesced to false first, so reading "unknown" as
+ * "not in the set" gives the same rows. Kept in this file with the levels that use it, so that a
+ * search's run goes through its set algebra in one place.
+ */
+
+/**
+ * The ids `expr` holds for. `leaf` may return the same bitmap for several calls (a cache): results
+ * are always new bitmaps, leaves are never changed.
+ */
+export function evaluateSets(expr: Expr, leaf: (index: number) => RoaringBitmap32, universe: RoaringBitmap32): RoaringBitmap32 {
+  switch (expr.kind) {
+    case 'const':
+      return expr.value ? universe.clone() : new RoaringBitmap32();
+    case 'row':
+      return leaf(expr.index).clone();
+    case 'not':
+      return RoaringBitmap32.andNot(universe, evaluateLeafOrSet(expr.inner, leaf, universe));
+    case 'and':
+      return RoaringBitmap32.and(evaluateLeafOrSet(expr.left, leaf, universe), evaluateLeafOrSet(expr.right, leaf, universe));
+    case 'or':
+      return RoaringBitmap32.or(evaluateLeafOrSet(expr.left, leaf, universe), evaluateLeafOrSet(expr.right, leaf, universe));
+  }
+}
+
+/** A row's own bitmap (not copied: the binary operations above make new ones), else the evaluated node. */
+function evaluateLeafOrSet(expr: Expr, leaf: (index: number) => RoaringBitmap32, universe: RoaringBitmap32): RoaringBitmap32 {
+  return expr.kind === 'row' ? leaf(expr.index) : evaluateSets(expr, leaf, universe);
+}
+
+/** The rows `expr` reads, each once, in the order it names them. */
+function rowIndexes(expr: Expr): number[] {
+  switch (expr.kind) {
+    case 'const':
+      return [];
+    case 'row':
+      return [expr.index];
+    case 'not':
+      return rowIndexes(expr.inner);
+    case 'and':
+    case 'or':
+      return [...new Set([...rowIndexes(expr.left), ...rowIndexes(expr.right)])];
+  }
+}
+
+/**
+ * Whether the expression can hold at all when the rows `possible` says no to never hold there (the
+ * SQL path folds such rows to FALSE the same way, materialise.ts): the bitmap engine skips a level
+ * the SQL path would not render, e.g. direct structure matches of a search whose every path needs an activity.
+ */
+export function canHold(expr: Expr, possible: (index: number) => boolean): boolean {
+  return fold(expr, possible) !== false;
+}
+
+/** A node folded to a constant, or 'open' when it depends on the rows' values. */
+function fold(expr: Expr, possible: (index: number) => boolean): boolean | 'open' {
+  switch (expr.kind) {
+    case 'const':
+      return expr.value;
+    case 'row':
+      return possible(expr.index) ? 'open' : false;
+    case 'not': {
+      const inner = fold(expr.inner, possible);
+      return inner === 'open' ? 'open' : !inner;
+    }
+    case 'and':
+    case 'or': {
+      const left = fold(expr.left, possible);
+      const right = fold(expr.right, possible);
+      const isAnd = expr.kind === 'and';
+      if (typeof left === 'boolean') return left === isAnd ? right : left;
+      if (typeof right === 'boolean') return right === isAnd ? left : right;
+      return 'open';
+    }
+  }
+}
+
 /** Whether the direct-level expression can hold at all (as `levels.direct !== false` in materialise.ts). */
 function directPossible(expr: Expr, rows: readonly CompiledRow[]): boolean {
   return canHold(expr, (i) => !!rows[i]!.direct);
 }
+
+// ---------------------------------------------------------------- a search's sets
 
 /** A search's six sets in memory (materialise.ts `writeSetsFromBitmaps` writes them as the session's sets). */
 export interface BitmapSearchResult {
@@ -202,13 +284,7 @@ async function leavesOf(
 }
 
 /** The leaves of a compiled search over the columns, and the activities and direct structures its expression keeps. */
-async function evaluateLevels(
-  db: Db,
-  columns: KbColumns,
-  compiled: { expr: Expr; rows: CompiledRow[] },
-  source: RowSetSource,
-  turns: MainThreadTurns,
-) {
+async function evaluateLevels(db: Db, columns: KbColumns, compiled: RowsPlan, source: RowSetSource, turns: MainThreadTurns) {
   const { expr, rows } = compiled;
   const sets: RowSets[] = [];
   for (const row of rows) sets.push(await source(db, columns, row));
@@ -261,12 +337,12 @@ async function judgedStructures(
 export async function bitmapStructures(
   db: Db,
   columns: KbColumns,
-  compiled: { expr: Expr; rows: CompiledRow[] },
+  compiled: RowsPlan,
   source: RowSetSource = readRowSets,
 ): Promise<RoaringBitmap32> {
   const turns = new MainThreadTurns();
   const levels = await evaluateLevels(db, columns, compiled, source, turns);
-  if (hasNot(compiled.expr)) return judgedStructures(columns, compiled.expr, levels, turns);
+  if (compiled.negated) return judgedStructures(columns, compiled.expr, levels, turns);
   return RoaringBitmap32.or(await linked(columns.actStr, levels.matching, turns), levels.direct);
 }
 
@@ -274,7 +350,7 @@ export async function bitmapStructures(
 export async function bitmapSearch(
   db: Db,
   columns: KbColumns,
-  compiled: { expr: Expr; rows: CompiledRow[] },
+  compiled: RowsPlan,
   cap: number,
   source: RowSetSource = readRowSets,
 ): Promise<BitmapSearchResult> {
@@ -307,17 +383,11 @@ interface SearchSets {
   make: SetMaker;
 }
 
-async function searchSets(
-  db: Db,
-  columns: KbColumns,
-  compiled: { expr: Expr; rows: CompiledRow[] },
-  cap: number,
-  source: RowSetSource,
-): Promise<SearchSets> {
+async function searchSets(db: Db, columns: KbColumns, compiled: RowsPlan, cap: number, source: RowSetSource): Promise<SearchSets> {
   // Tens of milliseconds a step at L: the thread gives way between them (main-thread-turns.ts).
   const turns = new MainThreadTurns();
   const levels = await evaluateLevels(db, columns, compiled, source, turns);
-  if (!hasNot(compiled.expr)) {
+  if (!compiled.negated) {
     // Without NOT the activities are the matching ones: no structure is needed to know them.
     if (levels.matching.size > cap) throw activityCapError();
     return { activities: levels.matching, make: derivedSets(columns, compiled, levels, levels.matching, null) };
@@ -336,7 +406,7 @@ async function searchSets(
  */
 function derivedSets(
   columns: KbColumns,
-  { expr, rows }: { expr: Expr; rows: CompiledRow[] },
+  { expr, rows }: RowsPlan,
   levels: Awaited<ReturnType<typeof evaluateLevels>>,
   activities: RoaringBitmap32,
   judged: RoaringBitmap32 | null,
@@ -386,7 +456,7 @@ function derivedSets(
 export async function bitmapSearchOnRead(
   db: Db,
   columns: KbColumns,
-  compiled: { expr: Expr; rows: CompiledRow[] },
+  compiled: RowsPlan,
   cap: number,
   stored: SearchCounts,
   source: RowSetSource = readRowSets,

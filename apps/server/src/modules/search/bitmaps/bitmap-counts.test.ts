@@ -1,7 +1,7 @@
 import { RoaringBitmap32 } from './roaring.ts';
 import { describe, expect, it } from 'vitest';
 import { buildExpression } from '../expression.ts';
-import { evaluateSets } from './set-algebra.ts';
+import { canHold, evaluateSets } from './bitmap-counts.ts';
 
 /** Rows as id sets over the universe 1..10, combined left to right as the builder shows them. */
 const universe = RoaringBitmap32.fromRange(1, 11);
@@ -28,5 +28,16 @@ describe('search expressions over id sets', () => {
       [3, 4, 5],
       [4, 9],
     ]);
+  });
+
+  it('folds rows that hold nowhere at a level: whether the expression can hold there at all', () => {
+    const twoRows = (operator: 'AND' | 'OR' | 'NOT') => buildExpression([operator, null]);
+    const not = (index: number) => (i: number) => i !== index;
+    expect(canHold(twoRows('AND'), not(1))).toBe(false);
+    expect(canHold(twoRows('OR'), not(1))).toBe(true);
+    // r1 NOT r2: r2 holding nowhere leaves r1; r1 holding nowhere leaves nothing.
+    expect(canHold(twoRows('NOT'), not(1))).toBe(true);
+    expect(canHold(twoRows('NOT'), not(0))).toBe(false);
+    expect(canHold(twoRows('AND'), () => true)).toBe(true);
   });
 });
