@@ -1,34 +1,34 @@
-import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import type { SearchCriteria, SearchCriteriaInput } from '@kb/contracts/search';
-import { SearchCriteriaSchema } from '@kb/contracts/search';
+import type { SearchCriteriaInput } from '@kb/contracts/search';
 import { demoEmailForRole } from '@kb/contracts/roles';
 import type { LoginResult } from '@kb/contracts/auth';
 import type { ResultTabKey } from '@kb/contracts/result-tabs';
 import { RESULT_TAB_KEYS } from '@kb/contracts/result-tabs';
-import type { TabPage } from '@kb/contracts/results';
+import { CHART_CATALOGUE } from '@kb/contracts/charts';
 import { DATABASES, authHeaders, startTestApp } from '../../../test/harness.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { callerOf, searchServiceBeside } from '../../../test/search-services.ts';
-import type { SearchService } from '../search/search-service.ts';
+import { CHART_SORTS_COMPARED, SetParity, sortableColumns, tablesPathBeside } from '../../../test/set-parity.ts';
+import type { TablesPath } from '../../../test/set-parity.ts';
 import { ResultsService } from './results-service.ts';
 import { ChartService } from '../charts/chart-service.ts';
 import { KbDictionaryCache } from '../knowledge-base/kb-dictionaries.ts';
-import { SEARCH_SET_TABLES } from '../../db/tables/search-tables.ts';
 import { TAB_MODELS } from './tab-model.ts';
 import { DERIVED_KINDS, SetsMadeOnRead } from '../search/bitmaps/sets-made-on-read.ts';
 import { TAB_COLUMNS } from './tab-columns.ts';
 
 /**
  * Sets held in memory (issue 62; docs/results.md "Sets held in memory") against the set tables:
- * the app holds a search's sets in memory (SEARCH_SETS=memory, the default), a service beside it
- * writes them to the tables as before; every tab's pages (both directions, several page sizes,
- * inner grids included) and the Activities and Structures charts must be equal, row for row. A
- * second server that never saw the search recomputes the same sets from the session's
- * definition. Filters, charts counted in SQL and every page read the held sets (as relations sent
- * with the SQL, set-source.ts): nothing is written to the set tables unless a reader that still
- * needs them asks (`ResultsService.session` with its tables).
+ * the app holds a search's sets in memory (SEARCH_SETS=memory, the default), services beside it
+ * write them to the tables as before (test/set-parity.ts, shared with the ChEMBL subset's parity);
+ * every tab's pages (both directions, several page sizes, inner grids included), every sortable
+ * column of every tab both ways, every chart of every tab by count and by label, a filter on every
+ * chart of every tab, whole-tab exports (CSV, byte for byte), the SAR view's sets and the
+ * analyzers' inputs must be equal, row for row. A second server that never saw the search
+ * recomputes the same sets from the session's definition. Filters, charts counted in SQL and every
+ * page read the held sets (as relations sent with the SQL, set-source.ts): nothing is written to
+ * the set tables unless a reader that still needs them asks (`ResultsService.session` with its tables).
  */
 const CASES: Record<string, SearchCriteriaInput> = {
   'activity type': { rows: [{ selectedOption: 'activitytypes', activities: [{ activityType: 'Ki' }] }] },
@@ -55,71 +55,15 @@ const SQL_CHART = 'mechanism';
 describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
   let t: TestApp;
   let me: LoginResult;
-  let tables: SearchService;
-  let tablesResults: ResultsService;
-  let tablesCharts: ChartService;
-  const post = (url: string, payload: object) => t.call({ method: 'POST', url, headers: authHeaders(me), payload });
-  const setRows = async (setId: number) => {
-    let rows = 0;
-    for (const table of SEARCH_SET_TABLES) {
-      const { rows: found } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)} WHERE set_id = ${setId}`.execute(
-        t.database.db,
-      );
-      rows += found[0]!.n;
-    }
-    return rows;
-  };
-  const session = (id: string) => t.database.db.selectFrom('search_sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  /** Both paths' searches of `input`: the app's (held in memory) and the service's beside it (tables). */
-  const searchBoth = async (input: SearchCriteriaInput) => {
-    const criteria: SearchCriteria = SearchCriteriaSchema.parse(input);
-    const memoryId = crypto.randomUUID();
-    const answer = await post('/api/guidedsearch/allresultscount', { searchcriteria: input, sessionid: memoryId });
-    expect(answer.statusCode, answer.body).toBe(200);
-    const tablesId = crypto.randomUUID();
-    await tables.run(callerOf(me), tablesId, criteria);
-    // Counted early from the bitmaps, its sets are written after the answer.
-    await tables.settled(tablesId);
-    return { memoryId, tablesId, counts: (answer.data.rows as Record<string, number>[])[0]! };
-  };
-  const memoryPage = async (tab: ResultTabKey, body: object) => {
-    const answer = await post(`/api/results/${tab}`, body);
-    expect([200, 204], answer.body).toContain(answer.statusCode);
-    return answer.statusCode === 204 ? null : (answer.data as unknown as TabPage);
-  };
-  /** The first pages of one tab in one order, equal on both sessions. */
-  const expectSameOrder = async (
-    ids: { memoryId: string; tablesId: string },
-    results: ResultsService,
-    tab: ResultTabKey,
-    sortOrder: { column: string; direction: 'asc' | 'desc' },
-    pageSize: number,
-    pages = 3,
-  ) => {
-    for (let pageNumber = 0; pageNumber < pages; pageNumber++) {
-      const reference = await results
-        .page(callerOf(me), tab, { sessionid: ids.tablesId, pageNumber, pageSize, sortOrder })
-        .catch(() => null);
-      const held = await memoryPage(tab, { sessionid: ids.memoryId, pageNumber, pageSize, sortOrder }).catch(() => null);
-      if (!reference) break;
-      expect(held?.rowCount, `${tab} rows`).toBe(reference.rowCount);
-      expect(held?.data, `${tab} page ${pageNumber} of ${pageSize} by ${sortOrder.column} ${sortOrder.direction}`).toEqual(reference.data);
-    }
-  };
-  /** Every page of every tab (a few sizes, both directions; by score too in a similarity search) of the two sessions, equal. */
-  const expectSamePages = async (memoryId: string, tablesId: string, results: ResultsService = tablesResults) => {
-    for (const tab of RESULT_TAB_KEYS) {
-      for (const { pageSize, direction } of [
-        { pageSize: 7, direction: 'asc' as const },
-        { pageSize: 50, direction: 'desc' as const },
-      ]) {
-        const first = (await results.page(callerOf(me), tab, { sessionid: tablesId, pageNumber: 0, pageSize })) ?? null;
-        // The default order (a similarity search's: its score) and the set's key order.
-        const columns = new Set([first?.sortOrder.column ?? 'str_id', TAB_MODELS[tab].defaultSort]);
-        for (const column of columns) await expectSameOrder({ memoryId, tablesId }, results, tab, { column, direction }, pageSize);
-      }
-    }
-  };
+  let tables: TablesPath;
+  let parity: SetParity;
+  const post = (url: string, payload: object) => parity.post(url, payload);
+  const setRows = (setId: number) => parity.setRows(setId);
+  const session = (id: string) => parity.session(id);
+  const searchBoth = (input: SearchCriteriaInput) => parity.searchBoth(input);
+  const memoryPage = (tab: ResultTabKey, body: object) => parity.memoryPage(tab, body);
+  const expectSamePages = (memoryId: string, tablesId: string, results: ResultsService = tables.results) =>
+    parity.expectSamePages({ memoryId, tablesId }, results);
 
   beforeAll(async () => {
     t = await startTestApp(kind, {}, { demoChunks: 2 });
@@ -127,14 +71,11 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
     // The partial demo seed leaves its load running; finished, the knowledge base is at rest, as a
     // server's usually is (charts are counted in memory only then).
     await sql`UPDATE kb_loads SET status = 'complete', finished_at = now() WHERE finished_at IS NULL`.execute(t.database.db);
-    tables = await searchServiceBeside(t, { sets: 'tables' });
-    const dictionaries = new KbDictionaryCache(t.database.db);
-    tablesResults = new ResultsService(t.database.db, tables, t.app.services.chemEngine, dictionaries);
-    tablesCharts = new ChartService(t.database.db, tablesResults, dictionaries);
+    tables = await tablesPathBeside(t);
+    parity = new SetParity(t, me, tables);
     // The app's bitmap columns and dictionaries, read as a server reads them at start.
     await t.app.services.search.bitmapsReady();
     await t.app.services.kbDictionaries?.current();
-    await dictionaries.current();
   }, 180_000);
   afterAll(async () => {
     await tables?.close();
@@ -143,29 +84,12 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
 
   it.each(Object.keys(CASES))('%s: pages and charts from memory equal the set tables, with nothing written', async (name) => {
     const { memoryId, tablesId, counts } = await searchBoth(CASES[name]!);
+    await parity.expectHeldAndWritten({ memoryId, tablesId });
     const held = await session(memoryId);
-    expect(held.status).toBe('ready');
-    expect(held.sets_version).toBeTruthy();
-    expect(await setRows(Number(held.set_id))).toBe(0);
-    expect(Number((await session(tablesId)).set_id)).not.toBe(Number(held.set_id));
-    expect(await setRows(Number((await session(tablesId)).set_id))).toBeGreaterThan(0);
     await expectSamePages(memoryId, tablesId);
-    const expectSameChart = async (tab: string, chartKey: string) => {
-      const query = {
-        tab: tab as ResultTabKey,
-        chartKey,
-        resetFlg: false,
-        sortType: 'count' as const,
-        sortOrder: 'desc' as const,
-        maxCount: 500,
-      };
-      const reference = await tablesCharts.chart(callerOf(me), { ...query, sessionid: tablesId });
-      const answer = await post('/api/results/chart', { sessionid: memoryId, type: tab, charttype: chartKey, maxCount: 500 });
-      expect(answer.statusCode, answer.body).toBe(200);
-      expect(answer.data.chartData, `${tab} ${chartKey}`).toEqual(reference.chartData);
-      expect(answer.data.rows).toBe(reference.rows);
-    };
-    for (const tab of ['activitiestab', 'structuretab']) for (const chartKey of MEMORY_CHARTS) await expectSameChart(tab, chartKey);
+    const expectSameChart = (tab: ResultTabKey, chartKey: string) => parity.expectSameChart({ memoryId, tablesId }, tab, chartKey);
+    for (const tab of ['activitiestab', 'structuretab'] as const)
+      for (const chartKey of MEMORY_CHARTS) await expectSameChart(tab, chartKey);
     expect(counts.actidscount).toBe(((await session(tablesId)).counts as Record<string, number>).actidscount);
     // A chart counted in SQL reads the held sets as relations: the same answer.
     await expectSameChart('activitiestab', SQL_CHART);
@@ -209,7 +133,7 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
     const { memoryId, tablesId } = await searchBoth(CASES['assay type OR mechanism']!);
     const setId = Number((await session(memoryId)).set_id);
     const chartOf = (sessionid: string, tab: ResultTabKey, chartKey: string) =>
-      tablesCharts.chart(callerOf(me), { sessionid, tab, chartKey, resetFlg: false, sortType: 'count', sortOrder: 'desc', maxCount: 50 });
+      tables.charts.chart(callerOf(me), { sessionid, tab, chartKey, resetFlg: false, sortType: 'count', sortOrder: 'desc', maxCount: 50 });
     const topValue = async (tab: ResultTabKey, chartKey: string) => (await chartOf(tablesId, tab, chartKey)).chartData[0]?.id;
     // Per tab: an include on a chart of one value per activity (counted in memory on the Activities
     // tab), one reaching the tab's rows through their activities, an exclude, a range.
@@ -228,12 +152,7 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
     for (const tab of RESULT_TAB_KEYS) {
       const wanted = filters[tab].filter((filter) => !('include' in filter) || (filter.include as unknown[])[0] !== undefined);
       if (!wanted.length) continue;
-      const reference = await tablesResults.applyFilters(callerOf(me), tab, tablesId, wanted as never);
-      const applied = await post(`/api/results/applyfilters/${tab}`, { sessionid: memoryId, filters: wanted });
-      expect(applied.statusCode, applied.body).toBe(200);
-      expect(applied.data.rowCount, `${tab} filtered rows`).toBe(reference.rowCount);
-      expect(applied.data.filters).toEqual(reference.filters);
-      if (reference.rowCount > 0) narrowed++;
+      if ((await parity.expectSameApply({ memoryId, tablesId }, tab, wanted as never)) > 0) narrowed++;
     }
     // Most tabs have filters that keep some of their rows.
     expect(narrowed).toBeGreaterThanOrEqual(3);
@@ -242,45 +161,41 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
     await expectSamePages(memoryId, tablesId);
     for (const tab of RESULT_TAB_KEYS) {
       const column = TAB_COLUMNS[tab].find((c) => c.sortable && c.type === 'text' && c.key !== TAB_MODELS[tab].defaultSort);
-      if (column) await expectSameOrder({ memoryId, tablesId }, tablesResults, tab, { column: column.key, direction: 'desc' }, 10, 2);
+      if (column) await parity.expectSameOrder({ memoryId, tablesId }, tab, { column: column.key, direction: 'desc' }, 10, 2);
     }
     for (const [tab, chartKey] of [
       ['activitiestab', 'target'],
       ['activitiestab', 'mechanism'],
       ['structuretab', 'assaytype'],
       ['assaytab', 'organism'],
-    ] as const) {
-      const reference = await chartOf(tablesId, tab, chartKey);
-      const answer = await post('/api/results/chart', { sessionid: memoryId, type: tab, charttype: chartKey, maxCount: 50 });
-      expect(answer.statusCode, answer.body).toBe(200);
-      expect(answer.data.chartData, `${tab} ${chartKey}`).toEqual(reference.chartData);
-      expect(answer.data.rows).toBe(reference.rows);
-    }
+    ] as const)
+      await parity.expectSameChart({ memoryId, tablesId }, tab, chartKey, CHART_SORTS_COMPARED[0], 50);
     const overview = await t.call({ method: 'GET', url: `/api/results/session/${memoryId}`, headers: authHeaders(me) });
     expect(overview.statusCode, overview.body).toBe(200);
-    expect(overview.data.tabCounts).toEqual((await tablesResults.overview(callerOf(me), tablesId)).tabCounts);
+    expect(overview.data.tabCounts).toEqual((await tables.results.overview(callerOf(me), tablesId)).tabCounts);
     expect(await setRows(setId)).toBe(0);
   }, 180_000);
 
-  it('sorts every tab by a column of each type from memory, both ways, with nothing written', async () => {
-    const { memoryId, tablesId } = await searchBoth(CASES['assay type OR mechanism']!);
-    const setId = Number((await session(memoryId)).set_id);
-    for (const tab of RESULT_TAB_KEYS) {
-      // One sortable column of each type (text, number, integer, date …): the sort's SQL is the
-      // column's, the same on both paths; what differs is where the set comes from.
-      const sortable = TAB_COLUMNS[tab].filter(
-        (column) => column.sortable && column.key !== 'similarity' && column.key !== TAB_MODELS[tab].defaultSort,
-      );
-      const columns = [...new Map(sortable.map((column) => [column.type, column])).values()];
-      for (const column of columns) {
-        for (const direction of ['asc', 'desc'] as const) {
-          // The second page: the order past its first rows (ties broken by id) too.
-          await expectSameOrder({ memoryId, tablesId }, tablesResults, tab, { column: column.key, direction }, 20, 2);
-        }
-      }
-    }
+  it('sorts every tab by every sortable column from memory, both ways, with nothing written', async () => {
+    const ids = await searchBoth(CASES['assay type OR mechanism']!);
+    const setId = Number((await session(ids.memoryId)).set_id);
+    // Every sortable column of every tab, both ways (its SQL is the column's on both paths; what
+    // differs is where the set comes from and, in memory, that the whole order is kept with the
+    // held sets): the first 20 rows, ties broken by id; and for a column of each type (text,
+    // number, integer, date …) the second page too, the order past its first rows.
+    const deeper = new Set(
+      RESULT_TAB_KEYS.flatMap((tab) => {
+        const sortable = TAB_COLUMNS[tab].filter(
+          (column) => column.sortable && column.key !== 'similarity' && column.key !== TAB_MODELS[tab].defaultSort,
+        );
+        return [...new Map(sortable.map((column) => [column.type, `${tab} ${column.key}`])).values()];
+      }),
+    );
+    const compared = await parity.expectSameSorts(ids, 20, (tab, column) => (deeper.has(`${tab} ${column}`) ? 2 : 1));
+    expect(compared).toBe(2 * RESULT_TAB_KEYS.reduce((n, tab) => n + sortableColumns(tab).length, 0));
+    expect(compared).toBeGreaterThan(200);
     expect(await setRows(setId)).toBe(0);
-  }, 180_000);
+  }, 300_000);
 
   it('writes the set tables when a reader needs them, then answers the same from memory and from the tables', async () => {
     const { memoryId, tablesId } = await searchBoth(CASES['activity type']!);
@@ -332,6 +247,57 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
     expect(await exportAll()).toEqual(fromMemory);
   });
 
+  it('exports every tab whole as CSV from memory, byte for byte as the set tables path does, with nothing written', async () => {
+    const ids = await searchBoth(CASES['value range']!);
+    await parity.expectHeldAndWritten(ids);
+    // Every row of every tab, every exportable column; the SQL path's export service writes its file from the set tables.
+    const exported = await parity.expectSameExports(ids);
+    expect(Object.keys(exported)).toEqual(RESULT_TAB_KEYS.filter((tab) => exported[tab]));
+    expect(Object.keys(exported).length).toBeGreaterThanOrEqual(4);
+    expect(exported.activitiestab).toBe(ids.counts.actidscount);
+    expect(await setRows(await parity.setId(ids.memoryId))).toBe(0);
+  });
+
+  it('every chart of every tab, by count and by label, then a filter on every chart of every tab: from memory as from the set tables, with nothing written', async () => {
+    const ids = await searchBoth(CASES['NOT with properties']!);
+    await parity.expectHeldAndWritten(ids);
+    // Fifteen charts on five tabs, most results first and A-Z: every value, its count, the totals, the range's bounds.
+    const charts = await parity.expectSameCharts(ids);
+    expect(charts.size).toBe(RESULT_TAB_KEYS.length * CHART_CATALOGUE.length);
+    // On each chart of each tab, one at a time: its top value included (a range for a Range chart);
+    // the filtered row count and the first page.
+    const { compared, narrowed } = await parity.expectSameFilters(ids, charts);
+    expect(compared).toBeGreaterThanOrEqual(60);
+    expect(narrowed).toBeGreaterThanOrEqual(40);
+    expect(await setRows(await parity.setId(ids.memoryId))).toBe(0);
+  }, 300_000);
+
+  it('puts the same rows into the SAR view and gives the analyzers the same inputs as the set tables, unfiltered and filtered, with nothing written', async () => {
+    const ids = await searchBoth(CASES['assay type OR mechanism']!);
+    await parity.expectHeldAndWritten(ids);
+    const setId = await parity.setId(ids.memoryId);
+    for (const filtered of [false, true]) {
+      if (filtered) {
+        // A filter on the two tabs the SAR view and the analyzers open from: their rows as filtered.
+        for (const [tab, chartKey] of [
+          ['activitiestab', 'target'],
+          ['structuretab', 'assaytype'],
+        ] as const) {
+          const chart = await parity.expectSameChart(ids, tab, chartKey);
+          expect(await parity.expectSameApply(ids, tab, [SetParity.filterOf(chart!)!])).toBeGreaterThan(0);
+        }
+      }
+      const sar = await parity.expectSameSarSets(ids);
+      expect(sar.activitiestab, `filtered: ${filtered}`).toBeGreaterThan(0);
+      expect(sar.structuretab, `filtered: ${filtered}`).toBeGreaterThan(0);
+      const inputs = await parity.expectSameAnalyzerInputs(ids);
+      expect(inputs.activitiestab.rows).toBeGreaterThan(0);
+      expect(inputs.structuretab.activities).toBeGreaterThan(0);
+      if (!filtered) expect(inputs.activitiestab.rows).toBe(ids.counts.actidscount);
+    }
+    expect(await setRows(setId)).toBe(0);
+  }, 180_000);
+
   it('a server that never saw the search recomputes the same sets from its definition; after the knowledge base changed, runs it again and holds it', async () => {
     const { memoryId, tablesId } = await searchBoth(CASES['assay type OR mechanism']!);
     const other = await searchServiceBeside(t, { sets: 'memory' });
@@ -346,7 +312,7 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
         ['activitiestab', []],
         ['structuretab', ['structures']],
       ] as const) {
-        const reference = await tablesResults.page(callerOf(me), tab, { sessionid: tablesId, pageNumber: 0, pageSize: 20 });
+        const reference = await tables.results.page(callerOf(me), tab, { sessionid: tablesId, pageNumber: 0, pageSize: 20 });
         const recomputed = await otherResults.page(callerOf(me), tab, { sessionid: memoryId, pageNumber: 0, pageSize: 20 });
         expect(recomputed?.data, tab).toEqual(reference?.data);
         expect(madeSets(), tab).toEqual(made);
@@ -355,7 +321,7 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
       expect(await otherResults.holdsTab(await session(memoryId), 'assaytab')).toBe(true);
       expect(madeSets()).toEqual(['structures', 'assays']);
       for (const tab of RESULT_TAB_KEYS) {
-        const reference = await tablesResults.page(callerOf(me), tab, { sessionid: tablesId, pageNumber: 0, pageSize: 20 });
+        const reference = await tables.results.page(callerOf(me), tab, { sessionid: tablesId, pageNumber: 0, pageSize: 20 });
         const recomputed = await otherResults.page(callerOf(me), tab, { sessionid: memoryId, pageNumber: 0, pageSize: 20 });
         expect(recomputed?.data, tab).toEqual(reference?.data);
       }
@@ -376,7 +342,7 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
           sortOrder: 'desc' as const,
           maxCount: 500,
         };
-        const expected = await tablesCharts.chart(callerOf(me), { ...query, sessionid: tablesId });
+        const expected = await tables.charts.chart(callerOf(me), { ...query, sessionid: tablesId });
         expect((await otherCharts.chart(callerOf(me), { ...query, sessionid: memoryId })).chartData, `${tab} ${chartKey}`).toEqual(
           expected.chartData,
         );
@@ -394,7 +360,7 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
         // same pages (nothing changed in the data), no set table written, the session's version now current.
         const thirdResults = new ResultsService(t.database.db, third, t.app.services.chemEngine, new KbDictionaryCache(t.database.db));
         for (const tab of RESULT_TAB_KEYS) {
-          const reference = await tablesResults.page(callerOf(me), tab, { sessionid: tablesId, pageNumber: 0, pageSize: 20 });
+          const reference = await tables.results.page(callerOf(me), tab, { sessionid: tablesId, pageNumber: 0, pageSize: 20 });
           const rerun = await thirdResults.page(callerOf(me), tab, { sessionid: memoryId, pageNumber: 0, pageSize: 20 });
           expect(rerun?.data, tab).toEqual(reference?.data);
         }
@@ -421,7 +387,7 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
       const expectSame = async (tab: ResultTabKey) => {
         for (let pageNumber = 0; pageNumber < 3; pageNumber++) {
           const request = { pageNumber, pageSize: 7 };
-          const reference = await tablesResults.page(callerOf(me), tab, { ...request, sessionid: tablesId }).catch(() => null);
+          const reference = await tables.results.page(callerOf(me), tab, { ...request, sessionid: tablesId }).catch(() => null);
           const recomputed = await otherResults.page(callerOf(me), tab, { ...request, sessionid: memoryId }).catch(() => null);
           expect(recomputed?.sortOrder, tab).toEqual(reference?.sortOrder);
           expect(recomputed?.data, `${tab} page ${pageNumber}`).toEqual(reference?.data);
