@@ -509,6 +509,15 @@ describe.skipIf(!available)('ChEMBL import acceptance on the real subset (PGlite
         expect(exported.activitiestab, name).toBe(ids.counts.actidscount);
         const sar = await timed('sar', () => parity.expectSameSarSets(ids));
         const analyzers = await timed('analyzers', () => parity.expectSameAnalyzerInputs(ids));
+        // What was compared, not only that nothing differed: orders with rows (of 248; an empty
+        // Development compounds tab has 24), charts answered (15 a tab), filters, the SAR view's
+        // compounds from both tabs, the analyzers' rows.
+        expect(sorts, name).toBeGreaterThanOrEqual(200);
+        expect(charts.size, name).toBeGreaterThanOrEqual(60);
+        expect(filters.compared, name).toBeGreaterThan(40);
+        expect(sar.activitiestab, name).toBeGreaterThan(0);
+        expect(sar.structuretab, name).toBeGreaterThan(0);
+        expect(analyzers.activitiestab.rows, name).toBe(ids.counts.actidscount);
         // None of it wrote the memory session's sets to the set tables.
         expect(await parity.setRows(await parity.setId(ids.memoryId)), name).toBe(0);
         figures.push({ name, activities: ids.counts.actidscount, sorts, charts: charts.size, filters, exported, sar, analyzers, seconds });
