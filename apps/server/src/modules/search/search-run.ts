@@ -186,7 +186,7 @@ export class SearchRunner {
 
   /**
    * The structures of a search from the bitmaps (null while their columns are not current): the
-   * candidates of a last structure row joined by AND / NOT (materialise.ts compileCriteria). No
+   * candidates of a last structure row joined by AND / NOT (search-plan.ts compileCriteria). No
    * activity cap here: the whole search is capped when it is counted.
    */
   private async structuresOf(compiled: RowsPlan): Promise<Float64Array | null> {

@@ -332,7 +332,7 @@ async function judgedStructures(
 
 /**
  * Only the structures of a compiled search (no activity cap, no other sets): the candidates of a
- * last structure row (SearchService.structuresOf).
+ * last structure row (SearchRunner.structuresOf).
  */
 export async function bitmapStructures(
   db: Db,
