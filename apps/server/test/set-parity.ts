@@ -380,7 +380,8 @@ export class SetParity {
   }
 
   /** The file of a finished export, as the download endpoint sends it. */
-  private async download(fileId: number | null): Promise<LightMyRequestResponse> {
+  /** A stored file downloaded by its owner through the app (200 expected). */
+  async download(fileId: number | null): Promise<LightMyRequestResponse> {
     expect(fileId).not.toBeNull();
     const file = await this.t.call({
       method: 'POST',

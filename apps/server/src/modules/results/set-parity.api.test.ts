@@ -230,13 +230,7 @@ describe.each(DATABASES)('search sets held in memory on %s', (kind) => {
         const columns = Object.keys(page.data[0]!).filter((column) => column !== 'innerGrids' && column !== 'similarity');
         const started = await post('/api/export/start', { sessionid: memoryId, tab, selection, format: 'csv', columns });
         expect(started.statusCode, started.body).toBe(200);
-        const file = await t.call({
-          method: 'POST',
-          url: '/api/dashboard/downloadfile',
-          headers: authHeaders(me),
-          payload: { fileId: started.data.fileId },
-        });
-        expect(file.statusCode, file.body).toBe(200);
+        const file = await parity.download(started.data.fileId as number);
         files[tab] = { rows: Number(counted.data.rows), csv: file.body };
       }
       return files;
