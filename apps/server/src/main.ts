@@ -5,6 +5,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { withStartupLock } from './db/startup-lock.ts';
 import { buildApp } from './app.ts';
 import { DEMO_USERS } from './modules/auth/demo-accounts.ts';
+import { passwordThreadNice } from './modules/auth/passwords.ts';
 import { seedDemoUsers } from './seed/demo-users.ts';
 import { seedDemoKnowledgeBase } from './modules/knowledge-base/demo/demo-seed.ts';
 import { refreshDerivedData } from './modules/knowledge-base/derived-data.ts';
@@ -59,6 +60,16 @@ async function main(): Promise<void> {
     ...(await startupSafetyLines(config, services.firstAdminSetup, (config.publicUrl ?? `http://localhost:${port}`).replace(/\/+$/, ''))),
   ];
   console.log(lines.join('\n') + '\n');
+  // Whether logins' password checks got their raised priority (docs/operations.md "Password hashing").
+  void passwordThreadNice().then(
+    (nice) =>
+      console.log(
+        nice !== null && nice < 0
+          ? `Password checks run in their own thread at nice ${nice}`
+          : "Password checks run in their own thread at the process's priority: raising it needs CAP_SYS_NICE (docs/operations.md)",
+      ),
+    (error) => console.error('The password thread did not start', error),
+  );
   // The bitmap engine's columns (SEARCH_BITMAPS): counts use the SQL path until they are read.
   // Since the process started (`npm run bench -- startup` reads these lines).
   const sinceStart = () => `${(performance.now() / 1000).toFixed(1)} s after start`;
