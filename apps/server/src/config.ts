@@ -286,7 +286,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       pollMs: int(env.EXPORT_POLL_MS, 2000),
     },
     admission: {
-      concurrent: int(env.ADMISSION_CONCURRENT, databaseUrl ? 6 : 2),
+      // Three on a PostgreSQL server, not six: since issue 62 a heavy call's work is mostly the
+      // server's main thread (sets, charts and filters in memory), where six at once only
+      // interleave. At L with 20 users, 3 against 6: logins p95 159 against 311–347 ms, pages 147
+      // against 229 ms, searches and throughput unchanged (docs/benchmarks.md, issue 62 session 23).
+      concurrent: int(env.ADMISSION_CONCURRENT, databaseUrl ? 3 : 2),
       perUser: {
         search: int(env.ADMISSION_SEARCHES_PER_USER, 2),
         structure: int(env.ADMISSION_PREVIEWS_PER_USER, 2),
