@@ -288,8 +288,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     admission: {
       // Three on a PostgreSQL server, not six: since issue 62 a heavy call's work is mostly the
       // server's main thread (sets, charts and filters in memory), where six at once only
-      // interleave. At L with 20 users, 3 against 6: logins p95 159 against 311–347 ms, pages 147
-      // against 229 ms, searches and throughput unchanged (docs/benchmarks.md, issue 62 session 23).
+      // interleave. At L with 20 users, 3 against 6: logins p95 164–169 against 311–347 ms, pages
+      // 150 against 229 ms, searches p95 unchanged but 5–12 % fewer of them done, charts p95 4–18 %
+      // slower (docs/benchmarks.md, issue 62 session 23).
       concurrent: int(env.ADMISSION_CONCURRENT, databaseUrl ? 3 : 2),
       perUser: {
         search: int(env.ADMISSION_SEARCHES_PER_USER, 2),

@@ -12,7 +12,7 @@ const OPTIONS = {
  * The nice value the password thread asks for. A login is a hash and three waits for the
  * database; with the two cores busy (the main thread, PostgreSQL's backends) the hash on libuv's
  * pool got a fair share of a core and took 50–150 ms instead of 30 (p95 153 ms under 10 users and
- * a seed beside them, 48–66 ms at nice −10: docs/benchmarks.md, issue 62 session 23). Linux grants
+ * a seed beside them, 52–69 ms on this thread: docs/benchmarks.md, issue 62 session 23). Linux grants
  * it with CAP_SYS_NICE (root, or `docker run --cap-add SYS_NICE`); refused, the thread runs at
  * the process's priority and hashes as before (docs/operations.md "Password hashing").
  */
