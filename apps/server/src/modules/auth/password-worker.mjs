@@ -10,9 +10,18 @@ parentPort.postMessage({ ready: true, nice: applyNice() });
 /** Messages: `{ id, op: 'hash', password, options }` or `{ id, op: 'verify', hash, password }` in; `{ id, value }` or `{ id, error }` out. */
 parentPort.on('message', ({ id, op, password, hash, options }) => {
   try {
-    const value = op === 'hash' ? hashSync(password, options) : verifySync(hash, password);
+    const value = op === 'hash' ? hashSync(password, options) : verifies(hash, password);
     parentPort.postMessage({ id, value });
   } catch (error) {
     parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   }
 });
+
+/** A stored value that is not an argon2 hash matches no password (an error here is the thread's own). */
+function verifies(hash, password) {
+  try {
+    return verifySync(hash, password);
+  } catch {
+    return false;
+  }
+}

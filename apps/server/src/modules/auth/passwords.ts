@@ -83,12 +83,14 @@ export function primePasswordCheck(): void {
 
 /**
  * Verifies a password. With no stored hash it still spends the same time on a dummy hash, so the
- * answer's timing does not reveal which e-mail addresses have accounts.
+ * answer's timing does not reveal which e-mail addresses have accounts. A stored value that is not
+ * a hash is a wrong password (the thread answers false); a lost thread rejects, so that the login
+ * fails as the server's error instead of telling the user their password is wrong.
  */
 export async function verifyPassword(storedHash: string | null, password: string): Promise<boolean> {
   if (!storedHash) {
-    await thread.run<boolean>({ op: 'verify', hash: await dummy(), password }).catch(() => false);
+    await thread.run<boolean>({ op: 'verify', hash: await dummy(), password });
     return false;
   }
-  return thread.run<boolean>({ op: 'verify', hash: storedHash, password }).catch(() => false);
+  return thread.run<boolean>({ op: 'verify', hash: storedHash, password });
 }
