@@ -183,7 +183,9 @@ describe('activity cliffs of a drug-sized series', () => {
     await page.getByTestId('sar-cliff-similarity').fill('0.6');
     await page.getByTestId('sar-cliff-delta').fill('1');
     const count = page.getByTestId('sar-cliffs-count');
-    await expect.poll(async () => (await count.textContent()) ?? '', { timeout: 60_000 }).toMatch(/among .* pairs of/);
+    // The count names the thresholds it answers once their ranking is on screen (the previous one stays until then).
+    await expect.poll(() => count.getAttribute('data-thresholds'), { timeout: 60_000 }).toBe('0.6/1');
+    expect(await count.textContent()).toMatch(/among .* pairs of/);
     await expect.poll(() => page.getByTestId('sar-cliff').count(), { timeout: 60_000 }).toBe(PER_PAGE);
     const total = Number(await count.getAttribute('data-value'));
     expect(total, 'cliffs over 0.6 / 1').toBeGreaterThan(PER_PAGE);

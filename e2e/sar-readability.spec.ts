@@ -276,12 +276,9 @@ describe('the SAR view read by a medicinal chemist', () => {
     await page.getByTestId('sar-cliff-delta').fill('0.5');
     const count = page.getByTestId('sar-cliffs-count');
     await expect
-      .poll(
-        async () => ((await count.textContent()) ?? '').match(/among .* pairs of/) !== null && cliffPages.some((p) => p.cliffs.length > 0),
-        {
-          timeout: 90_000,
-        },
-      )
+      .poll(async () => (await count.getAttribute('data-thresholds')) === '0.6/0.5' && cliffPages.some((p) => p.cliffs.length > 0), {
+        timeout: 90_000,
+      })
       .toBe(true);
     expect(Number(await count.getAttribute('data-value'))).toBeGreaterThan(0);
     const card = page.getByTestId('sar-cliff').first();

@@ -163,6 +163,14 @@ export function CliffsTab({ sessionId, choices, choice, onChoice, minSimilarity,
   useEffect(() => setPage(0), [similarity, delta, valuesKey]);
   const core = seedCore(highlight);
   const cliffs = useSarCliffs(sessionId, chosen.endpoint, chosen.minus, similarity, delta, page, core, true);
+  // The list on screen stays the previous ranking while new thresholds wait out their debounce or their
+  // answer (kept so the page does not blank): it is said so, and the count names the thresholds it answers.
+  const [answered, setAnswered] = useState<string | null>(null);
+  const settled = cliffs.data !== undefined && !cliffs.isPlaceholderData;
+  useEffect(() => {
+    if (settled) setAnswered(`${similarity}/${delta}/${valuesKey}`);
+  }, [settled, similarity, delta, valuesKey]);
+  const shownCurrent = answered === `${minSimilarity}/${minDelta}/${valuesKey}`;
   return (
     <Stack gap="sm">
       <Group gap="md" align="flex-end">
@@ -233,7 +241,18 @@ export function CliffsTab({ sessionId, choices, choice, onChoice, minSimilarity,
             ) : null;
           return (
             <Stack gap="xs" data-testid="sar-cliffs" data-offset={data.offset}>
-              <Text size="sm" data-testid="sar-cliffs-count" data-value={data.total}>
+              {!shownCurrent && (
+                <Badge variant="light" color="blue" data-testid="sar-cliffs-reranking">
+                  Ranking the pairs at similarity ≥ {minSimilarity}, Δ ≥ {minDelta}…
+                </Badge>
+              )}
+              <Text
+                size="sm"
+                data-testid="sar-cliffs-count"
+                data-value={data.total}
+                data-thresholds={shownCurrent ? `${minSimilarity}/${minDelta}` : undefined}
+                c={shownCurrent ? undefined : 'dimmed'}
+              >
                 {countNoun(data.total, 'cliff')} among {formatCount(data.compared)} pairs of {countNoun(data.compounds, 'compound')}
                 {data.total > data.listed ? ` · the ${formatCount(data.listed)} with the highest SALI listed` : ''}
                 {pages > 1 ? ` · ${formatCount(data.offset + 1)}–${formatCount(data.offset + data.cliffs.length)} shown` : ''}
