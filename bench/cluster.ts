@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- cluster [-- --size S|M|L] [--database-url URL] [--users 12] [--seconds 30] [--rounds 3] [--warmup 30] [--chem-workers 1] [--balance roundrobin|affinity] [--server-cpu-prof DIR] [--keep]`
+ * `npm run bench -- cluster [-- --size S|M|L] [--database-url URL] [--users 12] [--seconds 30] [--rounds 3] [--warmup 30] [--chem-workers 1] [--balance roundrobin|affinity] [--pool-admission N] [--server-cpu-prof DIR] [--keep]`
  *
  * Scale-out (issue 18, docs/scaling.md): search throughput of one server against two servers
  * behind HAProxy, on one PostgreSQL database, on this machine.
@@ -25,6 +25,11 @@
  * - Through HAProxy, every answer's `x-kb-instance` header and HAProxy's own per-server counters
  *   (its stats page) must show both servers answering; the bench fails otherwise.
  *
+ * - `--pool-admission N`: the two servers behind HAProxy admit N heavy calls at once each
+ *   (`ADMISSION_CONCURRENT`), as two servers sharing one host's cores would be set (docs/scaling.md
+ *   "Two servers on one host"); the server measured alone is then a third process with the default,
+ *   so the comparison is one server as deployed against two set for one host. Without it, server 1
+ *   is both the one measured alone and one of the two.
  * - `--server-cpu-prof DIR`: each server's main thread profiled (V8 `--cpu-prof` through
  *   NODE_OPTIONS, written into DIR when the server stops) to see what the other server's reads cost.
  *
@@ -61,6 +66,9 @@ const warmup = Number(arg('warmup') ?? 30);
 const keep = process.argv.includes('--keep');
 const balance = arg('balance') ?? 'roundrobin';
 const profileDir = arg('server-cpu-prof');
+const poolAdmission = arg('pool-admission');
+if (poolAdmission !== undefined && !(Number.isInteger(Number(poolAdmission)) && Number(poolAdmission) >= 1))
+  throw new Error(`--pool-admission must be a whole number of at least 1, not ${poolAdmission}`);
 if (!['roundrobin', 'affinity'].includes(balance)) throw new Error(`--balance must be roundrobin or affinity, not ${balance}`);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -369,16 +377,23 @@ say(haproxyVersion);
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-cluster-bench-'));
 const database = await preparedDatabase();
 const servers: ClusterServer[] = [];
+/** The servers behind HAProxy: both servers, or with --pool-admission the two after the one measured alone. */
+let pool: ClusterServer[] = [];
 let balancer: Balancer | null = null;
 try {
   // Behind a proxy (TRUST_PROXY) the demo accounts are off unless asked for: the bench's accounts
   // carry the demo password, so they are asked for (demo mode on this machine).
   const env: Record<string, string> = { CHEM_WORKERS: chemWorkers, TRUST_PROXY: 'true', DEMO_ACCOUNTS: 'on', LOG_LEVEL: 'warn' };
   if (profileDir) env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${path.resolve(profileDir)}`;
-  // One after the other: the first start writes the demo users the second then finds.
-  for (const name of ['s1', 's2'])
-    servers.push(await startClusterServer({ databaseUrl: database.url, logFile: path.join(workDir, `${name}.log`), env }));
-  balancer = await startHaproxy(workDir, servers);
+  // One after the other: the first start writes the demo users the next ones then find.
+  const poolEnv = poolAdmission ? { ...env, ADMISSION_CONCURRENT: poolAdmission } : env;
+  const names = poolAdmission ? ['s1', 's2', 's3'] : ['s1', 's2'];
+  for (const [i, name] of names.entries())
+    servers.push(
+      await startClusterServer({ databaseUrl: database.url, logFile: path.join(workDir, `${name}.log`), env: i === 0 ? env : poolEnv }),
+    );
+  pool = poolAdmission ? servers.slice(1) : servers;
+  balancer = await startHaproxy(workDir, pool);
   const emails = await benchAccounts(database);
   if (size === 'L') GUIDED = (await largeMix(database.url)).guided;
   const sizes = await database.query<{ structures: number; activities: number }>(
@@ -393,6 +408,10 @@ try {
   // per call) while the set tables were new, whichever phase came first.
   say(`warm-up, ${warmup} s through HAProxy`);
   await runPhase(balancer.baseUrl, emails, warmup);
+  if (poolAdmission) {
+    say(`warm-up, ${warmup} s on server 1 alone (not behind HAProxy)`);
+    await runPhase(servers[0]!.baseUrl, emails, warmup);
+  }
 
   const one: Phase[] = [];
   const two: Phase[] = [];
@@ -408,11 +427,11 @@ try {
 
   const single = pooled(one, 'one server, directly');
   const double = pooled(two, 'two servers behind HAProxy');
-  const throughHaproxy = servers.map((server) => ({ instance: server.instance, answers: double.instances[server.instance] ?? 0 }));
+  const throughHaproxy = pool.map((server) => ({ instance: server.instance, answers: double.instances[server.instance] ?? 0 }));
   const spreadOk =
     throughHaproxy.every((s) => s.answers > 0) &&
     Object.values(haproxySent).every((n) => n > 0) &&
-    Object.keys(haproxySent).length === servers.length;
+    Object.keys(haproxySent).length === pool.length;
   const ratio = Number((double.requestsPerSecond / single.requestsPerSecond).toFixed(2));
   // Per round, and their median: a transient slowdown of the database (seen on a fresh database
   // about a minute into the searches, whichever phase ran then) skews the pooled ratio, not the median.
@@ -437,6 +456,8 @@ try {
     loadAverageAfter: loadAfter.map((n) => Number(n.toFixed(2))),
     haproxy: haproxyVersion,
     balance,
+    /** ADMISSION_CONCURRENT of the two servers behind HAProxy (null: the default, and server 1 is one of them). */
+    poolAdmission: poolAdmission ? Number(poolAdmission) : null,
     haproxyConfig: balancer.config,
     one: single,
     two: double,
@@ -455,7 +476,7 @@ try {
     `${f.requestsPerSecond} req/s (${f.requests} in ${f.seconds} s; count p50/p95 ${f.count.p50}/${f.count.p95} ms, page p50/p95 ${f.page.p50}/${f.page.p95} ms, login p95 ${f.login.p95} ms, errors ${errors(f)}; ` +
     `CPU per call: servers ${f.cpuMsPerRequest.servers} ms, PostgreSQL ${f.cpuMsPerRequest.postgres} ms)`;
   console.log(
-    `cluster ${size} (${result.structures} structures) ${users} users ${rounds}×${seconds} s, ${balance}, ${result.cores} cores, load ${result.loadAverageBefore[0]}→${result.loadAverageAfter[0]}: ` +
+    `cluster ${size} (${result.structures} structures) ${users} users ${rounds}×${seconds} s, ${balance}${poolAdmission ? `, two servers admitting ${poolAdmission} each` : ''}, ${result.cores} cores, load ${result.loadAverageBefore[0]}→${result.loadAverageAfter[0]}: ` +
       `one server ${part(single)}; two behind HAProxy ${part(double)}; ratio two/one ×${ratio} pooled, per round ${roundRatios.map((r) => `×${r}`).join(' ')} (median ×${medianRatio}); ` +
       `spread ${throughHaproxy.map((s) => `${s.instance} ${s.answers}`).join(' / ')} (HAProxy ${Object.entries(haproxySent)
         .map(([k, v]) => `${k} ${v}`)

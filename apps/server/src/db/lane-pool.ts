@@ -15,6 +15,10 @@ import type { DbLane } from './db-priority.ts';
  * busy PostgreSQL took most of two cores and logins missed 500 ms at the p95 (723 ms at L; 369 ms
  * with two, while pages that wait for their sets took 15.5 s instead of 11.4 s at the p95;
  * docs/benchmarks.md, issue 39 sixth step).
+ *
+ * Since issue 62 a search's sets are held in memory and not written, so the `sets` lane carries
+ * only the sets still written as rows: a search whose reader joins the set tables, a server
+ * without held sets, or held sets written out as they are (search-service.ts `keepInMemory`).
  */
 export const LANE_CONNECTIONS: Record<DbLane, number> = { session: 2, interactive: 3, bulk: 5, sets: 2 };
 
