@@ -170,7 +170,8 @@ export function CliffsTab({ sessionId, choices, choice, onChoice, minSimilarity,
   useEffect(() => {
     if (settled) setAnswered(`${similarity}/${delta}/${valuesKey}`);
   }, [settled, similarity, delta, valuesKey]);
-  const shownCurrent = answered === `${minSimilarity}/${minDelta}/${valuesKey}`;
+  const shownCurrent =
+    (settled && similarity === minSimilarity && delta === minDelta) || answered === `${minSimilarity}/${minDelta}/${valuesKey}`;
   return (
     <Stack gap="sm">
       <Group gap="md" align="flex-end">
