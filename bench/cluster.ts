@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- cluster [-- --size S|M|L] [--database-url URL] [--users 12] [--seconds 30] [--rounds 3] [--warmup 30] [--chem-workers 1] [--balance roundrobin|affinity] [--pool-admission N] [--server-cpu-prof DIR] [--keep]`
+ * `npm run bench -- cluster [-- --size S|M|L] [--database-url URL] [--users 12] [--seconds 30] [--rounds 3] [--warmup 30] [--chem-workers 1] [--balance roundrobin|affinity] [--pool-admission N] [--pin] [--server-cpu-prof DIR] [--keep]`
  *
  * Scale-out (issue 18, docs/scaling.md): search throughput of one server against two servers
  * behind HAProxy, on one PostgreSQL database, on this machine.
@@ -30,6 +30,11 @@
  *   "Two servers on one host"); the server measured alone is then a third process with the default,
  *   so the comparison is one server as deployed against two set for one host. Without it, server 1
  *   is both the one measured alone and one of the two.
+ * - `--pin`: each server on a core of its own (`taskset`, every thread: server i on core i − 1), as
+ *   servers on hosts of their own would be; PostgreSQL, HAProxy and this bench keep every core. The
+ *   server measured alone then serves half the users (`--users` / 2) and the two behind HAProxy all
+ *   of them: twice the users on twice the servers, so "pages p95 unchanged" is the scale-out claim
+ *   itself, and the throughput ratio to expect is ×2.
  * - `--server-cpu-prof DIR`: each server's main thread profiled (V8 `--cpu-prof` through
  *   NODE_OPTIONS, written into DIR when the server stops) to see what the other server's reads cost.
  *
@@ -67,6 +72,9 @@ const keep = process.argv.includes('--keep');
 const balance = arg('balance') ?? 'roundrobin';
 const profileDir = arg('server-cpu-prof');
 const poolAdmission = arg('pool-admission');
+const pin = process.argv.includes('--pin');
+if (pin && poolAdmission) throw new Error('--pin and --pool-admission are two different set-ups: choose one');
+if (pin && os.cpus().length < 2) throw new Error('--pin needs two cores, one per server');
 if (poolAdmission !== undefined && !(Number.isInteger(Number(poolAdmission)) && Number(poolAdmission) >= 1))
   throw new Error(`--pool-admission must be a whole number of at least 1, not ${poolAdmission}`);
 if (!['roundrobin', 'affinity'].includes(balance)) throw new Error(`--balance must be roundrobin or affinity, not ${balance}`);
@@ -369,6 +377,12 @@ function pooled(phases: Phase[], label: string) {
   return all.figures(label);
 }
 
+/** Every thread of a process on one core (threads started later inherit it from their parent thread). */
+function pinToCore(pid: number, core: number): void {
+  const result = spawnSync('taskset', ['-a', '-c', '-p', String(core), String(pid)], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`taskset could not pin server ${pid} to core ${core}: ${result.stderr || result.error}`);
+}
+
 // ------------------------------------------------------------------ the run
 
 const loadBefore = os.loadavg();
@@ -393,8 +407,11 @@ try {
       await startClusterServer({ databaseUrl: database.url, logFile: path.join(workDir, `${name}.log`), env: i === 0 ? env : poolEnv }),
     );
   pool = poolAdmission ? servers.slice(1) : servers;
+  if (pin) for (const [i, server] of servers.entries()) pinToCore(server.pid, i);
   balancer = await startHaproxy(workDir, pool);
   const emails = await benchAccounts(database);
+  // Pinned, one server is half the cluster: it serves half the users.
+  const aloneEmails = pin ? emails.slice(0, Math.max(1, Math.floor(emails.length / 2))) : emails;
   if (size === 'L') GUIDED = (await largeMix(database.url)).guided;
   const sizes = await database.query<{ structures: number; activities: number }>(
     `SELECT (SELECT count(*)::int FROM structures) AS structures, (SELECT count(*)::int FROM activities) AS activities`,
@@ -410,15 +427,15 @@ try {
   await runPhase(balancer.baseUrl, emails, warmup);
   if (poolAdmission) {
     say(`warm-up, ${warmup} s on server 1 alone (not behind HAProxy)`);
-    await runPhase(servers[0]!.baseUrl, emails, warmup);
+    await runPhase(servers[0]!.baseUrl, aloneEmails, warmup);
   }
 
   const one: Phase[] = [];
   const two: Phase[] = [];
   const sentBefore = await balancer.sent();
   for (let round = 1; round <= rounds; round++) {
-    say(`round ${round}/${rounds}: ${users} users, ${seconds} s on server 1 directly`);
-    one.push(await runPhase(servers[0]!.baseUrl, emails));
+    say(`round ${round}/${rounds}: ${aloneEmails.length} users, ${seconds} s on server 1 directly`);
+    one.push(await runPhase(servers[0]!.baseUrl, aloneEmails));
     say(`round ${round}/${rounds}: ${users} users, ${seconds} s through HAProxy (2 servers)`);
     two.push(await runPhase(balancer.baseUrl, emails));
   }
@@ -458,6 +475,9 @@ try {
     balance,
     /** ADMISSION_CONCURRENT of the two servers behind HAProxy (null: the default, and server 1 is one of them). */
     poolAdmission: poolAdmission ? Number(poolAdmission) : null,
+    /** Each server on a core of its own, and server 1 alone serving half the users. */
+    pinned: pin,
+    usersAlone: aloneEmails.length,
     haproxyConfig: balancer.config,
     one: single,
     two: double,
@@ -476,7 +496,7 @@ try {
     `${f.requestsPerSecond} req/s (${f.requests} in ${f.seconds} s; count p50/p95 ${f.count.p50}/${f.count.p95} ms, page p50/p95 ${f.page.p50}/${f.page.p95} ms, login p95 ${f.login.p95} ms, errors ${errors(f)}; ` +
     `CPU per call: servers ${f.cpuMsPerRequest.servers} ms, PostgreSQL ${f.cpuMsPerRequest.postgres} ms)`;
   console.log(
-    `cluster ${size} (${result.structures} structures) ${users} users ${rounds}×${seconds} s, ${balance}${poolAdmission ? `, two servers admitting ${poolAdmission} each` : ''}, ${result.cores} cores, load ${result.loadAverageBefore[0]}→${result.loadAverageAfter[0]}: ` +
+    `cluster ${size} (${result.structures} structures) ${users} users ${rounds}×${seconds} s, ${balance}${poolAdmission ? `, two servers admitting ${poolAdmission} each` : ''}${pin ? `, a core per server, ${aloneEmails.length} users on one server` : ''}, ${result.cores} cores, load ${result.loadAverageBefore[0]}→${result.loadAverageAfter[0]}: ` +
       `one server ${part(single)}; two behind HAProxy ${part(double)}; ratio two/one ×${ratio} pooled, per round ${roundRatios.map((r) => `×${r}`).join(' ')} (median ×${medianRatio}); ` +
       `spread ${throughHaproxy.map((s) => `${s.instance} ${s.answers}`).join(' / ')} (HAProxy ${Object.entries(haproxySent)
         .map(([k, v]) => `${k} ${v}`)
