@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- cluster [-- --size S|M|L] [--database-url URL] [--users 12] [--seconds 30] [--rounds 3] [--warmup 30] [--chem-workers 1] [--balance roundrobin|affinity] [--pool-admission N] [--pin] [--server-cpu-prof DIR] [--keep]`
+ * `npm run bench -- cluster [-- --size S|M|L] [--database-url URL] [--users 12] [--seconds 30] [--rounds 3] [--warmup 30] [--chem-workers 1] [--balance roundrobin|affinity|roundrobin,affinity] [--pool-admission N] [--pin] [--think S] [--server-cpu-prof DIR] [--keep]`
  *
  * Scale-out (issue 18, docs/scaling.md): search throughput of one server against two servers
  * behind HAProxy, on one PostgreSQL database, on this machine.
@@ -14,9 +14,12 @@
  *   roundrobin` (the default) spreads every call, so about half of a search's pages go to the server
  *   that did not run it and recomputes its sets; `affinity` hashes the `email` header as
  *   docs/scaling.md recommends (one user → one server), so a session's calls stay where it ran.
+ *   `--balance roundrobin,affinity`: an HAProxy of each kind in front of the same two servers, and
+ *   a phase through each in every round (at L, one start of the servers instead of two). Pages are
+ *   also timed by where they were answered: the server that counted their search, or the other.
  * - `--users` simulated users, each on its own FULL_USER account (admission limits are per user and
  *   per server: one shared account would measure those limits, not the servers), log in once, then
- *   loop without pause: a guided-search count of a new session (IC50, Ki, IC50 ≤ 1 µM, IC50 NOT Ki;
+ *   loop (without pause unless `--think`): a guided-search count of a new session (IC50, Ki, IC50 ≤ 1 µM, IC50 NOT Ki;
  *   at L, whose whole types pass the activity cap, the load bench's L searches, bench/support/large-mix.ts)
  *   and the first page of one of its tabs.
  * - `--rounds` times: `--seconds` against server 1 directly ("one"), then `--seconds` through
@@ -35,6 +38,11 @@
  *   server measured alone then serves half the users (`--users` / 2) and the two behind HAProxy all
  *   of them: twice the users on twice the servers, so "pages p95 unchanged" is the scale-out claim
  *   itself, and the throughput ratio to expect is ×2.
+ * - `--think S`: each user pauses 0.5–1.5 × S seconds after each call (a count, then a page), as
+ *   people read before the next, so one server and two serve the same offered load: the question is
+ *   then the aim's own (issue 62), whether pages wait longer when the other server answers them,
+ *   not how many calls two servers can push through two cores (requests a second are about equal
+ *   by design). Without it, users loop without pause: the throughput measurement.
  * - `--server-cpu-prof DIR`: each server's main thread profiled (V8 `--cpu-prof` through
  *   NODE_OPTIONS, written into DIR when the server stops) to see what the other server's reads cost.
  *
@@ -49,7 +57,7 @@ import path from 'node:path';
 import { freePort } from '../apps/server/test/server-process.ts';
 import { ClusterUser, createClusterDatabase, startClusterServer } from '../apps/server/test/cluster-support.ts';
 import type { Answer, ClusterDatabase, ClusterServer } from '../apps/server/test/cluster-support.ts';
-import { summary, writeResult } from './support/bench-kit.ts';
+import { summary, thinkTime, writeResult } from './support/bench-kit.ts';
 import { largeMix } from './support/large-mix.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
@@ -69,15 +77,20 @@ const rounds = Number(arg('rounds') ?? 3);
 const chemWorkers = arg('chem-workers') ?? '1';
 const warmup = Number(arg('warmup') ?? 30);
 const keep = process.argv.includes('--keep');
-const balance = arg('balance') ?? 'roundrobin';
+/** Each balance gets its own HAProxy in front of the same two servers, and its own phase in every round. */
+const balances = [...new Set((arg('balance') ?? 'roundrobin').split(','))];
 const profileDir = arg('server-cpu-prof');
 const poolAdmission = arg('pool-admission');
 const pin = process.argv.includes('--pin');
+const thinkSeconds = Number(arg('think') ?? 0);
+if (!(Number.isFinite(thinkSeconds) && thinkSeconds >= 0)) throw new Error(`--think must be a number of seconds, not ${arg('think')}`);
 if (pin && poolAdmission) throw new Error('--pin and --pool-admission are two different set-ups: choose one');
 if (pin && os.cpus().length < 2) throw new Error('--pin needs two cores, one per server');
 if (poolAdmission !== undefined && !(Number.isInteger(Number(poolAdmission)) && Number(poolAdmission) >= 1))
   throw new Error(`--pool-admission must be a whole number of at least 1, not ${poolAdmission}`);
-if (!['roundrobin', 'affinity'].includes(balance)) throw new Error(`--balance must be roundrobin or affinity, not ${balance}`);
+for (const balance of balances)
+  if (!['roundrobin', 'affinity'].includes(balance))
+    throw new Error(`--balance must be roundrobin, affinity or both (roundrobin,affinity), not ${balance}`);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const say = (message: string) => console.error(`[cluster] ${message}`);
@@ -147,8 +160,8 @@ interface Balancer {
   config: string;
 }
 
-/** HAProxy in the foreground (-db) with its config in `dir`: `--balance` over the servers, /api/health/ready checked. */
-async function startHaproxy(dir: string, servers: ClusterServer[]): Promise<Balancer> {
+/** HAProxy in the foreground (-db) with its config in `dir`: `balance` over the servers, /api/health/ready checked. */
+async function startHaproxy(dir: string, servers: ClusterServer[], balance: string): Promise<Balancer> {
   const [port, statsPort] = [await freePort(), await freePort()];
   const config = [
     'global',
@@ -173,11 +186,12 @@ async function startHaproxy(dir: string, servers: ClusterServer[]): Promise<Bala
     '  stats uri /stats',
     '',
   ].join('\n');
-  const file = path.join(dir, 'haproxy.cfg');
+  const file = path.join(dir, `haproxy-${balance}.cfg`);
   fs.writeFileSync(file, config);
   const check = spawnSync(HAPROXY, ['-c', '-f', file], { encoding: 'utf8' });
   if (check.status !== 0) throw new Error(`haproxy -c refused the config:\n${check.stdout}${check.stderr}`);
-  const log = fs.openSync(path.join(dir, 'haproxy.log'), 'a');
+  const logFile = path.join(dir, `haproxy-${balance}.log`);
+  const log = fs.openSync(logFile, 'a');
   const child: ChildProcess = spawn(HAPROXY, ['-db', '-f', file], { stdio: ['ignore', log, log] });
   fs.closeSync(log);
   const stats = async () => {
@@ -203,7 +217,7 @@ async function startHaproxy(dir: string, servers: ClusterServer[]): Promise<Bala
   // A server is UP once it is ready (its search columns and structure index read): minutes at L.
   const deadline = Date.now() + 15 * 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`haproxy exited: ${fs.readFileSync(path.join(dir, 'haproxy.log'), 'utf8')}`);
+    if (child.exitCode !== null) throw new Error(`haproxy exited: ${fs.readFileSync(logFile, 'utf8')}`);
     try {
       if ((await balancer.up()).length === servers.length) return balancer;
     } catch {
@@ -236,6 +250,8 @@ type Kind = 'login' | 'count' | 'page';
 class Phase {
   readonly timings: Record<Kind, number[]> = { login: [], count: [], page: [] };
   readonly errors: Record<Kind, string[]> = { login: [], count: [], page: [] };
+  /** Page timings by where the page was answered: the server that counted its search, or the other one (which recomputes its sets). */
+  readonly pageWhere: Record<'sameServer' | 'otherServer', number[]> = { sameServer: [], otherServer: [] };
   /** Answers per `x-kb-instance`. */
   readonly instances = new Map<string, number>();
   /** Calls (count or page) answered within the phase's window, and the window's length. */
@@ -249,6 +265,7 @@ class Phase {
     kind: Kind,
     work: () => Promise<Answer | ClusterUser>,
     ok: (answer: Answer) => boolean = (a) => a.status === 200,
+    onTimed?: (ms: number, answer: Answer) => void,
   ): Promise<Answer | ClusterUser | undefined> {
     const started = performance.now();
     try {
@@ -256,7 +273,9 @@ class Phase {
       const answer = value instanceof ClusterUser ? null : value;
       if (answer) this.instances.set(answer.instance ?? '(none)', (this.instances.get(answer.instance ?? '(none)') ?? 0) + 1);
       if (answer && !ok(answer)) throw new Error(`${answer.status} ${answer.text.slice(0, 200)}`);
-      this.timings[kind].push(performance.now() - started);
+      const ms = performance.now() - started;
+      this.timings[kind].push(ms);
+      if (answer) onTimed?.(ms, answer);
       // Throughput counts what finished inside the window: a call still running at its end is not served yet.
       if (kind !== 'login' && Date.now() <= this.until) this.requests += 1;
       return value;
@@ -278,6 +297,7 @@ class Phase {
       login: { ...summary(this.timings.login), errors: this.errors.login.length },
       count: { ...summary(this.timings.count), errors: this.errors.count.length },
       page: { ...summary(this.timings.page), errors: this.errors.page.length },
+      pageByServer: { sameServer: summary(this.pageWhere.sameServer), otherServer: summary(this.pageWhere.otherServer) },
       errorSamples: [...new Set(Object.values(this.errors).flat())].slice(0, 5),
       cpuMsPerRequest: {
         servers: Number((this.cpu.servers / Math.max(1, this.requests)).toFixed(1)),
@@ -293,7 +313,7 @@ class Phase {
   }
 }
 
-/** Each user logs in once, then counts a new guided search and reads a page of it, for `duration` seconds. */
+/** Each user logs in once, then counts a new guided search and reads a page of it (pausing after each with `--think`), for `duration` seconds. */
 async function runPhase(baseUrl: string, emails: string[], duration = seconds): Promise<Phase> {
   const phase = new Phase();
   const cpuBefore = await cpuNow();
@@ -303,18 +323,23 @@ async function runPhase(baseUrl: string, emails: string[], duration = seconds): 
     emails.map(async (email) => {
       const user = (await phase.timed('login', () => ClusterUser.logIn(baseUrl, email))) as ClusterUser | undefined;
       if (!user) return;
+      const thinking = thinkTime(thinkSeconds, until);
+      await thinking.start();
       while (Date.now() < until) {
         const sessionid = crypto.randomUUID();
-        const counted = await phase.timed('count', () =>
+        const counted = (await phase.timed('count', () =>
           user.call(baseUrl, 'POST', '/api/guidedsearch/allresultscount', { searchcriteria: pick(GUIDED), sessionid }),
-        );
+        )) as Answer | undefined;
+        await thinking.pause();
         if (!counted || Date.now() >= until) continue;
         // 204: the tab of this search has no rows (an answer all the same).
         await phase.timed(
           'page',
           () => user.call(baseUrl, 'POST', `/api/results/${pick(TABS)}`, { sessionid, pageNumber: 0, pageSize: 50 }),
           (a) => a.status === 200 || a.status === 204,
+          (ms, page) => phase.pageWhere[page.instance === counted.instance ? 'sameServer' : 'otherServer'].push(ms),
         );
+        await thinking.pause();
       }
     }),
   );
@@ -368,6 +393,8 @@ function pooled(phases: Phase[], label: string) {
       all.timings[kind].push(...phase.timings[kind]);
       all.errors[kind].push(...phase.errors[kind]);
     }
+    all.pageWhere.sameServer.push(...phase.pageWhere.sameServer);
+    all.pageWhere.otherServer.push(...phase.pageWhere.otherServer);
     for (const [instance, n] of phase.instances) all.instances.set(instance, (all.instances.get(instance) ?? 0) + n);
     all.requests += phase.requests;
     all.elapsedMs += phase.elapsedMs;
@@ -393,7 +420,7 @@ const database = await preparedDatabase();
 const servers: ClusterServer[] = [];
 /** The servers behind HAProxy: both servers, or with --pool-admission the two after the one measured alone. */
 let pool: ClusterServer[] = [];
-let balancer: Balancer | null = null;
+const balancers: { balance: string; balancer: Balancer }[] = [];
 try {
   // Behind a proxy (TRUST_PROXY) the demo accounts are off unless asked for: the bench's accounts
   // carry the demo password, so they are asked for (demo mode on this machine).
@@ -408,7 +435,7 @@ try {
     );
   pool = poolAdmission ? servers.slice(1) : servers;
   if (pin) for (const [i, server] of servers.entries()) pinToCore(server.pid, i);
-  balancer = await startHaproxy(workDir, pool);
+  for (const balance of balances) balancers.push({ balance, balancer: await startHaproxy(workDir, pool, balance) });
   const emails = await benchAccounts(database);
   // Pinned, one server is half the cluster: it serves half the users.
   const aloneEmails = pin ? emails.slice(0, Math.max(1, Math.floor(emails.length / 2))) : emails;
@@ -417,45 +444,65 @@ try {
     `SELECT (SELECT count(*)::int FROM structures) AS structures, (SELECT count(*)::int FROM activities) AS activities`,
   );
   say(
-    `servers ${servers.map((s) => `${s.baseUrl} (${s.instance})`).join(', ')}; HAProxy ${balancer.baseUrl}; ${sizes[0]!.structures} structures, ${sizes[0]!.activities} activities`,
+    `servers ${servers.map((s) => `${s.baseUrl} (${s.instance})`).join(', ')}; HAProxy ${balancers.map((b) => `${b.balancer.baseUrl} (${b.balance})`).join(', ')}; ${sizes[0]!.structures} structures, ${sizes[0]!.activities} activities`,
   );
 
   // Warm-up (not counted), through HAProxy so that both servers are warm: on a fresh database the
   // first half-minute of searches was several times slower (pages p95 17 s, 5× the PostgreSQL CPU
   // per call) while the set tables were new, whichever phase came first.
   say(`warm-up, ${warmup} s through HAProxy`);
-  await runPhase(balancer.baseUrl, emails, warmup);
+  await runPhase(balancers[0]!.balancer.baseUrl, emails, warmup);
   if (poolAdmission) {
     say(`warm-up, ${warmup} s on server 1 alone (not behind HAProxy)`);
     await runPhase(servers[0]!.baseUrl, aloneEmails, warmup);
   }
 
+  // Every round: server 1 alone, then the two servers behind each balance in turn.
   const one: Phase[] = [];
-  const two: Phase[] = [];
-  const sentBefore = await balancer.sent();
+  const two = balancers.map(() => [] as Phase[]);
+  const sentBefore = await Promise.all(balancers.map((b) => b.balancer.sent()));
   for (let round = 1; round <= rounds; round++) {
     say(`round ${round}/${rounds}: ${aloneEmails.length} users, ${seconds} s on server 1 directly`);
     one.push(await runPhase(servers[0]!.baseUrl, aloneEmails));
-    say(`round ${round}/${rounds}: ${users} users, ${seconds} s through HAProxy (2 servers)`);
-    two.push(await runPhase(balancer.baseUrl, emails));
+    for (const [i, { balance, balancer }] of balancers.entries()) {
+      say(`round ${round}/${rounds}: ${users} users, ${seconds} s through HAProxy (2 servers, ${balance})`);
+      two[i]!.push(await runPhase(balancer.baseUrl, emails));
+    }
   }
-  const sentAfter = await balancer.sent();
-  const haproxySent = Object.fromEntries(Object.keys(sentAfter).map((name) => [name, sentAfter[name]! - (sentBefore[name] ?? 0)]));
 
   const single = pooled(one, 'one server, directly');
-  const double = pooled(two, 'two servers behind HAProxy');
-  const throughHaproxy = pool.map((server) => ({ instance: server.instance, answers: double.instances[server.instance] ?? 0 }));
-  const spreadOk =
-    throughHaproxy.every((s) => s.answers > 0) &&
-    Object.values(haproxySent).every((n) => n > 0) &&
-    Object.keys(haproxySent).length === pool.length;
-  const ratio = Number((double.requestsPerSecond / single.requestsPerSecond).toFixed(2));
-  // Per round, and their median: a transient slowdown of the database (seen on a fresh database
-  // about a minute into the searches, whichever phase ran then) skews the pooled ratio, not the median.
-  const roundRatios = one.map((phase, i) =>
-    Number((two[i]!.figures('').requestsPerSecond / phase.figures('').requestsPerSecond).toFixed(2)),
+  const byBalance = await Promise.all(
+    balancers.map(async ({ balance, balancer }, i) => {
+      const sentAfter = await balancer.sent();
+      const haproxySent = Object.fromEntries(Object.keys(sentAfter).map((name) => [name, sentAfter[name]! - (sentBefore[i]![name] ?? 0)]));
+      const double = pooled(two[i]!, `two servers behind HAProxy, ${balance}`);
+      const throughHaproxy = pool.map((server) => ({ instance: server.instance, answers: double.instances[server.instance] ?? 0 }));
+      const spreadOk =
+        throughHaproxy.every((s) => s.answers > 0) &&
+        Object.values(haproxySent).every((n) => n > 0) &&
+        Object.keys(haproxySent).length === pool.length;
+      // Per round, and their median: a transient slowdown of the database (seen on a fresh database
+      // about a minute into the searches, whichever phase ran then) skews the pooled ratio, not the median.
+      const roundRatios = one.map((phase, r) =>
+        Number((two[i]![r]!.figures('').requestsPerSecond / phase.figures('').requestsPerSecond).toFixed(2)),
+      );
+      return {
+        balance,
+        haproxyConfig: balancer.config,
+        two: double,
+        perRound: one.map((phase, r) => ({
+          one: phase.figures(`round ${r + 1}, one server`),
+          two: two[i]![r]!.figures(`round ${r + 1}, two servers, ${balance}`),
+        })),
+        ratioTwoOverOne: Number((double.requestsPerSecond / single.requestsPerSecond).toFixed(2)),
+        ratioPerRound: roundRatios,
+        ratioMedianOfRounds: [...roundRatios].sort((x, y) => x - y)[Math.floor(roundRatios.length / 2)]!,
+        /** Pages p95 of the two servers over one server's (the aim: unchanged). */
+        pagesP95TwoOverOne: Number((double.page.p95 / Math.max(single.page.p95, 0.1)).toFixed(2)),
+        spread: { byHeader: throughHaproxy, byHaproxyStats: haproxySent, bothServersAnswered: spreadOk },
+      };
+    }),
   );
-  const medianRatio = [...roundRatios].sort((x, y) => x - y)[Math.floor(roundRatios.length / 2)]!;
   const loadAfter = os.loadavg();
   const result = {
     date: new Date().toISOString(),
@@ -472,42 +519,41 @@ try {
     loadAverageBefore: loadBefore.map((n) => Number(n.toFixed(2))),
     loadAverageAfter: loadAfter.map((n) => Number(n.toFixed(2))),
     haproxy: haproxyVersion,
-    balance,
     /** ADMISSION_CONCURRENT of the two servers behind HAProxy (null: the default, and server 1 is one of them). */
     poolAdmission: poolAdmission ? Number(poolAdmission) : null,
     /** Each server on a core of its own, and server 1 alone serving half the users. */
     pinned: pin,
     usersAlone: aloneEmails.length,
-    haproxyConfig: balancer.config,
+    /** Mean pause after each call (s); 0: users loop without pause. */
+    thinkSeconds,
     one: single,
-    two: double,
-    perRound: one.map((phase, i) => ({
-      one: phase.figures(`round ${i + 1}, one server`),
-      two: two[i]!.figures(`round ${i + 1}, two servers`),
-    })),
-    ratioTwoOverOne: ratio,
-    ratioPerRound: roundRatios,
-    ratioMedianOfRounds: medianRatio,
-    spread: { byHeader: throughHaproxy, byHaproxyStats: haproxySent, bothServersAnswered: spreadOk },
+    byBalance,
   };
   const file = writeResult('cluster', result);
   const errors = (f: typeof single) => f.login.errors + f.count.errors + f.page.errors;
+  const where = (f: typeof single) =>
+    f.pageByServer.otherServer.n
+      ? ` (on the server that counted ${f.pageByServer.sameServer.p95}, on the other ${f.pageByServer.otherServer.p95} ms)`
+      : '';
   const part = (f: typeof single) =>
-    `${f.requestsPerSecond} req/s (${f.requests} in ${f.seconds} s; count p50/p95 ${f.count.p50}/${f.count.p95} ms, page p50/p95 ${f.page.p50}/${f.page.p95} ms, login p95 ${f.login.p95} ms, errors ${errors(f)}; ` +
+    `${f.requestsPerSecond} req/s (${f.requests} in ${f.seconds} s; count p50/p95 ${f.count.p50}/${f.count.p95} ms, page p50/p95 ${f.page.p50}/${f.page.p95} ms${where(f)}, login p95 ${f.login.p95} ms, errors ${errors(f)}; ` +
     `CPU per call: servers ${f.cpuMsPerRequest.servers} ms, PostgreSQL ${f.cpuMsPerRequest.postgres} ms)`;
+  const twoPart = (b: (typeof byBalance)[number]) =>
+    `two behind HAProxy, ${b.balance}: ${part(b.two)}; ratio two/one ×${b.ratioTwoOverOne} pooled, per round ${b.ratioPerRound.map((r) => `×${r}`).join(' ')} (median ×${b.ratioMedianOfRounds}), pages p95 ×${b.pagesP95TwoOverOne}; ` +
+    `spread ${b.spread.byHeader.map((s) => `${s.instance} ${s.answers}`).join(' / ')} (HAProxy ${Object.entries(b.spread.byHaproxyStats)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(' / ')})`;
   console.log(
-    `cluster ${size} (${result.structures} structures) ${users} users ${rounds}×${seconds} s, ${balance}${poolAdmission ? `, two servers admitting ${poolAdmission} each` : ''}${pin ? `, a core per server, ${aloneEmails.length} users on one server` : ''}, ${result.cores} cores, load ${result.loadAverageBefore[0]}→${result.loadAverageAfter[0]}: ` +
-      `one server ${part(single)}; two behind HAProxy ${part(double)}; ratio two/one ×${ratio} pooled, per round ${roundRatios.map((r) => `×${r}`).join(' ')} (median ×${medianRatio}); ` +
-      `spread ${throughHaproxy.map((s) => `${s.instance} ${s.answers}`).join(' / ')} (HAProxy ${Object.entries(haproxySent)
-        .map(([k, v]) => `${k} ${v}`)
-        .join(' / ')}) → ${file}`,
+    `cluster ${size} (${result.structures} structures) ${users} users ${rounds}×${seconds} s${poolAdmission ? `, two servers admitting ${poolAdmission} each` : ''}${pin ? `, a core per server, ${aloneEmails.length} users on one server` : ''}${thinkSeconds ? `, thinking ${thinkSeconds} s` : ''}, ${result.cores} cores, load ${result.loadAverageBefore[0]}→${result.loadAverageAfter[0]}: ` +
+      `one server ${part(single)}; ${byBalance.map(twoPart).join('; ')} → ${file}`,
   );
-  if (!spreadOk) {
-    console.error('HAProxy did not send requests to both servers: see the spread above.');
-    process.exitCode = 1;
-  }
+  for (const b of byBalance)
+    if (!b.spread.bothServersAnswered) {
+      console.error(`HAProxy (${b.balance}) did not send requests to both servers: see the spread above.`);
+      process.exitCode = 1;
+    }
 } finally {
-  await balancer?.stop();
+  await Promise.all(balancers.map((b) => b.balancer.stop()));
   await Promise.all(servers.map((server) => server.stop()));
   if (keep || givenUrl)
     say(`kept database ${database.name}${givenUrl ? ' (named with --database-url: never dropped)' : ''}; logs in ${workDir}`);

@@ -48,7 +48,7 @@ import { DEMO_PASSWORD } from '@kb/contracts/roles';
 import { AUTH_HEADERS } from '@kb/contracts/session';
 import { freePort } from '../apps/server/test/server-process.ts';
 import { setRowsWritten } from './support/load-writes.ts';
-import { summary, writeResult } from './support/bench-kit.ts';
+import { summary, thinkTime, writeResult } from './support/bench-kit.ts';
 import { sampleLanes } from './support/lane-sampler.ts';
 import { processMemory } from './support/process-memory.ts';
 import { largeMix } from './support/large-mix.ts';
@@ -454,12 +454,11 @@ try {
       session: null,
       rowCounts: new Map(),
     };
-    // With think time the users start spread over one pause, and pause 0.5–1.5 times its mean between actions.
-    const pause = () => sleep(Math.min(thinkSeconds * 1000 * (0.5 + Math.random()), Math.max(0, until - Date.now())));
-    if (thinkSeconds) await sleep(Math.random() * thinkSeconds * 1000);
+    const thinking = thinkTime(thinkSeconds, until);
+    await thinking.start();
     while (Date.now() < until) {
       await act(user);
-      if (thinkSeconds) await pause();
+      await thinking.pause();
     }
   });
   await Promise.all([probe(server.baseUrl, until), ...crowd]);

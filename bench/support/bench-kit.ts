@@ -46,7 +46,6 @@ export function summary(ms: number[]) {
   };
 }
 
-/** Writes bench/results/<name>-<timestamp>.json and answers its path relative to the working directory. */
 /** The newest result a bench wrote under `name` (bench/results/<name>-*.json) that `matches`, or null. */
 export function newestResult<T>(name: string, matches: (result: T) => boolean): T | null {
   const dir = path.resolve(import.meta.dirname, '..', 'results');
@@ -64,12 +63,26 @@ export function newestResult<T>(name: string, matches: (result: T) => boolean): 
   return null;
 }
 
+/** Writes bench/results/<name>-<timestamp>.json and answers its path relative to the working directory. */
 export function writeResult(name: string, result: unknown): string {
   const dir = path.resolve(import.meta.dirname, '..', 'results');
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, JSON.stringify(result, null, 2));
   return path.relative(process.cwd(), file);
+}
+
+/**
+ * A simulated person's pauses with think time `seconds` (issue 62): `start` spreads the crowd's first
+ * actions over one pause, `pause` waits 0.5–1.5 × `seconds` between two actions (never past
+ * `until`), as people read a page before the next. With 0 seconds both return at once.
+ */
+export function thinkTime(seconds: number, until: number) {
+  const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+  return {
+    start: () => (seconds ? wait(Math.random() * seconds * 1000) : Promise.resolve()),
+    pause: () => (seconds ? wait(Math.min(seconds * 1000 * (0.5 + Math.random()), Math.max(0, until - Date.now()))) : Promise.resolve()),
+  };
 }
 
 /** A bench user with an open session to own search sessions (their sets are per user); credits when exports need them. */
