@@ -76,6 +76,25 @@ describe('super-admin page', () => {
     const lines = fs.readFileSync(await download.path(), 'utf8').split('\r\n');
     expect(lines[0]).toBe('when,actor,action,target type,target id,target,field,before,after,ip address');
     expect(lines.some((line) => line.includes(`${demoEmailForRole('SUPER_ADMIN')},role.grant,`) && line.includes(grantee))).toBe(true);
+
+    // A new filter: until its answer arrives, the previous page stays on screen, dimmed and marked busy.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const isAudit = (url: URL) => url.pathname === superAdminEndpoints.audit.path;
+    await page.route(isAudit, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByTestId('audit-search').fill('flat-file-only');
+    const wrapper = (busy: boolean) => page.locator(`[aria-busy="${busy}"]`).filter({ has: page.getByTestId('audit-log') });
+    await wrapper(true).and(page.locator('[data-previous="true"]')).waitFor();
+    expect(await wrapper(true).evaluate((el) => (el as HTMLElement).style.opacity)).toBe('0.6');
+    release();
+    await wrapper(false).waitFor();
+    await entry.waitFor();
+    await page.unroute(isAudit);
   });
 
   it('closes another user’s session: that user’s next call is refused', async () => {

@@ -164,7 +164,7 @@ export function UserCredits({ user }: { user: AdminUser }) {
           {formatCount(ledger.data?.balance ?? user.creditBalance)}
         </Text>
       </Text>
-      <QueryView query={ledger} isEmpty={(data) => data.total === 0} empty="No credit movements yet." skeletonRows={3}>
+      <QueryView query={ledger} keepsPrevious isEmpty={(data) => data.total === 0} empty="No credit movements yet." skeletonRows={3}>
         {(data) => (
           <>
             <DataTable

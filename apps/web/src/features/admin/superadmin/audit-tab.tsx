@@ -135,7 +135,7 @@ export function AuditTab() {
           CSV of this page
         </Button>
       </Group>
-      <QueryView query={result} isEmpty={(data) => data.total === 0} empty="No audit entries match.">
+      <QueryView query={result} keepsPrevious isEmpty={(data) => data.total === 0} empty="No audit entries match.">
         {(data) => (
           <>
             <Text size="sm" c="dimmed">

@@ -94,7 +94,7 @@ export function SessionsTab() {
         w={300}
         data-testid="sessions-search"
       />
-      <QueryView query={query} isEmpty={(data) => data.total === 0} empty="No open sessions match.">
+      <QueryView query={query} keepsPrevious isEmpty={(data) => data.total === 0} empty="No open sessions match.">
         {(data) => (
           <>
             <Text size="sm" c="dimmed">

@@ -152,7 +152,7 @@ export function TrackerTable<Row>({
           Export CSV
         </Button>
       </Group>
-      <QueryView query={query} isEmpty={(data) => data.rows.length === 0} empty={empty}>
+      <QueryView query={query} keepsPrevious isEmpty={(data) => data.rows.length === 0} empty={empty}>
         {(data) => (
           <>
             <DataTable

@@ -220,6 +220,7 @@ export function CliffsTab({ sessionId, choices, choice, onChoice, minSimilarity,
         isEmpty={(data) => data.cliffs.length === 0}
         empty="No pair of compounds passes both thresholds: lower the similarity or the Δ."
         skeletonRows={4}
+        keepsPrevious
       >
         {(data) => {
           const pages = Math.ceil(data.listed / CLIFFS_PER_PAGE);
