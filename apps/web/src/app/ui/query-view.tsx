@@ -1,14 +1,14 @@
-import { Alert, Box, Button, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Button, Skeleton, Stack, Text } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { errorMessage } from '../api-client.ts';
+import { KeptAnswer } from './kept-answer.tsx';
 
 /**
  * Loading, error and empty states of a query, then its content. `keepsPrevious`: the query keeps its
  * previous answer on screen while the next loads (TanStack's `keepPreviousData`, for pages and
- * filters); that answer is then dimmed and marked busy, so nobody reads it as the new one. Its
- * wrapper is always there, so the content is not mounted again when the next answer arrives.
+ * filters); the content is then shown as a `KeptAnswer` (dimmed and busy until the next arrives).
  */
 export function QueryView<T>({
   query,
@@ -35,14 +35,8 @@ export function QueryView<T>({
     );
   }
   if (query.isError) return <QueryErrorAlert error={query.error} onRetry={() => void query.refetch()} />;
-  const previous = query.isPlaceholderData;
   const content = isEmpty?.(query.data) ? <EmptyState>{empty ?? 'Nothing to show yet.'}</EmptyState> : children(query.data);
-  if (!keepsPrevious) return <>{content}</>;
-  return (
-    <Box aria-busy={previous} data-previous={previous || undefined} style={{ opacity: previous ? 0.6 : 1, transition: 'opacity 150ms' }}>
-      {content}
-    </Box>
-  );
+  return keepsPrevious ? <KeptAnswer query={query}>{content}</KeptAnswer> : <>{content}</>;
 }
 
 export function EmptyState({ children }: { children: ReactNode }) {

@@ -11,6 +11,7 @@ import { DataTable } from '../../app/ui/data-table.tsx';
 import type { DataColumn } from '../../app/ui/data-table.tsx';
 import { PageHeader } from '../../app/ui/page-header.tsx';
 import { QueryErrorAlert } from '../../app/ui/query-view.tsx';
+import { KeptAnswer } from '../../app/ui/kept-answer.tsx';
 import { formatDateTime, formatLastDay } from '../../app/format/display-format.ts';
 import { dayLabel, daysLeftLabel, periodFromParams, periodParams } from './admin-stats.ts';
 import { PeriodPicker } from './usage/period-picker.tsx';
@@ -259,9 +260,9 @@ export function AdminDashboardPage() {
       ) : usage.isError ? (
         <QueryErrorAlert error={usage.error} onRetry={() => void usage.refetch()} />
       ) : (
-        <div aria-busy={usage.isFetching} style={{ opacity: usage.isPlaceholderData ? 0.6 : 1 }}>
+        <KeptAnswer query={usage}>
           <UsageView usage={usage.data} />
-        </div>
+        </KeptAnswer>
       )}
     </>
   );

@@ -15,6 +15,7 @@ import { DataTable } from '../../app/ui/data-table.tsx';
 import type { DataColumn } from '../../app/ui/data-table.tsx';
 import { PageHeader } from '../../app/ui/page-header.tsx';
 import { EmptyState, QueryErrorAlert } from '../../app/ui/query-view.tsx';
+import { KeptAnswer } from '../../app/ui/kept-answer.tsx';
 import { formatDate, formatDateTime, formatLastDay } from '../../app/format/display-format.ts';
 import { dayLabel, periodFromParams, periodParams, seatsLabel } from './admin-stats.ts';
 import { PeriodPicker } from './usage/period-picker.tsx';
@@ -265,12 +266,12 @@ export function ClientDashboardPage() {
   } else {
     const data = dashboard.data;
     body = (
-      <div aria-busy={dashboard.isFetching} style={{ opacity: dashboard.isPlaceholderData ? 0.6 : 1 }}>
+      <KeptAnswer query={dashboard}>
         <Text size="sm" c="dimmed" mb="sm">
           {dayLabel(data.period.from, true)} – {dayLabel(data.period.to, true)} (weeks start on Monday, UTC)
         </Text>
         <OrganisationView dashboard={{ ...data, organisation: data.organisation! }} />
-      </div>
+      </KeptAnswer>
     );
   }
 
