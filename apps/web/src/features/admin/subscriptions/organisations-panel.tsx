@@ -114,10 +114,11 @@ export function OrganisationsPanel() {
       <QueryView
         query={query}
         isEmpty={(data) => data.total === 0 && !q}
+        keepsPrevious
         empty="No organisations yet. Create the first one with “New organisation”."
       >
         {(data) => (
-          <div aria-busy={query.isFetching}>
+          <>
             <DataTable
               columns={columns}
               rows={data.rows}
@@ -128,7 +129,7 @@ export function OrganisationsPanel() {
               empty={`No organisation matches “${q}”.`}
             />
             <ListPager page={page} pageSize={PAGE_SIZE} total={data.total} onPage={setPage} label="organisations" />
-          </div>
+          </>
         )}
       </QueryView>
       <OrganisationFormModal opened={dialogOpen} organisation={editing} onClose={() => setDialogOpen(false)} />

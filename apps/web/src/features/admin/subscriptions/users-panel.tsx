@@ -189,10 +189,11 @@ export function UsersPanel() {
       <QueryView
         query={query}
         isEmpty={(data) => data.total === 0 && !filtered}
+        keepsPrevious
         empty="No users yet. Create one with “New user” or onboard a file."
       >
         {(data) => (
-          <div aria-busy={query.isFetching}>
+          <>
             <DataTable
               columns={columns}
               rows={data.rows}
@@ -203,7 +204,7 @@ export function UsersPanel() {
               empty="No user matches these filters."
             />
             <ListPager page={page} pageSize={PAGE_SIZE} total={data.total} onPage={setPage} label="users" />
-          </div>
+          </>
         )}
       </QueryView>
       <UserCreateModal opened={creating} onClose={() => setCreating(false)} onCreated={(user) => setOpenUserId(user.userId)} />
